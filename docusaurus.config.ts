@@ -1,0 +1,233 @@
+import type { Config } from '@docusaurus/types';
+import type * as Preset from '@docusaurus/preset-classic';
+import type { Options as DocsOptions } from '@docusaurus/plugin-content-docs';
+import type { PluginOptions as PwaOptions } from '@docusaurus/plugin-pwa';
+import type { PluginOptions as SearchOptions } from '@easyops-cn/docusaurus-search-local';
+import { themes as prismThemes } from 'prism-react-renderer';
+import { announcement, editUrl, links, site } from './src/data/site';
+import { parseSiteEnv } from './src/config/env';
+import { API_OUT_DIR, API_ROUTE_BASE_PATH, typedocOptions } from './src/config/typedoc';
+import { FAVICON, PWA_OUT_DIR, pwaHeadTags } from './src/pwa/assets';
+import type { ApiReferencePluginOptions } from './src/plugins/api-reference';
+import type { PluginCatalogueOptions } from './src/plugins/plugin-catalogue';
+
+const env = parseSiteEnv();
+
+/** A link to a file served from static/, outside the client-side router. */
+const staticFile = (pathname: string): string => `pathname://${pathname}`;
+
+const config = {
+  title: site.title,
+  tagline: site.tagline,
+  favicon: `${PWA_OUT_DIR}/${FAVICON}`,
+  url: site.url,
+  baseUrl: site.baseUrl,
+  organizationName: site.organizationName,
+  projectName: site.projectName,
+  trailingSlash: true,
+  baseUrlIssueBanner: true,
+
+  onBrokenLinks: 'throw',
+  onBrokenAnchors: 'warn',
+  onDuplicateRoutes: 'warn',
+  markdown: {
+    hooks: {
+      onBrokenMarkdownLinks: 'throw',
+    },
+  },
+
+  i18n: {
+    defaultLocale: 'en',
+    locales: ['en'],
+  },
+
+  future: {
+    v4: true,
+    faster: env.faster,
+  },
+  // Docusaurus v4 namespaces storage keys per site; the spec fixes the plain
+  // keys ("theme", "docs-preferred-version-{id}"), so namespacing stays off.
+  storage: {
+    type: 'localStorage',
+    namespace: false,
+  },
+
+  presets: [
+    [
+      'classic',
+      {
+        blog: false,
+        docs: {
+          path: 'docs',
+          routeBasePath: 'docs',
+          sidebarPath: './sidebars.ts',
+          editUrl,
+          lastVersion: 'current',
+          versions: {
+            current: { label: 'Next' },
+          },
+        },
+        theme: {
+          customCss: './src/css/custom.css',
+        },
+      } satisfies Preset.Options,
+    ],
+  ],
+
+  themes: [
+    [
+      '@easyops-cn/docusaurus-search-local',
+      {
+        hashed: true,
+        language: ['en'],
+        indexDocs: true,
+        indexBlog: false,
+        indexPages: true,
+        docsRouteBasePath: ['docs', API_ROUTE_BASE_PATH],
+        docsDir: ['docs', API_OUT_DIR],
+        searchBarShortcutHint: true,
+        explicitSearchResultPath: true,
+        highlightSearchTermsOnTargetPage: true,
+        searchContextByPaths: [
+          { label: 'Documentation', path: 'docs' },
+          { label: 'API reference', path: API_ROUTE_BASE_PATH },
+        ],
+        useAllContextsWithNoSearchContext: true,
+      } satisfies Partial<SearchOptions>,
+    ],
+  ],
+
+  plugins: [
+    [
+      './src/plugins/api-reference/index.ts',
+      {
+        enabled: env.typedoc,
+        watch: env.devServer,
+        typedoc: typedocOptions,
+      } satisfies ApiReferencePluginOptions,
+    ],
+    [
+      '@docusaurus/plugin-content-docs',
+      {
+        id: 'api',
+        path: API_OUT_DIR,
+        routeBasePath: API_ROUTE_BASE_PATH,
+        sidebarPath: './sidebars.api.ts',
+        // Generated from TSDoc comments: edit the core package, not these pages.
+        editUrl: undefined,
+        breadcrumbs: false,
+        lastVersion: 'current',
+        versions: {
+          current: { label: 'Next' },
+        },
+      } satisfies DocsOptions,
+    ],
+    [
+      './src/plugins/plugin-catalogue/index.ts',
+      {
+        packagesDir: 'packages',
+        onInvalidPackage: 'warn', // TEMP-VERIFY
+      } satisfies PluginCatalogueOptions,
+    ],
+    [
+      '@docusaurus/plugin-pwa',
+      {
+        offlineModeActivationStrategies: ['appInstalled', 'standalone', 'queryString'],
+        pwaHead: pwaHeadTags(),
+        injectManifestConfig: {
+          // Startup images are fetched by iOS once, at install; keep them out of the precache.
+          globIgnores: [`${PWA_OUT_DIR}/startup/**`],
+        },
+      } satisfies Omit<Partial<PwaOptions>, 'injectManifestConfig'> & {
+        // The plugin sets swSrc and swDest itself; only the ignore list is ours.
+        injectManifestConfig: { globIgnores: string[] };
+      },
+    ],
+  ],
+
+  themeConfig: {
+    image: `${PWA_OUT_DIR}/icon-512x512.png`,
+    metadata: [{ name: 'description', content: site.description }],
+    colorMode: {
+      defaultMode: 'dark',
+      disableSwitch: true,
+      respectPrefersColorScheme: false,
+    },
+    docs: {
+      sidebar: {
+        hideable: false,
+        autoCollapseCategories: false,
+      },
+    },
+    tableOfContents: {
+      minHeadingLevel: 2,
+      maxHeadingLevel: 3,
+    },
+    announcementBar: {
+      id: announcement.id,
+      content:
+        `Build a plugin or fix an issue and get rewarded: read about the <a href="/docs/bounty-program/">${site.title} bounty program</a>.`,
+      backgroundColor: announcement.backgroundColor,
+      textColor: announcement.textColor,
+      isCloseable: true,
+    },
+    navbar: {
+      title: site.title,
+      hideOnScroll: true,
+      logo: {
+        alt: `${site.title} logo`,
+        src: 'img/logo.svg',
+        width: 32,
+        height: 32,
+      },
+      items: [
+        { type: 'docSidebar', sidebarId: 'docs', label: 'Documentation', position: 'left' },
+        {
+          type: 'docSidebar',
+          docsPluginId: 'api',
+          sidebarId: 'api',
+          label: 'API',
+          position: 'left',
+        },
+        { to: '/plugins/', label: 'Plugins', position: 'left' },
+        { to: '/docs/bounty-program/', label: 'Bounty Program', position: 'left' },
+        { href: links.repository, label: 'GitHub', position: 'right' },
+        { href: staticFile(site.whitepaperPath), label: 'Whitepaper', position: 'right' },
+      ],
+    },
+    footer: {
+      style: 'dark',
+      links: [
+        {
+          title: 'Docs',
+          items: [
+            { label: 'Getting Started', to: '/docs/getting-started/' },
+            { label: 'Contributing', to: '/docs/contributing-guide/' },
+            { label: 'Bounty Program', to: '/docs/bounty-program/' },
+            { label: 'API', to: '/api/' },
+            { label: 'Whitepaper', href: staticFile(site.whitepaperPath) },
+          ],
+        },
+        {
+          title: 'Community',
+          items: [
+            { label: 'Discord', href: links.chat },
+            { label: 'X', href: links.social },
+          ],
+        },
+        {
+          title: 'More',
+          items: [{ label: 'GitHub', href: links.repository }],
+        },
+      ],
+      copyright: site.copyright,
+    },
+    prism: {
+      theme: prismThemes.oneDark,
+      darkTheme: prismThemes.oneDark,
+      additionalLanguages: ['bash', 'json', 'diff'],
+    },
+  } satisfies Preset.ThemeConfig,
+} satisfies Config;
+
+export default config;

@@ -1,0 +1,151 @@
+import {
+  textGenerationCapability,
+  type CapabilityAliasGroup,
+  type CapabilityDescriptor,
+  type CapabilityTransformEntry,
+} from './capability.js';
+
+/**
+ * Holds every known capability descriptor, the alias groups that let capabilities stand in for
+ * one another, and the transforms between them. The runtime fills it from the built-in
+ * text-generation capability, each model provider's descriptors and transforms, and the
+ * `capabilityAliases` of its configuration.
+ *
+ * @example
+ * ```ts
+ * import { CapabilityRegistry, defineCapability } from '@weft/core';
+ * import { z } from 'zod';
+ *
+ * const registry = new CapabilityRegistry();
+ * registry.register(
+ *   defineCapability({
+ *     id: 'summarise',
+ *     description: 'Summarises a text.',
+ *     input: z.object({ text: z.string() }),
+ *     output: z.object({ summary: z.string() }),
+ *   }),
+ * );
+ * registry.addAliasGroup(['summarise', 'summarize']);
+ * console.log(registry.aliasesOf('summarize')); // ['summarise']
+ * ```
+ */
+export class CapabilityRegistry {
+  private readonly descriptors = new Map<string, CapabilityDescriptor>();
+  private readonly groups: CapabilityAliasGroup[] = [];
+  private readonly transforms = new Map<string, CapabilityTransformEntry>();
+
+  /** Creates a registry that already holds the built-in text-generation capability. */
+  constructor() {
+    this.register(textGenerationCapability);
+  }
+
+  /**
+   * Adds a capability descriptor. Registering the very same descriptor twice is harmless;
+   * registering a different descriptor under a taken id is an error.
+   *
+   * @param descriptor - The descriptor, usually made with {@link defineCapability}.
+   * @throws Error when another descriptor already uses the id.
+   */
+  register(descriptor: CapabilityDescriptor): void {
+    const existing = this.descriptors.get(descriptor.id);
+    if (existing && existing !== descriptor) {
+      throw new Error(
+        `CapabilityRegistry: capability "${descriptor.id}" is already registered with a different descriptor; give the new one another id.`,
+      );
+    }
+    this.descriptors.set(descriptor.id, descriptor);
+  }
+
+  /**
+   * Returns the descriptor registered under an id.
+   *
+   * @param id - A capability id.
+   * @returns The descriptor, or `undefined` when none is registered.
+   */
+  get(id: string): CapabilityDescriptor | undefined {
+    return this.descriptors.get(id);
+  }
+
+  /**
+   * Tells whether a descriptor is registered under an id.
+   *
+   * @param id - A capability id.
+   * @returns `true` when registered.
+   */
+  has(id: string): boolean {
+    return this.descriptors.has(id);
+  }
+
+  /** @returns Every registered descriptor, in registration order. */
+  list(): CapabilityDescriptor[] {
+    return [...this.descriptors.values()];
+  }
+
+  /**
+   * Declares that the ids of a group can stand in for one another.
+   *
+   * @param group - Two or more distinct capability ids.
+   * @throws Error when the group has fewer than two ids or repeats one.
+   */
+  addAliasGroup(group: CapabilityAliasGroup): void {
+    if (group.length < 2 || new Set(group).size !== group.length) {
+      throw new Error(
+        `CapabilityRegistry: alias group [${group.join(', ')}] must list at least two distinct capability ids.`,
+      );
+    }
+    this.groups.push([...group]);
+  }
+
+  /**
+   * Lists the ids that can stand in for a capability, in the order their groups were added.
+   *
+   * @param id - A capability id.
+   * @returns The other members of every group containing `id`; empty when it has none.
+   */
+  aliasesOf(id: string): string[] {
+    const aliases: string[] = [];
+    for (const group of this.groups) {
+      if (!group.includes(id)) continue;
+      for (const member of group) {
+        if (member !== id && !aliases.includes(member)) aliases.push(member);
+      }
+    }
+    return aliases;
+  }
+
+  /**
+   * Registers a transform between two capabilities of one alias group.
+   *
+   * @param entry - The transform.
+   * @throws Error when `from` and `to` share no alias group, or a transform for the pair exists.
+   */
+  addTransform(entry: CapabilityTransformEntry): void {
+    if (!this.aliasesOf(entry.from).includes(entry.to)) {
+      throw new Error(
+        `CapabilityRegistry: transform "${entry.from}" -> "${entry.to}" needs both ids in one alias group; add the group to capabilityAliases first.`,
+      );
+    }
+    const key = transformKey(entry.from, entry.to);
+    if (this.transforms.has(key)) {
+      throw new Error(
+        `CapabilityRegistry: a transform "${entry.from}" -> "${entry.to}" is already registered.`,
+      );
+    }
+    this.transforms.set(key, entry);
+  }
+
+  /**
+   * Returns the transform registered for a pair of capabilities.
+   *
+   * @param from - The capability a caller asked for.
+   * @param to - The capability a provider offers.
+   * @returns The transform, or `undefined` when values pass unchanged.
+   */
+  getTransform(from: string, to: string): CapabilityTransformEntry | undefined {
+    return this.transforms.get(transformKey(from, to));
+  }
+}
+
+function transformKey(from: string, to: string): string {
+  return `${from}\u0000${to}`;
+}

@@ -1,0 +1,69 @@
+/**
+ * Weft core: the runtime that assembles an AI agent from plugins, model providers and a memory
+ * provider.
+ *
+ * @packageDocumentation
+ */
+export { Runtime } from './runtime/runtime.js';
+export { Plugin } from './plugins/plugin.js';
+export { PluginRegistry } from './plugins/plugin-registry.js';
+export type {
+  AgentTask,
+  Context,
+  ExecutionContext,
+  Executor,
+  PluginResult,
+  Trigger,
+  TriggerRoute,
+  TriggerStart,
+} from './plugins/types.js';
+export {
+  PipelineModificationSchema,
+  PipelineSchema,
+  PipelineStepSchema,
+  type Pipeline,
+  type PipelineModification,
+  type PipelineStep,
+} from './pipeline/schemas.js';
+export type {
+  PipelineGenerationContext,
+  PipelineModificationContext,
+} from './pipeline/contexts.js';
+export {
+  defineCapability,
+  TEXT_GENERATION_CAPABILITY,
+  type CapabilityAliasGroup,
+  type CapabilityDescriptor,
+  type CapabilityMap,
+  type CapabilityTransformEntry,
+  type ICapabilities,
+} from './capabilities/capability.js';
+export { CapabilityRegistry } from './capabilities/capability-registry.js';
+export {
+  ModelProvider,
+  type ModelCapability,
+  type ModelRequestConfig,
+  type Resolvable,
+} from './models/model-provider.js';
+export { ModelManager } from './models/model-manager.js';
+export type { GetObjectConfig } from './models/get-object.js';
+export { formatZodSchema } from './models/format-zod-schema.js';
+export {
+  MemoryProvider,
+  type Memory,
+  type QueryMemoryOptions,
+  type Space,
+} from './memory/memory-provider.js';
+export { MemoryManager } from './memory/memory-manager.js';
+export { PromptRegistry, type TemplateFunction } from './prompts/prompt-registry.js';
+export { Scheduler } from './scheduler/scheduler.js';
+export {
+  ServerManager,
+  type CorsOptions,
+  type ServerManagerConfig,
+} from './server/server-manager.js';
+export {
+  AnalyticsManager,
+  type AnalyticsData,
+  type AnalyticsTracker,
+} from './analytics/analytics-manager.js';

@@ -1,0 +1,141 @@
+import type { Logger } from 'pino';
+import type { AgentTask } from '../plugins/types.js';
+import { describeError } from '../util/errors.js';
+import type { Memory, MemoryProvider, QueryMemoryOptions, Space } from './memory-provider.js';
+
+/**
+ * The runtime's view of memory. It records each task's trigger when the task starts and its
+ * final context chain when it ends, both in the task's space, and finds the memories related
+ * to a space for the planning prompt. Plugins reach it as `context.memory` and may store and
+ * query their own memories through it.
+ *
+ * @example
+ * ```ts
+ * import type { ExecutionContext } from '@weft/core';
+ *
+ * async function rememberPreference(context: ExecutionContext, space: string, colour: string) {
+ *   await context.memory.store({ space, kind: 'preference', content: { colour }, metadata: {} });
+ *   const recent = await context.memory.query({ spacePrefix: space, kind: 'preference', limit: 5 });
+ *   return recent.length;
+ * }
+ * ```
+ */
+export class MemoryManager {
+  /** The underlying store. */
+  readonly provider: MemoryProvider;
+  private readonly relatedLimit: number;
+  private readonly logger: Logger | undefined;
+
+  /**
+   * @param provider - The memory store.
+   * @param options - `relatedLimit`: how many related memories the planning prompt sees
+   * (default 10); a `logger`.
+   */
+  constructor(provider: MemoryProvider, options: { relatedLimit?: number; logger?: Logger } = {}) {
+    this.provider = provider;
+    this.relatedLimit = options.relatedLimit ?? 10;
+    this.logger = options.logger;
+  }
+
+  /**
+   * Stores a memory.
+   *
+   * @param memory - The memory without id and timestamp.
+   * @returns The stored memory.
+   */
+  store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
+    return this.provider.store(memory);
+  }
+
+  /**
+   * Finds memories.
+   *
+   * @param options - Filters, order and limit.
+   * @returns The matching memories.
+   */
+  query(options: QueryMemoryOptions): Promise<Memory[]> {
+    return this.provider.query(options);
+  }
+
+  /**
+   * Replaces the content or metadata of a memory.
+   *
+   * @param id - The memory's id.
+   * @param patch - The fields to replace.
+   * @returns The updated memory.
+   */
+  update(id: string, patch: { content?: unknown; metadata?: Record<string, unknown> }): Promise<Memory> {
+    return this.provider.update(id, patch);
+  }
+
+  /**
+   * Deletes a memory.
+   *
+   * @param id - The memory's id.
+   * @returns `true` when one was deleted.
+   */
+  remove(id: string): Promise<boolean> {
+    return this.provider.remove(id);
+  }
+
+  /**
+   * Finds the memories relevant to a space: its own, and those of the spaces matching its
+   * {@link Space.relatedSpaces} patterns, newest first.
+   *
+   * @param space - The space.
+   * @param limit - Most memories to return; defaults to the manager's `relatedLimit`.
+   * @returns The memories.
+   */
+  related(space: Space, limit: number = this.relatedLimit): Promise<Memory[]> {
+    return this.provider.query({
+      space: space.id,
+      spacePatterns: space.relatedSpaces ?? [],
+      limit,
+      order: 'desc',
+    });
+  }
+
+  /**
+   * Records the trigger of a task that is starting, as a `trigger` memory of its space.
+   *
+   * @param task - The task.
+   * @returns The stored memory, or `undefined` when the store failed (the failure is logged:
+   * a memory outage must not stop the agent from answering).
+   */
+  async recordTrigger(task: AgentTask): Promise<Memory | undefined> {
+    return this.safely(task, 'trigger', {
+      pluginId: task.trigger.pluginId,
+      action: task.trigger.action,
+      message: task.trigger.message,
+      data: task.trigger.data,
+    });
+  }
+
+  /**
+   * Records a finished task's status, steps and context chain, as a `chain` memory of its space.
+   *
+   * @param task - The finished task.
+   * @returns The stored memory, or `undefined` when the store failed (logged).
+   */
+  async recordChain(task: AgentTask): Promise<Memory | undefined> {
+    return this.safely(task, 'chain', { status: task.status, steps: task.steps, chain: task.chain });
+  }
+
+  private async safely(task: AgentTask, kind: string, content: unknown): Promise<Memory | undefined> {
+    try {
+      return await this.provider.store({
+        space: task.space.id,
+        kind,
+        content,
+        taskId: task.id,
+        metadata: { ...task.metadata },
+      });
+    } catch (error) {
+      this.logger?.error(
+        { taskId: task.id, space: task.space.id, kind, error: describeError(error) },
+        'could not store memory',
+      );
+      return undefined;
+    }
+  }
+}

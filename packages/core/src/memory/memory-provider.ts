@@ -1,0 +1,155 @@
+/**
+ * A space: the scope that tasks and memories belong to. Ids are hierarchical by convention,
+ * most general first, joined with `-`: `chat-room-42` for a room and `chat-room-42-user-7` for
+ * one person in it. Tasks of one space run one at a time, in arrival order.
+ */
+export interface Space {
+  /** The space's id, such as `chat-room-42-user-7`. */
+  readonly id: string;
+  /**
+   * Patterns of other spaces whose memories are relevant to tasks of this one. A pattern is a
+   * space id in which `*` matches any run of characters: `chat-room-42*` matches the room and
+   * every space under it. The space itself is always included.
+   */
+  readonly relatedSpaces?: readonly string[];
+  /** A human description, shown in prompts to the model when present. */
+  readonly description?: string;
+}
+
+/** One stored memory: a JSON-serialisable record attached to a space. */
+export interface Memory {
+  /** Id assigned by the memory provider. */
+  readonly id: string;
+  /** Id of the space the memory belongs to. */
+  readonly space: string;
+  /** What the memory records, such as `trigger` or `chain`; free-form for plugins. */
+  readonly kind: string;
+  /** The recorded value; must survive `JSON.stringify`. */
+  readonly content: unknown;
+  /** Id of the task that produced the memory, when there was one. */
+  readonly taskId?: string;
+  /** Free-form, JSON-serialisable metadata. */
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** When the memory was stored. */
+  readonly createdAt: Date;
+}
+
+/**
+ * Filters for {@link MemoryProvider.query}. All given filters must match; space filters
+ * (`space`, `spacePrefix`, `spacePatterns`) match when any one of them does, and an empty
+ * `spacePatterns` list on its own matches no space. Space matching is case-sensitive.
+ */
+export interface QueryMemoryOptions {
+  /** Exact space id. */
+  space?: string;
+  /** Space id prefix: `chat-room-42` matches `chat-room-42` and `chat-room-42-user-7`. */
+  spacePrefix?: string;
+  /** Space patterns in which `*` matches any run of characters (see {@link Space.relatedSpaces}). */
+  spacePatterns?: readonly string[];
+  /** Only memories of this kind. */
+  kind?: string;
+  /** Only memories produced by this task. */
+  taskId?: string;
+  /** Only memories created at or after this instant. */
+  since?: Date;
+  /** Only memories created before this instant. */
+  until?: Date;
+  /** Most memories to return; providers default to 100. */
+  limit?: number;
+  /** Order by creation time; `desc` (newest first) by default. */
+  order?: 'asc' | 'desc';
+}
+
+/**
+ * Base class of every memory store. Implementations keep memories durable and answer queries
+ * by space, kind, task and time; the {@link MemoryManager} builds the runtime's behaviour on
+ * top of these primitives.
+ *
+ * @example
+ * ```ts
+ * import { MemoryProvider, type Memory, type QueryMemoryOptions } from '@weft/core';
+ *
+ * class ForgetfulMemory extends MemoryProvider {
+ *   readonly id = 'forgetful';
+ *   async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
+ *     return { ...memory, id: crypto.randomUUID(), createdAt: new Date() };
+ *   }
+ *   async update(id: string): Promise<Memory> {
+ *     throw new Error(`ForgetfulMemory: no memory "${id}"`);
+ *   }
+ *   async query(_options: QueryMemoryOptions): Promise<Memory[]> {
+ *     return [];
+ *   }
+ *   async remove(): Promise<boolean> {
+ *     return false;
+ *   }
+ *   async clear(): Promise<number> {
+ *     return 0;
+ *   }
+ * }
+ * ```
+ */
+export abstract class MemoryProvider {
+  /** Unique id of this provider instance, used in logs and errors. */
+  abstract readonly id: string;
+
+  /** Opens the store (files, connections, migrations). Called once when the runtime starts. */
+  async init(): Promise<void> {}
+
+  /**
+   * Reports whether the store can serve requests.
+   *
+   * @returns `true` when healthy.
+   */
+  async checkHealth(): Promise<boolean> {
+    return true;
+  }
+
+  /** Flushes and closes the store. Called once when the runtime stops. */
+  async shutdown(): Promise<void> {}
+
+  /**
+   * Stores a memory.
+   *
+   * @param memory - The memory without its id and timestamp, which the store assigns.
+   * @returns The stored memory.
+   */
+  abstract store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory>;
+
+  /**
+   * Replaces the content and/or metadata of a stored memory.
+   *
+   * @param id - The memory's id.
+   * @param patch - The fields to replace.
+   * @returns The updated memory.
+   * @throws Error when no memory has this id.
+   */
+  abstract update(
+    id: string,
+    patch: { content?: unknown; metadata?: Record<string, unknown> },
+  ): Promise<Memory>;
+
+  /**
+   * Finds memories.
+   *
+   * @param options - Filters, order and limit.
+   * @returns The matching memories.
+   */
+  abstract query(options: QueryMemoryOptions): Promise<Memory[]>;
+
+  /**
+   * Deletes one memory.
+   *
+   * @param id - The memory's id.
+   * @returns `true` when a memory was deleted.
+   */
+  abstract remove(id: string): Promise<boolean>;
+
+  /**
+   * Deletes every memory, or those of one space.
+   *
+   * @param space - When given, only memories whose space is exactly this id.
+   * @returns How many memories were deleted.
+   */
+  abstract clear(space?: string): Promise<number>;
+}

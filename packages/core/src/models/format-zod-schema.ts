@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/**
+ * Renders a zod schema as the JSON Schema text that prompts show a model, so the model knows
+ * the exact shape to answer with. Descriptions given with `.describe()` are kept; types JSON
+ * Schema cannot express (dates, functions) are rendered as unconstrained values.
+ *
+ * @param schema - Any zod schema.
+ * @returns Indented JSON Schema (draft 2020-12) without the `$schema` header.
+ *
+ * @example
+ * ```ts
+ * import { formatZodSchema } from '@weft/core';
+ * import { z } from 'zod';
+ *
+ * const text = formatZodSchema(z.object({ city: z.string().describe('City name') }));
+ * // {
+ * //   "type": "object",
+ * //   "properties": { "city": { "type": "string", "description": "City name" } }, ...
+ * ```
+ */
+export function formatZodSchema(schema: z.ZodType): string {
+  const jsonSchema: Record<string, unknown> = z.toJSONSchema(schema, {
+    unrepresentable: 'any',
+    io: 'input',
+  });
+  delete jsonSchema.$schema;
+  return JSON.stringify(jsonSchema, null, 2);
+}

@@ -1,0 +1,50 @@
+import type { z } from 'zod';
+import type { ModelRequestConfig } from './model-provider.js';
+
+/**
+ * What {@link ModelManager.getObject} needs: the schema to satisfy and the prompt to send.
+ *
+ * @typeParam T - The zod schema of the wanted value.
+ */
+export interface GetObjectConfig<T extends z.ZodType = z.ZodType> {
+  /** The schema the answer must satisfy; it is also shown to the model as JSON Schema. */
+  schema: T;
+  /** The request, in the user's words. */
+  prompt: string;
+  /** Extra system instructions placed before the schema. */
+  system?: string;
+  /** Name of the schema in prompts and errors; defaults to `object`. */
+  schemaName?: string;
+  /** How many times to ask again after an invalid answer; defaults to the runtime's setting (2). */
+  maxRetries?: number;
+  /** Options for the underlying text-generation calls (temperature, provider, signal). */
+  request?: ModelRequestConfig<{ temperature?: number; maxTokens?: number }>;
+}
+
+/**
+ * Finds the JSON value in a model's answer: the whole text, the body of a fenced code block,
+ * or the span from the first opening brace or bracket to the last matching closing one.
+ */
+export function extractJson(text: string): unknown {
+  const trimmed = text.trim();
+  const candidates = [trimmed];
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(trimmed);
+  if (fenced?.[1]) candidates.push(fenced[1].trim());
+  const start = trimmed.search(/[[{]/);
+  if (start >= 0) {
+    const closing = trimmed[start] === '{' ? '}' : ']';
+    const end = trimmed.lastIndexOf(closing);
+    if (end > start) candidates.push(trimmed.slice(start, end + 1));
+  }
+  let firstError: unknown;
+  for (const candidate of candidates) {
+    try {
+      return JSON.parse(candidate);
+    } catch (error) {
+      firstError ??= error;
+    }
+  }
+  throw new SyntaxError(
+    `the answer is not JSON (${firstError instanceof Error ? firstError.message : 'unparsable'}); it began with ${JSON.stringify(trimmed.slice(0, 80))}`,
+  );
+}

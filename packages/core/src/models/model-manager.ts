@@ -1,0 +1,347 @@
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { AnalyticsTracker } from '../analytics/analytics-manager.js';
+import type { CapabilityRegistry } from '../capabilities/capability-registry.js';
+import {
+  TEXT_GENERATION_CAPABILITY,
+  type CapabilityDescriptor,
+  type CapabilityMap,
+  type CapabilityTransformEntry,
+} from '../capabilities/capability.js';
+import type { PromptRegistry } from '../prompts/prompt-registry.js';
+import { describeError, WeftError } from '../util/errors.js';
+import { formatZodSchema } from './format-zod-schema.js';
+import { extractJson, type GetObjectConfig } from './get-object.js';
+import type { ModelCapability, ModelProvider, ModelRequestConfig } from './model-provider.js';
+
+interface Route {
+  provider: ModelProvider;
+  capability: ModelCapability;
+  transform: CapabilityTransformEntry | undefined;
+}
+
+/**
+ * Calls capabilities on the runtime's model providers. It resolves a capability id (or an
+ * alias of it) to a provider, validates the input and the output against the capability's
+ * schemas, applies transforms between aliased capabilities, and reports every call to
+ * analytics. {@link ModelManager.getObject} builds structured output on top of text
+ * generation.
+ *
+ * A runtime creates its ModelManager; plugins reach it as `context.models`.
+ *
+ * @example
+ * ```ts
+ * import type { ExecutionContext } from '@weft/core';
+ *
+ * async function summarise(context: ExecutionContext, text: string): Promise<string> {
+ *   const { text: summary } = await context.models.call('text-generation', {
+ *     messages: [{ role: 'user', content: `Summarise in one sentence: ${text}` }],
+ *   });
+ *   return summary;
+ * }
+ * ```
+ */
+export class ModelManager {
+  private readonly registry: CapabilityRegistry;
+  private readonly providerList: readonly ModelProvider[];
+  private readonly prompts: PromptRegistry;
+  private readonly analytics: AnalyticsTracker | undefined;
+  private readonly logger: Logger | undefined;
+  private readonly defaultMaxRetries: number;
+  private readonly defaults = new Map<string, string>();
+
+  /**
+   * @param options - The capability registry, the providers, the prompt registry holding the
+   * `core/get-object` templates, and optionally an analytics tracker, a logger and the default
+   * number of getObject retries (2).
+   */
+  constructor(options: {
+    registry: CapabilityRegistry;
+    providers: readonly ModelProvider[];
+    prompts: PromptRegistry;
+    analytics?: AnalyticsTracker;
+    logger?: Logger;
+    getObjectRetries?: number;
+  }) {
+    this.registry = options.registry;
+    this.providerList = options.providers;
+    this.prompts = options.prompts;
+    this.analytics = options.analytics;
+    this.logger = options.logger;
+    this.defaultMaxRetries = options.getObjectRetries ?? 2;
+  }
+
+  /** @returns The providers, in the order they were configured. */
+  get providers(): readonly ModelProvider[] {
+    return this.providerList;
+  }
+
+  /**
+   * Chooses which provider serves a capability by default; otherwise the first configured
+   * provider offering it does.
+   *
+   * @param capability - A capability id.
+   * @param providerId - Id of a provider that offers the capability directly.
+   * @throws Error when no such provider exists or it does not offer the capability.
+   */
+  setDefaultProvider(capability: string, providerId: string): void {
+    const provider = this.providerList.find((candidate) => candidate.id === providerId);
+    if (!provider) {
+      throw new Error(
+        `ModelManager: cannot make "${providerId}" the default for "${capability}": no provider has that id (known: ${this.providerIds()}).`,
+      );
+    }
+    if (!provider.capabilities.some((offered) => offered.id === capability)) {
+      throw new Error(
+        `ModelManager: provider "${providerId}" does not offer capability "${capability}", so it cannot be its default.`,
+      );
+    }
+    this.defaults.set(capability, providerId);
+  }
+
+  /**
+   * Tells whether some provider can serve a capability, directly or through an alias.
+   *
+   * @param capability - A capability id.
+   * @returns `true` when a call would find a provider.
+   */
+  canProvide(capability: string): boolean {
+    return this.findRoute(capability) !== undefined;
+  }
+
+  /**
+   * Calls a capability.
+   *
+   * @param capability - The capability id, or an alias of it.
+   * @param input - The input; validated against the capability's input schema.
+   * @param request - Per-call options, a provider choice and an abort signal.
+   * @returns The provider's output, validated against the capability's output schema.
+   * @throws Error naming the capability when no provider offers it, the input or output is
+   * invalid, or the provider fails.
+   *
+   * @example
+   * ```ts
+   * import type { ModelManager } from '@weft/core';
+   *
+   * async function haiku(models: ModelManager): Promise<string> {
+   *   const result = await models.call(
+   *     'text-generation',
+   *     { messages: [{ role: 'user', content: 'A haiku about looms.' }] },
+   *     { options: { temperature: 0.9 } },
+   *   );
+   *   return result.text;
+   * }
+   * ```
+   */
+  async call<K extends keyof CapabilityMap>(
+    capability: K,
+    input: CapabilityMap[K]['input'],
+    request?: ModelRequestConfig<CapabilityMap[K]['config']>,
+  ): Promise<CapabilityMap[K]['output']>;
+  async call(capability: string, input: unknown, request?: ModelRequestConfig): Promise<unknown>;
+  async call(capability: string, input: unknown, request: ModelRequestConfig = {}): Promise<unknown> {
+    const route = this.findRoute(capability, request.provider);
+    if (!route) {
+      const reason = request.provider
+        ? `provider "${request.provider}" does not offer it or an alias of it`
+        : `no configured provider offers it or an alias of it (providers: ${this.providerIds()})`;
+      throw new WeftError('WEFT_CAPABILITY_UNAVAILABLE', `ModelManager: cannot call capability "${capability}": ${reason}.`);
+    }
+    const requested = this.descriptor(capability);
+    const served = this.descriptor(route.capability.id);
+    let value = parseOrThrow(requested.input, input, `input for capability "${capability}" is invalid`);
+    if (route.capability.id !== capability && route.transform) value = route.transform.input(value);
+    if (served !== requested) {
+      value = parseOrThrow(served.input, value, `input for capability "${route.capability.id}" (serving "${capability}") is invalid`);
+    }
+    const options = served.config
+      ? parseOrThrow(served.config, request.options, `options for capability "${route.capability.id}" are invalid`)
+      : request.options;
+
+    const started = performance.now();
+    let output: unknown;
+    try {
+      output = await route.capability.run(value as never, { ...request, options });
+    } catch (error) {
+      this.report(route, capability, started, false, undefined);
+      throw new WeftError(
+        'WEFT_PROVIDER_FAILED',
+        `ModelManager: provider "${route.provider.id}" failed on capability "${route.capability.id}": ${describeError(error)}`,
+        { cause: error },
+      );
+    }
+    let result: unknown;
+    try {
+      result = parseOrThrow(served.output, output, `provider "${route.provider.id}" returned invalid output for capability "${route.capability.id}"`);
+      if (route.capability.id !== capability && route.transform) {
+        result = parseOrThrow(requested.output, route.transform.output(result), `transform "${capability}" -> "${route.capability.id}" produced invalid output`);
+      }
+    } catch (error) {
+      this.report(route, capability, started, false, undefined);
+      throw error;
+    }
+    this.report(route, capability, started, true, result);
+    return result;
+  }
+
+  /**
+   * Generates text with the text-generation capability.
+   *
+   * @param prompt - A user message, or the full list of chat messages.
+   * @param request - Per-call options, provider choice and abort signal.
+   * @returns The generated text.
+   *
+   * @example
+   * ```ts
+   * import type { ModelManager } from '@weft/core';
+   *
+   * async function greet(models: ModelManager): Promise<string> {
+   *   return models.generateText('Say hello to a new contributor in five words.');
+   * }
+   * ```
+   */
+  async generateText(
+    prompt: string | { role: 'system' | 'user' | 'assistant'; content: string }[],
+    request?: ModelRequestConfig<CapabilityMap[typeof TEXT_GENERATION_CAPABILITY]['config']>,
+  ): Promise<string> {
+    const messages = typeof prompt === 'string' ? [{ role: 'user' as const, content: prompt }] : prompt;
+    const { text } = await this.call(TEXT_GENERATION_CAPABILITY, { messages }, request);
+    return text;
+  }
+
+  /**
+   * Asks the text model for a value that matches a zod schema. The schema is shown to the
+   * model as JSON Schema; the answer is parsed and validated, and on failure the model is asked
+   * again with the validation error, up to `maxRetries` more times.
+   *
+   * @param config - The schema, the prompt and retry settings.
+   * @returns The validated value.
+   * @throws Error naming the schema and the last problem when every attempt failed.
+   *
+   * @example
+   * ```ts
+   * import type { ModelManager } from '@weft/core';
+   * import { z } from 'zod';
+   *
+   * async function extractCity(models: ModelManager, text: string): Promise<string> {
+   *   const { city } = await models.getObject({
+   *     schema: z.object({ city: z.string() }),
+   *     schemaName: 'City',
+   *     prompt: `Which city is this about? ${text}`,
+   *   });
+   *   return city;
+   * }
+   * ```
+   */
+  async getObject<T extends z.ZodType>(config: GetObjectConfig<T>): Promise<z.output<T>> {
+    const schemaName = config.schemaName ?? 'object';
+    const maxRetries = config.maxRetries ?? this.defaultMaxRetries;
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) {
+      throw new Error(`ModelManager.getObject: maxRetries must be a non-negative integer, got ${maxRetries}.`);
+    }
+    const system = await this.prompts.render('core/get-object', {
+      system: config.system ?? '',
+      schemaName,
+      schema: formatZodSchema(config.schema),
+    });
+    const messages: { role: 'system' | 'user' | 'assistant'; content: string }[] = [
+      { role: 'system', content: system },
+      { role: 'user', content: config.prompt },
+    ];
+    const request = { ...config.request, options: { ...config.request?.options, json: true } };
+    let lastError = '';
+    for (let attempt = 0; attempt <= maxRetries; attempt += 1) {
+      const { text } = await this.call(TEXT_GENERATION_CAPABILITY, { messages }, request);
+      const parsed = parseAnswer(config.schema, text);
+      if (parsed.success) return parsed.data;
+      lastError = parsed.error;
+      this.logger?.debug({ schemaName, attempt, error: lastError }, 'getObject answer rejected');
+      messages.push(
+        { role: 'assistant', content: text },
+        { role: 'user', content: await this.prompts.render('core/get-object-retry', { schemaName, error: lastError }) },
+      );
+    }
+    throw new WeftError(
+      'WEFT_GET_OBJECT_FAILED',
+      `getObject: the model's answer did not match schema "${schemaName}" after ${maxRetries + 1} attempt(s); last error: ${lastError}`,
+    );
+  }
+
+  private descriptor(id: string): CapabilityDescriptor {
+    const descriptor = this.registry.get(id);
+    if (!descriptor) {
+      throw new WeftError(
+        'WEFT_CAPABILITY_UNKNOWN',
+        `ModelManager: capability "${id}" is not registered; define it with defineCapability and list it in a provider's descriptors.`,
+      );
+    }
+    return descriptor;
+  }
+
+  private findRoute(capability: string, providerId?: string): Route | undefined {
+    for (const id of [capability, ...this.registry.aliasesOf(capability)]) {
+      for (const provider of this.preferred(id, providerId)) {
+        const offered = provider.capabilities.find((candidate) => candidate.id === id);
+        if (offered) {
+          return { provider, capability: offered, transform: this.registry.getTransform(capability, id) };
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** Providers in preference order for a capability: its default first, then config order. */
+  private preferred(capability: string, only?: string): readonly ModelProvider[] {
+    const providers = only ? this.providerList.filter((provider) => provider.id === only) : this.providerList;
+    const preferredId = this.defaults.get(capability);
+    if (!preferredId) return providers;
+    return [...providers].sort((a, b) => Number(b.id === preferredId) - Number(a.id === preferredId));
+  }
+
+  private report(route: Route, requested: string, started: number, success: boolean, output: unknown): void {
+    const usage = readUsage(output);
+    this.analytics?.onModelCall?.({
+      capability: requested,
+      providerId: route.provider.id,
+      durationMs: performance.now() - started,
+      success,
+      ...(usage ? { usage } : {}),
+    });
+  }
+
+  private providerIds(): string {
+    return this.providerList.map((provider) => `"${provider.id}"`).join(', ') || 'none';
+  }
+}
+
+function parseOrThrow(schema: z.ZodType, value: unknown, what: string): unknown {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new WeftError('WEFT_VALIDATION_FAILED', `ModelManager: ${what}: ${z.prettifyError(result.error)}`);
+}
+
+function parseAnswer<T extends z.ZodType>(
+  schema: T,
+  text: string,
+): { success: true; data: z.output<T> } | { success: false; error: string } {
+  let json: unknown;
+  try {
+    json = extractJson(text);
+  } catch (error) {
+    return { success: false, error: describeError(error) };
+  }
+  const result = schema.safeParse(json);
+  return result.success
+    ? { success: true, data: result.data }
+    : { success: false, error: z.prettifyError(result.error) };
+}
+
+function readUsage(output: unknown): { inputTokens: number; outputTokens: number } | undefined {
+  if (typeof output !== 'object' || output === null || !('usage' in output)) return undefined;
+  const usage = (output as { usage?: unknown }).usage;
+  if (typeof usage !== 'object' || usage === null) return undefined;
+  const { inputTokens, outputTokens } = usage as Record<string, unknown>;
+  return typeof inputTokens === 'number' && typeof outputTokens === 'number'
+    ? { inputTokens, outputTokens }
+    : undefined;
+}

@@ -1,0 +1,108 @@
+import type {
+  CapabilityDescriptor,
+  CapabilityMap,
+  CapabilityTransformEntry,
+} from '../capabilities/capability.js';
+
+/**
+ * A value given directly, or computed (possibly asynchronously) when it is needed: handy for
+ * secrets read from a vault at start-up rather than at import time.
+ *
+ * @typeParam T - The value's type.
+ */
+export type Resolvable<T> = T | (() => T | Promise<T>);
+
+/**
+ * Options for one capability call.
+ *
+ * @typeParam Options - The capability's per-call configuration type.
+ */
+export interface ModelRequestConfig<Options = unknown> {
+  /** Per-call configuration, validated against the capability's `config` schema. */
+  options?: Options;
+  /** Id of the provider to use for this call, overriding the default provider. */
+  provider?: string;
+  /** Aborts the call when signalled; providers pass it on to their HTTP client. */
+  signal?: AbortSignal;
+}
+
+/**
+ * One capability as a model provider implements it.
+ *
+ * @typeParam K - The capability id; when it is a key of {@link ICapabilities} the input and
+ * output are typed from its schemas.
+ */
+export interface ModelCapability<K extends string = string> {
+  /** The id of the capability this implements. */
+  readonly id: K;
+  /**
+   * Runs the capability. The input has already been validated against the capability's input
+   * schema; the returned value will be validated against its output schema.
+   *
+   * @param input - The validated input.
+   * @param request - Per-call options and abort signal.
+   * @returns The capability's output.
+   */
+  run(
+    input: K extends keyof CapabilityMap ? CapabilityMap[K]['input'] : unknown,
+    request: ModelRequestConfig<K extends keyof CapabilityMap ? CapabilityMap[K]['config'] : unknown>,
+  ): Promise<K extends keyof CapabilityMap ? CapabilityMap[K]['output'] : unknown>;
+}
+
+/**
+ * Base class of every model provider: a named source of capabilities, such as an
+ * OpenAI-compatible endpoint offering `text-generation`. Subclasses list their capabilities
+ * and may introduce new capability descriptors and transforms.
+ *
+ * @example
+ * ```ts
+ * import { ModelProvider, TEXT_GENERATION_CAPABILITY, type ModelCapability } from '@weft/core';
+ *
+ * class ShoutingModel extends ModelProvider {
+ *   readonly id = 'shouting';
+ *   readonly capabilities: ModelCapability[] = [
+ *     {
+ *       id: TEXT_GENERATION_CAPABILITY,
+ *       run: async ({ messages }: { messages: { content: string }[] }) => ({
+ *         text: (messages.at(-1)?.content ?? '').toUpperCase(),
+ *       }),
+ *     },
+ *   ];
+ * }
+ * ```
+ */
+export abstract class ModelProvider {
+  /** Unique id of this provider instance, used in errors, analytics and provider selection. */
+  abstract readonly id: string;
+  /** The capabilities this provider implements. */
+  abstract readonly capabilities: readonly ModelCapability[];
+  /** Capability descriptors this provider introduces; registered when the runtime starts. */
+  readonly descriptors: readonly CapabilityDescriptor[] = [];
+  /** Transforms this provider contributes between capabilities of one alias group. */
+  readonly transforms: readonly CapabilityTransformEntry[] = [];
+
+  /** Prepares the provider (connections, credentials). Called once when the runtime starts. */
+  async init(): Promise<void> {}
+
+  /**
+   * Reports whether the provider can serve requests.
+   *
+   * @returns `true` when healthy.
+   */
+  async checkHealth(): Promise<boolean> {
+    return true;
+  }
+
+  /** Releases resources. Called once when the runtime stops. */
+  async shutdown(): Promise<void> {}
+
+  /**
+   * Reads a {@link Resolvable} value.
+   *
+   * @param value - A value or a function producing it.
+   * @returns The value.
+   */
+  protected async resolve<T>(value: Resolvable<T>): Promise<T> {
+    return typeof value === 'function' ? await (value as () => T | Promise<T>)() : value;
+  }
+}

@@ -1,0 +1,187 @@
+import type { Logger } from 'pino';
+import type { AnalyticsManager } from '../analytics/analytics-manager.js';
+import type { MemoryManager } from '../memory/memory-manager.js';
+import type { ModelManager } from '../models/model-manager.js';
+import type { PluginRegistry } from '../plugins/plugin-registry.js';
+import type { AgentTask, Context, ExecutionContext, PluginResult } from '../plugins/types.js';
+import type { PromptRegistry } from '../prompts/prompt-registry.js';
+import { describeError } from '../util/errors.js';
+import type { PipelineGenerationContext, PipelineModificationContext } from './contexts.js';
+import { PipelineModificationSchema, PipelineSchema, type PipelineStep } from './schemas.js';
+
+/** When the model reviews the remaining steps: after every step, after failed ones, or never. */
+export type PipelineReview = 'always' | 'on-failure' | 'never';
+
+interface TaskRunnerDeps {
+  plugins: PluginRegistry;
+  models: ModelManager;
+  memory: MemoryManager;
+  prompts: PromptRegistry;
+  analytics: AnalyticsManager;
+  logger: Logger;
+  maxSteps: number;
+  pipelineReview: PipelineReview;
+}
+
+/**
+ * Runs one task from plan to memory: records the trigger, asks the model for a pipeline, runs
+ * its steps (recording failures as error items rather than throwing), lets the model revise
+ * the rest after each step, and records the final chain. It never rejects for a failure inside
+ * the task: the task's status and chain say what happened.
+ */
+export class TaskRunner {
+  constructor(private readonly deps: TaskRunnerDeps) {}
+
+  async run(task: AgentTask, signal: AbortSignal): Promise<AgentTask> {
+    const { analytics, memory } = this.deps;
+    const started = performance.now();
+    const logger = this.deps.logger.child({ taskId: task.id, space: task.space.id });
+    task.status = 'running';
+    analytics.onTaskStart(task);
+    await memory.recordTrigger(task);
+    try {
+      await this.runPipeline(task, signal, logger);
+      task.status = signal.aborted ? 'cancelled' : task.chain.at(-1)?.type === 'error' ? 'failed' : 'completed';
+    } catch (error) {
+      // Only failures outside any step land here (planning, templates): record, never lose the task.
+      task.status = signal.aborted ? 'cancelled' : 'failed';
+      task.chain.push(errorItem('core', 'plan', `planning failed: ${describeError(error)}`));
+      logger.error({ error: describeError(error) }, 'task failed');
+    }
+    await memory.recordChain(task);
+    analytics.onTaskEnd(task, performance.now() - started);
+    logger.debug({ status: task.status, steps: task.steps.length }, 'task finished');
+    return task;
+  }
+
+  private async runPipeline(task: AgentTask, signal: AbortSignal, logger: Logger): Promise<void> {
+    const { maxSteps } = this.deps;
+    const executors = this.describeExecutors();
+    const generation: PipelineGenerationContext = {
+      task,
+      space: task.space,
+      executors,
+      memories: await this.deps.memory.related(task.space),
+      maxSteps,
+    };
+    const plan = await this.deps.models.getObject({
+      schema: PipelineSchema,
+      schemaName: 'Pipeline',
+      prompt: await this.deps.prompts.render('core/pipeline-generation', { ...generation }),
+      request: { signal },
+    });
+    let remaining: PipelineStep[] = plan.steps;
+    logger.debug({ steps: remaining }, 'pipeline planned');
+
+    while (remaining.length > 0 && !signal.aborted) {
+      if (task.steps.length >= maxSteps) {
+        task.chain.push(
+          errorItem('core', 'max-steps', `the task reached its limit of ${maxSteps} steps; ${remaining.length} planned step(s) did not run`),
+        );
+        return;
+      }
+      const step = remaining[0] as PipelineStep;
+      remaining = remaining.slice(1);
+      const item = await this.runStep(task, step, signal, logger);
+      task.chain.push(item);
+      task.steps.push(step);
+      if (!this.shouldReview(item)) continue;
+      const review: PipelineModificationContext = {
+        task,
+        space: task.space,
+        chain: task.chain,
+        completed: task.steps,
+        remaining,
+        executors,
+        stepsLeft: maxSteps - task.steps.length,
+      };
+      try {
+        const modification = await this.deps.models.getObject({
+          schema: PipelineModificationSchema,
+          schemaName: 'PipelineModification',
+          prompt: await this.deps.prompts.render('core/pipeline-modification', { ...review }),
+          request: { signal },
+        });
+        if (modification.type === 'replace') remaining = modification.steps;
+        if (modification.type === 'stop') remaining = [];
+        if (modification.type !== 'continue') logger.debug({ modification }, 'pipeline modified');
+      } catch (error) {
+        // A failed review keeps the current plan: the steps were already judged useful once.
+        logger.warn({ error: describeError(error) }, 'pipeline review failed; keeping the remaining steps');
+      }
+    }
+  }
+
+  private async runStep(task: AgentTask, step: PipelineStep, signal: AbortSignal, logger: Logger): Promise<Context> {
+    const started = performance.now();
+    const stepIndex = task.steps.length;
+    const executor = this.deps.plugins.getExecutor(step.pluginId, step.action);
+    let item: Context;
+    if (!executor) {
+      const known = this.deps.plugins.get(step.pluginId) ? `plugin "${step.pluginId}" has no action "${step.action}"` : `no plugin "${step.pluginId}" is registered`;
+      item = errorItem(step.pluginId, step.action, `unknown step: ${known}`);
+    } else {
+      const context = this.executionContext(task, step, stepIndex, signal, logger);
+      let result: PluginResult;
+      try {
+        result = await executor.execute(task, context);
+        item = toItem(step, result);
+      } catch (error) {
+        item = errorItem(step.pluginId, step.action, describeError(error));
+      }
+    }
+    if (item.type === 'error') logger.warn({ step, error: item.error }, 'step failed');
+    this.deps.analytics.onStep({ task, step, success: item.type === 'result', durationMs: performance.now() - started });
+    return item;
+  }
+
+  private executionContext(task: AgentTask, step: PipelineStep, stepIndex: number, signal: AbortSignal, logger: Logger): ExecutionContext {
+    const { models, memory, prompts } = this.deps;
+    return {
+      pluginId: step.pluginId,
+      step,
+      stepIndex,
+      chain: [...task.chain],
+      models,
+      memory,
+      prompts,
+      logger: logger.child({ pluginId: step.pluginId, action: step.action, stepIndex }),
+      signal,
+      getObject: (config) => models.getObject({ ...config, request: { signal, ...config.request } }),
+      render: (name, variables) => prompts.render(name.includes('/') ? name : `${step.pluginId}/${name}`, variables),
+    };
+  }
+
+  private shouldReview(item: Context): boolean {
+    const policy = this.deps.pipelineReview;
+    return policy === 'always' || (policy === 'on-failure' && item.type === 'error');
+  }
+
+  private describeExecutors(): PipelineGenerationContext['executors'] {
+    return this.deps.plugins
+      .executors()
+      .map(({ pluginId, executor }) => ({ pluginId, action: executor.action, description: executor.description }));
+  }
+}
+
+function toItem(step: PipelineStep, result: PluginResult): Context {
+  if (typeof result !== 'object' || result === null || typeof result.success !== 'boolean') {
+    return errorItem(step.pluginId, step.action, `the executor returned ${JSON.stringify(result) ?? 'undefined'} instead of a PluginResult ({ success: boolean, ... })`);
+  }
+  if (!result.success) {
+    return {
+      type: 'error',
+      pluginId: step.pluginId,
+      action: step.action,
+      data: result.data,
+      message: result.message,
+      error: result.error ?? result.message ?? 'the executor reported failure without a reason',
+      timestamp: new Date(),
+    };
+  }
+  return { type: 'result', pluginId: step.pluginId, action: step.action, data: result.data, message: result.message, timestamp: new Date() };
+}
+
+function errorItem(pluginId: string, action: string, error: string): Context {
+  return { type: 'error', pluginId, action, error, timestamp: new Date() };
+}

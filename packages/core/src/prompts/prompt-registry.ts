@@ -1,0 +1,163 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import { Liquid, type Template } from 'liquidjs';
+import { describeError, WeftError } from '../util/errors.js';
+
+/** A compiled prompt template. Obtain one with {@link PromptRegistry.get}. */
+export interface TemplateFunction {
+  /**
+   * Renders the template.
+   *
+   * @param variables - Values the template refers to; referring to a missing one is an error.
+   * @returns The rendered text.
+   */
+  (variables?: Record<string, unknown>): Promise<string>;
+  /** The template's full name, `namespace/name`. */
+  readonly templateName: string;
+}
+
+const NAME_PATTERN = /^[a-z0-9][a-z0-9-_.]*$/i;
+
+/**
+ * Holds the liquid templates that prompts are made from, namespaced by owner: the core's own
+ * templates live under `core/`, a plugin's under its id (`weather/forecast`). Templates are
+ * compiled once, when registered, so a syntax error surfaces at start-up rather than in the
+ * middle of a task. Rendering is strict: a variable the template uses but the caller did not
+ * pass is an error that names it.
+ *
+ * @example
+ * ```ts
+ * import { PromptRegistry } from '@weft/core';
+ *
+ * const prompts = new PromptRegistry();
+ * prompts.register('greeter', 'hello', 'Hello {{ name }}!');
+ * const text = await prompts.render('greeter/hello', { name: 'Ada' });
+ * console.log(text); // Hello Ada!
+ * ```
+ */
+export class PromptRegistry {
+  private readonly liquid = new Liquid({
+    strictVariables: true,
+    strictFilters: true,
+    lenientIf: true,
+    ownPropertyOnly: true,
+  });
+  private readonly templates = new Map<string, Template[]>();
+
+  /**
+   * Compiles and registers a template.
+   *
+   * @param namespace - The owner: `core` or a plugin id.
+   * @param name - The template's name within the namespace, such as `pipeline-generation`.
+   * @param source - Liquid source text.
+   * @throws Error when a name is invalid, the template exists, or the source does not parse.
+   */
+  register(namespace: string, name: string, source: string): void {
+    for (const [label, value] of [
+      ['namespace', namespace],
+      ['name', name],
+    ] as const) {
+      if (!NAME_PATTERN.test(value)) {
+        throw new Error(
+          `PromptRegistry: invalid template ${label} "${value}"; use letters, digits, '-', '_' or '.'.`,
+        );
+      }
+    }
+    const fullName = `${namespace}/${name}`;
+    if (this.templates.has(fullName)) {
+      throw new Error(`PromptRegistry: template "${fullName}" is already registered.`);
+    }
+    try {
+      this.templates.set(fullName, this.liquid.parse(source, fullName));
+    } catch (error) {
+      throw new Error(`PromptRegistry: template "${fullName}" does not parse: ${describeError(error)}`, {
+        cause: error,
+      });
+    }
+  }
+
+  /**
+   * Registers every `*.liquid` file of a directory under a namespace; the file name without
+   * its extension becomes the template name.
+   *
+   * @param namespace - The owner: `core` or a plugin id.
+   * @param directory - Path of the directory to read (not recursive).
+   * @returns The full names registered, sorted.
+   * @throws Error when the directory cannot be read or a template does not parse.
+   */
+  async loadDirectory(namespace: string, directory: string): Promise<string[]> {
+    let entries: string[];
+    try {
+      entries = await readdir(directory);
+    } catch (error) {
+      throw new Error(
+        `PromptRegistry: cannot read templates of "${namespace}" from ${directory}: ${describeError(error)}`,
+        { cause: error },
+      );
+    }
+    const names: string[] = [];
+    for (const file of entries.filter((entry) => extname(entry) === '.liquid').sort()) {
+      const name = basename(file, '.liquid');
+      this.register(namespace, name, await readFile(join(directory, file), 'utf8'));
+      names.push(`${namespace}/${name}`);
+    }
+    return names;
+  }
+
+  /**
+   * Tells whether a template is registered.
+   *
+   * @param fullName - `namespace/name`.
+   * @returns `true` when registered.
+   */
+  has(fullName: string): boolean {
+    return this.templates.has(fullName);
+  }
+
+  /** @returns The full names of every registered template, sorted. */
+  list(): string[] {
+    return [...this.templates.keys()].sort();
+  }
+
+  /**
+   * Returns a render function for a template.
+   *
+   * @param fullName - `namespace/name`.
+   * @returns The template as a {@link TemplateFunction}.
+   * @throws Error when no such template is registered.
+   */
+  get(fullName: string): TemplateFunction {
+    const template = this.templates.get(fullName);
+    if (!template) {
+      const known = this.list().join(', ') || 'none';
+      throw new WeftError(
+        'WEFT_TEMPLATE_NOT_FOUND',
+        `PromptRegistry: no template named "${fullName}"; registered templates: ${known}.`,
+      );
+    }
+    const render = async (variables: Record<string, unknown> = {}): Promise<string> => {
+      try {
+        return await this.liquid.render(template, variables);
+      } catch (error) {
+        throw new WeftError(
+          'WEFT_TEMPLATE_RENDER_FAILED',
+          `PromptRegistry: rendering "${fullName}" failed: ${describeError(error)}`,
+          { cause: error },
+        );
+      }
+    };
+    return Object.assign(render, { templateName: fullName });
+  }
+
+  /**
+   * Renders a template.
+   *
+   * @param fullName - `namespace/name`.
+   * @param variables - Values the template refers to.
+   * @returns The rendered text.
+   * @throws Error when the template is missing or refers to a variable that was not passed.
+   */
+  async render(fullName: string, variables: Record<string, unknown> = {}): Promise<string> {
+    return this.get(fullName)(variables);
+  }
+}

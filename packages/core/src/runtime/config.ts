@@ -1,0 +1,152 @@
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { AnalyticsTracker } from '../analytics/analytics-manager.js';
+import type { CapabilityAliasGroup } from '../capabilities/capability.js';
+import type { MemoryProvider } from '../memory/memory-provider.js';
+import type { ModelProvider } from '../models/model-provider.js';
+import type { Plugin } from '../plugins/plugin.js';
+import type { ServerManagerConfig } from '../server/server-manager.js';
+
+/**
+ * Everything {@link Runtime.init} needs.
+ *
+ * @inline
+ */
+export type RuntimeConfig = {
+  /** Model providers; at least one must offer `text-generation` (or an alias of it). */
+  models: readonly ModelProvider[];
+  /** The memory store. */
+  memory: MemoryProvider;
+  /** The plugins, in the order their executors are shown to the model. */
+  plugins: readonly Plugin[];
+  /** Groups of capability ids that can stand in for one another. */
+  capabilityAliases?: readonly CapabilityAliasGroup[];
+  /** Tuning; every field has a default. */
+  options?: {
+    /** Most steps one task may run. Default 10. */
+    maxSteps?: number;
+    /** How many times getObject asks again after an invalid answer. Default 2. */
+    getObjectRetries?: number;
+    /** When the model reviews the remaining steps: `always` (default), `on-failure` or `never`. */
+    pipelineReview?: 'always' | 'on-failure' | 'never';
+    /** How many related memories the planning prompt shows. Default 10. */
+    relatedMemories?: number;
+    /** Scheduler limits: `concurrency` (default 4) and `maxQueueSize` (default 1000). */
+    scheduler?: { concurrency?: number; maxQueueSize?: number };
+    /** HTTP server settings, used when some plugin has a route trigger. */
+    server?: ServerManagerConfig;
+    /** `true` to collect analytics, or `{ trackers }` to also forward events. Default off. */
+    analytics?: boolean | { trackers?: readonly AnalyticsTracker[] };
+    /** Stop gracefully on SIGINT and SIGTERM. Default `false`. */
+    handleSignals?: boolean;
+    /** On stop, let queued tasks finish (`drain`, default) or cancel them (`cancel`). */
+    shutdown?: 'drain' | 'cancel';
+    /** How long a draining stop waits before it cancels what is left. Default 30000 ms. */
+    shutdownTimeoutMs?: number;
+    /** Default provider id per capability id, when several providers offer one. */
+    defaultProviders?: Readonly<Record<string, string>>;
+    /** A pino logger; by default JSON logs to stdout at `info` (or `WEFT_LOG_LEVEL`). */
+    logger?: Logger;
+  };
+};
+
+const positiveInteger = z.number().int().positive();
+
+const optionsSchema = z
+  .object({
+    maxSteps: positiveInteger.default(10),
+    getObjectRetries: z.number().int().nonnegative().default(2),
+    pipelineReview: z.enum(['always', 'on-failure', 'never']).default('always'),
+    relatedMemories: z.number().int().nonnegative().default(10),
+    scheduler: z
+      .object({ concurrency: positiveInteger.optional(), maxQueueSize: positiveInteger.optional() })
+      .strict()
+      .default({}),
+    server: z
+      .object({
+        port: z.number().int().min(0).max(65535).optional(),
+        host: z.string().min(1).optional(),
+        cors: z.union([z.boolean(), z.record(z.string(), z.unknown())]).optional(),
+        bodyLimit: z.union([positiveInteger, z.string().min(1)]).optional(),
+      })
+      .strict()
+      .default({}),
+    analytics: z
+      .union([z.boolean(), z.object({ trackers: z.array(z.custom<AnalyticsTracker>((value) => typeof value === 'object' && value !== null)).optional() }).strict()])
+      .default(false),
+    handleSignals: z.boolean().default(false),
+    shutdown: z.enum(['drain', 'cancel']).default('drain'),
+    shutdownTimeoutMs: positiveInteger.default(30_000),
+    defaultProviders: z.record(z.string(), z.string()).default({}),
+    logger: z.custom<Logger>((value) => typeof value === 'object' && value !== null && typeof (value as Logger).child === 'function', 'expected a pino logger').optional(),
+  })
+  .strict();
+
+/** The options with every default applied. */
+export type ResolvedOptions = z.output<typeof optionsSchema>;
+
+/**
+ * Checks the shape of a runtime configuration and applies defaults. Problems that need the
+ * registries (capabilities, routes) are checked by the runtime itself; both kinds are reported
+ * together.
+ */
+export function checkConfigShape(config: RuntimeConfig): { options: ResolvedOptions | undefined; problems: string[] } {
+  const problems: string[] = [];
+  if (typeof config !== 'object' || config === null) {
+    return { options: undefined, problems: ['the configuration must be an object with models, memory and plugins'] };
+  }
+  if (!Array.isArray(config.models) || config.models.length === 0) {
+    problems.push('models: list at least one model provider (one must offer "text-generation")');
+  } else {
+    const ids = new Set<string>();
+    config.models.forEach((model, index) => {
+      if (!looksLike<ModelProvider>(model, ['init', 'shutdown'])) {
+        problems.push(`models[${index}]: expected a ModelProvider instance, got ${describe(model)}`);
+        return;
+      }
+      if (typeof model.id !== 'string' || model.id === '') problems.push(`models[${index}]: the provider has no id`);
+      else if (ids.has(model.id)) problems.push(`model "${model.id}": two providers share this id; give each a unique id`);
+      ids.add(model.id);
+      if (!Array.isArray(model.capabilities)) problems.push(`model "${model.id}": capabilities must be an array`);
+    });
+  }
+  if (!looksLike<MemoryProvider>(config.memory, ['init', 'store', 'query', 'update', 'remove', 'clear', 'shutdown'])) {
+    problems.push(`memory: expected a MemoryProvider instance, got ${describe(config.memory)}`);
+  }
+  if (!Array.isArray(config.plugins)) {
+    problems.push('plugins: expected an array of plugins');
+  } else {
+    config.plugins.forEach((plugin, index) => {
+      if (!looksLike<Plugin>(plugin, ['init', 'shutdown'])) problems.push(`plugins[${index}]: expected a Plugin instance, got ${describe(plugin)}`);
+    });
+  }
+  if (config.capabilityAliases !== undefined && !Array.isArray(config.capabilityAliases)) {
+    problems.push('capabilityAliases: expected an array of capability id groups');
+  }
+  const parsed = optionsSchema.safeParse(config.options ?? {});
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const path = ['options', ...issue.path.map(String)].join('.');
+      problems.push(`${path}: ${issue.message}`);
+    }
+  }
+  return { options: parsed.success ? parsed.data : undefined, problems };
+}
+
+/**
+ * Structural rather than `instanceof` checks, so that a provider built against another copy of
+ * the core (an ESM and a CJS build side by side) is still accepted.
+ */
+function looksLike<T>(value: unknown, methods: readonly string[]): value is T {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    methods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function')
+  );
+}
+
+function describe(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === 'object') return value.constructor?.name ? `an instance of ${value.constructor.name}` : 'a plain object';
+  return typeof value;
+}

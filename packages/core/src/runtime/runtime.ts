@@ -1,0 +1,413 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { AnalyticsManager } from '../analytics/analytics-manager.js';
+import { CapabilityRegistry } from '../capabilities/capability-registry.js';
+import { MemoryManager } from '../memory/memory-manager.js';
+import type { Space } from '../memory/memory-provider.js';
+import { ModelManager } from '../models/model-manager.js';
+import { TaskRunner } from '../pipeline/task-runner.js';
+import { PluginRegistry } from '../plugins/plugin-registry.js';
+import type { AgentTask } from '../plugins/types.js';
+import { coreTemplates } from '../prompts/core-templates.js';
+import { PromptRegistry } from '../prompts/prompt-registry.js';
+import { Scheduler } from '../scheduler/scheduler.js';
+import { ServerManager } from '../server/server-manager.js';
+import { describeError, WeftError } from '../util/errors.js';
+import { createDefaultLogger } from '../util/logger.js';
+import { checkConfigShape, type ResolvedOptions, type RuntimeConfig } from './config.js';
+
+const SPACE_ID = /^[A-Za-z0-9][\w.:-]{0,199}$/;
+
+/**
+ * The agent: it owns the plugins, model providers and memory, turns trigger events into tasks,
+ * and runs them through the {@link Scheduler}.
+ *
+ * Create one with {@link Runtime.init}, which checks the whole configuration and throws one
+ * error listing every problem, each naming the plugin, model or capability at fault. Then
+ * {@link Runtime.start} it and, when done, {@link Runtime.stop} it.
+ *
+ * @example
+ * ```ts
+ * import { Runtime, type MemoryProvider, type ModelProvider, type Plugin } from '@weft/core';
+ *
+ * async function main(model: ModelProvider, memory: MemoryProvider, plugins: Plugin[]) {
+ *   const runtime = await Runtime.init({
+ *     models: [model],
+ *     memory,
+ *     plugins,
+ *     options: { maxSteps: 5, handleSignals: true },
+ *   });
+ *   await runtime.start();
+ *   return runtime;
+ * }
+ * ```
+ */
+export class Runtime {
+  /** The runtime's root logger; components log through children of it. */
+  readonly logger: Logger;
+  /** Known capabilities, aliases and transforms. */
+  readonly capabilities: CapabilityRegistry;
+  /** Prompt templates of the core and every plugin. */
+  readonly prompts: PromptRegistry;
+  /** The plugins. */
+  readonly plugins: PluginRegistry;
+  /** Capability calls and getObject. */
+  readonly models: ModelManager;
+  /** Memory access. */
+  readonly memory: MemoryManager;
+  /** The task queue. */
+  readonly scheduler: Scheduler;
+  /** The HTTP server for route triggers. */
+  readonly server: ServerManager;
+  /** Collected figures; empty unless analytics are enabled. */
+  readonly analytics: AnalyticsManager;
+
+  private readonly config: RuntimeConfig;
+  private readonly options: ResolvedOptions;
+  private readonly runner: TaskRunner;
+  private readonly triggerController = new AbortController();
+  private phase: 'ready' | 'starting' | 'running' | 'stopping' | 'stopped' = 'ready';
+  private starting: Promise<void> | undefined;
+  private stopping: Promise<void> | undefined;
+  private readonly started: { shutdown(): Promise<void>; label: string }[] = [];
+  private serverStarted = false;
+  private readonly onSignal = (signal: NodeJS.Signals): void => {
+    this.logger.info({ signal }, 'signal received; stopping');
+    void this.stop();
+  };
+
+  private constructor(config: RuntimeConfig, options: ResolvedOptions, registries: { capabilities: CapabilityRegistry; prompts: PromptRegistry; plugins: PluginRegistry }) {
+    this.config = config;
+    this.options = options;
+    this.logger = options.logger ?? createDefaultLogger();
+    this.capabilities = registries.capabilities;
+    this.prompts = registries.prompts;
+    this.plugins = registries.plugins;
+    const analytics = options.analytics;
+    this.analytics = new AnalyticsManager({
+      enabled: analytics !== false,
+      trackers: typeof analytics === 'object' ? (analytics.trackers ?? []) : [],
+      logger: this.logger.child({ component: 'analytics' }),
+    });
+    this.models = new ModelManager({
+      registry: this.capabilities,
+      providers: config.models,
+      prompts: this.prompts,
+      analytics: this.analytics,
+      logger: this.logger.child({ component: 'models' }),
+      getObjectRetries: options.getObjectRetries,
+    });
+    this.memory = new MemoryManager(config.memory, {
+      relatedLimit: options.relatedMemories,
+      logger: this.logger.child({ component: 'memory' }),
+    });
+    this.scheduler = new Scheduler(options.scheduler);
+    this.server = new ServerManager(options.server as ConstructorParameters<typeof ServerManager>[0], this.logger.child({ component: 'server' }));
+    this.runner = new TaskRunner({
+      plugins: this.plugins,
+      models: this.models,
+      memory: this.memory,
+      prompts: this.prompts,
+      analytics: this.analytics,
+      logger: this.logger.child({ component: 'pipeline' }),
+      maxSteps: options.maxSteps,
+      pipelineReview: options.pipelineReview,
+    });
+  }
+
+  /**
+   * Checks a configuration and builds a runtime from it, without starting anything.
+   *
+   * @param config - Models, memory, plugins, capability aliases and options.
+   * @returns The runtime, ready to {@link Runtime.start}.
+   * @throws Error listing every problem found, such as duplicate plugin or executor ids, no
+   * provider of `text-generation`, a plugin's required capability that no model offers, an
+   * unknown option, or a template that does not parse.
+   *
+   * @example
+   * ```ts
+   * import { Runtime, type MemoryProvider, type ModelProvider } from '@weft/core';
+   *
+   * async function check(model: ModelProvider, memory: MemoryProvider) {
+   *   try {
+   *     await Runtime.init({ models: [model], memory, plugins: [], options: { maxSteps: 0 } });
+   *   } catch (error) {
+   *     console.error((error as Error).message); // names options.maxSteps
+   *   }
+   * }
+   * ```
+   */
+  static async init(config: RuntimeConfig): Promise<Runtime> {
+    const { options, problems } = checkConfigShape(config);
+    const capabilities = new CapabilityRegistry();
+    const prompts = new PromptRegistry();
+    const plugins = new PluginRegistry();
+    if (problems.length === 0 && options) {
+      Runtime.fillRegistries(config, { capabilities, prompts, plugins }, problems);
+      if (problems.length === 0) {
+        const runtime = new Runtime(config, options, { capabilities, prompts, plugins });
+        Runtime.checkCapabilities(config, options, { capabilities, models: runtime.models }, problems);
+        if (problems.length === 0) return runtime;
+      }
+    }
+    throw new WeftError('WEFT_INVALID_CONFIG', `Runtime.init: invalid configuration:\n- ${problems.join('\n- ')}`);
+  }
+
+  /** Where the runtime is in its life: `ready`, `starting`, `running`, `stopping` or `stopped`. */
+  get status(): 'ready' | 'starting' | 'running' | 'stopping' | 'stopped' {
+    return this.phase;
+  }
+
+  /**
+   * Starts the runtime: initialises the memory and model providers, then the plugins, mounts
+   * route triggers and starts the HTTP server (only when some plugin has a route), runs start
+   * triggers, and starts the scheduler. If any part fails, the parts already started are shut
+   * down again and the error names the part. Calling it again while running is harmless.
+   *
+   * @throws Error naming the provider, plugin or trigger that failed to start.
+   */
+  start(): Promise<void> {
+    if (this.phase === 'stopping' || this.phase === 'stopped') {
+      return Promise.reject(new Error('Runtime.start: this runtime was stopped; create a new one with Runtime.init.'));
+    }
+    this.starting ??= this.startOnce();
+    return this.starting;
+  }
+
+  /**
+   * Stops the runtime gracefully: stops accepting tasks, lets queued tasks finish (or cancels
+   * them, per `options.shutdown`), closes the HTTP server, and shuts down plugins and providers
+   * in reverse order. Calling it again returns the same promise.
+   */
+  stop(): Promise<void> {
+    this.stopping ??= this.stopOnce();
+    return this.stopping;
+  }
+
+  /**
+   * Turns a trigger event into a task, queues it in its space, and resolves when it has run.
+   * Failures inside the task (a step that throws, a model that answers badly) do not reject:
+   * they are in the returned task's `status` and `chain`.
+   *
+   * @param event - Who triggered it, the space, and the event's message, data and metadata.
+   * @returns The finished task.
+   * @throws Error with `status` 503 when the queue is full or the runtime is stopping; 400
+   * when the event names an unknown plugin or an invalid space id.
+   *
+   * @example
+   * ```ts
+   * import type { Runtime } from '@weft/core';
+   *
+   * async function onChatMessage(runtime: Runtime, room: string, user: string, text: string) {
+   *   const task = await runtime.dispatch({
+   *     pluginId: 'chat',
+   *     triggerId: 'message',
+   *     space: { id: `chat-room-${room}-user-${user}`, relatedSpaces: [`chat-room-${room}*`] },
+   *     message: text,
+   *   });
+   *   return task.chain.at(-1);
+   * }
+   * ```
+   */
+  async dispatch(event: {
+    /** The plugin whose trigger fired. */
+    pluginId: string;
+    /** The trigger's id. */
+    triggerId: string;
+    /** The space id, or a space with related spaces. */
+    space: string | Space;
+    /** The event's text, such as a chat message. */
+    message?: string;
+    /** The event's structured data. */
+    data?: unknown;
+    /** Free-form metadata stored with the task's memories. */
+    metadata?: Record<string, unknown>;
+  }): Promise<AgentTask> {
+    const space: Space = typeof event.space === 'string' ? { id: event.space } : event.space;
+    if (typeof space?.id !== 'string' || !SPACE_ID.test(space.id)) {
+      throw new WeftError(
+        'WEFT_INVALID_SPACE',
+        `Runtime.dispatch: invalid space id ${JSON.stringify(space?.id)}; use up to 200 letters, digits, '-', '_', '.' or ':', starting with a letter or digit.`,
+        { status: 400 },
+      );
+    }
+    if (!this.plugins.get(event.pluginId)) {
+      throw new WeftError('WEFT_UNKNOWN_PLUGIN', `Runtime.dispatch: no plugin "${event.pluginId}" is registered.`, { status: 400 });
+    }
+    if (this.phase === 'stopping' || this.phase === 'stopped') {
+      throw new WeftError('WEFT_SHUTTING_DOWN', 'Runtime.dispatch: the runtime is stopping and accepts no new tasks.', { status: 503 });
+    }
+    const createdAt = new Date();
+    const trigger = {
+      type: 'trigger' as const,
+      pluginId: event.pluginId,
+      action: event.triggerId,
+      message: event.message,
+      data: event.data,
+      timestamp: createdAt,
+    };
+    const task: AgentTask = {
+      id: randomUUID(),
+      space,
+      trigger,
+      metadata: { ...event.metadata },
+      createdAt,
+      status: 'queued',
+      chain: [trigger],
+      steps: [],
+    };
+    return this.scheduler.schedule(space.id, (signal) => this.runner.run(task, signal));
+  }
+
+  private async startOnce(): Promise<void> {
+    this.phase = 'starting';
+    try {
+      await this.startComponent('memory provider', this.config.memory.id, this.config.memory);
+      for (const model of this.config.models) await this.startComponent('model provider', model.id, model);
+      for (const plugin of this.plugins.list()) {
+        try {
+          await plugin.init(this);
+        } catch (error) {
+          throw new Error(`Runtime.start: plugin "${plugin.id}" failed to initialise: ${describeError(error)}`, { cause: error });
+        }
+        this.started.push({ label: `plugin "${plugin.id}"`, shutdown: () => plugin.shutdown() });
+      }
+      const routes = this.plugins.routes();
+      if (routes.length > 0) {
+        for (const { pluginId, route } of routes) this.server.mount(pluginId, route, this);
+        await this.server.start();
+        this.serverStarted = true;
+      }
+      for (const { pluginId, trigger } of this.plugins.startTriggers()) {
+        try {
+          await trigger.start(this, this.triggerController.signal);
+        } catch (error) {
+          throw new Error(`Runtime.start: start trigger "${trigger.id}" of plugin "${pluginId}" failed: ${describeError(error)}`, { cause: error });
+        }
+      }
+      this.scheduler.start();
+      if (this.options.handleSignals) {
+        process.once('SIGINT', this.onSignal);
+        process.once('SIGTERM', this.onSignal);
+      }
+      this.phase = 'running';
+      this.logger.info({ plugins: this.plugins.list().map((plugin) => plugin.id), url: this.server.url }, 'runtime started');
+    } catch (error) {
+      this.logger.error({ error: describeError(error) }, 'runtime failed to start; rolling back');
+      await this.stop();
+      throw error;
+    }
+  }
+
+  private async startComponent(kind: string, id: string, component: { init(): Promise<void>; shutdown(): Promise<void> }): Promise<void> {
+    try {
+      await component.init();
+    } catch (error) {
+      throw new Error(`Runtime.start: ${kind} "${id}" failed to initialise: ${describeError(error)}`, { cause: error });
+    }
+    this.started.push({ label: `${kind} "${id}"`, shutdown: () => component.shutdown() });
+  }
+
+  private async stopOnce(): Promise<void> {
+    this.phase = 'stopping';
+    process.off('SIGINT', this.onSignal);
+    process.off('SIGTERM', this.onSignal);
+    this.triggerController.abort();
+    if (this.options.shutdown === 'cancel') {
+      await this.scheduler.stop('cancel');
+    } else {
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), this.options.shutdownTimeoutMs);
+        timer.unref();
+      });
+      const outcome = await Promise.race([this.scheduler.stop('drain'), timedOut]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') {
+        this.logger.warn({ timeoutMs: this.options.shutdownTimeoutMs }, 'drain timed out; cancelling remaining tasks');
+        await this.scheduler.stop('cancel');
+      }
+    }
+    if (this.serverStarted) await this.server.stop();
+    for (const component of this.started.reverse()) {
+      try {
+        await component.shutdown();
+      } catch (error) {
+        // Keep shutting the rest down: one failing component must not leak the others.
+        this.logger.error({ component: component.label, error: describeError(error) }, 'shutdown failed');
+      }
+    }
+    this.started.length = 0;
+    this.phase = 'stopped';
+    this.logger.info('runtime stopped');
+  }
+
+  private static fillRegistries(
+    config: RuntimeConfig,
+    registries: { capabilities: CapabilityRegistry; prompts: PromptRegistry; plugins: PluginRegistry },
+    problems: string[],
+  ): void {
+    const { capabilities, prompts, plugins } = registries;
+    for (const [name, source] of Object.entries(coreTemplates)) prompts.register('core', name, source);
+    for (const model of config.models) {
+      for (const descriptor of model.descriptors ?? []) {
+        collect(problems, `model "${model.id}"`, () => capabilities.register(descriptor));
+      }
+    }
+    for (const group of config.capabilityAliases ?? []) {
+      collect(problems, 'capabilityAliases', () => capabilities.addAliasGroup(group));
+    }
+    for (const model of config.models) {
+      for (const transform of model.transforms ?? []) {
+        collect(problems, `model "${model.id}"`, () => capabilities.addTransform(transform));
+      }
+    }
+    for (const plugin of config.plugins) {
+      const pluginProblems = plugins.validate(plugin);
+      if (pluginProblems.length > 0) {
+        problems.push(...pluginProblems);
+        continue;
+      }
+      plugins.register(plugin);
+      for (const [name, source] of Object.entries(plugin.templates ?? {})) {
+        collect(problems, `plugin "${plugin.id}"`, () => prompts.register(plugin.id, name, source));
+      }
+    }
+  }
+
+  private static checkCapabilities(
+    config: RuntimeConfig,
+    options: ResolvedOptions,
+    { capabilities, models }: { capabilities: CapabilityRegistry; models: ModelManager },
+    problems: string[],
+  ): void {
+    for (const model of config.models) {
+      for (const capability of model.capabilities) {
+        if (!capabilities.has(capability.id)) {
+          problems.push(`model "${model.id}": offers capability "${capability.id}", which is not defined; list its descriptor in the provider's descriptors`);
+        }
+      }
+    }
+    for (const [capability, providerId] of Object.entries(options.defaultProviders)) {
+      collect(problems, `options.defaultProviders["${capability}"]`, () => models.setDefaultProvider(capability, providerId));
+    }
+    if (!models.canProvide('text-generation')) {
+      problems.push('no model provider offers "text-generation" (or an alias of it); the runtime needs one to plan pipelines');
+    }
+    for (const plugin of config.plugins) {
+      for (const capability of plugin.requiredCapabilities ?? []) {
+        if (!models.canProvide(capability)) {
+          problems.push(`plugin "${plugin.id}": requires capability "${capability}", which no model provider offers`);
+        }
+      }
+    }
+  }
+}
+
+function collect(problems: string[], owner: string, register: () => void): void {
+  try {
+    register();
+  } catch (error) {
+    problems.push(`${owner}: ${describeError(error)}`);
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * A durable Weft memory provider that keeps memories in a local SQLite file.
+ *
+ * @packageDocumentation
+ */
+export { SqliteMemoryProvider } from './provider.js';
+export type { SqliteMemoryProviderOptions } from './options.js';

@@ -1,0 +1,74 @@
+/** Options of {@link SqliteMemoryProvider}. */
+export interface SqliteMemoryProviderOptions {
+  /**
+   * The database file, created (with its schema) when missing; its directory must exist. Pass
+   * `':memory:'` for a private in-memory database that disappears at shutdown.
+   */
+  path: string;
+  /** Unique id of this provider instance, used in logs and errors. Defaults to `'sqlite'`. */
+  id?: string;
+  /**
+   * How long, in milliseconds, a statement waits for another connection's write lock before it
+   * fails with `SQLITE_BUSY`. Defaults to 5000.
+   */
+  busyTimeoutMs?: number;
+}
+
+/** {@link SqliteMemoryProviderOptions} with every default filled in. */
+export interface ResolvedSqliteMemoryProviderOptions {
+  /** See {@link SqliteMemoryProviderOptions.path}. */
+  readonly path: string;
+  /** See {@link SqliteMemoryProviderOptions.id}. */
+  readonly id: string;
+  /** See {@link SqliteMemoryProviderOptions.busyTimeoutMs}. */
+  readonly busyTimeoutMs: number;
+}
+
+/** The provider id used when the options give none. */
+export const DEFAULT_ID = 'sqlite';
+
+/** The busy timeout used when the options give none. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+/** The special path of SQLite's in-memory databases. */
+export const IN_MEMORY_PATH = ':memory:';
+
+/**
+ * Checks the constructor options and fills in defaults.
+ *
+ * @param options - The caller's options.
+ * @returns The resolved options.
+ * @throws Error naming the first bad option.
+ */
+export function resolveOptions(
+  options: SqliteMemoryProviderOptions,
+): ResolvedSqliteMemoryProviderOptions {
+  const prefix = 'SqliteMemoryProvider:';
+  if (options === null || typeof options !== 'object') {
+    throw new Error(`${prefix} options must be an object such as { path: './weft.db' }`);
+  }
+  const { path, id = DEFAULT_ID, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS } = options;
+  if (typeof path !== 'string' || path.trim() === '') {
+    throw new Error(
+      `${prefix} option "path" must be a non-empty string (a file path or ':memory:')`,
+    );
+  }
+  if (path.includes('\0')) {
+    throw new Error(`${prefix} option "path" must not contain NUL characters`);
+  }
+  if (typeof id !== 'string' || id.trim() === '') {
+    throw new Error(`${prefix} option "id" must be a non-empty string`);
+  }
+  if (
+    typeof busyTimeoutMs !== 'number' ||
+    !Number.isSafeInteger(busyTimeoutMs) ||
+    busyTimeoutMs < 0 ||
+    busyTimeoutMs > 0x7fffffff
+  ) {
+    throw new Error(
+      `${prefix} option "busyTimeoutMs" must be a non-negative integer of milliseconds, ` +
+        `got ${String(busyTimeoutMs)}`,
+    );
+  }
+  return { path, id, busyTimeoutMs };
+}

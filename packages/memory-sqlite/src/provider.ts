@@ -1,0 +1,356 @@
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { MemoryProvider, type Memory, type QueryMemoryOptions } from '@weft/core';
+import { migrate } from './migrations.js';
+import {
+  IN_MEMORY_PATH,
+  resolveOptions,
+  type ResolvedSqliteMemoryProviderOptions,
+  type SqliteMemoryProviderOptions,
+} from './options.js';
+import { buildQuery } from './query.js';
+import { rowToMemory, toJson, type MemoryRow } from './rows.js';
+
+/** Most distinct query shapes whose prepared statements are kept per connection. */
+const QUERY_CACHE_SIZE = 64;
+
+const COLUMNS = 'id, space, kind, content, task_id, metadata, created_at';
+
+/** The statements every operation but `query` uses, prepared once per connection. */
+interface Statements {
+  insert: Database.Statement<[string, string, string, string, string | null, string, number]>;
+  update: Database.Statement<[string | null, string | null, string], MemoryRow>;
+  remove: Database.Statement<[string]>;
+  clearAll: Database.Statement<[]>;
+  clearSpace: Database.Statement<[string]>;
+  ping: Database.Statement<[], { ok: number }>;
+}
+
+/** An open connection with its prepared statements. */
+interface Connection {
+  readonly db: Database.Database;
+  readonly statements: Statements;
+  readonly queries: Map<string, Database.Statement<(string | number)[], MemoryRow>>;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A Weft memory provider backed by one SQLite file through better-sqlite3. Memories survive
+ * restarts, several providers (in one process or several) may share a file thanks to WAL mode
+ * and a busy timeout, and the schema is versioned with `PRAGMA user_version` and migrated
+ * forward on {@link SqliteMemoryProvider.init}.
+ *
+ * Every statement is prepared and takes its values as bound parameters. `createdAt` comes from
+ * a per-instance monotonic clock, so memories stored by one provider within the same
+ * millisecond still get strictly increasing timestamps; ties between instances are ordered by
+ * insertion.
+ *
+ * @example
+ * ```ts
+ * import { SqliteMemoryProvider } from '@weft/memory-sqlite';
+ *
+ * const memory = new SqliteMemoryProvider({ path: './weft-memory.db' });
+ * await memory.init(); // the Runtime does this for you in Runtime.start()
+ *
+ * await memory.store({
+ *   space: 'chat-room-42-user-7',
+ *   kind: 'note',
+ *   content: { text: 'prefers short answers' },
+ *   metadata: {},
+ * });
+ *
+ * // Everything in room 42 and the spaces under it, newest first.
+ * const recent = await memory.query({ spacePatterns: ['chat-room-42*'], limit: 20 });
+ *
+ * await memory.shutdown();
+ * ```
+ */
+export class SqliteMemoryProvider extends MemoryProvider {
+  /** Unique id of this provider instance, used in logs and errors. */
+  readonly id: string;
+
+  /** The database file, or `':memory:'`. */
+  readonly path: string;
+
+  private readonly options: ResolvedSqliteMemoryProviderOptions;
+  private connection: Connection | undefined;
+  private lastCreatedAt = 0;
+
+  /**
+   * Creates the provider; nothing is opened until {@link SqliteMemoryProvider.init}.
+   *
+   * @param options - Where the database lives and how to name and tune the provider.
+   * @throws Error naming the option when one is missing or invalid.
+   */
+  constructor(options: SqliteMemoryProviderOptions) {
+    super();
+    this.options = resolveOptions(options);
+    this.id = this.options.id;
+    this.path = this.options.path;
+  }
+
+  private get label(): string {
+    return `SqliteMemoryProvider "${this.id}"`;
+  }
+
+  /**
+   * Opens the database, creating the file when missing, switches file databases to WAL mode,
+   * sets the busy timeout and applies pending schema migrations in one transaction. Calling it
+   * on an open provider does nothing; calling it after {@link SqliteMemoryProvider.shutdown}
+   * opens the database again.
+   *
+   * @throws Error when the file cannot be opened, or when its schema version is newer than
+   * this package knows.
+   */
+  override async init(): Promise<void> {
+    if (this.connection) return;
+    const { path, busyTimeoutMs } = this.options;
+    let db: Database.Database;
+    try {
+      db = new Database(path, { timeout: busyTimeoutMs });
+    } catch (error) {
+      throw new Error(`${this.label}: cannot open the database "${path}": ${describe(error)}`, {
+        cause: error,
+      });
+    }
+    try {
+      // PRAGMA cannot take bound parameters; the timeout was validated as an integer.
+      db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+      if (path !== IN_MEMORY_PATH) db.pragma('journal_mode = WAL');
+      migrate(db, `${this.label} (${path})`);
+      this.connection = { db, statements: prepareStatements(db), queries: new Map() };
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  /**
+   * Runs `SELECT 1` against the database.
+   *
+   * @returns `true` when the database answers; `false` when it does not or is not open. Never
+   * throws.
+   */
+  override async checkHealth(): Promise<boolean> {
+    try {
+      return this.connection?.statements.ping.get()?.ok === 1;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Closes the database; with WAL mode the log is checkpointed into the file first. Calling it
+   * again, or before {@link SqliteMemoryProvider.init}, does nothing.
+   */
+  override async shutdown(): Promise<void> {
+    const connection = this.connection;
+    if (!connection) return;
+    this.connection = undefined;
+    connection.queries.clear();
+    connection.db.close();
+  }
+
+  /**
+   * Stores a memory under a new random UUID, with `createdAt` set to now (nudged forward by a
+   * millisecond when needed to stay strictly after this provider's previous memory).
+   *
+   * @param memory - The memory without its id and timestamp. `content` and `metadata` must be
+   * JSON-serialisable; `metadata` defaults to `{}`.
+   * @returns The stored memory, with `content` and `metadata` as they will be read back.
+   * @throws Error naming the space and kind when the content or metadata cannot be serialised
+   * (`undefined`, a `BigInt`, a circular structure); nothing is written then.
+   */
+  override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
+    const { statements } = this.open();
+    if (memory === null || typeof memory !== 'object') {
+      throw new Error(`${this.label}: store() needs a memory object`);
+    }
+    const { space, kind, taskId, content } = memory;
+    if (typeof space !== 'string' || space === '') {
+      throw new Error(`${this.label}: a memory's "space" must be a non-empty string`);
+    }
+    if (typeof kind !== 'string' || kind === '') {
+      throw new Error(
+        `${this.label}: a memory's "kind" must be a non-empty string (space "${space}")`,
+      );
+    }
+    if (taskId !== undefined && taskId !== null && typeof taskId !== 'string') {
+      throw new Error(
+        `${this.label}: a memory's "taskId" must be a string when given ` +
+          `(space "${space}", kind "${kind}")`,
+      );
+    }
+    const where = `memory of kind "${kind}" in space "${space}"`;
+    const contentJson = this.serialise(content, `the content of a ${where}`);
+    const metadataJson = this.serialiseMetadata(
+      memory.metadata ?? {},
+      `the metadata of a ${where}`,
+    );
+
+    const row: MemoryRow = {
+      id: randomUUID(),
+      space,
+      kind,
+      content: contentJson,
+      task_id: typeof taskId === 'string' ? taskId : null,
+      metadata: metadataJson,
+      created_at: this.nextTimestamp(),
+    };
+    statements.insert.run(
+      row.id,
+      row.space,
+      row.kind,
+      row.content,
+      row.task_id,
+      row.metadata,
+      row.created_at,
+    );
+    return rowToMemory(row);
+  }
+
+  /**
+   * Replaces the content and/or metadata of a stored memory. A field that is absent or
+   * `undefined` in the patch is kept.
+   *
+   * @param id - The memory's id.
+   * @param patch - The fields to replace.
+   * @returns The updated memory.
+   * @throws Error naming the id when no memory has it, or when the patch cannot be serialised.
+   */
+  override async update(
+    id: string,
+    patch: { content?: unknown; metadata?: Record<string, unknown> },
+  ): Promise<Memory> {
+    const { statements } = this.open();
+    if (typeof id !== 'string') throw new Error(`${this.label}: update() needs a string id`);
+    if (patch === null || typeof patch !== 'object') {
+      throw new Error(`${this.label}: update() of memory "${id}" needs a patch object`);
+    }
+    const contentJson =
+      patch.content === undefined
+        ? null
+        : this.serialise(patch.content, `the new content of memory "${id}"`);
+    const metadataJson =
+      patch.metadata === undefined
+        ? null
+        : this.serialiseMetadata(patch.metadata, `the new metadata of memory "${id}"`);
+    const row = statements.update.get(contentJson, metadataJson, id);
+    if (!row) throw new Error(`${this.label}: no memory with id "${id}"`);
+    return rowToMemory(row);
+  }
+
+  /**
+   * Finds memories. Space filters (`space`, `spacePrefix`, `spacePatterns`) are OR-ed; every
+   * other filter must also match. Results are newest first unless `order` is `asc`, and at most
+   * `limit` (default 100) are returned.
+   *
+   * @param options - Filters, order and limit.
+   * @returns The matching memories.
+   * @throws Error naming the option when one is invalid, such as a `limit` that is not a
+   * positive integer.
+   */
+  override async query(options: QueryMemoryOptions): Promise<Memory[]> {
+    const connection = this.open();
+    const { sql, params } = buildQuery(options, this.label);
+    let statement = connection.queries.get(sql);
+    if (!statement) {
+      statement = connection.db.prepare<(string | number)[], MemoryRow>(sql);
+      if (connection.queries.size >= QUERY_CACHE_SIZE) {
+        const oldest = connection.queries.keys().next();
+        if (!oldest.done) connection.queries.delete(oldest.value);
+      }
+      connection.queries.set(sql, statement);
+    }
+    return statement.all(...params).map(rowToMemory);
+  }
+
+  /**
+   * Deletes one memory.
+   *
+   * @param id - The memory's id.
+   * @returns `true` when a memory was deleted, `false` when none had this id.
+   */
+  override async remove(id: string): Promise<boolean> {
+    const { statements } = this.open();
+    if (typeof id !== 'string') throw new Error(`${this.label}: remove() needs a string id`);
+    return statements.remove.run(id).changes > 0;
+  }
+
+  /**
+   * Deletes every memory, or those whose space is exactly `space` (spaces under it are kept).
+   *
+   * @param space - When given, the one space to empty.
+   * @returns How many memories were deleted.
+   */
+  override async clear(space?: string): Promise<number> {
+    const { statements } = this.open();
+    if (space === undefined) return statements.clearAll.run().changes;
+    if (typeof space !== 'string') {
+      throw new Error(`${this.label}: clear() takes a space id string, or nothing`);
+    }
+    return statements.clearSpace.run(space).changes;
+  }
+
+  private open(): Connection {
+    if (!this.connection) {
+      throw new Error(
+        `${this.label} is not open: call init() first (Runtime.start() does this for you)`,
+      );
+    }
+    return this.connection;
+  }
+
+  private nextTimestamp(): number {
+    const now = Date.now();
+    this.lastCreatedAt = now > this.lastCreatedAt ? now : this.lastCreatedAt + 1;
+    return this.lastCreatedAt;
+  }
+
+  private serialise(value: unknown, what: string): string {
+    let json: string | undefined;
+    try {
+      json = toJson(value);
+    } catch (error) {
+      throw new Error(`${this.label}: cannot serialise ${what} to JSON: ${describe(error)}`, {
+        cause: error,
+      });
+    }
+    if (json === undefined) {
+      throw new Error(
+        `${this.label}: cannot serialise ${what} to JSON: ${typeof value} has no JSON form`,
+      );
+    }
+    return json;
+  }
+
+  private serialiseMetadata(value: unknown, what: string): string {
+    if (!isPlainRecord(value)) {
+      throw new Error(`${this.label}: ${what} must be a plain object`);
+    }
+    return this.serialise(value, what);
+  }
+}
+
+function prepareStatements(db: Database.Database): Statements {
+  return {
+    insert: db.prepare(`INSERT INTO memories (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`),
+    update: db.prepare(
+      'UPDATE memories SET content = coalesce(?, content), metadata = coalesce(?, metadata) ' +
+        `WHERE id = ? RETURNING ${COLUMNS}`,
+    ),
+    remove: db.prepare('DELETE FROM memories WHERE id = ?'),
+    clearAll: db.prepare('DELETE FROM memories'),
+    clearSpace: db.prepare('DELETE FROM memories WHERE space = ?'),
+    ping: db.prepare('SELECT 1 AS ok'),
+  };
+}

@@ -1,0 +1,94 @@
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { useTempDatabase } from './helpers.js';
+
+describe('SqliteMemoryProvider: concurrent writers', () => {
+  const db = useTempDatabase();
+
+  it('keeps every memory of many parallel stores on one provider', async () => {
+    const memory = await db.open();
+    const stored = await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        memory.store({ space: `s-${i % 4}`, kind: 'k', content: i, metadata: { i } }),
+      ),
+    );
+    expect(new Set(stored.map((m) => m.id)).size).toBe(300);
+    const all = await memory.query({ limit: 1000, order: 'asc' });
+    expect(all.map((m) => m.content)).toEqual([...Array(300).keys()]);
+    expect(await memory.query({ space: 's-1', limit: 1000 })).toHaveLength(75);
+  });
+
+  it('keeps both sets when two providers on one file write interleaved', async () => {
+    const a = await db.open({ id: 'a' });
+    const b = await db.open({ id: 'b' });
+    const writes = [];
+    for (let i = 0; i < 100; i++) {
+      writes.push(a.store({ space: 'shared', kind: 'from-a', content: i, metadata: {} }));
+      writes.push(b.store({ space: 'shared', kind: 'from-b', content: i, metadata: {} }));
+    }
+    await Promise.all(writes);
+    const updated = await b.update((await a.query({ kind: 'from-a', limit: 1 }))[0]!.id, {
+      metadata: { touchedBy: 'b' },
+    });
+
+    for (const reader of [a, b]) {
+      const fromA = await reader.query({ kind: 'from-a', limit: 1000, order: 'asc' });
+      const fromB = await reader.query({ kind: 'from-b', limit: 1000, order: 'asc' });
+      expect(fromA.map((m) => m.content)).toEqual([...Array(100).keys()]);
+      expect(fromB.map((m) => m.content)).toEqual([...Array(100).keys()]);
+      expect(fromA.at(-1)).toEqual(updated);
+    }
+    await a.shutdown();
+    await b.shutdown();
+    const reopened = await db.open({ id: 'c' });
+    expect(await reopened.query({ space: 'shared', limit: 1000 })).toHaveLength(200);
+  });
+
+  it('waits for another thread holding the write lock instead of failing', async () => {
+    const memory = await db.open();
+    const require = createRequire(import.meta.url);
+    const driver = require.resolve('better-sqlite3');
+    // A second thread takes the write lock in bursts and inserts its own rows meanwhile.
+    const worker = new Worker(
+      `
+      const { parentPort, workerData } = require('node:worker_threads');
+      const Database = require(workerData.driver);
+      const db = new Database(workerData.path, { timeout: 5000 });
+      const insert = db.prepare(
+        'INSERT INTO memories (id, space, kind, content, task_id, metadata, created_at) VALUES (?, ?, ?, ?, NULL, ?, ?)',
+      );
+      parentPort.postMessage('ready');
+      for (let burst = 0; burst < 20; burst++) {
+        db.exec('BEGIN IMMEDIATE');
+        for (let i = 0; i < 10; i++) {
+          insert.run('worker-' + burst + '-' + i, 'worker', 'k', JSON.stringify(burst * 10 + i), '{}', Date.now());
+        }
+        const until = Date.now() + 5;
+        while (Date.now() < until) {}
+        db.exec('COMMIT');
+      }
+      db.close();
+      parentPort.postMessage('done');
+      `,
+      { eval: true, workerData: { driver, path: db.path() } },
+    );
+    const done = new Promise<void>((resolve, reject) => {
+      worker.on('message', (message) => {
+        if (message === 'done') resolve();
+      });
+      worker.on('error', reject);
+    });
+    await new Promise<void>((resolve) => worker.once('message', () => resolve()));
+
+    for (let i = 0; i < 100; i++) {
+      await memory.store({ space: 'main', kind: 'k', content: i, metadata: {} });
+      if (i % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await done;
+    await worker.terminate();
+
+    expect(await memory.query({ space: 'main', limit: 1000 })).toHaveLength(100);
+    expect(await memory.query({ space: 'worker', limit: 1000 })).toHaveLength(200);
+  });
+});

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryProvider } from '@weft/core';
+import { SqliteMemoryProvider, type SqliteMemoryProviderOptions } from '../src/index.js';
+import { useTempDatabase } from './helpers.js';
+
+describe('SqliteMemoryProvider: options and lifecycle', () => {
+  const db = useTempDatabase();
+
+  it('is a MemoryProvider with a default id of "sqlite"', () => {
+    const memory = db.create();
+    expect(memory).toBeInstanceOf(MemoryProvider);
+    expect(memory.id).toBe('sqlite');
+    expect(db.create({ id: 'notes' }).id).toBe('notes');
+  });
+
+  it('rejects bad options, naming the option', () => {
+    const bad: [unknown, RegExp][] = [
+      [undefined, /options/],
+      [{}, /"path"/],
+      [{ path: '' }, /"path"/],
+      [{ path: 42 }, /"path"/],
+      [{ path: 'x.db', id: '' }, /"id"/],
+      [{ path: 'x.db', id: 7 }, /"id"/],
+      [{ path: 'x.db', busyTimeoutMs: -1 }, /"busyTimeoutMs"/],
+      [{ path: 'x.db', busyTimeoutMs: 1.5 }, /"busyTimeoutMs"/],
+      [{ path: 'x.db', busyTimeoutMs: '100' }, /"busyTimeoutMs"/],
+    ];
+    for (const [options, message] of bad) {
+      expect(() => new SqliteMemoryProvider(options as SqliteMemoryProviderOptions)).toThrow(
+        message,
+      );
+    }
+  });
+
+  it('sets the busy timeout it was given', async () => {
+    const memory = await db.open({ busyTimeoutMs: 1234 });
+    // The pragma is per connection, so read it through the provider's own connection.
+    const connection = (
+      memory as unknown as { connection: { db: { pragma: (s: string, o: object) => unknown } } }
+    ).connection;
+    expect(connection.db.pragma('busy_timeout', { simple: true })).toBe(1234);
+  });
+
+  it('refuses every operation before init(), saying to call it', async () => {
+    const memory = db.create();
+    const calls: (() => Promise<unknown>)[] = [
+      () => memory.store({ space: 's', kind: 'k', content: 1, metadata: {} }),
+      () => memory.update('id', { content: 1 }),
+      () => memory.query({}),
+      () => memory.remove('id'),
+      () => memory.clear(),
+    ];
+    for (const call of calls) {
+      await expect(call()).rejects.toThrow(/call init\(\).*Runtime\.start\(\)/);
+    }
+    expect(await memory.checkHealth()).toBe(false);
+  });
+
+  it('reports health while open, and shuts down idempotently', async () => {
+    const memory = db.create();
+    await memory.shutdown();
+    await memory.init();
+    await memory.init();
+    expect(await memory.checkHealth()).toBe(true);
+    await memory.shutdown();
+    await memory.shutdown();
+    expect(await memory.checkHealth()).toBe(false);
+    await expect(memory.query({})).rejects.toThrow(/init\(\)/);
+  });
+});

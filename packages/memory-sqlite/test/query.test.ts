@@ -1,0 +1,251 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { SqliteMemoryProvider } from '../src/index.js';
+import { useTempDatabase } from './helpers.js';
+
+async function seedSpaces(memory: SqliteMemoryProvider, spaces: string[]): Promise<void> {
+  for (const space of spaces) {
+    await memory.store({ space, kind: 'k', content: space, metadata: {} });
+  }
+}
+
+async function spacesOf(
+  memory: SqliteMemoryProvider,
+  options: Parameters<SqliteMemoryProvider['query']>[0],
+): Promise<string[]> {
+  const found = await memory.query({ ...options, order: 'asc' });
+  return found.map((m) => m.space);
+}
+
+describe('SqliteMemoryProvider.query', () => {
+  const db = useTempDatabase();
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('returns everything, newest first, when no filter is given', async () => {
+    const memory = await db.open();
+    await seedSpaces(memory, ['a', 'b', 'c']);
+    expect((await memory.query({})).map((m) => m.space)).toEqual(['c', 'b', 'a']);
+  });
+
+  it('filters by exact space', async () => {
+    const memory = await db.open();
+    await seedSpaces(memory, ['room', 'room-1', 'ROOM', 'room']);
+    expect(await spacesOf(memory, { space: 'room' })).toEqual(['room', 'room']);
+    expect(await spacesOf(memory, { space: 'nope' })).toEqual([]);
+  });
+
+  it('filters by space prefix, case-sensitively', async () => {
+    const memory = await db.open();
+    await seedSpaces(memory, [
+      'chat-room-42',
+      'chat-room-42-user-7',
+      'chat-room-420',
+      'CHAT-room-42',
+      'chat',
+    ]);
+    expect(await spacesOf(memory, { spacePrefix: 'chat-room-42' })).toEqual([
+      'chat-room-42',
+      'chat-room-42-user-7',
+      'chat-room-420',
+    ]);
+    expect(await spacesOf(memory, { spacePrefix: '' })).toHaveLength(5);
+  });
+
+  it('treats %, _ and \\ in a prefix literally', async () => {
+    const memory = await db.open();
+    await seedSpaces(memory, ['a_b', 'axb', 'a_b-c', 'a%b', 'aZZb', 'a\\b', 'a\\\\b']);
+    expect(await spacesOf(memory, { spacePrefix: 'a_b' })).toEqual(['a_b', 'a_b-c']);
+    expect(await spacesOf(memory, { spacePrefix: 'a%' })).toEqual(['a%b']);
+    expect(await spacesOf(memory, { spacePrefix: 'a\\b' })).toEqual(['a\\b']);
+    expect(await spacesOf(memory, { spacePrefix: 'a\\' })).toEqual(['a\\b', 'a\\\\b']);
+  });
+
+  it('matches space patterns with * as any run of characters and everything else literal', async () => {
+    const memory = await db.open();
+    await seedSpaces(memory, [
+      'chat-room-42',
+      'chat-room-42-user-7',
+      'chat-room-43',
+      'chat-room-42-bot',
+      'Chat-room-42',
+      'a_b',
+      'axb',
+      'a%b',
+      'a?b',
+      'a[b]',
+      'ab',
+    ]);
+    expect(await spacesOf(memory, { spacePatterns: ['chat-room-42*'] })).toEqual([
+      'chat-room-42',
+      'chat-room-42-user-7',
+      'chat-room-42-bot',
+    ]);
+    expect(await spacesOf(memory, { spacePatterns: ['chat-room-*-user-*'] })).toEqual([
+      'chat-room-42-user-7',
+    ]);
+    expect(await spacesOf(memory, { spacePatterns: ['*-bot'] })).toEqual(['chat-room-42-bot']);
+    expect(await spacesOf(memory, { spacePatterns: ['chat-room-42'] })).toEqual(['chat-room-42']);
+    expect(await spacesOf(memory, { spacePatterns: ['a_b'] })).toEqual(['a_b']);
+    expect(await spacesOf(memory, { spacePatterns: ['a%b'] })).toEqual(['a%b']);
+    expect(await spacesOf(memory, { spacePatterns: ['a?b'] })).toEqual(['a?b']);
+    expect(await spacesOf(memory, { spacePatterns: ['a[b]'] })).toEqual(['a[b]']);
+    expect(await spacesOf(memory, { spacePatterns: ['a*b'] })).toEqual([
+      'a_b',
+      'axb',
+      'a%b',
+      'a?b',
+      'ab',
+    ]);
+    expect(await spacesOf(memory, { spacePatterns: ['*'] })).toHaveLength(11);
+    expect(await spacesOf(memory, { spacePatterns: ['chat-room-43', 'ab'] })).toEqual([
+      'chat-room-43',
+      'ab',
+    ]);
+  });
+
+  it('matches nothing for an empty pattern list that is the only space filter', async () => {
+    const memory = await db.open();
+    await seedSpaces(memory, ['a', 'b']);
+    expect(await spacesOf(memory, { spacePatterns: [] })).toEqual([]);
+    expect(await spacesOf(memory, { space: 'a', spacePatterns: [] })).toEqual(['a']);
+  });
+
+  it('ORs the space filters together', async () => {
+    const memory = await db.open();
+    await seedSpaces(memory, ['x', 'p-1', 'p-2', 'q-1', 'r']);
+    expect(
+      await spacesOf(memory, { space: 'x', spacePrefix: 'p-', spacePatterns: ['q*'] }),
+    ).toEqual(['x', 'p-1', 'p-2', 'q-1']);
+  });
+
+  it('filters by kind and task, ANDed with the space filters', async () => {
+    const memory = await db.open();
+    const rows: [string, string, string | undefined][] = [
+      ['room', 'trigger', 't1'],
+      ['room', 'chain', 't1'],
+      ['room', 'chain', 't2'],
+      ['room-1', 'chain', 't1'],
+      ['other', 'chain', 't1'],
+      ['room', 'chain', undefined],
+    ];
+    for (const [space, kind, taskId] of rows) {
+      await memory.store({
+        space,
+        kind,
+        taskId,
+        content: `${space}/${kind}/${taskId}`,
+        metadata: {},
+      });
+    }
+    const contents = async (options: Parameters<typeof memory.query>[0]): Promise<unknown[]> =>
+      (await memory.query({ ...options, order: 'asc' })).map((m) => m.content);
+
+    expect(await contents({ kind: 'trigger' })).toEqual(['room/trigger/t1']);
+    expect(await contents({ taskId: 't2' })).toEqual(['room/chain/t2']);
+    expect(await contents({ spacePrefix: 'room', kind: 'chain', taskId: 't1' })).toEqual([
+      'room/chain/t1',
+      'room-1/chain/t1',
+    ]);
+    expect(
+      await contents({ space: 'room', spacePatterns: ['oth*'], kind: 'chain', taskId: 't1' }),
+    ).toEqual(['room/chain/t1', 'other/chain/t1']);
+    expect(await contents({ kind: 'missing' })).toEqual([]);
+  });
+
+  it('filters by since (inclusive) and until (exclusive)', async () => {
+    const memory = await db.open();
+    const base = Date.UTC(2030, 0, 1);
+    const now = vi.spyOn(Date, 'now');
+    for (const offset of [0, 1000, 2000, 3000]) {
+      now.mockReturnValue(base + offset);
+      await memory.store({ space: 's', kind: 'k', content: offset, metadata: {} });
+    }
+    now.mockRestore();
+    const contents = async (options: Parameters<typeof memory.query>[0]): Promise<unknown[]> =>
+      (await memory.query({ ...options, order: 'asc' })).map((m) => m.content);
+
+    expect(await contents({ since: new Date(base + 1000) })).toEqual([1000, 2000, 3000]);
+    expect(await contents({ until: new Date(base + 2000) })).toEqual([0, 1000]);
+    expect(await contents({ since: new Date(base + 1000), until: new Date(base + 3000) })).toEqual([
+      1000, 2000,
+    ]);
+    expect(await contents({ since: new Date(base + 500), until: new Date(base + 900) })).toEqual(
+      [],
+    );
+    const [first] = await memory.query({ order: 'asc', limit: 1 });
+    expect(first?.createdAt).toEqual(new Date(base));
+  });
+
+  it('orders by creation time in either direction', async () => {
+    const memory = await db.open();
+    await seedSpaces(memory, ['1', '2', '3']);
+    expect((await memory.query({ order: 'asc' })).map((m) => m.space)).toEqual(['1', '2', '3']);
+    expect((await memory.query({ order: 'desc' })).map((m) => m.space)).toEqual(['3', '2', '1']);
+  });
+
+  it('breaks timestamp ties by insertion order', async () => {
+    const memory = await db.open();
+    const other = await db.open({ id: 'other' });
+    vi.spyOn(Date, 'now').mockReturnValue(Date.UTC(2030, 0, 1));
+    // Two instances with independent clocks store at the very same millisecond.
+    await memory.store({ space: 's', kind: 'k', content: 1, metadata: {} });
+    await other.store({ space: 's', kind: 'k', content: 2, metadata: {} });
+    await memory.store({ space: 's', kind: 'k', content: 3, metadata: {} });
+    await other.store({ space: 's', kind: 'k', content: 4, metadata: {} });
+    const asc = (await memory.query({ order: 'asc' })).map((m) => m.content);
+    expect(asc).toEqual([1, 2, 3, 4]);
+    const desc = (await other.query({})).map((m) => m.content);
+    expect(desc).toEqual([4, 3, 2, 1]);
+  });
+
+  it('applies limit after ordering, defaulting to 100', async () => {
+    const memory = await db.open();
+    for (let i = 0; i < 120; i++) {
+      await memory.store({ space: 's', kind: 'k', content: i, metadata: {} });
+    }
+    const byDefault = await memory.query({});
+    expect(byDefault).toHaveLength(100);
+    expect(byDefault[0]?.content).toBe(119);
+    expect((await memory.query({ limit: 3 })).map((m) => m.content)).toEqual([119, 118, 117]);
+    expect((await memory.query({ limit: 3, order: 'asc' })).map((m) => m.content)).toEqual([
+      0, 1, 2,
+    ]);
+    expect(await memory.query({ limit: 1000 })).toHaveLength(120);
+  });
+
+  it('rejects a limit that is not a positive integer, naming it', async () => {
+    const memory = await db.open();
+    for (const limit of [
+      0,
+      -1,
+      1.5,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      '5' as unknown as number,
+    ]) {
+      await expect(memory.query({ limit })).rejects.toThrow(/"limit"/);
+    }
+  });
+
+  it('rejects other invalid options, naming them', async () => {
+    const memory = await db.open();
+    await expect(memory.query({ order: 'sideways' as 'asc' })).rejects.toThrow(/"order"/);
+    await expect(memory.query({ since: new Date('nope') })).rejects.toThrow(/"since"/);
+    await expect(memory.query({ until: 12 as unknown as Date })).rejects.toThrow(/"until"/);
+    await expect(memory.query({ space: 1 as unknown as string })).rejects.toThrow(/"space"/);
+    await expect(memory.query({ spacePatterns: 'a*' as unknown as string[] })).rejects.toThrow(
+      /"spacePatterns"/,
+    );
+  });
+
+  it('never lets filter values reach the SQL text', async () => {
+    const memory = await db.open();
+    await seedSpaces(memory, ["x' OR 1=1 --", 'y']);
+    expect(await spacesOf(memory, { space: "x' OR 1=1 --" })).toEqual(["x' OR 1=1 --"]);
+    expect(await spacesOf(memory, { spacePrefix: "' OR 1=1 --" })).toEqual([]);
+    expect(await spacesOf(memory, { spacePatterns: ["*' OR '1'='1"] })).toEqual([]);
+    expect(await spacesOf(memory, {})).toHaveLength(2);
+  });
+});

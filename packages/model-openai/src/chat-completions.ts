@@ -1,0 +1,119 @@
+import type { CapabilityMap } from '@weft/core';
+import { OpenAIModelProviderError, extractApiErrorMessage, snippet } from './errors.js';
+
+/** One chat message, as the `text-generation` capability's input schema defines it. */
+export interface ChatMessage {
+  /** Who speaks. */
+  readonly role: 'system' | 'user' | 'assistant';
+  /** What is said. */
+  readonly content: string;
+}
+
+/** Input of the `text-generation` capability (already validated by the runtime). */
+export interface TextGenerationInput {
+  /** The conversation so far, oldest first. */
+  readonly messages: readonly ChatMessage[];
+}
+
+/** Per-call options of the `text-generation` capability. */
+export interface TextGenerationOptions {
+  /** Sampling temperature, 0–2. */
+  readonly temperature?: number;
+  /** The most tokens to generate, sent as `max_tokens`. */
+  readonly maxTokens?: number;
+  /** Asks for a JSON object only, sent as `response_format: { type: 'json_object' }`. */
+  readonly json?: boolean;
+}
+
+/** Output of the `text-generation` capability. */
+export type TextGenerationOutput = CapabilityMap['text-generation']['output'];
+
+/**
+ * Builds the JSON body of a `POST /chat/completions` request. Fields left undefined are left
+ * out, so the server's defaults apply.
+ *
+ * @param model - The model name.
+ * @param input - The chat messages.
+ * @param options - Per-call temperature, token limit and JSON mode.
+ * @param defaultTemperature - The temperature to use when the call sets none.
+ * @returns The request body, ready for `JSON.stringify`.
+ */
+export function buildChatCompletionBody(
+  model: string,
+  input: TextGenerationInput,
+  options: TextGenerationOptions | undefined,
+  defaultTemperature: number | undefined,
+): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    model,
+    messages: input.messages.map(({ role, content }) => ({ role, content })),
+  };
+  const temperature = options?.temperature ?? defaultTemperature;
+  if (temperature !== undefined) body.temperature = temperature;
+  if (options?.maxTokens !== undefined) body.max_tokens = options.maxTokens;
+  if (options?.json === true) body.response_format = { type: 'json_object' };
+  return body;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isTokenCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
+
+/**
+ * Reads the answer of `POST /chat/completions`: the text of the first choice and, when the
+ * server reports it, the token usage.
+ *
+ * @param body - The raw 2xx response body.
+ * @param label - Prefix of error messages, such as `OpenAIModelProvider "openai"`.
+ * @returns The generated text and usage.
+ * @throws {@link OpenAIModelProviderError} with code `invalid_response` naming what is missing
+ * when the body is not JSON or has no `choices[0].message.content` string.
+ */
+export function parseChatCompletion(body: string, label: string): TextGenerationOutput {
+  const fail = (problem: string): OpenAIModelProviderError =>
+    new OpenAIModelProviderError(
+      'invalid_response',
+      `${label}: invalid chat completion response: ${problem}`,
+    );
+
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    throw fail(body.trim() === '' ? 'the body is empty' : `the body is not JSON: ${snippet(body)}`);
+  }
+  if (!isRecord(parsed)) throw fail(`the body is not a JSON object: ${snippet(body)}`);
+
+  const choices = parsed.choices;
+  if (!Array.isArray(choices) || choices.length === 0) {
+    const apiError = 'error' in parsed ? extractApiErrorMessage(body) : undefined;
+    throw fail(
+      `"choices" is missing or empty${apiError === undefined ? '' : ` (the API said: ${apiError})`}`,
+    );
+  }
+  const first: unknown = choices[0];
+  if (!isRecord(first) || !isRecord(first.message)) throw fail('"choices[0].message" is missing');
+  const content = first.message.content;
+  if (typeof content !== 'string') {
+    const got =
+      content === undefined
+        ? 'it is missing'
+        : `got ${snippet(JSON.stringify(content) ?? typeof content)}`;
+    throw fail(`"choices[0].message.content" is not a string (${got})`);
+  }
+
+  const output: TextGenerationOutput = { text: content };
+  const usage = parsed.usage;
+  if (
+    isRecord(usage) &&
+    isTokenCount(usage.prompt_tokens) &&
+    isTokenCount(usage.completion_tokens)
+  ) {
+    output.usage = { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens };
+  }
+  return output;
+}

@@ -1,0 +1,202 @@
+import type { Resolvable } from '@weft/core';
+import { z } from 'zod';
+import { OpenAIModelProviderError } from './errors.js';
+
+/**
+ * Options of {@link OpenAIModelProvider}. Only `baseUrl` and `model` are required.
+ */
+export interface OpenAIModelProviderOptions {
+  /**
+   * Id of this provider instance, used in error messages and to pick the provider per call.
+   * Give each instance its own id when you register several. Default: `'openai'`.
+   */
+  id?: string;
+  /**
+   * The API's base URL, up to and including the version segment, such as
+   * `https://api.openai.com/v1` or `http://localhost:11434/v1`. A trailing slash is ignored.
+   */
+  baseUrl: string;
+  /**
+   * The API key, sent as `Authorization: Bearer <key>`. A function is called before every
+   * request, so a rotated secret is picked up; cache inside it if reading is expensive. Leave
+   * it out for servers that need no key (Ollama, LM Studio, a local vLLM). Default: none.
+   */
+  apiKey?: Resolvable<string>;
+  /** The model name the API knows, such as `gpt-4o-mini` or `llama3.1:8b`. */
+  model: string;
+  /**
+   * How long one attempt may take, from sending the request to receiving the whole answer, in
+   * milliseconds. Default: `60000`.
+   */
+  timeoutMs?: number;
+  /**
+   * How many times a request is retried after a 429, a 5xx, a timeout or a network failure.
+   * `0` disables retrying. Default: `3` (so at most 4 attempts).
+   */
+  maxRetries?: number;
+  /**
+   * The wait after the first failed attempt, in milliseconds; it doubles with each further
+   * attempt, with random jitter, up to 30 s. A `Retry-After` header from the server takes
+   * precedence. Default: `500`.
+   */
+  retryBaseDelayMs?: number;
+  /**
+   * Extra headers for every request, such as `OpenAI-Organization`. They override the default
+   * `Content-Type` and `Accept`; an `Authorization` header here is replaced when `apiKey` is
+   * set. Default: none.
+   */
+  headers?: Record<string, string>;
+  /** The fetch implementation to use. Default: the global `fetch`. */
+  fetch?: typeof fetch;
+  /**
+   * The sampling temperature (0–2) used when a call does not set one. Default: none, so the
+   * server's own default applies.
+   */
+  defaultTemperature?: number;
+}
+
+/** The options after validation, with defaults applied. */
+export interface ResolvedOptions {
+  /** The provider id. */
+  readonly id: string;
+  /** The base URL without trailing slashes. */
+  readonly baseUrl: string;
+  /** The API key or the function producing it, if any. */
+  readonly apiKey: Resolvable<string> | undefined;
+  /** The model name. */
+  readonly model: string;
+  /** Per-attempt timeout in milliseconds. */
+  readonly timeoutMs: number;
+  /** Retries after the first attempt. */
+  readonly maxRetries: number;
+  /** Backoff base in milliseconds. */
+  readonly retryBaseDelayMs: number;
+  /** Extra headers for every request. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The fetch implementation. */
+  readonly fetch: typeof fetch;
+  /** The temperature used when a call sets none. */
+  readonly defaultTemperature: number | undefined;
+}
+
+/** Default values of the optional options. */
+export const DEFAULTS = {
+  id: 'openai',
+  timeoutMs: 60_000,
+  maxRetries: 3,
+  retryBaseDelayMs: 500,
+} as const;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function isValidHeaders(value: Record<string, string>): boolean {
+  try {
+    new Headers(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const isFunction = (value: unknown): boolean => typeof value === 'function';
+
+const optionsSchema = z.strictObject({
+  id: z.string().trim().min(1).optional(),
+  baseUrl: z.string().trim().refine(isHttpUrl),
+  apiKey: z
+    .union([z.string().min(1), z.custom<() => string | Promise<string>>(isFunction)])
+    .optional(),
+  model: z.string().trim().min(1),
+  timeoutMs: z.number().int().positive().optional(),
+  maxRetries: z.number().int().nonnegative().optional(),
+  retryBaseDelayMs: z.number().nonnegative().optional(),
+  headers: z.record(z.string(), z.string()).refine(isValidHeaders).optional(),
+  fetch: z.custom<typeof fetch>(isFunction).optional(),
+  defaultTemperature: z.number().min(0).max(2).optional(),
+});
+
+type OptionName = keyof OpenAIModelProviderOptions;
+
+/** What each option must be, worded to follow `option "<name>"`. */
+const REQUIREMENTS: Record<OptionName, string> = {
+  id: 'must be a non-empty string',
+  baseUrl: 'must be an absolute http(s) URL',
+  apiKey: 'must be a non-empty string or a function returning one',
+  model: 'must be a non-empty string (the model name the API knows)',
+  timeoutMs: 'must be a positive integer number of milliseconds',
+  maxRetries: 'must be a non-negative integer',
+  retryBaseDelayMs: 'must be a non-negative number of milliseconds',
+  headers: 'must be an object mapping valid header names to string values',
+  fetch: 'must be a fetch function',
+  defaultTemperature: 'must be a number from 0 to 2',
+};
+
+/** Options whose values are never echoed in error messages, since they may hold secrets. */
+const SECRET_OPTIONS: ReadonlySet<OptionName> = new Set(['apiKey', 'headers']);
+
+function describeValue(value: unknown, secret: boolean): string {
+  if (value === undefined) return 'undefined';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'object') return 'an object';
+  if (secret) return `a ${typeof value}`;
+  if (typeof value === 'string') return JSON.stringify(value);
+  return String(value);
+}
+
+function invalid(message: string): OpenAIModelProviderError {
+  return new OpenAIModelProviderError('invalid_options', `OpenAIModelProvider: ${message}`);
+}
+
+/**
+ * Validates the constructor's options and applies defaults.
+ *
+ * @param options - The options as given, possibly from untyped JavaScript or a config file.
+ * @returns The validated options with defaults.
+ * @throws {@link OpenAIModelProviderError} with code `invalid_options`, naming the first bad
+ * option and what it must be.
+ */
+export function parseOptions(options: OpenAIModelProviderOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw invalid(
+      `options must be an object with at least "baseUrl" and "model", got ${describeValue(options, false)}`,
+    );
+  }
+  const result = optionsSchema.safeParse(options);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    if (issue?.code === 'unrecognized_keys') {
+      const known = Object.keys(REQUIREMENTS).join(', ');
+      throw invalid(
+        `unknown option ${issue.keys.map((key) => `"${key}"`).join(', ')}; known options are ${known}`,
+      );
+    }
+    const name = String(issue?.path[0] ?? '') as OptionName;
+    const requirement = REQUIREMENTS[name] ?? 'is invalid';
+    const given = (options as unknown as Record<string, unknown>)[name];
+    throw invalid(
+      `option "${name}" ${requirement}, got ${describeValue(given, SECRET_OPTIONS.has(name))}`,
+    );
+  }
+  const parsed = result.data;
+  return {
+    id: parsed.id ?? DEFAULTS.id,
+    baseUrl: parsed.baseUrl.replace(/\/+$/, ''),
+    apiKey: parsed.apiKey,
+    model: parsed.model,
+    timeoutMs: parsed.timeoutMs ?? DEFAULTS.timeoutMs,
+    maxRetries: parsed.maxRetries ?? DEFAULTS.maxRetries,
+    retryBaseDelayMs: parsed.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs,
+    headers: { ...parsed.headers },
+    fetch: parsed.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    defaultTemperature: parsed.defaultTemperature,
+  };
+}

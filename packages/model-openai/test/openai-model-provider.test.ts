@@ -1,0 +1,396 @@
+import { ModelProvider, TEXT_GENERATION_CAPABILITY, type ModelRequestConfig } from '@weft/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  OpenAIModelProvider,
+  OpenAIModelProviderError,
+  type OpenAIModelProviderOptions,
+} from '../src/index.js';
+import { completion, hang, reply, startChatServer, type ChatServer } from './chat-server.js';
+
+const MESSAGES = {
+  messages: [
+    { role: 'system' as const, content: 'Be brief.' },
+    { role: 'user' as const, content: 'Say hi.' },
+  ],
+};
+
+let server: ChatServer;
+
+beforeEach(async () => {
+  server = await startChatServer();
+});
+
+afterEach(async () => {
+  await server.close();
+});
+
+function provider(options: Partial<OpenAIModelProviderOptions> = {}): OpenAIModelProvider {
+  return new OpenAIModelProvider({
+    baseUrl: server.baseUrl,
+    model: 'test-model',
+    retryBaseDelayMs: 1,
+    ...options,
+  });
+}
+
+async function generate(
+  target: OpenAIModelProvider,
+  request: ModelRequestConfig<{ temperature?: number; maxTokens?: number; json?: boolean }> = {},
+  input: unknown = MESSAGES,
+): Promise<unknown> {
+  const capability = target.capabilities.find((c) => c.id === TEXT_GENERATION_CAPABILITY);
+  if (capability === undefined) throw new Error('text-generation capability missing');
+  return capability.run(input, request);
+}
+
+async function failure(promise: Promise<unknown>): Promise<OpenAIModelProviderError> {
+  const error = await promise.then(
+    () => {
+      throw new Error('expected the call to fail');
+    },
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(OpenAIModelProviderError);
+  return error as OpenAIModelProviderError;
+}
+
+describe('OpenAIModelProvider', () => {
+  it('is a ModelProvider offering text-generation', () => {
+    const target = provider();
+    expect(target).toBeInstanceOf(ModelProvider);
+    expect(target.id).toBe('openai');
+    expect(target.capabilities.map((c) => c.id)).toEqual([TEXT_GENERATION_CAPABILITY]);
+    expect(provider({ id: 'ollama' }).id).toBe('ollama');
+  });
+
+  describe('text-generation', () => {
+    it('posts a chat completion and maps the answer and usage', async () => {
+      server.enqueue(completion('Hi!', { prompt_tokens: 21, completion_tokens: 2 }));
+      const target = provider({
+        apiKey: 'sk-test',
+        baseUrl: `${server.baseUrl}/`,
+        headers: { 'X-Team': 'weft' },
+      });
+
+      const output = await generate(target, { options: { temperature: 0.2, maxTokens: 50 } });
+
+      expect(output).toEqual({ text: 'Hi!', usage: { inputTokens: 21, outputTokens: 2 } });
+      expect(server.requests).toHaveLength(1);
+      const [request] = server.requests;
+      expect(request?.method).toBe('POST');
+      expect(request?.url).toBe('/v1/chat/completions');
+      expect(request?.headers.authorization).toBe('Bearer sk-test');
+      expect(request?.headers['content-type']).toBe('application/json');
+      expect(request?.headers['x-team']).toBe('weft');
+      expect(request?.json).toEqual({
+        model: 'test-model',
+        messages: MESSAGES.messages,
+        temperature: 0.2,
+        max_tokens: 50,
+      });
+    });
+
+    it('sends no Authorization header without a key, and omits unset fields', async () => {
+      server.enqueue(completion('ok', null));
+      const output = await generate(provider());
+      expect(output).toEqual({ text: 'ok' });
+      const [request] = server.requests;
+      expect(request?.headers.authorization).toBeUndefined();
+      expect(request?.json).toEqual({ model: 'test-model', messages: MESSAGES.messages });
+    });
+
+    it('resolves a function apiKey before each request and applies defaultTemperature', async () => {
+      server.enqueue(completion('one'), completion('two'));
+      let calls = 0;
+      const target = provider({
+        apiKey: async () => `sk-${++calls}`,
+        defaultTemperature: 0.7,
+      });
+      await generate(target);
+      await generate(target, { options: { temperature: 0 } });
+      expect(server.requests.map((r) => r.headers.authorization)).toEqual([
+        'Bearer sk-1',
+        'Bearer sk-2',
+      ]);
+      expect(server.requests.map((r) => (r.json as { temperature: number }).temperature)).toEqual([
+        0.7, 0,
+      ]);
+    });
+
+    it('reports an apiKey function that throws', async () => {
+      const target = provider({
+        apiKey: () => {
+          throw new Error('vault sealed');
+        },
+      });
+      const error = await failure(generate(target));
+      expect(error.code).toBe('api_key');
+      expect(error.message).toBe(
+        'OpenAIModelProvider "openai": could not read option "apiKey": vault sealed',
+      );
+      expect(server.requests).toHaveLength(0);
+    });
+
+    it('asks for a JSON object when options.json is set', async () => {
+      server.enqueue(completion('{"a":1}'));
+      const output = await generate(provider(), { options: { json: true } });
+      expect(output).toMatchObject({ text: '{"a":1}' });
+      expect(server.requests[0]?.json).toMatchObject({
+        response_format: { type: 'json_object' },
+      });
+    });
+
+    it('retries after a 429, honouring Retry-After: 0', async () => {
+      server.enqueue(
+        reply(429, { error: { message: 'Rate limit reached' } }, { 'Retry-After': '0' }),
+        completion('after the wait'),
+      );
+      // With a 10 s base delay the test would time out unless Retry-After is honoured.
+      const target = provider({ retryBaseDelayMs: 10_000 });
+      const started = Date.now();
+      const output = await generate(target);
+      expect(output).toMatchObject({ text: 'after the wait' });
+      expect(server.requests).toHaveLength(2);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    });
+
+    it('retries 5xx answers and names the attempts when they run out', async () => {
+      server.enqueue(
+        ...Array.from({ length: 3 }, () =>
+          reply(500, { error: { message: 'The server had an error' } }),
+        ),
+      );
+      const error = await failure(generate(provider({ maxRetries: 2 })));
+      expect(server.requests).toHaveLength(3);
+      expect(error.code).toBe('http_status');
+      expect(error.httpStatus).toBe(500);
+      expect(error.attempts).toBe(3);
+      expect(error.message).toBe(
+        'OpenAIModelProvider "openai": request failed after 3 attempts; last status 500 Internal Server Error: The server had an error',
+      );
+    });
+
+    it('recovers when a 5xx is followed by a success', async () => {
+      server.enqueue(reply(503, 'upstream busy'), completion('fine'));
+      await expect(generate(provider())).resolves.toMatchObject({ text: 'fine' });
+      expect(server.requests).toHaveLength(2);
+    });
+
+    it('fails at once on a 400, with the API error message', async () => {
+      server.enqueue(
+        reply(400, {
+          error: {
+            message: "Invalid value for 'temperature'",
+            type: 'invalid_request_error',
+          },
+        }),
+      );
+      const error = await failure(generate(provider({ id: 'main', maxRetries: 3 })));
+      expect(server.requests).toHaveLength(1);
+      expect(error.code).toBe('http_status');
+      expect(error.httpStatus).toBe(400);
+      expect(error.message).toBe(
+        `OpenAIModelProvider "main": request failed with 400 Bad Request: Invalid value for 'temperature'`,
+      );
+    });
+
+    it('fails at once on a 401, naming the status', async () => {
+      server.enqueue(reply(401, { error: { message: 'Incorrect API key provided' } }));
+      const error = await failure(generate(provider({ apiKey: 'bad' })));
+      expect(server.requests).toHaveLength(1);
+      expect(error.message).toBe(
+        'OpenAIModelProvider "openai": request failed with 401 Unauthorized: Incorrect API key provided',
+      );
+    });
+
+    it('rejects a body that is not JSON', async () => {
+      server.enqueue(reply(200, '<html>gateway</html>'));
+      const error = await failure(generate(provider()));
+      expect(error.code).toBe('invalid_response');
+      expect(error.message).toBe(
+        'OpenAIModelProvider "openai": invalid chat completion response: the body is not JSON: <html>gateway</html>',
+      );
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it('rejects JSON without choices, and choices without a content string', async () => {
+      server.enqueue(
+        reply(200, { id: 'x', object: 'chat.completion' }),
+        reply(200, { choices: [{ message: { role: 'assistant', content: null } }] }),
+        reply(200, { choices: [{ index: 0 }] }),
+      );
+      const target = provider();
+      expect((await failure(generate(target))).message).toContain('"choices" is missing or empty');
+      expect((await failure(generate(target))).message).toContain(
+        '"choices[0].message.content" is not a string (got null)',
+      );
+      expect((await failure(generate(target))).message).toContain(
+        '"choices[0].message" is missing',
+      );
+    });
+
+    it('times out, retries, and says after how long', async () => {
+      server.enqueue(hang(), hang());
+      const error = await failure(generate(provider({ timeoutMs: 100, maxRetries: 1 })));
+      expect(server.requests).toHaveLength(2);
+      expect(error.code).toBe('timeout');
+      expect(error.message).toBe(
+        'OpenAIModelProvider "openai": request timed out after 100 ms (2 attempts)',
+      );
+    });
+
+    it('reports a network failure with the URL', async () => {
+      const unreachable = server.baseUrl;
+      await server.close();
+      server = await startChatServer(); // keep afterEach happy
+      const error = await failure(
+        generate(provider({ baseUrl: unreachable, maxRetries: 1, timeoutMs: 2_000 })),
+      );
+      expect(error.code).toBe('network');
+      expect(error.message).toContain(
+        `could not reach POST ${unreachable}/chat/completions (2 attempts)`,
+      );
+    });
+
+    it('stops at once, without retrying, when the signal aborts a request', async () => {
+      server.enqueue(hang(), completion('too late'));
+      const controller = new AbortController();
+      const target = provider({ timeoutMs: 10_000, maxRetries: 3 });
+      const pending = generate(target, { signal: controller.signal });
+      setTimeout(() => controller.abort(), 50);
+      const started = Date.now();
+      const error = await failure(pending);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(error.code).toBe('aborted');
+      expect(error.message).toMatch(/^OpenAIModelProvider "openai": request was aborted/);
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it('stops while waiting between attempts when the signal aborts', async () => {
+      server.enqueue(reply(503, 'busy', { 'Retry-After': '20' }), completion('too late'));
+      const controller = new AbortController();
+      const pending = generate(provider(), { signal: controller.signal });
+      setTimeout(() => controller.abort(new Error('user went away')), 100);
+      const error = await failure(pending);
+      expect(error.code).toBe('aborted');
+      expect(error.message).toBe(
+        'OpenAIModelProvider "openai": request was aborted: user went away',
+      );
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it('sends nothing when the signal has already fired', async () => {
+      const error = await failure(generate(provider(), { signal: AbortSignal.abort() }));
+      expect(error.code).toBe('aborted');
+      expect(server.requests).toHaveLength(0);
+    });
+  });
+
+  describe('checkHealth', () => {
+    it('is true when GET /models answers 2xx, sending the key', async () => {
+      server.enqueue(reply(200, { object: 'list', data: [{ id: 'test-model' }] }));
+      await expect(provider({ apiKey: 'sk-health' }).checkHealth()).resolves.toBe(true);
+      expect(server.requests[0]).toMatchObject({ method: 'GET', url: '/v1/models' });
+      expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-health');
+    });
+
+    it('is false on an error status, without retrying', async () => {
+      server.enqueue(reply(401, { error: { message: 'Incorrect API key' } }));
+      await expect(provider({ apiKey: 'bad' }).checkHealth()).resolves.toBe(false);
+      expect(server.requests).toHaveLength(1);
+    });
+
+    it('is false when the server is unreachable or hangs, and never throws', async () => {
+      server.enqueue(hang());
+      await expect(provider({ timeoutMs: 100 }).checkHealth()).resolves.toBe(false);
+      await expect(provider({ baseUrl: 'http://127.0.0.1:1/v1' }).checkHealth()).resolves.toBe(
+        false,
+      );
+      const throwingKey = provider({
+        apiKey: () => {
+          throw new Error('no key');
+        },
+      });
+      await expect(throwingKey.checkHealth()).resolves.toBe(false);
+    });
+  });
+
+  describe('options', () => {
+    const valid: OpenAIModelProviderOptions = {
+      baseUrl: 'https://api.openai.com/v1',
+      model: 'gpt-4o-mini',
+    };
+
+    it.each([
+      [
+        { baseUrl: 'foo' },
+        'OpenAIModelProvider: option "baseUrl" must be an absolute http(s) URL, got "foo"',
+      ],
+      [{ baseUrl: 'ftp://example.com' }, 'option "baseUrl" must be an absolute http(s) URL'],
+      [{ model: '' }, 'option "model" must be a non-empty string'],
+      [{ model: undefined }, 'option "model" must be a non-empty string'],
+      [{ id: ' ' }, 'option "id" must be a non-empty string'],
+      [
+        { timeoutMs: 0 },
+        'option "timeoutMs" must be a positive integer number of milliseconds, got 0',
+      ],
+      [{ maxRetries: -1 }, 'option "maxRetries" must be a non-negative integer, got -1'],
+      [{ maxRetries: 1.5 }, 'option "maxRetries" must be a non-negative integer, got 1.5'],
+      [{ retryBaseDelayMs: -5 }, 'option "retryBaseDelayMs" must be a non-negative number'],
+      [
+        { defaultTemperature: 3 },
+        'option "defaultTemperature" must be a number from 0 to 2, got 3',
+      ],
+      [
+        { apiKey: 42 },
+        'option "apiKey" must be a non-empty string or a function returning one, got a number',
+      ],
+      [
+        { headers: { 'Bad Header': 'x' } },
+        'option "headers" must be an object mapping valid header names',
+      ],
+      [{ fetch: 'nope' }, 'option "fetch" must be a fetch function, got "nope"'],
+      [{ apikey: 'sk' }, 'unknown option "apikey"'],
+    ])('rejects %o', (override, message) => {
+      expect(
+        () => new OpenAIModelProvider({ ...valid, ...override } as OpenAIModelProviderOptions),
+      ).toThrow(message);
+    });
+
+    it('never echoes a secret apiKey in the error', () => {
+      expect(
+        () =>
+          new OpenAIModelProvider({
+            ...valid,
+            apiKey: '' as string,
+          }),
+      ).toThrow(/option "apiKey" .*got a string$/);
+    });
+
+    it('rejects options that are not an object', () => {
+      expect(
+        () => new OpenAIModelProvider(undefined as unknown as OpenAIModelProviderOptions),
+      ).toThrow('OpenAIModelProvider: options must be an object');
+    });
+
+    it('applies defaults and strips trailing slashes', () => {
+      const target = new OpenAIModelProvider({ ...valid, baseUrl: 'http://localhost:11434/v1//' });
+      expect(target.id).toBe('openai');
+      expect(target.baseUrl).toBe('http://localhost:11434/v1');
+      expect(target.model).toBe('gpt-4o-mini');
+    });
+
+    it('uses an injected fetch', async () => {
+      const seen: string[] = [];
+      const fakeFetch: typeof fetch = async (input) => {
+        seen.push(String(input));
+        return new Response(JSON.stringify({ choices: [{ message: { content: 'faked' } }] }), {
+          status: 200,
+        });
+      };
+      const target = new OpenAIModelProvider({ ...valid, fetch: fakeFetch });
+      await expect(generate(target)).resolves.toEqual({ text: 'faked' });
+      expect(seen).toEqual(['https://api.openai.com/v1/chat/completions']);
+    });
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * Renders every PWA icon, favicon and Apple startup image from
+ * static/img/logo.svg into static/img/pwa/, and writes static/manifest.json.
+ * The list of files comes from src/pwa/assets.ts.
+ *
+ * Run: npm run generate:pwa-assets (also run by prestart and prebuild).
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import {
+  LOGO_SOURCE,
+  MANIFEST_PATH,
+  PWA_OUT_DIR,
+  icons,
+  startupImages,
+  webManifestJson,
+} from '../src/pwa/assets';
+import { site } from '../src/data/site';
+
+const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = path.join(siteDir, 'static', PWA_OUT_DIR);
+
+/** The logo, `logoSize` pixels wide, centred on an opaque canvas of the theme colour. */
+async function renderOnBackground(
+  logo: Buffer,
+  width: number,
+  height: number,
+  logoSize: number,
+): Promise<sharp.Sharp> {
+  const size = Math.max(1, Math.round(logoSize));
+  const mark = await sharp(logo, { density: 72 * Math.max(1, size / 512) * 2 })
+    .resize(size, size)
+    .png()
+    .toBuffer();
+  return sharp({
+    create: { width, height, channels: 4, background: site.themeColor },
+  }).composite([
+    {
+      input: mark,
+      left: Math.round((width - size) / 2),
+      top: Math.round((height - size) / 2),
+    },
+  ]);
+}
+
+async function main(): Promise<void> {
+  const logo = await readFile(path.join(siteDir, LOGO_SOURCE));
+  await mkdir(path.join(outDir, 'startup'), { recursive: true });
+
+  const iconJobs = icons.map(async (icon) => {
+    const target = path.join(outDir, icon.file);
+    if (icon.scale === 1) {
+      // Full-size icons keep the logo's own rounded corners and transparency.
+      await sharp(logo, { density: 72 * Math.max(1, icon.size / 512) * 2 })
+        .resize(icon.size, icon.size)
+        .png()
+        .toFile(target);
+      return;
+    }
+    const image = await renderOnBackground(logo, icon.size, icon.size, icon.size * icon.scale);
+    await image.png().toFile(target);
+  });
+
+  const startupJobs = startupImages().map(async (image) => {
+    const logoSize = Math.min(image.width, image.height) * 0.28;
+    const rendered = await renderOnBackground(logo, image.width, image.height, logoSize);
+    await rendered.png({ compressionLevel: 9, palette: true }).toFile(path.join(outDir, image.file));
+  });
+
+  await Promise.all([...iconJobs, ...startupJobs]);
+  await writeFile(path.join(siteDir, 'static', MANIFEST_PATH), webManifestJson());
+
+  console.log(
+    `PWA assets: ${icons.length} icons and ${startupJobs.length} startup images in static/${PWA_OUT_DIR}/, static/${MANIFEST_PATH} written.`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error('Could not generate the PWA assets:', error);
+  process.exit(1);
+});

@@ -1,0 +1,150 @@
+/**
+ * Renders whitepaper/whitepaper.md to static/whitepaper.pdf with pdfkit.
+ *
+ * It understands the small subset of markdown the whitepaper uses: `#` and `##`
+ * headings, paragraphs, `-` bullet lists and **bold** runs. Anything else is an
+ * error, so the source cannot drift into syntax the PDF would print literally.
+ *
+ * Run: npm run generate:whitepaper (also run by prestart and prebuild).
+ */
+import { createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import PDFDocument from 'pdfkit';
+import { links, site } from '../src/data/site';
+
+const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SOURCE = path.join(siteDir, 'whitepaper', 'whitepaper.md');
+const TARGET = path.join(siteDir, 'static', site.whitepaperPath.replace(/^\//, ''));
+
+type Block =
+  | { kind: 'title'; text: string }
+  | { kind: 'heading'; text: string }
+  | { kind: 'paragraph'; text: string }
+  | { kind: 'list'; items: string[] };
+
+function parseWhitepaper(markdown: string): Block[] {
+  const blocks: Block[] = [];
+  const chunks = markdown.replace(/\r\n/g, '\n').split(/\n\s*\n/);
+  for (const chunk of chunks) {
+    const lines = chunk.split('\n').filter((line) => line.trim() !== '');
+    if (lines.length === 0) {
+      continue;
+    }
+    const first = lines[0];
+    if (first.startsWith('# ')) {
+      blocks.push({ kind: 'title', text: first.slice(2).trim() });
+      if (lines.length > 1) {
+        blocks.push({ kind: 'paragraph', text: lines.slice(1).join(' ') });
+      }
+    } else if (first.startsWith('## ')) {
+      blocks.push({ kind: 'heading', text: first.slice(3).trim() });
+    } else if (first.startsWith('- ')) {
+      const items: string[] = [];
+      for (const line of lines) {
+        if (line.startsWith('- ')) {
+          items.push(line.slice(2).trim());
+        } else {
+          items[items.length - 1] += ` ${line.trim()}`;
+        }
+      }
+      blocks.push({ kind: 'list', items });
+    } else if (/^(#{3,}|\d+\.|\* |> |```|\|)/.test(first)) {
+      throw new Error(
+        `whitepaper.md uses markdown the PDF renderer does not support: "${first}". ` +
+          'Use #/## headings, paragraphs and "- " bullet lists, or extend scripts/generate-whitepaper.ts.',
+      );
+    } else {
+      blocks.push({ kind: 'paragraph', text: lines.join(' ') });
+    }
+  }
+  return blocks;
+}
+
+const COLORS = { text: '#1b1f1c', heading: '#0f3d24', muted: '#56605a' };
+const FONTS = { regular: 'Helvetica', bold: 'Helvetica-Bold' };
+
+/** Writes text with **bold** runs, continuing on the current line. */
+function writeRich(doc: PDFKit.PDFDocument, text: string, options: PDFKit.Mixins.TextOptions): void {
+  const parts = text.split(/(\*\*[^*]+\*\*)/).filter((part) => part !== '');
+  parts.forEach((part, index) => {
+    const bold = part.startsWith('**') && part.endsWith('**');
+    doc
+      .font(bold ? FONTS.bold : FONTS.regular)
+      .text(bold ? part.slice(2, -2) : part, { ...options, continued: index < parts.length - 1 });
+  });
+}
+
+async function main(): Promise<void> {
+  const blocks = parseWhitepaper(await readFile(SOURCE, 'utf8'));
+  const title = blocks.find((block) => block.kind === 'title');
+
+  const doc = new PDFDocument({
+    size: 'A4',
+    margins: { top: 64, bottom: 64, left: 72, right: 72 },
+    info: {
+      Title: title?.kind === 'title' ? title.text : site.title,
+      Author: site.copyright,
+      Subject: site.tagline,
+    },
+  });
+  const done = new Promise<void>((resolve, reject) => {
+    const stream = createWriteStream(TARGET);
+    stream.on('finish', resolve);
+    stream.on('error', reject);
+    doc.pipe(stream);
+  });
+
+  for (const block of blocks) {
+    switch (block.kind) {
+      case 'title':
+        doc.font(FONTS.bold).fontSize(22).fillColor(COLORS.heading).text(block.text);
+        doc.moveDown(0.3);
+        doc.fontSize(10).fillColor(COLORS.muted);
+        break;
+      case 'heading':
+        doc.moveDown(0.6);
+        doc.font(FONTS.bold).fontSize(14).fillColor(COLORS.heading).text(block.text);
+        doc.moveDown(0.3);
+        break;
+      case 'paragraph':
+        doc.fontSize(10.5).fillColor(COLORS.text);
+        writeRich(doc, block.text, { align: 'justify', lineGap: 2 });
+        doc.moveDown(0.6);
+        break;
+      case 'list':
+        doc.fontSize(10.5).fillColor(COLORS.text);
+        for (const item of block.items) {
+          const y = doc.y;
+          doc.font(FONTS.regular).text('•', doc.page.margins.left + 6, y, { lineBreak: false });
+          doc.x = doc.page.margins.left + 20;
+          doc.y = y;
+          writeRich(doc, item, {
+            width: doc.page.width - doc.page.margins.left - doc.page.margins.right - 20,
+            lineGap: 2,
+          });
+          doc.x = doc.page.margins.left;
+          doc.moveDown(0.3);
+        }
+        doc.moveDown(0.3);
+        break;
+    }
+  }
+
+  doc.moveDown(1);
+  doc
+    .font(FONTS.regular)
+    .fontSize(9)
+    .fillColor(COLORS.muted)
+    .text(`${site.copyright}. Source: ${links.repository}`, { align: 'left' });
+
+  doc.end();
+  await done;
+  console.log(`Whitepaper: ${path.relative(siteDir, TARGET)} written from whitepaper/whitepaper.md.`);
+}
+
+main().catch((error: unknown) => {
+  console.error('Could not generate the whitepaper:', error);
+  process.exit(1);
+});

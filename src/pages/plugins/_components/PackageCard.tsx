@@ -1,0 +1,33 @@
+import type { ReactNode } from 'react';
+import Link from '@docusaurus/Link';
+import { packageSourceUrl } from '@site/src/data/site';
+import { installCommand, type CatalogueEntry } from '@site/src/plugins/plugin-catalogue/model';
+import styles from './PackageCard.module.css';
+
+export default function PackageCard({ entry }: { entry: CatalogueEntry }): ReactNode {
+  return (
+    <article className={styles.card}>
+      <header className={styles.header}>
+        <h3 className={styles.title}>{entry.displayName}</h3>
+        <span className={styles.version}>v{entry.version}</span>
+      </header>
+      <p className={styles.name}>
+        <code>{entry.name}</code>
+      </p>
+      <p className={styles.description}>{entry.description}</p>
+      <ul className={styles.tags} aria-label="Keywords">
+        {entry.keywords.map((keyword) => (
+          <li key={keyword} className={styles.tag}>
+            {keyword}
+          </li>
+        ))}
+      </ul>
+      <pre className={styles.install}>
+        <code>{installCommand(entry)}</code>
+      </pre>
+      <Link className={styles.readme} href={packageSourceUrl(entry.directory)}>
+        README and source
+      </Link>
+    </article>
+  );
+}

@@ -1,0 +1,50 @@
+import type { ReactNode } from 'react';
+import Layout from '@theme/Layout';
+import Link from '@docusaurus/Link';
+import { usePluginData } from '@docusaurus/useGlobalData';
+import {
+  CATALOGUE_PLUGIN_NAME,
+  KIND_TITLES,
+  PACKAGE_KINDS,
+  type CatalogueEntry,
+  type CatalogueGlobalData,
+} from '@site/src/plugins/plugin-catalogue/model';
+import KindSection from './_components/KindSection';
+import styles from './styles.module.css';
+
+const TITLE = 'Plugins';
+const DESCRIPTION =
+  'First-party Weft packages: the core runtime, model providers, memory providers, plugins and tooling.';
+
+function groupByKind(entries: readonly CatalogueEntry[]) {
+  return PACKAGE_KINDS.map((kind) => ({
+    kind,
+    title: KIND_TITLES[kind],
+    entries: entries.filter((entry) => entry.kind === kind),
+  })).filter((group) => group.entries.length > 0);
+}
+
+export default function PluginsPage(): ReactNode {
+  const data = usePluginData(CATALOGUE_PLUGIN_NAME) as CatalogueGlobalData | undefined;
+  const groups = groupByKind(data?.entries ?? []);
+
+  return (
+    <Layout title={TITLE} description={DESCRIPTION}>
+      <main className="container margin-vert--xl">
+        <header className={styles.header}>
+          <h1>{TITLE}</h1>
+          <p className={styles.lead}>
+            The packages below are developed and tested in the Weft repository. Each one describes
+            itself in its own <code>package.json</code>; this page is built from those descriptions.
+            To write your own, start with <Link to="/docs/building-plugins/">Building plugins</Link>.
+          </p>
+        </header>
+        {groups.length === 0 ? (
+          <p className={styles.empty}>No first-party packages are published yet.</p>
+        ) : (
+          groups.map((group) => <KindSection key={group.kind} {...group} />)
+        )}
+      </main>
+    </Layout>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * Generates the API reference markdown in `api/` before the docs instance that
+ * serves it loads its content.
+ *
+ * It wraps docusaurus-plugin-typedoc to add what that plugin leaves out:
+ * - `TYPEDOC=false` (see src/config/env.ts) skips TypeDoc for quick local builds;
+ * - stale output is removed first, and a TypeDoc run that produced nothing (for
+ *   example a type error in the core package) fails the build instead of
+ *   silently serving old pages;
+ * - under `docusaurus start` TypeDoc watches the sources and the site reloads.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { LoadContext, Plugin } from '@docusaurus/types';
+import { API_ENTRY_POINT, API_SIDEBAR_FILE, type ApiReferenceOptions } from '../../config/typedoc';
+
+export interface ApiReferencePluginOptions {
+  /** Run TypeDoc; false reuses earlier output or writes a stand-in page. */
+  enabled: boolean;
+  /** Keep TypeDoc watching the sources (dev server only). */
+  watch: boolean;
+  typedoc: ApiReferenceOptions & { out: string };
+}
+
+const WATCH_FIRST_OUTPUT_TIMEOUT_MS = 180_000;
+
+const STAND_IN_PAGE = `---
+title: API reference
+---
+
+# API reference
+
+This local build skipped the API reference because \`TYPEDOC=false\` was set.
+Run \`npm start\` or \`npm run build\` without it to generate the reference from
+\`${API_ENTRY_POINT}\`.
+`;
+
+async function writeStandIn(outDir: string): Promise<void> {
+  await mkdir(outDir, { recursive: true });
+  await writeFile(path.join(outDir, 'index.md'), STAND_IN_PAGE);
+  await writeFile(path.join(outDir, API_SIDEBAR_FILE), 'module.exports = [];\n');
+}
+
+function hasOutput(outDir: string): boolean {
+  return (
+    existsSync(path.join(outDir, 'index.md')) && existsSync(path.join(outDir, API_SIDEBAR_FILE))
+  );
+}
+
+async function waitForOutput(outDir: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (hasOutput(outDir)) {
+      return true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return hasOutput(outDir);
+}
+
+export default async function apiReferencePlugin(
+  context: LoadContext,
+  options: ApiReferencePluginOptions,
+): Promise<Plugin> {
+  const outDir = path.resolve(context.siteDir, options.typedoc.out);
+  const plugin: Plugin = { name: 'weft-api-reference' };
+
+  if (!options.enabled) {
+    if (!hasOutput(outDir)) {
+      await writeStandIn(outDir);
+    }
+    return plugin;
+  }
+
+  await rm(outDir, { recursive: true, force: true });
+  // docusaurus-plugin-typedoc is ESM-only; it runs TypeDoc when it is created.
+  const { default: typedocPlugin } = await import('docusaurus-plugin-typedoc');
+  const typedoc = await typedocPlugin(context, { ...options.typedoc, watch: options.watch });
+
+  // In watch mode TypeDoc writes its first output asynchronously.
+  const generated = options.watch
+    ? await waitForOutput(outDir, WATCH_FIRST_OUTPUT_TIMEOUT_MS)
+    : hasOutput(outDir);
+  if (!generated) {
+    throw new Error(
+      `TypeDoc generated no API reference in ${options.typedoc.out}/ from ${API_ENTRY_POINT}. ` +
+        'Its errors are printed above (a missing entry point or a type error in the core package). ' +
+        'Fix them, or set TYPEDOC=false for a local build without the API reference.',
+    );
+  }
+  return { ...typedoc, name: plugin.name };
+}

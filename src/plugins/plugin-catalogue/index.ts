@@ -1,0 +1,51 @@
+/**
+ * Local Docusaurus plugin: reads the first-party packages' package.json files at
+ * load time and publishes the validated, sorted catalogue as global data for
+ * src/pages/plugins/index.tsx.
+ */
+import path from 'node:path';
+import type { LoadContext, Plugin } from '@docusaurus/types';
+import { readCatalogue } from './catalogue';
+import { CATALOGUE_PLUGIN_NAME, type CatalogueGlobalData } from './model';
+
+export interface PluginCatalogueOptions {
+  /** Folder holding one sub-folder per package, relative to the site. */
+  packagesDir: string;
+  /**
+   * What an invalid package.json does: fail the build ('throw', the default) or
+   * leave the package off the page with a warning ('warn').
+   */
+  onInvalidPackage?: 'throw' | 'warn';
+}
+
+export default function pluginCatalogue(
+  context: LoadContext,
+  options: PluginCatalogueOptions,
+): Plugin<CatalogueGlobalData> {
+  const packagesDir = path.resolve(context.siteDir, options.packagesDir);
+  const onInvalidPackage = options.onInvalidPackage ?? 'throw';
+
+  return {
+    name: CATALOGUE_PLUGIN_NAME,
+
+    getPathsToWatch() {
+      return [path.join(packagesDir, '*/package.json')];
+    },
+
+    async loadContent() {
+      const { entries, errors } = await readCatalogue(packagesDir);
+      if (errors.length > 0) {
+        const report = errors.map((error) => `- ${error.message}`).join('\n');
+        if (onInvalidPackage === 'throw') {
+          throw new Error(`The plugins page cannot be built:\n${report}`);
+        }
+        console.warn(`[${CATALOGUE_PLUGIN_NAME}] Left off the plugins page:\n${report}`);
+      }
+      return { entries };
+    },
+
+    async contentLoaded({ content, actions }) {
+      actions.setGlobalData(content);
+    },
+  };
+}

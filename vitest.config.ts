@@ -1,0 +1,15 @@
+import { defaultServerConditions } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+// Workspace packages resolve to their TypeScript sources, so tests never need a build first.
+// Node-side tests use Vite's SSR resolver, which reads its own conditions list.
+const conditions = ['weft-source', ...defaultServerConditions];
+
+export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
+  test: {
+    include: ['packages/*/test/**/*.test.ts', 'tests/unit/**/*.test.ts', 'examples/**/*.test.ts'],
+    testTimeout: 20_000,
+  },
+});
