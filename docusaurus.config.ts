@@ -8,13 +8,21 @@ import { announcement, editUrl, links, site } from './src/data/site';
 import { parseSiteEnv } from './src/config/env';
 import { API_OUT_DIR, API_ROUTE_BASE_PATH, typedocOptions } from './src/config/typedoc';
 import { FAVICON, PWA_OUT_DIR, pwaHeadTags } from './src/pwa/assets';
-import type { ApiReferencePluginOptions } from './src/plugins/api-reference';
+import { ensureApiDir, type ApiReferencePluginOptions } from './src/plugins/api-reference';
 import type { PluginCatalogueOptions } from './src/plugins/plugin-catalogue';
+import codeImport from 'remark-code-import';
 
 const env = parseSiteEnv();
+ensureApiDir(__dirname, API_OUT_DIR);
 
 /** A link to a file served from static/, outside the client-side router. */
 const staticFile = (pathname: string): string => `pathname://${pathname}`;
+
+/**
+ * Fills fenced blocks written as ```ts file=<rootDir>/examples/... from the sample files,
+ * which are type-checked and tested, so the docs never show code that does not run.
+ */
+const remarkPlugins = [[codeImport, { rootDir: __dirname }]] as DocsOptions['remarkPlugins'];
 
 const config = {
   title: site.title,
@@ -42,14 +50,19 @@ const config = {
   },
 
   future: {
-    v4: true,
+    v4: {
+      removeLegacyPostBuildHeadAttribute: true,
+      fasterByDefault: true,
+      mdx1CompatDisabledByDefault: true,
+      // With cascade layers on, the built CSS gives Infima's dark-theme rules
+      // extra specificity and they outrank src/css/custom.css (checked in a
+      // browser: the Weft palette was ignored). Off until the site CSS is layered.
+      useCssCascadeLayers: false,
+      // Namespacing would suffix every storage key; the spec fixes the plain
+      // keys ("theme", "docs-preferred-version-{id}").
+      siteStorageNamespacing: false,
+    },
     faster: env.faster,
-  },
-  // Docusaurus v4 namespaces storage keys per site; the spec fixes the plain
-  // keys ("theme", "docs-preferred-version-{id}"), so namespacing stays off.
-  storage: {
-    type: 'localStorage',
-    namespace: false,
   },
 
   presets: [
@@ -61,6 +74,7 @@ const config = {
           path: 'docs',
           routeBasePath: 'docs',
           sidebarPath: './sidebars.ts',
+          remarkPlugins,
           editUrl,
           lastVersion: 'current',
           versions: {
@@ -112,6 +126,7 @@ const config = {
         id: 'api',
         path: API_OUT_DIR,
         routeBasePath: API_ROUTE_BASE_PATH,
+        remarkPlugins,
         sidebarPath: './sidebars.api.ts',
         // Generated from TSDoc comments: edit the core package, not these pages.
         editUrl: undefined,
@@ -126,7 +141,7 @@ const config = {
       './src/plugins/plugin-catalogue/index.ts',
       {
         packagesDir: 'packages',
-        onInvalidPackage: 'warn', // TEMP-VERIFY
+        onInvalidPackage: 'throw',
       } satisfies PluginCatalogueOptions,
     ],
     [
@@ -165,8 +180,7 @@ const config = {
     },
     announcementBar: {
       id: announcement.id,
-      content:
-        `Build a plugin or fix an issue and get rewarded: read about the <a href="/docs/bounty-program/">${site.title} bounty program</a>.`,
+      content: `Build a plugin or fix an issue and get rewarded: read about the <a href="/docs/bounty-program/">${site.title} bounty program</a>.`,
       backgroundColor: announcement.backgroundColor,
       textColor: announcement.textColor,
       isCloseable: true,

@@ -12,7 +12,11 @@ const sidebars: SidebarsConfig = {
       type: 'category',
       label: 'Building plugins',
       link: { type: 'doc', id: 'building-plugins/index' },
-      items: ['building-plugins/philosophy', 'building-plugins/executors', 'building-plugins/triggers'],
+      items: [
+        'building-plugins/philosophy',
+        'building-plugins/executors',
+        'building-plugins/triggers',
+      ],
     },
     {
       type: 'category',
@@ -35,7 +39,11 @@ const sidebars: SidebarsConfig = {
       type: 'category',
       label: 'Core utilities',
       link: { type: 'doc', id: 'core-utilities/index' },
-      items: ['core-utilities/getObject', 'core-utilities/liquid-templates', 'core-utilities/spaces'],
+      items: [
+        'core-utilities/getObject',
+        'core-utilities/liquid-templates',
+        'core-utilities/spaces',
+      ],
     },
     'bounty-program',
     'contributing-guide',

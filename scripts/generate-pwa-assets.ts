@@ -66,7 +66,9 @@ async function main(): Promise<void> {
   const startupJobs = startupImages().map(async (image) => {
     const logoSize = Math.min(image.width, image.height) * 0.28;
     const rendered = await renderOnBackground(logo, image.width, image.height, logoSize);
-    await rendered.png({ compressionLevel: 9, palette: true }).toFile(path.join(outDir, image.file));
+    await rendered
+      .png({ compressionLevel: 9, palette: true })
+      .toFile(path.join(outDir, image.file));
   });
 
   await Promise.all([...iconJobs, ...startupJobs]);

@@ -66,7 +66,11 @@ const COLORS = { text: '#1b1f1c', heading: '#0f3d24', muted: '#56605a' };
 const FONTS = { regular: 'Helvetica', bold: 'Helvetica-Bold' };
 
 /** Writes text with **bold** runs, continuing on the current line. */
-function writeRich(doc: PDFKit.PDFDocument, text: string, options: PDFKit.Mixins.TextOptions): void {
+function writeRich(
+  doc: PDFKit.PDFDocument,
+  text: string,
+  options: PDFKit.Mixins.TextOptions,
+): void {
   const parts = text.split(/(\*\*[^*]+\*\*)/).filter((part) => part !== '');
   parts.forEach((part, index) => {
     const bold = part.startsWith('**') && part.endsWith('**');
@@ -141,7 +145,9 @@ async function main(): Promise<void> {
 
   doc.end();
   await done;
-  console.log(`Whitepaper: ${path.relative(siteDir, TARGET)} written from whitepaper/whitepaper.md.`);
+  console.log(
+    `Whitepaper: ${path.relative(siteDir, TARGET)} written from whitepaper/whitepaper.md.`,
+  );
 }
 
 main().catch((error: unknown) => {

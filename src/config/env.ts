@@ -18,11 +18,7 @@ export interface SiteEnv {
   devServer: boolean;
 }
 
-function readBoolean(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  defaultValue: boolean,
-): boolean {
+function readBoolean(env: NodeJS.ProcessEnv, name: string, defaultValue: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') {
     return defaultValue;

@@ -14,7 +14,7 @@ export const API_ROUTE_BASE_PATH = 'api';
 /** Written by typedoc-docusaurus-theme beside the markdown. */
 export const API_SIDEBAR_FILE = 'typedoc-sidebar.cjs';
 export const API_ENTRY_POINT = 'packages/core/src/index.ts';
-export const API_TSCONFIG = 'packages/core/tsconfig.json';
+export const API_TSCONFIG = 'packages/core/tsconfig.lib.json';
 
 /**
  * docusaurus-plugin-typedoc converts and renders but does not run TypeDoc's

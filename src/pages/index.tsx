@@ -3,6 +3,7 @@ import Layout from '@theme/Layout';
 import { site } from '@site/src/data/site';
 import Hero from './_components/Hero';
 import BuildingBlocks from './_components/BuildingBlocks';
+import Snippet from './_components/Snippet';
 
 export default function Home(): ReactNode {
   return (
@@ -10,6 +11,7 @@ export default function Home(): ReactNode {
       <Hero title={site.title} tagline={site.tagline} />
       <main>
         <BuildingBlocks />
+        <Snippet />
       </main>
     </Layout>
   );

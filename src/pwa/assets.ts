@@ -55,7 +55,12 @@ export interface StartupDevice {
 export const startupDevices: readonly StartupDevice[] = [
   { name: 'iPhone 16 Pro Max', width: 440, height: 956, pixelRatio: 3 },
   { name: 'iPhone 16 Pro', width: 402, height: 874, pixelRatio: 3 },
-  { name: 'iPhone 16 Plus, 15 Plus, 15 Pro Max, 14 Pro Max', width: 430, height: 932, pixelRatio: 3 },
+  {
+    name: 'iPhone 16 Plus, 15 Plus, 15 Pro Max, 14 Pro Max',
+    width: 430,
+    height: 932,
+    pixelRatio: 3,
+  },
   { name: 'iPhone 16, 15, 15 Pro, 14 Pro', width: 393, height: 852, pixelRatio: 3 },
   { name: 'iPhone 16e, 14, 13, 13 Pro, 12, 12 Pro', width: 390, height: 844, pixelRatio: 3 },
   { name: 'iPhone 14 Plus, 13 Pro Max, 12 Pro Max', width: 428, height: 926, pixelRatio: 3 },
@@ -67,7 +72,12 @@ export const startupDevices: readonly StartupDevice[] = [
   { name: 'iPad Pro 12.9-inch, iPad Air 13-inch', width: 1024, height: 1366, pixelRatio: 2 },
   { name: 'iPad Pro 11-inch (M4)', width: 834, height: 1210, pixelRatio: 2 },
   { name: 'iPad Pro 11-inch', width: 834, height: 1194, pixelRatio: 2 },
-  { name: 'iPad Air 11-inch, iPad Air 10.9-inch, iPad (10th generation)', width: 820, height: 1180, pixelRatio: 2 },
+  {
+    name: 'iPad Air 11-inch, iPad Air 10.9-inch, iPad (10th generation)',
+    width: 820,
+    height: 1180,
+    pixelRatio: 2,
+  },
   { name: 'iPad 10.2-inch', width: 810, height: 1080, pixelRatio: 2 },
   { name: 'iPad mini (6th generation and later)', width: 744, height: 1133, pixelRatio: 2 },
 ];
@@ -120,18 +130,20 @@ export function pwaHeadTags(): HeadTag[] {
     { tagName: 'meta', name: 'mobile-web-app-capable', content: 'yes' },
     { tagName: 'meta', name: 'apple-mobile-web-app-capable', content: 'yes' },
     // The site is dark only, so the status bar shows over the page background.
-    { tagName: 'meta', name: 'apple-mobile-web-app-status-bar-style', content: 'black-translucent' },
+    {
+      tagName: 'meta',
+      name: 'apple-mobile-web-app-status-bar-style',
+      content: 'black-translucent',
+    },
     { tagName: 'meta', name: 'apple-mobile-web-app-title', content: site.title },
     { tagName: 'link', rel: 'apple-touch-icon', href: assetUrl(APPLE_TOUCH_ICON) },
     { tagName: 'link', rel: 'icon', type: 'image/svg+xml', href: `${site.baseUrl}img/logo.svg` },
-    ...startupImages().map(
-      (image): HeadTag => ({
-        tagName: 'link',
-        rel: 'apple-touch-startup-image',
-        href: assetUrl(image.file),
-        media: image.media,
-      }),
-    ),
+    ...startupImages().map((image): HeadTag => ({
+      tagName: 'link',
+      rel: 'apple-touch-startup-image',
+      href: assetUrl(image.file),
+      media: image.media,
+    })),
   ];
 }
 

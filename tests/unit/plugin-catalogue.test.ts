@@ -66,10 +66,18 @@ describe('validatePackage', () => {
     ['weft', { weft: undefined }, /is missing/],
     ['weft', { weft: 'plugin' }, /must be an object/],
     ['weft.kind', { weft: { displayName: 'OpenAI' } }, /is missing/],
-    ['weft.kind', { weft: { kind: 'provider', displayName: 'OpenAI' } }, /must be one of core, model-provider/],
+    [
+      'weft.kind',
+      { weft: { kind: 'provider', displayName: 'OpenAI' } },
+      /must be one of core, model-provider/,
+    ],
     ['weft.displayName', { weft: { kind: 'plugin' } }, /is missing/],
   ])('rejects an invalid %s', (field, overrides, problem) => {
-    expectCatalogueError(() => validatePackage('model-openai', manifest(overrides)), field, problem);
+    expectCatalogueError(
+      () => validatePackage('model-openai', manifest(overrides)),
+      field,
+      problem,
+    );
   });
 
   it('rejects a file that is not an object', () => {

@@ -18,7 +18,9 @@ describe('PWA assets', () => {
   });
 
   it('declares a maskable icon and a 512 px icon in the manifest', () => {
-    const manifest = JSON.parse(webManifestJson()) as { icons: { sizes: string; purpose: string }[] };
+    const manifest = JSON.parse(webManifestJson()) as {
+      icons: { sizes: string; purpose: string }[];
+    };
     expect(manifest.icons.some((icon) => icon.purpose === 'maskable')).toBe(true);
     expect(manifest.icons.some((icon) => icon.sizes === '512x512')).toBe(true);
     expect(JSON.parse(webManifestJson())).toMatchObject({

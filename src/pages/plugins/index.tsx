@@ -36,7 +36,8 @@ export default function PluginsPage(): ReactNode {
           <p className={styles.lead}>
             The packages below are developed and tested in the Weft repository. Each one describes
             itself in its own <code>package.json</code>; this page is built from those descriptions.
-            To write your own, start with <Link to="/docs/building-plugins/">Building plugins</Link>.
+            To write your own, start with <Link to="/docs/building-plugins/">Building plugins</Link>
+            .
           </p>
         </header>
         {groups.length === 0 ? (

@@ -9,8 +9,8 @@
  *   silently serving old pages;
  * - under `docusaurus start` TypeDoc watches the sources and the site reloads.
  */
-import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync } from 'node:fs';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
 import { API_ENTRY_POINT, API_SIDEBAR_FILE, type ApiReferenceOptions } from '../../config/typedoc';
@@ -21,6 +21,23 @@ export interface ApiReferencePluginOptions {
   /** Keep TypeDoc watching the sources (dev server only). */
   watch: boolean;
   typedoc: ApiReferenceOptions & { out: string };
+}
+
+/**
+ * The docs instance serving api/ checks that its folder exists while plugins are
+ * created, in parallel with this plugin's TypeDoc run. The config calls this
+ * first, so the folder is there before any plugin starts.
+ */
+export function ensureApiDir(siteDir: string, out: string): void {
+  mkdirSync(path.resolve(siteDir, out), { recursive: true });
+}
+
+/** Empties the folder but keeps it, for the same reason. */
+async function emptyDir(dir: string): Promise<void> {
+  const entries = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(
+    entries.map((entry) => rm(path.join(dir, entry), { recursive: true, force: true })),
+  );
 }
 
 const WATCH_FIRST_OUTPUT_TIMEOUT_MS = 180_000;
@@ -73,7 +90,7 @@ export default async function apiReferencePlugin(
     return plugin;
   }
 
-  await rm(outDir, { recursive: true, force: true });
+  await emptyDir(outDir);
   // docusaurus-plugin-typedoc is ESM-only; it runs TypeDoc when it is created.
   const { default: typedocPlugin } = await import('docusaurus-plugin-typedoc');
   const typedoc = await typedocPlugin(context, { ...options.typedoc, watch: options.watch });

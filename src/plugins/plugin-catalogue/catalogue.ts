@@ -32,7 +32,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function requireString(directory: string, source: Record<string, unknown>, field: string, label = field): string {
+function requireString(
+  directory: string,
+  source: Record<string, unknown>,
+  field: string,
+  label = field,
+): string {
   const value = source[field];
   if (value === undefined) {
     throw new CatalogueError(directory, label, 'is missing');
@@ -64,7 +69,11 @@ export function validatePackage(directory: string, manifest: unknown): Catalogue
     keywords.length === 0 ||
     !keywords.every((keyword) => typeof keyword === 'string' && keyword.trim() !== '')
   ) {
-    throw new CatalogueError(directory, 'keywords', 'must be a non-empty array of non-empty strings');
+    throw new CatalogueError(
+      directory,
+      'keywords',
+      'must be a non-empty array of non-empty strings',
+    );
   }
 
   const weft = manifest.weft;
@@ -76,7 +85,11 @@ export function validatePackage(directory: string, manifest: unknown): Catalogue
   }
   const kind = requireString(directory, weft, 'kind', 'weft.kind');
   if (!(PACKAGE_KINDS as readonly string[]).includes(kind)) {
-    throw new CatalogueError(directory, 'weft.kind', `must be one of ${PACKAGE_KINDS.join(', ')}, got "${kind}"`);
+    throw new CatalogueError(
+      directory,
+      'weft.kind',
+      `must be one of ${PACKAGE_KINDS.join(', ')}, got "${kind}"`,
+    );
   }
   const displayName = requireString(directory, weft, 'displayName', 'weft.displayName');
 
@@ -108,7 +121,10 @@ export interface CatalogueResult {
 /** Reads packages/<dir>/package.json for every folder; valid entries come back sorted. */
 export async function readCatalogue(packagesDir: string): Promise<CatalogueResult> {
   const folders = (await readdir(packagesDir, { withFileTypes: true }))
-    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules')
+    .filter(
+      (entry) =>
+        entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules',
+    )
     .map((entry) => entry.name)
     .sort();
 
@@ -129,7 +145,11 @@ export async function readCatalogue(packagesDir: string): Promise<CatalogueResul
       try {
         manifest = JSON.parse(text);
       } catch (error) {
-        throw new CatalogueError(directory, 'the file', `is not valid JSON (${(error as Error).message})`);
+        throw new CatalogueError(
+          directory,
+          'the file',
+          `is not valid JSON (${(error as Error).message})`,
+        );
       }
       entries.push(validatePackage(directory, manifest));
     } catch (error) {

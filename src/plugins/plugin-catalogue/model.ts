@@ -3,7 +3,13 @@
  * page. Browser-safe: no Node.js imports here.
  */
 
-export const PACKAGE_KINDS = ['core', 'model-provider', 'memory-provider', 'plugin', 'tooling'] as const;
+export const PACKAGE_KINDS = [
+  'core',
+  'model-provider',
+  'memory-provider',
+  'plugin',
+  'tooling',
+] as const;
 export type PackageKind = (typeof PACKAGE_KINDS)[number];
 
 /** Section titles of the plugins page, in the order the kinds are listed above. */

@@ -35,7 +35,8 @@ export interface CapabilityDescriptor<
  *
  * @param descriptor - The capability's id, description and schemas.
  * @returns The same descriptor, frozen, with its literal types preserved.
- * @throws Error when the id is empty or contains whitespace.
+ * @throws Error when the id is not a string of letters, digits and `-_.:/` (no spaces), or the
+ * description is missing or blank.
  *
  * @example
  * ```ts
@@ -58,12 +59,12 @@ export function defineCapability<
 >(
   descriptor: CapabilityDescriptor<Id, Input, Output, Config>,
 ): CapabilityDescriptor<Id, Input, Output, Config> {
-  if (!/^[A-Za-z0-9][\w.:/-]*$/.test(descriptor.id)) {
+  if (typeof descriptor.id !== 'string' || !/^[A-Za-z0-9][\w.:/-]*$/.test(descriptor.id)) {
     throw new Error(
       `defineCapability: invalid capability id "${descriptor.id}"; use letters, digits, '-', '_', '.', ':' or '/' with no spaces.`,
     );
   }
-  if (descriptor.description.trim() === '') {
+  if (typeof descriptor.description !== 'string' || descriptor.description.trim() === '') {
     throw new Error(`defineCapability: capability "${descriptor.id}" needs a description.`);
   }
   return Object.freeze({ ...descriptor });
@@ -120,11 +121,19 @@ export interface ICapabilities {
    */
   [TEXT_GENERATION_CAPABILITY]: CapabilityDescriptor<
     typeof TEXT_GENERATION_CAPABILITY,
-    z.ZodType<{ messages: { role: 'system' | 'user' | 'assistant'; content: string }[] }>,
-    z.ZodType<{ text: string; usage?: { inputTokens: number; outputTokens: number } }>,
-    z.ZodType<{ temperature?: number; maxTokens?: number; json?: boolean }>
+    z.ZodType<TextGenerationInput, TextGenerationInput>,
+    z.ZodType<TextGenerationOutput, TextGenerationOutput>,
+    z.ZodType<TextGenerationOptions, TextGenerationOptions>
   >;
 }
+
+// Inlined into the API reference (TypeDoc's @inline) so the public surface stays the listed names.
+/** @inline */
+type TextGenerationInput = { messages: { role: 'system' | 'user' | 'assistant'; content: string }[] };
+/** @inline */
+type TextGenerationOutput = { text: string; usage?: { inputTokens: number; outputTokens: number } };
+/** @inline */
+type TextGenerationOptions = { temperature?: number; maxTokens?: number; json?: boolean };
 
 /**
  * The input, output and config types of every capability in {@link ICapabilities}, derived

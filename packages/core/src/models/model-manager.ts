@@ -138,7 +138,12 @@ export class ModelManager {
     input: CapabilityMap[K]['input'],
     request?: ModelRequestConfig<CapabilityMap[K]['config']>,
   ): Promise<CapabilityMap[K]['output']>;
-  async call(capability: string, input: unknown, request?: ModelRequestConfig): Promise<unknown>;
+  // Ids declared in ICapabilities must match the typed overload above; only other ids are untyped.
+  async call<K extends string>(
+    capability: K extends keyof CapabilityMap ? never : K,
+    input: unknown,
+    request?: ModelRequestConfig,
+  ): Promise<unknown>;
   async call(capability: string, input: unknown, request: ModelRequestConfig = {}): Promise<unknown> {
     const route = this.findRoute(capability, request.provider);
     if (!route) {
@@ -155,7 +160,8 @@ export class ModelManager {
       value = parseOrThrow(served.input, value, `input for capability "${route.capability.id}" (serving "${capability}") is invalid`);
     }
     const options = served.config
-      ? parseOrThrow(served.config, request.options, `options for capability "${route.capability.id}" are invalid`)
+      ? // No options means "all defaults": an object config schema must see {} rather than undefined.
+        parseOrThrow(served.config, request.options ?? {}, `options for capability "${route.capability.id}" are invalid`)
       : request.options;
 
     const started = performance.now();

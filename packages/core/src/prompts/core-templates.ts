@@ -10,8 +10,8 @@ export const coreTemplates: Readonly<Record<string, string>> = {
 Space: {{ space.id }}{% if space.description %} ({{ space.description }}){% endif %}
 Trigger: {{ task.trigger.pluginId }}/{{ task.trigger.action }}
 {% if task.trigger.message %}Message: {{ task.trigger.message }}
-{% endif %}Data: {{ task.trigger.data | json }}
-
+{% endif %}{% if task.trigger.data != nil %}Data: {{ task.trigger.data | json }}
+{% endif %}
 ## Executors you may use
 {% for executor in executors %}- pluginId "{{ executor.pluginId }}", action "{{ executor.action }}": {{ executor.description }}
 {% endfor %}
@@ -29,7 +29,7 @@ Trigger: {{ task.trigger.pluginId }}/{{ task.trigger.action }}
 {% if task.trigger.message %}Message: {{ task.trigger.message }}
 {% endif %}
 ## What happened so far
-{% for item in chain %}- {{ item.type }} from {{ item.pluginId }}{% if item.action %}/{{ item.action }}{% endif %}: {% if item.type == "error" %}{{ item.error }}{% else %}{{ item.data | json | truncate: 400 }}{% endif %}
+{% for item in chain %}- {{ item.type }} from {{ item.pluginId }}{% if item.action %}/{{ item.action }}{% endif %}: {% if item.type == "error" %}{{ item.error }}{% elsif item.data != nil %}{{ item.data | json | truncate: 400 }}{% else %}{{ item.message | default: "no data" }}{% endif %}
 {% endfor %}
 ## Remaining steps
 {% for step in remaining %}- {{ step.pluginId }}/{{ step.action }}{% if step.reason %} ({{ step.reason }}){% endif %}

@@ -88,12 +88,21 @@ export type ResolvedOptions = z.output<typeof optionsSchema>;
 /**
  * Checks the shape of a runtime configuration and applies defaults. Problems that need the
  * registries (capabilities, routes) are checked by the runtime itself; both kinds are reported
- * together.
+ * together. `registrable` tells whether the models, plugins and alias groups are well-formed
+ * enough for those registry checks to run, even when other parts (such as options) are wrong.
  */
-export function checkConfigShape(config: RuntimeConfig): { options: ResolvedOptions | undefined; problems: string[] } {
+export function checkConfigShape(config: RuntimeConfig): {
+  options: ResolvedOptions | undefined;
+  problems: string[];
+  registrable: boolean;
+} {
   const problems: string[] = [];
   if (typeof config !== 'object' || config === null) {
-    return { options: undefined, problems: ['the configuration must be an object with models, memory and plugins'] };
+    return {
+      options: undefined,
+      problems: ['the configuration must be an object with models, memory and plugins'],
+      registrable: false,
+    };
   }
   if (!Array.isArray(config.models) || config.models.length === 0) {
     problems.push('models: list at least one model provider (one must offer "text-generation")');
@@ -110,19 +119,23 @@ export function checkConfigShape(config: RuntimeConfig): { options: ResolvedOpti
       if (!Array.isArray(model.capabilities)) problems.push(`model "${model.id}": capabilities must be an array`);
     });
   }
+  const registrable = problems.length === 0;
   if (!looksLike<MemoryProvider>(config.memory, ['init', 'store', 'query', 'update', 'remove', 'clear', 'shutdown'])) {
     problems.push(`memory: expected a MemoryProvider instance, got ${describe(config.memory)}`);
   }
+  let pluginsValid = true;
   if (!Array.isArray(config.plugins)) {
     problems.push('plugins: expected an array of plugins');
+    pluginsValid = false;
   } else {
     config.plugins.forEach((plugin, index) => {
-      if (!looksLike<Plugin>(plugin, ['init', 'shutdown'])) problems.push(`plugins[${index}]: expected a Plugin instance, got ${describe(plugin)}`);
+      if (looksLike<Plugin>(plugin, ['init', 'shutdown'])) return;
+      problems.push(`plugins[${index}]: expected a Plugin instance, got ${describe(plugin)}`);
+      pluginsValid = false;
     });
   }
-  if (config.capabilityAliases !== undefined && !Array.isArray(config.capabilityAliases)) {
-    problems.push('capabilityAliases: expected an array of capability id groups');
-  }
+  const aliasesValid = config.capabilityAliases === undefined || Array.isArray(config.capabilityAliases);
+  if (!aliasesValid) problems.push('capabilityAliases: expected an array of capability id groups');
   const parsed = optionsSchema.safeParse(config.options ?? {});
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -130,7 +143,11 @@ export function checkConfigShape(config: RuntimeConfig): { options: ResolvedOpti
       problems.push(`${path}: ${issue.message}`);
     }
   }
-  return { options: parsed.success ? parsed.data : undefined, problems };
+  return {
+    options: parsed.success ? parsed.data : undefined,
+    problems,
+    registrable: registrable && pluginsValid && aliasesValid,
+  };
 }
 
 /**

@@ -138,17 +138,17 @@ export class Runtime {
    * ```
    */
   static async init(config: RuntimeConfig): Promise<Runtime> {
-    const { options, problems } = checkConfigShape(config);
+    const { options, problems, registrable } = checkConfigShape(config);
     const capabilities = new CapabilityRegistry();
     const prompts = new PromptRegistry();
     const plugins = new PluginRegistry();
-    if (problems.length === 0 && options) {
+    // The registry checks run even when the options are wrong, so that one error lists everything.
+    if (registrable) {
       Runtime.fillRegistries(config, { capabilities, prompts, plugins }, problems);
-      if (problems.length === 0) {
-        const runtime = new Runtime(config, options, { capabilities, prompts, plugins });
-        Runtime.checkCapabilities(config, options, { capabilities, models: runtime.models }, problems);
-        if (problems.length === 0) return runtime;
-      }
+      const runtime = options && new Runtime(config, options, { capabilities, prompts, plugins });
+      const models = runtime?.models ?? new ModelManager({ registry: capabilities, providers: config.models, prompts });
+      Runtime.checkCapabilities(config, options?.defaultProviders ?? {}, { capabilities, models }, problems);
+      if (runtime && problems.length === 0) return runtime;
     }
     throw new WeftError('WEFT_INVALID_CONFIG', `Runtime.init: invalid configuration:\n- ${problems.join('\n- ')}`);
   }
@@ -309,11 +309,13 @@ export class Runtime {
   }
 
   private async stopOnce(): Promise<void> {
+    // Draining runs queued tasks, which is only safe once everything they use has started.
+    const mode = this.phase === 'running' ? this.options.shutdown : 'cancel';
     this.phase = 'stopping';
     process.off('SIGINT', this.onSignal);
     process.off('SIGTERM', this.onSignal);
     this.triggerController.abort();
-    if (this.options.shutdown === 'cancel') {
+    if (mode === 'cancel') {
       await this.scheduler.stop('cancel');
     } else {
       let timer: NodeJS.Timeout | undefined;
@@ -377,7 +379,7 @@ export class Runtime {
 
   private static checkCapabilities(
     config: RuntimeConfig,
-    options: ResolvedOptions,
+    defaultProviders: Readonly<Record<string, string>>,
     { capabilities, models }: { capabilities: CapabilityRegistry; models: ModelManager },
     problems: string[],
   ): void {
@@ -388,7 +390,7 @@ export class Runtime {
         }
       }
     }
-    for (const [capability, providerId] of Object.entries(options.defaultProviders)) {
+    for (const [capability, providerId] of Object.entries(defaultProviders)) {
       collect(problems, `options.defaultProviders["${capability}"]`, () => models.setDefaultProvider(capability, providerId));
     }
     if (!models.canProvide('text-generation')) {

@@ -1,0 +1,76 @@
+import { Runtime } from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { NotesPlugin } from './notes-plugin.js';
+
+const logger = pino({ level: 'silent' });
+
+describe('NotesPlugin', () => {
+  it('saves a note and lists it in a later task of the same space', async () => {
+    const model = new ScriptedModelProvider({
+      responses: [
+        { steps: [{ pluginId: 'notes', action: 'save' }] },
+        { text: 'the boiler code is 4471' },
+        { type: 'stop' },
+        { steps: [{ pluginId: 'notes', action: 'list' }] },
+        { type: 'stop' },
+      ],
+    });
+    const memory = new InMemoryMemoryProvider();
+    const runtime = await Runtime.init({
+      models: [model],
+      memory,
+      plugins: [new NotesPlugin({ maxNotesShown: 5 })],
+      options: { logger, server: { port: 0 } },
+    });
+    await runtime.start();
+    try {
+      const saved = await runtime.dispatch({
+        pluginId: 'notes',
+        triggerId: 'message',
+        space: 'notes-user-ada',
+        message: 'Remember that the boiler code is 4471',
+      });
+      expect(saved.status).toBe('completed');
+      expect(saved.chain.at(-1)?.message).toBe('Noted: the boiler code is 4471');
+      // The plugin's template was rendered into the getObject prompt.
+      expect(model.requests[1]?.at(-1)?.content).toContain('Find the note the user wants kept');
+
+      const listed = await runtime.dispatch({
+        pluginId: 'notes',
+        triggerId: 'message',
+        space: 'notes-user-ada',
+        message: 'What did I ask you to remember?',
+      });
+      expect(listed.chain.at(-1)?.message).toBe('- the boiler code is 4471\n');
+      expect(await memory.query({ kind: 'note' })).toHaveLength(1);
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it('rejects a bad option when it is created', () => {
+    expect(() => new NotesPlugin({ maxNotesShown: 0 })).toThrow(
+      'NotesPlugin: option "maxNotesShown" must be a positive integer, got 0',
+    );
+  });
+
+  it('stops the runtime from starting when memory is unhealthy', async () => {
+    class DownMemory extends InMemoryMemoryProvider {
+      override async checkHealth(): Promise<boolean> {
+        return false;
+      }
+    }
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider()],
+      memory: new DownMemory(),
+      plugins: [new NotesPlugin()],
+      options: { logger, server: { port: 0 } },
+    });
+    await expect(runtime.start()).rejects.toThrow(
+      'Runtime.start: plugin "notes" failed to initialise: memory provider "in-memory" is not healthy',
+    );
+    expect(runtime.status).toBe('stopped');
+  });
+});

@@ -1,0 +1,168 @@
+import { Plugin, Runtime, type Trigger } from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { HeartbeatPlugin } from './heartbeat-plugin.js';
+import { IssuesPlugin } from './issues-plugin.js';
+
+const logger = pino({ level: 'silent' });
+const labelPlan = { steps: [{ pluginId: 'issues', action: 'label' }] };
+
+async function post(url: string, body: string, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body,
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe('a route trigger', () => {
+  it('dispatches a task per request and answers with its outcome', async () => {
+    const memory = new InMemoryMemoryProvider();
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider({ fallback: labelPlan })],
+      memory,
+      plugins: [new IssuesPlugin()],
+      options: { logger, pipelineReview: 'never', server: { port: 0, bodyLimit: '2kb' } },
+    });
+    await runtime.start();
+    const url = `${runtime.server.url}/webhooks/issues`;
+    try {
+      const event = { repository: 'weft', issue: { number: 7, title: 'Crash on start' } };
+      const ok = await post(url, JSON.stringify(event), { 'x-delivery-id': 'd-1' });
+      expect(ok).toMatchObject({
+        status: 202,
+        body: { status: 'completed', label: { label: 'bug' } },
+      });
+      const [trigger] = await memory.query({ space: 'repo-weft', kind: 'trigger' });
+      expect(trigger?.metadata).toEqual({ deliveryId: 'd-1' });
+
+      expect(await post(url, '{"repository":')).toMatchObject({ status: 400 });
+      expect(await post(url, JSON.stringify({ pad: 'x'.repeat(4096) }))).toMatchObject({
+        status: 413,
+      });
+      expect(await post(`${runtime.server.url}/webhooks/unknown`, '{}')).toEqual({
+        status: 404,
+        body: { error: { status: 404, message: 'No route for POST /webhooks/unknown' } },
+      });
+      expect(await post(url, '{}')).toEqual({
+        status: 422,
+        body: {
+          error: { status: 422, message: 'expected { repository, issue: { number, title } }' },
+        },
+      });
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it('answers 500 without details when a handler throws an error with no status', async () => {
+    class BrokenPlugin extends Plugin {
+      readonly id = 'broken';
+      readonly description = 'A route whose handler fails.';
+      override readonly triggers: Trigger[] = [
+        {
+          type: 'route',
+          id: 'fail',
+          method: 'GET',
+          path: '/broken',
+          handler: () => {
+            throw new Error('connection string postgres://admin:secret@db leaked?');
+          },
+        },
+      ];
+    }
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider()],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new BrokenPlugin()],
+      options: { logger, server: { port: 0 } },
+    });
+    await runtime.start();
+    try {
+      const response = await fetch(`${runtime.server.url}/broken`);
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({
+        error: { status: 500, message: 'Internal server error' },
+      });
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it('answers 503 when the queue is full', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const model = new ScriptedModelProvider({
+      // Planning waits at the gate, so the first task holds the only worker.
+      fallback: async () => {
+        await gate;
+        return labelPlan;
+      },
+    });
+    const runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new IssuesPlugin()],
+      options: {
+        logger,
+        pipelineReview: 'never',
+        scheduler: { concurrency: 1, maxQueueSize: 1 },
+        server: { port: 0 },
+      },
+    });
+    await runtime.start();
+    const url = `${runtime.server.url}/webhooks/issues`;
+    const event = (n: number) =>
+      JSON.stringify({ repository: 'weft', issue: { number: n, title: 'Question' } });
+    try {
+      const first = post(url, event(1));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const second = post(url, event(2));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const third = await post(url, event(3));
+      expect(third.status).toBe(503);
+      expect(third.body).toMatchObject({
+        error: { message: expect.stringContaining('queue is full') },
+      });
+      release();
+      expect((await first).status).toBe(202);
+      expect((await second).status).toBe(202);
+    } finally {
+      release();
+      await runtime.stop();
+    }
+  });
+});
+
+describe('a start trigger', () => {
+  it('dispatches tasks until the runtime stops', async () => {
+    const memory = new InMemoryMemoryProvider();
+    const runtime = await Runtime.init({
+      models: [
+        new ScriptedModelProvider({
+          fallback: { steps: [{ pluginId: 'heartbeat', action: 'tick' }] },
+        }),
+      ],
+      memory,
+      plugins: [new HeartbeatPlugin(20)],
+      options: { logger, pipelineReview: 'never' },
+    });
+    await runtime.start();
+    expect(runtime.server.url).toBeUndefined(); // no route trigger, so no HTTP server
+    await new Promise((resolve) => setTimeout(resolve, 110));
+    await runtime.stop();
+
+    const chains = await memory.query({ space: 'heartbeat', kind: 'chain' });
+    expect(chains.length).toBeGreaterThanOrEqual(2);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(await memory.query({ space: 'heartbeat', kind: 'chain' })).toHaveLength(chains.length);
+  });
+
+  it('rejects an interval that is too short when the plugin is created', () => {
+    expect(() => new HeartbeatPlugin(1)).toThrow(
+      'intervalMs must be an integer of at least 10, got 1',
+    );
+  });
+});

@@ -1,0 +1,82 @@
+import { Runtime } from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { FeedbackPlugin } from './feedback-plugin.js';
+import { LexiconSentimentProvider } from './lexicon-provider.js';
+
+const logger = pino({ level: 'silent' });
+const text = new ScriptedModelProvider({
+  fallback: { steps: [{ pluginId: 'feedback', action: 'triage' }] },
+});
+
+describe('a custom capability', () => {
+  it('is called by id from an executor, with typed input and output', async () => {
+    const runtime = await Runtime.init({
+      models: [text, new LexiconSentimentProvider()],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new FeedbackPlugin()],
+      options: { logger, pipelineReview: 'never' },
+    });
+    await runtime.start();
+    try {
+      const task = await runtime.dispatch({
+        pluginId: 'feedback',
+        triggerId: 'form',
+        space: 'feedback',
+        message: 'The app is slow and the export is broken.',
+      });
+      expect(task.chain.at(-1)).toMatchObject({
+        type: 'result',
+        data: { label: 'negative', queue: 'support' },
+      });
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it('validates input before the provider sees it', async () => {
+    const runtime = await Runtime.init({
+      models: [text, new LexiconSentimentProvider()],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [],
+      options: { logger },
+    });
+    await expect(runtime.models.call('sentiment', { text: '' })).rejects.toThrow(
+      'ModelManager: input for capability "sentiment" is invalid',
+    );
+    await expect(runtime.models.call('sentiment', { text: '' })).rejects.toThrow(
+      'text must not be empty',
+    );
+  });
+
+  it('uses the default provider when several offer the capability', async () => {
+    const served: string[] = [];
+    const runtime = await Runtime.init({
+      models: [text, new LexiconSentimentProvider('fast'), new LexiconSentimentProvider('careful')],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [],
+      options: {
+        logger,
+        defaultProviders: { sentiment: 'careful' },
+        analytics: { trackers: [{ onModelCall: (call) => served.push(call.providerId) }] },
+      },
+    });
+    const { label } = await runtime.models.call('sentiment', { text: 'great work, thanks' });
+    await runtime.models.call('sentiment', { text: 'great work' }, { provider: 'fast' });
+    expect(label).toBe('positive');
+    expect(served).toEqual(['careful', 'fast']);
+  });
+
+  it('is required: Runtime.init names the plugin when no provider offers it', async () => {
+    await expect(
+      Runtime.init({
+        models: [text],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new FeedbackPlugin()],
+      }),
+    ).rejects.toThrow(
+      'plugin "feedback": requires capability "sentiment", which no model provider offers',
+    );
+  });
+});

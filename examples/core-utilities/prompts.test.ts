@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { createDigestPrompts } from './prompts.js';
+
+describe('PromptRegistry', () => {
+  it('renders inline and file templates by their full names', async () => {
+    const prompts = await createDigestPrompts();
+    expect(prompts.list()).toEqual(['digest/daily-digest', 'digest/greeting']);
+    expect(await prompts.render('digest/greeting', { reader: 'ada' })).toBe('Good morning, Ada!');
+
+    const digest = prompts.get('digest/daily-digest');
+    expect(digest.templateName).toBe('digest/daily-digest');
+    const text = await digest({
+      space: { id: 'team-docs' },
+      reader: 'Ada',
+      items: [{ kind: 'chain', summary: 'Answered 3 questions about spaces.' }],
+      maxWords: 50,
+    });
+    expect(text).toBe(
+      "Write a short digest of yesterday's activity in team-docs for Ada.\n\n" +
+        '- chain: Answered 3 questions about spaces.\nKeep it under 50 words.\n',
+    );
+  });
+
+  it('names a variable the caller forgot', async () => {
+    const prompts = await createDigestPrompts();
+    await expect(prompts.render('digest/greeting', {})).rejects.toMatchObject({
+      code: 'WEFT_TEMPLATE_RENDER_FAILED',
+      message: expect.stringContaining('undefined variable: reader'),
+    });
+  });
+
+  it('reports a missing template with the names it knows', async () => {
+    const prompts = await createDigestPrompts();
+    expect(() => prompts.get('digest/weekly')).toThrow(
+      'PromptRegistry: no template named "digest/weekly"; registered templates: digest/daily-digest, digest/greeting.',
+    );
+  });
+
+  it('refuses a template that does not parse when it is registered', async () => {
+    const prompts = await createDigestPrompts();
+    expect(() => prompts.register('digest', 'broken', '{% if reader %}unclosed')).toThrow(
+      'PromptRegistry: template "digest/broken" does not parse',
+    );
+  });
+});

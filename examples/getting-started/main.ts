@@ -1,0 +1,6 @@
+import { createAgent } from './agent.js';
+import { createScriptedModel } from './scripted-model.js';
+
+const runtime = await createAgent({ model: createScriptedModel() });
+await runtime.start();
+console.log(`Agent listening on ${runtime.server.url}; press Ctrl+C to stop.`);

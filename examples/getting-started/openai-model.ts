@@ -1,0 +1,13 @@
+import { OpenAIModelProvider } from '@weft/model-openai';
+
+/**
+ * The real model. Pass it to createAgent instead of the scripted one:
+ * `createAgent({ model: createOpenAIModel() })`.
+ */
+export function createOpenAIModel(): OpenAIModelProvider {
+  return new OpenAIModelProvider({
+    baseUrl: 'https://api.openai.com/v1',
+    apiKey: () => process.env.OPENAI_API_KEY ?? '',
+    model: 'gpt-4o-mini',
+  });
+}

@@ -1,0 +1,23 @@
+import { ScriptedModelProvider } from '@weft/testing';
+
+/**
+ * A stand-in for a real text model, so this example runs without an API key. It answers the
+ * three kinds of request the agent makes: the pipeline plan, the review after a step, and the
+ * reply itself.
+ */
+export function createScriptedModel(): ScriptedModelProvider {
+  return new ScriptedModelProvider({
+    fallback: (messages) => {
+      const system = messages[0]?.content ?? '';
+      if (system.includes('JSON Schema (Pipeline)')) {
+        return {
+          steps: [{ pluginId: 'assistant', action: 'reply', reason: 'The user asked something.' }],
+        };
+      }
+      if (system.includes('JSON Schema (PipelineModification)')) {
+        return { type: 'stop', reason: 'The user has an answer.' };
+      }
+      return `You said "${messages.at(-1)?.content}". Weft is listening.`;
+    },
+  });
+}

@@ -1,0 +1,83 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Runtime } from '@weft/core';
+import { InMemoryMemoryProvider } from '@weft/testing';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CompletionApiProvider } from './completion-api-provider.js';
+
+let server: Server;
+let baseUrl: string;
+const seen: { authorization?: string; body: Record<string, unknown> }[] = [];
+
+beforeAll(async () => {
+  // A stand-in for the completion service.
+  server = createServer((request, response) => {
+    if (request.url === '/health') return void response.end('ok');
+    let raw = '';
+    request.on('data', (chunk) => (raw += chunk));
+    request.on('end', () => {
+      seen.push({ authorization: request.headers.authorization, body: JSON.parse(raw) });
+      const status = raw.includes('fail') ? 500 : 200;
+      response.writeHead(status, { 'Content-Type': 'application/json' });
+      response.end(
+        status === 200
+          ? JSON.stringify({ output: 'Hello!', usage: { input: 7, output: 2 } })
+          : '{"error":"boom"}',
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+async function start(token: string) {
+  const provider = new CompletionApiProvider({ baseUrl, token: async () => token });
+  const runtime = await Runtime.init({
+    models: [provider],
+    memory: new InMemoryMemoryProvider(),
+    plugins: [],
+    options: { logger: pino({ level: 'silent' }), analytics: true },
+  });
+  return { runtime, provider };
+}
+
+describe('CompletionApiProvider', () => {
+  it('serves text-generation and reports token usage', async () => {
+    const { runtime, provider } = await start('s3cret');
+    await runtime.start();
+    try {
+      expect(await provider.checkHealth()).toBe(true);
+      const text = await runtime.models.generateText('Say hello', { options: { maxTokens: 5 } });
+      expect(text).toBe('Hello!');
+      expect(seen.at(-1)).toEqual({
+        authorization: 'Bearer s3cret',
+        body: { messages: [{ role: 'user', content: 'Say hello' }], max_tokens: 5 },
+      });
+      expect(runtime.analytics.snapshot().tokens).toEqual({ input: 7, output: 2 });
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it('wraps a failed request in an error naming the provider', async () => {
+    const { runtime } = await start('s3cret');
+    await runtime.start();
+    try {
+      await expect(runtime.models.generateText('please fail', { options: {} })).rejects.toThrow(
+        'ModelManager: provider "completion-api" failed on capability "text-generation": POST /v1/complete answered 500',
+      );
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it('stops the runtime from starting without a token', async () => {
+    const { runtime } = await start('');
+    await expect(runtime.start()).rejects.toThrow(
+      'Runtime.start: model provider "completion-api" failed to initialise: the token is empty',
+    );
+  });
+});

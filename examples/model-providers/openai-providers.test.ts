@@ -1,0 +1,81 @@
+import { Runtime } from '@weft/core';
+import { OpenAIModelProvider, OpenAIModelProviderError } from '@weft/model-openai';
+import { InMemoryMemoryProvider } from '@weft/testing';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { lmStudio, ollama, openai, vllm } from './openai-providers.js';
+
+describe('OpenAIModelProvider configurations', () => {
+  it('builds one provider per server, each with its own id (no request is sent)', async () => {
+    const providers = [openai(), ollama(), vllm(), lmStudio()];
+    expect(providers.map((p) => [p.id, p.baseUrl])).toEqual([
+      ['openai', 'https://api.openai.com/v1'],
+      ['ollama', 'http://localhost:11434/v1'],
+      ['vllm', 'http://localhost:8000/v1'],
+      ['lm-studio', 'http://localhost:1234/v1'],
+    ]);
+    const runtime = await Runtime.init({
+      models: providers,
+      memory: new InMemoryMemoryProvider(),
+      plugins: [],
+      options: {
+        logger: pino({ level: 'silent' }),
+        defaultProviders: { 'text-generation': 'ollama' },
+      },
+    });
+    expect(runtime.models.canProvide('text-generation')).toBe(true);
+  });
+
+  it('retries a 503 with backoff and succeeds', async () => {
+    const statuses = [503, 503, 200];
+    const model = new OpenAIModelProvider({
+      baseUrl: 'https://llm.example.com/v1',
+      model: 'test-model',
+      maxRetries: 3,
+      retryBaseDelayMs: 1,
+      // A stand-in for the network: two overloaded answers, then a completion.
+      fetch: async () => {
+        const status = statuses.shift()!;
+        const body =
+          status === 200
+            ? { choices: [{ message: { content: 'Hi!' } }] }
+            : { error: { message: 'overloaded' } };
+        return new Response(JSON.stringify(body), { status });
+      },
+    });
+    const runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [],
+      options: { logger: pino({ level: 'silent' }) },
+    });
+    expect(await runtime.models.generateText('Hello', { options: { temperature: 0 } })).toBe('Hi!');
+    expect(statuses).toEqual([]);
+  });
+
+  it('fails at once on a 401, naming the provider and the API message', async () => {
+    const model = new OpenAIModelProvider({
+      baseUrl: 'https://llm.example.com/v1',
+      model: 'test-model',
+      fetch: async () =>
+        new Response('{"error":{"message":"Incorrect API key provided"}}', { status: 401 }),
+    });
+    const [generate] = model.capabilities;
+    const failure = generate!.run({ messages: [{ role: 'user', content: 'Hi' }] }, {});
+    await expect(failure).rejects.toBeInstanceOf(OpenAIModelProviderError);
+    await expect(failure).rejects.toMatchObject({
+      code: 'http_status',
+      httpStatus: 401,
+      attempts: 1,
+    });
+    await expect(failure).rejects.toThrow('OpenAIModelProvider "openai": request failed with 401');
+  });
+
+  it('rejects a bad option when constructed', () => {
+    expect(
+      () => new OpenAIModelProvider({ baseUrl: 'localhost:11434', model: 'llama3.1:8b' }),
+    ).toThrow(
+      'OpenAIModelProvider: option "baseUrl" must be an absolute http(s) URL, got "localhost:11434"',
+    );
+  });
+});

@@ -1,0 +1,36 @@
+import { OpenAIModelProvider } from '@weft/model-openai';
+
+/** OpenAI's hosted API. The key is read before every request, so a rotated key is picked up. */
+export const openai = () =>
+  new OpenAIModelProvider({
+    baseUrl: 'https://api.openai.com/v1',
+    apiKey: () => process.env.OPENAI_API_KEY ?? '',
+    model: 'gpt-4o-mini',
+  });
+
+/** A local Ollama server: no key, and a long timeout while the model loads. */
+export const ollama = () =>
+  new OpenAIModelProvider({
+    id: 'ollama',
+    baseUrl: 'http://localhost:11434/v1',
+    model: 'llama3.1:8b',
+    timeoutMs: 180_000,
+  });
+
+/** vLLM started with `vllm serve Qwen/Qwen2.5-7B-Instruct --api-key token-abc123`. */
+export const vllm = () =>
+  new OpenAIModelProvider({
+    id: 'vllm',
+    baseUrl: 'http://localhost:8000/v1',
+    apiKey: 'token-abc123',
+    model: 'Qwen/Qwen2.5-7B-Instruct',
+  });
+
+/** LM Studio's local server (Developer tab, port 1234 by default). */
+export const lmStudio = () =>
+  new OpenAIModelProvider({
+    id: 'lm-studio',
+    baseUrl: 'http://localhost:1234/v1',
+    model: 'qwen2.5-7b-instruct',
+    maxRetries: 1,
+  });

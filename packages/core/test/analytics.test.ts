@@ -1,0 +1,178 @@
+import { AnalyticsManager, Runtime, type AgentTask, type AnalyticsTracker } from '@weft/core';
+import { InMemoryMemoryProvider } from '@weft/testing';
+import { describe, expect, it } from 'vitest';
+import {
+  echoPlugin,
+  makeRuntime,
+  plan,
+  recordingExecutor,
+  silentLogger,
+  TestModelProvider,
+  TestPlugin,
+} from './fixtures.js';
+
+const task = (status: AgentTask['status']) => ({ status }) as AgentTask;
+const step = { pluginId: 'echo', action: 'reply' };
+const modelCall = (overrides: Partial<Parameters<AnalyticsManager['onModelCall']>[0]> = {}) => ({
+  capability: 'text-generation',
+  providerId: 'local',
+  durationMs: 100,
+  success: true,
+  ...overrides,
+});
+
+describe('AnalyticsManager', () => {
+  it('is off by default: events leave the snapshot at zero and reach no tracker', () => {
+    const calls: string[] = [];
+    const analytics = new AnalyticsManager({ trackers: [{ onTaskStart: () => calls.push('start') }] });
+    expect(analytics.enabled).toBe(false);
+    analytics.onTaskStart(task('running'));
+    analytics.onTaskEnd(task('completed'), 5);
+    analytics.onStep({ task: task('running'), step, success: false, durationMs: 1 });
+    analytics.onModelCall(modelCall({ usage: { inputTokens: 1, outputTokens: 1 } }));
+    const data = analytics.snapshot();
+    expect(data.tasks).toEqual({ started: 0, completed: 0, failed: 0, cancelled: 0 });
+    expect(data.steps).toEqual({ executed: 0, failed: 0 });
+    expect(data.modelCalls.total).toBe(0);
+    expect(data.tokens).toEqual({ input: 0, output: 0 });
+    expect(calls).toEqual([]);
+  });
+
+  it('counts tasks, steps, failures, model calls, latency and tokens', () => {
+    const analytics = new AnalyticsManager({ enabled: true });
+    analytics.onTaskStart(task('running'));
+    analytics.onTaskStart(task('running'));
+    analytics.onTaskStart(task('running'));
+    analytics.onTaskEnd(task('completed'), 10);
+    analytics.onTaskEnd(task('failed'), 10);
+    analytics.onTaskEnd(task('cancelled'), 10);
+    analytics.onStep({ task: task('running'), step, success: true, durationMs: 1 });
+    analytics.onStep({ task: task('running'), step, success: false, durationMs: 1 });
+    analytics.onModelCall(modelCall({ durationMs: 100, usage: { inputTokens: 10, outputTokens: 4 } }));
+    analytics.onModelCall(modelCall({ durationMs: 300, success: false }));
+    analytics.onModelCall(modelCall({ capability: 'sentiment', durationMs: 200, usage: { inputTokens: 2, outputTokens: 1 } }));
+    const data = analytics.snapshot();
+    expect(data.tasks).toEqual({ started: 3, completed: 1, failed: 1, cancelled: 1 });
+    expect(data.steps).toEqual({ executed: 2, failed: 1 });
+    expect(data.modelCalls).toEqual({
+      total: 3,
+      failed: 1,
+      totalLatencyMs: 600,
+      averageLatencyMs: 200,
+      byCapability: {
+        'text-generation': { calls: 2, failed: 1, totalLatencyMs: 400 },
+        sentiment: { calls: 1, failed: 0, totalLatencyMs: 200 },
+      },
+    });
+    expect(data.tokens).toEqual({ input: 12, output: 5 });
+  });
+
+  it('returns snapshots that later events do not change, and resets', () => {
+    const analytics = new AnalyticsManager({ enabled: true });
+    analytics.onModelCall(modelCall());
+    const before = analytics.snapshot();
+    analytics.onModelCall(modelCall());
+    expect(before.modelCalls.total).toBe(1);
+    expect(analytics.snapshot().modelCalls.total).toBe(2);
+    analytics.reset();
+    expect(analytics.snapshot().modelCalls.total).toBe(0);
+  });
+
+  it('forwards events to trackers, including ones added later, and ignores a tracker that throws', () => {
+    const received: string[] = [];
+    const throwing: AnalyticsTracker = {
+      onTaskStart: () => {
+        throw new Error('metrics backend down');
+      },
+      onModelCall: () => {
+        throw new Error('metrics backend down');
+      },
+    };
+    const recording: AnalyticsTracker = {
+      onTaskStart: () => received.push('taskStart'),
+      onTaskEnd: (_task, durationMs) => received.push(`taskEnd ${durationMs}`),
+      onStep: (event) => received.push(`step ${event.success}`),
+      onModelCall: (event) => received.push(`model ${event.providerId}`),
+    };
+    const analytics = new AnalyticsManager({ enabled: true, trackers: [throwing], logger: silentLogger });
+    analytics.addTracker(recording);
+    analytics.onTaskStart(task('running'));
+    analytics.onStep({ task: task('running'), step, success: true, durationMs: 1 });
+    analytics.onModelCall(modelCall());
+    analytics.onTaskEnd(task('completed'), 42);
+    expect(received).toEqual(['taskStart', 'step true', 'model local', 'taskEnd 42']);
+    expect(analytics.snapshot().tasks.started).toBe(1);
+  });
+});
+
+describe('Runtime analytics', () => {
+  it('collects nothing unless enabled', async () => {
+    const { runtime } = await makeRuntime({ responses: { fallback: plan() } });
+    await runtime.start();
+    await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    await runtime.stop();
+    expect(runtime.analytics.enabled).toBe(false);
+    expect(runtime.analytics.snapshot().tasks.started).toBe(0);
+  });
+
+  it('collects figures from a real task with options.analytics true', async () => {
+    let calls = 0;
+    const provider = new TestModelProvider('counting', {
+      capabilities: [
+        {
+          id: 'text-generation',
+          run: async () => {
+            calls += 1;
+            const text = JSON.stringify(
+              calls === 1 ? plan(['tools', 'works'], ['tools', 'fails']) : { type: 'continue' },
+            );
+            return { text, usage: { inputTokens: 100, outputTokens: 20 } };
+          },
+        },
+      ],
+    });
+    const plugin = new TestPlugin('tools', {
+      executors: [recordingExecutor('works'), recordingExecutor('fails', { success: false, error: 'nope' })],
+    });
+    const runtime = await Runtime.init({
+      models: [provider],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [plugin],
+      options: { logger: silentLogger, analytics: true },
+    });
+    await runtime.start();
+    const finished = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    await runtime.stop();
+    expect(finished.status).toBe('failed');
+    const data = runtime.analytics.snapshot();
+    expect(data.tasks).toEqual({ started: 1, completed: 0, failed: 1, cancelled: 0 });
+    expect(data.steps).toEqual({ executed: 2, failed: 1 });
+    expect(data.modelCalls.total).toBe(3); // plan + two reviews
+    expect(data.modelCalls.byCapability['text-generation']?.calls).toBe(3);
+    expect(data.modelCalls.averageLatencyMs).toBeGreaterThanOrEqual(0);
+    expect(data.tokens).toEqual({ input: 300, output: 60 });
+  });
+
+  it('forwards runtime events to configured trackers', async () => {
+    const events: string[] = [];
+    const { runtime } = await makeRuntime({
+      plugins: [echoPlugin()],
+      responses: { responses: [plan(['echo', 'reply']), { type: 'continue' }] },
+      options: {
+        analytics: {
+          trackers: [
+            {
+              onTaskStart: (started) => events.push(`start ${started.trigger.action}`),
+              onStep: (event) => events.push(`step ${event.step.action}`),
+              onTaskEnd: (ended) => events.push(`end ${ended.status}`),
+            },
+          ],
+        },
+      },
+    });
+    await runtime.start();
+    await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    await runtime.stop();
+    expect(events).toEqual(['start message', 'step reply', 'end completed']);
+  });
+});

@@ -1,0 +1,150 @@
+import {
+  CapabilityRegistry,
+  defineCapability,
+  TEXT_GENERATION_CAPABILITY,
+  type CapabilityMap,
+  type ModelManager,
+} from '@weft/core';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
+import { errorOf, makeRuntime, sentimentCapability, silentLogger, TestModelProvider } from './fixtures.js';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { Runtime } from '@weft/core';
+
+// Module augmentation: the custom capability becomes callable by id with typed input and output.
+declare module '@weft/core' {
+  interface ICapabilities {
+    sentiment: typeof sentimentCapability;
+  }
+}
+
+const schemas = { input: z.object({ text: z.string() }), output: z.object({ ok: z.boolean() }) };
+
+describe('defineCapability', () => {
+  it('returns a frozen descriptor with the same fields', () => {
+    const descriptor = defineCapability({ id: 'image/caption', description: 'Captions an image.', ...schemas });
+    expect(descriptor).toMatchObject({ id: 'image/caption', description: 'Captions an image.' });
+    expect(descriptor.input).toBe(schemas.input);
+    expect(Object.isFrozen(descriptor)).toBe(true);
+  });
+
+  it.each(['', 'has space', '-leading-dash', 'emoji🙂'])('rejects the id %j, naming it', (id) => {
+    expect(() => defineCapability({ id, description: 'x', ...schemas })).toThrow(
+      `defineCapability: invalid capability id "${id}"`,
+    );
+  });
+
+  it('rejects an id that is not a string', () => {
+    expect(() => defineCapability({ id: undefined as unknown as string, description: 'x', ...schemas })).toThrow(
+      'defineCapability: invalid capability id',
+    );
+  });
+
+  it('rejects a missing or blank description, naming the capability', () => {
+    expect(() => defineCapability({ id: 'blank', description: '   ', ...schemas })).toThrow(
+      'defineCapability: capability "blank" needs a description.',
+    );
+    expect(() =>
+      defineCapability({ id: 'missing', description: undefined as unknown as string, ...schemas }),
+    ).toThrow('defineCapability: capability "missing" needs a description.');
+  });
+});
+
+describe('CapabilityRegistry', () => {
+  const chat = defineCapability({ id: 'chat', description: 'Chat.', ...schemas });
+
+  it('starts with the built-in text-generation capability', () => {
+    const registry = new CapabilityRegistry();
+    expect(registry.has(TEXT_GENERATION_CAPABILITY)).toBe(true);
+    expect(registry.list().map((descriptor) => descriptor.id)).toEqual(['text-generation']);
+  });
+
+  it('registers, gets and lists descriptors; the same descriptor twice is harmless', () => {
+    const registry = new CapabilityRegistry();
+    registry.register(chat);
+    registry.register(chat);
+    expect(registry.get('chat')).toBe(chat);
+    expect(registry.get('nope')).toBeUndefined();
+    expect(registry.list().map((descriptor) => descriptor.id)).toEqual(['text-generation', 'chat']);
+  });
+
+  it('rejects a different descriptor under a taken id, naming it', () => {
+    const registry = new CapabilityRegistry();
+    registry.register(chat);
+    expect(() => registry.register(defineCapability({ id: 'chat', description: 'Other chat.', ...schemas }))).toThrow(
+      'capability "chat" is already registered with a different descriptor',
+    );
+  });
+
+  it('resolves alias groups in the order they were added', () => {
+    const registry = new CapabilityRegistry();
+    registry.addAliasGroup(['text-generation', 'chat', 'completion']);
+    registry.addAliasGroup(['chat', 'dialogue']);
+    expect(registry.aliasesOf('chat')).toEqual(['text-generation', 'completion', 'dialogue']);
+    expect(registry.aliasesOf('dialogue')).toEqual(['chat']);
+    expect(registry.aliasesOf('loner')).toEqual([]);
+  });
+
+  it.each([[['solo']], [['chat', 'chat']]])('rejects the alias group %j, listing it', (group) => {
+    const registry = new CapabilityRegistry();
+    expect(() => registry.addAliasGroup(group)).toThrow(`alias group [${group.join(', ')}] must list at least two distinct`);
+  });
+
+  it('registers transforms only between members of one alias group, once per pair', () => {
+    const registry = new CapabilityRegistry();
+    const transform = { from: 'chat', to: 'text-generation', input: (value: unknown) => value, output: (value: unknown) => value };
+    expect(() => registry.addTransform(transform)).toThrow(
+      'transform "chat" -> "text-generation" needs both ids in one alias group',
+    );
+    registry.addAliasGroup(['chat', 'text-generation']);
+    registry.addTransform(transform);
+    expect(registry.getTransform('chat', 'text-generation')).toBe(transform);
+    expect(registry.getTransform('text-generation', 'chat')).toBeUndefined();
+    expect(() => registry.addTransform({ ...transform })).toThrow(
+      'a transform "chat" -> "text-generation" is already registered',
+    );
+  });
+});
+
+describe('capability types', () => {
+  it('type-checks calls to text-generation', async () => {
+    const { runtime } = await makeRuntime({ responses: { responses: ['typed answer'] } });
+    const models: ModelManager = runtime.models;
+    const result = await models.call('text-generation', { messages: [{ role: 'user', content: 'hi' }] });
+    expectTypeOf(result.text).toEqualTypeOf<string>();
+    expect(result.text).toBe('typed answer');
+
+    const wrongInput = async () =>
+      // @ts-expect-error -- `messages` must be a list of chat messages, not a string.
+      models.call('text-generation', { messages: 'hi' });
+    const error = await errorOf(wrongInput);
+    expect(error.message).toContain('input for capability "text-generation" is invalid');
+
+    const wrongOption = async () =>
+      // @ts-expect-error -- `temperature` is a number.
+      models.call('text-generation', { messages: [{ role: 'user', content: 'hi' }] }, { options: { temperature: 'hot' } });
+    expect((await errorOf(wrongOption)).message).toContain('options for capability "text-generation" are invalid');
+  });
+
+  it('types a custom capability declared through module augmentation', async () => {
+    expectTypeOf<CapabilityMap['sentiment']['input']>().toEqualTypeOf<{ text: string }>();
+    expectTypeOf<CapabilityMap['sentiment']['output']>().toEqualTypeOf<{ score: number }>();
+    const provider = new TestModelProvider('moody', {
+      descriptors: [sentimentCapability],
+      capabilities: [{ id: 'sentiment', run: async ({ text }: { text: string }) => ({ score: text.includes('love') ? 1 : -1 }) }],
+    });
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider(), provider],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [],
+      options: { logger: silentLogger },
+    });
+    const { score } = await runtime.models.call('sentiment', { text: 'I love looms' });
+    expectTypeOf(score).toEqualTypeOf<number>();
+    expect(score).toBe(1);
+
+    // @ts-expect-error -- the sentiment input has `text`, not `body`.
+    const wrong = () => runtime.models.call('sentiment', { body: 'x' });
+    expect((await errorOf(wrong)).message).toContain('input for capability "sentiment" is invalid');
+  });
+});

@@ -1,0 +1,253 @@
+/**
+ * Shared fixtures of the core's unit tests: a silent logger, small plugins and providers, and
+ * a helper that builds a runtime around a ScriptedModelProvider.
+ */
+import {
+  defineCapability,
+  ModelProvider,
+  Plugin,
+  Runtime,
+  type AgentTask,
+  type ExecutionContext,
+  type Executor,
+  type ModelCapability,
+  type PluginResult,
+  type Trigger,
+} from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { pino } from 'pino';
+import { z } from 'zod';
+
+/** A logger that writes nothing. */
+export const silentLogger = pino({ level: 'silent' });
+
+/** A plugin assembled from parts, for tests. */
+export class TestPlugin extends Plugin {
+  readonly id: string;
+  readonly description: string;
+  override readonly executors: readonly Executor[];
+  override readonly triggers: readonly Trigger[];
+  override readonly templates: Readonly<Record<string, string>>;
+  override readonly requiredCapabilities: readonly string[];
+  /** Names of lifecycle events, in order, shared when a log is passed. */
+  readonly events: string[];
+  private readonly hooks: { init?: () => Promise<void> | void; shutdown?: () => Promise<void> | void };
+
+  constructor(
+    id: string,
+    parts: {
+      description?: string;
+      executors?: readonly Executor[];
+      triggers?: readonly Trigger[];
+      templates?: Record<string, string>;
+      requiredCapabilities?: readonly string[];
+      events?: string[];
+      init?: () => Promise<void> | void;
+      shutdown?: () => Promise<void> | void;
+    } = {},
+  ) {
+    super();
+    this.id = id;
+    this.description = parts.description ?? `Test plugin ${id}.`;
+    this.executors = parts.executors ?? [];
+    this.triggers = parts.triggers ?? [];
+    this.templates = parts.templates ?? {};
+    this.requiredCapabilities = parts.requiredCapabilities ?? [];
+    this.events = parts.events ?? [];
+    this.hooks = { init: parts.init, shutdown: parts.shutdown };
+  }
+
+  override async init(): Promise<void> {
+    this.events.push(`init plugin ${this.id}`);
+    await this.hooks.init?.();
+  }
+
+  override async shutdown(): Promise<void> {
+    this.events.push(`shutdown plugin ${this.id}`);
+    await this.hooks.shutdown?.();
+  }
+}
+
+/** Records what each call of an executor received. */
+export interface ExecutorCall {
+  task: AgentTask;
+  chain: AgentTask['chain'];
+  context: ExecutionContext;
+}
+
+/**
+ * An executor that records its calls and answers with `result` (or the value `result` returns).
+ */
+export function recordingExecutor(
+  action: string,
+  result: PluginResult | ((task: AgentTask, context: ExecutionContext) => Promise<PluginResult> | PluginResult) = {
+    success: true,
+    data: { action },
+  },
+  description = `Runs the ${action} action.`,
+): Executor & { calls: ExecutorCall[] } {
+  const calls: ExecutorCall[] = [];
+  return {
+    action,
+    description,
+    calls,
+    async execute(task, context) {
+      calls.push({ task, chain: [...task.chain], context });
+      return typeof result === 'function' ? result(task, context) : result;
+    },
+  };
+}
+
+/** A plugin `echo` with one executor `reply` that succeeds. */
+export function echoPlugin(parts: ConstructorParameters<typeof TestPlugin>[1] = {}): TestPlugin {
+  return new TestPlugin('echo', { executors: [recordingExecutor('reply')], ...parts });
+}
+
+/** A scripted answer planning the given steps. */
+export function plan(...steps: [pluginId: string, action: string][]): { steps: { pluginId: string; action: string }[] } {
+  return { steps: steps.map(([pluginId, action]) => ({ pluginId, action })) };
+}
+
+/** The capability that {@link UsageModelProvider} and other custom providers offer. */
+export const sentimentCapability = defineCapability({
+  id: 'sentiment',
+  description: 'Scores the sentiment of a text from -1 to 1.',
+  input: z.object({ text: z.string() }),
+  output: z.object({ score: z.number().min(-1).max(1) }),
+});
+
+/** A provider assembled from capabilities, with lifecycle hooks that log. */
+export class TestModelProvider extends ModelProvider {
+  readonly id: string;
+  override readonly capabilities: readonly ModelCapability[];
+  override readonly descriptors: ModelProvider['descriptors'];
+  override readonly transforms: ModelProvider['transforms'];
+  private readonly events: string[];
+  private readonly hooks: { init?: () => Promise<void> | void; shutdown?: () => Promise<void> | void };
+
+  constructor(
+    id: string,
+    parts: {
+      capabilities?: readonly ModelCapability[];
+      descriptors?: ModelProvider['descriptors'];
+      transforms?: ModelProvider['transforms'];
+      events?: string[];
+      init?: () => Promise<void> | void;
+      shutdown?: () => Promise<void> | void;
+    } = {},
+  ) {
+    super();
+    this.id = id;
+    this.capabilities = parts.capabilities ?? [];
+    this.descriptors = parts.descriptors ?? [];
+    this.transforms = parts.transforms ?? [];
+    this.events = parts.events ?? [];
+    this.hooks = { init: parts.init, shutdown: parts.shutdown };
+  }
+
+  override async init(): Promise<void> {
+    this.events.push(`init model ${this.id}`);
+    await this.hooks.init?.();
+  }
+
+  override async shutdown(): Promise<void> {
+    this.events.push(`shutdown model ${this.id}`);
+    await this.hooks.shutdown?.();
+  }
+}
+
+/** A text-generation capability answering with fixed text and token usage. */
+export function textWithUsage(text: string, usage = { inputTokens: 7, outputTokens: 3 }): ModelCapability {
+  return { id: 'text-generation', run: async () => ({ text, usage }) };
+}
+
+/** A memory provider that logs its lifecycle. */
+export class LoggingMemoryProvider extends InMemoryMemoryProvider {
+  constructor(
+    private readonly events: string[],
+    private readonly hooks: { init?: () => Promise<void> | void; shutdown?: () => Promise<void> | void } = {},
+  ) {
+    super({ id: 'logging-memory' });
+  }
+
+  override async init(): Promise<void> {
+    this.events.push('init memory');
+    await this.hooks.init?.();
+  }
+
+  override async shutdown(): Promise<void> {
+    this.events.push('shutdown memory');
+    await this.hooks.shutdown?.();
+  }
+}
+
+/** A promise with its resolve function, to hold work open until a test releases it. */
+export interface Deferred<T = void> {
+  promise: Promise<T>;
+  resolve: (value: T) => void;
+  reject: (reason: unknown) => void;
+}
+
+export function deferred<T = void>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Waits until `check` holds, polling every few milliseconds, or fails after `timeoutMs`. */
+export async function waitFor(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('waitFor: condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Builds a runtime around a scripted model and an in-memory store; stops it after the test. */
+export async function makeRuntime(
+  config: {
+    plugins?: Plugin[];
+    responses?: ConstructorParameters<typeof ScriptedModelProvider>[0];
+    memory?: InMemoryMemoryProvider;
+    options?: NonNullable<Parameters<typeof Runtime.init>[0]['options']>;
+  } = {},
+): Promise<{ runtime: Runtime; model: ScriptedModelProvider; memory: InMemoryMemoryProvider }> {
+  const model = new ScriptedModelProvider(config.responses ?? { fallback: { type: 'continue' } });
+  const memory = config.memory ?? new InMemoryMemoryProvider();
+  const runtime = await Runtime.init({
+    models: [model],
+    memory,
+    plugins: config.plugins ?? [echoPlugin()],
+    options: { logger: silentLogger, ...config.options },
+  });
+  return { runtime, model, memory };
+}
+
+/** Catches the rejection of a promise (or the throw of a function) and returns the error. */
+export async function errorOf(action: Promise<unknown> | (() => unknown)): Promise<Error & { status?: number; code?: string }> {
+  try {
+    await (typeof action === 'function' ? action() : action);
+  } catch (error) {
+    return error as Error & { status?: number; code?: string };
+  }
+  throw new Error('expected an error, but none was thrown');
+}
+
+/**
+ * Options for a ScriptedModelProvider that answers every planning request with `steps` and
+ * every review with `continue`, however many tasks run.
+ */
+export function planner(...steps: [pluginId: string, action: string][]): {
+  fallback: (messages: readonly { content: string }[]) => Record<string, unknown>;
+} {
+  return {
+    fallback: (messages) =>
+      messages.some((message) => message.content.startsWith('You supervise'))
+        ? { type: 'continue' }
+        : plan(...steps),
+  };
+}

@@ -1,0 +1,41 @@
+import { formatZodSchema, PipelineSchema } from '@weft/core';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+
+describe('formatZodSchema', () => {
+  it('renders indented JSON Schema with descriptions and without $schema', () => {
+    const text = formatZodSchema(
+      z.object({
+        city: z.string().describe('City name'),
+        days: z.number().int().min(1).optional(),
+        unit: z.enum(['C', 'F']),
+      }),
+    );
+    expect(text).not.toContain('$schema');
+    expect(text).toContain('\n  "type": "object"');
+    const schema = JSON.parse(text) as {
+      type: string;
+      properties: Record<string, { type?: string; description?: string; enum?: string[]; minimum?: number }>;
+      required: string[];
+    };
+    expect(schema.type).toBe('object');
+    expect(schema.properties.city).toEqual({ type: 'string', description: 'City name' });
+    expect(schema.properties.days).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(schema.properties.unit?.enum).toEqual(['C', 'F']);
+    expect(schema.required).toEqual(['city', 'unit']);
+  });
+
+  it('renders types JSON Schema cannot express as unconstrained values', () => {
+    const schema = JSON.parse(formatZodSchema(z.object({ when: z.date(), label: z.string() }))) as {
+      properties: Record<string, unknown>;
+    };
+    expect(schema.properties.when).toEqual({});
+    expect(schema.properties.label).toEqual({ type: 'string' });
+  });
+
+  it("keeps the descriptions of the core's pipeline schema", () => {
+    const text = formatZodSchema(PipelineSchema);
+    expect(text).toContain('Id of the plugin that owns the executor.');
+    expect(text).toContain('Steps to run in order; empty when nothing needs doing.');
+  });
+});

@@ -1,0 +1,128 @@
+import { type ModelCapability } from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { Runtime } from '@weft/core';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { errorOf, makeRuntime, silentLogger, TestModelProvider } from './fixtures.js';
+
+const City = z.object({ city: z.string().describe('The city name'), population: z.number().int() });
+
+async function models(responses: unknown[], options: { getObjectRetries?: number } = {}) {
+  const { runtime, model } = await makeRuntime({
+    responses: { responses: responses as never[] },
+    options,
+  });
+  return { models: runtime.models, model };
+}
+
+describe('ModelManager.getObject', () => {
+  it('returns a valid JSON answer on the first try', async () => {
+    const { models: manager, model } = await models(['{"city":"Lyon","population":522000}']);
+    const value = await manager.getObject({ schema: City, schemaName: 'City', prompt: 'Where?' });
+    expect(value).toEqual({ city: 'Lyon', population: 522000 });
+    expect(model.requests).toHaveLength(1);
+    const [system, user] = model.requests[0] ?? [];
+    expect(system?.role).toBe('system');
+    expect(system?.content).toContain('It must match this JSON Schema (City)');
+    expect(system?.content).toContain('"description": "The city name"');
+    expect(user).toEqual({ role: 'user', content: 'Where?' });
+  });
+
+  it('puts the system instructions first and names the schema "object" by default', async () => {
+    const { models: manager, model } = await models(['{"city":"Lyon","population":1}']);
+    await manager.getObject({ schema: City, prompt: 'Where?', system: 'You are a geographer.' });
+    const system = model.requests[0]?.[0]?.content ?? '';
+    expect(system.startsWith('You are a geographer.')).toBe(true);
+    expect(system).toContain('JSON Schema (object)');
+  });
+
+  it('asks the provider for JSON output', async () => {
+    const seen: unknown[] = [];
+    const capture: ModelCapability = {
+      id: 'text-generation',
+      run: async (_input, request) => {
+        seen.push(request.options);
+        return { text: '{"city":"Nice","population":3}' };
+      },
+    };
+    const runtime = await Runtime.init({
+      models: [new TestModelProvider('capture', { capabilities: [capture] })],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [],
+      options: { logger: silentLogger },
+    });
+    await runtime.models.getObject({ schema: City, prompt: 'Where?', request: { options: { temperature: 0.2 } } });
+    expect(seen).toEqual([{ temperature: 0.2, json: true }]);
+  });
+
+  it('accepts an answer in a ```json fence, or with prose around it', async () => {
+    const { models: manager } = await models([
+      'Sure!\n```json\n{"city":"Oslo","population":700000}\n```',
+      'Here it is: {"city":"Bergen","population":285000} -- hope that helps',
+    ]);
+    expect(await manager.getObject({ schema: City, prompt: 'a' })).toEqual({ city: 'Oslo', population: 700000 });
+    expect(await manager.getObject({ schema: City, prompt: 'b' })).toEqual({ city: 'Bergen', population: 285000 });
+  });
+
+  it('asks again with a retry prompt that contains the validation error', async () => {
+    const { models: manager, model } = await models([
+      'I think it is Lyon',
+      '{"city":"Lyon","population":"many"}',
+      '{"city":"Lyon","population":522000}',
+    ]);
+    const value = await manager.getObject({ schema: City, schemaName: 'City', prompt: 'Where?', maxRetries: 2 });
+    expect(value.population).toBe(522000);
+    expect(model.requests).toHaveLength(3);
+    const second = model.requests[1] ?? [];
+    expect(second.at(-2)).toEqual({ role: 'assistant', content: 'I think it is Lyon' });
+    expect(second.at(-1)?.role).toBe('user');
+    expect(second.at(-1)?.content).toContain('not valid for the schema City');
+    expect(second.at(-1)?.content).toContain('the answer is not JSON');
+    const third = model.requests[2]?.at(-1)?.content ?? '';
+    expect(third).toContain('population');
+    expect(third).toMatch(/expected number/i);
+  });
+
+  it('throws after maxRetries + 1 attempts, naming the schema and the last error', async () => {
+    const { models: manager, model } = await models(['nope', 'still nope', '{"city": 3, "population": 1}']);
+    const error = await errorOf(manager.getObject({ schema: City, schemaName: 'City', prompt: 'Where?', maxRetries: 2 }));
+    expect(error.code).toBe('WEFT_GET_OBJECT_FAILED');
+    expect(error.message).toContain('schema "City" after 3 attempt(s)');
+    expect(error.message).toMatch(/last error: .*city/s);
+    expect(model.requests).toHaveLength(3);
+  });
+
+  it('makes a single attempt with maxRetries 0', async () => {
+    const { models: manager, model } = await models(['nope', '{"city":"Lyon","population":1}']);
+    const error = await errorOf(manager.getObject({ schema: City, prompt: 'x', maxRetries: 0 }));
+    expect(error.message).toContain('after 1 attempt(s)');
+    expect(model.requests).toHaveLength(1);
+  });
+
+  it("defaults to the runtime's getObjectRetries", async () => {
+    const { models: manager, model } = await models(['a', 'b', 'c', 'd'], { getObjectRetries: 1 });
+    const error = await errorOf(manager.getObject({ schema: City, prompt: 'x' }));
+    expect(error.message).toContain('after 2 attempt(s)');
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it.each([-1, 1.5, Number.NaN])('rejects maxRetries %s, naming the option and value', async (maxRetries) => {
+    const { models: manager, model } = await models([]);
+    const error = await errorOf(manager.getObject({ schema: City, prompt: 'x', maxRetries }));
+    expect(error.message).toBe(`ModelManager.getObject: maxRetries must be a non-negative integer, got ${maxRetries}.`);
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('propagates a provider failure without retrying', async () => {
+    const model = new ScriptedModelProvider({ id: 'empty' });
+    const runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [],
+      options: { logger: silentLogger },
+    });
+    const error = await errorOf(runtime.models.getObject({ schema: City, prompt: 'x' }));
+    expect(error.message).toContain('provider "empty" failed on capability "text-generation"');
+    expect(model.requests).toHaveLength(1);
+  });
+});

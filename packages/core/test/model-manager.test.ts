@@ -1,0 +1,212 @@
+import {
+  AnalyticsManager,
+  CapabilityRegistry,
+  defineCapability,
+  ModelManager,
+  PromptRegistry,
+  type ModelCapability,
+  type ModelProvider,
+} from '@weft/core';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { errorOf, sentimentCapability, TestModelProvider } from './fixtures.js';
+
+const summarise = defineCapability({
+  id: 'summarise',
+  description: 'Summarises a text.',
+  input: z.object({ text: z.string().min(1) }),
+  output: z.object({ summary: z.string() }),
+});
+
+/** A text-generation capability that records its inputs and options and echoes the last message. */
+function echoText(tag: string, seen: { input: unknown; options: unknown }[] = []): ModelCapability {
+  return {
+    id: 'text-generation',
+    run: async (input, request) => {
+      seen.push({ input, options: request.options });
+      const { messages } = input as { messages: { content: string }[] };
+      return { text: `${tag}:${messages.at(-1)?.content ?? ''}` };
+    },
+  };
+}
+
+function manager(
+  providers: ModelProvider[],
+  setup: (registry: CapabilityRegistry) => void = () => undefined,
+  analytics?: AnalyticsManager,
+): ModelManager {
+  const registry = new CapabilityRegistry();
+  registry.register(sentimentCapability);
+  registry.register(summarise);
+  setup(registry);
+  return new ModelManager({ registry, providers, prompts: new PromptRegistry(), analytics });
+}
+
+const hello = { messages: [{ role: 'user' as const, content: 'hello' }] };
+
+describe('ModelManager.call', () => {
+  it('calls the provider with the validated input and returns its output', async () => {
+    const seen: { input: unknown; options: unknown }[] = [];
+    const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] })]);
+    expect(await models.call('text-generation', hello, { options: { temperature: 0.5 } })).toEqual({ text: 'alpha:hello' });
+    expect(seen).toEqual([{ input: hello, options: { temperature: 0.5 } }]);
+  });
+
+  it('works without per-call options', async () => {
+    const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
+    expect(await models.call('text-generation', hello)).toEqual({ text: 'alpha:hello' });
+    expect(await models.generateText('hi there')).toBe('alpha:hi there');
+  });
+
+  it('rejects invalid input, naming the capability, before the provider sees it', async () => {
+    const seen: { input: unknown; options: unknown }[] = [];
+    const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] })]);
+    const error = await errorOf(models.call('text-generation', { messages: [] }));
+    expect(error.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(error.message).toContain('input for capability "text-generation" is invalid');
+    expect(error.message).toContain('at least one message is required');
+    expect(seen).toHaveLength(0);
+  });
+
+  it('rejects invalid options, naming the capability', async () => {
+    const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
+    const error = await errorOf(models.call('text-generation', hello, { options: { temperature: 9 } }));
+    expect(error.message).toContain('options for capability "text-generation" are invalid');
+    expect(error.message).toContain('temperature');
+  });
+
+  it('rejects invalid provider output, naming the provider and the capability', async () => {
+    const sloppy: ModelCapability = { id: 'sentiment', run: async () => ({ score: 3 }) };
+    const models = manager([new TestModelProvider('sloppy', { capabilities: [sloppy] })]);
+    const error = await errorOf(models.call('sentiment', { text: 'great' }));
+    expect(error.message).toContain('provider "sloppy" returned invalid output for capability "sentiment"');
+  });
+
+  it('wraps a provider failure, naming the provider and keeping the cause', async () => {
+    const cause = new Error('HTTP 429 Too Many Requests');
+    const failing: ModelCapability = {
+      id: 'text-generation',
+      run: async () => {
+        throw cause;
+      },
+    };
+    const models = manager([new TestModelProvider('remote', { capabilities: [failing] })]);
+    const error = await errorOf(models.call('text-generation', hello));
+    expect(error.code).toBe('WEFT_PROVIDER_FAILED');
+    expect(error.message).toBe(
+      'ModelManager: provider "remote" failed on capability "text-generation": HTTP 429 Too Many Requests',
+    );
+    expect(error.cause).toBe(cause);
+  });
+
+  it('throws naming the capability when no provider offers it', async () => {
+    const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
+    const error = await errorOf(models.call('sentiment', { text: 'x' }));
+    expect(error.code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
+    expect(error.message).toContain('cannot call capability "sentiment"');
+    expect(error.message).toContain('(providers: "alpha")');
+    expect(models.canProvide('sentiment')).toBe(false);
+    expect(models.canProvide('text-generation')).toBe(true);
+  });
+
+  it('throws naming a capability that a provider offers but nobody defined', async () => {
+    const models = manager([
+      new TestModelProvider('alpha', { capabilities: [{ id: 'ocr', run: async () => ({}) }] }),
+    ]);
+    const error = await errorOf(models.call('ocr', {}));
+    expect(error.code).toBe('WEFT_CAPABILITY_UNKNOWN');
+    expect(error.message).toContain('capability "ocr" is not registered');
+  });
+
+  it('serves a capability through an alias without a transform', async () => {
+    const chat = defineCapability({
+      id: 'chat',
+      description: 'Chat.',
+      input: z.object({ messages: z.array(z.object({ role: z.enum(['user']), content: z.string() })) }),
+      output: z.object({ text: z.string() }),
+    });
+    const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })], (registry) => {
+      registry.register(chat);
+      registry.addAliasGroup(['chat', 'text-generation']);
+    });
+    expect(models.canProvide('chat')).toBe(true);
+    expect(await models.call('chat', hello)).toEqual({ text: 'alpha:hello' });
+  });
+
+  it('applies transforms both ways when serving through an alias', async () => {
+    const seen: { input: unknown; options: unknown }[] = [];
+    const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] })], (registry) => {
+      registry.addAliasGroup(['summarise', 'text-generation']);
+      registry.addTransform({
+        from: 'summarise',
+        to: 'text-generation',
+        input: (input) => ({ messages: [{ role: 'user', content: `Summarise: ${(input as { text: string }).text}` }] }),
+        output: (output) => ({ summary: (output as { text: string }).text }),
+      });
+    });
+    expect(await models.call('summarise', { text: 'a long story' })).toEqual({ summary: 'alpha:Summarise: a long story' });
+    expect(seen[0]?.input).toEqual({ messages: [{ role: 'user', content: 'Summarise: a long story' }] });
+  });
+
+  it('rejects a transform that produces invalid output, naming it', async () => {
+    const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })], (registry) => {
+      registry.addAliasGroup(['summarise', 'text-generation']);
+      registry.addTransform({
+        from: 'summarise',
+        to: 'text-generation',
+        input: (input) => ({ messages: [{ role: 'user', content: (input as { text: string }).text }] }),
+        output: () => ({ wrong: true }),
+      });
+    });
+    const error = await errorOf(models.call('summarise', { text: 'x' }));
+    expect(error.message).toContain('transform "summarise" -> "text-generation" produced invalid output');
+  });
+
+  it('uses the first provider by default, the default provider when set, and request.provider above both', async () => {
+    const models = manager([
+      new TestModelProvider('alpha', { capabilities: [echoText('alpha')] }),
+      new TestModelProvider('beta', { capabilities: [echoText('beta')] }),
+    ]);
+    expect(await models.generateText('x')).toBe('alpha:x');
+    models.setDefaultProvider('text-generation', 'beta');
+    expect(await models.generateText('x')).toBe('beta:x');
+    expect(await models.generateText('x', { provider: 'alpha' })).toBe('alpha:x');
+  });
+
+  it('names the provider that request.provider asks for when it cannot serve', async () => {
+    const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
+    const error = await errorOf(models.generateText('x', { provider: 'gamma' }));
+    expect(error.message).toContain('provider "gamma" does not offer it');
+  });
+
+  it('rejects a default provider that does not exist or does not offer the capability', () => {
+    const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
+    expect(() => models.setDefaultProvider('text-generation', 'ghost')).toThrow(
+      'cannot make "ghost" the default for "text-generation": no provider has that id (known: "alpha")',
+    );
+    expect(() => models.setDefaultProvider('sentiment', 'alpha')).toThrow(
+      'provider "alpha" does not offer capability "sentiment"',
+    );
+  });
+
+  it('reports each call to analytics, with token usage when the output has it', async () => {
+    const analytics = new AnalyticsManager({ enabled: true });
+    const withUsage: ModelCapability = {
+      id: 'text-generation',
+      run: async () => ({ text: 'ok', usage: { inputTokens: 12, outputTokens: 5 } }),
+    };
+    const models = manager([new TestModelProvider('alpha', { capabilities: [withUsage] })], undefined, analytics);
+    await models.generateText('x');
+    await errorOf(models.call('text-generation', { messages: [] }));
+    const data = analytics.snapshot();
+    expect(data.modelCalls.total).toBe(1);
+    expect(data.modelCalls.byCapability['text-generation']?.calls).toBe(1);
+    expect(data.tokens).toEqual({ input: 12, output: 5 });
+  });
+
+  it('lists its providers in configuration order', () => {
+    const alpha = new TestModelProvider('alpha', { capabilities: [echoText('alpha')] });
+    const beta = new TestModelProvider('beta');
+    expect(manager([alpha, beta]).providers).toEqual([alpha, beta]);
+  });
+});

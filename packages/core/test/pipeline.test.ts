@@ -1,0 +1,396 @@
+import { type Runtime } from '@weft/core';
+import { InMemoryMemoryProvider } from '@weft/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  echoPlugin,
+  makeRuntime,
+  plan,
+  planner,
+  recordingExecutor,
+  TestPlugin,
+} from './fixtures.js';
+
+const runtimes: Runtime[] = [];
+afterEach(async () => {
+  await Promise.all(runtimes.splice(0).map((runtime) => runtime.stop()));
+});
+
+async function started(config: Parameters<typeof makeRuntime>[0]): ReturnType<typeof makeRuntime> {
+  const built = await makeRuntime(config);
+  runtimes.push(built.runtime);
+  await built.runtime.start();
+  return built;
+}
+
+/** Two plugins: `notes` (save, list) and `mail` (send), with recording executors. */
+function toolPlugins() {
+  const save = recordingExecutor('save', { success: true, data: { saved: 1 }, message: 'saved' }, 'Saves a note for later.');
+  const list = recordingExecutor('list', { success: true, data: ['a'] }, 'Lists the saved notes.');
+  const send = recordingExecutor('send', { success: true, data: { sent: true } }, 'Sends an email to the user.');
+  return {
+    save,
+    list,
+    send,
+    plugins: [new TestPlugin('notes', { executors: [save, list] }), new TestPlugin('mail', { executors: [send] })],
+  };
+}
+
+describe('dispatch', () => {
+  it('creates a task whose chain starts with the trigger item', async () => {
+    const { runtime } = await started({ responses: planner() });
+    const task = await runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'message',
+      space: 'room-1',
+      message: 'hello',
+      data: { user: 7 },
+      metadata: { requestId: 'r-1' },
+    });
+    expect(task.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(task.space).toEqual({ id: 'room-1' });
+    expect(task.metadata).toEqual({ requestId: 'r-1' });
+    expect(task.createdAt).toBeInstanceOf(Date);
+    expect(task.status).toBe('completed');
+    expect(task.chain).toHaveLength(1);
+    expect(task.chain[0]).toBe(task.trigger);
+    expect(task.trigger).toMatchObject({
+      type: 'trigger',
+      pluginId: 'echo',
+      action: 'message',
+      message: 'hello',
+      data: { user: 7 },
+    });
+  });
+
+  it('keeps a Space object with its related spaces and description', async () => {
+    const { runtime, model } = await started({ responses: planner() });
+    const space = { id: 'room-2', relatedSpaces: ['room-*'], description: 'The second room' };
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space });
+    expect(task.space).toBe(space);
+    expect(model.requests[0]?.[1]?.content).toContain('Space: room-2 (The second room)');
+  });
+});
+
+describe('planning', () => {
+  it("shows the executors' descriptions and the memories of the space and related spaces", async () => {
+    const memory = new InMemoryMemoryProvider();
+    await memory.store({ space: 'chat-room-1', kind: 'note', content: 'room-wide fact', metadata: {} });
+    await memory.store({ space: 'chat-room-1-user-2', kind: 'note', content: 'own fact', metadata: {} });
+    await memory.store({ space: 'chat-room-9', kind: 'note', content: 'unrelated fact', metadata: {} });
+    const { plugins } = toolPlugins();
+    const { runtime, model } = await started({ plugins, memory, responses: planner() });
+    await runtime.dispatch({
+      pluginId: 'notes',
+      triggerId: 'message',
+      space: { id: 'chat-room-1-user-2', relatedSpaces: ['chat-room-1'] },
+      message: 'remember milk',
+    });
+    const [system, user] = model.requests[0] ?? [];
+    expect(system?.content).toContain('(Pipeline)');
+    const prompt = user?.content ?? '';
+    expect(prompt).toContain('pluginId "notes", action "save": Saves a note for later.');
+    expect(prompt).toContain('pluginId "notes", action "list": Lists the saved notes.');
+    expect(prompt).toContain('pluginId "mail", action "send": Sends an email to the user.');
+    expect(prompt).toContain('Message: remember milk');
+    expect(prompt).toContain('[chat-room-1-user-2, note] "own fact"');
+    expect(prompt).toContain('[chat-room-1, note] "room-wide fact"');
+    expect(prompt).not.toContain('unrelated fact');
+    expect(prompt.indexOf('own fact')).toBeLessThan(prompt.indexOf('room-wide fact'));
+  });
+
+  it('caps the related memories at options.relatedMemories', async () => {
+    const memory = new InMemoryMemoryProvider();
+    for (const n of [1, 2, 3]) await memory.store({ space: 's', kind: 'note', content: `fact ${n}`, metadata: {} });
+    const { runtime, model } = await started({ memory, responses: planner(), options: { relatedMemories: 1 } });
+    await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    const prompt = model.requests[0]?.[1]?.content ?? '';
+    expect(prompt.match(/^- \[s, /gm)).toHaveLength(1);
+    expect(prompt).not.toContain('fact 1');
+  });
+});
+
+describe('running steps', () => {
+  it('runs the planned steps in order and appends their results', async () => {
+    const { save, list, send, plugins } = toolPlugins();
+    const order: string[] = [];
+    for (const executor of [save, list, send]) {
+      const execute = executor.execute.bind(executor);
+      executor.execute = async (task, context) => {
+        order.push(`${context.pluginId}/${executor.action}`);
+        return execute(task, context);
+      };
+    }
+    const { runtime } = await started({
+      plugins,
+      responses: planner(['notes', 'save'], ['mail', 'send'], ['notes', 'list']),
+    });
+    const task = await runtime.dispatch({ pluginId: 'notes', triggerId: 'message', space: 's' });
+    expect(order).toEqual(['notes/save', 'mail/send', 'notes/list']);
+    expect(task.status).toBe('completed');
+    expect(task.steps.map((step) => `${step.pluginId}/${step.action}`)).toEqual(['notes/save', 'mail/send', 'notes/list']);
+    expect(task.chain.map((item) => [item.type, item.pluginId, item.action])).toEqual([
+      ['trigger', 'notes', 'message'],
+      ['result', 'notes', 'save'],
+      ['result', 'mail', 'send'],
+      ['result', 'notes', 'list'],
+    ]);
+    expect(task.chain[1]).toMatchObject({ data: { saved: 1 }, message: 'saved' });
+    expect(task.chain[2]?.timestamp).toBeInstanceOf(Date);
+  });
+
+  it('gives each executor the chain so far and a full ExecutionContext', async () => {
+    const jsonAnswer = { city: 'Lyon' };
+    const first = recordingExecutor('first', async (_task, context) => {
+      const rendered = await context.render('greeting', { name: 'Ada' });
+      const core = await context.render('core/get-object-retry', { schemaName: 'X', error: 'bad' });
+      const object = await context.getObject({ schema: z.object({ city: z.string() }), prompt: 'Which city?' });
+      return { success: true, data: { rendered, coreStart: core.slice(0, 26), object } };
+    });
+    const second = recordingExecutor('second');
+    const plugin = new TestPlugin('tools', {
+      executors: [first, second],
+      templates: { greeting: 'Hello {{ name }}!' },
+    });
+    const { runtime } = await started({
+      plugins: [plugin],
+      responses: { responses: [plan(['tools', 'first'], ['tools', 'second']), jsonAnswer], fallback: { type: 'continue' } },
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+
+    const firstCall = first.calls[0]!;
+    expect(firstCall.task).toBe(task);
+    expect(firstCall.chain.map((item) => item.type)).toEqual(['trigger']);
+    expect(firstCall.context).toMatchObject({
+      pluginId: 'tools',
+      step: { pluginId: 'tools', action: 'first' },
+      stepIndex: 0,
+    });
+    expect(firstCall.context.chain.map((item) => item.type)).toEqual(['trigger']);
+    expect(firstCall.context.models).toBe(runtime.models);
+    expect(firstCall.context.memory).toBe(runtime.memory);
+    expect(firstCall.context.prompts).toBe(runtime.prompts);
+    expect(firstCall.context.signal).toBeInstanceOf(AbortSignal);
+    expect(typeof firstCall.context.logger.info).toBe('function');
+    expect(task.chain[1]?.data).toEqual({
+      rendered: 'Hello Ada!',
+      coreStart: 'Your previous answer was n',
+      object: { city: 'Lyon' },
+    });
+
+    const secondCall = second.calls[0]!;
+    expect(secondCall.context.stepIndex).toBe(1);
+    expect(secondCall.chain.map((item) => `${item.type}:${item.action}`)).toEqual(['trigger:message', 'result:first']);
+  });
+
+  it('records a thrown error or success:false as an error item and carries on', async () => {
+    const throws = recordingExecutor('throws', async () => {
+      throw new Error('network unreachable');
+    });
+    const fails = recordingExecutor('fails', { success: false, error: 'quota exceeded', data: { left: 0 } });
+    const failsWithMessage = recordingExecutor('vague', { success: false, message: 'could not do it' });
+    const invalid = recordingExecutor('invalid', (() => 42) as never);
+    const works = recordingExecutor('works');
+    const plugin = new TestPlugin('tools', { executors: [throws, fails, failsWithMessage, invalid, works] });
+    const { runtime } = await started({
+      plugins: [plugin],
+      responses: planner(['tools', 'throws'], ['tools', 'fails'], ['tools', 'vague'], ['tools', 'invalid'], ['tools', 'works']),
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    expect(task.chain.slice(1).map((item) => [item.type, item.action, item.error])).toEqual([
+      ['error', 'throws', 'network unreachable'],
+      ['error', 'fails', 'quota exceeded'],
+      ['error', 'vague', 'could not do it'],
+      ['error', 'invalid', expect.stringContaining('the executor returned 42 instead of a PluginResult')],
+      ['result', 'works', undefined],
+    ]);
+    expect(task.chain[2]?.data).toEqual({ left: 0 });
+    expect(works.calls).toHaveLength(1);
+    expect(task.status).toBe('completed');
+  });
+
+  it('marks the task failed when its last item is an error', async () => {
+    const fails = recordingExecutor('fails', { success: false, error: 'nope' });
+    const { runtime } = await started({
+      plugins: [new TestPlugin('tools', { executors: [fails] })],
+      responses: planner(['tools', 'fails']),
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    expect(task.status).toBe('failed');
+  });
+
+  it('turns a step naming an unknown plugin or action into an error item', async () => {
+    const { runtime } = await started({
+      responses: planner(['ghost', 'haunt'], ['echo', 'shout'], ['echo', 'reply']),
+    });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(task.chain.slice(1).map((item) => [item.type, item.pluginId, item.action, item.error])).toEqual([
+      ['error', 'ghost', 'haunt', 'unknown step: no plugin "ghost" is registered'],
+      ['error', 'echo', 'shout', 'unknown step: plugin "echo" has no action "shout"'],
+      ['result', 'echo', 'reply', undefined],
+    ]);
+    expect(task.status).toBe('completed');
+  });
+
+  it('stops at maxSteps and records a max-steps error item', async () => {
+    const reply = recordingExecutor('reply');
+    const { runtime } = await started({
+      plugins: [echoPlugin({ executors: [reply] })],
+      responses: planner(['echo', 'reply'], ['echo', 'reply'], ['echo', 'reply']),
+      options: { maxSteps: 2 },
+    });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(reply.calls).toHaveLength(2);
+    expect(task.steps).toHaveLength(2);
+    expect(task.chain.at(-1)).toMatchObject({
+      type: 'error',
+      pluginId: 'core',
+      action: 'max-steps',
+      error: 'the task reached its limit of 2 steps; 1 planned step(s) did not run',
+    });
+    expect(task.status).toBe('failed');
+  });
+
+  it('shows maxSteps in the planning prompt', async () => {
+    const { runtime, model } = await started({ responses: planner(), options: { maxSteps: 3 } });
+    await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(model.requests[0]?.[1]?.content).toContain('Answer with at most 3 steps');
+  });
+});
+
+describe('pipeline review', () => {
+  it("lets the model replace the remaining steps with pipelineReview 'always'", async () => {
+    const { save, list, send, plugins } = toolPlugins();
+    const { runtime, model } = await started({
+      plugins,
+      responses: {
+        responses: [
+          plan(['notes', 'save'], ['notes', 'list']),
+          { type: 'replace', steps: [{ pluginId: 'mail', action: 'send' }], reason: 'mail instead' },
+          { type: 'continue' },
+        ],
+      },
+      options: { pipelineReview: 'always' },
+    });
+    const task = await runtime.dispatch({ pluginId: 'notes', triggerId: 'message', space: 's' });
+    expect(list.calls).toHaveLength(0);
+    expect([save.calls.length, send.calls.length]).toEqual([1, 1]);
+    expect(task.steps.map((step) => step.action)).toEqual(['save', 'send']);
+    const review = model.requests[1]?.[1]?.content ?? '';
+    expect(review).toContain('You supervise the pipeline');
+    expect(review).toContain('- result from notes/save: {"saved":1}');
+    expect(review).toContain('- notes/list');
+    expect(model.remaining).toBe(0);
+  });
+
+  it('lets the model stop the remaining steps', async () => {
+    const { save, list, plugins } = toolPlugins();
+    const { runtime } = await started({
+      plugins,
+      responses: { responses: [plan(['notes', 'save'], ['notes', 'list']), { type: 'stop', reason: 'done' }] },
+    });
+    const task = await runtime.dispatch({ pluginId: 'notes', triggerId: 'message', space: 's' });
+    expect(save.calls).toHaveLength(1);
+    expect(list.calls).toHaveLength(0);
+    expect(task.status).toBe('completed');
+  });
+
+  it('keeps the remaining steps when the review answer is unusable', async () => {
+    const { save, list, plugins } = toolPlugins();
+    const { runtime } = await started({
+      plugins,
+      responses: { responses: [plan(['notes', 'save'], ['notes', 'list'])], fallback: 'no idea' },
+      options: { getObjectRetries: 0 },
+    });
+    const task = await runtime.dispatch({ pluginId: 'notes', triggerId: 'message', space: 's' });
+    expect([save.calls.length, list.calls.length]).toEqual([1, 1]);
+    expect(task.status).toBe('completed');
+  });
+
+  it("reviews only after failed steps with 'on-failure' and never with 'never'", async () => {
+    const fails = recordingExecutor('fails', { success: false, error: 'nope' });
+    const works = recordingExecutor('works');
+    const plugin = () => new TestPlugin('tools', { executors: [fails, works] });
+    const steps: [string, string][] = [['tools', 'works'], ['tools', 'fails'], ['tools', 'works']];
+
+    const onFailure = await started({ plugins: [plugin()], responses: planner(...steps), options: { pipelineReview: 'on-failure' } });
+    await onFailure.runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    expect(onFailure.model.requests).toHaveLength(2); // plan + one review after the failure
+
+    const never = await started({ plugins: [plugin()], responses: planner(...steps), options: { pipelineReview: 'never' } });
+    await never.runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    expect(never.model.requests).toHaveLength(1);
+  });
+});
+
+describe('planning failures', () => {
+  it('fails the task with a core/plan item when the model never gives a valid pipeline, then serves the next task', async () => {
+    const reply = recordingExecutor('reply');
+    const { runtime, model } = await started({
+      plugins: [echoPlugin({ executors: [reply] })],
+      responses: { responses: ['I would rather chat', { steps: 'all of them' }, '```json\n{"nope": 1}\n```'] },
+      options: { getObjectRetries: 2 },
+    });
+    const failed = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(failed.status).toBe('failed');
+    expect(failed.chain.at(-1)).toMatchObject({ type: 'error', pluginId: 'core', action: 'plan' });
+    expect(failed.chain.at(-1)?.error).toContain('planning failed: getObject');
+    expect(failed.chain.at(-1)?.error).toContain('"Pipeline" after 3 attempt(s)');
+    expect(reply.calls).toHaveLength(0);
+
+    model.enqueue(plan(['echo', 'reply']), { type: 'continue' });
+    const next = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(next.status).toBe('completed');
+    expect(reply.calls).toHaveLength(1);
+  });
+
+  it('fails the task when the model provider throws while planning', async () => {
+    const { runtime } = await started({ responses: { responses: [] } });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(task.status).toBe('failed');
+    expect(task.chain.at(-1)?.error).toContain('provider "scripted" failed on capability "text-generation"');
+  });
+});
+
+describe('task memories', () => {
+  it('records a trigger memory and a chain memory per task', async () => {
+    const { runtime, memory } = await started({ responses: planner(['echo', 'reply']) });
+    const task = await runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'message',
+      space: 'mem-space',
+      message: 'hi',
+      metadata: { requestId: 'r-9' },
+    });
+    const memories = await memory.query({ taskId: task.id, order: 'asc' });
+    expect(memories.map((stored) => stored.kind)).toEqual(['trigger', 'chain']);
+    expect(memories[0]).toMatchObject({
+      space: 'mem-space',
+      taskId: task.id,
+      metadata: { requestId: 'r-9' },
+      content: { pluginId: 'echo', action: 'message', message: 'hi' },
+    });
+    expect(memories[1]?.content).toMatchObject({
+      status: 'completed',
+      steps: [{ pluginId: 'echo', action: 'reply' }],
+      chain: [{ type: 'trigger' }, { type: 'result', action: 'reply' }],
+    });
+  });
+
+  it('does not lose the task when the memory store throws', async () => {
+    class BrokenStore extends InMemoryMemoryProvider {
+      override async store(): Promise<never> {
+        throw new Error('database is locked');
+      }
+    }
+    const reply = recordingExecutor('reply');
+    const { runtime } = await started({
+      memory: new BrokenStore(),
+      plugins: [echoPlugin({ executors: [reply] })],
+      responses: planner(['echo', 'reply']),
+    });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(task.status).toBe('completed');
+    expect(reply.calls).toHaveLength(1);
+  });
+});

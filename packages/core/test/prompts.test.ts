@@ -1,0 +1,127 @@
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PromptRegistry } from '@weft/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { errorOf } from './fixtures.js';
+
+const directories: string[] = [];
+afterEach(async () => {
+  await Promise.all(directories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })));
+});
+
+async function tempDir(files: Record<string, string>): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), 'weft-prompts-'));
+  directories.push(directory);
+  for (const [name, content] of Object.entries(files)) await writeFile(join(directory, name), content);
+  return directory;
+}
+
+describe('PromptRegistry', () => {
+  it('registers and renders a template under its namespace', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('greeter', 'hello', 'Hello {{ name }}!');
+    expect(prompts.has('greeter/hello')).toBe(true);
+    expect(await prompts.render('greeter/hello', { name: 'Ada' })).toBe('Hello Ada!');
+    const template = prompts.get('greeter/hello');
+    expect(template.templateName).toBe('greeter/hello');
+    expect(await template({ name: 'Grace' })).toBe('Hello Grace!');
+  });
+
+  it('keeps namespaces apart', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('weather', 'reply', 'Weather: {{ text }}');
+    prompts.register('chat', 'reply', 'Chat: {{ text }}');
+    expect(await prompts.render('weather/reply', { text: 'sun' })).toBe('Weather: sun');
+    expect(await prompts.render('chat/reply', { text: 'hi' })).toBe('Chat: hi');
+    expect(prompts.list()).toEqual(['chat/reply', 'weather/reply']);
+  });
+
+  it('rejects a second template with the same full name', () => {
+    const prompts = new PromptRegistry();
+    prompts.register('chat', 'reply', 'a');
+    expect(() => prompts.register('chat', 'reply', 'b')).toThrow('template "chat/reply" is already registered');
+  });
+
+  it('rejects an invalid namespace or name, naming it', () => {
+    const prompts = new PromptRegistry();
+    expect(() => prompts.register('bad space', 'x', 'a')).toThrow('invalid template namespace "bad space"');
+    expect(() => prompts.register('ok', 'a/b', 'a')).toThrow('invalid template name "a/b"');
+  });
+
+  it('names the missing template and lists the known ones', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('chat', 'reply', 'a');
+    prompts.register('chat', 'greet', 'b');
+    const error = await errorOf(prompts.render('chat/farewell'));
+    expect(error.code).toBe('WEFT_TEMPLATE_NOT_FOUND');
+    expect(error.message).toBe(
+      'PromptRegistry: no template named "chat/farewell"; registered templates: chat/greet, chat/reply.',
+    );
+  });
+
+  it('names a variable the template uses but the caller did not pass', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('chat', 'reply', 'Dear {{ user.name }}, {{ body }}');
+    const error = await errorOf(prompts.render('chat/reply', { body: 'hi' }));
+    expect(error.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+    expect(error.message).toContain('rendering "chat/reply" failed');
+    expect(error.message).toContain('undefined variable: user');
+    const missingBody = await errorOf(prompts.render('chat/reply', { user: { name: 'Ada' } }));
+    expect(missingBody.message).toContain('undefined variable: body');
+  });
+
+  it('lets optional values be tested with if', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('chat', 'reply', '{% if title %}{{ title }} {% endif %}{{ name }}');
+    expect(await prompts.render('chat/reply', { name: 'Ada' })).toBe('Ada');
+    expect(await prompts.render('chat/reply', { name: 'Ada', title: 'Dr' })).toBe('Dr Ada');
+  });
+
+  it('names the template that does not parse, at registration', () => {
+    const prompts = new PromptRegistry();
+    expect(() => prompts.register('poet', 'verse', 'Roses {% for %}')).toThrow(
+      'PromptRegistry: template "poet/verse" does not parse',
+    );
+    expect(prompts.has('poet/verse')).toBe(false);
+  });
+
+  it('loads the .liquid files of a directory', async () => {
+    const directory = await tempDir({
+      'reply.liquid': 'Reply to {{ name }}',
+      'summary.liquid': 'Summary: {{ text }}',
+      'notes.txt': 'not a template',
+    });
+    const prompts = new PromptRegistry();
+    expect(await prompts.loadDirectory('mail', directory)).toEqual(['mail/reply', 'mail/summary']);
+    expect(await prompts.render('mail/reply', { name: 'Ada' })).toBe('Reply to Ada');
+    expect(prompts.has('mail/notes')).toBe(false);
+  });
+
+  it('names the file template that does not parse', async () => {
+    const directory = await tempDir({ 'broken.liquid': '{% if %}' });
+    const error = await errorOf(new PromptRegistry().loadDirectory('mail', directory));
+    expect(error.message).toContain('template "mail/broken" does not parse');
+  });
+
+  it('names the namespace and directory it cannot read', async () => {
+    const missing = join(tmpdir(), `weft-missing-${process.pid}-${Date.now()}`);
+    const error = await errorOf(new PromptRegistry().loadDirectory('mail', missing));
+    expect(error.message).toContain(`cannot read templates of "mail" from ${missing}`);
+    expect(error.message).toContain('ENOENT');
+  });
+
+  it.skipIf(process.platform === 'win32' || process.getuid?.() === 0)(
+    'names a directory without read permission',
+    async () => {
+      const directory = await tempDir({ 'a.liquid': 'a' });
+      await chmod(directory, 0o000);
+      try {
+        const error = await errorOf(new PromptRegistry().loadDirectory('mail', directory));
+        expect(error.message).toContain(`cannot read templates of "mail" from ${directory}`);
+      } finally {
+        await chmod(directory, 0o700);
+      }
+    },
+  );
+});

@@ -1,0 +1,212 @@
+import { defineCapability, Runtime, type ModelCapability } from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  echoPlugin,
+  errorOf,
+  recordingExecutor,
+  sentimentCapability,
+  silentLogger,
+  TestModelProvider,
+  TestPlugin,
+} from './fixtures.js';
+
+type Config = Parameters<typeof Runtime.init>[0];
+
+function base(overrides: Partial<Config> = {}): Config {
+  return {
+    models: [new ScriptedModelProvider()],
+    memory: new InMemoryMemoryProvider(),
+    plugins: [echoPlugin()],
+    ...overrides,
+    options: { logger: silentLogger, ...overrides.options },
+  };
+}
+
+async function initError(config: Config): Promise<string> {
+  const error = await errorOf(Runtime.init(config));
+  expect(error.message).toMatch(/^Runtime\.init: invalid configuration:/);
+  expect((error as { code?: string }).code).toBe('WEFT_INVALID_CONFIG');
+  return error.message;
+}
+
+const sentimentOnly: ModelCapability = { id: 'sentiment', run: async () => ({ score: 0 }) };
+
+describe('Runtime.init configuration checks', () => {
+  it('builds a ready runtime from a valid configuration', async () => {
+    const runtime = await Runtime.init(base());
+    expect(runtime.status).toBe('ready');
+    expect(runtime.plugins.list().map((plugin) => plugin.id)).toEqual(['echo']);
+    expect(runtime.prompts.has('core/pipeline-generation')).toBe(true);
+  });
+
+  it('rejects a configuration that is not an object', async () => {
+    expect(await initError(null as unknown as Config)).toContain('the configuration must be an object');
+  });
+
+  it('requires at least one model provider', async () => {
+    expect(await initError(base({ models: [] }))).toContain('models: list at least one model provider');
+  });
+
+  it('names the entry of models that is not a provider', async () => {
+    const message = await initError(
+      base({ models: [new ScriptedModelProvider(), { id: 'fake' } as never] }),
+    );
+    expect(message).toContain('models[1]: expected a ModelProvider instance, got an instance of Object');
+  });
+
+  it('names a provider id used twice', async () => {
+    const message = await initError(
+      base({ models: [new ScriptedModelProvider({ id: 'twin' }), new ScriptedModelProvider({ id: 'twin' })] }),
+    );
+    expect(message).toContain('model "twin": two providers share this id');
+  });
+
+  it('rejects a memory that is not a provider', async () => {
+    const message = await initError(base({ memory: { id: 'nope' } as never }));
+    expect(message).toContain('memory: expected a MemoryProvider instance');
+  });
+
+  it('names a plugin id used twice', async () => {
+    const message = await initError(base({ plugins: [echoPlugin(), echoPlugin()] }));
+    expect(message).toContain('plugin "echo": another plugin already has this id');
+  });
+
+  it('names an invalid plugin id', async () => {
+    const message = await initError(base({ plugins: [new TestPlugin('Bad Id')] }));
+    expect(message).toContain('plugin "Bad Id": id must be lower-case letters, digits and dashes');
+  });
+
+  it('names a duplicate executor action', async () => {
+    const plugin = new TestPlugin('tools', {
+      executors: [recordingExecutor('search'), recordingExecutor('search')],
+    });
+    const message = await initError(base({ plugins: [plugin] }));
+    expect(message).toContain('plugin "tools": executor action "search" is defined twice');
+  });
+
+  it('names an executor without a description', async () => {
+    const plugin = new TestPlugin('tools', { executors: [recordingExecutor('search', undefined, '  ')] });
+    const message = await initError(base({ plugins: [plugin] }));
+    expect(message).toContain('plugin "tools": executor "search" needs a description');
+  });
+
+  it('names a duplicate trigger id', async () => {
+    const start = { type: 'start' as const, id: 'tick', start: () => undefined };
+    const plugin = new TestPlugin('clock', { triggers: [start, start] });
+    const message = await initError(base({ plugins: [plugin] }));
+    expect(message).toContain('plugin "clock": trigger id "tick" is used twice');
+  });
+
+  it('names the route that two plugins both claim', async () => {
+    const route = (id: string) => ({
+      type: 'route' as const,
+      id,
+      method: 'POST' as const,
+      path: '/chat',
+      handler: () => undefined,
+    });
+    const message = await initError(
+      base({
+        plugins: [new TestPlugin('first', { triggers: [route('a')] }), new TestPlugin('second', { triggers: [route('b')] })],
+      }),
+    );
+    expect(message).toContain('plugin "second": route POST /chat of trigger "b" is already taken');
+    expect(message).not.toContain('plugin "first"');
+  });
+
+  it('requires a provider of text-generation', async () => {
+    const provider = new TestModelProvider('sentiment-only', {
+      capabilities: [sentimentOnly],
+      descriptors: [sentimentCapability],
+    });
+    const message = await initError(base({ models: [provider] }));
+    expect(message).toContain('no model provider offers "text-generation"');
+  });
+
+  it('names the plugin whose required capability no model offers', async () => {
+    const plugin = new TestPlugin('vision', { requiredCapabilities: ['image-caption'] });
+    const message = await initError(base({ plugins: [plugin] }));
+    expect(message).toContain('plugin "vision": requires capability "image-caption", which no model provider offers');
+  });
+
+  it('accepts a required capability served through capabilityAliases', async () => {
+    const plugin = new TestPlugin('chatty', { requiredCapabilities: ['chat'] });
+    const chat = defineCapability({
+      id: 'chat',
+      description: 'Chats.',
+      input: z.object({ text: z.string() }),
+      output: z.object({ text: z.string() }),
+    });
+    const provider = new TestModelProvider('chat-descriptor', { descriptors: [chat] });
+    const runtime = await Runtime.init(
+      base({
+        models: [new ScriptedModelProvider(), provider],
+        plugins: [plugin],
+        capabilityAliases: [['text-generation', 'chat']],
+      }),
+    );
+    expect(runtime.models.canProvide('chat')).toBe(true);
+  });
+
+  it('names an unknown option key', async () => {
+    const message = await initError(base({ options: { logger: silentLogger, maxStep: 3 } as never }));
+    expect(message).toMatch(/options: .*"maxStep"/);
+  });
+
+  it('names invalid option values', async () => {
+    const message = await initError(
+      base({
+        options: {
+          logger: silentLogger,
+          maxSteps: 0,
+          pipelineReview: 'sometimes' as never,
+          scheduler: { concurrency: -1 },
+          server: { port: 70_000 },
+        },
+      }),
+    );
+    expect(message).toContain('options.maxSteps:');
+    expect(message).toContain('options.pipelineReview:');
+    expect(message).toContain('options.scheduler.concurrency:');
+    expect(message).toContain('options.server.port:');
+  });
+
+  it('names a defaultProviders entry that points at an unknown provider', async () => {
+    const message = await initError(
+      base({ options: { logger: silentLogger, defaultProviders: { 'text-generation': 'ghost' } } }),
+    );
+    expect(message).toContain('options.defaultProviders["text-generation"]');
+    expect(message).toContain('"ghost"');
+  });
+
+  it('names the plugin whose template does not parse', async () => {
+    const plugin = new TestPlugin('poet', { templates: { verse: 'Roses {% if %}' } });
+    const message = await initError(base({ plugins: [plugin] }));
+    expect(message).toContain('plugin "poet": PromptRegistry: template "poet/verse" does not parse');
+  });
+
+  it('names the provider that offers a capability with no descriptor', async () => {
+    const provider = new TestModelProvider('mystery', { capabilities: [sentimentOnly] });
+    const message = await initError(base({ models: [new ScriptedModelProvider(), provider] }));
+    expect(message).toContain('model "mystery": offers capability "sentiment", which is not defined');
+  });
+
+  it('reports every problem in one error, whatever stage finds it', async () => {
+    const message = await initError({
+      models: [new ScriptedModelProvider()],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [
+        echoPlugin(),
+        echoPlugin(),
+        new TestPlugin('vision', { requiredCapabilities: ['image-caption'] }),
+      ],
+      options: { logger: silentLogger, maxSteps: 0 },
+    });
+    expect(message).toContain('options.maxSteps');
+    expect(message).toContain('plugin "echo": another plugin already has this id');
+    expect(message).toContain('plugin "vision": requires capability "image-caption"');
+    expect(message.split('\n- ')).toHaveLength(4);
+  });
+});

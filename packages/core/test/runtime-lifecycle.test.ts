@@ -1,0 +1,472 @@
+import { Runtime, type TriggerRoute } from '@weft/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  deferred,
+  echoPlugin,
+  errorOf,
+  LoggingMemoryProvider,
+  makeRuntime,
+  planner,
+  recordingExecutor,
+  silentLogger,
+  TestModelProvider,
+  TestPlugin,
+  textWithUsage,
+  waitFor,
+} from './fixtures.js';
+
+const runtimes: Runtime[] = [];
+afterEach(async () => {
+  await Promise.all(runtimes.splice(0).map((runtime) => runtime.stop()));
+});
+
+function track<T extends { runtime: Runtime }>(built: T): T {
+  runtimes.push(built.runtime);
+  return built;
+}
+
+/** A runtime whose components log their lifecycle into `events`. */
+async function loggingRuntime(
+  events: string[],
+  parts: {
+    plugins?: TestPlugin[];
+    models?: TestModelProvider[];
+    memoryHooks?: ConstructorParameters<typeof LoggingMemoryProvider>[1];
+    options?: NonNullable<Parameters<typeof Runtime.init>[0]['options']>;
+  } = {},
+): Promise<Runtime> {
+  const runtime = await Runtime.init({
+    memory: new LoggingMemoryProvider(events, parts.memoryHooks),
+    models: parts.models ?? [
+      new TestModelProvider('model-a', { capabilities: [textWithUsage('{"steps":[]}')], events }),
+      new TestModelProvider('model-b', { capabilities: [textWithUsage('{"steps":[]}')], events }),
+    ],
+    plugins: parts.plugins ?? [
+      new TestPlugin('first', { events }),
+      new TestPlugin('second', { events }),
+    ],
+    options: { logger: silentLogger, ...parts.options },
+  });
+  runtimes.push(runtime);
+  return runtime;
+}
+
+describe('Runtime start', () => {
+  it('initialises memory, then models, then plugins, and becomes running', async () => {
+    const events: string[] = [];
+    const runtime = await loggingRuntime(events);
+    await runtime.start();
+    expect(events).toEqual([
+      'init memory',
+      'init model model-a',
+      'init model model-b',
+      'init plugin first',
+      'init plugin second',
+    ]);
+    expect(runtime.status).toBe('running');
+  });
+
+  it('returns the same promise when started twice', async () => {
+    const { runtime } = track(await makeRuntime());
+    const first = runtime.start();
+    expect(runtime.start()).toBe(first);
+    await first;
+  });
+
+  it('starts no HTTP server when no plugin has a route', async () => {
+    const { runtime } = track(await makeRuntime({ options: { server: { port: 0 } } }));
+    await runtime.start();
+    expect(runtime.server.url).toBeUndefined();
+  });
+
+  it('mounts route triggers and serves them on the configured port', async () => {
+    const route: TriggerRoute = {
+      type: 'route',
+      id: 'ask',
+      method: 'POST',
+      path: '/ask',
+      handler: async (request, response, runtime) => {
+        const task = await runtime.dispatch({
+          pluginId: 'echo',
+          triggerId: 'ask',
+          space: 'http-space',
+          message: (request.body as { text: string }).text,
+        });
+        response.json({ status: task.status, chain: task.chain.map((item) => item.type) });
+      },
+    };
+    const { runtime } = track(
+      await makeRuntime({
+        plugins: [echoPlugin({ triggers: [route] })],
+        responses: planner(['echo', 'reply']),
+        options: { server: { port: 0 } },
+      }),
+    );
+    await runtime.start();
+    expect(runtime.server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const response = await fetch(`${runtime.server.url}/ask`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'hello' }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'completed', chain: ['trigger', 'result'] });
+  });
+
+  it('runs start triggers with a signal that is aborted at stop', async () => {
+    let received: AbortSignal | undefined;
+    let runtimeSeen: Runtime | undefined;
+    const plugin = echoPlugin({
+      triggers: [
+        {
+          type: 'start',
+          id: 'ticker',
+          start: (runtime, signal) => {
+            runtimeSeen = runtime;
+            received = signal;
+          },
+        },
+      ],
+    });
+    const { runtime } = track(await makeRuntime({ plugins: [plugin] }));
+    await runtime.start();
+    expect(runtimeSeen).toBe(runtime);
+    expect(received?.aborted).toBe(false);
+    await runtime.stop();
+    expect(received?.aborted).toBe(true);
+  });
+
+  it('holds dispatched tasks until the scheduler starts', async () => {
+    const { runtime } = track(await makeRuntime({ responses: planner(['echo', 'reply']) }));
+    let settled = false;
+    const pending = runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'early' }).then((task) => {
+      settled = true;
+      return task;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(settled).toBe(false);
+    expect(runtime.scheduler.pending).toBe(1);
+    await runtime.start();
+    expect((await pending).status).toBe('completed');
+  });
+
+  it('rolls back what started when a plugin fails to initialise, naming the plugin', async () => {
+    const events: string[] = [];
+    const runtime = await loggingRuntime(events, {
+      plugins: [
+        new TestPlugin('first', { events }),
+        new TestPlugin('broken', {
+          events,
+          init: () => {
+            throw new Error('no credentials');
+          },
+        }),
+        new TestPlugin('never', { events }),
+      ],
+    });
+    const error = await errorOf(runtime.start());
+    expect(error.message).toBe('Runtime.start: plugin "broken" failed to initialise: no credentials');
+    expect(events).toEqual([
+      'init memory',
+      'init model model-a',
+      'init model model-b',
+      'init plugin first',
+      'init plugin broken',
+      'shutdown plugin first',
+      'shutdown model model-b',
+      'shutdown model model-a',
+      'shutdown memory',
+    ]);
+    expect(runtime.status).toBe('stopped');
+  });
+
+  it('names the model provider that fails to initialise', async () => {
+    const events: string[] = [];
+    const runtime = await loggingRuntime(events, {
+      models: [
+        new TestModelProvider('good', { capabilities: [textWithUsage('{}')], events }),
+        new TestModelProvider('flaky', {
+          capabilities: [textWithUsage('{}')],
+          events,
+          init: () => {
+            throw new Error('endpoint down');
+          },
+        }),
+      ],
+    });
+    const error = await errorOf(runtime.start());
+    expect(error.message).toBe('Runtime.start: model provider "flaky" failed to initialise: endpoint down');
+    expect(events).toEqual([
+      'init memory',
+      'init model good',
+      'init model flaky',
+      'shutdown model good',
+      'shutdown memory',
+    ]);
+  });
+
+  it('names the memory provider that fails to initialise', async () => {
+    const events: string[] = [];
+    const runtime = await loggingRuntime(events, {
+      memoryHooks: {
+        init: () => {
+          throw new Error('disk full');
+        },
+      },
+    });
+    const error = await errorOf(runtime.start());
+    expect(error.message).toBe('Runtime.start: memory provider "logging-memory" failed to initialise: disk full');
+    expect(events).toEqual(['init memory']);
+  });
+
+  it('names the start trigger that fails and closes the server it had opened', async () => {
+    const events: string[] = [];
+    const plugin = new TestPlugin('clock', {
+      events,
+      triggers: [
+        { type: 'route', id: 'ping', method: 'GET', path: '/ping', handler: (_q, response) => response.send('pong') },
+        {
+          type: 'start',
+          id: 'tick',
+          start: () => {
+            throw new Error('bad cron expression');
+          },
+        },
+      ],
+    });
+    const runtime = await loggingRuntime(events, { plugins: [plugin], options: { server: { port: 0 } } });
+    const error = await errorOf(runtime.start());
+    expect(error.message).toBe('Runtime.start: start trigger "tick" of plugin "clock" failed: bad cron expression');
+    expect(events.at(-1)).toBe('shutdown memory');
+    expect(events).toContain('shutdown plugin clock');
+    const port = runtime.server.port;
+    expect(port).toBeTypeOf('number');
+    await expect(fetch(`http://127.0.0.1:${port}/ping`)).rejects.toThrow();
+  });
+
+  it('cannot be started again after it stopped', async () => {
+    const { runtime } = track(await makeRuntime());
+    await runtime.start();
+    await runtime.stop();
+    const error = await errorOf(runtime.start());
+    expect(error.message).toContain('this runtime was stopped');
+  });
+});
+
+describe('Runtime stop', () => {
+  it('returns the same promise when called twice', async () => {
+    const { runtime } = track(await makeRuntime());
+    await runtime.start();
+    const first = runtime.stop();
+    expect(runtime.stop()).toBe(first);
+    await first;
+    expect(runtime.status).toBe('stopped');
+  });
+
+  it('shuts plugins and providers down in reverse order and survives a failing shutdown', async () => {
+    const events: string[] = [];
+    const runtime = await loggingRuntime(events, {
+      plugins: [
+        new TestPlugin('first', { events }),
+        new TestPlugin('second', {
+          events,
+          shutdown: () => {
+            throw new Error('socket already closed');
+          },
+        }),
+      ],
+    });
+    await runtime.start();
+    events.length = 0;
+    await runtime.stop();
+    expect(events).toEqual([
+      'shutdown plugin second',
+      'shutdown plugin first',
+      'shutdown model model-b',
+      'shutdown model model-a',
+      'shutdown memory',
+    ]);
+    expect(runtime.status).toBe('stopped');
+  });
+
+  it('drains queued tasks by default', async () => {
+    const gate = deferred();
+    const slow = recordingExecutor('reply', async () => {
+      await gate.promise;
+      return { success: true };
+    });
+    const { runtime } = track(
+      await makeRuntime({
+        plugins: [echoPlugin({ executors: [slow] })],
+        responses: planner(['echo', 'reply']),
+        options: { pipelineReview: 'never' },
+      }),
+    );
+    await runtime.start();
+    const tasks = [1, 2, 3].map((n) =>
+      runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'drain', message: `m${n}` }),
+    );
+    await waitFor(() => slow.calls.length === 1);
+    const stopped = runtime.stop();
+    gate.resolve();
+    await stopped;
+    const finished = await Promise.all(tasks);
+    expect(finished.map((task) => task.status)).toEqual(['completed', 'completed', 'completed']);
+    expect(slow.calls.map((call) => call.task.trigger.message)).toEqual(['m1', 'm2', 'm3']);
+  });
+
+  it("with shutdown 'cancel' rejects queued tasks with 503 and aborts the running one", async () => {
+    let signalSeen: AbortSignal | undefined;
+    const waitsForAbort = recordingExecutor('reply', (_task, context) => {
+      signalSeen = context.signal;
+      return new Promise((resolve) =>
+        context.signal.addEventListener('abort', () => resolve({ success: false, error: 'aborted' })),
+      );
+    });
+    const { runtime } = track(
+      await makeRuntime({
+        plugins: [echoPlugin({ executors: [waitsForAbort] })],
+        responses: planner(['echo', 'reply']),
+        options: { shutdown: 'cancel', pipelineReview: 'never' },
+      }),
+    );
+    await runtime.start();
+    const running = runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'cancel' });
+    const queued = runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'cancel' });
+    const queuedError = errorOf(queued);
+    await waitFor(() => waitsForAbort.calls.length === 1);
+    await runtime.stop();
+    const error = await queuedError;
+    expect(error.status).toBe(503);
+    expect(error.message).toContain('space "cancel" was cancelled by shutdown');
+    expect(signalSeen?.aborted).toBe(true);
+    expect((await running).status).toBe('cancelled');
+    expect(waitsForAbort.calls).toHaveLength(1);
+  });
+
+  it('cancels what is left when draining outlasts shutdownTimeoutMs', async () => {
+    const stuck = recordingExecutor('reply', (_task, context) => {
+      return new Promise((resolve) =>
+        context.signal.addEventListener('abort', () => resolve({ success: false, error: 'aborted' })),
+      );
+    });
+    const { runtime } = track(
+      await makeRuntime({
+        plugins: [echoPlugin({ executors: [stuck] })],
+        responses: planner(['echo', 'reply']),
+        options: { shutdownTimeoutMs: 50, pipelineReview: 'never' },
+      }),
+    );
+    await runtime.start();
+    const running = runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'stuck' });
+    const queued = errorOf(runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'stuck' }));
+    await waitFor(() => stuck.calls.length === 1);
+    const started = Date.now();
+    await runtime.stop();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(40);
+    expect((await running).status).toBe('cancelled');
+    expect((await queued).status).toBe(503);
+  });
+
+  it('rejects dispatch with 503 while stopping', async () => {
+    const gate = deferred();
+    const slow = recordingExecutor('reply', async () => {
+      await gate.promise;
+      return { success: true };
+    });
+    const { runtime } = track(
+      await makeRuntime({ plugins: [echoPlugin({ executors: [slow] })], responses: planner(['echo', 'reply']) }),
+    );
+    await runtime.start();
+    const running = runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'busy' });
+    await waitFor(() => slow.calls.length === 1);
+    const stopping = runtime.stop();
+    expect(runtime.status).toBe('stopping');
+    const error = await errorOf(runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'busy' }));
+    expect(error.status).toBe(503);
+    gate.resolve();
+    await stopping;
+    expect((await running).status).toBe('completed');
+  });
+
+  it('closes the HTTP server', async () => {
+    const plugin = echoPlugin({
+      triggers: [{ type: 'route', id: 'ping', method: 'GET', path: '/ping', handler: (_q, r) => r.send('pong') }],
+    });
+    const { runtime } = track(await makeRuntime({ plugins: [plugin], options: { server: { port: 0 } } }));
+    await runtime.start();
+    const url = `${runtime.server.url}/ping`;
+    expect(await (await fetch(url)).text()).toBe('pong');
+    await runtime.stop();
+    await expect(fetch(url)).rejects.toThrow();
+  });
+
+  it('rejects dispatch after stop with status 503', async () => {
+    const { runtime } = track(await makeRuntime());
+    await runtime.start();
+    await runtime.stop();
+    const error = await errorOf(runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'late' }));
+    expect(error.status).toBe(503);
+    expect(error.code).toBe('WEFT_SHUTTING_DOWN');
+    expect(error.message).toContain('stopping');
+  });
+
+  it('stops a runtime that never started without running its queued tasks', async () => {
+    const reply = recordingExecutor('reply');
+    const { runtime } = track(
+      await makeRuntime({ plugins: [echoPlugin({ executors: [reply] })], responses: planner(['echo', 'reply']) }),
+    );
+    const queued = errorOf(runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'never' }));
+    await runtime.stop();
+    expect((await queued).status).toBe(503);
+    expect(reply.calls).toHaveLength(0);
+  });
+});
+
+describe('Runtime dispatch input checks', () => {
+  it('rejects an invalid space id with status 400, naming it', async () => {
+    const { runtime } = track(await makeRuntime());
+    const error = await errorOf(runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'has space' }));
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('invalid space id "has space"');
+  });
+
+  it('rejects an unknown plugin with status 400, naming it', async () => {
+    const { runtime } = track(await makeRuntime());
+    const error = await errorOf(runtime.dispatch({ pluginId: 'ghost', triggerId: 'manual', space: 's' }));
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('no plugin "ghost"');
+  });
+});
+
+describe('Runtime signal handling', () => {
+  const counts = () => [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
+
+  it('registers SIGINT and SIGTERM listeners with handleSignals and removes them at stop', async () => {
+    const { runtime } = track(await makeRuntime({ options: { handleSignals: true } }));
+    const before = counts();
+    await runtime.start();
+    expect(counts()).toEqual([before[0]! + 1, before[1]! + 1]);
+    await runtime.stop();
+    expect(counts()).toEqual(before);
+  });
+
+  it('stops when its SIGTERM listener fires', async () => {
+    const { runtime } = track(await makeRuntime({ options: { handleSignals: true } }));
+    const before = new Set(process.listeners('SIGTERM'));
+    await runtime.start();
+    const added = process.listeners('SIGTERM').filter((listener) => !before.has(listener));
+    expect(added).toHaveLength(1);
+    // Call the runtime's listener directly rather than emitting a signal other listeners would see.
+    (added[0] as (signal: NodeJS.Signals) => void)('SIGTERM');
+    await waitFor(() => runtime.status === 'stopped');
+    expect(process.listeners('SIGTERM')).toEqual([...before]);
+  });
+
+  it('registers no listeners without handleSignals', async () => {
+    const { runtime } = track(await makeRuntime({ options: { handleSignals: false } }));
+    const before = counts();
+    await runtime.start();
+    expect(counts()).toEqual(before);
+  });
+});

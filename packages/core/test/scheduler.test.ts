@@ -1,0 +1,168 @@
+import { Scheduler } from '@weft/core';
+import { describe, expect, it } from 'vitest';
+import { deferred, errorOf, waitFor, type Deferred } from './fixtures.js';
+
+/** Tracks how many tasks run at once. */
+function probe() {
+  const state = { running: 0, max: 0, order: [] as string[] };
+  const gates = new Map<string, Deferred>();
+  const task = (name: string) => async () => {
+    state.running += 1;
+    state.max = Math.max(state.max, state.running);
+    state.order.push(`start ${name}`);
+    const gate = deferred();
+    gates.set(name, gate);
+    await gate.promise;
+    state.running -= 1;
+    state.order.push(`end ${name}`);
+    return name;
+  };
+  const release = async (name: string) => {
+    await waitFor(() => gates.has(name));
+    gates.get(name)?.resolve();
+  };
+  return { state, task, release, started: (name: string) => gates.has(name) };
+}
+
+describe('Scheduler', () => {
+  it('runs tasks of one space one at a time, in arrival order', async () => {
+    const scheduler = new Scheduler({ concurrency: 4 });
+    scheduler.start();
+    const { state, task, release } = probe();
+    const results = ['a', 'b', 'c'].map((name) => scheduler.schedule('room', task(name)));
+    for (const name of ['a', 'b', 'c']) await release(name);
+    expect(await Promise.all(results)).toEqual(['a', 'b', 'c']);
+    expect(state.max).toBe(1);
+    expect(state.order).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
+  });
+
+  it('runs different spaces in parallel up to the concurrency limit', async () => {
+    const scheduler = new Scheduler({ concurrency: 2 });
+    scheduler.start();
+    const { state, task, release, started } = probe();
+    const results = ['s1', 's2', 's3', 's4'].map((space) => scheduler.schedule(space, task(space)));
+    await waitFor(() => started('s1') && started('s2'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(scheduler.running).toBe(2);
+    expect(scheduler.pending).toBe(2);
+    expect(started('s3')).toBe(false);
+    for (const name of ['s1', 's2', 's3', 's4']) await release(name);
+    await Promise.all(results);
+    expect(state.max).toBe(2);
+  });
+
+  it('rejects a task with status 503 and WEFT_QUEUE_FULL when the queue is full', async () => {
+    const scheduler = new Scheduler({ maxQueueSize: 2 });
+    const first = scheduler.schedule('a', async () => 1);
+    const second = scheduler.schedule('b', async () => 2);
+    const error = await errorOf(scheduler.schedule('c', async () => 3));
+    expect(error.status).toBe(503);
+    expect(error.code).toBe('WEFT_QUEUE_FULL');
+    expect(error.message).toContain('the queue is full (2 tasks waiting)');
+    scheduler.start();
+    expect(await Promise.all([first, second])).toEqual([1, 2]);
+  });
+
+  it('lets one failing task reject only its own promise', async () => {
+    const scheduler = new Scheduler();
+    scheduler.start();
+    const failing = scheduler.schedule('room', async () => {
+      throw new Error('boom');
+    });
+    const next = scheduler.schedule('room', async () => 'still here');
+    const other = scheduler.schedule('other', async () => 'fine');
+    expect((await errorOf(failing)).message).toBe('boom');
+    expect(await next).toBe('still here');
+    expect(await other).toBe('fine');
+  });
+
+  it('holds tasks scheduled before start', async () => {
+    const scheduler = new Scheduler();
+    let ran = false;
+    const result = scheduler.schedule('room', async () => {
+      ran = true;
+      return 'done';
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ran).toBe(false);
+    expect(scheduler.pending).toBe(1);
+    scheduler.start();
+    expect(await result).toBe('done');
+    expect(scheduler.pending).toBe(0);
+  });
+
+  it("stop('drain') waits for queued tasks and then refuses new ones", async () => {
+    const scheduler = new Scheduler({ concurrency: 1 });
+    scheduler.start();
+    const { task, release } = probe();
+    const results = ['a', 'b'].map((name) => scheduler.schedule('room', task(name)));
+    let stopped = false;
+    const stopping = scheduler.stop('drain').then(() => {
+      stopped = true;
+    });
+    await release('a');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(stopped).toBe(false);
+    await release('b');
+    await stopping;
+    expect(await Promise.all(results)).toEqual(['a', 'b']);
+    const error = await errorOf(scheduler.schedule('room', async () => 'late'));
+    expect(error.status).toBe(503);
+    expect(error.code).toBe('WEFT_SHUTTING_DOWN');
+  });
+
+  it("stop('cancel') rejects waiting tasks with 503 and aborts running ones", async () => {
+    const scheduler = new Scheduler({ concurrency: 1 });
+    scheduler.start();
+    let signal: AbortSignal | undefined;
+    const running = scheduler.schedule(
+      'room',
+      (received) =>
+        new Promise<string>((resolve) => {
+          signal = received;
+          received.addEventListener('abort', () => resolve('aborted'));
+        }),
+    );
+    const waiting = scheduler.schedule('other', async () => 'never');
+    const waitingError = errorOf(waiting);
+    await waitFor(() => signal !== undefined);
+    await scheduler.stop('cancel');
+    expect(signal?.aborted).toBe(true);
+    expect(await running).toBe('aborted');
+    const error = await waitingError;
+    expect(error.status).toBe(503);
+    expect(error.code).toBe('WEFT_TASK_CANCELLED');
+    expect(error.message).toContain('space "other"');
+    expect(scheduler.pending).toBe(0);
+  });
+
+  it('resolves onIdle once nothing is waiting or running', async () => {
+    const scheduler = new Scheduler();
+    await scheduler.onIdle();
+    const gate = deferred();
+    scheduler.start();
+    void scheduler.schedule('room', () => gate.promise);
+    let idle = false;
+    const idled = scheduler.onIdle().then(() => {
+      idle = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(idle).toBe(false);
+    gate.resolve();
+    await idled;
+    expect(idle).toBe(true);
+  });
+
+  it.each([
+    [{ concurrency: 0 }, 'concurrency', '0'],
+    [{ concurrency: 1.5 }, 'concurrency', '1.5'],
+    [{ maxQueueSize: -3 }, 'maxQueueSize', '-3'],
+  ])('rejects the option %j, naming it', (options, name, value) => {
+    expect(() => new Scheduler(options)).toThrow(`Scheduler: option "${name}" must be a positive integer, got ${value}.`);
+  });
+
+  it('defaults to concurrency 4 and a queue of 1000', () => {
+    const scheduler = new Scheduler();
+    expect([scheduler.concurrency, scheduler.maxQueueSize]).toEqual([4, 1000]);
+  });
+});

@@ -1,0 +1,241 @@
+import {
+  Plugin,
+  type AgentTask,
+  type Context,
+  type ExecutionContext,
+  type Executor,
+  type PluginResult,
+  type Runtime,
+  type Trigger,
+  type TriggerRoute,
+} from '@weft/core';
+import { z } from 'zod';
+
+/** Letters, digits, `_`, `.`, `:` and `-`, starting with a letter or digit: safe in a space id. */
+const ID_PATTERN = /^[A-Za-z0-9][\w.:-]*$/;
+
+const idSchema = (what: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+    .min(1, 'must not be empty')
+    .max(64, 'must be at most 64 characters')
+    .regex(ID_PATTERN, `must be a ${what} id of letters, digits, '_', '.', ':' or '-'`);
+
+/** Schema of the JSON body of a chat request. */
+export const ChatRequestSchema = z.object({
+  /** The chat room. */
+  room: idSchema('room'),
+  /** Who wrote the message. */
+  user: idSchema('user'),
+  /** What they wrote. */
+  message: z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(8000, 'must be at most 8000 characters'),
+});
+
+/** A validated chat request. */
+export type ChatRequest = z.infer<typeof ChatRequestSchema>;
+
+/** What a successful chat request answers. */
+export interface ChatResponse {
+  /** Id of the task the message became. */
+  taskId: string;
+  /** The task's final status. */
+  status: AgentTask['status'];
+  /** The agent's reply. */
+  reply: string;
+}
+
+/** Options of {@link ChatPlugin}. */
+export interface ChatPluginOptions {
+  /** Path of the POST route that receives messages. Default `/chat`. */
+  path?: string;
+}
+
+/** The plugin's id: pipelines name its executor `chat/reply`. */
+export const CHAT_PLUGIN_ID = 'chat';
+
+const REPLY_TEMPLATE = `You are a helpful assistant taking part in the chat room "{{ room }}". Write the reply to the latest message of user "{{ user }}".
+
+## The message
+{{ message }}
+
+## What was done for this message so far
+{% for item in chain %}- {{ item }}
+{% endfor %}
+Write only the reply itself, as plain text addressed to {{ user }}: no preamble, no quotes, no JSON.`;
+
+/**
+ * A Weft plugin for chatting over HTTP. It mounts a POST route (default `/chat`) that takes
+ * `{ room, user, message }`, runs the message as a task in the space `chat-room-{room}-user-{user}`
+ * (with the whole room's memories related to it), and answers `{ taskId, status, reply }`. Its
+ * `reply` executor asks the text model for the answer; the pipeline the model plans decides
+ * what else runs before it.
+ *
+ * @example
+ * ```ts
+ * import { Runtime, type MemoryProvider, type ModelProvider } from '@weft/core';
+ * import { ChatPlugin } from '@weft/plugin-chat';
+ *
+ * async function serve(model: ModelProvider, memory: MemoryProvider) {
+ *   const runtime = await Runtime.init({
+ *     models: [model],
+ *     memory,
+ *     plugins: [new ChatPlugin({ path: '/chat' })],
+ *     options: { server: { port: 3000 } },
+ *   });
+ *   await runtime.start();
+ *   // curl -X POST localhost:3000/chat -H 'content-type: application/json' \
+ *   //   -d '{"room":"42","user":"ada","message":"Hello!"}'
+ * }
+ * ```
+ */
+export class ChatPlugin extends Plugin {
+  readonly id = CHAT_PLUGIN_ID;
+  readonly description =
+    'Receives chat messages over HTTP and answers them with a reply written by the text model.';
+  override readonly templates: Readonly<Record<string, string>> = { reply: REPLY_TEMPLATE };
+  override readonly executors: readonly Executor[];
+  override readonly triggers: readonly Trigger[];
+  /** The path the route is mounted on. */
+  readonly path: string;
+
+  /**
+   * @param options - The route's path.
+   * @throws Error when the path does not start with `/`.
+   */
+  constructor(options: ChatPluginOptions = {}) {
+    super();
+    const path = options.path ?? '/chat';
+    if (typeof path !== 'string' || !path.startsWith('/')) {
+      throw new Error(
+        `ChatPlugin: option "path" must start with "/", got ${JSON.stringify(path)}.`,
+      );
+    }
+    this.path = path;
+    this.executors = [this.replyExecutor()];
+    this.triggers = [this.messageRoute()];
+  }
+
+  private messageRoute(): TriggerRoute {
+    return {
+      type: 'route',
+      id: 'message',
+      method: 'POST',
+      path: this.path,
+      handler: async (request, response, runtime: Runtime) => {
+        const parsed = parseChatRequest(request.body);
+        if (!parsed.success) {
+          response.status(400).json({ error: { status: 400, message: parsed.error } });
+          return;
+        }
+        const { room, user, message } = parsed.data;
+        const task = await runtime.dispatch({
+          pluginId: this.id,
+          triggerId: 'message',
+          space: { id: `chat-room-${room}-user-${user}`, relatedSpaces: [`chat-room-${room}*`] },
+          message,
+          data: { room, user },
+        });
+        const reply = findReply(task, this.id);
+        if (reply === undefined) {
+          const message = lastError(task) ?? 'the task finished without a reply';
+          response.status(502).json({
+            taskId: task.id,
+            status: task.status,
+            error: { status: 502, message: `No reply: ${message}` },
+          });
+          return;
+        }
+        const body: ChatResponse = { taskId: task.id, status: task.status, reply };
+        response.status(200).json(body);
+      },
+    };
+  }
+
+  private replyExecutor(): Executor {
+    return {
+      action: 'reply',
+      description:
+        "Writes the agent's answer to the user's chat message with the text model, taking into account what earlier steps found. Its text is what the user receives, so use it as the last step of every chat task.",
+      execute: async (task: AgentTask, context: ExecutionContext): Promise<PluginResult> => {
+        const data = (task.trigger.data ?? {}) as Partial<Pick<ChatRequest, 'room' | 'user'>>;
+        const prompt = await context.render('reply', {
+          room: data.room ?? 'unknown',
+          user: data.user ?? 'unknown',
+          message: task.trigger.message ?? '',
+          chain: context.chain.map(describeItem),
+        });
+        const text = (await context.models.generateText(prompt, { signal: context.signal })).trim();
+        if (text === '') {
+          return { success: false, error: 'the text model returned an empty reply' };
+        }
+        return { success: true, data: { text } };
+      },
+    };
+  }
+}
+
+/**
+ * Validates a chat request body.
+ *
+ * @param body - The parsed JSON body.
+ * @returns The request, or an error message naming the bad field.
+ */
+export function parseChatRequest(
+  body: unknown,
+): { success: true; data: ChatRequest } | { success: false; error: string } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return {
+      success: false,
+      error:
+        'Invalid chat request: the body must be a JSON object { "room", "user", "message" } sent with content-type application/json.',
+    };
+  }
+  const result = ChatRequestSchema.safeParse(body);
+  if (result.success) return { success: true, data: result.data };
+  const problems = result.error.issues.map(
+    (issue) => `"${issue.path.map(String).join('.') || 'body'}" ${issue.message}`,
+  );
+  return { success: false, error: `Invalid chat request: ${problems.join('; ')}.` };
+}
+
+/**
+ * Finds the text of the last `reply` result of a plugin in a task's chain.
+ *
+ * @param task - A finished task.
+ * @param pluginId - The chat plugin's id.
+ * @returns The reply text, or `undefined` when no reply step succeeded.
+ */
+export function findReply(task: AgentTask, pluginId: string = CHAT_PLUGIN_ID): string | undefined {
+  for (let index = task.chain.length - 1; index >= 0; index -= 1) {
+    const item = task.chain[index] as Context;
+    if (item.type !== 'result' || item.pluginId !== pluginId || item.action !== 'reply') continue;
+    const text = (item.data as { text?: unknown } | undefined)?.text;
+    if (typeof text === 'string') return text;
+  }
+  return undefined;
+}
+
+function lastError(task: AgentTask): string | undefined {
+  for (let index = task.chain.length - 1; index >= 0; index -= 1) {
+    const item = task.chain[index] as Context;
+    if (item.type === 'error')
+      return `${item.pluginId}/${item.action}: ${item.error ?? 'unknown error'}`;
+  }
+  return undefined;
+}
+
+function describeItem(item: Context): string {
+  const source = `${item.pluginId}/${item.action}`;
+  if (item.type === 'trigger') return `the message arrived (${source})`;
+  if (item.type === 'error') return `${source} failed: ${item.error ?? 'unknown error'}`;
+  const detail = item.data === undefined ? (item.message ?? 'no data') : JSON.stringify(item.data);
+  return `${source} returned: ${truncate(detail, 400)}`;
+}
+
+function truncate(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
+}

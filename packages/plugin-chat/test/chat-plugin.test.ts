@@ -1,0 +1,204 @@
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Runtime, type AgentTask, type Context } from '@weft/core';
+import {
+  InMemoryMemoryProvider,
+  ScriptedModelProvider,
+  type ScriptedResponse,
+} from '@weft/testing';
+import { ChatPlugin, findReply, parseChatRequest } from '../src/index.js';
+
+const PLAN = { steps: [{ pluginId: 'chat', action: 'reply' }] };
+const CONTINUE = { type: 'continue' };
+
+let runtime: Runtime | undefined;
+
+afterEach(async () => {
+  await runtime?.stop();
+  runtime = undefined;
+});
+
+async function boot(
+  responses: ScriptedResponse[],
+  plugin = new ChatPlugin(),
+): Promise<{ runtime: Runtime; model: ScriptedModelProvider; memory: InMemoryMemoryProvider }> {
+  const model = new ScriptedModelProvider({ responses });
+  const memory = new InMemoryMemoryProvider();
+  runtime = await Runtime.init({
+    models: [model],
+    memory,
+    plugins: [plugin],
+    options: { server: { port: 0 }, logger: pino({ level: 'silent' }) },
+  });
+  await runtime.start();
+  return { runtime, model, memory };
+}
+
+async function post(
+  target: Runtime,
+  body: unknown,
+  path = '/chat',
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await fetch(`${target.server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+}
+
+function item(overrides: Partial<Context>): Context {
+  return { type: 'result', pluginId: 'chat', action: 'reply', timestamp: new Date(), ...overrides };
+}
+
+describe('parseChatRequest', () => {
+  it('accepts a valid body and trims the message', () => {
+    expect(parseChatRequest({ room: '42', user: 'ada', message: '  hi  ' })).toEqual({
+      success: true,
+      data: { room: '42', user: 'ada', message: 'hi' },
+    });
+  });
+
+  it.each([
+    [{ user: 'ada', message: 'hi' }, /"room" is required/],
+    [{ room: 42, user: 'ada', message: 'hi' }, /"room" must be a string/],
+    [{ room: '42', user: 'ada lovelace', message: 'hi' }, /"user" must be a user id/],
+    [{ room: '42', user: '', message: 'hi' }, /"user" must not be empty/],
+    [{ room: '42', user: 'ada', message: '   ' }, /"message" must not be empty/],
+    [{ room: '42', user: 'ada', message: 'x'.repeat(8001) }, /"message" must be at most 8000/],
+    [{ room: 'r', user: 'u', message: ['hi'] }, /"message" must be a string/],
+  ])('rejects %j naming the field', (body, problem) => {
+    const result = parseChatRequest(body);
+    expect(result.success).toBe(false);
+    if (!result.success) expect(result.error).toMatch(problem);
+  });
+
+  it.each([undefined, null, 'text', [1, 2]])('rejects a body that is not an object: %j', (body) => {
+    const result = parseChatRequest(body);
+    expect(result.success).toBe(false);
+    if (!result.success) expect(result.error).toMatch(/must be a JSON object/);
+  });
+});
+
+describe('findReply', () => {
+  it('returns the text of the last chat/reply result', () => {
+    const task = {
+      chain: [
+        item({ type: 'trigger', action: 'message' }),
+        item({ data: { text: 'first' } }),
+        item({ pluginId: 'other', data: { text: 'not a reply' } }),
+        item({ data: { text: 'second' } }),
+        item({ type: 'error', error: 'later failure' }),
+      ],
+    } as unknown as AgentTask;
+    expect(findReply(task)).toBe('second');
+  });
+
+  it('returns undefined when no reply succeeded', () => {
+    const task = { chain: [item({ type: 'error', error: 'boom' })] } as unknown as AgentTask;
+    expect(findReply(task)).toBeUndefined();
+  });
+});
+
+describe('ChatPlugin', () => {
+  it('describes its executor and route for the runtime', () => {
+    const plugin = new ChatPlugin({ path: '/talk' });
+    expect(plugin.id).toBe('chat');
+    expect(plugin.executors.map((executor) => executor.action)).toEqual(['reply']);
+    expect(plugin.executors[0]?.description).toMatch(/reply|answer/i);
+    expect(plugin.triggers).toEqual([
+      expect.objectContaining({ type: 'route', id: 'message', method: 'POST', path: '/talk' }),
+    ]);
+    expect(Object.keys(plugin.templates)).toEqual(['reply']);
+  });
+
+  it('rejects a path that does not start with a slash', () => {
+    expect(() => new ChatPlugin({ path: 'chat' })).toThrow(/"path" must start with "\/"/);
+  });
+
+  it('answers a message with the reply the model wrote', async () => {
+    const { runtime, model, memory } = await boot([PLAN, 'Hello Ada!', CONTINUE]);
+    const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 'Hi there' });
+    expect(status).toBe(200);
+    expect(json).toEqual({ taskId: expect.any(String), status: 'completed', reply: 'Hello Ada!' });
+
+    // The reply prompt is the plugin's template, rendered with the message and the chain.
+    const replyPrompt = model.requests[1]?.at(-1)?.content ?? '';
+    expect(replyPrompt).toContain('chat room "42"');
+    expect(replyPrompt).toContain('user "ada"');
+    expect(replyPrompt).toContain('Hi there');
+    expect(replyPrompt).toContain('the message arrived (chat/message)');
+
+    const memories = await memory.query({ taskId: json.taskId as string, order: 'asc' });
+    expect(memories.map((memory) => [memory.space, memory.kind])).toEqual([
+      ['chat-room-42-user-ada', 'trigger'],
+      ['chat-room-42-user-ada', 'chain'],
+    ]);
+  });
+
+  it('relates the whole room to the sender space when planning', async () => {
+    const { runtime, model } = await boot([PLAN, 'One', CONTINUE, PLAN, 'Two', CONTINUE]);
+    await post(runtime, { room: 'lobby', user: 'ada', message: 'first' });
+    await post(runtime, { room: 'lobby', user: 'bob', message: 'second' });
+    // Bob's planning prompt shows Ada's memories: they share the room.
+    const bobPlanning = model.requests[3]?.at(-1)?.content ?? '';
+    expect(bobPlanning).toContain('Space: chat-room-lobby-user-bob');
+    expect(bobPlanning).toContain('[chat-room-lobby-user-ada, chain]');
+  });
+
+  it('mounts the route on a custom path', async () => {
+    const { runtime } = await boot([PLAN, 'Custom', CONTINUE], new ChatPlugin({ path: '/talk' }));
+    expect((await post(runtime, { room: '1', user: 'u', message: 'hi' }, '/talk')).json.reply).toBe(
+      'Custom',
+    );
+    expect((await post(runtime, { room: '1', user: 'u', message: 'hi' })).status).toBe(404);
+  });
+
+  it('answers 400 naming the bad field without dispatching a task', async () => {
+    const { runtime, model } = await boot([]);
+    const { status, json } = await post(runtime, { room: '42', message: 'hi' });
+    expect(status).toBe(400);
+    expect(json).toEqual({ error: { status: 400, message: expect.stringMatching(/"user"/) } });
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('answers 400 for a body that is not JSON', async () => {
+    const { runtime } = await boot([]);
+    const response = await fetch(`${runtime.server.url}/chat`, { method: 'POST', body: 'hello' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: { status: 400, message: expect.stringMatching(/JSON object/) },
+    });
+  });
+
+  it('answers 502 with the last error when the reply step fails', async () => {
+    const failing: ScriptedResponse = () => {
+      throw new Error('model offline');
+    };
+    const { runtime } = await boot([PLAN, failing, CONTINUE]);
+    const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 'hi' });
+    expect(status).toBe(502);
+    expect(json).toEqual({
+      taskId: expect.any(String),
+      status: 'failed',
+      error: { status: 502, message: expect.stringMatching(/chat\/reply: .*model offline/) },
+    });
+  });
+
+  it('answers 502 when the model writes an empty reply', async () => {
+    const { runtime } = await boot([PLAN, '   ', CONTINUE]);
+    const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 'hi' });
+    expect(status).toBe(502);
+    expect(json.error).toEqual({ status: 502, message: expect.stringMatching(/empty reply/) });
+  });
+
+  it('answers 502 when the model plans no reply at all', async () => {
+    const { runtime } = await boot([{ steps: [] }]);
+    const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 'hi' });
+    expect(status).toBe(502);
+    expect(json).toMatchObject({
+      status: 'completed',
+      error: { status: 502, message: 'No reply: the task finished without a reply' },
+    });
+  });
+});

@@ -1,0 +1,25 @@
+import { defineConfig, devices } from '@playwright/test';
+import { chromiumArgs, chromiumPath, sitePort, siteUrl } from './tests/e2e/support/browser';
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  use: {
+    ...devices['Desktop Chrome'],
+    baseURL: siteUrl,
+    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+    trace: 'retain-on-failure',
+  },
+  webServer: {
+    // The production build, served the way `npm run serve` serves it.
+    command: `npx docusaurus serve --port ${sitePort} --host 127.0.0.1 --no-open`,
+    url: `${siteUrl}/`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+  },
+});

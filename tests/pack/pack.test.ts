@@ -1,0 +1,305 @@
+/**
+ * Packs @weft/core as npm would publish it, installs the tarball into a fresh project, and
+ * checks that the package works from ESM, from CommonJS and from TypeScript: every public name
+ * of src/index.ts is exported, the classes are classes, and a tiny runtime starts and runs a
+ * task under both module systems.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = path.resolve(__dirname, '../..');
+const coreDir = path.join(root, 'packages/core');
+const TIMEOUT = 120_000;
+
+/** The names src/index.ts exports, split into values and type-only names. */
+function publicNames(source: string): { values: string[]; types: string[] } {
+  const file = ts.createSourceFile('index.ts', source, ts.ScriptTarget.Latest);
+  const values: string[] = [];
+  const types: string[] = [];
+  for (const statement of file.statements) {
+    if (!ts.isExportDeclaration(statement) || !statement.exportClause) continue;
+    if (!ts.isNamedExports(statement.exportClause)) continue;
+    for (const element of statement.exportClause.elements) {
+      const typeOnly = statement.isTypeOnly || element.isTypeOnly;
+      (typeOnly ? types : values).push(element.name.text);
+    }
+  }
+  return { values: values.sort(), types: types.sort() };
+}
+
+/**
+ * A script that loads the package the given way, reports which names are missing or extra and
+ * which value kinds they have, then runs a task through a tiny runtime; it prints JSON.
+ */
+function checkScript(kind: 'esm' | 'cjs', values: readonly string[]): string {
+  const load =
+    kind === 'esm'
+      ? "import * as core from '@weft/core';\nimport { createRequire } from 'node:module';\nconst other = createRequire(import.meta.url)('@weft/core');"
+      : "const core = require('@weft/core');\nconst other = undefined;";
+  return `${load}
+const expected = ${JSON.stringify(values)};
+const { Runtime, Plugin, ModelProvider, MemoryProvider, defineCapability, TEXT_GENERATION_CAPABILITY } = core;
+const exported = Object.keys(core).filter((name) => name !== 'default' && name !== '__esModule' && name !== 'module.exports');
+const kinds = Object.fromEntries(
+  expected.map((name) => {
+    const value = core[name];
+    const isClass = typeof value === 'function' && /^class\\b/.test(Function.prototype.toString.call(value));
+    return [name, isClass ? 'class' : value === undefined ? 'undefined' : typeof value];
+  }),
+);
+
+class EchoModel extends (other?.ModelProvider ?? ModelProvider) {
+  id = 'echo-model';
+  capabilities = [
+    {
+      id: TEXT_GENERATION_CAPABILITY,
+      run: async ({ messages }) => {
+        const prompt = messages.at(-1).content;
+        if (prompt.includes('You plan the work')) return { text: JSON.stringify({ steps: [{ pluginId: 'greeter', action: 'greet' }] }) };
+        if (prompt.includes('You supervise')) return { text: '{"type":"continue"}' };
+        return { text: 'Hello from the model' };
+      },
+    },
+  ];
+}
+
+class NoMemory extends MemoryProvider {
+  id = 'no-memory';
+  async store(memory) { return { ...memory, id: 'm', createdAt: new Date() }; }
+  async update() { throw new Error('no memories'); }
+  async query() { return []; }
+  async remove() { return false; }
+  async clear() { return 0; }
+}
+
+class Greeter extends Plugin {
+  id = 'greeter';
+  description = 'Greets.';
+  executors = [
+    {
+      action: 'greet',
+      description: 'Greets the user.',
+      execute: async (_task, context) => ({ success: true, data: { text: await context.models.generateText('Say hello') } }),
+    },
+  ];
+}
+
+const sentiment = defineCapability({ id: 'sentiment', description: 'Scores a text.', input: {}, output: {} });
+const runtime = await Runtime.init({
+  models: [new EchoModel()],
+  memory: new NoMemory(),
+  plugins: [new Greeter()],
+  options: { handleSignals: false },
+});
+await runtime.start();
+const task = await runtime.dispatch({ pluginId: 'greeter', triggerId: 'manual', space: 'pack-check', message: 'hi' });
+await runtime.stop();
+console.log(JSON.stringify({
+  missing: expected.filter((name) => core[name] === undefined),
+  extra: exported.filter((name) => !expected.includes(name)),
+  kinds,
+  textGeneration: TEXT_GENERATION_CAPABILITY,
+  capabilityId: sentiment.id,
+  crossBuildProvider: other !== undefined && other.ModelProvider !== ModelProvider,
+  status: task.status,
+  chain: task.chain.map((item) => [item.type, item.pluginId, item.action, item.data ?? null]),
+  runtimeStatus: runtime.status,
+}));
+`;
+}
+
+/** A TypeScript consumer that imports every public name, for tsc under the given module kind. */
+function typeScript(kind: 'esm' | 'cjs', names: { values: string[]; types: string[] }): string {
+  const values = names.values.join(', ');
+  const types = names.types.join(', ');
+  const header =
+    kind === 'esm'
+      ? `import { ${values} } from '@weft/core';\n`
+      : `import core = require('@weft/core');\nconst { ${values} } = core;\n`;
+  return `${header}import type { ${types} } from '@weft/core';
+import type { Request, Response } from 'express';
+
+export const values = [${values}] as const;
+export type Types = [${names.types.map((name) => `${name}${GENERIC_ARGUMENTS[name] ?? ''}`).join(', ')}];
+// Route handlers get express's own request and response types, not any.
+export const handler: TriggerRoute['handler'] = (request: Request, response: Response) =>
+  response.json({ path: request.path });
+export const text: 'text-generation' = TEXT_GENERATION_CAPABILITY;
+`;
+}
+
+/** Type arguments for the public generic types whose parameters have no default. */
+const GENERIC_ARGUMENTS: Record<string, string> = { Resolvable: '<string>' };
+
+describe('the packed @weft/core tarball', () => {
+  let work = '';
+  let project = '';
+  let names: { values: string[]; types: string[] };
+  let packed: { filename: string; files: { path: string }[] };
+
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'weft-pack-'));
+    project = path.join(work, 'project');
+    names = publicNames(await readFile(path.join(coreDir, 'src/index.ts'), 'utf8'));
+
+    await run('npm', ['run', 'build', '-w', '@weft/core'], { cwd: root });
+    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], {
+      cwd: coreDir,
+    });
+    packed = (JSON.parse(stdout) as (typeof packed)[])[0] as typeof packed;
+
+    await mkdir(project);
+    await writeFile(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'weft-pack-check', version: '1.0.0', private: true }),
+    );
+    // Everything the tarball depends on is in the npm cache since the workspace install.
+    const typesNode = JSON.parse(
+      await readFile(path.join(root, 'node_modules/@types/node/package.json'), 'utf8'),
+    ) as { version: string };
+    await run(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        path.join(work, packed.filename),
+        `@types/node@${typesNode.version}`,
+      ],
+      { cwd: project },
+    );
+  }, TIMEOUT);
+
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it(
+    'contains the builds and declarations that package.json exports point at',
+    async () => {
+      const manifest = JSON.parse(await readFile(path.join(coreDir, 'package.json'), 'utf8')) as {
+        main: string;
+        module: string;
+        types: string;
+        exports: Record<string, Record<string, Record<string, string>>>;
+      };
+      const files = new Set(packed.files.map((file) => file.path));
+      const dot = manifest.exports['.'] as Record<string, Record<string, string>>;
+      const targets = [
+        manifest.main,
+        manifest.module,
+        manifest.types,
+        dot.import?.types,
+        dot.import?.default,
+        dot.require?.types,
+        dot.require?.default,
+      ];
+      expect(targets).toEqual([
+        './dist/index.cjs',
+        './dist/index.js',
+        './dist/index.d.ts',
+        './dist/index.d.ts',
+        './dist/index.js',
+        './dist/index.d.cts',
+        './dist/index.cjs',
+      ]);
+      for (const target of targets) expect(files).toContain((target as string).slice(2));
+      expect(files).toContain('package.json');
+      expect([...files].filter((file) => file.includes('test/') || file.endsWith('.tgz'))).toEqual(
+        [],
+      );
+    },
+    TIMEOUT,
+  );
+
+  it.each(['esm', 'cjs'] as const)(
+    'exports every public name and runs a task when loaded as %s',
+    async (kind) => {
+      const script = path.join(project, kind === 'esm' ? 'check.mjs' : 'check.cjs');
+      const body = checkScript(kind, names.values);
+      // CommonJS has no top-level await: wrap the script in an async function.
+      await writeFile(
+        script,
+        kind === 'esm'
+          ? body
+          : `(async () => {\n${body}\n})().catch((error) => { console.error(error); process.exit(1); });\n`,
+      );
+      const { stdout } = await run(process.execPath, [script], {
+        cwd: project,
+        env: { ...process.env, WEFT_LOG_LEVEL: 'silent' },
+      });
+      const report = JSON.parse(stdout) as {
+        missing: string[];
+        extra: string[];
+        kinds: Record<string, string>;
+        textGeneration: string;
+        capabilityId: string;
+        crossBuildProvider: boolean;
+        status: string;
+        chain: unknown[];
+        runtimeStatus: string;
+      };
+      expect(report.missing).toEqual([]);
+      expect(report.extra).toEqual([]);
+      for (const [name, valueKind] of Object.entries(report.kinds)) {
+        const wanted = /^[A-Z]\w*Schema$/.test(name)
+          ? 'object'
+          : /^[A-Z][A-Z_]+$/.test(name)
+            ? 'string'
+            : /^[A-Z]/.test(name)
+              ? 'class'
+              : 'function';
+        expect(`${name}: ${valueKind}`).toBe(`${name}: ${wanted}`);
+      }
+      expect(report.textGeneration).toBe('text-generation');
+      expect(report.capabilityId).toBe('sentiment');
+      // Under ESM the model provider comes from the CommonJS build: both builds work together.
+      expect(report.crossBuildProvider).toBe(kind === 'esm');
+      expect(report.status).toBe('completed');
+      expect(report.chain).toEqual([
+        ['trigger', 'greeter', 'manual', null],
+        ['result', 'greeter', 'greet', { text: 'Hello from the model' }],
+      ]);
+      expect(report.runtimeStatus).toBe('stopped');
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'type-checks a TypeScript consumer of every public name, from ESM and CommonJS',
+    async () => {
+      expect(names.values.length + names.types.length).toBeGreaterThan(40);
+      await writeFile(path.join(project, 'consumer.mts'), typeScript('esm', names));
+      await writeFile(path.join(project, 'consumer.cts'), typeScript('cjs', names));
+      await writeFile(
+        path.join(project, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            target: 'ES2022',
+            strict: true,
+            noEmit: true,
+            skipLibCheck: false,
+            types: ['node'],
+          },
+          files: ['consumer.mts', 'consumer.cts'],
+        }),
+      );
+      const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+      const result = await run(process.execPath, [tsc, '-p', project]).then(
+        () => '',
+        (error: { stdout?: string }) => error.stdout ?? String(error),
+      );
+      expect(result).toBe('');
+    },
+    TIMEOUT,
+  );
+});
