@@ -69,7 +69,9 @@ function instantModel(): ScriptedModelProvider {
       const prompt = messages.at(-1)?.content ?? '';
       if (prompt.startsWith('You plan the work')) {
         const steps = Number(/steps=(\d+)/.exec(prompt)?.[1] ?? 1);
-        return { steps: Array.from({ length: steps }, () => ({ pluginId: 'bench', action: 'noop' })) };
+        return {
+          steps: Array.from({ length: steps }, () => ({ pluginId: 'bench', action: 'noop' })),
+        };
       }
       return { type: 'continue' };
     },
@@ -116,7 +118,9 @@ async function sequential(bench: Bench, steps: number, count: number): Promise<n
   for (let index = 0; index < count; index += 1) {
     const task = await dispatch(bench, index, steps);
     if (task.status !== 'completed' || task.steps.length !== steps) {
-      throw new Error(`bench task ended ${task.status} after ${task.steps.length} steps: ${JSON.stringify(task.chain.at(-1))}`);
+      throw new Error(
+        `bench task ended ${task.status} after ${task.steps.length} steps: ${JSON.stringify(task.chain.at(-1))}`,
+      );
     }
   }
   // The scripted model logs every request; that log is the test double's, not the framework's.
@@ -129,7 +133,9 @@ async function batched(bench: Bench, count: number, batch = 500, offset = 0): Pr
   const started = performance.now();
   for (let done = 0; done < count; done += batch) {
     const size = Math.min(batch, count - done);
-    await Promise.all(Array.from({ length: size }, (_, index) => dispatch(bench, offset + done + index, 1)));
+    await Promise.all(
+      Array.from({ length: size }, (_, index) => dispatch(bench, offset + done + index, 1)),
+    );
     bench.model.requests.length = 0;
   }
   return performance.now() - started;
@@ -138,11 +144,17 @@ async function batched(bench: Bench, count: number, batch = 500, offset = 0): Pr
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** Per-step overhead: median over rounds of (t21 - t1) / 20, each round on fresh runtimes. */
-async function stepOverhead(pipelineReview: 'always' | 'never', rounds: number, tasks: number): Promise<{ t1: number; t21: number; perStep: number }> {
+async function stepOverhead(
+  pipelineReview: 'always' | 'never',
+  rounds: number,
+  tasks: number,
+): Promise<{ t1: number; t21: number; perStep: number }> {
   const t1s: number[] = [];
   const t21s: number[] = [];
   for (let round = 0; round < rounds; round += 1) {
@@ -189,7 +201,9 @@ function heapMb(): number {
 }
 
 /** Heap after 100 tasks and after 10,000 (both after GC); null without --expose-gc. */
-async function heapGrowth(memory: MemoryProvider): Promise<{ at100: number; at10k: number } | null> {
+async function heapGrowth(
+  memory: MemoryProvider,
+): Promise<{ at100: number; at10k: number } | null> {
   if (typeof (globalThis as { gc?: unknown }).gc !== 'function') return null;
   const bench = await boot(memory, { concurrency: 8 });
   await batched(bench, 100, 100);
@@ -207,8 +221,12 @@ function row(cells: string[], widths: number[]): string {
 async function main(): Promise<void> {
   const rounds = Number(process.env.WEFT_BENCH_ROUNDS ?? 3);
   const tasks = Number(process.env.WEFT_BENCH_TASKS ?? 400);
-  console.log(`Weft core benchmark: node ${process.version}, zero-latency scripted model, silent logger.`);
-  console.log(`(a) ${rounds} rounds of ${tasks} sequential tasks per step count, median; (b) 2,000 tasks over ${SPACES} spaces; (c) 10,000 tasks.\n`);
+  console.log(
+    `Weft core benchmark: node ${process.version}, zero-latency scripted model, silent logger.`,
+  );
+  console.log(
+    `(a) ${rounds} rounds of ${tasks} sequential tasks per step count, median; (b) 2,000 tasks over ${SPACES} spaces; (c) 10,000 tasks.\n`,
+  );
 
   const baseline = await directCall(1_000_000);
   const always = await stepOverhead('always', rounds, tasks);
@@ -228,17 +246,37 @@ async function main(): Promise<void> {
     `${always.perStep.toFixed(3)} ms`,
     `< ${GOAL_STEP_MS} ms: ${stepMet ? 'met' : 'MISSED'}`,
   ]);
-  lines.push(['(a) overhead per step, pipelineReview "never"', `${never.perStep.toFixed(3)} ms`, '']);
-  lines.push(['(a) baseline: direct await of the no-op executor', `${(baseline * 1e6).toFixed(1)} ns`, '']);
-  lines.push(['(a) ratio: overhead per step / baseline', `${Math.round(always.perStep / baseline).toLocaleString('en')} x`, '']);
+  lines.push([
+    '(a) overhead per step, pipelineReview "never"',
+    `${never.perStep.toFixed(3)} ms`,
+    '',
+  ]);
+  lines.push([
+    '(a) baseline: direct await of the no-op executor',
+    `${(baseline * 1e6).toFixed(1)} ns`,
+    '',
+  ]);
+  lines.push([
+    '(a) ratio: overhead per step / baseline',
+    `${Math.round(always.perStep / baseline).toLocaleString('en')} x`,
+    '',
+  ]);
   lines.push(['(b) tasks per second, concurrency 1', tps1.toFixed(0), '']);
   lines.push(['(b) tasks per second, concurrency 8', tps8.toFixed(0), '']);
   let heapMet: boolean | undefined;
   if (discarded && inMemory) {
     const growth = discarded.at10k - discarded.at100;
     heapMet = growth < GOAL_HEAP_MB;
-    lines.push(['(c) heap after 100 tasks, memory kept nowhere', `${discarded.at100.toFixed(1)} MB`, '']);
-    lines.push(['(c) heap after 10,000 tasks, memory kept nowhere', `${discarded.at10k.toFixed(1)} MB`, '']);
+    lines.push([
+      '(c) heap after 100 tasks, memory kept nowhere',
+      `${discarded.at100.toFixed(1)} MB`,
+      '',
+    ]);
+    lines.push([
+      '(c) heap after 10,000 tasks, memory kept nowhere',
+      `${discarded.at10k.toFixed(1)} MB`,
+      '',
+    ]);
     lines.push([
       '(c) heap growth, memory kept nowhere (the framework alone)',
       `${growth.toFixed(1)} MB`,
@@ -254,14 +292,22 @@ async function main(): Promise<void> {
   }
   for (const [index, line] of lines.entries()) {
     console.log(row(line, widths));
-    if (index === 0) console.log(row(widths.map((width) => '-'.repeat(width)), widths));
+    if (index === 0)
+      console.log(
+        row(
+          widths.map((width) => '-'.repeat(width)),
+          widths,
+        ),
+      );
   }
   console.log(
     '\nNotes: the scripted model keeps a log of every request it saw; the benchmark empties that log after each batch, as it belongs to the test double.' +
       ' The first heap figure uses a memory provider that stores nothing, so it shows what the framework itself retains;' +
       ' the second keeps every trigger and chain memory (two per task) in InMemoryMemoryProvider, whose growth is the data stored, not a leak.',
   );
-  console.log(`Goals: per-step overhead ${stepMet ? 'met' : 'MISSED'}; heap growth ${heapMet === undefined ? 'not measured' : heapMet ? 'met' : 'MISSED'}.`);
+  console.log(
+    `Goals: per-step overhead ${stepMet ? 'met' : 'MISSED'}; heap growth ${heapMet === undefined ? 'not measured' : heapMet ? 'met' : 'MISSED'}.`,
+  );
 }
 
 main().then(

@@ -24,7 +24,9 @@ const modelCall = (overrides: Partial<Parameters<AnalyticsManager['onModelCall']
 describe('AnalyticsManager', () => {
   it('is off by default: events leave the snapshot at zero and reach no tracker', () => {
     const calls: string[] = [];
-    const analytics = new AnalyticsManager({ trackers: [{ onTaskStart: () => calls.push('start') }] });
+    const analytics = new AnalyticsManager({
+      trackers: [{ onTaskStart: () => calls.push('start') }],
+    });
     expect(analytics.enabled).toBe(false);
     analytics.onTaskStart(task('running'));
     analytics.onTaskEnd(task('completed'), 5);
@@ -48,9 +50,17 @@ describe('AnalyticsManager', () => {
     analytics.onTaskEnd(task('cancelled'), 10);
     analytics.onStep({ task: task('running'), step, success: true, durationMs: 1 });
     analytics.onStep({ task: task('running'), step, success: false, durationMs: 1 });
-    analytics.onModelCall(modelCall({ durationMs: 100, usage: { inputTokens: 10, outputTokens: 4 } }));
+    analytics.onModelCall(
+      modelCall({ durationMs: 100, usage: { inputTokens: 10, outputTokens: 4 } }),
+    );
     analytics.onModelCall(modelCall({ durationMs: 300, success: false }));
-    analytics.onModelCall(modelCall({ capability: 'sentiment', durationMs: 200, usage: { inputTokens: 2, outputTokens: 1 } }));
+    analytics.onModelCall(
+      modelCall({
+        capability: 'sentiment',
+        durationMs: 200,
+        usage: { inputTokens: 2, outputTokens: 1 },
+      }),
+    );
     const data = analytics.snapshot();
     expect(data.tasks).toEqual({ started: 3, completed: 1, failed: 1, cancelled: 1 });
     expect(data.steps).toEqual({ executed: 2, failed: 1 });
@@ -94,7 +104,11 @@ describe('AnalyticsManager', () => {
       onStep: (event) => received.push(`step ${event.success}`),
       onModelCall: (event) => received.push(`model ${event.providerId}`),
     };
-    const analytics = new AnalyticsManager({ enabled: true, trackers: [throwing], logger: silentLogger });
+    const analytics = new AnalyticsManager({
+      enabled: true,
+      trackers: [throwing],
+      logger: silentLogger,
+    });
     analytics.addTracker(recording);
     analytics.onTaskStart(task('running'));
     analytics.onStep({ task: task('running'), step, success: true, durationMs: 1 });
@@ -132,7 +146,10 @@ describe('Runtime analytics', () => {
       ],
     });
     const plugin = new TestPlugin('tools', {
-      executors: [recordingExecutor('works'), recordingExecutor('fails', { success: false, error: 'nope' })],
+      executors: [
+        recordingExecutor('works'),
+        recordingExecutor('fails', { success: false, error: 'nope' }),
+      ],
     });
     const runtime = await Runtime.init({
       models: [provider],
@@ -141,7 +158,11 @@ describe('Runtime analytics', () => {
       options: { logger: silentLogger, analytics: true },
     });
     await runtime.start();
-    const finished = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    const finished = await runtime.dispatch({
+      pluginId: 'tools',
+      triggerId: 'message',
+      space: 's',
+    });
     await runtime.stop();
     expect(finished.status).toBe('failed');
     const data = runtime.analytics.snapshot();

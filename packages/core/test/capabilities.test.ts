@@ -1,15 +1,21 @@
 import {
   CapabilityRegistry,
   defineCapability,
+  Runtime,
   TEXT_GENERATION_CAPABILITY,
   type CapabilityMap,
   type ModelManager,
 } from '@weft/core';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { errorOf, makeRuntime, sentimentCapability, silentLogger, TestModelProvider } from './fixtures.js';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
-import { Runtime } from '@weft/core';
+import {
+  errorOf,
+  makeRuntime,
+  sentimentCapability,
+  silentLogger,
+  TestModelProvider,
+} from './fixtures.js';
 
 // Module augmentation: the custom capability becomes callable by id with typed input and output.
 declare module '@weft/core' {
@@ -22,7 +28,11 @@ const schemas = { input: z.object({ text: z.string() }), output: z.object({ ok: 
 
 describe('defineCapability', () => {
   it('returns a frozen descriptor with the same fields', () => {
-    const descriptor = defineCapability({ id: 'image/caption', description: 'Captions an image.', ...schemas });
+    const descriptor = defineCapability({
+      id: 'image/caption',
+      description: 'Captions an image.',
+      ...schemas,
+    });
     expect(descriptor).toMatchObject({ id: 'image/caption', description: 'Captions an image.' });
     expect(descriptor.input).toBe(schemas.input);
     expect(Object.isFrozen(descriptor)).toBe(true);
@@ -35,9 +45,9 @@ describe('defineCapability', () => {
   });
 
   it('rejects an id that is not a string', () => {
-    expect(() => defineCapability({ id: undefined as unknown as string, description: 'x', ...schemas })).toThrow(
-      'defineCapability: invalid capability id',
-    );
+    expect(() =>
+      defineCapability({ id: undefined as unknown as string, description: 'x', ...schemas }),
+    ).toThrow('defineCapability: invalid capability id');
   });
 
   it('rejects a missing or blank description, naming the capability', () => {
@@ -71,9 +81,9 @@ describe('CapabilityRegistry', () => {
   it('rejects a different descriptor under a taken id, naming it', () => {
     const registry = new CapabilityRegistry();
     registry.register(chat);
-    expect(() => registry.register(defineCapability({ id: 'chat', description: 'Other chat.', ...schemas }))).toThrow(
-      'capability "chat" is already registered with a different descriptor',
-    );
+    expect(() =>
+      registry.register(defineCapability({ id: 'chat', description: 'Other chat.', ...schemas })),
+    ).toThrow('capability "chat" is already registered with a different descriptor');
   });
 
   it('resolves alias groups in the order they were added', () => {
@@ -87,12 +97,19 @@ describe('CapabilityRegistry', () => {
 
   it.each([[['solo']], [['chat', 'chat']]])('rejects the alias group %j, listing it', (group) => {
     const registry = new CapabilityRegistry();
-    expect(() => registry.addAliasGroup(group)).toThrow(`alias group [${group.join(', ')}] must list at least two distinct`);
+    expect(() => registry.addAliasGroup(group)).toThrow(
+      `alias group [${group.join(', ')}] must list at least two distinct`,
+    );
   });
 
   it('registers transforms only between members of one alias group, once per pair', () => {
     const registry = new CapabilityRegistry();
-    const transform = { from: 'chat', to: 'text-generation', input: (value: unknown) => value, output: (value: unknown) => value };
+    const transform = {
+      from: 'chat',
+      to: 'text-generation',
+      input: (value: unknown) => value,
+      output: (value: unknown) => value,
+    };
     expect(() => registry.addTransform(transform)).toThrow(
       'transform "chat" -> "text-generation" needs both ids in one alias group',
     );
@@ -110,7 +127,9 @@ describe('capability types', () => {
   it('type-checks calls to text-generation', async () => {
     const { runtime } = await makeRuntime({ responses: { responses: ['typed answer'] } });
     const models: ModelManager = runtime.models;
-    const result = await models.call('text-generation', { messages: [{ role: 'user', content: 'hi' }] });
+    const result = await models.call('text-generation', {
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expectTypeOf(result.text).toEqualTypeOf<string>();
     expect(result.text).toBe('typed answer');
 
@@ -122,8 +141,14 @@ describe('capability types', () => {
 
     const wrongOption = async () =>
       // @ts-expect-error -- `temperature` is a number.
-      models.call('text-generation', { messages: [{ role: 'user', content: 'hi' }] }, { options: { temperature: 'hot' } });
-    expect((await errorOf(wrongOption)).message).toContain('options for capability "text-generation" are invalid');
+      models.call(
+        'text-generation',
+        { messages: [{ role: 'user', content: 'hi' }] },
+        { options: { temperature: 'hot' } },
+      );
+    expect((await errorOf(wrongOption)).message).toContain(
+      'options for capability "text-generation" are invalid',
+    );
   });
 
   it('types a custom capability declared through module augmentation', async () => {
@@ -131,7 +156,12 @@ describe('capability types', () => {
     expectTypeOf<CapabilityMap['sentiment']['output']>().toEqualTypeOf<{ score: number }>();
     const provider = new TestModelProvider('moody', {
       descriptors: [sentimentCapability],
-      capabilities: [{ id: 'sentiment', run: async ({ text }: { text: string }) => ({ score: text.includes('love') ? 1 : -1 }) }],
+      capabilities: [
+        {
+          id: 'sentiment',
+          run: async ({ text }: { text: string }) => ({ score: text.includes('love') ? 1 : -1 }),
+        },
+      ],
     });
     const runtime = await Runtime.init({
       models: [new ScriptedModelProvider(), provider],

@@ -144,6 +144,20 @@ describe('Runtime end to end with the chat plugin', () => {
     }
   });
 
+  it('plans and reviews a task dispatched without data, message or step reasons', async () => {
+    // Regression: liquid's strict mode used to fail planning on a trigger without data, and the
+    // review on a result without data; generateText without options failed validation.
+    const { runtime, model } = await boot([PLAN, 'Direct.', CONTINUE]);
+    const task = await runtime.dispatch({ pluginId: 'chat', triggerId: 'manual', space: 'direct' });
+    expect(task.status).toBe('completed');
+    expect(task.chain.at(-1)).toMatchObject({ type: 'result', data: { text: 'Direct.' } });
+    const [planning, , review] = model.requests.map((request) => request.at(-1)?.content ?? '');
+    expect(planning).toContain('Trigger: chat/manual');
+    expect(planning).not.toContain('Data:');
+    expect(review).toContain('- trigger from chat/manual: no data');
+    expect(review).toContain('- result from chat/reply: {"text":"Direct."}');
+  });
+
   it('answers 400 for a bad body and runs no task', async () => {
     const { runtime, model, memory } = await boot([]);
     const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 7 });

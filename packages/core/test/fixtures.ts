@@ -31,7 +31,10 @@ export class TestPlugin extends Plugin {
   override readonly requiredCapabilities: readonly string[];
   /** Names of lifecycle events, in order, shared when a log is passed. */
   readonly events: string[];
-  private readonly hooks: { init?: () => Promise<void> | void; shutdown?: () => Promise<void> | void };
+  private readonly hooks: {
+    init?: () => Promise<void> | void;
+    shutdown?: () => Promise<void> | void;
+  };
 
   constructor(
     id: string,
@@ -80,7 +83,9 @@ export interface ExecutorCall {
  */
 export function recordingExecutor(
   action: string,
-  result: PluginResult | ((task: AgentTask, context: ExecutionContext) => Promise<PluginResult> | PluginResult) = {
+  result:
+    | PluginResult
+    | ((task: AgentTask, context: ExecutionContext) => Promise<PluginResult> | PluginResult) = {
     success: true,
     data: { action },
   },
@@ -104,7 +109,9 @@ export function echoPlugin(parts: ConstructorParameters<typeof TestPlugin>[1] = 
 }
 
 /** A scripted answer planning the given steps. */
-export function plan(...steps: [pluginId: string, action: string][]): { steps: { pluginId: string; action: string }[] } {
+export function plan(...steps: [pluginId: string, action: string][]): {
+  steps: { pluginId: string; action: string }[];
+} {
   return { steps: steps.map(([pluginId, action]) => ({ pluginId, action })) };
 }
 
@@ -123,7 +130,10 @@ export class TestModelProvider extends ModelProvider {
   override readonly descriptors: ModelProvider['descriptors'];
   override readonly transforms: ModelProvider['transforms'];
   private readonly events: string[];
-  private readonly hooks: { init?: () => Promise<void> | void; shutdown?: () => Promise<void> | void };
+  private readonly hooks: {
+    init?: () => Promise<void> | void;
+    shutdown?: () => Promise<void> | void;
+  };
 
   constructor(
     id: string,
@@ -157,7 +167,10 @@ export class TestModelProvider extends ModelProvider {
 }
 
 /** A text-generation capability answering with fixed text and token usage. */
-export function textWithUsage(text: string, usage = { inputTokens: 7, outputTokens: 3 }): ModelCapability {
+export function textWithUsage(
+  text: string,
+  usage = { inputTokens: 7, outputTokens: 3 },
+): ModelCapability {
   return { id: 'text-generation', run: async () => ({ text, usage }) };
 }
 
@@ -165,7 +178,10 @@ export function textWithUsage(text: string, usage = { inputTokens: 7, outputToke
 export class LoggingMemoryProvider extends InMemoryMemoryProvider {
   constructor(
     private readonly events: string[],
-    private readonly hooks: { init?: () => Promise<void> | void; shutdown?: () => Promise<void> | void } = {},
+    private readonly hooks: {
+      init?: () => Promise<void> | void;
+      shutdown?: () => Promise<void> | void;
+    } = {},
   ) {
     super({ id: 'logging-memory' });
   }
@@ -228,7 +244,9 @@ export async function makeRuntime(
 }
 
 /** Catches the rejection of a promise (or the throw of a function) and returns the error. */
-export async function errorOf(action: Promise<unknown> | (() => unknown)): Promise<Error & { status?: number; code?: string }> {
+export async function errorOf(
+  action: Promise<unknown> | (() => unknown),
+): Promise<Error & { status?: number; code?: string }> {
   try {
     await (typeof action === 'function' ? action() : action);
   } catch (error) {

@@ -15,7 +15,10 @@ describe('formatZodSchema', () => {
     expect(text).toContain('\n  "type": "object"');
     const schema = JSON.parse(text) as {
       type: string;
-      properties: Record<string, { type?: string; description?: string; enum?: string[]; minimum?: number }>;
+      properties: Record<
+        string,
+        { type?: string; description?: string; enum?: string[]; minimum?: number }
+      >;
       required: string[];
     };
     expect(schema.type).toBe('object');

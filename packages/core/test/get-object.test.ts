@@ -1,6 +1,5 @@
-import { type ModelCapability } from '@weft/core';
+import { Runtime, type ModelCapability } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
-import { Runtime } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { errorOf, makeRuntime, silentLogger, TestModelProvider } from './fixtures.js';
@@ -51,7 +50,11 @@ describe('ModelManager.getObject', () => {
       plugins: [],
       options: { logger: silentLogger },
     });
-    await runtime.models.getObject({ schema: City, prompt: 'Where?', request: { options: { temperature: 0.2 } } });
+    await runtime.models.getObject({
+      schema: City,
+      prompt: 'Where?',
+      request: { options: { temperature: 0.2 } },
+    });
     expect(seen).toEqual([{ temperature: 0.2, json: true }]);
   });
 
@@ -60,8 +63,14 @@ describe('ModelManager.getObject', () => {
       'Sure!\n```json\n{"city":"Oslo","population":700000}\n```',
       'Here it is: {"city":"Bergen","population":285000} -- hope that helps',
     ]);
-    expect(await manager.getObject({ schema: City, prompt: 'a' })).toEqual({ city: 'Oslo', population: 700000 });
-    expect(await manager.getObject({ schema: City, prompt: 'b' })).toEqual({ city: 'Bergen', population: 285000 });
+    expect(await manager.getObject({ schema: City, prompt: 'a' })).toEqual({
+      city: 'Oslo',
+      population: 700000,
+    });
+    expect(await manager.getObject({ schema: City, prompt: 'b' })).toEqual({
+      city: 'Bergen',
+      population: 285000,
+    });
   });
 
   it('asks again with a retry prompt that contains the validation error', async () => {
@@ -70,7 +79,12 @@ describe('ModelManager.getObject', () => {
       '{"city":"Lyon","population":"many"}',
       '{"city":"Lyon","population":522000}',
     ]);
-    const value = await manager.getObject({ schema: City, schemaName: 'City', prompt: 'Where?', maxRetries: 2 });
+    const value = await manager.getObject({
+      schema: City,
+      schemaName: 'City',
+      prompt: 'Where?',
+      maxRetries: 2,
+    });
     expect(value.population).toBe(522000);
     expect(model.requests).toHaveLength(3);
     const second = model.requests[1] ?? [];
@@ -84,8 +98,14 @@ describe('ModelManager.getObject', () => {
   });
 
   it('throws after maxRetries + 1 attempts, naming the schema and the last error', async () => {
-    const { models: manager, model } = await models(['nope', 'still nope', '{"city": 3, "population": 1}']);
-    const error = await errorOf(manager.getObject({ schema: City, schemaName: 'City', prompt: 'Where?', maxRetries: 2 }));
+    const { models: manager, model } = await models([
+      'nope',
+      'still nope',
+      '{"city": 3, "population": 1}',
+    ]);
+    const error = await errorOf(
+      manager.getObject({ schema: City, schemaName: 'City', prompt: 'Where?', maxRetries: 2 }),
+    );
     expect(error.code).toBe('WEFT_GET_OBJECT_FAILED');
     expect(error.message).toContain('schema "City" after 3 attempt(s)');
     expect(error.message).toMatch(/last error: .*city/s);
@@ -106,12 +126,17 @@ describe('ModelManager.getObject', () => {
     expect(model.requests).toHaveLength(2);
   });
 
-  it.each([-1, 1.5, Number.NaN])('rejects maxRetries %s, naming the option and value', async (maxRetries) => {
-    const { models: manager, model } = await models([]);
-    const error = await errorOf(manager.getObject({ schema: City, prompt: 'x', maxRetries }));
-    expect(error.message).toBe(`ModelManager.getObject: maxRetries must be a non-negative integer, got ${maxRetries}.`);
-    expect(model.requests).toHaveLength(0);
-  });
+  it.each([-1, 1.5, Number.NaN])(
+    'rejects maxRetries %s, naming the option and value',
+    async (maxRetries) => {
+      const { models: manager, model } = await models([]);
+      const error = await errorOf(manager.getObject({ schema: City, prompt: 'x', maxRetries }));
+      expect(error.message).toBe(
+        `ModelManager.getObject: maxRetries must be a non-negative integer, got ${maxRetries}.`,
+      );
+      expect(model.requests).toHaveLength(0);
+    },
+  );
 
   it('propagates a provider failure without retrying', async () => {
     const model = new ScriptedModelProvider({ id: 'empty' });

@@ -18,7 +18,10 @@ function sampleTask(overrides: Partial<AgentTask> = {}): AgentTask {
     metadata: { requestId: 'r-1' },
     createdAt: new Date(),
     status: 'completed',
-    chain: [trigger, { type: 'result', pluginId: 'chat', action: 'reply', data: 'hi', timestamp: new Date() }],
+    chain: [
+      trigger,
+      { type: 'result', pluginId: 'chat', action: 'reply', data: 'hi', timestamp: new Date() },
+    ],
     steps: [{ pluginId: 'chat', action: 'reply' }],
     ...overrides,
   };
@@ -26,7 +29,13 @@ function sampleTask(overrides: Partial<AgentTask> = {}): AgentTask {
 
 async function seeded(): Promise<InMemoryMemoryProvider> {
   const provider = new InMemoryMemoryProvider();
-  for (const space of ['chat-room-1', 'chat-room-1-user-1', 'chat-room-1-user-2', 'chat-room-2', 'mail-inbox']) {
+  for (const space of [
+    'chat-room-1',
+    'chat-room-1-user-1',
+    'chat-room-1-user-2',
+    'chat-room-2',
+    'mail-inbox',
+  ]) {
     await provider.store({ space, kind: 'note', content: space, metadata: {} });
   }
   return provider;
@@ -42,10 +51,22 @@ describe('MemoryManager', () => {
       return query(options);
     };
     const memory = new MemoryManager(provider, { relatedLimit: 10 });
-    const related = await memory.related({ id: 'chat-room-1-user-1', relatedSpaces: ['chat-room-1', 'mail-*'] });
-    expect(related.map((stored) => stored.content)).toEqual(['mail-inbox', 'chat-room-1-user-1', 'chat-room-1']);
+    const related = await memory.related({
+      id: 'chat-room-1-user-1',
+      relatedSpaces: ['chat-room-1', 'mail-*'],
+    });
+    expect(related.map((stored) => stored.content)).toEqual([
+      'mail-inbox',
+      'chat-room-1-user-1',
+      'chat-room-1',
+    ]);
     expect(queries).toEqual([
-      { space: 'chat-room-1-user-1', spacePatterns: ['chat-room-1', 'mail-*'], limit: 10, order: 'desc' },
+      {
+        space: 'chat-room-1-user-1',
+        spacePatterns: ['chat-room-1', 'mail-*'],
+        limit: 10,
+        order: 'desc',
+      },
     ]);
   });
 
@@ -53,11 +74,12 @@ describe('MemoryManager', () => {
     const provider = await seeded();
     await provider.store({ space: 'chat-room-1', kind: 'note', content: 'second', metadata: {} });
     const memory = new MemoryManager(provider, { relatedLimit: 1 });
-    expect((await memory.related({ id: 'chat-room-1' })).map((stored) => stored.content)).toEqual(['second']);
-    expect((await memory.related({ id: 'chat-room-1' }, 5)).map((stored) => stored.content)).toEqual([
+    expect((await memory.related({ id: 'chat-room-1' })).map((stored) => stored.content)).toEqual([
       'second',
-      'chat-room-1',
     ]);
+    expect(
+      (await memory.related({ id: 'chat-room-1' }, 5)).map((stored) => stored.content),
+    ).toEqual(['second', 'chat-room-1']);
   });
 
   it('recordTrigger stores a trigger memory in the task space', async () => {
@@ -80,7 +102,10 @@ describe('MemoryManager', () => {
     expect(stored?.content).toMatchObject({
       status: 'failed',
       steps: [{ pluginId: 'chat', action: 'reply' }],
-      chain: [{ type: 'trigger', message: 'hello' }, { type: 'result', data: 'hi' }],
+      chain: [
+        { type: 'trigger', message: 'hello' },
+        { type: 'result', data: 'hi' },
+      ],
     });
   });
 
@@ -98,10 +123,17 @@ describe('MemoryManager', () => {
     const provider = new InMemoryMemoryProvider();
     const memory = new MemoryManager(provider);
     expect(memory.provider).toBe(provider);
-    const stored = await memory.store({ space: 's', kind: 'pref', content: { colour: 'red' }, metadata: {} });
+    const stored = await memory.store({
+      space: 's',
+      kind: 'pref',
+      content: { colour: 'red' },
+      metadata: {},
+    });
     const updated = await memory.update(stored.id, { content: { colour: 'blue' } });
     expect(updated.content).toEqual({ colour: 'blue' });
-    expect((await memory.query({ space: 's', kind: 'pref' })).map((found) => found.content)).toEqual([{ colour: 'blue' }]);
+    expect(
+      (await memory.query({ space: 's', kind: 'pref' })).map((found) => found.content),
+    ).toEqual([{ colour: 'blue' }]);
     expect(await memory.remove(stored.id)).toBe(true);
     expect(await memory.query({ space: 's' })).toEqual([]);
   });

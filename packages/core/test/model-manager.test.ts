@@ -47,8 +47,12 @@ const hello = { messages: [{ role: 'user' as const, content: 'hello' }] };
 describe('ModelManager.call', () => {
   it('calls the provider with the validated input and returns its output', async () => {
     const seen: { input: unknown; options: unknown }[] = [];
-    const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] })]);
-    expect(await models.call('text-generation', hello, { options: { temperature: 0.5 } })).toEqual({ text: 'alpha:hello' });
+    const models = manager([
+      new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] }),
+    ]);
+    expect(await models.call('text-generation', hello, { options: { temperature: 0.5 } })).toEqual({
+      text: 'alpha:hello',
+    });
     expect(seen).toEqual([{ input: hello, options: { temperature: 0.5 } }]);
   });
 
@@ -60,7 +64,9 @@ describe('ModelManager.call', () => {
 
   it('rejects invalid input, naming the capability, before the provider sees it', async () => {
     const seen: { input: unknown; options: unknown }[] = [];
-    const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] })]);
+    const models = manager([
+      new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] }),
+    ]);
     const error = await errorOf(models.call('text-generation', { messages: [] }));
     expect(error.code).toBe('WEFT_VALIDATION_FAILED');
     expect(error.message).toContain('input for capability "text-generation" is invalid');
@@ -70,7 +76,9 @@ describe('ModelManager.call', () => {
 
   it('rejects invalid options, naming the capability', async () => {
     const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
-    const error = await errorOf(models.call('text-generation', hello, { options: { temperature: 9 } }));
+    const error = await errorOf(
+      models.call('text-generation', hello, { options: { temperature: 9 } }),
+    );
     expect(error.message).toContain('options for capability "text-generation" are invalid');
     expect(error.message).toContain('temperature');
   });
@@ -79,7 +87,9 @@ describe('ModelManager.call', () => {
     const sloppy: ModelCapability = { id: 'sentiment', run: async () => ({ score: 3 }) };
     const models = manager([new TestModelProvider('sloppy', { capabilities: [sloppy] })]);
     const error = await errorOf(models.call('sentiment', { text: 'great' }));
-    expect(error.message).toContain('provider "sloppy" returned invalid output for capability "sentiment"');
+    expect(error.message).toContain(
+      'provider "sloppy" returned invalid output for capability "sentiment"',
+    );
   });
 
   it('wraps a provider failure, naming the provider and keeping the cause', async () => {
@@ -122,44 +132,65 @@ describe('ModelManager.call', () => {
     const chat = defineCapability({
       id: 'chat',
       description: 'Chat.',
-      input: z.object({ messages: z.array(z.object({ role: z.enum(['user']), content: z.string() })) }),
+      input: z.object({
+        messages: z.array(z.object({ role: z.enum(['user']), content: z.string() })),
+      }),
       output: z.object({ text: z.string() }),
     });
-    const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })], (registry) => {
-      registry.register(chat);
-      registry.addAliasGroup(['chat', 'text-generation']);
-    });
+    const models = manager(
+      [new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })],
+      (registry) => {
+        registry.register(chat);
+        registry.addAliasGroup(['chat', 'text-generation']);
+      },
+    );
     expect(models.canProvide('chat')).toBe(true);
     expect(await models.call('chat', hello)).toEqual({ text: 'alpha:hello' });
   });
 
   it('applies transforms both ways when serving through an alias', async () => {
     const seen: { input: unknown; options: unknown }[] = [];
-    const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] })], (registry) => {
-      registry.addAliasGroup(['summarise', 'text-generation']);
-      registry.addTransform({
-        from: 'summarise',
-        to: 'text-generation',
-        input: (input) => ({ messages: [{ role: 'user', content: `Summarise: ${(input as { text: string }).text}` }] }),
-        output: (output) => ({ summary: (output as { text: string }).text }),
-      });
+    const models = manager(
+      [new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] })],
+      (registry) => {
+        registry.addAliasGroup(['summarise', 'text-generation']);
+        registry.addTransform({
+          from: 'summarise',
+          to: 'text-generation',
+          input: (input) => ({
+            messages: [{ role: 'user', content: `Summarise: ${(input as { text: string }).text}` }],
+          }),
+          output: (output) => ({ summary: (output as { text: string }).text }),
+        });
+      },
+    );
+    expect(await models.call('summarise', { text: 'a long story' })).toEqual({
+      summary: 'alpha:Summarise: a long story',
     });
-    expect(await models.call('summarise', { text: 'a long story' })).toEqual({ summary: 'alpha:Summarise: a long story' });
-    expect(seen[0]?.input).toEqual({ messages: [{ role: 'user', content: 'Summarise: a long story' }] });
+    expect(seen[0]?.input).toEqual({
+      messages: [{ role: 'user', content: 'Summarise: a long story' }],
+    });
   });
 
   it('rejects a transform that produces invalid output, naming it', async () => {
-    const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })], (registry) => {
-      registry.addAliasGroup(['summarise', 'text-generation']);
-      registry.addTransform({
-        from: 'summarise',
-        to: 'text-generation',
-        input: (input) => ({ messages: [{ role: 'user', content: (input as { text: string }).text }] }),
-        output: () => ({ wrong: true }),
-      });
-    });
+    const models = manager(
+      [new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })],
+      (registry) => {
+        registry.addAliasGroup(['summarise', 'text-generation']);
+        registry.addTransform({
+          from: 'summarise',
+          to: 'text-generation',
+          input: (input) => ({
+            messages: [{ role: 'user', content: (input as { text: string }).text }],
+          }),
+          output: () => ({ wrong: true }),
+        });
+      },
+    );
     const error = await errorOf(models.call('summarise', { text: 'x' }));
-    expect(error.message).toContain('transform "summarise" -> "text-generation" produced invalid output');
+    expect(error.message).toContain(
+      'transform "summarise" -> "text-generation" produced invalid output',
+    );
   });
 
   it('uses the first provider by default, the default provider when set, and request.provider above both', async () => {
@@ -195,7 +226,11 @@ describe('ModelManager.call', () => {
       id: 'text-generation',
       run: async () => ({ text: 'ok', usage: { inputTokens: 12, outputTokens: 5 } }),
     };
-    const models = manager([new TestModelProvider('alpha', { capabilities: [withUsage] })], undefined, analytics);
+    const models = manager(
+      [new TestModelProvider('alpha', { capabilities: [withUsage] })],
+      undefined,
+      analytics,
+    );
     await models.generateText('x');
     await errorOf(models.call('text-generation', { messages: [] }));
     const data = analytics.snapshot();

@@ -25,14 +25,25 @@ async function started(config: Parameters<typeof makeRuntime>[0]): ReturnType<ty
 
 /** Two plugins: `notes` (save, list) and `mail` (send), with recording executors. */
 function toolPlugins() {
-  const save = recordingExecutor('save', { success: true, data: { saved: 1 }, message: 'saved' }, 'Saves a note for later.');
+  const save = recordingExecutor(
+    'save',
+    { success: true, data: { saved: 1 }, message: 'saved' },
+    'Saves a note for later.',
+  );
   const list = recordingExecutor('list', { success: true, data: ['a'] }, 'Lists the saved notes.');
-  const send = recordingExecutor('send', { success: true, data: { sent: true } }, 'Sends an email to the user.');
+  const send = recordingExecutor(
+    'send',
+    { success: true, data: { sent: true } },
+    'Sends an email to the user.',
+  );
   return {
     save,
     list,
     send,
-    plugins: [new TestPlugin('notes', { executors: [save, list] }), new TestPlugin('mail', { executors: [send] })],
+    plugins: [
+      new TestPlugin('notes', { executors: [save, list] }),
+      new TestPlugin('mail', { executors: [send] }),
+    ],
   };
 }
 
@@ -75,9 +86,24 @@ describe('dispatch', () => {
 describe('planning', () => {
   it("shows the executors' descriptions and the memories of the space and related spaces", async () => {
     const memory = new InMemoryMemoryProvider();
-    await memory.store({ space: 'chat-room-1', kind: 'note', content: 'room-wide fact', metadata: {} });
-    await memory.store({ space: 'chat-room-1-user-2', kind: 'note', content: 'own fact', metadata: {} });
-    await memory.store({ space: 'chat-room-9', kind: 'note', content: 'unrelated fact', metadata: {} });
+    await memory.store({
+      space: 'chat-room-1',
+      kind: 'note',
+      content: 'room-wide fact',
+      metadata: {},
+    });
+    await memory.store({
+      space: 'chat-room-1-user-2',
+      kind: 'note',
+      content: 'own fact',
+      metadata: {},
+    });
+    await memory.store({
+      space: 'chat-room-9',
+      kind: 'note',
+      content: 'unrelated fact',
+      metadata: {},
+    });
     const { plugins } = toolPlugins();
     const { runtime, model } = await started({ plugins, memory, responses: planner() });
     await runtime.dispatch({
@@ -99,10 +125,30 @@ describe('planning', () => {
     expect(prompt.indexOf('own fact')).toBeLessThan(prompt.indexOf('room-wide fact'));
   });
 
+  it("leaves the task's own trigger out of its related memories", async () => {
+    const memory = new InMemoryMemoryProvider();
+    await memory.store({ space: 's', kind: 'note', content: 'earlier fact', metadata: {} });
+    const { runtime, model } = await started({
+      memory,
+      responses: planner(),
+      options: { relatedMemories: 1 },
+    });
+    await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's', message: 'now' });
+    const prompt = model.requests[0]?.[1]?.content ?? '';
+    const related = prompt.slice(prompt.indexOf('## Related memories'));
+    expect(related).toContain('earlier fact');
+    expect(related).not.toContain('[s, trigger]');
+  });
+
   it('caps the related memories at options.relatedMemories', async () => {
     const memory = new InMemoryMemoryProvider();
-    for (const n of [1, 2, 3]) await memory.store({ space: 's', kind: 'note', content: `fact ${n}`, metadata: {} });
-    const { runtime, model } = await started({ memory, responses: planner(), options: { relatedMemories: 1 } });
+    for (const n of [1, 2, 3])
+      await memory.store({ space: 's', kind: 'note', content: `fact ${n}`, metadata: {} });
+    const { runtime, model } = await started({
+      memory,
+      responses: planner(),
+      options: { relatedMemories: 1 },
+    });
     await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     const prompt = model.requests[0]?.[1]?.content ?? '';
     expect(prompt.match(/^- \[s, /gm)).toHaveLength(1);
@@ -128,7 +174,11 @@ describe('running steps', () => {
     const task = await runtime.dispatch({ pluginId: 'notes', triggerId: 'message', space: 's' });
     expect(order).toEqual(['notes/save', 'mail/send', 'notes/list']);
     expect(task.status).toBe('completed');
-    expect(task.steps.map((step) => `${step.pluginId}/${step.action}`)).toEqual(['notes/save', 'mail/send', 'notes/list']);
+    expect(task.steps.map((step) => `${step.pluginId}/${step.action}`)).toEqual([
+      'notes/save',
+      'mail/send',
+      'notes/list',
+    ]);
     expect(task.chain.map((item) => [item.type, item.pluginId, item.action])).toEqual([
       ['trigger', 'notes', 'message'],
       ['result', 'notes', 'save'],
@@ -144,7 +194,10 @@ describe('running steps', () => {
     const first = recordingExecutor('first', async (_task, context) => {
       const rendered = await context.render('greeting', { name: 'Ada' });
       const core = await context.render('core/get-object-retry', { schemaName: 'X', error: 'bad' });
-      const object = await context.getObject({ schema: z.object({ city: z.string() }), prompt: 'Which city?' });
+      const object = await context.getObject({
+        schema: z.object({ city: z.string() }),
+        prompt: 'Which city?',
+      });
       return { success: true, data: { rendered, coreStart: core.slice(0, 26), object } };
     });
     const second = recordingExecutor('second');
@@ -154,7 +207,10 @@ describe('running steps', () => {
     });
     const { runtime } = await started({
       plugins: [plugin],
-      responses: { responses: [plan(['tools', 'first'], ['tools', 'second']), jsonAnswer], fallback: { type: 'continue' } },
+      responses: {
+        responses: [plan(['tools', 'first'], ['tools', 'second']), jsonAnswer],
+        fallback: { type: 'continue' },
+      },
     });
     const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
 
@@ -180,28 +236,50 @@ describe('running steps', () => {
 
     const secondCall = second.calls[0]!;
     expect(secondCall.context.stepIndex).toBe(1);
-    expect(secondCall.chain.map((item) => `${item.type}:${item.action}`)).toEqual(['trigger:message', 'result:first']);
+    expect(secondCall.chain.map((item) => `${item.type}:${item.action}`)).toEqual([
+      'trigger:message',
+      'result:first',
+    ]);
   });
 
   it('records a thrown error or success:false as an error item and carries on', async () => {
     const throws = recordingExecutor('throws', async () => {
       throw new Error('network unreachable');
     });
-    const fails = recordingExecutor('fails', { success: false, error: 'quota exceeded', data: { left: 0 } });
-    const failsWithMessage = recordingExecutor('vague', { success: false, message: 'could not do it' });
+    const fails = recordingExecutor('fails', {
+      success: false,
+      error: 'quota exceeded',
+      data: { left: 0 },
+    });
+    const failsWithMessage = recordingExecutor('vague', {
+      success: false,
+      message: 'could not do it',
+    });
     const invalid = recordingExecutor('invalid', (() => 42) as never);
     const works = recordingExecutor('works');
-    const plugin = new TestPlugin('tools', { executors: [throws, fails, failsWithMessage, invalid, works] });
+    const plugin = new TestPlugin('tools', {
+      executors: [throws, fails, failsWithMessage, invalid, works],
+    });
     const { runtime } = await started({
       plugins: [plugin],
-      responses: planner(['tools', 'throws'], ['tools', 'fails'], ['tools', 'vague'], ['tools', 'invalid'], ['tools', 'works']),
+      responses: planner(
+        ['tools', 'throws'],
+        ['tools', 'fails'],
+        ['tools', 'vague'],
+        ['tools', 'invalid'],
+        ['tools', 'works'],
+      ),
     });
     const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
     expect(task.chain.slice(1).map((item) => [item.type, item.action, item.error])).toEqual([
       ['error', 'throws', 'network unreachable'],
       ['error', 'fails', 'quota exceeded'],
       ['error', 'vague', 'could not do it'],
-      ['error', 'invalid', expect.stringContaining('the executor returned 42 instead of a PluginResult')],
+      [
+        'error',
+        'invalid',
+        expect.stringContaining('the executor returned 42 instead of a PluginResult'),
+      ],
       ['result', 'works', undefined],
     ]);
     expect(task.chain[2]?.data).toEqual({ left: 0 });
@@ -224,7 +302,9 @@ describe('running steps', () => {
       responses: planner(['ghost', 'haunt'], ['echo', 'shout'], ['echo', 'reply']),
     });
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
-    expect(task.chain.slice(1).map((item) => [item.type, item.pluginId, item.action, item.error])).toEqual([
+    expect(
+      task.chain.slice(1).map((item) => [item.type, item.pluginId, item.action, item.error]),
+    ).toEqual([
       ['error', 'ghost', 'haunt', 'unknown step: no plugin "ghost" is registered'],
       ['error', 'echo', 'shout', 'unknown step: plugin "echo" has no action "shout"'],
       ['result', 'echo', 'reply', undefined],
@@ -266,7 +346,11 @@ describe('pipeline review', () => {
       responses: {
         responses: [
           plan(['notes', 'save'], ['notes', 'list']),
-          { type: 'replace', steps: [{ pluginId: 'mail', action: 'send' }], reason: 'mail instead' },
+          {
+            type: 'replace',
+            steps: [{ pluginId: 'mail', action: 'send' }],
+            reason: 'mail instead',
+          },
           { type: 'continue' },
         ],
       },
@@ -287,7 +371,9 @@ describe('pipeline review', () => {
     const { save, list, plugins } = toolPlugins();
     const { runtime } = await started({
       plugins,
-      responses: { responses: [plan(['notes', 'save'], ['notes', 'list']), { type: 'stop', reason: 'done' }] },
+      responses: {
+        responses: [plan(['notes', 'save'], ['notes', 'list']), { type: 'stop', reason: 'done' }],
+      },
     });
     const task = await runtime.dispatch({ pluginId: 'notes', triggerId: 'message', space: 's' });
     expect(save.calls).toHaveLength(1);
@@ -311,13 +397,25 @@ describe('pipeline review', () => {
     const fails = recordingExecutor('fails', { success: false, error: 'nope' });
     const works = recordingExecutor('works');
     const plugin = () => new TestPlugin('tools', { executors: [fails, works] });
-    const steps: [string, string][] = [['tools', 'works'], ['tools', 'fails'], ['tools', 'works']];
+    const steps: [string, string][] = [
+      ['tools', 'works'],
+      ['tools', 'fails'],
+      ['tools', 'works'],
+    ];
 
-    const onFailure = await started({ plugins: [plugin()], responses: planner(...steps), options: { pipelineReview: 'on-failure' } });
+    const onFailure = await started({
+      plugins: [plugin()],
+      responses: planner(...steps),
+      options: { pipelineReview: 'on-failure' },
+    });
     await onFailure.runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
     expect(onFailure.model.requests).toHaveLength(2); // plan + one review after the failure
 
-    const never = await started({ plugins: [plugin()], responses: planner(...steps), options: { pipelineReview: 'never' } });
+    const never = await started({
+      plugins: [plugin()],
+      responses: planner(...steps),
+      options: { pipelineReview: 'never' },
+    });
     await never.runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
     expect(never.model.requests).toHaveLength(1);
   });
@@ -328,7 +426,9 @@ describe('planning failures', () => {
     const reply = recordingExecutor('reply');
     const { runtime, model } = await started({
       plugins: [echoPlugin({ executors: [reply] })],
-      responses: { responses: ['I would rather chat', { steps: 'all of them' }, '```json\n{"nope": 1}\n```'] },
+      responses: {
+        responses: ['I would rather chat', { steps: 'all of them' }, '```json\n{"nope": 1}\n```'],
+      },
       options: { getObjectRetries: 2 },
     });
     const failed = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
@@ -348,7 +448,9 @@ describe('planning failures', () => {
     const { runtime } = await started({ responses: { responses: [] } });
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(task.status).toBe('failed');
-    expect(task.chain.at(-1)?.error).toContain('provider "scripted" failed on capability "text-generation"');
+    expect(task.chain.at(-1)?.error).toContain(
+      'provider "scripted" failed on capability "text-generation"',
+    );
   });
 });
 

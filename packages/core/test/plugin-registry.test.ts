@@ -1,4 +1,4 @@
-import { Plugin, PluginRegistry, type Trigger } from '@weft/core';
+import { PluginRegistry, type Plugin, type Trigger } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { recordingExecutor, TestPlugin } from './fixtures.js';
 
@@ -16,7 +16,10 @@ describe('PluginRegistry', () => {
     const registry = new PluginRegistry();
     const reply = recordingExecutor('reply');
     const search = recordingExecutor('search');
-    const chat = new TestPlugin('chat', { executors: [reply], triggers: [route('message', '/chat'), start('poll')] });
+    const chat = new TestPlugin('chat', {
+      executors: [reply],
+      triggers: [route('message', '/chat'), start('poll')],
+    });
     const web = new TestPlugin('web', { executors: [search], triggers: [start('warm')] });
     registry.register(chat);
     registry.register(web);
@@ -26,17 +29,17 @@ describe('PluginRegistry', () => {
     expect(registry.getExecutor('web', 'search')).toBe(search);
     expect(registry.getExecutor('web', 'reply')).toBeUndefined();
     expect(registry.getExecutor('ghost', 'reply')).toBeUndefined();
-    expect(registry.executors().map(({ pluginId, executor }) => `${pluginId}/${executor.action}`)).toEqual([
-      'chat/reply',
-      'web/search',
-    ]);
-    expect(registry.routes().map(({ pluginId, route: found }) => `${pluginId} ${found.method} ${found.path}`)).toEqual([
-      'chat POST /chat',
-    ]);
-    expect(registry.startTriggers().map(({ pluginId, trigger }) => `${pluginId}/${trigger.id}`)).toEqual([
-      'chat/poll',
-      'web/warm',
-    ]);
+    expect(
+      registry.executors().map(({ pluginId, executor }) => `${pluginId}/${executor.action}`),
+    ).toEqual(['chat/reply', 'web/search']);
+    expect(
+      registry
+        .routes()
+        .map(({ pluginId, route: found }) => `${pluginId} ${found.method} ${found.path}`),
+    ).toEqual(['chat POST /chat']);
+    expect(
+      registry.startTriggers().map(({ pluginId, trigger }) => `${pluginId}/${trigger.id}`),
+    ).toEqual(['chat/poll', 'web/warm']);
   });
 
   it('lists every problem of a plugin at once, naming it', () => {
@@ -55,7 +58,13 @@ describe('PluginRegistry', () => {
         start('tick'),
         route('clash', '/taken'),
         route('relative', 'no-slash'),
-        { type: 'route', id: 'verb', method: 'TRACE', path: '/v', handler: () => undefined } as never,
+        {
+          type: 'route',
+          id: 'verb',
+          method: 'TRACE',
+          path: '/v',
+          handler: () => undefined,
+        } as never,
         { type: 'start', id: 'lazy' } as never,
         { type: 'webhook', id: 'odd' } as never,
         { type: 'start' } as never,
@@ -75,7 +84,9 @@ describe('PluginRegistry', () => {
       'plugin "second": trigger "odd" has unknown type "webhook"; use "route" or "start"',
       'plugin "second": a trigger has no id',
     ]);
-    expect(() => registry.register(plugin)).toThrow(/^PluginRegistry: cannot register plugin:\n- plugin "second"/);
+    expect(() => registry.register(plugin)).toThrow(
+      /^PluginRegistry: cannot register plugin:\n- plugin "second"/,
+    );
     expect(registry.get('second')).toBeUndefined();
   });
 
@@ -85,13 +96,17 @@ describe('PluginRegistry', () => {
       'plugin "Chat": id must be lower-case letters, digits and dashes, starting with a letter (got "Chat")',
     ]);
     registry.register(new TestPlugin('chat'));
-    expect(() => registry.register(new TestPlugin('chat'))).toThrow('plugin "chat": another plugin already has this id');
+    expect(() => registry.register(new TestPlugin('chat'))).toThrow(
+      'plugin "chat": another plugin already has this id',
+    );
   });
 
   it('allows the same path with different methods', () => {
     const registry = new PluginRegistry();
     registry.register(new TestPlugin('reader', { triggers: [route('read', '/items', 'GET')] }));
-    expect(registry.validate(new TestPlugin('writer', { triggers: [route('write', '/items', 'POST')] }))).toEqual([]);
+    expect(
+      registry.validate(new TestPlugin('writer', { triggers: [route('write', '/items', 'POST')] })),
+    ).toEqual([]);
   });
 
   it('names an object that does not extend Plugin', () => {

@@ -7,13 +7,16 @@ import { errorOf } from './fixtures.js';
 
 const directories: string[] = [];
 afterEach(async () => {
-  await Promise.all(directories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })));
+  await Promise.all(
+    directories.splice(0).map((directory) => rm(directory, { recursive: true, force: true })),
+  );
 });
 
 async function tempDir(files: Record<string, string>): Promise<string> {
   const directory = await mkdtemp(join(tmpdir(), 'weft-prompts-'));
   directories.push(directory);
-  for (const [name, content] of Object.entries(files)) await writeFile(join(directory, name), content);
+  for (const [name, content] of Object.entries(files))
+    await writeFile(join(directory, name), content);
   return directory;
 }
 
@@ -40,12 +43,16 @@ describe('PromptRegistry', () => {
   it('rejects a second template with the same full name', () => {
     const prompts = new PromptRegistry();
     prompts.register('chat', 'reply', 'a');
-    expect(() => prompts.register('chat', 'reply', 'b')).toThrow('template "chat/reply" is already registered');
+    expect(() => prompts.register('chat', 'reply', 'b')).toThrow(
+      'template "chat/reply" is already registered',
+    );
   });
 
   it('rejects an invalid namespace or name, naming it', () => {
     const prompts = new PromptRegistry();
-    expect(() => prompts.register('bad space', 'x', 'a')).toThrow('invalid template namespace "bad space"');
+    expect(() => prompts.register('bad space', 'x', 'a')).toThrow(
+      'invalid template namespace "bad space"',
+    );
     expect(() => prompts.register('ok', 'a/b', 'a')).toThrow('invalid template name "a/b"');
   });
 

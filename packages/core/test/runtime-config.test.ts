@@ -42,23 +42,34 @@ describe('Runtime.init configuration checks', () => {
   });
 
   it('rejects a configuration that is not an object', async () => {
-    expect(await initError(null as unknown as Config)).toContain('the configuration must be an object');
+    expect(await initError(null as unknown as Config)).toContain(
+      'the configuration must be an object',
+    );
   });
 
   it('requires at least one model provider', async () => {
-    expect(await initError(base({ models: [] }))).toContain('models: list at least one model provider');
+    expect(await initError(base({ models: [] }))).toContain(
+      'models: list at least one model provider',
+    );
   });
 
   it('names the entry of models that is not a provider', async () => {
     const message = await initError(
       base({ models: [new ScriptedModelProvider(), { id: 'fake' } as never] }),
     );
-    expect(message).toContain('models[1]: expected a ModelProvider instance, got an instance of Object');
+    expect(message).toContain(
+      'models[1]: expected a ModelProvider instance, got an instance of Object',
+    );
   });
 
   it('names a provider id used twice', async () => {
     const message = await initError(
-      base({ models: [new ScriptedModelProvider({ id: 'twin' }), new ScriptedModelProvider({ id: 'twin' })] }),
+      base({
+        models: [
+          new ScriptedModelProvider({ id: 'twin' }),
+          new ScriptedModelProvider({ id: 'twin' }),
+        ],
+      }),
     );
     expect(message).toContain('model "twin": two providers share this id');
   });
@@ -87,7 +98,9 @@ describe('Runtime.init configuration checks', () => {
   });
 
   it('names an executor without a description', async () => {
-    const plugin = new TestPlugin('tools', { executors: [recordingExecutor('search', undefined, '  ')] });
+    const plugin = new TestPlugin('tools', {
+      executors: [recordingExecutor('search', undefined, '  ')],
+    });
     const message = await initError(base({ plugins: [plugin] }));
     expect(message).toContain('plugin "tools": executor "search" needs a description');
   });
@@ -109,7 +122,10 @@ describe('Runtime.init configuration checks', () => {
     });
     const message = await initError(
       base({
-        plugins: [new TestPlugin('first', { triggers: [route('a')] }), new TestPlugin('second', { triggers: [route('b')] })],
+        plugins: [
+          new TestPlugin('first', { triggers: [route('a')] }),
+          new TestPlugin('second', { triggers: [route('b')] }),
+        ],
       }),
     );
     expect(message).toContain('plugin "second": route POST /chat of trigger "b" is already taken');
@@ -128,7 +144,9 @@ describe('Runtime.init configuration checks', () => {
   it('names the plugin whose required capability no model offers', async () => {
     const plugin = new TestPlugin('vision', { requiredCapabilities: ['image-caption'] });
     const message = await initError(base({ plugins: [plugin] }));
-    expect(message).toContain('plugin "vision": requires capability "image-caption", which no model provider offers');
+    expect(message).toContain(
+      'plugin "vision": requires capability "image-caption", which no model provider offers',
+    );
   });
 
   it('accepts a required capability served through capabilityAliases', async () => {
@@ -151,7 +169,9 @@ describe('Runtime.init configuration checks', () => {
   });
 
   it('names an unknown option key', async () => {
-    const message = await initError(base({ options: { logger: silentLogger, maxStep: 3 } as never }));
+    const message = await initError(
+      base({ options: { logger: silentLogger, maxStep: 3 } as never }),
+    );
     expect(message).toMatch(/options: .*"maxStep"/);
   });
 
@@ -184,13 +204,17 @@ describe('Runtime.init configuration checks', () => {
   it('names the plugin whose template does not parse', async () => {
     const plugin = new TestPlugin('poet', { templates: { verse: 'Roses {% if %}' } });
     const message = await initError(base({ plugins: [plugin] }));
-    expect(message).toContain('plugin "poet": PromptRegistry: template "poet/verse" does not parse');
+    expect(message).toContain(
+      'plugin "poet": PromptRegistry: template "poet/verse" does not parse',
+    );
   });
 
   it('names the provider that offers a capability with no descriptor', async () => {
     const provider = new TestModelProvider('mystery', { capabilities: [sentimentOnly] });
     const message = await initError(base({ models: [new ScriptedModelProvider(), provider] }));
-    expect(message).toContain('model "mystery": offers capability "sentiment", which is not defined');
+    expect(message).toContain(
+      'model "mystery": offers capability "sentiment", which is not defined',
+    );
   });
 
   it('reports every problem in one error, whatever stage finds it', async () => {

@@ -139,10 +139,12 @@ describe('Runtime start', () => {
   it('holds dispatched tasks until the scheduler starts', async () => {
     const { runtime } = track(await makeRuntime({ responses: planner(['echo', 'reply']) }));
     let settled = false;
-    const pending = runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'early' }).then((task) => {
-      settled = true;
-      return task;
-    });
+    const pending = runtime
+      .dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'early' })
+      .then((task) => {
+        settled = true;
+        return task;
+      });
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(settled).toBe(false);
     expect(runtime.scheduler.pending).toBe(1);
@@ -165,7 +167,9 @@ describe('Runtime start', () => {
       ],
     });
     const error = await errorOf(runtime.start());
-    expect(error.message).toBe('Runtime.start: plugin "broken" failed to initialise: no credentials');
+    expect(error.message).toBe(
+      'Runtime.start: plugin "broken" failed to initialise: no credentials',
+    );
     expect(events).toEqual([
       'init memory',
       'init model model-a',
@@ -195,7 +199,9 @@ describe('Runtime start', () => {
       ],
     });
     const error = await errorOf(runtime.start());
-    expect(error.message).toBe('Runtime.start: model provider "flaky" failed to initialise: endpoint down');
+    expect(error.message).toBe(
+      'Runtime.start: model provider "flaky" failed to initialise: endpoint down',
+    );
     expect(events).toEqual([
       'init memory',
       'init model good',
@@ -215,7 +221,9 @@ describe('Runtime start', () => {
       },
     });
     const error = await errorOf(runtime.start());
-    expect(error.message).toBe('Runtime.start: memory provider "logging-memory" failed to initialise: disk full');
+    expect(error.message).toBe(
+      'Runtime.start: memory provider "logging-memory" failed to initialise: disk full',
+    );
     expect(events).toEqual(['init memory']);
   });
 
@@ -224,7 +232,13 @@ describe('Runtime start', () => {
     const plugin = new TestPlugin('clock', {
       events,
       triggers: [
-        { type: 'route', id: 'ping', method: 'GET', path: '/ping', handler: (_q, response) => response.send('pong') },
+        {
+          type: 'route',
+          id: 'ping',
+          method: 'GET',
+          path: '/ping',
+          handler: (_q, response) => response.send('pong'),
+        },
         {
           type: 'start',
           id: 'tick',
@@ -234,14 +248,48 @@ describe('Runtime start', () => {
         },
       ],
     });
-    const runtime = await loggingRuntime(events, { plugins: [plugin], options: { server: { port: 0 } } });
+    const runtime = await loggingRuntime(events, {
+      plugins: [plugin],
+      options: { server: { port: 0 } },
+    });
     const error = await errorOf(runtime.start());
-    expect(error.message).toBe('Runtime.start: start trigger "tick" of plugin "clock" failed: bad cron expression');
+    expect(error.message).toBe(
+      'Runtime.start: start trigger "tick" of plugin "clock" failed: bad cron expression',
+    );
     expect(events.at(-1)).toBe('shutdown memory');
     expect(events).toContain('shutdown plugin clock');
     const port = runtime.server.port;
     expect(port).toBeTypeOf('number');
     await expect(fetch(`http://127.0.0.1:${port}/ping`)).rejects.toThrow();
+  });
+
+  it('abandons and rolls back a start when stop() is called while it is starting', async () => {
+    const events: string[] = [];
+    const initStarted = deferred();
+    const releaseInit = deferred();
+    const runtime = await loggingRuntime(events, {
+      plugins: [
+        new TestPlugin('slow', {
+          events,
+          init: async () => {
+            initStarted.resolve();
+            await releaseInit.promise;
+          },
+        }),
+        new TestPlugin('later', { events }),
+      ],
+    });
+    const starting = runtime.start();
+    await initStarted.promise;
+    const stopping = runtime.stop();
+    releaseInit.resolve();
+    const error = await errorOf(starting);
+    await stopping;
+    expect(error.message).toContain('stop() was called while the runtime was starting');
+    expect(events).not.toContain('init plugin later');
+    expect(events.slice(-2)).toEqual(['shutdown model model-a', 'shutdown memory']);
+    expect(events).toContain('shutdown plugin slow');
+    expect(runtime.status).toBe('stopped');
   });
 
   it('cannot be started again after it stopped', async () => {
@@ -320,7 +368,9 @@ describe('Runtime stop', () => {
     const waitsForAbort = recordingExecutor('reply', (_task, context) => {
       signalSeen = context.signal;
       return new Promise((resolve) =>
-        context.signal.addEventListener('abort', () => resolve({ success: false, error: 'aborted' })),
+        context.signal.addEventListener('abort', () =>
+          resolve({ success: false, error: 'aborted' }),
+        ),
       );
     });
     const { runtime } = track(
@@ -347,7 +397,9 @@ describe('Runtime stop', () => {
   it('cancels what is left when draining outlasts shutdownTimeoutMs', async () => {
     const stuck = recordingExecutor('reply', (_task, context) => {
       return new Promise((resolve) =>
-        context.signal.addEventListener('abort', () => resolve({ success: false, error: 'aborted' })),
+        context.signal.addEventListener('abort', () =>
+          resolve({ success: false, error: 'aborted' }),
+        ),
       );
     });
     const { runtime } = track(
@@ -359,7 +411,9 @@ describe('Runtime stop', () => {
     );
     await runtime.start();
     const running = runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'stuck' });
-    const queued = errorOf(runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'stuck' }));
+    const queued = errorOf(
+      runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'stuck' }),
+    );
     await waitFor(() => stuck.calls.length === 1);
     const started = Date.now();
     await runtime.stop();
@@ -375,14 +429,19 @@ describe('Runtime stop', () => {
       return { success: true };
     });
     const { runtime } = track(
-      await makeRuntime({ plugins: [echoPlugin({ executors: [slow] })], responses: planner(['echo', 'reply']) }),
+      await makeRuntime({
+        plugins: [echoPlugin({ executors: [slow] })],
+        responses: planner(['echo', 'reply']),
+      }),
     );
     await runtime.start();
     const running = runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'busy' });
     await waitFor(() => slow.calls.length === 1);
     const stopping = runtime.stop();
     expect(runtime.status).toBe('stopping');
-    const error = await errorOf(runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'busy' }));
+    const error = await errorOf(
+      runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'busy' }),
+    );
     expect(error.status).toBe(503);
     gate.resolve();
     await stopping;
@@ -391,9 +450,19 @@ describe('Runtime stop', () => {
 
   it('closes the HTTP server', async () => {
     const plugin = echoPlugin({
-      triggers: [{ type: 'route', id: 'ping', method: 'GET', path: '/ping', handler: (_q, r) => r.send('pong') }],
+      triggers: [
+        {
+          type: 'route',
+          id: 'ping',
+          method: 'GET',
+          path: '/ping',
+          handler: (_q, r) => r.send('pong'),
+        },
+      ],
     });
-    const { runtime } = track(await makeRuntime({ plugins: [plugin], options: { server: { port: 0 } } }));
+    const { runtime } = track(
+      await makeRuntime({ plugins: [plugin], options: { server: { port: 0 } } }),
+    );
     await runtime.start();
     const url = `${runtime.server.url}/ping`;
     expect(await (await fetch(url)).text()).toBe('pong');
@@ -405,7 +474,9 @@ describe('Runtime stop', () => {
     const { runtime } = track(await makeRuntime());
     await runtime.start();
     await runtime.stop();
-    const error = await errorOf(runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'late' }));
+    const error = await errorOf(
+      runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'late' }),
+    );
     expect(error.status).toBe(503);
     expect(error.code).toBe('WEFT_SHUTTING_DOWN');
     expect(error.message).toContain('stopping');
@@ -414,9 +485,14 @@ describe('Runtime stop', () => {
   it('stops a runtime that never started without running its queued tasks', async () => {
     const reply = recordingExecutor('reply');
     const { runtime } = track(
-      await makeRuntime({ plugins: [echoPlugin({ executors: [reply] })], responses: planner(['echo', 'reply']) }),
+      await makeRuntime({
+        plugins: [echoPlugin({ executors: [reply] })],
+        responses: planner(['echo', 'reply']),
+      }),
     );
-    const queued = errorOf(runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'never' }));
+    const queued = errorOf(
+      runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'never' }),
+    );
     await runtime.stop();
     expect((await queued).status).toBe(503);
     expect(reply.calls).toHaveLength(0);
@@ -426,14 +502,18 @@ describe('Runtime stop', () => {
 describe('Runtime dispatch input checks', () => {
   it('rejects an invalid space id with status 400, naming it', async () => {
     const { runtime } = track(await makeRuntime());
-    const error = await errorOf(runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'has space' }));
+    const error = await errorOf(
+      runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'has space' }),
+    );
     expect(error.status).toBe(400);
     expect(error.message).toContain('invalid space id "has space"');
   });
 
   it('rejects an unknown plugin with status 400, naming it', async () => {
     const { runtime } = track(await makeRuntime());
-    const error = await errorOf(runtime.dispatch({ pluginId: 'ghost', triggerId: 'manual', space: 's' }));
+    const error = await errorOf(
+      runtime.dispatch({ pluginId: 'ghost', triggerId: 'manual', space: 's' }),
+    );
     expect(error.status).toBe(400);
     expect(error.message).toContain('no plugin "ghost"');
   });

@@ -158,7 +158,9 @@ describe('Scheduler', () => {
     [{ concurrency: 1.5 }, 'concurrency', '1.5'],
     [{ maxQueueSize: -3 }, 'maxQueueSize', '-3'],
   ])('rejects the option %j, naming it', (options, name, value) => {
-    expect(() => new Scheduler(options)).toThrow(`Scheduler: option "${name}" must be a positive integer, got ${value}.`);
+    expect(() => new Scheduler(options)).toThrow(
+      `Scheduler: option "${name}" must be a positive integer, got ${value}.`,
+    );
   });
 
   it('defaults to concurrency 4 and a queue of 1000', () => {

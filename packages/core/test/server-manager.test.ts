@@ -24,7 +24,9 @@ async function serve(
   return server;
 }
 
-const echo = route({ handler: (request, response) => response.json({ got: request.body as unknown }) });
+const echo = route({
+  handler: (request, response) => response.json({ got: request.body as unknown }),
+});
 
 function post(url: string, body: string): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
@@ -43,7 +45,14 @@ describe('ServerManager', () => {
   it('passes the runtime to the handler', async () => {
     let seen: unknown;
     const server = await serve([
-      route({ method: 'GET', path: '/who', handler: (_request, response, received) => { seen = received; response.end(); } }),
+      route({
+        method: 'GET',
+        path: '/who',
+        handler: (_request, response, received) => {
+          seen = received;
+          response.end();
+        },
+      }),
     ]);
     await fetch(`${server.url}/who`);
     expect(seen).toBe(runtime);
@@ -71,7 +80,9 @@ describe('ServerManager', () => {
     const server = await serve([echo]);
     const response = await fetch(`${server.url}/nowhere`);
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ error: { status: 404, message: 'No route for GET /nowhere' } });
+    expect(await response.json()).toEqual({
+      error: { status: 404, message: 'No route for GET /nowhere' },
+    });
   });
 
   it('answers a throwing handler with a bare 500 and no stack trace', async () => {
@@ -94,7 +105,9 @@ describe('ServerManager', () => {
       const response = await post(`${server.url}${path}`, '{}');
       expect(response.status).toBe(500);
       const text = await response.text();
-      expect(JSON.parse(text)).toEqual({ error: { status: 500, message: 'Internal server error' } });
+      expect(JSON.parse(text)).toEqual({
+        error: { status: 500, message: 'Internal server error' },
+      });
       expect(text).not.toMatch(/secret|hunter2|at .*\.ts/);
     }
   });
@@ -109,15 +122,23 @@ describe('ServerManager', () => {
     ]);
     const response = await post(`${server.url}/echo`, '{}');
     expect(response.status).toBe(503);
-    expect(await response.json()).toEqual({ error: { status: 503, message: 'Scheduler: the queue is full' } });
+    expect(await response.json()).toEqual({
+      error: { status: 503, message: 'Scheduler: the queue is full' },
+    });
   });
 
   it('sends Access-Control-Allow-Origin with cors: true, and none by default', async () => {
     const withCors = await serve([echo], { cors: true });
-    const allowed = await fetch(`${withCors.url}/echo`, { method: 'POST', headers: { origin: 'https://example.com' } });
+    const allowed = await fetch(`${withCors.url}/echo`, {
+      method: 'POST',
+      headers: { origin: 'https://example.com' },
+    });
     expect(allowed.headers.get('access-control-allow-origin')).toBe('*');
     const without = await serve([echo]);
-    const plain = await fetch(`${without.url}/echo`, { method: 'POST', headers: { origin: 'https://example.com' } });
+    const plain = await fetch(`${without.url}/echo`, {
+      method: 'POST',
+      headers: { origin: 'https://example.com' },
+    });
     expect(plain.headers.get('access-control-allow-origin')).toBeNull();
   });
 
@@ -133,11 +154,13 @@ describe('ServerManager', () => {
     const server = new ServerManager({ port: 0 });
     servers.push(server);
     server.mount('one', echo, runtime);
-    expect(() => server.mount('two', echo, runtime)).toThrow('route POST /echo of plugin "two" is already mounted');
-    await server.start();
-    expect(() => server.mount('three', route({ path: '/late', handler: () => undefined }), runtime)).toThrow(
-      'cannot mount POST /late of plugin "three" after the server started',
+    expect(() => server.mount('two', echo, runtime)).toThrow(
+      'route POST /echo of plugin "two" is already mounted',
     );
+    await server.start();
+    expect(() =>
+      server.mount('three', route({ path: '/late', handler: () => undefined }), runtime),
+    ).toThrow('cannot mount POST /late of plugin "three" after the server started');
   });
 
   it.each([-1, 65_536, 1.5, Number.NaN])('rejects port %s, naming the option', (port) => {

@@ -27,7 +27,12 @@ export interface AnalyticsTracker {
    *
    * @param event - The task, the step, whether it succeeded, and how long it took.
    */
-  onStep?(event: { task: AgentTask; step: PipelineStep; success: boolean; durationMs: number }): void;
+  onStep?(event: {
+    task: AgentTask;
+    step: PipelineStep;
+    success: boolean;
+    durationMs: number;
+  }): void;
   /**
    * Called after each capability call to a model provider.
    *
@@ -121,7 +126,12 @@ export class AnalyticsManager implements AnalyticsTracker {
   }
 
   /** @inheritDoc AnalyticsTracker.onStep */
-  onStep(event: { task: AgentTask; step: PipelineStep; success: boolean; durationMs: number }): void {
+  onStep(event: {
+    task: AgentTask;
+    step: PipelineStep;
+    success: boolean;
+    durationMs: number;
+  }): void {
     if (!this.enabled) return;
     this.data.steps.executed += 1;
     if (!event.success) this.data.steps.failed += 1;
@@ -178,7 +188,10 @@ export class AnalyticsManager implements AnalyticsTracker {
       try {
         call(tracker);
       } catch (error) {
-        this.logger?.warn({ hook, error: describeError(error) }, 'analytics tracker threw; ignored');
+        this.logger?.warn(
+          { hook, error: describeError(error) },
+          'analytics tracker threw; ignored',
+        );
       }
     }
   }

@@ -129,7 +129,9 @@ export interface ICapabilities {
 
 // Inlined into the API reference (TypeDoc's @inline) so the public surface stays the listed names.
 /** @inline */
-type TextGenerationInput = { messages: { role: 'system' | 'user' | 'assistant'; content: string }[] };
+type TextGenerationInput = {
+  messages: { role: 'system' | 'user' | 'assistant'; content: string }[];
+};
 /** @inline */
 type TextGenerationOutput = { text: string; usage?: { inputTokens: number; outputTokens: number } };
 /** @inline */

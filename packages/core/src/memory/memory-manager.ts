@@ -64,7 +64,10 @@ export class MemoryManager {
    * @param patch - The fields to replace.
    * @returns The updated memory.
    */
-  update(id: string, patch: { content?: unknown; metadata?: Record<string, unknown> }): Promise<Memory> {
+  update(
+    id: string,
+    patch: { content?: unknown; metadata?: Record<string, unknown> },
+  ): Promise<Memory> {
     return this.provider.update(id, patch);
   }
 
@@ -84,15 +87,26 @@ export class MemoryManager {
    *
    * @param space - The space.
    * @param limit - Most memories to return; defaults to the manager's `relatedLimit`.
+   * @param excludeTaskId - Leaves out the memories of this task, so a task being planned does
+   * not see its own trigger among its related memories.
    * @returns The memories.
    */
-  related(space: Space, limit: number = this.relatedLimit): Promise<Memory[]> {
-    return this.provider.query({
+  async related(
+    space: Space,
+    limit: number = this.relatedLimit,
+    excludeTaskId?: string,
+  ): Promise<Memory[]> {
+    if (limit === 0) return [];
+    // One task stores at most one memory before it is planned, so one extra row is enough.
+    const memories = await this.provider.query({
       space: space.id,
       spacePatterns: space.relatedSpaces ?? [],
-      limit,
+      limit: excludeTaskId === undefined ? limit : limit + 1,
       order: 'desc',
     });
+    return memories
+      .filter((memory) => memory.taskId !== excludeTaskId || excludeTaskId === undefined)
+      .slice(0, limit);
   }
 
   /**
@@ -118,10 +132,18 @@ export class MemoryManager {
    * @returns The stored memory, or `undefined` when the store failed (logged).
    */
   async recordChain(task: AgentTask): Promise<Memory | undefined> {
-    return this.safely(task, 'chain', { status: task.status, steps: task.steps, chain: task.chain });
+    return this.safely(task, 'chain', {
+      status: task.status,
+      steps: task.steps,
+      chain: task.chain,
+    });
   }
 
-  private async safely(task: AgentTask, kind: string, content: unknown): Promise<Memory | undefined> {
+  private async safely(
+    task: AgentTask,
+    kind: string,
+    content: unknown,
+  ): Promise<Memory | undefined> {
     try {
       return await this.provider.store({
         space: task.space.id,

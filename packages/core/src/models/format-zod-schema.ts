@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** Formatted schemas; zod schemas are immutable, so the text never goes stale. */
+const formatted = new WeakMap<z.ZodType, string>();
+
 /**
  * Renders a zod schema as the JSON Schema text that prompts show a model, so the model knows
  * the exact shape to answer with. Descriptions given with `.describe()` are kept; types JSON
@@ -20,10 +23,15 @@ import { z } from 'zod';
  * ```
  */
 export function formatZodSchema(schema: z.ZodType): string {
+  // getObject formats the same few schemas on every call (twice per pipeline step): cache them.
+  const cached = formatted.get(schema);
+  if (cached !== undefined) return cached;
   const jsonSchema: Record<string, unknown> = z.toJSONSchema(schema, {
     unrepresentable: 'any',
     io: 'input',
   });
   delete jsonSchema.$schema;
-  return JSON.stringify(jsonSchema, null, 2);
+  const text = JSON.stringify(jsonSchema, null, 2);
+  formatted.set(schema, text);
+  return text;
 }

@@ -144,24 +144,43 @@ export class ModelManager {
     input: unknown,
     request?: ModelRequestConfig,
   ): Promise<unknown>;
-  async call(capability: string, input: unknown, request: ModelRequestConfig = {}): Promise<unknown> {
+  async call(
+    capability: string,
+    input: unknown,
+    request: ModelRequestConfig = {},
+  ): Promise<unknown> {
     const route = this.findRoute(capability, request.provider);
     if (!route) {
       const reason = request.provider
         ? `provider "${request.provider}" does not offer it or an alias of it`
         : `no configured provider offers it or an alias of it (providers: ${this.providerIds()})`;
-      throw new WeftError('WEFT_CAPABILITY_UNAVAILABLE', `ModelManager: cannot call capability "${capability}": ${reason}.`);
+      throw new WeftError(
+        'WEFT_CAPABILITY_UNAVAILABLE',
+        `ModelManager: cannot call capability "${capability}": ${reason}.`,
+      );
     }
     const requested = this.descriptor(capability);
     const served = this.descriptor(route.capability.id);
-    let value = parseOrThrow(requested.input, input, `input for capability "${capability}" is invalid`);
+    let value = parseOrThrow(
+      requested.input,
+      input,
+      `input for capability "${capability}" is invalid`,
+    );
     if (route.capability.id !== capability && route.transform) value = route.transform.input(value);
     if (served !== requested) {
-      value = parseOrThrow(served.input, value, `input for capability "${route.capability.id}" (serving "${capability}") is invalid`);
+      value = parseOrThrow(
+        served.input,
+        value,
+        `input for capability "${route.capability.id}" (serving "${capability}") is invalid`,
+      );
     }
     const options = served.config
       ? // No options means "all defaults": an object config schema must see {} rather than undefined.
-        parseOrThrow(served.config, request.options ?? {}, `options for capability "${route.capability.id}" are invalid`)
+        parseOrThrow(
+          served.config,
+          request.options ?? {},
+          `options for capability "${route.capability.id}" are invalid`,
+        )
       : request.options;
 
     const started = performance.now();
@@ -178,9 +197,17 @@ export class ModelManager {
     }
     let result: unknown;
     try {
-      result = parseOrThrow(served.output, output, `provider "${route.provider.id}" returned invalid output for capability "${route.capability.id}"`);
+      result = parseOrThrow(
+        served.output,
+        output,
+        `provider "${route.provider.id}" returned invalid output for capability "${route.capability.id}"`,
+      );
       if (route.capability.id !== capability && route.transform) {
-        result = parseOrThrow(requested.output, route.transform.output(result), `transform "${capability}" -> "${route.capability.id}" produced invalid output`);
+        result = parseOrThrow(
+          requested.output,
+          route.transform.output(result),
+          `transform "${capability}" -> "${route.capability.id}" produced invalid output`,
+        );
       }
     } catch (error) {
       this.report(route, capability, started, false, undefined);
@@ -210,7 +237,8 @@ export class ModelManager {
     prompt: string | { role: 'system' | 'user' | 'assistant'; content: string }[],
     request?: ModelRequestConfig<CapabilityMap[typeof TEXT_GENERATION_CAPABILITY]['config']>,
   ): Promise<string> {
-    const messages = typeof prompt === 'string' ? [{ role: 'user' as const, content: prompt }] : prompt;
+    const messages =
+      typeof prompt === 'string' ? [{ role: 'user' as const, content: prompt }] : prompt;
     const { text } = await this.call(TEXT_GENERATION_CAPABILITY, { messages }, request);
     return text;
   }
@@ -243,7 +271,9 @@ export class ModelManager {
     const schemaName = config.schemaName ?? 'object';
     const maxRetries = config.maxRetries ?? this.defaultMaxRetries;
     if (!Number.isInteger(maxRetries) || maxRetries < 0) {
-      throw new Error(`ModelManager.getObject: maxRetries must be a non-negative integer, got ${maxRetries}.`);
+      throw new Error(
+        `ModelManager.getObject: maxRetries must be a non-negative integer, got ${maxRetries}.`,
+      );
     }
     const system = await this.prompts.render('core/get-object', {
       system: config.system ?? '',
@@ -264,7 +294,13 @@ export class ModelManager {
       this.logger?.debug({ schemaName, attempt, error: lastError }, 'getObject answer rejected');
       messages.push(
         { role: 'assistant', content: text },
-        { role: 'user', content: await this.prompts.render('core/get-object-retry', { schemaName, error: lastError }) },
+        {
+          role: 'user',
+          content: await this.prompts.render('core/get-object-retry', {
+            schemaName,
+            error: lastError,
+          }),
+        },
       );
     }
     throw new WeftError(
@@ -289,7 +325,11 @@ export class ModelManager {
       for (const provider of this.preferred(id, providerId)) {
         const offered = provider.capabilities.find((candidate) => candidate.id === id);
         if (offered) {
-          return { provider, capability: offered, transform: this.registry.getTransform(capability, id) };
+          return {
+            provider,
+            capability: offered,
+            transform: this.registry.getTransform(capability, id),
+          };
         }
       }
     }
@@ -298,13 +338,23 @@ export class ModelManager {
 
   /** Providers in preference order for a capability: its default first, then config order. */
   private preferred(capability: string, only?: string): readonly ModelProvider[] {
-    const providers = only ? this.providerList.filter((provider) => provider.id === only) : this.providerList;
+    const providers = only
+      ? this.providerList.filter((provider) => provider.id === only)
+      : this.providerList;
     const preferredId = this.defaults.get(capability);
     if (!preferredId) return providers;
-    return [...providers].sort((a, b) => Number(b.id === preferredId) - Number(a.id === preferredId));
+    return [...providers].sort(
+      (a, b) => Number(b.id === preferredId) - Number(a.id === preferredId),
+    );
   }
 
-  private report(route: Route, requested: string, started: number, success: boolean, output: unknown): void {
+  private report(
+    route: Route,
+    requested: string,
+    started: number,
+    success: boolean,
+    output: unknown,
+  ): void {
     const usage = readUsage(output);
     this.analytics?.onModelCall?.({
       capability: requested,
@@ -323,7 +373,10 @@ export class ModelManager {
 function parseOrThrow(schema: z.ZodType, value: unknown, what: string): unknown {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new WeftError('WEFT_VALIDATION_FAILED', `ModelManager: ${what}: ${z.prettifyError(result.error)}`);
+  throw new WeftError(
+    'WEFT_VALIDATION_FAILED',
+    `ModelManager: ${what}: ${z.prettifyError(result.error)}`,
+  );
 }
 
 function parseAnswer<T extends z.ZodType>(

@@ -45,7 +45,9 @@ export interface ModelCapability<K extends string = string> {
    */
   run(
     input: K extends keyof CapabilityMap ? CapabilityMap[K]['input'] : unknown,
-    request: ModelRequestConfig<K extends keyof CapabilityMap ? CapabilityMap[K]['config'] : unknown>,
+    request: ModelRequestConfig<
+      K extends keyof CapabilityMap ? CapabilityMap[K]['config'] : unknown
+    >,
   ): Promise<K extends keyof CapabilityMap ? CapabilityMap[K]['output'] : unknown>;
 }
 

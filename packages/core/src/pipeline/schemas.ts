@@ -9,7 +9,9 @@ export const PipelineStepSchema = z.object({
 
 /** Schema of a pipeline: the ordered steps the model chose for a task. */
 export const PipelineSchema = z.object({
-  steps: z.array(PipelineStepSchema).describe('Steps to run in order; empty when nothing needs doing.'),
+  steps: z
+    .array(PipelineStepSchema)
+    .describe('Steps to run in order; empty when nothing needs doing.'),
 });
 
 /**

@@ -3,6 +3,7 @@ import type { AnalyticsManager } from '../analytics/analytics-manager.js';
 import type { MemoryManager } from '../memory/memory-manager.js';
 import type { ModelManager } from '../models/model-manager.js';
 import type { PluginRegistry } from '../plugins/plugin-registry.js';
+import type { Space } from '../memory/memory-provider.js';
 import type { AgentTask, Context, ExecutionContext, PluginResult } from '../plugins/types.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import { describeError } from '../util/errors.js';
@@ -41,7 +42,11 @@ export class TaskRunner {
     await memory.recordTrigger(task);
     try {
       await this.runPipeline(task, signal, logger);
-      task.status = signal.aborted ? 'cancelled' : task.chain.at(-1)?.type === 'error' ? 'failed' : 'completed';
+      task.status = signal.aborted
+        ? 'cancelled'
+        : task.chain.at(-1)?.type === 'error'
+          ? 'failed'
+          : 'completed';
     } catch (error) {
       // Only failures outside any step land here (planning, templates): record, never lose the task.
       task.status = signal.aborted ? 'cancelled' : 'failed';
@@ -61,13 +66,17 @@ export class TaskRunner {
       task,
       space: task.space,
       executors,
-      memories: await this.deps.memory.related(task.space),
+      memories: await this.deps.memory.related(task.space, undefined, task.id),
       maxSteps,
     };
     const plan = await this.deps.models.getObject({
       schema: PipelineSchema,
       schemaName: 'Pipeline',
-      prompt: await this.deps.prompts.render('core/pipeline-generation', { ...generation }),
+      prompt: await this.deps.prompts.render('core/pipeline-generation', {
+        ...generation,
+        task: taskView(task),
+        space: spaceView(task.space),
+      }),
       request: { signal },
     });
     let remaining: PipelineStep[] = plan.steps;
@@ -76,7 +85,11 @@ export class TaskRunner {
     while (remaining.length > 0 && !signal.aborted) {
       if (task.steps.length >= maxSteps) {
         task.chain.push(
-          errorItem('core', 'max-steps', `the task reached its limit of ${maxSteps} steps; ${remaining.length} planned step(s) did not run`),
+          errorItem(
+            'core',
+            'max-steps',
+            `the task reached its limit of ${maxSteps} steps; ${remaining.length} planned step(s) did not run`,
+          ),
         );
         return;
       }
@@ -99,7 +112,14 @@ export class TaskRunner {
         const modification = await this.deps.models.getObject({
           schema: PipelineModificationSchema,
           schemaName: 'PipelineModification',
-          prompt: await this.deps.prompts.render('core/pipeline-modification', { ...review }),
+          prompt: await this.deps.prompts.render('core/pipeline-modification', {
+            ...review,
+            task: taskView(task),
+            space: spaceView(task.space),
+            chain: task.chain.map(itemView),
+            completed: task.steps.map(stepView),
+            remaining: remaining.map(stepView),
+          }),
           request: { signal },
         });
         if (modification.type === 'replace') remaining = modification.steps;
@@ -107,18 +127,28 @@ export class TaskRunner {
         if (modification.type !== 'continue') logger.debug({ modification }, 'pipeline modified');
       } catch (error) {
         // A failed review keeps the current plan: the steps were already judged useful once.
-        logger.warn({ error: describeError(error) }, 'pipeline review failed; keeping the remaining steps');
+        logger.warn(
+          { error: describeError(error) },
+          'pipeline review failed; keeping the remaining steps',
+        );
       }
     }
   }
 
-  private async runStep(task: AgentTask, step: PipelineStep, signal: AbortSignal, logger: Logger): Promise<Context> {
+  private async runStep(
+    task: AgentTask,
+    step: PipelineStep,
+    signal: AbortSignal,
+    logger: Logger,
+  ): Promise<Context> {
     const started = performance.now();
     const stepIndex = task.steps.length;
     const executor = this.deps.plugins.getExecutor(step.pluginId, step.action);
     let item: Context;
     if (!executor) {
-      const known = this.deps.plugins.get(step.pluginId) ? `plugin "${step.pluginId}" has no action "${step.action}"` : `no plugin "${step.pluginId}" is registered`;
+      const known = this.deps.plugins.get(step.pluginId)
+        ? `plugin "${step.pluginId}" has no action "${step.action}"`
+        : `no plugin "${step.pluginId}" is registered`;
       item = errorItem(step.pluginId, step.action, `unknown step: ${known}`);
     } else {
       const context = this.executionContext(task, step, stepIndex, signal, logger);
@@ -131,11 +161,22 @@ export class TaskRunner {
       }
     }
     if (item.type === 'error') logger.warn({ step, error: item.error }, 'step failed');
-    this.deps.analytics.onStep({ task, step, success: item.type === 'result', durationMs: performance.now() - started });
+    this.deps.analytics.onStep({
+      task,
+      step,
+      success: item.type === 'result',
+      durationMs: performance.now() - started,
+    });
     return item;
   }
 
-  private executionContext(task: AgentTask, step: PipelineStep, stepIndex: number, signal: AbortSignal, logger: Logger): ExecutionContext {
+  private executionContext(
+    task: AgentTask,
+    step: PipelineStep,
+    stepIndex: number,
+    signal: AbortSignal,
+    logger: Logger,
+  ): ExecutionContext {
     const { models, memory, prompts } = this.deps;
     return {
       pluginId: step.pluginId,
@@ -147,8 +188,10 @@ export class TaskRunner {
       prompts,
       logger: logger.child({ pluginId: step.pluginId, action: step.action, stepIndex }),
       signal,
-      getObject: (config) => models.getObject({ ...config, request: { signal, ...config.request } }),
-      render: (name, variables) => prompts.render(name.includes('/') ? name : `${step.pluginId}/${name}`, variables),
+      getObject: (config) =>
+        models.getObject({ ...config, request: { signal, ...config.request } }),
+      render: (name, variables) =>
+        prompts.render(name.includes('/') ? name : `${step.pluginId}/${name}`, variables),
     };
   }
 
@@ -158,15 +201,21 @@ export class TaskRunner {
   }
 
   private describeExecutors(): PipelineGenerationContext['executors'] {
-    return this.deps.plugins
-      .executors()
-      .map(({ pluginId, executor }) => ({ pluginId, action: executor.action, description: executor.description }));
+    return this.deps.plugins.executors().map(({ pluginId, executor }) => ({
+      pluginId,
+      action: executor.action,
+      description: executor.description,
+    }));
   }
 }
 
 function toItem(step: PipelineStep, result: PluginResult): Context {
   if (typeof result !== 'object' || result === null || typeof result.success !== 'boolean') {
-    return errorItem(step.pluginId, step.action, `the executor returned ${JSON.stringify(result) ?? 'undefined'} instead of a PluginResult ({ success: boolean, ... })`);
+    return errorItem(
+      step.pluginId,
+      step.action,
+      `the executor returned ${JSON.stringify(result) ?? 'undefined'} instead of a PluginResult ({ success: boolean, ... })`,
+    );
   }
   if (!result.success) {
     return {
@@ -179,7 +228,43 @@ function toItem(step: PipelineStep, result: PluginResult): Context {
       timestamp: new Date(),
     };
   }
-  return { type: 'result', pluginId: step.pluginId, action: step.action, data: result.data, message: result.message, timestamp: new Date() };
+  return {
+    type: 'result',
+    pluginId: step.pluginId,
+    action: step.action,
+    data: result.data,
+    message: result.message,
+    timestamp: new Date(),
+  };
+}
+
+// Template views: the same values with every optional field present (null when absent). Liquid's
+// strict mode answers each lookup of a missing field, even a lenient `{% if %}`, by constructing
+// and catching an error, which made prompt rendering the largest cost of a pipeline step.
+
+function itemView(item: Context): Context {
+  return {
+    ...item,
+    data: item.data ?? null,
+    message: item.message ?? null,
+    error: item.error ?? null,
+  } as Context;
+}
+
+function stepView(step: PipelineStep): PipelineStep {
+  return { ...step, reason: step.reason ?? null } as PipelineStep;
+}
+
+function taskView(task: AgentTask): AgentTask {
+  return { ...task, trigger: itemView(task.trigger) };
+}
+
+function spaceView(space: Space): Space {
+  return {
+    ...space,
+    description: space.description ?? null,
+    relatedSpaces: space.relatedSpaces ?? [],
+  } as Space;
 }
 
 function errorItem(pluginId: string, action: string, error: string): Context {

@@ -37,12 +37,16 @@ export class PluginRegistry {
     const id: unknown = plugin?.id;
     const name = typeof id === 'string' ? `plugin "${id}"` : 'a plugin';
     if (typeof id !== 'string' || !PLUGIN_ID.test(id)) {
-      problems.push(`${name}: id must be lower-case letters, digits and dashes, starting with a letter (got ${JSON.stringify(id)})`);
+      problems.push(
+        `${name}: id must be lower-case letters, digits and dashes, starting with a letter (got ${JSON.stringify(id)})`,
+      );
     } else if (this.plugins.has(id)) {
       problems.push(`${name}: another plugin already has this id`);
     }
     if (!Array.isArray(plugin?.executors) || !Array.isArray(plugin?.triggers)) {
-      problems.push(`${name}: executors and triggers must be arrays; does the plugin extend Plugin?`);
+      problems.push(
+        `${name}: executors and triggers must be arrays; does the plugin extend Plugin?`,
+      );
       return problems;
     }
     const actions = new Set<string>();
@@ -51,11 +55,15 @@ export class PluginRegistry {
         problems.push(`${name}: an executor has no action name`);
         continue;
       }
-      if (actions.has(executor.action)) problems.push(`${name}: executor action "${executor.action}" is defined twice`);
+      if (actions.has(executor.action))
+        problems.push(`${name}: executor action "${executor.action}" is defined twice`);
       actions.add(executor.action);
-      if (typeof executor.execute !== 'function') problems.push(`${name}: executor "${executor.action}" has no execute function`);
+      if (typeof executor.execute !== 'function')
+        problems.push(`${name}: executor "${executor.action}" has no execute function`);
       if (typeof executor.description !== 'string' || executor.description.trim() === '') {
-        problems.push(`${name}: executor "${executor.action}" needs a description (the model chooses executors by it)`);
+        problems.push(
+          `${name}: executor "${executor.action}" needs a description (the model chooses executors by it)`,
+        );
       }
     }
     const triggerIds = new Set<string>();
@@ -65,21 +73,32 @@ export class PluginRegistry {
         problems.push(`${name}: a trigger has no id`);
         continue;
       }
-      if (triggerIds.has(trigger.id)) problems.push(`${name}: trigger id "${trigger.id}" is used twice`);
+      if (triggerIds.has(trigger.id))
+        problems.push(`${name}: trigger id "${trigger.id}" is used twice`);
       triggerIds.add(trigger.id);
       if (trigger.type === 'route') {
-        if (!METHODS.has(trigger.method)) problems.push(`${name}: trigger "${trigger.id}" has unsupported method ${JSON.stringify(trigger.method)}`);
+        if (!METHODS.has(trigger.method))
+          problems.push(
+            `${name}: trigger "${trigger.id}" has unsupported method ${JSON.stringify(trigger.method)}`,
+          );
         if (typeof trigger.path !== 'string' || !trigger.path.startsWith('/')) {
-          problems.push(`${name}: trigger "${trigger.id}" path must start with "/" (got ${JSON.stringify(trigger.path)})`);
+          problems.push(
+            `${name}: trigger "${trigger.id}" path must start with "/" (got ${JSON.stringify(trigger.path)})`,
+          );
         }
         const key = `${trigger.method} ${trigger.path}`;
-        if (routes.has(key)) problems.push(`${name}: route ${key} of trigger "${trigger.id}" is already taken`);
+        if (routes.has(key))
+          problems.push(`${name}: route ${key} of trigger "${trigger.id}" is already taken`);
         routes.add(key);
-        if (typeof trigger.handler !== 'function') problems.push(`${name}: trigger "${trigger.id}" has no handler function`);
+        if (typeof trigger.handler !== 'function')
+          problems.push(`${name}: trigger "${trigger.id}" has no handler function`);
       } else if (trigger.type === 'start') {
-        if (typeof trigger.start !== 'function') problems.push(`${name}: trigger "${trigger.id}" has no start function`);
+        if (typeof trigger.start !== 'function')
+          problems.push(`${name}: trigger "${trigger.id}" has no start function`);
       } else {
-        problems.push(`${name}: trigger "${trigger.id}" has unknown type ${JSON.stringify((trigger as { type?: unknown }).type)}; use "route" or "start"`);
+        problems.push(
+          `${name}: trigger "${trigger.id}" has unknown type ${JSON.stringify((trigger as { type?: unknown }).type)}; use "route" or "start"`,
+        );
       }
     }
     return problems;
@@ -127,20 +146,26 @@ export class PluginRegistry {
 
   /** @returns Every executor with its plugin's id, in registration order. */
   executors(): { pluginId: string; executor: Executor }[] {
-    return this.list().flatMap((plugin) => plugin.executors.map((executor) => ({ pluginId: plugin.id, executor })));
+    return this.list().flatMap((plugin) =>
+      plugin.executors.map((executor) => ({ pluginId: plugin.id, executor })),
+    );
   }
 
   /** @returns Every HTTP trigger route with its plugin's id. */
   routes(): { pluginId: string; route: TriggerRoute }[] {
     return this.list().flatMap((plugin) =>
-      plugin.triggers.filter((trigger): trigger is TriggerRoute => trigger.type === 'route').map((route) => ({ pluginId: plugin.id, route })),
+      plugin.triggers
+        .filter((trigger): trigger is TriggerRoute => trigger.type === 'route')
+        .map((route) => ({ pluginId: plugin.id, route })),
     );
   }
 
   /** @returns Every start trigger with its plugin's id. */
   startTriggers(): { pluginId: string; trigger: TriggerStart }[] {
     return this.list().flatMap((plugin) =>
-      plugin.triggers.filter((trigger): trigger is TriggerStart => trigger.type === 'start').map((trigger) => ({ pluginId: plugin.id, trigger })),
+      plugin.triggers
+        .filter((trigger): trigger is TriggerStart => trigger.type === 'start')
+        .map((trigger) => ({ pluginId: plugin.id, trigger })),
     );
   }
 }

@@ -72,13 +72,32 @@ const optionsSchema = z
       .strict()
       .default({}),
     analytics: z
-      .union([z.boolean(), z.object({ trackers: z.array(z.custom<AnalyticsTracker>((value) => typeof value === 'object' && value !== null)).optional() }).strict()])
+      .union([
+        z.boolean(),
+        z
+          .object({
+            trackers: z
+              .array(
+                z.custom<AnalyticsTracker>((value) => typeof value === 'object' && value !== null),
+              )
+              .optional(),
+          })
+          .strict(),
+      ])
       .default(false),
     handleSignals: z.boolean().default(false),
     shutdown: z.enum(['drain', 'cancel']).default('drain'),
     shutdownTimeoutMs: positiveInteger.default(30_000),
     defaultProviders: z.record(z.string(), z.string()).default({}),
-    logger: z.custom<Logger>((value) => typeof value === 'object' && value !== null && typeof (value as Logger).child === 'function', 'expected a pino logger').optional(),
+    logger: z
+      .custom<Logger>(
+        (value) =>
+          typeof value === 'object' &&
+          value !== null &&
+          typeof (value as Logger).child === 'function',
+        'expected a pino logger',
+      )
+      .optional(),
   })
   .strict();
 
@@ -110,17 +129,32 @@ export function checkConfigShape(config: RuntimeConfig): {
     const ids = new Set<string>();
     config.models.forEach((model, index) => {
       if (!looksLike<ModelProvider>(model, ['init', 'shutdown'])) {
-        problems.push(`models[${index}]: expected a ModelProvider instance, got ${describe(model)}`);
+        problems.push(
+          `models[${index}]: expected a ModelProvider instance, got ${describe(model)}`,
+        );
         return;
       }
-      if (typeof model.id !== 'string' || model.id === '') problems.push(`models[${index}]: the provider has no id`);
-      else if (ids.has(model.id)) problems.push(`model "${model.id}": two providers share this id; give each a unique id`);
+      if (typeof model.id !== 'string' || model.id === '')
+        problems.push(`models[${index}]: the provider has no id`);
+      else if (ids.has(model.id))
+        problems.push(`model "${model.id}": two providers share this id; give each a unique id`);
       ids.add(model.id);
-      if (!Array.isArray(model.capabilities)) problems.push(`model "${model.id}": capabilities must be an array`);
+      if (!Array.isArray(model.capabilities))
+        problems.push(`model "${model.id}": capabilities must be an array`);
     });
   }
   const registrable = problems.length === 0;
-  if (!looksLike<MemoryProvider>(config.memory, ['init', 'store', 'query', 'update', 'remove', 'clear', 'shutdown'])) {
+  if (
+    !looksLike<MemoryProvider>(config.memory, [
+      'init',
+      'store',
+      'query',
+      'update',
+      'remove',
+      'clear',
+      'shutdown',
+    ])
+  ) {
     problems.push(`memory: expected a MemoryProvider instance, got ${describe(config.memory)}`);
   }
   let pluginsValid = true;
@@ -134,7 +168,8 @@ export function checkConfigShape(config: RuntimeConfig): {
       pluginsValid = false;
     });
   }
-  const aliasesValid = config.capabilityAliases === undefined || Array.isArray(config.capabilityAliases);
+  const aliasesValid =
+    config.capabilityAliases === undefined || Array.isArray(config.capabilityAliases);
   if (!aliasesValid) problems.push('capabilityAliases: expected an array of capability id groups');
   const parsed = optionsSchema.safeParse(config.options ?? {});
   if (!parsed.success) {
@@ -164,6 +199,7 @@ function looksLike<T>(value: unknown, methods: readonly string[]): value is T {
 
 function describe(value: unknown): string {
   if (value === null || value === undefined) return String(value);
-  if (typeof value === 'object') return value.constructor?.name ? `an instance of ${value.constructor.name}` : 'a plain object';
+  if (typeof value === 'object')
+    return value.constructor?.name ? `an instance of ${value.constructor.name}` : 'a plain object';
   return typeof value;
 }

@@ -71,12 +71,21 @@ export class Runtime {
   private stopping: Promise<void> | undefined;
   private readonly started: { shutdown(): Promise<void>; label: string }[] = [];
   private serverStarted = false;
+  private stopRequested = false;
   private readonly onSignal = (signal: NodeJS.Signals): void => {
     this.logger.info({ signal }, 'signal received; stopping');
     void this.stop();
   };
 
-  private constructor(config: RuntimeConfig, options: ResolvedOptions, registries: { capabilities: CapabilityRegistry; prompts: PromptRegistry; plugins: PluginRegistry }) {
+  private constructor(
+    config: RuntimeConfig,
+    options: ResolvedOptions,
+    registries: {
+      capabilities: CapabilityRegistry;
+      prompts: PromptRegistry;
+      plugins: PluginRegistry;
+    },
+  ) {
     this.config = config;
     this.options = options;
     this.logger = options.logger ?? createDefaultLogger();
@@ -102,7 +111,10 @@ export class Runtime {
       logger: this.logger.child({ component: 'memory' }),
     });
     this.scheduler = new Scheduler(options.scheduler);
-    this.server = new ServerManager(options.server as ConstructorParameters<typeof ServerManager>[0], this.logger.child({ component: 'server' }));
+    this.server = new ServerManager(
+      options.server as ConstructorParameters<typeof ServerManager>[0],
+      this.logger.child({ component: 'server' }),
+    );
     this.runner = new TaskRunner({
       plugins: this.plugins,
       models: this.models,
@@ -146,11 +158,21 @@ export class Runtime {
     if (registrable) {
       Runtime.fillRegistries(config, { capabilities, prompts, plugins }, problems);
       const runtime = options && new Runtime(config, options, { capabilities, prompts, plugins });
-      const models = runtime?.models ?? new ModelManager({ registry: capabilities, providers: config.models, prompts });
-      Runtime.checkCapabilities(config, options?.defaultProviders ?? {}, { capabilities, models }, problems);
+      const models =
+        runtime?.models ??
+        new ModelManager({ registry: capabilities, providers: config.models, prompts });
+      Runtime.checkCapabilities(
+        config,
+        options?.defaultProviders ?? {},
+        { capabilities, models },
+        problems,
+      );
       if (runtime && problems.length === 0) return runtime;
     }
-    throw new WeftError('WEFT_INVALID_CONFIG', `Runtime.init: invalid configuration:\n- ${problems.join('\n- ')}`);
+    throw new WeftError(
+      'WEFT_INVALID_CONFIG',
+      `Runtime.init: invalid configuration:\n- ${problems.join('\n- ')}`,
+    );
   }
 
   /** Where the runtime is in its life: `ready`, `starting`, `running`, `stopping` or `stopped`. */
@@ -168,7 +190,9 @@ export class Runtime {
    */
   start(): Promise<void> {
     if (this.phase === 'stopping' || this.phase === 'stopped') {
-      return Promise.reject(new Error('Runtime.start: this runtime was stopped; create a new one with Runtime.init.'));
+      return Promise.reject(
+        new Error('Runtime.start: this runtime was stopped; create a new one with Runtime.init.'),
+      );
     }
     this.starting ??= this.startOnce();
     return this.starting;
@@ -232,10 +256,18 @@ export class Runtime {
       );
     }
     if (!this.plugins.get(event.pluginId)) {
-      throw new WeftError('WEFT_UNKNOWN_PLUGIN', `Runtime.dispatch: no plugin "${event.pluginId}" is registered.`, { status: 400 });
+      throw new WeftError(
+        'WEFT_UNKNOWN_PLUGIN',
+        `Runtime.dispatch: no plugin "${event.pluginId}" is registered.`,
+        { status: 400 },
+      );
     }
     if (this.phase === 'stopping' || this.phase === 'stopped') {
-      throw new WeftError('WEFT_SHUTTING_DOWN', 'Runtime.dispatch: the runtime is stopping and accepts no new tasks.', { status: 503 });
+      throw new WeftError(
+        'WEFT_SHUTTING_DOWN',
+        'Runtime.dispatch: the runtime is stopping and accepts no new tasks.',
+        { status: 503 },
+      );
     }
     const createdAt = new Date();
     const trigger = {
@@ -263,27 +295,38 @@ export class Runtime {
     this.phase = 'starting';
     try {
       await this.startComponent('memory provider', this.config.memory.id, this.config.memory);
-      for (const model of this.config.models) await this.startComponent('model provider', model.id, model);
+      for (const model of this.config.models) {
+        await this.startComponent('model provider', model.id, model);
+      }
       for (const plugin of this.plugins.list()) {
         try {
           await plugin.init(this);
         } catch (error) {
-          throw new Error(`Runtime.start: plugin "${plugin.id}" failed to initialise: ${describeError(error)}`, { cause: error });
+          throw new Error(
+            `Runtime.start: plugin "${plugin.id}" failed to initialise: ${describeError(error)}`,
+            { cause: error },
+          );
         }
         this.started.push({ label: `plugin "${plugin.id}"`, shutdown: () => plugin.shutdown() });
+        this.abandonIfStopped();
       }
       const routes = this.plugins.routes();
       if (routes.length > 0) {
         for (const { pluginId, route } of routes) this.server.mount(pluginId, route, this);
         await this.server.start();
         this.serverStarted = true;
+        this.abandonIfStopped();
       }
       for (const { pluginId, trigger } of this.plugins.startTriggers()) {
         try {
           await trigger.start(this, this.triggerController.signal);
         } catch (error) {
-          throw new Error(`Runtime.start: start trigger "${trigger.id}" of plugin "${pluginId}" failed: ${describeError(error)}`, { cause: error });
+          throw new Error(
+            `Runtime.start: start trigger "${trigger.id}" of plugin "${pluginId}" failed: ${describeError(error)}`,
+            { cause: error },
+          );
         }
+        this.abandonIfStopped();
       }
       this.scheduler.start();
       if (this.options.handleSignals) {
@@ -291,26 +334,55 @@ export class Runtime {
         process.once('SIGTERM', this.onSignal);
       }
       this.phase = 'running';
-      this.logger.info({ plugins: this.plugins.list().map((plugin) => plugin.id), url: this.server.url }, 'runtime started');
+      this.logger.info(
+        { plugins: this.plugins.list().map((plugin) => plugin.id), url: this.server.url },
+        'runtime started',
+      );
     } catch (error) {
       this.logger.error({ error: describeError(error) }, 'runtime failed to start; rolling back');
-      await this.stop();
+      await this.teardown('cancel');
       throw error;
     }
   }
 
-  private async startComponent(kind: string, id: string, component: { init(): Promise<void>; shutdown(): Promise<void> }): Promise<void> {
+  private async startComponent(
+    kind: string,
+    id: string,
+    component: { init(): Promise<void>; shutdown(): Promise<void> },
+  ): Promise<void> {
     try {
       await component.init();
     } catch (error) {
-      throw new Error(`Runtime.start: ${kind} "${id}" failed to initialise: ${describeError(error)}`, { cause: error });
+      throw new Error(
+        `Runtime.start: ${kind} "${id}" failed to initialise: ${describeError(error)}`,
+        { cause: error },
+      );
     }
     this.started.push({ label: `${kind} "${id}"`, shutdown: () => component.shutdown() });
+    this.abandonIfStopped();
+  }
+
+  /** Lets a stop() that arrives mid-start win: start rolls back at its next checkpoint. */
+  private abandonIfStopped(): void {
+    if (this.stopRequested) {
+      throw new Error(
+        'Runtime.start: stop() was called while the runtime was starting; start was abandoned.',
+      );
+    }
   }
 
   private async stopOnce(): Promise<void> {
+    if (this.phase === 'starting' && this.starting) {
+      this.stopRequested = true;
+      // A start that sees the request rolls itself back; a start that completes is stopped below.
+      await this.starting.catch(() => undefined);
+    }
+    if (this.phase === 'stopped') return;
     // Draining runs queued tasks, which is only safe once everything they use has started.
-    const mode = this.phase === 'running' ? this.options.shutdown : 'cancel';
+    await this.teardown(this.phase === 'running' ? this.options.shutdown : 'cancel');
+  }
+
+  private async teardown(mode: 'drain' | 'cancel'): Promise<void> {
     this.phase = 'stopping';
     process.off('SIGINT', this.onSignal);
     process.off('SIGTERM', this.onSignal);
@@ -326,7 +398,10 @@ export class Runtime {
       const outcome = await Promise.race([this.scheduler.stop('drain'), timedOut]);
       clearTimeout(timer);
       if (outcome === 'timeout') {
-        this.logger.warn({ timeoutMs: this.options.shutdownTimeoutMs }, 'drain timed out; cancelling remaining tasks');
+        this.logger.warn(
+          { timeoutMs: this.options.shutdownTimeoutMs },
+          'drain timed out; cancelling remaining tasks',
+        );
         await this.scheduler.stop('cancel');
       }
     }
@@ -336,7 +411,10 @@ export class Runtime {
         await component.shutdown();
       } catch (error) {
         // Keep shutting the rest down: one failing component must not leak the others.
-        this.logger.error({ component: component.label, error: describeError(error) }, 'shutdown failed');
+        this.logger.error(
+          { component: component.label, error: describeError(error) },
+          'shutdown failed',
+        );
       }
     }
     this.started.length = 0;
@@ -346,11 +424,16 @@ export class Runtime {
 
   private static fillRegistries(
     config: RuntimeConfig,
-    registries: { capabilities: CapabilityRegistry; prompts: PromptRegistry; plugins: PluginRegistry },
+    registries: {
+      capabilities: CapabilityRegistry;
+      prompts: PromptRegistry;
+      plugins: PluginRegistry;
+    },
     problems: string[],
   ): void {
     const { capabilities, prompts, plugins } = registries;
-    for (const [name, source] of Object.entries(coreTemplates)) prompts.register('core', name, source);
+    for (const [name, source] of Object.entries(coreTemplates))
+      prompts.register('core', name, source);
     for (const model of config.models) {
       for (const descriptor of model.descriptors ?? []) {
         collect(problems, `model "${model.id}"`, () => capabilities.register(descriptor));
@@ -386,20 +469,28 @@ export class Runtime {
     for (const model of config.models) {
       for (const capability of model.capabilities) {
         if (!capabilities.has(capability.id)) {
-          problems.push(`model "${model.id}": offers capability "${capability.id}", which is not defined; list its descriptor in the provider's descriptors`);
+          problems.push(
+            `model "${model.id}": offers capability "${capability.id}", which is not defined; list its descriptor in the provider's descriptors`,
+          );
         }
       }
     }
     for (const [capability, providerId] of Object.entries(defaultProviders)) {
-      collect(problems, `options.defaultProviders["${capability}"]`, () => models.setDefaultProvider(capability, providerId));
+      collect(problems, `options.defaultProviders["${capability}"]`, () =>
+        models.setDefaultProvider(capability, providerId),
+      );
     }
     if (!models.canProvide('text-generation')) {
-      problems.push('no model provider offers "text-generation" (or an alias of it); the runtime needs one to plan pipelines');
+      problems.push(
+        'no model provider offers "text-generation" (or an alias of it); the runtime needs one to plan pipelines',
+      );
     }
     for (const plugin of config.plugins) {
       for (const capability of plugin.requiredCapabilities ?? []) {
         if (!models.canProvide(capability)) {
-          problems.push(`plugin "${plugin.id}": requires capability "${capability}", which no model provider offers`);
+          problems.push(
+            `plugin "${plugin.id}": requires capability "${capability}", which no model provider offers`,
+          );
         }
       }
     }

@@ -76,7 +76,11 @@ export class Scheduler {
   schedule<T>(space: string, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
     if (this.closed) {
       return Promise.reject(
-        new WeftError('WEFT_SHUTTING_DOWN', 'Scheduler: the runtime is shutting down and accepts no new tasks.', { status: 503 }),
+        new WeftError(
+          'WEFT_SHUTTING_DOWN',
+          'Scheduler: the runtime is shutting down and accepts no new tasks.',
+          { status: 503 },
+        ),
       );
     }
     if (this.waiting >= this.maxQueueSize) {
@@ -122,14 +126,22 @@ export class Scheduler {
     if (mode === 'cancel') {
       for (const [space, queue] of this.queues) {
         for (const job of queue) {
-          job.reject(new WeftError('WEFT_TASK_CANCELLED', `Scheduler: task of space "${space}" was cancelled by shutdown.`, { status: 503 }));
+          job.reject(
+            new WeftError(
+              'WEFT_TASK_CANCELLED',
+              `Scheduler: task of space "${space}" was cancelled by shutdown.`,
+              { status: 503 },
+            ),
+          );
         }
         this.waiting -= queue.length;
         queue.length = 0;
       }
       this.queues.clear();
       this.ready.length = 0;
-      this.controller.abort(new WeftError('WEFT_TASK_CANCELLED', 'Scheduler: cancelled by shutdown.'));
+      this.controller.abort(
+        new WeftError('WEFT_TASK_CANCELLED', 'Scheduler: cancelled by shutdown.'),
+      );
     } else {
       this.start();
     }
@@ -172,7 +184,9 @@ export class Scheduler {
 
 function positiveInteger(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 1) {
-    throw new Error(`Scheduler: option "${name}" must be a positive integer, got ${String(value)}.`);
+    throw new Error(
+      `Scheduler: option "${name}" must be a positive integer, got ${String(value)}.`,
+    );
   }
   return value;
 }

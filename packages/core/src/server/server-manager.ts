@@ -42,7 +42,9 @@ export interface ServerManagerConfig {
 export class ServerManager {
   /** The express application, for middleware of your own (add it before `start`). */
   readonly app: Express;
-  private readonly config: Required<Omit<ServerManagerConfig, 'cors'>> & { cors: ServerManagerConfig['cors'] };
+  private readonly config: Required<Omit<ServerManagerConfig, 'cors'>> & {
+    cors: ServerManagerConfig['cors'];
+  };
   private readonly logger: Logger | undefined;
   private readonly mounted = new Set<string>();
   private server: Server | undefined;
@@ -56,9 +58,16 @@ export class ServerManager {
   constructor(config: ServerManagerConfig = {}, logger?: Logger) {
     const port = config.port ?? 3000;
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      throw new Error(`ServerManager: option "port" must be an integer from 0 to 65535, got ${String(config.port)}.`);
+      throw new Error(
+        `ServerManager: option "port" must be an integer from 0 to 65535, got ${String(config.port)}.`,
+      );
     }
-    this.config = { port, host: config.host ?? '127.0.0.1', bodyLimit: config.bodyLimit ?? '1mb', cors: config.cors };
+    this.config = {
+      port,
+      host: config.host ?? '127.0.0.1',
+      bodyLimit: config.bodyLimit ?? '1mb',
+      cors: config.cors,
+    };
     this.logger = logger;
     this.app = express();
     this.app.disable('x-powered-by');
@@ -73,7 +82,9 @@ export class ServerManager {
 
   /** The base URL, once started, such as `http://127.0.0.1:3000`. */
   get url(): string | undefined {
-    return this.listeningPort === undefined ? undefined : `http://${formatHost(this.config.host)}:${this.listeningPort}`;
+    return this.listeningPort === undefined
+      ? undefined
+      : `http://${formatHost(this.config.host)}:${this.listeningPort}`;
   }
 
   /**
@@ -86,7 +97,9 @@ export class ServerManager {
    */
   mount(pluginId: string, route: TriggerRoute, runtime: Runtime): void {
     if (this.server) {
-      throw new Error(`ServerManager: cannot mount ${route.method} ${route.path} of plugin "${pluginId}" after the server started.`);
+      throw new Error(
+        `ServerManager: cannot mount ${route.method} ${route.path} of plugin "${pluginId}" after the server started.`,
+      );
     }
     const key = `${route.method} ${route.path}`;
     if (this.mounted.has(key)) {
@@ -108,14 +121,21 @@ export class ServerManager {
   async start(): Promise<{ host: string; port: number }> {
     if (this.server) return { host: this.config.host, port: this.listeningPort as number };
     this.app.use((request, response) => {
-      response.status(404).json({ error: { status: 404, message: `No route for ${request.method} ${request.path}` } });
+      response.status(404).json({
+        error: { status: 404, message: `No route for ${request.method} ${request.path}` },
+      });
     });
     this.app.use(this.errorHandler);
     const server = this.app.listen(this.config.port, this.config.host);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
       server.once('error', (error) =>
-        reject(new Error(`ServerManager: cannot listen on ${this.config.host}:${this.config.port}: ${describeError(error)}`, { cause: error })),
+        reject(
+          new Error(
+            `ServerManager: cannot listen on ${this.config.host}:${this.config.port}: ${describeError(error)}`,
+            { cause: error },
+          ),
+        ),
       );
     });
     this.server = server;
@@ -134,10 +154,23 @@ export class ServerManager {
     this.logger?.info('HTTP server stopped');
   }
 
-  private readonly errorHandler: ErrorRequestHandler = (error: unknown, request, response, _next) => {
+  private readonly errorHandler: ErrorRequestHandler = (
+    error: unknown,
+    request,
+    response,
+    _next,
+  ) => {
     const { status, message } = describeHttpError(error);
     if (status >= 500) {
-      this.logger?.error({ method: request.method, path: request.path, error: describeError(error), stack: (error as Error)?.stack }, 'request failed');
+      this.logger?.error(
+        {
+          method: request.method,
+          path: request.path,
+          error: describeError(error),
+          stack: (error as Error)?.stack,
+        },
+        'request failed',
+      );
     }
     if (response.headersSent) {
       response.end();
@@ -159,7 +192,10 @@ function describeHttpError(error: unknown): { status: number; message: string } 
     return { status: 400, message: `Malformed JSON body: ${details.message ?? 'could not parse'}` };
   }
   if (details.type === 'entity.too.large') {
-    return { status: 413, message: `Request body is larger than the limit of ${details.limit ?? '?'} bytes` };
+    return {
+      status: 413,
+      message: `Request body is larger than the limit of ${details.limit ?? '?'} bytes`,
+    };
   }
   const status = Number(details.status ?? details.statusCode);
   if (Number.isInteger(status) && status >= 400 && status < 600 && status !== 500) {

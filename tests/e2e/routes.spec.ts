@@ -1,0 +1,172 @@
+/**
+ * Spec section 2, "Screens and routes": every route answers at its trailing-slash path and renders
+ * its screen, every API reference page exists under /api/{kind}/{name}/, paths without the slash
+ * or ending in index.html / .html reach the clean path, and unknown paths get the not-found page.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { test, expect, type Page } from '@playwright/test';
+import { apiKindCounts, apiPages } from './support/api-pages';
+import { notFoundHeading, siteRoutes } from './support/site-routes';
+
+const buildDir = path.resolve(__dirname, '../../build');
+
+/** The hydrated page's single h1 (the not-found page has one too). */
+function pageHeading(page: Page) {
+  return page.locator('main h1, article h1').first();
+}
+
+async function expectHydrated(page: Page): Promise<void> {
+  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+}
+
+test.describe('spec routes', () => {
+  for (const route of siteRoutes) {
+    test(`${route.path} renders the ${route.screen}`, async ({ page }) => {
+      const response = await page.goto(route.path);
+      expect(response?.status()).toBe(200);
+      expect(new URL(page.url()).pathname).toBe(route.path);
+      await expectHydrated(page);
+      await expect(pageHeading(page)).toHaveText(route.heading);
+      await expect(page.getByRole('heading', { name: notFoundHeading })).toHaveCount(0);
+      await expect(page).toHaveTitle(/Weft/);
+      if (route.docsPage) {
+        await expect(page.locator('.theme-doc-sidebar-menu')).toBeVisible();
+      }
+    });
+  }
+
+  test('/docs/ has the docs sidebar and /api/ has its own API sidebar', async ({ page }) => {
+    await page.goto('/docs/');
+    const docsSidebar = page.locator('.theme-doc-sidebar-menu');
+    await expect(docsSidebar.getByRole('link', { name: 'Getting started' })).toBeVisible();
+    await expect(docsSidebar.getByRole('link', { name: 'Contributing guide' })).toBeVisible();
+    await expect(docsSidebar.getByRole('link', { name: 'Overview', exact: true })).toHaveCount(0);
+
+    await page.goto('/api/');
+    const apiSidebar = page.locator('.theme-doc-sidebar-menu');
+    await expect(apiSidebar.getByRole('link', { name: 'Overview', exact: true })).toBeVisible();
+    await expect(apiSidebar.getByText('Classes', { exact: true })).toBeVisible();
+    await expect(apiSidebar.getByRole('link', { name: 'Getting started' })).toHaveCount(0);
+  });
+
+  test('paths without the trailing slash redirect to it', async ({ request }) => {
+    const paths = [...siteRoutes.map((route) => route.path), ...apiPages.map((p) => p.path)];
+    for (const target of paths.filter((p) => p !== '/')) {
+      const bare = target.slice(0, -1);
+      const response = await request.get(bare, { maxRedirects: 0 });
+      expect(response.status(), bare).toBe(301);
+      expect(response.headers()['location'], bare).toBe(target);
+    }
+  });
+
+  test('a path without the trailing slash reaches the same page in the browser', async ({
+    page,
+  }) => {
+    await page.goto('/docs/building-plugins/triggers');
+    await expect(page).toHaveURL(/\/docs\/building-plugins\/triggers\/$/);
+    await expect(pageHeading(page)).toHaveText('Triggers');
+
+    await page.goto('/api/classes/Runtime');
+    await expect(page).toHaveURL(/\/api\/classes\/Runtime\/$/);
+    await expect(pageHeading(page)).toHaveText('Class: Runtime');
+  });
+});
+
+test.describe('API reference pages', () => {
+  test('the list matches the specification counts', () => {
+    const counts: Record<string, number> = {};
+    for (const p of apiPages) {
+      counts[p.kind] = (counts[p.kind] ?? 0) + 1;
+    }
+    expect(counts).toEqual(apiKindCounts);
+    expect(new Set(apiPages.map((p) => p.name)).size).toBe(48);
+  });
+
+  for (const apiPage of apiPages) {
+    test(`${apiPage.path} names ${apiPage.name}`, async ({ page }) => {
+      const response = await page.goto(apiPage.path);
+      expect(response?.status()).toBe(200);
+      await expect(pageHeading(page)).toHaveText(apiPage.heading);
+      await expect(page).toHaveTitle(new RegExp(`${apiPage.name}`));
+      // Each page is in the API sidebar, and only there.
+      await expect(
+        page
+          .locator('.theme-doc-sidebar-menu')
+          .getByRole('link', { name: apiPage.name, exact: true }),
+      ).toHaveAttribute('aria-current', 'page');
+    });
+  }
+
+  test('the API sidebar lists exactly the specified exports', async ({ page }) => {
+    await page.goto('/api/');
+    await expectHydrated(page);
+    const sidebar = page.locator('.theme-doc-sidebar-menu');
+    // Expand every collapsed category (categories do not auto-collapse, so all stay open).
+    const collapsed = sidebar.locator('.menu__list-item--collapsed > .menu__list-item-collapsible');
+    while ((await collapsed.count()) > 0) {
+      await collapsed.first().locator('.menu__link').click();
+    }
+    const hrefs = await sidebar
+      .locator('a.menu__link[href^="/api/"]:not(.menu__link--sublist)')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+    expect(hrefs.filter((href) => href !== '/api/').sort()).toEqual(
+      apiPages.map((p) => p.path).sort(),
+    );
+  });
+});
+
+test.describe('normalised paths', () => {
+  test('the server sends …/index.html and .html paths to the clean path', async ({ page }) => {
+    for (const [from, to, heading] of [
+      ['/docs/getting-started/index.html', '/docs/getting-started/', 'Getting started'],
+      ['/docs/getting-started.html', '/docs/getting-started/', 'Getting started'],
+      ['/api/classes/Runtime/index.html', '/api/classes/Runtime/', 'Class: Runtime'],
+      ['/index.html', '/', 'Weft'],
+    ] as const) {
+      const response = await page.goto(from);
+      expect(response?.status(), from).toBe(200);
+      expect(new URL(page.url()).pathname, from).toBe(to);
+      await expect(pageHeading(page)).toHaveText(heading);
+    }
+  });
+
+  test('the client renders …/index.html served as is (static hosts), not the not-found page', async ({
+    page,
+  }) => {
+    // GitHub Pages and most static hosts answer /x/index.html with the file itself, without a
+    // redirect. Serve it that way here so the check is of the client's own normalisation.
+    for (const [url, file, heading] of [
+      ['/docs/getting-started/index.html', 'docs/getting-started/index.html', 'Getting started'],
+      ['/api/classes/Runtime/index.html', 'api/classes/Runtime/index.html', 'Class: Runtime'],
+      ['/plugins/index.html', 'plugins/index.html', 'Plugins'],
+    ] as const) {
+      const body = await readFile(path.join(buildDir, file));
+      await page.route(`**${url}`, (route) =>
+        route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body }),
+      );
+      await page.goto(url);
+      expect(new URL(page.url()).pathname).toBe(url);
+      await expectHydrated(page);
+      await expect(pageHeading(page)).toHaveText(heading);
+      await expect(page.getByRole('heading', { name: notFoundHeading })).toHaveCount(0);
+      await page.unroute(`**${url}`);
+    }
+  });
+});
+
+test.describe('not-found page', () => {
+  test('an unknown path answers 404 with the not-found page', async ({ page }) => {
+    const response = await page.goto('/no-such-page/');
+    expect(response?.status()).toBe(404);
+    await expectHydrated(page);
+    await expect(pageHeading(page)).toHaveText(notFoundHeading);
+    await expect(page).toHaveTitle(/Page Not Found/);
+  });
+
+  test('an unknown docs path renders the not-found page too', async ({ page }) => {
+    const response = await page.goto('/docs/no-such-doc/');
+    expect(response?.status()).toBe(404);
+    await expect(pageHeading(page)).toHaveText(notFoundHeading);
+  });
+});

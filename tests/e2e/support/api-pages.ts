@@ -1,0 +1,109 @@
+/**
+ * The exports of @weft/core that the site specification lists under "API reference pages"
+ * (12 classes, 2 functions, 22 interfaces, 8 type aliases, 4 variables), one entry per page.
+ *
+ * TypeDoc (typedoc-plugin-markdown with the Docusaurus theme) keeps each export's own casing in
+ * the URL, so `defineCapability` is served at /api/functions/defineCapability/ and
+ * `TEXT_GENERATION_CAPABILITY` at /api/variables/TEXT_GENERATION_CAPABILITY/. The page h1 is
+ * "{Kind}: {name}" (pageTitleTemplates.member in src/config/typedoc.ts), and functions get "()".
+ */
+
+export type ApiKind = 'classes' | 'functions' | 'interfaces' | 'type-aliases' | 'variables';
+
+export interface ApiPage {
+  kind: ApiKind;
+  name: string;
+  /** Route with the trailing slash the site enforces. */
+  path: string;
+  /** The h1 TypeDoc writes, e.g. "Class: Runtime" or "Function: defineCapability()". */
+  heading: string;
+}
+
+const namesByKind: Record<ApiKind, readonly string[]> = {
+  classes: [
+    'AnalyticsManager',
+    'CapabilityRegistry',
+    'MemoryManager',
+    'MemoryProvider',
+    'ModelManager',
+    'ModelProvider',
+    'Plugin',
+    'PluginRegistry',
+    'PromptRegistry',
+    'Runtime',
+    'Scheduler',
+    'ServerManager',
+  ],
+  functions: ['defineCapability', 'formatZodSchema'],
+  interfaces: [
+    'AgentTask',
+    'AnalyticsData',
+    'AnalyticsTracker',
+    'CapabilityDescriptor',
+    'CapabilityTransformEntry',
+    'Context',
+    'ExecutionContext',
+    'Executor',
+    'GetObjectConfig',
+    'ICapabilities',
+    'Memory',
+    'ModelCapability',
+    'ModelRequestConfig',
+    'PipelineGenerationContext',
+    'PipelineModificationContext',
+    'PluginResult',
+    'QueryMemoryOptions',
+    'ServerManagerConfig',
+    'Space',
+    'TemplateFunction',
+    'TriggerRoute',
+    'TriggerStart',
+  ],
+  'type-aliases': [
+    'CapabilityAliasGroup',
+    'CapabilityMap',
+    'CorsOptions',
+    'Pipeline',
+    'PipelineModification',
+    'PipelineStep',
+    'Resolvable',
+    'Trigger',
+  ],
+  variables: [
+    'PipelineModificationSchema',
+    'PipelineSchema',
+    'PipelineStepSchema',
+    'TEXT_GENERATION_CAPABILITY',
+  ],
+};
+
+/** How many pages of each kind the specification lists. */
+export const apiKindCounts: Record<ApiKind, number> = {
+  classes: 12,
+  functions: 2,
+  interfaces: 22,
+  'type-aliases': 8,
+  variables: 4,
+};
+
+const headingPrefix: Record<ApiKind, string> = {
+  classes: 'Class',
+  functions: 'Function',
+  interfaces: 'Interface',
+  'type-aliases': 'Type Alias',
+  variables: 'Variable',
+};
+
+export const apiPages: readonly ApiPage[] = (Object.keys(namesByKind) as ApiKind[]).flatMap(
+  (kind) =>
+    namesByKind[kind].map((name) => ({
+      kind,
+      name,
+      path: `/api/${kind}/${name}/`,
+      heading: `${headingPrefix[kind]}: ${name}${kind === 'functions' ? '()' : ''}`,
+    })),
+);
+
+export function apiPagesOfKind(kind: ApiKind): readonly ApiPage[] {
+  return apiPages.filter((page) => page.kind === kind);
+}
