@@ -13,7 +13,7 @@ const buildDir = path.resolve(__dirname, '../../build');
 
 /** The hydrated page's single h1 (the not-found page has one too). */
 function pageHeading(page: Page) {
-  return page.locator('main h1, article h1').first();
+  return page.locator('h1').first();
 }
 
 async function expectHydrated(page: Page): Promise<void> {

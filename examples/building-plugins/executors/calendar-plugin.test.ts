@@ -80,7 +80,9 @@ describe('CalendarPlugin executors', () => {
 
     expect(task.status).toBe('completed');
     const retry = model.requests[2]?.at(-1)?.content ?? '';
-    expect(retry).toContain('Your previous answer was not valid for the schema SlotRequest');
+    expect(retry).toContain(
+      'Your previous answer was not valid for the schema SlotRequest',
+    );
     expect(retry).toContain('title');
   });
 });

@@ -15,7 +15,12 @@ const SlotRequest = z.object({
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/)
     .describe('The day, as YYYY-MM-DD.'),
-  minutes: z.number().int().positive().max(480).describe('How long the meeting lasts.'),
+  minutes: z
+    .number()
+    .int()
+    .positive()
+    .max(480)
+    .describe('How long the meeting lasts.'),
   title: z.string().min(1).describe('A short title for the meeting.'),
 });
 type SlotRequest = z.infer<typeof SlotRequest>;
@@ -36,7 +41,8 @@ export class CalendarPlugin extends Plugin {
   override readonly executors: Executor[] = [
     {
       action: 'find-slot',
-      description: 'Finds the first free slot on the day the user asked for. Run it before "book".',
+      description:
+        'Finds the first free slot on the day the user asked for. Run it before "book".',
       execute: async (task, context) => {
         const wanted = await context.getObject({
           schema: SlotRequest,
@@ -53,7 +59,11 @@ export class CalendarPlugin extends Plugin {
           };
         }
         const slot = { ...wanted, start: formatTime(start) };
-        return { success: true, data: slot, message: `Free at ${slot.start} on ${slot.date}` };
+        return {
+          success: true,
+          data: slot,
+          message: `Free at ${slot.start} on ${slot.date}`,
+        };
       },
     },
     {
@@ -62,7 +72,10 @@ export class CalendarPlugin extends Plugin {
       execute: async (_task, context) => {
         const found = lastResult(context.chain, 'find-slot');
         if (!found) {
-          return { success: false, error: 'no slot to book: run "find-slot" first' };
+          return {
+            success: false,
+            error: 'no slot to book: run "find-slot" first',
+          };
         }
         const booking = found.data as Booking;
         this.bookings.push(booking);
@@ -78,17 +91,26 @@ export class CalendarPlugin extends Plugin {
   private firstFreeStart({ date, minutes }: SlotRequest): number | undefined {
     const busy = this.bookings
       .filter((booking) => booking.date === date)
-      .map((booking) => [parseTime(booking.start), parseTime(booking.start) + booking.minutes]);
+      .map((booking) => [
+        parseTime(booking.start),
+        parseTime(booking.start) + booking.minutes,
+      ]);
     for (let start = DAY_START; start + minutes <= DAY_END; start += 30) {
-      if (busy.every(([from, to]) => start + minutes <= from! || start >= to!)) return start;
+      if (busy.every(([from, to]) => start + minutes <= from! || start >= to!))
+        return start;
     }
     return undefined;
   }
 }
 
 /** The most recent successful result of an action, read from the task's context chain. */
-function lastResult(chain: readonly Context[], action: string): Context | undefined {
-  return chain.findLast((item) => item.type === 'result' && item.action === action);
+function lastResult(
+  chain: readonly Context[],
+  action: string,
+): Context | undefined {
+  return chain.findLast(
+    (item) => item.type === 'result' && item.action === action,
+  );
 }
 
 function parseTime(time: string): number {

@@ -17,6 +17,11 @@ async function post(url: string, body: string, headers: Record<string, string> =
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
+/** Resolves once a condition holds, checking every few milliseconds. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
 describe('a route trigger', () => {
   it('dispatches a task per request and answers with its outcome', async () => {
     const memory = new InMemoryMemoryProvider();
@@ -118,9 +123,9 @@ describe('a route trigger', () => {
       JSON.stringify({ repository: 'weft', issue: { number: n, title: 'Question' } });
     try {
       const first = post(url, event(1));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await until(() => runtime.scheduler.running === 1);
       const second = post(url, event(2));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await until(() => runtime.scheduler.pending === 1);
       const third = await post(url, event(3));
       expect(third.status).toBe(503);
       expect(third.body).toMatchObject({
@@ -151,10 +156,11 @@ describe('a start trigger', () => {
     });
     await runtime.start();
     expect(runtime.server.url).toBeUndefined(); // no route trigger, so no HTTP server
-    await new Promise((resolve) => setTimeout(resolve, 110));
+    const finished = () => memory.query({ space: 'heartbeat', kind: 'chain' });
+    while ((await finished()).length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
     await runtime.stop();
 
-    const chains = await memory.query({ space: 'heartbeat', kind: 'chain' });
+    const chains = await finished();
     expect(chains.length).toBeGreaterThanOrEqual(2);
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(await memory.query({ space: 'heartbeat', kind: 'chain' })).toHaveLength(chains.length);

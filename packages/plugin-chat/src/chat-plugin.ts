@@ -135,7 +135,10 @@ export class ChatPlugin extends Plugin {
         const task = await runtime.dispatch({
           pluginId: this.id,
           triggerId: 'message',
-          space: { id: `chat-room-${room}-user-${user}`, relatedSpaces: [`chat-room-${room}*`] },
+          space: {
+            id: `chat-room-${room}-user-${user}`,
+            relatedSpaces: [`chat-room-${room}`, `chat-room-${room}-user-*`],
+          },
           message,
           data: { room, user },
         });

@@ -146,6 +146,15 @@ describe('ChatPlugin', () => {
     expect(bobPlanning).toContain('[chat-room-lobby-user-ada, chain]');
   });
 
+  it('does not relate a room to another room whose id starts the same way', async () => {
+    const { runtime, model } = await boot([PLAN, 'One', CONTINUE, PLAN, 'Two', CONTINUE]);
+    await post(runtime, { room: '42', user: 'ada', message: 'first' });
+    await post(runtime, { room: '4', user: 'bob', message: 'second' });
+    const bobPlanning = model.requests[3]?.at(-1)?.content ?? '';
+    expect(bobPlanning).toContain('Space: chat-room-4-user-bob');
+    expect(bobPlanning).not.toContain('chat-room-42-user-ada');
+  });
+
   it('mounts the route on a custom path', async () => {
     const { runtime } = await boot([PLAN, 'Custom', CONTINUE], new ChatPlugin({ path: '/talk' }));
     expect((await post(runtime, { room: '1', user: 'u', message: 'hi' }, '/talk')).json.reply).toBe(
