@@ -33,9 +33,13 @@ describe('NotesPlugin', () => {
         message: 'Remember that the boiler code is 4471',
       });
       expect(saved.status).toBe('completed');
-      expect(saved.chain.at(-1)?.message).toBe('Noted: the boiler code is 4471');
+      expect(saved.chain.at(-1)?.message).toBe(
+        'Noted: the boiler code is 4471',
+      );
       // The plugin's template was rendered into the getObject prompt.
-      expect(model.requests[1]?.at(-1)?.content).toContain('Find the note the user wants kept');
+      expect(model.requests[1]?.at(-1)?.content).toContain(
+        'Find the note the user wants kept',
+      );
 
       const listed = await runtime.dispatch({
         pluginId: 'notes',

@@ -8,30 +8,43 @@ export interface NotesPluginOptions {
 }
 
 const NoteSchema = z.object({
-  text: z.string().min(1).describe('The note, in the words of the user, without "remember that".'),
+  text: z
+    .string()
+    .min(1)
+    .describe('The note, in the words of the user, without "remember that".'),
 });
 
-/** Keeps short notes in the agent's memory, in the space of the task that saved them. */
+/**
+ * Keeps short notes in the agent's memory, in the space of the task that saved
+ * them.
+ */
 export class NotesPlugin extends Plugin {
   readonly id = 'notes';
-  readonly description = 'Saves short notes from messages and lists them on request.';
+  readonly description =
+    'Saves short notes from messages and lists them on request.';
   override readonly requiredCapabilities = ['text-generation'];
 
   override readonly templates = {
-    extract: 'Find the note the user wants kept in this message:\n{{ message }}',
-    list: '{% for note in notes %}- {{ note.text }}\n{% else %}No notes yet.{% endfor %}',
+    extract:
+      'Find the note the user wants kept in this message:\n{{ message }}',
+    list:
+      '{% for note in notes %}- {{ note.text }}\n' +
+      '{% else %}No notes yet.{% endfor %}',
   };
 
   override readonly executors: Executor[] = [
     {
       action: 'save',
       description:
-        'Saves a note the user asked to remember. Use when the message says "remember", "note" or similar.',
+        'Saves a note the user asked to remember. ' +
+        'Use when the message says "remember", "note" or similar.',
       execute: async (task, context) => {
         const note = await context.getObject({
           schema: NoteSchema,
           schemaName: 'Note',
-          prompt: await context.render('extract', { message: task.trigger.message ?? '' }),
+          prompt: await context.render('extract', {
+            message: task.trigger.message ?? '',
+          }),
         });
         const stored = await context.memory.store({
           space: task.space.id,
@@ -57,8 +70,14 @@ export class NotesPlugin extends Plugin {
           kind: 'note',
           limit: this.maxNotesShown,
         });
-        const notes = memories.map((memory) => memory.content as z.infer<typeof NoteSchema>);
-        return { success: true, data: { notes }, message: await context.render('list', { notes }) };
+        const notes = memories.map(
+          (memory) => memory.content as z.infer<typeof NoteSchema>,
+        );
+        return {
+          success: true,
+          data: { notes },
+          message: await context.render('list', { notes }),
+        };
       },
     },
   ];
@@ -76,7 +95,10 @@ export class NotesPlugin extends Plugin {
           space: `notes-user-${request.params.user}`,
           message: String(request.body?.text ?? ''),
         });
-        response.json({ status: task.status, answer: task.chain.at(-1)?.message });
+        response.json({
+          status: task.status,
+          answer: task.chain.at(-1)?.message,
+        });
       },
     },
   ];
@@ -87,15 +109,22 @@ export class NotesPlugin extends Plugin {
     super();
     const max = options.maxNotesShown ?? 10;
     if (!Number.isInteger(max) || max < 1) {
-      throw new Error(`NotesPlugin: option "maxNotesShown" must be a positive integer, got ${max}`);
+      throw new Error(
+        `NotesPlugin: option "maxNotesShown" must be a positive integer, got ${max}`,
+      );
     }
     this.maxNotesShown = max;
   }
 
-  /** Refuses to start when the memory store is down: every action of this plugin needs it. */
+  /**
+   * Refuses to start when the memory store is down: every action of this plugin
+   * needs it.
+   */
   override async init(runtime: Runtime): Promise<void> {
     if (!(await runtime.memory.provider.checkHealth())) {
-      throw new Error(`memory provider "${runtime.memory.provider.id}" is not healthy`);
+      throw new Error(
+        `memory provider "${runtime.memory.provider.id}" is not healthy`,
+      );
     }
   }
 

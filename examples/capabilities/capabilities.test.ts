@@ -42,28 +42,42 @@ describe('a custom capability', () => {
       plugins: [],
       options: { logger },
     });
-    await expect(runtime.models.call('sentiment', { text: '' })).rejects.toThrow(
+    await expect(
+      runtime.models.call('sentiment', { text: '' }),
+    ).rejects.toThrow(
       'ModelManager: input for capability "sentiment" is invalid',
     );
-    await expect(runtime.models.call('sentiment', { text: '' })).rejects.toThrow(
-      'text must not be empty',
-    );
+    await expect(
+      runtime.models.call('sentiment', { text: '' }),
+    ).rejects.toThrow('text must not be empty');
   });
 
   it('uses the default provider when several offer the capability', async () => {
     const served: string[] = [];
     const runtime = await Runtime.init({
-      models: [text, new LexiconSentimentProvider('fast'), new LexiconSentimentProvider('careful')],
+      models: [
+        text,
+        new LexiconSentimentProvider('fast'),
+        new LexiconSentimentProvider('careful'),
+      ],
       memory: new InMemoryMemoryProvider(),
       plugins: [],
       options: {
         logger,
         defaultProviders: { sentiment: 'careful' },
-        analytics: { trackers: [{ onModelCall: (call) => served.push(call.providerId) }] },
+        analytics: {
+          trackers: [{ onModelCall: (call) => served.push(call.providerId) }],
+        },
       },
     });
-    const { label } = await runtime.models.call('sentiment', { text: 'great work, thanks' });
-    await runtime.models.call('sentiment', { text: 'great work' }, { provider: 'fast' });
+    const { label } = await runtime.models.call('sentiment', {
+      text: 'great work, thanks',
+    });
+    await runtime.models.call(
+      'sentiment',
+      { text: 'great work' },
+      { provider: 'fast' },
+    );
     expect(label).toBe('positive');
     expect(served).toEqual(['careful', 'fast']);
   });

@@ -11,14 +11,20 @@ export class FeedbackPlugin extends Plugin {
   override readonly executors: Executor[] = [
     {
       action: 'triage',
-      description: 'Scores the feedback message and decides who should read it.',
+      description:
+        'Scores the feedback message and decides who should read it.',
       execute: async (task, context) => {
-        // Typed by the ICapabilities augmentation: input { text }, output { score, label }.
+        // Typed by the ICapabilities augmentation: input { text }, output {
+        // score, label }.
         const { score, label } = await context.models.call('sentiment', {
           text: task.trigger.message ?? '',
         });
         const queue = label === 'negative' ? 'support' : 'product';
-        return { success: true, data: { score, label, queue }, message: `Sent to ${queue}` };
+        return {
+          success: true,
+          data: { score, label, queue },
+          message: `Sent to ${queue}`,
+        };
       },
     },
   ];

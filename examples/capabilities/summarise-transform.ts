@@ -17,7 +17,8 @@ export const summariseCapability = defineCapability({
     sentences: z.number().int().min(1).max(5).default(2),
   }),
   output: z.object({ summary: z.string() }),
-  // Per-call options reach the provider that serves the call, here a text-generation one.
+  // Per-call options reach the provider that serves the call, here a
+  // text-generation one.
   config: z.object({ temperature: z.number().min(0).max(2).optional() }),
 });
 
@@ -28,18 +29,29 @@ declare module '@weft/core' {
 }
 
 /** `summarise` and `text-generation` can stand in for each other. */
-export const summariseAliases: CapabilityAliasGroup = ['summarise', 'text-generation'];
+export const summariseAliases: CapabilityAliasGroup = [
+  'summarise',
+  'text-generation',
+];
 
-/** Serves `summarise` with any text-generation provider by rewriting the call. */
+/**
+ * Serves `summarise` with any text-generation provider by rewriting the call.
+ */
 export const summariseWithTextGeneration: CapabilityTransformEntry = {
   from: 'summarise',
   to: 'text-generation',
   input: (input): CapabilityMap['text-generation']['input'] => {
-    // The input was already validated against summarise's schema, defaults applied.
-    const { text, sentences } = input as z.output<typeof summariseCapability.input>;
+    // The input was already validated against summarise's schema, defaults
+    // applied.
+    const { text, sentences } = input as z.output<
+      typeof summariseCapability.input
+    >;
     return {
       messages: [
-        { role: 'system', content: `Summarise the user's text in at most ${sentences} sentences.` },
+        {
+          role: 'system',
+          content: `Summarise the user's text in at most ${sentences} sentences.`,
+        },
         { role: 'user', content: text },
       ],
     };
@@ -50,8 +62,8 @@ export const summariseWithTextGeneration: CapabilityTransformEntry = {
 };
 
 /**
- * Contributes the `summarise` descriptor and its transform. It offers no capability itself:
- * list it beside the provider that generates text.
+ * Contributes the `summarise` descriptor and its transform. It offers no
+ * capability itself: list it beside the provider that generates text.
  */
 export class SummariseAdapter extends ModelProvider {
   readonly id = 'summarise-adapter';

@@ -1,7 +1,9 @@
 import type { ModelManager } from '@weft/core';
 import { z } from 'zod';
 
-/** What an invoice email must yield. `.describe()` texts are shown to the model. */
+/**
+ * What an invoice email must yield. `.describe()` texts are shown to the model.
+ */
 export const InvoiceSchema = z.object({
   vendor: z.string().min(1).describe('Company that sent the invoice.'),
   total: z.number().positive().describe('Amount due, without currency symbol.'),
@@ -14,12 +16,19 @@ export const InvoiceSchema = z.object({
 
 export type Invoice = z.infer<typeof InvoiceSchema>;
 
-/** Reads the invoice details out of an email, or throws after two failed attempts. */
-export async function extractInvoice(models: ModelManager, email: string): Promise<Invoice> {
+/**
+ * Reads the invoice details out of an email, or throws after two failed
+ * attempts.
+ */
+export async function extractInvoice(
+  models: ModelManager,
+  email: string,
+): Promise<Invoice> {
   return models.getObject({
     schema: InvoiceSchema,
     schemaName: 'Invoice',
-    system: 'You read invoices for an accounts-payable team. Never guess an amount.',
+    system:
+      'You read invoices for an accounts-payable team. Never guess an amount.',
     prompt: email,
     maxRetries: 1,
     request: { options: { temperature: 0 } },

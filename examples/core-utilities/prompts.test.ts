@@ -5,7 +5,9 @@ describe('PromptRegistry', () => {
   it('renders inline and file templates by their full names', async () => {
     const prompts = await createDigestPrompts();
     expect(prompts.list()).toEqual(['digest/daily-digest', 'digest/greeting']);
-    expect(await prompts.render('digest/greeting', { reader: 'ada' })).toBe('Good morning, Ada!');
+    expect(await prompts.render('digest/greeting', { reader: 'ada' })).toBe(
+      'Good morning, Ada!',
+    );
 
     const digest = prompts.get('digest/daily-digest');
     expect(digest.templateName).toBe('digest/daily-digest');
@@ -38,8 +40,8 @@ describe('PromptRegistry', () => {
 
   it('refuses a template that does not parse when it is registered', async () => {
     const prompts = await createDigestPrompts();
-    expect(() => prompts.register('digest', 'broken', '{% if reader %}unclosed')).toThrow(
-      'PromptRegistry: template "digest/broken" does not parse',
-    );
+    expect(() =>
+      prompts.register('digest', 'broken', '{% if reader %}unclosed'),
+    ).toThrow('PromptRegistry: template "digest/broken" does not parse');
   });
 });

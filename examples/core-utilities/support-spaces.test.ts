@@ -46,14 +46,15 @@ describe('spaces', () => {
       expect(planningPrompt).toContain(
         'Space: support-billing-ticket-1042 (Support ticket 1042 of the billing team)',
       );
-      expect(planningPrompt).toContain('[support-billing-kb, fact] "Refunds take 5 working days."');
+      expect(planningPrompt).toContain(
+        '[support-billing-kb, fact] "Refunds take 5 working days."',
+      );
       expect(planningPrompt).not.toContain('Sales secret');
 
       await onTicketMessage(runtime, 'billing', 1043, 'Invoice is wrong');
-      expect((await teamTickets(runtime.memory, 'billing')).map((m) => m.space)).toEqual([
-        'support-billing-ticket-1043',
-        'support-billing-ticket-1042',
-      ]);
+      expect(
+        (await teamTickets(runtime.memory, 'billing')).map((m) => m.space),
+      ).toEqual(['support-billing-ticket-1043', 'support-billing-ticket-1042']);
       const history = await teamHistory(runtime.memory, 'billing');
       expect(new Set(history.map((m) => m.space))).toEqual(
         new Set([
@@ -82,7 +83,14 @@ describe('spaces', () => {
       scheduler.schedule('ticket-2', task('2a', 10)),
     ]);
     await scheduler.stop();
-    expect(log).toEqual(['start 1a', 'start 2a', 'end 2a', 'end 1a', 'start 1b', 'end 1b']);
+    expect(log).toEqual([
+      'start 1a',
+      'start 2a',
+      'end 2a',
+      'end 1a',
+      'start 1b',
+      'end 1b',
+    ]);
   });
 
   it('reject an invalid id with status 400', async () => {
@@ -93,7 +101,11 @@ describe('spaces', () => {
       options: { logger: pino({ level: 'silent' }) },
     });
     await expect(
-      runtime.dispatch({ pluginId: 'support', triggerId: 't', space: 'support billing' }),
+      runtime.dispatch({
+        pluginId: 'support',
+        triggerId: 't',
+        space: 'support billing',
+      }),
     ).rejects.toMatchObject({ status: 400, code: 'WEFT_INVALID_SPACE' });
   });
 });

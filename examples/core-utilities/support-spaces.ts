@@ -31,12 +31,18 @@ export function onTicketMessage(
   });
 }
 
-/** Everything the team's spaces remember, newest first: the team, its tickets and its kb. */
+/**
+ * Everything the team's spaces remember, newest first: the team, its tickets
+ * and its kb.
+ */
 export function teamHistory(memory: MemoryManager, team: string) {
   return memory.query({ spacePrefix: `support-${team}`, limit: 50 });
 }
 
 /** Only the tickets of a team, whatever their number. */
 export function teamTickets(memory: MemoryManager, team: string) {
-  return memory.query({ spacePatterns: [`support-${team}-ticket-*`], kind: 'trigger' });
+  return memory.query({
+    spacePatterns: [`support-${team}-ticket-*`],
+    kind: 'trigger',
+  });
 }

@@ -17,7 +17,12 @@ describe('getting started agent', () => {
 
   it('answers a message over HTTP and remembers the task', async () => {
     const memory = new InMemoryMemoryProvider();
-    runtime = await createAgent({ model: createScriptedModel(), memory, port: 0, logger });
+    runtime = await createAgent({
+      model: createScriptedModel(),
+      memory,
+      port: 0,
+      logger,
+    });
     await runtime.start();
 
     const response = await fetch(`${runtime.server.url}/messages`, {
@@ -26,7 +31,11 @@ describe('getting started agent', () => {
       body: JSON.stringify({ user: 'ada', text: 'Hello, agent!' }),
     });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { taskId: string; status: string; reply: string };
+    const body = (await response.json()) as {
+      taskId: string;
+      status: string;
+      reply: string;
+    };
     expect(body.status).toBe('completed');
     expect(body.reply).toBe('You said "Hello, agent!". Weft is listening.');
 
@@ -36,7 +45,11 @@ describe('getting started agent', () => {
   });
 
   it('answers 400 when the body has no user or text', async () => {
-    runtime = await createAgent({ model: createScriptedModel(), port: 0, logger });
+    runtime = await createAgent({
+      model: createScriptedModel(),
+      port: 0,
+      logger,
+    });
     await runtime.start();
     const response = await fetch(`${runtime.server.url}/messages`, {
       method: 'POST',
@@ -47,7 +60,11 @@ describe('getting started agent', () => {
   });
 
   it('accepts the OpenAI provider in place of the scripted one (no request is sent)', async () => {
-    runtime = await createAgent({ model: createOpenAIModel(), port: 0, logger });
+    runtime = await createAgent({
+      model: createOpenAIModel(),
+      port: 0,
+      logger,
+    });
     expect(runtime.models.providers.map((p) => p.id)).toEqual(['openai']);
     expect(runtime.models.canProvide('text-generation')).toBe(true);
   });

@@ -1,8 +1,8 @@
 import { Plugin, type Executor, type Trigger } from '@weft/core';
 
 /**
- * A first plugin. Its HTTP trigger turns `POST /messages` into a task, and its executor
- * answers the message with the text model.
+ * A first plugin. Its HTTP trigger turns `POST /messages` into a task, and its
+ * executor answers the message with the text model.
  */
 export class AssistantPlugin extends Plugin {
   readonly id = 'assistant';
@@ -16,7 +16,10 @@ export class AssistantPlugin extends Plugin {
       async execute(task, context) {
         const text = await context.models.generateText(
           [
-            { role: 'system', content: 'You are a helpful assistant. Answer in one sentence.' },
+            {
+              role: 'system',
+              content: 'You are a helpful assistant. Answer in one sentence.',
+            },
             { role: 'user', content: task.trigger.message ?? '' },
           ],
           { options: { temperature: 0.3 } },
@@ -33,11 +36,14 @@ export class AssistantPlugin extends Plugin {
       method: 'POST',
       path: '/messages',
       async handler(request, response, runtime) {
-        const { user, text } = (request.body ?? {}) as { user?: unknown; text?: unknown };
+        const { user, text } = (request.body ?? {}) as {
+          user?: unknown;
+          text?: unknown;
+        };
         if (typeof user !== 'string' || typeof text !== 'string') {
-          response
-            .status(400)
-            .json({ error: 'send a JSON body like {"user": "ada", "text": "Hi"}' });
+          response.status(400).json({
+            error: 'send a JSON body like {"user": "ada", "text": "Hi"}',
+          });
           return;
         }
         const task = await runtime.dispatch({

@@ -1,9 +1,9 @@
 import { ScriptedModelProvider } from '@weft/testing';
 
 /**
- * A stand-in for a real text model, so this example runs without an API key. It answers the
- * three kinds of request the agent makes: the pipeline plan, the review after a step, and the
- * reply itself.
+ * A stand-in for a real text model, so this example runs without an API key. It
+ * answers the three kinds of request the agent makes: the pipeline plan, the
+ * review after a step, and the reply itself.
  */
 export function createScriptedModel(): ScriptedModelProvider {
   return new ScriptedModelProvider({
@@ -11,7 +11,13 @@ export function createScriptedModel(): ScriptedModelProvider {
       const system = messages[0]?.content ?? '';
       if (system.includes('JSON Schema (Pipeline)')) {
         return {
-          steps: [{ pluginId: 'assistant', action: 'reply', reason: 'The user asked something.' }],
+          steps: [
+            {
+              pluginId: 'assistant',
+              action: 'reply',
+              reason: 'The user asked something.',
+            },
+          ],
         };
       }
       if (system.includes('JSON Schema (PipelineModification)')) {

@@ -1,12 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { MemoryProvider, type Memory, type QueryMemoryOptions } from '@weft/core';
+import {
+  MemoryProvider,
+  type Memory,
+  type QueryMemoryOptions,
+} from '@weft/core';
 
 type StoredMemory = Omit<Memory, 'createdAt'> & { createdAt: string };
 
 /**
- * Keeps memories in one JSON file, rewritten on every change: enough for a personal agent with
- * a few thousand memories, and a compact example of the MemoryProvider contract.
+ * Keeps memories in one JSON file, rewritten on every change: enough for a
+ * personal agent with a few thousand memories, and a compact example of the
+ * MemoryProvider contract.
  */
 export class JsonFileMemoryProvider extends MemoryProvider {
   readonly id = 'json-file';
@@ -19,19 +24,25 @@ export class JsonFileMemoryProvider extends MemoryProvider {
 
   override async init(): Promise<void> {
     try {
-      const stored = JSON.parse(await readFile(this.path, 'utf8')) as StoredMemory[];
+      const stored = JSON.parse(
+        await readFile(this.path, 'utf8'),
+      ) as StoredMemory[];
       this.memories = stored.map((memory) => ({
         ...memory,
         createdAt: new Date(memory.createdAt),
       }));
-      this.lastTime = Math.max(0, ...this.memories.map((memory) => memory.createdAt.getTime()));
+      this.lastTime = Math.max(
+        0,
+        ...this.memories.map((memory) => memory.createdAt.getTime()),
+      );
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   }
 
   async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
-    // Strictly increasing timestamps keep "newest first" exact within one millisecond.
+    // Strictly increasing timestamps keep "newest first" exact within one
+    // millisecond.
     this.lastTime = Math.max(Date.now(), this.lastTime + 1);
     const stored: Memory = {
       ...memory,
@@ -50,7 +61,8 @@ export class JsonFileMemoryProvider extends MemoryProvider {
     patch: { content?: unknown; metadata?: Record<string, unknown> },
   ): Promise<Memory> {
     const index = this.memories.findIndex((memory) => memory.id === id);
-    if (index < 0) throw new Error(`JsonFileMemoryProvider: no memory with id "${id}"`);
+    if (index < 0)
+      throw new Error(`JsonFileMemoryProvider: no memory with id "${id}"`);
     const updated: Memory = {
       ...this.memories[index]!,
       ...(patch.content !== undefined ? { content: patch.content } : {}),
@@ -63,7 +75,8 @@ export class JsonFileMemoryProvider extends MemoryProvider {
 
   async query(options: QueryMemoryOptions): Promise<Memory[]> {
     const patterns = (options.spacePatterns ?? []).map(
-      (pattern) => new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`),
+      (pattern) =>
+        new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`),
     );
     const bySpace =
       options.space !== undefined ||
@@ -74,7 +87,8 @@ export class JsonFileMemoryProvider extends MemoryProvider {
         // Space filters match when any one of them does...
         (!bySpace ||
           memory.space === options.space ||
-          (options.spacePrefix !== undefined && memory.space.startsWith(options.spacePrefix)) ||
+          (options.spacePrefix !== undefined &&
+            memory.space.startsWith(options.spacePrefix)) ||
           patterns.some((pattern) => pattern.test(memory.space))) &&
         // ...and every other filter must match too.
         (options.kind === undefined || memory.kind === options.kind) &&
@@ -83,7 +97,9 @@ export class JsonFileMemoryProvider extends MemoryProvider {
         (options.until === undefined || memory.createdAt < options.until),
     );
     const direction = options.order === 'asc' ? 1 : -1;
-    matches.sort((a, b) => direction * (a.createdAt.getTime() - b.createdAt.getTime()));
+    matches.sort(
+      (a, b) => direction * (a.createdAt.getTime() - b.createdAt.getTime()),
+    );
     return matches.slice(0, options.limit ?? 100);
   }
 
@@ -98,12 +114,17 @@ export class JsonFileMemoryProvider extends MemoryProvider {
   async clear(space?: string): Promise<number> {
     const before = this.memories.length;
     this.memories =
-      space === undefined ? [] : this.memories.filter((memory) => memory.space !== space);
+      space === undefined
+        ? []
+        : this.memories.filter((memory) => memory.space !== space);
     await this.save();
     return before - this.memories.length;
   }
 
-  /** Writes a temporary file and renames it, so a crash never leaves half a file behind. */
+  /**
+   * Writes a temporary file and renames it, so a crash never leaves half a file
+   * behind.
+   */
   private async save(): Promise<void> {
     await writeFile(`${this.path}.tmp`, JSON.stringify(this.memories, null, 2));
     await rename(`${this.path}.tmp`, this.path);

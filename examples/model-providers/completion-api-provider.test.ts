@@ -17,7 +17,10 @@ beforeAll(async () => {
     let raw = '';
     request.on('data', (chunk) => (raw += chunk));
     request.on('end', () => {
-      seen.push({ authorization: request.headers.authorization, body: JSON.parse(raw) });
+      seen.push({
+        authorization: request.headers.authorization,
+        body: JSON.parse(raw),
+      });
       const status = raw.includes('fail') ? 500 : 200;
       response.writeHead(status, { 'Content-Type': 'application/json' });
       response.end(
@@ -34,7 +37,10 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 async function start(token: string) {
-  const provider = new CompletionApiProvider({ baseUrl, token: async () => token });
+  const provider = new CompletionApiProvider({
+    baseUrl,
+    token: async () => token,
+  });
   const runtime = await Runtime.init({
     models: [provider],
     memory: new InMemoryMemoryProvider(),
@@ -50,13 +56,21 @@ describe('CompletionApiProvider', () => {
     await runtime.start();
     try {
       expect(await provider.checkHealth()).toBe(true);
-      const text = await runtime.models.generateText('Say hello', { options: { maxTokens: 5 } });
+      const text = await runtime.models.generateText('Say hello', {
+        options: { maxTokens: 5 },
+      });
       expect(text).toBe('Hello!');
       expect(seen.at(-1)).toEqual({
         authorization: 'Bearer s3cret',
-        body: { messages: [{ role: 'user', content: 'Say hello' }], max_tokens: 5 },
+        body: {
+          messages: [{ role: 'user', content: 'Say hello' }],
+          max_tokens: 5,
+        },
       });
-      expect(runtime.analytics.snapshot().tokens).toEqual({ input: 7, output: 2 });
+      expect(runtime.analytics.snapshot().tokens).toEqual({
+        input: 7,
+        output: 2,
+      });
     } finally {
       await runtime.stop();
     }
@@ -66,7 +80,9 @@ describe('CompletionApiProvider', () => {
     const { runtime } = await start('s3cret');
     await runtime.start();
     try {
-      await expect(runtime.models.generateText('please fail', { options: {} })).rejects.toThrow(
+      await expect(
+        runtime.models.generateText('please fail', { options: {} }),
+      ).rejects.toThrow(
         'ModelManager: provider "completion-api" failed on capability "text-generation": POST /v1/complete answered 500',
       );
     } finally {

@@ -1,4 +1,8 @@
-import { ModelProvider, type ModelCapability, type Resolvable } from '@weft/core';
+import {
+  ModelProvider,
+  type ModelCapability,
+  type Resolvable,
+} from '@weft/core';
 
 /** Options of {@link CompletionApiProvider}. */
 export interface CompletionApiOptions {
@@ -11,8 +15,9 @@ export interface CompletionApiOptions {
 }
 
 /**
- * A provider for an in-house completion service that answers `POST /v1/complete` with
- * `{ "output": "...", "usage": { "input": 12, "output": 30 } }`.
+ * A provider for an in-house completion service that answers `POST
+ * /v1/complete` with `{ "output": "...", "usage": { "input": 12, "output": 30 }
+ * }`.
  */
 export class CompletionApiProvider extends ModelProvider {
   readonly id = 'completion-api';
@@ -28,14 +33,19 @@ export class CompletionApiProvider extends ModelProvider {
     }
   }
 
-  /** Reads the token once, when the runtime starts, so a missing secret stops the start. */
+  /**
+   * Reads the token once, when the runtime starts, so a missing secret stops
+   * the start.
+   */
   override async init(): Promise<void> {
     this.token = await this.resolve(this.options.token);
     if (this.token === '') throw new Error('the token is empty');
   }
 
   override async checkHealth(): Promise<boolean> {
-    const response = await fetch(`${this.options.baseUrl}/health`).catch(() => undefined);
+    const response = await fetch(`${this.options.baseUrl}/health`).catch(
+      () => undefined,
+    );
     return response?.ok === true;
   }
 
@@ -46,7 +56,10 @@ export class CompletionApiProvider extends ModelProvider {
         const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 30_000);
         const response = await fetch(`${this.options.baseUrl}/v1/complete`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${this.token}` },
+          headers: {
+            'Content-Type': 'application/json',
+            Authorization: `Bearer ${this.token}`,
+          },
           body: JSON.stringify({
             messages,
             temperature: options?.temperature,
@@ -66,7 +79,12 @@ export class CompletionApiProvider extends ModelProvider {
         return {
           text: body.output,
           ...(body.usage
-            ? { usage: { inputTokens: body.usage.input, outputTokens: body.usage.output } }
+            ? {
+                usage: {
+                  inputTokens: body.usage.input,
+                  outputTokens: body.usage.output,
+                },
+              }
             : {}),
         };
       },

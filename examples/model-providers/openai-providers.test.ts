@@ -1,5 +1,8 @@
 import { Runtime } from '@weft/core';
-import { OpenAIModelProvider, OpenAIModelProviderError } from '@weft/model-openai';
+import {
+  OpenAIModelProvider,
+  OpenAIModelProviderError,
+} from '@weft/model-openai';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -49,7 +52,11 @@ describe('OpenAIModelProvider configurations', () => {
       plugins: [],
       options: { logger: pino({ level: 'silent' }) },
     });
-    expect(await runtime.models.generateText('Hello', { options: { temperature: 0 } })).toBe('Hi!');
+    expect(
+      await runtime.models.generateText('Hello', {
+        options: { temperature: 0 },
+      }),
+    ).toBe('Hi!');
     expect(statuses).toEqual([]);
   });
 
@@ -58,22 +65,33 @@ describe('OpenAIModelProvider configurations', () => {
       baseUrl: 'https://llm.example.com/v1',
       model: 'test-model',
       fetch: async () =>
-        new Response('{"error":{"message":"Incorrect API key provided"}}', { status: 401 }),
+        new Response('{"error":{"message":"Incorrect API key provided"}}', {
+          status: 401,
+        }),
     });
     const [generate] = model.capabilities;
-    const failure = generate!.run({ messages: [{ role: 'user', content: 'Hi' }] }, {});
+    const failure = generate!.run(
+      { messages: [{ role: 'user', content: 'Hi' }] },
+      {},
+    );
     await expect(failure).rejects.toBeInstanceOf(OpenAIModelProviderError);
     await expect(failure).rejects.toMatchObject({
       code: 'http_status',
       httpStatus: 401,
       attempts: 1,
     });
-    await expect(failure).rejects.toThrow('OpenAIModelProvider "openai": request failed with 401');
+    await expect(failure).rejects.toThrow(
+      'OpenAIModelProvider "openai": request failed with 401',
+    );
   });
 
   it('rejects a bad option when constructed', () => {
     expect(
-      () => new OpenAIModelProvider({ baseUrl: 'localhost:11434', model: 'llama3.1:8b' }),
+      () =>
+        new OpenAIModelProvider({
+          baseUrl: 'localhost:11434',
+          model: 'llama3.1:8b',
+        }),
     ).toThrow(
       'OpenAIModelProvider: option "baseUrl" must be an absolute http(s) URL, got "localhost:11434"',
     );

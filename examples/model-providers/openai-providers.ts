@@ -1,6 +1,9 @@
 import { OpenAIModelProvider } from '@weft/model-openai';
 
-/** OpenAI's hosted API. The key is read before every request, so a rotated key is picked up. */
+/**
+ * OpenAI's hosted API. The key is read before every request, so a rotated key
+ * is picked up.
+ */
 export const openai = () =>
   new OpenAIModelProvider({
     baseUrl: 'https://api.openai.com/v1',
@@ -17,7 +20,10 @@ export const ollama = () =>
     timeoutMs: 180_000,
   });
 
-/** vLLM started with `vllm serve Qwen/Qwen2.5-7B-Instruct --api-key token-abc123`. */
+/**
+ * vLLM started with `vllm serve Qwen/Qwen2.5-7B-Instruct --api-key
+ * token-abc123`.
+ */
 export const vllm = () =>
   new OpenAIModelProvider({
     id: 'vllm',

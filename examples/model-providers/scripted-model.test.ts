@@ -11,9 +11,12 @@ class GreeterPlugin extends Plugin {
       action: 'greet',
       description: 'Writes a greeting for the person who wrote.',
       execute: async (task, context) => {
-        const text = await context.models.generateText(`Greet ${task.trigger.message}`, {
-          options: { temperature: 0.7 },
-        });
+        const text = await context.models.generateText(
+          `Greet ${task.trigger.message}`,
+          {
+            options: { temperature: 0.7 },
+          },
+        );
         return { success: true, message: text };
       },
     },
@@ -55,7 +58,12 @@ describe('ScriptedModelProvider', () => {
       responses: [(messages) => messages.at(-1)!.content.toUpperCase()],
     });
     const [generate] = model.capabilities;
-    expect(await generate!.run({ messages: [{ role: 'user', content: 'quiet' }] }, {})).toEqual({
+    expect(
+      await generate!.run(
+        { messages: [{ role: 'user', content: 'quiet' }] },
+        {},
+      ),
+    ).toEqual({
       text: 'QUIET',
     });
     await expect(
@@ -64,7 +72,12 @@ describe('ScriptedModelProvider', () => {
       'ScriptedModelProvider "scripted": no scripted response left for request #2; enqueue more or set a fallback.',
     );
     model.enqueue('later');
-    expect(await generate!.run({ messages: [{ role: 'user', content: 'again' }] }, {})).toEqual({
+    expect(
+      await generate!.run(
+        { messages: [{ role: 'user', content: 'again' }] },
+        {},
+      ),
+    ).toEqual({
       text: 'later',
     });
   });

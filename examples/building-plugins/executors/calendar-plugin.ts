@@ -47,7 +47,9 @@ export class CalendarPlugin extends Plugin {
         const wanted = await context.getObject({
           schema: SlotRequest,
           schemaName: 'SlotRequest',
-          prompt: `Which day, for how long and about what does the user want to meet? Message: ${task.trigger.message}`,
+          prompt:
+            'Which day, for how long and about what does the user want ' +
+            `to meet? Message: ${task.trigger.message}`,
         });
         const start = this.firstFreeStart(wanted);
         if (start === undefined) {
@@ -103,7 +105,10 @@ export class CalendarPlugin extends Plugin {
   }
 }
 
-/** The most recent successful result of an action, read from the task's context chain. */
+/**
+ * The most recent successful result of an action, read from the task's context
+ * chain.
+ */
 function lastResult(
   chain: readonly Context[],
   action: string,
@@ -119,5 +124,6 @@ function parseTime(time: string): number {
 }
 
 function formatTime(minutes: number): string {
-  return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
 }

@@ -1,6 +1,8 @@
 import { Plugin, type Executor, type Runtime, type Trigger } from '@weft/core';
 
-/** Wakes the agent at a fixed interval, for housekeeping work such as digests. */
+/**
+ * Wakes the agent at a fixed interval, for housekeeping work such as digests.
+ */
 export class HeartbeatPlugin extends Plugin {
   readonly id = 'heartbeat';
   readonly description = 'Starts a task at a fixed interval.';
@@ -9,7 +11,10 @@ export class HeartbeatPlugin extends Plugin {
     {
       action: 'tick',
       description: 'Does the periodic housekeeping. Use for heartbeat tasks.',
-      execute: async (task) => ({ success: true, data: { at: task.createdAt.toISOString() } }),
+      execute: async (task) => ({
+        success: true,
+        data: { at: task.createdAt.toISOString() },
+      }),
     },
   ];
 
@@ -17,16 +22,26 @@ export class HeartbeatPlugin extends Plugin {
     {
       type: 'start',
       id: 'interval',
-      // Set the timer up and return; the runtime waits for start() before it goes on.
+      // Set the timer up and return; the runtime waits for start() before it
+      // goes on.
       start: (runtime: Runtime, signal: AbortSignal) => {
         const timer = setInterval(() => {
           runtime
-            .dispatch({ pluginId: this.id, triggerId: 'interval', space: 'heartbeat' })
+            .dispatch({
+              pluginId: this.id,
+              triggerId: 'interval',
+              space: 'heartbeat',
+            })
             .catch((error: unknown) =>
-              runtime.logger.warn({ error: String(error) }, 'heartbeat skipped'),
+              runtime.logger.warn(
+                { error: String(error) },
+                'heartbeat skipped',
+              ),
             );
         }, this.intervalMs);
-        signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+        signal.addEventListener('abort', () => clearInterval(timer), {
+          once: true,
+        });
       },
     },
   ];

@@ -27,8 +27,14 @@ export class IssuesPlugin extends Plugin {
       description: 'Suggests a label for the issue: bug, feature or question.',
       execute: async (task) => {
         const { issue } = task.trigger.data as IssueEvent;
-        const label = /crash|error|broken/i.test(issue.title) ? 'bug' : 'question';
-        return { success: true, data: { label }, message: `#${issue.number}: ${label}` };
+        const label = /crash|error|broken/i.test(issue.title)
+          ? 'bug'
+          : 'question';
+        return {
+          success: true,
+          data: { label },
+          message: `#${issue.number}: ${label}`,
+        };
       },
     },
   ];
@@ -41,21 +47,33 @@ export class IssuesPlugin extends Plugin {
       path: '/webhooks/issues',
       handler: async (request, response, runtime) => {
         const event = request.body as Partial<IssueEvent> | undefined;
-        if (typeof event?.repository !== 'string' || typeof event.issue?.number !== 'number') {
-          throw new HttpError(422, 'expected { repository, issue: { number, title } }');
+        if (
+          typeof event?.repository !== 'string' ||
+          typeof event.issue?.number !== 'number'
+        ) {
+          throw new HttpError(
+            422,
+            'expected { repository, issue: { number, title } }',
+          );
         }
         const task = await runtime.dispatch({
           pluginId: this.id,
           triggerId: 'issue-opened',
-          // One space per repository: its issues are triaged one at a time, in order.
-          space: { id: `repo-${event.repository}`, description: `Issues of ${event.repository}` },
+          // One space per repository: its issues are triaged one at a time, in
+          // order.
+          space: {
+            id: `repo-${event.repository}`,
+            description: `Issues of ${event.repository}`,
+          },
           message: event.issue.title,
           data: event,
           metadata: { deliveryId: request.get('x-delivery-id') },
         });
-        response
-          .status(202)
-          .json({ taskId: task.id, status: task.status, label: task.chain.at(-1)?.data });
+        response.status(202).json({
+          taskId: task.id,
+          status: task.status,
+          label: task.chain.at(-1)?.data,
+        });
       },
     },
   ];

@@ -8,13 +8,20 @@ import { IssuesPlugin } from './issues-plugin.js';
 const logger = pino({ level: 'silent' });
 const labelPlan = { steps: [{ pluginId: 'issues', action: 'label' }] };
 
-async function post(url: string, body: string, headers: Record<string, string> = {}) {
+async function post(
+  url: string,
+  body: string,
+  headers: Record<string, string> = {},
+) {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...headers },
     body,
   });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  return {
+    status: response.status,
+    body: (await response.json()) as Record<string, unknown>,
+  };
 }
 
 /** Resolves once a condition holds, checking every few milliseconds. */
@@ -29,32 +36,56 @@ describe('a route trigger', () => {
       models: [new ScriptedModelProvider({ fallback: labelPlan })],
       memory,
       plugins: [new IssuesPlugin()],
-      options: { logger, pipelineReview: 'never', server: { port: 0, bodyLimit: '2kb' } },
+      options: {
+        logger,
+        pipelineReview: 'never',
+        server: { port: 0, bodyLimit: '2kb' },
+      },
     });
     await runtime.start();
     const url = `${runtime.server.url}/webhooks/issues`;
     try {
-      const event = { repository: 'weft', issue: { number: 7, title: 'Crash on start' } };
-      const ok = await post(url, JSON.stringify(event), { 'x-delivery-id': 'd-1' });
+      const event = {
+        repository: 'weft',
+        issue: { number: 7, title: 'Crash on start' },
+      };
+      const ok = await post(url, JSON.stringify(event), {
+        'x-delivery-id': 'd-1',
+      });
       expect(ok).toMatchObject({
         status: 202,
         body: { status: 'completed', label: { label: 'bug' } },
       });
-      const [trigger] = await memory.query({ space: 'repo-weft', kind: 'trigger' });
+      const [trigger] = await memory.query({
+        space: 'repo-weft',
+        kind: 'trigger',
+      });
       expect(trigger?.metadata).toEqual({ deliveryId: 'd-1' });
 
       expect(await post(url, '{"repository":')).toMatchObject({ status: 400 });
-      expect(await post(url, JSON.stringify({ pad: 'x'.repeat(4096) }))).toMatchObject({
+      expect(
+        await post(url, JSON.stringify({ pad: 'x'.repeat(4096) })),
+      ).toMatchObject({
         status: 413,
       });
-      expect(await post(`${runtime.server.url}/webhooks/unknown`, '{}')).toEqual({
+      expect(
+        await post(`${runtime.server.url}/webhooks/unknown`, '{}'),
+      ).toEqual({
         status: 404,
-        body: { error: { status: 404, message: 'No route for POST /webhooks/unknown' } },
+        body: {
+          error: {
+            status: 404,
+            message: 'No route for POST /webhooks/unknown',
+          },
+        },
       });
       expect(await post(url, '{}')).toEqual({
         status: 422,
         body: {
-          error: { status: 422, message: 'expected { repository, issue: { number, title } }' },
+          error: {
+            status: 422,
+            message: 'expected { repository, issue: { number, title } }',
+          },
         },
       });
     } finally {
@@ -73,7 +104,9 @@ describe('a route trigger', () => {
           method: 'GET',
           path: '/broken',
           handler: () => {
-            throw new Error('connection string postgres://admin:secret@db leaked?');
+            throw new Error(
+              'connection string postgres://admin:secret@db leaked?',
+            );
           },
         },
       ];
@@ -120,7 +153,10 @@ describe('a route trigger', () => {
     await runtime.start();
     const url = `${runtime.server.url}/webhooks/issues`;
     const event = (n: number) =>
-      JSON.stringify({ repository: 'weft', issue: { number: n, title: 'Question' } });
+      JSON.stringify({
+        repository: 'weft',
+        issue: { number: n, title: 'Question' },
+      });
     try {
       const first = post(url, event(1));
       await until(() => runtime.scheduler.running === 1);
@@ -157,13 +193,16 @@ describe('a start trigger', () => {
     await runtime.start();
     expect(runtime.server.url).toBeUndefined(); // no route trigger, so no HTTP server
     const finished = () => memory.query({ space: 'heartbeat', kind: 'chain' });
-    while ((await finished()).length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    while ((await finished()).length < 2)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     await runtime.stop();
 
     const chains = await finished();
     expect(chains.length).toBeGreaterThanOrEqual(2);
     await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(await memory.query({ space: 'heartbeat', kind: 'chain' })).toHaveLength(chains.length);
+    expect(
+      await memory.query({ space: 'heartbeat', kind: 'chain' }),
+    ).toHaveLength(chains.length);
   });
 
   it('rejects an interval that is too short when the plugin is created', () => {

@@ -39,7 +39,10 @@ export class InMemoryMemoryProvider extends MemoryProvider {
     return structuredClone(stored);
   }
 
-  async update(id: string, patch: { content?: unknown; metadata?: Record<string, unknown> }): Promise<Memory> {
+  async update(
+    id: string,
+    patch: { content?: unknown; metadata?: Record<string, unknown> },
+  ): Promise<Memory> {
     const current = this.memories.get(id);
     if (!current) throw new Error(`InMemoryMemoryProvider: no memory with id "${id}".`);
     const updated: Memory = {
@@ -54,11 +57,15 @@ export class InMemoryMemoryProvider extends MemoryProvider {
   async query(options: QueryMemoryOptions): Promise<Memory[]> {
     const limit = options.limit ?? 100;
     if (!Number.isInteger(limit) || limit < 1) {
-      throw new Error(`InMemoryMemoryProvider: query option "limit" must be a positive integer, got ${limit}.`);
+      throw new Error(
+        `InMemoryMemoryProvider: query option "limit" must be a positive integer, got ${limit}.`,
+      );
     }
     const patterns = (options.spacePatterns ?? []).map(patternToRegExp);
     const filterBySpace =
-      options.space !== undefined || options.spacePrefix !== undefined || options.spacePatterns !== undefined;
+      options.space !== undefined ||
+      options.spacePrefix !== undefined ||
+      options.spacePatterns !== undefined;
     const matches = [...this.memories.values()].filter((memory) => {
       if (filterBySpace) {
         const inSpace =

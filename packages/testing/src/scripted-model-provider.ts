@@ -7,7 +7,13 @@ export type ScriptedResponse =
   | string
   | Record<string, unknown>
   | unknown[]
-  | ((messages: readonly Message[]) => string | Record<string, unknown> | unknown[] | Promise<string | Record<string, unknown> | unknown[]>);
+  | ((
+      messages: readonly Message[],
+    ) =>
+      | string
+      | Record<string, unknown>
+      | unknown[]
+      | Promise<string | Record<string, unknown> | unknown[]>);
 
 /** Options of {@link ScriptedModelProvider}. */
 export interface ScriptedModelProviderOptions {
