@@ -19,6 +19,18 @@ ensureApiDir(__dirname, API_OUT_DIR);
 const staticFile = (pathname: string): string => `pathname://${pathname}`;
 
 /**
+ * Docusaurus hides a dismissed announcement bar before React starts, with an inline script
+ * that reads only the dismissal flag; the check that the stored dismissal belongs to the
+ * current announcement id runs later, in React, and cannot undo that CSS. A reader who closed
+ * an older announcement would not see a new one until the next page load. This head script
+ * runs first and drops a dismissal made for another id (keys as in Docusaurus's
+ * theme-common announcementBar context).
+ */
+const announcementDismissalReset = `try{if(localStorage.getItem('docusaurus.announcement.id')!==${JSON.stringify(
+  announcement.id,
+)})localStorage.removeItem('docusaurus.announcement.dismiss')}catch(e){}`;
+
+/**
  * Fills fenced blocks written as ```ts file=<rootDir>/examples/... from the sample files,
  * which are type-checked and tested, so the docs never show code that does not run.
  */
@@ -34,8 +46,10 @@ const config = {
   projectName: site.projectName,
   trailingSlash: true,
   baseUrlIssueBanner: true,
+  headTags: [{ tagName: 'script', attributes: {}, innerHTML: announcementDismissalReset }],
 
-  onBrokenLinks: 'throw',
+  // Without the API reference (TYPEDOC=false, local builds only) links into /api/ cannot resolve.
+  onBrokenLinks: env.typedoc ? 'throw' : 'warn',
   onBrokenAnchors: 'warn',
   onDuplicateRoutes: 'warn',
   markdown: {

@@ -23,10 +23,11 @@ describe('the summarise transform', () => {
         text: 'Weft is a TypeScript framework. You build agents from plugins. It is small.',
         sentences: 1,
       },
-      { options: { temperature: 0.2 } },
+      { options: { style: 'exact' } },
     );
 
     expect(summary).toBe('Weft builds agents from plugins.');
+    expect(model.requestOptions[0]).toEqual({ temperature: 0.1 });
     expect(model.requests[0]?.[0]).toEqual({
       role: 'system',
       content: "Summarise the user's text in at most 1 sentences.",

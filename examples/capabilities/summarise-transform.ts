@@ -17,9 +17,9 @@ export const summariseCapability = defineCapability({
     sentences: z.number().int().min(1).max(5).default(2),
   }),
   output: z.object({ summary: z.string() }),
-  // Per-call options reach the provider that serves the call, here a
-  // text-generation one.
-  config: z.object({ temperature: z.number().min(0).max(2).optional() }),
+  // Callers choose a style; the transform below turns it into the options of
+  // whichever capability serves the call.
+  config: z.object({ style: z.enum(['exact', 'free']).default('exact') }),
 });
 
 declare module '@weft/core' {
@@ -56,6 +56,11 @@ export const summariseWithTextGeneration: CapabilityTransformEntry = {
       ],
     };
   },
+  // Validated against summarise's config first, then against text-generation's.
+  options: (options): CapabilityMap['text-generation']['config'] => ({
+    temperature:
+      (options as { style: 'exact' | 'free' }).style === 'free' ? 0.9 : 0.1,
+  }),
   output: (output): CapabilityMap['summarise']['output'] => ({
     summary: (output as CapabilityMap['text-generation']['output']).text.trim(),
   }),

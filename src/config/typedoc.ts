@@ -49,6 +49,34 @@ export function strictValidation(app: Application): void {
   app.on('generateOutputsEnd', () => failOnProblems('rendering'));
 }
 
+/** Removes markdown backslash escapes: `TEXT\_GENERATION` becomes `TEXT_GENERATION`. */
+export function unescapeMarkdown(text: string): string {
+  return text.replace(/\\([\\`*_{}[\]()#+\-.!<>|~])/g, '$1');
+}
+
+/**
+ * Gives a page whose heading carries markdown escapes a front matter title without them.
+ * typedoc-plugin-markdown writes `# Variable: TEXT\_GENERATION\_CAPABILITY` and
+ * `# Interface: Space\<T\>`; Docusaurus renders that heading correctly but copies the raw
+ * text into the document title, social cards and search index, backslashes included.
+ */
+export function addPlainTitle(contents: string): string {
+  const heading = /^# (.+)\n/.exec(contents);
+  if (!heading || !heading[1].includes('\\')) {
+    return contents;
+  }
+  return `---\ntitle: ${JSON.stringify(unescapeMarkdown(heading[1]))}\n---\n\n${contents}`;
+}
+
+/** TypeDoc plugin applying {@link addPlainTitle} to every rendered markdown page. */
+export function plainPageTitles(app: Application): void {
+  app.renderer.on('endPage', (page) => {
+    if (page.contents) {
+      page.contents = addPlainTitle(page.contents);
+    }
+  });
+}
+
 export type ApiReferenceOptions = Partial<TypedocPluginOptions> & Record<string, unknown>;
 
 /** Options passed to docusaurus-plugin-typedoc, TypeDoc and typedoc-plugin-markdown. */
@@ -60,7 +88,7 @@ export const typedocOptions = {
   // The generated sidebar's doc ids are relative to this folder (the api docs
   // instance), not to the main docs folder the plugin would otherwise assume.
   docsPath: API_OUT_DIR,
-  plugin: [strictValidation],
+  plugin: [strictValidation, plainPageTitles],
   name: '@weft/core',
   readme: 'none',
   entryFileName: 'index.md',

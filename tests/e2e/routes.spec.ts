@@ -87,8 +87,10 @@ test.describe('API reference pages', () => {
     test(`${apiPage.path} names ${apiPage.name}`, async ({ page }) => {
       const response = await page.goto(apiPage.path);
       expect(response?.status()).toBe(200);
-      await expect(pageHeading(page)).toHaveText(apiPage.heading);
-      await expect(page).toHaveTitle(new RegExp(`${apiPage.name}`));
+      const heading = pageHeading(page);
+      await expect(heading).toHaveText(apiPage.heading);
+      // The document title is the h1 as shown, without markdown escapes such as "\_" or "\<".
+      await expect(page).toHaveTitle(`${await heading.textContent()} | Weft`);
       // Each page is in the API sidebar, and only there.
       await expect(
         page

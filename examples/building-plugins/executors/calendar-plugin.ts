@@ -42,7 +42,8 @@ export class CalendarPlugin extends Plugin {
     {
       action: 'find-slot',
       description:
-        'Finds the first free slot on the day the user asked for. Run it before "book".',
+        'Finds the first free slot on the day the user asked for. ' +
+        'Run it before "book".',
       execute: async (task, context) => {
         const wanted = await context.getObject({
           schema: SlotRequest,

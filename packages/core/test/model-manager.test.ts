@@ -172,6 +172,27 @@ describe('ModelManager.call', () => {
     });
   });
 
+  it("maps the caller's options with the transform's options function", async () => {
+    const seen: { input: unknown; options: unknown }[] = [];
+    const models = manager(
+      [new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] })],
+      (registry) => {
+        registry.addAliasGroup(['summarise', 'text-generation']);
+        registry.addTransform({
+          from: 'summarise',
+          to: 'text-generation',
+          input: (input) => ({
+            messages: [{ role: 'user', content: (input as { text: string }).text }],
+          }),
+          options: (options) => ({ maxTokens: (options as { words?: number }).words ?? 50 }),
+          output: (output) => ({ summary: (output as { text: string }).text }),
+        });
+      },
+    );
+    await models.call('summarise', { text: 'story' }, { options: { words: 20 } });
+    expect(seen[0]?.options).toEqual({ maxTokens: 20 });
+  });
+
   it('rejects a transform that produces invalid output, naming it', async () => {
     const models = manager(
       [new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })],

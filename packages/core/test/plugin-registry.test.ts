@@ -12,6 +12,13 @@ const route = (id: string, path = '/hook', method: 'GET' | 'POST' = 'POST'): Tri
 });
 
 describe('PluginRegistry', () => {
+  it('refuses the reserved id "core", which names the runtime itself', () => {
+    const problems = new PluginRegistry().validate(new TestPlugin('core'));
+    expect(problems).toEqual([
+      'plugin "core": the id is reserved for the runtime\'s own templates and chain items; choose another',
+    ]);
+  });
+
   it('registers plugins and finds their executors and triggers', () => {
     const registry = new PluginRegistry();
     const reply = recordingExecutor('reply');

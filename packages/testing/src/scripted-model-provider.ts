@@ -42,6 +42,8 @@ export class ScriptedModelProvider extends ModelProvider {
   readonly capabilities: ModelCapability[];
   /** Every request received, oldest first. */
   readonly requests: Message[][] = [];
+  /** The per-call options of every request, in the same order as `requests`. */
+  readonly requestOptions: unknown[] = [];
   private readonly queue: ScriptedResponse[];
   private readonly fallback: ScriptedResponse | undefined;
 
@@ -52,7 +54,10 @@ export class ScriptedModelProvider extends ModelProvider {
     this.fallback = options.fallback;
     const capability: ModelCapability<typeof TEXT_GENERATION_CAPABILITY> = {
       id: TEXT_GENERATION_CAPABILITY,
-      run: async ({ messages }) => ({ text: await this.answer(messages) }),
+      run: async ({ messages }, request) => {
+        this.requestOptions.push(request.options);
+        return { text: await this.answer(messages) };
+      },
     };
     this.capabilities = [capability];
   }

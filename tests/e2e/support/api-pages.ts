@@ -5,7 +5,8 @@
  * TypeDoc (typedoc-plugin-markdown with the Docusaurus theme) keeps each export's own casing in
  * the URL, so `defineCapability` is served at /api/functions/defineCapability/ and
  * `TEXT_GENERATION_CAPABILITY` at /api/variables/TEXT_GENERATION_CAPABILITY/. The page h1 is
- * "{Kind}: {name}" (pageTitleTemplates.member in src/config/typedoc.ts), and functions get "()".
+ * "{Kind}: {name}" (pageTitleTemplates.member in src/config/typedoc.ts), followed by the type
+ * parameters of a generic ("Interface: ModelCapability<K>") and "()" for anything callable.
  */
 
 export type ApiKind = 'classes' | 'functions' | 'interfaces' | 'type-aliases' | 'variables';
@@ -15,8 +16,10 @@ export interface ApiPage {
   name: string;
   /** Route with the trailing slash the site enforces. */
   path: string;
-  /** The h1 TypeDoc writes, e.g. "Class: Runtime" or "Function: defineCapability()". */
-  heading: string;
+  /** "Class: Runtime", "Function: defineCapability" (without type parameters or "()"). */
+  label: string;
+  /** Matches the h1 TypeDoc writes, e.g. "Class: Runtime" or "Function: defineCapability()". */
+  heading: RegExp;
 }
 
 const namesByKind: Record<ApiKind, readonly string[]> = {
@@ -100,7 +103,10 @@ export const apiPages: readonly ApiPage[] = (Object.keys(namesByKind) as ApiKind
       kind,
       name,
       path: `/api/${kind}/${name}/`,
-      heading: `${headingPrefix[kind]}: ${name}${kind === 'functions' ? '()' : ''}`,
+      label: `${headingPrefix[kind]}: ${name}`,
+      heading: new RegExp(
+        `^${headingPrefix[kind]}: ${name}(<[^>]+>)?${kind === 'functions' ? '\\(\\)' : '(\\(\\))?'}$`,
+      ),
     })),
 );
 

@@ -33,6 +33,8 @@ export interface StaticServer {
   /** Origin plus base path, ending with a slash. */
   url: string;
   port: number;
+  /** Every request URL (path and query) received so far, in order. */
+  requests: string[];
   /** Stops listening and drops open (keep-alive) connections. */
   stop(): Promise<void>;
 }
@@ -51,9 +53,11 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
     throw new Error(`basePath must start and end with "/", got "${basePath}"`);
   }
   const publicDir = options.dir;
+  const requests: string[] = [];
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
+    requests.push(url);
     if (!url.startsWith(basePath)) {
       redirect(res, basePath);
       return;
@@ -93,6 +97,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
     origin,
     url: `${origin}${basePath}`,
     port,
+    requests,
     async stop() {
       if (stopped) {
         return;

@@ -186,6 +186,13 @@ export interface CapabilityTransformEntry {
    */
   input(input: unknown): unknown;
   /**
+   * Maps the per-call options of `from` to options of `to`; without it options pass unchanged.
+   *
+   * @param options - The caller's options (`{}` when none were given).
+   * @returns Options for `to`; they are validated against `to`'s config schema.
+   */
+  options?(options: unknown): unknown;
+  /**
    * Maps an output of `to` back to an output of `from`.
    *
    * @param output - The validated output of `to`.

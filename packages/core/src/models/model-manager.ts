@@ -174,14 +174,25 @@ export class ModelManager {
         `input for capability "${route.capability.id}" (serving "${capability}") is invalid`,
       );
     }
+    let requestedOptions = request.options;
+    if (served !== requested && requested.config) {
+      requestedOptions = parseOrThrow(
+        requested.config,
+        requestedOptions ?? {},
+        `options for capability "${capability}" are invalid`,
+      );
+    }
+    if (route.capability.id !== capability && route.transform?.options) {
+      requestedOptions = route.transform.options(requestedOptions ?? {});
+    }
     const options = served.config
       ? // No options means "all defaults": an object config schema must see {} rather than undefined.
         parseOrThrow(
           served.config,
-          request.options ?? {},
+          requestedOptions ?? {},
           `options for capability "${route.capability.id}" are invalid`,
         )
-      : request.options;
+      : requestedOptions;
 
     const started = performance.now();
     let output: unknown;

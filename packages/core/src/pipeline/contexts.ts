@@ -4,7 +4,7 @@ import type { PipelineStep } from './schemas.js';
 
 /**
  * The variables of the `core/pipeline-generation` template, from which the model plans a
- * task's pipeline. Override that template to change how planning is prompted.
+ * task's pipeline; read them to see what the planning prompt tells the model.
  */
 export interface PipelineGenerationContext {
   /** The task to plan. */

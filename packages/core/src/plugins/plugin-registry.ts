@@ -2,6 +2,7 @@ import type { Plugin } from './plugin.js';
 import type { Executor, TriggerRoute, TriggerStart } from './types.js';
 
 const PLUGIN_ID = /^[a-z][a-z0-9-]*$/;
+const RESERVED_IDS = new Set(['core']);
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -42,6 +43,10 @@ export class PluginRegistry {
       );
     } else if (this.plugins.has(id)) {
       problems.push(`${name}: another plugin already has this id`);
+    } else if (RESERVED_IDS.has(id)) {
+      problems.push(
+        `${name}: the id is reserved for the runtime's own templates and chain items; choose another`,
+      );
     }
     if (!Array.isArray(plugin?.executors) || !Array.isArray(plugin?.triggers)) {
       problems.push(
