@@ -14,6 +14,12 @@ import {
 } from './support/route-chunks';
 import { buildDir, startStaticServer, type StaticServer } from './support/static-server';
 
+/**
+ * Requests are routed in these tests. The site registers a service worker on every visit, and once
+ * it controls a page (after the reload below) its requests could bypass the routes.
+ */
+test.use({ serviceWorkers: 'block' });
+
 /** The page the failures are injected into, and the page the visitor comes from. */
 const target = {
   path: '/docs/bounty-program/',
