@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Config } from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
 import type { Options as DocsOptions } from '@docusaurus/plugin-content-docs';
@@ -14,6 +17,15 @@ import codeImport from 'remark-code-import';
 
 const env = parseSiteEnv();
 ensureApiDir(__dirname, API_OUT_DIR);
+
+/** The whitepaper's precache entry; its revision changes whenever its sources do. */
+function whitepaperPrecacheEntry(): { url: string; revision: string } {
+  const hash = createHash('sha256');
+  for (const source of ['whitepaper/whitepaper.md', 'scripts/generate-whitepaper.ts']) {
+    hash.update(readFileSync(path.join(__dirname, source)));
+  }
+  return { url: site.whitepaperPath.replace(/^\//, ''), revision: hash.digest('hex').slice(0, 32) };
+}
 
 /** A link to a file served from static/, outside the client-side router. */
 const staticFile = (pathname: string): string => `pathname://${pathname}`;
@@ -166,10 +178,16 @@ const config = {
         injectManifestConfig: {
           // Startup images are fetched by iOS once, at install; keep them out of the precache.
           globIgnores: [`${PWA_OUT_DIR}/startup/**`],
+          // The plugin's own patterns leave PDFs out, so the navbar's whitepaper link would
+          // fail offline; list it by hand, versioned by the sources it is built from.
+          additionalManifestEntries: [whitepaperPrecacheEntry()],
         },
       } satisfies Omit<Partial<PwaOptions>, 'injectManifestConfig'> & {
-        // The plugin sets swSrc and swDest itself; only the ignore list is ours.
-        injectManifestConfig: { globIgnores: string[] };
+        // The plugin sets swSrc, swDest and globPatterns itself; the rest of the config is ours.
+        injectManifestConfig: {
+          globIgnores: string[];
+          additionalManifestEntries: { url: string; revision: string }[];
+        };
       },
     ],
   ],

@@ -141,6 +141,14 @@ test('with ?offlineMode=true the whole site is precached and keeps working with 
   }
   await page.reload();
   await expect(h1(page)).toHaveText('Interface: Executor');
+
+  // The navbar's whitepaper is a PDF, outside the plugin's own precache patterns.
+  const whitepaper = await page.evaluate(async () => {
+    const response = await fetch('/whitepaper.pdf');
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return { status: response.status, start: String.fromCharCode(...bytes.slice(0, 5)) };
+  });
+  expect(whitepaper).toEqual({ status: 200, start: '%PDF-' });
 });
 
 test('a new version shows the reload popup in offline mode, and Refresh loads it', async ({
