@@ -163,6 +163,8 @@ export type CapabilityMap = {
  *
  * @example
  * ```ts
+ * import type { CapabilityAliasGroup } from '@weft/core';
+ *
  * const aliases: CapabilityAliasGroup[] = [['text-generation', 'chat', 'completion']];
  * ```
  */
