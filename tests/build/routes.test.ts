@@ -1,0 +1,58 @@
+/**
+ * Spec section 2: every route of the table and every API reference page is a page of the build,
+ * and the sitemap lists them with trailing slashes.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { site } from '../../src/data/site';
+import { apiPages } from '../e2e/support/api-pages';
+import { siteRoutes } from '../e2e/support/site-routes';
+import { assertBuildExists, buildDir, readRouteHtml, routeHtmlFile } from './support/build-output';
+
+const allRoutes = [...siteRoutes.map((route) => route.path), ...apiPages.map((page) => page.path)];
+
+beforeAll(assertBuildExists);
+
+describe('route pages', () => {
+  it.each(allRoutes)('%s has an index.html', (route) => {
+    expect(route.endsWith('/')).toBe(true);
+    expect(existsSync(routeHtmlFile(route)), routeHtmlFile(route)).toBe(true);
+    // Pre-rendered, not an empty shell: the page's own canonical URL is in it.
+    expect(readRouteHtml(route)).toContain(`rel=canonical href=${site.url}${route}`);
+  });
+
+  it('has a not-found page for the server to answer 404 with', () => {
+    const html = readFileSync(path.join(buildDir, '404.html'), 'utf8');
+    expect(html).toContain('Page Not Found');
+  });
+});
+
+describe('sitemap.xml', () => {
+  let locations: string[];
+
+  beforeAll(() => {
+    const xml = readFileSync(path.join(buildDir, 'sitemap.xml'), 'utf8');
+    locations = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
+  });
+
+  it('lists every route and API page', () => {
+    for (const route of allRoutes) {
+      expect(locations, route).toContain(`${site.url}${route}`);
+    }
+  });
+
+  it('lists only trailing-slash paths on the production origin, once each', () => {
+    expect(locations.length).toBeGreaterThanOrEqual(allRoutes.length);
+    for (const location of locations) {
+      expect(location.startsWith(`${site.url}/`), location).toBe(true);
+      expect(location.endsWith('/'), location).toBe(true);
+      expect(location, location).not.toMatch(/\.html\/?$/);
+    }
+    expect(new Set(locations).size).toBe(locations.length);
+  });
+
+  it('leaves out the not-found page', () => {
+    expect(locations.some((location) => location.includes('404'))).toBe(false);
+  });
+});
