@@ -149,6 +149,15 @@ test('with ?offlineMode=true the whole site is precached and keeps working with 
     return { status: response.status, start: String.fromCharCode(...bytes.slice(0, 5)) };
   });
   expect(whitepaper).toEqual({ status: 200, start: '%PDF-' });
+
+  // Search works offline too: its index files are precached like the pages.
+  await page.locator('.navbar input.navbar__search-input').fill('ModelManager');
+  const hit = page.getByRole('option').filter({ hasText: 'ModelManager' }).first();
+  await expect(hit).toBeVisible();
+  await hit.click();
+  // The search plugin adds ?_highlight=… to the page it opens.
+  await expect(page).toHaveURL(new RegExp(`^${server.origin}/api/classes/ModelManager/(\\?.*)?$`));
+  await expect(h1(page)).toContainText('ModelManager');
 });
 
 test('a new version shows the reload popup in offline mode, and Refresh loads it', async ({
