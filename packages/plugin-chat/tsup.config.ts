@@ -1,12 +1,4 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../tsup.base';
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-  // The plugin runs inside the user's runtime: share its core and zod rather than bundling copies.
-  external: ['@weft/core', 'zod'],
-});
+// The plugin runs inside the user's runtime: share its core and zod rather than bundling copies.
+export default packageBuild({ external: ['@weft/core', 'zod'] });

@@ -8,8 +8,9 @@
  * "{Kind}: {name}" (pageTitleTemplates.member in src/config/typedoc.ts), followed by the type
  * parameters of a generic ("Interface: ModelCapability<K>") and "()" for anything callable.
  */
+import { coreApiNames as namesByKind, type ApiKind } from '../../support/core-api';
 
-export type ApiKind = 'classes' | 'functions' | 'interfaces' | 'type-aliases' | 'variables';
+export type { ApiKind };
 
 export interface ApiPage {
   kind: ApiKind;
@@ -21,64 +22,6 @@ export interface ApiPage {
   /** Matches the h1 TypeDoc writes, e.g. "Class: Runtime" or "Function: defineCapability()". */
   heading: RegExp;
 }
-
-const namesByKind: Record<ApiKind, readonly string[]> = {
-  classes: [
-    'AnalyticsManager',
-    'CapabilityRegistry',
-    'MemoryManager',
-    'MemoryProvider',
-    'ModelManager',
-    'ModelProvider',
-    'Plugin',
-    'PluginRegistry',
-    'PromptRegistry',
-    'Runtime',
-    'Scheduler',
-    'ServerManager',
-  ],
-  functions: ['defineCapability', 'formatZodSchema'],
-  interfaces: [
-    'AgentTask',
-    'AnalyticsData',
-    'AnalyticsTracker',
-    'CapabilityDescriptor',
-    'CapabilityTransformEntry',
-    'Context',
-    'ExecutionContext',
-    'Executor',
-    'GetObjectConfig',
-    'ICapabilities',
-    'Memory',
-    'ModelCapability',
-    'ModelRequestConfig',
-    'PipelineGenerationContext',
-    'PipelineModificationContext',
-    'PluginResult',
-    'QueryMemoryOptions',
-    'ServerManagerConfig',
-    'Space',
-    'TemplateFunction',
-    'TriggerRoute',
-    'TriggerStart',
-  ],
-  'type-aliases': [
-    'CapabilityAliasGroup',
-    'CapabilityMap',
-    'CorsOptions',
-    'Pipeline',
-    'PipelineModification',
-    'PipelineStep',
-    'Resolvable',
-    'Trigger',
-  ],
-  variables: [
-    'PipelineModificationSchema',
-    'PipelineSchema',
-    'PipelineStepSchema',
-    'TEXT_GENERATION_CAPABILITY',
-  ],
-};
 
 /** How many pages of each kind the specification lists. */
 export const apiKindCounts: Record<ApiKind, number> = {

@@ -1,0 +1,64 @@
+/**
+ * The public API of @weft/core as the site specification lists it under "API reference pages",
+ * keyed by the folder TypeDoc writes each kind of page to. The API reference unit test checks the
+ * core exports exactly these; the browser tests check each has its page.
+ */
+export type ApiKind = 'classes' | 'functions' | 'interfaces' | 'type-aliases' | 'variables';
+
+export const coreApiNames: Record<ApiKind, readonly string[]> = {
+  classes: [
+    'AnalyticsManager',
+    'CapabilityRegistry',
+    'MemoryManager',
+    'MemoryProvider',
+    'ModelManager',
+    'ModelProvider',
+    'Plugin',
+    'PluginRegistry',
+    'PromptRegistry',
+    'Runtime',
+    'Scheduler',
+    'ServerManager',
+  ],
+  functions: ['defineCapability', 'formatZodSchema'],
+  interfaces: [
+    'AgentTask',
+    'AnalyticsData',
+    'AnalyticsTracker',
+    'CapabilityDescriptor',
+    'CapabilityTransformEntry',
+    'Context',
+    'ExecutionContext',
+    'Executor',
+    'GetObjectConfig',
+    'ICapabilities',
+    'Memory',
+    'ModelCapability',
+    'ModelRequestConfig',
+    'PipelineGenerationContext',
+    'PipelineModificationContext',
+    'PluginResult',
+    'QueryMemoryOptions',
+    'ServerManagerConfig',
+    'Space',
+    'TemplateFunction',
+    'TriggerRoute',
+    'TriggerStart',
+  ],
+  'type-aliases': [
+    'CapabilityAliasGroup',
+    'CapabilityMap',
+    'CorsOptions',
+    'Pipeline',
+    'PipelineModification',
+    'PipelineStep',
+    'Resolvable',
+    'Trigger',
+  ],
+  variables: [
+    'PipelineModificationSchema',
+    'PipelineSchema',
+    'PipelineStepSchema',
+    'TEXT_GENERATION_CAPABILITY',
+  ],
+};
