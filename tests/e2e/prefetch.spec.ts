@@ -7,17 +7,11 @@
  * HTTP cache off, so every prefetch and load shows up as its own request.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { chunkUrlPattern, interceptContentChunk } from './support/route-chunks';
+import { chunkUrlPattern, interceptContentChunk, transition } from './support/route-chunks';
 
 test.use({ serviceWorkers: 'block' });
 
-const target = {
-  path: '/docs/bounty-program/',
-  source: '@site/docs/bounty-program.md',
-  sidebarLabel: 'Bounty program',
-  h1: 'Bounty program',
-};
-const origin = '/docs/getting-started/';
+const { target, origin } = transition;
 
 /** `prefetch` for a `<link rel="prefetch">`, `script` for a chunk that is loaded and run. */
 type ChunkRequestKind = 'prefetch' | 'script';

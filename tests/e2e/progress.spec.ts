@@ -8,18 +8,12 @@
  * #nprogress is added and removed, and every position of its bar.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { interceptContentChunk } from './support/route-chunks';
+import { interceptContentChunk, transition } from './support/route-chunks';
 
 /** Requests are routed in these tests; the site's service worker would bypass the routes. */
 test.use({ serviceWorkers: 'block' });
 
-const target = {
-  path: '/docs/bounty-program/',
-  source: '@site/docs/bounty-program.md',
-  sidebarLabel: 'Bounty program',
-  h1: 'Bounty program',
-};
-const origin = '/docs/getting-started/';
+const { target, origin } = transition;
 /** How long the target's content chunk is held back in the slow transition. */
 const chunkDelayMs = 1800;
 

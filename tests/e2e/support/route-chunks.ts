@@ -114,3 +114,17 @@ export function crashingContentChunk(body: string): string {
 `;
   return `${prelude}\n${body}`;
 }
+
+/**
+ * The client-side transition that the prefetch and progress tests watch: from a docs page to
+ * another one through its sidebar link, with the target's content chunk intercepted.
+ */
+export const transition = {
+  origin: '/docs/getting-started/',
+  target: {
+    path: '/docs/bounty-program/',
+    source: '@site/docs/bounty-program.md',
+    sidebarLabel: 'Bounty program',
+    h1: 'Bounty program',
+  },
+} as const;
