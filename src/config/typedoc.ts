@@ -107,6 +107,8 @@ export const typedocOptions = {
   hidePageHeader: true,
   hideGroupHeadings: false,
   useCodeBlocks: true,
+  // Index pages list each export with its summary, so a reader can choose without opening each.
+  indexFormat: 'table',
   sanitizeComments: true,
   pageTitleTemplates: {
     index: 'API reference',

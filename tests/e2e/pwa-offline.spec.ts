@@ -125,7 +125,11 @@ test('with ?offlineMode=true the whole site is precached and keeps working with 
   await expect(page).toHaveURL(`${server.origin}/api/`);
   await expect(h1(page)).toHaveText('API reference');
 
-  await page.locator('article').getByRole('link', { name: 'ModelManager', exact: true }).click();
+  // The index is a table of exports; descriptions link to other exports too, so use the row's own link.
+  await page
+    .locator('article tr', { has: page.locator('td:first-child a', { hasText: /^ModelManager$/ }) })
+    .locator('td:first-child a')
+    .click();
   await expect(page).toHaveURL(`${server.origin}/api/classes/ModelManager/`);
   await expect(h1(page)).toHaveText('Class: ModelManager');
 
