@@ -39,6 +39,11 @@ export default function PluginsPage(): ReactNode {
             To write your own, start with <Link to="/docs/building-plugins/">Building plugins</Link>
             .
           </p>
+          <p className={styles.lead}>
+            They are not on the npm registry yet: the install commands below are the names they will
+            be published under. Until then, use them from a clone of the repository, as{' '}
+            <Link to="/docs/getting-started/">Getting started</Link> shows.
+          </p>
         </header>
         {groups.length === 0 ? (
           <p className={styles.empty}>No first-party packages are published yet.</p>
