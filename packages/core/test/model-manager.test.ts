@@ -109,6 +109,34 @@ describe('ModelManager.call', () => {
     expect(error.cause).toBe(cause);
   });
 
+  it('withSignal gives a view whose calls carry the signal unless a call passes its own', async () => {
+    const signals: (AbortSignal | undefined)[] = [];
+    const recording: ModelCapability = {
+      id: 'text-generation',
+      run: async (_input, request) => {
+        signals.push(request.signal);
+        return { text: 'ok' };
+      },
+    };
+    const models = manager([new TestModelProvider('alpha', { capabilities: [recording] })]);
+    const task = new AbortController().signal;
+    const own = new AbortController().signal;
+    const view = models.withSignal(task);
+
+    await view.call('text-generation', hello);
+    await view.generateText('hi');
+    await view.call('text-generation', hello, { signal: own });
+    await models.call('text-generation', hello);
+
+    // Identity, not deep equality: two fresh AbortSignals compare equal with toEqual.
+    expect(signals).toHaveLength(4);
+    expect(signals[0]).toBe(task);
+    expect(signals[1]).toBe(task);
+    expect(signals[2]).toBe(own);
+    expect(signals[3]).toBeUndefined();
+    expect(view.providers).toBe(models.providers);
+  });
+
   it('throws naming the capability when no provider offers it', async () => {
     const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
     const error = await errorOf(models.call('sentiment', { text: 'x' }));

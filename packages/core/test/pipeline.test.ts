@@ -223,7 +223,8 @@ describe('running steps', () => {
       stepIndex: 0,
     });
     expect(firstCall.context.chain.map((item) => item.type)).toEqual(['trigger']);
-    expect(firstCall.context.models).toBe(runtime.models);
+    // A view of the runtime's manager that carries the task's signal (see model-manager tests).
+    expect(firstCall.context.models.providers).toBe(runtime.models.providers);
     expect(firstCall.context.memory).toBe(runtime.memory);
     expect(firstCall.context.prompts).toBe(runtime.prompts);
     expect(firstCall.context.signal).toBeInstanceOf(AbortSignal);

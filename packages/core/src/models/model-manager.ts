@@ -49,6 +49,7 @@ export class ModelManager {
   private readonly logger: Logger | undefined;
   private readonly defaultMaxRetries: number;
   private readonly defaults = new Map<string, string>();
+  private defaultSignal: AbortSignal | undefined;
 
   /**
    * @param options - The capability registry, the providers, the prompt registry holding the
@@ -100,6 +101,29 @@ export class ModelManager {
   }
 
   /**
+   * Returns a view of this manager whose calls carry `signal` unless a call passes its own. The
+   * runtime gives each executor such a view as `context.models`, so model calls stop with the
+   * task without the executor passing the signal along.
+   *
+   * @param signal - The signal to apply by default.
+   * @returns A manager sharing this one's providers, defaults and analytics.
+   *
+   * @example
+   * ```ts
+   * import type { ModelManager } from '@weft/core';
+   *
+   * async function answerWithin(models: ModelManager, question: string, ms: number) {
+   *   return models.withSignal(AbortSignal.timeout(ms)).generateText(question);
+   * }
+   * ```
+   */
+  withSignal(signal: AbortSignal): ModelManager {
+    const view = Object.create(this) as ModelManager;
+    view.defaultSignal = signal;
+    return view;
+  }
+
+  /**
    * Tells whether some provider can serve a capability, directly or through an alias.
    *
    * @param capability - A capability id.
@@ -147,8 +171,12 @@ export class ModelManager {
   async call(
     capability: string,
     input: unknown,
-    request: ModelRequestConfig = {},
+    callRequest: ModelRequestConfig = {},
   ): Promise<unknown> {
+    const request: ModelRequestConfig = {
+      ...callRequest,
+      signal: callRequest.signal ?? this.defaultSignal,
+    };
     const route = this.findRoute(capability, request.provider);
     if (!route) {
       const reason = request.provider

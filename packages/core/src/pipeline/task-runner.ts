@@ -177,7 +177,9 @@ export class TaskRunner {
     signal: AbortSignal,
     logger: Logger,
   ): ExecutionContext {
-    const { models, memory, prompts } = this.deps;
+    const { memory, prompts } = this.deps;
+    // Model calls made by the step stop with the task, without the executor passing the signal.
+    const models = this.deps.models.withSignal(signal);
     return {
       pluginId: step.pluginId,
       step,
@@ -188,8 +190,7 @@ export class TaskRunner {
       prompts,
       logger: logger.child({ pluginId: step.pluginId, action: step.action, stepIndex }),
       signal,
-      getObject: (config) =>
-        models.getObject({ ...config, request: { signal, ...config.request } }),
+      getObject: (config) => models.getObject(config),
       render: (name, variables) =>
         prompts.render(name.includes('/') ? name : `${step.pluginId}/${name}`, variables),
     };

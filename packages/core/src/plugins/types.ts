@@ -72,7 +72,7 @@ export interface ExecutionContext {
   readonly stepIndex: number;
   /** The task's context chain up to this step (read-only view). */
   readonly chain: readonly Context[];
-  /** Calls capabilities of the runtime's model providers. */
+  /** Calls capabilities of the runtime's model providers; calls carry `signal` by default. */
   readonly models: ModelManager;
   /** Reads and writes memories. */
   readonly memory: MemoryManager;
