@@ -1,4 +1,10 @@
-import { Application, LogLevel, ReflectionKind, type ProjectReflection } from 'typedoc';
+import {
+  Application,
+  LogLevel,
+  ReflectionKind,
+  type DeclarationReflection,
+  type ProjectReflection,
+} from 'typedoc';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ENTRY_POINT, API_TSCONFIG } from '../../src/config/typedoc';
 import { coreApiNames, type ApiKind } from '../support/core-api';
@@ -59,5 +65,40 @@ describe('the API reference of @weft/core', () => {
         expect(comment?.getTag('@example'), `${child.name} has no @example`).toBeDefined();
       }
     }
+  });
+
+  it('documents the parameters and return value of every public function and method', () => {
+    const missing: string[] = [];
+    const signatures = project!
+      .getReflectionsByKind(
+        ReflectionKind.Function | ReflectionKind.Method | ReflectionKind.Constructor,
+      )
+      .filter((reflection) => !reflection.flags.isPrivate && !reflection.flags.isExternal)
+      .flatMap((reflection) => (reflection as DeclarationReflection).signatures ?? []);
+    for (const signature of signatures) {
+      // Inherited members are documented where they are declared.
+      if (signature.inheritedFrom || signature.parent.inheritedFrom) continue;
+      const name = signature.getFriendlyFullName();
+      const isConstructor = signature.kindOf(ReflectionKind.ConstructorSignature);
+      // An implicit constructor with no parameters has nothing to document.
+      if (isConstructor && !signature.parameters?.length) continue;
+      if (!signature.comment?.summary.length && !signature.parent.comment?.summary.length) {
+        missing.push(`${name}: summary`);
+      }
+      for (const parameter of signature.parameters ?? []) {
+        if (!parameter.comment?.summary.length)
+          missing.push(`${name}: parameter ${parameter.name}`);
+      }
+      const returns = signature.type?.toString() ?? 'void';
+      const returnsNothing = [
+        'void',
+        'Promise<void>',
+        'void | Promise<void>',
+        'undefined',
+      ].includes(returns);
+      if (isConstructor || returnsNothing) continue;
+      if (!signature.comment?.getTag('@returns')) missing.push(`${name}: @returns`);
+    }
+    expect(missing).toEqual([]);
   });
 });

@@ -89,6 +89,8 @@ export class AnalyticsManager implements AnalyticsTracker {
   private data: AnalyticsData = emptyData();
 
   /**
+   * Creates a manager, collecting only when `enabled`.
+   *
    * @param options - `enabled` (default `false`), extra `trackers`, and a `logger` for
    * reporting trackers that throw.
    */

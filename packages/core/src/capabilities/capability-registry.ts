@@ -76,7 +76,11 @@ export class CapabilityRegistry {
     return this.descriptors.has(id);
   }
 
-  /** @returns Every registered descriptor, in registration order. */
+  /**
+   * Lists the registered capabilities.
+   *
+   * @returns Every registered descriptor, in registration order.
+   */
   list(): CapabilityDescriptor[] {
     return [...this.descriptors.values()];
   }

@@ -27,6 +27,8 @@ export class MemoryManager {
   private readonly logger: Logger | undefined;
 
   /**
+   * Creates a manager over a memory store.
+   *
    * @param provider - The memory store.
    * @param options - `relatedLimit`: how many related memories the planning prompt sees
    * (default 10); a `logger`.

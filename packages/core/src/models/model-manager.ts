@@ -52,6 +52,9 @@ export class ModelManager {
   private defaultSignal: AbortSignal | undefined;
 
   /**
+   * Creates a manager over a set of providers. A runtime creates its own; build one yourself
+   * only to call providers outside a runtime.
+   *
    * @param options - The capability registry, the providers, the prompt registry holding the
    * `core/get-object` templates, and optionally an analytics tracker, a logger and the default
    * number of getObject retries (2).
@@ -72,7 +75,11 @@ export class ModelManager {
     this.defaultMaxRetries = options.getObjectRetries ?? 2;
   }
 
-  /** @returns The providers, in the order they were configured. */
+  /**
+   * The configured providers.
+   *
+   * @returns The providers, in the order they were configured.
+   */
   get providers(): readonly ModelProvider[] {
     return this.providerList;
   }

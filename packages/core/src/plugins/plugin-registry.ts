@@ -133,7 +133,11 @@ export class PluginRegistry {
     return this.plugins.get(id);
   }
 
-  /** @returns Every plugin, in registration order. */
+  /**
+   * Lists the registered plugins.
+   *
+   * @returns Every plugin, in registration order.
+   */
   list(): Plugin[] {
     return [...this.plugins.values()];
   }
@@ -149,14 +153,22 @@ export class PluginRegistry {
     return this.plugins.get(pluginId)?.executors.find((executor) => executor.action === action);
   }
 
-  /** @returns Every executor with its plugin's id, in registration order. */
+  /**
+   * Lists the executors of every plugin, as the planning prompt shows them.
+   *
+   * @returns Every executor with its plugin's id, in registration order.
+   */
   executors(): { pluginId: string; executor: Executor }[] {
     return this.list().flatMap((plugin) =>
       plugin.executors.map((executor) => ({ pluginId: plugin.id, executor })),
     );
   }
 
-  /** @returns Every HTTP trigger route with its plugin's id. */
+  /**
+   * Lists the HTTP trigger routes the runtime mounts.
+   *
+   * @returns Every HTTP trigger route with its plugin's id.
+   */
   routes(): { pluginId: string; route: TriggerRoute }[] {
     return this.list().flatMap((plugin) =>
       plugin.triggers
@@ -165,7 +177,11 @@ export class PluginRegistry {
     );
   }
 
-  /** @returns Every start trigger with its plugin's id. */
+  /**
+   * Lists the start triggers the runtime runs when it starts.
+   *
+   * @returns Every start trigger with its plugin's id.
+   */
   startTriggers(): { pluginId: string; trigger: TriggerStart }[] {
     return this.list().flatMap((plugin) =>
       plugin.triggers

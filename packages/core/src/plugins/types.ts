@@ -142,6 +142,7 @@ export interface TriggerRoute {
    * @param request - The express request.
    * @param response - The express response.
    * @param runtime - The runtime, to dispatch tasks.
+   * @returns Nothing that is used: answer through `response`. A returned promise is awaited.
    */
   handler(request: Request, response: Response, runtime: Runtime): unknown;
 }

@@ -117,7 +117,11 @@ export class PromptRegistry {
     return this.templates.has(fullName);
   }
 
-  /** @returns The full names of every registered template, sorted. */
+  /**
+   * Lists the registered templates.
+   *
+   * @returns The full names of every registered template, sorted.
+   */
   list(): string[] {
     return [...this.templates.keys()].sort();
   }

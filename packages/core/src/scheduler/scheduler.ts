@@ -41,6 +41,8 @@ export class Scheduler {
   private idleWaiters: (() => void)[] = [];
 
   /**
+   * Creates a scheduler; it runs nothing until {@link Scheduler.start}.
+   *
    * @param options - `concurrency` (default 4) and `maxQueueSize` (default 1000).
    * @throws Error when either is not a positive integer.
    */

@@ -51,6 +51,8 @@ export class ServerManager {
   private listeningPort: number | undefined;
 
   /**
+   * Creates the server and its express application; it listens only once started.
+   *
    * @param config - Port, host, CORS and body limit.
    * @param logger - Where request failures are logged.
    * @throws Error when the port is not an integer from 0 to 65535.
