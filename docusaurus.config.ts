@@ -6,9 +6,9 @@ import type * as Preset from '@docusaurus/preset-classic';
 import type { Options as DocsOptions } from '@docusaurus/plugin-content-docs';
 import type { PluginOptions as PwaOptions } from '@docusaurus/plugin-pwa';
 import type { PluginOptions as SearchOptions } from '@easyops-cn/docusaurus-search-local';
-import { themes as prismThemes } from 'prism-react-renderer';
 import { announcement, editUrl, links, site } from './src/data/site';
 import { parseSiteEnv } from './src/config/env';
+import { codeTheme } from './src/config/prism';
 import { API_OUT_DIR, API_ROUTE_BASE_PATH, typedocOptions } from './src/config/typedoc';
 import { FAVICON, PWA_OUT_DIR, pwaHeadTags } from './src/pwa/assets';
 import { ensureApiDir, type ApiReferencePluginOptions } from './src/plugins/api-reference';
@@ -269,8 +269,8 @@ const config = {
       copyright: site.copyright,
     },
     prism: {
-      theme: prismThemes.oneDark,
-      darkTheme: prismThemes.oneDark,
+      theme: codeTheme,
+      darkTheme: codeTheme,
       additionalLanguages: ['bash', 'json', 'diff'],
     },
   } satisfies Preset.ThemeConfig,
