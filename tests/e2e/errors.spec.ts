@@ -5,7 +5,7 @@
  * Nothing here ships a broken page: the failures are injected in the browser, by rewriting or
  * aborting the chunk that holds one page's content, or by serving the build under a wrong path.
  */
-import { expect, test, type Page, type Request } from '@playwright/test';
+import { expect, test, type Request } from '@playwright/test';
 import {
   crashFlag,
   crashingContentChunk,
@@ -13,6 +13,7 @@ import {
   isScriptLoad,
 } from './support/route-chunks';
 import { buildDir, startStaticServer, type StaticServer } from './support/static-server';
+import { gotoHydrated, sidebarLink } from './support/shell';
 
 /**
  * Requests are routed in these tests. The site registers a service worker on every visit, and once
@@ -32,18 +33,6 @@ const origin = { path: '/docs/getting-started/', h1: 'Getting started' };
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const endsWithPath = (path: string): RegExp => new RegExp(`${escapeRegExp(path)}$`);
 
-function sidebarLink(page: Page, label: string) {
-  return page
-    .locator('.theme-doc-sidebar-container')
-    .getByRole('link', { name: label, exact: true });
-}
-
-/** Loads `path` and waits until React has hydrated it (client-side navigation works from then). */
-async function openHydrated(page: Page, path: string): Promise<void> {
-  await page.goto(path);
-  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-}
-
 test.describe('page crash', () => {
   test('a page that throws while rendering shows "This page crashed." and Try again renders it again', async ({
     page,
@@ -51,7 +40,7 @@ test.describe('page crash', () => {
     await interceptContentChunk(page, target.source, async (route, { response, body }) => {
       await route.fulfill({ response, body: crashingContentChunk(body) });
     });
-    await openHydrated(page, origin.path);
+    await gotoHydrated(page, origin.path);
 
     await sidebarLink(page, target.sidebarLabel).click();
 
@@ -109,7 +98,7 @@ test.describe('route chunk load failure', () => {
       }
       await route.fulfill({ response, body });
     });
-    await openHydrated(page, origin.path);
+    await gotoHydrated(page, origin.path);
     expect(documentLoads).toEqual([origin.path]);
 
     await sidebarLink(page, target.sidebarLabel).click();
@@ -147,7 +136,7 @@ test.describe('route chunk load failure', () => {
       }
       await route.abort('failed');
     });
-    await openHydrated(page, origin.path);
+    await gotoHydrated(page, origin.path);
 
     await sidebarLink(page, target.sidebarLabel).click();
 
@@ -193,7 +182,7 @@ test.describe('base URL issue banner', () => {
   });
 
   test('the banner stays hidden when the site loads at its base URL', async ({ page }) => {
-    await openHydrated(page, '/');
+    await gotoHydrated(page, '/');
     await expect(page.locator('#__docusaurus-base-url-issue-banner')).toBeHidden();
   });
 });

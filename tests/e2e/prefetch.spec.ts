@@ -8,6 +8,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { chunkUrlPattern, interceptContentChunk, transition } from './support/route-chunks';
+import { gotoHydrated, sidebarLink } from './support/shell';
 
 test.use({ serviceWorkers: 'block' });
 
@@ -25,22 +26,11 @@ async function recordTargetChunkRequests(page: Page): Promise<ChunkRequestKind[]
   return kinds;
 }
 
-async function openHydrated(page: Page, path: string): Promise<void> {
-  await page.goto(path);
-  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-}
-
-function sidebarLink(page: Page, label: string) {
-  return page
-    .locator('.theme-doc-sidebar-container')
-    .getByRole('link', { name: label, exact: true });
-}
-
 test('a link in view prefetches its route chunk, and hovering it loads the chunk', async ({
   page,
 }) => {
   const kinds = await recordTargetChunkRequests(page);
-  await openHydrated(page, origin);
+  await gotoHydrated(page, origin);
   const link = sidebarLink(page, target.sidebarLabel);
   await expect(link).toBeInViewport();
 
@@ -71,7 +61,7 @@ for (const { name, connection } of slowConnections) {
       }
     });
     const kinds = await recordTargetChunkRequests(page);
-    await openHydrated(page, origin);
+    await gotoHydrated(page, origin);
     const link = sidebarLink(page, target.sidebarLabel);
     await expect(link).toBeInViewport();
 

@@ -9,6 +9,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { interceptContentChunk, transition } from './support/route-chunks';
+import { gotoHydrated, sidebarLink } from './support/shell';
 
 /** Requests are routed in these tests; the site's service worker would bypass the routes. */
 test.use({ serviceWorkers: 'block' });
@@ -111,17 +112,6 @@ function cssTimeMs(value: string): number {
   return value.endsWith('ms') ? Number.parseFloat(value) : Number.parseFloat(value) * 1000;
 }
 
-async function openHydrated(page: Page, path: string): Promise<void> {
-  await page.goto(path);
-  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-}
-
-function sidebarLink(page: Page, label: string) {
-  return page
-    .locator('.theme-doc-sidebar-container')
-    .getByRole('link', { name: label, exact: true });
-}
-
 test.beforeEach(async ({ page }) => {
   await page.addInitScript(recordProgressBar);
 });
@@ -133,7 +123,7 @@ test('a slow route change shows the progress bar after 200 ms, without spinner, 
     await new Promise((resolve) => setTimeout(resolve, chunkDelayMs));
     await route.fulfill({ response, body });
   });
-  await openHydrated(page, origin);
+  await gotoHydrated(page, origin);
   expect((await progressLog(page)).added).toHaveLength(0);
 
   await sidebarLink(page, target.sidebarLabel).click();
@@ -182,7 +172,7 @@ test('a slow route change shows the progress bar after 200 ms, without spinner, 
 test('a fast route change (route code already loaded) never shows the progress bar', async ({
   page,
 }) => {
-  await openHydrated(page, origin);
+  await gotoHydrated(page, origin);
   // Load the target's route code ahead, as hovering its link does.
   await page.evaluate(async (path) => {
     const docusaurus = (window as unknown as { docusaurus: { preload(p: string): unknown } })

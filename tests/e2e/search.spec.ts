@@ -4,6 +4,7 @@
  * Every link it produces keeps the trailing slash the site enforces (spec section 2).
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { gotoHydrated } from './support/shell';
 
 function searchInput(page: Page): Locator {
   // A plain input until the search index loads on first focus; a combobox after.
@@ -17,11 +18,6 @@ function suggestion(page: Page, title: string): Locator {
   });
 }
 
-async function openHome(page: Page): Promise<void> {
-  await page.goto('/');
-  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-}
-
 /** Pathname of a link's href, resolved against the current page. */
 function pathnameOf(href: string, page: Page): string {
   return new URL(href, page.url()).pathname;
@@ -30,7 +26,7 @@ function pathnameOf(href: string, page: Page): string {
 test('the search box shows its keyboard shortcut hint, and the shortcut focuses it', async ({
   page,
 }) => {
-  await openHome(page);
+  await gotoHydrated(page, '/');
   const box = page.locator('.navbar .navbar__search');
   const input = box.locator('input');
   await expect(input).toHaveAttribute('placeholder', 'Search');
@@ -46,7 +42,7 @@ test('the search box shows its keyboard shortcut hint, and the shortcut focuses 
 });
 
 test('typing a docs term suggests docs pages, and choosing one opens it', async ({ page }) => {
-  await openHome(page);
+  await gotoHydrated(page, '/');
   await searchInput(page).fill('executor');
 
   const executors = suggestion(page, 'Executors');
@@ -67,7 +63,7 @@ test('typing a docs term suggests docs pages, and choosing one opens it', async 
 test('typing an API name suggests its API reference page, and choosing it opens it', async ({
   page,
 }) => {
-  await openHome(page);
+  await gotoHydrated(page, '/');
   await searchInput(page).fill('ModelManager');
 
   const modelManager = suggestion(page, 'Class: ModelManager');

@@ -1,5 +1,5 @@
 /**
- * Helpers shared by the layout, mobile and theme browser tests: waiting for hydration and
+ * Helpers shared by the browser tests: waiting for hydration, finding docs sidebar links, and
  * converting the configured hex colours to the rgb() strings that getComputedStyle returns.
  */
 import { expect, type Page } from '@playwright/test';
@@ -12,6 +12,13 @@ export async function gotoHydrated(page: Page, path: string): Promise<void> {
 
 export async function waitForHydration(page: Page): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+}
+
+/** A link of the docs sidebar, by its exact label. */
+export function sidebarLink(page: Page, label: string) {
+  return page
+    .locator('.theme-doc-sidebar-container')
+    .getByRole('link', { name: label, exact: true });
 }
 
 /** "#0f3d24" → "rgb(15, 61, 36)", the form getComputedStyle uses for opaque colours. */
