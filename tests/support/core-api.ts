@@ -1,6 +1,7 @@
 /**
- * The public API of @weft/core as the site specification lists it under "API reference pages",
- * keyed by the folder TypeDoc writes each kind of page to. The API reference unit test checks the
+ * The public API of @weft/core: the names the site specification lists under "API reference
+ * pages", plus the error model added since (`WeftError`, its options and its code union), keyed by
+ * the folder TypeDoc writes each kind of page to. The API reference unit test checks the
  * core exports exactly these; the browser tests check each has its page.
  */
 export type ApiKind = 'classes' | 'functions' | 'interfaces' | 'type-aliases' | 'variables';
@@ -19,6 +20,7 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'Runtime',
     'Scheduler',
     'ServerManager',
+    'WeftError',
   ],
   functions: ['defineCapability', 'formatZodSchema'],
   interfaces: [
@@ -44,6 +46,7 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'TemplateFunction',
     'TriggerRoute',
     'TriggerStart',
+    'WeftErrorOptions',
   ],
   'type-aliases': [
     'CapabilityAliasGroup',
@@ -54,6 +57,7 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'PipelineStep',
     'Resolvable',
     'Trigger',
+    'WeftErrorCode',
   ],
   variables: [
     'PipelineModificationSchema',

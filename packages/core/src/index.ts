@@ -5,6 +5,8 @@
  * @packageDocumentation
  */
 export { Runtime } from './runtime/runtime.js';
+export { WeftError, type WeftErrorOptions } from './errors/weft-error.js';
+export type { WeftErrorCode } from './errors/codes.js';
 export { Plugin } from './plugins/plugin.js';
 export { PluginRegistry } from './plugins/plugin-registry.js';
 export type {

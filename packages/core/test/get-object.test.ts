@@ -132,7 +132,7 @@ describe('ModelManager.getObject', () => {
       const { models: manager, model } = await models([]);
       const error = await errorOf(manager.getObject({ schema: City, prompt: 'x', maxRetries }));
       expect(error.message).toBe(
-        `ModelManager.getObject: maxRetries must be a non-negative integer, got ${maxRetries}.`,
+        `ModelManager.getObject: maxRetries must be a non-negative integer, got ${maxRetries}. [WEFT_INVALID_ARGUMENT]`,
       );
       expect(model.requests).toHaveLength(0);
     },

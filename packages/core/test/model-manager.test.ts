@@ -104,7 +104,7 @@ describe('ModelManager.call', () => {
     const error = await errorOf(models.call('text-generation', hello));
     expect(error.code).toBe('WEFT_PROVIDER_FAILED');
     expect(error.message).toBe(
-      'ModelManager: provider "remote" failed on capability "text-generation": HTTP 429 Too Many Requests',
+      'ModelManager: provider "remote" failed on capability "text-generation": HTTP 429 Too Many Requests [WEFT_PROVIDER_FAILED]',
     );
     expect(error.cause).toBe(cause);
   });

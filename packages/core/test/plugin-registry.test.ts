@@ -92,7 +92,7 @@ describe('PluginRegistry', () => {
       'plugin "second": a trigger has no id',
     ]);
     expect(() => registry.register(plugin)).toThrow(
-      /^PluginRegistry: cannot register plugin:\n- plugin "second"/,
+      /^PluginRegistry: cannot register plugin: \[WEFT_INVALID_ARGUMENT\]\n- plugin "second"/,
     );
     expect(registry.get('second')).toBeUndefined();
   });

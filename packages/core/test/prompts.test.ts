@@ -63,7 +63,7 @@ describe('PromptRegistry', () => {
     const error = await errorOf(prompts.render('chat/farewell'));
     expect(error.code).toBe('WEFT_TEMPLATE_NOT_FOUND');
     expect(error.message).toBe(
-      'PromptRegistry: no template named "chat/farewell"; registered templates: chat/greet, chat/reply.',
+      'PromptRegistry: no template named "chat/farewell"; registered templates: chat/greet, chat/reply. [WEFT_TEMPLATE_NOT_FOUND]',
     );
   });
 

@@ -168,7 +168,7 @@ describe('Runtime start', () => {
     });
     const error = await errorOf(runtime.start());
     expect(error.message).toBe(
-      'Runtime.start: plugin "broken" failed to initialise: no credentials',
+      'Runtime.start: plugin "broken" failed to initialise: no credentials [WEFT_START_FAILED]',
     );
     expect(events).toEqual([
       'init memory',
@@ -200,7 +200,7 @@ describe('Runtime start', () => {
     });
     const error = await errorOf(runtime.start());
     expect(error.message).toBe(
-      'Runtime.start: model provider "flaky" failed to initialise: endpoint down',
+      'Runtime.start: model provider "flaky" failed to initialise: endpoint down [WEFT_START_FAILED]',
     );
     expect(events).toEqual([
       'init memory',
@@ -222,7 +222,7 @@ describe('Runtime start', () => {
     });
     const error = await errorOf(runtime.start());
     expect(error.message).toBe(
-      'Runtime.start: memory provider "logging-memory" failed to initialise: disk full',
+      'Runtime.start: memory provider "logging-memory" failed to initialise: disk full [WEFT_START_FAILED]',
     );
     expect(events).toEqual(['init memory']);
   });
@@ -254,7 +254,7 @@ describe('Runtime start', () => {
     });
     const error = await errorOf(runtime.start());
     expect(error.message).toBe(
-      'Runtime.start: start trigger "tick" of plugin "clock" failed: bad cron expression',
+      'Runtime.start: start trigger "tick" of plugin "clock" failed: bad cron expression [WEFT_START_FAILED]',
     );
     expect(events.at(-1)).toBe('shutdown memory');
     expect(events).toContain('shutdown plugin clock');

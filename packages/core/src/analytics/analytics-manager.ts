@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AgentTask } from '../plugins/types.js';
 import type { PipelineStep } from '../pipeline/schemas.js';
-import { describeError } from '../util/errors.js';
+import { describeError } from '../errors/weft-error.js';
 
 /**
  * Hooks that observe a runtime. Implement the ones you need and pass the tracker in the

@@ -4,6 +4,7 @@ import {
   type CapabilityDescriptor,
   type CapabilityTransformEntry,
 } from './capability.js';
+import { WeftError } from '../errors/weft-error.js';
 
 /**
  * Holds every known capability descriptor, the alias groups that let capabilities stand in for
@@ -49,7 +50,8 @@ export class CapabilityRegistry {
   register(descriptor: CapabilityDescriptor): void {
     const existing = this.descriptors.get(descriptor.id);
     if (existing && existing !== descriptor) {
-      throw new Error(
+      throw new WeftError(
+        'WEFT_DUPLICATE',
         `CapabilityRegistry: capability "${descriptor.id}" is already registered with a different descriptor; give the new one another id.`,
       );
     }
@@ -93,7 +95,8 @@ export class CapabilityRegistry {
    */
   addAliasGroup(group: CapabilityAliasGroup): void {
     if (group.length < 2 || new Set(group).size !== group.length) {
-      throw new Error(
+      throw new WeftError(
+        'WEFT_INVALID_ARGUMENT',
         `CapabilityRegistry: alias group [${group.join(', ')}] must list at least two distinct capability ids.`,
       );
     }
@@ -125,13 +128,15 @@ export class CapabilityRegistry {
    */
   addTransform(entry: CapabilityTransformEntry): void {
     if (!this.aliasesOf(entry.from).includes(entry.to)) {
-      throw new Error(
+      throw new WeftError(
+        'WEFT_INVALID_ARGUMENT',
         `CapabilityRegistry: transform "${entry.from}" -> "${entry.to}" needs both ids in one alias group; add the group to capabilityAliases first.`,
       );
     }
     const key = transformKey(entry.from, entry.to);
     if (this.transforms.has(key)) {
-      throw new Error(
+      throw new WeftError(
+        'WEFT_DUPLICATE',
         `CapabilityRegistry: a transform "${entry.from}" -> "${entry.to}" is already registered.`,
       );
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { WeftError } from '../errors/weft-error.js';
 
 /**
  * Describes one capability: what a model provider can do, with zod schemas for its input,
@@ -60,12 +61,16 @@ export function defineCapability<
   descriptor: CapabilityDescriptor<Id, Input, Output, Config>,
 ): CapabilityDescriptor<Id, Input, Output, Config> {
   if (typeof descriptor.id !== 'string' || !/^[A-Za-z0-9][\w.:/-]*$/.test(descriptor.id)) {
-    throw new Error(
+    throw new WeftError(
+      'WEFT_INVALID_ARGUMENT',
       `defineCapability: invalid capability id "${descriptor.id}"; use letters, digits, '-', '_', '.', ':' or '/' with no spaces.`,
     );
   }
   if (typeof descriptor.description !== 'string' || descriptor.description.trim() === '') {
-    throw new Error(`defineCapability: capability "${descriptor.id}" needs a description.`);
+    throw new WeftError(
+      'WEFT_INVALID_ARGUMENT',
+      `defineCapability: capability "${descriptor.id}" needs a description.`,
+    );
   }
   return Object.freeze({ ...descriptor });
 }

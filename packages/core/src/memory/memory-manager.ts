@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AgentTask } from '../plugins/types.js';
-import { describeError } from '../util/errors.js';
+import { describeError } from '../errors/weft-error.js';
 import type { Memory, MemoryProvider, QueryMemoryOptions, Space } from './memory-provider.js';
 
 /**

@@ -9,7 +9,7 @@ import {
   type CapabilityTransformEntry,
 } from '../capabilities/capability.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
-import { describeError, WeftError } from '../util/errors.js';
+import { describeError, WeftError } from '../errors/weft-error.js';
 import { formatZodSchema } from './format-zod-schema.js';
 import { extractJson, type GetObjectConfig } from './get-object.js';
 import type { ModelCapability, ModelProvider, ModelRequestConfig } from './model-provider.js';
@@ -95,12 +95,14 @@ export class ModelManager {
   setDefaultProvider(capability: string, providerId: string): void {
     const provider = this.providerList.find((candidate) => candidate.id === providerId);
     if (!provider) {
-      throw new Error(
+      throw new WeftError(
+        'WEFT_INVALID_ARGUMENT',
         `ModelManager: cannot make "${providerId}" the default for "${capability}": no provider has that id (known: ${this.providerIds()}).`,
       );
     }
     if (!provider.capabilities.some((offered) => offered.id === capability)) {
-      throw new Error(
+      throw new WeftError(
+        'WEFT_CAPABILITY_UNAVAILABLE',
         `ModelManager: provider "${providerId}" does not offer capability "${capability}", so it cannot be its default.`,
       );
     }
@@ -235,6 +237,9 @@ export class ModelManager {
       output = await route.capability.run(value as never, { ...request, options });
     } catch (error) {
       this.report(route, capability, started, false, undefined);
+      // A provider's own WeftError already names its owner and carries a code callers check
+      // for (`OpenAIModelProviderError` and its `httpStatus`): wrapping it would hide both.
+      if (WeftError.is(error)) throw error;
       throw new WeftError(
         'WEFT_PROVIDER_FAILED',
         `ModelManager: provider "${route.provider.id}" failed on capability "${route.capability.id}": ${describeError(error)}`,
@@ -317,7 +322,8 @@ export class ModelManager {
     const schemaName = config.schemaName ?? 'object';
     const maxRetries = config.maxRetries ?? this.defaultMaxRetries;
     if (!Number.isInteger(maxRetries) || maxRetries < 0) {
-      throw new Error(
+      throw new WeftError(
+        'WEFT_INVALID_ARGUMENT',
         `ModelManager.getObject: maxRetries must be a non-negative integer, got ${maxRetries}.`,
       );
     }

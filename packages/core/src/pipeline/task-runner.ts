@@ -6,7 +6,7 @@ import type { PluginRegistry } from '../plugins/plugin-registry.js';
 import type { Space } from '../memory/memory-provider.js';
 import type { AgentTask, Context, ExecutionContext, PluginResult } from '../plugins/types.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
-import { describeError } from '../util/errors.js';
+import { describeError } from '../errors/weft-error.js';
 import type { PipelineGenerationContext, PipelineModificationContext } from './contexts.js';
 import { PipelineModificationSchema, PipelineSchema, type PipelineStep } from './schemas.js';
 

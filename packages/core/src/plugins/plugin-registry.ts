@@ -1,5 +1,6 @@
 import type { Plugin } from './plugin.js';
 import type { Executor, TriggerRoute, TriggerStart } from './types.js';
+import { WeftError } from '../errors/weft-error.js';
 
 const PLUGIN_ID = /^[a-z][a-z0-9-]*$/;
 const RESERVED_IDS = new Set(['core']);
@@ -118,7 +119,10 @@ export class PluginRegistry {
   register(plugin: Plugin): void {
     const problems = this.validate(plugin);
     if (problems.length > 0) {
-      throw new Error(`PluginRegistry: cannot register plugin:\n- ${problems.join('\n- ')}`);
+      throw new WeftError(
+        'WEFT_INVALID_ARGUMENT',
+        `PluginRegistry: cannot register plugin:\n- ${problems.join('\n- ')}`,
+      );
     }
     this.plugins.set(plugin.id, plugin);
   }

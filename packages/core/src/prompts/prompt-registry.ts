@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { Liquid, type Template } from 'liquidjs';
-import { describeError, WeftError } from '../util/errors.js';
+import { describeError, WeftError } from '../errors/weft-error.js';
 
 /** A compiled prompt template. Obtain one with {@link PromptRegistry.get}. */
 export interface TemplateFunction {
@@ -58,19 +58,24 @@ export class PromptRegistry {
       ['name', name],
     ] as const) {
       if (!NAME_PATTERN.test(value)) {
-        throw new Error(
+        throw new WeftError(
+          'WEFT_TEMPLATE_INVALID',
           `PromptRegistry: invalid template ${label} "${value}"; use letters, digits, '-', '_' or '.'.`,
         );
       }
     }
     const fullName = `${namespace}/${name}`;
     if (this.templates.has(fullName)) {
-      throw new Error(`PromptRegistry: template "${fullName}" is already registered.`);
+      throw new WeftError(
+        'WEFT_DUPLICATE',
+        `PromptRegistry: template "${fullName}" is already registered.`,
+      );
     }
     try {
       this.templates.set(fullName, this.liquid.parse(source, fullName));
     } catch (error) {
-      throw new Error(
+      throw new WeftError(
+        'WEFT_TEMPLATE_INVALID',
         `PromptRegistry: template "${fullName}" does not parse: ${describeError(error)}`,
         {
           cause: error,
@@ -93,7 +98,8 @@ export class PromptRegistry {
     try {
       entries = await readdir(directory);
     } catch (error) {
-      throw new Error(
+      throw new WeftError(
+        'WEFT_TEMPLATE_INVALID',
         `PromptRegistry: cannot read templates of "${namespace}" from ${directory}: ${describeError(error)}`,
         { cause: error },
       );

@@ -12,7 +12,7 @@ import { coreTemplates } from '../prompts/core-templates.js';
 import { PromptRegistry } from '../prompts/prompt-registry.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { ServerManager } from '../server/server-manager.js';
-import { describeError, WeftError } from '../util/errors.js';
+import { describeError, WeftError } from '../errors/weft-error.js';
 import { createDefaultLogger } from '../util/logger.js';
 import { checkConfigShape, type ResolvedOptions, type RuntimeConfig } from './config.js';
 
@@ -191,7 +191,10 @@ export class Runtime {
   start(): Promise<void> {
     if (this.phase === 'stopping' || this.phase === 'stopped') {
       return Promise.reject(
-        new Error('Runtime.start: this runtime was stopped; create a new one with Runtime.init.'),
+        new WeftError(
+          'WEFT_RUNTIME_STOPPED',
+          'Runtime.start: this runtime was stopped; create a new one with Runtime.init.',
+        ),
       );
     }
     this.starting ??= this.startOnce();
@@ -302,7 +305,8 @@ export class Runtime {
         try {
           await plugin.init(this);
         } catch (error) {
-          throw new Error(
+          throw new WeftError(
+            'WEFT_START_FAILED',
             `Runtime.start: plugin "${plugin.id}" failed to initialise: ${describeError(error)}`,
             { cause: error },
           );
@@ -321,7 +325,8 @@ export class Runtime {
         try {
           await trigger.start(this, this.triggerController.signal);
         } catch (error) {
-          throw new Error(
+          throw new WeftError(
+            'WEFT_START_FAILED',
             `Runtime.start: start trigger "${trigger.id}" of plugin "${pluginId}" failed: ${describeError(error)}`,
             { cause: error },
           );
@@ -353,7 +358,8 @@ export class Runtime {
     try {
       await component.init();
     } catch (error) {
-      throw new Error(
+      throw new WeftError(
+        'WEFT_START_FAILED',
         `Runtime.start: ${kind} "${id}" failed to initialise: ${describeError(error)}`,
         { cause: error },
       );
@@ -365,7 +371,8 @@ export class Runtime {
   /** Lets a stop() that arrives mid-start win: start rolls back at its next checkpoint. */
   private abandonIfStopped(): void {
     if (this.stopRequested) {
-      throw new Error(
+      throw new WeftError(
+        'WEFT_RUNTIME_STOPPED',
         'Runtime.start: stop() was called while the runtime was starting; start was abandoned.',
       );
     }

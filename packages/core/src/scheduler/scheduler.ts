@@ -1,4 +1,4 @@
-import { WeftError } from '../util/errors.js';
+import { WeftError } from '../errors/weft-error.js';
 
 interface Job {
   run: (signal: AbortSignal) => Promise<unknown>;
@@ -186,7 +186,8 @@ export class Scheduler {
 
 function positiveInteger(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 1) {
-    throw new Error(
+    throw new WeftError(
+      'WEFT_INVALID_ARGUMENT',
       `Scheduler: option "${name}" must be a positive integer, got ${String(value)}.`,
     );
   }

@@ -5,7 +5,7 @@ import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
 import type { TriggerRoute } from '../plugins/types.js';
 import type { Runtime } from '../runtime/runtime.js';
-import { describeError } from '../util/errors.js';
+import { describeError, WeftError } from '../errors/weft-error.js';
 
 /** Options of the `cors` middleware, passed through unchanged. */
 export type CorsOptions = cors.CorsOptions;
@@ -60,7 +60,8 @@ export class ServerManager {
   constructor(config: ServerManagerConfig = {}, logger?: Logger) {
     const port = config.port ?? 3000;
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      throw new Error(
+      throw new WeftError(
+        'WEFT_INVALID_ARGUMENT',
         `ServerManager: option "port" must be an integer from 0 to 65535, got ${String(config.port)}.`,
       );
     }
@@ -99,13 +100,17 @@ export class ServerManager {
    */
   mount(pluginId: string, route: TriggerRoute, runtime: Runtime): void {
     if (this.server) {
-      throw new Error(
+      throw new WeftError(
+        'WEFT_RUNTIME_STOPPED',
         `ServerManager: cannot mount ${route.method} ${route.path} of plugin "${pluginId}" after the server started.`,
       );
     }
     const key = `${route.method} ${route.path}`;
     if (this.mounted.has(key)) {
-      throw new Error(`ServerManager: route ${key} of plugin "${pluginId}" is already mounted.`);
+      throw new WeftError(
+        'WEFT_DUPLICATE',
+        `ServerManager: route ${key} of plugin "${pluginId}" is already mounted.`,
+      );
     }
     this.mounted.add(key);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -133,7 +138,8 @@ export class ServerManager {
       server.once('listening', resolve);
       server.once('error', (error) =>
         reject(
-          new Error(
+          new WeftError(
+            'WEFT_LISTEN_FAILED',
             `ServerManager: cannot listen on ${this.config.host}:${this.config.port}: ${describeError(error)}`,
             { cause: error },
           ),

@@ -1,0 +1,112 @@
+import type { WeftErrorCode } from './codes.js';
+
+// A registered symbol is the same in every copy of the package (an ESM and a CJS build side by
+// side, or two installed versions), where `instanceof` only knows its own copy's class.
+const WEFT_ERROR = Symbol.for('weft.error');
+
+/** Options of a {@link WeftError}. */
+export interface WeftErrorOptions {
+  /** The HTTP status the server answers with when this error reaches it, such as 503. */
+  status?: number;
+  /** The error that caused this one. */
+  cause?: unknown;
+}
+
+/**
+ * The error Weft throws on purpose. `code` is stable and closed, so callers branch on it rather
+ * than on the message; the message says what went wrong and how to fix it, and ends its first
+ * line with the code in brackets, so a search of the documentation for it finds its section.
+ * First-party packages extend it with codes of their own (`Code`).
+ *
+ * Check for it with {@link WeftError.is}, which also recognises errors thrown by another copy of
+ * the package, where `instanceof` would not.
+ *
+ * @typeParam Code - The union of codes the error can carry.
+ *
+ * @example
+ * ```ts
+ * import { WeftError, type ModelManager } from '@weft/core';
+ * import { z } from 'zod';
+ *
+ * async function askForTitle(models: ModelManager): Promise<string | undefined> {
+ *   try {
+ *     const answer = await models.getObject({
+ *       schema: z.object({ title: z.string() }),
+ *       prompt: 'Suggest a title for a note about weaving.',
+ *     });
+ *     return answer.title;
+ *   } catch (error) {
+ *     if (WeftError.is(error, 'WEFT_GET_OBJECT_FAILED')) return undefined;
+ *     throw error;
+ *   }
+ * }
+ * ```
+ */
+export class WeftError<Code extends string = WeftErrorCode> extends Error {
+  /** What went wrong, as a stable string; see {@link WeftErrorCode}. */
+  readonly code: Code;
+  /** The HTTP status the server answers with when the error reaches it, when it has one. */
+  readonly status: number | undefined;
+  /**
+   * Creates an error with a code, a message and optionally an HTTP status and a cause.
+   *
+   * @param code - What went wrong.
+   * @param message - What went wrong and how to fix it, starting with the owner
+   * (`Runtime.dispatch: ...`). The code is appended to its first line.
+   * @param options - HTTP status and cause.
+   */
+  constructor(code: Code, message: string, options: WeftErrorOptions = {}) {
+    super(
+      withCode(message, code),
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.name = 'WeftError';
+    this.code = code;
+    this.status = options.status;
+    Object.defineProperty(this, WEFT_ERROR, { value: true });
+  }
+
+  /**
+   * Tells whether a value is a {@link WeftError}, from this copy of the package or another one,
+   * and, when `code` is given, whether it carries that code.
+   *
+   * @param value - Anything, typically a caught error.
+   * @param code - The code to look for; any code when omitted.
+   * @returns `true` when `value` is a WeftError (with that code).
+   */
+  static is<C extends string = WeftErrorCode>(value: unknown, code?: C): value is WeftError<C> {
+    if (typeof value !== 'object' || value === null) return false;
+    if ((value as Record<symbol, unknown>)[WEFT_ERROR] !== true) return false;
+    return code === undefined || (value as { code?: unknown }).code === code;
+  }
+}
+
+function withCode(message: string, code: string): string {
+  const newline = message.indexOf('\n');
+  if (newline === -1) return `${message} [${code}]`;
+  return `${message.slice(0, newline)} [${code}]${message.slice(newline)}`;
+}
+
+/**
+ * Renders any thrown value as a one-line message, for logs, chains and retry prompts. The
+ * causes an error wraps are appended when their text is not already part of its message
+ * (`fetch failed (connect ECONNREFUSED ...)`), so the reason is never lost.
+ *
+ * @param error - Anything that was thrown.
+ * @returns A description of it.
+ */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = error.cause;
+    if (cause instanceof Error && cause.message !== '' && !error.message.includes(cause.message)) {
+      return `${error.message} (${cause.message})`;
+    }
+    return error.message;
+  }
+  if (typeof error === 'string') return error;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}
