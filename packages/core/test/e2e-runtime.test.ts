@@ -190,7 +190,12 @@ describe('Runtime end to end with the chat plugin', () => {
     const third = await post(runtime, { room: '3', user: 'c', message: 'three' });
     expect(third.status).toBe(503);
     expect(third.json).toEqual({
-      error: { status: 503, message: expect.stringMatching(/queue is full/) },
+      error: {
+        status: 503,
+        code: 'WEFT_QUEUE_FULL',
+        message: expect.stringMatching(/queue is full/),
+        requestId: expect.any(String),
+      },
     });
 
     gate.resolve();
