@@ -163,7 +163,12 @@ describe('Runtime end to end with the chat plugin', () => {
     const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 7 });
     expect(status).toBe(400);
     expect(json).toEqual({
-      error: { status: 400, message: expect.stringContaining('"message" must be a string') },
+      error: {
+        status: 400,
+        code: 'WEFT_CHAT_INVALID_REQUEST',
+        message: expect.stringContaining('"message" must be a string'),
+        requestId: expect.any(String),
+      },
     });
     expect(model.requests).toHaveLength(0);
     expect(await memory.query({})).toEqual([]);
