@@ -120,7 +120,7 @@ describe('Runtime end to end with the chat plugin', () => {
     expect(content.chain[1]?.data).toEqual({ text: 'Hello Ada, welcome to room 42.' });
 
     // The room's memories are related to every user in it.
-    const room = await memory.query({ spacePatterns: ['chat-room-42*'] });
+    const room = await memory.query({ spacePatterns: ['chat-room-42', 'chat-room-42-*'] });
     expect(room).toHaveLength(2);
   });
 
