@@ -124,9 +124,9 @@ describe('OpenAIModelProvider', () => {
         },
       });
       const error = await failure(generate(target));
-      expect(error.code).toBe('api_key');
+      expect(error.code).toBe('WEFT_OPENAI_API_KEY');
       expect(error.message).toBe(
-        'OpenAIModelProvider "openai": could not read option "apiKey": vault sealed',
+        'OpenAIModelProvider "openai": could not read option "apiKey": vault sealed [WEFT_OPENAI_API_KEY]',
       );
       expect(server.requests).toHaveLength(0);
     });
@@ -162,11 +162,11 @@ describe('OpenAIModelProvider', () => {
       );
       const error = await failure(generate(provider({ maxRetries: 2 })));
       expect(server.requests).toHaveLength(3);
-      expect(error.code).toBe('http_status');
+      expect(error.code).toBe('WEFT_OPENAI_HTTP_STATUS');
       expect(error.httpStatus).toBe(500);
       expect(error.attempts).toBe(3);
       expect(error.message).toBe(
-        'OpenAIModelProvider "openai": request failed after 3 attempts; last status 500 Internal Server Error: The server had an error',
+        'OpenAIModelProvider "openai": request failed after 3 attempts; last status 500 Internal Server Error: The server had an error [WEFT_OPENAI_HTTP_STATUS]',
       );
     });
 
@@ -187,10 +187,10 @@ describe('OpenAIModelProvider', () => {
       );
       const error = await failure(generate(provider({ id: 'main', maxRetries: 3 })));
       expect(server.requests).toHaveLength(1);
-      expect(error.code).toBe('http_status');
+      expect(error.code).toBe('WEFT_OPENAI_HTTP_STATUS');
       expect(error.httpStatus).toBe(400);
       expect(error.message).toBe(
-        `OpenAIModelProvider "main": request failed with 400 Bad Request: Invalid value for 'temperature'`,
+        `OpenAIModelProvider "main": request failed with 400 Bad Request: Invalid value for 'temperature' [WEFT_OPENAI_HTTP_STATUS]`,
       );
     });
 
@@ -199,16 +199,16 @@ describe('OpenAIModelProvider', () => {
       const error = await failure(generate(provider({ apiKey: 'bad' })));
       expect(server.requests).toHaveLength(1);
       expect(error.message).toBe(
-        'OpenAIModelProvider "openai": request failed with 401 Unauthorized: Incorrect API key provided',
+        'OpenAIModelProvider "openai": request failed with 401 Unauthorized: Incorrect API key provided [WEFT_OPENAI_HTTP_STATUS]',
       );
     });
 
     it('rejects a body that is not JSON', async () => {
       server.enqueue(reply(200, '<html>gateway</html>'));
       const error = await failure(generate(provider()));
-      expect(error.code).toBe('invalid_response');
+      expect(error.code).toBe('WEFT_OPENAI_INVALID_RESPONSE');
       expect(error.message).toBe(
-        'OpenAIModelProvider "openai": invalid chat completion response: the body is not JSON: <html>gateway</html>',
+        'OpenAIModelProvider "openai": invalid chat completion response: the body is not JSON: <html>gateway</html> [WEFT_OPENAI_INVALID_RESPONSE]',
       );
       expect(server.requests).toHaveLength(1);
     });
@@ -233,9 +233,9 @@ describe('OpenAIModelProvider', () => {
       server.enqueue(hang(), hang());
       const error = await failure(generate(provider({ timeoutMs: 100, maxRetries: 1 })));
       expect(server.requests).toHaveLength(2);
-      expect(error.code).toBe('timeout');
+      expect(error.code).toBe('WEFT_OPENAI_TIMEOUT');
       expect(error.message).toBe(
-        'OpenAIModelProvider "openai": request timed out after 100 ms (2 attempts)',
+        'OpenAIModelProvider "openai": request timed out after 100 ms (2 attempts) [WEFT_OPENAI_TIMEOUT]',
       );
     });
 
@@ -246,7 +246,7 @@ describe('OpenAIModelProvider', () => {
       const error = await failure(
         generate(provider({ baseUrl: unreachable, maxRetries: 1, timeoutMs: 2_000 })),
       );
-      expect(error.code).toBe('network');
+      expect(error.code).toBe('WEFT_OPENAI_NETWORK');
       expect(error.message).toContain(
         `could not reach POST ${unreachable}/chat/completions (2 attempts)`,
       );
@@ -261,7 +261,7 @@ describe('OpenAIModelProvider', () => {
       const started = Date.now();
       const error = await failure(pending);
       expect(Date.now() - started).toBeLessThan(2_000);
-      expect(error.code).toBe('aborted');
+      expect(error.code).toBe('WEFT_OPENAI_ABORTED');
       expect(error.message).toMatch(/^OpenAIModelProvider "openai": request was aborted/);
       expect(server.requests).toHaveLength(1);
     });
@@ -272,16 +272,16 @@ describe('OpenAIModelProvider', () => {
       const pending = generate(provider(), { signal: controller.signal });
       setTimeout(() => controller.abort(new Error('user went away')), 100);
       const error = await failure(pending);
-      expect(error.code).toBe('aborted');
+      expect(error.code).toBe('WEFT_OPENAI_ABORTED');
       expect(error.message).toBe(
-        'OpenAIModelProvider "openai": request was aborted: user went away',
+        'OpenAIModelProvider "openai": request was aborted: user went away [WEFT_OPENAI_ABORTED]',
       );
       expect(server.requests).toHaveLength(1);
     });
 
     it('sends nothing when the signal has already fired', async () => {
       const error = await failure(generate(provider(), { signal: AbortSignal.abort() }));
-      expect(error.code).toBe('aborted');
+      expect(error.code).toBe('WEFT_OPENAI_ABORTED');
       expect(server.requests).toHaveLength(0);
     });
   });
@@ -364,7 +364,7 @@ describe('OpenAIModelProvider', () => {
             ...valid,
             apiKey: '' as string,
           }),
-      ).toThrow(/option "apiKey" .*got a string$/);
+      ).toThrow(/option "apiKey" .*got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/);
     });
 
     it('rejects options that are not an object', () => {
