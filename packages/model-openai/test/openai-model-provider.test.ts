@@ -1,5 +1,6 @@
 import { ModelProvider, TEXT_GENERATION_CAPABILITY, type ModelRequestConfig } from '@weft/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WeftError } from '@weft/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   OpenAIModelProvider,
   OpenAIModelProviderError,
@@ -257,7 +258,9 @@ describe('OpenAIModelProvider', () => {
       const controller = new AbortController();
       const target = provider({ timeoutMs: 10_000, maxRetries: 3 });
       const pending = generate(target, { signal: controller.signal });
-      setTimeout(() => controller.abort(), 50);
+      // Abort once the request is on the server, not before it was sent.
+      await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+      controller.abort();
       const started = Date.now();
       const error = await failure(pending);
       expect(Date.now() - started).toBeLessThan(2_000);
@@ -392,5 +395,124 @@ describe('OpenAIModelProvider', () => {
       await expect(generate(target)).resolves.toEqual({ text: 'faked' });
       expect(seen).toEqual(['https://api.openai.com/v1/chat/completions']);
     });
+  });
+});
+
+describe('OpenAIModelProvider limits', () => {
+  const MIB = 1024 * 1024;
+
+  it.each([
+    ['with Content-Length', true],
+    ['streamed without Content-Length', false],
+  ])('abandons a 20 MiB answer %s, without retrying', async (_label, declared) => {
+    let written = 0;
+    server.enqueue((_request, response) => {
+      response.writeHead(200, {
+        'Content-Type': 'application/json',
+        ...(declared ? { 'Content-Length': String(20 * MIB) } : {}),
+      });
+      const chunk = Buffer.alloc(MIB, 0x20);
+      const writeMore = (): void => {
+        while (written < 20 * MIB && !response.destroyed) {
+          written += chunk.length;
+          if (!response.write(chunk)) {
+            response.once('drain', writeMore);
+            return;
+          }
+        }
+        response.end();
+      };
+      response.on('error', () => undefined);
+      writeMore();
+    });
+    const target = provider({ maxResponseBytes: 2 * MIB, maxRetries: 3 });
+    const error = await failure(generate(target));
+    expect(error.code).toBe('WEFT_OPENAI_RESPONSE_TOO_LARGE');
+    expect(error.message).toMatch(
+      /^OpenAIModelProvider "openai": the answer \(status 200\) is larger than option "maxResponseBytes" \(2097152 bytes\)/,
+    );
+    expect(error.httpStatus).toBe(200);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('reads an answer within maxResponseBytes whole, multi-byte characters included', async () => {
+    server.enqueue(completion('é'.repeat(5_000)));
+    const output = (await generate(provider({ maxResponseBytes: 64 * 1024 }))) as { text: string };
+    expect(output.text).toBe('é'.repeat(5_000));
+  });
+
+  it('gives up when totalTimeoutMs passes, however many retries are left', async () => {
+    server.enqueue(hang(), hang(), hang(), hang(), hang(), hang());
+    const target = provider({ timeoutMs: 200, maxRetries: 5, totalTimeoutMs: 500 });
+    const started = Date.now();
+    const error = await failure(generate(target));
+    const elapsed = Date.now() - started;
+    expect(error.code).toBe('WEFT_OPENAI_TIMEOUT');
+    expect(elapsed).toBeLessThan(1_500);
+    expect(server.requests.length).toBeLessThanOrEqual(3);
+    expect(error.message).toMatch(/totalTimeoutMs|timed out/);
+  });
+
+  it('has defaults a person waiting would accept', async () => {
+    const { DEFAULTS } = await import('../src/options.js');
+    expect(DEFAULTS).toMatchObject({
+      timeoutMs: 30_000,
+      maxRetries: 2,
+      totalTimeoutMs: 60_000,
+      maxResponseBytes: 10 * MIB,
+    });
+  });
+
+  it('prints no MaxListenersExceededWarning for 50 concurrent calls on one signal', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning);
+    };
+    process.on('warning', onWarning);
+    try {
+      // Every call first gets a 503, so it also waits between attempts on the shared signal.
+      for (let index = 0; index < 50; index += 1) server.enqueue(reply(503, 'busy'));
+      for (let index = 0; index < 50; index += 1) server.enqueue(completion('ok'));
+      const controller = new AbortController();
+      const target = provider({ retryBaseDelayMs: 50, maxRetries: 10 });
+      const outputs = await Promise.all(
+        Array.from({ length: 50 }, () => generate(target, { signal: controller.signal })),
+      );
+      expect(outputs).toHaveLength(50);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual(
+      [],
+    );
+  });
+
+  it.each([
+    ['totalTimeoutMs', 0],
+    ['maxResponseBytes', 1.5],
+  ])('rejects option %s = %s, naming it', (name, value) => {
+    expect(() => provider({ [name]: value })).toThrow(
+      `option "${name}" must be a positive integer`,
+    );
+  });
+});
+
+describe('OpenAIModelProviderError', () => {
+  it('is a WeftError with a WEFT_OPENAI_ code, recognised by is() across copies', async () => {
+    server.enqueue(reply(401, { error: { message: 'Incorrect API key provided' } }));
+    const error = await failure(generate(provider()));
+    expect(WeftError.is(error, 'WEFT_OPENAI_HTTP_STATUS')).toBe(true);
+    expect(OpenAIModelProviderError.is(error)).toBe(true);
+    expect(OpenAIModelProviderError.is(error, 'WEFT_OPENAI_HTTP_STATUS')).toBe(true);
+    expect(OpenAIModelProviderError.is(error, 'WEFT_OPENAI_TIMEOUT')).toBe(false);
+    expect(OpenAIModelProviderError.is(new WeftError('WEFT_INTERNAL', 'core'))).toBe(false);
+    expect(OpenAIModelProviderError.is(new Error('plain'))).toBe(false);
+    // What another installed copy of the package would throw: same registered symbols, other class.
+    const foreign = Object.assign(new Error('copy'), { code: 'WEFT_OPENAI_NETWORK' });
+    Object.defineProperty(foreign, Symbol.for('weft.error'), { value: true });
+    Object.defineProperty(foreign, Symbol.for('weft.openai.error'), { value: true });
+    expect(foreign instanceof OpenAIModelProviderError).toBe(false);
+    expect(OpenAIModelProviderError.is(foreign, 'WEFT_OPENAI_NETWORK')).toBe(true);
   });
 });
