@@ -40,6 +40,13 @@ describe('spaces', () => {
         content: 'Sales secret',
         metadata: {},
       });
+      // A team whose name holds the separator stays a team of its own.
+      await runtime.memory.store({
+        space: 'support-billing_2dkb-kb',
+        kind: 'fact',
+        content: 'Another team posing as the billing kb',
+        metadata: {},
+      });
 
       await onTicketMessage(runtime, 'billing', 1042, 'Where is my refund?');
       const planningPrompt = model.requests[0]!.at(-1)!.content;
@@ -50,6 +57,7 @@ describe('spaces', () => {
         '[support-billing-kb, fact] "Refunds take 5 working days."',
       );
       expect(planningPrompt).not.toContain('Sales secret');
+      expect(planningPrompt).not.toContain('posing');
 
       await onTicketMessage(runtime, 'billing', 1043, 'Invoice is wrong');
       expect(

@@ -69,7 +69,7 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
  * });
  *
  * // Everything in room 42 and the spaces under it, newest first.
- * const recent = await memory.query({ spacePatterns: ['chat-room-42*'], limit: 20 });
+ * const recent = await memory.query({ spacePatterns: ['chat-room-42', 'chat-room-42-*'], limit: 20 });
  *
  * await memory.shutdown();
  * ```

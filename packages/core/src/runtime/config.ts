@@ -85,6 +85,14 @@ const optionsSchema = z
         host: z.string().min(1).optional(),
         cors: z.union([z.boolean(), z.record(z.string(), z.unknown())]).optional(),
         bodyLimit: z.union([positiveInteger, z.string().min(1)]).optional(),
+        allowedHosts: z
+          .union([z.literal(true), z.literal('all'), z.array(z.string().trim().min(1))])
+          .optional(),
+        maxJsonDepth: positiveInteger.optional(),
+        headersTimeout: positiveInteger.optional(),
+        requestTimeout: positiveInteger.optional(),
+        keepAliveTimeout: positiveInteger.optional(),
+        stopGraceMs: positiveInteger.optional(),
       })
       .strict()
       .default({}),
