@@ -59,7 +59,10 @@ export class JsonFileMemoryProvider extends MemoryProvider {
     const { taskId } = memory;
     // Converting first means bad content is rejected before anything changes.
     const content = toJsonForm(memory.content, `the content of ${where}`);
-    const metadata = toJsonForm(memory.metadata ?? {}, `the metadata of ${where}`);
+    const metadata = toJsonForm(
+      memory.metadata ?? {},
+      `the metadata of ${where}`,
+    );
     return this.change(() => {
       // Strictly increasing timestamps keep "newest first" exact within one
       // millisecond.

@@ -52,7 +52,12 @@ it('JsonFileMemoryProvider leaves no temporary files behind', async () => {
   await memory.init();
   await Promise.all(
     Array.from({ length: 8 }, (_, index) =>
-      memory.store({ space: 'room', kind: 'note', content: index, metadata: {} }),
+      memory.store({
+        space: 'room',
+        kind: 'note',
+        content: index,
+        metadata: {},
+      }),
     ),
   );
   await memory.shutdown();

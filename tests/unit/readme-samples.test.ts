@@ -32,6 +32,45 @@ async function readReadmes(): Promise<Readme[]> {
   return readmes;
 }
 
+/** The names a block imports: `import { a, type B as C } from ...` and `import d from ...`. */
+function importedNames(block: string): string[] {
+  const names: string[] = [];
+  for (const match of block.matchAll(
+    /^import\s+(?:type\s+)?(?:(\w+)\s*,?\s*)?(?:\{([^}]*)\})?\s*from/gm,
+  )) {
+    if (match[1]) names.push(match[1]);
+    for (const part of (match[2] ?? '').split(',')) {
+      const name = part
+        .replace(/^\s*type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop()
+        ?.trim();
+      if (name) names.push(name);
+    }
+  }
+  return names;
+}
+
+/**
+ * Groups a README's blocks into modules as a reader meets them: a block goes on with the
+ * module before it (a provider made in one block is used in the next), unless it imports a
+ * name that module already imported, which marks a fresh, complete example.
+ */
+function toModules(blocks: readonly string[]): string[] {
+  const modules: { code: string[]; imported: Set<string> }[] = [];
+  for (const [index, block] of blocks.entries()) {
+    const names = importedNames(block);
+    let current = modules.at(-1);
+    if (!current || names.some((name) => current!.imported.has(name))) {
+      current = { code: [], imported: new Set() };
+      modules.push(current);
+    }
+    current.code.push(`// README block ${index + 1}\n${block}`);
+    for (const name of names) current.imported.add(name);
+  }
+  return modules.map((module) => module.code.join('\n'));
+}
+
 describe('the ```ts blocks of the package READMEs', () => {
   let readmes: Readme[] = [];
   let dir = '';
@@ -59,12 +98,9 @@ describe('the ```ts blocks of the package READMEs', () => {
 
   it('type-check against the packages, each README as one module read top to bottom', async () => {
     for (const readme of readmes) {
-      // The blocks of one README build on each other (a provider made in one is used in the
-      // next), so they are checked as one module, in the order a reader meets them.
-      const code = readme.blocks
-        .map((block, index) => `// README block ${index + 1}\n${block}`)
-        .join('\n');
-      await writeFile(path.join(dir, `${readme.name}.ts`), `${code}\nexport {};\n`);
+      for (const [index, code] of toModules(readme.blocks).entries()) {
+        await writeFile(path.join(dir, `${readme.name}-${index + 1}.ts`), `${code}\nexport {};\n`);
+      }
     }
     await writeFile(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
     await writeFile(

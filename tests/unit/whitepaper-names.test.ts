@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import * as core from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { coreApiNames } from '../support/core-api';
 
@@ -18,14 +17,20 @@ const properNouns = new Set(['TypeScript', 'JavaScript', 'OpenAI', 'vLLM', 'GitH
 const apiNames = new Set(Object.values(coreApiNames).flat());
 
 /** Names of the public classes' methods and properties, static and on instances. */
-const memberNames = new Set(
-  Object.values(core as Record<string, unknown>)
-    .filter((value): value is abstract new () => unknown => typeof value === 'function')
-    .flatMap((value) => [
-      ...Object.getOwnPropertyNames(value),
-      ...Object.getOwnPropertyNames(value.prototype ?? {}),
-    ]),
-);
+async function memberNames(): Promise<Set<string>> {
+  // A specifier in a variable keeps the site's type-check (which does not resolve workspace
+  // sources) out of the core; vitest resolves it to the sources at run time.
+  const specifier = '@weft/core';
+  const core = (await import(specifier)) as Record<string, unknown>;
+  return new Set(
+    Object.values(core)
+      .filter((value): value is { prototype?: object } => typeof value === 'function')
+      .flatMap((value) => [
+        ...Object.getOwnPropertyNames(value),
+        ...Object.getOwnPropertyNames(value.prototype ?? {}),
+      ]),
+  );
+}
 
 const pascal = (words: string) =>
   words
@@ -35,16 +40,19 @@ const pascal = (words: string) =>
 
 describe('the whitepaper names only what the core exports', () => {
   it('names components in words that match public classes', () => {
-    const phrases = [...whitepaper.matchAll(/\b(\w+) (manager|registry)\b/gi)].map((match) =>
-      `${match[1]} ${match[2]}`.toLowerCase(),
-    );
+    const determiners = new Set(['the', 'a', 'an', 'its', 'this', 'that', 'each', 'every']);
+    const phrases = [...whitepaper.matchAll(/\b(\w+) (manager|registry)\b/gi)]
+      .filter((match) => !determiners.has(match[1]!.toLowerCase()))
+      .map((match) => `${match[1]} ${match[2]}`.toLowerCase());
     // The paper describes the model manager, the capability registry and the server manager.
     expect(new Set(phrases).size).toBeGreaterThanOrEqual(3);
     const unknown = phrases.filter((phrase) => !coreApiNames.classes.includes(pascal(phrase)));
     expect(unknown).toEqual([]);
   });
 
-  it('uses no code identifier, quoted or not, that the public API lacks', () => {
+  it('uses no code identifier, quoted or not, that the public API lacks', async () => {
+    const members = await memberNames();
+    expect(members).toContain('getObject');
     const quoted = [...whitepaper.matchAll(/`([A-Za-z_$][\w$.]*)(?:\(\))?`/g)].map(
       (match) => match[1]!,
     );
@@ -52,7 +60,7 @@ describe('the whitepaper names only what the core exports', () => {
     const bare = [...whitepaper.matchAll(/\b[A-Za-z][a-z]+[A-Z]\w*\b/g)].map((match) => match[0]);
     const unknown = [...quoted, ...bare]
       .flatMap((name) => name.split('.'))
-      .filter((name) => !properNouns.has(name) && !apiNames.has(name) && !memberNames.has(name));
+      .filter((name) => !properNouns.has(name) && !apiNames.has(name) && !members.has(name));
     expect(unknown).toEqual([]);
   });
 

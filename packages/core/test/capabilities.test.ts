@@ -141,10 +141,10 @@ describe('capability types', () => {
     expect(error.message).toContain('input for capability "text-generation" is invalid');
 
     const wrongOption = async () =>
-      // @ts-expect-error -- `temperature` is a number.
       models.call(
         'text-generation',
         { messages: [{ role: 'user', content: 'hi' }] },
+        // @ts-expect-error -- `temperature` is a number.
         { options: { temperature: 'hot' } },
       );
     expect((await errorOf(wrongOption)).message).toContain(

@@ -449,8 +449,9 @@ describe('planning failures', () => {
     const { runtime } = await started({ responses: { responses: [] } });
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(task.status).toBe('failed');
+    // The scripted provider's own coded error reaches the task as it is, not wrapped.
     expect(task.chain.at(-1)?.error).toContain(
-      'provider "scripted" failed on capability "text-generation"',
+      'ScriptedModelProvider "scripted": no scripted response left for request #1',
     );
   });
 });

@@ -122,7 +122,9 @@ describe('renderRelatedMemories', () => {
     const twoEntries = entries.slice(0, 2).join('\n- ').length;
     const budget = twoEntries + 40;
     const text = renderRelatedMemories(memories, { maxEntries: 10, maxChars: budget });
-    expect(text).toBe(`${entries.slice(0, 2).join('\n- ')}\n(2 older entries left out for length.)`);
+    expect(text).toBe(
+      `${entries.slice(0, 2).join('\n- ')}\n(2 older entries left out for length.)`,
+    );
     expect(text.length).toBeLessThanOrEqual(budget);
     expect(text).toContain('question 4');
     expect(text).not.toContain('question 2');
@@ -140,7 +142,10 @@ describe('renderRelatedMemories', () => {
   });
 
   it('cuts long messages and data so one task cannot take the whole budget', () => {
-    const text = renderRelatedMemories([trigger('t1', 1, 'a'.repeat(1000), 'b'.repeat(1000))], wide);
+    const text = renderRelatedMemories(
+      [trigger('t1', 1, 'a'.repeat(1000), 'b'.repeat(1000))],
+      wide,
+    );
     expect(text).toContain(`: ${'a'.repeat(299)}…`);
     expect(text).toContain(`Data: "${'b'.repeat(198)}…`);
   });
@@ -153,7 +158,12 @@ describe('the planning prompt', () => {
       options: { pipelineReview: 'never' },
     });
     await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's', message: 'hi' });
-    await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's', message: 'again' });
+    await runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'message',
+      space: 's',
+      message: 'again',
+    });
     const prompt = model.requests[1]?.[1]?.content ?? '';
     const related = prompt.slice(prompt.indexOf('## Earlier tasks and related memories'));
     expect(related).toMatch(

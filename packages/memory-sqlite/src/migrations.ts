@@ -71,7 +71,8 @@ export function migrate(db: BetterSqlite3.Database, label: string): number[] {
   const run = db.transaction((): number[] => {
     const current = readSchemaVersion(db);
     if (current > SCHEMA_VERSION) {
-      throw sqliteError('WEFT_SQLITE_SCHEMA_TOO_NEW', 
+      throw sqliteError(
+        'WEFT_SQLITE_SCHEMA_TOO_NEW',
         `${label}: the database has schema version ${current}, but this version of ` +
           `@weft/memory-sqlite only knows versions up to ${SCHEMA_VERSION}; upgrade ` +
           `@weft/memory-sqlite, or point it at another file`,
@@ -83,8 +84,11 @@ export function migrate(db: BetterSqlite3.Database, label: string): number[] {
       try {
         migration.up(db);
       } catch (error) {
-        throw sqliteError('WEFT_SQLITE_MIGRATION_FAILED', 
-          `${label}: schema migration ${migration.version} (${migration.description}) failed`, error);
+        throw sqliteError(
+          'WEFT_SQLITE_MIGRATION_FAILED',
+          `${label}: schema migration ${migration.version} (${migration.description}) failed`,
+          error,
+        );
       }
       // PRAGMA cannot take bound parameters; the version is this module's own integer constant.
       db.pragma(`user_version = ${Math.trunc(migration.version)}`);

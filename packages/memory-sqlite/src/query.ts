@@ -56,7 +56,10 @@ function fail(label: string, option: string, expected: string, value: unknown): 
   } catch {
     shown = typeof value;
   }
-  throw sqliteError('WEFT_SQLITE_INVALID_QUERY', `${label}: query option "${option}" must be ${expected}, got ${shown}`);
+  throw sqliteError(
+    'WEFT_SQLITE_INVALID_QUERY',
+    `${label}: query option "${option}" must be ${expected}, got ${shown}`,
+  );
 }
 
 function optionalString(

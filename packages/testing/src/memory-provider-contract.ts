@@ -36,10 +36,11 @@ type NewMemory = Omit<Memory, 'id' | 'createdAt'>;
 /** How many `store()` calls the concurrency case starts at once. */
 const CONCURRENT_WRITES = 32;
 
-const note = (space: string, content: unknown = { space }): NewMemory => ({
+// Content is read from the argument list rather than defaulted, so `undefined` can be passed.
+const note = (space: string, ...content: [unknown?]): NewMemory => ({
   space,
   kind: 'note',
-  content,
+  content: content.length > 0 ? content[0] : { space },
   metadata: {},
 });
 
@@ -190,7 +191,10 @@ async function keepsJsonForm(provider: MemoryProvider): Promise<void> {
     [0, 0],
     [false, false],
     [null, null],
-    [[1, [2, [3]]], [1, [2, [3]]]],
+    [
+      [1, [2, [3]]],
+      [1, [2, [3]]],
+    ],
     [{ kept: 1, dropped: undefined }, { kept: 1 }],
     [{ when: new Date(0) }, { when: '1970-01-01T00:00:00.000Z' }],
   ];
@@ -256,14 +260,23 @@ async function returnsCopies(provider: MemoryProvider): Promise<void> {
   const [first] = await provider.query({ space: 'copies' });
   (first?.content as { list: number[] }).list.push(4);
   const [second] = await provider.query({ space: 'copies' });
-  assert.deepStrictEqual(second?.content, { list: [1] }, 'changing a returned object must not change the store');
-  assert.deepStrictEqual(second?.metadata, { tag: 'a' }, 'changing the input must not change the store');
+  assert.deepStrictEqual(
+    second?.content,
+    { list: [1] },
+    'changing a returned object must not change the store',
+  );
+  assert.deepStrictEqual(
+    second?.metadata,
+    { tag: 'a' },
+    'changing the input must not change the store',
+  );
 }
 
 async function ordersByCreation(provider: MemoryProvider): Promise<void> {
   const before = Date.now();
   const stored: Memory[] = [];
-  for (let index = 0; index < 5; index += 1) stored.push(await provider.store(note(`order-${index}`)));
+  for (let index = 0; index < 5; index += 1)
+    stored.push(await provider.store(note(`order-${index}`)));
   const after = Date.now();
   for (const memory of stored) {
     assert.ok(memory.createdAt instanceof Date, 'createdAt must be a Date');
@@ -404,7 +417,11 @@ async function removesOne(provider: MemoryProvider): Promise<void> {
   const removed = await provider.store(note('remove'));
   assert.equal(await provider.remove(removed.id), true, 'remove() of a stored memory is true');
   assert.equal(await provider.remove(removed.id), false, 'a second remove() is false');
-  assert.equal(await provider.remove('no-such-memory'), false, 'remove() of an unknown id is false');
+  assert.equal(
+    await provider.remove('no-such-memory'),
+    false,
+    'remove() of an unknown id is false',
+  );
   assert.deepStrictEqual(
     (await provider.query({})).map((memory) => memory.id),
     [kept.id],
@@ -431,7 +448,11 @@ async function landsConcurrentStores(provider: MemoryProvider): Promise<void> {
       provider.store(note(index % 2 === 0 ? 'even' : 'odd', { index })),
     ),
   );
-  assert.equal(new Set(stored.map((memory) => memory.id)).size, CONCURRENT_WRITES, 'ids must be distinct');
+  assert.equal(
+    new Set(stored.map((memory) => memory.id)).size,
+    CONCURRENT_WRITES,
+    'ids must be distinct',
+  );
   const read = await provider.query({ limit: CONCURRENT_WRITES * 2 });
   assert.deepStrictEqual(
     read.map((memory) => (memory.content as { index: number }).index).sort((a, b) => a - b),

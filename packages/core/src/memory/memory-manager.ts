@@ -4,7 +4,6 @@ import { describeError } from '../errors/weft-error.js';
 import type { Memory, MemoryProvider, QueryMemoryOptions, Space } from './memory-provider.js';
 import { renderRelatedMemories } from './render-related.js';
 
-
 /**
  * The runtime's view of memory. It records each task's trigger when the task starts and its
  * final context chain when it ends, both in the task's space, and finds the memories related

@@ -109,7 +109,9 @@ function renderEntry(group: Group): string {
     return lines.join('\n');
   }
   const steps = Array.isArray(chainContent.steps) ? (chainContent.steps as unknown[]) : [];
-  lines.push(`  Steps: ${steps.length === 0 ? 'none' : steps.map((step) => name(record(step))).join(', ')}`);
+  lines.push(
+    `  Steps: ${steps.length === 0 ? 'none' : steps.map((step) => name(record(step))).join(', ')}`,
+  );
   const status = typeof chainContent.status === 'string' ? chainContent.status : 'unknown';
   const last = chain.length > 1 ? record(chain.at(-1)) : undefined;
   lines.push(`  Outcome: ${status}${last ? `; ${cut(outcome(last), OUTCOME_CHARS)}` : ''}`);

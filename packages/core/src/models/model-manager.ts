@@ -468,8 +468,9 @@ interface JsonModeSchema {
 const jsonModeSchemas = new WeakMap<z.ZodType, JsonModeSchema>();
 
 /**
- * Returns the schema itself when its JSON Schema is an object, and otherwise an envelope
- * `{ "value": <schema> }` with a function that takes the value out again.
+ * Returns the schema itself when every value it accepts is a JSON object (an object schema, or
+ * a union of object schemas), and otherwise an envelope `{ "value": <schema> }` with a function
+ * that takes the value out again.
  *
  * @param schema - The caller's schema.
  * @returns The schema to show and validate, and the unwrapping.
@@ -478,16 +479,40 @@ const jsonModeSchemas = new WeakMap<z.ZodType, JsonModeSchema>();
 export function jsonModeSchema(schema: z.ZodType): JsonModeSchema {
   const cached = jsonModeSchemas.get(schema);
   if (cached) return cached;
-  const { type } = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' });
-  const result: JsonModeSchema =
-    type === 'object'
-      ? { schema, unwrap: (value) => value }
-      : {
-          schema: z.object({ value: schema }),
-          unwrap: (value) => (value as { value: unknown }).value,
-        };
+  const jsonSchema = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' });
+  const result: JsonModeSchema = acceptsOnlyObjects(jsonSchema, jsonSchema)
+    ? { schema, unwrap: (value) => value }
+    : {
+        schema: z.object({ value: schema }),
+        unwrap: (value) => (value as { value: unknown }).value,
+      };
   jsonModeSchemas.set(schema, result);
   return result;
+}
+
+type JsonSchemaNode = Record<string, unknown>;
+
+function acceptsOnlyObjects(node: JsonSchemaNode, root: JsonSchemaNode, depth = 0): boolean {
+  // A reference cycle that never reaches an object type cannot promise an object.
+  if (depth > 20) return false;
+  const ref = node.$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/$defs/')) {
+    const target = (root.$defs as Record<string, JsonSchemaNode> | undefined)?.[ref.slice(8)];
+    return target !== undefined && acceptsOnlyObjects(target, root, depth + 1);
+  }
+  if (node.type === 'object') return true;
+  const alternatives = node.anyOf ?? node.oneOf;
+  if (Array.isArray(alternatives) && alternatives.length > 0) {
+    return alternatives.every((member) =>
+      acceptsOnlyObjects(member as JsonSchemaNode, root, depth + 1),
+    );
+  }
+  if (Array.isArray(node.allOf)) {
+    return node.allOf.some((member) =>
+      acceptsOnlyObjects(member as JsonSchemaNode, root, depth + 1),
+    );
+  }
+  return false;
 }
 
 function parseAnswer<T extends z.ZodType>(
