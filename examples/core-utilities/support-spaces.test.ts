@@ -54,7 +54,7 @@ describe('spaces', () => {
         'Space: support-billing-ticket-1042 (Support ticket 1042 of the billing team)',
       );
       expect(planningPrompt).toContain(
-        '[support-billing-kb, fact] "Refunds take 5 working days."',
+        'space support-billing-kb, fact: "Refunds take 5 working days."',
       );
       expect(planningPrompt).not.toContain('Sales secret');
       expect(planningPrompt).not.toContain('posing');

@@ -154,7 +154,9 @@ describe('ChatPlugin', () => {
     // Bob's planning prompt shows Ada's memories: they share the room.
     const bobPlanning = model.requests[2]?.at(-1)?.content ?? '';
     expect(bobPlanning).toContain('Space: chat-room-lobby-user-bob');
-    expect(bobPlanning).toContain('[chat-room-lobby-user-ada, chain]');
+    expect(bobPlanning).toMatch(
+      /UTC, space chat-room-lobby-user-ada, trigger chat\/message: first\n/,
+    );
   });
 
   it('does not relate a room to another room whose id starts the same way', async () => {

@@ -123,6 +123,7 @@ export class Runtime {
     });
     this.memory = new MemoryManager(config.memory, {
       relatedLimit: options.relatedMemories,
+      relatedChars: options.relatedMemoryChars,
       logger: this.logger.child({ component: 'memory' }),
     });
     this.scheduler = new Scheduler(options.scheduler);
