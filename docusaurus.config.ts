@@ -5,6 +5,7 @@ import type { Config } from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
 import type { Options as DocsOptions } from '@docusaurus/plugin-content-docs';
 import type { PluginOptions as PwaOptions } from '@docusaurus/plugin-pwa';
+import npm2yarn from '@docusaurus/remark-plugin-npm2yarn';
 import type { PluginOptions as SearchOptions } from '@easyops-cn/docusaurus-search-local';
 import { announcement, editUrl, links, site } from './src/data/site';
 import { parseSiteEnv } from './src/config/env';
@@ -13,6 +14,9 @@ import { API_OUT_DIR, API_ROUTE_BASE_PATH, typedocOptions } from './src/config/t
 import { FAVICON, PWA_OUT_DIR, pwaHeadTags } from './src/pwa/assets';
 import { ensureApiDir, type ApiReferencePluginOptions } from './src/plugins/api-reference';
 import type { PluginCatalogueOptions } from './src/plugins/plugin-catalogue';
+import type { MarkdownCopiesOptions } from './src/plugins/markdown-copies';
+import { SOCIAL_CARD_DIR } from './src/plugins/social-cards/card-path';
+import type { SocialCardsOptions } from './src/plugins/social-cards';
 import codeImport from 'remark-code-import';
 
 const env = parseSiteEnv();
@@ -45,8 +49,13 @@ const announcementDismissalReset = `try{if(localStorage.getItem('docusaurus.anno
 /**
  * Fills fenced blocks written as ```ts file=<rootDir>/examples/... from the sample files,
  * which are type-checked and tested, so the docs never show code that does not run.
+ * A ```bash npm2yarn block becomes npm / yarn / pnpm tabs; `sync` makes the reader's choice
+ * apply to every such block, on every page (Docusaurus remembers a tab group's choice).
  */
-const remarkPlugins = [[codeImport, { rootDir: __dirname }]] as DocsOptions['remarkPlugins'];
+const remarkPlugins = [
+  [codeImport, { rootDir: __dirname }],
+  [npm2yarn, { sync: true, converters: ['yarn', 'pnpm'] }],
+] as DocsOptions['remarkPlugins'];
 
 const config = {
   title: site.title,
@@ -102,6 +111,8 @@ const config = {
           sidebarPath: './sidebars.ts',
           remarkPlugins,
           editUrl,
+          // From git history; a checkout without history (or a new file) shows no date.
+          showLastUpdateTime: true,
           lastVersion: 'current',
           versions: {
             current: { label: 'Next' },
@@ -128,6 +139,9 @@ const config = {
         searchBarShortcutHint: true,
         explicitSearchResultPath: true,
         highlightSearchTermsOnTargetPage: true,
+        // The contexts give the search page its section picker ("Everywhere", the default, or
+        // one section). The navbar box ignores them and searches everything: see
+        // src/plugins/site-wide-search. Each result's path starts with its section's name.
         searchContextByPaths: [
           { label: 'Documentation', path: 'docs' },
           { label: 'API reference', path: API_ROUTE_BASE_PATH },
@@ -171,24 +185,58 @@ const config = {
       } satisfies PluginCatalogueOptions,
     ],
     [
-      '@docusaurus/plugin-pwa',
+      // The PWA, with the Markdown copies of every page (and llms.txt) written first and precached.
+      './src/plugins/markdown-copies/index.ts',
       {
-        offlineModeActivationStrategies: ['appInstalled', 'standalone', 'queryString'],
-        pwaHead: pwaHeadTags(),
-        injectManifestConfig: {
-          // Startup images are fetched by iOS once, at install; keep them out of the precache.
-          globIgnores: [`${PWA_OUT_DIR}/startup/**`],
-          // The plugin's own patterns leave PDFs out, so the navbar's whitepaper link would
-          // fail offline; list it by hand, versioned by the sources it is built from.
-          additionalManifestEntries: [whitepaperPrecacheEntry()],
+        pwa: {
+          offlineModeActivationStrategies: ['appInstalled', 'standalone', 'queryString'],
+          pwaHead: pwaHeadTags(),
+          injectManifestConfig: {
+            // Startup images are fetched by iOS once, at install, and social cards by the
+            // sites a page is shared on; keep both out of the precache.
+            globIgnores: [`${PWA_OUT_DIR}/startup/**`, `${SOCIAL_CARD_DIR}/**`],
+            // The plugin's own patterns leave PDFs out, so the navbar's whitepaper link would
+            // fail offline; list it by hand, versioned by the sources it is built from.
+            additionalManifestEntries: [whitepaperPrecacheEntry()],
+          },
+        } satisfies Omit<Partial<PwaOptions>, 'injectManifestConfig'> & {
+          // The plugin sets swSrc, swDest and globPatterns itself; the rest of the config is ours.
+          injectManifestConfig: {
+            globIgnores: string[];
+            additionalManifestEntries: { url: string; revision: string }[];
+          };
         },
-      } satisfies Omit<Partial<PwaOptions>, 'injectManifestConfig'> & {
-        // The plugin sets swSrc, swDest and globPatterns itself; the rest of the config is ours.
-        injectManifestConfig: {
-          globIgnores: string[];
-          additionalManifestEntries: { url: string; revision: string }[];
-        };
-      },
+        llmsTxt: {
+          siteTitle: site.title,
+          siteDescription: site.description,
+          depth: 2,
+          logLevel: 0,
+          onRouteError: 'throw',
+          content: {
+            enableMarkdownFiles: true,
+            enableLlmsFullTxt: true,
+            includeDocs: true,
+            includePages: false,
+            includeBlog: false,
+            // The Markdown of a page is its article; the "Copy page" bar sits outside it.
+            contentSelectors: ['.theme-doc-markdown', 'article'],
+          },
+        },
+      } satisfies MarkdownCopiesOptions,
+    ],
+    './src/plugins/site-wide-search/index.ts',
+    [
+      './src/plugins/social-cards/index.ts',
+      {
+        sections: [
+          { prefix: '/', exact: true, label: site.tagline },
+          { prefix: '/docs/', label: 'Documentation' },
+          { prefix: `/${API_ROUTE_BASE_PATH}/`, label: 'API reference' },
+          { prefix: '/plugins/', label: 'Plugins' },
+          { prefix: '/search/', label: 'Search' },
+        ],
+        defaultSection: site.title,
+      } satisfies SocialCardsOptions,
     ],
   ],
 

@@ -1,0 +1,99 @@
+/**
+ * Local Docusaurus plugin: the progressive web app (@docusaurus/plugin-pwa) with a Markdown copy
+ * of every docs and API page in its offline precache.
+ *
+ * The Markdown copies, llms.txt and llms-full.txt come from @signalwire/docusaurus-plugin-llms-txt,
+ * which converts each built HTML page, so code samples embedded from examples/ appear in full.
+ * Both plugins work in postBuild, and Docusaurus runs every postBuild at once: the service worker
+ * could be built before the copies exist. Here the copies are written first, then listed in the
+ * precache (the PWA plugin's own glob patterns leave .md files out), then the worker is built.
+ * The "Copy page" control fetches these copies, so it works offline too.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { LoadContext, OptionValidationContext, Plugin } from '@docusaurus/types';
+// The package's declared types describe its options only; the plugin itself is typed in lib/.
+import pwaPlugin, { validateOptions as validatePwaOptions } from '@docusaurus/plugin-pwa/lib/index.js';
+import type { PluginOptions as PwaOptions } from '@docusaurus/plugin-pwa';
+import llmsTxtPlugin from '@signalwire/docusaurus-plugin-llms-txt';
+
+type LlmsTxtOptions = Parameters<typeof llmsTxtPlugin>[1];
+
+export interface MarkdownCopiesOptions {
+  /** Options of @docusaurus/plugin-pwa. */
+  pwa: Record<string, unknown>;
+  /** Options of @signalwire/docusaurus-plugin-llms-txt. */
+  llmsTxt: LlmsTxtOptions;
+}
+
+interface PrecacheEntry {
+  url: string;
+  revision: string;
+}
+
+/** Every Markdown file under `dir`, as paths relative to it with forward slashes. */
+async function markdownFiles(dir: string): Promise<string[]> {
+  const files = await readdir(dir, { recursive: true });
+  return files
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => file.split(path.sep).join('/'))
+    .sort();
+}
+
+async function precacheEntries(outDir: string): Promise<PrecacheEntry[]> {
+  const files = await markdownFiles(outDir);
+  return Promise.all(
+    files.map(async (url) => ({
+      url,
+      revision: createHash('sha256')
+        .update(await readFile(path.join(outDir, url)))
+        .digest('hex')
+        .slice(0, 32),
+    })),
+  );
+}
+
+export default async function markdownCopies(
+  context: LoadContext,
+  options: MarkdownCopiesOptions,
+): Promise<Plugin<void> | null> {
+  const pwa = pwaPlugin(context, options.pwa as PwaOptions);
+  // The PWA plugin is off outside production builds, and so are the copies made for it.
+  if (!pwa) {
+    return null;
+  }
+  const copies = llmsTxtPlugin(context, options.llmsTxt);
+
+  return {
+    ...pwa,
+    async postBuild(props) {
+      await copies.postBuild?.(props);
+      const entries = await precacheEntries(props.outDir);
+      if (entries.length === 0) {
+        throw new Error(
+          'markdown-copies: no Markdown copy was written to the build; check the llmsTxt options.',
+        );
+      }
+      // The PWA plugin reads its precache options when its postBuild runs, from this object.
+      const manifest = options.pwa.injectManifestConfig as { additionalManifestEntries?: unknown[] };
+      manifest.additionalManifestEntries = [...(manifest.additionalManifestEntries ?? []), ...entries];
+      await pwa.postBuild?.(props);
+    },
+  };
+}
+
+/** The PWA options are validated (and given their defaults) by the PWA plugin itself. */
+export function validateOptions({
+  validate,
+  options,
+}: OptionValidationContext<MarkdownCopiesOptions, MarkdownCopiesOptions>): MarkdownCopiesOptions {
+  return {
+    ...options,
+    pwa: validatePwaOptions({
+      // Docusaurus's validate is generic over the schema; its type here is bound to ours.
+      validate: validate as unknown as OptionValidationContext<PwaOptions, PwaOptions>['validate'],
+      options: options.pwa as PwaOptions,
+    }),
+  };
+}
