@@ -15,6 +15,7 @@ import { FAVICON, PWA_OUT_DIR, pwaHeadTags } from './src/pwa/assets';
 import { ensureApiDir, type ApiReferencePluginOptions } from './src/plugins/api-reference';
 import type { PluginCatalogueOptions } from './src/plugins/plugin-catalogue';
 import type { MarkdownCopiesOptions } from './src/plugins/markdown-copies';
+import cleanDocusaurusHtml from './src/plugins/markdown-copies/clean-docusaurus-html';
 import { SOCIAL_CARD_DIR } from './src/plugins/social-cards/card-path';
 import type { SocialCardsOptions } from './src/plugins/social-cards';
 import codeImport from 'remark-code-import';
@@ -210,6 +211,8 @@ const config = {
           siteTitle: site.title,
           siteDescription: site.description,
           depth: 2,
+          // The guides first, then the API reference.
+          includeOrder: ['/docs/**', `/${API_ROUTE_BASE_PATH}/**`],
           logLevel: 0,
           onRouteError: 'throw',
           content: {
@@ -220,6 +223,9 @@ const config = {
             includeBlog: false,
             // The Markdown of a page is its article; the "Copy page" bar sits outside it.
             contentSelectors: ['.theme-doc-markdown', 'article'],
+            // The search page is a page of the search plugin, not a docs page.
+            excludeRoutes: ['/search/**', '/search'],
+            beforeDefaultRehypePlugins: [cleanDocusaurusHtml],
           },
         },
       } satisfies MarkdownCopiesOptions,

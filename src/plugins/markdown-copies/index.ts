@@ -14,7 +14,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoadContext, OptionValidationContext, Plugin } from '@docusaurus/types';
 // The package's declared types describe its options only; the plugin itself is typed in lib/.
-import pwaPlugin, { validateOptions as validatePwaOptions } from '@docusaurus/plugin-pwa/lib/index.js';
+import pwaPlugin, {
+  validateOptions as validatePwaOptions,
+} from '@docusaurus/plugin-pwa/lib/index.js';
 import type { PluginOptions as PwaOptions } from '@docusaurus/plugin-pwa';
 import llmsTxtPlugin from '@signalwire/docusaurus-plugin-llms-txt';
 
@@ -64,9 +66,16 @@ export default async function markdownCopies(
     return null;
   }
   const copies = llmsTxtPlugin(context, options.llmsTxt);
+  // Docusaurus resolves a plugin's theme and client-module paths against the folder of the
+  // module that registered it, which is this one: make the PWA plugin's own paths absolute.
+  const pwaDir = path.dirname(require.resolve('@docusaurus/plugin-pwa'));
+  const fromPwaDir = (file: string) => path.resolve(pwaDir, file);
 
   return {
     ...pwa,
+    getThemePath: () => fromPwaDir(pwa.getThemePath!()),
+    getTypeScriptThemePath: () => fromPwaDir(pwa.getTypeScriptThemePath!()),
+    getClientModules: () => (pwa.getClientModules?.() ?? []).map(fromPwaDir),
     async postBuild(props) {
       await copies.postBuild?.(props);
       const entries = await precacheEntries(props.outDir);
@@ -76,8 +85,13 @@ export default async function markdownCopies(
         );
       }
       // The PWA plugin reads its precache options when its postBuild runs, from this object.
-      const manifest = options.pwa.injectManifestConfig as { additionalManifestEntries?: unknown[] };
-      manifest.additionalManifestEntries = [...(manifest.additionalManifestEntries ?? []), ...entries];
+      const manifest = options.pwa.injectManifestConfig as {
+        additionalManifestEntries?: unknown[];
+      };
+      manifest.additionalManifestEntries = [
+        ...(manifest.additionalManifestEntries ?? []),
+        ...entries,
+      ];
       await pwa.postBuild?.(props);
     },
   };

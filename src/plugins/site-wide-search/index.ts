@@ -16,7 +16,8 @@ import type { Plugin } from '@docusaurus/types';
 const generatedOptionsRequest = /utils[\\/]proxiedGenerated(\.js)?$/;
 
 /** The directory of the search plugin's navbar search box (not its search page). */
-const searchBarDir = /docusaurus-search-local[\\/]dist[\\/]client[\\/]client[\\/]theme[\\/]SearchBar$/;
+const searchBarDir =
+  /docusaurus-search-local[\\/]dist[\\/]client[\\/]client[\\/]theme[\\/]SearchBar$/;
 
 const optionsWithoutContexts = path.join(__dirname, 'options-without-contexts.ts');
 

@@ -56,14 +56,13 @@ export function sectionOf(routePath: string, options: SocialCardsOptions): strin
   return (
     options.sections.find(({ prefix, exact }) =>
       exact ? routePath === prefix : routePath.startsWith(prefix),
-    )?.label ??
-    options.defaultSection
+    )?.label ?? options.defaultSection
   );
 }
 
 export default function socialCards(context: LoadContext, options: SocialCardsOptions): Plugin {
   const { siteConfig } = context;
-  const cacheDir = path.join(context.generatedFilesDir, '..', '.cache', 'social-cards');
+  const cacheDir = path.join(context.siteDir, 'node_modules', '.cache', 'social-cards');
 
   async function drawCard(svg: string, target: string): Promise<void> {
     const key = createHash('sha256').update(svg).digest('hex').slice(0, 32);
