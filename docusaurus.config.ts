@@ -19,6 +19,7 @@ import cleanDocusaurusHtml from './src/plugins/markdown-copies/clean-docusaurus-
 import { SOCIAL_CARD_DIR } from './src/plugins/social-cards/card-path';
 import type { SocialCardsOptions } from './src/plugins/social-cards';
 import codeImport from 'remark-code-import';
+import rehypeFocusableTables from './src/config/rehype-focusable-tables';
 
 const env = parseSiteEnv();
 ensureApiDir(__dirname, API_OUT_DIR);
@@ -57,6 +58,7 @@ const remarkPlugins = [
   [codeImport, { rootDir: __dirname }],
   [npm2yarn, { sync: true, converters: ['yarn', 'pnpm'] }],
 ] as DocsOptions['remarkPlugins'];
+const rehypePlugins = [rehypeFocusableTables] as DocsOptions['rehypePlugins'];
 
 const config = {
   title: site.title,
@@ -111,6 +113,7 @@ const config = {
           routeBasePath: 'docs',
           sidebarPath: './sidebars.ts',
           remarkPlugins,
+          rehypePlugins,
           editUrl,
           // From git history; a checkout without history (or a new file) shows no date.
           showLastUpdateTime: true,
@@ -168,6 +171,7 @@ const config = {
         path: API_OUT_DIR,
         routeBasePath: API_ROUTE_BASE_PATH,
         remarkPlugins,
+        rehypePlugins,
         sidebarPath: './sidebars.api.ts',
         // Generated from TSDoc comments: edit the core package, not these pages.
         editUrl: undefined,
@@ -248,7 +252,11 @@ const config = {
 
   themeConfig: {
     image: `${PWA_OUT_DIR}/icon-512x512.png`,
-    metadata: [{ name: 'description', content: site.description }],
+    // Defaults for pages without a description of their own (the not-found and search pages).
+    metadata: [
+      { name: 'description', content: site.description },
+      { property: 'og:description', content: site.description },
+    ],
     colorMode: {
       defaultMode: 'dark',
       disableSwitch: true,

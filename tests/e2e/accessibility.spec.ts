@@ -23,6 +23,8 @@ for (const viewport of [
 ]) {
   test.describe(`at ${viewport.label}`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
+    // All of axe's rules on a long docs page take most of a minute on a shared two-core machine.
+    test.slow();
 
     for (const { name, path } of pages) {
       test(`the ${name} has no axe violations, best practices included`, async ({ page }) => {

@@ -2,7 +2,7 @@
  * A rehype plugin run on each built page before it becomes Markdown: it undoes what the theme
  * adds for the browser, so the Markdown reads like the source.
  *
- * - Heading anchors ("#" links) are dropped; they would become "[​](#id "Direct link…")".
+ * - Heading anchors ("#" links) are dropped; each would become a link to "#id" titled "Direct link…".
  * - Highlighted code blocks are rebuilt as <pre><code class="language-…"> holding the plain code.
  *   The theme writes one element per line, each ending in <br>, which the converter would turn
  *   into a blank line after every line; here the lines are joined with newlines instead, so a

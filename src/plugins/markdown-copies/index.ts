@@ -10,7 +10,7 @@
  * The "Copy page" control fetches these copies, so it works offline too.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoadContext, OptionValidationContext, Plugin } from '@docusaurus/types';
 // The package's declared types describe its options only; the plugin itself is typed in lib/.
@@ -41,6 +41,28 @@ async function markdownFiles(dir: string): Promise<string[]> {
     .filter((file) => file.endsWith('.md'))
     .map((file) => file.split(path.sep).join('/'))
     .sort();
+}
+
+/**
+ * With trailing-slash routes the converter points internal links at "/api/classes/Runtime/.md",
+ * while the copy is served at "/api/classes/Runtime.md" (links in tables too, which it writes
+ * as text, so this is done on the written files).
+ */
+export function withoutTrailingSlashBeforeMd(markdown: string): string {
+  return markdown.replace(/\]\((\/[^)\s]*?)\/\.md(?=[)#?])/g, ']($1.md');
+}
+
+async function fixLinks(outDir: string, files: string[]): Promise<void> {
+  await Promise.all(
+    files.map(async (file) => {
+      const target = path.join(outDir, file);
+      const markdown = await readFile(target, 'utf8');
+      const fixed = withoutTrailingSlashBeforeMd(markdown);
+      if (fixed !== markdown) {
+        await writeFile(target, fixed);
+      }
+    }),
+  );
 }
 
 async function precacheEntries(outDir: string): Promise<PrecacheEntry[]> {
@@ -78,6 +100,7 @@ export default async function markdownCopies(
     getClientModules: () => (pwa.getClientModules?.() ?? []).map(fromPwaDir),
     async postBuild(props) {
       await copies.postBuild?.(props);
+      await fixLinks(props.outDir, [...(await markdownFiles(props.outDir)), 'llms-full.txt']);
       const entries = await precacheEntries(props.outDir);
       if (entries.length === 0) {
         throw new Error(
