@@ -6,6 +6,12 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { gotoHydrated } from './support/shell';
 
+/**
+ * The first results wait for the search index to download and load in a worker, which takes
+ * well over the default 10 s when the machine running the tests is busy.
+ */
+const indexLoad = { timeout: 30_000 };
+
 function searchInput(page: Page): Locator {
   // A plain input until the search index loads on first focus; a combobox after.
   return page.locator('.navbar input.navbar__search-input');
@@ -46,7 +52,7 @@ test('typing a docs term suggests docs pages, and choosing one opens it', async 
   await searchInput(page).fill('executor');
 
   const executors = suggestion(page, 'Executors');
-  await expect(executors).toBeVisible();
+  await expect(executors).toBeVisible(indexLoad);
   await expect(executors).toContainText('Documentation');
 
   // "See all results" links to the search page, with its trailing slash.
@@ -67,7 +73,7 @@ test('typing an API name suggests its API reference page, and choosing it opens 
   await searchInput(page).fill('ModelManager');
 
   const modelManager = suggestion(page, 'Class: ModelManager');
-  await expect(modelManager).toBeVisible();
+  await expect(modelManager).toBeVisible(indexLoad);
   await expect(modelManager).toContainText('API');
 
   await modelManager.click();
@@ -80,7 +86,7 @@ test('the search results page lists docs and API results, with trailing-slash li
 }) => {
   await page.goto('/search/?q=executor');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Search results for "executor"');
-  await expect(page.getByText(/^\d+ documents? found$/)).toBeVisible();
+  await expect(page.getByText(/^\d+ documents? found$/)).toBeVisible(indexLoad);
 
   const results = page.locator('article h2 a');
   await expect(results.first()).toBeVisible();
@@ -135,6 +141,7 @@ test.describe('search finds every page from every page, with the keyboard only',
     const first = page.getByRole('option').first();
     await expect(first.locator('[class*="hitTitle"]')).toHaveText(
       'Variable: PipelineModificationSchema',
+      indexLoad,
     );
     await expect(first.locator('[class*="hitPath"]')).toHaveText(/^API › /);
     await expect(page.getByText('No results')).toHaveCount(0);
@@ -165,7 +172,7 @@ test.describe('search finds every page from every page, with the keyboard only',
     await page.keyboard.type('Liquid templates');
 
     const first = page.getByRole('option').first();
-    await expect(first.locator('[class*="hitTitle"]')).toHaveText('Liquid templates');
+    await expect(first.locator('[class*="hitTitle"]')).toHaveText('Liquid templates', indexLoad);
     await expect(first.locator('[class*="hitPath"]')).toHaveText(/^Documentation › /);
 
     await page.keyboard.press('Enter');
@@ -179,7 +186,7 @@ test.describe('search finds every page from every page, with the keyboard only',
     await gotoHydrated(page, '/docs/building-plugins/executors/');
     await searchInput(page).fill('Executor');
     const options = page.getByRole('option');
-    await expect(options.first()).toBeVisible();
+    await expect(options.first()).toBeVisible(indexLoad);
     // A page's matching headings are listed under it as a tree, with the page as their label;
     // every other result carries its section's name at the start of its path.
     const pageHits = options.filter({ hasNot: page.locator('[class*="hitTree"]') });
@@ -195,7 +202,7 @@ test('the search page searches everywhere by default and narrows to one section'
 }) => {
   await page.goto('/search/?q=executor');
   const results = page.locator('article h2 a');
-  await expect(results.first()).toBeVisible();
+  await expect(results.first()).toBeVisible(indexLoad);
   const section = page.getByRole('combobox').filter({ has: page.getByRole('option') });
   await expect(section).toHaveValue('');
 
