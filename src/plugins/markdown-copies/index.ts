@@ -19,6 +19,7 @@ import pwaPlugin, {
 } from '@docusaurus/plugin-pwa/lib/index.js';
 import type { PluginOptions as PwaOptions } from '@docusaurus/plugin-pwa';
 import llmsTxtPlugin from '@signalwire/docusaurus-plugin-llms-txt';
+import { withoutTrailingSlashBeforeMd } from './links';
 
 type LlmsTxtOptions = Parameters<typeof llmsTxtPlugin>[1];
 
@@ -41,15 +42,6 @@ async function markdownFiles(dir: string): Promise<string[]> {
     .filter((file) => file.endsWith('.md'))
     .map((file) => file.split(path.sep).join('/'))
     .sort();
-}
-
-/**
- * With trailing-slash routes the converter points internal links at "/api/classes/Runtime/.md",
- * while the copy is served at "/api/classes/Runtime.md" (links in tables too, which it writes
- * as text, so this is done on the written files).
- */
-export function withoutTrailingSlashBeforeMd(markdown: string): string {
-  return markdown.replace(/\]\((\/[^)\s]*?)\/\.md(?=[)#?])/g, ']($1.md');
 }
 
 async function fixLinks(outDir: string, files: string[]): Promise<void> {

@@ -25,6 +25,10 @@ const colours = {
 } as const;
 
 const TITLE_FONT_SIZE = 68;
+/** Width the title may take: the card less its 80 px margins. */
+const TITLE_MAX_WIDTH = 1040;
+/** Mean advance of a bold sans-serif character, in ems, with a margin (measured on DejaVu Sans). */
+const BOLD_CHAR_EM = 0.64;
 /** Characters per title line at that size in a sans-serif face, with a margin. */
 const TITLE_LINE_CHARS = 28;
 const TITLE_MAX_LINES = 3;
@@ -81,13 +85,21 @@ function logoMark(x: number, y: number, size: number): string {
 
 export function cardSvg({ title, section, siteTitle, siteHost }: CardText): string {
   const lines = wrapTitle(title);
-  const lineHeight = TITLE_FONT_SIZE * 1.18;
-  const titleTop = 300 - ((lines.length - 1) * lineHeight) / 2;
+  // One long identifier ("PipelineModificationContext") cannot wrap: shrink the title to fit.
+  const longest = Math.max(...lines.map((line) => line.length));
+  const fontSize = Math.min(
+    TITLE_FONT_SIZE,
+    Math.floor(TITLE_MAX_WIDTH / (longest * BOLD_CHAR_EM)),
+  );
+  const lineHeight = fontSize * 1.18;
+  // Below the logo row: the section label, then up to three title lines above the rule at 520.
+  const sectionBaseline = 225;
+  const titleTop = sectionBaseline + 22 + fontSize;
   const font = `font-family="DejaVu Sans, Noto Sans, Liberation Sans, Arial, sans-serif"`;
   const titleLines = lines
     .map(
       (text, index) =>
-        `<text x="80" y="${titleTop + index * lineHeight}" ${font} font-size="${TITLE_FONT_SIZE}" font-weight="700" fill="${colours.heading}">${escapeXml(text)}</text>`,
+        `<text x="80" y="${titleTop + index * lineHeight}" ${font} font-size="${fontSize}" font-weight="700" fill="${colours.heading}">${escapeXml(text)}</text>`,
     )
     .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${SOCIAL_CARD_WIDTH}" height="${SOCIAL_CARD_HEIGHT}" viewBox="0 0 ${SOCIAL_CARD_WIDTH} ${SOCIAL_CARD_HEIGHT}">
@@ -95,7 +107,7 @@ export function cardSvg({ title, section, siteTitle, siteHost }: CardText): stri
 <rect x="0" y="0" width="${SOCIAL_CARD_WIDTH}" height="10" fill="${colours.primary}"/>
 ${logoMark(80, 64, 72)}
 <text x="172" y="113" ${font} font-size="40" font-weight="700" fill="${colours.heading}">${escapeXml(siteTitle)}</text>
-<text x="80" y="${titleTop - TITLE_FONT_SIZE - 12}" ${font} font-size="30" font-weight="700" letter-spacing="2" fill="${colours.primary}">${escapeXml(section.toUpperCase())}</text>
+<text x="80" y="${sectionBaseline}" ${font} font-size="30" font-weight="700" letter-spacing="2" fill="${colours.primary}">${escapeXml(section.toUpperCase())}</text>
 ${titleLines}
 <rect x="80" y="520" width="${SOCIAL_CARD_WIDTH - 160}" height="2" fill="${colours.border}"/>
 <text x="80" y="570" ${font} font-size="28" fill="${colours.muted}">${escapeXml(siteHost)}</text>
