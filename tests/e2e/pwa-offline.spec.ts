@@ -91,6 +91,8 @@ const h1 = (page: Page) => page.locator('article h1, main h1').first();
 test('with ?offlineMode=true the whole site is precached and keeps working with the server stopped', async ({
   page,
 }) => {
+  // The whole site, its Markdown copies included, is precached before the journey starts.
+  test.slow();
   await installOfflineMode(page);
 
   // Spec section 7: the worker script is requested with params={"offlineMode":…,"debug":…}.
