@@ -9,8 +9,8 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAgent, startAgentExpectingExit } from './support/agent-process';
-import { cleanEnv, runCommand } from './support/commands';
+import { BUILT_ENTRY, startAgent, startAgentExpectingExit } from './support/agent-process';
+import { cleanEnv, runCommand } from '../support/commands';
 import { startFakeOpenAI } from './support/fake-openai';
 import { postMessage } from './support/messages';
 
@@ -70,6 +70,8 @@ describe('npm run create-agent from a clone', () => {
       const tests = await runCommand('npm', ['test'], { cwd: project, env, timeoutMs: 2 * MINUTE });
       expect(tests.stdout).toMatch(/Tests\s+\d+ passed/);
       await runCommand('npm', ['run', 'typecheck'], { cwd: project, env, timeoutMs: 2 * MINUTE });
+      // Built once here; the registry test covers `npm start`, which builds before each start.
+      await runCommand('npm', ['run', 'build'], { cwd: project, env, timeoutMs: 2 * MINUTE });
     },
     8 * MINUTE,
   );
@@ -80,9 +82,10 @@ describe('npm run create-agent from a clone', () => {
       const result = await startAgentExpectingExit(
         project,
         { ...env, OPENAI_API_KEY: '', PORT: '0' },
-        2 * MINUTE,
+        MINUTE,
+        BUILT_ENTRY,
       );
-      expect(result.code).not.toBe(0);
+      expect(result.code).toBe(1);
       expect(result.output).toContain('Cannot start the agent. OPENAI_API_KEY is not set');
     },
     3 * MINUTE,
@@ -96,10 +99,12 @@ describe('npm run create-agent from a clone', () => {
         path.join(project, '.env'),
         `OPENAI_API_KEY=sk-from-env-file\nOPENAI_BASE_URL=${openai.baseUrl}\nOPENAI_MODEL=fake-model\nPORT=0\n`,
       );
-      const agent = await startAgent(project, env, 2 * MINUTE).catch(async (error: unknown) => {
-        await openai.close();
-        throw error;
-      });
+      const agent = await startAgent(project, env, MINUTE, BUILT_ENTRY).catch(
+        async (error: unknown) => {
+          await openai.close();
+          throw error;
+        },
+      );
       try {
         const answer = await postMessage(agent.url, { user: 'ada', text: 'Hello' });
         expect(answer.status).toBe(200);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packWorkspacePackages } from '../../packages/create-weft/src/weft-packages';
 import { startAgent } from './support/agent-process';
-import { cleanEnv, runCommand } from './support/commands';
+import { cleanEnv, runCommand } from '../support/commands';
 import { postMessage } from './support/messages';
 import { startLocalRegistry, upstreamRegistry, type LocalRegistry } from './support/verdaccio';
 

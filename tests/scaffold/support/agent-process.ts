@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 
-/** A generated project's `npm start`, running until `stop()`. */
+/** A generated project's agent, running until `stop()`. */
 export interface RunningAgent {
   url: string;
   output: () => string;
@@ -9,17 +9,23 @@ export interface RunningAgent {
 
 const LISTENING = /Agent listening on (http:\/\/127\.0\.0\.1:\d+)/;
 
+/** How the agent is started: `npm start` builds first; the built entry point starts at once. */
+export type StartCommand = readonly [string, ...string[]];
+export const NPM_START: StartCommand = ['npm', 'start'];
+export const BUILT_ENTRY: StartCommand = [process.execPath, 'dist/main.js'];
+
 /**
- * Runs `npm start` in `cwd` (build, then `node dist/main.js`) and resolves with the URL the
- * agent prints once it listens. Rejects with its output if it exits or stays silent too long.
+ * Starts the agent in `cwd` and resolves with the URL it prints once it listens. Rejects with
+ * its output if it exits or stays silent too long.
  */
 export function startAgent(
   cwd: string,
   env: NodeJS.ProcessEnv,
   timeoutMs: number,
+  [command, ...args]: StartCommand = NPM_START,
 ): Promise<RunningAgent> {
   // Its own process group, so stopping it also stops the node process npm started.
-  const child = spawn('npm', ['start'], { cwd, env, detached: true });
+  const child = spawn(command, args, { cwd, env, detached: true });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
@@ -29,7 +35,9 @@ export function startAgent(
     const fail = (reason: string) => {
       clearInterval(poll);
       clearTimeout(deadline);
-      void stop().then(() => reject(new Error(`npm start ${reason}\n${output}`)));
+      void stop().then(() =>
+        reject(new Error(`${command} ${args.join(' ')} ${reason}\n${output}`)),
+      );
     };
     const deadline = setTimeout(() => fail(`printed no URL within ${timeoutMs} ms`), timeoutMs);
     const poll = setInterval(() => {
@@ -43,20 +51,23 @@ export function startAgent(
   });
 }
 
-/** Runs `npm start` expecting it to refuse to start; resolves with its exit code and output. */
+/** Starts the agent expecting it to refuse; resolves with its exit code and output. */
 export function startAgentExpectingExit(
   cwd: string,
   env: NodeJS.ProcessEnv,
   timeoutMs: number,
+  [command, ...args]: StartCommand = NPM_START,
 ): Promise<{ code: number | null; output: string }> {
-  const child = spawn('npm', ['start'], { cwd, env, detached: true });
+  const child = spawn(command, args, { cwd, env, detached: true });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   return new Promise((resolve, reject) => {
     const deadline = setTimeout(() => {
       void stopGroup(child, 5_000).then(() =>
-        reject(new Error(`npm start still ran after ${timeoutMs} ms\n${output}`)),
+        reject(
+          new Error(`${command} ${args.join(' ')} still ran after ${timeoutMs} ms\n${output}`),
+        ),
       );
     }, timeoutMs);
     child.once('exit', (code) => {
