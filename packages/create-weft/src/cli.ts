@@ -92,8 +92,10 @@ async function main(): Promise<void> {
     if (spinning) progress.stop('Done');
   });
   const relative = path.relative(here, project.directory) || '.';
+  // A path that climbs more than one level reads better as the absolute one.
+  const shown = relative.startsWith(`..${path.sep}..`) ? project.directory : relative;
   prompts.note(
-    [`cd ${relative}`, 'npm install', 'npm test', 'npm run dev'].join('\n'),
+    [`cd ${shown}`, 'npm install', 'npm test', 'npm run dev'].join('\n'),
     `Created ${project.name} with --model ${choices.model} --memory ${choices.memory}. Next:`,
   );
   prompts.outro('README.md explains every file.');

@@ -71,7 +71,7 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
     let dependencies: Record<string, string>;
     let dependencyNote = '';
     if (source === 'workspace') {
-      options.onProgress?.(`Building and packing ${weftPackages.join(', ')} from the clone`);
+      options.onProgress?.(`Packing ${weftPackages.join(', ')} from this clone`);
       await mkdir(path.join(staging, VENDOR_DIR));
       const packed = await packWorkspacePackages(
         workspaceRoot as string,
