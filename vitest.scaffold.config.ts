@@ -14,6 +14,6 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 300_000,
     env: { WEFT_LOG_LEVEL: 'silent' },
-    hookTimeout: 420_000,
+    hookTimeout: 600_000,
   },
 });

@@ -40,16 +40,19 @@ describe('npm run create-agent from a clone', () => {
     const manifest = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
     };
+    const { version } = JSON.parse(
+      await readFile(path.join(root, 'packages/core/package.json'), 'utf8'),
+    ) as { version: string };
+    // npm names a tarball after the package: @weft/core 1.2.3 is weft-core-1.2.3.tgz.
+    const tarballs = ['core', 'model-openai', 'testing'].map(
+      (name) => `weft-${name}-${version}.tgz`,
+    );
     expect(manifest.dependencies).toEqual({
-      '@weft/core': 'file:vendor/weft-core-0.1.0.tgz',
-      '@weft/model-openai': 'file:vendor/weft-model-openai-0.1.0.tgz',
-      '@weft/testing': 'file:vendor/weft-testing-0.1.0.tgz',
+      '@weft/core': `file:vendor/${tarballs[0]}`,
+      '@weft/model-openai': `file:vendor/${tarballs[1]}`,
+      '@weft/testing': `file:vendor/${tarballs[2]}`,
     });
-    expect((await readdir(path.join(project, 'vendor'))).sort()).toEqual([
-      'weft-core-0.1.0.tgz',
-      'weft-model-openai-0.1.0.tgz',
-      'weft-testing-0.1.0.tgz',
-    ]);
+    expect((await readdir(path.join(project, 'vendor'))).sort()).toEqual(tarballs);
   });
 
   it(

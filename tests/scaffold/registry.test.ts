@@ -33,6 +33,14 @@ async function workspacePackageNames(): Promise<string[]> {
   );
 }
 
+/** The version every Weft package is released under (changesets keeps them in step). */
+async function weftVersion(): Promise<string> {
+  const manifest = JSON.parse(
+    await readFile(path.join(root, 'packages/create-weft/package.json'), 'utf8'),
+  ) as { version: string };
+  return manifest.version;
+}
+
 describe('npm create weft from a registry', () => {
   let work = '';
   let registry: LocalRegistry | undefined;
@@ -63,7 +71,7 @@ describe('npm create weft from a registry', () => {
         timeoutMs: MINUTE,
       });
     }
-  }, 6 * MINUTE);
+  }, 10 * MINUTE);
 
   afterAll(async () => {
     await registry?.stop();
@@ -76,10 +84,7 @@ describe('npm create weft from a registry', () => {
       env,
       timeoutMs: MINUTE,
     });
-    const { version } = JSON.parse(
-      await readFile(path.join(root, 'packages/create-weft/package.json'), 'utf8'),
-    ) as { version: string };
-    expect(stdout.trim()).toBe(version);
+    expect(stdout.trim()).toBe(await weftVersion());
   });
 
   it(
@@ -89,7 +94,18 @@ describe('npm create weft from a registry', () => {
       await mkdir(users);
       await runCommand(
         'npm',
-        ['create', '--yes', 'weft@latest', 'my-agent', '--', '--model', 'scripted'],
+        // --name shows that the flags after `--` reach create-weft.
+        [
+          'create',
+          '--yes',
+          'weft@latest',
+          'my-agent',
+          '--',
+          '--model',
+          'scripted',
+          '--name',
+          'registry-agent',
+        ],
         // npm create keeps what it runs in the cache under _npx; a cache of its own makes sure
         // it runs the create-weft just published, not one left by an earlier run.
         {
@@ -117,8 +133,9 @@ describe('npm create weft from a registry', () => {
         name: string;
         dependencies: Record<string, string>;
       };
-      expect(manifest.name).toBe('my-agent');
-      expect(manifest.dependencies).toEqual({ '@weft/core': '^0.1.0', '@weft/testing': '^0.1.0' });
+      expect(manifest.name).toBe('registry-agent');
+      const range = `^${await weftVersion()}`;
+      expect(manifest.dependencies).toEqual({ '@weft/core': range, '@weft/testing': range });
     },
     4 * MINUTE,
   );
@@ -127,13 +144,13 @@ describe('npm create weft from a registry', () => {
     'installs from the registry, passes its own tests and type-check',
     async () => {
       expect(project).not.toBe('');
-      await runCommand('npm', ['install'], { cwd: project, env, timeoutMs: 4 * MINUTE });
+      await runCommand('npm', ['install'], { cwd: project, env, timeoutMs: 6 * MINUTE });
       const tests = await runCommand('npm', ['test'], { cwd: project, env, timeoutMs: 2 * MINUTE });
       expect(tests.stdout).toMatch(/Tests\s+\d+ passed/);
       expect(tests.stdout).not.toMatch(/failed/);
       await runCommand('npm', ['run', 'typecheck'], { cwd: project, env, timeoutMs: 2 * MINUTE });
     },
-    8 * MINUTE,
+    10 * MINUTE,
   );
 
   it(
