@@ -88,9 +88,16 @@ async function main(): Promise<void> {
       else progress.start(step);
       spinning = true;
     },
-  }).finally(() => {
-    if (spinning) progress.stop('Done');
-  });
+  }).then(
+    (created) => {
+      if (spinning) progress.stop('Done');
+      return created;
+    },
+    (error: unknown) => {
+      if (spinning) progress.error('Failed');
+      throw error;
+    },
+  );
   const relative = path.relative(here, project.directory) || '.';
   // A path that climbs more than one level reads better as the absolute one.
   const shown = relative.startsWith(`..${path.sep}..`) ? project.directory : relative;
