@@ -10,7 +10,7 @@ import { announcement, editUrl, links, site } from './src/data/site';
 import { parseSiteEnv } from './src/config/env';
 import { codeTheme } from './src/config/prism';
 import { API_OUT_DIR, API_ROUTE_BASE_PATH, typedocOptions } from './src/config/typedoc';
-import { FAVICON, PWA_OUT_DIR, pwaHeadTags } from './src/pwa/assets';
+import { FAVICON, PWA_OUT_DIR } from './src/pwa/assets';
 import { ensureApiDir, type ApiReferencePluginOptions } from './src/plugins/api-reference';
 import type { PluginCatalogueOptions } from './src/plugins/plugin-catalogue';
 import codeImport from 'remark-code-import';
@@ -138,6 +138,8 @@ const config = {
   ],
 
   plugins: [
+    './src/plugins/lean-client/index.ts',
+    './src/plugins/bundle-stats/index.ts',
     [
       './src/plugins/api-reference/index.ts',
       {
@@ -170,11 +172,12 @@ const config = {
         onInvalidPackage: 'throw',
       } satisfies PluginCatalogueOptions,
     ],
+    // The PWA head tags; not plugin-pwa's pwaHead option, which would ship them in the client bundle.
+    './src/plugins/pwa-head/index.ts',
     [
       '@docusaurus/plugin-pwa',
       {
         offlineModeActivationStrategies: ['appInstalled', 'standalone', 'queryString'],
-        pwaHead: pwaHeadTags(),
         injectManifestConfig: {
           // Startup images are fetched by iOS once, at install; keep them out of the precache.
           globIgnores: [`${PWA_OUT_DIR}/startup/**`],
@@ -271,7 +274,8 @@ const config = {
     prism: {
       theme: codeTheme,
       darkTheme: codeTheme,
-      additionalLanguages: ['bash', 'json', 'diff'],
+      // json is one of prism-react-renderer's bundled languages already.
+      additionalLanguages: ['bash', 'diff'],
     },
   } satisfies Preset.ThemeConfig,
 } satisfies Config;
