@@ -5,48 +5,50 @@
  * Module sizes are the bundler's, before minification; the per-page figures the report
  * prints next to them are the shipped, gzipped files.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
+// Types only: Rspack's compiler and stats follow webpack's API.
+import type { Compiler, StatsModule } from 'webpack';
 import { BUNDLE_STATS_FILE, type BundleStats, type BundleModule } from './model';
 
-/** The parts of the bundler's stats JSON read here (Rspack and webpack agree on them). */
-interface StatsModule {
-  name?: string;
-  identifier?: string;
-  issuerName?: string;
-  size?: number;
-  modules?: StatsModule[];
-}
-interface StatsChunk {
-  names?: string[];
-  initial?: boolean;
-  files?: string[];
-  modules?: StatsModule[];
-}
-interface StatsJson {
-  chunks?: StatsChunk[];
-}
-interface DoneStats {
-  toJson(options: Record<string, boolean | number>): StatsJson;
-}
-interface DoneCompiler {
-  hooks: { done: { tap(name: string, callback: (stats: DoneStats) => void): void } };
+/** Concatenated modules nest their parts; the report wants the parts. */
+function leaves(modules: StatsModule[] | undefined): StatsModule[] {
+  return (modules ?? []).flatMap((module) =>
+    module.modules && module.modules.length > 0 ? leaves(module.modules) : [module],
+  );
 }
 
-/** Concatenated modules nest their parts; the report wants the parts. */
-function flatten(modules: StatsModule[] | undefined): BundleModule[] {
-  return (modules ?? []).flatMap((module) =>
-    module.modules && module.modules.length > 0
-      ? flatten(module.modules)
-      : [
-          {
-            name: module.name ?? module.identifier ?? '(unnamed)',
-            size: module.size ?? 0,
-            issuer: module.issuerName ?? '',
-          },
-        ],
-  );
+function toBundleModule(module: StatsModule): BundleModule {
+  return {
+    name: module.name ?? module.identifier ?? '(unnamed)',
+    size: module.size ?? 0,
+    issuer: module.issuerName ?? '',
+  };
+}
+
+const TSLIB_HELPER_CALL = /\btslib(?:_\d+)?\.(__\w+)|import\s*\{([^}]*)\}\s*from\s*["']tslib["']/g;
+
+/** The tslib helpers that dependencies in the client bundle call (see lean-client/tslib-helpers). */
+function tslibHelpersCalled(modules: StatsModule[]): string[] {
+  const helpers = new Set<string>();
+  for (const module of modules) {
+    const file = module.nameForCondition;
+    if (!file || !/node_modules.*\.[cm]?js$/.test(file) || /[\\/]tslib[\\/]/.test(file)) {
+      continue;
+    }
+    const source = readFileSync(file, 'utf8');
+    if (!source.includes('tslib')) {
+      continue;
+    }
+    for (const match of source.matchAll(TSLIB_HELPER_CALL)) {
+      const names = match[1] ? [match[1]] : match[2].split(',');
+      for (const name of names) {
+        helpers.add(name.trim().split(/\s+as\s+/)[0]);
+      }
+    }
+  }
+  return [...helpers].filter(Boolean).sort();
 }
 
 export default function pluginBundleStats(context: LoadContext): Plugin {
@@ -60,7 +62,7 @@ export default function pluginBundleStats(context: LoadContext): Plugin {
       return {
         plugins: [
           {
-            apply(compiler: DoneCompiler) {
+            apply(compiler: Compiler) {
               compiler.hooks.done.tap('weft-bundle-stats', (stats) => {
                 const json = stats.toJson({
                   all: false,
@@ -72,12 +74,15 @@ export default function pluginBundleStats(context: LoadContext): Plugin {
                   chunkModulesSpace: Number.MAX_SAFE_INTEGER,
                   nestedModulesSpace: Number.MAX_SAFE_INTEGER,
                 });
-                const entryChunks = (json.chunks ?? []).filter((chunk) => chunk.initial);
+                const chunks = json.chunks ?? [];
+                const entryChunks = chunks.filter((chunk) => chunk.initial);
                 const report: BundleStats = {
                   files: entryChunks.flatMap((chunk) => chunk.files ?? []),
                   modules: entryChunks
-                    .flatMap((chunk) => flatten(chunk.modules))
+                    .flatMap((chunk) => leaves(chunk.modules))
+                    .map(toBundleModule)
                     .sort((a, b) => b.size - a.size),
+                  tslibHelpers: tslibHelpersCalled(chunks.flatMap((chunk) => leaves(chunk.modules))),
                 };
                 mkdirSync(path.dirname(outFile), { recursive: true });
                 writeFileSync(outFile, JSON.stringify(report));

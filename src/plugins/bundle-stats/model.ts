@@ -17,4 +17,6 @@ export interface BundleStats {
   files: string[];
   /** Every module of the entry chunks, largest first. */
   modules: BundleModule[];
+  /** tslib helpers called by dependencies anywhere in the client bundle. */
+  tslibHelpers: string[];
 }

@@ -8,6 +8,7 @@
  *   first code block.
  * - The search plugin imports mark.js eagerly to highlight searched terms on the page a result
  *   opens. It is replaced by a stand-in that loads mark.js only when there is something to mark.
+ * - tslib, pulled in whole for one helper, is replaced in the client by the helpers it needs.
  */
 import path from 'node:path';
 import type { Plugin } from '@docusaurus/types';
@@ -20,9 +21,10 @@ const MARK_JS_ENTRY = /[\\/]mark\.js[\\/]dist[\\/]mark\.js$/;
 export default function pluginLeanClient(): Plugin {
   return {
     name: 'weft-lean-client',
-    configureWebpack(_config, _isServer, { currentBundler }) {
+    configureWebpack(_config, isServer, { currentBundler }) {
       const { NormalModuleReplacementPlugin } = currentBundler.instance;
       return {
+        resolve: isServer ? {} : { alias: { tslib$: path.join(__dirname, 'tslib-helpers.ts') } },
         plugins: [
           new NormalModuleReplacementPlugin(
             THEME_PRISM_CLIENT_MODULE,
