@@ -83,12 +83,7 @@ async function main(): Promise<void> {
 
 const pwaAssets = {
   name: 'pwa-assets',
-  sources: [
-    LOGO_SOURCE,
-    'src/pwa/assets.ts',
-    'src/data/site.ts',
-    'scripts/generate-pwa-assets.ts',
-  ],
+  sources: [LOGO_SOURCE, 'src/pwa/assets.ts', 'src/data/site.ts', 'scripts/generate-pwa-assets.ts'],
   packages: ['sharp'],
   outputs: [
     ...icons.map((icon) => `static/${PWA_OUT_DIR}/${icon.file}`),

@@ -29,7 +29,11 @@ export interface GeneratedAsset {
 function sourceHash(asset: GeneratedAsset): string {
   const hash = createHash('sha256');
   for (const source of [...asset.sources, path.relative(siteDir, fileURLToPath(import.meta.url))]) {
-    hash.update(source).update('\0').update(readFileSync(path.join(siteDir, source))).update('\0');
+    hash
+      .update(source)
+      .update('\0')
+      .update(readFileSync(path.join(siteDir, source)))
+      .update('\0');
   }
   for (const name of asset.packages) {
     const manifest = path.join(siteDir, 'node_modules', name, 'package.json');

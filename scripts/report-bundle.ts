@@ -26,7 +26,9 @@ function packageOf(moduleName: string): string {
 function main(): void {
   const moduleCount = Number(process.argv[2] ?? 30);
   if (!Number.isInteger(moduleCount) || moduleCount < 1) {
-    throw new Error(`report:bundle: the module count must be a positive integer, got "${process.argv[2]}"`);
+    throw new Error(
+      `report:bundle: the module count must be a positive integer, got "${process.argv[2]}"`,
+    );
   }
   if (!existsSync(path.join(buildDir, 'index.html'))) {
     throw new Error(`report:bundle: no build in ${buildDir}; run "npm run build" first`);
@@ -53,7 +55,10 @@ function main(): void {
   const scripts = stats.modules.filter((module) => !module.name.startsWith('css '));
   const byPackage = new Map<string, number>();
   for (const module of scripts) {
-    byPackage.set(packageOf(module.name), (byPackage.get(packageOf(module.name)) ?? 0) + module.size);
+    byPackage.set(
+      packageOf(module.name),
+      (byPackage.get(packageOf(module.name)) ?? 0) + module.size,
+    );
   }
   console.log(`\nEntry bundle by package (bytes before minification, ${scripts.length} modules)`);
   console.table(

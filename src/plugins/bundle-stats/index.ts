@@ -82,11 +82,16 @@ export default function pluginBundleStats(context: LoadContext): Plugin {
                     .flatMap((chunk) => leaves(chunk.modules))
                     .map(toBundleModule)
                     .sort((a, b) => b.size - a.size),
-                  tslibHelpers: tslibHelpersCalled(chunks.flatMap((chunk) => leaves(chunk.modules))),
+                  tslibHelpers: tslibHelpersCalled(
+                    chunks.flatMap((chunk) => leaves(chunk.modules)),
+                  ),
                 };
                 mkdirSync(path.dirname(outFile), { recursive: true });
                 writeFileSync(outFile, JSON.stringify(report));
-                writeFileSync(outFile + '.raw', JSON.stringify(json.chunks?.filter((c) => c.initial)).slice(0, 20000));
+                writeFileSync(
+                  outFile + '.raw',
+                  JSON.stringify(json.chunks?.filter((c) => c.initial)).slice(0, 20000),
+                );
               });
             },
           },

@@ -14,7 +14,8 @@ import path from 'node:path';
 import type { Plugin } from '@docusaurus/types';
 
 /** theme-classic's client module `lib/prism-include-languages` (not the swizzlable theme file). */
-const THEME_PRISM_CLIENT_MODULE = /@docusaurus[\\/]theme-classic[\\/]lib[\\/]prism-include-languages(\.js)?$/;
+const THEME_PRISM_CLIENT_MODULE =
+  /@docusaurus[\\/]theme-classic[\\/]lib[\\/]prism-include-languages(\.js)?$/;
 /** mark.js's package entry, which the search plugin's generated module imports. */
 const MARK_JS_ENTRY = /[\\/]mark\.js[\\/]dist[\\/]mark\.js$/;
 

@@ -105,7 +105,10 @@ export default function SearchBar(props: Props): ReactNode {
       typed.current = {
         value: input.value,
         focused: document.activeElement === input,
-        selection: [input.selectionStart ?? input.value.length, input.selectionEnd ?? input.value.length],
+        selection: [
+          input.selectionStart ?? input.value.length,
+          input.selectionEnd ?? input.value.length,
+        ],
       };
     }
   }, []);
