@@ -22,36 +22,55 @@ function typeInto(input: HTMLInputElement, value: string): void {
   input.dispatchEvent(new Event('input', { bubbles: true }));
 }
 
+/** How long after the swap the text is guarded against the plugin's resets. */
+const GUARD_MS = 5000;
+const GUARD_POLL_MS = 50;
+
 /**
- * Moves `typed` into `input` now and once more after the plugin's reset. Returns a cleanup
- * for React's effect.
+ * Moves `typed` into `input` now, and keeps it there while the plugin settles. Returns a
+ * cleanup for React's effect.
+ *
+ * The plugin empties the box without an input event, from a timer after mount and again when
+ * its state catches up while its index loads. For a few seconds, while the box has focus
+ * (choosing a result blurs it), the text the reader typed is put back whenever it changes
+ * without the reader typing: just before a key press applies (beforeinput), so the key lands
+ * after it, and otherwise on the next poll.
  */
 export function moveTypedText(typed: TypedText, input: HTMLInputElement): () => void {
-  let latest = typed.value;
+  let intended = typed.value;
+  const restoreBeforeKey = () => {
+    if (input.value !== intended) {
+      // Not an input event: React sees the key press that follows as the change.
+      nativeValueSetter()?.call(input, intended);
+      input.setSelectionRange(intended.length, intended.length);
+    }
+  };
   const track = () => {
-    latest = input.value;
+    intended = input.value;
   };
   if (typed.focused) {
     input.focus();
   }
-  if (latest !== '') {
-    typeInto(input, latest);
+  if (intended !== '') {
+    typeInto(input, intended);
     if (typed.selection) {
       input.setSelectionRange(typed.selection[0], typed.selection[1]);
     }
   }
-  input.addEventListener('input', track);
-  // Two timer turns: the plugin schedules its reset from an effect that runs after this one.
-  let timer = window.setTimeout(() => {
-    timer = window.setTimeout(() => {
-      input.removeEventListener('input', track);
-      if (latest !== '' && input.value !== latest) {
-        typeInto(input, latest);
-      }
-    }, 0);
-  }, 0);
-  return () => {
-    window.clearTimeout(timer);
+  const poll = window.setInterval(() => {
+    // Choosing a result blurs the box before the plugin clears it; leave that alone.
+    if (document.activeElement === input && input.value !== intended) {
+      typeInto(input, intended);
+    }
+  }, GUARD_POLL_MS);
+  const stopWatching = () => {
+    window.clearInterval(poll);
+    window.clearTimeout(deadline);
+    input.removeEventListener('beforeinput', restoreBeforeKey);
     input.removeEventListener('input', track);
   };
+  const deadline = window.setTimeout(stopWatching, GUARD_MS);
+  input.addEventListener('beforeinput', restoreBeforeKey);
+  input.addEventListener('input', track);
+  return stopWatching;
 }
