@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { MemoryProvider, type Memory, type QueryMemoryOptions } from '@weft/core';
+import { describeError } from '@weft/core/internal';
 import { migrate } from './migrations.js';
 import {
   IN_MEMORY_PATH,
@@ -31,10 +32,6 @@ interface Connection {
   readonly db: Database.Database;
   readonly statements: Statements;
   readonly queries: Map<string, Database.Statement<(string | number)[], MemoryRow>>;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
@@ -118,7 +115,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
     try {
       db = new Database(path, { timeout: busyTimeoutMs });
     } catch (error) {
-      throw new Error(`${this.label}: cannot open the database "${path}": ${describe(error)}`, {
+      throw new Error(`${this.label}: cannot open the database "${path}": ${describeError(error)}`, {
         cause: error,
       });
     }
@@ -321,7 +318,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
     try {
       json = toJson(value);
     } catch (error) {
-      throw new Error(`${this.label}: cannot serialise ${what} to JSON: ${describe(error)}`, {
+      throw new Error(`${this.label}: cannot serialise ${what} to JSON: ${describeError(error)}`, {
         cause: error,
       });
     }

@@ -1,5 +1,6 @@
 import { parseRetryAfter, retryDelayMs, sleep } from './backoff.js';
-import { describeHttpFailure, describeThrown, OpenAIModelProviderError } from './errors.js';
+import { describeError } from '@weft/core/internal';
+import { describeHttpFailure, OpenAIModelProviderError } from './errors.js';
 
 /** One HTTP request, as the provider builds it. */
 export interface HttpRequest {
@@ -177,7 +178,7 @@ function attemptsText(attempts: number): string {
 }
 
 function abortedError(label: string, reason: unknown, attempts: number): OpenAIModelProviderError {
-  const why = reason === undefined ? '' : `: ${describeThrown(reason)}`;
+  const why = reason === undefined ? '' : `: ${describeError(reason)}`;
   return new OpenAIModelProviderError('aborted', `${label}: request was aborted${why}`, {
     attempts,
     cause: reason,
@@ -208,7 +209,7 @@ function exhaustedError(
     case 'network':
       return new OpenAIModelProviderError(
         'network',
-        `${config.label}: could not reach ${request.method} ${request.url} (${attemptsText(attempts)}): ${describeThrown(outcome.error)}`,
+        `${config.label}: could not reach ${request.method} ${request.url} (${attemptsText(attempts)}): ${describeError(outcome.error)}`,
         { attempts, cause: outcome.error },
       );
   }
