@@ -1,6 +1,6 @@
 /**
- * Spec section 9: theme colour #111412, a web manifest and the Apple startup images, declared in
- * the head of every page and each pointing at a file of the build.
+ * SITE-REQUIREMENTS.md, "Head tags and web manifest": theme colour #111412, a web manifest and the Apple
+ * startup images, declared in the head of every page and each pointing at a file of the build.
  */
 import { existsSync } from 'node:fs';
 import sharp from 'sharp';

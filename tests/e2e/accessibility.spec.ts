@@ -4,6 +4,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { waitForHydration } from './support/shell';
 
 const pages = [
   { name: 'home', path: '/' },
@@ -24,7 +25,7 @@ for (const viewport of [
     for (const { name, path } of pages) {
       test(`the ${name} has no WCAG 2.1 A or AA violations`, async ({ page }) => {
         await page.goto(path);
-        await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+        await waitForHydration(page);
         const results = await new AxeBuilder({ page })
           .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
           .analyze();

@@ -1,5 +1,6 @@
 /**
- * The route-change progress bar (spec sections 2, 4 and 9): it starts 200 ms after a route change,
+ * The route-change progress bar (SITE-REQUIREMENTS.md,
+ * "Route-change progress bar"): it starts 200 ms after a route change,
  * has no spinner, starts at the minimum of 0.08, animates with speed 200 ms and easing "ease",
  * trickles every 800 ms by at most 0.02, then completes and is removed. A fast transition never
  * shows it.
