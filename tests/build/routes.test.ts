@@ -33,7 +33,7 @@ describe('sitemap.xml', () => {
 
   beforeAll(() => {
     const xml = readFileSync(path.join(buildDir, 'sitemap.xml'), 'utf8');
-    locations = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
+    locations = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]!);
   });
 
   it('lists every route and API page', () => {
