@@ -10,7 +10,9 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(__dirname, '../..');
 const read = (file: string): string => readFileSync(path.join(root, file), 'utf8');
-const manifest = (file: string): { scripts?: Record<string, string>; engines?: { node?: string } } =>
+const manifest = (
+  file: string,
+): { scripts?: Record<string, string>; engines?: { node?: string } } =>
   JSON.parse(read(file)) as { scripts?: Record<string, string>; engines?: { node?: string } };
 
 const workflowsDir = '.github/workflows';
@@ -33,8 +35,11 @@ describe('the CI workflow', () => {
   });
 
   it('uploads the Playwright report when the browser tests fail', () => {
-    const upload = /uses: actions\/upload-artifact@[^\n]*\n(?:\s+.*\n)*?\s+path: \|\n\s+playwright-report\//;
-    expect(ci).toMatch(/if: failure\(\) && steps\.browser\.outcome == 'failure'\n\s+uses: actions\/upload-artifact@/);
+    const upload =
+      /uses: actions\/upload-artifact@[^\n]*\n(?:\s+.*\n)*?\s+path: \|\n\s+playwright-report\//;
+    expect(ci).toMatch(
+      /if: failure\(\) && steps\.browser\.outcome == 'failure'\n\s+uses: actions\/upload-artifact@/,
+    );
     expect(ci).toMatch(upload);
   });
 });

@@ -54,7 +54,9 @@ describe('the import graph of packages/core/src', () => {
       return false;
     };
     const below = [...graph.keys()].filter((file) =>
-      /^(memory|analytics|models|tasks|pipeline|capabilities|prompts|scheduler|errors|util)\//.test(file),
+      /^(memory|analytics|models|tasks|pipeline|capabilities|prompts|scheduler|errors|util)\//.test(
+        file,
+      ),
     );
     expect(below.length).toBeGreaterThan(10);
     expect(below.filter(reachesRuntime)).toEqual([]);

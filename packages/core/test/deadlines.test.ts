@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type { Runtime } from '@weft/core';
 import { pino, type Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { InMemoryMemoryProvider } from '@weft/testing';

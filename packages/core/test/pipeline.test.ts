@@ -1,4 +1,3 @@
-import { type Runtime } from '@weft/core';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -322,7 +321,10 @@ describe('running steps', () => {
   });
 
   it('shows maxSteps in the planning prompt', async () => {
-    const { runtime, model } = await startedRuntime({ responses: planner(), options: { maxSteps: 3 } });
+    const { runtime, model } = await startedRuntime({
+      responses: planner(),
+      options: { maxSteps: 3 },
+    });
     await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(model.requests[0]?.[1]?.content).toContain('Answer with at most 3 steps');
   });

@@ -115,9 +115,12 @@ export class SqliteMemoryProvider extends MemoryProvider {
     try {
       db = new Database(path, { timeout: busyTimeoutMs });
     } catch (error) {
-      throw new Error(`${this.label}: cannot open the database "${path}": ${describeError(error)}`, {
-        cause: error,
-      });
+      throw new Error(
+        `${this.label}: cannot open the database "${path}": ${describeError(error)}`,
+        {
+          cause: error,
+        },
+      );
     }
     try {
       // PRAGMA cannot take bound parameters; the timeout was validated as an integer.
