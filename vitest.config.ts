@@ -12,6 +12,7 @@ export default defineConfig({
     include: [
       'packages/*/test/**/*.test.ts',
       'tests/unit/**/*.test.ts',
+      'tests/integration/**/*.test.ts',
       'tests/pack/**/*.test.ts',
       'examples/**/*.test.ts',
     ],
