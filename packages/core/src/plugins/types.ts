@@ -1,7 +1,8 @@
 /**
  * The ways a plugin turns events into tasks. Triggers are handed the runtime, and the runtime
- * holds the plugins and mounts their routes: this circle is the API's own, and it is kept to
- * this file, plugin.ts and the runtime's files (tests/unit/core-import-graph.test.ts).
+ * holds the plugins and mounts their routes: that circle is the API's own. It is kept to the
+ * files whose public signatures name both sides (this one, plugin.ts, the plugin registry, the
+ * runtime, its config and its server); tests/unit/core-import-graph.test.ts keeps it so.
  */
 import type { Request, Response } from 'express';
 import type { Runtime } from '../runtime/runtime.js';
