@@ -8,7 +8,8 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   // One retry on CI, where the machine is shared; a test that needs it is reported as flaky.
   retries: process.env.CI ? 1 : 0,
-  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  // The HTML report (playwright-report/) is what CI uploads when a browser test fails.
+  reporter: [['list'], ['html', { open: 'never' }]],
   timeout: 60_000,
   expect: { timeout: 10_000 },
   use: {

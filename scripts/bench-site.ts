@@ -158,7 +158,7 @@ function lighthouse(url: string, outFile: string): LighthouseResult {
   );
   const report = JSON.parse(readFileSync(outFile, 'utf8')) as {
     categories: { performance: { score: number } };
-    audits: Record<string, { numericValue: number }>;
+    audits: Record<'total-blocking-time' | 'largest-contentful-paint', { numericValue: number }>;
   };
   return {
     score: Math.round(report.categories.performance.score * 100),
@@ -170,7 +170,8 @@ function lighthouse(url: string, outFile: string): LighthouseResult {
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  const at = (index: number): number => sorted[index] ?? Number.NaN;
+  return sorted.length % 2 ? at(middle) : (at(middle - 1) + at(middle)) / 2;
 };
 
 async function main(): Promise<void> {
@@ -247,7 +248,7 @@ async function main(): Promise<void> {
       })),
     );
     console.log(
-      `\nLighthouse mobile, median of ${runs} runs (stock pages: ${sites[1].label} analogues)`,
+      `\nLighthouse mobile, median of ${runs} runs (stock pages: ${sites[1]?.label ?? 'stock'} analogues)`,
     );
     console.table(
       PAGE_TYPES.map((pageType) => {

@@ -31,10 +31,10 @@ function parseWhitepaper(markdown: string): Block[] {
   const chunks = markdown.replace(/\r\n/g, '\n').split(/\n\s*\n/);
   for (const chunk of chunks) {
     const lines = chunk.split('\n').filter((line) => line.trim() !== '');
-    if (lines.length === 0) {
+    const first = lines[0];
+    if (first === undefined) {
       continue;
     }
-    const first = lines[0];
     if (first.startsWith('# ')) {
       blocks.push({ kind: 'title', text: first.slice(2).trim() });
       if (lines.length > 1) {

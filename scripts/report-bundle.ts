@@ -20,7 +20,7 @@ const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
 /** "./node_modules/@scope/name/lib/x.js" → "@scope/name"; site files keep their path. */
 function packageOf(moduleName: string): string {
   const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(moduleName);
-  return match ? match[1] : moduleName.replace(/^\.\//, '').split(' ')[0];
+  return (match ? match[1] : moduleName.replace(/^\.\//, '').split(' ')[0]) ?? moduleName;
 }
 
 function main(): void {

@@ -7,9 +7,8 @@ import { ScriptedModelProvider } from '@weft/testing';
  */
 export function createScriptedModel(): ScriptedModelProvider {
   return new ScriptedModelProvider({
-    fallback: (messages) => {
-      const system = messages[0]?.content ?? '';
-      if (system.includes('JSON Schema (Pipeline)')) {
+    fallback: (messages, request) => {
+      if (request.purpose === 'plan') {
         return {
           steps: [
             {
@@ -20,7 +19,7 @@ export function createScriptedModel(): ScriptedModelProvider {
           ],
         };
       }
-      if (system.includes('JSON Schema (PipelineModification)')) {
+      if (request.purpose === 'review') {
         return { type: 'stop', reason: 'The user has an answer.' };
       }
       return `You said "${messages.at(-1)?.content}". Weft is listening.`;

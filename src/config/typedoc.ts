@@ -62,10 +62,11 @@ export function unescapeMarkdown(text: string): string {
  */
 export function addPlainTitle(contents: string): string {
   const heading = /^# (.+)\n/.exec(contents);
-  if (!heading || !heading[1].includes('\\')) {
+  const title = heading?.[1];
+  if (title === undefined || !title.includes('\\')) {
     return contents;
   }
-  return `---\ntitle: ${JSON.stringify(unescapeMarkdown(heading[1]))}\n---\n\n${contents}`;
+  return `---\ntitle: ${JSON.stringify(unescapeMarkdown(title))}\n---\n\n${contents}`;
 }
 
 /** TypeDoc plugin applying {@link addPlainTitle} to every rendered markdown page. */

@@ -1,6 +1,6 @@
 /**
- * Spec section 9: theme colour #111412, a web manifest and the Apple startup images, declared in
- * the head of every page and each pointing at a file of the build.
+ * SITE-REQUIREMENTS.md, "Head tags and web manifest": theme colour #111412, a web manifest and the Apple
+ * startup images, declared in the head of every page and each pointing at a file of the build.
  */
 import { existsSync } from 'node:fs';
 import sharp from 'sharp';
@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { site } from '../../src/data/site';
 import { siteRoutes } from '../e2e/support/site-routes';
 import {
+  attributeOf,
   assertBuildExists,
   buildPath,
   findTags,
@@ -32,8 +33,9 @@ describe.each(sampleRoutes)('head of %s', (route) => {
   it('links the web manifest', () => {
     const manifests = linksWithRel(headTags(route).links, 'manifest');
     expect(manifests).toHaveLength(1);
-    expect(manifests[0].attributes.href).toBe('/manifest.json');
-    expect(existsSync(buildPath(manifests[0].attributes.href))).toBe(true);
+    const href = attributeOf(manifests[0]!, 'href');
+    expect(href).toBe('/manifest.json');
+    expect(existsSync(buildPath(href))).toBe(true);
   });
 
   it('sets theme-color #111412', () => {
@@ -45,14 +47,16 @@ describe.each(sampleRoutes)('head of %s', (route) => {
   it('links an existing apple-touch-icon', () => {
     const icons = linksWithRel(headTags(route).links, 'apple-touch-icon');
     expect(icons).toHaveLength(1);
-    expect(existsSync(buildPath(icons[0].attributes.href)), icons[0].attributes.href).toBe(true);
+    const href = attributeOf(icons[0]!, 'href');
+    expect(existsSync(buildPath(href)), href).toBe(true);
   });
 
   it('links existing apple-touch-startup-images', () => {
     const images = linksWithRel(headTags(route).links, 'apple-touch-startup-image');
     expect(images.length).toBeGreaterThanOrEqual(10);
     for (const image of images) {
-      expect(existsSync(buildPath(image.attributes.href)), image.attributes.href).toBe(true);
+      const href = attributeOf(image, 'href');
+      expect(existsSync(buildPath(href)), href).toBe(true);
       expect(image.attributes.media).toMatch(/device-width/);
     }
   });
@@ -62,8 +66,9 @@ describe('startup images', () => {
   it('each matches the screen its media query names, in device pixels', async () => {
     const images = linksWithRel(headTags('/').links, 'apple-touch-startup-image');
     const seenMedia = new Set<string>();
-    for (const { attributes } of images) {
-      const media = attributes.media;
+    for (const image of images) {
+      const media = attributeOf(image, 'media');
+      const href = attributeOf(image, 'href');
       expect(seenMedia.has(media), `duplicate media ${media}`).toBe(false);
       seenMedia.add(media);
       const match =
@@ -74,14 +79,15 @@ describe('startup images', () => {
       const [, width, height, ratio, orientation] = match!;
       const portrait = [Number(width) * Number(ratio), Number(height) * Number(ratio)];
       const expected = orientation === 'portrait' ? portrait : [portrait[1], portrait[0]];
-      const metadata = await sharp(buildPath(attributes.href)).metadata();
-      expect([metadata.width, metadata.height], attributes.href).toEqual(expected);
+      const metadata = await sharp(buildPath(href)).metadata();
+      expect([metadata.width, metadata.height], href).toEqual(expected);
     }
   });
 
   it('the apple-touch-icon is a 180 px square PNG', async () => {
     const [icon] = linksWithRel(headTags('/').links, 'apple-touch-icon');
-    const metadata = await sharp(buildPath(icon.attributes.href)).metadata();
+    expect(icon).toBeDefined();
+    const metadata = await sharp(buildPath(attributeOf(icon!, 'href'))).metadata();
     expect([metadata.format, metadata.width, metadata.height]).toEqual(['png', 180, 180]);
   });
 });

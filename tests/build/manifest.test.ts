@@ -1,6 +1,6 @@
 /**
- * Spec section 9 and the PWA decision: the web manifest's fields, and every icon it declares
- * exists with the declared size.
+ * SITE-REQUIREMENTS.md, "Head tags and web manifest" and "Offline mode": the web manifest's fields, and every
+ * icon it declares exists with the declared size.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

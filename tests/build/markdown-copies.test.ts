@@ -37,14 +37,13 @@ describe('Markdown copies', () => {
       const file = markdownOf(route);
       expect(existsSync(path.join(buildDir, file)), file).toBe(true);
       const html = read(`${route}index.html`);
-      const h1 = /<h1[^>]*>(.*?)<\/h1>/s
-        .exec(html)?.[1]
+      const h1 = (/<h1[^>]*>(.*?)<\/h1>/s.exec(html)?.[1] ?? '')
         .replace(/<[^>]+>/g, '')
         .replace(/&lt;/g, '<')
         .replace(/&gt;/g, '>')
         .replace(/&amp;/g, '&');
       // Markdown escapes "<" and "[" in text; compare the text itself.
-      const firstLine = read(file).split('\n')[0].replace(/\\(.)/g, '$1');
+      const firstLine = (read(file).split('\n')[0] ?? '').replace(/\\(.)/g, '$1');
       expect(firstLine, file).toBe(`# ${h1}`);
     }
   });
@@ -65,7 +64,7 @@ describe('Markdown copies', () => {
     const markdown = read('/api/classes/Runtime.md');
     expect(markdown).not.toContain('Direct link to');
     expect(markdown).not.toMatch(/\/\.md\b/);
-    const links = [...markdown.matchAll(/\]\((\/(?:docs|api)[^)#\s]*)/g)].map((match) => match[1]);
+    const links = [...markdown.matchAll(/\]\((\/(?:docs|api)[^)#\s]*)/g)].map((match) => match[1] ?? '');
     expect(links.length).toBeGreaterThan(0);
     for (const link of links) {
       expect(link).toMatch(/\.md$/);

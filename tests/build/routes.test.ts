@@ -1,5 +1,5 @@
 /**
- * Spec section 2: every route of the table and every API reference page is a page of the build,
+ * SITE-REQUIREMENTS.md, "Routes": every route of the table and every API reference page is a page of the build,
  * and the sitemap lists them with trailing slashes.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -33,7 +33,7 @@ describe('sitemap.xml', () => {
 
   beforeAll(() => {
     const xml = readFileSync(path.join(buildDir, 'sitemap.xml'), 'utf8');
-    locations = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]);
+    locations = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]!);
   });
 
   it('lists every route and API page', () => {

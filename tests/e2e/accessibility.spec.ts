@@ -6,6 +6,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
+import { waitForHydration } from './support/shell';
 
 const pages = [
   { name: 'home', path: '/' },
@@ -30,7 +31,7 @@ for (const viewport of [
     for (const { name, path } of pages) {
       test(`the ${name} has no axe violations, best practices included`, async ({ page }) => {
         await page.goto(path);
-        await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+        await waitForHydration(page);
         // No tag filter: every rule axe enables by default, best practices included.
         const results = await new AxeBuilder({ page }).analyze();
         const violations = results.violations.map(

@@ -1,6 +1,6 @@
 /**
- * The error catalogue (spec section 8) and the chunk-failure rule of section 2 ("Route code is
- * preloaded before a transition; if a load fails, the page reloads").
+ * SITE-REQUIREMENTS.md, "Error screens", and the chunk-failure rule under "Navigation" (a route whose code
+ * fails to load reloads the page).
  *
  * Nothing here ships a broken page: the failures are injected in the browser, by rewriting or
  * aborting the chunk that holds one page's content, or by serving the build under a wrong path.
@@ -13,7 +13,7 @@ import {
   isScriptLoad,
 } from './support/route-chunks';
 import { buildDir, startStaticServer, type StaticServer } from './support/static-server';
-import { gotoHydrated, sidebarLink } from './support/shell';
+import { gotoHydrated, sidebarLink, waitForHydration } from './support/shell';
 
 /**
  * Requests are routed in these tests. The site registers a service worker on every visit, and once
@@ -110,7 +110,7 @@ test.describe('route chunk load failure', () => {
     // The transition tried to run the chunk, failed, and the browser loaded the target afresh.
     expect(aborted.some(isScriptLoad)).toBe(true);
     expect(documentLoads).toEqual([origin.path, target.path]);
-    await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+    await waitForHydration(page);
 
     // The reloaded page is a working single-page app again: the next transition is client-side.
     await sidebarLink(page, 'Getting started').click();

@@ -1,5 +1,5 @@
 /**
- * Spec section 2 "Layout" and the constants of section 9 that the shell shows: skip link,
+ * SITE-REQUIREMENTS.md, "Page layout": skip link,
  * announcement bar, hide-on-scroll navbar, navbar items, whitepaper, footer, table of contents,
  * edit links, docs sidebar behaviour and the version label.
  */

@@ -1,5 +1,5 @@
 /**
- * Spec sections 2 and 4: the mobile sidebar menu (toggle, back-to-main-menu, closing on back
+ * SITE-REQUIREMENTS.md, "Mobile sidebar": the mobile sidebar menu (toggle, back-to-main-menu, closing on back
  * navigation and on becoming desktop) and the 996 px mobile/desktop breakpoint.
  */
 import { test, expect, type Locator, type Page } from '@playwright/test';

@@ -1,5 +1,6 @@
 /**
- * Prefetching of route code for internal links (spec sections 2 and 7): a link that comes into
+ * Prefetching of route code for internal links (SITE-REQUIREMENTS.md,
+ * "Navigation"): a link that comes into
  * view has its route chunks prefetched, hovering it preloads (runs) them, and neither happens on
  * a 2g connection or with data saver on; the chunks are then only loaded by the navigation itself.
  *

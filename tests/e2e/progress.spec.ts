@@ -1,5 +1,6 @@
 /**
- * The route-change progress bar (spec sections 2, 4 and 9): it starts 200 ms after a route change,
+ * The route-change progress bar (SITE-REQUIREMENTS.md,
+ * "Route-change progress bar"): it starts 200 ms after a route change,
  * has no spinner, starts at the minimum of 0.08, animates with speed 200 ms and easing "ease",
  * trickles every 800 ms by at most 0.02, then completes and is removed. A fast transition never
  * shows it.
@@ -136,10 +137,10 @@ test('a slow route change shows the progress bar after 200 ms, without spinner, 
   await expect(page.locator('#nprogress')).toHaveCount(0);
 
   const log = await progressLog(page);
-  const click = log.clicks[log.clicks.length - 1];
+  const click = log.clicks.at(-1)!;
   expect(log.added).toHaveLength(1);
   expect(log.removed).toHaveLength(1);
-  const [added] = log.added;
+  const added = log.added[0]!;
   expect(added.hasSpinner).toBe(false);
   expect(added.hasPeg).toBe(true);
   // Starts 200 ms after the route change, while the chunk is still held back.
@@ -147,14 +148,14 @@ test('a slow route change shows the progress bar after 200 ms, without spinner, 
   expect(added.t - click).toBeLessThan(chunkDelayMs);
 
   const positions = log.bar.map((state) => ({ ...state, progress: barProgress(state.transform) }));
-  const [first] = positions;
+  const first = positions[0]!;
   // Minimum 0.08, speed 200 ms, easing "ease".
   expect(first.progress).toBeCloseTo(0.08, 5);
   expect(cssTimeMs(first.transitionDuration)).toBe(200);
   expect(first.transitionTimingFunction).toBe('ease');
   // Trickles every 800 ms by at most 0.02 (trickle rate), then completes at 1. (On completion
   // nprogress first jumps ahead, but within the same task, so only 1 is ever rendered.)
-  const last = positions[positions.length - 1];
+  const last = positions.at(-1)!;
   expect(last.progress).toBeCloseTo(1, 5);
   const trickles = positions.slice(1, -1);
   expect(trickles.length).toBeGreaterThanOrEqual(1);
@@ -166,7 +167,7 @@ test('a slow route change shows the progress bar after 200 ms, without spinner, 
     previous = trickle;
   }
   // Completed, then faded out and removed: two steps of the 200 ms speed.
-  expect(log.removed[0] - last.t).toBeGreaterThanOrEqual(390);
+  expect(log.removed[0]! - last.t).toBeGreaterThanOrEqual(390);
 });
 
 test('a fast route change (route code already loaded) never shows the progress bar', async ({

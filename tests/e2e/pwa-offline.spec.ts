@@ -1,5 +1,6 @@
 /**
- * Offline mode of the progressive web app (spec sections 4 and 7), with the queryString
+ * Offline mode of the progressive web app (SITE-REQUIREMENTS.md,
+ * "Offline mode"), with the queryString
  * activation strategy: /?offlineMode=true registers the service worker with a precache of the
  * whole site. Each test serves its own copy of the build on its own port, so it can stop the
  * server or publish a "new version" without touching the shared server.
@@ -13,6 +14,7 @@ import {
   type BuildCopy,
   type StaticServer,
 } from './support/static-server';
+import { waitForHydration } from './support/shell';
 
 interface SwParams {
   offlineMode?: unknown;
@@ -77,7 +79,7 @@ async function installOfflineMode(page: Page): Promise<void> {
 
   await page.reload();
   await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
-  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+  await waitForHydration(page);
 }
 
 async function stopServer(page: Page): Promise<void> {
@@ -95,7 +97,7 @@ test('with ?offlineMode=true the whole site is precached and keeps working with 
   test.slow();
   await installOfflineMode(page);
 
-  // Spec section 7: the worker script is requested with params={"offlineMode":…,"debug":…}.
+  // SITE-REQUIREMENTS.md, "Offline mode": the worker script is requested with params={"offlineMode":…,"debug":…}.
   const params = swScriptParams();
   expect(params.length).toBeGreaterThan(0);
   for (const entry of params) {
@@ -112,7 +114,7 @@ test('with ?offlineMode=true the whole site is precached and keeps working with 
   // The current page reloads from the cache.
   await page.reload();
   await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
-  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+  await waitForHydration(page);
 
   // Client-side navigation: route chunks come from the cache.
   await page.locator('.navbar').getByRole('link', { name: 'Documentation', exact: true }).click();
@@ -146,7 +148,7 @@ test('with ?offlineMode=true the whole site is precached and keeps working with 
   ] as const) {
     await page.goto(`${server.origin}${path}`);
     await expect(h1(page)).toHaveText(title);
-    await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+    await waitForHydration(page);
   }
   await page.reload();
   await expect(h1(page)).toHaveText('Interface: Executor');
@@ -221,7 +223,7 @@ test('a new version shows the reload popup in offline mode, and Refresh loads it
 
   await expect(page.locator('meta[name="weft-e2e-version"]')).toHaveCount(1);
   await expect(page.getByText('New version available')).toHaveCount(0);
-  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+  await waitForHydration(page);
   const state = await page.evaluate(async () => {
     const registration = await navigator.serviceWorker.getRegistration();
     return {
@@ -239,7 +241,7 @@ test('without offline mode a new worker takes over at once, with no popup', asyn
   });
   await page.reload();
   await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
-  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+  await waitForHydration(page);
   expect(swScriptParams().map((params) => params.offlineMode)).toContain(false);
   // Nothing is precached when offline mode is off.
   expect(await precachedEntries(page)).toBe(0);

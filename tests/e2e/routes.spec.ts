@@ -1,5 +1,5 @@
 /**
- * Spec section 2, "Screens and routes": every route answers at its trailing-slash path and renders
+ * SITE-REQUIREMENTS.md, "Routes": every route answers at its trailing-slash path and renders
  * its screen, every API reference page exists under /api/{kind}/{name}/, paths without the slash
  * or ending in index.html / .html reach the clean path, and unknown paths get the not-found page.
  */
@@ -8,6 +8,7 @@ import path from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
 import { apiKindCounts, apiPages } from './support/api-pages';
 import { notFoundHeading, siteRoutes } from './support/site-routes';
+import { waitForHydration } from './support/shell';
 
 const buildDir = path.resolve(__dirname, '../../build');
 
@@ -16,17 +17,13 @@ function pageHeading(page: Page) {
   return page.locator('h1').first();
 }
 
-async function expectHydrated(page: Page): Promise<void> {
-  await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
-}
-
 test.describe('spec routes', () => {
   for (const route of siteRoutes) {
     test(`${route.path} renders the ${route.screen}`, async ({ page }) => {
       const response = await page.goto(route.path);
       expect(response?.status()).toBe(200);
       expect(new URL(page.url()).pathname).toBe(route.path);
-      await expectHydrated(page);
+      await waitForHydration(page);
       await expect(pageHeading(page)).toHaveText(route.heading);
       await expect(page.getByRole('heading', { name: notFoundHeading })).toHaveCount(0);
       await expect(page).toHaveTitle(/Weft/);
@@ -102,7 +99,7 @@ test.describe('API reference pages', () => {
 
   test('the API sidebar lists exactly the specified exports', async ({ page }) => {
     await page.goto('/api/');
-    await expectHydrated(page);
+    await waitForHydration(page);
     const sidebar = page.locator('.theme-doc-sidebar-menu');
     // Expand every collapsed category (categories do not auto-collapse, so all stay open).
     const collapsed = sidebar.locator('.menu__list-item--collapsed > .menu__list-item-collapsible');
@@ -149,7 +146,7 @@ test.describe('normalised paths', () => {
       );
       await page.goto(url);
       expect(new URL(page.url()).pathname).toBe(url);
-      await expectHydrated(page);
+      await waitForHydration(page);
       await expect(pageHeading(page)).toHaveText(heading);
       await expect(page.getByRole('heading', { name: notFoundHeading })).toHaveCount(0);
       await page.unroute(`**${url}`);
@@ -161,7 +158,7 @@ test.describe('not-found page', () => {
   test('an unknown path answers 404 with the not-found page', async ({ page }) => {
     const response = await page.goto('/no-such-page/');
     expect(response?.status()).toBe(404);
-    await expectHydrated(page);
+    await waitForHydration(page);
     await expect(pageHeading(page)).toHaveText(notFoundHeading);
     await expect(page).toHaveTitle(/Page Not Found/);
   });

@@ -1,7 +1,7 @@
 /**
  * The local search (@easyops-cn/docusaurus-search-local): the navbar search box with its keyboard
  * shortcut hint, suggestions from the docs and from the API reference, and the search results page.
- * Every link it produces keeps the trailing slash the site enforces (spec section 2).
+ * Every link it produces keeps the trailing slash the site enforces (SITE-REQUIREMENTS.md, "Routes").
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { gotoHydrated } from './support/shell';

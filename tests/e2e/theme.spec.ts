@@ -1,10 +1,15 @@
 /**
- * Spec section 4 "Colour mode" and "Docs version preference", and the storage constants of
- * section 9: dark by default, no switch, the system preference ignored, key "theme" in
+ * SITE-REQUIREMENTS.md, "Colour mode and stored preferences": dark by default, no switch, the system preference ignored, key "theme" in
  * localStorage; docs-preferred-version-{id} cleared when the stored version does not exist.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { gotoHydrated, readStorage, storageKeys, writeStorage } from './support/shell';
+import {
+  gotoHydrated,
+  readStorage,
+  storageKeys,
+  waitForHydration,
+  writeStorage,
+} from './support/shell';
 
 /** The docs plugin instances of the site (docusaurus.config.ts): the docs and the API reference. */
 const docsPluginIds = ['default', 'api'] as const;
@@ -66,7 +71,7 @@ test.describe('colour mode', () => {
       await writeStorage(page, { [storageKeys.theme]: stored });
       await page.reload();
       await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-      await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+      await waitForHydration(page);
       await expect.poll(() => readStorage(page, storageKeys.theme), stored).toBeNull();
       await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     }
@@ -124,7 +129,7 @@ test.describe('docs version preference', () => {
       ),
     );
     await page.reload();
-    await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
+    await waitForHydration(page);
     await expect(page.locator('h1').first()).toHaveText('API reference');
     // Give the bogus-version check above a counterpart: after hydration the value is intact.
     await page.locator('.navbar').getByRole('link', { name: 'Documentation' }).click();

@@ -63,10 +63,9 @@ class EchoModel extends (other?.ModelProvider ?? ModelProvider) {
   capabilities = [
     {
       id: TEXT_GENERATION_CAPABILITY,
-      run: async ({ messages }) => {
-        const prompt = messages.at(-1).content;
-        if (prompt.includes('You plan the work')) return { text: JSON.stringify({ steps: [{ pluginId: 'greeter', action: 'greet' }] }) };
-        if (prompt.includes('You supervise')) return { text: '{"type":"continue"}' };
+      run: async (_input, request) => {
+        if (request.purpose === 'plan') return { text: JSON.stringify({ steps: [{ pluginId: 'greeter', action: 'greet' }] }) };
+        if (request.purpose === 'review') return { text: '{"type":"continue"}' };
         return { text: 'Hello from the model' };
       },
     },

@@ -1,6 +1,6 @@
 /**
- * The public API of @weft/core: the names the site specification lists under "API reference
- * pages", plus the error model added since (`WeftError`, its options and its code union) and the
+ * The public API of @weft/core: the names SITE-REQUIREMENTS.md lists under "API reference pages",
+ * plus the error model added since (`WeftError`, its options and its code union) and the
  * `spaceId` helper, keyed by the folder TypeDoc writes each kind of page to. The API reference unit test checks the
  * core exports exactly these; the browser tests check each has its page.
  */

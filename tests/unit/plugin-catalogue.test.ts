@@ -159,7 +159,7 @@ describe('readCatalogue', () => {
       ['broken', 'the file'],
       ['testing', 'description'],
     ]);
-    expect(errors[0].message).toMatch(/not valid JSON/);
+    expect(errors[0]?.message).toMatch(/not valid JSON/);
   });
 });
 

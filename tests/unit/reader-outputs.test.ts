@@ -60,7 +60,7 @@ describe('social card text', () => {
       'Memory providers: an overview of every store and how to write your own one today',
     );
     expect(lines).toHaveLength(3);
-    expect(lines[2].endsWith('…')).toBe(true);
+    expect(lines[2]?.endsWith('…')).toBe(true);
   });
 
   it('escapes the title in the SVG', () => {

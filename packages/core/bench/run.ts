@@ -65,9 +65,9 @@ class DiscardingMemoryProvider extends MemoryProvider {
  */
 function instantModel(): ScriptedModelProvider {
   return new ScriptedModelProvider({
-    fallback: (messages) => {
-      const prompt = messages.at(-1)?.content ?? '';
-      if (prompt.startsWith('You plan the work')) {
+    fallback: (messages, request) => {
+      if (request.purpose === 'plan') {
+        const prompt = messages.at(-1)?.content ?? '';
         const steps = Number(/steps=(\d+)/.exec(prompt)?.[1] ?? 1);
         return {
           steps: Array.from({ length: steps }, () => ({ pluginId: 'bench', action: 'noop' })),

@@ -9,16 +9,9 @@ export { WeftError, type WeftErrorOptions } from './errors/weft-error.js';
 export type { WeftErrorCode } from './errors/codes.js';
 export { Plugin } from './plugins/plugin.js';
 export { PluginRegistry } from './plugins/plugin-registry.js';
-export type {
-  AgentTask,
-  Context,
-  ExecutionContext,
-  Executor,
-  PluginResult,
-  Trigger,
-  TriggerRoute,
-  TriggerStart,
-} from './plugins/types.js';
+export type { AgentTask, Context, PluginResult } from './tasks/task.js';
+export type { ExecutionContext, Executor } from './plugins/executor.js';
+export type { Trigger, TriggerRoute, TriggerStart } from './plugins/types.js';
 export {
   PipelineModificationSchema,
   PipelineSchema,

@@ -1,23 +1,10 @@
 import { spawn } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type { Runtime } from '@weft/core';
 import { pino, type Logger } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InMemoryMemoryProvider } from '@weft/testing';
-import { makeRuntime, planner, recordingExecutor, TestPlugin } from './fixtures.js';
-
-const runtimes: Runtime[] = [];
-afterEach(async () => {
-  await Promise.all(runtimes.splice(0).map((runtime) => runtime.stop()));
-});
-
-async function started(config: Parameters<typeof makeRuntime>[0]): ReturnType<typeof makeRuntime> {
-  const built = await makeRuntime(config);
-  runtimes.push(built.runtime);
-  await built.runtime.start();
-  return built;
-}
+import { makeRuntime, planner, recordingExecutor, startedRuntime, TestPlugin } from './fixtures.js';
 
 /** A logger whose JSON lines the test can read. */
 function capturingLogger(): { logger: Logger; lines: () => Record<string, unknown>[] } {
@@ -50,7 +37,7 @@ describe('task deadline', () => {
       return new Promise(() => undefined);
     });
     const reply = recordingExecutor('reply');
-    const { runtime } = await started({
+    const { runtime } = await startedRuntime({
       plugins: [new TestPlugin('tools', { executors: [hangs, reply] })],
       responses: {
         fallback: (messages) =>
@@ -100,7 +87,7 @@ describe('task deadline', () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
         return { success: true };
       });
-      const { runtime } = await started({
+      const { runtime } = await startedRuntime({
         plugins: [new TestPlugin('tools', { executors: [listens] })],
         responses: planner(['tools', 'listen']),
         options: { scheduler: { concurrency: 16 } },
@@ -163,7 +150,7 @@ describe('memory writes', () => {
   it('marks the task when its trigger and chain were not stored, and counts it', async () => {
     const memory = new InMemoryMemoryProvider();
     memory.store = () => Promise.reject(new Error('disk full'));
-    const { runtime } = await started({
+    const { runtime } = await startedRuntime({
       memory,
       responses: planner(['echo', 'reply']),
       options: { analytics: true },
@@ -175,7 +162,7 @@ describe('memory writes', () => {
   });
 
   it('says both memories were stored when they were', async () => {
-    const { runtime } = await started({ responses: planner(['echo', 'reply']) });
+    const { runtime } = await startedRuntime({ responses: planner(['echo', 'reply']) });
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(task.recorded).toEqual({ trigger: true, chain: true });
   });
@@ -183,11 +170,11 @@ describe('memory writes', () => {
 
 describe('review after the final step', () => {
   it('is skipped by default and made with reviewFinalStep', async () => {
-    const skipped = await started({ responses: planner(['echo', 'reply']) });
+    const skipped = await startedRuntime({ responses: planner(['echo', 'reply']) });
     await skipped.runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(skipped.model.requests).toHaveLength(1);
 
-    const reviewed = await started({
+    const reviewed = await startedRuntime({
       responses: planner(['echo', 'reply']),
       options: { reviewFinalStep: true },
     });

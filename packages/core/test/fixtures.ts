@@ -11,11 +11,13 @@ import {
   type ExecutionContext,
   type Executor,
   type ModelCapability,
+  type ModelRequestConfig,
   type PluginResult,
   type Trigger,
 } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
+import { onTestFinished } from 'vitest';
 import { z } from 'zod';
 
 /** A logger that writes nothing. */
@@ -223,6 +225,15 @@ export async function waitFor(check: () => boolean, timeoutMs = 5_000): Promise<
   }
 }
 
+/**
+ * Stops `runtime` when the current test finishes, whether it passed or failed, so no server,
+ * timer or signal handler outlives the test. Call it inside a test.
+ */
+export function stopAfterTest(runtime: Runtime): Runtime {
+  onTestFinished(() => runtime.stop());
+  return runtime;
+}
+
 /** Builds a runtime around a scripted model and an in-memory store; stops it after the test. */
 export async function makeRuntime(
   config: {
@@ -240,7 +251,17 @@ export async function makeRuntime(
     plugins: config.plugins ?? [echoPlugin()],
     options: { logger: silentLogger, ...config.options },
   });
+  stopAfterTest(runtime);
   return { runtime, model, memory };
+}
+
+/** {@link makeRuntime}, then starts the runtime; it is still stopped after the test. */
+export async function startedRuntime(
+  config: Parameters<typeof makeRuntime>[0] = {},
+): ReturnType<typeof makeRuntime> {
+  const built = await makeRuntime(config);
+  await built.runtime.start();
+  return built;
 }
 
 /** Catches the rejection of a promise (or the throw of a function) and returns the error. */
@@ -260,12 +281,10 @@ export async function errorOf(
  * every review with `continue`, however many tasks run.
  */
 export function planner(...steps: [pluginId: string, action: string][]): {
-  fallback: (messages: readonly { content: string }[]) => Record<string, unknown>;
+  fallback: (messages: readonly unknown[], request: ModelRequestConfig) => Record<string, unknown>;
 } {
   return {
-    fallback: (messages) =>
-      messages.some((message) => message.content.startsWith('You supervise'))
-        ? { type: 'continue' }
-        : plan(...steps),
+    fallback: (_messages, request) =>
+      request.purpose === 'review' ? { type: 'continue' } : plan(...steps),
   };
 }

@@ -1,27 +1,14 @@
-import { type Runtime } from '@weft/core';
 import { InMemoryMemoryProvider } from '@weft/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   echoPlugin,
-  makeRuntime,
+  startedRuntime,
   plan,
   planner,
   recordingExecutor,
   TestPlugin,
 } from './fixtures.js';
-
-const runtimes: Runtime[] = [];
-afterEach(async () => {
-  await Promise.all(runtimes.splice(0).map((runtime) => runtime.stop()));
-});
-
-async function started(config: Parameters<typeof makeRuntime>[0]): ReturnType<typeof makeRuntime> {
-  const built = await makeRuntime(config);
-  runtimes.push(built.runtime);
-  await built.runtime.start();
-  return built;
-}
 
 /** Two plugins: `notes` (save, list) and `mail` (send), with recording executors. */
 function toolPlugins() {
@@ -49,7 +36,7 @@ function toolPlugins() {
 
 describe('dispatch', () => {
   it('creates a task whose chain starts with the trigger item', async () => {
-    const { runtime } = await started({ responses: planner() });
+    const { runtime } = await startedRuntime({ responses: planner() });
     const task = await runtime.dispatch({
       pluginId: 'echo',
       triggerId: 'message',
@@ -75,7 +62,7 @@ describe('dispatch', () => {
   });
 
   it('keeps a Space object with its related spaces and description', async () => {
-    const { runtime, model } = await started({ responses: planner() });
+    const { runtime, model } = await startedRuntime({ responses: planner() });
     const space = { id: 'room-2', relatedSpaces: ['room-*'], description: 'The second room' };
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space });
     expect(task.space).toBe(space);
@@ -105,7 +92,7 @@ describe('planning', () => {
       metadata: {},
     });
     const { plugins } = toolPlugins();
-    const { runtime, model } = await started({ plugins, memory, responses: planner() });
+    const { runtime, model } = await startedRuntime({ plugins, memory, responses: planner() });
     await runtime.dispatch({
       pluginId: 'notes',
       triggerId: 'message',
@@ -128,7 +115,7 @@ describe('planning', () => {
   it("leaves the task's own trigger out of its related memories", async () => {
     const memory = new InMemoryMemoryProvider();
     await memory.store({ space: 's', kind: 'note', content: 'earlier fact', metadata: {} });
-    const { runtime, model } = await started({
+    const { runtime, model } = await startedRuntime({
       memory,
       responses: planner(),
       options: { relatedMemories: 1 },
@@ -144,7 +131,7 @@ describe('planning', () => {
     const memory = new InMemoryMemoryProvider();
     for (const n of [1, 2, 3])
       await memory.store({ space: 's', kind: 'note', content: `fact ${n}`, metadata: {} });
-    const { runtime, model } = await started({
+    const { runtime, model } = await startedRuntime({
       memory,
       responses: planner(),
       options: { relatedMemories: 1 },
@@ -167,7 +154,7 @@ describe('running steps', () => {
         return execute(task, context);
       };
     }
-    const { runtime } = await started({
+    const { runtime } = await startedRuntime({
       plugins,
       responses: planner(['notes', 'save'], ['mail', 'send'], ['notes', 'list']),
     });
@@ -205,7 +192,7 @@ describe('running steps', () => {
       executors: [first, second],
       templates: { greeting: 'Hello {{ name }}!' },
     });
-    const { runtime } = await started({
+    const { runtime } = await startedRuntime({
       plugins: [plugin],
       responses: {
         responses: [plan(['tools', 'first'], ['tools', 'second']), jsonAnswer],
@@ -261,7 +248,7 @@ describe('running steps', () => {
     const plugin = new TestPlugin('tools', {
       executors: [throws, fails, failsWithMessage, invalid, works],
     });
-    const { runtime } = await started({
+    const { runtime } = await startedRuntime({
       plugins: [plugin],
       responses: planner(
         ['tools', 'throws'],
@@ -291,7 +278,7 @@ describe('running steps', () => {
 
   it('marks the task failed when a step fails', async () => {
     const fails = recordingExecutor('fails', { success: false, error: 'nope' });
-    const { runtime } = await started({
+    const { runtime } = await startedRuntime({
       plugins: [new TestPlugin('tools', { executors: [fails] })],
       responses: planner(['tools', 'fails']),
     });
@@ -300,7 +287,7 @@ describe('running steps', () => {
   });
 
   it('turns a step naming an unknown plugin or action into an error item', async () => {
-    const { runtime } = await started({
+    const { runtime } = await startedRuntime({
       responses: planner(['ghost', 'haunt'], ['echo', 'shout'], ['echo', 'reply']),
     });
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
@@ -316,7 +303,7 @@ describe('running steps', () => {
 
   it('stops at maxSteps and records a max-steps error item', async () => {
     const reply = recordingExecutor('reply');
-    const { runtime } = await started({
+    const { runtime } = await startedRuntime({
       plugins: [echoPlugin({ executors: [reply] })],
       responses: planner(['echo', 'reply'], ['echo', 'reply'], ['echo', 'reply']),
       options: { maxSteps: 2 },
@@ -334,7 +321,10 @@ describe('running steps', () => {
   });
 
   it('shows maxSteps in the planning prompt', async () => {
-    const { runtime, model } = await started({ responses: planner(), options: { maxSteps: 3 } });
+    const { runtime, model } = await startedRuntime({
+      responses: planner(),
+      options: { maxSteps: 3 },
+    });
     await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(model.requests[0]?.[1]?.content).toContain('Answer with at most 3 steps');
   });
@@ -343,7 +333,7 @@ describe('running steps', () => {
 describe('pipeline review', () => {
   it("lets the model replace the remaining steps with pipelineReview 'always'", async () => {
     const { save, list, send, plugins } = toolPlugins();
-    const { runtime, model } = await started({
+    const { runtime, model } = await startedRuntime({
       plugins,
       responses: {
         responses: [
@@ -370,7 +360,7 @@ describe('pipeline review', () => {
 
   it('lets the model stop the remaining steps', async () => {
     const { save, list, plugins } = toolPlugins();
-    const { runtime } = await started({
+    const { runtime } = await startedRuntime({
       plugins,
       responses: {
         responses: [plan(['notes', 'save'], ['notes', 'list']), { type: 'stop', reason: 'done' }],
@@ -384,7 +374,7 @@ describe('pipeline review', () => {
 
   it('keeps the remaining steps when the review answer is unusable', async () => {
     const { save, list, plugins } = toolPlugins();
-    const { runtime } = await started({
+    const { runtime } = await startedRuntime({
       plugins,
       responses: { responses: [plan(['notes', 'save'], ['notes', 'list'])], fallback: 'no idea' },
       options: { getObjectRetries: 0 },
@@ -404,7 +394,7 @@ describe('pipeline review', () => {
       ['tools', 'works'],
     ];
 
-    const onFailure = await started({
+    const onFailure = await startedRuntime({
       plugins: [plugin()],
       responses: planner(...steps),
       options: { pipelineReview: 'on-failure' },
@@ -412,7 +402,7 @@ describe('pipeline review', () => {
     await onFailure.runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
     expect(onFailure.model.requests).toHaveLength(2); // plan + one review after the failure
 
-    const never = await started({
+    const never = await startedRuntime({
       plugins: [plugin()],
       responses: planner(...steps),
       options: { pipelineReview: 'never' },
@@ -425,7 +415,7 @@ describe('pipeline review', () => {
 describe('planning failures', () => {
   it('fails the task with a core/plan item when the model never gives a valid pipeline, then serves the next task', async () => {
     const reply = recordingExecutor('reply');
-    const { runtime, model } = await started({
+    const { runtime, model } = await startedRuntime({
       plugins: [echoPlugin({ executors: [reply] })],
       responses: {
         responses: ['I would rather chat', { steps: 'all of them' }, '```json\n{"nope": 1}\n```'],
@@ -446,7 +436,7 @@ describe('planning failures', () => {
   });
 
   it('fails the task when the model provider throws while planning', async () => {
-    const { runtime } = await started({ responses: { responses: [] } });
+    const { runtime } = await startedRuntime({ responses: { responses: [] } });
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(task.status).toBe('failed');
     // The scripted provider's own coded error reaches the task as it is, not wrapped.
@@ -458,7 +448,7 @@ describe('planning failures', () => {
 
 describe('task memories', () => {
   it('records a trigger memory and a chain memory per task', async () => {
-    const { runtime, memory } = await started({ responses: planner(['echo', 'reply']) });
+    const { runtime, memory } = await startedRuntime({ responses: planner(['echo', 'reply']) });
     const task = await runtime.dispatch({
       pluginId: 'echo',
       triggerId: 'message',
@@ -488,7 +478,7 @@ describe('task memories', () => {
       }
     }
     const reply = recordingExecutor('reply');
-    const { runtime } = await started({
+    const { runtime } = await startedRuntime({
       memory: new BrokenStore(),
       plugins: [echoPlugin({ executors: [reply] })],
       responses: planner(['echo', 'reply']),

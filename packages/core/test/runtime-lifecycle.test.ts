@@ -1,5 +1,5 @@
 import { Runtime, type TriggerRoute } from '@weft/core';
-import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   deferred,
   echoPlugin,
@@ -9,21 +9,12 @@ import {
   planner,
   recordingExecutor,
   silentLogger,
+  stopAfterTest,
   TestModelProvider,
   TestPlugin,
   textWithUsage,
   waitFor,
 } from './fixtures.js';
-
-const runtimes: Runtime[] = [];
-afterEach(async () => {
-  await Promise.all(runtimes.splice(0).map((runtime) => runtime.stop()));
-});
-
-function track<T extends { runtime: Runtime }>(built: T): T {
-  runtimes.push(built.runtime);
-  return built;
-}
 
 /** A runtime whose components log their lifecycle into `events`. */
 async function loggingRuntime(
@@ -47,8 +38,7 @@ async function loggingRuntime(
     ],
     options: { logger: silentLogger, ...parts.options },
   });
-  runtimes.push(runtime);
-  return runtime;
+  return stopAfterTest(runtime);
 }
 
 describe('Runtime start', () => {
@@ -67,14 +57,14 @@ describe('Runtime start', () => {
   });
 
   it('returns the same promise when started twice', async () => {
-    const { runtime } = track(await makeRuntime());
+    const { runtime } = await makeRuntime();
     const first = runtime.start();
     expect(runtime.start()).toBe(first);
     await first;
   });
 
   it('starts no HTTP server when no plugin has a route', async () => {
-    const { runtime } = track(await makeRuntime({ options: { server: { port: 0 } } }));
+    const { runtime } = await makeRuntime({ options: { server: { port: 0 } } });
     await runtime.start();
     expect(runtime.server.url).toBeUndefined();
   });
@@ -95,13 +85,11 @@ describe('Runtime start', () => {
         response.json({ status: task.status, chain: task.chain.map((item) => item.type) });
       },
     };
-    const { runtime } = track(
-      await makeRuntime({
-        plugins: [echoPlugin({ triggers: [route] })],
-        responses: planner(['echo', 'reply']),
-        options: { server: { port: 0 } },
-      }),
-    );
+    const { runtime } = await makeRuntime({
+      plugins: [echoPlugin({ triggers: [route] })],
+      responses: planner(['echo', 'reply']),
+      options: { server: { port: 0 } },
+    });
     await runtime.start();
     expect(runtime.server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const response = await fetch(`${runtime.server.url}/ask`, {
@@ -128,7 +116,7 @@ describe('Runtime start', () => {
         },
       ],
     });
-    const { runtime } = track(await makeRuntime({ plugins: [plugin] }));
+    const { runtime } = await makeRuntime({ plugins: [plugin] });
     await runtime.start();
     expect(runtimeSeen).toBe(runtime);
     expect(received?.aborted).toBe(false);
@@ -137,7 +125,7 @@ describe('Runtime start', () => {
   });
 
   it('holds dispatched tasks until the scheduler starts', async () => {
-    const { runtime } = track(await makeRuntime({ responses: planner(['echo', 'reply']) }));
+    const { runtime } = await makeRuntime({ responses: planner(['echo', 'reply']) });
     let settled = false;
     const pending = runtime
       .dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'early' })
@@ -293,7 +281,7 @@ describe('Runtime start', () => {
   });
 
   it('cannot be started again after it stopped', async () => {
-    const { runtime } = track(await makeRuntime());
+    const { runtime } = await makeRuntime();
     await runtime.start();
     await runtime.stop();
     const error = await errorOf(runtime.start());
@@ -303,7 +291,7 @@ describe('Runtime start', () => {
 
 describe('Runtime stop', () => {
   it('returns the same promise when called twice', async () => {
-    const { runtime } = track(await makeRuntime());
+    const { runtime } = await makeRuntime();
     await runtime.start();
     const first = runtime.stop();
     expect(runtime.stop()).toBe(first);
@@ -343,13 +331,11 @@ describe('Runtime stop', () => {
       await gate.promise;
       return { success: true };
     });
-    const { runtime } = track(
-      await makeRuntime({
-        plugins: [echoPlugin({ executors: [slow] })],
-        responses: planner(['echo', 'reply']),
-        options: { pipelineReview: 'never' },
-      }),
-    );
+    const { runtime } = await makeRuntime({
+      plugins: [echoPlugin({ executors: [slow] })],
+      responses: planner(['echo', 'reply']),
+      options: { pipelineReview: 'never' },
+    });
     await runtime.start();
     const tasks = [1, 2, 3].map((n) =>
       runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'drain', message: `m${n}` }),
@@ -373,13 +359,11 @@ describe('Runtime stop', () => {
         ),
       );
     });
-    const { runtime } = track(
-      await makeRuntime({
-        plugins: [echoPlugin({ executors: [waitsForAbort] })],
-        responses: planner(['echo', 'reply']),
-        options: { shutdown: 'cancel', pipelineReview: 'never' },
-      }),
-    );
+    const { runtime } = await makeRuntime({
+      plugins: [echoPlugin({ executors: [waitsForAbort] })],
+      responses: planner(['echo', 'reply']),
+      options: { shutdown: 'cancel', pipelineReview: 'never' },
+    });
     await runtime.start();
     const running = runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'cancel' });
     const queued = runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'cancel' });
@@ -402,13 +386,11 @@ describe('Runtime stop', () => {
         ),
       );
     });
-    const { runtime } = track(
-      await makeRuntime({
-        plugins: [echoPlugin({ executors: [stuck] })],
-        responses: planner(['echo', 'reply']),
-        options: { shutdownTimeoutMs: 50, pipelineReview: 'never' },
-      }),
-    );
+    const { runtime } = await makeRuntime({
+      plugins: [echoPlugin({ executors: [stuck] })],
+      responses: planner(['echo', 'reply']),
+      options: { shutdownTimeoutMs: 50, pipelineReview: 'never' },
+    });
     await runtime.start();
     const running = runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'stuck' });
     const queued = errorOf(
@@ -428,12 +410,10 @@ describe('Runtime stop', () => {
       await gate.promise;
       return { success: true };
     });
-    const { runtime } = track(
-      await makeRuntime({
-        plugins: [echoPlugin({ executors: [slow] })],
-        responses: planner(['echo', 'reply']),
-      }),
-    );
+    const { runtime } = await makeRuntime({
+      plugins: [echoPlugin({ executors: [slow] })],
+      responses: planner(['echo', 'reply']),
+    });
     await runtime.start();
     const running = runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'busy' });
     await waitFor(() => slow.calls.length === 1);
@@ -460,9 +440,7 @@ describe('Runtime stop', () => {
         },
       ],
     });
-    const { runtime } = track(
-      await makeRuntime({ plugins: [plugin], options: { server: { port: 0 } } }),
-    );
+    const { runtime } = await makeRuntime({ plugins: [plugin], options: { server: { port: 0 } } });
     await runtime.start();
     const url = `${runtime.server.url}/ping`;
     expect(await (await fetch(url)).text()).toBe('pong');
@@ -471,7 +449,7 @@ describe('Runtime stop', () => {
   });
 
   it('rejects dispatch after stop with status 503', async () => {
-    const { runtime } = track(await makeRuntime());
+    const { runtime } = await makeRuntime();
     await runtime.start();
     await runtime.stop();
     const error = await errorOf(
@@ -484,12 +462,10 @@ describe('Runtime stop', () => {
 
   it('stops a runtime that never started without running its queued tasks', async () => {
     const reply = recordingExecutor('reply');
-    const { runtime } = track(
-      await makeRuntime({
-        plugins: [echoPlugin({ executors: [reply] })],
-        responses: planner(['echo', 'reply']),
-      }),
-    );
+    const { runtime } = await makeRuntime({
+      plugins: [echoPlugin({ executors: [reply] })],
+      responses: planner(['echo', 'reply']),
+    });
     const queued = errorOf(
       runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'never' }),
     );
@@ -501,7 +477,7 @@ describe('Runtime stop', () => {
 
 describe('Runtime dispatch input checks', () => {
   it('rejects an invalid space id with status 400, naming it', async () => {
-    const { runtime } = track(await makeRuntime());
+    const { runtime } = await makeRuntime();
     const error = await errorOf(
       runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'has space' }),
     );
@@ -510,7 +486,7 @@ describe('Runtime dispatch input checks', () => {
   });
 
   it('rejects an unknown plugin with status 400, naming it', async () => {
-    const { runtime } = track(await makeRuntime());
+    const { runtime } = await makeRuntime();
     const error = await errorOf(
       runtime.dispatch({ pluginId: 'ghost', triggerId: 'manual', space: 's' }),
     );
@@ -523,7 +499,7 @@ describe('Runtime signal handling', () => {
   const counts = () => [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
 
   it('registers SIGINT and SIGTERM listeners with handleSignals and removes them at stop', async () => {
-    const { runtime } = track(await makeRuntime({ options: { handleSignals: true } }));
+    const { runtime } = await makeRuntime({ options: { handleSignals: true } });
     const before = counts();
     await runtime.start();
     expect(counts()).toEqual([before[0]! + 1, before[1]! + 1]);
@@ -534,7 +510,7 @@ describe('Runtime signal handling', () => {
   it('stops, then exits the process, when its SIGTERM listener fires', async () => {
     const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
     onTestFinished(() => exit.mockRestore());
-    const { runtime } = track(await makeRuntime({ options: { handleSignals: true } }));
+    const { runtime } = await makeRuntime({ options: { handleSignals: true } });
     const before = new Set(process.listeners('SIGTERM'));
     await runtime.start();
     const added = process.listeners('SIGTERM').filter((listener) => !before.has(listener));
@@ -548,7 +524,7 @@ describe('Runtime signal handling', () => {
   });
 
   it('registers no listeners without handleSignals', async () => {
-    const { runtime } = track(await makeRuntime({ options: { handleSignals: false } }));
+    const { runtime } = await makeRuntime({ options: { handleSignals: false } });
     const before = counts();
     await runtime.start();
     expect(counts()).toEqual(before);

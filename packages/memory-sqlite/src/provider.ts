@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { MemoryProvider, type Memory, type QueryMemoryOptions } from '@weft/core';
+import { describeError } from '@weft/core/internal';
 import { migrate } from './migrations.js';
 import {
   IN_MEMORY_PATH,
@@ -32,10 +33,6 @@ interface Connection {
   readonly db: Database.Database;
   readonly statements: Statements;
   readonly queries: Map<string, Database.Statement<(string | number)[], MemoryRow>>;
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
@@ -121,7 +118,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
     } catch (error) {
       throw sqliteError(
         'WEFT_SQLITE_OPEN_FAILED',
-        `${this.label}: cannot open the database "${path}": ${describe(error)}`,
+        `${this.label}: cannot open the database "${path}": ${describeError(error)}`,
         error,
       );
     }
@@ -353,7 +350,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
     } catch (error) {
       throw sqliteError(
         'WEFT_SQLITE_INVALID_MEMORY',
-        `${this.label}: cannot serialise ${what} to JSON: ${describe(error)}`,
+        `${this.label}: cannot serialise ${what} to JSON: ${describeError(error)}`,
         error,
       );
     }

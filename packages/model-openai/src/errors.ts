@@ -162,21 +162,3 @@ export function describeHttpFailure(status: number, statusText: string, body: st
   const apiMessage = extractApiErrorMessage(body);
   return `${status}${reason}${apiMessage === undefined ? '' : `: ${apiMessage}`}`;
 }
-
-/**
- * Renders a thrown value for an error message, including the cause `fetch` hides its reason
- * in (`fetch failed` → `fetch failed (connect ECONNREFUSED 127.0.0.1:80)`).
- *
- * @param error - Anything that was thrown.
- * @returns A one-line description.
- */
-export function describeThrown(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = error.cause;
-    if (cause instanceof Error && cause.message !== '' && cause.message !== error.message) {
-      return `${error.message} (${cause.message})`;
-    }
-    return error.message;
-  }
-  return String(error);
-}

@@ -1,5 +1,6 @@
 import { parseRetryAfter, retryDelayMs, sleep } from './backoff.js';
-import { describeHttpFailure, describeThrown, OpenAIModelProviderError } from './errors.js';
+import { describeError } from '@weft/core/internal';
+import { describeHttpFailure, OpenAIModelProviderError } from './errors.js';
 
 /** One HTTP request, as the provider builds it. */
 export interface HttpRequest {
@@ -237,7 +238,7 @@ function attemptsText(attempts: number): string {
 }
 
 function abortedError(label: string, reason: unknown, attempts: number): OpenAIModelProviderError {
-  const why = reason === undefined ? '' : `: ${describeThrown(reason)}`;
+  const why = reason === undefined ? '' : `: ${describeError(reason)}`;
   return new OpenAIModelProviderError(
     'WEFT_OPENAI_ABORTED',
     `${label}: request was aborted${why}`,
@@ -280,7 +281,7 @@ function exhaustedError(
     case 'network':
       return new OpenAIModelProviderError(
         'WEFT_OPENAI_NETWORK',
-        `${config.label}: could not reach ${request.method} ${request.url} (${attemptsText(attempts)}): ${describeThrown(outcome.error)}`,
+        `${config.label}: could not reach ${request.method} ${request.url} (${attemptsText(attempts)}): ${describeError(outcome.error)}`,
         { attempts, cause: outcome.error },
       );
   }
@@ -297,6 +298,6 @@ function describeOutcome(
     case 'timeout':
       return 'attempt timed out';
     case 'network':
-      return `attempt could not connect: ${describeThrown(outcome.error)}`;
+      return `attempt could not connect: ${describeError(outcome.error)}`;
   }
 }

@@ -11,7 +11,8 @@ import {
   type TextGenerationOptions,
   type TextGenerationOutput,
 } from './chat-completions.js';
-import { describeThrown, OpenAIModelProviderError } from './errors.js';
+import { describeError } from '@weft/core/internal';
+import { OpenAIModelProviderError } from './errors.js';
 import { attemptRequest, sendWithRetry, type HttpRequest } from './http.js';
 import { parseOptions, type OpenAIModelProviderOptions, type ResolvedOptions } from './options.js';
 
@@ -158,7 +159,7 @@ export class OpenAIModelProvider extends ModelProvider {
     } catch (error) {
       throw new OpenAIModelProviderError(
         'WEFT_OPENAI_API_KEY',
-        `${this.#label}: could not read option "apiKey": ${describeThrown(error)}`,
+        `${this.#label}: could not read option "apiKey": ${describeError(error)}`,
         { cause: error },
       );
     }

@@ -1,15 +1,26 @@
-import { ModelProvider, TEXT_GENERATION_CAPABILITY, type ModelCapability } from '@weft/core';
+import {
+  ModelProvider,
+  TEXT_GENERATION_CAPABILITY,
+  type ModelCapability,
+  type ModelRequestConfig,
+} from '@weft/core';
 import { testingError } from './errors.js';
 
 type Message = { role: 'system' | 'user' | 'assistant'; content: string };
 
-/** What a scripted response can be: a fixed text, an object sent as JSON, or a function of the request. */
+/**
+ * What a scripted response can be: a fixed text, an object sent as JSON, or a function of the
+ * request. A function receives the messages and the call's request config; branch on
+ * `request.purpose` (`plan`, `review`, `get-object:<schemaName>`) rather than on prompt wording,
+ * which changes with the templates.
+ */
 export type ScriptedResponse =
   | string
   | Record<string, unknown>
   | unknown[]
   | ((
       messages: readonly Message[],
+      request: ModelRequestConfig,
     ) =>
       | string
       | Record<string, unknown>
@@ -57,7 +68,7 @@ export class ScriptedModelProvider extends ModelProvider {
       id: TEXT_GENERATION_CAPABILITY,
       run: async ({ messages }, request) => {
         this.requestOptions.push(request.options);
-        return { text: await this.answer(messages) };
+        return { text: await this.answer(messages, request) };
       },
     };
     this.capabilities = [capability];
@@ -77,7 +88,7 @@ export class ScriptedModelProvider extends ModelProvider {
     this.queue.push(...responses);
   }
 
-  private async answer(messages: Message[]): Promise<string> {
+  private async answer(messages: Message[], request: ModelRequestConfig): Promise<string> {
     this.requests.push(messages.map((message) => ({ ...message })));
     const next = this.queue.length > 0 ? this.queue.shift() : this.fallback;
     if (next === undefined) {
@@ -86,7 +97,7 @@ export class ScriptedModelProvider extends ModelProvider {
         `ScriptedModelProvider "${this.id}": no scripted response left for request #${this.requests.length}; enqueue more or set a fallback`,
       );
     }
-    const value = typeof next === 'function' ? await next(messages) : next;
+    const value = typeof next === 'function' ? await next(messages, request) : next;
     return typeof value === 'string' ? value : JSON.stringify(value);
   }
 }

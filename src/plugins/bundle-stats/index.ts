@@ -42,9 +42,9 @@ function tslibHelpersCalled(modules: StatsModule[]): string[] {
       continue;
     }
     for (const match of source.matchAll(TSLIB_HELPER_CALL)) {
-      const names = match[1] ? [match[1]] : match[2].split(',');
+      const names = match[1] ? [match[1]] : (match[2] ?? '').split(',');
       for (const name of names) {
-        helpers.add(name.trim().split(/\s+as\s+/)[0]);
+        helpers.add(name.trim().split(/\s+as\s+/)[0] ?? name.trim());
       }
     }
   }

@@ -47,7 +47,10 @@ export function pageTitle(html: string, siteTitle: string): string | undefined {
   if (!match) {
     return undefined;
   }
-  const title = match[1].replace(/&(amp|lt|gt|quot|#39|#x27);/g, (entity) => entities[entity]);
+  const title = (match[1] ?? '').replace(
+    /&(amp|lt|gt|quot|#39|#x27);/g,
+    (entity) => entities[entity] ?? entity,
+  );
   const suffix = ` | ${siteTitle}`;
   return title.endsWith(suffix) ? title.slice(0, -suffix.length) : title;
 }

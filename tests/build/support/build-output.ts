@@ -9,7 +9,8 @@ import path from 'node:path';
 export const buildDir = path.resolve(__dirname, '../../../build');
 
 export function buildPath(sitePath: string): string {
-  return path.join(buildDir, decodeURIComponent(sitePath.split(/[?#]/)[0]));
+  // split() always yields at least one part: the path before any query or hash.
+  return path.join(buildDir, decodeURIComponent(sitePath.split(/[?#]/)[0]!));
 }
 
 /** build/ must exist; the tests describe a build, they do not make one. */
@@ -48,16 +49,25 @@ function decodeEntities(value: string): string {
     .replace(/&amp;/g, '&');
 }
 
+/** The value of a tag's attribute; a missing attribute fails the test that asked for it. */
+export function attributeOf(tag: Tag, name: string): string {
+  const value = tag.attributes[name];
+  if (value === undefined) {
+    throw new Error(`<${tag.name}> has no ${name} attribute`);
+  }
+  return value;
+}
+
 /** Every opening tag named `tagName` in the document, with its attributes. */
 export function findTags(html: string, tagName: string): Tag[] {
   const tags: Tag[] = [];
   const tagPattern = new RegExp(`<${tagName}\\b((?:[^>"']|"[^"]*"|'[^']*')*)>`, 'gi');
   for (const match of html.matchAll(tagPattern)) {
     const attributes: Record<string, string> = {};
-    const source = match[1].replace(/\/\s*$/, '');
+    const source = (match[1] ?? '').replace(/\/\s*$/, '');
     for (const attribute of source.matchAll(attributePattern)) {
       const value = attribute[2] ?? attribute[3] ?? attribute[4] ?? '';
-      attributes[attribute[1].toLowerCase()] = decodeEntities(value);
+      attributes[attribute[1]!.toLowerCase()] = decodeEntities(value);
     }
     tags.push({ name: tagName.toLowerCase(), attributes });
   }

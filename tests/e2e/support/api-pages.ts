@@ -1,5 +1,5 @@
 /**
- * The exports of @weft/core that the site specification lists under "API reference pages"
+ * The exports of @weft/core that SITE-REQUIREMENTS.md lists under "API reference pages"
  * (12 classes, 2 functions, 22 interfaces, 8 type aliases, 4 variables), one entry per page.
  *
  * TypeDoc (typedoc-plugin-markdown with the Docusaurus theme) keeps each export's own casing in

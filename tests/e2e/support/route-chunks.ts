@@ -60,7 +60,7 @@ function chunkGlobal(body: string): string {
   if (!match) {
     throw new Error('Not a webpack chunk: no webpackChunk global found');
   }
-  return match[1];
+  return match[1]!;
 }
 
 /** Global flag read by the crashing chunk: set it to false to let the page render again. */

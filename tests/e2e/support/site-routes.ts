@@ -1,5 +1,5 @@
 /**
- * The routes of the site specification's "Screens and routes" table, each with a pattern its
+ * The routes of the table under "Routes" in SITE-REQUIREMENTS.md, each with a pattern its
  * h1 must match. All paths carry the trailing slash the site enforces.
  */
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AgentTask } from '../plugins/types.js';
+import type { AgentTask } from '../tasks/task.js';
 import type { PipelineStep } from '../pipeline/schemas.js';
 import { describeError } from '../errors/weft-error.js';
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AgentTask } from '../plugins/types.js';
+import type { AgentTask } from '../tasks/task.js';
 import { describeError } from '../errors/weft-error.js';
 import type { Memory, MemoryProvider, QueryMemoryOptions, Space } from './memory-provider.js';
 import { renderRelatedMemories } from './render-related.js';

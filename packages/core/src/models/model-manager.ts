@@ -364,7 +364,11 @@ export class ModelManager {
       { role: 'system', content: system },
       { role: 'user', content: config.prompt },
     ];
-    const request = { ...config.request, options: { ...config.request?.options, json: true } };
+    const request = {
+      ...config.request,
+      purpose: config.request?.purpose ?? `get-object:${schemaName}`,
+      options: { ...config.request?.options, json: true },
+    };
     let lastError = '';
     for (let attempt = 0; attempt <= maxRetries; attempt += 1) {
       const { text } = await this.call(TEXT_GENERATION_CAPABILITY, { messages }, request);

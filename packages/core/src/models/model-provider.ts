@@ -24,6 +24,14 @@ export interface ModelRequestConfig<Options = unknown> {
   provider?: string;
   /** Aborts the call when signalled; providers pass it on to their HTTP client. */
   signal?: AbortSignal;
+  /**
+   * What the call is for, in machine-readable form, so providers and test doubles can tell
+   * requests apart without reading prompt wording. The runtime sets `plan` when it plans a
+   * task's pipeline and `review` when it reviews the remaining steps; {@link ModelManager.getObject}
+   * sets `get-object:<schemaName>` (such as `get-object:City`) unless the caller gives one.
+   * Providers may ignore it.
+   */
+  purpose?: string;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Memory, Space } from '../memory/memory-provider.js';
-import type { AgentTask, Context } from '../plugins/types.js';
+import type { AgentTask, Context } from '../tasks/task.js';
 import type { PipelineStep } from './schemas.js';
 
 /**

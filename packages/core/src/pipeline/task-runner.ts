@@ -2,20 +2,29 @@ import type { Logger } from 'pino';
 import type { AnalyticsManager } from '../analytics/analytics-manager.js';
 import type { MemoryManager } from '../memory/memory-manager.js';
 import type { ModelManager } from '../models/model-manager.js';
-import type { PluginRegistry } from '../plugins/plugin-registry.js';
 import type { Space } from '../memory/memory-provider.js';
-import type { AgentTask, Context, ExecutionContext, PluginResult } from '../plugins/types.js';
+import type { ExecutionContext, Executor } from '../plugins/executor.js';
+import type { AgentTask, Context, PluginResult } from '../tasks/task.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import { settleWithin, TIMED_OUT } from '../util/deadline.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import type { PipelineGenerationContext, PipelineModificationContext } from './contexts.js';
+import type { PipelineReview } from './review-policy.js';
 import { PipelineModificationSchema, PipelineSchema, type PipelineStep } from './schemas.js';
 
-/** When the model reviews the remaining steps: after every step, after failed ones, or never. */
-export type PipelineReview = 'always' | 'on-failure' | 'never';
+/**
+ * What the runner needs of the plugin registry. Naming only this keeps the runner below the
+ * registry, whose plugins and triggers are handed the runtime that owns the runner.
+ */
+interface ExecutorLookup {
+  getExecutor(pluginId: string, action: string): Executor | undefined;
+  executors(): { pluginId: string; executor: Executor }[];
+  /** Anything for a registered plugin, `undefined` for an unknown id. */
+  get(pluginId: string): unknown;
+}
 
 interface TaskRunnerDeps {
-  plugins: PluginRegistry;
+  plugins: ExecutorLookup;
   models: ModelManager;
   memory: MemoryManager;
   prompts: PromptRegistry;
@@ -117,7 +126,7 @@ export class TaskRunner {
         task: taskView(task),
         space: spaceView(task.space),
       }),
-      request: { signal },
+      request: { signal, purpose: 'plan' },
     });
     let remaining: PipelineStep[] = plan.steps;
     logger.debug({ steps: remaining }, 'pipeline planned');
@@ -162,7 +171,7 @@ export class TaskRunner {
             completed: task.steps.map(stepView),
             remaining: remaining.map(stepView),
           }),
-          request: { signal },
+          request: { signal, purpose: 'review' },
         });
         if (signal.aborted) return;
         if (modification.type === 'replace') remaining = modification.steps;

@@ -1,5 +1,6 @@
 import type { Plugin } from './plugin.js';
-import type { Executor, TriggerRoute, TriggerStart } from './types.js';
+import type { Executor } from './executor.js';
+import type { TriggerRoute, TriggerStart } from './types.js';
 import { WeftError } from '../errors/weft-error.js';
 
 const PLUGIN_ID = /^[a-z][a-z0-9-]*$/;

@@ -1,5 +1,6 @@
 import type { Runtime } from '../runtime/runtime.js';
-import type { Executor, Trigger } from './types.js';
+import type { Executor } from './executor.js';
+import type { Trigger } from './types.js';
 
 /**
  * Base class of every plugin. A plugin bundles executors (actions the model can put in a

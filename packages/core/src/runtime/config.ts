@@ -4,6 +4,7 @@ import type { AnalyticsTracker } from '../analytics/analytics-manager.js';
 import type { CapabilityAliasGroup } from '../capabilities/capability.js';
 import type { MemoryProvider } from '../memory/memory-provider.js';
 import type { ModelProvider } from '../models/model-provider.js';
+import { PIPELINE_REVIEW_POLICIES, type PipelineReview } from '../pipeline/review-policy.js';
 import type { Plugin } from '../plugins/plugin.js';
 import type { ServerManagerConfig } from '../server/server-manager.js';
 
@@ -34,7 +35,7 @@ export type RuntimeConfig = {
     /** How many times getObject asks again after an invalid answer. Default 2. */
     getObjectRetries?: number;
     /** When the model reviews the remaining steps: `always` (default), `on-failure` or `never`. */
-    pipelineReview?: 'always' | 'on-failure' | 'never';
+    pipelineReview?: PipelineReview;
     /**
      * Whether `always` also reviews after the last planned step when it succeeded. That review
      * costs one model call per task and can only add steps. Default `false`.
@@ -80,7 +81,7 @@ const optionsSchema = z
     maxSteps: positiveInteger.default(10),
     taskTimeoutMs: positiveInteger.default(120_000),
     getObjectRetries: z.number().int().nonnegative().default(2),
-    pipelineReview: z.enum(['always', 'on-failure', 'never']).default('always'),
+    pipelineReview: z.enum(PIPELINE_REVIEW_POLICIES).default('always'),
     reviewFinalStep: z.boolean().default(false),
     relatedMemories: z.number().int().nonnegative().default(10),
     relatedMemoryChars: positiveInteger.default(4000),

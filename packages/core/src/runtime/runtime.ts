@@ -7,7 +7,7 @@ import type { Space } from '../memory/memory-provider.js';
 import { ModelManager } from '../models/model-manager.js';
 import { TaskRunner } from '../pipeline/task-runner.js';
 import { PluginRegistry } from '../plugins/plugin-registry.js';
-import type { AgentTask } from '../plugins/types.js';
+import type { AgentTask } from '../tasks/task.js';
 import { coreTemplates } from '../prompts/core-templates.js';
 import { PromptRegistry } from '../prompts/prompt-registry.js';
 import { Scheduler } from '../scheduler/scheduler.js';
@@ -72,7 +72,7 @@ export class Runtime {
   private readonly options: ResolvedOptions;
   private readonly runner: TaskRunner;
   private readonly triggerController = new AbortController();
-  private phase: 'ready' | 'starting' | 'running' | 'stopping' | 'stopped' = 'ready';
+  private phase: Runtime['status'] = 'ready';
   private starting: Promise<void> | undefined;
   private stopping: Promise<void> | undefined;
   private readonly started: { shutdown(): Promise<void>; label: string }[] = [];

@@ -9,17 +9,10 @@ import Link from '@docusaurus/Link';
 import Content from '@theme-original/NotFound/Content';
 import type ContentType from '@theme/NotFound/Content';
 import type { WrapperProps } from '@docusaurus/types';
+import { notFoundDestinations } from '@site/src/data/not-found';
 import styles from './styles.module.css';
 
 type Props = WrapperProps<typeof ContentType>;
-
-const DESTINATIONS = [
-  { label: 'Documentation', to: '/docs/', hint: 'Guides to every part of Weft' },
-  { label: 'Getting started', to: '/docs/getting-started/', hint: 'Install and run a first agent' },
-  { label: 'API reference', to: '/api/', hint: 'Every export of @weft/core' },
-  { label: 'Plugins', to: '/plugins/', hint: 'First-party packages' },
-  { label: 'Search', to: '/search/', hint: 'Search the docs and the API' },
-];
 
 export default function ContentWrapper(props: Props): ReactNode {
   return (
@@ -30,7 +23,7 @@ export default function ContentWrapper(props: Props): ReactNode {
           <div className="col col--6 col--offset-3">
             <h2 className={styles.heading}>Try one of these</h2>
             <ul className={styles.list}>
-              {DESTINATIONS.map((destination) => (
+              {notFoundDestinations.map((destination) => (
                 <li key={destination.to}>
                   <Link to={destination.to}>{destination.label}</Link>
                   <span className={styles.hint}>{destination.hint}</span>

@@ -1,0 +1,8 @@
+/**
+ * Helpers the first-party Weft packages share with the core, published as `@weft/core/internal`
+ * so each fact lives in one place. Not part of the public API: names here may change in any
+ * release, and the documentation does not list them.
+ *
+ * @packageDocumentation
+ */
+export { describeError } from './errors/weft-error.js';

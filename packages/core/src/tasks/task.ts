@@ -1,0 +1,74 @@
+/**
+ * The task model: what a task is and what its steps produce. It sits on the ground floor of the
+ * core: it imports only leaf modules, so the managers, the pipeline and the runtime can all use it
+ * without importing anything that imports them back.
+ */
+import type { Space } from '../memory/memory-provider.js';
+import type { PipelineStep } from '../pipeline/schemas.js';
+
+/** What an executor returns: the outcome of one pipeline step. */
+export interface PluginResult {
+  /** `false` records the step as an error in the task's chain; the pipeline goes on. */
+  success: boolean;
+  /** The step's output, visible to later steps and to the model. Must be JSON-serialisable. */
+  data?: unknown;
+  /** A short human-readable summary of what happened. */
+  message?: string;
+  /** Why the step failed, when `success` is `false`. */
+  error?: string;
+}
+
+/**
+ * One item of a task's context chain. The chain starts with the trigger item; each pipeline
+ * step appends a result or an error item.
+ */
+export interface Context {
+  /** `trigger` for the event that started the task, `result` or `error` for a step. */
+  readonly type: 'trigger' | 'result' | 'error';
+  /** The plugin that produced the item (`core` for the runtime's own errors). */
+  readonly pluginId: string;
+  /** The trigger id or executor action that produced the item. */
+  readonly action: string;
+  /** The trigger's event data, or the step's output. */
+  readonly data?: unknown;
+  /** A short human-readable message: the user's words for a chat trigger, a step's summary. */
+  readonly message?: string;
+  /** What went wrong, on error items. */
+  readonly error?: string;
+  /** When the item was added. */
+  readonly timestamp: Date;
+}
+
+/** A unit of work: one trigger event, the pipeline planned for it, and everything it produced. */
+export interface AgentTask {
+  /** Unique id, assigned when the task is dispatched. */
+  readonly id: string;
+  /** The space the task belongs to; tasks of one space run one at a time. */
+  readonly space: Space;
+  /** The trigger item that started the task; also the first item of `chain`. */
+  readonly trigger: Context;
+  /** Free-form metadata from the trigger, such as a request id. */
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** When the task was dispatched. */
+  readonly createdAt: Date;
+  /**
+   * Lifecycle: `queued`, `running`, then one of three outcomes. `completed`: the plan was made
+   * and every step that ran succeeded. `failed`: planning failed, a step failed (it threw,
+   * returned `success: false` or named an unknown executor), steps were left when `maxSteps` was
+   * reached, or the task ran past `taskTimeoutMs`; the chain's error items say which.
+   * `cancelled`: the runtime stopped in cancel mode (or its drain timed out) while the task ran.
+   */
+  status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+  /**
+   * Whether the runtime stored the task's memories: `trigger` when the task started, `chain`
+   * when it ended. Each is `false` until its write succeeds, and stays `false` when the memory
+   * provider failed or did not answer in time (the failure is logged). A trigger that answers a
+   * client should say when `chain` is `false`: the exchange will be missing from the space's
+   * history, and later tasks will not see it.
+   */
+  readonly recorded: { trigger: boolean; chain: boolean };
+  /** The context chain: the trigger item, then one item per step run. */
+  readonly chain: Context[];
+  /** The steps that ran, in order. */
+  readonly steps: PipelineStep[];
+}
