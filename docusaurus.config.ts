@@ -14,6 +14,7 @@ import { FAVICON, PWA_OUT_DIR, pwaHeadTags } from './src/pwa/assets';
 import { ensureApiDir, type ApiReferencePluginOptions } from './src/plugins/api-reference';
 import type { PluginCatalogueOptions } from './src/plugins/plugin-catalogue';
 import codeImport from 'remark-code-import';
+import remarkDiagrams from './src/remark/diagrams';
 
 const env = parseSiteEnv();
 ensureApiDir(__dirname, API_OUT_DIR);
@@ -44,9 +45,13 @@ const announcementDismissalReset = `try{if(localStorage.getItem('docusaurus.anno
 
 /**
  * Fills fenced blocks written as ```ts file=<rootDir>/examples/... from the sample files,
- * which are type-checked and tested, so the docs never show code that does not run.
+ * which are type-checked and tested, so the docs never show code that does not run; and turns
+ * `![](./diagrams/<name>.svg)` into a captioned figure (diagrams are rendered by prebuild).
  */
-const remarkPlugins = [[codeImport, { rootDir: __dirname }]] as DocsOptions['remarkPlugins'];
+const remarkPlugins = [
+  [codeImport, { rootDir: __dirname }],
+  remarkDiagrams,
+] as DocsOptions['remarkPlugins'];
 
 const config = {
   title: site.title,
