@@ -53,10 +53,12 @@ export function parseDotSource(text: string, source: string): DotSource {
 
 /** The DOT with the theme's defaults inserted after the graph's opening brace. */
 function themed(dot: string, palette: Palette): string {
-  const colours = dot.replace(/@(surfaceRaised|surface|border|text|muted|accent|background)\b/g, (_, key) =>
-    key === 'background' && palette.background === 'none'
-      ? 'transparent'
-      : palette[key as keyof Palette],
+  const colours = dot.replace(
+    /@(surfaceRaised|surface|border|text|muted|accent|background)\b/g,
+    (_, key) =>
+      key === 'background' && palette.background === 'none'
+        ? 'transparent'
+        : palette[key as keyof Palette],
   );
   const defaults = [
     `bgcolor="transparent" fontname="${FONT_NAME}" fontcolor="${palette.text}" fontsize=13 color="${palette.border}" pad=0.15 nodesep=0.3 ranksep=0.35`,
@@ -81,7 +83,8 @@ export async function renderDot(source: DotSource, palette: Palette): Promise<st
   graphviz ??= Graphviz.load();
   const raw = (await graphviz).dot(themed(source.dot, palette), 'svg');
   const viewBox = /viewBox="([\d.\s-]+)"/.exec(raw)?.[1].trim().split(/\s+/).map(Number);
-  if (!viewBox || viewBox.length !== 4) throw new Error('Graphviz produced an SVG without a viewBox');
+  if (!viewBox || viewBox.length !== 4)
+    throw new Error('Graphviz produced an SVG without a viewBox');
   const [, , width, height] = viewBox;
   // Keep only the drawing: Graphviz's own <title>s name nodes by id and would be read aloud.
   const inner = raw

@@ -4,10 +4,16 @@ import type { Palette } from './palette';
 import { parseSequenceSpec, renderSequence } from './sequence';
 
 const KINDS = [
-  { suffix: '.dot', render: (name: string, text: string, palette: Palette) =>
-      renderDot(parseDotSource(text, name), palette) },
-  { suffix: '.sequence.json', render: async (name: string, text: string, palette: Palette) =>
-      renderSequence(parseSequenceSpec(parseJson(text, name), name), palette) },
+  {
+    suffix: '.dot',
+    render: (name: string, text: string, palette: Palette) =>
+      renderDot(parseDotSource(text, name), palette),
+  },
+  {
+    suffix: '.sequence.json',
+    render: async (name: string, text: string, palette: Palette) =>
+      renderSequence(parseSequenceSpec(parseJson(text, name), name), palette),
+  },
 ] as const;
 
 function parseJson(text: string, name: string): unknown {

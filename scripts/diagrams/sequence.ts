@@ -45,12 +45,13 @@ export interface SequenceSpec {
 }
 
 const FONT_SIZE = 13;
-const CHAR_WIDTH = FONT_SIZE * 0.6;
+// Wider than the average glyph of common sans-serif fonts, so labels never overrun.
+const CHAR_WIDTH = FONT_SIZE * 0.56;
 const LINE_HEIGHT = 17;
 const MARGIN = 12;
 const BOX_PADDING_X = 10;
 const BOX_PADDING_Y = 8;
-const MIN_GAP = 24;
+const MIN_GAP = 16;
 const MESSAGE_GAP = 10;
 const ARROW_SIZE = 7;
 const SELF_WIDTH = 26;
@@ -107,8 +108,13 @@ export function parseSequenceSpec(value: unknown, source: string): SequenceSpec 
   return spec as SequenceSpec;
 }
 
-/** Width of a label in pixels, by the widest of its lines. */
-function textWidth(label: string): number {
+/**
+ * Width of a label in pixels, by the widest of its lines.
+ *
+ * @param label - The label; `\n` separates lines.
+ * @returns The estimated width at the diagram's font size.
+ */
+export function textWidth(label: string): number {
   return Math.max(...label.split('\n').map((line) => line.length)) * CHAR_WIDTH;
 }
 
@@ -140,8 +146,7 @@ function layoutColumns(spec: SequenceSpec): {
     const a = index.get(event.from) as number;
     const b = index.get(event.to) as number;
     if (a === b) needs.push({ lo: a, hi: a + 1, width: textWidth(event.label) + SELF_WIDTH + 12 });
-    else
-      needs.push({ lo: Math.min(a, b), hi: Math.max(a, b), width: textWidth(event.label) + 16 });
+    else needs.push({ lo: Math.min(a, b), hi: Math.max(a, b), width: textWidth(event.label) + 16 });
   }
   // Narrow spans first, so a long message across many columns widens them all a little.
   needs.sort((x, y) => x.hi - x.lo - (y.hi - y.lo));
@@ -207,7 +212,8 @@ export function renderSequence(spec: SequenceSpec, palette: Palette): string {
         y += FRAME_HEADER + 6;
         const range = draw(event.events, depth + 1);
         y += FRAME_PADDING - 4;
-        const inset = FRAME_PADDING * (3 - Math.min(depth, 2));
+        // Nested frames sit inside their parent: each level is inset a little further.
+        const inset = FRAME_PADDING * (1 + depth);
         const x0 = centres[range.lo] - boxWidths[range.lo] / 2 + inset - 4;
         const tag = `${event.frame}`;
         const tagWidth = textWidth(tag) + 16;
@@ -217,7 +223,10 @@ export function renderSequence(spec: SequenceSpec, palette: Palette): string {
         frames.push(
           `<rect x="${x0.toFixed(1)}" y="${top.toFixed(1)}" width="${(x1 - x0).toFixed(1)}" height="${(y - top).toFixed(1)}" fill="${palette.surfaceRaised}" fill-opacity="0.45" stroke="${palette.border}" stroke-width="1.5" rx="4"/>`,
           `<path d="M${x0.toFixed(1)},${(top + FRAME_HEADER - 4).toFixed(1)} h${(tagWidth - 6).toFixed(1)} l6,-6 v${-(FRAME_HEADER - 10)}" fill="none" stroke="${palette.border}" stroke-width="1.5"/>`,
-          text(x0 + 8, top + 1, tag, 'start', palette.text).replace('<text ', '<text font-weight="700" '),
+          text(x0 + 8, top + 1, tag, 'start', palette.text).replace(
+            '<text ',
+            '<text font-weight="700" ',
+          ),
           text(x0 + tagWidth + 6, top + 1, `[${event.label}]`, 'start', palette.muted),
         );
         y += 10;
@@ -282,7 +291,7 @@ export function renderSequence(spec: SequenceSpec, palette: Palette): string {
     const x = centres[i] - boxWidths[i] / 2;
     const top = MARGIN;
     const lines = lineCount(participant.label);
-    const textTop = top + BOX_PADDING_Y + ((boxHeight - lines * LINE_HEIGHT) / 2);
+    const textTop = top + BOX_PADDING_Y + (boxHeight - lines * LINE_HEIGHT) / 2;
     return [
       `<line x1="${centres[i].toFixed(1)}" y1="${(top + headerHeight).toFixed(1)}" x2="${centres[i].toFixed(1)}" y2="${lifelineEnd.toFixed(1)}" stroke="${palette.border}" stroke-width="1.5" stroke-dasharray="2 4"/>`,
       `<rect x="${x.toFixed(1)}" y="${top}" width="${boxWidths[i].toFixed(1)}" height="${headerHeight}" fill="${palette.surface}" stroke="${palette.accent}" stroke-width="1.5" rx="6"/>`,

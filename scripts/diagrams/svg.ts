@@ -57,7 +57,8 @@ export function readDiagram(svg: string): {
   description: string;
 } {
   const root = /<svg\b[^>]*>/.exec(svg)?.[0] ?? '';
-  const number = (name: string): number => Number(new RegExp(`\\b${name}="([\\d.]+)`).exec(root)?.[1] ?? 0);
+  const number = (name: string): number =>
+    Number(new RegExp(`\\b${name}="([\\d.]+)`).exec(root)?.[1] ?? 0);
   const element = (name: string): string => {
     const match = new RegExp(`<${name}\\b[^>]*>([^<]*)</${name}>`).exec(svg);
     return unescapeXml(match?.[1] ?? '').trim();

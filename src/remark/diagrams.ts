@@ -106,7 +106,10 @@ function figureFor(image: ImageNode, pagePath: string): Node {
   }
   const canvas = element(
     'div',
-    [attribute('className', 'weft-diagram__canvas'), minWidthStyle(Math.round(diagram.width * WIDE_MIN_SCALE))],
+    [
+      attribute('className', 'weft-diagram__canvas'),
+      minWidthStyle(Math.round(diagram.width * WIDE_MIN_SCALE)),
+    ],
     [image],
   );
   const scroller = element(
@@ -119,13 +122,18 @@ function figureFor(image: ImageNode, pagePath: string): Node {
     ],
     [canvas],
   );
-  return element('figure', [attribute('className', 'weft-diagram weft-diagram--wide')], [scroller, caption]);
+  return element(
+    'figure',
+    [attribute('className', 'weft-diagram weft-diagram--wide')],
+    [scroller, caption],
+  );
 }
 
 function transform(node: Node, pagePath: string): void {
   if (!node.children) return;
   node.children = node.children.map((child) => {
-    const only = child.type === 'paragraph' && child.children?.length === 1 ? child.children[0] : undefined;
+    const only =
+      child.type === 'paragraph' && child.children?.length === 1 ? child.children[0] : undefined;
     if (only?.type === 'image' && isDiagramUrl((only as ImageNode).url)) {
       return figureFor(only as ImageNode, pagePath);
     }

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { printPalette } from '../../scripts/diagrams/palette';
-import { parseSequenceSpec, renderSequence, type SequenceSpec } from '../../scripts/diagrams/sequence';
+import {
+  parseSequenceSpec,
+  renderSequence,
+  textWidth,
+  type SequenceSpec,
+} from '../../scripts/diagrams/sequence';
 import { readDiagram } from '../../scripts/diagrams/svg';
 
 const spec: SequenceSpec = {
@@ -79,7 +84,18 @@ describe('renderSequence', () => {
   });
 
   it('draws every participant, label, message and frame', () => {
-    for (const label of ['Alpha', 'Beta', 'service', 'Gamma', 'ping', 'think', 'fetch', 'item', 'pong', 'waits']) {
+    for (const label of [
+      'Alpha',
+      'Beta',
+      'service',
+      'Gamma',
+      'ping',
+      'think',
+      'fetch',
+      'item',
+      'pong',
+      'waits',
+    ]) {
       expect(svg).toContain(`>${label}</text>`);
     }
     expect(svg).toContain('>loop</text>');
@@ -97,7 +113,8 @@ describe('renderSequence', () => {
       printPalette,
     );
     const [a, b] = participantCentres(wide);
-    expect(b - a).toBeGreaterThanOrEqual(long.length * 13 * 0.6);
+    expect(b - a).toBeGreaterThanOrEqual(textWidth(long));
+    expect(textWidth(long)).toBeGreaterThan(long.length * 13 * 0.5);
     const [narrowA, narrowB] = participantCentres(svg);
     expect(narrowB - narrowA).toBeLessThan(b - a);
   });

@@ -25,7 +25,12 @@ const pages = readdirSync(docsDir, { recursive: true, encoding: 'utf8' })
 
 /** `[page, url, alt]` for every image in the docs that points at a diagram. */
 const references = pages.flatMap((page) =>
-  [...readFileSync(page, 'utf8').matchAll(/!\[([^\]]*)\]\(([^)\s]+)\)/g)]
+  // Examples inside fenced code are not images.
+  [
+    ...readFileSync(page, 'utf8')
+      .replace(/^(```+|~~~+)[\s\S]*?^\1\s*$/gm, '')
+      .matchAll(/!\[([^\]]*)\]\(([^)\s]+)\)/g),
+  ]
     .filter(([, , url]) => isDiagramUrl(url))
     .map(([, alt, url]) => [path.relative(siteDir, page), url, alt] as const),
 );
@@ -47,23 +52,29 @@ describe('docs diagrams', () => {
     expect(references.length).toBeGreaterThanOrEqual(6);
   });
 
-  it.each(references)('%s: %s has a source that renders with a text alternative', async (page, url) => {
-    const svgPath = path.resolve(siteDir, path.dirname(page), url);
-    const source = diagramSourceCandidates(svgPath).find((candidate) => existsSync(candidate));
-    expect(source, `${page} shows ${url}, but no .dot or .sequence.json source is beside it`).toBeDefined();
-    const svg = await renderDiagramSource(
-      path.relative(siteDir, source as string),
-      readFileSync(source as string, 'utf8'),
-      palette,
-    );
-    expect(svg).toContain('role="img"');
-    const { title, description, width, height } = readDiagram(svg);
-    expect(title.length).toBeGreaterThan(5);
-    // The description is the image's alt text: a sentence or more, not a label.
-    expect(description.split(/\s+/).length).toBeGreaterThanOrEqual(20);
-    expect(width).toBeGreaterThan(0);
-    expect(height).toBeGreaterThan(0);
-  });
+  it.each(references)(
+    '%s: %s has a source that renders with a text alternative',
+    async (page, url) => {
+      const svgPath = path.resolve(siteDir, path.dirname(page), url);
+      const source = diagramSourceCandidates(svgPath).find((candidate) => existsSync(candidate));
+      expect(
+        source,
+        `${page} shows ${url}, but no .dot or .sequence.json source is beside it`,
+      ).toBeDefined();
+      const svg = await renderDiagramSource(
+        path.relative(siteDir, source as string),
+        readFileSync(source as string, 'utf8'),
+        palette,
+      );
+      expect(svg).toContain('role="img"');
+      const { title, description, width, height } = readDiagram(svg);
+      expect(title.length).toBeGreaterThan(5);
+      // The description is the image's alt text: a sentence or more, not a label.
+      expect(description.split(/\s+/).length).toBeGreaterThanOrEqual(20);
+      expect(width).toBeGreaterThan(0);
+      expect(height).toBeGreaterThan(0);
+    },
+  );
 
   it.each(sources.map((source) => [path.relative(siteDir, source)]))(
     '%s is shown by a page or the whitepaper',
