@@ -114,18 +114,23 @@ async function drawFigure(
   const { margins } = doc.page;
   const textWidth = doc.page.width - margins.left - margins.right;
   const textHeight = doc.page.height - margins.top - margins.bottom;
-  // SVG pixels are drawn as points at 3/4 scale, the CSS ratio, so 13 px labels print at ~10 pt.
+  // At most 3/4 of a point per SVG pixel, the CSS ratio, so 13 px labels print at ~10 pt.
   const scale = Math.min(0.75, textWidth / width, (textHeight * FIGURE_MAX_HEIGHT_SHARE) / height);
   const drawnWidth = width * scale;
   const drawnHeight = height * scale;
   const captionHeight = 28;
   if (doc.y + drawnHeight + captionHeight > doc.page.height - margins.bottom) doc.addPage();
   const top = doc.y + 4;
-  SVGtoPDF(doc, svg, margins.left + (textWidth - drawnWidth) / 2, top, {
-    width: drawnWidth,
-    height: drawnHeight,
+  // Drawn at its own size, one SVG pixel to one point, inside a scaled coordinate system.
+  doc.save();
+  doc.translate(margins.left + (textWidth - drawnWidth) / 2, top).scale(scale);
+  SVGtoPDF(doc, svg, 0, 0, {
+    width,
+    height,
+    assumePt: true,
     fontCallback: (_family: string, bold: boolean) => (bold ? FONTS.bold : FONTS.regular),
   });
+  doc.restore();
   doc.x = margins.left;
   doc.y = top + drawnHeight + 6;
   doc
@@ -176,6 +181,10 @@ async function main(): Promise<void> {
       case 'list':
         doc.fontSize(10.5).fillColor(COLORS.text);
         for (const item of block.items) {
+          // Keep a bullet with its text: start a page when not even one line fits.
+          if (doc.y + doc.currentLineHeight(true) * 2 > doc.page.height - doc.page.margins.bottom) {
+            doc.addPage();
+          }
           const y = doc.y;
           doc.font(FONTS.regular).text('•', doc.page.margins.left + 6, y, { lineBreak: false });
           doc.x = doc.page.margins.left + 20;

@@ -4,6 +4,8 @@ declare module 'svg-to-pdfkit' {
     width?: number;
     height?: number;
     preserveAspectRatio?: string;
+    /** Read SVG lengths as points rather than CSS pixels (which are 3/4 of a point). */
+    assumePt?: boolean;
     /** Chooses the PDF font for an SVG font family; returns a font name pdfkit knows. */
     fontCallback?: (family: string, bold: boolean, italic: boolean) => string;
   }
