@@ -45,13 +45,14 @@ const announcementDismissalReset = `try{if(localStorage.getItem('docusaurus.anno
 
 /**
  * Fills fenced blocks written as ```ts file=<rootDir>/examples/... from the sample files,
- * which are type-checked and tested, so the docs never show code that does not run; and turns
- * `![](./diagrams/<name>.svg)` into a captioned figure (diagrams are rendered by prebuild).
+ * which are type-checked and tested, so the docs never show code that does not run.
  */
-const remarkPlugins = [
-  [codeImport, { rootDir: __dirname }],
-  remarkDiagrams,
-] as DocsOptions['remarkPlugins'];
+const remarkPlugins = [[codeImport, { rootDir: __dirname }]] as DocsOptions['remarkPlugins'];
+/**
+ * Turns `![](./diagrams/<name>.svg)` into a captioned figure (src/remark/diagrams.ts; the SVGs
+ * are rendered by prebuild). It must see images before Docusaurus turns them into imports.
+ */
+const beforeDefaultRemarkPlugins = [remarkDiagrams] as DocsOptions['beforeDefaultRemarkPlugins'];
 
 const config = {
   title: site.title,
@@ -106,6 +107,7 @@ const config = {
           routeBasePath: 'docs',
           sidebarPath: './sidebars.ts',
           remarkPlugins,
+          beforeDefaultRemarkPlugins,
           editUrl,
           lastVersion: 'current',
           versions: {

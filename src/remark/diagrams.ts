@@ -85,6 +85,21 @@ const element = (name: string, attributes: Node[], children: Node[]): Node => ({
   children,
 });
 
+/**
+ * Docusaurus HTML-escapes an image's alt text and React escapes it again, so characters with
+ * entities would be read out as entity names. Quotes become their typographic forms; the rest
+ * must be written in words.
+ */
+function altText(alt: string, owner: string): string {
+  if (/[&<>]/.test(alt)) {
+    throw new Error(`${owner}: write the text alternative without &, < or > (use words).`);
+  }
+  return alt
+    .replaceAll("'", '’')
+    .replace(/"([^"]*)"/g, '“$1”')
+    .replaceAll('"', '”');
+}
+
 function figureFor(image: ImageNode, pagePath: string): Node {
   const file = path.resolve(path.dirname(pagePath), image.url);
   let svg: string;
@@ -99,7 +114,10 @@ function figureFor(image: ImageNode, pagePath: string): Node {
   if (!diagram.title || !diagram.description) {
     throw new Error(`${pagePath}: diagram ${image.url} has no <title> or <desc>; re-render it.`);
   }
-  image.alt = image.alt?.trim() ? image.alt : diagram.description;
+  image.alt = altText(
+    image.alt?.trim() ? image.alt : diagram.description,
+    `${pagePath}: ${image.url}`,
+  );
   const caption = element('figcaption', [], [{ type: 'text', value: diagram.title }]);
   if (diagram.width <= WIDE_DIAGRAM_PX) {
     return element('figure', [attribute('className', 'weft-diagram')], [image, caption]);
