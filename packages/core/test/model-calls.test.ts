@@ -20,7 +20,7 @@ type Kind = 'plan' | 'review' | 'executor';
  */
 async function callsFor(
   steps: ('ok' | 'fail')[],
-  options: Parameters<typeof makeRuntime>[0]['options'],
+  options: NonNullable<Parameters<typeof makeRuntime>[0]>['options'],
   badPlans = 0,
 ): Promise<Record<Kind, number> & { status: string }> {
   const counts: Record<Kind, number> = { plan: 0, review: 0, executor: 0 };
