@@ -8,6 +8,7 @@ import { expect, test } from '@playwright/test';
 const pages = [
   { name: 'home', path: '/' },
   { name: 'docs page', path: '/docs/building-plugins/executors/' },
+  { name: 'docs page with diagrams', path: '/docs/concepts/how-a-task-runs/' },
   { name: 'API page', path: '/api/classes/Runtime/' },
   { name: 'API index', path: '/api/' },
   { name: 'plugins page', path: '/plugins/' },
