@@ -49,10 +49,12 @@ const announcementDismissalReset = `try{if(localStorage.getItem('docusaurus.anno
  */
 const remarkPlugins = [[codeImport, { rootDir: __dirname }]] as DocsOptions['remarkPlugins'];
 /**
- * Turns `![](./diagrams/<name>.svg)` into a captioned figure (src/remark/diagrams.ts; the SVGs
- * are rendered by prebuild). It must see images before Docusaurus turns them into imports.
+ * Turns `![](./diagrams/<name>.svg)` into a captioned figure showing static/diagrams/... (see
+ * src/remark/diagrams.ts; prebuild renders them). It must see images before Docusaurus does.
  */
-const beforeDefaultRemarkPlugins = [remarkDiagrams] as DocsOptions['beforeDefaultRemarkPlugins'];
+const beforeDefaultRemarkPlugins = [
+  [remarkDiagrams, { siteDir: __dirname, baseUrl: site.baseUrl }],
+] as DocsOptions['beforeDefaultRemarkPlugins'];
 
 const config = {
   title: site.title,

@@ -1,7 +1,8 @@
 /**
- * Renders every diagram source under docs/ to an SVG file beside it:
+ * Renders every diagram source under docs/ to an SVG file under static/diagrams/:
  * `docs/<section>/diagrams/<name>.dot` (Graphviz) and `<name>.sequence.json` (sequence
- * diagrams) become `<name>.svg`, which pages include as `![](./diagrams/<name>.svg)`.
+ * diagrams) become `static/diagrams/<section>/<name>.svg`, which pages show by writing
+ * `![](./diagrams/<name>.svg)` (src/remark/diagrams.ts maps the path).
  *
  * Each SVG starts with a comment holding the hash of its source, the palette and the renderer
  * code; a diagram whose hash has not changed is not rendered again.
@@ -9,10 +10,10 @@
  * Run: npm run generate:diagrams (also run by prestart and prebuild).
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { diagramOutputPath, isDiagramSource, renderDiagramSource } from './diagrams/render';
+import { diagramPublicPath, isDiagramSource, renderDiagramSource } from './diagrams/render';
 import { sitePalette } from './diagrams/palette';
 
 const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,7 +40,8 @@ async function rendererHash(): Promise<string> {
 async function main(): Promise<void> {
   const palette = sitePalette(siteDir);
   const renderer = await rendererHash();
-  const sources = await findSources(path.join(siteDir, 'docs'));
+  const docsDir = path.join(siteDir, 'docs');
+  const sources = await findSources(docsDir);
   let rendered = 0;
   for (const source of sources) {
     const text = await readFile(source, 'utf8');
@@ -49,10 +51,11 @@ async function main(): Promise<void> {
       .update(text)
       .digest('hex')
       .slice(0, 32);
-    const target = diagramOutputPath(source);
+    const target = path.join(siteDir, 'static', diagramPublicPath(docsDir, source));
     const existing = await readFile(target, 'utf8').catch(() => '');
     if (HASH_COMMENT.exec(existing)?.[1] === hash) continue;
     const svg = await renderDiagramSource(path.relative(siteDir, source), text, palette);
+    await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, `<!-- source-hash: ${hash} -->\n${svg}`);
     rendered += 1;
   }

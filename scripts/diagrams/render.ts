@@ -1,4 +1,5 @@
 /** One entry point for every kind of diagram source, used by the site and the whitepaper. */
+import path from 'node:path';
 import { parseDotSource, renderDot } from './graphviz';
 import type { Palette } from './palette';
 import { parseSequenceSpec, renderSequence } from './sequence';
@@ -35,22 +36,30 @@ export function isDiagramSource(file: string): boolean {
 }
 
 /**
- * The SVG file a source renders to: the same folder and name, with `.svg`.
+ * Where a diagram is published, relative to static/ and to the site's base URL:
+ * `docs/<folder>/diagrams/<name>.<kind>` (or the `./diagrams/<name>.svg` a page of that folder
+ * shows) becomes `diagrams/<folder>/<name>.svg`. Publishing under static/ keeps the drawing a
+ * file of its own: webpack would inline a small SVG imported by a page into its JavaScript.
  *
- * @param source - A diagram source path.
- * @returns The output path.
+ * @param docsDir - The docs folder.
+ * @param file - A diagram source, or the path a page gives for its SVG, both absolute.
+ * @returns The published path, such as `diagrams/concepts/task-sequence.svg`.
  */
-export function diagramOutputPath(source: string): string {
-  const kind = KINDS.find((candidate) => source.endsWith(candidate.suffix));
-  if (!kind) throw new Error(`${source}: not a diagram source (.dot or .sequence.json)`);
-  return `${source.slice(0, -kind.suffix.length)}.svg`;
+export function diagramPublicPath(docsDir: string, file: string): string {
+  const relative = path.relative(docsDir, file).split(path.sep).join('/');
+  const kind = KINDS.find((candidate) => relative.endsWith(candidate.suffix));
+  const stem = kind ? relative.slice(0, -kind.suffix.length) : relative.replace(/\.svg$/, '');
+  if (relative.startsWith('..') || !/(^|\/)diagrams\/[^/]+$/.test(stem)) {
+    throw new Error(`${file}: a diagram must be in a diagrams/ folder under ${docsDir}`);
+  }
+  return `diagrams/${stem.replace(/(^|\/)diagrams\//, '$1')}.svg`;
 }
 
 /**
- * The sources an SVG file may be rendered from, in the order they are looked for.
+ * The sources an SVG a page shows may be rendered from, in the order they are looked for.
  *
- * @param svg - The path of a diagram's SVG file.
- * @returns Candidate source paths.
+ * @param svg - The absolute path a page gives for a diagram (`.../diagrams/<name>.svg`).
+ * @returns Candidate source paths beside it.
  */
 export function diagramSourceCandidates(svg: string): string[] {
   const stem = svg.replace(/\.svg$/, '');

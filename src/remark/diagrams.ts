@@ -1,7 +1,8 @@
 /**
  * Turns a diagram image in a docs page, `![](./diagrams/<name>.svg)` alone in its paragraph,
  * into a captioned figure. The SVG was rendered at build time from its source beside the page
- * (scripts/render-diagrams.ts), so the figure costs no JavaScript. The plugin:
+ * into static/diagrams/ (scripts/render-diagrams.ts), and the figure shows that file with a
+ * plain `img`, so it costs the page no JavaScript. The plugin:
  *
  * - fills an empty alt text with the diagram's own description, so the text alternative lives
  *   in one place, the source;
@@ -11,7 +12,15 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { diagramPublicPath, diagramSourceCandidates } from '../../scripts/diagrams/render';
 import { readDiagram } from '../../scripts/diagrams/svg';
+
+export interface RemarkDiagramsOptions {
+  /** The site's root folder, holding docs/ and static/. */
+  siteDir: string;
+  /** The site's base URL, such as `/`. */
+  baseUrl: string;
+}
 
 /** Drawings wider than this would shrink below a legible text size on a 375 px screen. */
 export const WIDE_DIAGRAM_PX = 480;
@@ -85,42 +94,38 @@ const element = (name: string, attributes: Node[], children: Node[]): Node => ({
   children,
 });
 
-/**
- * Docusaurus HTML-escapes an image's alt text and React escapes it again, so characters with
- * entities would be read out as entity names. Quotes become their typographic forms; the rest
- * must be written in words.
- */
-function altText(alt: string, owner: string): string {
-  if (/[&<>]/.test(alt)) {
-    throw new Error(`${owner}: write the text alternative without &, < or > (use words).`);
-  }
-  return alt
-    .replaceAll("'", '’')
-    .replace(/"([^"]*)"/g, '“$1”')
-    .replaceAll('"', '”');
-}
-
-function figureFor(image: ImageNode, pagePath: string): Node {
-  const file = path.resolve(path.dirname(pagePath), image.url);
+function figureFor(image: ImageNode, pagePath: string, options: RemarkDiagramsOptions): Node {
+  const shown = path.resolve(path.dirname(pagePath), image.url);
+  const published = diagramPublicPath(path.join(options.siteDir, 'docs'), shown);
   let svg: string;
   try {
-    svg = readFileSync(file, 'utf8');
+    svg = readFileSync(path.join(options.siteDir, 'static', published), 'utf8');
   } catch {
+    const sources = diagramSourceCandidates(image.url).map((source) => path.basename(source));
     throw new Error(
-      `${pagePath}: diagram ${image.url} does not exist; add its source (${path.basename(image.url, '.svg')}.dot or .sequence.json) beside it and run npm run generate:diagrams.`,
+      `${pagePath}: diagram ${image.url} has not been rendered; add its source (${sources.join(' or ')}) in the page's diagrams/ folder and run npm run generate:diagrams.`,
     );
   }
   const diagram = readDiagram(svg);
   if (!diagram.title || !diagram.description) {
     throw new Error(`${pagePath}: diagram ${image.url} has no <title> or <desc>; re-render it.`);
   }
-  image.alt = altText(
-    image.alt?.trim() ? image.alt : diagram.description,
-    `${pagePath}: ${image.url}`,
+  const alt = image.alt?.trim() ? image.alt : diagram.description;
+  const img = element(
+    'img',
+    [
+      attribute('src', `${options.baseUrl}${published}`),
+      attribute('alt', alt),
+      attribute('width', String(diagram.width)),
+      attribute('height', String(diagram.height)),
+      attribute('loading', 'lazy'),
+      attribute('decoding', 'async'),
+    ],
+    [],
   );
   const caption = element('figcaption', [], [{ type: 'text', value: diagram.title }]);
   if (diagram.width <= WIDE_DIAGRAM_PX) {
-    return element('figure', [attribute('className', 'weft-diagram')], [image, caption]);
+    return element('figure', [attribute('className', 'weft-diagram')], [img, caption]);
   }
   const canvas = element(
     'div',
@@ -128,7 +133,7 @@ function figureFor(image: ImageNode, pagePath: string): Node {
       attribute('className', 'weft-diagram__canvas'),
       minWidthStyle(Math.round(diagram.width * WIDE_MIN_SCALE)),
     ],
-    [image],
+    [img],
   );
   const scroller = element(
     'div',
@@ -147,15 +152,15 @@ function figureFor(image: ImageNode, pagePath: string): Node {
   );
 }
 
-function transform(node: Node, pagePath: string): void {
+function transform(node: Node, pagePath: string, options: RemarkDiagramsOptions): void {
   if (!node.children) return;
   node.children = node.children.map((child) => {
     const only =
       child.type === 'paragraph' && child.children?.length === 1 ? child.children[0] : undefined;
     if (only?.type === 'image' && isDiagramUrl((only as ImageNode).url)) {
-      return figureFor(only as ImageNode, pagePath);
+      return figureFor(only as ImageNode, pagePath, options);
     }
-    transform(child, pagePath);
+    transform(child, pagePath, options);
     return child;
   });
 }
@@ -163,8 +168,11 @@ function transform(node: Node, pagePath: string): void {
 /**
  * The remark plugin.
  *
+ * @param options - Where the site is, and its base URL.
  * @returns A transformer that rewrites every diagram paragraph of a page into a figure.
  */
-export default function remarkDiagrams(): (tree: Node, file: { path: string }) => void {
-  return (tree, file) => transform(tree, file.path);
+export default function remarkDiagrams(
+  options: RemarkDiagramsOptions,
+): (tree: Node, file: { path: string }) => void {
+  return (tree, file) => transform(tree, file.path, options);
 }

@@ -38,7 +38,13 @@ for (const path of diagramPages) {
     await gotoHydrated(page, path);
     const figures = page.locator('figure.weft-diagram');
     await expect(figures.first()).toBeVisible();
-    for (const figure of await figures.all()) await figure.scrollIntoViewIfNeeded();
+    // The images load lazily: bring each into view and wait until it has been decoded.
+    for (const figure of await figures.all()) {
+      await figure.scrollIntoViewIfNeeded();
+      await expect
+        .poll(() => figure.locator('img').evaluate((image: HTMLImageElement) => image.naturalWidth))
+        .toBeGreaterThan(0);
+    }
     const diagrams = await measure(page);
     expect(diagrams.length).toBeGreaterThan(0);
     for (const diagram of diagrams) {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sitePalette } from '../../scripts/diagrams/palette';
 import {
-  diagramOutputPath,
+  diagramPublicPath,
   diagramSourceCandidates,
   isDiagramSource,
   renderDiagramSource,
@@ -79,10 +79,13 @@ describe('docs diagrams', () => {
   it.each(sources.map((source) => [path.relative(siteDir, source)]))(
     '%s is shown by a page or the whitepaper',
     (source) => {
-      const svg = path.resolve(siteDir, diagramOutputPath(source));
+      const published = diagramPublicPath(docsDir, path.resolve(siteDir, source));
       const shown =
-        references.some(([page, url]) => path.resolve(siteDir, path.dirname(page), url) === svg) ||
-        whitepaperFigures.includes(path.resolve(siteDir, source));
+        references.some(
+          ([page, url]) =>
+            diagramPublicPath(docsDir, path.resolve(siteDir, path.dirname(page), url)) ===
+            published,
+        ) || whitepaperFigures.includes(path.resolve(siteDir, source));
       expect(shown, `${source} is rendered but no page shows it`).toBe(true);
     },
   );

@@ -15,12 +15,12 @@ interface Node {
   children?: Node[];
 }
 
-/** A page folder with one rendered diagram of the given width. */
+/** A site with one docs page and its rendered diagram, of the given width. */
 function pageWith(width: number, description = "The task's path, in words.") {
-  const dir = mkdtempSync(path.join(tmpdir(), 'remark-diagrams-'));
-  mkdirSync(path.join(dir, 'diagrams'));
+  const siteDir = mkdtempSync(path.join(tmpdir(), 'remark-diagrams-'));
+  mkdirSync(path.join(siteDir, 'static', 'diagrams', 'guide'), { recursive: true });
   writeFileSync(
-    path.join(dir, 'diagrams', 'flow.svg'),
+    path.join(siteDir, 'static', 'diagrams', 'guide', 'flow.svg'),
     svgDocument({
       width,
       height: 100,
@@ -32,13 +32,14 @@ function pageWith(width: number, description = "The task's path, in words.") {
       content: '',
     }),
   );
-  return path.join(dir, 'page.md');
+  return siteDir;
 }
 
-function run(pagePath: string, alt = ''): Node {
+function run(siteDir: string, alt = ''): Node {
   const image: Node = { type: 'image', url: './diagrams/flow.svg', alt };
   const tree: Node = { type: 'root', children: [{ type: 'paragraph', children: [image] }] };
-  remarkDiagrams()(tree as never, { path: pagePath });
+  const pagePath = path.join(siteDir, 'docs', 'guide', 'page.md');
+  remarkDiagrams({ siteDir, baseUrl: '/base/' })(tree as never, { path: pagePath });
   return tree.children?.[0] as Node;
 }
 
@@ -58,13 +59,16 @@ describe('remarkDiagrams', () => {
     expect(figure).toMatchObject({ type: 'mdxJsxFlowElement', name: 'figure' });
     expect(attribute(figure, 'className')).toBe('weft-diagram');
     const [image, caption] = figure.children ?? [];
-    expect(image).toMatchObject({ type: 'image', alt: 'The task\u2019s path, in words.' });
+    expect(image).toMatchObject({ type: 'mdxJsxFlowElement', name: 'img' });
+    expect(attribute(image, 'src')).toBe('/base/diagrams/guide/flow.svg');
+    expect(attribute(image, 'alt')).toBe("The task's path, in words.");
+    expect(attribute(image, 'width')).toBe('300');
     expect(caption).toMatchObject({ name: 'figcaption', children: [{ value: 'The flow' }] });
   });
 
   it('keeps alt text written in the page', () => {
     const figure = run(pageWith(300), 'Written by the author');
-    expect(figure.children?.[0]?.alt).toBe('Written by the author');
+    expect(attribute(figure.children?.[0], 'alt')).toBe('Written by the author');
   });
 
   it('puts a wide diagram in a focusable, labelled region with a minimum width', () => {
@@ -78,13 +82,10 @@ describe('remarkDiagrams', () => {
     expect(attribute(canvas, 'style')).toMatchObject({ value: '{ minWidth: 476 }' });
   });
 
-  it('names the page and the file when the diagram is missing', () => {
-    expect(() => run('/nowhere/page.md')).toThrow(
-      '/nowhere/page.md: diagram ./diagrams/flow.svg does not exist',
+  it('names the page and the sources to add when the diagram was not rendered', () => {
+    const siteDir = mkdtempSync(path.join(tmpdir(), 'remark-diagrams-'));
+    expect(() => run(siteDir)).toThrow(
+      /page\.md: diagram \.\/diagrams\/flow\.svg has not been rendered; add its source \(flow\.dot or flow\.sequence\.json\)/,
     );
-  });
-
-  it('refuses alt text that would be escaped twice', () => {
-    expect(() => run(pageWith(300, 'A & B'))).toThrow('without &, < or >');
   });
 });
