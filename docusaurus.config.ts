@@ -20,6 +20,7 @@ import { SOCIAL_CARD_DIR } from './src/plugins/social-cards/card-path';
 import type { SocialCardsOptions } from './src/plugins/social-cards';
 import codeImport from 'remark-code-import';
 import rehypeFocusableTables from './src/config/rehype-focusable-tables';
+import remarkDiagrams from './src/remark/diagrams';
 
 const env = parseSiteEnv();
 ensureApiDir(__dirname, API_OUT_DIR);
@@ -59,6 +60,13 @@ const remarkPlugins = [
   [npm2yarn, { sync: true, converters: ['yarn', 'pnpm'] }],
 ] as DocsOptions['remarkPlugins'];
 const rehypePlugins = [rehypeFocusableTables] as DocsOptions['rehypePlugins'];
+/**
+ * Turns `![](./diagrams/<name>.svg)` into a captioned figure showing static/diagrams/... (see
+ * src/remark/diagrams.ts; prebuild renders them). It must see images before Docusaurus does.
+ */
+const beforeDefaultRemarkPlugins = [
+  [remarkDiagrams, { siteDir: __dirname, baseUrl: site.baseUrl }],
+] as DocsOptions['beforeDefaultRemarkPlugins'];
 
 const config = {
   title: site.title,
@@ -114,6 +122,7 @@ const config = {
           sidebarPath: './sidebars.ts',
           remarkPlugins,
           rehypePlugins,
+          beforeDefaultRemarkPlugins,
           editUrl,
           // From git history; a checkout without history (or a new file) shows no date.
           showLastUpdateTime: true,

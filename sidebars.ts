@@ -8,6 +8,7 @@ const sidebars: SidebarsConfig = {
   docs: [
     'index',
     'getting-started',
+    'concepts/how-a-task-runs',
     'installation',
     {
       type: 'category',

@@ -2,19 +2,26 @@
  * Renders whitepaper/whitepaper.md to static/whitepaper.pdf with pdfkit.
  *
  * It understands the small subset of markdown the whitepaper uses: `#` and `##`
- * headings, paragraphs, `-` bullet lists and **bold** runs. Anything else is an
- * error, so the source cannot drift into syntax the PDF would print literally.
+ * headings, paragraphs, `-` bullet lists, **bold** runs, and figures written as
+ * `![Figure n. Caption](../docs/<section>/diagrams/<name>.dot)` on a line of their own,
+ * which point at a diagram source of the docs and are drawn as vector graphics in the
+ * print palette. `{{site}}` stands for the site's address. Anything else is an error, so the
+ * source cannot drift into syntax the PDF would print literally.
  *
  * Run: npm run generate:whitepaper (also run by prestart and prebuild). Skipped when its sources
  * are unchanged since the last run (scripts/generated-asset-stamp.ts).
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import PDFDocument from 'pdfkit';
+import SVGtoPDF from 'svg-to-pdfkit';
 import { links, site } from '../src/data/site';
 import { generateIfChanged } from './generated-asset-stamp';
+import { printPalette } from './diagrams/palette';
+import { renderDiagramSource } from './diagrams/render';
+import { readDiagram } from './diagrams/svg';
 
 const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE = path.join(siteDir, 'whitepaper', 'whitepaper.md');
@@ -24,18 +31,25 @@ type Block =
   | { kind: 'title'; text: string }
   | { kind: 'heading'; text: string }
   | { kind: 'paragraph'; text: string }
-  | { kind: 'list'; items: string[] };
+  | { kind: 'list'; items: string[] }
+  | { kind: 'figure'; caption: string; source: string };
 
 function parseWhitepaper(markdown: string): Block[] {
   const blocks: Block[] = [];
-  const chunks = markdown.replace(/\r\n/g, '\n').split(/\n\s*\n/);
+  const chunks = markdown
+    .replace(/\r\n/g, '\n')
+    .replaceAll('{{site}}', `${site.url}${site.baseUrl.replace(/\/$/, '')}`)
+    .split(/\n\s*\n/);
   for (const chunk of chunks) {
     const lines = chunk.split('\n').filter((line) => line.trim() !== '');
     const first = lines[0];
     if (first === undefined) {
       continue;
     }
-    if (first.startsWith('# ')) {
+    const figure = /^!\[([^\]]+)\]\(([^)\s]+)\)$/.exec(first);
+    if (figure && lines.length === 1) {
+      blocks.push({ kind: 'figure', caption: figure[1], source: figure[2] });
+    } else if (first.startsWith('# ')) {
       blocks.push({ kind: 'title', text: first.slice(2).trim() });
       if (lines.length > 1) {
         blocks.push({ kind: 'paragraph', text: lines.slice(1).join(' ') });
@@ -82,6 +96,53 @@ function writeRich(
   });
 }
 
+/** The tallest a figure may be, as a share of the page's text area, so text keeps flowing. */
+const FIGURE_MAX_HEIGHT_SHARE = 0.62;
+
+/**
+ * Draws a docs diagram, rendered from its source in the print palette, scaled to the text
+ * width (never enlarged) and captioned; it starts a new page when it does not fit.
+ */
+async function drawFigure(
+  doc: PDFKit.PDFDocument,
+  figure: { caption: string; source: string },
+): Promise<void> {
+  const sourcePath = path.resolve(path.dirname(SOURCE), figure.source);
+  const text = await readFile(sourcePath, 'utf8').catch(() => {
+    throw new Error(`whitepaper.md: figure source ${figure.source} does not exist.`);
+  });
+  const svg = await renderDiagramSource(path.relative(siteDir, sourcePath), text, printPalette);
+  const { width, height } = readDiagram(svg);
+  const { margins } = doc.page;
+  const textWidth = doc.page.width - margins.left - margins.right;
+  const textHeight = doc.page.height - margins.top - margins.bottom;
+  // At most 3/4 of a point per SVG pixel, the CSS ratio, so 13 px labels print at ~10 pt.
+  const scale = Math.min(0.75, textWidth / width, (textHeight * FIGURE_MAX_HEIGHT_SHARE) / height);
+  const drawnWidth = width * scale;
+  const drawnHeight = height * scale;
+  const captionHeight = 28;
+  if (doc.y + drawnHeight + captionHeight > doc.page.height - margins.bottom) doc.addPage();
+  const top = doc.y + 4;
+  // Drawn at its own size, one SVG pixel to one point, inside a scaled coordinate system.
+  doc.save();
+  doc.translate(margins.left + (textWidth - drawnWidth) / 2, top).scale(scale);
+  SVGtoPDF(doc, svg, 0, 0, {
+    width,
+    height,
+    assumePt: true,
+    fontCallback: (_family: string, bold: boolean) => (bold ? FONTS.bold : FONTS.regular),
+  });
+  doc.restore();
+  doc.x = margins.left;
+  doc.y = top + drawnHeight + 6;
+  doc
+    .font(FONTS.regular)
+    .fontSize(9)
+    .fillColor(COLORS.muted)
+    .text(figure.caption, { align: 'center', width: textWidth });
+  doc.moveDown(0.8);
+}
+
 async function main(): Promise<void> {
   const blocks = parseWhitepaper(await readFile(SOURCE, 'utf8'));
   const title = blocks.find((block) => block.kind === 'title');
@@ -122,6 +183,10 @@ async function main(): Promise<void> {
       case 'list':
         doc.fontSize(10.5).fillColor(COLORS.text);
         for (const item of block.items) {
+          // Keep a bullet with its text: start a page when not even one line fits.
+          if (doc.y + doc.currentLineHeight(true) * 2 > doc.page.height - doc.page.margins.bottom) {
+            doc.addPage();
+          }
           const y = doc.y;
           doc.font(FONTS.regular).text('•', doc.page.margins.left + 6, y, { lineBreak: false });
           doc.x = doc.page.margins.left + 20;
@@ -134,6 +199,9 @@ async function main(): Promise<void> {
           doc.moveDown(0.3);
         }
         doc.moveDown(0.3);
+        break;
+      case 'figure':
+        await drawFigure(doc, block);
         break;
     }
   }
@@ -152,9 +220,24 @@ async function main(): Promise<void> {
   );
 }
 
+/** Every file under a folder of the site, as paths relative to the site, in a stable order. */
+function filesUnder(folder: string): string[] {
+  return readdirSync(path.join(siteDir, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(siteDir, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
+
 const whitepaper = {
   name: 'whitepaper',
-  sources: ['whitepaper/whitepaper.md', 'scripts/generate-whitepaper.ts', 'src/data/site.ts'],
+  // The figures are drawn from the docs' diagram sources, so they are sources of the PDF too.
+  sources: [
+    'whitepaper/whitepaper.md',
+    'scripts/generate-whitepaper.ts',
+    'src/data/site.ts',
+    ...filesUnder('scripts/diagrams'),
+    ...filesUnder('docs').filter((file) => file.includes(`${path.sep}diagrams${path.sep}`)),
+  ],
   packages: ['pdfkit'],
   outputs: [path.relative(siteDir, TARGET)],
 };

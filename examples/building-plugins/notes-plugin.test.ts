@@ -47,7 +47,8 @@ describe('NotesPlugin', () => {
       });
       expect(listed.chain.at(-1)?.message).toBe('- the boiler code is 4471\n');
       expect(await memory.query({ kind: 'note' })).toHaveLength(1);
-      // Each one-step task cost its plan and whatever the executor asked: no review followed.
+      // Plan, getObject, plan: no review follows a successful last step.
+      expect(model.requests).toHaveLength(3);
       expect(model.remaining).toBe(0);
     } finally {
       await runtime.stop();

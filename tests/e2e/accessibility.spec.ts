@@ -11,6 +11,7 @@ import { waitForHydration } from './support/shell';
 const pages = [
   { name: 'home', path: '/' },
   { name: 'docs page', path: '/docs/building-plugins/executors/' },
+  { name: 'docs page with diagrams', path: '/docs/concepts/how-a-task-runs/' },
   { name: 'API page', path: '/api/classes/Runtime/' },
   { name: 'API index', path: '/api/' },
   { name: 'plugins page', path: '/plugins/' },

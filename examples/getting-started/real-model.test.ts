@@ -1,0 +1,114 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Runtime } from '@weft/core';
+import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createAgent } from './agent.js';
+import { createRealModel } from './real-model.js';
+
+/** What the stand-in server saw of each request. */
+const seen: { authorization?: string; model: string }[] = [];
+let server: Server;
+let baseUrl: string;
+
+// A stand-in for a chat-completions server on 127.0.0.1. It answers the plan, the reply and
+// the review by what the runtime asked for, as a real model would.
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    let raw = '';
+    request.on('data', (chunk) => (raw += chunk));
+    request.on('end', () => {
+      const body = JSON.parse(raw) as {
+        model: string;
+        messages: { content: string }[];
+      };
+      seen.push({
+        authorization: request.headers.authorization,
+        model: body.model,
+      });
+      const prompt = body.messages.map((message) => message.content).join('\n');
+      const content = prompt.includes('(PipelineModification)')
+        ? '{"type": "stop"}'
+        : prompt.includes('(Pipeline)')
+          ? '{"steps": [{"pluginId": "assistant", "action": "reply"}]}'
+          : 'Hello from a real model.';
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          choices: [{ message: { role: 'assistant', content } }],
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('switching the getting-started agent to a real model', () => {
+  let runtime: Runtime | undefined;
+  afterEach(async () => {
+    await runtime?.stop();
+    runtime = undefined;
+    seen.length = 0;
+  });
+
+  async function ask(env: NodeJS.ProcessEnv) {
+    runtime = await createAgent({
+      model: createRealModel(env),
+      port: 0,
+      logger: pino({ level: 'silent' }),
+    });
+    await runtime.start();
+    const response = await fetch(`${runtime.server.url}/messages`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ user: 'ada', text: 'Hello' }),
+    });
+    return (await response.json()) as { status: string; reply: string };
+  }
+
+  it('uses OpenAI with the key from OPENAI_API_KEY', async () => {
+    const body = await ask({
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: baseUrl,
+    });
+    expect(body).toMatchObject({
+      status: 'completed',
+      reply: 'Hello from a real model.',
+    });
+    expect(runtime?.models.providers.map((provider) => provider.id)).toEqual([
+      'openai',
+    ]);
+    // Two model calls: the plan and the reply (no review follows a successful last step).
+    expect(seen).toHaveLength(2);
+    expect(
+      seen.every((request) => request.authorization === 'Bearer sk-test'),
+    ).toBe(true);
+    expect(seen.every((request) => request.model === 'gpt-4o-mini')).toBe(true);
+  });
+
+  it('uses a local Ollama, with no key, when OPENAI_API_KEY is not set', async () => {
+    const body = await ask({
+      OLLAMA_BASE_URL: baseUrl,
+      OLLAMA_MODEL: 'llama3.2',
+    });
+    expect(body).toMatchObject({
+      status: 'completed',
+      reply: 'Hello from a real model.',
+    });
+    expect(runtime?.models.providers.map((provider) => provider.id)).toEqual([
+      'ollama',
+    ]);
+    expect(seen.every((request) => request.authorization === undefined)).toBe(
+      true,
+    );
+    expect(seen.every((request) => request.model === 'llama3.2')).toBe(true);
+  });
+
+  it('picks OpenAI when a key is set and Ollama otherwise', () => {
+    expect(createRealModel({ OPENAI_API_KEY: 'sk-test' }).id).toBe('openai');
+    expect(createRealModel({}).id).toBe('ollama');
+  });
+});

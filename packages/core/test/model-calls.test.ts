@@ -1,0 +1,111 @@
+/**
+ * What one task costs in model calls, as the docs state it ("How Weft runs a task"): one plan,
+ * the reviews the policy asks for, whatever executors call, and one more call per answer
+ * getObject rejects.
+ */
+import type { Runtime } from '@weft/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeRuntime, recordingExecutor, TestPlugin } from './fixtures.js';
+
+const runtimes: Runtime[] = [];
+afterEach(async () => {
+  await Promise.all(runtimes.splice(0).map((runtime) => runtime.stop()));
+});
+
+type Kind = 'plan' | 'review' | 'executor';
+
+/**
+ * Runs one task whose plan is `steps` (each `ok` or `fail`) and counts the model calls by kind.
+ * Every executor makes one model call of its own, as the getting-started `reply` does.
+ */
+async function callsFor(
+  steps: ('ok' | 'fail')[],
+  options: NonNullable<Parameters<typeof makeRuntime>[0]>['options'],
+  badPlans = 0,
+): Promise<Record<Kind, number> & { status: string }> {
+  const counts: Record<Kind, number> = { plan: 0, review: 0, executor: 0 };
+  let plansLeftToSpoil = badPlans;
+  const step = (action: 'ok' | 'fail') =>
+    recordingExecutor(action, async (_task, context) => {
+      await context.models.generateText('Do the work.');
+      return action === 'ok' ? { success: true } : { success: false, error: 'it broke' };
+    });
+  const { runtime } = await makeRuntime({
+    plugins: [new TestPlugin('work', { executors: [step('ok'), step('fail')] })],
+    responses: {
+      fallback: (messages) => {
+        const system = messages[0]?.content ?? '';
+        if (system.includes('JSON Schema (PipelineModification)')) {
+          counts.review += 1;
+          return { type: 'continue' };
+        }
+        if (system.includes('JSON Schema (Pipeline)')) {
+          counts.plan += 1;
+          if (plansLeftToSpoil-- > 0) return 'Sure! I would run the ok step first.';
+          return { steps: steps.map((action) => ({ pluginId: 'work', action })) };
+        }
+        counts.executor += 1;
+        return 'done';
+      },
+    },
+    options,
+  });
+  runtimes.push(runtime);
+  await runtime.start();
+  const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'calls' });
+  return { ...counts, status: task.status };
+}
+
+describe('model calls per task', () => {
+  it("'always' (the default) reviews after every step but a successful last one", async () => {
+    expect(await callsFor(['ok', 'ok', 'ok'], {})).toEqual({
+      plan: 1,
+      review: 2,
+      executor: 3,
+      status: 'completed',
+    });
+  });
+
+  it("'always' also reviews after a last step that failed", async () => {
+    expect(await callsFor(['ok', 'ok', 'fail'], {})).toMatchObject({ plan: 1, review: 3 });
+  });
+
+  it("'always' with reviewFinalStep reviews after every step", async () => {
+    expect(await callsFor(['ok', 'ok', 'ok'], { reviewFinalStep: true })).toMatchObject({
+      plan: 1,
+      review: 3,
+    });
+  });
+
+  it("'on-failure' reviews only after the steps that failed, and the task fails", async () => {
+    expect(await callsFor(['ok', 'fail', 'ok'], { pipelineReview: 'on-failure' })).toEqual({
+      plan: 1,
+      review: 1,
+      executor: 3,
+      status: 'failed',
+    });
+  });
+
+  it("'never' makes no review, even after a failure", async () => {
+    expect(await callsFor(['fail', 'ok'], { pipelineReview: 'never' })).toEqual({
+      plan: 1,
+      review: 0,
+      executor: 2,
+      status: 'failed',
+    });
+  });
+
+  it('a one-step task like the getting-started message costs two calls', async () => {
+    const counts = await callsFor(['ok'], {});
+    expect(counts.plan + counts.review + counts.executor).toBe(2);
+  });
+
+  it('each answer getObject rejects costs one more call, up to getObjectRetries', async () => {
+    expect(await callsFor(['ok'], {}, 2)).toMatchObject({ plan: 3, status: 'completed' });
+    expect(await callsFor(['ok'], { getObjectRetries: 1 }, 2)).toMatchObject({
+      plan: 2,
+      executor: 0,
+      status: 'failed',
+    });
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * Every docs page teaches in prose: at least MIN_WORDS words outside code, tables and front
+ * matter, and an opening paragraph that says what the page is for. A page whose job is a
+ * table (a reference) is listed in TABLE_PAGES with the reason.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const docsDir = path.resolve(__dirname, '../../docs');
+const MIN_WORDS = 200;
+const MIN_OPENING_WORDS = 15;
+
+/** Pages whose main content is a table, relative to docs/, each with why. */
+const TABLE_PAGES: Readonly<Record<string, string>> = {};
+
+const pages = readdirSync(docsDir, { recursive: true, encoding: 'utf8' })
+  .filter((file) => /\.mdx?$/.test(file))
+  .map((file) => file.split(path.sep).join('/'))
+  .sort();
+
+/**
+ * The page's running text: front matter, fenced code, tables, MDX imports and JSX/HTML tags
+ * removed; links and images reduced to their text.
+ */
+export function proseOf(markdown: string): string {
+  return markdown
+    .replace(/^---\n[\s\S]*?\n---\n/, '')
+    .replace(/^(```|~~~)[\s\S]*?^\1\s*$/gm, '')
+    .replace(/^\s*\|.*$/gm, '')
+    .replace(/^(import|export) .*$/gm, '')
+    .replace(/^:::\w*.*$|^:::$/gm, '')
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<\/?[A-Za-z][^>]*>/g, '');
+}
+
+/** Words: runs of letters or digits, so punctuation and markup do not count. */
+export function countWords(text: string): number {
+  return text.match(/[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu)?.length ?? 0;
+}
+
+/** The first block of the page's prose, before any heading. */
+function openingParagraph(markdown: string): string {
+  const blocks = proseOf(markdown)
+    .split(/\n\s*\n/)
+    .map((block) => block.trim())
+    .filter((block) => block !== '');
+  const first = blocks[0] ?? '';
+  return first.startsWith('#') ? '' : first;
+}
+
+describe('docs prose', () => {
+  it('finds the pages', () => {
+    expect(pages).toContain('index.md');
+    expect(pages.length).toBeGreaterThan(15);
+  });
+
+  it('lists only existing pages as table pages', () => {
+    for (const page of Object.keys(TABLE_PAGES)) expect(pages, page).toContain(page);
+  });
+
+  it.each(pages)('%s has enough prose, or is a table page', (page) => {
+    const words = countWords(proseOf(readFileSync(path.join(docsDir, page), 'utf8')));
+    if (TABLE_PAGES[page]) return;
+    expect(
+      words,
+      `${page} has ${words} words of prose; write at least ${MIN_WORDS}, or list it in TABLE_PAGES with a reason`,
+    ).toBeGreaterThanOrEqual(MIN_WORDS);
+  });
+
+  it.each(pages)('%s opens with a paragraph saying what it is for', (page) => {
+    const opening = openingParagraph(readFileSync(path.join(docsDir, page), 'utf8'));
+    expect(
+      countWords(opening),
+      `${page} should start, before its first heading, with a paragraph of at least ${MIN_OPENING_WORDS} words`,
+    ).toBeGreaterThanOrEqual(MIN_OPENING_WORDS);
+  });
+});
+
+describe('proseOf and countWords', () => {
+  it('leave out front matter, code, tables, imports and tags, and keep link text', () => {
+    const page = [
+      '---',
+      'title: Skipped words here',
+      '---',
+      "import X from '@site/x';",
+      '',
+      'One [two](./two.md) three `four`.',
+      '',
+      '```ts',
+      'const skipped = true;',
+      '```',
+      '',
+      '| skipped | cells |',
+      '| ------- | ----- |',
+      '',
+      '<figure class="skipped">five</figure>',
+      '![skipped alt](./diagrams/x.svg)',
+    ].join('\n');
+    expect(countWords(proseOf(page))).toBe(5);
+  });
+});
