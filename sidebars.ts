@@ -8,6 +8,7 @@ const sidebars: SidebarsConfig = {
   docs: [
     'index',
     'getting-started',
+    'tutorials/chat-assistant',
     {
       type: 'category',
       label: 'Building plugins',
@@ -44,6 +45,21 @@ const sidebars: SidebarsConfig = {
         'core-utilities/liquid-templates',
         'core-utilities/spaces',
       ],
+    },
+    {
+      type: 'category',
+      label: 'Guides',
+      items: [
+        'guides/production',
+        'guides/observability',
+        'guides/testing',
+        'guides/troubleshooting',
+      ],
+    },
+    {
+      type: 'category',
+      label: 'Reference',
+      items: ['reference/configuration', 'reference/errors', 'reference/stability'],
     },
     'bounty-program',
     'contributing-guide',
