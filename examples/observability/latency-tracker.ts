@@ -17,7 +17,11 @@ export class LatencyTracker implements AnalyticsTracker {
   readonly providers = new Map<string, ProviderFigures>();
   readonly failedTaskIds: string[] = [];
 
-  onModelCall(event: { providerId: string; durationMs: number; success: boolean }): void {
+  onModelCall(event: {
+    providerId: string;
+    durationMs: number;
+    success: boolean;
+  }): void {
     const figures = this.providers.get(event.providerId) ?? {
       calls: 0,
       failures: 0,

@@ -14,9 +14,14 @@ function lineCollector() {
   };
 }
 
-const plan = (action: string) => ({ steps: [{ pluginId: 'assistant', action }] });
+const plan = (action: string) => ({
+  steps: [{ pluginId: 'assistant', action }],
+});
 
-async function startAgent(model: ScriptedModelProvider, tracker: LatencyTracker) {
+async function startAgent(
+  model: ScriptedModelProvider,
+  tracker: LatencyTracker,
+) {
   const { lines, stream } = lineCollector();
   const runtime = await Runtime.init({
     models: [model],
@@ -35,7 +40,9 @@ async function startAgent(model: ScriptedModelProvider, tracker: LatencyTracker)
 describe('observability', () => {
   it('counts tasks and model calls in the snapshot and in a tracker', async () => {
     const tracker = new LatencyTracker();
-    const model = new ScriptedModelProvider({ responses: [plan('reply'), 'Hi!'] });
+    const model = new ScriptedModelProvider({
+      responses: [plan('reply'), 'Hi!'],
+    });
     const { runtime } = await startAgent(model, tracker);
 
     await runtime.dispatch({
@@ -47,11 +54,19 @@ describe('observability', () => {
     const snapshot = runtime.analytics.snapshot();
     await runtime.stop();
 
-    expect(snapshot.tasks).toEqual({ started: 1, completed: 1, failed: 0, cancelled: 0 });
+    expect(snapshot.tasks).toEqual({
+      started: 1,
+      completed: 1,
+      failed: 0,
+      cancelled: 0,
+    });
     expect(snapshot.steps).toEqual({ executed: 1, failed: 0 });
     expect(snapshot.modelCalls.total).toBe(2);
     expect(snapshot.modelCalls.byCapability['text-generation']?.calls).toBe(2);
-    expect(tracker.providers.get('scripted')).toMatchObject({ calls: 2, failures: 0 });
+    expect(tracker.providers.get('scripted')).toMatchObject({
+      calls: 2,
+      failures: 0,
+    });
     expect(tracker.failedTaskIds).toEqual([]);
   });
 
@@ -90,7 +105,7 @@ describe('observability', () => {
     expect(lines[0]).toMatchObject({ apiKey: '[redacted]', service: 'chat' });
   });
 
-  it('sets the default logger's level from WEFT_LOG_LEVEL', async () => {
+  it('sets the level of the default logger from WEFT_LOG_LEVEL', async () => {
     const previous = process.env.WEFT_LOG_LEVEL;
     process.env.WEFT_LOG_LEVEL = 'warn';
     try {

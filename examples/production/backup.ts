@@ -7,7 +7,10 @@ import Database from 'better-sqlite3';
  * exist yet; the copy is compacted and needs no `-wal` file beside it.
  */
 export function backupMemory(databasePath: string, destination: string): void {
-  const db = new Database(databasePath, { readonly: true, fileMustExist: true });
+  const db = new Database(databasePath, {
+    readonly: true,
+    fileMustExist: true,
+  });
   try {
     db.prepare('VACUUM INTO ?').run(destination);
   } finally {

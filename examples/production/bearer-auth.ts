@@ -1,5 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { TriggerRoute } from '@weft/core';
+
+// The request and response types of the runtime's own express, whatever
+// version of express's types the application has installed.
+type Request = Parameters<TriggerRoute['handler']>[0];
+type Response = Parameters<TriggerRoute['handler']>[1];
 
 /**
  * Express middleware that lets a request through only when it carries
@@ -7,7 +12,9 @@ import type { RequestHandler } from 'express';
  * otherwise. Both tokens are hashed first so that the comparison takes the
  * same time whatever the length of the guess.
  */
-export function requireBearerToken(expected: string): RequestHandler {
+export function requireBearerToken(
+  expected: string,
+): (request: Request, response: Response, next: () => void) => void {
   if (expected.length < 32) {
     throw new Error(
       'requireBearerToken: the token must be at least 32 characters; generate one with `openssl rand -hex 32`.',
@@ -24,7 +31,10 @@ export function requireBearerToken(expected: string): RequestHandler {
       .status(401)
       .set('WWW-Authenticate', 'Bearer')
       .json({
-        error: { status: 401, message: 'Unauthorized: send Authorization: Bearer <token>' },
+        error: {
+          status: 401,
+          message: 'Unauthorized: send Authorization: Bearer <token>',
+        },
       });
   };
 }

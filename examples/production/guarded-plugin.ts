@@ -14,17 +14,29 @@ export class AdminPlugin extends Plugin {
   override readonly executors: Executor[] = [
     {
       action: 'erase-conversation',
-      description: 'Deletes every memory of the conversation named in the request.',
+      description:
+        'Deletes every memory of the conversation named in the request.',
       async execute(task, context) {
-        if (task.trigger.pluginId !== 'admin' || !task.space.id.startsWith('ops-')) {
+        if (
+          task.trigger.pluginId !== 'admin' ||
+          !task.space.id.startsWith('ops-')
+        ) {
           return {
             success: false,
             error: `refused: erase-conversation runs only for operator tasks, not for a task of ${task.trigger.pluginId} in space ${task.space.id}`,
           };
         }
-        const conversation = String((task.trigger.data as { conversation?: unknown })?.conversation);
-        const erased = await context.memory.provider.clear(`conversation-${conversation}`);
-        return { success: true, data: { erased }, message: `erased ${erased} memories` };
+        const conversation = String(
+          (task.trigger.data as { conversation?: unknown })?.conversation,
+        );
+        const erased = await context.memory.provider.clear(
+          `conversation-${conversation}`,
+        );
+        return {
+          success: true,
+          data: { erased },
+          message: `erased ${erased} memories`,
+        };
       },
     },
   ];

@@ -18,7 +18,10 @@ export function addHealthRoutes(runtime: Runtime): void {
   });
   runtime.server.app.get('/readyz', async (_request, response) => {
     const ready =
-      runtime.status === 'running' && (await runtime.memory.provider.checkHealth());
-    response.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
+      runtime.status === 'running' &&
+      (await runtime.memory.provider.checkHealth());
+    response
+      .status(ready ? 200 : 503)
+      .json({ status: ready ? 'ready' : 'not ready' });
   });
 }

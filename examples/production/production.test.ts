@@ -7,7 +7,10 @@ import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConversationPlugin } from '../tutorial-chat/conversation-plugin.js';
-import { startFakeChatServer, type FakeChatServer } from '../tutorial-chat/fake-chat-server.js';
+import {
+  startFakeChatServer,
+  type FakeChatServer,
+} from '../tutorial-chat/fake-chat-server.js';
 import { backupMemory } from './backup.js';
 import { AdminPlugin } from './guarded-plugin.js';
 import { addHealthRoutes } from './health.js';
@@ -72,7 +75,9 @@ describe('running in production', () => {
   });
 
   it('refuses to start without a token, or with a short one', async () => {
-    await expect(startService({ CHAT_PORT: '0' }, logger)).rejects.toThrow(/CHAT_API_TOKEN/);
+    await expect(startService({ CHAT_PORT: '0' }, logger)).rejects.toThrow(
+      /CHAT_API_TOKEN/,
+    );
     await expect(
       startService({ CHAT_PORT: '0', CHAT_API_TOKEN: 'short' }, logger),
     ).rejects.toThrow(/at least 32 characters/);
@@ -107,16 +112,26 @@ describe('running in production', () => {
   it('lets an executor refuse a step that a chat task was talked into', async () => {
     const memory = new InMemoryMemoryProvider();
     const planner = new ScriptedModelProvider({
-      fallback: { steps: [{ pluginId: 'admin', action: 'erase-conversation' }] },
+      fallback: {
+        steps: [{ pluginId: 'admin', action: 'erase-conversation' }],
+      },
     });
     runtime = await Runtime.init({
       models: [planner],
       memory,
-      plugins: [new ConversationPlugin({ writerProvider: 'scripted' }), new AdminPlugin()],
+      plugins: [
+        new ConversationPlugin({ writerProvider: 'scripted' }),
+        new AdminPlugin(),
+      ],
       options: { logger, pipelineReview: 'never' },
     });
     await runtime.start();
-    await memory.store({ space: 'conversation-c1', kind: 'note', content: 'keep me', metadata: {} });
+    await memory.store({
+      space: 'conversation-c1',
+      kind: 'note',
+      content: 'keep me',
+      metadata: {},
+    });
 
     const injected = await runtime.dispatch({
       pluginId: 'conversation',
@@ -143,18 +158,37 @@ describe('running in production', () => {
     const live = new SqliteMemoryProvider({ path });
     await live.init();
     for (const text of ['one', 'two', 'three']) {
-      await live.store({ space: 'conversation-c1', kind: 'note', content: text, metadata: {} });
+      await live.store({
+        space: 'conversation-c1',
+        kind: 'note',
+        content: text,
+        metadata: {},
+      });
     }
 
     backupMemory(path, join(directory, 'copy.db'));
-    await live.store({ space: 'conversation-c1', kind: 'note', content: 'after', metadata: {} });
+    await live.store({
+      space: 'conversation-c1',
+      kind: 'note',
+      content: 'after',
+      metadata: {},
+    });
 
     const copy = new SqliteMemoryProvider({ path: join(directory, 'copy.db') });
     await copy.init();
-    const restored = await copy.query({ space: 'conversation-c1', order: 'asc' });
-    expect(restored.map((memory) => memory.content)).toEqual(['one', 'two', 'three']);
+    const restored = await copy.query({
+      space: 'conversation-c1',
+      order: 'asc',
+    });
+    expect(restored.map((memory) => memory.content)).toEqual([
+      'one',
+      'two',
+      'three',
+    ]);
     await copy.shutdown();
     await live.shutdown();
-    expect(() => backupMemory(path, join(directory, 'copy.db'))).toThrow(/exists/);
+    expect(() => backupMemory(path, join(directory, 'copy.db'))).toThrow(
+      /exists/,
+    );
   });
 });

@@ -15,7 +15,9 @@ export async function startService(
 ) {
   const token = env.CHAT_API_TOKEN;
   if (!token) {
-    throw new Error('CHAT_API_TOKEN: set a token of at least 32 characters for clients to send.');
+    throw new Error(
+      'CHAT_API_TOKEN: set a token of at least 32 characters for clients to send.',
+    );
   }
   const runtime = await createChatAgent(readChatSettings(env), logger);
   runtime.server.app.use('/conversations', requireBearerToken(token));

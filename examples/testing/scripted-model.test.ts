@@ -55,7 +55,9 @@ describe('the scripted model', () => {
     await runtime.stop();
 
     expect(task.status).toBe('failed');
-    expect(task.chain.at(-1)?.error).toMatch(/no scripted response left for request #2/);
+    expect(task.chain.at(-1)?.error).toMatch(
+      /no scripted response left for request #2/,
+    );
   });
 
   it('uses a fallback function once the queue is empty, choosing by what was asked', async () => {

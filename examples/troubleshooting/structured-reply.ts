@@ -20,7 +20,8 @@ export function triage(models: ModelManager, ticket: string) {
   return models.getObject({
     schema: TicketTriage,
     schemaName: 'TicketTriage',
-    system: 'Example answer: {"category": "bug", "urgent": false, "summary": "Export button does nothing"}',
+    system:
+      'Example answer: {"category": "bug", "urgent": false, "summary": "Export button does nothing"}',
     prompt: `Triage this support ticket:\n${ticket}`,
     maxRetries: 4,
     request: { options: { temperature: 0 } },

@@ -13,9 +13,15 @@ const logger = pino({ level: 'silent' });
 describe('troubleshooting', () => {
   it('fails to start with WEFT_LISTEN_FAILED when the port is taken', async () => {
     const squatter = createServer();
-    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) =>
+      squatter.listen(0, '127.0.0.1', resolve),
+    );
     const { port } = squatter.address() as AddressInfo;
-    const runtime = await createAgent({ model: createScriptedModel(), port, logger });
+    const runtime = await createAgent({
+      model: createScriptedModel(),
+      port,
+      logger,
+    });
     try {
       const error = await runtime.start().then(
         () => undefined,
@@ -32,7 +38,11 @@ describe('troubleshooting', () => {
 
   it('gives up with WEFT_GET_OBJECT_FAILED after the retries, and succeeds when a retry is valid', async () => {
     const prose = 'Sure! This looks like a billing question.';
-    const valid = { category: 'billing', urgent: false, summary: 'Charged twice' };
+    const valid = {
+      category: 'billing',
+      urgent: false,
+      summary: 'Charged twice',
+    };
     const model = new ScriptedModelProvider({
       responses: [...Array<string>(6).fill(prose), valid],
     });
@@ -50,7 +60,12 @@ describe('troubleshooting', () => {
     expect((defaultRetries as Error).message).toContain('after 2 attempt(s)');
 
     // Two prose answers used above; the helper's five attempts see four more, then the valid one.
-    await expect(triage(runtime.models, 'I was charged twice')).resolves.toEqual(valid);
-    expect(model.requestOptions.at(-1)).toMatchObject({ temperature: 0, json: true });
+    await expect(
+      triage(runtime.models, 'I was charged twice'),
+    ).resolves.toEqual(valid);
+    expect(model.requestOptions.at(-1)).toMatchObject({
+      temperature: 0,
+      json: true,
+    });
   });
 });

@@ -5,7 +5,10 @@ import type { Runtime } from '@weft/core';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createChatAgent } from './agent.js';
-import { startFakeChatServer, type FakeChatServer } from './fake-chat-server.js';
+import {
+  startFakeChatServer,
+  type FakeChatServer,
+} from './fake-chat-server.js';
 import { readChatSettings, type ChatSettings } from './settings.js';
 
 const logger = pino({ level: 'silent' });
@@ -44,7 +47,10 @@ describe('tutorial: chat assistant', () => {
         body: JSON.stringify({ text }),
       },
     );
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    return {
+      status: response.status,
+      body: (await response.json()) as Record<string, unknown>,
+    };
   }
 
   it('plans with the planner model and answers with the writer model: two calls per message', async () => {
@@ -72,7 +78,9 @@ describe('tutorial: chat assistant', () => {
     await send('c2', 'A different conversation.');
     const { body } = await send('c1', 'What is my name?');
 
-    expect(body.reply).toBe('You said "What is my name?" after 1 earlier message(s).');
+    expect(body.reply).toBe(
+      'You said "What is my name?" after 1 earlier message(s).',
+    );
     const lastWriterCall = server.requests.at(-1);
     expect(lastWriterCall?.messages.map((message) => message.role)).toEqual([
       'system',
@@ -93,7 +101,9 @@ describe('tutorial: chat assistant', () => {
     await runtime.start();
     const { body } = await send('c1', 'Which number?');
 
-    expect(body.reply).toBe('You said "Which number?" after 1 earlier message(s).');
+    expect(body.reply).toBe(
+      'You said "Which number?" after 1 earlier message(s).',
+    );
   });
 
   it('sends the API key as a bearer token when one is set, and none otherwise', async () => {
@@ -131,6 +141,8 @@ describe('tutorial: chat assistant', () => {
       apiKey: '',
       port: 3000,
     });
-    expect(() => readChatSettings({ CHAT_PORT: 'eighty' })).toThrow(/CHAT_PORT/);
+    expect(() => readChatSettings({ CHAT_PORT: 'eighty' })).toThrow(
+      /CHAT_PORT/,
+    );
   });
 });

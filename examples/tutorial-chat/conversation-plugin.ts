@@ -68,7 +68,8 @@ export class ConversationPlugin extends Plugin {
             response.status(400).json({
               error: {
                 status: 400,
-                message: 'conversation id: use 1 to 64 letters, digits, "-" or "_"',
+                message:
+                  'conversation id: use 1 to 64 letters, digits, "-" or "_"',
               },
             });
             return;
@@ -104,11 +105,18 @@ export class ConversationPlugin extends Plugin {
             response.status(502).json({
               taskId: task.id,
               status: task.status,
-              error: { status: 502, message: 'The assistant could not answer; try again.' },
+              error: {
+                status: 502,
+                message: 'The assistant could not answer; try again.',
+              },
             });
             return;
           }
-          response.json({ taskId: task.id, status: task.status, reply: answer.message });
+          response.json({
+            taskId: task.id,
+            status: task.status,
+            reply: answer.message,
+          });
         },
       },
     ];

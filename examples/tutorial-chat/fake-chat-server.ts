@@ -28,7 +28,10 @@ export async function startFakeChatServer(): Promise<FakeChatServer> {
   const requests: SeenRequest[] = [];
   const server = createServer((request, response) => {
     void readJson(request).then((body) => {
-      if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) {
+      if (
+        request.method !== 'POST' ||
+        !request.url?.endsWith('/chat/completions')
+      ) {
         response.writeHead(404, { 'Content-Type': 'application/json' });
         response.end(JSON.stringify({ error: { message: 'not found' } }));
         return;
@@ -61,7 +64,9 @@ function answer({ messages }: SeenRequest): string {
   const system = messages[0]?.content ?? '';
   if (system.includes('JSON Schema (Pipeline)')) {
     return JSON.stringify({
-      steps: [{ pluginId: 'conversation', action: 'answer', reason: 'a new message' }],
+      steps: [
+        { pluginId: 'conversation', action: 'answer', reason: 'a new message' },
+      ],
     });
   }
   if (system.includes('JSON Schema (PipelineModification)')) {
@@ -79,7 +84,11 @@ function completion(text: string): Record<string, unknown> {
     created: 1_700_000_000,
     model: 'fake',
     choices: [
-      { index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' },
+      {
+        index: 0,
+        message: { role: 'assistant', content: text },
+        finish_reason: 'stop',
+      },
     ],
     usage: { prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 },
   };

@@ -23,7 +23,12 @@ export async function loadHistory(
   space: string,
   limit: number,
 ): Promise<Turn[]> {
-  const memories = await memory.query({ space, kind: 'chain', order: 'desc', limit });
+  const memories = await memory.query({
+    space,
+    kind: 'chain',
+    order: 'desc',
+    limit,
+  });
   const turns: Turn[] = [];
   for (const stored of memories.reverse()) {
     const chain = (stored.content as StoredChain).chain ?? [];

@@ -9,7 +9,9 @@ export const WRITER_ID = 'writer';
  * Two providers on the same API: a small model that plans and a larger one that
  * writes the replies. Both offer `text-generation`; the ids tell them apart.
  */
-export function createChatModels(settings: ChatSettings): OpenAIModelProvider[] {
+export function createChatModels(
+  settings: ChatSettings,
+): OpenAIModelProvider[] {
   const shared = {
     baseUrl: settings.baseUrl,
     // An empty key sends no Authorization header, which is what Ollama expects.

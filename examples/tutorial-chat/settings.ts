@@ -18,7 +18,9 @@ export interface ChatSettings {
 }
 
 /** Reads the settings from environment variables, falling back to a local Ollama. */
-export function readChatSettings(env: NodeJS.ProcessEnv = process.env): ChatSettings {
+export function readChatSettings(
+  env: NodeJS.ProcessEnv = process.env,
+): ChatSettings {
   const port = Number(env.CHAT_PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(

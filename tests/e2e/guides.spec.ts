@@ -8,7 +8,10 @@ import { expect, test } from '@playwright/test';
 import { gotoHydrated } from './support/shell';
 
 const pages = [
-  { path: '/docs/tutorials/chat-assistant/', title: /^Tutorial: a chat assistant on a real model$/ },
+  {
+    path: '/docs/tutorials/chat-assistant/',
+    title: /^Tutorial: a chat assistant on a real model$/,
+  },
   { path: '/docs/guides/production/', title: /^Running in production$/ },
   { path: '/docs/guides/observability/', title: /^Observability$/ },
   { path: '/docs/guides/testing/', title: /^Testing your plugins and providers$/ },

@@ -40,10 +40,12 @@ describe('log lines in the observability guide', () => {
   const rows = codeRows(readDoc('guides/observability.md'));
   // Rows of the log table: message, then level, component, fields, meaning.
   const documented = new Map(
-    [...rows].filter(([, cells]) => cells.length === 4).map(([message, cells]) => [message, cells[0]]),
+    [...rows]
+      .filter(([, cells]) => cells.length === 4)
+      .map(([message, cells]) => [message, cells[0]]),
   );
 
-  it('finds the core's log calls', () => {
+  it('finds the log calls of the core', () => {
     expect(logged.get('runtime started')).toBe('info');
   });
 
