@@ -27,6 +27,8 @@ for (const viewport of [
 ]) {
   test.describe(`at ${viewport.label}`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
+    // axe takes tens of seconds on the longest of these pages when the machine is busy.
+    test.setTimeout(180_000);
 
     for (const { path, title } of pages) {
       test(`${path} renders, fits the screen and passes axe`, async ({ page }) => {
