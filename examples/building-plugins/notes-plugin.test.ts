@@ -12,9 +12,7 @@ describe('NotesPlugin', () => {
       responses: [
         { steps: [{ pluginId: 'notes', action: 'save' }] },
         { text: 'the boiler code is 4471' },
-        { type: 'stop' },
         { steps: [{ pluginId: 'notes', action: 'list' }] },
-        { type: 'stop' },
       ],
     });
     const memory = new InMemoryMemoryProvider();
@@ -49,6 +47,8 @@ describe('NotesPlugin', () => {
       });
       expect(listed.chain.at(-1)?.message).toBe('- the boiler code is 4471\n');
       expect(await memory.query({ kind: 'note' })).toHaveLength(1);
+      // Each one-step task cost its plan and whatever the executor asked: no review followed.
+      expect(model.remaining).toBe(0);
     } finally {
       await runtime.stop();
     }

@@ -2,8 +2,8 @@ import { ScriptedModelProvider } from '@weft/testing';
 
 /**
  * A stand-in for a real text model, so this example runs without an API key. It
- * answers the three kinds of request the agent makes: the pipeline plan, the
- * review after a step, and the reply itself.
+ * answers the three kinds of request the agent can make: the pipeline plan, the
+ * reply itself, and a review, which the runtime asks for after a failed step.
  */
 export function createScriptedModel(): ScriptedModelProvider {
   return new ScriptedModelProvider({

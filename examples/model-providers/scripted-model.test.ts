@@ -28,8 +28,7 @@ describe('ScriptedModelProvider', () => {
     const model = new ScriptedModelProvider({
       responses: [
         { steps: [{ pluginId: 'greeter', action: 'greet' }] }, // the plan (an object is sent as JSON)
-        'Hello, Ada!', // the executor's generateText call
-        { type: 'continue' }, // the review after the step
+        'Hello, Ada!', // the executor's generateText call; no review follows a successful last step
       ],
     });
     const runtime = await Runtime.init({
@@ -49,7 +48,7 @@ describe('ScriptedModelProvider', () => {
 
     expect(task.chain.at(-1)?.message).toBe('Hello, Ada!');
     expect(model.remaining).toBe(0);
-    expect(model.requests).toHaveLength(3);
+    expect(model.requests).toHaveLength(2);
     expect(model.requests[1]).toEqual([{ role: 'user', content: 'Greet Ada' }]);
   });
 

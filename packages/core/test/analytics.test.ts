@@ -11,7 +11,8 @@ import {
   TestPlugin,
 } from './fixtures.js';
 
-const task = (status: AgentTask['status']) => ({ status }) as AgentTask;
+const task = (status: AgentTask['status'], recorded = { trigger: true, chain: true }) =>
+  ({ status, recorded }) as AgentTask;
 const step = { pluginId: 'echo', action: 'reply' };
 const modelCall = (overrides: Partial<Parameters<AnalyticsManager['onModelCall']>[0]> = {}) => ({
   capability: 'text-generation',
@@ -33,7 +34,13 @@ describe('AnalyticsManager', () => {
     analytics.onStep({ task: task('running'), step, success: false, durationMs: 1 });
     analytics.onModelCall(modelCall({ usage: { inputTokens: 1, outputTokens: 1 } }));
     const data = analytics.snapshot();
-    expect(data.tasks).toEqual({ started: 0, completed: 0, failed: 0, cancelled: 0 });
+    expect(data.tasks).toEqual({
+      started: 0,
+      completed: 0,
+      failed: 0,
+      cancelled: 0,
+      unrecorded: 0,
+    });
     expect(data.steps).toEqual({ executed: 0, failed: 0 });
     expect(data.modelCalls.total).toBe(0);
     expect(data.tokens).toEqual({ input: 0, output: 0 });
@@ -47,7 +54,7 @@ describe('AnalyticsManager', () => {
     analytics.onTaskStart(task('running'));
     analytics.onTaskEnd(task('completed'), 10);
     analytics.onTaskEnd(task('failed'), 10);
-    analytics.onTaskEnd(task('cancelled'), 10);
+    analytics.onTaskEnd(task('cancelled', { trigger: true, chain: false }), 10);
     analytics.onStep({ task: task('running'), step, success: true, durationMs: 1 });
     analytics.onStep({ task: task('running'), step, success: false, durationMs: 1 });
     analytics.onModelCall(
@@ -62,7 +69,13 @@ describe('AnalyticsManager', () => {
       }),
     );
     const data = analytics.snapshot();
-    expect(data.tasks).toEqual({ started: 3, completed: 1, failed: 1, cancelled: 1 });
+    expect(data.tasks).toEqual({
+      started: 3,
+      completed: 1,
+      failed: 1,
+      cancelled: 1,
+      unrecorded: 1,
+    });
     expect(data.steps).toEqual({ executed: 2, failed: 1 });
     expect(data.modelCalls).toEqual({
       total: 3,
@@ -166,7 +179,13 @@ describe('Runtime analytics', () => {
     await runtime.stop();
     expect(finished.status).toBe('failed');
     const data = runtime.analytics.snapshot();
-    expect(data.tasks).toEqual({ started: 1, completed: 0, failed: 1, cancelled: 0 });
+    expect(data.tasks).toEqual({
+      started: 1,
+      completed: 0,
+      failed: 1,
+      cancelled: 0,
+      unrecorded: 0,
+    });
     expect(data.steps).toEqual({ executed: 2, failed: 1 });
     expect(data.modelCalls.total).toBe(3); // plan + two reviews
     expect(data.modelCalls.byCapability['text-generation']?.calls).toBe(3);

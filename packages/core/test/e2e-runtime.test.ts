@@ -32,6 +32,7 @@ afterEach(async () => {
 async function boot(
   responses: ScriptedResponse[],
   scheduler: { concurrency?: number; maxQueueSize?: number } = {},
+  reviewFinalStep = false,
 ): Promise<{ runtime: Runtime; model: ScriptedModelProvider; memory: SqliteMemoryProvider }> {
   const model = new ScriptedModelProvider({ responses });
   const memory = new SqliteMemoryProvider({ path: join(dir, 'memory.db') });
@@ -39,7 +40,12 @@ async function boot(
     models: [model],
     memory,
     plugins: [new ChatPlugin()],
-    options: { server: { port: 0 }, scheduler, logger: pino({ level: 'silent' }) },
+    options: {
+      server: { port: 0 },
+      scheduler,
+      reviewFinalStep,
+      logger: pino({ level: 'silent' }),
+    },
   });
   await runtime.start();
   return { runtime, model, memory };
@@ -72,11 +78,7 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
 
 describe('Runtime end to end with the chat plugin', () => {
   it('answers a chat message over HTTP and remembers the task in its space', async () => {
-    const { runtime, model, memory } = await boot([
-      PLAN,
-      'Hello Ada, welcome to room 42.',
-      CONTINUE,
-    ]);
+    const { runtime, model, memory } = await boot([PLAN, 'Hello Ada, welcome to room 42.']);
     expect(runtime.status).toBe('running');
     expect(runtime.server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
@@ -92,8 +94,8 @@ describe('Runtime end to end with the chat plugin', () => {
       reply: 'Hello Ada, welcome to room 42.',
     });
 
-    // Planning, the reply itself, then the review after the reply step.
-    expect(model.requests).toHaveLength(3);
+    // Planning, then the reply itself: no review follows a successful final step by default.
+    expect(model.requests).toHaveLength(2);
     expect(model.requests[0]?.at(-1)?.content).toContain('Message: Hi, is anyone here?');
     expect(model.requests[1]?.at(-1)?.content).toContain('Hi, is anyone here?');
     expect(model.remaining).toBe(0);
@@ -147,7 +149,7 @@ describe('Runtime end to end with the chat plugin', () => {
   it('plans and reviews a task dispatched without data, message or step reasons', async () => {
     // Regression: liquid's strict mode used to fail planning on a trigger without data, and the
     // review on a result without data; generateText without options failed validation.
-    const { runtime, model } = await boot([PLAN, 'Direct.', CONTINUE]);
+    const { runtime, model } = await boot([PLAN, 'Direct.', CONTINUE], {}, true);
     const task = await runtime.dispatch({ pluginId: 'chat', triggerId: 'manual', space: 'direct' });
     expect(task.status).toBe('completed');
     expect(task.chain.at(-1)).toMatchObject({ type: 'result', data: { text: 'Direct.' } });
@@ -175,10 +177,10 @@ describe('Runtime end to end with the chat plugin', () => {
       await gate.promise;
       return PLAN;
     };
-    const { runtime, model } = await boot(
-      [slowPlan, 'first reply', CONTINUE, PLAN, 'second reply', CONTINUE],
-      { concurrency: 1, maxQueueSize: 1 },
-    );
+    const { runtime, model } = await boot([slowPlan, 'first reply', PLAN, 'second reply'], {
+      concurrency: 1,
+      maxQueueSize: 1,
+    });
 
     // The first task runs (blocked in planning), the second waits: the queue is then full.
     const first = post(runtime, { room: '1', user: 'a', message: 'one' });

@@ -23,6 +23,7 @@ function sampleTask(overrides: Partial<AgentTask> = {}): AgentTask {
       { type: 'result', pluginId: 'chat', action: 'reply', data: 'hi', timestamp: new Date() },
     ],
     steps: [{ pluginId: 'chat', action: 'reply' }],
+    recorded: { trigger: true, chain: true },
     ...overrides,
   };
 }

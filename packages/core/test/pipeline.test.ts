@@ -285,10 +285,11 @@ describe('running steps', () => {
     ]);
     expect(task.chain[2]?.data).toEqual({ left: 0 });
     expect(works.calls).toHaveLength(1);
-    expect(task.status).toBe('completed');
+    // A later step that works does not hide the failures before it.
+    expect(task.status).toBe('failed');
   });
 
-  it('marks the task failed when its last item is an error', async () => {
+  it('marks the task failed when a step fails', async () => {
     const fails = recordingExecutor('fails', { success: false, error: 'nope' });
     const { runtime } = await started({
       plugins: [new TestPlugin('tools', { executors: [fails] })],
@@ -310,7 +311,7 @@ describe('running steps', () => {
       ['error', 'echo', 'shout', 'unknown step: plugin "echo" has no action "shout"'],
       ['result', 'echo', 'reply', undefined],
     ]);
-    expect(task.status).toBe('completed');
+    expect(task.status).toBe('failed');
   });
 
   it('stops at maxSteps and records a max-steps error item', async () => {
@@ -352,7 +353,6 @@ describe('pipeline review', () => {
             steps: [{ pluginId: 'mail', action: 'send' }],
             reason: 'mail instead',
           },
-          { type: 'continue' },
         ],
       },
       options: { pipelineReview: 'always' },
@@ -439,7 +439,7 @@ describe('planning failures', () => {
     expect(failed.chain.at(-1)?.error).toContain('"Pipeline" after 3 attempt(s)');
     expect(reply.calls).toHaveLength(0);
 
-    model.enqueue(plan(['echo', 'reply']), { type: 'continue' });
+    model.enqueue(plan(['echo', 'reply']));
     const next = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(next.status).toBe('completed');
     expect(reply.calls).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { Runtime, type TriggerRoute } from '@weft/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   deferred,
   echoPlugin,
@@ -531,7 +531,9 @@ describe('Runtime signal handling', () => {
     expect(counts()).toEqual(before);
   });
 
-  it('stops when its SIGTERM listener fires', async () => {
+  it('stops, then exits the process, when its SIGTERM listener fires', async () => {
+    const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
+    onTestFinished(() => exit.mockRestore());
     const { runtime } = track(await makeRuntime({ options: { handleSignals: true } }));
     const before = new Set(process.listeners('SIGTERM'));
     await runtime.start();
@@ -539,7 +541,9 @@ describe('Runtime signal handling', () => {
     expect(added).toHaveLength(1);
     // Call the runtime's listener directly rather than emitting a signal other listeners would see.
     (added[0] as (signal: NodeJS.Signals) => void)('SIGTERM');
-    await waitFor(() => runtime.status === 'stopped');
+    await waitFor(() => exit.mock.calls.length > 0);
+    expect(runtime.status).toBe('stopped');
+    expect(exit).toHaveBeenCalledWith(0);
     expect(process.listeners('SIGTERM')).toEqual([...before]);
   });
 

@@ -117,7 +117,7 @@ describe('ChatPlugin', () => {
   });
 
   it('answers a message with the reply the model wrote', async () => {
-    const { runtime, model, memory } = await boot([PLAN, 'Hello Ada!', CONTINUE]);
+    const { runtime, model, memory } = await boot([PLAN, 'Hello Ada!']);
     const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 'Hi there' });
     expect(status).toBe(200);
     expect(json).toEqual({ taskId: expect.any(String), status: 'completed', reply: 'Hello Ada!' });
@@ -137,26 +137,26 @@ describe('ChatPlugin', () => {
   });
 
   it('relates the whole room to the sender space when planning', async () => {
-    const { runtime, model } = await boot([PLAN, 'One', CONTINUE, PLAN, 'Two', CONTINUE]);
+    const { runtime, model } = await boot([PLAN, 'One', PLAN, 'Two']);
     await post(runtime, { room: 'lobby', user: 'ada', message: 'first' });
     await post(runtime, { room: 'lobby', user: 'bob', message: 'second' });
     // Bob's planning prompt shows Ada's memories: they share the room.
-    const bobPlanning = model.requests[3]?.at(-1)?.content ?? '';
+    const bobPlanning = model.requests[2]?.at(-1)?.content ?? '';
     expect(bobPlanning).toContain('Space: chat-room-lobby-user-bob');
     expect(bobPlanning).toContain('[chat-room-lobby-user-ada, chain]');
   });
 
   it('does not relate a room to another room whose id starts the same way', async () => {
-    const { runtime, model } = await boot([PLAN, 'One', CONTINUE, PLAN, 'Two', CONTINUE]);
+    const { runtime, model } = await boot([PLAN, 'One', PLAN, 'Two']);
     await post(runtime, { room: '42', user: 'ada', message: 'first' });
     await post(runtime, { room: '4', user: 'bob', message: 'second' });
-    const bobPlanning = model.requests[3]?.at(-1)?.content ?? '';
+    const bobPlanning = model.requests[2]?.at(-1)?.content ?? '';
     expect(bobPlanning).toContain('Space: chat-room-4-user-bob');
     expect(bobPlanning).not.toContain('chat-room-42-user-ada');
   });
 
   it('mounts the route on a custom path', async () => {
-    const { runtime } = await boot([PLAN, 'Custom', CONTINUE], new ChatPlugin({ path: '/talk' }));
+    const { runtime } = await boot([PLAN, 'Custom'], new ChatPlugin({ path: '/talk' }));
     expect((await post(runtime, { room: '1', user: 'u', message: 'hi' }, '/talk')).json.reply).toBe(
       'Custom',
     );

@@ -51,8 +51,17 @@ export interface AnalyticsTracker {
 export interface AnalyticsData {
   /** When collection started. */
   since: Date;
-  /** Task counts by outcome. */
-  tasks: { started: number; completed: number; failed: number; cancelled: number };
+  /**
+   * Task counts by outcome, and `unrecorded`: finished tasks whose trigger or chain memory the
+   * memory provider did not store (see {@link AgentTask.recorded}).
+   */
+  tasks: {
+    started: number;
+    completed: number;
+    failed: number;
+    cancelled: number;
+    unrecorded: number;
+  };
   /** Pipeline steps run and how many of them failed. */
   steps: { executed: number; failed: number };
   /** Model calls, failures and latency, in total and per capability. */
@@ -124,6 +133,7 @@ export class AnalyticsManager implements AnalyticsTracker {
     if (task.status === 'completed') this.data.tasks.completed += 1;
     else if (task.status === 'cancelled') this.data.tasks.cancelled += 1;
     else this.data.tasks.failed += 1;
+    if (!task.recorded.trigger || !task.recorded.chain) this.data.tasks.unrecorded += 1;
     this.forward('onTaskEnd', (tracker) => tracker.onTaskEnd?.(task, durationMs));
   }
 
@@ -202,7 +212,7 @@ export class AnalyticsManager implements AnalyticsTracker {
 function emptyData(): AnalyticsData {
   return {
     since: new Date(),
-    tasks: { started: 0, completed: 0, failed: 0, cancelled: 0 },
+    tasks: { started: 0, completed: 0, failed: 0, cancelled: 0, unrecorded: 0 },
     steps: { executed: 0, failed: 0 },
     modelCalls: { total: 0, failed: 0, totalLatencyMs: 0, averageLatencyMs: 0, byCapability: {} },
     tokens: { input: 0, output: 0 },

@@ -6,7 +6,8 @@ import type { PluginRegistry } from '../plugins/plugin-registry.js';
 import type { Space } from '../memory/memory-provider.js';
 import type { AgentTask, Context, ExecutionContext, PluginResult } from '../plugins/types.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
-import { describeError } from '../errors/weft-error.js';
+import { settleWithin, TIMED_OUT } from '../util/deadline.js';
+import { describeError, WeftError } from '../errors/weft-error.js';
 import type { PipelineGenerationContext, PipelineModificationContext } from './contexts.js';
 import { PipelineModificationSchema, PipelineSchema, type PipelineStep } from './schemas.js';
 
@@ -22,7 +23,15 @@ interface TaskRunnerDeps {
   logger: Logger;
   maxSteps: number;
   pipelineReview: PipelineReview;
+  reviewFinalStep: boolean;
+  taskTimeoutMs: number;
 }
+
+/**
+ * How long the runtime waits for the memory provider to store a finished task's chain. The
+ * task's own deadline has passed by then, and a hung store must not hold the worker forever.
+ */
+const CHAIN_WRITE_TIMEOUT_MS = 10_000;
 
 /**
  * Runs one task from plan to memory: records the trigger, asks the model for a pipeline, runs
@@ -33,27 +42,56 @@ interface TaskRunnerDeps {
 export class TaskRunner {
   constructor(private readonly deps: TaskRunnerDeps) {}
 
-  async run(task: AgentTask, signal: AbortSignal): Promise<AgentTask> {
-    const { analytics, memory } = this.deps;
+  /**
+   * Runs a task to its end and returns it; it never rejects for a failure inside the task.
+   *
+   * @param task - The queued task.
+   * @param runtimeSignal - Aborted when the runtime cancels its tasks.
+   * @returns The task, with its final status.
+   */
+  async run(task: AgentTask, runtimeSignal: AbortSignal): Promise<AgentTask> {
+    const { analytics, memory, taskTimeoutMs } = this.deps;
     const started = performance.now();
     const logger = this.deps.logger.child({ taskId: task.id, space: task.space.id });
+    // Each task gets its own signal, so listeners added by executors and providers end with the
+    // task instead of piling up on the runtime's signal.
+    const deadline = new AbortController();
+    const signal = AbortSignal.any([runtimeSignal, deadline.signal]);
+    const timer = setTimeout(() => {
+      deadline.abort(
+        new WeftError(
+          'WEFT_TASK_TIMEOUT',
+          `TaskRunner: the task ran past its time limit of ${taskTimeoutMs} ms; raise options.taskTimeoutMs or make the slow step pass the signal on`,
+        ),
+      );
+    }, taskTimeoutMs);
     task.status = 'running';
     analytics.onTaskStart(task);
-    await memory.recordTrigger(task);
     try {
-      await this.runPipeline(task, signal, logger);
-      task.status = signal.aborted
-        ? 'cancelled'
-        : task.chain.at(-1)?.type === 'error'
-          ? 'failed'
-          : 'completed';
+      // Racing the abort frees the worker even when an executor or provider ignores the signal.
+      await untilAborted(signal, async () => {
+        task.recorded.trigger = (await memory.recordTrigger(task)) !== undefined;
+        if (!signal.aborted) await this.runPipeline(task, signal, logger);
+      });
     } catch (error) {
       // Only failures outside any step land here (planning, templates): record, never lose the task.
-      task.status = signal.aborted ? 'cancelled' : 'failed';
-      task.chain.push(errorItem('core', 'plan', `planning failed: ${describeError(error)}`));
-      logger.error({ error: describeError(error) }, 'task failed');
+      if (!signal.aborted) {
+        task.chain.push(errorItem('core', 'plan', `planning failed: ${describeError(error)}`));
+        logger.error({ error: describeError(error) }, 'task failed');
+      }
+    } finally {
+      clearTimeout(timer);
     }
-    await memory.recordChain(task);
+    if (deadline.signal.aborted) {
+      task.chain.push(errorItem('core', 'timeout', describeError(deadline.signal.reason)));
+      logger.warn({ timeoutMs: taskTimeoutMs }, 'task timed out');
+    }
+    task.status = statusOf(task, runtimeSignal.aborted && !deadline.signal.aborted);
+    const chainMemory = await settleWithin(memory.recordChain(task), CHAIN_WRITE_TIMEOUT_MS);
+    task.recorded.chain = chainMemory !== undefined && chainMemory !== TIMED_OUT;
+    if (chainMemory === TIMED_OUT) {
+      logger.error({ timeoutMs: CHAIN_WRITE_TIMEOUT_MS }, 'storing the chain memory timed out');
+    }
     analytics.onTaskEnd(task, performance.now() - started);
     logger.debug({ status: task.status, steps: task.steps.length }, 'task finished');
     return task;
@@ -96,9 +134,11 @@ export class TaskRunner {
       const step = remaining[0] as PipelineStep;
       remaining = remaining.slice(1);
       const item = await this.runStep(task, step, signal, logger);
+      // The task may have timed out or been cancelled meanwhile: it is finished, leave it as is.
+      if (signal.aborted) return;
       task.chain.push(item);
       task.steps.push(step);
-      if (!this.shouldReview(item)) continue;
+      if (!this.shouldReview(item, remaining.length)) continue;
       const review: PipelineModificationContext = {
         task,
         space: task.space,
@@ -122,6 +162,7 @@ export class TaskRunner {
           }),
           request: { signal },
         });
+        if (signal.aborted) return;
         if (modification.type === 'replace') remaining = modification.steps;
         if (modification.type === 'stop') remaining = [];
         if (modification.type !== 'continue') logger.debug({ modification }, 'pipeline modified');
@@ -196,9 +237,12 @@ export class TaskRunner {
     };
   }
 
-  private shouldReview(item: Context): boolean {
+  private shouldReview(item: Context, remaining: number): boolean {
     const policy = this.deps.pipelineReview;
-    return policy === 'always' || (policy === 'on-failure' && item.type === 'error');
+    if (policy === 'never') return false;
+    if (item.type === 'error') return true;
+    // After a successful last step a review can only add steps: skipped unless asked for.
+    return policy === 'always' && (remaining > 0 || this.deps.reviewFinalStep);
   }
 
   private describeExecutors(): PipelineGenerationContext['executors'] {
@@ -270,4 +314,30 @@ function spaceView(space: Space): Space {
 
 function errorItem(pluginId: string, action: string, error: string): Context {
   return { type: 'error', pluginId, action, error, timestamp: new Date() };
+}
+
+/** The status rule: see {@link AgentTask.status}. */
+function statusOf(task: AgentTask, cancelled: boolean): AgentTask['status'] {
+  if (cancelled) return 'cancelled';
+  return task.chain.some((item) => item.type === 'error') ? 'failed' : 'completed';
+}
+
+/**
+ * Runs `work` until it settles or `signal` aborts, whichever comes first. Work still running
+ * after an abort is left to finish on its own; its outcome is ignored.
+ */
+async function untilAborted(signal: AbortSignal, work: () => Promise<void>): Promise<void> {
+  if (signal.aborted) return;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  const running = work();
+  running.catch(() => undefined);
+  try {
+    await Promise.race([running, aborted]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
 }

@@ -54,8 +54,22 @@ export interface AgentTask {
   readonly metadata: Readonly<Record<string, unknown>>;
   /** When the task was dispatched. */
   readonly createdAt: Date;
-  /** Lifecycle: `queued`, `running`, then `completed`, `failed` or `cancelled`. */
+  /**
+   * Lifecycle: `queued`, `running`, then one of three outcomes. `completed`: the plan was made
+   * and every step that ran succeeded. `failed`: planning failed, a step failed (it threw,
+   * returned `success: false` or named an unknown executor), steps were left when `maxSteps` was
+   * reached, or the task ran past `taskTimeoutMs`; the chain's error items say which.
+   * `cancelled`: the runtime stopped in cancel mode (or its drain timed out) while the task ran.
+   */
   status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+  /**
+   * Whether the runtime stored the task's memories: `trigger` when the task started, `chain`
+   * when it ended. Each is `false` until its write succeeds, and stays `false` when the memory
+   * provider failed or did not answer in time (the failure is logged). A trigger that answers a
+   * client should say when `chain` is `false`: the exchange will be missing from the space's
+   * history, and later tasks will not see it.
+   */
+  readonly recorded: { trigger: boolean; chain: boolean };
   /** The context chain: the trigger item, then one item per step run. */
   readonly chain: Context[];
   /** The steps that ran, in order. */

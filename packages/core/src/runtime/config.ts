@@ -25,10 +25,21 @@ export type RuntimeConfig = {
   options?: {
     /** Most steps one task may run. Default 10. */
     maxSteps?: number;
+    /**
+     * Longest a task may run, in milliseconds, from when it leaves the queue. Past it the task's
+     * signal is aborted, an error item with code `WEFT_TASK_TIMEOUT` ends its chain, it ends
+     * `failed`, and its worker is freed even if an executor ignores the signal. Default 120000.
+     */
+    taskTimeoutMs?: number;
     /** How many times getObject asks again after an invalid answer. Default 2. */
     getObjectRetries?: number;
     /** When the model reviews the remaining steps: `always` (default), `on-failure` or `never`. */
     pipelineReview?: 'always' | 'on-failure' | 'never';
+    /**
+     * Whether `always` also reviews after the last planned step when it succeeded. That review
+     * costs one model call per task and can only add steps. Default `false`.
+     */
+    reviewFinalStep?: boolean;
     /** How many related memories the planning prompt shows. Default 10. */
     relatedMemories?: number;
     /** Scheduler limits: `concurrency` (default 4) and `maxQueueSize` (default 1000). */
@@ -41,7 +52,11 @@ export type RuntimeConfig = {
     handleSignals?: boolean;
     /** On stop, let queued tasks finish (`drain`, default) or cancel them (`cancel`). */
     shutdown?: 'drain' | 'cancel';
-    /** How long a draining stop waits before it cancels what is left. Default 30000 ms. */
+    /**
+     * How long a draining stop waits before it cancels what is left. Default 30000 ms. Tasks
+     * that have not ended a short grace after the cancel are abandoned (logged with their ids),
+     * so `stop()` resolves within about this time plus a few seconds whatever executors do.
+     */
     shutdownTimeoutMs?: number;
     /** Default provider id per capability id, when several providers offer one. */
     defaultProviders?: Readonly<Record<string, string>>;
@@ -61,8 +76,10 @@ const positiveInteger = z.number().int().positive();
 export const optionsSchema = z
   .object({
     maxSteps: positiveInteger.default(10),
+    taskTimeoutMs: positiveInteger.default(120_000),
     getObjectRetries: z.number().int().nonnegative().default(2),
     pipelineReview: z.enum(['always', 'on-failure', 'never']).default('always'),
+    reviewFinalStep: z.boolean().default(false),
     relatedMemories: z.number().int().nonnegative().default(10),
     scheduler: z
       .object({ concurrency: positiveInteger.optional(), maxQueueSize: positiveInteger.optional() })

@@ -13,10 +13,17 @@ import { PromptRegistry } from '../prompts/prompt-registry.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { ServerManager } from '../server/server-manager.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
+import { settleWithin, TIMED_OUT } from '../util/deadline.js';
 import { createDefaultLogger } from '../util/logger.js';
 import { checkConfigShape, type ResolvedOptions, type RuntimeConfig } from './config.js';
 
 const SPACE_ID = /^[A-Za-z0-9][\w.:-]{0,199}$/;
+
+/**
+ * How long stop() waits for cancelled tasks, and for each plugin or provider to shut down,
+ * before it gives up on them: stop() must end even when an executor ignores its signal.
+ */
+const STOP_GRACE_MS = 2_000;
 
 /**
  * The agent: it owns the plugins, model providers and memory, turns trigger events into tasks,
@@ -72,9 +79,18 @@ export class Runtime {
   private readonly started: { shutdown(): Promise<void>; label: string }[] = [];
   private serverStarted = false;
   private stopRequested = false;
+  private readonly running = new Set<AgentTask>();
   private readonly onSignal = (signal: NodeJS.Signals): void => {
     this.logger.info({ signal }, 'signal received; stopping');
-    void this.stop();
+    // The runtime took over the signal, so it must also end the process, even if a hung
+    // executor's timer would keep the event loop alive.
+    this.stop().then(
+      () => process.exit(process.exitCode ?? 0),
+      (error: unknown) => {
+        this.logger.error({ error: describeError(error) }, 'stop failed');
+        process.exit(1);
+      },
+    );
   };
 
   private constructor(
@@ -124,6 +140,8 @@ export class Runtime {
       logger: this.logger.child({ component: 'pipeline' }),
       maxSteps: options.maxSteps,
       pipelineReview: options.pipelineReview,
+      reviewFinalStep: options.reviewFinalStep,
+      taskTimeoutMs: options.taskTimeoutMs,
     });
   }
 
@@ -288,10 +306,18 @@ export class Runtime {
       metadata: { ...event.metadata },
       createdAt,
       status: 'queued',
+      recorded: { trigger: false, chain: false },
       chain: [trigger],
       steps: [],
     };
-    return this.scheduler.schedule(space.id, (signal) => this.runner.run(task, signal));
+    return this.scheduler.schedule(space.id, async (signal) => {
+      this.running.add(task);
+      try {
+        return await this.runner.run(task, signal);
+      } finally {
+        this.running.delete(task);
+      }
+    });
   }
 
   private async startOnce(): Promise<void> {
@@ -394,28 +420,33 @@ export class Runtime {
     process.off('SIGINT', this.onSignal);
     process.off('SIGTERM', this.onSignal);
     this.triggerController.abort();
-    if (mode === 'cancel') {
-      await this.scheduler.stop('cancel');
-    } else {
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), this.options.shutdownTimeoutMs);
-        timer.unref();
-      });
-      const outcome = await Promise.race([this.scheduler.stop('drain'), timedOut]);
-      clearTimeout(timer);
-      if (outcome === 'timeout') {
+    if (mode === 'drain') {
+      const drained = await withDeadline(
+        this.scheduler.stop('drain'),
+        this.options.shutdownTimeoutMs,
+      );
+      if (!drained) {
         this.logger.warn(
           { timeoutMs: this.options.shutdownTimeoutMs },
           'drain timed out; cancelling remaining tasks',
         );
-        await this.scheduler.stop('cancel');
       }
+    }
+    if (!(await withDeadline(this.scheduler.stop('cancel'), STOP_GRACE_MS))) {
+      this.logger.error(
+        { taskIds: [...this.running].map((task) => task.id), graceMs: STOP_GRACE_MS },
+        'tasks did not end after cancellation; abandoning them',
+      );
     }
     if (this.serverStarted) await this.server.stop();
     for (const component of this.started.reverse()) {
       try {
-        await component.shutdown();
+        if (!(await withDeadline(component.shutdown(), STOP_GRACE_MS))) {
+          this.logger.error(
+            { component: component.label, graceMs: STOP_GRACE_MS },
+            'shutdown timed out; going on without it',
+          );
+        }
       } catch (error) {
         // Keep shutting the rest down: one failing component must not leak the others.
         this.logger.error(
@@ -510,4 +541,9 @@ function collect(problems: string[], owner: string, register: () => void): void 
   } catch (error) {
     problems.push(`${owner}: ${describeError(error)}`);
   }
+}
+
+/** Waits for `promise` at most `ms` milliseconds; tells whether it settled in time. */
+async function withDeadline(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return (await settleWithin(promise, ms)) !== TIMED_OUT;
 }

@@ -1,0 +1,237 @@
+import { spawn } from 'node:child_process';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import type { Runtime } from '@weft/core';
+import { pino, type Logger } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InMemoryMemoryProvider } from '@weft/testing';
+import { makeRuntime, planner, recordingExecutor, TestPlugin } from './fixtures.js';
+
+const runtimes: Runtime[] = [];
+afterEach(async () => {
+  await Promise.all(runtimes.splice(0).map((runtime) => runtime.stop()));
+});
+
+async function started(config: Parameters<typeof makeRuntime>[0]): ReturnType<typeof makeRuntime> {
+  const built = await makeRuntime(config);
+  runtimes.push(built.runtime);
+  await built.runtime.start();
+  return built;
+}
+
+/** A logger whose JSON lines the test can read. */
+function capturingLogger(): { logger: Logger; lines: () => Record<string, unknown>[] } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk.toString());
+      done();
+    },
+  });
+  return {
+    logger: pino({ level: 'debug' }, stream),
+    lines: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+  };
+}
+
+/** An executor that never settles and ignores its signal, like a hung network call. */
+const hung = recordingExecutor('hang', () => new Promise(() => undefined));
+
+describe('task deadline', () => {
+  it('fails a task that outlives taskTimeoutMs, aborts its signal and frees its worker', async () => {
+    let seen: AbortSignal | undefined;
+    const hangs = recordingExecutor('hang', (_task, context) => {
+      seen = context.signal;
+      return new Promise(() => undefined);
+    });
+    const reply = recordingExecutor('reply');
+    const { runtime } = await started({
+      plugins: [new TestPlugin('tools', { executors: [hangs, reply] })],
+      responses: {
+        fallback: (messages) =>
+          messages.some((message) => message.content.includes('Message: slow'))
+            ? { steps: [{ pluginId: 'tools', action: 'hang' }] }
+            : { steps: [{ pluginId: 'tools', action: 'reply' }] },
+      },
+      options: { taskTimeoutMs: 150, scheduler: { concurrency: 1 } },
+    });
+    const slow = runtime.dispatch({
+      pluginId: 'tools',
+      triggerId: 'message',
+      space: 'a',
+      message: 'slow',
+    });
+    // With one worker, this task of another space runs only once the hung one is let go.
+    const fast = runtime.dispatch({
+      pluginId: 'tools',
+      triggerId: 'message',
+      space: 'b',
+      message: 'fast',
+    });
+    const timedOut = await slow;
+    expect(timedOut.status).toBe('failed');
+    expect(timedOut.chain.at(-1)).toMatchObject({
+      type: 'error',
+      pluginId: 'core',
+      action: 'timeout',
+    });
+    expect(timedOut.chain.at(-1)?.error).toContain('[WEFT_TASK_TIMEOUT]');
+    expect(timedOut.chain.at(-1)?.error).toContain('150 ms');
+    expect(seen?.aborted).toBe(true);
+    expect((await fast).status).toBe('completed');
+    expect(reply.calls).toHaveLength(1);
+  });
+
+  it('gives each task its own signal, so listeners do not pile up on one', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const signals = new Set<AbortSignal>();
+      const listens = recordingExecutor('listen', async (_task, context) => {
+        signals.add(context.signal);
+        // What a provider does for each call: listen for the abort while the call runs.
+        context.signal.addEventListener('abort', () => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return { success: true };
+      });
+      const { runtime } = await started({
+        plugins: [new TestPlugin('tools', { executors: [listens] })],
+        responses: planner(['tools', 'listen']),
+        options: { scheduler: { concurrency: 16 } },
+      });
+      const tasks = await Promise.all(
+        Array.from({ length: 16 }, (_, index) =>
+          runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: `s${index}` }),
+        ),
+      );
+      expect(tasks.every((task) => task.status === 'completed')).toBe(true);
+      expect(signals.size).toBe(16);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual(
+        [],
+      );
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});
+
+describe('stop() with tasks that ignore their signal', () => {
+  it('resolves within shutdownTimeoutMs plus the grace and names the abandoned tasks', async () => {
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await makeRuntime({
+      plugins: [new TestPlugin('tools', { executors: [hung] })],
+      responses: planner(['tools', 'hang']),
+      options: { shutdownTimeoutMs: 200, logger },
+    });
+    await runtime.start();
+    const task = runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const before = performance.now();
+    await runtime.stop();
+    const elapsed = performance.now() - before;
+    // 200 ms of drain, then the cancelled task ends at once: its runner races the abort.
+    expect(elapsed).toBeLessThan(200 + 2_000 + 1_000);
+    expect((await task).status).toBe('cancelled');
+    expect(lines().some((line) => line.msg === 'drain timed out; cancelling remaining tasks')).toBe(
+      true,
+    );
+  });
+
+  it('abandons a plugin whose shutdown never ends, and still stops', async () => {
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await makeRuntime({
+      plugins: [new TestPlugin('stuck', { shutdown: () => new Promise(() => undefined) })],
+      options: { logger },
+    });
+    await runtime.start();
+    await runtime.stop();
+    expect(runtime.status).toBe('stopped');
+    expect(
+      lines().find((line) => line.msg === 'shutdown timed out; going on without it'),
+    ).toMatchObject({ component: 'plugin "stuck"' });
+  });
+});
+
+describe('memory writes', () => {
+  it('marks the task when its trigger and chain were not stored, and counts it', async () => {
+    const memory = new InMemoryMemoryProvider();
+    memory.store = () => Promise.reject(new Error('disk full'));
+    const { runtime } = await started({
+      memory,
+      responses: planner(['echo', 'reply']),
+      options: { analytics: true },
+    });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(task.status).toBe('completed');
+    expect(task.recorded).toEqual({ trigger: false, chain: false });
+    expect(runtime.analytics.snapshot().tasks.unrecorded).toBe(1);
+  });
+
+  it('says both memories were stored when they were', async () => {
+    const { runtime } = await started({ responses: planner(['echo', 'reply']) });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(task.recorded).toEqual({ trigger: true, chain: true });
+  });
+});
+
+describe('review after the final step', () => {
+  it('is skipped by default and made with reviewFinalStep', async () => {
+    const skipped = await started({ responses: planner(['echo', 'reply']) });
+    await skipped.runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(skipped.model.requests).toHaveLength(1);
+
+    const reviewed = await started({
+      responses: planner(['echo', 'reply']),
+      options: { reviewFinalStep: true },
+    });
+    await reviewed.runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(reviewed.model.requests).toHaveLength(2);
+    expect(reviewed.model.requests[1]?.at(-1)?.content).toContain('Remaining steps');
+  });
+});
+
+describe('handleSignals', () => {
+  it('exits the process soon after SIGTERM even while an executor hangs', async () => {
+    const program = fileURLToPath(new URL('./programs/hung-agent.ts', import.meta.url));
+    const child = spawn(
+      process.execPath,
+      ['--conditions=weft-source', '--import', 'tsx', program],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error('the agent did not start in 20 s')),
+          20_000,
+        );
+        child.stdout.on('data', (chunk: Buffer) => {
+          if (chunk.toString().includes('ready')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      const sent = performance.now();
+      child.kill('SIGTERM');
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no exit within 10 s of SIGTERM')), 10_000);
+        child.on('exit', (exitCode) => {
+          clearTimeout(timer);
+          resolve(exitCode);
+        });
+      });
+      expect(code).toBe(0);
+      // Drain of 300 ms, then the cancelled task ends at once; the grace is the upper bound.
+      expect(performance.now() - sent).toBeLessThan(300 + 2_000 + 1_500);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 40_000);
+});
