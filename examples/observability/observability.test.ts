@@ -59,6 +59,7 @@ describe('observability', () => {
       completed: 1,
       failed: 0,
       cancelled: 0,
+      unrecorded: 0,
     });
     expect(snapshot.steps).toEqual({ executed: 1, failed: 0 });
     expect(snapshot.modelCalls.total).toBe(2);
