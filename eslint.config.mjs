@@ -16,6 +16,8 @@ export default tseslint.config(
       'static/**',
       'test-results/**',
       'playwright-report/**',
+      // Temporary folders that tests/unit/readme-samples.test.ts writes and removes.
+      '.readme-samples-*/**',
     ],
   },
   js.configs.recommended,

@@ -1,4 +1,10 @@
-import { Plugin, type Executor, type Runtime, type Trigger } from '@weft/core';
+import {
+  Plugin,
+  spaceId,
+  type Executor,
+  type Runtime,
+  type Trigger,
+} from '@weft/core';
 import { z } from 'zod';
 
 /** Options of {@link NotesPlugin}, checked when the plugin is created. */
@@ -92,7 +98,7 @@ export class NotesPlugin extends Plugin {
         const task = await runtime.dispatch({
           pluginId: this.id,
           triggerId: 'message',
-          space: `notes-user-${request.params.user}`,
+          space: spaceId('notes', 'user', String(request.params.user)),
           message: String(request.body?.text ?? ''),
         });
         response.json({

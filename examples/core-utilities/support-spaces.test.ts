@@ -40,6 +40,13 @@ describe('spaces', () => {
         content: 'Sales secret',
         metadata: {},
       });
+      // A team whose name holds the separator stays a team of its own.
+      await runtime.memory.store({
+        space: 'support-billing_2dkb-kb',
+        kind: 'fact',
+        content: 'Another team posing as the billing kb',
+        metadata: {},
+      });
 
       await onTicketMessage(runtime, 'billing', 1042, 'Where is my refund?');
       const planningPrompt = model.requests[0]!.at(-1)!.content;
@@ -47,9 +54,10 @@ describe('spaces', () => {
         'Space: support-billing-ticket-1042 (Support ticket 1042 of the billing team)',
       );
       expect(planningPrompt).toContain(
-        '[support-billing-kb, fact] "Refunds take 5 working days."',
+        'space support-billing-kb, fact: "Refunds take 5 working days."',
       );
       expect(planningPrompt).not.toContain('Sales secret');
+      expect(planningPrompt).not.toContain('posing');
 
       await onTicketMessage(runtime, 'billing', 1043, 'Invoice is wrong');
       expect(

@@ -1,4 +1,10 @@
-import type { AgentTask, MemoryManager, Runtime, Space } from '@weft/core';
+import {
+  spaceId,
+  type AgentTask,
+  type MemoryManager,
+  type Runtime,
+  type Space,
+} from '@weft/core';
 
 /**
  * Spaces of a support desk, most general part first:
@@ -6,12 +12,16 @@ import type { AgentTask, MemoryManager, Runtime, Space } from '@weft/core';
  *   support-billing                   the billing team
  *   support-billing-kb                its knowledge base
  *   support-billing-ticket-1042       one ticket
+ *
+ * spaceId escapes each part, so a team named "billing-kb" cannot pass for the
+ * billing team's knowledge base: its spaces start "support-billing_2dkb".
  */
 export function ticketSpace(team: string, ticket: number): Space {
+  const kb = spaceId('support', team, 'kb');
   return {
-    id: `support-${team}-ticket-${ticket}`,
+    id: spaceId('support', team, 'ticket', String(ticket)),
     // Tasks of this ticket also see what the team's knowledge base remembers.
-    relatedSpaces: [`support-${team}-kb*`],
+    relatedSpaces: [kb, `${kb}-*`],
     description: `Support ticket ${ticket} of the ${team} team`,
   };
 }
@@ -33,16 +43,22 @@ export function onTicketMessage(
 
 /**
  * Everything the team's spaces remember, newest first: the team, its tickets
- * and its kb.
+ * and its kb. The prefix ends with the separator, so team "bill" does not see
+ * team "billing".
  */
 export function teamHistory(memory: MemoryManager, team: string) {
-  return memory.query({ spacePrefix: `support-${team}`, limit: 50 });
+  const teamSpace = spaceId('support', team);
+  return memory.query({
+    space: teamSpace,
+    spacePrefix: `${teamSpace}-`,
+    limit: 50,
+  });
 }
 
 /** Only the tickets of a team, whatever their number. */
 export function teamTickets(memory: MemoryManager, team: string) {
   return memory.query({
-    spacePatterns: [`support-${team}-ticket-*`],
+    spacePatterns: [`${spaceId('support', team, 'ticket')}-*`],
     kind: 'trigger',
   });
 }

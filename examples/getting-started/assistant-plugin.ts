@@ -1,4 +1,4 @@
-import { Plugin, type Executor, type Trigger } from '@weft/core';
+import { Plugin, spaceId, type Executor, type Trigger } from '@weft/core';
 
 /**
  * A first plugin. Its HTTP trigger turns `POST /messages` into a task, and its
@@ -49,7 +49,7 @@ export class AssistantPlugin extends Plugin {
         const task = await runtime.dispatch({
           pluginId: 'assistant',
           triggerId: 'message',
-          space: `user-${user}`,
+          space: spaceId('user', user),
           message: text,
         });
         const last = task.chain.at(-1);

@@ -17,8 +17,11 @@ export class JsonFileMemoryProvider extends MemoryProvider {
   readonly id = 'json-file';
   private memories: Memory[] = [];
   private lastTime = 0;
+  // Each change waits for the one before it, so concurrent calls never
+  // interleave their writes and the file always holds the latest state.
+  private writes: Promise<void> = Promise.resolve();
 
-  constructor(private readonly path: string) {
+  constructor(readonly path: string) {
     super();
   }
 
@@ -40,40 +43,80 @@ export class JsonFileMemoryProvider extends MemoryProvider {
     }
   }
 
+  override async shutdown(): Promise<void> {
+    await this.writes;
+  }
+
   async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
-    // Strictly increasing timestamps keep "newest first" exact within one
-    // millisecond.
-    this.lastTime = Math.max(Date.now(), this.lastTime + 1);
-    const stored: Memory = {
-      ...memory,
-      content: JSON.parse(JSON.stringify(memory.content ?? null)),
-      metadata: { ...memory.metadata },
-      id: randomUUID(),
-      createdAt: new Date(this.lastTime),
-    };
-    this.memories.push(stored);
-    await this.save();
-    return stored;
+    for (const field of ['space', 'kind'] as const) {
+      if (typeof memory[field] !== 'string' || memory[field] === '') {
+        throw new Error(
+          `JsonFileMemoryProvider: a memory's "${field}" must be a non-empty string`,
+        );
+      }
+    }
+    const where = `a "${memory.kind}" memory in space "${memory.space}"`;
+    const { taskId } = memory;
+    // Converting first means bad content is rejected before anything changes.
+    const content = toJsonForm(memory.content, `the content of ${where}`);
+    const metadata = toJsonForm(
+      memory.metadata ?? {},
+      `the metadata of ${where}`,
+    );
+    return this.change(() => {
+      // Strictly increasing timestamps keep "newest first" exact within one
+      // millisecond.
+      this.lastTime = Math.max(Date.now(), this.lastTime + 1);
+      const stored: Memory = {
+        space: memory.space,
+        kind: memory.kind,
+        content,
+        ...(taskId !== undefined ? { taskId } : {}),
+        metadata: metadata as Record<string, unknown>,
+        id: randomUUID(),
+        createdAt: new Date(this.lastTime),
+      };
+      this.memories.push(stored);
+      return copy(stored);
+    });
   }
 
   async update(
     id: string,
     patch: { content?: unknown; metadata?: Record<string, unknown> },
   ): Promise<Memory> {
-    const index = this.memories.findIndex((memory) => memory.id === id);
-    if (index < 0)
-      throw new Error(`JsonFileMemoryProvider: no memory with id "${id}"`);
-    const updated: Memory = {
-      ...this.memories[index]!,
-      ...(patch.content !== undefined ? { content: patch.content } : {}),
-      ...(patch.metadata !== undefined ? { metadata: patch.metadata } : {}),
-    };
-    this.memories[index] = updated;
-    await this.save();
-    return updated;
+    const content =
+      patch.content === undefined
+        ? undefined
+        : toJsonForm(patch.content, `the new content of memory "${id}"`);
+    const metadata =
+      patch.metadata === undefined
+        ? undefined
+        : toJsonForm(patch.metadata, `the new metadata of memory "${id}"`);
+    return this.change(() => {
+      const index = this.memories.findIndex((memory) => memory.id === id);
+      if (index < 0) {
+        throw new Error(`JsonFileMemoryProvider: no memory with id "${id}"`);
+      }
+      const updated: Memory = {
+        ...this.memories[index]!,
+        ...(content !== undefined ? { content } : {}),
+        ...(metadata !== undefined
+          ? { metadata: metadata as Record<string, unknown> }
+          : {}),
+      };
+      this.memories[index] = updated;
+      return copy(updated);
+    });
   }
 
   async query(options: QueryMemoryOptions): Promise<Memory[]> {
+    const limit = options.limit ?? 100;
+    if (!Number.isInteger(limit) || limit < 1) {
+      throw new Error(
+        `JsonFileMemoryProvider: query option "limit" must be a positive integer, got ${limit}`,
+      );
+    }
     const patterns = (options.spacePatterns ?? []).map(
       (pattern) =>
         new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`),
@@ -100,35 +143,82 @@ export class JsonFileMemoryProvider extends MemoryProvider {
     matches.sort(
       (a, b) => direction * (a.createdAt.getTime() - b.createdAt.getTime()),
     );
-    return matches.slice(0, options.limit ?? 100);
+    return matches.slice(0, limit).map(copy);
   }
 
   async remove(id: string): Promise<boolean> {
-    const before = this.memories.length;
-    this.memories = this.memories.filter((memory) => memory.id !== id);
-    if (this.memories.length === before) return false;
-    await this.save();
-    return true;
+    return this.change(() => {
+      const before = this.memories.length;
+      this.memories = this.memories.filter((memory) => memory.id !== id);
+      return this.memories.length < before;
+    });
   }
 
   async clear(space?: string): Promise<number> {
-    const before = this.memories.length;
-    this.memories =
-      space === undefined
-        ? []
-        : this.memories.filter((memory) => memory.space !== space);
-    await this.save();
-    return before - this.memories.length;
+    return this.change(() => {
+      const before = this.memories.length;
+      this.memories =
+        space === undefined
+          ? []
+          : this.memories.filter((memory) => memory.space !== space);
+      return before - this.memories.length;
+    });
   }
 
   /**
-   * Writes a temporary file and renames it, so a crash never leaves half a file
-   * behind.
+   * Applies one change and saves the file, after every earlier change has
+   * been saved. A change that throws leaves the memories as they were.
+   */
+  private change<T>(apply: () => T): Promise<T> {
+    const result = this.writes.then(async () => {
+      const before = this.memories;
+      this.memories = [...before];
+      try {
+        const value = apply();
+        await this.save();
+        return value;
+      } catch (error) {
+        this.memories = before;
+        throw error;
+      }
+    });
+    this.writes = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+
+  /**
+   * Writes a temporary file and renames it over the old one, so a crash never
+   * leaves half a file behind. Each write has its own temporary name.
    */
   private async save(): Promise<void> {
-    await writeFile(`${this.path}.tmp`, JSON.stringify(this.memories, null, 2));
-    await rename(`${this.path}.tmp`, this.path);
+    const temporary = `${this.path}.${randomUUID()}.tmp`;
+    await writeFile(temporary, JSON.stringify(this.memories));
+    await rename(temporary, this.path);
   }
+}
+
+/** The value as it will be read back, or an error naming what has no JSON form. */
+function toJsonForm(value: unknown, what: string): unknown {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value) as string | undefined;
+  } catch (error) {
+    // A BigInt or a circular structure.
+    throw new Error(
+      `JsonFileMemoryProvider: ${what} is not JSON: ${(error as Error).message}`,
+    );
+  }
+  if (json === undefined) {
+    throw new Error(`JsonFileMemoryProvider: ${what} has no JSON form`);
+  }
+  return JSON.parse(json);
+}
+
+function copy(memory: Memory): Memory {
+  return structuredClone(memory);
 }
 
 function escapeRegExp(text: string): string {

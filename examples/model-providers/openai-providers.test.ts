@@ -76,7 +76,7 @@ describe('OpenAIModelProvider configurations', () => {
     );
     await expect(failure).rejects.toBeInstanceOf(OpenAIModelProviderError);
     await expect(failure).rejects.toMatchObject({
-      code: 'http_status',
+      code: 'WEFT_OPENAI_HTTP_STATUS',
       httpStatus: 401,
       attempts: 1,
     });

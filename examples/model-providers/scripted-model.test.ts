@@ -68,7 +68,7 @@ describe('ScriptedModelProvider', () => {
     await expect(
       generate!.run({ messages: [{ role: 'user', content: 'again' }] }, {}),
     ).rejects.toThrow(
-      'ScriptedModelProvider "scripted": no scripted response left for request #2; enqueue more or set a fallback.',
+      'ScriptedModelProvider "scripted": no scripted response left for request #2; enqueue more or set a fallback [WEFT_TESTING_SCRIPT_EXHAUSTED]',
     );
     model.enqueue('later');
     expect(

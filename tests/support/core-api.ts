@@ -1,7 +1,7 @@
 /**
  * The public API of @weft/core: the names the site specification lists under "API reference
- * pages", plus the error model added since (`WeftError`, its options and its code union), keyed by
- * the folder TypeDoc writes each kind of page to. The API reference unit test checks the
+ * pages", plus the error model added since (`WeftError`, its options and its code union) and the
+ * `spaceId` helper, keyed by the folder TypeDoc writes each kind of page to. The API reference unit test checks the
  * core exports exactly these; the browser tests check each has its page.
  */
 export type ApiKind = 'classes' | 'functions' | 'interfaces' | 'type-aliases' | 'variables';
@@ -22,7 +22,7 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'ServerManager',
     'WeftError',
   ],
-  functions: ['defineCapability', 'formatZodSchema'],
+  functions: ['defineCapability', 'formatZodSchema', 'spaceId'],
   interfaces: [
     'AgentTask',
     'AnalyticsData',

@@ -1,4 +1,4 @@
-import { Plugin, type Executor, type Trigger } from '@weft/core';
+import { Plugin, spaceId, type Executor, type Trigger } from '@weft/core';
 
 /** The part of an issue-tracker webhook this plugin reads. */
 interface IssueEvent {
@@ -62,7 +62,7 @@ export class IssuesPlugin extends Plugin {
           // One space per repository: its issues are triaged one at a time, in
           // order.
           space: {
-            id: `repo-${event.repository}`,
+            id: spaceId('repo', event.repository),
             description: `Issues of ${event.repository}`,
           },
           message: event.issue.title,

@@ -75,7 +75,9 @@ describe('a route trigger', () => {
         body: {
           error: {
             status: 404,
+            code: 'WEFT_NOT_FOUND',
             message: 'No route for POST /webhooks/unknown',
+            requestId: expect.any(String),
           },
         },
       });
@@ -84,7 +86,9 @@ describe('a route trigger', () => {
         body: {
           error: {
             status: 422,
+            code: 'WEFT_BAD_REQUEST',
             message: 'expected { repository, issue: { number, title } }',
+            requestId: expect.any(String),
           },
         },
       });
@@ -122,7 +126,12 @@ describe('a route trigger', () => {
       const response = await fetch(`${runtime.server.url}/broken`);
       expect(response.status).toBe(500);
       expect(await response.json()).toEqual({
-        error: { status: 500, message: 'Internal server error' },
+        error: {
+          status: 500,
+          code: 'WEFT_INTERNAL',
+          message: expect.stringMatching(/^Internal Server Error;/),
+          requestId: response.headers.get('x-request-id'),
+        },
       });
     } finally {
       await runtime.stop();

@@ -57,6 +57,7 @@ export {
   type Space,
 } from './memory/memory-provider.js';
 export { MemoryManager } from './memory/memory-manager.js';
+export { spaceId } from './memory/space-id.js';
 export { PromptRegistry, type TemplateFunction } from './prompts/prompt-registry.js';
 export { Scheduler } from './scheduler/scheduler.js';
 export {

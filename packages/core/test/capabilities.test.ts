@@ -3,6 +3,7 @@ import {
   defineCapability,
   Runtime,
   TEXT_GENERATION_CAPABILITY,
+  WeftError,
   type CapabilityMap,
   type ModelManager,
 } from '@weft/core';
@@ -140,10 +141,10 @@ describe('capability types', () => {
     expect(error.message).toContain('input for capability "text-generation" is invalid');
 
     const wrongOption = async () =>
-      // @ts-expect-error -- `temperature` is a number.
       models.call(
         'text-generation',
         { messages: [{ role: 'user', content: 'hi' }] },
+        // @ts-expect-error -- `temperature` is a number.
         { options: { temperature: 'hot' } },
       );
     expect((await errorOf(wrongOption)).message).toContain(
@@ -176,5 +177,27 @@ describe('capability types', () => {
     // @ts-expect-error -- the sentiment input has `text`, not `body`.
     const wrong = () => runtime.models.call('sentiment', { body: 'x' });
     expect((await errorOf(wrong)).message).toContain('input for capability "sentiment" is invalid');
+  });
+
+  it('makes a misspelt capability id a type error; callDynamic takes any id, untyped', async () => {
+    const { runtime } = await makeRuntime();
+    const misspelt = () =>
+      // @ts-expect-error -- "fx-convrt" is not declared in ICapabilities.
+      runtime.models.call('fx-convrt', { amount: 1 });
+    const dynamicId: string = 'fx-convrt';
+    const untyped = () =>
+      // @ts-expect-error -- a string that is not a declared id needs callDynamic.
+      runtime.models.call(dynamicId, { amount: 1 });
+    for (const call of [misspelt, untyped]) {
+      expect(WeftError.is(await errorOf(call), 'WEFT_CAPABILITY_UNAVAILABLE')).toBe(true);
+    }
+
+    const dynamic = () => runtime.models.callDynamic(dynamicId, { amount: 1 });
+    expectTypeOf(dynamic).returns.resolves.toEqualTypeOf<unknown>();
+    expect(WeftError.is(await errorOf(dynamic), 'WEFT_CAPABILITY_UNAVAILABLE')).toBe(true);
+    const text = await runtime.models.callDynamic('text-generation', {
+      messages: [{ role: 'user', content: 'hi' }],
+    });
+    expect(text).toEqual({ text: expect.any(String) });
   });
 });

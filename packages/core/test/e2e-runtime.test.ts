@@ -122,7 +122,7 @@ describe('Runtime end to end with the chat plugin', () => {
     expect(content.chain[1]?.data).toEqual({ text: 'Hello Ada, welcome to room 42.' });
 
     // The room's memories are related to every user in it.
-    const room = await memory.query({ spacePatterns: ['chat-room-42*'] });
+    const room = await memory.query({ spacePatterns: ['chat-room-42', 'chat-room-42-*'] });
     expect(room).toHaveLength(2);
   });
 
@@ -165,7 +165,12 @@ describe('Runtime end to end with the chat plugin', () => {
     const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 7 });
     expect(status).toBe(400);
     expect(json).toEqual({
-      error: { status: 400, message: expect.stringContaining('"message" must be a string') },
+      error: {
+        status: 400,
+        code: 'WEFT_CHAT_INVALID_REQUEST',
+        message: expect.stringContaining('"message" must be a string'),
+        requestId: expect.any(String),
+      },
     });
     expect(model.requests).toHaveLength(0);
     expect(await memory.query({})).toEqual([]);
@@ -192,7 +197,12 @@ describe('Runtime end to end with the chat plugin', () => {
     const third = await post(runtime, { room: '3', user: 'c', message: 'three' });
     expect(third.status).toBe(503);
     expect(third.json).toEqual({
-      error: { status: 503, message: expect.stringMatching(/queue is full/) },
+      error: {
+        status: 503,
+        code: 'WEFT_QUEUE_FULL',
+        message: expect.stringMatching(/queue is full/),
+        requestId: expect.any(String),
+      },
     });
 
     gate.resolve();

@@ -147,7 +147,8 @@ describe('ModelManager.getObject', () => {
       options: { logger: silentLogger },
     });
     const error = await errorOf(runtime.models.getObject({ schema: City, prompt: 'x' }));
-    expect(error.message).toContain('provider "empty" failed on capability "text-generation"');
+    expect(error.code).toBe('WEFT_TESTING_SCRIPT_EXHAUSTED');
+    expect(error.message).toContain('ScriptedModelProvider "empty": no scripted response left');
     expect(model.requests).toHaveLength(1);
   });
 });

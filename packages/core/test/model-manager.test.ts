@@ -151,7 +151,7 @@ describe('ModelManager.call', () => {
     const models = manager([
       new TestModelProvider('alpha', { capabilities: [{ id: 'ocr', run: async () => ({}) }] }),
     ]);
-    const error = await errorOf(models.call('ocr', {}));
+    const error = await errorOf(models.callDynamic('ocr', {}));
     expect(error.code).toBe('WEFT_CAPABILITY_UNKNOWN');
     expect(error.message).toContain('capability "ocr" is not registered');
   });
@@ -173,7 +173,7 @@ describe('ModelManager.call', () => {
       },
     );
     expect(models.canProvide('chat')).toBe(true);
-    expect(await models.call('chat', hello)).toEqual({ text: 'alpha:hello' });
+    expect(await models.callDynamic('chat', hello)).toEqual({ text: 'alpha:hello' });
   });
 
   it('applies transforms both ways when serving through an alias', async () => {
@@ -192,7 +192,7 @@ describe('ModelManager.call', () => {
         });
       },
     );
-    expect(await models.call('summarise', { text: 'a long story' })).toEqual({
+    expect(await models.callDynamic('summarise', { text: 'a long story' })).toEqual({
       summary: 'alpha:Summarise: a long story',
     });
     expect(seen[0]?.input).toEqual({
@@ -217,7 +217,7 @@ describe('ModelManager.call', () => {
         });
       },
     );
-    await models.call('summarise', { text: 'story' }, { options: { words: 20 } });
+    await models.callDynamic('summarise', { text: 'story' }, { options: { words: 20 } });
     expect(seen[0]?.options).toEqual({ maxTokens: 20 });
   });
 
@@ -236,7 +236,7 @@ describe('ModelManager.call', () => {
         });
       },
     );
-    const error = await errorOf(models.call('summarise', { text: 'x' }));
+    const error = await errorOf(models.callDynamic('summarise', { text: 'x' }));
     expect(error.message).toContain(
       'transform "summarise" -> "text-generation" produced invalid output',
     );

@@ -119,8 +119,8 @@ describe('planning', () => {
     expect(prompt).toContain('pluginId "notes", action "list": Lists the saved notes.');
     expect(prompt).toContain('pluginId "mail", action "send": Sends an email to the user.');
     expect(prompt).toContain('Message: remember milk');
-    expect(prompt).toContain('[chat-room-1-user-2, note] "own fact"');
-    expect(prompt).toContain('[chat-room-1, note] "room-wide fact"');
+    expect(prompt).toContain('space chat-room-1-user-2, note: "own fact"');
+    expect(prompt).toContain('space chat-room-1, note: "room-wide fact"');
     expect(prompt).not.toContain('unrelated fact');
     expect(prompt.indexOf('own fact')).toBeLessThan(prompt.indexOf('room-wide fact'));
   });
@@ -135,9 +135,9 @@ describe('planning', () => {
     });
     await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's', message: 'now' });
     const prompt = model.requests[0]?.[1]?.content ?? '';
-    const related = prompt.slice(prompt.indexOf('## Related memories'));
+    const related = prompt.slice(prompt.indexOf('## Earlier tasks and related memories'));
     expect(related).toContain('earlier fact');
-    expect(related).not.toContain('[s, trigger]');
+    expect(related).not.toContain('trigger echo/message');
   });
 
   it('caps the related memories at options.relatedMemories', async () => {
@@ -151,7 +151,7 @@ describe('planning', () => {
     });
     await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     const prompt = model.requests[0]?.[1]?.content ?? '';
-    expect(prompt.match(/^- \[s, /gm)).toHaveLength(1);
+    expect(prompt.match(/^- .* UTC, space s, /gm)).toHaveLength(1);
     expect(prompt).not.toContain('fact 1');
   });
 });
@@ -449,8 +449,9 @@ describe('planning failures', () => {
     const { runtime } = await started({ responses: { responses: [] } });
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(task.status).toBe('failed');
+    // The scripted provider's own coded error reaches the task as it is, not wrapped.
     expect(task.chain.at(-1)?.error).toContain(
-      'provider "scripted" failed on capability "text-generation"',
+      'ScriptedModelProvider "scripted": no scripted response left for request #1',
     );
   });
 });

@@ -1,4 +1,7 @@
-import { ServerManager, type Runtime, type TriggerRoute } from '@weft/core';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { ServerManager, WeftError, type Runtime, type TriggerRoute } from '@weft/core';
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorOf, silentLogger } from './fixtures.js';
 
@@ -32,6 +35,50 @@ function post(url: string, body: string): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The error body of an answer, with its request id checked against the header and removed. */
+async function errorBody(response: Response): Promise<Record<string, unknown>> {
+  const { error } = (await response.json()) as { error: Record<string, unknown> };
+  expect(error.requestId).toMatch(UUID);
+  expect(response.headers.get('x-request-id')).toBe(error.requestId);
+  const { requestId: _requestId, ...rest } = error;
+  return rest;
+}
+
+/** A logger whose JSON lines are kept in `lines`. */
+function capturingLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino(
+    { level: 'debug' },
+    { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) },
+  );
+  return { logger, lines };
+}
+
+/** Sends a request with headers fetch would not let us set, such as `Host`. */
+function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      url,
+      { method: options.method ?? 'POST', headers: options.headers },
+      (incoming) => {
+        let body = '';
+        incoming.setEncoding('utf8');
+        incoming.on('data', (chunk: string) => (body += chunk));
+        incoming.on('end', () =>
+          resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body }),
+        );
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(options.body);
+  });
+}
+
 describe('ServerManager', () => {
   it('listens on a free port when port is 0 and reports its url', async () => {
     const server = await serve([echo]);
@@ -62,17 +109,21 @@ describe('ServerManager', () => {
     const server = await serve([echo]);
     const response = await post(`${server.url}/echo`, '{"a":');
     expect(response.status).toBe(400);
-    const body = (await response.json()) as { error: { status: number; message: string } };
-    expect(body.error.status).toBe(400);
-    expect(body.error.message).toMatch(/^Malformed JSON body/);
+    expect(await errorBody(response)).toEqual({
+      status: 400,
+      code: 'WEFT_BAD_REQUEST',
+      message: expect.stringMatching(/^Malformed JSON body/),
+    });
   });
 
   it('answers a body over bodyLimit with 413', async () => {
     const server = await serve([echo], { bodyLimit: 100 });
     const response = await post(`${server.url}/echo`, JSON.stringify({ text: 'x'.repeat(500) }));
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({
-      error: { status: 413, message: 'Request body is larger than the limit of 100 bytes' },
+    expect(await errorBody(response)).toEqual({
+      status: 413,
+      code: 'WEFT_BAD_REQUEST',
+      message: 'Request body is larger than the limit of 100 bytes',
     });
   });
 
@@ -80,18 +131,28 @@ describe('ServerManager', () => {
     const server = await serve([echo]);
     const response = await fetch(`${server.url}/nowhere`);
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({
-      error: { status: 404, message: 'No route for GET /nowhere' },
+    expect(await errorBody(response)).toEqual({
+      status: 404,
+      code: 'WEFT_NOT_FOUND',
+      message: 'No route for GET /nowhere',
     });
   });
 
-  it('answers a throwing handler with a bare 500 and no stack trace', async () => {
-    const server = await serve([
+  it('answers a throwing handler with a generic 500 and logs the error under the request id', async () => {
+    const { logger, lines } = capturingLogger();
+    const server = new ServerManager({ port: 0 }, logger);
+    servers.push(server);
+    server.mount(
+      'test-plugin',
       route({
         handler: () => {
           throw new Error('database password is hunter2');
         },
       }),
+      runtime,
+    );
+    server.mount(
+      'test-plugin',
       route({
         id: 'async',
         path: '/async',
@@ -100,31 +161,178 @@ describe('ServerManager', () => {
           throw new Error('async secret');
         },
       }),
-    ]);
-    for (const path of ['/echo', '/async']) {
+      runtime,
+    );
+    await server.start();
+    for (const [path, secret] of [
+      ['/echo', 'hunter2'],
+      ['/async', 'async secret'],
+    ] as const) {
       const response = await post(`${server.url}${path}`, '{}');
       expect(response.status).toBe(500);
       const text = await response.text();
-      expect(JSON.parse(text)).toEqual({
-        error: { status: 500, message: 'Internal server error' },
+      const { error } = JSON.parse(text) as { error: { requestId: string } };
+      expect(error).toEqual({
+        status: 500,
+        code: 'WEFT_INTERNAL',
+        message: 'Internal Server Error; the server log has the details under this requestId',
+        requestId: response.headers.get('x-request-id'),
       });
       expect(text).not.toMatch(/secret|hunter2|at .*\.ts/);
+      const logged = lines.find((line) => line.requestId === error.requestId);
+      expect(logged).toMatchObject({ msg: 'request failed', status: 500, path });
+      expect(String(logged?.error)).toContain(secret);
     }
   });
 
-  it("answers an error's own status, such as 503 from a full queue", async () => {
+  it('hides the message of an error whose own status is 5xx, and keeps its code', async () => {
+    const { logger, lines } = capturingLogger();
+    const server = new ServerManager({ port: 0 }, logger);
+    servers.push(server);
+    const failures: Record<string, unknown> = {
+      '/status': Object.assign(new Error('upstream http://10.0.0.5:5432 refused'), {
+        status: 502,
+      }),
+      '/status-code': Object.assign(new Error('key sk-...abcd rejected'), { statusCode: 503 }),
+      '/weft': new WeftError('WEFT_PROVIDER_FAILED', 'provider said: password=swordfish', {
+        status: 502,
+      }),
+      '/cancelled': new WeftError('WEFT_TASK_CANCELLED', 'task of space "secret-space"', {
+        status: 503,
+      }),
+    };
+    for (const [path, failure] of Object.entries(failures)) {
+      server.mount(
+        'test-plugin',
+        route({
+          path,
+          handler: () => {
+            throw failure;
+          },
+        }),
+        runtime,
+      );
+    }
+    await server.start();
+    const answers: Record<string, unknown> = {};
+    for (const path of Object.keys(failures)) {
+      const response = await post(`${server.url}${path}`, '{}');
+      const body = (await response.json()) as { error: Record<string, unknown> };
+      answers[path] = {
+        status: response.status,
+        code: body.error.code,
+        message: body.error.message,
+      };
+      expect(lines.find((line) => line.requestId === body.error.requestId)).toMatchObject({
+        msg: 'request failed',
+        error: expect.stringContaining((failures[path] as Error).message.split(' ')[1] ?? ''),
+      });
+    }
+    expect(answers).toEqual({
+      '/status': {
+        status: 502,
+        code: 'WEFT_INTERNAL',
+        message: expect.stringMatching(/^Bad Gateway;/),
+      },
+      '/status-code': {
+        status: 503,
+        code: 'WEFT_INTERNAL',
+        message: expect.stringMatching(/^Service Unavailable;/),
+      },
+      '/weft': {
+        status: 502,
+        code: 'WEFT_PROVIDER_FAILED',
+        message: expect.stringMatching(/^Bad Gateway;/),
+      },
+      '/cancelled': {
+        status: 503,
+        code: 'WEFT_TASK_CANCELLED',
+        message: expect.stringMatching(/^Service Unavailable;/),
+      },
+    });
+  });
+
+  it("answers a full queue's 503 with its own message, which holds nothing internal", async () => {
     const server = await serve([
       route({
         handler: () => {
-          throw Object.assign(new Error('Scheduler: the queue is full'), { status: 503 });
+          throw new WeftError(
+            'WEFT_QUEUE_FULL',
+            'Scheduler: the queue is full (1000 tasks waiting); try again later.',
+            { status: 503 },
+          );
         },
       }),
     ]);
     const response = await post(`${server.url}/echo`, '{}');
     expect(response.status).toBe(503);
-    expect(await response.json()).toEqual({
-      error: { status: 503, message: 'Scheduler: the queue is full' },
+    expect(await errorBody(response)).toEqual({
+      status: 503,
+      code: 'WEFT_QUEUE_FULL',
+      message:
+        'Scheduler: the queue is full (1000 tasks waiting); try again later. [WEFT_QUEUE_FULL]',
     });
+  });
+
+  it("answers a 4xx error's own status, message and code", async () => {
+    const server = await serve([
+      route({
+        handler: () => {
+          throw Object.assign(new Error('expected { repository }'), { status: 422 });
+        },
+      }),
+    ]);
+    const response = await post(`${server.url}/echo`, '{}');
+    expect(response.status).toBe(422);
+    expect(await errorBody(response)).toEqual({
+      status: 422,
+      code: 'WEFT_BAD_REQUEST',
+      message: 'expected { repository }',
+    });
+  });
+
+  it('gives each request an id, in X-Request-Id and in response.locals for handlers', async () => {
+    const server = await serve([
+      route({
+        handler: (_request, response) => {
+          response.json({ seen: response.locals.requestId as unknown });
+        },
+      }),
+    ]);
+    const first = await post(`${server.url}/echo`, '{}');
+    const second = await post(`${server.url}/echo`, '{}');
+    const firstId = first.headers.get('x-request-id');
+    expect(firstId).toMatch(UUID);
+    expect(await first.json()).toEqual({ seen: firstId });
+    expect(second.headers.get('x-request-id')).not.toBe(firstId);
+  });
+
+  it('sends X-Content-Type-Options: nosniff on every answer', async () => {
+    const server = await serve([
+      echo,
+      route({
+        path: '/boom',
+        handler: () => {
+          throw new Error('boom');
+        },
+      }),
+    ]);
+    const answers = [
+      await post(`${server.url}/echo`, '{}'),
+      await post(`${server.url}/echo`, '{"a":'),
+      await post(`${server.url}/boom`, '{}'),
+      await fetch(`${server.url}/nowhere`),
+    ];
+    const refused = await rawRequest(`${server.url}/echo`, {
+      headers: { host: 'attacker.example' },
+      body: '{}',
+    });
+    expect(answers.map((answer) => answer.status)).toEqual([200, 400, 500, 404]);
+    expect(refused.status).toBe(403);
+    for (const answer of answers) {
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+    expect(refused.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('sends Access-Control-Allow-Origin with cors: true, and none by default', async () => {
@@ -175,5 +383,186 @@ describe('ServerManager', () => {
     const error = await errorOf(second.start());
     expect(error.message).toContain(`ServerManager: cannot listen on 127.0.0.1:${first.port}`);
     expect(error.message).toContain('EADDRINUSE');
+  });
+  describe('Host check against DNS rebinding', () => {
+    function counted() {
+      const calls: string[] = [];
+      const counting = route({
+        handler: (_request, response) => {
+          calls.push('ran');
+          response.json({ ok: true });
+        },
+      });
+      return { calls, counting };
+    }
+
+    it('refuses a spoofed Host with a matching Origin before the route runs', async () => {
+      const { logger, lines } = capturingLogger();
+      const { calls, counting } = counted();
+      const server = new ServerManager({ port: 0, cors: true }, logger);
+      servers.push(server);
+      server.mount('test-plugin', counting, runtime);
+      await server.start();
+      const answer = await rawRequest(`${server.url}/echo`, {
+        headers: {
+          host: `attacker.example:${server.port}`,
+          origin: `http://attacker.example:${server.port}`,
+          'content-type': 'application/json',
+        },
+        body: '{"message":"run a task"}',
+      });
+      expect(answer.status).toBe(403);
+      const { error } = JSON.parse(answer.body) as { error: Record<string, unknown> };
+      expect(error).toEqual({
+        status: 403,
+        code: 'WEFT_HOST_NOT_ALLOWED',
+        message: 'Host "attacker.example" is not allowed by this server',
+        requestId: answer.headers['x-request-id'],
+      });
+      expect(calls).toEqual([]);
+      const logged = lines.find((line) => line.requestId === error.requestId);
+      expect(logged?.msg).toMatch(/allowedHosts.*0\.0\.0\.0 or ::/);
+    });
+
+    it.each([
+      'localhost',
+      'LOCALHOST:3000',
+      'localhost.',
+      '127.0.0.1:3000',
+      '[::1]:3000',
+      '192.168.1.20:3000',
+    ])('allows the loopback names and IP literals by default: %s', async (host) => {
+      const { calls, counting } = counted();
+      const server = await serve([counting]);
+      const answer = await rawRequest(`${server.url}/echo`, { headers: { host }, body: '{}' });
+      expect(answer.status).toBe(200);
+      expect(calls).toEqual(['ran']);
+    });
+
+    it.each(['localhost.attacker.example', 'attacker.example', 'x127.0.0.1'])(
+      'refuses %j by default',
+      async (host) => {
+        const server = await serve([echo]);
+        const answer = await rawRequest(`${server.url}/echo`, { headers: { host }, body: '{}' });
+        expect(answer.status).toBe(403);
+      },
+    );
+
+    it('allows listed names, subdomains of a dotted name and the configured host', async () => {
+      const server = await serve([echo], {
+        host: '127.0.0.1',
+        allowedHosts: ['agent.example.com', '.corp.example'],
+      });
+      const status = async (host: string) =>
+        (await rawRequest(`${server.url}/echo`, { headers: { host }, body: '{}' })).status;
+      expect(await status('Agent.Example.com:443')).toBe(200);
+      expect(await status('corp.example')).toBe(200);
+      expect(await status('a.b.corp.example')).toBe(200);
+      expect(await status('notcorp.example')).toBe(403);
+      expect(await status('other.example.com')).toBe(403);
+    });
+
+    it.each([true, 'all'] as const)(
+      'allows any host with allowedHosts: %j',
+      async (allowedHosts) => {
+        const server = await serve([echo], { allowedHosts });
+        const answer = await rawRequest(`${server.url}/echo`, {
+          headers: { host: 'anything.example' },
+          body: '{}',
+        });
+        expect(answer.status).toBe(200);
+      },
+    );
+
+    it('rejects a malformed allowedHosts option, naming it', () => {
+      expect(() => new ServerManager({ allowedHosts: [''] })).toThrow(
+        /option "allowedHosts" must be true, 'all' or a list of host names/,
+      );
+    });
+  });
+
+  describe('JSON nesting limit', () => {
+    it('refuses a body nested 100,000 levels with 400, quickly and without overflowing', async () => {
+      const server = await serve([echo]);
+      const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+      const started = performance.now();
+      const response = await post(`${server.url}/echo`, deep);
+      expect(response.status).toBe(400);
+      expect(await errorBody(response)).toEqual({
+        status: 400,
+        code: 'WEFT_BAD_REQUEST',
+        message: 'JSON body nests deeper than the limit of 64 levels [WEFT_BAD_REQUEST]',
+      });
+      // Generous bound: the check is one pass over 200 KB; this only catches a hang.
+      expect(performance.now() - started).toBeLessThan(5_000);
+    });
+
+    it('accepts exactly maxJsonDepth levels and ignores brackets inside strings', async () => {
+      const server = await serve([echo], { maxJsonDepth: 3 });
+      const atLimit = await post(`${server.url}/echo`, '{"a":[{"b":"[[[[{{{{\\"]]"}]}');
+      expect(atLimit.status).toBe(200);
+      expect(await atLimit.json()).toEqual({ got: { a: [{ b: '[[[[{{{{"]]' }] } });
+      const over = await post(`${server.url}/echo`, '{"a":[{"b":[1]}]}');
+      expect(over.status).toBe(400);
+      expect((await errorBody(over)).message).toMatch(/limit of 3 levels/);
+    });
+  });
+
+  describe('timeouts and stop()', () => {
+    it('stop() closes a connection that drips header lines, within the grace', async () => {
+      const server = await serve([echo], { stopGraceMs: 300 });
+      const socket = connect(server.port as number, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      socket.on('error', () => undefined);
+      socket.write(`GET /echo HTTP/1.1\r\nHost: localhost\r\n`);
+      let line = 0;
+      const drip = setInterval(() => {
+        line += 1;
+        if (!socket.destroyed) socket.write(`X-Drip-${line}: ${line}\r\n`);
+      }, 100);
+      const closed = new Promise((resolve) => socket.once('close', resolve));
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const started = performance.now();
+      await server.stop();
+      const elapsed = performance.now() - started;
+      clearInterval(drip);
+      await closed;
+      expect(line).toBeGreaterThan(1);
+      expect(elapsed).toBeGreaterThanOrEqual(250);
+      expect(elapsed).toBeLessThan(2_000);
+    });
+
+    it('answers 408 to a client that takes longer than headersTimeout', async () => {
+      const server = await serve([echo], { headersTimeout: 300, requestTimeout: 300 });
+      const socket = connect(server.port as number, '127.0.0.1');
+      socket.on('error', () => undefined);
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+      socket.write('GET /echo HTTP/1.1\r\nHost: localhost\r\n');
+      const drip = setInterval(() => {
+        if (!socket.destroyed) socket.write('X-Drip: 1\r\n');
+      }, 100);
+      await new Promise((resolve) => socket.once('close', resolve));
+      clearInterval(drip);
+      expect(received).toMatch(/^HTTP\/1\.1 408/);
+    });
+
+    it.each([
+      [{ maxJsonDepth: 0 }, 'maxJsonDepth'],
+      [{ headersTimeout: -1 }, 'headersTimeout'],
+      [{ requestTimeout: 1.5 }, 'requestTimeout'],
+      [{ keepAliveTimeout: Number.NaN }, 'keepAliveTimeout'],
+      [{ stopGraceMs: 0 }, 'stopGraceMs'],
+    ])('rejects %j, naming the option', (config, name) => {
+      expect(() => new ServerManager(config)).toThrow(
+        `ServerManager: option "${name}" must be a positive integer`,
+      );
+    });
+
+    it('rejects a headersTimeout longer than requestTimeout', () => {
+      expect(() => new ServerManager({ headersTimeout: 5_000, requestTimeout: 1_000 })).toThrow(
+        /"headersTimeout" \(5000 ms\) must not exceed "requestTimeout" \(1000 ms\)/,
+      );
+    });
   });
 });

@@ -5,3 +5,4 @@
  */
 export { SqliteMemoryProvider } from './provider.js';
 export type { SqliteMemoryProviderOptions } from './options.js';
+export type { WeftSqliteErrorCode } from './errors.js';

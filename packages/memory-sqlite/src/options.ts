@@ -1,3 +1,5 @@
+import { sqliteError } from './errors.js';
+
 /** Options of {@link SqliteMemoryProvider}. */
 export interface SqliteMemoryProviderOptions {
   /**
@@ -45,19 +47,29 @@ export function resolveOptions(
 ): ResolvedSqliteMemoryProviderOptions {
   const prefix = 'SqliteMemoryProvider:';
   if (options === null || typeof options !== 'object') {
-    throw new Error(`${prefix} options must be an object such as { path: './weft.db' }`);
+    throw sqliteError(
+      'WEFT_SQLITE_INVALID_OPTIONS',
+      `${prefix} options must be an object such as { path: './weft.db' }`,
+    );
   }
   const { path, id = DEFAULT_ID, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS } = options;
   if (typeof path !== 'string' || path.trim() === '') {
-    throw new Error(
+    throw sqliteError(
+      'WEFT_SQLITE_INVALID_OPTIONS',
       `${prefix} option "path" must be a non-empty string (a file path or ':memory:')`,
     );
   }
   if (path.includes('\0')) {
-    throw new Error(`${prefix} option "path" must not contain NUL characters`);
+    throw sqliteError(
+      'WEFT_SQLITE_INVALID_OPTIONS',
+      `${prefix} option "path" must not contain NUL characters`,
+    );
   }
   if (typeof id !== 'string' || id.trim() === '') {
-    throw new Error(`${prefix} option "id" must be a non-empty string`);
+    throw sqliteError(
+      'WEFT_SQLITE_INVALID_OPTIONS',
+      `${prefix} option "id" must be a non-empty string`,
+    );
   }
   if (
     typeof busyTimeoutMs !== 'number' ||
@@ -65,7 +77,8 @@ export function resolveOptions(
     busyTimeoutMs < 0 ||
     busyTimeoutMs > 0x7fffffff
   ) {
-    throw new Error(
+    throw sqliteError(
+      'WEFT_SQLITE_INVALID_OPTIONS',
       `${prefix} option "busyTimeoutMs" must be a non-negative integer of milliseconds, ` +
         `got ${String(busyTimeoutMs)}`,
     );

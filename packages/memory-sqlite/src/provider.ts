@@ -10,6 +10,7 @@ import {
 } from './options.js';
 import { buildQuery } from './query.js';
 import { rowToMemory, toJson, type MemoryRow } from './rows.js';
+import { sqliteError } from './errors.js';
 
 /** Most distinct query shapes whose prepared statements are kept per connection. */
 const QUERY_CACHE_SIZE = 64;
@@ -69,7 +70,7 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
  * });
  *
  * // Everything in room 42 and the spaces under it, newest first.
- * const recent = await memory.query({ spacePatterns: ['chat-room-42*'], limit: 20 });
+ * const recent = await memory.query({ spacePatterns: ['chat-room-42', 'chat-room-42-*'], limit: 20 });
  *
  * await memory.shutdown();
  * ```
@@ -118,9 +119,11 @@ export class SqliteMemoryProvider extends MemoryProvider {
     try {
       db = new Database(path, { timeout: busyTimeoutMs });
     } catch (error) {
-      throw new Error(`${this.label}: cannot open the database "${path}": ${describe(error)}`, {
-        cause: error,
-      });
+      throw sqliteError(
+        'WEFT_SQLITE_OPEN_FAILED',
+        `${this.label}: cannot open the database "${path}": ${describe(error)}`,
+        error,
+      );
     }
     try {
       // PRAGMA cannot take bound parameters; the timeout was validated as an integer.
@@ -173,19 +176,27 @@ export class SqliteMemoryProvider extends MemoryProvider {
   override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
     const { statements } = this.open();
     if (memory === null || typeof memory !== 'object') {
-      throw new Error(`${this.label}: store() needs a memory object`);
+      throw sqliteError(
+        'WEFT_SQLITE_INVALID_MEMORY',
+        `${this.label}: store() needs a memory object`,
+      );
     }
     const { space, kind, taskId, content } = memory;
     if (typeof space !== 'string' || space === '') {
-      throw new Error(`${this.label}: a memory's "space" must be a non-empty string`);
+      throw sqliteError(
+        'WEFT_SQLITE_INVALID_MEMORY',
+        `${this.label}: a memory's "space" must be a non-empty string`,
+      );
     }
     if (typeof kind !== 'string' || kind === '') {
-      throw new Error(
+      throw sqliteError(
+        'WEFT_SQLITE_INVALID_MEMORY',
         `${this.label}: a memory's "kind" must be a non-empty string (space "${space}")`,
       );
     }
     if (taskId !== undefined && taskId !== null && typeof taskId !== 'string') {
-      throw new Error(
+      throw sqliteError(
+        'WEFT_SQLITE_INVALID_MEMORY',
         `${this.label}: a memory's "taskId" must be a string when given ` +
           `(space "${space}", kind "${kind}")`,
       );
@@ -232,9 +243,16 @@ export class SqliteMemoryProvider extends MemoryProvider {
     patch: { content?: unknown; metadata?: Record<string, unknown> },
   ): Promise<Memory> {
     const { statements } = this.open();
-    if (typeof id !== 'string') throw new Error(`${this.label}: update() needs a string id`);
+    if (typeof id !== 'string')
+      throw sqliteError(
+        'WEFT_SQLITE_INVALID_ARGUMENT',
+        `${this.label}: update() needs a string id`,
+      );
     if (patch === null || typeof patch !== 'object') {
-      throw new Error(`${this.label}: update() of memory "${id}" needs a patch object`);
+      throw sqliteError(
+        'WEFT_SQLITE_INVALID_MEMORY',
+        `${this.label}: update() of memory "${id}" needs a patch object`,
+      );
     }
     const contentJson =
       patch.content === undefined
@@ -245,7 +263,11 @@ export class SqliteMemoryProvider extends MemoryProvider {
         ? null
         : this.serialiseMetadata(patch.metadata, `the new metadata of memory "${id}"`);
     const row = statements.update.get(contentJson, metadataJson, id);
-    if (!row) throw new Error(`${this.label}: no memory with id "${id}"`);
+    if (!row)
+      throw sqliteError(
+        'WEFT_SQLITE_MEMORY_NOT_FOUND',
+        `${this.label}: no memory with id "${id}"; use an id that store() or query() returned`,
+      );
     return rowToMemory(row);
   }
 
@@ -282,7 +304,11 @@ export class SqliteMemoryProvider extends MemoryProvider {
    */
   override async remove(id: string): Promise<boolean> {
     const { statements } = this.open();
-    if (typeof id !== 'string') throw new Error(`${this.label}: remove() needs a string id`);
+    if (typeof id !== 'string')
+      throw sqliteError(
+        'WEFT_SQLITE_INVALID_ARGUMENT',
+        `${this.label}: remove() needs a string id`,
+      );
     return statements.remove.run(id).changes > 0;
   }
 
@@ -296,14 +322,18 @@ export class SqliteMemoryProvider extends MemoryProvider {
     const { statements } = this.open();
     if (space === undefined) return statements.clearAll.run().changes;
     if (typeof space !== 'string') {
-      throw new Error(`${this.label}: clear() takes a space id string, or nothing`);
+      throw sqliteError(
+        'WEFT_SQLITE_INVALID_ARGUMENT',
+        `${this.label}: clear() takes a space id string, or nothing`,
+      );
     }
     return statements.clearSpace.run(space).changes;
   }
 
   private open(): Connection {
     if (!this.connection) {
-      throw new Error(
+      throw sqliteError(
+        'WEFT_SQLITE_NOT_OPEN',
         `${this.label} is not open: call init() first (Runtime.start() does this for you)`,
       );
     }
@@ -321,12 +351,15 @@ export class SqliteMemoryProvider extends MemoryProvider {
     try {
       json = toJson(value);
     } catch (error) {
-      throw new Error(`${this.label}: cannot serialise ${what} to JSON: ${describe(error)}`, {
-        cause: error,
-      });
+      throw sqliteError(
+        'WEFT_SQLITE_INVALID_MEMORY',
+        `${this.label}: cannot serialise ${what} to JSON: ${describe(error)}`,
+        error,
+      );
     }
     if (json === undefined) {
-      throw new Error(
+      throw sqliteError(
+        'WEFT_SQLITE_INVALID_MEMORY',
         `${this.label}: cannot serialise ${what} to JSON: ${typeof value} has no JSON form`,
       );
     }
@@ -335,7 +368,10 @@ export class SqliteMemoryProvider extends MemoryProvider {
 
   private serialiseMetadata(value: unknown, what: string): string {
     if (!isPlainRecord(value)) {
-      throw new Error(`${this.label}: ${what} must be a plain object`);
+      throw sqliteError(
+        'WEFT_SQLITE_INVALID_MEMORY',
+        `${this.label}: ${what} must be a plain object`,
+      );
     }
     return this.serialise(value, what);
   }

@@ -1,4 +1,5 @@
 import type { QueryMemoryOptions } from '@weft/core';
+import { sqliteError } from './errors.js';
 
 /** How many memories a query returns when it gives no `limit`. */
 export const DEFAULT_QUERY_LIMIT = 100;
@@ -55,7 +56,10 @@ function fail(label: string, option: string, expected: string, value: unknown): 
   } catch {
     shown = typeof value;
   }
-  throw new Error(`${label}: query option "${option}" must be ${expected}, got ${shown}`);
+  throw sqliteError(
+    'WEFT_SQLITE_INVALID_QUERY',
+    `${label}: query option "${option}" must be ${expected}, got ${shown}`,
+  );
 }
 
 function optionalString(

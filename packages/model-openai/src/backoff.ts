@@ -1,5 +1,5 @@
 /** No wait between attempts is ever longer than this, whatever a `Retry-After` header asks. */
-export const MAX_RETRY_DELAY_MS = 30_000;
+export const MAX_RETRY_DELAY_MS = 10_000;
 
 /**
  * Reads a `Retry-After` header: a number of seconds (`"2"`, `"0.5"`) or an HTTP date.

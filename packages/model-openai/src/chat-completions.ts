@@ -70,13 +70,13 @@ function isTokenCount(value: unknown): value is number {
  * @param body - The raw 2xx response body.
  * @param label - Prefix of error messages, such as `OpenAIModelProvider "openai"`.
  * @returns The generated text and usage.
- * @throws {@link OpenAIModelProviderError} with code `invalid_response` naming what is missing
+ * @throws {@link OpenAIModelProviderError} with code `WEFT_OPENAI_INVALID_RESPONSE` naming what is missing
  * when the body is not JSON or has no `choices[0].message.content` string.
  */
 export function parseChatCompletion(body: string, label: string): TextGenerationOutput {
   const fail = (problem: string): OpenAIModelProviderError =>
     new OpenAIModelProviderError(
-      'invalid_response',
+      'WEFT_OPENAI_INVALID_RESPONSE',
       `${label}: invalid chat completion response: ${problem}`,
     );
 

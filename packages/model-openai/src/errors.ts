@@ -1,23 +1,46 @@
+import { WeftError } from '@weft/core';
+
 /**
  * What went wrong, as a stable string callers can branch on without parsing messages:
  *
- * - `invalid_options`: the constructor was given a bad option.
- * - `api_key`: the `apiKey` function threw or returned something other than a string.
- * - `http_status`: the API answered with an error status (a 4xx other than 429 at once, or a
- *   429/5xx on the last attempt).
- * - `timeout`: the last attempt got no complete answer within `timeoutMs`.
- * - `network`: the last attempt could not reach the API (refused connection, DNS failure, ...).
- * - `aborted`: the caller's `AbortSignal` fired.
- * - `invalid_response`: the API answered 2xx with a body that is not a chat completion.
+ * - `WEFT_OPENAI_INVALID_OPTIONS`: the constructor was given a bad option.
+ * - `WEFT_OPENAI_API_KEY`: the `apiKey` function threw or returned something other than a string.
+ * - `WEFT_OPENAI_HTTP_STATUS`: the API answered with an error status (a 4xx other than 429 at
+ *   once, or a 429/5xx on the last attempt).
+ * - `WEFT_OPENAI_TIMEOUT`: the last attempt got no complete answer within `timeoutMs`, or the
+ *   attempts together ran past `totalTimeoutMs`.
+ * - `WEFT_OPENAI_NETWORK`: the last attempt could not reach the API (refused connection, DNS
+ *   failure, ...).
+ * - `WEFT_OPENAI_ABORTED`: the caller's `AbortSignal` fired.
+ * - `WEFT_OPENAI_INVALID_RESPONSE`: the API answered 2xx with a body that is not a chat
+ *   completion.
+ * - `WEFT_OPENAI_RESPONSE_TOO_LARGE`: the API's answer was larger than `maxResponseBytes`.
  */
 export type OpenAIModelProviderErrorCode =
-  | 'invalid_options'
-  | 'api_key'
-  | 'http_status'
-  | 'timeout'
-  | 'network'
-  | 'aborted'
-  | 'invalid_response';
+  | 'WEFT_OPENAI_INVALID_OPTIONS'
+  | 'WEFT_OPENAI_API_KEY'
+  | 'WEFT_OPENAI_HTTP_STATUS'
+  | 'WEFT_OPENAI_TIMEOUT'
+  | 'WEFT_OPENAI_NETWORK'
+  | 'WEFT_OPENAI_ABORTED'
+  | 'WEFT_OPENAI_INVALID_RESPONSE'
+  | 'WEFT_OPENAI_RESPONSE_TOO_LARGE';
+
+/**
+ * Every {@link OpenAIModelProviderErrorCode}, for tests and tools that list them.
+ *
+ * @internal
+ */
+export const OPENAI_ERROR_CODES = Object.keys({
+  WEFT_OPENAI_INVALID_OPTIONS: true,
+  WEFT_OPENAI_API_KEY: true,
+  WEFT_OPENAI_HTTP_STATUS: true,
+  WEFT_OPENAI_TIMEOUT: true,
+  WEFT_OPENAI_NETWORK: true,
+  WEFT_OPENAI_ABORTED: true,
+  WEFT_OPENAI_INVALID_RESPONSE: true,
+  WEFT_OPENAI_RESPONSE_TOO_LARGE: true,
+} satisfies Record<OpenAIModelProviderErrorCode, true>) as readonly OpenAIModelProviderErrorCode[];
 
 /** Extra facts attached to an {@link OpenAIModelProviderError}. */
 export interface OpenAIModelProviderErrorDetails {
@@ -29,17 +52,22 @@ export interface OpenAIModelProviderErrorDetails {
   cause?: unknown;
 }
 
+// Registered, so that the check works across two copies of this package (see `is`).
+const OPENAI_ERROR = Symbol.for('weft.openai.error');
+
 /**
- * The error every failure of {@link OpenAIModelProvider} is reported with. Its message is
- * meant for people (it names the provider id, the HTTP status and the API's own message);
- * `code`, `httpStatus` and `attempts` are meant for code.
+ * The error every failure of {@link OpenAIModelProvider} is reported with: a `WeftError` from
+ * `@weft/core` with an {@link OpenAIModelProviderErrorCode}. Its message is meant for people
+ * (it names the provider id, the HTTP status and the API's own message, and ends its first
+ * line with the code); `code`, `httpStatus` and `attempts` are meant for code. The runtime's
+ * `ModelManager` passes it to the caller of `models.call` as it is, so an executor can catch
+ * it and read `httpStatus`.
  *
  * `httpStatus` is the status the upstream API returned, not a status to send to your own
- * clients.
+ * clients. Recognise the error with {@link OpenAIModelProviderError.is}, which also works when
+ * two copies of this package are installed, where `instanceof` would not.
  */
-export class OpenAIModelProviderError extends Error {
-  /** What went wrong; see {@link OpenAIModelProviderErrorCode}. */
-  readonly code: OpenAIModelProviderErrorCode;
+export class OpenAIModelProviderError extends WeftError<OpenAIModelProviderErrorCode> {
   /** HTTP status of the API's (last) answer, when there was one. */
   readonly httpStatus: number | undefined;
   /** How many HTTP attempts were made, when the error comes from a request. */
@@ -47,7 +75,7 @@ export class OpenAIModelProviderError extends Error {
 
   /**
    * @param code - What went wrong.
-   * @param message - A complete, human-readable message.
+   * @param message - A complete, human-readable message; the code is appended to its first line.
    * @param details - Status, attempt count and cause, when known.
    */
   constructor(
@@ -55,11 +83,27 @@ export class OpenAIModelProviderError extends Error {
     message: string,
     details: OpenAIModelProviderErrorDetails = {},
   ) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    super(code, message, { cause: details.cause });
     this.name = 'OpenAIModelProviderError';
-    this.code = code;
     this.httpStatus = details.httpStatus;
     this.attempts = details.attempts;
+    Object.defineProperty(this, OPENAI_ERROR, { value: true });
+  }
+
+  /**
+   * Tells whether a value is an {@link OpenAIModelProviderError}, from this copy of the package
+   * or another one, and, when `code` is given, whether it carries that code.
+   *
+   * @param value - Anything, typically a caught error.
+   * @param code - The code to look for; any code when omitted.
+   * @returns `true` when `value` is such an error (with that code).
+   */
+  static override is<C extends string = OpenAIModelProviderErrorCode>(
+    value: unknown,
+    code?: C,
+  ): value is OpenAIModelProviderError & WeftError<C> {
+    if (!WeftError.is(value, code)) return false;
+    return (value as unknown as Record<symbol, unknown>)[OPENAI_ERROR] === true;
   }
 }
 

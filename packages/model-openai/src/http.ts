@@ -29,6 +29,7 @@ export interface HttpResponse {
 export type AttemptOutcome =
   | { readonly kind: 'response'; readonly response: HttpResponse }
   | { readonly kind: 'timeout' }
+  | { readonly kind: 'too-large'; readonly status: number }
   | { readonly kind: 'network'; readonly error: unknown }
   | { readonly kind: 'aborted'; readonly reason: unknown };
 
@@ -38,6 +39,8 @@ export interface AttemptConfig {
   readonly fetch: typeof fetch;
   /** The attempt is abandoned when headers and body have not both arrived by then. */
   readonly timeoutMs: number;
+  /** The most bytes of body read; a larger answer ends the attempt as `too-large`. */
+  readonly maxResponseBytes: number;
   /** The caller's signal; when it fires the attempt stops at once. */
   readonly signal?: AbortSignal;
 }
@@ -48,6 +51,8 @@ export interface RetryConfig extends AttemptConfig {
   readonly maxRetries: number;
   /** The wait after the first failed attempt, doubled for each further one (before jitter). */
   readonly retryBaseDelayMs: number;
+  /** The most time all attempts and waits together may take. */
+  readonly totalTimeoutMs: number;
   /** Prefix of every error message, such as `OpenAIModelProvider "openai"`. */
   readonly label: string;
   /** A source of numbers in [0, 1) for the jitter; `Math.random` unless testing. */
@@ -55,14 +60,17 @@ export interface RetryConfig extends AttemptConfig {
 }
 
 /**
- * Makes one HTTP attempt and reads the whole body, within `timeoutMs`. Never throws: every
- * ending, including a timeout, a network failure and an abort by the caller, is an outcome.
+ * Makes one HTTP attempt and reads the body, within `timeoutMs` and `maxResponseBytes`. Never
+ * throws: every ending, including a timeout, an answer too large, a network failure and an
+ * abort by the caller, is an outcome.
  *
  * The deadline is enforced by aborting the request and also by racing it, so a `fetch`
- * implementation that ignores its signal cannot hang the caller.
+ * implementation that ignores its signal cannot hang the caller. The caller's signal is
+ * followed through `AbortSignal.any`, which adds no listener to it, so many concurrent calls
+ * sharing one signal do not trip Node's MaxListenersExceededWarning.
  *
  * @param request - What to send.
- * @param config - The fetch implementation, timeout and caller's signal.
+ * @param config - The fetch implementation, timeout, size limit and caller's signal.
  * @returns How the attempt ended.
  */
 export async function attemptRequest(
@@ -72,18 +80,15 @@ export async function attemptRequest(
   const { signal } = config;
   if (signal?.aborted) return { kind: 'aborted', reason: signal.reason };
 
-  const controller = new AbortController();
+  const timeout = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort(new Error(`timed out after ${config.timeoutMs} ms`));
+    timeout.abort(new Error(`timed out after ${config.timeoutMs} ms`));
   }, config.timeoutMs);
-  const forwardAbort = (): void => controller.abort(signal?.reason);
-  signal?.addEventListener('abort', forwardAbort, { once: true });
+  const stop = signal === undefined ? timeout.signal : AbortSignal.any([signal, timeout.signal]);
   const stopped = new Promise<never>((_resolve, reject) => {
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), {
-      once: true,
-    });
+    stop.addEventListener('abort', () => reject(stop.reason), { once: true });
   });
   // The race below handles the rejection; this keeps it from being reported as unhandled when
   // the attempt finishes first.
@@ -95,11 +100,15 @@ export async function attemptRequest(
         method: request.method,
         headers: request.headers,
         body: request.body,
-        signal: controller.signal,
+        signal: stop,
       }),
       stopped,
     ]);
-    const body = await Promise.race([response.text(), stopped]);
+    const body = await Promise.race([readBody(response, config.maxResponseBytes), stopped]);
+    if (body === undefined) {
+      timeout.abort(new Error('response too large'));
+      return { kind: 'too-large', status: response.status };
+    }
     return {
       kind: 'response',
       response: {
@@ -115,7 +124,38 @@ export async function attemptRequest(
     return { kind: 'network', error };
   } finally {
     clearTimeout(timer);
-    signal?.removeEventListener('abort', forwardAbort);
+  }
+}
+
+/**
+ * Reads a response body as UTF-8 text, chunk by chunk, and gives up as soon as it passes
+ * `maxBytes` (or at once when `Content-Length` says it will), so a huge answer is never held
+ * in memory whole.
+ *
+ * @param response - The fetch response.
+ * @param maxBytes - The most bytes to read.
+ * @returns The text, or `undefined` when the body is larger than `maxBytes`.
+ */
+async function readBody(response: Response, maxBytes: number): Promise<string | undefined> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    return undefined;
+  }
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    received += value.byteLength;
+    if (received > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    text += decoder.decode(value, { stream: true });
   }
 }
 
@@ -130,24 +170,40 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /**
- * Sends a request, retrying with backoff on 429, 5xx, timeouts and network failures.
+ * Sends a request, retrying with backoff on 429, 5xx, timeouts and network failures, within
+ * `totalTimeoutMs` overall: each attempt gets at most what is left of it, and no retry starts
+ * when its wait would end past it.
  *
  * @param request - What to send.
- * @param config - Timeout, retry policy, the caller's signal and the error-message label.
+ * @param config - Timeouts, size limit, retry policy, the caller's signal and the label.
  * @returns The first 2xx answer, with its body read.
- * @throws {@link OpenAIModelProviderError} with code `http_status` at once for a 4xx other than
- * 429 (and for 1xx/3xx answers fetch did not follow); with code `http_status`, `timeout` or
- * `network` when the last attempt fails; with code `aborted` as soon as the caller's signal
- * fires, even between attempts.
+ * @throws {@link OpenAIModelProviderError} with code `WEFT_OPENAI_HTTP_STATUS` at once for a 4xx
+ * other than 429 (and for 1xx/3xx answers fetch did not follow); `WEFT_OPENAI_RESPONSE_TOO_LARGE`
+ * at once for an answer over `maxResponseBytes`; `WEFT_OPENAI_HTTP_STATUS`, `WEFT_OPENAI_TIMEOUT`
+ * or `WEFT_OPENAI_NETWORK` when the last attempt fails or the total deadline passes;
+ * `WEFT_OPENAI_ABORTED` as soon as the caller's signal fires, even between attempts.
  */
 export async function sendWithRetry(
   request: HttpRequest,
   config: RetryConfig,
 ): Promise<HttpResponse> {
   const totalAttempts = config.maxRetries + 1;
+  const deadline = Date.now() + config.totalTimeoutMs;
+  // One signal of this call's own, so that its attempts and waits listen to it rather than
+  // each adding a listener to a signal the caller may share with many concurrent calls.
+  const signal = config.signal === undefined ? undefined : AbortSignal.any([config.signal]);
   for (let attempt = 1; ; attempt++) {
-    const outcome = await attemptRequest(request, config);
+    const left = deadline - Date.now();
+    const timeoutMs = Math.max(1, Math.min(config.timeoutMs, left));
+    const outcome = await attemptRequest(request, { ...config, timeoutMs, signal });
     if (outcome.kind === 'aborted') throw abortedError(config.label, outcome.reason, attempt);
+    if (outcome.kind === 'too-large') {
+      throw new OpenAIModelProviderError(
+        'WEFT_OPENAI_RESPONSE_TOO_LARGE',
+        `${config.label}: the answer (status ${outcome.status}) is larger than option "maxResponseBytes" (${config.maxResponseBytes} bytes); raise it if the server really sends such answers`,
+        { httpStatus: outcome.status, attempts: attempt },
+      );
+    }
 
     let retryAfterMs: number | undefined;
     if (outcome.kind === 'response') {
@@ -155,7 +211,7 @@ export async function sendWithRetry(
       if (response.status >= 200 && response.status <= 299) return response;
       if (!isRetryableStatus(response.status)) {
         throw new OpenAIModelProviderError(
-          'http_status',
+          'WEFT_OPENAI_HTTP_STATUS',
           `${config.label}: request failed with ${describeHttpFailure(response.status, response.statusText, response.body)}`,
           { httpStatus: response.status, attempts: attempt },
         );
@@ -164,10 +220,14 @@ export async function sendWithRetry(
     }
 
     if (attempt >= totalAttempts) throw exhaustedError(config, request, outcome, attempt);
-
     const delay = retryDelayMs(attempt, config.retryBaseDelayMs, retryAfterMs, config.random);
-    if (!(await sleep(delay, config.signal))) {
-      throw abortedError(config.label, config.signal?.reason, attempt);
+    // Another attempt needs some time after its wait; give up now rather than start one that
+    // the deadline would cut short at once.
+    if (Date.now() + delay >= deadline) {
+      throw exhaustedError(config, request, outcome, attempt, true);
+    }
+    if (!(await sleep(delay, signal))) {
+      throw abortedError(config.label, signal?.reason, attempt);
     }
   }
 }
@@ -178,38 +238,65 @@ function attemptsText(attempts: number): string {
 
 function abortedError(label: string, reason: unknown, attempts: number): OpenAIModelProviderError {
   const why = reason === undefined ? '' : `: ${describeThrown(reason)}`;
-  return new OpenAIModelProviderError('aborted', `${label}: request was aborted${why}`, {
-    attempts,
-    cause: reason,
-  });
+  return new OpenAIModelProviderError(
+    'WEFT_OPENAI_ABORTED',
+    `${label}: request was aborted${why}`,
+    {
+      attempts,
+      cause: reason,
+    },
+  );
 }
 
 function exhaustedError(
   config: RetryConfig,
   request: HttpRequest,
-  outcome: Exclude<AttemptOutcome, { kind: 'aborted' }>,
+  outcome: Exclude<AttemptOutcome, { kind: 'aborted' | 'too-large' }>,
   attempts: number,
+  overall = false,
 ): OpenAIModelProviderError {
+  if (overall) {
+    return new OpenAIModelProviderError(
+      'WEFT_OPENAI_TIMEOUT',
+      `${config.label}: gave up after ${attemptsText(attempts)}: option "totalTimeoutMs" (${config.totalTimeoutMs} ms) leaves no time for another; last ${describeOutcome(outcome)}`,
+      { attempts, httpStatus: outcome.kind === 'response' ? outcome.response.status : undefined },
+    );
+  }
   switch (outcome.kind) {
     case 'response': {
       const { status, statusText, body } = outcome.response;
       return new OpenAIModelProviderError(
-        'http_status',
+        'WEFT_OPENAI_HTTP_STATUS',
         `${config.label}: request failed after ${attemptsText(attempts)}; last status ${describeHttpFailure(status, statusText, body)}`,
         { httpStatus: status, attempts },
       );
     }
     case 'timeout':
       return new OpenAIModelProviderError(
-        'timeout',
+        'WEFT_OPENAI_TIMEOUT',
         `${config.label}: request timed out after ${config.timeoutMs} ms (${attemptsText(attempts)})`,
         { attempts },
       );
     case 'network':
       return new OpenAIModelProviderError(
-        'network',
+        'WEFT_OPENAI_NETWORK',
         `${config.label}: could not reach ${request.method} ${request.url} (${attemptsText(attempts)}): ${describeThrown(outcome.error)}`,
         { attempts, cause: outcome.error },
       );
+  }
+}
+
+function describeOutcome(
+  outcome: Exclude<AttemptOutcome, { kind: 'aborted' | 'too-large' }>,
+): string {
+  switch (outcome.kind) {
+    case 'response': {
+      const { status, statusText, body } = outcome.response;
+      return `status ${describeHttpFailure(status, statusText, body)}`;
+    }
+    case 'timeout':
+      return 'attempt timed out';
+    case 'network':
+      return `attempt could not connect: ${describeThrown(outcome.error)}`;
   }
 }

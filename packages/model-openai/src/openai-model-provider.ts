@@ -60,7 +60,7 @@ export class OpenAIModelProvider extends ModelProvider {
 
   /**
    * @param options - Where the API is, which model to use, and how to retry.
-   * @throws {@link OpenAIModelProviderError} with code `invalid_options` naming the first bad
+   * @throws {@link OpenAIModelProviderError} with code `WEFT_OPENAI_INVALID_OPTIONS` naming the first bad
    * option, such as `OpenAIModelProvider: option "baseUrl" must be an absolute http(s) URL, got "foo"`.
    */
   constructor(options: OpenAIModelProviderOptions) {
@@ -95,6 +95,7 @@ export class OpenAIModelProvider extends ModelProvider {
       const outcome = await attemptRequest(request, {
         fetch: this.#options.fetch,
         timeoutMs: this.#options.timeoutMs,
+        maxResponseBytes: this.#options.maxResponseBytes,
       });
       return (
         outcome.kind === 'response' &&
@@ -123,6 +124,8 @@ export class OpenAIModelProvider extends ModelProvider {
       signal: request?.signal,
       maxRetries: this.#options.maxRetries,
       retryBaseDelayMs: this.#options.retryBaseDelayMs,
+      totalTimeoutMs: this.#options.totalTimeoutMs,
+      maxResponseBytes: this.#options.maxResponseBytes,
       label: this.#label,
     });
     return parseChatCompletion(response.body, this.#label);
@@ -154,14 +157,14 @@ export class OpenAIModelProvider extends ModelProvider {
       value = await this.resolve(apiKey);
     } catch (error) {
       throw new OpenAIModelProviderError(
-        'api_key',
+        'WEFT_OPENAI_API_KEY',
         `${this.#label}: could not read option "apiKey": ${describeThrown(error)}`,
         { cause: error },
       );
     }
     if (typeof value !== 'string') {
       throw new OpenAIModelProviderError(
-        'api_key',
+        'WEFT_OPENAI_API_KEY',
         `${this.#label}: option "apiKey" must resolve to a string, got ${value === null ? 'null' : typeof value}`,
       );
     }

@@ -26,20 +26,34 @@ export interface OpenAIModelProviderOptions {
   model: string;
   /**
    * How long one attempt may take, from sending the request to receiving the whole answer, in
-   * milliseconds. Default: `60000`.
+   * milliseconds. Default: `30000`.
    */
   timeoutMs?: number;
   /**
    * How many times a request is retried after a 429, a 5xx, a timeout or a network failure.
-   * `0` disables retrying. Default: `3` (so at most 4 attempts).
+   * `0` disables retrying. Default: `2` (so at most 3 attempts).
    */
   maxRetries?: number;
   /**
    * The wait after the first failed attempt, in milliseconds; it doubles with each further
-   * attempt, with random jitter, up to 30 s. A `Retry-After` header from the server takes
-   * precedence. Default: `500`.
+   * attempt, with random jitter, up to 10 s. A `Retry-After` header from the server takes
+   * precedence, also capped at 10 s. Default: `500`.
    */
   retryBaseDelayMs?: number;
+  /**
+   * The most time one call may take, all attempts and the waits between them together, in
+   * milliseconds; a call that reaches it fails with `WEFT_OPENAI_TIMEOUT`. With the defaults,
+   * 3 attempts of up to 30 s plus waits of up to 0.5 s and 1 s could take 91.5 s, so this
+   * deadline is what bounds the worst case: one call holds its task at most 60 s.
+   * Default: `60000`.
+   */
+  totalTimeoutMs?: number;
+  /**
+   * The largest answer read, in bytes; a larger one is abandoned as soon as it passes the limit
+   * and fails with `WEFT_OPENAI_RESPONSE_TOO_LARGE`, without retrying. Default: `10485760`
+   * (10 MiB).
+   */
+  maxResponseBytes?: number;
   /**
    * Extra headers for every request, such as `OpenAI-Organization`. They override the default
    * `Content-Type` and `Accept`; an `Authorization` header here is replaced when `apiKey` is
@@ -71,6 +85,10 @@ export interface ResolvedOptions {
   readonly maxRetries: number;
   /** Backoff base in milliseconds. */
   readonly retryBaseDelayMs: number;
+  /** Deadline of a whole call, across attempts, in milliseconds. */
+  readonly totalTimeoutMs: number;
+  /** Largest answer read, in bytes. */
+  readonly maxResponseBytes: number;
   /** Extra headers for every request. */
   readonly headers: Readonly<Record<string, string>>;
   /** The fetch implementation. */
@@ -82,9 +100,11 @@ export interface ResolvedOptions {
 /** Default values of the optional options. */
 export const DEFAULTS = {
   id: 'openai',
-  timeoutMs: 60_000,
-  maxRetries: 3,
+  timeoutMs: 30_000,
+  maxRetries: 2,
   retryBaseDelayMs: 500,
+  totalTimeoutMs: 60_000,
+  maxResponseBytes: 10 * 1024 * 1024,
 } as const;
 
 function isHttpUrl(value: string): boolean {
@@ -117,6 +137,8 @@ const optionsSchema = z.strictObject({
   timeoutMs: z.number().int().positive().optional(),
   maxRetries: z.number().int().nonnegative().optional(),
   retryBaseDelayMs: z.number().nonnegative().optional(),
+  totalTimeoutMs: z.number().int().positive().optional(),
+  maxResponseBytes: z.number().int().positive().optional(),
   headers: z.record(z.string(), z.string()).refine(isValidHeaders).optional(),
   fetch: z.custom<typeof fetch>(isFunction).optional(),
   defaultTemperature: z.number().min(0).max(2).optional(),
@@ -133,6 +155,8 @@ const REQUIREMENTS: Record<OptionName, string> = {
   timeoutMs: 'must be a positive integer number of milliseconds',
   maxRetries: 'must be a non-negative integer',
   retryBaseDelayMs: 'must be a non-negative number of milliseconds',
+  totalTimeoutMs: 'must be a positive integer number of milliseconds',
+  maxResponseBytes: 'must be a positive integer number of bytes',
   headers: 'must be an object mapping valid header names to string values',
   fetch: 'must be a fetch function',
   defaultTemperature: 'must be a number from 0 to 2',
@@ -153,7 +177,10 @@ function describeValue(value: unknown, secret: boolean): string {
 }
 
 function invalid(message: string): OpenAIModelProviderError {
-  return new OpenAIModelProviderError('invalid_options', `OpenAIModelProvider: ${message}`);
+  return new OpenAIModelProviderError(
+    'WEFT_OPENAI_INVALID_OPTIONS',
+    `OpenAIModelProvider: ${message}`,
+  );
 }
 
 /**
@@ -161,7 +188,7 @@ function invalid(message: string): OpenAIModelProviderError {
  *
  * @param options - The options as given, possibly from untyped JavaScript or a config file.
  * @returns The validated options with defaults.
- * @throws {@link OpenAIModelProviderError} with code `invalid_options`, naming the first bad
+ * @throws {@link OpenAIModelProviderError} with code `WEFT_OPENAI_INVALID_OPTIONS`, naming the first bad
  * option and what it must be.
  */
 export function parseOptions(options: OpenAIModelProviderOptions): ResolvedOptions {
@@ -195,6 +222,8 @@ export function parseOptions(options: OpenAIModelProviderOptions): ResolvedOptio
     timeoutMs: parsed.timeoutMs ?? DEFAULTS.timeoutMs,
     maxRetries: parsed.maxRetries ?? DEFAULTS.maxRetries,
     retryBaseDelayMs: parsed.retryBaseDelayMs ?? DEFAULTS.retryBaseDelayMs,
+    totalTimeoutMs: parsed.totalTimeoutMs ?? DEFAULTS.totalTimeoutMs,
+    maxResponseBytes: parsed.maxResponseBytes ?? DEFAULTS.maxResponseBytes,
     headers: { ...parsed.headers },
     fetch: parsed.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     defaultTemperature: parsed.defaultTemperature,

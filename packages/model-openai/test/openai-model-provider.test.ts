@@ -1,5 +1,6 @@
 import { ModelProvider, TEXT_GENERATION_CAPABILITY, type ModelRequestConfig } from '@weft/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WeftError } from '@weft/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   OpenAIModelProvider,
   OpenAIModelProviderError,
@@ -124,9 +125,9 @@ describe('OpenAIModelProvider', () => {
         },
       });
       const error = await failure(generate(target));
-      expect(error.code).toBe('api_key');
+      expect(error.code).toBe('WEFT_OPENAI_API_KEY');
       expect(error.message).toBe(
-        'OpenAIModelProvider "openai": could not read option "apiKey": vault sealed',
+        'OpenAIModelProvider "openai": could not read option "apiKey": vault sealed [WEFT_OPENAI_API_KEY]',
       );
       expect(server.requests).toHaveLength(0);
     });
@@ -162,11 +163,11 @@ describe('OpenAIModelProvider', () => {
       );
       const error = await failure(generate(provider({ maxRetries: 2 })));
       expect(server.requests).toHaveLength(3);
-      expect(error.code).toBe('http_status');
+      expect(error.code).toBe('WEFT_OPENAI_HTTP_STATUS');
       expect(error.httpStatus).toBe(500);
       expect(error.attempts).toBe(3);
       expect(error.message).toBe(
-        'OpenAIModelProvider "openai": request failed after 3 attempts; last status 500 Internal Server Error: The server had an error',
+        'OpenAIModelProvider "openai": request failed after 3 attempts; last status 500 Internal Server Error: The server had an error [WEFT_OPENAI_HTTP_STATUS]',
       );
     });
 
@@ -187,10 +188,10 @@ describe('OpenAIModelProvider', () => {
       );
       const error = await failure(generate(provider({ id: 'main', maxRetries: 3 })));
       expect(server.requests).toHaveLength(1);
-      expect(error.code).toBe('http_status');
+      expect(error.code).toBe('WEFT_OPENAI_HTTP_STATUS');
       expect(error.httpStatus).toBe(400);
       expect(error.message).toBe(
-        `OpenAIModelProvider "main": request failed with 400 Bad Request: Invalid value for 'temperature'`,
+        `OpenAIModelProvider "main": request failed with 400 Bad Request: Invalid value for 'temperature' [WEFT_OPENAI_HTTP_STATUS]`,
       );
     });
 
@@ -199,16 +200,16 @@ describe('OpenAIModelProvider', () => {
       const error = await failure(generate(provider({ apiKey: 'bad' })));
       expect(server.requests).toHaveLength(1);
       expect(error.message).toBe(
-        'OpenAIModelProvider "openai": request failed with 401 Unauthorized: Incorrect API key provided',
+        'OpenAIModelProvider "openai": request failed with 401 Unauthorized: Incorrect API key provided [WEFT_OPENAI_HTTP_STATUS]',
       );
     });
 
     it('rejects a body that is not JSON', async () => {
       server.enqueue(reply(200, '<html>gateway</html>'));
       const error = await failure(generate(provider()));
-      expect(error.code).toBe('invalid_response');
+      expect(error.code).toBe('WEFT_OPENAI_INVALID_RESPONSE');
       expect(error.message).toBe(
-        'OpenAIModelProvider "openai": invalid chat completion response: the body is not JSON: <html>gateway</html>',
+        'OpenAIModelProvider "openai": invalid chat completion response: the body is not JSON: <html>gateway</html> [WEFT_OPENAI_INVALID_RESPONSE]',
       );
       expect(server.requests).toHaveLength(1);
     });
@@ -233,9 +234,9 @@ describe('OpenAIModelProvider', () => {
       server.enqueue(hang(), hang());
       const error = await failure(generate(provider({ timeoutMs: 100, maxRetries: 1 })));
       expect(server.requests).toHaveLength(2);
-      expect(error.code).toBe('timeout');
+      expect(error.code).toBe('WEFT_OPENAI_TIMEOUT');
       expect(error.message).toBe(
-        'OpenAIModelProvider "openai": request timed out after 100 ms (2 attempts)',
+        'OpenAIModelProvider "openai": request timed out after 100 ms (2 attempts) [WEFT_OPENAI_TIMEOUT]',
       );
     });
 
@@ -246,7 +247,7 @@ describe('OpenAIModelProvider', () => {
       const error = await failure(
         generate(provider({ baseUrl: unreachable, maxRetries: 1, timeoutMs: 2_000 })),
       );
-      expect(error.code).toBe('network');
+      expect(error.code).toBe('WEFT_OPENAI_NETWORK');
       expect(error.message).toContain(
         `could not reach POST ${unreachable}/chat/completions (2 attempts)`,
       );
@@ -257,11 +258,13 @@ describe('OpenAIModelProvider', () => {
       const controller = new AbortController();
       const target = provider({ timeoutMs: 10_000, maxRetries: 3 });
       const pending = generate(target, { signal: controller.signal });
-      setTimeout(() => controller.abort(), 50);
+      // Abort once the request is on the server, not before it was sent.
+      await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+      controller.abort();
       const started = Date.now();
       const error = await failure(pending);
       expect(Date.now() - started).toBeLessThan(2_000);
-      expect(error.code).toBe('aborted');
+      expect(error.code).toBe('WEFT_OPENAI_ABORTED');
       expect(error.message).toMatch(/^OpenAIModelProvider "openai": request was aborted/);
       expect(server.requests).toHaveLength(1);
     });
@@ -272,16 +275,16 @@ describe('OpenAIModelProvider', () => {
       const pending = generate(provider(), { signal: controller.signal });
       setTimeout(() => controller.abort(new Error('user went away')), 100);
       const error = await failure(pending);
-      expect(error.code).toBe('aborted');
+      expect(error.code).toBe('WEFT_OPENAI_ABORTED');
       expect(error.message).toBe(
-        'OpenAIModelProvider "openai": request was aborted: user went away',
+        'OpenAIModelProvider "openai": request was aborted: user went away [WEFT_OPENAI_ABORTED]',
       );
       expect(server.requests).toHaveLength(1);
     });
 
     it('sends nothing when the signal has already fired', async () => {
       const error = await failure(generate(provider(), { signal: AbortSignal.abort() }));
-      expect(error.code).toBe('aborted');
+      expect(error.code).toBe('WEFT_OPENAI_ABORTED');
       expect(server.requests).toHaveLength(0);
     });
   });
@@ -364,7 +367,7 @@ describe('OpenAIModelProvider', () => {
             ...valid,
             apiKey: '' as string,
           }),
-      ).toThrow(/option "apiKey" .*got a string$/);
+      ).toThrow(/option "apiKey" .*got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/);
     });
 
     it('rejects options that are not an object', () => {
@@ -392,5 +395,124 @@ describe('OpenAIModelProvider', () => {
       await expect(generate(target)).resolves.toEqual({ text: 'faked' });
       expect(seen).toEqual(['https://api.openai.com/v1/chat/completions']);
     });
+  });
+});
+
+describe('OpenAIModelProvider limits', () => {
+  const MIB = 1024 * 1024;
+
+  it.each([
+    ['with Content-Length', true],
+    ['streamed without Content-Length', false],
+  ])('abandons a 20 MiB answer %s, without retrying', async (_label, declared) => {
+    let written = 0;
+    server.enqueue((_request, response) => {
+      response.writeHead(200, {
+        'Content-Type': 'application/json',
+        ...(declared ? { 'Content-Length': String(20 * MIB) } : {}),
+      });
+      const chunk = Buffer.alloc(MIB, 0x20);
+      const writeMore = (): void => {
+        while (written < 20 * MIB && !response.destroyed) {
+          written += chunk.length;
+          if (!response.write(chunk)) {
+            response.once('drain', writeMore);
+            return;
+          }
+        }
+        response.end();
+      };
+      response.on('error', () => undefined);
+      writeMore();
+    });
+    const target = provider({ maxResponseBytes: 2 * MIB, maxRetries: 3 });
+    const error = await failure(generate(target));
+    expect(error.code).toBe('WEFT_OPENAI_RESPONSE_TOO_LARGE');
+    expect(error.message).toMatch(
+      /^OpenAIModelProvider "openai": the answer \(status 200\) is larger than option "maxResponseBytes" \(2097152 bytes\)/,
+    );
+    expect(error.httpStatus).toBe(200);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('reads an answer within maxResponseBytes whole, multi-byte characters included', async () => {
+    server.enqueue(completion('é'.repeat(5_000)));
+    const output = (await generate(provider({ maxResponseBytes: 64 * 1024 }))) as { text: string };
+    expect(output.text).toBe('é'.repeat(5_000));
+  });
+
+  it('gives up when totalTimeoutMs passes, however many retries are left', async () => {
+    server.enqueue(hang(), hang(), hang(), hang(), hang(), hang());
+    const target = provider({ timeoutMs: 200, maxRetries: 5, totalTimeoutMs: 500 });
+    const started = Date.now();
+    const error = await failure(generate(target));
+    const elapsed = Date.now() - started;
+    expect(error.code).toBe('WEFT_OPENAI_TIMEOUT');
+    expect(elapsed).toBeLessThan(1_500);
+    expect(server.requests.length).toBeLessThanOrEqual(3);
+    expect(error.message).toMatch(/totalTimeoutMs|timed out/);
+  });
+
+  it('has defaults a person waiting would accept', async () => {
+    const { DEFAULTS } = await import('../src/options.js');
+    expect(DEFAULTS).toMatchObject({
+      timeoutMs: 30_000,
+      maxRetries: 2,
+      totalTimeoutMs: 60_000,
+      maxResponseBytes: 10 * MIB,
+    });
+  });
+
+  it('prints no MaxListenersExceededWarning for 50 concurrent calls on one signal', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(warning);
+    };
+    process.on('warning', onWarning);
+    try {
+      // Every call first gets a 503, so it also waits between attempts on the shared signal.
+      for (let index = 0; index < 50; index += 1) server.enqueue(reply(503, 'busy'));
+      for (let index = 0; index < 50; index += 1) server.enqueue(completion('ok'));
+      const controller = new AbortController();
+      const target = provider({ retryBaseDelayMs: 50, maxRetries: 10 });
+      const outputs = await Promise.all(
+        Array.from({ length: 50 }, () => generate(target, { signal: controller.signal })),
+      );
+      expect(outputs).toHaveLength(50);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((warning) => warning.name === 'MaxListenersExceededWarning')).toEqual(
+      [],
+    );
+  });
+
+  it.each([
+    ['totalTimeoutMs', 0],
+    ['maxResponseBytes', 1.5],
+  ])('rejects option %s = %s, naming it', (name, value) => {
+    expect(() => provider({ [name]: value })).toThrow(
+      `option "${name}" must be a positive integer`,
+    );
+  });
+});
+
+describe('OpenAIModelProviderError', () => {
+  it('is a WeftError with a WEFT_OPENAI_ code, recognised by is() across copies', async () => {
+    server.enqueue(reply(401, { error: { message: 'Incorrect API key provided' } }));
+    const error = await failure(generate(provider()));
+    expect(WeftError.is(error, 'WEFT_OPENAI_HTTP_STATUS')).toBe(true);
+    expect(OpenAIModelProviderError.is(error)).toBe(true);
+    expect(OpenAIModelProviderError.is(error, 'WEFT_OPENAI_HTTP_STATUS')).toBe(true);
+    expect(OpenAIModelProviderError.is(error, 'WEFT_OPENAI_TIMEOUT')).toBe(false);
+    expect(OpenAIModelProviderError.is(new WeftError('WEFT_INTERNAL', 'core'))).toBe(false);
+    expect(OpenAIModelProviderError.is(new Error('plain'))).toBe(false);
+    // What another installed copy of the package would throw: same registered symbols, other class.
+    const foreign = Object.assign(new Error('copy'), { code: 'WEFT_OPENAI_NETWORK' });
+    Object.defineProperty(foreign, Symbol.for('weft.error'), { value: true });
+    Object.defineProperty(foreign, Symbol.for('weft.openai.error'), { value: true });
+    expect(foreign instanceof OpenAIModelProviderError).toBe(false);
+    expect(OpenAIModelProviderError.is(foreign, 'WEFT_OPENAI_NETWORK')).toBe(true);
   });
 });

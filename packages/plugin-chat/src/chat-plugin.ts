@@ -1,17 +1,24 @@
 import {
   Plugin,
+  spaceId,
+  WeftError,
   type AgentTask,
   type Context,
   type ExecutionContext,
   type Executor,
   type PluginResult,
   type Runtime,
+  type Space,
   type Trigger,
   type TriggerRoute,
 } from '@weft/core';
 import { z } from 'zod';
+import { ChatPluginError } from './errors.js';
 
-/** Letters, digits, `_`, `.`, `:` and `-`, starting with a letter or digit: safe in a space id. */
+/**
+ * Letters, digits, `_`, `.`, `:` and `-`, starting with a letter or digit. The ids are encoded
+ * into the space id by {@link chatSpace}, so `-` inside an id cannot be mistaken for a boundary.
+ */
 const ID_PATTERN = /^[A-Za-z0-9][\w.:-]*$/;
 
 const idSchema = (what: string) =>
@@ -34,6 +41,36 @@ export const ChatRequestSchema = z.object({
     .min(1, 'must not be empty')
     .max(8000, 'must be at most 8000 characters'),
 });
+
+/**
+ * The space a chat message runs in: `chat-room-{room}-user-{user}`, built with core's
+ * `spaceId` so that `-` and `_` inside the ids are escaped (`r42-user-alice` becomes
+ * `r42_2duser_2dalice`) and no two (room, user) pairs share a space. Its related spaces are the
+ * room's own space and every user's space of the same room, and no other room's.
+ *
+ * @param room - The room id.
+ * @param user - The user id.
+ * @returns The space, to dispatch into or to query memory with.
+ * @throws WeftError `WEFT_INVALID_SPACE` (status 400) when the ids are empty or the encoded
+ * space id would be longer than 200 characters.
+ *
+ * @example
+ * ```ts
+ * import type { MemoryManager } from '@weft/core';
+ * import { chatSpace } from '@weft/plugin-chat';
+ *
+ * async function roomHistory(memory: MemoryManager, room: string) {
+ *   const { relatedSpaces = [] } = chatSpace(room, 'anyone');
+ *   return memory.query({ spacePatterns: relatedSpaces, limit: 50 });
+ * }
+ * ```
+ */
+export function chatSpace(room: string, user: string): Space {
+  return {
+    id: spaceId('chat', 'room', room, 'user', user),
+    relatedSpaces: [spaceId('chat', 'room', room), `${spaceId('chat', 'room', room, 'user')}-*`],
+  };
+}
 
 /** A validated chat request. */
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;
@@ -69,8 +106,10 @@ Write only the reply itself, as plain text addressed to {{ user }}: no preamble,
 
 /**
  * A Weft plugin for chatting over HTTP. It mounts a POST route (default `/chat`) that takes
- * `{ room, user, message }`, runs the message as a task in the space `chat-room-{room}-user-{user}`
- * (with the whole room's memories related to it), and answers `{ taskId, status, reply }`. Its
+ * `{ room, user, message }`, runs the message as a task in the space {@link chatSpace} builds
+ * (with the whole room's memories related to it), and answers `{ taskId, status, reply }`. When
+ * the task ends without a reply it answers 502 with a generic message and the task id; the
+ * cause is in the runtime's log under that id, never in the answer. Its
  * `reply` executor asks the text model for the answer; the pipeline the model plans decides
  * what else runs before it.
  *
@@ -104,13 +143,15 @@ export class ChatPlugin extends Plugin {
 
   /**
    * @param options - The route's path.
-   * @throws Error when the path does not start with `/`.
+   * @throws {@link ChatPluginError} `WEFT_CHAT_INVALID_OPTIONS` when the path does not start
+   * with `/`.
    */
   constructor(options: ChatPluginOptions = {}) {
     super();
     const path = options.path ?? '/chat';
     if (typeof path !== 'string' || !path.startsWith('/')) {
-      throw new Error(
+      throw new ChatPluginError(
+        'WEFT_CHAT_INVALID_OPTIONS',
         `ChatPlugin: option "path" must start with "/", got ${JSON.stringify(path)}.`,
       );
     }
@@ -126,29 +167,50 @@ export class ChatPlugin extends Plugin {
       method: 'POST',
       path: this.path,
       handler: async (request, response, runtime: Runtime) => {
+        const requestId = String(response.locals.requestId);
         const parsed = parseChatRequest(request.body);
         if (!parsed.success) {
-          response.status(400).json({ error: { status: 400, message: parsed.error } });
+          response.status(400).json({
+            error: {
+              status: 400,
+              code: 'WEFT_CHAT_INVALID_REQUEST',
+              message: parsed.error,
+              requestId,
+            },
+          });
           return;
         }
         const { room, user, message } = parsed.data;
         const task = await runtime.dispatch({
           pluginId: this.id,
           triggerId: 'message',
-          space: {
-            id: `chat-room-${room}-user-${user}`,
-            relatedSpaces: [`chat-room-${room}`, `chat-room-${room}-user-*`],
-          },
+          space: chatSpace(room, user),
           message,
           data: { room, user },
+          metadata: { requestId },
         });
         const reply = findReply(task, this.id);
         if (reply === undefined) {
-          const message = lastError(task) ?? 'the task finished without a reply';
+          // The cause may quote upstream URLs, keys or an executor's internals: it goes to the
+          // log under the task id, and the client gets that id to quote.
+          runtime.logger.error(
+            {
+              taskId: task.id,
+              requestId,
+              status: task.status,
+              error: lastError(task) ?? 'the task finished without a reply step',
+            },
+            'chat: task ended without a reply',
+          );
           response.status(502).json({
             taskId: task.id,
             status: task.status,
-            error: { status: 502, message: `No reply: ${message}` },
+            error: {
+              status: 502,
+              code: 'WEFT_CHAT_NO_REPLY',
+              message: `No reply: the task ${task.status} without one; the server log has the cause under this taskId`,
+              requestId,
+            },
           });
           return;
         }
@@ -198,11 +260,23 @@ export function parseChatRequest(
     };
   }
   const result = ChatRequestSchema.safeParse(body);
-  if (result.success) return { success: true, data: result.data };
-  const problems = result.error.issues.map(
-    (issue) => `"${issue.path.map(String).join('.') || 'body'}" ${issue.message}`,
-  );
-  return { success: false, error: `Invalid chat request: ${problems.join('; ')}.` };
+  if (!result.success) {
+    const problems = result.error.issues.map(
+      (issue) => `"${issue.path.map(String).join('.') || 'body'}" ${issue.message}`,
+    );
+    return { success: false, error: `Invalid chat request: ${problems.join('; ')}.` };
+  }
+  try {
+    chatSpace(result.data.room, result.data.user);
+  } catch (error) {
+    if (!WeftError.is(error, 'WEFT_INVALID_SPACE')) throw error;
+    return {
+      success: false,
+      error:
+        'Invalid chat request: "room" and "user" are too long together: each "-" or "_" in them takes 3 characters of the 200 a space id may have; use shorter ids.',
+    };
+  }
+  return { success: true, data: result.data };
 }
 
 /**

@@ -7,9 +7,11 @@ export {
   CHAT_PLUGIN_ID,
   ChatPlugin,
   ChatRequestSchema,
+  chatSpace,
   findReply,
   parseChatRequest,
   type ChatPluginOptions,
   type ChatRequest,
   type ChatResponse,
 } from './chat-plugin.js';
+export { ChatPluginError, type ChatPluginErrorCode } from './errors.js';

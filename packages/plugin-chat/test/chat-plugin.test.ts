@@ -1,12 +1,13 @@
+import { request as httpRequest } from 'node:http';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Runtime, type AgentTask, type Context } from '@weft/core';
+import { Runtime, WeftError, type AgentTask, type Context } from '@weft/core';
 import {
   InMemoryMemoryProvider,
   ScriptedModelProvider,
   type ScriptedResponse,
 } from '@weft/testing';
-import { ChatPlugin, findReply, parseChatRequest } from '../src/index.js';
+import { ChatPlugin, chatSpace, findReply, parseChatRequest } from '../src/index.js';
 
 const PLAN = { steps: [{ pluginId: 'chat', action: 'reply' }] };
 const CONTINUE = { type: 'continue' };
@@ -21,17 +22,27 @@ afterEach(async () => {
 async function boot(
   responses: ScriptedResponse[],
   plugin = new ChatPlugin(),
-): Promise<{ runtime: Runtime; model: ScriptedModelProvider; memory: InMemoryMemoryProvider }> {
+): Promise<{
+  runtime: Runtime;
+  model: ScriptedModelProvider;
+  memory: InMemoryMemoryProvider;
+  logs: Record<string, unknown>[];
+}> {
   const model = new ScriptedModelProvider({ responses });
   const memory = new InMemoryMemoryProvider();
+  const logs: Record<string, unknown>[] = [];
+  const logger = pino(
+    { level: 'info' },
+    { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
+  );
   runtime = await Runtime.init({
     models: [model],
     memory,
     plugins: [plugin],
-    options: { server: { port: 0 }, logger: pino({ level: 'silent' }) },
+    options: { server: { port: 0 }, logger },
   });
   await runtime.start();
-  return { runtime, model, memory };
+  return { runtime, model, memory, logs };
 }
 
 async function post(
@@ -143,7 +154,9 @@ describe('ChatPlugin', () => {
     // Bob's planning prompt shows Ada's memories: they share the room.
     const bobPlanning = model.requests[2]?.at(-1)?.content ?? '';
     expect(bobPlanning).toContain('Space: chat-room-lobby-user-bob');
-    expect(bobPlanning).toContain('[chat-room-lobby-user-ada, chain]');
+    expect(bobPlanning).toMatch(
+      /UTC, space chat-room-lobby-user-ada, trigger chat\/message: first\n/,
+    );
   });
 
   it('does not relate a room to another room whose id starts the same way', async () => {
@@ -167,7 +180,14 @@ describe('ChatPlugin', () => {
     const { runtime, model } = await boot([]);
     const { status, json } = await post(runtime, { room: '42', message: 'hi' });
     expect(status).toBe(400);
-    expect(json).toEqual({ error: { status: 400, message: expect.stringMatching(/"user"/) } });
+    expect(json).toEqual({
+      error: {
+        status: 400,
+        code: 'WEFT_CHAT_INVALID_REQUEST',
+        message: expect.stringMatching(/"user"/),
+        requestId: expect.any(String),
+      },
+    });
     expect(model.requests).toHaveLength(0);
   });
 
@@ -176,29 +196,56 @@ describe('ChatPlugin', () => {
     const response = await fetch(`${runtime.server.url}/chat`, { method: 'POST', body: 'hello' });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
-      error: { status: 400, message: expect.stringMatching(/JSON object/) },
+      error: {
+        status: 400,
+        code: 'WEFT_CHAT_INVALID_REQUEST',
+        message: expect.stringMatching(/JSON object/),
+        requestId: response.headers.get('x-request-id'),
+      },
     });
   });
 
-  it('answers 502 with the last error when the reply step fails', async () => {
+  it('answers 502 without the internal error text, which is logged under the task id', async () => {
     const failing: ScriptedResponse = () => {
-      throw new Error('model offline');
+      throw new Error(
+        'connect ECONNREFUSED 127.0.0.1:5432 (postgres://agent:hunter2@db.internal/agent)',
+      );
     };
-    const { runtime } = await boot([PLAN, failing, CONTINUE]);
-    const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 'hi' });
-    expect(status).toBe(502);
+    const { runtime, logs } = await boot([PLAN, failing, CONTINUE]);
+    const response = await fetch(`${runtime.server.url}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ room: '42', user: 'ada', message: 'hi' }),
+    });
+    const text = await response.text();
+    expect(response.status).toBe(502);
+    expect(text).not.toMatch(/ECONNREFUSED|hunter2|5432|db\.internal/);
+    const json = JSON.parse(text) as { taskId: string };
     expect(json).toEqual({
       taskId: expect.any(String),
       status: 'failed',
-      error: { status: 502, message: expect.stringMatching(/chat\/reply: .*model offline/) },
+      error: {
+        status: 502,
+        code: 'WEFT_CHAT_NO_REPLY',
+        message:
+          'No reply: the task failed without one; the server log has the cause under this taskId',
+        requestId: response.headers.get('x-request-id'),
+      },
+    });
+    const logged = logs.find((line) => line.msg === 'chat: task ended without a reply');
+    expect(logged).toMatchObject({
+      taskId: json.taskId,
+      requestId: response.headers.get('x-request-id'),
+      error: expect.stringMatching(/chat\/reply: .*hunter2/),
     });
   });
 
-  it('answers 502 when the model writes an empty reply', async () => {
-    const { runtime } = await boot([PLAN, '   ', CONTINUE]);
+  it('answers 502 when the model writes an empty reply, logging why', async () => {
+    const { runtime, logs } = await boot([PLAN, '   ', CONTINUE]);
     const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 'hi' });
     expect(status).toBe(502);
-    expect(json.error).toEqual({ status: 502, message: expect.stringMatching(/empty reply/) });
+    expect(json.error).toMatchObject({ status: 502, code: 'WEFT_CHAT_NO_REPLY' });
+    expect(logs.find((line) => line.taskId === json.taskId)?.error).toMatch(/empty reply/);
   });
 
   it('answers 502 when the model plans no reply at all', async () => {
@@ -207,7 +254,117 @@ describe('ChatPlugin', () => {
     expect(status).toBe(502);
     expect(json).toMatchObject({
       status: 'completed',
-      error: { status: 502, message: 'No reply: the task finished without a reply' },
+      error: {
+        status: 502,
+        message:
+          'No reply: the task completed without one; the server log has the cause under this taskId',
+      },
     });
+  });
+
+  it('refuses a request whose Host is not allowed, even with a matching Origin, and runs no task', async () => {
+    const { runtime, model } = await boot([PLAN, 'Hello', CONTINUE]);
+    const url = new URL(`${runtime.server.url}/chat`);
+    const status = await new Promise<number>((resolve, reject) => {
+      const outgoing = httpRequest(
+        url,
+        {
+          method: 'POST',
+          headers: {
+            host: `attacker.example:${url.port}`,
+            origin: `http://attacker.example:${url.port}`,
+            'content-type': 'application/json',
+          },
+        },
+        (incoming) => {
+          incoming.resume();
+          resolve(incoming.statusCode ?? 0);
+        },
+      );
+      outgoing.on('error', reject);
+      outgoing.end(JSON.stringify({ room: '42', user: 'ada', message: 'hi' }));
+    });
+    expect(status).toBe(403);
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe('chat spaces', () => {
+  it('keeps ordinary ids readable', () => {
+    expect(chatSpace('42', 'ada')).toEqual({
+      id: 'chat-room-42-user-ada',
+      relatedSpaces: ['chat-room-42', 'chat-room-42-user-*'],
+    });
+  });
+
+  it('gives each (room, user) pair its own space, whatever the ids contain', () => {
+    const ids = ['r42', 'r42-user-alice', 'alice', 'user-alice', 'r42-user', 'a_b', 'a-b', 'a:b'];
+    const seen = new Set<string>();
+    for (const room of ids) for (const user of ids) seen.add(chatSpace(room, user).id);
+    expect(seen.size).toBe(ids.length ** 2);
+  });
+
+  it("does not show room r42's messages to room r42-user-alice, nor the reverse", async () => {
+    const { runtime, model, memory } = await boot([
+      PLAN,
+      'One',
+      CONTINUE,
+      PLAN,
+      'Two',
+      CONTINUE,
+      PLAN,
+      'Three',
+      CONTINUE,
+    ]);
+    await post(runtime, { room: 'r42', user: 'alice', message: 'secret of room r42' });
+    await post(runtime, {
+      room: 'r42-user-alice',
+      user: 'bob',
+      message: 'hello from the other room',
+    });
+    await post(runtime, { room: 'r42', user: 'carol', message: 'back in r42' });
+    const otherRoomPlanning = model.requests[3]?.at(-1)?.content ?? '';
+    expect(otherRoomPlanning).toContain('hello from the other room');
+    expect(otherRoomPlanning).not.toContain('secret of room r42');
+    const backInRoom = model.requests[6]?.at(-1)?.content ?? '';
+    expect(backInRoom).toContain('secret of room r42');
+    expect(backInRoom).not.toContain('hello from the other room');
+    // The two senders that could have collided as chat-room-r42-user-alice... are apart.
+    const spaces = new Set((await memory.query({})).map((entry) => entry.space));
+    expect(spaces).toEqual(
+      new Set([
+        'chat-room-r42-user-alice',
+        'chat-room-r42_2duser_2dalice-user-bob',
+        'chat-room-r42-user-carol',
+      ]),
+    );
+  });
+
+  it.each([
+    [{ room: 'r*', user: 'ada' }, /"room" must be a room id/],
+    [{ room: 'r42', user: 'ad*' }, /"user" must be a user id/],
+    [{ room: 'café', user: 'ada' }, /"room" must be a room id/],
+    [{ room: 'r42', user: 'a b' }, /"user" must be a user id/],
+    [{ room: 'r'.repeat(65), user: 'ada' }, /"room" must be at most 64 characters/],
+    [
+      { room: `r${'-'.repeat(63)}`, user: `u${'_'.repeat(63)}` },
+      /"room" and "user" are too long together/,
+    ],
+  ])('answers a clear 400 for adversarial ids %j', async (ids, problem) => {
+    const { runtime, model } = await boot([]);
+    const { status, json } = await post(runtime, { ...ids, message: 'hi' });
+    expect(status).toBe(400);
+    expect((json.error as { message: string }).message).toMatch(problem);
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('throws a WEFT_CHAT_INVALID_OPTIONS error for a bad path', () => {
+    let caught: unknown;
+    try {
+      new ChatPlugin({ path: 'chat' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(WeftError.is(caught, 'WEFT_CHAT_INVALID_OPTIONS')).toBe(true);
   });
 });

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { MemoryProvider, type Memory, type QueryMemoryOptions } from '@weft/core';
+import { testingError } from './errors.js';
 
 /**
  * A memory provider that keeps memories in a Map: for tests, examples and short-lived agents.
- * It implements the query semantics of {@link MemoryProvider} exactly, so tests written
- * against it hold for durable providers too. Content is cloned on the way in and out, as a
- * serialising store would.
+ * It keeps the memory-provider contract that `memoryProviderContract` checks, which
+ * `SqliteMemoryProvider` keeps too: content and metadata are stored as their JSON form (cloned
+ * on the way in and out, as a serialising store would), `undefined` content and content with no
+ * JSON form (a `BigInt`, a circular structure) are rejected on store and update, an empty
+ * `space` or `kind` is rejected, and `createdAt` is a `Date`. What it does not share with a
+ * durable store: memories are lost when the process ends.
  */
 export class InMemoryMemoryProvider extends MemoryProvider {
   readonly id: string;
@@ -18,20 +22,25 @@ export class InMemoryMemoryProvider extends MemoryProvider {
   }
 
   async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
-    let content: unknown;
-    try {
-      content = JSON.parse(JSON.stringify(memory.content) ?? 'null');
-    } catch (error) {
-      throw new Error(
-        `InMemoryMemoryProvider: content of a "${memory.kind}" memory in space "${memory.space}" is not JSON-serialisable: ${(error as Error).message}`,
-      );
+    for (const field of ['space', 'kind'] as const) {
+      if (typeof memory[field] !== 'string' || memory[field] === '') {
+        throw testingError(
+          'WEFT_TESTING_INVALID_MEMORY',
+          `InMemoryMemoryProvider: a memory's "${field}" must be a non-empty string, got ${JSON.stringify(memory[field])}; give every memory a space id and a kind such as "note"`,
+        );
+      }
     }
+    const where = `a "${memory.kind}" memory in space "${memory.space}"`;
+    const content = toJsonForm(memory.content, `the content of ${where}`);
+    const metadata = toJsonForm(memory.metadata ?? {}, `the metadata of ${where}`);
     // Strictly increasing timestamps keep "newest first" well defined within one millisecond.
     this.lastTime = Math.max(Date.now(), this.lastTime + 1);
     const stored: Memory = {
-      ...memory,
+      space: memory.space,
+      kind: memory.kind,
       content,
-      metadata: structuredClone(memory.metadata ?? {}),
+      ...(memory.taskId !== undefined ? { taskId: memory.taskId } : {}),
+      metadata: metadata as Record<string, unknown>,
       id: randomUUID(),
       createdAt: new Date(this.lastTime),
     };
@@ -44,12 +53,25 @@ export class InMemoryMemoryProvider extends MemoryProvider {
     patch: { content?: unknown; metadata?: Record<string, unknown> },
   ): Promise<Memory> {
     const current = this.memories.get(id);
-    if (!current) throw new Error(`InMemoryMemoryProvider: no memory with id "${id}".`);
-    const updated: Memory = {
-      ...current,
-      ...(patch.content !== undefined ? { content: structuredClone(patch.content) } : {}),
-      ...(patch.metadata !== undefined ? { metadata: structuredClone(patch.metadata) } : {}),
-    };
+    if (!current) {
+      throw testingError(
+        'WEFT_TESTING_MEMORY_NOT_FOUND',
+        `InMemoryMemoryProvider: no memory with id "${id}"; use an id that store() or query() returned`,
+      );
+    }
+    // Both fields are converted before either is applied, so a rejected patch changes nothing.
+    const content =
+      patch.content === undefined
+        ? current.content
+        : toJsonForm(patch.content, `the new content of memory "${id}"`);
+    const metadata =
+      patch.metadata === undefined
+        ? current.metadata
+        : (toJsonForm(patch.metadata, `the new metadata of memory "${id}"`) as Record<
+            string,
+            unknown
+          >);
+    const updated: Memory = { ...current, content, metadata };
     this.memories.set(id, updated);
     return structuredClone(updated);
   }
@@ -57,8 +79,9 @@ export class InMemoryMemoryProvider extends MemoryProvider {
   async query(options: QueryMemoryOptions): Promise<Memory[]> {
     const limit = options.limit ?? 100;
     if (!Number.isInteger(limit) || limit < 1) {
-      throw new Error(
-        `InMemoryMemoryProvider: query option "limit" must be a positive integer, got ${limit}.`,
+      throw testingError(
+        'WEFT_TESTING_INVALID_QUERY',
+        `InMemoryMemoryProvider: query option "limit" must be a positive integer, got ${limit}; leave it out for the default of 100`,
       );
     }
     const patterns = (options.spacePatterns ?? []).map(patternToRegExp);
@@ -104,6 +127,27 @@ export class InMemoryMemoryProvider extends MemoryProvider {
     }
     return count;
   }
+}
+
+/** The value as a JSON store reads it back, or a clear error when it has no JSON form. */
+function toJsonForm(value: unknown, what: string): unknown {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value) as string | undefined;
+  } catch (error) {
+    throw testingError(
+      'WEFT_TESTING_INVALID_MEMORY',
+      `InMemoryMemoryProvider: ${what} is not JSON-serialisable (${(error as Error).message}); store plain objects, arrays, strings, numbers, booleans or null`,
+      error,
+    );
+  }
+  if (json === undefined) {
+    throw testingError(
+      'WEFT_TESTING_INVALID_MEMORY',
+      `InMemoryMemoryProvider: ${what} is ${typeof value}, which has no JSON form; store null instead of nothing`,
+    );
+  }
+  return JSON.parse(json) as unknown;
 }
 
 function patternToRegExp(pattern: string): RegExp {

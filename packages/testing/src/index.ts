@@ -4,3 +4,9 @@ export {
   type ScriptedResponse,
 } from './scripted-model-provider.js';
 export { InMemoryMemoryProvider } from './in-memory-memory-provider.js';
+export {
+  memoryProviderContract,
+  type MemoryProviderContractCase,
+  type MemoryProviderContractFactory,
+} from './memory-provider-contract.js';
+export type { WeftTestingErrorCode } from './errors.js';

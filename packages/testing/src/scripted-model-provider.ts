@@ -1,4 +1,5 @@
 import { ModelProvider, TEXT_GENERATION_CAPABILITY, type ModelCapability } from '@weft/core';
+import { testingError } from './errors.js';
 
 type Message = { role: 'system' | 'user' | 'assistant'; content: string };
 
@@ -80,8 +81,9 @@ export class ScriptedModelProvider extends ModelProvider {
     this.requests.push(messages.map((message) => ({ ...message })));
     const next = this.queue.length > 0 ? this.queue.shift() : this.fallback;
     if (next === undefined) {
-      throw new Error(
-        `ScriptedModelProvider "${this.id}": no scripted response left for request #${this.requests.length}; enqueue more or set a fallback.`,
+      throw testingError(
+        'WEFT_TESTING_SCRIPT_EXHAUSTED',
+        `ScriptedModelProvider "${this.id}": no scripted response left for request #${this.requests.length}; enqueue more or set a fallback`,
       );
     }
     const value = typeof next === 'function' ? await next(messages) : next;

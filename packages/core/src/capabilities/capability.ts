@@ -122,7 +122,9 @@ export const textGenerationCapability: ICapabilities[typeof TEXT_GENERATION_CAPA
 export interface ICapabilities {
   /**
    * The built-in text-generation capability: chat messages in, text out. `json: true` in the
-   * config asks the provider for a JSON-only answer where its API supports that.
+   * config asks the provider for an answer that is one JSON object, where its API supports that
+   * (OpenAI's `json_object` mode); getObject sets it, wrapping a schema that is not an object in
+   * an envelope `{ "value": ... }` so the answer can match.
    */
   [TEXT_GENERATION_CAPABILITY]: CapabilityDescriptor<
     typeof TEXT_GENERATION_CAPABILITY,

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { AgentTask } from '../plugins/types.js';
 import { describeError } from '../errors/weft-error.js';
 import type { Memory, MemoryProvider, QueryMemoryOptions, Space } from './memory-provider.js';
+import { renderRelatedMemories } from './render-related.js';
 
 /**
  * The runtime's view of memory. It records each task's trigger when the task starts and its
@@ -24,18 +25,24 @@ export class MemoryManager {
   /** The underlying store. */
   readonly provider: MemoryProvider;
   private readonly relatedLimit: number;
+  private readonly relatedChars: number;
   private readonly logger: Logger | undefined;
 
   /**
    * Creates a manager over a memory store.
    *
    * @param provider - The memory store.
-   * @param options - `relatedLimit`: how many related memories the planning prompt sees
-   * (default 10); a `logger`.
+   * @param options - `relatedLimit`: how many earlier tasks (or other memories) the planning
+   * prompt shows at most (default 10); `relatedChars`: the most characters their rendering may
+   * take (default 4000); a `logger`.
    */
-  constructor(provider: MemoryProvider, options: { relatedLimit?: number; logger?: Logger } = {}) {
+  constructor(
+    provider: MemoryProvider,
+    options: { relatedLimit?: number; relatedChars?: number; logger?: Logger } = {},
+  ) {
     this.provider = provider;
     this.relatedLimit = options.relatedLimit ?? 10;
+    this.relatedChars = options.relatedChars ?? 4000;
     this.logger = options.logger;
   }
 
@@ -109,6 +116,31 @@ export class MemoryManager {
     return memories
       .filter((memory) => memory.taskId !== excludeTaskId || excludeTaskId === undefined)
       .slice(0, limit);
+  }
+
+  /**
+   * Finds the memories related to a space and renders them as the planning prompt shows them:
+   * one entry per earlier task (when, which space and trigger, what was asked, the steps run and
+   * the outcome), merging the task's `trigger` and `chain` memories, and one entry per other
+   * memory; newest first, at most `relatedLimit` entries and `relatedChars` characters, the most
+   * recent kept when the budget runs out.
+   *
+   * @param space - The space being planned for.
+   * @param excludeTaskId - The task being planned, whose own memories are left out.
+   * @returns `memories`: the memories read, newest first; `text`: their rendering (`None.`
+   * when there are none).
+   */
+  async describeRelated(
+    space: Space,
+    excludeTaskId?: string,
+  ): Promise<{ memories: Memory[]; text: string }> {
+    // A task stores two memories (trigger and chain); the extra third leaves room for plugins'.
+    const memories = await this.related(space, this.relatedLimit * 3, excludeTaskId);
+    const text = renderRelatedMemories(memories, {
+      maxEntries: this.relatedLimit,
+      maxChars: this.relatedChars,
+    });
+    return { memories, text };
   }
 
   /**

@@ -143,7 +143,9 @@ export class ModelManager {
   }
 
   /**
-   * Calls a capability.
+   * Calls a capability declared in {@link ICapabilities}: the id, the input, the options and
+   * the output are type-checked, so a misspelt id is a compile error. For an id known only at
+   * run time, use {@link ModelManager.callDynamic}.
    *
    * @param capability - The capability id, or an alias of it.
    * @param input - The input; validated against the capability's input schema.
@@ -170,14 +172,37 @@ export class ModelManager {
     capability: K,
     input: CapabilityMap[K]['input'],
     request?: ModelRequestConfig<CapabilityMap[K]['config']>,
-  ): Promise<CapabilityMap[K]['output']>;
-  // Ids declared in ICapabilities must match the typed overload above; only other ids are untyped.
-  async call<K extends string>(
-    capability: K extends keyof CapabilityMap ? never : K,
-    input: unknown,
-    request?: ModelRequestConfig,
-  ): Promise<unknown>;
-  async call(
+  ): Promise<CapabilityMap[K]['output']> {
+    return this.callDynamic(capability, input, request) as Promise<CapabilityMap[K]['output']>;
+  }
+
+  /**
+   * Calls a capability whose id is only known at run time, such as one read from configuration
+   * or one not declared in {@link ICapabilities}. It does what {@link ModelManager.call} does,
+   * validating input and output against the capability's registered schemas, but the compiler
+   * cannot check the id, the input or the output: prefer `call` with an id declared in
+   * `ICapabilities`, which makes a misspelt id a type error.
+   *
+   * @param capability - The capability id, or an alias of it.
+   * @param input - The input; validated at run time against the capability's input schema.
+   * @param callRequest - Per-call options, a provider choice and an abort signal.
+   * @returns The provider's output, validated against the capability's output schema; narrow it
+   * yourself.
+   * @throws WeftError with code `WEFT_CAPABILITY_UNKNOWN` when the id is not registered,
+   * `WEFT_CAPABILITY_UNAVAILABLE` when no provider offers it, `WEFT_VALIDATION_FAILED` when the
+   * input, options or output do not match, or `WEFT_PROVIDER_FAILED` when the provider fails.
+   *
+   * @example
+   * ```ts
+   * import type { ModelManager } from '@weft/core';
+   *
+   * async function runConfigured(models: ModelManager, capabilityId: string, text: string) {
+   *   const output = await models.callDynamic(capabilityId, { text });
+   *   return typeof output === 'object' && output !== null ? output : { value: output };
+   * }
+   * ```
+   */
+  async callDynamic(
     capability: string,
     input: unknown,
     callRequest: ModelRequestConfig = {},
@@ -327,10 +352,13 @@ export class ModelManager {
         `ModelManager.getObject: maxRetries must be a non-negative integer, got ${maxRetries}.`,
       );
     }
+    // JSON mode (`json: true`, OpenAI's `json_object`) only ever yields an object, so a schema
+    // of another shape is asked for inside an envelope object and unwrapped after validation.
+    const asked = jsonModeSchema(config.schema);
     const system = await this.prompts.render('core/get-object', {
-      system: config.system ?? '',
+      system: config.system?.trim() ?? '',
       schemaName,
-      schema: formatZodSchema(config.schema),
+      schema: formatZodSchema(asked.schema),
     });
     const messages: { role: 'system' | 'user' | 'assistant'; content: string }[] = [
       { role: 'system', content: system },
@@ -340,8 +368,8 @@ export class ModelManager {
     let lastError = '';
     for (let attempt = 0; attempt <= maxRetries; attempt += 1) {
       const { text } = await this.call(TEXT_GENERATION_CAPABILITY, { messages }, request);
-      const parsed = parseAnswer(config.schema, text);
-      if (parsed.success) return parsed.data;
+      const parsed = parseAnswer(asked.schema, text);
+      if (parsed.success) return asked.unwrap(parsed.data) as z.output<T>;
       lastError = parsed.error;
       this.logger?.debug({ schemaName, attempt, error: lastError }, 'getObject answer rejected');
       messages.push(
@@ -429,6 +457,62 @@ function parseOrThrow(schema: z.ZodType, value: unknown, what: string): unknown 
     'WEFT_VALIDATION_FAILED',
     `ModelManager: ${what}: ${z.prettifyError(result.error)}`,
   );
+}
+
+/** The schema getObject asks for in JSON mode, and how to get the caller's value out of it. */
+interface JsonModeSchema {
+  readonly schema: z.ZodType;
+  readonly unwrap: (value: unknown) => unknown;
+}
+
+const jsonModeSchemas = new WeakMap<z.ZodType, JsonModeSchema>();
+
+/**
+ * Returns the schema itself when every value it accepts is a JSON object (an object schema, or
+ * a union of object schemas), and otherwise an envelope `{ "value": <schema> }` with a function
+ * that takes the value out again.
+ *
+ * @param schema - The caller's schema.
+ * @returns The schema to show and validate, and the unwrapping.
+ * @internal
+ */
+export function jsonModeSchema(schema: z.ZodType): JsonModeSchema {
+  const cached = jsonModeSchemas.get(schema);
+  if (cached) return cached;
+  const jsonSchema = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' });
+  const result: JsonModeSchema = acceptsOnlyObjects(jsonSchema, jsonSchema)
+    ? { schema, unwrap: (value) => value }
+    : {
+        schema: z.object({ value: schema }),
+        unwrap: (value) => (value as { value: unknown }).value,
+      };
+  jsonModeSchemas.set(schema, result);
+  return result;
+}
+
+type JsonSchemaNode = Record<string, unknown>;
+
+function acceptsOnlyObjects(node: JsonSchemaNode, root: JsonSchemaNode, depth = 0): boolean {
+  // A reference cycle that never reaches an object type cannot promise an object.
+  if (depth > 20) return false;
+  const ref = node.$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/$defs/')) {
+    const target = (root.$defs as Record<string, JsonSchemaNode> | undefined)?.[ref.slice(8)];
+    return target !== undefined && acceptsOnlyObjects(target, root, depth + 1);
+  }
+  if (node.type === 'object') return true;
+  const alternatives = node.anyOf ?? node.oneOf;
+  if (Array.isArray(alternatives) && alternatives.length > 0) {
+    return alternatives.every((member) =>
+      acceptsOnlyObjects(member as JsonSchemaNode, root, depth + 1),
+    );
+  }
+  if (Array.isArray(node.allOf)) {
+    return node.allOf.some((member) =>
+      acceptsOnlyObjects(member as JsonSchemaNode, root, depth + 1),
+    );
+  }
+  return false;
 }
 
 function parseAnswer<T extends z.ZodType>(

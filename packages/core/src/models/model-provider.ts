@@ -78,7 +78,10 @@ export abstract class ModelProvider {
   abstract readonly id: string;
   /** The capabilities this provider implements. */
   abstract readonly capabilities: readonly ModelCapability[];
-  /** Capability descriptors this provider introduces; registered when the runtime starts. */
+  /**
+   * Capability descriptors this provider introduces; `Runtime.init` registers them, before any
+   * call, and reports a clash with a descriptor already registered as a configuration problem.
+   */
   readonly descriptors: readonly CapabilityDescriptor[] = [];
   /** Transforms this provider contributes between capabilities of one alias group. */
   readonly transforms: readonly CapabilityTransformEntry[] = [];

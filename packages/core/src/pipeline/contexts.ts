@@ -15,6 +15,12 @@ export interface PipelineGenerationContext {
   executors: { pluginId: string; action: string; description: string }[];
   /** Memories of the space and its related spaces, newest first. */
   memories: Memory[];
+  /**
+   * The same memories as the model reads them: one entry per earlier task (when, which space and
+   * trigger, what was asked, the steps run, the outcome), newest first, within the
+   * `relatedMemories` and `relatedMemoryChars` limits; `None.` when there are none.
+   */
+  relatedText: string;
   /** The most steps a task may run. */
   maxSteps: number;
 }

@@ -100,11 +100,13 @@ export class TaskRunner {
   private async runPipeline(task: AgentTask, signal: AbortSignal, logger: Logger): Promise<void> {
     const { maxSteps } = this.deps;
     const executors = this.describeExecutors();
+    const related = await this.deps.memory.describeRelated(task.space, task.id);
     const generation: PipelineGenerationContext = {
       task,
       space: task.space,
       executors,
-      memories: await this.deps.memory.related(task.space, undefined, task.id),
+      memories: related.memories,
+      relatedText: related.text,
       maxSteps,
     };
     const plan = await this.deps.models.getObject({

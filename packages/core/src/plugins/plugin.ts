@@ -35,7 +35,10 @@ export abstract class Plugin {
   readonly triggers: readonly Trigger[] = [];
   /** Liquid templates by name, registered under the plugin's id: `{ reply: 'Hi {{ name }}' }`. */
   readonly templates: Readonly<Record<string, string>> = {};
-  /** Capability ids the plugin calls; the runtime refuses to start if no provider offers one. */
+  /**
+   * Capability ids the plugin calls; `Runtime.init` throws (`WEFT_INVALID_CONFIG`) when no model
+   * provider offers one of them, directly or through an alias.
+   */
   readonly requiredCapabilities: readonly string[] = [];
 
   /**

@@ -15,10 +15,9 @@ Trigger: {{ task.trigger.pluginId }}/{{ task.trigger.action }}
 ## Executors you may use
 {% for executor in executors %}- pluginId "{{ executor.pluginId }}", action "{{ executor.action }}": {{ executor.description }}
 {% endfor %}
-## Related memories, newest first
-{% for memory in memories %}- [{{ memory.space }}, {{ memory.kind }}] {{ memory.content | json | truncate: 400 }}
-{% else %}None.
-{% endfor %}
+## Earlier tasks and related memories, newest first
+{{ relatedText }}
+
 Answer with at most {{ maxSteps }} steps, using only the executors listed. Return an empty "steps" list when nothing needs doing.`,
 
   'pipeline-modification': `You supervise the pipeline of an AI agent. A step has just run; decide whether the remaining steps still make sense.
@@ -40,7 +39,7 @@ Trigger: {{ task.trigger.pluginId }}/{{ task.trigger.action }}
 {% endfor %}
 {{ stepsLeft }} more steps may run. Answer {"type": "continue"} to keep the remaining steps, {"type": "replace", "steps": [...]} to replace them, or {"type": "stop"} when the task is done or cannot be done.`,
 
-  'get-object': `{% if system %}{{ system }}
+  'get-object': `{% if system != "" %}{{ system }}
 
 {% endif %}Answer with one JSON value and nothing else: no prose, no code fences. It must match this JSON Schema ({{ schemaName }}):
 {{ schema }}`,

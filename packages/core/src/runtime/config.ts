@@ -40,8 +40,16 @@ export type RuntimeConfig = {
      * costs one model call per task and can only add steps. Default `false`.
      */
     reviewFinalStep?: boolean;
-    /** How many related memories the planning prompt shows. Default 10. */
+    /**
+     * How many earlier tasks (and other related memories) the planning prompt shows at most,
+     * newest first; a task's trigger and chain are one entry. Default 10.
+     */
     relatedMemories?: number;
+    /**
+     * The most characters the planning prompt's related memories may take; the newest entries
+     * are kept when they do not all fit. Default 4000.
+     */
+    relatedMemoryChars?: number;
     /** Scheduler limits: `concurrency` (default 4) and `maxQueueSize` (default 1000). */
     scheduler?: { concurrency?: number; maxQueueSize?: number };
     /** HTTP server settings, used when some plugin has a route trigger. */
@@ -81,6 +89,7 @@ export const optionsSchema = z
     pipelineReview: z.enum(['always', 'on-failure', 'never']).default('always'),
     reviewFinalStep: z.boolean().default(false),
     relatedMemories: z.number().int().nonnegative().default(10),
+    relatedMemoryChars: positiveInteger.default(4000),
     scheduler: z
       .object({ concurrency: positiveInteger.optional(), maxQueueSize: positiveInteger.optional() })
       .strict()
@@ -91,6 +100,14 @@ export const optionsSchema = z
         host: z.string().min(1).optional(),
         cors: z.union([z.boolean(), z.record(z.string(), z.unknown())]).optional(),
         bodyLimit: z.union([positiveInteger, z.string().min(1)]).optional(),
+        allowedHosts: z
+          .union([z.literal(true), z.literal('all'), z.array(z.string().trim().min(1))])
+          .optional(),
+        maxJsonDepth: positiveInteger.optional(),
+        headersTimeout: positiveInteger.optional(),
+        requestTimeout: positiveInteger.optional(),
+        keepAliveTimeout: positiveInteger.optional(),
+        stopGraceMs: positiveInteger.optional(),
       })
       .strict()
       .default({}),

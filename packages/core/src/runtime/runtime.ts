@@ -16,8 +16,7 @@ import { describeError, WeftError } from '../errors/weft-error.js';
 import { settleWithin, TIMED_OUT } from '../util/deadline.js';
 import { createDefaultLogger } from '../util/logger.js';
 import { checkConfigShape, type ResolvedOptions, type RuntimeConfig } from './config.js';
-
-const SPACE_ID = /^[A-Za-z0-9][\w.:-]{0,199}$/;
+import { SPACE_ID_PATTERN } from '../memory/space-id.js';
 
 /**
  * How long stop() waits for cancelled tasks, and for each plugin or provider to shut down,
@@ -124,6 +123,7 @@ export class Runtime {
     });
     this.memory = new MemoryManager(config.memory, {
       relatedLimit: options.relatedMemories,
+      relatedChars: options.relatedMemoryChars,
       logger: this.logger.child({ component: 'memory' }),
     });
     this.scheduler = new Scheduler(options.scheduler);
@@ -241,13 +241,17 @@ export class Runtime {
    *
    * @example
    * ```ts
-   * import type { Runtime } from '@weft/core';
+   * import { spaceId, type Runtime } from '@weft/core';
    *
    * async function onChatMessage(runtime: Runtime, room: string, user: string, text: string) {
    *   const task = await runtime.dispatch({
    *     pluginId: 'chat',
    *     triggerId: 'message',
-   *     space: { id: `chat-room-${room}-user-${user}`, relatedSpaces: [`chat-room-${room}*`] },
+   *     // spaceId encodes the parts, so a room named "r42-user-x" is not read as room "r42".
+   *     space: {
+   *       id: spaceId('chat', 'room', room, 'user', user),
+   *       relatedSpaces: [`${spaceId('chat', 'room', room)}-*`],
+   *     },
    *     message: text,
    *   });
    *   return task.chain.at(-1);
@@ -269,7 +273,7 @@ export class Runtime {
     metadata?: Record<string, unknown>;
   }): Promise<AgentTask> {
     const space: Space = typeof event.space === 'string' ? { id: event.space } : event.space;
-    if (typeof space?.id !== 'string' || !SPACE_ID.test(space.id)) {
+    if (typeof space?.id !== 'string' || !SPACE_ID_PATTERN.test(space.id)) {
       throw new WeftError(
         'WEFT_INVALID_SPACE',
         `Runtime.dispatch: invalid space id ${JSON.stringify(space?.id)}; use up to 200 letters, digits, '-', '_', '.' or ':', starting with a letter or digit.`,

@@ -1,11 +1,20 @@
-import type { Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import cors from 'cors';
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, {
+  type ErrorRequestHandler,
+  type Express,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import type { Logger } from 'pino';
 import type { TriggerRoute } from '../plugins/types.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
+import { hostChecker, hostnameOf, type AllowedHosts } from './allowed-hosts.js';
+import { errorAnswer, type ErrorAnswer } from './error-answer.js';
+import { nestsDeeperThan } from './json-depth.js';
 
 /** Options of the `cors` middleware, passed through unchanged. */
 export type CorsOptions = cors.CorsOptions;
@@ -16,24 +25,67 @@ export interface ServerManagerConfig {
   port?: number;
   /** Interface to listen on. Default `127.0.0.1`; use `0.0.0.0` to accept remote clients. */
   host?: string;
+  /**
+   * The host names a request's `Host` header may carry, against DNS rebinding: a web page whose
+   * name was rebound to this machine's address still sends its own name, and is refused with
+   * 403 `WEFT_HOST_NOT_ALLOWED` before any route runs or any body is read. Compared without
+   * the port and case-insensitively; `localhost`, `127.0.0.1`, `::1`, the configured `host`
+   * and any IP address are always allowed. A name with a leading dot (`.example.com`) allows
+   * that name and its subdomains. `true` or `'all'` turns the check off.
+   *
+   * When you listen on `0.0.0.0` or `::` for remote clients, list the public host names they
+   * use here (such as `['agent.example.com']`), or they are refused. Default: `[]`.
+   */
+  allowedHosts?: true | 'all' | readonly string[];
   /** `true` allows every origin, an object configures the `cors` middleware; default off. */
   cors?: boolean | CorsOptions;
   /** Largest accepted JSON body, as bytes or a string like `'100kb'`. Default `'1mb'`. */
   bodyLimit?: number | string;
+  /**
+   * Deepest nesting of objects and arrays a JSON body may have; deeper bodies are refused with
+   * 400 `WEFT_BAD_REQUEST` before they are parsed. Default 64.
+   */
+  maxJsonDepth?: number;
+  /** Most milliseconds a client may take to send a request's headers (then 408). Default 10000. */
+  headersTimeout?: number;
+  /** Most milliseconds a client may take to send a whole request (then 408). Default 30000. */
+  requestTimeout?: number;
+  /** How long an idle keep-alive connection stays open, in milliseconds. Default 5000. */
+  keepAliveTimeout?: number;
+  /**
+   * How long `stop()` lets open requests finish before it closes their connections, in
+   * milliseconds. Default 1000.
+   */
+  stopGraceMs?: number;
 }
 
+/** The response header that carries each request's correlation id. */
+const REQUEST_ID_HEADER = 'X-Request-Id';
+
 /**
- * The HTTP server that plugins' {@link TriggerRoute}s are mounted on, built on express. It
- * parses JSON bodies and answers errors as JSON `{ "error": { "status", "message" } }`:
- * 400 for malformed JSON, 413 for a body over the limit, 404 for an unknown path, the error's
- * own `status` when it has one (503 for a full queue), and 500 with no stack trace otherwise.
- * The runtime only starts it when some plugin has a route.
+ * The HTTP server that plugins' {@link TriggerRoute}s are mounted on, built on express.
+ *
+ * Every answer carries `X-Content-Type-Options: nosniff` and an `X-Request-Id` header with a
+ * fresh id per request; route handlers read the same id as `response.locals.requestId`, to log
+ * it or to put it in their own answers. Requests whose `Host` header is not an allowed host
+ * (see {@link ServerManagerConfig.allowedHosts}) are refused with 403 first. JSON bodies are
+ * parsed up to `bodyLimit` bytes and `maxJsonDepth` levels of nesting.
+ *
+ * Errors are answered as JSON `{ "error": { "status", "message", "code", "requestId" } }`:
+ * 400 `WEFT_BAD_REQUEST` for malformed or too deeply nested JSON, 413 `WEFT_BAD_REQUEST` for a
+ * body over the limit, 403 `WEFT_HOST_NOT_ALLOWED`, 404 `WEFT_NOT_FOUND` for an unknown path,
+ * and the error's own `status` (and `code`) when it has one. Following the http-errors
+ * convention, the message is the error's own only below 500; a 5xx answers the status's reason
+ * phrase (`WEFT_INTERNAL` for a plain 500) and the full error is logged with the request id.
+ * The one exception is a full queue or a runtime shutting down (503 `WEFT_QUEUE_FULL`,
+ * `WEFT_SHUTTING_DOWN`), whose messages the core writes from constants and tell a client to
+ * try again later. The runtime only starts the server when some plugin has a route.
  *
  * @example
  * ```ts
  * import { ServerManager } from '@weft/core';
  *
- * const server = new ServerManager({ port: 0 });
+ * const server = new ServerManager({ port: 0, allowedHosts: ['agent.example.com'] });
  * await server.start();
  * console.log(`listening on ${server.url}`);
  * await server.stop();
@@ -53,9 +105,9 @@ export class ServerManager {
   /**
    * Creates the server and its express application; it listens only once started.
    *
-   * @param config - Port, host, CORS and body limit.
+   * @param config - Port, host, allowed hosts, CORS, body limits and timeouts.
    * @param logger - Where request failures are logged.
-   * @throws Error when the port is not an integer from 0 to 65535.
+   * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when an option is out of range, naming it.
    */
   constructor(config: ServerManagerConfig = {}, logger?: Logger) {
     const port = config.port ?? 3000;
@@ -68,14 +120,42 @@ export class ServerManager {
     this.config = {
       port,
       host: config.host ?? '127.0.0.1',
+      allowedHosts: checkAllowedHosts(config.allowedHosts ?? []),
       bodyLimit: config.bodyLimit ?? '1mb',
       cors: config.cors,
+      maxJsonDepth: positive('maxJsonDepth', config.maxJsonDepth, 64),
+      headersTimeout: positive('headersTimeout', config.headersTimeout, 10_000),
+      requestTimeout: positive('requestTimeout', config.requestTimeout, 30_000),
+      keepAliveTimeout: positive('keepAliveTimeout', config.keepAliveTimeout, 5_000),
+      stopGraceMs: positive('stopGraceMs', config.stopGraceMs, 1_000),
     };
+    if (this.config.headersTimeout > this.config.requestTimeout) {
+      throw new WeftError(
+        'WEFT_INVALID_ARGUMENT',
+        `ServerManager: option "headersTimeout" (${this.config.headersTimeout} ms) must not exceed "requestTimeout" (${this.config.requestTimeout} ms).`,
+      );
+    }
     this.logger = logger;
     this.app = express();
     this.app.disable('x-powered-by');
+    this.app.use(this.identify);
+    this.app.use(this.checkHost());
     if (this.config.cors) this.app.use(cors(this.config.cors === true ? {} : this.config.cors));
-    this.app.use(express.json({ limit: this.config.bodyLimit }));
+    const maxDepth = this.config.maxJsonDepth;
+    this.app.use(
+      express.json({
+        limit: this.config.bodyLimit,
+        verify: (_request, _response, body) => {
+          if (nestsDeeperThan(body, maxDepth)) {
+            throw new WeftError(
+              'WEFT_BAD_REQUEST',
+              `JSON body nests deeper than the limit of ${maxDepth} levels`,
+              { status: 400 },
+            );
+          }
+        },
+      }),
+    );
   }
 
   /** The port listened on, once started. */
@@ -128,12 +208,25 @@ export class ServerManager {
   async start(): Promise<{ host: string; port: number }> {
     if (this.server) return { host: this.config.host, port: this.listeningPort as number };
     this.app.use((request, response) => {
-      response.status(404).json({
-        error: { status: 404, message: `No route for ${request.method} ${request.path}` },
+      sendError(response, {
+        status: 404,
+        message: `No route for ${request.method} ${request.path}`,
+        code: 'WEFT_NOT_FOUND',
+        requestId: requestIdOf(response),
       });
     });
     this.app.use(this.errorHandler);
-    const server = this.app.listen(this.config.port, this.config.host);
+    const server = createServer(
+      {
+        headersTimeout: this.config.headersTimeout,
+        requestTimeout: this.config.requestTimeout,
+        keepAliveTimeout: this.config.keepAliveTimeout,
+        // Node checks the two timeouts above only this often (30 s by default).
+        connectionsCheckingInterval: Math.min(1_000, this.config.headersTimeout),
+      },
+      this.app,
+    );
+    server.listen(this.config.port, this.config.host);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
       server.once('error', (error) =>
@@ -152,14 +245,54 @@ export class ServerManager {
     return { host: this.config.host, port: this.listeningPort };
   }
 
-  /** Stops accepting connections and waits for open requests to finish. Idempotent. */
+  /**
+   * Stops accepting connections, closes idle ones at once, lets open requests finish for
+   * `stopGraceMs`, then closes whatever connections are left (such as a client still sending
+   * its headers, which Node no longer times out once the server is closing). Resolves within
+   * about `stopGraceMs`. Idempotent.
+   */
   async stop(): Promise<void> {
     const server = this.server;
     if (!server) return;
     this.server = undefined;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const grace = setTimeout(() => server.closeAllConnections(), this.config.stopGraceMs);
+    await closed;
+    clearTimeout(grace);
     this.logger?.info('HTTP server stopped');
+  }
+
+  /** Gives each request its correlation id and the headers every answer carries. */
+  private readonly identify: RequestHandler = (_request, response, next) => {
+    const requestId = randomUUID();
+    response.locals.requestId = requestId;
+    response.setHeader(REQUEST_ID_HEADER, requestId);
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    next();
+  };
+
+  private checkHost(): RequestHandler {
+    const isAllowed = hostChecker(this.config.allowedHosts, this.config.host);
+    return (request, response, next) => {
+      const host = request.headers.host;
+      if (isAllowed(host)) {
+        next();
+        return;
+      }
+      const requestId = requestIdOf(response);
+      const shown = JSON.stringify(hostnameOf(host ?? '').slice(0, 100));
+      this.logger?.warn(
+        { requestId, host, method: request.method, path: request.path },
+        `refused a request for host ${shown}: not in options.server.allowedHosts. When the server listens on 0.0.0.0 or ::, list the public host names clients use in allowedHosts.`,
+      );
+      sendError(response, {
+        status: 403,
+        message: `Host ${shown} is not allowed by this server`,
+        code: 'WEFT_HOST_NOT_ALLOWED',
+        requestId,
+      });
+    };
   }
 
   private readonly errorHandler: ErrorRequestHandler = (
@@ -168,12 +301,15 @@ export class ServerManager {
     response,
     _next,
   ) => {
-    const { status, message } = describeHttpError(error);
-    if (status >= 500) {
+    const answer = errorAnswer(error, requestIdOf(response));
+    if (answer.status >= 500) {
       this.logger?.error(
         {
+          requestId: answer.requestId,
           method: request.method,
           path: request.path,
+          status: answer.status,
+          code: answer.code,
           error: describeError(error),
           stack: (error as Error)?.stack,
         },
@@ -184,32 +320,47 @@ export class ServerManager {
       response.end();
       return;
     }
-    response.status(status).json({ error: { status, message } });
+    sendError(response, answer);
   };
 }
 
-function describeHttpError(error: unknown): { status: number; message: string } {
-  const details = (typeof error === 'object' && error !== null ? error : {}) as {
-    type?: string;
-    status?: unknown;
-    statusCode?: unknown;
-    message?: string;
-    limit?: number;
-  };
-  if (details.type === 'entity.parse.failed') {
-    return { status: 400, message: `Malformed JSON body: ${details.message ?? 'could not parse'}` };
+/**
+ * The correlation id the server gave a request, as route handlers read it.
+ *
+ * @param response - The express response of the request.
+ * @returns The id, also sent to the client as `X-Request-Id`.
+ */
+function requestIdOf(response: Response): string {
+  return String(response.locals.requestId);
+}
+
+function sendError(response: Response, answer: ErrorAnswer): void {
+  response.status(answer.status).json({ error: answer });
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new WeftError(
+      'WEFT_INVALID_ARGUMENT',
+      `ServerManager: option "${name}" must be a positive integer, got ${String(value)}.`,
+    );
   }
-  if (details.type === 'entity.too.large') {
-    return {
-      status: 413,
-      message: `Request body is larger than the limit of ${details.limit ?? '?'} bytes`,
-    };
+  return value;
+}
+
+function checkAllowedHosts(value: AllowedHosts): AllowedHosts {
+  if (value === true || value === 'all') return value;
+  if (
+    Array.isArray(value) &&
+    value.every((name) => typeof name === 'string' && name.trim() !== '')
+  ) {
+    return value;
   }
-  const status = Number(details.status ?? details.statusCode);
-  if (Number.isInteger(status) && status >= 400 && status < 600 && status !== 500) {
-    return { status, message: details.message ?? 'Request failed' };
-  }
-  return { status: 500, message: 'Internal server error' };
+  throw new WeftError(
+    'WEFT_INVALID_ARGUMENT',
+    `ServerManager: option "allowedHosts" must be true, 'all' or a list of host names such as ['agent.example.com'], got ${JSON.stringify(value)}.`,
+  );
 }
 
 function formatHost(host: string): string {

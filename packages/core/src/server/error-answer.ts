@@ -1,0 +1,90 @@
+import { STATUS_CODES } from 'node:http';
+import { WeftError } from '../errors/weft-error.js';
+
+/** The JSON body of every error answer of the server. */
+export interface ErrorAnswer {
+  /** The HTTP status, also sent as the status line. */
+  status: number;
+  /** What went wrong: the cause for a 4xx, a generic phrase for a 5xx. */
+  message: string;
+  /** A stable code, such as `WEFT_BAD_REQUEST` or `WEFT_INTERNAL`. */
+  code: string;
+  /** The id of the request, also sent as `X-Request-Id` and logged with a 5xx's full error. */
+  requestId: string;
+}
+
+/**
+ * 503 answers whose messages the core writes from constants and configuration alone, so they
+ * hold nothing a client should not see, and they tell it the useful fact that a retry later
+ * may succeed. Every other 5xx message stays in the log.
+ */
+const SAFE_UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
+  'WEFT_QUEUE_FULL',
+  'WEFT_SHUTTING_DOWN',
+]);
+
+interface ErrorDetails {
+  type?: unknown;
+  status?: unknown;
+  statusCode?: unknown;
+  message?: unknown;
+  code?: unknown;
+  limit?: unknown;
+}
+
+/**
+ * Turns anything a route or middleware threw into the answer a client receives, following the
+ * http-errors convention: the message of a 4xx is exposed (it tells the client what to fix),
+ * the message of a 5xx is not (it may hold hosts, credentials or stack details) and is
+ * replaced by the status's reason phrase; the caller logs the full error next to `requestId`.
+ *
+ * @param error - The thrown value.
+ * @param requestId - The request's correlation id.
+ * @returns The status and the JSON error body.
+ */
+export function errorAnswer(error: unknown, requestId: string): ErrorAnswer {
+  const details = (typeof error === 'object' && error !== null ? error : {}) as ErrorDetails;
+  const message = typeof details.message === 'string' ? details.message : undefined;
+  if (details.type === 'entity.parse.failed') {
+    return answer(400, 'WEFT_BAD_REQUEST', `Malformed JSON body: ${message ?? 'could not parse'}`);
+  }
+  if (details.type === 'entity.too.large') {
+    const limit = typeof details.limit === 'number' ? details.limit : '?';
+    return answer(
+      413,
+      'WEFT_BAD_REQUEST',
+      `Request body is larger than the limit of ${limit} bytes`,
+    );
+  }
+  const weft = WeftError.is(error);
+  const status = Number(details.status ?? details.statusCode);
+  if (Number.isInteger(status) && status >= 400 && status < 500) {
+    return answer(status, codeOf(details, weft, 'WEFT_BAD_REQUEST'), message ?? 'Bad request');
+  }
+  const serverStatus = Number.isInteger(status) && status >= 500 && status < 600 ? status : 500;
+  const code = codeOf(details, weft, 'WEFT_INTERNAL');
+  const safe = weft && SAFE_UNAVAILABLE_CODES.has(code) && message !== undefined;
+  return answer(serverStatus, code, safe ? message : genericMessage(serverStatus));
+
+  function answer(status: number, code: string, text: string): ErrorAnswer {
+    return { status, message: text, code, requestId };
+  }
+}
+
+/**
+ * The generic message of a 5xx answer: the reason phrase and a pointer to the request id.
+ *
+ * @param status - A 5xx status.
+ * @returns Such as `Internal Server Error; the server log has the details under this requestId`.
+ */
+function genericMessage(status: number): string {
+  return `${STATUS_CODES[status] ?? 'Server error'}; the server log has the details under this requestId`;
+}
+
+function codeOf(details: ErrorDetails, weft: boolean, fallback: string): string {
+  // A WeftError's code is public by design; another error's own string code (such as an
+  // HttpError's) is kept below 500 only, where its message is exposed anyway.
+  return (weft || fallback === 'WEFT_BAD_REQUEST') && typeof details.code === 'string'
+    ? details.code
+    : fallback;
+}

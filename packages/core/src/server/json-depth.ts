@@ -1,0 +1,37 @@
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+/**
+ * Measures how deeply a JSON text nests objects and arrays, stopping as soon as it passes
+ * `limit`. It reads the raw bytes in one loop with a counter, so a hostile body nested 100,000
+ * levels costs one pass and no recursion (`JSON.parse` would accept it, and every recursive
+ * consumer after it, such as prompt rendering or serialisation, would overflow the stack).
+ * Brackets inside strings are skipped; UTF-8 continuation bytes are all above 0x7f, so they
+ * never look like the ASCII bytes counted here. Malformed JSON is left to the parser.
+ *
+ * @param body - The raw JSON bytes.
+ * @param limit - The deepest nesting allowed.
+ * @returns `true` when the text nests deeper than `limit`.
+ */
+export function nestsDeeperThan(body: Uint8Array, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < body.length; index += 1) {
+    const byte = body[index];
+    if (inString) {
+      if (byte === BACKSLASH) index += 1;
+      else if (byte === QUOTE) inString = false;
+      continue;
+    }
+    if (byte === QUOTE) inString = true;
+    else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      depth += 1;
+      if (depth > limit) return true;
+    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) depth -= 1;
+  }
+  return false;
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { makeRuntime, planner } from './fixtures.js';
+
+async function models(responses: unknown[]) {
+  const { runtime, model } = await makeRuntime({ responses: { responses: responses as never[] } });
+  return { models: runtime.models, model };
+}
+
+describe('getObject in JSON mode', () => {
+  it('asks for an object schema as it is, in JSON mode', async () => {
+    const { models: manager, model } = await models(['{"city":"Lyon"}']);
+    const schema = z.object({ city: z.string() });
+    expect(await manager.getObject({ schema, prompt: 'Where?' })).toEqual({ city: 'Lyon' });
+    expect(model.requestOptions[0]).toEqual({ json: true });
+    const system = model.requests[0]?.[0]?.content ?? '';
+    expect(system).toContain('"city"');
+    expect(system).not.toContain('"value"');
+  });
+
+  it('wraps an array schema in a { "value": ... } envelope and unwraps the answer', async () => {
+    const { models: manager, model } = await models(['{"value":["tea","milk"]}']);
+    const schema = z.array(z.string());
+    expect(await manager.getObject({ schema, schemaName: 'Items', prompt: 'List.' })).toEqual([
+      'tea',
+      'milk',
+    ]);
+    expect(model.requestOptions[0]).toEqual({ json: true });
+    const system = model.requests[0]?.[0]?.content ?? '';
+    const shown = JSON.parse(system.slice(system.indexOf('{'))) as Record<string, unknown>;
+    expect(shown).toMatchObject({
+      type: 'object',
+      properties: { value: { type: 'array', items: { type: 'string' } } },
+      required: ['value'],
+    });
+  });
+
+  it('wraps strings, numbers and mixed unions too, and retries an answer without the envelope', async () => {
+    const { models: manager, model } = await models([
+      '{"value":"yes"}',
+      '{"value":42}',
+      '["not","wrapped"]',
+      '{"value":7}',
+    ]);
+    expect(await manager.getObject({ schema: z.string(), prompt: 'Say yes.' })).toBe('yes');
+    expect(await manager.getObject({ schema: z.number(), prompt: 'A number.' })).toBe(42);
+    const mixed = z.union([z.string(), z.number()]);
+    expect(await manager.getObject({ schema: mixed, prompt: 'Pick.' })).toBe(7);
+    expect(model.requests).toHaveLength(4);
+  });
+
+  it('asks for a union of objects as it is, since JSON mode can answer it', async () => {
+    const { models: manager, model } = await models(['{"kind":"b"}']);
+    const union = z.union([z.object({ kind: z.literal('a') }), z.object({ kind: z.literal('b') })]);
+    expect(await manager.getObject({ schema: union, prompt: 'Pick.' })).toEqual({ kind: 'b' });
+    expect(model.requests[0]?.[0]?.content).not.toContain('"value"');
+  });
+});
+
+describe('system messages', () => {
+  it('getObject, planning and review prompts do not begin with blank lines', async () => {
+    const { runtime, model } = await makeRuntime({
+      responses: planner(['echo', 'reply'], ['echo', 'reply']),
+      options: { pipelineReview: 'always' },
+    });
+    await runtime.start();
+    try {
+      await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+      const systems = model.requests.map((messages) => messages[0]?.content ?? '');
+      const users = model.requests.map((messages) => messages[1]?.content ?? '');
+      expect(users.some((user) => user.startsWith('You plan'))).toBe(true);
+      expect(users.some((user) => user.startsWith('You supervise'))).toBe(true);
+      for (const system of systems)
+        expect(system.startsWith('Answer with one JSON value')).toBe(true);
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it('puts given system text first, followed by one blank line', async () => {
+    const { models: manager, model } = await models(['{"ok":true}']);
+    await manager.getObject({
+      schema: z.object({ ok: z.boolean() }),
+      prompt: 'Ok?',
+      system: '  Be strict.\n',
+    });
+    expect(
+      model.requests[0]?.[0]?.content.startsWith('Be strict.\n\nAnswer with one JSON value'),
+    ).toBe(true);
+  });
+});

@@ -1,0 +1,190 @@
+import type { Memory, Runtime } from '@weft/core';
+import { InMemoryMemoryProvider } from '@weft/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { renderRelatedMemories } from '../src/memory/render-related.js';
+import { makeRuntime, plan, planner } from './fixtures.js';
+
+const runtimes: Runtime[] = [];
+afterEach(async () => {
+  await Promise.all(runtimes.splice(0).map((runtime) => runtime.stop()));
+});
+
+async function started(config: Parameters<typeof makeRuntime>[0]): ReturnType<typeof makeRuntime> {
+  const built = await makeRuntime(config);
+  runtimes.push(built.runtime);
+  await built.runtime.start();
+  return built;
+}
+
+const at = (minute: number) => new Date(Date.UTC(2026, 10, 23, 9, minute));
+
+function trigger(taskId: string, minute: number, message: string, data?: unknown): Memory {
+  return {
+    id: `${taskId}-trigger`,
+    space: 'chat-room-1-user-2',
+    kind: 'trigger',
+    taskId,
+    content: { pluginId: 'chat', action: 'message', message, data },
+    metadata: {},
+    createdAt: at(minute),
+  };
+}
+
+function chain(taskId: string, minute: number, status: string, last?: object): Memory {
+  const first = { type: 'trigger', pluginId: 'chat', action: 'message', message: 'x' };
+  return {
+    id: `${taskId}-chain`,
+    space: 'chat-room-1-user-2',
+    kind: 'chain',
+    taskId,
+    content: {
+      status,
+      steps: [
+        { pluginId: 'weather', action: 'lookup', reason: 'needs the forecast' },
+        { pluginId: 'chat', action: 'reply' },
+      ],
+      chain: last ? [first, last] : [first],
+    },
+    metadata: {},
+    createdAt: at(minute),
+  };
+}
+
+const wide = { maxEntries: 10, maxChars: 4000 };
+
+describe('renderRelatedMemories', () => {
+  it('renders one entry per task, merging trigger and chain, newest first', () => {
+    const memories = [
+      chain('t2', 6, 'failed', {
+        type: 'error',
+        pluginId: 'weather',
+        action: 'lookup',
+        error: 'upstream\ntimed out',
+      }),
+      trigger('t2', 5, 'And tomorrow?'),
+      {
+        id: 'n1',
+        space: 'chat-room-1',
+        kind: 'note',
+        content: { likes: 'tea' },
+        metadata: {},
+        createdAt: at(4),
+      },
+      chain('t1', 2, 'completed', {
+        type: 'result',
+        pluginId: 'chat',
+        action: 'reply',
+        message: 'It will rain.',
+        data: { sent: true },
+      }),
+      trigger('t1', 1, "What's the weather?", { room: '1' }),
+    ];
+    expect(renderRelatedMemories(memories, wide)).toBe(
+      [
+        '- 2026-11-23 09:05 UTC, space chat-room-1-user-2, trigger chat/message: And tomorrow?',
+        '  Steps: weather/lookup, chat/reply',
+        '  Outcome: failed; weather/lookup failed: upstream timed out',
+        '- 2026-11-23 09:04 UTC, space chat-room-1, note: {"likes":"tea"}',
+        "- 2026-11-23 09:01 UTC, space chat-room-1-user-2, trigger chat/message: What's the weather?",
+        '  Data: {"room":"1"}',
+        '  Steps: weather/lookup, chat/reply',
+        '  Outcome: completed; chat/reply: It will rain.',
+      ].join('\n'),
+    );
+  });
+
+  it('says when a task has no recorded outcome, and reads the trigger from a lone chain', () => {
+    const onlyChain = chain('t3', 8, 'completed', {
+      type: 'result',
+      pluginId: 'chat',
+      action: 'reply',
+      data: { sent: true },
+    });
+    expect(renderRelatedMemories([onlyChain, trigger('t4', 7, 'Hello')], wide)).toBe(
+      [
+        '- 2026-11-23 09:08 UTC, space chat-room-1-user-2, trigger chat/message: x',
+        '  Steps: weather/lookup, chat/reply',
+        '  Outcome: completed; chat/reply returned {"sent":true}',
+        '- 2026-11-23 09:07 UTC, space chat-room-1-user-2, trigger chat/message: Hello',
+        '  Outcome: not recorded (the task may still be running).',
+      ].join('\n'),
+    );
+  });
+
+  it('keeps the newest entries within the character budget and counts the rest', () => {
+    const memories = [1, 2, 3, 4].flatMap((n) => [
+      chain(`t${n}`, n * 2 + 1, 'completed'),
+      trigger(`t${n}`, n * 2, `question ${n}`),
+    ]);
+    memories.reverse(); // newest first, as the manager gives them
+    const entries = renderRelatedMemories(memories, wide).split('\n- ');
+    expect(entries).toHaveLength(4);
+    const twoEntries = entries.slice(0, 2).join('\n- ').length;
+    const budget = twoEntries + 40;
+    const text = renderRelatedMemories(memories, { maxEntries: 10, maxChars: budget });
+    expect(text).toBe(
+      `${entries.slice(0, 2).join('\n- ')}\n(2 older entries left out for length.)`,
+    );
+    expect(text.length).toBeLessThanOrEqual(budget);
+    expect(text).toContain('question 4');
+    expect(text).not.toContain('question 2');
+  });
+
+  it('cuts a single entry longer than the budget, and honours the entry limit', () => {
+    const long = trigger('t1', 1, 'word '.repeat(100));
+    const text = renderRelatedMemories([long], { maxEntries: 10, maxChars: 50 });
+    expect(text).toHaveLength(50);
+    expect(text.endsWith('…')).toBe(true);
+    const two = [trigger('t2', 2, 'second'), trigger('t1', 1, 'first')];
+    expect(renderRelatedMemories(two, { maxEntries: 1, maxChars: 4000 })).not.toContain('first');
+    expect(renderRelatedMemories([], wide)).toBe('None.');
+    expect(renderRelatedMemories(two, { maxEntries: 0, maxChars: 4000 })).toBe('None.');
+  });
+
+  it('cuts long messages and data so one task cannot take the whole budget', () => {
+    const text = renderRelatedMemories(
+      [trigger('t1', 1, 'a'.repeat(1000), 'b'.repeat(1000))],
+      wide,
+    );
+    expect(text).toContain(`: ${'a'.repeat(299)}…`);
+    expect(text).toContain(`Data: "${'b'.repeat(198)}…`);
+  });
+});
+
+describe('the planning prompt', () => {
+  it('shows an earlier task once, with what was asked, done and answered', async () => {
+    const { runtime, model } = await started({
+      responses: { responses: [plan(['echo', 'reply']), plan()] },
+      options: { pipelineReview: 'never' },
+    });
+    await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's', message: 'hi' });
+    await runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'message',
+      space: 's',
+      message: 'again',
+    });
+    const prompt = model.requests[1]?.[1]?.content ?? '';
+    const related = prompt.slice(prompt.indexOf('## Earlier tasks and related memories'));
+    expect(related).toMatch(
+      /^## Earlier tasks and related memories, newest first\n- \d{4}-\d\d-\d\d \d\d:\d\d UTC, space s, trigger echo\/message: hi\n {2}Steps: echo\/reply\n {2}Outcome: completed; echo\/reply returned \{"action":"reply"\}\n\n/,
+    );
+    expect(related.match(/trigger echo\/message/g)).toHaveLength(1);
+  });
+
+  it('limits the rendering to options.relatedMemoryChars', async () => {
+    const memory = new InMemoryMemoryProvider();
+    for (const n of [1, 2, 3]) {
+      await memory.store({ space: 's', kind: 'note', content: `fact ${n}`, metadata: {} });
+    }
+    const { runtime, model } = await started({
+      memory,
+      responses: planner(),
+      options: { relatedMemoryChars: 100 },
+    });
+    await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    const prompt = model.requests[0]?.[1]?.content ?? '';
+    expect(prompt).toContain('note: "fact 3"');
+    expect(prompt).not.toContain('fact 1');
+  });
+});

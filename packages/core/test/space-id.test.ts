@@ -1,0 +1,100 @@
+import { spaceId, WeftError } from '@weft/core';
+import { InMemoryMemoryProvider } from '@weft/testing';
+import { describe, expect, it } from 'vitest';
+
+const SPACE_RULE = /^[A-Za-z0-9][\w.:-]{0,199}$/;
+
+/** Ids that try to pass for another room or user, or to smuggle a separator or a wildcard. */
+const ADVERSARIAL = [
+  '42',
+  '4',
+  'r42',
+  'r42-user-alice',
+  'r42-user',
+  'user',
+  '-',
+  '_',
+  '_2d',
+  'a_b',
+  'a-b',
+  '*',
+  'r4*',
+  'café',
+  '🙂',
+  'a b',
+  'a/b',
+  ':',
+  '.',
+];
+
+describe('spaceId', () => {
+  it('keeps letters, digits, "." and ":" and joins the parts with "-"', () => {
+    expect(spaceId('chat', 'room', '42', 'user', 'ada')).toBe('chat-room-42-user-ada');
+    expect(spaceId('repo', 'weft.v2:main')).toBe('repo-weft.v2:main');
+  });
+
+  it('escapes every other character as "_" and the hex of its UTF-8 bytes', () => {
+    expect(spaceId('chat', 'r42-user-alice')).toBe('chat-r42_2duser_2dalice');
+    expect(spaceId('x', 'a_b', 'café', 'a/b*')).toBe('x-a_5fb-caf_c3_a9-a_2fb_2a');
+  });
+
+  it('is injective: no two lists of adversarial parts give the same id', () => {
+    const seen = new Map<string, string>();
+    for (const room of ADVERSARIAL) {
+      for (const user of ADVERSARIAL) {
+        const id = spaceId('chat', 'room', room, 'user', user);
+        expect(id).toMatch(SPACE_RULE);
+        const pair = JSON.stringify([room, user]);
+        expect(seen.get(id) ?? pair).toBe(pair);
+        seen.set(id, pair);
+      }
+    }
+    expect(seen.size).toBe(ADVERSARIAL.length ** 2);
+  });
+
+  it("builds patterns that match a room's spaces and no other room's", async () => {
+    const memory = new InMemoryMemoryProvider();
+    await memory.init();
+    for (const room of ADVERSARIAL) {
+      for (const user of ['alice', 'bob', 'user-x']) {
+        await memory.store({
+          space: spaceId('chat', 'room', room, 'user', user),
+          kind: 'trigger',
+          content: { room, user },
+          metadata: {},
+        });
+      }
+    }
+    for (const room of ADVERSARIAL) {
+      const found = await memory.query({
+        spacePatterns: [
+          spaceId('chat', 'room', room),
+          `${spaceId('chat', 'room', room, 'user')}-*`,
+        ],
+      });
+      expect(found).toHaveLength(3);
+      expect(new Set(found.map((entry) => (entry.content as { room: string }).room))).toEqual(
+        new Set([room]),
+      );
+    }
+  });
+
+  it.each([
+    [[], /give at least one part/],
+    [['chat', ''], /part 2 must be a non-empty string, got an empty string/],
+    [['chat', 7 as unknown as string], /part 2 must be a non-empty string, got number/],
+    [['_private'], /must start with a letter or digit/],
+    [['chat', 'x'.repeat(200)], /encoded id is 205 characters, over the limit of 200/],
+    [['chat', '-'.repeat(66)], /encoded id is 203 characters, over the limit of 200/],
+  ])('rejects %j with WEFT_INVALID_SPACE and status 400', (parts, problem) => {
+    let caught: unknown;
+    try {
+      spaceId(...parts);
+    } catch (error) {
+      caught = error;
+    }
+    expect(WeftError.is(caught, 'WEFT_INVALID_SPACE')).toBe(true);
+    expect((caught as WeftError).status).toBe(400);
+    expect((caught as Error).message).toMatch(problem);
+  });
+});

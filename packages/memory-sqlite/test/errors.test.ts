@@ -1,0 +1,51 @@
+import { WeftError } from '@weft/core';
+import { describe, expect, it } from 'vitest';
+import { SqliteMemoryProvider } from '../src/index.js';
+import { useTempDatabase } from './helpers.js';
+
+const db = useTempDatabase();
+
+async function codeOf(action: () => unknown): Promise<string | undefined> {
+  try {
+    await action();
+  } catch (error) {
+    expect(WeftError.is(error)).toBe(true);
+    return (error as WeftError<string>).code;
+  }
+  throw new Error('expected an error');
+}
+
+describe('SqliteMemoryProvider errors', () => {
+  it('carry a WEFT_SQLITE_* code for each problem', async () => {
+    expect(await codeOf(() => new SqliteMemoryProvider({ path: '' }))).toBe(
+      'WEFT_SQLITE_INVALID_OPTIONS',
+    );
+    const closed = db.create();
+    expect(await codeOf(() => closed.query({}))).toBe('WEFT_SQLITE_NOT_OPEN');
+    const missingDir = db.create({ path: `${db.path()}-missing/dir/weft.db` });
+    expect(await codeOf(() => missingDir.init())).toBe('WEFT_SQLITE_OPEN_FAILED');
+
+    const memory = await db.open();
+    const note = { space: 's', kind: 'note', content: 1, metadata: {} };
+    expect(await codeOf(() => memory.store({ ...note, kind: '' }))).toBe(
+      'WEFT_SQLITE_INVALID_MEMORY',
+    );
+    expect(await codeOf(() => memory.store({ ...note, content: 1n }))).toBe(
+      'WEFT_SQLITE_INVALID_MEMORY',
+    );
+    expect(await codeOf(() => memory.query({ limit: 0 }))).toBe('WEFT_SQLITE_INVALID_QUERY');
+    expect(await codeOf(() => memory.update('nope', { content: 1 }))).toBe(
+      'WEFT_SQLITE_MEMORY_NOT_FOUND',
+    );
+    expect(await codeOf(() => memory.remove(42 as unknown as string))).toBe(
+      'WEFT_SQLITE_INVALID_ARGUMENT',
+    );
+  });
+
+  it('keep the "owner: problem" message and name the code at the end of its first line', async () => {
+    const memory = await db.open();
+    await expect(memory.update('nope', { content: 1 })).rejects.toThrow(
+      'SqliteMemoryProvider "sqlite": no memory with id "nope"; use an id that store() or query() returned [WEFT_SQLITE_MEMORY_NOT_FOUND]',
+    );
+  });
+});

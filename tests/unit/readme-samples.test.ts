@@ -1,0 +1,119 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = path.resolve(__dirname, '../..');
+const packagesDir = path.join(root, 'packages');
+
+interface Readme {
+  /** The package's folder name, such as `model-openai`. */
+  name: string;
+  /** Its ```ts blocks, in order. */
+  blocks: string[];
+}
+
+async function readReadmes(): Promise<Readme[]> {
+  const names = (await readdir(packagesDir, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  const readmes: Readme[] = [];
+  for (const name of names) {
+    const text = await readFile(path.join(packagesDir, name, 'README.md'), 'utf8').catch(
+      () => undefined,
+    );
+    if (text === undefined) continue;
+    const blocks = [...text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? '');
+    readmes.push({ name, blocks });
+  }
+  return readmes;
+}
+
+/** The names a block imports: `import { a, type B as C } from ...` and `import d from ...`. */
+function importedNames(block: string): string[] {
+  const names: string[] = [];
+  for (const match of block.matchAll(
+    /^import\s+(?:type\s+)?(?:(\w+)\s*,?\s*)?(?:\{([^}]*)\})?\s*from/gm,
+  )) {
+    if (match[1]) names.push(match[1]);
+    for (const part of (match[2] ?? '').split(',')) {
+      const name = part
+        .replace(/^\s*type\s+/, '')
+        .split(/\s+as\s+/)
+        .pop()
+        ?.trim();
+      if (name) names.push(name);
+    }
+  }
+  return names;
+}
+
+/**
+ * Groups a README's blocks into modules as a reader meets them: a block goes on with the
+ * module before it (a provider made in one block is used in the next), unless it imports a
+ * name that module already imported, which marks a fresh, complete example.
+ */
+function toModules(blocks: readonly string[]): string[] {
+  const modules: { code: string[]; imported: Set<string> }[] = [];
+  for (const [index, block] of blocks.entries()) {
+    const names = importedNames(block);
+    let current = modules.at(-1);
+    if (!current || names.some((name) => current!.imported.has(name))) {
+      current = { code: [], imported: new Set() };
+      modules.push(current);
+    }
+    current.code.push(`// README block ${index + 1}\n${block}`);
+    for (const name of names) current.imported.add(name);
+  }
+  return modules.map((module) => module.code.join('\n'));
+}
+
+describe('the ```ts blocks of the package READMEs', () => {
+  let readmes: Readme[] = [];
+  let dir = '';
+
+  beforeAll(async () => {
+    readmes = await readReadmes();
+    // Inside the repository, so `@weft/*` resolve to the workspace packages.
+    dir = await mkdtemp(path.join(root, '.readme-samples-'));
+  });
+
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('are found in every package README', () => {
+    expect(readmes.map((readme) => readme.name)).toEqual([
+      'core',
+      'memory-sqlite',
+      'model-openai',
+      'plugin-chat',
+      'testing',
+    ]);
+    for (const readme of readmes) expect(readme.blocks.length, readme.name).toBeGreaterThan(0);
+  });
+
+  it('type-check against the packages, each README as one module read top to bottom', async () => {
+    for (const readme of readmes) {
+      for (const [index, code] of toModules(readme.blocks).entries()) {
+        await writeFile(path.join(dir, `${readme.name}-${index + 1}.ts`), `${code}\nexport {};\n`);
+      }
+    }
+    await writeFile(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+    await writeFile(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        extends: '../packages/tsconfig.base.json',
+        compilerOptions: { customConditions: ['weft-source'], noEmit: true },
+        include: ['*.ts'],
+      }),
+    );
+    const result = await run('npx', ['tsc', '-p', path.join(dir, 'tsconfig.json')], {
+      cwd: root,
+    }).catch((error: { stdout: string }) => ({ stdout: error.stdout, failed: true }));
+    expect('failed' in result ? result.stdout : '').toBe('');
+  }, 120_000);
+});
