@@ -56,7 +56,7 @@ describe('the scripted model', () => {
 
     expect(task.status).toBe('failed');
     expect(task.chain.at(-1)?.error).toMatch(
-      /no scripted response left for request #2/,
+      /no scripted response left for request #2.*\[WEFT_TESTING_SCRIPT_EXHAUSTED\]/,
     );
   });
 
