@@ -1,4 +1,4 @@
-import { Plugin, type Executor, type Trigger } from '@weft/core';
+import { Plugin, spaceId, type Executor, type Trigger } from '@weft/core';
 import { loadHistory } from './history.js';
 
 const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -90,7 +90,7 @@ export class ConversationPlugin extends Plugin {
           const task = await runtime.dispatch({
             pluginId: 'conversation',
             triggerId: 'message',
-            space: `conversation-${id}`,
+            space: spaceId('conversation', id),
             message: text,
           });
           const answer = task.chain.find(
