@@ -5,6 +5,7 @@ import type { Config } from '@docusaurus/types';
 import type * as Preset from '@docusaurus/preset-classic';
 import type { Options as DocsOptions } from '@docusaurus/plugin-content-docs';
 import type { PluginOptions as PwaOptions } from '@docusaurus/plugin-pwa';
+import npm2yarn from '@docusaurus/remark-plugin-npm2yarn';
 import type { PluginOptions as SearchOptions } from '@easyops-cn/docusaurus-search-local';
 import { announcement, editUrl, links, site } from './src/data/site';
 import { parseSiteEnv } from './src/config/env';
@@ -13,7 +14,12 @@ import { API_OUT_DIR, API_ROUTE_BASE_PATH, typedocOptions } from './src/config/t
 import { FAVICON, PWA_OUT_DIR, pwaHeadTags } from './src/pwa/assets';
 import { ensureApiDir, type ApiReferencePluginOptions } from './src/plugins/api-reference';
 import type { PluginCatalogueOptions } from './src/plugins/plugin-catalogue';
+import type { MarkdownCopiesOptions } from './src/plugins/markdown-copies';
+import cleanDocusaurusHtml from './src/plugins/markdown-copies/clean-docusaurus-html';
+import { SOCIAL_CARD_DIR } from './src/plugins/social-cards/card-path';
+import type { SocialCardsOptions } from './src/plugins/social-cards';
 import codeImport from 'remark-code-import';
+import rehypeFocusableTables from './src/config/rehype-focusable-tables';
 
 const env = parseSiteEnv();
 ensureApiDir(__dirname, API_OUT_DIR);
@@ -45,8 +51,14 @@ const announcementDismissalReset = `try{if(localStorage.getItem('docusaurus.anno
 /**
  * Fills fenced blocks written as ```ts file=<rootDir>/examples/... from the sample files,
  * which are type-checked and tested, so the docs never show code that does not run.
+ * A ```bash npm2yarn block becomes npm / yarn / pnpm tabs; `sync` makes the reader's choice
+ * apply to every such block, on every page (Docusaurus remembers a tab group's choice).
  */
-const remarkPlugins = [[codeImport, { rootDir: __dirname }]] as DocsOptions['remarkPlugins'];
+const remarkPlugins = [
+  [codeImport, { rootDir: __dirname }],
+  [npm2yarn, { sync: true, converters: ['yarn', 'pnpm'] }],
+] as DocsOptions['remarkPlugins'];
+const rehypePlugins = [rehypeFocusableTables] as DocsOptions['rehypePlugins'];
 
 const config = {
   title: site.title,
@@ -101,7 +113,10 @@ const config = {
           routeBasePath: 'docs',
           sidebarPath: './sidebars.ts',
           remarkPlugins,
+          rehypePlugins,
           editUrl,
+          // From git history; a checkout without history (or a new file) shows no date.
+          showLastUpdateTime: true,
           lastVersion: 'current',
           versions: {
             current: { label: 'Next' },
@@ -128,6 +143,9 @@ const config = {
         searchBarShortcutHint: true,
         explicitSearchResultPath: true,
         highlightSearchTermsOnTargetPage: true,
+        // The contexts give the search page its section picker ("Everywhere", the default, or
+        // one section). The navbar box ignores them and searches everything: see
+        // src/plugins/site-wide-search. Each result's path starts with its section's name.
         searchContextByPaths: [
           { label: 'Documentation', path: 'docs' },
           { label: 'API reference', path: API_ROUTE_BASE_PATH },
@@ -153,6 +171,7 @@ const config = {
         path: API_OUT_DIR,
         routeBasePath: API_ROUTE_BASE_PATH,
         remarkPlugins,
+        rehypePlugins,
         sidebarPath: './sidebars.api.ts',
         // Generated from TSDoc comments: edit the core package, not these pages.
         editUrl: undefined,
@@ -171,30 +190,73 @@ const config = {
       } satisfies PluginCatalogueOptions,
     ],
     [
-      '@docusaurus/plugin-pwa',
+      // The PWA, with the Markdown copies of every page (and llms.txt) written first and precached.
+      './src/plugins/markdown-copies/index.ts',
       {
-        offlineModeActivationStrategies: ['appInstalled', 'standalone', 'queryString'],
-        pwaHead: pwaHeadTags(),
-        injectManifestConfig: {
-          // Startup images are fetched by iOS once, at install; keep them out of the precache.
-          globIgnores: [`${PWA_OUT_DIR}/startup/**`],
-          // The plugin's own patterns leave PDFs out, so the navbar's whitepaper link would
-          // fail offline; list it by hand, versioned by the sources it is built from.
-          additionalManifestEntries: [whitepaperPrecacheEntry()],
+        pwa: {
+          offlineModeActivationStrategies: ['appInstalled', 'standalone', 'queryString'],
+          pwaHead: pwaHeadTags(),
+          injectManifestConfig: {
+            // Startup images are fetched by iOS once, at install, and social cards by the
+            // sites a page is shared on; keep both out of the precache.
+            globIgnores: [`${PWA_OUT_DIR}/startup/**`, `${SOCIAL_CARD_DIR}/**`],
+            // The plugin's own patterns leave PDFs out, so the navbar's whitepaper link would
+            // fail offline; list it by hand, versioned by the sources it is built from.
+            additionalManifestEntries: [whitepaperPrecacheEntry()],
+          },
+        } satisfies Omit<Partial<PwaOptions>, 'injectManifestConfig'> & {
+          // The plugin sets swSrc, swDest and globPatterns itself; the rest of the config is ours.
+          injectManifestConfig: {
+            globIgnores: string[];
+            additionalManifestEntries: { url: string; revision: string }[];
+          };
         },
-      } satisfies Omit<Partial<PwaOptions>, 'injectManifestConfig'> & {
-        // The plugin sets swSrc, swDest and globPatterns itself; the rest of the config is ours.
-        injectManifestConfig: {
-          globIgnores: string[];
-          additionalManifestEntries: { url: string; revision: string }[];
-        };
-      },
+        llmsTxt: {
+          siteTitle: site.title,
+          siteDescription: site.description,
+          depth: 2,
+          // The guides first, then the API reference.
+          includeOrder: ['/docs/**', `/${API_ROUTE_BASE_PATH}/**`],
+          logLevel: 0,
+          onRouteError: 'throw',
+          content: {
+            enableMarkdownFiles: true,
+            enableLlmsFullTxt: true,
+            includeDocs: true,
+            includePages: false,
+            includeBlog: false,
+            // The Markdown of a page is its article; the "Copy page" bar sits outside it.
+            contentSelectors: ['.theme-doc-markdown', 'article'],
+            // The search page is a page of the search plugin, not a docs page.
+            excludeRoutes: ['/search/**', '/search'],
+            beforeDefaultRehypePlugins: [cleanDocusaurusHtml],
+          },
+        },
+      } satisfies MarkdownCopiesOptions,
+    ],
+    './src/plugins/site-wide-search/index.ts',
+    [
+      './src/plugins/social-cards/index.ts',
+      {
+        sections: [
+          { prefix: '/', exact: true, label: site.tagline },
+          { prefix: '/docs/', label: 'Documentation' },
+          { prefix: `/${API_ROUTE_BASE_PATH}/`, label: 'API reference' },
+          { prefix: '/plugins/', label: 'Plugins' },
+          { prefix: '/search/', label: 'Search' },
+        ],
+        defaultSection: site.title,
+      } satisfies SocialCardsOptions,
     ],
   ],
 
   themeConfig: {
     image: `${PWA_OUT_DIR}/icon-512x512.png`,
-    metadata: [{ name: 'description', content: site.description }],
+    // Defaults for pages without a description of their own (the not-found and search pages).
+    metadata: [
+      { name: 'description', content: site.description },
+      { property: 'og:description', content: site.description },
+    ],
     colorMode: {
       defaultMode: 'dark',
       disableSwitch: true,

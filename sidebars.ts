@@ -8,6 +8,7 @@ const sidebars: SidebarsConfig = {
   docs: [
     'index',
     'getting-started',
+    'installation',
     'tutorials/chat-assistant',
     {
       type: 'category',

@@ -9,12 +9,7 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    include: [
-      'packages/*/test/**/*.test.ts',
-      'tests/unit/**/*.test.ts',
-      'tests/pack/**/*.test.ts',
-      'examples/**/*.test.ts',
-    ],
+    include: ['packages/*/test/**/*.test.ts', 'tests/unit/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 20_000,
   },
 });

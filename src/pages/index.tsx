@@ -8,8 +8,9 @@ import Snippet from './_components/Snippet';
 export default function Home(): ReactNode {
   return (
     <Layout title={site.tagline} description={site.description}>
-      <Hero title={site.title} tagline={site.tagline} />
+      {/* The hero is the page's own header, inside main: the announcement bar is the banner. */}
       <main>
+        <Hero title={site.title} tagline={site.tagline} />
         <BuildingBlocks />
         <Snippet />
       </main>

@@ -19,6 +19,9 @@ interface SwParams {
   debug?: unknown;
 }
 
+// The "Copy page" check reads what was copied.
+test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
 let copy: BuildCopy;
 let server: StaticServer;
 
@@ -88,6 +91,8 @@ const h1 = (page: Page) => page.locator('article h1, main h1').first();
 test('with ?offlineMode=true the whole site is precached and keeps working with the server stopped', async ({
   page,
 }) => {
+  // The whole site, its Markdown copies included, is precached before the journey starts.
+  test.slow();
   await installOfflineMode(page);
 
   // Spec section 7: the worker script is requested with params={"offlineMode":…,"debug":…}.
@@ -145,6 +150,12 @@ test('with ?offlineMode=true the whole site is precached and keeps working with 
   }
   await page.reload();
   await expect(h1(page)).toHaveText('Interface: Executor');
+
+  // "Copy page" fetches the page's Markdown copy, which is precached like the page.
+  await page.getByRole('button', { name: 'Copy page', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Copied' })).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toBe(readFileSync(join(copy.dir, 'api/interfaces/Executor.md'), 'utf8'));
 
   // The navbar's whitepaper is a PDF, outside the plugin's own precache patterns.
   const whitepaper = await page.evaluate(async () => {

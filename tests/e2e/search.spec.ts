@@ -6,6 +6,12 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { gotoHydrated } from './support/shell';
 
+/**
+ * The first results wait for the search index to download and load in a worker, which takes
+ * well over the default 10 s when the machine running the tests is busy.
+ */
+const indexLoad = { timeout: 30_000 };
+
 function searchInput(page: Page): Locator {
   // A plain input until the search index loads on first focus; a combobox after.
   return page.locator('.navbar input.navbar__search-input');
@@ -46,7 +52,7 @@ test('typing a docs term suggests docs pages, and choosing one opens it', async 
   await searchInput(page).fill('executor');
 
   const executors = suggestion(page, 'Executors');
-  await expect(executors).toBeVisible();
+  await expect(executors).toBeVisible(indexLoad);
   await expect(executors).toContainText('Documentation');
 
   // "See all results" links to the search page, with its trailing slash.
@@ -67,7 +73,7 @@ test('typing an API name suggests its API reference page, and choosing it opens 
   await searchInput(page).fill('ModelManager');
 
   const modelManager = suggestion(page, 'Class: ModelManager');
-  await expect(modelManager).toBeVisible();
+  await expect(modelManager).toBeVisible(indexLoad);
   await expect(modelManager).toContainText('API');
 
   await modelManager.click();
@@ -80,7 +86,7 @@ test('the search results page lists docs and API results, with trailing-slash li
 }) => {
   await page.goto('/search/?q=executor');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Search results for "executor"');
-  await expect(page.getByText(/^\d+ documents? found$/)).toBeVisible();
+  await expect(page.getByText(/^\d+ documents? found$/)).toBeVisible(indexLoad);
 
   const results = page.locator('article h2 a');
   await expect(results.first()).toBeVisible();
@@ -108,4 +114,116 @@ test('the search results page lists docs and API results, with trailing-slash li
   await modelManager.click();
   await expect(page).toHaveURL((url) => url.pathname === '/api/classes/ModelManager/');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Class: ModelManager');
+});
+
+/** The suggestion the keyboard cursor is on (autocomplete.js marks it with a "cursor" class). */
+function cursorSuggestion(page: Page): Locator {
+  return page.locator('[role="option"][class*="cursor"]');
+}
+
+async function openSearchWithShortcut(page: Page): Promise<Locator> {
+  const input = searchInput(page);
+  const [modifier] = await page.locator('.navbar .navbar__search kbd').allInnerTexts();
+  await page.keyboard.press(modifier === '⌘' ? 'Meta+k' : 'Control+k');
+  await expect(input).toBeFocused();
+  return input;
+}
+
+test.describe('search finds every page from every page, with the keyboard only', () => {
+  test('from a guide page, an API symbol is the first result, labelled API, and Enter opens it', async ({
+    page,
+  }) => {
+    await gotoHydrated(page, '/docs/getting-started/');
+    await openSearchWithShortcut(page);
+    await page.keyboard.type('PipelineModificationSchema');
+
+    // Best match first: the symbol's own page, its path starting with its section.
+    const first = page.getByRole('option').first();
+    await expect(first.locator('[class*="hitTitle"]')).toHaveText(
+      'Variable: PipelineModificationSchema',
+      indexLoad,
+    );
+    await expect(first.locator('[class*="hitPath"]')).toHaveText(/^API › /);
+    await expect(page.getByText('No results')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: /outside/ })).toHaveCount(0);
+
+    // Arrows move the cursor; it starts on the best match.
+    await expect(cursorSuggestion(page)).toHaveCount(1);
+    const firstTitle = await cursorSuggestion(page).locator('[class*="hitTitle"]').innerText();
+    await page.keyboard.press('ArrowDown');
+    await expect(cursorSuggestion(page).locator('[class*="hitTitle"]')).not.toHaveText(firstTitle);
+    await page.keyboard.press('ArrowUp');
+    await expect(cursorSuggestion(page).locator('[class*="hitTitle"]')).toHaveText(firstTitle);
+
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(
+      (url) => url.pathname === '/api/variables/PipelineModificationSchema/',
+    );
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'Variable: PipelineModificationSchema',
+    );
+  });
+
+  test('from an API page, a guide topic is found, labelled Documentation, and Enter opens it', async ({
+    page,
+  }) => {
+    await gotoHydrated(page, '/api/classes/Runtime/');
+    await openSearchWithShortcut(page);
+    await page.keyboard.type('Liquid templates');
+
+    const first = page.getByRole('option').first();
+    await expect(first.locator('[class*="hitTitle"]')).toHaveText('Liquid templates', indexLoad);
+    await expect(first.locator('[class*="hitPath"]')).toHaveText(/^Documentation › /);
+
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(
+      (url) => url.pathname === '/docs/core-utilities/liquid-templates/',
+    );
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Liquid templates');
+  });
+
+  test('one list mixes guides and API pages, each labelled with its section', async ({ page }) => {
+    await gotoHydrated(page, '/docs/building-plugins/executors/');
+    await searchInput(page).fill('Executor');
+    const options = page.getByRole('option');
+    await expect(options.first()).toBeVisible(indexLoad);
+    // A page's matching headings are listed under it as a tree, with the page as their label;
+    // every other result carries its section's name at the start of its path.
+    const pageHits = options.filter({ hasNot: page.locator('[class*="hitTree"]') });
+    const labels = await pageHits.locator('[class*="hitPath"]').allInnerTexts();
+    expect(labels.length).toBe(await pageHits.count());
+    const sections = new Set(labels.map((label) => label.split(' › ')[0]));
+    expect([...sections].sort()).toEqual(['API', 'Documentation']);
+  });
+});
+
+test('the search page searches everywhere by default and narrows to one section', async ({
+  page,
+}) => {
+  await page.goto('/search/?q=executor');
+  const results = page.locator('article h2 a');
+  await expect(results.first()).toBeVisible(indexLoad);
+  const section = page.getByRole('combobox').filter({ has: page.getByRole('option') });
+  await expect(section).toHaveValue('');
+
+  const pathnamesNow = async () =>
+    (
+      await results.evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''))
+    ).map((href) => pathnameOf(href, page));
+  const everywhere = await pathnamesNow();
+  expect(everywhere.some((pathname) => pathname.startsWith('/docs/'))).toBe(true);
+  expect(everywhere.some((pathname) => pathname.startsWith('/api/'))).toBe(true);
+
+  await section.selectOption({ label: 'API reference' });
+  await expect(page).toHaveURL((url) => url.searchParams.get('ctx') === 'api');
+  await expect
+    .poll(async () => (await pathnamesNow()).every((pathname) => pathname.startsWith('/api/')))
+    .toBe(true);
+  expect((await pathnamesNow()).length).toBeGreaterThan(0);
+
+  await section.selectOption({ label: 'Documentation' });
+  await expect
+    .poll(async () => (await pathnamesNow()).every((pathname) => pathname.startsWith('/docs/')))
+    .toBe(true);
+  expect((await pathnamesNow()).length).toBeGreaterThan(0);
 });

@@ -11,6 +11,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  packWorkspacePackages,
+  type PackedPackage,
+} from '../../packages/create-weft/src/weft-packages';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
@@ -141,18 +145,15 @@ describe('the packed @weft/core tarball', () => {
   let work = '';
   let project = '';
   let names: { values: string[]; types: string[] };
-  let packed: { filename: string; files: { path: string }[] };
+  let packed: PackedPackage;
 
   beforeAll(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'weft-pack-'));
     project = path.join(work, 'project');
     names = publicNames(await readFile(path.join(coreDir, 'src/index.ts'), 'utf8'));
 
-    await run('npm', ['run', 'build', '-w', '@weft/core'], { cwd: root });
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], {
-      cwd: coreDir,
-    });
-    packed = (JSON.parse(stdout) as (typeof packed)[])[0] as typeof packed;
+    const [tarball] = await packWorkspacePackages(root, ['@weft/core'], work);
+    packed = tarball as PackedPackage;
 
     await mkdir(project);
     await writeFile(

@@ -167,4 +167,16 @@ describe('installCommand', () => {
   it('installs the package by its npm name', () => {
     expect(installCommand({ name: '@weft/memory-sqlite' })).toBe('npm install @weft/memory-sqlite');
   });
+
+  it('runs the project creator instead of installing it', () => {
+    expect(installCommand({ name: 'create-weft' })).toBe('npm create weft@latest my-agent');
+  });
+});
+
+describe('validatePackage and the project creator', () => {
+  it('accepts create-weft, the one package outside the @weft scope', () => {
+    expect(validatePackage('create-weft', manifest({ name: 'create-weft' })).name).toBe(
+      'create-weft',
+    );
+  });
 });

@@ -273,7 +273,9 @@ describe('OpenAIModelProvider', () => {
       server.enqueue(reply(503, 'busy', { 'Retry-After': '20' }), completion('too late'));
       const controller = new AbortController();
       const pending = generate(provider(), { signal: controller.signal });
-      setTimeout(() => controller.abort(new Error('user went away')), 100);
+      // Abort once the first attempt was answered, while the provider waits to retry.
+      await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+      controller.abort(new Error('user went away'));
       const error = await failure(pending);
       expect(error.code).toBe('WEFT_OPENAI_ABORTED');
       expect(error.message).toBe(

@@ -263,7 +263,7 @@ describe('ChatPlugin', () => {
   });
 
   it('refuses a request whose Host is not allowed, even with a matching Origin, and runs no task', async () => {
-    const { runtime, model } = await boot([PLAN, 'Hello', CONTINUE]);
+    const { runtime, model } = await boot([PLAN, 'Hello']);
     const url = new URL(`${runtime.server.url}/chat`);
     const status = await new Promise<number>((resolve, reject) => {
       const outgoing = httpRequest(
@@ -305,17 +305,7 @@ describe('chat spaces', () => {
   });
 
   it("does not show room r42's messages to room r42-user-alice, nor the reverse", async () => {
-    const { runtime, model, memory } = await boot([
-      PLAN,
-      'One',
-      CONTINUE,
-      PLAN,
-      'Two',
-      CONTINUE,
-      PLAN,
-      'Three',
-      CONTINUE,
-    ]);
+    const { runtime, model, memory } = await boot([PLAN, 'One', PLAN, 'Two', PLAN, 'Three']);
     await post(runtime, { room: 'r42', user: 'alice', message: 'secret of room r42' });
     await post(runtime, {
       room: 'r42-user-alice',
@@ -323,10 +313,11 @@ describe('chat spaces', () => {
       message: 'hello from the other room',
     });
     await post(runtime, { room: 'r42', user: 'carol', message: 'back in r42' });
-    const otherRoomPlanning = model.requests[3]?.at(-1)?.content ?? '';
+    // Each task asks for its plan, then its reply: planning prompts are requests 0, 2 and 4.
+    const otherRoomPlanning = model.requests[2]?.at(-1)?.content ?? '';
     expect(otherRoomPlanning).toContain('hello from the other room');
     expect(otherRoomPlanning).not.toContain('secret of room r42');
-    const backInRoom = model.requests[6]?.at(-1)?.content ?? '';
+    const backInRoom = model.requests[4]?.at(-1)?.content ?? '';
     expect(backInRoom).toContain('secret of room r42');
     expect(backInRoom).not.toContain('hello from the other room');
     // The two senders that could have collided as chat-room-r42-user-alice... are apart.

@@ -4,6 +4,7 @@ import Link from '@docusaurus/Link';
 import { usePluginData } from '@docusaurus/useGlobalData';
 import {
   CATALOGUE_PLUGIN_NAME,
+  INSTALLATION_PATH,
   KIND_TITLES,
   PACKAGE_KINDS,
   type CatalogueEntry,
@@ -40,9 +41,9 @@ export default function PluginsPage(): ReactNode {
             .
           </p>
           <p className={styles.lead}>
-            They are not on the npm registry yet: the install commands below are the names they will
-            be published under. Until then, use them from a clone of the repository, as{' '}
-            <Link to="/docs/getting-started/">Getting started</Link> shows.
+            Each card shows the command that installs the package, or creates a project.{' '}
+            <Link to={INSTALLATION_PATH}>Installation</Link> says whether the packages are on the
+            npm registry yet, and how to use them from a clone of the repository until they are.
           </p>
         </header>
         {groups.length === 0 ? (

@@ -9,7 +9,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PACKAGE_KINDS, type CatalogueEntry, type PackageKind } from './model';
+import { CREATE_PACKAGE, PACKAGE_KINDS, type CatalogueEntry, type PackageKind } from './model';
 
 export * from './model';
 
@@ -54,8 +54,12 @@ export function validatePackage(directory: string, manifest: unknown): Catalogue
     throw new CatalogueError(directory, 'the file', 'must contain a JSON object');
   }
   const name = requireString(directory, manifest, 'name');
-  if (!name.startsWith('@weft/')) {
-    throw new CatalogueError(directory, 'name', `must be in the @weft scope, got "${name}"`);
+  if (!name.startsWith('@weft/') && name !== CREATE_PACKAGE) {
+    throw new CatalogueError(
+      directory,
+      'name',
+      `must be in the @weft scope (or be ${CREATE_PACKAGE}), got "${name}"`,
+    );
   }
   const version = requireString(directory, manifest, 'version');
   const description = requireString(directory, manifest, 'description');

@@ -33,8 +33,23 @@ export interface CatalogueEntry {
   directory: string;
 }
 
+/**
+ * The one package outside the @weft scope: npm runs it for `npm create weft`, whose
+ * initializer name maps to `create-weft`.
+ */
+export const CREATE_PACKAGE = 'create-weft';
+
+/** The documentation page that says how to install Weft today and after publication. */
+export const INSTALLATION_PATH = '/docs/installation/';
+
+/**
+ * The command a user types to add the package to a project. The project creator is run, not
+ * installed. Every package README's install line is this command (tests/unit checks it).
+ */
 export function installCommand(entry: Pick<CatalogueEntry, 'name'>): string {
-  return `npm install ${entry.name}`;
+  return entry.name === CREATE_PACKAGE
+    ? 'npm create weft@latest my-agent'
+    : `npm install ${entry.name}`;
 }
 
 /** Name under which the plugin publishes its global data. */

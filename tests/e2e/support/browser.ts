@@ -7,6 +7,9 @@ export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking'];
 
-/** The production build is served here for the whole run (see playwright.config.ts). */
-export const sitePort = 4173;
+/**
+ * The production build is served here for the whole run (see playwright.config.ts). E2E_PORT
+ * moves it, so two checkouts on one machine do not test each other's build.
+ */
+export const sitePort = Number(process.env.E2E_PORT ?? 4173);
 export const siteUrl = `http://127.0.0.1:${sitePort}`;

@@ -1,0 +1,68 @@
+import { parseArgs } from 'node:util';
+import {
+  isMemoryChoice,
+  isModelChoice,
+  MEMORY_CHOICES,
+  MODEL_CHOICES,
+  type MemoryChoice,
+  type ModelChoice,
+} from './choices.js';
+import { CreateWeftError } from './errors.js';
+
+/** What the command line said; anything left out is asked for, or defaulted. */
+export interface Arguments {
+  directory?: string;
+  name?: string;
+  model?: ModelChoice;
+  memory?: MemoryChoice;
+  help: boolean;
+}
+
+export const USAGE = `Usage: npm create weft@latest <folder> -- [options]
+
+Creates a Weft agent project in <folder>, which must not exist or be empty.
+
+Options:
+  --model <${MODEL_CHOICES.join('|')}>   the text model (asked on a terminal; default scripted)
+  --memory <${MEMORY_CHOICES.join('|')}>          where memories are kept (asked on a terminal; default memory)
+  --name <name>                       the npm package name (default: the folder's name)
+  -h, --help                          shows this help
+`;
+
+export function parseArguments(argv: readonly string[]): Arguments {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        model: { type: 'string' },
+        memory: { type: 'string' },
+        name: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new CreateWeftError(`arguments: ${(error as Error).message}; fix: see --help`);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length > 1) {
+    throw new CreateWeftError(
+      `arguments: one folder expected, got ${positionals.length} (${positionals.join(', ')}); fix: quote a name with spaces`,
+    );
+  }
+  const { model, memory } = values;
+  if (model !== undefined && !isModelChoice(model)) {
+    throw new CreateWeftError(`--model: "${model}" is not one of ${MODEL_CHOICES.join(', ')}`);
+  }
+  if (memory !== undefined && !isMemoryChoice(memory)) {
+    throw new CreateWeftError(`--memory: "${memory}" is not one of ${MEMORY_CHOICES.join(', ')}`);
+  }
+  return {
+    directory: positionals[0],
+    name: values.name,
+    model,
+    memory,
+    help: values.help ?? false,
+  };
+}

@@ -1,0 +1,33 @@
+/** The text models a new project can start with. */
+export const MODEL_CHOICES = ['openai', 'ollama', 'scripted'] as const;
+export type ModelChoice = (typeof MODEL_CHOICES)[number];
+
+/** Where a new project keeps its memories. */
+export const MEMORY_CHOICES = ['sqlite', 'memory'] as const;
+export type MemoryChoice = (typeof MEMORY_CHOICES)[number];
+
+/**
+ * What a non-interactive run picks: the choices that run anywhere with no key, no server and
+ * no native module, so the project's tests and first start work at once.
+ */
+export const DEFAULT_MODEL: ModelChoice = 'scripted';
+export const DEFAULT_MEMORY: MemoryChoice = 'memory';
+
+/** How each choice is described in prompts and in the project's README. */
+export const MODEL_LABELS: Record<ModelChoice, string> = {
+  openai: 'OpenAI (or any OpenAI-compatible API), with an API key',
+  ollama: 'Ollama on this machine, no key',
+  scripted: 'Scripted stand-in, no key and no network',
+};
+export const MEMORY_LABELS: Record<MemoryChoice, string> = {
+  sqlite: 'SQLite file, kept across restarts',
+  memory: 'In memory, lost on exit',
+};
+
+export function isModelChoice(value: string): value is ModelChoice {
+  return (MODEL_CHOICES as readonly string[]).includes(value);
+}
+
+export function isMemoryChoice(value: string): value is MemoryChoice {
+  return (MEMORY_CHOICES as readonly string[]).includes(value);
+}

@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { MemoryChoice, ModelChoice } from './choices.js';
+import { CreateWeftError } from './errors.js';
+import { assertProjectName } from './project-name.js';
+import { renderProject } from './templates.js';
+import {
+  findWorkspaceRoot,
+  ownVersion,
+  packWorkspacePackages,
+  weftPackagesFor,
+} from './weft-packages.js';
+
+/** Where the tarballs go inside a project made from a clone. */
+const VENDOR_DIR = 'vendor';
+
+export interface CreateProjectOptions {
+  /** The folder to create; it must not exist or be empty. */
+  directory: string;
+  /** The npm name of the project. Default: the folder's name. */
+  name?: string;
+  model: ModelChoice;
+  memory: MemoryChoice;
+  /**
+   * Where the Weft packages come from: `'registry'` for published versions, `'workspace'` for
+   * tarballs packed from the clone at `workspaceRoot`. Default: the workspace when this package
+   * runs from a clone, else the registry.
+   */
+  source?: 'registry' | 'workspace';
+  workspaceRoot?: string;
+  /** Called before each slow step, to show progress. */
+  onProgress?: (step: string) => void;
+}
+
+export interface CreatedProject {
+  directory: string;
+  name: string;
+  source: 'registry' | 'workspace';
+  /** The project's files, relative to its folder, sorted. */
+  files: string[];
+}
+
+/**
+ * Writes a new Weft project. Everything is written into a hidden sibling folder first and
+ * renamed into place at the end, so a failure leaves nothing behind.
+ */
+export async function createProject(options: CreateProjectOptions): Promise<CreatedProject> {
+  const directory = path.resolve(options.directory);
+  const name = options.name ?? path.basename(directory);
+  assertProjectName(name);
+  await assertWritable(directory);
+
+  const workspaceRoot = options.workspaceRoot ?? findWorkspaceRoot();
+  const source = options.source ?? (workspaceRoot ? 'workspace' : 'registry');
+  if (source === 'workspace' && !workspaceRoot) {
+    throw new CreateWeftError(
+      'source "workspace": this create-weft does not run from a Weft clone; fix: run it from a clone, or use the registry',
+    );
+  }
+
+  const parent = path.dirname(directory);
+  const createdParent = await mkdir(parent, { recursive: true });
+  const staging = path.join(
+    parent,
+    `.${path.basename(directory)}-${randomBytes(4).toString('hex')}.tmp`,
+  );
+  try {
+    await mkdir(staging);
+    const weftPackages = weftPackagesFor(options);
+    let dependencies: Record<string, string>;
+    let dependencyNote = '';
+    if (source === 'workspace') {
+      options.onProgress?.(`Packing ${weftPackages.join(', ')} from this clone`);
+      await mkdir(path.join(staging, VENDOR_DIR));
+      const packed = await packWorkspacePackages(
+        workspaceRoot as string,
+        weftPackages,
+        path.join(staging, VENDOR_DIR),
+      );
+      dependencies = Object.fromEntries(
+        packed.map((item) => [item.name, `file:${VENDOR_DIR}/${item.filename}`]),
+      );
+      dependencyNote = [
+        '## Where Weft comes from',
+        '',
+        `The \`@weft/*\` packages are tarballs in \`${VENDOR_DIR}/\`, packed from a clone of the Weft`,
+        'repository, so this project needs nothing else from it. Once they are published, replace',
+        `each \`file:${VENDOR_DIR}/...\` in \`package.json\` with \`^${ownVersion()}\` and delete \`${VENDOR_DIR}/\`.`,
+      ].join('\n');
+    } else {
+      dependencies = Object.fromEntries(weftPackages.map((pkg) => [pkg, `^${ownVersion()}`]));
+    }
+
+    options.onProgress?.('Writing the project');
+    const files = await renderProject({
+      projectName: name,
+      model: options.model,
+      memory: options.memory,
+      dependencies,
+      dependencyNote,
+    });
+    for (const [file, content] of files) {
+      const target = path.join(staging, file);
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, content);
+    }
+
+    // An empty folder the user made for the project is replaced by the finished one.
+    await rmdir(directory).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+    await rename(staging, directory);
+    const vendored = source === 'workspace' ? await readdir(path.join(directory, VENDOR_DIR)) : [];
+    return {
+      directory,
+      name,
+      source,
+      files: [...files.keys(), ...vendored.map((file) => `${VENDOR_DIR}/${file}`)].sort(),
+    };
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    if (createdParent) await rm(createdParent, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Throws unless `directory` is missing or an empty folder. */
+async function assertWritable(directory: string): Promise<void> {
+  const info = await stat(directory).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (!info) return;
+  if (!info.isDirectory()) {
+    throw new CreateWeftError(`${directory}: is a file; fix: choose a folder name that is free`);
+  }
+  if ((await readdir(directory)).length > 0) {
+    throw new CreateWeftError(
+      `${directory}: is not empty; fix: choose a new folder name, or empty this one first`,
+    );
+  }
+}

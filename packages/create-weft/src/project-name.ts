@@ -1,0 +1,17 @@
+import validate from 'validate-npm-package-name';
+import { CreateWeftError } from './errors.js';
+
+/** Throws unless `name` is valid for a new npm package, with npm's own reasons. */
+export function assertProjectName(name: string): void {
+  const result = validate(name);
+  if (result.validForNewPackages) return;
+  const problems = [...(result.errors ?? []), ...(result.warnings ?? [])].join('; ');
+  const suggestion = name
+    .toLowerCase()
+    .replace(/[^a-z0-9._~-]+/g, '-')
+    .replace(/^[._-]+|-+$/g, '');
+  throw new CreateWeftError(
+    `project name "${name}": ${problems}; fix: choose a folder name (or pass --name) that npm accepts` +
+      (suggestion && suggestion !== name ? `, such as "${suggestion}"` : ''),
+  );
+}

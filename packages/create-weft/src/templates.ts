@@ -1,0 +1,92 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MEMORY_LABELS, MODEL_LABELS, type MemoryChoice, type ModelChoice } from './choices.js';
+
+/** templates/ beside src/ and dist/, so the same files serve a clone and the published package. */
+export const TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url));
+
+/**
+ * Template files whose names npm or the repository would treat specially under their real
+ * name: npm drops `.gitignore` from tarballs, and a nested `package.json` would look like a
+ * workspace package.
+ */
+const RENAMED: Record<string, string> = {
+  '_package.json': 'package.json',
+  _gitignore: '.gitignore',
+  'env.example': '.env.example',
+};
+
+/** The Markdown snippets of a choice, spliced into the README rather than copied. */
+const PARTIAL = 'README.md';
+
+export interface RenderOptions {
+  projectName: string;
+  model: ModelChoice;
+  memory: MemoryChoice;
+  /** The project's runtime dependencies, name to version or `file:` specifier. */
+  dependencies: Record<string, string>;
+  /** A paragraph for the README about where the Weft packages come from, or ''. */
+  dependencyNote: string;
+}
+
+/** Every file of the new project, by path relative to its folder. */
+export async function renderProject(options: RenderOptions): Promise<Map<string, string>> {
+  const modelDir = path.join(TEMPLATES_DIR, 'model', options.model);
+  const memoryDir = path.join(TEMPLATES_DIR, 'memory', options.memory);
+  const values: Record<string, string> = {
+    projectName: options.projectName,
+    model: MODEL_LABELS[options.model],
+    memory: MEMORY_LABELS[options.memory],
+    modelSection: (await readFile(path.join(modelDir, PARTIAL), 'utf8')).trim(),
+    memorySection: (await readFile(path.join(memoryDir, PARTIAL), 'utf8')).trim(),
+    dependencyNote: options.dependencyNote,
+  };
+
+  const files = new Map<string, string>();
+  for (const dir of [path.join(TEMPLATES_DIR, 'base'), modelDir, memoryDir]) {
+    for (const file of await listFiles(dir)) {
+      if (dir !== path.join(TEMPLATES_DIR, 'base') && file === PARTIAL) continue;
+      const target = RENAMED[file] ?? file;
+      files.set(target, substitute(await readFile(path.join(dir, file), 'utf8'), values, file));
+    }
+  }
+
+  const manifestText = files.get('package.json');
+  if (manifestText === undefined) throw new Error('templates/base/_package.json is missing');
+  const manifest = JSON.parse(manifestText) as { dependencies: Record<string, string> };
+  manifest.dependencies = sortKeys(options.dependencies);
+  files.set('package.json', `${JSON.stringify(manifest, null, 2)}\n`);
+  files.set('README.md', tidyMarkdown(files.get('README.md') ?? ''));
+  return files;
+}
+
+/** Replaces each `{{key}}`; a key with no value is a bug in the templates, so it throws. */
+export function substitute(text: string, values: Record<string, string>, file: string): string {
+  return text.replace(/\{\{(\w+)\}\}/g, (_match, key: string) => {
+    const value = values[key];
+    if (value === undefined)
+      throw new Error(`templates: ${file} uses {{${key}}}, which has no value`);
+    return value;
+  });
+}
+
+/** Paths of the files under `dir`, relative to it, with forward slashes, sorted. */
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) =>
+      path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'),
+    )
+    .sort();
+}
+
+function sortKeys(record: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** An empty placeholder leaves blank lines behind: keep at most one between paragraphs. */
+function tidyMarkdown(text: string): string {
+  return `${text.replace(/\n{3,}/g, '\n\n').trim()}\n`;
+}

@@ -1,0 +1,24 @@
+import { existsSync } from 'node:fs';
+
+/** A problem with the agent's settings, reported at start-up before anything runs. */
+export class SetupError extends Error {
+  override readonly name = 'SetupError';
+}
+
+/**
+ * Loads `.env` into `process.env` with Node's own parser, when the file exists. Variables
+ * already set in the shell win over the file, so a deployment can override it.
+ */
+export function loadEnvFile(file = '.env'): void {
+  if (existsSync(file)) process.loadEnvFile(file);
+}
+
+/** The HTTP port from `PORT` (default 3000; 0 picks a free one). */
+export function readPort(env: NodeJS.ProcessEnv): number {
+  const raw = env.PORT?.trim() || '3000';
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new SetupError(`PORT: "${raw}" is not a port number; set a whole number from 0 to 65535`);
+  }
+  return port;
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { parseArguments } from '../src/arguments.js';
+import { CreateWeftError } from '../src/errors.js';
+import { assertProjectName } from '../src/project-name.js';
+
+describe('parseArguments', () => {
+  it('reads the folder and the choices', () => {
+    expect(
+      parseArguments(['my-agent', '--model', 'ollama', '--memory', 'sqlite', '--name', 'bot']),
+    ).toEqual({
+      directory: 'my-agent',
+      model: 'ollama',
+      memory: 'sqlite',
+      name: 'bot',
+      help: false,
+    });
+  });
+
+  it('leaves out what was not given, for prompts or defaults', () => {
+    expect(parseArguments([])).toEqual({
+      directory: undefined,
+      model: undefined,
+      memory: undefined,
+      name: undefined,
+      help: false,
+    });
+  });
+
+  it.each([
+    [['a', '--model', 'gpt'], /^--model: "gpt" is not one of openai, ollama, scripted$/],
+    [['a', '--memory', 'redis'], /^--memory: "redis" is not one of sqlite, memory$/],
+    [['a', 'b'], /^arguments: one folder expected, got 2 \(a, b\)/],
+    [['a', '--colour'], /^arguments: .*colour.*; fix: see --help$/],
+  ])('rejects %j, naming what was wrong', (argv, message) => {
+    expect(() => parseArguments(argv)).toThrow(CreateWeftError);
+    expect(() => parseArguments(argv)).toThrow(message);
+  });
+});
+
+describe('assertProjectName', () => {
+  it('accepts names npm accepts for new packages', () => {
+    expect(() => assertProjectName('my-agent')).not.toThrow();
+    expect(() => assertProjectName('@acme/agent')).not.toThrow();
+  });
+
+  it.each([
+    ['My Agent', /^project name "My Agent": .*; fix: .*such as "my-agent"$/],
+    ['.hidden', /^project name "\.hidden": name cannot start with a period/],
+    ['node_modules', /^project name "node_modules": .*node_modules is not a valid package name/],
+  ])('rejects %s with npm’s reason and a fix', (name, message) => {
+    expect(() => assertProjectName(name)).toThrow(message);
+  });
+});

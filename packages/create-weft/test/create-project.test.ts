@@ -1,0 +1,120 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MEMORY_CHOICES, MODEL_CHOICES } from '../src/choices.js';
+import { createProject } from '../src/create-project.js';
+import { CreateWeftError } from '../src/errors.js';
+import { ownVersion } from '../src/weft-packages.js';
+
+describe('createProject', () => {
+  let work = '';
+  beforeEach(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'create-weft-test-'));
+  });
+  afterEach(async () => {
+    await rm(work, { recursive: true, force: true });
+  });
+
+  const combinations = MODEL_CHOICES.flatMap((model) =>
+    MEMORY_CHOICES.map((memory) => [model, memory] as const),
+  );
+
+  it.each(combinations)(
+    'writes a complete project for --model %s --memory %s',
+    async (model, memory) => {
+      const directory = path.join(work, 'my-agent');
+      const project = await createProject({ directory, model, memory, source: 'registry' });
+      expect(project).toMatchObject({ directory, name: 'my-agent', source: 'registry' });
+      expect(project.files).toEqual(
+        [
+          '.env.example',
+          '.gitignore',
+          'README.md',
+          'package.json',
+          'src/agent.ts',
+          'src/assistant-plugin.ts',
+          'src/env.ts',
+          'src/main.ts',
+          'src/memory.ts',
+          'src/model.ts',
+          'src/scripted-model.ts',
+          'test/agent.test.ts',
+          'test/model.test.ts',
+          'tsconfig.build.json',
+          'tsconfig.json',
+          'vitest.config.ts',
+        ].sort(),
+      );
+      for (const file of project.files) {
+        expect(await readFile(path.join(directory, file), 'utf8')).not.toMatch(/\{\{\w+\}\}/);
+      }
+      const manifest = JSON.parse(await readFile(path.join(directory, 'package.json'), 'utf8')) as {
+        name: string;
+        type: string;
+        scripts: Record<string, string>;
+        dependencies: Record<string, string>;
+      };
+      expect(manifest.name).toBe('my-agent');
+      expect(manifest.type).toBe('module');
+      expect(Object.keys(manifest.scripts)).toEqual(
+        expect.arrayContaining(['dev', 'start', 'test', 'build', 'typecheck']),
+      );
+      const range = `^${ownVersion()}`;
+      expect(manifest.dependencies).toEqual({
+        '@weft/core': range,
+        '@weft/testing': range,
+        ...(model === 'scripted' ? {} : { '@weft/model-openai': range }),
+        ...(memory === 'sqlite' ? { '@weft/memory-sqlite': range } : {}),
+      });
+      const env = await readFile(path.join(directory, '.env.example'), 'utf8');
+      if (model === 'openai') expect(env).toMatch(/^OPENAI_API_KEY=$/m);
+      if (model === 'ollama')
+        expect(env).toMatch(/^OLLAMA_BASE_URL=http:\/\/localhost:11434\/v1$/m);
+      expect(await readFile(path.join(directory, '.gitignore'), 'utf8')).toMatch(/^\.env$/m);
+    },
+  );
+
+  it('fills an empty folder the user made', async () => {
+    const directory = path.join(work, 'empty');
+    await mkdir(directory);
+    await createProject({ directory, model: 'scripted', memory: 'memory', source: 'registry' });
+    expect(await readdir(directory)).toContain('package.json');
+  });
+
+  it('refuses a folder that is not empty and leaves it untouched', async () => {
+    const directory = path.join(work, 'taken');
+    await mkdir(directory);
+    await writeFile(path.join(directory, 'notes.txt'), 'mine');
+    await expect(
+      createProject({ directory, model: 'scripted', memory: 'memory', source: 'registry' }),
+    ).rejects.toThrow(/taken: is not empty; fix: choose a new folder name/);
+    expect(await readdir(directory)).toEqual(['notes.txt']);
+  });
+
+  it('refuses a name npm would not accept, before writing anything', async () => {
+    const directory = path.join(work, 'Bad Name');
+    await expect(
+      createProject({ directory, model: 'scripted', memory: 'memory', source: 'registry' }),
+    ).rejects.toThrow(CreateWeftError);
+    expect(await readdir(work)).toEqual([]);
+  });
+
+  it('leaves nothing behind when packing fails half-way', async () => {
+    // A "clone" whose packages cannot be built: npm fails after the staging folder exists.
+    const fakeRoot = path.join(work, 'fake-clone');
+    await mkdir(path.join(fakeRoot, 'packages/core'), { recursive: true });
+    await writeFile(path.join(fakeRoot, 'package.json'), '{"name":"fake","private":true}');
+    const directory = path.join(work, 'nested/folders/my-agent');
+    await expect(
+      createProject({
+        directory,
+        model: 'scripted',
+        memory: 'memory',
+        source: 'workspace',
+        workspaceRoot: fakeRoot,
+      }),
+    ).rejects.toThrow();
+    expect((await readdir(work)).sort()).toEqual(['fake-clone']);
+  }, 60_000);
+});

@@ -1,0 +1,128 @@
+/**
+ * Local Docusaurus plugin: the progressive web app (@docusaurus/plugin-pwa) with a Markdown copy
+ * of every docs and API page in its offline precache.
+ *
+ * The Markdown copies, llms.txt and llms-full.txt come from @signalwire/docusaurus-plugin-llms-txt,
+ * which converts each built HTML page, so code samples embedded from examples/ appear in full.
+ * Both plugins work in postBuild, and Docusaurus runs every postBuild at once: the service worker
+ * could be built before the copies exist. Here the copies are written first, then listed in the
+ * precache (the PWA plugin's own glob patterns leave .md files out), then the worker is built.
+ * The "Copy page" control fetches these copies, so it works offline too.
+ */
+import { createHash } from 'node:crypto';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { LoadContext, OptionValidationContext, Plugin } from '@docusaurus/types';
+// The package's declared types describe its options only; the plugin itself is typed in lib/.
+import pwaPlugin, {
+  validateOptions as validatePwaOptions,
+} from '@docusaurus/plugin-pwa/lib/index.js';
+import type { PluginOptions as PwaOptions } from '@docusaurus/plugin-pwa';
+import llmsTxtPlugin from '@signalwire/docusaurus-plugin-llms-txt';
+import { withoutTrailingSlashBeforeMd } from './links';
+
+type LlmsTxtOptions = Parameters<typeof llmsTxtPlugin>[1];
+
+export interface MarkdownCopiesOptions {
+  /** Options of @docusaurus/plugin-pwa. */
+  pwa: Record<string, unknown>;
+  /** Options of @signalwire/docusaurus-plugin-llms-txt. */
+  llmsTxt: LlmsTxtOptions;
+}
+
+interface PrecacheEntry {
+  url: string;
+  revision: string;
+}
+
+/** Every Markdown file under `dir`, as paths relative to it with forward slashes. */
+async function markdownFiles(dir: string): Promise<string[]> {
+  const files = await readdir(dir, { recursive: true });
+  return files
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => file.split(path.sep).join('/'))
+    .sort();
+}
+
+async function fixLinks(outDir: string, files: string[]): Promise<void> {
+  await Promise.all(
+    files.map(async (file) => {
+      const target = path.join(outDir, file);
+      const markdown = await readFile(target, 'utf8');
+      const fixed = withoutTrailingSlashBeforeMd(markdown);
+      if (fixed !== markdown) {
+        await writeFile(target, fixed);
+      }
+    }),
+  );
+}
+
+async function precacheEntries(outDir: string): Promise<PrecacheEntry[]> {
+  const files = await markdownFiles(outDir);
+  return Promise.all(
+    files.map(async (url) => ({
+      url,
+      revision: createHash('sha256')
+        .update(await readFile(path.join(outDir, url)))
+        .digest('hex')
+        .slice(0, 32),
+    })),
+  );
+}
+
+export default async function markdownCopies(
+  context: LoadContext,
+  options: MarkdownCopiesOptions,
+): Promise<Plugin<void> | null> {
+  const pwa = pwaPlugin(context, options.pwa as PwaOptions);
+  // The PWA plugin is off outside production builds, and so are the copies made for it.
+  if (!pwa) {
+    return null;
+  }
+  const copies = llmsTxtPlugin(context, options.llmsTxt);
+  // Docusaurus resolves a plugin's theme and client-module paths against the folder of the
+  // module that registered it, which is this one: make the PWA plugin's own paths absolute.
+  const pwaDir = path.dirname(require.resolve('@docusaurus/plugin-pwa'));
+  const fromPwaDir = (file: string) => path.resolve(pwaDir, file);
+
+  return {
+    ...pwa,
+    getThemePath: () => fromPwaDir(pwa.getThemePath!()),
+    getTypeScriptThemePath: () => fromPwaDir(pwa.getTypeScriptThemePath!()),
+    getClientModules: () => (pwa.getClientModules?.() ?? []).map(fromPwaDir),
+    async postBuild(props) {
+      await copies.postBuild?.(props);
+      await fixLinks(props.outDir, [...(await markdownFiles(props.outDir)), 'llms-full.txt']);
+      const entries = await precacheEntries(props.outDir);
+      if (entries.length === 0) {
+        throw new Error(
+          'markdown-copies: no Markdown copy was written to the build; check the llmsTxt options.',
+        );
+      }
+      // The PWA plugin reads its precache options when its postBuild runs, from this object.
+      const manifest = options.pwa.injectManifestConfig as {
+        additionalManifestEntries?: unknown[];
+      };
+      manifest.additionalManifestEntries = [
+        ...(manifest.additionalManifestEntries ?? []),
+        ...entries,
+      ];
+      await pwa.postBuild?.(props);
+    },
+  };
+}
+
+/** The PWA options are validated (and given their defaults) by the PWA plugin itself. */
+export function validateOptions({
+  validate,
+  options,
+}: OptionValidationContext<MarkdownCopiesOptions, MarkdownCopiesOptions>): MarkdownCopiesOptions {
+  return {
+    ...options,
+    pwa: validatePwaOptions({
+      // Docusaurus's validate is generic over the schema; its type here is bound to ours.
+      validate: validate as unknown as OptionValidationContext<PwaOptions, PwaOptions>['validate'],
+      options: options.pwa as PwaOptions,
+    }),
+  };
+}

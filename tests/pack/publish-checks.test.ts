@@ -1,0 +1,111 @@
+/**
+ * What the registry and its users need from every workspace package, checked on the tarballs
+ * `npm publish` would upload: the manifest fields, publint's rules, and
+ * @arethetypeswrong/cli's resolution of the types under node10, node16 (ESM and CommonJS) and
+ * bundlers.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  packWorkspacePackages,
+  type PackedPackage,
+} from '../../packages/create-weft/src/weft-packages';
+import { runCommand } from '../support/commands';
+
+const root = path.resolve(__dirname, '../..');
+const TIMEOUT = 300_000;
+
+interface Manifest {
+  name: string;
+  files?: string[];
+  exports?: Record<string, { import?: { types?: string }; require?: { types?: string } }>;
+  engines?: { node?: string };
+  license?: string;
+  repository?: { url?: string; directory?: string };
+  homepage?: string;
+  keywords?: string[];
+}
+
+const { workspaces } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {
+  workspaces: string[];
+};
+const manifests = await Promise.all(
+  workspaces.map(
+    async (folder) =>
+      [
+        folder,
+        JSON.parse(await readFile(path.join(root, folder, 'package.json'), 'utf8')) as Manifest,
+      ] as const,
+  ),
+);
+
+describe.each(manifests)('%s/package.json', (folder, manifest) => {
+  it('has what the registry shows and users rely on', () => {
+    expect(manifest.files).toEqual(expect.arrayContaining(['dist', 'README.md']));
+    expect(manifest.exports?.['.']?.import?.types).toMatch(/\.d\.ts$/);
+    expect(manifest.exports?.['.']?.require?.types).toMatch(/\.d\.cts$/);
+    expect(manifest.engines?.node).toMatch(/^>=\d+/);
+    expect(manifest.license).toBe('MIT');
+    expect(manifest.repository?.directory).toBe(folder);
+    expect(manifest.homepage).toMatch(/^https:\/\//);
+    expect(manifest.keywords?.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the packed tarballs', () => {
+  let work = '';
+  let packed: PackedPackage[] = [];
+
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'weft-publish-checks-'));
+    packed = await packWorkspacePackages(
+      root,
+      manifests.map(([, manifest]) => manifest.name),
+      work,
+    );
+  }, TIMEOUT);
+
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('include one tarball per workspace package', () => {
+    expect(packed.map((item) => item.name).sort()).toEqual(
+      manifests.map(([, manifest]) => manifest.name).sort(),
+    );
+  });
+
+  it.each(workspaces)('%s passes publint, suggestions included', async (folder) => {
+    const name = manifests.find(([dir]) => dir === folder)?.[1].name;
+    const tarball = packed.find((item) => item.name === name);
+    expect(tarball).toBeDefined();
+    const data = await readFile(path.join(work, (tarball as PackedPackage).filename));
+    const { messages, pkg } = await publint({
+      pack: { tarball: data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) },
+      level: 'suggestion',
+      strict: true,
+    });
+    expect(messages.map((message) => formatMessage(message, pkg, { color: false }))).toEqual([]);
+  });
+
+  it.each(workspaces)(
+    '%s resolves its types everywhere (@arethetypeswrong/cli)',
+    async (folder) => {
+      const name = manifests.find(([dir]) => dir === folder)?.[1].name;
+      const tarball = packed.find((item) => item.name === name) as PackedPackage;
+      const attw = path.join(root, 'node_modules/@arethetypeswrong/cli/dist/index.js');
+      // attw exits non-zero on any problem and prints a table saying which.
+      const { stdout } = await runCommand(
+        process.execPath,
+        [attw, path.join(work, tarball.filename), '--format', 'table-flipped'],
+        { cwd: work, env: { ...process.env, NO_COLOR: '1' }, timeoutMs: 60_000 },
+      );
+      expect(stdout).toContain('No problems found');
+    },
+    TIMEOUT,
+  );
+});

@@ -1,0 +1,132 @@
+/**
+ * The path from a clone, proven: `npm run create-agent` packs the workspace packages into the
+ * new project's vendor/ folder, so the project, written to a temp folder outside the
+ * repository, installs and runs with no access to the repository's sources. This one uses the
+ * OpenAI provider against a fake OpenAI-compatible server on 127.0.0.1, read from the
+ * environment as the generated .env.example describes.
+ */
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_ENTRY, startAgent, startAgentExpectingExit } from './support/agent-process';
+import { cleanEnv, runCommand } from '../support/commands';
+import { startFakeOpenAI } from './support/fake-openai';
+import { postMessage } from './support/messages';
+
+const root = path.resolve(__dirname, '../..');
+const MINUTE = 60_000;
+
+describe('npm run create-agent from a clone', () => {
+  let work = '';
+  let project = '';
+  const env = cleanEnv({ npm_config_update_notifier: 'false', npm_config_audit: 'false' });
+
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'weft-clone-'));
+    project = path.join(work, 'clone-agent');
+    await runCommand(
+      'npm',
+      ['run', 'create-agent', '--', project, '--model', 'openai', '--memory', 'memory'],
+      { cwd: root, env, timeoutMs: 4 * MINUTE },
+    );
+  }, 5 * MINUTE);
+
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('depends on tarballs inside the project', async () => {
+    const manifest = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    const { version } = JSON.parse(
+      await readFile(path.join(root, 'packages/core/package.json'), 'utf8'),
+    ) as { version: string };
+    // npm names a tarball after the package: @weft/core 1.2.3 is weft-core-1.2.3.tgz.
+    const tarballs = ['core', 'model-openai', 'testing'].map(
+      (name) => `weft-${name}-${version}.tgz`,
+    );
+    expect(manifest.dependencies).toEqual({
+      '@weft/core': `file:vendor/${tarballs[0]}`,
+      '@weft/model-openai': `file:vendor/${tarballs[1]}`,
+      '@weft/testing': `file:vendor/${tarballs[2]}`,
+    });
+    expect((await readdir(path.join(project, 'vendor'))).sort()).toEqual(tarballs);
+  });
+
+  it(
+    'installs, passes its own tests and type-check',
+    async () => {
+      // Everything third-party is in the npm cache since the workspace's own install.
+      await runCommand('npm', ['install', '--prefer-offline'], {
+        cwd: project,
+        env,
+        timeoutMs: 4 * MINUTE,
+      });
+      const installed = JSON.parse(
+        await readFile(path.join(project, 'node_modules/@weft/core/package.json'), 'utf8'),
+      ) as { name: string };
+      expect(installed.name).toBe('@weft/core');
+      // A copy from the tarball, not a link back into the repository.
+      expect(await readdir(path.join(project, 'node_modules/@weft/core'))).not.toContain('test');
+      const tests = await runCommand('npm', ['test'], { cwd: project, env, timeoutMs: 2 * MINUTE });
+      expect(tests.stdout).toMatch(/Tests\s+\d+ passed/);
+      await runCommand('npm', ['run', 'typecheck'], { cwd: project, env, timeoutMs: 2 * MINUTE });
+      // Built once here; the registry test covers `npm start`, which builds before each start.
+      await runCommand('npm', ['run', 'build'], { cwd: project, env, timeoutMs: 2 * MINUTE });
+    },
+    8 * MINUTE,
+  );
+
+  it(
+    'says at start-up that the key is missing, and exits',
+    async () => {
+      const result = await startAgentExpectingExit(
+        project,
+        { ...env, OPENAI_API_KEY: '', PORT: '0' },
+        MINUTE,
+        BUILT_ENTRY,
+      );
+      expect(result.code).toBe(1);
+      expect(result.output).toContain('Cannot start the agent. OPENAI_API_KEY is not set');
+    },
+    3 * MINUTE,
+  );
+
+  it(
+    'reads the key and base URL from .env and answers with the model',
+    async () => {
+      const openai = await startFakeOpenAI();
+      await writeFile(
+        path.join(project, '.env'),
+        `OPENAI_API_KEY=sk-from-env-file\nOPENAI_BASE_URL=${openai.baseUrl}\nOPENAI_MODEL=fake-model\nPORT=0\n`,
+      );
+      const agent = await startAgent(project, env, MINUTE, BUILT_ENTRY).catch(
+        async (error: unknown) => {
+          await openai.close();
+          throw error;
+        },
+      );
+      try {
+        const answer = await postMessage(agent.url, { user: 'ada', text: 'Hello' });
+        expect(answer.status).toBe(200);
+        expect(answer.body).toMatchObject({
+          status: 'completed',
+          reply: 'Fake model heard: Hello',
+        });
+        expect(openai.requests.length).toBeGreaterThanOrEqual(2);
+        for (const request of openai.requests) {
+          expect(request).toEqual({
+            model: 'fake-model',
+            authorization: 'Bearer sk-from-env-file',
+          });
+        }
+      } finally {
+        await agent.stop();
+        await openai.close();
+      }
+    },
+    3 * MINUTE,
+  );
+});

@@ -1,0 +1,174 @@
+/**
+ * The published path, proven: every workspace package is packed and published to a private
+ * verdaccio on 127.0.0.1 (storage in a temp folder, everything else proxied to the registry
+ * this machine installs from). Then, as a user would, `npm create weft@latest` runs from that
+ * registry into a temp folder outside the repository; the project installs, passes its own
+ * tests and type-check, starts, and answers a posted message.
+ */
+import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packWorkspacePackages } from '../../packages/create-weft/src/weft-packages';
+import { startAgent } from './support/agent-process';
+import { cleanEnv, runCommand } from '../support/commands';
+import { postMessage } from './support/messages';
+import { startLocalRegistry, upstreamRegistry, type LocalRegistry } from './support/verdaccio';
+
+const root = path.resolve(__dirname, '../..');
+const MINUTE = 60_000;
+
+/** Every package of the workspace, read from the root package.json. */
+async function workspacePackageNames(): Promise<string[]> {
+  const { workspaces } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {
+    workspaces: string[];
+  };
+  return Promise.all(
+    workspaces.map(async (folder) => {
+      const manifest = JSON.parse(
+        await readFile(path.join(root, folder, 'package.json'), 'utf8'),
+      ) as { name: string };
+      return manifest.name;
+    }),
+  );
+}
+
+/** The version every Weft package is released under (changesets keeps them in step). */
+async function weftVersion(): Promise<string> {
+  const manifest = JSON.parse(
+    await readFile(path.join(root, 'packages/create-weft/package.json'), 'utf8'),
+  ) as { version: string };
+  return manifest.version;
+}
+
+describe('npm create weft from a registry', () => {
+  let work = '';
+  let registry: LocalRegistry | undefined;
+  let env: NodeJS.ProcessEnv = {};
+  let project = '';
+
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'weft-registry-'));
+    const tarballs = path.join(work, 'tarballs');
+    await mkdir(tarballs);
+    const names = await workspacePackageNames();
+    const packed = await packWorkspacePackages(root, names, tarballs);
+    expect(packed.map((item) => item.name).sort()).toEqual([...names].sort());
+
+    registry = await startLocalRegistry(path.join(work, 'registry'), await upstreamRegistry());
+    // Its own user config: the machine's npm settings are not changed. The npm cache is the
+    // machine's, so third-party tarballs already there are not downloaded again.
+    env = cleanEnv({
+      npm_config_userconfig: registry.userconfig,
+      npm_config_update_notifier: 'false',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+    });
+    for (const item of packed) {
+      await runCommand('npm', ['publish', path.join(tarballs, item.filename)], {
+        cwd: work,
+        env,
+        timeoutMs: MINUTE,
+      });
+    }
+  }, 10 * MINUTE);
+
+  afterAll(async () => {
+    await registry?.stop();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('serves what was published', async () => {
+    const { stdout } = await runCommand('npm', ['view', 'create-weft', 'version'], {
+      cwd: work,
+      env,
+      timeoutMs: MINUTE,
+    });
+    expect(stdout.trim()).toBe(await weftVersion());
+  });
+
+  it(
+    'creates a project outside the repository that depends on the published versions',
+    async () => {
+      const users = path.join(work, 'user');
+      await mkdir(users);
+      await runCommand(
+        'npm',
+        // --name shows that the flags after `--` reach create-weft.
+        [
+          'create',
+          '--yes',
+          'weft@latest',
+          'my-agent',
+          '--',
+          '--model',
+          'scripted',
+          '--name',
+          'registry-agent',
+        ],
+        // npm create keeps what it runs in the cache under _npx; a cache of its own makes sure
+        // it runs the create-weft just published, not one left by an earlier run.
+        {
+          cwd: users,
+          env: { ...env, npm_config_cache: path.join(work, 'npx-cache') },
+          timeoutMs: 3 * MINUTE,
+        },
+      );
+      project = path.join(users, 'my-agent');
+      const files = await readdir(project);
+      expect(files.sort()).toEqual(
+        [
+          '.env.example',
+          '.gitignore',
+          'README.md',
+          'package.json',
+          'src',
+          'test',
+          'tsconfig.build.json',
+          'tsconfig.json',
+          'vitest.config.ts',
+        ].sort(),
+      );
+      const manifest = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8')) as {
+        name: string;
+        dependencies: Record<string, string>;
+      };
+      expect(manifest.name).toBe('registry-agent');
+      const range = `^${await weftVersion()}`;
+      expect(manifest.dependencies).toEqual({ '@weft/core': range, '@weft/testing': range });
+    },
+    4 * MINUTE,
+  );
+
+  it(
+    'installs from the registry, passes its own tests and type-check',
+    async () => {
+      expect(project).not.toBe('');
+      await runCommand('npm', ['install'], { cwd: project, env, timeoutMs: 6 * MINUTE });
+      const tests = await runCommand('npm', ['test'], { cwd: project, env, timeoutMs: 2 * MINUTE });
+      expect(tests.stdout).toMatch(/Tests\s+\d+ passed/);
+      expect(tests.stdout).not.toMatch(/failed/);
+      await runCommand('npm', ['run', 'typecheck'], { cwd: project, env, timeoutMs: 2 * MINUTE });
+    },
+    10 * MINUTE,
+  );
+
+  it(
+    'starts and answers a posted message with no network',
+    async () => {
+      expect(project).not.toBe('');
+      const agent = await startAgent(project, { ...env, PORT: '0' }, 2 * MINUTE);
+      try {
+        const answer = await postMessage(agent.url, { user: 'ada', text: 'Hello from a test' });
+        expect(answer.status).toBe(200);
+        expect(answer.body).toMatchObject({
+          status: 'completed',
+          reply: 'You said "Hello from a test". Your Weft agent is listening.',
+        });
+      } finally {
+        await agent.stop();
+      }
+    },
+    3 * MINUTE,
+  );
+});
