@@ -11,7 +11,7 @@ import { announcement, editUrl, links, site } from './src/data/site';
 import { parseSiteEnv } from './src/config/env';
 import { codeTheme } from './src/config/prism';
 import { API_OUT_DIR, API_ROUTE_BASE_PATH, typedocOptions } from './src/config/typedoc';
-import { FAVICON, PWA_OUT_DIR, pwaHeadTags } from './src/pwa/assets';
+import { FAVICON, PWA_OUT_DIR } from './src/pwa/assets';
 import { ensureApiDir, type ApiReferencePluginOptions } from './src/plugins/api-reference';
 import type { PluginCatalogueOptions } from './src/plugins/plugin-catalogue';
 import type { MarkdownCopiesOptions } from './src/plugins/markdown-copies';
@@ -156,6 +156,8 @@ const config = {
   ],
 
   plugins: [
+    './src/plugins/lean-client/index.ts',
+    './src/plugins/bundle-stats/index.ts',
     [
       './src/plugins/api-reference/index.ts',
       {
@@ -189,13 +191,14 @@ const config = {
         onInvalidPackage: 'throw',
       } satisfies PluginCatalogueOptions,
     ],
+    // The PWA head tags; not plugin-pwa's pwaHead option, which would ship them in the client bundle.
+    './src/plugins/pwa-head/index.ts',
     [
       // The PWA, with the Markdown copies of every page (and llms.txt) written first and precached.
       './src/plugins/markdown-copies/index.ts',
       {
         pwa: {
           offlineModeActivationStrategies: ['appInstalled', 'standalone', 'queryString'],
-          pwaHead: pwaHeadTags(),
           injectManifestConfig: {
             // Startup images are fetched by iOS once, at install, and social cards by the
             // sites a page is shared on; keep both out of the precache.
@@ -333,7 +336,8 @@ const config = {
     prism: {
       theme: codeTheme,
       darkTheme: codeTheme,
-      additionalLanguages: ['bash', 'json', 'diff'],
+      // json is one of prism-react-renderer's bundled languages already.
+      additionalLanguages: ['bash', 'diff'],
     },
   } satisfies Preset.ThemeConfig,
 } satisfies Config;

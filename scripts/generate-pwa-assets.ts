@@ -3,7 +3,8 @@
  * static/img/logo.svg into static/img/pwa/, and writes static/manifest.json.
  * The list of files comes from src/pwa/assets.ts.
  *
- * Run: npm run generate:pwa-assets (also run by prestart and prebuild).
+ * Run: npm run generate:pwa-assets (also run by prestart and prebuild). Skipped when its sources
+ * are unchanged since the last run (scripts/generated-asset-stamp.ts).
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import {
   webManifestJson,
 } from '../src/pwa/assets';
 import { site } from '../src/data/site';
+import { generateIfChanged } from './generated-asset-stamp';
 
 const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(siteDir, 'static', PWA_OUT_DIR);
@@ -79,7 +81,18 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((error: unknown) => {
+const pwaAssets = {
+  name: 'pwa-assets',
+  sources: [LOGO_SOURCE, 'src/pwa/assets.ts', 'src/data/site.ts', 'scripts/generate-pwa-assets.ts'],
+  packages: ['sharp'],
+  outputs: [
+    ...icons.map((icon) => `static/${PWA_OUT_DIR}/${icon.file}`),
+    ...startupImages().map((image) => `static/${PWA_OUT_DIR}/${image.file}`),
+    `static/${MANIFEST_PATH}`,
+  ],
+};
+
+generateIfChanged(pwaAssets, main).catch((error: unknown) => {
   console.error('Could not generate the PWA assets:', error);
   process.exit(1);
 });

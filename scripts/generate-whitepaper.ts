@@ -5,7 +5,8 @@
  * headings, paragraphs, `-` bullet lists and **bold** runs. Anything else is an
  * error, so the source cannot drift into syntax the PDF would print literally.
  *
- * Run: npm run generate:whitepaper (also run by prestart and prebuild).
+ * Run: npm run generate:whitepaper (also run by prestart and prebuild). Skipped when its sources
+ * are unchanged since the last run (scripts/generated-asset-stamp.ts).
  */
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import PDFDocument from 'pdfkit';
 import { links, site } from '../src/data/site';
+import { generateIfChanged } from './generated-asset-stamp';
 
 const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SOURCE = path.join(siteDir, 'whitepaper', 'whitepaper.md');
@@ -150,7 +152,14 @@ async function main(): Promise<void> {
   );
 }
 
-main().catch((error: unknown) => {
+const whitepaper = {
+  name: 'whitepaper',
+  sources: ['whitepaper/whitepaper.md', 'scripts/generate-whitepaper.ts', 'src/data/site.ts'],
+  packages: ['pdfkit'],
+  outputs: [path.relative(siteDir, TARGET)],
+};
+
+generateIfChanged(whitepaper, main).catch((error: unknown) => {
   console.error('Could not generate the whitepaper:', error);
   process.exit(1);
 });

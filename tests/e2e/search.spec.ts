@@ -227,3 +227,42 @@ test('the search page searches everywhere by default and narrows to one section'
     .toBe(true);
   expect((await pathnamesNow()).length).toBeGreaterThan(0);
 });
+
+/**
+ * The search plugin's code loads after hydration (src/theme/SearchBar); until then a look-alike
+ * box stands in. This holds the plugin's chunk back while the reader presses the shortcut and
+ * types, on a guide page (where the plugin resets its box on mount), then lets it load.
+ */
+test('the shortcut and text typed before the search code loads are kept', async ({ page }) => {
+  let releasePluginChunk: () => void = () => undefined;
+  const pluginChunkReleased = new Promise<void>((resolve) => {
+    releasePluginChunk = resolve;
+  });
+  let pluginChunkHeld = false;
+  await page.route('**/assets/js/*.js', async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    // Only the plugin's SearchBar chunk wires autocomplete.js's selection event.
+    if (body.includes('autocomplete:selected')) {
+      pluginChunkHeld = true;
+      await pluginChunkReleased;
+    }
+    await route.fulfill({ response, body });
+  });
+
+  await gotoHydrated(page, '/docs/getting-started/');
+  const input = searchInput(page);
+  const modifier = (await page.locator('.navbar .navbar__search kbd').first().innerText()) === '⌘';
+  await page.keyboard.press(modifier ? 'Meta+k' : 'Control+k');
+  await expect(input).toBeFocused();
+  await page.keyboard.type('execu');
+  await expect
+    .poll(() => pluginChunkHeld, { message: 'the plugin chunk was requested' })
+    .toBe(true);
+
+  releasePluginChunk();
+  await page.keyboard.type('tor');
+  await expect(suggestion(page, 'Executors')).toBeVisible();
+  await expect(input).toHaveValue('executor');
+  await expect(input).toBeFocused();
+});

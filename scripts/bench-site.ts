@@ -1,0 +1,275 @@
+/**
+ * Side-by-side benchmark of this site against a stock Docusaurus 3.10 classic site with the same
+ * PWA and local-search plugins, built and measured in the same run on the same machine. Prints
+ * cold build times and Lighthouse mobile medians (performance score, total blocking time,
+ * largest contentful paint) per page type; asserts nothing (timings swing run to run, so compare
+ * the two columns, not absolute numbers).
+ *
+ * The stock site is generated into a temporary folder with create-docusaurus from the npm
+ * registry and shares this site's node_modules (same Docusaurus, React and plugin versions); it
+ * is deleted afterwards. Lighthouse runs through npx with the system Chromium, never a
+ * downloaded browser.
+ *
+ * Run: npm run bench:site. Environment: BENCH_RUNS (Lighthouse runs per page and site,
+ * default 3), BENCH_BUILDS (cold builds per site, alternating, default 1), CHROME_PATH
+ * (default /usr/bin/chromium), BENCH_KEEP=true keeps the temporary folder.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import {
+  appendFileSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const LIGHTHOUSE = 'lighthouse@13.5.0';
+const CREATE_DOCUSAURUS = 'create-docusaurus@3.10.2';
+const CHROME_FLAGS = '--headless=new --no-sandbox --disable-gpu --disable-background-networking';
+const SERVER_START_DEADLINE_MS = 60_000;
+
+const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function positiveInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value < 1) {
+    throw new Error(`bench:site: ${name} must be a positive integer, got "${raw}"`);
+  }
+  return value;
+}
+
+interface SiteUnderTest {
+  label: string;
+  dir: string;
+  port: number;
+  /** Page type → path on that site. The stock site has no API reference or plugins page. */
+  pages: Record<string, string>;
+  build: () => void;
+}
+
+const PAGE_TYPES = ['home', 'guide', 'API class', 'API index', 'plugins'] as const;
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): void {
+  execFileSync(command, args, { cwd, stdio: 'ignore', env: { ...process.env, ...env } });
+}
+
+/** A stock classic site plus plugin-pwa and the local search, as their READMEs set them up. */
+function createStockSite(parent: string): string {
+  run(
+    'npx',
+    ['--yes', CREATE_DOCUSAURUS, 'stock', 'classic', '--javascript', '--skip-install'],
+    parent,
+  );
+  const dir = path.join(parent, 'stock');
+  symlinkSync(path.join(siteDir, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  const configFile = path.join(dir, 'docusaurus.config.js');
+  const config = readFileSync(configFile, 'utf8');
+  const extra = `
+config.plugins = [
+  ...(config.plugins ?? []),
+  ['@docusaurus/plugin-pwa', {
+    offlineModeActivationStrategies: ['appInstalled', 'standalone', 'queryString'],
+    pwaHead: [
+      { tagName: 'link', rel: 'manifest', href: '/manifest.json' },
+      { tagName: 'meta', name: 'theme-color', content: '#25c2a0' },
+    ],
+  }],
+];
+config.themes = [...(config.themes ?? []), ['@easyops-cn/docusaurus-search-local', { hashed: true }]];
+`;
+  writeFileSync(
+    configFile,
+    config.replace(/export default config;\s*$/, `${extra}\nexport default config;\n`),
+  );
+  writeFileSync(
+    path.join(dir, 'static', 'manifest.json'),
+    JSON.stringify({ name: 'Stock', short_name: 'Stock', start_url: '/', display: 'standalone' }),
+  );
+  return dir;
+}
+
+function timeColdBuild(site: SiteUnderTest): number {
+  run('npx', ['docusaurus', 'clear'], site.dir);
+  const start = process.hrtime.bigint();
+  site.build();
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+async function serve(site: SiteUnderTest): Promise<ChildProcess> {
+  const server = spawn(
+    'npx',
+    ['docusaurus', 'serve', '--port', String(site.port), '--host', '127.0.0.1', '--no-open'],
+    { cwd: site.dir, stdio: 'ignore', detached: true },
+  );
+  const deadline = Date.now() + SERVER_START_DEADLINE_MS;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${site.port}/`);
+      if (response.ok) {
+        return server;
+      }
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  stop(server);
+  throw new Error(
+    `bench:site: ${site.label} did not start serving on port ${site.port} within ${SERVER_START_DEADLINE_MS} ms`,
+  );
+}
+
+function stop(server: ChildProcess): void {
+  if (server.pid !== undefined) {
+    try {
+      process.kill(-server.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+interface LighthouseResult {
+  score: number;
+  tbt: number;
+  lcp: number;
+}
+
+function lighthouse(url: string, outFile: string): LighthouseResult {
+  run(
+    'npx',
+    [
+      '--yes',
+      LIGHTHOUSE,
+      url,
+      '--quiet',
+      '--only-categories=performance',
+      '--output=json',
+      `--output-path=${outFile}`,
+      `--chrome-flags=${CHROME_FLAGS}`,
+    ],
+    siteDir,
+    { CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' },
+  );
+  const report = JSON.parse(readFileSync(outFile, 'utf8')) as {
+    categories: { performance: { score: number } };
+    audits: Record<string, { numericValue: number }>;
+  };
+  return {
+    score: Math.round(report.categories.performance.score * 100),
+    tbt: report.audits['total-blocking-time'].numericValue,
+    lcp: report.audits['largest-contentful-paint'].numericValue,
+  };
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+async function main(): Promise<void> {
+  const runs = positiveInteger('BENCH_RUNS', 3);
+  const builds = positiveInteger('BENCH_BUILDS', 1);
+  const workDir = mkdtempSync(path.join(tmpdir(), 'weft-bench-'));
+  const log = path.join(workDir, 'bench.log');
+  console.log(`bench:site: working in ${workDir}`);
+  const servers: ChildProcess[] = [];
+  try {
+    const stockDir = createStockSite(workDir);
+    const sites: SiteUnderTest[] = [
+      {
+        label: 'Weft',
+        dir: siteDir,
+        port: 4310,
+        pages: {
+          home: '/',
+          guide: '/docs/getting-started/',
+          'API class': '/api/classes/Runtime/',
+          'API index': '/api/',
+          plugins: '/plugins/',
+        },
+        build: () => run('npm', ['run', 'build'], siteDir),
+      },
+      {
+        label: 'stock 3.10',
+        dir: stockDir,
+        port: 4311,
+        pages: {
+          home: '/',
+          guide: '/docs/intro/',
+          'API class': '/docs/tutorial-basics/markdown-features/',
+          'API index': '/docs/category/tutorial---basics/',
+          plugins: '/markdown-page/',
+        },
+        build: () => run('npx', ['docusaurus', 'build'], stockDir),
+      },
+    ];
+
+    const buildTimes = new Map<string, number[]>(sites.map((site) => [site.label, []]));
+    for (let round = 0; round < builds; round += 1) {
+      const order = round % 2 === 0 ? sites : [...sites].reverse();
+      for (const site of order) {
+        const seconds = timeColdBuild(site);
+        buildTimes.get(site.label)?.push(seconds);
+        appendFileSync(log, `build ${site.label} ${seconds.toFixed(1)} s\n`);
+      }
+    }
+
+    for (const site of sites) {
+      servers.push(await serve(site));
+    }
+    const results = new Map<string, LighthouseResult[]>();
+    for (let round = 0; round < runs; round += 1) {
+      for (const pageType of PAGE_TYPES) {
+        const order = round % 2 === 0 ? sites : [...sites].reverse();
+        for (const site of order) {
+          const url = `http://127.0.0.1:${site.port}${site.pages[pageType]}`;
+          const result = lighthouse(url, path.join(workDir, `lh-${site.port}-${round}.json`));
+          const key = `${site.label}|${pageType}`;
+          results.set(key, [...(results.get(key) ?? []), result]);
+          appendFileSync(log, `${key} ${JSON.stringify(result)}\n`);
+        }
+      }
+    }
+
+    console.log(`\nCold build (docusaurus clear, then build; ${builds} per site, alternating)`);
+    console.table(
+      sites.map((site) => ({
+        site: site.label,
+        'median s': median(buildTimes.get(site.label) ?? []).toFixed(1),
+        runs: (buildTimes.get(site.label) ?? []).map((s) => s.toFixed(1)).join(' '),
+      })),
+    );
+    console.log(
+      `\nLighthouse mobile, median of ${runs} runs (stock pages: ${sites[1].label} analogues)`,
+    );
+    console.table(
+      PAGE_TYPES.map((pageType) => {
+        const row: Record<string, string | number> = { page: pageType };
+        for (const site of sites) {
+          const list = results.get(`${site.label}|${pageType}`) ?? [];
+          row[`${site.label} score`] = median(list.map((r) => r.score));
+          row[`${site.label} TBT ms`] = Math.round(median(list.map((r) => r.tbt)));
+          row[`${site.label} LCP s`] = (median(list.map((r) => r.lcp)) / 1000).toFixed(2);
+        }
+        return row;
+      }),
+    );
+  } finally {
+    servers.forEach(stop);
+    if (process.env.BENCH_KEEP !== 'true') {
+      rmSync(workDir, { recursive: true, force: true });
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

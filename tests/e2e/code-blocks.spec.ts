@@ -1,0 +1,89 @@
+/**
+ * Code blocks: highlighted with the site's code theme (src/config/prism.ts) on the server and
+ * kept as they are when the page hydrates (src/theme/CodeBlock renders each block once), the
+ * extra Prism languages registered where code is shown (src/plugins/lean-client moves that out
+ * of the entry bundle), and the copy button.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { codeTheme } from '../../src/config/prism';
+import { gotoHydrated, sidebarLink } from './support/shell';
+
+/** The code theme's colour for a token type, as the browser computes it (rgb()). */
+async function tokenColor(page: Page, type: string): Promise<string> {
+  const style = codeTheme.styles.find((candidate) => candidate.types.includes(type));
+  if (!style?.style.color) {
+    throw new Error(`The code theme has no colour for "${type}" tokens`);
+  }
+  return page.evaluate((color) => {
+    const probe = document.createElement('span');
+    probe.style.color = color;
+    document.body.append(probe);
+    const computed = getComputedStyle(probe).color;
+    probe.remove();
+    return computed;
+  }, style.style.color);
+}
+
+/**
+ * Counts <pre> elements removed from the page. Hydration adopts the server's elements, so any
+ * removal means a block was rendered again from scratch.
+ */
+async function watchCodeBlockRemounts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const state = window as unknown as { removedCodeBlocks: number };
+    state.removedCodeBlocks = 0;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of Array.from(record.removedNodes)) {
+          if (node instanceof Element && (node.matches('pre') || node.querySelector('pre'))) {
+            state.removedCodeBlocks += 1;
+          }
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+}
+
+test('code is highlighted in the site colours, and hydration keeps the blocks', async ({
+  page,
+}) => {
+  await watchCodeBlockRemounts(page);
+  await gotoHydrated(page, '/docs/getting-started/');
+  const tsBlock = page.locator('.theme-code-block.language-ts').first();
+  const keyword = tsBlock.locator('.token.keyword').first();
+  await expect(keyword).toHaveCSS('color', await tokenColor(page, 'keyword'));
+  // bash is one of themeConfig.prism.additionalLanguages, registered by src/theme/CodeBlock.
+  const bashBlock = page.locator('.theme-code-block.language-bash').first();
+  await expect(bashBlock.locator('.token.function').first()).toBeVisible();
+
+  // Give a late re-render time to happen before checking none did.
+  await page.waitForTimeout(500);
+  expect(
+    await page.evaluate(
+      () => (window as unknown as { removedCodeBlocks: number }).removedCodeBlocks,
+    ),
+  ).toBe(0);
+});
+
+test('the copy button copies the code', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await gotoHydrated(page, '/docs/getting-started/');
+  const block = page.locator('.theme-code-block.language-bash').first();
+  // innerText shows each line's own <br> as an extra blank line; the copy has plain lines.
+  const lines = (text: string) => text.split('\n').filter((line) => line.trim() !== '');
+  const code = lines(await block.locator('pre code').innerText());
+  await block.hover();
+  await block.getByRole('button', { name: 'Copy code to clipboard' }).click();
+  // The button's "Copied" state lasts a second, too short to check reliably on a busy machine.
+  await expect
+    .poll(async () => lines(await page.evaluate(() => navigator.clipboard.readText())))
+    .toEqual(code);
+});
+
+test('after a client-side navigation, code on the new page is highlighted', async ({ page }) => {
+  await gotoHydrated(page, '/docs/');
+  await sidebarLink(page, 'Getting started').click();
+  await expect(page).toHaveURL((url) => url.pathname === '/docs/getting-started/');
+  const keyword = page.locator('.theme-code-block.language-ts .token.keyword').first();
+  await expect(keyword).toHaveCSS('color', await tokenColor(page, 'keyword'));
+});
