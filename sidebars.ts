@@ -10,6 +10,7 @@ const sidebars: SidebarsConfig = {
     'getting-started',
     'concepts/how-a-task-runs',
     'installation',
+    'tutorials/chat-assistant',
     {
       type: 'category',
       label: 'Building plugins',
@@ -46,6 +47,21 @@ const sidebars: SidebarsConfig = {
         'core-utilities/liquid-templates',
         'core-utilities/spaces',
       ],
+    },
+    {
+      type: 'category',
+      label: 'Guides',
+      items: [
+        'guides/production',
+        'guides/observability',
+        'guides/testing',
+        'guides/troubleshooting',
+      ],
+    },
+    {
+      type: 'category',
+      label: 'Reference',
+      items: ['reference/configuration', 'reference/errors', 'reference/stability'],
     },
     'bounty-program',
     'contributing-guide',

@@ -76,7 +76,13 @@ export type RuntimeConfig = {
 
 const positiveInteger = z.number().int().positive();
 
-const optionsSchema = z
+/**
+ * The schema of `RuntimeConfig.options`. Exported for the test that holds the configuration
+ * reference page to it, so an option without a row there fails the build.
+ *
+ * @internal
+ */
+export const optionsSchema = z
   .object({
     maxSteps: positiveInteger.default(10),
     taskTimeoutMs: positiveInteger.default(120_000),

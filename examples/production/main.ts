@@ -1,0 +1,3 @@
+import { startService } from './service.js';
+
+await startService();

@@ -1,0 +1,80 @@
+import { Runtime } from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { AssistantPlugin } from '../getting-started/assistant-plugin.js';
+
+const logger = pino({ level: 'silent' });
+
+async function agentWith(model: ScriptedModelProvider) {
+  const runtime = await Runtime.init({
+    models: [model],
+    memory: new InMemoryMemoryProvider(),
+    plugins: [new AssistantPlugin()],
+    options: { logger, pipelineReview: 'never' },
+  });
+  await runtime.start();
+  return runtime;
+}
+
+const message = (text: string) => ({
+  pluginId: 'assistant',
+  triggerId: 'message',
+  space: 'user-ada',
+  message: text,
+});
+
+describe('the scripted model', () => {
+  it('answers from its queue in order, objects as JSON, and records each request', async () => {
+    const model = new ScriptedModelProvider({
+      responses: [
+        { steps: [{ pluginId: 'assistant', action: 'reply' }] },
+        'Hello, Ada.',
+      ],
+    });
+    const runtime = await agentWith(model);
+
+    const task = await runtime.dispatch(message('Hi'));
+    await runtime.stop();
+
+    expect(task.chain.at(-1)?.message).toBe('Hello, Ada.');
+    expect(model.remaining).toBe(0);
+    expect(model.requests).toHaveLength(2);
+    // The executor's call carries its own options; the plan asks for JSON.
+    expect(model.requestOptions[1]).toEqual({ temperature: 0.3 });
+    expect(model.requests[1]?.at(-1)).toEqual({ role: 'user', content: 'Hi' });
+  });
+
+  it('fails the task, not the test, when the queue runs dry and there is no fallback', async () => {
+    const model = new ScriptedModelProvider({
+      responses: [{ steps: [{ pluginId: 'assistant', action: 'reply' }] }],
+    });
+    const runtime = await agentWith(model);
+
+    const task = await runtime.dispatch(message('Hi'));
+    await runtime.stop();
+
+    expect(task.status).toBe('failed');
+    expect(task.chain.at(-1)?.error).toMatch(
+      /no scripted response left for request #2.*\[WEFT_TESTING_SCRIPT_EXHAUSTED\]/,
+    );
+  });
+
+  it('uses a fallback function once the queue is empty, choosing by what was asked', async () => {
+    const model = new ScriptedModelProvider({
+      fallback: (messages) =>
+        messages[0]?.content.includes('JSON Schema (Pipeline)')
+          ? { steps: [{ pluginId: 'assistant', action: 'reply' }] }
+          : `echo: ${messages.at(-1)?.content}`,
+    });
+    model.enqueue({ steps: [] });
+    const runtime = await agentWith(model);
+
+    const idle = await runtime.dispatch(message('Nothing to do'));
+    const busy = await runtime.dispatch(message('Say hi'));
+    await runtime.stop();
+
+    expect(idle.steps).toEqual([]);
+    expect(busy.chain.at(-1)?.message).toBe('echo: Say hi');
+  });
+});

@@ -1,0 +1,71 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Runtime, WeftError } from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createAgent } from '../getting-started/agent.js';
+import { createScriptedModel } from '../getting-started/scripted-model.js';
+import { TicketTriage, triage } from './structured-reply.js';
+
+const logger = pino({ level: 'silent' });
+
+describe('troubleshooting', () => {
+  it('fails to start with WEFT_LISTEN_FAILED when the port is taken', async () => {
+    const squatter = createServer();
+    await new Promise<void>((resolve) =>
+      squatter.listen(0, '127.0.0.1', resolve),
+    );
+    const { port } = squatter.address() as AddressInfo;
+    const runtime = await createAgent({
+      model: createScriptedModel(),
+      port,
+      logger,
+    });
+    try {
+      const error = await runtime.start().then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(WeftError.is(error, 'WEFT_LISTEN_FAILED')).toBe(true);
+      expect((error as Error).message).toContain(`127.0.0.1:${port}`);
+      expect((error as Error).message).toContain('EADDRINUSE');
+    } finally {
+      await runtime.stop();
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+  });
+
+  it('gives up with WEFT_GET_OBJECT_FAILED after the retries, and succeeds when a retry is valid', async () => {
+    const prose = 'Sure! This looks like a billing question.';
+    const valid = {
+      category: 'billing',
+      urgent: false,
+      summary: 'Charged twice',
+    };
+    const model = new ScriptedModelProvider({
+      responses: [...Array<string>(6).fill(prose), valid],
+    });
+    const runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [],
+      options: { logger, getObjectRetries: 1 },
+    });
+
+    const defaultRetries = await runtime.models
+      .getObject({ schema: TicketTriage, prompt: 'Ticket: charged twice' })
+      .catch((error: unknown) => error);
+    expect(WeftError.is(defaultRetries, 'WEFT_GET_OBJECT_FAILED')).toBe(true);
+    expect((defaultRetries as Error).message).toContain('after 2 attempt(s)');
+
+    // Two prose answers used above; the helper's five attempts see four more, then the valid one.
+    await expect(
+      triage(runtime.models, 'I was charged twice'),
+    ).resolves.toEqual(valid);
+    expect(model.requestOptions.at(-1)).toMatchObject({
+      temperature: 0,
+      json: true,
+    });
+  });
+});

@@ -1,0 +1,148 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Runtime } from '@weft/core';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createChatAgent } from './agent.js';
+import {
+  startFakeChatServer,
+  type FakeChatServer,
+} from './fake-chat-server.js';
+import { readChatSettings, type ChatSettings } from './settings.js';
+
+const logger = pino({ level: 'silent' });
+
+describe('tutorial: chat assistant', () => {
+  let server: FakeChatServer;
+  let directory: string;
+  let settings: ChatSettings;
+  let runtime: Runtime | undefined;
+
+  beforeEach(async () => {
+    server = await startFakeChatServer();
+    directory = mkdtempSync(join(tmpdir(), 'weft-chat-'));
+    settings = readChatSettings({
+      CHAT_BASE_URL: server.baseUrl,
+      CHAT_PLANNER_MODEL: 'small-planner',
+      CHAT_WRITER_MODEL: 'large-writer',
+      CHAT_DB: join(directory, 'chat.db'),
+      CHAT_PORT: '0',
+    });
+  });
+
+  afterEach(async () => {
+    await runtime?.stop();
+    runtime = undefined;
+    await server.close();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  async function send(conversation: string, text: string) {
+    const response = await fetch(
+      `${runtime?.server.url}/conversations/${conversation}/messages`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ text }),
+      },
+    );
+    return {
+      status: response.status,
+      body: (await response.json()) as Record<string, unknown>,
+    };
+  }
+
+  it('plans with the planner model and answers with the writer model: two calls per message', async () => {
+    runtime = await createChatAgent(settings, logger);
+    await runtime.start();
+
+    const { status, body } = await send('c1', 'Hello there');
+
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      status: 'completed',
+      reply: 'You said "Hello there" after 0 earlier message(s).',
+    });
+    expect(server.requests.map((request) => request.model)).toEqual([
+      'small-planner',
+      'large-writer',
+    ]);
+  });
+
+  it('shows the writer the earlier messages of the same conversation only', async () => {
+    runtime = await createChatAgent(settings, logger);
+    await runtime.start();
+
+    await send('c1', 'My name is Ada.');
+    await send('c2', 'A different conversation.');
+    const { body } = await send('c1', 'What is my name?');
+
+    expect(body.reply).toBe(
+      'You said "What is my name?" after 1 earlier message(s).',
+    );
+    const lastWriterCall = server.requests.at(-1);
+    expect(lastWriterCall?.messages.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+    ]);
+    expect(lastWriterCall?.messages[1]?.content).toBe('My name is Ada.');
+  });
+
+  it('keeps conversations in SQLite across a restart', async () => {
+    runtime = await createChatAgent(settings, logger);
+    await runtime.start();
+    await send('c1', 'Remember the number 42.');
+    await runtime.stop();
+
+    runtime = await createChatAgent(settings, logger);
+    await runtime.start();
+    const { body } = await send('c1', 'Which number?');
+
+    expect(body.reply).toBe(
+      'You said "Which number?" after 1 earlier message(s).',
+    );
+  });
+
+  it('sends the API key as a bearer token when one is set, and none otherwise', async () => {
+    runtime = await createChatAgent({ ...settings, apiKey: 'sk-test' }, logger);
+    await runtime.start();
+    await send('c1', 'Hi');
+    await runtime.stop();
+    runtime = await createChatAgent(settings, logger);
+    await runtime.start();
+    await send('c1', 'Hi again');
+
+    expect(server.requests.map((request) => request.authorization)).toEqual([
+      'Bearer sk-test',
+      'Bearer sk-test',
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('answers 400 for a message without text and 502 without internals when the model is down', async () => {
+    runtime = await createChatAgent(settings, logger);
+    await runtime.start();
+    expect((await send('c1', '')).status).toBe(400);
+
+    await server.close();
+    const { status, body } = await send('c1', 'Anyone there?');
+    expect(status).toBe(502);
+    expect(body.status).toBe('failed');
+    expect(JSON.stringify(body)).not.toContain('127.0.0.1');
+  });
+
+  it('reads Ollama defaults when no variable is set', () => {
+    expect(readChatSettings({})).toMatchObject({
+      baseUrl: 'http://localhost:11434/v1',
+      apiKey: '',
+      port: 3000,
+    });
+    expect(() => readChatSettings({ CHAT_PORT: 'eighty' })).toThrow(
+      /CHAT_PORT/,
+    );
+  });
+});

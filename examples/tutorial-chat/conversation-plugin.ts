@@ -1,0 +1,124 @@
+import { Plugin, spaceId, type Executor, type Trigger } from '@weft/core';
+import { loadHistory } from './history.js';
+
+const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const MAX_MESSAGE_LENGTH = 4000;
+
+/** Options of {@link ConversationPlugin}. */
+export interface ConversationPluginOptions {
+  /** Id of the model provider that writes the replies. */
+  writerProvider: string;
+  /** How many earlier exchanges the writer sees. Default 10. */
+  historyTurns?: number;
+}
+
+/**
+ * A chat assistant: `POST /conversations/:id/messages` adds a message to a
+ * conversation, and the `answer` executor replies with the whole conversation
+ * in view. Each conversation is a space, so its messages run one at a time and
+ * its memories stay apart from other conversations'.
+ */
+export class ConversationPlugin extends Plugin {
+  readonly id = 'conversation';
+  readonly description = 'Holds conversations with users over HTTP.';
+  override readonly requiredCapabilities = ['text-generation'];
+  override readonly executors: Executor[];
+  override readonly triggers: Trigger[];
+
+  constructor(options: ConversationPluginOptions) {
+    super();
+    const historyTurns = options.historyTurns ?? 10;
+    this.executors = [
+      {
+        action: 'answer',
+        description:
+          "Replies to the user's latest message, taking the earlier messages of the conversation into account. Use it as the only step for every message.",
+        async execute(task, context) {
+          const history = await loadHistory(
+            context.memory,
+            task.space.id,
+            historyTurns,
+          );
+          const reply = await context.models.generateText(
+            [
+              {
+                role: 'system',
+                content:
+                  'You are a concise, friendly assistant. Answer in at most three sentences.',
+              },
+              ...history,
+              { role: 'user', content: task.trigger.message ?? '' },
+            ],
+            { provider: options.writerProvider },
+          );
+          return { success: true, data: { reply }, message: reply };
+        },
+      },
+    ];
+    this.triggers = [
+      {
+        type: 'route',
+        id: 'message',
+        method: 'POST',
+        path: '/conversations/:id/messages',
+        async handler(request, response, runtime) {
+          const id = String(request.params.id);
+          const text = (request.body as { text?: unknown } | undefined)?.text;
+          if (!CONVERSATION_ID.test(id)) {
+            response.status(400).json({
+              error: {
+                status: 400,
+                message:
+                  'conversation id: use 1 to 64 letters, digits, "-" or "_"',
+              },
+            });
+            return;
+          }
+          if (
+            typeof text !== 'string' ||
+            text.trim() === '' ||
+            text.length > MAX_MESSAGE_LENGTH
+          ) {
+            response.status(400).json({
+              error: {
+                status: 400,
+                message: `text: send a JSON body {"text": "..."} of 1 to ${MAX_MESSAGE_LENGTH} characters`,
+              },
+            });
+            return;
+          }
+          const task = await runtime.dispatch({
+            pluginId: 'conversation',
+            triggerId: 'message',
+            space: spaceId('conversation', id),
+            message: text,
+          });
+          const answer = task.chain.find(
+            (item) => item.type === 'result' && item.action === 'answer',
+          );
+          if (task.status !== 'completed' || answer?.message === undefined) {
+            // The details (a model error, say) go to the log, not to the client.
+            runtime.logger.warn(
+              { taskId: task.id, status: task.status, last: task.chain.at(-1) },
+              'conversation: no reply',
+            );
+            response.status(502).json({
+              taskId: task.id,
+              status: task.status,
+              error: {
+                status: 502,
+                message: 'The assistant could not answer; try again.',
+              },
+            });
+            return;
+          }
+          response.json({
+            taskId: task.id,
+            status: task.status,
+            reply: answer.message,
+          });
+        },
+      },
+    ];
+  }
+}
