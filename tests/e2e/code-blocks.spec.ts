@@ -35,7 +35,14 @@ async function watchCodeBlockRemounts(page: Page): Promise<void> {
     new MutationObserver((records) => {
       for (const record of records) {
         for (const node of Array.from(record.removedNodes)) {
-          if (node instanceof Element && (node.matches('pre') || node.querySelector('pre'))) {
+          // Docusaurus's Tabs remount once in the browser on purpose (key={String(isBrowser)}),
+          // so the reader's remembered tab shows; only code blocks outside tabs must stay.
+          const isTabs = node instanceof Element && node.matches('.tabs-container');
+          if (
+            node instanceof Element &&
+            !isTabs &&
+            (node.matches('pre') || node.querySelector('pre'))
+          ) {
             state.removedCodeBlocks += 1;
           }
         }
