@@ -259,7 +259,8 @@ describe('ServerManager', () => {
           throw new WeftError(
             'WEFT_QUEUE_FULL',
             'Scheduler: the queue is full (1000 tasks waiting); try again later.',
-            { status: 503 },
+            // As the scheduler makes it: the message is fixed text and configuration only.
+            { status: 503, expose: true },
           );
         },
       }),

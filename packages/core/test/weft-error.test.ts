@@ -17,6 +17,13 @@ describe('WeftError', () => {
     expect(multiline.message).toBe('Runtime.init: invalid: [WEFT_INVALID_CONFIG]\n- a\n- b');
   });
 
+  it('exposes its message to clients below 500 only, unless told otherwise', () => {
+    expect(new WeftError('WEFT_BAD_REQUEST', 'x', { status: 400 }).expose).toBe(true);
+    expect(new WeftError('WEFT_INTERNAL', 'x', { status: 500 }).expose).toBe(false);
+    expect(new WeftError('WEFT_INTERNAL', 'x').expose).toBe(false);
+    expect(new WeftError('WEFT_QUEUE_FULL', 'x', { status: 503, expose: true }).expose).toBe(true);
+  });
+
   it('is recognised by WeftError.is, with or without a code', () => {
     const error = new WeftError('WEFT_GET_OBJECT_FAILED', 'getObject: no valid answer.');
     expect(WeftError.is(error)).toBe(true);

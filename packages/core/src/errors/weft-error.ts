@@ -10,6 +10,12 @@ export interface WeftErrorOptions {
   status?: number;
   /** The error that caused this one. */
   cause?: unknown;
+  /**
+   * Whether the server may send the message to a client. Defaults to `true` below status 500
+   * and `false` otherwise (the http-errors convention): set it on a 5xx only when the message
+   * holds nothing but fixed text and configuration.
+   */
+  expose?: boolean;
 }
 
 /**
@@ -47,6 +53,8 @@ export class WeftError<Code extends string = WeftErrorCode> extends Error {
   readonly code: Code;
   /** The HTTP status the server answers with when the error reaches it, when it has one. */
   readonly status: number | undefined;
+  /** Whether the server may send the message to a client; see {@link WeftErrorOptions.expose}. */
+  readonly expose: boolean;
   /**
    * Creates an error with a code, a message and optionally an HTTP status and a cause.
    *
@@ -63,6 +71,7 @@ export class WeftError<Code extends string = WeftErrorCode> extends Error {
     this.name = 'WeftError';
     this.code = code;
     this.status = options.status;
+    this.expose = options.expose ?? (options.status !== undefined && options.status < 500);
     Object.defineProperty(this, WEFT_ERROR, { value: true });
   }
 

@@ -291,7 +291,7 @@ export class Runtime {
       throw new WeftError(
         'WEFT_SHUTTING_DOWN',
         'Runtime.dispatch: the runtime is stopping and accepts no new tasks.',
-        { status: 503 },
+        { status: 503, expose: true },
       );
     }
     const createdAt = new Date();

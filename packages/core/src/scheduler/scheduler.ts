@@ -81,7 +81,7 @@ export class Scheduler {
         new WeftError(
           'WEFT_SHUTTING_DOWN',
           'Scheduler: the runtime is shutting down and accepts no new tasks.',
-          { status: 503 },
+          { status: 503, expose: true },
         ),
       );
     }
@@ -90,7 +90,7 @@ export class Scheduler {
         new WeftError(
           'WEFT_QUEUE_FULL',
           `Scheduler: the queue is full (${this.maxQueueSize} tasks waiting); try again later.`,
-          { status: 503 },
+          { status: 503, expose: true },
         ),
       );
     }

@@ -13,16 +13,6 @@ export interface ErrorAnswer {
   requestId: string;
 }
 
-/**
- * 503 answers whose messages the core writes from constants and configuration alone, so they
- * hold nothing a client should not see, and they tell it the useful fact that a retry later
- * may succeed. Every other 5xx message stays in the log.
- */
-const SAFE_UNAVAILABLE_CODES: ReadonlySet<string> = new Set([
-  'WEFT_QUEUE_FULL',
-  'WEFT_SHUTTING_DOWN',
-]);
-
 interface ErrorDetails {
   type?: unknown;
   status?: unknown;
@@ -30,6 +20,7 @@ interface ErrorDetails {
   message?: unknown;
   code?: unknown;
   limit?: unknown;
+  expose?: unknown;
 }
 
 /**
@@ -63,8 +54,9 @@ export function errorAnswer(error: unknown, requestId: string): ErrorAnswer {
   }
   const serverStatus = Number.isInteger(status) && status >= 500 && status < 600 ? status : 500;
   const code = codeOf(details, weft, 'WEFT_INTERNAL');
-  const safe = weft && SAFE_UNAVAILABLE_CODES.has(code) && message !== undefined;
-  return answer(serverStatus, code, safe ? message : genericMessage(serverStatus));
+  // Only a WeftError made with `expose` (the queue-full and shutting-down 503s) shows a 5xx message.
+  const exposed = weft && details.expose === true && message !== undefined;
+  return answer(serverStatus, code, exposed ? message : genericMessage(serverStatus));
 
   function answer(status: number, code: string, text: string): ErrorAnswer {
     return { status, message: text, code, requestId };
