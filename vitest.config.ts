@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
 const conditions = ['weft-source', ...defaultServerConditions];
 
 export default defineConfig({
+  // Site components use React's automatic JSX runtime, as Docusaurus compiles them.
+  esbuild: { jsx: 'automatic' },
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {

@@ -68,7 +68,7 @@ test.describe('page crash', () => {
 
 test.describe('route chunk load failure', () => {
   /*
-   * The catalogue's "error text with a Retry button" is the fallback @theme/Loading renders when a
+   * The catalogue's "error text with a Retry button" is what @theme/Loading (src/theme/Loading) renders when a
    * route's loader has failed at render time. In Docusaurus 3.10 a route is never rendered before
    * its chunks loaded: a client-side transition preloads them first and, when that fails, reloads
    * the page (PendingNavigation.js); the first render after a full load also waits for the preload

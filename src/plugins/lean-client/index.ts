@@ -9,29 +9,61 @@
  * - The search plugin imports mark.js eagerly to highlight searched terms on the page a result
  *   opens. It is replaced by a stand-in that loads mark.js only when there is something to mark.
  * - tslib, pulled in whole for one helper, is replaced in the client by the helpers it needs.
+ * - The PWA plugin's service-worker registration loads after the page has (lazy-register-sw.ts).
+ * - The browser's copies of two generated modules lose what only the build and the server-side
+ *   render read: the site config's plugin, preset and Markdown options, and the chunk registry's
+ *   module paths (client-site-config-loader.cjs, registry-loader.cjs).
  */
 import path from 'node:path';
-import type { Plugin } from '@docusaurus/types';
+import type { LoadContext, Plugin } from '@docusaurus/types';
 
 /** theme-classic's client module `lib/prism-include-languages` (not the swizzlable theme file). */
 const THEME_PRISM_CLIENT_MODULE =
   /@docusaurus[\\/]theme-classic[\\/]lib[\\/]prism-include-languages(\.js)?$/;
 /** mark.js's package entry, which the search plugin's generated module imports. */
 const MARK_JS_ENTRY = /[\\/]mark\.js[\\/]dist[\\/]mark\.js$/;
+/** The PWA plugin's client module; `$` lets lazy-register-sw.ts import it with a query string. */
+const PWA_REGISTER_SW = /@docusaurus[\\/]plugin-pwa[\\/]lib[\\/]registerSw\.js$/;
 
-export default function pluginLeanClient(): Plugin {
+export default function pluginLeanClient(context: LoadContext): Plugin {
+  const generated = (file: string) => path.join(context.generatedFilesDir, file);
   return {
     name: 'weft-lean-client',
     configureWebpack(_config, isServer, { currentBundler }) {
       const { NormalModuleReplacementPlugin } = currentBundler.instance;
+      const bothBundles = [
+        new NormalModuleReplacementPlugin(
+          THEME_PRISM_CLIENT_MODULE,
+          path.join(__dirname, 'empty-client-module.ts'),
+        ),
+        new NormalModuleReplacementPlugin(MARK_JS_ENTRY, path.join(__dirname, 'lazy-mark.ts')),
+      ];
+      if (isServer) {
+        // The server-side render reads the full config and registry, and registers no worker.
+        return { plugins: bothBundles };
+      }
       return {
-        resolve: isServer ? {} : { alias: { tslib$: path.join(__dirname, 'tslib-helpers.ts') } },
+        resolve: { alias: { tslib$: path.join(__dirname, 'tslib-helpers.ts') } },
+        module: {
+          rules: [
+            {
+              test: generated('docusaurus.config.mjs'),
+              enforce: 'pre',
+              loader: path.join(__dirname, 'client-site-config-loader.cjs'),
+            },
+            {
+              test: generated('registry.js'),
+              enforce: 'pre',
+              loader: path.join(__dirname, 'registry-loader.cjs'),
+            },
+          ],
+        },
         plugins: [
+          ...bothBundles,
           new NormalModuleReplacementPlugin(
-            THEME_PRISM_CLIENT_MODULE,
-            path.join(__dirname, 'empty-client-module.ts'),
+            PWA_REGISTER_SW,
+            path.join(__dirname, 'lazy-register-sw.ts'),
           ),
-          new NormalModuleReplacementPlugin(MARK_JS_ENTRY, path.join(__dirname, 'lazy-mark.ts')),
         ],
       };
     },

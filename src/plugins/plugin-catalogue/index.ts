@@ -1,12 +1,13 @@
 /**
  * Local Docusaurus plugin: reads the first-party packages' package.json files at
- * load time and publishes the validated, sorted catalogue as global data for
- * src/pages/plugins/index.tsx.
+ * load time and adds the plugins page with the validated, sorted catalogue as its
+ * data (src/components/PluginsPage). The catalogue is a module of that route, not
+ * global data, so only the plugins page downloads it.
  */
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
 import { readCatalogue } from './catalogue';
-import { CATALOGUE_PLUGIN_NAME, type CatalogueGlobalData } from './model';
+import { CATALOGUE_PLUGIN_NAME, PLUGINS_PAGE_PATH, type Catalogue } from './model';
 
 export interface PluginCatalogueOptions {
   /** Folder holding one sub-folder per package, relative to the site. */
@@ -21,7 +22,7 @@ export interface PluginCatalogueOptions {
 export default function pluginCatalogue(
   context: LoadContext,
   options: PluginCatalogueOptions,
-): Plugin<CatalogueGlobalData> {
+): Plugin<Catalogue> {
   const packagesDir = path.resolve(context.siteDir, options.packagesDir);
   const onInvalidPackage = options.onInvalidPackage ?? 'throw';
 
@@ -45,7 +46,14 @@ export default function pluginCatalogue(
     },
 
     async contentLoaded({ content, actions }) {
-      actions.setGlobalData(content);
+      const catalogue = await actions.createData('catalogue.json', JSON.stringify(content));
+      actions.addRoute({
+        // Docusaurus gives baseUrl with a trailing slash.
+        path: `${context.baseUrl.replace(/\/$/, '')}${PLUGINS_PAGE_PATH}`,
+        component: '@site/src/components/PluginsPage/index.tsx',
+        modules: { catalogue },
+        exact: true,
+      });
     },
   };
 }

@@ -52,9 +52,12 @@ export function installCommand(entry: Pick<CatalogueEntry, 'name'>): string {
     : `npm install ${entry.name}`;
 }
 
-/** Name under which the plugin publishes its global data. */
 export const CATALOGUE_PLUGIN_NAME = 'weft-plugin-catalogue';
 
-export interface CatalogueGlobalData {
+/** Where the plugin adds the plugins page, below the site's base URL. */
+export const PLUGINS_PAGE_PATH = '/plugins/';
+
+/** What the plugin loads and hands the plugins page as its `catalogue` prop. */
+export interface Catalogue {
   entries: CatalogueEntry[];
 }

@@ -1,14 +1,12 @@
 import type { ReactNode } from 'react';
 import Layout from '@theme/Layout';
 import Link from '@docusaurus/Link';
-import { usePluginData } from '@docusaurus/useGlobalData';
 import {
-  CATALOGUE_PLUGIN_NAME,
   INSTALLATION_PATH,
   KIND_TITLES,
   PACKAGE_KINDS,
+  type Catalogue,
   type CatalogueEntry,
-  type CatalogueGlobalData,
 } from '@site/src/plugins/plugin-catalogue/model';
 import KindSection from './_components/KindSection';
 import styles from './styles.module.css';
@@ -25,9 +23,8 @@ function groupByKind(entries: readonly CatalogueEntry[]) {
   })).filter((group) => group.entries.length > 0);
 }
 
-export default function PluginsPage(): ReactNode {
-  const data = usePluginData(CATALOGUE_PLUGIN_NAME) as CatalogueGlobalData | undefined;
-  const groups = groupByKind(data?.entries ?? []);
+export default function PluginsPage({ catalogue }: { catalogue: Catalogue }): ReactNode {
+  const groups = groupByKind(catalogue.entries);
 
   return (
     <Layout title={TITLE} description={DESCRIPTION}>
