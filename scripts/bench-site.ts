@@ -12,7 +12,10 @@
  *
  * Run: npm run bench:site. Environment: BENCH_RUNS (Lighthouse runs per page and site,
  * default 3), BENCH_BUILDS (cold builds per site, alternating, default 1), CHROME_PATH
- * (default /usr/bin/chromium), BENCH_KEEP=true keeps the temporary folder.
+ * (default /usr/bin/chromium), BENCH_KEEP=true keeps the temporary folder, BENCH_BASELINE_REF
+ * (a git commit of this repository, e.g. one before a performance change) adds this site as it
+ * was at that commit as a third column, checked out into the temporary folder with this
+ * checkout's node_modules, so a change is judged against the site before it in the same run.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -26,6 +29,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { firstLoad } from './first-load';
 
 const LIGHTHOUSE = 'lighthouse@13.5.0';
 const CREATE_DOCUSAURUS = 'create-docusaurus@3.10.2';
@@ -167,6 +171,23 @@ function lighthouse(url: string, outFile: string): LighthouseResult {
   };
 }
 
+/** This site at another commit, in a detached worktree that shares this checkout's node_modules. */
+function baselineSite(workDir: string, ref: string, pages: Record<string, string>): SiteUnderTest {
+  const dir = path.join(workDir, 'baseline');
+  execFileSync('git', ['worktree', 'add', '--detach', dir, ref], { cwd: siteDir, stdio: 'ignore' });
+  symlinkSync(path.join(siteDir, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  const shortRef = execFileSync('git', ['rev-parse', '--short', ref], { cwd: siteDir })
+    .toString()
+    .trim();
+  return {
+    label: `Weft at ${shortRef}`,
+    dir,
+    port: 4312,
+    pages,
+    build: () => run('npm', ['run', 'build'], dir),
+  };
+}
+
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -181,6 +202,14 @@ async function main(): Promise<void> {
   const log = path.join(workDir, 'bench.log');
   console.log(`bench:site: working in ${workDir}`);
   const servers: ChildProcess[] = [];
+  const baselineRef = process.env.BENCH_BASELINE_REF;
+  const weftPages = {
+    home: '/',
+    guide: '/docs/getting-started/',
+    'API class': '/api/classes/Runtime/',
+    'API index': '/api/',
+    plugins: '/plugins/',
+  };
   try {
     const stockDir = createStockSite(workDir);
     const sites: SiteUnderTest[] = [
@@ -188,13 +217,7 @@ async function main(): Promise<void> {
         label: 'Weft',
         dir: siteDir,
         port: 4310,
-        pages: {
-          home: '/',
-          guide: '/docs/getting-started/',
-          'API class': '/api/classes/Runtime/',
-          'API index': '/api/',
-          plugins: '/plugins/',
-        },
+        pages: weftPages,
         build: () => run('npm', ['run', 'build'], siteDir),
       },
       {
@@ -211,6 +234,9 @@ async function main(): Promise<void> {
         build: () => run('npx', ['docusaurus', 'build'], stockDir),
       },
     ];
+    if (baselineRef) {
+      sites.push(baselineSite(workDir, baselineRef, weftPages));
+    }
 
     const buildTimes = new Map<string, number[]>(sites.map((site) => [site.label, []]));
     for (let round = 0; round < builds; round += 1) {
@@ -248,6 +274,20 @@ async function main(): Promise<void> {
       })),
     );
     console.log(
+      '\nFirst load per page type (JavaScript and CSS its HTML references, gzip -9, KiB)',
+    );
+    console.table(
+      PAGE_TYPES.map((pageType) => {
+        const row: Record<string, string> = { page: pageType };
+        for (const site of sites) {
+          const load = firstLoad(path.join(site.dir, 'build'), site.pages[pageType] ?? '/');
+          row[`${site.label} JS`] = (load.scriptsGzip / 1024).toFixed(1);
+          row[`${site.label} CSS`] = (load.stylesheetsGzip / 1024).toFixed(1);
+        }
+        return row;
+      }),
+    );
+    console.log(
       `\nLighthouse mobile, median of ${runs} runs (stock pages: ${sites[1]?.label ?? 'stock'} analogues)`,
     );
     console.table(
@@ -259,11 +299,27 @@ async function main(): Promise<void> {
           row[`${site.label} TBT ms`] = Math.round(median(list.map((r) => r.tbt)));
           row[`${site.label} LCP s`] = (median(list.map((r) => r.lcp)) / 1000).toFixed(2);
         }
+        const baseline = sites[2];
+        if (baseline) {
+          const tbt = (label: string) =>
+            median((results.get(`${label}|${pageType}`) ?? []).map((r) => r.tbt));
+          row['TBT Weft / baseline'] = (tbt('Weft') / tbt(baseline.label)).toFixed(2);
+        }
         return row;
       }),
     );
   } finally {
     servers.forEach(stop);
+    if (baselineRef && process.env.BENCH_KEEP !== 'true') {
+      try {
+        execFileSync('git', ['worktree', 'remove', '--force', path.join(workDir, 'baseline')], {
+          cwd: siteDir,
+          stdio: 'ignore',
+        });
+      } catch {
+        // The worktree was never added (an unknown ref): there is nothing to unregister.
+      }
+    }
     if (process.env.BENCH_KEEP !== 'true') {
       rmSync(workDir, { recursive: true, force: true });
     }
