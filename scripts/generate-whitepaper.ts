@@ -46,9 +46,9 @@ function parseWhitepaper(markdown: string): Block[] {
     if (first === undefined) {
       continue;
     }
-    const figure = /^!\[([^\]]+)\]\(([^)\s]+)\)$/.exec(first);
-    if (figure && lines.length === 1) {
-      blocks.push({ kind: 'figure', caption: figure[1], source: figure[2] });
+    const [, caption, source] = /^!\[([^\]]+)\]\(([^)\s]+)\)$/.exec(first) ?? [];
+    if (caption !== undefined && source !== undefined && lines.length === 1) {
+      blocks.push({ kind: 'figure', caption, source });
     } else if (first.startsWith('# ')) {
       blocks.push({ kind: 'title', text: first.slice(2).trim() });
       if (lines.length > 1) {

@@ -28,27 +28,30 @@ export interface DotSource {
  * @throws Error naming the file when the title or description is missing.
  */
 export function parseDotSource(text: string, source: string): DotSource {
-  const fields: Record<string, string> = {};
-  let current: string | undefined;
+  // Each field's lines: the one that names it, then the comment lines that continue it.
+  const fields: Partial<Record<'title' | 'description', string[]>> = {};
+  let current: string[] | undefined;
   for (const line of text.split('\n')) {
-    const comment = /^\s*\/\/\s?(.*)$/.exec(line);
-    if (!comment) break;
-    const field = /^(title|description):\s*(.*)$/.exec(comment[1]);
-    if (field) {
-      current = field[1];
-      fields[current] = field[2].trim();
-    } else if (current && comment[1].trim() !== '') {
-      fields[current] += ` ${comment[1].trim()}`;
+    const comment = /^\s*\/\/\s?(.*)$/.exec(line)?.[1];
+    if (comment === undefined) break;
+    const [, key, value] = /^(title|description):\s*(.*)$/.exec(comment) ?? [];
+    if ((key === 'title' || key === 'description') && value !== undefined) {
+      current = [value.trim()];
+      fields[key] = current;
+    } else if (current && comment.trim() !== '') {
+      current.push(comment.trim());
     }
   }
-  for (const key of ['title', 'description']) {
-    if (!fields[key]) {
+  const read = (key: keyof typeof fields): string => {
+    const value = fields[key]?.join(' ');
+    if (!value) {
       throw new Error(
         `${source}: start the file with a "// ${key}: ..." comment; it is the diagram's text alternative.`,
       );
     }
-  }
-  return { title: fields.title, description: fields.description, dot: text };
+    return value;
+  };
+  return { title: read('title'), description: read('description'), dot: text };
 }
 
 /** The DOT with the theme's defaults inserted after the graph's opening brace. */
@@ -82,10 +85,10 @@ let graphviz: Promise<Graphviz> | undefined;
 export async function renderDot(source: DotSource, palette: Palette): Promise<string> {
   graphviz ??= Graphviz.load();
   const raw = (await graphviz).dot(themed(source.dot, palette), 'svg');
-  const viewBox = /viewBox="([\d.\s-]+)"/.exec(raw)?.[1].trim().split(/\s+/).map(Number);
-  if (!viewBox || viewBox.length !== 4)
+  const viewBox = /viewBox="([\d.\s-]+)"/.exec(raw)?.[1]?.trim().split(/\s+/).map(Number);
+  const [, , width, height] = viewBox?.length === 4 ? viewBox : [];
+  if (width === undefined || height === undefined)
     throw new Error('Graphviz produced an SVG without a viewBox');
-  const [, , width, height] = viewBox;
   // Keep only the drawing: Graphviz's own <title>s name nodes by id and would be read aloud.
   const inner = raw
     .replace(/^[\s\S]*?<svg\b[^>]*>/, '')

@@ -42,13 +42,13 @@ const SITE_PROPERTIES: Record<Exclude<keyof Palette, 'background'>, string> = {
  */
 export function paletteFromCss(css: string): Palette {
   const read = (property: string): string => {
-    const match = new RegExp(`${property}:\\s*(#[0-9a-fA-F]{3,8})\\s*;`).exec(css);
-    if (!match) {
+    const hex = new RegExp(`${property}:\\s*(#[0-9a-fA-F]{3,8})\\s*;`).exec(css)?.[1];
+    if (hex === undefined) {
       throw new Error(
         `diagrams: src/css/custom.css defines no hex colour for ${property}; the diagram palette is read from it.`,
       );
     }
-    return match[1].toLowerCase();
+    return hex.toLowerCase();
   };
   const entries = Object.entries(SITE_PROPERTIES).map(([key, property]) => [key, read(property)]);
   return { background: 'none', ...Object.fromEntries(entries) } as Palette;

@@ -126,25 +126,60 @@ function flatten(events: SequenceEvent[]): SequenceEvent[] {
   return events.flatMap((event) => ('frame' in event ? flatten(event.events) : [event]));
 }
 
-/** Horizontal centre of each participant, wide enough for every label between them. */
-function layoutColumns(spec: SequenceSpec): {
-  centres: number[];
-  boxWidths: number[];
-  trailing: number;
-} {
-  const index = new Map(spec.participants.map((participant, i) => [participant.id, i]));
+/** Where a participant is drawn. */
+interface Column {
+  participant: Participant;
+  /** Horizontal centre of the participant's box and lifeline. */
+  centre: number;
+  /** Width of the participant's box. */
+  boxWidth: number;
+}
+
+/**
+ * The item at a position the layout computed from the participants (a column, a box, the gap
+ * after a box), so a miss means the layout lost track of them, not that the source is wrong.
+ */
+function itemAt<T>(items: readonly T[], position: number, what: string): T {
+  const item = items[position];
+  if (item === undefined) {
+    throw new Error(
+      `sequence diagrams: no ${what} at position ${position} of ${items.length}; the layout in scripts/diagrams/sequence.ts and the participants disagree.`,
+    );
+  }
+  return item;
+}
+
+/** Looks up a participant's position, counted from the left, by its id. */
+function participantPositions(spec: SequenceSpec): (id: string) => number {
+  const positions = new Map(spec.participants.map((participant, i) => [participant.id, i]));
+  return (id) => {
+    const position = positions.get(id);
+    if (position === undefined) {
+      throw new Error(
+        `sequence diagram "${spec.title}": an event names participant "${id}", which is not listed; add it to "participants".`,
+      );
+    }
+    return position;
+  };
+}
+
+/** A column for each participant, wide enough for every label between them. */
+function layoutColumns(spec: SequenceSpec): { columns: Column[]; trailing: number } {
+  const positionOf = participantPositions(spec);
   const boxWidths = spec.participants.map((p) => textWidth(p.label) + 2 * BOX_PADDING_X);
-  const gaps = boxWidths.slice(1).map((width, i) => (boxWidths[i] + width) / 2 + MIN_GAP);
+  let gaps = boxWidths
+    .slice(1)
+    .map((width, i) => (itemAt(boxWidths, i, 'box') + width) / 2 + MIN_GAP);
   const needs: { lo: number; hi: number; width: number }[] = [];
   for (const event of flatten(spec.events)) {
     if ('note' in event) {
-      const at = index.get(event.over) as number;
+      const at = positionOf(event.over);
       needs.push({ lo: at, hi: at + 1, width: textWidth(event.note) / 2 + BOX_PADDING_X * 2 });
       continue;
     }
     if ('frame' in event) continue;
-    const a = index.get(event.from) as number;
-    const b = index.get(event.to) as number;
+    const a = positionOf(event.from);
+    const b = positionOf(event.to);
     if (a === b) needs.push({ lo: a, hi: a + 1, width: textWidth(event.label) + SELF_WIDTH + 12 });
     else needs.push({ lo: Math.min(a, b), hi: Math.max(a, b), width: textWidth(event.label) + 16 });
   }
@@ -154,18 +189,22 @@ function layoutColumns(spec: SequenceSpec): {
   for (const { lo, hi, width } of needs) {
     if (hi > gaps.length) {
       // A self-message or note on the last participant extends the drawing to the right.
-      trailing = Math.max(trailing, width - boxWidths[lo] / 2);
+      trailing = Math.max(trailing, width - itemAt(boxWidths, lo, 'box') / 2);
       continue;
     }
     const have = gaps.slice(lo, hi).reduce((sum, gap) => sum + gap, 0);
     if (have < width) {
       const add = (width - have) / (hi - lo);
-      for (let i = lo; i < hi; i += 1) gaps[i] += add;
+      gaps = gaps.map((gap, i) => (i >= lo && i < hi ? gap + add : gap));
     }
   }
-  const centres = [MARGIN + boxWidths[0] / 2];
-  for (const gap of gaps) centres.push((centres.at(-1) as number) + gap);
-  return { centres, boxWidths, trailing };
+  const columns: Column[] = [];
+  let centre = MARGIN + itemAt(boxWidths, 0, 'box') / 2;
+  for (const [i, participant] of spec.participants.entries()) {
+    if (i > 0) centre += itemAt(gaps, i - 1, 'gap');
+    columns.push({ participant, centre, boxWidth: itemAt(boxWidths, i, 'box') });
+  }
+  return { columns, trailing };
 }
 
 /**
@@ -176,13 +215,15 @@ function layoutColumns(spec: SequenceSpec): {
  * @returns A standalone SVG document with `<title>`, `<desc>` and `role="img"`.
  */
 export function renderSequence(spec: SequenceSpec, palette: Palette): string {
-  const { centres, boxWidths, trailing } = layoutColumns(spec);
-  const index = new Map(spec.participants.map((participant, i) => [participant.id, i]));
+  const { columns, trailing } = layoutColumns(spec);
+  const column = (position: number): Column => itemAt(columns, position, 'participant column');
+  const positionOf = participantPositions(spec);
+  const last = column(columns.length - 1);
   const boxHeight = Math.max(...spec.participants.map((p) => lineCount(p.label))) * LINE_HEIGHT;
   const headerHeight = boxHeight + 2 * BOX_PADDING_Y;
   const body: string[] = [];
   const frames: string[] = [];
-  let right = centres.at(-1)! + boxWidths.at(-1)! / 2;
+  let right = last.centre + last.boxWidth / 2;
   let y = MARGIN + headerHeight + 16;
 
   const text = (x: number, top: number, label: string, anchor: string, fill: string): string =>
@@ -214,11 +255,13 @@ export function renderSequence(spec: SequenceSpec, palette: Palette): string {
         y += FRAME_PADDING - 4;
         // Nested frames sit inside their parent: each level is inset a little further.
         const inset = FRAME_PADDING * (1 + depth);
-        const x0 = centres[range.lo] - boxWidths[range.lo] / 2 + inset - 4;
+        const leftmost = column(range.lo);
+        const rightmost = column(range.hi);
+        const x0 = leftmost.centre - leftmost.boxWidth / 2 + inset - 4;
         const tag = `${event.frame}`;
         const tagWidth = textWidth(tag) + 16;
         const minWidth = tagWidth + textWidth(`[${event.label}]`) + 20;
-        const x1 = Math.max(centres[range.hi] + boxWidths[range.hi] / 2 - inset + 4, x0 + minWidth);
+        const x1 = Math.max(rightmost.centre + rightmost.boxWidth / 2 - inset + 4, x0 + minWidth);
         right = Math.max(right, x1);
         frames.push(
           `<rect x="${x0.toFixed(1)}" y="${top.toFixed(1)}" width="${(x1 - x0).toFixed(1)}" height="${(y - top).toFixed(1)}" fill="${palette.surfaceRaised}" fill-opacity="0.45" stroke="${palette.border}" stroke-width="1.5" rx="4"/>`,
@@ -235,26 +278,27 @@ export function renderSequence(spec: SequenceSpec, palette: Palette): string {
         continue;
       }
       if ('note' in event) {
-        const at = index.get(event.over) as number;
+        const at = positionOf(event.over);
+        const { centre } = column(at);
         const width = textWidth(event.note) + 2 * BOX_PADDING_X;
         const height = lineCount(event.note) * LINE_HEIGHT + 8;
         body.push(
-          `<rect x="${(centres[at] - width / 2).toFixed(1)}" y="${y.toFixed(1)}" width="${width.toFixed(1)}" height="${height}" fill="${palette.surface}" stroke="${palette.muted}" stroke-dasharray="3 3" rx="3"/>`,
-          text(centres[at], y + 4, event.note, 'middle', palette.muted),
+          `<rect x="${(centre - width / 2).toFixed(1)}" y="${y.toFixed(1)}" width="${width.toFixed(1)}" height="${height}" fill="${palette.surface}" stroke="${palette.muted}" stroke-dasharray="3 3" rx="3"/>`,
+          text(centre, y + 4, event.note, 'middle', palette.muted),
         );
-        right = Math.max(right, centres[at] + width / 2);
+        right = Math.max(right, centre + width / 2);
         y += height + MESSAGE_GAP;
         lo = Math.min(lo, at);
         hi = Math.max(hi, at);
         continue;
       }
-      const from = index.get(event.from) as number;
-      const to = index.get(event.to) as number;
+      const from = positionOf(event.from);
+      const to = positionOf(event.to);
       const labelHeight = lineCount(event.label) * LINE_HEIGHT;
       const stroke = event.reply ? palette.muted : palette.accent;
       const dash = event.reply ? ' stroke-dasharray="6 4"' : '';
       if (from === to) {
-        const x = centres[from];
+        const x = column(from).centre;
         body.push(text(x + SELF_WIDTH + 8, y, event.label, 'start', palette.text));
         const top = y + labelHeight / 2 - 2;
         const bottom = top + 16;
@@ -265,8 +309,8 @@ export function renderSequence(spec: SequenceSpec, palette: Palette): string {
         right = Math.max(right, x + SELF_WIDTH + 8 + textWidth(event.label));
         y = Math.max(y + labelHeight, bottom) + MESSAGE_GAP + 4;
       } else {
-        const x1 = centres[from];
-        const x2 = centres[to];
+        const x1 = column(from).centre;
+        const x2 = column(to).centre;
         const direction = x2 > x1 ? 1 : -1;
         body.push(text((x1 + x2) / 2, y, event.label, 'middle', palette.text));
         const at = y + labelHeight + 4;
@@ -285,17 +329,17 @@ export function renderSequence(spec: SequenceSpec, palette: Palette): string {
   draw(spec.events, 0);
   const lifelineEnd = y + 4;
   const height = lifelineEnd + MARGIN;
-  const width = Math.ceil(Math.max(right, centres.at(-1)! + trailing) + MARGIN);
+  const width = Math.ceil(Math.max(right, last.centre + trailing) + MARGIN);
 
-  const heads = spec.participants.map((participant, i) => {
-    const x = centres[i] - boxWidths[i] / 2;
+  const heads = columns.map(({ participant, centre, boxWidth }) => {
+    const x = centre - boxWidth / 2;
     const top = MARGIN;
     const lines = lineCount(participant.label);
     const textTop = top + BOX_PADDING_Y + (boxHeight - lines * LINE_HEIGHT) / 2;
     return [
-      `<line x1="${centres[i].toFixed(1)}" y1="${(top + headerHeight).toFixed(1)}" x2="${centres[i].toFixed(1)}" y2="${lifelineEnd.toFixed(1)}" stroke="${palette.border}" stroke-width="1.5" stroke-dasharray="2 4"/>`,
-      `<rect x="${x.toFixed(1)}" y="${top}" width="${boxWidths[i].toFixed(1)}" height="${headerHeight}" fill="${palette.surface}" stroke="${palette.accent}" stroke-width="1.5" rx="6"/>`,
-      text(centres[i], textTop, participant.label, 'middle', palette.text).replaceAll(
+      `<line x1="${centre.toFixed(1)}" y1="${(top + headerHeight).toFixed(1)}" x2="${centre.toFixed(1)}" y2="${lifelineEnd.toFixed(1)}" stroke="${palette.border}" stroke-width="1.5" stroke-dasharray="2 4"/>`,
+      `<rect x="${x.toFixed(1)}" y="${top}" width="${boxWidth.toFixed(1)}" height="${headerHeight}" fill="${palette.surface}" stroke="${palette.accent}" stroke-width="1.5" rx="6"/>`,
+      text(centre, textTop, participant.label, 'middle', palette.text).replaceAll(
         '<text ',
         '<text font-weight="600" ',
       ),

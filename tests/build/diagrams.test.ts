@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { assert, beforeAll, describe, expect, it } from 'vitest';
 import { readDiagram } from '../../scripts/diagrams/svg';
 import { assertBuildExists, buildDir, buildPath, findTags } from './support/build-output';
 
@@ -33,10 +33,12 @@ describe('built diagrams', () => {
   it('are SVG files of the build with alt text and a caption', () => {
     for (const { page, figure } of figures) {
       const [image] = findTags(figure, 'img');
-      expect(image, page).toBeDefined();
+      assert.isDefined(image, `${page}: a diagram figure without an img`);
       expect(image.attributes.alt?.split(/\s+/).length ?? 0, page).toBeGreaterThanOrEqual(20);
-      const file = buildPath(image.attributes.src);
-      expect(existsSync(file), `${page}: ${image.attributes.src}`).toBe(true);
+      const { src } = image.attributes;
+      assert.isDefined(src, `${page}: a diagram img without a src`);
+      const file = buildPath(src);
+      expect(existsSync(file), `${page}: ${src}`).toBe(true);
       const svg = readFileSync(file, 'utf8');
       expect(readDiagram(svg).title, file).not.toBe('');
       expect(figure, page).toMatch(/<figcaption>[^<]+<\/figcaption>/);

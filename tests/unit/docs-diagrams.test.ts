@@ -30,9 +30,11 @@ const references = pages.flatMap((page) =>
     ...readFileSync(page, 'utf8')
       .replace(/^(```+|~~~+)[\s\S]*?^\1\s*$/gm, '')
       .matchAll(/!\[([^\]]*)\]\(([^)\s]+)\)/g),
-  ]
-    .filter(([, , url]) => isDiagramUrl(url))
-    .map(([, alt, url]) => [path.relative(siteDir, page), url, alt] as const),
+  ].flatMap(([, alt, url]) =>
+    alt !== undefined && url !== undefined && isDiagramUrl(url)
+      ? [[path.relative(siteDir, page), url, alt] as const]
+      : [],
+  ),
 );
 
 /** Every diagram source under docs/. */
@@ -45,7 +47,9 @@ const whitepaperFigures = [
   ...readFileSync(path.join(siteDir, 'whitepaper', 'whitepaper.md'), 'utf8').matchAll(
     /^!\[[^\]]+\]\(([^)\s]+)\)$/gm,
   ),
-].map(([, source]) => path.resolve(siteDir, 'whitepaper', source));
+].flatMap(([, source]) =>
+  source === undefined ? [] : [path.resolve(siteDir, 'whitepaper', source)],
+);
 
 describe('docs diagrams', () => {
   it('pages show diagrams', () => {
