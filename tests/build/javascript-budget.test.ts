@@ -19,16 +19,17 @@ import { assertBuildExists, buildDir } from './support/build-output';
  * on 2026-11-23 with site-wide search, social-card metadata and fourteen more docs pages; then
  * 118,993 once the client's copies of the site config and the chunk registry lost what only the
  * build reads, the plugins catalogue became the plugins page's own data, the service worker's
- * registration moved after the load event, and the theme's loading fallback was replaced. The
+ * registration moved after the load event, and the theme's loading fallback was replaced; 118,364
+ * with chunk files named by id (the runtime lost its chunk-name map). The
  * goal is at most 110 KiB (112,640 bytes); lower these as the bundle shrinks, and raise one only
  * deliberately, with the new measurement and date.
  */
 const JS_GZIP_BUDGET: Record<FirstLoadPage, number> = {
-  '/': 119_500,
-  '/docs/getting-started/': 119_500,
-  '/api/classes/Runtime/': 119_500,
-  '/api/': 119_500,
-  '/plugins/': 119_500,
+  '/': 118_900,
+  '/docs/getting-started/': 118_900,
+  '/api/classes/Runtime/': 118_900,
+  '/api/': 118_900,
+  '/plugins/': 118_900,
 };
 /** Measured 16,994 bytes gzipped (86,154 raw) on 2026-11-23, 17,256 after later merges. */
 const CSS_GZIP_BUDGET = 17_400;

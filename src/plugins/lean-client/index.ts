@@ -13,6 +13,7 @@
  * - The browser's copies of two generated modules lose what only the build and the server-side
  *   render read: the site config's plugin, preset and Markdown options, and the chunk registry's
  *   module paths (client-site-config-loader.cjs, registry-loader.cjs).
+ * - Chunk files are named by id, so the webpack runtime holds one map (id → hash), not two.
  */
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
@@ -29,7 +30,7 @@ export default function pluginLeanClient(context: LoadContext): Plugin {
   const generated = (file: string) => path.join(context.generatedFilesDir, file);
   return {
     name: 'weft-lean-client',
-    configureWebpack(_config, isServer, { currentBundler }) {
+    configureWebpack(config, isServer, { currentBundler }) {
       const { NormalModuleReplacementPlugin } = currentBundler.instance;
       const bothBundles = [
         new NormalModuleReplacementPlugin(
@@ -43,6 +44,12 @@ export default function pluginLeanClient(context: LoadContext): Plugin {
         return { plugins: bothBundles };
       }
       return {
+        // Chunk files named by id, not by name: the runtime every page loads then maps chunk ids
+        // to content hashes only, instead of also to the route registry's chunk names.
+        output:
+          config.mode === 'production'
+            ? { chunkFilename: 'assets/js/[id].[contenthash:8].js' }
+            : {},
         resolve: { alias: { tslib$: path.join(__dirname, 'tslib-helpers.ts') } },
         module: {
           rules: [
