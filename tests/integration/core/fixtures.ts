@@ -1,9 +1,9 @@
 /**
  * Fixtures of the core's integration tests: runtimes built around the scripted model and the
- * in-memory store of `@weft/testing`. These tests live here, not in packages/core, because that
- * package depends on the core and the core depends on no other package. The helpers that need
- * only the core live with the core's own tests and are re-exported, so a test imports from one
- * place.
+ * in-memory store of `@weft/testing`. These tests live here, not in packages/core, because
+ * `@weft/testing` depends on the core and the core depends on no other package. The helpers that
+ * need only the core live with the core's own tests and are re-exported, so a test imports from
+ * one place.
  */
 import { Runtime, type ModelCapability, type ModelRequestConfig, type Plugin } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
