@@ -2,8 +2,10 @@
  * The core's imports point one way: the task model and the managers sit below the runtime and
  * never import a file that imports them back. The one circle allowed is the API's own: a plugin
  * and its triggers are handed the runtime, and the runtime holds the plugins (its config lists
- * them, its registry keeps them, its server mounts their routes with the runtime). A new file
- * drawn into that circle, or a second circle, fails here.
+ * them, its registry keeps them). It is three files: plugins/plugin.ts (Plugin, the trigger
+ * types and PluginRegistry), the runtime and its config. The plugin checks and the server read
+ * plugins and routes by shape, so they stay below it. A new file drawn into that circle, or a
+ * second circle, fails here.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -11,15 +13,8 @@ import { importCycles, importGraph } from '../../scripts/import-graph';
 
 const coreSrc = path.resolve(__dirname, '../../packages/core/src');
 
-/** The API's own circle; every file in it names Plugin, a trigger type or Runtime publicly. */
-const allowedCircle = [
-  'plugins/plugin-registry.ts',
-  'plugins/plugin.ts',
-  'plugins/types.ts',
-  'runtime/config.ts',
-  'runtime/runtime.ts',
-  'server/server-manager.ts',
-];
+/** The API's own circle; every file in it names Plugin or Runtime publicly. */
+const allowedCircle = ['plugins/plugin.ts', 'runtime/config.ts', 'runtime/runtime.ts'];
 
 describe('the import graph of packages/core/src', () => {
   const graph = importGraph(coreSrc);

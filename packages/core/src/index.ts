@@ -7,11 +7,15 @@
 export { Runtime } from './runtime/runtime.js';
 export { WeftError, type WeftErrorOptions } from './errors/weft-error.js';
 export type { WeftErrorCode } from './errors/codes.js';
-export { Plugin } from './plugins/plugin.js';
-export { PluginRegistry } from './plugins/plugin-registry.js';
+export {
+  Plugin,
+  PluginRegistry,
+  type Trigger,
+  type TriggerRoute,
+  type TriggerStart,
+} from './plugins/plugin.js';
 export type { AgentTask, Context, PluginResult } from './tasks/task.js';
 export type { ExecutionContext, Executor } from './plugins/executor.js';
-export type { Trigger, TriggerRoute, TriggerStart } from './plugins/types.js';
 export {
   PipelineModificationSchema,
   PipelineSchema,

@@ -1,23 +1,21 @@
 /**
  * Shared fixtures of the core's unit tests: a silent logger, small plugins and providers, and
- * a helper that builds a runtime around a ScriptedModelProvider.
+ * helpers for promises and errors. They use the core alone; the tests that run a whole runtime
+ * with the doubles of `@weft/testing` live in tests/integration/core/, whose fixtures build on
+ * these.
  */
 import {
   defineCapability,
   ModelProvider,
   Plugin,
-  Runtime,
   type AgentTask,
   type ExecutionContext,
   type Executor,
   type ModelCapability,
-  type ModelRequestConfig,
   type PluginResult,
   type Trigger,
 } from '@weft/core';
-import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
-import { onTestFinished } from 'vitest';
 import { z } from 'zod';
 
 /** A logger that writes nothing. */
@@ -105,25 +103,21 @@ export function recordingExecutor(
   };
 }
 
-/** A plugin `echo` with one executor `reply` that succeeds. */
-export function echoPlugin(parts: ConstructorParameters<typeof TestPlugin>[1] = {}): TestPlugin {
-  return new TestPlugin('echo', { executors: [recordingExecutor('reply')], ...parts });
-}
-
-/** A scripted answer planning the given steps. */
-export function plan(...steps: [pluginId: string, action: string][]): {
-  steps: { pluginId: string; action: string }[];
-} {
-  return { steps: steps.map(([pluginId, action]) => ({ pluginId, action })) };
-}
-
-/** The capability that {@link UsageModelProvider} and other custom providers offer. */
+/** A custom capability (beside text-generation) for the providers of these tests to offer. */
 export const sentimentCapability = defineCapability({
   id: 'sentiment',
   description: 'Scores the sentiment of a text from -1 to 1.',
   input: z.object({ text: z.string() }),
   output: z.object({ score: z.number().min(-1).max(1) }),
 });
+
+// Module augmentation: the custom capability becomes callable by id with typed input and output.
+// It sits beside the capability because every test that imports these fixtures sees it.
+declare module '@weft/core' {
+  interface ICapabilities {
+    sentiment: typeof sentimentCapability;
+  }
+}
 
 /** A provider assembled from capabilities, with lifecycle hooks that log. */
 export class TestModelProvider extends ModelProvider {
@@ -168,37 +162,6 @@ export class TestModelProvider extends ModelProvider {
   }
 }
 
-/** A text-generation capability answering with fixed text and token usage. */
-export function textWithUsage(
-  text: string,
-  usage = { inputTokens: 7, outputTokens: 3 },
-): ModelCapability {
-  return { id: 'text-generation', run: async () => ({ text, usage }) };
-}
-
-/** A memory provider that logs its lifecycle. */
-export class LoggingMemoryProvider extends InMemoryMemoryProvider {
-  constructor(
-    private readonly events: string[],
-    private readonly hooks: {
-      init?: () => Promise<void> | void;
-      shutdown?: () => Promise<void> | void;
-    } = {},
-  ) {
-    super({ id: 'logging-memory' });
-  }
-
-  override async init(): Promise<void> {
-    this.events.push('init memory');
-    await this.hooks.init?.();
-  }
-
-  override async shutdown(): Promise<void> {
-    this.events.push('shutdown memory');
-    await this.hooks.shutdown?.();
-  }
-}
-
 /** A promise with its resolve function, to hold work open until a test releases it. */
 export interface Deferred<T = void> {
   promise: Promise<T>;
@@ -225,45 +188,6 @@ export async function waitFor(check: () => boolean, timeoutMs = 5_000): Promise<
   }
 }
 
-/**
- * Stops `runtime` when the current test finishes, whether it passed or failed, so no server,
- * timer or signal handler outlives the test. Call it inside a test.
- */
-export function stopAfterTest(runtime: Runtime): Runtime {
-  onTestFinished(() => runtime.stop());
-  return runtime;
-}
-
-/** Builds a runtime around a scripted model and an in-memory store; stops it after the test. */
-export async function makeRuntime(
-  config: {
-    plugins?: Plugin[];
-    responses?: ConstructorParameters<typeof ScriptedModelProvider>[0];
-    memory?: InMemoryMemoryProvider;
-    options?: NonNullable<Parameters<typeof Runtime.init>[0]['options']>;
-  } = {},
-): Promise<{ runtime: Runtime; model: ScriptedModelProvider; memory: InMemoryMemoryProvider }> {
-  const model = new ScriptedModelProvider(config.responses ?? { fallback: { type: 'continue' } });
-  const memory = config.memory ?? new InMemoryMemoryProvider();
-  const runtime = await Runtime.init({
-    models: [model],
-    memory,
-    plugins: config.plugins ?? [echoPlugin()],
-    options: { logger: silentLogger, ...config.options },
-  });
-  stopAfterTest(runtime);
-  return { runtime, model, memory };
-}
-
-/** {@link makeRuntime}, then starts the runtime; it is still stopped after the test. */
-export async function startedRuntime(
-  config: Parameters<typeof makeRuntime>[0] = {},
-): ReturnType<typeof makeRuntime> {
-  const built = await makeRuntime(config);
-  await built.runtime.start();
-  return built;
-}
-
 /** Catches the rejection of a promise (or the throw of a function) and returns the error. */
 export async function errorOf(
   action: Promise<unknown> | (() => unknown),
@@ -274,17 +198,4 @@ export async function errorOf(
     return error as Error & { status?: number; code?: string };
   }
   throw new Error('expected an error, but none was thrown');
-}
-
-/**
- * Options for a ScriptedModelProvider that answers every planning request with `steps` and
- * every review with `continue`, however many tasks run.
- */
-export function planner(...steps: [pluginId: string, action: string][]): {
-  fallback: (messages: readonly unknown[], request: ModelRequestConfig) => Record<string, unknown>;
-} {
-  return {
-    fallback: (_messages, request) =>
-      request.purpose === 'review' ? { type: 'continue' } : plan(...steps),
-  };
 }

@@ -6,7 +6,7 @@ import { MemoryManager } from '../memory/memory-manager.js';
 import type { Space } from '../memory/memory-provider.js';
 import { ModelManager } from '../models/model-manager.js';
 import { TaskRunner } from '../pipeline/task-runner.js';
-import { PluginRegistry } from '../plugins/plugin-registry.js';
+import { PluginRegistry } from '../plugins/plugin.js';
 import type { AgentTask } from '../tasks/task.js';
 import { coreTemplates } from '../prompts/core-templates.js';
 import { PromptRegistry } from '../prompts/prompt-registry.js';

@@ -5,15 +5,15 @@ import cors from 'cors';
 import express, {
   type ErrorRequestHandler,
   type Express,
+  type Request,
   type RequestHandler,
   type Response,
 } from 'express';
 import type { Logger } from 'pino';
-import type { TriggerRoute } from '../plugins/types.js';
-import type { Runtime } from '../runtime/runtime.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { hostChecker, hostnameOf, type AllowedHosts } from './allowed-hosts.js';
 import { errorAnswer, type ErrorAnswer } from './error-answer.js';
+import type { HttpMethod } from './http-methods.js';
 import { nestsDeeperThan } from './json-depth.js';
 
 /** Options of the `cors` middleware, passed through unchanged. */
@@ -58,6 +58,30 @@ export interface ServerManagerConfig {
    */
   stopGraceMs?: number;
 }
+
+/**
+ * What the server reads of a route. A plugin's TriggerRoute has this shape, with the runtime as
+ * the context its handler is handed; the server names the shape rather than that type, and
+ * passes on whatever context it is given, so that it sits below the runtime instead of in a
+ * circle with it and the plugins.
+ *
+ * @inline
+ */
+type MountedRoute<Context> = {
+  /** HTTP method. */
+  readonly method: HttpMethod;
+  /** Path to mount, starting with `/`, in express syntax (`/chat/:room`). */
+  readonly path: string;
+  /**
+   * Handles one request.
+   *
+   * @param request - The express request, its JSON body already parsed.
+   * @param response - The express response.
+   * @param context - The context that {@link ServerManager.mount} was given.
+   * @returns Nothing that is used: answer through `response`. A returned promise is awaited.
+   */
+  handler(request: Request, response: Response, context: Context): unknown;
+};
 
 /** The response header that carries each request's correlation id. */
 const REQUEST_ID_HEADER = 'X-Request-Id';
@@ -173,12 +197,14 @@ export class ServerManager {
   /**
    * Mounts a trigger route.
    *
+   * @typeParam Context - What the route's handler is handed: the runtime, for a plugin's route.
    * @param pluginId - The plugin that owns the route, for logs.
-   * @param route - The route.
-   * @param runtime - Passed to the route's handler.
+   * @param route - The route: a plugin's {@link TriggerRoute}, or anything with its method, path
+   *   and handler.
+   * @param context - Passed to the route's handler.
    * @throws Error when the server is already started or the method and path are taken.
    */
-  mount(pluginId: string, route: TriggerRoute, runtime: Runtime): void {
+  mount<Context>(pluginId: string, route: MountedRoute<Context>, context: Context): void {
     if (this.server) {
       throw new WeftError(
         'WEFT_RUNTIME_STOPPED',
@@ -195,7 +221,7 @@ export class ServerManager {
     this.mounted.add(key);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     this.app[method](route.path, async (request, response) => {
-      await route.handler(request, response, runtime);
+      await route.handler(request, response, context);
     });
   }
 

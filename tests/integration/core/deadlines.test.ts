@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { pino, type Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { InMemoryMemoryProvider } from '@weft/testing';
@@ -186,7 +186,8 @@ describe('review after the final step', () => {
 
 describe('handleSignals', () => {
   it('exits the process soon after SIGTERM even while an executor hangs', async () => {
-    const program = fileURLToPath(new URL('./programs/hung-agent.ts', import.meta.url));
+    // An .mts file, so tsx runs it as ES module (top-level await) in this CommonJS folder.
+    const program = path.join(__dirname, 'programs', 'hung-agent.mts');
     const child = spawn(
       process.execPath,
       ['--conditions=weft-source', '--import', 'tsx', program],

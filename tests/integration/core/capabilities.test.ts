@@ -18,12 +18,8 @@ import {
   TestModelProvider,
 } from './fixtures.js';
 
-// Module augmentation: the custom capability becomes callable by id with typed input and output.
-declare module '@weft/core' {
-  interface ICapabilities {
-    sentiment: typeof sentimentCapability;
-  }
-}
+// The fixtures register sentimentCapability in ICapabilities by module augmentation, so it is
+// callable by id with typed input and output.
 
 const schemas = { input: z.object({ text: z.string() }), output: z.object({ ok: z.boolean() }) };
 

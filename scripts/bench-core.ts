@@ -6,7 +6,7 @@
  * (b) tasks per second at scheduler concurrency 1 and 8;
  * (c) heap growth between 100 and 10,000 tasks, each measured after a forced GC.
  *
- * Run with `npm run bench -w @weft/core` (node --expose-gc). It prints figures and the goals and
+ * Run with `npm run bench:core` (node --expose-gc). It prints figures and the goals and
  * always exits 0: timings depend on the machine, so nothing here is asserted.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,0 +1,130 @@
+/**
+ * The workspace packages depend one way: @weft/core depends on none of the others, and each
+ * other package imports only the workspace packages its package.json declares (its sources:
+ * `dependencies`; its tests: `devDependencies` too), with no circle among those declarations.
+ * A core test that borrows a double of @weft/testing would point the core back up at a package
+ * built on it; such a test belongs in tests/integration/, which sits above every package.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(__dirname, '../..');
+
+interface Manifest {
+  name: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+}
+
+const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
+
+const packages = readJson<{ workspaces: string[] }>(path.join(root, 'package.json')).workspaces.map(
+  (dir) => ({ dir, manifest: readJson<Manifest>(path.join(root, dir, 'package.json')) }),
+);
+const workspaceNames = new Set(packages.map(({ manifest }) => manifest.name));
+
+/** The workspace package a module specifier names, if any: `@weft/core/internal` → `@weft/core`. */
+function workspacePackageOf(specifier: string): string | undefined {
+  const parts = specifier.split('/');
+  const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+  return workspaceNames.has(name) ? name : undefined;
+}
+
+/** Each TypeScript file under `dir` (relative to the root) with the workspace packages it imports. */
+function workspaceImports(dir: string): { file: string; imports: string[] }[] {
+  if (!existsSync(path.join(root, dir))) return [];
+  return readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter(
+      (file) => /\.(ts|mts|tsx)$/.test(file) && !file.split(path.sep).includes('node_modules'),
+    )
+    .map((file) => {
+      const relative = path.posix.join(dir, file.split(path.sep).join('/'));
+      const text = readFileSync(path.join(root, relative), 'utf8');
+      const imports = ts
+        .preProcessFile(text, true, true)
+        .importedFiles.map(({ fileName }) => workspacePackageOf(fileName))
+        .filter((name): name is string => name !== undefined);
+      return { file: relative, imports: [...new Set(imports)].sort() };
+    });
+}
+
+const workspaceDeclared = (...lists: (Record<string, string> | undefined)[]): string[] =>
+  lists.flatMap((list) => Object.keys(list ?? {})).filter((name) => workspaceNames.has(name));
+
+describe('the layers of the workspace packages', () => {
+  it('reads every package and the imports between them', () => {
+    expect(packages.map(({ manifest }) => manifest.name)).toContain('@weft/core');
+    expect(packages.length).toBeGreaterThan(4);
+    const sqliteSources = workspaceImports('packages/memory-sqlite/src');
+    expect(sqliteSources.flatMap(({ imports }) => imports)).toContain('@weft/core');
+  });
+
+  it('keeps @weft/core, its sources and its tests, free of every other package', () => {
+    const core = packages.find(({ manifest }) => manifest.name === '@weft/core')!;
+    expect(
+      workspaceDeclared(
+        core.manifest.dependencies,
+        core.manifest.devDependencies,
+        core.manifest.peerDependencies,
+      ),
+    ).toEqual([]);
+    const reachesUp = workspaceImports(core.dir)
+      .map(({ file, imports }) => ({
+        file,
+        imports: imports.filter((name) => name !== '@weft/core'),
+      }))
+      .filter(({ imports }) => imports.length > 0);
+    expect(reachesUp).toEqual([]);
+  });
+
+  it('lets each package import only the workspace packages it declares', () => {
+    const undeclared: string[] = [];
+    for (const { dir, manifest } of packages) {
+      const runtime = new Set([
+        manifest.name,
+        ...workspaceDeclared(manifest.dependencies, manifest.peerDependencies),
+      ]);
+      const forTests = new Set([...runtime, ...workspaceDeclared(manifest.devDependencies)]);
+      const checks = [
+        { folder: 'src', allowed: runtime, field: 'dependencies' },
+        { folder: 'test', allowed: forTests, field: 'devDependencies' },
+      ];
+      for (const { folder, allowed, field } of checks) {
+        for (const { file, imports } of workspaceImports(path.posix.join(dir, folder))) {
+          for (const name of imports.filter((imported) => !allowed.has(imported))) {
+            undeclared.push(
+              `${file}: imports ${name}, which ${dir}/package.json does not list in ${field}`,
+            );
+          }
+        }
+      }
+    }
+    expect(undeclared).toEqual([]);
+  });
+
+  it('has no circle among the packages each one declares', () => {
+    const declared = new Map(
+      packages.map(({ manifest }) => [
+        manifest.name,
+        workspaceDeclared(
+          manifest.dependencies,
+          manifest.devDependencies,
+          manifest.peerDependencies,
+        ).filter((name) => name !== manifest.name),
+      ]),
+    );
+    const circles: string[] = [];
+    const walk = (name: string, trail: string[]): void => {
+      if (trail.includes(name)) {
+        circles.push([...trail.slice(trail.indexOf(name)), name].join(' → '));
+        return;
+      }
+      for (const next of declared.get(name) ?? []) walk(next, [...trail, name]);
+    };
+    for (const name of declared.keys()) walk(name, []);
+    expect(circles).toEqual([]);
+  });
+});
