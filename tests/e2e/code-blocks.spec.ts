@@ -1,6 +1,7 @@
 /**
  * Code blocks: highlighted with the site's code theme (src/config/prism.ts) on the server and
- * kept as they are when the page hydrates (src/theme/CodeBlock renders each block once), the
+ * kept as they are when the page hydrates (src/theme/CodeBlock renders each block once, and
+ * src/theme/CodeBlock/Content keeps the server's token markup instead of highlighting again), the
  * extra Prism languages registered where code is shown (src/plugins/lean-client moves that out
  * of the entry bundle), and the copy button.
  */
@@ -70,6 +71,29 @@ test('code is highlighted in the site colours, and hydration keeps the blocks', 
       () => (window as unknown as { removedCodeBlocks: number }).removedCodeBlocks,
     ),
   ).toBe(0);
+});
+
+test('hydration keeps the server markup of each block instead of highlighting the code again', async ({
+  page,
+}) => {
+  // A marker the client's own highlighting would never produce, put inside the first block's
+  // <code> in the page the server sends. Highlighting again during hydration would replace it
+  // (React patches or re-renders a mismatch); keeping the server's markup leaves it in place.
+  await page.route('**/docs/getting-started/', async (route) => {
+    const response = await route.fetch();
+    const html = await response.text();
+    const marked = html.replace(
+      /(<div class="[^"]*theme-code-block[^"]*"[\s\S]*?<code\b[^>]*>)/,
+      '$1<span data-server-markup="kept"></span>',
+    );
+    expect(marked).not.toBe(html);
+    await route.fulfill({ response, body: marked });
+  });
+  await gotoHydrated(page, '/docs/getting-started/');
+  await page.waitForTimeout(500);
+  await expect(page.locator('[data-server-markup="kept"]')).toHaveCount(1);
+  const keyword = page.locator('.theme-code-block.language-ts .token.keyword').first();
+  await expect(keyword).toHaveCSS('color', await tokenColor(page, 'keyword'));
 });
 
 test('the copy button copies the code', async ({ page, context }) => {

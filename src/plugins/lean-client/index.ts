@@ -14,6 +14,8 @@
  *   render read: the site config's plugin, preset and Markdown options, and the chunk registry's
  *   module paths (client-site-config-loader.cjs, registry-loader.cjs).
  * - Chunk files are named by id, so the webpack runtime holds one map (id → hash), not two.
+ * - A client module (hydration.ts) tells code blocks whether they hydrate the first page, so
+ *   they keep the server's highlighted HTML (src/theme/CodeBlock/Content).
  */
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
@@ -30,6 +32,7 @@ export default function pluginLeanClient(context: LoadContext): Plugin {
   const generated = (file: string) => path.join(context.generatedFilesDir, file);
   return {
     name: 'weft-lean-client',
+    getClientModules: () => [path.join(__dirname, 'hydration.ts')],
     configureWebpack(config, isServer, { currentBundler }) {
       const { NormalModuleReplacementPlugin } = currentBundler.instance;
       const bothBundles = [
