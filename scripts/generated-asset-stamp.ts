@@ -1,5 +1,6 @@
 /**
- * Skips regenerating build assets (PWA images, whitepaper PDF) whose sources have not changed.
+ * Skips regenerating build assets (PWA images, diagrams, whitepaper PDF, the API reference's
+ * markdown) whose sources have not changed.
  *
  * A generator hashes its sources (its own script included, and the version of the library that
  * renders) and compares the hash with the stamp it wrote last time, in .cache/generated-assets/
@@ -24,6 +25,8 @@ export interface GeneratedAsset {
   packages: readonly string[];
   /** Files the generator writes, relative to the site folder. */
   outputs: readonly string[];
+  /** Options the output depends on besides its files (hashed as JSON; functions are left out). */
+  settings?: unknown;
 }
 
 function sourceHash(asset: GeneratedAsset): string {
@@ -39,6 +42,9 @@ function sourceHash(asset: GeneratedAsset): string {
     const manifest = path.join(siteDir, 'node_modules', name, 'package.json');
     const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
     hash.update(`${name}@${version}\0`);
+  }
+  if (asset.settings !== undefined) {
+    hash.update(JSON.stringify(asset.settings)).update('\0');
   }
   return hash.digest('hex');
 }

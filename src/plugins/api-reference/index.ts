@@ -7,13 +7,40 @@
  * - stale output is removed first, and a TypeDoc run that produced nothing (for
  *   example a type error in the core package) fails the build instead of
  *   silently serving old pages;
- * - under `docusaurus start` TypeDoc watches the sources and the site reloads.
+ * - under `docusaurus start` TypeDoc watches the sources and the site reloads;
+ * - a build reuses the markdown of the last run when the core's sources, the TypeDoc options
+ *   and the TypeDoc packages are unchanged (scripts/generated-asset-stamp.ts), since running
+ *   TypeDoc is about a quarter of a cold site build.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
-import { API_ENTRY_POINT, API_SIDEBAR_FILE, type ApiReferenceOptions } from '../../config/typedoc';
+import { generateIfChanged } from '../../../scripts/generated-asset-stamp';
+import {
+  API_ENTRY_POINT,
+  API_SIDEBAR_FILE,
+  API_TSCONFIG,
+  type ApiReferenceOptions,
+} from '../../config/typedoc';
+
+/** What TypeDoc reads besides its options: the core's sources and compiler settings. */
+const CORE_DIR = 'packages/core';
+/** Packages whose version changes the markdown TypeDoc writes. */
+const TYPEDOC_PACKAGES = [
+  'typedoc',
+  'typedoc-plugin-markdown',
+  'typedoc-docusaurus-theme',
+  'docusaurus-plugin-typedoc',
+];
+
+/** Every file under `dir`, relative to `siteDir`, in a stable order. */
+function filesUnder(siteDir: string, dir: string): string[] {
+  return readdirSync(path.join(siteDir, dir), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(siteDir, path.join(entry.parentPath, entry.name)))
+    .sort();
+}
 
 export interface ApiReferencePluginOptions {
   /** Run TypeDoc; false reuses earlier output or writes a stand-in page. */
@@ -90,21 +117,52 @@ export default async function apiReferencePlugin(
     return plugin;
   }
 
-  await emptyDir(outDir);
-  // docusaurus-plugin-typedoc is ESM-only; it runs TypeDoc when it is created.
-  const { default: typedocPlugin } = await import('docusaurus-plugin-typedoc');
-  const typedoc = await typedocPlugin(context, { ...options.typedoc, watch: options.watch });
+  /** Runs TypeDoc through docusaurus-plugin-typedoc (ESM-only), which runs it when created. */
+  const runTypedoc = async (): Promise<Plugin> => {
+    await emptyDir(outDir);
+    const { default: typedocPlugin } = await import('docusaurus-plugin-typedoc');
+    const typedoc = await typedocPlugin(context, { ...options.typedoc, watch: options.watch });
+    // In watch mode TypeDoc writes its first output asynchronously.
+    const generated = options.watch
+      ? await waitForOutput(outDir, WATCH_FIRST_OUTPUT_TIMEOUT_MS)
+      : hasOutput(outDir);
+    if (!generated) {
+      throw new Error(
+        `TypeDoc generated no API reference in ${options.typedoc.out}/ from ${API_ENTRY_POINT}. ` +
+          'Its errors are printed above (a missing entry point or a type error in the core package). ' +
+          'Fix them, or set TYPEDOC=false for a local build without the API reference.',
+      );
+    }
+    return { ...typedoc, name: plugin.name };
+  };
 
-  // In watch mode TypeDoc writes its first output asynchronously.
-  const generated = options.watch
-    ? await waitForOutput(outDir, WATCH_FIRST_OUTPUT_TIMEOUT_MS)
-    : hasOutput(outDir);
-  if (!generated) {
-    throw new Error(
-      `TypeDoc generated no API reference in ${options.typedoc.out}/ from ${API_ENTRY_POINT}. ` +
-        'Its errors are printed above (a missing entry point or a type error in the core package). ' +
-        'Fix them, or set TYPEDOC=false for a local build without the API reference.',
-    );
+  if (options.watch) {
+    return runTypedoc();
   }
-  return { ...typedoc, name: plugin.name };
+  let generatedPlugin: Plugin | undefined;
+  await generateIfChanged(
+    {
+      name: 'api-reference',
+      sources: [
+        ...filesUnder(context.siteDir, path.join(CORE_DIR, 'src')),
+        path.join(CORE_DIR, 'package.json'),
+        path.join(CORE_DIR, 'tsconfig.json'),
+        API_TSCONFIG,
+        'packages/tsconfig.base.json',
+        'tsconfig.strict.json',
+        'src/config/typedoc.ts',
+        'src/plugins/api-reference/index.ts',
+      ],
+      packages: TYPEDOC_PACKAGES,
+      outputs: [
+        path.join(options.typedoc.out, 'index.md'),
+        path.join(options.typedoc.out, API_SIDEBAR_FILE),
+      ],
+      settings: options.typedoc,
+    },
+    async () => {
+      generatedPlugin = await runTypedoc();
+    },
+  );
+  return generatedPlugin ?? plugin;
 }
