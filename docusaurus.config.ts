@@ -14,6 +14,7 @@ import { API_OUT_DIR, API_ROUTE_BASE_PATH, typedocOptions } from './src/config/t
 import { FAVICON, PWA_OUT_DIR } from './src/pwa/assets';
 import { ensureApiDir, type ApiReferencePluginOptions } from './src/plugins/api-reference';
 import type { PluginCatalogueOptions } from './src/plugins/plugin-catalogue';
+import { PLUGINS_PAGE_PATH } from './src/plugins/plugin-catalogue/model';
 import type { MarkdownCopiesOptions } from './src/plugins/markdown-copies';
 import cleanDocusaurusHtml from './src/plugins/markdown-copies/clean-docusaurus-html';
 import { SOCIAL_CARD_DIR } from './src/plugins/social-cards/card-path';
@@ -254,7 +255,7 @@ const config = {
           { prefix: '/', exact: true, label: site.tagline },
           { prefix: '/docs/', label: 'Documentation' },
           { prefix: `/${API_ROUTE_BASE_PATH}/`, label: 'API reference' },
-          { prefix: '/plugins/', label: 'Plugins' },
+          { prefix: PLUGINS_PAGE_PATH, label: 'Plugins' },
           { prefix: '/search/', label: 'Search' },
         ],
         defaultSection: site.title,
@@ -309,7 +310,7 @@ const config = {
           label: 'API',
           position: 'left',
         },
-        { to: '/plugins/', label: 'Plugins', position: 'left' },
+        { to: PLUGINS_PAGE_PATH, label: 'Plugins', position: 'left' },
         { to: '/docs/bounty-program/', label: 'Bounty Program', position: 'left' },
         { href: links.repository, label: 'GitHub', position: 'right' },
         { href: staticFile(site.whitepaperPath), label: 'Whitepaper', position: 'right' },

@@ -11,14 +11,14 @@
  * Run: npm run generate:whitepaper (also run by prestart and prebuild). Skipped when its sources
  * are unchanged since the last run (scripts/generated-asset-stamp.ts).
  */
-import { createWriteStream, readdirSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
 import { links, site } from '../src/data/site';
-import { generateIfChanged } from './generated-asset-stamp';
+import { filesUnder, generateIfChanged } from './generated-asset-stamp';
 import { printPalette } from './diagrams/palette';
 import { renderDiagramSource } from './diagrams/render';
 import { readDiagram } from './diagrams/svg';
@@ -218,14 +218,6 @@ async function main(): Promise<void> {
   console.log(
     `Whitepaper: ${path.relative(siteDir, TARGET)} written from whitepaper/whitepaper.md.`,
   );
-}
-
-/** Every file under a folder of the site, as paths relative to the site, in a stable order. */
-function filesUnder(folder: string): string[] {
-  return readdirSync(path.join(siteDir, folder), { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(siteDir, path.join(entry.parentPath, entry.name)))
-    .sort();
 }
 
 const whitepaper = {

@@ -9,7 +9,7 @@
  * build does not redo this work.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,6 +27,14 @@ export interface GeneratedAsset {
   outputs: readonly string[];
   /** Options the output depends on besides its files (hashed as JSON; functions are left out). */
   settings?: unknown;
+}
+
+/** Every file under a folder of the site, as paths relative to the site, in a stable order. */
+export function filesUnder(folder: string): string[] {
+  return readdirSync(path.join(siteDir, folder), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(siteDir, path.join(entry.parentPath, entry.name)))
+    .sort();
 }
 
 function sourceHash(asset: GeneratedAsset): string {

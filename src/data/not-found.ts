@@ -1,6 +1,7 @@
 /**
  * Where the not-found page sends a lost reader: the places they most likely wanted.
  */
+import { PLUGINS_PAGE_PATH } from '../plugins/plugin-catalogue/model';
 
 /** One suggested page. */
 export interface NotFoundDestination {
@@ -16,6 +17,6 @@ export const notFoundDestinations: readonly NotFoundDestination[] = [
   { label: 'Documentation', to: '/docs/', hint: 'Guides to every part of Weft' },
   { label: 'Getting started', to: '/docs/getting-started/', hint: 'Install and run a first agent' },
   { label: 'API reference', to: '/api/', hint: 'Every export of @weft/core' },
-  { label: 'Plugins', to: '/plugins/', hint: 'First-party packages' },
+  { label: 'Plugins', to: PLUGINS_PAGE_PATH, hint: 'First-party packages' },
   { label: 'Search', to: '/search/', hint: 'Search the docs and the API' },
 ];

@@ -12,11 +12,11 @@
  *   and the TypeDoc packages are unchanged (scripts/generated-asset-stamp.ts), since running
  *   TypeDoc is about a quarter of a cold site build.
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
-import { generateIfChanged } from '../../../scripts/generated-asset-stamp';
+import { filesUnder, generateIfChanged } from '../../../scripts/generated-asset-stamp';
 import {
   API_ENTRY_POINT,
   API_SIDEBAR_FILE,
@@ -33,14 +33,6 @@ const TYPEDOC_PACKAGES = [
   'typedoc-docusaurus-theme',
   'docusaurus-plugin-typedoc',
 ];
-
-/** Every file under `dir`, relative to `siteDir`, in a stable order. */
-function filesUnder(siteDir: string, dir: string): string[] {
-  return readdirSync(path.join(siteDir, dir), { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.relative(siteDir, path.join(entry.parentPath, entry.name)))
-    .sort();
-}
 
 export interface ApiReferencePluginOptions {
   /** Run TypeDoc; false reuses earlier output or writes a stand-in page. */
@@ -144,7 +136,7 @@ export default async function apiReferencePlugin(
     {
       name: 'api-reference',
       sources: [
-        ...filesUnder(context.siteDir, path.join(CORE_DIR, 'src')),
+        ...filesUnder(path.join(CORE_DIR, 'src')),
         path.join(CORE_DIR, 'package.json'),
         path.join(CORE_DIR, 'tsconfig.json'),
         API_TSCONFIG,
