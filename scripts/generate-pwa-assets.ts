@@ -20,6 +20,7 @@ import {
 } from '../src/pwa/assets';
 import { site } from '../src/data/site';
 import { generateIfChanged } from './generated-asset-stamp';
+import { runWhenMain } from './run-when-main';
 
 const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(siteDir, 'static', PWA_OUT_DIR);
@@ -92,7 +93,6 @@ const pwaAssets = {
   ],
 };
 
-generateIfChanged(pwaAssets, main).catch((error: unknown) => {
-  console.error('Could not generate the PWA assets:', error);
-  process.exit(1);
-});
+export const generatePwaAssets = (): Promise<void> => generateIfChanged(pwaAssets, main);
+
+runWhenMain(import.meta.url, 'generate the PWA assets', generatePwaAssets);

@@ -21,6 +21,7 @@ import { links, site } from '../src/data/site';
 import { filesUnder, generateIfChanged } from './generated-asset-stamp';
 import { printPalette } from './diagrams/palette';
 import { renderDiagramSource } from './diagrams/render';
+import { runWhenMain } from './run-when-main';
 import { readDiagram } from './diagrams/svg';
 
 const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -234,7 +235,6 @@ const whitepaper = {
   outputs: [path.relative(siteDir, TARGET)],
 };
 
-generateIfChanged(whitepaper, main).catch((error: unknown) => {
-  console.error('Could not generate the whitepaper:', error);
-  process.exit(1);
-});
+export const generateWhitepaper = (): Promise<void> => generateIfChanged(whitepaper, main);
+
+runWhenMain(import.meta.url, 'generate the whitepaper', generateWhitepaper);

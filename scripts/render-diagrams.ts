@@ -15,6 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { diagramPublicPath, isDiagramSource, renderDiagramSource } from './diagrams/render';
 import { sitePalette } from './diagrams/palette';
+import { runWhenMain } from './run-when-main';
 
 const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HASH_COMMENT = /^<!-- source-hash: ([0-9a-f]+) -->\n/;
@@ -62,7 +63,6 @@ async function main(): Promise<void> {
   console.log(`diagrams: ${rendered} rendered, ${sources.length - rendered} unchanged`);
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
-});
+export const renderDiagrams = main;
+
+runWhenMain(import.meta.url, 'render the diagrams', renderDiagrams);

@@ -7,9 +7,12 @@
  * Both plugins work in postBuild, and Docusaurus runs every postBuild at once: the service worker
  * could be built before the copies exist. Here the copies are written first, then listed in the
  * precache (the PWA plugin's own glob patterns leave .md files out), then the worker is built.
- * The "Copy page" control fetches these copies, so it works offline too.
+ * The "Copy page" control fetches these copies, so it works offline too. When a build's pages
+ * are the same as the last build's, the copies come from .cache/markdown-copies/ instead of
+ * being converted again (./output-cache.ts).
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoadContext, OptionValidationContext, Plugin } from '@docusaurus/types';
@@ -20,6 +23,7 @@ import pwaPlugin, {
 import type { PluginOptions as PwaOptions } from '@docusaurus/plugin-pwa';
 import llmsTxtPlugin from '@signalwire/docusaurus-plugin-llms-txt';
 import { withoutTrailingSlashBeforeMd } from './links';
+import { outputCache } from './output-cache';
 
 type LlmsTxtOptions = Parameters<typeof llmsTxtPlugin>[1];
 
@@ -80,6 +84,17 @@ export default async function markdownCopies(
     return null;
   }
   const copies = llmsTxtPlugin(context, options.llmsTxt);
+  // The package's exports map hides its package.json from require.resolve.
+  const converterManifest = readFileSync(
+    path.join(
+      context.siteDir,
+      'node_modules',
+      '@signalwire/docusaurus-plugin-llms-txt',
+      'package.json',
+    ),
+    'utf8',
+  );
+  const { url, baseUrl, trailingSlash } = context.siteConfig;
   // Docusaurus resolves a plugin's theme and client-module paths against the folder of the
   // module that registered it, which is this one: make the PWA plugin's own paths absolute.
   const pwaDir = path.dirname(require.resolve('@docusaurus/plugin-pwa'));
@@ -91,7 +106,21 @@ export default async function markdownCopies(
     getTypeScriptThemePath: () => fromPwaDir(pwa.getTypeScriptThemePath!()),
     getClientModules: () => (pwa.getClientModules?.() ?? []).map(fromPwaDir),
     async postBuild(props) {
-      await copies.postBuild?.(props);
+      const cache = outputCache(
+        path.join(context.siteDir, '.cache', 'markdown-copies'),
+        {
+          outDir: props.outDir,
+          settings: {
+            converter: (JSON.parse(converterManifest) as { version: string }).version,
+            options: options.llmsTxt,
+            site: { url, baseUrl, trailingSlash },
+          },
+        },
+        (file) => file.endsWith('.md') || file === 'llms.txt' || file === 'llms-full.txt',
+      );
+      await cache.restoreOrGenerate(async () => {
+        await copies.postBuild?.(props);
+      });
       await fixLinks(props.outDir, [...(await markdownFiles(props.outDir)), 'llms-full.txt']);
       const entries = await precacheEntries(props.outDir);
       if (entries.length === 0) {

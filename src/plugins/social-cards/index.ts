@@ -4,12 +4,15 @@
  * After the pages are rendered, each route's title is read from its HTML and drawn with its
  * section on an SVG template, which sharp turns into a 1200 x 630 PNG at the path
  * socialCardPath() gives. The head tags pointing at the cards come from src/theme/SiteMetadata.
- * A card is redrawn only when its text changes: the previous build's cards are kept in the
- * Docusaurus cache directory, keyed by a hash of the SVG.
+ * A card is redrawn only when its text, the PNG settings or sharp's version change: the cards
+ * are kept in .cache/social-cards/ (gitignored, with the generated-asset stamps), keyed by a hash
+ * of all three. `docusaurus clear` empties node_modules/.cache but not this folder, so a cold
+ * build does not redraw 100-odd unchanged cards (about 7 s of its postBuild). Cards no route of
+ * the build uses any more are deleted from the cache.
  */
 import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
 import sharp from 'sharp';
@@ -63,21 +66,38 @@ export function sectionOf(routePath: string, options: SocialCardsOptions): strin
   );
 }
 
+const PNG_OPTIONS = { compressionLevel: 9 } as const;
+
+/** The installed sharp's version: a new libvips may draw the same SVG differently. */
+function sharpVersion(): string {
+  const manifest = readFileSync(require.resolve('sharp/package.json'), 'utf8');
+  return (JSON.parse(manifest) as { version: string }).version;
+}
+
 export default function socialCards(context: LoadContext, options: SocialCardsOptions): Plugin {
   const { siteConfig } = context;
-  const cacheDir = path.join(context.siteDir, 'node_modules', '.cache', 'social-cards');
+  const cacheDir = path.join(context.siteDir, '.cache', 'social-cards');
+  const renderer = `sharp@${sharpVersion()} ${JSON.stringify(PNG_OPTIONS)}`;
 
-  async function drawCard(svg: string, target: string): Promise<void> {
-    const key = createHash('sha256').update(svg).digest('hex').slice(0, 32);
-    const cached = path.join(cacheDir, `${key}.png`);
+  /** Draws (or copies from the cache) one card; returns its cache file name. */
+  async function drawCard(svg: string, target: string): Promise<string> {
+    const key = createHash('sha256').update(renderer).update('\0').update(svg).digest('hex');
+    const cacheFile = `${key.slice(0, 32)}.png`;
+    const cached = path.join(cacheDir, cacheFile);
     await mkdir(path.dirname(target), { recursive: true });
     if (existsSync(cached)) {
       await copyFile(cached, target);
-      return;
+      return cacheFile;
     }
-    const png = await sharp(Buffer.from(svg)).png({ compressionLevel: 9 }).toBuffer();
+    const png = await sharp(Buffer.from(svg)).png(PNG_OPTIONS).toBuffer();
     await mkdir(cacheDir, { recursive: true });
     await Promise.all([writeFile(cached, png), writeFile(target, png)]);
+    return cacheFile;
+  }
+
+  async function pruneCache(used: ReadonlySet<string>): Promise<void> {
+    const stale = (await readdir(cacheDir)).filter((file) => !used.has(file));
+    await Promise.all(stale.map((file) => rm(path.join(cacheDir, file), { force: true })));
   }
 
   return {
@@ -87,6 +107,7 @@ export default function socialCards(context: LoadContext, options: SocialCardsOp
       const routes = [...new Set(routesPaths)].filter((route) =>
         existsSync(routeHtmlFile(outDir, route)),
       );
+      const used = new Set<string>();
       for (const route of routes) {
         const html = await readFile(routeHtmlFile(outDir, route), 'utf8');
         const title = pageTitle(html, siteConfig.title) ?? siteConfig.title;
@@ -96,7 +117,10 @@ export default function socialCards(context: LoadContext, options: SocialCardsOp
           siteTitle: siteConfig.title,
           siteHost,
         });
-        await drawCard(svg, path.join(outDir, socialCardPath(route)));
+        used.add(await drawCard(svg, path.join(outDir, socialCardPath(route))));
+      }
+      if (used.size > 0) {
+        await pruneCache(used);
       }
     },
   };
