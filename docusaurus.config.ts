@@ -167,6 +167,7 @@ const config = {
 
   plugins: [
     './src/plugins/lean-client/index.ts',
+    './src/plugins/lean-css/index.ts',
     './src/plugins/bundle-stats/index.ts',
     [
       './src/plugins/api-reference/index.ts',

@@ -20,19 +20,23 @@ import { assertBuildExists, buildDir } from './support/build-output';
  * 118,993 once the client's copies of the site config and the chunk registry lost what only the
  * build reads, the plugins catalogue became the plugins page's own data, the service worker's
  * registration moved after the load event, and the theme's loading fallback was replaced; 118,364
- * with chunk files named by id (the runtime lost its chunk-name map). The
+ * with chunk files named by id (the runtime lost its chunk-name map); 117,169 with nprogress
+ * loaded after the page. The
  * goal is at most 110 KiB (112,640 bytes); lower these as the bundle shrinks, and raise one only
  * deliberately, with the new measurement and date.
  */
 const JS_GZIP_BUDGET: Record<FirstLoadPage, number> = {
-  '/': 118_900,
-  '/docs/getting-started/': 118_900,
-  '/api/classes/Runtime/': 118_900,
-  '/api/': 118_900,
-  '/plugins/': 118_900,
+  '/': 117_600,
+  '/docs/getting-started/': 117_600,
+  '/api/classes/Runtime/': 117_600,
+  '/api/': 117_600,
+  '/plugins/': 117_600,
 };
-/** Measured 16,994 bytes gzipped (86,154 raw) on 2026-11-23, 17,256 after later merges. */
-const CSS_GZIP_BUDGET = 17_400;
+/**
+ * Measured 16,994 bytes gzipped (86,154 raw) on 2026-11-23, 17,256 after later merges; 15,370
+ * once the Infima rules nothing uses were purged (a stock 3.10 classic site ships 16,887).
+ */
+const CSS_GZIP_BUDGET = 15_600;
 
 beforeAll(assertBuildExists);
 

@@ -9,7 +9,9 @@
  * - The search plugin imports mark.js eagerly to highlight searched terms on the page a result
  *   opens. It is replaced by a stand-in that loads mark.js only when there is something to mark.
  * - tslib, pulled in whole for one helper, is replaced in the client by the helpers it needs.
- * - The PWA plugin's service-worker registration loads after the page has (lazy-register-sw.ts).
+ * - The PWA plugin's service-worker registration loads after the page has (lazy-register-sw.ts),
+ *   and so does nprogress, which the progress bar needs from the first navigation on
+ *   (lazy-nprogress.ts).
  * - The browser's copies of two generated modules lose what only the build and the server-side
  *   render read: the site config's plugin, preset and Markdown options, and the chunk registry's
  *   module paths (client-site-config-loader.cjs, registry-loader.cjs).
@@ -25,6 +27,12 @@ const THEME_PRISM_CLIENT_MODULE =
   /@docusaurus[\\/]theme-classic[\\/]lib[\\/]prism-include-languages(\.js)?$/;
 /** mark.js's package entry, which the search plugin's generated module imports. */
 const MARK_JS_ENTRY = /[\\/]mark\.js[\\/]dist[\\/]mark\.js$/;
+/**
+ * theme-classic's progress-bar client module imports `nprogress`; matched as that request (before
+ * resolution) so the stand-in goes through the TypeScript loader, and lazy-nprogress.ts can
+ * import the real file by its path.
+ */
+const NPROGRESS_REQUEST = /^nprogress$/;
 /** The PWA plugin's client module; `$` lets lazy-register-sw.ts import it with a query string. */
 const PWA_REGISTER_SW = /@docusaurus[\\/]plugin-pwa[\\/]lib[\\/]registerSw\.js$/;
 
@@ -73,6 +81,10 @@ export default function pluginLeanClient(context: LoadContext): Plugin {
           new NormalModuleReplacementPlugin(
             PWA_REGISTER_SW,
             path.join(__dirname, 'lazy-register-sw.ts'),
+          ),
+          new NormalModuleReplacementPlugin(
+            NPROGRESS_REQUEST,
+            path.join(__dirname, 'lazy-nprogress.ts'),
           ),
         ],
       };
