@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoadContext, OptionValidationContext, Plugin } from '@docusaurus/types';
 // The package's declared types describe its options only; the plugin itself is typed in lib/.
@@ -23,7 +23,7 @@ import pwaPlugin, {
 import type { PluginOptions as PwaOptions } from '@docusaurus/plugin-pwa';
 import llmsTxtPlugin from '@signalwire/docusaurus-plugin-llms-txt';
 import { withoutTrailingSlashBeforeMd } from './links';
-import { outputCache } from './output-cache';
+import { filesUnder, outputCache } from './output-cache';
 
 type LlmsTxtOptions = Parameters<typeof llmsTxtPlugin>[1];
 
@@ -41,11 +41,8 @@ interface PrecacheEntry {
 
 /** Every Markdown file under `dir`, as paths relative to it with forward slashes. */
 async function markdownFiles(dir: string): Promise<string[]> {
-  const files = await readdir(dir, { recursive: true });
-  return files
-    .filter((file) => file.endsWith('.md'))
-    .map((file) => file.split(path.sep).join('/'))
-    .sort();
+  const files = await filesUnder(dir, (file) => file.endsWith('.md'));
+  return files.map((file) => file.split(path.sep).join('/'));
 }
 
 async function fixLinks(outDir: string, files: string[]): Promise<void> {

@@ -35,7 +35,11 @@ function stableJson(value: unknown): string {
   );
 }
 
-async function filesUnder(dir: string, accept: (file: string) => boolean): Promise<string[]> {
+/** Files under `dir` that `accept` takes, as paths relative to it, in a stable order. */
+export async function filesUnder(
+  dir: string,
+  accept: (file: string) => boolean,
+): Promise<string[]> {
   const files = await readdir(dir, { recursive: true, withFileTypes: true });
   return files
     .filter((entry) => entry.isFile())
