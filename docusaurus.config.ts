@@ -141,7 +141,8 @@ const config = {
 
   themes: [
     [
-      '@easyops-cn/docusaurus-search-local',
+      // The local search plugin, with its index cached between builds.
+      './src/plugins/search-index-cache/index.ts',
       {
         hashed: true,
         language: ['en'],

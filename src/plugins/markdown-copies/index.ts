@@ -9,7 +9,7 @@
  * precache (the PWA plugin's own glob patterns leave .md files out), then the worker is built.
  * The "Copy page" control fetches these copies, so it works offline too. When a build's pages
  * are the same as the last build's, the copies come from .cache/markdown-copies/ instead of
- * being converted again (./output-cache.ts).
+ * being converted again (../shared/output-cache.ts).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ import pwaPlugin, {
 import type { PluginOptions as PwaOptions } from '@docusaurus/plugin-pwa';
 import llmsTxtPlugin from '@signalwire/docusaurus-plugin-llms-txt';
 import { withoutTrailingSlashBeforeMd } from './links';
-import { filesUnder, outputCache } from './output-cache';
+import { filesUnder, outputCache } from '../shared/output-cache';
 
 type LlmsTxtOptions = Parameters<typeof llmsTxtPlugin>[1];
 

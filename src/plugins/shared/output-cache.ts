@@ -1,16 +1,17 @@
 /**
- * Keeps the Markdown copies, llms.txt and llms-full.txt of the last build, and gives them back
- * when a build's pages are the same, instead of converting every page again (the conversion
- * parses each page's HTML: about 5 s of a cold build's postBuild, on one thread).
+ * Keeps what a postBuild step wrote on the last build, and gives it back when a build's pages are
+ * the same, instead of running the step again. The Markdown copies (about 4 s: every page's HTML
+ * parsed into Markdown) and the search index (about 2 s: every page parsed, then indexed) use it;
+ * Docusaurus runs every postBuild on one thread, so each second here is a second of the build.
  *
- * The key is a hash of everything the conversion reads: every HTML page of the build, the
- * converter's version and options (functions by their source) and the site's address. Docusaurus
- * names the entry script and stylesheet after their contents, so a change to any component
- * renames them in every page; those names are left out of the hash, because the copies are
- * made from the article, not from the scripts. Any other change to a page is a miss, and every
- * page is converted again.
+ * The key is a hash of everything such a step reads: every HTML page of the build and the
+ * settings the caller passes (the step's versions and options, functions by their source).
+ * Docusaurus names the entry script and stylesheet after their contents, so a change to any
+ * component renames them in every page; those names are left out of the hash, because these
+ * steps read the article, not the scripts. Any other change to a page is a miss, and the step
+ * runs again over every page.
  *
- * The cache lives in .cache/markdown-copies/ (beside the generated-asset stamps), which
+ * Each cache lives in its own folder under .cache/ (beside the generated-asset stamps), which
  * `docusaurus clear` leaves alone; it holds one build's files.
  */
 import { createHash } from 'node:crypto';

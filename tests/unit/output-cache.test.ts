@@ -1,5 +1,5 @@
 /**
- * The Markdown copies' build cache (src/plugins/markdown-copies/output-cache.ts): a build whose
+ * The build-output cache (src/plugins/shared/output-cache.ts), as the Markdown copies use it: a build whose
  * pages only differ in the names of the entry script and stylesheet gets the last build's
  * copies back; any other change to a page, or to the settings, converts again.
  */
@@ -15,7 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { outputCache } from '../../src/plugins/markdown-copies/output-cache';
+import { outputCache } from '../../src/plugins/shared/output-cache';
 
 let root: string;
 let outDir: string;

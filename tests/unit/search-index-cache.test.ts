@@ -1,0 +1,108 @@
+/**
+ * The search theme with its index cached (src/plugins/search-index-cache): the wrapped plugin
+ * keeps every hook of the search plugin, builds its index on a first build, and a build whose
+ * pages and options are unchanged gets the same index files back without indexing again.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { LoadContext, Plugin } from '@docusaurus/types';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+/** What the stand-in search plugin did, per test. */
+const indexed: { pages: string[] }[] = [];
+
+vi.mock('@easyops-cn/docusaurus-search-local', () => ({
+  validateOptions: ({ options }: { options: unknown }) => options,
+  default: (_context: LoadContext, options: { language: string[] }): Plugin<unknown> => ({
+    name: '@easyops-cn/docusaurus-search-local',
+    getThemePath: () => '/search/theme',
+    // Like the real plugin: one index for the whole site and one per search context.
+    async postBuild({ outDir }) {
+      const page = readFileSync(path.join(outDir, 'docs', 'index.html'), 'utf8');
+      indexed.push({ pages: [page] });
+      const text = /<main>(.*)<\/main>/.exec(page)?.[1] ?? '';
+      const index = JSON.stringify({ text, language: options.language });
+      writeFileSync(path.join(outDir, 'search-index.json'), index);
+      writeFileSync(path.join(outDir, 'search-index-docs.json'), index);
+    },
+  }),
+}));
+
+const { default: cachedSearchIndex, validateOptions } =
+  await import('../../src/plugins/search-index-cache');
+
+let siteDir: string;
+let outDir: string;
+
+function context(): LoadContext {
+  return {
+    siteDir,
+    siteConfig: { url: 'https://weft.dev', baseUrl: '/', trailingSlash: undefined },
+  } as unknown as LoadContext;
+}
+
+/** A fresh build folder with one page, as Docusaurus leaves it before postBuild. */
+function build(scriptHash: string, text: string): void {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(path.join(outDir, 'docs'), { recursive: true });
+  writeFileSync(
+    path.join(outDir, 'docs', 'index.html'),
+    `<html><script src=/assets/js/main.${scriptHash}.js></script><main>${text}</main></html>`,
+  );
+}
+
+async function postBuild(options: { language: string[] }): Promise<void> {
+  const plugin = cachedSearchIndex(context(), options as never);
+  await plugin.postBuild?.({ outDir } as never);
+}
+
+beforeEach(() => {
+  indexed.length = 0;
+  siteDir = mkdtempSync(path.join(tmpdir(), 'weft-search-cache-'));
+  outDir = path.join(siteDir, 'build');
+});
+
+afterEach(() => {
+  rmSync(siteDir, { recursive: true, force: true });
+});
+
+describe('the search index cache', () => {
+  it('keeps the search plugin’s name, hooks and option validation', () => {
+    const plugin = cachedSearchIndex(context(), { language: ['en'] } as never);
+    expect(plugin.name).toBe('@easyops-cn/docusaurus-search-local');
+    expect(plugin.getThemePath?.()).toBe('/search/theme');
+    const options = { language: ['en'] };
+    expect(validateOptions({ options, validate: () => options } as never)).toBe(options);
+  });
+
+  it('indexes on the first build and restores the same files when the pages are unchanged', async () => {
+    build('aaaa1111', 'Weave an agent');
+    await postBuild({ language: ['en'] });
+    const first = readFileSync(path.join(outDir, 'search-index.json'), 'utf8');
+    // A component change renames the entry script in every page; the text is the same.
+    build('bbbb2222', 'Weave an agent');
+    await postBuild({ language: ['en'] });
+    expect(indexed).toHaveLength(1);
+    expect(readFileSync(path.join(outDir, 'search-index.json'), 'utf8')).toBe(first);
+    expect(readFileSync(path.join(outDir, 'search-index-docs.json'), 'utf8')).toBe(first);
+  });
+
+  it('indexes again when a page’s text changes', async () => {
+    build('aaaa1111', 'Weave an agent');
+    await postBuild({ language: ['en'] });
+    build('aaaa1111', 'Weave an agent from plugins');
+    await postBuild({ language: ['en'] });
+    expect(indexed).toHaveLength(2);
+    expect(readFileSync(path.join(outDir, 'search-index.json'), 'utf8')).toContain('from plugins');
+  });
+
+  it('indexes again when the search options change', async () => {
+    build('aaaa1111', 'Weave an agent');
+    await postBuild({ language: ['en'] });
+    build('aaaa1111', 'Weave an agent');
+    await postBuild({ language: ['en', 'de'] });
+    expect(indexed).toHaveLength(2);
+    expect(readFileSync(path.join(outDir, 'search-index.json'), 'utf8')).toContain('"de"');
+  });
+});
