@@ -1,9 +1,10 @@
 /**
  * Code blocks: highlighted with the site's code theme (src/config/prism.ts) on the server and
  * kept as they are when the page hydrates (src/theme/CodeBlock renders each block once, and
- * src/theme/CodeBlock/Content keeps the server's token markup instead of highlighting again), the
- * extra Prism languages registered where code is shown (src/plugins/lean-client moves that out
- * of the entry bundle), and the copy button.
+ * src/theme/CodeBlock/Content keeps the server's token markup instead of highlighting again),
+ * Prism loaded in the browser only for code it has to highlight (after a client-side
+ * navigation), the extra Prism languages registered where code is highlighted
+ * (src/plugins/lean-client moves that out of the entry bundle), and the copy button.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { codeTheme } from '../../src/config/prism';
@@ -94,6 +95,53 @@ test('hydration keeps the server markup of each block instead of highlighting th
   await expect(page.locator('[data-server-markup="kept"]')).toHaveCount(1);
   const keyword = page.locator('.theme-code-block.language-ts .token.keyword').first();
   await expect(keyword).toHaveCSS('color', await tokenColor(page, 'keyword'));
+});
+
+/**
+ * Records the scripts the page runs that hold Prism. Prism's language definitions extend one
+ * another through `languages.insertBefore(...)`, a property call that minification keeps and
+ * that nothing else on the site makes.
+ */
+function watchPrismScripts(page: Page): string[] {
+  const prismScripts: string[] = [];
+  page.on('response', async (response) => {
+    if (response.request().resourceType() !== 'script') {
+      return;
+    }
+    const body = await response.text().catch(() => '');
+    if (body.includes('languages.insertBefore(')) {
+      prismScripts.push(new URL(response.url()).pathname);
+    }
+  });
+  return prismScripts;
+}
+
+test('a first visit runs no Prism: blocks in tabs get their markup back when the tabs remount', async ({
+  page,
+}) => {
+  const prismScripts = watchPrismScripts(page);
+  await gotoHydrated(page, '/docs/getting-started/');
+  // The install command is in npm / Yarn / pnpm tabs, which Docusaurus remounts after hydration.
+  const tabs = page.locator('.tabs-container').first();
+  await tabs.getByRole('tab', { name: 'Yarn', exact: true }).click();
+  const yarnCode = tabs.locator('[role="tabpanel"]:not([hidden]) pre code');
+  await expect(yarnCode).toContainText('yarn');
+  await expect(yarnCode.locator('.token.function').first()).toHaveCSS(
+    'color',
+    await tokenColor(page, 'function'),
+  );
+  await expect(page.locator('.theme-code-block.language-ts .token.keyword').first()).toHaveCSS(
+    'color',
+    await tokenColor(page, 'keyword'),
+  );
+  await page.waitForTimeout(500);
+  expect(prismScripts).toEqual([]);
+
+  // The first navigation loads the highlighter, and code on the next page is highlighted.
+  await sidebarLink(page, 'Installation').click();
+  await expect(page).toHaveURL((url) => url.pathname === '/docs/installation/');
+  await expect(page.locator('.theme-code-block .token').first()).toBeVisible();
+  expect(prismScripts).toHaveLength(1);
 });
 
 test('the copy button copies the code', async ({ page, context }) => {

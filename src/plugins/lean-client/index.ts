@@ -17,7 +17,8 @@
  *   module paths (client-site-config-loader.cjs, registry-loader.cjs).
  * - Chunk files are named by id, so the webpack runtime holds one map (id → hash), not two.
  * - A client module (hydration.ts) tells code blocks whether they hydrate the first page, so
- *   they keep the server's highlighted HTML (src/theme/CodeBlock/Content).
+ *   they keep the server's highlighted HTML, and Prism loads only for code the browser has to
+ *   highlight itself (src/theme/CodeBlock/Content); the server bundle highlights directly.
  */
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
@@ -33,6 +34,11 @@ const MARK_JS_ENTRY = /[\\/]mark\.js[\\/]dist[\\/]mark\.js$/;
  * import the real file by its path.
  */
 const NPROGRESS_REQUEST = /^nprogress$/;
+/**
+ * The code block's lazy highlighter, which the server bundle takes whole (see the module);
+ * matched as the request src/theme/CodeBlock/Content makes, before resolution.
+ */
+const LAZY_HIGHLIGHTER = /^\.\/lazy-highlighted-lines$/;
 /** The PWA plugin's client module; `$` lets lazy-register-sw.ts import it with a query string. */
 const PWA_REGISTER_SW = /@docusaurus[\\/]plugin-pwa[\\/]lib[\\/]registerSw\.js$/;
 
@@ -51,8 +57,17 @@ export default function pluginLeanClient(context: LoadContext): Plugin {
         new NormalModuleReplacementPlugin(MARK_JS_ENTRY, path.join(__dirname, 'lazy-mark.ts')),
       ];
       if (isServer) {
-        // The server-side render reads the full config and registry, and registers no worker.
-        return { plugins: bothBundles };
+        // The server-side render reads the full config and registry, registers no worker, and
+        // highlights code without waiting for a chunk.
+        return {
+          plugins: [
+            ...bothBundles,
+            new NormalModuleReplacementPlugin(
+              LAZY_HIGHLIGHTER,
+              path.join(context.siteDir, 'src/theme/CodeBlock/Content/HighlightedLines.tsx'),
+            ),
+          ],
+        };
       }
       return {
         // Chunk files named by id, not by name: the runtime every page loads then maps chunk ids

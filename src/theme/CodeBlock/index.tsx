@@ -11,7 +11,6 @@ import React, { isValidElement, type ReactNode } from 'react';
 import type { Props } from '@theme/CodeBlock';
 import ElementContent from '@theme/CodeBlock/Content/Element';
 import StringContent from '@theme/CodeBlock/Content/String';
-import './prism-languages';
 
 /** Plain-string children become one string, so the copy button can copy them. */
 function stringifyChildren(children: ReactNode): ReactNode {

@@ -1,23 +1,38 @@
 /**
- * The theme's code-block content, ejected so that hydrating a page keeps the server's highlighted
- * HTML instead of highlighting the code again. To hydrate a block the theme runs Prism over its
- * code and matches one element per token against the server's HTML: on the Getting started
- * page, 3,300 of the 4,700 elements are token spans, most of the main thread's blocking time.
- * A block that mounts during hydration renders its <code> as opaque HTML, which React leaves as
- * the server sent it; a block that mounts later (after a client-side navigation) is highlighted
- * as usual. Ejected with: npm run swizzle @docusaurus/theme-classic CodeBlock/Content -- --eject
+ * The theme's code-block content, ejected so that the browser highlights code only when the
+ * page does not already hold its highlighted markup, and loads Prism only then.
+ *
+ * - While the first page hydrates, a block renders its <code> as opaque HTML, which React
+ *   leaves as the server sent it: no Prism run, and no matching of one element per token (on the
+ *   Getting started page, 3,300 of the 4,700 elements are token spans). The markup is then
+ *   remembered (./rendered-blocks.ts).
+ * - A block that mounts again with the same code gets that markup back. Docusaurus's Tabs
+ *   remount once after hydration, so without this every block in a tab would load Prism.
+ * - Any other block (after a client-side navigation) is highlighted by ./HighlightedLines.tsx,
+ *   which brings Prism and its languages in its own chunk (./lazy-highlighted-lines.ts); the
+ *   plain code shows while it loads. The server render highlights every block.
+ *
+ * The <pre>'s class and colours are the ones prism-react-renderer gives it (`prism-code
+ * language-…` and the code theme's plain style), computed here so this file needs no Prism.
+ * Ejected with: npm run swizzle @docusaurus/theme-classic CodeBlock/Content -- --eject
  */
-import React, { useState, type ComponentProps, type ReactNode } from 'react';
+import React, {
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ComponentProps,
+  type ReactNode,
+} from 'react';
 import clsx from 'clsx';
 import { useCodeBlockContext } from '@docusaurus/theme-common/internal';
 import { usePrismTheme } from '@docusaurus/theme-common';
-import { Highlight } from 'prism-react-renderer';
-import Line from '@theme/CodeBlock/Line';
 import styles from '@docusaurus/theme-classic/lib/theme/CodeBlock/Content/styles.module.css';
 import { isHydrating } from '@site/src/plugins/lean-client/hydration';
+import HighlightedLines from './lazy-highlighted-lines';
+import { rememberedMarkup, rememberMarkup, renderedBlockKey } from './rendered-blocks';
 
 /** The server's token markup, kept as it is; the empty string never differs between renders. */
-const SERVER_HTML = { __html: '' };
+const SERVER_MARKUP = { __html: '' };
 
 function Code(props: ComponentProps<'code'>): ReactNode {
   const { metadata } = useCodeBlockContext();
@@ -40,39 +55,59 @@ function Code(props: ComponentProps<'code'>): ReactNode {
   );
 }
 
+/** Where a block's markup comes from, decided once, when it mounts. */
+type Markup = { from: 'server' } | { from: 'memory'; html: string } | { from: 'prism' };
+
+function markupSource(key: string): Markup {
+  if (isHydrating()) {
+    return { from: 'server' };
+  }
+  const html = rememberedMarkup(key);
+  return html === undefined ? { from: 'prism' } : { from: 'memory', html };
+}
+
 export default function CodeBlockContent({ className }: { className?: string }): ReactNode {
-  const { metadata, wordWrap } = useCodeBlockContext();
+  const {
+    metadata,
+    wordWrap: { codeBlockRef },
+  } = useCodeBlockContext();
   const prismTheme = usePrismTheme();
-  // Decided once per block: it keeps the server's HTML for as long as it stays mounted.
-  const [keepServerHtml] = useState(isHydrating);
   const { code, language, lineNumbersStart, lineClassNames } = metadata;
+  const key = renderedBlockKey(metadata);
+  const [markup] = useState(() => markupSource(key));
+  const codeRef = useRef<HTMLElement>(null);
+  useLayoutEffect(() => {
+    if (markup.from === 'server' && codeRef.current) {
+      rememberMarkup(key, codeRef.current.innerHTML);
+    }
+  }, [markup, key]);
   return (
-    <Highlight theme={prismTheme} code={keepServerHtml ? '' : code} language={language}>
-      {({ className: prismClassName, style, tokens: lines, getLineProps, getTokenProps }) => (
-        <pre
-          ref={wordWrap.codeBlockRef}
-          tabIndex={0}
-          className={clsx(className, prismClassName, styles.codeBlock, 'thin-scrollbar')}
-          style={style}
-        >
-          {keepServerHtml ? (
-            <Code dangerouslySetInnerHTML={SERVER_HTML} suppressHydrationWarning />
-          ) : (
-            <Code>
-              {lines.map((line, i) => (
-                <Line
-                  key={i}
-                  line={line}
-                  getLineProps={getLineProps}
-                  getTokenProps={getTokenProps}
-                  classNames={lineClassNames[i]}
-                  showLineNumbers={lineNumbersStart !== undefined}
-                />
-              ))}
-            </Code>
-          )}
-        </pre>
+    <pre
+      ref={codeBlockRef}
+      tabIndex={0}
+      className={clsx(
+        className,
+        `prism-code language-${language.toLowerCase()}`,
+        styles.codeBlock,
+        'thin-scrollbar',
       )}
-    </Highlight>
+      style={prismTheme.plain}
+    >
+      {markup.from === 'server' && (
+        <Code ref={codeRef} dangerouslySetInnerHTML={SERVER_MARKUP} suppressHydrationWarning />
+      )}
+      {markup.from === 'memory' && <Code dangerouslySetInnerHTML={{ __html: markup.html }} />}
+      {markup.from === 'prism' && (
+        <Code>
+          <HighlightedLines
+            code={code}
+            language={language}
+            theme={prismTheme}
+            lineClassNames={lineClassNames}
+            showLineNumbers={lineNumbersStart !== undefined}
+          />
+        </Code>
+      )}
+    </pre>
   );
 }
