@@ -39,7 +39,7 @@ const tagAttribute = (tag: string, name: string): string | undefined =>
     ?.slice(1)
     .find((value) => value !== undefined);
 
-function sizeOf(buildDir: string, file: string): FileSize {
+export function sizeOf(buildDir: string, file: string): FileSize {
   const bytes = readFileSync(path.join(buildDir, file));
   return { file, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
 }

@@ -1,6 +1,7 @@
 /**
- * Prints what a first visit downloads per page type (JavaScript and CSS, raw and gzipped) and
- * the largest modules of the entry bundle, from the last build (`npm run build` first; the
+ * Prints what a first visit downloads per page type (JavaScript and CSS, raw and gzipped; then
+ * the components and data its routes load before hydrating) and the largest modules of the
+ * entry bundle, from the last build (`npm run build` first; the
  * module list comes from .docusaurus/bundle-stats.json, written by src/plugins/bundle-stats).
  *
  * Run: npm run report:bundle [-- <number of modules to list, default 30>]
@@ -9,6 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FIRST_LOAD_PAGES, firstLoad } from './first-load';
+import { routeChunks } from './route-chunks';
 import { BUNDLE_STATS_FILE, type BundleStats } from '../src/plugins/bundle-stats/model';
 
 const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,6 +46,21 @@ function main(): void {
         'JS raw': kib(load.scriptsRaw),
         'JS files': load.scripts.map((script) => path.basename(script.file)).join(' '),
         'CSS gzip': kib(load.stylesheetsGzip),
+      };
+    }),
+  );
+
+  console.log(
+    "\nLoaded by the page's routes before it hydrates (gzip -9; scripts/route-chunks.ts)",
+  );
+  console.table(
+    FIRST_LOAD_PAGES.map((route) => {
+      const chunks = routeChunks(siteDir, buildDir, route);
+      return {
+        page: route,
+        components: kib(chunks.componentsGzip),
+        'component files': chunks.components.map((file) => path.basename(file.file)).join(' '),
+        data: kib(chunks.dataGzip),
       };
     }),
   );

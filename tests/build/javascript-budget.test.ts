@@ -1,7 +1,7 @@
 /**
  * First-load bytes per page: the JavaScript and CSS a first visit downloads before the page
  * works (the files its HTML references: Docusaurus's runtime, the entry bundle, the stylesheet),
- * gzipped at level 9. A budget catches a dependency or a theme component that pulls code into
+ * gzipped at level 9, and the components its routes load before it hydrates (scripts/route-chunks.ts). A budget catches a dependency or a theme component that pulls code into
  * every page; see "Size and speed" in docs/contributing-guide.md and run `npm run report:bundle`
  * to see which modules the bytes come from.
  */
@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FIRST_LOAD_PAGES, firstLoad, type FirstLoadPage } from '../../scripts/first-load';
+import { routeChunks } from '../../scripts/route-chunks';
 import { BUNDLE_STATS_FILE, type BundleStats } from '../../src/plugins/bundle-stats/model';
 import * as tslibHelpers from '../../src/plugins/lean-client/tslib-helpers';
 import { assertBuildExists, buildDir } from './support/build-output';
@@ -38,6 +39,20 @@ const JS_GZIP_BUDGET: Record<FirstLoadPage, number> = {
  * once the Infima rules nothing uses were purged (a stock 3.10 classic site ships 16,887).
  */
 const CSS_GZIP_BUDGET = 15_600;
+/**
+ * Gzipped bytes of the components a page's routes load (the theme's doc layout, sidebar, TOC,
+ * code block and so on; the page's Markdown and the sidebar data are not counted, so writing
+ * docs never breaks this), measured on 2026-11-23: 20,651 on docs and API pages once the code
+ * block stopped loading Prism on a first visit (its 33,800-byte chunk was one of them before), 7,265 on the home
+ * page, 1,561 on the plugins page.
+ */
+const ROUTE_COMPONENTS_GZIP_BUDGET: Record<FirstLoadPage, number> = {
+  '/': 7_600,
+  '/docs/getting-started/': 21_200,
+  '/api/classes/Runtime/': 21_200,
+  '/api/': 21_200,
+  '/plugins/': 1_800,
+};
 
 beforeAll(assertBuildExists);
 
@@ -51,6 +66,17 @@ describe('first-load bytes per page', () => {
     );
     expect(load.scriptsGzip).toBeLessThanOrEqual(JS_GZIP_BUDGET[route]);
     expect(load.stylesheetsGzip).toBeLessThanOrEqual(CSS_GZIP_BUDGET);
+  });
+});
+
+describe('components each page type loads before it hydrates', () => {
+  it.each(FIRST_LOAD_PAGES)('%s stays within its route-components budget', (route) => {
+    const chunks = routeChunks(path.resolve(buildDir, '..'), buildDir, route);
+    expect(chunks.components.length).toBeGreaterThan(0);
+    console.info(
+      `${route}: route components ${chunks.componentsGzip} bytes gzipped in ${chunks.components.map((file) => path.basename(file.file)).join(' ')}, budget ${ROUTE_COMPONENTS_GZIP_BUDGET[route]}; data ${chunks.dataGzip}`,
+    );
+    expect(chunks.componentsGzip).toBeLessThanOrEqual(ROUTE_COMPONENTS_GZIP_BUDGET[route]);
   });
 });
 
