@@ -9,6 +9,10 @@
  * - The search plugin imports mark.js eagerly to highlight searched terms on the page a result
  *   opens. It is replaced by a stand-in that loads mark.js only when there is something to mark.
  * - tslib, pulled in whole for one helper, is replaced in the client by the helpers it needs.
+ * - react-helmet-async is replaced in the client by head.tsx, which applies the same head
+ *   rules in a fraction of the size; the server render keeps the library.
+ * - The router's dependencies that run nothing when loaded are marked so, and the unused ones
+ *   (withRouter's helpers) leave the bundle.
  * - The PWA plugin's service-worker registration loads after the page has (lazy-register-sw.ts),
  *   and so does nprogress, which the progress bar needs from the first navigation on
  *   (lazy-nprogress.ts).
@@ -39,6 +43,9 @@ const NPROGRESS_REQUEST = /^nprogress$/;
  * matched as the request src/theme/CodeBlock/Content makes, before resolution.
  */
 const LAZY_HIGHLIGHTER = /^\.\/lazy-highlighted-lines$/;
+/** Packages the router imports that run nothing when loaded (see the rule below). */
+const SIDE_EFFECT_FREE_PACKAGES =
+  /[\\/]node_modules[\\/](hoist-non-react-statics|react-is|prop-types)[\\/]/;
 /** The PWA plugin's client module; `$` lets lazy-register-sw.ts import it with a query string. */
 const PWA_REGISTER_SW = /@docusaurus[\\/]plugin-pwa[\\/]lib[\\/]registerSw\.js$/;
 
@@ -76,9 +83,23 @@ export default function pluginLeanClient(context: LoadContext): Plugin {
           config.mode === 'production'
             ? { chunkFilename: 'assets/js/[id].[contenthash:8].js' }
             : {},
-        resolve: { alias: { tslib$: path.join(__dirname, 'tslib-helpers.ts') } },
+        resolve: {
+          alias: {
+            tslib$: path.join(__dirname, 'tslib-helpers.ts'),
+            // The server render keeps the library; the browser only applies head changes.
+            'react-helmet-async$': path.join(__dirname, 'head.tsx'),
+          },
+        },
         module: {
           rules: [
+            {
+              // Imported at the top of react-router(-dom) for withRouter and prop-type checks.
+              // As CommonJS they were kept for possible side effects, which they do not have;
+              // marked free of them, what nothing calls leaves the bundle (prop-types stays,
+              // react-router-dom uses it).
+              test: SIDE_EFFECT_FREE_PACKAGES,
+              sideEffects: false,
+            },
             {
               test: generated('docusaurus.config.mjs'),
               enforce: 'pre',
