@@ -37,14 +37,8 @@ async function watchCodeBlockRemounts(page: Page): Promise<void> {
     new MutationObserver((records) => {
       for (const record of records) {
         for (const node of Array.from(record.removedNodes)) {
-          // Docusaurus's Tabs remount once in the browser on purpose (key={String(isBrowser)}),
-          // so the reader's remembered tab shows; only code blocks outside tabs must stay.
-          const isTabs = node instanceof Element && node.matches('.tabs-container');
-          if (
-            node instanceof Element &&
-            !isTabs &&
-            (node.matches('pre') || node.querySelector('pre'))
-          ) {
+          // Tabs included: src/theme/Tabs does not remount them after hydration.
+          if (node instanceof Element && (node.matches('pre') || node.querySelector('pre'))) {
             state.removedCodeBlocks += 1;
           }
         }
@@ -116,12 +110,12 @@ function watchPrismScripts(page: Page): string[] {
   return prismScripts;
 }
 
-test('a first visit runs no Prism: blocks in tabs get their markup back when the tabs remount', async ({
+test('a first visit runs no Prism: tabbed and untabbed code keeps the server highlighting', async ({
   page,
 }) => {
   const prismScripts = watchPrismScripts(page);
   await gotoHydrated(page, '/docs/getting-started/');
-  // The install command is in npm / Yarn / pnpm tabs, which Docusaurus remounts after hydration.
+  // The install command is in npm / Yarn / pnpm tabs: its hidden panels are highlighted too.
   const tabs = page.locator('.tabs-container').first();
   await tabs.getByRole('tab', { name: 'Yarn', exact: true }).click();
   const yarnCode = tabs.locator('[role="tabpanel"]:not([hidden]) pre code');

@@ -1,7 +1,8 @@
 /**
- * The two loaders that trim generated modules in the browser's bundle (src/plugins/lean-client):
- * they keep everything the client reads, fail loudly when Docusaurus changes the files' shape,
- * and drop only keys that no client code of Docusaurus, the search plugin or the site reads.
+ * The loaders that change modules in the browser's bundle (src/plugins/lean-client). The two
+ * that trim generated modules keep everything the client reads, fail loudly when Docusaurus
+ * changes the files' shape, and drop only keys that no client code of Docusaurus, the search
+ * plugin or the site reads. The one that replaces localeCompare keeps each sort's order.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,6 +16,9 @@ const trimClientSiteConfig =
     source: string,
   ) => string) & { SERVER_ONLY_KEYS: string[] };
 const stripRegistryModulePaths = require('../../src/plugins/lean-client/registry-loader.cjs') as (
+  source: string,
+) => string;
+const compareCodeUnits = require('../../src/plugins/lean-client/code-unit-compare-loader.cjs') as (
   source: string,
 ) => string;
 
@@ -108,6 +112,47 @@ describe('registry-loader', () => {
     expect(() => stripRegistryModulePaths(changed)).toThrow(
       /1 of the 2 entries.*registry-loader\.cjs/,
     );
+  });
+});
+
+describe('code-unit-compare-loader', () => {
+  const modules = [
+    'node_modules/@docusaurus/plugin-content-docs/lib/client/docsClientUtils.js',
+    'node_modules/@docusaurus/theme-common/lib/utils/reactUtils.js',
+  ];
+
+  it.each(modules)('leaves no localeCompare in %s', (file) => {
+    const source = readFileSync(path.join(siteDir, file), 'utf8');
+    expect(source).toContain('.localeCompare(');
+    const result = compareCodeUnits(source);
+    expect(result).not.toContain('localeCompare');
+    expect(result.length).toBeGreaterThan(source.length);
+  });
+
+  it("sorts a docs instance's path before the paths it starts with, as getActivePlugin needs", () => {
+    const source =
+      'export const sort = (entries) => entries.sort((a, b) => b[1].path.localeCompare(a[1].path));';
+    const sort = new Function(
+      `${compareCodeUnits(source).replace('export const sort =', 'return')}`,
+    )() as (entries: [string, { path: string }][]) => [string, { path: string }][];
+    const sorted = sort(
+      ['/', '/docs', '/api', '/docs/next', '/api-v2'].map((p): [string, { path: string }] => [
+        p,
+        { path: p },
+      ]),
+    ).map(([id]) => id);
+    for (const [index, id] of sorted.entries()) {
+      const later = sorted.slice(index + 1);
+      expect(later.filter((other) => other !== id && other.startsWith(id))).toEqual([]);
+    }
+    expect(sorted.at(-1)).toBe('/');
+  });
+
+  it('names itself when a call compares something other than two property chains', () => {
+    expect(() => compareCodeUnits('a.localeCompare(b, "en")')).toThrow(
+      /0 of 1.*code-unit-compare-loader\.cjs/,
+    );
+    expect(() => compareCodeUnits('export {};')).toThrow(/code-unit-compare-loader\.cjs/);
   });
 });
 

@@ -19,6 +19,8 @@
  * - The browser's copies of two generated modules lose what only the build and the server-side
  *   render read: the site config's plugin, preset and Markdown options, and the chunk registry's
  *   module paths (client-site-config-loader.cjs, registry-loader.cjs).
+ * - Two sorts that run while a page hydrates compare code units instead of calling localeCompare,
+ *   whose first call sets up the browser's collator in a long task (code-unit-compare-loader.cjs).
  * - Chunk files are named by id, so the webpack runtime holds one map (id → hash), not two.
  * - A client module (hydration.ts) tells code blocks whether they hydrate the first page, so
  *   they keep the server's highlighted HTML, and Prism loads only for code the browser has to
@@ -46,6 +48,9 @@ const LAZY_HIGHLIGHTER = /^\.\/lazy-highlighted-lines$/;
 /** Packages the router imports that run nothing when loaded (see the rule below). */
 const SIDE_EFFECT_FREE_PACKAGES =
   /[\\/]node_modules[\\/](hoist-non-react-statics|react-is|prop-types)[\\/]/;
+/** The Docusaurus modules that sort with localeCompare while a page hydrates. */
+const LOCALE_COMPARE_MODULES =
+  /@docusaurus[\\/](plugin-content-docs[\\/]lib[\\/]client[\\/]docsClientUtils|theme-common[\\/]lib[\\/]utils[\\/]reactUtils)\.js$/;
 /** The PWA plugin's client module; `$` lets lazy-register-sw.ts import it with a query string. */
 const PWA_REGISTER_SW = /@docusaurus[\\/]plugin-pwa[\\/]lib[\\/]registerSw\.js$/;
 
@@ -104,6 +109,11 @@ export default function pluginLeanClient(context: LoadContext): Plugin {
               test: generated('docusaurus.config.mjs'),
               enforce: 'pre',
               loader: path.join(__dirname, 'client-site-config-loader.cjs'),
+            },
+            {
+              test: LOCALE_COMPARE_MODULES,
+              enforce: 'pre',
+              loader: path.join(__dirname, 'code-unit-compare-loader.cjs'),
             },
             {
               test: generated('registry.js'),

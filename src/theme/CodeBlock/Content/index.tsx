@@ -6,8 +6,8 @@
  *   leaves as the server sent it: no Prism run, and no matching of one element per token (on the
  *   Getting started page, 3,300 of the 4,700 elements are token spans). The markup is then
  *   remembered (./rendered-blocks.ts).
- * - A block that mounts again with the same code gets that markup back. Docusaurus's Tabs
- *   remount once after hydration, so without this every block in a tab would load Prism.
+ * - A block that mounts again with the same code (the first page, visited again after a
+ *   client-side navigation) gets that markup back.
  * - Any other block (after a client-side navigation) is highlighted by ./HighlightedLines.tsx,
  *   which brings Prism and its languages in its own chunk (./lazy-highlighted-lines.ts); the
  *   plain code shows while it loads. The server render highlights every block.
@@ -29,7 +29,7 @@ import { usePrismTheme } from '@docusaurus/theme-common';
 import styles from '@docusaurus/theme-classic/lib/theme/CodeBlock/Content/styles.module.css';
 import { isHydrating } from '@site/src/plugins/lean-client/hydration';
 import HighlightedLines from './lazy-highlighted-lines';
-import { rememberedMarkup, rememberMarkup, renderedBlockKey } from './rendered-blocks';
+import { rememberedMarkup, rememberRenderedCode, renderedBlockKey } from './rendered-blocks';
 
 /** The server's token markup, kept as it is; the empty string never differs between renders. */
 const SERVER_MARKUP = { __html: '' };
@@ -78,7 +78,7 @@ export default function CodeBlockContent({ className }: { className?: string }):
   const codeRef = useRef<HTMLElement>(null);
   useLayoutEffect(() => {
     if (markup.from === 'server' && codeRef.current) {
-      rememberMarkup(key, codeRef.current.innerHTML);
+      rememberRenderedCode(key, codeRef.current);
     }
   }, [markup, key]);
   return (
