@@ -4,15 +4,13 @@
  * would show a different date format than before.
  */
 import { describe, expect, it } from 'vitest';
-import { formatEnglishUtcDate, writesDatesFor } from '../../src/theme/LastUpdated/english-date';
+import {
+  formatEnglishUtcDate,
+  LAST_UPDATED_DATE_FORMAT,
+  writesDatesFor,
+} from '../../src/theme/LastUpdated/english-date';
 
-const intl = new Intl.DateTimeFormat('en', {
-  calendar: 'gregory',
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
+const intl = new Intl.DateTimeFormat('en', { calendar: 'gregory', ...LAST_UPDATED_DATE_FORMAT });
 
 describe('formatEnglishUtcDate', () => {
   it('writes what Intl writes, for every month and day edge from 1970 to 2100', () => {

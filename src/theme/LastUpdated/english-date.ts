@@ -1,10 +1,19 @@
 /**
- * A date as `Intl.DateTimeFormat('en', { day: 'numeric', month: 'short', year: 'numeric',
- * timeZone: 'UTC' })` writes it ("Nov 23, 2026"), without creating that formatter: the first
- * Intl formatter a page creates loads the browser's ICU date data, 50–60 ms of main-thread work
- * on a phone-speed CPU, and the theme's "Last updated" line did it while the page hydrated.
- * tests/unit/last-updated-date.test.ts holds this to Intl's output.
+ * A date as Intl.DateTimeFormat writes it in English with LAST_UPDATED_DATE_FORMAT ("Nov 23,
+ * 2026"), without creating that formatter: the first Intl formatter a page creates loads the
+ * browser's ICU date data, 50–60 ms of main-thread work on a phone-speed CPU, and the theme's
+ * "Last updated" line did it while the page hydrated. tests/unit/last-updated-date.test.ts holds
+ * this to Intl's output.
  */
+
+/** How the "Last updated" line writes its date, as Intl.DateTimeFormat options. */
+export const LAST_UPDATED_DATE_FORMAT: Intl.DateTimeFormatOptions = {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'UTC',
+};
+
 const SHORT_MONTHS = [
   'Jan',
   'Feb',

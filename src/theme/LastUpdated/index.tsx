@@ -10,7 +10,7 @@ import Translate from '@docusaurus/Translate';
 import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
 import { ThemeClassNames } from '@docusaurus/theme-common';
 import type { Props } from '@theme/LastUpdated';
-import { formatEnglishUtcDate, writesDatesFor } from './english-date';
+import { formatEnglishUtcDate, LAST_UPDATED_DATE_FORMAT, writesDatesFor } from './english-date';
 
 function useFormattedDate(date: Date): string {
   const {
@@ -20,13 +20,9 @@ function useFormattedDate(date: Date): string {
   if (writesDatesFor(currentLocale, calendar)) {
     return formatEnglishUtcDate(date);
   }
-  return new Intl.DateTimeFormat(currentLocale, {
-    calendar,
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(date);
+  return new Intl.DateTimeFormat(currentLocale, { calendar, ...LAST_UPDATED_DATE_FORMAT }).format(
+    date,
+  );
 }
 
 function AtDate({ lastUpdatedAt }: { lastUpdatedAt: number }): ReactNode {
