@@ -160,3 +160,53 @@ test('after a client-side navigation, code on the new page is highlighted', asyn
   const keyword = page.locator('.theme-code-block.language-ts .token.keyword').first();
   await expect(keyword).toHaveCSS('color', await tokenColor(page, 'keyword'));
 });
+
+test.describe('at 375 px', () => {
+  test.use({ viewport: { width: 375, height: 700 } });
+
+  test('blocks off screen wait to be rendered, at the height their lines will take', async ({
+    page,
+  }) => {
+    await gotoHydrated(page, '/docs/getting-started/');
+    const last = page.locator('.theme-code-block pre').last();
+    // Not rendered yet: src/theme/CodeBlock/Content/offscreen.module.css.
+    expect(
+      await last.evaluate(
+        (pre) => pre.firstElementChild?.checkVisibility({ contentVisibilityAuto: true }) ?? true,
+      ),
+    ).toBe(false);
+    // The height each block takes before it is rendered is the height it has once rendered, so
+    // the page's length and its headings' positions are right from the start.
+    const heights = await page.locator('.theme-code-block pre').evaluateAll((pres) => {
+      const estimated = pres.map((pre) => pre.getBoundingClientRect().height);
+      for (const pre of pres) {
+        (pre as HTMLElement).style.contentVisibility = 'visible';
+      }
+      return pres.map((pre, index) => [estimated[index], pre.getBoundingClientRect().height]);
+    });
+    expect(heights.length).toBeGreaterThan(10);
+    for (const [estimated, rendered] of heights) {
+      expect(Math.abs((estimated ?? 0) - (rendered ?? 0))).toBeLessThanOrEqual(1);
+    }
+  });
+
+  test('a block that scrolls sideways shows the word-wrap button once it comes into view', async ({
+    page,
+  }) => {
+    await gotoHydrated(page, '/docs/getting-started/');
+    const block = page.locator('.theme-code-block').last();
+    const pre = block.locator('pre');
+    const wordWrap = block.getByRole('button', { name: 'Toggle word wrap' });
+    await expect(wordWrap).toHaveCount(0);
+    await pre.scrollIntoViewIfNeeded();
+    const scrollsSideways = () =>
+      pre.evaluate((element) => element.scrollWidth > element.clientWidth);
+    expect(await scrollsSideways()).toBe(true);
+    await block.hover();
+    await wordWrap.click();
+    await expect.poll(scrollsSideways).toBe(false);
+    await wordWrap.click();
+    await expect.poll(scrollsSideways).toBe(true);
+    await expect(wordWrap).toBeVisible();
+  });
+});

@@ -1,10 +1,12 @@
 /**
- * A code block given as a string: the theme's component, with the block's metadata (its
- * language, title and lines, parsed from the code) computed once per code instead of on every
- * render. Right after hydration each block renders again several times (the word-wrap state
- * checks whether the code scrolls, the tab-visibility state settles), and the theme parsed all
- * of the block's lines each time: on Getting started, 20 blocks, most of those re-renders in one
- * synchronous task.
+ * A code block given as a string: the theme's component, with two changes.
+ * - The block's metadata (its language, title and lines, parsed from the code) is computed once
+ *   per code instead of on every render.
+ * - The word-wrap state is ./use-word-wrap.ts, which measures a block when the browser has laid
+ *   it out (blocks off screen are not, see ./offscreen.module.css) and changes state only when
+ *   the answer does. The theme's hook measured every block right after hydration and also
+ *   re-rendered every block once for its tab-visibility check: on Getting started, 20 blocks in
+ *   one synchronous task.
  * Ejected with: npm run swizzle @docusaurus/theme-classic CodeBlock/Content/String -- --eject
  */
 import React, { useMemo, type ReactNode } from 'react';
@@ -12,10 +14,10 @@ import { useThemeConfig } from '@docusaurus/theme-common';
 import {
   CodeBlockContextProvider,
   createCodeBlockMetadata,
-  useCodeWordWrap,
 } from '@docusaurus/theme-common/internal';
 import CodeBlockLayout from '@theme/CodeBlock/Layout';
 import type { Props } from '@theme/CodeBlock/Content/String';
+import { useWordWrap } from './use-word-wrap';
 
 export default function CodeBlockString({
   children: code,
@@ -42,7 +44,7 @@ export default function CodeBlockString({
       }),
     [code, className, metastring, magicComments, defaultLanguage, language, title, showLineNumbers],
   );
-  const wordWrap = useCodeWordWrap();
+  const wordWrap = useWordWrap();
   return (
     <CodeBlockContextProvider metadata={metadata} wordWrap={wordWrap}>
       <CodeBlockLayout />

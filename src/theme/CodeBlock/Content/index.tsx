@@ -21,12 +21,14 @@ import React, {
   useRef,
   useState,
   type ComponentProps,
+  type CSSProperties,
   type ReactNode,
 } from 'react';
 import clsx from 'clsx';
 import { useCodeBlockContext } from '@docusaurus/theme-common/internal';
 import { usePrismTheme } from '@docusaurus/theme-common';
 import styles from '@docusaurus/theme-classic/lib/theme/CodeBlock/Content/styles.module.css';
+import offscreen from './offscreen.module.css';
 import { isHydrating } from '@site/src/plugins/lean-client/hydration';
 import HighlightedLines from './lazy-highlighted-lines';
 import { rememberedMarkup, rememberRenderedCode, renderedBlockKey } from './rendered-blocks';
@@ -34,8 +36,11 @@ import { rememberedMarkup, rememberRenderedCode, renderedBlockKey } from './rend
 /** The server's token markup, kept as it is; the empty string never differs between renders. */
 const SERVER_MARKUP = { __html: '' };
 
+/** How the word-wrap button wraps the code: long words and strings break too, so nothing scrolls. */
+const WRAPPED: CSSProperties = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' };
+
 function Code(props: ComponentProps<'code'>): ReactNode {
-  const { metadata } = useCodeBlockContext();
+  const { metadata, wordWrap } = useCodeBlockContext();
   return (
     <code
       {...props}
@@ -46,6 +51,7 @@ function Code(props: ComponentProps<'code'>): ReactNode {
       )}
       style={{
         ...props.style,
+        ...(wordWrap.isEnabled ? WRAPPED : undefined),
         counterReset:
           metadata.lineNumbersStart === undefined
             ? undefined
@@ -89,9 +95,10 @@ export default function CodeBlockContent({ className }: { className?: string }):
         className,
         `prism-code language-${language.toLowerCase()}`,
         styles.codeBlock,
+        offscreen.renderedWhenNear,
         'thin-scrollbar',
       )}
-      style={prismTheme.plain}
+      style={{ ...prismTheme.plain, '--weft-code-lines': code.split('\n').length } as CSSProperties}
     >
       {markup.from === 'server' && (
         <Code ref={codeRef} dangerouslySetInnerHTML={SERVER_MARKUP} suppressHydrationWarning />
