@@ -21,6 +21,10 @@
  *   module paths (client-site-config-loader.cjs, registry-loader.cjs).
  * - Two sorts that run while a page hydrates compare code units instead of calling localeCompare,
  *   whose first call sets up the browser's collator in a long task (code-unit-compare-loader.cjs).
+ * - The window-size hook gives its first answer after hydration as a transition (window-size.ts):
+ *   on a phone that answer mounts the mobile menu, which React otherwise renders in one task.
+ * - Production builds start from client-entry/, Docusaurus's entry split into steps of one task
+ *   each (React DOM, the route table, the app, the route's chunks).
  * - Chunk files are named by id, so the webpack runtime holds one map (id → hash), not two.
  * - A client module (hydration.ts) tells code blocks whether they hydrate the first page, so
  *   they keep the server's highlighted HTML, and Prism loads only for code the browser has to
@@ -51,6 +55,8 @@ const SIDE_EFFECT_FREE_PACKAGES =
 /** The Docusaurus modules that sort with localeCompare while a page hydrates. */
 const LOCALE_COMPARE_MODULES =
   /@docusaurus[\\/](plugin-content-docs[\\/]lib[\\/]client[\\/]docsClientUtils|theme-common[\\/]lib[\\/]utils[\\/]reactUtils)\.js$/;
+/** theme-common's window-size hook (see window-size.ts). */
+const WINDOW_SIZE_HOOK = /@docusaurus[\\/]theme-common[\\/]lib[\\/]hooks[\\/]useWindowSize\.js$/;
 /** The PWA plugin's client module; `$` lets lazy-register-sw.ts import it with a query string. */
 const PWA_REGISTER_SW = /@docusaurus[\\/]plugin-pwa[\\/]lib[\\/]registerSw\.js$/;
 
@@ -81,13 +87,16 @@ export default function pluginLeanClient(context: LoadContext): Plugin {
           ],
         };
       }
+      const production = config.mode === 'production';
       return {
+        // Docusaurus's entry, in steps (client-entry/). The dev server keeps the original, which
+        // also accepts hot updates; a hash-router build renders instead of hydrating.
+        ...(production && context.siteConfig.future.experimental_router !== 'hash'
+          ? { entry: path.join(__dirname, 'client-entry/index.tsx') }
+          : {}),
         // Chunk files named by id, not by name: the runtime every page loads then maps chunk ids
         // to content hashes only, instead of also to the route registry's chunk names.
-        output:
-          config.mode === 'production'
-            ? { chunkFilename: 'assets/js/[id].[contenthash:8].js' }
-            : {},
+        output: production ? { chunkFilename: 'assets/js/[id].[contenthash:8].js' } : {},
         resolve: {
           alias: {
             tslib$: path.join(__dirname, 'tslib-helpers.ts'),
@@ -131,6 +140,10 @@ export default function pluginLeanClient(context: LoadContext): Plugin {
           new NormalModuleReplacementPlugin(
             NPROGRESS_REQUEST,
             path.join(__dirname, 'lazy-nprogress.ts'),
+          ),
+          new NormalModuleReplacementPlugin(
+            WINDOW_SIZE_HOOK,
+            path.join(__dirname, 'window-size.ts'),
           ),
         ],
       };
