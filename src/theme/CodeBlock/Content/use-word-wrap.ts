@@ -6,8 +6,8 @@
  * Whether the button shows depends on whether the code scrolls sideways, which only a laid-out
  * block can tell. Blocks off screen are not laid out (offscreen.module.css), nor are blocks in a
  * hidden tab, so a block measures itself when it comes into view or the browser starts rendering
- * it, and again when the window is resized while it is laid out. State changes only when the answer does: right after hydration
- * most blocks render nothing new.
+ * it, and again when the window is resized while it is laid out. State changes only when the
+ * answer does: right after hydration most blocks render nothing new.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { useCodeWordWrap } from '@docusaurus/theme-common/internal';
