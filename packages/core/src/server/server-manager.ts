@@ -92,8 +92,9 @@ const REQUEST_ID_HEADER = 'X-Request-Id';
  * Every answer carries `X-Content-Type-Options: nosniff` and an `X-Request-Id` header with a
  * fresh id per request; route handlers read the same id as `response.locals.requestId`, to log
  * it or to put it in their own answers. Requests whose `Host` header is not an allowed host
- * (see {@link ServerManagerConfig.allowedHosts}) are refused with 403 first. JSON bodies are
- * parsed up to `bodyLimit` bytes and `maxJsonDepth` levels of nesting.
+ * (see {@link ServerManagerConfig.allowedHosts}) are refused with 403 first. Middleware added
+ * to {@link ServerManager.app} before `start` runs next; then each trigger route parses its
+ * JSON body, up to `bodyLimit` bytes and `maxJsonDepth` levels of nesting.
  *
  * Errors are answered as JSON `{ "error": { "status", "message", "code", "requestId" } }`:
  * 400 `WEFT_BAD_REQUEST` for malformed or too deeply nested JSON, 413 `WEFT_BAD_REQUEST` for a
@@ -116,8 +117,21 @@ const REQUEST_ID_HEADER = 'X-Request-Id';
  * ```
  */
 export class ServerManager {
-  /** The express application, for middleware of your own (add it before `start`). */
+  /**
+   * The express application, for middleware of your own, such as authentication. Add it before
+   * `start`: it then runs before every trigger route, and before the route's JSON body is read,
+   * so a middleware that refuses a request (401) does so without reading a body of any size.
+   * A route you add to `app` yourself gets no body parser; put {@link ServerManager.jsonBody}
+   * in front of its handler.
+   */
   readonly app: Express;
+  /**
+   * The JSON body parser every trigger route runs first, with the `bodyLimit` and
+   * `maxJsonDepth` limits: 413 for a body over the limit, 400 for malformed or too deeply
+   * nested JSON. Trigger routes use it already; add it to routes of your own on
+   * {@link ServerManager.app} that read a JSON body.
+   */
+  readonly jsonBody: RequestHandler;
   private readonly config: Required<Omit<ServerManagerConfig, 'cors'>> & {
     cors: ServerManagerConfig['cors'];
   };
@@ -166,20 +180,18 @@ export class ServerManager {
     this.app.use(this.checkHost());
     if (this.config.cors) this.app.use(cors(this.config.cors === true ? {} : this.config.cors));
     const maxDepth = this.config.maxJsonDepth;
-    this.app.use(
-      express.json({
-        limit: this.config.bodyLimit,
-        verify: (_request, _response, body) => {
-          if (nestsDeeperThan(body, maxDepth)) {
-            throw new WeftError(
-              'WEFT_BAD_REQUEST',
-              `JSON body nests deeper than the limit of ${maxDepth} levels`,
-              { status: 400 },
-            );
-          }
-        },
-      }),
-    );
+    this.jsonBody = express.json({
+      limit: this.config.bodyLimit,
+      verify: (_request, _response, body) => {
+        if (nestsDeeperThan(body, maxDepth)) {
+          throw new WeftError(
+            'WEFT_BAD_REQUEST',
+            `JSON body nests deeper than the limit of ${maxDepth} levels`,
+            { status: 400 },
+          );
+        }
+      },
+    });
   }
 
   /** The port listened on, once started. */
@@ -220,7 +232,10 @@ export class ServerManager {
     }
     this.mounted.add(key);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    this.app[method](route.path, async (request, response) => {
+    // The body is parsed per route, not by app-wide middleware, so that middleware added to
+    // `app` before start (authentication) runs first: an unauthenticated request is refused
+    // before its body is read, and a large one gets 401, not 413.
+    this.app[method](route.path, this.jsonBody, async (request, response) => {
       await route.handler(request, response, context);
     });
   }
