@@ -1,0 +1,97 @@
+/**
+ * Claims of docs/concepts/how-a-task-runs.md that no other test pinned down; each test is listed
+ * in tests/claims/pages/concepts-how-a-task-runs.json beside the sentence it guards.
+ */
+import type { ModelRequestConfig } from '@weft/core';
+import { describe, expect, it } from 'vitest';
+import { plan, recordingExecutor, startedRuntime, TestPlugin } from './fixtures.js';
+
+describe('docs/concepts/how-a-task-runs.md#the-step-limit', () => {
+  it('counts steps a review added against maxSteps, which defaults to 10', async () => {
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('work', { executors: [recordingExecutor('again')] })],
+      // Every review replaces the plan with two more steps, so only the limit ends the task.
+      responses: {
+        fallback: (_messages, request) =>
+          request.purpose === 'review'
+            ? { type: 'replace', ...plan(['work', 'again'], ['work', 'again']) }
+            : plan(['work', 'again'], ['work', 'again']),
+      },
+    });
+    const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'limit' });
+    expect(task.steps).toHaveLength(10);
+    expect(task.status).toBe('failed');
+    expect(task.chain.at(-1)).toMatchObject({
+      type: 'error',
+      pluginId: 'core',
+      action: 'max-steps',
+    });
+  });
+});
+
+describe('docs/concepts/how-a-task-runs.md#what-the-planner-is-shown', () => {
+  it('shows the space id and description, the trigger, its message and its data as JSON', async () => {
+    const { runtime, model } = await startedRuntime({
+      responses: { fallback: { steps: [] } },
+    });
+    await runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'incoming',
+      space: { id: 'desk-7', description: 'the help desk' },
+      message: 'printer on fire',
+      data: { floor: 3, urgent: true },
+    });
+    const prompt = model.requests[0]?.map((message) => message.content).join('\n') ?? '';
+    expect(prompt).toContain('Space: desk-7 (the help desk)');
+    expect(prompt).toContain('Trigger: echo/incoming');
+    expect(prompt).toContain('Message: printer on fire');
+    expect(prompt).toContain('Data: {"floor":3,"urgent":true}');
+  });
+
+  it('lists every executor in the order the plugins were configured', async () => {
+    const { runtime, model } = await startedRuntime({
+      plugins: [
+        new TestPlugin('zeta', { executors: [recordingExecutor('last-letter')] }),
+        new TestPlugin('alpha', {
+          executors: [recordingExecutor('first-letter'), recordingExecutor('second')],
+        }),
+      ],
+      responses: { fallback: { steps: [] } },
+    });
+    await runtime.dispatch({ pluginId: 'alpha', triggerId: 'test', space: 'order' });
+    const prompt = model.requests[0]?.map((message) => message.content).join('\n') ?? '';
+    const positions = [
+      'pluginId "zeta", action "last-letter"',
+      'pluginId "alpha", action "first-letter"',
+      'pluginId "alpha", action "second"',
+    ].map((line) => prompt.indexOf(line));
+    expect(positions.every((position) => position >= 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+  });
+});
+
+describe('docs/concepts/how-a-task-runs.md#deadlines-and-cancellation', () => {
+  it("passes the task's signal to planning, review and executor model calls", async () => {
+    const seen: { purpose: string | undefined; signal: AbortSignal | undefined }[] = [];
+    let executorSignal: AbortSignal | undefined;
+    const asksModel = recordingExecutor('ask', async (_task, context) => {
+      executorSignal = context.signal;
+      await context.models.generateText('hi');
+      return { success: true };
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('work', { executors: [asksModel, recordingExecutor('after')] })],
+      responses: {
+        fallback: (_messages, request: ModelRequestConfig) => {
+          seen.push({ purpose: request.purpose, signal: request.signal });
+          if (request.purpose === 'plan') return plan(['work', 'ask'], ['work', 'after']);
+          return request.purpose === 'review' ? { type: 'continue' } : 'hello';
+        },
+      },
+    });
+    await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'signals' });
+    expect(seen.map((call) => call.purpose)).toEqual(['plan', undefined, 'review']);
+    expect(executorSignal).toBeInstanceOf(AbortSignal);
+    for (const call of seen) expect(call.signal).toBe(executorSignal);
+  });
+});
