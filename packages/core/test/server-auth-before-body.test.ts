@@ -106,20 +106,17 @@ describe('a trigger route without middleware', () => {
     const handled: unknown[] = [];
     const server = new ServerManager({ port: 0 }, silentLogger);
     servers.push(server);
-    server.mount(
-      'test-plugin',
-      {
-        type: 'route',
-        id: 'open',
-        method: 'POST',
-        path: '/open',
-        handler: (request: Request, response: Response) => {
-          handled.push(request.body);
-          response.json({});
-        },
-      } satisfies TriggerRoute,
-      {} as Runtime,
-    );
+    const route: TriggerRoute = {
+      type: 'route',
+      id: 'open',
+      method: 'POST',
+      path: '/open',
+      handler: (request, response) => {
+        handled.push(request.body);
+        response.json({});
+      },
+    };
+    server.mount('test-plugin', route, {} as Runtime);
     await server.start();
     const response = await post(server, '/open', TWO_MEGABYTES);
     expect(response.status).toBe(413);

@@ -69,6 +69,18 @@ export type RuntimeConfig = {
     shutdownTimeoutMs?: number;
     /** Default provider id per capability id, when several providers offer one. */
     defaultProviders?: Readonly<Record<string, string>>;
+    /**
+     * Whether `start()` calls each model and memory provider's `checkHealth()` after its `init`,
+     * and fails with `WEFT_START_FAILED` naming the provider when it answers `false`, throws,
+     * or takes longer than `healthCheckTimeoutMs`. Default `false`: without it, a provider that
+     * is down is first noticed by the task that calls it.
+     */
+    checkHealthOnStart?: boolean;
+    /**
+     * The longest one provider's `checkHealth()` may take at start, with `checkHealthOnStart`,
+     * in milliseconds. Default 10000.
+     */
+    healthCheckTimeoutMs?: number;
     /** A pino logger; by default JSON logs to stdout at `info` (or `WEFT_LOG_LEVEL`). */
     logger?: Logger;
   };
@@ -130,6 +142,8 @@ export const optionsSchema = z
     shutdown: z.enum(['drain', 'cancel']).default('drain'),
     shutdownTimeoutMs: positiveInteger.default(30_000),
     defaultProviders: z.record(z.string(), z.string()).default({}),
+    checkHealthOnStart: z.boolean().default(false),
+    healthCheckTimeoutMs: positiveInteger.default(10_000),
     logger: z
       .custom<Logger>(
         (value) =>

@@ -199,7 +199,8 @@ export class Runtime {
   }
 
   /**
-   * Starts the runtime: initialises the memory and model providers, then the plugins, mounts
+   * Starts the runtime: initialises the memory and model providers (and, with
+   * `options.checkHealthOnStart`, checks their health), then the plugins, mounts
    * route triggers and starts the HTTP server (only when some plugin has a route), runs start
    * triggers, and starts the scheduler. If any part fails, the parts already started are shut
    * down again and the error names the part. Calling it again while running is harmless.
@@ -383,7 +384,12 @@ export class Runtime {
   private async startComponent(
     kind: string,
     id: string,
-    component: { init(): Promise<void>; shutdown(): Promise<void> },
+    component: {
+      init(): Promise<void>;
+      // Optional: a memory provider is checked by shape, and the method is optional for it.
+      checkHealth?(): Promise<boolean>;
+      shutdown(): Promise<void>;
+    },
   ): Promise<void> {
     try {
       await component.init();
@@ -396,6 +402,33 @@ export class Runtime {
     }
     this.started.push({ label: `${kind} "${id}"`, shutdown: () => component.shutdown() });
     this.abandonIfStopped();
+    if (this.options.checkHealthOnStart) {
+      await this.requireHealthy(kind, id, component);
+      this.abandonIfStopped();
+    }
+  }
+
+  /** Fails the start, naming the provider, unless its `checkHealth()` answers `true` in time. */
+  private async requireHealthy(
+    kind: string,
+    id: string,
+    component: { checkHealth?(): Promise<boolean> },
+  ): Promise<void> {
+    if (typeof component.checkHealth !== 'function') return;
+    const timeoutMs = this.options.healthCheckTimeoutMs;
+    let problem: string | undefined;
+    try {
+      const healthy = await settleWithin(component.checkHealth(), timeoutMs);
+      if (healthy === TIMED_OUT) problem = `checkHealth() did not answer within ${timeoutMs} ms`;
+      else if (healthy !== true) problem = 'checkHealth() answered false';
+    } catch (error) {
+      problem = `checkHealth() threw: ${describeError(error)}`;
+    }
+    if (problem === undefined) return;
+    throw new WeftError(
+      'WEFT_START_FAILED',
+      `Runtime.start: ${kind} "${id}" is not healthy: ${problem}. Start it or fix its settings, or set options.checkHealthOnStart to false to start without checking.`,
+    );
   }
 
   /** Lets a stop() that arrives mid-start win: start rolls back at its next checkpoint. */

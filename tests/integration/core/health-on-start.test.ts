@@ -1,0 +1,124 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Runtime, type MemoryProvider, type ModelProvider } from '@weft/core';
+import { OpenAIModelProvider } from '@weft/model-openai';
+import { InMemoryMemoryProvider } from '@weft/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { echoPlugin, errorOf, silentLogger, stopAfterTest } from './fixtures.js';
+
+// Guards options.checkHealthOnStart (docs/reference/configuration.md and "Provider health at
+// start" in docs/guides/production.md): with it, start() fails when a provider is down.
+
+/** A chat-completions server on 127.0.0.1 that answers the model list, as Ollama does. */
+let upServer: Server;
+let upUrl: string;
+/** A base URL where nothing listens: the port of a server that was closed again. */
+let downUrl: string;
+
+beforeAll(async () => {
+  upServer = createServer((request, response) => {
+    response.writeHead(request.url === '/v1/models' ? 200 : 404, {
+      'Content-Type': 'application/json',
+    });
+    response.end('{"data": []}');
+  });
+  await new Promise<void>((resolve) => upServer.listen(0, '127.0.0.1', resolve));
+  upUrl = `http://127.0.0.1:${(upServer.address() as AddressInfo).port}/v1`;
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  downUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/v1`;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+});
+
+afterAll(() => new Promise<void>((resolve) => upServer.close(() => resolve())));
+
+function ollamaAt(baseUrl: string): OpenAIModelProvider {
+  return new OpenAIModelProvider({ id: 'ollama', baseUrl, model: 'llama3.1:8b', maxRetries: 0 });
+}
+
+async function runtimeWith(
+  model: ModelProvider,
+  options: { checkHealthOnStart?: boolean; healthCheckTimeoutMs?: number },
+  memory: MemoryProvider = new InMemoryMemoryProvider(),
+): Promise<Runtime> {
+  const runtime = await Runtime.init({
+    models: [model],
+    memory,
+    plugins: [echoPlugin()],
+    options: { logger: silentLogger, ...options },
+  });
+  return stopAfterTest(runtime);
+}
+
+describe('options.checkHealthOnStart', () => {
+  it('is off by default: a runtime whose model server is down still starts', async () => {
+    const runtime = await runtimeWith(ollamaAt(downUrl), {});
+    await runtime.start();
+    expect(runtime.status).toBe('running');
+  });
+
+  it('fails the start, naming the provider, when its server is down, and rolls back', async () => {
+    const runtime = await runtimeWith(ollamaAt(downUrl), { checkHealthOnStart: true });
+    const error = await errorOf(runtime.start());
+    expect(error.message).toBe(
+      'Runtime.start: model provider "ollama" is not healthy: checkHealth() answered false. Start it or fix its settings, or set options.checkHealthOnStart to false to start without checking. [WEFT_START_FAILED]',
+    );
+    expect(runtime.status).toBe('stopped');
+  });
+
+  it('starts when the server answers its model list', async () => {
+    const runtime = await runtimeWith(ollamaAt(upUrl), { checkHealthOnStart: true });
+    await runtime.start();
+    expect(runtime.status).toBe('running');
+  });
+
+  it('gives up on a checkHealth that never answers after healthCheckTimeoutMs', async () => {
+    class HangingMemory extends InMemoryMemoryProvider {
+      override checkHealth(): Promise<boolean> {
+        return new Promise(() => undefined);
+      }
+    }
+    const runtime = await runtimeWith(
+      ollamaAt(upUrl),
+      { checkHealthOnStart: true, healthCheckTimeoutMs: 200 },
+      new HangingMemory({ id: 'hanging' }),
+    );
+    const started = Date.now();
+    const error = await errorOf(runtime.start());
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(error.message).toMatch(
+      /^Runtime\.start: memory provider "hanging" is not healthy: checkHealth\(\) did not answer within 200 ms\./,
+    );
+    expect((error as { code?: string }).code).toBe('WEFT_START_FAILED');
+  });
+
+  it('names what a throwing checkHealth said', async () => {
+    class ThrowingMemory extends InMemoryMemoryProvider {
+      override checkHealth(): Promise<boolean> {
+        return Promise.reject(new Error('disk gone'));
+      }
+    }
+    const runtime = await runtimeWith(
+      ollamaAt(upUrl),
+      { checkHealthOnStart: true },
+      new ThrowingMemory({ id: 'throwing' }),
+    );
+    const error = await errorOf(runtime.start());
+    expect(error.message).toMatch(
+      /^Runtime\.start: memory provider "throwing" is not healthy: checkHealth\(\) threw: disk gone\./,
+    );
+  });
+
+  it('rejects a healthCheckTimeoutMs that is not a positive integer, with the other problems', async () => {
+    const error = await errorOf(
+      Runtime.init({
+        models: [ollamaAt(upUrl)],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [echoPlugin()],
+        options: { logger: silentLogger, healthCheckTimeoutMs: 0 },
+      }),
+    );
+    expect(error.message).toMatch(/options\.healthCheckTimeoutMs/);
+    expect((error as { code?: string }).code).toBe('WEFT_INVALID_CONFIG');
+  });
+});
