@@ -1,0 +1,31 @@
+/**
+ * Claims the guides make about SQLite memory that no other test pinned down; each test is listed
+ * in tests/claims/pages/ beside the sentence it guards.
+ */
+import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { useTempDatabase } from './helpers.js';
+
+const database = useTempDatabase();
+
+describe('docs/guides/production.md#graceful-shutdown', () => {
+  it('leaves no -wal file beside the database after shutdown, with every memory in the file', async () => {
+    const provider = await database.open();
+    for (let index = 0; index < 20; index += 1) {
+      await provider.store({ space: 'wal', kind: 'note', content: { index }, metadata: {} });
+    }
+    expect(existsSync(`${database.path()}-wal`)).toBe(true);
+    await provider.shutdown();
+
+    expect(existsSync(`${database.path()}-wal`)).toBe(false);
+    // Read the file alone, as a backup copied after the stop would be read.
+    const raw = new Database(database.path(), { readonly: true });
+    try {
+      const row = raw.prepare("SELECT count(*) AS count FROM memories WHERE space = 'wal'").get();
+      expect(row).toEqual({ count: 20 });
+    } finally {
+      raw.close();
+    }
+  });
+});
