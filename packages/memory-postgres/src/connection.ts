@@ -1,0 +1,206 @@
+import pg from 'pg';
+import { postgresError } from './errors.js';
+import { scrub, type ResolvedPostgresMemoryProviderOptions } from './options.js';
+
+/** How long the client waits past the statement timeout for a server that does not answer. */
+export const CLIENT_GRACE_MS = 1000;
+
+/** First and longest pause between attempts while the server cannot be reached. */
+const FIRST_RETRY_DELAY_MS = 50;
+const MAX_RETRY_DELAY_MS = 1000;
+
+/** SQLSTATE classes and codes that mean "the server went away", not "the statement is wrong". */
+const CONNECTION_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+// node-postgres reports these without a code.
+const CONNECTION_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error',
+  'Connection ended',
+];
+
+/** Whether an error means the connection or server is gone, so another attempt may succeed. */
+export function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (CONNECTION_STATES.has(code) || code.startsWith('08') || NETWORK_CODES.has(code))
+      return true;
+  }
+  return CONNECTION_MESSAGES.some((text) => error.message.includes(text));
+}
+
+/** Whether an error is a statement cut short by the server's or the client's timeout. */
+export function isTimeoutError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return (
+    (code === '57014' && /statement timeout/.test(error.message)) ||
+    error.message === 'Query read timeout'
+  );
+}
+
+/**
+ * Creates the pool: every wait has a deadline (connecting and waiting for a free connection,
+ * each statement on the server, and each answer on the client), and TCP keep-alive notices a
+ * server that vanished without closing its sockets.
+ */
+export function createPool(options: ResolvedPostgresMemoryProviderOptions): pg.Pool {
+  const { pool } = options;
+  const created = new pg.Pool({
+    connectionString: options.connectionString,
+    max: pool.max,
+    connectionTimeoutMillis: pool.connectionTimeoutMs,
+    idleTimeoutMillis: pool.idleTimeoutMs,
+    statement_timeout: pool.statementTimeoutMs,
+    query_timeout: pool.statementTimeoutMs + CLIENT_GRACE_MS,
+    // A client that dies inside a transaction must not hold its locks for long.
+    idle_in_transaction_session_timeout: pool.statementTimeoutMs + CLIENT_GRACE_MS,
+    application_name: `weft-memory-postgres/${options.id}`.slice(0, 63),
+    keepAlive: true,
+  });
+  // An idle connection that the server closes (a restart) is dropped by the pool, which also
+  // emits it here; without a listener Node would treat it as an unhandled error and exit. The
+  // next operation opens a new connection.
+  created.on('error', () => undefined);
+  return created;
+}
+
+/** What an operation may do again after the connection broke while it was running. */
+export type Retry = 'idempotent' | 'once';
+
+/**
+ * Runs operations on a pool: it retries them while the server cannot be reached, up to the
+ * reconnect window, turns timeouts and outages into clear errors, and destroys a connection
+ * that failed instead of handing it out again.
+ */
+export class ConnectionRunner {
+  private closed = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly options: ResolvedPostgresMemoryProviderOptions,
+    private readonly label: string,
+  ) {}
+
+  /** Stops retries in flight; their operations fail at their next attempt. */
+  close(): void {
+    this.closed = true;
+  }
+
+  /**
+   * Runs `work` on a connection of the pool.
+   *
+   * @param operation - Names the call in errors, such as `store() of a "note" memory`.
+   * @param retry - `idempotent` when running `work` twice leaves the same result as once, so it
+   * may be retried after the connection broke mid-statement; `once` when a second run could
+   * report something else (`remove`, `clear`): it is retried only when it never reached the
+   * server.
+   * @param work - The statements.
+   * @returns What `work` returns.
+   */
+  async run<T>(
+    operation: string,
+    retry: Retry,
+    work: (client: pg.PoolClient) => Promise<T>,
+  ): Promise<T> {
+    const { reconnectTimeoutMs, statementTimeoutMs } = this.options.pool;
+    const deadline = Date.now() + reconnectTimeoutMs;
+    let delay = FIRST_RETRY_DELAY_MS;
+    for (let attempt = 1; ; attempt += 1) {
+      if (this.closed) {
+        throw postgresError(
+          'WEFT_POSTGRES_NOT_OPEN',
+          `${this.label} was shut down while ${operation} waited for the server`,
+        );
+      }
+      let client: pg.PoolClient;
+      try {
+        client = await this.pool.connect();
+      } catch (error) {
+        if (!isConnectionError(error)) throw this.clean(error);
+        if (Date.now() + delay > deadline) throw this.unavailable(operation, attempt, error);
+        await sleep(delay);
+        delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
+        continue;
+      }
+      try {
+        const result = await work(client);
+        client.release();
+        return result;
+      } catch (error) {
+        const broken = isConnectionError(error) || isTimeoutError(error);
+        // A connection whose statement timed out on the client may still be busy: destroy it.
+        client.release(broken ? (error as Error) : undefined);
+        if (isTimeoutError(error)) {
+          throw postgresError(
+            'WEFT_POSTGRES_STATEMENT_TIMEOUT',
+            `${this.label}: ${operation} ran past the statement timeout of ${statementTimeoutMs} ms ` +
+              `and was cancelled; look for long-held locks on the table, or raise ` +
+              `pool.statementTimeoutMs`,
+            error,
+          );
+        }
+        if (!isConnectionError(error)) throw error;
+        if (retry === 'once') throw this.unavailable(operation, attempt, error, true);
+        if (Date.now() + delay > deadline) throw this.unavailable(operation, attempt, error);
+        await sleep(delay);
+        delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
+      }
+    }
+  }
+
+  /** Where the server is, for messages. */
+  get where(): string {
+    const { host, port, database } = this.options.address;
+    return `${host}:${port} (database "${database}")`;
+  }
+
+  private unavailable(
+    operation: string,
+    attempts: number,
+    error: unknown,
+    outcomeUnknown = false,
+  ): Error {
+    const reason = scrub(
+      error instanceof Error ? error.message : String(error),
+      this.options.secrets,
+    );
+    const what = outcomeUnknown
+      ? `the connection to PostgreSQL at ${this.where} broke while ${operation} was running, ` +
+        `so whether it took effect is unknown (${reason}); query to find out`
+      : `${operation} could not reach PostgreSQL at ${this.where} in ${attempts} attempt(s) ` +
+        `over ${this.options.pool.reconnectTimeoutMs} ms (${reason}); check that the server ` +
+        `runs, or raise pool.reconnectTimeoutMs to wait longer for a restart`;
+    return postgresError(
+      'WEFT_POSTGRES_UNAVAILABLE',
+      `${this.label}: ${what}`,
+      this.safeCause(error),
+    );
+  }
+
+  /** An error from the driver, passed on, unless its message would reveal the password. */
+  private clean(error: unknown): unknown {
+    if (!(error instanceof Error)) return error;
+    const message = scrub(error.message, this.options.secrets);
+    return message === error.message ? error : new Error(message);
+  }
+
+  /** The cause to attach: the driver's error, unless its message holds the password. */
+  safeCause(error: unknown): unknown {
+    return this.clean(error);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

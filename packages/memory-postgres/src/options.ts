@@ -1,0 +1,242 @@
+import { postgresError } from './errors.js';
+
+/** How the provider's connection pool connects, and how long each wait may last. */
+export interface PostgresPoolOptions {
+  /**
+   * Most connections the pool opens at once.
+   *
+   * @default 10
+   */
+  max?: number;
+  /**
+   * Milliseconds to connect and log in, or to wait for a free connection when all `max` are
+   * busy.
+   *
+   * @default 5000
+   */
+  connectionTimeoutMs?: number;
+  /**
+   * Milliseconds one statement may run, waits for locks included, before the server cancels it.
+   * The client gives up a second later if the server does not answer at all.
+   *
+   * @default 10000
+   */
+  statementTimeoutMs?: number;
+  /**
+   * Milliseconds an unused connection stays open.
+   *
+   * @default 30000
+   */
+  idleTimeoutMs?: number;
+  /**
+   * Milliseconds an operation keeps retrying while the server cannot be reached (a restart, a
+   * fail-over) before it fails with `WEFT_POSTGRES_UNAVAILABLE`. 0 retries nothing.
+   *
+   * @default 10000
+   */
+  reconnectTimeoutMs?: number;
+}
+
+/** Options of {@link PostgresMemoryProvider}. */
+export interface PostgresMemoryProviderOptions {
+  /**
+   * Where the server is and how to log in, as a `postgres://user:password@host:port/database`
+   * URL. The password never appears in errors or logs.
+   */
+  connectionString: string;
+  /**
+   * The PostgreSQL schema that holds the provider's tables (`weft_memories` and
+   * `weft_memory_migrations`); created when missing.
+   *
+   * @default 'public'
+   */
+  schema?: string;
+  /** Connection pool size and timeouts. */
+  pool?: PostgresPoolOptions;
+  /**
+   * Unique id of this provider instance, used in logs and errors.
+   *
+   * @default 'postgres'
+   */
+  id?: string;
+}
+
+/** Where the server is, for messages: never the password. */
+export interface ServerAddress {
+  readonly host: string;
+  readonly port: number;
+  readonly database: string;
+}
+
+/** {@link PostgresMemoryProviderOptions} checked, with every default filled in. */
+export interface ResolvedPostgresMemoryProviderOptions {
+  readonly connectionString: string;
+  readonly schema: string;
+  readonly id: string;
+  readonly pool: Required<PostgresPoolOptions>;
+  readonly address: ServerAddress;
+  /** The password as written in the URL and decoded, to scrub from any message. */
+  readonly secrets: readonly string[];
+}
+
+/** The defaults of {@link PostgresPoolOptions}. */
+export const DEFAULT_POOL: Readonly<Required<PostgresPoolOptions>> = {
+  max: 10,
+  connectionTimeoutMs: 5000,
+  statementTimeoutMs: 10_000,
+  idleTimeoutMs: 30_000,
+  reconnectTimeoutMs: 10_000,
+};
+
+/** The provider id used when the options give none. */
+export const DEFAULT_ID = 'postgres';
+
+/** The schema used when the options give none. */
+export const DEFAULT_SCHEMA = 'public';
+
+const PREFIX = 'PostgresMemoryProvider:';
+
+// Unquoted PostgreSQL identifiers: letters, digits and underscores, at most 63 bytes.
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+// setTimeout's largest delay; longer ones fire at once.
+const MAX_TIMER_MS = 0x7fffffff;
+
+function invalid(message: string): never {
+  throw postgresError('WEFT_POSTGRES_INVALID_OPTIONS', `${PREFIX} ${message}`);
+}
+
+function milliseconds(name: string, value: unknown, minimum: number): number {
+  if (
+    typeof value !== 'number' ||
+    !Number.isSafeInteger(value) ||
+    value < minimum ||
+    value > MAX_TIMER_MS
+  ) {
+    invalid(
+      `option "pool.${name}" must be an integer of milliseconds from ${minimum} to ${MAX_TIMER_MS}, ` +
+        `got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+function resolvePool(pool: unknown): Required<PostgresPoolOptions> {
+  if (pool === undefined) return { ...DEFAULT_POOL };
+  if (pool === null || typeof pool !== 'object' || Array.isArray(pool)) {
+    invalid('option "pool" must be an object such as { max: 10, statementTimeoutMs: 10000 }');
+  }
+  const known = new Set(Object.keys(DEFAULT_POOL));
+  const unknown = Object.keys(pool).filter((key) => !known.has(key));
+  if (unknown.length > 0) {
+    invalid(
+      `option "pool" has unknown keys ${unknown.join(', ')}; known: ${[...known].join(', ')}`,
+    );
+  }
+  const given = { ...DEFAULT_POOL, ...(pool as PostgresPoolOptions) };
+  if (typeof given.max !== 'number' || !Number.isSafeInteger(given.max) || given.max < 1) {
+    invalid(`option "pool.max" must be a positive integer, got ${String(given.max)}`);
+  }
+  return {
+    max: given.max,
+    connectionTimeoutMs: milliseconds('connectionTimeoutMs', given.connectionTimeoutMs, 1),
+    statementTimeoutMs: milliseconds('statementTimeoutMs', given.statementTimeoutMs, 1),
+    idleTimeoutMs: milliseconds('idleTimeoutMs', given.idleTimeoutMs, 1),
+    reconnectTimeoutMs: milliseconds('reconnectTimeoutMs', given.reconnectTimeoutMs, 0),
+  };
+}
+
+/**
+ * Reads host, port and database from the connection string for messages, and the password to
+ * keep out of them. Only URLs are accepted, so there is one syntax to check.
+ */
+function parseConnectionString(connectionString: string): {
+  address: ServerAddress;
+  secrets: string[];
+} {
+  let url: URL;
+  try {
+    url = new URL(connectionString);
+  } catch {
+    // The string itself is not repeated: it may hold a password.
+    invalid(
+      'option "connectionString" is not a URL; write it as ' +
+        'postgres://user:password@host:5432/database',
+    );
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    invalid(
+      `option "connectionString" must start with postgres:// or postgresql://, got ${url.protocol}//`,
+    );
+  }
+  const hostParameter = url.searchParams.get('host');
+  const host = hostParameter ?? (url.hostname.replace(/^\[(.*)\]$/, '$1') || 'localhost');
+  const port = Number(url.searchParams.get('port') ?? (url.port || 5432));
+  let database = url.pathname.replace(/^\//, '');
+  try {
+    database = decodeURIComponent(database);
+  } catch {
+    // Left as written; pg reports a bad database name itself.
+  }
+  const secrets = new Set<string>();
+  if (url.password !== '') {
+    secrets.add(url.password);
+    try {
+      secrets.add(decodeURIComponent(url.password));
+    } catch {
+      // A password that is not valid percent-encoding is scrubbed as written.
+    }
+  }
+  const password = url.searchParams.get('password');
+  if (password) secrets.add(password);
+  return { address: { host, port, database: database || url.username }, secrets: [...secrets] };
+}
+
+/**
+ * Checks the constructor options and fills in defaults.
+ *
+ * @param options - The caller's options.
+ * @returns The resolved options.
+ * @throws Error naming the first bad option.
+ */
+export function resolveOptions(
+  options: PostgresMemoryProviderOptions,
+): ResolvedPostgresMemoryProviderOptions {
+  if (options === null || typeof options !== 'object') {
+    invalid(
+      'options must be an object such as ' +
+        "{ connectionString: 'postgres://weft:secret@localhost:5432/weft' }",
+    );
+  }
+  const { connectionString, schema = DEFAULT_SCHEMA, id = DEFAULT_ID, pool } = options;
+  if (typeof connectionString !== 'string' || connectionString.trim() === '') {
+    invalid(
+      'option "connectionString" must be a non-empty string such as ' +
+        'postgres://user:password@host:5432/database',
+    );
+  }
+  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
+    invalid(
+      `option "schema" must be 1 to 63 letters, digits or underscores, not starting with a ` +
+        `digit, got ${JSON.stringify(schema) ?? String(schema)}`,
+    );
+  }
+  if (typeof id !== 'string' || id.trim() === '') {
+    invalid('option "id" must be a non-empty string');
+  }
+  const { address, secrets } = parseConnectionString(connectionString);
+  return { connectionString, schema, id, pool: resolvePool(pool), address, secrets };
+}
+
+/**
+ * Replaces every occurrence of the connection's password in a message by `***`.
+ *
+ * @param text - A message that may quote the connection string or a driver error.
+ * @param secrets - The password in every form it may appear.
+ * @returns The message without them.
+ */
+export function scrub(text: string, secrets: readonly string[]): string {
+  let clean = text;
+  for (const secret of secrets) clean = clean.split(secret).join('***');
+  return clean;
+}

@@ -1,0 +1,425 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { MemoryProvider, type Memory, type QueryMemoryOptions } from '@weft/core';
+import { describeError } from '@weft/core/internal';
+import { ConnectionRunner, createPool } from './connection.js';
+import { postgresError } from './errors.js';
+import { migrate, tablesOf, type Tables } from './migrations.js';
+import {
+  resolveOptions,
+  scrub,
+  type PostgresMemoryProviderOptions,
+  type ResolvedPostgresMemoryProviderOptions,
+} from './options.js';
+import { buildQuery, SELECT_COLUMNS } from './query.js';
+import { rowToMemory, type MemoryRow } from './rows.js';
+import { toJsonb, unstorableText } from './text.js';
+
+/** The ids this provider hands out: lower-case canonical UUIDs, as `randomUUID()` writes them. */
+const MEMORY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** An open pool with what runs statements on it. */
+interface Connection {
+  readonly pool: pg.Pool;
+  readonly runner: ConnectionRunner;
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A Weft memory provider backed by PostgreSQL through node-postgres, for agents that run as
+ * several processes or on several hosts and share one store. Content and metadata are `jsonb`;
+ * the schema is versioned and migrated forward by {@link PostgresMemoryProvider.init} under an
+ * advisory lock, so instances that start together do not race.
+ *
+ * Every wait has a deadline: connecting, waiting for a free connection, each statement, and the
+ * retries while the server restarts. Stores and updates are retried after a broken connection
+ * without being applied twice (each memory's id is chosen before the first attempt), so a write
+ * that resolved is stored. `createdAt` comes from a per-instance monotonic clock; ties between
+ * instances are ordered by insertion.
+ *
+ * @example
+ * ```ts
+ * import { PostgresMemoryProvider } from '@weft/memory-postgres';
+ *
+ * const memory = new PostgresMemoryProvider({
+ *   connectionString: process.env.DATABASE_URL ?? 'postgres://weft:secret@localhost:5432/weft',
+ *   pool: { max: 10, statementTimeoutMs: 10_000 },
+ * });
+ * await memory.init(); // the Runtime does this for you in Runtime.start()
+ *
+ * await memory.store({ space: 'chat-room-42', kind: 'note', content: { text: 'hi' }, metadata: {} });
+ * const recent = await memory.query({ spacePrefix: 'chat-room-42', limit: 20 });
+ *
+ * await memory.shutdown();
+ * ```
+ */
+export class PostgresMemoryProvider extends MemoryProvider {
+  /** Unique id of this provider instance, used in logs and errors. */
+  readonly id: string;
+
+  /** The PostgreSQL schema that holds the tables. */
+  readonly schema: string;
+
+  private readonly options: ResolvedPostgresMemoryProviderOptions;
+  private readonly tables: Tables;
+  private connection: Connection | undefined;
+  private lastCreatedAt = 0;
+
+  /**
+   * Creates the provider; nothing is connected until {@link PostgresMemoryProvider.init}.
+   *
+   * @param options - Where the server is, which schema to use, and the pool's size and timeouts.
+   * @throws Error naming the option when one is missing or invalid.
+   */
+  constructor(options: PostgresMemoryProviderOptions) {
+    super();
+    this.options = resolveOptions(options);
+    this.id = this.options.id;
+    this.schema = this.options.schema;
+    this.tables = tablesOf(this.schema);
+  }
+
+  private get label(): string {
+    return `PostgresMemoryProvider "${this.id}"`;
+  }
+
+  private get where(): string {
+    const { host, port, database } = this.options.address;
+    return `${host}:${port} (database "${database}")`;
+  }
+
+  /**
+   * Opens the pool, checks that the server answers and the login works, and applies pending
+   * schema migrations in one transaction under an advisory lock. Calling it on an open provider
+   * does nothing; calling it after {@link PostgresMemoryProvider.shutdown} opens it again.
+   *
+   * @throws Error naming host and port (never the password) when the server cannot be reached
+   * or refuses the login, and when the schema is newer than this package knows.
+   */
+  override async init(): Promise<void> {
+    if (this.connection) return;
+    const pool = createPool(this.options);
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      const runner = new ConnectionRunner(pool, this.options, this.label);
+      throw postgresError(
+        'WEFT_POSTGRES_CONNECT_FAILED',
+        `${this.label}: cannot connect to PostgreSQL at ${this.where}: ` +
+          `${scrub(describeError(error), this.options.secrets)}; check that the server runs and ` +
+          `accepts connections there, and the user name and password`,
+        runner.safeCause(error),
+      );
+    }
+    try {
+      await migrate(client, this.tables, `${this.label} (${this.where})`);
+      client.release();
+    } catch (error) {
+      client.release(true);
+      await pool.end().catch(() => undefined);
+      throw error;
+    }
+    this.connection = { pool, runner: new ConnectionRunner(pool, this.options, this.label) };
+  }
+
+  /**
+   * Runs `SELECT 1` on a connection of the pool, within the connection timeout.
+   *
+   * @returns `true` when the server answers; `false` when it does not or the provider is not
+   * open. Never throws.
+   */
+  override async checkHealth(): Promise<boolean> {
+    const connection = this.connection;
+    if (!connection) return false;
+    try {
+      const result = await connection.pool.query<{ ok: number }>('SELECT 1 AS ok');
+      return result.rows[0]?.ok === 1;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Closes every connection of the pool once the operations in flight have finished (each is
+   * bounded by the statement timeout). Calling it again, or before init, does nothing.
+   */
+  override async shutdown(): Promise<void> {
+    const connection = this.connection;
+    if (!connection) return;
+    this.connection = undefined;
+    connection.runner.close();
+    await connection.pool.end();
+  }
+
+  /**
+   * Stores a memory under a new random UUID, with `createdAt` set to now (nudged forward by a
+   * millisecond when needed to stay strictly after this provider's previous memory). If the
+   * connection breaks, the store is retried with the same id until the reconnect window ends,
+   * and a store that reached the server before the break is not stored twice.
+   *
+   * @param memory - The memory without its id and timestamp. `content` and `metadata` must be
+   * JSON-serialisable; `metadata` defaults to `{}`.
+   * @returns The stored memory, as a query will read it back.
+   * @throws Error naming the space and kind when the memory cannot be stored; nothing is
+   * written then.
+   */
+  override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
+    const { runner } = this.open();
+    if (memory === null || typeof memory !== 'object') {
+      throw postgresError(
+        'WEFT_POSTGRES_INVALID_MEMORY',
+        `${this.label}: store() needs a memory object`,
+      );
+    }
+    const { space, kind, taskId, content } = memory;
+    if (typeof space !== 'string' || space === '') {
+      throw postgresError(
+        'WEFT_POSTGRES_INVALID_MEMORY',
+        `${this.label}: a memory's "space" must be a non-empty string`,
+      );
+    }
+    this.checkText(space, 'its "space"');
+    if (typeof kind !== 'string' || kind === '') {
+      throw postgresError(
+        'WEFT_POSTGRES_INVALID_MEMORY',
+        `${this.label}: a memory's "kind" must be a non-empty string (space "${space}")`,
+      );
+    }
+    this.checkText(kind, `its "kind" (space "${space}")`);
+    if (taskId !== undefined && taskId !== null && typeof taskId !== 'string') {
+      throw postgresError(
+        'WEFT_POSTGRES_INVALID_MEMORY',
+        `${this.label}: a memory's "taskId" must be a string when given ` +
+          `(space "${space}", kind "${kind}")`,
+      );
+    }
+    if (typeof taskId === 'string') this.checkText(taskId, `its "taskId" (space "${space}")`);
+    const where = `memory of kind "${kind}" in space "${space}"`;
+    const contentJson = this.serialise(content, `the content of a ${where}`);
+    const metadataJson = this.serialiseMetadata(
+      memory.metadata ?? {},
+      `the metadata of a ${where}`,
+    );
+
+    const id = randomUUID();
+    const createdAt = new Date(this.nextTimestamp());
+    const values = [
+      id,
+      space,
+      kind,
+      contentJson,
+      typeof taskId === 'string' ? taskId : null,
+      metadataJson,
+      createdAt,
+    ];
+    const { memories } = this.tables;
+    return runner.run(`store() of a ${where}`, 'idempotent', async (client) => {
+      const inserted = await client.query<MemoryRow>(
+        `INSERT INTO ${memories} (id, space, kind, content, task_id, metadata, created_at) ` +
+          `VALUES ($1, $2, $3, $4::jsonb, $5, $6::jsonb, $7) ON CONFLICT (id) DO NOTHING ` +
+          `RETURNING ${SELECT_COLUMNS}`,
+        values,
+      );
+      // No row: an earlier attempt was stored before its connection broke.
+      const row =
+        inserted.rows[0] ??
+        (
+          await client.query<MemoryRow>(`SELECT ${SELECT_COLUMNS} FROM ${memories} WHERE id = $1`, [
+            id,
+          ])
+        ).rows[0];
+      if (!row) throw new Error(`memory "${id}" was neither inserted nor found`);
+      return rowToMemory(row);
+    });
+  }
+
+  /**
+   * Replaces the content and/or metadata of a stored memory. A field that is absent or
+   * `undefined` in the patch is kept.
+   *
+   * @param id - The memory's id.
+   * @param patch - The fields to replace.
+   * @returns The updated memory.
+   * @throws Error naming the id when no memory has it, or when the patch cannot be stored.
+   */
+  override async update(
+    id: string,
+    patch: { content?: unknown; metadata?: Record<string, unknown> },
+  ): Promise<Memory> {
+    const { runner } = this.open();
+    if (typeof id !== 'string') {
+      throw postgresError(
+        'WEFT_POSTGRES_INVALID_ARGUMENT',
+        `${this.label}: update() needs a string id`,
+      );
+    }
+    if (patch === null || typeof patch !== 'object') {
+      throw postgresError(
+        'WEFT_POSTGRES_INVALID_MEMORY',
+        `${this.label}: update() of memory ${JSON.stringify(id)} needs a patch object`,
+      );
+    }
+    const contentJson =
+      patch.content === undefined
+        ? null
+        : this.serialise(patch.content, `the new content of memory ${JSON.stringify(id)}`);
+    const metadataJson =
+      patch.metadata === undefined
+        ? null
+        : this.serialiseMetadata(
+            patch.metadata,
+            `the new metadata of memory ${JSON.stringify(id)}`,
+          );
+    const row = MEMORY_ID.test(id)
+      ? await runner.run(`update() of memory "${id}"`, 'idempotent', async (client) => {
+          const result = await client.query<MemoryRow>(
+            `UPDATE ${this.tables.memories} SET content = coalesce($1::jsonb, content), ` +
+              `metadata = coalesce($2::jsonb, metadata) WHERE id = $3 RETURNING ${SELECT_COLUMNS}`,
+            [contentJson, metadataJson, id],
+          );
+          return result.rows[0];
+        })
+      : undefined;
+    if (!row) {
+      throw postgresError(
+        'WEFT_POSTGRES_MEMORY_NOT_FOUND',
+        `${this.label}: no memory with id ${JSON.stringify(id)}; use an id that store() or query() returned`,
+      );
+    }
+    return rowToMemory(row);
+  }
+
+  /**
+   * Finds memories. Space filters (`space`, `spacePrefix`, `spacePatterns`) are OR-ed; every
+   * other filter must also match. Results are newest first unless `order` is `asc`, and at most
+   * `limit` (default 100) are returned.
+   *
+   * @param options - Filters, order and limit.
+   * @returns The matching memories.
+   * @throws Error naming the option when one is invalid, such as a `limit` that is not a
+   * positive integer.
+   */
+  override async query(options: QueryMemoryOptions): Promise<Memory[]> {
+    const { runner } = this.open();
+    const { sql, params } = buildQuery(this.tables.memories, options, this.label);
+    const rows = await runner.run('query()', 'idempotent', async (client) => {
+      const result = await client.query<MemoryRow>(sql, [...params]);
+      return result.rows;
+    });
+    return rows.map(rowToMemory);
+  }
+
+  /**
+   * Deletes one memory.
+   *
+   * @param id - The memory's id.
+   * @returns `true` when a memory was deleted, `false` when none had this id.
+   */
+  override async remove(id: string): Promise<boolean> {
+    const { runner } = this.open();
+    if (typeof id !== 'string') {
+      throw postgresError(
+        'WEFT_POSTGRES_INVALID_ARGUMENT',
+        `${this.label}: remove() needs a string id`,
+      );
+    }
+    if (!MEMORY_ID.test(id)) return false;
+    return runner.run(`remove() of memory "${id}"`, 'once', async (client) => {
+      const result = await client.query(`DELETE FROM ${this.tables.memories} WHERE id = $1`, [id]);
+      return (result.rowCount ?? 0) > 0;
+    });
+  }
+
+  /**
+   * Deletes every memory, or those whose space is exactly `space` (spaces under it are kept).
+   *
+   * @param space - When given, the one space to empty.
+   * @returns How many memories were deleted.
+   */
+  override async clear(space?: string): Promise<number> {
+    const { runner } = this.open();
+    if (space !== undefined && typeof space !== 'string') {
+      throw postgresError(
+        'WEFT_POSTGRES_INVALID_ARGUMENT',
+        `${this.label}: clear() takes a space id string, or nothing`,
+      );
+    }
+    // A space PostgreSQL could not store has no memories.
+    if (space !== undefined && unstorableText(space)) return 0;
+    const { memories } = this.tables;
+    return runner.run(
+      space === undefined ? 'clear()' : `clear() of space "${space}"`,
+      'once',
+      async (client) => {
+        const result =
+          space === undefined
+            ? await client.query(`DELETE FROM ${memories}`)
+            : await client.query(`DELETE FROM ${memories} WHERE space = $1`, [space]);
+        return result.rowCount ?? 0;
+      },
+    );
+  }
+
+  private open(): Connection {
+    if (!this.connection) {
+      throw postgresError(
+        'WEFT_POSTGRES_NOT_OPEN',
+        `${this.label} is not open: call init() first (Runtime.start() does this for you)`,
+      );
+    }
+    return this.connection;
+  }
+
+  private nextTimestamp(): number {
+    const now = Date.now();
+    this.lastCreatedAt = now > this.lastCreatedAt ? now : this.lastCreatedAt + 1;
+    return this.lastCreatedAt;
+  }
+
+  private checkText(text: string, what: string): void {
+    const problem = unstorableText(text);
+    if (problem) {
+      throw postgresError(
+        'WEFT_POSTGRES_INVALID_MEMORY',
+        `${this.label}: a memory's ${what} ${problem}`,
+      );
+    }
+  }
+
+  private serialise(value: unknown, what: string): string {
+    let json: string | undefined;
+    try {
+      json = toJsonb(value);
+    } catch (error) {
+      throw postgresError(
+        'WEFT_POSTGRES_INVALID_MEMORY',
+        `${this.label}: cannot store ${what} as JSON: ${describeError(error)}`,
+        error,
+      );
+    }
+    if (json === undefined) {
+      throw postgresError(
+        'WEFT_POSTGRES_INVALID_MEMORY',
+        `${this.label}: cannot store ${what} as JSON: ${typeof value} has no JSON form`,
+      );
+    }
+    return json;
+  }
+
+  private serialiseMetadata(value: unknown, what: string): string {
+    if (!isPlainRecord(value)) {
+      throw postgresError(
+        'WEFT_POSTGRES_INVALID_MEMORY',
+        `${this.label}: ${what} must be a plain object`,
+      );
+    }
+    return this.serialise(value, what);
+  }
+}
