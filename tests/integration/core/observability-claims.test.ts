@@ -1,0 +1,93 @@
+/**
+ * Claims of docs/guides/observability.md about log fields and levels that no other test pinned
+ * down; each test is listed in tests/claims/pages/guides-observability.json.
+ */
+import { Writable } from 'node:stream';
+import { Runtime } from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { plan, recordingExecutor, stopAfterTest, TestPlugin } from './fixtures.js';
+
+type Line = Record<string, unknown>;
+
+/** A pino logger at `level` whose lines land, parsed, in the returned array. */
+function capturingLogger(level: string): { logger: pino.Logger; lines: Line[] } {
+  const lines: Line[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const text of chunk.toString('utf8').split('\n')) {
+        if (text.trim() !== '') lines.push(JSON.parse(text) as Line);
+      }
+      done();
+    },
+  });
+  return { logger: pino({ level }, stream), lines };
+}
+
+async function runOneTask(level: string, executorLogs = false) {
+  const { logger, lines } = capturingLogger(level);
+  const executor = recordingExecutor('note', (_task, context) => {
+    if (executorLogs) context.logger.info('executor line');
+    return { success: true };
+  });
+  const runtime = stopAfterTest(
+    await Runtime.init({
+      models: [new ScriptedModelProvider({ fallback: plan(['work', 'note']) })],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new TestPlugin('work', { executors: [executor] })],
+      options: { logger },
+    }),
+  );
+  await runtime.start();
+  const started = lines.length;
+  const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'obs-1' });
+  const perTask = lines.slice(started);
+  await runtime.stop();
+  return { task, lines, perTask };
+}
+
+describe('docs/guides/observability.md#logs', () => {
+  it('names the default logger weft and logs at info when WEFT_LOG_LEVEL is unset', async () => {
+    const previous = process.env.WEFT_LOG_LEVEL;
+    delete process.env.WEFT_LOG_LEVEL;
+    try {
+      const runtime = await Runtime.init({
+        models: [new ScriptedModelProvider()],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [],
+      });
+      expect(runtime.logger.level).toBe('info');
+      expect(runtime.logger.bindings()).toMatchObject({ name: 'weft' });
+    } finally {
+      if (previous !== undefined) process.env.WEFT_LOG_LEVEL = previous;
+    }
+  });
+
+  it("tags task lines with taskId and space, and an executor's lines with pluginId, action and stepIndex", async () => {
+    const { task, perTask } = await runOneTask('debug', true);
+    const planned = perTask.find((line) => line.msg === 'pipeline planned');
+    expect(planned).toMatchObject({ component: 'pipeline', taskId: task.id, space: 'obs-1' });
+    const fromExecutor = perTask.find((line) => line.msg === 'executor line');
+    expect(fromExecutor).toMatchObject({
+      component: 'pipeline',
+      taskId: task.id,
+      space: 'obs-1',
+      pluginId: 'work',
+      action: 'note',
+      stepIndex: 0,
+    });
+  });
+
+  it('writes no line for a healthy task at info, and its plan and its end at debug', async () => {
+    const quiet = await runOneTask('info');
+    expect(quiet.task.status).toBe('completed');
+    expect(quiet.perTask).toEqual([]);
+    expect(quiet.lines.map((line) => line.msg)).toContain('runtime started');
+
+    const verbose = await runOneTask('debug');
+    expect(verbose.perTask.map((line) => line.msg)).toEqual(
+      expect.arrayContaining(['pipeline planned', 'task finished']),
+    );
+  });
+});
