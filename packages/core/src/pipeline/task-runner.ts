@@ -7,7 +7,9 @@ import type { ExecutionContext, Executor } from '../plugins/executor.js';
 import type { AgentTask, Context, PluginResult } from '../tasks/task.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import { settleWithin, TIMED_OUT } from '../util/deadline.js';
+import { createTaskSignal } from '../util/task-signal.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
+import { errorLogFields } from '../util/logger.js';
 import type { PipelineGenerationContext, PipelineModificationContext } from './contexts.js';
 import type { PipelineReview } from './review-policy.js';
 import { PipelineModificationSchema, PipelineSchema, type PipelineStep } from './schemas.js';
@@ -64,10 +66,12 @@ export class TaskRunner {
     const logger = this.deps.logger.child({ taskId: task.id, space: task.space.id });
     // Each task gets its own signal, so listeners added by executors and providers end with the
     // task instead of piling up on the runtime's signal.
-    const deadline = new AbortController();
-    const signal = AbortSignal.any([runtimeSignal, deadline.signal]);
+    const taskSignal = createTaskSignal(runtimeSignal);
+    const { signal } = taskSignal;
+    let timedOut = false;
     const timer = setTimeout(() => {
-      deadline.abort(
+      timedOut = !signal.aborted;
+      taskSignal.abort(
         new WeftError(
           'WEFT_TASK_TIMEOUT',
           `TaskRunner: the task ran past its time limit of ${taskTimeoutMs} ms; raise options.taskTimeoutMs or make the slow step pass the signal on`,
@@ -86,16 +90,17 @@ export class TaskRunner {
       // Only failures outside any step land here (planning, templates): record, never lose the task.
       if (!signal.aborted) {
         task.chain.push(errorItem('core', 'plan', `planning failed: ${describeError(error)}`));
-        logger.error({ error: describeError(error) }, 'task failed');
+        logger.error(errorLogFields(error), 'task failed');
       }
     } finally {
       clearTimeout(timer);
+      taskSignal.release();
     }
-    if (deadline.signal.aborted) {
-      task.chain.push(errorItem('core', 'timeout', describeError(deadline.signal.reason)));
+    if (timedOut) {
+      task.chain.push(errorItem('core', 'timeout', describeError(signal.reason)));
       logger.warn({ timeoutMs: taskTimeoutMs }, 'task timed out');
     }
-    task.status = statusOf(task, runtimeSignal.aborted && !deadline.signal.aborted);
+    task.status = statusOf(task, signal.aborted && !timedOut);
     const chainMemory = await settleWithin(memory.recordChain(task), CHAIN_WRITE_TIMEOUT_MS);
     task.recorded.chain = chainMemory !== undefined && chainMemory !== TIMED_OUT;
     if (chainMemory === TIMED_OUT) {
@@ -179,10 +184,7 @@ export class TaskRunner {
         if (modification.type !== 'continue') logger.debug({ modification }, 'pipeline modified');
       } catch (error) {
         // A failed review keeps the current plan: the steps were already judged useful once.
-        logger.warn(
-          { error: describeError(error) },
-          'pipeline review failed; keeping the remaining steps',
-        );
+        logger.warn(errorLogFields(error), 'pipeline review failed; keeping the remaining steps');
       }
     }
   }
@@ -197,6 +199,7 @@ export class TaskRunner {
     const stepIndex = task.steps.length;
     const executor = this.deps.plugins.getExecutor(step.pluginId, step.action);
     let item: Context;
+    let failure: unknown;
     if (!executor) {
       const known = this.deps.plugins.get(step.pluginId)
         ? `plugin "${step.pluginId}" has no action "${step.action}"`
@@ -209,10 +212,15 @@ export class TaskRunner {
         result = await executor.execute(task, context);
         item = toItem(step, result);
       } catch (error) {
+        failure = error;
         item = errorItem(step.pluginId, step.action, describeError(error));
       }
     }
-    if (item.type === 'error') logger.warn({ step, error: item.error }, 'step failed');
+    if (item.type === 'error') {
+      // The thrown error, when there is one, gives the line its code and docsUrl.
+      const fields = failure === undefined ? { error: item.error } : errorLogFields(failure);
+      logger.warn({ step, ...fields }, 'step failed');
+    }
     this.deps.analytics.onStep({
       task,
       step,

@@ -1,0 +1,141 @@
+/**
+ * What a finished task leaves behind: nothing. These tests watch per-task objects (the task,
+ * its signal, its execution context) with a FinalizationRegistry, which holds no reference of
+ * its own, and force collections through V8's gc(). They wait for finalizers with a deadline
+ * instead of a fixed sleep, so a slow machine makes them slower, never wrong.
+ */
+import { randomUUID } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  MemoryProvider,
+  Runtime,
+  TEXT_GENERATION_CAPABILITY,
+  type Memory,
+  type ModelCapability,
+} from '@weft/core';
+import { recordingExecutor, silentLogger, TestModelProvider, TestPlugin } from './fixtures.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** Keeps nothing, so the only per-task objects alive are the ones the runtime holds. */
+class DiscardingMemoryProvider extends MemoryProvider {
+  readonly id = 'discarding';
+  async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
+    return { ...memory, id: randomUUID(), createdAt: new Date() };
+  }
+  async update(id: string): Promise<Memory> {
+    throw new Error(`no memory ${id}`);
+  }
+  async query(): Promise<Memory[]> {
+    return [];
+  }
+  async remove(): Promise<boolean> {
+    return false;
+  }
+  async clear(): Promise<number> {
+    return 0;
+  }
+}
+
+/** Answers at once, without I/O: planning with one `tools.watch` step, reviews with continue. */
+const instantText: ModelCapability<typeof TEXT_GENERATION_CAPABILITY> = {
+  id: TEXT_GENERATION_CAPABILITY,
+  run: async (_input, request) => ({
+    text: JSON.stringify(
+      request.purpose === 'plan'
+        ? { steps: [{ pluginId: 'tools', action: 'watch' }] }
+        : { type: 'continue' },
+    ),
+  }),
+};
+
+const finalized = new Map<string, number>();
+const watcher = new FinalizationRegistry<string>((kind) => {
+  finalized.set(kind, (finalized.get(kind) ?? 0) + 1);
+});
+
+afterEach(() => finalized.clear());
+
+async function watchedRuntime(): Promise<Runtime> {
+  const watch = recordingExecutor('watch', (_task, context) => {
+    watcher.register(context.signal, 'signal');
+    watcher.register(context, 'context');
+    return { success: true };
+  });
+  // The recording executor keeps its calls; this test keeps none, so it drops them at once.
+  const forgetful = {
+    ...watch,
+    execute: async (...args: Parameters<typeof watch.execute>) => {
+      const result = await watch.execute(...args);
+      watch.calls.length = 0;
+      return result;
+    },
+  };
+  const runtime = await Runtime.init({
+    models: [new TestModelProvider('instant', { capabilities: [instantText] })],
+    memory: new DiscardingMemoryProvider(),
+    plugins: [new TestPlugin('tools', { executors: [forgetful] })],
+    options: { logger: silentLogger, scheduler: { concurrency: 8, maxQueueSize: 10_000 } },
+  });
+  await runtime.start();
+  return runtime;
+}
+
+/** Runs `count` tasks over 20 spaces and keeps none of them; returns how many completed. */
+async function runTasks(runtime: Runtime, count: number): Promise<number> {
+  let completed = 0;
+  await Promise.all(
+    Array.from({ length: count }, (_, index) =>
+      runtime
+        .dispatch({ pluginId: 'tools', triggerId: 'message', space: `space-${index % 20}` })
+        .then((task) => {
+          watcher.register(task, 'task');
+          if (task.status === 'completed') completed += 1;
+        }),
+    ),
+  );
+  return completed;
+}
+
+function allFinalized(count: number): boolean {
+  return ['task', 'signal', 'context'].every((kind) => (finalized.get(kind) ?? 0) >= count);
+}
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
+
+describe('per-task objects after the task ends', () => {
+  it('are collected: every task, signal and execution context is finalized', async () => {
+    const runtime = await watchedRuntime();
+    try {
+      expect(await runTasks(runtime, 300)).toBe(300);
+      const deadline = Date.now() + 10_000;
+      while (!allFinalized(300) && Date.now() < deadline) {
+        gc();
+        await nextTurn();
+      }
+      expect(Object.fromEntries(finalized)).toEqual({ task: 300, signal: 300, context: 300 });
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it('are released in the same turn of the event loop, not held until a burst of tasks ends', async () => {
+    const runtime = await watchedRuntime();
+    try {
+      // The tasks never wait for I/O, so the burst and the collection below happen in one turn:
+      // anything a weak reference made during the turn keeps alive survives this gc().
+      expect(await runTasks(runtime, 300)).toBe(300);
+      await runtime.scheduler.onIdle();
+      gc();
+      // Only the finalizers run later; no further collection is forced.
+      const deadline = Date.now() + 2_000;
+      while (!allFinalized(300) && Date.now() < deadline) await nextTurn();
+      expect(Object.fromEntries(finalized)).toEqual({ task: 300, signal: 300, context: 300 });
+    } finally {
+      await runtime.stop();
+    }
+  });
+});
