@@ -62,8 +62,8 @@ describe('the scripted model', () => {
 
   it('uses a fallback function once the queue is empty, choosing by what was asked', async () => {
     const model = new ScriptedModelProvider({
-      fallback: (messages) =>
-        messages[0]?.content.includes('JSON Schema (Pipeline)')
+      fallback: (messages, request) =>
+        request.purpose === 'plan'
           ? { steps: [{ pluginId: 'assistant', action: 'reply' }] }
           : `echo: ${messages.at(-1)?.content}`,
     });

@@ -98,16 +98,42 @@ export function sectionsOf(markdown: string): Map<string, string> {
   return sections;
 }
 
-/** The titles of the `it`/`test`/`describe` calls in a test file's source. */
+/**
+ * The titles of the `it`/`test`/`describe` calls in a test file's source, including table
+ * tests written `it.each(table)('title %s', ...)`, whose title is kept with its placeholders.
+ */
 export function testTitles(source: string): Set<string> {
   const titles = new Set<string>();
-  const call =
-    /\b(?:it|test|describe)(?:\.(?:only|skip|concurrent|sequential))?\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
+  const literal = /^\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/;
+  const call = /\b(?:it|test|describe)(?:\.(?:only|skip|concurrent|sequential))?(\.each)?\(/g;
   for (const match of source.matchAll(call)) {
-    const title = match[2];
+    let rest = source.slice((match.index ?? 0) + match[0].length);
+    if (match[1] !== undefined) {
+      // Skip the table, with its own brackets and strings, to the title after it.
+      const end = closingParenthesis(rest);
+      if (end === undefined || rest[end + 1] !== '(') continue;
+      rest = rest.slice(end + 2);
+    }
+    const title = literal.exec(rest)?.[2];
     if (title !== undefined) titles.add(title.replace(/\\(['"`\\])/g, '$1'));
   }
   return titles;
+}
+
+/** Where the parenthesis that closes an already open one is, skipping over strings. */
+function closingParenthesis(text: string): number | undefined {
+  let depth = 1;
+  let quote: string | undefined;
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (quote !== undefined) {
+      if (char === '\\') index += 1;
+      else if (char === quote) quote = undefined;
+    } else if (char === "'" || char === '"' || char === '`') quote = char;
+    else if (char === '(') depth += 1;
+    else if (char === ')' && (depth -= 1) === 0) return index;
+  }
+  return undefined;
 }
 
 /** Every way a manifest no longer matches its page or its tests; empty when it holds. */

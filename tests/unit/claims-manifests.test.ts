@@ -62,6 +62,12 @@ describe('the claims checker', () => {
     expect(sections.get('a')).toContain('## B');
   });
 
+  it('reads the title of a table test after its table', () => {
+    const source =
+      "describe.each([['a', f(1)], ['b)', g()]])('%s store', () => {\n  it.each(cases)(\n    'case %s', () => {});\n});";
+    expect(testTitles(source)).toEqual(new Set(['%s store', 'case %s']));
+  });
+
   it('reads test titles across lines and with escaped quotes', () => {
     expect(testTitles("it(\n  'two\\'s', () => {});\ndescribe(`x`, () => {})")).toEqual(
       new Set(["two's", 'x']),

@@ -1,9 +1,11 @@
 /**
- * Claims of docs/concepts/how-a-task-runs.md that no other test pinned down; each test is listed
- * in tests/claims/pages/concepts-how-a-task-runs.json beside the sentence it guards.
+ * Claims of the docs pages about the runtime that no other test pinned down; each describe names
+ * the page and section, and each test is listed in tests/claims/pages/ beside the sentence it
+ * guards.
  */
 import type { ModelRequestConfig } from '@weft/core';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { plan, recordingExecutor, startedRuntime, TestPlugin } from './fixtures.js';
 
 describe('docs/concepts/how-a-task-runs.md#the-step-limit', () => {
@@ -93,5 +95,28 @@ describe('docs/concepts/how-a-task-runs.md#deadlines-and-cancellation', () => {
     expect(seen.map((call) => call.purpose)).toEqual(['plan', undefined, 'review']);
     expect(executorSignal).toBeInstanceOf(AbortSignal);
     for (const call of seen) expect(call.signal).toBe(executorSignal);
+  });
+});
+
+describe('docs/guides/testing.md#the-scripted-model', () => {
+  it("marks a getObject call's purpose with its schema name unless the caller gives one", async () => {
+    const purposes: (string | undefined)[] = [];
+    const { runtime } = await startedRuntime({
+      responses: {
+        fallback: (_messages, request: ModelRequestConfig) => {
+          purposes.push(request.purpose);
+          return { city: 'Lisbon' };
+        },
+      },
+    });
+    const schema = z.object({ city: z.string() });
+    await runtime.models.getObject({ schema, schemaName: 'City', prompt: 'Where?' });
+    await runtime.models.getObject({
+      schema,
+      schemaName: 'City',
+      prompt: 'Where?',
+      request: { purpose: 'destination' },
+    });
+    expect(purposes).toEqual(['get-object:City', 'destination']);
   });
 });
