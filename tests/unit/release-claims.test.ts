@@ -1,0 +1,52 @@
+/**
+ * What docs/installation.md and docs/reference/stability.md promise about versions and releases:
+ * one version for every first-party package, bumped together by changesets, and releases
+ * published from CI with npm provenance. Listed in tests/claims/pages/.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(__dirname, '../..');
+const read = (file: string): string => readFileSync(path.join(root, file), 'utf8');
+const packages = readdirSync(path.join(root, 'packages'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => path.join('packages', entry.name, 'package.json'))
+  .filter((file) => {
+    try {
+      read(file);
+      return true;
+    } catch {
+      return false;
+    }
+  })
+  .map((file) => JSON.parse(read(file)) as { name: string; version: string; private?: boolean });
+
+describe('docs/reference/stability.md#what-0x-promises', () => {
+  it('gives every first-party package the same version, which changesets raises together', () => {
+    expect(packages.length).toBeGreaterThan(3);
+    const published = packages.filter((entry) => entry.private !== true);
+    expect(new Set(published.map((entry) => entry.version)).size).toBe(1);
+    const config = JSON.parse(read('.changeset/config.json')) as { fixed: string[][] };
+    // One fixed group whose patterns match every published package.
+    expect(config.fixed).toHaveLength(1);
+    const patterns = (config.fixed[0] ?? []).map(
+      (pattern) =>
+        new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`),
+    );
+    for (const entry of published) {
+      expect(
+        patterns.some((pattern) => pattern.test(entry.name)),
+        entry.name,
+      ).toBe(true);
+    }
+  });
+});
+
+describe('docs/installation.md#status', () => {
+  it('publishes releases from GitHub Actions with npm provenance', () => {
+    const release = read('.github/workflows/release.yml');
+    expect(release).toMatch(/id-token: write/);
+    expect(release).toMatch(/NPM_CONFIG_PROVENANCE: ['"]?true|--provenance/);
+  });
+});
