@@ -133,14 +133,20 @@ export class ConnectionRunner {
         delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
         continue;
       }
+      const stopListening = listenForBreaks(client);
       try {
         const result = await work(client);
+        stopListening();
         client.release();
         return result;
       } catch (error) {
         const broken = isConnectionError(error) || isTimeoutError(error);
         // A connection whose statement timed out on the client may still be busy: destroy it.
-        client.release(broken ? (error as Error) : undefined);
+        if (broken) client.release(error as Error);
+        else {
+          stopListening();
+          client.release();
+        }
         if (isTimeoutError(error)) {
           throw postgresError(
             'WEFT_POSTGRES_STATEMENT_TIMEOUT',
@@ -199,6 +205,20 @@ export class ConnectionRunner {
   safeCause(error: unknown): unknown {
     return this.clean(error);
   }
+}
+
+/**
+ * A checked-out connection that the server closes emits an `error` event besides failing its
+ * statement, and the pool listens only to idle ones: without a listener Node would exit. The
+ * statement in flight reports the failure. Returns the function that stops listening, for a
+ * connection going back to the pool in good health.
+ *
+ * @param client - A connection just taken from the pool.
+ */
+export function listenForBreaks(client: pg.PoolClient): () => void {
+  const ignore = (): void => undefined;
+  client.on('error', ignore);
+  return () => client.removeListener('error', ignore);
 }
 
 function sleep(ms: number): Promise<void> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { MemoryProvider, type Memory, type QueryMemoryOptions } from '@weft/core';
 import { describeError } from '@weft/core/internal';
-import { ConnectionRunner, createPool } from './connection.js';
+import { ConnectionRunner, createPool, listenForBreaks } from './connection.js';
 import { postgresError } from './errors.js';
 import { migrate, tablesOf, type Tables } from './migrations.js';
 import {
@@ -118,8 +118,10 @@ export class PostgresMemoryProvider extends MemoryProvider {
         runner.safeCause(error),
       );
     }
+    const stopListening = listenForBreaks(client);
     try {
       await migrate(client, this.tables, `${this.label} (${this.where})`);
+      stopListening();
       client.release();
     } catch (error) {
       client.release(true);

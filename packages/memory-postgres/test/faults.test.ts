@@ -1,0 +1,226 @@
+/**
+ * Faults on a real server: a crash and restart in the middle of a run, a statement held up by a
+ * lock, a server that refuses or never answers at init, and an outage longer than the
+ * reconnect window.
+ */
+import { createServer, type Server, type Socket } from 'node:net';
+import { inspect } from 'node:util';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { pino } from 'pino';
+import { Runtime, WeftError, type Memory } from '@weft/core';
+import { ScriptedModelProvider } from '@weft/testing';
+import { describe, expect, it } from 'vitest';
+import { PostgresMemoryProvider } from '../src/index.js';
+import { useServer } from './helpers.js';
+
+const db = useServer();
+
+const SECRET = 'sup3r-secret-pw';
+
+/** A loopback port nothing listens on. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A server that accepts connections and never answers: a hung dependency. */
+async function silentServer(): Promise<{ port: number; close: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : 0,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Everything an error shows: message, code, cause chain, as util.inspect prints it. */
+const everything = (error: unknown): string => `${String(error)}\n${inspect(error, { depth: 8 })}`;
+
+describe('PostgresMemoryProvider under faults', () => {
+  it('loses no acknowledged write when the server crashes and restarts mid-run', async () => {
+    const memory = await db.open({ pool: { reconnectTimeoutMs: 30_000, max: 4 } });
+    const acknowledged: Memory[] = [];
+    const failures: unknown[] = [];
+    let restarted = false;
+    let afterRestart = 0;
+    const writer = async (lane: number): Promise<void> => {
+      for (let index = 0; afterRestart < 40; index += 1) {
+        try {
+          acknowledged.push(
+            await memory.store({
+              space: `lane-${lane}`,
+              kind: 'note',
+              content: { lane, index },
+              metadata: {},
+            }),
+          );
+          if (restarted) afterRestart += 1;
+        } catch (error) {
+          failures.push(error);
+          return;
+        }
+      }
+    };
+    const writers = [0, 1, 2, 3].map(writer);
+    while (acknowledged.length < 40) await new Promise((resolve) => setTimeout(resolve, 10));
+    // An immediate stop is a crash: no checkpoint, recovery replays the log on start.
+    await db.server().stop('immediate');
+    const whileDown = acknowledged.length;
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(acknowledged.length).toBe(whileDown);
+    await db.server().start();
+    restarted = true;
+    await Promise.all(writers);
+
+    expect(failures).toEqual([]);
+    expect(afterRestart).toBeGreaterThanOrEqual(40);
+    const rows = await db.sql<{ id: string }>(
+      `SELECT id::text AS id FROM "${memory.schema}".weft_memories`,
+    );
+    const stored = new Set(rows.map((row) => row.id));
+    expect(acknowledged.filter((each) => !stored.has(each.id))).toEqual([]);
+    // Retried stores were written once.
+    expect(rows.length).toBe(acknowledged.length);
+    expect(await memory.checkHealth()).toBe(true);
+  }, 120_000);
+
+  it('cancels a statement held up past the statement timeout, with a clear error', async () => {
+    const memory = await db.open({ pool: { statementTimeoutMs: 300 } });
+    const locker = new pg.Client({ connectionString: db.url() });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE "${memory.schema}".weft_memories IN ACCESS EXCLUSIVE MODE`);
+      const started = Date.now();
+      const failure = await memory
+        .store({ space: 'blocked', kind: 'note', content: 1, metadata: {} })
+        .catch((error: unknown) => error);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_STATEMENT_TIMEOUT')).toBe(true);
+      expect((failure as Error).message).toMatch(
+        /store\(\) of a memory of kind "note" in space "blocked" ran past the statement timeout of 300 ms/,
+      );
+      await expect(memory.query({})).rejects.toMatchObject({
+        code: 'WEFT_POSTGRES_STATEMENT_TIMEOUT',
+      });
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+    // Nothing was written, and the provider works once the lock is gone.
+    expect(await memory.query({})).toEqual([]);
+    await memory.store({ space: 'free', kind: 'note', content: 2, metadata: {} });
+    expect((await memory.query({})).length).toBe(1);
+  });
+
+  it('fails init on a refused port with WEFT_POSTGRES_CONNECT_FAILED naming host and port, never the password', async () => {
+    const port = await closedPort();
+    const memory = new PostgresMemoryProvider({
+      connectionString: `postgres://weft:${SECRET}@127.0.0.1:${port}/weft`,
+    });
+    const failure = await memory.init().catch((error: unknown) => error);
+    expect(WeftError.is(failure, 'WEFT_POSTGRES_CONNECT_FAILED')).toBe(true);
+    expect((failure as Error).message).toContain(`127.0.0.1:${port}`);
+    expect((failure as Error).message).toContain('ECONNREFUSED');
+    expect(everything(failure)).not.toContain(SECRET);
+  });
+
+  it('makes Runtime.start fail with WEFT_START_FAILED naming host and port, and logs no password', async () => {
+    const port = await closedPort();
+    let logged = '';
+    const logger = pino(
+      { level: 'debug' },
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          logged += chunk.toString();
+          done();
+        },
+      }),
+    );
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider()],
+      memory: new PostgresMemoryProvider({
+        connectionString: `postgresql://weft:${encodeURIComponent(`${SECRET}/@`)}@127.0.0.1:${port}/weft`,
+      }),
+      plugins: [],
+      options: { logger },
+    });
+    const failure = await runtime.start().catch((error: unknown) => error);
+    expect(WeftError.is(failure, 'WEFT_START_FAILED')).toBe(true);
+    expect((failure as Error).message).toMatch(
+      new RegExp(`memory provider "postgres" failed to initialise: .*127\\.0\\.0\\.1:${port}`),
+    );
+    expect(logged).toContain(`127.0.0.1:${port}`);
+    for (const text of [everything(failure), logged]) {
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain(encodeURIComponent(`${SECRET}/@`));
+    }
+  });
+
+  it('fails init on a wrong password without showing the password tried', async () => {
+    const { host, port, user } = db.server();
+    const memory = new PostgresMemoryProvider({
+      connectionString: `postgres://${user}:${SECRET}@${host}:${port}/postgres`,
+    });
+    const failure = await memory.init().catch((error: unknown) => error);
+    expect(WeftError.is(failure, 'WEFT_POSTGRES_CONNECT_FAILED')).toBe(true);
+    expect((failure as Error).message).toMatch(/password authentication failed/);
+    expect(everything(failure)).not.toContain(SECRET);
+  });
+
+  it('gives up on a server that never answers within the connection timeout', async () => {
+    const silent = await silentServer();
+    try {
+      const memory = new PostgresMemoryProvider({
+        connectionString: `postgres://weft:${SECRET}@127.0.0.1:${silent.port}/weft`,
+        pool: { connectionTimeoutMs: 300 },
+      });
+      const started = Date.now();
+      const failure = await memory.init().catch((error: unknown) => error);
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_CONNECT_FAILED')).toBe(true);
+      expect((failure as Error).message).toMatch(/timeout/i);
+      expect(everything(failure)).not.toContain(SECRET);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('fails with WEFT_POSTGRES_UNAVAILABLE when an outage outlasts the reconnect window, then recovers', async () => {
+    const memory = await db.open({ pool: { reconnectTimeoutMs: 500, connectionTimeoutMs: 500 } });
+    await db.server().stop('fast');
+    try {
+      const started = Date.now();
+      const failure = await memory
+        .store({ space: 'down', kind: 'note', content: 1, metadata: {} })
+        .catch((error: unknown) => error);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
+      const { host, port } = db.server();
+      expect((failure as Error).message).toContain(`${host}:${port}`);
+      expect(everything(failure)).not.toContain(db.server().password);
+      expect(await memory.checkHealth()).toBe(false);
+    } finally {
+      await db.server().start();
+    }
+    expect(await memory.checkHealth()).toBe(true);
+    await memory.store({ space: 'up', kind: 'note', content: 2, metadata: {} });
+    expect((await memory.query({})).map((each) => each.space)).toEqual(['up']);
+  }, 60_000);
+});

@@ -1,0 +1,177 @@
+import type { QueryMemoryOptions } from '@weft/core';
+import { describe, expect, it } from 'vitest';
+import { PostgresMemoryProvider } from '../src/index.js';
+import { tablesOf } from '../src/migrations.js';
+import { buildQuery } from '../src/query.js';
+import { useServer } from './helpers.js';
+
+const db = useServer();
+
+const columnsOf = (schema: string) =>
+  db.sql<{ column_name: string; data_type: string; is_nullable: string }>(
+    `SELECT column_name, data_type, is_nullable FROM information_schema.columns
+     WHERE table_schema = $1 AND table_name = 'weft_memories' ORDER BY ordinal_position`,
+    [schema],
+  );
+
+const tablesIn = async (schema: string): Promise<string[]> =>
+  (
+    await db.sql<{ table_name: string }>(
+      'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1',
+      [schema],
+    )
+  ).map((row) => row.table_name);
+
+const versionsIn = async (schema: string): Promise<number[]> =>
+  (
+    await db.sql<{ version: number }>(
+      `SELECT version FROM "${schema}".weft_memory_migrations ORDER BY version`,
+    )
+  ).map((row) => row.version);
+
+describe('PostgresMemoryProvider: schema and migrations', () => {
+  it('creates its schema, the tables with jsonb content, and records version 1', async () => {
+    const memory = await db.open();
+    expect(await tablesIn(memory.schema)).toEqual(['weft_memories', 'weft_memory_migrations']);
+    expect(
+      (await columnsOf(memory.schema)).map((c) => [c.column_name, c.data_type, c.is_nullable]),
+    ).toEqual([
+      ['seq', 'bigint', 'NO'],
+      ['id', 'uuid', 'NO'],
+      ['space', 'text', 'NO'],
+      ['kind', 'text', 'NO'],
+      ['content', 'jsonb', 'NO'],
+      ['task_id', 'text', 'YES'],
+      ['metadata', 'jsonb', 'NO'],
+      ['created_at', 'timestamp with time zone', 'NO'],
+    ]);
+    expect(await versionsIn(memory.schema)).toEqual([1]);
+    const stored = await memory.store({
+      space: 'room',
+      kind: 'note',
+      content: { nested: { list: [1, 'two'] } },
+      metadata: { tag: 'a' },
+    });
+    // Another tool reading the table sees JSON it can query with PostgreSQL's own operators.
+    const [row] = await db.sql<{ text: string; tag: string }>(
+      `SELECT content #>> '{nested,list,1}' AS text, metadata ->> 'tag' AS tag
+       FROM "${memory.schema}".weft_memories WHERE id = $1`,
+      [stored.id],
+    );
+    expect(row).toEqual({ text: 'two', tag: 'a' });
+  });
+
+  it('lets eight instances start together on a new schema: one migrates, none fails', async () => {
+    const schema = db.newSchema();
+    const instances = Array.from({ length: 8 }, (_, index) =>
+      db.create({ schema, id: `instance-${index}` }),
+    );
+    const results = await Promise.allSettled(instances.map((memory) => memory.init()));
+    expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    expect(await versionsIn(schema)).toEqual([1]);
+    // They all work on the same table.
+    await Promise.all(
+      instances.map((memory, index) =>
+        memory.store({ space: 'shared', kind: 'note', content: index, metadata: {} }),
+      ),
+    );
+    expect((await instances[0]!.query({ space: 'shared' })).length).toBe(8);
+  });
+
+  it('opens an existing schema without re-running migrations or touching rows', async () => {
+    const first = await db.open();
+    const stored = await first.store({ space: 's', kind: 'k', content: 'kept', metadata: {} });
+    const [before] = await db.sql<{ applied_at: Date }>(
+      `SELECT applied_at FROM "${first.schema}".weft_memory_migrations`,
+    );
+    await first.shutdown();
+    const second = await db.open({ schema: first.schema });
+    expect(await second.query({})).toEqual([stored]);
+    const after = await db.sql<{ applied_at: Date }>(
+      `SELECT applied_at FROM "${first.schema}".weft_memory_migrations`,
+    );
+    expect(after).toEqual([before]);
+    // The same instance can be opened again after a shutdown.
+    await second.shutdown();
+    await second.init();
+    expect(await second.query({})).toEqual([stored]);
+  });
+
+  it('refuses a schema written by a newer version and changes nothing in it', async () => {
+    const schema = db.newSchema();
+    await db.sql(`CREATE SCHEMA "${schema}"`);
+    await db.sql(
+      `CREATE TABLE "${schema}".weft_memory_migrations
+         (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    await db.sql(
+      `INSERT INTO "${schema}".weft_memory_migrations (version, description)
+       VALUES (1, 'first'), (7, 'from the future')`,
+    );
+    const memory = db.create({ schema });
+    const failure = await memory.init().catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'WEFT_POSTGRES_SCHEMA_TOO_NEW' });
+    expect((failure as Error).message).toMatch(
+      /version 7.*up to 1.*upgrade @weft\/memory-postgres/,
+    );
+    expect(await tablesIn(schema)).toEqual(['weft_memory_migrations']);
+    expect(await versionsIn(schema)).toEqual([1, 7]);
+    expect(await memory.checkHealth()).toBe(false);
+    await expect(memory.query({})).rejects.toMatchObject({ code: 'WEFT_POSTGRES_NOT_OPEN' });
+  });
+
+  it('rolls a failed migration back whole, leaving no table behind', async () => {
+    const schema = db.newSchema();
+    // A table in the way of step 1's index names makes the step fail half-way.
+    await db.sql(`CREATE SCHEMA "${schema}"`);
+    await db.sql(`CREATE TABLE "${schema}".weft_memories_kind_created (x int)`);
+    const failure = await db
+      .create({ schema })
+      .init()
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'WEFT_POSTGRES_MIGRATION_FAILED' });
+    expect((failure as Error).message).toMatch(/migration 1 .*rolled back/);
+    expect(await tablesIn(schema)).toEqual(['weft_memories_kind_created']);
+  });
+
+  it('answers each query filter from its own index, never a scan of the table', async () => {
+    const memory = await db.open();
+    const table = tablesOf(memory.schema).memories;
+    // 20,000 memories over 5,000 spaces, seven common kinds and one rare one, one task each.
+    await db.sql(
+      `INSERT INTO ${table} (id, space, kind, content, task_id, metadata, created_at)
+       SELECT gen_random_uuid(), 'space-' || (n % 5000),
+              CASE WHEN n % 2000 = 0 THEN 'rare' ELSE 'kind-' || (n % 7) END,
+              '{}', 'task-' || n, '{}', now() - n * interval '1 second'
+       FROM generate_series(1, 20000) AS n`,
+    );
+    await db.sql(`ANALYZE ${table}`);
+    const expected: [QueryMemoryOptions, string][] = [
+      [{ space: 'space-7' }, 'weft_memories_space_created'],
+      [{ spacePrefix: 'space-499' }, 'weft_memories_space_created'],
+      [{ spacePatterns: ['space-123*', 'space-2'] }, 'weft_memories_space_created'],
+      [{ kind: 'rare' }, 'weft_memories_kind_created'],
+      [{ taskId: 'task-42' }, 'weft_memories_task_id'],
+      [{ since: new Date(Date.now() - 60_000) }, 'weft_memories_created'],
+      [{ until: new Date(Date.now() - 19_990_000) }, 'weft_memories_created'],
+      [{}, 'weft_memories_created'],
+    ];
+    for (const [filter, index] of expected) {
+      const { sql, params } = buildQuery(table, filter);
+      const plan = (await db.sql<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [...params]))
+        .map((row) => row['QUERY PLAN'])
+        .join('\n');
+      expect(plan, JSON.stringify(filter)).toContain(index);
+      expect(plan, JSON.stringify(filter)).not.toMatch(/Seq Scan/);
+    }
+  });
+
+  it('accepts a schema name only as a plain identifier, so it cannot inject SQL', () => {
+    for (const schema of ['a"; DROP TABLE x; --', '1abc', '', 'a'.repeat(64), 'with space']) {
+      expect(
+        () => new PostgresMemoryProvider({ connectionString: db.url(), schema }),
+        schema,
+      ).toThrow(/option "schema"/);
+    }
+  });
+});
