@@ -120,3 +120,44 @@ describe('docs/guides/testing.md#the-scripted-model', () => {
     expect(purposes).toEqual(['get-object:City', 'destination']);
   });
 });
+
+describe('docs/building-plugins/executors.md#pluginresult', () => {
+  async function chainOf(...results: unknown[]) {
+    const executors = results.map((result, index) =>
+      recordingExecutor(`step-${index}`, () => result as never),
+    );
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('work', { executors })],
+      responses: {
+        fallback: (_messages, request: ModelRequestConfig) =>
+          request.purpose === 'review'
+            ? { type: 'continue' }
+            : plan(...executors.map((executor) => ['work', executor.action] as [string, string])),
+      },
+    });
+    const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'results' });
+    return task.chain.slice(1);
+  }
+
+  it("records a failed result's error, else its message, else a generic reason", async () => {
+    const chain = await chainOf(
+      { success: false, error: 'the error', message: 'the message' },
+      { success: false, message: 'only a message' },
+      { success: false },
+    );
+    expect(chain.map((item) => [item.type, item.error])).toEqual([
+      ['error', 'the error'],
+      ['error', 'only a message'],
+      ['error', 'the executor reported failure without a reason'],
+    ]);
+  });
+
+  it('records a return value that is not a PluginResult as an error item saying so', async () => {
+    const chain = await chainOf(undefined, 'done');
+    expect(chain).toHaveLength(2);
+    for (const item of chain) {
+      expect(item.type).toBe('error');
+      expect(item.error).toContain('instead of a PluginResult');
+    }
+  });
+});
