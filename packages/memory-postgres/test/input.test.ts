@@ -1,0 +1,117 @@
+import { WeftError } from '@weft/core';
+import { describe, expect, it } from 'vitest';
+import { useServer } from './helpers.js';
+
+const db = useServer();
+
+async function codeOf(action: () => Promise<unknown>): Promise<string> {
+  try {
+    await action();
+  } catch (error) {
+    if (WeftError.is(error)) return (error as WeftError<string>).code;
+    throw error;
+  }
+  throw new Error('expected an error');
+}
+
+const note = { space: 'room', kind: 'note', content: 'ok', metadata: {} };
+
+describe('PostgresMemoryProvider: hostile input', () => {
+  it('refuses text PostgreSQL cannot hold, naming the field, and writes nothing', async () => {
+    const memory = await db.open();
+    const bad: [string, Parameters<typeof memory.store>[0], RegExp][] = [
+      ['a NUL in the space', { ...note, space: 'room\0' }, /"space" contains a NUL/],
+      ['a NUL in the kind', { ...note, kind: 'no\0te' }, /"kind" .*contains a NUL/],
+      ['a NUL in the task id', { ...note, taskId: 't\0' }, /"taskId" .*contains a NUL/],
+      ['a lone surrogate in the space', { ...note, space: 'room-\uD800' }, /lone UTF-16 surrogate/],
+      ['a NUL in content', { ...note, content: { text: 'a\0b' } }, /key "text" contains a NUL/],
+      ['a NUL in a key', { ...note, content: { ['k\0']: 1 } }, /a key contains a NUL/],
+      ['a lone surrogate in metadata', { ...note, metadata: { m: '\uDC00' } }, /surrogate/],
+    ];
+    for (const [what, memoryIn, message] of bad) {
+      const failure = await memory.store(memoryIn).catch((error: unknown) => error);
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_INVALID_MEMORY'), what).toBe(true);
+      expect((failure as Error).message, what).toMatch(message);
+    }
+    expect(await memory.query({})).toEqual([]);
+  });
+
+  it('keeps spaces that differ only in characters PostgreSQL could mangle apart', async () => {
+    const memory = await db.open();
+    // Surrogate pairs, combining marks and look-alikes each stay their own space.
+    const spaces = ['room-😀', 'room-😁', 'café', 'cafe\u0301', 'ROOM', 'room', 'room%', 'room_'];
+    for (const space of spaces) await memory.store({ ...note, space, content: space });
+    for (const space of spaces) {
+      expect((await memory.query({ space })).map((each) => each.content)).toEqual([space]);
+    }
+    expect((await memory.query({ spacePrefix: 'room' })).length).toBe(5);
+    expect((await memory.query({ spacePatterns: ['room_'] })).map((m) => m.space)).toEqual([
+      'room_',
+    ]);
+  });
+
+  it('answers unknown and malformed ids as not found, and bad arguments with clear codes', async () => {
+    const memory = await db.open();
+    const stored = await memory.store(note);
+    for (const id of ['', 'x', "'; DROP TABLE weft_memories; --", stored.id.toUpperCase()]) {
+      expect(await codeOf(() => memory.update(id, { content: 1 }))).toBe(
+        'WEFT_POSTGRES_MEMORY_NOT_FOUND',
+      );
+      expect(await memory.remove(id)).toBe(false);
+    }
+    expect(await codeOf(() => memory.update(42 as unknown as string, {}))).toBe(
+      'WEFT_POSTGRES_INVALID_ARGUMENT',
+    );
+    expect(await codeOf(() => memory.remove({} as unknown as string))).toBe(
+      'WEFT_POSTGRES_INVALID_ARGUMENT',
+    );
+    expect(await codeOf(() => memory.clear(7 as unknown as string))).toBe(
+      'WEFT_POSTGRES_INVALID_ARGUMENT',
+    );
+    expect(await memory.clear('room\0')).toBe(0);
+    expect(await memory.query({})).toEqual([stored]);
+  });
+
+  it('refuses query options of the wrong type or with unstorable text', async () => {
+    const memory = await db.open();
+    const bad: [Parameters<typeof memory.query>[0], RegExp][] = [
+      [{ limit: 0 }, /"limit" must be a positive integer/],
+      [{ order: 'sideways' as 'asc' }, /"order"/],
+      [{ space: 3 as unknown as string }, /"space" must be a string/],
+      [{ spacePatterns: 'room*' as unknown as string[] }, /"spacePatterns" must be an array/],
+      [{ since: new Date(Number.NaN) }, /"since" must be a valid Date/],
+      [{ kind: 'a\0' }, /"kind" contains a NUL/],
+      [{ spacePatterns: ['\uD800*'] }, /"spacePatterns" contains a lone/],
+    ];
+    for (const [options, message] of bad) {
+      const failure = await memory.query(options).catch((error: unknown) => error);
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_INVALID_QUERY')).toBe(true);
+      expect((failure as Error).message).toMatch(message);
+    }
+  });
+
+  it('gives strictly increasing createdAt to a burst of stores, and same-instant ties go by insertion', async () => {
+    const memory = await db.open();
+    const burst = [];
+    for (let index = 0; index < 50; index += 1)
+      burst.push(await memory.store({ ...note, content: index }));
+    const times = burst.map((each) => each.createdAt.getTime());
+    expect(times.every((time, index) => index === 0 || time > times[index - 1]!)).toBe(true);
+    // Two instances may store in the same millisecond: the later insert is the newer memory.
+    const instant = new Date(Date.now() + 60_000);
+    await db.sql(
+      `INSERT INTO "${memory.schema}".weft_memories (id, space, kind, content, metadata, created_at)
+       VALUES (gen_random_uuid(), 'tie', 'first', '1', '{}', $1),
+              (gen_random_uuid(), 'tie', 'second', '2', '{}', $1)`,
+      [instant],
+    );
+    expect((await memory.query({ space: 'tie' })).map((each) => each.kind)).toEqual([
+      'second',
+      'first',
+    ]);
+    expect((await memory.query({ space: 'tie', order: 'asc' })).map((each) => each.kind)).toEqual([
+      'first',
+      'second',
+    ]);
+  });
+});

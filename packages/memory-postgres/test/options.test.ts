@@ -1,0 +1,59 @@
+import { WeftError } from '@weft/core';
+import { describe, expect, it } from 'vitest';
+import { PostgresMemoryProvider, type PostgresMemoryProviderOptions } from '../src/index.js';
+import { WEFT_POSTGRES_ERROR_CODES } from '../src/errors.js';
+
+const URL = 'postgres://weft:hunter2@db.internal:6543/agents';
+
+function rejection(options: unknown): WeftError<string> {
+  try {
+    new PostgresMemoryProvider(options as PostgresMemoryProviderOptions);
+  } catch (error) {
+    if (WeftError.is(error)) return error as WeftError<string>;
+    throw error;
+  }
+  throw new Error('expected the options to be refused');
+}
+
+describe('PostgresMemoryProvider options', () => {
+  it('fills in the defaults and connects nothing until init', async () => {
+    const memory = new PostgresMemoryProvider({ connectionString: URL });
+    expect(memory.id).toBe('postgres');
+    expect(memory.schema).toBe('public');
+    expect(await memory.checkHealth()).toBe(false);
+    await expect(memory.store({ space: 's', kind: 'k', content: 1, metadata: {} })).rejects.toThrow(
+      /is not open: call init\(\) first.*\[WEFT_POSTGRES_NOT_OPEN\]/,
+    );
+    await memory.shutdown();
+  });
+
+  it.each([
+    [null, /options must be an object/],
+    [{}, /"connectionString" must be a non-empty string/],
+    [{ connectionString: 'db.internal:5432' }, /must start with postgres:\/\//],
+    [{ connectionString: 'not a url at all' }, /is not a URL/],
+    [{ connectionString: URL, schema: 'Robert"); DROP' }, /option "schema"/],
+    [{ connectionString: URL, id: ' ' }, /option "id"/],
+    [{ connectionString: URL, pool: 5 }, /option "pool" must be an object/],
+    [{ connectionString: URL, pool: { maxConnections: 5 } }, /unknown keys maxConnections/],
+    [{ connectionString: URL, pool: { max: 0 } }, /"pool.max" must be a positive integer/],
+    [{ connectionString: URL, pool: { statementTimeoutMs: -1 } }, /"pool.statementTimeoutMs"/],
+    [{ connectionString: URL, pool: { connectionTimeoutMs: 1.5 } }, /"pool.connectionTimeoutMs"/],
+    [{ connectionString: URL, pool: { reconnectTimeoutMs: 2 ** 40 } }, /"pool.reconnectTimeoutMs"/],
+  ])('refuses %j with WEFT_POSTGRES_INVALID_OPTIONS', (options, message) => {
+    const error = rejection(options);
+    expect(error.code).toBe('WEFT_POSTGRES_INVALID_OPTIONS');
+    expect(error.message).toMatch(message);
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  it('never repeats a connection string it cannot read, since it may hold a password', () => {
+    const error = rejection({ connectionString: 'weft:hunter2@db.internal/agents' });
+    expect(error.message).not.toContain('hunter2');
+  });
+
+  it('lists each error code once', () => {
+    expect(new Set(WEFT_POSTGRES_ERROR_CODES).size).toBe(WEFT_POSTGRES_ERROR_CODES.length);
+    expect(WEFT_POSTGRES_ERROR_CODES).toContain('WEFT_POSTGRES_CONNECT_FAILED');
+  });
+});
