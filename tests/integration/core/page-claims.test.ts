@@ -3,10 +3,16 @@
  * the page and section, and each test is listed in tests/claims/pages/ beside the sentence it
  * guards.
  */
-import type { ModelRequestConfig } from '@weft/core';
+import { CapabilityRegistry, WeftError, type ModelRequestConfig } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { plan, recordingExecutor, startedRuntime, TestPlugin } from './fixtures.js';
+import {
+  plan,
+  recordingExecutor,
+  sentimentCapability,
+  startedRuntime,
+  TestPlugin,
+} from './fixtures.js';
 
 describe('docs/concepts/how-a-task-runs.md#the-step-limit', () => {
   it('counts steps a review added against maxSteps, which defaults to 10', async () => {
@@ -158,6 +164,56 @@ describe('docs/building-plugins/executors.md#pluginresult', () => {
     for (const item of chain) {
       expect(item.type).toBe('error');
       expect(item.error).toContain('instead of a PluginResult');
+    }
+  });
+});
+
+describe('docs/capabilities/capabilities.md#validation-errors', () => {
+  it("wraps a provider's plain error with its cause, and passes a provider's WeftError through", async () => {
+    const plain = new Error('socket hang up');
+    const coded = new WeftError('WEFT_PROVIDER_FAILED', 'MyProvider: quota exhausted');
+    let next: Error = plain;
+    const { runtime } = await startedRuntime({
+      responses: {
+        fallback: () => {
+          throw next;
+        },
+      },
+    });
+    const wrapped = await runtime.models.generateText('hi').catch((error: unknown) => error);
+    expect(wrapped).toBeInstanceOf(WeftError);
+    expect((wrapped as WeftError).code).toBe('WEFT_PROVIDER_FAILED');
+    expect((wrapped as Error).message).toContain(
+      'ModelManager: provider "scripted" failed on capability "text-generation": socket hang up',
+    );
+    expect((wrapped as Error).cause).toBe(plain);
+
+    next = coded;
+    expect(await runtime.models.generateText('hi').catch((error: unknown) => error)).toBe(coded);
+  });
+});
+
+describe('docs/capabilities/transforms.md#how-a-call-is-resolved', () => {
+  it('gives WEFT_CAPABILITY_UNAVAILABLE without a provider and WEFT_VALIDATION_FAILED for a bad value', async () => {
+    const { runtime } = await startedRuntime({ responses: { fallback: 'text' } });
+    runtime.capabilities.register(sentimentCapability);
+    const unavailable = await runtime.models
+      .call('sentiment', { text: 'fine' })
+      .catch((error: unknown) => error);
+    expect((unavailable as WeftError).code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
+    const invalid = await runtime.models
+      .callDynamic('text-generation', { messages: [] })
+      .catch((error: unknown) => error);
+    expect((invalid as WeftError).code).toBe('WEFT_VALIDATION_FAILED');
+    expect((invalid as Error).message).toContain('input for capability "text-generation"');
+  });
+});
+
+describe('docs/capabilities/transforms.md#errors', () => {
+  it('rejects an alias group with fewer than two distinct ids', () => {
+    const registry = new CapabilityRegistry();
+    for (const group of [['text-generation'], ['text-generation', 'text-generation']]) {
+      expect(() => registry.addAliasGroup(group)).toThrow(/at least two distinct capability ids/);
     }
   });
 });
