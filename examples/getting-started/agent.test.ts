@@ -1,12 +1,10 @@
-import { InMemoryMemoryProvider } from '@weft/testing';
+import { spaceId, type Memory, type Runtime } from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Runtime } from '@weft/core';
 import { createAgent } from './agent.js';
 import { createOpenAIModel } from './openai-model.js';
 import { createScriptedModel } from './scripted-model.js';
-
-const logger = pino({ level: 'silent' });
 
 describe('getting started agent', () => {
   let runtime: Runtime | undefined;
@@ -15,29 +13,44 @@ describe('getting started agent', () => {
     runtime = undefined;
   });
 
-  it('answers a message over HTTP and remembers the task', async () => {
-    const memory = new InMemoryMemoryProvider();
+  async function start(
+    options: Partial<Parameters<typeof createAgent>[0]> = {},
+  ): Promise<Runtime> {
     runtime = await createAgent({
       model: createScriptedModel(),
-      memory,
+      memory: new InMemoryMemoryProvider(),
       port: 0,
-      logger,
+      logger: pino({ level: 'silent' }),
+      ...options,
     });
     await runtime.start();
+    return runtime;
+  }
 
-    const response = await fetch(`${runtime.server.url}/messages`, {
+  async function post(agent: Runtime, body: unknown) {
+    const response = await fetch(`${agent.server.url}/messages`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ user: 'ada', text: 'Hello, agent!' }),
+      body: JSON.stringify(body),
     });
+    return { status: response.status, body: await response.text() };
+  }
+
+  it('answers a message over HTTP and remembers the task', async () => {
+    const memory = new InMemoryMemoryProvider();
+    const agent = await start({ memory });
+    const response = await post(agent, { user: 'ada', text: 'Hello, agent!' });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as {
+    const body = JSON.parse(response.body) as {
       taskId: string;
       status: string;
       reply: string;
     };
-    expect(body.status).toBe('completed');
-    expect(body.reply).toBe('You said "Hello, agent!". Weft is listening.');
+    expect(body).toEqual({
+      taskId: body.taskId,
+      status: 'completed',
+      reply: 'You said "Hello, agent!". Your Weft agent is listening.',
+    });
 
     const memories = await memory.query({ space: 'user-ada', order: 'asc' });
     expect(memories.map((m) => m.kind)).toEqual(['trigger', 'chain']);
@@ -45,25 +58,91 @@ describe('getting started agent', () => {
   });
 
   it('answers 400 when the body has no user or text', async () => {
-    runtime = await createAgent({
-      model: createScriptedModel(),
-      port: 0,
-      logger,
-    });
-    await runtime.start();
-    const response = await fetch(`${runtime.server.url}/messages`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ text: 'no user' }),
-    });
+    const agent = await start();
+    const response = await post(agent, { text: 'no user' });
     expect(response.status).toBe(400);
+    expect(response.body).toMatch(/body: needs \\?"user\\?" and \\?"text\\?"/);
+  });
+
+  it('keeps users apart whatever their ids contain', async () => {
+    const memory = new InMemoryMemoryProvider();
+    const agent = await start({ memory });
+    // Built by hand as `user-${user}`, the first is not a valid space id and
+    // the two would be hard to tell apart; spaceId encodes each.
+    for (const user of ['ada lovelace', 'ada_20lovelace']) {
+      expect((await post(agent, { user, text: 'Hi' })).status).toBe(200);
+    }
+    const spaces = [
+      spaceId('user', 'ada lovelace'),
+      spaceId('user', 'ada_20lovelace'),
+    ];
+    expect(new Set(spaces).size).toBe(2);
+    for (const space of spaces) {
+      expect(await memory.query({ space })).toHaveLength(2);
+    }
+  });
+
+  it('never sends a failed step its error text, and logs it under the task id', async () => {
+    const lines: { taskId?: string; error?: string; msg?: string }[] = [];
+    const logger = pino(
+      { level: 'warn' },
+      { write: (line: string) => lines.push(JSON.parse(line) as never) },
+    );
+    const model = new ScriptedModelProvider({
+      fallback: (_messages, request) => {
+        if (request.purpose === 'plan') {
+          return { steps: [{ pluginId: 'assistant', action: 'reply' }] };
+        }
+        if (request.purpose === 'review') return { type: 'stop' };
+        throw new Error(
+          'connect ECONNREFUSED 10.1.2.3:11434 with key sk-secret',
+        );
+      },
+    });
+    const agent = await start({ model, logger });
+    const response = await post(agent, { user: 'ada', text: 'Hello' });
+    expect(response.status).toBe(500);
+    expect(response.body).not.toMatch(/ECONNREFUSED|10\.1\.2\.3|sk-secret/);
+    const { taskId, status, error } = JSON.parse(response.body) as Record<
+      string,
+      string
+    >;
+    expect(status).toBe('failed');
+    expect(error).toBe(
+      'The agent could not answer. The server log has the details under this taskId.',
+    );
+    const logged = lines.find((line) => line.msg === 'step failed');
+    expect(logged?.taskId).toBe(taskId);
+    expect(logged?.error).toContain('sk-secret');
+  });
+
+  it('tells the user when the exchange could not be stored', async () => {
+    // A store that keeps the trigger but fails on the task's chain.
+    class FailingChainStore extends InMemoryMemoryProvider {
+      override async store(
+        memory: Omit<Memory, 'id' | 'createdAt'>,
+      ): Promise<Memory> {
+        if (memory.kind === 'chain') throw new Error('disk full');
+        return super.store(memory);
+      }
+    }
+    const agent = await start({ memory: new FailingChainStore() });
+    const response = await post(agent, { user: 'ada', text: 'Hello' });
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.body)).toMatchObject({
+      status: 'completed',
+      reply: 'You said "Hello". Your Weft agent is listening.',
+      warning:
+        'This exchange could not be saved; the agent will not remember it.',
+    });
   });
 
   it('accepts the OpenAI provider in place of the scripted one (no request is sent)', async () => {
     runtime = await createAgent({
       model: createOpenAIModel(),
+      memory: new InMemoryMemoryProvider(),
       port: 0,
-      logger,
+      logger: pino({ level: 'silent' }),
     });
     expect(runtime.models.providers.map((p) => p.id)).toEqual(['openai']);
     expect(runtime.models.canProvide('text-generation')).toBe(true);

@@ -1,22 +1,27 @@
 import { Runtime, type MemoryProvider, type ModelProvider } from '@weft/core';
-import { InMemoryMemoryProvider } from '@weft/testing';
 import type { Logger } from 'pino';
 import { AssistantPlugin } from './assistant-plugin.js';
 
-/** Builds the agent: one model, one memory store, one plugin. */
+/** Builds the agent: one model, one memory store, one plugin. `start()` runs it. */
 export async function createAgent(options: {
   model: ModelProvider;
-  memory?: MemoryProvider;
-  port?: number;
+  memory: MemoryProvider;
+  /** The HTTP port; 0 picks a free one. */
+  port: number;
+  /** Fail at start, naming the provider, when the model or memory is down. */
+  checkHealthOnStart?: boolean;
+  /** Where the runtime logs; by default JSON lines on standard output. */
   logger?: Logger;
 }): Promise<Runtime> {
   return Runtime.init({
     models: [options.model],
-    memory: options.memory ?? new InMemoryMemoryProvider(),
+    memory: options.memory,
     plugins: [new AssistantPlugin()],
     options: {
-      server: { port: options.port ?? 3000 },
+      server: { port: options.port },
+      // Ctrl+C and `kill` stop the runtime gracefully: queued tasks finish first.
       handleSignals: true,
+      checkHealthOnStart: options.checkHealthOnStart ?? false,
       ...(options.logger ? { logger: options.logger } : {}),
     },
   });

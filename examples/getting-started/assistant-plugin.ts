@@ -1,8 +1,8 @@
 import { Plugin, spaceId, type Executor, type Trigger } from '@weft/core';
 
 /**
- * A first plugin. Its HTTP trigger turns `POST /messages` into a task, and its
- * executor answers the message with the text model.
+ * The agent's plugin. Its HTTP trigger turns `POST /messages` into a task in
+ * the sender's space, and its executor answers the message with the text model.
  */
 export class AssistantPlugin extends Plugin {
   readonly id = 'assistant';
@@ -40,26 +40,50 @@ export class AssistantPlugin extends Plugin {
           user?: unknown;
           text?: unknown;
         };
-        if (typeof user !== 'string' || typeof text !== 'string') {
+        if (!isText(user) || !isText(text)) {
           response.status(400).json({
-            error: 'send a JSON body like {"user": "ada", "text": "Hi"}',
+            error:
+              'body: needs "user" and "text" strings; send {"user": "ada", "text": "Hi"}',
           });
           return;
         }
         const task = await runtime.dispatch({
           pluginId: 'assistant',
           triggerId: 'message',
+          // spaceId encodes the user's id, so two users never share a space,
+          // whatever characters their ids contain.
           space: spaceId('user', user),
           message: text,
         });
         const last = task.chain.at(-1);
+        if (task.status !== 'completed' || last?.type !== 'result') {
+          // A failed step's error can name hosts, paths or keys. The runtime
+          // logged it under the task's id; the client gets only that id.
+          response.status(500).json({
+            taskId: task.id,
+            status: task.status,
+            error:
+              'The agent could not answer. The server log has the details under this taskId.',
+          });
+          return;
+        }
         response.json({
           taskId: task.id,
           status: task.status,
-          reply: last?.type === 'result' ? last.message : undefined,
-          error: last?.type === 'error' ? last.error : undefined,
+          reply: last.message,
+          // Later tasks only see this exchange if its chain was stored.
+          ...(task.recorded.chain
+            ? {}
+            : {
+                warning:
+                  'This exchange could not be saved; the agent will not remember it.',
+              }),
         });
       },
     },
   ];
+}
+
+function isText(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
 }

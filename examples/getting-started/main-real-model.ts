@@ -1,8 +1,15 @@
+import { InMemoryMemoryProvider } from '@weft/testing';
 import { createAgent } from './agent.js';
 import { createRealModel } from './real-model.js';
 
 const model = createRealModel();
-const runtime = await createAgent({ model });
+const runtime = await createAgent({
+  model,
+  memory: new InMemoryMemoryProvider(),
+  port: 3000,
+  // A model server that is down stops the start at once, naming the provider.
+  checkHealthOnStart: true,
+});
 await runtime.start();
 console.log(
   `Agent on "${model.id}" listening on ${runtime.server.url}; press Ctrl+C to stop.`,

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Runtime } from '@weft/core';
+import { InMemoryMemoryProvider } from '@weft/testing';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent } from './agent.js';
@@ -11,10 +12,16 @@ const seen: { authorization?: string; model: string }[] = [];
 let server: Server;
 let baseUrl: string;
 
-// A stand-in for a chat-completions server on 127.0.0.1. It answers the plan, the reply and
-// the review by what the runtime asked for, as a real model would.
+// A stand-in for a chat-completions server on 127.0.0.1. It lists its models, which is how the
+// provider's health check reaches it, and answers the plan, the reply and the review by the
+// prompt, as a real model would (over HTTP the runtime's `purpose` is not sent).
 beforeAll(async () => {
   server = createServer((request, response) => {
+    if (request.method === 'GET' && request.url === '/v1/models') {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end('{"object": "list", "data": []}');
+      return;
+    }
     let raw = '';
     request.on('data', (chunk) => (raw += chunk));
     request.on('end', () => {
@@ -57,7 +64,9 @@ describe('switching the getting-started agent to a real model', () => {
   async function ask(env: NodeJS.ProcessEnv) {
     runtime = await createAgent({
       model: createRealModel(env),
+      memory: new InMemoryMemoryProvider(),
       port: 0,
+      checkHealthOnStart: true,
       logger: pino({ level: 'silent' }),
     });
     await runtime.start();
@@ -82,6 +91,7 @@ describe('switching the getting-started agent to a real model', () => {
       'openai',
     ]);
     // Two model calls: the plan and the reply (no review follows a successful last step).
+    // The health check's GET /models is not among them.
     expect(seen).toHaveLength(2);
     expect(
       seen.every((request) => request.authorization === 'Bearer sk-test'),
@@ -105,6 +115,19 @@ describe('switching the getting-started agent to a real model', () => {
       true,
     );
     expect(seen.every((request) => request.model === 'llama3.2')).toBe(true);
+  });
+
+  it('stops the start, naming the provider, when no model server answers', async () => {
+    // A port that was free a moment ago: nothing listens there.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    await expect(
+      ask({ OLLAMA_BASE_URL: `http://127.0.0.1:${port}/v1` }),
+    ).rejects.toThrow(
+      /^Runtime\.start: model provider "ollama" is not healthy: checkHealth\(\) answered false/,
+    );
   });
 
   it('picks OpenAI when a key is set and Ollama otherwise', () => {

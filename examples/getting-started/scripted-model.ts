@@ -1,9 +1,9 @@
 import { ScriptedModelProvider } from '@weft/testing';
 
 /**
- * A stand-in for a real text model, so this example runs without an API key. It
- * answers the three kinds of request the agent can make: the pipeline plan, the
- * reply itself, and a review, which the runtime asks for after a failed step.
+ * A stand-in for a real text model that needs no key and no network. It tells
+ * the requests the agent makes apart by their purpose: the plan, the reply,
+ * and a review, which the runtime asks for after a failed step.
  */
 export function createScriptedModel(): ScriptedModelProvider {
   return new ScriptedModelProvider({
@@ -14,7 +14,7 @@ export function createScriptedModel(): ScriptedModelProvider {
             {
               pluginId: 'assistant',
               action: 'reply',
-              reason: 'The user asked something.',
+              reason: 'The user wrote.',
             },
           ],
         };
@@ -22,7 +22,7 @@ export function createScriptedModel(): ScriptedModelProvider {
       if (request.purpose === 'review') {
         return { type: 'stop', reason: 'The user has an answer.' };
       }
-      return `You said "${messages.at(-1)?.content}". Weft is listening.`;
+      return `You said "${messages.at(-1)?.content}". Your Weft agent is listening.`;
     },
   });
 }

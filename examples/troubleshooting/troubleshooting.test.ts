@@ -19,6 +19,7 @@ describe('troubleshooting', () => {
     const { port } = squatter.address() as AddressInfo;
     const runtime = await createAgent({
       model: createScriptedModel(),
+      memory: new InMemoryMemoryProvider(),
       port,
       logger,
     });

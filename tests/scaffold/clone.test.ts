@@ -6,6 +6,8 @@
  * environment as the generated .env.example describes.
  */
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,6 +92,33 @@ describe('npm run create-agent from a clone', () => {
       );
       expect(result.code).toBe(1);
       expect(result.output).toContain('Cannot start the agent. OPENAI_API_KEY is not set');
+    },
+    3 * MINUTE,
+  );
+
+  it(
+    'says at start-up that the model server does not answer, and exits',
+    async () => {
+      // A port that was free a moment ago: nothing listens there.
+      const probe = createServer();
+      await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+      const { port } = probe.address() as AddressInfo;
+      await new Promise<void>((resolve) => probe.close(() => resolve()));
+      const result = await startAgentExpectingExit(
+        project,
+        {
+          ...env,
+          OPENAI_API_KEY: 'sk-test',
+          OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+          PORT: '0',
+        },
+        MINUTE,
+        BUILT_ENTRY,
+      );
+      expect(result.code).toBe(1);
+      expect(result.output).toContain(
+        'Cannot start the agent. Runtime.start: model provider "openai" is not healthy',
+      );
     },
     3 * MINUTE,
   );

@@ -7,6 +7,7 @@ import { assertProjectName } from './project-name.js';
 import { renderProject } from './templates.js';
 import {
   findWorkspaceRoot,
+  OTHER_DEPENDENCIES,
   ownVersion,
   packWorkspacePackages,
   weftPackagesFor,
@@ -97,7 +98,7 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
       projectName: name,
       model: options.model,
       memory: options.memory,
-      dependencies,
+      dependencies: { ...OTHER_DEPENDENCIES, ...dependencies },
       dependencyNote,
     });
     for (const [file, content] of files) {

@@ -22,6 +22,12 @@ export function weftPackagesFor(choices: { model: ModelChoice; memory: MemoryCho
   ];
 }
 
+/**
+ * What the project imports itself besides Weft's packages: `src/agent.ts` takes a pino
+ * `Logger`. The range is @weft/core's own, so npm installs one copy (a test holds them equal).
+ */
+export const OTHER_DEPENDENCIES: Readonly<Record<string, string>> = { pino: '^9.7.0' };
+
 /** This package's version; every Weft package is released under the same one. */
 export function ownVersion(): string {
   const manifest = JSON.parse(readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8')) as {

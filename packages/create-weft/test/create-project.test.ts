@@ -62,6 +62,7 @@ describe('createProject', () => {
       );
       const range = `^${ownVersion()}`;
       expect(manifest.dependencies).toEqual({
+        pino: '^9.7.0',
         '@weft/core': range,
         '@weft/testing': range,
         ...(model === 'scripted' ? {} : { '@weft/model-openai': range }),
@@ -70,7 +71,7 @@ describe('createProject', () => {
       const env = await readFile(path.join(directory, '.env.example'), 'utf8');
       if (model === 'openai') expect(env).toMatch(/^OPENAI_API_KEY=$/m);
       if (model === 'ollama')
-        expect(env).toMatch(/^OLLAMA_BASE_URL=http:\/\/localhost:11434\/v1$/m);
+        expect(env).toMatch(/^OLLAMA_BASE_URL=http:\/\/127\.0\.0\.1:11434\/v1$/m);
       expect(await readFile(path.join(directory, '.gitignore'), 'utf8')).toMatch(/^\.env$/m);
     },
   );

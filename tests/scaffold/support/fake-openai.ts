@@ -8,8 +8,8 @@ interface ChatRequest {
 }
 
 /**
- * An OpenAI-compatible chat-completions server on 127.0.0.1 that plans one `assistant/reply`
- * step, stops after it, and replies with the user's words. It records each request's model
+ * An OpenAI-compatible chat-completions server on 127.0.0.1 that lists one model, plans one
+ * `assistant/reply` step, stops after it, and replies with the user's words. It records each request's model
  * and Authorization header, so a test can check what the agent sent.
  */
 export async function startFakeOpenAI(): Promise<{
@@ -23,6 +23,12 @@ export async function startFakeOpenAI(): Promise<{
     request.setEncoding('utf8');
     request.on('data', (chunk: string) => (body += chunk));
     request.on('end', () => {
+      // The model list is what the provider's health check asks for at start.
+      if (request.method === 'GET' && request.url === '/v1/models') {
+        response.writeHead(200, { 'Content-Type': 'application/json' });
+        response.end(JSON.stringify({ object: 'list', data: [{ id: 'fake-model' }] }));
+        return;
+      }
       if (request.method !== 'POST' || request.url !== '/v1/chat/completions') {
         response.writeHead(404).end();
         return;

@@ -1,11 +1,17 @@
 import { Runtime, type MemoryProvider, type ModelProvider } from '@weft/core';
+import type { Logger } from 'pino';
 import { AssistantPlugin } from './assistant-plugin.js';
 
 /** Builds the agent: one model, one memory store, one plugin. `start()` runs it. */
 export async function createAgent(options: {
   model: ModelProvider;
   memory: MemoryProvider;
+  /** The HTTP port; 0 picks a free one. */
   port: number;
+  /** Fail at start, naming the provider, when the model or memory is down. */
+  checkHealthOnStart?: boolean;
+  /** Where the runtime logs; by default JSON lines on standard output. */
+  logger?: Logger;
 }): Promise<Runtime> {
   return Runtime.init({
     models: [options.model],
@@ -15,6 +21,8 @@ export async function createAgent(options: {
       server: { port: options.port },
       // Ctrl+C and `kill` stop the runtime gracefully: queued tasks finish first.
       handleSignals: true,
+      checkHealthOnStart: options.checkHealthOnStart ?? false,
+      ...(options.logger ? { logger: options.logger } : {}),
     },
   });
 }

@@ -1,8 +1,8 @@
-import { Plugin, type Executor, type Trigger } from '@weft/core';
+import { Plugin, spaceId, type Executor, type Trigger } from '@weft/core';
 
 /**
- * The agent's plugin. Its HTTP trigger turns `POST /messages` into a task in the sender's
- * space, and its executor answers the message with the text model.
+ * The agent's plugin. Its HTTP trigger turns `POST /messages` into a task in
+ * the sender's space, and its executor answers the message with the text model.
  */
 export class AssistantPlugin extends Plugin {
   readonly id = 'assistant';
@@ -14,10 +14,16 @@ export class AssistantPlugin extends Plugin {
       action: 'reply',
       description: "Writes a short, friendly answer to the user's message.",
       async execute(task, context) {
-        const text = await context.models.generateText([
-          { role: 'system', content: 'You are a helpful assistant. Answer in one sentence.' },
-          { role: 'user', content: task.trigger.message ?? '' },
-        ]);
+        const text = await context.models.generateText(
+          [
+            {
+              role: 'system',
+              content: 'You are a helpful assistant. Answer in one sentence.',
+            },
+            { role: 'user', content: task.trigger.message ?? '' },
+          ],
+          { options: { temperature: 0.3 } },
+        );
         return { success: true, data: { reply: text }, message: text };
       },
     },
@@ -30,26 +36,54 @@ export class AssistantPlugin extends Plugin {
       method: 'POST',
       path: '/messages',
       async handler(request, response, runtime) {
-        const { user, text } = (request.body ?? {}) as { user?: unknown; text?: unknown };
-        if (typeof user !== 'string' || user === '' || typeof text !== 'string' || text === '') {
+        const { user, text } = (request.body ?? {}) as {
+          user?: unknown;
+          text?: unknown;
+        };
+        if (!isText(user) || !isText(text)) {
           response.status(400).json({
-            error: 'body: needs "user" and "text" strings; send {"user": "ada", "text": "Hi"}',
+            error:
+              'body: needs "user" and "text" strings; send {"user": "ada", "text": "Hi"}',
           });
           return;
         }
         const task = await runtime.dispatch({
           pluginId: 'assistant',
           triggerId: 'message',
-          space: `user-${user}`,
+          // spaceId encodes the user's id, so two users never share a space,
+          // whatever characters their ids contain.
+          space: spaceId('user', user),
           message: text,
         });
         const last = task.chain.at(-1);
+        if (task.status !== 'completed' || last?.type !== 'result') {
+          // A failed step's error can name hosts, paths or keys. The runtime
+          // logged it under the task's id; the client gets only that id.
+          response.status(500).json({
+            taskId: task.id,
+            status: task.status,
+            error:
+              'The agent could not answer. The server log has the details under this taskId.',
+          });
+          return;
+        }
         response.json({
           taskId: task.id,
           status: task.status,
-          reply: last?.type === 'result' ? last.message : undefined,
+          reply: last.message,
+          // Later tasks only see this exchange if its chain was stored.
+          ...(task.recorded.chain
+            ? {}
+            : {
+                warning:
+                  'This exchange could not be saved; the agent will not remember it.',
+              }),
         });
       },
     },
   ];
+}
+
+function isText(value: unknown): value is string {
+  return typeof value === 'string' && value !== '';
 }

@@ -1,17 +1,25 @@
 import { ScriptedModelProvider } from '@weft/testing';
 
 /**
- * A stand-in for a real text model that needs no key and no network. It answers the three
- * kinds of request the agent makes: the plan, the review after a step, and the reply.
+ * A stand-in for a real text model that needs no key and no network. It tells
+ * the requests the agent makes apart by their purpose: the plan, the reply,
+ * and a review, which the runtime asks for after a failed step.
  */
 export function createScriptedModel(): ScriptedModelProvider {
   return new ScriptedModelProvider({
-    fallback: (messages) => {
-      const system = messages[0]?.content ?? '';
-      if (system.includes('JSON Schema (Pipeline)')) {
-        return { steps: [{ pluginId: 'assistant', action: 'reply', reason: 'The user wrote.' }] };
+    fallback: (messages, request) => {
+      if (request.purpose === 'plan') {
+        return {
+          steps: [
+            {
+              pluginId: 'assistant',
+              action: 'reply',
+              reason: 'The user wrote.',
+            },
+          ],
+        };
       }
-      if (system.includes('JSON Schema (PipelineModification)')) {
+      if (request.purpose === 'review') {
         return { type: 'stop', reason: 'The user has an answer.' };
       }
       return `You said "${messages.at(-1)?.content}". Your Weft agent is listening.`;

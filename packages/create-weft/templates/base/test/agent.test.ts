@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Runtime } from '@weft/core';
+import type { ModelProvider, Runtime } from '@weft/core';
+import { ScriptedModelProvider } from '@weft/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent } from '../src/agent.js';
 import { createMemory } from '../src/memory.js';
@@ -19,10 +20,10 @@ describe('the agent', () => {
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
-  async function startAgent(): Promise<Runtime> {
+  async function startAgent(model: ModelProvider = createScriptedModel()): Promise<Runtime> {
     folder = await mkdtemp(path.join(tmpdir(), 'agent-test-'));
     const memory = createMemory({ WEFT_MEMORY_PATH: path.join(folder, 'memory.db') });
-    runtime = await createAgent({ model: createScriptedModel(), memory, port: 0 });
+    runtime = await createAgent({ model, memory, port: 0 });
     await runtime.start();
     return runtime;
   }
@@ -53,5 +54,23 @@ describe('the agent', () => {
     const response = await post(agent, { text: 'Hello' });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: string }).error).toMatch(/^body: needs "user"/);
+  });
+
+  it('answers 500 without the error text when the model fails, and names the task', async () => {
+    const model = new ScriptedModelProvider({
+      fallback: (_messages, request) => {
+        if (request.purpose === 'plan') {
+          return { steps: [{ pluginId: 'assistant', action: 'reply' }] };
+        }
+        if (request.purpose === 'review') return { type: 'stop' };
+        throw new Error('connect ECONNREFUSED 10.1.2.3:11434');
+      },
+    });
+    const agent = await startAgent(model);
+    const response = await post(agent, { user: 'ada', text: 'Hello' });
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    expect(text).not.toContain('ECONNREFUSED');
+    expect(JSON.parse(text)).toMatchObject({ status: 'failed', taskId: expect.any(String) });
   });
 });

@@ -5,9 +5,10 @@ import { OpenAIModelProvider } from '@weft/model-openai';
 export function createModel(env: NodeJS.ProcessEnv): ModelProvider {
   const apiKey = env.OLLAMA_API_KEY?.trim();
   return new OpenAIModelProvider({
-    baseUrl: env.OLLAMA_BASE_URL?.trim() || 'http://localhost:11434/v1',
+    id: 'ollama',
+    baseUrl: env.OLLAMA_BASE_URL?.trim() || 'http://127.0.0.1:11434/v1',
     // A local Ollama needs no key; a proxy in front of it may.
     ...(apiKey ? { apiKey } : {}),
-    model: env.OLLAMA_MODEL?.trim() || 'llama3.2',
+    model: env.OLLAMA_MODEL?.trim() || 'llama3.1:8b',
   });
 }

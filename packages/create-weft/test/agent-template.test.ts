@@ -1,0 +1,71 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { ModelProvider } from '@weft/core';
+import type { OpenAIModelProvider } from '@weft/model-openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLE_DIR, SHARED_FILES, TEMPLATE_DIR } from '../../../scripts/agent-template-files.js';
+import { createRealModel } from '../../../examples/getting-started/real-model.js';
+import { createProject } from '../src/create-project.js';
+import { OTHER_DEPENDENCIES } from '../src/weft-packages.js';
+
+const root = path.resolve(__dirname, '../../..');
+
+type CreateModel = (env: NodeJS.ProcessEnv) => ModelProvider;
+let work = '';
+const createModelOf: Partial<Record<'ollama' | 'openai', CreateModel>> = {};
+
+// Generated projects inside the repository (a folder .gitignore names), where `@weft/*`
+// resolve, so their src/model.ts can be loaded as the project would load it.
+beforeAll(async () => {
+  work = await mkdtemp(path.join(root, 'packages/create-weft/.variants-check-'));
+  for (const model of ['ollama', 'openai'] as const) {
+    const directory = path.join(work, model);
+    await createProject({ directory, model, memory: 'memory', source: 'registry' });
+    const loaded = (await import(path.join(directory, 'src/model.ts'))) as {
+      createModel: CreateModel;
+    };
+    createModelOf[model] = loaded.createModel;
+  }
+});
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+// Issue 21: the project `create-weft` writes and examples/getting-started teach one agent.
+describe('the generated agent is the getting-started example', () => {
+  it.each(SHARED_FILES)('templates/base/src/%s is a copy of the example', async (file) => {
+    const example = await readFile(path.join(root, EXAMPLE_DIR, file), 'utf8');
+    const template = await readFile(path.join(root, TEMPLATE_DIR, file), 'utf8');
+    expect(
+      template === example,
+      `${TEMPLATE_DIR}/${file} differs from ${EXAMPLE_DIR}/${file}; edit the example, then run npm run generate:agent-template -w create-weft`,
+    ).toBe(true);
+  });
+
+  it('uses the same Ollama server and model by default', () => {
+    const example = createRealModel({});
+    const template = createModelOf.ollama?.({}) as OpenAIModelProvider;
+    expect({ id: template.id, baseUrl: template.baseUrl, model: template.model }).toEqual({
+      id: example.id,
+      baseUrl: example.baseUrl,
+      model: example.model,
+    });
+  });
+
+  it('uses the same OpenAI server and model by default', () => {
+    const example = createRealModel({ OPENAI_API_KEY: 'sk-test' });
+    const template = createModelOf.openai?.({ OPENAI_API_KEY: 'sk-test' }) as OpenAIModelProvider;
+    expect({ baseUrl: template.baseUrl, model: template.model }).toEqual({
+      baseUrl: example.baseUrl,
+      model: example.model,
+    });
+  });
+
+  it("asks for the same pino as @weft/core's, so one copy is installed", async () => {
+    const core = JSON.parse(
+      await readFile(path.join(root, 'packages/core/package.json'), 'utf8'),
+    ) as { dependencies: Record<string, string> };
+    expect(OTHER_DEPENDENCIES).toEqual({ pino: core.dependencies.pino });
+  });
+});
