@@ -3,7 +3,7 @@
  * the page and section, and each test is listed in tests/claims/pages/ beside the sentence it
  * guards.
  */
-import { CapabilityRegistry, WeftError, type ModelRequestConfig } from '@weft/core';
+import { CapabilityRegistry, spaceId, WeftError, type ModelRequestConfig } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -215,5 +215,42 @@ describe('docs/capabilities/transforms.md#errors', () => {
     for (const group of [['text-generation'], ['text-generation', 'text-generation']]) {
       expect(() => registry.addAliasGroup(group)).toThrow(/at least two distinct capability ids/);
     }
+  });
+});
+
+describe('docs/core-utilities/spaces.md#hierarchical-ids', () => {
+  it('throws WEFT_INVALID_SPACE with status 400 for no part, an empty part, a bad start or a long id', () => {
+    const attempts: (() => string)[] = [
+      () => spaceId(),
+      () => spaceId('support', ''),
+      () => spaceId('-team'),
+      () => spaceId('support', 'x'.repeat(200)),
+    ];
+    for (const attempt of attempts) {
+      let thrown: unknown;
+      try {
+        attempt();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(WeftError);
+      expect(thrown).toMatchObject({ code: 'WEFT_INVALID_SPACE', status: 400 });
+    }
+    expect(spaceId('support', 'x'.repeat(190))).toHaveLength(198);
+  });
+});
+
+describe('docs/core-utilities/liquid-templates.md#the-core-templates', () => {
+  it('registers the four core templates, which a plugin cannot replace', async () => {
+    const { runtime } = await startedRuntime();
+    expect(runtime.prompts.list().filter((name) => name.startsWith('core/'))).toEqual([
+      'core/get-object',
+      'core/get-object-retry',
+      'core/pipeline-generation',
+      'core/pipeline-modification',
+    ]);
+    expect(() =>
+      runtime.prompts.register('core', 'pipeline-generation', 'Plan: {{ task }}'),
+    ).toThrow(/already/);
   });
 });
