@@ -89,6 +89,7 @@ describe('the ```ts blocks of the package READMEs', () => {
     expect(readmes.map((readme) => readme.name)).toEqual([
       'core',
       'create-weft',
+      'memory-postgres',
       'memory-sqlite',
       'model-openai',
       'plugin-chat',

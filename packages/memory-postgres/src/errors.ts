@@ -1,23 +1,28 @@
 import { WeftError } from '@weft/core';
 
+// <error-codes> generated from errorRegistry by: npm run generate:references
 /**
- * The code of a {@link WeftError} thrown by `@weft/memory-postgres`.
+ * The code of a {@link WeftError} raised by `@weft/memory-postgres`. The list is closed (a new
+ * code is a change to the public API) and stable across versions, so callers branch on the code
+ * rather than on messages. Each code has a section of the same name in the errors reference of
+ * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
  *
- * - `WEFT_POSTGRES_INVALID_OPTIONS`: the constructor's options are missing or invalid.
+ * - `WEFT_POSTGRES_INVALID_OPTIONS`: The constructor's options are missing or invalid.
  * - `WEFT_POSTGRES_CONNECT_FAILED`: `init()` could not connect to the server or log in.
- * - `WEFT_POSTGRES_SCHEMA_TOO_NEW`: the tables were created by a newer version of the package.
- * - `WEFT_POSTGRES_MIGRATION_FAILED`: a schema migration failed; the database was left unchanged.
- * - `WEFT_POSTGRES_NOT_OPEN`: a method was called before `init()` or after `shutdown()`.
+ * - `WEFT_POSTGRES_SCHEMA_TOO_NEW`: The tables were migrated by a newer version of the package.
+ * - `WEFT_POSTGRES_MIGRATION_FAILED`: A schema migration failed and was rolled back.
+ * - `WEFT_POSTGRES_NOT_OPEN`: A method was called before `init()` or after `shutdown()`.
  * - `WEFT_POSTGRES_INVALID_ARGUMENT`: `update`, `remove` or `clear` was given an id that is not a
  *   string.
- * - `WEFT_POSTGRES_INVALID_MEMORY`: a memory or patch cannot be stored: an empty `space` or
- *   `kind`, a `taskId` that is not a string, text PostgreSQL cannot hold (a NUL character or a
- *   lone UTF-16 surrogate), or content or metadata with no JSON form.
- * - `WEFT_POSTGRES_INVALID_QUERY`: a query option has the wrong type or value.
+ * - `WEFT_POSTGRES_INVALID_MEMORY`: A memory or patch cannot be stored: an empty `space` or `kind`,
+ *   a `taskId` that is not a string, text PostgreSQL cannot hold (a NUL character or a lone UTF-16
+ *   surrogate), or content or metadata with no JSON form.
+ * - `WEFT_POSTGRES_INVALID_QUERY`: A query option has the wrong type or value.
  * - `WEFT_POSTGRES_MEMORY_NOT_FOUND`: `update()` was given an id no memory has.
- * - `WEFT_POSTGRES_STATEMENT_TIMEOUT`: a statement ran past the statement timeout.
- * - `WEFT_POSTGRES_UNAVAILABLE`: the server could not be reached for longer than the reconnect
- *   window, or the connection broke while a `remove` or `clear` was in flight.
+ * - `WEFT_POSTGRES_STATEMENT_TIMEOUT`: A statement ran past the statement timeout and was
+ *   cancelled.
+ * - `WEFT_POSTGRES_UNAVAILABLE`: The server could not be reached within the reconnect window, or
+ *   broke during a `remove` or `clear`.
  */
 export type WeftPostgresErrorCode =
   | 'WEFT_POSTGRES_INVALID_OPTIONS'
@@ -31,6 +36,102 @@ export type WeftPostgresErrorCode =
   | 'WEFT_POSTGRES_MEMORY_NOT_FOUND'
   | 'WEFT_POSTGRES_STATEMENT_TIMEOUT'
   | 'WEFT_POSTGRES_UNAVAILABLE';
+// </error-codes>
+
+/**
+ * What the errors reference says about each code of `@weft/memory-postgres`: Markdown, read on
+ * the errors page.
+ *
+ * @internal
+ */
+export const errorRegistry = {
+  packageName: '@weft/memory-postgres',
+  codes: {
+    WEFT_POSTGRES_INVALID_OPTIONS: {
+      summary: "The constructor's options are missing or invalid.",
+      raisedBy: '`new PostgresMemoryProvider`',
+      cause:
+        "the constructor's options are missing or invalid: a `connectionString` that is not a `postgres://` URL, a `schema` that is not a plain identifier, an unknown `pool` key, a timeout that is not a whole number of milliseconds. The message never repeats the connection string, which may hold a password.",
+      fix: 'the message names the option and what it must be.',
+    },
+    WEFT_POSTGRES_CONNECT_FAILED: {
+      summary: '`init()` could not connect to the server or log in.',
+      raisedBy: '`PostgresMemoryProvider.init`, so `Runtime.start` (as `WEFT_START_FAILED`)',
+      cause:
+        "the server refused the connection, did not answer within `pool.connectionTimeoutMs`, or rejected the login. The message names host, port and database, and the driver's reason (such as `ECONNREFUSED` or `password authentication failed`), never the password.",
+      fix: 'check that the server runs and accepts connections at that address (`listen_addresses`, `pg_hba.conf`, a firewall), and the user name and password.',
+    },
+    WEFT_POSTGRES_SCHEMA_TOO_NEW: {
+      summary: 'The tables were migrated by a newer version of the package.',
+      raisedBy: '`PostgresMemoryProvider.init`',
+      cause:
+        "the schema's `weft_memory_migrations` table records a version this version of `@weft/memory-postgres` does not know: a newer version has run against it. Nothing was changed.",
+      fix: 'upgrade the package on every instance, or point this one at another `schema`.',
+    },
+    WEFT_POSTGRES_MIGRATION_FAILED: {
+      summary: 'A schema migration failed and was rolled back.',
+      raisedBy: '`PostgresMemoryProvider.init`',
+      cause:
+        'a step of the schema migration failed, usually for a missing privilege or a table of the same name in the way; the whole transaction was rolled back.',
+      fix: "the message includes PostgreSQL's error; give the role the `CREATE` privilege on the schema (and the database, for a new schema), or choose another `schema`.",
+    },
+    WEFT_POSTGRES_NOT_OPEN: {
+      summary: 'A method was called before `init()` or after `shutdown()`.',
+      raisedBy: 'every method of `PostgresMemoryProvider` but `init`',
+      cause:
+        'a method was called before `init()` or after `shutdown()`, or `shutdown()` ran while an operation was waiting for the server. The runtime calls both for you; this happens when a provider is used outside a runtime, or after `stop()`.',
+      fix: 'call `init()` first, and stop using the provider after `shutdown()`.',
+    },
+    WEFT_POSTGRES_INVALID_ARGUMENT: {
+      summary: '`update`, `remove` or `clear` was given an id that is not a string.',
+      raisedBy: '`PostgresMemoryProvider.update`, `remove`, `clear`',
+      cause: '`update`, `remove` or `clear` was given an id that is not a string.',
+      fix: 'pass the `id` of a stored memory.',
+    },
+    WEFT_POSTGRES_INVALID_MEMORY: {
+      summary:
+        'A memory or patch cannot be stored: an empty `space` or `kind`, a `taskId` that is not a string, text PostgreSQL cannot hold (a NUL character or a lone UTF-16 surrogate), or content or metadata with no JSON form.',
+      raisedBy: '`PostgresMemoryProvider.store`, `update`',
+      cause:
+        'a memory or patch cannot be stored: an empty `space` or `kind`, a `taskId` that is not a string, content or metadata with no JSON form (a function, a `BigInt`, a cycle), or a string PostgreSQL cannot hold: a NUL character (`\\u0000`), or a lone UTF-16 surrogate, which would reach the server as U+FFFD and make two ids one. Nothing was sent.',
+      fix: 'store plain JSON data, and strip NUL characters and broken surrogate pairs from text you received from outside.',
+    },
+    WEFT_POSTGRES_INVALID_QUERY: {
+      summary: 'A query option has the wrong type or value.',
+      raisedBy: '`PostgresMemoryProvider.query`',
+      cause:
+        'a query option has the wrong type or value, such as a `limit` that is not a positive integer, or a string with a NUL character.',
+      fix: 'the message names the option.',
+    },
+    WEFT_POSTGRES_MEMORY_NOT_FOUND: {
+      summary: '`update()` was given an id no memory has.',
+      raisedBy: '`PostgresMemoryProvider.update`',
+      cause: '`update()` was given an id no memory has.',
+      fix: 'query for the memory first; it may have been removed.',
+    },
+    WEFT_POSTGRES_STATEMENT_TIMEOUT: {
+      summary: 'A statement ran past the statement timeout and was cancelled.',
+      raisedBy: 'every method of `PostgresMemoryProvider` that reads or writes',
+      cause:
+        'a statement ran past `pool.statementTimeoutMs` (the server cancelled it), or the server did not answer within a second more (the client gave up). Waiting for a lock counts: another session holding a lock on `weft_memories` is the usual reason. Nothing was written.',
+      fix: 'look for long transactions holding locks (`pg_stat_activity`, `pg_locks`), or raise `pool.statementTimeoutMs`.',
+    },
+    WEFT_POSTGRES_UNAVAILABLE: {
+      summary:
+        'The server could not be reached within the reconnect window, or broke during a `remove` or `clear`.',
+      raisedBy: 'every method of `PostgresMemoryProvider` that reads or writes',
+      cause:
+        'the server could not be reached for longer than `pool.reconnectTimeoutMs` (it is down, restarting slowly, or out of connections), or the connection broke while a `remove` or `clear` was running, so whether it took effect is unknown. The message names host and port.',
+      fix: 'check the server; raise `pool.reconnectTimeoutMs` to ride out longer restarts. After an unknown outcome, query to see what is left.',
+    },
+  },
+} as const satisfies {
+  packageName: string;
+  codes: Record<
+    WeftPostgresErrorCode,
+    { summary: string; raisedBy: string; cause: string; fix: string }
+  >;
+};
 
 /**
  * Every code of {@link WeftPostgresErrorCode}, for the test that checks the errors reference.
