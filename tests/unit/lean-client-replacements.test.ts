@@ -14,41 +14,6 @@ function docusaurusFile(packageName: string, file: string): string {
   return readFileSync(path.join(siteDir, 'node_modules', packageName, file), 'utf8');
 }
 
-const importsOf = (source: string): string[] =>
-  [...source.matchAll(/^import .*? from '([^']+)';$/gm)].map((match) => match[1] ?? '');
-
-describe("client-entry/ and Docusaurus's clientEntry.js", () => {
-  const original = docusaurusFile('@docusaurus/core', 'lib/client/clientEntry.js');
-
-  it('imports the modules the steps take over, and nothing else', () => {
-    // Each is used by client-entry/: React DOM (step-react-dom), the router (step-routes), the
-    // head provider, the app, preload and window.docusaurus (step-app); the site config only
-    // chooses the hash router, which keeps Docusaurus's entry (lean-client/index.ts).
-    expect(importsOf(original).sort()).toEqual(
-      [
-        '@generated/docusaurus.config',
-        './App',
-        './docusaurus',
-        './exports/ExecutionEnvironment',
-        './preload',
-        'react',
-        'react-dom/client',
-        'react-helmet-async',
-        'react-router-dom',
-      ].sort(),
-    );
-  });
-
-  it('hydrates once the route is preloaded, as a transition, and exposes window.docusaurus', () => {
-    expect(original).toMatch(
-      /preload\(window\.location\.pathname\)\.then\(\(\) => \{\s*startTransition\(renderApp\);/,
-    );
-    expect(original).toContain('ReactDOM.hydrateRoot(container, app, {');
-    expect(original).toContain('window.docusaurus = docusaurus;');
-    expect(original).toContain("document.getElementById('__docusaurus')");
-  });
-});
-
 describe("window-size.ts and theme-common's useWindowSize", () => {
   const original = docusaurusFile('@docusaurus/theme-common', 'lib/hooks/useWindowSize.js');
 

@@ -23,8 +23,6 @@
  *   whose first call sets up the browser's collator in a long task (code-unit-compare-loader.cjs).
  * - The window-size hook gives its first answer after hydration as a transition (window-size.ts):
  *   on a phone that answer mounts the mobile menu, which React otherwise renders in one task.
- * - Production builds start from client-entry/, Docusaurus's entry split into steps of one task
- *   each (React DOM, the route table, the app, the route's chunks).
  * - Chunk files are named by id, so the webpack runtime holds one map (id → hash), not two.
  * - A client module (hydration.ts) tells code blocks whether they hydrate the first page, so
  *   they keep the server's highlighted HTML, and Prism loads only for code the browser has to
@@ -89,11 +87,9 @@ export default function pluginLeanClient(context: LoadContext): Plugin {
       }
       const production = config.mode === 'production';
       return {
-        // Docusaurus's entry, in steps (client-entry/). The dev server keeps the original, which
-        // also accepts hot updates; a hash-router build renders instead of hydrating.
-        ...(production && context.siteConfig.future.experimental_router !== 'hash'
-          ? { entry: path.join(__dirname, 'client-entry/index.tsx') }
-          : {}),
+        // The entry stays Docusaurus's own: it creates the React root as soon as the page's
+        // chunks have loaded, before the `load` event, so React handles (or replays) whatever
+        // the reader does from then on. An entry that hydrated later in steps lost early taps.
         // Chunk files named by id, not by name: the runtime every page loads then maps chunk ids
         // to content hashes only, instead of also to the route registry's chunk names.
         output: production ? { chunkFilename: 'assets/js/[id].[contenthash:8].js' } : {},
