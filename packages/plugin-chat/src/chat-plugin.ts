@@ -83,7 +83,17 @@ export interface ChatResponse {
   status: AgentTask['status'];
   /** The agent's reply. */
   reply: string;
+  /**
+   * Present only when the exchange could not be stored (the memory provider failed or did not
+   * answer in time, so `task.recorded.chain` is `false`): later messages will not see it. Show
+   * it to the user.
+   */
+  warning?: string;
 }
+
+/** The {@link ChatResponse.warning} of a reply whose exchange was not stored. */
+export const NOT_REMEMBERED_WARNING =
+  'This exchange could not be saved, so the agent will not remember it in later messages.';
 
 /** Options of {@link ChatPlugin}. */
 export interface ChatPluginOptions {
@@ -214,7 +224,14 @@ export class ChatPlugin extends Plugin {
           });
           return;
         }
-        const body: ChatResponse = { taskId: task.id, status: task.status, reply };
+        const body: ChatResponse = {
+          taskId: task.id,
+          status: task.status,
+          reply,
+          // As "How a task runs" asks of a trigger that answers a person: say when later tasks
+          // will not see this exchange. The memory manager has logged the store's failure.
+          ...(task.recorded.chain ? {} : { warning: NOT_REMEMBERED_WARNING }),
+        };
         response.status(200).json(body);
       },
     };

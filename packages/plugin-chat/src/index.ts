@@ -9,6 +9,7 @@ export {
   ChatRequestSchema,
   chatSpace,
   findReply,
+  NOT_REMEMBERED_WARNING,
   parseChatRequest,
   type ChatPluginOptions,
   type ChatRequest,

@@ -1,13 +1,19 @@
 import { request as httpRequest } from 'node:http';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Runtime, WeftError, type AgentTask, type Context } from '@weft/core';
+import { Runtime, WeftError, type AgentTask, type Context, type Memory } from '@weft/core';
 import {
   InMemoryMemoryProvider,
   ScriptedModelProvider,
   type ScriptedResponse,
 } from '@weft/testing';
-import { ChatPlugin, chatSpace, findReply, parseChatRequest } from '../src/index.js';
+import {
+  ChatPlugin,
+  chatSpace,
+  findReply,
+  NOT_REMEMBERED_WARNING,
+  parseChatRequest,
+} from '../src/index.js';
 
 const PLAN = { steps: [{ pluginId: 'chat', action: 'reply' }] };
 const CONTINUE = { type: 'continue' };
@@ -22,6 +28,7 @@ afterEach(async () => {
 async function boot(
   responses: ScriptedResponse[],
   plugin = new ChatPlugin(),
+  memory = new InMemoryMemoryProvider(),
 ): Promise<{
   runtime: Runtime;
   model: ScriptedModelProvider;
@@ -29,7 +36,6 @@ async function boot(
   logs: Record<string, unknown>[];
 }> {
   const model = new ScriptedModelProvider({ responses });
-  const memory = new InMemoryMemoryProvider();
   const logs: Record<string, unknown>[] = [];
   const logger = pino(
     { level: 'info' },
@@ -145,6 +151,47 @@ describe('ChatPlugin', () => {
       ['chat-room-42-user-ada', 'trigger'],
       ['chat-room-42-user-ada', 'chain'],
     ]);
+  });
+
+  // Guards docs/concepts/how-a-task-runs.md ("A trigger that answers a person should tell them
+  // when recorded.chain is false") and the 200 row of the README's Responses table.
+  it('answers with a warning when the exchange could not be stored', async () => {
+    class FailingChainStore extends InMemoryMemoryProvider {
+      override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
+        if (memory.kind === 'chain') throw new Error('SQLITE_BUSY: database is locked');
+        return super.store(memory);
+      }
+    }
+    const { runtime, logs } = await boot(
+      [PLAN, 'Hello Ada!'],
+      new ChatPlugin(),
+      new FailingChainStore(),
+    );
+    const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 'Hi' });
+    expect(status).toBe(200);
+    expect(json).toEqual({
+      taskId: expect.any(String),
+      status: 'completed',
+      reply: 'Hello Ada!',
+      warning: NOT_REMEMBERED_WARNING,
+    });
+    expect(JSON.stringify(json)).not.toContain('SQLITE_BUSY');
+    // The store's own error is in the log, under the task's id.
+    expect(
+      logs.some(
+        (line) => line.taskId === json.taskId && JSON.stringify(line).includes('SQLITE_BUSY'),
+      ),
+    ).toBe(true);
+  });
+
+  // Guards the README's last paragraph: no review follows a successful last step by default,
+  // so a queue of plan, reply, plan, reply answers two messages.
+  it('answers two messages from a queue of plan and reply per message, with no review between', async () => {
+    const { runtime, model } = await boot([PLAN, 'First answer', PLAN, 'Second answer']);
+    const first = await post(runtime, { room: '42', user: 'ada', message: 'One' });
+    const second = await post(runtime, { room: '42', user: 'ada', message: 'Two' });
+    expect([first.json.reply, second.json.reply]).toEqual(['First answer', 'Second answer']);
+    expect(model.requests).toHaveLength(4);
   });
 
   it('relates the whole room to the sender space when planning', async () => {

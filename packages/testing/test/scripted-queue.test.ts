@@ -1,0 +1,66 @@
+import { Plugin, Runtime, type Executor } from '@weft/core';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  InMemoryMemoryProvider,
+  ScriptedModelProvider,
+  type ScriptedResponse,
+} from '../src/index.js';
+
+// Guards the ScriptedModelProvider section of packages/testing/README.md: a queue holds a plan
+// and a text per task, and no review after a last step that succeeded.
+
+class GreeterPlugin extends Plugin {
+  readonly id = 'greeter';
+  readonly description = 'Greets.';
+  override readonly executors: Executor[] = [
+    {
+      action: 'greet',
+      description: 'Greets the user.',
+      async execute(_task, context) {
+        const text = await context.models.generateText('Greet the user.');
+        return { success: true, message: text };
+      },
+    },
+  ];
+}
+
+const PLAN = { steps: [{ pluginId: 'greeter', action: 'greet' }] };
+
+let runtime: Runtime | undefined;
+afterEach(async () => {
+  await runtime?.stop();
+  runtime = undefined;
+});
+
+async function runTwoTasks(responses: ScriptedResponse[]) {
+  runtime = await Runtime.init({
+    models: [new ScriptedModelProvider({ responses })],
+    memory: new InMemoryMemoryProvider(),
+    plugins: [new GreeterPlugin()],
+    options: { logger: pino({ level: 'silent' }) },
+  });
+  await runtime.start();
+  const tasks = [];
+  for (const message of ['Hi', 'Hi again']) {
+    tasks.push(
+      await runtime.dispatch({ pluginId: 'greeter', triggerId: 'test', space: 'ada', message }),
+    );
+  }
+  return tasks.map((task) => ({ status: task.status, last: task.chain.at(-1)?.message }));
+}
+
+describe('a scripted queue across tasks', () => {
+  it('answers two tasks with a plan and a text each', async () => {
+    expect(await runTwoTasks([PLAN, 'Hello, Ada!', PLAN, 'Hello again!'])).toEqual([
+      { status: 'completed', last: 'Hello, Ada!' },
+      { status: 'completed', last: 'Hello again!' },
+    ]);
+  });
+
+  it('reads a review queued after the last step as the next task plan', async () => {
+    const [first, second] = await runTwoTasks([PLAN, 'Hello, Ada!', { type: 'stop' }, PLAN]);
+    expect(first).toEqual({ status: 'completed', last: 'Hello, Ada!' });
+    expect(second?.status).toBe('failed');
+  });
+});
