@@ -4,6 +4,11 @@
  * guards.
  */
 import { CapabilityRegistry, spaceId, WeftError, type ModelRequestConfig } from '@weft/core';
+import {
+  InMemoryMemoryProvider,
+  memoryProviderContract,
+  ScriptedModelProvider,
+} from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -252,5 +257,49 @@ describe('docs/core-utilities/liquid-templates.md#the-core-templates', () => {
     expect(() =>
       runtime.prompts.register('core', 'pipeline-generation', 'Plan: {{ task }}'),
     ).toThrow(/already/);
+  });
+});
+
+describe('docs/model-providers/overview.md#the-modelprovider-class', () => {
+  it("answers true from the base class's checkHealth", async () => {
+    expect(await new ScriptedModelProvider().checkHealth()).toBe(true);
+  });
+});
+
+describe('docs/memory-providers/overview.md', () => {
+  it("stores the trigger's metadata with the task's trigger and chain memories", async () => {
+    const { runtime, memory } = await startedRuntime({ responses: { fallback: { steps: [] } } });
+    const task = await runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'test',
+      space: 'meta',
+      metadata: { deliveryId: 'd-17' },
+    });
+    const stored = await memory.query({ taskId: task.id, order: 'asc' });
+    expect(stored.map((entry) => [entry.kind, entry.metadata])).toEqual([
+      ['trigger', { deliveryId: 'd-17' }],
+      ['chain', { deliveryId: 'd-17' }],
+    ]);
+  });
+
+  it('gives InMemoryMemoryProvider the id in-memory unless told another', () => {
+    expect(new InMemoryMemoryProvider().id).toBe('in-memory');
+    expect(new InMemoryMemoryProvider({ id: 'scratch' }).id).toBe('scratch');
+  });
+
+  it("makes 32 concurrent store() calls in the contract's concurrency case", async () => {
+    let stores = 0;
+    class CountingProvider extends InMemoryMemoryProvider {
+      override store(...args: Parameters<InMemoryMemoryProvider['store']>) {
+        stores += 1;
+        return super.store(...args);
+      }
+    }
+    const concurrency = memoryProviderContract({ create: () => new CountingProvider() }).find(
+      (check) => check.name.includes('concurrent'),
+    );
+    expect(concurrency?.name).toBe('lands 32 concurrent stores with distinct ids');
+    await concurrency?.run();
+    expect(stores).toBe(32);
   });
 });
