@@ -1,0 +1,40 @@
+/**
+ * Claims of the guides about the HTTP server that no other test pinned down; each test is listed
+ * in tests/claims/pages/ beside the sentence it guards.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ServerManager } from '@weft/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from './fixtures.js';
+
+let server: ServerManager | undefined;
+afterEach(async () => {
+  await server?.stop();
+  server = undefined;
+});
+
+describe('docs/building-plugins/triggers.md#route-triggers', () => {
+  it('lets a handler answer after requestTimeout once the whole request has arrived', async () => {
+    server = new ServerManager({ port: 0, requestTimeout: 600, headersTimeout: 300 }, silentLogger);
+    server.mount(
+      'slow',
+      {
+        method: 'POST',
+        path: '/slow',
+        async handler(_request, response) {
+          await sleep(1_200);
+          response.json({ answered: true });
+        },
+      },
+      undefined,
+    );
+    await server.start();
+    const response = await fetch(`${server.url}/slow`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ answered: true });
+  });
+});
