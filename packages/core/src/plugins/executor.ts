@@ -29,7 +29,10 @@ export interface ExecutionContext {
   readonly prompts: PromptRegistry;
   /** A logger bound to the plugin, task and step. */
   readonly logger: Logger;
-  /** Aborted when the runtime stops in `cancel` mode; pass it to slow I/O. */
+  /**
+   * Aborted when the task must end early: it ran past `options.taskTimeoutMs`, or the runtime is
+   * cancelling its tasks as it stops. Pass it to slow I/O.
+   */
   readonly signal: AbortSignal;
   /**
    * Asks the text model for a value matching a schema; shorthand for
