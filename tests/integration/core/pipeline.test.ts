@@ -1,3 +1,4 @@
+import { MemoryManager } from '@weft/core';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -212,7 +213,9 @@ describe('running steps', () => {
     expect(firstCall.context.chain.map((item) => item.type)).toEqual(['trigger']);
     // A view of the runtime's manager that carries the task's signal (see model-manager tests).
     expect(firstCall.context.models.providers).toBe(runtime.models.providers);
-    expect(firstCall.context.memory).toBe(runtime.memory);
+    // The task's view of the runtime's memory: the same store, its calls under the bulkhead.
+    expect(firstCall.context.memory).toBeInstanceOf(MemoryManager);
+    expect(firstCall.context.memory.provider).toBe(runtime.memory.provider);
     expect(firstCall.context.prompts).toBe(runtime.prompts);
     expect(firstCall.context.signal).toBeInstanceOf(AbortSignal);
     expect(typeof firstCall.context.logger.info).toBe('function');

@@ -15,6 +15,7 @@
  * - `WEFT_QUEUE_FULL`: the scheduler's queue holds `maxQueueSize` tasks already.
  * - `WEFT_TASK_CANCELLED`: a task was cancelled because the runtime stopped.
  * - `WEFT_TASK_TIMEOUT`: a task ran past its time limit (`taskTimeoutMs`).
+ * - `WEFT_BULKHEAD_FULL`: a call waited too long for a dependency whose every slot was taken.
  * - `WEFT_CAPABILITY_UNKNOWN`: a capability id is not registered.
  * - `WEFT_CAPABILITY_UNAVAILABLE`: no provider (or not the named one) offers the capability.
  * - `WEFT_PROVIDER_FAILED`: a model provider threw while serving a capability.
@@ -41,6 +42,7 @@ export type WeftErrorCode =
   | 'WEFT_QUEUE_FULL'
   | 'WEFT_TASK_CANCELLED'
   | 'WEFT_TASK_TIMEOUT'
+  | 'WEFT_BULKHEAD_FULL'
   | 'WEFT_CAPABILITY_UNKNOWN'
   | 'WEFT_CAPABILITY_UNAVAILABLE'
   | 'WEFT_PROVIDER_FAILED'
@@ -74,6 +76,7 @@ export const WEFT_ERROR_CODES = Object.keys({
   WEFT_QUEUE_FULL: true,
   WEFT_TASK_CANCELLED: true,
   WEFT_TASK_TIMEOUT: true,
+  WEFT_BULKHEAD_FULL: true,
   WEFT_CAPABILITY_UNKNOWN: true,
   WEFT_CAPABILITY_UNAVAILABLE: true,
   WEFT_PROVIDER_FAILED: true,

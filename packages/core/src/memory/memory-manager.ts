@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AgentTask } from '../tasks/task.js';
+import type { CallGuard } from '../bulkhead/bulkhead.js';
 import { describeError } from '../errors/weft-error.js';
 import type { Memory, MemoryProvider, QueryMemoryOptions, Space } from './memory-provider.js';
 import { renderRelatedMemories } from './render-related.js';
@@ -27,6 +28,7 @@ export class MemoryManager {
   private readonly relatedLimit: number;
   private readonly relatedChars: number;
   private readonly logger: Logger | undefined;
+  private guard: CallGuard | undefined;
 
   /**
    * Creates a manager over a memory store.
@@ -47,13 +49,27 @@ export class MemoryManager {
   }
 
   /**
+   * A view for one task whose calls to the provider run under its bulkhead
+   * (`memory:<provider id>`).
+   *
+   * @param guard - The task's bulkhead guard.
+   * @returns A manager over the same provider and options.
+   * @internal
+   */
+  forTask(guard: CallGuard): MemoryManager {
+    const view = Object.create(this) as MemoryManager;
+    view.guard = guard;
+    return view;
+  }
+
+  /**
    * Stores a memory.
    *
    * @param memory - The memory without id and timestamp.
    * @returns The stored memory.
    */
   store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
-    return this.provider.store(memory);
+    return this.guarded(() => this.provider.store(memory));
   }
 
   /**
@@ -63,7 +79,7 @@ export class MemoryManager {
    * @returns The matching memories.
    */
   query(options: QueryMemoryOptions): Promise<Memory[]> {
-    return this.provider.query(options);
+    return this.guarded(() => this.provider.query(options));
   }
 
   /**
@@ -77,7 +93,7 @@ export class MemoryManager {
     id: string,
     patch: { content?: unknown; metadata?: Record<string, unknown> },
   ): Promise<Memory> {
-    return this.provider.update(id, patch);
+    return this.guarded(() => this.provider.update(id, patch));
   }
 
   /**
@@ -87,7 +103,7 @@ export class MemoryManager {
    * @returns `true` when one was deleted.
    */
   remove(id: string): Promise<boolean> {
-    return this.provider.remove(id);
+    return this.guarded(() => this.provider.remove(id));
   }
 
   /**
@@ -107,7 +123,7 @@ export class MemoryManager {
   ): Promise<Memory[]> {
     if (limit === 0) return [];
     // One task stores at most one memory before it is planned, so one extra row is enough.
-    const memories = await this.provider.query({
+    const memories = await this.query({
       space: space.id,
       spacePatterns: space.relatedSpaces ?? [],
       limit: excludeTaskId === undefined ? limit : limit + 1,
@@ -173,13 +189,17 @@ export class MemoryManager {
     });
   }
 
+  private guarded<T>(work: () => Promise<T>): Promise<T> {
+    return this.guard ? this.guard(`memory:${this.provider.id}`, work) : work();
+  }
+
   private async safely(
     task: AgentTask,
     kind: string,
     content: unknown,
   ): Promise<Memory | undefined> {
     try {
-      return await this.provider.store({
+      return await this.store({
         space: task.space.id,
         kind,
         content,

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { AnalyticsTracker } from '../analytics/analytics-manager.js';
+import type { CallGuard } from '../bulkhead/bulkhead.js';
 import type { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import {
   TEXT_GENERATION_CAPABILITY,
@@ -50,6 +51,7 @@ export class ModelManager {
   private readonly defaultMaxRetries: number;
   private readonly defaults = new Map<string, string>();
   private defaultSignal: AbortSignal | undefined;
+  private guard: CallGuard | undefined;
 
   /**
    * Creates a manager over a set of providers. A runtime creates its own; build one yourself
@@ -129,6 +131,21 @@ export class ModelManager {
   withSignal(signal: AbortSignal): ModelManager {
     const view = Object.create(this) as ModelManager;
     view.defaultSignal = signal;
+    return view;
+  }
+
+  /**
+   * A view for one task: its calls carry the task's signal, and each provider call runs under
+   * the provider's bulkhead (`model:<provider id>`).
+   *
+   * @param signal - The task's signal.
+   * @param guard - The task's bulkhead guard.
+   * @returns A manager sharing this one's providers, defaults and analytics.
+   * @internal
+   */
+  forTask(signal: AbortSignal, guard: CallGuard): ModelManager {
+    const view = this.withSignal(signal);
+    view.guard = guard;
     return view;
   }
 
@@ -259,7 +276,8 @@ export class ModelManager {
     const started = performance.now();
     let output: unknown;
     try {
-      output = await route.capability.run(value as never, { ...request, options });
+      const run = () => route.capability.run(value as never, { ...request, options });
+      output = await (this.guard ? this.guard(`model:${route.provider.id}`, run) : run());
     } catch (error) {
       this.report(route, capability, started, false, undefined);
       // A provider's own WeftError already names its owner and carries a code callers check

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { AnalyticsManager } from '../analytics/analytics-manager.js';
+import type { Bulkheads, CallGuard, WorkerLease } from '../bulkhead/bulkhead.js';
 import type { MemoryManager } from '../memory/memory-manager.js';
 import type { ModelManager } from '../models/model-manager.js';
 import type { Space } from '../memory/memory-provider.js';
@@ -36,6 +37,17 @@ interface TaskRunnerDeps {
   pipelineReview: PipelineReview;
   reviewFinalStep: boolean;
   taskTimeoutMs: number;
+  /** Limits per model provider, plugin and memory provider; none when absent. */
+  bulkheads?: Bulkheads;
+}
+
+/** What one task's calls go through: its signal, logger, and model and memory views. */
+interface TaskScope {
+  signal: AbortSignal;
+  logger: Logger;
+  models: ModelManager;
+  memory: MemoryManager;
+  guard: CallGuard | undefined;
 }
 
 /**
@@ -58,9 +70,11 @@ export class TaskRunner {
    *
    * @param task - The queued task.
    * @param runtimeSignal - Aborted when the runtime cancels its tasks.
+   * @param lease - The task's worker lease from the scheduler: waits on a full bulkhead give
+   * the worker back through it.
    * @returns The task, with its final status.
    */
-  async run(task: AgentTask, runtimeSignal: AbortSignal): Promise<AgentTask> {
+  async run(task: AgentTask, runtimeSignal: AbortSignal, lease?: WorkerLease): Promise<AgentTask> {
     const { analytics, memory, taskTimeoutMs } = this.deps;
     const started = performance.now();
     const logger = this.deps.logger.child({ taskId: task.id, space: task.space.id });
@@ -78,13 +92,21 @@ export class TaskRunner {
         ),
       );
     }, taskTimeoutMs);
+    const guard = this.guard(signal, lease);
+    const scope: TaskScope = {
+      signal,
+      logger,
+      guard,
+      models: guard ? this.deps.models.forTask(signal, guard) : this.deps.models.withSignal(signal),
+      memory: guard ? memory.forTask(guard) : memory,
+    };
     task.status = 'running';
     analytics.onTaskStart(task);
     try {
       // Racing the abort frees the worker even when an executor or provider ignores the signal.
       await untilAborted(signal, async () => {
-        task.recorded.trigger = (await memory.recordTrigger(task)) !== undefined;
-        if (!signal.aborted) await this.runPipeline(task, signal, logger);
+        task.recorded.trigger = (await scope.memory.recordTrigger(task)) !== undefined;
+        if (!signal.aborted) await this.runPipeline(task, scope);
       });
     } catch (error) {
       // Only failures outside any step land here (planning, templates): record, never lose the task.
@@ -101,7 +123,11 @@ export class TaskRunner {
       logger.warn({ timeoutMs: taskTimeoutMs }, 'task timed out');
     }
     task.status = statusOf(task, signal.aborted && !timedOut);
-    const chainMemory = await settleWithin(memory.recordChain(task), CHAIN_WRITE_TIMEOUT_MS);
+    // The task's signal may have aborted (a timeout): the chain is stored all the same, so its
+    // wait for the memory provider's bulkhead is bounded by the bulkhead alone.
+    const chainGuard = this.guard(undefined, lease);
+    const chainWriter = chainGuard ? memory.forTask(chainGuard) : memory;
+    const chainMemory = await settleWithin(chainWriter.recordChain(task), CHAIN_WRITE_TIMEOUT_MS);
     task.recorded.chain = chainMemory !== undefined && chainMemory !== TIMED_OUT;
     if (chainMemory === TIMED_OUT) {
       logger.error({ timeoutMs: CHAIN_WRITE_TIMEOUT_MS }, 'storing the chain memory timed out');
@@ -111,10 +137,21 @@ export class TaskRunner {
     return task;
   }
 
-  private async runPipeline(task: AgentTask, signal: AbortSignal, logger: Logger): Promise<void> {
+  /** The bulkhead guard of a task's calls, bound to its signal and lease; none without bulkheads. */
+  private guard(
+    signal: AbortSignal | undefined,
+    lease: WorkerLease | undefined,
+  ): CallGuard | undefined {
+    const { bulkheads } = this.deps;
+    if (!bulkheads) return undefined;
+    return (dependency, work) => bulkheads.get(dependency).run(work, { signal, lease });
+  }
+
+  private async runPipeline(task: AgentTask, scope: TaskScope): Promise<void> {
     const { maxSteps } = this.deps;
+    const { signal, logger, models } = scope;
     const executors = this.describeExecutors();
-    const related = await this.deps.memory.describeRelated(task.space, task.id);
+    const related = await scope.memory.describeRelated(task.space, task.id);
     const generation: PipelineGenerationContext = {
       task,
       space: task.space,
@@ -123,7 +160,7 @@ export class TaskRunner {
       relatedText: related.text,
       maxSteps,
     };
-    const plan = await this.deps.models.getObject({
+    const plan = await models.getObject({
       schema: PipelineSchema,
       schemaName: 'Pipeline',
       prompt: await this.deps.prompts.render('core/pipeline-generation', {
@@ -149,7 +186,7 @@ export class TaskRunner {
       }
       const step = remaining[0] as PipelineStep;
       remaining = remaining.slice(1);
-      const item = await this.runStep(task, step, signal, logger);
+      const item = await this.runStep(task, step, scope);
       // The task may have timed out or been cancelled meanwhile: it is finished, leave it as is.
       if (signal.aborted) return;
       task.chain.push(item);
@@ -165,7 +202,7 @@ export class TaskRunner {
         stepsLeft: maxSteps - task.steps.length,
       };
       try {
-        const modification = await this.deps.models.getObject({
+        const modification = await models.getObject({
           schema: PipelineModificationSchema,
           schemaName: 'PipelineModification',
           prompt: await this.deps.prompts.render('core/pipeline-modification', {
@@ -189,12 +226,8 @@ export class TaskRunner {
     }
   }
 
-  private async runStep(
-    task: AgentTask,
-    step: PipelineStep,
-    signal: AbortSignal,
-    logger: Logger,
-  ): Promise<Context> {
+  private async runStep(task: AgentTask, step: PipelineStep, scope: TaskScope): Promise<Context> {
+    const { logger, guard } = scope;
     const started = performance.now();
     const stepIndex = task.steps.length;
     const executor = this.deps.plugins.getExecutor(step.pluginId, step.action);
@@ -206,10 +239,11 @@ export class TaskRunner {
         : `no plugin "${step.pluginId}" is registered`;
       item = errorItem(step.pluginId, step.action, `unknown step: ${known}`);
     } else {
-      const context = this.executionContext(task, step, stepIndex, signal, logger);
+      const context = this.executionContext(task, step, stepIndex, scope);
       let result: PluginResult;
       try {
-        result = await executor.execute(task, context);
+        const execute = async () => executor.execute(task, context);
+        result = await (guard ? guard(`plugin:${step.pluginId}`, execute) : execute());
         item = toItem(step, result);
       } catch (error) {
         failure = error;
@@ -234,12 +268,12 @@ export class TaskRunner {
     task: AgentTask,
     step: PipelineStep,
     stepIndex: number,
-    signal: AbortSignal,
-    logger: Logger,
+    scope: TaskScope,
   ): ExecutionContext {
-    const { memory, prompts } = this.deps;
-    // Model calls made by the step stop with the task, without the executor passing the signal.
-    const models = this.deps.models.withSignal(signal);
+    const { prompts } = this.deps;
+    // Model calls made by the step stop with the task, without the executor passing the signal,
+    // and go through the task's bulkheads, as do its memory calls.
+    const { signal, logger, models, memory } = scope;
     return {
       pluginId: step.pluginId,
       step,

@@ -6,6 +6,7 @@ import type { MemoryProvider } from '../memory/memory-provider.js';
 import type { ModelProvider } from '../models/model-provider.js';
 import { PIPELINE_REVIEW_POLICIES, type PipelineReview } from '../pipeline/review-policy.js';
 import type { Plugin } from '../plugins/plugin.js';
+import { bulkheadOptionsSchema } from '../bulkhead/bulkhead-options.js';
 import type { ServerManagerConfig } from '../server/server-manager.js';
 
 /**
@@ -53,6 +54,17 @@ export type RuntimeConfig = {
     relatedMemoryChars?: number;
     /** Scheduler limits: `concurrency` (default 4) and `maxQueueSize` (default 1000). */
     scheduler?: { concurrency?: number; maxQueueSize?: number };
+    /**
+     * Limits on what one dependency may hold at once: `maxConcurrent` calls per model provider,
+     * plugin and memory provider (default one less than `scheduler.concurrency`), `maxWaitMs`
+     * for a slot (default 30000), and `limits` per dependency (`model:<id>`, `plugin:<id>`,
+     * `memory:<id>`).
+     */
+    bulkhead?: {
+      maxConcurrent?: number;
+      maxWaitMs?: number;
+      limits?: Readonly<Record<string, number>>;
+    };
     /** HTTP server settings, used when some plugin has a route trigger. */
     server?: ServerManagerConfig;
     /** `true` to collect analytics, or `{ trackers }` to also forward events. Default off. */
@@ -107,6 +119,7 @@ export const optionsSchema = z
       .object({ concurrency: positiveInteger.optional(), maxQueueSize: positiveInteger.optional() })
       .strict()
       .default({}),
+    bulkhead: bulkheadOptionsSchema,
     server: z
       .object({
         port: z.number().int().min(0).max(65535).optional(),

@@ -6,6 +6,8 @@ import { MemoryManager } from '../memory/memory-manager.js';
 import type { Space } from '../memory/memory-provider.js';
 import { ModelManager } from '../models/model-manager.js';
 import { TaskRunner } from '../pipeline/task-runner.js';
+import { Bulkheads } from '../bulkhead/bulkhead.js';
+import { DEFAULT_BULKHEAD_WAIT_MS, unknownLimitKeys } from '../bulkhead/bulkhead-options.js';
 import { PluginRegistry } from '../plugins/plugin.js';
 import type { AgentTask } from '../tasks/task.js';
 import { coreTemplates } from '../prompts/core-templates.js';
@@ -142,6 +144,7 @@ export class Runtime {
       pipelineReview: options.pipelineReview,
       reviewFinalStep: options.reviewFinalStep,
       taskTimeoutMs: options.taskTimeoutMs,
+      bulkheads: Runtime.bulkheads(options),
     });
   }
 
@@ -185,6 +188,8 @@ export class Runtime {
         { capabilities, models },
         problems,
       );
+      if (options)
+        problems.push(...unknownLimitKeys(options.bulkhead.limits, dependencyKeys(config)));
       if (runtime && problems.length === 0) return runtime;
     }
     throw new WeftError(
@@ -315,10 +320,10 @@ export class Runtime {
       chain: [trigger],
       steps: [],
     };
-    return this.scheduler.schedule(space.id, async (signal) => {
+    return this.scheduler.schedule(space.id, async (signal, lease) => {
       this.running.add(task);
       try {
-        return await this.runner.run(task, signal);
+        return await this.runner.run(task, signal, lease);
       } finally {
         this.running.delete(task);
       }
@@ -497,6 +502,20 @@ export class Runtime {
     this.logger.info('runtime stopped');
   }
 
+  /**
+   * One dependency may hold one worker less than there are, so a hung one always leaves a
+   * worker for the other spaces; with a single worker there is nothing to keep free.
+   */
+  private static bulkheads(options: ResolvedOptions): Bulkheads {
+    const { maxConcurrent, maxWaitMs, limits } = options.bulkhead;
+    const concurrency = options.scheduler.concurrency ?? 4;
+    return new Bulkheads({
+      maxConcurrent: maxConcurrent ?? Math.max(1, concurrency - 1),
+      maxWaitMs: maxWaitMs ?? DEFAULT_BULKHEAD_WAIT_MS,
+      limits,
+    });
+  }
+
   private static fillRegistries(
     config: RuntimeConfig,
     registries: {
@@ -570,6 +589,15 @@ export class Runtime {
       }
     }
   }
+}
+
+/** The names `options.bulkhead.limits` may use for the configured providers and plugins. */
+function dependencyKeys(config: RuntimeConfig): Set<string> {
+  return new Set([
+    ...config.models.map((model) => `model:${model.id}`),
+    ...config.plugins.map((plugin) => `plugin:${plugin.id}`),
+    `memory:${config.memory.id}`,
+  ]);
 }
 
 function collect(problems: string[], owner: string, register: () => void): void {

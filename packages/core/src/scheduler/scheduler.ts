@@ -1,7 +1,9 @@
+import type { WorkerLease } from '../bulkhead/bulkhead.js';
 import { WeftError } from '../errors/weft-error.js';
+import { WorkerLending } from './worker-lending.js';
 
 interface Job {
-  run: (signal: AbortSignal) => Promise<unknown>;
+  run: (signal: AbortSignal, lease: WorkerLease) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (reason: unknown) => void;
 }
@@ -12,6 +14,9 @@ interface Job {
  * parallel up to `concurrency`. When `maxQueueSize` tasks are already waiting, a new one is
  * rejected at once with an error whose `status` is 503, which HTTP triggers pass on to the
  * client. A task that fails rejects only its own promise.
+ *
+ * Each task also gets a {@link WorkerLease}: while it waits on a full bulkhead it gives its
+ * worker back, so one hung dependency cannot hold every worker.
  *
  * @example
  * ```ts
@@ -39,6 +44,9 @@ export class Scheduler {
   private started = false;
   private closed = false;
   private idleWaiters: (() => void)[] = [];
+  private readonly lending = new WorkerLending();
+  private readonly hasFreeWorker = (): boolean =>
+    this.active - this.lending.lent < this.concurrency;
 
   /**
    * Creates a scheduler; it runs nothing until {@link Scheduler.start}.
@@ -75,7 +83,10 @@ export class Scheduler {
    * @returns What the task returns, once it has run.
    * @throws Error with `status` 503 when the queue is full or the scheduler is stopping.
    */
-  schedule<T>(space: string, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  schedule<T>(
+    space: string,
+    task: (signal: AbortSignal, lease: WorkerLease) => Promise<T>,
+  ): Promise<T> {
     if (this.closed) {
       return Promise.reject(
         new WeftError(
@@ -151,7 +162,8 @@ export class Scheduler {
   }
 
   private pump(): void {
-    while (this.started && this.active < this.concurrency && this.ready.length > 0) {
+    this.lending.resume(this.hasFreeWorker);
+    while (this.started && this.hasFreeWorker() && this.ready.length > 0) {
       const space = this.ready.shift() as string;
       const queue = this.queues.get(space);
       const job = queue?.shift();
@@ -169,11 +181,13 @@ export class Scheduler {
   }
 
   private async execute(space: string, job: Job): Promise<void> {
+    const taskLease = this.lending.lease(() => this.pump(), this.hasFreeWorker);
     try {
-      job.resolve(await job.run(this.controller.signal));
+      job.resolve(await job.run(this.controller.signal, taskLease.lease));
     } catch (error) {
       job.reject(error);
     } finally {
+      taskLease.end();
       this.active -= 1;
       this.busy.delete(space);
       const queue = this.queues.get(space);

@@ -1,0 +1,187 @@
+import { WeftError } from '../errors/weft-error.js';
+
+/**
+ * What a running task can do with its scheduler worker: give it back while it waits for
+ * something that is not work of its own, so another task runs meanwhile. The scheduler hands
+ * one to every task it runs.
+ */
+export interface WorkerLease {
+  /**
+   * Waits for `promise` without holding a worker, then takes a worker again (before any queued
+   * task) and settles as `promise` did.
+   *
+   * @param promise - What the task waits for.
+   * @returns The promise's value, once the task holds a worker again.
+   */
+  away<T>(promise: Promise<T>): Promise<T>;
+}
+
+interface Waiter {
+  grant: () => void;
+  fail: (reason: unknown) => void;
+}
+
+/**
+ * A concurrency limit around one dependency (a model provider, a plugin's executors, the memory
+ * provider): at most `limit` calls into it run at once. A call that finds it full waits for a
+ * slot without holding its task's worker, for at most `maxWaitMs`, and then fails with
+ * `WEFT_BULKHEAD_FULL`. So a dependency that hangs holds at most `limit` of the scheduler's
+ * workers, and the others keep serving tasks that do not need it.
+ *
+ * A slot is given back when the call settles or when the caller's signal aborts, whichever is
+ * first: a call whose task has ended (timed out, cancelled) no longer holds a worker, so it
+ * must not hold a slot either, even if the call itself never returns.
+ */
+export class Bulkhead {
+  private inFlight = 0;
+  private readonly waiters: Waiter[] = [];
+
+  /**
+   * @param name - The dependency, as error messages and `options.bulkhead.limits` name it, such
+   * as `model:openai`.
+   * @param limit - Most calls running at once.
+   * @param maxWaitMs - Longest a call waits for a slot.
+   * @param option - The option a user changes to raise the limit, for error messages.
+   */
+  constructor(
+    readonly name: string,
+    readonly limit: number,
+    readonly maxWaitMs: number,
+    private readonly option: string,
+  ) {}
+
+  /** Calls running now. */
+  get running(): number {
+    return this.inFlight;
+  }
+
+  /** Calls waiting for a slot now. */
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
+  /**
+   * Runs `work` in a slot, waiting for one when all are taken.
+   *
+   * @param work - The call into the dependency.
+   * @param options - The caller's `signal` (an abort ends the wait and frees the slot) and its
+   * task's `lease`, through which the worker is given back while waiting.
+   * @returns What `work` returns.
+   * @throws WeftError `WEFT_BULKHEAD_FULL` when no slot came free within `maxWaitMs`; the
+   * signal's reason when it aborts while waiting.
+   */
+  async run<T>(
+    work: () => Promise<T>,
+    options: { signal?: AbortSignal; lease?: WorkerLease } = {},
+  ): Promise<T> {
+    const { signal, lease } = options;
+    if (this.inFlight < this.limit) {
+      this.inFlight += 1;
+    } else {
+      const slot = this.waitForSlot(signal);
+      await (lease ? lease.away(slot) : slot);
+    }
+    let held = true;
+    const release = (): void => {
+      if (!held) return;
+      held = false;
+      signal?.removeEventListener('abort', release);
+      this.release();
+    };
+    if (signal?.aborted) release();
+    else signal?.addEventListener('abort', release, { once: true });
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  }
+
+  private release(): void {
+    // The slot passes straight to the oldest waiter, so a stream of new calls cannot starve it.
+    const next = this.waiters.shift();
+    if (next) next.grant();
+    else this.inFlight -= 1;
+  }
+
+  private waitForSlot(signal: AbortSignal | undefined): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const leave = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        const index = this.waiters.indexOf(waiter);
+        if (index >= 0) this.waiters.splice(index, 1);
+      };
+      const waiter: Waiter = {
+        grant: () => {
+          leave();
+          resolve();
+        },
+        fail: (reason) => {
+          leave();
+          reject(reason);
+        },
+      };
+      const onAbort = (): void => waiter.fail(signal?.reason);
+      const timer = setTimeout(() => {
+        waiter.fail(
+          new WeftError(
+            'WEFT_BULKHEAD_FULL',
+            `Bulkhead: ${this.name} already has ${this.limit} calls running and none finished within ${this.maxWaitMs} ms; it may be hung or overloaded. Raise ${this.option} or options.bulkhead.maxWaitMs if it is only slow.`,
+            { status: 503 },
+          ),
+        );
+      }, this.maxWaitMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
+  }
+}
+
+/** Resolved bulkhead settings: the default limit, the wait, and limits per dependency. */
+export interface BulkheadSettings {
+  maxConcurrent: number;
+  maxWaitMs: number;
+  limits: Readonly<Record<string, number>>;
+}
+
+/**
+ * The bulkheads of one runtime, one per dependency, made on first use.
+ *
+ * @internal
+ */
+export class Bulkheads {
+  private readonly byName = new Map<string, Bulkhead>();
+
+  constructor(private readonly settings: BulkheadSettings) {}
+
+  /**
+   * The bulkhead of a dependency.
+   *
+   * @param name - `model:<provider id>`, `plugin:<plugin id>` or `memory:<provider id>`.
+   * @returns Its bulkhead.
+   */
+  get(name: string): Bulkhead {
+    let bulkhead = this.byName.get(name);
+    if (!bulkhead) {
+      const own = this.settings.limits[name];
+      bulkhead = new Bulkhead(
+        name,
+        own ?? this.settings.maxConcurrent,
+        this.settings.maxWaitMs,
+        own === undefined ? 'options.bulkhead.maxConcurrent' : `options.bulkhead.limits["${name}"]`,
+      );
+      this.byName.set(name, bulkhead);
+    }
+    return bulkhead;
+  }
+}
+
+/**
+ * Runs a call into a named dependency under that dependency's bulkhead. The task runner gives
+ * each task's model and memory views one, bound to the task's signal and worker lease.
+ *
+ * @internal
+ */
+export type CallGuard = <T>(dependency: string, work: () => Promise<T>) => Promise<T>;

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { Bulkhead, type WorkerLease } from '../src/bulkhead/bulkhead.js';
+import { deferred, errorOf } from './fixtures.js';
+
+/** A lease that records what it was asked to wait for. */
+function recordingLease(): WorkerLease & { waits: number } {
+  const lease = {
+    waits: 0,
+    away<T>(promise: Promise<T>): Promise<T> {
+      lease.waits += 1;
+      return promise;
+    },
+  };
+  return lease;
+}
+
+describe('Bulkhead', () => {
+  it('runs at most `limit` calls at once and hands freed slots to waiters in arrival order', async () => {
+    const bulkhead = new Bulkhead('plugin:tools', 2, 5_000, 'options.bulkhead.maxConcurrent');
+    const gates = [deferred(), deferred(), deferred(), deferred()];
+    const started: number[] = [];
+    const calls = gates.map((gate, index) =>
+      bulkhead.run(async () => {
+        started.push(index);
+        await gate.promise;
+        return index;
+      }),
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual([0, 1]);
+    expect([bulkhead.running, bulkhead.waiting]).toEqual([2, 2]);
+    gates[1]?.resolve();
+    await calls[1];
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual([0, 1, 2]);
+    for (const gate of gates) gate.resolve();
+    expect(await Promise.all(calls)).toEqual([0, 1, 2, 3]);
+    expect([bulkhead.running, bulkhead.waiting]).toEqual([0, 0]);
+  });
+
+  it('fails a call that waits past maxWaitMs with WEFT_BULKHEAD_FULL naming the dependency and option', async () => {
+    const bulkhead = new Bulkhead('model:slow', 1, 50, 'options.bulkhead.limits["model:slow"]');
+    const hung = bulkhead.run(() => new Promise(() => undefined));
+    const started = performance.now();
+    const error = await errorOf(bulkhead.run(async () => 'never runs'));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(45);
+    expect(error.code).toBe('WEFT_BULKHEAD_FULL');
+    expect(error.message).toContain('model:slow already has 1 calls running');
+    expect(error.message).toContain('within 50 ms');
+    expect(error.message).toContain('options.bulkhead.limits["model:slow"]');
+    expect(bulkhead.waiting).toBe(0);
+    void hung;
+  });
+
+  it('gives the slot back when the caller’s signal aborts, even if the call never settles', async () => {
+    const bulkhead = new Bulkhead('plugin:hangs', 1, 5_000, 'options.bulkhead.maxConcurrent');
+    const task = new AbortController();
+    void bulkhead.run(() => new Promise(() => undefined), { signal: task.signal });
+    expect(bulkhead.running).toBe(1);
+    task.abort(new Error('task timed out'));
+    expect(bulkhead.running).toBe(0);
+    expect(await bulkhead.run(async () => 'next call runs')).toBe('next call runs');
+  });
+
+  it('ends a wait when the signal aborts, with the signal’s reason, and keeps no waiter', async () => {
+    const bulkhead = new Bulkhead('memory:db', 1, 5_000, 'options.bulkhead.maxConcurrent');
+    void bulkhead.run(() => new Promise(() => undefined));
+    const task = new AbortController();
+    const waiting = bulkhead.run(async () => 'never runs', { signal: task.signal });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(bulkhead.waiting).toBe(1);
+    task.abort(new Error('cancelled'));
+    expect((await errorOf(waiting)).message).toBe('cancelled');
+    expect(bulkhead.waiting).toBe(0);
+  });
+
+  it('waits through the task’s lease only when it must wait', async () => {
+    const bulkhead = new Bulkhead('plugin:tools', 1, 5_000, 'options.bulkhead.maxConcurrent');
+    const lease = recordingLease();
+    await bulkhead.run(async () => 'free slot', { lease });
+    expect(lease.waits).toBe(0);
+    const gate = deferred();
+    const first = bulkhead.run(() => gate.promise, { lease });
+    const second = bulkhead.run(async () => 'after the first', { lease });
+    gate.resolve();
+    await first;
+    expect(await second).toBe('after the first');
+    expect(lease.waits).toBe(1);
+  });
+});

@@ -1,0 +1,288 @@
+/**
+ * One hung dependency cannot take every worker: a plugin or model provider that never answers
+ * holds at most its bulkhead's limit of the scheduler's workers, tasks waiting for it give
+ * their worker back, and a task of an unrelated space is answered meanwhile.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  Runtime,
+  type ModelCapability,
+  type ModelRequestConfig,
+  type PluginResult,
+} from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import {
+  errorOf,
+  planner,
+  recordingExecutor,
+  sentimentCapability,
+  silentLogger,
+  startedRuntime,
+  stopAfterTest,
+  TestModelProvider,
+  TestPlugin,
+} from './fixtures.js';
+
+const never = (): Promise<PluginResult> => new Promise(() => undefined);
+
+/** Plans `weather.forecast` for messages saying "forecast", `echo.reply` for the others. */
+const router = {
+  fallback: (messages: readonly { content: string }[], request: ModelRequestConfig) => {
+    if (request.purpose === 'review') return { type: 'continue' };
+    const asksForecast = messages.some((message) => message.content.includes('Message: forecast'));
+    return {
+      steps: [
+        asksForecast
+          ? { pluginId: 'weather', action: 'forecast' }
+          : { pluginId: 'echo', action: 'reply' },
+      ],
+    };
+  },
+};
+
+function dispatchAll(runtime: Runtime, count: number, message: string) {
+  return Array.from({ length: count }, (_, index) =>
+    runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: `w${index}`, message }),
+  );
+}
+
+/** Milliseconds until `promise` settles, or `null` when it has not within `limitMs`. */
+async function settlesWithin(promise: Promise<unknown>, limitMs: number): Promise<number | null> {
+  const started = performance.now();
+  const outcome = await Promise.race([
+    promise.then(() => 'settled'),
+    new Promise((resolve) => setTimeout(resolve, limitMs, 'pending')),
+  ]);
+  return outcome === 'settled' ? performance.now() - started : null;
+}
+
+describe('bulkheads', () => {
+  it('answers a healthy space while a hung plugin holds at most maxConcurrent of the workers', async () => {
+    const forecast = recordingExecutor('forecast', never);
+    const { runtime } = await startedRuntime({
+      plugins: [
+        new TestPlugin('weather', { executors: [forecast] }),
+        new TestPlugin('echo', { executors: [recordingExecutor('reply')] }),
+      ],
+      responses: router,
+      // Defaults: 4 workers, so a dependency may hold 3.
+      options: { shutdown: 'cancel' },
+    });
+    const hung = dispatchAll(runtime, 6, 'forecast');
+    const healthy = runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'message',
+      space: 'healthy',
+      message: 'hello',
+    });
+    const elapsed = await settlesWithin(healthy, 2_000);
+    expect(elapsed).not.toBeNull();
+    expect((await healthy).status).toBe('completed');
+    expect(forecast.calls).toHaveLength(3);
+    expect(await settlesWithin(Promise.race(hung), 50)).toBeNull();
+  });
+
+  it('without a limit below the workers, the same hung plugin holds them all (the failure it prevents)', async () => {
+    const { runtime } = await startedRuntime({
+      plugins: [
+        new TestPlugin('weather', { executors: [recordingExecutor('forecast', never)] }),
+        new TestPlugin('echo', { executors: [recordingExecutor('reply')] }),
+      ],
+      responses: router,
+      options: { shutdown: 'cancel', bulkhead: { maxConcurrent: 4 } },
+    });
+    dispatchAll(runtime, 6, 'forecast').forEach((task) => task.catch(() => undefined));
+    const healthy = runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'healthy' });
+    healthy.catch(() => undefined);
+    expect(await settlesWithin(healthy, 500)).toBeNull();
+  });
+
+  it('fails a step that waits past maxWaitMs with WEFT_BULKHEAD_FULL, and the task ends', async () => {
+    const { runtime } = await startedRuntime({
+      plugins: [
+        new TestPlugin('weather', { executors: [recordingExecutor('forecast', never)] }),
+        new TestPlugin('echo', { executors: [recordingExecutor('reply')] }),
+      ],
+      responses: router,
+      options: {
+        shutdown: 'cancel',
+        bulkhead: { limits: { 'plugin:weather': 1 }, maxWaitMs: 100 },
+      },
+    });
+    const [, waiting] = dispatchAll(runtime, 2, 'forecast');
+    const task = await (waiting as Promise<Awaited<typeof waiting>>);
+    expect(task.status).toBe('failed');
+    const failure = task.chain.find((item) => item.type === 'error');
+    expect(failure).toMatchObject({ pluginId: 'weather', action: 'forecast' });
+    expect(failure?.error).toContain('[WEFT_BULKHEAD_FULL]');
+    expect(failure?.error).toContain('plugin:weather already has 1 calls running');
+    expect(failure?.error).toContain('options.bulkhead.limits["plugin:weather"]');
+  });
+
+  it('answers a healthy space while a model provider hangs under a plugin’s steps', async () => {
+    const hangingSentiment: ModelCapability = {
+      id: 'sentiment',
+      run: () => new Promise(() => undefined),
+    };
+    const mood = recordingExecutor('score', async (task, context) => {
+      const { score } = await context.models.call('sentiment', {
+        text: task.trigger.message ?? '',
+      });
+      return { success: true, data: { score } };
+    });
+    const runtime = await Runtime.init({
+      models: [
+        new ScriptedModelProvider({
+          fallback: (messages, request) => {
+            if (request.purpose === 'review') return { type: 'continue' };
+            const scores = messages.some((message) => message.content.includes('Message: mood'));
+            return {
+              steps: [
+                scores
+                  ? { pluginId: 'mood', action: 'score' }
+                  : { pluginId: 'echo', action: 'reply' },
+              ],
+            };
+          },
+        }),
+        new TestModelProvider('sentiment-upstream', {
+          capabilities: [hangingSentiment],
+          descriptors: [sentimentCapability],
+        }),
+      ],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [
+        new TestPlugin('mood', { executors: [mood], requiredCapabilities: ['sentiment'] }),
+        new TestPlugin('echo', { executors: [recordingExecutor('reply')] }),
+      ],
+      options: {
+        logger: silentLogger,
+        shutdown: 'cancel',
+        bulkhead: { limits: { 'model:sentiment-upstream': 2 } },
+      },
+    });
+    stopAfterTest(runtime);
+    await runtime.start();
+    for (const task of dispatchAll(runtime, 6, 'mood')) task.catch(() => undefined);
+    const healthy = runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'healthy' });
+    expect(await settlesWithin(healthy, 2_000)).not.toBeNull();
+    expect((await healthy).status).toBe('completed');
+    expect(mood.calls.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('lets a busy but healthy plugin use every slot it has, with no task failing', async () => {
+    let running = 0;
+    let most = 0;
+    const slow = recordingExecutor('forecast', async () => {
+      running += 1;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      running -= 1;
+      return { success: true };
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [
+        new TestPlugin('weather', { executors: [slow] }),
+        new TestPlugin('echo', { executors: [recordingExecutor('reply')] }),
+      ],
+      responses: router,
+    });
+    const tasks = await Promise.all(dispatchAll(runtime, 12, 'forecast'));
+    expect(tasks.map((task) => task.status)).toEqual(Array(12).fill('completed'));
+    expect(most).toBe(3);
+  });
+});
+
+describe('bulkhead slots and deadlines', () => {
+  it('frees a hung call’s slot when its task times out, so the next call runs', async () => {
+    const forecast = recordingExecutor('forecast', never);
+    const { runtime } = await startedRuntime({
+      plugins: [
+        new TestPlugin('weather', { executors: [forecast] }),
+        new TestPlugin('echo', { executors: [recordingExecutor('reply')] }),
+      ],
+      responses: router,
+      options: {
+        shutdown: 'cancel',
+        taskTimeoutMs: 200,
+        bulkhead: { limits: { 'plugin:weather': 1 }, maxWaitMs: 5_000 },
+      },
+    });
+    const [first, second] = dispatchAll(runtime, 2, 'forecast');
+    expect((await first)?.chain.at(-1)?.error).toContain('[WEFT_TASK_TIMEOUT]');
+    await second;
+    // The second task reached the upstream once the first one's deadline gave the slot back.
+    expect(forecast.calls).toHaveLength(2);
+  });
+
+  it('fails a task whose planning call waits past maxWaitMs on a full model provider', async () => {
+    const { runtime } = await startedRuntime({
+      responses: {
+        fallback: (messages, request) => {
+          if (request.purpose === 'review') return { type: 'continue' };
+          const hangs = messages.some((message) => message.content.includes('Message: hang'));
+          return hangs
+            ? new Promise(() => undefined)
+            : { steps: [{ pluginId: 'echo', action: 'reply' }] };
+        },
+      },
+      options: {
+        shutdown: 'cancel',
+        bulkhead: { limits: { 'model:scripted': 1 }, maxWaitMs: 100 },
+      },
+    });
+    const hung = runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'message',
+      space: 'a',
+      message: 'hang',
+    });
+    hung.catch(() => undefined);
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'b' });
+    expect(task.status).toBe('failed');
+    expect(task.chain.at(-1)).toMatchObject({ pluginId: 'core', action: 'plan' });
+    expect(task.chain.at(-1)?.error).toContain('[WEFT_BULKHEAD_FULL]');
+    expect(task.chain.at(-1)?.error).toContain('model:scripted');
+  });
+
+  it('runs every task with a single worker (the default limit is then 1)', async () => {
+    const { runtime } = await startedRuntime({
+      responses: planner(['echo', 'reply']),
+      options: { scheduler: { concurrency: 1 } },
+    });
+    const tasks = await Promise.all(
+      ['a', 'b', 'c'].map((space) =>
+        runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space }),
+      ),
+    );
+    expect(tasks.map((task) => task.status)).toEqual(['completed', 'completed', 'completed']);
+  });
+});
+
+describe('bulkhead options', () => {
+  it.each([
+    [{ maxConcurrent: 0 }, 'options.bulkhead.maxConcurrent'],
+    [{ maxWaitMs: -1 }, 'options.bulkhead.maxWaitMs'],
+    [
+      { limits: { weather: 1 } },
+      'options.bulkhead.limits["weather"]: no such dependency; configured: "model:scripted", "plugin:weather", "memory:in-memory"',
+    ],
+    [
+      { limits: { 'plugin:wether': 1 } },
+      'options.bulkhead.limits["plugin:wether"]: no such dependency',
+    ],
+    [{ size: 3 }, 'options.bulkhead'],
+    [{ limits: { 'plugin:weather': 0 } }, 'options.bulkhead.limits.plugin:weather'],
+  ])('refuses %j with WEFT_INVALID_CONFIG naming the option', async (bulkhead, named) => {
+    const error = await errorOf(
+      Runtime.init({
+        models: [new ScriptedModelProvider()],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new TestPlugin('weather', { executors: [recordingExecutor('forecast')] })],
+        options: { logger: silentLogger, bulkhead: bulkhead as never },
+      }),
+    );
+    expect(error.code).toBe('WEFT_INVALID_CONFIG');
+    expect(error.message).toContain(named);
+  });
+});
