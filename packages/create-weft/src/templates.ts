@@ -9,11 +9,12 @@ export const TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.
 /**
  * Template files whose names npm or the repository would treat specially under their real
  * name: npm drops `.gitignore` from tarballs, and a nested `package.json` would look like a
- * workspace package.
+ * workspace package. `.dockerignore` follows `.gitignore`, so dot files are never missed.
  */
 const RENAMED: Record<string, string> = {
   '_package.json': 'package.json',
   _gitignore: '.gitignore',
+  _dockerignore: '.dockerignore',
   'env.example': '.env.example',
 };
 

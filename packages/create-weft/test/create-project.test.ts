@@ -28,8 +28,11 @@ describe('createProject', () => {
       expect(project).toMatchObject({ directory, name: 'my-agent', source: 'registry' });
       expect(project.files).toEqual(
         [
+          '.dockerignore',
           '.env.example',
           '.gitignore',
+          'Dockerfile',
+          ...(model === 'ollama' ? ['compose.yaml'] : []),
           'README.md',
           'package.json',
           'src/agent.ts',

@@ -8,6 +8,8 @@ export async function createAgent(options: {
   memory: MemoryProvider;
   /** The HTTP port; 0 picks a free one. */
   port: number;
+  /** The interface to listen on; default 127.0.0.1, `0.0.0.0` in a container. */
+  host?: string;
   /** Fail at start, naming the provider, when the model or memory is down. */
   checkHealthOnStart?: boolean;
   /** Where the runtime logs; by default JSON lines on standard output. */
@@ -18,7 +20,7 @@ export async function createAgent(options: {
     memory: options.memory,
     plugins: [new AssistantPlugin()],
     options: {
-      server: { port: options.port },
+      server: { port: options.port, host: options.host ?? '127.0.0.1' },
       // Ctrl+C and `kill` stop the runtime gracefully: queued tasks finish first.
       handleSignals: true,
       checkHealthOnStart: options.checkHealthOnStart ?? false,

@@ -22,3 +22,15 @@ export function readPort(env: NodeJS.ProcessEnv): number {
   }
   return port;
 }
+
+/**
+ * The interface to listen on from `HOST`: 127.0.0.1 by default, so only this machine can reach
+ * the agent; the container image sets 0.0.0.0, so that its published port reaches it.
+ */
+export function readHost(env: NodeJS.ProcessEnv): string {
+  const host = env.HOST?.trim() || '127.0.0.1';
+  if (/\s/.test(host)) {
+    throw new SetupError(`HOST: "${host}" is not an address; set an IP address such as 0.0.0.0`);
+  }
+  return host;
+}

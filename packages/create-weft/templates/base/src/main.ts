@@ -1,6 +1,6 @@
 import { WeftError } from '@weft/core';
 import { createAgent } from './agent.js';
-import { loadEnvFile, readPort, SetupError } from './env.js';
+import { loadEnvFile, readHost, readPort, SetupError } from './env.js';
 import { createMemory } from './memory.js';
 import { createModel } from './model.js';
 
@@ -11,6 +11,7 @@ try {
     model: createModel(process.env),
     memory: createMemory(process.env),
     port: readPort(process.env),
+    host: readHost(process.env),
     // A model server that is down or refuses the key stops the start here, naming it, instead
     // of failing the first message. Set it to false for a server without `GET /models`.
     checkHealthOnStart: true,
@@ -21,9 +22,19 @@ try {
     `Try: curl -s -X POST ${runtime.server.url}/messages -H 'Content-Type: application/json' -d '{"user":"ada","text":"Hello"}'`,
   );
 } catch (error) {
-  // A missing key, a bad setting or a model that is not running is the user's to fix: say
-  // which, without a stack trace.
-  if (!(error instanceof SetupError) && !WeftError.is(error, 'WEFT_START_FAILED')) throw error;
+  if (!isForTheUser(error)) throw error;
   console.error(`Cannot start the agent. ${error.message}`);
   process.exitCode = 1;
+}
+
+/**
+ * A missing key, a bad setting, a model server that does not answer or a port in use: the
+ * user's to fix, so said in one line, without a stack trace.
+ */
+function isForTheUser(error: unknown): error is Error {
+  return (
+    error instanceof SetupError ||
+    WeftError.is(error, 'WEFT_START_FAILED') ||
+    WeftError.is(error, 'WEFT_LISTEN_FAILED')
+  );
 }

@@ -1,0 +1,187 @@
+/**
+ * The container set-up of a generated project, checked without a container engine (none runs
+ * where the tests run): the Dockerfile and compose.yaml are read and held to what the project
+ * itself says (its engines, start script, build output, settings and defaults). Whether the
+ * image builds is not checked here.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { ModelProvider } from '@weft/core';
+import type { OpenAIModelProvider } from '@weft/model-openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { createProject } from '../src/create-project.js';
+
+const root = path.resolve(__dirname, '../../..');
+
+let work = '';
+let directory = '';
+
+/** One instruction of a Dockerfile, with its stage's index (0 for the first FROM). */
+interface Instruction {
+  stage: number;
+  keyword: string;
+  args: string;
+}
+
+function parseDockerfile(text: string): Instruction[] {
+  const instructions: Instruction[] = [];
+  let stage = -1;
+  // Continuation lines join their instruction; comments and blank lines are dropped.
+  const joined = text.replace(/\\\n\s*/g, ' ');
+  for (const line of joined.split('\n')) {
+    const trimmed = line.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    const [keyword = '', ...rest] = trimmed.split(/\s+/);
+    if (keyword.toUpperCase() === 'FROM') stage += 1;
+    instructions.push({ stage, keyword: keyword.toUpperCase(), args: rest.join(' ') });
+  }
+  return instructions;
+}
+
+async function projectFile(file: string): Promise<string> {
+  return readFile(path.join(directory, file), 'utf8');
+}
+
+// A project inside the repository (a folder .gitignore names), so its modules can be loaded.
+beforeAll(async () => {
+  work = await mkdtemp(path.join(root, 'packages/create-weft/.variants-check-'));
+  directory = path.join(work, 'container-agent');
+  await createProject({ directory, model: 'ollama', memory: 'sqlite', source: 'registry' });
+});
+
+afterAll(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+describe('the generated Dockerfile', () => {
+  it('builds from a Node.js image the project supports, in every stage', async () => {
+    const manifest = JSON.parse(await projectFile('package.json')) as {
+      engines: { node: string };
+    };
+    const [, minMajor] = /^>=(\d+)\./.exec(manifest.engines.node) ?? [];
+    const froms = parseDockerfile(await projectFile('Dockerfile')).filter(
+      (instruction) => instruction.keyword === 'FROM',
+    );
+    expect(froms).toHaveLength(2);
+    for (const from of froms) {
+      const [, major] = /^node:(\d+)-/.exec(from.args) ?? [];
+      expect(Number(major)).toBeGreaterThanOrEqual(Number(minMajor));
+    }
+  });
+
+  it('runs what npm start runs, from the build output, as an unprivileged user', async () => {
+    const manifest = JSON.parse(await projectFile('package.json')) as {
+      scripts: Record<string, string>;
+    };
+    const build = JSON.parse(
+      (await projectFile('tsconfig.build.json')).replace(/^\s*\/\/.*$/gm, ''),
+    ) as { compilerOptions: { rootDir: string; outDir: string } };
+    const final = parseDockerfile(await projectFile('Dockerfile')).filter(
+      (instruction) => instruction.stage === 1,
+    );
+    const cmd = JSON.parse(final.find((i) => i.keyword === 'CMD')?.args ?? '[]') as string[];
+    expect(cmd).toEqual(manifest.scripts.start?.split(' '));
+    expect(cmd[1]).toBe(`${build.compilerOptions.outDir}/main.js`);
+    expect(final.filter((i) => i.keyword === 'COPY').map((i) => i.args)).toEqual([
+      '--from=build /app/package.json ./',
+      '--from=build /app/node_modules ./node_modules',
+      `--from=build /app/${build.compilerOptions.outDir} ./${build.compilerOptions.outDir}`,
+    ]);
+    expect(final.find((i) => i.keyword === 'USER')?.args).toBe('node');
+  });
+
+  it('listens on every interface of the container, on the port it exposes', async () => {
+    const final = parseDockerfile(await projectFile('Dockerfile')).filter(
+      (instruction) => instruction.stage === 1,
+    );
+    const env = Object.fromEntries(
+      final.filter((i) => i.keyword === 'ENV').map((i) => i.args.split('=') as [string, string]),
+    );
+    const { readHost, readPort } = (await import(path.join(directory, 'src/env.ts'))) as {
+      readHost: (env: NodeJS.ProcessEnv) => string;
+      readPort: (env: NodeJS.ProcessEnv) => number;
+    };
+    expect(readHost(env)).toBe('0.0.0.0');
+    expect(readHost({})).toBe('127.0.0.1');
+    expect(String(readPort(env))).toBe(final.find((i) => i.keyword === 'EXPOSE')?.args);
+  });
+
+  it('keeps .env, dependencies, builds and data out of the image', async () => {
+    const ignored = (await projectFile('.dockerignore')).split('\n').filter(Boolean);
+    const gitignored = (await projectFile('.gitignore')).split('\n').filter(Boolean);
+    expect(ignored).toEqual(expect.arrayContaining(gitignored));
+    expect(ignored).toEqual(expect.arrayContaining(['.env', 'node_modules/', 'data/']));
+  });
+
+  it('gives the SQLite file a directory the node user may write, where the memory looks', async () => {
+    const memorySource = await projectFile('src/memory.ts');
+    const [, defaultPath] = /\|\| '([^']+)'/.exec(memorySource) ?? [];
+    expect(defaultPath).toBe('data/memory.db');
+    const final = parseDockerfile(await projectFile('Dockerfile')).filter((i) => i.stage === 1);
+    expect(final.find((i) => i.keyword === 'WORKDIR')?.args).toBe('/app');
+    expect(final.map((i) => `${i.keyword} ${i.args}`)).toContain(
+      `RUN mkdir ${path.dirname(defaultPath ?? '')} && chown node:node ${path.dirname(defaultPath ?? '')}`,
+    );
+  });
+});
+
+describe('the generated compose.yaml (model ollama)', () => {
+  interface Compose {
+    services: Record<
+      string,
+      {
+        build?: string;
+        image?: string;
+        ports?: string[];
+        environment?: Record<string, string>;
+        volumes?: string[];
+        depends_on?: Record<string, { condition: string }>;
+        healthcheck?: { test: string[] };
+      }
+    >;
+    volumes: Record<string, unknown>;
+  }
+
+  async function compose(): Promise<Compose> {
+    return parseYaml(await projectFile('compose.yaml')) as Compose;
+  }
+
+  it('builds the agent from the Dockerfile and publishes the port it exposes', async () => {
+    const { services } = await compose();
+    const expose = parseDockerfile(await projectFile('Dockerfile')).find(
+      (i) => i.keyword === 'EXPOSE',
+    )?.args;
+    expect(services.agent?.build).toBe('.');
+    expect(services.agent?.ports).toEqual([`${expose}:${expose}`]);
+  });
+
+  it("points the agent at the Ollama service, with the model the project's default names", async () => {
+    const { services } = await compose();
+    const environment = services.agent?.environment ?? {};
+    const url = new URL(environment.OLLAMA_BASE_URL ?? '');
+    expect(Object.keys(services)).toContain(url.hostname);
+    expect(services[url.hostname]?.image).toBe('ollama/ollama');
+    expect(url.port).toBe('11434');
+    const { createModel } = (await import(path.join(directory, 'src/model.ts'))) as {
+      createModel: (env: NodeJS.ProcessEnv) => ModelProvider;
+    };
+    const configured = createModel(environment) as OpenAIModelProvider;
+    expect(configured.baseUrl).toBe(environment.OLLAMA_BASE_URL);
+    expect(configured.model).toBe((createModel({}) as OpenAIModelProvider).model);
+  });
+
+  it('starts the agent once Ollama answers, and keeps memories and models in volumes', async () => {
+    const { services, volumes } = await compose();
+    expect(services.agent?.depends_on).toEqual({ ollama: { condition: 'service_healthy' } });
+    expect(services.ollama?.healthcheck?.test).toEqual(['CMD', 'ollama', 'list']);
+    const named = [...(services.agent?.volumes ?? []), ...(services.ollama?.volumes ?? [])].map(
+      (volume) => volume.split(':'),
+    );
+    expect(named).toEqual([
+      ['agent-data', '/app/data'],
+      ['ollama-models', '/root/.ollama'],
+    ]);
+    expect(Object.keys(volumes).sort()).toEqual(['agent-data', 'ollama-models']);
+  });
+});
