@@ -202,6 +202,18 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   });
 
+  it('retries a remove that never reached the server until the server is back', async () => {
+    const memory = await db.open({ pool: { reconnectTimeoutMs: 30_000 } });
+    const stored = await memory.store({ space: 'gone', kind: 'note', content: 1, metadata: {} });
+    await db.server().stop('fast');
+    // Refused connections until the restart: the remove was never sent, so it is retried.
+    const removing = memory.remove(stored.id);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await db.server().start();
+    expect(await removing).toBe(true);
+    expect(await memory.query({ space: 'gone' })).toEqual([]);
+  }, 60_000);
+
   it('fails with WEFT_POSTGRES_UNAVAILABLE when an outage outlasts the reconnect window, then recovers', async () => {
     const memory = await db.open({ pool: { reconnectTimeoutMs: 500, connectionTimeoutMs: 500 } });
     await db.server().stop('fast');
