@@ -1,0 +1,84 @@
+/**
+ * Claims of the model-openai README that the other tests do not pin down; each test is listed in
+ * tests/claims/pages/readme-model-openai.json beside the sentence it guards.
+ */
+import { readFileSync } from 'node:fs';
+import { TEXT_GENERATION_CAPABILITY } from '@weft/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { OpenAIModelProvider, OpenAIModelProviderError } from '../src/index.js';
+import { completion, startChatServer, type ChatServer } from './chat-server.js';
+
+let server: ChatServer;
+beforeEach(async () => {
+  server = await startChatServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+async function send(provider: OpenAIModelProvider): Promise<void> {
+  const capability = provider.capabilities.find((c) => c.id === TEXT_GENERATION_CAPABILITY);
+  await capability?.run({ messages: [{ role: 'user', content: 'hi' }] }, {});
+}
+
+describe('packages/model-openai/README.md#configure', () => {
+  it('lets headers override Accept and Content-Type, and apiKey replace their Authorization', async () => {
+    server.enqueue(completion('one'), completion('two'));
+    const headers = {
+      Accept: 'application/vnd.custom+json',
+      'Content-Type': 'application/json; charset=utf-8',
+      Authorization: 'Bearer from-headers',
+    };
+    await send(new OpenAIModelProvider({ baseUrl: server.baseUrl, model: 'm', headers }));
+    await send(
+      new OpenAIModelProvider({ baseUrl: server.baseUrl, model: 'm', headers, apiKey: 'sk-key' }),
+    );
+    const [withoutKey, withKey] = server.requests.map((request) => request.headers);
+    expect(withoutKey).toMatchObject({
+      accept: 'application/vnd.custom+json',
+      'content-type': 'application/json; charset=utf-8',
+      authorization: 'Bearer from-headers',
+    });
+    expect(withKey?.authorization).toBe('Bearer sk-key');
+  });
+
+  it('names an unknown option and lists the known ones', () => {
+    let thrown: unknown;
+    try {
+      new OpenAIModelProvider({
+        baseUrl: server.baseUrl,
+        model: 'm',
+        apikey: 'sk-typo',
+      } as unknown as ConstructorParameters<typeof OpenAIModelProvider>[0]);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(OpenAIModelProviderError.is(thrown, 'WEFT_OPENAI_INVALID_OPTIONS')).toBe(true);
+    expect((thrown as Error).message).toMatch(
+      /unknown option "apikey"; known options are id, baseUrl, apiKey/,
+    );
+    expect((thrown as Error).message).not.toContain('sk-typo');
+  });
+});
+
+describe('packages/model-openai/README.md', () => {
+  it("has no HTTP dependency: it depends on the core and zod only, and calls Node's fetch", async () => {
+    const manifest = JSON.parse(
+      readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+    ) as { dependencies?: Record<string, string> };
+    expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual(['@weft/core', 'zod']);
+    const calls: string[] = [];
+    const original = globalThis.fetch;
+    globalThis.fetch = (input, init) => {
+      calls.push(String(input));
+      return original(input, init);
+    };
+    try {
+      server.enqueue(completion('hi'));
+      await send(new OpenAIModelProvider({ baseUrl: server.baseUrl, model: 'm' }));
+    } finally {
+      globalThis.fetch = original;
+    }
+    expect(calls).toEqual([`${server.baseUrl}/chat/completions`]);
+  });
+});
