@@ -17,35 +17,28 @@
  * was at that commit as a third column, checked out into the temporary folder with this
  * checkout's node_modules, so a change is judged against the site before it in the same run.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import {
-  appendFileSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { execFileSync, type ChildProcess } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import {
+  createStockSite,
+  median,
+  positiveInteger as readCount,
+  run,
+  serve as serveSite,
+  siteDir,
+  STOCK_PAGES,
+  stop,
+  WEFT_PAGES,
+} from './bench-sites';
 import { firstLoad } from './first-load';
 
 const LIGHTHOUSE = 'lighthouse@13.5.0';
-const CREATE_DOCUSAURUS = 'create-docusaurus@3.10.2';
 const CHROME_FLAGS = '--headless=new --no-sandbox --disable-gpu --disable-background-networking';
-const SERVER_START_DEADLINE_MS = 60_000;
 
-const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const value = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value < 1) {
-    throw new Error(`bench:site: ${name} must be a positive integer, got "${raw}"`);
-  }
-  return value;
-}
+const positiveInteger = (name: string, fallback: number): number =>
+  readCount('bench:site', name, fallback);
 
 interface SiteUnderTest {
   label: string;
@@ -58,45 +51,6 @@ interface SiteUnderTest {
 
 const PAGE_TYPES = ['home', 'guide', 'API class', 'API index', 'plugins'] as const;
 
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): void {
-  execFileSync(command, args, { cwd, stdio: 'ignore', env: { ...process.env, ...env } });
-}
-
-/** A stock classic site plus plugin-pwa and the local search, as their READMEs set them up. */
-function createStockSite(parent: string): string {
-  run(
-    'npx',
-    ['--yes', CREATE_DOCUSAURUS, 'stock', 'classic', '--javascript', '--skip-install'],
-    parent,
-  );
-  const dir = path.join(parent, 'stock');
-  symlinkSync(path.join(siteDir, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  const configFile = path.join(dir, 'docusaurus.config.js');
-  const config = readFileSync(configFile, 'utf8');
-  const extra = `
-config.plugins = [
-  ...(config.plugins ?? []),
-  ['@docusaurus/plugin-pwa', {
-    offlineModeActivationStrategies: ['appInstalled', 'standalone', 'queryString'],
-    pwaHead: [
-      { tagName: 'link', rel: 'manifest', href: '/manifest.json' },
-      { tagName: 'meta', name: 'theme-color', content: '#25c2a0' },
-    ],
-  }],
-];
-config.themes = [...(config.themes ?? []), ['@easyops-cn/docusaurus-search-local', { hashed: true }]];
-`;
-  writeFileSync(
-    configFile,
-    config.replace(/export default config;\s*$/, `${extra}\nexport default config;\n`),
-  );
-  writeFileSync(
-    path.join(dir, 'static', 'manifest.json'),
-    JSON.stringify({ name: 'Stock', short_name: 'Stock', start_url: '/', display: 'standalone' }),
-  );
-  return dir;
-}
-
 function timeColdBuild(site: SiteUnderTest): number {
   run('npx', ['docusaurus', 'clear'], site.dir);
   const start = process.hrtime.bigint();
@@ -104,39 +58,8 @@ function timeColdBuild(site: SiteUnderTest): number {
   return Number(process.hrtime.bigint() - start) / 1e9;
 }
 
-async function serve(site: SiteUnderTest): Promise<ChildProcess> {
-  const server = spawn(
-    'npx',
-    ['docusaurus', 'serve', '--port', String(site.port), '--host', '127.0.0.1', '--no-open'],
-    { cwd: site.dir, stdio: 'ignore', detached: true },
-  );
-  const deadline = Date.now() + SERVER_START_DEADLINE_MS;
-  while (Date.now() < deadline) {
-    try {
-      const response = await fetch(`http://127.0.0.1:${site.port}/`);
-      if (response.ok) {
-        return server;
-      }
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  stop(server);
-  throw new Error(
-    `bench:site: ${site.label} did not start serving on port ${site.port} within ${SERVER_START_DEADLINE_MS} ms`,
-  );
-}
-
-function stop(server: ChildProcess): void {
-  if (server.pid !== undefined) {
-    try {
-      process.kill(-server.pid, 'SIGTERM');
-    } catch {
-      // Already gone.
-    }
-  }
-}
+const serve = (site: SiteUnderTest): Promise<ChildProcess> =>
+  serveSite('bench:site', site.dir, site.port);
 
 interface LighthouseResult {
   score: number;
@@ -188,13 +111,6 @@ function baselineSite(workDir: string, ref: string, pages: Record<string, string
   };
 }
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const at = (index: number): number => sorted[index] ?? Number.NaN;
-  return sorted.length % 2 ? at(middle) : (at(middle - 1) + at(middle)) / 2;
-};
-
 async function main(): Promise<void> {
   const runs = positiveInteger('BENCH_RUNS', 3);
   const builds = positiveInteger('BENCH_BUILDS', 1);
@@ -203,13 +119,7 @@ async function main(): Promise<void> {
   console.log(`bench:site: working in ${workDir}`);
   const servers: ChildProcess[] = [];
   const baselineRef = process.env.BENCH_BASELINE_REF;
-  const weftPages = {
-    home: '/',
-    guide: '/docs/getting-started/',
-    'API class': '/api/classes/Runtime/',
-    'API index': '/api/',
-    plugins: '/plugins/',
-  };
+  const weftPages = WEFT_PAGES;
   try {
     const stockDir = createStockSite(workDir);
     const sites: SiteUnderTest[] = [
@@ -224,13 +134,7 @@ async function main(): Promise<void> {
         label: 'stock 3.10',
         dir: stockDir,
         port: 4311,
-        pages: {
-          home: '/',
-          guide: '/docs/intro/',
-          'API class': '/docs/tutorial-basics/markdown-features/',
-          'API index': '/docs/category/tutorial---basics/',
-          plugins: '/markdown-page/',
-        },
+        pages: STOCK_PAGES,
         build: () => run('npx', ['docusaurus', 'build'], stockDir),
       },
     ];
