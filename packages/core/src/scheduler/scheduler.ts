@@ -15,8 +15,9 @@ interface Job {
  * rejected at once with an error whose `status` is 503, which HTTP triggers pass on to the
  * client. A task that fails rejects only its own promise.
  *
- * Each task also gets a {@link WorkerLease}: while it waits on a full bulkhead it gives its
- * worker back, so one hung dependency cannot hold every worker.
+ * Each task also gets a lease, its second argument: `lease.away(promise)` waits for `promise`
+ * without holding a worker (other tasks run meanwhile), then takes one again, before any queued
+ * task. The runtime's bulkheads wait this way, so one hung dependency cannot hold every worker.
  *
  * @example
  * ```ts
@@ -85,7 +86,7 @@ export class Scheduler {
    */
   schedule<T>(
     space: string,
-    task: (signal: AbortSignal, lease: WorkerLease) => Promise<T>,
+    task: (signal: AbortSignal, lease: { away<R>(promise: Promise<R>): Promise<R> }) => Promise<T>,
   ): Promise<T> {
     if (this.closed) {
       return Promise.reject(
