@@ -303,3 +303,13 @@ describe('docs/memory-providers/overview.md', () => {
     expect(stores).toBe(32);
   });
 });
+
+describe('packages/testing/README.md#scriptedmodelprovider', () => {
+  it('names a ScriptedModelProvider scripted unless told another id, and offers text-generation', () => {
+    expect(new ScriptedModelProvider().id).toBe('scripted');
+    expect(new ScriptedModelProvider({ id: 'planner' }).id).toBe('planner');
+    expect(new ScriptedModelProvider().capabilities.map((capability) => capability.id)).toEqual([
+      'text-generation',
+    ]);
+  });
+});
