@@ -8,7 +8,7 @@ import { createAgent } from './agent.js';
 import { createRealModel } from './real-model.js';
 
 /** What the stand-in server saw of each request. */
-const seen: { authorization?: string; model: string }[] = [];
+const seen: { authorization?: string; model: string; stream?: unknown }[] = [];
 let server: Server;
 let baseUrl: string;
 
@@ -28,10 +28,12 @@ beforeAll(async () => {
       const body = JSON.parse(raw) as {
         model: string;
         messages: { content: string }[];
+        stream?: unknown;
       };
       seen.push({
         authorization: request.headers.authorization,
         model: body.model,
+        stream: body.stream,
       });
       const prompt = body.messages.map((message) => message.content).join('\n');
       const content = prompt.includes('(PipelineModification)')
@@ -97,6 +99,8 @@ describe('switching the getting-started agent to a real model', () => {
       seen.every((request) => request.authorization === 'Bearer sk-test'),
     ).toBe(true);
     expect(seen.every((request) => request.model === 'gpt-4o-mini')).toBe(true);
+    // Replies are not streamed (docs/guides/troubleshooting.md): no request asks for it.
+    expect(seen.every((request) => request.stream === undefined)).toBe(true);
   });
 
   it('uses a local Ollama, with no key, when OPENAI_API_KEY is not set', async () => {

@@ -55,13 +55,17 @@ async function post(
   target: Runtime,
   body: unknown,
   path = '/chat',
-): Promise<{ status: number; json: Record<string, unknown> }> {
+): Promise<{ status: number; json: Record<string, unknown>; contentType: string | null }> {
   const response = await fetch(`${target.server.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+  return {
+    status: response.status,
+    json: (await response.json()) as Record<string, unknown>,
+    contentType: response.headers.get('content-type'),
+  };
 }
 
 function item(overrides: Partial<Context>): Context {
@@ -135,9 +139,15 @@ describe('ChatPlugin', () => {
 
   it('answers a message with the reply the model wrote', async () => {
     const { runtime, model, memory } = await boot([PLAN, 'Hello Ada!']);
-    const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 'Hi there' });
+    const { status, json, contentType } = await post(runtime, {
+      room: '42',
+      user: 'ada',
+      message: 'Hi there',
+    });
     expect(status).toBe(200);
     expect(json).toEqual({ taskId: expect.any(String), status: 'completed', reply: 'Hello Ada!' });
+    // One JSON body once the task has ended, not a stream (README, "Responses").
+    expect(contentType).toBe('application/json; charset=utf-8');
 
     // The reply prompt is the plugin's template, rendered with the message and the chain.
     const replyPrompt = model.requests[1]?.at(-1)?.content ?? '';
