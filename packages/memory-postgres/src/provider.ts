@@ -69,6 +69,7 @@ export class PostgresMemoryProvider extends MemoryProvider {
   private readonly tables: Tables;
   private connection: Connection | undefined;
   private lastCreatedAt = 0;
+  private opening: Promise<void> | undefined;
 
   /**
    * Creates the provider; nothing is connected until {@link PostgresMemoryProvider.init}.
@@ -103,6 +104,14 @@ export class PostgresMemoryProvider extends MemoryProvider {
    */
   override async init(): Promise<void> {
     if (this.connection) return;
+    // A second init() while the first is connecting waits for it instead of opening a second pool.
+    this.opening ??= this.open().finally(() => {
+      this.opening = undefined;
+    });
+    return this.opening;
+  }
+
+  private async open(): Promise<void> {
     const pool = createPool(this.options);
     let client: pg.PoolClient;
     try {
@@ -173,7 +182,7 @@ export class PostgresMemoryProvider extends MemoryProvider {
    * written then.
    */
   override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
-    const { runner } = this.open();
+    const { runner } = this.opened();
     if (memory === null || typeof memory !== 'object') {
       throw postgresError(
         'WEFT_POSTGRES_INVALID_MEMORY',
@@ -255,7 +264,7 @@ export class PostgresMemoryProvider extends MemoryProvider {
     id: string,
     patch: { content?: unknown; metadata?: Record<string, unknown> },
   ): Promise<Memory> {
-    const { runner } = this.open();
+    const { runner } = this.opened();
     if (typeof id !== 'string') {
       throw postgresError(
         'WEFT_POSTGRES_INVALID_ARGUMENT',
@@ -309,7 +318,7 @@ export class PostgresMemoryProvider extends MemoryProvider {
    * positive integer.
    */
   override async query(options: QueryMemoryOptions): Promise<Memory[]> {
-    const { runner } = this.open();
+    const { runner } = this.opened();
     const { sql, params } = buildQuery(this.tables.memories, options, this.label);
     const rows = await runner.run('query()', 'idempotent', async (client) => {
       const result = await client.query<MemoryRow>(sql, [...params]);
@@ -325,7 +334,7 @@ export class PostgresMemoryProvider extends MemoryProvider {
    * @returns `true` when a memory was deleted, `false` when none had this id.
    */
   override async remove(id: string): Promise<boolean> {
-    const { runner } = this.open();
+    const { runner } = this.opened();
     if (typeof id !== 'string') {
       throw postgresError(
         'WEFT_POSTGRES_INVALID_ARGUMENT',
@@ -346,7 +355,7 @@ export class PostgresMemoryProvider extends MemoryProvider {
    * @returns How many memories were deleted.
    */
   override async clear(space?: string): Promise<number> {
-    const { runner } = this.open();
+    const { runner } = this.opened();
     if (space !== undefined && typeof space !== 'string') {
       throw postgresError(
         'WEFT_POSTGRES_INVALID_ARGUMENT',
@@ -369,7 +378,7 @@ export class PostgresMemoryProvider extends MemoryProvider {
     );
   }
 
-  private open(): Connection {
+  private opened(): Connection {
     if (!this.connection) {
       throw postgresError(
         'WEFT_POSTGRES_NOT_OPEN',

@@ -175,3 +175,35 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     }
   });
 });
+
+describe('PostgresMemoryProvider: connections', () => {
+  const connectionsOf = async (id: string): Promise<number> =>
+    (
+      await db.sql<{ count: string }>(
+        'SELECT count(*) AS count FROM pg_stat_activity WHERE application_name = $1',
+        [`weft-memory-postgres/${id}`],
+      )
+    ).map((row) => Number(row.count))[0] ?? 0;
+
+  it('opens one pool for concurrent init() calls and closes every connection at shutdown', async () => {
+    const memory = db.create({ id: 'pool-check', pool: { max: 3 } });
+    await Promise.all([memory.init(), memory.init(), memory.init()]);
+    await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        memory.store({ space: 'busy', kind: 'note', content: index, metadata: {} }),
+      ),
+    );
+    const open = await connectionsOf('pool-check');
+    expect(open).toBeGreaterThan(0);
+    expect(open).toBeLessThanOrEqual(3);
+    await memory.shutdown();
+    // A backend leaves pg_stat_activity a moment after its client has gone: poll, with a deadline.
+    const deadline = Date.now() + 5000;
+    let left = await connectionsOf('pool-check');
+    while (left > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      left = await connectionsOf('pool-check');
+    }
+    expect(left).toBe(0);
+  });
+});
