@@ -86,7 +86,18 @@ export class Scheduler {
    */
   schedule<T>(
     space: string,
-    task: (signal: AbortSignal, lease: { away<R>(promise: Promise<R>): Promise<R> }) => Promise<T>,
+    task: (
+      signal: AbortSignal,
+      lease: {
+        /**
+         * Waits for a promise without holding a worker, then takes one again.
+         *
+         * @param promise - What the task waits for.
+         * @returns The promise's value, once the task holds a worker again.
+         */
+        away<R>(promise: Promise<R>): Promise<R>;
+      },
+    ) => Promise<T>,
   ): Promise<T> {
     if (this.closed) {
       return Promise.reject(
