@@ -9,8 +9,8 @@
  * anyway). The queries come after the stores, one at a time, in four shapes the runtime and
  * plugins use: one space, a prefix, patterns with a kind, and a task.
  *
- * Run with `npm run bench:memory` (about two minutes on two cores); `--memories`, `--queries`
- * and `--concurrency` change the sizes. It prints figures and always exits 0: timings depend on
+ * Run with `npm run bench:memory` (six minutes on two cores that other test suites were also
+ * using; less on a quiet machine); `--memories`, `--queries` and `--concurrency` change the sizes. It prints figures and always exits 0: timings depend on
  * the machine, so nothing here is asserted.
  */
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -32,31 +32,32 @@ import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
 
 /** theme-classic's client module `lib/prism-include-languages` (not the swizzlable theme file). */
-const THEME_PRISM_CLIENT_MODULE =
+export const THEME_PRISM_CLIENT_MODULE =
   /@docusaurus[\\/]theme-classic[\\/]lib[\\/]prism-include-languages(\.js)?$/;
 /** mark.js's package entry, which the search plugin's generated module imports. */
-const MARK_JS_ENTRY = /[\\/]mark\.js[\\/]dist[\\/]mark\.js$/;
+export const MARK_JS_ENTRY = /[\\/]mark\.js[\\/]dist[\\/]mark\.js$/;
 /**
  * theme-classic's progress-bar client module imports `nprogress`; matched as that request (before
  * resolution) so the stand-in goes through the TypeScript loader, and lazy-nprogress.ts can
  * import the real file by its path.
  */
-const NPROGRESS_REQUEST = /^nprogress$/;
+export const NPROGRESS_REQUEST = /^nprogress$/;
 /**
  * The code block's lazy highlighter, which the server bundle takes whole (see the module);
  * matched as the request src/theme/CodeBlock/Content makes, before resolution.
  */
 const LAZY_HIGHLIGHTER = /^\.\/lazy-highlighted-lines$/;
 /** Packages the router imports that run nothing when loaded (see the rule below). */
-const SIDE_EFFECT_FREE_PACKAGES =
+export const SIDE_EFFECT_FREE_PACKAGES =
   /[\\/]node_modules[\\/](hoist-non-react-statics|react-is|prop-types)[\\/]/;
 /** The Docusaurus modules that sort with localeCompare while a page hydrates. */
-const LOCALE_COMPARE_MODULES =
+export const LOCALE_COMPARE_MODULES =
   /@docusaurus[\\/](plugin-content-docs[\\/]lib[\\/]client[\\/]docsClientUtils|theme-common[\\/]lib[\\/]utils[\\/]reactUtils)\.js$/;
 /** theme-common's window-size hook (see window-size.ts). */
-const WINDOW_SIZE_HOOK = /@docusaurus[\\/]theme-common[\\/]lib[\\/]hooks[\\/]useWindowSize\.js$/;
+export const WINDOW_SIZE_HOOK =
+  /@docusaurus[\\/]theme-common[\\/]lib[\\/]hooks[\\/]useWindowSize\.js$/;
 /** The PWA plugin's client module; `$` lets lazy-register-sw.ts import it with a query string. */
-const PWA_REGISTER_SW = /@docusaurus[\\/]plugin-pwa[\\/]lib[\\/]registerSw\.js$/;
+export const PWA_REGISTER_SW = /@docusaurus[\\/]plugin-pwa[\\/]lib[\\/]registerSw\.js$/;
 
 export default function pluginLeanClient(context: LoadContext): Plugin {
   const generated = (file: string) => path.join(context.generatedFilesDir, file);
