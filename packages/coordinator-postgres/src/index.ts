@@ -1,9 +1,0 @@
-/**
- * Lets several Weft runtimes share one PostgreSQL database and keep each space's tasks in
- * order across them.
- *
- * @packageDocumentation
- */
-export { PostgresSpaceCoordinator } from './coordinator.js';
-export type { CoordinatorLogger, PostgresSpaceCoordinatorOptions } from './options.js';
-export type { WeftCoordinatorErrorCode } from './errors.js';
