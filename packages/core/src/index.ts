@@ -57,6 +57,12 @@ export { MemoryManager } from './memory/memory-manager.js';
 export { spaceId } from './memory/space-id.js';
 export { PromptRegistry, type TemplateFunction } from './prompts/prompt-registry.js';
 export { Scheduler } from './scheduler/scheduler.js';
+export type {
+  SpaceCoordinator,
+  SpaceCoordinatorHost,
+  SpaceGrant,
+  TaskArrival,
+} from './scheduler/space-coordinator.js';
 export {
   ServerManager,
   type CorsOptions,

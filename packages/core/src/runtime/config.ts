@@ -8,6 +8,7 @@ import { PIPELINE_REVIEW_POLICIES, type PipelineReview } from '../pipeline/revie
 import type { Plugin } from '../plugins/plugin.js';
 import { bulkheadOptionsSchema } from '../bulkhead/bulkhead-options.js';
 import type { ServerManagerConfig } from '../server/server-manager.js';
+import type { SpaceCoordinator } from '../scheduler/space-coordinator.js';
 
 /**
  * Everything {@link Runtime.init} needs.
@@ -23,6 +24,12 @@ export type RuntimeConfig = {
   plugins: readonly Plugin[];
   /** Groups of capability ids that can stand in for one another. */
   capabilityAliases?: readonly CapabilityAliasGroup[];
+  /**
+   * Keeps each space's tasks in order across several runtimes that share a store, such as
+   * `PostgresSpaceCoordinator` of `@weft/coordinator-postgres`. Without one, the order holds
+   * within this process only.
+   */
+  coordinator?: SpaceCoordinator;
   /** Tuning; every field has a default. */
   options?: {
     /** Most steps one task may run. Default 10. */
@@ -224,6 +231,20 @@ export function checkConfigShape(config: RuntimeConfig): {
     ])
   ) {
     problems.push(`memory: expected a MemoryProvider instance, got ${describe(config.memory)}`);
+  }
+  if (
+    config.coordinator !== undefined &&
+    !looksLike<SpaceCoordinator>(config.coordinator, [
+      'init',
+      'shutdown',
+      'admit',
+      'acquire',
+      'release',
+    ])
+  ) {
+    problems.push(
+      `coordinator: expected a SpaceCoordinator instance, got ${describe(config.coordinator)}`,
+    );
   }
   let pluginsValid = true;
   if (!Array.isArray(config.plugins)) {

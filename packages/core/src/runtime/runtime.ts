@@ -19,6 +19,8 @@ import { settleWithin, TIMED_OUT } from '../util/deadline.js';
 import { createDefaultLogger } from '../util/logger.js';
 import { checkConfigShape, type ResolvedOptions, type RuntimeConfig } from './config.js';
 import { SPACE_ID_PATTERN } from '../memory/space-id.js';
+import type { SpaceCoordinatorHost, TaskArrival } from '../scheduler/space-coordinator.js';
+import { arrivalOf, newTask, taskOfArrival, type TriggerEvent } from './arrivals.js';
 
 /**
  * How long stop() waits for cancelled tasks, and for each plugin or provider to shut down,
@@ -128,7 +130,7 @@ export class Runtime {
       relatedChars: options.relatedMemoryChars,
       logger: this.logger.child({ component: 'memory' }),
     });
-    this.scheduler = new Scheduler(options.scheduler);
+    this.scheduler = new Scheduler({ ...options.scheduler, coordinator: config.coordinator });
     this.server = new ServerManager(
       options.server as ConstructorParameters<typeof ServerManager>[0],
       this.logger.child({ component: 'server' }),
@@ -264,20 +266,21 @@ export class Runtime {
    * }
    * ```
    */
-  async dispatch(event: {
-    /** The plugin whose trigger fired. */
-    pluginId: string;
-    /** The trigger's id. */
-    triggerId: string;
-    /** The space id, or a space with related spaces. */
-    space: string | Space;
-    /** The event's text, such as a chat message. */
-    message?: string;
-    /** The event's structured data. */
-    data?: unknown;
-    /** Free-form metadata stored with the task's memories. */
-    metadata?: Record<string, unknown>;
-  }): Promise<AgentTask> {
+  async dispatch(event: TriggerEvent): Promise<AgentTask> {
+    return (await this.accept(event)).done;
+  }
+
+  /**
+   * Like {@link Runtime.dispatch}, but resolves as soon as the task is queued, for triggers
+   * that answer before the work is done (a webhook's 202). With a `coordinator`, the task is
+   * recorded in the shared store by then, so another instance runs it if this one dies.
+   *
+   * @param event - As for {@link Runtime.dispatch}.
+   * @returns The task's id, and a promise of the finished task.
+   * @throws As {@link Runtime.dispatch} does, and the coordinator's error when it cannot record
+   * the task.
+   */
+  async accept(event: TriggerEvent): Promise<{ taskId: string; done: Promise<AgentTask> }> {
     const space: Space = typeof event.space === 'string' ? { id: event.space } : event.space;
     if (typeof space?.id !== 'string' || !SPACE_ID_PATTERN.test(space.id)) {
       throw new WeftError(
@@ -300,35 +303,43 @@ export class Runtime {
         { status: 503, expose: true },
       );
     }
-    const createdAt = new Date();
-    const trigger = {
-      type: 'trigger' as const,
-      pluginId: event.pluginId,
-      action: event.triggerId,
-      message: event.message,
-      data: event.data,
-      timestamp: createdAt,
-    };
-    const task: AgentTask = {
-      id: randomUUID(),
-      space,
-      trigger,
-      metadata: { ...event.metadata },
-      createdAt,
-      status: 'queued',
-      recorded: { trigger: false, chain: false },
-      chain: [trigger],
-      steps: [],
-    };
-    return this.scheduler.schedule(space.id, async (signal, lease) => {
-      this.running.add(task);
-      try {
-        return await this.runner.run(task, signal, lease);
-      } finally {
-        this.running.delete(task);
-      }
-    });
+    const refusal = this.scheduler.refusal();
+    if (refusal) throw refusal;
+    const task = newTask(randomUUID(), space, event);
+    const ticket = await this.config.coordinator?.admit(arrivalOf(task));
+    const done = this.runQueued(task, ticket);
+    // A caller that only wanted the acknowledgement must not cause an unhandled rejection.
+    done.catch(() => undefined);
+    return { taskId: task.id, done };
   }
+
+  private runQueued(task: AgentTask, ticket: number | undefined): Promise<AgentTask> {
+    return this.scheduler.schedule(
+      task.space.id,
+      async (signal, lease) => {
+        this.running.add(task);
+        try {
+          return await this.runner.run(task, signal, lease);
+        } finally {
+          this.running.delete(task);
+        }
+      },
+      ticket,
+    );
+  }
+
+  /** How the coordinator hands this runtime the tasks of an instance that died. */
+  private readonly coordinatorHost: SpaceCoordinatorHost = {
+    resume: (arrival: TaskArrival, ticket: number) => {
+      const task = taskOfArrival(arrival);
+      this.logger.info({ taskId: task.id, space: task.space.id, ticket }, 'resuming a task');
+      this.runQueued(task, ticket).then(
+        (done) => this.logger.info({ taskId: done.id, status: done.status }, 'resumed task ended'),
+        (error: unknown) =>
+          this.logger.warn({ taskId: task.id, error: describeError(error) }, 'resumed task failed'),
+      );
+    },
+  };
 
   private async startOnce(): Promise<void> {
     this.phase = 'starting';
@@ -336,6 +347,13 @@ export class Runtime {
       await this.startComponent('memory provider', this.config.memory.id, this.config.memory);
       for (const model of this.config.models) {
         await this.startComponent('model provider', model.id, model);
+      }
+      const coordinator = this.config.coordinator;
+      if (coordinator) {
+        await this.startComponent('coordinator', coordinator.id, {
+          init: () => coordinator.init(this.coordinatorHost),
+          shutdown: () => coordinator.shutdown(),
+        });
       }
       for (const plugin of this.plugins.list()) {
         try {

@@ -1,12 +1,19 @@
 import type { WorkerLease } from '../bulkhead/bulkhead.js';
 import { WeftError } from '../errors/weft-error.js';
 import { WorkerLending } from './worker-lending.js';
+import type { SpaceCoordinator, SpaceGrant } from './space-coordinator.js';
+import { SignalFanOut } from './signal-fan-out.js';
 
 interface Job {
   run: (signal: AbortSignal, lease: WorkerLease) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (reason: unknown) => void;
+  /** The coordinator's ticket, when a coordinator keeps the space in order across instances. */
+  ticket?: number;
 }
+
+/** The parts of a coordinator the scheduler uses; the runtime admits and resumes. */
+type SpaceGate = Pick<SpaceCoordinator, 'acquire' | 'release'>;
 
 /**
  * Runs tasks with bounded concurrency. Tasks of one space run one at a time, in the order they
@@ -14,6 +21,10 @@ interface Job {
  * parallel up to `concurrency`. When `maxQueueSize` tasks are already waiting, a new one is
  * rejected at once with an error whose `status` is 503, which HTTP triggers pass on to the
  * client. A task that fails rejects only its own promise.
+ *
+ * With a `coordinator`, every task carries the ticket the coordinator gave it when it arrived,
+ * and a space's next task runs only once the coordinator grants the space (it may be busy on
+ * another instance); the wait holds no worker, so spaces that are free keep running.
  *
  * Each task also gets a lease, its second argument: `lease.away(promise)` waits for `promise`
  * without holding a worker (other tasks run meanwhile), then takes one again, before any queued
@@ -48,16 +59,28 @@ export class Scheduler {
   private readonly lending = new WorkerLending();
   private readonly hasFreeWorker = (): boolean =>
     this.active - this.lending.lent < this.concurrency;
+  private readonly coordinator: SpaceGate | undefined;
+  /** Spaces whose grant is being asked for. */
+  private readonly acquiring = new Set<string>();
+  /** Granted spaces' tasks, waiting for a worker. */
+  private readonly granted = new Map<string, { job: Job; grant: SpaceGrant }>();
+  /** Grants being given back; the scheduler is idle only once none is. */
+  private releasing = 0;
+  private readonly fanOut = new SignalFanOut();
 
   /**
    * Creates a scheduler; it runs nothing until {@link Scheduler.start}.
    *
-   * @param options - `concurrency` (default 4) and `maxQueueSize` (default 1000).
-   * @throws Error when either is not a positive integer.
+   * @param options - `concurrency` (default 4), `maxQueueSize` (default 1000), and the
+   * `coordinator` that grants spaces when several instances share them.
+   * @throws Error when either number is not a positive integer.
    */
-  constructor(options: { concurrency?: number; maxQueueSize?: number } = {}) {
+  constructor(
+    options: { concurrency?: number; maxQueueSize?: number; coordinator?: SpaceGate } = {},
+  ) {
     this.concurrency = positiveInteger('concurrency', options.concurrency ?? 4);
     this.maxQueueSize = positiveInteger('maxQueueSize', options.maxQueueSize ?? 1000);
+    this.coordinator = options.coordinator;
   }
 
   /** Number of tasks waiting to run. */
@@ -73,14 +96,42 @@ export class Scheduler {
   /** Starts running tasks; tasks scheduled before this wait for it. */
   start(): void {
     this.started = true;
+    for (const space of this.queues.keys()) this.requestSpace(space);
     this.pump();
+  }
+
+  /**
+   * Why a task scheduled now would be refused, if it would: the runtime asks before a
+   * coordinator records the task, since a task with a ticket is never refused for a full queue.
+   *
+   * @returns The error `schedule` would reject with, or `undefined`.
+   */
+  refusal(): WeftError | undefined {
+    if (this.closed) {
+      return new WeftError(
+        'WEFT_SHUTTING_DOWN',
+        'Scheduler: the runtime is shutting down and accepts no new tasks.',
+        { status: 503, expose: true },
+      );
+    }
+    if (this.waiting >= this.maxQueueSize) {
+      return new WeftError(
+        'WEFT_QUEUE_FULL',
+        `Scheduler: the queue is full (${this.maxQueueSize} tasks waiting); try again later.`,
+        { status: 503, expose: true },
+      );
+    }
+    return undefined;
   }
 
   /**
    * Queues a task.
    *
    * @param space - The space the task belongs to.
-   * @param task - The work; its signal is aborted when the scheduler stops in `cancel` mode.
+   * @param task - The work; its signal is aborted when the scheduler stops in `cancel` mode,
+   * or when the coordinator loses the space.
+   * @param ticket - The coordinator's ticket for the task; required with a coordinator, and a
+   * task that has one is not refused for a full queue (it was accepted already).
    * @returns What the task returns, once it has run.
    * @throws Error with `status` 503 when the queue is full or the scheduler is stopping.
    */
@@ -98,32 +149,28 @@ export class Scheduler {
         away<R>(promise: Promise<R>): Promise<R>;
       },
     ) => Promise<T>,
+    ticket?: number,
   ): Promise<T> {
-    if (this.closed) {
-      return Promise.reject(
-        new WeftError(
-          'WEFT_SHUTTING_DOWN',
-          'Scheduler: the runtime is shutting down and accepts no new tasks.',
-          { status: 503, expose: true },
-        ),
-      );
+    const refusal = this.refusal();
+    if (refusal && (refusal.code === 'WEFT_SHUTTING_DOWN' || ticket === undefined)) {
+      return Promise.reject(refusal);
     }
-    if (this.waiting >= this.maxQueueSize) {
+    if (this.coordinator && ticket === undefined) {
       return Promise.reject(
         new WeftError(
-          'WEFT_QUEUE_FULL',
-          `Scheduler: the queue is full (${this.maxQueueSize} tasks waiting); try again later.`,
-          { status: 503, expose: true },
+          'WEFT_INVALID_ARGUMENT',
+          `Scheduler: a task of space "${space}" has no ticket; with a coordinator, admit each task through it first.`,
         ),
       );
     }
     return new Promise<T>((resolve, reject) => {
-      const job: Job = { run: task, resolve: resolve as (value: unknown) => void, reject };
+      const job: Job = { run: task, resolve: resolve as (value: unknown) => void, reject, ticket };
       const queue = this.queues.get(space);
       if (queue) queue.push(job);
       else this.queues.set(space, [job]);
       this.waiting += 1;
-      if (!this.busy.has(space) && queue === undefined) this.ready.push(space);
+      if (this.coordinator) this.requestSpace(space);
+      else if (!this.busy.has(space) && queue === undefined) this.ready.push(space);
       this.pump();
     });
   }
@@ -134,7 +181,7 @@ export class Scheduler {
    * @returns A promise that settles once idle.
    */
   onIdle(): Promise<void> {
-    if (this.waiting === 0 && this.active === 0) return Promise.resolve();
+    if (this.isIdle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
@@ -164,6 +211,18 @@ export class Scheduler {
       }
       this.queues.clear();
       this.ready.length = 0;
+      for (const [space, { job, grant }] of this.granted) {
+        job.reject(
+          new WeftError(
+            'WEFT_TASK_CANCELLED',
+            `Scheduler: task of space "${space}" was cancelled by shutdown.`,
+            { status: 503 },
+          ),
+        );
+        this.waiting -= 1;
+        this.giveBack(space, grant.ticket, 'abandoned');
+      }
+      this.granted.clear();
       this.controller.abort(
         new WeftError('WEFT_TASK_CANCELLED', 'Scheduler: cancelled by shutdown.'),
       );
@@ -177,36 +236,110 @@ export class Scheduler {
     this.lending.resume(this.hasFreeWorker);
     while (this.started && this.hasFreeWorker() && this.ready.length > 0) {
       const space = this.ready.shift() as string;
-      const queue = this.queues.get(space);
-      const job = queue?.shift();
+      const granted = this.granted.get(space);
+      this.granted.delete(space);
+      const job = this.coordinator ? granted?.job : this.queues.get(space)?.shift();
       if (!job) continue;
       this.waiting -= 1;
       this.active += 1;
       this.busy.add(space);
-      void this.execute(space, job);
+      void this.execute(space, job, granted?.grant);
     }
-    if (this.waiting === 0 && this.active === 0) {
+    if (this.isIdle()) {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];
       for (const resolve of waiters) resolve();
     }
   }
 
-  private async execute(space: string, job: Job): Promise<void> {
+  private isIdle(): boolean {
+    return this.waiting === 0 && this.active === 0 && this.releasing === 0;
+  }
+
+  private async execute(space: string, job: Job, grant?: SpaceGrant): Promise<void> {
+    const linked = grant ? this.fanOut.link([this.controller.signal, grant.signal]) : undefined;
     const taskLease = this.lending.lease(() => this.pump(), this.hasFreeWorker);
     try {
-      job.resolve(await job.run(this.controller.signal, taskLease.lease));
+      job.resolve(await job.run(linked?.signal ?? this.controller.signal, taskLease.lease));
     } catch (error) {
       job.reject(error);
     } finally {
+      linked?.unlink();
       taskLease.end();
       this.active -= 1;
-      this.busy.delete(space);
-      const queue = this.queues.get(space);
-      if (queue && queue.length > 0) this.ready.push(space);
-      else this.queues.delete(space);
+      if (grant) {
+        // A task cut short by shutdown or by losing the space stays unfinished, for a rerun.
+        const cut = this.controller.signal.aborted || grant.signal.aborted;
+        this.giveBack(space, grant.ticket, cut ? 'abandoned' : 'finished');
+      } else {
+        this.busy.delete(space);
+        const queue = this.queues.get(space);
+        if (queue && queue.length > 0) this.ready.push(space);
+        else this.queues.delete(space);
+      }
       this.pump();
     }
+  }
+
+  /** Asks the coordinator for a space with waiting tasks, unless it is held or asked for. */
+  private requestSpace(space: string): void {
+    const coordinator = this.coordinator;
+    const queue = this.queues.get(space);
+    if (!coordinator || !this.started || !queue || queue.length === 0) return;
+    if (this.busy.has(space) || this.acquiring.has(space)) return;
+    this.acquiring.add(space);
+    coordinator.acquire(space, this.controller.signal).then(
+      (grant) => this.onGrant(space, grant),
+      (error: unknown) => this.onRefused(space, error),
+    );
+  }
+
+  private onGrant(space: string, grant: SpaceGrant): void {
+    this.acquiring.delete(space);
+    const queue = this.queues.get(space) ?? [];
+    const index = queue.findIndex((job) => job.ticket === grant.ticket);
+    if (index < 0) {
+      // Its task was cancelled meanwhile: give the space back, unfinished, for whoever is next.
+      this.giveBack(space, grant.ticket, 'abandoned');
+      return;
+    }
+    const [job] = queue.splice(index, 1) as [Job];
+    this.busy.add(space);
+    this.granted.set(space, { job, grant });
+    this.ready.push(space);
+    this.pump();
+  }
+
+  /** The space could not be had (deadline, lost store, shutdown): its waiting tasks fail. */
+  private onRefused(space: string, error: unknown): void {
+    this.acquiring.delete(space);
+    const queue = this.queues.get(space) ?? [];
+    this.queues.delete(space);
+    this.waiting -= queue.length;
+    for (const job of queue) {
+      job.reject(error);
+      // The caller has the error, so the task is done with; nobody should run it later.
+      if (job.ticket !== undefined) this.giveBack(space, job.ticket, 'finished', false);
+    }
+    this.pump();
+  }
+
+  private giveBack(
+    space: string,
+    ticket: number,
+    outcome: 'finished' | 'abandoned',
+    held = true,
+  ): void {
+    const coordinator = this.coordinator as SpaceGate;
+    this.releasing += 1;
+    void coordinator.release(space, ticket, outcome).finally(() => {
+      this.releasing -= 1;
+      if (held) this.busy.delete(space);
+      const queue = this.queues.get(space);
+      if (queue && queue.length === 0) this.queues.delete(space);
+      this.requestSpace(space);
+      this.pump();
+    });
   }
 }
 

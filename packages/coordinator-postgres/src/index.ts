@@ -1,0 +1,9 @@
+/**
+ * Lets several Weft runtimes share one PostgreSQL database and keep each space's tasks in
+ * order across them.
+ *
+ * @packageDocumentation
+ */
+export { PostgresSpaceCoordinator } from './coordinator.js';
+export type { CoordinatorLogger, PostgresSpaceCoordinatorOptions } from './options.js';
+export type { WeftCoordinatorErrorCode } from './errors.js';

@@ -1,0 +1,127 @@
+import { coordinatorError } from './errors.js';
+
+/** Where the coordinator writes what goes wrong; a pino logger fits. */
+export interface CoordinatorLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+/** Options of {@link PostgresSpaceCoordinator}. */
+export interface PostgresSpaceCoordinatorOptions {
+  /** `postgres://user:password@host:port/database`; every instance of a group uses the same. */
+  connectionString: string;
+  /**
+   * The schema holding the coordinator's tables; groups of runtimes that must not wait for each
+   * other use different schemas. Default `weft_coordinator`.
+   */
+  schema?: string;
+  /** Connections for recording and reading tasks, besides the one that holds locks. Default 8. */
+  poolSize?: number;
+  /** Longest wait for a new connection, in milliseconds. Default 5000. */
+  connectTimeoutMs?: number;
+  /** Longest one statement may run, in milliseconds (PostgreSQL's `statement_timeout`). Default 5000. */
+  statementTimeoutMs?: number;
+  /**
+   * Longest a task waits for its space (for the tasks before it, on any instance, to end), in
+   * milliseconds; past it the task fails with `WEFT_COORDINATOR_ACQUIRE_TIMEOUT`. Default 600000.
+   */
+  acquireTimeoutMs?: number;
+  /**
+   * How often a waiting space is looked at again when no notification came, in milliseconds.
+   * Instances notify each other when they let a space go, so this is a safety net. Default 1000.
+   */
+  pollIntervalMs?: number;
+  /**
+   * How often the coordinator looks for tasks of instances that died, in milliseconds; it takes
+   * them over within about this time of PostgreSQL ending the dead instance's session. Default 1000.
+   */
+  sweepIntervalMs?: number;
+  /** Where problems are logged. Default: warnings and errors as JSON lines on stderr. */
+  logger?: CoordinatorLogger;
+}
+
+/** The options with every default applied. */
+export type ResolvedCoordinatorOptions = Required<
+  Omit<PostgresSpaceCoordinatorOptions, 'logger'>
+> & {
+  logger: CoordinatorLogger;
+};
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+const stderrLogger: CoordinatorLogger = {
+  info: () => undefined,
+  warn: (details, message) =>
+    process.stderr.write(`${JSON.stringify({ level: 'warn', ...details, msg: message })}\n`),
+  error: (details, message) =>
+    process.stderr.write(`${JSON.stringify({ level: 'error', ...details, msg: message })}\n`),
+};
+
+/**
+ * Checks the options and applies defaults; one error lists every problem.
+ *
+ * @throws `WEFT_COORDINATOR_INVALID_OPTIONS` naming each bad option.
+ */
+export function resolveOptions(
+  options: PostgresSpaceCoordinatorOptions,
+): ResolvedCoordinatorOptions {
+  const problems: string[] = [];
+  if (typeof options !== 'object' || options === null) {
+    throw coordinatorError(
+      'WEFT_COORDINATOR_INVALID_OPTIONS',
+      'PostgresSpaceCoordinator: options must be an object with a connectionString.',
+    );
+  }
+  if (
+    typeof options.connectionString !== 'string' ||
+    !/^postgres(ql)?:\/\//.test(options.connectionString)
+  ) {
+    problems.push('connectionString must be a postgres:// URL');
+  }
+  const schema = options.schema ?? 'weft_coordinator';
+  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
+    problems.push(
+      `schema must be a lower-case identifier of up to 63 letters, digits or '_', got ${JSON.stringify(schema)}`,
+    );
+  }
+  const positive = (name: keyof PostgresSpaceCoordinatorOptions, fallback: number): number => {
+    const value = options[name] ?? fallback;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+      problems.push(`${name} must be a positive integer, got ${JSON.stringify(value)}`);
+    }
+    return value as number;
+  };
+  const resolved = {
+    connectionString: options.connectionString,
+    schema,
+    poolSize: positive('poolSize', 8),
+    connectTimeoutMs: positive('connectTimeoutMs', 5_000),
+    statementTimeoutMs: positive('statementTimeoutMs', 5_000),
+    acquireTimeoutMs: positive('acquireTimeoutMs', 600_000),
+    pollIntervalMs: positive('pollIntervalMs', 1_000),
+    sweepIntervalMs: positive('sweepIntervalMs', 1_000),
+    logger: options.logger ?? stderrLogger,
+  };
+  if (problems.length > 0) {
+    throw coordinatorError(
+      'WEFT_COORDINATOR_INVALID_OPTIONS',
+      `PostgresSpaceCoordinator: invalid options: ${problems.join('; ')}.`,
+    );
+  }
+  return resolved;
+}
+
+/**
+ * Where the connection string points, for messages: host, port and database, never the user's
+ * password.
+ */
+export function describeTarget(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    const database = url.pathname.replace(/^\//, '') || '(default database)';
+    return `${url.hostname || 'localhost'}:${url.port || '5432'}/${decodeURIComponent(database)}`;
+  } catch {
+    return '(unparsable connection string)';
+  }
+}

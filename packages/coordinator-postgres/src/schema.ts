@@ -1,0 +1,53 @@
+import type { PoolClient } from 'pg';
+import { coordinatorError } from './errors.js';
+
+/** The version of the tables this package writes; a newer one in the database is refused. */
+export const SCHEMA_VERSION = 1;
+
+/**
+ * Creates the coordinator's tables when missing. Instances starting together take a
+ * transaction-level advisory lock first, so only one creates them; a schema stamped by a newer
+ * version of the package is left untouched.
+ */
+export async function prepareSchema(client: PoolClient, schema: string): Promise<void> {
+  const q = `"${schema}"`;
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1), 0)', [`${schema}:migrate`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${q}`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${q}.meta (key text PRIMARY KEY, value text NOT NULL)`,
+    );
+    const found = await client.query<{ value: string }>(
+      `SELECT value FROM ${q}.meta WHERE key = 'version'`,
+    );
+    const version = found.rows[0] ? Number(found.rows[0].value) : 0;
+    if (version > SCHEMA_VERSION) {
+      throw coordinatorError(
+        'WEFT_COORDINATOR_SCHEMA_TOO_NEW',
+        `PostgresSpaceCoordinator: schema "${schema}" has version ${version}, made by a newer @weft/coordinator-postgres (this one knows up to ${SCHEMA_VERSION}); upgrade this package on every instance.`,
+      );
+    }
+    if (version < 1) {
+      // Instance keys are bigint advisory locks; drawn from a sequence, they never repeat.
+      await client.query(`CREATE SEQUENCE ${q}.instance_keys`);
+      // One row per task that arrived and has not finished: the durable record of arrival.
+      await client.query(`CREATE TABLE ${q}.tasks (
+        ticket bigserial PRIMARY KEY,
+        space text NOT NULL,
+        owner bigint NOT NULL,
+        running boolean NOT NULL DEFAULT false,
+        attempts integer NOT NULL DEFAULT 0,
+        arrival json NOT NULL,
+        arrived_at timestamptz NOT NULL DEFAULT now()
+      )`);
+      await client.query(`CREATE INDEX tasks_by_space ON ${q}.tasks (space, ticket)`);
+      await client.query(`CREATE INDEX tasks_by_owner ON ${q}.tasks (owner)`);
+      await client.query(`INSERT INTO ${q}.meta (key, value) VALUES ('version', '1')`);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}

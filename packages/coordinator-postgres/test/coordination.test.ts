@@ -1,0 +1,133 @@
+/**
+ * Two runtimes in one process, each with its own coordinator and connections, share a real
+ * PostgreSQL server: a space's tasks, sent to both, run one at a time in the order they were
+ * accepted.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { overlaps, outOfOrder, useServer, type RunRow } from './support/server.js';
+import { createRunsTable, startWorkAgent, type WorkAgent } from './support/work-agent.js';
+
+const db = useServer();
+const agents: WorkAgent[] = [];
+const prepared = new Set<string>();
+
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((agent) => agent.stop()));
+});
+
+async function group(count: number, schema = db.newSchema()): Promise<WorkAgent[]> {
+  if (!prepared.has(schema)) await createRunsTable(db.sql, schema);
+  prepared.add(schema);
+  const started = await Promise.all(
+    Array.from({ length: count }, (_, index) =>
+      startWorkAgent({ connectionString: db.url(), schema, instance: `i${index}` }),
+    ),
+  );
+  agents.push(...started);
+  return started;
+}
+
+describe('PostgresSpaceCoordinator with two runtimes', () => {
+  it('runs a space’s tasks sent to both instances one at a time, in the order they were accepted', async () => {
+    const schema = db.newSchema();
+    const [first, second] = (await group(2, schema)) as [WorkAgent, WorkAgent];
+    const spaces = ['room-a', 'room-b', 'room-c'];
+    const done: Promise<unknown>[] = [];
+    for (let n = 0; n < 12; n += 1) {
+      for (const space of spaces) {
+        const agent = (n + space.length) % 2 === 0 ? first : second;
+        // Each acceptance is awaited, so the acceptance order is n's order.
+        const accepted = await agent.runtime.accept({
+          pluginId: 'work',
+          triggerId: 'task',
+          space,
+          data: { n, ms: 5 },
+        });
+        done.push(accepted.done);
+      }
+    }
+    await Promise.all(done);
+    const runs = await db.sql<RunRow>(`SELECT * FROM "${schema}".runs`);
+    expect(runs).toHaveLength(36);
+    expect(new Set(runs.map((run) => run.instance))).toEqual(new Set(['i0', 'i1']));
+    expect(overlaps(runs, new Date())).toEqual([]);
+    expect(outOfOrder(runs)).toEqual([]);
+    // Finished tasks leave nothing behind.
+    expect(await db.sql(`SELECT ticket FROM "${schema}".tasks`)).toEqual([]);
+  });
+
+  it('serves other spaces while one space waits for the other instance', async () => {
+    const schema = db.newSchema();
+    const [first, second] = (await group(2, schema)) as [WorkAgent, WorkAgent];
+    const slow = await first.runtime.accept({
+      pluginId: 'work',
+      triggerId: 'task',
+      space: 'busy',
+      data: { n: 0, ms: 1_500 },
+    });
+    // Four tasks of the busy space wait on the second instance; none may hold a worker.
+    const waiting: Promise<unknown>[] = [];
+    for (const n of [1, 2, 3, 4]) {
+      const accepted = await second.runtime.accept({
+        pluginId: 'work',
+        triggerId: 'task',
+        space: 'busy',
+        data: { n, ms: 1 },
+      });
+      waiting.push(accepted.done);
+    }
+    const started = Date.now();
+    await second.runtime.dispatch({
+      pluginId: 'work',
+      triggerId: 'task',
+      space: 'free',
+      data: { n: 0, ms: 1 },
+    });
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await Promise.all([slow.done, ...waiting]);
+    const runs = await db.sql<RunRow>(`SELECT * FROM "${schema}".runs WHERE space = 'busy'`);
+    expect(outOfOrder(runs)).toEqual([]);
+    expect(overlaps(runs, new Date())).toEqual([]);
+  });
+
+  it('hands a stopped instance’s waiting tasks to the other, which runs them in order', async () => {
+    const schema = db.newSchema();
+    const [first] = (await group(1, schema)) as [WorkAgent];
+    const pool = new pg.Pool({ connectionString: db.url() });
+    try {
+      // The first instance accepts five tasks of one space, then stops cancelling them.
+      const accepted = [];
+      for (let n = 0; n < 5; n += 1) {
+        accepted.push(
+          await first.runtime.accept({
+            pluginId: 'work',
+            triggerId: 'task',
+            space: 'handover',
+            data: { n, ms: 200 },
+          }),
+        );
+      }
+      const stopping = first.runtime.stop();
+      agents.splice(agents.indexOf(first), 1);
+      const [second] = (await group(1, schema)) as [WorkAgent];
+      await stopping;
+      await first.stop();
+      const deadline = Date.now() + 15_000;
+      let runs: RunRow[] = [];
+      while (Date.now() < deadline) {
+        runs = await db.sql<RunRow>(
+          `SELECT * FROM "${schema}".runs WHERE ended_at IS NOT NULL ORDER BY started_at`,
+        );
+        if (new Set(runs.map((run) => run.n)).size === 5) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect([...new Set(runs.map((run) => run.n))].sort()).toEqual([0, 1, 2, 3, 4]);
+      expect(runs.some((run) => run.instance === 'i0' && run.n === 0)).toBe(true);
+      expect(outOfOrder(runs)).toEqual([]);
+      expect(second.coordinator.instance).not.toBe(first.coordinator.instance);
+    } finally {
+      await pool.end();
+    }
+  });
+});
