@@ -3,7 +3,7 @@
  * lock, a server that refuses or never answers at init, and an outage longer than the
  * reconnect window.
  */
-import { createServer, type Server, type Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { inspect } from 'node:util';
 import { Writable } from 'node:stream';
 import pg from 'pg';
@@ -42,6 +42,45 @@ async function silentServer(): Promise<{ port: number; close: () => Promise<void
   const address = server.address();
   return {
     port: typeof address === 'object' && address ? address.port : 0,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * A TCP proxy to the server that can stop forwarding in both directions: a server, or a
+ * network, that hangs without closing anything.
+ */
+async function hangableProxy(
+  port: number,
+): Promise<{ port: number; hang: (on: boolean) => void; close: () => Promise<void> }> {
+  let hung = false;
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(port, '127.0.0.1');
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => undefined);
+    }
+    client.on('data', (chunk) => {
+      if (!hung) upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => {
+      if (!hung) client.write(chunk);
+    });
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : 0,
+    hang: (on) => {
+      hung = on;
+    },
     close: () => {
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
@@ -212,6 +251,36 @@ describe('PostgresMemoryProvider under faults', () => {
     await db.server().start();
     expect(await removing).toBe(true);
     expect(await memory.query({ space: 'gone' })).toEqual([]);
+  }, 60_000);
+
+  it('gives up on a statement whose answer never comes, and on connections that hang', async () => {
+    const { host, port, user, password } = db.server();
+    const proxy = await hangableProxy(port);
+    const database = new URL(db.url()).pathname.slice(1);
+    const memory = new PostgresMemoryProvider({
+      connectionString: `postgres://${user}:${encodeURIComponent(password)}@${host}:${proxy.port}/${database}`,
+      schema: db.newSchema(),
+      pool: { statementTimeoutMs: 300, connectionTimeoutMs: 500, reconnectTimeoutMs: 0 },
+    });
+    try {
+      await memory.init();
+      await memory.store({ space: 'before', kind: 'note', content: 1, metadata: {} });
+      proxy.hang(true);
+      let started = Date.now();
+      // The server never sees the statement, so only the client's own deadline can end the wait.
+      const failure = await memory.query({}).catch((error: unknown) => error);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_STATEMENT_TIMEOUT')).toBe(true);
+      started = Date.now();
+      expect(await memory.checkHealth()).toBe(false);
+      expect(Date.now() - started).toBeLessThan(3000);
+      proxy.hang(false);
+      // The connection that hung was dropped; new ones work.
+      expect((await memory.query({})).map((each) => each.space)).toEqual(['before']);
+    } finally {
+      await memory.shutdown();
+      await proxy.close();
+    }
   }, 60_000);
 
   it('fails with WEFT_POSTGRES_UNAVAILABLE when an outage outlasts the reconnect window, then recovers', async () => {
