@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_ENTRY, startAgent, startAgentExpectingExit } from './support/agent-process';
 import { cleanEnv, runCommand } from '../support/commands';
+import { OTHER_DEPENDENCIES } from '../../packages/create-weft/src/weft-packages';
 import { startFakeOpenAI } from './support/fake-openai';
 import { postMessage } from './support/messages';
 
@@ -53,6 +54,8 @@ describe('npm run create-agent from a clone', () => {
       '@weft/core': `file:vendor/${tarballs[0]}`,
       '@weft/model-openai': `file:vendor/${tarballs[1]}`,
       '@weft/testing': `file:vendor/${tarballs[2]}`,
+      // From the registry: src/agent.ts imports pino's Logger type.
+      ...OTHER_DEPENDENCIES,
     });
     expect((await readdir(path.join(project, 'vendor'))).sort()).toEqual(tarballs);
   });

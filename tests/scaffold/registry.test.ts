@@ -9,7 +9,10 @@ import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packWorkspacePackages } from '../../packages/create-weft/src/weft-packages';
+import {
+  OTHER_DEPENDENCIES,
+  packWorkspacePackages,
+} from '../../packages/create-weft/src/weft-packages';
 import { startAgent } from './support/agent-process';
 import { cleanEnv, runCommand } from '../support/commands';
 import { postMessage } from './support/messages';
@@ -118,8 +121,10 @@ describe('npm create weft from a registry', () => {
       const files = await readdir(project);
       expect(files.sort()).toEqual(
         [
+          '.dockerignore',
           '.env.example',
           '.gitignore',
+          'Dockerfile',
           'README.md',
           'package.json',
           'src',
@@ -135,7 +140,11 @@ describe('npm create weft from a registry', () => {
       };
       expect(manifest.name).toBe('registry-agent');
       const range = `^${await weftVersion()}`;
-      expect(manifest.dependencies).toEqual({ '@weft/core': range, '@weft/testing': range });
+      expect(manifest.dependencies).toEqual({
+        '@weft/core': range,
+        '@weft/testing': range,
+        ...OTHER_DEPENDENCIES,
+      });
     },
     4 * MINUTE,
   );
