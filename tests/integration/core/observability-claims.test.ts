@@ -91,3 +91,29 @@ describe('docs/guides/observability.md#logs', () => {
     );
   });
 });
+
+describe('docs/guides/observability.md#the-lines-the-core-writes', () => {
+  it("logs a step's error as a string with its cause, keeping a message's line breaks", async () => {
+    const { logger, lines } = capturingLogger('warn');
+    const failing = recordingExecutor('fail', () => {
+      throw new Error('first line\nsecond line', { cause: new Error('the cause') });
+    });
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        models: [
+          new ScriptedModelProvider({
+            fallback: (_messages, request) =>
+              request.purpose === 'review' ? { type: 'stop' } : plan(['work', 'fail']),
+          }),
+        ],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new TestPlugin('work', { executors: [failing] })],
+        options: { logger },
+      }),
+    );
+    await runtime.start();
+    await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'obs-2' });
+    const stepFailed = lines.find((line) => line.msg === 'step failed');
+    expect(stepFailed?.error).toBe('first line\nsecond line (the cause)');
+  });
+});
