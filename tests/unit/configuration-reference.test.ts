@@ -1,11 +1,14 @@
 /**
- * The configuration reference (docs/reference/configuration.md) has a row for every option of
- * Runtime.init, found by walking the options schema, and no row for an option that does not
- * exist. Where the schema has a default, the page's default column must show it.
+ * The configuration reference (docs/reference/configuration.md, "Options", "Scheduler options",
+ * "Server options") is generated from the options schema; these checks hold what it shows to
+ * what the schema does: a row for every option and none for an option that does not exist, the
+ * default the schema applies, and an allowed range whose ends the schema accepts and whose
+ * outside it refuses. The generated text itself is compared with the committed page in
+ * errors-registry.test.ts (every generated reference at once).
  */
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { optionsSchema } from '../../packages/core/src/runtime/config';
+import { optionsSchema } from '../../packages/core/src/runtime/options-schema';
 import { codeRows, readDoc } from './support/doc-tables';
 
 /** Unwraps `.default()`, `.optional()` and similar wrappers to the schema inside. */
@@ -18,49 +21,100 @@ function unwrap(schema: z.ZodType): z.ZodType {
   }
 }
 
-/** `options.<key>` for every key, and `options.<key>.<sub>` for keys holding an object. */
-function optionPaths(): string[] {
-  const paths: string[] = [];
+/** Every option path with its schema: `options.<key>`, and `options.<key>.<sub>` for objects. */
+function optionSchemas(): Map<string, z.ZodType> {
+  const schemas = new Map<string, z.ZodType>();
   for (const [key, schema] of Object.entries(optionsSchema.shape)) {
-    paths.push(`options.${key}`);
+    schemas.set(`options.${key}`, schema as z.ZodType);
     const inner = unwrap(schema as z.ZodType);
     if (inner.def.type === 'object') {
-      for (const sub of Object.keys((inner as z.ZodObject).shape)) {
-        paths.push(`options.${key}.${sub}`);
+      for (const [sub, subSchema] of Object.entries((inner as z.ZodObject).shape)) {
+        schemas.set(`options.${key}.${sub}`, subSchema as z.ZodType);
       }
     }
   }
-  return paths;
+  return schemas;
 }
 
-/** Reads a backticked default such as `10`, `'always'` or `{}` as a value. */
+/** Reads a backticked default such as `10`, `'always'` or `[]` as a value. */
 function parseDefault(cell: string): unknown {
   const code = /^`([^`]+)`$/.exec(cell)?.[1];
   if (code === undefined) return undefined;
   return JSON.parse(code.replace(/'/g, '"'));
 }
 
+/** Sets one option in an otherwise empty options object. */
+function withOption(path: string, value: unknown): Record<string, unknown> {
+  const [, key, sub] = path.split('.');
+  return sub === undefined ? { [key!]: value } : { [key!]: { [sub]: value } };
+}
+
 describe('configuration reference page', () => {
   const rows = codeRows(readDoc('reference/configuration.md'));
   const documented = [...rows.keys()].filter((key) => key.startsWith('options.'));
-  const paths = optionPaths();
+  const schemas = optionSchemas();
 
   it('has a row for every option of the schema, including the server and scheduler ones', () => {
-    expect(paths).toContain('options.server.port');
-    expect(paths).toContain('options.scheduler.concurrency');
-    expect(paths.filter((path) => !rows.has(path))).toEqual([]);
+    expect([...schemas.keys()]).toContain('options.server.port');
+    expect([...schemas.keys()]).toContain('options.scheduler.concurrency');
+    expect([...schemas.keys()].filter((path) => !rows.has(path))).toEqual([]);
   });
 
   it('has no row for an option the schema does not know', () => {
-    expect(documented.filter((path) => !paths.includes(path))).toEqual([]);
+    expect(documented.filter((path) => !schemas.has(path))).toEqual([]);
   });
 
-  it('shows the schema default of every option that has one', () => {
+  it('shows the default the schema applies for every option that is not an object', () => {
     const defaults = optionsSchema.parse({}) as Record<string, unknown>;
-    for (const [key, value] of Object.entries(defaults)) {
-      const cells = rows.get(`options.${key}`);
-      // Columns: type, default, effect.
-      expect({ key, shown: parseDefault(cells?.[1] ?? '') }).toEqual({ key, shown: value });
+    let checked = 0;
+    for (const path of schemas.keys()) {
+      const [, key, sub] = path.split('.');
+      const value = sub === undefined ? defaults[key!] : (defaults[key!] as never)?.[sub];
+      if (value === undefined) continue;
+      if ([...schemas.keys()].some((other) => other.startsWith(`${path}.`))) {
+        // An object option with defaults inside: its row refers to its own table.
+        expect(rows.get(path)?.[2]).toBe('see below');
+        continue;
+      }
+      // Columns: type, allowed, default, effect.
+      expect({ path, shown: parseDefault(rows.get(path)?.[2] ?? '') }).toEqual({
+        path,
+        shown: value,
+      });
+      checked += 1;
     }
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it('shows integer ranges whose ends the schema accepts and whose outside it refuses', () => {
+    let checked = 0;
+    for (const path of schemas.keys()) {
+      const allowed = rows.get(path)?.[1] ?? '';
+      const range = /^(?:≥ (\d+)|(\d+)–(\d+))/.exec(allowed);
+      if (range === null) continue;
+      const low = Number(range[1] ?? range[2]);
+      const high = range[3] === undefined ? undefined : Number(range[3]);
+      const accepts = (value: number) => optionsSchema.safeParse(withOption(path, value)).success;
+      expect({ path, low: accepts(low), below: accepts(low - 1) }).toEqual({
+        path,
+        low: true,
+        below: false,
+      });
+      if (high !== undefined) {
+        expect({ path, high: accepts(high), above: accepts(high + 1) }).toEqual({
+          path,
+          high: true,
+          above: false,
+        });
+      }
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThanOrEqual(15);
+  });
+
+  it('lists each rule between options, and marks the options it relates', () => {
+    const page = readDoc('reference/configuration.md');
+    expect(page).toContain('### Rules between options');
+    expect(rows.get('options.server.requestTimeout')?.[1]).toContain('#rules-between-options');
   });
 });

@@ -147,6 +147,16 @@ describe('ModelManager.call', () => {
     expect(models.canProvide('text-generation')).toBe(true);
   });
 
+  it('gives a misspelt capability id WEFT_CAPABILITY_UNKNOWN, not UNAVAILABLE (errors reference)', async () => {
+    const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
+    const error = await errorOf(models.callDynamic('sentimnet', { text: 'x' }));
+    expect(error.code).toBe('WEFT_CAPABILITY_UNKNOWN');
+    expect(error.message).toContain('capability "sentimnet" is not registered');
+    expect((error as { docsUrl?: string }).docsUrl).toBe(
+      'https://weft-ai.github.io/docs/reference/errors/#weft_capability_unknown',
+    );
+  });
+
   it('throws naming a capability that a provider offers but nobody defined', async () => {
     const models = manager([
       new TestModelProvider('alpha', { capabilities: [{ id: 'ocr', run: async () => ({}) }] }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WeftError } from '../src/index.js';
-import { WEFT_ERROR_CODES } from '../src/errors/codes.js';
+import { WEFT_ERROR_CODES } from '../src/errors/core-errors.js';
 
 describe('WeftError', () => {
   it('carries its code, status and cause, and names the code at the end of its first line', () => {

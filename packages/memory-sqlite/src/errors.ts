@@ -1,17 +1,23 @@
 import { WeftError } from '@weft/core';
+import type { ErrorRegistry } from '@weft/core/internal';
 
+// <error-codes> generated from errorRegistry by: npm run generate:references
 /**
- * The code of a {@link WeftError} thrown by `@weft/memory-sqlite`.
+ * The code of a {@link WeftError} raised by `@weft/memory-sqlite`. The list is closed (a new
+ * code is a change to the public API) and stable across versions, so callers branch on the code
+ * rather than on messages. Each code has a section of the same name in the errors reference of
+ * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
  *
- * - `WEFT_SQLITE_INVALID_OPTIONS`: the constructor's options are missing or invalid.
- * - `WEFT_SQLITE_OPEN_FAILED`: the database file could not be opened.
- * - `WEFT_SQLITE_SCHEMA_TOO_NEW`: the file was written by a newer version of the package.
- * - `WEFT_SQLITE_MIGRATION_FAILED`: a schema migration failed; the file was left unchanged.
- * - `WEFT_SQLITE_NOT_OPEN`: a method was called before `init()` or after `shutdown()`.
- * - `WEFT_SQLITE_INVALID_ARGUMENT`: `update`, `remove` or `clear` was given an id that is not a string.
- * - `WEFT_SQLITE_INVALID_MEMORY`: a memory or patch cannot be stored: an empty `space` or `kind`,
- *   a `taskId` that is not a string, or content or metadata with no JSON form.
- * - `WEFT_SQLITE_INVALID_QUERY`: a query option has the wrong type or value.
+ * - `WEFT_SQLITE_INVALID_OPTIONS`: The constructor’s options are missing or invalid.
+ * - `WEFT_SQLITE_OPEN_FAILED`: The database file could not be opened.
+ * - `WEFT_SQLITE_SCHEMA_TOO_NEW`: The file was written by a newer version of the package.
+ * - `WEFT_SQLITE_MIGRATION_FAILED`: A schema migration failed; the file was left unchanged.
+ * - `WEFT_SQLITE_NOT_OPEN`: A method was called before `init()` or after `shutdown()`.
+ * - `WEFT_SQLITE_INVALID_ARGUMENT`: `update`, `remove` or `clear` was given an id that is not a
+ *   string.
+ * - `WEFT_SQLITE_INVALID_MEMORY`: A memory or patch cannot be stored: an empty `space` or `kind`, a
+ *   `taskId` that is not a string, or content or metadata with no JSON form.
+ * - `WEFT_SQLITE_INVALID_QUERY`: A query option has the wrong type or value.
  * - `WEFT_SQLITE_MEMORY_NOT_FOUND`: `update()` was given an id no memory has.
  */
 export type WeftSqliteErrorCode =
@@ -24,23 +30,80 @@ export type WeftSqliteErrorCode =
   | 'WEFT_SQLITE_INVALID_MEMORY'
   | 'WEFT_SQLITE_INVALID_QUERY'
   | 'WEFT_SQLITE_MEMORY_NOT_FOUND';
+// </error-codes>
 
 /**
- * Every code of {@link WeftSqliteErrorCode}, for the test that checks the errors reference.
+ * What the errors reference says about each code of `@weft/memory-sqlite`; the code union above
+ * and the page are generated from it.
  *
  * @internal
  */
-export const WEFT_SQLITE_ERROR_CODES = Object.keys({
-  WEFT_SQLITE_INVALID_OPTIONS: true,
-  WEFT_SQLITE_OPEN_FAILED: true,
-  WEFT_SQLITE_SCHEMA_TOO_NEW: true,
-  WEFT_SQLITE_MIGRATION_FAILED: true,
-  WEFT_SQLITE_NOT_OPEN: true,
-  WEFT_SQLITE_INVALID_ARGUMENT: true,
-  WEFT_SQLITE_INVALID_MEMORY: true,
-  WEFT_SQLITE_INVALID_QUERY: true,
-  WEFT_SQLITE_MEMORY_NOT_FOUND: true,
-} satisfies Record<WeftSqliteErrorCode, true>) as readonly WeftSqliteErrorCode[];
+export const errorRegistry = {
+  packageName: '@weft/memory-sqlite',
+  codes: {
+    WEFT_SQLITE_INVALID_OPTIONS: {
+      summary: 'The constructor’s options are missing or invalid.',
+      raisedBy: '`new SqliteMemoryProvider`',
+      cause:
+        'the constructor’s options are missing or invalid: an empty `path`, an empty `id`, a negative `busyTimeoutMs`.',
+      fix: 'the message names the option.',
+    },
+    WEFT_SQLITE_OPEN_FAILED: {
+      summary: 'The database file could not be opened.',
+      raisedBy: '`SqliteMemoryProvider.init`, so `Runtime.start`',
+      cause:
+        'the database file could not be opened: its directory does not exist, the process may not write there, or the file is not a SQLite database.',
+      fix: 'create the directory and give the service’s user write access to it.',
+    },
+    WEFT_SQLITE_SCHEMA_TOO_NEW: {
+      summary: 'The file was written by a newer version of the package.',
+      raisedBy: '`SqliteMemoryProvider.init`',
+      cause:
+        'the file was written by a newer version of `@weft/memory-sqlite`, whose schema this version does not know.',
+      fix: 'upgrade the package, or restore a backup taken before the newer version ran.',
+    },
+    WEFT_SQLITE_MIGRATION_FAILED: {
+      summary: 'A schema migration failed; the file was left unchanged.',
+      raisedBy: '`SqliteMemoryProvider.init`',
+      cause: 'moving the file’s schema to the current version failed; the file was left unchanged.',
+      fix: 'the message includes SQLite’s error; check disk space and permissions, then start again.',
+    },
+    WEFT_SQLITE_NOT_OPEN: {
+      summary: 'A method was called before `init()` or after `shutdown()`.',
+      raisedBy: 'every method of `SqliteMemoryProvider` but `init`',
+      cause:
+        'a method was called before `init()` or after `shutdown()`. The runtime calls both for you; this happens when a provider is used outside a runtime, or after `stop()`.',
+      fix: 'call `init()` first, and stop using the provider after `shutdown()`.',
+    },
+    WEFT_SQLITE_INVALID_ARGUMENT: {
+      summary: '`update`, `remove` or `clear` was given an id that is not a string.',
+      raisedBy: '`SqliteMemoryProvider.update`, `remove`, `clear`',
+      cause: '`update`, `remove` or `clear` was given an id that is not a string.',
+      fix: 'pass the `id` of a stored memory.',
+    },
+    WEFT_SQLITE_INVALID_MEMORY: {
+      summary:
+        'A memory or patch cannot be stored: an empty `space` or `kind`, a `taskId` that is not a string, or content or metadata with no JSON form.',
+      raisedBy: '`SqliteMemoryProvider.store`, `update`',
+      cause:
+        'a memory or patch cannot be stored: an empty `space` or `kind`, a `taskId` that is not a string, or content or metadata with no JSON form (a function, a `BigInt`, a cycle).',
+      fix: 'store plain JSON data.',
+    },
+    WEFT_SQLITE_INVALID_QUERY: {
+      summary: 'A query option has the wrong type or value.',
+      raisedBy: '`SqliteMemoryProvider.query`',
+      cause:
+        'a query option has the wrong type or value, such as a `limit` that is not a positive integer.',
+      fix: 'the message names the option.',
+    },
+    WEFT_SQLITE_MEMORY_NOT_FOUND: {
+      summary: '`update()` was given an id no memory has.',
+      raisedBy: '`SqliteMemoryProvider.update`',
+      cause: '`update()` was given an id no memory has.',
+      fix: 'query for the memory first; it may have been removed.',
+    },
+  },
+} as const satisfies ErrorRegistry<WeftSqliteErrorCode>;
 
 /**
  * Creates an error of `@weft/memory-sqlite`.

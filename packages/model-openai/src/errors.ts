@@ -1,20 +1,24 @@
 import { WeftError } from '@weft/core';
+import type { ErrorRegistry } from '@weft/core/internal';
 
+// <error-codes> generated from errorRegistry by: npm run generate:references
 /**
- * What went wrong, as a stable string callers can branch on without parsing messages:
+ * The code of a {@link WeftError} raised by `@weft/model-openai`. The list is closed (a new
+ * code is a change to the public API) and stable across versions, so callers branch on the code
+ * rather than on messages. Each code has a section of the same name in the errors reference of
+ * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
  *
- * - `WEFT_OPENAI_INVALID_OPTIONS`: the constructor was given a bad option.
- * - `WEFT_OPENAI_API_KEY`: the `apiKey` function threw or returned something other than a string.
- * - `WEFT_OPENAI_HTTP_STATUS`: the API answered with an error status (a 4xx other than 429 at
- *   once, or a 429/5xx on the last attempt).
- * - `WEFT_OPENAI_TIMEOUT`: the last attempt got no complete answer within `timeoutMs`, or the
+ * - `WEFT_OPENAI_INVALID_OPTIONS`: The constructor was given a bad option.
+ * - `WEFT_OPENAI_API_KEY`: The `apiKey` function threw or returned something other than a string.
+ * - `WEFT_OPENAI_HTTP_STATUS`: The API answered with an error status (a 4xx other than 429 at once,
+ *   or a 429/5xx on the last attempt).
+ * - `WEFT_OPENAI_TIMEOUT`: The last attempt got no complete answer within `timeoutMs`, or the
  *   attempts together ran past `totalTimeoutMs`.
- * - `WEFT_OPENAI_NETWORK`: the last attempt could not reach the API (refused connection, DNS
+ * - `WEFT_OPENAI_NETWORK`: The last attempt could not reach the API (refused connection, DNS
  *   failure, ...).
- * - `WEFT_OPENAI_ABORTED`: the caller's `AbortSignal` fired.
- * - `WEFT_OPENAI_INVALID_RESPONSE`: the API answered 2xx with a body that is not a chat
- *   completion.
- * - `WEFT_OPENAI_RESPONSE_TOO_LARGE`: the API's answer was larger than `maxResponseBytes`.
+ * - `WEFT_OPENAI_ABORTED`: The caller’s `AbortSignal` fired.
+ * - `WEFT_OPENAI_INVALID_RESPONSE`: The API answered 2xx with a body that is not a chat completion.
+ * - `WEFT_OPENAI_RESPONSE_TOO_LARGE`: The API’s answer was larger than `maxResponseBytes`.
  */
 export type OpenAIModelProviderErrorCode =
   | 'WEFT_OPENAI_INVALID_OPTIONS'
@@ -25,22 +29,77 @@ export type OpenAIModelProviderErrorCode =
   | 'WEFT_OPENAI_ABORTED'
   | 'WEFT_OPENAI_INVALID_RESPONSE'
   | 'WEFT_OPENAI_RESPONSE_TOO_LARGE';
+// </error-codes>
 
 /**
- * Every {@link OpenAIModelProviderErrorCode}, for tests and tools that list them.
+ * What the errors reference says about each code of `@weft/model-openai`; the code union above
+ * and the page are generated from it.
  *
  * @internal
  */
-export const OPENAI_ERROR_CODES = Object.keys({
-  WEFT_OPENAI_INVALID_OPTIONS: true,
-  WEFT_OPENAI_API_KEY: true,
-  WEFT_OPENAI_HTTP_STATUS: true,
-  WEFT_OPENAI_TIMEOUT: true,
-  WEFT_OPENAI_NETWORK: true,
-  WEFT_OPENAI_ABORTED: true,
-  WEFT_OPENAI_INVALID_RESPONSE: true,
-  WEFT_OPENAI_RESPONSE_TOO_LARGE: true,
-} satisfies Record<OpenAIModelProviderErrorCode, true>) as readonly OpenAIModelProviderErrorCode[];
+export const errorRegistry = {
+  packageName: '@weft/model-openai',
+  intro:
+    "Errors of `OpenAIModelProvider` are `OpenAIModelProviderError`s, Weft errors that also carry the upstream API’s `httpStatus` (when it answered) and the number of `attempts`. They reach an executor unwrapped, so `WeftError.is(error, 'WEFT_OPENAI_HTTP_STATUS')` works on what `generateText` throws.",
+  codes: {
+    WEFT_OPENAI_INVALID_OPTIONS: {
+      summary: 'The constructor was given a bad option.',
+      raisedBy: '`new OpenAIModelProvider`',
+      cause:
+        'the constructor was given a bad option: a `baseUrl` that is not an absolute http(s) URL, an empty `model`, a negative timeout, an unknown option name.',
+      fix: 'the message names the first bad option and what it must be.',
+    },
+    WEFT_OPENAI_API_KEY: {
+      summary: 'The `apiKey` function threw or returned something other than a string.',
+      raisedBy: 'every call of `OpenAIModelProvider`',
+      cause: 'the `apiKey` function threw, or returned something other than a string.',
+      fix: 'make the function return the key as a string. An empty string is allowed and sends no `Authorization` header; see [A missing API key](../guides/troubleshooting.md#a-missing-api-key).',
+    },
+    WEFT_OPENAI_HTTP_STATUS: {
+      summary:
+        'The API answered with an error status (a 4xx other than 429 at once, or a 429/5xx on the last attempt).',
+      raisedBy: 'every call of `OpenAIModelProvider`',
+      cause:
+        'the API answered with an error status: a `4xx` other than `429` at once (a wrong key gives `401`, an unknown model `404`), or a `429` or `5xx` that lasted through every retry. `httpStatus` holds the status, and the message includes the API’s own explanation.',
+      fix: 'for `401` and `403`, check the key; for `404`, the model name and the base URL; for `429` and `5xx`, the provider’s limits and status, or raise `maxRetries`.',
+    },
+    WEFT_OPENAI_TIMEOUT: {
+      summary:
+        'The last attempt got no complete answer within `timeoutMs`, or the attempts together ran past `totalTimeoutMs`.',
+      raisedBy: 'every call of `OpenAIModelProvider`',
+      cause:
+        'the last attempt got no complete answer within `timeoutMs`, or the attempts together ran past `totalTimeoutMs`.',
+      fix: 'a local model may need longer while it loads: raise both `timeoutMs` and `totalTimeoutMs` (the second caps every attempt, so raising the first alone changes nothing past 60 s), keeping them below the runtime’s `taskTimeoutMs`.',
+    },
+    WEFT_OPENAI_NETWORK: {
+      summary: 'The last attempt could not reach the API (refused connection, DNS failure, ...).',
+      raisedBy: 'every call of `OpenAIModelProvider`',
+      cause:
+        'the last attempt could not reach the API: connection refused, a DNS failure, a reset connection. The message includes the system’s reason, such as `ECONNREFUSED`.',
+      fix: 'check that the server runs and that `baseUrl` points at it, including the port and the `/v1` suffix.',
+    },
+    WEFT_OPENAI_ABORTED: {
+      summary: 'The caller’s `AbortSignal` fired.',
+      raisedBy: 'every call of `OpenAIModelProvider`',
+      cause:
+        'the call’s abort signal fired: the task reached its deadline or the runtime stopped in cancel mode.',
+      fix: 'nothing to fix in the provider; see [WEFT_TASK_TIMEOUT](#weft_task_timeout) and [WEFT_TASK_CANCELLED](#weft_task_cancelled).',
+    },
+    WEFT_OPENAI_INVALID_RESPONSE: {
+      summary: 'The API answered 2xx with a body that is not a chat completion.',
+      raisedBy: 'every call of `OpenAIModelProvider`',
+      cause:
+        'the API answered `2xx` with a body that is not a chat completion, such as an HTML page from a proxy or a completion without choices.',
+      fix: 'check that `baseUrl` ends at the API’s version segment (`.../v1`) and that the server speaks the chat-completions protocol.',
+    },
+    WEFT_OPENAI_RESPONSE_TOO_LARGE: {
+      summary: 'The API’s answer was larger than `maxResponseBytes`.',
+      raisedBy: 'every call of `OpenAIModelProvider`',
+      cause: 'the answer was larger than `maxResponseBytes`.',
+      fix: 'lower the call’s `maxTokens`, or raise `maxResponseBytes` if such answers are expected.',
+    },
+  },
+} as const satisfies ErrorRegistry<OpenAIModelProviderErrorCode>;
 
 /** Extra facts attached to an {@link OpenAIModelProviderError}. */
 export interface OpenAIModelProviderErrorDetails {

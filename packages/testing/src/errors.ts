@@ -1,15 +1,20 @@
 import { WeftError } from '@weft/core';
+import type { ErrorRegistry } from '@weft/core/internal';
 
+// <error-codes> generated from errorRegistry by: npm run generate:references
 /**
- * The code of a {@link WeftError} thrown by `@weft/testing`.
+ * The code of a {@link WeftError} raised by `@weft/testing`. The list is closed (a new
+ * code is a change to the public API) and stable across versions, so callers branch on the code
+ * rather than on messages. Each code has a section of the same name in the errors reference of
+ * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
  *
- * - `WEFT_TESTING_SCRIPT_EXHAUSTED`: a `ScriptedModelProvider` was called with no response queued
+ * - `WEFT_TESTING_SCRIPT_EXHAUSTED`: A `ScriptedModelProvider` was called with no response queued
  *   and no fallback.
  * - `WEFT_TESTING_INVALID_MEMORY`: `InMemoryMemoryProvider` was given a memory or patch it cannot
  *   store: an empty `space` or `kind`, or content that has no JSON form.
  * - `WEFT_TESTING_INVALID_QUERY`: `InMemoryMemoryProvider.query` was given an invalid option.
  * - `WEFT_TESTING_MEMORY_NOT_FOUND`: `InMemoryMemoryProvider.update` was given an unknown id.
- * - `WEFT_TESTING_CONTRACT_FAILED`: a provider broke a rule of the memory-provider contract.
+ * - `WEFT_TESTING_CONTRACT_FAILED`: A provider broke a rule of the memory-provider contract.
  */
 export type WeftTestingErrorCode =
   | 'WEFT_TESTING_SCRIPT_EXHAUSTED'
@@ -17,19 +22,52 @@ export type WeftTestingErrorCode =
   | 'WEFT_TESTING_INVALID_QUERY'
   | 'WEFT_TESTING_MEMORY_NOT_FOUND'
   | 'WEFT_TESTING_CONTRACT_FAILED';
+// </error-codes>
 
 /**
- * Every code of {@link WeftTestingErrorCode}, for the test that checks the errors reference.
+ * What the errors reference says about each code of `@weft/testing`; the code union above and
+ * the page are generated from it.
  *
  * @internal
  */
-export const WEFT_TESTING_ERROR_CODES = Object.keys({
-  WEFT_TESTING_SCRIPT_EXHAUSTED: true,
-  WEFT_TESTING_INVALID_MEMORY: true,
-  WEFT_TESTING_INVALID_QUERY: true,
-  WEFT_TESTING_MEMORY_NOT_FOUND: true,
-  WEFT_TESTING_CONTRACT_FAILED: true,
-} satisfies Record<WeftTestingErrorCode, true>) as readonly WeftTestingErrorCode[];
+export const errorRegistry = {
+  packageName: '@weft/testing',
+  codes: {
+    WEFT_TESTING_SCRIPT_EXHAUSTED: {
+      summary: 'A `ScriptedModelProvider` was called with no response queued and no fallback.',
+      raisedBy: '`ScriptedModelProvider`',
+      cause: 'a `ScriptedModelProvider` was called with no response queued and no fallback.',
+      fix: 'see ["no scripted response left"](../guides/troubleshooting.md#no-scripted-response-left).',
+    },
+    WEFT_TESTING_INVALID_MEMORY: {
+      summary:
+        '`InMemoryMemoryProvider` was given a memory or patch it cannot store: an empty `space` or `kind`, or content that has no JSON form.',
+      raisedBy: '`InMemoryMemoryProvider.store`, `update`',
+      cause:
+        '`InMemoryMemoryProvider` was given a memory or patch it cannot store: an empty `space` or `kind`, or content with no JSON form.',
+      fix: 'store plain JSON data, as a durable store would require.',
+    },
+    WEFT_TESTING_INVALID_QUERY: {
+      summary: '`InMemoryMemoryProvider.query` was given an invalid option.',
+      raisedBy: '`InMemoryMemoryProvider.query`',
+      cause: '`InMemoryMemoryProvider.query` was given an invalid option.',
+      fix: 'the message names the option.',
+    },
+    WEFT_TESTING_MEMORY_NOT_FOUND: {
+      summary: '`InMemoryMemoryProvider.update` was given an unknown id.',
+      raisedBy: '`InMemoryMemoryProvider.update`',
+      cause: '`InMemoryMemoryProvider.update` was given an id no memory has.',
+      fix: 'query for the memory first.',
+    },
+    WEFT_TESTING_CONTRACT_FAILED: {
+      summary: 'A provider broke a rule of the memory-provider contract.',
+      raisedBy: 'the memory-provider contract suite',
+      cause:
+        'a memory provider under test broke a rule of the memory-provider contract suite; the message names the rule.',
+      fix: 'change the provider until the suite passes; see [Testing a memory provider](../guides/testing.md#testing-a-memory-provider).',
+    },
+  },
+} as const satisfies ErrorRegistry<WeftTestingErrorCode>;
 
 /**
  * Creates an error of `@weft/testing`.

@@ -184,13 +184,15 @@ describe('capability types', () => {
     const untyped = () =>
       // @ts-expect-error -- a string that is not a declared id needs callDynamic.
       runtime.models.call(dynamicId, { amount: 1 });
+    // An id no descriptor defines is unknown (errors reference, WEFT_CAPABILITY_UNKNOWN), not
+    // merely unavailable.
     for (const call of [misspelt, untyped]) {
-      expect(WeftError.is(await errorOf(call), 'WEFT_CAPABILITY_UNAVAILABLE')).toBe(true);
+      expect(WeftError.is(await errorOf(call), 'WEFT_CAPABILITY_UNKNOWN')).toBe(true);
     }
 
     const dynamic = () => runtime.models.callDynamic(dynamicId, { amount: 1 });
     expectTypeOf(dynamic).returns.resolves.toEqualTypeOf<unknown>();
-    expect(WeftError.is(await errorOf(dynamic), 'WEFT_CAPABILITY_UNAVAILABLE')).toBe(true);
+    expect(WeftError.is(await errorOf(dynamic), 'WEFT_CAPABILITY_UNKNOWN')).toBe(true);
     const text = await runtime.models.callDynamic('text-generation', {
       messages: [{ role: 'user', content: 'hi' }],
     });

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AgentTask } from '../tasks/task.js';
 import type { PipelineStep } from '../pipeline/schemas.js';
-import { describeError } from '../errors/weft-error.js';
+import { errorLogFields } from '../util/logger.js';
 
 /**
  * Hooks that observe a runtime. Implement the ones you need and pass the tracker in the
@@ -200,10 +200,7 @@ export class AnalyticsManager implements AnalyticsTracker {
       try {
         call(tracker);
       } catch (error) {
-        this.logger?.warn(
-          { hook, error: describeError(error) },
-          'analytics tracker threw; ignored',
-        );
+        this.logger?.warn({ hook, ...errorLogFields(error) }, 'analytics tracker threw; ignored');
       }
     }
   }

@@ -1,4 +1,5 @@
 import type { WeftErrorCode } from './codes.js';
+import { errorDocsUrl } from './error-registry.js';
 
 // A registered symbol is the same in every copy of the package (an ESM and a CJS build side by
 // side, or two installed versions), where `instanceof` only knows its own copy's class.
@@ -16,6 +17,11 @@ export interface WeftErrorOptions {
    * holds nothing but fixed text and configuration.
    */
   expose?: boolean;
+  /**
+   * Where the code is explained. Defaults to the code's section of Weft's errors reference;
+   * set it when a package outside Weft raises codes of its own, documented elsewhere.
+   */
+  docsUrl?: string;
 }
 
 /**
@@ -56,12 +62,18 @@ export class WeftError<Code extends string = WeftErrorCode> extends Error {
   /** Whether the server may send the message to a client; see {@link WeftErrorOptions.expose}. */
   readonly expose: boolean;
   /**
+   * The address of the code's section in the errors reference (its cause and its fix), such as
+   * `https://weft-ai.github.io/docs/reference/errors/#weft_queue_full`. Log lines of the runtime
+   * carry it next to the error.
+   */
+  readonly docsUrl: string;
+  /**
    * Creates an error with a code, a message and optionally an HTTP status and a cause.
    *
    * @param code - What went wrong.
    * @param message - What went wrong and how to fix it, starting with the owner
    * (`Runtime.dispatch: ...`). The code is appended to its first line.
-   * @param options - HTTP status and cause.
+   * @param options - HTTP status, cause, whether to expose the message, and the docs URL.
    */
   constructor(code: Code, message: string, options: WeftErrorOptions = {}) {
     super(
@@ -72,6 +84,7 @@ export class WeftError<Code extends string = WeftErrorCode> extends Error {
     this.code = code;
     this.status = options.status;
     this.expose = options.expose ?? (options.status !== undefined && options.status < 500);
+    this.docsUrl = options.docsUrl ?? errorDocsUrl(code);
     Object.defineProperty(this, WEFT_ERROR, { value: true });
   }
 

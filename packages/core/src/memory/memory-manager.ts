@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AgentTask } from '../tasks/task.js';
 import type { CallGuard } from '../bulkhead/bulkhead.js';
-import { describeError } from '../errors/weft-error.js';
+import { errorLogFields } from '../util/logger.js';
 import type { Memory, MemoryProvider, QueryMemoryOptions, Space } from './memory-provider.js';
 import { renderRelatedMemories } from './render-related.js';
 
@@ -208,7 +208,7 @@ export class MemoryManager {
       });
     } catch (error) {
       this.logger?.error(
-        { taskId: task.id, space: task.space.id, kind, error: describeError(error) },
+        { taskId: task.id, space: task.space.id, kind, ...errorLogFields(error) },
         'could not store memory',
       );
       return undefined;

@@ -228,6 +228,8 @@ export class ModelManager {
       ...callRequest,
       signal: callRequest.signal ?? this.defaultSignal,
     };
+    // An id nothing defines is a different mistake (a typo) from one no provider offers.
+    this.descriptor(capability);
     const route = this.findRoute(capability, request.provider);
     if (!route) {
       const reason = request.provider

@@ -1,13 +1,15 @@
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import type { AnalyticsTracker } from '../analytics/analytics-manager.js';
 import type { CapabilityAliasGroup } from '../capabilities/capability.js';
 import type { MemoryProvider } from '../memory/memory-provider.js';
 import type { ModelProvider } from '../models/model-provider.js';
-import { PIPELINE_REVIEW_POLICIES, type PipelineReview } from '../pipeline/review-policy.js';
+import type { PipelineReview } from '../pipeline/review-policy.js';
 import type { Plugin } from '../plugins/plugin.js';
 import { bulkheadOptionsSchema } from '../bulkhead/bulkhead-options.js';
 import type { ServerManagerConfig } from '../server/server-manager.js';
+import { serverCrossFieldProblems } from '../server/server-options.js';
+import { readCoreEnvironment } from '../util/environment.js';
+import { optionsSchema, type ResolvedOptions } from './options-schema.js';
 import type { SpaceCoordinator } from '../scheduler/space-coordinator.js';
 
 /**
@@ -105,79 +107,7 @@ export type RuntimeConfig = {
   };
 };
 
-const positiveInteger = z.number().int().positive();
-
-/**
- * The schema of `RuntimeConfig.options`. Exported for the test that holds the configuration
- * reference page to it, so an option without a row there fails the build.
- *
- * @internal
- */
-export const optionsSchema = z
-  .object({
-    maxSteps: positiveInteger.default(10),
-    taskTimeoutMs: positiveInteger.default(120_000),
-    getObjectRetries: z.number().int().nonnegative().default(2),
-    pipelineReview: z.enum(PIPELINE_REVIEW_POLICIES).default('always'),
-    reviewFinalStep: z.boolean().default(false),
-    relatedMemories: z.number().int().nonnegative().default(10),
-    relatedMemoryChars: positiveInteger.default(4000),
-    scheduler: z
-      .object({ concurrency: positiveInteger.optional(), maxQueueSize: positiveInteger.optional() })
-      .strict()
-      .default({}),
-    bulkhead: bulkheadOptionsSchema,
-    server: z
-      .object({
-        port: z.number().int().min(0).max(65535).optional(),
-        host: z.string().min(1).optional(),
-        cors: z.union([z.boolean(), z.record(z.string(), z.unknown())]).optional(),
-        bodyLimit: z.union([positiveInteger, z.string().min(1)]).optional(),
-        allowedHosts: z
-          .union([z.literal(true), z.literal('all'), z.array(z.string().trim().min(1))])
-          .optional(),
-        maxJsonDepth: positiveInteger.optional(),
-        headersTimeout: positiveInteger.optional(),
-        requestTimeout: positiveInteger.optional(),
-        keepAliveTimeout: positiveInteger.optional(),
-        stopGraceMs: positiveInteger.optional(),
-      })
-      .strict()
-      .default({}),
-    analytics: z
-      .union([
-        z.boolean(),
-        z
-          .object({
-            trackers: z
-              .array(
-                z.custom<AnalyticsTracker>((value) => typeof value === 'object' && value !== null),
-              )
-              .optional(),
-          })
-          .strict(),
-      ])
-      .default(false),
-    handleSignals: z.boolean().default(false),
-    shutdown: z.enum(['drain', 'cancel']).default('drain'),
-    shutdownTimeoutMs: positiveInteger.default(30_000),
-    defaultProviders: z.record(z.string(), z.string()).default({}),
-    checkHealthOnStart: z.boolean().default(false),
-    healthCheckTimeoutMs: positiveInteger.default(10_000),
-    logger: z
-      .custom<Logger>(
-        (value) =>
-          typeof value === 'object' &&
-          value !== null &&
-          typeof (value as Logger).child === 'function',
-        'expected a pino logger',
-      )
-      .optional(),
-  })
-  .strict();
-
-/** The options with every default applied. */
-export type ResolvedOptions = z.output<typeof optionsSchema>;
+export { optionsSchema, type ResolvedOptions } from './options-schema.js';
 
 /**
  * Checks the shape of a runtime configuration and applies defaults. Problems that need the
@@ -267,11 +197,25 @@ export function checkConfigShape(config: RuntimeConfig): {
       problems.push(`${path}: ${issue.message}`);
     }
   }
+  // Rules between options run on what was given, so they are reported beside other problems;
+  // options that break one are not handed on (the server's constructor would throw alone).
+  const ruleProblems = serverCrossFieldProblems(optionsRecord(config.options).server);
+  problems.push(...ruleProblems.map((problem) => `options.server: ${problem}`));
+  // The variables are read only by what they configure: a given logger makes the level moot.
+  if (optionsRecord(config.options).logger === undefined) {
+    problems.push(...readCoreEnvironment(process.env).problems);
+  }
   return {
-    options: parsed.success ? parsed.data : undefined,
+    options: parsed.success && ruleProblems.length === 0 ? parsed.data : undefined,
     problems,
     registrable: registrable && pluginsValid && aliasesValid,
   };
+}
+
+function optionsRecord(options: unknown): Record<string, unknown> {
+  return typeof options === 'object' && options !== null
+    ? (options as Record<string, unknown>)
+    : {};
 }
 
 /**

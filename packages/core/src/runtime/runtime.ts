@@ -16,7 +16,7 @@ import { Scheduler } from '../scheduler/scheduler.js';
 import { ServerManager } from '../server/server-manager.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { settleWithin, TIMED_OUT } from '../util/deadline.js';
-import { createDefaultLogger } from '../util/logger.js';
+import { createDefaultLogger, errorLogFields } from '../util/logger.js';
 import { checkConfigShape, type ResolvedOptions, type RuntimeConfig } from './config.js';
 import { SPACE_ID_PATTERN } from '../memory/space-id.js';
 import type { SpaceCoordinatorHost, TaskArrival } from '../scheduler/space-coordinator.js';
@@ -90,7 +90,7 @@ export class Runtime {
     this.stop().then(
       () => process.exit(process.exitCode ?? 0),
       (error: unknown) => {
-        this.logger.error({ error: describeError(error) }, 'stop failed');
+        this.logger.error(errorLogFields(error), 'stop failed');
         process.exit(1);
       },
     );
@@ -398,7 +398,7 @@ export class Runtime {
         'runtime started',
       );
     } catch (error) {
-      this.logger.error({ error: describeError(error) }, 'runtime failed to start; rolling back');
+      this.logger.error(errorLogFields(error), 'runtime failed to start; rolling back');
       await this.teardown('cancel');
       throw error;
     }
@@ -510,7 +510,7 @@ export class Runtime {
       } catch (error) {
         // Keep shutting the rest down: one failing component must not leak the others.
         this.logger.error(
-          { component: component.label, error: describeError(error) },
+          { component: component.label, ...errorLogFields(error) },
           'shutdown failed',
         );
       }

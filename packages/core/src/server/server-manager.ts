@@ -11,10 +11,12 @@ import express, {
 } from 'express';
 import type { Logger } from 'pino';
 import { describeError, WeftError } from '../errors/weft-error.js';
+import { errorLogFields } from '../util/logger.js';
 import { hostChecker, hostnameOf, type AllowedHosts } from './allowed-hosts.js';
 import { errorAnswer, type ErrorAnswer } from './error-answer.js';
 import type { HttpMethod } from './http-methods.js';
 import { nestsDeeperThan } from './json-depth.js';
+import { SERVER_DEFAULTS, serverCrossFieldProblems } from './server-options.js';
 
 /** Options of the `cors` middleware, passed through unchanged. */
 export type CorsOptions = cors.CorsOptions;
@@ -148,7 +150,7 @@ export class ServerManager {
    * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when an option is out of range, naming it.
    */
   constructor(config: ServerManagerConfig = {}, logger?: Logger) {
-    const port = config.port ?? 3000;
+    const port = config.port ?? SERVER_DEFAULTS.port;
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
       throw new WeftError(
         'WEFT_INVALID_ARGUMENT',
@@ -157,21 +159,19 @@ export class ServerManager {
     }
     this.config = {
       port,
-      host: config.host ?? '127.0.0.1',
-      allowedHosts: checkAllowedHosts(config.allowedHosts ?? []),
-      bodyLimit: config.bodyLimit ?? '1mb',
+      host: config.host ?? SERVER_DEFAULTS.host,
+      allowedHosts: checkAllowedHosts(config.allowedHosts ?? SERVER_DEFAULTS.allowedHosts),
+      bodyLimit: config.bodyLimit ?? SERVER_DEFAULTS.bodyLimit,
       cors: config.cors,
-      maxJsonDepth: positive('maxJsonDepth', config.maxJsonDepth, 64),
-      headersTimeout: positive('headersTimeout', config.headersTimeout, 10_000),
-      requestTimeout: positive('requestTimeout', config.requestTimeout, 30_000),
-      keepAliveTimeout: positive('keepAliveTimeout', config.keepAliveTimeout, 5_000),
-      stopGraceMs: positive('stopGraceMs', config.stopGraceMs, 1_000),
+      maxJsonDepth: positive('maxJsonDepth', config.maxJsonDepth),
+      headersTimeout: positive('headersTimeout', config.headersTimeout),
+      requestTimeout: positive('requestTimeout', config.requestTimeout),
+      keepAliveTimeout: positive('keepAliveTimeout', config.keepAliveTimeout),
+      stopGraceMs: positive('stopGraceMs', config.stopGraceMs),
     };
-    if (this.config.headersTimeout > this.config.requestTimeout) {
-      throw new WeftError(
-        'WEFT_INVALID_ARGUMENT',
-        `ServerManager: option "headersTimeout" (${this.config.headersTimeout} ms) must not exceed "requestTimeout" (${this.config.requestTimeout} ms).`,
-      );
+    const [broken] = serverCrossFieldProblems(this.config);
+    if (broken !== undefined) {
+      throw new WeftError('WEFT_INVALID_ARGUMENT', `ServerManager: option ${broken}`);
     }
     this.logger = logger;
     this.app = express();
@@ -350,8 +350,8 @@ export class ServerManager {
           method: request.method,
           path: request.path,
           status: answer.status,
+          ...errorLogFields(error),
           code: answer.code,
-          error: describeError(error),
           stack: (error as Error)?.stack,
         },
         'request failed',
@@ -379,8 +379,11 @@ function sendError(response: Response, answer: ErrorAnswer): void {
   response.status(answer.status).json({ error: answer });
 }
 
-function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
+function positive(
+  name: 'maxJsonDepth' | 'headersTimeout' | 'requestTimeout' | 'keepAliveTimeout' | 'stopGraceMs',
+  value: number | undefined,
+): number {
+  if (value === undefined) return SERVER_DEFAULTS[name];
   if (!Number.isInteger(value) || value <= 0) {
     throw new WeftError(
       'WEFT_INVALID_ARGUMENT',

@@ -1,0 +1,206 @@
+import type { WeftErrorCode } from './codes.js';
+import type { ErrorRegistry } from './error-registry.js';
+
+/**
+ * Every code a {@link WeftError} thrown by `@weft/core` can carry, with what the errors reference
+ * says about it. `codes.ts` (the `WeftErrorCode` union and its TSDoc) and the page are generated
+ * from it by `npm run generate:references`; a unit test fails when either is stale, when the
+ * sources raise a code missing here, or when a code here is raised nowhere.
+ *
+ * @internal
+ */
+export const CORE_ERRORS = {
+  packageName: '@weft/core',
+  codes: {
+    WEFT_INVALID_CONFIG: {
+      summary: '`Runtime.init` found problems in the configuration (all are listed).',
+      raisedBy: '`Runtime.init`',
+      cause:
+        'the configuration has problems: an unknown or mistyped option, a value out of its range, options that contradict each other (such as `server.requestTimeout` below `server.headersTimeout`), an invalid `WEFT_LOG_LEVEL`, two providers or plugins with the same id, no provider of `text-generation`, a capability a plugin requires that no provider offers, a template that does not parse. The message lists every problem, one per line, each starting with the path, the variable or the owner at fault.',
+      fix: 'correct each listed problem; the [configuration reference](./configuration.md) gives every option’s type, range and default.',
+    },
+    WEFT_INVALID_ARGUMENT: {
+      summary: 'A constructor or method was given a value it cannot use.',
+      raisedBy:
+        'constructors and methods of the core: `ServerManager`, `Scheduler`, `defineCapability`, `CapabilityRegistry`, `ModelManager`, `Plugin`',
+      cause:
+        'a constructor or method received a value it cannot use, such as a port outside 0–65535, a negative `maxRetries`, a capability id with spaces, or an alias group with fewer than two ids.',
+      fix: 'the message names the option or argument and what it must be; pass a valid value.',
+    },
+    WEFT_DUPLICATE: {
+      summary: 'Something with the same id or name is already registered or mounted.',
+      raisedBy: '`CapabilityRegistry`, `PromptRegistry`, `ServerManager.mount`',
+      cause:
+        'something with the same id or name is already registered: a capability with a different descriptor, a transform, a prompt template, or two route triggers with the same method and path.',
+      fix: 'give the new one another id, name or path.',
+    },
+    WEFT_START_FAILED: {
+      summary: 'A provider, plugin, trigger or the server failed while the runtime started.',
+      raisedBy: '`Runtime.start`',
+      cause:
+        'a memory provider, model provider, plugin or start trigger threw while the runtime started. The runtime stops what it had already started before it rejects. The original error is the `cause`, and its message is included.',
+      fix: 'read the included message: usually a database path whose directory is missing, a failed health check, or a plugin’s own `init` check.',
+    },
+    WEFT_RUNTIME_STOPPED: {
+      summary: 'The runtime was stopped (or stopped while starting).',
+      raisedBy: '`Runtime.start`, `ServerManager.mount`',
+      cause:
+        '`start()` was called on a runtime that was stopped, `stop()` was called while the runtime was starting, or a route was mounted after the server started.',
+      fix: 'a stopped runtime cannot start again; create a new one with `Runtime.init`. Add middleware and routes before `start()`.',
+    },
+    WEFT_INVALID_SPACE: {
+      summary: 'A space id is not valid (empty, too long or with characters an id may not have).',
+      status: 400,
+      raisedBy: '`Runtime.dispatch`, `spaceId`',
+      cause:
+        '`dispatch` received a space id that is not valid: empty, longer than 200 characters, or containing characters other than letters, digits, `-`, `_`, `.` and `:`.',
+      fix: "build space ids from checked parts. `spaceId('chat', 'room', room)` from `@weft/core` builds a valid id from any non-empty parts and throws this error itself when it cannot; see [Spaces](../core-utilities/spaces.md).",
+    },
+    WEFT_UNKNOWN_PLUGIN: {
+      summary: 'A dispatched event names a plugin that is not registered.',
+      status: 400,
+      raisedBy: '`Runtime.dispatch`',
+      cause: '`dispatch` names a plugin id that is not registered.',
+      fix: 'use the `id` of a plugin passed to `Runtime.init`.',
+    },
+    WEFT_SHUTTING_DOWN: {
+      summary: 'The runtime is stopping and accepts no new tasks.',
+      status: 503,
+      raisedBy: '`Runtime.dispatch`, the scheduler',
+      cause: 'a task was dispatched while the runtime was stopping.',
+      fix: 'nothing is wrong; the client should retry against another instance or after the restart.',
+    },
+    WEFT_QUEUE_FULL: {
+      summary: 'The scheduler’s queue holds `maxQueueSize` tasks already.',
+      status: 503,
+      raisedBy: '`Runtime.dispatch` (the scheduler)',
+      cause:
+        'the scheduler already holds `options.scheduler.maxQueueSize` waiting tasks (default 1000).',
+      fix: 'the agent is receiving work faster than it completes it. Raise `scheduler.concurrency` if the model server can take more parallel calls, rate-limit clients, or run more instances.',
+    },
+    WEFT_TASK_CANCELLED: {
+      summary: 'A task was cancelled because the runtime stopped.',
+      raisedBy: 'the scheduler, when the runtime stops',
+      cause:
+        'a queued or running task was cancelled because the runtime stopped in `cancel` mode, or a draining stop ran out of `shutdownTimeoutMs`.',
+      fix: 'expected during shutdown. Raise `shutdownTimeoutMs` if tasks are cut short in normal restarts.',
+    },
+    WEFT_TASK_TIMEOUT: {
+      summary: 'A task ran past its time limit (`taskTimeoutMs`).',
+      raisedBy:
+        'the task runner, as the reason of the task’s aborted signal and its last chain item',
+      cause: 'a task ran longer than its time limit, `options.taskTimeoutMs`.',
+      fix: 'find the slow step in the log (`step failed` lines carry the task id); lower the model provider’s own timeout and retries so that one call cannot use the whole budget, or raise the limit.',
+    },
+    WEFT_BULKHEAD_FULL: {
+      summary:
+        'A call waited longer than `bulkhead.maxWaitMs` for a dependency whose every slot was taken.',
+      raisedBy:
+        'the bulkhead of a model provider, plugin or memory provider, as a failed step’s error or a task’s planning error',
+      cause:
+        'a model provider, a plugin’s steps or the memory provider already had its limit of calls running (`options.bulkhead.maxConcurrent`, or its entry in `options.bulkhead.limits`), and none finished within `options.bulkhead.maxWaitMs`. The dependency is hung or much slower than usual; the message names it. The waiting task held no worker meanwhile, and tasks that do not use the dependency kept running.',
+      fix: 'find why the dependency does not answer (its own timeouts, the upstream’s health); if it is only slow, raise its limit or `maxWaitMs`. See [One hung dependency](../guides/production.md#one-hung-dependency).',
+    },
+    WEFT_CAPABILITY_UNKNOWN: {
+      summary: 'A capability id is not registered: no provider’s descriptors define it.',
+      raisedBy: '`ModelManager.call`, `callDynamic`, `generateText`, `getObject`',
+      cause:
+        'a call names a capability id that no provider’s descriptors define, such as a misspelt id.',
+      fix: 'check the id’s spelling, or list the capability’s descriptor in the provider that offers it; see [Capabilities](../capabilities/capabilities.md).',
+    },
+    WEFT_CAPABILITY_UNAVAILABLE: {
+      summary: 'No provider (or not the named one) offers a registered capability.',
+      raisedBy: '`ModelManager.call`, `callDynamic`, `setDefaultProvider`',
+      cause:
+        "the capability is registered, but no configured provider offers it, or the provider named with `{ provider: '...' }` (or in `defaultProviders`) does not offer it.",
+      fix: 'add a provider that offers it, add an alias group that maps it to one that is offered, or name a provider that has it.',
+    },
+    WEFT_PROVIDER_FAILED: {
+      summary: 'A model provider threw while serving a capability.',
+      raisedBy: '`ModelManager` calls',
+      cause:
+        'a model provider threw an error that is not a Weft error while serving a capability; the original error is the `cause`. Errors a provider raises as Weft errors of its own (with their own codes, listed under [Package codes](#package-codes)) reach the caller unwrapped instead.',
+      fix: 'read the included message, which comes from the provider.',
+    },
+    WEFT_VALIDATION_FAILED: {
+      summary: 'A capability’s input, options or output did not match its schema.',
+      raisedBy: '`ModelManager` calls',
+      cause:
+        'a capability call’s input or options, or the provider’s output, did not match the capability’s zod schema. The message shows which fields were wrong.',
+      fix: 'for input and options, fix the call; for output, fix the provider.',
+    },
+    WEFT_GET_OBJECT_FAILED: {
+      summary: '`getObject` got no answer matching the schema within its retries.',
+      raisedBy: '`ModelManager.getObject`, planning',
+      cause:
+        'getObject (or planning, which uses it) got no answer that parses as JSON and matches the schema, within its retries.',
+      fix: 'see [getObject fails with a small local model](../guides/troubleshooting.md#getobject-fails-with-a-small-local-model).',
+    },
+    WEFT_TEMPLATE_INVALID: {
+      summary: 'A prompt template’s name or source is invalid.',
+      raisedBy: '`PromptRegistry`',
+      cause:
+        'a prompt template’s name has characters other than letters, digits, `-`, `_` and `.`, its source does not parse as Liquid, or a template directory cannot be read.',
+      fix: 'the message names the template and the parser’s complaint; see [Liquid templates](../core-utilities/liquid-templates.md).',
+    },
+    WEFT_TEMPLATE_NOT_FOUND: {
+      summary: 'No prompt template has the requested name.',
+      raisedBy: '`PromptRegistry.render`',
+      cause: 'no template has the requested name. The message lists the registered names.',
+      fix: 'render `name` for a template of the executor’s own plugin, or `namespace/name` for another plugin’s.',
+    },
+    WEFT_TEMPLATE_RENDER_FAILED: {
+      summary: 'Rendering a template failed, usually a missing variable.',
+      raisedBy: '`PromptRegistry.render`',
+      cause:
+        'rendering a template failed, usually because it uses a variable the caller did not pass: templates render in strict mode, so a missing variable is an error rather than an empty string.',
+      fix: 'pass every variable the template uses.',
+    },
+    WEFT_LISTEN_FAILED: {
+      summary: 'The HTTP server could not listen on its host and port.',
+      raisedBy: '`ServerManager.start`, so `Runtime.start`',
+      cause:
+        'the HTTP server could not listen on its host and port; most often the port is taken (`EADDRINUSE`), or the host is not an address of this machine.',
+      fix: 'see [Port 3000 is already taken](../guides/troubleshooting.md#port-3000-is-already-taken).',
+    },
+    WEFT_HOST_NOT_ALLOWED: {
+      summary: 'An HTTP request’s `Host` header is not an allowed host.',
+      status: 403,
+      raisedBy: 'the runtime’s HTTP server, before any route runs',
+      cause:
+        'an HTTP request’s `Host` header names a host that is not in `server.allowedHosts`. The server answers before any route runs, which stops a web page whose domain was pointed at your machine (DNS rebinding) from calling the agent. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed.',
+      fix: "when the agent listens on `0.0.0.0` for remote clients, list the public host names they use, such as `allowedHosts: ['agent.example.com']`; see the [configuration reference](./configuration.md#server-options).",
+    },
+    WEFT_BAD_REQUEST: {
+      summary: 'An HTTP request was malformed: bad JSON, too large or nested too deep.',
+      status: [400, 413],
+      raisedBy: 'the runtime’s HTTP server, while it reads the body',
+      cause:
+        'an HTTP request was malformed: its body is not valid JSON, is nested deeper than `server.maxJsonDepth`, or is larger than `server.bodyLimit` (answered `413`).',
+      fix: 'the client must send a valid JSON body within the limits.',
+    },
+    WEFT_NOT_FOUND: {
+      summary: 'No route matches an HTTP request.',
+      status: 404,
+      raisedBy: 'the runtime’s HTTP server',
+      cause: 'no route matches the request’s method and path.',
+      fix: 'check the path and method against the route triggers of your plugins.',
+    },
+    WEFT_INTERNAL: {
+      summary: 'An unexpected failure; the answer carries an id that the log line also has.',
+      status: 500,
+      raisedBy: 'the runtime’s HTTP server, for any error of a route without a 4xx status',
+      cause:
+        'something failed unexpectedly while the server handled a request. The client gets a generic answer with a request id, and the log has the full error under the same id.',
+      fix: 'find the id in the log (`request failed` lines) and fix the error it shows.',
+    },
+  },
+} as const satisfies ErrorRegistry<WeftErrorCode>;
+
+/**
+ * Every code a {@link WeftError} thrown by `@weft/core` can carry, for tests and tools that list
+ * them.
+ *
+ * @internal
+ */
+export const WEFT_ERROR_CODES = Object.keys(CORE_ERRORS.codes) as readonly WeftErrorCode[];

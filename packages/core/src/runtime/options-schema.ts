@@ -1,0 +1,158 @@
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import type { AnalyticsTracker } from '../analytics/analytics-manager.js';
+import { PIPELINE_REVIEW_POLICIES } from '../pipeline/review-policy.js';
+import { serverOptionsSchema } from '../server/server-options.js';
+import { bulkheadOptionsSchema } from '../bulkhead/bulkhead-options.js';
+
+const positiveInteger = z.number().int().positive();
+
+/**
+ * The schema of `RuntimeConfig.options`: `Runtime.init` validates with it, and the options
+ * tables of the configuration reference are generated from it (types, ranges and defaults from
+ * the schema, each option's effect from its description), so the page cannot drift from what
+ * the runtime accepts.
+ *
+ * @internal
+ */
+export const optionsSchema = z
+  .object({
+    maxSteps: positiveInteger
+      .default(10)
+      .describe(
+        'The most steps one task may run. A plan that would run more is cut off, with an error item in the task’s chain.',
+      ),
+    taskTimeoutMs: positiveInteger
+      .default(120_000)
+      .describe(
+        'The longest a task may run, in milliseconds, from when it leaves the queue. Past it the task’s signal is aborted, an error item with `WEFT_TASK_TIMEOUT` ends its chain, the task ends `failed`, and its worker is freed even if an executor ignores the signal.',
+      ),
+    getObjectRetries: z
+      .number()
+      .int()
+      .nonnegative()
+      .default(2)
+      .describe(
+        'How many times getObject (and planning, which uses it) asks again after an answer that does not match the schema. One call can override it with `maxRetries`.',
+      ),
+    pipelineReview: z
+      .enum(PIPELINE_REVIEW_POLICIES)
+      .default('always')
+      .describe(
+        'When the model reviews the remaining steps of a plan: after steps, after failed steps only, or never. Each review is a model call.',
+      ),
+    reviewFinalStep: z
+      .boolean()
+      .default(false)
+      .describe(
+        "With `pipelineReview: 'always'`, also review after the last planned step when it succeeded. That review costs one model call per task and can only add steps.",
+      ),
+    relatedMemories: z
+      .number()
+      .int()
+      .nonnegative()
+      .default(10)
+      .describe(
+        'How many earlier tasks (and other memories) of the task’s space and its related spaces the planning prompt shows at most, newest first; a task’s trigger and chain count as one entry. `0` shows none.',
+      ),
+    relatedMemoryChars: positiveInteger
+      .default(4000)
+      .describe(
+        'The most characters the related memories may take in the planning prompt. Each earlier task is one entry; the newest entries are kept when they do not all fit.',
+      ),
+    scheduler: z
+      .object({
+        concurrency: positiveInteger
+          .default(4)
+          .describe(
+            'How many tasks run at the same time, across all spaces. Tasks of one space always run one at a time.',
+          ),
+        maxQueueSize: positiveInteger
+          .default(1000)
+          .describe(
+            'How many tasks may wait. A dispatch beyond it fails with `WEFT_QUEUE_FULL`, answered as `503` over HTTP.',
+          ),
+      })
+      .strict()
+      .prefault({})
+      .meta({ section: 'Scheduler options' })
+      .describe('Limits of the task queue; see [Scheduler options](#scheduler-options).'),
+    bulkhead: bulkheadOptionsSchema,
+    server: serverOptionsSchema
+      .prefault({})
+      .meta({
+        section: 'Server options',
+        sectionIntro:
+          'The server starts only when some plugin has a route trigger. Its options are those of [`ServerManagerConfig`](/api/interfaces/ServerManagerConfig/).',
+      })
+      .describe('The HTTP server for route triggers; see [Server options](#server-options).'),
+    analytics: z
+      .union([
+        z.boolean(),
+        z
+          .object({
+            trackers: z
+              .array(
+                z.custom<AnalyticsTracker>((value) => typeof value === 'object' && value !== null),
+              )
+              .optional(),
+          })
+          .strict(),
+      ])
+      .default(false)
+      .meta({ typeLabel: '`boolean` or `{ trackers }`' })
+      .describe(
+        '`true` counts tasks, steps and model calls (read them with `runtime.analytics.snapshot()`); `{ trackers: [...] }` counts and also calls your trackers. See [Observability](../guides/observability.md#analytics).',
+      ),
+    handleSignals: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Stop the runtime gracefully on `SIGINT` and `SIGTERM`. Leave it off when your program handles signals itself.',
+      ),
+    shutdown: z
+      .enum(['drain', 'cancel'])
+      .default('drain')
+      .describe(
+        'What `stop()` does with queued and running tasks: let them finish, or cancel them.',
+      ),
+    shutdownTimeoutMs: positiveInteger
+      .default(30_000)
+      .describe(
+        'How long a draining stop waits for tasks before it cancels the rest, in milliseconds.',
+      ),
+    defaultProviders: z
+      .record(z.string(), z.string())
+      .default({})
+      .describe(
+        "The provider id that serves a capability when a call names none, such as `{ 'text-generation': 'planner' }`. Without it, the first provider offering the capability serves it. The runtime’s planning calls name no provider.",
+      ),
+    checkHealthOnStart: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Call each model and memory provider’s `checkHealth()` during `start()`, after its `init`, and fail the start with `WEFT_START_FAILED` naming the provider when it answers `false`, throws or does not answer in time. Without it the runtime never calls `checkHealth()`, and a provider that is down is first noticed by the first task that uses it.',
+      ),
+    healthCheckTimeoutMs: positiveInteger
+      .default(10_000)
+      .describe(
+        'With `checkHealthOnStart`, the longest one provider’s `checkHealth()` may take, in milliseconds.',
+      ),
+    logger: z
+      .custom<Logger>(
+        (value) =>
+          typeof value === 'object' &&
+          value !== null &&
+          typeof (value as Logger).child === 'function',
+        'expected a pino logger',
+      )
+      .optional()
+      .meta({ typeLabel: 'pino `Logger`' })
+      .describe(
+        'The logger of the runtime and its components. Without one, the runtime logs JSON to standard output at the level of `WEFT_LOG_LEVEL`.',
+      ),
+  })
+  .strict();
+
+/** The options with every default applied. */
+export type ResolvedOptions = z.output<typeof optionsSchema>;

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+
+const positiveInteger = z.number().int().positive();
+
+/**
+ * The schema of the server's options, with their defaults and what each does: `Runtime.init`
+ * validates `options.server` with it, `ServerManager` takes its defaults from it, and the
+ * configuration reference's table is generated from it.
+ *
+ * @internal
+ */
+export const serverOptionsSchema = z
+  .object({
+    port: z
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .default(3000)
+      .describe(
+        'The TCP port. `0` lets the operating system pick a free one; read it from `runtime.server.port` or `runtime.server.url` after `start()`.',
+      ),
+    host: z
+      .string()
+      .min(1)
+      .default('127.0.0.1')
+      .describe(
+        'The interface to listen on. The default accepts connections from the same machine only; `0.0.0.0` accepts them from anywhere (see [Running in production](../guides/production.md#host-reverse-proxy-and-tls)).',
+      ),
+    allowedHosts: z
+      .union([z.literal(true), z.literal('all'), z.array(z.string().trim().min(1))])
+      .default([])
+      .describe(
+        "Host names a request’s `Host` header may carry, against DNS rebinding; others get `403` with `WEFT_HOST_NOT_ALLOWED`. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed; `.example.com` allows the name and its subdomains; `true` or `'all'` turns the check off. List your public names when you listen on `0.0.0.0`.",
+      ),
+    cors: z
+      .union([z.boolean(), z.record(z.string(), z.unknown())])
+      .optional()
+      .meta({ typeLabel: '`boolean` or cors options', defaultLabel: 'off' })
+      .describe(
+        '`true` allows requests from every origin; an object configures the [cors](https://github.com/expressjs/cors#configuration-options) middleware. Off, browsers on other origins cannot call the routes.',
+      ),
+    bodyLimit: z
+      .union([positiveInteger, z.string().min(1)])
+      .default('1mb')
+      .describe(
+        "The largest JSON body accepted, in bytes or as a string such as `'100kb'`; a larger one is answered `413`.",
+      ),
+    maxJsonDepth: positiveInteger
+      .default(64)
+      .describe(
+        'The deepest nesting of objects and arrays a JSON body may have; deeper bodies get `400` with `WEFT_BAD_REQUEST` before they are parsed.',
+      ),
+    headersTimeout: positiveInteger
+      .default(10_000)
+      .describe(
+        'How many milliseconds a client may take to send a request’s headers; then Node.js answers `408`.',
+      ),
+    requestTimeout: positiveInteger
+      .default(30_000)
+      .describe(
+        'How many milliseconds a client may take to send a whole request; then `408`. It does not limit how long a route takes to answer.',
+      ),
+    keepAliveTimeout: positiveInteger
+      .default(5_000)
+      .describe('How long an idle keep-alive connection stays open, in milliseconds.'),
+    stopGraceMs: positiveInteger
+      .default(1_000)
+      .describe(
+        'How long the server’s `stop()` lets open requests finish before it closes their connections, in milliseconds.',
+      ),
+  })
+  .strict();
+
+/** The server's options with every default applied. */
+export type ResolvedServerOptions = z.output<typeof serverOptionsSchema>;
+
+/** The default of every server option. */
+export const SERVER_DEFAULTS: ResolvedServerOptions = serverOptionsSchema.parse({});
+
+/**
+ * A rule between options that no single option's type can state. The runtime reports a broken
+ * rule in its `WEFT_INVALID_CONFIG` with the others, the owner of the options (here the server's
+ * constructor) refuses it, and the configuration reference lists it.
+ *
+ * @internal
+ */
+export interface CrossFieldRule<Options> {
+  /** The options it relates, by key. */
+  readonly keys: readonly (keyof Options & string)[];
+  /** The rule, in Markdown, for the reference. */
+  readonly rule: string;
+  /**
+   * @param options - The options, defaults applied.
+   * @returns What is wrong, naming the options and their values, or `undefined`.
+   */
+  problem(options: Options): string | undefined;
+}
+
+/** @internal */
+export const SERVER_CROSS_FIELD_RULES: readonly CrossFieldRule<ResolvedServerOptions>[] = [
+  {
+    keys: ['headersTimeout', 'requestTimeout'],
+    rule: '`requestTimeout` must not be below `headersTimeout` (with their defaults, 30000 and 10000): the whole request cannot arrive sooner than its headers.',
+    problem: ({ headersTimeout, requestTimeout }) =>
+      headersTimeout > requestTimeout
+        ? `"headersTimeout" (${headersTimeout} ms) must not exceed "requestTimeout" (${requestTimeout} ms); raise requestTimeout or lower headersTimeout.`
+        : undefined,
+  },
+];
+
+/**
+ * Checks the cross-field rules on server options given by a user, with defaults applied to
+ * those left out. A rule whose options are not themselves valid is skipped: their own problem
+ * is reported already.
+ *
+ * @param given - The server options as given.
+ * @returns One message per broken rule.
+ */
+export function serverCrossFieldProblems(given: unknown): string[] {
+  const record = (typeof given === 'object' && given !== null ? given : {}) as Record<
+    string,
+    unknown
+  >;
+  const problems: string[] = [];
+  for (const rule of SERVER_CROSS_FIELD_RULES) {
+    const values: Record<string, unknown> = {};
+    const valid = rule.keys.every((key) => {
+      const parsed = serverOptionsSchema.shape[key].safeParse(record[key]);
+      values[key] = parsed.data;
+      return parsed.success;
+    });
+    if (!valid) continue;
+    const problem = rule.problem({ ...SERVER_DEFAULTS, ...values });
+    if (problem !== undefined) problems.push(problem);
+  }
+  return problems;
+}

@@ -1,0 +1,94 @@
+/**
+ * Guards the configuration reference (docs/reference/configuration.md, the opening paragraph,
+ * "Rules between options" and "Environment variables"): `Runtime.init` reports every problem in
+ * its one `WEFT_INVALID_CONFIG`, the rules between options and the variables the core reads
+ * included, instead of a component's own error surfacing alone later.
+ */
+import { Runtime, ServerManager, WeftError } from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { echoPlugin, errorOf, silentLogger } from './fixtures.js';
+
+type Options = NonNullable<Parameters<typeof Runtime.init>[0]['options']>;
+
+function config(options: Options) {
+  return {
+    models: [new ScriptedModelProvider()],
+    memory: new InMemoryMemoryProvider(),
+    plugins: [echoPlugin()],
+    options,
+  };
+}
+
+/** The problems listed by the WEFT_INVALID_CONFIG that `Runtime.init` rejects with. */
+async function problemsOf(options: Options): Promise<string[]> {
+  const error = await errorOf(Runtime.init(config(options)));
+  expect(WeftError.is(error, 'WEFT_INVALID_CONFIG')).toBe(true);
+  return error.message.split('\n- ').slice(1);
+}
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe('Runtime.init reports every configuration problem in one error', () => {
+  it('reports server.requestTimeout below headersTimeout, instead of the server failing alone', async () => {
+    expect(await problemsOf({ logger: silentLogger, server: { requestTimeout: 5000 } })).toEqual([
+      'options.server: "headersTimeout" (10000 ms) must not exceed "requestTimeout" (5000 ms); raise requestTimeout or lower headersTimeout.',
+    ]);
+    // The rule holds with both options given too, and is met by equal values.
+    expect(
+      await problemsOf({
+        logger: silentLogger,
+        server: { headersTimeout: 20_000, requestTimeout: 15_000 },
+      }),
+    ).toHaveLength(1);
+    const runtime = await Runtime.init(
+      config({ logger: silentLogger, server: { headersTimeout: 5000, requestTimeout: 5000 } }),
+    );
+    expect(runtime.status).toBe('ready');
+  });
+
+  it('skips a rule whose options are themselves invalid, reporting the option once', async () => {
+    const problems = await problemsOf({ logger: silentLogger, server: { requestTimeout: -1 } });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^options\.server\.requestTimeout: /);
+  });
+
+  it('reports a bad WEFT_LOG_LEVEL as a configuration problem, not the logger library’s error', async () => {
+    vi.stubEnv('WEFT_LOG_LEVEL', 'verbose');
+    expect(await problemsOf({})).toEqual([
+      'WEFT_LOG_LEVEL: "verbose" is not a log level; set one of trace, debug, info, warn, error, fatal, silent, or unset it for info',
+    ]);
+  });
+
+  it('lists option, rule and environment problems together', async () => {
+    vi.stubEnv('WEFT_LOG_LEVEL', 'verbose');
+    const problems = await problemsOf({
+      maxSteps: 0,
+      server: { requestTimeout: 5000 },
+      retries: 3,
+    } as Options);
+    expect(problems.map((problem) => problem.split(':')[0])).toEqual([
+      'options.maxSteps',
+      'options',
+      'options.server',
+      'WEFT_LOG_LEVEL',
+    ]);
+  });
+
+  it('reads WEFT_LOG_LEVEL only when no logger is given, and sets the default logger’s level from it', async () => {
+    vi.stubEnv('WEFT_LOG_LEVEL', 'verbose');
+    expect((await Runtime.init(config({ logger: silentLogger }))).status).toBe('ready');
+    vi.stubEnv('WEFT_LOG_LEVEL', 'Warn');
+    expect((await Runtime.init(config({}))).logger.level).toBe('warn');
+    vi.stubEnv('WEFT_LOG_LEVEL', '');
+    expect((await Runtime.init(config({}))).logger.level).toBe('info');
+  });
+
+  it('has the server refuse the same rule when created directly', () => {
+    expect(() => new ServerManager({ requestTimeout: 5000 })).toThrow(
+      'ServerManager: option "headersTimeout" (10000 ms) must not exceed "requestTimeout" (5000 ms)',
+    );
+  });
+});

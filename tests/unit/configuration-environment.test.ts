@@ -1,0 +1,75 @@
+/**
+ * The environment variables table of the configuration reference (docs/reference/configuration.md,
+ * "Environment variables") is generated from one list, scripts/references/environment-variables.ts.
+ * These checks hold the list to the code: every variable the packages' sources or create-weft's
+ * templates read is on it, every variable on it is read where it says, and its default is the
+ * one the reading file uses.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPOSITORY_ROOT } from '../../scripts/references/error-registries';
+import { defaultOf, ENVIRONMENT_VARIABLES } from '../../scripts/references/environment-variables';
+import { codeRows, readDoc } from './support/doc-tables';
+import { packageFiles, packageSources, type SourceFile } from './support/package-sources';
+
+/** Drops comments, where TSDoc examples show `process.env.X` that nothing runs. */
+function withoutComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+}
+
+/** `process.env.X`, `process.env['X']`, and `env.X` / `env['X']` on a passed-in environment. */
+const READ = /\benv(?:\.([A-Z][A-Z0-9_]*)\b|\[\s*['"]([A-Z][A-Z0-9_]*)['"]\s*\])/g;
+
+function readsOf(file: SourceFile): string[] {
+  return [...withoutComments(file.text).matchAll(READ)].map((match) => match[1] ?? match[2] ?? '');
+}
+
+function scannedFiles(): SourceFile[] {
+  const code = (name: string) => /\.(?:ts|tsx|js|mjs|cjs)$/.test(name) && !name.endsWith('.d.ts');
+  return [...packageSources(), ...packageFiles('templates', code)];
+}
+
+describe('environment variables', () => {
+  const listed = new Set(ENVIRONMENT_VARIABLES.map((variable) => variable.name));
+
+  it('lists every variable the packages and the generated projects read', () => {
+    const unlisted: string[] = [];
+    let reads = 0;
+    for (const file of scannedFiles()) {
+      for (const name of readsOf(file)) {
+        reads += 1;
+        if (!listed.has(name)) unlisted.push(`${name} (${file.path})`);
+      }
+    }
+    expect(reads).toBeGreaterThan(5);
+    expect(unlisted).toEqual([]);
+  });
+
+  it('is read where the list says, with the default the list shows', () => {
+    for (const variable of ENVIRONMENT_VARIABLES) {
+      for (const path of variable.readIn) {
+        const text = readFileSync(join(REPOSITORY_ROOT, path), 'utf8');
+        expect({ variable: variable.name, path, read: readsOf({ path, text }) }).toEqual({
+          variable: variable.name,
+          path,
+          read: expect.arrayContaining([variable.name]),
+        });
+      }
+      const fallback = defaultOf(variable);
+      if (fallback === undefined) continue;
+      const holding = variable.readIn.filter((path) =>
+        readFileSync(join(REPOSITORY_ROOT, path), 'utf8').includes(`'${fallback}'`),
+      );
+      expect({ variable: variable.name, holding: holding.length > 0 }).toEqual({
+        variable: variable.name,
+        holding: true,
+      });
+    }
+  });
+
+  it('appear on the configuration page, each in its own row', () => {
+    const rows = codeRows(readDoc('reference/configuration.md'));
+    expect([...listed].filter((name) => !rows.has(name))).toEqual([]);
+  });
+});
