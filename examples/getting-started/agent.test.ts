@@ -64,6 +64,17 @@ describe('getting started agent', () => {
     expect(response.body).toMatch(/body: needs \\?"user\\?" and \\?"text\\?"/);
   });
 
+  it('answers 400 naming the problem when the user id is too long for a space', async () => {
+    const agent = await start();
+    const response = await post(agent, { user: 'a'.repeat(300), text: 'Hi' });
+    expect(response.status).toBe(400);
+    const { error } = JSON.parse(response.body) as {
+      error: { code: string; message: string };
+    };
+    expect(error.code).toBe('WEFT_INVALID_SPACE');
+    expect(error.message).toMatch(/^spaceId: the encoded id is 305 characters/);
+  });
+
   it('keeps users apart whatever their ids contain', async () => {
     const memory = new InMemoryMemoryProvider();
     const agent = await start({ memory });
