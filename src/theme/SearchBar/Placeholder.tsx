@@ -8,6 +8,9 @@ import clsx from 'clsx';
 import { translate } from '@docusaurus/Translate';
 import styles from '@easyops-cn/docusaurus-search-local/dist/client/client/theme/SearchBar/SearchBar.module.css';
 
+/** The input's class, which the early shortcut (./index.tsx) finds it by. */
+export const PLACEHOLDER_INPUT_CLASS = 'navbar__search-input';
+
 export interface PlaceholderProps {
   focused: boolean;
   /** Keyboard shortcut hint, e.g. ["ctrl", "K"]; empty before hydration, as the plugin does. */
@@ -42,7 +45,7 @@ const Placeholder = forwardRef<HTMLInputElement, PlaceholderProps>(function Plac
         ref={inputRef}
         placeholder={label}
         aria-label={label}
-        className={`navbar__search-input ${styles.searchInput}`}
+        className={`${PLACEHOLDER_INPUT_CLASS} ${styles.searchInput}`}
         onFocus={onFocus}
         onBlur={onBlur}
         onInput={onInput}

@@ -30,8 +30,8 @@ import {
   parseKeymap,
 } from '@easyops-cn/docusaurus-search-local/dist/client/client/utils/keymap';
 import { isMacPlatform } from '@easyops-cn/docusaurus-search-local/dist/client/client/utils/platform';
-import Placeholder from './Placeholder';
-import { moveTypedText, type TypedText } from './typedText';
+import Placeholder, { PLACEHOLDER_INPUT_CLASS } from './Placeholder';
+import { moveTypedText, readTypedText, type TypedText } from './typedText';
 
 interface Props {
   handleSearchBarToggle?: (expanded: boolean) => void;
@@ -43,6 +43,28 @@ type SearchBarComponent = ComponentType<Props>;
 const IDLE_LOAD_DEADLINE_MS = 3000;
 
 let pluginSearchBar: Promise<SearchBarComponent> | undefined;
+/** Set while the plugin's box is on the page: it handles the shortcut itself. */
+let pluginSearchBarShown = false;
+
+/**
+ * The shortcut, until the plugin's box is there: it focuses the look-alike box. Installed when
+ * this module is evaluated (with the page's chunks, before React starts), not in an effect, so
+ * a shortcut pressed before hydration has finished is not lost; the box's focus is picked up
+ * when it hydrates.
+ */
+function listenForShortcutEarly(): void {
+  if (typeof document === 'undefined' || !searchBarShortcut || !searchBarShortcutKeymap) {
+    return;
+  }
+  const keymap = parseKeymap(searchBarShortcutKeymap);
+  document.addEventListener('keydown', (event) => {
+    if (!pluginSearchBarShown && matchesKeymap(event, keymap)) {
+      event.preventDefault();
+      document.querySelector<HTMLInputElement>(`input.${PLACEHOLDER_INPUT_CLASS}`)?.focus();
+    }
+  });
+}
+listenForShortcutEarly();
 
 function loadPluginSearchBar(): Promise<SearchBarComponent> {
   pluginSearchBar ??= import('@theme-original/SearchBar').then((module) => module.default);
@@ -69,11 +91,31 @@ export default function SearchBar(props: Props): ReactNode {
   const typed = useRef<TypedText>({ value: '', focused: false, selection: null });
   const { handleSearchBarToggle } = props;
 
+  const remember = useCallback(() => {
+    if (placeholderInput.current) {
+      typed.current = readTypedText(placeholderInput.current);
+    }
+  }, []);
+
   const load = useCallback(() => {
     loadPluginSearchBar().then(
       (component) => setLoaded(() => component),
       (error: unknown) => console.error('The search box could not load:', error),
     );
+  }, []);
+
+  // The cleanup runs in the commit that swaps the boxes, while the placeholder is still in the
+  // document: what was typed and whether it has the focus are read at that moment, including
+  // what the reader did before hydration (which fired no onInput or onFocus).
+  const placeholderRef = useCallback((input: HTMLInputElement | null) => {
+    placeholderInput.current = input;
+    if (!input) {
+      return undefined;
+    }
+    return () => {
+      typed.current = readTypedText(input);
+      placeholderInput.current = null;
+    };
   }, []);
 
   useEffect(() => {
@@ -82,36 +124,6 @@ export default function SearchBar(props: Props): ReactNode {
     }
     return whenIdle(load);
   }, [Loaded, load]);
-
-  // The plugin's shortcut only works once it has loaded; until then this one focuses the box.
-  useEffect(() => {
-    if (Loaded || !searchBarShortcut || !searchBarShortcutKeymap) {
-      return undefined;
-    }
-    const keymap = parseKeymap(searchBarShortcutKeymap);
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (matchesKeymap(event, keymap)) {
-        event.preventDefault();
-        placeholderInput.current?.focus();
-      }
-    };
-    document.addEventListener('keydown', onKeyDown);
-    return () => document.removeEventListener('keydown', onKeyDown);
-  }, [Loaded]);
-
-  const remember = useCallback(() => {
-    const input = placeholderInput.current;
-    if (input) {
-      typed.current = {
-        value: input.value,
-        focused: document.activeElement === input,
-        selection: [
-          input.selectionStart ?? input.value.length,
-          input.selectionEnd ?? input.value.length,
-        ],
-      };
-    }
-  }, []);
 
   const onFocus = useCallback(() => {
     setFocused(true);
@@ -126,9 +138,20 @@ export default function SearchBar(props: Props): ReactNode {
     remember();
   }, [handleSearchBarToggle, remember]);
 
+  // A reader who focused the box before hydration (a tap, or the shortcut above) gets what
+  // onFocus would have done.
+  useEffect(() => {
+    if (document.activeElement === placeholderInput.current) {
+      onFocus();
+    }
+    // Only on mount: later focus changes go through onFocus and onBlur.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   // Runs in the commit that swaps the boxes, before the browser handles another key press.
   useLayoutEffect(() => {
     const input = container.current?.querySelector('input');
+    pluginSearchBarShown = Loaded !== null;
     if (Loaded && input) {
       return moveTypedText(typed.current, input);
     }
@@ -146,7 +169,7 @@ export default function SearchBar(props: Props): ReactNode {
         <Loaded {...props} />
       ) : (
         <Placeholder
-          ref={placeholderInput}
+          ref={placeholderRef}
           focused={focused}
           hints={hints}
           onFocus={onFocus}

@@ -14,6 +14,18 @@ export interface TypedText {
   selection: [number, number] | null;
 }
 
+/** What the reader has done in `input`: its text, caret and whether it has the focus. */
+export function readTypedText(input: HTMLInputElement): TypedText {
+  return {
+    value: input.value,
+    focused: document.activeElement === input,
+    selection: [
+      input.selectionStart ?? input.value.length,
+      input.selectionEnd ?? input.value.length,
+    ],
+  };
+}
+
 const nativeValueSetter = (): ((this: HTMLInputElement, value: string) => void) | undefined =>
   Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
 

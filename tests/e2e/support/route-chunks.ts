@@ -54,13 +54,23 @@ export function isScriptLoad(request: Request): boolean {
   return request.resourceType() === 'script';
 }
 
-/** Name of the webpack chunk-loading global the chunk pushes itself onto. */
+/**
+ * Name of the chunk-loading global the chunk pushes itself onto. Bundlers write it as a property
+ * of `self`, `window` or `globalThis`, by dot or by quoted key (`self["webpackChunk…"]`), and
+ * name it after the package unless `output.chunkLoadingGlobal` says otherwise: any of those.
+ */
 function chunkGlobal(body: string): string {
-  const match = /self\.(webpackChunk[\w$]+)/.exec(body);
-  if (!match) {
-    throw new Error('Not a webpack chunk: no webpackChunk global found');
+  const match =
+    /\b(?:self|window|globalThis)(?:\.([A-Za-z_$][\w$]*)|\[\s*["']([^"']+)["']\s*\])\s*=/.exec(
+      body,
+    );
+  const name = match?.[1] ?? match?.[2];
+  if (!name) {
+    throw new Error(
+      'Not a chunk: no chunk-loading global assigned on self, window or globalThis found',
+    );
   }
-  return match[1]!;
+  return name;
 }
 
 /** Global flag read by the crashing chunk: set it to false to let the page render again. */

@@ -1,0 +1,197 @@
+/**
+ * Tries a Docusaurus upgrade without touching this checkout: copies the committed site (a
+ * detached git worktree of HEAD) into a temporary folder, installs the given version of every
+ * `@docusaurus/*` package the site declares there, builds it, and runs the tests that depend on
+ * Docusaurus internals (the lean client's unit tests, the byte budgets, and the browser tests of
+ * hydration and first taps). Prints each step's outcome and the tail of what failed.
+ *
+ * Run: npm run check:docusaurus-upgrade [version]. Without a version, the newest 3.x release
+ * (`npm view @docusaurus/core versions`); "next" means the newest pre-release of the next major.
+ * Needs the npm registry. BENCH_KEEP=true keeps the temporary folder. Exits 1 if a step failed.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { siteDir } from './bench-sites';
+
+const SCRIPT = 'check:docusaurus-upgrade';
+/** Each step's deadline; a hung install or build fails the step instead of the whole run. */
+const STEP_DEADLINE_MS = 30 * 60_000;
+const FAILURE_TAIL_LINES = 40;
+
+function publishedVersions(): string[] {
+  const json = execFileSync('npm', ['view', '@docusaurus/core', 'versions', '--json'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return JSON.parse(json) as string[];
+}
+
+/** "3.10.2" → [3, 10, 2]; pre-release tags are compared by publication order instead. */
+const releaseParts = (version: string): number[] => version.split(/[.-]/).slice(0, 3).map(Number);
+
+export function chooseVersion(requested: string | undefined, versions: string[]): string {
+  if (requested && requested !== 'next') {
+    if (!versions.includes(requested)) {
+      throw new Error(`${SCRIPT}: @docusaurus/core has no published version "${requested}"`);
+    }
+    return requested;
+  }
+  const stable3 = versions.filter((version) => /^3\.\d+\.\d+$/.test(version));
+  if (requested === 'next') {
+    // npm lists versions in publication order: the last pre-release of the next major.
+    const next = versions.filter((version) => version.startsWith('4.') && version.includes('-'));
+    const newest = next.at(-1);
+    if (!newest) {
+      throw new Error(`${SCRIPT}: no 4.x pre-release of @docusaurus/core is published`);
+    }
+    return newest;
+  }
+  const newest = [...stable3].sort((a, b) => {
+    const [x, y] = [releaseParts(a), releaseParts(b)];
+    return (x[0]! - y[0]!) * 1e6 + (x[1]! - y[1]!) * 1e3 + (x[2]! - y[2]!);
+  });
+  const chosen = newest.at(-1);
+  if (!chosen) {
+    throw new Error(`${SCRIPT}: no 3.x release of @docusaurus/core is published`);
+  }
+  return chosen;
+}
+
+interface StepResult {
+  step: string;
+  ok: boolean;
+  seconds: number;
+  tail: string;
+}
+
+function step(name: string, command: string, args: string[], cwd: string): StepResult {
+  const started = Date.now();
+  process.stdout.write(`${SCRIPT}: ${name}…\n`);
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: STEP_DEADLINE_MS,
+    maxBuffer: 64 * 1024 * 1024,
+    env: { ...process.env, CI: '' },
+  });
+  const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
+  const timedOut = result.error !== undefined;
+  return {
+    step: name,
+    ok: !timedOut && result.status === 0,
+    seconds: Math.round((Date.now() - started) / 1000),
+    tail: timedOut
+      ? `did not finish within ${STEP_DEADLINE_MS / 60_000} minutes (${result.error?.message ?? ''})`
+      : output.split('\n').slice(-FAILURE_TAIL_LINES).join('\n'),
+  };
+}
+
+function main(): void {
+  const version = chooseVersion(process.argv[2], publishedVersions());
+  const manifest = JSON.parse(readFileSync(path.join(siteDir, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
+  const docusaurusPackages = Object.keys({
+    ...manifest.dependencies,
+    ...manifest.devDependencies,
+  }).filter((name) => name.startsWith('@docusaurus/'));
+  const workDir = mkdtempSync(path.join(tmpdir(), 'weft-docusaurus-upgrade-'));
+  const copy = path.join(workDir, 'site');
+  console.log(`${SCRIPT}: trying @docusaurus/* ${version} in ${copy}`);
+  execFileSync('git', ['worktree', 'add', '--detach', copy, 'HEAD'], {
+    cwd: siteDir,
+    stdio: 'ignore',
+  });
+  const results: StepResult[] = [];
+  try {
+    const install = step(
+      `install ${docusaurusPackages.map((name) => `${name}@${version}`).join(' ')}`,
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        ...docusaurusPackages.map((name) => `${name}@${version}`),
+      ],
+      copy,
+    );
+    results.push(install);
+    if (install.ok) {
+      const build = step('build', 'npm', ['run', 'build'], copy);
+      results.push(build);
+      results.push(
+        step(
+          'unit tests of the lean client',
+          'npx',
+          [
+            'vitest',
+            'run',
+            'tests/unit/lean-client-internals.test.ts',
+            'tests/unit/lean-client-replacements.test.ts',
+            'tests/unit/lean-client-loaders.test.ts',
+          ],
+          copy,
+        ),
+      );
+      if (build.ok) {
+        results.push(
+          step(
+            'byte budgets',
+            'npx',
+            [
+              'vitest',
+              'run',
+              '--config',
+              'vitest.build.config.ts',
+              'tests/build/javascript-budget.test.ts',
+            ],
+            copy,
+          ),
+        );
+        results.push(
+          step(
+            'browser tests of hydration and first taps',
+            'npx',
+            [
+              'playwright',
+              'test',
+              'tests/e2e/first-tap.spec.ts',
+              'tests/e2e/head.spec.ts',
+              'tests/e2e/code-blocks.spec.ts',
+              'tests/e2e/mobile.spec.ts',
+              'tests/e2e/search.spec.ts',
+            ],
+            copy,
+          ),
+        );
+      }
+    }
+  } finally {
+    if (process.env.BENCH_KEEP !== 'true') {
+      execFileSync('git', ['worktree', 'remove', '--force', copy], {
+        cwd: siteDir,
+        stdio: 'ignore',
+      });
+      rmSync(workDir, { recursive: true, force: true });
+    }
+  }
+  console.log(`\n@docusaurus/* ${version}:`);
+  console.table(
+    results.map((result) => ({
+      step: result.step,
+      outcome: result.ok ? 'passed' : 'FAILED',
+      seconds: result.seconds,
+    })),
+  );
+  for (const failed of results.filter((result) => !result.ok)) {
+    console.log(`\n--- ${failed.step}: last ${FAILURE_TAIL_LINES} lines ---\n${failed.tail}`);
+  }
+  if (results.some((result) => !result.ok)) {
+    process.exit(1);
+  }
+}
+
+main();
