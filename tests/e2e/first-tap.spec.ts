@@ -67,6 +67,7 @@ for (const name of [
 }
 
 test('no page inserts the "site did not load properly" banner', async ({ page }) => {
+  test.setTimeout(PAGES.length * 30_000);
   // Docusaurus inserts it at DOMContentLoaded when its entry has not run yet; CSS hides it, but
   // crawlers and screen readers still meet it.
   for (const path of PAGES) {
