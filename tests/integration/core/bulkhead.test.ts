@@ -109,8 +109,9 @@ describe('bulkheads', () => {
         bulkhead: { limits: { 'plugin:weather': 1 }, maxWaitMs: 100 },
       },
     });
-    const [, waiting] = dispatchAll(runtime, 2, 'forecast');
-    const task = await (waiting as Promise<Awaited<typeof waiting>>);
+    const [hung, waiting] = dispatchAll(runtime, 2, 'forecast');
+    hung?.catch(() => undefined);
+    const task = await waiting!;
     expect(task.status).toBe('failed');
     const failure = task.chain.find((item) => item.type === 'error');
     expect(failure).toMatchObject({ pluginId: 'weather', action: 'forecast' });
