@@ -5,7 +5,7 @@ import {
 } from '@weft/model-openai';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { lmStudio, ollama, openai, vllm } from './openai-providers.js';
 
 describe('OpenAIModelProvider configurations', () => {
@@ -95,5 +95,62 @@ describe('OpenAIModelProvider configurations', () => {
     ).toThrow(
       'OpenAIModelProvider: option "baseUrl" must be an absolute http(s) URL, got "localhost:11434"',
     );
+  });
+
+  describe('a slow local model', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+      vi.unstubAllGlobals();
+    });
+
+    /** A server whose answer takes 90 s, on fake timers; the request's signal cancels it. */
+    function answerAfter90Seconds(): void {
+      vi.useFakeTimers();
+      vi.stubGlobal('fetch', (_url: string, init: RequestInit) => {
+        return new Promise<Response>((resolve, reject) => {
+          const timer = setTimeout(() => {
+            const body = { choices: [{ message: { content: 'Loaded.' } }] };
+            resolve(new Response(JSON.stringify(body)));
+          }, 90_000);
+          init.signal?.addEventListener('abort', () => {
+            clearTimeout(timer);
+            reject(init.signal?.reason);
+          });
+        });
+      });
+    }
+
+    async function ask(model: OpenAIModelProvider): Promise<unknown> {
+      const runtime = await Runtime.init({
+        models: [model],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [],
+        options: { logger: pino({ level: 'silent' }) },
+      });
+      const answer = runtime.models
+        .generateText('Hello')
+        .catch((error: unknown) => error);
+      await vi.advanceTimersByTimeAsync(120_000);
+      return answer;
+    }
+
+    it('gets its answer with both timeouts raised, as ollama() does', async () => {
+      answerAfter90Seconds();
+      expect(await ask(ollama())).toBe('Loaded.');
+    });
+
+    it('still gives up after 60 s with timeoutMs raised alone', async () => {
+      answerAfter90Seconds();
+      const model = new OpenAIModelProvider({
+        id: 'ollama',
+        baseUrl: 'http://localhost:11434/v1',
+        model: 'llama3.1:8b',
+        timeoutMs: 180_000,
+      });
+      const error = await ask(model);
+      expect(OpenAIModelProviderError.is(error, 'WEFT_OPENAI_TIMEOUT')).toBe(
+        true,
+      );
+    });
   });
 });

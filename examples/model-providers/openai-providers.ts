@@ -11,13 +11,19 @@ export const openai = () =>
     model: 'gpt-4o-mini',
   });
 
-/** A local Ollama server: no key, and a long timeout while the model loads. */
+/**
+ * A local Ollama server: no key, and longer timeouts while the model loads.
+ * `totalTimeoutMs` (60 s by default) cuts off every attempt too, so it is
+ * raised with `timeoutMs`; both stay below the runtime's `taskTimeoutMs`
+ * (120 s by default), which bounds the whole task.
+ */
 export const ollama = () =>
   new OpenAIModelProvider({
     id: 'ollama',
     baseUrl: 'http://localhost:11434/v1',
     model: 'llama3.1:8b',
-    timeoutMs: 180_000,
+    timeoutMs: 100_000,
+    totalTimeoutMs: 110_000,
   });
 
 /**

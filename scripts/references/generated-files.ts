@@ -47,6 +47,11 @@ async function typeFile({ directory, registry, typeFile: file }: LoadedRegistry)
     return formatted(file, `${CORE_CODES_HEADER}\n${codeUnion(registry, name)}\n`);
   }
   const start = current.indexOf(CODE_UNION_START);
+  if (start === -1) {
+    throw new Error(
+      `${file}: put the code union between "${CODE_UNION_START}" and "${CODE_UNION_END}" lines, for the generator to write it from errorRegistry`,
+    );
+  }
   const block = current.slice(start, current.indexOf(CODE_UNION_END));
   const name = codeUnionName(block, file);
   return formatted(

@@ -37,12 +37,14 @@ import { parseOptions, type OpenAIModelProviderOptions, type ResolvedOptions } f
  *   model: 'gpt-4o-mini',
  * });
  *
- * // A local Ollama server: no key needed
+ * // A local Ollama server: no key needed. A model that loads slowly needs both timeouts
+ * // raised: totalTimeoutMs (60 s by default) cuts off every attempt too.
  * const ollama = new OpenAIModelProvider({
  *   id: 'ollama',
  *   baseUrl: 'http://localhost:11434/v1',
  *   model: 'llama3.1:8b',
- *   timeoutMs: 120_000,
+ *   timeoutMs: 100_000,
+ *   totalTimeoutMs: 110_000,
  * });
  * ```
  */
