@@ -53,6 +53,7 @@ const sidebars: SidebarsConfig = {
       label: 'Guides',
       items: [
         'guides/production',
+        'guides/scaling-out',
         'guides/observability',
         'guides/testing',
         'guides/troubleshooting',

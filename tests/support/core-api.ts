@@ -1,7 +1,7 @@
 /**
  * The public API of @weft/core: the names SITE-REQUIREMENTS.md lists under "API reference pages",
- * plus the error model added since (`WeftError`, its options and its code union) and the
- * `spaceId` helper, keyed by the folder TypeDoc writes each kind of page to. The API reference unit test checks the
+ * plus the error model added since (`WeftError`, its options and its code union), the
+ * `spaceId` helper, and the space coordinator's extension point (issue 22), keyed by the folder TypeDoc writes each kind of page to. The API reference unit test checks the
  * core exports exactly these; the browser tests check each has its page.
  */
 export type ApiKind = 'classes' | 'functions' | 'interfaces' | 'type-aliases' | 'variables';
@@ -43,7 +43,12 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'QueryMemoryOptions',
     'ServerManagerConfig',
     'Space',
+    'SpaceCoordinator',
+    'SpaceCoordinatorHost',
+    'SpaceGrant',
+    'TaskArrival',
     'TemplateFunction',
+    'TriggerEvent',
     'TriggerRoute',
     'TriggerStart',
     'WeftErrorOptions',

@@ -99,6 +99,7 @@ describe('sortCatalogue', () => {
   it('orders by kind, then by display name', () => {
     const sorted = sortCatalogue([
       entry('tooling', 'Testing'),
+      entry('coordinator', 'PostgreSQL coordinator'),
       entry('model-provider', 'OpenAI'),
       entry('core', 'Core'),
       entry('model-provider', 'Anthropic'),
@@ -109,6 +110,7 @@ describe('sortCatalogue', () => {
       'Anthropic',
       'OpenAI',
       'SQLite',
+      'PostgreSQL coordinator',
       'Testing',
     ]);
   });

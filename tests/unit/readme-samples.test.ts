@@ -87,6 +87,7 @@ describe('the ```ts blocks of the package READMEs', () => {
 
   it('are found in every package README', () => {
     expect(readmes.map((readme) => readme.name)).toEqual([
+      'coordinator-postgres',
       'core',
       'create-weft',
       'memory-postgres',

@@ -1,20 +1,23 @@
 import { WeftError } from '@weft/core';
 
+// <error-codes> generated from errorRegistry by: npm run generate:references
 /**
- * The code of a {@link WeftError} thrown by `@weft/coordinator-postgres`.
+ * The code of a {@link WeftError} raised by `@weft/coordinator-postgres`. The list is closed (a new
+ * code is a change to the public API) and stable across versions, so callers branch on the code
+ * rather than on messages. Each code has a section of the same name in the errors reference of
+ * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
  *
- * - `WEFT_COORDINATOR_INVALID_OPTIONS`: the constructor's options are missing or invalid.
+ * - `WEFT_COORDINATOR_INVALID_OPTIONS`: The constructor’s options are missing or invalid.
  * - `WEFT_COORDINATOR_CONNECT_FAILED`: `init` could not connect to PostgreSQL or prepare its
- *   schema; the message names the host and port, never the password.
- * - `WEFT_COORDINATOR_SCHEMA_TOO_NEW`: the schema was made by a newer version of the package.
- * - `WEFT_COORDINATOR_NOT_STARTED`: a method was called before `init()` or after `shutdown()`.
- * - `WEFT_COORDINATOR_INVALID_ARRIVAL`: a task's event cannot be recorded: its data or metadata
- *   has no JSON form.
- * - `WEFT_COORDINATOR_ADMIT_FAILED`: PostgreSQL did not record a task's arrival in time.
- * - `WEFT_COORDINATOR_ACQUIRE_TIMEOUT`: a space's earlier tasks did not end within
+ *   tables.
+ * - `WEFT_COORDINATOR_SCHEMA_TOO_NEW`: The coordinator’s schema was made by a newer version of the
+ *   package.
+ * - `WEFT_COORDINATOR_NOT_STARTED`: A method was called before `init()` or after `shutdown()`.
+ * - `WEFT_COORDINATOR_INVALID_ARRIVAL`: A task’s event has no JSON form, so it cannot be recorded.
+ * - `WEFT_COORDINATOR_ADMIT_FAILED`: PostgreSQL did not record a task’s arrival in time.
+ * - `WEFT_COORDINATOR_ACQUIRE_TIMEOUT`: A space’s earlier tasks did not end within
  *   `acquireTimeoutMs`.
- * - `WEFT_COORDINATOR_CONNECTION_LOST`: the connection that holds this instance's locks
- *   dropped, so other instances may have taken its spaces over.
+ * - `WEFT_COORDINATOR_CONNECTION_LOST`: The connection holding this instance’s locks dropped.
  */
 export type WeftCoordinatorErrorCode =
   | 'WEFT_COORDINATOR_INVALID_OPTIONS'
@@ -25,6 +28,7 @@ export type WeftCoordinatorErrorCode =
   | 'WEFT_COORDINATOR_ADMIT_FAILED'
   | 'WEFT_COORDINATOR_ACQUIRE_TIMEOUT'
   | 'WEFT_COORDINATOR_CONNECTION_LOST';
+// </error-codes>
 
 /**
  * Every code of {@link WeftCoordinatorErrorCode}, for the test that checks the errors reference.
@@ -41,6 +45,79 @@ export const WEFT_COORDINATOR_ERROR_CODES = Object.keys({
   WEFT_COORDINATOR_ACQUIRE_TIMEOUT: true,
   WEFT_COORDINATOR_CONNECTION_LOST: true,
 } satisfies Record<WeftCoordinatorErrorCode, true>) as readonly WeftCoordinatorErrorCode[];
+
+/**
+ * What the errors reference says about each code of `@weft/coordinator-postgres`.
+ *
+ * @internal
+ */
+export const errorRegistry = {
+  packageName: '@weft/coordinator-postgres',
+  codes: {
+    WEFT_COORDINATOR_INVALID_OPTIONS: {
+      summary: 'The constructor’s options are missing or invalid.',
+      raisedBy: '`new PostgresSpaceCoordinator`',
+      cause:
+        'the constructor’s options are missing or invalid: a `connectionString` that is not a `postgres://` URL, a `schema` that is not a lower-case identifier, a timeout, interval or pool size that is not a positive whole number. The message lists every bad option and never repeats the connection string, which may hold a password.',
+      fix: 'the message names each option and what it must be.',
+    },
+    WEFT_COORDINATOR_CONNECT_FAILED: {
+      summary: '`init` could not connect to PostgreSQL or prepare its tables.',
+      raisedBy: '`PostgresSpaceCoordinator.init`, so `Runtime.start` (as `WEFT_START_FAILED`)',
+      cause:
+        'the server refused the connection, did not answer within `connectTimeoutMs`, rejected the login, or the user may not create the coordinator’s schema. The message names host, port and database and the driver’s reason, never the password.',
+      fix: 'check that the server runs at that address and accepts the user, and that the user may create the schema (or create it beforehand).',
+    },
+    WEFT_COORDINATOR_SCHEMA_TOO_NEW: {
+      summary: 'The coordinator’s schema was made by a newer version of the package.',
+      raisedBy: '`PostgresSpaceCoordinator.init`',
+      cause:
+        'the schema’s `meta` table records a version this version of `@weft/coordinator-postgres` does not know; nothing was changed.',
+      fix: 'run the same version of the package on every instance of the group.',
+    },
+    WEFT_COORDINATOR_NOT_STARTED: {
+      summary: 'A method was called before `init()` or after `shutdown()`.',
+      raisedBy: '`PostgresSpaceCoordinator.admit`, `acquire`, `init` (a second time)',
+      cause:
+        'the coordinator was used outside the runtime’s start and stop, or `init` was called twice; a trigger that fires while the runtime stops gets this as a 503.',
+      fix: 'let the runtime start and stop the coordinator; create a new one for a new runtime.',
+    },
+    WEFT_COORDINATOR_INVALID_ARRIVAL: {
+      summary: 'A task’s event has no JSON form, so it cannot be recorded.',
+      raisedBy: '`Runtime.accept` and `Runtime.dispatch` with a coordinator',
+      cause:
+        'the event’s `data` or `metadata` holds a value `JSON.stringify` cannot write, such as a `BigInt` or a circular structure. Nothing was recorded and the task did not run. HTTP triggers answer 400.',
+      fix: 'send plain JSON values; another instance must be able to run the task from its record.',
+    },
+    WEFT_COORDINATOR_ADMIT_FAILED: {
+      summary: 'PostgreSQL did not record a task’s arrival in time.',
+      raisedBy: '`Runtime.accept` and `Runtime.dispatch` with a coordinator',
+      cause:
+        'the insert of the task’s row failed or ran past `statementTimeoutMs`, for example while the server restarts. The task was not acknowledged and does not run. HTTP triggers answer 503 without the details, which go to the log.',
+      fix: 'retry the request; if it lasts, check the server’s health and connection limits.',
+    },
+    WEFT_COORDINATOR_ACQUIRE_TIMEOUT: {
+      summary: 'A space’s earlier tasks did not end within `acquireTimeoutMs`.',
+      raisedBy: 'the scheduler, for a task waiting for its space',
+      cause:
+        'the space’s older tasks, on this or another instance, took longer than `acquireTimeoutMs` (10 minutes by default) to end. The waiting tasks of the space fail, their records are removed, and HTTP triggers answer 503.',
+      fix: 'look for a task that hangs in that space (its instance’s logs); raise `acquireTimeoutMs` if tasks legitimately take that long.',
+    },
+    WEFT_COORDINATOR_CONNECTION_LOST: {
+      summary: 'The connection holding this instance’s locks dropped.',
+      raisedBy: '`Runtime.accept`, `Runtime.dispatch`, and running tasks’ signals',
+      cause:
+        'the coordinator’s lock connection closed (the server restarted, a network failure, or an error recording a finished task), so PostgreSQL released this instance’s locks and the other instances take its unfinished tasks over; its running tasks are aborted and it accepts no more.',
+      fix: 'restart the process (an orchestrator does when the health check fails); see the Scaling out guide.',
+    },
+  },
+} satisfies {
+  packageName: string;
+  codes: Record<
+    WeftCoordinatorErrorCode,
+    { summary: string; raisedBy: string; cause: string; fix: string }
+  >;
+};
 
 /**
  * Creates an error of `@weft/coordinator-postgres`.

@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { overlaps, outOfOrder, useServer, type RunRow } from './support/server.js';
+import { overlaps, outOfOrder, type RunRow } from './support/runs.js';
+import { useServer } from './support/server.js';
 import { createRunsTable, startWorkAgent, type WorkAgent } from './support/work-agent.js';
 
 const db = useServer();

@@ -7,7 +7,8 @@
  */
 import { expect, it } from 'vitest';
 import { AgentProcess, type SentTask } from './support/agent-processes.js';
-import { outOfOrder, overlaps, useServer, type RunRow } from './support/server.js';
+import { outOfOrder, overlaps, type RunRow } from './support/runs.js';
+import { useServer } from './support/server.js';
 import { createRunsTable } from './support/work-agent.js';
 
 const db = useServer();

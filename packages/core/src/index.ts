@@ -63,6 +63,7 @@ export type {
   SpaceGrant,
   TaskArrival,
 } from './scheduler/space-coordinator.js';
+export type { TriggerEvent } from './runtime/arrivals.js';
 export {
   ServerManager,
   type CorsOptions,

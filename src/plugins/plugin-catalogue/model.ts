@@ -7,6 +7,7 @@ export const PACKAGE_KINDS = [
   'core',
   'model-provider',
   'memory-provider',
+  'coordinator',
   'plugin',
   'tooling',
 ] as const;
@@ -17,6 +18,7 @@ export const KIND_TITLES: Record<PackageKind, string> = {
   core: 'Core',
   'model-provider': 'Model providers',
   'memory-provider': 'Memory providers',
+  coordinator: 'Coordinators',
   plugin: 'Plugins',
   tooling: 'Tooling',
 };

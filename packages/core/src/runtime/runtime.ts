@@ -333,13 +333,24 @@ export class Runtime {
     resume: (arrival: TaskArrival, ticket: number) => {
       const task = taskOfArrival(arrival);
       this.logger.info({ taskId: task.id, space: task.space.id, ticket }, 'resuming a task');
-      this.runQueued(task, ticket).then(
-        (done) => this.logger.info({ taskId: done.id, status: done.status }, 'resumed task ended'),
-        (error: unknown) =>
-          this.logger.warn({ taskId: task.id, error: describeError(error) }, 'resumed task failed'),
-      );
+      void this.runResumed(task, ticket);
     },
   };
+
+  private async runResumed(task: AgentTask, ticket: number): Promise<void> {
+    try {
+      const done = await this.runQueued(task, ticket);
+      this.logger.info(
+        { taskId: done.id, space: done.space.id, status: done.status },
+        'resumed task ended',
+      );
+    } catch (error) {
+      this.logger.warn(
+        { taskId: task.id, space: task.space.id, ...errorLogFields(error) },
+        'resumed task failed',
+      );
+    }
+  }
 
   private async startOnce(): Promise<void> {
     this.phase = 'starting';

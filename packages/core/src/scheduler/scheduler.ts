@@ -76,7 +76,11 @@ export class Scheduler {
    * @throws Error when either number is not a positive integer.
    */
   constructor(
-    options: { concurrency?: number; maxQueueSize?: number; coordinator?: SpaceGate } = {},
+    options: {
+      concurrency?: number;
+      maxQueueSize?: number;
+      coordinator?: Pick<SpaceCoordinator, 'acquire' | 'release'>;
+    } = {},
   ) {
     this.concurrency = positiveInteger('concurrency', options.concurrency ?? 4);
     this.maxQueueSize = positiveInteger('maxQueueSize', options.maxQueueSize ?? 1000);

@@ -33,6 +33,9 @@ export interface SpaceCoordinatorHost {
   /**
    * Queues a task recorded elsewhere (an instance that died before finishing it) under its
    * original ticket. It is queued at once, before this call returns.
+   *
+   * @param arrival - The task's event, as it was recorded.
+   * @param ticket - The task's place in its space.
    */
   resume(arrival: TaskArrival, ticket: number): void;
 }
@@ -50,13 +53,18 @@ export interface SpaceCoordinatorHost {
 export interface SpaceCoordinator {
   /** A name for logs and errors. */
   readonly id: string;
-  /** Connects to the shared store; tasks handed to `host.resume` run once the runtime started. */
+  /**
+   * Connects to the shared store; tasks handed to `host.resume` run once the runtime started.
+   *
+   * @param host - How the coordinator hands this runtime the tasks of instances that died.
+   */
   init(host: SpaceCoordinatorHost): Promise<void>;
   /** Lets go of every space this instance holds; its unfinished tasks pass to the others. */
   shutdown(): Promise<void>;
   /**
    * Records a task's arrival durably.
    *
+   * @param arrival - The task's event, enough for another instance to run it.
    * @returns The task's ticket; the tickets of one space increase in arrival order.
    */
   admit(arrival: TaskArrival): Promise<number>;
@@ -64,6 +72,7 @@ export interface SpaceCoordinator {
    * Waits until this instance holds `space` and the space's oldest unfinished task is one of
    * this instance's (admitted here, or handed to `host.resume` before this resolves).
    *
+   * @param space - The space id.
    * @param signal - Aborted when the scheduler stops; the wait then ends with a rejection.
    * @returns Which task to run, and a signal for losing the space.
    */
@@ -72,6 +81,10 @@ export interface SpaceCoordinator {
    * Lets the space go. `finished` forgets the task; `abandoned` leaves it unfinished, for this
    * instance or, after it stops, another one to run. Never rejects: failures are the
    * coordinator's to log.
+   *
+   * @param space - The space id.
+   * @param ticket - The ticket of the task that ran (or was to run).
+   * @param outcome - `finished` or `abandoned`.
    */
   release(space: string, ticket: number, outcome: 'finished' | 'abandoned'): Promise<void>;
 }

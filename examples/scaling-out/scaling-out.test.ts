@@ -1,0 +1,130 @@
+/**
+ * The Scaling out guide's examples: two instances started by startInstance share a real
+ * PostgreSQL server, a webhook's tasks sent to both run one at a time in the order they were
+ * accepted, and the compose file wires the agents to the database it starts.
+ */
+import { readFileSync } from 'node:fs';
+import {
+  Plugin,
+  type AgentTask,
+  type Executor,
+  type Runtime,
+} from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import {
+  startPostgres,
+  type PostgresServer,
+} from '../../tests/support/postgres-server';
+import { acceptWebhook, startInstance } from './instance';
+
+let server: PostgresServer;
+let databaseUrl = '';
+
+beforeAll(async () => {
+  server = await startPostgres();
+  databaseUrl = await server.createDatabase('scaling_out');
+}, 120_000);
+
+afterAll(async () => {
+  await server?.destroy();
+}, 120_000);
+
+class SupportPlugin extends Plugin {
+  readonly id = 'support';
+  readonly description = 'Answers support tickets.';
+  override readonly executors: readonly Executor[];
+
+  constructor(log: { text: string; start: number; end: number }[]) {
+    super();
+    this.executors = [
+      {
+        action: 'answer',
+        description: 'Answers the ticket.',
+        async execute(task: AgentTask) {
+          const start = Date.now();
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          log.push({
+            text: task.trigger.message ?? '',
+            start,
+            end: Date.now(),
+          });
+          return { success: true };
+        },
+      },
+    ];
+  }
+}
+
+it('runs a ticket’s webhooks, sent to two instances, one at a time in the order they were accepted', async () => {
+  const log: { text: string; start: number; end: number }[] = [];
+  const instances: Runtime[] = [];
+  try {
+    for (let index = 0; index < 2; index += 1) {
+      instances.push(
+        await startInstance({
+          databaseUrl,
+          models: [
+            new ScriptedModelProvider({
+              fallback: (_messages, request) =>
+                request.purpose === 'plan'
+                  ? { steps: [{ pluginId: 'support', action: 'answer' }] }
+                  : { type: 'stop' },
+            }),
+          ],
+          memory: new InMemoryMemoryProvider(),
+          plugins: [new SupportPlugin(log)],
+        }),
+      );
+    }
+    const answers = [];
+    for (let n = 0; n < 6; n += 1) {
+      answers.push(
+        await acceptWebhook(
+          instances[n % 2] as Runtime,
+          '1042',
+          `message ${n}`,
+        ),
+      );
+    }
+    expect(answers.every((answer) => answer.status === 202)).toBe(true);
+    const deadline = Date.now() + 30_000;
+    while (log.length < 6 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(log.map((entry) => entry.text)).toEqual(
+      [0, 1, 2, 3, 4, 5].map((n) => `message ${n}`),
+    );
+    for (let i = 1; i < log.length; i += 1) {
+      expect(log[i]!.start).toBeGreaterThanOrEqual(log[i - 1]!.end);
+    }
+  } finally {
+    await Promise.all(instances.map((runtime) => runtime.stop()));
+  }
+}, 60_000);
+
+it('starts two agents against the PostgreSQL server the compose file starts, after it is healthy', () => {
+  const compose = parse(
+    readFileSync(new URL('./compose.yaml', import.meta.url), 'utf8'),
+  ) as {
+    services: Record<string, Record<string, unknown>>;
+  };
+  const agent = compose.services.agent as {
+    environment: Record<string, string>;
+    depends_on: Record<string, { condition: string }>;
+    deploy: { replicas: number };
+    stop_grace_period: string;
+  };
+  const url = new URL(
+    agent.environment.DATABASE_URL!.replace('${POSTGRES_PASSWORD}', 'secret'),
+  );
+  expect(url.hostname).toBe('postgres');
+  expect(Object.keys(compose.services)).toContain(url.hostname);
+  expect(agent.depends_on[url.hostname]?.condition).toBe('service_healthy');
+  expect(compose.services.postgres?.healthcheck).toBeDefined();
+  expect(agent.deploy.replicas).toBeGreaterThanOrEqual(2);
+  // The password is read from the environment, never written in the file.
+  expect(agent.environment.DATABASE_URL).toContain('${POSTGRES_PASSWORD}');
+  // A stop must outlast the runtime's default drain (shutdownTimeoutMs, 30 s).
+  expect(Number.parseInt(agent.stop_grace_period, 10)).toBeGreaterThan(30);
+});
