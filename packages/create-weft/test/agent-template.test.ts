@@ -1,7 +1,5 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { ModelProvider } from '@weft/core';
-import type { OpenAIModelProvider } from '@weft/model-openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_DIR, SHARED_FILES, TEMPLATE_DIR } from '../../../scripts/agent-template-files.js';
 import { createRealModel } from '../../../examples/getting-started/real-model.js';
@@ -10,7 +8,17 @@ import { OTHER_DEPENDENCIES } from '../src/weft-packages.js';
 
 const root = path.resolve(__dirname, '../../..');
 
-type CreateModel = (env: NodeJS.ProcessEnv) => ModelProvider;
+/**
+ * What the tests read of the model a generated src/model.ts creates: the public fields of an
+ * OpenAIModelProvider (named by shape, since this package does not depend on the providers).
+ */
+interface ServedModel {
+  id: string;
+  baseUrl: string;
+  model: string;
+}
+
+type CreateModel = (env: NodeJS.ProcessEnv) => ServedModel;
 let work = '';
 const createModelOf: Partial<Record<'ollama' | 'openai', CreateModel>> = {};
 
@@ -27,6 +35,12 @@ beforeAll(async () => {
     createModelOf[model] = loaded.createModel;
   }
 });
+
+function requireModel(model: 'ollama' | 'openai'): CreateModel {
+  const create = createModelOf[model];
+  if (!create) throw new Error(`the ${model} project's src/model.ts was not loaded`);
+  return create;
+}
 
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
@@ -45,7 +59,7 @@ describe('the generated agent is the getting-started example', () => {
 
   it('uses the same Ollama server and model by default', () => {
     const example = createRealModel({});
-    const template = createModelOf.ollama?.({}) as OpenAIModelProvider;
+    const template = requireModel('ollama')({});
     expect({ id: template.id, baseUrl: template.baseUrl, model: template.model }).toEqual({
       id: example.id,
       baseUrl: example.baseUrl,
@@ -55,7 +69,7 @@ describe('the generated agent is the getting-started example', () => {
 
   it('uses the same OpenAI server and model by default', () => {
     const example = createRealModel({ OPENAI_API_KEY: 'sk-test' });
-    const template = createModelOf.openai?.({ OPENAI_API_KEY: 'sk-test' }) as OpenAIModelProvider;
+    const template = requireModel('openai')({ OPENAI_API_KEY: 'sk-test' });
     expect({ baseUrl: template.baseUrl, model: template.model }).toEqual({
       baseUrl: example.baseUrl,
       model: example.model,

@@ -6,13 +6,21 @@
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { ModelProvider } from '@weft/core';
-import type { OpenAIModelProvider } from '@weft/model-openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { createProject } from '../src/create-project.js';
 
 const root = path.resolve(__dirname, '../../..');
+
+/**
+ * What the tests read of the model a generated src/model.ts creates: the public fields of an
+ * OpenAIModelProvider (named by shape, since this package does not depend on the providers).
+ */
+interface ServedModel {
+  id: string;
+  baseUrl: string;
+  model: string;
+}
 
 let work = '';
 let directory = '';
@@ -164,11 +172,11 @@ describe('the generated compose.yaml (model ollama)', () => {
     expect(services[url.hostname]?.image).toBe('ollama/ollama');
     expect(url.port).toBe('11434');
     const { createModel } = (await import(path.join(directory, 'src/model.ts'))) as {
-      createModel: (env: NodeJS.ProcessEnv) => ModelProvider;
+      createModel: (env: NodeJS.ProcessEnv) => ServedModel;
     };
-    const configured = createModel(environment) as OpenAIModelProvider;
+    const configured = createModel(environment);
     expect(configured.baseUrl).toBe(environment.OLLAMA_BASE_URL);
-    expect(configured.model).toBe((createModel({}) as OpenAIModelProvider).model);
+    expect(configured.model).toBe(createModel({}).model);
   });
 
   it('starts the agent once Ollama answers, and keeps memories and models in volumes', async () => {
