@@ -1,0 +1,175 @@
+/**
+ * Bad input and failing dependencies, against a real PostgreSQL server: each gives a clear
+ * WEFT_COORDINATOR_* error, never shows the password, and every wait ends by its deadline.
+ */
+import { WeftError, type SpaceCoordinatorHost, type TaskArrival } from '@weft/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PostgresSpaceCoordinator } from '../src/index.js';
+import { useServer } from './support/server.js';
+
+const db = useServer();
+const opened: PostgresSpaceCoordinator[] = [];
+const resumed: { arrival: TaskArrival; ticket: number }[] = [];
+const host: SpaceCoordinatorHost = {
+  resume: (arrival, ticket) => resumed.push({ arrival, ticket }),
+};
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((coordinator) => coordinator.shutdown()));
+  resumed.length = 0;
+});
+
+async function open(
+  options: Partial<ConstructorParameters<typeof PostgresSpaceCoordinator>[0]> = {},
+): Promise<PostgresSpaceCoordinator> {
+  const coordinator = new PostgresSpaceCoordinator({
+    connectionString: db.url(),
+    schema: db.newSchema(),
+    logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    ...options,
+  });
+  opened.push(coordinator);
+  await coordinator.init(host);
+  return coordinator;
+}
+
+function arrival(space: string, data: unknown = {}): TaskArrival {
+  return {
+    taskId: `task-${Math.random()}`,
+    createdAt: new Date().toISOString(),
+    pluginId: 'work',
+    triggerId: 'task',
+    space: { id: space },
+    data,
+  };
+}
+
+async function errorOf(promise: Promise<unknown>): Promise<WeftError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof WeftError) return error;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('PostgresSpaceCoordinator errors', () => {
+  it('lists every bad option at once, without the connection string', () => {
+    let error: unknown;
+    try {
+      new PostgresSpaceCoordinator({
+        connectionString: 'mysql://root:hunter2@db/app',
+        schema: 'Bad-Name',
+        pollIntervalMs: 0,
+      });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(WeftError.is(error, 'WEFT_COORDINATOR_INVALID_OPTIONS')).toBe(true);
+    const message = (error as Error).message;
+    expect(message).toMatch(/connectionString/);
+    expect(message).toMatch(/schema/);
+    expect(message).toMatch(/pollIntervalMs/);
+    expect(message).not.toContain('hunter2');
+  });
+
+  it('names host and port when the server refuses, never the password, within the connect timeout', async () => {
+    const started = Date.now();
+    const refused = new PostgresSpaceCoordinator({
+      connectionString: 'postgres://weft:s3cret-pw@127.0.0.1:1/weft',
+      connectTimeoutMs: 2_000,
+    });
+    const error = await errorOf(refused.init(host));
+    expect(error.code).toBe('WEFT_COORDINATOR_CONNECT_FAILED');
+    expect(error.message).toContain('127.0.0.1:1/weft');
+    expect(error.message).not.toContain('s3cret-pw');
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('refuses a schema made by a newer version and changes nothing', async () => {
+    const schema = db.newSchema();
+    await db.sql(`CREATE SCHEMA "${schema}"`);
+    await db.sql(`CREATE TABLE "${schema}".meta (key text PRIMARY KEY, value text NOT NULL)`);
+    await db.sql(`INSERT INTO "${schema}".meta VALUES ('version', '99')`);
+    const error = await errorOf(open({ schema }));
+    expect(error.code).toBe('WEFT_COORDINATOR_SCHEMA_TOO_NEW');
+    const tables = await db.sql<{ table_name: string }>(
+      'SELECT table_name FROM information_schema.tables WHERE table_schema = $1',
+      [schema],
+    );
+    expect(tables.map((row) => row.table_name)).toEqual(['meta']);
+  });
+
+  it('refuses an event with no JSON form as a 400, and records nothing', async () => {
+    const coordinator = await open();
+    const error = await errorOf(coordinator.admit(arrival('room', { big: 10n })));
+    expect(error.code).toBe('WEFT_COORDINATOR_INVALID_ARRIVAL');
+    expect(error.status).toBe(400);
+    expect(error.expose).toBe(true);
+  });
+
+  it('keeps hostile text, NUL characters included, intact through a takeover', async () => {
+    const schema = db.newSchema();
+    const first = await open({ schema });
+    const text = "a\u0000b '; DROP TABLE tasks; -- \u{1F600} \ud800";
+    const ticket = await first.admit({ ...arrival('room'), message: text });
+    await first.shutdown();
+    await open({ schema, sweepIntervalMs: 100 });
+    const deadline = Date.now() + 5_000;
+    while (resumed.length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(resumed.map((entry) => [entry.ticket, entry.arrival.message])).toEqual([[ticket, text]]);
+  });
+
+  it('ends a wait for a space held elsewhere at acquireTimeoutMs, as a 503', async () => {
+    const schema = db.newSchema();
+    const holder = await open({ schema });
+    const waiter = await open({ schema, acquireTimeoutMs: 600 });
+    await holder.admit(arrival('busy'));
+    await holder.acquire('busy', new AbortController().signal);
+    await waiter.admit(arrival('busy'));
+    const started = Date.now();
+    const error = await errorOf(waiter.acquire('busy', new AbortController().signal));
+    expect(error.code).toBe('WEFT_COORDINATOR_ACQUIRE_TIMEOUT');
+    expect(error.status).toBe(503);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it('ends a wait when the scheduler’s signal aborts', async () => {
+    const schema = db.newSchema();
+    const holder = await open({ schema });
+    const waiter = await open({ schema });
+    await holder.admit(arrival('busy'));
+    await holder.acquire('busy', new AbortController().signal);
+    await waiter.admit(arrival('busy'));
+    const controller = new AbortController();
+    const waiting = waiter.acquire('busy', controller.signal);
+    setTimeout(() => controller.abort(new Error('stopping')), 100);
+    await expect(waiting).rejects.toThrow('stopping');
+  });
+
+  it('aborts the running task and refuses new ones when its lock connection is killed; another instance takes the task over', async () => {
+    const schema = db.newSchema();
+    const victim = await open({ schema });
+    await victim.admit(arrival('room'));
+    const grant = await victim.acquire('room', new AbortController().signal);
+    await open({ schema, sweepIntervalMs: 100 });
+    await db.sql(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
+      [victim.instance],
+    );
+    const deadline = Date.now() + 5_000;
+    while (!grant.signal.aborted && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(grant.signal.aborted).toBe(true);
+    expect(await victim.checkHealth()).toBe(false);
+    const refused = await errorOf(victim.admit(arrival('room')));
+    expect(refused.code).toBe('WEFT_COORDINATOR_CONNECTION_LOST');
+    expect(refused.status).toBe(503);
+    expect(refused.expose).toBe(false);
+    while (resumed.length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(resumed).toHaveLength(1);
+  });
+});
