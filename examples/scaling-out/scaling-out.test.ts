@@ -16,8 +16,8 @@ import { parse } from 'yaml';
 import {
   startPostgres,
   type PostgresServer,
-} from '../../tests/support/postgres-server';
-import { acceptWebhook, startInstance } from './instance';
+} from '../../tests/support/postgres-server.js';
+import { acceptWebhook, startInstance } from './instance.js';
 
 let server: PostgresServer;
 let databaseUrl = '';

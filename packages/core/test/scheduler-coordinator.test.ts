@@ -1,0 +1,106 @@
+/**
+ * The Scheduler with a coordinator, through a gate the test controls: the grants, refusals and
+ * releases a coordinator would give. The PostgreSQL coordinator's own tests run the same paths
+ * against a real server (packages/coordinator-postgres/test).
+ */
+import { Scheduler, type SpaceCoordinator, type SpaceGrant } from '@weft/core';
+import { describe, expect, it } from 'vitest';
+import { deferred, errorOf, waitFor, type Deferred } from './fixtures.js';
+
+/** A coordinator's acquire and release, answered by the test. */
+function gate() {
+  const asked: { space: string; answer: Deferred<SpaceGrant>; signal: AbortSignal }[] = [];
+  const released: string[] = [];
+  const lost = new AbortController();
+  const coordinator: Pick<SpaceCoordinator, 'acquire' | 'release'> = {
+    acquire: (space, signal) => {
+      const answer = deferred<SpaceGrant>();
+      asked.push({ space, answer, signal });
+      signal.addEventListener('abort', () => answer.reject(signal.reason), { once: true });
+      return answer.promise;
+    },
+    release: async (space, ticket, outcome) => {
+      released.push(`${space}#${ticket} ${outcome}`);
+    },
+  };
+  const grant = (index: number, ticket: number) =>
+    asked[index]?.answer.resolve({ ticket, signal: lost.signal });
+  return { coordinator, asked, released, grant, lost };
+}
+
+describe('Scheduler with a coordinator', () => {
+  it('refuses a task without a ticket', async () => {
+    const { coordinator } = gate();
+    const scheduler = new Scheduler({ coordinator });
+    scheduler.start();
+    const error = await errorOf(scheduler.schedule('room', async () => 'x'));
+    expect(error.code).toBe('WEFT_INVALID_ARGUMENT');
+  });
+
+  it('runs the granted ticket, releases it finished, then asks again for the next', async () => {
+    const { coordinator, asked, released, grant } = gate();
+    const scheduler = new Scheduler({ coordinator });
+    scheduler.start();
+    const order: string[] = [];
+    const first = scheduler.schedule('room', async () => order.push('t1'), 1);
+    const second = scheduler.schedule('room', async () => order.push('t2'), 2);
+    await waitFor(() => asked.length === 1);
+    grant(0, 1);
+    await first;
+    await waitFor(() => asked.length === 2);
+    expect(released).toEqual(['room#1 finished']);
+    grant(1, 2);
+    await second;
+    expect(order).toEqual(['t1', 't2']);
+    await waitFor(() => released.length === 2);
+  });
+
+  it('holds no worker while a space waits for its grant', async () => {
+    const { coordinator, asked, grant } = gate();
+    const scheduler = new Scheduler({ concurrency: 1, coordinator });
+    scheduler.start();
+    void scheduler.schedule('waiting', async () => 'late', 1).catch(() => undefined);
+    const free = scheduler.schedule('free', async () => 'served', 2);
+    await waitFor(() => asked.length === 2);
+    grant(1, 2);
+    expect(await free).toBe('served');
+    await scheduler.stop('cancel');
+  });
+
+  it('fails a space’s waiting tasks when the coordinator refuses it, and forgets their tickets', async () => {
+    const { coordinator, asked, released } = gate();
+    const scheduler = new Scheduler({ coordinator });
+    scheduler.start();
+    const first = scheduler.schedule('room', async () => 'x', 1);
+    const second = scheduler.schedule('room', async () => 'y', 2);
+    await waitFor(() => asked.length === 1);
+    asked[0]?.answer.reject(new Error('timed out'));
+    expect((await errorOf(first)).message).toBe('timed out');
+    expect((await errorOf(second)).message).toBe('timed out');
+    await waitFor(() => released.length === 2);
+    expect(released.sort()).toEqual(['room#1 finished', 'room#2 finished']);
+  });
+
+  it('aborts a running task when the coordinator loses the space, and leaves it unfinished', async () => {
+    const { coordinator, asked, released, grant, lost } = gate();
+    const scheduler = new Scheduler({ coordinator });
+    scheduler.start();
+    let started = false;
+    const running = scheduler.schedule(
+      'room',
+      (signal) =>
+        new Promise((_, reject) => {
+          started = true;
+          signal.addEventListener('abort', () => reject(signal.reason));
+        }),
+      7,
+    );
+    await waitFor(() => asked.length === 1);
+    grant(0, 7);
+    await waitFor(() => started);
+    lost.abort(new Error('lost the lock connection'));
+    expect((await errorOf(running)).message).toBe('lost the lock connection');
+    await waitFor(() => released.length === 1);
+    expect(released).toEqual(['room#7 abandoned']);
+  });
+});
