@@ -1,0 +1,51 @@
+/**
+ * docs/reference/errors.md, "How errors look": the log line about a failed step carries the Weft
+ * error's code and docsUrl next to its message; a plain error's line has its message only.
+ */
+import { Runtime, WeftError } from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { plan, recordingExecutor, stopAfterTest, TestPlugin } from './fixtures.js';
+
+describe('docs/reference/errors.md#how-errors-look', () => {
+  it('logs a failed step with the code and docsUrl of the Weft error it threw', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino(
+      { level: 'warn' },
+      { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) },
+    );
+    const weft = recordingExecutor('weft', () => {
+      throw new WeftError('WEFT_TEMPLATE_NOT_FOUND', 'PromptRegistry: no template "greeting".');
+    });
+    const plain = recordingExecutor('plain', () => {
+      throw new Error('disk full');
+    });
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        models: [
+          new ScriptedModelProvider({
+            fallback: (_messages, request) =>
+              request.purpose === 'review'
+                ? { type: 'continue' }
+                : plan(['work', 'weft'], ['work', 'plain']),
+          }),
+        ],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new TestPlugin('work', { executors: [weft, plain] })],
+        options: { logger },
+      }),
+    );
+    await runtime.start();
+    await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'log-lines' });
+    const failed = lines.filter((line) => line.msg === 'step failed');
+    expect(failed).toHaveLength(2);
+    expect(failed[0]).toMatchObject({
+      code: 'WEFT_TEMPLATE_NOT_FOUND',
+      docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_template_not_found',
+      error: 'PromptRegistry: no template "greeting". [WEFT_TEMPLATE_NOT_FOUND]',
+    });
+    expect(failed[1]).toMatchObject({ error: 'disk full' });
+    expect(failed[1]).not.toHaveProperty('docsUrl');
+  });
+});
