@@ -155,9 +155,11 @@ export class Runtime {
    *
    * @param config - Models, memory, plugins, capability aliases and options.
    * @returns The runtime, ready to {@link Runtime.start}.
-   * @throws Error listing every problem found, such as duplicate plugin or executor ids, no
-   * provider of `text-generation`, a plugin's required capability that no model offers, an
-   * unknown option, or a template that does not parse.
+   * @throws {@link WeftError} `WEFT_INVALID_CONFIG` listing every problem found, such as
+   * duplicate plugin or executor ids, no provider of `text-generation`, a plugin's required
+   * capability that no model offers, an unknown option or one out of its range, options that
+   * break a rule between them (`server.requestTimeout` below `server.headersTimeout`), a bad
+   * `WEFT_LOG_LEVEL` when no logger is given, or a template that does not parse.
    *
    * @example
    * ```ts
