@@ -5,7 +5,6 @@ import type { MemoryProvider } from '../memory/memory-provider.js';
 import type { ModelProvider } from '../models/model-provider.js';
 import type { PipelineReview } from '../pipeline/review-policy.js';
 import type { Plugin } from '../plugins/plugin.js';
-import { bulkheadOptionsSchema } from '../bulkhead/bulkhead-options.js';
 import type { ServerManagerConfig } from '../server/server-manager.js';
 import { serverCrossFieldProblems } from '../server/server-options.js';
 import { readCoreEnvironment } from '../util/environment.js';
