@@ -5,14 +5,14 @@
 import { Writable } from 'node:stream';
 import { Runtime } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { plan, recordingExecutor, stopAfterTest, TestPlugin } from './fixtures.js';
 
 type Line = Record<string, unknown>;
 
 /** A pino logger at `level` whose lines land, parsed, in the returned array. */
-function capturingLogger(level: string): { logger: pino.Logger; lines: Line[] } {
+function capturingLogger(level: string): { logger: Logger; lines: Line[] } {
   const lines: Line[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
