@@ -43,8 +43,13 @@ type SearchBarComponent = ComponentType<Props>;
 const IDLE_LOAD_DEADLINE_MS = 3000;
 
 let pluginSearchBar: Promise<SearchBarComponent> | undefined;
-/** Set while the plugin's box is on the page: it handles the shortcut itself. */
+/**
+ * Set once the plugin's box is on the page and its effects, which listen for the shortcut, have
+ * run: from then on the plugin handles the shortcut itself.
+ */
 let pluginSearchBarShown = false;
+/** The box's wrapper once React has rendered it, so the shortcut finds whichever box is there. */
+let searchBarContainer: HTMLElement | null = null;
 
 /**
  * The shortcut, until the plugin's box is there: it focuses the look-alike box. Installed when
@@ -60,7 +65,12 @@ function listenForShortcutEarly(): void {
   document.addEventListener('keydown', (event) => {
     if (!pluginSearchBarShown && matchesKeymap(event, keymap)) {
       event.preventDefault();
-      document.querySelector<HTMLInputElement>(`input.${PLACEHOLDER_INPUT_CLASS}`)?.focus();
+      // Before hydration only the server's placeholder is there; between the commit that shows
+      // the plugin's box and the plugin's own listener, that box is.
+      const input =
+        searchBarContainer?.querySelector('input') ??
+        document.querySelector<HTMLInputElement>(`input.${PLACEHOLDER_INPUT_CLASS}`);
+      input?.focus();
     }
   });
 }
@@ -151,12 +161,22 @@ export default function SearchBar(props: Props): ReactNode {
   // Runs in the commit that swaps the boxes, before the browser handles another key press.
   useLayoutEffect(() => {
     const input = container.current?.querySelector('input');
-    pluginSearchBarShown = Loaded !== null;
     if (Loaded && input) {
       return moveTypedText(typed.current, input);
     }
     return undefined;
   }, [Loaded]);
+
+  // A passive effect runs after its children's, so the plugin listens for the shortcut by the
+  // time this hands the shortcut over: a key pressed in between still focuses the box.
+  useEffect(() => {
+    pluginSearchBarShown = Loaded !== null;
+  }, [Loaded]);
+
+  const containerRef = useCallback((element: HTMLDivElement | null) => {
+    container.current = element;
+    searchBarContainer = element;
+  }, []);
 
   const hints =
     isBrowser && searchBarShortcut && searchBarShortcutHint && searchBarShortcutKeymap
@@ -164,7 +184,7 @@ export default function SearchBar(props: Props): ReactNode {
       : [];
 
   return (
-    <div ref={container} style={{ display: 'contents' }}>
+    <div ref={containerRef} style={{ display: 'contents' }}>
       {Loaded ? (
         <Loaded {...props} />
       ) : (
