@@ -218,12 +218,16 @@ const config = {
             // The plugin's own patterns leave PDFs out, so the navbar's whitepaper link would
             // fail offline; list it by hand, versioned by the sources it is built from.
             additionalManifestEntries: [whitepaperPrecacheEntry()],
+            // Workbox skips files over 2 MB without failing the build; the combined search index
+            // outgrew that (2.2 MB), and offline search silently stopped finding anything.
+            maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
           },
         } satisfies Omit<Partial<PwaOptions>, 'injectManifestConfig'> & {
           // The plugin sets swSrc, swDest and globPatterns itself; the rest of the config is ours.
           injectManifestConfig: {
             globIgnores: string[];
             additionalManifestEntries: { url: string; revision: string }[];
+            maximumFileSizeToCacheInBytes: number;
           };
         },
         llmsTxt: {
