@@ -52,7 +52,8 @@ export function findPostgresBin(): string {
   );
 }
 
-function freePort(): Promise<number> {
+/** A loopback port nothing listens on at the moment of asking (the OS picked it, then it was closed). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -12,24 +12,12 @@ import { Runtime, WeftError, type Memory } from '@weft/core';
 import { ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { PostgresMemoryProvider } from '../src/index.js';
+import { freePort } from '../../../tests/support/postgres-server.js';
 import { useServer } from './helpers.js';
 
 const db = useServer();
 
 const SECRET = 'sup3r-secret-pw';
-
-/** A loopback port nothing listens on. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A server that accepts connections and never answers: a hung dependency. */
 async function silentServer(): Promise<{ port: number; close: () => Promise<void> }> {
@@ -169,7 +157,7 @@ describe('PostgresMemoryProvider under faults', () => {
   });
 
   it('fails init on a refused port with WEFT_POSTGRES_CONNECT_FAILED naming host and port, never the password', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const memory = new PostgresMemoryProvider({
       connectionString: `postgres://weft:${SECRET}@127.0.0.1:${port}/weft`,
     });
@@ -181,7 +169,7 @@ describe('PostgresMemoryProvider under faults', () => {
   });
 
   it('makes Runtime.start fail with WEFT_START_FAILED naming host and port, and logs no password', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     let logged = '';
     const logger = pino(
       { level: 'debug' },
