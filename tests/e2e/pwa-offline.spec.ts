@@ -170,7 +170,8 @@ test('with ?offlineMode=true the whole site is precached and keeps working with 
   // Search works offline too: its index files are precached like the pages.
   await page.locator('.navbar input.navbar__search-input').fill('ModelManager');
   const hit = page.getByRole('option').filter({ hasText: 'ModelManager' }).first();
-  await expect(hit).toBeVisible();
+  // The first suggestions wait for the 2 MB index to load in a worker: slow on a busy machine.
+  await expect(hit).toBeVisible({ timeout: 30_000 });
   await hit.click();
   // The search plugin adds ?_highlight=… to the page it opens.
   await expect(page).toHaveURL(new RegExp(`^${server.origin}/api/classes/ModelManager/(\\?.*)?$`));

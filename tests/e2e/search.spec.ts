@@ -262,7 +262,8 @@ test('the shortcut and text typed before the search code loads are kept', async 
 
   releasePluginChunk();
   await page.keyboard.type('tor');
-  await expect(suggestion(page, 'Executors')).toBeVisible();
+  // The suggestions wait for the index as well as the plugin's chunk.
+  await expect(suggestion(page, 'Executors')).toBeVisible(indexLoad);
   await expect(input).toHaveValue('executor');
   await expect(input).toBeFocused();
 });
