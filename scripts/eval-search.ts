@@ -1,0 +1,61 @@
+/**
+ * Prints how well the site's search finds what new users type: hit@1, hit@3 and MRR over the
+ * query set in tests/search/queries.json, overall and per kind of query, then every query whose
+ * target is not first, with what came first instead.
+ *
+ *   npm run build && npm run eval:search            # serves build/ on a free port
+ *   SEARCH_EVAL_URL=http://127.0.0.1:4173 npm run eval:search   # a site already served
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { serve, siteDir, stop } from './bench-sites';
+import { outcomeOf, parseQuerySet, scoreByKind, type QueryOutcome } from './search-eval/metrics';
+import { openSiteSearch } from './search-eval/site-engine';
+
+const SCRIPT = 'eval-search';
+const QUERY_SET = path.join(siteDir, 'tests', 'search', 'queries.json');
+// Not 4190: fetch and browsers refuse that port (ManageSieve is on the Fetch standard's bad-port list).
+const PORT = 4194;
+
+const percent = (share: number): string => `${(share * 100).toFixed(1)}%`;
+
+async function main(): Promise<void> {
+  const queries = parseQuerySet(JSON.parse(readFileSync(QUERY_SET, 'utf8')), QUERY_SET);
+  const given = process.env.SEARCH_EVAL_URL;
+  const server = given ? undefined : await serve(SCRIPT, siteDir, PORT);
+  const origin = given ?? `http://127.0.0.1:${PORT}`;
+  const site = await openSiteSearch(origin);
+  const outcomes: QueryOutcome[] = [];
+  try {
+    for (const query of queries) {
+      outcomes.push(outcomeOf(query, await site.search(query.q)));
+    }
+  } finally {
+    await site.close();
+    if (server) {
+      stop(server);
+    }
+  }
+
+  console.log(`Site search (${origin}/search/), ${queries.length} queries from ${QUERY_SET}\n`);
+  console.log('kind       queries  hit@1   hit@3   MRR    empty');
+  for (const [kind, scores] of scoreByKind(outcomes)) {
+    console.log(
+      `${kind.padEnd(10)} ${String(scores.queries).padStart(7)}  ${percent(scores.hitAt1).padStart(6)}  ${percent(scores.hitAt3).padStart(6)}  ${scores.mrr.toFixed(3)}  ${String(scores.empty).padStart(5)}`,
+    );
+  }
+  const misses = outcomes.filter((outcome) => outcome.rank !== 1);
+  if (misses.length > 0) {
+    console.log('\nNot first:');
+    for (const { query, results, rank } of misses) {
+      const first = results.slice(0, 3).join(' ') || '(no results)';
+      console.log(`  "${query.q}" → target at ${rank ?? 'none'}; top: ${first}`);
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  // Errors from this script and from serve() already name the script.
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
