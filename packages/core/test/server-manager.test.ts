@@ -94,6 +94,24 @@ describe('ServerManager', () => {
     expect(await response.json()).toEqual({ got: { a: 1 } });
   });
 
+  it.each(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const)(
+    'serves a %s route and captures a :param path segment as request.params',
+    async (method) => {
+      const server = await serve([
+        route({
+          method,
+          path: '/notes/:user',
+          handler: (request, response) => {
+            response.json({ user: request.params.user, method: request.method });
+          },
+        }),
+      ]);
+      const response = await fetch(`${server.url}/notes/ada`, { method });
+      expect(await response.json()).toEqual({ user: 'ada', method });
+      expect((await fetch(`${server.url}/notes/ada/more`, { method })).status).toBe(404);
+    },
+  );
+
   it('passes the runtime to the handler', async () => {
     let seen: unknown;
     const server = await serve([
