@@ -95,4 +95,20 @@ describe('packages/model-openai/README.md', () => {
       );
     }
   });
+
+  it('shows the same defaults in the options table of the model providers overview', () => {
+    const page = readFileSync(
+      new URL('../../../docs/model-providers/overview.md', import.meta.url),
+      'utf8',
+    );
+    // The ModelProvider class table above it has an `id` row too.
+    const section = page.slice(page.indexOf('## OpenAIModelProvider'));
+    for (const [name, value] of Object.entries(DEFAULTS)) {
+      const row = section.split('\n').find((line) => line.startsWith(`| \`${name}\``));
+      const code = /^`([^`]+)`/.exec(row?.split('|')[2]?.trim() ?? '')?.[1];
+      expect(code, `the overview's default of ${name}`).toBe(
+        typeof value === 'string' ? `'${value}'` : String(value),
+      );
+    }
+  });
 });
