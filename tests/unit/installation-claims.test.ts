@@ -66,9 +66,7 @@ describe('installation', () => {
     expect(manifest.dependencies).toHaveProperty('pino');
     expect(manifest.devDependencies?.['@weft/testing']).toBeUndefined();
     for (const file of ['src/scripted-model.ts', 'src/memory.ts']) {
-      expect(await readFile(path.join(directory, file), 'utf8')).toMatch(
-        /from '@weft\/testing'/,
-      );
+      expect(await readFile(path.join(directory, file), 'utf8')).toMatch(/from '@weft\/testing'/);
     }
     expect(await readFile(path.join(directory, 'src/agent.ts'), 'utf8')).toMatch(
       /import type \{[^}]*\bLogger\b[^}]*\} from 'pino'/,
