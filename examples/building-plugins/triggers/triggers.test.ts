@@ -6,6 +6,8 @@ import { HeartbeatPlugin } from './heartbeat-plugin.js';
 import { IssuesPlugin } from './issues-plugin.js';
 
 const logger = pino({ level: 'silent' });
+// Each error answer points to its code's section of the errors reference.
+const ERRORS = 'https://weft-ai.github.io/docs/reference/errors/';
 const labelPlan = { steps: [{ pluginId: 'issues', action: 'label' }] };
 
 async function post(
@@ -76,6 +78,7 @@ describe('a route trigger', () => {
           error: {
             status: 404,
             code: 'WEFT_NOT_FOUND',
+            docsUrl: `${ERRORS}#weft_not_found`,
             message: 'No route for POST /webhooks/unknown',
             requestId: expect.any(String),
           },
@@ -87,6 +90,7 @@ describe('a route trigger', () => {
           error: {
             status: 422,
             code: 'WEFT_BAD_REQUEST',
+            docsUrl: `${ERRORS}#weft_bad_request`,
             message: 'expected { repository, issue: { number, title } }',
             requestId: expect.any(String),
           },
@@ -129,6 +133,7 @@ describe('a route trigger', () => {
         error: {
           status: 500,
           code: 'WEFT_INTERNAL',
+          docsUrl: `${ERRORS}#weft_internal`,
           message: expect.stringMatching(/^Internal Server Error;/),
           requestId: response.headers.get('x-request-id'),
         },

@@ -131,4 +131,56 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
       await pool.end();
     }
   });
+  it('starts four instances together on a new schema, which it creates once', async () => {
+    const agents4 = await group(4);
+    const accepted = await Promise.all(
+      agents4.map((agent, n) =>
+        agent.runtime.accept({
+          pluginId: 'work',
+          triggerId: 'task',
+          space: 'together',
+          data: { n, ms: 1 },
+        }),
+      ),
+    );
+    await Promise.all(accepted.map((task) => task.done));
+    expect(new Set(agents4.map((agent) => agent.coordinator.instance)).size).toBe(4);
+  });
+
+  it('holds at most poolSize + 1 connections: its pool and its lock connection', async () => {
+    const schema = db.newSchema();
+    await createRunsTable(db.sql, schema);
+    const agent = await startWorkAgent({
+      connectionString: db.url(),
+      schema,
+      instance: 'i0',
+      coordinator: { poolSize: 2 },
+    });
+    agents.push(agent);
+    const accepted = [];
+    for (let n = 0; n < 8; n += 1) {
+      accepted.push(
+        await agent.runtime.accept({
+          pluginId: 'work',
+          triggerId: 'task',
+          space: `room-${n}`,
+          data: { n, ms: 300 },
+        }),
+      );
+    }
+    let most = 0;
+    const finished = Promise.all(accepted.map((task) => task.done));
+    let done = false;
+    void finished.then(() => (done = true));
+    while (!done) {
+      const [row] = await db.sql<{ count: string }>(
+        "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'weft-coordinator'",
+      );
+      most = Math.max(most, Number(row?.count ?? 0));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await finished;
+    expect(most).toBeGreaterThanOrEqual(2);
+    expect(most).toBeLessThanOrEqual(3);
+  });
 });

@@ -6,4 +6,4 @@
  * @packageDocumentation
  */
 export { describeError } from './errors/weft-error.js';
-export type { ErrorCodeEntry, ErrorRegistry } from './errors/error-registry.js';
+export { errorDocsUrl, type ErrorCodeEntry, type ErrorRegistry } from './errors/error-registry.js';

@@ -35,6 +35,11 @@ function post(url: string, body: string): Promise<Response> {
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 }
 
+/** The section of the errors reference a code's answer points to. */
+function docsOf(code: string): string {
+  return `https://weft-ai.github.io/docs/reference/errors/#${code.toLowerCase()}`;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The error body of an answer, with its request id checked against the header and removed. */
@@ -89,6 +94,24 @@ describe('ServerManager', () => {
     expect(await response.json()).toEqual({ got: { a: 1 } });
   });
 
+  it.each(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const)(
+    'serves a %s route and captures a :param path segment as request.params',
+    async (method) => {
+      const server = await serve([
+        route({
+          method,
+          path: '/notes/:user',
+          handler: (request, response) => {
+            response.json({ user: request.params.user, method: request.method });
+          },
+        }),
+      ]);
+      const response = await fetch(`${server.url}/notes/ada`, { method });
+      expect(await response.json()).toEqual({ user: 'ada', method });
+      expect((await fetch(`${server.url}/notes/ada/more`, { method })).status).toBe(404);
+    },
+  );
+
   it('passes the runtime to the handler', async () => {
     let seen: unknown;
     const server = await serve([
@@ -112,6 +135,7 @@ describe('ServerManager', () => {
     expect(await errorBody(response)).toEqual({
       status: 400,
       code: 'WEFT_BAD_REQUEST',
+      docsUrl: docsOf('WEFT_BAD_REQUEST'),
       message: expect.stringMatching(/^Malformed JSON body/),
     });
   });
@@ -123,6 +147,7 @@ describe('ServerManager', () => {
     expect(await errorBody(response)).toEqual({
       status: 413,
       code: 'WEFT_BAD_REQUEST',
+      docsUrl: docsOf('WEFT_BAD_REQUEST'),
       message: 'Request body is larger than the limit of 100 bytes',
     });
   });
@@ -134,6 +159,7 @@ describe('ServerManager', () => {
     expect(await errorBody(response)).toEqual({
       status: 404,
       code: 'WEFT_NOT_FOUND',
+      docsUrl: docsOf('WEFT_NOT_FOUND'),
       message: 'No route for GET /nowhere',
     });
   });
@@ -175,6 +201,7 @@ describe('ServerManager', () => {
       expect(error).toEqual({
         status: 500,
         code: 'WEFT_INTERNAL',
+        docsUrl: docsOf('WEFT_INTERNAL'),
         message: 'Internal Server Error; the server log has the details under this requestId',
         requestId: response.headers.get('x-request-id'),
       });
@@ -222,6 +249,7 @@ describe('ServerManager', () => {
         status: response.status,
         code: body.error.code,
         message: body.error.message,
+        docsUrl: body.error.docsUrl,
       };
       expect(lines.find((line) => line.requestId === body.error.requestId)).toMatchObject({
         msg: 'request failed',
@@ -232,21 +260,25 @@ describe('ServerManager', () => {
       '/status': {
         status: 502,
         code: 'WEFT_INTERNAL',
+        docsUrl: docsOf('WEFT_INTERNAL'),
         message: expect.stringMatching(/^Bad Gateway;/),
       },
       '/status-code': {
         status: 503,
         code: 'WEFT_INTERNAL',
+        docsUrl: docsOf('WEFT_INTERNAL'),
         message: expect.stringMatching(/^Service Unavailable;/),
       },
       '/weft': {
         status: 502,
         code: 'WEFT_PROVIDER_FAILED',
+        docsUrl: docsOf('WEFT_PROVIDER_FAILED'),
         message: expect.stringMatching(/^Bad Gateway;/),
       },
       '/cancelled': {
         status: 503,
         code: 'WEFT_TASK_CANCELLED',
+        docsUrl: docsOf('WEFT_TASK_CANCELLED'),
         message: expect.stringMatching(/^Service Unavailable;/),
       },
     });
@@ -270,6 +302,7 @@ describe('ServerManager', () => {
     expect(await errorBody(response)).toEqual({
       status: 503,
       code: 'WEFT_QUEUE_FULL',
+      docsUrl: docsOf('WEFT_QUEUE_FULL'),
       message:
         'Scheduler: the queue is full (1000 tasks waiting); try again later. [WEFT_QUEUE_FULL]',
     });
@@ -288,7 +321,41 @@ describe('ServerManager', () => {
     expect(await errorBody(response)).toEqual({
       status: 422,
       code: 'WEFT_BAD_REQUEST',
+      docsUrl: docsOf('WEFT_BAD_REQUEST'),
       message: 'expected { repository }',
+    });
+  });
+
+  it("points a WeftError's answer at its own docsUrl, and a foreign 4xx code at none", async () => {
+    const failures: Record<string, unknown> = {
+      '/own-docs': new WeftError('WEFT_INVALID_SPACE', 'bad space', {
+        status: 400,
+        docsUrl: 'https://example.com/errors#bad-space',
+      }),
+      '/foreign': Object.assign(new Error('token expired'), { status: 401, code: 'EAUTH' }),
+    };
+    const server = await serve(
+      Object.entries(failures).map(([path, failure]) =>
+        route({
+          path,
+          handler: () => {
+            throw failure;
+          },
+        }),
+      ),
+    );
+    const own = await post(`${server.url}/own-docs`, '{}');
+    expect(await errorBody(own)).toEqual({
+      status: 400,
+      code: 'WEFT_INVALID_SPACE',
+      docsUrl: 'https://example.com/errors#bad-space',
+      message: 'bad space [WEFT_INVALID_SPACE]',
+    });
+    const foreign = await post(`${server.url}/foreign`, '{}');
+    expect(await errorBody(foreign)).toEqual({
+      status: 401,
+      code: 'EAUTH',
+      message: 'token expired',
     });
   });
 
@@ -417,6 +484,7 @@ describe('ServerManager', () => {
       expect(error).toEqual({
         status: 403,
         code: 'WEFT_HOST_NOT_ALLOWED',
+        docsUrl: docsOf('WEFT_HOST_NOT_ALLOWED'),
         message: 'Host "attacker.example" is not allowed by this server',
         requestId: answer.headers['x-request-id'],
       });
@@ -492,6 +560,7 @@ describe('ServerManager', () => {
       expect(await errorBody(response)).toEqual({
         status: 400,
         code: 'WEFT_BAD_REQUEST',
+        docsUrl: docsOf('WEFT_BAD_REQUEST'),
         message: 'JSON body nests deeper than the limit of 64 levels [WEFT_BAD_REQUEST]',
       });
       // Generous bound: the check is one pass over 200 KB; this only catches a hang.

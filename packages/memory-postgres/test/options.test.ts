@@ -1,7 +1,9 @@
 import { WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { PostgresMemoryProvider, type PostgresMemoryProviderOptions } from '../src/index.js';
+import { readFileSync } from 'node:fs';
 import { WEFT_POSTGRES_ERROR_CODES } from '../src/errors.js';
+import { DEFAULT_ID, DEFAULT_POOL, DEFAULT_SCHEMA, resolveOptions } from '../src/options.js';
 
 const URL = 'postgres://weft:hunter2@db.internal:6543/agents';
 
@@ -16,6 +18,25 @@ function rejection(options: unknown): WeftError<string> {
 }
 
 describe('PostgresMemoryProvider options', () => {
+  it('shows in the README the defaults the provider applies', () => {
+    const readme = readFileSync(new globalThis.URL('../README.md', import.meta.url), 'utf8');
+    const shown = (name: string) =>
+      /^`([^`]+)`$/.exec(
+        readme
+          .split('\n')
+          .find((line) => line.startsWith(`| \`${name}\``))
+          ?.split('|')[2]
+          ?.trim() ?? '',
+      )?.[1];
+    expect(shown('schema')).toBe(`'${DEFAULT_SCHEMA}'`);
+    expect(shown('id')).toBe(`'${DEFAULT_ID}'`);
+    for (const [name, value] of Object.entries(DEFAULT_POOL)) {
+      expect(shown(`pool.${name}`), `pool.${name}`).toBe(String(value));
+    }
+    // And the provider applies them when the options leave them out.
+    expect(resolveOptions({ connectionString: URL }).pool).toEqual(DEFAULT_POOL);
+  });
+
   it('fills in the defaults and connects nothing until init', async () => {
     const memory = new PostgresMemoryProvider({ connectionString: URL });
     expect(memory.id).toBe('postgres');

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { TEXT_GENERATION_CAPABILITY } from '@weft/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAIModelProvider, OpenAIModelProviderError } from '../src/index.js';
+import { DEFAULTS } from '../src/options.js';
 import { completion, startChatServer, type ChatServer } from './chat-server.js';
 
 let server: ChatServer;
@@ -80,5 +81,34 @@ describe('packages/model-openai/README.md', () => {
       globalThis.fetch = original;
     }
     expect(calls).toEqual([`${server.baseUrl}/chat/completions`]);
+  });
+
+  it('shows in its options table the defaults the provider applies', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    for (const [name, value] of Object.entries(DEFAULTS)) {
+      const row = readme.split('\n').find((line) => line.startsWith(`| \`${name}\``));
+      const shown = row?.split('|')[3]?.trim() ?? '';
+      // `30000`, `'openai'`, or `10485760` (10 MiB): the value in the first backticks.
+      const code = /^`([^`]+)`/.exec(shown)?.[1];
+      expect(code, `the README's default of ${name}`).toBe(
+        typeof value === 'string' ? `'${value}'` : String(value),
+      );
+    }
+  });
+
+  it('shows the same defaults in the options table of the model providers overview', () => {
+    const page = readFileSync(
+      new URL('../../../docs/model-providers/overview.md', import.meta.url),
+      'utf8',
+    );
+    // The ModelProvider class table above it has an `id` row too.
+    const section = page.slice(page.indexOf('## OpenAIModelProvider'));
+    for (const [name, value] of Object.entries(DEFAULTS)) {
+      const row = section.split('\n').find((line) => line.startsWith(`| \`${name}\``));
+      const code = /^`([^`]+)`/.exec(row?.split('|')[2]?.trim() ?? '')?.[1];
+      expect(code, `the overview's default of ${name}`).toBe(
+        typeof value === 'string' ? `'${value}'` : String(value),
+      );
+    }
   });
 });

@@ -12,6 +12,7 @@ import {
   type Trigger,
   type TriggerRoute,
 } from '@weft/core';
+import { errorDocsUrl } from '@weft/core/internal';
 import { z } from 'zod';
 import { ChatPluginError } from './errors.js';
 
@@ -185,6 +186,7 @@ export class ChatPlugin extends Plugin {
               status: 400,
               code: 'WEFT_CHAT_INVALID_REQUEST',
               message: parsed.error,
+              docsUrl: errorDocsUrl('WEFT_CHAT_INVALID_REQUEST'),
               requestId,
             },
           });
@@ -219,6 +221,7 @@ export class ChatPlugin extends Plugin {
               status: 502,
               code: 'WEFT_CHAT_NO_REPLY',
               message: `No reply: the task ${task.status} without one; the server log has the cause under this taskId`,
+              docsUrl: errorDocsUrl('WEFT_CHAT_NO_REPLY'),
               requestId,
             },
           });

@@ -241,6 +241,7 @@ describe('ChatPlugin', () => {
       error: {
         status: 400,
         code: 'WEFT_CHAT_INVALID_REQUEST',
+        docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_chat_invalid_request',
         message: expect.stringMatching(/"user"/),
         requestId: expect.any(String),
       },
@@ -256,6 +257,7 @@ describe('ChatPlugin', () => {
       error: {
         status: 400,
         code: 'WEFT_CHAT_INVALID_REQUEST',
+        docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_chat_invalid_request',
         message: expect.stringMatching(/JSON object/),
         requestId: response.headers.get('x-request-id'),
       },
@@ -284,6 +286,7 @@ describe('ChatPlugin', () => {
       error: {
         status: 502,
         code: 'WEFT_CHAT_NO_REPLY',
+        docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_chat_no_reply',
         message:
           'No reply: the task failed without one; the server log has the cause under this taskId',
         requestId: response.headers.get('x-request-id'),

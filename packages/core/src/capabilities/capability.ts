@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { WeftError } from '../errors/weft-error.js';
+import { assertZod4Schema } from '../models/zod-schema-check.js';
 
 /**
  * Describes one capability: what a model provider can do, with zod schemas for its input,
@@ -71,6 +72,12 @@ export function defineCapability<
       'WEFT_INVALID_ARGUMENT',
       `defineCapability: capability "${descriptor.id}" needs a description.`,
     );
+  }
+  for (const part of ['input', 'output', 'config'] as const) {
+    const schema = descriptor[part];
+    if (part !== 'config' || schema !== undefined) {
+      assertZod4Schema(schema, `defineCapability: the ${part} of capability "${descriptor.id}"`);
+    }
   }
   return Object.freeze({ ...descriptor });
 }

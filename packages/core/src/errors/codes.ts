@@ -27,6 +27,7 @@
  *   capability.
  * - `WEFT_PROVIDER_FAILED`: A model provider threw while serving a capability.
  * - `WEFT_VALIDATION_FAILED`: A capability’s input, options or output did not match its schema.
+ * - `WEFT_UNSUPPORTED_SCHEMA`: A schema given to Weft is not a zod 4 schema.
  * - `WEFT_GET_OBJECT_FAILED`: `getObject` got no answer matching the schema within its retries.
  * - `WEFT_TEMPLATE_INVALID`: A prompt template’s name or source is invalid.
  * - `WEFT_TEMPLATE_NOT_FOUND`: No prompt template has the requested name.
@@ -54,6 +55,7 @@ export type WeftErrorCode =
   | 'WEFT_CAPABILITY_UNAVAILABLE'
   | 'WEFT_PROVIDER_FAILED'
   | 'WEFT_VALIDATION_FAILED'
+  | 'WEFT_UNSUPPORTED_SCHEMA'
   | 'WEFT_GET_OBJECT_FAILED'
   | 'WEFT_TEMPLATE_INVALID'
   | 'WEFT_TEMPLATE_NOT_FOUND'

@@ -129,6 +129,13 @@ export const CORE_ERRORS = {
         'a capability call’s input or options, or the provider’s output, did not match the capability’s zod schema. The message shows which fields were wrong.',
       fix: 'for input and options, fix the call; for output, fix the provider.',
     },
+    WEFT_UNSUPPORTED_SCHEMA: {
+      summary: 'A schema given to Weft is not a zod 4 schema.',
+      raisedBy: '`ModelManager.getObject`, `formatZodSchema`, `defineCapability`',
+      cause:
+        'the value passed as a schema is not a zod 4 schema: most often a zod 3 schema, because the project has zod 3 installed (the message says `a zod 3 schema (ZodObject)`), or a value that is no schema at all.',
+      fix: 'Weft requires zod 4. Install it in your project (`npm install zod@^4`) and build your schemas with its `z`; see [Installation](../installation.md).',
+    },
     WEFT_GET_OBJECT_FAILED: {
       summary: '`getObject` got no answer matching the schema within its retries.',
       raisedBy: '`ModelManager.getObject`, planning',

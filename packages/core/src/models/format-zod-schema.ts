@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assertZod4Schema } from './zod-schema-check.js';
 
 /** Formatted schemas; zod schemas are immutable, so the text never goes stale. */
 const formatted = new WeakMap<z.ZodType, string>();
@@ -10,6 +11,8 @@ const formatted = new WeakMap<z.ZodType, string>();
  *
  * @param schema - Any zod schema.
  * @returns Indented JSON Schema (draft 2020-12) without the `$schema` header.
+ * @throws {@link WeftError} `WEFT_UNSUPPORTED_SCHEMA` when `schema` is not a zod 4 schema (a
+ * zod 3 schema, say).
  *
  * @example
  * ```ts
@@ -26,6 +29,7 @@ export function formatZodSchema(schema: z.ZodType): string {
   // getObject formats the same few schemas on every call (twice per pipeline step): cache them.
   const cached = formatted.get(schema);
   if (cached !== undefined) return cached;
+  assertZod4Schema(schema, 'formatZodSchema');
   const jsonSchema: Record<string, unknown> = z.toJSONSchema(schema, {
     unrepresentable: 'any',
     io: 'input',

@@ -12,6 +12,7 @@ import {
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { formatZodSchema } from './format-zod-schema.js';
+import { assertZod4Schema } from './zod-schema-check.js';
 import { extractJson, type GetObjectConfig } from './get-object.js';
 import type { ModelCapability, ModelProvider, ModelRequestConfig } from './model-provider.js';
 
@@ -347,6 +348,8 @@ export class ModelManager {
    * @param config - The schema, the prompt and retry settings.
    * @returns The validated value.
    * @throws Error naming the schema and the last problem when every attempt failed.
+   * @throws {@link WeftError} `WEFT_UNSUPPORTED_SCHEMA`, before any model call, when `schema`
+   * is not a zod 4 schema (a zod 3 schema, say).
    *
    * @example
    * ```ts
@@ -372,6 +375,7 @@ export class ModelManager {
         `ModelManager.getObject: maxRetries must be a non-negative integer, got ${maxRetries}.`,
       );
     }
+    assertZod4Schema(config.schema, 'ModelManager.getObject');
     // JSON mode (`json: true`, OpenAI's `json_object`) only ever yields an object, so a schema
     // of another shape is asked for inside an envelope object and unwrapped after validation.
     const asked = jsonModeSchema(config.schema);

@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { errorDocsUrl } from '../errors/error-registry.js';
 import { WeftError } from '../errors/weft-error.js';
 
 /** The JSON body of every error answer of the server. */
@@ -9,6 +10,12 @@ export interface ErrorAnswer {
   message: string;
   /** A stable code, such as `WEFT_BAD_REQUEST` or `WEFT_INTERNAL`. */
   code: string;
+  /**
+   * The code's section of the errors reference (its cause and its fix), the `docsUrl` of the
+   * WeftError that was thrown. Absent only when a handler's own non-Weft error set a 4xx code
+   * of its own, which Weft's reference does not explain.
+   */
+  docsUrl?: string;
   /** The id of the request, also sent as `X-Request-Id` and logged with a 5xx's full error. */
   requestId: string;
 }
@@ -59,7 +66,14 @@ export function errorAnswer(error: unknown, requestId: string): ErrorAnswer {
   return answer(serverStatus, code, exposed ? message : genericMessage(serverStatus));
 
   function answer(status: number, code: string, text: string): ErrorAnswer {
-    return { status, message: text, code, requestId };
+    const docsUrl = weftDocsUrl(error, code);
+    return {
+      status,
+      message: text,
+      code,
+      ...(docsUrl === undefined ? {} : { docsUrl }),
+      requestId,
+    };
   }
 }
 
@@ -71,6 +85,15 @@ export function errorAnswer(error: unknown, requestId: string): ErrorAnswer {
  */
 function genericMessage(status: number): string {
   return `${STATUS_CODES[status] ?? 'Server error'}; the server log has the details under this requestId`;
+}
+
+/**
+ * Where the answer's code is explained: the thrown WeftError's own `docsUrl`, or the errors
+ * reference's section of a code the server chose itself (a `WEFT_` fallback).
+ */
+function weftDocsUrl(error: unknown, code: string): string | undefined {
+  if (WeftError.is<string>(error) && error.code === code) return error.docsUrl;
+  return code === 'WEFT_BAD_REQUEST' || code === 'WEFT_INTERNAL' ? errorDocsUrl(code) : undefined;
 }
 
 function codeOf(details: ErrorDetails, weft: boolean, fallback: string): string {

@@ -10,6 +10,7 @@ import express, {
   type Response,
 } from 'express';
 import type { Logger } from 'pino';
+import { errorDocsUrl } from '../errors/error-registry.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { errorLogFields } from '../util/logger.js';
 import { hostChecker, hostnameOf, type AllowedHosts } from './allowed-hosts.js';
@@ -98,7 +99,9 @@ const REQUEST_ID_HEADER = 'X-Request-Id';
  * to {@link ServerManager.app} before `start` runs next; then each trigger route parses its
  * JSON body, up to `bodyLimit` bytes and `maxJsonDepth` levels of nesting.
  *
- * Errors are answered as JSON `{ "error": { "status", "message", "code", "requestId" } }`:
+ * Errors are answered as JSON `{ "error": { "status", "message", "code", "docsUrl",
+ * "requestId" } }` (`docsUrl` links the code's section of the errors reference; it is left out
+ * only for a handler's own non-Weft error with a 4xx code of its own):
  * 400 `WEFT_BAD_REQUEST` for malformed or too deeply nested JSON, 413 `WEFT_BAD_REQUEST` for a
  * body over the limit, 403 `WEFT_HOST_NOT_ALLOWED`, 404 `WEFT_NOT_FOUND` for an unknown path,
  * and the error's own `status` (and `code`) when it has one. Following the http-errors
@@ -253,6 +256,7 @@ export class ServerManager {
         status: 404,
         message: `No route for ${request.method} ${request.path}`,
         code: 'WEFT_NOT_FOUND',
+        docsUrl: errorDocsUrl('WEFT_NOT_FOUND'),
         requestId: requestIdOf(response),
       });
     });
@@ -331,6 +335,7 @@ export class ServerManager {
         status: 403,
         message: `Host ${shown} is not allowed by this server`,
         code: 'WEFT_HOST_NOT_ALLOWED',
+        docsUrl: errorDocsUrl('WEFT_HOST_NOT_ALLOWED'),
         requestId,
       });
     };

@@ -1,0 +1,42 @@
+/**
+ * The flags table of this package's README, held to the choices and defaults the command uses
+ * (tests/claims/pages/readme-create-weft.json links each sentence to its test).
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_MEMORY, DEFAULT_MODEL, MEMORY_CHOICES, MODEL_CHOICES } from '../src/choices.js';
+
+const README = path.join(__dirname, '../README.md');
+
+/** The README table's row for a flag: its choices column and its default column. */
+async function tableRow(flag: string): Promise<{ choices: string[]; fallback: string }> {
+  const line = (await readFile(README, 'utf8'))
+    .split('\n')
+    .find((row) => row.startsWith(`| \`${flag}\``));
+  if (line === undefined) throw new Error(`README has no table row for ${flag}`);
+  const [, choices = '', fallback = ''] = line
+    .split('|')
+    .slice(1, -1)
+    .map((cell) => cell.trim());
+  return {
+    choices: [...choices.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? ''),
+    fallback: fallback.replace(/`/g, ''),
+  };
+}
+
+describe('the create-weft README', () => {
+  it('lists the model choices the command accepts, and its default', async () => {
+    expect(await tableRow('--model')).toEqual({
+      choices: [...MODEL_CHOICES],
+      fallback: DEFAULT_MODEL,
+    });
+  });
+
+  it('lists the memory choices the command accepts, and its default', async () => {
+    expect(await tableRow('--memory')).toEqual({
+      choices: [...MEMORY_CHOICES],
+      fallback: DEFAULT_MEMORY,
+    });
+  });
+});

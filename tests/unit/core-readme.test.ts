@@ -1,0 +1,96 @@
+/**
+ * The `options` row of packages/core/README.md's configuration table, held to the options
+ * schema `Runtime.init` validates with: it names every option (and no other) and shows the
+ * default the schema applies wherever it gives one. tests/claims/pages/readme-core.json links
+ * the README's sentences to this and the other tests that guard them.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { optionsSchema } from '../../packages/core/src/runtime/options-schema';
+
+const README = path.resolve(__dirname, '../../packages/core/README.md');
+
+/** One option as the README shows it: `name` (details). */
+interface ShownOption {
+  name: string;
+  details: string | undefined;
+}
+
+/** Splits at commas outside parentheses. */
+function topLevelParts(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const char of text) {
+    if (char === '(') depth += 1;
+    if (char === ')') depth -= 1;
+    if (char === ',' && depth === 0) {
+      parts.push(current.trim());
+      current = '';
+    } else current += char;
+  }
+  parts.push(current.trim());
+  return parts;
+}
+
+async function shownOptions(): Promise<ShownOption[]> {
+  const row = (await readFile(README, 'utf8'))
+    .split('\n')
+    .find((line) => line.startsWith('| `options`'));
+  if (row === undefined) throw new Error('the README has no options row');
+  const cell = (row.split('|')[2] ?? '').trim();
+  // The list ends at the first full stop outside the backticks: the link that follows is prose.
+  const list = cell.slice(0, cell.indexOf('). ') + 1);
+  return topLevelParts(list).map((part) => {
+    const match = /^`(\w+)`(?: \((.*)\))?$/.exec(part);
+    if (!match?.[1]) throw new Error(`cannot read the README's option "${part}"`);
+    return { name: match[1], details: match[2] };
+  });
+}
+
+/** The sub-option names of an object option, past its `.default()` and `.optional()`. */
+function subOptionNames(name: string): string[] {
+  let schema = (optionsSchema.shape as Record<string, z.ZodType>)[name];
+  while (schema && (schema.def as { innerType?: z.ZodType }).innerType) {
+    schema = (schema.def as { innerType?: z.ZodType }).innerType;
+  }
+  return schema?.def.type === 'object' ? Object.keys((schema as z.ZodObject).shape) : [];
+}
+
+/** Whether the README's words for a value show the schema's default. */
+function shows(text: string, expected: unknown): boolean {
+  const word = text.replace(/[`']/g, '').split(' ')[0];
+  if (word === 'off') return expected === false;
+  return word === String(expected);
+}
+
+describe('the core README', () => {
+  const defaults = optionsSchema.parse({}) as Record<string, unknown>;
+
+  it('names every option of the schema, and no other', async () => {
+    const names = (await shownOptions()).map((option) => option.name);
+    expect(names.sort()).toEqual(Object.keys(optionsSchema.shape).sort());
+  });
+
+  it('shows the default the schema applies for each option it gives one for', async () => {
+    for (const { name, details } of await shownOptions()) {
+      if (details === undefined || name === 'logger') continue;
+      const expected = defaults[name];
+      if (!details.startsWith('`') || /^`'/.test(details)) {
+        expect(shows(details, expected), `${name} (${details})`).toBe(true);
+        continue;
+      }
+      // An object option: its sub-options, each `name` with its default when shown.
+      for (const sub of details.split(', ')) {
+        const [, subName = '', value] = /^`(\w+)`(?: (.*))?$/.exec(sub) ?? [];
+        const nested = expected as Record<string, unknown>;
+        expect(subOptionNames(name), `${name}.${subName} is an option`).toContain(subName);
+        if (value !== undefined) {
+          expect(shows(value, nested[subName]), `${name}.${subName} (${value})`).toBe(true);
+        }
+      }
+    }
+  });
+});

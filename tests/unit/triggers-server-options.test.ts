@@ -1,0 +1,35 @@
+/**
+ * Building plugins, Triggers, "Route triggers": the table of `options.server` shows every
+ * server option with the default the server applies (tests/claims/pages/building-plugins-
+ * triggers.json links the table to this test).
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  SERVER_DEFAULTS,
+  serverOptionsSchema,
+} from '../../packages/core/src/server/server-options';
+import { codeRows, readDoc } from './support/doc-tables';
+
+/** The table's default cell as a value: `3000`, `'1mb'`, `[]`; "off" for an option that is off. */
+function shownDefault(cell: string): unknown {
+  if (cell === 'off') return undefined;
+  const code = /^`([^`]+)`$/.exec(cell)?.[1];
+  if (code === undefined) throw new Error(`unreadable default ${cell}`);
+  if (/^\d+(\.\d+){3}$/.test(code)) return code;
+  return JSON.parse(code.replace(/'/g, '"')) as unknown;
+}
+
+describe('the server options table of the triggers page', () => {
+  const rows = codeRows(readDoc('building-plugins/triggers.md'));
+  const names = Object.keys(serverOptionsSchema.shape);
+
+  it('has a row for every server option, with the default the server applies', () => {
+    for (const name of names) {
+      const row = rows.get(name);
+      expect(row, `a row for ${name}`).toBeDefined();
+      expect(shownDefault(row?.[0] ?? ''), name).toEqual(
+        (SERVER_DEFAULTS as Record<string, unknown>)[name],
+      );
+    }
+  });
+});
