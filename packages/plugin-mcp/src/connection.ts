@@ -79,6 +79,11 @@ interface Live {
   readonly client: Client;
   /** Set when the transport dropped an answer for being over the size limit. */
   oversized: boolean;
+  /**
+   * Aborted along with `oversized`: the SDK does not fail the pending call when an HTTP answer's
+   * stream breaks, so the call listens for this as well as for its deadline.
+   */
+  readonly broken: AbortController;
 }
 
 /** One server's connection, reconnected until {@link McpConnection.close}. */
@@ -148,24 +153,33 @@ export class McpConnection {
     }
     try {
       const result = await live.client.callTool({ name: tool, arguments: args }, undefined, {
-        signal: deadline,
+        signal: AbortSignal.any([deadline, live.broken.signal]),
         timeout: callTimeoutMs,
       });
       return result as CallToolResult;
     } catch (error) {
-      if (deadline.aborted) throw timedOut();
       if (live.oversized) {
+        await this.restart(live);
         throw new McpPluginError(
           'WEFT_MCP_RESULT_TOO_LARGE',
           `McpPlugin: ${what} answered with more than ${this.settings.options.maxResultBytes} bytes (maxResultBytes); the answer was dropped unread.`,
         );
       }
+      if (deadline.aborted) throw timedOut();
       if (error instanceof McpError && error.code !== -32000 && error.code !== -32001) {
         const errorId = randomUUID();
-        this.settings.logger().warn(
-          { errorId, server: this.server.name, tool, code: error.code, serverMessage: messageOf(error) },
-          'MCP server refused a tool call',
-        );
+        this.settings
+          .logger()
+          .warn(
+            {
+              errorId,
+              server: this.server.name,
+              tool,
+              code: error.code,
+              serverMessage: messageOf(error),
+            },
+            'MCP server refused a tool call',
+          );
         throw new McpPluginError(
           'WEFT_MCP_CALL_FAILED',
           `McpPlugin: server "${this.server.name}" refused the call of tool "${tool}" (JSON-RPC error ${error.code}); its message is logged under error id ${errorId}.`,
@@ -174,19 +188,26 @@ export class McpConnection {
       if (error instanceof McpError && error.code === -32001) throw timedOut();
       this.settings
         .logger()
-        .warn({ server: this.server.name, tool, error: messageOf(error) }, 'MCP call lost its connection');
+        .warn(
+          { server: this.server.name, tool, error: messageOf(error) },
+          'MCP call lost its connection',
+        );
       // Over HTTP nothing closes the client when the server goes away (or restarts and forgets
       // the session), so a lost call is what tells the connection to start over.
-      if (this.live === live) {
-        live.client.onclose = undefined;
-        await live.client.close().catch(() => undefined);
-        this.dropped(live);
-      }
+      await this.restart(live);
       throw new McpPluginError(
         'WEFT_MCP_UNAVAILABLE',
         `McpPlugin: server "${this.server.name}" disconnected during the call of tool "${tool}"; the plugin is reconnecting.`,
       );
     }
+  }
+
+  /** Closes a connection that is still current and starts reconnecting. */
+  private async restart(live: Live): Promise<void> {
+    if (this.live !== live) return;
+    live.client.onclose = undefined;
+    await live.client.close().catch(() => undefined);
+    this.dropped(live);
   }
 
   /** Stops reconnecting and closes the connection (ending a stdio server's process). */
@@ -213,13 +234,20 @@ export class McpConnection {
         const live = await this.connect();
         this.live = live;
         this.reconnecting = undefined;
-        this.settings.logger().info({ server: this.server.name, attempt }, 'MCP server reconnected');
+        this.settings
+          .logger()
+          .info({ server: this.server.name, attempt }, 'MCP server reconnected');
         return live;
       } catch (error) {
         this.settings
           .logger()
           .warn(
-            { server: this.server.name, attempt, retryInMs: Math.min(delay * 2, maxReconnectDelayMs), error: messageOf(error) },
+            {
+              server: this.server.name,
+              attempt,
+              retryInMs: Math.min(delay * 2, maxReconnectDelayMs),
+              error: messageOf(error),
+            },
             'MCP server reconnection failed',
           );
         delay = Math.min(delay * 2, maxReconnectDelayMs);
@@ -230,13 +258,18 @@ export class McpConnection {
   /** Opens a client over a new transport, within `connectTimeoutMs`. */
   private async connect(): Promise<Live> {
     const client = new Client(CLIENT_INFO, { capabilities: {} });
-    const live: Live = { client, oversized: false };
-    const transport = this.transport(() => {
+    const live: Live = { client, oversized: false, broken: new AbortController() };
+    const markOversized = () => {
       live.oversized = true;
-    });
+      live.broken.abort();
+    };
+    const transport = this.transport(markOversized);
     client.onerror = (error) => {
-      if (/exceeded maximum size/.test(error.message)) live.oversized = true;
-      this.settings.logger().debug({ server: this.server.name, error: messageOf(error) }, 'MCP transport error');
+      // The SDK's stdio transport reports an over-long message this way, then closes.
+      if (/exceeded maximum size/.test(error.message)) markOversized();
+      this.settings
+        .logger()
+        .debug({ server: this.server.name, error: messageOf(error) }, 'MCP transport error');
     };
     client.onclose = () => this.dropped(live);
     const deadline = AbortSignal.any([
@@ -258,7 +291,9 @@ export class McpConnection {
     if (this.live !== live) return;
     this.live = undefined;
     if (this.closing.signal.aborted) return;
-    this.settings.logger().warn({ server: this.server.name }, 'MCP server disconnected; reconnecting');
+    this.settings
+      .logger()
+      .warn({ server: this.server.name }, 'MCP server disconnected; reconnecting');
     this.waitForReconnection().catch(() => undefined);
   }
 
@@ -291,7 +326,10 @@ export class McpConnection {
       transport.stderr?.on('data', (chunk: Buffer) => {
         this.settings
           .logger()
-          .debug({ server: server.name, stderr: bounded(chunk.toString('utf8')) }, 'MCP server stderr');
+          .debug(
+            { server: server.name, stderr: bounded(chunk.toString('utf8')) },
+            'MCP server stderr',
+          );
       });
       return transport;
     }

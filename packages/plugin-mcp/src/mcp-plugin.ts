@@ -5,7 +5,12 @@
 import { Plugin, type Executor, type Runtime } from '@weft/core';
 import { McpConnection } from './connection.js';
 import { McpPluginError } from './errors.js';
-import { resolveOptions, type McpLogger, type McpPluginOptions, type ResolvedMcpOptions } from './options.js';
+import {
+  resolveOptions,
+  type McpLogger,
+  type McpPluginOptions,
+  type ResolvedMcpOptions,
+} from './options.js';
 import { toolExecutor } from './tool-executor.js';
 
 const SILENT: McpLogger = { debug() {}, info() {}, warn() {}, error() {} };

@@ -33,7 +33,10 @@ const StdioServerSchema = z.object({
 
 const HttpServerSchema = z.object({
   name: serverName,
-  url: z.union([z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }), z.instanceof(URL)]),
+  url: z.union([
+    z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }),
+    z.instanceof(URL),
+  ]),
   headers: z.record(z.string(), z.string()).optional(),
   tools: allowList,
   descriptions,
@@ -41,7 +44,8 @@ const HttpServerSchema = z.object({
 
 /** Picks the transport's schema by the key that tells them apart, so issues name the real field. */
 function serverSchemaFor(server: unknown): z.ZodType {
-  if (typeof server === 'object' && server !== null && 'command' in server) return StdioServerSchema;
+  if (typeof server === 'object' && server !== null && 'command' in server)
+    return StdioServerSchema;
   if (typeof server === 'object' && server !== null && 'url' in server) return HttpServerSchema;
   return z.never({ error: 'must have either a `command` (stdio) or a `url` (streamable HTTP)' });
 }

@@ -63,9 +63,9 @@ export interface ToolExecutorSettings {
  */
 export function inputSchemaOf(server: string, tool: Tool): z.ZodType<Record<string, unknown>> {
   try {
-    return z.fromJSONSchema(tool.inputSchema as Parameters<typeof z.fromJSONSchema>[0]) as z.ZodType<
-      Record<string, unknown>
-    >;
+    return z.fromJSONSchema(
+      tool.inputSchema as Parameters<typeof z.fromJSONSchema>[0],
+    ) as z.ZodType<Record<string, unknown>>;
   } catch (error) {
     throw new McpPluginError(
       'WEFT_MCP_UNSUPPORTED_SCHEMA',
@@ -182,7 +182,11 @@ function toContentItem(item: CallToolResult['content'][number]): McpContentItem 
     case 'image':
     case 'audio':
       // Base64 media would fill the chain and the prompts; the step keeps what it was.
-      return { type: item.type, mimeType: item.mimeType, bytes: Math.floor((item.data.length * 3) / 4) };
+      return {
+        type: item.type,
+        mimeType: item.mimeType,
+        bytes: Math.floor((item.data.length * 3) / 4),
+      };
     case 'resource':
       return 'text' in item.resource
         ? { type: 'resource', uri: item.resource.uri, text: String(item.resource.text) }
