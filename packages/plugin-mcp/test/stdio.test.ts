@@ -20,7 +20,12 @@ afterEach(async () => {
 });
 
 async function connect(tools: readonly string[], options: Partial<McpPluginOptions> = {}) {
-  plugin = await McpPlugin.connect({ servers: [fixtureServer(tools)], ...options });
+  // Starting the fixture through tsx takes seconds on a busy machine; the default 10 s is tight.
+  plugin = await McpPlugin.connect({
+    servers: [fixtureServer(tools)],
+    connectTimeoutMs: 30_000,
+    ...options,
+  });
   return plugin;
 }
 
@@ -33,7 +38,8 @@ function pidOf(data: unknown): number {
   return Number(content[0]?.text);
 }
 
-describe('McpPlugin over stdio', () => {
+// Each test spawns the fixture (and some respawn it), so they get more than the default 20 s.
+describe('McpPlugin over stdio', { timeout: 60_000 }, () => {
   it('offers only the allowed tools, as <server>.<tool> executors the planner sees', async () => {
     agent = await startAgent(await connect(['echo', 'add']), [plan('add'), { a: 2, b: 40 }]);
     expect(plugin?.executors.map((executor) => executor.action)).toEqual([
@@ -60,9 +66,10 @@ describe('McpPlugin over stdio', () => {
   });
 
   it('rejects an allow-list naming a tool the server does not have, listing those it has', async () => {
-    const error = await McpPlugin.connect({ servers: [fixtureServer(['echo', 'ech'])] }).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await McpPlugin.connect({
+      servers: [fixtureServer(['echo', 'ech'])],
+      connectTimeoutMs: 30_000,
+    }).catch((caught: unknown) => caught);
     expect(WeftError.is(error, 'WEFT_MCP_UNKNOWN_TOOL')).toBe(true);
     expect((error as Error).message).toMatch(/no tool "ech".*"echo", "add", "place-order"/);
   });
