@@ -65,6 +65,35 @@ describe('McpPlugin over stdio', { timeout: 60_000 }, () => {
     expect(planning).not.toContain('fixture.hang');
   });
 
+  it("shows the model the operator's description instead of the server's, when given one", async () => {
+    plugin = await McpPlugin.connect({
+      servers: [{ ...fixtureServer(['echo', 'add']), descriptions: { add: 'Adds two prices.' } }],
+      connectTimeoutMs: 30_000,
+    });
+    const [echo, add] = plugin.executors;
+    expect(echo?.description).toMatch(/^Repeats the text it is given\. \(MCP tool "echo"/);
+    expect(add?.description).toBe('Adds two prices.');
+  });
+
+  it("passes a stdio server its env, and not the rest of this process's environment", async () => {
+    process.env.WEFT_FIXTURE_PARENT = 'not for the server';
+    try {
+      plugin = await McpPlugin.connect({
+        servers: [{ ...fixtureServer(['env']), env: { WEFT_FIXTURE_GIVEN: 'for the server' } }],
+        connectTimeoutMs: 30_000,
+      });
+    } finally {
+      delete process.env.WEFT_FIXTURE_PARENT;
+    }
+    agent = await startAgent(plugin, [plan('env')]);
+    const task = await agent.run('env');
+    const { content } = task.chain[1]?.data as { content: { text: string }[] };
+    expect(JSON.parse(content[0]?.text ?? '')).toEqual({
+      given: 'for the server',
+      inherited: null,
+    });
+  });
+
   it('rejects an allow-list naming a tool the server does not have, listing those it has', async () => {
     const error = await McpPlugin.connect({
       servers: [fixtureServer(['echo', 'ech'])],
