@@ -4,7 +4,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpPlugin, UNTRUSTED_NOTICE } from '../src/index.js';
-import { serveOverHttp, type FixtureHttpServer } from './fixtures/fixture-server.js';
+import {
+  createRefusingServer,
+  REFUSAL_TEXT,
+  serveOverHttp,
+  type FixtureHttpServer,
+} from './fixtures/fixture-server.js';
 import { startAgent, type TestAgent } from './fixtures/runtime.js';
 
 let agent: TestAgent | undefined;
@@ -78,5 +83,23 @@ describe('McpPlugin over streamable HTTP', () => {
     server = await serveOverHttp(port);
     const back = await agent.run('echo when back');
     expect(back.chain[1]).toMatchObject({ type: 'result', data: { content: [{ text: 'back' }] } });
+  });
+
+  it("turns a JSON-RPC error into a step error with the code, logging the server's message under an id", async () => {
+    server = await serveOverHttp(0, createRefusingServer);
+    agent = await startAgent(
+      await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['lookup'] }] }),
+      [plan('lookup')],
+    );
+    const task = await agent.run('look it up');
+    const failed = task.chain[1];
+    expect(failed?.error).toMatch(
+      /refused the call of tool "lookup" \(JSON-RPC error -32602\); its message is logged under error id [0-9a-f-]{36}/,
+    );
+    expect(failed?.error).not.toContain('hunter2');
+    const errorId = /error id ([0-9a-f-]{36})/.exec(failed?.error ?? '')?.[1];
+    expect(agent.logs.find((line) => line.errorId === errorId)?.serverMessage).toContain(
+      REFUSAL_TEXT,
+    );
   });
 });
