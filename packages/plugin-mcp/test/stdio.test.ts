@@ -65,12 +65,19 @@ describe('McpPlugin over stdio', { timeout: 60_000 }, () => {
     expect(planning).not.toContain('fixture.hang');
   });
 
-  it("shows the model the operator's description instead of the server's, when given one", async () => {
+  it("shows the model the operator's description instead of the server's, and cuts the server's", async () => {
     plugin = await McpPlugin.connect({
-      servers: [{ ...fixtureServer(['echo', 'add']), descriptions: { add: 'Adds two prices.' } }],
+      servers: [
+        { ...fixtureServer(['echo', 'add', 'verbose']), descriptions: { add: 'Adds two prices.' } },
+      ],
       connectTimeoutMs: 30_000,
     });
-    const [echo, add] = plugin.executors;
+    const [echo, add, verbose] = plugin.executors;
+    // The server's 3000-character description is cut to 1000 characters and marked as cut.
+    expect(verbose?.description).toMatch(
+      /^Says a lot\. Really.{900,}… \(3\d{3} characters\) \(MCP tool "verbose"/,
+    );
+    expect(verbose?.description.length).toBeLessThan(1200);
     expect(echo?.description).toMatch(/^Repeats the text it is given\. \(MCP tool "echo"/);
     expect(add?.description).toBe('Adds two prices.');
   });
