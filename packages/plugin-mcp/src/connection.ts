@@ -168,18 +168,16 @@ export class McpConnection {
       if (deadline.aborted) throw timedOut();
       if (error instanceof McpError && error.code !== -32000 && error.code !== -32001) {
         const errorId = randomUUID();
-        this.settings
-          .logger()
-          .warn(
-            {
-              errorId,
-              server: this.server.name,
-              tool,
-              code: error.code,
-              serverMessage: messageOf(error),
-            },
-            'MCP server refused a tool call',
-          );
+        this.settings.logger().warn(
+          {
+            errorId,
+            server: this.server.name,
+            tool,
+            code: error.code,
+            serverMessage: messageOf(error),
+          },
+          'MCP server refused a tool call',
+        );
         throw new McpPluginError(
           'WEFT_MCP_CALL_FAILED',
           `McpPlugin: server "${this.server.name}" refused the call of tool "${tool}" (JSON-RPC error ${error.code}); its message is logged under error id ${errorId}.`,
@@ -239,17 +237,15 @@ export class McpConnection {
           .info({ server: this.server.name, attempt }, 'MCP server reconnected');
         return live;
       } catch (error) {
-        this.settings
-          .logger()
-          .warn(
-            {
-              server: this.server.name,
-              attempt,
-              retryInMs: Math.min(delay * 2, maxReconnectDelayMs),
-              error: messageOf(error),
-            },
-            'MCP server reconnection failed',
-          );
+        this.settings.logger().warn(
+          {
+            server: this.server.name,
+            attempt,
+            retryInMs: Math.min(delay * 2, maxReconnectDelayMs),
+            error: messageOf(error),
+          },
+          'MCP server reconnection failed',
+        );
         delay = Math.min(delay * 2, maxReconnectDelayMs);
       }
     }
