@@ -102,4 +102,32 @@ describe('McpPlugin over streamable HTTP', () => {
       REFUSAL_TEXT,
     );
   });
+
+  it('waits twice as long after each failed reconnection, up to maxReconnectDelayMs', async () => {
+    server = await serveOverHttp();
+    agent = await startAgent(
+      await McpPlugin.connect({
+        servers: [{ name: 'web', url: server.url, tools: ['echo'] }],
+        reconnectDelayMs: 50,
+        maxReconnectDelayMs: 200,
+        callTimeoutMs: 300,
+      }),
+      [plan('echo'), { text: 'nobody home' }],
+    );
+    await server.close();
+    server = undefined;
+    await agent.run('echo while down');
+    await expect
+      .poll(
+        () => agent?.logs.filter((line) => line.msg === 'MCP server reconnection failed').length,
+        {
+          timeout: 5000,
+        },
+      )
+      .toBeGreaterThanOrEqual(4);
+    const waits = agent.logs
+      .filter((line) => line.msg === 'MCP server reconnection failed')
+      .map((line) => line.retryInMs);
+    expect(waits.slice(0, 4)).toEqual([100, 200, 200, 200]);
+  });
 });
