@@ -19,6 +19,7 @@ const sidebars: SidebarsConfig = {
         'building-plugins/philosophy',
         'building-plugins/executors',
         'building-plugins/triggers',
+        'building-plugins/mcp-tools',
       ],
     },
     {

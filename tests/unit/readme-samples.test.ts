@@ -94,6 +94,7 @@ describe('the ```ts blocks of the package READMEs', () => {
       'memory-sqlite',
       'model-openai',
       'plugin-chat',
+      'plugin-mcp',
       'testing',
     ]);
     // create-weft is a command, documented by its shell usage; every library shows code.

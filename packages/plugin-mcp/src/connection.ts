@@ -1,0 +1,337 @@
+/**
+ * One MCP server's connection: opens it with a deadline, reconnects with backoff when it drops,
+ * and turns every way a call can fail into an {@link McpPluginError} without the server's text.
+ */
+import { randomUUID } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { boundedFetch } from './bounded-fetch.js';
+import { McpPluginError } from './errors.js';
+import {
+  isStdioServer,
+  type McpLogger,
+  type McpServerOptions,
+  type ResolvedMcpOptions,
+} from './options.js';
+
+/** Room for the JSON-RPC envelope around a result of `maxResultBytes`. */
+const ENVELOPE_BYTES = 64 * 1024;
+
+/** The longest piece of a server's own text written to the log. */
+const LOGGED_TEXT_CHARS = 2000;
+
+/** The client name and version the plugin introduces itself with. */
+const CLIENT_INFO = { name: 'weft-plugin-mcp', version: '0.1.0' };
+
+/** What the connection needs from the plugin besides its server's options. */
+export interface ConnectionSettings {
+  readonly options: ResolvedMcpOptions;
+  /** The current logger: the runtime's once the plugin has started. */
+  readonly logger: () => McpLogger;
+}
+
+/** Cuts a server's text for the log. */
+export function bounded(text: string, limit = LOGGED_TEXT_CHARS): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)}… (${text.length} characters)`;
+}
+
+function messageOf(error: unknown): string {
+  return bounded(error instanceof Error ? error.message : String(error));
+}
+
+/** Waits `ms`, or less if `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
+/** Resolves with the promise's value, or rejects with the signal's reason when it aborts first. */
+function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** A live client and what is known about its transport. */
+interface Live {
+  readonly client: Client;
+  /** Set when the transport dropped an answer for being over the size limit. */
+  oversized: boolean;
+  /**
+   * Aborted along with `oversized`: the SDK does not fail the pending call when an HTTP answer's
+   * stream breaks, so the call listens for this as well as for its deadline.
+   */
+  readonly broken: AbortController;
+}
+
+/** One server's connection, reconnected until {@link McpConnection.close}. */
+export class McpConnection {
+  private live: Live | undefined;
+  /** Settles when a reconnection succeeds; replaced at each outage. */
+  private reconnecting: Promise<Live> | undefined;
+  private readonly closing = new AbortController();
+
+  constructor(
+    readonly server: McpServerOptions,
+    private readonly settings: ConnectionSettings,
+  ) {}
+
+  /**
+   * Connects and lists the server's tools, within `connectTimeoutMs`.
+   *
+   * @returns Every tool the server lists.
+   * @throws {@link McpPluginError} `WEFT_MCP_CONNECT_FAILED` when it cannot.
+   */
+  async open(): Promise<Tool[]> {
+    try {
+      const live = await this.connect();
+      const tools = await this.listTools(live.client);
+      this.live = live;
+      return tools;
+    } catch (error) {
+      await this.close();
+      throw new McpPluginError(
+        'WEFT_MCP_CONNECT_FAILED',
+        `McpPlugin: server "${this.server.name}" could not be started and asked for its tools within ${this.settings.options.connectTimeoutMs} ms: ${messageOf(error)}`,
+      );
+    }
+  }
+
+  /**
+   * Calls a tool within `callTimeoutMs`, or less when `signal` aborts first.
+   *
+   * @throws {@link McpPluginError} `WEFT_MCP_TIMEOUT`, `WEFT_MCP_UNAVAILABLE`,
+   * `WEFT_MCP_CALL_FAILED` or `WEFT_MCP_RESULT_TOO_LARGE`.
+   */
+  async callTool(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> {
+    const { callTimeoutMs } = this.settings.options;
+    const timer = AbortSignal.timeout(callTimeoutMs);
+    const deadline = AbortSignal.any([signal, timer]);
+    const what = `tool "${tool}" on server "${this.server.name}"`;
+    const timedOut = () =>
+      signal.aborted
+        ? new McpPluginError('WEFT_MCP_TIMEOUT', `McpPlugin: ${what} was cancelled with the task.`)
+        : new McpPluginError(
+            'WEFT_MCP_TIMEOUT',
+            `McpPlugin: ${what} did not answer within ${callTimeoutMs} ms (callTimeoutMs).`,
+          );
+    let live: Live;
+    try {
+      live = this.live ?? (await raceSignal(this.waitForReconnection(), deadline));
+    } catch {
+      if (signal.aborted) throw timedOut();
+      throw new McpPluginError(
+        'WEFT_MCP_UNAVAILABLE',
+        `McpPlugin: server "${this.server.name}" is disconnected and was not back within ${callTimeoutMs} ms; the plugin keeps reconnecting.`,
+      );
+    }
+    try {
+      const result = await live.client.callTool({ name: tool, arguments: args }, undefined, {
+        signal: AbortSignal.any([deadline, live.broken.signal]),
+        timeout: callTimeoutMs,
+      });
+      return result as CallToolResult;
+    } catch (error) {
+      if (live.oversized) {
+        await this.restart(live);
+        throw new McpPluginError(
+          'WEFT_MCP_RESULT_TOO_LARGE',
+          `McpPlugin: ${what} answered with more than ${this.settings.options.maxResultBytes} bytes (maxResultBytes); the answer was dropped unread.`,
+        );
+      }
+      if (deadline.aborted) throw timedOut();
+      if (error instanceof McpError && error.code !== -32000 && error.code !== -32001) {
+        const errorId = randomUUID();
+        this.settings.logger().warn(
+          {
+            errorId,
+            server: this.server.name,
+            tool,
+            code: error.code,
+            serverMessage: messageOf(error),
+          },
+          'MCP server refused a tool call',
+        );
+        throw new McpPluginError(
+          'WEFT_MCP_CALL_FAILED',
+          `McpPlugin: server "${this.server.name}" refused the call of tool "${tool}" (JSON-RPC error ${error.code}); its message is logged under error id ${errorId}.`,
+        );
+      }
+      if (error instanceof McpError && error.code === -32001) throw timedOut();
+      this.settings
+        .logger()
+        .warn(
+          { server: this.server.name, tool, error: messageOf(error) },
+          'MCP call lost its connection',
+        );
+      // Over HTTP nothing closes the client when the server goes away (or restarts and forgets
+      // the session), so a lost call is what tells the connection to start over.
+      await this.restart(live);
+      throw new McpPluginError(
+        'WEFT_MCP_UNAVAILABLE',
+        `McpPlugin: server "${this.server.name}" disconnected during the call of tool "${tool}"; the plugin is reconnecting.`,
+      );
+    }
+  }
+
+  /** Closes a connection that is still current and starts reconnecting. */
+  private async restart(live: Live): Promise<void> {
+    if (this.live !== live) return;
+    live.client.onclose = undefined;
+    await live.client.close().catch(() => undefined);
+    this.dropped(live);
+  }
+
+  /** Stops reconnecting and closes the connection (ending a stdio server's process). */
+  async close(): Promise<void> {
+    this.closing.abort();
+    const live = this.live;
+    this.live = undefined;
+    await live?.client.close().catch(() => undefined);
+  }
+
+  private waitForReconnection(): Promise<Live> {
+    this.reconnecting ??= this.reconnect();
+    return this.reconnecting;
+  }
+
+  /** Tries again and again, waiting longer each time, until connected or closed. */
+  private async reconnect(): Promise<Live> {
+    const { reconnectDelayMs, maxReconnectDelayMs } = this.settings.options;
+    let delay = reconnectDelayMs;
+    for (let attempt = 1; ; attempt += 1) {
+      await sleep(delay, this.closing.signal);
+      if (this.closing.signal.aborted) throw new Error('closed');
+      try {
+        const live = await this.connect();
+        this.live = live;
+        this.reconnecting = undefined;
+        this.settings
+          .logger()
+          .info({ server: this.server.name, attempt }, 'MCP server reconnected');
+        return live;
+      } catch (error) {
+        this.settings.logger().warn(
+          {
+            server: this.server.name,
+            attempt,
+            retryInMs: Math.min(delay * 2, maxReconnectDelayMs),
+            error: messageOf(error),
+          },
+          'MCP server reconnection failed',
+        );
+        delay = Math.min(delay * 2, maxReconnectDelayMs);
+      }
+    }
+  }
+
+  /** Opens a client over a new transport, within `connectTimeoutMs`. */
+  private async connect(): Promise<Live> {
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const live: Live = { client, oversized: false, broken: new AbortController() };
+    const markOversized = () => {
+      live.oversized = true;
+      live.broken.abort();
+    };
+    const transport = this.transport(markOversized);
+    client.onerror = (error) => {
+      // The SDK's stdio transport reports an over-long message this way, then closes.
+      if (/exceeded maximum size/.test(error.message)) markOversized();
+      this.settings
+        .logger()
+        .debug({ server: this.server.name, error: messageOf(error) }, 'MCP transport error');
+    };
+    client.onclose = () => this.dropped(live);
+    const deadline = AbortSignal.any([
+      AbortSignal.timeout(this.settings.options.connectTimeoutMs),
+      this.closing.signal,
+    ]);
+    try {
+      await raceSignal(client.connect(transport, { signal: deadline }), deadline);
+    } catch (error) {
+      client.onclose = undefined;
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+    return live;
+  }
+
+  /** The connection dropped: forget it and start reconnecting, unless closing. */
+  private dropped(live: Live): void {
+    if (this.live !== live) return;
+    this.live = undefined;
+    if (this.closing.signal.aborted) return;
+    this.settings
+      .logger()
+      .warn({ server: this.server.name }, 'MCP server disconnected; reconnecting');
+    this.waitForReconnection().catch(() => undefined);
+  }
+
+  private async listTools(client: Client): Promise<Tool[]> {
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
+        timeout: this.settings.options.connectTimeoutMs,
+      });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return tools;
+  }
+
+  private transport(onOversized: () => void): Transport {
+    const limit = this.settings.options.maxResultBytes + ENVELOPE_BYTES;
+    const server = this.server;
+    if (isStdioServer(server)) {
+      const transport = new StdioClientTransport({
+        command: server.command,
+        args: [...(server.args ?? [])],
+        ...(server.env ? { env: { ...server.env } } : {}),
+        ...(server.cwd ? { cwd: server.cwd } : {}),
+        stderr: 'pipe',
+        maxBufferSize: limit,
+      });
+      // The server's stderr goes to the log, line by line and cut, and is never shown to the model.
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        this.settings
+          .logger()
+          .debug(
+            { server: server.name, stderr: bounded(chunk.toString('utf8')) },
+            'MCP server stderr',
+          );
+      });
+      return transport;
+    }
+    return new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers: { ...server.headers } },
+      fetch: boundedFetch(limit, onOversized),
+    });
+  }
+}

@@ -1,0 +1,125 @@
+import { WeftError } from '@weft/core';
+import type { ErrorRegistry } from '@weft/core/internal';
+
+// <error-codes> generated from errorRegistry by: npm run generate:references
+/**
+ * The code of a {@link WeftError} raised by `@weft/plugin-mcp`. The list is closed (a new
+ * code is a change to the public API) and stable across versions, so callers branch on the code
+ * rather than on messages. Each code has a section of the same name in the errors reference of
+ * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
+ *
+ * - `WEFT_MCP_INVALID_OPTIONS`: The `McpPlugin.connect` options are not valid.
+ * - `WEFT_MCP_CONNECT_FAILED`: An MCP server could not be reached, or did not list its tools, in
+ *   time at start.
+ * - `WEFT_MCP_UNKNOWN_TOOL`: The allow-list names a tool the server does not have.
+ * - `WEFT_MCP_UNSUPPORTED_SCHEMA`: An allowed tool’s input schema cannot be turned into a
+ *   validator.
+ * - `WEFT_MCP_UNAVAILABLE`: The server is disconnected and was not back in time for the call.
+ * - `WEFT_MCP_TIMEOUT`: The tool did not answer within `callTimeoutMs`, or the task ended first.
+ * - `WEFT_MCP_TOOL_ERROR`: The tool answered with an error result (`isError`).
+ * - `WEFT_MCP_CALL_FAILED`: The server refused the call with a protocol error.
+ * - `WEFT_MCP_RESULT_TOO_LARGE`: The tool’s result was larger than `maxResultBytes`.
+ */
+export type McpPluginErrorCode =
+  | 'WEFT_MCP_INVALID_OPTIONS'
+  | 'WEFT_MCP_CONNECT_FAILED'
+  | 'WEFT_MCP_UNKNOWN_TOOL'
+  | 'WEFT_MCP_UNSUPPORTED_SCHEMA'
+  | 'WEFT_MCP_UNAVAILABLE'
+  | 'WEFT_MCP_TIMEOUT'
+  | 'WEFT_MCP_TOOL_ERROR'
+  | 'WEFT_MCP_CALL_FAILED'
+  | 'WEFT_MCP_RESULT_TOO_LARGE';
+// </error-codes>
+
+/**
+ * What the errors reference says about each code of `@weft/plugin-mcp`; the code union above
+ * and the page are generated from it.
+ *
+ * @internal
+ */
+export const errorRegistry = {
+  packageName: '@weft/plugin-mcp',
+  intro:
+    'Codes raised at start (`McpPlugin.connect`) stop the agent before it serves anything. Codes raised while a step runs are recorded as the step’s error: the review and the log see them, and the server’s own text is never part of the message.',
+  codes: {
+    WEFT_MCP_INVALID_OPTIONS: {
+      summary: 'The `McpPlugin.connect` options are not valid.',
+      raisedBy: '`McpPlugin.connect`',
+      cause:
+        'an option is missing or has the wrong type or range, such as a server without a `command` or `url`, a `name` with characters other than letters, digits and dashes, two servers with the same name, or a `callTimeoutMs` that is not a positive integer.',
+      fix: 'the message names the option (`servers[0].tools`, `callTimeoutMs`) and what it must be.',
+    },
+    WEFT_MCP_CONNECT_FAILED: {
+      summary: 'An MCP server could not be reached, or did not list its tools, in time at start.',
+      raisedBy: '`McpPlugin.connect`',
+      cause:
+        'the server’s command could not be started, exited, or did not answer the handshake and the tool listing within `connectTimeoutMs`; or the URL refused the connection. The server’s own message is in the log under the error id.',
+      fix: 'run the command (or open the URL) by hand and check that it speaks MCP; raise `connectTimeoutMs` for a slow server.',
+    },
+    WEFT_MCP_UNKNOWN_TOOL: {
+      summary: 'The allow-list names a tool the server does not have.',
+      raisedBy: '`McpPlugin.connect`',
+      cause:
+        'a name in a server’s `tools` allow-list is not among the tools the server listed, usually a typo or a tool the server’s version dropped.',
+      fix: 'the message lists the server’s tools; correct the name or remove it.',
+    },
+    WEFT_MCP_UNSUPPORTED_SCHEMA: {
+      summary: 'An allowed tool’s input schema cannot be turned into a validator.',
+      raisedBy: '`McpPlugin.connect`',
+      cause:
+        'the JSON Schema a server gave for an allowed tool uses a construct zod’s `z.fromJSONSchema` does not support, so the plugin cannot check the model’s arguments.',
+      fix: 'leave the tool out of the allow-list, or ask its authors for a plainer schema.',
+    },
+    WEFT_MCP_UNAVAILABLE: {
+      summary: 'The server is disconnected and was not back in time for the call.',
+      raisedBy: 'an MCP executor',
+      cause:
+        'the server crashed or the connection dropped, and the plugin had not reconnected within the call’s deadline. The plugin keeps reconnecting, with backoff, until it is closed.',
+      fix: 'the step fails and later calls work again once the server is back; the log has each reconnection attempt.',
+    },
+    WEFT_MCP_TIMEOUT: {
+      summary: 'The tool did not answer within `callTimeoutMs`, or the task ended first.',
+      raisedBy: 'an MCP executor',
+      cause:
+        'the tool did not answer within `callTimeoutMs`, or the task was cancelled or ran past `taskTimeoutMs`. The call is cancelled on the server (`notifications/cancelled`).',
+      fix: 'raise `callTimeoutMs` (and the runtime’s `taskTimeoutMs`) for slow tools, or fix the tool that hangs.',
+    },
+    WEFT_MCP_TOOL_ERROR: {
+      summary: 'The tool answered with an error result (`isError`).',
+      raisedBy: 'an MCP executor',
+      cause:
+        'the tool ran and reported failure. Its text is not put into the step’s error, which the model reads as part of the plan; a bounded excerpt is in the step’s data, marked as untrusted, and the whole text is in the log under the error id.',
+      fix: 'search the log for the error id to read what the tool said.',
+    },
+    WEFT_MCP_CALL_FAILED: {
+      summary: 'The server refused the call with a protocol error.',
+      raisedBy: 'an MCP executor',
+      cause:
+        'the server answered the `tools/call` request with a JSON-RPC error, such as invalid parameters or an unknown tool; the step’s error has the JSON-RPC code, and the server’s message is in the log under the error id.',
+      fix: 'search the log for the error id; an unknown tool usually means the server changed since the plugin connected.',
+    },
+    WEFT_MCP_RESULT_TOO_LARGE: {
+      summary: 'The tool’s result was larger than `maxResultBytes`.',
+      raisedBy: 'an MCP executor',
+      cause:
+        'the tool’s answer was larger than `maxResultBytes` (1 MiB unless set). The plugin stops reading it at the limit rather than holding it in memory, so over stdio the connection is closed and reopened.',
+      fix: 'ask the tool for less (a page, a range), or raise `maxResultBytes` if the agent really needs results that large.',
+    },
+  },
+} as const satisfies ErrorRegistry<McpPluginErrorCode>;
+
+/**
+ * The error `@weft/plugin-mcp` throws on purpose: a {@link WeftError} with a
+ * {@link McpPluginErrorCode}. Recognise it with `WeftError.is(error, 'WEFT_MCP_…')`.
+ */
+export class McpPluginError extends WeftError<McpPluginErrorCode> {
+  /**
+   * @param code - What went wrong.
+   * @param message - What went wrong and how to fix it, starting with `McpPlugin:`.
+   */
+  constructor(code: McpPluginErrorCode, message: string) {
+    super(code, message);
+    this.name = 'McpPluginError';
+  }
+}

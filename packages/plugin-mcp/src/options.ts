@@ -1,0 +1,208 @@
+/**
+ * The options of `McpPlugin.connect`, checked with zod so that a bad option fails at start with
+ * a message that names it.
+ */
+import { z } from 'zod';
+import { McpPluginError } from './errors.js';
+
+/** Letters, digits and dashes, starting with a letter: a server name becomes part of action names. */
+const NAME_PATTERN = /^[a-z][a-z0-9-]*$/;
+
+const positiveInteger = (what: string) =>
+  z.number().int(`${what} must be a whole number`).positive(`${what} must be positive`);
+
+const allowList = z
+  .array(z.string().min(1, 'a tool name must not be empty'))
+  .min(1, 'must name at least one tool: the allow-list picks the tools the model may use');
+
+const serverName = z
+  .string()
+  .regex(NAME_PATTERN, 'must be lower-case letters, digits and dashes, starting with a letter');
+
+const descriptions = z.record(z.string(), z.string().min(1)).optional();
+
+const StdioServerSchema = z.object({
+  name: serverName,
+  command: z.string().min(1, 'must not be empty'),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  cwd: z.string().min(1).optional(),
+  tools: allowList,
+  descriptions,
+});
+
+const HttpServerSchema = z.object({
+  name: serverName,
+  url: z.union([
+    z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }),
+    z.instanceof(URL),
+  ]),
+  headers: z.record(z.string(), z.string()).optional(),
+  tools: allowList,
+  descriptions,
+});
+
+/** Picks the transport's schema by the key that tells them apart, so issues name the real field. */
+function serverSchemaFor(server: unknown): z.ZodType {
+  if (typeof server === 'object' && server !== null && 'command' in server)
+    return StdioServerSchema;
+  if (typeof server === 'object' && server !== null && 'url' in server) return HttpServerSchema;
+  return z.never({ error: 'must have either a `command` (stdio) or a `url` (streamable HTTP)' });
+}
+
+const OptionsSchema = z.object({
+  id: z
+    .string()
+    .regex(NAME_PATTERN, 'must be lower-case letters, digits and dashes, starting with a letter')
+    .optional(),
+  description: z.string().min(1).optional(),
+  servers: z.array(z.unknown()).min(1, 'must list at least one server'),
+  callTimeoutMs: positiveInteger('callTimeoutMs').optional(),
+  connectTimeoutMs: positiveInteger('connectTimeoutMs').optional(),
+  maxResultBytes: positiveInteger('maxResultBytes').optional(),
+  reconnectDelayMs: positiveInteger('reconnectDelayMs').optional(),
+  maxReconnectDelayMs: positiveInteger('maxReconnectDelayMs').optional(),
+});
+
+/** A server started as a child process and spoken to over its stdin and stdout. */
+export interface McpStdioServerOptions {
+  /** The server's name: lower-case letters, digits and dashes. Actions are `<name>.<tool>`. */
+  readonly name: string;
+  /** The program to run, such as `node` or `npx`. */
+  readonly command: string;
+  /** Its arguments. */
+  readonly args?: readonly string[];
+  /**
+   * Environment variables for the server, added to the SDK's short list of safe inherited ones
+   * (`PATH`, `HOME`, ...); the rest of this process's environment is not passed on.
+   */
+  readonly env?: Readonly<Record<string, string>>;
+  /** The server's working directory; this process's by default. */
+  readonly cwd?: string;
+  /** The allow-list: the names of the tools the model may use. Every one must exist. */
+  readonly tools: readonly string[];
+  /**
+   * Descriptions to show the model instead of the server's own, by tool name. The server's
+   * descriptions are shown otherwise, cut to 1000 characters.
+   */
+  readonly descriptions?: Readonly<Record<string, string>>;
+}
+
+/** A server reached over MCP's streamable HTTP transport. */
+export interface McpHttpServerOptions {
+  /** The server's name: lower-case letters, digits and dashes. Actions are `<name>.<tool>`. */
+  readonly name: string;
+  /** The server's MCP endpoint, such as `https://tools.example.com/mcp`. */
+  readonly url: string | URL;
+  /** Headers sent with every request, such as `Authorization`. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The allow-list: the names of the tools the model may use. Every one must exist. */
+  readonly tools: readonly string[];
+  /** Descriptions to show the model instead of the server's own, by tool name. */
+  readonly descriptions?: Readonly<Record<string, string>>;
+}
+
+/** One MCP server: stdio when it has a `command`, streamable HTTP when it has a `url`. */
+export type McpServerOptions = McpStdioServerOptions | McpHttpServerOptions;
+
+/** Where `McpPlugin` writes what it does; a pino logger fits. */
+export interface McpLogger {
+  debug(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
+
+/** The options of {@link McpPlugin.connect}. */
+export interface McpPluginOptions {
+  /** The plugin's id in plans (`{ pluginId, action }`); `mcp` by default. */
+  readonly id?: string;
+  /** What the plugin offers, for the model; a sentence naming the servers by default. */
+  readonly description?: string;
+  /** The servers whose tools become executors. */
+  readonly servers: readonly McpServerOptions[];
+  /** How long one tool call may take, in milliseconds; 30000 by default. */
+  readonly callTimeoutMs?: number;
+  /** How long connecting to a server and listing its tools may take; 10000 by default. */
+  readonly connectTimeoutMs?: number;
+  /** The largest tool result kept, in bytes of JSON; 1048576 (1 MiB) by default. */
+  readonly maxResultBytes?: number;
+  /** The first wait before reconnecting to a server that went away; 250 by default. */
+  readonly reconnectDelayMs?: number;
+  /** The longest wait between reconnection attempts (the wait doubles each time); 10000 by default. */
+  readonly maxReconnectDelayMs?: number;
+  /**
+   * Where to log until the runtime starts the plugin; then the runtime's logger is used. Nothing
+   * is logged before start by default.
+   */
+  readonly logger?: McpLogger;
+}
+
+/** The options with their defaults filled in. */
+export interface ResolvedMcpOptions {
+  readonly id: string;
+  readonly description: string | undefined;
+  readonly servers: readonly McpServerOptions[];
+  readonly callTimeoutMs: number;
+  readonly connectTimeoutMs: number;
+  readonly maxResultBytes: number;
+  readonly reconnectDelayMs: number;
+  readonly maxReconnectDelayMs: number;
+}
+
+/**
+ * Checks the options and fills in the defaults.
+ *
+ * @throws {@link McpPluginError} `WEFT_MCP_INVALID_OPTIONS` naming the first bad option.
+ */
+export function resolveOptions(options: McpPluginOptions): ResolvedMcpOptions {
+  check(OptionsSchema, options, []);
+  for (const [index, server] of options.servers.entries()) {
+    check(serverSchemaFor(server), server, ['servers', index]);
+  }
+  const names = new Set<string>();
+  for (const [index, server] of options.servers.entries()) {
+    if (names.has(server.name)) {
+      throw new McpPluginError(
+        'WEFT_MCP_INVALID_OPTIONS',
+        `McpPlugin: servers[${index}].name "${server.name}" is used by another server; names must be unique.`,
+      );
+    }
+    names.add(server.name);
+  }
+  const reconnectDelayMs = options.reconnectDelayMs ?? 250;
+  return {
+    id: options.id ?? 'mcp',
+    description: options.description,
+    servers: options.servers,
+    callTimeoutMs: options.callTimeoutMs ?? 30_000,
+    connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+    maxResultBytes: options.maxResultBytes ?? 1_048_576,
+    reconnectDelayMs,
+    maxReconnectDelayMs: Math.max(options.maxReconnectDelayMs ?? 10_000, reconnectDelayMs),
+  };
+}
+
+function check(schema: z.ZodType, value: unknown, prefix: readonly PropertyKey[]): void {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return;
+  const issue = parsed.error.issues[0];
+  const path = [...prefix, ...(issue?.path ?? [])];
+  throw new McpPluginError(
+    'WEFT_MCP_INVALID_OPTIONS',
+    `McpPlugin: ${path.length > 0 ? formatPath(path) : 'options'} ${issue?.message ?? 'is not valid'}.`,
+  );
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((key, index) =>
+      typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`,
+    )
+    .join('');
+}
+
+/** Whether a server is reached over stdio. */
+export function isStdioServer(server: McpServerOptions): server is McpStdioServerOptions {
+  return 'command' in server;
+}

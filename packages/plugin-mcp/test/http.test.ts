@@ -1,0 +1,133 @@
+/**
+ * The plugin against the fixture tools served over MCP's streamable HTTP transport, on a real
+ * loopback HTTP server, driven through real Weft tasks.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { McpPlugin, UNTRUSTED_NOTICE } from '../src/index.js';
+import {
+  createRefusingServer,
+  REFUSAL_TEXT,
+  serveOverHttp,
+  type FixtureHttpServer,
+} from './fixtures/fixture-server.js';
+import { startAgent, type TestAgent } from './fixtures/runtime.js';
+
+let agent: TestAgent | undefined;
+let server: FixtureHttpServer | undefined;
+
+afterEach(async () => {
+  await agent?.runtime.stop();
+  await server?.close();
+  agent = undefined;
+  server = undefined;
+});
+
+const plan = (...tools: string[]) => ({
+  steps: tools.map((tool) => ({ pluginId: 'mcp', action: `web.${tool}` })),
+});
+
+async function connect(tools: string[], options: { callTimeoutMs?: number } = {}) {
+  server ??= await serveOverHttp();
+  return McpPlugin.connect({
+    servers: [{ name: 'web', url: server.url, headers: { 'x-weft-test': '1' }, tools }],
+    reconnectDelayMs: 50,
+    ...options,
+  });
+}
+
+describe('McpPlugin over streamable HTTP', () => {
+  it('calls a tool and records its structured result as data', async () => {
+    agent = await startAgent(await connect(['add']), [plan('add'), { a: 1.5, b: 2 }]);
+    const task = await agent.run('add 1.5 and 2');
+    expect(task.chain[1]).toMatchObject({
+      type: 'result',
+      data: { notice: UNTRUSTED_NOTICE, structuredContent: { sum: 3.5 } },
+    });
+  });
+
+  it('stops reading a 10 MiB answer at the limit and fails the step', async () => {
+    agent = await startAgent(await connect(['huge', 'echo']), [
+      plan('huge', 'echo'),
+      { text: 'still fine' },
+    ]);
+    const task = await agent.run('huge, then echo');
+    expect(task.chain[1]?.error).toMatch(/more than 1048576 bytes \(maxResultBytes\)/);
+    expect(task.chain[2]).toMatchObject({
+      type: 'result',
+      data: { content: [{ text: 'still fine' }] },
+    });
+  });
+
+  it('fails a hanging call after callTimeoutMs', async () => {
+    agent = await startAgent(await connect(['hang'], { callTimeoutMs: 400 }), [plan('hang')]);
+    const started = Date.now();
+    const task = await agent.run('hang');
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(task.chain[1]?.error).toMatch(/did not answer within 400 ms/);
+  });
+
+  it('fails calls while the server is down and works again when it is back on its port', async () => {
+    agent = await startAgent(await connect(['echo'], { callTimeoutMs: 1500 }), [
+      plan('echo'),
+      { text: 'down' },
+      plan('echo'),
+      { text: 'back' },
+    ]);
+    const port = Number(new URL(server?.url ?? '').port);
+    await server?.close();
+    const down = await agent.run('echo while down');
+    expect(down.chain[1]?.type).toBe('error');
+    expect(down.chain[1]?.error).toMatch(
+      /server "web" (disconnected during the call|is disconnected)/,
+    );
+    server = await serveOverHttp(port);
+    const back = await agent.run('echo when back');
+    expect(back.chain[1]).toMatchObject({ type: 'result', data: { content: [{ text: 'back' }] } });
+  });
+
+  it("turns a JSON-RPC error into a step error with the code, logging the server's message under an id", async () => {
+    server = await serveOverHttp(0, createRefusingServer);
+    agent = await startAgent(
+      await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['lookup'] }] }),
+      [plan('lookup')],
+    );
+    const task = await agent.run('look it up');
+    const failed = task.chain[1];
+    expect(failed?.error).toMatch(
+      /refused the call of tool "lookup" \(JSON-RPC error -32602\); its message is logged under error id [0-9a-f-]{36}/,
+    );
+    expect(failed?.error).not.toContain('hunter2');
+    const errorId = /error id ([0-9a-f-]{36})/.exec(failed?.error ?? '')?.[1];
+    expect(agent.logs.find((line) => line.errorId === errorId)?.serverMessage).toContain(
+      REFUSAL_TEXT,
+    );
+  });
+
+  it('waits twice as long after each failed reconnection, up to maxReconnectDelayMs', async () => {
+    server = await serveOverHttp();
+    agent = await startAgent(
+      await McpPlugin.connect({
+        servers: [{ name: 'web', url: server.url, tools: ['echo'] }],
+        reconnectDelayMs: 50,
+        maxReconnectDelayMs: 200,
+        callTimeoutMs: 300,
+      }),
+      [plan('echo'), { text: 'nobody home' }],
+    );
+    await server.close();
+    server = undefined;
+    await agent.run('echo while down');
+    await expect
+      .poll(
+        () => agent?.logs.filter((line) => line.msg === 'MCP server reconnection failed').length,
+        {
+          timeout: 5000,
+        },
+      )
+      .toBeGreaterThanOrEqual(4);
+    const waits = agent.logs
+      .filter((line) => line.msg === 'MCP server reconnection failed')
+      .map((line) => line.retryInMs);
+    expect(waits.slice(0, 4)).toEqual([100, 200, 200, 200]);
+  });
+});

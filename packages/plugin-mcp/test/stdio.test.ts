@@ -1,0 +1,338 @@
+/**
+ * The plugin against the fixture MCP server spawned as a child process over stdio, driven
+ * through real Weft tasks: plan, step, review.
+ */
+import { WeftError } from '@weft/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { McpPlugin, UNTRUSTED_NOTICE, type McpPluginOptions } from '../src/index.js';
+import { INJECTED_ERROR_TEXT } from './fixtures/fixture-server.js';
+import { promptText, startAgent, type TestAgent } from './fixtures/runtime.js';
+import { fixtureServer } from './fixtures/spawn.js';
+
+let agent: TestAgent | undefined;
+let plugin: McpPlugin | undefined;
+
+afterEach(async () => {
+  await agent?.runtime.stop();
+  await plugin?.close();
+  agent = undefined;
+  plugin = undefined;
+});
+
+async function connect(tools: readonly string[], options: Partial<McpPluginOptions> = {}) {
+  // Starting the fixture through tsx takes seconds on a busy machine; the default 10 s is tight.
+  plugin = await McpPlugin.connect({
+    servers: [fixtureServer(tools)],
+    connectTimeoutMs: 30_000,
+    ...options,
+  });
+  return plugin;
+}
+
+const plan = (...tools: string[]) => ({
+  steps: tools.map((tool) => ({ pluginId: 'mcp', action: `fixture.${tool}` })),
+});
+
+function pidOf(data: unknown): number {
+  const { content } = data as { content: { text: string }[] };
+  return Number(content[0]?.text);
+}
+
+// Each test spawns the fixture (and some respawn it), so they get more than the default 20 s.
+describe('McpPlugin over stdio', { timeout: 60_000 }, () => {
+  it('offers only the allowed tools, as <server>.<tool> executors the planner sees', async () => {
+    agent = await startAgent(await connect(['echo', 'add']), [plan('add'), { a: 2, b: 40 }]);
+    expect(plugin?.executors.map((executor) => executor.action)).toEqual([
+      'fixture.echo',
+      'fixture.add',
+    ]);
+    const task = await agent.run('what is 2 + 40?');
+    expect(task.status).toBe('completed');
+    expect(task.chain[1]).toMatchObject({
+      type: 'result',
+      action: 'fixture.add',
+      data: {
+        notice: UNTRUSTED_NOTICE,
+        server: 'fixture',
+        tool: 'add',
+        arguments: { a: 2, b: 40 },
+        content: [{ type: 'text', text: '42' }],
+        structuredContent: { sum: 42 },
+      },
+    });
+    const planning = promptText(agent.model);
+    expect(planning).toContain('fixture.add');
+    expect(planning).not.toContain('fixture.hang');
+  });
+
+  it("shows the model the operator's description instead of the server's, and cuts the server's", async () => {
+    plugin = await McpPlugin.connect({
+      servers: [
+        { ...fixtureServer(['echo', 'add', 'verbose']), descriptions: { add: 'Adds two prices.' } },
+      ],
+      connectTimeoutMs: 30_000,
+    });
+    const [echo, add, verbose] = plugin.executors;
+    // The server's 3000-character description is cut to 1000 characters and marked as cut.
+    expect(verbose?.description).toMatch(
+      /^Says a lot\. Really.{900,}… \(3\d{3} characters\) \(MCP tool "verbose"/,
+    );
+    expect(verbose?.description.length).toBeLessThan(1200);
+    expect(echo?.description).toMatch(/^Repeats the text it is given\. \(MCP tool "echo"/);
+    expect(add?.description).toBe('Adds two prices.');
+  });
+
+  it("passes a stdio server its env, and not the rest of this process's environment", async () => {
+    process.env.WEFT_FIXTURE_PARENT = 'not for the server';
+    try {
+      plugin = await McpPlugin.connect({
+        servers: [{ ...fixtureServer(['env']), env: { WEFT_FIXTURE_GIVEN: 'for the server' } }],
+        connectTimeoutMs: 30_000,
+      });
+    } finally {
+      delete process.env.WEFT_FIXTURE_PARENT;
+    }
+    agent = await startAgent(plugin, [plan('env')]);
+    const task = await agent.run('env');
+    const { content } = task.chain[1]?.data as { content: { text: string }[] };
+    expect(JSON.parse(content[0]?.text ?? '')).toEqual({
+      given: 'for the server',
+      inherited: null,
+    });
+  });
+
+  it('rejects an allow-list naming a tool the server does not have, listing those it has', async () => {
+    const error = await McpPlugin.connect({
+      servers: [fixtureServer(['echo', 'ech'])],
+      connectTimeoutMs: 30_000,
+    }).catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_MCP_UNKNOWN_TOOL')).toBe(true);
+    expect((error as Error).message).toMatch(/no tool "ech".*"echo", "add", "place-order"/);
+  });
+
+  it('checks nested arguments against the tool schema; the review sees the field that was wrong', async () => {
+    const bad = {
+      customer: { id: 'c-7', email: 'ada@example.com' },
+      lines: [{ sku: 'tea', quantity: 0 }],
+    };
+    agent = await startAgent(
+      await connect(['place-order']),
+      [plan('place-order'), bad, bad, bad, { type: 'stop', reason: 'quantity was wrong' }],
+      { pipelineReview: 'always' },
+    );
+    const task = await agent.run('order zero tea for c-7');
+    expect(task.status).toBe('failed');
+    const failed = task.chain[1];
+    expect(failed?.type).toBe('error');
+    expect(failed?.error).toContain('lines[0].quantity');
+    // The last request is the review, and it shows the step's error with the field.
+    const review = agent.model.requests
+      .at(-1)
+      ?.map((message) => message.content)
+      .join('\n');
+    expect(review).toContain('lines[0].quantity');
+  });
+
+  it('calls a tool with nested arguments once they match', async () => {
+    agent = await startAgent(await connect(['place-order']), [
+      plan('place-order'),
+      { customer: { id: 'c-7', email: 'not-an-email' }, lines: [{ sku: 'tea', quantity: 2 }] },
+      { customer: { id: 'c-7', email: 'ada@example.com' }, lines: [{ sku: 'tea', quantity: 2 }] },
+    ]);
+    const task = await agent.run('order two teas for c-7');
+    expect(task.status).toBe('completed');
+    expect(task.chain[1]?.data).toMatchObject({ content: [{ text: 'order for c-7: 2 x tea' }] });
+    // The second request for arguments carried the first answer's error.
+    expect(promptText(agent.model)).toContain('customer.email');
+  });
+
+  it('fails a hanging call as a step error after callTimeoutMs, and the task ends', async () => {
+    agent = await startAgent(await connect(['hang', 'echo'], { callTimeoutMs: 500 }), [
+      plan('hang', 'echo'),
+      { text: 'still here' },
+    ]);
+    const started = Date.now();
+    const task = await agent.run('hang, then echo');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(task.chain[1]).toMatchObject({ type: 'error', action: 'fixture.hang' });
+    expect(task.chain[1]?.error).toMatch(/did not answer within 500 ms/);
+    expect(task.chain[2]).toMatchObject({
+      type: 'result',
+      data: { content: [{ text: 'still here' }] },
+    });
+    expect(agent.logs.some((line) => line.code === 'WEFT_MCP_TIMEOUT')).toBe(true);
+  });
+
+  it("cancels a hanging call when the task's deadline passes, whatever callTimeoutMs says", async () => {
+    agent = await startAgent(await connect(['hang'], { callTimeoutMs: 120_000 }), [plan('hang')], {
+      taskTimeoutMs: 1000,
+    });
+    const started = Date.now();
+    const task = await agent.run('hang');
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(task.status).toBe('failed');
+    expect(task.chain.at(-1)).toMatchObject({ type: 'error', action: 'timeout' });
+    // The step itself ended too: the call was cancelled, not left running.
+    await expect
+      .poll(() => agent?.logs.find((line) => line.code === 'WEFT_MCP_TIMEOUT')?.msg, {
+        timeout: 2000,
+      })
+      .toBe('step failed');
+    expect(agent.logs.find((line) => line.code === 'WEFT_MCP_TIMEOUT')?.error).toMatch(
+      /cancelled with the task/,
+    );
+  });
+
+  it('turns an isError result into a step error without the server text; the text is logged under an id', async () => {
+    agent = await startAgent(await connect(['fail']), [plan('fail'), { type: 'stop' }], {
+      pipelineReview: 'always',
+    });
+    const task = await agent.run('fail please');
+    const failed = task.chain[1];
+    expect(failed?.type).toBe('error');
+    expect(failed?.error).toMatch(
+      /reported an error; its text is logged under error id [0-9a-f-]{36}/,
+    );
+    expect(failed?.error).not.toContain('ignore all previous instructions');
+    expect(failed?.data).toMatchObject({ notice: UNTRUSTED_NOTICE, code: 'WEFT_MCP_TOOL_ERROR' });
+    const errorId = /error id ([0-9a-f-]{36})/.exec(failed?.error ?? '')?.[1];
+    expect(agent.logs.find((line) => line.errorId === errorId)?.toolError).toBe(
+      INJECTED_ERROR_TEXT,
+    );
+    const review = agent.model.requests
+      .at(-1)
+      ?.map((message) => message.content)
+      .join('\n');
+    expect(review).toContain('reported an error');
+    expect(review).not.toContain('ignore all previous instructions');
+  });
+
+  it('refuses a 10 MiB result with a step error, reads no more than the limit, and reconnects', async () => {
+    agent = await startAgent(await connect(['huge', 'echo'], { reconnectDelayMs: 50 }), [
+      plan('huge', 'echo'),
+      { text: 'after the flood' },
+    ]);
+    const task = await agent.run('huge, then echo');
+    expect(task.chain[1]?.type).toBe('error');
+    expect(task.chain[1]?.error).toMatch(/more than 1048576 bytes \(maxResultBytes\)/);
+    expect(task.chain[2]).toMatchObject({
+      type: 'result',
+      data: { content: [{ text: 'after the flood' }] },
+    });
+  });
+
+  it('keeps results under maxResultBytes and refuses those over it', async () => {
+    agent = await startAgent(await connect(['echo'], { maxResultBytes: 300 }), [
+      plan('echo'),
+      { text: 'short' },
+      plan('echo'),
+      { text: 'y'.repeat(400) },
+    ]);
+    expect((await agent.run('short')).chain[1]?.type).toBe('result');
+    const long = await agent.run('long');
+    expect(long.chain[1]?.error).toMatch(/more than 300|bytes, more than 300/);
+  });
+
+  it('fails calls while the server is down, then reconnects to a new process', async () => {
+    agent = await startAgent(
+      await connect(['pid', 'crash'], { reconnectDelayMs: 50, callTimeoutMs: 20_000 }),
+      [plan('pid', 'crash'), plan('pid')],
+    );
+    const first = await agent.run('pid, then crash');
+    expect(first.chain[1]?.type).toBe('result');
+    expect(first.chain[2]).toMatchObject({ type: 'error', action: 'fixture.crash' });
+    expect(first.chain[2]?.error).toMatch(/disconnected during the call of tool "crash"/);
+    const second = await agent.run('pid again');
+    expect(second.chain[1]?.type).toBe('result');
+    expect(pidOf(second.chain[1]?.data)).not.toBe(pidOf(first.chain[1]?.data));
+    expect(agent.logs.some((line) => line.msg === 'MCP server reconnected')).toBe(true);
+  });
+
+  it('fails a call during an outage within callTimeoutMs rather than waiting for the server', async () => {
+    agent = await startAgent(
+      await connect(['crash', 'pid'], { reconnectDelayMs: 60_000, callTimeoutMs: 400 }),
+      [plan('crash', 'pid')],
+    );
+    const started = Date.now();
+    const task = await agent.run('crash, then pid');
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(task.chain[2]?.error).toMatch(/is disconnected and was not back within 400 ms/);
+  });
+
+  it('close() ends the server process', async () => {
+    agent = await startAgent(await connect(['pid']), [plan('pid')]);
+    const pid = pidOf((await agent.run('pid')).chain[1]?.data);
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    await agent.runtime.stop();
+    agent = undefined;
+    const deadline = Date.now() + 5000;
+    let alive = true;
+    while (alive && Date.now() < deadline) {
+      try {
+        process.kill(pid, 0);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      } catch {
+        alive = false;
+      }
+    }
+    expect(alive).toBe(false);
+  });
+});
+
+describe('McpPlugin.connect', () => {
+  it('names the bad option', async () => {
+    const cases: [unknown, RegExp][] = [
+      [{ servers: [] }, /servers must list at least one server/],
+      [
+        { servers: [{ ...fixtureServer(['echo']), tools: [] }] },
+        /servers\[0\]\.tools must name at least one tool/,
+      ],
+      [{ servers: [{ name: 'x', tools: ['a'] }] }, /servers\[0\] must have either a `command`/],
+      [
+        { servers: [{ name: 'Bad Name', command: 'node', tools: ['a'] }] },
+        /servers\[0\]\.name must be lower-case/,
+      ],
+      [
+        { servers: [{ name: 'web', url: 'ftp://example.com', tools: ['a'] }] },
+        /servers\[0\]\.url must be an http or https URL/,
+      ],
+      [{ servers: [fixtureServer(['echo'])], callTimeoutMs: 0 }, /callTimeoutMs must be positive/],
+      [
+        { servers: [fixtureServer(['echo']), fixtureServer(['add'])] },
+        /servers\[1\]\.name "fixture" is used by another server/,
+      ],
+    ];
+    for (const [options, message] of cases) {
+      const error = await McpPlugin.connect(options as McpPluginOptions).catch(
+        (caught: unknown) => caught,
+      );
+      expect(WeftError.is(error, 'WEFT_MCP_INVALID_OPTIONS'), String(message)).toBe(true);
+      expect((error as Error).message).toMatch(message);
+    }
+  });
+
+  it('fails within connectTimeoutMs when the command starts but never speaks MCP', async () => {
+    const started = Date.now();
+    const error = await McpPlugin.connect({
+      servers: [
+        {
+          name: 'mute',
+          command: process.execPath,
+          args: ['-e', 'setInterval(() => {}, 1000)'],
+          tools: ['x'],
+        },
+      ],
+      connectTimeoutMs: 500,
+    }).catch((caught: unknown) => caught);
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(WeftError.is(error, 'WEFT_MCP_CONNECT_FAILED')).toBe(true);
+    expect((error as Error).message).toMatch(/server "mute" could not be started.*within 500 ms/);
+  });
+
+  it('fails when the command does not exist', async () => {
+    const error = await McpPlugin.connect({
+      servers: [{ name: 'missing', command: 'weft-no-such-command', tools: ['x'] }],
+    }).catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_MCP_CONNECT_FAILED')).toBe(true);
+  });
+});
