@@ -1,0 +1,57 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { runCommand } from '../../support/commands';
+
+/**
+ * The managers besides npm that run `<manager> create weft`, as installed from the npm registry:
+ * pnpm, Yarn classic (the `yarn` package is Yarn 1; Yarn 2+ ships per project, not from npm) and
+ * bun (the `bun` package's binary comes in a platform package it depends on optionally).
+ */
+export const OTHER_MANAGERS = ['pnpm', 'yarn', 'bun'] as const;
+export type OtherManager = (typeof OTHER_MANAGERS)[number];
+
+/** The versions the test installs: the majors users run at the time of writing. */
+const VERSIONS: Record<OtherManager, string> = { pnpm: '12', yarn: '1', bun: '1' };
+
+/**
+ * Installs pnpm, yarn and bun into `folder` with npm (from whichever registry `env` names) and
+ * returns the folder holding their executables, to put first on PATH.
+ */
+export async function installManagers(
+  folder: string,
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<string> {
+  await mkdir(folder, { recursive: true });
+  await writeFile(path.join(folder, 'package.json'), '{ "private": true }\n');
+  await runCommand(
+    'npm',
+    ['install', '--no-save', ...OTHER_MANAGERS.map((name) => `${name}@${VERSIONS[name]}`)],
+    { cwd: folder, env, timeoutMs },
+  );
+  return path.join(folder, 'node_modules', '.bin');
+}
+
+/**
+ * An environment in which the managers keep their caches, stores and global folders (`yarn
+ * create` installs create-weft globally) in `home`, not the machine's, and read the registry and
+ * its token from `home`/.npmrc, the one file all four understand.
+ */
+export async function managerEnv(
+  home: string,
+  npmrc: string,
+  binDir: string,
+  base: NodeJS.ProcessEnv,
+): Promise<NodeJS.ProcessEnv> {
+  await mkdir(home, { recursive: true });
+  await writeFile(path.join(home, '.npmrc'), npmrc);
+  return {
+    ...base,
+    HOME: home,
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_DATA_HOME: path.join(home, '.local/share'),
+    XDG_STATE_HOME: path.join(home, '.local/state'),
+    PATH: `${binDir}${path.delimiter}${base.PATH ?? ''}`,
+  };
+}
