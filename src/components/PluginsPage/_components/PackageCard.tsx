@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import Link from '@docusaurus/Link';
 import { packageSourceUrl } from '@site/src/data/site';
+import { commandsByManager, PACKAGE_MANAGERS } from '@site/src/config/package-manager-commands';
 import { installCommand, type CatalogueEntry } from '@site/src/plugins/plugin-catalogue/model';
 import styles from './PackageCard.module.css';
 
@@ -22,12 +23,27 @@ export default function PackageCard({ entry }: { entry: CatalogueEntry }): React
           </li>
         ))}
       </ul>
-      <pre className={styles.install}>
-        <code>{installCommand(entry)}</code>
-      </pre>
+      <InstallCommands npmCommand={installCommand(entry)} />
       <Link className={styles.readme} href={packageSourceUrl(entry.directory)}>
         README and source
       </Link>
     </article>
+  );
+}
+
+/**
+ * The install command in each package manager's words; the page's stylesheet shows the one the
+ * package manager switch has checked (npm where :has() is not supported).
+ */
+function InstallCommands({ npmCommand }: { npmCommand: string }): ReactNode {
+  const commands = commandsByManager(npmCommand);
+  return (
+    <>
+      {PACKAGE_MANAGERS.map((manager) => (
+        <pre key={manager} className={styles.install} data-package-manager={manager}>
+          <code>{commands[manager]}</code>
+        </pre>
+      ))}
+    </>
   );
 }
