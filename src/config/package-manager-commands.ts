@@ -2,12 +2,12 @@
  * npm commands in pnpm's, yarn's and bun's words, for the docs' ```bash npm2yarn blocks and the
  * plugins page. Written for the commands a Weft user types (create, install, ci, test, start,
  * run), so each conversion is one a test checks; a command outside them fails the build with
- * its line rather than showing a guess. Browser-safe: the plugins page renders these at build
- * time from the same function.
+ * its line rather than showing a guess. The plugins catalogue uses it at build time too.
  */
 
-export const PACKAGE_MANAGERS = ['npm', 'pnpm', 'yarn', 'bun'] as const;
-export type PackageManager = (typeof PACKAGE_MANAGERS)[number];
+import type { CommandsByManager, PackageManager } from './package-managers';
+
+export { PACKAGE_MANAGERS, type PackageManager } from './package-managers';
 export type OtherPackageManager = Exclude<PackageManager, 'npm'>;
 export const OTHER_PACKAGE_MANAGERS: readonly OtherPackageManager[] = ['pnpm', 'yarn', 'bun'];
 
@@ -81,7 +81,7 @@ export function convertNpmCommands(code: string, manager: OtherPackageManager): 
 }
 
 /** The command in each manager's words, npm first, in the order the tabs show them. */
-export function commandsByManager(npmCommand: string): Record<PackageManager, string> {
+export function commandsByManager(npmCommand: string): CommandsByManager {
   return {
     npm: npmCommand,
     pnpm: convertNpmCommands(npmCommand, 'pnpm'),

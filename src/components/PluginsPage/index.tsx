@@ -48,7 +48,9 @@ export default function PluginsPage({ catalogue }: { catalogue: Catalogue }): Re
         {groups.length === 0 ? (
           <p className={styles.empty}>No first-party packages are published yet.</p>
         ) : (
-          groups.map((group) => <KindSection key={group.kind} {...group} />)
+          groups.map((group) => (
+            <KindSection key={group.kind} {...group} installCommands={catalogue.installCommands} />
+          ))
         )}
       </main>
     </Layout>

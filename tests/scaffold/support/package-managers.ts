@@ -52,6 +52,13 @@ export async function managerEnv(
     XDG_CONFIG_HOME: path.join(home, '.config'),
     XDG_DATA_HOME: path.join(home, '.local/share'),
     XDG_STATE_HOME: path.join(home, '.local/state'),
-    PATH: `${binDir}${path.delimiter}${base.PATH ?? ''}`,
+    // Without the repository's node_modules/.bin, which npx puts on PATH for vitest: bunx runs
+    // a create-weft it finds on PATH instead of fetching the published one.
+    PATH: [
+      binDir,
+      ...(base.PATH ?? '')
+        .split(path.delimiter)
+        .filter((entry) => !entry.split(path.sep).includes('node_modules')),
+    ].join(path.delimiter),
   };
 }

@@ -1,11 +1,17 @@
 import type { ReactNode } from 'react';
 import Link from '@docusaurus/Link';
 import { packageSourceUrl } from '@site/src/data/site';
-import { commandsByManager, PACKAGE_MANAGERS } from '@site/src/config/package-manager-commands';
-import { installCommand, type CatalogueEntry } from '@site/src/plugins/plugin-catalogue/model';
+import { PACKAGE_MANAGERS, type CommandsByManager } from '@site/src/config/package-managers';
+import type { CatalogueEntry } from '@site/src/plugins/plugin-catalogue/model';
 import styles from './PackageCard.module.css';
 
-export default function PackageCard({ entry }: { entry: CatalogueEntry }): ReactNode {
+interface PackageCardProps {
+  entry: CatalogueEntry;
+  /** Missing only if the catalogue data and the page disagree; the card then shows none. */
+  installCommands: CommandsByManager | undefined;
+}
+
+export default function PackageCard({ entry, installCommands }: PackageCardProps): ReactNode {
   return (
     <article className={styles.card}>
       <header className={styles.header}>
@@ -23,7 +29,7 @@ export default function PackageCard({ entry }: { entry: CatalogueEntry }): React
           </li>
         ))}
       </ul>
-      <InstallCommands npmCommand={installCommand(entry)} />
+      {installCommands && <InstallCommands commands={installCommands} />}
       <Link className={styles.readme} href={packageSourceUrl(entry.directory)}>
         README and source
       </Link>
@@ -35,8 +41,7 @@ export default function PackageCard({ entry }: { entry: CatalogueEntry }): React
  * The install command in each package manager's words; the page's stylesheet shows the one the
  * package manager switch has checked (npm where :has() is not supported).
  */
-function InstallCommands({ npmCommand }: { npmCommand: string }): ReactNode {
-  const commands = commandsByManager(npmCommand);
+function InstallCommands({ commands }: { commands: CommandsByManager }): ReactNode {
   return (
     <>
       {PACKAGE_MANAGERS.map((manager) => (

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { PACKAGE_MANAGERS } from '@site/src/config/package-manager-commands';
+import { PACKAGE_MANAGERS } from '@site/src/config/package-managers';
 import styles from './PackageManagerSwitch.module.css';
 
 /** The radio group's name; each card's commands follow its checked input (CSS, no script). */
@@ -13,17 +13,16 @@ export const PACKAGE_MANAGER_INPUT = 'package-manager';
 export default function PackageManagerSwitch(): ReactNode {
   return (
     <fieldset className={styles.switch}>
-      <legend className={styles.legend}>Install commands for</legend>
+      <legend>Install commands for</legend>
       {PACKAGE_MANAGERS.map((manager) => (
-        <label key={manager} className={styles.option}>
+        <label key={manager}>
           <input
-            className={styles.input}
             type="radio"
             name={PACKAGE_MANAGER_INPUT}
             value={manager}
             defaultChecked={manager === 'npm'}
-          />
-          <span className={styles.label}>{manager}</span>
+          />{' '}
+          {manager}
         </label>
       ))}
     </fieldset>
