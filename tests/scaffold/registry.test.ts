@@ -201,7 +201,7 @@ describe('npm create weft from a registry', () => {
       const bin = await installManagers(path.join(work, 'managers'), env, 4 * MINUTE);
       managersEnv = await managerEnv(
         path.join(work, 'home'),
-        await readFile(registry?.userconfig ?? '', 'utf8'),
+        { url: registry?.url ?? '', npmrc: await readFile(registry?.userconfig ?? '', 'utf8') },
         bin,
         env,
       );
@@ -221,13 +221,17 @@ describe('npm create weft from a registry', () => {
         const created = await runCommand(
           manager,
           ['create', 'weft', 'my-agent', '--model', 'scripted', '--name', `${manager}-agent`],
-          { cwd: users, env: managersEnv, timeoutMs: 6 * MINUTE },
+          // A cold install through the local registry's proxy: slow on a loaded machine.
+          { cwd: users, env: managersEnv, timeoutMs: 12 * MINUTE },
         );
         const project = path.join(users, 'my-agent');
         const manifest = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8')) as {
           name: string;
+          dependencies: Record<string, string>;
         };
         expect(manifest.name).toBe(`${manager}-agent`);
+        // The published create-weft wrote it (one run from a clone would vendor tarballs).
+        expect(manifest.dependencies['@weft/core']).toBe(`^${await weftVersion()}`);
         // Installed by create-weft with the manager that ran it, which leaves its own lockfile.
         const files = await readdir(project);
         expect(files).toContain('node_modules');
@@ -247,7 +251,7 @@ describe('npm create weft from a registry', () => {
         expect(tests.stdout).toMatch(/Tests\s+\d+ passed/);
         expect(tests.stdout).not.toMatch(/failed/);
       },
-      10 * MINUTE,
+      15 * MINUTE,
     );
   });
 });

@@ -34,15 +34,16 @@ export async function installManagers(
 
 /**
  * An environment in which the managers keep their caches, stores and global folders (`yarn
- * create` installs create-weft globally) in `home`, not the machine's, and read the registry and
- * its token from `home`/.npmrc, the one file all four understand.
+ * create` installs create-weft globally) in `home`, not the machine's, and use the local
+ * registry (`home`/.npmrc and the variables below).
  */
 export async function managerEnv(
   home: string,
-  npmrc: string,
+  registry: { url: string; npmrc: string },
   binDir: string,
   base: NodeJS.ProcessEnv,
 ): Promise<NodeJS.ProcessEnv> {
+  const npmrc = registry.npmrc;
   await mkdir(home, { recursive: true });
   await writeFile(path.join(home, '.npmrc'), npmrc);
   return {
@@ -52,6 +53,13 @@ export async function managerEnv(
     XDG_CONFIG_HOME: path.join(home, '.config'),
     XDG_DATA_HOME: path.join(home, '.local/share'),
     XDG_STATE_HOME: path.join(home, '.local/state'),
+    // The registry once more as variables: yarn 1 went to registry.yarnpkg.com with only the
+    // file, and bun documents NPM_CONFIG_REGISTRY.
+    npm_config_registry: registry.url,
+    NPM_CONFIG_REGISTRY: registry.url,
+    // `yarn create` links create-weft's bin into its global prefix: /usr/local/bin as root.
+    npm_config_prefix: path.join(home, '.prefix'),
+    YARN_PREFIX: path.join(home, '.prefix'),
     // Without the repository's node_modules/.bin, which npx puts on PATH for vitest: bunx runs
     // a create-weft it finds on PATH instead of fetching the published one.
     PATH: [
