@@ -140,8 +140,11 @@ describe('the plugins page', () => {
     }
     expect(commands).toContainEqual({ manager: 'bun', text: 'bun create weft my-agent' });
     expect(commands).toContainEqual({ manager: 'yarn', text: 'yarn add @weft/core' });
-    expect(html).toMatch(
-      /<input[^>]*type="?radio"?[^>]*name="?package-manager"?[^>]*value="?npm"?[^>]*checked/,
+    // The switch: npm checked in the HTML itself, so the page is right before any script runs.
+    const radios = [...html.matchAll(/<input[^>]*name="?package-manager"?[^>]*>/g)].map(
+      (match) => match[0],
     );
+    expect(radios.map((tag) => /value="?(\w+)/.exec(tag)?.[1])).toEqual([...PACKAGE_MANAGERS]);
+    expect(radios.map((tag) => /\schecked[\s>=/]/.test(tag))).toEqual([true, false, false, false]);
   });
 });
