@@ -19,6 +19,8 @@ function installTabs(page: Page) {
 test('install commands are npm / pnpm / yarn / bun tabs, in step across the page and the site', async ({
   page,
 }) => {
+  // Three full loads and two client-side navigations: over the default minute on a busy machine.
+  test.slow();
   await gotoHydrated(page, installPage);
   const tabs = installTabs(page);
   await expect(tabs.getByRole('tab')).toHaveText(['npm', 'pnpm', 'yarn', 'bun']);
