@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as prompts from '@clack/prompts';
 import { parseArguments, USAGE, type Arguments } from './arguments.js';
@@ -20,6 +21,7 @@ import {
   detectPackageManager,
   formatCommand,
   installCommand,
+  packageManagerFiles,
   scriptCommand,
   type PackageManager,
 } from './package-manager.js';
@@ -137,6 +139,10 @@ async function main(): Promise<void> {
   // A path that climbs more than one level reads better as the absolute one.
   const shown = relative.startsWith(`..${path.sep}..`) ? project.directory : relative;
   const created = `Created ${project.name} with --model ${choices.model} --memory ${choices.memory}.`;
+  const managerFiles = packageManagerFiles(manager, { nativeSqlite: choices.memory === 'sqlite' });
+  for (const [file, content] of managerFiles) {
+    await writeFile(path.join(project.directory, file), content);
+  }
   const installed = !args.skipInstall && (await install(manager, project.directory, created));
   const steps = [
     `cd ${shown}`,

@@ -62,3 +62,26 @@ export function createCommand(manager: PackageManager, folder: string): string {
     ? `npm create weft@latest ${folder}`
     : `${manager} create weft ${folder}`;
 }
+
+/**
+ * Files a manager needs in the project beyond package.json. pnpm 10 and later run no
+ * dependency's install script unless the project allows it, and pnpm 12 fails the install: tsx
+ * and vitest need esbuild's (it fetches its binary), the SQLite memory better-sqlite3's (its
+ * native module). `onlyBuiltDependencies` is the setting of pnpm 10 and 11, `allowBuilds` of 12.
+ */
+export function packageManagerFiles(
+  manager: PackageManager,
+  options: { nativeSqlite: boolean },
+): Map<string, string> {
+  if (manager !== 'pnpm') return new Map();
+  const builds = ['esbuild', ...(options.nativeSqlite ? ['better-sqlite3'] : [])];
+  const yaml = [
+    '# Dependencies whose install scripts pnpm may run (written by create-weft).',
+    'onlyBuiltDependencies:',
+    ...builds.map((name) => `  - ${name}`),
+    'allowBuilds:',
+    ...builds.map((name) => `  ${name}: true`),
+    '',
+  ].join('\n');
+  return new Map([['pnpm-workspace.yaml', yaml]]);
+}

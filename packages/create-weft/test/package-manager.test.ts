@@ -9,6 +9,7 @@ import {
   detectPackageManager,
   formatCommand,
   installCommand,
+  packageManagerFiles,
   scriptCommand,
 } from '../src/package-manager.js';
 
@@ -42,6 +43,23 @@ describe("each manager's words", () => {
     expect(formatCommand(scriptCommand(manager, 'test'))).toBe(test);
     expect(formatCommand(scriptCommand(manager, 'dev'))).toBe(dev);
     expect(createCommand(manager, 'my-agent')).toBe(create);
+  });
+});
+
+describe('packageManagerFiles', () => {
+  it('lets pnpm run the install scripts the project needs, and nothing else', () => {
+    const files = packageManagerFiles('pnpm', { nativeSqlite: true });
+    expect([...files.keys()]).toEqual(['pnpm-workspace.yaml']);
+    const yaml = files.get('pnpm-workspace.yaml') ?? '';
+    expect(yaml).toContain('onlyBuiltDependencies:\n  - esbuild\n  - better-sqlite3\n');
+    expect(yaml).toContain('allowBuilds:\n  esbuild: true\n  better-sqlite3: true\n');
+    expect(
+      packageManagerFiles('pnpm', { nativeSqlite: false }).get('pnpm-workspace.yaml'),
+    ).not.toContain('better-sqlite3');
+  });
+
+  it.each(['npm', 'yarn', 'bun'] as const)('writes nothing for %s', (manager) => {
+    expect(packageManagerFiles(manager, { nativeSqlite: true }).size).toBe(0);
   });
 });
 
