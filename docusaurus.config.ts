@@ -20,6 +20,7 @@ import cleanDocusaurusHtml from './src/plugins/markdown-copies/clean-docusaurus-
 import { SOCIAL_CARD_DIR } from './src/plugins/social-cards/card-path';
 import type { SocialCardsOptions } from './src/plugins/social-cards';
 import codeImport from 'remark-code-import';
+import { convertNpmCommands, OTHER_PACKAGE_MANAGERS } from './src/config/package-manager-commands';
 import rehypeFocusableTables from './src/config/rehype-focusable-tables';
 import remarkDiagrams from './src/remark/diagrams';
 
@@ -53,12 +54,23 @@ const announcementDismissalReset = `try{if(localStorage.getItem('docusaurus.anno
 /**
  * Fills fenced blocks written as ```ts file=<rootDir>/examples/... from the sample files,
  * which are type-checked and tested, so the docs never show code that does not run.
- * A ```bash npm2yarn block becomes npm / yarn / pnpm tabs; `sync` makes the reader's choice
- * apply to every such block, on every page (Docusaurus remembers a tab group's choice).
+ * A ```bash npm2yarn block becomes npm / pnpm / yarn / bun tabs; `sync` makes the reader's
+ * choice apply to every such block, on every page (Docusaurus remembers a tab group's choice).
+ * The conversions are ours (src/config/package-manager-commands.ts), not npm-to-yarn's, which
+ * turns `npm create weft@latest` into `bunx create-weft` and `npm start` into `bun start`.
  */
 const remarkPlugins = [
   [codeImport, { rootDir: __dirname }],
-  [npm2yarn, { sync: true, converters: ['yarn', 'pnpm'] }],
+  [
+    npm2yarn,
+    {
+      sync: true,
+      converters: OTHER_PACKAGE_MANAGERS.map((manager) => [
+        manager,
+        (code: string) => convertNpmCommands(code, manager),
+      ]),
+    },
+  ],
 ] as DocsOptions['remarkPlugins'];
 const rehypePlugins = [rehypeFocusableTables] as DocsOptions['rehypePlugins'];
 /**

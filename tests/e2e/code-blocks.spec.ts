@@ -115,9 +115,9 @@ test('a first visit runs no Prism: tabbed and untabbed code keeps the server hig
 }) => {
   const prismScripts = watchPrismScripts(page);
   await gotoHydrated(page, '/docs/getting-started/');
-  // The install command is in npm / Yarn / pnpm tabs: its hidden panels are highlighted too.
+  // The install command is in npm / pnpm / yarn / bun tabs: its hidden panels are highlighted too.
   const tabs = page.locator('.tabs-container').first();
-  await tabs.getByRole('tab', { name: 'Yarn', exact: true }).click();
+  await tabs.getByRole('tab', { name: 'yarn', exact: true }).click();
   const yarnCode = tabs.locator('[role="tabpanel"]:not([hidden]) pre code');
   await expect(yarnCode).toContainText('yarn');
   await expect(yarnCode.locator('.token.function').first()).toHaveCSS(

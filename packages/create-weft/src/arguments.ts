@@ -15,6 +15,8 @@ export interface Arguments {
   name?: string;
   model?: ModelChoice;
   memory?: MemoryChoice;
+  /** Leaves the install to the user; the next steps then start with it. */
+  skipInstall: boolean;
   help: boolean;
 }
 
@@ -26,6 +28,8 @@ Options:
   --model <${MODEL_CHOICES.join('|')}>   the text model (asked on a terminal; default scripted)
   --memory <${MEMORY_CHOICES.join('|')}>          where memories are kept (asked on a terminal; default memory)
   --name <name>                       the npm package name (default: the folder's name)
+  --skip-install                      writes the project without installing its dependencies
+                                      (by default the package manager that ran this installs them)
   -h, --help                          shows this help
 `;
 
@@ -39,6 +43,7 @@ export function parseArguments(argv: readonly string[]): Arguments {
         model: { type: 'string' },
         memory: { type: 'string' },
         name: { type: 'string' },
+        'skip-install': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -63,6 +68,7 @@ export function parseArguments(argv: readonly string[]): Arguments {
     name: values.name,
     model,
     memory,
+    skipInstall: values['skip-install'] ?? false,
     help: values.help ?? false,
   };
 }

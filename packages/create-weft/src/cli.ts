@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as prompts from '@clack/prompts';
 import { parseArguments, USAGE, type Arguments } from './arguments.js';
@@ -14,13 +15,26 @@ import {
 } from './choices.js';
 import { createProject } from './create-project.js';
 import { CreateWeftError } from './errors.js';
+import { installDependencies } from './install-dependencies.js';
+import {
+  createCommand,
+  detectPackageManager,
+  formatCommand,
+  installCommand,
+  packageManagerFiles,
+  scriptCommand,
+  type PackageManager,
+} from './package-manager.js';
 
 /** Asks on a terminal for whatever the arguments left out; elsewhere takes the defaults. */
-async function complete(args: Arguments): Promise<Required<Omit<Arguments, 'name' | 'help'>>> {
+async function complete(
+  args: Arguments,
+  manager: PackageManager,
+): Promise<Required<Omit<Arguments, 'name' | 'help' | 'skipInstall'>>> {
   const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   if (!interactive) {
     if (!args.directory) {
-      throw new CreateWeftError('folder: missing; fix: npm create weft@latest my-agent');
+      throw new CreateWeftError(`folder: missing; fix: ${createCommand(manager, 'my-agent')}`);
     }
     return {
       directory: args.directory,
@@ -67,14 +81,37 @@ function answered<T extends string>(value: T | symbol): T {
   return value;
 }
 
+/**
+ * Installs with the manager that ran create-weft. A failed install keeps the project (it was
+ * written whole) and exits with 1 once the next steps, install first, are shown.
+ */
+async function install(
+  manager: PackageManager,
+  directory: string,
+  created: string,
+): Promise<boolean> {
+  prompts.log.step(`${created} Installing with ${formatCommand(installCommand(manager))}`);
+  try {
+    await installDependencies({ manager, directory });
+    return true;
+  } catch (error) {
+    if (!(error instanceof CreateWeftError)) throw error;
+    prompts.log.error(error.message);
+    process.exitCode = 1;
+    return false;
+  }
+}
+
 async function main(): Promise<void> {
   const args = parseArguments(process.argv.slice(2));
   if (args.help) {
     process.stdout.write(USAGE);
     return;
   }
+  // Whoever ran this (npm, pnpm, yarn or bun create) installs the project and names the steps.
+  const manager = detectPackageManager(process.env.npm_config_user_agent);
   prompts.intro('create-weft');
-  const choices = await complete(args);
+  const choices = await complete(args, manager);
   const progress = prompts.spinner();
   let spinning = false;
   // `npm run` and `npm create` run in another folder; INIT_CWD is where the user typed.
@@ -101,10 +138,19 @@ async function main(): Promise<void> {
   const relative = path.relative(here, project.directory) || '.';
   // A path that climbs more than one level reads better as the absolute one.
   const shown = relative.startsWith(`..${path.sep}..`) ? project.directory : relative;
-  prompts.note(
-    [`cd ${shown}`, 'npm install', 'npm test', 'npm run dev'].join('\n'),
-    `Created ${project.name} with --model ${choices.model} --memory ${choices.memory}. Next:`,
-  );
+  const created = `Created ${project.name} with --model ${choices.model} --memory ${choices.memory}.`;
+  const managerFiles = packageManagerFiles(manager, { nativeSqlite: choices.memory === 'sqlite' });
+  for (const [file, content] of managerFiles) {
+    await writeFile(path.join(project.directory, file), content);
+  }
+  const installed = !args.skipInstall && (await install(manager, project.directory, created));
+  const steps = [
+    `cd ${shown}`,
+    ...(installed ? [] : [formatCommand(installCommand(manager))]),
+    formatCommand(scriptCommand(manager, 'test')),
+    formatCommand(scriptCommand(manager, 'dev')),
+  ];
+  prompts.note(steps.join('\n'), installed ? 'Next:' : `${created} Next:`);
   prompts.outro('README.md explains every file.');
 }
 

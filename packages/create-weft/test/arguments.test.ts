@@ -12,6 +12,7 @@ describe('parseArguments', () => {
       model: 'ollama',
       memory: 'sqlite',
       name: 'bot',
+      skipInstall: false,
       help: false,
     });
   });
@@ -22,6 +23,7 @@ describe('parseArguments', () => {
       model: undefined,
       memory: undefined,
       name: undefined,
+      skipInstall: false,
       help: false,
     });
   });

@@ -67,7 +67,8 @@ describe('the generated Dockerfile', () => {
     const manifest = JSON.parse(await projectFile('package.json')) as {
       engines: { node: string };
     };
-    const [, minMajor] = /^>=(\d+)\./.exec(manifest.engines.node) ?? [];
+    // The lowest major the range admits: the first of "^20.19.0 || ^22.12.0 || ...".
+    const [, minMajor] = /^\^(\d+)\./.exec(manifest.engines.node) ?? [];
     const froms = parseDockerfile(await projectFile('Dockerfile')).filter(
       (instruction) => instruction.keyword === 'FROM',
     );

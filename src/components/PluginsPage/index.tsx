@@ -9,6 +9,7 @@ import {
   type CatalogueEntry,
 } from '@site/src/plugins/plugin-catalogue/model';
 import KindSection from './_components/KindSection';
+import PackageManagerSwitch from './_components/PackageManagerSwitch';
 import styles from './styles.module.css';
 
 const TITLE = 'Plugins';
@@ -28,7 +29,7 @@ export default function PluginsPage({ catalogue }: { catalogue: Catalogue }): Re
 
   return (
     <Layout title={TITLE} description={DESCRIPTION}>
-      <main className="container margin-vert--xl">
+      <main className={`container margin-vert--xl ${styles.page}`}>
         <header className={styles.header}>
           <h1>{TITLE}</h1>
           <p className={styles.lead}>
@@ -43,10 +44,13 @@ export default function PluginsPage({ catalogue }: { catalogue: Catalogue }): Re
             npm registry yet, and how to use them from a clone of the repository until they are.
           </p>
         </header>
+        <PackageManagerSwitch />
         {groups.length === 0 ? (
           <p className={styles.empty}>No first-party packages are published yet.</p>
         ) : (
-          groups.map((group) => <KindSection key={group.kind} {...group} />)
+          groups.map((group) => (
+            <KindSection key={group.kind} {...group} installCommands={catalogue.installCommands} />
+          ))
         )}
       </main>
     </Layout>

@@ -7,7 +7,8 @@
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
 import { readCatalogue } from './catalogue';
-import { CATALOGUE_PLUGIN_NAME, PLUGINS_PAGE_PATH, type Catalogue } from './model';
+import { commandsByManager } from '../../config/package-manager-commands';
+import { CATALOGUE_PLUGIN_NAME, installCommand, PLUGINS_PAGE_PATH, type Catalogue } from './model';
 
 export interface PluginCatalogueOptions {
   /** Folder holding one sub-folder per package, relative to the site. */
@@ -42,7 +43,10 @@ export default function pluginCatalogue(
         }
         console.warn(`[${CATALOGUE_PLUGIN_NAME}] Left off the plugins page:\n${report}`);
       }
-      return { entries };
+      const installCommands = Object.fromEntries(
+        entries.map((entry) => [entry.name, commandsByManager(installCommand(entry))]),
+      );
+      return { entries, installCommands };
     },
 
     async contentLoaded({ content, actions }) {

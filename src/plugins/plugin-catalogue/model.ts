@@ -3,6 +3,8 @@
  * page. Browser-safe: no Node.js imports here.
  */
 
+import type { CommandsByManager } from '../../config/package-managers';
+
 export const PACKAGE_KINDS = [
   'core',
   'model-provider',
@@ -62,4 +64,9 @@ export const PLUGINS_PAGE_PATH = '/plugins/';
 /** What the plugin loads and hands the plugins page as its `catalogue` prop. */
 export interface Catalogue {
   entries: CatalogueEntry[];
+  /**
+   * Each package's install command in every package manager's words, by package name: made at
+   * build time, so the page's bundle holds no conversion code.
+   */
+  installCommands: Record<string, CommandsByManager>;
 }

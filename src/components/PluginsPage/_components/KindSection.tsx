@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { CommandsByManager } from '@site/src/config/package-managers';
 import type { CatalogueEntry, PackageKind } from '@site/src/plugins/plugin-catalogue/model';
 import PackageCard from './PackageCard';
 import styles from './KindSection.module.css';
@@ -7,16 +8,26 @@ interface KindSectionProps {
   kind: PackageKind;
   title: string;
   entries: CatalogueEntry[];
+  installCommands: Record<string, CommandsByManager>;
 }
 
-export default function KindSection({ kind, title, entries }: KindSectionProps): ReactNode {
+export default function KindSection({
+  kind,
+  title,
+  entries,
+  installCommands,
+}: KindSectionProps): ReactNode {
   const headingId = `kind-${kind}`;
   return (
     <section className={styles.section} aria-labelledby={headingId}>
       <h2 id={headingId}>{title}</h2>
       <div className={styles.grid}>
         {entries.map((entry) => (
-          <PackageCard key={entry.name} entry={entry} />
+          <PackageCard
+            key={entry.name}
+            entry={entry}
+            installCommands={installCommands[entry.name]}
+          />
         ))}
       </div>
     </section>

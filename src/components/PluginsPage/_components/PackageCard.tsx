@@ -1,10 +1,17 @@
 import type { ReactNode } from 'react';
 import Link from '@docusaurus/Link';
 import { packageSourceUrl } from '@site/src/data/site';
-import { installCommand, type CatalogueEntry } from '@site/src/plugins/plugin-catalogue/model';
+import { PACKAGE_MANAGERS, type CommandsByManager } from '@site/src/config/package-managers';
+import type { CatalogueEntry } from '@site/src/plugins/plugin-catalogue/model';
 import styles from './PackageCard.module.css';
 
-export default function PackageCard({ entry }: { entry: CatalogueEntry }): ReactNode {
+interface PackageCardProps {
+  entry: CatalogueEntry;
+  /** Missing only if the catalogue data and the page disagree; the card then shows none. */
+  installCommands: CommandsByManager | undefined;
+}
+
+export default function PackageCard({ entry, installCommands }: PackageCardProps): ReactNode {
   return (
     <article className={styles.card}>
       <header className={styles.header}>
@@ -22,12 +29,26 @@ export default function PackageCard({ entry }: { entry: CatalogueEntry }): React
           </li>
         ))}
       </ul>
-      <pre className={styles.install}>
-        <code>{installCommand(entry)}</code>
-      </pre>
+      {installCommands && <InstallCommands commands={installCommands} />}
       <Link className={styles.readme} href={packageSourceUrl(entry.directory)}>
         README and source
       </Link>
     </article>
+  );
+}
+
+/**
+ * The install command in each package manager's words; the page's stylesheet shows the one the
+ * package manager switch has checked (npm where :has() is not supported).
+ */
+function InstallCommands({ commands }: { commands: CommandsByManager }): ReactNode {
+  return (
+    <>
+      {PACKAGE_MANAGERS.map((manager) => (
+        <pre key={manager} className={styles.install} data-package-manager={manager}>
+          <code>{commands[manager]}</code>
+        </pre>
+      ))}
+    </>
   );
 }

@@ -1,0 +1,87 @@
+/**
+ * The package manager that ran create-weft, and the commands the new project's user types with
+ * it. `npm create`, `pnpm create`, `yarn create` and `bun create` all run this package's bin;
+ * each says who it is in `npm_config_user_agent` ("pnpm/9.15.0 npm/? node/v22.12.0 linux x64").
+ */
+
+export const PACKAGE_MANAGERS = ['npm', 'pnpm', 'yarn', 'bun'] as const;
+export type PackageManager = (typeof PACKAGE_MANAGERS)[number];
+
+function isPackageManager(value: string): value is PackageManager {
+  return (PACKAGE_MANAGERS as readonly string[]).includes(value);
+}
+
+/**
+ * The manager named first in a user agent string; npm when there is none (the bin run directly,
+ * or through `npm run create-agent` in a clone, which says npm) or it names another tool.
+ */
+export function detectPackageManager(userAgent: string | undefined): PackageManager {
+  const name = userAgent?.trim().split(/\s+/, 1)[0]?.split('/', 1)[0]?.toLowerCase() ?? '';
+  return isPackageManager(name) ? name : 'npm';
+}
+
+/** A command as the program and its arguments, to run without a shell. */
+export interface Command {
+  program: PackageManager;
+  args: string[];
+}
+
+/** Installs the project's dependencies. */
+export function installCommand(manager: PackageManager): Command {
+  return { program: manager, args: ['install'] };
+}
+
+/**
+ * Runs one of the project's package.json scripts. `bun test` and `bun dev`-style shorthands are
+ * not used for bun because `bun test` is bun's own test runner, not the project's script.
+ */
+export function scriptCommand(manager: PackageManager, script: string): Command {
+  switch (manager) {
+    case 'npm':
+      // npm runs `test` and `start` without `run`; every other script needs it.
+      return {
+        program: manager,
+        args: script === 'test' || script === 'start' ? [script] : ['run', script],
+      };
+    case 'pnpm':
+    case 'yarn':
+      return { program: manager, args: [script] };
+    case 'bun':
+      return { program: manager, args: ['run', script] };
+  }
+}
+
+/** A command as the user would type it. */
+export function formatCommand(command: Command): string {
+  return [command.program, ...command.args].join(' ');
+}
+
+/** The command that creates a project in `folder` with this manager, as the docs show it. */
+export function createCommand(manager: PackageManager, folder: string): string {
+  return manager === 'npm'
+    ? `npm create weft@latest ${folder}`
+    : `${manager} create weft ${folder}`;
+}
+
+/**
+ * Files a manager needs in the project beyond package.json. pnpm 10 and later run no
+ * dependency's install script unless the project allows it, and pnpm 12 fails the install: tsx
+ * and vitest need esbuild's (it fetches its binary), the SQLite memory better-sqlite3's (its
+ * native module). `onlyBuiltDependencies` is the setting of pnpm 10 and 11, `allowBuilds` of 12.
+ */
+export function packageManagerFiles(
+  manager: PackageManager,
+  options: { nativeSqlite: boolean },
+): Map<string, string> {
+  if (manager !== 'pnpm') return new Map();
+  const builds = ['esbuild', ...(options.nativeSqlite ? ['better-sqlite3'] : [])];
+  const yaml = [
+    '# Dependencies whose install scripts pnpm may run (written by create-weft).',
+    'onlyBuiltDependencies:',
+    ...builds.map((name) => `  - ${name}`),
+    'allowBuilds:',
+    ...builds.map((name) => `  ${name}: true`),
+    '',
+  ].join('\n');
+  return new Map([['pnpm-workspace.yaml', yaml]]);
+}

@@ -1,0 +1,127 @@
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CreateWeftError } from '../src/errors.js';
+import { installDependencies } from '../src/install-dependencies.js';
+import {
+  createCommand,
+  detectPackageManager,
+  formatCommand,
+  installCommand,
+  packageManagerFiles,
+  scriptCommand,
+} from '../src/package-manager.js';
+
+describe('detectPackageManager', () => {
+  it.each([
+    ['npm/10.9.2 node/v22.12.0 linux x64 workspaces/false', 'npm'],
+    ['pnpm/9.15.0 npm/? node/v22.12.0 linux x64', 'pnpm'],
+    ['yarn/1.22.22 npm/? node/v24.1.0 darwin arm64', 'yarn'],
+    ['bun/1.2.0 npm/? node/v24.3.0 linux x64', 'bun'],
+  ])('reads %s as %s', (userAgent, manager) => {
+    expect(detectPackageManager(userAgent)).toBe(manager);
+  });
+
+  it.each([[undefined], [''], ['deno/2.1.0 npm/? deno/2.1.0 linux x64'], ['garbage']])(
+    'falls back to npm for %s',
+    (userAgent) => {
+      expect(detectPackageManager(userAgent)).toBe('npm');
+    },
+  );
+});
+
+describe("each manager's words", () => {
+  it.each([
+    ['npm', 'npm install', 'npm test', 'npm run dev', 'npm create weft@latest my-agent'],
+    ['pnpm', 'pnpm install', 'pnpm test', 'pnpm dev', 'pnpm create weft my-agent'],
+    ['yarn', 'yarn install', 'yarn test', 'yarn dev', 'yarn create weft my-agent'],
+    // `bun test` would run bun's own test runner instead of the project's vitest.
+    ['bun', 'bun install', 'bun run test', 'bun run dev', 'bun create weft my-agent'],
+  ] as const)('%s', (manager, install, test, dev, create) => {
+    expect(formatCommand(installCommand(manager))).toBe(install);
+    expect(formatCommand(scriptCommand(manager, 'test'))).toBe(test);
+    expect(formatCommand(scriptCommand(manager, 'dev'))).toBe(dev);
+    expect(createCommand(manager, 'my-agent')).toBe(create);
+  });
+});
+
+describe('packageManagerFiles', () => {
+  it('lets pnpm run the install scripts the project needs, and nothing else', () => {
+    const files = packageManagerFiles('pnpm', { nativeSqlite: true });
+    expect([...files.keys()]).toEqual(['pnpm-workspace.yaml']);
+    const yaml = files.get('pnpm-workspace.yaml') ?? '';
+    expect(yaml).toContain('onlyBuiltDependencies:\n  - esbuild\n  - better-sqlite3\n');
+    expect(yaml).toContain('allowBuilds:\n  esbuild: true\n  better-sqlite3: true\n');
+    expect(
+      packageManagerFiles('pnpm', { nativeSqlite: false }).get('pnpm-workspace.yaml'),
+    ).not.toContain('better-sqlite3');
+  });
+
+  it.each(['npm', 'yarn', 'bun'] as const)('writes nothing for %s', (manager) => {
+    expect(packageManagerFiles(manager, { nativeSqlite: true }).size).toBe(0);
+  });
+});
+
+describe('installDependencies', () => {
+  let bin = '';
+
+  /** A stand-in `pnpm` on PATH that runs `script`. */
+  async function fakePnpm(script: string): Promise<void> {
+    const file = path.join(bin, 'pnpm');
+    await writeFile(file, `#!/bin/sh\n${script}\n`);
+    await chmod(file, 0o755);
+  }
+
+  beforeEach(async () => {
+    bin = await mkdtemp(path.join(tmpdir(), 'create-weft-pm-'));
+    vi.stubEnv('PATH', `${bin}${path.delimiter}${process.env.PATH ?? ''}`);
+  });
+
+  afterEach(async () => {
+    vi.unstubAllEnvs();
+    await rm(bin, { recursive: true, force: true });
+  });
+
+  it.skipIf(process.platform === 'win32')(
+    'runs the manager install in the project folder',
+    async () => {
+      await fakePnpm('echo "$@" > ran.txt');
+      await installDependencies({ manager: 'pnpm', directory: bin, stdio: 'ignore' });
+      expect(await readFile(path.join(bin, 'ran.txt'), 'utf8')).toBe('install\n');
+    },
+  );
+
+  it.skipIf(process.platform === 'win32')(
+    'stops a hung install at its deadline and says what to run',
+    async () => {
+      await fakePnpm('exec sleep 30');
+      const started = Date.now();
+      const failure = installDependencies({
+        manager: 'pnpm',
+        directory: bin,
+        stdio: 'ignore',
+        timeoutMs: 300,
+      });
+      await expect(failure).rejects.toThrow(CreateWeftError);
+      await expect(failure).rejects.toThrow(
+        /^install: pnpm install did not finish within 0.3 s and was stopped; fix: cd into the project and run pnpm install$/,
+      );
+      expect(Date.now() - started).toBeLessThan(10_000);
+    },
+  );
+
+  it.skipIf(process.platform === 'win32')('reports a failed install', async () => {
+    await fakePnpm('exit 3');
+    await expect(
+      installDependencies({ manager: 'pnpm', directory: bin, stdio: 'ignore' }),
+    ).rejects.toThrow(/^install: pnpm install failed \(exit code 3\); fix: .* pnpm install$/);
+  });
+
+  it('names a manager that is not installed', async () => {
+    vi.stubEnv('PATH', bin);
+    await expect(
+      installDependencies({ manager: 'bun', directory: bin, stdio: 'ignore' }),
+    ).rejects.toThrow(/^install: bun could not be started \(ENOENT\); fix: .* bun install$/);
+  });
+});
