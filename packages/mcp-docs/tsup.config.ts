@@ -1,0 +1,7 @@
+import { packageBuild } from '../tsup.base';
+
+// The library entry and the command: the server runs from dist/cli.js, shipped with a shebang.
+export default packageBuild({
+  entry: ['src/index.ts', 'src/cli.ts'],
+  external: ['@weft/core', '@modelcontextprotocol/sdk', 'minisearch', 'zod'],
+});
