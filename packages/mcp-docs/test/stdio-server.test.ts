@@ -99,6 +99,15 @@ describe('search_docs', () => {
     expect(pagePaths(text)[0]).toMatch(/^\/docs\//);
   });
 
+  it('reads a name as written as the symbol, and a compound name in any case', async () => {
+    expect(pagePaths((await call('search_docs', { query: 'Memory' })).text)[0]).toBe(
+      '/api/interfaces/Memory/',
+    );
+    expect(pagePaths((await call('search_docs', { query: 'memorymanager' })).text)[0]).toBe(
+      '/api/classes/MemoryManager/',
+    );
+  });
+
   it('falls back to any word when no page has them all', async () => {
     const { text, isError } = await call('search_docs', { query: 'deploy production zzqx' });
     expect(isError).toBe(false);
