@@ -57,6 +57,7 @@ const sidebars: SidebarsConfig = {
         'guides/observability',
         'guides/testing',
         'guides/troubleshooting',
+        'guides/ai-assistants',
       ],
     },
     {

@@ -2,6 +2,15 @@ import { WeftError } from '@weft/core';
 import type { ErrorRegistry } from '@weft/core/internal';
 
 // <error-codes> generated from errorRegistry by: npm run generate:references
+/**
+ * The code of a {@link WeftError} raised by `@weft/mcp-docs`. The list is closed (a new
+ * code is a change to the public API) and stable across versions, so callers branch on the code
+ * rather than on messages. Each code has a section of the same name in the errors reference of
+ * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
+ *
+ * - `WEFT_DOCS_INVALID_OPTIONS`: The `weft-docs-mcp` command was given an unknown or bad option.
+ * - `WEFT_DOCS_NO_DATA`: The documentation bundle the server answers from is missing or damaged.
+ */
 export type DocsServerErrorCode = 'WEFT_DOCS_INVALID_OPTIONS' | 'WEFT_DOCS_NO_DATA';
 // </error-codes>
 
