@@ -1,5 +1,6 @@
 /**
- * "Copy page": copies the page's Markdown copy to the clipboard, and links to that copy.
+ * "Copy page": copies the page's Markdown copy to the clipboard, and links to that copy, to new
+ * ChatGPT and Claude chats about it, and to Cursor's install of the docs MCP server.
  *
  * The Markdown is fetched on click, not shipped with the page, so the control costs a few hundred
  * bytes of script; the copies are in the offline precache, so it works offline too. The copy is
@@ -8,6 +9,8 @@
  */
 import { useState, type ReactNode } from 'react';
 import { useLocation } from '@docusaurus/router';
+import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
+import { chatGptUrl, claudeUrl, CURSOR_INSTALL_URL } from './assistant-links';
 import { markdownCopyPath } from './markdown-path';
 import styles from './styles.module.css';
 
@@ -40,6 +43,8 @@ async function copyToClipboard(url: string): Promise<void> {
 
 export default function CopyPage(): ReactNode {
   const markdownUrl = markdownCopyPath(useLocation().pathname);
+  // The assistants fetch the copy from the public site, so their prompt needs its full address.
+  const publicMarkdownUrl = `${useDocusaurusContext().siteConfig.url}${markdownUrl}`;
   const [status, setStatus] = useState<Status>('idle');
 
   const copy = () => {
@@ -60,6 +65,15 @@ export default function CopyPage(): ReactNode {
       </button>
       <a className={styles.button} href={markdownUrl} type="text/markdown">
         View as Markdown
+      </a>
+      <a className={styles.button} href={chatGptUrl(publicMarkdownUrl)} target="_blank" rel="noopener noreferrer">
+        Open in ChatGPT
+      </a>
+      <a className={styles.button} href={claudeUrl(publicMarkdownUrl)} target="_blank" rel="noopener noreferrer">
+        Open in Claude
+      </a>
+      <a className={styles.button} href={CURSOR_INSTALL_URL} title="Adds the Weft docs MCP server (@weft/mcp-docs) to Cursor">
+        Add docs to Cursor
       </a>
     </div>
   );
