@@ -31,8 +31,15 @@ async function readJson<T>(file: string): Promise<T> {
 }
 
 /** The arguments after `npx -y @weft/mcp-docs`, checking that the line starts that way. */
-function packageArgs(command: string | undefined, args: readonly string[] = []): string[] {
-  expect([command, ...args.slice(0, 2)]).toEqual(['npx', '-y', '@weft/mcp-docs']);
+function packageArgs(
+  command: string | undefined,
+  args: readonly string[] = [],
+): string[] {
+  expect([command, ...args.slice(0, 2)]).toEqual([
+    'npx',
+    '-y',
+    '@weft/mcp-docs',
+  ]);
   return args.slice(2);
 }
 
@@ -45,7 +52,10 @@ let bundleFile = '';
 
 beforeAll(async () => {
   // A bundle of one page: these tests are about starting the server, not about its answers.
-  bundleFile = path.join(await mkdtemp(path.join(tmpdir(), 'weft-mcp-config-')), 'bundle.json');
+  bundleFile = path.join(
+    await mkdtemp(path.join(tmpdir(), 'weft-mcp-config-')),
+    'bundle.json',
+  );
   await writeFile(
     bundleFile,
     JSON.stringify({
@@ -91,7 +101,9 @@ async function startsOverStdio(args: string[]): Promise<void> {
 
 describe('docs/guides/ai-assistants.md#set-it-up', () => {
   it('the package has one command, the one npx starts', async () => {
-    const manifest = JSON.parse(await readFile(path.join(packageDir, 'package.json'), 'utf8')) as {
+    const manifest = JSON.parse(
+      await readFile(path.join(packageDir, 'package.json'), 'utf8'),
+    ) as {
       name: string;
       bin: Record<string, string>;
     };
@@ -108,14 +120,18 @@ describe('docs/guides/ai-assistants.md#set-it-up', () => {
 
   it('Claude Code and Cursor: the mcpServers entry starts the server', async () => {
     for (const file of ['claude-code.mcp.json', 'cursor.mcp.json']) {
-      const config = await readJson<{ mcpServers: Record<string, ServerEntry> }>(file);
+      const config = await readJson<{
+        mcpServers: Record<string, ServerEntry>;
+      }>(file);
       const entry = config.mcpServers['weft-docs']!;
       await startsOverStdio(packageArgs(entry.command, entry.args));
     }
   }, 90_000);
 
   it('VS Code: the stdio entry of servers starts the server', async () => {
-    const config = await readJson<{ servers: Record<string, ServerEntry> }>('vscode.mcp.json');
+    const config = await readJson<{ servers: Record<string, ServerEntry> }>(
+      'vscode.mcp.json',
+    );
     const entry = config.servers['weft-docs']!;
     expect(entry.type).toBe('stdio');
     await startsOverStdio(packageArgs(entry.command, entry.args));
@@ -124,18 +140,27 @@ describe('docs/guides/ai-assistants.md#set-it-up', () => {
   it('HTTP: the command listens where the VS Code http entry points', async () => {
     const words = await shellWords('http-server.sh');
     const args = packageArgs(words[0], words.slice(1));
-    const config = await readJson<{ servers: Record<string, ServerEntry> }>('vscode-http.mcp.json');
+    const config = await readJson<{ servers: Record<string, ServerEntry> }>(
+      'vscode-http.mcp.json',
+    );
     const entry = config.servers['weft-docs']!;
     expect(entry.type).toBe('http');
 
-    const child = spawn(process.execPath, [...nodeArgs, ...args, '--data', bundleFile], {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...nodeArgs, ...args, '--data', bundleFile],
+      {
+        cwd: root,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     try {
       const listening = await new Promise<string>((resolve, reject) => {
         let output = '';
-        const deadline = setTimeout(() => reject(new Error(`not listening in 30 s: ${output}`)), 30_000);
+        const deadline = setTimeout(
+          () => reject(new Error(`not listening in 30 s: ${output}`)),
+          30_000,
+        );
         child.stderr.on('data', (chunk: Buffer) => {
           output += chunk.toString();
           const match = /listening at (\S+)/.exec(output);
@@ -144,11 +169,15 @@ describe('docs/guides/ai-assistants.md#set-it-up', () => {
             resolve(match[1]!);
           }
         });
-        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
+        child.once('exit', (code) =>
+          reject(new Error(`exited with ${code}: ${output}`)),
+        );
       });
       expect(listening).toBe(entry.url);
       const client = new Client({ name: 'config-check', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(entry.url!)));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(entry.url!)),
+      );
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain('read_page');
       await client.close();

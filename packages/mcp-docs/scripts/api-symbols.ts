@@ -12,6 +12,7 @@ import {
   ReflectionKind,
   type DeclarationReflection,
   type SignatureReflection,
+  type TypeDocOptions,
 } from 'typedoc';
 import { typedocOptions, unescapeMarkdown } from '../../../src/config/typedoc.js';
 import type { ApiMember, ApiSymbol, DocsPage } from '../src/bundle.js';
@@ -37,8 +38,10 @@ const FOLDER_SECTIONS: Record<string, string> = {
 function text(parts: Comment['summary'] | undefined): string {
   if (parts === undefined) return '';
   return Comment.combineDisplayParts(parts)
-    .replace(/\{@link(?:code|plain)?\s+([^}\s|]+)(?:\s*\|\s*|\s+)?([^}]*)\}/g, (_whole, target: string, label: string) =>
-      label.trim() === '' ? `\`${target}\`` : label.trim(),
+    .replace(
+      /\{@link(?:code|plain)?\s+([^}\s|]+)(?:\s*\|\s*|\s+)?([^}]*)\}/g,
+      (_whole, target: string, label: string) =>
+        label.trim() === '' ? `\`${target}\`` : label.trim(),
     )
     .trim();
 }
@@ -48,13 +51,18 @@ function signatureText(name: string, signature: SignatureReflection): string {
     ? `<${signature.typeParameters.map((parameter) => parameter.name).join(', ')}>`
     : '';
   const parameters = (signature.parameters ?? [])
-    .map((parameter) => `${parameter.flags.isRest ? '...' : ''}${parameter.name}${parameter.flags.isOptional ? '?' : ''}: ${parameter.type?.toString() ?? 'unknown'}`)
+    .map(
+      (parameter) =>
+        `${parameter.flags.isRest ? '...' : ''}${parameter.name}${parameter.flags.isOptional ? '?' : ''}: ${parameter.type?.toString() ?? 'unknown'}`,
+    )
     .join(', ');
   return `${name}${typeParameters}(${parameters}): ${signature.type?.toString() ?? 'void'}`;
 }
 
 function commentOf(reflection: DeclarationReflection): Comment | undefined {
-  return reflection.comment ?? reflection.signatures?.[0]?.comment ?? reflection.getSignature?.comment;
+  return (
+    reflection.comment ?? reflection.signatures?.[0]?.comment ?? reflection.getSignature?.comment
+  );
 }
 
 function memberOf(member: DeclarationReflection): ApiMember {
@@ -80,13 +88,19 @@ function headlineOf(symbol: DeclarationReflection): string {
     : '';
   switch (symbol.kind) {
     case ReflectionKind.Function:
-      return (symbol.signatures ?? []).map((sig) => `function ${signatureText(symbol.name, sig)}`).join('\n');
+      return (symbol.signatures ?? [])
+        .map((sig) => `function ${signatureText(symbol.name, sig)}`)
+        .join('\n');
     case ReflectionKind.Class: {
-      const heritage = symbol.extendedTypes?.length ? ` extends ${symbol.extendedTypes.map(String).join(', ')}` : '';
+      const heritage = symbol.extendedTypes?.length
+        ? ` extends ${symbol.extendedTypes.map(String).join(', ')}`
+        : '';
       return `${symbol.flags.isAbstract ? 'abstract ' : ''}class ${symbol.name}${typeParameters}${heritage}`;
     }
     case ReflectionKind.Interface: {
-      const heritage = symbol.extendedTypes?.length ? ` extends ${symbol.extendedTypes.map(String).join(', ')}` : '';
+      const heritage = symbol.extendedTypes?.length
+        ? ` extends ${symbol.extendedTypes.map(String).join(', ')}`
+        : '';
       return `interface ${symbol.name}${typeParameters}${heritage}`;
     }
     case ReflectionKind.TypeAlias:
@@ -99,7 +113,9 @@ function headlineOf(symbol: DeclarationReflection): string {
 function exampleOf(comment: Comment | undefined): string | undefined {
   const tag = comment?.getTag('@example');
   if (tag === undefined) return undefined;
-  return text(tag.content).replace(/^```\w*\n/, '').replace(/\n```$/, '');
+  return text(tag.content)
+    .replace(/^```\w*\n/, '')
+    .replace(/\n```$/, '');
 }
 
 function symbolOf(symbol: DeclarationReflection, folder: string): ApiSymbol {
@@ -130,19 +146,30 @@ function apiRoute(file: string): string {
 }
 
 /** Runs TypeDoc over the core's entry point (from `rootDir`) and returns its pages and symbols. */
-export async function readApiReference(rootDir: string): Promise<{ pages: DocsPage[]; symbols: ApiSymbol[] }> {
+export async function readApiReference(
+  rootDir: string,
+): Promise<{ pages: DocsPage[]; symbols: ApiSymbol[] }> {
   const out = mkdtempSync(join(tmpdir(), 'weft-mcp-docs-api-'));
   try {
-    const { id: _id, docsPath: _docsPath, sidebar: _sidebar, plugin: _plugin, out: _out, ...options } = typedocOptions;
+    const {
+      id: _id,
+      docsPath: _docsPath,
+      sidebar: _sidebar,
+      plugin: _plugin,
+      out: _out,
+      ...options
+    } = typedocOptions;
     const app = await Application.bootstrapWithPlugins({
       ...options,
       entryPoints: options.entryPoints.map((entry) => join(rootDir, entry)),
       tsconfig: join(rootDir, options.tsconfig),
       plugin: ['typedoc-plugin-markdown'],
       outputs: [{ name: 'markdown', path: out }],
-    });
+      // The site's options are typed for docusaurus-plugin-typedoc, whose lists are plain strings.
+    } as TypeDocOptions);
     const project = await app.convert();
-    if (project === undefined) throw new Error(`TypeDoc could not convert ${options.entryPoints.join(', ')}`);
+    if (project === undefined)
+      throw new Error(`TypeDoc could not convert ${options.entryPoints.join(', ')}`);
     await app.generateOutputs(project);
 
     const symbols: ApiSymbol[] = [];
@@ -161,12 +188,19 @@ export async function readApiReference(rootDir: string): Promise<{ pages: DocsPa
       const heading = /^# (.+)$/m.exec(body)?.[1];
       const title = fields.title ?? unescapeMarkdown(heading ?? 'API reference');
       const folder = file.includes('/') ? file.split('/')[0]! : '';
-      const markdown = absoluteLinks(body, file, (target) => (routes.has(target) ? apiRoute(target) : undefined));
-      const summary = markdown.replace(/^# .+$/m, '').trim().split('\n\n')[0] ?? '';
+      const markdown = absoluteLinks(body, file, (target) =>
+        routes.has(target) ? apiRoute(target) : undefined,
+      );
+      const summary =
+        markdown
+          .replace(/^# .+$/m, '')
+          .trim()
+          .split('\n\n')[0] ?? '';
       return {
         path: apiRoute(file),
         title,
-        description: summary.startsWith('```') || summary.startsWith('|') ? '' : summary.replace(/\n/g, ' '),
+        description:
+          summary.startsWith('```') || summary.startsWith('|') ? '' : summary.replace(/\n/g, ' '),
         section: FOLDER_SECTIONS[folder] ?? 'API reference',
         kind: 'api',
         markdown: markdown.trim() + '\n',

@@ -22,7 +22,11 @@ export function splitFrontMatter(source: string): { fields: Record<string, strin
 /** `guides/production.md` → `/docs/guides/production/`; `index.md` files name their folder. */
 export function docsRoute(fileFromDocs: string, slug?: string): string {
   if (slug !== undefined) return `/docs${slug.replace(/\/?$/, '/')}`;
-  const id = fileFromDocs.split(sep).join('/').replace(/\.mdx?$/, '').replace(/(^|\/)index$/, '');
+  const id = fileFromDocs
+    .split(sep)
+    .join('/')
+    .replace(/\.mdx?$/, '')
+    .replace(/(^|\/)index$/, '');
   return id === '' ? '/docs/' : `/docs/${id}/`;
 }
 
@@ -43,18 +47,31 @@ export function absoluteLinks(
   fromFile: string,
   routeOf: (file: string) => string | undefined,
 ): string {
-  return markdown.replace(/\]\((?!https?:|\/|#)([^)\s]+?\.mdx?)(#[^)\s]*)?\)/g, (whole, target: string, anchor?: string) => {
-    const route = routeOf(posix.normalize(posix.join(posix.dirname(fromFile), target)));
-    return route === undefined ? whole : `](${route}${anchor ?? ''})`;
-  });
+  return markdown.replace(
+    /\]\((?!https?:|\/|#)([^)\s]+?\.mdx?)(#[^)\s]*)?\)/g,
+    (whole, target: string, anchor?: string) => {
+      const route = routeOf(posix.normalize(posix.join(posix.dirname(fromFile), target)));
+      return route === undefined ? whole : `](${route}${anchor ?? ''})`;
+    },
+  );
 }
 
 /** The sidebar category of each doc id, such as `guides/production` → `Guides`. */
-export function sectionsFromSidebar(items: unknown, label = 'Docs', into = new Map<string, string>()): Map<string, string> {
+export function sectionsFromSidebar(
+  items: unknown,
+  label = 'Docs',
+  into = new Map<string, string>(),
+): Map<string, string> {
   for (const item of Array.isArray(items) ? items : []) {
     if (typeof item === 'string') into.set(item, label);
     else if (typeof item === 'object' && item !== null) {
-      const entry = item as { type?: string; id?: string; label?: string; items?: unknown; link?: { id?: string } };
+      const entry = item as {
+        type?: string;
+        id?: string;
+        label?: string;
+        items?: unknown;
+        link?: { id?: string };
+      };
       if (entry.type === 'category') {
         if (entry.link?.id !== undefined) into.set(entry.link.id, entry.label ?? label);
         sectionsFromSidebar(entry.items, entry.label ?? label, into);
@@ -95,7 +112,9 @@ export function readGuidePages(rootDir: string, sidebarItems: unknown): DocsPage
   return parsed.map(({ file, fields, body, route }) => {
     const id = file.replace(/\.mdx?$/, '');
     const title = fields.title ?? fields.sidebar_label ?? id;
-    const markdown = absoluteLinks(embedSamples(body, rootDir), file, (target) => routes.get(target));
+    const markdown = absoluteLinks(embedSamples(body, rootDir), file, (target) =>
+      routes.get(target),
+    );
     return {
       path: route,
       title,
@@ -111,4 +130,3 @@ export function readGuidePages(rootDir: string, sidebarItems: unknown): DocsPage
 export function posixRelative(dir: string, file: string): string {
   return relative(dir, file).split(sep).join('/');
 }
-

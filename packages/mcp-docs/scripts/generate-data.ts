@@ -16,7 +16,13 @@ import sidebars from '../../../sidebars.js';
 import { site } from '../../../src/data/site.js';
 import { readCatalogue } from '../../../src/plugins/plugin-catalogue/catalogue.js';
 import { installCommand } from '../../../src/plugins/plugin-catalogue/model.js';
-import { BUNDLE_FORMAT, DEFAULT_BUNDLE_FILE, type CataloguePackage, type DocsBundle, type ErrorCodeDoc } from '../src/bundle.js';
+import {
+  BUNDLE_FORMAT,
+  DEFAULT_BUNDLE_FILE,
+  type CataloguePackage,
+  type DocsBundle,
+  type ErrorCodeDoc,
+} from '../src/bundle.js';
 import { readApiReference } from './api-symbols.js';
 import { absoluteLinks, guideRoutes, readGuidePages } from './docs-pages.js';
 
@@ -50,7 +56,9 @@ async function readPackages(): Promise<CataloguePackage[]> {
   const { entries, errors } = await readCatalogue(packagesDir);
   if (errors.length > 0) throw new Error(errors.map((error) => error.message).join('\n'));
   return entries.map((entry) => {
-    const manifest = JSON.parse(readFileSync(join(packagesDir, entry.directory, 'package.json'), 'utf8')) as {
+    const manifest = JSON.parse(
+      readFileSync(join(packagesDir, entry.directory, 'package.json'), 'utf8'),
+    ) as {
       dependencies?: Record<string, string>;
       peerDependencies?: Record<string, string>;
     };
@@ -72,7 +80,9 @@ async function readPackages(): Promise<CataloguePackage[]> {
 
 /** Builds the bundle from the repository's sources. */
 export async function buildBundle(): Promise<DocsBundle> {
-  const version = (JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string }).version;
+  const version = (
+    JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string }
+  ).version;
   // The sidebar module is CommonJS at the root; tsx hands it over as the default export.
   const sidebarModule = sidebars as typeof sidebars & { default?: typeof sidebars };
   const guides = readGuidePages(ROOT_DIR, (sidebarModule.default ?? sidebarModule).docs);
@@ -100,6 +110,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Could not generate the docs bundle: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `Could not generate the docs bundle: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exitCode = 1;
 });

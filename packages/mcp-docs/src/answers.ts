@@ -40,7 +40,9 @@ export function guarded<Args>(
       if (error instanceof ToolInputError) return toolError(error.message);
       const id = randomUUID();
       log(`weft-docs-mcp: ${tool} failed (error id ${id}): ${(error as Error).stack ?? error}`);
-      return toolError(`${tool} failed on the server; the server's log has the details under id ${id}.`);
+      return toolError(
+        `${tool} failed on the server; the server's log has the details under id ${id}.`,
+      );
     }
   };
 }

@@ -31,7 +31,10 @@ Serves the Weft documentation of this version to an AI assistant over MCP.
 `;
 
 function invalid(message: string): DocsServerError {
-  return new DocsServerError('WEFT_DOCS_INVALID_OPTIONS', `weft-docs-mcp: ${message}. Run weft-docs-mcp --help for the options.`);
+  return new DocsServerError(
+    'WEFT_DOCS_INVALID_OPTIONS',
+    `weft-docs-mcp: ${message}. Run weft-docs-mcp --help for the options.`,
+  );
 }
 
 export function parseCliOptions(argv: readonly string[]): CliOptions {

@@ -24,11 +24,7 @@ export function editDistance(a: string, b: string): number {
  * @param candidates - The names that exist.
  * @param limit - How many to return at most.
  */
-export function closestMatches(
-  wanted: string,
-  candidates: readonly string[],
-  limit = 5,
-): string[] {
+export function closestMatches(wanted: string, candidates: readonly string[], limit = 5): string[] {
   const target = wanted.trim().toLowerCase();
   if (target === '') return candidates.slice(0, limit);
   return candidates

@@ -45,7 +45,8 @@ async function readJsonBody(request: IncomingMessage): Promise<unknown> {
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new RangeError(`the body is larger than ${MAX_BODY_BYTES} bytes`);
+    if (size > MAX_BODY_BYTES)
+      throw new RangeError(`the body is larger than ${MAX_BODY_BYTES} bytes`);
     chunks.push(chunk);
   }
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -69,12 +70,20 @@ export async function startHttpServer(
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const hostHeader = request.headers.host;
     if (!isAllowed(hostHeader)) {
-      sendJsonError(response, 403, `Host ${JSON.stringify(hostnameOf(hostHeader ?? '').slice(0, 100))} is not allowed by this server`);
+      sendJsonError(
+        response,
+        403,
+        `Host ${JSON.stringify(hostnameOf(hostHeader ?? '').slice(0, 100))} is not allowed by this server`,
+      );
       return;
     }
     const origin = request.headers.origin;
     if (origin !== undefined && origin !== 'null' && !isAllowed(originHost(origin))) {
-      sendJsonError(response, 403, `Origin ${JSON.stringify(origin.slice(0, 100))} is not allowed by this server`);
+      sendJsonError(
+        response,
+        403,
+        `Origin ${JSON.stringify(origin.slice(0, 100))} is not allowed by this server`,
+      );
       return;
     }
     const path = (request.url ?? '/').split('?')[0];
@@ -92,7 +101,11 @@ export async function startHttpServer(
     try {
       body = await readJsonBody(request);
     } catch (error) {
-      sendJsonError(response, error instanceof RangeError ? 413 : 400, `Bad request: ${(error as Error).message}`);
+      sendJsonError(
+        response,
+        error instanceof RangeError ? 413 : 400,
+        `Bad request: ${(error as Error).message}`,
+      );
       return;
     }
     const server = createDocsServer(bundle, log);
@@ -108,8 +121,11 @@ export async function startHttpServer(
   const httpServer: Server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       const id = randomUUID();
-      log(`weft-docs-mcp: an HTTP request failed (error id ${id}): ${(error as Error).stack ?? error}`);
-      if (!response.headersSent) sendJsonError(response, 500, `Internal error; the server's log has id ${id}`);
+      log(
+        `weft-docs-mcp: an HTTP request failed (error id ${id}): ${(error as Error).stack ?? error}`,
+      );
+      if (!response.headersSent)
+        sendJsonError(response, 500, `Internal error; the server's log has id ${id}`);
       else response.end();
     });
   });

@@ -5,7 +5,12 @@
  * @packageDocumentation
  */
 export { createDocsServer, SERVER_NAME } from './server.js';
-export { startHttpServer, MCP_HTTP_PATH, type HttpOptions, type RunningHttpServer } from './http.js';
+export {
+  startHttpServer,
+  MCP_HTTP_PATH,
+  type HttpOptions,
+  type RunningHttpServer,
+} from './http.js';
 export {
   loadDocsBundle,
   DEFAULT_BUNDLE_FILE,

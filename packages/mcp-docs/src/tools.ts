@@ -24,7 +24,10 @@ const text = (max: number, what: string) =>
 export function normalisePath(input: string, siteUrl: string): string {
   let path = input.trim();
   if (path.startsWith(siteUrl)) path = path.slice(siteUrl.length);
-  path = path.replace(/[?#].*$/, '').replace(/\.md$/, '').replace(/\/index$/, '');
+  path = path
+    .replace(/[?#].*$/, '')
+    .replace(/\.md$/, '')
+    .replace(/\/index$/, '');
   if (!path.startsWith('/')) path = `/${path}`;
   if (!path.endsWith('/')) path = `${path}/`;
   return path;
@@ -40,7 +43,9 @@ export function formatSymbol(symbol: ApiSymbol, siteUrl: string): string {
     parts.push(
       '## Members\n\n' +
         symbol.members
-          .map((member) => `- \`${member.signature}\`${member.summary ? `: ${member.summary}` : ''}`)
+          .map(
+            (member) => `- \`${member.signature}\`${member.summary ? `: ${member.summary}` : ''}`,
+          )
           .join('\n'),
     );
   }
@@ -78,7 +83,9 @@ export function formatPackage(entry: CataloguePackage): string {
 export function registerTools(server: McpServer, bundle: DocsBundle, log: FailureLog): void {
   const search = new DocsSearch(bundle.pages, bundle.symbols);
   const pagesByPath = new Map(bundle.pages.map((page) => [page.path, page]));
-  const symbolsByName = new Map(bundle.symbols.map((symbol) => [symbol.name.toLowerCase(), symbol]));
+  const symbolsByName = new Map(
+    bundle.symbols.map((symbol) => [symbol.name.toLowerCase(), symbol]),
+  );
   const errorsByCode = new Map(bundle.errors.map((entry) => [entry.code, entry]));
 
   server.registerTool(
@@ -95,25 +102,29 @@ export function registerTools(server: McpServer, bundle: DocsBundle, log: Failur
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    guarded('search_docs', log, ({ query, limit }: { query: string; limit?: number | undefined }) => {
-      const hits = search.search(query, limit ?? 8);
-      if (hits.length === 0) {
-        const titles = bundle.pages.map((page) => page.title);
-        throw new ToolInputError(
-          `No page matches "${query.trim()}".${didYouMean(closestMatches(query, titles, 3))} ` +
-            'Try fewer or other words, or read the index with read_page path "/docs/".',
+    guarded(
+      'search_docs',
+      log,
+      ({ query, limit }: { query: string; limit?: number | undefined }) => {
+        const hits = search.search(query, limit ?? 8);
+        if (hits.length === 0) {
+          const titles = bundle.pages.map((page) => page.title);
+          throw new ToolInputError(
+            `No page matches "${query.trim()}".${didYouMean(closestMatches(query, titles, 3))} ` +
+              'Try fewer or other words, or read the index with read_page path "/docs/".',
+          );
+        }
+        return textAnswer(
+          hits
+            .map(
+              (hit, index) =>
+                `${index + 1}. ${hit.title}${hit.heading ? ` › ${hit.heading}` : ''} [${hit.section}]\n` +
+                `   path: ${hit.path}\n   ${hit.snippet}`,
+            )
+            .join('\n\n'),
         );
-      }
-      return textAnswer(
-        hits
-          .map(
-            (hit, index) =>
-              `${index + 1}. ${hit.title}${hit.heading ? ` › ${hit.heading}` : ''} [${hit.section}]\n` +
-              `   path: ${hit.path}\n   ${hit.snippet}`,
-          )
-          .join('\n\n'),
-      );
-    }),
+      },
+    ),
   );
 
   server.registerTool(
@@ -166,7 +177,9 @@ export function registerTools(server: McpServer, bundle: DocsBundle, log: Failur
       title: 'Explain a Weft error code',
       description:
         'Explains a WEFT_ error code (from WeftError.code or an error answer): what raises it, its cause, its fix and its section of the errors reference.',
-      inputSchema: { code: text(MAX_NAME_LENGTH, 'code').describe('Such as "WEFT_INVALID_CONFIG".') },
+      inputSchema: {
+        code: text(MAX_NAME_LENGTH, 'code').describe('Such as "WEFT_INVALID_CONFIG".'),
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     guarded('explain_error', log, ({ code }: { code: string }) => {

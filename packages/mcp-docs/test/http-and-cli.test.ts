@@ -19,13 +19,20 @@ let url: URL;
 
 beforeAll(async () => {
   const bundleFile = await generateBundle();
-  child = spawn(process.execPath, [...NODE_SOURCE_ARGS, CLI_ENTRY, '--http', '--port', '0', '--data', bundleFile], {
-    cwd: ROOT_DIR,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  child = spawn(
+    process.execPath,
+    [...NODE_SOURCE_ARGS, CLI_ENTRY, '--http', '--port', '0', '--data', bundleFile],
+    {
+      cwd: ROOT_DIR,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   url = await new Promise<URL>((resolve, reject) => {
     let output = '';
-    const deadline = setTimeout(() => reject(new Error(`no "listening" line in 60 s: ${output}`)), 60_000);
+    const deadline = setTimeout(
+      () => reject(new Error(`no "listening" line in 60 s: ${output}`)),
+      60_000,
+    );
     child.stderr!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening at (\S+)/.exec(output);
@@ -50,7 +57,11 @@ function post(headers: Record<string, string>): Promise<{ status: number; body: 
       url,
       {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
         timeout: 10_000,
       },
       (response) => {
@@ -81,7 +92,9 @@ describe('weft-docs-mcp --http', () => {
       })) as CallToolResult;
       expect(result.isError).not.toBe(true);
       expect(result.content[0]).toMatchObject({ type: 'text' });
-      expect((result.content[0] as { text: string }).text).toContain('# WEFT_HOST_NOT_ALLOWED (@weft/core)');
+      expect((result.content[0] as { text: string }).text).toContain(
+        '# WEFT_HOST_NOT_ALLOWED (@weft/core)',
+      );
     } finally {
       await client.close();
     }
@@ -100,7 +113,10 @@ describe('weft-docs-mcp --http', () => {
   });
 
   it('accepts localhost as Host, and an Origin on the loopback', async () => {
-    const { status } = await post({ host: `localhost:${url.port}`, origin: 'http://localhost:5173' });
+    const { status } = await post({
+      host: `localhost:${url.port}`,
+      origin: 'http://localhost:5173',
+    });
     expect(status).toBe(200);
   });
 });

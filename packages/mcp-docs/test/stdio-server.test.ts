@@ -35,7 +35,10 @@ afterAll(async () => {
   await client?.close();
 });
 
-async function call(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
+async function call(
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ text: string; isError: boolean }> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
   return { text, isError: result.isError === true };
@@ -289,7 +292,9 @@ describe('page resources', () => {
   });
 
   it('reads a page', async () => {
-    const { contents } = await client.readResource({ uri: 'weft-docs://pages/api/classes/Runtime/' });
+    const { contents } = await client.readResource({
+      uri: 'weft-docs://pages/api/classes/Runtime/',
+    });
     expect(contents[0]).toMatchObject({ mimeType: 'text/markdown' });
     expect((contents[0] as { text: string }).text).toMatch(/^# Class: Runtime/);
   });

@@ -22,9 +22,13 @@ const run = promisify(execFile);
  */
 export async function generateBundle(): Promise<string> {
   const out = join(await mkdtemp(join(tmpdir(), 'weft-mcp-docs-test-')), 'docs-bundle.json');
-  await run(process.execPath, [...NODE_SOURCE_ARGS, join(PACKAGE_DIR, 'scripts', 'generate-data.ts'), '--out', out], {
-    cwd: PACKAGE_DIR,
-    timeout: 240_000,
-  });
+  await run(
+    process.execPath,
+    [...NODE_SOURCE_ARGS, join(PACKAGE_DIR, 'scripts', 'generate-data.ts'), '--out', out],
+    {
+      cwd: PACKAGE_DIR,
+      timeout: 240_000,
+    },
+  );
   return out;
 }

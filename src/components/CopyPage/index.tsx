@@ -66,13 +66,27 @@ export default function CopyPage(): ReactNode {
       <a className={styles.button} href={markdownUrl} type="text/markdown">
         View as Markdown
       </a>
-      <a className={styles.button} href={chatGptUrl(publicMarkdownUrl)} target="_blank" rel="noopener noreferrer">
+      <a
+        className={styles.button}
+        href={chatGptUrl(publicMarkdownUrl)}
+        target="_blank"
+        rel="noopener noreferrer"
+      >
         Open in ChatGPT
       </a>
-      <a className={styles.button} href={claudeUrl(publicMarkdownUrl)} target="_blank" rel="noopener noreferrer">
+      <a
+        className={styles.button}
+        href={claudeUrl(publicMarkdownUrl)}
+        target="_blank"
+        rel="noopener noreferrer"
+      >
         Open in Claude
       </a>
-      <a className={styles.button} href={CURSOR_INSTALL_URL} title="Adds the Weft docs MCP server (@weft/mcp-docs) to Cursor">
+      <a
+        className={styles.button}
+        href={CURSOR_INSTALL_URL}
+        title="Adds the Weft docs MCP server (@weft/mcp-docs) to Cursor"
+      >
         Add docs to Cursor
       </a>
     </div>
