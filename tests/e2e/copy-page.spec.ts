@@ -71,7 +71,7 @@ test("the assistant links open ChatGPT, Claude and Cursor's install of the docs 
   ] as const) {
     const link = page.getByRole('link', { name, exact: true });
     await expect(link).toHaveAttribute('target', '_blank');
-    await expect(link).toHaveAttribute('rel', /noopener/);
+    await expect(link).toHaveAttribute('rel', /noreferrer/);
     const href = (await link.getAttribute('href')) ?? '';
     expect(href.startsWith(start), href).toBe(true);
     expect(new URL(href).searchParams.get('q')).toContain(copyUrl);

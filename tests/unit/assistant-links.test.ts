@@ -8,8 +8,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   assistantPrompt,
-  chatGptUrl,
-  claudeUrl,
+  CHAT_LINKS,
+  chatUrl,
   CURSOR_INSTALL_URL,
 } from '../../src/components/CopyPage/assistant-links';
 
@@ -18,10 +18,12 @@ const page = 'https://weft-ai.github.io/docs/guides/production.md';
 describe('the assistant links of the copy-page bar', () => {
   it('open a new ChatGPT or Claude chat whose prompt points at the Markdown copy', () => {
     expect(assistantPrompt(page)).toContain(page);
-    const chatGpt = new URL(chatGptUrl(page));
+    const starts = Object.fromEntries(CHAT_LINKS);
+    expect(Object.keys(starts)).toEqual(['Open in ChatGPT', 'Open in Claude']);
+    const chatGpt = new URL(chatUrl(starts['Open in ChatGPT']!, page));
     expect(`${chatGpt.origin}${chatGpt.pathname}`).toBe('https://chatgpt.com/');
     expect(chatGpt.searchParams.get('q')).toBe(assistantPrompt(page));
-    const claude = new URL(claudeUrl(page));
+    const claude = new URL(chatUrl(starts['Open in Claude']!, page));
     expect(`${claude.origin}${claude.pathname}`).toBe('https://claude.ai/new');
     expect(claude.searchParams.get('q')).toBe(assistantPrompt(page));
   });

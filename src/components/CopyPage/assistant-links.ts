@@ -1,20 +1,24 @@
 /**
  * The links beside "Copy page" that take a page to an AI assistant: a new ChatGPT or Claude
  * chat whose prompt points at the page's Markdown copy, and Cursor's install link for the docs
- * MCP server (`@weft/mcp-docs`). Plain links, built from strings: no script runs on click.
+ * MCP server (`@weft/mcp-docs`). Plain links built from short strings: they ride in every docs
+ * page's first-load script (tests/build/javascript-budget.test.ts), and no script runs on click.
  */
 
 /** The prompt a new chat opens with; the assistant fetches the page itself. */
 export function assistantPrompt(markdownUrl: string): string {
-  return `Read ${markdownUrl} (a page of the Weft documentation) so that you can answer my questions about it.`;
+  return `Read ${markdownUrl} and answer my questions about Weft from it.`;
 }
 
-export function chatGptUrl(markdownUrl: string): string {
-  return `https://chatgpt.com/?q=${encodeURIComponent(assistantPrompt(markdownUrl))}`;
-}
+/** Each chat's label and the start of its link, which takes the prompt as `q`. */
+export const CHAT_LINKS = [
+  ['Open in ChatGPT', 'https://chatgpt.com/?q='],
+  ['Open in Claude', 'https://claude.ai/new?q='],
+] as const;
 
-export function claudeUrl(markdownUrl: string): string {
-  return `https://claude.ai/new?q=${encodeURIComponent(assistantPrompt(markdownUrl))}`;
+/** A new chat at `start` (from {@link CHAT_LINKS}) about the page at `markdownUrl`. */
+export function chatUrl(start: string, markdownUrl: string): string {
+  return start + encodeURIComponent(assistantPrompt(markdownUrl));
 }
 
 /**

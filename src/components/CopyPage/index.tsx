@@ -10,7 +10,7 @@
 import { useState, type ReactNode } from 'react';
 import { useLocation } from '@docusaurus/router';
 import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
-import { chatGptUrl, claudeUrl, CURSOR_INSTALL_URL } from './assistant-links';
+import { CHAT_LINKS, chatUrl, CURSOR_INSTALL_URL } from './assistant-links';
 import { markdownCopyPath } from './markdown-path';
 import styles from './styles.module.css';
 
@@ -66,27 +66,18 @@ export default function CopyPage(): ReactNode {
       <a className={styles.button} href={markdownUrl} type="text/markdown">
         View as Markdown
       </a>
-      <a
-        className={styles.button}
-        href={chatGptUrl(publicMarkdownUrl)}
-        target="_blank"
-        rel="noopener noreferrer"
-      >
-        Open in ChatGPT
-      </a>
-      <a
-        className={styles.button}
-        href={claudeUrl(publicMarkdownUrl)}
-        target="_blank"
-        rel="noopener noreferrer"
-      >
-        Open in Claude
-      </a>
-      <a
-        className={styles.button}
-        href={CURSOR_INSTALL_URL}
-        title="Adds the Weft docs MCP server (@weft/mcp-docs) to Cursor"
-      >
+      {CHAT_LINKS.map(([label, start]) => (
+        <a
+          key={label}
+          className={styles.button}
+          href={chatUrl(start, publicMarkdownUrl)}
+          target="_blank"
+          rel="noreferrer"
+        >
+          {label}
+        </a>
+      ))}
+      <a className={styles.button} href={CURSOR_INSTALL_URL}>
         Add docs to Cursor
       </a>
     </div>
