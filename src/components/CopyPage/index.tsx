@@ -7,10 +7,8 @@
  * handed to the clipboard as a pending ClipboardItem where the browser supports it, so Safari,
  * which requires the clipboard call to happen in the click itself, accepts it.
  */
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { useLocation } from '@docusaurus/router';
-import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
-import { CHAT_LINKS, chatUrl, CURSOR_INSTALL_URL } from './assistant-links';
 import { markdownCopyPath } from './markdown-path';
 import styles from './styles.module.css';
 
@@ -43,9 +41,19 @@ async function copyToClipboard(url: string): Promise<void> {
 
 export default function CopyPage(): ReactNode {
   const markdownUrl = markdownCopyPath(useLocation().pathname);
-  // The assistants fetch the copy from the public site, so their prompt needs its full address.
-  const publicMarkdownUrl = `${useDocusaurusContext().siteConfig.url}${markdownUrl}`;
   const [status, setStatus] = useState<Status>('idle');
+  const [AssistantLinks, setAssistantLinks] = useState<ComponentType<{
+    markdownPath: string;
+  }> | null>(null);
+
+  // The assistant links come after hydration, from their own chunk (see AssistantLinks.tsx).
+  // Offline with the chunk missing from the cache, the bar simply goes without them.
+  useEffect(() => {
+    import('./AssistantLinks').then(
+      (module) => setAssistantLinks(() => module.default),
+      () => undefined,
+    );
+  }, []);
 
   const copy = () => {
     setStatus('idle');
@@ -66,20 +74,7 @@ export default function CopyPage(): ReactNode {
       <a className={styles.button} href={markdownUrl} type="text/markdown">
         View as Markdown
       </a>
-      {CHAT_LINKS.map(([label, start]) => (
-        <a
-          key={label}
-          className={styles.button}
-          href={chatUrl(start, publicMarkdownUrl)}
-          target="_blank"
-          rel="noreferrer"
-        >
-          {label}
-        </a>
-      ))}
-      <a className={styles.button} href={CURSOR_INSTALL_URL}>
-        Add docs to Cursor
-      </a>
+      {AssistantLinks && <AssistantLinks markdownPath={markdownUrl} />}
     </div>
   );
 }
