@@ -165,6 +165,8 @@ export async function readApiReference(
       tsconfig: join(rootDir, options.tsconfig),
       plugin: ['typedoc-plugin-markdown'],
       outputs: [{ name: 'markdown', path: out }],
+      // Quiet: `npm pack --json` runs this in prepack and reads stdout as JSON.
+      logLevel: 'Warn',
       // The site's options are typed for docusaurus-plugin-typedoc, whose lists are plain strings.
     } as TypeDocOptions);
     const project = await app.convert();
