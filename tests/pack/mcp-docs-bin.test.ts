@@ -17,7 +17,8 @@ import { packWorkspacePackages } from '../../packages/create-weft/src/weft-packa
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
-const TIMEOUT = 300_000;
+// Packing builds @weft/core and this package (docs bundle, then tsup with declarations) first.
+const TIMEOUT = 600_000;
 
 describe('the packed @weft/mcp-docs tarball', () => {
   let work = '';
