@@ -248,6 +248,15 @@ const config = {
           depth: 2,
           // The guides first, then the API reference.
           includeOrder: ['/docs/**', `/${API_ROUTE_BASE_PATH}/**`],
+          // Assistants that read llms.txt learn of the MCP server that serves these docs offline.
+          optionalLinks: [
+            {
+              title: 'Weft docs MCP server (@weft/mcp-docs)',
+              url: '/docs/guides/ai-assistants.md',
+              description:
+                'run `npx -y @weft/mcp-docs` to give an AI assistant these docs of your version over MCP, offline: search_docs, read_page, get_api_symbol, explain_error and list_plugins.',
+            },
+          ],
           logLevel: 0,
           onRouteError: 'throw',
           content: {

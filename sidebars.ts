@@ -58,6 +58,7 @@ const sidebars: SidebarsConfig = {
         'guides/observability',
         'guides/testing',
         'guides/troubleshooting',
+        'guides/ai-assistants',
       ],
     },
     {

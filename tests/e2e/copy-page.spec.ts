@@ -58,3 +58,31 @@ test('a failed copy says so instead of claiming success', async ({ page }) => {
     page.getByRole('status').filter({ hasText: 'Could not copy the page' }),
   ).toBeVisible();
 });
+
+test("the assistant links open ChatGPT, Claude and Cursor's install of the docs server", async ({
+  page,
+}) => {
+  await gotoHydrated(page, '/docs/guides/production/');
+  const copyUrl = 'https://weft-ai.github.io/docs/guides/production.md';
+
+  for (const [name, start] of [
+    ['Open in ChatGPT', 'https://chatgpt.com/?q='],
+    ['Open in Claude', 'https://claude.ai/new?q='],
+  ] as const) {
+    const link = page.getByRole('link', { name, exact: true });
+    await expect(link).toHaveAttribute('target', '_blank');
+    await expect(link).toHaveAttribute('rel', /noreferrer/);
+    const href = (await link.getAttribute('href')) ?? '';
+    expect(href.startsWith(start), href).toBe(true);
+    expect(new URL(href).searchParams.get('q')).toContain(copyUrl);
+  }
+
+  const cursor = page.getByRole('link', { name: 'Add docs to Cursor', exact: true });
+  const install = new URL((await cursor.getAttribute('href')) ?? '');
+  expect(install.protocol).toBe('cursor:');
+  expect(install.searchParams.get('name')).toBe('weft-docs');
+  expect(JSON.parse(atob(install.searchParams.get('config') ?? ''))).toEqual({
+    command: 'npx',
+    args: ['-y', '@weft/mcp-docs'],
+  });
+});

@@ -90,6 +90,7 @@ describe('the ```ts blocks of the package READMEs', () => {
       'coordinator-postgres',
       'core',
       'create-weft',
+      'mcp-docs',
       'memory-postgres',
       'memory-sqlite',
       'model-openai',

@@ -1,12 +1,13 @@
 /**
- * "Copy page": copies the page's Markdown copy to the clipboard, and links to that copy.
+ * "Copy page": copies the page's Markdown copy to the clipboard, and links to that copy, to new
+ * ChatGPT and Claude chats about it, and to Cursor's install of the docs MCP server.
  *
  * The Markdown is fetched on click, not shipped with the page, so the control costs a few hundred
  * bytes of script; the copies are in the offline precache, so it works offline too. The copy is
  * handed to the clipboard as a pending ClipboardItem where the browser supports it, so Safari,
  * which requires the clipboard call to happen in the click itself, accepts it.
  */
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { useLocation } from '@docusaurus/router';
 import { markdownCopyPath } from './markdown-path';
 import styles from './styles.module.css';
@@ -41,6 +42,18 @@ async function copyToClipboard(url: string): Promise<void> {
 export default function CopyPage(): ReactNode {
   const markdownUrl = markdownCopyPath(useLocation().pathname);
   const [status, setStatus] = useState<Status>('idle');
+  const [AssistantLinks, setAssistantLinks] = useState<ComponentType<{
+    markdownPath: string;
+  }> | null>(null);
+
+  // The assistant links come after hydration, from their own chunk (see AssistantLinks.tsx).
+  // Offline with the chunk missing from the cache, the bar simply goes without them.
+  useEffect(() => {
+    import('./AssistantLinks').then(
+      (module) => setAssistantLinks(() => module.default),
+      () => undefined,
+    );
+  }, []);
 
   const copy = () => {
     setStatus('idle');
@@ -61,6 +74,7 @@ export default function CopyPage(): ReactNode {
       <a className={styles.button} href={markdownUrl} type="text/markdown">
         View as Markdown
       </a>
+      {AssistantLinks && <AssistantLinks markdownPath={markdownUrl} />}
     </div>
   );
 }

@@ -1,0 +1,188 @@
+/**
+ * The set-ups of docs/guides/ai-assistants.md, as each client reads them: every config starts
+ * `npx -y @weft/mcp-docs` with its arguments, and those arguments, given to the package's
+ * command, start a server the MCP SDK's client can talk to. (npx itself is not run: the package
+ * is not on the registry yet, and its only `bin` is what npx would start.)
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const root = path.resolve(here, '../..');
+const packageDir = path.join(root, 'packages/mcp-docs');
+const cli = path.join(packageDir, 'src/cli.ts');
+const nodeArgs = ['--conditions=weft-source', '--import', 'tsx', cli];
+
+interface ServerEntry {
+  type?: string;
+  command?: string;
+  args?: string[];
+  url?: string;
+}
+
+async function readJson<T>(file: string): Promise<T> {
+  return JSON.parse(await readFile(path.join(here, file), 'utf8')) as T;
+}
+
+/** The arguments after `npx -y @weft/mcp-docs`, checking that the line starts that way. */
+function packageArgs(
+  command: string | undefined,
+  args: readonly string[] = [],
+): string[] {
+  expect([command, ...args.slice(0, 2)]).toEqual([
+    'npx',
+    '-y',
+    '@weft/mcp-docs',
+  ]);
+  return args.slice(2);
+}
+
+/** The words of a one-line shell sample. */
+async function shellWords(file: string): Promise<string[]> {
+  return (await readFile(path.join(here, file), 'utf8')).trim().split(/\s+/);
+}
+
+let bundleFile = '';
+
+beforeAll(async () => {
+  // A bundle of one page: these tests are about starting the server, not about its answers.
+  bundleFile = path.join(
+    await mkdtemp(path.join(tmpdir(), 'weft-mcp-config-')),
+    'bundle.json',
+  );
+  await writeFile(
+    bundleFile,
+    JSON.stringify({
+      format: 1,
+      version: '0.0.0-test',
+      siteUrl: 'https://weft-ai.github.io',
+      pages: [
+        {
+          path: '/docs/',
+          title: 'Weft documentation',
+          description: 'The start page.',
+          section: 'Docs',
+          kind: 'guide',
+          markdown: '# Weft documentation\n\nAgents from plugins.\n',
+        },
+      ],
+      symbols: [],
+      errors: [],
+      packages: [],
+    }),
+  );
+});
+
+async function startsOverStdio(args: string[]): Promise<void> {
+  const client = new Client({ name: 'config-check', version: '1.0.0' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [...nodeArgs, ...args, '--data', bundleFile],
+      cwd: root,
+      stderr: 'pipe',
+    }),
+    { timeout: 30_000 },
+  );
+  try {
+    expect(client.getServerVersion()?.name).toBe('weft-docs');
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('search_docs');
+  } finally {
+    await client.close();
+  }
+}
+
+describe('docs/guides/ai-assistants.md#set-it-up', () => {
+  it('the package has one command, the one npx starts', async () => {
+    const manifest = JSON.parse(
+      await readFile(path.join(packageDir, 'package.json'), 'utf8'),
+    ) as {
+      name: string;
+      bin: Record<string, string>;
+    };
+    expect(manifest.name).toBe('@weft/mcp-docs');
+    expect(Object.keys(manifest.bin)).toEqual(['weft-docs-mcp']);
+  });
+
+  it('Claude Code: `claude mcp add` starts the server', async () => {
+    const words = await shellWords('claude-code-add.sh');
+    expect(words.slice(0, 4)).toEqual(['claude', 'mcp', 'add', 'weft-docs']);
+    const command = words.slice(words.indexOf('--') + 1);
+    await startsOverStdio(packageArgs(command[0], command.slice(1)));
+  }, 60_000);
+
+  it('Claude Code and Cursor: the mcpServers entry starts the server', async () => {
+    for (const file of ['claude-code.mcp.json', 'cursor.mcp.json']) {
+      const config = await readJson<{
+        mcpServers: Record<string, ServerEntry>;
+      }>(file);
+      const entry = config.mcpServers['weft-docs']!;
+      await startsOverStdio(packageArgs(entry.command, entry.args));
+    }
+  }, 90_000);
+
+  it('VS Code: the stdio entry of servers starts the server', async () => {
+    const config = await readJson<{ servers: Record<string, ServerEntry> }>(
+      'vscode.mcp.json',
+    );
+    const entry = config.servers['weft-docs']!;
+    expect(entry.type).toBe('stdio');
+    await startsOverStdio(packageArgs(entry.command, entry.args));
+  }, 60_000);
+
+  it('HTTP: the command listens where the VS Code http entry points', async () => {
+    const words = await shellWords('http-server.sh');
+    const args = packageArgs(words[0], words.slice(1));
+    const config = await readJson<{ servers: Record<string, ServerEntry> }>(
+      'vscode-http.mcp.json',
+    );
+    const entry = config.servers['weft-docs']!;
+    expect(entry.type).toBe('http');
+
+    const child = spawn(
+      process.execPath,
+      [...nodeArgs, ...args, '--data', bundleFile],
+      {
+        cwd: root,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
+    try {
+      const listening = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        const deadline = setTimeout(
+          () => reject(new Error(`not listening in 30 s: ${output}`)),
+          30_000,
+        );
+        child.stderr.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const match = /listening at (\S+)/.exec(output);
+          if (match) {
+            clearTimeout(deadline);
+            resolve(match[1]!);
+          }
+        });
+        child.once('exit', (code) =>
+          reject(new Error(`exited with ${code}: ${output}`)),
+        );
+      });
+      expect(listening).toBe(entry.url);
+      const client = new Client({ name: 'config-check', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(entry.url!)),
+      );
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain('read_page');
+      await client.close();
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 60_000);
+});

@@ -1,0 +1,1 @@
+claude mcp add weft-docs -- npx -y @weft/mcp-docs

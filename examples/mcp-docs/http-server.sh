@@ -1,0 +1,1 @@
+npx -y @weft/mcp-docs --http --port 3920

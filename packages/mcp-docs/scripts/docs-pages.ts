@@ -1,0 +1,132 @@
+/**
+ * The guides as the bundle carries them: each `docs/` file as Markdown with its title as a
+ * heading, every sample the site embeds from `examples/` (a `file=<rootDir>/…` fence) filled in,
+ * and relative `.md` links turned into the site's paths, as the site's own Markdown copies do.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, posix, relative, sep } from 'node:path';
+import type { DocsPage } from '../src/bundle.js';
+
+/** Front matter fields the pages use, read without a YAML parser (they are one line each). */
+export function splitFrontMatter(source: string): { fields: Record<string, string>; body: string } {
+  const match = /^---\n([\s\S]*?)\n---\n/.exec(source);
+  if (!match) return { fields: {}, body: source };
+  const fields: Record<string, string> = {};
+  for (const line of match[1]!.split('\n')) {
+    const field = /^([\w-]+):\s*(.*)$/.exec(line);
+    if (field) fields[field[1]!] = field[2]!.replace(/^(['"])(.*)\1$/, '$2');
+  }
+  return { fields, body: source.slice(match[0].length) };
+}
+
+/** `guides/production.md` → `/docs/guides/production/`; `index.md` files name their folder. */
+export function docsRoute(fileFromDocs: string, slug?: string): string {
+  if (slug !== undefined) return `/docs${slug.replace(/\/?$/, '/')}`;
+  const id = fileFromDocs
+    .split(sep)
+    .join('/')
+    .replace(/\.mdx?$/, '')
+    .replace(/(^|\/)index$/, '');
+  return id === '' ? '/docs/' : `/docs/${id}/`;
+}
+
+/** Fills each `file=<rootDir>/…` fence with the file it names. */
+export function embedSamples(markdown: string, rootDir: string): string {
+  return markdown.replace(
+    /^(```[^\n]*?)\s*file=<rootDir>\/(\S+)\n[\s\S]*?^```$/gm,
+    (_whole, fence: string, file: string) => {
+      const code = readFileSync(join(rootDir, file), 'utf8').replace(/\n$/, '');
+      return `${fence}\n${code}\n\`\`\``;
+    },
+  );
+}
+
+/** Rewrites relative links to Markdown files as site paths, with `routeOf` naming each file's page. */
+export function absoluteLinks(
+  markdown: string,
+  fromFile: string,
+  routeOf: (file: string) => string | undefined,
+): string {
+  return markdown.replace(
+    /\]\((?!https?:|\/|#)([^)\s]+?\.mdx?)(#[^)\s]*)?\)/g,
+    (whole, target: string, anchor?: string) => {
+      const route = routeOf(posix.normalize(posix.join(posix.dirname(fromFile), target)));
+      return route === undefined ? whole : `](${route}${anchor ?? ''})`;
+    },
+  );
+}
+
+/** The sidebar category of each doc id, such as `guides/production` → `Guides`. */
+export function sectionsFromSidebar(
+  items: unknown,
+  label = 'Docs',
+  into = new Map<string, string>(),
+): Map<string, string> {
+  for (const item of Array.isArray(items) ? items : []) {
+    if (typeof item === 'string') into.set(item, label);
+    else if (typeof item === 'object' && item !== null) {
+      const entry = item as {
+        type?: string;
+        id?: string;
+        label?: string;
+        items?: unknown;
+        link?: { id?: string };
+      };
+      if (entry.type === 'category') {
+        if (entry.link?.id !== undefined) into.set(entry.link.id, entry.label ?? label);
+        sectionsFromSidebar(entry.items, entry.label ?? label, into);
+      } else if (entry.type === 'doc' && entry.id !== undefined) into.set(entry.id, label);
+    }
+  }
+  return into;
+}
+
+function docsFiles(docsDir: string): string[] {
+  return readdirSync(docsDir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.mdx?$/.test(file))
+    .sort();
+}
+
+/** Each file under `docs/` (such as `guides/production.md`) to its page's path. */
+export function guideRoutes(rootDir: string): Map<string, string> {
+  const docsDir = join(rootDir, 'docs');
+  return new Map(
+    docsFiles(docsDir).map((file) => {
+      const { fields } = splitFrontMatter(readFileSync(join(docsDir, file), 'utf8'));
+      return [file.split(sep).join('/'), docsRoute(file, fields.slug)];
+    }),
+  );
+}
+
+/** Every page of `docs/`, in file order. */
+export function readGuidePages(rootDir: string, sidebarItems: unknown): DocsPage[] {
+  const docsDir = join(rootDir, 'docs');
+  const files = docsFiles(docsDir);
+  const sections = sectionsFromSidebar(sidebarItems);
+  const parsed = files.map((file) => {
+    const { fields, body } = splitFrontMatter(readFileSync(join(docsDir, file), 'utf8'));
+    const posixFile = file.split(sep).join('/');
+    return { file: posixFile, fields, body, route: docsRoute(file, fields.slug) };
+  });
+  const routes = new Map(parsed.map(({ file, route }) => [file, route]));
+  return parsed.map(({ file, fields, body, route }) => {
+    const id = file.replace(/\.mdx?$/, '');
+    const title = fields.title ?? fields.sidebar_label ?? id;
+    const markdown = absoluteLinks(embedSamples(body, rootDir), file, (target) =>
+      routes.get(target),
+    );
+    return {
+      path: route,
+      title,
+      description: fields.description ?? '',
+      section: sections.get(id) ?? 'Docs',
+      kind: 'guide' as const,
+      markdown: `# ${title}\n\n${markdown.trim()}\n`,
+    };
+  });
+}
+
+/** The path of `file` relative to `dir`, with forward slashes. */
+export function posixRelative(dir: string, file: string): string {
+  return relative(dir, file).split(sep).join('/');
+}

@@ -1,0 +1,117 @@
+/**
+ * Writes `data/docs-bundle.json`, the documentation the server answers from, from the same
+ * sources the site is built from: the guides in `docs/`, the API reference TypeDoc makes from
+ * `@weft/core`, every package's error registry and the plugin catalogue. It needs no site build,
+ * so it runs in the package's `build` (and `prepack`), and in the tests before they start the
+ * server. Run from the repository: `npm run generate:data -w @weft/mcp-docs`.
+ *
+ * `--out <file>` writes elsewhere.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadErrorRegistries } from '../../../scripts/references/error-registries.js';
+import sidebars from '../../../sidebars.js';
+import { site } from '../../../src/data/site.js';
+import { readCatalogue } from '../../../src/plugins/plugin-catalogue/catalogue.js';
+import { installCommand } from '../../../src/plugins/plugin-catalogue/model.js';
+import {
+  BUNDLE_FORMAT,
+  DEFAULT_BUNDLE_FILE,
+  type CataloguePackage,
+  type DocsBundle,
+  type ErrorCodeDoc,
+} from '../src/bundle.js';
+import { readApiReference } from './api-symbols.js';
+import { absoluteLinks, guideRoutes, readGuidePages } from './docs-pages.js';
+
+const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT_DIR = join(PACKAGE_DIR, '..', '..');
+const ERRORS_PAGE = '/docs/reference/errors/';
+
+/** The registries' Markdown links are relative to the errors page; the bundle's are site paths. */
+function errorsPageLinks(markdown: string, routes: ReadonlyMap<string, string>): string {
+  return absoluteLinks(markdown, 'reference/errors.md', (file) => routes.get(file));
+}
+
+async function readErrors(routes: ReadonlyMap<string, string>): Promise<ErrorCodeDoc[]> {
+  const registries = await loadErrorRegistries();
+  return registries.flatMap(({ registry }) =>
+    Object.entries(registry.codes).map(([code, entry]) => ({
+      code,
+      packageName: registry.packageName,
+      summary: entry.summary,
+      ...(entry.status === undefined ? {} : { status: entry.status }),
+      raisedBy: errorsPageLinks(entry.raisedBy, routes),
+      cause: errorsPageLinks(entry.cause, routes),
+      fix: errorsPageLinks(entry.fix, routes),
+      docsPath: `${ERRORS_PAGE}#${code.toLowerCase()}`,
+    })),
+  );
+}
+
+async function readPackages(): Promise<CataloguePackage[]> {
+  const packagesDir = join(ROOT_DIR, 'packages');
+  const { entries, errors } = await readCatalogue(packagesDir);
+  if (errors.length > 0) throw new Error(errors.map((error) => error.message).join('\n'));
+  return entries.map((entry) => {
+    const manifest = JSON.parse(
+      readFileSync(join(packagesDir, entry.directory, 'package.json'), 'utf8'),
+    ) as {
+      dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+    };
+    const requires = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })
+      .filter((name) => name.startsWith('@weft/'))
+      .sort();
+    return {
+      name: entry.name,
+      displayName: entry.displayName,
+      kind: entry.kind,
+      version: entry.version,
+      description: entry.description,
+      keywords: entry.keywords,
+      requires,
+      install: installCommand(entry),
+    };
+  });
+}
+
+/** Builds the bundle from the repository's sources. */
+export async function buildBundle(): Promise<DocsBundle> {
+  const version = (
+    JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string }
+  ).version;
+  // The sidebar module is CommonJS at the root; tsx hands it over as the default export.
+  const sidebarModule = sidebars as typeof sidebars & { default?: typeof sidebars };
+  const guides = readGuidePages(ROOT_DIR, (sidebarModule.default ?? sidebarModule).docs);
+  const api = await readApiReference(ROOT_DIR);
+  return {
+    format: BUNDLE_FORMAT,
+    version,
+    siteUrl: site.url,
+    pages: [...guides, ...api.pages],
+    symbols: api.symbols,
+    errors: await readErrors(guideRoutes(ROOT_DIR)),
+    packages: await readPackages(),
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { out: { type: 'string' } } });
+  const out = values.out ?? DEFAULT_BUNDLE_FILE;
+  const bundle = await buildBundle();
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(bundle));
+  process.stderr.write(
+    `weft-docs-mcp data: ${bundle.pages.length} pages, ${bundle.symbols.length} symbols, ${bundle.errors.length} error codes, ${bundle.packages.length} packages → ${out}\n`,
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `Could not generate the docs bundle: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exitCode = 1;
+});

@@ -1,0 +1,134 @@
+/**
+ * The documentation bundle: everything the server answers from, written at build time by
+ * `scripts/generate-data.ts` from the same sources as the site, so it matches the package's
+ * version and needs no network.
+ */
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { DocsServerError } from './errors.js';
+
+/** Bumped when the shape changes, so an old bundle is refused with a clear error. */
+export const BUNDLE_FORMAT = 1;
+
+/** One page of the site, guide or API reference, as Markdown. */
+export interface DocsPage {
+  /** The page's path on the site, such as `/docs/guides/production/`. */
+  readonly path: string;
+  readonly title: string;
+  readonly description: string;
+  /** The sidebar section, such as `Guides` or `API reference`. */
+  readonly section: string;
+  readonly kind: 'guide' | 'api';
+  /** The page in Markdown, samples included in full. */
+  readonly markdown: string;
+}
+
+/** A member of a class or interface. */
+export interface ApiMember {
+  readonly name: string;
+  readonly signature: string;
+  readonly summary: string;
+}
+
+/** One export of `@weft/core`. */
+export interface ApiSymbol {
+  readonly name: string;
+  /** `class`, `interface`, `function`, `type alias` or `variable`. */
+  readonly kind: string;
+  readonly signature: string;
+  /** The TSDoc summary and remarks, as Markdown. */
+  readonly doc: string;
+  readonly members: readonly ApiMember[];
+  /** The code of the first `@example`, if the symbol has one. */
+  readonly example?: string;
+  /** The symbol's page on the site. */
+  readonly docsPath: string;
+}
+
+/** One code of an error registry. */
+export interface ErrorCodeDoc {
+  readonly code: string;
+  readonly packageName: string;
+  readonly summary: string;
+  readonly status?: number | readonly number[];
+  readonly raisedBy: string;
+  readonly cause: string;
+  readonly fix: string;
+  /** The code's section of the errors reference, such as `/docs/reference/errors/#weft_queue_full`. */
+  readonly docsPath: string;
+}
+
+/** One first-party package, as the plugins page lists it. */
+export interface CataloguePackage {
+  readonly name: string;
+  readonly displayName: string;
+  readonly kind: string;
+  readonly version: string;
+  readonly description: string;
+  readonly keywords: readonly string[];
+  /** The other Weft packages it needs. */
+  readonly requires: readonly string[];
+  readonly install: string;
+}
+
+export interface DocsBundle {
+  readonly format: typeof BUNDLE_FORMAT;
+  /** The version of `@weft/mcp-docs` (and of the framework: the packages share one). */
+  readonly version: string;
+  /** The site the paths are relative to, such as `https://weft-ai.github.io`. */
+  readonly siteUrl: string;
+  readonly pages: readonly DocsPage[];
+  readonly symbols: readonly ApiSymbol[];
+  readonly errors: readonly ErrorCodeDoc[];
+  readonly packages: readonly CataloguePackage[];
+}
+
+/** Where the build writes the bundle, beside `dist/` in the package. */
+export const DEFAULT_BUNDLE_FILE = fileURLToPath(
+  new URL('../data/docs-bundle.json', import.meta.url),
+);
+
+/**
+ * Reads and checks a bundle file.
+ *
+ * @param file - The bundle's path; defaults to the one the package carries.
+ * @returns The bundle.
+ * @throws DocsServerError `WEFT_DOCS_NO_DATA` when the file is missing or not a bundle.
+ */
+export async function loadDocsBundle(file: string = DEFAULT_BUNDLE_FILE): Promise<DocsBundle> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new DocsServerError(
+      'WEFT_DOCS_NO_DATA',
+      `weft-docs-mcp: cannot read the documentation bundle ${file} (${(error as Error).message}). ` +
+        'Reinstall the package, or in a clone run `npm run build -w @weft/mcp-docs`.',
+    );
+  }
+  let bundle: unknown;
+  try {
+    bundle = JSON.parse(text);
+  } catch (error) {
+    throw new DocsServerError(
+      'WEFT_DOCS_NO_DATA',
+      `weft-docs-mcp: the documentation bundle ${file} is not valid JSON (${(error as Error).message}).`,
+    );
+  }
+  const candidate = bundle as Partial<DocsBundle> | null;
+  if (
+    typeof candidate !== 'object' ||
+    candidate === null ||
+    candidate.format !== BUNDLE_FORMAT ||
+    !Array.isArray(candidate.pages) ||
+    !Array.isArray(candidate.symbols) ||
+    !Array.isArray(candidate.errors) ||
+    !Array.isArray(candidate.packages)
+  ) {
+    throw new DocsServerError(
+      'WEFT_DOCS_NO_DATA',
+      `weft-docs-mcp: ${file} is not a documentation bundle of format ${BUNDLE_FORMAT}; rebuild the package.`,
+    );
+  }
+  return candidate as DocsBundle;
+}

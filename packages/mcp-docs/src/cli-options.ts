@@ -1,0 +1,77 @@
+/**
+ * The command line of `weft-docs-mcp`, parsed and checked apart from starting anything, so each
+ * bad option has a test and a message naming it.
+ */
+import { parseArgs } from 'node:util';
+import { DocsServerError } from './errors.js';
+
+export interface CliOptions {
+  readonly transport: 'stdio' | 'http';
+  readonly host: string;
+  readonly port: number;
+  readonly allowedHosts: readonly string[];
+  /** Another bundle file than the package's own, for tests and previews. */
+  readonly dataFile?: string;
+  readonly help: boolean;
+}
+
+export const DEFAULT_HTTP_PORT = 3920;
+
+export const USAGE = `Usage: weft-docs-mcp [options]
+
+Serves the Weft documentation of this version to an AI assistant over MCP.
+
+  (no options)            stdio: the assistant starts this command and talks on stdin/stdout
+  --http                  streamable HTTP instead, at http://<host>:<port>/mcp
+  --port <n>              the HTTP port (${DEFAULT_HTTP_PORT}; 0 picks a free one)
+  --host <address>        the HTTP interface (127.0.0.1)
+  --allowed-host <name>   a Host name to accept besides the loopback names (repeatable)
+  --data <file>           answer from another documentation bundle
+  --help                  this text
+`;
+
+function invalid(message: string): DocsServerError {
+  return new DocsServerError(
+    'WEFT_DOCS_INVALID_OPTIONS',
+    `weft-docs-mcp: ${message}. Run weft-docs-mcp --help for the options.`,
+  );
+}
+
+export function parseCliOptions(argv: readonly string[]): CliOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        http: { type: 'boolean', default: false },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'allowed-host': { type: 'string', multiple: true },
+        data: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw invalid((error as Error).message.replace(/\.$/, ''));
+  }
+  if (!values.http && (values.port !== undefined || values.host !== undefined)) {
+    throw invalid('--port and --host apply to --http only');
+  }
+  let port = DEFAULT_HTTP_PORT;
+  if (values.port !== undefined) {
+    port = Number(values.port);
+    if (!/^\d+$/.test(values.port) || port > 65535) {
+      throw invalid(`--port must be a number from 0 to 65535, got "${values.port}"`);
+    }
+  }
+  return {
+    transport: values.http ? 'http' : 'stdio',
+    host: values.host ?? '127.0.0.1',
+    port,
+    allowedHosts: values['allowed-host'] ?? [],
+    ...(values.data === undefined ? {} : { dataFile: values.data }),
+    help: values.help,
+  };
+}

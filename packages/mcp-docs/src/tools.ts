@@ -1,0 +1,226 @@
+/**
+ * The five tools, each a pure function of the bundle and the arguments, registered on an
+ * `McpServer` with zod schemas the SDK checks before the handler runs.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { didYouMean, guarded, textAnswer, ToolInputError, type FailureLog } from './answers.js';
+import type { ApiSymbol, CataloguePackage, DocsBundle, ErrorCodeDoc } from './bundle.js';
+import { closestMatches } from './closest.js';
+import { DocsSearch } from './search.js';
+
+/** Longest query `search_docs` takes: a sentence or two; longer is a pasted file, not a query. */
+export const MAX_QUERY_LENGTH = 300;
+/** Longest path, name or code the lookups take. */
+export const MAX_NAME_LENGTH = 200;
+
+const text = (max: number, what: string) =>
+  z
+    .string()
+    .max(max, `${what} is longer than ${max} characters`)
+    .refine((value) => value.trim() !== '', `${what} is empty`);
+
+/** The page for a path as readers write it: with or without the site, slashes or `.md`. */
+export function normalisePath(input: string, siteUrl: string): string {
+  let path = input.trim();
+  if (path.startsWith(siteUrl)) path = path.slice(siteUrl.length);
+  path = path
+    .replace(/[?#].*$/, '')
+    .replace(/\.md$/, '')
+    .replace(/\/index$/, '');
+  if (!path.startsWith('/')) path = `/${path}`;
+  if (!path.endsWith('/')) path = `${path}/`;
+  return path;
+}
+
+export function formatSymbol(symbol: ApiSymbol, siteUrl: string): string {
+  const parts = [
+    `# ${symbol.name} (${symbol.kind})`,
+    '```ts\n' + symbol.signature + '\n```',
+    symbol.doc,
+  ];
+  if (symbol.members.length > 0) {
+    parts.push(
+      '## Members\n\n' +
+        symbol.members
+          .map(
+            (member) => `- \`${member.signature}\`${member.summary ? `: ${member.summary}` : ''}`,
+          )
+          .join('\n'),
+    );
+  }
+  if (symbol.example !== undefined) parts.push('## Example\n\n```ts\n' + symbol.example + '\n```');
+  parts.push(`Docs: ${siteUrl}${symbol.docsPath} (read_page path \`${symbol.docsPath}\`)`);
+  return parts.filter((part) => part.trim() !== '').join('\n\n');
+}
+
+export function formatError(entry: ErrorCodeDoc, siteUrl: string): string {
+  const status =
+    entry.status === undefined
+      ? ''
+      : `\nHTTP status: ${Array.isArray(entry.status) ? entry.status.join(', ') : entry.status}`;
+  return [
+    `# ${entry.code} (${entry.packageName})`,
+    `${entry.summary}${status}`,
+    `Raised by: ${entry.raisedBy}`,
+    `Cause: ${entry.cause}`,
+    `Fix: ${entry.fix}`,
+    `Docs: ${siteUrl}${entry.docsPath}`,
+  ].join('\n\n');
+}
+
+export function formatPackage(entry: CataloguePackage): string {
+  return [
+    `## ${entry.name} (${entry.displayName}, ${entry.kind}, ${entry.version})`,
+    `Provides: ${entry.description}`,
+    `Requires: ${entry.requires.length === 0 ? 'no other Weft package' : entry.requires.join(', ')}`,
+    `Install: \`${entry.install}\``,
+    `Keywords: ${entry.keywords.join(', ')}`,
+  ].join('\n');
+}
+
+/** Registers the tools on `server`. */
+export function registerTools(server: McpServer, bundle: DocsBundle, log: FailureLog): void {
+  const search = new DocsSearch(bundle.pages, bundle.symbols);
+  const pagesByPath = new Map(bundle.pages.map((page) => [page.path, page]));
+  const symbolsByName = new Map(
+    bundle.symbols.map((symbol) => [symbol.name.toLowerCase(), symbol]),
+  );
+  const errorsByCode = new Map(bundle.errors.map((entry) => [entry.code, entry]));
+
+  server.registerTool(
+    'search_docs',
+    {
+      title: 'Search the Weft docs',
+      description:
+        'Searches the Weft documentation (guides and API reference) of this version. Returns ranked pages with title, path, section and a snippet; read one with read_page.',
+      inputSchema: {
+        query: text(MAX_QUERY_LENGTH, 'query').describe(
+          'Words to look for, such as "graceful shutdown" or "Runtime.init".',
+        ),
+        limit: z.number().int().min(1).max(20).optional().describe('How many pages, 1 to 20 (8).'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guarded(
+      'search_docs',
+      log,
+      ({ query, limit }: { query: string; limit?: number | undefined }) => {
+        const hits = search.search(query, limit ?? 8);
+        if (hits.length === 0) {
+          const titles = bundle.pages.map((page) => page.title);
+          throw new ToolInputError(
+            `No page matches "${query.trim()}".${didYouMean(closestMatches(query, titles, 3))} ` +
+              'Try fewer or other words, or read the index with read_page path "/docs/".',
+          );
+        }
+        return textAnswer(
+          hits
+            .map(
+              (hit, index) =>
+                `${index + 1}. ${hit.title}${hit.heading ? ` › ${hit.heading}` : ''} [${hit.section}]\n` +
+                `   path: ${hit.path}\n   ${hit.snippet}`,
+            )
+            .join('\n\n'),
+        );
+      },
+    ),
+  );
+
+  server.registerTool(
+    'read_page',
+    {
+      title: 'Read a Weft docs page',
+      description:
+        'Returns one page of the Weft documentation as Markdown, samples included. Takes a path such as "/docs/guides/production/" or "/api/classes/Runtime/" (a full URL works too).',
+      inputSchema: { path: text(MAX_NAME_LENGTH, 'path').describe('The page path or URL.') },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guarded('read_page', log, ({ path }: { path: string }) => {
+      const wanted = normalisePath(path, bundle.siteUrl);
+      const page = pagesByPath.get(wanted);
+      if (page === undefined) {
+        throw new ToolInputError(
+          `No page has the path "${wanted}".${didYouMean(closestMatches(wanted, [...pagesByPath.keys()]))}`,
+        );
+      }
+      return textAnswer(`${page.markdown}\n\n---\nSource: ${bundle.siteUrl}${page.path}`);
+    }),
+  );
+
+  server.registerTool(
+    'get_api_symbol',
+    {
+      title: 'Look up a @weft/core export',
+      description:
+        'Returns the signature, TSDoc, members, example and docs path of an export of @weft/core, such as "Runtime" or "defineCapability".',
+      inputSchema: { name: text(MAX_NAME_LENGTH, 'name').describe('The exported name.') },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guarded('get_api_symbol', log, ({ name }: { name: string }) => {
+      // "Runtime.init" asks for the class; its member list has init.
+      const wanted = name.trim().split('.')[0]!.replace(/\(\)$/, '');
+      const symbol = symbolsByName.get(wanted.toLowerCase());
+      if (symbol === undefined) {
+        const names = bundle.symbols.map((entry) => entry.name);
+        throw new ToolInputError(
+          `@weft/core exports no symbol named "${wanted}".${didYouMean(closestMatches(wanted, names))}`,
+        );
+      }
+      return textAnswer(formatSymbol(symbol, bundle.siteUrl));
+    }),
+  );
+
+  server.registerTool(
+    'explain_error',
+    {
+      title: 'Explain a Weft error code',
+      description:
+        'Explains a WEFT_ error code (from WeftError.code or an error answer): what raises it, its cause, its fix and its section of the errors reference.',
+      inputSchema: {
+        code: text(MAX_NAME_LENGTH, 'code').describe('Such as "WEFT_INVALID_CONFIG".'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guarded('explain_error', log, ({ code }: { code: string }) => {
+      const wanted = code.trim().toUpperCase();
+      const entry = errorsByCode.get(wanted);
+      if (entry === undefined) {
+        throw new ToolInputError(
+          `No Weft package raises the error code "${wanted}".${didYouMean(closestMatches(wanted, [...errorsByCode.keys()]))}`,
+        );
+      }
+      return textAnswer(formatError(entry, bundle.siteUrl));
+    }),
+  );
+
+  server.registerTool(
+    'list_plugins',
+    {
+      title: 'List the Weft packages',
+      description:
+        'Lists the first-party Weft packages (the plugins page): package, kind, what it provides and requires, and the install command. Optionally filtered by kind.',
+      inputSchema: {
+        kind: z
+          .string()
+          .max(MAX_NAME_LENGTH)
+          .optional()
+          .describe('Only this kind, such as "plugin", "model-provider" or "memory-provider".'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    guarded('list_plugins', log, ({ kind }: { kind?: string | undefined }) => {
+      const kinds = [...new Set(bundle.packages.map((entry) => entry.kind))];
+      const wanted = kind?.trim().toLowerCase();
+      if (wanted !== undefined && wanted !== '' && !kinds.includes(wanted)) {
+        throw new ToolInputError(
+          `No package has the kind "${wanted}". The kinds are: ${kinds.join(', ')}.`,
+        );
+      }
+      const entries = bundle.packages.filter(
+        (entry) => wanted === undefined || wanted === '' || entry.kind === wanted,
+      );
+      return textAnswer(entries.map(formatPackage).join('\n\n'));
+    }),
+  );
+}

@@ -1,0 +1,152 @@
+/**
+ * The command's other faces: streamable HTTP (`--http`), reached by the SDK's own HTTP client,
+ * refusing a request whose Host or Origin is not its own (DNS rebinding), and the command line's
+ * errors for bad options and a missing bundle.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_ENTRY, generateBundle, NODE_SOURCE_ARGS, ROOT_DIR } from './support.js';
+
+const run = promisify(execFile);
+
+let child: ChildProcess;
+let url: URL;
+
+beforeAll(async () => {
+  const bundleFile = await generateBundle();
+  child = spawn(
+    process.execPath,
+    [...NODE_SOURCE_ARGS, CLI_ENTRY, '--http', '--port', '0', '--data', bundleFile],
+    {
+      cwd: ROOT_DIR,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
+  url = await new Promise<URL>((resolve, reject) => {
+    let output = '';
+    const deadline = setTimeout(
+      () => reject(new Error(`no "listening" line in 60 s: ${output}`)),
+      60_000,
+    );
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening at (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(deadline);
+        resolve(new URL(match[1]!));
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
+  });
+}, 300_000);
+
+afterAll(() => {
+  child?.kill('SIGTERM');
+});
+
+/** A raw POST with the headers given, as a browser page on another name would send it. */
+function post(headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const outgoing = request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        timeout: 10_000,
+      },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
+    outgoing.on('timeout', () => outgoing.destroy(new Error('no answer in 10 s')));
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+describe('weft-docs-mcp --http', () => {
+  it('listens on 127.0.0.1 by default', () => {
+    expect(url.hostname).toBe('127.0.0.1');
+    expect(url.pathname).toBe('/mcp');
+  });
+
+  it('answers the SDK’s streamable HTTP client', async () => {
+    const client = new Client({ name: 'weft-docs-http-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    try {
+      const result = (await client.callTool({
+        name: 'explain_error',
+        arguments: { code: 'WEFT_HOST_NOT_ALLOWED' },
+      })) as CallToolResult;
+      expect(result.isError).not.toBe(true);
+      expect(result.content[0]).toMatchObject({ type: 'text' });
+      expect((result.content[0] as { text: string }).text).toContain(
+        '# WEFT_HOST_NOT_ALLOWED (@weft/core)',
+      );
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses a Host header that is not its own with 403, as the runtime’s server does', async () => {
+    const { status, body } = await post({ host: `attacker.example:${url.port}` });
+    expect(status).toBe(403);
+    expect(body).toContain('Host \\"attacker.example\\" is not allowed by this server');
+  });
+
+  it('refuses a browser Origin of another name, even with its own Host', async () => {
+    const { status, body } = await post({ origin: 'http://attacker.example' });
+    expect(status).toBe(403);
+    expect(body).toContain('Origin \\"http://attacker.example\\" is not allowed');
+  });
+
+  it('accepts localhost as Host, and an Origin on the loopback', async () => {
+    const { status } = await post({
+      host: `localhost:${url.port}`,
+      origin: 'http://localhost:5173',
+    });
+    expect(status).toBe(200);
+  });
+});
+
+describe('the weft-docs-mcp command line', () => {
+  async function fails(args: string[]): Promise<string> {
+    const outcome = await run(process.execPath, [...NODE_SOURCE_ARGS, CLI_ENTRY, ...args], {
+      cwd: ROOT_DIR,
+      timeout: 60_000,
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(outcome.code).toBe(1);
+    return outcome.stderr;
+  }
+
+  it('names an unknown option', async () => {
+    expect(await fails(['--verbose'])).toContain("Unknown option '--verbose'");
+  });
+
+  it('names a bad port', async () => {
+    expect(await fails(['--http', '--port', 'eighty'])).toContain(
+      '--port must be a number from 0 to 65535, got "eighty"',
+    );
+  });
+
+  it('says what to do when the bundle is missing', async () => {
+    expect(await fails(['--data', '/nonexistent/docs-bundle.json'])).toContain(
+      'cannot read the documentation bundle /nonexistent/docs-bundle.json',
+    );
+  });
+});

@@ -1,0 +1,307 @@
+/**
+ * The server as an assistant meets it: the real command started over stdio by the MCP SDK's own
+ * client, every tool called with good input (the answers checked against the bundle's sources)
+ * and with each kind of bad input, which must come back as tool errors while the server goes on.
+ */
+import { readFile } from 'node:fs/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CORE_ERRORS } from '../../core/src/errors/core-errors.js';
+import type { DocsBundle } from '../src/bundle.js';
+import { MAX_QUERY_LENGTH } from '../src/tools.js';
+import { CLI_ENTRY, generateBundle, NODE_SOURCE_ARGS, ROOT_DIR } from './support.js';
+
+let bundle: DocsBundle;
+let client: Client;
+const stderr: string[] = [];
+
+beforeAll(async () => {
+  const bundleFile = await generateBundle();
+  bundle = JSON.parse(await readFile(bundleFile, 'utf8')) as DocsBundle;
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...NODE_SOURCE_ARGS, CLI_ENTRY, '--data', bundleFile],
+    cwd: ROOT_DIR,
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  client = new Client({ name: 'weft-docs-test', version: '1.0.0' });
+  await client.connect(transport, { timeout: 30_000 });
+}, 300_000);
+
+afterAll(async () => {
+  await client?.close();
+});
+
+async function call(
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ text: string; isError: boolean }> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+  return { text, isError: result.isError === true };
+}
+
+/** The paths `search_docs` answered, in order, without their anchors. */
+function pagePaths(text: string): string[] {
+  return [...text.matchAll(/^ {3}path: (\S+)$/gm)].map((match) => match[1]!.replace(/#.*$/, ''));
+}
+
+describe('weft-docs-mcp over stdio', () => {
+  it('completes the handshake, naming itself and the version of its docs', () => {
+    expect(client.getServerVersion()).toMatchObject({ name: 'weft-docs', version: bundle.version });
+    expect(client.getServerCapabilities()).toHaveProperty('tools');
+    expect(client.getServerCapabilities()).toHaveProperty('resources');
+    expect(client.getInstructions()).toContain('search_docs');
+  });
+
+  it('lists the five tools, each with an input schema', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'explain_error',
+      'get_api_symbol',
+      'list_plugins',
+      'read_page',
+      'search_docs',
+    ]);
+    for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
+  });
+
+  it('carries every guide, every API page and every error code of the sources', () => {
+    expect(bundle.pages.some((page) => page.path === '/docs/guides/production/')).toBe(true);
+    expect(bundle.pages.some((page) => page.path === '/api/classes/Runtime/')).toBe(true);
+    for (const code of Object.keys(CORE_ERRORS.codes)) {
+      expect(bundle.errors.map((entry) => entry.code)).toContain(code);
+    }
+  });
+});
+
+describe('search_docs', () => {
+  it('ranks the production guide first for "graceful shutdown", with its section and a snippet', async () => {
+    const { text, isError } = await call('search_docs', { query: 'graceful shutdown' });
+    expect(isError).toBe(false);
+    expect(pagePaths(text)[0]).toBe('/docs/guides/production/');
+    expect(text).toMatch(/^1\. Running in production › .+\[Guides\]$/m);
+    expect(text.toLowerCase()).toContain('shutdown');
+  });
+
+  it('forgives two typos in a long word: "capabilites" finds the capabilities page', async () => {
+    const { text } = await call('search_docs', { query: 'capabilites' });
+    expect(pagePaths(text).slice(0, 3)).toContain('/docs/capabilities/capabilities/');
+  });
+
+  it('puts the API page first for an exact symbol name', async () => {
+    const { text } = await call('search_docs', { query: 'Runtime' });
+    expect(pagePaths(text)[0]).toBe('/api/classes/Runtime/');
+  });
+
+  it('puts a guide above generated API summaries for a concept word', async () => {
+    const { text } = await call('search_docs', { query: 'memory' });
+    expect(pagePaths(text)[0]).toMatch(/^\/docs\//);
+  });
+
+  it('reads a name as written as the symbol, and a compound name in any case', async () => {
+    expect(pagePaths((await call('search_docs', { query: 'Memory' })).text)[0]).toBe(
+      '/api/interfaces/Memory/',
+    );
+    expect(pagePaths((await call('search_docs', { query: 'memorymanager' })).text)[0]).toBe(
+      '/api/classes/MemoryManager/',
+    );
+  });
+
+  it('falls back to any word when no page has them all', async () => {
+    const { text, isError } = await call('search_docs', { query: 'deploy production zzqx' });
+    expect(isError).toBe(false);
+    expect(pagePaths(text)).toContain('/docs/guides/production/');
+  });
+
+  it('names each page at most once and honours the limit', async () => {
+    const { text } = await call('search_docs', { query: 'plugin trigger route', limit: 5 });
+    const paths = pagePaths(text);
+    expect(paths).toHaveLength(5);
+    expect(new Set(paths).size).toBe(paths.length);
+  });
+});
+
+describe('read_page', () => {
+  it('returns a guide as Markdown with its samples filled in from examples/', async () => {
+    const { text, isError } = await call('read_page', { path: '/docs/guides/production/' });
+    expect(isError).toBe(false);
+    expect(text).toMatch(/^# Running in production/);
+    expect(text).toContain('## Run it as a service');
+    const sample = await readFile(`${ROOT_DIR}/examples/production/service.ts`, 'utf8');
+    expect(text).toContain(sample.trim());
+  });
+
+  it('accepts a path as readers write it: a full URL, no trailing slash, a .md file', async () => {
+    for (const path of [
+      'https://weft-ai.github.io/docs/guides/production/',
+      'docs/guides/production',
+      '/docs/guides/production.md',
+    ]) {
+      const { text, isError } = await call('read_page', { path });
+      expect(isError, path).toBe(false);
+      expect(text, path).toMatch(/^# Running in production/);
+    }
+  });
+
+  it('returns an API page, its links turned into site paths', async () => {
+    const { text } = await call('read_page', { path: '/api/classes/Runtime/' });
+    expect(text).toMatch(/^# Class: Runtime/);
+    expect(text).toContain('](/api/classes/Scheduler/)');
+  });
+});
+
+describe('get_api_symbol', () => {
+  it('returns the signature, TSDoc, members, example and docs path of a class', async () => {
+    const { text, isError } = await call('get_api_symbol', { name: 'Runtime' });
+    expect(isError).toBe(false);
+    expect(text).toContain('class Runtime');
+    expect(text).toContain('The agent: it owns the plugins');
+    expect(text).toMatch(/^- `static init\(config: .+\): Promise<Runtime>`/m);
+    expect(text).toContain('## Example');
+    expect(text).toContain('/api/classes/Runtime/');
+  });
+
+  it('answers "Runtime.init" with the class that has it', async () => {
+    const { text } = await call('get_api_symbol', { name: 'Runtime.init' });
+    expect(text).toContain('class Runtime');
+  });
+
+  it('returns a function with its signature and example', async () => {
+    const { text } = await call('get_api_symbol', { name: 'defineCapability' });
+    expect(text).toContain('function defineCapability<');
+    expect(text).toContain("import { defineCapability } from '@weft/core';");
+  });
+});
+
+describe('explain_error', () => {
+  it('explains WEFT_INVALID_CONFIG with the registry’s cause and fix and its docs section', async () => {
+    const { text, isError } = await call('explain_error', { code: 'WEFT_INVALID_CONFIG' });
+    expect(isError).toBe(false);
+    const entry = CORE_ERRORS.codes.WEFT_INVALID_CONFIG;
+    expect(text).toContain(`Cause: ${entry.cause}`);
+    expect(text).toContain('Fix: correct each listed problem');
+    expect(text).toContain('https://weft-ai.github.io/docs/reference/errors/#weft_invalid_config');
+  });
+
+  it('explains a code of another package, case aside', async () => {
+    const { text } = await call('explain_error', { code: 'weft_chat_no_reply' });
+    expect(text).toContain('# WEFT_CHAT_NO_REPLY (@weft/plugin-chat)');
+    expect(text).toContain('HTTP status: 502');
+  });
+});
+
+describe('list_plugins', () => {
+  it('lists every first-party package with kind, what it requires and its install command', async () => {
+    const { text } = await call('list_plugins', {});
+    for (const entry of bundle.packages) expect(text).toContain(`## ${entry.name} (`);
+    expect(text).toContain('Install: `npm install @weft/plugin-chat`');
+    expect(text).toContain('Install: `npm create weft@latest my-agent`');
+    expect(text).toMatch(/## @weft\/plugin-chat[^#]*Requires: @weft\/core/);
+  });
+
+  it('filters by kind', async () => {
+    const { text } = await call('list_plugins', { kind: 'memory-provider' });
+    expect(text).toContain('@weft/memory-sqlite');
+    expect(text).not.toContain('@weft/plugin-chat');
+  });
+});
+
+describe('bad input comes back as a tool error naming what was wrong', () => {
+  it('an empty query', async () => {
+    const { text, isError } = await call('search_docs', { query: '   ' });
+    expect(isError).toBe(true);
+    expect(text).toContain('query is empty');
+  });
+
+  it('a huge query', async () => {
+    const { text, isError } = await call('search_docs', { query: 'runtime '.repeat(20_000) });
+    expect(isError).toBe(true);
+    expect(text).toContain(`query is longer than ${MAX_QUERY_LENGTH} characters`);
+  });
+
+  it('a query no page matches, with the closest titles', async () => {
+    const { text, isError } = await call('search_docs', { query: 'qqqqzzzzxxxx' });
+    expect(isError).toBe(true);
+    expect(text).toContain('No page matches "qqqqzzzzxxxx"');
+  });
+
+  it('an unknown path, with the closest paths', async () => {
+    const { text, isError } = await call('read_page', { path: '/docs/guides/prodution/' });
+    expect(isError).toBe(true);
+    expect(text).toContain('No page has the path "/docs/guides/prodution/"');
+    expect(text).toContain('Did you mean: /docs/guides/production/');
+  });
+
+  it('an unknown symbol, with "did you mean"', async () => {
+    const { text, isError } = await call('get_api_symbol', { name: 'Runtme' });
+    expect(isError).toBe(true);
+    expect(text).toContain('@weft/core exports no symbol named "Runtme"');
+    expect(text).toMatch(/Did you mean: Runtime\b/);
+  });
+
+  it('an unknown error code, with the closest codes', async () => {
+    const { text, isError } = await call('explain_error', { code: 'WEFT_INVALID_CONFG' });
+    expect(isError).toBe(true);
+    expect(text).toMatch(/Did you mean: WEFT_INVALID_CONFIG\b/);
+  });
+
+  it('an unknown package kind, with the kinds there are', async () => {
+    const { text, isError } = await call('list_plugins', { kind: 'widgets' });
+    expect(isError).toBe(true);
+    expect(text).toContain('No package has the kind "widgets". The kinds are: core,');
+  });
+
+  it('a missing argument and a wrong type', async () => {
+    const missing = await call('read_page', {});
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toContain('path');
+    const wrongType = await call('search_docs', { query: 42 });
+    expect(wrongType.isError).toBe(true);
+    expect(wrongType.text).toContain('query');
+  });
+
+  it('an unknown tool', async () => {
+    const { text, isError } = await call('delete_docs', {});
+    expect(isError).toBe(true);
+    expect(text).toContain('delete_docs');
+  });
+
+  it('leaves the server answering afterwards, with nothing logged as a failure', async () => {
+    await expect(client.ping()).resolves.toBeDefined();
+    const { isError } = await call('explain_error', { code: 'WEFT_QUEUE_FULL' });
+    expect(isError).toBe(false);
+    expect(stderr.join('')).not.toContain('failed');
+  });
+});
+
+describe('page resources', () => {
+  it('lists every page as a Markdown resource', async () => {
+    const { resources } = await client.listResources();
+    expect(resources).toHaveLength(bundle.pages.length);
+    expect(resources).toContainEqual(
+      expect.objectContaining({
+        uri: 'weft-docs://pages/docs/guides/production/',
+        title: 'Running in production',
+        mimeType: 'text/markdown',
+      }),
+    );
+  });
+
+  it('reads a page', async () => {
+    const { contents } = await client.readResource({
+      uri: 'weft-docs://pages/api/classes/Runtime/',
+    });
+    expect(contents[0]).toMatchObject({ mimeType: 'text/markdown' });
+    expect((contents[0] as { text: string }).text).toMatch(/^# Class: Runtime/);
+  });
+
+  it('refuses an unknown resource with an error naming it', async () => {
+    await expect(client.readResource({ uri: 'weft-docs://pages/docs/nope/' })).rejects.toThrow(
+      /weft-docs:\/\/pages\/docs\/nope\//,
+    );
+  });
+});

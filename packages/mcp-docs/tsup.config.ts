@@ -1,0 +1,9 @@
+import { packageBuild } from '../tsup.base';
+
+// The library entry and the command: the server runs from dist/cli.js, shipped with a shebang.
+// The shims give the CommonJS build an `import.meta.url`, by which the bundle file is found.
+export default packageBuild({
+  entry: ['src/index.ts', 'src/cli.ts'],
+  external: ['@weft/core', '@modelcontextprotocol/sdk', 'minisearch', 'zod'],
+  shims: true,
+});

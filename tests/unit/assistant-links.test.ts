@@ -1,0 +1,45 @@
+/**
+ * The links beside "Copy page" that hand a page to an assistant (src/components/CopyPage):
+ * the prompts carry the page's Markdown copy address, and Cursor's install link carries the
+ * same server entry as the Cursor set-up the docs show (examples/mcp-docs/cursor.mcp.json).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  assistantPrompt,
+  CHAT_LINKS,
+  chatUrl,
+  CURSOR_INSTALL_URL,
+} from '../../src/components/CopyPage/assistant-links';
+
+const page = 'https://weft-ai.github.io/docs/guides/production.md';
+
+describe('the assistant links of the copy-page bar', () => {
+  it('open a new ChatGPT or Claude chat whose prompt points at the Markdown copy', () => {
+    expect(assistantPrompt(page)).toContain(page);
+    const starts = Object.fromEntries(CHAT_LINKS);
+    expect(Object.keys(starts)).toEqual(['Open in ChatGPT', 'Open in Claude']);
+    const chatGpt = new URL(chatUrl(starts['Open in ChatGPT']!, page));
+    expect(`${chatGpt.origin}${chatGpt.pathname}`).toBe('https://chatgpt.com/');
+    expect(chatGpt.searchParams.get('q')).toBe(assistantPrompt(page));
+    const claude = new URL(chatUrl(starts['Open in Claude']!, page));
+    expect(`${claude.origin}${claude.pathname}`).toBe('https://claude.ai/new');
+    expect(claude.searchParams.get('q')).toBe(assistantPrompt(page));
+  });
+
+  it('install in Cursor the server entry of the documented Cursor set-up', () => {
+    const link = new URL(CURSOR_INSTALL_URL);
+    expect(`${link.protocol}//${link.host}${link.pathname}`).toBe(
+      'cursor://anysphere.cursor-deeplink/mcp/install',
+    );
+    const documented = JSON.parse(
+      readFileSync(path.resolve(__dirname, '../../examples/mcp-docs/cursor.mcp.json'), 'utf8'),
+    ) as { mcpServers: Record<string, unknown> };
+    expect(link.searchParams.get('name')).toBe('weft-docs');
+    const config: unknown = JSON.parse(
+      Buffer.from(link.searchParams.get('config')!, 'base64').toString('utf8'),
+    );
+    expect(config).toEqual(documented.mcpServers['weft-docs']);
+  });
+});
