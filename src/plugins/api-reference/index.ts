@@ -38,6 +38,16 @@ import {
 /** What TypeDoc reads besides its options: the core's sources and compiler settings. */
 const CORE_DIR = 'packages/core';
 /** Packages whose version changes the markdown TypeDoc writes. */
+/** The settings TypeDoc's output depends on besides the core's sources, site-relative. */
+const CORE_SETTINGS_FILES = [
+  path.join(CORE_DIR, 'package.json'),
+  path.join(CORE_DIR, 'tsconfig.json'),
+  API_TSCONFIG,
+  'packages/tsconfig.base.json',
+  'tsconfig.strict.json',
+  'src/config/typedoc.ts',
+  'src/plugins/api-reference/index.ts',
+];
 const TYPEDOC_PACKAGES = [
   'typedoc',
   'typedoc-plugin-markdown',
@@ -143,31 +153,30 @@ export default async function apiReferencePlugin(
     return { ...typedoc, name: plugin.name };
   };
 
-  const asset: GeneratedAsset = {
+  /** Described afresh each time, so a file added to the core's sources counts too. */
+  const describeAsset = (): GeneratedAsset => ({
     name: 'api-reference',
-    sources: [
-      ...filesUnder(path.join(CORE_DIR, 'src')),
-      path.join(CORE_DIR, 'package.json'),
-      path.join(CORE_DIR, 'tsconfig.json'),
-      API_TSCONFIG,
-      'packages/tsconfig.base.json',
-      'tsconfig.strict.json',
-      'src/config/typedoc.ts',
-      'src/plugins/api-reference/index.ts',
-    ],
+    sources: [...filesUnder(path.join(CORE_DIR, 'src')), ...CORE_SETTINGS_FILES],
     packages: TYPEDOC_PACKAGES,
     outputs: [
       path.join(options.typedoc.out, 'index.md'),
       path.join(options.typedoc.out, API_SIDEBAR_FILE),
     ],
     settings: options.typedoc,
-  };
+  });
 
   if (options.watch) {
-    return devServerPlugin(context.siteDir, asset, plugin.name, runTypedoc);
+    return devServerPlugin({
+      name: plugin.name,
+      describeAsset,
+      watchPaths: [path.join(CORE_DIR, 'src'), ...CORE_SETTINGS_FILES].map((file) =>
+        path.resolve(context.siteDir, file),
+      ),
+      runTypedoc,
+    });
   }
   let generatedPlugin: Plugin | undefined;
-  await generateIfChanged(asset, async () => {
+  await generateIfChanged(describeAsset(), async () => {
     generatedPlugin = await runTypedoc();
   });
   return generatedPlugin ?? plugin;
@@ -178,32 +187,46 @@ export default async function apiReferencePlugin(
  * warnings fail a build but not the dev server, so a build never trusts the dev server's
  * markdown, while the dev server trusts either.
  */
-async function devServerPlugin(
-  siteDir: string,
-  buildAsset: GeneratedAsset,
-  name: string,
-  runTypedoc: (options?: { keepOldPages?: boolean }) => Promise<Plugin>,
-): Promise<Plugin> {
-  const devAsset: GeneratedAsset = { ...buildAsset, name: 'api-reference-dev' };
+export interface DevServerPluginParts {
+  name: string;
+  /** The build's asset: the core's sources and TypeDoc settings, and the pages they make. */
+  describeAsset: () => GeneratedAsset;
+  /** What Docusaurus watches for this plugin: the core's sources, absolute. */
+  watchPaths: string[];
+  /** Starts TypeDoc in watch mode; resolves once its first pages exist. */
+  runTypedoc: (options: { keepOldPages: boolean }) => Promise<Plugin>;
+}
+
+export async function devServerPlugin({
+  name,
+  describeAsset,
+  watchPaths,
+  runTypedoc,
+}: DevServerPluginParts): Promise<Plugin> {
+  const devAsset = (): GeneratedAsset => {
+    const buildAsset = describeAsset();
+    return { ...buildAsset, name: `${buildAsset.name}-dev` };
+  };
   const upToDate = (): boolean => {
+    const buildAsset = describeAsset();
     const hash = currentSourceHash(buildAsset);
-    return isGenerated(buildAsset, hash) || isGenerated(devAsset, hash);
+    return isGenerated(buildAsset, hash) || isGenerated(devAsset(), hash);
   };
   const startWatching = async (keepOldPages: boolean): Promise<Plugin> => {
+    const buildAsset = describeAsset();
     const hash = currentSourceHash(buildAsset);
     // From here on TypeDoc rewrites api/ as the sources change: neither stamp would be true.
     forgetGenerated(buildAsset);
-    forgetGenerated(devAsset);
+    forgetGenerated(devAsset());
     const watching = await runTypedoc({ keepOldPages });
     // Started on fresh output, it has now written its first pages from these sources. Started
     // over old pages, it may not have yet (they already count as output), so nothing is recorded
     // and the next dev server runs TypeDoc again.
     if (!keepOldPages) {
-      recordGenerated(devAsset, hash);
+      recordGenerated(devAsset(), hash);
     }
     return watching;
   };
-
   if (!upToDate()) {
     return startWatching(false);
   }
@@ -214,12 +237,7 @@ async function devServerPlugin(
     // Docusaurus reloads this plugin (loadContent) when one of these changes; from then on
     // TypeDoc's own watcher follows the sources and rewrites api/, which the API docs
     // instance watches.
-    // (The core's src folder rather than its files, so a new file counts too.)
-    getPathsToWatch: () =>
-      [
-        path.join(CORE_DIR, 'src'),
-        ...buildAsset.sources.filter((source) => !source.startsWith(`${CORE_DIR}/src/`)),
-      ].map((source) => path.resolve(siteDir, source)),
+    getPathsToWatch: () => watchPaths,
     async loadContent() {
       if (watching === undefined && !upToDate()) {
         console.log('api-reference: a core source changed, starting TypeDoc in watch mode.');
