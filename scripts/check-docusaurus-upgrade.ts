@@ -10,6 +10,7 @@
  * Needs the npm registry. BENCH_KEEP=true keeps the temporary folder. Exits 1 if a step failed.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -88,7 +89,24 @@ function step(name: string, command: string, args: string[], cwd: string): StepR
   };
 }
 
-function main(): void {
+/**
+ * Playwright reuses a server already listening on E2E_PORT (outside CI), so the browser tests
+ * would test whatever site that is (this checkout's dev server, another clone's build) instead
+ * of the upgraded copy. Resolves to an error message when the port is taken.
+ */
+function portTaken(port: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (error) =>
+      resolve(`port ${port} (E2E_PORT) is in use (${error.message}); free it or set E2E_PORT`),
+    );
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(undefined)));
+  });
+}
+
+const e2ePort = Number(process.env.E2E_PORT || 4173);
+
+async function main(): Promise<void> {
   const version = chooseVersion(process.argv[2], publishedVersions());
   const manifest = JSON.parse(readFileSync(path.join(siteDir, 'package.json'), 'utf8')) as {
     dependencies: Record<string, string>;
@@ -151,21 +169,29 @@ function main(): void {
             copy,
           ),
         );
+        const taken = await portTaken(e2ePort);
         results.push(
-          step(
-            'browser tests of hydration and first taps',
-            'npx',
-            [
-              'playwright',
-              'test',
-              'tests/e2e/first-tap.spec.ts',
-              'tests/e2e/head.spec.ts',
-              'tests/e2e/code-blocks.spec.ts',
-              'tests/e2e/mobile.spec.ts',
-              'tests/e2e/search.spec.ts',
-            ],
-            copy,
-          ),
+          taken !== undefined
+            ? {
+                step: 'browser tests of hydration and first taps',
+                ok: false,
+                seconds: 0,
+                tail: taken,
+              }
+            : step(
+                'browser tests of hydration and first taps',
+                'npx',
+                [
+                  'playwright',
+                  'test',
+                  'tests/e2e/first-tap.spec.ts',
+                  'tests/e2e/head.spec.ts',
+                  'tests/e2e/code-blocks.spec.ts',
+                  'tests/e2e/mobile.spec.ts',
+                  'tests/e2e/search.spec.ts',
+                ],
+                copy,
+              ),
         );
       }
     }
@@ -194,4 +220,7 @@ function main(): void {
   }
 }
 
-main();
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
