@@ -15,18 +15,29 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { siteDir } from './bench-sites';
+import { runWhenMain } from './run-when-main';
 
 const SCRIPT = 'check:docusaurus-upgrade';
 /** Each step's deadline; a hung install or build fails the step instead of the whole run. */
 const STEP_DEADLINE_MS = 30 * 60_000;
 const FAILURE_TAIL_LINES = 40;
 
-function publishedVersions(): string[] {
-  const json = execFileSync('npm', ['view', '@docusaurus/core', 'versions', '--json'], {
+function publishedVersions(name: string): string[] {
+  const json = execFileSync('npm', ['view', name, 'versions', '--json'], {
     encoding: 'utf8',
     timeout: 60_000,
   });
   return JSON.parse(json) as string[];
+}
+
+/**
+ * The versions every one of the packages has, in @docusaurus/core's publication order. Canary
+ * releases are not published for every package (4.0.0-canary-6822 exists for core only), and
+ * installing a version one package lacks fails with ETARGET before anything is tried.
+ */
+export function versionsOfAll(versionsByPackage: string[][]): string[] {
+  const [first = [], ...rest] = versionsByPackage;
+  return first.filter((version) => rest.every((versions) => versions.includes(version)));
 }
 
 /** "3.10.2" → [3, 10, 2]; pre-release tags are compared by publication order instead. */
@@ -35,7 +46,9 @@ const releaseParts = (version: string): number[] => version.split(/[.-]/).slice(
 export function chooseVersion(requested: string | undefined, versions: string[]): string {
   if (requested && requested !== 'next') {
     if (!versions.includes(requested)) {
-      throw new Error(`${SCRIPT}: @docusaurus/core has no published version "${requested}"`);
+      throw new Error(
+        `${SCRIPT}: "${requested}" is not published for every @docusaurus/* package the site declares`,
+      );
     }
     return requested;
   }
@@ -107,7 +120,6 @@ function portTaken(port: number): Promise<string | undefined> {
 const e2ePort = Number(process.env.E2E_PORT || 4173);
 
 async function main(): Promise<void> {
-  const version = chooseVersion(process.argv[2], publishedVersions());
   const manifest = JSON.parse(readFileSync(path.join(siteDir, 'package.json'), 'utf8')) as {
     dependencies: Record<string, string>;
     devDependencies: Record<string, string>;
@@ -116,6 +128,12 @@ async function main(): Promise<void> {
     ...manifest.dependencies,
     ...manifest.devDependencies,
   }).filter((name) => name.startsWith('@docusaurus/'));
+  // core first: its list gives the publication order.
+  const ordered = [
+    '@docusaurus/core',
+    ...docusaurusPackages.filter((name) => name !== '@docusaurus/core'),
+  ];
+  const version = chooseVersion(process.argv[2], versionsOfAll(ordered.map(publishedVersions)));
   const workDir = mkdtempSync(path.join(tmpdir(), 'weft-docusaurus-upgrade-'));
   const copy = path.join(workDir, 'site');
   console.log(`${SCRIPT}: trying @docusaurus/* ${version} in ${copy}`);
@@ -220,7 +238,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+runWhenMain(import.meta.url, 'check the Docusaurus upgrade', main);
