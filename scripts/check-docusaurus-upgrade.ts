@@ -143,18 +143,26 @@ async function main(): Promise<void> {
   });
   const results: StepResult[] = [];
   try {
-    const install = step(
-      `install ${docusaurusPackages.map((name) => `${name}@${version}`).join(' ')}`,
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        ...docusaurusPackages.map((name) => `${name}@${version}`),
-      ],
-      copy,
-    );
+    const installArgs = [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      ...docusaurusPackages.map((name) => `${name}@${version}`),
+    ];
+    const installName = `install ${docusaurusPackages.map((name) => `${name}@${version}`).join(' ')}`;
+    let install = step(installName, 'npm', installArgs, copy);
     results.push(install);
+    // A peer range the new version does not meet (TypeScript, React) is a finding, not the end:
+    // install past it to see what else breaks.
+    if (!install.ok && install.tail.includes('ERESOLVE')) {
+      install = step(
+        `${installName} --legacy-peer-deps`,
+        'npm',
+        [...installArgs, '--legacy-peer-deps'],
+        copy,
+      );
+      results.push(install);
+    }
     if (install.ok) {
       const build = step('build', 'npm', ['run', 'build'], copy);
       results.push(build);
