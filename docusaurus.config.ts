@@ -81,6 +81,16 @@ const beforeDefaultRemarkPlugins = [
   [remarkDiagrams, { siteDir: __dirname, baseUrl: site.baseUrl }],
 ] as DocsOptions['beforeDefaultRemarkPlugins'];
 
+/**
+ * Plugins whose work only a production build needs, left out under `docusaurus start`: the
+ * entry bundle's module report (it serialised the whole module graph after every rebuild, edits
+ * included), the PWA with the Markdown copies and llms.txt (all made in postBuild; plugin-pwa
+ * disables itself in development anyway) and the social cards (postBuild too). Not loading
+ * them also spares the dev server their modules (sharp, the HTML-to-Markdown pipeline).
+ * `npm run build && npm run serve` shows the production site with all of them.
+ */
+const productionOnly = <T>(...plugins: T[]): T[] => (env.devServer ? [] : plugins);
+
 const config = {
   title: site.title,
   tagline: site.tagline,
@@ -181,7 +191,7 @@ const config = {
   plugins: [
     './src/plugins/lean-client/index.ts',
     './src/plugins/lean-css/index.ts',
-    './src/plugins/bundle-stats/index.ts',
+    ...productionOnly('./src/plugins/bundle-stats/index.ts'),
     [
       './src/plugins/api-reference/index.ts',
       {
@@ -217,7 +227,7 @@ const config = {
     ],
     // The PWA head tags; not plugin-pwa's pwaHead option, which would ship them in the client bundle.
     './src/plugins/pwa-head/index.ts',
-    [
+    ...productionOnly([
       // The PWA, with the Markdown copies of every page (and llms.txt) written first and precached.
       './src/plugins/markdown-copies/index.ts',
       {
@@ -273,9 +283,9 @@ const config = {
           },
         },
       } satisfies MarkdownCopiesOptions,
-    ],
+    ]),
     './src/plugins/site-wide-search/index.ts',
-    [
+    ...productionOnly([
       './src/plugins/social-cards/index.ts',
       {
         sections: [
@@ -287,7 +297,7 @@ const config = {
         ],
         defaultSection: site.title,
       } satisfies SocialCardsOptions,
-    ],
+    ]),
   ],
 
   themeConfig: {

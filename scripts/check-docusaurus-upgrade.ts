@@ -10,22 +10,34 @@
  * Needs the npm registry. BENCH_KEEP=true keeps the temporary folder. Exits 1 if a step failed.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { siteDir } from './bench-sites';
+import { runWhenMain } from './run-when-main';
 
 const SCRIPT = 'check:docusaurus-upgrade';
 /** Each step's deadline; a hung install or build fails the step instead of the whole run. */
 const STEP_DEADLINE_MS = 30 * 60_000;
 const FAILURE_TAIL_LINES = 40;
 
-function publishedVersions(): string[] {
-  const json = execFileSync('npm', ['view', '@docusaurus/core', 'versions', '--json'], {
+function publishedVersions(name: string): string[] {
+  const json = execFileSync('npm', ['view', name, 'versions', '--json'], {
     encoding: 'utf8',
     timeout: 60_000,
   });
   return JSON.parse(json) as string[];
+}
+
+/**
+ * The versions every one of the packages has, in @docusaurus/core's publication order. Canary
+ * releases are not published for every package (4.0.0-canary-6822 exists for core only), and
+ * installing a version one package lacks fails with ETARGET before anything is tried.
+ */
+export function versionsOfAll(versionsByPackage: string[][]): string[] {
+  const [first = [], ...rest] = versionsByPackage;
+  return first.filter((version) => rest.every((versions) => versions.includes(version)));
 }
 
 /** "3.10.2" → [3, 10, 2]; pre-release tags are compared by publication order instead. */
@@ -34,7 +46,9 @@ const releaseParts = (version: string): number[] => version.split(/[.-]/).slice(
 export function chooseVersion(requested: string | undefined, versions: string[]): string {
   if (requested && requested !== 'next') {
     if (!versions.includes(requested)) {
-      throw new Error(`${SCRIPT}: @docusaurus/core has no published version "${requested}"`);
+      throw new Error(
+        `${SCRIPT}: "${requested}" is not published for every @docusaurus/* package the site declares`,
+      );
     }
     return requested;
   }
@@ -88,8 +102,24 @@ function step(name: string, command: string, args: string[], cwd: string): StepR
   };
 }
 
-function main(): void {
-  const version = chooseVersion(process.argv[2], publishedVersions());
+/**
+ * Playwright reuses a server already listening on E2E_PORT (outside CI), so the browser tests
+ * would test whatever site that is (this checkout's dev server, another clone's build) instead
+ * of the upgraded copy. Resolves to an error message when the port is taken.
+ */
+function portTaken(port: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (error) =>
+      resolve(`port ${port} (E2E_PORT) is in use (${error.message}); free it or set E2E_PORT`),
+    );
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(undefined)));
+  });
+}
+
+const e2ePort = Number(process.env.E2E_PORT || 4173);
+
+async function main(): Promise<void> {
   const manifest = JSON.parse(readFileSync(path.join(siteDir, 'package.json'), 'utf8')) as {
     dependencies: Record<string, string>;
     devDependencies: Record<string, string>;
@@ -98,6 +128,12 @@ function main(): void {
     ...manifest.dependencies,
     ...manifest.devDependencies,
   }).filter((name) => name.startsWith('@docusaurus/'));
+  // core first: its list gives the publication order.
+  const ordered = [
+    '@docusaurus/core',
+    ...docusaurusPackages.filter((name) => name !== '@docusaurus/core'),
+  ];
+  const version = chooseVersion(process.argv[2], versionsOfAll(ordered.map(publishedVersions)));
   const workDir = mkdtempSync(path.join(tmpdir(), 'weft-docusaurus-upgrade-'));
   const copy = path.join(workDir, 'site');
   console.log(`${SCRIPT}: trying @docusaurus/* ${version} in ${copy}`);
@@ -107,18 +143,26 @@ function main(): void {
   });
   const results: StepResult[] = [];
   try {
-    const install = step(
-      `install ${docusaurusPackages.map((name) => `${name}@${version}`).join(' ')}`,
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        ...docusaurusPackages.map((name) => `${name}@${version}`),
-      ],
-      copy,
-    );
+    const installArgs = [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      ...docusaurusPackages.map((name) => `${name}@${version}`),
+    ];
+    const installName = `install ${docusaurusPackages.map((name) => `${name}@${version}`).join(' ')}`;
+    let install = step(installName, 'npm', installArgs, copy);
     results.push(install);
+    // A peer range the new version does not meet (TypeScript, React) is a finding, not the end:
+    // install past it to see what else breaks.
+    if (!install.ok && install.tail.includes('ERESOLVE')) {
+      install = step(
+        `${installName} --legacy-peer-deps`,
+        'npm',
+        [...installArgs, '--legacy-peer-deps'],
+        copy,
+      );
+      results.push(install);
+    }
     if (install.ok) {
       const build = step('build', 'npm', ['run', 'build'], copy);
       results.push(build);
@@ -151,21 +195,29 @@ function main(): void {
             copy,
           ),
         );
+        const taken = await portTaken(e2ePort);
         results.push(
-          step(
-            'browser tests of hydration and first taps',
-            'npx',
-            [
-              'playwright',
-              'test',
-              'tests/e2e/first-tap.spec.ts',
-              'tests/e2e/head.spec.ts',
-              'tests/e2e/code-blocks.spec.ts',
-              'tests/e2e/mobile.spec.ts',
-              'tests/e2e/search.spec.ts',
-            ],
-            copy,
-          ),
+          taken !== undefined
+            ? {
+                step: 'browser tests of hydration and first taps',
+                ok: false,
+                seconds: 0,
+                tail: taken,
+              }
+            : step(
+                'browser tests of hydration and first taps',
+                'npx',
+                [
+                  'playwright',
+                  'test',
+                  'tests/e2e/first-tap.spec.ts',
+                  'tests/e2e/head.spec.ts',
+                  'tests/e2e/code-blocks.spec.ts',
+                  'tests/e2e/mobile.spec.ts',
+                  'tests/e2e/search.spec.ts',
+                ],
+                copy,
+              ),
         );
       }
     }
@@ -194,4 +246,4 @@ function main(): void {
   }
 }
 
-main();
+runWhenMain(import.meta.url, 'check the Docusaurus upgrade', main);

@@ -9,7 +9,7 @@
  * build does not redo this work.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -60,6 +60,34 @@ function sourceHash(asset: GeneratedAsset): string {
 const stampFile = (asset: GeneratedAsset): string => path.join(stampDir, `${asset.name}.sha256`);
 
 /**
+ * True when the outputs exist and the stamp says they were made from the current sources.
+ * FORCE_GENERATE=true makes every asset stale.
+ */
+export function isGenerated(asset: GeneratedAsset, hash: string = sourceHash(asset)): boolean {
+  const stamp = stampFile(asset);
+  return (
+    process.env.FORCE_GENERATE !== 'true' &&
+    existsSync(stamp) &&
+    readFileSync(stamp, 'utf8').trim() === hash &&
+    asset.outputs.every((output) => existsSync(path.join(siteDir, output)))
+  );
+}
+
+/** The hash of the asset's sources now, to record with {@link recordGenerated} after a run. */
+export const currentSourceHash = (asset: GeneratedAsset): string => sourceHash(asset);
+
+/** Records that the outputs were made from the sources whose hash is given. */
+export function recordGenerated(asset: GeneratedAsset, hash: string): void {
+  mkdirSync(stampDir, { recursive: true });
+  writeFileSync(stampFile(asset), `${hash}\n`);
+}
+
+/** Forgets the stamp: the outputs are about to be rewritten by something that records none. */
+export function forgetGenerated(asset: GeneratedAsset): void {
+  rmSync(stampFile(asset), { force: true });
+}
+
+/**
  * Runs `generate` unless the outputs exist and were made from the same sources; records the
  * sources' hash after a successful run. Set FORCE_GENERATE=true to regenerate regardless.
  */
@@ -68,17 +96,10 @@ export async function generateIfChanged(
   generate: () => Promise<void>,
 ): Promise<void> {
   const hash = sourceHash(asset);
-  const stamp = stampFile(asset);
-  const fresh =
-    process.env.FORCE_GENERATE !== 'true' &&
-    existsSync(stamp) &&
-    readFileSync(stamp, 'utf8').trim() === hash &&
-    asset.outputs.every((output) => existsSync(path.join(siteDir, output)));
-  if (fresh) {
+  if (isGenerated(asset, hash)) {
     console.log(`${asset.name}: sources unchanged, keeping the generated files.`);
     return;
   }
   await generate();
-  mkdirSync(stampDir, { recursive: true });
-  writeFileSync(stamp, `${hash}\n`);
+  recordGenerated(asset, hash);
 }

@@ -7,16 +7,27 @@
  * - stale output is removed first, and a TypeDoc run that produced nothing (for
  *   example a type error in the core package) fails the build instead of
  *   silently serving old pages;
- * - under `docusaurus start` TypeDoc watches the sources and the site reloads;
  * - a build reuses the markdown of the last run when the core's sources, the TypeDoc options
  *   and the TypeDoc packages are unchanged (scripts/generated-asset-stamp.ts), since running
- *   TypeDoc is about a quarter of a cold site build.
+ *   TypeDoc is about a quarter of a cold site build;
+ * - under `docusaurus start` it reuses that markdown too (or the last dev server's), and starts
+ *   TypeDoc in watch mode only once a core source changes: a TypeDoc watch run takes longer
+ *   than everything else the dev server does before its first page (measured with
+ *   `npm run bench:dev`). When the markdown is stale at start, the watch starts at once.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
-import { filesUnder, generateIfChanged } from '../../../scripts/generated-asset-stamp';
+import {
+  currentSourceHash,
+  filesUnder,
+  forgetGenerated,
+  generateIfChanged,
+  isGenerated,
+  recordGenerated,
+  type GeneratedAsset,
+} from '../../../scripts/generated-asset-stamp';
 import {
   API_ENTRY_POINT,
   API_SIDEBAR_FILE,
@@ -27,6 +38,16 @@ import {
 /** What TypeDoc reads besides its options: the core's sources and compiler settings. */
 const CORE_DIR = 'packages/core';
 /** Packages whose version changes the markdown TypeDoc writes. */
+/** The settings TypeDoc's output depends on besides the core's sources, site-relative. */
+const CORE_SETTINGS_FILES = [
+  path.join(CORE_DIR, 'package.json'),
+  path.join(CORE_DIR, 'tsconfig.json'),
+  API_TSCONFIG,
+  'packages/tsconfig.base.json',
+  'tsconfig.strict.json',
+  'src/config/typedoc.ts',
+  'src/plugins/api-reference/index.ts',
+];
 const TYPEDOC_PACKAGES = [
   'typedoc',
   'typedoc-plugin-markdown',
@@ -110,8 +131,12 @@ export default async function apiReferencePlugin(
   }
 
   /** Runs TypeDoc through docusaurus-plugin-typedoc (ESM-only), which runs it when created. */
-  const runTypedoc = async (): Promise<Plugin> => {
-    await emptyDir(outDir);
+  const runTypedoc = async ({ keepOldPages = false } = {}): Promise<Plugin> => {
+    // A watch started mid-session overwrites the pages in place: emptying the folder would make
+    // the API docs instance drop every page until TypeDoc has written them all again.
+    if (!keepOldPages) {
+      await emptyDir(outDir);
+    }
     const { default: typedocPlugin } = await import('docusaurus-plugin-typedoc');
     const typedoc = await typedocPlugin(context, { ...options.typedoc, watch: options.watch });
     // In watch mode TypeDoc writes its first output asynchronously.
@@ -128,33 +153,97 @@ export default async function apiReferencePlugin(
     return { ...typedoc, name: plugin.name };
   };
 
+  /** Described afresh each time, so a file added to the core's sources counts too. */
+  const describeAsset = (): GeneratedAsset => ({
+    name: 'api-reference',
+    sources: [...filesUnder(path.join(CORE_DIR, 'src')), ...CORE_SETTINGS_FILES],
+    packages: TYPEDOC_PACKAGES,
+    outputs: [
+      path.join(options.typedoc.out, 'index.md'),
+      path.join(options.typedoc.out, API_SIDEBAR_FILE),
+    ],
+    settings: options.typedoc,
+  });
+
   if (options.watch) {
-    return runTypedoc();
+    return devServerPlugin({
+      name: plugin.name,
+      describeAsset,
+      watchPaths: [path.join(CORE_DIR, 'src'), ...CORE_SETTINGS_FILES].map((file) =>
+        path.resolve(context.siteDir, file),
+      ),
+      runTypedoc,
+    });
   }
   let generatedPlugin: Plugin | undefined;
-  await generateIfChanged(
-    {
-      name: 'api-reference',
-      sources: [
-        ...filesUnder(path.join(CORE_DIR, 'src')),
-        path.join(CORE_DIR, 'package.json'),
-        path.join(CORE_DIR, 'tsconfig.json'),
-        API_TSCONFIG,
-        'packages/tsconfig.base.json',
-        'tsconfig.strict.json',
-        'src/config/typedoc.ts',
-        'src/plugins/api-reference/index.ts',
-      ],
-      packages: TYPEDOC_PACKAGES,
-      outputs: [
-        path.join(options.typedoc.out, 'index.md'),
-        path.join(options.typedoc.out, API_SIDEBAR_FILE),
-      ],
-      settings: options.typedoc,
-    },
-    async () => {
-      generatedPlugin = await runTypedoc();
-    },
-  );
+  await generateIfChanged(describeAsset(), async () => {
+    generatedPlugin = await runTypedoc();
+  });
   return generatedPlugin ?? plugin;
+}
+
+/**
+ * The dev server's side. Its watch-mode output is stamped apart from the build's: TypeDoc's
+ * warnings fail a build but not the dev server, so a build never trusts the dev server's
+ * markdown, while the dev server trusts either.
+ */
+export interface DevServerPluginParts {
+  name: string;
+  /** The build's asset: the core's sources and TypeDoc settings, and the pages they make. */
+  describeAsset: () => GeneratedAsset;
+  /** What Docusaurus watches for this plugin: the core's sources, absolute. */
+  watchPaths: string[];
+  /** Starts TypeDoc in watch mode; resolves once its first pages exist. */
+  runTypedoc: (options: { keepOldPages: boolean }) => Promise<Plugin>;
+}
+
+export async function devServerPlugin({
+  name,
+  describeAsset,
+  watchPaths,
+  runTypedoc,
+}: DevServerPluginParts): Promise<Plugin> {
+  const devAsset = (): GeneratedAsset => {
+    const buildAsset = describeAsset();
+    return { ...buildAsset, name: `${buildAsset.name}-dev` };
+  };
+  const upToDate = (): boolean => {
+    const buildAsset = describeAsset();
+    const hash = currentSourceHash(buildAsset);
+    return isGenerated(buildAsset, hash) || isGenerated(devAsset(), hash);
+  };
+  const startWatching = async (keepOldPages: boolean): Promise<Plugin> => {
+    const buildAsset = describeAsset();
+    const hash = currentSourceHash(buildAsset);
+    // From here on TypeDoc rewrites api/ as the sources change: neither stamp would be true.
+    forgetGenerated(buildAsset);
+    forgetGenerated(devAsset());
+    const watching = await runTypedoc({ keepOldPages });
+    // Started on fresh output, it has now written its first pages from these sources. Started
+    // over old pages, it may not have yet (they already count as output), so nothing is recorded
+    // and the next dev server runs TypeDoc again.
+    if (!keepOldPages) {
+      recordGenerated(devAsset(), hash);
+    }
+    return watching;
+  };
+  if (!upToDate()) {
+    return startWatching(false);
+  }
+  console.log('api-reference: core sources unchanged, serving the generated API pages.');
+  let watching: Promise<Plugin> | undefined;
+  return {
+    name,
+    // Docusaurus reloads this plugin (loadContent) when one of these changes; from then on
+    // TypeDoc's own watcher follows the sources and rewrites api/, which the API docs
+    // instance watches.
+    getPathsToWatch: () => watchPaths,
+    async loadContent() {
+      if (watching === undefined && !upToDate()) {
+        console.log('api-reference: a core source changed, starting TypeDoc in watch mode.');
+        watching = startWatching(true);
+      }
+      await watching;
+    },
+  };
 }

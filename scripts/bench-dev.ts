@@ -1,0 +1,272 @@
+/**
+ * How long a contributor waits: `npm start` for this site against `docusaurus start` for the
+ * stock Docusaurus 3.10 site (bench-sites.ts, same node_modules), in the same run, alternating.
+ *
+ * For each run and each site, cold (the dev caches cleared: `.docusaurus/` and
+ * `node_modules/.cache/`) and warm (straight after another start), it measures:
+ * - first page: from spawning the command to the first answer to `/` with HTTP 200 and a whole
+ *   HTML document (the dev server holds requests until its first compilation is done);
+ * - edit: with the guide open in Chromium, from appending a sentence to its Markdown file to the
+ *   sentence showing in the page (hot reload), for a few edits; the file is restored each time.
+ *
+ * Cold keeps this site's generated assets (the API pages, PWA icons, diagrams, whitepaper) and
+ * their stamps in .cache/generated-assets/: they are made once per change of their sources, not
+ * once per start, and `docusaurus clear` keeps them too. BENCH_DEV_FIRST=true clears them as
+ * well, for the time a fresh clone waits once.
+ *
+ * Prints medians and the ratios ours/stock; asserts nothing. The machine this runs on may be
+ * shared: compare figures from one run only. Run: npm run bench:dev. Environment:
+ * - BENCH_DEV_RUNS: starts per site and cache state (default 3);
+ * - BENCH_DEV_EDITS: edits timed per start (default 3);
+ * - BENCH_DEV_PORT: the port both dev servers take in turn (default 4181);
+ * - BENCH_DEV_FIRST=true: see above; CHROMIUM_PATH (default /usr/bin/chromium).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from '../tests/e2e/support/browser';
+import {
+  createStockSite,
+  median,
+  positiveInteger,
+  siteDir,
+  STOCK_PAGES,
+  WEFT_PAGES,
+} from './bench-sites';
+
+const SCRIPT = 'bench:dev';
+const FIRST_PAGE_DEADLINE_MS = 300_000;
+const EDIT_DEADLINE_MS = 30_000;
+const STOP_DEADLINE_MS = 15_000;
+
+type CacheState = 'cold' | 'warm';
+
+interface DevSite {
+  label: 'ours' | 'stock';
+  dir: string;
+  command: string;
+  args: (port: number) => string[];
+  /** The guide page and the Markdown file it is made from. */
+  guidePath: string;
+  guideFile: string;
+}
+
+interface StartFigures {
+  firstPageMs: number;
+  editMs: number[];
+}
+
+/** The guide file being edited and its text, put back if the run is interrupted mid-edit. */
+let editInProgress: { file: string; original: string } | undefined;
+process.once('SIGINT', () => {
+  if (editInProgress !== undefined) {
+    writeFileSync(editInProgress.file, editInProgress.original);
+  }
+  process.exit(130);
+});
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function clearDevCaches(site: DevSite, firstStart: boolean): void {
+  rmSync(path.join(site.dir, '.docusaurus'), { recursive: true, force: true });
+  // The stock site's node_modules is a link to this site's: one folder for both.
+  rmSync(path.join(siteDir, 'node_modules', '.cache'), { recursive: true, force: true });
+  if (firstStart && site.label === 'ours') {
+    rmSync(path.join(siteDir, '.cache', 'generated-assets'), { recursive: true, force: true });
+  }
+}
+
+/** Polls `/` until the dev server answers it with a whole page, or throws at the deadline. */
+async function waitForFirstPage(port: number, server: ChildProcess): Promise<void> {
+  const deadline = Date.now() + FIRST_PAGE_DEADLINE_MS;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) {
+      throw new Error(
+        `${SCRIPT}: the dev server exited with code ${server.exitCode} before serving`,
+      );
+    }
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/`, {
+        signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())),
+      });
+      const html = await response.text();
+      if (response.status === 200 && html.includes('</html>') && html.includes('<script')) {
+        return;
+      }
+    } catch {
+      // Not listening yet.
+    }
+    await sleep(100);
+  }
+  throw new Error(`${SCRIPT}: no page on port ${port} within ${FIRST_PAGE_DEADLINE_MS} ms`);
+}
+
+async function stopServer(server: ChildProcess): Promise<void> {
+  if (server.pid === undefined || server.exitCode !== null) {
+    return;
+  }
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
+  try {
+    // npm and npx start the server as a child: end the whole group.
+    process.kill(-server.pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  await Promise.race([exited, sleep(STOP_DEADLINE_MS)]);
+  if (server.exitCode === null) {
+    try {
+      process.kill(-server.pid, 'SIGKILL');
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+}
+
+/** Appends a sentence to the guide's Markdown and times until the open page shows it. */
+async function timeEdits(
+  browser: Browser,
+  site: DevSite,
+  port: number,
+  edits: number,
+): Promise<number[]> {
+  const page = await browser.newPage();
+  const original = readFileSync(site.guideFile, 'utf8');
+  editInProgress = { file: site.guideFile, original };
+  const times: number[] = [];
+  try {
+    await page.goto(`http://127.0.0.1:${port}${site.guidePath}`, { timeout: EDIT_DEADLINE_MS });
+    await page.locator('article h1').first().waitFor({ timeout: EDIT_DEADLINE_MS });
+    for (let edit = 0; edit < edits; edit += 1) {
+      const sentence = `Benchmark edit ${Date.now().toString(36)} number ${edit + 1}.`;
+      const shown = page.getByText(sentence);
+      const started = performance.now();
+      writeFileSync(site.guideFile, `${original.trimEnd()}\n\n${sentence}\n`);
+      await shown.waitFor({ timeout: EDIT_DEADLINE_MS });
+      times.push(performance.now() - started);
+      writeFileSync(site.guideFile, original);
+      await shown.waitFor({ state: 'detached', timeout: EDIT_DEADLINE_MS });
+    }
+  } finally {
+    writeFileSync(site.guideFile, original);
+    editInProgress = undefined;
+    await page.close();
+  }
+  return times;
+}
+
+async function measureStart(
+  browser: Browser,
+  site: DevSite,
+  port: number,
+  edits: number,
+): Promise<StartFigures> {
+  const started = performance.now();
+  const server = spawn(site.command, site.args(port), {
+    cwd: site.dir,
+    stdio: 'ignore',
+    detached: true,
+    env: { ...process.env, BROWSER: 'none' },
+  });
+  try {
+    await waitForFirstPage(port, server);
+    const firstPageMs = performance.now() - started;
+    return { firstPageMs, editMs: await timeEdits(browser, site, port, edits) };
+  } finally {
+    await stopServer(server);
+  }
+}
+
+const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
+const ratio = (ours: number, stock: number): string => `${(ours / stock).toFixed(2)}x`;
+
+async function main(): Promise<void> {
+  const runs = positiveInteger(SCRIPT, 'BENCH_DEV_RUNS', 3);
+  const edits = positiveInteger(SCRIPT, 'BENCH_DEV_EDITS', 3);
+  const port = positiveInteger(SCRIPT, 'BENCH_DEV_PORT', 4181);
+  const firstStart = process.env.BENCH_DEV_FIRST === 'true';
+  const workDir = mkdtempSync(path.join(tmpdir(), 'weft-bench-dev-'));
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  try {
+    console.log(`${SCRIPT}: generating the stock site in ${workDir}`);
+    const stockDir = createStockSite(workDir);
+    const sites: DevSite[] = [
+      {
+        label: 'ours',
+        dir: siteDir,
+        command: 'npm',
+        args: (p) => ['start', '--', '--port', String(p), '--host', '127.0.0.1', '--no-open'],
+        guidePath: WEFT_PAGES.guide,
+        guideFile: path.join(siteDir, 'docs', 'getting-started.md'),
+      },
+      {
+        label: 'stock',
+        dir: stockDir,
+        command: 'npx',
+        args: (p) => [
+          'docusaurus',
+          'start',
+          '--port',
+          String(p),
+          '--host',
+          '127.0.0.1',
+          '--no-open',
+        ],
+        guidePath: STOCK_PAGES.guide,
+        guideFile: path.join(stockDir, 'docs', 'intro.mdx'),
+      },
+    ];
+    const figures = new Map<string, StartFigures[]>();
+    for (let runIndex = 0; runIndex < runs; runIndex += 1) {
+      // Alternate which site goes first, so neither always meets the busier moment.
+      const order = runIndex % 2 === 0 ? sites : [...sites].reverse();
+      for (const state of ['cold', 'warm'] as CacheState[]) {
+        for (const site of order) {
+          if (state === 'cold') {
+            clearDevCaches(site, firstStart);
+          }
+          const result = await measureStart(browser, site, port, edits);
+          const key = `${site.label} ${state}`;
+          figures.set(key, [...(figures.get(key) ?? []), result]);
+          console.log(
+            `${SCRIPT}: run ${runIndex + 1}/${runs} ${key}: first page ${seconds(result.firstPageMs)}, edits ${result.editMs.map((ms) => seconds(ms)).join(', ')}`,
+          );
+        }
+      }
+    }
+    printTable(figures, runs, edits, firstStart);
+  } finally {
+    await browser.close();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+function printTable(
+  figures: Map<string, StartFigures[]>,
+  runs: number,
+  edits: number,
+  firstStart: boolean,
+): void {
+  const medianOf = (key: string, pick: (start: StartFigures) => number[]): number =>
+    median((figures.get(key) ?? []).flatMap(pick));
+  console.log(
+    `\nDev server, medians of ${runs} starts (${edits} edits each) per row; cold = .docusaurus and node_modules/.cache cleared${firstStart ? ', and the generated assets too' : ''}. Shared machine: compare within this run only.\n`,
+  );
+  console.log(
+    '| cache | first page, ours | stock | ours/stock | edit shown, ours | stock | ours/stock |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const state of ['cold', 'warm'] as CacheState[]) {
+    const first = (label: string): number => medianOf(`${label} ${state}`, (s) => [s.firstPageMs]);
+    const edit = (label: string): number => medianOf(`${label} ${state}`, (s) => s.editMs);
+    console.log(
+      `| ${state} | ${seconds(first('ours'))} | ${seconds(first('stock'))} | ${ratio(first('ours'), first('stock'))} | ${seconds(edit('ours'))} | ${seconds(edit('stock'))} | ${ratio(edit('ours'), edit('stock'))} |`,
+    );
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,25 @@
+/** Which version `npm run check:docusaurus-upgrade [version|next]` tries. */
+import { describe, expect, it } from 'vitest';
+import { chooseVersion, versionsOfAll } from '../../scripts/check-docusaurus-upgrade';
+
+describe('the Docusaurus upgrade check', () => {
+  // As the registry listed them on 2026-11-25: the newest canary was published for core only.
+  const core = ['3.9.2', '3.10.1', '3.10.2', '4.0.0-canary-6808', '4.0.0-canary-6822'];
+  const preset = ['3.9.2', '3.10.1', '3.10.2', '4.0.0-canary-6808'];
+
+  it('tries only versions every declared package has', () => {
+    const versions = versionsOfAll([core, preset]);
+    expect(chooseVersion('next', versions)).toBe('4.0.0-canary-6808');
+    expect(chooseVersion(undefined, versions)).toBe('3.10.2');
+  });
+
+  it('orders 3.x releases by number, not as text', () => {
+    expect(chooseVersion(undefined, ['3.9.2', '3.10.2', '3.2.0'])).toBe('3.10.2');
+  });
+
+  it('names a requested version that some package lacks', () => {
+    expect(() => chooseVersion('4.0.0-canary-6822', versionsOfAll([core, preset]))).toThrow(
+      /"4.0.0-canary-6822" is not published for every @docusaurus\/\* package/,
+    );
+  });
+});
