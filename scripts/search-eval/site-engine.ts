@@ -8,8 +8,8 @@ import { chromiumArgs, chromiumPath } from '../../tests/e2e/support/browser';
 /** The index is 2 MB: its first load in the worker takes seconds on a busy machine. */
 const RESULTS_DEADLINE_MS = 60_000;
 
-export interface SiteSearch {
-  /** Result links in ranked order (hrefs as the page renders them). */
+export interface SearchEngine {
+  /** Result links or paths in ranked order. */
   search(query: string): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -27,7 +27,7 @@ async function resultsOf(page: Page, origin: string, query: string): Promise<str
     .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
 }
 
-export async function openSiteSearch(origin: string): Promise<SiteSearch> {
+export async function openSiteSearch(origin: string): Promise<SearchEngine> {
   const browser: Browser = await chromium.launch({
     executablePath: chromiumPath,
     args: chromiumArgs,

@@ -7,6 +7,7 @@ import {
   score,
   scoreByKind,
 } from '../../scripts/search-eval/metrics';
+import { pathsOfAnswer } from '../../scripts/search-eval/mcp-engine';
 
 const executors = {
   q: 'executor',
@@ -59,5 +60,20 @@ describe('parseQuerySet', () => {
       ),
     ).toThrow(/q\.json: queries\[1\] needs/);
     expect(() => parseQuerySet([], 'q.json')).toThrow(/"queries" array/);
+  });
+});
+
+describe("search_docs's answer", () => {
+  it('gives its paths in ranked order', () => {
+    const answer = [
+      '1. Running in production › Graceful shutdown [guide]',
+      '   path: /docs/guides/production/',
+      '   Stop taking work, finish what runs…',
+      '',
+      '2. Runtime [class]',
+      '   path: /api/classes/Runtime/',
+      '   The runtime…',
+    ].join('\n');
+    expect(pathsOfAnswer(answer)).toEqual(['/docs/guides/production/', '/api/classes/Runtime/']);
   });
 });
