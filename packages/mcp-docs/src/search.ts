@@ -7,10 +7,17 @@
  * - all words must match first; when no section has them all, any word will do, so one word
  *   outside the docs' wording does not empty the list;
  * - typos are forgiven in proportion to the word: one edit from 4 letters, two from 8;
+ * - a plural finds its singular and the other way round;
  * - the last word matches as a prefix, since people search as they type;
+ * - little words ("the", "to", "my") are not required: "deploy to production" means the
+ *   production guide, whether or not it says "to";
+ * - an identifier is a word and its parts: `SqliteMemoryProvider` is found by "sqlite", and
+ *   `WEFT_TASK_TIMEOUT` by itself, not by "task" and "timeout" scattered over the docs;
+ * - a page that answers in several sections outranks one that mentions the words once;
  * - guides outrank generated API summaries for the same words (concept words name guides),
  *   but a query that is exactly an exported name puts that symbol's page first: as written
- *   (`Memory`, not `memory`), or in any case for a compound name (`memorymanager`).
+ *   (`Memory`, not `memory`), or in any case for a compound name (`memorymanager`); an error
+ *   code puts its section of the errors reference first.
  */
 import MiniSearch, { type SearchResult } from 'minisearch';
 
@@ -52,6 +59,65 @@ interface SectionDocument {
 const API_PAGE_WEIGHT = 0.45;
 /** The boost that puts a symbol's own page first when the query is its exact name. */
 const EXACT_SYMBOL_BOOST = 1000;
+
+/** A page's other matching sections add this share of their scores to its best one. */
+const OTHER_SECTIONS_SHARE = 0.25;
+
+/**
+ * Words too common to require. Kept short: a word a reader might mean (such as "not", "all",
+ * "no") stays searchable.
+ */
+const STOP_WORDS = new Set(
+  (
+    'a an and are as at be by can do does for from how i in into is it its me my of on or so ' +
+    'that the their then there these this to too use using via was we what when where which ' +
+    'who why will with you your'
+  ).split(' '),
+);
+
+/** Words and identifiers: letters, digits and underscores, with dots and hyphens inside. */
+const WORD = /[\p{L}\p{N}_]+(?:[.-][\p{L}\p{N}_]+)*/gu;
+
+/**
+ * The terms of a text: each word, and for an identifier its parts too (`MemoryManager` gives
+ * memorymanager, memory and manager; `WEFT_TASK_TIMEOUT` gives itself, weft, task and timeout;
+ * `server.allowedHosts` gives itself, server, allowedhosts, allowed and hosts), lower-cased. In queries only the whole word
+ * is kept, so an error code or a symbol is looked for as itself.
+ */
+export function tokenize(text: string, forQuery = false): string[] {
+  const terms: string[] = [];
+  for (const [word] of text.matchAll(WORD)) {
+    terms.push(word);
+    if (forQuery) continue;
+    // `server.allowedHosts` is found by "allowedHosts", "server", "allowed" and "hosts".
+    const segments = word.split(/[._-]+/).filter((segment) => segment !== '');
+    if (segments.length > 1) terms.push(...segments);
+    for (const segment of segments) {
+      const parts = segment
+        .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+        .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+        .split(' ');
+      if (parts.length > 1) terms.push(...parts);
+    }
+  }
+  return terms;
+}
+
+/**
+ * A plural and its singular are one term ("executors" finds "executor"). Only plain words: an
+ * identifier such as `WEFT_ANSWERS` or `options.ts` is kept as written.
+ */
+function singular(word: string): string {
+  if (word.length < 5 || !/^[a-z]+$/.test(word) || /(ss|us|is)$/.test(word)) return word;
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (/(sses|shes|ches|xes)$/.test(word)) return word.slice(0, -2);
+  return word.endsWith('s') ? word.slice(0, -1) : word;
+}
+
+function processTerm(term: string): string | null {
+  const lower = term.toLowerCase();
+  return STOP_WORDS.has(lower) ? null : singular(lower);
+}
 
 /** Splits Markdown into its top and one part per `##` heading, code blocks kept as text. */
 export function splitSections(markdown: string): { heading: string; text: string }[] {
@@ -103,7 +169,8 @@ export class DocsSearch {
 
   /**
    * @param pages - The pages to search.
-   * @param symbols - Exported names and their page, so an exact name finds its page first.
+   * @param symbols - Exported names (and error codes) with their page, so an exact name finds
+   *   its page first.
    */
   constructor(
     pages: readonly SearchablePage[],
@@ -112,6 +179,9 @@ export class DocsSearch {
     this.index = new MiniSearch<SectionDocument>({
       fields: ['title', 'heading', 'text'],
       storeFields: [],
+      tokenize: (text) => tokenize(text),
+      processTerm,
+      searchOptions: { tokenize: (text) => tokenize(text, true), processTerm },
     });
     for (const page of pages) {
       this.pages.set(page.path, page);
@@ -129,9 +199,11 @@ export class DocsSearch {
     }
     this.index.addAll(this.documents);
     for (const symbol of symbols) {
-      this.symbolPages.set(symbol.name, symbol.docsPath);
+      // An error code's page is a section of the errors reference: rank by the page.
+      const pagePath = symbol.docsPath.replace(/#.*$/, '');
+      this.symbolPages.set(symbol.name, pagePath);
       if (/[a-z][A-Z]|_/.test(symbol.name)) {
-        this.compoundSymbolPages.set(symbol.name.toLowerCase(), symbol.docsPath);
+        this.compoundSymbolPages.set(symbol.name.toLowerCase(), pagePath);
       }
     }
   }
@@ -165,22 +237,34 @@ export class DocsSearch {
     let results = this.index.search(query, { ...options, combineWith: 'AND' });
     if (results.length === 0) results = this.index.search(query, { ...options, combineWith: 'OR' });
 
-    const hits: SearchHit[] = [];
-    const seen = new Set<string>();
+    // The best section stands for its page; the page's other matching sections add a share.
+    const pagesInOrder: { best: SearchResult; score: number }[] = [];
+    const byPage = new Map<string, { best: SearchResult; score: number }>();
     for (const result of results) {
-      const document = this.documents[result.id as number]!;
-      if (seen.has(document.pagePath)) continue;
-      seen.add(document.pagePath);
+      const pagePath = this.documents[result.id as number]!.pagePath;
+      const entry = byPage.get(pagePath);
+      if (entry === undefined) {
+        const created = { best: result, score: result.score };
+        byPage.set(pagePath, created);
+        pagesInOrder.push(created);
+      } else {
+        entry.score += result.score * OTHER_SECTIONS_SHARE;
+      }
+    }
+    pagesInOrder.sort((a, b) => b.score - a.score);
+
+    const hits: SearchHit[] = [];
+    for (const { best, score } of pagesInOrder.slice(0, limit)) {
+      const document = this.documents[best.id as number]!;
       const page = this.pages.get(document.pagePath)!;
       hits.push({
         title: page.title,
         path: document.anchor === '' ? page.path : `${page.path}#${document.anchor}`,
         section: page.section,
         ...(document.heading === '' ? {} : { heading: document.heading }),
-        snippet: snippetOf(document.text || page.description, result),
-        score: Math.round(result.score * 100) / 100,
+        snippet: snippetOf(document.text || page.description, best),
+        score: Math.round(score * 100) / 100,
       });
-      if (hits.length === limit) break;
     }
     return hits;
   }
@@ -188,7 +272,8 @@ export class DocsSearch {
 
 /** About 200 characters of plain text around the first word that matched. */
 function snippetOf(markdown: string, result: SearchResult): string {
-  const text = plainText(markdown);
+  // The page's own heading line says nothing the hit's title does not.
+  const text = plainText(markdown.replace(/^#{1,6}\s.*$/gm, ''));
   const lower = text.toLowerCase();
   const positions = result.terms
     .map((term) => lower.indexOf(term.toLowerCase()))

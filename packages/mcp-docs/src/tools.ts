@@ -81,7 +81,10 @@ export function formatPackage(entry: CataloguePackage): string {
 
 /** Registers the tools on `server`. */
 export function registerTools(server: McpServer, bundle: DocsBundle, log: FailureLog): void {
-  const search = new DocsSearch(bundle.pages, bundle.symbols);
+  const search = new DocsSearch(bundle.pages, [
+    ...bundle.symbols,
+    ...bundle.errors.map((entry) => ({ name: entry.code, docsPath: entry.docsPath })),
+  ]);
   const pagesByPath = new Map(bundle.pages.map((page) => [page.path, page]));
   const symbolsByName = new Map(
     bundle.symbols.map((symbol) => [symbol.name.toLowerCase(), symbol]),

@@ -102,4 +102,61 @@ describe('the search_docs ranking', () => {
     expect(hit!.snippet).toContain('drains its queue');
     expect(hit!.heading).toBe('Graceful shutdown');
   });
+
+  describe('words and identifiers', () => {
+    const more = new DocsSearch(
+      [
+        page(
+          '/docs/storage/',
+          'Storage',
+          '# Storage\n\n## SqliteMemoryProvider\n\nKeeps memories in a file.\n\n## Limits\n\nSet `server.allowedHosts` for a proxy.',
+        ),
+        page(
+          '/docs/errors/',
+          'Errors reference',
+          '# Errors reference\n\n## WEFT_TASK_TIMEOUT\n\nA task ran past its deadline.',
+        ),
+        // Listed first, so that without the other sections' share it would win the tie.
+        page('/docs/one-mention/', 'Notes', '# Notes\n\nA task timeout exists.'),
+        page(
+          '/docs/deadlines/',
+          'Limits',
+          '# Limits\n\nA task timeout exists.\n\n## More\n\nAnother task timeout applies to every step of every plan that the model returns while the agent runs.',
+        ),
+        page('/docs/plugins/', 'Executors', '# Executors\n\nAn executor does one step.'),
+      ],
+      [{ name: 'WEFT_TASK_TIMEOUT', docsPath: '/docs/errors/#weft_task_timeout' }],
+    );
+    const found = (query: string): string[] =>
+      more.search(query).map((hit) => hit.path.replace(/#.*$/, ''));
+
+    it('finds an identifier by its parts, including a dotted option path', () => {
+      expect(found('sqlite')[0]).toBe('/docs/storage/');
+      expect(found('allowedHosts')[0]).toBe('/docs/storage/');
+    });
+
+    it("puts an error code's section of the reference first, found as itself", () => {
+      expect(found('WEFT_TASK_TIMEOUT')[0]).toBe('/docs/errors/');
+    });
+
+    it('does not require little words such as "the" or "to"', () => {
+      expect(found('the timeout of a task')).toContain('/docs/deadlines/');
+      expect(found('the timeout of a task')).toEqual(found('timeout task'));
+    });
+
+    it('ranks a page answering in several sections above a single mention', () => {
+      const order = found('task timeout');
+      expect(order.indexOf('/docs/deadlines/')).toBeLessThan(order.indexOf('/docs/one-mention/'));
+    });
+
+    it('counts a plural as its singular, not as a looser match', () => {
+      // Without it, "executor" only reaches "Executors" as a prefix, which scores less.
+      const plural = new DocsSearch([
+        page('/docs/executors/', 'Executors', '# Executors\n\nWhat runs each step.'),
+      ]);
+      const scoreOf = (query: string) => plural.search(query)[0]?.score;
+      expect(scoreOf('executor')).toBeGreaterThan(0);
+      expect(scoreOf('executor')).toBe(scoreOf('executors'));
+    });
+  });
 });
