@@ -169,6 +169,7 @@ describe('Runtime end to end with the chat plugin', () => {
         status: 400,
         code: 'WEFT_CHAT_INVALID_REQUEST',
         message: expect.stringContaining('"message" must be a string'),
+        docsUrl: expect.stringMatching(/\/docs\/reference\/errors\/#weft_chat_invalid_request$/),
         requestId: expect.any(String),
       },
     });
@@ -201,6 +202,7 @@ describe('Runtime end to end with the chat plugin', () => {
         status: 503,
         code: 'WEFT_QUEUE_FULL',
         message: expect.stringMatching(/queue is full/),
+        docsUrl: expect.stringMatching(/\/docs\/reference\/errors\/#weft_queue_full$/),
         requestId: expect.any(String),
       },
     });
