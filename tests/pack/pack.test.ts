@@ -44,8 +44,8 @@ function publicNames(source: string): { values: string[]; types: string[] } {
 function checkScript(kind: 'esm' | 'cjs', values: readonly string[]): string {
   const load =
     kind === 'esm'
-      ? "import * as core from '@weft/core';\nimport { createRequire } from 'node:module';\nconst other = createRequire(import.meta.url)('@weft/core');"
-      : "const core = require('@weft/core');\nconst other = undefined;";
+      ? "import * as core from '@weft/core';\nimport { z } from 'zod';\nimport { createRequire } from 'node:module';\nconst other = createRequire(import.meta.url)('@weft/core');"
+      : "const core = require('@weft/core');\nconst { z } = require('zod');\nconst other = undefined;";
   return `${load}
 const expected = ${JSON.stringify(values)};
 const { Runtime, Plugin, ModelProvider, MemoryProvider, defineCapability, TEXT_GENERATION_CAPABILITY } = core;
@@ -93,7 +93,7 @@ class Greeter extends Plugin {
   ];
 }
 
-const sentiment = defineCapability({ id: 'sentiment', description: 'Scores a text.', input: {}, output: {} });
+const sentiment = defineCapability({ id: 'sentiment', description: 'Scores a text.', input: z.object({ text: z.string() }), output: z.object({ score: z.number() }) });
 const runtime = await Runtime.init({
   models: [new EchoModel()],
   memory: new NoMemory(),
@@ -159,6 +159,11 @@ describe('the packed @weft/core tarball', () => {
       path.join(project, 'package.json'),
       JSON.stringify({ name: 'weft-pack-check', version: '1.0.0', private: true }),
     );
+    const coreZodRange = (
+      JSON.parse(await readFile(path.join(coreDir, 'package.json'), 'utf8')) as {
+        dependencies: Record<string, string>;
+      }
+    ).dependencies.zod;
     // Everything the tarball depends on is in the npm cache since the workspace install.
     const typesNode = JSON.parse(
       await readFile(path.join(root, 'node_modules/@types/node/package.json'), 'utf8'),
@@ -172,6 +177,9 @@ describe('the packed @weft/core tarball', () => {
         '--prefer-offline',
         path.join(work, packed.filename),
         `@types/node@${typesNode.version}`,
+        // The check defines a capability, so it installs zod itself, as the installation page
+        // tells a project whose code writes schemas to, in the range the core uses.
+        `zod@${coreZodRange}`,
       ],
       { cwd: project },
     );
