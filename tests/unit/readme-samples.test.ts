@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { typeCheckModules } from './support/type-check-modules';
 
-const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
 const packagesDir = path.join(root, 'packages');
 
@@ -105,23 +103,13 @@ describe('the ```ts blocks of the package READMEs', () => {
   });
 
   it('type-check against the packages, each README as one module read top to bottom', async () => {
-    for (const readme of readmes) {
-      for (const [index, code] of toModules(readme.blocks).entries()) {
-        await writeFile(path.join(dir, `${readme.name}-${index + 1}.ts`), `${code}\nexport {};\n`);
-      }
-    }
-    await writeFile(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
-    await writeFile(
-      path.join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        extends: '../packages/tsconfig.base.json',
-        compilerOptions: { customConditions: ['weft-source'], noEmit: true },
-        include: ['*.ts'],
-      }),
+    const modules = new Map(
+      readmes.flatMap((readme) =>
+        toModules(readme.blocks).map(
+          (code, index) => [`${readme.name}-${index + 1}`, code] as const,
+        ),
+      ),
     );
-    const result = await run('npx', ['tsc', '-p', path.join(dir, 'tsconfig.json')], {
-      cwd: root,
-    }).catch((error: { stdout: string }) => ({ stdout: error.stdout, failed: true }));
-    expect('failed' in result ? result.stdout : '').toBe('');
+    expect(await typeCheckModules(root, dir, modules)).toBe('');
   }, 120_000);
 });

@@ -2,13 +2,10 @@
  * The `@example` blocks of the package's TSDoc type-check against its sources, as the README's
  * samples do in tests/unit/readme-samples.test.ts.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-
-const run = promisify(execFile);
+import { typeCheckModules } from '../../../tests/unit/support/type-check-modules.js';
 const root = path.resolve(__dirname, '../../..');
 const sources = path.resolve(__dirname, '../src');
 let dir: string | undefined;
@@ -36,21 +33,7 @@ describe('@weft/plugin-mcp TSDoc examples', () => {
     expect(examples.length).toBeGreaterThan(0);
     // Inside the repository, so `@weft/*` resolve to the workspace packages.
     dir = await mkdtemp(path.join(root, '.tsdoc-mcp-'));
-    for (const [index, code] of examples.entries()) {
-      await writeFile(path.join(dir, `example-${index + 1}.ts`), `${code}\nexport {};\n`);
-    }
-    await writeFile(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
-    await writeFile(
-      path.join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        extends: '../packages/tsconfig.base.json',
-        compilerOptions: { customConditions: ['weft-source'], noEmit: true },
-        include: ['*.ts'],
-      }),
-    );
-    const result = await run('npx', ['tsc', '-p', path.join(dir, 'tsconfig.json')], {
-      cwd: root,
-    }).catch((error: { stdout: string }) => ({ stdout: error.stdout, failed: true }));
-    expect('failed' in result ? result.stdout : '').toBe('');
+    const modules = new Map(examples.map((code, index) => [`example-${index + 1}`, code]));
+    expect(await typeCheckModules(root, dir, modules)).toBe('');
   }, 120_000);
 });
