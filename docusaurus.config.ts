@@ -164,7 +164,7 @@ const config = {
   themes: [
     [
       // The local search plugin, with its index cached between builds.
-      './src/plugins/search-index-cache/index.ts',
+      './src/plugins/local-search/index.ts',
       {
         hashed: true,
         language: ['en'],

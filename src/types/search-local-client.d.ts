@@ -1,5 +1,6 @@
 /**
- * The parts of @easyops-cn/docusaurus-search-local's client that src/theme/SearchBar reuses
+ * The parts of @easyops-cn/docusaurus-search-local's client that src/theme/SearchBar and the search
+ * worker (src/plugins/local-search/ranking-worker.ts) reuse
  * (the package ships them without type declarations).
  */
 declare module '@easyops-cn/docusaurus-search-local/dist/client/client/utils/proxiedGenerated' {
@@ -7,6 +8,11 @@ declare module '@easyops-cn/docusaurus-search-local/dist/client/client/utils/pro
   export const searchBarShortcutHint: boolean;
   export const searchBarShortcutKeymap: string;
   export const searchBarPosition: 'left' | 'right';
+}
+
+declare module '@easyops-cn/docusaurus-search-local/dist/client/client/utils/proxiedGeneratedConstants' {
+  /** The index file's path below the base URL, with `{dir}` where a search context goes. */
+  export const searchIndexUrl: string;
 }
 
 declare module '@easyops-cn/docusaurus-search-local/dist/client/client/utils/keymap' {

@@ -22,6 +22,12 @@ export {
   type ErrorCodeDoc,
   type CataloguePackage,
 } from './bundle.js';
-export { DocsSearch, type SearchablePage, type SearchHit } from './search.js';
+export {
+  DocsSearch,
+  type PageSection,
+  type RankedSection,
+  type SearchablePage,
+  type SearchHit,
+} from './search.js';
 export { resourceUri, RESOURCE_PREFIX } from './resources.js';
 export { DocsServerError, type DocsServerErrorCode } from './errors.js';

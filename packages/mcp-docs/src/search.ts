@@ -29,6 +29,32 @@ export interface SearchablePage {
   readonly section: string;
   readonly kind: 'guide' | 'api';
   readonly markdown: string;
+  /**
+   * The page's parts, when the caller has them already (the site's index lists each heading
+   * with its real anchor); otherwise the Markdown is split at its `##` headings.
+   */
+  readonly sections?: readonly PageSection[];
+}
+
+/** A part of a page: its heading (empty for the page's top), the heading's anchor and text. */
+export interface PageSection {
+  readonly heading: string;
+  readonly anchor: string;
+  readonly text: string;
+}
+
+/** One ranked page as the best of its parts: what a caller with its own display needs. */
+export interface RankedSection {
+  readonly pagePath: string;
+  /** The matched part's heading, empty for the page's top. */
+  readonly heading: string;
+  /** The heading's anchor on the page, empty for the page's top. */
+  readonly anchor: string;
+  /** The matched part's text (Markdown or plain text, as given). */
+  readonly text: string;
+  /** The indexed terms that matched, lower-cased, for highlighting. */
+  readonly terms: readonly string[];
+  readonly score: number;
 }
 
 /** One ranked page. */
@@ -59,6 +85,9 @@ interface SectionDocument {
 const API_PAGE_WEIGHT = 0.45;
 /** The boost that puts a symbol's own page first when the query is its exact name. */
 const EXACT_SYMBOL_BOOST = 1000;
+
+/** Up to this many words, a query that no part matches in full is tried without each word. */
+const MOST_WORDS_LIMIT = 6;
 
 /** A page's other matching sections add this share of their scores to its best one. */
 const OTHER_SECTIONS_SHARE = 0.25;
@@ -114,9 +143,30 @@ function singular(word: string): string {
   return word.endsWith('s') ? word.slice(0, -1) : word;
 }
 
+/**
+ * A word's forms are one term: "logging", "logged" and "logs" all find "log", "ordering" finds
+ * "order", "created" finds "create". A light, English-only stemmer: the same rules run on the
+ * docs and on the query, so a stem only has to be consistent, not a real word.
+ */
+function stem(word: string): string {
+  const base = singular(word);
+  if (!/^[a-z]+$/.test(base)) return base;
+  let root = base;
+  const suffix = /(ing|ed)$/.exec(root);
+  if (suffix && root.length - suffix[1]!.length >= 4) {
+    root = root.slice(0, -suffix[1]!.length);
+    // "logging" → "logg" → "log"; "running" → "run".
+    if (/([b-df-hj-np-tv-z])\1$/.test(root) && !/(ll|ss|ff|zz)$/.test(root)) {
+      root = root.slice(0, -1);
+    }
+  }
+  // "create" and "creat(ed)", "cache" and "cach(ing)".
+  return root.length >= 5 && root.endsWith('e') ? root.slice(0, -1) : root;
+}
+
 function processTerm(term: string): string | null {
   const lower = term.toLowerCase();
-  return STOP_WORDS.has(lower) ? null : singular(lower);
+  return STOP_WORDS.has(lower) ? null : stem(lower);
 }
 
 /** Splits Markdown into its top and one part per `##` heading, code blocks kept as text. */
@@ -166,6 +216,8 @@ export class DocsSearch {
   private readonly symbolPages = new Map<string, string>();
   /** Compound names (`MemoryManager`), lower-cased: typed in any case, they still mean the symbol. */
   private readonly compoundSymbolPages = new Map<string, string>();
+  /** Guide titles, lower-cased: a query that is a guide's title ("getObject") means that guide. */
+  private readonly titlePages = new Map<string, string>();
 
   /**
    * @param pages - The pages to search.
@@ -185,13 +237,22 @@ export class DocsSearch {
     });
     for (const page of pages) {
       this.pages.set(page.path, page);
-      for (const section of splitSections(page.markdown)) {
+      if (page.kind === 'guide' && !this.titlePages.has(page.title.toLowerCase())) {
+        this.titlePages.set(page.title.toLowerCase(), page.path);
+      }
+      const sections =
+        page.sections ??
+        splitSections(page.markdown).map((section) => ({
+          ...section,
+          anchor: section.heading === '' ? '' : anchorOf(section.heading),
+        }));
+      for (const section of sections) {
         this.documents.push({
           id: this.documents.length,
           pagePath: page.path,
           title: `${page.title} ${page.description}`,
           heading: section.heading,
-          anchor: section.heading === '' ? '' : anchorOf(section.heading),
+          anchor: section.anchor,
           text: section.text,
           kind: page.kind,
         });
@@ -216,11 +277,54 @@ export class DocsSearch {
    * @returns The pages, best first, each at most once.
    */
   search(query: string, limit = 8): SearchHit[] {
+    return this.rank(query, limit).map((ranked) => {
+      const page = this.pages.get(ranked.pagePath)!;
+      return {
+        title: page.title,
+        path: ranked.anchor === '' ? page.path : `${page.path}#${ranked.anchor}`,
+        section: page.section,
+        ...(ranked.heading === '' ? {} : { heading: ranked.heading }),
+        snippet: snippetOf(ranked.text || page.description, ranked.terms),
+        score: Math.round(ranked.score * 100) / 100,
+      };
+    });
+  }
+
+  /**
+   * The pages whose titles are nearest to a query, for when {@link DocsSearch.search} found
+   * nothing: "did you mean" rather than an empty list.
+   *
+   * @param query - What the reader typed.
+   * @param limit - How many pages at most.
+   */
+  closestPages(query: string, limit = 3): { title: string; path: string }[] {
+    const byTitle = new Map<string, string>();
+    for (const page of this.pages.values()) {
+      if (!byTitle.has(page.title)) byTitle.set(page.title, page.path);
+    }
+    return closestMatches(query, [...byTitle.keys()], limit).map((title) => ({
+      title,
+      path: byTitle.get(title)!,
+    }));
+  }
+
+  /**
+   * Ranks pages for a query, each as its best matching part: the ranking behind
+   * {@link DocsSearch.search}, for callers that display results their own way (the site's
+   * search box).
+   *
+   * @param query - What the reader typed.
+   * @param limit - How many pages at most.
+   * @returns The pages, best first, each at most once.
+   */
+  rank(query: string, limit = 8): RankedSection[] {
     // "Memory" is the interface, "memory" the concept a guide explains; "memorymanager" is
     // still the class, since no one means a compound name as a word.
     const trimmed = query.trim();
     const exactSymbolPage =
-      this.symbolPages.get(trimmed) ?? this.compoundSymbolPages.get(trimmed.toLowerCase());
+      this.symbolPages.get(trimmed) ??
+      this.compoundSymbolPages.get(trimmed.toLowerCase()) ??
+      this.titlePages.get(trimmed.toLowerCase());
     const options = {
       boost: { title: 4, heading: 2, text: 1 },
       fuzzy: (term: string) => typoAllowance(term),
@@ -235,6 +339,27 @@ export class DocsSearch {
       },
     };
     let results = this.index.search(query, { ...options, combineWith: 'AND' });
+    // No part has every word: the parts with all words but one (a word outside the docs'
+    // wording, as "behind" in "deploy behind nginx"), then any word.
+    const words = [
+      ...new Set(
+        tokenize(query, true)
+          .map((word) => processTerm(word))
+          .filter((term) => term !== null),
+      ),
+    ];
+    if (results.length === 0 && words.length >= 3 && words.length <= MOST_WORDS_LIMIT) {
+      results = this.index.search(
+        {
+          combineWith: 'OR',
+          queries: words.map((_, left) => ({
+            combineWith: 'AND',
+            queries: words.filter((__, index) => index !== left),
+          })),
+        },
+        options,
+      );
+    }
     if (results.length === 0) results = this.index.search(query, { ...options, combineWith: 'OR' });
 
     // The best section stands for its page; the page's other matching sections add a share.
@@ -253,33 +378,72 @@ export class DocsSearch {
     }
     pagesInOrder.sort((a, b) => b.score - a.score);
 
-    const hits: SearchHit[] = [];
-    for (const { best, score } of pagesInOrder.slice(0, limit)) {
+    return pagesInOrder.slice(0, limit).map(({ best, score }) => {
       const document = this.documents[best.id as number]!;
-      const page = this.pages.get(document.pagePath)!;
-      hits.push({
-        title: page.title,
-        path: document.anchor === '' ? page.path : `${page.path}#${document.anchor}`,
-        section: page.section,
-        ...(document.heading === '' ? {} : { heading: document.heading }),
-        snippet: snippetOf(document.text || page.description, best),
-        score: Math.round(score * 100) / 100,
-      });
-    }
-    return hits;
+      return {
+        pagePath: document.pagePath,
+        heading: document.heading,
+        anchor: document.anchor,
+        text: document.text,
+        terms: best.terms,
+        score,
+      };
+    });
   }
 }
 
 /** About 200 characters of plain text around the first word that matched. */
-function snippetOf(markdown: string, result: SearchResult): string {
+export function snippetOf(markdown: string, terms: readonly string[]): string {
   // The page's own heading line says nothing the hit's title does not.
   const text = plainText(markdown.replace(/^#{1,6}\s.*$/gm, ''));
   const lower = text.toLowerCase();
-  const positions = result.terms
+  const positions = terms
     .map((term) => lower.indexOf(term.toLowerCase()))
     .filter((position) => position >= 0);
   const first = positions.length === 0 ? 0 : Math.min(...positions);
   const start = Math.max(0, first - 60);
   const end = Math.min(text.length, start + 200);
   return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
+}
+
+// "Did you mean": the known names nearest to what was asked, so an empty search or a tool
+// error can offer them. Kept in this module so that it imports nothing but MiniSearch: the
+// site's search worker compiles it from source.
+
+/** The number of single-character edits between two strings (Levenshtein). */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The candidates nearest to `wanted`, ignoring case: those containing it
+ * first, then by edit distance, keeping only those within half the longer length.
+ *
+ * @param wanted - What was asked for.
+ * @param candidates - The names that exist.
+ * @param limit - How many to return at most.
+ */
+export function closestMatches(wanted: string, candidates: readonly string[], limit = 5): string[] {
+  const target = wanted.trim().toLowerCase();
+  if (target === '') return candidates.slice(0, limit);
+  return candidates
+    .map((candidate) => {
+      const lower = candidate.toLowerCase();
+      const contains = lower.includes(target);
+      const distance = editDistance(target, lower);
+      return { candidate, rank: contains ? -1 : distance, distance, length: lower.length };
+    })
+    .filter(({ rank, distance, length }) => rank < 0 || distance <= Math.max(2, length / 2))
+    .sort((a, b) => a.rank - b.rank || a.distance - b.distance)
+    .slice(0, limit)
+    .map(({ candidate }) => candidate);
 }

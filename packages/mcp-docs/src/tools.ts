@@ -6,7 +6,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { didYouMean, guarded, textAnswer, ToolInputError, type FailureLog } from './answers.js';
 import type { ApiSymbol, CataloguePackage, DocsBundle, ErrorCodeDoc } from './bundle.js';
-import { closestMatches } from './closest.js';
+import { closestMatches } from './search.js';
 import { DocsSearch } from './search.js';
 
 /** Longest query `search_docs` takes: a sentence or two; longer is a pasted file, not a query. */
@@ -111,9 +111,9 @@ export function registerTools(server: McpServer, bundle: DocsBundle, log: Failur
       ({ query, limit }: { query: string; limit?: number | undefined }) => {
         const hits = search.search(query, limit ?? 8);
         if (hits.length === 0) {
-          const titles = bundle.pages.map((page) => page.title);
+          const closest = search.closestPages(query, 3).map((page) => page.title);
           throw new ToolInputError(
-            `No page matches "${query.trim()}".${didYouMean(closestMatches(query, titles, 3))} ` +
+            `No page matches "${query.trim()}".${didYouMean(closest)} ` +
               'Try fewer or other words, or read the index with read_page path "/docs/".',
           );
         }

@@ -152,11 +152,70 @@ describe('the search_docs ranking', () => {
     it('counts a plural as its singular, not as a looser match', () => {
       // Without it, "executor" only reaches "Executors" as a prefix, which scores less.
       const plural = new DocsSearch([
-        page('/docs/executors/', 'Executors', '# Executors\n\nWhat runs each step.'),
+        page('/docs/steps/', 'Steps', '# Steps\n\nExecutors run each step.'),
       ]);
       const scoreOf = (query: string) => plural.search(query)[0]?.score;
       expect(scoreOf('executor')).toBeGreaterThan(0);
       expect(scoreOf('executor')).toBe(scoreOf('executors'));
+    });
+  });
+
+  describe('forms of a word, most of the words, titles', () => {
+    const forms = new DocsSearch([
+      page(
+        '/docs/observability/',
+        'Observability',
+        '# Observability\n\n## Logs\n\nEvery task is logged with its id; the logger writes JSON lines.',
+      ),
+      page(
+        '/docs/spaces/',
+        'Spaces',
+        '# Spaces\n\n## Order of tasks\n\nTasks of one space run in the order they arrived.',
+      ),
+      page('/docs/setup/', 'Set-up', '# Set-up\n\nWe created the project for you.'),
+      page(
+        '/docs/philosophy/',
+        'Philosophy',
+        '# Philosophy\n\nEach plugin decides what it does behind its executors.',
+      ),
+      page(
+        '/docs/proxy/',
+        'Behind a proxy',
+        '# Behind a proxy\n\n## nginx\n\nForward the host header and deploy with TLS.',
+      ),
+      page('/docs/getobject/', 'getObject', '# getObject\n\nAsks the model for a value.'),
+      page(
+        '/docs/troubleshooting/',
+        'Troubleshooting',
+        '# Troubleshooting\n\n## getObject keeps failing\n\nWhen getObject gives up after its retries, getObject reports the last validation error.',
+      ),
+    ]);
+    const top = (query: string): string | undefined =>
+      forms.search(query)[0]?.path.replace(/#.*$/, '');
+
+    it('finds a word by its other forms: -ing, -ed, -s and a silent e', () => {
+      expect(top('logging')).toBe('/docs/observability/');
+      expect(top('ordering per space')).toBe('/docs/spaces/');
+      expect(top('create project')).toBe('/docs/setup/');
+    });
+
+    it('keeps the parts that have all words but one above those that have any word', () => {
+      // No part has "deploy", "nginx" and "kubernetes"; the proxy page has two of them, the
+      // philosophy page none but it would match "deploy" were it there.
+      expect(top('deploy nginx kubernetes')).toBe('/docs/proxy/');
+      expect(top('plugin behind kubernetes')).toBe('/docs/philosophy/');
+    });
+
+    it("puts a guide first when the query is the guide's title", () => {
+      expect(top('getObject')).toBe('/docs/getobject/');
+      expect(top('getobject')).toBe('/docs/getobject/');
+    });
+
+    it('offers the pages with the nearest titles when nothing matches', () => {
+      expect(forms.search('qqzzxx')).toEqual([]);
+      expect(forms.closestPages('Observabilty')).toEqual([
+        { title: 'Observability', path: '/docs/observability/' },
+      ]);
     });
   });
 });

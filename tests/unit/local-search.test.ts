@@ -1,5 +1,5 @@
 /**
- * The search theme with its index cached (src/plugins/search-index-cache): the wrapped plugin
+ * The search theme with its index cached (src/plugins/local-search): the wrapped plugin
  * keeps every hook of the search plugin, builds its index on a first build, and a build whose
  * pages and options are unchanged gets the same index files back without indexing again.
  */
@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+/** Stands for the lunr index the real plugin writes beside the documents. */
+const LUNR_INDEX = { invertedIndex: [['weave', { _index: 1 }]], version: '2.3.9' };
 
 /** What the stand-in search plugin did, per test. */
 const indexed: { pages: string[] }[] = [];
@@ -22,15 +25,25 @@ vi.mock('@easyops-cn/docusaurus-search-local', () => ({
       const page = readFileSync(path.join(outDir, 'docs', 'index.html'), 'utf8');
       indexed.push({ pages: [page] });
       const text = /<main>(.*)<\/main>/.exec(page)?.[1] ?? '';
-      const index = JSON.stringify({ text, language: options.language });
+      if (text === 'not an index') {
+        writeFileSync(path.join(outDir, 'search-index.json'), JSON.stringify({ text }));
+        return;
+      }
+      // The plugin's format: per document type, the documents and their lunr index.
+      const index = JSON.stringify([
+        { documents: [{ i: 1, t: text, u: '/docs/', b: options.language }], index: LUNR_INDEX },
+      ]);
       writeFileSync(path.join(outDir, 'search-index.json'), index);
       writeFileSync(path.join(outDir, 'search-index-docs.json'), index);
     },
   }),
 }));
 
-const { default: cachedSearchIndex, validateOptions } =
-  await import('../../src/plugins/search-index-cache');
+const {
+  default: cachedSearchIndex,
+  validateOptions,
+  SEARCH_WORKER_MODULE,
+} = await import('../../src/plugins/local-search');
 
 let siteDir: string;
 let outDir: string;
@@ -104,5 +117,29 @@ describe('the search index cache', () => {
     await postBuild({ language: ['en', 'de'] });
     expect(indexed).toHaveLength(2);
     expect(readFileSync(path.join(outDir, 'search-index.json'), 'utf8')).toContain('"de"');
+  });
+
+  it('keeps the documents and drops the lunr index, which the ranking worker does not read', async () => {
+    build('aaaa1111', 'Weave an agent');
+    await postBuild({ language: ['en'] });
+    const written: unknown = JSON.parse(
+      readFileSync(path.join(outDir, 'search-index.json'), 'utf8'),
+    );
+    expect(written).toEqual([
+      { documents: [{ i: 1, t: 'Weave an agent', u: '/docs/', b: ['en'] }] },
+    ]);
+  });
+
+  it('fails the build, naming the file, when the plugin writes another index format', async () => {
+    build('aaaa1111', 'not an index');
+    await expect(postBuild({ language: ['en'] })).rejects.toThrow(
+      /search-index\.json is not a list of \{ documents, index \} entries/,
+    );
+  });
+
+  it('replaces the plugin’s search worker module, matched where the plugin ships it', () => {
+    const workerPath =
+      require.resolve('@easyops-cn/docusaurus-search-local/dist/client/client/theme/worker.js');
+    expect(SEARCH_WORKER_MODULE.test(workerPath)).toBe(true);
   });
 });

@@ -1,6 +1,11 @@
 /**
  * Local Docusaurus theme: the local search (@easyops-cn/docusaurus-search-local) as configured,
- * with its index kept between builds.
+ * ranked by the docs' shared ranking, with its index kept between builds.
+ *
+ * The plugin's search box, search page and index stay; its search worker is swapped for
+ * ranking-worker.ts, which ranks the same index documents with @weft/mcp-docs's DocsSearch (the
+ * ranking of the MCP server's `search_docs`). The index files keep the plugin's documents and
+ * drop its lunr index, which nothing reads any more: a third of the download.
  *
  * The search plugin builds its index in postBuild: it parses every built page and indexes the
  * text, about 2 s of a cold build, on the thread every postBuild shares. When a build's pages are
@@ -10,6 +15,7 @@
  * and the HTML parser), so an upgrade builds a new index. Everything else is the plugin's own.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoadContext, OptionValidationContext, Plugin } from '@docusaurus/types';
 import * as searchPackage from '@easyops-cn/docusaurus-search-local';
@@ -20,6 +26,34 @@ const SEARCH_PACKAGE = '@easyops-cn/docusaurus-search-local';
 
 /** The files the plugin writes at the root of the build: one index per search context. */
 const INDEX_FILE = /^search-index[^/\\]*\.json$/;
+
+/** The plugin's search worker, which its `searchByWorker` module starts. */
+export const SEARCH_WORKER_MODULE =
+  /@easyops-cn[\\/]docusaurus-search-local[\\/]dist[\\/]client[\\/]client[\\/]theme[\\/]worker\.js$/;
+
+/**
+ * Drops the lunr index from an index file the plugin wrote, keeping its documents.
+ *
+ * @throws when the file is not the list of `{ documents, index }` the worker reads, so a change
+ *   of the plugin's format fails the build instead of the search.
+ */
+export function documentsOnly(file: string, json: string): string {
+  const entries: unknown = JSON.parse(json);
+  if (
+    !Array.isArray(entries) ||
+    !entries.every(
+      (entry) =>
+        typeof entry === 'object' &&
+        entry !== null &&
+        Array.isArray((entry as { documents?: unknown }).documents),
+    )
+  ) {
+    throw new Error(
+      `local-search: ${file} is not a list of { documents, index } entries; ${SEARCH_PACKAGE} changed its index format, which src/plugins/local-search/site-pages.ts reads.`,
+    );
+  }
+  return JSON.stringify(entries.map(({ documents }: { documents: unknown[] }) => ({ documents })));
+}
 
 /** Packages whose version changes the index the plugin writes, as the plugin resolves them. */
 const INDEX_DEPENDENCIES = ['lunr', 'lunr-languages', 'cheerio'] as const;
@@ -45,7 +79,7 @@ function packageDir(pkg: string, fromDir: string): string {
       return candidate;
     }
     if (path.dirname(dir) === dir) {
-      throw new Error(`search-index-cache: cannot find ${pkg} from ${fromDir}.`);
+      throw new Error(`local-search: cannot find ${pkg} from ${fromDir}.`);
     }
   }
 }
@@ -62,9 +96,7 @@ export default function cachedSearchIndex(
   const search = searchPlugin.default(context, options);
   const { postBuild } = search;
   if (!postBuild) {
-    throw new Error(
-      `search-index-cache: ${SEARCH_PACKAGE} no longer builds its index in postBuild.`,
-    );
+    throw new Error(`local-search: ${SEARCH_PACKAGE} no longer builds its index in postBuild.`);
   }
   const searchDir = packageDir(SEARCH_PACKAGE, __dirname);
   const { url, baseUrl, trailingSlash } = context.siteConfig;
@@ -75,9 +107,31 @@ export default function cachedSearchIndex(
     ]),
     options,
     site: { url, baseUrl, trailingSlash },
+    // Index files written before the lunr index was dropped are not reused.
+    format: 'documents-only',
   };
+  const { configureWebpack } = search;
   return {
     ...search,
+    configureWebpack(config, isServer, utils, content) {
+      const own = configureWebpack?.call(search, config, isServer, utils, content) ?? {};
+      const { NormalModuleReplacementPlugin } = utils.currentBundler.instance;
+      return {
+        ...own,
+        // The worker imports the ranking from the package's source, so the site builds before
+        // the packages do; the source names its TypeScript modules by their `.js` output.
+        resolve: {
+          conditionNames: ['weft-source', '...'],
+          extensionAlias: { '.js': ['.ts', '.js'] },
+        },
+        plugins: [
+          new NormalModuleReplacementPlugin(
+            SEARCH_WORKER_MODULE,
+            path.join(__dirname, 'ranking-worker.ts'),
+          ),
+        ],
+      };
+    },
     async postBuild(props) {
       const cache = outputCache(
         path.join(context.siteDir, '.cache', 'search-index'),
@@ -86,6 +140,14 @@ export default function cachedSearchIndex(
       );
       await cache.restoreOrGenerate(async () => {
         await postBuild.call(search, props);
+        const files = (await readdir(props.outDir)).filter((file) => INDEX_FILE.test(file));
+        if (files.length === 0) {
+          throw new Error(`local-search: ${SEARCH_PACKAGE} wrote no search-index*.json file.`);
+        }
+        for (const file of files) {
+          const indexPath = path.join(props.outDir, file);
+          await writeFile(indexPath, documentsOnly(file, await readFile(indexPath, 'utf8')));
+        }
       });
     },
   };

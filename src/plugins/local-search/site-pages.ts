@@ -1,0 +1,210 @@
+/**
+ * The search plugin's index documents (one file per search context, written by
+ * @easyops-cn/docusaurus-search-local from the built HTML) turned into the pages the shared
+ * ranking of @weft/mcp-docs searches, and its ranked sections turned back into the plugin's
+ * result shape, which its search box and search page display. Browser-safe: the search worker
+ * runs it.
+ */
+import type { PageSection, RankedSection, SearchablePage } from '@weft/mcp-docs/search';
+
+/** The plugin's document types, in the order its index file lists them. */
+export const DocumentType = {
+  Title: 0,
+  Heading: 1,
+  Description: 2,
+  Keywords: 3,
+  Content: 4,
+} as const;
+export type DocumentType = (typeof DocumentType)[keyof typeof DocumentType];
+
+/** A page's title document: `i` its id, `u` its path, `b` its breadcrumb. */
+export interface TitleDocument {
+  i: number;
+  t: string;
+  u: string;
+  b?: string[];
+}
+
+/** A heading, a description or a block of text: `p` is the id of its page's title document. */
+export interface PartDocument {
+  i: number;
+  t: string;
+  u: string;
+  /** The heading's hash (`#anchor`), empty or absent for the page's top. */
+  h?: string;
+  /** The heading a block of text sits under, or the page title. */
+  s?: string;
+  p: number;
+}
+
+/** One entry of an index file: the documents of one type (the plugin's lunr index is dropped). */
+export interface IndexFileEntry {
+  documents: (TitleDocument | PartDocument)[];
+}
+
+/** A result as the plugin's search box and search page display it. */
+export interface PluginSearchResult {
+  document: TitleDocument | PartDocument;
+  type: DocumentType;
+  page: TitleDocument | undefined;
+  /** Where each matched term sits in `document.t`, as lunr reports matches. */
+  metadata: Record<string, { t: { position: [number, number][] } }>;
+  /** The reader's words, which the page a result opens highlights. */
+  tokens: string[];
+}
+
+/** What the worker keeps of an index file: the pages to rank, and how to show a result. */
+export interface SitePages {
+  pages: SearchablePage[];
+  /** Exported names and error codes with their page, so an exact name ranks its page first. */
+  symbols: { name: string; docsPath: string }[];
+  titles: Map<string, TitleDocument>;
+}
+
+/** Generated API pages are titled by kind and name: "Class: Runtime". */
+const API_TITLE = /^(?:Class|Interface|Function|Type Alias|Variable|Enumeration|Namespace): (\S+)/;
+const ERROR_CODE = /^WEFT_[A-Z0-9_]+$/;
+
+/**
+ * Turns the documents of an index file into searchable pages: a page's blocks of text are
+ * joined per heading, so a section is what the ranking scores, and each keeps its real anchor.
+ *
+ * @param entries - The parsed index file.
+ * @param apiPrefix - Where the API reference lives (`/api/`): its pages weigh less for words.
+ */
+export function sitePagesOf(entries: readonly IndexFileEntry[], apiPrefix: string): SitePages {
+  const titles = new Map<number, TitleDocument>();
+  for (const document of entries[DocumentType.Title]?.documents ?? []) {
+    titles.set(document.i, document as TitleDocument);
+  }
+  const descriptions = new Map<number, string>();
+  for (const document of entries[DocumentType.Description]?.documents ?? []) {
+    descriptions.set((document as PartDocument).p, document.t);
+  }
+  // Sections in the order the page has them: headings first seen as headings or as text.
+  const sections = new Map<number, Map<string, { heading: string; text: string[] }>>();
+  const sectionOf = (page: number, hash: string, heading: string) => {
+    let pageSections = sections.get(page);
+    if (pageSections === undefined) {
+      pageSections = new Map([['', { heading: '', text: [] }]]);
+      sections.set(page, pageSections);
+    }
+    let section = pageSections.get(hash);
+    if (section === undefined) {
+      section = { heading, text: [] };
+      pageSections.set(hash, section);
+    }
+    return section;
+  };
+  for (const document of entries[DocumentType.Heading]?.documents ?? []) {
+    const part = document as PartDocument;
+    sectionOf(part.p, part.h ?? '', part.t);
+  }
+  for (const document of entries[DocumentType.Content]?.documents ?? []) {
+    const part = document as PartDocument;
+    const hash = part.h ?? '';
+    sectionOf(part.p, hash, hash === '' ? '' : (part.s ?? '')).text.push(part.t);
+  }
+
+  const pages: SearchablePage[] = [];
+  const symbols: SitePages['symbols'] = [];
+  const titlesByPath = new Map<string, TitleDocument>();
+  for (const [id, title] of titles) {
+    const kind = title.u.startsWith(apiPrefix) ? 'api' : 'guide';
+    const pageSections: PageSection[] = [...(sections.get(id)?.entries() ?? [])].map(
+      ([hash, section]) => ({
+        heading: section.heading,
+        anchor: hash.replace(/^#/, ''),
+        text: section.text.join('\n'),
+      }),
+    );
+    pages.push({
+      path: title.u,
+      title: title.t,
+      description: descriptions.get(id) ?? '',
+      section: title.b?.[0] ?? '',
+      kind,
+      markdown: '',
+      sections: pageSections,
+    });
+    titlesByPath.set(title.u, title);
+    const symbol = kind === 'api' ? API_TITLE.exec(title.t)?.[1] : undefined;
+    if (symbol !== undefined) symbols.push({ name: symbol, docsPath: title.u });
+    for (const section of pageSections) {
+      if (ERROR_CODE.test(section.heading)) {
+        symbols.push({ name: section.heading, docsPath: `${title.u}#${section.anchor}` });
+      }
+    }
+  }
+  return { pages, symbols, titles: titlesByPath };
+}
+
+/**
+ * Where each term occurs in a text, ignoring case: the shape the plugin highlights from. A term
+ * is indexed in its singular ("capability"), so a word that differs in its last letter
+ * ("capabilities") is found by the rest. The plugin's display needs one position at least: a
+ * text that matched only through its heading or title gets an empty mark at its start.
+ */
+export function positionsOf(
+  text: string,
+  terms: readonly string[],
+): PluginSearchResult['metadata'] {
+  const lower = text.toLowerCase();
+  const metadata: PluginSearchResult['metadata'] = {};
+  for (const term of terms) {
+    const stem = lower.includes(term) || term.length < 5 ? term : term.slice(0, -1);
+    const position: [number, number][] = [];
+    for (let at = lower.indexOf(stem); at >= 0; at = lower.indexOf(stem, at + stem.length)) {
+      position.push([at, stem.length]);
+    }
+    if (position.length > 0) metadata[term] = { t: { position } };
+  }
+  if (Object.keys(metadata).length === 0) metadata[''] = { t: { position: [[0, 0]] } };
+  return metadata;
+}
+
+/** The text around the first matched term: what the box shows under a section's result. */
+function excerpt(text: string, terms: readonly string[], length = 180): string {
+  const lower = text.toLowerCase();
+  const first = Math.min(
+    ...terms
+      .map((term) => lower.indexOf(term.length < 5 ? term : term.slice(0, -1)))
+      .filter((at) => at >= 0),
+    text.length,
+  );
+  const start = first === text.length ? 0 : Math.max(0, first - 50);
+  return text.slice(start, start + length).trim();
+}
+
+/**
+ * A ranked page as the plugin displays it: its title when the page's top matched best, else the
+ * matched section (heading and a line of its text) under the page's title, linking to the
+ * section's anchor.
+ */
+export function toPluginResult(
+  ranked: RankedSection,
+  titles: ReadonlyMap<string, TitleDocument>,
+  tokens: string[],
+  id: number,
+): PluginSearchResult | undefined {
+  const title = titles.get(ranked.pagePath);
+  if (title === undefined) return undefined;
+  if (ranked.anchor === '') {
+    return {
+      document: title,
+      type: DocumentType.Title,
+      page: undefined,
+      metadata: positionsOf(title.t, ranked.terms),
+      tokens,
+    };
+  }
+  const text = excerpt(ranked.text.replace(/\s+/g, ' '), ranked.terms) || ranked.heading;
+  return {
+    // Ids above the plugin's own keep React's keys on the search page unique.
+    document: { i: id, t: text, s: ranked.heading, u: title.u, h: `#${ranked.anchor}`, p: title.i },
+    type: DocumentType.Content,
+    page: title,
+    metadata: positionsOf(text, ranked.terms),
+    tokens,
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * The site's search worker (src/plugins/local-search/ranking-worker.ts) reads the search
+ * plugin's index documents into pages for the shared ranking and gives ranked sections back in
+ * the shape the plugin's box and search page display: src/plugins/local-search/site-pages.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { DocsSearch } from '@weft/mcp-docs/search';
+import {
+  DocumentType,
+  positionsOf,
+  sitePagesOf,
+  toPluginResult,
+  type IndexFileEntry,
+} from '../../src/plugins/local-search/site-pages';
+
+/** An index file as the plugin writes it: titles, headings, descriptions, keywords, text. */
+const entries: IndexFileEntry[] = [
+  {
+    documents: [
+      { i: 1, t: 'Running in production', u: '/docs/guides/production/', b: ['Guides'] },
+      { i: 10, t: 'Class: Runtime', u: '/api/classes/Runtime/', b: ['API', 'Classes'] },
+      { i: 20, t: 'Errors', u: '/docs/reference/errors/', b: ['Reference'] },
+    ],
+  },
+  {
+    documents: [
+      {
+        i: 2,
+        t: 'Behind a reverse proxy',
+        u: '/docs/guides/production/',
+        h: '#behind-a-proxy',
+        p: 1,
+      },
+      {
+        i: 3,
+        t: 'Graceful shutdown',
+        u: '/docs/guides/production/',
+        h: '#graceful-shutdown',
+        p: 1,
+      },
+      {
+        i: 21,
+        t: 'WEFT_TASK_TIMEOUT',
+        u: '/docs/reference/errors/',
+        h: '#weft_task_timeout',
+        p: 20,
+      },
+    ],
+  },
+  {
+    documents: [
+      {
+        i: 4,
+        t: 'Run an agent as a service.',
+        s: 'Running in production',
+        u: '/docs/guides/production/',
+        p: 1,
+      },
+    ],
+  },
+  { documents: [] },
+  {
+    documents: [
+      {
+        i: 5,
+        t: 'This guide runs an agent for real users.',
+        s: 'Running in production',
+        u: '/docs/guides/production/',
+        h: '',
+        p: 1,
+      },
+      {
+        i: 6,
+        t: 'Put nginx in front of the server.',
+        s: 'Behind a reverse proxy',
+        u: '/docs/guides/production/',
+        h: '#behind-a-proxy',
+        p: 1,
+      },
+      {
+        i: 7,
+        t: 'Forward the Host header too.',
+        s: 'Behind a reverse proxy',
+        u: '/docs/guides/production/',
+        h: '#behind-a-proxy',
+        p: 1,
+      },
+      {
+        i: 11,
+        t: 'The agent: plugins, models and memory.',
+        s: 'Class: Runtime',
+        u: '/api/classes/Runtime/',
+        h: '',
+        p: 10,
+      },
+      {
+        i: 22,
+        t: 'A task ran past its deadline.',
+        s: 'WEFT_TASK_TIMEOUT',
+        u: '/docs/reference/errors/',
+        h: '#weft_task_timeout',
+        p: 20,
+      },
+    ],
+  },
+];
+
+const site = sitePagesOf(entries, '/api/');
+
+describe('the search index documents as pages', () => {
+  it('joins a page’s text per heading, keeping each heading’s real anchor', () => {
+    const production = site.pages.find((page) => page.path === '/docs/guides/production/')!;
+    expect(production).toMatchObject({
+      title: 'Running in production',
+      description: 'Run an agent as a service.',
+      section: 'Guides',
+      kind: 'guide',
+    });
+    expect(production.sections).toEqual([
+      { heading: '', anchor: '', text: 'This guide runs an agent for real users.' },
+      {
+        heading: 'Behind a reverse proxy',
+        anchor: 'behind-a-proxy',
+        text: 'Put nginx in front of the server.\nForward the Host header too.',
+      },
+      // A heading with no text of its own is still a part the ranking can find by its words.
+      { heading: 'Graceful shutdown', anchor: 'graceful-shutdown', text: '' },
+    ]);
+  });
+
+  it('marks the API reference’s pages and names their symbols and the error codes', () => {
+    expect(site.pages.find((page) => page.path === '/api/classes/Runtime/')!.kind).toBe('api');
+    expect(site.symbols).toEqual([
+      { name: 'Runtime', docsPath: '/api/classes/Runtime/' },
+      { name: 'WEFT_TASK_TIMEOUT', docsPath: '/docs/reference/errors/#weft_task_timeout' },
+    ]);
+  });
+});
+
+describe('ranked sections as the plugin’s results', () => {
+  const search = new DocsSearch(site.pages, site.symbols);
+  const results = (query: string) =>
+    search
+      .rank(query)
+      .map((ranked, index) => toPluginResult(ranked, site.titles, [query], -1 - index)!);
+
+  it('shows a section as its text under the page, linking to its anchor', () => {
+    const [first] = results('nginx');
+    expect(first!.type).toBe(DocumentType.Content);
+    expect(first!.document).toMatchObject({
+      u: '/docs/guides/production/',
+      h: '#behind-a-proxy',
+      s: 'Behind a reverse proxy',
+      p: 1,
+    });
+    expect(first!.page).toBe(site.titles.get('/docs/guides/production/'));
+    const [start, length] = first!.metadata['nginx']!.t.position[0]!;
+    expect(first!.document.t.slice(start, start + length)).toBe('nginx');
+  });
+
+  it('shows a page whose top matched best as its title', () => {
+    const [first] = results('Runtime');
+    expect(first!.type).toBe(DocumentType.Title);
+    expect(first!.document.u).toBe('/api/classes/Runtime/');
+  });
+
+  it('puts an error code’s section first, found as itself', () => {
+    expect(results('WEFT_TASK_TIMEOUT')[0]!.document).toMatchObject({
+      u: '/docs/reference/errors/',
+      h: '#weft_task_timeout',
+    });
+  });
+});
+
+describe('highlight positions', () => {
+  it('finds a term in another form of the word', () => {
+    expect(positionsOf('Two capabilities', ['capability'])).toEqual({
+      capability: { t: { position: [[4, 9]] } },
+    });
+  });
+
+  it('gives an empty mark at the start when the text has none of the terms', () => {
+    // The plugin's display needs one position to start its excerpt from.
+    expect(positionsOf('Graceful shutdown', ['nginx'])).toEqual({
+      '': { t: { position: [[0, 0]] } },
+    });
+  });
+});
