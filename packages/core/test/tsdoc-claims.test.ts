@@ -67,7 +67,7 @@ describe('TSDoc of Scheduler', () => {
     expect([error.code, error.status]).toEqual(['WEFT_SHUTTING_DOWN', 503]);
   });
 
-  it("schedule: a cancel stop rejects a task that had not run with WEFT_TASK_CANCELLED", async () => {
+  it('schedule: a cancel stop rejects a task that had not run with WEFT_TASK_CANCELLED', async () => {
     const scheduler = new Scheduler();
     const waiting = scheduler.schedule('room', async () => 'ran');
     await scheduler.stop('cancel');
@@ -141,7 +141,12 @@ describe('TSDoc of defineCapability', () => {
 
   it('refuses an id that does not start with a letter or digit with WEFT_INVALID_ARGUMENT', async () => {
     const error = await errorOf(() =>
-      defineCapability({ id: '-echo', description: 'Echoes.', input: z.string(), output: z.string() }),
+      defineCapability({
+        id: '-echo',
+        description: 'Echoes.',
+        input: z.string(),
+        output: z.string(),
+      }),
     );
     expect(error.code).toBe('WEFT_INVALID_ARGUMENT');
   });
@@ -231,9 +236,7 @@ describe('TSDoc of PromptRegistry', () => {
     const prompts = new PromptRegistry();
     prompts.register('core', 'greet', 'Hi {{ name }}');
     expect((await errorOf(() => prompts.get('core/missing'))).code).toBe('WEFT_TEMPLATE_NOT_FOUND');
-    expect((await errorOf(prompts.get('core/greet')({}))).code).toBe(
-      'WEFT_TEMPLATE_RENDER_FAILED',
-    );
+    expect((await errorOf(prompts.get('core/greet')({}))).code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
     expect((await errorOf(() => prompts.register('core', 'bad name', 'x'))).code).toBe(
       'WEFT_TEMPLATE_INVALID',
     );
