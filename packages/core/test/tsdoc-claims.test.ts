@@ -10,7 +10,6 @@ import {
   PromptRegistry,
   Scheduler,
   ServerManager,
-  spaceId,
   WeftError,
   type ModelCapability,
 } from '@weft/core';
@@ -240,13 +239,6 @@ describe('TSDoc of PromptRegistry', () => {
     expect((await errorOf(() => prompts.register('core', 'bad name', 'x'))).code).toBe(
       'WEFT_TEMPLATE_INVALID',
     );
-  });
-});
-
-describe('TSDoc of spaceId', () => {
-  it('refuses a call with no parts with WEFT_INVALID_SPACE and status 400', async () => {
-    const error = await errorOf(() => spaceId());
-    expect([error.code, error.status]).toEqual(['WEFT_INVALID_SPACE', 400]);
   });
 });
 
