@@ -1,8 +1,7 @@
 /**
  * Claims of the Runtime's and the task model's TSDoc (the API reference) that no other test
- * checked: which codes Runtime.start and Runtime.dispatch give, in which order dispatch checks
- * an event, and that a task whose space a coordinator loses ends `cancelled`. Each describe
- * names the symbol whose comment it guards.
+ * checked: in which order Runtime.dispatch checks an event, and that a task whose space a
+ * coordinator loses ends `cancelled`. Each describe names the symbol whose comment it guards.
  */
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { Runtime, type SpaceCoordinator, type SpaceGrant, type TaskArrival } from '@weft/core';
@@ -47,15 +46,6 @@ describe('TSDoc of Runtime.dispatch', () => {
       runtime.dispatch({ pluginId: 'nobody', triggerId: 't', space: 'ok' }),
     );
     expect([plugin.code, plugin.status]).toEqual(['WEFT_UNKNOWN_PLUGIN', 400]);
-  });
-});
-
-describe('TSDoc of Runtime.start', () => {
-  it('returns the same promise while starting, and rejects with WEFT_RUNTIME_STOPPED after stop', async () => {
-    const { runtime } = await startedRuntime();
-    expect(runtime.start()).toBe(runtime.start());
-    await runtime.stop();
-    expect((await errorOf(runtime.start())).code).toBe('WEFT_RUNTIME_STOPPED');
   });
 });
 
