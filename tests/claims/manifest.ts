@@ -7,6 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 
 export const repositoryRoot = path.resolve(__dirname, '../..');
 export const manifestsDir = path.join(repositoryRoot, 'tests/claims/pages');
@@ -31,7 +32,10 @@ export interface Claim {
 }
 
 export interface ClaimsManifest {
-  /** The page, from the repository root: docs/..., packages/<name>/README.md, whitepaper/... */
+  /**
+   * The page, from the repository root: docs/..., packages/<name>/README.md, whitepaper/..., or
+   * a TypeScript source file, whose TSDoc comments are the page (see {@link tsdocSectionsOf}).
+   */
   page: string;
   /** True when every concrete claim of the page is listed, not only some. */
   complete: boolean;
@@ -99,6 +103,65 @@ export function sectionsOf(markdown: string): Map<string, string> {
 }
 
 /**
+ * The TSDoc comments of a TypeScript source file, by the symbol each documents: `Name` for a
+ * top-level declaration, `Name.member` for a member of a class, interface or object type (so
+ * `RuntimeConfig.options.maxSteps`), each comment's text without its `/**`, `*` and `*\/`
+ * marks. This is how a manifest's `section` names a place in the API reference or in an
+ * editor's hover, where a source file has no headings.
+ */
+export function tsdocSectionsOf(source: string, fileName = 'source.ts'): Map<string, string> {
+  const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true);
+  const sections = new Map<string, string>();
+  const add = (name: string, node: ts.Node): void => {
+    const text = ts
+      .getJSDocCommentsAndTags(node)
+      .filter(ts.isJSDoc)
+      .map((doc) =>
+        doc
+          .getText()
+          .replace(/^\/\*\*|\*\/$/g, '')
+          .split('\n')
+          .map((line) => line.replace(/^\s*\* ?/, ''))
+          .join('\n'),
+      )
+      .join('\n');
+    if (text !== '') sections.set(name, `${sections.get(name) ?? ''}${text}\n`);
+  };
+  const visit = (node: ts.Node, owner: string | undefined): void => {
+    const declared = (node as { name?: ts.Node }).name;
+    const named =
+      declared !== undefined &&
+      (ts.isIdentifier(declared) ||
+        ts.isStringLiteral(declared) ||
+        ts.isPrivateIdentifier(declared))
+        ? declared.text
+        : undefined;
+    let inner = owner;
+    if (
+      named !== undefined &&
+      (ts.isDeclarationStatement(node) ||
+        ts.isClassElement(node) ||
+        ts.isTypeElement(node) ||
+        ts.isVariableDeclaration(node))
+    ) {
+      inner = owner === undefined ? named : `${owner}.${named}`;
+      // A variable's comment sits on its statement, two levels up.
+      add(inner, ts.isVariableDeclaration(node) ? node.parent.parent : node);
+    } else if (ts.isConstructorDeclaration(node) && owner !== undefined) {
+      add(`${owner}.constructor`, node);
+    }
+    ts.forEachChild(node, (child) => visit(child, inner));
+  };
+  visit(file, undefined);
+  return sections;
+}
+
+/** The sections of a page: its headings' for Markdown, its symbols' for TypeScript. */
+export function pageSections(page: string, text: string): Map<string, string> {
+  return page.endsWith('.ts') ? tsdocSectionsOf(text, page) : sectionsOf(text);
+}
+
+/**
  * The titles of the `it`/`test`/`describe` calls in a test file's source, including table
  * tests written `it.each(table)('title %s', ...)`, whose title is kept with its placeholders.
  */
@@ -142,7 +205,7 @@ export function problemsOf(manifest: ClaimsManifest, root = repositoryRoot): str
   const where = (claim: Claim) => `${manifest.file} ${claim.id}`;
   const pagePath = path.join(root, manifest.page);
   if (!existsSync(pagePath)) return [`${manifest.file}: page ${manifest.page} does not exist`];
-  const sections = sectionsOf(readFileSync(pagePath, 'utf8'));
+  const sections = pageSections(manifest.page, readFileSync(pagePath, 'utf8'));
   const titlesByFile = new Map<string, Set<string> | undefined>();
   for (const claim of manifest.claims) {
     const text = sections.get(claim.section);

@@ -14,6 +14,7 @@ import {
   problemsOf,
   sectionsOf,
   testTitles,
+  tsdocSectionsOf,
 } from '../claims/manifest.js';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'weft-claims-'));
@@ -48,6 +49,31 @@ writeFileSync(
   "describe('limits', () => {\n  it(\n    'gives up after 60 seconds',\n    () => {},\n  );\n  it(\"isn't slow\", () => {});\n});\n",
 );
 
+writeFileSync(
+  path.join(scratch, 'docs/source.ts'),
+  [
+    '/** Runs things. */',
+    'export class Runner {',
+    '  /**',
+    '   * Starts running.',
+    '   *',
+    '   * @throws `E_STOPPED` after',
+    '   * stop.',
+    '   */',
+    '  start(): void {}',
+    '}',
+    '/** Options. */',
+    'export type Config = {',
+    '  options?: {',
+    '    /** Most steps. Default 10. */',
+    '    maxSteps?: number;',
+    '  };',
+    '};',
+    '/** The limit. */',
+    'export const LIMIT = 3;',
+  ].join('\n'),
+);
+
 function manifest(claims: ClaimsManifest['claims']): ClaimsManifest {
   return { page: 'docs/page.md', complete: false, claims, file: 'page.json' };
 }
@@ -60,6 +86,63 @@ describe('the claims checker', () => {
     );
     expect([...sections.keys()]).toEqual(['', 'a', 'f', 'repeat', 'repeat-1']);
     expect(sections.get('a')).toContain('## B');
+  });
+
+  it('splits a TypeScript source by the symbol each TSDoc comment documents', () => {
+    const sections = tsdocSectionsOf(
+      [
+        '/** A. */',
+        'export class A {',
+        '  /** Made. */',
+        '  constructor() {}',
+        '  /**',
+        '   * Does b.',
+        '   */',
+        '  b(): void {}',
+        '}',
+        '/** C. */',
+        'export type C = { d?: {',
+        '  /** E. */',
+        '  e?: number } };',
+        '/** F. */',
+        'export const f = 1;',
+      ].join('\n'),
+    );
+    expect([...sections.keys()]).toEqual(['A', 'A.constructor', 'A.b', 'C', 'C.d.e', 'f']);
+    expect(sections.get('A.b')?.trim()).toBe('Does b.');
+  });
+
+  it('holds a manifest of a source file to its TSDoc, by symbol', () => {
+    const source = (claims: ClaimsManifest['claims']): ClaimsManifest => ({
+      ...manifest(claims),
+      page: 'docs/source.ts',
+    });
+    expect(
+      problemsOf(
+        source([
+          {
+            id: 'a',
+            section: 'Runner.start',
+            quote: '@throws `E_STOPPED` after stop.',
+            tests: [guard],
+          },
+          { id: 'b', section: 'Config.options.maxSteps', quote: 'Default 10.', tests: [guard] },
+          { id: 'c', section: 'LIMIT', quote: 'The limit.', untested: 'why' },
+        ]),
+        scratch,
+      ),
+    ).toEqual([]);
+    const problems = problemsOf(
+      source([
+        { id: 'a', section: 'Runner', quote: 'Default 10.', tests: [guard] },
+        { id: 'b', section: 'Runner.stop', quote: 'Starts running.', tests: [guard] },
+      ]),
+      scratch,
+    );
+    expect(problems).toEqual([
+      'page.json a: section #Runner of docs/source.ts no longer says "Default 10."',
+      'page.json b: docs/source.ts has no section #Runner.stop',
+    ]);
   });
 
   it('reads the title of a table test after its table', () => {

@@ -100,7 +100,8 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
    * for the tasks of instances that died.
    *
    * @throws `WEFT_COORDINATOR_CONNECT_FAILED` naming host and port, or
-   * `WEFT_COORDINATOR_SCHEMA_TOO_NEW`.
+   * `WEFT_COORDINATOR_SCHEMA_TOO_NEW`; `WEFT_COORDINATOR_NOT_STARTED` when this coordinator
+   * was started before (make a new one).
    */
   async init(host: SpaceCoordinatorHost): Promise<void> {
     if (this.state !== 'new') {
@@ -172,7 +173,9 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
    * transaction-level advisory lock), so tickets of a space become visible in ticket order.
    *
    * @throws `WEFT_COORDINATOR_INVALID_ARRIVAL` (400) when the event has no JSON form;
-   * `WEFT_COORDINATOR_ADMIT_FAILED` (503) when PostgreSQL did not record it in time.
+   * `WEFT_COORDINATOR_ADMIT_FAILED` (503) when PostgreSQL did not record it in time;
+   * `WEFT_COORDINATOR_NOT_STARTED` before `init()` or after `shutdown()`, and
+   * `WEFT_COORDINATOR_CONNECTION_LOST` (503) once the lock connection dropped.
    */
   async admit(arrival: TaskArrival): Promise<number> {
     this.requireRunning('admit');
@@ -217,7 +220,8 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
    * for a release notification or `pollIntervalMs`; transient database errors are retried.
    *
    * @throws `WEFT_COORDINATOR_ACQUIRE_TIMEOUT` (503) after `acquireTimeoutMs`;
-   * `WEFT_COORDINATOR_CONNECTION_LOST` when the lock connection dropped; the signal's reason
+   * `WEFT_COORDINATOR_CONNECTION_LOST` when the lock connection dropped;
+   * `WEFT_COORDINATOR_NOT_STARTED` before `init()` or after `shutdown()`; the signal's reason
    * when it is aborted.
    */
   async acquire(space: string, signal: AbortSignal): Promise<SpaceGrant> {

@@ -55,6 +55,19 @@ async function errorOf(promise: Promise<unknown>): Promise<WeftError> {
 }
 
 describe('PostgresSpaceCoordinator errors', () => {
+  it('refuses admit and acquire before init, and a second init, with WEFT_COORDINATOR_NOT_STARTED (TSDoc of admit, acquire, init)', async () => {
+    const idle = new PostgresSpaceCoordinator({
+      connectionString: db.url(),
+      schema: db.newSchema(),
+    });
+    expect((await errorOf(idle.admit(arrival('a')))).code).toBe('WEFT_COORDINATOR_NOT_STARTED');
+    expect((await errorOf(idle.acquire('a', new AbortController().signal))).code).toBe(
+      'WEFT_COORDINATOR_NOT_STARTED',
+    );
+    const started = await open();
+    expect((await errorOf(started.init(host))).code).toBe('WEFT_COORDINATOR_NOT_STARTED');
+  });
+
   it('lists every bad option at once, without the connection string', () => {
     let error: unknown;
     try {

@@ -16,12 +16,15 @@ import {
 /** Where the tarballs go inside a project made from a clone. */
 const VENDOR_DIR = 'vendor';
 
+/** What {@link createProject} makes, and where. */
 export interface CreateProjectOptions {
-  /** The folder to create; it must not exist or be empty. */
+  /** The folder to create: a path that does not exist yet, or an empty folder. */
   directory: string;
   /** The npm name of the project. Default: the folder's name. */
   name?: string;
+  /** The text model the project starts with; one of `MODEL_CHOICES`. */
   model: ModelChoice;
+  /** Where the project keeps memories; one of `MEMORY_CHOICES`. */
   memory: MemoryChoice;
   /**
    * Where the Weft packages come from: `'registry'` for published versions, `'workspace'` for
@@ -29,14 +32,19 @@ export interface CreateProjectOptions {
    * runs from a clone, else the registry.
    */
   source?: 'registry' | 'workspace';
+  /** The clone to pack from, with `source: 'workspace'`. Default: the clone this runs from. */
   workspaceRoot?: string;
   /** Called before each slow step, to show progress. */
   onProgress?: (step: string) => void;
 }
 
+/** What {@link createProject} wrote. */
 export interface CreatedProject {
+  /** The project's folder, as an absolute path. */
   directory: string;
+  /** The project's npm name. */
   name: string;
+  /** Where its Weft packages come from. */
   source: 'registry' | 'workspace';
   /** The project's files, relative to its folder, sorted. */
   files: string[];
@@ -44,7 +52,14 @@ export interface CreatedProject {
 
 /**
  * Writes a new Weft project. Everything is written into a hidden sibling folder first and
- * renamed into place at the end, so a failure leaves nothing behind.
+ * renamed into place at the end, so a failure leaves nothing behind (parent folders it had to
+ * create included).
+ *
+ * @param options - The folder, the name, the model and memory choices, and the packages' source.
+ * @returns What was written.
+ * @throws {@link CreateWeftError} when the name is not one npm accepts for a new package, the
+ * folder is a file or not empty, or `source: 'workspace'` is asked for outside a clone; and
+ * whatever packing or writing fails with (the staging folder is removed first).
  */
 export async function createProject(options: CreateProjectOptions): Promise<CreatedProject> {
   const directory = path.resolve(options.directory);

@@ -96,6 +96,21 @@ describe('createProject', () => {
     expect(await readdir(directory)).toEqual(['notes.txt']);
   });
 
+  it('refuses a path that is a file, with a CreateWeftError (TSDoc of createProject)', async () => {
+    const directory = path.join(work, 'a-file');
+    await writeFile(directory, 'mine');
+    const refusal = createProject({
+      directory,
+      model: 'scripted',
+      memory: 'memory',
+      source: 'registry',
+    });
+    await expect(refusal).rejects.toThrow(CreateWeftError);
+    await expect(refusal).rejects.toThrow(
+      /a-file: is a file; fix: choose a folder name that is free/,
+    );
+  });
+
   it('refuses a name npm would not accept, before writing anything', async () => {
     const directory = path.join(work, 'Bad Name');
     await expect(

@@ -14,24 +14,33 @@ import { logToStderr, type FailureLog } from './answers.js';
 import type { DocsBundle } from './bundle.js';
 import { createDocsServer } from './server.js';
 
+/** The path of the MCP endpoint; every other path is answered 404. */
 export const MCP_HTTP_PATH = '/mcp';
 /** A JSON-RPC request for a docs tool is small; a larger body is refused before it is parsed. */
 export const MAX_BODY_BYTES = 1_000_000;
 /** The longest a client may take to send a request; a stalled one is cut off. */
 export const REQUEST_DEADLINE_MS = 30_000;
 
+/** Where {@link startHttpServer} listens and what it accepts. */
 export interface HttpOptions {
   /** The interface to listen on; 127.0.0.1 unless the machine's users should reach it. */
   readonly host?: string;
-  /** The port; 0 picks a free one. */
+  /**
+   * The port; `0`, the default here, picks a free one (read it from the returned `url`). The
+   * `weft-docs-mcp` command defaults to 3920 instead.
+   */
   readonly port?: number;
   /** Host names accepted besides the loopback names and `host`, as in the runtime's server. */
   readonly allowedHosts?: AllowedHosts;
+  /** Where failures are written, with the id the client is given; standard error by default. */
   readonly log?: FailureLog;
 }
 
+/** A started HTTP transport. */
 export interface RunningHttpServer {
+  /** The MCP endpoint, such as `http://127.0.0.1:3920/mcp`. */
   readonly url: string;
+  /** Closes every connection, open requests included, and stops listening. */
   close(): Promise<void>;
 }
 
@@ -58,6 +67,7 @@ async function readJsonBody(request: IncomingMessage): Promise<unknown> {
  * @param bundle - The documentation to serve.
  * @param options - Where to listen and which host names to accept.
  * @returns The server's URL (its MCP endpoint) and a way to stop it.
+ * @throws The listening error itself, such as `EADDRINUSE` when the port is taken.
  */
 export async function startHttpServer(
   bundle: DocsBundle,

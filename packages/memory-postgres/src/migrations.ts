@@ -107,7 +107,8 @@ export async function readSchemaVersion(client: pg.ClientBase, tables: Tables): 
  * @param tables - The schema's tables.
  * @param label - Names the provider and server in error messages.
  * @returns The versions of the steps that were applied (empty when the schema was current).
- * @throws Error when the schema is newer than this package, or a step fails.
+ * @throws `WEFT_POSTGRES_SCHEMA_TOO_NEW` when the schema is newer than this package, or
+ * `WEFT_POSTGRES_MIGRATION_FAILED` when a step fails.
  */
 export async function migrate(
   client: pg.ClientBase,

@@ -197,7 +197,7 @@ function parseConnectionString(connectionString: string): {
  *
  * @param options - The caller's options.
  * @returns The resolved options.
- * @throws Error naming the first bad option.
+ * @throws `WEFT_POSTGRES_INVALID_OPTIONS` naming the first bad option.
  */
 export function resolveOptions(
   options: PostgresMemoryProviderOptions,

@@ -75,7 +75,8 @@ export class PostgresMemoryProvider extends MemoryProvider {
    * Creates the provider; nothing is connected until {@link PostgresMemoryProvider.init}.
    *
    * @param options - Where the server is, which schema to use, and the pool's size and timeouts.
-   * @throws Error naming the option when one is missing or invalid.
+   * @throws `WeftError` `WEFT_POSTGRES_INVALID_OPTIONS` naming the
+   * first option that is missing or invalid.
    */
   constructor(options: PostgresMemoryProviderOptions) {
     super();
@@ -99,8 +100,10 @@ export class PostgresMemoryProvider extends MemoryProvider {
    * schema migrations in one transaction under an advisory lock. Calling it on an open provider
    * does nothing; calling it after {@link PostgresMemoryProvider.shutdown} opens it again.
    *
-   * @throws Error naming host and port (never the password) when the server cannot be reached
-   * or refuses the login, and when the schema is newer than this package knows.
+   * @throws `WeftError` `WEFT_POSTGRES_CONNECT_FAILED` naming host and
+   * port (never the password) when the server cannot be reached or refuses the login;
+   * `WEFT_POSTGRES_SCHEMA_TOO_NEW` when the schema is newer than this package knows;
+   * `WEFT_POSTGRES_MIGRATION_FAILED` when a migration step fails.
    */
   override async init(): Promise<void> {
     if (this.connection) return;
@@ -178,8 +181,12 @@ export class PostgresMemoryProvider extends MemoryProvider {
    * @param memory - The memory without its id and timestamp. `content` and `metadata` must be
    * JSON-serialisable; `metadata` defaults to `{}`.
    * @returns The stored memory, as a query will read it back.
-   * @throws Error naming the space and kind when the memory cannot be stored; nothing is
-   * written then.
+   * @throws `WeftError` `WEFT_POSTGRES_INVALID_MEMORY` naming the space
+   * and kind when the memory cannot be stored (no JSON form, text PostgreSQL cannot hold);
+   * nothing is written then. `WEFT_POSTGRES_NOT_OPEN` before init, `WEFT_POSTGRES_UNAVAILABLE`
+   * when the server stays unreachable past `reconnectTimeoutMs`, and
+   * `WEFT_POSTGRES_STATEMENT_TIMEOUT` past `statementTimeoutMs`, as for every method that reads
+   * or writes.
    */
   override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
     const { runner } = this.opened();
@@ -258,7 +265,9 @@ export class PostgresMemoryProvider extends MemoryProvider {
    * @param id - The memory's id.
    * @param patch - The fields to replace.
    * @returns The updated memory.
-   * @throws Error naming the id when no memory has it, or when the patch cannot be stored.
+   * @throws `WeftError` `WEFT_POSTGRES_MEMORY_NOT_FOUND` naming the id
+   * when no memory has it; `WEFT_POSTGRES_INVALID_MEMORY` when the patch cannot be stored;
+   * `WEFT_POSTGRES_INVALID_ARGUMENT` when `id` is not a string.
    */
   override async update(
     id: string,
@@ -314,8 +323,8 @@ export class PostgresMemoryProvider extends MemoryProvider {
    *
    * @param options - Filters, order and limit.
    * @returns The matching memories.
-   * @throws Error naming the option when one is invalid, such as a `limit` that is not a
-   * positive integer.
+   * @throws `WeftError` `WEFT_POSTGRES_INVALID_QUERY` naming the option
+   * when one is invalid, such as a `limit` that is not a positive integer.
    */
   override async query(options: QueryMemoryOptions): Promise<Memory[]> {
     const { runner } = this.opened();
@@ -332,6 +341,8 @@ export class PostgresMemoryProvider extends MemoryProvider {
    *
    * @param id - The memory's id.
    * @returns `true` when a memory was deleted, `false` when none had this id.
+   * @throws `WeftError` `WEFT_POSTGRES_INVALID_ARGUMENT` when `id` is
+   * not a string.
    */
   override async remove(id: string): Promise<boolean> {
     const { runner } = this.opened();
@@ -353,6 +364,8 @@ export class PostgresMemoryProvider extends MemoryProvider {
    *
    * @param space - When given, the one space to empty.
    * @returns How many memories were deleted.
+   * @throws `WeftError` `WEFT_POSTGRES_INVALID_ARGUMENT` when `space` is
+   * given and not a string.
    */
   override async clear(space?: string): Promise<number> {
     const { runner } = this.opened();

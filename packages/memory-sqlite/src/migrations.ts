@@ -65,7 +65,8 @@ export function readSchemaVersion(db: BetterSqlite3.Database): number {
  * @param db - The open database.
  * @param label - Names the provider and file in error messages.
  * @returns The versions of the steps that were applied (empty when the schema was current).
- * @throws Error when the database was written by a newer version of this package.
+ * @throws `WEFT_SQLITE_SCHEMA_TOO_NEW` when the database was written by a newer version of this
+ * package; `WEFT_SQLITE_MIGRATION_FAILED` when a step fails.
  */
 export function migrate(db: BetterSqlite3.Database, label: string): number[] {
   const run = db.transaction((): number[] => {

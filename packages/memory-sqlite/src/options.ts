@@ -40,7 +40,7 @@ export const IN_MEMORY_PATH = ':memory:';
  *
  * @param options - The caller's options.
  * @returns The resolved options.
- * @throws Error naming the first bad option.
+ * @throws `WEFT_SQLITE_INVALID_OPTIONS` naming the first bad option.
  */
 export function resolveOptions(
   options: SqliteMemoryProviderOptions,

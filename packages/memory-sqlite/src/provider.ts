@@ -87,7 +87,8 @@ export class SqliteMemoryProvider extends MemoryProvider {
    * Creates the provider; nothing is opened until {@link SqliteMemoryProvider.init}.
    *
    * @param options - Where the database lives and how to name and tune the provider.
-   * @throws Error naming the option when one is missing or invalid.
+   * @throws `WeftError` `WEFT_SQLITE_INVALID_OPTIONS` naming the first
+   * option that is missing or invalid.
    */
   constructor(options: SqliteMemoryProviderOptions) {
     super();
@@ -106,8 +107,9 @@ export class SqliteMemoryProvider extends MemoryProvider {
    * on an open provider does nothing; calling it after {@link SqliteMemoryProvider.shutdown}
    * opens the database again.
    *
-   * @throws Error when the file cannot be opened, or when its schema version is newer than
-   * this package knows.
+   * @throws `WeftError` `WEFT_SQLITE_OPEN_FAILED` when the file cannot be
+   * opened, `WEFT_SQLITE_SCHEMA_TOO_NEW` when its schema version is newer than this package
+   * knows, or `WEFT_SQLITE_MIGRATION_FAILED` when a migration step fails (none is applied then).
    */
   override async init(): Promise<void> {
     if (this.connection) return;
@@ -167,8 +169,11 @@ export class SqliteMemoryProvider extends MemoryProvider {
    * @param memory - The memory without its id and timestamp. `content` and `metadata` must be
    * JSON-serialisable; `metadata` defaults to `{}`.
    * @returns The stored memory, with `content` and `metadata` as they will be read back.
-   * @throws Error naming the space and kind when the content or metadata cannot be serialised
-   * (`undefined`, a `BigInt`, a circular structure); nothing is written then.
+   * @throws `WeftError` `WEFT_SQLITE_INVALID_MEMORY` naming the space and
+   * kind when the content or metadata cannot be serialised (`undefined`, a `BigInt`, a circular
+   * structure) or `space`, `kind` or `taskId` is not a string; nothing is written then.
+   * `WEFT_SQLITE_NOT_OPEN` before {@link SqliteMemoryProvider.init}, as every method that
+   * reads or writes.
    */
   override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
     const { statements } = this.open();
@@ -233,7 +238,9 @@ export class SqliteMemoryProvider extends MemoryProvider {
    * @param id - The memory's id.
    * @param patch - The fields to replace.
    * @returns The updated memory.
-   * @throws Error naming the id when no memory has it, or when the patch cannot be serialised.
+   * @throws `WeftError` `WEFT_SQLITE_MEMORY_NOT_FOUND` naming the id when
+   * no memory has it; `WEFT_SQLITE_INVALID_MEMORY` when the patch cannot be serialised;
+   * `WEFT_SQLITE_INVALID_ARGUMENT` when `id` is not a string.
    */
   override async update(
     id: string,
@@ -275,8 +282,8 @@ export class SqliteMemoryProvider extends MemoryProvider {
    *
    * @param options - Filters, order and limit.
    * @returns The matching memories.
-   * @throws Error naming the option when one is invalid, such as a `limit` that is not a
-   * positive integer.
+   * @throws `WeftError` `WEFT_SQLITE_INVALID_QUERY` naming the option when
+   * one is invalid, such as a `limit` that is not a positive integer.
    */
   override async query(options: QueryMemoryOptions): Promise<Memory[]> {
     const connection = this.open();
@@ -298,6 +305,8 @@ export class SqliteMemoryProvider extends MemoryProvider {
    *
    * @param id - The memory's id.
    * @returns `true` when a memory was deleted, `false` when none had this id.
+   * @throws `WeftError` `WEFT_SQLITE_INVALID_ARGUMENT` when `id` is not a
+   * string.
    */
   override async remove(id: string): Promise<boolean> {
     const { statements } = this.open();
@@ -314,6 +323,8 @@ export class SqliteMemoryProvider extends MemoryProvider {
    *
    * @param space - When given, the one space to empty.
    * @returns How many memories were deleted.
+   * @throws `WeftError` `WEFT_SQLITE_INVALID_ARGUMENT` when `space` is
+   * given and not a string.
    */
   override async clear(space?: string): Promise<number> {
     const { statements } = this.open();

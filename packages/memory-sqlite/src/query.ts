@@ -88,8 +88,8 @@ function optionalDate(label: string, value: unknown, option: string): number | u
  * @param options - The caller's filters, order and limit.
  * @param label - Prefix of error messages, naming the provider.
  * @returns The statement and its parameters.
- * @throws Error naming the option when one has the wrong type, when `limit` is not a positive
- * integer, or when `order` is neither `asc` nor `desc`.
+ * @throws `WEFT_SQLITE_INVALID_QUERY` naming the option when one has the wrong type, when
+ * `limit` is not a positive integer, or when `order` is neither `asc` nor `desc`.
  */
 export function buildQuery(
   options: QueryMemoryOptions,

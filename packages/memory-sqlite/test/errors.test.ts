@@ -42,6 +42,16 @@ describe('SqliteMemoryProvider errors', () => {
     );
   });
 
+  it('give WEFT_SQLITE_INVALID_ARGUMENT for an id or space that is not a string (TSDoc of update and clear)', async () => {
+    const memory = await db.open();
+    expect(await codeOf(() => memory.update(42 as unknown as string, { content: 1 }))).toBe(
+      'WEFT_SQLITE_INVALID_ARGUMENT',
+    );
+    expect(await codeOf(() => memory.clear(7 as unknown as string))).toBe(
+      'WEFT_SQLITE_INVALID_ARGUMENT',
+    );
+  });
+
   it('keep the "owner: problem" message and name the code at the end of its first line', async () => {
     const memory = await db.open();
     await expect(memory.update('nope', { content: 1 })).rejects.toThrow(

@@ -23,8 +23,8 @@ import { parseOptions, type OpenAIModelProviderOptions, type ResolvedOptions } f
  *
  * Requests that fail with 429, a 5xx, a timeout or a network error are retried with
  * exponential backoff (honouring `Retry-After`); other 4xx answers fail at once. Every failure
- * is an {@link OpenAIModelProviderError} whose message names the provider id, the HTTP status
- * and the API's own error message.
+ * is an {@link OpenAIModelProviderError} whose message names the provider id and, when the
+ * server answered, the HTTP status and the API's own error message.
  *
  * @example
  * ```ts

@@ -18,8 +18,11 @@ export interface OpenAIModelProviderOptions {
   baseUrl: string;
   /**
    * The API key, sent as `Authorization: Bearer <key>`. A function is called before every
-   * request, so a rotated secret is picked up; cache inside it if reading is expensive. Leave
-   * it out for servers that need no key (Ollama, LM Studio, a local vLLM). Default: none.
+   * request, so a rotated secret is picked up; cache inside it if reading is expensive. A
+   * function that throws, or resolves to something other than a string, fails the call with
+   * `WEFT_OPENAI_API_KEY`; an empty key (an unset environment variable) sends no
+   * `Authorization` header. Leave it out for servers that need no key (Ollama, LM Studio, a
+   * local vLLM). Default: none.
    */
   apiKey?: Resolvable<string>;
   /** The model name the API knows, such as `gpt-4o-mini` or `llama3.1:8b`. */
@@ -56,8 +59,8 @@ export interface OpenAIModelProviderOptions {
   maxResponseBytes?: number;
   /**
    * Extra headers for every request, such as `OpenAI-Organization`. They override the default
-   * `Content-Type` and `Accept`; an `Authorization` header here is replaced when `apiKey` is
-   * set. Default: none.
+   * `Content-Type` and `Accept`; an `Authorization` header here is replaced when `apiKey` gives
+   * a non-empty key. Default: none.
    */
   headers?: Record<string, string>;
   /** The fetch implementation to use. Default: the global `fetch`. */

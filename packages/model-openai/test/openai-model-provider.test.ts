@@ -132,6 +132,17 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(0);
     });
 
+    it('sends no Authorization header when the apiKey function resolves to an empty string, and refuses a non-string (TSDoc of apiKey)', async () => {
+      server.enqueue(completion('ok'));
+      await generate(provider({ apiKey: () => '' }));
+      expect(server.requests[0]?.headers.authorization).toBeUndefined();
+      const error = await failure(
+        generate(provider({ apiKey: async () => 42 as unknown as string })),
+      );
+      expect(error.code).toBe('WEFT_OPENAI_API_KEY');
+      expect(server.requests).toHaveLength(1);
+    });
+
     it('asks for a JSON object when options.json is set', async () => {
       server.enqueue(completion('{"a":1}'));
       const output = await generate(provider(), { options: { json: true } });

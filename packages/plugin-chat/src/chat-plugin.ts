@@ -102,7 +102,10 @@ export interface ChatPluginOptions {
   path?: string;
 }
 
-/** The plugin's id: pipelines name its executor `chat/reply`. */
+/**
+ * The plugin's id: a pipeline step runs its executor as `{ pluginId: 'chat', action: 'reply' }`,
+ * and its prompt template is registered as `chat/reply`.
+ */
 export const CHAT_PLUGIN_ID = 'chat';
 
 const REPLY_TEMPLATE = `You are a helpful assistant taking part in the chat room "{{ room }}". Write the reply to the latest message of user "{{ user }}".
@@ -118,9 +121,11 @@ Write only the reply itself, as plain text addressed to {{ user }}: no preamble,
 /**
  * A Weft plugin for chatting over HTTP. It mounts a POST route (default `/chat`) that takes
  * `{ room, user, message }`, runs the message as a task in the space {@link chatSpace} builds
- * (with the whole room's memories related to it), and answers `{ taskId, status, reply }`. When
- * the task ends without a reply it answers 502 with a generic message and the task id; the
- * cause is in the runtime's log under that id, never in the answer. Its
+ * (with the whole room's memories related to it), and answers `{ taskId, status, reply }`, with
+ * a `warning` when the exchange could not be stored (see {@link ChatResponse.warning}). A body
+ * that is not `{ room, user, message }` gets 400 `WEFT_CHAT_INVALID_REQUEST` naming the field.
+ * When the task ends without a reply it answers 502 `WEFT_CHAT_NO_REPLY` with a generic message
+ * and the task id; the cause is in the runtime's log under that id, never in the answer. Its
  * `reply` executor asks the text model for the answer; the pipeline the model plans decides
  * what else runs before it.
  *

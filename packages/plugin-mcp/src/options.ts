@@ -66,7 +66,10 @@ const OptionsSchema = z.object({
 
 /** A server started as a child process and spoken to over its stdin and stdout. */
 export interface McpStdioServerOptions {
-  /** The server's name: lower-case letters, digits and dashes. Actions are `<name>.<tool>`. */
+  /**
+   * The server's name: lower-case letters, digits and dashes, starting with a letter, unique
+   * among the servers. Actions are `<name>.<tool>`.
+   */
   readonly name: string;
   /** The program to run, such as `node` or `npx`. */
   readonly command: string;
@@ -79,7 +82,10 @@ export interface McpStdioServerOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** The server's working directory; this process's by default. */
   readonly cwd?: string;
-  /** The allow-list: the names of the tools the model may use. Every one must exist. */
+  /**
+   * The allow-list: the names of the tools the model may use, at least one. Every one must
+   * exist on the server, or `connect` fails with `WEFT_MCP_UNKNOWN_TOOL`.
+   */
   readonly tools: readonly string[];
   /**
    * Descriptions to show the model instead of the server's own, by tool name. The server's
@@ -90,15 +96,24 @@ export interface McpStdioServerOptions {
 
 /** A server reached over MCP's streamable HTTP transport. */
 export interface McpHttpServerOptions {
-  /** The server's name: lower-case letters, digits and dashes. Actions are `<name>.<tool>`. */
+  /**
+   * The server's name: lower-case letters, digits and dashes, starting with a letter, unique
+   * among the servers. Actions are `<name>.<tool>`.
+   */
   readonly name: string;
   /** The server's MCP endpoint, such as `https://tools.example.com/mcp`. */
   readonly url: string | URL;
   /** Headers sent with every request, such as `Authorization`. */
   readonly headers?: Readonly<Record<string, string>>;
-  /** The allow-list: the names of the tools the model may use. Every one must exist. */
+  /**
+   * The allow-list: the names of the tools the model may use, at least one. Every one must
+   * exist on the server, or `connect` fails with `WEFT_MCP_UNKNOWN_TOOL`.
+   */
   readonly tools: readonly string[];
-  /** Descriptions to show the model instead of the server's own, by tool name. */
+  /**
+   * Descriptions to show the model instead of the server's own, by tool name. The server's
+   * descriptions are shown otherwise, cut to 1000 characters.
+   */
   readonly descriptions?: Readonly<Record<string, string>>;
 }
 

@@ -293,6 +293,10 @@ describe('McpPlugin.connect', () => {
         /servers\[0\]\.name must be lower-case/,
       ],
       [
+        { servers: [{ name: '9files', command: 'node', tools: ['a'] }] },
+        /servers\[0\]\.name must be lower-case letters, digits and dashes, starting with a letter/,
+      ],
+      [
         { servers: [{ name: 'web', url: 'ftp://example.com', tools: ['a'] }] },
         /servers\[0\]\.url must be an http or https URL/,
       ],

@@ -33,7 +33,10 @@ export interface ScriptedModelProviderOptions {
   id?: string;
   /** Responses to give, in order; more can be queued with `enqueue`. */
   responses?: readonly ScriptedResponse[];
-  /** Answer used when the queue is empty; without one an empty queue is an error. */
+  /**
+   * Answer used when the queue is empty; without one, a call to an empty queue fails with
+   * `WEFT_TESTING_SCRIPT_EXHAUSTED`, naming the request's number.
+   */
   fallback?: ScriptedResponse;
 }
 
@@ -42,11 +45,23 @@ export interface ScriptedModelProviderOptions {
  * with the next queued response, recording every request it saw. Objects are answered as JSON
  * text, so scripted pipelines and getObject answers read naturally.
  *
+ * A queue of `responses` must match the calls a task makes exactly: with the default review
+ * policy a plan is reviewed after each step but the last, so a one-step plan gets no review,
+ * and a `continue` queued for one answers the next task's plan instead. A `fallback` that
+ * branches on `request.purpose`, as below, holds however many calls a task makes.
+ *
  * @example
  * ```ts
+ * import { ScriptedModelProvider } from '@weft/testing';
+ *
+ * // Plans one `echo.reply` step for every task, and lets any review continue.
  * const model = new ScriptedModelProvider({
- *   responses: [{ steps: [{ pluginId: 'echo', action: 'reply' }] }, { type: 'continue' }],
+ *   fallback: (_messages, request) =>
+ *     request.purpose === 'plan'
+ *       ? { steps: [{ pluginId: 'echo', action: 'reply' }] }
+ *       : { type: 'continue' },
  * });
+ * console.log(model.remaining); // 0: nothing queued, the fallback answers every call
  * ```
  */
 export class ScriptedModelProvider extends ModelProvider {

@@ -63,4 +63,47 @@ describe('a scripted queue across tasks', () => {
     expect(first).toEqual({ status: 'completed', last: 'Hello, Ada!' });
     expect(second?.status).toBe('failed');
   });
+
+  it('a fallback branching on request.purpose plans and reviews every task (TSDoc example of ScriptedModelProvider)', async () => {
+    const purposes: (string | undefined)[] = [];
+    const model = new ScriptedModelProvider({
+      fallback: (_messages, request) => {
+        purposes.push(request.purpose);
+        return request.purpose === 'plan'
+          ? {
+              steps: [
+                { pluginId: 'echo', action: 'reply' },
+                { pluginId: 'echo', action: 'reply' },
+              ],
+            }
+          : { type: 'continue' };
+      },
+    });
+    class EchoPlugin extends Plugin {
+      readonly id = 'echo';
+      readonly description = 'Echoes.';
+      override readonly executors: Executor[] = [
+        { action: 'reply', description: 'Replies.', execute: async () => ({ success: true }) },
+      ];
+    }
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new EchoPlugin()],
+      options: { logger: pino({ level: 'silent' }) },
+    });
+    await runtime.start();
+    for (const message of ['one', 'two']) {
+      const task = await runtime.dispatch({
+        pluginId: 'echo',
+        triggerId: 't',
+        space: 's',
+        message,
+      });
+      expect([task.status, task.steps.length]).toEqual(['completed', 2]);
+    }
+    // Each two-step task: its plan, and one review after the first step (none after the last).
+    expect(purposes).toEqual(['plan', 'review', 'plan', 'review']);
+    expect(model.remaining).toBe(0);
+  });
 });

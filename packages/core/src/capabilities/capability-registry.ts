@@ -45,7 +45,7 @@ export class CapabilityRegistry {
    * registering a different descriptor under a taken id is an error.
    *
    * @param descriptor - The descriptor, usually made with {@link defineCapability}.
-   * @throws Error when another descriptor already uses the id.
+   * @throws {@link WeftError} `WEFT_DUPLICATE` when another descriptor already uses the id.
    */
   register(descriptor: CapabilityDescriptor): void {
     const existing = this.descriptors.get(descriptor.id);
@@ -91,7 +91,8 @@ export class CapabilityRegistry {
    * Declares that the ids of a group can stand in for one another.
    *
    * @param group - Two or more distinct capability ids.
-   * @throws Error when the group has fewer than two ids or repeats one.
+   * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when the group has fewer than two ids or
+   * repeats one.
    */
   addAliasGroup(group: CapabilityAliasGroup): void {
     if (group.length < 2 || new Set(group).size !== group.length) {
@@ -124,7 +125,8 @@ export class CapabilityRegistry {
    * Registers a transform between two capabilities of one alias group.
    *
    * @param entry - The transform.
-   * @throws Error when `from` and `to` share no alias group, or a transform for the pair exists.
+   * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when `from` and `to` share no alias
+   * group, or `WEFT_DUPLICATE` when a transform for the pair exists.
    */
   addTransform(entry: CapabilityTransformEntry): void {
     if (!this.aliasesOf(entry.from).includes(entry.to)) {

@@ -36,9 +36,10 @@ export interface CapabilityDescriptor<
  * {@link ICapabilities} module augmentation.
  *
  * @param descriptor - The capability's id, description and schemas.
- * @returns The same descriptor, frozen, with its literal types preserved.
- * @throws Error when the id is not a string of letters, digits and `-_.:/` (no spaces), or the
- * description is missing or blank.
+ * @returns A frozen copy of the descriptor, with its literal types preserved.
+ * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when the id is not a string of letters,
+ * digits and `-_.:/` starting with a letter or digit, or the description is missing or blank;
+ * `WEFT_UNSUPPORTED_SCHEMA` when `input`, `output` or a given `config` is not a zod 4 schema.
  *
  * @example
  * ```ts

@@ -27,8 +27,8 @@ const encoder = new TextEncoder();
  *
  * @param parts - The parts, most general first; each a non-empty string.
  * @returns The space id.
- * @throws {@link WeftError} `WEFT_INVALID_SPACE` (status 400) when a part is empty or not a
- * string, when the first part does not start with a letter or digit, or when the encoded id is
+ * @throws {@link WeftError} `WEFT_INVALID_SPACE` (status 400) when no part is given, a part is
+ * empty or not a string, when the first part does not start with a letter or digit, or when the encoded id is
  * longer than 200 characters.
  *
  * @example

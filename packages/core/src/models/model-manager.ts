@@ -93,7 +93,8 @@ export class ModelManager {
    *
    * @param capability - A capability id.
    * @param providerId - Id of a provider that offers the capability directly.
-   * @throws Error when no such provider exists or it does not offer the capability.
+   * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when no provider has that id, or
+   * `WEFT_CAPABILITY_UNAVAILABLE` when it does not offer the capability directly.
    */
   setDefaultProvider(capability: string, providerId: string): void {
     const provider = this.providerList.find((candidate) => candidate.id === providerId);
@@ -169,8 +170,8 @@ export class ModelManager {
    * @param input - The input; validated against the capability's input schema.
    * @param request - Per-call options, a provider choice and an abort signal.
    * @returns The provider's output, validated against the capability's output schema.
-   * @throws Error naming the capability when no provider offers it, the input or output is
-   * invalid, or the provider fails.
+   * @throws {@link WeftError} naming the capability, with the codes listed for
+   * {@link ModelManager.callDynamic}.
    *
    * @example
    * ```ts
@@ -208,7 +209,9 @@ export class ModelManager {
    * yourself.
    * @throws WeftError with code `WEFT_CAPABILITY_UNKNOWN` when the id is not registered,
    * `WEFT_CAPABILITY_UNAVAILABLE` when no provider offers it, `WEFT_VALIDATION_FAILED` when the
-   * input, options or output do not match, or `WEFT_PROVIDER_FAILED` when the provider fails.
+   * input, options or output do not match, or `WEFT_PROVIDER_FAILED` when the provider throws
+   * something other than a WeftError; a provider's own WeftError (such as
+   * `WEFT_OPENAI_TIMEOUT`) is rethrown as it is, so its code and details reach the caller.
    *
    * @example
    * ```ts
@@ -347,7 +350,10 @@ export class ModelManager {
    *
    * @param config - The schema, the prompt and retry settings.
    * @returns The validated value.
-   * @throws Error naming the schema and the last problem when every attempt failed.
+   * @throws {@link WeftError} `WEFT_GET_OBJECT_FAILED` naming the schema and the last problem
+   * when every attempt failed; `WEFT_INVALID_ARGUMENT` when `maxRetries` is not a
+   * non-negative integer; and whatever the text-generation call throws (see
+   * {@link ModelManager.callDynamic}).
    * @throws {@link WeftError} `WEFT_UNSUPPORTED_SCHEMA`, before any model call, when `schema`
    * is not a zod 4 schema (a zod 3 schema, say).
    *

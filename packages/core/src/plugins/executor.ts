@@ -30,8 +30,9 @@ export interface ExecutionContext {
   /** A logger bound to the plugin, task and step. */
   readonly logger: Logger;
   /**
-   * Aborted when the task must end early: it ran past `options.taskTimeoutMs`, or the runtime is
-   * cancelling its tasks as it stops. Pass it to slow I/O.
+   * Aborted when the task must end early: it ran past `options.taskTimeoutMs`, the runtime is
+   * cancelling its tasks as it stops, or, with a `coordinator`, this instance lost the task's
+   * space. Pass it to slow I/O.
    */
   readonly signal: AbortSignal;
   /**

@@ -28,8 +28,9 @@ export interface TriggerRoute {
   readonly path: string;
   /**
    * Handles one request. JSON bodies are already parsed into `request.body`. Throwing (or
-   * rejecting) answers 500 without details; an error with a `status` property answers that
-   * status with its message.
+   * rejecting) answers 500 without details; an error with a 4xx `status` answers that status
+   * with its message (and its string `code`, if it has one). A 5xx `status` is answered with
+   * that status but the reason phrase only, as {@link ServerManager} explains.
    *
    * @param request - The express request.
    * @param response - The express response.
@@ -84,7 +85,10 @@ export type Trigger = TriggerRoute | TriggerStart;
  * ```
  */
 export abstract class Plugin {
-  /** Unique id: lower-case letters, digits and dashes, such as `weather`. */
+  /**
+   * Unique id: lower-case letters, digits and dashes, starting with a letter, such as
+   * `weather`; `core` is reserved for the runtime.
+   */
   abstract readonly id: string;
   /** One sentence on what the plugin is for. */
   abstract readonly description: string;
@@ -147,7 +151,8 @@ export class PluginRegistry {
    * Registers a plugin.
    *
    * @param plugin - The plugin.
-   * @throws Error listing every problem {@link PluginRegistry.validate} found.
+   * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` listing every problem
+   * {@link PluginRegistry.validate} found.
    */
   register(plugin: Plugin): void {
     const problems = this.validate(plugin);

@@ -50,7 +50,8 @@ export class PromptRegistry {
    * @param namespace - The owner: `core` or a plugin id.
    * @param name - The template's name within the namespace, such as `pipeline-generation`.
    * @param source - Liquid source text.
-   * @throws Error when a name is invalid, the template exists, or the source does not parse.
+   * @throws {@link WeftError} `WEFT_TEMPLATE_INVALID` when a name is invalid or the source does
+   * not parse, `WEFT_DUPLICATE` when the template exists.
    */
   register(namespace: string, name: string, source: string): void {
     for (const [label, value] of [
@@ -91,7 +92,8 @@ export class PromptRegistry {
    * @param namespace - The owner: `core` or a plugin id.
    * @param directory - Path of the directory to read (not recursive).
    * @returns The full names registered, sorted.
-   * @throws Error when the directory cannot be read or a template does not parse.
+   * @throws {@link WeftError} `WEFT_TEMPLATE_INVALID` when the directory cannot be read or a
+   * template does not parse; `WEFT_DUPLICATE` when a template of that name exists.
    */
   async loadDirectory(namespace: string, directory: string): Promise<string[]> {
     let entries: string[];
@@ -137,7 +139,9 @@ export class PromptRegistry {
    *
    * @param fullName - `namespace/name`.
    * @returns The template as a {@link TemplateFunction}.
-   * @throws Error when no such template is registered.
+   * @throws {@link WeftError} `WEFT_TEMPLATE_NOT_FOUND`, listing the registered names, when no
+   * such template is registered. The render function rejects with
+   * `WEFT_TEMPLATE_RENDER_FAILED` when the template refers to a variable that was not passed.
    */
   get(fullName: string): TemplateFunction {
     const template = this.templates.get(fullName);
@@ -170,7 +174,8 @@ export class PromptRegistry {
    * @param fullName - `namespace/name`.
    * @param variables - Values the template refers to.
    * @returns The rendered text.
-   * @throws Error when the template is missing or refers to a variable that was not passed.
+   * @throws {@link WeftError} `WEFT_TEMPLATE_NOT_FOUND` when the template is missing, or
+   * `WEFT_TEMPLATE_RENDER_FAILED` when it refers to a variable that was not passed.
    */
   async render(fullName: string, variables: Record<string, unknown> = {}): Promise<string> {
     return this.get(fullName)(variables);

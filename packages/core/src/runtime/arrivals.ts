@@ -8,7 +8,10 @@ export interface TriggerEvent {
   pluginId: string;
   /** The trigger's id. */
   triggerId: string;
-  /** The space id, or a space with related spaces. */
+  /**
+   * The space id, or a space with related spaces. The id must be 1 to 200 letters, digits,
+   * `_`, `.`, `:` or `-`, starting with a letter or digit; {@link spaceId} builds one from parts.
+   */
   space: string | Space;
   /** The event's text, such as a chat message. */
   message?: string;

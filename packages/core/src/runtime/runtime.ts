@@ -212,9 +212,13 @@ export class Runtime {
    * `options.checkHealthOnStart`, checks their health), then the plugins, mounts
    * route triggers and starts the HTTP server (only when some plugin has a route), runs start
    * triggers, and starts the scheduler. If any part fails, the parts already started are shut
-   * down again and the error names the part. Calling it again while running is harmless.
+   * down again and the error names the part. Calling it again while starting or running returns
+   * the same promise.
    *
-   * @throws Error naming the provider, plugin or trigger that failed to start.
+   * @throws {@link WeftError} `WEFT_START_FAILED` naming the provider, coordinator, plugin or
+   * start trigger that failed (or, with `checkHealthOnStart`, the provider that is not healthy);
+   * `WEFT_LISTEN_FAILED` when the HTTP server cannot listen; `WEFT_RUNTIME_STOPPED` when the
+   * runtime was stopped, or `stop()` was called while it was starting.
    */
   start(): Promise<void> {
     if (this.phase === 'stopping' || this.phase === 'stopped') {
@@ -246,8 +250,11 @@ export class Runtime {
    *
    * @param event - Who triggered it, the space, and the event's message, data and metadata.
    * @returns The finished task.
-   * @throws Error with `status` 503 when the queue is full or the runtime is stopping; 400
-   * when the event names an unknown plugin or an invalid space id.
+   * @throws {@link WeftError} with `status` 400: `WEFT_INVALID_SPACE` for a space id that is not
+   * 1 to 200 letters, digits, `_`, `.`, `:` or `-` starting with a letter or digit (checked
+   * first), `WEFT_UNKNOWN_PLUGIN` for a `pluginId` no plugin has; with `status` 503:
+   * `WEFT_SHUTTING_DOWN` once the runtime is stopping, `WEFT_QUEUE_FULL` when
+   * `scheduler.maxQueueSize` tasks are waiting.
    *
    * @example
    * ```ts

@@ -73,7 +73,8 @@ export class Scheduler {
    *
    * @param options - `concurrency` (default 4), `maxQueueSize` (default 1000), and the
    * `coordinator` that grants spaces when several instances share them.
-   * @throws Error when either number is not a positive integer.
+   * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` naming the option when either number is
+   * not a positive integer.
    */
   constructor(
     options: {
@@ -137,7 +138,11 @@ export class Scheduler {
    * @param ticket - The coordinator's ticket for the task; required with a coordinator, and a
    * task that has one is not refused for a full queue (it was accepted already).
    * @returns What the task returns, once it has run.
-   * @throws Error with `status` 503 when the queue is full or the scheduler is stopping.
+   * @throws The returned promise rejects with a {@link WeftError} whose `status` is 503:
+   * `WEFT_QUEUE_FULL` when `maxQueueSize` tasks are waiting, `WEFT_SHUTTING_DOWN` once
+   * {@link Scheduler.stop} was called, or `WEFT_TASK_CANCELLED` when a `cancel` stop drops the
+   * task before it ran; with `WEFT_INVALID_ARGUMENT` when a coordinator is set and `ticket`
+   * is missing.
    */
   schedule<T>(
     space: string,
@@ -191,8 +196,8 @@ export class Scheduler {
 
   /**
    * Stops accepting tasks, then either lets every queued task run (`drain`, the default) or
-   * rejects the waiting ones and aborts the running ones (`cancel`). Calling it again is
-   * harmless.
+   * rejects the waiting ones with `WEFT_TASK_CANCELLED` and aborts the running ones' signals
+   * (`cancel`). Calling it again is harmless.
    *
    * @param mode - `drain` or `cancel`.
    * @returns A promise that settles when no task is left.

@@ -150,7 +150,10 @@ export class ServerManager {
    *
    * @param config - Port, host, allowed hosts, CORS, body limits and timeouts.
    * @param logger - Where request failures are logged.
-   * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when an option is out of range, naming it.
+   * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` naming the option when `port` is not an
+   * integer from 0 to 65535, a timeout, `stopGraceMs` or `maxJsonDepth` is not a positive
+   * integer, `allowedHosts` is not `true`, `'all'` or a list of names, or `requestTimeout` is
+   * below `headersTimeout`.
    */
   constructor(config: ServerManagerConfig = {}, logger?: Logger) {
     const port = config.port ?? SERVER_DEFAULTS.port;
@@ -217,7 +220,8 @@ export class ServerManager {
    * @param route - The route: a plugin's {@link TriggerRoute}, or anything with its method, path
    *   and handler.
    * @param context - Passed to the route's handler.
-   * @throws Error when the server is already started or the method and path are taken.
+   * @throws {@link WeftError} `WEFT_RUNTIME_STOPPED` when the server is already started, or
+   * `WEFT_DUPLICATE` when the method and path are taken.
    */
   mount<Context>(pluginId: string, route: MountedRoute<Context>, context: Context): void {
     if (this.server) {
@@ -247,7 +251,8 @@ export class ServerManager {
    * Starts listening.
    *
    * @returns The address listened on.
-   * @throws Error naming the host and port when listening fails (for example, port in use).
+   * @throws {@link WeftError} `WEFT_LISTEN_FAILED` naming the host and port when listening fails
+   * (for example, port in use).
    */
   async start(): Promise<{ host: string; port: number }> {
     if (this.server) return { host: this.config.host, port: this.listeningPort as number };

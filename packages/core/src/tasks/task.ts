@@ -56,7 +56,8 @@ export interface AgentTask {
    * and every step that ran succeeded. `failed`: planning failed, a step failed (it threw,
    * returned `success: false` or named an unknown executor), steps were left when `maxSteps` was
    * reached, or the task ran past `taskTimeoutMs`; the chain's error items say which.
-   * `cancelled`: the runtime stopped in cancel mode (or its drain timed out) while the task ran.
+   * `cancelled`: the runtime stopped in cancel mode (or its drain timed out) while the task ran,
+   * or, with a `coordinator`, this instance lost the task's space while it ran.
    */
   status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
   /**

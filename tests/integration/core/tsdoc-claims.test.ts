@@ -1,0 +1,83 @@
+/**
+ * Claims of the Runtime's and the task model's TSDoc (the API reference) that no other test
+ * checked: in which order Runtime.dispatch checks an event, and that a task whose space a
+ * coordinator loses ends `cancelled`. Each describe names the symbol whose comment it guards.
+ */
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { Runtime, type SpaceCoordinator, type SpaceGrant, type TaskArrival } from '@weft/core';
+import { describe, expect, it } from 'vitest';
+import {
+  errorOf,
+  planner,
+  recordingExecutor,
+  silentLogger,
+  startedRuntime,
+  stopAfterTest,
+  TestPlugin,
+  waitFor,
+} from './fixtures.js';
+
+/** A coordinator of one instance that hands out grants at once and can lose a space on demand. */
+function losingCoordinator() {
+  let ticket = 0;
+  const lost = new AbortController();
+  const released: { ticket: number; outcome: string }[] = [];
+  const coordinator: SpaceCoordinator = {
+    id: 'losing',
+    init: async () => undefined,
+    shutdown: async () => undefined,
+    admit: async (_arrival: TaskArrival) => (ticket += 1),
+    acquire: async (): Promise<SpaceGrant> => ({ ticket, signal: lost.signal }),
+    release: async (_space, released_ticket, outcome) => {
+      released.push({ ticket: released_ticket, outcome });
+    },
+  };
+  return { coordinator, lose: () => lost.abort(), released };
+}
+
+describe('TSDoc of Runtime.dispatch', () => {
+  it('checks the space id before the plugin: both wrong gives WEFT_INVALID_SPACE, status 400', async () => {
+    const { runtime } = await startedRuntime();
+    const both = await errorOf(
+      runtime.dispatch({ pluginId: 'nobody', triggerId: 't', space: '-bad id' }),
+    );
+    expect([both.code, both.status]).toEqual(['WEFT_INVALID_SPACE', 400]);
+    const plugin = await errorOf(
+      runtime.dispatch({ pluginId: 'nobody', triggerId: 't', space: 'ok' }),
+    );
+    expect([plugin.code, plugin.status]).toEqual(['WEFT_UNKNOWN_PLUGIN', 400]);
+  });
+});
+
+describe('TSDoc of AgentTask.status and ExecutionContext.signal', () => {
+  it('a task whose space the coordinator loses while it runs sees its signal aborted and ends cancelled', async () => {
+    const { coordinator, lose, released } = losingCoordinator();
+    let aborted = false;
+    const waits = recordingExecutor('wait', (_task, context) => {
+      return new Promise((resolve) => {
+        context.signal.addEventListener('abort', () => {
+          aborted = true;
+          resolve({ success: true });
+        });
+      });
+    });
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        models: [new ScriptedModelProvider(planner(['tools', 'wait']))],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new TestPlugin('tools', { executors: [waits] })],
+        coordinator,
+        options: { logger: silentLogger },
+      }),
+    );
+    await runtime.start();
+    const task = runtime.dispatch({ pluginId: 'tools', triggerId: 'm', space: 'room' });
+    await waitFor(() => waits.calls.length === 1);
+    lose();
+    const done = await task;
+    expect(aborted).toBe(true);
+    expect(done.status).toBe('cancelled');
+    await waitFor(() => released.length === 1);
+    expect(released).toEqual([{ ticket: 1, outcome: 'abandoned' }]);
+  });
+});
