@@ -2,6 +2,27 @@ import { WeftError } from '@weft/core';
 import type { ErrorRegistry } from '@weft/core/internal';
 
 // <error-codes> generated from errorRegistry by: npm run generate:references
+/**
+ * The code of a {@link WeftError} raised by `@weft/plugin-websocket`. The list is closed (a new
+ * code is a change to the public API) and stable across versions, so callers branch on the code
+ * rather than on messages. Each code has a section of the same name in the errors reference of
+ * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
+ *
+ * - `WEFT_WS_INVALID_OPTIONS`: The `WebSocketPlugin` constructor was given a bad option.
+ * - `WEFT_WS_ORIGIN_NOT_ALLOWED`: A browser page whose origin is not in `allowedOrigins` tried to
+ *   connect.
+ * - `WEFT_WS_UNAUTHORIZED`: The `authenticate` hook refused the upgrade, failed or did not answer
+ *   in time.
+ * - `WEFT_WS_TOO_MANY_CONNECTIONS`: The plugin already holds `maxConnections` connections.
+ * - `WEFT_WS_UPGRADE_REQUIRED`: A plain HTTP request reached the websocket listener.
+ * - `WEFT_WS_INVALID_FRAME`: A frame from the client is not valid; the connection stays open.
+ * - `WEFT_WS_TOO_MANY_TASKS`: The connection already has `maxInFlight` messages waiting for
+ *   replies.
+ * - `WEFT_WS_TASK_TIMEOUT`: No reply within `taskTimeoutMs`; the frame carries the task id.
+ * - `WEFT_WS_NO_REPLY`: The task ended without a reply; the cause is in the runtime’s log under the
+ *   task id.
+ * - `WEFT_WS_INTERNAL`: The message could not be run; the cause is in the log under the request id.
+ */
 export type WebSocketPluginErrorCode =
   | 'WEFT_WS_INVALID_OPTIONS'
   | 'WEFT_WS_ORIGIN_NOT_ALLOWED'
