@@ -351,7 +351,7 @@ describe('WebSocketPlugin close', () => {
     expect(booted.plugin.url).toBeUndefined();
   });
 
-  it('delivers the reply of a running task when the runtime stops, then closes with 1001', async () => {
+  it('refuses new messages while the runtime stops, delivers the reply of a running task, then closes with 1001', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     booted = await boot({}, async (messages, request) => {
@@ -364,7 +364,13 @@ describe('WebSocketPlugin close', () => {
     client.send(message('1', 'slow one'));
     await client.next();
     const stopping = booted.runtime.stop();
-    setTimeout(release, 100);
+    client.send(message('2', 'one more', 'r2'));
+    expect(await client.next()).toMatchObject({
+      type: 'error',
+      id: '2',
+      code: 'WEFT_SHUTTING_DOWN',
+    });
+    release();
     expect(await client.next()).toMatchObject({ type: 'reply', id: '1', reply: 'late but here' });
     await stopping;
     expect((await client.closed).code).toBe(SHUTDOWN_CLOSE.code);
