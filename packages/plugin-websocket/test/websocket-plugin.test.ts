@@ -397,3 +397,40 @@ describe('WebSocketPlugin options', () => {
     expect((thrown as Error).message).toContain(expected);
   });
 });
+
+describe('WebSocketPlugin defaults', () => {
+  it('has the documented defaults', () => {
+    const { authenticate, ...options } = new WebSocketPlugin().options;
+    expect(authenticate).toBeUndefined();
+    expect(options).toEqual({
+      port: 3001,
+      host: '127.0.0.1',
+      path: '/ws',
+      allowedHosts: [],
+      allowedOrigins: [],
+      authTimeoutMs: 5_000,
+      handshakeTimeoutMs: 10_000,
+      maxPayloadBytes: 65_536,
+      maxConnections: 1_000,
+      maxInFlight: 4,
+      taskTimeoutMs: 120_000,
+      heartbeatIntervalMs: 30_000,
+      idleTimeoutMs: 600_000,
+      maxBufferedBytes: 1_048_576,
+      closeTimeoutMs: 2_000,
+    });
+  });
+
+  it('refuses an upgrade on another path with 404, and names its executor websocket/reply', async () => {
+    booted = await boot({ path: '/chat-socket' });
+    expect(booted.url).toMatch(/\/chat-socket$/);
+    const refused = await refusedUpgrade(booted.url.replace('/chat-socket', '/other'));
+    expect(refused).toMatchObject({
+      status: 404,
+      body: { error: { code: 'WEFT_WS_UPGRADE_REQUIRED' } },
+    });
+    expect(
+      booted.plugin.executors.map((executor) => `${booted!.plugin.id}/${executor.action}`),
+    ).toEqual(['websocket/reply']);
+  });
+});
