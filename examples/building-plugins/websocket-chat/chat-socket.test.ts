@@ -1,4 +1,4 @@
-import { Runtime } from '@weft/core';
+import type { Runtime } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
