@@ -2,12 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { Plugin, type Executor, type Runtime, type Trigger, type TriggerStart } from '@weft/core';
+import {
+  Plugin,
+  WeftError,
+  type Executor,
+  type Runtime,
+  type Trigger,
+  type TriggerStart,
+} from '@weft/core';
 import { describeError, errorDocsUrl } from '@weft/core/internal';
 import { CHAT_REPLY_TEMPLATE, chatReplyExecutor } from '@weft/plugin-chat';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ChatConnection, type ConnectionHost } from './connection.js';
-import { WebSocketPluginError } from './errors.js';
 import { resolveOptions, type ResolvedOptions, type WebSocketPluginOptions } from './options.js';
 import { upgradeGate, type Refusal } from './upgrade-gate.js';
 
@@ -72,7 +78,7 @@ export class WebSocketPlugin extends Plugin {
 
   /**
    * @param options - Where to listen, who may connect, and the limits.
-   * @throws {@link WebSocketPluginError} `WEFT_WS_INVALID_OPTIONS` naming a bad option.
+   * @throws WebSocketPluginError `WEFT_WS_INVALID_OPTIONS` naming a bad option.
    */
   constructor(options: WebSocketPluginOptions = {}) {
     super();
@@ -149,7 +155,11 @@ export class WebSocketPlugin extends Plugin {
       (request, response) => this.answerPlainRequest(request, response),
     );
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-      void this.upgrade(request, socket, head);
+      this.upgrade(request, socket, head).catch((error: unknown) => {
+        // Nothing of a failed upgrade may reach the client or take the process down.
+        this.runtime?.logger.error({ error: describeError(error) }, 'websocket: upgrade failed');
+        socket.destroy();
+      });
     });
     server.on('clientError', (_error, socket: Duplex) => socket.destroy());
     server.listen(options.port, options.host);
@@ -157,9 +167,10 @@ export class WebSocketPlugin extends Plugin {
       server.once('listening', resolve);
       server.once('error', (error) =>
         reject(
-          new WebSocketPluginError(
-            'WEFT_WS_INVALID_OPTIONS',
+          new WeftError(
+            'WEFT_LISTEN_FAILED',
             `WebSocketPlugin: cannot listen on ${options.host}:${options.port}: ${describeError(error)}`,
+            { cause: error },
           ),
         ),
       );

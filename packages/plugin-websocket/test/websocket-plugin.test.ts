@@ -398,6 +398,19 @@ describe('WebSocketPlugin options', () => {
   });
 });
 
+describe('WebSocketPlugin listening', () => {
+  it('fails the runtime start, caused by WEFT_LISTEN_FAILED naming the address, when the port is taken', async () => {
+    booted = await boot();
+    const { port } = new URL(booted.url);
+    const failed = boot({ port: Number(port) });
+    await expect(failed).rejects.toThrow(`cannot listen on 127.0.0.1:${port}`);
+    const error = (await failed.catch((thrown: unknown) => thrown)) as Error & { cause?: unknown };
+    // The runtime reports a part that fails to start as WEFT_START_FAILED, with the cause.
+    expect(WeftError.is(error, 'WEFT_START_FAILED')).toBe(true);
+    expect(WeftError.is(error.cause, 'WEFT_LISTEN_FAILED')).toBe(true);
+  });
+});
+
 describe('WebSocketPlugin defaults', () => {
   it('has the documented defaults', () => {
     const { authenticate, ...options } = new WebSocketPlugin().options;
