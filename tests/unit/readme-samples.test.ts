@@ -94,6 +94,7 @@ describe('the ```ts blocks of the package READMEs', () => {
       'model-openai',
       'plugin-chat',
       'plugin-mcp',
+      'plugin-websocket',
       'testing',
     ]);
     // create-weft is a command, documented by its shell usage; every library shows code.

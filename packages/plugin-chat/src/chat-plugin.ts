@@ -4,9 +4,7 @@ import {
   WeftError,
   type AgentTask,
   type Context,
-  type ExecutionContext,
   type Executor,
-  type PluginResult,
   type Runtime,
   type Space,
   type Trigger,
@@ -14,6 +12,7 @@ import {
 } from '@weft/core';
 import { errorDocsUrl } from '@weft/core/internal';
 import { z } from 'zod';
+import { CHAT_REPLY_TEMPLATE, chatReplyExecutor, lastTaskError } from './chat-reply.js';
 import { ChatPluginError } from './errors.js';
 
 /**
@@ -108,16 +107,6 @@ export interface ChatPluginOptions {
  */
 export const CHAT_PLUGIN_ID = 'chat';
 
-const REPLY_TEMPLATE = `You are a helpful assistant taking part in the chat room "{{ room }}". Write the reply to the latest message of user "{{ user }}".
-
-## The message
-{{ message }}
-
-## What was done for this message so far
-{% for item in chain %}- {{ item }}
-{% endfor %}
-Write only the reply itself, as plain text addressed to {{ user }}: no preamble, no quotes, no JSON.`;
-
 /**
  * A Weft plugin for chatting over HTTP. It mounts a POST route (default `/chat`) that takes
  * `{ room, user, message }`, runs the message as a task in the space {@link chatSpace} builds
@@ -151,7 +140,7 @@ export class ChatPlugin extends Plugin {
   readonly id = CHAT_PLUGIN_ID;
   readonly description =
     'Receives chat messages over HTTP and answers them with a reply written by the text model.';
-  override readonly templates: Readonly<Record<string, string>> = { reply: REPLY_TEMPLATE };
+  override readonly templates: Readonly<Record<string, string>> = { reply: CHAT_REPLY_TEMPLATE };
   override readonly executors: readonly Executor[];
   override readonly triggers: readonly Trigger[];
   /** The path the route is mounted on. */
@@ -172,7 +161,7 @@ export class ChatPlugin extends Plugin {
       );
     }
     this.path = path;
-    this.executors = [this.replyExecutor()];
+    this.executors = [chatReplyExecutor()];
     this.triggers = [this.messageRoute()];
   }
 
@@ -215,7 +204,7 @@ export class ChatPlugin extends Plugin {
               taskId: task.id,
               requestId,
               status: task.status,
-              error: lastError(task) ?? 'the task finished without a reply step',
+              error: lastTaskError(task) ?? 'the task finished without a reply step',
             },
             'chat: task ended without a reply',
           );
@@ -241,28 +230,6 @@ export class ChatPlugin extends Plugin {
           ...(task.recorded.chain ? {} : { warning: NOT_REMEMBERED_WARNING }),
         };
         response.status(200).json(body);
-      },
-    };
-  }
-
-  private replyExecutor(): Executor {
-    return {
-      action: 'reply',
-      description:
-        "Writes the agent's answer to the user's chat message with the text model, taking into account what earlier steps found. Its text is what the user receives, so use it as the last step of every chat task.",
-      execute: async (task: AgentTask, context: ExecutionContext): Promise<PluginResult> => {
-        const data = (task.trigger.data ?? {}) as Partial<Pick<ChatRequest, 'room' | 'user'>>;
-        const prompt = await context.render('reply', {
-          room: data.room ?? 'unknown',
-          user: data.user ?? 'unknown',
-          message: task.trigger.message ?? '',
-          chain: context.chain.map(describeItem),
-        });
-        const text = (await context.models.generateText(prompt, { signal: context.signal })).trim();
-        if (text === '') {
-          return { success: false, error: 'the text model returned an empty reply' };
-        }
-        return { success: true, data: { text } };
       },
     };
   }
@@ -319,25 +286,4 @@ export function findReply(task: AgentTask, pluginId: string = CHAT_PLUGIN_ID): s
     if (typeof text === 'string') return text;
   }
   return undefined;
-}
-
-function lastError(task: AgentTask): string | undefined {
-  for (let index = task.chain.length - 1; index >= 0; index -= 1) {
-    const item = task.chain[index] as Context;
-    if (item.type === 'error')
-      return `${item.pluginId}/${item.action}: ${item.error ?? 'unknown error'}`;
-  }
-  return undefined;
-}
-
-function describeItem(item: Context): string {
-  const source = `${item.pluginId}/${item.action}`;
-  if (item.type === 'trigger') return `the message arrived (${source})`;
-  if (item.type === 'error') return `${source} failed: ${item.error ?? 'unknown error'}`;
-  const detail = item.data === undefined ? (item.message ?? 'no data') : JSON.stringify(item.data);
-  return `${source} returned: ${truncate(detail, 400)}`;
-}
-
-function truncate(text: string, length: number): string {
-  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
 }

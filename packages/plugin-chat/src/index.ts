@@ -15,4 +15,5 @@ export {
   type ChatRequest,
   type ChatResponse,
 } from './chat-plugin.js';
+export { CHAT_REPLY_TEMPLATE, chatReplyExecutor, lastTaskError } from './chat-reply.js';
 export { ChatPluginError, type ChatPluginErrorCode } from './errors.js';

@@ -1,0 +1,92 @@
+/**
+ * The reply step every chat transport shares: the template that asks the text model for the
+ * answer, the executor that runs it, and how a task without a reply is described for the log.
+ * `ChatPlugin` (HTTP) and `@weft/plugin-websocket` both register these, so a message gets the
+ * same answer whichever way it arrived.
+ */
+import type { AgentTask, Context, ExecutionContext, Executor, PluginResult } from '@weft/core';
+
+/**
+ * The Liquid template of the `reply` step, registered by a chat plugin under the name `reply`.
+ * It is rendered with `room`, `user`, `message` and `chain` (what earlier steps did, one line
+ * each).
+ */
+export const CHAT_REPLY_TEMPLATE = `You are a helpful assistant taking part in the chat room "{{ room }}". Write the reply to the latest message of user "{{ user }}".
+
+## The message
+{{ message }}
+
+## What was done for this message so far
+{% for item in chain %}- {{ item }}
+{% endfor %}
+Write only the reply itself, as plain text addressed to {{ user }}: no preamble, no quotes, no JSON.`;
+
+/**
+ * The `reply` executor of a chat plugin: renders the plugin's `reply` template (register
+ * {@link CHAT_REPLY_TEMPLATE} under that name) with the task's room, user and message and asks
+ * the text model for the answer. Its result's `data.text` is what `findReply` reads back.
+ *
+ * @returns An executor with the action `reply`.
+ *
+ * @example
+ * ```ts
+ * import { Plugin, type Executor } from '@weft/core';
+ * import { CHAT_REPLY_TEMPLATE, chatReplyExecutor } from '@weft/plugin-chat';
+ *
+ * export class PagerChatPlugin extends Plugin {
+ *   readonly id = 'pager';
+ *   readonly description = 'Answers pager messages.';
+ *   override readonly templates = { reply: CHAT_REPLY_TEMPLATE };
+ *   override readonly executors: readonly Executor[] = [chatReplyExecutor()];
+ * }
+ * ```
+ */
+export function chatReplyExecutor(): Executor {
+  return {
+    action: 'reply',
+    description:
+      "Writes the agent's answer to the user's chat message with the text model, taking into account what earlier steps found. Its text is what the user receives, so use it as the last step of every chat task.",
+    execute: async (task: AgentTask, context: ExecutionContext): Promise<PluginResult> => {
+      const data = (task.trigger.data ?? {}) as { room?: unknown; user?: unknown };
+      const prompt = await context.render('reply', {
+        room: typeof data.room === 'string' ? data.room : 'unknown',
+        user: typeof data.user === 'string' ? data.user : 'unknown',
+        message: task.trigger.message ?? '',
+        chain: context.chain.map(describeItem),
+      });
+      const text = (await context.models.generateText(prompt, { signal: context.signal })).trim();
+      if (text === '') {
+        return { success: false, error: 'the text model returned an empty reply' };
+      }
+      return { success: true, data: { text } };
+    },
+  };
+}
+
+/**
+ * The last error in a task's chain, as `plugin/action: error`, for the server's log (never for
+ * the client: it may quote an executor's internals).
+ *
+ * @param task - A finished task.
+ * @returns The description, or `undefined` when the chain has no error item.
+ */
+export function lastTaskError(task: AgentTask): string | undefined {
+  for (let index = task.chain.length - 1; index >= 0; index -= 1) {
+    const item = task.chain[index] as Context;
+    if (item.type === 'error')
+      return `${item.pluginId}/${item.action}: ${item.error ?? 'unknown error'}`;
+  }
+  return undefined;
+}
+
+function describeItem(item: Context): string {
+  const source = `${item.pluginId}/${item.action}`;
+  if (item.type === 'trigger') return `the message arrived (${source})`;
+  if (item.type === 'error') return `${source} failed: ${item.error ?? 'unknown error'}`;
+  const detail = item.data === undefined ? (item.message ?? 'no data') : JSON.stringify(item.data);
+  return `${source} returned: ${truncate(detail, 400)}`;
+}
+
+function truncate(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
+}

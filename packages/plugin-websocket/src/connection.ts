@@ -1,0 +1,269 @@
+/**
+ * One client's connection: reads its frames, turns each message into a task, and sends the
+ * frames about it back, within the connection's limits (messages in flight, reply deadline,
+ * idle time, bytes waiting to be sent).
+ */
+import { randomUUID } from 'node:crypto';
+import { WeftError, type AgentTask, type Runtime } from '@weft/core';
+import { describeError, errorDocsUrl } from '@weft/core/internal';
+import { chatSpace, findReply, lastTaskError, NOT_REMEMBERED_WARNING } from '@weft/plugin-chat';
+import { WebSocket, type RawData } from 'ws';
+import type { WebSocketPluginErrorCode } from './errors.js';
+import type { ResolvedOptions } from './options.js';
+import {
+  parseClientFrame,
+  type ErrorFrame,
+  type MessageFrame,
+  type ServerFrame,
+} from './protocol.js';
+import type { Admission } from './upgrade-gate.js';
+
+/** What a connection needs from the plugin that accepted it. */
+export interface ConnectionHost {
+  readonly pluginId: string;
+  readonly options: ResolvedOptions;
+  readonly runtime: Runtime;
+  /** Whether the plugin still takes new messages (not once the runtime is stopping). */
+  accepting(): boolean;
+}
+
+/** The close code and reason sent when a connection has been idle for `idleTimeoutMs`. */
+export const IDLE_CLOSE = { code: 1000, reason: 'idle timeout' } as const;
+
+/** The core's codes whose messages are written for clients (a full queue, a stopping runtime). */
+const EXPOSED_CORE_CODES = new Set(['WEFT_QUEUE_FULL', 'WEFT_SHUTTING_DOWN']);
+
+/**
+ * A websocket session. It never throws into `ws`: every failure becomes an error frame, a log
+ * line, or the connection's end.
+ */
+export class ChatConnection {
+  /** The connection's id, in every log line about it. */
+  readonly id = randomUUID();
+  /** Whether the client answered the last ping; the plugin's heartbeat reads and resets it. */
+  alive = true;
+  private readonly inFlight = new Set<string>();
+  private idleTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly host: ConnectionHost,
+    private readonly admission: Admission,
+  ) {
+    socket.on('pong', () => {
+      this.alive = true;
+    });
+    socket.on('message', (data, isBinary) => this.onFrame(data, isBinary));
+    socket.on('close', () => clearTimeout(this.idleTimer));
+    this.resetIdleTimer();
+  }
+
+  /** How many of the connection's messages wait for replies. */
+  get pending(): number {
+    return this.inFlight.size;
+  }
+
+  private onFrame(data: RawData, isBinary: boolean): void {
+    this.resetIdleTimer();
+    if (isBinary) {
+      this.sendError(
+        null,
+        'WEFT_WS_INVALID_FRAME',
+        'Invalid frame: send JSON as a text frame, not binary.',
+      );
+      return;
+    }
+    const parsed = parseClientFrame(rawText(data));
+    if (!parsed.success) {
+      this.sendError(parsed.id, 'WEFT_WS_INVALID_FRAME', parsed.error);
+      return;
+    }
+    const frame = parsed.frame;
+    if (this.inFlight.has(frame.id)) {
+      this.sendError(
+        frame.id,
+        'WEFT_WS_INVALID_FRAME',
+        'Invalid frame: "id" is already used by a message still waiting for its reply; give each message its own id.',
+      );
+      return;
+    }
+    if (this.inFlight.size >= this.host.options.maxInFlight) {
+      this.sendError(
+        frame.id,
+        'WEFT_WS_TOO_MANY_TASKS',
+        `Too many messages waiting for replies (at most ${this.host.options.maxInFlight}); wait for a reply, then send this one again.`,
+      );
+      return;
+    }
+    if (!this.host.accepting()) {
+      this.send(
+        exposedError(
+          frame.id,
+          'WEFT_SHUTTING_DOWN',
+          'The server is stopping and takes no new messages; reconnect later.',
+        ),
+      );
+      return;
+    }
+    this.inFlight.add(frame.id);
+    void this.run(frame).finally(() => this.inFlight.delete(frame.id));
+  }
+
+  private async run(frame: MessageFrame): Promise<void> {
+    const { runtime, pluginId, options } = this.host;
+    const requestId = randomUUID();
+    // A user named by authenticate speaks for the connection: the frame's own user is ignored.
+    const user = this.admission.user ?? frame.user;
+    let accepted: { taskId: string; done: Promise<AgentTask> };
+    try {
+      accepted = await runtime.accept({
+        pluginId,
+        triggerId: 'message',
+        space: chatSpace(frame.room, user),
+        message: frame.message,
+        data: { room: frame.room, user },
+        metadata: { requestId, connectionId: this.id },
+      });
+    } catch (error) {
+      this.sendRefusal(frame.id, requestId, error);
+      return;
+    }
+    const { taskId } = accepted;
+    this.send({ type: 'accepted', id: frame.id, taskId });
+    const task = await finishedWithin(accepted.done, options.taskTimeoutMs);
+    if (task === 'timeout') {
+      runtime.logger.warn(
+        { taskId, requestId, connectionId: this.id, timeoutMs: options.taskTimeoutMs },
+        'websocket: no reply in time; the client was told',
+      );
+      this.sendError(
+        frame.id,
+        'WEFT_WS_TASK_TIMEOUT',
+        `No reply within ${options.taskTimeoutMs} ms; the server log has more under this taskId`,
+        { taskId, requestId },
+      );
+      return;
+    }
+    const reply = task instanceof Error ? undefined : findReply(task, pluginId);
+    if (reply === undefined || task instanceof Error) {
+      // The cause may quote upstream URLs, keys or an executor's internals: it goes to the log
+      // under the task id, and the client gets that id to quote.
+      runtime.logger.error(
+        {
+          taskId,
+          requestId,
+          connectionId: this.id,
+          status: task instanceof Error ? 'failed' : task.status,
+          error:
+            task instanceof Error
+              ? describeError(task)
+              : (lastTaskError(task) ?? 'the task finished without a reply step'),
+        },
+        'websocket: task ended without a reply',
+      );
+      this.sendError(
+        frame.id,
+        'WEFT_WS_NO_REPLY',
+        `No reply: the task ${task instanceof Error ? 'failed' : task.status} without one; the server log has the cause under this taskId`,
+        { taskId, requestId },
+      );
+      return;
+    }
+    this.send({
+      type: 'reply',
+      id: frame.id,
+      taskId,
+      status: task.status,
+      reply,
+      ...(task.recorded.chain ? {} : { warning: NOT_REMEMBERED_WARNING }),
+    });
+  }
+
+  private sendRefusal(id: string, requestId: string, error: unknown): void {
+    if (error instanceof WeftError && error.expose && EXPOSED_CORE_CODES.has(error.code)) {
+      this.send(
+        exposedError(id, error.code as 'WEFT_QUEUE_FULL' | 'WEFT_SHUTTING_DOWN', error.message),
+      );
+      return;
+    }
+    this.host.runtime.logger.error(
+      { requestId, connectionId: this.id, error: describeError(error) },
+      'websocket: the runtime did not take a message',
+    );
+    this.sendError(
+      id,
+      'WEFT_WS_INTERNAL',
+      'The message could not be run; the server log has the cause under this requestId',
+      { requestId },
+    );
+  }
+
+  private sendError(
+    id: string | null,
+    code: WebSocketPluginErrorCode,
+    message: string,
+    extra: Pick<ErrorFrame, 'taskId' | 'requestId'> = {},
+  ): void {
+    this.send({ type: 'error', id, code, message, docsUrl: errorDocsUrl(code), ...extra });
+  }
+
+  /**
+   * Sends a frame, unless the client has gone. A client whose unsent backlog passes
+   * `maxBufferedBytes` has stopped reading: it is cut off rather than buffered for without end.
+   */
+  private send(frame: ServerFrame): void {
+    if (this.socket.readyState !== WebSocket.OPEN) return;
+    this.socket.send(JSON.stringify(frame));
+    if (this.socket.bufferedAmount > this.host.options.maxBufferedBytes) {
+      this.host.runtime.logger.warn(
+        {
+          connectionId: this.id,
+          bufferedBytes: this.socket.bufferedAmount,
+          limit: this.host.options.maxBufferedBytes,
+        },
+        'websocket: client is not reading; connection dropped',
+      );
+      this.socket.terminate();
+    }
+  }
+
+  private resetIdleTimer(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.host.runtime.logger.info({ connectionId: this.id }, 'websocket: idle connection closed');
+      this.socket.close(IDLE_CLOSE.code, IDLE_CLOSE.reason);
+    }, this.host.options.idleTimeoutMs);
+    this.idleTimer.unref();
+  }
+}
+
+function exposedError(
+  id: string,
+  code: 'WEFT_QUEUE_FULL' | 'WEFT_SHUTTING_DOWN',
+  message: string,
+): ServerFrame {
+  return { type: 'error', id, code, message, docsUrl: errorDocsUrl(code) };
+}
+
+async function finishedWithin(
+  done: Promise<AgentTask>,
+  ms: number,
+): Promise<AgentTask | Error | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  try {
+    return await Promise.race([
+      done.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))),
+      timedOut,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function rawText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+}

@@ -1,0 +1,140 @@
+import { WeftError } from '@weft/core';
+import type { ErrorRegistry } from '@weft/core/internal';
+
+// <error-codes> generated from errorRegistry by: npm run generate:references
+/**
+ * The code of a {@link WeftError} raised by `@weft/plugin-websocket`. The list is closed (a new
+ * code is a change to the public API) and stable across versions, so callers branch on the code
+ * rather than on messages. Each code has a section of the same name in the errors reference of
+ * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
+ *
+ * - `WEFT_WS_INVALID_OPTIONS`: The `WebSocketPlugin` constructor was given a bad option.
+ * - `WEFT_WS_ORIGIN_NOT_ALLOWED`: A browser page whose origin is not in `allowedOrigins` tried to
+ *   connect.
+ * - `WEFT_WS_UNAUTHORIZED`: The `authenticate` hook refused the upgrade, failed or did not answer
+ *   in time.
+ * - `WEFT_WS_TOO_MANY_CONNECTIONS`: The plugin already holds `maxConnections` connections.
+ * - `WEFT_WS_UPGRADE_REQUIRED`: A plain HTTP request reached the websocket listener.
+ * - `WEFT_WS_INVALID_FRAME`: A frame from the client is not valid; the connection stays open.
+ * - `WEFT_WS_TOO_MANY_TASKS`: The connection already has `maxInFlight` messages waiting for
+ *   replies.
+ * - `WEFT_WS_TASK_TIMEOUT`: No reply within `taskTimeoutMs`; the frame carries the task id.
+ * - `WEFT_WS_NO_REPLY`: The task ended without a reply; the cause is in the runtime’s log under the
+ *   task id.
+ * - `WEFT_WS_INTERNAL`: The message could not be run; the cause is in the log under the request id.
+ */
+export type WebSocketPluginErrorCode =
+  | 'WEFT_WS_INVALID_OPTIONS'
+  | 'WEFT_WS_ORIGIN_NOT_ALLOWED'
+  | 'WEFT_WS_UNAUTHORIZED'
+  | 'WEFT_WS_TOO_MANY_CONNECTIONS'
+  | 'WEFT_WS_UPGRADE_REQUIRED'
+  | 'WEFT_WS_INVALID_FRAME'
+  | 'WEFT_WS_TOO_MANY_TASKS'
+  | 'WEFT_WS_TASK_TIMEOUT'
+  | 'WEFT_WS_NO_REPLY'
+  | 'WEFT_WS_INTERNAL';
+// </error-codes>
+
+/**
+ * What the errors reference says about each code of `@weft/plugin-websocket`; the code union
+ * above and the page are generated from it.
+ *
+ * @internal
+ */
+export const errorRegistry = {
+  packageName: '@weft/plugin-websocket',
+  intro:
+    'Codes with status 401, 403, 404, 426 or 503 refuse the upgrade: they answer the HTTP request with a JSON body and no websocket opens. The others arrive over an open connection, as an `error` frame `{ "type": "error", "id", "code", "message", "docsUrl" }` whose `id` is the `id` of the client’s frame (`null` when the frame had none that could be read); the connection stays open.',
+  codes: {
+    WEFT_WS_INVALID_OPTIONS: {
+      summary: 'The `WebSocketPlugin` constructor was given a bad option.',
+      raisedBy: '`new WebSocketPlugin`',
+      cause:
+        'the `WebSocketPlugin` constructor was given a bad option, such as a `path` that does not start with `/`, a limit that is not a positive integer, or an origin that is not `scheme://host[:port]`.',
+      fix: 'the message names the option and what it must be.',
+    },
+    WEFT_WS_ORIGIN_NOT_ALLOWED: {
+      summary: 'A browser page whose origin is not in `allowedOrigins` tried to connect.',
+      status: 403,
+      raisedBy: 'the websocket upgrade',
+      cause:
+        'the upgrade request carried an `Origin` header that is not in the plugin’s `allowedOrigins`. Browsers let any page open a websocket to any address, so the origin is the only sign of which page is asking; without the check, a page the user happens to visit could talk to a local agent.',
+      fix: 'add the origin of your web client, such as `https://chat.example.com`, to `allowedOrigins`.',
+    },
+    WEFT_WS_UNAUTHORIZED: {
+      summary: 'The `authenticate` hook refused the upgrade, failed or did not answer in time.',
+      status: 401,
+      raisedBy: 'the websocket upgrade',
+      cause:
+        'the plugin’s `authenticate` hook returned `false`, threw, or did not answer within `authTimeoutMs`. The hook runs before the websocket is accepted, so a refused client never gets a connection.',
+      fix: 'send the credentials the hook expects (a header, a cookie or a query parameter); when the hook threw or timed out, the server log has the cause under the request id.',
+    },
+    WEFT_WS_TOO_MANY_CONNECTIONS: {
+      summary: 'The plugin already holds `maxConnections` connections.',
+      status: 503,
+      raisedBy: 'the websocket upgrade',
+      cause: 'the plugin already holds `maxConnections` open connections, or it is closing.',
+      fix: 'retry later with backoff; raise `maxConnections` if the server has the memory for more.',
+    },
+    WEFT_WS_UPGRADE_REQUIRED: {
+      summary: 'A plain HTTP request reached the websocket listener.',
+      status: [404, 426],
+      raisedBy: 'the websocket listener',
+      cause:
+        'a request without `Upgrade: websocket` reached the plugin’s listener (426), or an upgrade asked for a path other than the plugin’s `path` (404).',
+      fix: 'connect with a websocket client to the plugin’s `path`, such as `ws://127.0.0.1:3001/ws`.',
+    },
+    WEFT_WS_INVALID_FRAME: {
+      summary: 'A frame from the client is not valid; the connection stays open.',
+      raisedBy: 'the websocket connection',
+      cause:
+        'a frame is not JSON, is binary, or is not a `message` frame with a valid `id`, `room`, `user` and `message` (too long, empty, or with characters an id may not have).',
+      fix: 'the message names the field; send `{ "type": "message", "id", "room", "user", "message" }` as the package’s README describes.',
+    },
+    WEFT_WS_TOO_MANY_TASKS: {
+      summary: 'The connection already has `maxInFlight` messages waiting for replies.',
+      raisedBy: 'the websocket connection',
+      cause:
+        'the client sent a message while `maxInFlight` earlier messages of the same connection were still waiting for their replies.',
+      fix: 'wait for a `reply` or `error` frame before sending more; the message was not run, so send it again later.',
+    },
+    WEFT_WS_TASK_TIMEOUT: {
+      summary: 'No reply within `taskTimeoutMs`; the frame carries the task id.',
+      raisedBy: 'the websocket connection',
+      cause:
+        'the task of a message did not finish within the plugin’s `taskTimeoutMs`, usually because the model is slow or hung. The connection’s slot is freed; the runtime’s own `taskTimeoutMs` aborts the task itself.',
+      fix: 'search the log for the task id; raise `taskTimeoutMs` if replies are slow but do arrive.',
+    },
+    WEFT_WS_NO_REPLY: {
+      summary:
+        'The task ended without a reply; the cause is in the runtime’s log under the task id.',
+      raisedBy: 'the websocket connection',
+      cause:
+        'the task ended without a reply, usually because the model failed. The frame carries the task id and status; the cause is in the runtime’s log under the task id.',
+      fix: 'search the log for the task id, and see the code of the step that failed.',
+    },
+    WEFT_WS_INTERNAL: {
+      summary: 'The message could not be run; the cause is in the log under the request id.',
+      raisedBy: 'the websocket connection',
+      cause:
+        'the runtime refused or failed to start the task for a reason that may carry internals (a coordinator error, a runtime that is stopping). The frame carries the request id; the cause is in the log under it.',
+      fix: 'search the log for the request id.',
+    },
+  },
+} as const satisfies ErrorRegistry<WebSocketPluginErrorCode>;
+
+/**
+ * The error `@weft/plugin-websocket` throws on purpose: a {@link WeftError} with a
+ * {@link WebSocketPluginErrorCode}. Recognise it with `WeftError.is(error, 'WEFT_WS_…')`.
+ */
+export class WebSocketPluginError extends WeftError<WebSocketPluginErrorCode> {
+  /**
+   * @param code - What went wrong.
+   * @param message - What went wrong and how to fix it, starting with `WebSocketPlugin:`.
+   */
+  constructor(code: WebSocketPluginErrorCode, message: string) {
+    super(code, message);
+    this.name = 'WebSocketPluginError';
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * `@weft/plugin-websocket`: chat with a Weft agent over a websocket.
+ *
+ * @packageDocumentation
+ */
+export { SHUTDOWN_CLOSE, WEBSOCKET_PLUGIN_ID, WebSocketPlugin } from './websocket-plugin.js';
+export { IDLE_CLOSE } from './connection.js';
+export type { AuthenticateResult, WebSocketPluginOptions } from './options.js';
+export {
+  MessageFrameSchema,
+  parseClientFrame,
+  type AcceptedFrame,
+  type ErrorFrame,
+  type MessageFrame,
+  type ReplyFrame,
+  type ServerFrame,
+} from './protocol.js';
+export { WebSocketPluginError, type WebSocketPluginErrorCode } from './errors.js';

@@ -1,0 +1,198 @@
+/** The options of `WebSocketPlugin`, their defaults, and the checks that name a bad one. */
+import type { IncomingMessage } from 'node:http';
+import type { AllowedHosts } from '@weft/core/internal';
+import { WebSocketPluginError } from './errors.js';
+
+/**
+ * What the `authenticate` hook answers: `false` refuses the upgrade (401), `true` accepts it,
+ * and `{ user }` accepts it for that user, whose id then replaces the `user` of every frame the
+ * connection sends (so a client cannot write as someone else).
+ */
+export type AuthenticateResult = boolean | { user: string };
+
+/** Options of `WebSocketPlugin`. Every limit has a default; all times are milliseconds. */
+export interface WebSocketPluginOptions {
+  /** TCP port of the plugin's listener; `0` picks a free one. Default 3001. */
+  port?: number;
+  /** Interface to listen on. Default `127.0.0.1`; use `0.0.0.0` to accept remote clients. */
+  host?: string;
+  /** The path clients connect to. Default `/ws`. */
+  path?: string;
+  /**
+   * Host names the upgrade's `Host` header may carry, as the runtime server's `allowedHosts`
+   * (against DNS rebinding): loopback names, the bound host and IP addresses are always allowed.
+   * Default `[]`.
+   */
+  allowedHosts?: AllowedHosts;
+  /**
+   * Origins of the web pages allowed to connect, such as `https://chat.example.com`. A browser
+   * always sends `Origin` on a websocket upgrade, and lets any page open one, so an upgrade with
+   * an `Origin` not listed here is refused with 403. Clients that send no `Origin` (native apps,
+   * servers, terminal clients) are not browsers and are let through to `authenticate`.
+   * `true` allows every origin. Default `[]`: no web page may connect.
+   */
+  allowedOrigins?: true | readonly string[];
+  /**
+   * Decides, from the upgrade request's headers and URL, whether to accept the connection. It
+   * runs after the host and origin checks and before the websocket is accepted. Default: accept.
+   */
+  authenticate?: (request: IncomingMessage) => AuthenticateResult | Promise<AuthenticateResult>;
+  /** Longest wait for `authenticate`; past it the upgrade is refused with 401. Default 5000. */
+  authTimeoutMs?: number;
+  /** Longest a client may take to send the upgrade request's headers. Default 10000. */
+  handshakeTimeoutMs?: number;
+  /** Largest frame accepted, in bytes; a larger one closes the connection (1009). Default 65536. */
+  maxPayloadBytes?: number;
+  /** Most open connections; more are refused with 503. Default 1000. */
+  maxConnections?: number;
+  /** Most messages of one connection waiting for replies at once. Default 4. */
+  maxInFlight?: number;
+  /** Longest a message waits for its reply before an error frame frees its slot. Default 120000. */
+  taskTimeoutMs?: number;
+  /**
+   * How often the server pings each client; a client that has not answered the previous ping
+   * by the next one is dropped. Default 30000.
+   */
+  heartbeatIntervalMs?: number;
+  /** A connection that sends no message for this long is closed (1000). Default 600000. */
+  idleTimeoutMs?: number;
+  /**
+   * Most bytes waiting to be sent to one client. A client that stops reading is dropped when
+   * its backlog passes this, so a slow reader cannot make the server hold unbounded memory.
+   * Default 1048576.
+   */
+  maxBufferedBytes?: number;
+  /**
+   * How long closing waits for clients to answer the close frame before it cuts their
+   * connections. Default 2000.
+   */
+  closeTimeoutMs?: number;
+}
+
+/** The options with their defaults filled in. */
+export type ResolvedOptions = Required<Omit<WebSocketPluginOptions, 'authenticate'>> &
+  Pick<WebSocketPluginOptions, 'authenticate'>;
+
+const DEFAULTS = {
+  port: 3001,
+  host: '127.0.0.1',
+  path: '/ws',
+  allowedHosts: [] as readonly string[],
+  allowedOrigins: [] as readonly string[],
+  authTimeoutMs: 5_000,
+  handshakeTimeoutMs: 10_000,
+  maxPayloadBytes: 65_536,
+  maxConnections: 1_000,
+  maxInFlight: 4,
+  taskTimeoutMs: 120_000,
+  heartbeatIntervalMs: 30_000,
+  idleTimeoutMs: 600_000,
+  maxBufferedBytes: 1_048_576,
+  closeTimeoutMs: 2_000,
+} as const;
+
+const POSITIVE_OPTIONS = [
+  'authTimeoutMs',
+  'handshakeTimeoutMs',
+  'maxPayloadBytes',
+  'maxConnections',
+  'maxInFlight',
+  'taskTimeoutMs',
+  'heartbeatIntervalMs',
+  'idleTimeoutMs',
+  'maxBufferedBytes',
+  'closeTimeoutMs',
+] as const;
+
+/**
+ * Fills in the defaults and checks every option.
+ *
+ * @param options - What the user passed.
+ * @returns The complete options.
+ * @throws WebSocketPluginError `WEFT_WS_INVALID_OPTIONS` naming the first bad option.
+ */
+export function resolveOptions(options: WebSocketPluginOptions): ResolvedOptions {
+  const resolved: ResolvedOptions = { ...DEFAULTS, ...withoutUndefined(options) };
+  const port = resolved.port;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw invalid('port', 'an integer from 0 to 65535', port);
+  }
+  if (typeof resolved.path !== 'string' || !resolved.path.startsWith('/')) {
+    throw invalid('path', 'a string starting with "/"', resolved.path);
+  }
+  if (typeof resolved.host !== 'string' || resolved.host === '') {
+    throw invalid('host', 'a host name or address', resolved.host);
+  }
+  for (const name of POSITIVE_OPTIONS) {
+    const value = resolved[name];
+    if (!Number.isInteger(value) || value <= 0) throw invalid(name, 'a positive integer', value);
+  }
+  const origins = resolved.allowedOrigins;
+  if (origins !== true) {
+    if (!Array.isArray(origins)) {
+      throw invalid(
+        'allowedOrigins',
+        "true or a list of origins such as ['https://chat.example.com']",
+        origins,
+      );
+    }
+    for (const origin of origins) {
+      if (typeof origin !== 'string' || normaliseOrigin(origin) === undefined) {
+        throw invalid(
+          'allowedOrigins',
+          'origins of the form scheme://host[:port], without a path',
+          origin,
+        );
+      }
+    }
+  }
+  const hosts = resolved.allowedHosts;
+  if (
+    hosts !== true &&
+    hosts !== 'all' &&
+    !(Array.isArray(hosts) && hosts.every((name) => typeof name === 'string' && name.trim() !== ''))
+  ) {
+    throw invalid('allowedHosts', "true, 'all' or a list of host names", hosts);
+  }
+  if (resolved.authenticate !== undefined && typeof resolved.authenticate !== 'function') {
+    throw invalid('authenticate', 'a function', resolved.authenticate);
+  }
+  return resolved;
+}
+
+/**
+ * An origin as browsers send it (`https://chat.example.com`, default port left out), lower-cased,
+ * or `undefined` when the text is not an origin.
+ *
+ * @param text - An origin from the options or from an `Origin` header.
+ * @returns The normalised origin.
+ */
+export function normaliseOrigin(text: string): string | undefined {
+  try {
+    const url = new URL(text);
+    if (url.origin === 'null' || url.pathname.length > 1 || url.search || url.hash)
+      return undefined;
+    return url.origin.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+function withoutUndefined(options: WebSocketPluginOptions): WebSocketPluginOptions {
+  return Object.fromEntries(
+    Object.entries(options ?? {}).filter(([, value]) => value !== undefined),
+  ) as WebSocketPluginOptions;
+}
+
+function invalid(name: string, what: string, value: unknown): WebSocketPluginError {
+  let shown: string;
+  try {
+    shown = typeof value === 'function' ? 'a function' : (JSON.stringify(value) ?? String(value));
+  } catch {
+    shown = String(value);
+  }
+  return new WebSocketPluginError(
+    'WEFT_WS_INVALID_OPTIONS',
+    `WebSocketPlugin: option "${name}" must be ${what}, got ${shown}.`,
+  );
+}

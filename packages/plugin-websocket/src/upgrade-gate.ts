@@ -1,0 +1,131 @@
+/**
+ * The checks an upgrade request passes before a websocket is accepted, in order: the path, the
+ * `Host` header (DNS rebinding), the `Origin` header (cross-site pages), the connection cap, and
+ * the user's `authenticate` hook under a deadline. Refusals answer plain HTTP, so a refused
+ * client never holds a websocket.
+ */
+import type { IncomingMessage } from 'node:http';
+import { describeError, hostChecker } from '@weft/core/internal';
+import type { Runtime } from '@weft/core';
+import type { WebSocketPluginErrorCode } from './errors.js';
+import { normaliseOrigin, type ResolvedOptions } from './options.js';
+
+/** Why an upgrade was refused: the HTTP answer. */
+export interface Refusal {
+  status: number;
+  code: WebSocketPluginErrorCode | 'WEFT_HOST_NOT_ALLOWED';
+  message: string;
+}
+
+/** What an accepted upgrade carries into its connection. */
+export interface Admission {
+  /** The user `authenticate` named, whose id then replaces the frames' `user`. */
+  user?: string;
+}
+
+/**
+ * Builds the gate for one plugin's options.
+ *
+ * @param options - The plugin's options.
+ * @param logger - Where a failing or hung `authenticate` is logged.
+ * @returns A function that admits or refuses one upgrade request.
+ */
+export function upgradeGate(
+  options: ResolvedOptions,
+  logger: () => Runtime['logger'] | undefined,
+): (
+  request: IncomingMessage,
+  requestId: string,
+  openConnections: number,
+) => Promise<{ admitted: Admission } | { refused: Refusal }> {
+  const isAllowedHost = hostChecker(options.allowedHosts, options.host);
+  const origins =
+    options.allowedOrigins === true
+      ? true
+      : new Set(options.allowedOrigins.map((origin) => normaliseOrigin(origin) as string));
+  return async (request, requestId, openConnections) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (path !== options.path) {
+      return refuse(404, 'WEFT_WS_UPGRADE_REQUIRED', `No websocket at ${clip(path)}`);
+    }
+    if (!isAllowedHost(request.headers.host)) {
+      return refuse(
+        403,
+        'WEFT_HOST_NOT_ALLOWED',
+        `Host ${clip(request.headers.host ?? '')} is not allowed by this server`,
+      );
+    }
+    const origin = request.headers.origin;
+    if (origin !== undefined && origins !== true && !origins.has(normaliseOrigin(origin) ?? '')) {
+      return refuse(
+        403,
+        'WEFT_WS_ORIGIN_NOT_ALLOWED',
+        `Origin ${clip(origin)} is not allowed to connect`,
+      );
+    }
+    if (openConnections >= options.maxConnections) {
+      return refuse(503, 'WEFT_WS_TOO_MANY_CONNECTIONS', 'Too many connections; try again later');
+    }
+    if (options.authenticate === undefined) return { admitted: {} };
+    const verdict = await authenticateWithin(options, request, requestId, logger());
+    if (verdict === false) return refuse(401, 'WEFT_WS_UNAUTHORIZED', 'Not authorised to connect');
+    return { admitted: verdict === true ? {} : { user: verdict.user } };
+  };
+}
+
+async function authenticateWithin(
+  options: ResolvedOptions,
+  request: IncomingMessage,
+  requestId: string,
+  logger: Runtime['logger'] | undefined,
+): Promise<boolean | { user: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), options.authTimeoutMs);
+  });
+  try {
+    const verdict = await Promise.race([
+      Promise.resolve().then(() => options.authenticate!(request)),
+      timedOut,
+    ]);
+    if (verdict === 'timeout') {
+      logger?.warn(
+        { requestId, timeoutMs: options.authTimeoutMs },
+        'websocket: authenticate did not answer in time; upgrade refused',
+      );
+      return false;
+    }
+    if (verdict === true || verdict === false) return verdict;
+    if (
+      typeof verdict === 'object' &&
+      verdict !== null &&
+      typeof verdict.user === 'string' &&
+      verdict.user !== ''
+    ) {
+      return { user: verdict.user };
+    }
+    logger?.error(
+      { requestId, answered: typeof verdict },
+      'websocket: authenticate must answer true, false or { user }; upgrade refused',
+    );
+    return false;
+  } catch (error) {
+    // The hook's error may name keys or back ends: it goes to the log, the client gets 401.
+    logger?.error(
+      { requestId, error: describeError(error) },
+      'websocket: authenticate threw; upgrade refused',
+    );
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function refuse(status: number, code: Refusal['code'], message: string): { refused: Refusal } {
+  return { refused: { status, code, message } };
+}
+
+/** A header quoted back to the client, cut short so an answer stays small. */
+function clip(text: string): string {
+  return JSON.stringify(text.slice(0, 100));
+}

@@ -1,0 +1,351 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import {
+  Plugin,
+  WeftError,
+  type Executor,
+  type Runtime,
+  type Trigger,
+  type TriggerStart,
+} from '@weft/core';
+import { describeError, errorDocsUrl } from '@weft/core/internal';
+import { CHAT_REPLY_TEMPLATE, chatReplyExecutor } from '@weft/plugin-chat';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { ChatConnection, type ConnectionHost } from './connection.js';
+import { resolveOptions, type ResolvedOptions, type WebSocketPluginOptions } from './options.js';
+import { upgradeGate, type Refusal } from './upgrade-gate.js';
+
+/** The plugin's id: pipelines name its executor `websocket/reply`. */
+export const WEBSOCKET_PLUGIN_ID = 'websocket';
+
+/** The close code and reason every client receives when the plugin closes. */
+export const SHUTDOWN_CLOSE = { code: 1001, reason: 'server shutting down' } as const;
+
+/**
+ * A Weft plugin for chat clients that keep a connection open: a web page, a mobile app, a
+ * terminal. It listens for websocket upgrades on its own port and path (default
+ * `ws://127.0.0.1:3001/ws`), checks the `Host` and `Origin` headers and runs your
+ * `authenticate` hook before it accepts one, then reads JSON frames
+ * `{ "type": "message", "id", "room", "user", "message" }`. Each message becomes a task in the
+ * same space `@weft/plugin-chat` uses for that room and user, and the client receives an
+ * `accepted` frame with the task id, then a `reply` frame, or an `error` frame with a code and
+ * no internals (the cause is logged under the task or request id).
+ *
+ * Every wait has a deadline and every buffer a cap: see {@link WebSocketPluginOptions}.
+ *
+ * @example
+ * ```ts
+ * import { Runtime, type MemoryProvider, type ModelProvider } from '@weft/core';
+ * import { WebSocketPlugin } from '@weft/plugin-websocket';
+ *
+ * async function serve(model: ModelProvider, memory: MemoryProvider) {
+ *   const runtime = await Runtime.init({
+ *     models: [model],
+ *     memory,
+ *     plugins: [
+ *       new WebSocketPlugin({
+ *         port: 3001,
+ *         allowedOrigins: ['https://chat.example.com'],
+ *         authenticate: (request) => request.headers['sec-websocket-protocol'] === 'chat.v1',
+ *       }),
+ *     ],
+ *   });
+ *   await runtime.start();
+ * }
+ * ```
+ */
+export class WebSocketPlugin extends Plugin {
+  readonly id = WEBSOCKET_PLUGIN_ID;
+  readonly description =
+    'Receives chat messages over websocket connections and answers them with a reply written by the text model.';
+  override readonly templates: Readonly<Record<string, string>> = { reply: CHAT_REPLY_TEMPLATE };
+  override readonly executors: readonly Executor[] = [chatReplyExecutor()];
+  override readonly triggers: readonly Trigger[];
+  /** The options, defaults filled in. */
+  readonly options: ResolvedOptions;
+  private server: Server | undefined;
+  private readonly sockets: WebSocketServer;
+  private readonly connections = new Map<WebSocket, ChatConnection>();
+  private pendingUpgrades = 0;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private runtime: Runtime | undefined;
+  private stopping = false;
+  private closing: Promise<void> | undefined;
+  private listeningPort: number | undefined;
+  private readonly checkUpgrade: ReturnType<typeof upgradeGate>;
+
+  /**
+   * @param options - Where to listen, who may connect, and the limits.
+   * @throws WebSocketPluginError `WEFT_WS_INVALID_OPTIONS` naming a bad option.
+   */
+  constructor(options: WebSocketPluginOptions = {}) {
+    super();
+    this.options = resolveOptions(options);
+    this.checkUpgrade = upgradeGate(this.options, () => this.runtime?.logger);
+    this.sockets = new WebSocketServer({
+      noServer: true,
+      // A larger frame closes the connection with 1009 before it is buffered whole.
+      maxPayload: this.options.maxPayloadBytes,
+      // Compression would let a small frame inflate past the cap's intent and costs memory per
+      // connection; chat frames are small.
+      perMessageDeflate: false,
+      clientTracking: false,
+    });
+    this.triggers = [this.listener()];
+  }
+
+  /** The address clients connect to once the runtime started, such as `ws://127.0.0.1:3001/ws`. */
+  get url(): string | undefined {
+    if (this.listeningPort === undefined) return undefined;
+    const host = this.options.host;
+    const shown =
+      host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+    return `ws://${shown}:${this.listeningPort}${this.options.path}`;
+  }
+
+  /** How many websocket connections are open. */
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  /**
+   * Closes the plugin: stops accepting connections, sends every client a close frame (1001,
+   * "server shutting down"), waits up to `closeTimeoutMs` for them to answer, then cuts the
+   * connections left. Idempotent. The runtime calls it when it stops, after the last task, so
+   * the replies of tasks that were running still reach their clients.
+   *
+   * @returns When the listener and every connection are closed.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  override async shutdown(): Promise<void> {
+    await this.close();
+  }
+
+  private listener(): TriggerStart {
+    return {
+      type: 'start',
+      id: 'message',
+      start: async (runtime, signal) => {
+        this.runtime = runtime;
+        // When the runtime starts stopping, new messages are refused while running tasks
+        // finish; the sockets close in shutdown(), once those replies are sent.
+        signal.addEventListener('abort', () => {
+          this.stopping = true;
+        });
+        await this.listen();
+      },
+    };
+  }
+
+  private async listen(): Promise<void> {
+    const { options } = this;
+    const server = createServer(
+      {
+        headersTimeout: options.handshakeTimeoutMs,
+        requestTimeout: options.handshakeTimeoutMs,
+        // Node checks the two timeouts above only this often (30 s by default).
+        connectionsCheckingInterval: Math.min(1_000, options.handshakeTimeoutMs),
+      },
+      (request, response) => this.answerPlainRequest(request, response),
+    );
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      this.upgrade(request, socket, head).catch((error: unknown) => {
+        // Nothing of a failed upgrade may reach the client or take the process down.
+        this.runtime?.logger.error({ error: describeError(error) }, 'websocket: upgrade failed');
+        socket.destroy();
+      });
+    });
+    server.on('clientError', (_error, socket: Duplex) => socket.destroy());
+    server.listen(options.port, options.host);
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', (error) =>
+        reject(
+          new WeftError(
+            'WEFT_LISTEN_FAILED',
+            `WebSocketPlugin: cannot listen on ${options.host}:${options.port}: ${describeError(error)}`,
+            { cause: error },
+          ),
+        ),
+      );
+    });
+    this.server = server;
+    this.listeningPort = (server.address() as AddressInfo).port;
+    this.heartbeat = setInterval(() => this.beat(), options.heartbeatIntervalMs);
+    this.heartbeat.unref();
+    this.runtime?.logger.info({ url: this.url }, 'websocket: listening');
+  }
+
+  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    // A client that resets the socket mid-handshake must not crash the process.
+    socket.on('error', () => socket.destroy());
+    const requestId = randomUUID();
+    if (this.stopping || this.closing) {
+      refuse(socket, requestId, {
+        status: 503,
+        code: 'WEFT_WS_TOO_MANY_CONNECTIONS',
+        message: 'The server is stopping; try again later',
+      });
+      return;
+    }
+    // Upgrades still being checked count against the cap, so a burst cannot overshoot it.
+    const open = this.connections.size + this.pendingUpgrades;
+    this.pendingUpgrades += 1;
+    let verdict: Awaited<ReturnType<typeof this.checkUpgrade>>;
+    try {
+      verdict = await this.checkUpgrade(request, requestId, open);
+    } finally {
+      this.pendingUpgrades -= 1;
+    }
+    if ('refused' in verdict) {
+      this.runtime?.logger.info(
+        {
+          requestId,
+          code: verdict.refused.code,
+          origin: request.headers.origin,
+          host: request.headers.host,
+        },
+        'websocket: upgrade refused',
+      );
+      refuse(socket, requestId, verdict.refused);
+      return;
+    }
+    if (socket.destroyed || this.closing) {
+      socket.destroy();
+      return;
+    }
+    this.sockets.handleUpgrade(request, socket, head, (webSocket) => {
+      const connection = new ChatConnection(webSocket, this.connectionHost, verdict.admitted);
+      this.connections.set(webSocket, connection);
+      webSocket.on('close', () => this.connections.delete(webSocket));
+      webSocket.on('error', (error) => {
+        this.runtime?.logger.warn(
+          { connectionId: connection.id, error: describeError(error) },
+          'websocket: connection error',
+        );
+      });
+    });
+  }
+
+  private get connectionHost(): ConnectionHost {
+    return {
+      pluginId: this.id,
+      options: this.options,
+      runtime: this.runtime as Runtime,
+      accepting: () => !this.stopping && this.closing === undefined,
+    };
+  }
+
+  /** Pings every client; one that did not answer the previous ping is gone and is dropped. */
+  private beat(): void {
+    for (const [webSocket, connection] of this.connections) {
+      if (!connection.alive) {
+        this.runtime?.logger.info(
+          { connectionId: connection.id },
+          'websocket: no pong; connection dropped',
+        );
+        webSocket.terminate();
+        continue;
+      }
+      connection.alive = false;
+      webSocket.ping();
+    }
+  }
+
+  private answerPlainRequest(request: IncomingMessage, response: ServerResponse): void {
+    const requestId = randomUUID();
+    response.writeHead(426, {
+      'content-type': 'application/json; charset=utf-8',
+      upgrade: 'websocket',
+      'x-request-id': requestId,
+    });
+    response.end(
+      JSON.stringify({
+        error: {
+          status: 426,
+          code: 'WEFT_WS_UPGRADE_REQUIRED',
+          message: `Connect with a websocket client to ${this.options.path}`,
+          docsUrl: errorDocsUrl('WEFT_WS_UPGRADE_REQUIRED'),
+          requestId,
+        },
+      }),
+    );
+    request.resume();
+  }
+
+  private async closeOnce(): Promise<void> {
+    this.stopping = true;
+    clearInterval(this.heartbeat);
+    const server = this.server;
+    const serverClosed = server
+      ? new Promise<void>((resolve) => server.close(() => resolve()))
+      : Promise.resolve();
+    server?.closeIdleConnections();
+    const open = [...this.connections.keys()];
+    const allClosed = Promise.all(
+      open.map(
+        (webSocket) => new Promise<void>((resolve) => webSocket.once('close', () => resolve())),
+      ),
+    );
+    for (const webSocket of open) webSocket.close(SHUTDOWN_CLOSE.code, SHUTDOWN_CLOSE.reason);
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([
+      allClosed.then(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), this.options.closeTimeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (late) {
+      this.runtime?.logger.warn(
+        { connections: this.connections.size, timeoutMs: this.options.closeTimeoutMs },
+        'websocket: clients did not answer the close frame in time; connections cut',
+      );
+      for (const webSocket of this.connections.keys()) webSocket.terminate();
+      // A terminated socket emits close at once, so this wait is short.
+      await allClosed;
+    }
+    server?.closeAllConnections();
+    await serverClosed;
+    this.sockets.close();
+    this.listeningPort = undefined;
+    this.runtime?.logger.info('websocket: closed');
+  }
+}
+
+/** Answers a refused upgrade with a JSON error over plain HTTP, then ends the socket. */
+function refuse(socket: Duplex, requestId: string, refusal: Refusal): void {
+  if (socket.destroyed) return;
+  const body = JSON.stringify({
+    error: {
+      status: refusal.status,
+      code: refusal.code,
+      message: refusal.message,
+      docsUrl: errorDocsUrl(refusal.code),
+      requestId,
+    },
+  });
+  socket.end(
+    `HTTP/1.1 ${refusal.status} ${STATUS_TEXT[refusal.status] ?? 'Error'}\r\n` +
+      'Connection: close\r\n' +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\n\r\n` +
+      body,
+  );
+  // A client that never reads the answer must not hold the socket open.
+  setTimeout(() => socket.destroy(), 1_000).unref();
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  503: 'Service Unavailable',
+};

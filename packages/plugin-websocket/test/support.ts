@@ -1,0 +1,119 @@
+/** A runtime with the websocket plugin and a scripted model, and a real `ws` client for it. */
+import { pino } from 'pino';
+import { Runtime } from '@weft/core';
+import {
+  InMemoryMemoryProvider,
+  ScriptedModelProvider,
+  type ScriptedResponse,
+} from '@weft/testing';
+import { WebSocket, type ClientOptions } from 'ws';
+import { WebSocketPlugin, type ServerFrame, type WebSocketPluginOptions } from '../src/index.js';
+
+/** Writes the reply to each message: `echo: <message>`. Plans and reviews as a chat task needs. */
+export const echoModel = (
+  messages: Parameters<Extract<ScriptedResponse, (...args: never[]) => unknown>>[0],
+  request: Parameters<Extract<ScriptedResponse, (...args: never[]) => unknown>>[1],
+): string | Record<string, unknown> => {
+  if (request.purpose === 'plan') return { steps: [{ pluginId: 'websocket', action: 'reply' }] };
+  if (request.purpose === 'review') return { type: 'continue' };
+  const prompt = messages.map((message) => message.content).join('\n');
+  const message = /## The message\n([\s\S]*?)\n\n## What was done/.exec(prompt)?.[1] ?? '';
+  return `echo: ${message}`;
+};
+
+export interface Booted {
+  runtime: Runtime;
+  plugin: WebSocketPlugin;
+  memory: InMemoryMemoryProvider;
+  logs: Record<string, unknown>[];
+  url: string;
+}
+
+export async function boot(
+  pluginOptions: WebSocketPluginOptions = {},
+  model: ScriptedResponse = echoModel,
+  runtimeOptions: NonNullable<Parameters<typeof Runtime.init>[0]['options']> = {},
+): Promise<Booted> {
+  const logs: Record<string, unknown>[] = [];
+  const logger = pino(
+    { level: 'info' },
+    { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
+  );
+  const plugin = new WebSocketPlugin({ port: 0, ...pluginOptions });
+  const memory = new InMemoryMemoryProvider();
+  const runtime = await Runtime.init({
+    models: [new ScriptedModelProvider({ fallback: model })],
+    memory,
+    plugins: [plugin],
+    options: { logger, ...runtimeOptions },
+  });
+  await runtime.start();
+  return { runtime, plugin, memory, logs, url: plugin.url as string };
+}
+
+/** A connected client that queues the frames it receives. */
+export interface Client {
+  socket: WebSocket;
+  /** The next frame received, waiting at most `ms`. */
+  next(ms?: number): Promise<ServerFrame>;
+  send(frame: unknown): void;
+  /** Resolves with the close code and reason when the connection ends. */
+  closed: Promise<{ code: number; reason: string }>;
+}
+
+export async function connect(url: string, options: ClientOptions = {}): Promise<Client> {
+  const socket = new WebSocket(url, options);
+  const frames: ServerFrame[] = [];
+  const waiters: ((frame: ServerFrame) => void)[] = [];
+  socket.on('message', (data) => {
+    const frame = JSON.parse(String(data)) as ServerFrame;
+    const waiter = waiters.shift();
+    if (waiter) waiter(frame);
+    else frames.push(frame);
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  );
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  return {
+    socket,
+    closed,
+    send: (frame) => socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame)),
+    next: (ms = 5_000) => {
+      const queued = frames.shift();
+      if (queued) return Promise.resolve(queued);
+      return new Promise<ServerFrame>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no frame within ${ms} ms`)), ms);
+        waiters.push((frame) => {
+          clearTimeout(timer);
+          resolve(frame);
+        });
+      });
+    },
+  };
+}
+
+/** What the server answered an upgrade it refused: status and JSON body. */
+export async function refusedUpgrade(
+  url: string,
+  options: ClientOptions = {},
+): Promise<{ status: number; body: { error: Record<string, unknown> } }> {
+  const socket = new WebSocket(url, options);
+  return new Promise((resolve, reject) => {
+    socket.once('open', () => reject(new Error('the upgrade was accepted')));
+    socket.once('unexpected-response', (_request, response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          body: JSON.parse(text) as { error: Record<string, unknown> },
+        }),
+      );
+    });
+    socket.once('error', () => undefined);
+  });
+}

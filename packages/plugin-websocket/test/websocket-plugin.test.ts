@@ -1,0 +1,449 @@
+import { connect as tcpConnect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WeftError } from '@weft/core';
+import { chatSpace } from '@weft/plugin-chat';
+import { IDLE_CLOSE, SHUTDOWN_CLOSE, WebSocketPlugin } from '../src/index.js';
+import { boot, connect, echoModel, refusedUpgrade, type Booted, type Client } from './support.js';
+
+let booted: Booted | undefined;
+const clients: Client[] = [];
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.socket.terminate();
+  await booted?.runtime.stop();
+  booted = undefined;
+});
+
+async function open(url: string, options?: Parameters<typeof connect>[1]): Promise<Client> {
+  const client = await connect(url, options);
+  clients.push(client);
+  return client;
+}
+
+const message = (id: string, text: string, room = 'r42', user = 'ada') => ({
+  type: 'message',
+  id,
+  room,
+  user,
+  message: text,
+});
+
+describe('WebSocketPlugin conversation', () => {
+  it('answers several messages of one connection in order, each with accepted then reply', async () => {
+    booted = await boot();
+    const client = await open(booted.url);
+    for (const [id, text] of [
+      ['1', 'Hello'],
+      ['2', 'How are you?'],
+      ['3', 'Bye'],
+    ] as const) {
+      client.send(message(id, text));
+      const accepted = await client.next();
+      expect(accepted).toMatchObject({ type: 'accepted', id });
+      const reply = await client.next();
+      expect(reply).toEqual({
+        type: 'reply',
+        id,
+        taskId: (accepted as { taskId: string }).taskId,
+        status: 'completed',
+        reply: `echo: ${text}`,
+      });
+    }
+    // The exchanges are stored in the space plugin-chat's HTTP route uses for the same room
+    // and user, so a client may switch transports and keep the conversation.
+    const stored = await booted.memory.query({ space: chatSpace('r42', 'ada').id, limit: 50 });
+    expect(stored.map((memory) => JSON.stringify(memory.content)).join('\n')).toContain(
+      'echo: Bye',
+    );
+  });
+
+  it('uses the user named by authenticate, not the one the frame claims', async () => {
+    booted = await boot({ authenticate: () => ({ user: 'grace' }) });
+    const client = await open(booted.url);
+    client.send(message('1', 'hi', 'r42', 'mallory'));
+    await client.next();
+    await client.next();
+    expect(
+      await booted.memory.query({ space: chatSpace('r42', 'grace').id, limit: 10 }),
+    ).not.toEqual([]);
+    expect(await booted.memory.query({ space: chatSpace('r42', 'mallory').id, limit: 10 })).toEqual(
+      [],
+    );
+  });
+
+  it('keeps the spaces of ids built from user input apart, even when one id contains the separators', async () => {
+    booted = await boot();
+    const client = await open(booted.url);
+    // Joined naively with "-", both pairs would read chat-room-a-user-b-user-c.
+    client.send(message('1', 'first', 'a-user-b', 'c'));
+    await client.next();
+    await client.next();
+    client.send(message('2', 'second', 'a', 'b-user-c'));
+    await client.next();
+    await client.next();
+    const first = chatSpace('a-user-b', 'c').id;
+    const second = chatSpace('a', 'b-user-c').id;
+    expect(first).not.toBe(second);
+    const inFirst = await booted.memory.query({ space: first, limit: 10 });
+    const inSecond = await booted.memory.query({ space: second, limit: 10 });
+    expect(inFirst.map((memory) => JSON.stringify(memory.content)).join()).toContain('first');
+    expect(inFirst.map((memory) => JSON.stringify(memory.content)).join()).not.toContain('second');
+    expect(inSecond.map((memory) => JSON.stringify(memory.content)).join()).toContain('second');
+    expect(inSecond.map((memory) => JSON.stringify(memory.content)).join()).not.toContain('first');
+  });
+});
+
+describe('WebSocketPlugin bad input', () => {
+  it('answers a malformed frame with an error naming what was wrong, and the connection survives', async () => {
+    booted = await boot();
+    const client = await open(booted.url);
+    client.send('{not json');
+    expect(await client.next()).toMatchObject({
+      type: 'error',
+      id: null,
+      code: 'WEFT_WS_INVALID_FRAME',
+      message: 'Invalid frame: it is not JSON.',
+      docsUrl: expect.stringContaining('#weft_ws_invalid_frame'),
+    });
+    client.send({ type: 'message', id: '7', room: 'r 42', user: 'ada' });
+    const error = await client.next();
+    expect(error).toMatchObject({ type: 'error', id: '7', code: 'WEFT_WS_INVALID_FRAME' });
+    expect((error as { message: string }).message).toContain('"room" must be a room id');
+    expect((error as { message: string }).message).toContain('"message" is required');
+    client.send({ type: 'hello', id: '8' });
+    expect(((await client.next()) as { message: string }).message).toContain(
+      '"type" must be "message"',
+    );
+    client.socket.send(Buffer.from([1, 2, 3]), { binary: true });
+    expect(await client.next()).toMatchObject({ code: 'WEFT_WS_INVALID_FRAME', id: null });
+    client.send(message('9', 'still here?'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '9' });
+    expect(await client.next()).toMatchObject({
+      type: 'reply',
+      id: '9',
+      reply: 'echo: still here?',
+    });
+  });
+
+  it('closes the connection with 1009 on a frame over maxPayloadBytes, without reading it into a task', async () => {
+    booted = await boot({ maxPayloadBytes: 1024 });
+    const client = await open(booted.url);
+    client.send(message('1', 'x'.repeat(2000)));
+    expect((await client.closed).code).toBe(1009);
+    expect(booted.runtime.status).toBe('running');
+  });
+
+  it('refuses a message id already waiting for its reply, and more than maxInFlight messages', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    booted = await boot({ maxInFlight: 2 }, async (messages, request) => {
+      if (request.purpose === 'plan' || request.purpose === 'review')
+        return echoModel(messages, request);
+      await gate;
+      return 'done';
+    });
+    const client = await open(booted.url);
+    client.send(message('a', 'one', 'r1'));
+    client.send(message('a', 'again', 'r2'));
+    client.send(message('b', 'two', 'r3'));
+    client.send(message('c', 'three', 'r4'));
+    const frames = [
+      await client.next(),
+      await client.next(),
+      await client.next(),
+      await client.next(),
+    ];
+    expect(
+      frames
+        .filter((frame) => frame.type === 'accepted')
+        .map((frame) => frame.id)
+        .sort(),
+    ).toEqual(['a', 'b']);
+    const errors = frames.filter((frame) => frame.type === 'error');
+    expect(errors).toEqual([
+      expect.objectContaining({
+        id: 'a',
+        code: 'WEFT_WS_INVALID_FRAME',
+        message: expect.stringContaining('"id" is already used'),
+      }),
+      expect.objectContaining({ id: 'c', code: 'WEFT_WS_TOO_MANY_TASKS' }),
+    ]);
+    release();
+    const replies = [await client.next(), await client.next()];
+    expect(replies.map((frame) => frame.type)).toEqual(['reply', 'reply']);
+  });
+});
+
+describe('WebSocketPlugin upgrade checks', () => {
+  it('refuses an Origin not in allowedOrigins with 403 before upgrading, and accepts a listed one', async () => {
+    booted = await boot({ allowedOrigins: ['https://chat.example.com'] });
+    const refused = await refusedUpgrade(booted.url, { origin: 'https://evil.example' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'WEFT_WS_ORIGIN_NOT_ALLOWED', status: 403 });
+    expect(booted.plugin.connectionCount).toBe(0);
+    const client = await open(booted.url, { origin: 'https://CHAT.example.com:443' });
+    expect(client.socket.readyState).toBe(client.socket.OPEN);
+  });
+
+  it('refuses a Host header that is not allowed, as the runtime server does', async () => {
+    booted = await boot();
+    const refused = await refusedUpgrade(booted.url, { headers: { host: 'rebound.example' } });
+    expect(refused).toMatchObject({
+      status: 403,
+      body: { error: { code: 'WEFT_HOST_NOT_ALLOWED' } },
+    });
+  });
+
+  it('runs authenticate before the upgrade: refused, throwing and hung hooks answer 401 without internals', async () => {
+    const seen: string[] = [];
+    booted = await boot({
+      authTimeoutMs: 200,
+      authenticate: async (request) => {
+        const token = request.headers.authorization ?? '';
+        seen.push(token);
+        if (token === 'Bearer good') return true;
+        if (token === 'Bearer crash')
+          throw new Error('auth backend at 10.0.0.7 refused: secret=abc');
+        if (token === 'Bearer hang') return new Promise<boolean>(() => undefined);
+        return false;
+      },
+    });
+    for (const token of ['Bearer bad', 'Bearer crash', 'Bearer hang']) {
+      const started = Date.now();
+      const refused = await refusedUpgrade(booted.url, { headers: { authorization: token } });
+      expect(refused.status, token).toBe(401);
+      expect(refused.body.error.code).toBe('WEFT_WS_UNAUTHORIZED');
+      expect(JSON.stringify(refused.body)).not.toContain('10.0.0.7');
+      expect(Date.now() - started).toBeLessThan(2_000);
+    }
+    expect(booted.plugin.connectionCount).toBe(0);
+    const crashLog = booted.logs.find((line) => String(line.msg).includes('authenticate threw'));
+    expect(String(crashLog?.error)).toContain('10.0.0.7');
+    await open(booted.url, { headers: { authorization: 'Bearer good' } });
+    expect(seen).toEqual(['Bearer bad', 'Bearer crash', 'Bearer hang', 'Bearer good']);
+    expect(booted.plugin.connectionCount).toBe(1);
+  });
+
+  it('refuses connections past maxConnections with 503, and plain HTTP with 426', async () => {
+    booted = await boot({ maxConnections: 1 });
+    await open(booted.url);
+    const refused = await refusedUpgrade(booted.url);
+    expect(refused).toMatchObject({
+      status: 503,
+      body: { error: { code: 'WEFT_WS_TOO_MANY_CONNECTIONS' } },
+    });
+    const plain = await fetch(booted.url.replace('ws://', 'http://'));
+    expect(plain.status).toBe(426);
+    expect(((await plain.json()) as { error: { code: string } }).error.code).toBe(
+      'WEFT_WS_UPGRADE_REQUIRED',
+    );
+  });
+
+  it('drops a client that sends its upgrade headers too slowly (handshakeTimeoutMs)', async () => {
+    booted = await boot({ handshakeTimeoutMs: 300 });
+    const { port } = new URL(booted.url);
+    const socket = tcpConnect(Number(port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.write('GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n');
+    const started = Date.now();
+    await new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
+
+describe('WebSocketPlugin deadlines and limits', () => {
+  it('answers WEFT_WS_TASK_TIMEOUT with the task id when the model hangs, and the connection goes on', async () => {
+    let hung = true;
+    booted = await boot(
+      { taskTimeoutMs: 300 },
+      (messages, request) => {
+        if (request.purpose === 'plan' || request.purpose === 'review')
+          return echoModel(messages, request);
+        if (hung) return new Promise<string>(() => undefined);
+        return 'awake';
+      },
+      { taskTimeoutMs: 1_000 },
+    );
+    const client = await open(booted.url);
+    client.send(message('1', 'are you there?'));
+    const accepted = (await client.next()) as { taskId: string };
+    const started = Date.now();
+    const timeout = await client.next();
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(timeout).toMatchObject({
+      type: 'error',
+      id: '1',
+      code: 'WEFT_WS_TASK_TIMEOUT',
+      taskId: accepted.taskId,
+    });
+    hung = false;
+    // Another room: tasks of one space run one at a time, so this one would queue behind the
+    // hung task until the runtime's own taskTimeoutMs ends it.
+    client.send(message('2', 'now?', 'r43'));
+    await client.next();
+    expect(await client.next()).toMatchObject({ type: 'reply', id: '2', reply: 'awake' });
+  });
+
+  it('answers WEFT_WS_NO_REPLY without the model error, which goes to the log', async () => {
+    booted = await boot({}, (messages, request) => {
+      if (request.purpose === 'plan' || request.purpose === 'review')
+        return echoModel(messages, request);
+      throw new Error('upstream https://internal.example/v1 said 500 for key sk-123');
+    });
+    const client = await open(booted.url);
+    client.send(message('1', 'hi'));
+    const { taskId } = (await client.next()) as { taskId: string };
+    const error = await client.next();
+    expect(error).toMatchObject({ type: 'error', id: '1', code: 'WEFT_WS_NO_REPLY', taskId });
+    expect(JSON.stringify(error)).not.toContain('sk-123');
+    const logged = booted.logs.find((line) => line.msg === 'websocket: task ended without a reply');
+    expect(logged).toMatchObject({ taskId });
+  });
+
+  it('drops a client that stops reading once its backlog passes maxBufferedBytes', async () => {
+    const big = 'y'.repeat(1_000_000);
+    booted = await boot({ maxBufferedBytes: 256 * 1024, maxInFlight: 16 }, (messages, request) => {
+      if (request.purpose === 'plan' || request.purpose === 'review')
+        return echoModel(messages, request);
+      return big;
+    });
+    const client = await open(booted.url);
+    client.socket.pause();
+    for (let index = 0; index < 16; index += 1)
+      client.send(message(String(index), 'flood', `r${index}`));
+    await expect.poll(() => booted!.plugin.connectionCount, { timeout: 10_000 }).toBe(0);
+    expect(
+      booted.logs.some(
+        (line) => line.msg === 'websocket: client is not reading; connection dropped',
+      ),
+    ).toBe(true);
+  });
+
+  it('drops a peer that stops answering pings', async () => {
+    booted = await boot({ heartbeatIntervalMs: 100 });
+    const client = await open(booted.url, { autoPong: false });
+    await expect.poll(() => booted!.plugin.connectionCount, { timeout: 3_000 }).toBe(0);
+    expect((await client.closed).code).toBe(1006);
+  });
+
+  it('closes an idle connection with 1000', async () => {
+    booted = await boot({ idleTimeoutMs: 200 });
+    const client = await open(booted.url);
+    expect(await client.closed).toEqual({ code: IDLE_CLOSE.code, reason: IDLE_CLOSE.reason });
+  });
+});
+
+describe('WebSocketPlugin close', () => {
+  it('closes open connections with 1001 and resolves, also when a client never answers the close frame', async () => {
+    booted = await boot({ closeTimeoutMs: 300 });
+    const polite = await open(booted.url);
+    const deaf = await open(booted.url);
+    deaf.socket.pause(); // It never reads the close frame, so never answers it.
+    const started = Date.now();
+    await booted.plugin.close();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(await polite.closed).toEqual({
+      code: SHUTDOWN_CLOSE.code,
+      reason: SHUTDOWN_CLOSE.reason,
+    });
+    expect(booted.plugin.connectionCount).toBe(0);
+    await expect(connect(booted.url)).rejects.toThrow();
+    expect(booted.plugin.url).toBeUndefined();
+  });
+
+  it('refuses new messages while the runtime stops, delivers the reply of a running task, then closes with 1001', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    booted = await boot({}, async (messages, request) => {
+      if (request.purpose === 'plan' || request.purpose === 'review')
+        return echoModel(messages, request);
+      await gate;
+      return 'late but here';
+    });
+    const client = await open(booted.url);
+    client.send(message('1', 'slow one'));
+    await client.next();
+    const stopping = booted.runtime.stop();
+    client.send(message('2', 'one more', 'r2'));
+    expect(await client.next()).toMatchObject({
+      type: 'error',
+      id: '2',
+      code: 'WEFT_SHUTTING_DOWN',
+    });
+    release();
+    expect(await client.next()).toMatchObject({ type: 'reply', id: '1', reply: 'late but here' });
+    await stopping;
+    expect((await client.closed).code).toBe(SHUTDOWN_CLOSE.code);
+  });
+});
+
+describe('WebSocketPlugin options', () => {
+  it.each([
+    [{ path: 'ws' }, 'option "path" must be a string starting with "/", got "ws"'],
+    [{ maxInFlight: 0 }, 'option "maxInFlight" must be a positive integer, got 0'],
+    [{ port: 70_000 }, 'option "port" must be an integer from 0 to 65535'],
+    [
+      { allowedOrigins: ['https://chat.example.com/app'] },
+      'option "allowedOrigins" must be origins',
+    ],
+  ])('refuses %j naming the option', (options, expected) => {
+    let thrown: unknown;
+    try {
+      new WebSocketPlugin(options as never);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(WeftError.is(thrown, 'WEFT_WS_INVALID_OPTIONS')).toBe(true);
+    expect((thrown as Error).message).toContain(expected);
+  });
+});
+
+describe('WebSocketPlugin listening', () => {
+  it('fails the runtime start, caused by WEFT_LISTEN_FAILED naming the address, when the port is taken', async () => {
+    booted = await boot();
+    const { port } = new URL(booted.url);
+    const failed = boot({ port: Number(port) });
+    await expect(failed).rejects.toThrow(`cannot listen on 127.0.0.1:${port}`);
+    const error = (await failed.catch((thrown: unknown) => thrown)) as Error & { cause?: unknown };
+    // The runtime reports a part that fails to start as WEFT_START_FAILED, with the cause.
+    expect(WeftError.is(error, 'WEFT_START_FAILED')).toBe(true);
+    expect(WeftError.is(error.cause, 'WEFT_LISTEN_FAILED')).toBe(true);
+  });
+});
+
+describe('WebSocketPlugin defaults', () => {
+  it('has the documented defaults', () => {
+    const { authenticate, ...options } = new WebSocketPlugin().options;
+    expect(authenticate).toBeUndefined();
+    expect(options).toEqual({
+      port: 3001,
+      host: '127.0.0.1',
+      path: '/ws',
+      allowedHosts: [],
+      allowedOrigins: [],
+      authTimeoutMs: 5_000,
+      handshakeTimeoutMs: 10_000,
+      maxPayloadBytes: 65_536,
+      maxConnections: 1_000,
+      maxInFlight: 4,
+      taskTimeoutMs: 120_000,
+      heartbeatIntervalMs: 30_000,
+      idleTimeoutMs: 600_000,
+      maxBufferedBytes: 1_048_576,
+      closeTimeoutMs: 2_000,
+    });
+  });
+
+  it('refuses an upgrade on another path with 404, and names its executor websocket/reply', async () => {
+    booted = await boot({ path: '/chat-socket' });
+    expect(booted.url).toMatch(/\/chat-socket$/);
+    const refused = await refusedUpgrade(booted.url.replace('/chat-socket', '/other'));
+    expect(refused).toMatchObject({
+      status: 404,
+      body: { error: { code: 'WEFT_WS_UPGRADE_REQUIRED' } },
+    });
+    expect(
+      booted.plugin.executors.map((executor) => `${booted!.plugin.id}/${executor.action}`),
+    ).toEqual(['websocket/reply']);
+  });
+});
