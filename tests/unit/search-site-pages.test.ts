@@ -140,28 +140,31 @@ describe('the search index documents as pages', () => {
 describe('ranked sections as the plugin’s results', () => {
   const search = new DocsSearch(site.pages, site.symbols);
   const results = (query: string) =>
-    search
-      .rank(query)
-      .map((ranked, index) => toPluginResult(ranked, site.titles, [query], -1 - index)!);
+    search.rank(query).map((ranked) => toPluginResult(ranked, site.titles, [query])!);
 
-  it('shows a section as its text under the page, linking to its anchor', () => {
-    const [first] = results('nginx');
-    expect(first!.type).toBe(DocumentType.Content);
-    expect(first!.document).toMatchObject({
+  it('shows one row per page, titled by the page, opening the part that matched', () => {
+    const rows = results('nginx');
+    expect(rows).toHaveLength(1);
+    const [first] = rows;
+    expect(first!.type).toBe(DocumentType.Title);
+    expect(first!.document).toEqual({
+      i: 1,
+      t: 'Running in production',
       u: '/docs/guides/production/',
+      // The path under the title ends with the part's heading.
+      b: ['Guides', 'Behind a reverse proxy'],
       h: '#behind-a-proxy',
-      s: 'Behind a reverse proxy',
-      p: 1,
     });
-    expect(first!.page).toBe(site.titles.get('/docs/guides/production/'));
-    const [start, length] = first!.metadata['nginx']!.t.position[0]!;
-    expect(first!.document.t.slice(start, start + length)).toBe('nginx');
+    // The index's own title document is left as it was.
+    expect(site.titles.get('/docs/guides/production/')).not.toHaveProperty('h');
   });
 
   it('shows a page whose top matched best as its title', () => {
     const [first] = results('Runtime');
-    expect(first!.type).toBe(DocumentType.Title);
-    expect(first!.document.u).toBe('/api/classes/Runtime/');
+    expect(first!.document).toBe(site.titles.get('/api/classes/Runtime/'));
+    // Terms are indexed as stems ("runtim"); the mark covers what the title has of it.
+    const [start, length] = Object.values(first!.metadata)[0]!.t.position[0]!;
+    expect(first!.document.t.slice(start, start + length)).toMatch(/^Runtim/);
   });
 
   it('puts an error code’s section first, found as itself', () => {

@@ -74,7 +74,7 @@ export class SearchWorker {
     const { search, site } = await indexFor(baseUrl, searchContext);
     const results = search
       .rank(input, limit)
-      .map((ranked, index) => toPluginResult(ranked, site.titles, tokens, -1 - index))
+      .map((ranked) => toPluginResult(ranked, site.titles, tokens))
       .filter((result) => result !== undefined);
     if (results.length > 0) return results;
     // No word of the query is in the docs, even with typos forgiven: offer the pages whose

@@ -23,6 +23,8 @@ export interface TitleDocument {
   t: string;
   u: string;
   b?: string[];
+  /** Set on a result that opens a part of the page: the part's anchor (`#anchor`). */
+  h?: string;
 }
 
 /** A heading, a description or a block of text: `p` is the id of its page's title document. */
@@ -163,48 +165,27 @@ export function positionsOf(
   return metadata;
 }
 
-/** The text around the first matched term: what the box shows under a section's result. */
-function excerpt(text: string, terms: readonly string[], length = 180): string {
-  const lower = text.toLowerCase();
-  const first = Math.min(
-    ...terms
-      .map((term) => lower.indexOf(term.length < 5 ? term : term.slice(0, -1)))
-      .filter((at) => at >= 0),
-    text.length,
-  );
-  const start = first === text.length ? 0 : Math.max(0, first - 50);
-  return text.slice(start, start + length).trim();
-}
-
 /**
- * A ranked page as the plugin displays it: its title when the page's top matched best, else the
- * matched section (heading and a line of its text) under the page's title, linking to the
- * section's anchor.
+ * A ranked page as the plugin displays it: one row per page, titled by the page (so a reader
+ * sees which page answers), its path ending with the heading of the part that matched best, and
+ * linking to that part's anchor.
  */
 export function toPluginResult(
   ranked: RankedSection,
   titles: ReadonlyMap<string, TitleDocument>,
   tokens: string[],
-  id: number,
 ): PluginSearchResult | undefined {
   const title = titles.get(ranked.pagePath);
   if (title === undefined) return undefined;
-  if (ranked.anchor === '') {
-    return {
-      document: title,
-      type: DocumentType.Title,
-      page: undefined,
-      metadata: positionsOf(title.t, ranked.terms),
-      tokens,
-    };
-  }
-  const text = excerpt(ranked.text.replace(/\s+/g, ' '), ranked.terms) || ranked.heading;
+  const document: TitleDocument =
+    ranked.anchor === ''
+      ? title
+      : { ...title, h: `#${ranked.anchor}`, b: [...(title.b ?? []), ranked.heading] };
   return {
-    // Ids above the plugin's own keep React's keys on the search page unique.
-    document: { i: id, t: text, s: ranked.heading, u: title.u, h: `#${ranked.anchor}`, p: title.i },
-    type: DocumentType.Content,
-    page: title,
-    metadata: positionsOf(text, ranked.terms),
+    document,
+    type: DocumentType.Title,
+    page: undefined,
+    metadata: positionsOf(title.t, ranked.terms),
     tokens,
   };
 }
