@@ -7,6 +7,8 @@
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
 import { readCatalogue } from './catalogue';
+import { catalogueFilters } from './filters';
+import { cardFacts } from './facts';
 import { commandsByManager } from '../../config/package-manager-commands';
 import { CATALOGUE_PLUGIN_NAME, installCommand, PLUGINS_PAGE_PATH, type Catalogue } from './model';
 
@@ -46,7 +48,12 @@ export default function pluginCatalogue(
       const installCommands = Object.fromEntries(
         entries.map((entry) => [entry.name, commandsByManager(installCommand(entry))]),
       );
-      return { entries, installCommands };
+      return {
+        entries,
+        installCommands,
+        filters: catalogueFilters(entries),
+        facts: Object.fromEntries(entries.map((entry) => [entry.name, cardFacts(entry)])),
+      };
     },
 
     async contentLoaded({ content, actions }) {
