@@ -12,7 +12,7 @@ import {
 } from './model';
 import { providedFeatures, requiredFeatures } from './filters';
 
-const NOTHING = 'Nothing beyond Node.js';
+const NOTHING = 'Nothing';
 
 /** Labels of the features, with executors and triggers named one by one. */
 function describe(features: Feature[], entry: CatalogueEntry): string[] {

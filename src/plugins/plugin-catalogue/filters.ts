@@ -114,6 +114,24 @@ export function matchesSelector(
 }
 
 /**
+ * The styles of the filters and of the cards' facts. They are part of the page's own stylesheet
+ * rather than a CSS module because Docusaurus puts every CSS module in the one stylesheet all
+ * pages load. The filters need :has(); where it is missing they would do nothing, so they are not
+ * shown (and every card is).
+ */
+const PAGE_RULES = `
+[data-catalogue-filters]{display:none;margin:0 0 2rem;padding:1rem 1.25rem;border:1px solid var(--weft-border);border-radius:var(--ifm-global-radius)}
+@supports selector(:has(*)){[data-catalogue-filters]{display:flex;flex-wrap:wrap;gap:1rem 2rem}}
+[data-catalogue-filters]>legend{padding:0 .25rem;font-weight:600}
+[data-catalogue-filters] fieldset{display:flex;flex-wrap:wrap;flex-basis:100%;gap:.25rem 1rem;margin:0;padding:0;border:0}
+[data-catalogue-filters] label{cursor:pointer}
+[data-catalogue-filters]>label{display:flex;flex-direction:column;gap:.25rem;max-width:100%}
+[data-catalogue-filters] select{max-width:100%;padding:.3rem;font:inherit}
+[data-facts]{margin:0 0 1rem;font-size:.9rem}
+[data-facts] dt{margin-top:.4rem;font-weight:600}
+[data-facts] dd{margin:0;color:var(--weft-text-muted);overflow-wrap:anywhere}`.trim();
+
+/**
  * Hides each card the checked filters do not match, each kind's section when none of its cards
  * match, and shows the empty message when no card does. Values come from validated metadata
  * (package names, kinds and feature ids: no quotes or angle brackets), so they are safe inside
@@ -138,7 +156,7 @@ export function filterStylesheet(
   rules.push(
     `${root}:not(${[...selectorOf.values()].join(',')}) [data-catalogue-empty]{display:block}`,
   );
-  return rules.join('\n');
+  return [PAGE_RULES, ...rules].join('\n');
 }
 
 export function catalogueFilters(list: readonly CatalogueEntry[]): CatalogueFilters {

@@ -6,7 +6,6 @@ import {
   type CatalogueFilters as Filters,
   type PackageKind,
 } from '@site/src/plugins/plugin-catalogue/model';
-import styles from './CatalogueFilters.module.css';
 
 interface CatalogueFiltersProps {
   kinds: { kind: PackageKind; title: string }[];
@@ -17,7 +16,8 @@ interface CatalogueFiltersProps {
 /**
  * Filters by kind, by capability or service provided or required, and by the packages a chosen
  * one works with. Native radio buttons and selects: keyboard, labels and screen readers come with
- * them, and the page's generated stylesheet applies the choice without any script.
+ * them, and the page's generated stylesheet applies the choice without any script. Their styles
+ * are in that stylesheet too (plugin-catalogue/filters.ts), which only this page loads.
  */
 export default function CatalogueFilters({
   kinds,
@@ -25,9 +25,9 @@ export default function CatalogueFilters({
   filters,
 }: CatalogueFiltersProps): ReactNode {
   return (
-    <fieldset className={styles.filters} data-catalogue-filters>
-      <legend className={styles.legend}>Filter packages</legend>
-      <fieldset className={styles.kinds}>
+    <fieldset data-catalogue-filters>
+      <legend>Filter packages</legend>
+      <fieldset>
         <legend>Kind</legend>
         {[{ kind: ANY, title: 'Any' }, ...kinds].map(({ kind, title }) => (
           <label key={kind}>
@@ -41,7 +41,7 @@ export default function CatalogueFilters({
           </label>
         ))}
       </fieldset>
-      <label className={styles.select}>
+      <label>
         Capability or service
         <select name={FILTER_NAMES.feature} defaultValue={ANY}>
           <option value={ANY}>Any</option>
@@ -61,7 +61,7 @@ export default function CatalogueFilters({
           </optgroup>
         </select>
       </label>
-      <label className={styles.select}>
+      <label>
         Works with
         <select name={FILTER_NAMES.worksWith} defaultValue={ANY}>
           <option value={ANY}>Any package</option>

@@ -29,7 +29,7 @@ export default function PackageCard({
         <code>{entry.name}</code>
       </p>
       <p className={styles.description}>{entry.description}</p>
-      <dl className={styles.facts}>
+      <dl data-facts>
         {facts.map((fact) => (
           <div key={fact.term}>
             <dt>{fact.term}</dt>
