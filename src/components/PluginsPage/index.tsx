@@ -63,7 +63,7 @@ export default function PluginsPage({ catalogue }: { catalogue: Catalogue }): Re
               entries={catalogue.entries}
               filters={catalogue.filters}
             />
-            <p className={styles.noMatch} data-catalogue-empty role="status">
+            <p data-catalogue-empty role="status">
               No package matches these filters. Choose &ldquo;Any&rdquo; in one of them to see more.
             </p>
             {groups.map((group) => (

@@ -127,6 +127,7 @@ const PAGE_RULES = `
 [data-catalogue-filters] label{cursor:pointer}
 [data-catalogue-filters]>label{display:flex;flex-direction:column;gap:.25rem;max-width:100%}
 [data-catalogue-filters] select{max-width:100%;padding:.3rem;font:inherit}
+[data-catalogue-empty]{display:none;color:var(--weft-text-muted)}
 [data-facts]{margin:0 0 1rem;font-size:.9rem}
 [data-facts] dt{margin-top:.4rem;font-weight:600}
 [data-facts] dd{margin:0;color:var(--weft-text-muted);overflow-wrap:anywhere}`.trim();
