@@ -6,7 +6,7 @@ import {
   KIND_TITLES,
   PACKAGE_KINDS,
   type Catalogue,
-  type CatalogueEntry,
+  type CatalogueCard,
 } from '@site/src/plugins/plugin-catalogue/model';
 import CatalogueFilters from './_components/CatalogueFilters';
 import KindSection from './_components/KindSection';
@@ -17,7 +17,7 @@ const TITLE = 'Plugins';
 const DESCRIPTION =
   'First-party Weft packages: the core runtime, model providers, memory providers, plugins and tooling.';
 
-function groupByKind(entries: readonly CatalogueEntry[]) {
+function groupByKind(entries: readonly CatalogueCard[]) {
   return PACKAGE_KINDS.map((kind) => ({
     kind,
     title: KIND_TITLES[kind],

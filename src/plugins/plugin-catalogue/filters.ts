@@ -165,7 +165,6 @@ export function catalogueFilters(list: readonly CatalogueEntry[]): CatalogueFilt
   return {
     provides: choices('provides', list, providedFeatures),
     requires: choices('requires', list, requiredFeatures),
-    worksWith: relations,
     css: filterStylesheet(list, relations),
   };
 }

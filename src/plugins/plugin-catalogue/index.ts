@@ -10,7 +10,13 @@ import { readCatalogue } from './catalogue';
 import { catalogueFilters } from './filters';
 import { cardFacts } from './facts';
 import { commandsByManager } from '../../config/package-manager-commands';
-import { CATALOGUE_PLUGIN_NAME, installCommand, PLUGINS_PAGE_PATH, type Catalogue } from './model';
+import {
+  CATALOGUE_PLUGIN_NAME,
+  catalogueCard,
+  installCommand,
+  PLUGINS_PAGE_PATH,
+  type Catalogue,
+} from './model';
 
 export interface PluginCatalogueOptions {
   /** Folder holding one sub-folder per package, relative to the site. */
@@ -49,7 +55,7 @@ export default function pluginCatalogue(
         entries.map((entry) => [entry.name, commandsByManager(installCommand(entry))]),
       );
       return {
-        entries,
+        entries: entries.map(catalogueCard),
         installCommands,
         filters: catalogueFilters(entries),
         facts: Object.fromEntries(entries.map((entry) => [entry.name, cardFacts(entry)])),

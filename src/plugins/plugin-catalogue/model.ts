@@ -150,8 +150,6 @@ export interface CatalogueFilters {
   /** Choices of the capability filter, those provided first, then those required. */
   provides: FeatureChoice[];
   requires: FeatureChoice[];
-  /** By package name: the directories of the packages it works with, itself included. */
-  worksWith: Record<string, string[]>;
   /**
    * The stylesheet that shows the cards the checked filters match (and the empty message when
    * none do): generated selectors, no script.
@@ -165,9 +163,23 @@ export interface CardFact {
   items: string[];
 }
 
+/**
+ * The part of an entry the page's markup uses. What a package provides and requires reaches the
+ * page as its card's facts and as the filters' stylesheet, so the page's data carries it once.
+ */
+export type CatalogueCard = Pick<
+  CatalogueEntry,
+  'name' | 'version' | 'description' | 'keywords' | 'kind' | 'displayName' | 'directory'
+>;
+
+export function catalogueCard(entry: CatalogueEntry): CatalogueCard {
+  const { name, version, description, keywords, kind, displayName, directory } = entry;
+  return { name, version, description, keywords, kind, displayName, directory };
+}
+
 /** What the plugin loads and hands the plugins page as its `catalogue` prop. */
 export interface Catalogue {
-  entries: CatalogueEntry[];
+  entries: CatalogueCard[];
   /**
    * Each package's install command in every package manager's words, by package name: made at
    * build time, so the page's bundle holds no conversion code.

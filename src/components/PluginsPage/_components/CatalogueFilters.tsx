@@ -2,14 +2,14 @@ import type { ReactNode } from 'react';
 import {
   ANY,
   FILTER_NAMES,
-  type CatalogueEntry,
+  type CatalogueCard,
   type CatalogueFilters as Filters,
   type PackageKind,
 } from '@site/src/plugins/plugin-catalogue/model';
 
 interface CatalogueFiltersProps {
   kinds: { kind: PackageKind; title: string }[];
-  entries: CatalogueEntry[];
+  entries: CatalogueCard[];
   filters: Filters;
 }
 

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { CommandsByManager } from '@site/src/config/package-managers';
 import type {
   CardFact,
-  CatalogueEntry,
+  CatalogueCard,
   PackageKind,
 } from '@site/src/plugins/plugin-catalogue/model';
 import PackageCard from './PackageCard';
@@ -11,7 +11,7 @@ import styles from './KindSection.module.css';
 interface KindSectionProps {
   kind: PackageKind;
   title: string;
-  entries: CatalogueEntry[];
+  entries: CatalogueCard[];
   installCommands: Record<string, CommandsByManager>;
   facts: Record<string, CardFact[]>;
 }

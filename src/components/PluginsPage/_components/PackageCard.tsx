@@ -2,11 +2,11 @@ import type { ReactNode } from 'react';
 import Link from '@docusaurus/Link';
 import { packageSourceUrl } from '@site/src/data/site';
 import { PACKAGE_MANAGERS, type CommandsByManager } from '@site/src/config/package-managers';
-import type { CardFact, CatalogueEntry } from '@site/src/plugins/plugin-catalogue/model';
+import type { CardFact, CatalogueCard } from '@site/src/plugins/plugin-catalogue/model';
 import styles from './PackageCard.module.css';
 
 interface PackageCardProps {
-  entry: CatalogueEntry;
+  entry: CatalogueCard;
   /** Missing only if the catalogue data and the page disagree; the card then shows none. */
   installCommands: CommandsByManager | undefined;
   /** What it provides and requires, its core versions and runtimes, in words. */
