@@ -66,10 +66,12 @@ for (const viewport of [
       const chat = page.locator('article[data-package="plugin-chat"] dl');
       await expect(chat).toContainText('Trigger chat/message');
       await expect(chat).toContainText('Capability text-generation');
-      // No card is wider than the screen.
-      const widest = await cards.evaluateAll((all) =>
-        Math.max(...all.map((card) => card.getBoundingClientRect().right)),
-      );
+      // Neither a card nor a filter reaches past the screen's edge.
+      const widest = await page
+        .locator('article[data-package], [data-catalogue-filters], [data-catalogue-filters] *')
+        .evaluateAll((all) =>
+          Math.max(...all.map((element) => element.getBoundingClientRect().right)),
+        );
       expect(widest).toBeLessThanOrEqual(viewport.width);
     });
 

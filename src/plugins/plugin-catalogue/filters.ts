@@ -116,17 +116,18 @@ export function matchesSelector(
 /**
  * The styles of the filters and of the cards' facts. They are part of the page's own stylesheet
  * rather than a CSS module because Docusaurus puts every CSS module in the one stylesheet all
- * pages load. The filters need :has(); where it is missing they would do nothing, so they are not
+ * pages load. Fieldsets are as wide as their content unless told otherwise (min-width), which at
+ * 375 px is wider than the screen. The filters need :has(); where it is missing they would do nothing, so they are not
  * shown (and every card is).
  */
 const PAGE_RULES = `
-[data-catalogue-filters]{display:none;margin:0 0 2rem;padding:1rem 1.25rem;border:1px solid var(--weft-border);border-radius:var(--ifm-global-radius)}
+[data-catalogue-filters]{display:none;min-width:0;margin:0 0 2rem;padding:1rem 1.25rem;border:1px solid var(--weft-border);border-radius:var(--ifm-global-radius)}
 @supports selector(:has(*)){[data-catalogue-filters]{display:flex;flex-wrap:wrap;gap:1rem 2rem}}
 [data-catalogue-filters]>legend{padding:0 .25rem;font-weight:600}
-[data-catalogue-filters] fieldset{display:flex;flex-wrap:wrap;flex-basis:100%;gap:.25rem 1rem;margin:0;padding:0;border:0}
+[data-catalogue-filters] fieldset{display:flex;flex-wrap:wrap;flex-basis:100%;min-width:0;gap:.25rem 1rem;margin:0;padding:0;border:0}
 [data-catalogue-filters] label{cursor:pointer}
-[data-catalogue-filters]>label{display:flex;flex-direction:column;gap:.25rem;max-width:100%}
-[data-catalogue-filters] select{max-width:100%;padding:.3rem;font:inherit}
+[data-catalogue-filters]>label{display:flex;flex:1 1 14rem;flex-direction:column;gap:.25rem;min-width:0}
+[data-catalogue-filters] select{width:100%;padding:.3rem;font:inherit}
 [data-catalogue-empty]{display:none;color:var(--weft-text-muted)}
 [data-facts]{margin:0 0 1rem;font-size:.9rem}
 [data-facts] dt{margin-top:.4rem;font-weight:600}
