@@ -53,14 +53,16 @@ const CSS_GZIP_BUDGET = 15_600;
  * code block and so on; the page's Markdown and the sidebar data are not counted, so writing
  * docs never breaks this), measured on 2026-11-23: 20,651 on docs and API pages once the code
  * block stopped loading Prism on a first visit (its 33,800-byte chunk was one of them before), 7,265 on the home
- * page, 1,561 on the plugins page.
+ * page, 1,561 on the plugins page; 1,735 there before the catalogue's filters and card facts, 2,349
+ * with them on 2026-11-25 (the filters' markup and the facts' list; their rules are the page's data,
+ * generated at build time, and no script was added: the first-load JavaScript stayed at 112,880).
  */
 const ROUTE_COMPONENTS_GZIP_BUDGET: Record<FirstLoadPage, number> = {
   '/': 7_600,
   '/docs/getting-started/': 21_200,
   '/api/classes/Runtime/': 21_200,
   '/api/': 21_200,
-  '/plugins/': 1_800,
+  '/plugins/': 2_500,
 };
 
 beforeAll(assertBuildExists);

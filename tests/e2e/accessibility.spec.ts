@@ -5,16 +5,33 @@
  * fix. (axe's AAA and experimental rules, off by default in axe itself, are not enabled.)
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { waitForHydration } from './support/shell';
 
-const pages = [
+interface PageState {
+  name: string;
+  path: string;
+  /** Brings the page into the state to check, after hydration. */
+  prepare?: (page: Page) => Promise<void>;
+}
+
+const pages: PageState[] = [
   { name: 'home', path: '/' },
   { name: 'docs page', path: '/docs/building-plugins/executors/' },
   { name: 'docs page with diagrams', path: '/docs/concepts/how-a-task-runs/' },
   { name: 'API page', path: '/api/classes/Runtime/' },
   { name: 'API index', path: '/api/' },
   { name: 'plugins page', path: '/plugins/' },
+  {
+    // The catalogue filtered: some kinds hidden, then none left and the empty message shown.
+    name: 'plugins page with no package matching its filters',
+    path: '/plugins/',
+    prepare: async (page) => {
+      await page.getByRole('radio', { name: 'Memory providers' }).check();
+      await page.getByRole('combobox', { name: 'Works with' }).selectOption('plugin-chat');
+      await expect(page.getByText('No package matches these filters.')).toBeVisible();
+    },
+  },
   { name: 'bounty page', path: '/docs/bounty-program/' },
   { name: 'transforms guide', path: '/docs/capabilities/transforms/' },
   { name: 'not-found page', path: '/no-such-page/' },
@@ -29,10 +46,11 @@ for (const viewport of [
     // All of axe's rules on a long docs page take most of a minute on a shared two-core machine.
     test.slow();
 
-    for (const { name, path } of pages) {
+    for (const { name, path, prepare } of pages) {
       test(`the ${name} has no axe violations, best practices included`, async ({ page }) => {
         await page.goto(path);
         await waitForHydration(page);
+        await prepare?.(page);
         // No tag filter: every rule axe enables by default, best practices included.
         const results = await new AxeBuilder({ page }).analyze();
         const violations = results.violations.map(

@@ -17,9 +17,22 @@ function manifest(overrides: Record<string, unknown> = {}): Record<string, unkno
     version: '0.1.0',
     description: 'OpenAI model provider for Weft.',
     keywords: ['weft', 'model-provider', 'openai'],
-    weft: { kind: 'model-provider', displayName: 'OpenAI' },
+    engines: { node: '^20.19.0 || ^22.12.0 || ^24.0.0' },
+    peerDependencies: { '@weft/core': '^0.1.0' },
+    weft: {
+      kind: 'model-provider',
+      displayName: 'OpenAI',
+      provides: { capabilities: ['text-generation'] },
+      requires: { services: ['openai-compatible-api'] },
+      runtimes: ['node'],
+    },
     ...overrides,
   };
+}
+
+/** The test manifest's weft field with some fields replaced (undefined removes one). */
+function weft(overrides: Record<string, unknown>): Record<string, unknown> {
+  return { weft: { ...(manifest().weft as Record<string, unknown>), ...overrides } };
 }
 
 function expectCatalogueError(run: () => unknown, field: string, problem: RegExp): void {
@@ -46,7 +59,72 @@ describe('validatePackage', () => {
       kind: 'model-provider',
       displayName: 'OpenAI',
       directory: 'model-openai',
+      provides: {
+        capabilities: ['text-generation'],
+        services: [],
+        executors: [],
+        triggers: [],
+      },
+      // A package that loads core needs a runtime; that requirement is read, not declared.
+      requires: { capabilities: [], services: ['runtime', 'openai-compatible-api'] },
+      runtimes: ['node'],
+      coreVersions: '^0.1.0',
+      nodeVersions: '^20.19.0 || ^22.12.0 || ^24.0.0',
     });
+  });
+
+  it('reads the core versions from a direct dependency when there is no peer dependency', () => {
+    const entry = validatePackage(
+      'model-openai',
+      manifest({ peerDependencies: undefined, dependencies: { '@weft/core': '0.1.0' } }),
+    );
+    expect(entry.coreVersions).toBe('0.1.0');
+  });
+
+  it('gives a package that does not load core no core versions and no runtime requirement', () => {
+    const entry = validatePackage('model-openai', manifest({ peerDependencies: undefined }));
+    expect(entry.coreVersions).toBeUndefined();
+    expect(entry.requires.services).toEqual(['openai-compatible-api']);
+  });
+
+  it('gives core its own version, and requires it to provide the runtime', () => {
+    const core = manifest({
+      name: '@weft/core',
+      version: '0.2.0',
+      peerDependencies: undefined,
+      ...weft({ kind: 'core', provides: { services: ['runtime'] }, requires: undefined }),
+    });
+    expect(validatePackage('model-openai', core)).toMatchObject({
+      coreVersions: '0.2.0',
+      requires: { capabilities: [], services: [] },
+    });
+    expectCatalogueError(
+      () => validatePackage('model-openai', { ...core, ...weft({ kind: 'core', provides: {} }) }),
+      'weft.provides.services',
+      /must include "runtime"/,
+    );
+  });
+
+  it('treats absent provides and requires as empty', () => {
+    const entry = validatePackage(
+      'model-openai',
+      manifest(weft({ provides: undefined, requires: undefined })),
+    );
+    expect(entry.provides).toEqual({ capabilities: [], services: [], executors: [], triggers: [] });
+    expect(entry.requires).toEqual({ capabilities: [], services: ['runtime'] });
+  });
+
+  it('accepts executor and trigger names with parts the user chooses', () => {
+    const entry = validatePackage(
+      'model-openai',
+      manifest(
+        weft({
+          provides: { executors: ['<plugin id>/<server>.<tool>'], triggers: ['chat/message'] },
+        }),
+      ),
+    );
+    expect(entry.provides.executors).toEqual(['<plugin id>/<server>.<tool>']);
+    expect(entry.provides.triggers).toEqual(['chat/message']);
   });
 
   it('removes duplicate keywords', () => {
@@ -62,16 +140,47 @@ describe('validatePackage', () => {
     ['description', { description: 42 }, /non-empty string/],
     ['keywords', { keywords: undefined }, /is missing/],
     ['keywords', { keywords: [] }, /non-empty array/],
-    ['keywords', { keywords: ['ok', 3] }, /non-empty array/],
+    ['keywords[1]', { keywords: ['ok', 3] }, /non-empty string/],
     ['weft', { weft: undefined }, /is missing/],
     ['weft', { weft: 'plugin' }, /must be an object/],
-    ['weft.kind', { weft: { displayName: 'OpenAI' } }, /is missing/],
+    ['weft.kind', weft({ kind: undefined }), /is missing/],
+    ['weft.kind', weft({ kind: 'provider' }), /must be one of core, model-provider/],
+    ['weft.displayName', weft({ displayName: undefined }), /is missing/],
+    ['engines', { engines: undefined }, /is missing/],
+    ['engines.node', { engines: {} }, /is missing/],
+    ['weft.runtimes', weft({ runtimes: undefined }), /is missing/],
+    ['weft.runtimes', weft({ runtimes: [] }), /at least one runtime/],
+    ['weft.runtimes[0]', weft({ runtimes: ['deno'] }), /must be one of node, browser, got "deno"/],
+    ['weft.runtimes', weft({ runtimes: ['node', 'node'] }), /must not repeat/],
     [
-      'weft.kind',
-      { weft: { kind: 'provider', displayName: 'OpenAI' } },
-      /must be one of core, model-provider/,
+      'weft.provides.capabilities[0]',
+      weft({ provides: { capabilities: ['embeddings'] } }),
+      /must be one of text-generation, got "embeddings"/,
     ],
-    ['weft.displayName', { weft: { kind: 'plugin' } }, /is missing/],
+    [
+      'weft.requires.services[1]',
+      weft({ requires: { services: ['postgresql', 'postgres'] } }),
+      /must be one of runtime, memory, .*got "postgres"/,
+    ],
+    [
+      'weft.requires.services[0]',
+      weft({ requires: { services: ['runtime'] } }),
+      /read from the dependency on @weft\/core/,
+    ],
+    ['weft.provides', weft({ provides: ['memory'] }), /must be an object/],
+    ['weft.provides.executors', weft({ provides: { executors: 'reply' } }), /must be an array/],
+    [
+      'weft.provides.executors[0]',
+      weft({ provides: { executors: ['reply'] } }),
+      /<plugin id>\/<name>/,
+    ],
+    [
+      'weft.provides.services',
+      weft({ provides: { services: ['memory', 'memory'] } }),
+      /must not repeat/,
+    ],
+    ['weft.provide', weft({ provide: {} }), /is not a known field/],
+    ['weft.provides.capability', weft({ provides: { capability: [] } }), /is not a known field/],
   ])('rejects an invalid %s', (field, overrides, problem) => {
     expectCatalogueError(
       () => validatePackage('model-openai', manifest(overrides)),
@@ -94,6 +203,11 @@ describe('sortCatalogue', () => {
     kind,
     displayName,
     directory: displayName.toLowerCase(),
+    provides: { capabilities: [], services: [], executors: [], triggers: [] },
+    requires: { capabilities: [], services: [] },
+    runtimes: ['node'],
+    coreVersions: '1.0.0',
+    nodeVersions: '>=20',
   });
 
   it('orders by kind, then by display name', () => {
@@ -140,7 +254,12 @@ describe('readCatalogue', () => {
       manifest({
         name: '@weft/core',
         description: 'The Weft runtime.',
-        weft: { kind: 'core', displayName: 'Core' },
+        weft: {
+          kind: 'core',
+          displayName: 'Core',
+          provides: { services: ['runtime'] },
+          runtimes: ['node'],
+        },
       }),
     );
     await mkdir(path.join(packagesDir, 'scratch'));

@@ -6,8 +6,9 @@ import {
   KIND_TITLES,
   PACKAGE_KINDS,
   type Catalogue,
-  type CatalogueEntry,
+  type CatalogueCard,
 } from '@site/src/plugins/plugin-catalogue/model';
+import CatalogueFilters from './_components/CatalogueFilters';
 import KindSection from './_components/KindSection';
 import PackageManagerSwitch from './_components/PackageManagerSwitch';
 import styles from './styles.module.css';
@@ -16,7 +17,7 @@ const TITLE = 'Plugins';
 const DESCRIPTION =
   'First-party Weft packages: the core runtime, model providers, memory providers, plugins and tooling.';
 
-function groupByKind(entries: readonly CatalogueEntry[]) {
+function groupByKind(entries: readonly CatalogueCard[]) {
   return PACKAGE_KINDS.map((kind) => ({
     kind,
     title: KIND_TITLES[kind],
@@ -29,7 +30,9 @@ export default function PluginsPage({ catalogue }: { catalogue: Catalogue }): Re
 
   return (
     <Layout title={TITLE} description={DESCRIPTION}>
-      <main className={`container margin-vert--xl ${styles.page}`}>
+      <main className={`container margin-vert--xl ${styles.page}`} data-catalogue>
+        {/* The filters' rules, generated at build time from the catalogue (plugin-catalogue/filters.ts). */}
+        <style dangerouslySetInnerHTML={{ __html: catalogue.filters.css }} />
         <header className={styles.header}>
           <h1>{TITLE}</h1>
           <p className={styles.lead}>
@@ -37,6 +40,12 @@ export default function PluginsPage({ catalogue }: { catalogue: Catalogue }): Re
             itself in its own <code>package.json</code>; this page is built from those descriptions.
             To write your own, start with <Link to="/docs/building-plugins/">Building plugins</Link>
             .
+          </p>
+          <p className={styles.lead}>
+            Each card says what the package provides and what it requires, the core versions it
+            works with and where it runs. Filter by kind, by a capability or service, or by the
+            packages a chosen one works with: those whose requirements it meets, or that meet its
+            own.
           </p>
           <p className={styles.lead}>
             Each card shows the command that installs the package, or creates a project.{' '}
@@ -48,9 +57,24 @@ export default function PluginsPage({ catalogue }: { catalogue: Catalogue }): Re
         {groups.length === 0 ? (
           <p className={styles.empty}>No first-party packages are published yet.</p>
         ) : (
-          groups.map((group) => (
-            <KindSection key={group.kind} {...group} installCommands={catalogue.installCommands} />
-          ))
+          <>
+            <CatalogueFilters
+              kinds={groups.map(({ kind, title }) => ({ kind, title }))}
+              entries={catalogue.entries}
+              filters={catalogue.filters}
+            />
+            <p data-catalogue-empty role="status">
+              No package matches these filters. Choose &ldquo;Any&rdquo; in one of them to see more.
+            </p>
+            {groups.map((group) => (
+              <KindSection
+                key={group.kind}
+                {...group}
+                installCommands={catalogue.installCommands}
+                facts={catalogue.facts}
+              />
+            ))}
+          </>
         )}
       </main>
     </Layout>

@@ -3,15 +3,33 @@
  * package.json. Pure functions, so the rules are unit-tested
  * (tests/unit/plugin-catalogue.test.ts) apart from Docusaurus.
  *
- * Each package declares, beside name, version, description and keywords:
+ * Each package declares, beside name, version, description, keywords and engines, a "weft"
+ * field; the contributing guide's "Catalogue metadata" table lists its fields:
  *
- *   "weft": { "kind": "model-provider", "displayName": "OpenAI" }
+ *   "weft": {
+ *     "kind": "model-provider",
+ *     "displayName": "OpenAI",
+ *     "provides": { "capabilities": ["text-generation"] },
+ *     "requires": { "services": ["openai-compatible-api"] },
+ *     "runtimes": ["node"]
+ *   }
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CREATE_PACKAGE, PACKAGE_KINDS, type CatalogueEntry, type PackageKind } from './model';
+import * as z from 'zod';
+import {
+  CAPABILITY_IDS,
+  CREATE_PACKAGE,
+  PACKAGE_KINDS,
+  RUNTIMES,
+  SERVICE_IDS,
+  type CatalogueEntry,
+  type ServiceId,
+} from './model';
 
 export * from './model';
+
+const CORE_PACKAGE = '@weft/core';
 
 export class CatalogueError extends Error {
   constructor(
@@ -22,89 +40,154 @@ export class CatalogueError extends Error {
     super(
       `packages/${directory}/package.json: ${field} ${problem}. ` +
         'Every first-party package describes itself for the plugins page with "name", "version", ' +
-        `"description", "keywords" and "weft": { "kind": one of ${PACKAGE_KINDS.join(', ')}, "displayName" }.`,
+        '"description", "keywords", "engines" and "weft": { "kind", "displayName", "provides", ' +
+        '"requires", "runtimes" } (see "Catalogue metadata" in docs/contributing-guide.md).',
     );
     this.name = 'CatalogueError';
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** The problem zod reports, in the words of the rest of the catalogue's errors. */
+function missingOr(problem: string) {
+  return (issue: { input: unknown }) => (issue.input === undefined ? 'is missing' : problem);
 }
 
-function requireString(
-  directory: string,
-  source: Record<string, unknown>,
-  field: string,
-  label = field,
-): string {
-  const value = source[field];
-  if (value === undefined) {
-    throw new CatalogueError(directory, label, 'is missing');
+const text = z
+  .string({ error: missingOr('must be a non-empty string') })
+  .trim()
+  .min(1, 'must be a non-empty string');
+
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, {
+    error: (issue) =>
+      issue.input === undefined
+        ? 'is missing'
+        : `must be one of ${values.join(', ')}, got ${JSON.stringify(issue.input)}`,
+  });
+
+/** A list without repeats; an absent list is an empty one. */
+const listOf = <T extends z.ZodType<string>>(item: T) =>
+  z
+    .array(item, { error: 'must be an array' })
+    .refine((items) => new Set(items).size === items.length, 'must not repeat an item')
+    .default([]);
+
+/** `<plugin id>/<name>`, as pipelines and the runtime's logs write executors and triggers. */
+const pluginMember = z
+  .string()
+  .regex(
+    /^(?:[\w.-]|<[\w .-]+>)+\/(?:[\w.-]|<[\w .-]+>)+$/,
+    'must name an executor or trigger as <plugin id>/<name> (letters, digits, _ . - and <…> for a part the user chooses)',
+  );
+
+const versionRanges = z.record(z.string(), z.string()).optional();
+
+const weftField = z.strictObject(
+  {
+    kind: oneOf(PACKAGE_KINDS),
+    displayName: text,
+    provides: z
+      .strictObject(
+        {
+          capabilities: listOf(oneOf(CAPABILITY_IDS)),
+          services: listOf(oneOf(SERVICE_IDS as [ServiceId, ...ServiceId[]])),
+          executors: listOf(pluginMember),
+          triggers: listOf(pluginMember),
+        },
+        { error: 'must be an object' },
+      )
+      .default({ capabilities: [], services: [], executors: [], triggers: [] }),
+    requires: z
+      .strictObject(
+        {
+          capabilities: listOf(oneOf(CAPABILITY_IDS)),
+          services: listOf(
+            oneOf(SERVICE_IDS as [ServiceId, ...ServiceId[]]).refine(
+              (service) => service !== 'runtime',
+              'is read from the dependency on @weft/core, not declared',
+            ),
+          ),
+        },
+        { error: 'must be an object' },
+      )
+      .default({ capabilities: [], services: [] }),
+    runtimes: z
+      .array(oneOf(RUNTIMES), { error: missingOr('must be an array') })
+      .min(1, 'must name at least one runtime')
+      .refine((items) => new Set(items).size === items.length, 'must not repeat an item'),
+  },
+  { error: missingOr('must be an object') },
+);
+
+const manifestSchema = z.object(
+  {
+    name: text.refine(
+      (name) => name.startsWith('@weft/') || name === CREATE_PACKAGE,
+      `must be in the @weft scope (or be ${CREATE_PACKAGE})`,
+    ),
+    version: text,
+    description: text,
+    keywords: z
+      .array(text, { error: missingOr('must be a non-empty array of non-empty strings') })
+      .min(1, 'must be a non-empty array of non-empty strings'),
+    engines: z.object(
+      { node: text },
+      { error: missingOr('must be an object naming the Node.js versions supported') },
+    ),
+    dependencies: versionRanges,
+    peerDependencies: versionRanges,
+    weft: weftField,
+  },
+  { error: 'must contain a JSON object' },
+);
+
+/** Field path as package.json writes it: `weft.provides.capabilities[0]`. */
+function fieldOf(issuePath: readonly PropertyKey[], keys: readonly string[] = []): string {
+  let field = '';
+  for (const part of [...issuePath, ...keys.slice(0, 1)]) {
+    field += typeof part === 'number' ? `[${part}]` : `${field ? '.' : ''}${String(part)}`;
   }
-  if (typeof value !== 'string' || value.trim() === '') {
-    throw new CatalogueError(directory, label, 'must be a non-empty string');
-  }
-  return value.trim();
+  return field || 'the file';
 }
 
 /** Checks one parsed package.json and returns its catalogue entry, or throws a CatalogueError. */
 export function validatePackage(directory: string, manifest: unknown): CatalogueEntry {
-  if (!isRecord(manifest)) {
-    throw new CatalogueError(directory, 'the file', 'must contain a JSON object');
+  const parsed = manifestSchema.safeParse(manifest);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    if (issue.code === 'unrecognized_keys') {
+      throw new CatalogueError(directory, fieldOf(issue.path, issue.keys), 'is not a known field');
+    }
+    throw new CatalogueError(directory, fieldOf(issue.path), issue.message);
   }
-  const name = requireString(directory, manifest, 'name');
-  if (!name.startsWith('@weft/') && name !== CREATE_PACKAGE) {
-    throw new CatalogueError(
-      directory,
-      'name',
-      `must be in the @weft scope (or be ${CREATE_PACKAGE}), got "${name}"`,
-    );
+  const { name, version, description, keywords, engines, weft } = parsed.data;
+  const coreVersions =
+    name === CORE_PACKAGE
+      ? version
+      : (parsed.data.peerDependencies?.[CORE_PACKAGE] ?? parsed.data.dependencies?.[CORE_PACKAGE]);
+  if (name === CORE_PACKAGE && !weft.provides.services.includes('runtime')) {
+    throw new CatalogueError(directory, 'weft.provides.services', 'must include "runtime"');
   }
-  const version = requireString(directory, manifest, 'version');
-  const description = requireString(directory, manifest, 'description');
-
-  const keywords = manifest.keywords;
-  if (keywords === undefined) {
-    throw new CatalogueError(directory, 'keywords', 'is missing');
-  }
-  if (
-    !Array.isArray(keywords) ||
-    keywords.length === 0 ||
-    !keywords.every((keyword) => typeof keyword === 'string' && keyword.trim() !== '')
-  ) {
-    throw new CatalogueError(
-      directory,
-      'keywords',
-      'must be a non-empty array of non-empty strings',
-    );
-  }
-
-  const weft = manifest.weft;
-  if (weft === undefined) {
-    throw new CatalogueError(directory, 'weft', 'is missing');
-  }
-  if (!isRecord(weft)) {
-    throw new CatalogueError(directory, 'weft', 'must be an object');
-  }
-  const kind = requireString(directory, weft, 'kind', 'weft.kind');
-  if (!(PACKAGE_KINDS as readonly string[]).includes(kind)) {
-    throw new CatalogueError(
-      directory,
-      'weft.kind',
-      `must be one of ${PACKAGE_KINDS.join(', ')}, got "${kind}"`,
-    );
-  }
-  const displayName = requireString(directory, weft, 'displayName', 'weft.displayName');
-
   return {
     name,
     version,
     description,
-    keywords: [...new Set((keywords as string[]).map((keyword) => keyword.trim()))],
-    kind: kind as PackageKind,
-    displayName,
+    keywords: [...new Set(keywords)],
+    kind: weft.kind,
+    displayName: weft.displayName,
     directory,
+    provides: weft.provides,
+    requires: {
+      capabilities: weft.requires.capabilities,
+      // Every package that loads core needs a runtime to be plugged into.
+      services:
+        coreVersions !== undefined && name !== CORE_PACKAGE
+          ? ['runtime', ...weft.requires.services]
+          : weft.requires.services,
+    },
+    runtimes: weft.runtimes,
+    coreVersions,
+    nodeVersions: engines.node,
   };
 }
 
@@ -135,9 +218,9 @@ export async function readCatalogue(packagesDir: string): Promise<CatalogueResul
   const entries: CatalogueEntry[] = [];
   const errors: CatalogueError[] = [];
   for (const directory of folders) {
-    let text: string;
+    let content: string;
     try {
-      text = await readFile(path.join(packagesDir, directory, 'package.json'), 'utf8');
+      content = await readFile(path.join(packagesDir, directory, 'package.json'), 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
         continue; // not a package
@@ -147,7 +230,7 @@ export async function readCatalogue(packagesDir: string): Promise<CatalogueResul
     try {
       let manifest: unknown;
       try {
-        manifest = JSON.parse(text);
+        manifest = JSON.parse(content);
       } catch (error) {
         throw new CatalogueError(
           directory,

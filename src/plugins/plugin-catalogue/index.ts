@@ -7,8 +7,16 @@
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
 import { readCatalogue } from './catalogue';
+import { catalogueFilters } from './filters';
+import { cardFacts } from './facts';
 import { commandsByManager } from '../../config/package-manager-commands';
-import { CATALOGUE_PLUGIN_NAME, installCommand, PLUGINS_PAGE_PATH, type Catalogue } from './model';
+import {
+  CATALOGUE_PLUGIN_NAME,
+  catalogueCard,
+  installCommand,
+  PLUGINS_PAGE_PATH,
+  type Catalogue,
+} from './model';
 
 export interface PluginCatalogueOptions {
   /** Folder holding one sub-folder per package, relative to the site. */
@@ -46,7 +54,12 @@ export default function pluginCatalogue(
       const installCommands = Object.fromEntries(
         entries.map((entry) => [entry.name, commandsByManager(installCommand(entry))]),
       );
-      return { entries, installCommands };
+      return {
+        entries: entries.map(catalogueCard),
+        installCommands,
+        filters: catalogueFilters(entries),
+        facts: Object.fromEntries(entries.map((entry) => [entry.name, cardFacts(entry)])),
+      };
     },
 
     async contentLoaded({ content, actions }) {

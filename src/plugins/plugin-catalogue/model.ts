@@ -25,6 +25,65 @@ export const KIND_TITLES: Record<PackageKind, string> = {
   tooling: 'Tooling',
 };
 
+/**
+ * Capability ids a package may provide or require: the ids `@weft/core` exports as
+ * `*_CAPABILITY` constants (tests/unit/plugin-catalogue-claims.test.ts keeps the two lists equal).
+ */
+export const CAPABILITY_IDS = ['text-generation'] as const;
+export type CapabilityId = (typeof CAPABILITY_IDS)[number];
+
+/**
+ * Things other than capabilities that one package provides and another requires: what the
+ * "works with" filter matches. A new entry needs a check in
+ * tests/unit/plugin-catalogue-claims.test.ts that the code of every package naming it bears it out.
+ */
+export const SERVICES = {
+  runtime: 'Weft runtime',
+  memory: 'Memory provider (spaces)',
+  coordination: 'Task order across instances',
+  'http-server': 'HTTP server for plugin routes',
+  'mcp-server': 'MCP server',
+  postgresql: 'PostgreSQL server',
+  'openai-compatible-api': 'OpenAI-compatible HTTP API',
+} as const;
+export type ServiceId = keyof typeof SERVICES;
+export const SERVICE_IDS = Object.keys(SERVICES) as ServiceId[];
+
+/** Where a package's code runs. `browser` only for code without Node.js-only imports. */
+export const RUNTIMES = ['node', 'browser'] as const;
+export type Runtime = (typeof RUNTIMES)[number];
+export const RUNTIME_LABELS: Record<Runtime, string> = { node: 'Node.js', browser: 'Browser' };
+
+/**
+ * A feature the filters and "works with" match on: `capability:<id>`, `service:<id>`, and
+ * `executors` / `triggers` for a package that adds any.
+ */
+export type Feature =
+  `capability:${CapabilityId}` | `service:${ServiceId}` | 'executors' | 'triggers';
+
+export function featureLabel(feature: Feature): string {
+  if (feature === 'executors') return 'Executors';
+  if (feature === 'triggers') return 'Triggers';
+  const [type, id] = feature.split(':') as ['capability' | 'service', string];
+  return type === 'capability'
+    ? `Capability ${id}`
+    : (SERVICES[id as ServiceId] ?? /* unreachable after validation */ id);
+}
+
+export interface Provides {
+  capabilities: CapabilityId[];
+  services: ServiceId[];
+  /** Executor names as pipelines write them, `<plugin id>/<action>`; `<…>` marks a part the user chooses. */
+  executors: string[];
+  /** Trigger names, `<plugin id>/<trigger id>`. */
+  triggers: string[];
+}
+
+export interface Requires {
+  capabilities: CapabilityId[];
+  services: ServiceId[];
+}
+
 export interface CatalogueEntry {
   /** npm name, e.g. @weft/model-openai. */
   name: string;
@@ -35,6 +94,16 @@ export interface CatalogueEntry {
   displayName: string;
   /** Folder under packages/. */
   directory: string;
+  provides: Provides;
+  requires: Requires;
+  runtimes: Runtime[];
+  /**
+   * The `@weft/core` versions the package works with (its peer or direct dependency range; core's
+   * own version for core); undefined when the package does not load core.
+   */
+  coreVersions: string | undefined;
+  /** `engines.node`. */
+  nodeVersions: string;
 }
 
 /**
@@ -61,12 +130,62 @@ export const CATALOGUE_PLUGIN_NAME = 'weft-plugin-catalogue';
 /** Where the plugin adds the plugins page, below the site's base URL. */
 export const PLUGINS_PAGE_PATH = '/plugins/';
 
+/** Names of the filter controls, which the page's markup and the generated stylesheet share. */
+export const FILTER_NAMES = {
+  kind: 'catalogue-kind',
+  feature: 'catalogue-feature',
+  worksWith: 'catalogue-works-with',
+} as const;
+/** The value of each filter's "no filter" choice. */
+export const ANY = 'any';
+
+/** A choice of the page's "capability" filter: `provides:<feature>` or `requires:<feature>`. */
+export interface FeatureChoice {
+  value: string;
+  label: string;
+}
+
+/** Made at build time from the entries, so the page only renders. */
+export interface CatalogueFilters {
+  /** Choices of the capability filter, those provided first, then those required. */
+  provides: FeatureChoice[];
+  requires: FeatureChoice[];
+  /**
+   * The stylesheet that shows the cards the checked filters match (and the empty message when
+   * none do): generated selectors, no script.
+   */
+  css: string;
+}
+
+/** One line of a card's facts: "Provides" and its items, and so on. */
+export interface CardFact {
+  term: string;
+  items: string[];
+}
+
+/**
+ * The part of an entry the page's markup uses. What a package provides and requires reaches the
+ * page as its card's facts and as the filters' stylesheet, so the page's data carries it once.
+ */
+export type CatalogueCard = Pick<
+  CatalogueEntry,
+  'name' | 'version' | 'description' | 'keywords' | 'kind' | 'displayName' | 'directory'
+>;
+
+export function catalogueCard(entry: CatalogueEntry): CatalogueCard {
+  const { name, version, description, keywords, kind, displayName, directory } = entry;
+  return { name, version, description, keywords, kind, displayName, directory };
+}
+
 /** What the plugin loads and hands the plugins page as its `catalogue` prop. */
 export interface Catalogue {
-  entries: CatalogueEntry[];
+  entries: CatalogueCard[];
   /**
    * Each package's install command in every package manager's words, by package name: made at
    * build time, so the page's bundle holds no conversion code.
    */
   installCommands: Record<string, CommandsByManager>;
+  filters: CatalogueFilters;
+  /** Each card's facts in words, by package name: made at build time, so the page only lists them. */
+  facts: Record<string, CardFact[]>;
 }

@@ -1,14 +1,19 @@
 import type { ReactNode } from 'react';
 import type { CommandsByManager } from '@site/src/config/package-managers';
-import type { CatalogueEntry, PackageKind } from '@site/src/plugins/plugin-catalogue/model';
+import type {
+  CardFact,
+  CatalogueCard,
+  PackageKind,
+} from '@site/src/plugins/plugin-catalogue/model';
 import PackageCard from './PackageCard';
 import styles from './KindSection.module.css';
 
 interface KindSectionProps {
   kind: PackageKind;
   title: string;
-  entries: CatalogueEntry[];
+  entries: CatalogueCard[];
   installCommands: Record<string, CommandsByManager>;
+  facts: Record<string, CardFact[]>;
 }
 
 export default function KindSection({
@@ -16,10 +21,11 @@ export default function KindSection({
   title,
   entries,
   installCommands,
+  facts,
 }: KindSectionProps): ReactNode {
   const headingId = `kind-${kind}`;
   return (
-    <section className={styles.section} aria-labelledby={headingId}>
+    <section className={styles.section} aria-labelledby={headingId} data-kind-section={kind}>
       <h2 id={headingId}>{title}</h2>
       <div className={styles.grid}>
         {entries.map((entry) => (
@@ -27,6 +33,7 @@ export default function KindSection({
             key={entry.name}
             entry={entry}
             installCommands={installCommands[entry.name]}
+            facts={facts[entry.name] ?? []}
           />
         ))}
       </div>

@@ -2,18 +2,25 @@ import type { ReactNode } from 'react';
 import Link from '@docusaurus/Link';
 import { packageSourceUrl } from '@site/src/data/site';
 import { PACKAGE_MANAGERS, type CommandsByManager } from '@site/src/config/package-managers';
-import type { CatalogueEntry } from '@site/src/plugins/plugin-catalogue/model';
+import type { CardFact, CatalogueCard } from '@site/src/plugins/plugin-catalogue/model';
 import styles from './PackageCard.module.css';
 
 interface PackageCardProps {
-  entry: CatalogueEntry;
+  entry: CatalogueCard;
   /** Missing only if the catalogue data and the page disagree; the card then shows none. */
   installCommands: CommandsByManager | undefined;
+  /** What it provides and requires, its core versions and runtimes, in words. */
+  facts: CardFact[];
 }
 
-export default function PackageCard({ entry, installCommands }: PackageCardProps): ReactNode {
+export default function PackageCard({
+  entry,
+  installCommands,
+  facts,
+}: PackageCardProps): ReactNode {
   return (
-    <article className={styles.card}>
+    // The generated stylesheet hides the card when the checked filters do not match it.
+    <article className={styles.card} data-package={entry.directory} data-kind={entry.kind}>
       <header className={styles.header}>
         <h3 className={styles.title}>{entry.displayName}</h3>
         <span className={styles.version}>v{entry.version}</span>
@@ -22,6 +29,16 @@ export default function PackageCard({ entry, installCommands }: PackageCardProps
         <code>{entry.name}</code>
       </p>
       <p className={styles.description}>{entry.description}</p>
+      <dl data-facts>
+        {facts.map((fact) => (
+          <div key={fact.term}>
+            <dt>{fact.term}</dt>
+            {fact.items.map((item) => (
+              <dd key={item}>{item}</dd>
+            ))}
+          </div>
+        ))}
+      </dl>
       <ul className={styles.tags} aria-label="Keywords">
         {entry.keywords.map((keyword) => (
           <li key={keyword} className={styles.tag}>
