@@ -124,6 +124,10 @@ const PLUGINS: Record<string, () => Promise<core.Plugin[]>> = {
     const { ChatPlugin } = await import('@weft/plugin-chat');
     return [new ChatPlugin()];
   },
+  '@weft/plugin-websocket': async () => {
+    const { WebSocketPlugin } = await import('@weft/plugin-websocket');
+    return [new WebSocketPlugin()];
+  },
 };
 
 describe('the catalogue metadata of the first-party packages', () => {
@@ -228,10 +232,18 @@ describe('the catalogue metadata of the first-party packages', () => {
   it.each(entries.map((entry) => [entry.name, entry] as const))(
     '%s requires the text-generation capability exactly when its code uses the text model',
     (_name, entry) => {
+      // Directly, or through the executors of a first-party plugin it builds on (the websocket
+      // plugin answers with plugin-chat's reply executor).
+      const usesThroughPlugin = entries.some(
+        (other) =>
+          other.kind === 'plugin' &&
+          dependsOn(entry, other.name) &&
+          USES_TEXT_MODEL.test(sourceOf(other)),
+      );
       const uses =
         entry.kind !== 'model-provider' &&
         entry.name !== '@weft/testing' &&
-        USES_TEXT_MODEL.test(sourceOf(entry));
+        (USES_TEXT_MODEL.test(sourceOf(entry)) || usesThroughPlugin);
       expect(entry.requires.capabilities.includes('text-generation')).toBe(uses);
     },
   );
