@@ -187,13 +187,50 @@ test.describe('search finds every page from every page, with the keyboard only',
     await searchInput(page).fill('Executor');
     const options = page.getByRole('option');
     await expect(options.first()).toBeVisible(indexLoad);
-    // A page's matching headings are listed under it as a tree, with the page as their label;
-    // every other result carries its section's name at the start of its path.
-    const pageHits = options.filter({ hasNot: page.locator('[class*="hitTree"]') });
-    const labels = await pageHits.locator('[class*="hitPath"]').allInnerTexts();
-    expect(labels.length).toBe(await pageHits.count());
+    // One row per page, each with its section's name at the start of its path.
+    const labels = await options.locator('[class*="hitPath"]').allInnerTexts();
+    expect(labels.length).toBe(await options.count());
     const sections = new Set(labels.map((label) => label.split(' › ')[0]));
     expect([...sections].sort()).toEqual(['API', 'Documentation']);
+  });
+});
+
+test.describe('the ranking the box shares with the docs MCP server', () => {
+  /** The suggestions' titles, once the first is there. */
+  async function titlesFor(page: Page, query: string): Promise<string[]> {
+    await searchInput(page).fill(query);
+    await expect(page.getByRole('option').first()).toBeVisible(indexLoad);
+    return page.getByRole('option').locator('[class*="hitTitle"]').allInnerTexts();
+  }
+
+  test('finds a task in the reader’s words, with a word the docs do not use', async ({ page }) => {
+    await gotoHydrated(page, '/');
+    const titles = await titlesFor(page, 'deploy behind nginx');
+    expect(titles.slice(0, 3)).toContain('Running in production');
+  });
+
+  test('forgives two typos in a long word, and lists each page once', async ({ page }) => {
+    await gotoHydrated(page, '/');
+    const titles = await titlesFor(page, 'capabilites');
+    expect(titles[0]).toBe('Capabilities');
+    expect(new Set(titles).size).toBe(titles.length);
+  });
+
+  test('a result opens the part of the page that matched, named at the end of its path', async ({
+    page,
+  }) => {
+    await gotoHydrated(page, '/');
+    await searchInput(page).fill('graceful shutdown');
+    const first = page.getByRole('option').first();
+    await expect(first.locator('[class*="hitTitle"]')).toHaveText(
+      'Running in production',
+      indexLoad,
+    );
+    await expect(first.locator('[class*="hitPath"]')).toHaveText(/ › Graceful shutdown$/i);
+    await first.click();
+    await expect(page).toHaveURL(
+      (url) => url.pathname === '/docs/guides/production/' && url.hash === '#graceful-shutdown',
+    );
   });
 });
 
