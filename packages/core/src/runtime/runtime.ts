@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { createDefaultLogger, onStopSignal, ServerManager } from '#platform';
 import { AnalyticsManager } from '../analytics/analytics-manager.js';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { MemoryManager } from '../memory/memory-manager.js';
@@ -13,10 +13,10 @@ import type { AgentTask } from '../tasks/task.js';
 import { coreTemplates } from '../prompts/core-templates.js';
 import { PromptRegistry } from '../prompts/prompt-registry.js';
 import { Scheduler } from '../scheduler/scheduler.js';
-import { ServerManager } from '../server/server-manager.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { settleWithin, TIMED_OUT } from '../util/deadline.js';
-import { createDefaultLogger, errorLogFields } from '../util/logger.js';
+import { errorLogFields } from '../util/logger.js';
+import { randomId } from '../util/random-id.js';
 import { checkConfigShape, type ResolvedOptions, type RuntimeConfig } from './config.js';
 import { SPACE_ID_PATTERN } from '../memory/space-id.js';
 import type { SpaceCoordinatorHost, TaskArrival } from '../scheduler/space-coordinator.js';
@@ -83,18 +83,8 @@ export class Runtime {
   private serverStarted = false;
   private stopRequested = false;
   private readonly running = new Set<AgentTask>();
-  private readonly onSignal = (signal: NodeJS.Signals): void => {
-    this.logger.info({ signal }, 'signal received; stopping');
-    // The runtime took over the signal, so it must also end the process, even if a hung
-    // executor's timer would keep the event loop alive.
-    this.stop().then(
-      () => process.exit(process.exitCode ?? 0),
-      (error: unknown) => {
-        this.logger.error(errorLogFields(error), 'stop failed');
-        process.exit(1);
-      },
-    );
-  };
+  /** Removes the signal listeners of `options.handleSignals`, once they are added. */
+  private stopListeningForSignals: () => void = () => undefined;
 
   private constructor(
     config: RuntimeConfig,
@@ -307,7 +297,7 @@ export class Runtime {
     }
     const refusal = this.scheduler.refusal();
     if (refusal) throw refusal;
-    const task = newTask(randomUUID(), space, event);
+    const task = newTask(randomId(), space, event);
     const ticket = await this.config.coordinator?.admit(arrivalOf(task));
     const done = this.runQueued(task, ticket);
     // A caller that only wanted the acknowledgement must not cause an unhandled rejection.
@@ -402,8 +392,7 @@ export class Runtime {
       }
       this.scheduler.start();
       if (this.options.handleSignals) {
-        process.once('SIGINT', this.onSignal);
-        process.once('SIGTERM', this.onSignal);
+        this.stopListeningForSignals = onStopSignal(() => this.stop(), this.logger);
       }
       this.phase = 'running';
       this.logger.info(
@@ -490,8 +479,7 @@ export class Runtime {
 
   private async teardown(mode: 'drain' | 'cancel'): Promise<void> {
     this.phase = 'stopping';
-    process.off('SIGINT', this.onSignal);
-    process.off('SIGTERM', this.onSignal);
+    this.stopListeningForSignals();
     this.triggerController.abort();
     if (mode === 'drain') {
       const drained = await withDeadline(
