@@ -10,8 +10,8 @@ import type {
  * The browser's stand-in for the HTTP server: a page cannot listen for requests, so there is
  * nothing to mount routes on. It has the Node class's members, so code that builds a runtime
  * compiles the same for both; using the server (mounting a route, starting, reading `app`)
- * throws `WEFT_UNSUPPORTED_PLATFORM`, naming what needed it. The runtime mounts routes only
- * when a plugin has a route trigger, so a runtime without one runs in a browser unchanged.
+ * throws `WEFT_UNSUPPORTED_PLATFORM`, naming what needed it. The runtime never uses it: in a
+ * browser it leaves route triggers unserved, so a plugin that has them still runs its tasks.
  */
 export class ServerManager implements Pick<
   NodeServerManager,

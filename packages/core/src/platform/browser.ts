@@ -16,6 +16,12 @@ export { ServerManager } from './browser-server.js';
 export const SUPPORTS_SIGNALS: boolean = false;
 
 /**
+ * Whether the HTTP server for route triggers can run here: a page cannot listen, so the runtime
+ * leaves route triggers unserved (and says so in its log) and refuses `options.server`.
+ */
+export const SUPPORTS_SERVER: boolean = false;
+
+/**
  * The environment variables the core reads: a page has none.
  *
  * @returns An empty record.

@@ -15,6 +15,9 @@ export { ServerManager } from '../server/server-manager.js';
 /** Whether `options.handleSignals` can work here: Node.js delivers process signals. */
 export const SUPPORTS_SIGNALS: boolean = true;
 
+/** Whether the HTTP server for route triggers can run here. */
+export const SUPPORTS_SERVER: boolean = true;
+
 /**
  * The environment variables the core reads (`WEFT_LOG_LEVEL`).
  *

@@ -8,7 +8,7 @@ import type { Plugin } from '../plugins/plugin.js';
 import type { ServerManagerConfig } from '../server/server-manager.js';
 import { serverCrossFieldProblems } from '../server/server-options.js';
 import { readCoreEnvironment } from '../util/environment.js';
-import { hostEnvironment, SUPPORTS_SIGNALS } from '#platform';
+import { hostEnvironment, SUPPORTS_SERVER, SUPPORTS_SIGNALS } from '#platform';
 import { optionsSchema, type ResolvedOptions } from './options-schema.js';
 import type { SpaceCoordinator } from '../scheduler/space-coordinator.js';
 
@@ -204,6 +204,12 @@ export function checkConfigShape(config: RuntimeConfig): {
   // The variables are read only by what they configure: a given logger makes the level moot.
   if (optionsRecord(config.options).logger === undefined) {
     problems.push(...readCoreEnvironment(hostEnvironment()).problems);
+  }
+  // In a browser, options that configure what only Node.js has are mistakes, named as such.
+  if (!SUPPORTS_SERVER && optionsRecord(config.options).server !== undefined) {
+    problems.push(
+      'options.server: the HTTP server runs only in Node.js, and a browser has none; leave options.server out there (route triggers are not served; dispatch tasks with runtime.dispatch())',
+    );
   }
   if (!SUPPORTS_SIGNALS && optionsRecord(config.options).handleSignals === true) {
     problems.push(

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { createDefaultLogger, onStopSignal, ServerManager } from '#platform';
+import { createDefaultLogger, onStopSignal, ServerManager, SUPPORTS_SERVER } from '#platform';
 import { AnalyticsManager } from '../analytics/analytics-manager.js';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { MemoryManager } from '../memory/memory-manager.js';
@@ -67,7 +67,7 @@ export class Runtime {
   readonly memory: MemoryManager;
   /** The task queue. */
   readonly scheduler: Scheduler;
-  /** The HTTP server for route triggers. */
+  /** The HTTP server for route triggers; in a browser, a stand-in that throws when used. */
   readonly server: ServerManager;
   /** Collected figures; empty unless analytics are enabled. */
   readonly analytics: AnalyticsManager;
@@ -200,7 +200,8 @@ export class Runtime {
   /**
    * Starts the runtime: initialises the memory and model providers (and, with
    * `options.checkHealthOnStart`, checks their health), then the plugins, mounts
-   * route triggers and starts the HTTP server (only when some plugin has a route), runs start
+   * route triggers and starts the HTTP server (only when some plugin has a route; in a browser,
+   * which has no server, route triggers are left unserved and a warning is logged), runs start
    * triggers, and starts the scheduler. If any part fails, the parts already started are shut
    * down again and the error names the part. Calling it again while running is harmless.
    *
@@ -372,7 +373,17 @@ export class Runtime {
         this.abandonIfStopped();
       }
       const routes = this.plugins.routes();
-      if (routes.length > 0) {
+      if (routes.length > 0 && !SUPPORTS_SERVER) {
+        // A browser cannot listen; the plugin's other parts still work through dispatch().
+        this.logger.warn(
+          {
+            routes: routes.map(
+              ({ pluginId, route }) => `${pluginId}: ${route.method} ${route.path}`,
+            ),
+          },
+          'route triggers are not served: the HTTP server runs only in Node.js; dispatch tasks with runtime.dispatch()',
+        );
+      } else if (routes.length > 0) {
         for (const { pluginId, route } of routes) this.server.mount(pluginId, route, this);
         await this.server.start();
         this.serverStarted = true;
