@@ -1,3 +1,14 @@
 import { packageBuild } from '../tsup.base';
 
-export default packageBuild();
+export default [
+  packageBuild(),
+  // The `browser` export: the scripted model and in-memory memory, without the Node-only contract.
+  packageBuild({
+    entry: { browser: 'src/browser.ts' },
+    format: ['esm'],
+    platform: 'browser',
+    target: 'es2022',
+    dts: false,
+    clean: false,
+  }),
+];

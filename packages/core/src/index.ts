@@ -64,11 +64,9 @@ export type {
   TaskArrival,
 } from './scheduler/space-coordinator.js';
 export type { TriggerEvent } from './runtime/arrivals.js';
-export {
-  ServerManager,
-  type CorsOptions,
-  type ServerManagerConfig,
-} from './server/server-manager.js';
+// The HTTP server is Node's; a browser build gets a stand-in whose use throws (platform/).
+export { ServerManager } from '#platform';
+export type { CorsOptions, ServerManagerConfig } from './server/server-manager.js';
 export {
   AnalyticsManager,
   type AnalyticsData,

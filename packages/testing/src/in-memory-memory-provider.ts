@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { MemoryProvider, type Memory, type QueryMemoryOptions } from '@weft/core';
 import { testingError } from './errors.js';
 
@@ -41,7 +40,8 @@ export class InMemoryMemoryProvider extends MemoryProvider {
       content,
       ...(memory.taskId !== undefined ? { taskId: memory.taskId } : {}),
       metadata: metadata as Record<string, unknown>,
-      id: randomUUID(),
+      // Web Crypto, which browsers have too: the provider also serves runs in a page.
+      id: globalThis.crypto.randomUUID(),
       createdAt: new Date(this.lastTime),
     };
     this.memories.set(stored.id, stored);

@@ -33,6 +33,8 @@
  * - `WEFT_TEMPLATE_NOT_FOUND`: No prompt template has the requested name.
  * - `WEFT_TEMPLATE_RENDER_FAILED`: Rendering a template failed, usually a missing variable.
  * - `WEFT_LISTEN_FAILED`: The HTTP server could not listen on its host and port.
+ * - `WEFT_UNSUPPORTED_PLATFORM`: Something that needs Node.js was used where the core runs in a
+ *   browser.
  * - `WEFT_HOST_NOT_ALLOWED`: An HTTP request’s `Host` header is not an allowed host.
  * - `WEFT_BAD_REQUEST`: An HTTP request was malformed: bad JSON, too large or nested too deep.
  * - `WEFT_NOT_FOUND`: No route matches an HTTP request.
@@ -61,6 +63,7 @@ export type WeftErrorCode =
   | 'WEFT_TEMPLATE_NOT_FOUND'
   | 'WEFT_TEMPLATE_RENDER_FAILED'
   | 'WEFT_LISTEN_FAILED'
+  | 'WEFT_UNSUPPORTED_PLATFORM'
   | 'WEFT_HOST_NOT_ALLOWED'
   | 'WEFT_BAD_REQUEST'
   | 'WEFT_NOT_FOUND'

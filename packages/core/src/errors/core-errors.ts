@@ -170,6 +170,14 @@ export const CORE_ERRORS = {
         'the HTTP server could not listen on its host and port; most often the port is taken (`EADDRINUSE`), or the host is not an address of this machine.',
       fix: 'see [Port 3000 is already taken](../guides/troubleshooting.md#port-3000-is-already-taken).',
     },
+    WEFT_UNSUPPORTED_PLATFORM: {
+      summary: 'Something that needs Node.js was used where the core runs in a browser.',
+      raisedBy:
+        'the browser build of the core: `ServerManager` (so `Runtime.start` when a plugin has a route trigger) and `PromptRegistry.loadDirectory`',
+      cause:
+        'the core runs in a browser, and something needed what only Node.js has: a route trigger or the `ServerManager` needs the HTTP server, `loadDirectory` needs files. The message names what needed it.',
+      fix: 'in a browser, dispatch tasks with `runtime.dispatch()` from your own code instead of route triggers, and register templates from their source; see [Runtime environments](../installation.md#runtime-environments). Run the HTTP server in Node.js.',
+    },
     WEFT_HOST_NOT_ALLOWED: {
       summary: 'An HTTP request’s `Host` header is not an allowed host.',
       status: 403,

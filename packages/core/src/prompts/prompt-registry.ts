@@ -1,5 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
+import { readTemplateFiles } from '#platform';
 import { Liquid, type Template } from 'liquidjs';
 import { describeError, WeftError } from '../errors/weft-error.js';
 
@@ -93,13 +92,15 @@ export class PromptRegistry {
    * @param directory - Path of the directory to read (not recursive).
    * @returns The full names registered, sorted.
    * @throws {@link WeftError} `WEFT_TEMPLATE_INVALID` when the directory cannot be read or a
-   * template does not parse; `WEFT_DUPLICATE` when a template of that name exists.
+   * template does not parse; `WEFT_DUPLICATE` when a template of that name exists; in a
+   * browser, which has no files, `WEFT_UNSUPPORTED_PLATFORM`.
    */
   async loadDirectory(namespace: string, directory: string): Promise<string[]> {
-    let entries: string[];
+    let files: { name: string; source: string }[];
     try {
-      entries = await readdir(directory);
+      files = await readTemplateFiles(directory);
     } catch (error) {
+      if (WeftError.is(error)) throw error;
       throw new WeftError(
         'WEFT_TEMPLATE_INVALID',
         `PromptRegistry: cannot read templates of "${namespace}" from ${directory}: ${describeError(error)}`,
@@ -107,9 +108,8 @@ export class PromptRegistry {
       );
     }
     const names: string[] = [];
-    for (const file of entries.filter((entry) => extname(entry) === '.liquid').sort()) {
-      const name = basename(file, '.liquid');
-      this.register(namespace, name, await readFile(join(directory, file), 'utf8'));
+    for (const { name, source } of files) {
+      this.register(namespace, name, source);
       names.push(`${namespace}/${name}`);
     }
     return names;

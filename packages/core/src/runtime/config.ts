@@ -8,6 +8,7 @@ import type { Plugin } from '../plugins/plugin.js';
 import type { ServerManagerConfig } from '../server/server-manager.js';
 import { serverCrossFieldProblems } from '../server/server-options.js';
 import { readCoreEnvironment } from '../util/environment.js';
+import { hostEnvironment, SUPPORTS_SERVER, SUPPORTS_SIGNALS } from '#platform';
 import { optionsSchema, type ResolvedOptions } from './options-schema.js';
 import type { SpaceCoordinator } from '../scheduler/space-coordinator.js';
 
@@ -202,7 +203,18 @@ export function checkConfigShape(config: RuntimeConfig): {
   problems.push(...ruleProblems.map((problem) => `options.server: ${problem}`));
   // The variables are read only by what they configure: a given logger makes the level moot.
   if (optionsRecord(config.options).logger === undefined) {
-    problems.push(...readCoreEnvironment(process.env).problems);
+    problems.push(...readCoreEnvironment(hostEnvironment()).problems);
+  }
+  // In a browser, options that configure what only Node.js has are mistakes, named as such.
+  if (!SUPPORTS_SERVER && optionsRecord(config.options).server !== undefined) {
+    problems.push(
+      'options.server: the HTTP server runs only in Node.js, and a browser has none; leave options.server out there (route triggers are not served; dispatch tasks with runtime.dispatch())',
+    );
+  }
+  if (!SUPPORTS_SIGNALS && optionsRecord(config.options).handleSignals === true) {
+    problems.push(
+      'options.handleSignals: process signals exist only in Node.js; leave it off in a browser and call runtime.stop() yourself (for example on the pagehide event)',
+    );
   }
   return {
     options: parsed.success && ruleProblems.length === 0 ? parsed.data : undefined,

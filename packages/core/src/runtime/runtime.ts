@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { createDefaultLogger, onStopSignal, ServerManager, SUPPORTS_SERVER } from '#platform';
 import { AnalyticsManager } from '../analytics/analytics-manager.js';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { MemoryManager } from '../memory/memory-manager.js';
@@ -13,10 +13,10 @@ import type { AgentTask } from '../tasks/task.js';
 import { coreTemplates } from '../prompts/core-templates.js';
 import { PromptRegistry } from '../prompts/prompt-registry.js';
 import { Scheduler } from '../scheduler/scheduler.js';
-import { ServerManager } from '../server/server-manager.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { settleWithin, TIMED_OUT } from '../util/deadline.js';
-import { createDefaultLogger, errorLogFields } from '../util/logger.js';
+import { errorLogFields } from '../util/logger.js';
+import { randomId } from '../util/random-id.js';
 import { checkConfigShape, type ResolvedOptions, type RuntimeConfig } from './config.js';
 import { SPACE_ID_PATTERN } from '../memory/space-id.js';
 import type { SpaceCoordinatorHost, TaskArrival } from '../scheduler/space-coordinator.js';
@@ -67,7 +67,7 @@ export class Runtime {
   readonly memory: MemoryManager;
   /** The task queue. */
   readonly scheduler: Scheduler;
-  /** The HTTP server for route triggers. */
+  /** The HTTP server for route triggers; in a browser, a stand-in that throws when used. */
   readonly server: ServerManager;
   /** Collected figures; empty unless analytics are enabled. */
   readonly analytics: AnalyticsManager;
@@ -83,18 +83,8 @@ export class Runtime {
   private serverStarted = false;
   private stopRequested = false;
   private readonly running = new Set<AgentTask>();
-  private readonly onSignal = (signal: NodeJS.Signals): void => {
-    this.logger.info({ signal }, 'signal received; stopping');
-    // The runtime took over the signal, so it must also end the process, even if a hung
-    // executor's timer would keep the event loop alive.
-    this.stop().then(
-      () => process.exit(process.exitCode ?? 0),
-      (error: unknown) => {
-        this.logger.error(errorLogFields(error), 'stop failed');
-        process.exit(1);
-      },
-    );
-  };
+  /** Removes the signal listeners of `options.handleSignals`, once they are added. */
+  private stopListeningForSignals: () => void = () => undefined;
 
   private constructor(
     config: RuntimeConfig,
@@ -210,7 +200,8 @@ export class Runtime {
   /**
    * Starts the runtime: initialises the memory and model providers (and, with
    * `options.checkHealthOnStart`, checks their health), then the plugins, mounts
-   * route triggers and starts the HTTP server (only when some plugin has a route), runs start
+   * route triggers and starts the HTTP server (only when some plugin has a route; in a browser,
+   * which has no server, route triggers are left unserved and a warning is logged), runs start
    * triggers, and starts the scheduler. If any part fails, the parts already started are shut
    * down again and the error names the part. Calling it again while starting or running returns
    * the same promise.
@@ -314,7 +305,7 @@ export class Runtime {
     }
     const refusal = this.scheduler.refusal();
     if (refusal) throw refusal;
-    const task = newTask(randomUUID(), space, event);
+    const task = newTask(randomId(), space, event);
     const ticket = await this.config.coordinator?.admit(arrivalOf(task));
     const done = this.runQueued(task, ticket);
     // A caller that only wanted the acknowledgement must not cause an unhandled rejection.
@@ -389,7 +380,17 @@ export class Runtime {
         this.abandonIfStopped();
       }
       const routes = this.plugins.routes();
-      if (routes.length > 0) {
+      if (routes.length > 0 && !SUPPORTS_SERVER) {
+        // A browser cannot listen; the plugin's other parts still work through dispatch().
+        this.logger.warn(
+          {
+            routes: routes.map(
+              ({ pluginId, route }) => `${pluginId}: ${route.method} ${route.path}`,
+            ),
+          },
+          'route triggers are not served: the HTTP server runs only in Node.js; dispatch tasks with runtime.dispatch()',
+        );
+      } else if (routes.length > 0) {
         for (const { pluginId, route } of routes) this.server.mount(pluginId, route, this);
         await this.server.start();
         this.serverStarted = true;
@@ -409,8 +410,7 @@ export class Runtime {
       }
       this.scheduler.start();
       if (this.options.handleSignals) {
-        process.once('SIGINT', this.onSignal);
-        process.once('SIGTERM', this.onSignal);
+        this.stopListeningForSignals = onStopSignal(() => this.stop(), this.logger);
       }
       this.phase = 'running';
       this.logger.info(
@@ -497,8 +497,7 @@ export class Runtime {
 
   private async teardown(mode: 'drain' | 'cancel'): Promise<void> {
     this.phase = 'stopping';
-    process.off('SIGINT', this.onSignal);
-    process.off('SIGTERM', this.onSignal);
+    this.stopListeningForSignals();
     this.triggerController.abort();
     if (mode === 'drain') {
       const drained = await withDeadline(

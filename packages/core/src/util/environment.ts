@@ -20,10 +20,12 @@ export interface CoreEnvironment {
 /**
  * Reads the core's variables.
  *
- * @param env - The environment, normally `process.env`.
+ * @param env - The environment: `process.env` in Node.js, empty in a browser.
  * @returns The values (defaults where a variable is unset or bad) and the problems.
  */
-export function readCoreEnvironment(env: NodeJS.ProcessEnv): CoreEnvironment {
+export function readCoreEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+): CoreEnvironment {
   const raw = env.WEFT_LOG_LEVEL?.trim() ?? '';
   const level = raw === '' ? DEFAULT_LOG_LEVEL : raw.toLowerCase();
   if ((LOG_LEVELS as readonly string[]).includes(level)) {

@@ -1,16 +1,6 @@
-import { pino, type Logger } from 'pino';
 import { describeError, WeftError } from '../errors/weft-error.js';
-import { readCoreEnvironment } from './environment.js';
 
-/**
- * The root logger when the user supplies none: JSON to stdout at `info`, or at the level named
- * by `WEFT_LOG_LEVEL`. `Runtime.init` has already reported a bad level as a configuration
- * problem, so a bad one never reaches pino (whose own error would name no variable). Tests pass
- * `pino({ level: 'silent' })` to keep their output clean.
- */
-export function createDefaultLogger(): Logger {
-  return pino({ name: 'weft', level: readCoreEnvironment(process.env).logLevel });
-}
+// The default logger is the platform's: see createDefaultLogger in platform/node.ts and browser.ts.
 
 /** The fields a log line about a failure carries; see {@link errorLogFields}. */
 export interface ErrorLogFields {

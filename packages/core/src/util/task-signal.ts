@@ -1,4 +1,4 @@
-import { setMaxListeners } from 'node:events';
+import { allowManyListeners } from '#platform';
 
 /**
  * A signal for one task that follows a long-lived parent (the runtime's) until the task ends.
@@ -32,9 +32,8 @@ export interface TaskSignal {
  * @returns The task's signal, and functions to abort it and to detach it from the parent.
  */
 export function createTaskSignal(parent: AbortSignal): TaskSignal {
-  // The parent holds one listener per running task, as many as the scheduler runs at once:
-  // more than Node's default warning threshold of 10 is expected, not a leak.
-  setMaxListeners(0, parent);
+  // The parent holds one listener per running task, as many as the scheduler runs at once.
+  allowManyListeners(parent);
   const controller = new AbortController();
   const onParentAbort = (): void => controller.abort(parent.reason);
   if (parent.aborted) onParentAbort();

@@ -1,0 +1,97 @@
+/**
+ * What the core needs from its host when it runs in Node.js. The core imports these through
+ * `#platform` (package.json `imports`), which resolves here everywhere but in a browser build;
+ * browser.ts is the browser's counterpart, with the same exports.
+ */
+import { setMaxListeners } from 'node:events';
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, extname, join } from 'node:path';
+import { pino, type Logger } from 'pino';
+import { readCoreEnvironment } from '../util/environment.js';
+import { errorLogFields } from '../util/logger.js';
+
+export { ServerManager } from '../server/server-manager.js';
+
+/** Whether `options.handleSignals` can work here: Node.js delivers process signals. */
+export const SUPPORTS_SIGNALS: boolean = true;
+
+/** Whether the HTTP server for route triggers can run here. */
+export const SUPPORTS_SERVER: boolean = true;
+
+/**
+ * The environment variables the core reads (`WEFT_LOG_LEVEL`).
+ *
+ * @returns `process.env`.
+ */
+export function hostEnvironment(): Readonly<Record<string, string | undefined>> {
+  return process.env;
+}
+
+/**
+ * The root logger when the user supplies none: JSON to stdout at `info`, or at the level named
+ * by `WEFT_LOG_LEVEL`. `Runtime.init` has already reported a bad level as a configuration
+ * problem, so a bad one never reaches pino (whose own error would name no variable). Tests pass
+ * `pino({ level: 'silent' })` to keep their output clean.
+ */
+export function createDefaultLogger(): Logger {
+  return pino({ name: 'weft', level: readCoreEnvironment(process.env).logLevel });
+}
+
+/**
+ * Lets any number of listeners wait on a signal. The parent signal holds one listener per
+ * running task, as many as the scheduler runs at once: more than Node's default warning
+ * threshold of 10 is expected, not a leak.
+ *
+ * @param signal - The long-lived signal, such as the scheduler's.
+ */
+export function allowManyListeners(signal: AbortSignal): void {
+  setMaxListeners(0, signal);
+}
+
+/**
+ * Reads every `*.liquid` file of a directory (not recursive), sorted by name.
+ *
+ * @param directory - Path of the directory.
+ * @returns Each template's name (the file name without `.liquid`) and source.
+ * @throws The file system's error when the directory cannot be read.
+ */
+export async function readTemplateFiles(
+  directory: string,
+): Promise<{ name: string; source: string }[]> {
+  const entries = await readdir(directory);
+  const files = entries.filter((entry) => extname(entry) === '.liquid').sort();
+  return Promise.all(
+    files.map(async (file) => ({
+      name: basename(file, '.liquid'),
+      source: await readFile(join(directory, file), 'utf8'),
+    })),
+  );
+}
+
+/**
+ * Stops the runtime on `SIGINT` or `SIGTERM` (`options.handleSignals`).
+ *
+ * @param stop - Stops the runtime.
+ * @param logger - Where the signal and a failed stop are logged.
+ * @returns A function that removes the listeners again.
+ */
+export function onStopSignal(stop: () => Promise<void>, logger: Logger): () => void {
+  const onSignal = (signal: NodeJS.Signals): void => {
+    logger.info({ signal }, 'signal received; stopping');
+    // The runtime took over the signal, so it must also end the process, even if a hung
+    // executor's timer would keep the event loop alive.
+    stop().then(
+      () => process.exit(process.exitCode ?? 0),
+      (error: unknown) => {
+        logger.error(errorLogFields(error), 'stop failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+}

@@ -1,0 +1,18 @@
+import { defineConfig, devices } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from './tests/e2e/support/browser';
+
+// Browser tests of the packages themselves (tests/browser), apart from the site's (tests/e2e):
+// each serves its own page, so none needs the site built.
+export default defineConfig({
+  testDir: 'tests/browser',
+  workers: 1,
+  forbidOnly: Boolean(process.env.CI),
+  retries: process.env.CI ? 1 : 0,
+  reporter: [['list']],
+  timeout: 60_000,
+  use: {
+    ...devices['Desktop Chrome'],
+    launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+    trace: 'retain-on-failure',
+  },
+});

@@ -1,0 +1,46 @@
+/**
+ * `@weft/core` runs in a browser: bundled for a page (esbuild, platform `browser`) with every
+ * public name in use, it and the scripted model and in-memory memory of `@weft/testing` import
+ * nothing that only Node.js has. The figure printed is the bundle's gzipped size, the core's
+ * share of the Run panel's budget (150 KB gzipped with the core).
+ */
+import { describe, expect, it } from 'vitest';
+import { bundleForBrowser } from '../support/browser-bundle';
+
+/** The Run panel's budget for its chunk, the core included, gzipped. */
+const RUN_CHUNK_BUDGET_BYTES = 150 * 1024;
+
+describe('@weft/core bundled for a browser', () => {
+  it('imports no Node built-in, express, cors or pino Node build, and fits the budget', async () => {
+    const bundle = await bundleForBrowser(
+      [
+        "export * from '@weft/core';",
+        "export { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';",
+      ].join('\n'),
+    );
+    console.log(
+      `@weft/core + @weft/testing for the browser: ${(bundle.gzipBytes / 1024).toFixed(1)} KB gzipped (${(bundle.code.length / 1024).toFixed(1)} KB minified)`,
+    );
+    expect(bundle.nodeOnly).toEqual([]);
+    // The check saw the core's sources, not a prebuilt file, and their browser platform module.
+    expect(bundle.inputs).toContain('packages/core/src/runtime/runtime.ts');
+    expect(bundle.inputs).toContain('packages/core/src/platform/browser.ts');
+    expect(bundle.inputs).not.toContain('packages/core/src/platform/node.ts');
+    expect(bundle.inputs.some((input) => input.endsWith('node_modules/pino/browser.js'))).toBe(
+      true,
+    );
+    expect(bundle.gzipBytes).toBeLessThan(RUN_CHUNK_BUDGET_BYTES);
+  }, 60_000);
+
+  it('names what the Node platform module imports, so the check can fail', async () => {
+    const bundle = await bundleForBrowser("export * from './packages/core/src/platform/node.ts';");
+    const imported = new Set(bundle.nodeOnly.map((entry) => entry.imported));
+    for (const name of ['node:events', 'node:fs/promises', 'express', 'cors', 'node:http']) {
+      expect(imported).toContain(name);
+    }
+    expect(bundle.nodeOnly).toContainEqual({
+      imported: 'node:events',
+      importer: 'packages/core/src/platform/node.ts',
+    });
+  }, 60_000);
+});
