@@ -1,7 +1,8 @@
 /**
  * "Runs on: Browser" on the plugins page is true only for a package whose code has no Node.js-only
- * import: each package's entry is bundled by esbuild for the browser (its workspace dependencies
- * from their sources), which fails on a Node.js built-in or a native module. The test follows each
+ * import: each package is bundled by esbuild for the browser, imported by its name as a browser
+ * application would (so its `browser` export condition applies; workspace packages from their
+ * sources), which fails on a Node.js built-in or a native module. The test follows each
  * package.json's `weft.runtimes` both ways: a package that claims the browser must bundle, and one
  * that bundles must claim it (so core and the packages built on it are marked as soon as they can
  * run in a browser).
@@ -14,11 +15,11 @@ import { readCatalogue } from '../../src/plugins/plugin-catalogue/catalogue';
 const root = path.resolve(__dirname, '../..');
 const { entries } = await readCatalogue(path.join(root, 'packages'));
 
-/** The errors esbuild reports bundling the package's source entry for the browser. */
-async function browserBundleErrors(directory: string): Promise<string[]> {
+/** The errors esbuild reports bundling the package for the browser. */
+async function browserBundleErrors(name: string): Promise<string[]> {
   try {
     await build({
-      entryPoints: [path.join(root, 'packages', directory, 'src/index.ts')],
+      stdin: { contents: `export * from '${name}';`, resolveDir: root, loader: 'ts' },
       bundle: true,
       platform: 'browser',
       format: 'esm',
@@ -39,7 +40,7 @@ async function browserBundleErrors(directory: string): Promise<string[]> {
 describe('where each package runs', () => {
   it('the browser check fails on a Node.js built-in', async () => {
     // memory-sqlite opens files with a native module: it can never bundle for a browser.
-    const errors = await browserBundleErrors('memory-sqlite');
+    const errors = await browserBundleErrors('@weft/memory-sqlite');
     expect(errors.length).toBeGreaterThan(0);
     expect(errors.join('\n')).toMatch(/node:|built into node|better-sqlite3/);
   });
@@ -48,7 +49,7 @@ describe('where each package runs', () => {
     '%s claims the browser exactly when it bundles for one',
     async (name, entry) => {
       expect(entry.runtimes).toContain('node');
-      const errors = await browserBundleErrors(entry.directory);
+      const errors = await browserBundleErrors(entry.name);
       if (entry.runtimes.includes('browser')) {
         expect(errors, `${name} says it runs in a browser`).toEqual([]);
       } else {
