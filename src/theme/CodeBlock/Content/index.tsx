@@ -17,6 +17,7 @@
  * Ejected with: npm run swizzle @docusaurus/theme-classic CodeBlock/Content -- --eject
  */
 import React, {
+  useContext,
   useLayoutEffect,
   useRef,
   useState,
@@ -31,6 +32,7 @@ import styles from '@docusaurus/theme-classic/lib/theme/CodeBlock/Content/styles
 import offscreen from './offscreen.module.css';
 import { isHydrating } from '@site/src/plugins/lean-client/hydration';
 import HighlightedLines from './lazy-highlighted-lines';
+import { TypeHoversContext } from '../type-hovers-context';
 import { rememberedMarkup, rememberRenderedCode, renderedBlockKey } from './rendered-blocks';
 
 /** The server's token markup, kept as it is; the empty string never differs between renders. */
@@ -78,6 +80,7 @@ export default function CodeBlockContent({ className }: { className?: string }):
     wordWrap: { codeBlockRef },
   } = useCodeBlockContext();
   const prismTheme = usePrismTheme();
+  const typeHovers = useContext(TypeHoversContext);
   const { code, language, lineNumbersStart, lineClassNames } = metadata;
   const key = renderedBlockKey(metadata);
   const [markup] = useState(() => markupSource(key));
@@ -112,6 +115,7 @@ export default function CodeBlockContent({ className }: { className?: string }):
             theme={prismTheme}
             lineClassNames={lineClassNames}
             showLineNumbers={lineNumbersStart !== undefined}
+            typeHovers={typeHovers}
           />
         </Code>
       )}
