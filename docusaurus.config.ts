@@ -195,6 +195,8 @@ const config = {
           { label: 'API reference', path: API_ROUTE_BASE_PATH },
         ],
         useAllContextsWithNoSearchContext: true,
+        // The type popups of code samples (src/remark/type-hovers) are not the page's text.
+        ignoreCssSelectors: ['.weft-type-popup'],
       } satisfies Partial<SearchOptions>,
     ],
   ],

@@ -76,13 +76,18 @@ function twoslasherFor(folder: string): TwoslashInstance {
  * path; its folder resolves relative imports). Throws {@link SampleTypeError} when TypeScript
  * reports an error.
  */
-export function sampleTypes(code: string, file: string, language: 'ts' | 'tsx' = 'ts'): TypeHover[] {
+export function sampleTypes(
+  code: string,
+  file: string,
+  language: 'ts' | 'tsx' = 'ts',
+): TypeHover[] {
   const result = twoslasherFor(path.dirname(file))(code, language);
   if (result.errors.length > 0) {
     throw new SampleTypeError(
       file,
       result.errors.map(
-        (error) => `line ${error.line + 1}, column ${error.character + 1}: TS${error.code} ${error.text}`,
+        (error) =>
+          `line ${error.line + 1}, column ${error.character + 1}: TS${error.code} ${error.text}`,
       ),
     );
   }

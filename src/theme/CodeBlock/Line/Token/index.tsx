@@ -16,11 +16,7 @@ export default function TokenWithType(props: Props): ReactNode {
     return <Token {...props} />;
   }
   return (
-    <span
-      className="weft-type-hover"
-      tabIndex={0}
-      aria-describedby={hover.id}
-    >
+    <span className="weft-type-hover" tabIndex={0} aria-describedby={hover.id}>
       <Token {...props} />
       <span role="tooltip" id={hover.id} className="weft-type-popup">
         {hover.text}
