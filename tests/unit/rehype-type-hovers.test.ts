@@ -137,6 +137,16 @@ describe('withTypeHovers', () => {
     expect(result[0]![2]!.types).toEqual(['plain']);
   });
 
+  it('counts an empty line, which Prism gives as one "\\n" token, as its newline alone', () => {
+    // "a\n\nb": Prism's lines are [a], ["\n"], [b].
+    const result = withTypeHovers(
+      [[plain('a')], [plain('\n')], [plain('b')]],
+      [{ start: 3, length: 1, text: 'const b: number' }],
+      'block',
+    );
+    expect(result[2]![0]!.typeHover?.text).toBe('const b: number');
+  });
+
   it('gives no type to a span that does not fall on whole tokens of its length', () => {
     const result = withTypeHovers([[plain('abc')]], [{ start: 1, length: 5, text: 'x' }], 'b');
     expect(result.flat().some((token) => token.typeHover)).toBe(false);

@@ -11,8 +11,6 @@ import React, { isValidElement, type ReactNode } from 'react';
 import type { Props } from '@theme/CodeBlock';
 import ElementContent from '@theme/CodeBlock/Content/Element';
 import StringContent from '@theme/CodeBlock/Content/String';
-import { TYPE_HOVERS_PROP } from '@site/src/remark/type-hovers/prop';
-import { TypeHoversContext } from './type-hovers-context';
 
 /** Plain-string children become one string, so the copy button can copy them. */
 function stringifyChildren(children: ReactNode): ReactNode {
@@ -22,22 +20,10 @@ function stringifyChildren(children: ReactNode): ReactNode {
   return Array.isArray(children) ? children.join('') : children;
 }
 
-/** A block rendered from a page may carry its identifiers' types (src/remark/type-hovers). */
-type PropsWithTypeHovers = Props & { [TYPE_HOVERS_PROP]?: string };
-
-export default function CodeBlock({
-  children: rawChildren,
-  [TYPE_HOVERS_PROP]: typeHovers,
-  ...props
-}: PropsWithTypeHovers): ReactNode {
+export default function CodeBlock({ children: rawChildren, ...props }: Props): ReactNode {
   const children = stringifyChildren(rawChildren);
   if (typeof children === 'string') {
-    const content = <StringContent {...props}>{children}</StringContent>;
-    return typeHovers === undefined ? (
-      content
-    ) : (
-      <TypeHoversContext.Provider value={typeHovers}>{content}</TypeHoversContext.Provider>
-    );
+    return <StringContent {...props}>{children}</StringContent>;
   }
   return <ElementContent {...props}>{children}</ElementContent>;
 }

@@ -17,7 +17,6 @@
  * Ejected with: npm run swizzle @docusaurus/theme-classic CodeBlock/Content -- --eject
  */
 import React, {
-  useContext,
   useLayoutEffect,
   useRef,
   useState,
@@ -32,7 +31,7 @@ import styles from '@docusaurus/theme-classic/lib/theme/CodeBlock/Content/styles
 import offscreen from './offscreen.module.css';
 import { isHydrating } from '@site/src/plugins/lean-client/hydration';
 import HighlightedLines from './lazy-highlighted-lines';
-import { TypeHoversContext } from '../type-hovers-context';
+import type { MetadataWithTypeHovers } from './type-hover-tokens';
 import { rememberedMarkup, rememberRenderedCode, renderedBlockKey } from './rendered-blocks';
 
 /** The server's token markup, kept as it is; the empty string never differs between renders. */
@@ -80,8 +79,8 @@ export default function CodeBlockContent({ className }: { className?: string }):
     wordWrap: { codeBlockRef },
   } = useCodeBlockContext();
   const prismTheme = usePrismTheme();
-  const typeHovers = useContext(TypeHoversContext);
-  const { code, language, lineNumbersStart, lineClassNames } = metadata;
+  const { code, language, lineNumbersStart, lineClassNames, typeHovers } =
+    metadata as MetadataWithTypeHovers;
   const key = renderedBlockKey(metadata);
   const [markup] = useState(() => markupSource(key));
   const codeRef = useRef<HTMLElement>(null);

@@ -5,7 +5,11 @@
  * block's code, lines joined by one newline, as Prism splits them.
  */
 import type { Token } from 'prism-react-renderer';
+import type { CodeBlockMetadata } from '@docusaurus/theme-common/internal';
 import type { EncodedHover } from '@site/src/remark/type-hovers/encoding';
+
+/** A block's metadata with its encoded hover types, if the page gave it some (./String.tsx). */
+export type MetadataWithTypeHovers = CodeBlockMetadata & { typeHovers?: string | undefined };
 
 export interface TypeHoverToken extends Token {
   typeHover?: { text: string; id: string };
@@ -41,6 +45,11 @@ export function withTypeHovers(
   return lines.map((line) => {
     const result: TypeHoverToken[] = [];
     for (const token of line) {
+      // Prism gives an empty line one token holding just "\n", which is the line's end.
+      if (token.content === '\n') {
+        result.push(token);
+        continue;
+      }
       const inside = boundaries.filter((b) => b > offset && b < offset + token.content.length);
       let pieceOffset = offset;
       for (const piece of cut(token, offset, inside)) {
