@@ -5,6 +5,7 @@
  * sideways, and that describes the identifier to assistive technology. The copy button still
  * copies the plain code. The expected types are read from TypeScript here, not copied in.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { sampleHoverTypes, typeOfIdentifier } from '../support/sample-hover-types';
 import { gotoHydrated } from './support/shell';
@@ -75,6 +76,16 @@ for (const width of [1280, 375]) {
     });
   });
 }
+
+test('a sample block with a popup open has no axe violations', async ({ page }) => {
+  await gotoHydrated(page, PAGE);
+  const block = sampleBlock(page);
+  await block.locator('pre').focus();
+  await page.keyboard.press('Tab');
+  await expect(block.getByRole('tooltip')).toBeVisible();
+  const results = await new AxeBuilder({ page }).include('.theme-code-block').analyze();
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
+});
 
 test('the copy button copies the plain code, without the types', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
