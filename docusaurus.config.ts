@@ -23,6 +23,7 @@ import codeImport from 'remark-code-import';
 import { convertNpmCommands, OTHER_PACKAGE_MANAGERS } from './src/config/package-manager-commands';
 import rehypeFocusableTables from './src/config/rehype-focusable-tables';
 import remarkDiagrams from './src/remark/diagrams';
+import rehypeTypeHovers from './src/remark/type-hovers';
 
 const env = parseSiteEnv();
 ensureApiDir(__dirname, API_OUT_DIR);
@@ -73,6 +74,16 @@ const remarkPlugins = [
   ],
 ] as DocsOptions['remarkPlugins'];
 const rehypePlugins = [rehypeFocusableTables] as DocsOptions['rehypePlugins'];
+/**
+ * The guides' TypeScript samples show each identifier's type on hover and keyboard focus, read
+ * from TypeScript at build time; a sample that no longer type-checks fails the build (see
+ * src/remark/type-hovers). The API reference's pages have no sample files, so only the docs
+ * get it.
+ */
+const docsRehypePlugins = [
+  ...(rehypePlugins ?? []),
+  [rehypeTypeHovers, { rootDir: __dirname }],
+] as DocsOptions['rehypePlugins'];
 /**
  * Turns `![](./diagrams/<name>.svg)` into a captioned figure showing static/diagrams/... (see
  * src/remark/diagrams.ts; prebuild renders them). It must see images before Docusaurus does.
@@ -144,7 +155,7 @@ const config = {
           routeBasePath: 'docs',
           sidebarPath: './sidebars.ts',
           remarkPlugins,
-          rehypePlugins,
+          rehypePlugins: docsRehypePlugins,
           beforeDefaultRemarkPlugins,
           editUrl,
           // From git history; a checkout without history (or a new file) shows no date.
@@ -184,6 +195,8 @@ const config = {
           { label: 'API reference', path: API_ROUTE_BASE_PATH },
         ],
         useAllContextsWithNoSearchContext: true,
+        // The type popups of code samples (src/remark/type-hovers) are not the page's text.
+        ignoreCssSelectors: ['.weft-type-popup'],
       } satisfies Partial<SearchOptions>,
     ],
   ],
@@ -191,6 +204,7 @@ const config = {
   plugins: [
     './src/plugins/lean-client/index.ts',
     './src/plugins/lean-css/index.ts',
+    './src/plugins/type-hovers-report/index.ts',
     ...productionOnly('./src/plugins/bundle-stats/index.ts'),
     [
       './src/plugins/api-reference/index.ts',

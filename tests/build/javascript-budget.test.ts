@@ -45,9 +45,12 @@ const JS_GZIP_BUDGET: Record<FirstLoadPage, number> = {
 };
 /**
  * Measured 16,994 bytes gzipped (86,154 raw) on 2026-11-23, 17,256 after later merges; 15,370
- * once the Infima rules nothing uses were purged (a stock 3.10 classic site ships 16,887).
+ * once the Infima rules nothing uses were purged (a stock 3.10 classic site ships 16,887);
+ * 15,585 on 2026-11-25 before the hover types of code samples, 15,692 with their rules
+ * (src/css/custom.css, "Hover types": about 107 bytes, on every page since the popups open with
+ * CSS alone).
  */
-const CSS_GZIP_BUDGET = 15_600;
+const CSS_GZIP_BUDGET = 15_700;
 /**
  * Gzipped bytes of the components a page's routes load (the theme's doc layout, sidebar, TOC,
  * code block and so on; the page's Markdown and the sidebar data are not counted, so writing

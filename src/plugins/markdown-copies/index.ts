@@ -109,6 +109,17 @@ export default async function markdownCopies(
           outDir: props.outDir,
           settings: {
             converter: (JSON.parse(converterManifest) as { version: string }).version,
+            // Our cleaner shapes the Markdown too: a change to it must convert the pages again.
+            cleaner: createHash('sha256')
+              .update(
+                readFileSync(
+                  path.join(
+                    context.siteDir,
+                    'src/plugins/markdown-copies/clean-docusaurus-html.ts',
+                  ),
+                ),
+              )
+              .digest('hex'),
             options: options.llmsTxt,
             site: { url, baseUrl, trailingSlash },
           },

@@ -7,6 +7,9 @@
  *   the answer does. The theme's hook measured every block right after hydration and also
  *   re-rendered every block once for its tab-visibility check: on Getting started, 20 blocks in
  *   one synchronous task.
+ * - The block's hover types, when the page gives them (the `typeHovers` prop that
+ *   src/remark/type-hovers puts on the block's <code>, passed on by ../index.tsx with the other
+ *   props), travel in its metadata to the highlighter (./index.tsx).
  * Ejected with: npm run swizzle @docusaurus/theme-classic CodeBlock/Content/String -- --eject
  */
 import React, { useMemo, type ReactNode } from 'react';
@@ -18,6 +21,7 @@ import {
 import CodeBlockLayout from '@theme/CodeBlock/Layout';
 import type { Props } from '@theme/CodeBlock/Content/String';
 import { useWordWrap } from './use-word-wrap';
+import type { MetadataWithTypeHovers } from './type-hover-tokens';
 
 export default function CodeBlockString({
   children: code,
@@ -26,13 +30,14 @@ export default function CodeBlockString({
   language,
   title,
   showLineNumbers,
-}: Props): ReactNode {
+  typeHovers,
+}: Props & { typeHovers?: string | undefined }): ReactNode {
   const {
     prism: { magicComments, defaultLanguage },
   } = useThemeConfig();
   const metadata = useMemo(
-    () =>
-      createCodeBlockMetadata({
+    (): MetadataWithTypeHovers => ({
+      ...createCodeBlockMetadata({
         code,
         className,
         metastring,
@@ -42,7 +47,19 @@ export default function CodeBlockString({
         title,
         showLineNumbers,
       }),
-    [code, className, metastring, magicComments, defaultLanguage, language, title, showLineNumbers],
+      typeHovers,
+    }),
+    [
+      code,
+      className,
+      metastring,
+      magicComments,
+      defaultLanguage,
+      language,
+      title,
+      showLineNumbers,
+      typeHovers,
+    ],
   );
   const wordWrap = useWordWrap();
   return (

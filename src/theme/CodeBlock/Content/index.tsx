@@ -31,6 +31,7 @@ import styles from '@docusaurus/theme-classic/lib/theme/CodeBlock/Content/styles
 import offscreen from './offscreen.module.css';
 import { isHydrating } from '@site/src/plugins/lean-client/hydration';
 import HighlightedLines from './lazy-highlighted-lines';
+import type { MetadataWithTypeHovers } from './type-hover-tokens';
 import { rememberedMarkup, rememberRenderedCode, renderedBlockKey } from './rendered-blocks';
 
 /** The server's token markup, kept as it is; the empty string never differs between renders. */
@@ -78,7 +79,8 @@ export default function CodeBlockContent({ className }: { className?: string }):
     wordWrap: { codeBlockRef },
   } = useCodeBlockContext();
   const prismTheme = usePrismTheme();
-  const { code, language, lineNumbersStart, lineClassNames } = metadata;
+  const { code, language, lineNumbersStart, lineClassNames, typeHovers } =
+    metadata as MetadataWithTypeHovers;
   const key = renderedBlockKey(metadata);
   const [markup] = useState(() => markupSource(key));
   const codeRef = useRef<HTMLElement>(null);
@@ -112,6 +114,7 @@ export default function CodeBlockContent({ className }: { className?: string }):
             theme={prismTheme}
             lineClassNames={lineClassNames}
             showLineNumbers={lineNumbersStart !== undefined}
+            typeHovers={typeHovers}
           />
         </Code>
       )}
