@@ -78,11 +78,12 @@ const rehypePlugins = [rehypeFocusableTables] as DocsOptions['rehypePlugins'];
  * The guides' TypeScript samples show each identifier's type on hover and keyboard focus, read
  * from TypeScript at build time; a sample that no longer type-checks fails the build (see
  * src/remark/type-hovers). The API reference's pages have no sample files, so only the docs
- * get it.
+ * get it. Production builds only: type-checking every sample costs the dev server seconds per
+ * start and per edit, and `npm run typecheck:examples` checks the samples for contributors.
  */
 const docsRehypePlugins = [
   ...(rehypePlugins ?? []),
-  [rehypeTypeHovers, { rootDir: __dirname }],
+  ...(env.devServer ? [] : [[rehypeTypeHovers, { rootDir: __dirname }]]),
 ] as DocsOptions['rehypePlugins'];
 /**
  * Turns `![](./diagrams/<name>.svg)` into a captioned figure showing static/diagrams/... (see
