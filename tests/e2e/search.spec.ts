@@ -216,6 +216,17 @@ test.describe('the ranking the box shares with the docs MCP server', () => {
     expect(new Set(titles).size).toBe(titles.length);
   });
 
+  test('a query nothing is near offers the search page instead of a dead end', async ({ page }) => {
+    await gotoHydrated(page, '/');
+    await searchInput(page).fill('qqzzxx');
+    await expect(page.getByText('No results for “qqzzxx”.')).toBeVisible(indexLoad);
+    const searchAll = page.getByRole('link', { name: 'Search all pages' });
+    await expect(searchAll).toHaveAttribute('href', '/search/?q=qqzzxx');
+    await searchAll.click();
+    await expect(page).toHaveURL((url) => url.pathname === '/search/');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Search results for "qqzzxx"');
+  });
+
   test('a result opens the part of the page that matched, named at the end of its path', async ({
     page,
   }) => {

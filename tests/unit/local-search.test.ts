@@ -43,6 +43,7 @@ const {
   default: cachedSearchIndex,
   validateOptions,
   SEARCH_WORKER_MODULE,
+  EMPTY_TEMPLATE_MODULE,
 } = await import('../../src/plugins/local-search');
 
 let siteDir: string;
@@ -141,5 +142,11 @@ describe('the search index cache', () => {
     const workerPath =
       require.resolve('@easyops-cn/docusaurus-search-local/dist/client/client/theme/worker.js');
     expect(SEARCH_WORKER_MODULE.test(workerPath)).toBe(true);
+  });
+
+  it('replaces the search box’s empty template, matched where the plugin ships it', () => {
+    const templatePath =
+      require.resolve('@easyops-cn/docusaurus-search-local/dist/client/client/theme/SearchBar/EmptyTemplate.js');
+    expect(EMPTY_TEMPLATE_MODULE.test(templatePath)).toBe(true);
   });
 });

@@ -27,6 +27,10 @@ const SEARCH_PACKAGE = '@easyops-cn/docusaurus-search-local';
 /** The files the plugin writes at the root of the build: one index per search context. */
 const INDEX_FILE = /^search-index[^/\\]*\.json$/;
 
+/** The search box's template for a query with no result. */
+export const EMPTY_TEMPLATE_MODULE =
+  /@easyops-cn[\\/]docusaurus-search-local[\\/]dist[\\/]client[\\/]client[\\/]theme[\\/]SearchBar[\\/]EmptyTemplate\.js$/;
+
 /** The plugin's search worker, which its `searchByWorker` module starts. */
 export const SEARCH_WORKER_MODULE =
   /@easyops-cn[\\/]docusaurus-search-local[\\/]dist[\\/]client[\\/]client[\\/]theme[\\/]worker\.js$/;
@@ -128,6 +132,10 @@ export default function cachedSearchIndex(
           new NormalModuleReplacementPlugin(
             SEARCH_WORKER_MODULE,
             path.join(__dirname, 'ranking-worker.ts'),
+          ),
+          new NormalModuleReplacementPlugin(
+            EMPTY_TEMPLATE_MODULE,
+            path.join(__dirname, 'empty-template.ts'),
           ),
         ],
       };
