@@ -82,7 +82,11 @@ describe('the getting-started run', () => {
     });
     const purposes = events.filter((e) => e.kind === 'model-call').map((e) => e.purpose);
     expect(purposes).toEqual(['plan', 'reply', 'review']);
-    expect(events.at(-1)).toEqual({ atMs: expect.any(Number) as unknown, kind: 'status', status: 'failed' });
+    expect(events.at(-1)).toEqual({
+      atMs: expect.any(Number) as unknown,
+      kind: 'status',
+      status: 'failed',
+    });
   });
 
   it('names the field of an answer that does not match the schema', () => {

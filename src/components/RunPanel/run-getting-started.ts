@@ -98,7 +98,9 @@ function checkAnswer(
  *
  * @returns The problems found, empty when both answers can be used.
  */
-export function checkAnswers(input: Pick<RunInput, 'planAnswer' | 'reviewAnswer'>): AnswerProblem[] {
+export function checkAnswers(
+  input: Pick<RunInput, 'planAnswer' | 'reviewAnswer'>,
+): AnswerProblem[] {
   return [
     checkAnswer('planAnswer', 'plan answer', input.planAnswer, PipelineSchema),
     checkAnswer('reviewAnswer', 'review answer', input.reviewAnswer, PipelineModificationSchema),
