@@ -13,6 +13,14 @@ import {
   type RunInput,
 } from './run-getting-started';
 
+/**
+ * Marks read by `npm run bench:run-panel`: when this chunk has loaded, and when each run ends
+ * (the run's time after the chunk loads is the distance between the first two).
+ */
+export const PANEL_LOADED_MARK = 'weft:run-panel-loaded';
+export const RUN_DONE_MARK = 'weft:run-panel-run-done';
+performance.mark(PANEL_LOADED_MARK);
+
 export interface PanelProps {
   /** How many times the reader has pressed Run; each increase starts a run. */
   runs: number;
@@ -182,6 +190,7 @@ export default function Panel({ runs, onAnnounce, onBusy }: PanelProps): ReactNo
       setEvents([...seen]);
     }).then(
       (task) => {
+        performance.mark(RUN_DONE_MARK);
         onAnnounce(announcementOf(task.status, seen));
         onBusy(false);
       },
