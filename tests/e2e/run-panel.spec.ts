@@ -103,8 +103,9 @@ for (const viewport of [
       await runButton(page).click();
       await expect(liveRegion(page)).toContainText('Task failed');
       const list = events(page);
+      // The step's error is the model manager's, wrapping what the model call threw.
       await expect(list.locator('li[data-kind="step"]')).toContainText(
-        'error: The model server did not answer (the failing preset).',
+        /error: ModelManager: .*The model server did not answer \(the failing preset\)\./,
       );
       const review = list.locator('li[data-kind="model-call"]').filter({ hasText: 'review' });
       await expect(review).toContainText('"type": "stop"');
