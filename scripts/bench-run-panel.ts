@@ -46,7 +46,7 @@ async function main(): Promise<void> {
         const pressToAnnouncedMs = Date.now() - pressed;
         const marks = await page.evaluate(() => {
           const at = (name: string) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
-          const times = [...document.querySelectorAll('[data-run-panel] li')].map((item) =>
+          const times = Array.from(document.querySelectorAll('[data-run-panel] li')).map((item) =>
             Number(/^\+([\d.]+) ms/.exec(item.textContent ?? '')?.[1]),
           );
           return {

@@ -4,10 +4,11 @@
  * export condition (set for the whole site by the local-search plugin) points at their sources,
  * and their `browser` condition at the browser builds (core's `#platform`, testing's entry).
  *
- * The sources name their modules by their `.js` output (`./runtime/runtime.js`). A site-wide
- * `resolve.extensionAlias` did not reach requests made from those sources, so the rule is
- * scoped to the packages' source folders, where it applies to every import they make. Checked in
- * the built chunk: it holds core's browser platform and no express (tests/build/run-panel.test.ts).
+ * The sources name their modules by their `.js` output (`./runtime/runtime.js`). The site-wide
+ * `resolve.extensionAlias` the local-search plugin sets was seen not to apply to such requests in
+ * package sources under rspack, when its worker was built; this rule, scoped to the packages'
+ * source folders, sets the alias for every import those files make. With it the client build
+ * compiles the core from source; tests/build/run-panel.test.ts checks the chunks it makes.
  */
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
