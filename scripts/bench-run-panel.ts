@@ -18,6 +18,19 @@ const SCRIPT = 'bench:run-panel';
 const PAGE = 'docs/getting-started/';
 const RUN_DEADLINE_MS = 30_000;
 
+/** Reads the panel's marks and the offset of its last event, in the page. */
+const MARKS_SCRIPT = `(() => {
+  const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
+  const times = Array.from(document.querySelectorAll('[data-run-panel] li')).map((item) =>
+    Number(/^\\+([\\d.]+) ms/.exec(item.textContent ?? '')?.[1]),
+  );
+  return {
+    loaded: at('weft:run-panel-loaded'),
+    done: at('weft:run-panel-run-done'),
+    taskMs: Math.max(...times),
+  };
+})()`;
+
 interface Visit {
   loadedToDoneMs: number;
   taskMs: number;
@@ -44,17 +57,13 @@ async function main(): Promise<void> {
         const status = page.locator('[data-run-panel] [role="status"]');
         await status.filter({ hasText: 'Task completed' }).waitFor({ timeout: RUN_DEADLINE_MS });
         const pressToAnnouncedMs = Date.now() - pressed;
-        const marks = await page.evaluate(() => {
-          const at = (name: string) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
-          const times = Array.from(document.querySelectorAll('[data-run-panel] li')).map((item) =>
-            Number(/^\+([\d.]+) ms/.exec(item.textContent ?? '')?.[1]),
-          );
-          return {
-            loaded: at('weft:run-panel-loaded'),
-            done: at('weft:run-panel-run-done'),
-            taskMs: Math.max(...times),
-          };
-        });
+        // A string, not a function: tsx names the helpers of a function it compiles with a
+        // `__name` call that the page does not have.
+        const marks = (await page.evaluate(MARKS_SCRIPT)) as {
+          loaded: number;
+          done: number;
+          taskMs: number;
+        };
         results.push({
           loadedToDoneMs: marks.done - marks.loaded,
           taskMs: marks.taskMs,
@@ -74,7 +83,7 @@ async function main(): Promise<void> {
   };
   console.log(`Run panel, ${PAGE}, ${visits} visits at a ${rate}x CPU slowdown:`);
   console.log(`  chunk loaded → run done (goal < 100 ms): ${column((v) => v.loadedToDoneMs)}`);
-  console.log(`  the task itself (last event):            ${column((v) => v.taskMs)}`);
+  console.log(`  Runtime.init to the status (last event): ${column((v) => v.taskMs)}`);
   console.log(`  press → result announced:                ${column((v) => v.pressToAnnouncedMs)}`);
 }
 
