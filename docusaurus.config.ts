@@ -240,6 +240,8 @@ const config = {
         onInvalidPackage: 'throw',
       } satisfies PluginCatalogueOptions,
     ],
+    // The Weft packages compiled from source for the Run panel of Getting started.
+    './src/plugins/weft-in-browser/index.ts',
     // The PWA head tags; not plugin-pwa's pwaHead option, which would ship them in the client bundle.
     './src/plugins/pwa-head/index.ts',
     ...productionOnly([

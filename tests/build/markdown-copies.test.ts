@@ -60,6 +60,12 @@ describe('Markdown copies', () => {
     expect(markdown).not.toMatch(/file=<rootDir>/);
   });
 
+  it('leave out the Run panel, whose prose stays', () => {
+    const markdown = read('/docs/getting-started.md');
+    expect(markdown).toContain('to run this agent in your browser');
+    expect(markdown).not.toContain('Run the getting-started agent');
+  });
+
   it('read like Markdown: no heading anchors, links to other copies', () => {
     const markdown = read('/api/classes/Runtime.md');
     expect(markdown).not.toContain('Direct link to');

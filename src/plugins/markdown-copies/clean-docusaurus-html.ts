@@ -8,6 +8,8 @@
  *   into a blank line after every line; here the lines are joined with newlines instead, so a
  *   sample embedded from examples/ reads exactly as its file. The type popups of a sample's
  *   identifiers (src/remark/type-hovers) are left out.
+ * - Run panels (`data-run-panel`, src/components/RunPanel/) are dropped: a button and an empty
+ *   live region mean nothing in Markdown, and the page's prose already says what the panel does.
  */
 import type { Element, ElementContent, Root, RootContent } from 'hast';
 
@@ -65,7 +67,11 @@ function languageOf(nodes: Element[]): string | undefined {
 
 function clean(node: Root | Element, ancestors: Element[]): void {
   node.children = node.children.filter(
-    (child) => !(child.type === 'element' && classNames(child).includes('hash-link')),
+    (child) =>
+      !(
+        child.type === 'element' &&
+        (classNames(child).includes('hash-link') || child.properties?.dataRunPanel !== undefined)
+      ),
   ) as typeof node.children;
   for (const [index, child] of node.children.entries()) {
     if (child.type !== 'element') {

@@ -1,0 +1,274 @@
+/**
+ * The loaded part of the Run panel: the reader's message and the scripted model's answers, a
+ * preset that makes the step fail, and the run's events as they happen. Loaded on demand by
+ * ./index.tsx with the Weft core it runs.
+ */
+import { useEffect, useEffectEvent, useId, useRef, useState, type ReactNode } from 'react';
+import {
+  checkAnswers,
+  defaultAnswers,
+  runGettingStarted,
+  type AnswerProblem,
+  type RunEvent,
+  type RunInput,
+} from './run-getting-started';
+
+/**
+ * Marks read by `npm run bench:run-panel`: when this chunk has loaded, and when each run ends
+ * (the run's time after the chunk loads is the distance between the first two).
+ */
+export const PANEL_LOADED_MARK = 'weft:run-panel-loaded';
+export const RUN_DONE_MARK = 'weft:run-panel-run-done';
+performance.mark(PANEL_LOADED_MARK);
+
+export interface PanelProps {
+  /** How many times the reader has pressed Run; each increase starts a run. */
+  runs: number;
+  /** Says something through the shell's live region. */
+  onAnnounce: (text: string) => void;
+  /** Tells the shell whether a run is going on. */
+  onBusy: (busy: boolean) => void;
+}
+
+/**
+ * The panel's styles travel with its chunk: a CSS module would join the site's one stylesheet,
+ * which every page loads first (tests/build/javascript-budget.test.ts budgets it). Long prompts
+ * and answers wrap inside the panel, so it never makes the page scroll sideways.
+ */
+const PANEL_CSS = `
+.weft-run-body{margin-top:.5rem}
+.weft-run-details{margin:.25rem 0}
+.weft-run-details summary{cursor:pointer}
+.weft-run-field{display:flex;flex-direction:column;gap:.25rem;margin:.5rem 0}
+.weft-run-input,.weft-run-editor{width:100%;max-width:100%;box-sizing:border-box;font:inherit;padding:.375rem .5rem;border:1px solid var(--ifm-color-emphasis-500);border-radius:var(--ifm-global-radius);background:var(--ifm-background-color);color:var(--ifm-font-color-base)}
+.weft-run-editor{font-family:var(--ifm-font-family-monospace);font-size:.875rem}
+.weft-run-editor[aria-invalid=true]{border-color:var(--ifm-color-danger-dark)}
+.weft-run-error,.weft-run-failed{color:var(--ifm-color-danger-darkest);font-weight:600}
+.weft-run-error{margin:0}
+.weft-run-events{margin:.5rem 0 0;padding-left:1.25rem}
+.weft-run-event{margin:.375rem 0;overflow-wrap:anywhere}
+.weft-run-time{font-family:var(--ifm-font-family-monospace);font-size:.8125rem}
+.weft-run-pre{margin:.25rem 0;padding:.375rem .5rem;max-height:12rem;overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.8125rem}
+`;
+
+type Preset = 'example' | 'failing-step';
+
+const PRESETS: Record<Preset, string> = {
+  example: "The example's script",
+  'failing-step': "A step fails: the model does not answer the reply's call",
+};
+
+function EventItem({ event }: { event: RunEvent }): ReactNode {
+  const time = <span className="weft-run-time">+{event.atMs.toFixed(1)} ms</span>;
+  switch (event.kind) {
+    case 'trigger':
+      return (
+        <>
+          {time} <strong>Trigger</strong> <code>assistant.message</code> in space{' '}
+          <code>{event.space}</code>: “{event.message}”
+        </>
+      );
+    case 'plan':
+      return (
+        <>
+          {time} <strong>Plan</strong>:{' '}
+          {event.steps.map((step) => `${step.pluginId}.${step.action}`).join(', ') || 'no steps'}
+        </>
+      );
+    case 'model-call':
+      return (
+        <>
+          {time} <strong>Model call</strong> <code>{event.purpose}</code>
+          {event.failed ? ' failed' : ''}
+          <details className="weft-run-details">
+            <summary>Prompt</summary>
+            <pre className="weft-run-pre">{event.prompt}</pre>
+          </details>
+          <pre className="weft-run-pre">{event.answer}</pre>
+        </>
+      );
+    case 'step':
+      return (
+        <>
+          {time} <strong>Step</strong>{' '}
+          <code>
+            {event.pluginId}.{event.action}
+          </code>{' '}
+          {event.success ? 'result' : <span className="weft-run-failed">error</span>}: {event.text}
+        </>
+      );
+    case 'memory':
+      return (
+        <>
+          {time} <strong>Memory written</strong>: <code>{event.memoryKind}</code> in{' '}
+          <code>{event.space}</code>
+        </>
+      );
+    case 'status':
+      return (
+        <>
+          {time} <strong>Task {event.status}</strong>
+          {event.reply !== undefined ? <>: reply “{event.reply}”</> : null}
+        </>
+      );
+  }
+}
+
+/** What the live region says when a run ends: the status, the reply, a failed step and its review. */
+function announcementOf(status: string, events: readonly RunEvent[]): string {
+  const parts = [`Task ${status} after ${events.length} events.`];
+  const last = events.at(-1);
+  if (last?.kind === 'status' && last.reply !== undefined) parts.push(`Reply: ${last.reply}`);
+  if (events.some((event) => event.kind === 'step' && !event.success)) {
+    const reviewed = events.some(
+      (event) => event.kind === 'model-call' && event.purpose === 'review',
+    );
+    parts.push(reviewed ? 'A step failed; the model reviewed the plan.' : 'A step failed.');
+  }
+  return parts.join(' ');
+}
+
+function AnswerEditor(props: {
+  label: string;
+  value: string;
+  problem: AnswerProblem | undefined;
+  onChange: (value: string) => void;
+}): ReactNode {
+  const id = useId();
+  return (
+    <div className="weft-run-field">
+      <label htmlFor={id}>{props.label}</label>
+      <textarea
+        id={id}
+        className="weft-run-editor"
+        rows={6}
+        spellCheck={false}
+        value={props.value}
+        aria-invalid={props.problem ? true : undefined}
+        aria-describedby={props.problem ? `${id}-error` : undefined}
+        onChange={(event) => props.onChange(event.target.value)}
+      />
+      {props.problem ? (
+        <p id={`${id}-error`} className="weft-run-error">
+          {props.problem.message}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export default function Panel({ runs, onAnnounce, onBusy }: PanelProps): ReactNode {
+  const ids = useId();
+  const [defaults, setDefaults] = useState<Pick<RunInput, 'planAnswer' | 'reviewAnswer'>>();
+  const [input, setInput] = useState<RunInput>();
+  const [preset, setPreset] = useState<Preset>('example');
+  const [problems, setProblems] = useState<AnswerProblem[]>([]);
+  const [events, setEvents] = useState<RunEvent[]>([]);
+  const started = useRef(0);
+
+  useEffect(() => {
+    void defaultAnswers().then((answers) => {
+      setDefaults(answers);
+      setInput({ user: 'ada', message: 'Hello, agent!', failReply: false, ...answers });
+    });
+  }, []);
+
+  // A run starts when the shell's press count grows; the run reads the inputs of that moment.
+  const start = useEffectEvent((current: RunInput) => {
+    const found = checkAnswers(current);
+    setProblems(found);
+    if (found.length > 0) {
+      onAnnounce(`Not run. ${found.map((problem) => problem.message).join('. ')}`);
+      return;
+    }
+    const seen: RunEvent[] = [];
+    setEvents([]);
+    onBusy(true);
+    onAnnounce('Running…');
+    runGettingStarted(current, (event) => {
+      seen.push(event);
+      setEvents([...seen]);
+    }).then(
+      (task) => {
+        performance.mark(RUN_DONE_MARK);
+        onAnnounce(announcementOf(task.status, seen));
+        onBusy(false);
+      },
+      (error: unknown) => {
+        onAnnounce(`The run stopped: ${error instanceof Error ? error.message : String(error)}`);
+        onBusy(false);
+      },
+    );
+  });
+
+  useEffect(() => {
+    if (!input || runs === started.current) return;
+    started.current = runs;
+    start(input);
+  }, [runs, input]);
+
+  if (!input || !defaults) return null;
+
+  const problemOf = (field: AnswerProblem['field']) =>
+    problems.find((problem) => problem.field === field);
+  const update = (change: Partial<RunInput>) => setInput({ ...input, ...change });
+
+  return (
+    <div className="weft-run-body">
+      <style>{PANEL_CSS}</style>
+      <details className="weft-run-details">
+        <summary>Change the message and the model’s answers</summary>
+        <div className="weft-run-field">
+          <label htmlFor={`${ids}-message`}>Incoming message</label>
+          <input
+            id={`${ids}-message`}
+            className="weft-run-input"
+            value={input.message}
+            onChange={(event) => update({ message: event.target.value })}
+          />
+        </div>
+        <div className="weft-run-field">
+          <label htmlFor={`${ids}-preset`}>Preset</label>
+          <select
+            id={`${ids}-preset`}
+            className="weft-run-input"
+            value={preset}
+            onChange={(event) => {
+              const chosen = event.target.value as Preset;
+              setPreset(chosen);
+              setProblems([]);
+              setInput({ ...input, ...defaults, failReply: chosen === 'failing-step' });
+            }}
+          >
+            {Object.entries(PRESETS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <AnswerEditor
+          label="The model's plan answer (JSON)"
+          value={input.planAnswer}
+          problem={problemOf('planAnswer')}
+          onChange={(planAnswer) => update({ planAnswer })}
+        />
+        <AnswerEditor
+          label="The model's review answer (JSON, asked for after a failed step)"
+          value={input.reviewAnswer}
+          problem={problemOf('reviewAnswer')}
+          onChange={(reviewAnswer) => update({ reviewAnswer })}
+        />
+      </details>
+      {events.length > 0 ? (
+        <ol className="weft-run-events" aria-label="What happened in the run">
+          {events.map((event, index) => (
+            <li key={index} className="weft-run-event" data-kind={event.kind}>
+              <EventItem event={event} />
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </div>
+  );
+}

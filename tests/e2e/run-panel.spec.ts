@@ -1,0 +1,205 @@
+/**
+ * The Run panel of Getting started, used as a reader would: it runs the getting-started agent
+ * in the page (the example's plugin and scripted model, in-memory memory), at 1280 and 375 px,
+ * with an edited message, a bad model answer, the failing preset, the keyboard alone, axe, no
+ * request leaving the site, a press made right after load, and offline from the precache.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { waitForHydration } from './support/shell';
+import { copyBuild, startStaticServer } from './support/static-server';
+
+const PATH = '/docs/getting-started/';
+const REPLY = 'You said "Hello, agent!". Your Weft agent is listening.';
+
+const runButton = (page: Page) => page.getByRole('button', { name: /^Run the getting-started/ });
+const liveRegion = (page: Page) => page.locator('[data-run-panel] [role="status"]');
+const events = (page: Page) => page.getByRole('list', { name: 'What happened in the run' });
+
+async function openEditors(page: Page): Promise<void> {
+  const summary = page.getByText('Change the message and the model’s answers');
+  if ((await summary.locator('..').getAttribute('open')) === null) await summary.click();
+}
+
+async function sidewaysOverflow(page: Page): Promise<number> {
+  return page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+}
+
+for (const viewport of [
+  { label: '1280 px', width: 1280, height: 800 },
+  { label: '375 px', width: 375, height: 812 },
+]) {
+  test.describe(`at ${viewport.label}`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    test('runs the example, then an edited message, with every event timed', async ({
+      page,
+      baseURL,
+    }) => {
+      const offSite: string[] = [];
+      page.on('request', (request) => {
+        if (!request.url().startsWith(baseURL ?? '')) offSite.push(request.url());
+      });
+      await page.goto(PATH);
+      await waitForHydration(page);
+      await runButton(page).click();
+      await expect(liveRegion(page)).toHaveText(`Task completed after 8 events. Reply: ${REPLY}`);
+      const list = events(page);
+      await expect(list.locator('li')).toHaveCount(8);
+      await expect(list.locator('li[data-kind="trigger"]')).toContainText('“Hello, agent!”');
+      await expect(list.locator('li[data-kind="plan"]')).toContainText('assistant.reply');
+      await expect(list.locator('li[data-kind="model-call"]').first()).toContainText('plan');
+      await expect(list.locator('li[data-kind="memory"]')).toHaveCount(2);
+      await expect(list.locator('li[data-kind="step"]')).toContainText(`result: ${REPLY}`);
+      await expect(list.locator('li[data-kind="status"]')).toContainText('Task completed');
+      for (const item of await list.locator('li').all()) {
+        await expect(item).toContainText(/^\+\d+\.\d ms/);
+      }
+
+      await openEditors(page);
+      await page.getByLabel('Incoming message').fill('What can you do?');
+      await runButton(page).click();
+      await expect(liveRegion(page)).toContainText(
+        'Reply: You said "What can you do?". Your Weft agent is listening.',
+      );
+      await expect(list.locator('li[data-kind="trigger"]')).toContainText('“What can you do?”');
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      expect(offSite).toEqual([]);
+    });
+
+    test('an invalid plan answer shows the schema error inline, naming the field', async ({
+      page,
+    }) => {
+      await page.goto(PATH);
+      await waitForHydration(page);
+      await runButton(page).click();
+      await expect(liveRegion(page)).toContainText('Task completed');
+      await openEditors(page);
+      const plan = page.getByLabel("The model's plan answer (JSON)");
+      await plan.fill('{"steps": [{"pluginId": "assistant"}]}');
+      await runButton(page).click();
+      await expect(plan).toHaveAttribute('aria-invalid', 'true');
+      await expect(plan).toHaveAccessibleDescription(/^plan answer: steps\.0\.action: /);
+      await expect(liveRegion(page)).toContainText('Not run. plan answer: steps.0.action');
+      await plan.fill('{"steps": [');
+      await runButton(page).click();
+      await expect(plan).toHaveAccessibleDescription(/^plan answer: not valid JSON/);
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    });
+
+    test('the failing preset shows the step error, the review, and status failed', async ({
+      page,
+    }) => {
+      await page.goto(PATH);
+      await waitForHydration(page);
+      await runButton(page).click();
+      await expect(liveRegion(page)).toContainText('Task completed');
+      await openEditors(page);
+      await page
+        .getByLabel('Preset')
+        .selectOption({ label: "A step fails: the model does not answer the reply's call" });
+      await runButton(page).click();
+      await expect(liveRegion(page)).toContainText('Task failed');
+      const list = events(page);
+      // The step's error is the model manager's, wrapping what the model call threw.
+      await expect(list.locator('li[data-kind="step"]')).toContainText(
+        /error: ModelManager: .*The model server did not answer \(the failing preset\)\./,
+      );
+      const review = list.locator('li[data-kind="model-call"]').filter({ hasText: 'review' });
+      await expect(review).toContainText('"type": "stop"');
+      await expect(list.locator('li[data-kind="status"]')).toHaveText(/Task failed$/);
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    });
+
+    test('axe finds nothing with the panel open and its events listed', async ({ page }) => {
+      test.slow();
+      await page.goto(PATH);
+      await waitForHydration(page);
+      await runButton(page).click();
+      await expect(liveRegion(page)).toContainText('Task completed');
+      await openEditors(page);
+      const results = await new AxeBuilder({ page }).include('[data-run-panel]').analyze();
+      const violations = results.violations.map(
+        (violation) =>
+          `${violation.id}: ${violation.help} (${violation.nodes
+            .slice(0, 3)
+            .map((node) => node.target.join(' '))
+            .join('; ')})`,
+      );
+      expect(violations).toEqual([]);
+    });
+  });
+}
+
+test('keyboard only: Tab reaches Run, Enter runs, the live region announces', async ({ page }) => {
+  await page.goto(PATH);
+  await waitForHydration(page);
+  // Start from the element just before the button in tab order.
+  await runButton(page).evaluate((button) => {
+    const before = document.createElement('a');
+    before.href = '#';
+    before.textContent = 'start';
+    button.parentElement?.parentElement?.before(before);
+    before.focus();
+  });
+  await page.keyboard.press('Tab');
+  await expect(runButton(page)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(liveRegion(page)).toHaveAttribute('aria-live', 'polite');
+  await expect(liveRegion(page)).toContainText(`Reply: ${REPLY}`);
+  await expect(runButton(page)).toBeFocused();
+});
+
+test('a press right after load runs the agent, 6 visits in a row', async ({ browser, baseURL }) => {
+  // Each visit loads the page and the panel's chunks afresh.
+  test.slow();
+  for (let visit = 0; visit < 6; visit += 1) {
+    const context = await browser.newContext({ baseURL });
+    try {
+      const page = await context.newPage();
+      await page.goto(PATH);
+      await runButton(page).click();
+      await expect(liveRegion(page), `visit ${visit + 1}`).toContainText('Task completed');
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test('runs offline once the offline mode has precached the site', async ({ page }) => {
+  test.slow();
+  const copy = copyBuild('weft-e2e-run-panel-');
+  const server = await startStaticServer({ dir: copy.dir });
+  try {
+    await page.goto(`${server.url}?offlineMode=true`);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.waitForFunction(
+      async () => {
+        const names = await caches.keys();
+        for (const name of names) {
+          const keys = await (await caches.open(name)).keys();
+          if (keys.some((request) => request.url.includes('/docs/getting-started/'))) return true;
+        }
+        return false;
+      },
+      undefined,
+      { timeout: 60_000 },
+    );
+    // Offline mode stays on only while the query asks for it; a plain visit would register a
+    // worker without the precache.
+    await page.goto(`${server.url}docs/getting-started/?offlineMode=true`);
+    await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated');
+    await waitForHydration(page);
+    await server.stop();
+    await expect(page.request.get(server.url)).rejects.toThrow();
+    await runButton(page).click();
+    await expect(liveRegion(page)).toContainText(`Reply: ${REPLY}`);
+  } finally {
+    await server.stop().catch(() => undefined);
+    copy.remove();
+  }
+});
