@@ -4,7 +4,8 @@
  *
  * The plugin's search box, search page and index stay; its search worker is swapped for
  * ranking-worker.ts, which ranks the same index documents with @weft/mcp-docs's DocsSearch (the
- * ranking of the MCP server's `search_docs`). The index files keep the plugin's documents and
+ * ranking of the MCP server's `search_docs`), compiled from the package's source (see
+ * ../weft-in-browser). The index files keep the plugin's documents and
  * drop its lunr index, which nothing reads any more: a third of the download.
  *
  * The search plugin builds its index in postBuild: it parses every built page and indexes the
@@ -122,12 +123,6 @@ export default function cachedSearchIndex(
       const { NormalModuleReplacementPlugin } = utils.currentBundler.instance;
       return {
         ...own,
-        // The worker imports the ranking from the package's source, so the site builds before
-        // the packages do; the source names its TypeScript modules by their `.js` output.
-        resolve: {
-          conditionNames: ['weft-source', '...'],
-          extensionAlias: { '.js': ['.ts', '.js'] },
-        },
         plugins: [
           new NormalModuleReplacementPlugin(
             SEARCH_WORKER_MODULE,

@@ -1,13 +1,14 @@
 /**
  * Lets the site's client bundle compile the Weft packages from their TypeScript sources, as the
- * Run panel of Getting started does (src/components/RunPanel/): the packages' `weft-source`
- * export condition (set for the whole site by the local-search plugin) points at their sources,
- * and their `browser` condition at the browser builds (core's `#platform`, testing's entry).
+ * Run panel of Getting started (src/components/RunPanel/) and the search worker
+ * (../local-search/ranking-worker.ts) do, so the site builds before the packages: the packages'
+ * `weft-source` export condition points at their sources, and their `browser` condition at the
+ * browser builds (core's `#platform`, testing's entry).
  *
- * The sources name their modules by their `.js` output (`./runtime/runtime.js`). The site-wide
- * `resolve.extensionAlias` the local-search plugin sets was seen not to apply to such requests in
- * package sources under rspack, when its worker was built; this rule, scoped to the packages'
- * source folders, sets the alias for every import those files make. With it the client build
+ * The sources name their modules by their `.js` output (`./runtime/runtime.js`). A site-wide
+ * `resolve.extensionAlias` was seen not to apply to such requests in package sources under
+ * rspack; this rule, scoped to the packages' source folders, sets the alias for every import
+ * those files make. With it the client build
  * compiles the core from source; tests/build/run-panel.test.ts checks the chunks it makes.
  */
 import path from 'node:path';
@@ -19,6 +20,7 @@ export default function weftInBrowser(context: LoadContext): Plugin {
     name: 'weft-in-browser',
     configureWebpack() {
       return {
+        resolve: { conditionNames: ['weft-source', '...'] },
         module: {
           rules: [
             {
