@@ -3,8 +3,10 @@
  * the core), which no other test checked. Each describe names the symbol whose comment it
  * guards, so a change to that comment leads here.
  */
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WeftError } from '@weft/core';
+import { SignalFanOut } from '../src/scheduler/signal-fan-out.js';
 import { ServerManager as BrowserServerManager } from '../src/platform/browser-server.js';
 import * as browserPlatform from '../src/platform/browser.js';
 import { hostChecker } from '../src/server/allowed-hosts.js';
@@ -135,5 +137,33 @@ describe('TSDoc of the browser platform', () => {
     const error = await errorOf(browserPlatform.readTemplateFiles('/prompts'));
     expect(error.code).toBe('WEFT_UNSUPPORTED_PLATFORM');
     expect(error.message).toContain('cannot read /prompts');
+  });
+});
+
+describe('TSDoc of SignalFanOut', () => {
+  it('holds one listener per source however many are linked, aborts them with its reason, and unlinks', () => {
+    const fanOut = new SignalFanOut();
+    const scheduler = new AbortController();
+    const coordinator = new AbortController();
+    const links = Array.from({ length: 20 }, () =>
+      fanOut.link([scheduler.signal, coordinator.signal]),
+    );
+    expect(getEventListeners(scheduler.signal, 'abort')).toHaveLength(1);
+    expect(getEventListeners(coordinator.signal, 'abort')).toHaveLength(1);
+
+    const unlinked = links.pop()!;
+    unlinked.unlink();
+    coordinator.abort('space lost');
+    for (const { signal } of links) expect(signal.reason).toBe('space lost');
+    expect(unlinked.signal.aborted).toBe(false);
+
+    for (const { unlink } of links) unlink();
+    expect(getEventListeners(scheduler.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('links to a source that already aborted as aborted, with its reason', () => {
+    const source = new AbortController();
+    source.abort('stopped');
+    expect(new SignalFanOut().link([source.signal]).signal.reason).toBe('stopped');
   });
 });

@@ -81,3 +81,31 @@ describe('TSDoc of AgentTask.status and ExecutionContext.signal', () => {
     expect(released).toEqual([{ ticket: 1, outcome: 'abandoned' }]);
   });
 });
+
+/** Stores trigger memories, and never answers for a chain memory, like a hung database. */
+class ChainHangingMemory extends InMemoryMemoryProvider {
+  override store(
+    memory: Parameters<InMemoryMemoryProvider['store']>[0],
+  ): ReturnType<InMemoryMemoryProvider['store']> {
+    return memory.kind === 'chain' ? new Promise(() => undefined) : super.store(memory);
+  }
+}
+
+describe('TSDoc of AgentTask.recorded', () => {
+  it('a chain write that never answers leaves recorded.chain false and the task ends after 10 s', async () => {
+    const reply = recordingExecutor('reply');
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [reply] })],
+      responses: planner(['tools', 'reply']),
+      memory: new ChainHangingMemory(),
+    });
+    const started = performance.now();
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'm', space: 'room' });
+    const waited = performance.now() - started;
+    expect(task.status).toBe('completed');
+    expect(task.recorded).toEqual({ trigger: true, chain: false });
+    // The runner's bound on the chain write (CHAIN_WRITE_TIMEOUT_MS), not the task's deadline.
+    expect(waited).toBeGreaterThanOrEqual(9_900);
+    expect(waited).toBeLessThan(15_000);
+  }, 20_000);
+});
