@@ -47,6 +47,15 @@ describe('TSDoc of Runtime.dispatch', () => {
     );
     expect([plugin.code, plugin.status]).toEqual(['WEFT_UNKNOWN_PLUGIN', 400]);
   });
+
+  it('refuses a space id that does not start with a letter or digit, though every character is allowed', async () => {
+    const { runtime } = await startedRuntime();
+    for (const space of ['_room', '.room', ':room']) {
+      const error = await errorOf(runtime.dispatch({ pluginId: 'echo', triggerId: 't', space }));
+      expect([error.code, error.status]).toEqual(['WEFT_INVALID_SPACE', 400]);
+      expect(error.message).toContain('starting with a letter or digit');
+    }
+  });
 });
 
 describe('TSDoc of AgentTask.status and ExecutionContext.signal', () => {
