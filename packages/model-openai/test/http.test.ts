@@ -5,9 +5,31 @@
  */
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { attemptRequest, isRetryableStatus, sendWithRetry, type RetryConfig } from '../src/http.js';
+import {
+  attemptRequest,
+  isRetryableStatus,
+  sendWithRetry,
+  type HttpRequest,
+  type RetryConfig,
+} from '../src/http.js';
 
-const request = { method: 'POST', url: 'http://model.test/v1/chat/completions', headers: {} };
+const request: HttpRequest = {
+  method: 'POST',
+  url: 'http://model.test/v1/chat/completions',
+  headers: new Headers(),
+};
+
+/** The error sendWithRetry rejects with; it must reject. */
+async function failureOf(
+  sending: Promise<unknown>,
+): Promise<{ code?: string; message: string; httpStatus?: number; attempts?: number }> {
+  try {
+    await sending;
+  } catch (error) {
+    return error as { code?: string; message: string; httpStatus?: number; attempts?: number };
+  }
+  throw new Error('expected sendWithRetry to reject');
+}
 
 function config(fetch: typeof globalThis.fetch, overrides: Partial<RetryConfig> = {}): RetryConfig {
   return {
@@ -66,9 +88,7 @@ describe('TSDoc of sendWithRetry', () => {
       calls += 1;
       return Promise.resolve(new Response(null, { status: 302, headers: { location: '/x' } }));
     }) as typeof fetch;
-    const error = await sendWithRetry(request, config(redirecting, { maxRetries: 3 })).catch(
-      (caught: unknown) => caught as { code?: string; httpStatus?: number },
-    );
+    const error = await failureOf(sendWithRetry(request, config(redirecting, { maxRetries: 3 })));
     expect(error).toMatchObject({ code: 'WEFT_OPENAI_HTTP_STATUS', httpStatus: 302 });
     expect(calls).toBe(1);
   });
@@ -80,10 +100,12 @@ describe('TSDoc of sendWithRetry', () => {
       return Promise.resolve(new Response('busy', { status: 503 }));
     }) as typeof fetch;
     const started = Date.now();
-    const error = await sendWithRetry(
-      request,
-      config(failing, { maxRetries: 5, retryBaseDelayMs: 5_000, totalTimeoutMs: 1_000 }),
-    ).catch((caught: unknown) => caught as { code?: string; message?: string });
+    const error = await failureOf(
+      sendWithRetry(
+        request,
+        config(failing, { maxRetries: 5, retryBaseDelayMs: 5_000, totalTimeoutMs: 1_000 }),
+      ),
+    );
     expect(error).toMatchObject({ code: 'WEFT_OPENAI_TIMEOUT', httpStatus: 503 });
     expect(error.message).toContain('leaves no time for another');
     expect(calls).toBe(1);
@@ -96,9 +118,7 @@ describe('TSDoc of sendWithRetry', () => {
     const refusing = (() => Promise.reject(new TypeError('fetch failed'))) as typeof fetch;
     const codes = [];
     for (const fetch of [failing, hanging, refusing]) {
-      const error = await sendWithRetry(request, config(fetch, { maxRetries: 1 })).catch(
-        (caught: unknown) => caught as { code?: string; attempts?: number },
-      );
+      const error = await failureOf(sendWithRetry(request, config(fetch, { maxRetries: 1 })));
       codes.push([error.code, error.attempts]);
     }
     expect(codes).toEqual([
