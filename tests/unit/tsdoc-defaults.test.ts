@@ -19,6 +19,7 @@ import {
 } from '../../packages/memory-postgres/src/options';
 import { resolveOptions as resolveCoordinator } from '../../packages/coordinator-postgres/src/options';
 import { resolveOptions as resolveMcp } from '../../packages/plugin-mcp/src/options';
+import { resolveOptions as resolveWebSocket } from '../../packages/plugin-websocket/src/options';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -197,6 +198,12 @@ const cases: {
       servers: [{ name: 'files', command: 'node', args: [], tools: ['read'] }],
     }),
     least: 6,
+  },
+  {
+    name: 'WebSocketPluginOptions (plugin-websocket)',
+    members: () => membersOf('packages/plugin-websocket/src/options.ts', 'WebSocketPluginOptions'),
+    values: resolveWebSocket({}),
+    least: 15,
   },
 ];
 

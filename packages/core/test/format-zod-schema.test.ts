@@ -1,4 +1,5 @@
 import { formatZodSchema, PipelineSchema } from '@weft/core';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
@@ -40,5 +41,21 @@ describe('formatZodSchema', () => {
     const text = formatZodSchema(PipelineSchema);
     expect(text).toContain('Id of the plugin that owns the executor.');
     expect(text).toContain('Steps to run in order; empty when nothing needs doing.');
+  });
+
+  it('returns what its TSDoc example shows, line for line', () => {
+    const source = readFileSync(
+      new URL('../src/models/format-zod-schema.ts', import.meta.url),
+      'utf8',
+    );
+    // The example's comment lines after "// text is:" are the output it promises.
+    const shown = /\/\/ text is:\n((?: \* \/\/ .*\n)+)/.exec(source)?.[1];
+    expect(shown, 'the @example of formatZodSchema shows its output').toBeDefined();
+    const expected = shown!
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => line.replace(/^ \* \/\/ /, ''))
+      .join('\n');
+    expect(formatZodSchema(z.object({ city: z.string().describe('City name') }))).toBe(expected);
   });
 });

@@ -242,6 +242,20 @@ describe('TSDoc of PromptRegistry', () => {
   });
 });
 
+describe('The errors registry: WEFT_TEMPLATE_INVALID', () => {
+  it('refuses a name or namespace that does not start with a letter or digit, though every character is allowed', async () => {
+    for (const [namespace, name] of [
+      ['core', '-greet'],
+      ['_mail', 'greet'],
+    ] as const) {
+      const error = await errorOf(() => new PromptRegistry().register(namespace, name, 'x'));
+      expect(error.code).toBe('WEFT_TEMPLATE_INVALID');
+      expect(error.message).toContain('start with a letter or digit');
+    }
+    expect(() => new PromptRegistry().register('a_b', 'c-d.e_f', 'x')).not.toThrow();
+  });
+});
+
 describe('TSDoc of WeftErrorOptions.expose', () => {
   it('defaults to false when the error has no status', () => {
     expect(new WeftError('WEFT_INTERNAL', 'X: no status.').expose).toBe(false);

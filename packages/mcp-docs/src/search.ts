@@ -425,12 +425,14 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The candidates nearest to `wanted`, ignoring case: those containing it
- * first, then by edit distance, keeping only those within half the longer length.
+ * The candidates nearest to `wanted`, ignoring case: those containing it first, then the others
+ * by edit distance, keeping only those at most half their own length away (two edits for any
+ * name). A blank `wanted` gives the first candidates.
  *
  * @param wanted - What was asked for.
  * @param candidates - The names that exist.
  * @param limit - How many to return at most.
+ * @returns Up to `limit` candidates, nearest first.
  */
 export function closestMatches(wanted: string, candidates: readonly string[], limit = 5): string[] {
   const target = wanted.trim().toLowerCase();

@@ -3,7 +3,7 @@
  * breaks names itself here rather than as a moved result on the real docs.
  */
 import { describe, expect, it } from 'vitest';
-import { DocsSearch, splitSections, type SearchablePage } from '../src/search.js';
+import { closestMatches, DocsSearch, splitSections, type SearchablePage } from '../src/search.js';
 
 const page = (
   path: string,
@@ -217,5 +217,28 @@ describe('the search_docs ranking', () => {
         { title: 'Observability', path: '/docs/observability/' },
       ]);
     });
+  });
+});
+
+describe('TSDoc of closestMatches', () => {
+  const codes = ['WEFT_TASK_TIMEOUT', 'WEFT_OPENAI_TIMEOUT', 'WEFT_QUEUE_FULL', 'WEFT_DUPLICATE'];
+
+  it('puts names containing the query first, then the others by edit distance, ignoring case', () => {
+    expect(closestMatches('timeout', codes)).toEqual(['WEFT_TASK_TIMEOUT', 'WEFT_OPENAI_TIMEOUT']);
+    // Containing the query beats a smaller edit distance.
+    expect(closestMatches('queue', ['QUEUX', 'WEFT_QUEUE_FULL'])).toEqual([
+      'WEFT_QUEUE_FULL',
+      'QUEUX',
+    ]);
+    expect(closestMatches('WEFT_DUPLICAT', codes, 1)).toEqual(['WEFT_DUPLICATE']);
+  });
+
+  it('keeps only names at most half their length away, or two edits for short ones', () => {
+    expect(closestMatches('abcd', ['wxyz', 'abxy', 'axyz'])).toEqual(['abxy']);
+    expect(closestMatches('abcdefgh', ['abcdwxyz', 'abcwxyzq'])).toEqual(['abcdwxyz']);
+  });
+
+  it('gives the first candidates for a blank query', () => {
+    expect(closestMatches('  ', codes, 2)).toEqual(codes.slice(0, 2));
   });
 });

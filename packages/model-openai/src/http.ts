@@ -181,8 +181,10 @@ export function isRetryableStatus(status: number): boolean {
  * @throws {@link OpenAIModelProviderError} with code `WEFT_OPENAI_HTTP_STATUS` at once for a 4xx
  * other than 429 (and for 1xx/3xx answers fetch did not follow); `WEFT_OPENAI_RESPONSE_TOO_LARGE`
  * at once for an answer over `maxResponseBytes`; `WEFT_OPENAI_HTTP_STATUS`, `WEFT_OPENAI_TIMEOUT`
- * or `WEFT_OPENAI_NETWORK` when the last attempt fails or the total deadline passes;
- * `WEFT_OPENAI_ABORTED` as soon as the caller's signal fires, even between attempts.
+ * or `WEFT_OPENAI_NETWORK`, after how the last attempt ended, when no retries are left;
+ * `WEFT_OPENAI_TIMEOUT` (with the last answer's `httpStatus`, if any) when `totalTimeoutMs`
+ * leaves no time for the next attempt; `WEFT_OPENAI_ABORTED` as soon as the caller's signal
+ * fires, even between attempts.
  */
 export async function sendWithRetry(
   request: HttpRequest,

@@ -84,7 +84,7 @@ export class McpPlugin extends Plugin {
           if (!tool) {
             throw new McpPluginError(
               'WEFT_MCP_UNKNOWN_TOOL',
-              `McpPlugin: servers "${server.name}" has no tool "${name}" (from its tools allow-list); it has ${tools.map((candidate) => `"${candidate.name}"`).join(', ') || 'none'}.`,
+              `McpPlugin: server "${server.name}" has no tool "${name}" (from its tools allow-list); it has ${tools.map((candidate) => `"${candidate.name}"`).join(', ') || 'none'}.`,
             );
           }
           return toolExecutor(server.name, tool, {

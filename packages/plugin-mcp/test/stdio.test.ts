@@ -107,7 +107,9 @@ describe('McpPlugin over stdio', { timeout: 60_000 }, () => {
       connectTimeoutMs: 30_000,
     }).catch((caught: unknown) => caught);
     expect(WeftError.is(error, 'WEFT_MCP_UNKNOWN_TOOL')).toBe(true);
-    expect((error as Error).message).toMatch(/no tool "ech".*"echo", "add", "place-order"/);
+    expect((error as Error).message).toMatch(
+      /server "[^"]+" has no tool "ech".*"echo", "add", "place-order"/,
+    );
   });
 
   it('checks nested arguments against the tool schema; the review sees the field that was wrong', async () => {

@@ -1,9 +1,4 @@
-/**
- * The checks an upgrade request passes before a websocket is accepted, in order: the path, the
- * `Host` header (DNS rebinding), the `Origin` header (cross-site pages), the connection cap, and
- * the user's `authenticate` hook under a deadline. Refusals answer plain HTTP, so a refused
- * client never holds a websocket.
- */
+/** The checks an upgrade request passes before a websocket is accepted: see {@link upgradeGate}. */
 import type { IncomingMessage } from 'node:http';
 import { describeError, hostChecker } from '@weft/core/internal';
 import type { Runtime } from '@weft/core';
@@ -24,7 +19,10 @@ export interface Admission {
 }
 
 /**
- * Builds the gate for one plugin's options.
+ * Builds the gate for one plugin's options. An upgrade request passes its checks in order: the
+ * path, the `Host` header (DNS rebinding), the `Origin` header (cross-site pages), the connection
+ * cap, and the user's `authenticate` hook under a deadline. Refusals answer plain HTTP, so a
+ * refused client never holds a websocket.
  *
  * @param options - The plugin's options.
  * @param logger - Where a failing or hung `authenticate` is logged.

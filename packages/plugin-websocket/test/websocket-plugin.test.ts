@@ -349,6 +349,8 @@ describe('WebSocketPlugin close', () => {
     expect(booted.plugin.connectionCount).toBe(0);
     await expect(connect(booted.url)).rejects.toThrow();
     expect(booted.plugin.url).toBeUndefined();
+    // Idempotent, as its TSDoc says: a second close resolves at once.
+    await expect(booted.plugin.close()).resolves.toBeUndefined();
   });
 
   it('refuses new messages while the runtime stops, delivers the reply of a running task, then closes with 1001', async () => {

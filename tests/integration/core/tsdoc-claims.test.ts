@@ -47,6 +47,15 @@ describe('TSDoc of Runtime.dispatch', () => {
     );
     expect([plugin.code, plugin.status]).toEqual(['WEFT_UNKNOWN_PLUGIN', 400]);
   });
+
+  it('refuses a space id that does not start with a letter or digit, though every character is allowed', async () => {
+    const { runtime } = await startedRuntime();
+    for (const space of ['_room', '.room', ':room']) {
+      const error = await errorOf(runtime.dispatch({ pluginId: 'echo', triggerId: 't', space }));
+      expect([error.code, error.status]).toEqual(['WEFT_INVALID_SPACE', 400]);
+      expect(error.message).toContain('starting with a letter or digit');
+    }
+  });
 });
 
 describe('TSDoc of AgentTask.status and ExecutionContext.signal', () => {
@@ -80,4 +89,32 @@ describe('TSDoc of AgentTask.status and ExecutionContext.signal', () => {
     await waitFor(() => released.length === 1);
     expect(released).toEqual([{ ticket: 1, outcome: 'abandoned' }]);
   });
+});
+
+/** Stores trigger memories, and never answers for a chain memory, like a hung database. */
+class ChainHangingMemory extends InMemoryMemoryProvider {
+  override store(
+    memory: Parameters<InMemoryMemoryProvider['store']>[0],
+  ): ReturnType<InMemoryMemoryProvider['store']> {
+    return memory.kind === 'chain' ? new Promise(() => undefined) : super.store(memory);
+  }
+}
+
+describe('TSDoc of AgentTask.recorded', () => {
+  it('a chain write that never answers leaves recorded.chain false and the task ends after 10 s', async () => {
+    const reply = recordingExecutor('reply');
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [reply] })],
+      responses: planner(['tools', 'reply']),
+      memory: new ChainHangingMemory(),
+    });
+    const started = performance.now();
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'm', space: 'room' });
+    const waited = performance.now() - started;
+    expect(task.status).toBe('completed');
+    expect(task.recorded).toEqual({ trigger: true, chain: false });
+    // The runner's bound on the chain write (CHAIN_WRITE_TIMEOUT_MS), not the task's deadline.
+    expect(waited).toBeGreaterThanOrEqual(9_900);
+    expect(waited).toBeLessThan(15_000);
+  }, 20_000);
 });

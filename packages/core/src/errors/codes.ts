@@ -12,8 +12,8 @@
  * - `WEFT_START_FAILED`: A provider, plugin, trigger or the server failed while the runtime
  *   started.
  * - `WEFT_RUNTIME_STOPPED`: The runtime was stopped (or stopped while starting).
- * - `WEFT_INVALID_SPACE`: A space id is not valid (empty, too long or with characters an id may not
- *   have).
+ * - `WEFT_INVALID_SPACE`: A space id is not valid (empty, too long, or with a first character or
+ *   characters an id may not have).
  * - `WEFT_UNKNOWN_PLUGIN`: A dispatched event names a plugin that is not registered.
  * - `WEFT_SHUTTING_DOWN`: The runtime is stopping and accepts no new tasks.
  * - `WEFT_QUEUE_FULL`: The scheduler’s queue holds `maxQueueSize` tasks already.

@@ -49,11 +49,12 @@ export const CORE_ERRORS = {
       fix: 'a stopped runtime cannot start again; create a new one with `Runtime.init`. Add middleware and routes before `start()`.',
     },
     WEFT_INVALID_SPACE: {
-      summary: 'A space id is not valid (empty, too long or with characters an id may not have).',
+      summary:
+        'A space id is not valid (empty, too long, or with a first character or characters an id may not have).',
       status: 400,
       raisedBy: '`Runtime.dispatch`, `spaceId`',
       cause:
-        '`dispatch` received a space id that is not valid: empty, longer than 200 characters, or containing characters other than letters, digits, `-`, `_`, `.` and `:`.',
+        '`dispatch` received a space id that is not valid: empty, longer than 200 characters, not starting with a letter or digit, or containing characters other than letters, digits, `-`, `_`, `.` and `:`.',
       fix: "build space ids from checked parts. `spaceId('chat', 'room', room)` from `@weft/core` builds a valid id from any non-empty parts and throws this error itself when it cannot; see [Spaces](../core-utilities/spaces.md).",
     },
     WEFT_UNKNOWN_PLUGIN: {
@@ -147,18 +148,18 @@ export const CORE_ERRORS = {
       summary: 'A prompt template’s name or source is invalid.',
       raisedBy: '`PromptRegistry`',
       cause:
-        'a prompt template’s name has characters other than letters, digits, `-`, `_` and `.`, its source does not parse as Liquid, or a template directory cannot be read.',
+        'a prompt template’s name or namespace does not start with a letter or digit or has characters other than letters, digits, `-`, `_` and `.`, its source does not parse as Liquid, or a template directory cannot be read.',
       fix: 'the message names the template and the parser’s complaint; see [Liquid templates](../core-utilities/liquid-templates.md).',
     },
     WEFT_TEMPLATE_NOT_FOUND: {
       summary: 'No prompt template has the requested name.',
-      raisedBy: '`PromptRegistry.render`',
+      raisedBy: '`PromptRegistry.render`, `PromptRegistry.get`',
       cause: 'no template has the requested name. The message lists the registered names.',
       fix: 'render `name` for a template of the executor’s own plugin, or `namespace/name` for another plugin’s.',
     },
     WEFT_TEMPLATE_RENDER_FAILED: {
       summary: 'Rendering a template failed, usually a missing variable.',
-      raisedBy: '`PromptRegistry.render`',
+      raisedBy: '`PromptRegistry.render`, the function `PromptRegistry.get` returns',
       cause:
         'rendering a template failed, usually because it uses a variable the caller did not pass: templates render in strict mode, so a missing variable is an error rather than an empty string.',
       fix: 'pass every variable the template uses.',

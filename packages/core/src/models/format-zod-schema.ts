@@ -20,9 +20,19 @@ const formatted = new WeakMap<z.ZodType, string>();
  * import { z } from 'zod';
  *
  * const text = formatZodSchema(z.object({ city: z.string().describe('City name') }));
+ * // text is:
  * // {
  * //   "type": "object",
- * //   "properties": { "city": { "type": "string", "description": "City name" } }, ...
+ * //   "properties": {
+ * //     "city": {
+ * //       "type": "string",
+ * //       "description": "City name"
+ * //     }
+ * //   },
+ * //   "required": [
+ * //     "city"
+ * //   ]
+ * // }
  * ```
  */
 export function formatZodSchema(schema: z.ZodType): string {

@@ -60,7 +60,7 @@ export class PromptRegistry {
       if (!NAME_PATTERN.test(value)) {
         throw new WeftError(
           'WEFT_TEMPLATE_INVALID',
-          `PromptRegistry: invalid template ${label} "${value}"; use letters, digits, '-', '_' or '.'.`,
+          `PromptRegistry: invalid template ${label} "${value}"; start with a letter or digit, then use letters, digits, '-', '_' or '.'.`,
         );
       }
     }

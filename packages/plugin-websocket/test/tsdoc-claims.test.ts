@@ -1,0 +1,85 @@
+/**
+ * Claims the TSDoc comments of the websocket plugin's modules make (hover text), which the
+ * end-to-end tests do not pin down: the order of the upgrade checks, what counts as an answer of
+ * `authenticate`, and when an error frame carries the client's id.
+ */
+import type { IncomingMessage } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { resolveOptions, type WebSocketPluginOptions } from '../src/options.js';
+import { parseClientFrame } from '../src/protocol.js';
+import { upgradeGate } from '../src/upgrade-gate.js';
+
+/** An upgrade request as the gate reads it: its URL and headers. */
+function upgrade(headers: Record<string, string>, url = '/ws'): IncomingMessage {
+  return { url, headers } as unknown as IncomingMessage;
+}
+
+function gate(options: WebSocketPluginOptions) {
+  return upgradeGate(resolveOptions(options), () => undefined);
+}
+
+describe('TSDoc of upgradeGate', () => {
+  it('checks in order: path, Host, Origin, the connection cap, then authenticate', async () => {
+    const asked: string[] = [];
+    const check = gate({
+      maxConnections: 1,
+      allowedOrigins: ['https://chat.example.com'],
+      authenticate: (request) => {
+        asked.push(String(request.headers.host));
+        return true;
+      },
+    });
+    const everythingWrong = { host: 'rebound.example', origin: 'https://evil.example' };
+    const refusal = async (request: IncomingMessage, open: number) => {
+      const verdict = await check(request, 'r-1', open);
+      return 'refused' in verdict ? [verdict.refused.status, verdict.refused.code] : 'admitted';
+    };
+    expect(await refusal(upgrade(everythingWrong, '/other'), 5)).toEqual([
+      404,
+      'WEFT_WS_UPGRADE_REQUIRED',
+    ]);
+    expect(await refusal(upgrade(everythingWrong), 5)).toEqual([403, 'WEFT_HOST_NOT_ALLOWED']);
+    expect(
+      await refusal(upgrade({ host: 'localhost', origin: 'https://evil.example' }), 5),
+    ).toEqual([403, 'WEFT_WS_ORIGIN_NOT_ALLOWED']);
+    expect(
+      await refusal(upgrade({ host: 'localhost', origin: 'https://chat.example.com' }), 1),
+    ).toEqual([503, 'WEFT_WS_TOO_MANY_CONNECTIONS']);
+    expect(asked).toEqual([]);
+    // A client that sends no Origin is no browser: it goes on to authenticate.
+    expect(await refusal(upgrade({ host: 'localhost' }), 0)).toBe('admitted');
+    expect(asked).toEqual(['localhost']);
+  });
+
+  it('admits with the user authenticate names; any answer but true, false or { user } refuses with 401', async () => {
+    const answers: unknown[] = [{ user: 'ada' }, { user: '' }, 'yes', undefined, null];
+    const verdicts = [];
+    for (const answer of answers) {
+      const check = gate({ authenticate: () => answer as never });
+      verdicts.push(await check(upgrade({ host: 'localhost' }), 'r-2', 0));
+    }
+    expect(verdicts[0]).toEqual({ admitted: { user: 'ada' } });
+    for (const verdict of verdicts.slice(1)) {
+      expect(verdict).toMatchObject({ refused: { status: 401, code: 'WEFT_WS_UNAUTHORIZED' } });
+    }
+  });
+});
+
+describe('TSDoc of parseClientFrame', () => {
+  it("names the frame's id when it has a readable one (1 to 64 characters), null otherwise", () => {
+    const frame = { type: 'message', room: 'r1', user: 'ada', message: 'hi' };
+    const withId = (id: unknown) => parseClientFrame(JSON.stringify({ ...frame, id }));
+    expect(withId('a'.repeat(64))).toMatchObject({ success: true });
+    expect(withId('a'.repeat(65))).toMatchObject({
+      success: false,
+      id: null,
+      error: expect.stringContaining('"id" must be at most 64 characters'),
+    });
+    expect(withId('')).toMatchObject({ success: false, id: null });
+    expect(parseClientFrame(JSON.stringify({ ...frame, id: '7', room: '' }))).toMatchObject({
+      success: false,
+      id: '7',
+    });
+    expect(parseClientFrame('[1]')).toMatchObject({ success: false, id: null });
+  });
+});
