@@ -3,7 +3,11 @@
  * site config, loaded as `docusaurus start` and as `docusaurus build` load it, lists the
  * production-only plugins for the build only, and every other plugin for both.
  */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
+const siteDir = path.resolve(__dirname, '../..');
 
 const PRODUCTION_ONLY = [
   './src/plugins/bundle-stats/index.ts',
@@ -34,5 +38,24 @@ describe('the site config under the dev server', () => {
       expect(start, `npm start leaves out ${plugin}`).not.toContain(plugin);
     }
     expect(start).toEqual(build.filter((plugin) => !PRODUCTION_ONLY.includes(plugin)));
+  }, 60_000);
+
+  it('does not load TypeScript or twoslash, which only the hover types of a build use', () => {
+    // A fresh process loading the config the way Docusaurus does (jiti), so no test's imports
+    // count; before the hover-types plugin loaded them lazily they cost seconds per start.
+    const script = `
+      process.argv = [process.argv[0], 'docusaurus', 'start'];
+      const load = require('jiti')(${JSON.stringify(`${siteDir}/`)}, { interopDefault: true, requireCache: false });
+      load('./docusaurus.config.ts');
+      const heavy = Object.keys(require.cache).filter((file) => /node_modules[\\/](typescript|twoslash)[\\/]/.test(file));
+      process.stdout.write(JSON.stringify(heavy));`;
+    const loaded = JSON.parse(
+      execFileSync(process.execPath, ['-e', script], {
+        cwd: siteDir,
+        encoding: 'utf8',
+        timeout: 60_000,
+      }),
+    ) as string[];
+    expect(loaded).toEqual([]);
   }, 60_000);
 });

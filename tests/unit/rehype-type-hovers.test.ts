@@ -33,16 +33,17 @@ function pageWithBlock(code: string, meta: string, language = 'ts'): { tree: Roo
   return { tree, code: codeElement };
 }
 
-function run(tree: Root): void {
+async function run(tree: Root): Promise<void> {
   const page = new VFile({ path: path.join(siteDir, 'docs/guide.md') });
-  rehypeTypeHovers({ rootDir: siteDir })(tree, page);
+  await rehypeTypeHovers({ rootDir: siteDir })(tree, page);
 }
 
 describe('rehype-type-hovers', () => {
-  it('gives a block filled from a sample the type of each identifier', () => {
+  // The first block a run transforms loads TypeScript and builds its language service.
+  it('gives a block filled from a sample the type of each identifier', async () => {
     const code = readFileSync(path.join(siteDir, SAMPLE), 'utf8');
     const page = pageWithBlock(code, `title="${SAMPLE}" file=<rootDir>/${SAMPLE}`);
-    run(page.tree);
+    await run(page.tree);
     const hovers = decodeTypeHovers(String(page.code.properties[TYPE_HOVERS_PROP]));
     const at = (name: string) =>
       hovers.find(({ start, length }) => code.slice(start, start + length) === name);
@@ -53,14 +54,14 @@ describe('rehype-type-hovers', () => {
     // Resolved through the weft-source condition to the testing package's class.
     expect(at('ScriptedModelProvider')?.text).toContain('class ScriptedModelProvider');
     expect(hovers.length).toBeGreaterThan(10);
-  });
+  }, 60_000);
 
-  it('fails on a sample that does not type-check, naming the page, the file and the error', () => {
+  it('fails on a sample that does not type-check, naming the page, the file and the error', async () => {
     const broken = `export const attempts: number = 'three';\n`;
     const page = pageWithBlock(broken, 'file=<rootDir>/examples/getting-started/broken.ts');
     let thrown: unknown;
     try {
-      run(page.tree);
+      await run(page.tree);
     } catch (error) {
       thrown = error;
     }
@@ -73,7 +74,7 @@ describe('rehype-type-hovers', () => {
     );
   });
 
-  it('leaves out blocks marked no-hover-types, written in the page, line ranges, highlight comments and other languages', () => {
+  it('leaves out blocks marked no-hover-types, written in the page, line ranges, highlight comments and other languages', async () => {
     const code = readFileSync(path.join(siteDir, SAMPLE), 'utf8');
     const optedOut = pageWithBlock(code, `file=<rootDir>/${SAMPLE} no-hover-types`);
     const inline = pageWithBlock(`const attempts: number = 'three';\n`, 'title="inline.ts"');
@@ -87,7 +88,7 @@ describe('rehype-type-hovers', () => {
       `file=<rootDir>/${SAMPLE}`,
     );
     for (const page of [optedOut, inline, javascript, lineRange, highlighted]) {
-      run(page.tree);
+      await run(page.tree);
       expect(page.code.properties[TYPE_HOVERS_PROP]).toBeUndefined();
     }
   });

@@ -11,7 +11,7 @@ import type { Element, Root, RootContent } from 'hast';
 import type { VFile } from 'vfile';
 import { encodeTypeHovers } from './encoding';
 import { TYPE_HOVERS_PROP } from './prop';
-import { sampleTypes } from './sample-types';
+import type { sampleTypes as SampleTypes } from './sample-types';
 import { recordBlock } from './stats';
 
 export interface TypeHoversOptions {
@@ -20,6 +20,18 @@ export interface TypeHoversOptions {
 }
 
 export const OPT_OUT_FLAG = 'no-hover-types';
+
+let sampleTypesModule: Promise<typeof SampleTypes> | undefined;
+
+/**
+ * TypeScript and twoslash take seconds to load. The site's configuration imports this plugin
+ * whether or not it uses it, and the dev server leaves it out: they load with the first page
+ * it transforms, not with the configuration.
+ */
+function loadSampleTypes(): Promise<typeof SampleTypes> {
+  sampleTypesModule ??= import('./sample-types').then((loaded) => loaded.sampleTypes);
+  return sampleTypesModule;
+}
 const TYPESCRIPT = new Set(['ts', 'tsx', 'typescript']);
 /** Docusaurus's magic comments remove lines from the shown code, which would shift offsets. */
 const MAGIC_COMMENT = /\/\/\s*(highlight-|this-line)/;
@@ -45,7 +57,13 @@ function sampleFileOf(meta: string, rootDir: string): string | undefined {
   return path.resolve(rootDir, file);
 }
 
-function annotate(pre: Element, options: TypeHoversOptions, page: string): void {
+interface Pass {
+  options: TypeHoversOptions;
+  page: string;
+  sampleTypes: typeof SampleTypes;
+}
+
+function annotate(pre: Element, { options, page, sampleTypes }: Pass): void {
   const code = pre.children.find(
     (child): child is Element => child.type === 'element' && child.tagName === 'code',
   );
@@ -73,18 +91,20 @@ function annotate(pre: Element, options: TypeHoversOptions, page: string): void 
   }
 }
 
-function visit(node: Root | RootContent, options: TypeHoversOptions, page: string): void {
+function visit(node: Root | RootContent, pass: Pass): void {
   if (node.type !== 'root' && node.type !== 'element') {
     return;
   }
   if (node.type === 'element' && node.tagName === 'pre') {
-    annotate(node, options, page);
+    annotate(node, pass);
     return;
   }
-  node.children.forEach((child) => visit(child, options, page));
+  node.children.forEach((child) => visit(child, pass));
 }
 
 export default function rehypeTypeHovers(options: TypeHoversOptions) {
-  return (tree: Root, file: VFile) =>
-    visit(tree, options, path.relative(options.rootDir, file.path || '(unknown page)'));
+  return async (tree: Root, file: VFile): Promise<void> => {
+    const page = path.relative(options.rootDir, file.path || '(unknown page)');
+    visit(tree, { options, page, sampleTypes: await loadSampleTypes() });
+  };
 }
