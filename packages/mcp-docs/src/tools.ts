@@ -20,7 +20,10 @@ const text = (max: number, what: string) =>
     .max(max, `${what} is longer than ${max} characters`)
     .refine((value) => value.trim() !== '', `${what} is empty`);
 
-/** The page for a path as readers write it: with or without the site, slashes or `.md`. */
+/**
+ * The page for a path as readers write it: with or without the site, slashes or `.md`. An
+ * anchor, a query and a trailing `/index` are dropped too.
+ */
 export function normalisePath(input: string, siteUrl: string): string {
   let path = input.trim();
   if (path.startsWith(siteUrl)) path = path.slice(siteUrl.length);
