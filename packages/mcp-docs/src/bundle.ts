@@ -71,6 +71,7 @@ export interface CataloguePackage {
   readonly install: string;
 }
 
+/** The whole bundle: what {@link loadDocsBundle} returns and `createDocsServer` answers from. */
 export interface DocsBundle {
   readonly format: typeof BUNDLE_FORMAT;
   /** The version of `@weft/mcp-docs` (and of the framework: the packages share one). */
