@@ -223,16 +223,18 @@ export function pageSections(page: string, text: string): Map<string, string> {
 
 /**
  * The titles of the `it`/`test`/`describe` calls in a test file's source, including table
- * tests written `it.each(table)('title %s', ...)`, whose title is kept with its placeholders.
+ * tests written `it.each(table)('title %s', ...)`, whose title is kept with its placeholders,
+ * and conditional ones written `it.skipIf(condition)('title', ...)` or `it.runIf(...)`.
  */
 export function testTitles(source: string): Set<string> {
   const titles = new Set<string>();
   const literal = /^\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/;
-  const call = /\b(?:it|test|describe)(?:\.(?:only|skip|concurrent|sequential))?(\.each)?\(/g;
+  const call =
+    /\b(?:it|test|describe)(?:\.(?:only|skip|concurrent|sequential))?(\.each|\.skipIf|\.runIf)?\(/g;
   for (const match of source.matchAll(call)) {
     let rest = source.slice((match.index ?? 0) + match[0].length);
     if (match[1] !== undefined) {
-      // Skip the table, with its own brackets and strings, to the title after it.
+      // Skip the table or the condition, with its own brackets and strings, to the title after it.
       const end = closingParenthesis(rest);
       if (end === undefined || rest[end + 1] !== '(') continue;
       rest = rest.slice(end + 2);

@@ -151,6 +151,12 @@ describe('the claims checker', () => {
     expect(testTitles(source)).toEqual(new Set(['%s store', 'case %s']));
   });
 
+  it('reads the title of a conditional test after its condition', () => {
+    const source =
+      "it.skipIf(process.platform === 'win32')(\n  'runs (on POSIX)', () => {});\ndescribe.runIf(f(1))('only then', () => {});";
+    expect(testTitles(source)).toEqual(new Set(['runs (on POSIX)', 'only then']));
+  });
+
   it('reads test titles across lines and with escaped quotes', () => {
     expect(testTitles("it(\n  'two\\'s', () => {});\ndescribe(`x`, () => {})")).toEqual(
       new Set(["two's", 'x']),
