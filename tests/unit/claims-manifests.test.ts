@@ -14,6 +14,7 @@ import {
   problemsOf,
   sectionsOf,
   testTitles,
+  tsdocInventory,
   tsdocSectionsOf,
 } from '../claims/manifest.js';
 
@@ -142,6 +143,37 @@ describe('the claims checker', () => {
     expect(problems).toEqual([
       'page.json a: section #Runner of docs/source.ts no longer says "Default 10."',
       'page.json b: docs/source.ts has no section #Runner.stop',
+    ]);
+  });
+
+  it('lists a package source file with its documented, claimed and undocumented symbols', () => {
+    mkdirSync(path.join(scratch, 'packages/demo/src/inner'), { recursive: true });
+    writeFileSync(
+      path.join(scratch, 'packages/demo/src/inner/thing.ts'),
+      [
+        '/** Documented. */',
+        'export function told(): void {}',
+        'export const bare = 1, alsoBare = 2;',
+        'export interface Shape {',
+        '  /** A side. */',
+        '  side: number;',
+        '}',
+        'function hidden(): void {}',
+      ].join('\n'),
+    );
+    const claims: ClaimsManifest = {
+      page: 'packages/demo/src/inner/thing.ts',
+      complete: false,
+      claims: [{ id: 'x', section: 'Shape.side', quote: 'A side.', untested: 'why' }],
+      file: 'thing.json',
+    };
+    expect(tsdocInventory([claims], scratch)).toEqual([
+      {
+        file: 'packages/demo/src/inner/thing.ts',
+        documented: ['told', 'Shape.side'],
+        claimed: ['Shape.side'],
+        undocumentedExports: ['bare', 'alsoBare', 'Shape'],
+      },
     ]);
   });
 
