@@ -22,15 +22,18 @@ export const MODEL_LABELS: Record<ModelChoice, string> = {
   ollama: 'Ollama on this machine, no key',
   scripted: 'Scripted stand-in, no key and no network',
 };
+/** How each memory choice is described in prompts and in the project's README. */
 export const MEMORY_LABELS: Record<MemoryChoice, string> = {
   sqlite: 'SQLite file, kept across restarts',
   memory: 'In memory, lost on exit',
 };
 
+/** Whether `value` is one of {@link MODEL_CHOICES}. */
 export function isModelChoice(value: string): value is ModelChoice {
   return (MODEL_CHOICES as readonly string[]).includes(value);
 }
 
+/** Whether `value` is one of {@link MEMORY_CHOICES}. */
 export function isMemoryChoice(value: string): value is MemoryChoice {
   return (MEMORY_CHOICES as readonly string[]).includes(value);
 }

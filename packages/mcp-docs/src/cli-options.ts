@@ -19,6 +19,7 @@ export interface CliOptions {
 /** The port `--http` listens on unless `--port` says otherwise. */
 export const DEFAULT_HTTP_PORT = 3920;
 
+/** What `--help` writes to stderr. */
 export const USAGE = `Usage: weft-docs-mcp [options]
 
 Serves the Weft documentation of this version to an AI assistant over MCP.

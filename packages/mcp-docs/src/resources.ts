@@ -13,6 +13,7 @@ export function resourceUri(pagePath: string): string {
   return `${RESOURCE_PREFIX}${pagePath}`;
 }
 
+/** Registers every page of `bundle` on `server` as a Markdown resource at {@link resourceUri}. */
 export function registerPageResources(server: McpServer, bundle: DocsBundle): void {
   for (const page of bundle.pages) {
     const uri = resourceUri(page.path);
