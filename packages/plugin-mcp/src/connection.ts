@@ -23,8 +23,11 @@ const ENVELOPE_BYTES = 64 * 1024;
 /** The longest piece of a server's own text written to the log. */
 const LOGGED_TEXT_CHARS = 2000;
 
-/** The client name and version the plugin introduces itself with. */
-const CLIENT_INFO = { name: 'weft-plugin-mcp', version: '0.1.0' };
+/**
+ * The client name and version the plugin introduces itself with: the package's version, which
+ * a test holds to package.json.
+ */
+export const CLIENT_INFO = { name: 'weft-plugin-mcp', version: '0.1.0' };
 
 /** What the connection needs from the plugin besides its server's options. */
 export interface ConnectionSettings {

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { WeftError } from '@weft/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { boundedFetch, OVERSIZED_MESSAGE } from '../src/bounded-fetch.js';
-import { bounded } from '../src/connection.js';
+import { bounded, CLIENT_INFO } from '../src/connection.js';
 import { McpPlugin } from '../src/index.js';
 import { serveOverHttp, type FixtureHttpServer } from './fixtures/fixture-server.js';
 
@@ -82,6 +82,15 @@ describe('TSDoc of WEFT_MCP_CONNECT_FAILED (errors reference)', () => {
     }).catch((caught: unknown) => caught);
     expect(WeftError.is(error, 'WEFT_MCP_CONNECT_FAILED')).toBe(true);
     expect((error as Error).message).toMatch(/server "missing" could not be started.*ENOENT/);
+  });
+});
+
+describe('TSDoc of CLIENT_INFO', () => {
+  it("introduces the plugin with the package's own version", async () => {
+    const manifest = JSON.parse(
+      await readFile(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8'),
+    ) as { version: string };
+    expect(CLIENT_INFO).toEqual({ name: 'weft-plugin-mcp', version: manifest.version });
   });
 });
 
