@@ -1,8 +1,10 @@
 /**
  * Prints, per page, how many behavioural claims its manifest in tests/claims/pages/ lists and
  * how many of them a test guards. `--uncovered` also lists the claims no test checks, with why.
+ * `--tsdoc` also lists every source file of the packages with the symbols its TSDoc documents,
+ * how many of them a manifest quotes, and the exports that have no TSDoc at all.
  */
-import { countClaims, loadManifests } from '../tests/claims/manifest.js';
+import { countClaims, loadManifests, tsdocInventory } from '../tests/claims/manifest.js';
 
 const manifests = loadManifests();
 const counts = countClaims(manifests);
@@ -36,4 +38,20 @@ if (process.argv.includes('--uncovered')) {
       console.log(`- ${manifest.page}#${claim.section} (${claim.id}): ${claim.untested ?? ''}`);
     }
   }
+}
+
+if (process.argv.includes('--tsdoc')) {
+  const inventory = tsdocInventory(manifests);
+  const fileWidth = Math.max(...inventory.map((entry) => entry.file.length));
+  console.log(`\n${'source file'.padEnd(fileWidth)}  documented  claimed  undocumented exports`);
+  for (const entry of inventory) {
+    console.log(
+      `${entry.file.padEnd(fileWidth)}  ${String(entry.documented.length).padStart(10)}  ${String(entry.claimed.length).padStart(7)}  ${entry.undocumentedExports.join(', ')}`,
+    );
+  }
+  const sum = (count: (entry: (typeof inventory)[number]) => number) =>
+    inventory.reduce((total, entry) => total + count(entry), 0);
+  console.log(
+    `${'total'.padEnd(fileWidth)}  ${String(sum((entry) => entry.documented.length)).padStart(10)}  ${String(sum((entry) => entry.claimed.length)).padStart(7)}  ${sum((entry) => entry.undocumentedExports.length)}`,
+  );
 }

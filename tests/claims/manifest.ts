@@ -156,6 +156,66 @@ export function tsdocSectionsOf(source: string, fileName = 'source.ts'): Map<str
   return sections;
 }
 
+/** One source file's TSDoc, against the manifests: what `report:claims -- --tsdoc` prints. */
+export interface TsdocInventory {
+  /** The source file, from the repository root. */
+  file: string;
+  /** The symbols its comments document (see {@link tsdocSectionsOf}). */
+  documented: string[];
+  /** Those of them a manifest quotes a claim from. */
+  claimed: string[];
+  /** Its exported top-level declarations that carry no TSDoc comment. */
+  undocumentedExports: string[];
+}
+
+/** Every TypeScript file under `packages/<name>/src`, with its documented and claimed symbols. */
+export function tsdocInventory(
+  manifests: ClaimsManifest[],
+  root = repositoryRoot,
+): TsdocInventory[] {
+  const claimedSections = new Map<string, Set<string>>();
+  for (const manifest of manifests) {
+    const sections = claimedSections.get(manifest.page) ?? new Set<string>();
+    for (const claim of manifest.claims) sections.add(claim.section);
+    claimedSections.set(manifest.page, sections);
+  }
+  const files = readdirSync(path.join(root, 'packages'))
+    .map((name) => path.join('packages', name, 'src'))
+    .filter((dir) => existsSync(path.join(root, dir)))
+    .flatMap((dir) =>
+      readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.ts'))
+        .map((file) => path.join(dir, file).split(path.sep).join('/')),
+    )
+    .sort();
+  return files.map((file) => {
+    const source = readFileSync(path.join(root, file), 'utf8');
+    const sections = tsdocSectionsOf(source, file);
+    const claimed = claimedSections.get(file) ?? new Set<string>();
+    const undocumentedExports = ts
+      .createSourceFile(file, source, ts.ScriptTarget.Latest, true)
+      .statements.filter(
+        (statement) =>
+          ts.canHaveModifiers(statement) &&
+          (ts.getModifiers(statement) ?? []).some(
+            (modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword,
+          ),
+      )
+      .flatMap((statement) =>
+        ts.isVariableStatement(statement)
+          ? statement.declarationList.declarations.map((declaration) => declaration.name.getText())
+          : [(statement as { name?: ts.Node }).name?.getText() ?? ''],
+      )
+      .filter((name) => name !== '' && !sections.has(name));
+    return {
+      file,
+      documented: [...sections.keys()],
+      claimed: [...sections.keys()].filter((name) => claimed.has(name)),
+      undocumentedExports,
+    };
+  });
+}
+
 /** The sections of a page: its headings' for Markdown, its symbols' for TypeScript. */
 export function pageSections(page: string, text: string): Map<string, string> {
   return page.endsWith('.ts') ? tsdocSectionsOf(text, page) : sectionsOf(text);
@@ -163,16 +223,18 @@ export function pageSections(page: string, text: string): Map<string, string> {
 
 /**
  * The titles of the `it`/`test`/`describe` calls in a test file's source, including table
- * tests written `it.each(table)('title %s', ...)`, whose title is kept with its placeholders.
+ * tests written `it.each(table)('title %s', ...)`, whose title is kept with its placeholders,
+ * and conditional ones written `it.skipIf(condition)('title', ...)` or `it.runIf(...)`.
  */
 export function testTitles(source: string): Set<string> {
   const titles = new Set<string>();
   const literal = /^\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/;
-  const call = /\b(?:it|test|describe)(?:\.(?:only|skip|concurrent|sequential))?(\.each)?\(/g;
+  const call =
+    /\b(?:it|test|describe)(?:\.(?:only|skip|concurrent|sequential))?(\.each|\.skipIf|\.runIf)?\(/g;
   for (const match of source.matchAll(call)) {
     let rest = source.slice((match.index ?? 0) + match[0].length);
     if (match[1] !== undefined) {
-      // Skip the table, with its own brackets and strings, to the title after it.
+      // Skip the table or the condition, with its own brackets and strings, to the title after it.
       const end = closingParenthesis(rest);
       if (end === undefined || rest[end + 1] !== '(') continue;
       rest = rest.slice(end + 2);

@@ -14,6 +14,7 @@ import {
   problemsOf,
   sectionsOf,
   testTitles,
+  tsdocInventory,
   tsdocSectionsOf,
 } from '../claims/manifest.js';
 
@@ -145,10 +146,47 @@ describe('the claims checker', () => {
     ]);
   });
 
+  it('lists a package source file with its documented, claimed and undocumented symbols', () => {
+    mkdirSync(path.join(scratch, 'packages/demo/src/inner'), { recursive: true });
+    writeFileSync(
+      path.join(scratch, 'packages/demo/src/inner/thing.ts'),
+      [
+        '/** Documented. */',
+        'export function told(): void {}',
+        'export const bare = 1, alsoBare = 2;',
+        'export interface Shape {',
+        '  /** A side. */',
+        '  side: number;',
+        '}',
+        'function hidden(): void {}',
+      ].join('\n'),
+    );
+    const claims: ClaimsManifest = {
+      page: 'packages/demo/src/inner/thing.ts',
+      complete: false,
+      claims: [{ id: 'x', section: 'Shape.side', quote: 'A side.', untested: 'why' }],
+      file: 'thing.json',
+    };
+    expect(tsdocInventory([claims], scratch)).toEqual([
+      {
+        file: 'packages/demo/src/inner/thing.ts',
+        documented: ['told', 'Shape.side'],
+        claimed: ['Shape.side'],
+        undocumentedExports: ['bare', 'alsoBare', 'Shape'],
+      },
+    ]);
+  });
+
   it('reads the title of a table test after its table', () => {
     const source =
       "describe.each([['a', f(1)], ['b)', g()]])('%s store', () => {\n  it.each(cases)(\n    'case %s', () => {});\n});";
     expect(testTitles(source)).toEqual(new Set(['%s store', 'case %s']));
+  });
+
+  it('reads the title of a conditional test after its condition', () => {
+    const source =
+      "it.skipIf(process.platform === 'win32')(\n  'runs (on POSIX)', () => {});\ndescribe.runIf(f(1))('only then', () => {});";
+    expect(testTitles(source)).toEqual(new Set(['runs (on POSIX)', 'only then']));
   });
 
   it('reads test titles across lines and with escaped quotes', () => {

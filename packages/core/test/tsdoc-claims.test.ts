@@ -31,6 +31,18 @@ function managerOf(...providers: TestModelProvider[]): ModelManager {
   return new ModelManager({ registry: new CapabilityRegistry(), providers, prompts });
 }
 
+/** A manager whose one text model always answers `text`, and how many times it was called. */
+function countingModels(text: string): { models: ModelManager; calls: () => number } {
+  let calls = 0;
+  const models = managerOf(
+    textModel('counting', async () => {
+      calls += 1;
+      return { text };
+    }),
+  );
+  return { models, calls: () => calls };
+}
+
 describe('TSDoc of Scheduler', () => {
   it('constructor: a bad concurrency or maxQueueSize is WEFT_INVALID_ARGUMENT naming it', () => {
     for (const options of [{ concurrency: 0 }, { maxQueueSize: 1.5 }]) {
@@ -194,28 +206,16 @@ describe('TSDoc of ModelManager', () => {
   });
 
   it('getObject: WEFT_INVALID_ARGUMENT for a negative maxRetries, before any model call', async () => {
-    let calls = 0;
-    const models = managerOf(
-      textModel('counting', async () => {
-        calls += 1;
-        return { text: '{}' };
-      }),
-    );
+    const { models, calls } = countingModels('{}');
     const error = await errorOf(
       models.getObject({ schema: z.object({ a: z.string() }), prompt: 'x', maxRetries: -1 }),
     );
     expect(error.code).toBe('WEFT_INVALID_ARGUMENT');
-    expect(calls).toBe(0);
+    expect(calls()).toBe(0);
   });
 
   it('getObject: WEFT_GET_OBJECT_FAILED naming the schema after 1 + maxRetries attempts', async () => {
-    let calls = 0;
-    const models = managerOf(
-      textModel('wrong', async () => {
-        calls += 1;
-        return { text: '{"a": 1}' };
-      }),
-    );
+    const { models, calls } = countingModels('{"a": 1}');
     const error = await errorOf(
       models.getObject({
         schema: z.object({ a: z.string() }),
@@ -226,7 +226,7 @@ describe('TSDoc of ModelManager', () => {
     );
     expect(error.code).toBe('WEFT_GET_OBJECT_FAILED');
     expect(error.message).toContain('"Thing"');
-    expect(calls).toBe(2);
+    expect(calls()).toBe(2);
   });
 });
 

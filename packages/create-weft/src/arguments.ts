@@ -20,6 +20,7 @@ export interface Arguments {
   help: boolean;
 }
 
+/** What `--help` prints. */
 export const USAGE = `Usage: npm create weft@latest <folder> -- [options]
 
 Creates a Weft agent project in <folder>, which must not exist or be empty.
@@ -33,6 +34,14 @@ Options:
   -h, --help                          shows this help
 `;
 
+/**
+ * Reads the command line.
+ *
+ * @param argv - The arguments after the command's name.
+ * @returns What it says; what it leaves out stays undefined, and the switches false.
+ * @throws {@link CreateWeftError} naming an unknown option, a second folder, or a `--model` or
+ * `--memory` that is not one of the choices.
+ */
 export function parseArguments(argv: readonly string[]): Arguments {
   let parsed;
   try {

@@ -1,9 +1,11 @@
 /** The text models a new project can start with. */
 export const MODEL_CHOICES = ['openai', 'ollama', 'scripted'] as const;
+/** One of {@link MODEL_CHOICES}: the `--model` value. */
 export type ModelChoice = (typeof MODEL_CHOICES)[number];
 
 /** Where a new project keeps its memories. */
 export const MEMORY_CHOICES = ['sqlite', 'memory'] as const;
+/** One of {@link MEMORY_CHOICES}: the `--memory` value. */
 export type MemoryChoice = (typeof MEMORY_CHOICES)[number];
 
 /**
@@ -11,6 +13,7 @@ export type MemoryChoice = (typeof MEMORY_CHOICES)[number];
  * no native module, so the project's tests and first start work at once.
  */
 export const DEFAULT_MODEL: ModelChoice = 'scripted';
+/** The memory a non-interactive run picks, for the reasons {@link DEFAULT_MODEL} gives. */
 export const DEFAULT_MEMORY: MemoryChoice = 'memory';
 
 /** How each choice is described in prompts and in the project's README. */
@@ -19,15 +22,18 @@ export const MODEL_LABELS: Record<ModelChoice, string> = {
   ollama: 'Ollama on this machine, no key',
   scripted: 'Scripted stand-in, no key and no network',
 };
+/** How each memory choice is described in prompts and in the project's README. */
 export const MEMORY_LABELS: Record<MemoryChoice, string> = {
   sqlite: 'SQLite file, kept across restarts',
   memory: 'In memory, lost on exit',
 };
 
+/** Whether `value` is one of {@link MODEL_CHOICES}. */
 export function isModelChoice(value: string): value is ModelChoice {
   return (MODEL_CHOICES as readonly string[]).includes(value);
 }
 
+/** Whether `value` is one of {@link MEMORY_CHOICES}. */
 export function isMemoryChoice(value: string): value is MemoryChoice {
   return (MEMORY_CHOICES as readonly string[]).includes(value);
 }

@@ -5,6 +5,7 @@ import { formatCommand, installCommand, type PackageManager } from './package-ma
 /** A first install downloads everything; ten minutes covers a slow connection, not a hung one. */
 export const DEFAULT_INSTALL_TIMEOUT_MS = 10 * 60_000;
 
+/** What {@link installDependencies} runs, where, and for how long. */
 export interface InstallOptions {
   manager: PackageManager;
   /** The project folder. */

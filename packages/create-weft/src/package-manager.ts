@@ -5,6 +5,7 @@
  */
 
 export const PACKAGE_MANAGERS = ['npm', 'pnpm', 'yarn', 'bun'] as const;
+/** One of {@link PACKAGE_MANAGERS}. */
 export type PackageManager = (typeof PACKAGE_MANAGERS)[number];
 
 function isPackageManager(value: string): value is PackageManager {

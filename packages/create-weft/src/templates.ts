@@ -21,6 +21,7 @@ const RENAMED: Record<string, string> = {
 /** The Markdown snippets of a choice, spliced into the README rather than copied. */
 const PARTIAL = 'README.md';
 
+/** What {@link renderProject} fills the templates with. */
 export interface RenderOptions {
   projectName: string;
   model: ModelChoice;

@@ -52,6 +52,7 @@ export function findWorkspaceRoot(packageDir = PACKAGE_DIR): string | undefined 
   return name === '@weft/core' && workspaces?.includes('packages/core') ? root : undefined;
 }
 
+/** One tarball {@link packWorkspacePackages} wrote, as `npm pack --json` describes it. */
 export interface PackedPackage {
   name: string;
   version: string;

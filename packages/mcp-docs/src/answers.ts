@@ -17,12 +17,15 @@ export class ToolInputError extends Error {
 /** Where internal failures are reported: stderr, since stdout carries the protocol. */
 export type FailureLog = (message: string) => void;
 
+/** The default {@link FailureLog}: each message to stderr, followed by a newline. */
 export const logToStderr: FailureLog = (message) => process.stderr.write(`${message}\n`);
 
+/** A tool's answer: `text`, as one text part. */
 export function textAnswer(text: string): CallToolResult {
   return { content: [{ type: 'text', text }] };
 }
 
+/** A tool error (`isError`) whose one text part the assistant reads. */
 export function toolError(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }

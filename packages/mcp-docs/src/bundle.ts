@@ -16,7 +16,7 @@ export interface DocsPage {
   readonly path: string;
   readonly title: string;
   readonly description: string;
-  /** The sidebar section, such as `Guides` or `API reference`. */
+  /** The sidebar section, such as `Guides`, or `API reference: classes` for an API page. */
   readonly section: string;
   readonly kind: 'guide' | 'api';
   /** The page in Markdown, samples included in full. */
@@ -71,6 +71,7 @@ export interface CataloguePackage {
   readonly install: string;
 }
 
+/** The whole bundle: what {@link loadDocsBundle} returns and `createDocsServer` answers from. */
 export interface DocsBundle {
   readonly format: typeof BUNDLE_FORMAT;
   /** The version of `@weft/mcp-docs` (and of the framework: the packages share one). */

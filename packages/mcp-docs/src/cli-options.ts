@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { DocsServerError } from './errors.js';
 
+/** The command line, checked, with the defaults filled in. */
 export interface CliOptions {
   readonly transport: 'stdio' | 'http';
   readonly host: string;
@@ -15,8 +16,10 @@ export interface CliOptions {
   readonly help: boolean;
 }
 
+/** The port `--http` listens on unless `--port` says otherwise. */
 export const DEFAULT_HTTP_PORT = 3920;
 
+/** What `--help` writes to stderr. */
 export const USAGE = `Usage: weft-docs-mcp [options]
 
 Serves the Weft documentation of this version to an AI assistant over MCP.
@@ -37,6 +40,14 @@ function invalid(message: string): DocsServerError {
   );
 }
 
+/**
+ * Reads the command's arguments.
+ *
+ * @param argv - The arguments after the command's name.
+ * @returns The options, stdio and no data file unless given.
+ * @throws {@link DocsServerError} `WEFT_DOCS_INVALID_OPTIONS` naming an unknown option, an
+ * argument, a `--port` that is not a number from 0 to 65535, or `--port`/`--host` without `--http`.
+ */
 export function parseCliOptions(argv: readonly string[]): CliOptions {
   let values;
   try {

@@ -5,6 +5,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { DocsBundle } from './bundle.js';
 
+/** What every page resource's URI starts with; the page's path follows. */
 export const RESOURCE_PREFIX = 'weft-docs://pages';
 
 /** The resource URI of a page path: `/docs/guides/production/` → `weft-docs://pages/docs/guides/production/`. */
@@ -12,6 +13,7 @@ export function resourceUri(pagePath: string): string {
   return `${RESOURCE_PREFIX}${pagePath}`;
 }
 
+/** Registers every page of `bundle` on `server` as a Markdown resource at {@link resourceUri}. */
 export function registerPageResources(server: McpServer, bundle: DocsBundle): void {
   for (const page of bundle.pages) {
     const uri = resourceUri(page.path);

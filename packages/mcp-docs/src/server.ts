@@ -8,6 +8,7 @@ import type { DocsBundle } from './bundle.js';
 import { registerPageResources } from './resources.js';
 import { registerTools } from './tools.js';
 
+/** The name the server gives in the MCP handshake (`serverInfo.name`). */
 export const SERVER_NAME = 'weft-docs';
 
 /**

@@ -20,7 +20,10 @@ const text = (max: number, what: string) =>
     .max(max, `${what} is longer than ${max} characters`)
     .refine((value) => value.trim() !== '', `${what} is empty`);
 
-/** The page for a path as readers write it: with or without the site, slashes or `.md`. */
+/**
+ * The page for a path as readers write it: with or without the site, slashes or `.md`. An
+ * anchor, a query and a trailing `/index` are dropped too.
+ */
 export function normalisePath(input: string, siteUrl: string): string {
   let path = input.trim();
   if (path.startsWith(siteUrl)) path = path.slice(siteUrl.length);
@@ -33,6 +36,7 @@ export function normalisePath(input: string, siteUrl: string): string {
   return path;
 }
 
+/** `get_api_symbol`'s answer: signature, TSDoc, members, example and the docs link. */
 export function formatSymbol(symbol: ApiSymbol, siteUrl: string): string {
   const parts = [
     `# ${symbol.name} (${symbol.kind})`,
@@ -54,6 +58,10 @@ export function formatSymbol(symbol: ApiSymbol, siteUrl: string): string {
   return parts.filter((part) => part.trim() !== '').join('\n\n');
 }
 
+/**
+ * `explain_error`'s answer: summary, HTTP status (when the code has one), raiser, cause, fix
+ * and the docs link.
+ */
 export function formatError(entry: ErrorCodeDoc, siteUrl: string): string {
   const status =
     entry.status === undefined
@@ -69,6 +77,7 @@ export function formatError(entry: ErrorCodeDoc, siteUrl: string): string {
   ].join('\n\n');
 }
 
+/** One package in `list_plugins`' answer: kind, what it provides and needs, how to install it. */
 export function formatPackage(entry: CataloguePackage): string {
   return [
     `## ${entry.name} (${entry.displayName}, ${entry.kind}, ${entry.version})`,

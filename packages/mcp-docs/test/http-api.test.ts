@@ -4,7 +4,9 @@
  * port rejected). None of these reach the documentation, so an empty bundle stands in for it;
  * http-and-cli.test.ts, beside this file, drives the real command with a real bundle.
  */
+import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES } from '../src/http.js';
 import {
   MCP_HTTP_PATH,
   startHttpServer,
@@ -19,8 +21,11 @@ afterEach(async () => {
 
 const noDocs = {} as DocsBundle;
 
-async function start(port?: number): Promise<RunningHttpServer> {
-  const server = await startHttpServer(noDocs, { port, log: () => undefined });
+async function start(
+  port?: number,
+  log: (line: string) => void = () => undefined,
+): Promise<RunningHttpServer> {
+  const server = await startHttpServer(noDocs, { port, log });
   started.push(server);
   return server;
 }
@@ -43,5 +48,62 @@ describe('startHttpServer (TSDoc of HttpOptions and RunningHttpServer)', () => {
   it('rejects with the listening error when the port is taken', async () => {
     const port = Number(new URL((await start()).url).port);
     await expect(start(port)).rejects.toMatchObject({ code: 'EADDRINUSE' });
+  });
+
+  it('refuses a body over MAX_BODY_BYTES with 413, and one that is not JSON with 400', async () => {
+    const url = (await start()).url;
+    const post = (body: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body,
+      });
+    const large = await post(`"${'x'.repeat(MAX_BODY_BYTES)}"`);
+    expect(large.status).toBe(413);
+    expect(await large.text()).toContain(`the body is larger than ${MAX_BODY_BYTES} bytes`);
+    expect((await post('{"jsonrpc": ')).status).toBe(400);
+  });
+
+  it('answers a failure 500 with an id, and writes the details under that id to log', async () => {
+    const lines: string[] = [];
+    // The empty bundle has no pages, so building the MCP server for the request throws.
+    const url = (await start(undefined, (line) => lines.push(line))).url;
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(response.status).toBe(500);
+    const text = await response.text();
+    const id = /the server's log has id ([0-9a-f-]{36})/.exec(text)?.[1];
+    expect(id).toBeDefined();
+    expect(text).not.toContain('TypeError');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`(error id ${id})`);
+    expect(lines[0]).toContain('TypeError');
+  });
+
+  it('close() ends a request still sending its body, and stops listening', async () => {
+    const server = await startHttpServer(noDocs, { log: () => undefined });
+    const url = new URL(server.url);
+    const pending = request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': '1000' },
+    });
+    const ended = new Promise<string>((resolve) => {
+      pending.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+      pending.on('response', (response) => resolve(`answered ${response.statusCode}`));
+    });
+    pending.write('{"jsonrpc": "2.0",');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await server.close();
+    expect(await ended).toBe('ECONNRESET');
+    await expect(fetch(url, { method: 'POST' })).rejects.toThrow();
   });
 });

@@ -71,10 +71,22 @@ describe('weft-docs-mcp over stdio', () => {
 
   it('carries every guide, every API page and every error code of the sources', () => {
     expect(bundle.pages.some((page) => page.path === '/docs/guides/production/')).toBe(true);
-    expect(bundle.pages.some((page) => page.path === '/api/classes/Runtime/')).toBe(true);
+    expect(bundle.pages.find((page) => page.path === '/api/classes/Runtime/')?.section).toBe(
+      'API reference: classes',
+    );
     for (const code of Object.keys(CORE_ERRORS.codes)) {
       expect(bundle.errors.map((entry) => entry.code)).toContain(code);
     }
+  });
+
+  it('states its package version, shared by every package, and kinds ApiSymbol.kind lists (TSDoc of DocsBundle)', async () => {
+    const manifest = JSON.parse(
+      await readFile(`${ROOT_DIR}/packages/mcp-docs/package.json`, 'utf8'),
+    );
+    expect(bundle.version).toBe((manifest as { version: string }).version);
+    for (const entry of bundle.packages) expect(entry.version, entry.name).toBe(bundle.version);
+    const kinds = ['class', 'interface', 'function', 'type alias', 'variable'];
+    for (const symbol of bundle.symbols) expect(kinds, symbol.name).toContain(symbol.kind);
   });
 });
 

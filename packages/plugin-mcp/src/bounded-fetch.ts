@@ -4,7 +4,10 @@
  * its own limit (`maxBufferSize`); this is the HTTP side's.
  */
 
-/** The marker put on the error a too-large answer fails with, to tell it from other failures. */
+/**
+ * The message of the error a too-large answer's read fails with. The connection learns of the
+ * cut from `onOversized`, not from this text, which only tells a reader of the log what happened.
+ */
 export const OVERSIZED_MESSAGE = 'MCP answer exceeded the byte limit';
 
 /**

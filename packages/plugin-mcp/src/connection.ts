@@ -23,8 +23,11 @@ const ENVELOPE_BYTES = 64 * 1024;
 /** The longest piece of a server's own text written to the log. */
 const LOGGED_TEXT_CHARS = 2000;
 
-/** The client name and version the plugin introduces itself with. */
-const CLIENT_INFO = { name: 'weft-plugin-mcp', version: '0.1.0' };
+/**
+ * The client name and version the plugin introduces itself with: the package's version, which
+ * a test holds to package.json.
+ */
+export const CLIENT_INFO = { name: 'weft-plugin-mcp', version: '0.1.0' };
 
 /** What the connection needs from the plugin besides its server's options. */
 export interface ConnectionSettings {
@@ -99,18 +102,27 @@ export class McpConnection {
   ) {}
 
   /**
-   * Connects and lists the server's tools, within `connectTimeoutMs`.
+   * Connects and lists the server's tools, both within one `connectTimeoutMs`.
    *
    * @returns Every tool the server lists.
-   * @throws {@link McpPluginError} `WEFT_MCP_CONNECT_FAILED` when it cannot.
+   * @throws {@link McpPluginError} `WEFT_MCP_CONNECT_FAILED` when it cannot; a stdio server it
+   * started is ended first.
    */
   async open(): Promise<Tool[]> {
+    // One deadline for the handshake and every page of the listing, as the option promises.
+    const deadline = this.connectDeadline();
+    let opened: Live | undefined;
     try {
-      const live = await this.connect();
-      const tools = await this.listTools(live.client);
-      this.live = live;
+      opened = await this.connect(deadline);
+      const tools = await raceSignal(this.listTools(opened.client, deadline), deadline);
+      this.live = opened;
       return tools;
     } catch (error) {
+      // Not yet this.live, so close() would not reach it: close it here, ending its process.
+      if (opened !== undefined) {
+        opened.client.onclose = undefined;
+        await opened.client.close().catch(() => undefined);
+      }
       await this.close();
       throw new McpPluginError(
         'WEFT_MCP_CONNECT_FAILED',
@@ -229,7 +241,7 @@ export class McpConnection {
       await sleep(delay, this.closing.signal);
       if (this.closing.signal.aborted) throw new Error('closed');
       try {
-        const live = await this.connect();
+        const live = await this.connect(this.connectDeadline());
         this.live = live;
         this.reconnecting = undefined;
         this.settings
@@ -251,8 +263,16 @@ export class McpConnection {
     }
   }
 
-  /** Opens a client over a new transport, within `connectTimeoutMs`. */
-  private async connect(): Promise<Live> {
+  /** Aborts after `connectTimeoutMs`, or when the connection is closed. */
+  private connectDeadline(): AbortSignal {
+    return AbortSignal.any([
+      AbortSignal.timeout(this.settings.options.connectTimeoutMs),
+      this.closing.signal,
+    ]);
+  }
+
+  /** Opens a client over a new transport, before `deadline` aborts. */
+  private async connect(deadline: AbortSignal): Promise<Live> {
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     const live: Live = { client, oversized: false, broken: new AbortController() };
     const markOversized = () => {
@@ -268,10 +288,6 @@ export class McpConnection {
         .debug({ server: this.server.name, error: messageOf(error) }, 'MCP transport error');
     };
     client.onclose = () => this.dropped(live);
-    const deadline = AbortSignal.any([
-      AbortSignal.timeout(this.settings.options.connectTimeoutMs),
-      this.closing.signal,
-    ]);
     try {
       await raceSignal(client.connect(transport, { signal: deadline }), deadline);
     } catch (error) {
@@ -293,11 +309,12 @@ export class McpConnection {
     this.waitForReconnection().catch(() => undefined);
   }
 
-  private async listTools(client: Client): Promise<Tool[]> {
+  private async listTools(client: Client, deadline: AbortSignal): Promise<Tool[]> {
     const tools: Tool[] = [];
     let cursor: string | undefined;
     do {
       const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
+        signal: deadline,
         timeout: this.settings.options.connectTimeoutMs,
       });
       tools.push(...page.tools);
@@ -318,7 +335,8 @@ export class McpConnection {
         stderr: 'pipe',
         maxBufferSize: limit,
       });
-      // The server's stderr goes to the log, line by line and cut, and is never shown to the model.
+      // The server's stderr goes to the log as it arrives, each chunk cut to LOGGED_TEXT_CHARS,
+      // and is never shown to the model.
       transport.stderr?.on('data', (chunk: Buffer) => {
         this.settings
           .logger()

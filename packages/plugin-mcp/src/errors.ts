@@ -54,7 +54,7 @@ export const errorRegistry = {
       summary: 'An MCP server could not be reached, or did not list its tools, in time at start.',
       raisedBy: '`McpPlugin.connect`',
       cause:
-        'the server’s command could not be started, exited, or did not answer the handshake and the tool listing within `connectTimeoutMs`; or the URL refused the connection. The server’s own message is in the log under the error id.',
+        'the server’s command could not be started, exited, or did not answer the handshake and the tool listing within `connectTimeoutMs` (one deadline for both); or the URL refused the connection. The message names the server and gives the reason the transport reported, cut to 2000 characters; a command the plugin started is ended.',
       fix: 'run the command (or open the URL) by hand and check that it speaks MCP; raise `connectTimeoutMs` for a slow server.',
     },
     WEFT_MCP_UNKNOWN_TOOL: {

@@ -19,11 +19,16 @@ afterEach(async () => {
   plugin = undefined;
 });
 
+/**
+ * Starting the fixture through tsx takes seconds on a busy machine, tens of them on a loaded
+ * one; the default 10 s is tight. One deadline covers the start and the tool listing.
+ */
+const SLOW_START_MS = 60_000;
+
 async function connect(tools: readonly string[], options: Partial<McpPluginOptions> = {}) {
-  // Starting the fixture through tsx takes seconds on a busy machine; the default 10 s is tight.
   plugin = await McpPlugin.connect({
     servers: [fixtureServer(tools)],
-    connectTimeoutMs: 30_000,
+    connectTimeoutMs: SLOW_START_MS,
     ...options,
   });
   return plugin;
@@ -39,7 +44,7 @@ function pidOf(data: unknown): number {
 }
 
 // Each test spawns the fixture (and some respawn it), so they get more than the default 20 s.
-describe('McpPlugin over stdio', { timeout: 60_000 }, () => {
+describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
   it('offers only the allowed tools, as <server>.<tool> executors the planner sees', async () => {
     agent = await startAgent(await connect(['echo', 'add']), [plan('add'), { a: 2, b: 40 }]);
     expect(plugin?.executors.map((executor) => executor.action)).toEqual([
@@ -70,7 +75,7 @@ describe('McpPlugin over stdio', { timeout: 60_000 }, () => {
       servers: [
         { ...fixtureServer(['echo', 'add', 'verbose']), descriptions: { add: 'Adds two prices.' } },
       ],
-      connectTimeoutMs: 30_000,
+      connectTimeoutMs: SLOW_START_MS,
     });
     const [echo, add, verbose] = plugin.executors;
     // The server's 3000-character description is cut to 1000 characters and marked as cut.
@@ -87,7 +92,7 @@ describe('McpPlugin over stdio', { timeout: 60_000 }, () => {
     try {
       plugin = await McpPlugin.connect({
         servers: [{ ...fixtureServer(['env']), env: { WEFT_FIXTURE_GIVEN: 'for the server' } }],
-        connectTimeoutMs: 30_000,
+        connectTimeoutMs: SLOW_START_MS,
       });
     } finally {
       delete process.env.WEFT_FIXTURE_PARENT;
@@ -104,7 +109,7 @@ describe('McpPlugin over stdio', { timeout: 60_000 }, () => {
   it('rejects an allow-list naming a tool the server does not have, listing those it has', async () => {
     const error = await McpPlugin.connect({
       servers: [fixtureServer(['echo', 'ech'])],
-      connectTimeoutMs: 30_000,
+      connectTimeoutMs: SLOW_START_MS,
     }).catch((caught: unknown) => caught);
     expect(WeftError.is(error, 'WEFT_MCP_UNKNOWN_TOOL')).toBe(true);
     expect((error as Error).message).toMatch(

@@ -33,6 +33,7 @@ export async function boot(
   pluginOptions: WebSocketPluginOptions = {},
   model: ScriptedResponse = echoModel,
   runtimeOptions: NonNullable<Parameters<typeof Runtime.init>[0]['options']> = {},
+  memory: InMemoryMemoryProvider = new InMemoryMemoryProvider(),
 ): Promise<Booted> {
   const logs: Record<string, unknown>[] = [];
   const logger = pino(
@@ -40,7 +41,6 @@ export async function boot(
     { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
   );
   const plugin = new WebSocketPlugin({ port: 0, ...pluginOptions });
-  const memory = new InMemoryMemoryProvider();
   const runtime = await Runtime.init({
     models: [new ScriptedModelProvider({ fallback: model })],
     memory,

@@ -1,7 +1,8 @@
 import { connect as tcpConnect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WeftError } from '@weft/core';
-import { chatSpace } from '@weft/plugin-chat';
+import { WeftError, type Memory } from '@weft/core';
+import { chatSpace, NOT_REMEMBERED_WARNING } from '@weft/plugin-chat';
+import { InMemoryMemoryProvider } from '@weft/testing';
 import { IDLE_CLOSE, SHUTDOWN_CLOSE, WebSocketPlugin } from '../src/index.js';
 import { boot, connect, echoModel, refusedUpgrade, type Booted, type Client } from './support.js';
 
@@ -55,6 +56,28 @@ describe('WebSocketPlugin conversation', () => {
     expect(stored.map((memory) => JSON.stringify(memory.content)).join('\n')).toContain(
       'echo: Bye',
     );
+  });
+
+  it('adds the warning to a reply whose exchange could not be stored, without the store error', async () => {
+    class FailingChainStore extends InMemoryMemoryProvider {
+      override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
+        if (memory.kind === 'chain') throw new Error('SQLITE_BUSY: database is locked');
+        return super.store(memory);
+      }
+    }
+    booted = await boot({}, echoModel, {}, new FailingChainStore());
+    const client = await open(booted.url);
+    client.send(message('1', 'Hello'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+    const reply = await client.next();
+    expect(reply).toMatchObject({
+      type: 'reply',
+      id: '1',
+      status: 'completed',
+      reply: 'echo: Hello',
+      warning: NOT_REMEMBERED_WARNING,
+    });
+    expect(JSON.stringify(reply)).not.toContain('SQLITE_BUSY');
   });
 
   it('uses the user named by authenticate, not the one the frame claims', async () => {

@@ -69,7 +69,10 @@ export async function readTemplateFiles(
 }
 
 /**
- * Stops the runtime on `SIGINT` or `SIGTERM` (`options.handleSignals`).
+ * Stops the runtime on `SIGINT` or `SIGTERM` (`options.handleSignals`), then ends the process,
+ * even while a timer would keep it alive: with `process.exitCode` (0 when unset) once the stop
+ * resolves, with 1 when it fails. Each signal is taken once, so a second `SIGINT` during a hung
+ * stop gets Node's default (unless the program listens for it too), which ends the process at once.
  *
  * @param stop - Stops the runtime.
  * @param logger - Where the signal and a failed stop are logged.

@@ -1,0 +1,24 @@
+/**
+ * A process that hands its stop to `onStopSignal` and keeps a timer running that would hold the
+ * event loop open forever, for the signal test. The argument picks the case: `stops` (the stop
+ * resolves), `fails` (it rejects), `hangs` (it never settles), `exit-code` (the process had set exitCode 3 before), or
+ * `removed` (the function `onStopSignal` returned is called at once). It logs JSON to stdout,
+ * writes `stopping` when its stop runs and `ready` once it listens.
+ */
+import { pino } from 'pino';
+import { onStopSignal } from '../../src/platform/node.js';
+
+const mode = process.argv[2] ?? 'stops';
+const logger = pino({ level: 'info' });
+
+setInterval(() => undefined, 1_000);
+
+const remove = onStopSignal(async () => {
+  process.stdout.write('stopping\n');
+  if (mode === 'fails') throw new Error('the stop broke');
+  if (mode === 'hangs') await new Promise(() => undefined);
+}, logger);
+if (mode === 'removed') remove();
+if (mode === 'exit-code') process.exitCode = 3;
+
+process.stdout.write('ready\n');

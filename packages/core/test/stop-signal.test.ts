@@ -1,0 +1,105 @@
+/**
+ * What the TSDoc of `onStopSignal` (src/platform/node.ts, behind `options.handleSignals`)
+ * promises, shown on real child processes sent real signals: it stops on SIGINT or SIGTERM, logs
+ * the signal and a failed stop, ends the process even while a timer would keep it alive, and
+ * the function it returns removes its listeners.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const PROGRAM = fileURLToPath(new URL('./programs/stop-on-signal.ts', import.meta.url));
+
+interface Ended {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** Every line the program wrote, `ready` included. */
+  lines: string[];
+}
+
+/**
+ * Starts the program in `mode`, sends `signal` once it is ready (and `again`, if given, once its
+ * stop has begun), and waits for it to end.
+ */
+async function signalled(
+  mode: string,
+  signal: NodeJS.Signals,
+  again?: NodeJS.Signals,
+): Promise<Ended> {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=weft-source', '--import', 'tsx', PROGRAM, mode],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let output = '';
+  try {
+    return await new Promise<Ended>((resolve, reject) => {
+      const deadline = setTimeout(
+        () => reject(new Error(`no exit within 30 s: ${output}`)),
+        30_000,
+      );
+      child.stdout.on('data', (chunk: Buffer) => {
+        const before = output;
+        output += chunk.toString();
+        const arrived = (line: string) => !before.includes(line) && output.includes(line);
+        if (arrived('ready\n')) child.kill(signal);
+        if (again !== undefined && arrived('stopping\n')) child.kill(again);
+      });
+      child.once('exit', (code, exitSignal) => {
+        clearTimeout(deadline);
+        resolve({ code, signal: exitSignal, lines: output.split('\n').filter(Boolean) });
+      });
+    });
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+/** The JSON log lines among the program's output. */
+function logLines(ended: Ended): Record<string, unknown>[] {
+  return ended.lines
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe('TSDoc of onStopSignal', { timeout: 40_000 }, () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'stops on %s, logs the signal, and ends the process a timer keeps alive with 0',
+    async (signal) => {
+      const ended = await signalled('stops', signal);
+      expect(ended).toMatchObject({ code: 0, signal: null });
+      expect(ended.lines).toContain('stopping');
+      expect(logLines(ended)).toContainEqual(
+        expect.objectContaining({ level: 30, signal, msg: 'signal received; stopping' }),
+      );
+    },
+  );
+
+  it('keeps an exit code the program had set', async () => {
+    const ended = await signalled('exit-code', 'SIGTERM');
+    expect(ended.code).toBe(3);
+    expect(ended.lines).toContain('stopping');
+  });
+
+  it('logs a failed stop and exits with 1', async () => {
+    const ended = await signalled('fails', 'SIGTERM');
+    expect(ended.code).toBe(1);
+    expect(logLines(ended)).toContainEqual(
+      expect.objectContaining({ level: 50, msg: 'stop failed', error: 'the stop broke' }),
+    );
+  });
+
+  it('leaves a second signal of the same kind to Node, which ends the process during a hung stop', async () => {
+    const ended = await signalled('hangs', 'SIGINT', 'SIGINT');
+    expect(ended).toMatchObject({ code: null, signal: 'SIGINT' });
+    expect(ended.lines).toContain('stopping');
+  });
+
+  it('returns a function that removes the listeners: the signal then ends the process unstopped', async () => {
+    const ended = await signalled('removed', 'SIGTERM');
+    expect(ended).toMatchObject({ code: null, signal: 'SIGTERM' });
+    expect(ended.lines).not.toContain('stopping');
+  });
+});

@@ -1,0 +1,191 @@
+/**
+ * The `create-weft` command as a user meets it: its TypeScript entry run in a child process
+ * (no terminal, so no prompts), with the package manager it reports in npm_config_user_agent.
+ * Guards the comments of cli.ts (defaults off a terminal, a failed install keeps the project),
+ * DEFAULT_MODEL and DEFAULT_MEMORY (choices.ts) and installDependencies.
+ */
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { access, chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { USAGE } from '../src/arguments.js';
+import { DEFAULT_MEMORY, DEFAULT_MODEL, MODEL_LABELS } from '../src/choices.js';
+
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+const CLI = path.join(PACKAGE_DIR, 'src', 'cli.ts');
+const MINUTE = 60_000;
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let work = '';
+
+beforeEach(async () => {
+  work = await mkdtemp(path.join(tmpdir(), 'create-weft-cli-'));
+});
+
+afterEach(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+/**
+ * Runs the command with stdin and stdout piped (not a terminal), as `npm create` run by a script
+ * or CI would, typed in `work`, reporting `userAgent` as the manager that ran it.
+ */
+function run(args: string[], userAgent: string, pathPrefix?: string): Promise<Outcome> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    npm_config_user_agent: userAgent,
+    INIT_CWD: work,
+    ...(pathPrefix === undefined
+      ? {}
+      : { PATH: `${pathPrefix}${path.delimiter}${process.env.PATH ?? ''}` }),
+  };
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--conditions=weft-source', '--import', 'tsx', CLI, ...args],
+      // Started from the package (where tsx resolves); INIT_CWD says where the user typed.
+      { cwd: PACKAGE_DIR, env, timeout: 4 * MINUTE },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+const exists = (file: string) =>
+  access(file).then(
+    () => true,
+    () => false,
+  );
+
+describe('create-weft off a terminal (cli.ts)', () => {
+  it('prints the usage on --help, and writes nothing', async () => {
+    const { code, stdout } = await run(['--help'], 'npm/10.9.0 node/v20.19.0 linux x64');
+    expect(code).toBe(0);
+    expect(stdout).toBe(USAGE);
+  });
+
+  it('asks for nothing and names the missing folder with the command to type, in one line', async () => {
+    const { code, stderr } = await run([], 'pnpm/9.15.0 npm/? node/v20.19.0 linux x64');
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      'create-weft: folder: missing; fix: pnpm create weft my-agent\nNothing was written.\n',
+    );
+  });
+
+  it('refuses a name npm would not accept in one line, and writes nothing', async () => {
+    const { code, stderr } = await run(['My Agent'], 'npm/10.9.0 node/v20.19.0 linux x64');
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^create-weft: project name "My Agent": .*\nNothing was written\.\n$/);
+    expect(await exists(path.join(work, 'My Agent'))).toBe(false);
+  });
+
+  it(
+    'takes DEFAULT_MODEL and DEFAULT_MEMORY when no choice is given, and with --skip-install starts the next steps with the install',
+    async () => {
+      const { code, stdout } = await run(
+        ['quiet-agent', '--skip-install'],
+        'npm/10.9.0 node/v20.19.0 linux x64',
+      );
+      expect(code).toBe(0);
+      expect(stdout).toContain(
+        `Created quiet-agent with --model ${DEFAULT_MODEL} --memory ${DEFAULT_MEMORY}.`,
+      );
+      expect(stdout).toMatch(/cd quiet-agent\W+npm install\W+npm test\W+npm run dev/);
+      const manifest = JSON.parse(
+        await readFile(path.join(work, 'quiet-agent', 'package.json'), 'utf8'),
+      ) as { dependencies: Record<string, string> };
+      const readme = await readFile(path.join(work, 'quiet-agent', 'README.md'), 'utf8');
+      expect(readme).toContain(MODEL_LABELS[DEFAULT_MODEL]);
+      // The scripted model and the in-memory store: no key, no server, no native module.
+      expect(Object.keys(manifest.dependencies)).not.toContain('@weft/model-openai');
+      expect(Object.keys(manifest.dependencies)).not.toContain('@weft/memory-sqlite');
+    },
+    5 * MINUTE,
+  );
+
+  it.skipIf(process.platform === 'win32')(
+    'installs with the manager that ran it; a failed install keeps the project and exits 1 after the next steps, install first',
+    async () => {
+      const bin = await mkdtemp(path.join(tmpdir(), 'create-weft-cli-bin-'));
+      try {
+        await writeFile(
+          path.join(bin, 'pnpm'),
+          '#!/bin/sh\necho "$@" > pnpm-ran.txt\necho "pnpm: registry unreachable"\nexit 7\n',
+        );
+        await chmod(path.join(bin, 'pnpm'), 0o755);
+        const { code, stdout } = await run(
+          ['kept-agent'],
+          'pnpm/9.15.0 npm/? node/v20.19.0 linux x64',
+          bin,
+        );
+        const project = path.join(work, 'kept-agent');
+        expect(code).toBe(1);
+        expect(await readFile(path.join(project, 'pnpm-ran.txt'), 'utf8')).toBe('install\n');
+        expect(await exists(path.join(project, 'package.json'))).toBe(true);
+        expect(await exists(path.join(project, 'pnpm-workspace.yaml'))).toBe(true);
+        // The manager's own output reaches the user's terminal (InstallOptions.stdio).
+        expect(stdout).toContain('pnpm: registry unreachable');
+        expect(stdout).toContain('install: pnpm install failed (exit code 7)');
+        expect(stdout).toMatch(/cd kept-agent\W+pnpm install\W+pnpm test\W+pnpm dev/);
+      } finally {
+        await rm(bin, { recursive: true, force: true });
+      }
+    },
+    5 * MINUTE,
+  );
+});
+
+/** util-linux `script`, which runs a command on a pseudo-terminal: a terminal for the prompts. */
+const HAS_SCRIPT = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
+
+describe('create-weft on a terminal (cli.ts)', () => {
+  it.skipIf(!HAS_SCRIPT)(
+    'asks which model and memory to use, offering the defaults; Ctrl+C ends it with 130 and nothing written',
+    async () => {
+      const project = path.join(work, 'asked-agent');
+      // A pseudo-terminal of a usual size: with no columns the prompts wrap every character.
+      const command = `stty cols 100 rows 30; exec '${process.execPath}' --conditions=weft-source --import tsx '${CLI}' '${project}' --skip-install`;
+      const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
+        cwd: PACKAGE_DIR,
+        env: { ...process.env, TERM: 'xterm', npm_config_user_agent: 'npm/10.9.0' },
+      });
+      let screen = '';
+      const keys: [string, string][] = [
+        ['Which text model?', '\r'],
+        ['Where should memories be kept?', '\x03'],
+      ];
+      child.stdout.on('data', (chunk: Buffer) => {
+        // Colours and cursor moves dropped, the text the user reads kept.
+        screen += stripVTControlCharacters(chunk.toString());
+        const next = keys[0];
+        if (next !== undefined && screen.includes(next[0])) {
+          keys.shift();
+          child.stdin.write(next[1]);
+        }
+      });
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const deadline = setTimeout(() => reject(new Error(`no exit in 60 s: ${screen}`)), MINUTE);
+        child.once('exit', (exitCode) => {
+          clearTimeout(deadline);
+          resolve(exitCode);
+        });
+      }).finally(() => child.kill('SIGKILL'));
+      expect(screen).toMatch(/Which text model\?[^]*● Scripted stand-in, no key and no network/);
+      expect(screen).toMatch(/Where should memories be kept\?[^]*● In memory, lost on exit/);
+      expect(screen).toContain('Nothing was written.');
+      expect(code).toBe(130);
+      expect(await exists(project)).toBe(false);
+    },
+    2 * MINUTE,
+  );
+});
