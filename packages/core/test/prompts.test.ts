@@ -3,6 +3,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PromptRegistry } from '@weft/core';
+import { Liquid } from 'liquidjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorOf } from './fixtures.js';
 
@@ -126,6 +127,45 @@ describe('PromptRegistry', () => {
       { cwd: join(import.meta.dirname, '..'), env: { ...process.env, LC_ALL: 'de_DE.UTF-8' } },
     );
     expect(output.toString().trim()).toBe('Januar, Donnerstag');
+  });
+
+  it('registers the core templates without parsing them, and parses each once when rendered', async () => {
+    const parse = vi.spyOn(Liquid.prototype, 'parse');
+    try {
+      const first = new PromptRegistry();
+      first.registerCoreTemplates();
+      const second = new PromptRegistry();
+      second.registerCoreTemplates();
+      expect(first.list()).toEqual([
+        'core/get-object',
+        'core/get-object-retry',
+        'core/pipeline-generation',
+        'core/pipeline-modification',
+      ]);
+      expect(parse).not.toHaveBeenCalled();
+      const variables = { schemaName: 'Plan', error: 'steps: Required' };
+      const text = await first.render('core/get-object-retry', variables);
+      expect(text).toContain('Your previous answer was not valid for the schema Plan:');
+      expect(await second.render('core/get-object-retry', variables)).toBe(text);
+      expect(await first.render('core/get-object-retry', variables)).toBe(text);
+      expect(parse.mock.calls.map(([, file]) => file)).toEqual(['core/get-object-retry']);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('has core templates that all parse', () => {
+    const prompts = new PromptRegistry();
+    prompts.registerCoreTemplates();
+    for (const name of prompts.list()) expect(prompts.get(name).templateName).toBe(name);
+  });
+
+  it('rejects the core templates beside a core template of the same name', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('core', 'get-object', 'Answer in JSON.');
+    const error = await errorOf(() => prompts.registerCoreTemplates());
+    expect(error.code).toBe('WEFT_DUPLICATE');
+    expect(error.message).toContain('template "core/get-object" is already registered');
   });
 
   it('loads the .liquid files of a directory', async () => {
