@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { assertZod4Schema } from './zod-schema-check.js';
 
 /** Formatted schemas; zod schemas are immutable, so the text never goes stale. */

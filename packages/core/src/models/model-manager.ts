@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AnalyticsTracker } from '../analytics/analytics-manager.js';
 import type { CallGuard } from '../bulkhead/bulkhead.js';
 import type { CapabilityRegistry } from '../capabilities/capability-registry.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ONE_SHOT } from '../util/one-shot-parse.js';
 
 const positiveInteger = z.number().int().positive();
