@@ -18,9 +18,14 @@
  * time the wait for the press too; the script refuses it.
  *
  * Measured on 2026-11-25 on a shared two-core machine: about 760 ms median from the chunk's
- * evaluation to the end of the first run. See the h23perf report for the figures after the
- * core stopped loading date data and parsing templates in Runtime.init, compiling zod parsers
- * for one-shot parses, and bundling zod's translations.
+ * evaluation to the end of the first run. On 2026-11-26, after Runtime.init stopped loading date
+ * data, parsing the core's templates and compiling zod parsers for one-shot parses, and the core
+ * stopped bundling zod's translations (chunk 139 -> 78 KB gzipped), 8 visits at a load average
+ * of about 22 on the same machine (figures inflated several times): chunk fetched → run done
+ * 2498 ms median, chunk evaluated → run done 909 ms, Runtime.init to the status 362 ms. The run
+ * module alone, bundled before and after and loaded in turn in Chromium at 4x under the same
+ * load: chunk fetched → run done 2900 -> 1174 ms (evaluation 1788 -> 881, run 1267 -> 316).
+ * Far from the goal on a loaded machine; measure again on a quiet one.
  *
  * Prints a table; asserts nothing. Run: npm run bench:run-panel (build the site first).
  * Environment: BENCH_VISITS (default 10), BENCH_CPU_RATE (default 4), CHROMIUM_PATH.
