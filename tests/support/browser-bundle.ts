@@ -36,6 +36,8 @@ export interface BrowserBundle {
   nodeOnly: NodeOnlyImport[];
   /** The input files, relative to the repository. */
   inputs: string[];
+  /** The bytes each input file left in the minified bundle (0 when tree-shaking dropped it). */
+  bytesByInput: Record<string, number>;
 }
 
 /**
@@ -81,5 +83,12 @@ export async function bundleForBrowser(source: string): Promise<BrowserBundle> {
     }
   }
   const code = result.outputFiles[0]?.text ?? '';
-  return { code, gzipBytes: gzipSync(code).length, nodeOnly, inputs };
+  const [output] = Object.values(result.metafile.outputs);
+  const bytesByInput = Object.fromEntries(
+    Object.entries(output?.inputs ?? {}).map(([input, { bytesInOutput }]) => [
+      input,
+      bytesInOutput,
+    ]),
+  );
+  return { code, gzipBytes: gzipSync(code).length, nodeOnly, inputs, bytesByInput };
 }

@@ -32,6 +32,18 @@ describe('@weft/core bundled for a browser', () => {
     expect(bundle.gzipBytes).toBeLessThan(RUN_CHUNK_BUDGET_BYTES);
   }, 60_000);
 
+  it("leaves out zod's translations of its messages, which the core never uses", async () => {
+    // `import { z } from 'zod'` reaches every translation through `z.locales`, about 250 KB
+    // minified for a page to download, parse and compile; the core imports `* as z`.
+    const bundle = await bundleForBrowser("export * from '@weft/core';");
+    const bundled = (pattern: RegExp): string[] =>
+      Object.entries(bundle.bytesByInput)
+        .filter(([input, bytes]) => pattern.test(input) && bytes > 0)
+        .map(([input]) => input);
+    expect(bundled(/node_modules\/zod\/v4\/classic\/schemas\.js$/)).toHaveLength(1);
+    expect(bundled(/node_modules\/zod\/v4\/locales\/(?!en\.js$)/)).toEqual([]);
+  }, 60_000);
+
   it('names what the Node platform module imports, so the check can fail', async () => {
     const bundle = await bundleForBrowser("export * from './packages/core/src/platform/node.ts';");
     const imported = new Set(bundle.nodeOnly.map((entry) => entry.imported));

@@ -2,6 +2,8 @@ import { formatZodSchema, PipelineSchema } from '@weft/core';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { inputJsonSchema } from '../src/models/format-zod-schema.js';
+import { jsonModeSchema } from '../src/models/model-manager.js';
 
 describe('formatZodSchema', () => {
   it('renders indented JSON Schema with descriptions and without $schema', () => {
@@ -57,5 +59,20 @@ describe('formatZodSchema', () => {
       .map((line) => line.replace(/^ \* \/\/ /, ''))
       .join('\n');
     expect(formatZodSchema(z.object({ city: z.string().describe('City name') }))).toBe(expected);
+  });
+
+  it("converts a schema once for the prompt and getObject's JSON mode, and changes neither", () => {
+    const schema = z.object({ steps: z.array(z.string()) });
+    const converted = inputJsonSchema(schema);
+    expect(converted.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(jsonModeSchema(schema).schema).toBe(schema);
+    expect(JSON.parse(formatZodSchema(schema))).toEqual({
+      type: 'object',
+      properties: { steps: { type: 'array', items: { type: 'string' } } },
+      required: ['steps'],
+    });
+    // The formatted text leaves out the header; the shared conversion keeps it.
+    expect(inputJsonSchema(schema)).toBe(converted);
+    expect(converted.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
   });
 });

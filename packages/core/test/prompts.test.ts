@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PromptRegistry } from '@weft/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Liquid } from 'liquidjs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorOf } from './fixtures.js';
 
 const directories: string[] = [];
@@ -91,6 +93,79 @@ describe('PromptRegistry', () => {
       'PromptRegistry: template "poet/verse" does not parse',
     );
     expect(prompts.has('poet/verse')).toBe(false);
+  });
+
+  it('loads no date data until a template formats a date', async () => {
+    // The first Intl.DateTimeFormat of a process or page costs tens of milliseconds.
+    const dateTimeFormat = vi.spyOn(Intl, 'DateTimeFormat');
+    try {
+      const prompts = new PromptRegistry();
+      prompts.register('greeter', 'hello', 'Hello {{ name }}!');
+      expect(await prompts.render('greeter/hello', { name: 'Ada' })).toBe('Hello Ada!');
+      expect(dateTimeFormat).not.toHaveBeenCalled();
+      prompts.register('diary', 'entry', '{{ when | date: "%B, %A" }}');
+      expect(await prompts.render('diary/entry', { when: new Date(2026, 0, 15, 12) })).toBe(
+        'January, Thursday',
+      );
+      expect(dateTimeFormat).toHaveBeenCalled();
+    } finally {
+      dateTimeFormat.mockRestore();
+    }
+  });
+
+  it("writes the names of months and days in the system's locale", () => {
+    // A child process, as the default locale is fixed when the process starts.
+    const script = `
+      import { PromptRegistry } from '@weft/core';
+      const prompts = new PromptRegistry();
+      prompts.register('diary', 'entry', '{{ when | date: "%B, %A" }}');
+      console.log(await prompts.render('diary/entry', { when: new Date(2026, 0, 15, 12) }));
+    `;
+    const output = execFileSync(
+      process.execPath,
+      ['--conditions=weft-source', '--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: join(import.meta.dirname, '..'), env: { ...process.env, LC_ALL: 'de_DE.UTF-8' } },
+    );
+    expect(output.toString().trim()).toBe('Januar, Donnerstag');
+  });
+
+  it('registers the core templates without parsing them, and parses each once when rendered', async () => {
+    const parse = vi.spyOn(Liquid.prototype, 'parse');
+    try {
+      const first = new PromptRegistry();
+      first.registerCoreTemplates();
+      const second = new PromptRegistry();
+      second.registerCoreTemplates();
+      expect(first.list()).toEqual([
+        'core/get-object',
+        'core/get-object-retry',
+        'core/pipeline-generation',
+        'core/pipeline-modification',
+      ]);
+      expect(parse).not.toHaveBeenCalled();
+      const variables = { schemaName: 'Plan', error: 'steps: Required' };
+      const text = await first.render('core/get-object-retry', variables);
+      expect(text).toContain('Your previous answer was not valid for the schema Plan:');
+      expect(await second.render('core/get-object-retry', variables)).toBe(text);
+      expect(await first.render('core/get-object-retry', variables)).toBe(text);
+      expect(parse.mock.calls.map(([, file]) => file)).toEqual(['core/get-object-retry']);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it('has core templates that all parse', () => {
+    const prompts = new PromptRegistry();
+    prompts.registerCoreTemplates();
+    for (const name of prompts.list()) expect(prompts.get(name).templateName).toBe(name);
+  });
+
+  it('rejects the core templates beside a core template of the same name', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('core', 'get-object', 'Answer in JSON.');
+    const error = await errorOf(() => prompts.registerCoreTemplates());
+    expect(error.code).toBe('WEFT_DUPLICATE');
+    expect(error.message).toContain('template "core/get-object" is already registered');
   });
 
   it('loads the .liquid files of a directory', async () => {

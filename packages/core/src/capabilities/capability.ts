@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { WeftError } from '../errors/weft-error.js';
 import { assertZod4Schema } from '../models/zod-schema-check.js';
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { ModelRequestConfig } from './model-provider.js';
 
 /**

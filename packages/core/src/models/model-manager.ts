@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AnalyticsTracker } from '../analytics/analytics-manager.js';
 import type { CallGuard } from '../bulkhead/bulkhead.js';
 import type { CapabilityRegistry } from '../capabilities/capability-registry.js';
@@ -11,7 +11,7 @@ import {
 } from '../capabilities/capability.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
-import { formatZodSchema } from './format-zod-schema.js';
+import { formatZodSchema, inputJsonSchema } from './format-zod-schema.js';
 import { assertZod4Schema } from './zod-schema-check.js';
 import { extractJson, type GetObjectConfig } from './get-object.js';
 import type { ModelCapability, ModelProvider, ModelRequestConfig } from './model-provider.js';
@@ -513,7 +513,7 @@ const jsonModeSchemas = new WeakMap<z.ZodType, JsonModeSchema>();
 export function jsonModeSchema(schema: z.ZodType): JsonModeSchema {
   const cached = jsonModeSchemas.get(schema);
   if (cached) return cached;
-  const jsonSchema = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' });
+  const jsonSchema = inputJsonSchema(schema) as JsonSchemaNode;
   const result: JsonModeSchema = acceptsOnlyObjects(jsonSchema, jsonSchema)
     ? { schema, unwrap: (value) => value }
     : {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Schema of one pipeline step: which plugin's executor to run, and why. */
 export const PipelineStepSchema = z.object({

@@ -3,7 +3,7 @@
  * runtime, so the task runner can use it without importing the runtime that owns the runner.
  */
 import type { Logger } from 'pino';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { MemoryManager } from '../memory/memory-manager.js';
 import type { GetObjectConfig } from '../models/get-object.js';
 import type { ModelManager } from '../models/model-manager.js';

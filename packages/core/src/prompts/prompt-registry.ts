@@ -1,6 +1,7 @@
 import { readTemplateFiles } from '#platform';
 import { Liquid, type Template } from 'liquidjs';
 import { describeError, WeftError } from '../errors/weft-error.js';
+import { coreTemplates } from './core-templates.js';
 
 /** A compiled prompt template. Obtain one with {@link PromptRegistry.get}. */
 export interface TemplateFunction {
@@ -18,11 +19,58 @@ export interface TemplateFunction {
 const NAME_PATTERN = /^[a-z0-9][a-z0-9-_.]*$/i;
 
 /**
+ * The system's locale, for the names of months and days that liquid's `date` filter writes, as
+ * an empty list of locales: `Intl.DateTimeFormat([])` uses the default locale. Without a locale
+ * liquid resolves the default one when the registry is built, and that first
+ * `Intl.DateTimeFormat` loads the date data: 25-35 ms in Node.js and 50-60 ms in a browser at a
+ * 4x CPU slowdown, paid by every `Runtime.init` in a fresh process or page although no core
+ * template formats a date. Given the list, liquid passes it to `Intl.DateTimeFormat` only when a
+ * template formats a date. The cast: liquid types the option as a string; it only hands it on.
+ */
+const SYSTEM_LOCALE = [] as unknown as string;
+
+let sharedLiquid: Liquid | undefined;
+
+/**
+ * The liquid engine of every registry: they all use the same options, and liquid keeps nothing
+ * between parses or renders (no template cache is configured), so one engine serves them all and
+ * the core's templates, parsed once, can be shared.
+ */
+function liquid(): Liquid {
+  sharedLiquid ??= new Liquid({
+    strictVariables: true,
+    strictFilters: true,
+    lenientIf: true,
+    ownPropertyOnly: true,
+    locale: SYSTEM_LOCALE,
+  });
+  return sharedLiquid;
+}
+
+/**
+ * The core's templates as parsed, shared by every registry of the process or page. Each is
+ * parsed when first rendered: they are constants that the core's tests parse, so waiting cannot
+ * hide a syntax error, and a run that never reviews its plan or retries an answer (most of
+ * them) never pays for parsing those templates; a second runtime in the same page pays for none.
+ */
+const parsedCoreTemplates = new Map<string, Template[]>();
+
+function parseCoreTemplate(name: string, source: string): Template[] {
+  let parsed = parsedCoreTemplates.get(name);
+  if (!parsed) {
+    parsed = liquid().parse(source, `core/${name}`);
+    parsedCoreTemplates.set(name, parsed);
+  }
+  return parsed;
+}
+
+/**
  * Holds the liquid templates that prompts are made from, namespaced by owner: the core's own
  * templates live under `core/`, a plugin's under its id (`weather/forecast`). Templates are
  * compiled once, when registered, so a syntax error surfaces at start-up rather than in the
- * middle of a task. Rendering is strict: a variable the template uses but the caller did not
- * pass is an error that names it.
+ * middle of a task (the core's own, which its tests parse, are compiled when first rendered).
+ * Rendering is strict: a variable the template uses but the caller did not pass is an error
+ * that names it.
  *
  * @example
  * ```ts
@@ -35,13 +83,8 @@ const NAME_PATTERN = /^[a-z0-9][a-z0-9-_.]*$/i;
  * ```
  */
 export class PromptRegistry {
-  private readonly liquid = new Liquid({
-    strictVariables: true,
-    strictFilters: true,
-    lenientIf: true,
-    ownPropertyOnly: true,
-  });
-  private readonly templates = new Map<string, Template[]>();
+  /** Each template as parsed, or, for the core's own, how to parse it when first needed. */
+  private readonly templates = new Map<string, Template[] | (() => Template[])>();
 
   /**
    * Compiles and registers a template.
@@ -71,15 +114,30 @@ export class PromptRegistry {
         `PromptRegistry: template "${fullName}" is already registered.`,
       );
     }
-    try {
-      this.templates.set(fullName, this.liquid.parse(source, fullName));
-    } catch (error) {
-      throw new WeftError(
-        'WEFT_TEMPLATE_INVALID',
-        `PromptRegistry: template "${fullName}" does not parse: ${describeError(error)}`,
-        {
-          cause: error,
-        },
+    this.templates.set(
+      fullName,
+      parseTemplate(fullName, () => liquid().parse(source, fullName)),
+    );
+  }
+
+  /**
+   * Registers the core's templates under `core/` (the runtime does, before any plugin's). They
+   * are parsed when first rendered, once per process or page; see {@link coreTemplates}.
+   *
+   * @throws {@link WeftError} `WEFT_DUPLICATE` when a `core/` template of the same name exists.
+   * @internal
+   */
+  registerCoreTemplates(): void {
+    for (const [name, source] of Object.entries(coreTemplates)) {
+      const fullName = `core/${name}`;
+      if (this.templates.has(fullName)) {
+        throw new WeftError(
+          'WEFT_DUPLICATE',
+          `PromptRegistry: template "${fullName}" is already registered.`,
+        );
+      }
+      this.templates.set(fullName, () =>
+        parseTemplate(fullName, () => parseCoreTemplate(name, source)),
       );
     }
   }
@@ -144,7 +202,11 @@ export class PromptRegistry {
    * `WEFT_TEMPLATE_RENDER_FAILED` when the template refers to a variable that was not passed.
    */
   get(fullName: string): TemplateFunction {
-    const template = this.templates.get(fullName);
+    let template = this.templates.get(fullName);
+    if (typeof template === 'function') {
+      template = template();
+      this.templates.set(fullName, template);
+    }
     if (!template) {
       const known = this.list().join(', ') || 'none';
       throw new WeftError(
@@ -156,7 +218,7 @@ export class PromptRegistry {
       try {
         // Nothing here is asynchronous (no custom tags or filters), and liquid's synchronous
         // renderer is several times cheaper than stepping its generators through promises.
-        return this.liquid.renderSync(template, variables);
+        return liquid().renderSync(template, variables);
       } catch (error) {
         throw new WeftError(
           'WEFT_TEMPLATE_RENDER_FAILED',
@@ -179,5 +241,18 @@ export class PromptRegistry {
    */
   async render(fullName: string, variables: Record<string, unknown> = {}): Promise<string> {
     return this.get(fullName)(variables);
+  }
+}
+
+/** Parses a template, turning a syntax error into a {@link WeftError} that names the template. */
+function parseTemplate(fullName: string, parse: () => Template[]): Template[] {
+  try {
+    return parse();
+  } catch (error) {
+    throw new WeftError(
+      'WEFT_TEMPLATE_INVALID',
+      `PromptRegistry: template "${fullName}" does not parse: ${describeError(error)}`,
+      { cause: error },
+    );
   }
 }

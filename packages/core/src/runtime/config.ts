@@ -8,6 +8,7 @@ import type { Plugin } from '../plugins/plugin.js';
 import type { ServerManagerConfig } from '../server/server-manager.js';
 import { serverCrossFieldProblems } from '../server/server-options.js';
 import { readCoreEnvironment } from '../util/environment.js';
+import { ONE_SHOT } from '../util/one-shot-parse.js';
 import { hostEnvironment, SUPPORTS_SERVER, SUPPORTS_SIGNALS } from '#platform';
 import { optionsSchema, type ResolvedOptions } from './options-schema.js';
 import type { SpaceCoordinator } from '../scheduler/space-coordinator.js';
@@ -190,7 +191,8 @@ export function checkConfigShape(config: RuntimeConfig): {
   const aliasesValid =
     config.capabilityAliases === undefined || Array.isArray(config.capabilityAliases);
   if (!aliasesValid) problems.push('capabilityAliases: expected an array of capability id groups');
-  const parsed = optionsSchema.safeParse(config.options ?? {});
+  // Parsed once per runtime: zod's compiled fast path would cost more to build than it saves.
+  const parsed = optionsSchema.safeParse(config.options ?? {}, ONE_SHOT);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const path = ['options', ...issue.path.map(String)].join('.');

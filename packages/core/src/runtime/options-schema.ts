@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AnalyticsTracker } from '../analytics/analytics-manager.js';
 import { PIPELINE_REVIEW_POLICIES } from '../pipeline/review-policy.js';
 import { serverOptionsSchema } from '../server/server-options.js';

@@ -10,7 +10,6 @@ import { Bulkheads } from '../bulkhead/bulkhead.js';
 import { DEFAULT_BULKHEAD_WAIT_MS, unknownLimitKeys } from '../bulkhead/bulkhead-options.js';
 import { PluginRegistry } from '../plugins/plugin.js';
 import type { AgentTask } from '../tasks/task.js';
-import { coreTemplates } from '../prompts/core-templates.js';
 import { PromptRegistry } from '../prompts/prompt-registry.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
@@ -563,8 +562,7 @@ export class Runtime {
     problems: string[],
   ): void {
     const { capabilities, prompts, plugins } = registries;
-    for (const [name, source] of Object.entries(coreTemplates))
-      prompts.register('core', name, source);
+    prompts.registerCoreTemplates();
     for (const model of config.models) {
       for (const descriptor of model.descriptors ?? []) {
         collect(problems, `model "${model.id}"`, () => capabilities.register(descriptor));

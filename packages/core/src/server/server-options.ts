@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import * as z from 'zod';
+import { ONE_SHOT } from '../util/one-shot-parse.js';
 
 const positiveInteger = z.number().int().positive();
 
@@ -76,7 +77,7 @@ export const serverOptionsSchema = z
 export type ResolvedServerOptions = z.output<typeof serverOptionsSchema>;
 
 /** The default of every server option. */
-export const SERVER_DEFAULTS: ResolvedServerOptions = serverOptionsSchema.parse({});
+export const SERVER_DEFAULTS: ResolvedServerOptions = serverOptionsSchema.parse({}, ONE_SHOT);
 
 /**
  * A rule between options that no single option's type can state. The runtime reports a broken
