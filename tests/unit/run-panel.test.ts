@@ -17,7 +17,10 @@ import {
   type RunEvent,
   type RunInput,
 } from '../../src/components/RunPanel/run-support';
-import { definition as triggers } from '../../src/components/RunPanel/run-triggers';
+import {
+  HEARTBEAT_INTERVAL_MS,
+  definition as triggers,
+} from '../../src/components/RunPanel/run-triggers';
 import { PLANNER_ID, WRITER_ID } from '../../examples/tutorial-chat/models';
 import * as chatRun from '../../src/components/RunPanel/run-chat';
 
@@ -241,7 +244,11 @@ describe('the triggers run (docs/building-plugins/triggers.md)', () => {
     const { task, events } = await run(triggers, triggers.failingPreset);
     expect(task.status).toBe('failed');
     expect(events.filter((e) => e.kind === 'step')).toMatchObject([
-      { action: 'close', success: false, text: 'unknown step: issues.close' },
+      {
+        action: 'close',
+        success: false,
+        text: 'unknown step: plugin "issues" has no action "close"',
+      },
       { action: 'label', success: true, text: '#7: bug' },
     ]);
     expect(events.find((e) => e.kind === 'review')).toMatchObject({
@@ -265,6 +272,9 @@ describe('the triggers run (docs/building-plugins/triggers.md)', () => {
       space: 'heartbeat',
     });
     expect(kinds.filter((kind) => kind === 'trigger')).toHaveLength(1);
+    // The timer, not the run, dispatched it: the task starts once the interval has passed.
+    expect(HEARTBEAT_INTERVAL_MS).toBe(100);
+    expect(events[0]?.atMs).toBeGreaterThanOrEqual(HEARTBEAT_INTERVAL_MS - 1);
     expect(events.filter((e) => e.kind === 'step')).toMatchObject([
       { action: 'tick', success: true },
     ]);

@@ -325,7 +325,7 @@ export async function observedRun(config: ObservedRunConfig): Promise<AgentTask>
         pluginId: step.pluginId,
         action: step.action,
         success,
-        text: lastOutcome ?? `unknown step: ${step.pluginId}.${step.action}`,
+        text: lastOutcome ?? unknownStep(step.pluginId, step.action),
       });
       lastOutcome = undefined;
     },
@@ -333,6 +333,13 @@ export async function observedRun(config: ObservedRunConfig): Promise<AgentTask>
       if (task.id === firstTaskId) resolveFirstEnd(task);
     },
   };
+
+  // The words of the runtime's error item for a step no executor runs (task-runner.ts).
+  function unknownStep(pluginId: string, action: string): string {
+    return config.plugins.some((plugin) => plugin.id === pluginId)
+      ? `unknown step: plugin "${pluginId}" has no action "${action}"`
+      : `unknown step: no plugin "${pluginId}" is registered`;
+  }
 
   const runtime = await Runtime.init({
     models,
