@@ -1,9 +1,12 @@
 /**
- * What the Run panel of Getting started costs (src/components/RunPanel/): the chunks its press
- * loads hold the panel and the Weft core with its browser platform, at most 150 KB gzipped
- * together, and none of them is among the scripts any page loads before it works. The chunks are
- * found from the page's own code: the shell's dynamic import compiles to
- * `Promise.all([n.e("<id>"), ...])`, and chunk files are named `<id>.<hash>.js`.
+ * What the Run panels cost (src/components/RunPanel/): for each example, the chunks its press
+ * loads hold the panel, the example's run and the Weft core with its browser platform, at most
+ * 150 KB gzipped together, and none of them is among the scripts any page loads before it works.
+ *
+ * The chunks are found from the shell's own code: each example's dynamic import
+ * (./load/<example>.ts) compiles to `Promise.all([n.e("<id>"), ...])` or `n.e("<id>")`, and chunk
+ * files are named `<id>.<hash>.js`. An example's group is the one whose chunks hold its plugin's
+ * description, a string its example file declares.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,8 +16,25 @@ import { FIRST_LOAD_PAGES, firstLoad } from '../../scripts/first-load';
 import { routeChunks } from '../../scripts/route-chunks';
 import { assertBuildExists, buildDir } from './support/build-output';
 
-/** The issue's ceiling for the panel's chunk with the core, gzipped. */
+/** The issue's ceiling for what a panel's press loads, with the core, gzipped. */
 const PANEL_GZIP_BUDGET = 150_000;
+
+/** Each example's plugin description, as its file under examples/ declares it. */
+const EXAMPLES = {
+  'getting-started': 'Answers messages sent over HTTP.',
+  executors: 'Finds free time and books meetings.',
+  triggers: 'Triages issues posted by an issue-tracker webhook.',
+  chat: 'Holds conversations with users over HTTP.',
+} as const;
+
+/** The pages that show a panel, checked with the site's first-load pages. */
+const PANEL_PAGES = [
+  '/docs/getting-started/',
+  '/docs/building-plugins/executors/',
+  '/docs/building-plugins/triggers/',
+  '/docs/concepts/how-a-task-runs/',
+  '/docs/tutorials/chat-assistant/',
+];
 
 const jsDir = path.join(buildDir, 'assets', 'js');
 
@@ -24,47 +44,73 @@ function chunkFiles(): string[] {
 
 const read = (file: string): string => readFileSync(path.join(jsDir, file), 'utf8');
 
-/** The chunk files the Run button's dynamic import loads. */
-function panelChunks(): string[] {
+/** The chunk files of each dynamic import in the shell, one list per import. */
+function importGroups(): string[][] {
+  // The shell is compiled into the chunk of each page that shows a panel.
   const shells = chunkFiles().filter((file) => read(file).includes('"data-run-panel"'));
-  expect(shells, 'one chunk holds the Run panel shell').toHaveLength(1);
-  const imports = [...read(shells[0]!).matchAll(/Promise\.all\(\[((?:\w+\.e\("\w+"\),?)+)\]\)/g)];
-  const groups = imports.map((match) =>
-    [...match[1]!.matchAll(/\.e\("(\w+)"\)/g)].map((id) =>
-      chunkFiles().find((file) => file.startsWith(`${id[1]}.`)),
+  expect(shells.length, 'chunks holding the Run panel shell').toBeGreaterThan(0);
+  const shell = shells.map(read).join('\n');
+  const found = [
+    ...[...shell.matchAll(/Promise\.all\(\[((?:\w+\.e\("?\w+"?\),?)+)\]\)/g)].map((match) =>
+      [...match[1]!.matchAll(/\.e\("?(\w+)"?\)/g)].map((id) => id[1]!),
     ),
+    ...[...shell.matchAll(/(?<!\[|,)\b\w+\.e\("?(\w+)"?\)\.then/g)].map((match) => [match[1]!]),
+  ];
+  const groups = [...new Map(found.map((ids) => [ids.join(','), ids])).values()];
+  return groups.map((ids) => {
+    const files = ids.map((id) => chunkFiles().find((file) => file.startsWith(`${id}.`)));
+    expect(files, `every chunk of the import [${ids.join(', ')}] exists`).not.toContain(undefined);
+    return files as string[];
+  });
+}
+
+/** The chunk files the Run button of an example loads. */
+function panelChunks(example: keyof typeof EXAMPLES): string[] {
+  const found = importGroups().filter((files) =>
+    files.some((file) => read(file).includes(EXAMPLES[example])),
   );
-  const panel = groups.find((files) =>
-    files.some((file) => file !== undefined && read(file).includes('the failing preset')),
-  );
-  expect(panel, 'the shell imports the panel dynamically').toBeDefined();
-  expect(panel).not.toContain(undefined);
-  return panel as string[];
+  expect(found, `one dynamic import loads the ${example} run`).toHaveLength(1);
+  return found[0]!;
 }
 
 beforeAll(assertBuildExists);
 
-describe('the Run panel of Getting started', () => {
-  it('loads the panel and the core in chunks of at most 150 KB gzipped', () => {
-    const files = panelChunks();
-    const code = files.map(read).join('\n');
-    // The core, its browser platform, the scripted model and zod are in what the press loads.
-    expect(code).toContain('route triggers are not served');
-    expect(code).toContain('no scripted response left for request');
-    expect(code).not.toContain('__express');
-    const gzip = files.reduce((sum, file) => sum + gzipSync(read(file), { level: 9 }).length, 0);
-    console.info(`Run panel: ${files.join(' ')}: ${gzip} bytes gzipped, budget ${PANEL_GZIP_BUDGET}`);
-    expect(gzip).toBeLessThanOrEqual(PANEL_GZIP_BUDGET);
-  });
+describe('the Run panels', () => {
+  it.each(Object.keys(EXAMPLES) as (keyof typeof EXAMPLES)[])(
+    '%s: its press loads the panel, its run and the core in chunks of at most 150 KB gzipped',
+    (example) => {
+      const files = panelChunks(example);
+      const code = files.map(read).join('\n');
+      // The core, its browser platform, the scripted model and the panel are in what it loads.
+      expect(code).toContain('route triggers are not served');
+      expect(code).toContain('no scripted response left for request');
+      expect(code).toContain('What happened in the run');
+      expect(code).not.toContain('__express');
+      // No other example's run comes with it.
+      for (const [other, marker] of Object.entries(EXAMPLES)) {
+        if (other !== example) expect(code).not.toContain(marker);
+      }
+      const gzip = files.reduce((sum, file) => sum + gzipSync(read(file), { level: 9 }).length, 0);
+      console.info(
+        `Run panel ${example}: ${files.join(' ')}: ${gzip} bytes gzipped, budget ${PANEL_GZIP_BUDGET}`,
+      );
+      expect(gzip).toBeLessThanOrEqual(PANEL_GZIP_BUDGET);
+    },
+  );
 
-  it.each(FIRST_LOAD_PAGES)('%s loads none of its chunks before it works', (route) => {
-    const panel = panelChunks();
-    const first = [
-      ...firstLoad(buildDir, route).scripts.map((script) => path.basename(script.file)),
-      ...routeChunks(path.resolve(buildDir, '..'), buildDir, route).components.map((chunk) =>
-        path.basename(chunk.file),
-      ),
-    ];
-    expect(first.filter((file) => panel.includes(file))).toEqual([]);
-  });
+  it.each([...new Set([...FIRST_LOAD_PAGES, ...PANEL_PAGES])])(
+    '%s loads none of their chunks before it works',
+    (route) => {
+      const panels = new Set(
+        (Object.keys(EXAMPLES) as (keyof typeof EXAMPLES)[]).flatMap(panelChunks),
+      );
+      const first = [
+        ...firstLoad(buildDir, route).scripts.map((script) => path.basename(script.file)),
+        ...routeChunks(path.resolve(buildDir, '..'), buildDir, route).components.map((chunk) =>
+          path.basename(chunk.file),
+        ),
+      ];
+      expect(first.filter((file) => panels.has(file))).toEqual([]);
+    },
+  );
 });

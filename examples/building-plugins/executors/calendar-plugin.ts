@@ -10,7 +10,7 @@ export interface Booking {
 }
 
 /** The request the model extracts from the user's message. */
-const SlotRequest = z.object({
+export const SlotRequest = z.object({
   date: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/)

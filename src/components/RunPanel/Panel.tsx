@@ -1,17 +1,19 @@
 /**
- * The loaded part of the Run panel: the reader's message and the scripted model's answers, a
- * preset that makes the step fail, and the run's events as they happen. Loaded on demand by
- * ./index.tsx with the Weft core it runs.
+ * The loaded part of a Run panel, the same for every example: the reader's message and the
+ * scripted model's answers, the example's presets (one makes a step fail), and the run's events
+ * as they happen. What it runs is the example's `RunDefinition` (./run-*.ts). Loaded on demand by
+ * ./index.tsx, with the example's run and the Weft core, through ./load/<example>.ts.
  */
 import { useEffect, useEffectEvent, useId, useRef, useState, type ReactNode } from 'react';
 import {
   checkAnswers,
-  defaultAnswers,
-  runGettingStarted,
+  type AnswerField,
   type AnswerProblem,
+  type RunDefinition,
   type RunEvent,
   type RunInput,
-} from './run-getting-started';
+  type RunSession,
+} from './run-support';
 
 /**
  * Marks read by `npm run bench:run-panel`: when this chunk has loaded, and when each run ends
@@ -22,6 +24,10 @@ export const RUN_DONE_MARK = 'weft:run-panel-run-done';
 performance.mark(PANEL_LOADED_MARK);
 
 export interface PanelProps {
+  /** The example's run: its inputs, presets and answers. */
+  definition: RunDefinition;
+  /** The preset the panel starts with; default the first. */
+  initialPreset?: string | undefined;
   /** How many times the reader has pressed Run; each increase starts a run. */
   runs: number;
   /** Says something through the shell's live region. */
@@ -51,21 +57,18 @@ const PANEL_CSS = `
 .weft-run-pre{margin:.25rem 0;padding:.375rem .5rem;max-height:12rem;overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.8125rem}
 `;
 
-type Preset = 'example' | 'failing-step';
-
-const PRESETS: Record<Preset, string> = {
-  example: "The example's script",
-  'failing-step': "A step fails: the model does not answer the reply's call",
-};
-
 function EventItem({ event }: { event: RunEvent }): ReactNode {
   const time = <span className="weft-run-time">+{event.atMs.toFixed(1)} ms</span>;
   switch (event.kind) {
     case 'trigger':
       return (
         <>
-          {time} <strong>Trigger</strong> <code>assistant.message</code> in space{' '}
-          <code>{event.space}</code>: “{event.message}”
+          {time} <strong>Trigger</strong>{' '}
+          <code>
+            {event.pluginId}.{event.triggerId}
+          </code>{' '}
+          in space <code>{event.space}</code>
+          {event.message !== undefined ? <>: “{event.message}”</> : null}
         </>
       );
     case 'plan':
@@ -79,6 +82,12 @@ function EventItem({ event }: { event: RunEvent }): ReactNode {
       return (
         <>
           {time} <strong>Model call</strong> <code>{event.purpose}</code>
+          {event.provider === 'scripted' ? null : (
+            <>
+              {' '}
+              to <code>{event.provider}</code>
+            </>
+          )}
           {event.failed ? ' failed' : ''}
           <details className="weft-run-details">
             <summary>Prompt</summary>
@@ -95,6 +104,21 @@ function EventItem({ event }: { event: RunEvent }): ReactNode {
             {event.pluginId}.{event.action}
           </code>{' '}
           {event.success ? 'result' : <span className="weft-run-failed">error</span>}: {event.text}
+        </>
+      );
+    case 'review':
+      return (
+        <>
+          {time} <strong>Review</strong>: {event.decision}
+          {event.steps ? (
+            <>
+              {' '}
+              with{' '}
+              {event.steps.map((step) => `${step.pluginId}.${step.action}`).join(', ') ||
+                'no steps'}
+            </>
+          ) : null}
+          {event.reason !== undefined ? <> (“{event.reason}”)</> : null}
         </>
       );
     case 'memory':
@@ -120,16 +144,18 @@ function announcementOf(status: string, events: readonly RunEvent[]): string {
   const last = events.at(-1);
   if (last?.kind === 'status' && last.reply !== undefined) parts.push(`Reply: ${last.reply}`);
   if (events.some((event) => event.kind === 'step' && !event.success)) {
-    const reviewed = events.some(
-      (event) => event.kind === 'model-call' && event.purpose === 'review',
+    const review = events.findLast((event) => event.kind === 'review');
+    parts.push(
+      review?.kind === 'review'
+        ? `A step failed; the review answered ${review.decision}.`
+        : 'A step failed.',
     );
-    parts.push(reviewed ? 'A step failed; the model reviewed the plan.' : 'A step failed.');
   }
   return parts.join(' ');
 }
 
 function AnswerEditor(props: {
-  label: string;
+  field: AnswerField;
   value: string;
   problem: AnswerProblem | undefined;
   onChange: (value: string) => void;
@@ -137,7 +163,7 @@ function AnswerEditor(props: {
   const id = useId();
   return (
     <div className="weft-run-field">
-      <label htmlFor={id}>{props.label}</label>
+      <label htmlFor={id}>{props.field.label}</label>
       <textarea
         id={id}
         className="weft-run-editor"
@@ -157,25 +183,39 @@ function AnswerEditor(props: {
   );
 }
 
-export default function Panel({ runs, onAnnounce, onBusy }: PanelProps): ReactNode {
+export default function Panel({
+  definition,
+  initialPreset,
+  runs,
+  onAnnounce,
+  onBusy,
+}: PanelProps): ReactNode {
   const ids = useId();
-  const [defaults, setDefaults] = useState<Pick<RunInput, 'planAnswer' | 'reviewAnswer'>>();
   const [input, setInput] = useState<RunInput>();
-  const [preset, setPreset] = useState<Preset>('example');
+  const [presetInputs, setPresetInputs] = useState<ReadonlyMap<string, RunInput>>();
   const [problems, setProblems] = useState<AnswerProblem[]>([]);
   const [events, setEvents] = useState<RunEvent[]>([]);
+  const session = useRef<RunSession | undefined>(undefined);
   const started = useRef(0);
 
   useEffect(() => {
-    void defaultAnswers().then((answers) => {
-      setDefaults(answers);
-      setInput({ user: 'ada', message: 'Hello, agent!', failReply: false, ...answers });
+    session.current = definition.newSession?.();
+    // Every preset's input is ready before the reader can choose one, so that a Run pressed
+    // right after choosing runs the chosen preset.
+    void Promise.all(
+      definition.presets.map(
+        async (preset) => [preset.id, await definition.initialInput(preset.id)] as const,
+      ),
+    ).then((entries) => {
+      const inputs = new Map(entries);
+      setPresetInputs(inputs);
+      setInput(inputs.get(initialPreset ?? '') ?? entries[0]?.[1]);
     });
-  }, []);
+  }, [definition, initialPreset]);
 
   // A run starts when the shell's press count grows; the run reads the inputs of that moment.
   const start = useEffectEvent((current: RunInput) => {
-    const found = checkAnswers(current);
+    const found = checkAnswers(definition.answerFields, current);
     setProblems(found);
     if (found.length > 0) {
       onAnnounce(`Not run. ${found.map((problem) => problem.message).join('. ')}`);
@@ -185,20 +225,26 @@ export default function Panel({ runs, onAnnounce, onBusy }: PanelProps): ReactNo
     setEvents([]);
     onBusy(true);
     onAnnounce('Running…');
-    runGettingStarted(current, (event) => {
-      seen.push(event);
-      setEvents([...seen]);
-    }).then(
-      (task) => {
-        performance.mark(RUN_DONE_MARK);
-        onAnnounce(announcementOf(task.status, seen));
-        onBusy(false);
-      },
-      (error: unknown) => {
-        onAnnounce(`The run stopped: ${error instanceof Error ? error.message : String(error)}`);
-        onBusy(false);
-      },
-    );
+    definition
+      .run(
+        current,
+        (event) => {
+          seen.push(event);
+          setEvents([...seen]);
+        },
+        session.current,
+      )
+      .then(
+        (task) => {
+          performance.mark(RUN_DONE_MARK);
+          onAnnounce(announcementOf(task.status, seen));
+          onBusy(false);
+        },
+        (error: unknown) => {
+          onAnnounce(`The run stopped: ${error instanceof Error ? error.message : String(error)}`);
+          onBusy(false);
+        },
+      );
   });
 
   useEffect(() => {
@@ -207,10 +253,9 @@ export default function Panel({ runs, onAnnounce, onBusy }: PanelProps): ReactNo
     start(input);
   }, [runs, input]);
 
-  if (!input || !defaults) return null;
+  if (!input || !presetInputs) return null;
 
-  const problemOf = (field: AnswerProblem['field']) =>
-    problems.find((problem) => problem.field === field);
+  const problemOf = (field: string) => problems.find((problem) => problem.field === field);
   const update = (change: Partial<RunInput>) => setInput({ ...input, ...change });
 
   return (
@@ -219,7 +264,7 @@ export default function Panel({ runs, onAnnounce, onBusy }: PanelProps): ReactNo
       <details className="weft-run-details">
         <summary>Change the message and the model’s answers</summary>
         <div className="weft-run-field">
-          <label htmlFor={`${ids}-message`}>Incoming message</label>
+          <label htmlFor={`${ids}-message`}>{definition.messageLabel}</label>
           <input
             id={`${ids}-message`}
             className="weft-run-input"
@@ -232,33 +277,32 @@ export default function Panel({ runs, onAnnounce, onBusy }: PanelProps): ReactNo
           <select
             id={`${ids}-preset`}
             className="weft-run-input"
-            value={preset}
+            value={input.preset}
             onChange={(event) => {
-              const chosen = event.target.value as Preset;
-              setPreset(chosen);
+              const fresh = presetInputs.get(event.target.value);
+              if (!fresh) return;
               setProblems([]);
-              setInput({ ...input, ...defaults, failReply: chosen === 'failing-step' });
+              // A preset starts afresh: its answers, and a new session (a new conversation).
+              session.current = definition.newSession?.();
+              setInput({ ...fresh, message: input.message });
             }}
           >
-            {Object.entries(PRESETS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
+            {definition.presets.map((preset) => (
+              <option key={preset.id} value={preset.id}>
+                {preset.label}
               </option>
             ))}
           </select>
         </div>
-        <AnswerEditor
-          label="The model's plan answer (JSON)"
-          value={input.planAnswer}
-          problem={problemOf('planAnswer')}
-          onChange={(planAnswer) => update({ planAnswer })}
-        />
-        <AnswerEditor
-          label="The model's review answer (JSON, asked for after a failed step)"
-          value={input.reviewAnswer}
-          problem={problemOf('reviewAnswer')}
-          onChange={(reviewAnswer) => update({ reviewAnswer })}
-        />
+        {definition.answerFields.map((field) => (
+          <AnswerEditor
+            key={field.field}
+            field={field}
+            value={input.answers[field.field] ?? ''}
+            problem={problemOf(field.field)}
+            onChange={(text) => update({ answers: { ...input.answers, [field.field]: text } })}
+          />
+        ))}
       </details>
       {events.length > 0 ? (
         <ol className="weft-run-events" aria-label="What happened in the run">

@@ -1,8 +1,9 @@
 /**
- * The Run panel of Getting started: a button that runs the getting-started agent in the page.
- * Only this shell is part of the page; the panel and the Weft core it runs (./Panel.tsx) load
- * when the reader presses Run or scrolls near it, so the page's first load carries none of it
- * (tests/build/javascript-budget.test.ts, tests/build/run-panel.test.ts).
+ * A Run panel: a button that runs an example's agent in the page, such as
+ * `<RunPanel example="executors" />`. Only this shell is part of the page; the panel, the
+ * example's run and the Weft core they use load, as one dynamic import per example
+ * (./load/<example>.ts), when the reader presses Run or scrolls near it, so no page's first load
+ * carries any of it (tests/build/javascript-budget.test.ts, tests/build/run-panel.test.ts).
  *
  * It is styled with Infima classes the site already uses and inline styles only: a CSS module would join the site's
  * one stylesheet, which every page loads first.
@@ -12,19 +13,54 @@
  */
 import { useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import type { PanelProps } from './Panel';
+import type { RunDefinition } from './run-support';
 
 /** How far below the viewport the panel starts loading, so that it is ready when reached. */
 const PRELOAD_MARGIN = '400px';
 
-let panelModule: Promise<ComponentType<PanelProps>> | undefined;
-
-function loadPanel(): Promise<ComponentType<PanelProps>> {
-  panelModule ??= import('./Panel').then((loaded) => loaded.default);
-  return panelModule;
+interface Loaded {
+  Panel: ComponentType<PanelProps>;
+  definition: RunDefinition;
 }
 
-export default function RunPanel(): ReactNode {
-  const [Panel, setPanel] = useState<ComponentType<PanelProps> | undefined>();
+/** The examples that have a run, with their button's text and what its press loads. */
+const EXAMPLES = {
+  'getting-started': {
+    button: 'Run the getting-started agent',
+    load: () => import('./load/getting-started'),
+  },
+  executors: { button: 'Run the calendar agent', load: () => import('./load/executors') },
+  triggers: { button: 'Run the triggers example', load: () => import('./load/triggers') },
+  chat: { button: 'Run the chat assistant', load: () => import('./load/chat') },
+} satisfies Record<string, { button: string; load: () => Promise<Loaded> }>;
+
+export type RunExample = keyof typeof EXAMPLES;
+
+const loading = new Map<RunExample, Promise<Loaded>>();
+
+function loadExample(example: RunExample): Promise<Loaded> {
+  let loaded = loading.get(example);
+  if (!loaded) {
+    loaded = EXAMPLES[example].load();
+    // A failed load (offline before the precache) may be retried by the next press.
+    loaded.catch(() => loading.delete(example));
+    loading.set(example, loaded);
+  }
+  return loaded;
+}
+
+export interface RunPanelProps {
+  /** Which example the panel runs; default Getting started's. */
+  example?: RunExample;
+  /** The preset it starts with, such as the one whose step fails; default the example's first. */
+  preset?: string;
+}
+
+export default function RunPanel({
+  example = 'getting-started',
+  preset,
+}: RunPanelProps): ReactNode {
+  const [loaded, setLoaded] = useState<Loaded | undefined>();
   const [runs, setRuns] = useState(0);
   const [busy, setBusy] = useState(false);
   const [announcement, setAnnouncement] = useState('');
@@ -37,22 +73,22 @@ export default function RunPanel(): ReactNode {
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) {
           observer.disconnect();
-          void loadPanel();
+          void loadExample(example).catch(() => undefined);
         }
       },
       { rootMargin: PRELOAD_MARGIN },
     );
     observer.observe(element);
     return () => observer.disconnect();
-  }, []);
+  }, [example]);
 
   function run(): void {
     if (busy) return;
     setRuns((count) => count + 1);
-    if (!Panel) {
+    if (!loaded) {
       setAnnouncement('Loading the agent…');
-      loadPanel().then(
-        (loaded) => setPanel(() => loaded),
+      loadExample(example).then(
+        (module) => setLoaded(module),
         () => setAnnouncement('The agent could not be loaded. Reload the page to try again.'),
       );
     }
@@ -63,7 +99,7 @@ export default function RunPanel(): ReactNode {
       ref={root}
       className="card margin-bottom--md"
       style={{ padding: '0.75rem', border: '1px solid var(--ifm-color-emphasis-300)' }}
-      data-run-panel="getting-started"
+      data-run-panel={example}
     >
       <p style={{ margin: 0 }}>
         <button
@@ -73,14 +109,22 @@ export default function RunPanel(): ReactNode {
           onClick={run}
           aria-disabled={busy}
         >
-          Run the getting-started agent
+          {EXAMPLES[example].button}
         </button>
         In your browser: the scripted model, in-memory memory, no network.
       </p>
       <p role="status" aria-live="polite" style={{ margin: 0, fontWeight: 600 }}>
         {announcement}
       </p>
-      {Panel ? <Panel runs={runs} onAnnounce={setAnnouncement} onBusy={setBusy} /> : null}
+      {loaded ? (
+        <loaded.Panel
+          definition={loaded.definition}
+          initialPreset={preset}
+          runs={runs}
+          onAnnounce={setAnnouncement}
+          onBusy={setBusy}
+        />
+      ) : null}
     </div>
   );
 }

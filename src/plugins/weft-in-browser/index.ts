@@ -1,21 +1,22 @@
 /**
  * Lets the site's client bundle compile the Weft packages from their TypeScript sources, as the
- * Run panel of Getting started (src/components/RunPanel/) and the search worker
+ * Run panels (src/components/RunPanel/) and the search worker
  * (../local-search/ranking-worker.ts) do, so the site builds before the packages: the packages'
  * `weft-source` export condition points at their sources, and their `browser` condition at the
  * browser builds (core's `#platform`, testing's entry).
  *
- * The sources name their modules by their `.js` output (`./runtime/runtime.js`). A site-wide
- * `resolve.extensionAlias` was seen not to apply to such requests in package sources under
- * rspack; this rule, scoped to the packages' source folders, sets the alias for every import
- * those files make. With it the client build
+ * The sources name their modules by their `.js` output (`./runtime/runtime.js`), and so do the
+ * examples the Run panels run. A site-wide `resolve.extensionAlias` was seen not to apply to such
+ * requests in package sources under rspack; this rule, scoped to the packages' and the examples'
+ * folders, sets the alias for every import those files make. With it the client build
  * compiles the core from source; tests/build/run-panel.test.ts checks the chunks it makes.
  */
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
 
 export default function weftInBrowser(context: LoadContext): Plugin {
-  const sources = path.join(context.siteDir, 'packages');
+  // The Run panels also compile examples (examples/tutorial-chat imports './history.js').
+  const sources = [path.join(context.siteDir, 'packages'), path.join(context.siteDir, 'examples')];
   return {
     name: 'weft-in-browser',
     configureWebpack() {

@@ -1,0 +1,388 @@
+/**
+ * What every Run panel's run shares: the event vocabulary the panel shows, the description of an
+ * example's run (its inputs, presets and answers), the check of the reader's JSON answers against
+ * the schemas the runtime parses them with, and `observedRun`, which runs an example's plugins in
+ * a runtime built for the page and reports each event as it happens, timed from the start.
+ *
+ * The runtime is built with `Runtime.init` without `server` or `handleSignals`: both exist only
+ * in Node.js. Route triggers are not served in a page; a run dispatches its task as the plugin's
+ * route handler would.
+ */
+import {
+  PipelineModificationSchema,
+  PipelineSchema,
+  Runtime,
+  type AgentTask,
+  type AnalyticsTracker,
+  type Memory,
+  type ModelRequestConfig,
+  type Plugin,
+} from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { pino } from 'pino';
+import type { ZodType } from 'zod';
+
+/** One thing that happened during a run, `atMs` after it started. */
+export type RunEvent = { atMs: number } & (
+  | { kind: 'trigger'; pluginId: string; triggerId: string; space: string; message?: string }
+  | {
+      kind: 'model-call';
+      purpose: string;
+      provider: string;
+      prompt: string;
+      answer: string;
+      failed: boolean;
+    }
+  | { kind: 'plan'; steps: { pluginId: string; action: string; reason?: string }[] }
+  | { kind: 'step'; pluginId: string; action: string; success: boolean; text: string }
+  | {
+      kind: 'review';
+      decision: 'continue' | 'replace' | 'stop';
+      steps?: { pluginId: string; action: string }[];
+      reason?: string;
+    }
+  | { kind: 'memory'; memoryKind: string; space: string }
+  | { kind: 'status'; status: AgentTask['status']; reply?: string }
+);
+
+/** What the reader can change before a run. */
+export interface RunInput {
+  /** The incoming message (what the trigger dispatches). */
+  message: string;
+  /** The scripted model's answers, by field, as JSON text. */
+  answers: Record<string, string>;
+  /** The chosen preset's id. */
+  preset: string;
+}
+
+/** A reader's answer that cannot be used, naming the field that was wrong. */
+export interface AnswerProblem {
+  field: string;
+  message: string;
+}
+
+/** One of the scripted model's answers the reader can edit. */
+export interface AnswerField {
+  field: string;
+  /** The editor's label. */
+  label: string;
+  /** How the problem message names it, such as "plan answer". */
+  name: string;
+  /** The schema the runtime or the executor parses the answer with. */
+  schema: ZodType;
+}
+
+/** A state the run starts from; one per example makes a step fail. */
+export interface Preset {
+  id: string;
+  label: string;
+}
+
+/** State a run may keep between runs of one panel, such as a conversation's memory. */
+export interface RunSession {
+  memory: ObservedMemory;
+}
+
+/** An example's run, as its panel drives it. */
+export interface RunDefinition {
+  /** The example's id, as the shell's `example` prop names it. */
+  id: string;
+  /** The label of the message field (an issue title, a chat message...). */
+  messageLabel: string;
+  presets: readonly Preset[];
+  /** The preset whose step fails. */
+  failingPreset: string;
+  answerFields: readonly AnswerField[];
+  /** The message and answers a preset starts from. */
+  initialInput(preset: string): Promise<RunInput>;
+  /** Keeps memories from one run to the next when present (a conversation). */
+  newSession?(): RunSession;
+  run(
+    input: RunInput,
+    onEvent: (event: RunEvent) => void,
+    session?: RunSession,
+  ): Promise<AgentTask>;
+}
+
+/** The plan and review answers most examples let the reader edit. */
+export const PLAN_FIELD: AnswerField = {
+  field: 'plan',
+  label: "The model's plan answer (JSON)",
+  name: 'plan answer',
+  schema: PipelineSchema,
+};
+export const REVIEW_FIELD: AnswerField = {
+  field: 'review',
+  label: "The model's review answer (JSON, asked for after a failed step)",
+  name: 'review answer',
+  schema: PipelineModificationSchema,
+};
+
+/** An object as the panel's editors show it. */
+export const asJson = (value: unknown): string => JSON.stringify(value, null, 2);
+
+function describeIssuePath(path: readonly PropertyKey[]): string {
+  return path.length === 0 ? '(the answer itself)' : path.map(String).join('.');
+}
+
+/**
+ * Checks the reader's answers against the schemas they will be parsed with.
+ *
+ * @returns The problems found, one per field at most; empty when every answer can be used.
+ */
+export function checkAnswers(fields: readonly AnswerField[], input: RunInput): AnswerProblem[] {
+  const problems: AnswerProblem[] = [];
+  for (const { field, name, schema } of fields) {
+    let value: unknown;
+    try {
+      value = JSON.parse(input.answers[field] ?? '');
+    } catch (error) {
+      problems.push({ field, message: `${name}: not valid JSON (${(error as Error).message})` });
+      continue;
+    }
+    const parsed = schema.safeParse(value);
+    if (parsed.success) continue;
+    const issue = parsed.error.issues[0];
+    problems.push({
+      field,
+      message: `${name}: ${describeIssuePath(issue?.path ?? [])}: ${issue?.message ?? 'invalid'}`,
+    });
+  }
+  return problems;
+}
+
+/** The prompt of a model call as one text: each message's role, then its content. */
+function promptText(messages: readonly { role: string; content: string }[]): string {
+  return messages.map((message) => `[${message.role}] ${message.content}`).join('\n\n');
+}
+
+/**
+ * The in-memory provider, reporting each memory it stores to whoever listens now: a session's
+ * memory outlives the run that created it.
+ */
+export class ObservedMemory extends InMemoryMemoryProvider {
+  listener: ((stored: Memory) => void) | undefined;
+
+  override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
+    const stored = await super.store(memory);
+    this.listener?.(stored);
+    return stored;
+  }
+}
+
+/** A message of a model call's prompt. */
+type Message = { role: 'system' | 'user' | 'assistant'; content: string };
+
+/** What `Runtime.init` takes (the core exports no name for it). */
+type RuntimeConfig = Parameters<typeof Runtime.init>[0];
+
+/** Answers one model call: a text, or a throw that the call reports as failed. */
+export type Answerer = (
+  provider: string,
+  messages: readonly Message[],
+  request: ModelRequestConfig,
+) => string | Promise<string>;
+
+export interface ObservedRunConfig {
+  plugins: Plugin[];
+  /** The scripted providers' ids; the first is the default. Default `['scripted']`. */
+  providers?: readonly string[];
+  answer: Answerer;
+  /** Runtime options besides the logger and analytics, as the example's agent sets them. */
+  options?: Omit<NonNullable<RuntimeConfig['options']>, 'logger' | 'analytics' | 'server'>;
+  memory?: ObservedMemory;
+  /**
+   * Starts the task and resolves with it when it has finished: by `runtime.dispatch`, as a
+   * route handler does, or by waiting for `firstTaskEnded` when a start trigger dispatches.
+   */
+  dispatch(runtime: Runtime, firstTaskEnded: Promise<AgentTask>): Promise<AgentTask>;
+  onEvent(event: RunEvent): void;
+}
+
+/**
+ * Runs an example's plugins with scripted models and in-memory memory, reporting every event of
+ * its first task: the trigger, each model call (with the plan and each review it decided), each
+ * step's result or error, each memory written, and the status with the reply.
+ */
+export async function observedRun(config: ObservedRunConfig): Promise<AgentTask> {
+  const started = performance.now();
+  const at = (): number => Math.round((performance.now() - started) * 10) / 10;
+  // Only the first task is reported: a timer trigger may start another before the runtime stops.
+  let firstTaskId: string | undefined;
+  let finished = false;
+  const emit = (event: RunEvent): void => {
+    if (!finished) config.onEvent(event);
+  };
+
+  const models = (config.providers ?? ['scripted']).map(
+    (id) =>
+      new ScriptedModelProvider({
+        id,
+        fallback: async (messages, request) => {
+          const purpose = request.purpose ?? 'reply';
+          const prompt = promptText(messages);
+          let text: string;
+          try {
+            text = await config.answer(id, messages, request);
+          } catch (error) {
+            const answer = (error as Error).message;
+            emit({
+              atMs: at(),
+              kind: 'model-call',
+              purpose,
+              provider: id,
+              prompt,
+              answer,
+              failed: true,
+            });
+            throw error;
+          }
+          emit({
+            atMs: at(),
+            kind: 'model-call',
+            purpose,
+            provider: id,
+            prompt,
+            answer: text,
+            failed: false,
+          });
+          reportDecision(purpose, text);
+          return text;
+        },
+      }),
+  );
+
+  function reportDecision(purpose: string, text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (purpose === 'plan') {
+      const plan = PipelineSchema.safeParse(value);
+      if (plan.success) emit({ atMs: at(), kind: 'plan', steps: plan.data.steps });
+    } else if (purpose === 'review') {
+      const review = PipelineModificationSchema.safeParse(value);
+      if (!review.success) return;
+      const { data } = review;
+      emit({
+        atMs: at(),
+        kind: 'review',
+        decision: data.type,
+        ...(data.type === 'replace' ? { steps: data.steps } : {}),
+        ...('reason' in data && typeof data.reason === 'string' ? { reason: data.reason } : {}),
+      });
+    }
+  }
+
+  const memory = config.memory ?? new ObservedMemory();
+  memory.listener = (stored) =>
+    emit({ atMs: at(), kind: 'memory', memoryKind: stored.kind, space: stored.space });
+
+  let resolveFirstEnd!: (task: AgentTask) => void;
+  const firstTaskEnded = new Promise<AgentTask>((resolve) => (resolveFirstEnd = resolve));
+
+  // The executors, observed: what each returned or threw is the text of its step event.
+  let lastOutcome: string | undefined;
+  for (const plugin of config.plugins) {
+    for (const executor of plugin.executors) {
+      const execute = executor.execute.bind(executor);
+      executor.execute = async (task, context) => {
+        try {
+          const result = await execute(task, context);
+          lastOutcome =
+            (result.success ? result.message : (result.error ?? result.message)) ??
+            (result.data === undefined ? '' : JSON.stringify(result.data));
+          return result;
+        } catch (error) {
+          lastOutcome = error instanceof Error ? error.message : String(error);
+          throw error;
+        }
+      };
+    }
+  }
+
+  const tracker: AnalyticsTracker = {
+    onTaskStart(task) {
+      if (firstTaskId !== undefined) return;
+      firstTaskId = task.id;
+      emit({
+        atMs: at(),
+        kind: 'trigger',
+        pluginId: task.trigger.pluginId,
+        triggerId: task.trigger.action,
+        space: task.space.id,
+        ...(task.trigger.message !== undefined ? { message: task.trigger.message } : {}),
+      });
+    },
+    // Called before the step's item joins the chain; an unknown step has no executor to observe.
+    onStep({ task, step, success }) {
+      if (task.id !== firstTaskId) return;
+      emit({
+        atMs: at(),
+        kind: 'step',
+        pluginId: step.pluginId,
+        action: step.action,
+        success,
+        text: lastOutcome ?? unknownStep(step.pluginId, step.action),
+      });
+      lastOutcome = undefined;
+    },
+    onTaskEnd(task) {
+      if (task.id === firstTaskId) resolveFirstEnd(task);
+    },
+  };
+
+  // The words of the runtime's error item for a step no executor runs (task-runner.ts).
+  function unknownStep(pluginId: string, action: string): string {
+    return config.plugins.some((plugin) => plugin.id === pluginId)
+      ? `unknown step: plugin "${pluginId}" has no action "${action}"`
+      : `unknown step: no plugin "${pluginId}" is registered`;
+  }
+
+  const runtime = await Runtime.init({
+    models,
+    memory,
+    plugins: config.plugins,
+    options: {
+      ...config.options,
+      analytics: { trackers: [tracker] },
+      logger: pino({ level: 'silent' }),
+    },
+  });
+  await runtime.start();
+  try {
+    const task = await config.dispatch(runtime, firstTaskEnded);
+    const last = task.chain.at(-1);
+    emit({
+      atMs: at(),
+      kind: 'status',
+      status: task.status,
+      ...(task.status === 'completed' && last?.type === 'result' && last.message !== undefined
+        ? { reply: last.message }
+        : {}),
+    });
+    return task;
+  } finally {
+    finished = true;
+    memory.listener = undefined;
+    await runtime.stop();
+  }
+}
+
+/**
+ * Waits for a promise, or fails after `ms`: a timer trigger that never fires must not leave the
+ * panel running forever.
+ */
+export async function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

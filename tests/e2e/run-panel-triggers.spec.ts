@@ -1,0 +1,123 @@
+/**
+ * The Run panel of docs/building-plugins/triggers.md, used as a reader would: it runs the issues
+ * plugin (its route trigger's dispatch) and the heartbeat (its start trigger) in the page, at 1280
+ * and 375 px, with an edited issue title, a plan answer missing a field, the preset whose step
+ * fails, the keyboard alone and axe.
+ */
+import { expect, test } from '@playwright/test';
+import {
+  VIEWPORTS,
+  choosePreset,
+  events,
+  expectEveryEventTimed,
+  liveRegion,
+  offSiteRequests,
+  openAndRun,
+  openEditors,
+  panelViolations,
+  runButton,
+  runWithKeyboard,
+  sidewaysOverflow,
+} from './support/run-panel';
+import { waitForHydration } from './support/shell';
+
+const PATH = '/docs/building-plugins/triggers/';
+const BUTTON = /^Run the triggers example/;
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`at ${viewport.label}`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    test('runs the issue through the route trigger, then an edited title', async ({
+      page,
+      baseURL,
+    }) => {
+      const offSite = offSiteRequests(page, baseURL);
+      await openAndRun(page, PATH, BUTTON);
+      await expect(liveRegion(page)).toHaveText('Task completed after 7 events. Reply: #7: bug');
+      const list = events(page);
+      await expect(list.locator('li[data-kind="trigger"]')).toContainText(
+        'issues.issue-opened in space repo-weft: “Crash on start”',
+      );
+      await expect(list.locator('li[data-kind="plan"]')).toContainText('issues.label');
+      await expect(list.locator('li[data-kind="step"]')).toContainText('result: #7: bug');
+      await expectEveryEventTimed(page);
+
+      await openEditors(page);
+      await page.getByLabel(/^The issue's title/).fill('How do I add a trigger?');
+      await runButton(page, BUTTON).click();
+      await expect(liveRegion(page)).toContainText('Reply: #7: question');
+      await expect(list.locator('li[data-kind="trigger"]')).toContainText(
+        '“How do I add a trigger?”',
+      );
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      expect(offSite).toEqual([]);
+    });
+
+    test('the start-trigger preset runs the heartbeat: its timer dispatches the task', async ({
+      page,
+    }) => {
+      await openAndRun(page, PATH, BUTTON);
+      await choosePreset(page, "Start trigger: the heartbeat's timer dispatches (no message)");
+      await runButton(page, BUTTON).click();
+      await expect(liveRegion(page)).toHaveText('Task completed after 7 events.');
+      const list = events(page);
+      await expect(list.locator('li[data-kind="trigger"]')).toHaveText(
+        /heartbeat\.interval in space heartbeat$/,
+      );
+      await expect(list.locator('li[data-kind="step"]')).toContainText('heartbeat.tick result');
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    });
+
+    test('an invalid plan answer shows the schema error inline, naming the field', async ({
+      page,
+    }) => {
+      await openAndRun(page, PATH, BUTTON);
+      await openEditors(page);
+      const plan = page.getByLabel("The model's plan answer (JSON)");
+      await plan.fill('{"steps": [{"pluginId": "issues"}]}');
+      await runButton(page, BUTTON).click();
+      await expect(plan).toHaveAttribute('aria-invalid', 'true');
+      await expect(plan).toHaveAccessibleDescription(/^plan answer: steps\.0\.action: /);
+      await expect(liveRegion(page)).toContainText('Not run. plan answer: steps.0.action');
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    });
+
+    test('the failing preset: the unknown step is an error, the review replaces it, status failed', async ({
+      page,
+    }) => {
+      await openAndRun(page, PATH, BUTTON);
+      await choosePreset(
+        page,
+        'A step fails: the plan names issues.close, an action the plugin lacks',
+      );
+      await runButton(page, BUTTON).click();
+      await expect(liveRegion(page)).toContainText(
+        'Task failed after 10 events. A step failed; the review answered replace.',
+      );
+      const steps = events(page).locator('li[data-kind="step"]');
+      await expect(steps.first()).toContainText(
+        'issues.close error: unknown step: plugin "issues" has no action "close"',
+      );
+      await expect(events(page).locator('li[data-kind="review"]')).toContainText(
+        'Review: replace with issues.label',
+      );
+      await expect(steps.nth(1)).toContainText('issues.label result: #7: bug');
+      await expect(events(page).locator('li[data-kind="status"]')).toHaveText(/Task failed$/);
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    });
+  });
+}
+
+test('keyboard only: Tab reaches Run, Enter runs, the live region announces', async ({ page }) => {
+  await page.goto(PATH);
+  await waitForHydration(page);
+  await runWithKeyboard(page, BUTTON, 'Reply: #7: bug');
+});
+
+test('axe finds nothing with the panel open and its events listed', async ({ page }) => {
+  test.slow();
+  await openAndRun(page, PATH, BUTTON);
+  await openEditors(page);
+  expect(await panelViolations(page)).toEqual([]);
+});
