@@ -21,6 +21,12 @@ export const ANSWER_DEADLINE_MS = 5_000;
 /** After the answer shows, how long it must stay (a second, replayed handling would undo it). */
 export const SETTLE_MS = 400;
 const POLL_MS = 25;
+/**
+ * How long a control rendered in the browser only may take to show once the reader has made the
+ * first step (pointed at the code block, opened the menu): it shows after hydration, later at a
+ * 4x CPU slowdown. A page that never shows it fails the visit.
+ */
+const SHOW_DEADLINE_MS = 10_000;
 
 export type Viewport = 'desktop' | 'phone';
 export const VIEWPORTS: Record<Viewport, { width: number; height: number }> = {
@@ -88,7 +94,7 @@ function notes<T>() {
   };
 }
 
-const expandedBefore = notes<string | null>();
+const categoryBefore = notes<{ expanded: string | null; pathname: string }>();
 const linkBefore = notes<{ pathname: string; historyLength: number }>();
 const wrapBlockIndex = notes<number>();
 
@@ -144,23 +150,27 @@ const sidebarToggle: FirstTap = {
   applies: async (page) => {
     const state = await page.evaluate((selector) => {
       const toggle = document.querySelector(selector);
-      return toggle ? { expanded: toggle.getAttribute('aria-expanded') } : null;
+      return toggle
+        ? { expanded: toggle.getAttribute('aria-expanded'), pathname: location.pathname }
+        : null;
     }, sidebarCategoryToggle);
     if (state === null) {
       return false;
     }
-    expandedBefore.set(page, state.expanded);
+    categoryBefore.set(page, state);
     return true;
   },
   act: (page) => page.locator(sidebarCategoryToggle).first().click(),
-  answered: async (page) => {
-    // Still this page (a category label clicked before hydration follows its link instead).
-    const now = await page.evaluate(
-      (selector) => document.querySelector(selector)?.getAttribute('aria-expanded') ?? null,
-      sidebarCategoryToggle,
-    );
-    return now !== null && now !== expandedBefore.get(page);
-  },
+  // The category flipped, on this page: a label clicked before hydration follows its fallback
+  // link instead, to a page where the first category may well be open.
+  answered: (page) =>
+    page.evaluate(
+      ({ selector, before }) => {
+        const now = document.querySelector(selector)?.getAttribute('aria-expanded') ?? null;
+        return location.pathname === before.pathname && now !== null && now !== before.expanded;
+      },
+      { selector: sidebarCategoryToggle, before: categoryBefore.get(page) },
+    ),
 };
 
 const navbarLink: FirstTap = {
@@ -244,7 +254,9 @@ const codeBlockCopy: AnyWidthTap = {
   act: async (page) => {
     const block = page.locator(firstVisibleCodeBlock);
     await block.hover();
-    await block.getByRole('button', { name: 'Copy code to clipboard' }).click();
+    await block
+      .getByRole('button', { name: 'Copy code to clipboard' })
+      .click({ timeout: SHOW_DEADLINE_MS });
   },
   // The clipboard holds the block's code (its non-blank lines, as innerText shows each line's
   // own <br> as a blank line).
@@ -321,7 +333,7 @@ const mobileMenuBack: FirstTap = {
     (await page.evaluate(() => document.documentElement.classList.contains('docs-doc-page'))),
   act: async (page) => {
     await openMobileMenu(page);
-    await page.locator(menuBack).click();
+    await page.locator(menuBack).click({ timeout: SHOW_DEADLINE_MS });
   },
   answered: (page) =>
     page.evaluate(() => {
@@ -371,7 +383,9 @@ const codeBlockWordWrap: FirstTap = {
     const block = page.locator(codeBlock).nth(wrapBlockIndex.get(page));
     await block.scrollIntoViewIfNeeded();
     await block.hover();
-    await block.getByRole('button', { name: 'Toggle word wrap' }).click();
+    await block
+      .getByRole('button', { name: 'Toggle word wrap' })
+      .click({ timeout: SHOW_DEADLINE_MS });
   },
   answered: (page) =>
     page.evaluate(
