@@ -23,6 +23,8 @@
  * - BENCH_STOCK=false measures this site only (no stock site is generated);
  * - BENCH_STOCK_DIR: where to keep the stock site; a stock site already built there is reused
  *   (generating and building it takes minutes), otherwise it is made there and kept;
+ * - BENCH_PORT: the port this site is served on, the stock site on the next one (default 4320;
+ *   both must be free, so that a server left by another run is never measured by mistake);
  * - CHROMIUM_PATH (default /usr/bin/chromium).
  *
  * Cost: one browser serves the whole run, each visit gets a fresh context, and each control is
@@ -35,6 +37,7 @@
  */
 import { type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
@@ -207,6 +210,17 @@ async function probe(
   return shown;
 }
 
+async function assertPortFree(port: number): Promise<void> {
+  const problem = await new Promise<string | undefined>((resolve) => {
+    const probeServer = createServer();
+    probeServer.once('error', (error) => resolve(error.message));
+    probeServer.listen(port, '127.0.0.1', () => probeServer.close(() => resolve(undefined)));
+  });
+  if (problem !== undefined) {
+    throw new Error(`${SCRIPT}: port ${port} is in use (${problem}); free it or set BENCH_PORT`);
+  }
+}
+
 function formatDuration(seconds: number): string {
   const minutes = Math.round(seconds / 60);
   return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
@@ -225,6 +239,7 @@ async function main(): Promise<void> {
     FIRST_TAPS.map((tap) => tap.name),
   ).map((name) => FIRST_TAPS.find((tap) => tap.name === name) as FirstTap);
   const moments = listFromEnv<TapMoment>('BENCH_MOMENTS', ['load', 'visible']);
+  const port = positiveInteger(SCRIPT, 'BENCH_PORT', 4320);
   if (!existsSync(path.join(siteDir, 'build', 'index.html'))) {
     throw new Error(`${SCRIPT}: no build/ in ${siteDir}; run npm run build first`);
   }
@@ -234,17 +249,18 @@ async function main(): Promise<void> {
   let browser: Browser | undefined;
   try {
     const sites: Site[] = [
-      { label: 'Weft', dir: siteDir, port: 4320, pages: { ...WEFT_PAGES, '404': NOT_FOUND_PATH } },
+      { label: 'Weft', dir: siteDir, port, pages: { ...WEFT_PAGES, '404': NOT_FOUND_PATH } },
     ];
     if (process.env.BENCH_STOCK !== 'false') {
       sites.push({
         label: 'stock 3.10',
         dir: stockSite(workDir),
-        port: 4321,
+        port: port + 1,
         pages: { ...STOCK_PAGES, '404': NOT_FOUND_PATH },
       });
     }
     for (const site of sites) {
+      await assertPortFree(site.port);
       servers.push(await serve(SCRIPT, site.dir, site.port));
     }
     browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
