@@ -316,6 +316,47 @@ async function main(): Promise<void> {
     const tallies = new Map<string, Tally>();
     const hydration = new Map<string, number[]>();
     const key = (...parts: (string | number)[]) => parts.join('|');
+    // Printed as each rate finishes, so a long run that is stopped early still reports.
+    const printTables = (rate: number): void => {
+      console.log(
+        `\nTaps lost / made, ${rate}x CPU (fresh visits: ${moments
+          .map((moment) => `${visitsAt[moment]} @${moment}`)
+          .join(', ')}; "–": the page has no such control)`,
+      );
+      const rows: Record<string, string>[] = [];
+      for (const pageType of pageTypes) {
+        for (const tap of taps) {
+          const row: Record<string, string> = { page: pageType, interaction: tap.name };
+          let any = false;
+          for (const site of sites) {
+            for (const moment of moments) {
+              const tally = tallies.get(key(site.label, rate, pageType, tap.name, moment));
+              any ||= tally !== undefined;
+              row[`${site.label} @${moment}`] = tally
+                ? `${tally.lost}/${tally.total}${tally.failed ? ` (${tally.failed} failed)` : ''}`
+                : '–';
+            }
+          }
+          if (any) {
+            rows.push(row);
+          }
+        }
+      }
+      console.table(rows);
+      console.log(`Navigation to hydration, median ms, ${rate}x CPU`);
+      console.table(
+        pageTypes.map((pageType) => {
+          const row: Record<string, string> = { page: pageType };
+          for (const site of sites) {
+            const times = hydration.get(key(site.label, rate, pageType)) ?? [];
+            row[site.label] = times.length
+              ? `${Math.round(median(times))} (n=${times.length})`
+              : '–';
+          }
+          return row;
+        }),
+      );
+    };
     let done = 0;
     const measuringFrom = Date.now();
     for (const rate of rates) {
@@ -359,48 +400,9 @@ async function main(): Promise<void> {
             `${formatDuration(elapsed)} so far, about ${formatDuration(left)} left)`,
         );
       }
+      printTables(rate);
     }
 
-    for (const rate of rates) {
-      console.log(
-        `\nTaps lost / made, ${rate}x CPU (fresh visits: ${moments
-          .map((moment) => `${visitsAt[moment]} @${moment}`)
-          .join(', ')}; "–": the page has no such control)`,
-      );
-      const rows: Record<string, string>[] = [];
-      for (const pageType of pageTypes) {
-        for (const tap of taps) {
-          const row: Record<string, string> = { page: pageType, interaction: tap.name };
-          let any = false;
-          for (const site of sites) {
-            for (const moment of moments) {
-              const tally = tallies.get(key(site.label, rate, pageType, tap.name, moment));
-              any ||= tally !== undefined;
-              row[`${site.label} @${moment}`] = tally
-                ? `${tally.lost}/${tally.total}${tally.failed ? ` (${tally.failed} failed)` : ''}`
-                : '–';
-            }
-          }
-          if (any) {
-            rows.push(row);
-          }
-        }
-      }
-      console.table(rows);
-      console.log(`Navigation to hydration, median ms, ${rate}x CPU`);
-      console.table(
-        pageTypes.map((pageType) => {
-          const row: Record<string, string> = { page: pageType };
-          for (const site of sites) {
-            const times = hydration.get(key(site.label, rate, pageType)) ?? [];
-            row[site.label] = times.length
-              ? `${Math.round(median(times))} (n=${times.length})`
-              : '–';
-          }
-          return row;
-        }),
-      );
-    }
     if (failures.size > 0) {
       console.log('\nVisits that failed (counted as lost), last error of each:');
       for (const [where, message] of failures) {
