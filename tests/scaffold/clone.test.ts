@@ -21,6 +21,7 @@ import {
   satisfiesRange,
 } from '../../scripts/node-versions';
 import { postMessage } from './support/messages';
+import { filesIn, rehearseImage } from './support/image-rehearsal';
 
 const root = path.resolve(__dirname, '../..');
 const MINUTE = 60_000;
@@ -191,5 +192,54 @@ describe('npm run create-agent from a clone', () => {
       }
     },
     3 * MINUTE,
+  );
+
+  it(
+    'runs from its image: the Dockerfile, followed without a container engine, gives an agent that answers',
+    async () => {
+      const image = await rehearseImage(project, work, env, 4 * MINUTE);
+      // The built agent and its production dependencies only: no sources, tests or dev tools.
+      expect((await readdir(image.appDir)).sort()).toEqual([
+        'data',
+        'dist',
+        'node_modules',
+        'package.json',
+      ]);
+      expect(await readdir(path.join(image.appDir, 'node_modules'))).not.toContain('vitest');
+      expect(await filesIn(path.join(image.appDir, 'dist'))).toContain('main.js');
+      expect(image.cmd).toEqual(['node', 'dist/main.js']);
+      const openai = await startFakeOpenAI();
+      const [, ...args] = image.cmd;
+      // As `docker run -e`: the key and the model server come from outside the image, and a
+      // free port instead of the image's 3000.
+      const agent = await startAgent(
+        image.appDir,
+        {
+          ...env,
+          ...image.env,
+          OPENAI_API_KEY: 'sk-in-image',
+          OPENAI_BASE_URL: openai.baseUrl,
+          OPENAI_MODEL: 'fake-model',
+          PORT: '0',
+        },
+        MINUTE,
+        [process.execPath, ...args],
+      ).catch(async (error: unknown) => {
+        await openai.close();
+        throw error;
+      });
+      try {
+        const answer = await postMessage(agent.url, { user: 'ada', text: 'Hello' });
+        expect(answer.status).toBe(200);
+        expect(answer.body).toMatchObject({
+          status: 'completed',
+          reply: 'Fake model heard: Hello',
+        });
+      } finally {
+        await agent.stop();
+        await openai.close();
+      }
+    },
+    8 * MINUTE,
   );
 });

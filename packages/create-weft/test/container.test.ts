@@ -1,14 +1,16 @@
 /**
  * The container set-up of a generated project, checked without a container engine (none runs
  * where the tests run): the Dockerfile and compose.yaml are read and held to what the project
- * itself says (its engines, start script, build output, settings and defaults). Whether the
- * image builds is not checked here.
+ * itself says (its engines, start script, build output, settings and defaults). Following the
+ * Dockerfile's steps to a running agent is tests/scaffold/clone.test.ts's job
+ * (tests/scaffold/support/image-rehearsal.ts).
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { createProject } from '../src/create-project.js';
+import { parseDockerfile } from './support/dockerfile.js';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -24,28 +26,6 @@ interface ServedModel {
 
 let work = '';
 let directory = '';
-
-/** One instruction of a Dockerfile, with its stage's index (0 for the first FROM). */
-interface Instruction {
-  stage: number;
-  keyword: string;
-  args: string;
-}
-
-function parseDockerfile(text: string): Instruction[] {
-  const instructions: Instruction[] = [];
-  let stage = -1;
-  // Continuation lines join their instruction; comments and blank lines are dropped.
-  const joined = text.replace(/\\\n\s*/g, ' ');
-  for (const line of joined.split('\n')) {
-    const trimmed = line.trim();
-    if (trimmed === '' || trimmed.startsWith('#')) continue;
-    const [keyword = '', ...rest] = trimmed.split(/\s+/);
-    if (keyword.toUpperCase() === 'FROM') stage += 1;
-    instructions.push({ stage, keyword: keyword.toUpperCase(), args: rest.join(' ') });
-  }
-  return instructions;
-}
 
 async function projectFile(file: string): Promise<string> {
   return readFile(path.join(directory, file), 'utf8');
