@@ -49,13 +49,25 @@ const PANEL_CSS = `
 .weft-run-input,.weft-run-editor{width:100%;max-width:100%;box-sizing:border-box;font:inherit;padding:.375rem .5rem;border:1px solid var(--ifm-color-emphasis-500);border-radius:var(--ifm-global-radius);background:var(--ifm-background-color);color:var(--ifm-font-color-base)}
 .weft-run-editor{font-family:var(--ifm-font-family-monospace);font-size:.875rem}
 .weft-run-editor[aria-invalid=true]{border-color:var(--ifm-color-danger-dark)}
-.weft-run-error,.weft-run-failed{color:var(--ifm-color-danger-darkest);font-weight:600}
+.weft-run-error,.weft-run-failed{color:var(--ifm-color-danger-lightest);font-weight:600}
 .weft-run-error{margin:0}
 .weft-run-events{margin:.5rem 0 0;padding-left:1.25rem}
 .weft-run-event{margin:.375rem 0;overflow-wrap:anywhere}
 .weft-run-time{font-family:var(--ifm-font-family-monospace);font-size:.8125rem}
 .weft-run-pre{margin:.25rem 0;padding:.375rem .5rem;max-height:12rem;overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.8125rem}
 `;
+
+/**
+ * A prompt or an answer, scrolled inside its box when long: the box takes keyboard focus so a
+ * reader without a mouse can scroll it too, and is named for a screen reader.
+ */
+function ScrollableText({ label, text }: { label: string; text: string }): ReactNode {
+  return (
+    <pre className="weft-run-pre" tabIndex={0} role="region" aria-label={label}>
+      {text}
+    </pre>
+  );
+}
 
 function EventItem({ event }: { event: RunEvent }): ReactNode {
   const time = <span className="weft-run-time">+{event.atMs.toFixed(1)} ms</span>;
@@ -91,9 +103,9 @@ function EventItem({ event }: { event: RunEvent }): ReactNode {
           {event.failed ? ' failed' : ''}
           <details className="weft-run-details">
             <summary>Prompt</summary>
-            <pre className="weft-run-pre">{event.prompt}</pre>
+            <ScrollableText label={`Prompt for ${event.purpose}`} text={event.prompt} />
           </details>
-          <pre className="weft-run-pre">{event.answer}</pre>
+          <ScrollableText label={`Answer to ${event.purpose}`} text={event.answer} />
         </>
       );
     case 'step':
