@@ -7,6 +7,9 @@
  *
  * Run: npm run check:docusaurus-upgrade [version]. Without a version, the newest 3.x release
  * (`npm view @docusaurus/core versions`); "next" means the newest pre-release of the next major.
+ * When the version's `engines.node` asks for a newer Node.js than the one running (the 4.0
+ * canaries need 24.14), that is reported as a finding and the steps after the install run on
+ * that major, installed into .cache/node-versions as test:node-versions does.
  * Needs the npm registry. BENCH_KEEP=true keeps the temporary folder. Exits 1 if a step failed.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -15,6 +18,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { siteDir } from './bench-sites';
+import { installNode } from './node-versions';
 import { runWhenMain } from './run-when-main';
 
 const SCRIPT = 'check:docusaurus-upgrade';
@@ -80,15 +84,41 @@ interface StepResult {
   tail: string;
 }
 
-function step(name: string, command: string, args: string[], cwd: string): StepResult {
+/**
+ * The Node.js major to run a version on, given its `engines.node`: undefined when `current`
+ * meets it, else the lowest major that does. Docusaurus writes its range as `>=major.minor`
+ * (3.x: ">=20.0", the 4.0 canaries: ">=24.14"); another form is refused by name rather than
+ * guessed at.
+ */
+export function nodeMajorFor(engines: string, current: string): number | undefined {
+  const match = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(engines.trim());
+  if (!match) {
+    throw new Error(`${SCRIPT}: engines.node "${engines}" is not a ">=major.minor" range`);
+  }
+  const wanted = [match[1], match[2], match[3]].map((part) => Number(part ?? 0));
+  const have = current.replace(/^v/, '').split('.').map(Number);
+  const difference = wanted.map((part, index) => (have[index] ?? 0) - part).find((d) => d !== 0);
+  return difference === undefined || difference > 0 ? undefined : wanted[0];
+}
+
+function step(
+  name: string,
+  command: string,
+  args: string[],
+  cwd: string,
+  nodeBin?: string,
+): StepResult {
   const started = Date.now();
   process.stdout.write(`${SCRIPT}: ${name}…\n`);
+  const searchPath = nodeBin
+    ? `${nodeBin}${path.delimiter}${process.env.PATH ?? ''}`
+    : process.env.PATH;
   const result = spawnSync(command, args, {
     cwd,
     encoding: 'utf8',
     timeout: STEP_DEADLINE_MS,
     maxBuffer: 64 * 1024 * 1024,
-    env: { ...process.env, CI: '' },
+    env: { ...process.env, CI: '', PATH: searchPath },
   });
   const output = `${result.stdout ?? ''}${result.stderr ?? ''}`;
   const timedOut = result.error !== undefined;
@@ -163,8 +193,28 @@ async function main(): Promise<void> {
       );
       results.push(install);
     }
+    // A version that needs a newer Node.js than this one runs its steps on that major, from the
+    // same cache test:node-versions uses; the need is reported as a finding of its own.
+    let nodeBin: string | undefined;
     if (install.ok) {
-      const build = step('build', 'npm', ['run', 'build'], copy);
+      const engines = (
+        JSON.parse(
+          readFileSync(path.join(copy, 'node_modules/@docusaurus/core/package.json'), 'utf8'),
+        ) as { engines?: { node?: string } }
+      ).engines?.node;
+      const major = engines ? nodeMajorFor(engines, process.version) : undefined;
+      if (major !== undefined) {
+        nodeBin = installNode(major);
+        results.push({
+          step: `Node.js: @docusaurus/core ${version} needs ${engines}; the steps below run on Node.js ${major}`,
+          ok: false,
+          seconds: 0,
+          tail: `This machine runs ${process.version}; engines.node of @docusaurus/core ${version} is "${engines}".`,
+        });
+      }
+    }
+    if (install.ok) {
+      const build = step('build', 'npm', ['run', 'build'], copy, nodeBin);
       results.push(build);
       results.push(
         step(
@@ -178,6 +228,7 @@ async function main(): Promise<void> {
             'tests/unit/lean-client-loaders.test.ts',
           ],
           copy,
+          nodeBin,
         ),
       );
       if (build.ok) {
@@ -193,6 +244,7 @@ async function main(): Promise<void> {
               'tests/build/javascript-budget.test.ts',
             ],
             copy,
+            nodeBin,
           ),
         );
         const taken = await portTaken(e2ePort);
@@ -217,6 +269,7 @@ async function main(): Promise<void> {
                   'tests/e2e/search.spec.ts',
                 ],
                 copy,
+                nodeBin,
               ),
         );
       }

@@ -4,6 +4,12 @@
  * and every major in it is one the tests run on: the machine's (CI's Debian image: 20) and the
  * majors below, whose binaries come from the `node` package on the npm registry.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '..');
+
 export const SUPPORTED_NODE_RANGE = '^20.19.0 || ^22.12.0 || ^24.0.0';
 
 /** The majors `test:node-versions` installs and runs the tests on. */
@@ -30,3 +36,35 @@ export function satisfiesRange(version: string, range: string): boolean {
 
 /** The environment variable that tells the tests which Node.js major they must be running on. */
 export const EXPECTED_NODE_MAJOR_ENV = 'WEFT_EXPECT_NODE_MAJOR';
+
+/** The version a node binary reports, or undefined when it does not run. */
+export function versionOf(node: string): string | undefined {
+  try {
+    return execFileSync(node, ['--version'], { encoding: 'utf8', timeout: 30_000 }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Installs node@<major> from the npm registry into .cache/node-versions/<major> unless it is
+ * there; returns the folder of its binary, to put first on PATH.
+ */
+export function installNode(major: number): string {
+  const folder = path.join(root, '.cache/node-versions', String(major));
+  const bin = path.join(folder, 'node_modules/.bin');
+  if (versionOf(path.join(bin, 'node'))?.startsWith(`v${major}.`)) return bin;
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(path.join(folder, 'package.json'), '{ "private": true }\n');
+  console.log(`Installing node@${major} from the npm registry into ${folder}`);
+  execFileSync(
+    'npm',
+    ['install', '--no-save', '--no-audit', '--no-fund', '--foreground-scripts', `node@${major}`],
+    { cwd: folder, stdio: 'inherit', timeout: 10 * 60_000 },
+  );
+  const version = versionOf(path.join(bin, 'node'));
+  if (!version?.startsWith(`v${major}.`)) {
+    throw new Error(`node@${major} installed, but ${bin}/node reports ${version ?? 'nothing'}`);
+  }
+  return bin;
+}

@@ -7,44 +7,19 @@
  *
  * Run: npm run test:node-versions (part of npm test). One major: npm run test:node-versions -- 24
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { EXPECTED_NODE_MAJOR_ENV, EXTRA_TESTED_NODE_MAJORS } from './node-versions';
+import {
+  EXPECTED_NODE_MAJOR_ENV,
+  EXTRA_TESTED_NODE_MAJORS,
+  installNode,
+  versionOf,
+} from './node-versions';
 
 const root = path.resolve(__dirname, '..');
 const MINUTE = 60_000;
 /** Each suite's deadline on one Node version: about twice what a loaded 2-core machine takes. */
 const SUITE_TIMEOUT_MS = 30 * MINUTE;
-
-/** The version a node binary reports, or undefined when it does not run. */
-function versionOf(node: string): string | undefined {
-  try {
-    return execFileSync(node, ['--version'], { encoding: 'utf8', timeout: 30_000 }).trim();
-  } catch {
-    return undefined;
-  }
-}
-
-/** Installs node@<major> from the registry unless it is there; returns the folder of its binary. */
-function installNode(major: number): string {
-  const folder = path.join(root, '.cache/node-versions', String(major));
-  const bin = path.join(folder, 'node_modules/.bin');
-  if (versionOf(path.join(bin, 'node'))?.startsWith(`v${major}.`)) return bin;
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(path.join(folder, 'package.json'), '{ "private": true }\n');
-  console.log(`Installing node@${major} from the npm registry into ${folder}`);
-  execFileSync(
-    'npm',
-    ['install', '--no-save', '--no-audit', '--no-fund', '--foreground-scripts', `node@${major}`],
-    { cwd: folder, stdio: 'inherit', timeout: 10 * MINUTE },
-  );
-  const version = versionOf(path.join(bin, 'node'));
-  if (!version?.startsWith(`v${major}.`)) {
-    throw new Error(`node@${major} installed, but ${bin}/node reports ${version ?? 'nothing'}`);
-  }
-  return bin;
-}
 
 /** Runs a command to completion with a deadline; resolves with whether it passed. */
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<boolean> {

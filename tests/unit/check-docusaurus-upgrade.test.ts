@@ -1,6 +1,6 @@
 /** Which version `npm run check:docusaurus-upgrade [version|next]` tries. */
 import { describe, expect, it } from 'vitest';
-import { chooseVersion, versionsOfAll } from '../../scripts/check-docusaurus-upgrade';
+import { chooseVersion, nodeMajorFor, versionsOfAll } from '../../scripts/check-docusaurus-upgrade';
 
 describe('the Docusaurus upgrade check', () => {
   // As the registry listed them on 2026-11-25: the newest canary was published for core only.
@@ -20,6 +20,17 @@ describe('the Docusaurus upgrade check', () => {
   it('names a requested version that some package lacks', () => {
     expect(() => chooseVersion('4.0.0-canary-6822', versionsOfAll([core, preset]))).toThrow(
       /"4.0.0-canary-6822" is not published for every @docusaurus\/\* package/,
+    );
+  });
+
+  it('runs a version on the Node.js major its engines ask for, when this one is older', () => {
+    // engines.node of @docusaurus/core 3.10.2 and 4.0.0-canary-6808.
+    expect(nodeMajorFor('>=20.0', 'v20.20.2')).toBeUndefined();
+    expect(nodeMajorFor('>=24.14', 'v20.20.2')).toBe(24);
+    expect(nodeMajorFor('>=24.14', 'v24.9.0')).toBe(24);
+    expect(nodeMajorFor('>=24.14', 'v24.21.0')).toBeUndefined();
+    expect(() => nodeMajorFor('^24.14.0', 'v20.20.2')).toThrow(
+      /"\^24.14.0" is not a ">=major.minor" range/,
     );
   });
 });
