@@ -58,6 +58,11 @@ export class AgentProcess {
         resolve(code);
       });
     });
+    // A task written while the process is being killed fails with EPIPE before its exit event;
+    // the exit handler then settles it as 'dead', so only other write errors are failures.
+    this.child.stdin?.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
     createInterface({ input: this.child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
       const message = JSON.parse(line) as {
         ready?: string;
