@@ -90,12 +90,20 @@ config.themeConfig.announcementBar = { id: 'stock', content: 'A stock announceme
   return dir;
 }
 
-/** `docusaurus serve` of `dir`'s build on `port`, once it answers (or an error by the deadline). */
+/**
+ * `dir`'s build served on `port` as a static host serves it, gzip included (scripts/static-server.ts:
+ * `docusaurus serve` sends every file uncompressed), once it answers (or an error by the deadline).
+ */
 export async function serve(script: string, dir: string, port: number): Promise<ChildProcess> {
   const server = spawn(
     'npx',
-    ['docusaurus', 'serve', '--port', String(port), '--host', '127.0.0.1', '--no-open'],
-    { cwd: dir, stdio: 'ignore', detached: true },
+    [
+      'tsx',
+      path.join(siteDir, 'scripts', 'static-server.ts'),
+      path.join(dir, 'build'),
+      String(port),
+    ],
+    { cwd: siteDir, stdio: 'ignore', detached: true },
   );
   const deadline = Date.now() + SERVER_START_DEADLINE_MS;
   while (Date.now() < deadline) {

@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import compression from 'compression';
 import serveHandler from 'serve-handler';
 
 /** The production build that `npm run build` writes and the shared server serves. */
@@ -25,6 +26,13 @@ export interface StaticServerOptions {
    * outside it are redirected to it, as `docusaurus serve` does for a site's baseUrl.
    */
   basePath?: string;
+  /**
+   * Gzip text answers, as the static hosts readers meet do (`docusaurus serve` does not).
+   * Benchmarks set it, so they count the bytes a reader downloads.
+   */
+  compress?: boolean;
+  /** Port to listen on (default: a free one). */
+  port?: number;
 }
 
 export interface StaticServer {
@@ -54,8 +62,9 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
   }
   const publicDir = options.dir;
   const requests: string[] = [];
+  const compress = options.compress ? compression() : undefined;
 
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+  const serveFile = (req: IncomingMessage, res: ServerResponse): void => {
     const url = req.url ?? '/';
     requests.push(url);
     if (!url.startsWith(basePath)) {
@@ -83,11 +92,19 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       res.end(String(error));
     });
   };
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    if (compress === undefined) {
+      serveFile(req, res);
+    } else {
+      // The middleware's types are express's; it reads and wraps only what node:http has.
+      compress(req as never, res as never, () => serveFile(req, res));
+    }
+  };
 
   const server = createServer(handle);
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolvePromise());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolvePromise());
   });
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
