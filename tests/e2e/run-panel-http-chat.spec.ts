@@ -66,7 +66,9 @@ for (const viewport of VIEWPORTS) {
       await choosePreset(page, 'A step fails: the model does not write the reply');
       await choosePreset(page, 'The model plans chat.reply, then writes the reply');
       await runButton(page, BUTTON).click();
-      await expect(liveRegion(page)).toContainText('(the plan saw 0 earlier message(s) of room 42)');
+      await expect(liveRegion(page)).toContainText(
+        '(the plan saw 0 earlier message(s) of room 42)',
+      );
       expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
       expect(offSite).toEqual([]);
     });

@@ -50,11 +50,11 @@ describe('the HTTP chat run (docs/building-plugins/http-chat.md)', () => {
     expect(task.status).toBe('completed');
     expect(kinds).toEqual([
       'trigger',
+      'memory',
       'model-call',
       'plan',
       'model-call',
       'step',
-      'memory',
       'memory',
       'response',
       'status',
@@ -115,9 +115,9 @@ describe('the HTTP chat run (docs/building-plugins/http-chat.md)', () => {
       success: false,
       text: expect.stringContaining(MODEL_FAILURE) as unknown,
     });
-    expect(
-      events.flatMap((event) => (event.kind === 'model-call' ? [event.purpose] : [])),
-    ).toEqual(['plan', 'reply', 'review']);
+    expect(events.flatMap((event) => (event.kind === 'model-call' ? [event.purpose] : []))).toEqual(
+      ['plan', 'reply', 'review'],
+    );
     expect(events.find((event) => event.kind === 'review')).toMatchObject({ decision: 'stop' });
     const answer = responseOf(events);
     expect(answer).toMatchObject({
@@ -136,14 +136,17 @@ describe('the HTTP chat run (docs/building-plugins/http-chat.md)', () => {
     [{ user: 'ada lovelace' }, 'user', /"user" must be a user id/],
     [{ room: '' }, 'room', /"room" must not be empty/],
     [{ room: 'r'.repeat(65) }, 'room', /"room" must be at most 64 characters/],
-  ])('names the field the route would refuse (%j), with its 400, before a run', async (fields, field, problem) => {
-    const input = withFields(fields)(await definition.initialInput('example'));
-    const [found, ...others] = definition.checkInput?.(input) ?? [];
-    expect(others).toEqual([]);
-    expect(found?.field).toBe(field);
-    expect(found?.message).toMatch(problem);
-    expect(found?.message).toContain('400 WEFT_CHAT_INVALID_REQUEST');
-  });
+  ])(
+    'names the field the route would refuse (%j), with its 400, before a run',
+    async (fields, field, problem) => {
+      const input = withFields(fields)(await definition.initialInput('example'));
+      const [found, ...others] = definition.checkInput?.(input) ?? [];
+      expect(others).toEqual([]);
+      expect(found?.field).toBe(field);
+      expect(found?.message).toMatch(problem);
+      expect(found?.message).toContain('400 WEFT_CHAT_INVALID_REQUEST');
+    },
+  );
 
   it('names an empty message beside the message field', async () => {
     const input = { ...(await definition.initialInput('example')), message: '   ' };
@@ -162,7 +165,6 @@ describe('the HTTP chat run (docs/building-plugins/http-chat.md)', () => {
       { field: 'plan', message: expect.stringMatching(/^plan answer: steps\.0\.action: /) },
     ]);
   });
-
 });
 
 describe('callRoute (src/components/RunPanel/route-call.ts)', () => {
@@ -174,7 +176,7 @@ describe('callRoute (src/components/RunPanel/route-call.ts)', () => {
     handler,
   });
 
-  it("gives the handler the body and request id, and collects its status and JSON", async () => {
+  it('gives the handler the body and request id, and collects its status and JSON', async () => {
     const answer = await callRoute(
       route((request, response) => {
         response.status(201).json({ got: request.body, id: response.locals.requestId });
@@ -187,8 +189,13 @@ describe('callRoute (src/components/RunPanel/route-call.ts)', () => {
   });
 
   it('fails, naming the route, when the handler returns without answering', async () => {
-    await expect(callRoute(route(() => undefined), {}, {} as Runtime, 'r')).rejects.toThrow(
-      'the handler of POST /chat returned without answering',
-    );
+    await expect(
+      callRoute(
+        route(() => undefined),
+        {},
+        {} as Runtime,
+        'r',
+      ),
+    ).rejects.toThrow('the handler of POST /chat returned without answering');
   });
 });

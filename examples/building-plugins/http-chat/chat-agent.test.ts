@@ -16,16 +16,24 @@ afterEach(async () => {
 function scriptedModel(answer: (prompt: string) => string | Promise<string>) {
   return new ScriptedModelProvider({
     fallback: (messages, request) => {
-      if (request.purpose === 'plan') return { steps: [{ pluginId: 'chat', action: 'reply' }] };
-      if (request.purpose === 'review') return { type: 'stop', reason: 'the reply failed' };
+      if (request.purpose === 'plan')
+        return { steps: [{ pluginId: 'chat', action: 'reply' }] };
+      if (request.purpose === 'review')
+        return { type: 'stop', reason: 'the reply failed' };
       return answer(messages.at(-1)?.content ?? '');
     },
   });
 }
 
-async function start(model: ScriptedModelProvider, options: { taskTimeoutMs?: number } = {}) {
+async function start(
+  model: ScriptedModelProvider,
+  options: { taskTimeoutMs?: number } = {},
+) {
   const lines: Record<string, unknown>[] = [];
-  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+  const logger = pino(
+    { level: 'info' },
+    { write: (line: string) => lines.push(JSON.parse(line)) },
+  );
   runtime = await startChatAgent(model, new InMemoryMemoryProvider(), {
     port: 0,
     logger,
@@ -38,23 +46,37 @@ describe('docs/building-plugins/http-chat.md', () => {
   it('answers with the reply, and the next message of the room is planned with the first', async () => {
     const model = scriptedModel(() => 'Hello, Ada.');
     const { url } = await start(model);
-    const first = await sendChatMessage(url, { room: 'lobby', user: 'ada', message: 'Hi!' });
+    const first = await sendChatMessage(url, {
+      room: 'lobby',
+      user: 'ada',
+      message: 'Hi!',
+    });
     expect(first).toEqual({
       ok: true,
       taskId: expect.any(String),
       status: 'completed',
       reply: 'Hello, Ada.',
     });
-    await sendChatMessage(url, { room: 'lobby', user: 'bob', message: 'Who is here?' });
+    await sendChatMessage(url, {
+      room: 'lobby',
+      user: 'bob',
+      message: 'Who is here?',
+    });
     // Requests 0 and 1 are the first message's plan and reply; 2 is the second one's plan.
-    expect(model.requests[2]?.at(-1)?.content).toContain('chat-room-lobby-user-ada');
+    expect(model.requests[2]?.at(-1)?.content).toContain(
+      'chat-room-lobby-user-ada',
+    );
     expect(model.requests[2]?.at(-1)?.content).toContain('Hi!');
   });
 
   it('answers 400 naming the field, and runs no task', async () => {
     const model = scriptedModel(() => 'unused');
     const { url } = await start(model);
-    const answer = await sendChatMessage(url, { room: 'lobby', user: 'ada lovelace', message: 'Hi' });
+    const answer = await sendChatMessage(url, {
+      room: 'lobby',
+      user: 'ada lovelace',
+      message: 'Hi',
+    });
     expect(answer).toMatchObject({
       ok: false,
       httpStatus: 400,
@@ -69,19 +91,36 @@ describe('docs/building-plugins/http-chat.md', () => {
       throw new Error('upstream 401: key sk-live-123 revoked');
     });
     const { url, lines } = await start(model);
-    const answer = await sendChatMessage(url, { room: 'lobby', user: 'ada', message: 'Hi' });
-    expect(answer).toMatchObject({ ok: false, httpStatus: 502, code: 'WEFT_CHAT_NO_REPLY' });
+    const answer = await sendChatMessage(url, {
+      room: 'lobby',
+      user: 'ada',
+      message: 'Hi',
+    });
+    expect(answer).toMatchObject({
+      ok: false,
+      httpStatus: 502,
+      code: 'WEFT_CHAT_NO_REPLY',
+    });
     expect(JSON.stringify(answer)).not.toContain('sk-live-123');
     const taskId = (answer as { taskId: string }).taskId;
-    const logged = lines.find((line) => line.msg === 'chat: task ended without a reply');
-    expect(logged).toMatchObject({ taskId, error: expect.stringContaining('sk-live-123') });
+    const logged = lines.find(
+      (line) => line.msg === 'chat: task ended without a reply',
+    );
+    expect(logged).toMatchObject({
+      taskId,
+      error: expect.stringContaining('sk-live-123'),
+    });
   });
 
   it('answers 502 when the task runs past taskTimeoutMs', async () => {
     // A model that never answers: the task's deadline ends the wait, not the client's.
     const model = scriptedModel(() => new Promise<string>(() => undefined));
     const { url } = await start(model, { taskTimeoutMs: 200 });
-    const answer = await sendChatMessage(url, { room: 'lobby', user: 'ada', message: 'Hi' });
+    const answer = await sendChatMessage(url, {
+      room: 'lobby',
+      user: 'ada',
+      message: 'Hi',
+    });
     expect(answer).toMatchObject({
       ok: false,
       httpStatus: 502,
@@ -94,7 +133,9 @@ describe('docs/building-plugins/http-chat.md', () => {
     // The first message's reply never comes; the second, of the same room and user, waits
     // behind it (a space's tasks run one at a time) for longer than the task deadline.
     const model = scriptedModel((prompt) =>
-      prompt.includes('first') ? new Promise<string>(() => undefined) : 'Here now.',
+      prompt.includes('first')
+        ? new Promise<string>(() => undefined)
+        : 'Here now.',
     );
     const { url } = await start(model, { taskTimeoutMs: 300 });
     const body = { room: 'lobby', user: 'ada' };

@@ -7,7 +7,13 @@ export interface ChatMessage {
 
 /** The route's answer, as a client reads it: the reply, or the error it may show and quote. */
 export type ChatAnswer =
-  | { ok: true; taskId: string; status: string; reply: string; warning?: string }
+  | {
+      ok: true;
+      taskId: string;
+      status: string;
+      reply: string;
+      warning?: string;
+    }
   | {
       ok: false;
       httpStatus: number;
@@ -19,7 +25,13 @@ export type ChatAnswer =
 
 interface ErrorBody {
   taskId?: string;
-  error: { status: number; code: string; message: string; docsUrl: string; requestId: string };
+  error: {
+    status: number;
+    code: string;
+    message: string;
+    docsUrl: string;
+    requestId: string;
+  };
 }
 
 /**
@@ -38,7 +50,10 @@ export async function sendChatMessage(
     signal: AbortSignal.timeout(timeoutMs),
   });
   if (response.ok) {
-    const reply = (await response.json()) as Omit<Extract<ChatAnswer, { ok: true }>, 'ok'>;
+    const reply = (await response.json()) as Omit<
+      Extract<ChatAnswer, { ok: true }>,
+      'ok'
+    >;
     return { ok: true, ...reply };
   }
   const { taskId, error } = (await response.json()) as ErrorBody;

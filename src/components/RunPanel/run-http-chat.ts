@@ -51,7 +51,12 @@ function requestBody(input: RunInput): { room: string; user: string; message: st
 }
 
 /** The scripted reply: it quotes the message and says how many earlier ones the plan saw. */
-export function scriptedReply(room: string, user: string, message: string, earlier: number): string {
+export function scriptedReply(
+  room: string,
+  user: string,
+  message: string,
+  earlier: number,
+): string {
   return `Hello ${user}, you wrote “${message}” (the plan saw ${earlier} earlier message(s) of room ${room}).`;
 }
 
