@@ -20,6 +20,7 @@ const sidebars: SidebarsConfig = {
         'building-plugins/executors',
         'building-plugins/triggers',
         'building-plugins/mcp-tools',
+        'building-plugins/http-chat',
         'building-plugins/websocket-chat',
       ],
     },

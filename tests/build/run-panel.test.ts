@@ -6,7 +6,7 @@
  * The chunks are found from the shell's own code: each example's dynamic import
  * (./load/<example>.ts) compiles to `Promise.all([n.e("<id>"), ...])` or `n.e("<id>")`, and chunk
  * files are named `<id>.<hash>.js`. An example's group is the one whose chunks hold its plugin's
- * description, a string its example file declares.
+ * description, a string its example file (or the package it runs) declares.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,6 +25,9 @@ const EXAMPLES = {
   executors: 'Finds free time and books meetings.',
   triggers: 'Triages issues posted by an issue-tracker webhook.',
   chat: 'Holds conversations with users over HTTP.',
+  // The HTTP chat page runs @weft/plugin-chat's ChatPlugin, whose description this is.
+  'http-chat':
+    'Receives chat messages over HTTP and answers them with a reply written by the text model.',
 } as const;
 
 /** The pages that show a panel, checked with the site's first-load pages. */
@@ -34,6 +37,7 @@ const PANEL_PAGES = [
   '/docs/building-plugins/triggers/',
   '/docs/concepts/how-a-task-runs/',
   '/docs/tutorials/chat-assistant/',
+  '/docs/building-plugins/http-chat/',
 ];
 
 const jsDir = path.join(buildDir, 'assets', 'js');

@@ -140,6 +140,13 @@ function EventItem({ event }: { event: RunEvent }): ReactNode {
           <code>{event.space}</code>
         </>
       );
+    case 'response':
+      return (
+        <>
+          {time} <strong>Route answered</strong> <code>HTTP {event.status}</code>
+          <ScrollableText label={`Body of the HTTP ${event.status} answer`} text={event.body} />
+        </>
+      );
     case 'status':
       return (
         <>
@@ -164,6 +171,34 @@ function announcementOf(status: string, events: readonly RunEvent[]): string {
     );
   }
   return parts.join(' ');
+}
+
+/** A one-line input of the trigger (the message, a room...), with its problem beside it. */
+function TextInput(props: {
+  id: string;
+  label: string;
+  value: string;
+  problem: AnswerProblem | undefined;
+  onChange: (value: string) => void;
+}): ReactNode {
+  return (
+    <div className="weft-run-field">
+      <label htmlFor={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        className="weft-run-input"
+        value={props.value}
+        aria-invalid={props.problem ? true : undefined}
+        aria-describedby={props.problem ? `${props.id}-error` : undefined}
+        onChange={(event) => props.onChange(event.target.value)}
+      />
+      {props.problem ? (
+        <p id={`${props.id}-error`} className="weft-run-error">
+          {props.problem.message}
+        </p>
+      ) : null}
+    </div>
+  );
 }
 
 function AnswerEditor(props: {
@@ -227,7 +262,10 @@ export default function Panel({
 
   // A run starts when the shell's press count grows; the run reads the inputs of that moment.
   const start = useEffectEvent((current: RunInput) => {
-    const found = checkAnswers(definition.answerFields, current);
+    const found = [
+      ...(definition.checkInput?.(current) ?? []),
+      ...checkAnswers(definition.answerFields, current),
+    ];
     setProblems(found);
     if (found.length > 0) {
       onAnnounce(`Not run. ${found.map((problem) => problem.message).join('. ')}`);
@@ -275,15 +313,23 @@ export default function Panel({
       <style>{PANEL_CSS}</style>
       <details className="weft-run-details">
         <summary>Change the message and the model’s answers</summary>
-        <div className="weft-run-field">
-          <label htmlFor={`${ids}-message`}>{definition.messageLabel}</label>
-          <input
-            id={`${ids}-message`}
-            className="weft-run-input"
-            value={input.message}
-            onChange={(event) => update({ message: event.target.value })}
+        <TextInput
+          id={`${ids}-message`}
+          label={definition.messageLabel}
+          value={input.message}
+          problem={problemOf('message')}
+          onChange={(message) => update({ message })}
+        />
+        {definition.inputFields?.map(({ field, label }) => (
+          <TextInput
+            key={field}
+            id={`${ids}-${field}`}
+            label={label}
+            value={input.fields?.[field] ?? ''}
+            problem={problemOf(field)}
+            onChange={(text) => update({ fields: { ...input.fields, [field]: text } })}
           />
-        </div>
+        ))}
         <div className="weft-run-field">
           <label htmlFor={`${ids}-preset`}>Preset</label>
           <select
@@ -294,9 +340,14 @@ export default function Panel({
               const fresh = presetInputs.get(event.target.value);
               if (!fresh) return;
               setProblems([]);
-              // A preset starts afresh: its answers, and a new session (a new conversation).
+              // A preset starts afresh: its answers, and a new session (a new conversation). The
+              // reader's message and other inputs stay.
               session.current = definition.newSession?.();
-              setInput({ ...fresh, message: input.message });
+              setInput({
+                ...fresh,
+                message: input.message,
+                ...(input.fields ? { fields: input.fields } : {}),
+              });
             }}
           >
             {definition.presets.map((preset) => (

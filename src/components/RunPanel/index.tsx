@@ -32,6 +32,7 @@ const EXAMPLES = {
   executors: { button: 'Run the calendar agent', load: () => import('./load/executors') },
   triggers: { button: 'Run the triggers example', load: () => import('./load/triggers') },
   chat: { button: 'Run the chat assistant', load: () => import('./load/chat') },
+  'http-chat': { button: 'Run the HTTP chat agent', load: () => import('./load/http-chat') },
 } satisfies Record<string, { button: string; load: () => Promise<Loaded> }>;
 
 export type RunExample = keyof typeof EXAMPLES;

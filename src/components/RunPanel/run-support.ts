@@ -42,8 +42,15 @@ export type RunEvent = { atMs: number } & (
       reason?: string;
     }
   | { kind: 'memory'; memoryKind: string; space: string }
+  /** What a route trigger's handler answered: its HTTP status and JSON body. */
+  | { kind: 'response'; status: number; body: string }
   | { kind: 'status'; status: AgentTask['status']; reply?: string }
 );
+
+/** An event as a run reports it, before `observedRun` times it. */
+export type UntimedRunEvent = WithoutTime<RunEvent>;
+// Distributes over the union, so each kind keeps its own fields.
+type WithoutTime<Event> = Event extends unknown ? Omit<Event, 'atMs'> : never;
 
 /** What the reader can change before a run. */
 export interface RunInput {
@@ -53,6 +60,15 @@ export interface RunInput {
   answers: Record<string, string>;
   /** The chosen preset's id. */
   preset: string;
+  /** The other inputs of the trigger, by field, such as a chat's room and user. */
+  fields?: Record<string, string>;
+}
+
+/** An input of the trigger besides the message, edited as one line of text. */
+export interface InputField {
+  field: string;
+  /** The input's label. */
+  label: string;
 }
 
 /** A reader's answer that cannot be used, naming the field that was wrong. */
@@ -93,6 +109,13 @@ export interface RunDefinition {
   /** The preset whose step fails. */
   failingPreset: string;
   answerFields: readonly AnswerField[];
+  /** Inputs besides the message, whose values are in `RunInput.fields`. */
+  inputFields?: readonly InputField[];
+  /**
+   * Checks the message and `fields` as the example's trigger would before it dispatches,
+   * naming the field (`message` or an input field) that is wrong; a problem stops the run.
+   */
+  checkInput?(input: RunInput): AnswerProblem[];
   /** The message and answers a preset starts from. */
   initialInput(preset: string): Promise<RunInput>;
   /** Keeps memories from one run to the next when present (a conversation). */
@@ -194,9 +217,19 @@ export interface ObservedRunConfig {
   /**
    * Starts the task and resolves with it when it has finished: by `runtime.dispatch`, as a
    * route handler does, or by waiting for `firstTaskEnded` when a start trigger dispatches.
+   * `report` adds an event of its own, such as what a route handler answered.
    */
-  dispatch(runtime: Runtime, firstTaskEnded: Promise<AgentTask>): Promise<AgentTask>;
+  dispatch(
+    runtime: Runtime,
+    firstTaskEnded: Promise<AgentTask>,
+    report: (event: UntimedRunEvent) => void,
+  ): Promise<AgentTask>;
   onEvent(event: RunEvent): void;
+  /**
+   * The reply the status event shows, when the example's reply is not the last result's
+   * `message` (the default), such as the chat plugin's `data.text`.
+   */
+  replyOf?(task: AgentTask): string | undefined;
 }
 
 /**
@@ -353,15 +386,20 @@ export async function observedRun(config: ObservedRunConfig): Promise<AgentTask>
   });
   await runtime.start();
   try {
-    const task = await config.dispatch(runtime, firstTaskEnded);
+    const task = await config.dispatch(runtime, firstTaskEnded, (event) =>
+      emit({ ...event, atMs: at() } as RunEvent),
+    );
     const last = task.chain.at(-1);
+    const reply = config.replyOf
+      ? config.replyOf(task)
+      : last?.type === 'result'
+        ? last.message
+        : undefined;
     emit({
       atMs: at(),
       kind: 'status',
       status: task.status,
-      ...(task.status === 'completed' && last?.type === 'result' && last.message !== undefined
-        ? { reply: last.message }
-        : {}),
+      ...(task.status === 'completed' && reply !== undefined ? { reply } : {}),
     });
     return task;
   } finally {

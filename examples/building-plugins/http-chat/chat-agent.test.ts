@@ -1,0 +1,158 @@
+import type { Runtime } from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startChatAgent } from './chat-agent.js';
+import { sendChatMessage } from './send-chat-message.js';
+
+let runtime: Runtime | undefined;
+afterEach(async () => {
+  await runtime?.stop();
+  runtime = undefined;
+});
+
+// Plans one chat.reply step for every message; `answer` writes the reply from its prompt, and
+// any review stops.
+function scriptedModel(answer: (prompt: string) => string | Promise<string>) {
+  return new ScriptedModelProvider({
+    fallback: (messages, request) => {
+      if (request.purpose === 'plan')
+        return { steps: [{ pluginId: 'chat', action: 'reply' }] };
+      if (request.purpose === 'review')
+        return { type: 'stop', reason: 'the reply failed' };
+      return answer(messages.at(-1)?.content ?? '');
+    },
+  });
+}
+
+async function start(
+  model: ScriptedModelProvider,
+  options: { taskTimeoutMs?: number } = {},
+) {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino(
+    { level: 'info' },
+    { write: (line: string) => lines.push(JSON.parse(line)) },
+  );
+  runtime = await startChatAgent(model, new InMemoryMemoryProvider(), {
+    port: 0,
+    logger,
+    ...options,
+  });
+  return { url: runtime.server.url as string, lines };
+}
+
+describe('docs/building-plugins/http-chat.md', () => {
+  it('answers with the reply, and the next message of the room is planned with the first', async () => {
+    const model = scriptedModel(() => 'Hello, Ada.');
+    const { url } = await start(model);
+    const first = await sendChatMessage(url, {
+      room: 'lobby',
+      user: 'ada',
+      message: 'Hi!',
+    });
+    expect(first).toEqual({
+      ok: true,
+      taskId: expect.any(String),
+      status: 'completed',
+      reply: 'Hello, Ada.',
+    });
+    await sendChatMessage(url, {
+      room: 'lobby',
+      user: 'bob',
+      message: 'Who is here?',
+    });
+    // Requests 0 and 1 are the first message's plan and reply; 2 is the second one's plan.
+    expect(model.requests[2]?.at(-1)?.content).toContain(
+      'chat-room-lobby-user-ada',
+    );
+    expect(model.requests[2]?.at(-1)?.content).toContain('Hi!');
+  });
+
+  it('answers 400 naming the field, and runs no task', async () => {
+    const model = scriptedModel(() => 'unused');
+    const { url } = await start(model);
+    const answer = await sendChatMessage(url, {
+      room: 'lobby',
+      user: 'ada lovelace',
+      message: 'Hi',
+    });
+    expect(answer).toMatchObject({
+      ok: false,
+      httpStatus: 400,
+      code: 'WEFT_CHAT_INVALID_REQUEST',
+      message: expect.stringMatching(/"user" must be a user id/),
+    });
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('answers 502 with the task id when the model fails, and logs the cause under it', async () => {
+    const model = scriptedModel(() => {
+      throw new Error('upstream 401: key sk-live-123 revoked');
+    });
+    const { url, lines } = await start(model);
+    const answer = await sendChatMessage(url, {
+      room: 'lobby',
+      user: 'ada',
+      message: 'Hi',
+    });
+    expect(answer).toMatchObject({
+      ok: false,
+      httpStatus: 502,
+      code: 'WEFT_CHAT_NO_REPLY',
+    });
+    expect(JSON.stringify(answer)).not.toContain('sk-live-123');
+    const taskId = (answer as { taskId: string }).taskId;
+    const logged = lines.find(
+      (line) => line.msg === 'chat: task ended without a reply',
+    );
+    expect(logged).toMatchObject({
+      taskId,
+      error: expect.stringContaining('sk-live-123'),
+    });
+  });
+
+  it('answers 502 when the task runs past taskTimeoutMs', async () => {
+    // A model that never answers: the task's deadline ends the wait, not the client's.
+    const model = scriptedModel(() => new Promise<string>(() => undefined));
+    const { url } = await start(model, { taskTimeoutMs: 200 });
+    const answer = await sendChatMessage(url, {
+      room: 'lobby',
+      user: 'ada',
+      message: 'Hi',
+    });
+    expect(answer).toMatchObject({
+      ok: false,
+      httpStatus: 502,
+      code: 'WEFT_CHAT_NO_REPLY',
+      message: expect.stringContaining('failed'),
+    });
+  });
+
+  it('counts taskTimeoutMs from when a task leaves the queue: a message that waited is still answered', async () => {
+    // The first message's reply never comes; the second, of the same room and user, waits
+    // behind it (a space's tasks run one at a time) for longer than the task deadline.
+    const model = scriptedModel((prompt) =>
+      prompt.includes('first')
+        ? new Promise<string>(() => undefined)
+        : 'Here now.',
+    );
+    const { url } = await start(model, { taskTimeoutMs: 300 });
+    const body = { room: 'lobby', user: 'ada' };
+    const first = sendChatMessage(url, { ...body, message: 'first' });
+    await vi.waitFor(() => expect(model.requests.length).toBeGreaterThan(0));
+    const sent = Date.now();
+    const second = await sendChatMessage(url, { ...body, message: 'second' });
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(250);
+    expect(second).toMatchObject({ ok: true, reply: 'Here now.' });
+    expect(await first).toMatchObject({ ok: false, httpStatus: 502 });
+  });
+
+  it("gives up after the client's own deadline when no answer comes", async () => {
+    const model = scriptedModel(() => new Promise<string>(() => undefined));
+    const { url } = await start(model, { taskTimeoutMs: 1_000 });
+    await expect(
+      sendChatMessage(url, { room: 'lobby', user: 'ada', message: 'Hi' }, 100),
+    ).rejects.toMatchObject({ name: 'TimeoutError' });
+  });
+});
