@@ -8,6 +8,7 @@ import type { PluginOptions as PwaOptions } from '@docusaurus/plugin-pwa';
 import npm2yarn from '@docusaurus/remark-plugin-npm2yarn';
 import type { PluginOptions as SearchOptions } from '@easyops-cn/docusaurus-search-local';
 import { announcement, editUrl, links, site } from './src/data/site';
+import { apiDocsDir, apiPagesLeftOut, writeApiStandIn } from './src/config/api-in-dev';
 import { parseSiteEnv } from './src/config/env';
 import { codeTheme } from './src/config/prism';
 import { API_OUT_DIR, API_ROUTE_BASE_PATH, typedocOptions } from './src/config/typedoc';
@@ -27,6 +28,15 @@ import rehypeTypeHovers from './src/remark/type-hovers';
 
 const env = parseSiteEnv();
 ensureApiDir(__dirname, API_OUT_DIR);
+/**
+ * `npm start` serves a one-page stand-in at /api/ instead of the ~60 generated API pages unless
+ * DEV_API_PAGES=true (src/config/api-in-dev.ts): the dev server compiles every page before its
+ * first answer, and TypeDoc's watch is not started either.
+ */
+const apiLeftOut = apiPagesLeftOut(env);
+if (apiLeftOut) {
+  writeApiStandIn(__dirname, site.url);
+}
 
 /** The whitepaper's precache entry; its revision changes whenever its sources do. */
 function whitepaperPrecacheEntry(): { url: string; revision: string } {
@@ -102,6 +112,8 @@ const beforeDefaultRemarkPlugins = [
  * `npm run build && npm run serve` shows the production site with all of them.
  */
 const productionOnly = <T>(...plugins: T[]): T[] => (env.devServer ? [] : plugins);
+/** Plugins that only the API pages need (TypeDoc), left out with them (see `apiLeftOut`). */
+const withApiPages = <T>(...plugins: T[]): T[] => (apiLeftOut ? [] : plugins);
 
 const config = {
   title: site.title,
@@ -114,6 +126,9 @@ const config = {
   trailingSlash: true,
   baseUrlIssueBanner: true,
   headTags: [{ tagName: 'script', attributes: {}, innerHTML: announcementDismissalReset }],
+  // Read by the not-found page, which explains a missing /api/ page under `npm start`; a build
+  // leaves the key out rather than ship `false` to every reader.
+  ...(apiLeftOut ? { customFields: { apiPagesLeftOut: true } } : {}),
 
   // Without the API reference (TYPEDOC=false, local builds only) links into /api/ cannot resolve.
   onBrokenLinks: env.typedoc ? 'throw' : 'warn',
@@ -207,19 +222,19 @@ const config = {
     './src/plugins/lean-css/index.ts',
     './src/plugins/type-hovers-report/index.ts',
     ...productionOnly('./src/plugins/bundle-stats/index.ts'),
-    [
+    ...withApiPages([
       './src/plugins/api-reference/index.ts',
       {
         enabled: env.typedoc,
         watch: env.devServer,
         typedoc: typedocOptions,
       } satisfies ApiReferencePluginOptions,
-    ],
+    ]),
     [
       '@docusaurus/plugin-content-docs',
       {
         id: 'api',
-        path: API_OUT_DIR,
+        path: apiDocsDir(env),
         routeBasePath: API_ROUTE_BASE_PATH,
         remarkPlugins,
         rehypePlugins,

@@ -3,16 +3,19 @@
  *
  * The entries come from the sidebar that typedoc-docusaurus-theme writes next to
  * the generated markdown in api/, so it always lists exactly what the core
- * package exports.
+ * package exports. Under `npm start` without DEV_API_PAGES=true the instance reads the stand-in
+ * folder instead (src/config/api-in-dev.ts), whose generated sidebar is empty.
  */
 import { createRequire } from 'node:module';
 import type { SidebarsConfig } from '@docusaurus/plugin-content-docs';
-import { API_OUT_DIR, API_SIDEBAR_FILE } from './src/config/typedoc';
+import { apiDocsDir } from './src/config/api-in-dev';
+import { parseSiteEnv } from './src/config/env';
+import { API_SIDEBAR_FILE } from './src/config/typedoc';
 
 type SidebarItems = Extract<SidebarsConfig[string], unknown[]>;
 
 const require = createRequire(import.meta.url);
-const generated = require(`./${API_OUT_DIR}/${API_SIDEBAR_FILE}`) as SidebarItems;
+const generated = require(`./${apiDocsDir(parseSiteEnv())}/${API_SIDEBAR_FILE}`) as SidebarItems;
 
 const sidebars: SidebarsConfig = {
   api: [{ type: 'doc', id: 'index', label: 'Overview' }, ...generated],

@@ -19,11 +19,13 @@
  * - BENCH_DEV_RUNS: starts per site and cache state (default 3);
  * - BENCH_DEV_EDITS: edits timed per start (default 3);
  * - BENCH_DEV_PORT: the port both dev servers take in turn (default 4181);
- * - BENCH_DEV_FIRST=true: see above; CHROMIUM_PATH (default /usr/bin/chromium).
+ * - BENCH_DEV_FIRST=true: see above; CHROMIUM_PATH (default /usr/bin/chromium);
+ * - DEV_API_PAGES=true: passed on to `npm start`, which then serves the API reference's pages
+ *   too (src/config/api-in-dev.ts), to time what a contributor editing TSDoc waits.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from '../tests/e2e/support/browser';
@@ -178,6 +180,7 @@ async function measureStart(
   }
 }
 
+const loadAverage = (): string => (loadavg()[0] ?? 0).toFixed(2);
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 const ratio = (ours: number, stock: number): string => `${(ours / stock).toFixed(2)}x`;
 
@@ -187,6 +190,7 @@ async function main(): Promise<void> {
   const port = positiveInteger(SCRIPT, 'BENCH_DEV_PORT', 4181);
   const firstStart = process.env.BENCH_DEV_FIRST === 'true';
   const workDir = mkdtempSync(path.join(tmpdir(), 'weft-bench-dev-'));
+  const loadAtStart = loadAverage();
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   try {
     console.log(`${SCRIPT}: generating the stock site in ${workDir}`);
@@ -236,6 +240,9 @@ async function main(): Promise<void> {
       }
     }
     printTable(figures, runs, edits, firstStart);
+    console.log(
+      `\nLoad average (1 min) at the start: ${loadAtStart}; at the end: ${loadAverage()}.`,
+    );
   } finally {
     await browser.close();
     rmSync(workDir, { recursive: true, force: true });
@@ -251,7 +258,7 @@ function printTable(
   const medianOf = (key: string, pick: (start: StartFigures) => number[]): number =>
     median((figures.get(key) ?? []).flatMap(pick));
   console.log(
-    `\nDev server, medians of ${runs} starts (${edits} edits each) per row; cold = .docusaurus and node_modules/.cache cleared${firstStart ? ', and the generated assets too' : ''}. Shared machine: compare within this run only.\n`,
+    `\nDev server, medians of ${runs} starts (${edits} edits each) per row; cold = .docusaurus and node_modules/.cache cleared${firstStart ? ', and the generated assets too' : ''}; ours ${process.env.DEV_API_PAGES === 'true' ? 'with' : 'without'} the API pages (DEV_API_PAGES). Shared machine: compare within this run only.\n`,
   );
   console.log(
     '| cache | first page, ours | stock | ours/stock | edit shown, ours | stock | ours/stock |',

@@ -9,7 +9,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 import {
   LOGO_SOURCE,
   MANIFEST_PATH,
@@ -27,11 +27,12 @@ const outDir = path.join(siteDir, 'static', PWA_OUT_DIR);
 
 /** The logo, `logoSize` pixels wide, centred on an opaque canvas of the theme colour. */
 async function renderOnBackground(
+  sharp: typeof Sharp,
   logo: Buffer,
   width: number,
   height: number,
   logoSize: number,
-): Promise<sharp.Sharp> {
+): Promise<Sharp.Sharp> {
   const size = Math.max(1, Math.round(logoSize));
   const mark = await sharp(logo, { density: 72 * Math.max(1, size / 512) * 2 })
     .resize(size, size)
@@ -49,6 +50,8 @@ async function renderOnBackground(
 }
 
 async function main(): Promise<void> {
+  // Loaded only when the icons are stale: `npm start` runs this script first every time.
+  const { default: sharp } = await import('sharp');
   const logo = await readFile(path.join(siteDir, LOGO_SOURCE));
   await mkdir(path.join(outDir, 'startup'), { recursive: true });
 
@@ -62,13 +65,19 @@ async function main(): Promise<void> {
         .toFile(target);
       return;
     }
-    const image = await renderOnBackground(logo, icon.size, icon.size, icon.size * icon.scale);
+    const image = await renderOnBackground(
+      sharp,
+      logo,
+      icon.size,
+      icon.size,
+      icon.size * icon.scale,
+    );
     await image.png().toFile(target);
   });
 
   const startupJobs = startupImages().map(async (image) => {
     const logoSize = Math.min(image.width, image.height) * 0.28;
-    const rendered = await renderOnBackground(logo, image.width, image.height, logoSize);
+    const rendered = await renderOnBackground(sharp, logo, image.width, image.height, logoSize);
     await rendered
       .png({ compressionLevel: 9, palette: true })
       .toFile(path.join(outDir, image.file));

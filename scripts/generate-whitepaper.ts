@@ -15,8 +15,6 @@ import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import PDFDocument from 'pdfkit';
-import SVGtoPDF from 'svg-to-pdfkit';
 import { links, site } from '../src/data/site';
 import { filesUnder, generateIfChanged } from './generated-asset-stamp';
 import { printPalette } from './diagrams/palette';
@@ -108,6 +106,7 @@ async function drawFigure(
   doc: PDFKit.PDFDocument,
   figure: { caption: string; source: string },
 ): Promise<void> {
+  const { default: SVGtoPDF } = await import('svg-to-pdfkit');
   const sourcePath = path.resolve(path.dirname(SOURCE), figure.source);
   const text = await readFile(sourcePath, 'utf8').catch(() => {
     throw new Error(`whitepaper.md: figure source ${figure.source} does not exist.`);
@@ -145,6 +144,8 @@ async function drawFigure(
 }
 
 async function main(): Promise<void> {
+  // Loaded only when the whitepaper is stale: `npm start` runs this script first every time.
+  const { default: PDFDocument } = await import('pdfkit');
   const blocks = parseWhitepaper(await readFile(SOURCE, 'utf8'));
   const title = blocks.find((block) => block.kind === 'title');
 

@@ -4,7 +4,7 @@
  * comments (`// title: ...`, `// description: ...`) and may name palette colours as `@accent`,
  * `@muted` and so on; the renderer adds the theme's defaults for graphs, nodes and edges.
  */
-import { Graphviz } from '@hpcc-js/wasm-graphviz';
+import type { Graphviz } from '@hpcc-js/wasm-graphviz';
 import type { Palette } from './palette';
 import { svgDocument } from './svg';
 
@@ -83,7 +83,11 @@ let graphviz: Promise<Graphviz> | undefined;
  * @returns A standalone SVG document sized in pixels, with `<title>`, `<desc>` and `role="img"`.
  */
 export async function renderDot(source: DotSource, palette: Palette): Promise<string> {
-  graphviz ??= Graphviz.load();
+  // Loaded with the first diagram drawn: the package is 0.8 MB of JavaScript, and the site config
+  // reaches this module (src/remark/diagrams.ts) at every `npm start` without drawing anything.
+  graphviz ??= import('@hpcc-js/wasm-graphviz').then(({ Graphviz: graphvizModule }) =>
+    graphvizModule.load(),
+  );
   const raw = (await graphviz).dot(themed(source.dot, palette), 'svg');
   const viewBox = /viewBox="([\d.\s-]+)"/.exec(raw)?.[1]?.trim().split(/\s+/).map(Number);
   const [, , width, height] = viewBox?.length === 4 ? viewBox : [];

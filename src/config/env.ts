@@ -7,6 +7,9 @@
  *   it for a production build.
  * - `FASTER=false` turns Docusaurus Faster (Rspack, SWC, Lightning CSS) off, to
  *   compare build times or rule it out when debugging a bundling problem.
+ * - `DEV_API_PAGES=true` serves the API reference's generated pages under `docusaurus start`,
+ *   which otherwise shows a one-page stand-in at /api/ (src/config/api-in-dev.ts). A build
+ *   always has them; the flag changes nothing there.
  */
 
 export interface SiteEnv {
@@ -16,6 +19,8 @@ export interface SiteEnv {
   faster: boolean;
   /** True under `docusaurus start`, where TypeDoc runs in watch mode. */
   devServer: boolean;
+  /** Under `docusaurus start`, serve the generated API pages instead of a stand-in. */
+  devApiPages: boolean;
 }
 
 function readBoolean(env: NodeJS.ProcessEnv, name: string, defaultValue: boolean): boolean {
@@ -43,5 +48,6 @@ export function parseSiteEnv(
     typedoc: readBoolean(env, 'TYPEDOC', true),
     faster: readBoolean(env, 'FASTER', true),
     devServer: argv.slice(2).includes('start'),
+    devApiPages: readBoolean(env, 'DEV_API_PAGES', false),
   };
 }

@@ -1,13 +1,23 @@
 /**
  * What `npm start` leaves out (docs/contributing-guide.md, "What npm start leaves out"): the
  * site config, loaded as `docusaurus start` and as `docusaurus build` load it, lists the
- * production-only plugins for the build only, and every other plugin for both.
+ * production-only plugins for the build only, and every other plugin for both; the API pages
+ * (and TypeDoc's plugin) are left out of `docusaurus start` unless DEV_API_PAGES=true.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { Config } from '@docusaurus/types';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import ApiLeftOutNote from '../../src/components/ApiLeftOutNote';
+import { API_DEV_STAND_IN_DIR } from '../../src/config/api-in-dev';
+import { DEV_API_PAGES_COMMAND } from '../../src/config/api-in-dev-command';
+import { parseSiteEnv } from '../../src/config/env';
 
 const siteDir = path.resolve(__dirname, '../..');
+const API_REFERENCE_PLUGIN = './src/plugins/api-reference/index.ts';
 
 const PRODUCTION_ONLY = [
   './src/plugins/bundle-stats/index.ts',
@@ -15,16 +25,54 @@ const PRODUCTION_ONLY = [
   './src/plugins/social-cards/index.ts',
 ];
 
-async function pluginPaths(command: 'start' | 'build'): Promise<string[]> {
+/** Loads a fresh copy of a module as `docusaurus <command>` would, with DEV_API_PAGES set or not. */
+async function loadAs<T>(
+  command: 'start' | 'build',
+  devApiPages: string | undefined,
+  load: () => Promise<T>,
+): Promise<T> {
   const argv = process.argv;
+  const saved = process.env.DEV_API_PAGES;
   process.argv = [argv[0] ?? 'node', 'docusaurus', command];
+  if (devApiPages === undefined) {
+    delete process.env.DEV_API_PAGES;
+  } else {
+    process.env.DEV_API_PAGES = devApiPages;
+  }
   try {
     vi.resetModules();
-    const { default: config } = await import('../../docusaurus.config');
-    return config.plugins.map((plugin) => String(Array.isArray(plugin) ? plugin[0] : plugin));
+    return await load();
   } finally {
     process.argv = argv;
+    if (saved === undefined) {
+      delete process.env.DEV_API_PAGES;
+    } else {
+      process.env.DEV_API_PAGES = saved;
+    }
   }
+}
+
+const siteConfig = (command: 'start' | 'build', devApiPages?: string): Promise<Config> =>
+  loadAs(command, devApiPages, async () => (await import('../../docusaurus.config')).default);
+
+async function pluginPaths(command: 'start' | 'build', devApiPages?: string): Promise<string[]> {
+  const config = await siteConfig(command, devApiPages);
+  return (config.plugins ?? []).map((plugin) => String(Array.isArray(plugin) ? plugin[0] : plugin));
+}
+
+/** The `path` option of the docs instance that serves /api/. */
+async function apiDocsPath(command: 'start' | 'build', devApiPages?: string): Promise<string> {
+  const config = await siteConfig(command, devApiPages);
+  const instance = (config.plugins ?? []).find(
+    (plugin): plugin is [string, { id?: string; path?: string }] =>
+      Array.isArray(plugin) &&
+      plugin[0] === '@docusaurus/plugin-content-docs' &&
+      (plugin[1] as { id?: string }).id === 'api',
+  );
+  if (instance === undefined) {
+    throw new Error('the site config has no docs instance with id "api"');
+  }
+  return String(instance[1].path);
 }
 
 describe('the site config under the dev server', () => {
@@ -32,13 +80,67 @@ describe('the site config under the dev server', () => {
 
   it('leaves out the plugins only a production build needs', async () => {
     const build = await pluginPaths('build');
-    const start = await pluginPaths('start');
+    const start = await pluginPaths('start', 'true');
     for (const plugin of PRODUCTION_ONLY) {
       expect(build, `the build keeps ${plugin}`).toContain(plugin);
       expect(start, `npm start leaves out ${plugin}`).not.toContain(plugin);
     }
     expect(start).toEqual(build.filter((plugin) => !PRODUCTION_ONLY.includes(plugin)));
   }, 60_000);
+
+  it('serves a stand-in at /api/ and runs no TypeDoc, unless DEV_API_PAGES=true', async () => {
+    const build = await pluginPaths('build');
+    expect(build).toContain(API_REFERENCE_PLUGIN);
+    expect(await pluginPaths('start')).toEqual(
+      build.filter(
+        (plugin) => !PRODUCTION_ONLY.includes(plugin) && plugin !== API_REFERENCE_PLUGIN,
+      ),
+    );
+    expect(await apiDocsPath('start')).toBe(API_DEV_STAND_IN_DIR);
+    expect(await apiDocsPath('start', 'true')).toBe('api');
+    // A build has the pages whatever the flag says.
+    expect(await apiDocsPath('build')).toBe('api');
+    expect(await apiDocsPath('build', 'false')).toBe('api');
+
+    const standIn = readFileSync(path.join(siteDir, API_DEV_STAND_IN_DIR, 'index.md'), 'utf8');
+    expect(standIn).toContain(DEV_API_PAGES_COMMAND);
+    expect(standIn).toContain('npm run build && npm run serve');
+    expect(standIn).toContain('https://weft-ai.github.io/api/');
+    // The not-found page reads this key; a build does not ship it.
+    expect((await siteConfig('start')).customFields).toEqual({ apiPagesLeftOut: true });
+    expect((await siteConfig('build')).customFields).toBeUndefined();
+    expect((await siteConfig('start', 'true')).customFields).toBeUndefined();
+  }, 60_000);
+
+  it("gives the stand-in's docs instance a sidebar with its one page", async () => {
+    const sidebars = (start: string | undefined) =>
+      loadAs('start', start, async () => (await import('../../sidebars.api')).default);
+    expect(await sidebars(undefined)).toEqual({
+      api: [{ type: 'doc', id: 'index', label: 'Overview' }],
+    });
+    const withPages = await sidebars('true');
+    expect(withPages.api).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'category' })]),
+    );
+  }, 60_000);
+
+  it('rejects a DEV_API_PAGES value that is not a boolean, naming it', () => {
+    expect(() => parseSiteEnv({ DEV_API_PAGES: 'yes' }, ['node', 'docusaurus', 'start'])).toThrow(
+      /DEV_API_PAGES must be "true" or "false".*got "yes"/,
+    );
+    expect(parseSiteEnv({}, ['node', 'docusaurus', 'start']).devApiPages).toBe(false);
+  });
+
+  it('explains a missing /api/ page on the not-found page only when npm start left it out', () => {
+    const note = (pathname: string, apiPagesLeftOut: unknown): string =>
+      renderToStaticMarkup(createElement(ApiLeftOutNote, { pathname, apiPagesLeftOut }));
+    const shown = note('/api/classes/Runtime/', true);
+    expect(shown).toContain('role="note"');
+    expect(shown).toContain(DEV_API_PAGES_COMMAND);
+    expect(note('/docs/missing/', true)).toBe('');
+    expect(note('/api/classes/Runtime/', undefined)).toBe('');
+    expect(note('/api/classes/Runtime/', false)).toBe('');
+  });
 
   it('does not load TypeScript or twoslash, which only the hover types of a build use', () => {
     // A fresh process loading the config the way Docusaurus does (jiti), so no test's imports

@@ -1,23 +1,35 @@
 /**
  * Wraps the theme's not-found content (heading and text unchanged) to add the
- * places a lost reader most likely wanted: docs, API reference, plugins, search.
+ * places a lost reader most likely wanted: docs, API reference, plugins, search. Under
+ * `npm start`, which leaves the API pages out unless DEV_API_PAGES=true (src/config/api-in-dev.ts),
+ * a missing page under /api/ also says why and how to get it.
  * Swizzled with: npm run swizzle @docusaurus/theme-classic NotFound/Content -- --wrap --typescript
  */
 import type { ReactNode } from 'react';
 import clsx from 'clsx';
 import Link from '@docusaurus/Link';
+import { useLocation } from '@docusaurus/router';
+import useDocusaurusContext from '@docusaurus/useDocusaurusContext';
 import Content from '@theme-original/NotFound/Content';
 import type ContentType from '@theme/NotFound/Content';
 import type { WrapperProps } from '@docusaurus/types';
 import { notFoundDestinations } from '@site/src/data/not-found';
+import ApiLeftOutNote from '@site/src/components/ApiLeftOutNote';
 import styles from './styles.module.css';
 
 type Props = WrapperProps<typeof ContentType>;
 
 export default function ContentWrapper(props: Props): ReactNode {
+  const { pathname } = useLocation();
+  const { siteConfig } = useDocusaurusContext();
   return (
     <>
       <Content {...props} className={clsx(props.className, styles.content)} />
+      <ApiLeftOutNote
+        pathname={pathname}
+        apiPagesLeftOut={siteConfig.customFields?.apiPagesLeftOut}
+        className={styles.devNote}
+      />
       <nav className="container margin-bottom--xl" aria-label="Suggested pages">
         <div className="row">
           <div className="col col--6 col--offset-3">

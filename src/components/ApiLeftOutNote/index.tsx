@@ -1,0 +1,39 @@
+/**
+ * The not-found page's note for a page under /api/ that the dev server left out: `npm start`
+ * serves the API reference only with DEV_API_PAGES=true (src/config/api-in-dev.ts). Renders
+ * nothing anywhere else, and nothing in a build, which has every API page.
+ */
+import type { ReactNode } from 'react';
+import { DEV_API_PAGES_COMMAND } from '../../config/api-in-dev-command';
+
+export interface ApiLeftOutNoteProps {
+  /** The path that was not found. */
+  pathname: string;
+  /** The site config's `customFields.apiPagesLeftOut`: true only under such a dev server. */
+  apiPagesLeftOut: unknown;
+  /** The note's paragraph class. */
+  className?: string;
+}
+
+export default function ApiLeftOutNote({
+  pathname,
+  apiPagesLeftOut,
+  className,
+}: ApiLeftOutNoteProps): ReactNode {
+  if (apiPagesLeftOut !== true || !pathname.startsWith('/api/')) {
+    return null;
+  }
+  return (
+    <div className="container margin-top--md" role="note">
+      <div className="row">
+        <div className="col col--6 col--offset-3">
+          <p className={className}>
+            <code>npm start</code> leaves the API reference out, so this page is missing here but
+            not on the published site. To see it, stop the dev server and start it with{' '}
+            <code>{DEV_API_PAGES_COMMAND}</code>.
+          </p>
+        </div>
+      </div>
+    </div>
+  );
+}
