@@ -59,6 +59,20 @@ describe('packageManagerFiles', () => {
     ).not.toContain('better-sqlite3');
   });
 
+  it("lists the Weft versions it pinned as exempt from pnpm's day of waiting, when given", () => {
+    const yaml =
+      packageManagerFiles('pnpm', {
+        nativeSqlite: false,
+        pinned: ['@weft/core@1.2.3', '@weft/testing@1.2.3'],
+      }).get('pnpm-workspace.yaml') ?? '';
+    expect(yaml).toMatch(
+      /\nminimumReleaseAgeExclude:\n {2}- '@weft\/core@1\.2\.3'\n {2}- '@weft\/testing@1\.2\.3'\n$/,
+    );
+    expect(
+      packageManagerFiles('pnpm', { nativeSqlite: false }).get('pnpm-workspace.yaml'),
+    ).not.toContain('minimumReleaseAgeExclude');
+  });
+
   it.each(['npm', 'yarn', 'bun'] as const)('writes nothing for %s', (manager) => {
     expect(packageManagerFiles(manager, { nativeSqlite: true }).size).toBe(0);
   });
