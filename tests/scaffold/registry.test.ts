@@ -5,7 +5,7 @@
  * registry into a temp folder outside the repository; the project installs, passes its own
  * tests and type-check, starts, and answers a posted message.
  */
-import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -256,6 +256,11 @@ describe('npm create weft from a registry', () => {
       async (manager) => {
         const project = projects[manager];
         expect(project).toBeDefined();
+        const installState =
+          manager === 'pnpm'
+            ? path.join(project as string, 'node_modules/.pnpm-workspace-state-v1.json')
+            : undefined;
+        const installedAt = installState ? (await stat(installState)).mtimeMs : 0;
         const [program, ...args] = nextSteps[manager][0].split(' ');
         const tests = await runCommand(program as string, args, {
           cwd: project as string,
@@ -264,6 +269,9 @@ describe('npm create weft from a registry', () => {
         });
         expect(tests.stdout).toMatch(/Tests\s+\d+ passed/);
         expect(tests.stdout).not.toMatch(/failed/);
+        // pnpm checks the install before a run and installs again when a setting changed since
+        // (one did: see packageManagerFiles); an install rewrites the state it checks against.
+        if (installState) expect((await stat(installState)).mtimeMs).toBe(installedAt);
       },
       15 * MINUTE,
     );
