@@ -16,6 +16,7 @@ import {
 import { createProject } from './create-project.js';
 import { CreateWeftError } from './errors.js';
 import { installDependencies } from './install-dependencies.js';
+import { ownVersion, weftPackagesFor } from './weft-packages.js';
 import {
   createCommand,
   detectPackageManager,
@@ -139,7 +140,13 @@ async function main(): Promise<void> {
   // A path that climbs more than one level reads better as the absolute one.
   const shown = relative.startsWith(`..${path.sep}..`) ? project.directory : relative;
   const created = `Created ${project.name} with --model ${choices.model} --memory ${choices.memory}.`;
-  const managerFiles = packageManagerFiles(manager, { nativeSqlite: choices.memory === 'sqlite' });
+  const managerFiles = packageManagerFiles(manager, {
+    nativeSqlite: choices.memory === 'sqlite',
+    pinned:
+      project.source === 'registry'
+        ? weftPackagesFor(choices).map((name) => `${name}@${ownVersion()}`)
+        : [],
+  });
   for (const [file, content] of managerFiles) {
     await writeFile(path.join(project.directory, file), content);
   }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { CreateWeftError } from './errors.js';
+import { installEnvironment } from './install-environment.js';
 import { formatCommand, installCommand, type PackageManager } from './package-manager.js';
 
 /** A first install downloads everything; ten minutes covers a slow connection, not a hung one. */
@@ -27,6 +28,7 @@ export function installDependencies(options: InstallOptions): Promise<void> {
     const child = spawn(command.program, command.args, {
       cwd: options.directory,
       stdio: options.stdio ?? 'inherit',
+      env: installEnvironment(options.manager, process.env),
       // Windows starts npm, pnpm and yarn through .cmd shims, which only a shell runs.
       shell: process.platform === 'win32',
     });

@@ -69,19 +69,35 @@ export function createCommand(manager: PackageManager, folder: string): string {
  * dependency's install script unless the project allows it, and pnpm 12 fails the install: tsx
  * and vitest need esbuild's (it fetches its binary), the SQLite memory better-sqlite3's (its
  * native module). `onlyBuiltDependencies` is the setting of pnpm 10 and 11, `allowBuilds` of 12.
+ *
+ * `pinned` are the `name@version` of the registry packages create-weft chose (Weft's own).
+ * pnpm 11 and later hold back releases younger than a day (`minimumReleaseAge`); when nothing
+ * older fits, they install the young one anyway and add it to `minimumReleaseAgeExclude` in
+ * this file, after recording the settings the install ran with, so the next `pnpm test` finds
+ * a setting changed and installs everything again first. Listed here from the start, the
+ * settings stay as the install recorded them.
  */
 export function packageManagerFiles(
   manager: PackageManager,
-  options: { nativeSqlite: boolean },
+  options: { nativeSqlite: boolean; pinned?: readonly string[] },
 ): Map<string, string> {
   if (manager !== 'pnpm') return new Map();
   const builds = ['esbuild', ...(options.nativeSqlite ? ['better-sqlite3'] : [])];
+  const pinned = options.pinned ?? [];
   const yaml = [
     '# Dependencies whose install scripts pnpm may run (written by create-weft).',
     'onlyBuiltDependencies:',
     ...builds.map((name) => `  - ${name}`),
     'allowBuilds:',
     ...builds.map((name) => `  ${name}: true`),
+    ...(pinned.length > 0
+      ? [
+          "# Weft's packages at the versions create-weft chose, installed even within a day of",
+          '# their release.',
+          'minimumReleaseAgeExclude:',
+          ...pinned.map((spec) => `  - '${spec}'`),
+        ]
+      : []),
     '',
   ].join('\n');
   return new Map([['pnpm-workspace.yaml', yaml]]);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CreateWeftError } from '../src/errors.js';
 import { installDependencies } from '../src/install-dependencies.js';
+import { installEnvironment } from '../src/install-environment.js';
 import {
   createCommand,
   detectPackageManager,
@@ -58,20 +59,57 @@ describe('packageManagerFiles', () => {
     ).not.toContain('better-sqlite3');
   });
 
+  it("lists the Weft versions it pinned as exempt from pnpm's day of waiting, when given", () => {
+    const yaml =
+      packageManagerFiles('pnpm', {
+        nativeSqlite: false,
+        pinned: ['@weft/core@1.2.3', '@weft/testing@1.2.3'],
+      }).get('pnpm-workspace.yaml') ?? '';
+    expect(yaml).toMatch(
+      /\nminimumReleaseAgeExclude:\n {2}- '@weft\/core@1\.2\.3'\n {2}- '@weft\/testing@1\.2\.3'\n$/,
+    );
+    expect(
+      packageManagerFiles('pnpm', { nativeSqlite: false }).get('pnpm-workspace.yaml'),
+    ).not.toContain('minimumReleaseAgeExclude');
+  });
+
   it.each(['npm', 'yarn', 'bun'] as const)('writes nothing for %s', (manager) => {
     expect(packageManagerFiles(manager, { nativeSqlite: true }).size).toBe(0);
+  });
+});
+
+describe('installEnvironment', () => {
+  const base = { PATH: '/usr/bin', npm_config_user_agent: 'yarn/1.22.22 npm/? node/v24.1.0' };
+
+  it.each(['https://registry.yarnpkg.com', 'https://registry.yarnpkg.com/'])(
+    "drops the registry %s that yarn create passes on from Yarn's defaults",
+    (registry) => {
+      expect(installEnvironment('yarn', { ...base, npm_config_registry: registry })).toEqual(base);
+    },
+  );
+
+  it('keeps a registry the user chose, and every other variable', () => {
+    const env = { ...base, npm_config_registry: 'https://npm.example.com/' };
+    expect(installEnvironment('yarn', env)).toEqual(env);
+  });
+
+  it.each(['npm', 'pnpm', 'bun'] as const)('leaves the environment of %s alone', (manager) => {
+    const env = { ...base, npm_config_registry: 'https://registry.yarnpkg.com' };
+    expect(installEnvironment(manager, env)).toEqual(env);
   });
 });
 
 describe('installDependencies', () => {
   let bin = '';
 
-  /** A stand-in `pnpm` on PATH that runs `script`. */
-  async function fakePnpm(script: string): Promise<void> {
-    const file = path.join(bin, 'pnpm');
+  /** A stand-in `manager` on PATH that runs `script`. */
+  async function fakeManager(manager: string, script: string): Promise<void> {
+    const file = path.join(bin, manager);
     await writeFile(file, `#!/bin/sh\n${script}\n`);
     await chmod(file, 0o755);
   }
+
+  const fakePnpm = (script: string) => fakeManager('pnpm', script);
 
   beforeEach(async () => {
     bin = await mkdtemp(path.join(tmpdir(), 'create-weft-pm-'));
@@ -117,6 +155,20 @@ describe('installDependencies', () => {
       installDependencies({ manager: 'pnpm', directory: bin, stdio: 'ignore' }),
     ).rejects.toThrow(/^install: pnpm install failed \(exit code 3\); fix: .* pnpm install$/);
   });
+
+  it.skipIf(process.platform === 'win32')(
+    "runs yarn's install without the registry yarn create exported from Yarn's defaults",
+    async () => {
+      await fakeManager(
+        'yarn',
+        'echo "${npm_config_registry:-unset} $npm_config_user_agent" > ran.txt',
+      );
+      vi.stubEnv('npm_config_registry', 'https://registry.yarnpkg.com');
+      vi.stubEnv('npm_config_user_agent', 'yarn/1.22.22');
+      await installDependencies({ manager: 'yarn', directory: bin, stdio: 'ignore' });
+      expect(await readFile(path.join(bin, 'ran.txt'), 'utf8')).toBe('unset yarn/1.22.22\n');
+    },
+  );
 
   it('names a manager that is not installed', async () => {
     vi.stubEnv('PATH', bin);

@@ -53,10 +53,14 @@ export async function managerEnv(
     XDG_CONFIG_HOME: path.join(home, '.config'),
     XDG_DATA_HOME: path.join(home, '.local/share'),
     XDG_STATE_HOME: path.join(home, '.local/state'),
-    // The registry once more as variables: yarn 1 went to registry.yarnpkg.com with only the
-    // file, and bun documents NPM_CONFIG_REGISTRY.
+    // The registry once more as variables, which bun documents (NPM_CONFIG_REGISTRY). Yarn 1
+    // reads the file; `yarn create` replaces npm_config_registry with Yarn's default for what
+    // it runs, which create-weft leaves out of the project's install.
     npm_config_registry: registry.url,
     NPM_CONFIG_REGISTRY: registry.url,
+    // Yarn 1 gives up on a request after 30 s and says the network is in trouble: the local
+    // registry's first answer for a package waits on its upstream, longer on a loaded machine.
+    YARN_NETWORK_TIMEOUT: String(5 * 60_000),
     // `yarn create` links create-weft's bin into its global prefix: /usr/local/bin as root.
     npm_config_prefix: path.join(home, '.prefix'),
     YARN_PREFIX: path.join(home, '.prefix'),
