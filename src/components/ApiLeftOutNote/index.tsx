@@ -3,7 +3,7 @@
  * serves the API reference only with DEV_API_PAGES=true (src/config/api-in-dev.ts). Renders
  * nothing anywhere else, and nothing in a build, which has every API page.
  */
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { DEV_API_PAGES_COMMAND } from '../../config/api-in-dev-command';
 
 export interface ApiLeftOutNoteProps {
@@ -11,14 +11,21 @@ export interface ApiLeftOutNoteProps {
   pathname: string;
   /** The site config's `customFields.apiPagesLeftOut`: true only under such a dev server. */
   apiPagesLeftOut: unknown;
-  /** The note's paragraph class. */
-  className?: string;
 }
+
+/**
+ * Inline rather than in a stylesheet: the note exists only under the dev server, and every
+ * page's first-load CSS is on a byte budget (tests/build/javascript-budget.test.ts).
+ */
+const NOTE_STYLE: CSSProperties = {
+  padding: '0.75rem 1rem',
+  borderLeft: '4px solid var(--ifm-color-warning)',
+  background: 'var(--weft-surface)',
+};
 
 export default function ApiLeftOutNote({
   pathname,
   apiPagesLeftOut,
-  className,
 }: ApiLeftOutNoteProps): ReactNode {
   if (apiPagesLeftOut !== true || !pathname.startsWith('/api/')) {
     return null;
@@ -27,7 +34,7 @@ export default function ApiLeftOutNote({
     <div className="container margin-top--md" role="note">
       <div className="row">
         <div className="col col--6 col--offset-3">
-          <p className={className}>
+          <p style={NOTE_STYLE}>
             <code>npm start</code> leaves the API reference out, so this page is missing here but
             not on the published site. To see it, stop the dev server and start it with{' '}
             <code>{DEV_API_PAGES_COMMAND}</code>.

@@ -19,17 +19,24 @@ import styles from './styles.module.css';
 
 type Props = WrapperProps<typeof ContentType>;
 
-export default function ContentWrapper(props: Props): ReactNode {
+/** The dev server's note on a left-out API page, with what it needs from the page. */
+function DevServerApiNote(): ReactNode {
   const { pathname } = useLocation();
   const { siteConfig } = useDocusaurusContext();
   return (
+    <ApiLeftOutNote
+      pathname={pathname}
+      apiPagesLeftOut={siteConfig.customFields?.apiPagesLeftOut}
+    />
+  );
+}
+
+export default function ContentWrapper(props: Props): ReactNode {
+  return (
     <>
       <Content {...props} className={clsx(props.className, styles.content)} />
-      <ApiLeftOutNote
-        pathname={pathname}
-        apiPagesLeftOut={siteConfig.customFields?.apiPagesLeftOut}
-        className={styles.devNote}
-      />
+      {/* Only the dev server leaves API pages out: a production bundle drops the note. */}
+      {process.env.NODE_ENV === 'development' && <DevServerApiNote />}
       <nav className="container margin-bottom--xl" aria-label="Suggested pages">
         <div className="row">
           <div className="col col--6 col--offset-3">
