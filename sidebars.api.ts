@@ -8,14 +8,13 @@
  */
 import { createRequire } from 'node:module';
 import type { SidebarsConfig } from '@docusaurus/plugin-content-docs';
-import { apiDocsDir } from './src/config/api-in-dev';
+import { apiSidebarFile } from './src/config/api-in-dev';
 import { parseSiteEnv } from './src/config/env';
-import { API_SIDEBAR_FILE } from './src/config/typedoc';
 
 type SidebarItems = Extract<SidebarsConfig[string], unknown[]>;
 
 const require = createRequire(import.meta.url);
-const generated = require(`./${apiDocsDir(parseSiteEnv())}/${API_SIDEBAR_FILE}`) as SidebarItems;
+const generated = require(`./${apiSidebarFile(parseSiteEnv())}`) as SidebarItems;
 
 const sidebars: SidebarsConfig = {
   api: [{ type: 'doc', id: 'index', label: 'Overview' }, ...generated],

@@ -27,6 +27,11 @@ export function apiDocsDir(env: SiteEnv): string {
   return apiPagesLeftOut(env) ? API_DEV_STAND_IN_DIR : API_OUT_DIR;
 }
 
+/** The generated sidebar module the API docs instance's sidebar lists, site-relative. */
+export function apiSidebarFile(env: SiteEnv): string {
+  return `${apiDocsDir(env)}/${API_SIDEBAR_FILE}`;
+}
+
 /** The stand-in's Markdown; `publishedUrl` is the site's address, to point at the live pages. */
 export function apiStandInPage(publishedUrl: string): string {
   const published = `${publishedUrl.replace(/\/$/, '')}/${API_ROUTE_BASE_PATH}/`;

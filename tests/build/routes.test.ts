@@ -28,6 +28,21 @@ describe('route pages', () => {
   });
 });
 
+describe("the API reference's sidebar", () => {
+  it('lists the pages TypeDoc generated, not only the overview', () => {
+    // The unit tests cannot see this: the generated sidebar (api/typedoc-sidebar.cjs) exists only
+    // after a build has run TypeDoc.
+    const html = readRouteHtml('/api/');
+    const menu = html.slice(html.indexOf('theme-doc-sidebar-menu'));
+    const links = [...menu.slice(0, menu.indexOf('</nav>')).matchAll(/href=([^ >]+)/g)].map(
+      (match) => match[1]!,
+    );
+    const pages = new Set(apiPages.map((page) => page.path));
+    const linkedPages = links.filter((link) => pages.has(link));
+    expect(linkedPages.length, links.join(' ')).toBeGreaterThan(3);
+  });
+});
+
 describe('sitemap.xml', () => {
   let locations: string[];
 
