@@ -39,7 +39,7 @@ export const errorRegistry = {
       raisedBy: 'the chat route',
       cause:
         'a chat request’s body is not valid: not a JSON object, or a `room`, `user` or `message` missing, empty, too long or with characters an id may not have.',
-      fix: 'the message names the field; send `{ "room", "user", "message" }` as the package’s README describes.',
+      fix: 'the message names the field; send `{ "room", "user", "message" }` as [The request](../building-plugins/http-chat.md#the-request) describes.',
     },
     WEFT_CHAT_NO_REPLY: {
       summary:
