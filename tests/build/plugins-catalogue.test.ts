@@ -42,6 +42,15 @@ function textOf(fragment: string): string {
 }
 
 describe('the built plugins page', () => {
+  it("links every card to its package's guide and to its README", () => {
+    for (const entry of entries) {
+      const start = html.search(new RegExp(`data-package="?${entry.directory}[" >]`));
+      const card = html.slice(start, html.indexOf('</article>', start));
+      const hrefs = findTags(card, 'a').map((tag) => attributeOf(tag, 'href'));
+      expect(hrefs, entry.name).toEqual(expect.arrayContaining([entry.guide, expect.stringContaining(`/packages/${entry.directory}`)]));
+    }
+  });
+
   it('has a card for every package, with what it provides and requires, core versions and runtimes', () => {
     expect(entries.length).toBeGreaterThanOrEqual(10);
     const articles = findTags(html, 'article');

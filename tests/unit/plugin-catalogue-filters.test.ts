@@ -27,6 +27,7 @@ function entry(
     kind,
     displayName: directory,
     directory,
+    guide: '/docs/getting-started/',
     provides: { capabilities: [], services: [], executors: [], triggers: [], ...provides },
     requires: { capabilities: [], services: [], ...requires },
     runtimes: ['node'],

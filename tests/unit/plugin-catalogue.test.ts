@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,6 +23,7 @@ function manifest(overrides: Record<string, unknown> = {}): Record<string, unkno
     weft: {
       kind: 'model-provider',
       displayName: 'OpenAI',
+      guide: '/docs/model-providers/overview/',
       provides: { capabilities: ['text-generation'] },
       requires: { services: ['openai-compatible-api'] },
       runtimes: ['node'],
@@ -59,6 +61,7 @@ describe('validatePackage', () => {
       kind: 'model-provider',
       displayName: 'OpenAI',
       directory: 'model-openai',
+      guide: '/docs/model-providers/overview/',
       provides: {
         capabilities: ['text-generation'],
         services: [],
@@ -146,6 +149,11 @@ describe('validatePackage', () => {
     ['weft.kind', weft({ kind: undefined }), /is missing/],
     ['weft.kind', weft({ kind: 'provider' }), /must be one of core, model-provider/],
     ['weft.displayName', weft({ displayName: undefined }), /is missing/],
+    ['weft.guide', weft({ guide: undefined }), /is missing/],
+    ['weft.guide', weft({ guide: 7 }), /must be a string/],
+    ['weft.guide', weft({ guide: 'docs/guides/testing' }), /route of a docs page/],
+    ['weft.guide', weft({ guide: 'https://example.com/docs/x/' }), /route of a docs page/],
+    ['weft.guide', weft({ guide: '/docs/guides/testing.md' }), /route of a docs page/],
     ['engines', { engines: undefined }, /is missing/],
     ['engines.node', { engines: {} }, /is missing/],
     ['weft.runtimes', weft({ runtimes: undefined }), /is missing/],
@@ -203,6 +211,7 @@ describe('sortCatalogue', () => {
     kind,
     displayName,
     directory: displayName.toLowerCase(),
+    guide: '/docs/getting-started/',
     provides: { capabilities: [], services: [], executors: [], triggers: [] },
     requires: { capabilities: [], services: [] },
     runtimes: ['node'],
@@ -257,6 +266,7 @@ describe('readCatalogue', () => {
         weft: {
           kind: 'core',
           displayName: 'Core',
+          guide: '/docs/getting-started/',
           provides: { services: ['runtime'] },
           runtimes: ['node'],
         },
@@ -299,5 +309,24 @@ describe('validatePackage and the project creator', () => {
     expect(validatePackage('create-weft', manifest({ name: 'create-weft' })).name).toBe(
       'create-weft',
     );
+  });
+});
+
+describe('the first-party packages', () => {
+  it('each name a guide that is a page of the docs', async () => {
+    const siteDir = path.resolve(__dirname, '../..');
+    const { entries, errors } = await readCatalogue(path.join(siteDir, 'packages'));
+    expect(errors).toEqual([]);
+    expect(entries.length).toBeGreaterThan(0);
+    for (const { name, guide } of entries) {
+      // The route names the file (a page with a `slug` would not; the build's link check still
+      // fails on a route that is no page).
+      const page = guide.replace(/^\/docs\//, 'docs/').replace(/\/$/, '');
+      const files = [`${page}.md`, `${page}.mdx`, `${page}/index.md`, `${page}/index.mdx`];
+      expect(
+        files.some((file) => existsSync(path.join(siteDir, file))),
+        `${name}'s guide ${guide} is none of ${files.join(', ')}`,
+      ).toBe(true);
+    }
   });
 });

@@ -74,6 +74,7 @@ async function readPackages(): Promise<CataloguePackage[]> {
       keywords: entry.keywords,
       requires,
       install: installCommand(entry),
+      docsPath: entry.guide,
     };
   });
 }

@@ -69,6 +69,8 @@ export interface CataloguePackage {
   /** The other Weft packages it needs. */
   readonly requires: readonly string[];
   readonly install: string;
+  /** The docs page about the package, as a site path (`/docs/guides/testing/`). */
+  readonly docsPath: string;
 }
 
 /** The whole bundle: what {@link loadDocsBundle} returns and `createDocsServer` answers from. */

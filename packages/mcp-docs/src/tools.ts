@@ -77,14 +77,18 @@ export function formatError(entry: ErrorCodeDoc, siteUrl: string): string {
   ].join('\n\n');
 }
 
-/** One package in `list_plugins`' answer: kind, what it provides and needs, how to install it. */
-export function formatPackage(entry: CataloguePackage): string {
+/**
+ * One package in `list_plugins`' answer: kind, what it provides and needs, how to install it, and
+ * its docs page.
+ */
+export function formatPackage(entry: CataloguePackage, siteUrl: string): string {
   return [
     `## ${entry.name} (${entry.displayName}, ${entry.kind}, ${entry.version})`,
     `Provides: ${entry.description}`,
     `Requires: ${entry.requires.length === 0 ? 'no other Weft package' : entry.requires.join(', ')}`,
     `Install: \`${entry.install}\``,
     `Keywords: ${entry.keywords.join(', ')}`,
+    `Docs: ${siteUrl}${entry.docsPath} (read_page path \`${entry.docsPath}\`)`,
   ].join('\n');
 }
 
@@ -211,7 +215,7 @@ export function registerTools(server: McpServer, bundle: DocsBundle, log: Failur
     {
       title: 'List the Weft packages',
       description:
-        'Lists the first-party Weft packages (the plugins page): package, kind, what it provides and requires, and the install command. Optionally filtered by kind.',
+        'Lists the first-party Weft packages (the plugins page): package, kind, what it provides and requires, the install command and its docs page. Optionally filtered by kind.',
       inputSchema: {
         kind: z
           .string()
@@ -232,7 +236,7 @@ export function registerTools(server: McpServer, bundle: DocsBundle, log: Failur
       const entries = bundle.packages.filter(
         (entry) => wanted === undefined || wanted === '' || entry.kind === wanted,
       );
-      return textAnswer(entries.map(formatPackage).join('\n\n'));
+      return textAnswer(entries.map((entry) => formatPackage(entry, bundle.siteUrl)).join('\n\n'));
     }),
   );
 }

@@ -207,9 +207,12 @@ describe('explain_error', () => {
 });
 
 describe('list_plugins', () => {
-  it('lists every first-party package with kind, what it requires and its install command', async () => {
+  it('lists every first-party package with kind, what it requires, its install command and its docs page', async () => {
     const { text } = await call('list_plugins', {});
     for (const entry of bundle.packages) expect(text).toContain(`## ${entry.name} (`);
+    expect(text).toMatch(
+      /## @weft\/plugin-chat[^#]*Docs: \S+\/docs\/building-plugins\/http-chat\/ \(read_page path `\/docs\/building-plugins\/http-chat\/`\)/,
+    );
     expect(text).toContain('Install: `npm install @weft/plugin-chat`');
     expect(text).toContain('Install: `npm create weft@latest my-agent`');
     expect(text).toMatch(/## @weft\/plugin-chat[^#]*Requires: @weft\/core/);

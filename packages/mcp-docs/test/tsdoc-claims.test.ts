@@ -93,6 +93,7 @@ const bundle: DocsBundle = {
       keywords: ['chat'],
       requires: ['@weft/core'],
       install: 'npm install @weft/plugin-chat',
+      docsPath: '/docs/building-plugins/http-chat/',
     },
   ],
 };

@@ -9,6 +9,7 @@
  *   "weft": {
  *     "kind": "model-provider",
  *     "displayName": "OpenAI",
+ *     "guide": "/docs/model-providers/overview/",
  *     "provides": { "capabilities": ["text-generation"] },
  *     "requires": { "services": ["openai-compatible-api"] },
  *     "runtimes": ["node"]
@@ -40,8 +41,8 @@ export class CatalogueError extends Error {
     super(
       `packages/${directory}/package.json: ${field} ${problem}. ` +
         'Every first-party package describes itself for the plugins page with "name", "version", ' +
-        '"description", "keywords", "engines" and "weft": { "kind", "displayName", "provides", ' +
-        '"requires", "runtimes" } (see "Catalogue metadata" in docs/contributing-guide.md).',
+        '"description", "keywords", "engines" and "weft": { "kind", "displayName", "guide", ' +
+        '"provides", "requires", "runtimes" } (see "Catalogue metadata" in docs/contributing-guide.md).',
     );
     this.name = 'CatalogueError';
   }
@@ -86,6 +87,12 @@ const weftField = z.strictObject(
   {
     kind: oneOf(PACKAGE_KINDS),
     displayName: text,
+    guide: z
+      .string({ error: missingOr('must be a string') })
+      .regex(
+        /^\/docs\/(?:[a-z0-9-]+\/)+$/,
+        'must be the route of a docs page, such as "/docs/guides/testing/" (lowercase, with the slashes)',
+      ),
     provides: z
       .strictObject(
         {
@@ -176,6 +183,7 @@ export function validatePackage(directory: string, manifest: unknown): Catalogue
     kind: weft.kind,
     displayName: weft.displayName,
     directory,
+    guide: weft.guide,
     provides: weft.provides,
     requires: {
       capabilities: weft.requires.capabilities,

@@ -94,6 +94,8 @@ export interface CatalogueEntry {
   displayName: string;
   /** Folder under packages/. */
   directory: string;
+  /** The site's docs page about the package, as a route: `/docs/guides/testing/`. */
+  guide: string;
   provides: Provides;
   requires: Requires;
   runtimes: Runtime[];
@@ -169,12 +171,12 @@ export interface CardFact {
  */
 export type CatalogueCard = Pick<
   CatalogueEntry,
-  'name' | 'version' | 'description' | 'keywords' | 'kind' | 'displayName' | 'directory'
+  'name' | 'version' | 'description' | 'keywords' | 'kind' | 'displayName' | 'directory' | 'guide'
 >;
 
 export function catalogueCard(entry: CatalogueEntry): CatalogueCard {
-  const { name, version, description, keywords, kind, displayName, directory } = entry;
-  return { name, version, description, keywords, kind, displayName, directory };
+  const { name, version, description, keywords, kind, displayName, directory, guide } = entry;
+  return { name, version, description, keywords, kind, displayName, directory, guide };
 }
 
 /** What the plugin loads and hands the plugins page as its `catalogue` prop. */

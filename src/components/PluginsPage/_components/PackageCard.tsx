@@ -47,9 +47,10 @@ export default function PackageCard({
         ))}
       </ul>
       {installCommands && <InstallCommands commands={installCommands} />}
-      <Link className={styles.readme} href={packageSourceUrl(entry.directory)}>
-        README and source
-      </Link>
+      <p className={styles.links}>
+        <Link href={entry.guide}>Guide</Link>
+        <Link href={packageSourceUrl(entry.directory)}>README and source</Link>
+      </p>
     </article>
   );
 }
