@@ -45,6 +45,7 @@ const {
   SEARCH_WORKER_MODULE,
   EMPTY_TEMPLATE_MODULE,
 } = await import('../../src/plugins/local-search');
+const { DEFINITIONS_ENTRY } = await import('../../src/plugins/local-search/site-pages');
 
 let siteDir: string;
 let outDir: string;
@@ -128,6 +129,33 @@ describe('the search index cache', () => {
     );
     expect(written).toEqual([
       { documents: [{ i: 1, t: 'Weave an agent', u: '/docs/', b: ['en'] }] },
+      { documents: [] },
+      { documents: [] },
+      { documents: [] },
+      { documents: [] },
+      // The page has no table.
+      { documents: [], definitions: [] },
+    ]);
+  });
+
+  it('adds the names each page’s tables define, with their sections, read from the built HTML', async () => {
+    // As the build writes a table: closing tags left out, ids unquoted.
+    build(
+      'aaaa1111',
+      '<article><h1>Options</h1><table><tr><td><code>runtime</code><td>top' +
+        '<h2 class="anchor" id=options>Options</h2><p>Some <code>notAName</code> in prose.' +
+        '<table><thead><tr><th>Option<th>Default<tbody><tr><td><code>options.maxSteps</code><td><code>10</code>' +
+        '<tr><td><code>a</code> or <code>b</code><td>x<tr><td>plain<td><code>alsoNot</code></table>' +
+        '<h3 id="server">Server</h3><table><tr><td><code>server.allowedHosts</code></td><td>[]</td></tr></table></article>',
+    );
+    await postBuild({ language: ['en'] });
+    const written = JSON.parse(readFileSync(path.join(outDir, 'search-index.json'), 'utf8')) as {
+      definitions?: unknown;
+    }[];
+    expect(written[DEFINITIONS_ENTRY]!.definitions).toEqual([
+      { n: 'runtime', u: '/docs/', h: '' },
+      { n: 'maxSteps', u: '/docs/', h: '#options' },
+      { n: 'allowedHosts', u: '/docs/', h: '#server' },
     ]);
   });
 

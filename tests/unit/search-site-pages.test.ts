@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { DocsSearch } from '@weft/mcp-docs/search';
 import {
+  DEFINITIONS_ENTRY,
   DocumentType,
   positionsOf,
   sitePagesOf,
@@ -117,14 +118,20 @@ describe('the search index documents as pages', () => {
       kind: 'guide',
     });
     expect(production.sections).toEqual([
-      { heading: '', anchor: '', text: 'This guide runs an agent for real users.' },
+      {
+        heading: '',
+        anchor: '',
+        text: 'This guide runs an agent for real users.',
+        definitions: [],
+      },
       {
         heading: 'Behind a reverse proxy',
         anchor: 'behind-a-proxy',
         text: 'Put nginx in front of the server.\nForward the Host header too.',
+        definitions: [],
       },
       // A heading with no text of its own is still a part the ranking can find by its words.
-      { heading: 'Graceful shutdown', anchor: 'graceful-shutdown', text: '' },
+      { heading: 'Graceful shutdown', anchor: 'graceful-shutdown', text: '', definitions: [] },
     ]);
   });
 
@@ -134,6 +141,47 @@ describe('the search index documents as pages', () => {
       { name: 'Runtime', docsPath: '/api/classes/Runtime/' },
       { name: 'WEFT_TASK_TIMEOUT', docsPath: '/docs/reference/errors/#weft_task_timeout' },
     ]);
+  });
+});
+
+describe('the names the pages’ tables define', () => {
+  const page = (i: number, title: string, u: string, text: string) => [
+    { i, t: title, u },
+    { i: i + 1, t: text, s: title, u, h: '#options', p: i },
+  ];
+  const [reference, referenceText] = page(
+    1,
+    'Configuration',
+    '/docs/configuration/',
+    'options.shutdownTimeoutMs integer 30000 How long a stop waits.',
+  );
+  const [guide, guideText] = page(
+    10,
+    'Production',
+    '/docs/production/',
+    'Set shutdownTimeoutMs above your longest task: shutdownTimeoutMs bounds the drain, and shutdownTimeoutMs is in milliseconds.',
+  );
+  const withDefinitions: IndexFileEntry[] = [
+    { documents: [reference!, guide!] },
+    { documents: [] },
+    { documents: [] },
+    { documents: [] },
+    { documents: [referenceText!, guideText!] },
+    {
+      documents: [],
+      definitions: [{ n: 'shutdownTimeoutMs', u: '/docs/configuration/', h: '#options' }],
+    },
+  ];
+
+  it('gives each section the names its tables define, and the ranking puts it first', () => {
+    const pages = sitePagesOf(withDefinitions, '/api/');
+    expect(pages.pages[0]!.sections![1]!.definitions).toEqual(['shutdownTimeoutMs']);
+    expect(pages.pages[1]!.sections![1]!.definitions).toEqual([]);
+    const rank = (entries: IndexFileEntry[]) =>
+      new DocsSearch(sitePagesOf(entries, '/api/').pages).rank('shutdownTimeoutMs')[0]?.pagePath;
+    expect(rank(withDefinitions)).toBe('/docs/configuration/');
+    // Without the definitions, the guide that says the name three times wins.
+    expect(rank(withDefinitions.slice(0, DEFINITIONS_ENTRY))).toBe('/docs/production/');
   });
 });
 

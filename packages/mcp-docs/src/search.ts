@@ -17,7 +17,11 @@
  * - guides outrank generated API summaries for the same words (concept words name guides),
  *   but a query that is exactly an exported name puts that symbol's page first: as written
  *   (`Memory`, not `memory`), or in any case for a compound name (`memorymanager`); an error
- *   code puts its section of the errors reference first.
+ *   code puts its section of the errors reference first;
+ * - a query that is exactly a compound name a table defines (an option such as `maxSteps`, the
+ *   first cell of a row) puts the section with that row first, in whatever words it says it;
+ *   when several pages' tables define it, the page that defines the most names (a reference) is
+ *   its home.
  */
 import MiniSearch, { type SearchResult } from 'minisearch';
 
@@ -41,6 +45,12 @@ export interface PageSection {
   readonly heading: string;
   readonly anchor: string;
   readonly text: string;
+  /**
+   * The names the part's tables define (see {@link tableDefinitions}), when the caller has them
+   * already; otherwise they are read from `text` as Markdown. Only compound names count: a
+   * plain word (`host`, `true`) searched for means the word.
+   */
+  readonly definitions?: readonly string[];
 }
 
 /** One ranked page as the best of its parts: what a caller with its own display needs. */
@@ -80,6 +90,12 @@ interface SectionDocument {
   readonly text: string;
   readonly kind: 'guide' | 'api';
 }
+
+/**
+ * A section whose table defines the name a query is exactly: first, unless the name is also an
+ * exported symbol, whose page comes first (EXACT_SYMBOL_BOOST).
+ */
+const DEFINITION_BOOST = 100;
 
 /** Generated API pages weigh this much against a guide with the same words. */
 const API_PAGE_WEIGHT = 0.45;
@@ -183,6 +199,23 @@ export function splitSections(markdown: string): { heading: string; text: string
 }
 
 /** Markdown reduced to words for snippets: links to their text, emphasis and escapes removed. */
+/** A name made of words, as code writes it (`maxSteps`, `WEFT_LOG_LEVEL`), not a plain word. */
+export function isCompoundName(name: string): boolean {
+  return /^[A-Za-z_$][\w$]*$/.test(name) && /[a-z][A-Z]|_/.test(name);
+}
+
+/**
+ * The names a Markdown text's tables define: a row whose first cell is one code span
+ * (`| \`options.maxSteps\` | integer | …`) defines its last dotted part, `maxSteps`.
+ */
+export function tableDefinitions(markdown: string): string[] {
+  const names = new Set<string>();
+  for (const match of markdown.matchAll(/^\|\s*`([^`|]+)`\s*\|/gm)) {
+    names.add(match[1]!.trim().split('.').pop()!);
+  }
+  return [...names];
+}
+
 export function plainText(markdown: string): string {
   return markdown
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
@@ -218,6 +251,8 @@ export class DocsSearch {
   private readonly compoundSymbolPages = new Map<string, string>();
   /** Guide titles, lower-cased: a query that is a guide's title ("getObject") means that guide. */
   private readonly titlePages = new Map<string, string>();
+  /** Compound names a table defines, lower-cased, to the ids of the sections with that row. */
+  private readonly definitions = new Map<string, Set<number>>();
 
   /**
    * @param pages - The pages to search.
@@ -240,15 +275,21 @@ export class DocsSearch {
       if (page.kind === 'guide' && !this.titlePages.has(page.title.toLowerCase())) {
         this.titlePages.set(page.title.toLowerCase(), page.path);
       }
-      const sections =
+      const sections: readonly PageSection[] =
         page.sections ??
         splitSections(page.markdown).map((section) => ({
           ...section,
           anchor: section.heading === '' ? '' : anchorOf(section.heading),
         }));
       for (const section of sections) {
+        const id = this.documents.length;
+        const defined = section.definitions ?? tableDefinitions(section.text);
+        for (const name of defined.filter(isCompoundName)) {
+          const key = name.toLowerCase();
+          this.definitions.set(key, (this.definitions.get(key) ?? new Set()).add(id));
+        }
         this.documents.push({
-          id: this.documents.length,
+          id,
           pagePath: page.path,
           title: `${page.title} ${page.description}`,
           heading: section.heading,
@@ -259,13 +300,35 @@ export class DocsSearch {
       }
     }
     this.index.addAll(this.documents);
+    this.keepDefinitionHomes();
     for (const symbol of symbols) {
       // An error code's page is a section of the errors reference: rank by the page.
       const pagePath = symbol.docsPath.replace(/#.*$/, '');
       this.symbolPages.set(symbol.name, pagePath);
-      if (/[a-z][A-Z]|_/.test(symbol.name)) {
+      if (isCompoundName(symbol.name)) {
         this.compoundSymbolPages.set(symbol.name.toLowerCase(), pagePath);
       }
+    }
+  }
+
+  /**
+   * Leaves each defined name to the sections of one page: of the pages whose tables define it,
+   * the one that defines the most names.
+   */
+  private keepDefinitionHomes(): void {
+    const namesByPage = new Map<string, number>();
+    for (const ids of this.definitions.values()) {
+      for (const page of new Set([...ids].map((id) => this.documents[id]!.pagePath))) {
+        namesByPage.set(page, (namesByPage.get(page) ?? 0) + 1);
+      }
+    }
+    for (const [name, ids] of this.definitions) {
+      const pageOf = (id: number) => this.documents[id]!.pagePath;
+      const most = Math.max(...[...ids].map((id) => namesByPage.get(pageOf(id))!));
+      this.definitions.set(
+        name,
+        new Set([...ids].filter((id) => namesByPage.get(pageOf(id)) === most)),
+      );
     }
   }
 
@@ -325,6 +388,7 @@ export class DocsSearch {
       this.symbolPages.get(trimmed) ??
       this.compoundSymbolPages.get(trimmed.toLowerCase()) ??
       this.titlePages.get(trimmed.toLowerCase());
+    const definingSections = this.definitions.get(trimmed.toLowerCase());
     const options = {
       boost: { title: 4, heading: 2, text: 1 },
       fuzzy: (term: string) => typoAllowance(term),
@@ -335,7 +399,8 @@ export class DocsSearch {
         if (exactSymbolPage !== undefined && document.pagePath === exactSymbolPage) {
           return EXACT_SYMBOL_BOOST;
         }
-        return document.kind === 'api' ? API_PAGE_WEIGHT : 1;
+        const weight = document.kind === 'api' ? API_PAGE_WEIGHT : 1;
+        return definingSections?.has(id as number) === true ? weight * DEFINITION_BOOST : weight;
       },
     };
     let results = this.index.search(query, { ...options, combineWith: 'AND' });

@@ -3,7 +3,13 @@
  * breaks names itself here rather than as a moved result on the real docs.
  */
 import { describe, expect, it } from 'vitest';
-import { closestMatches, DocsSearch, splitSections, type SearchablePage } from '../src/search.js';
+import {
+  closestMatches,
+  DocsSearch,
+  splitSections,
+  tableDefinitions,
+  type SearchablePage,
+} from '../src/search.js';
 
 const page = (
   path: string,
@@ -157,6 +163,54 @@ describe('the search_docs ranking', () => {
       const scoreOf = (query: string) => plural.search(query)[0]?.score;
       expect(scoreOf('executor')).toBeGreaterThan(0);
       expect(scoreOf('executor')).toBe(scoreOf('executors'));
+    });
+  });
+
+  describe('names a table defines', () => {
+    const optionsTable = (names: string[]) =>
+      `| Option | Default |\n| --- | --- |\n${names.map((name) => `| \`options.${name}\` | 1 |`).join('\n')}`;
+    const tables = new DocsSearch([
+      // Says maxSteps more often than the reference does, but only in prose.
+      page(
+        '/docs/how-it-runs/',
+        'How a task runs',
+        '# How a task runs\n\n## Steps\n\nA plan longer than maxSteps is cut; maxSteps counts steps; raise maxSteps for long plans.',
+      ),
+      page(
+        '/docs/triggers/',
+        'Triggers',
+        `# Triggers\n\n## Server options\n\n${optionsTable(['allowedHosts', 'bodyLimit'])}\n\nThe allowedHosts list guards against DNS rebinding; allowedHosts takes host names.`,
+      ),
+      page(
+        '/docs/configuration/',
+        'Configuration',
+        `# Configuration\n\n## Intro\n\nEvery option.\n\n## Options\n\n${optionsTable(['maxSteps', 'allowedHosts', 'bodyLimit', 'host'])}`,
+      ),
+      page('/docs/hosts/', 'Hosts', '# Hosts\n\nA host name is what a request names.'),
+    ]);
+    const first = (query: string) => tables.search(query)[0]?.path;
+
+    it('reads the last dotted part of a first cell that is one code span', () => {
+      expect(tableDefinitions(optionsTable(['maxSteps', 'host']))).toEqual(['maxSteps', 'host']);
+      expect(tableDefinitions('| `a` and `b` | x |\n| plain | `code` |')).toEqual([]);
+    });
+
+    it("puts the section with the name's row first for a query that is exactly the name", () => {
+      expect(first('maxSteps')).toBe('/docs/configuration/#options');
+      expect(first('maxsteps')).toBe('/docs/configuration/#options');
+      // Not a query that only contains it.
+      expect(first('raise maxSteps')).toBe('/docs/how-it-runs/#steps');
+    });
+
+    it('gives a name several tables define to the page that defines the most names', () => {
+      expect(first('allowedHosts')).toBe('/docs/configuration/#options');
+      expect(tables.search('allowedHosts').map((hit) => hit.path)).toContain(
+        '/docs/triggers/#server-options',
+      );
+    });
+
+    it('leaves a plain word to the ranking of words', () => {
+      expect(first('host')).toBe('/docs/hosts/');
     });
   });
 

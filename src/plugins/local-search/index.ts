@@ -22,6 +22,8 @@ import type { LoadContext, OptionValidationContext, Plugin } from '@docusaurus/t
 import * as searchPackage from '@easyops-cn/docusaurus-search-local';
 import type { PluginOptions as SearchOptions } from '@easyops-cn/docusaurus-search-local';
 import { outputCache } from '../shared/output-cache';
+import { DEFINITIONS_ENTRY, type IndexFileEntry } from './site-pages';
+import { tableDefinitionsOfHtml, type TableDefinition } from './table-definitions';
 
 const SEARCH_PACKAGE = '@easyops-cn/docusaurus-search-local';
 
@@ -58,6 +60,29 @@ export function documentsOnly(file: string, json: string): string {
     );
   }
   return JSON.stringify(entries.map(({ documents }: { documents: unknown[] }) => ({ documents })));
+}
+
+/**
+ * Adds to an index file (documents only) the names each indexed page's tables define, read from
+ * the page's built HTML, as the entry after the plugin's own (DEFINITIONS_ENTRY).
+ *
+ * @param readPage - The built HTML of a page, by its path (`/docs/reference/configuration/`).
+ */
+export async function withTableDefinitions(
+  json: string,
+  readPage: (pagePath: string) => Promise<string>,
+): Promise<string> {
+  const entries = JSON.parse(json) as IndexFileEntry[];
+  const pagePaths = new Set((entries[0]?.documents ?? []).map((document) => document.u));
+  const definitions: TableDefinition[] = [];
+  for (const pagePath of pagePaths) {
+    for (const { name, hash } of tableDefinitionsOfHtml(await readPage(pagePath))) {
+      definitions.push({ n: name, u: pagePath, h: hash });
+    }
+  }
+  while (entries.length < DEFINITIONS_ENTRY) entries.push({ documents: [] });
+  entries[DEFINITIONS_ENTRY] = { documents: [], definitions };
+  return JSON.stringify(entries);
 }
 
 /** Packages whose version changes the index the plugin writes, as the plugin resolves them. */
@@ -112,8 +137,9 @@ export default function cachedSearchIndex(
     ]),
     options,
     site: { url, baseUrl, trailingSlash },
-    // Index files written before the lunr index was dropped are not reused.
-    format: 'documents-only',
+    // Index files written before the lunr index was dropped, or before table definitions were
+    // added, are not reused.
+    format: 'documents-and-definitions',
   };
   const { configureWebpack } = search;
   return {
@@ -149,7 +175,16 @@ export default function cachedSearchIndex(
         }
         for (const file of files) {
           const indexPath = path.join(props.outDir, file);
-          await writeFile(indexPath, documentsOnly(file, await readFile(indexPath, 'utf8')));
+          const documents = documentsOnly(file, await readFile(indexPath, 'utf8'));
+          await writeFile(
+            indexPath,
+            await withTableDefinitions(documents, (pagePath) =>
+              readFile(
+                path.join(props.outDir, pagePath.slice(baseUrl.length), 'index.html'),
+                'utf8',
+              ),
+            ),
+          );
         }
       });
     },

@@ -6,6 +6,7 @@
  * runs it.
  */
 import type { PageSection, RankedSection, SearchablePage } from '@weft/mcp-docs/search';
+import type { TableDefinition } from './table-definitions';
 
 /** The plugin's document types, in the order its index file lists them. */
 export const DocumentType = {
@@ -39,10 +40,17 @@ export interface PartDocument {
   p: number;
 }
 
-/** One entry of an index file: the documents of one type (the plugin's lunr index is dropped). */
+/**
+ * One entry of an index file: the documents of one type (the plugin's lunr index is dropped), or,
+ * at DEFINITIONS_ENTRY, the names the pages' tables define (../local-search/index.ts adds them).
+ */
 export interface IndexFileEntry {
   documents: (TitleDocument | PartDocument)[];
+  definitions?: TableDefinition[];
 }
+
+/** Where an index file keeps its table definitions: after the plugin's five document types. */
+export const DEFINITIONS_ENTRY = 5;
 
 /** A result as the plugin's search box and search page display it. */
 export interface PluginSearchResult {
@@ -108,6 +116,12 @@ export function sitePagesOf(entries: readonly IndexFileEntry[], apiPrefix: strin
     sectionOf(part.p, hash, hash === '' ? '' : (part.s ?? '')).text.push(part.t);
   }
 
+  // `${path}${hash}` to the names that section's tables define.
+  const definitions = new Map<string, string[]>();
+  for (const { n, u, h } of entries[DEFINITIONS_ENTRY]?.definitions ?? []) {
+    definitions.set(`${u}${h}`, [...(definitions.get(`${u}${h}`) ?? []), n]);
+  }
+
   const pages: SearchablePage[] = [];
   const symbols: SitePages['symbols'] = [];
   const titlesByPath = new Map<string, TitleDocument>();
@@ -118,6 +132,7 @@ export function sitePagesOf(entries: readonly IndexFileEntry[], apiPrefix: strin
         heading: section.heading,
         anchor: hash.replace(/^#/, ''),
         text: section.text.join('\n'),
+        definitions: definitions.get(`${title.u}${hash}`) ?? [],
       }),
     );
     pages.push({
