@@ -6,6 +6,10 @@
  * `node_modules/.cache/`) and warm (straight after another start), it measures:
  * - first page: from spawning the command to the first answer to `/` with HTTP 200 and a whole
  *   HTML document (the dev server holds requests until its first compilation is done);
+ * - first page's processor time: the user and system CPU time of the command's whole process
+ *   group (npm, its scripts, the dev server with its compiler threads) at that moment, read from
+ *   /proc (Linux only). On a shared machine it is steadier than the wait, which other work
+ *   stretches;
  * - edit: with the guide open in Chromium, from appending a sentence to its Markdown file to the
  *   sentence showing in the page (hot reload), for a few edits; the file is restored each time.
  *
@@ -23,8 +27,8 @@
  * - DEV_API_PAGES=true: passed on to `npm start`, which then serves the API reference's pages
  *   too (src/config/api-in-dev.ts), to time what a contributor editing TSDoc waits.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
@@ -57,6 +61,8 @@ interface DevSite {
 
 interface StartFigures {
   firstPageMs: number;
+  /** CPU time of the command's process group at the first page; undefined off Linux. */
+  firstPageCpuMs: number | undefined;
   editMs: number[];
 }
 
@@ -103,6 +109,51 @@ async function waitForFirstPage(port: number, server: ChildProcess): Promise<voi
     await sleep(100);
   }
   throw new Error(`${SCRIPT}: no page on port ${port} within ${FIRST_PAGE_DEADLINE_MS} ms`);
+}
+
+/** Clock ticks per second of /proc's CPU times (`getconf CLK_TCK`), or undefined off Linux. */
+function clockTicksPerSecond(): number | undefined {
+  if (process.platform !== 'linux') {
+    return undefined;
+  }
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8', timeout: 5_000 }));
+  } catch {
+    return 100;
+  }
+}
+const CLOCK_TICKS = clockTicksPerSecond();
+
+/**
+ * User and system CPU time, in ms, of every live process in process group `groupId`, with the
+ * children each has waited for (a finished prestart script counts in its npm's figures).
+ */
+function processGroupCpuMs(groupId: number): number | undefined {
+  if (CLOCK_TICKS === undefined) {
+    return undefined;
+  }
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) {
+      continue;
+    }
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // Exited meanwhile.
+    }
+    // Fields after the command name, which is in parentheses and may hold spaces: state is
+    // field 3, the process group 5, utime, stime, cutime and cstime 14 to 17.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) !== groupId) {
+      continue;
+    }
+    for (const index of [11, 12, 13, 14]) {
+      ticks += Number(fields[index] ?? 0);
+    }
+  }
+  return (ticks / CLOCK_TICKS) * 1000;
 }
 
 async function stopServer(server: ChildProcess): Promise<void> {
@@ -174,7 +225,8 @@ async function measureStart(
   try {
     await waitForFirstPage(port, server);
     const firstPageMs = performance.now() - started;
-    return { firstPageMs, editMs: await timeEdits(browser, site, port, edits) };
+    const firstPageCpuMs = server.pid === undefined ? undefined : processGroupCpuMs(server.pid);
+    return { firstPageMs, firstPageCpuMs, editMs: await timeEdits(browser, site, port, edits) };
   } finally {
     await stopServer(server);
   }
@@ -183,6 +235,7 @@ async function measureStart(
 const loadAverage = (): string => (loadavg()[0] ?? 0).toFixed(2);
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
 const ratio = (ours: number, stock: number): string => `${(ours / stock).toFixed(2)}x`;
+const cpuSeconds = (ms: number | undefined): string => (ms === undefined ? 'n/a' : seconds(ms));
 
 async function main(): Promise<void> {
   const runs = positiveInteger(SCRIPT, 'BENCH_DEV_RUNS', 3);
@@ -234,7 +287,7 @@ async function main(): Promise<void> {
           const key = `${site.label} ${state}`;
           figures.set(key, [...(figures.get(key) ?? []), result]);
           console.log(
-            `${SCRIPT}: run ${runIndex + 1}/${runs} ${key}: first page ${seconds(result.firstPageMs)}, edits ${result.editMs.map((ms) => seconds(ms)).join(', ')}`,
+            `${SCRIPT}: run ${runIndex + 1}/${runs} ${key}: first page ${seconds(result.firstPageMs)} (CPU ${cpuSeconds(result.firstPageCpuMs)}), edits ${result.editMs.map((ms) => seconds(ms)).join(', ')}; load average ${loadAverage()}`,
           );
         }
       }
@@ -261,14 +314,22 @@ function printTable(
     `\nDev server, medians of ${runs} starts (${edits} edits each) per row; cold = .docusaurus and node_modules/.cache cleared${firstStart ? ', and the generated assets too' : ''}; ours ${process.env.DEV_API_PAGES === 'true' ? 'with' : 'without'} the API pages (DEV_API_PAGES). Shared machine: compare within this run only.\n`,
   );
   console.log(
-    '| cache | first page, ours | stock | ours/stock | edit shown, ours | stock | ours/stock |',
+    '| cache | first page, ours | stock | ours/stock | its CPU time, ours | stock | ours/stock | edit shown, ours | stock | ours/stock |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const state of ['cold', 'warm'] as CacheState[]) {
     const first = (label: string): number => medianOf(`${label} ${state}`, (s) => [s.firstPageMs]);
+    const cpu = (label: string): number | undefined => {
+      const times = (figures.get(`${label} ${state}`) ?? []).map((s) => s.firstPageCpuMs);
+      return times.every((ms) => ms !== undefined) ? median(times as number[]) : undefined;
+    };
+    const cpuOurs = cpu('ours');
+    const cpuStock = cpu('stock');
+    const cpuRatio =
+      cpuOurs === undefined || cpuStock === undefined ? 'n/a' : ratio(cpuOurs, cpuStock);
     const edit = (label: string): number => medianOf(`${label} ${state}`, (s) => s.editMs);
     console.log(
-      `| ${state} | ${seconds(first('ours'))} | ${seconds(first('stock'))} | ${ratio(first('ours'), first('stock'))} | ${seconds(edit('ours'))} | ${seconds(edit('stock'))} | ${ratio(edit('ours'), edit('stock'))} |`,
+      `| ${state} | ${seconds(first('ours'))} | ${seconds(first('stock'))} | ${ratio(first('ours'), first('stock'))} | ${cpuSeconds(cpuOurs)} | ${cpuSeconds(cpuStock)} | ${cpuRatio} | ${seconds(edit('ours'))} | ${seconds(edit('stock'))} | ${ratio(edit('ours'), edit('stock'))} |`,
     );
   }
 }
