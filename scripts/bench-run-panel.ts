@@ -27,6 +27,15 @@
  * load: chunk fetched → run done 2900 -> 1174 ms (evaluation 1788 -> 881, run 1267 -> 316).
  * Far from the goal on a loaded machine; measure again on a quiet one.
  *
+ * Later on 2026-11-26, after the panels' chunks got V8's eager-compile hint
+ * (src/plugins/weft-in-browser/compile-hints.ts), the build before and the build after served in
+ * turn, 3 rounds of 4 visits each, load average 13-16 (medians per round, before -> after):
+ * chunk fetched → run done 1094/1625/1269 -> 190/825/890 ms, chunk evaluated → run done
+ * 566/628/596 -> 315/524/368 ms, Runtime.init to the status 195/264/306 -> 87/113/75 ms.
+ * CDP's slowdown is applied to the page's main thread; V8's background compile threads are
+ * probably not slowed by it, so part of that gain may be the emulation's (on a real slow device
+ * the compile still leaves the main thread, but runs at the device's speed).
+ *
  * Prints a table; asserts nothing. Run: npm run bench:run-panel (build the site first).
  * Environment: BENCH_VISITS (default 10), BENCH_CPU_RATE (default 4), CHROMIUM_PATH,
  * BENCH_BUILD_DIR (the built site to serve; default the worktree's build/).
