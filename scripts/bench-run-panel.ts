@@ -27,8 +27,18 @@
  * load: chunk fetched → run done 2900 -> 1174 ms (evaluation 1788 -> 881, run 1267 -> 316).
  * Far from the goal on a loaded machine; measure again on a quiet one.
  *
+ * Later on 2026-11-26, after the panels' chunks got V8's eager-compile hint
+ * (src/plugins/weft-in-browser/compile-hints.ts), the build before and the build after served in
+ * turn, 3 rounds of 4 visits each, load average 13-16 (medians per round, before -> after):
+ * chunk fetched → run done 1094/1625/1269 -> 190/825/890 ms, chunk evaluated → run done
+ * 566/628/596 -> 315/524/368 ms, Runtime.init to the status 195/264/306 -> 87/113/75 ms.
+ * CDP's slowdown is applied to the page's main thread; V8's background compile threads are
+ * probably not slowed by it, so part of that gain may be the emulation's (on a real slow device
+ * the compile still leaves the main thread, but runs at the device's speed).
+ *
  * Prints a table; asserts nothing. Run: npm run bench:run-panel (build the site first).
- * Environment: BENCH_VISITS (default 10), BENCH_CPU_RATE (default 4), CHROMIUM_PATH.
+ * Environment: BENCH_VISITS (default 10), BENCH_CPU_RATE (default 4), CHROMIUM_PATH,
+ * BENCH_BUILD_DIR (the built site to serve; default the worktree's build/).
  */
 import { chromium } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from '../tests/e2e/support/browser';
@@ -38,22 +48,32 @@ import { median, positiveInteger } from './bench-sites';
 const SCRIPT = 'bench:run-panel';
 const PAGE = 'docs/getting-started/';
 const RUN_DEADLINE_MS = 30_000;
+/** The issue's ceiling on the time from the chunk's arrival to the end of the run. */
+const GOAL_MS = 100;
 
 /**
  * Reads, in the page, the panel's marks, the offset of its last event, and when the last script
- * file fetched after `pressedAt` (the press, in the page's clock) arrived.
+ * file fetched after `pressedAt` (the press, in the page's clock) arrived before the panel's
+ * chunk was evaluated: the search bar loads chunks of its own around the same time, and one that
+ * arrives after the panel's is none of the panel's.
  */
 const marksScript = (pressedAt: number): string => `(() => {
   const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
   const times = Array.from(document.querySelectorAll('[data-run-panel] li')).map((item) =>
     Number(/^\\+([\\d.]+) ms/.exec(item.textContent ?? '')?.[1]),
   );
+  const loaded = at('weft:run-panel-loaded');
   const scripts = performance
     .getEntriesByType('resource')
-    .filter((entry) => entry.initiatorType === 'script' && entry.startTime >= ${pressedAt});
+    .filter(
+      (entry) =>
+        entry.initiatorType === 'script' &&
+        entry.startTime >= ${pressedAt} &&
+        entry.responseEnd <= loaded,
+    );
   return {
     fetched: Math.max(...scripts.map((entry) => entry.responseEnd)),
-    loaded: at('weft:run-panel-loaded'),
+    loaded,
     done: at('weft:run-panel-run-done'),
     shown: window.__weftStatusShown ?? NaN,
     taskMs: Math.max(...times),
@@ -86,7 +106,8 @@ interface Visit {
 async function main(): Promise<void> {
   const visits = positiveInteger(SCRIPT, 'BENCH_VISITS', 10);
   const rate = positiveInteger(SCRIPT, 'BENCH_CPU_RATE', 4);
-  const server = await startStaticServer({ dir: buildDir });
+  // Another build's folder, to compare two builds in alternating runs.
+  const server = await startStaticServer({ dir: process.env.BENCH_BUILD_DIR ?? buildDir });
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
   const results: Visit[] = [];
   try {
@@ -138,12 +159,20 @@ async function main(): Promise<void> {
     return `median ${median(values).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`;
   };
   console.log(`Run panel, ${PAGE}, ${visits} visits at a ${rate}x CPU slowdown:`);
-  console.log(`  chunk fetched → run done (goal < 100 ms):   ${column((v) => v.fetchedToDoneMs)}`);
+  console.log(
+    `  chunk fetched → run done (goal ≤ ${GOAL_MS} ms):   ${column((v) => v.fetchedToDoneMs)}`,
+  );
   console.log(`  chunk evaluated → run done:                 ${column((v) => v.loadedToDoneMs)}`);
   console.log(`  chunk fetched → "Task completed" shown:     ${column((v) => v.fetchedToShownMs)}`);
   console.log(`  Runtime.init to the status (last event):    ${column((v) => v.taskMs)}`);
   console.log(
     `  press → result announced:                   ${column((v) => v.pressToAnnouncedMs)}`,
+  );
+  const issueMeasure = median(results.map((v) => v.fetchedToDoneMs).filter(Number.isFinite));
+  console.log(
+    `The issue's goal, the getting-started run done within ${GOAL_MS} ms of its chunk loading at a ${rate}x CPU slowdown: ${
+      issueMeasure <= GOAL_MS ? 'met' : 'not met'
+    } (median ${issueMeasure.toFixed(1)} ms from the chunk's arrival to the run's end).`,
   );
 }
 

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FIRST_LOAD_PAGES, firstLoad } from '../../scripts/first-load';
+import { COMPILE_HINT } from '../../src/plugins/weft-in-browser/compile-hints';
 import { routeChunks } from '../../scripts/route-chunks';
 import { assertBuildExists, buildDir } from './support/build-output';
 
@@ -102,6 +103,17 @@ describe('the Run panels', () => {
     },
   );
 
+  it.each(Object.keys(EXAMPLES) as (keyof typeof EXAMPLES)[])(
+    '%s: the chunks holding the core start with the eager-compile hint',
+    (example) => {
+      const withCore = panelChunks(example).filter((file) =>
+        read(file).includes('route triggers are not served'),
+      );
+      expect(withCore.length).toBeGreaterThan(0);
+      for (const file of withCore) expect(read(file).startsWith(COMPILE_HINT), file).toBe(true);
+    },
+  );
+
   it.each([...new Set([...FIRST_LOAD_PAGES, ...PANEL_PAGES])])(
     '%s loads none of their chunks before it works',
     (route) => {
@@ -115,6 +127,8 @@ describe('the Run panels', () => {
         ),
       ];
       expect(first.filter((file) => panels.has(file))).toEqual([]);
+      // The hint compiles a whole file eagerly: no script of a first load may carry it.
+      expect(first.filter((file) => read(file).startsWith(COMPILE_HINT))).toEqual([]);
     },
   );
 });

@@ -13,14 +13,17 @@
  */
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
+import { PanelCompileHintPlugin } from './compile-hints';
 
 export default function weftInBrowser(context: LoadContext): Plugin {
   // The Run panels also compile examples (examples/tutorial-chat imports './history.js').
   const sources = [path.join(context.siteDir, 'packages'), path.join(context.siteDir, 'examples')];
   return {
     name: 'weft-in-browser',
-    configureWebpack() {
+    configureWebpack(_config, isServer) {
       return {
+        // The server bundle renders pages at build time; only the browser reads the hint.
+        plugins: isServer ? [] : [new PanelCompileHintPlugin()],
         resolve: { conditionNames: ['weft-source', '...'] },
         module: {
           rules: [
