@@ -220,6 +220,7 @@ const config = {
   plugins: [
     './src/plugins/lean-client/index.ts',
     './src/plugins/lean-css/index.ts',
+    './src/plugins/prism-token-css/index.ts',
     './src/plugins/type-hovers-report/index.ts',
     ...productionOnly('./src/plugins/bundle-stats/index.ts'),
     ...withApiPages([

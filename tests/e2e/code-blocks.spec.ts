@@ -1,5 +1,6 @@
 /**
- * Code blocks: highlighted with the site's code theme (src/config/prism.ts) on the server and
+ * Code blocks: highlighted with the site's code theme (src/config/prism.ts, its token colours
+ * as stylesheet rules: src/plugins/prism-token-css) on the server and
  * kept as they are when the page hydrates (src/theme/CodeBlock renders each block once, and
  * src/theme/CodeBlock/Content keeps the server's token markup instead of highlighting again),
  * Prism loaded in the browser only for code it has to highlight (after a client-side
@@ -55,6 +56,10 @@ test('code is highlighted in the site colours, and hydration keeps the blocks', 
   const tsBlock = page.locator('.theme-code-block.language-ts').first();
   const keyword = tsBlock.locator('.token.keyword').first();
   await expect(keyword).toHaveCSS('color', await tokenColor(page, 'keyword'));
+  // The colours come from the stylesheet's rules (src/plugins/prism-token-css), not from the token.
+  await expect(keyword).not.toHaveAttribute('style');
+  const comment = page.locator('.theme-code-block .token.comment').first();
+  await expect(comment).toHaveCSS('color', await tokenColor(page, 'comment'));
   // bash is one of themeConfig.prism.additionalLanguages, registered by src/theme/CodeBlock.
   const bashBlock = page.locator('.theme-code-block.language-bash').first();
   await expect(bashBlock.locator('.token.function').first()).toBeVisible();

@@ -1,0 +1,63 @@
+/**
+ * Code tokens are coloured by the stylesheet, not by a style attribute each
+ * (src/plugins/prism-token-css, src/theme/CodeBlock/Content/token-stylesheet.ts): the built
+ * stylesheet holds a rule for every token type of the site's code theme, and a guide page's
+ * tokens and lines carry no inline style where those rules give them their colour.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { codeTheme } from '../../src/config/prism';
+import { styleFromRules, tokenRules } from '../../src/theme/CodeBlock/Content/token-stylesheet';
+import { assertBuildExists, buildDir, findTags, readRouteHtml } from './support/build-output';
+
+beforeAll(assertBuildExists);
+
+function stylesheet(): string {
+  const dir = path.join(buildDir, 'assets', 'css');
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.css'))
+    .map((file) => readFileSync(path.join(dir, file), 'utf8'))
+    .join('\n');
+}
+
+describe('code token colours in the build', () => {
+  it('has a rule in the stylesheet for every token type of the code theme', () => {
+    const css = stylesheet();
+    const missing = tokenRules(codeTheme)
+      .map((rule) => rule.type)
+      .filter((type) => !new RegExp(`\\.token\\.${type}\\s*[{,]`).test(css));
+    expect(missing, 'token types without a rule in build/assets/css').toEqual([]);
+  });
+
+  it('puts no colour on the tokens or lines of Getting started that the rules already give', () => {
+    const html = readRouteHtml('/docs/getting-started/');
+    const rules = tokenRules(codeTheme);
+    const tokens = findTags(html, 'span').filter((tag) =>
+      /(^|\s)token(\s|$)/.test(tag.attributes.class ?? ''),
+    );
+    expect(tokens.length, 'token spans on Getting started').toBeGreaterThan(1_000);
+    // What a token keeps inline must be a property its types' rules set to another value (Prism
+    // lets the later type win, the stylesheet the later rule), or an empty line's
+    // `display:inline-block`, which Prism gives it and is no colour.
+    const needless = tokens.filter((tag) => {
+      const style = tag.attributes.style;
+      if (style === undefined || /^display:\s*inline-block;?$/.test(style)) return false;
+      const types = (tag.attributes.class ?? '').split(/\s+/).filter((name) => name !== 'token');
+      const fromRules = styleFromRules(types, rules) as Record<string, unknown>;
+      return style.split(';').some((declaration) => {
+        const [name = '', value = ''] = declaration.split(/:(.*)/s).map((part) => part.trim());
+        const property = name.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+        return fromRules[property] === undefined || fromRules[property] === value;
+      });
+    });
+    expect(needless.map((tag) => tag.attributes)).toEqual([]);
+    const keptInline = tokens.filter((tag) => tag.attributes.style !== undefined);
+    expect(keptInline.length, 'tokens with an inline style').toBeLessThan(tokens.length / 20);
+    const lines = findTags(html, 'div').filter((tag) =>
+      /(^|\s)token-line(\s|$)/.test(tag.attributes.class ?? ''),
+    );
+    expect(lines.length).toBeGreaterThan(100);
+    expect(lines.filter((tag) => 'style' in tag.attributes)).toEqual([]);
+  });
+});
