@@ -64,7 +64,9 @@ export function findTags(html: string, tagName: string): Tag[] {
   const tagPattern = new RegExp(`<${tagName}\\b((?:[^>"']|"[^"]*"|'[^']*')*)>`, 'gi');
   for (const match of html.matchAll(tagPattern)) {
     const attributes: Record<string, string> = {};
-    const source = (match[1] ?? '').replace(/\/\s*$/, '');
+    // A closing "/" marks a self-closing tag only after a space, a quote or the tag's name: in
+    // an unquoted value it is part of the value (the build writes `href=/docs/`).
+    const source = (match[1] ?? '').replace(/(^|[\s"'])\/\s*$/, '$1');
     for (const attribute of source.matchAll(attributePattern)) {
       const value = attribute[2] ?? attribute[3] ?? attribute[4] ?? '';
       attributes[attribute[1]!.toLowerCase()] = decodeEntities(value);
