@@ -46,7 +46,13 @@ describe('the built plugins page', () => {
     for (const entry of entries) {
       const start = html.search(new RegExp(`data-package="?${entry.directory}[" >]`));
       const card = html.slice(start, html.indexOf('</article>', start));
-      const hrefs = findTags(card, 'a').map((tag) => attributeOf(tag, 'href'));
+      const links = findTags(card, 'a');
+      const hrefs = links.map((tag) => attributeOf(tag, 'href'));
+      // Eleven cards with the same two links: each link's name says whose it is.
+      expect(links.map((tag) => attributeOf(tag, 'aria-label'))).toEqual([
+        `Guide to ${entry.displayName}`,
+        `README and source of ${entry.name}`,
+      ]);
       expect(hrefs, entry.name).toEqual(expect.arrayContaining([entry.guide, expect.stringContaining(`/packages/${entry.directory}`)]));
     }
   });

@@ -48,8 +48,17 @@ export default function PackageCard({
       </ul>
       {installCommands && <InstallCommands commands={installCommands} />}
       <p className={styles.links}>
-        <Link href={entry.guide}>Guide</Link>
-        <Link href={packageSourceUrl(entry.directory)}>README and source</Link>
+        {/* Every card has these two links: their names say whose they are, for a reader who
+            lists a page's links. */}
+        <Link href={entry.guide} aria-label={`Guide to ${entry.displayName}`}>
+          Guide
+        </Link>
+        <Link
+          href={packageSourceUrl(entry.directory)}
+          aria-label={`README and source of ${entry.name}`}
+        >
+          README and source
+        </Link>
       </p>
     </article>
   );
