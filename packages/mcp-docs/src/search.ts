@@ -388,7 +388,9 @@ export class DocsSearch {
       this.symbolPages.get(trimmed) ??
       this.compoundSymbolPages.get(trimmed.toLowerCase()) ??
       this.titlePages.get(trimmed.toLowerCase());
-    const definingSections = this.definitions.get(trimmed.toLowerCase());
+    // An exported name is its API page's before it is a table row's.
+    const definingSections =
+      exactSymbolPage === undefined ? this.definitions.get(trimmed.toLowerCase()) : undefined;
     const options = {
       boost: { title: 4, heading: 2, text: 1 },
       fuzzy: (term: string) => typoAllowance(term),

@@ -209,6 +209,30 @@ describe('the search_docs ranking', () => {
       );
     });
 
+    it("leaves an exported name to its API page: a guide's table row listing it adds nothing", () => {
+      const pages = [
+        page(
+          '/docs/utilities/',
+          'Utilities',
+          '# Utilities\n\n## Helpers\n\n| Helper | Does |\n| --- | --- |\n| `formatSchema` | writes a schema |',
+        ),
+        page(
+          '/api/functions/formatSchema/',
+          'Function: formatSchema',
+          '# Function: formatSchema\n\nWrites a schema.',
+          'api',
+        ),
+      ];
+      const symbol = { name: 'formatSchema', docsPath: '/api/functions/formatSchema/' };
+      const guideScore = (search: DocsSearch) =>
+        search.search('formatSchema').find((hit) => hit.path.startsWith('/docs/utilities/'))!.score;
+      const asSymbol = new DocsSearch(pages, [symbol]);
+      expect(asSymbol.search('formatSchema')[0]?.path).toBe('/api/functions/formatSchema/');
+      // Not exported, the row puts the guide first with a hundredfold boost; exported, the
+      // guide keeps only what its words earn.
+      expect(guideScore(asSymbol)).toBeLessThan(guideScore(new DocsSearch(pages)) / 10);
+    });
+
     it('leaves a plain word to the ranking of words', () => {
       expect(first('host')).toBe('/docs/hosts/');
     });
