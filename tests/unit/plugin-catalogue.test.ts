@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -313,6 +313,24 @@ describe('validatePackage and the project creator', () => {
 });
 
 describe('the first-party packages', () => {
+  it('include the package.json the contributing guide shows, field for field', async () => {
+    const siteDir = path.resolve(__dirname, '../..');
+    const guide = await readFile(path.join(siteDir, 'docs', 'contributing-guide.md'), 'utf8');
+    const section = guide.slice(guide.indexOf('### Adding a package to the plugins page'));
+    const sample = JSON.parse(/```json\n([\s\S]*?)```/.exec(section)![1]!) as Record<
+      string,
+      unknown
+    >;
+    const directory = String(sample.name).replace('@weft/', '');
+    const real = JSON.parse(
+      await readFile(path.join(siteDir, 'packages', directory, 'package.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    expect(Object.keys(sample)).toContain('weft');
+    for (const [field, value] of Object.entries(sample)) {
+      expect(value, `packages/${directory}/package.json: ${field}`).toEqual(real[field]);
+    }
+  });
+
   it('each name a guide that is a page of the docs', async () => {
     const siteDir = path.resolve(__dirname, '../..');
     const { entries, errors } = await readCatalogue(path.join(siteDir, 'packages'));
