@@ -11,6 +11,8 @@
  * - Any other block (after a client-side navigation) is highlighted by ./HighlightedLines.tsx,
  *   which brings Prism and its languages in its own chunk (./lazy-highlighted-lines.ts); the
  *   plain code shows while it loads. The server render highlights every block.
+ * - Under `npm start` the first page is rendered in the browser, not hydrated: a block that finds
+ *   no server markup in its <code> is highlighted by Prism too, instead of staying empty.
  *
  * The <pre>'s class and colours are the ones prism-react-renderer gives it (`prism-code
  * language-…` and the code theme's plain style), computed here so this file needs no Prism.
@@ -82,13 +84,16 @@ export default function CodeBlockContent({ className }: { className?: string }):
   const { code, language, lineNumbersStart, lineClassNames, typeHovers } =
     metadata as MetadataWithTypeHovers;
   const key = renderedBlockKey(metadata);
-  const [markup] = useState(() => markupSource(key));
+  const [markup, setMarkup] = useState(() => markupSource(key));
   const codeRef = useRef<HTMLElement>(null);
   useLayoutEffect(() => {
-    if (markup.from === 'server' && codeRef.current) {
-      rememberRenderedCode(key, codeRef.current);
+    if (markup.from !== 'server' || !codeRef.current) return;
+    if (!codeRef.current.hasChildNodes() && code !== '') {
+      setMarkup({ from: 'prism' });
+      return;
     }
-  }, [markup, key]);
+    rememberRenderedCode(key, codeRef.current);
+  }, [markup, key, code]);
   return (
     <pre
       ref={codeBlockRef}
