@@ -12,6 +12,8 @@ export default tseslint.config(
       '**/dist/**',
       'build/**',
       '.docusaurus/**',
+      // The dev server's generated files in tests/e2e/dev-server.spec.ts.
+      '.cache/e2e-dev-server/**',
       'api/**',
       'static/**',
       'test-results/**',

@@ -1,0 +1,94 @@
+/**
+ * The site as a contributor sees it under `npm start`: the dev server renders the first page in
+ * the browser instead of hydrating server HTML, which the production build's specs never meet.
+ * Its code blocks once stayed empty on the first page opened (src/theme/CodeBlock/Content keeps
+ * server markup, and there was none).
+ *
+ * The dev server writes its generated files to a folder of its own
+ * (DOCUSAURUS_GENERATED_FILES_DIR_NAME, which @docusaurus/utils reads), so the `.docusaurus/`
+ * the build left for prefetch.spec.ts and progress.spec.ts stays as it is.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+
+const siteDir = path.resolve(__dirname, '../..');
+/** A cold dev server compiles every docs page first; on a shared 2-core machine, minutes. */
+const START_DEADLINE_MS = 240_000;
+
+let server: ChildProcess | undefined;
+let baseUrl = '';
+let output = '';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address !== null
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+async function waitUntilServing(url: string): Promise<void> {
+  const deadline = Date.now() + START_DEADLINE_MS;
+  while (Date.now() < deadline) {
+    if (server?.exitCode !== null) {
+      throw new Error(`the dev server exited with ${server?.exitCode}:\n${output.slice(-2000)}`);
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  throw new Error(
+    `the dev server did not serve ${url} within ${START_DEADLINE_MS} ms:\n${output.slice(-2000)}`,
+  );
+}
+
+test.describe('under npm start (the dev server)', () => {
+  test.describe.configure({ mode: 'serial' });
+
+  test.beforeAll(async () => {
+    test.setTimeout(START_DEADLINE_MS + 30_000);
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    server = spawn(
+      'npx',
+      ['docusaurus', 'start', '--port', String(port), '--host', '127.0.0.1', '--no-open'],
+      {
+        cwd: siteDir,
+        env: { ...process.env, DOCUSAURUS_GENERATED_FILES_DIR_NAME: '.cache/e2e-dev-server' },
+        // Its own process group, so the whole tree (npx, Node, Rspack workers) can be stopped.
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await waitUntilServing(`${baseUrl}/docs/getting-started/`);
+  });
+
+  test.afterAll(() => {
+    if (server?.pid !== undefined && server.exitCode === null) {
+      process.kill(-server.pid, 'SIGTERM');
+    }
+  });
+
+  test('the first page opened shows its code highlighted', async ({ page }) => {
+    await page.goto(`${baseUrl}/docs/getting-started/`);
+    const block = page.locator('pre.language-ts:visible').first();
+    // Highlighting loads Prism in its own chunk, which the dev server compiles on demand.
+    await expect(block.locator('.token.keyword').first()).toBeVisible({ timeout: 60_000 });
+    await expect(block.locator('code')).toContainText('import');
+  });
+});
