@@ -9,6 +9,7 @@
  * the build left for prefetch.spec.ts and progress.spec.ts stays as it is.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -16,6 +17,7 @@ import { expect, test } from '@playwright/test';
 const siteDir = path.resolve(__dirname, '../..');
 /** A cold dev server compiles every docs page first; on a shared 2-core machine, minutes. */
 const START_DEADLINE_MS = 240_000;
+const GENERATED_FILES_DIR = '.cache/e2e-dev-server';
 
 let server: ChildProcess | undefined;
 let baseUrl = '';
@@ -60,6 +62,8 @@ test.describe('under npm start (the dev server)', () => {
 
   test.beforeAll(async () => {
     test.setTimeout(START_DEADLINE_MS + 30_000);
+    // From nothing, so the check below sees this start's files, not an earlier run's.
+    rmSync(path.join(siteDir, GENERATED_FILES_DIR), { recursive: true, force: true });
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
     server = spawn(
@@ -67,7 +71,7 @@ test.describe('under npm start (the dev server)', () => {
       ['docusaurus', 'start', '--port', String(port), '--host', '127.0.0.1', '--no-open'],
       {
         cwd: siteDir,
-        env: { ...process.env, DOCUSAURUS_GENERATED_FILES_DIR_NAME: '.cache/e2e-dev-server' },
+        env: { ...process.env, DOCUSAURUS_GENERATED_FILES_DIR_NAME: GENERATED_FILES_DIR },
         // Its own process group, so the whole tree (npx, Node, Rspack workers) can be stopped.
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,6 +80,12 @@ test.describe('under npm start (the dev server)', () => {
     server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await waitUntilServing(`${baseUrl}/docs/getting-started/`);
+    // Were the variable ever ignored, the dev server would overwrite the build's .docusaurus/
+    // under the specs that read it: fail here, naming it, instead.
+    expect(
+      existsSync(path.join(siteDir, GENERATED_FILES_DIR, 'registry.js')),
+      `Docusaurus no longer reads DOCUSAURUS_GENERATED_FILES_DIR_NAME: no ${GENERATED_FILES_DIR}/registry.js`,
+    ).toBe(true);
   });
 
   test.afterAll(() => {
