@@ -61,9 +61,12 @@ const CSS_GZIP_BUDGET = 16_100;
  * page, 1,561 on the plugins page; 1,735 there before the catalogue's filters and card facts, 2,349
  * with them on 2026-11-25 (the filters' markup and the facts' list; their rules are the page's data,
  * generated at build time, and no script was added: the first-load JavaScript stayed at 112,880).
+ * The home page's 7,605 on 2026-11-26 includes the code block's own highlighting of a block that
+ * finds no server markup (the first page under `npm start`, whose blocks were blank), a few bytes
+ * in the code block's chunk, which the home page shares with the docs pages (21,093).
  */
 const ROUTE_COMPONENTS_GZIP_BUDGET: Record<FirstLoadPage, number> = {
-  '/': 7_600,
+  '/': 7_700,
   '/docs/getting-started/': 21_200,
   '/api/classes/Runtime/': 21_200,
   '/api/': 21_200,
