@@ -21,6 +21,7 @@ const entries: IndexFileEntry[] = [
       { i: 1, t: 'Running in production', u: '/docs/guides/production/', b: ['Guides'] },
       { i: 10, t: 'Class: Runtime', u: '/api/classes/Runtime/', b: ['API', 'Classes'] },
       { i: 20, t: 'Errors', u: '/docs/reference/errors/', b: ['Reference'] },
+      { i: 30, t: 'Function: spaceId()', u: '/api/functions/spaceId/', b: ['API', 'Functions'] },
     ],
   },
   {
@@ -140,6 +141,8 @@ describe('the search index documents as pages', () => {
     expect(site.symbols).toEqual([
       { name: 'Runtime', docsPath: '/api/classes/Runtime/' },
       { name: 'WEFT_TASK_TIMEOUT', docsPath: '/docs/reference/errors/#weft_task_timeout' },
+      // As a reader types it, without the title's parentheses.
+      { name: 'spaceId', docsPath: '/api/functions/spaceId/' },
     ]);
   });
 });

@@ -71,8 +71,12 @@ export interface SitePages {
   titles: Map<string, TitleDocument>;
 }
 
-/** Generated API pages are titled by kind and name: "Class: Runtime". */
-const API_TITLE = /^(?:Class|Interface|Function|Type Alias|Variable|Enumeration|Namespace): (\S+)/;
+/**
+ * Generated API pages are titled by kind and name: "Class: Runtime"; a function's name has its
+ * parentheses ("Function: spaceId()"), which a reader does not type.
+ */
+const API_TITLE =
+  /^(?:Class|Interface|Function|Type Alias|Variable|Enumeration|Namespace): ([\w$]+)/;
 const ERROR_CODE = /^WEFT_[A-Z0-9_]+$/;
 
 /**
