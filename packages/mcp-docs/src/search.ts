@@ -388,7 +388,7 @@ export class DocsSearch {
       this.symbolPages.get(trimmed) ??
       this.compoundSymbolPages.get(trimmed.toLowerCase()) ??
       this.titlePages.get(trimmed.toLowerCase());
-    // An exported name is its API page's before it is a table row's.
+    // An exported name (or a guide's title) means its page before any table row.
     const definingSections =
       exactSymbolPage === undefined ? this.definitions.get(trimmed.toLowerCase()) : undefined;
     const options = {
