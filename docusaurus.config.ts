@@ -51,16 +51,18 @@ function whitepaperPrecacheEntry(): { url: string; revision: string } {
 const staticFile = (pathname: string): string => `pathname://${pathname}`;
 
 /**
- * Docusaurus hides a dismissed announcement bar before React starts, with an inline script
- * that reads only the dismissal flag; the check that the stored dismissal belongs to the
- * current announcement id runs later, in React, and cannot undo that CSS. A reader who closed
- * an older announcement would not see a new one until the next page load. This head script
- * runs first and drops a dismissal made for another id (keys as in Docusaurus's
- * theme-common announcementBar context).
+ * The announcement's id and dismissal, settled before React starts (keys as in Docusaurus's
+ * theme-common announcementBar context, which still checks them after hydration):
+ * - Docusaurus hides a dismissed bar with an inline script that reads only the dismissal flag,
+ *   and React cannot undo that CSS later: a dismissal made for another id is reset here first,
+ *   or a reader who closed an older announcement would not see the new one.
+ * - The id is stored here too. React checks it in an effect, which runs a moment after the page
+ *   is interactive; finding a new id there, it reset the dismissal and reopened a bar the
+ *   reader had closed in that moment (a first tap lost, 1 in 20 visits in CI).
  */
-const announcementDismissalReset = `try{if(localStorage.getItem('docusaurus.announcement.id')!==${JSON.stringify(
+const announcementIdAndDismissal = `try{var s=localStorage,k='docusaurus.announcement.';if(s.getItem(k+'id')!==${JSON.stringify(
   announcement.id,
-)})localStorage.removeItem('docusaurus.announcement.dismiss')}catch(e){}`;
+)}){s.setItem(k+'dismiss','false');s.setItem(k+'id',${JSON.stringify(announcement.id)})}}catch(e){}`;
 
 /**
  * Fills fenced blocks written as ```ts file=<rootDir>/examples/... from the sample files,
@@ -125,7 +127,7 @@ const config = {
   projectName: site.projectName,
   trailingSlash: true,
   baseUrlIssueBanner: true,
-  headTags: [{ tagName: 'script', attributes: {}, innerHTML: announcementDismissalReset }],
+  headTags: [{ tagName: 'script', attributes: {}, innerHTML: announcementIdAndDismissal }],
   // Read by the not-found page, which explains a missing /api/ page under `npm start`; a build
   // leaves the key out rather than ship `false` to every reader.
   ...(apiLeftOut ? { customFields: { apiPagesLeftOut: true } } : {}),
