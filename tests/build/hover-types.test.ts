@@ -15,14 +15,17 @@ beforeAll(assertBuildExists);
 const SAMPLE = 'examples/getting-started/scripted-model.ts';
 const ROUTE = '/docs/getting-started/';
 
-/** One identifier as built: the span's description id, the identifier, the popup's id and text. */
+/**
+ * One identifier as built: the span's description id, the identifier (in its token's span, or
+ * bare when it is plain text), the popup's id and text.
+ */
 const TYPED_IDENTIFIER =
-  /<span class="?weft-type-hover"? tabindex="?0"? aria-describedby="?([^\s">]+)"?><span[^>]*>([^<]*)<\/span><span role="?tooltip"? id="?([^\s">]+)"? class="?weft-type-popup"?>([^<]*)<\/span><\/span>/g;
+  /<span class="?weft-type-hover"? tabindex="?0"? aria-describedby="?([^\s">]+)"?>(?:<span[^>]*>([^<]*)<\/span>|([^<]+))<span role="?tooltip"? id="?([^\s">]+)"? class="?weft-type-popup"?>([^<]*)<\/span><\/span>/g;
 
 function typedIdentifiers(html: string) {
-  return [...html.matchAll(TYPED_IDENTIFIER)].map(([, describedBy, name, id, text]) => ({
+  return [...html.matchAll(TYPED_IDENTIFIER)].map(([, describedBy, inToken, bare, id, text]) => ({
     describedBy: describedBy!,
-    name: decodeEntities(name!),
+    name: decodeEntities((inToken ?? bare)!),
     id: id!,
     text: decodeEntities(text!),
   }));

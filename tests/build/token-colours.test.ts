@@ -2,7 +2,8 @@
  * Code tokens are coloured by the stylesheet, not by a style attribute each
  * (src/plugins/prism-token-css, src/theme/CodeBlock/Content/token-stylesheet.ts): the built
  * stylesheet holds a rule for every token type of the site's code theme, and a guide page's
- * tokens and lines carry no inline style where those rules give them their colour.
+ * tokens and lines carry no inline style where those rules give them their colour. Plain text,
+ * which the rules do not colour, is left bare rather than wrapped in an empty-handed span.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -59,5 +60,18 @@ describe('code token colours in the build', () => {
     );
     expect(lines.length).toBeGreaterThan(100);
     expect(lines.filter((tag) => 'style' in tag.attributes)).toEqual([]);
+  });
+
+  it('leaves the plain text of Getting started bare, wrapping only what carries a style', () => {
+    const html = readRouteHtml('/docs/getting-started/');
+    const plain = findTags(html, 'span').filter(
+      (tag) => (tag.attributes.class ?? '').trim() === 'token plain',
+    );
+    expect(plain.filter((tag) => tag.attributes.style === undefined)).toEqual([]);
+    // The sample's first line, `import { Plugin, ... } from '@weft/core';`, as built: its
+    // spaces and the plain identifier are text between the coloured tokens.
+    expect(html).toMatch(
+      /<span class="?token keyword"?>import<\/span> <span class="?token punctuation"?>\{<\/span> <span class="?weft-type-hover"?[^>]*>Plugin<span role="?tooltip"?/,
+    );
   });
 });
