@@ -18,7 +18,18 @@
  * checkout's node_modules, so a change is judged against the site before it in the same run.
  */
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -94,11 +105,50 @@ function lighthouse(url: string, outFile: string): LighthouseResult {
   };
 }
 
-/** This site at another commit, in a detached worktree that shares this checkout's node_modules. */
+/**
+ * `from`'s node_modules in `to`, sharing every installed package but not the workspace links:
+ * npm links the workspace packages (`@weft/core` → ../../packages/core) relatively, and those
+ * links are made again in `to`, so the baseline builds its own packages' sources, not this
+ * checkout's. (One symlink to the whole folder built the baseline against today's core, and
+ * failed.)
+ */
+function linkNodeModules(from: string, to: string): void {
+  const isWorkspaceLink = (file: string) =>
+    lstatSync(file).isSymbolicLink() && !path.isAbsolute(readlinkSync(file));
+  mkdirSync(to);
+  // Not the bundler's persistent cache (node_modules/.cache): it holds this checkout's paths.
+  for (const entry of readdirSync(from).filter((name) => name !== '.cache')) {
+    const source = path.join(from, entry);
+    const scoped = entry.startsWith('@') ? readdirSync(source) : [];
+    if (isWorkspaceLink(source)) {
+      symlinkSync(readlinkSync(source), path.join(to, entry));
+    } else if (
+      scoped.length > 0 &&
+      scoped.some((name) => isWorkspaceLink(path.join(source, name)))
+    ) {
+      mkdirSync(path.join(to, entry));
+      for (const name of scoped) {
+        const file = path.join(source, name);
+        symlinkSync(isWorkspaceLink(file) ? readlinkSync(file) : file, path.join(to, entry, name));
+      }
+    } else {
+      symlinkSync(source, path.join(to, entry));
+    }
+  }
+}
+
+/** This site at another commit, in a detached worktree that shares this checkout's packages. */
 function baselineSite(workDir: string, ref: string, pages: Record<string, string>): SiteUnderTest {
   const dir = path.join(workDir, 'baseline');
   execFileSync('git', ['worktree', 'add', '--detach', dir, ref], { cwd: siteDir, stdio: 'ignore' });
-  symlinkSync(path.join(siteDir, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  linkNodeModules(path.join(siteDir, 'node_modules'), path.join(dir, 'node_modules'));
+  // Packages with dependencies of their own (a version the root does not hoist).
+  for (const pkg of readdirSync(path.join(siteDir, 'packages'))) {
+    const own = path.join(siteDir, 'packages', pkg, 'node_modules');
+    if (existsSync(own) && existsSync(path.join(dir, 'packages', pkg))) {
+      symlinkSync(own, path.join(dir, 'packages', pkg, 'node_modules'), 'dir');
+    }
+  }
   const shortRef = execFileSync('git', ['rev-parse', '--short', ref], { cwd: siteDir })
     .toString()
     .trim();
