@@ -16,6 +16,9 @@
  * (a git commit of this repository, e.g. one before a performance change) adds this site as it
  * was at that commit as a third column, checked out into the temporary folder with this
  * checkout's node_modules, so a change is judged against the site before it in the same run.
+ * BENCH_THROTTLING=devtools runs Lighthouse with the CPU and network really slowed down instead
+ * of its default simulation, which estimates the slowed-down timeline from an unthrottled load:
+ * the two can disagree about blocking time (see "Size and speed" in docs/contributing-guide.md).
  */
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import {
@@ -78,6 +81,15 @@ interface LighthouseResult {
   lcp: number;
 }
 
+/** Lighthouse's throttling method: its default (`simulate`) or `devtools`. */
+function throttlingMethod(): string {
+  const method = process.env.BENCH_THROTTLING ?? 'simulate';
+  if (method !== 'simulate' && method !== 'devtools') {
+    throw new Error(`bench:site: BENCH_THROTTLING must be simulate or devtools, not "${method}"`);
+  }
+  return method;
+}
+
 function lighthouse(url: string, outFile: string): LighthouseResult {
   run(
     'npx',
@@ -89,6 +101,7 @@ function lighthouse(url: string, outFile: string): LighthouseResult {
       '--only-categories=performance',
       '--output=json',
       `--output-path=${outFile}`,
+      `--throttling-method=${throttlingMethod()}`,
       `--chrome-flags=${CHROME_FLAGS}`,
     ],
     siteDir,
@@ -169,6 +182,7 @@ async function main(): Promise<void> {
   console.log(`bench:site: working in ${workDir}`);
   const servers: ChildProcess[] = [];
   const baselineRef = process.env.BENCH_BASELINE_REF;
+  throttlingMethod(); // A wrong value stops the run here, not after the builds.
   const weftPages = WEFT_PAGES;
   try {
     const stockDir = createStockSite(workDir);
@@ -242,7 +256,7 @@ async function main(): Promise<void> {
       }),
     );
     console.log(
-      `\nLighthouse mobile, median of ${runs} runs (stock pages: ${sites[1]?.label ?? 'stock'} analogues)`,
+      `\nLighthouse mobile (throttling: ${throttlingMethod()}), median of ${runs} runs (stock pages: ${sites[1]?.label ?? 'stock'} analogues)`,
     );
     console.table(
       PAGE_TYPES.map((pageType) => {
