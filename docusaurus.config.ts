@@ -8,6 +8,7 @@ import type { PluginOptions as PwaOptions } from '@docusaurus/plugin-pwa';
 import npm2yarn from '@docusaurus/remark-plugin-npm2yarn';
 import type { PluginOptions as SearchOptions } from '@easyops-cn/docusaurus-search-local';
 import { announcement, editUrl, links, site } from './src/data/site';
+import { announcementHeadScript } from './src/config/announcement-storage';
 import { apiDocsDir, apiPagesLeftOut, writeApiStandIn } from './src/config/api-in-dev';
 import { parseSiteEnv } from './src/config/env';
 import { codeTheme } from './src/config/prism';
@@ -49,20 +50,6 @@ function whitepaperPrecacheEntry(): { url: string; revision: string } {
 
 /** A link to a file served from static/, outside the client-side router. */
 const staticFile = (pathname: string): string => `pathname://${pathname}`;
-
-/**
- * The announcement's id and dismissal, settled before React starts (keys as in Docusaurus's
- * theme-common announcementBar context, which still checks them after hydration):
- * - Docusaurus hides a dismissed bar with an inline script that reads only the dismissal flag,
- *   and React cannot undo that CSS later: a dismissal made for another id is reset here first,
- *   or a reader who closed an older announcement would not see the new one.
- * - The id is stored here too. React checks it in an effect, which runs a moment after the page
- *   is interactive; finding a new id there, it reset the dismissal and reopened a bar the
- *   reader had closed in that moment (a first tap lost, 1 in 20 visits in CI).
- */
-const announcementIdAndDismissal = `try{var s=localStorage,k='docusaurus.announcement.';if(s.getItem(k+'id')!==${JSON.stringify(
-  announcement.id,
-)}){s.setItem(k+'dismiss','false');s.setItem(k+'id',${JSON.stringify(announcement.id)})}}catch(e){}`;
 
 /**
  * Fills fenced blocks written as ```ts file=<rootDir>/examples/... from the sample files,
@@ -127,7 +114,9 @@ const config = {
   projectName: site.projectName,
   trailingSlash: true,
   baseUrlIssueBanner: true,
-  headTags: [{ tagName: 'script', attributes: {}, innerHTML: announcementIdAndDismissal }],
+  headTags: [
+    { tagName: 'script', attributes: {}, innerHTML: announcementHeadScript(announcement.id) },
+  ],
   // Read by the not-found page, which explains a missing /api/ page under `npm start`; a build
   // leaves the key out rather than ship `false` to every reader.
   ...(apiLeftOut ? { customFields: { apiPagesLeftOut: true } } : {}),
