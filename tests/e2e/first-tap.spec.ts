@@ -11,7 +11,15 @@
  * answer are in support/first-tap.ts, which `npm run bench:interactive` also uses.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { FIRST_TAPS, awaitAnswer, VIEWPORTS, type FirstTap } from './support/first-tap';
+import {
+  FIRST_TAPS,
+  announcementClose,
+  awaitAnswer,
+  menuToggle,
+  sidebarCategoryToggle,
+  VIEWPORTS,
+  type FirstTap,
+} from './support/first-tap';
 
 /** Passing on a retry would hide exactly the intermittent loss these tests look for. */
 test.describe.configure({ retries: 0 });
@@ -140,9 +148,6 @@ const sidebarFlipped = (path: string, selector: string) => (page: Page) =>
     { path, selector },
   );
 
-const SIDEBAR_TOGGLE =
-  '.theme-doc-sidebar-menu .menu__list-item-collapsible :is(button, a[role="button"])[aria-expanded]';
-
 /**
  * The riskiest moment for a tap: React has attached the page (its commit) but has not yet run
  * its effects, some of which read storage or the window and set state. A tap handled in that
@@ -162,14 +167,14 @@ const AT_COMMIT: {
   {
     tap: 'announcement bar close',
     path: '/docs/getting-started/',
-    selector: '.theme-announcement-bar button.clean-btn.close',
+    selector: announcementClose,
   },
   {
     tap: 'announcement bar close (375 px)',
     path: '/',
-    selector: '.theme-announcement-bar button.clean-btn.close',
+    selector: announcementClose,
   },
-  { tap: 'mobile menu toggle', path: '/api/classes/Runtime/', selector: 'button.navbar__toggle' },
+  { tap: 'mobile menu toggle', path: '/api/classes/Runtime/', selector: menuToggle },
   {
     tap: 'tab choice',
     path: '/docs/installation/',
@@ -178,8 +183,8 @@ const AT_COMMIT: {
   {
     tap: 'sidebar category toggle',
     path: '/api/classes/Runtime/',
-    selector: SIDEBAR_TOGGLE,
-    answered: sidebarFlipped('/api/classes/Runtime/', SIDEBAR_TOGGLE),
+    selector: sidebarCategoryToggle,
+    answered: sidebarFlipped('/api/classes/Runtime/', sidebarCategoryToggle),
   },
 ];
 

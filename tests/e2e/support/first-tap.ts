@@ -57,10 +57,10 @@ const TYPED_QUERY = 'runtime';
 /** Written to the clipboard before a copy, so a copy left over from an earlier visit never counts. */
 const CLIPBOARD_BEFORE = 'first-tap: nothing copied yet';
 
-const menuToggle = 'nav.navbar button.navbar__toggle';
+export const menuToggle = 'nav.navbar button.navbar__toggle';
 const menuBack = 'nav.navbar .navbar-sidebar__back';
 const searchInput = '.navbar input.navbar__search-input';
-const announcementClose = '.theme-announcement-bar button.clean-btn.close';
+export const announcementClose = '.theme-announcement-bar button.clean-btn.close';
 /** The first tab set's second tab (a tab that is not already chosen). */
 const secondTab = '[role="tablist"] >> nth=0 >> [role="tab"] >> nth=1';
 /**
@@ -69,7 +69,7 @@ const secondTab = '[role="tablist"] >> nth=0 >> [role="tab"] >> nth=1';
  * the server's HTML, so that it works without JavaScript; the API reference's are all of this
  * kind).
  */
-const sidebarCategoryToggle =
+export const sidebarCategoryToggle =
   '.theme-doc-sidebar-menu .menu__list-item-collapsible :is(button, a[role="button"])[aria-expanded]';
 const codeBlock = '.theme-code-block';
 const copyPageButton = 'button:text-is("Copy page")';

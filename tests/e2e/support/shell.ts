@@ -3,6 +3,7 @@
  * converting the configured hex colours to the rgb() strings that getComputedStyle returns.
  */
 import { expect, type Page } from '@playwright/test';
+import { ANNOUNCEMENT_STORAGE_KEYS } from '../../../src/config/announcement-storage';
 
 /** Docusaurus sets data-has-hydrated="true" on <html> once React has taken over the page. */
 export async function gotoHydrated(page: Page, path: string): Promise<void> {
@@ -34,8 +35,8 @@ export function hexToRgb(hex: string): string {
 /** The localStorage keys Docusaurus 3 uses (site storage namespacing is off, see the config). */
 export const storageKeys = {
   theme: 'theme',
-  announcementDismissed: 'docusaurus.announcement.dismiss',
-  announcementId: 'docusaurus.announcement.id',
+  announcementDismissed: ANNOUNCEMENT_STORAGE_KEYS.dismissed,
+  announcementId: ANNOUNCEMENT_STORAGE_KEYS.id,
   docsPreferredVersion: (pluginId: string) => `docs-preferred-version-${pluginId}`,
 } as const;
 
