@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint';
 import react from 'eslint-plugin-react';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import nodePlugin from 'eslint-plugin-n';
 
 export default tseslint.config(
   {
@@ -35,6 +36,23 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
     },
+  },
+  {
+    // Every package a file imports is declared in its nearest package.json: an undeclared one
+    // works only while npm happens to hoist it, and breaks on an upgrade or another installer.
+    files: ['**/*.{ts,tsx,mts,cts,js,mjs,cjs}'],
+    plugins: { n: nodePlugin },
+    rules: {
+      'n/no-extraneous-import': 'error',
+      'n/no-extraneous-require': 'error',
+    },
+  },
+  {
+    // The samples and the probe run from the root's install, which declares what they import; their own
+    // package.json only makes them modules. A scaffolded project's imports are declared by the
+    // package.json that create-weft writes for it (OTHER_DEPENDENCIES, WEFT_PACKAGES).
+    files: ['examples/**', 'probe/**', 'packages/create-weft/templates/**'],
+    rules: { 'n/no-extraneous-import': 'off', 'n/no-extraneous-require': 'off' },
   },
   {
     // Library code logs through the structured logger, never the console.
