@@ -1,6 +1,12 @@
 /** Which version `npm run check:docusaurus-upgrade [version|next]` tries. */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { chooseVersion, nodeMajorFor, versionsOfAll } from '../../scripts/check-docusaurus-upgrade';
+import {
+  chooseVersion,
+  nodeMajorFor,
+  versionsOfAll,
+  withoutFutureV4,
+} from '../../scripts/check-docusaurus-upgrade';
 
 describe('the Docusaurus upgrade check', () => {
   // As the registry listed them on 2026-11-25: the newest canary was published for core only.
@@ -32,5 +38,17 @@ describe('the Docusaurus upgrade check', () => {
     expect(() => nodeMajorFor('^24.14.0', 'v20.20.2')).toThrow(
       /"\^24.14.0" is not a ">=major.minor" range/,
     );
+  });
+
+  it("removes exactly the site configuration's future.v4 block for a 4.x build", () => {
+    const config = readFileSync('docusaurus.config.ts', 'utf8');
+    const migrated = withoutFutureV4(config);
+    expect(migrated).not.toMatch(/\bv4:/);
+    expect(migrated).not.toContain('siteStorageNamespacing');
+    // Everything else is kept: the future block's other keys and what follows it.
+    expect(migrated).toContain('faster: env.faster');
+    expect(migrated).toContain('presets: [');
+    expect(config.length - migrated.length).toBeLessThan(1000);
+    expect(() => withoutFutureV4('export default { future: {} };')).toThrow(/no "v4: \{" block/);
   });
 });
