@@ -111,10 +111,11 @@ export function nodeMajorFor(engines: string, current: string): number | undefin
 export function withoutFutureV4(config: string): string {
   const start = /^( *)v4: \{\n/m.exec(config);
   if (!start) throw new Error(`${SCRIPT}: docusaurus.config.ts has no "v4: {" block in future`);
-  const close = config.indexOf(`\n${start[1]}},\n`, start.index);
+  const indent = start[1] ?? '';
+  const close = config.indexOf(`\n${indent}},\n`, start.index);
   if (close < 0)
     throw new Error(`${SCRIPT}: the future.v4 block of docusaurus.config.ts does not end`);
-  return config.slice(0, start.index) + config.slice(close + start[1].length + 4);
+  return config.slice(0, start.index) + config.slice(close + indent.length + 4);
 }
 
 function step(
