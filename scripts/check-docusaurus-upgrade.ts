@@ -102,20 +102,34 @@ export function nodeMajorFor(engines: string, current: string): number | undefin
 }
 
 /**
- * The site's configuration without its `future.v4` block. Docusaurus 4 makes those opt-in flags
- * its defaults and refuses the block, so a 4.x build stops at the configuration; without it the
- * build goes on and the tests can say what the new defaults break (the site turns two of them
- * off: CSS cascade layers and storage namespacing). Throws when the block is not found, so a
- * changed configuration is reported rather than built unchanged.
+ * The configuration fields a Docusaurus build refused as "not recognized", from its output
+ * (`These field(s) ("future.v4.removeLegacyPostBuildHeadAttribute",) are not recognized`).
+ * Docusaurus 4 refuses the `future.v4` opt-ins that became its defaults.
  */
-export function withoutFutureV4(config: string): string {
-  const start = /^( *)v4: \{\n/m.exec(config);
-  if (!start) throw new Error(`${SCRIPT}: docusaurus.config.ts has no "v4: {" block in future`);
-  const indent = start[1] ?? '';
-  const close = config.indexOf(`\n${indent}},\n`, start.index);
-  if (close < 0)
-    throw new Error(`${SCRIPT}: the future.v4 block of docusaurus.config.ts does not end`);
-  return config.slice(0, start.index) + config.slice(close + indent.length + 4);
+export function unrecognizedFields(buildOutput: string): string[] {
+  const listed = /These field\(s\) \(([^)]*)\) are not recognized/.exec(buildOutput)?.[1] ?? '';
+  return [...listed.matchAll(/"([^"]+)"/g)].map((match) => match[1] ?? '').filter(Boolean);
+}
+
+/**
+ * The site's configuration without the given fields, each written on a line of its own
+ * (`removeLegacyPostBuildHeadAttribute: true,`), so the build can go on and the tests can say
+ * what else breaks. The other `future.v4` flags stay: the site turns two new defaults off (CSS
+ * cascade layers, storage namespacing), and the tests should see whether 4.0 still lets it.
+ * Throws, naming the field, when a field is not on exactly one line.
+ */
+export function withoutFields(config: string, fields: readonly string[]): string {
+  return fields.reduce((text, field) => {
+    const key = field.split('.').at(-1) ?? field;
+    const line = new RegExp(`^[ \\t]*${key}: [^\\n]*,\\n`, 'gm');
+    const found = text.match(line) ?? [];
+    if (found.length !== 1) {
+      throw new Error(
+        `${SCRIPT}: "${field}" is on ${found.length} lines of docusaurus.config.ts, not on one`,
+      );
+    }
+    return text.replace(line, '');
+  }, config);
 }
 
 function step(
@@ -233,11 +247,19 @@ async function main(): Promise<void> {
     if (install.ok) {
       let build = step('build', 'npm', ['run', 'build'], copy, nodeBin);
       results.push(build);
-      // A major that refuses the future.v4 opt-ins: build again without them to see what else breaks.
-      if (!build.ok && /future[\s\S]{0,200}v4|v4[\s\S]{0,200}not recognized/i.test(build.tail)) {
+      // A major that refuses configuration fields (4.0 refuses the future.v4 opt-ins that became
+      // its defaults): build again without them to see what else breaks.
+      const refused = build.ok ? [] : unrecognizedFields(build.tail);
+      if (refused.length > 0) {
         const configPath = path.join(copy, 'docusaurus.config.ts');
-        writeFileSync(configPath, withoutFutureV4(readFileSync(configPath, 'utf8')));
-        build = step('build without the future.v4 block', 'npm', ['run', 'build'], copy, nodeBin);
+        writeFileSync(configPath, withoutFields(readFileSync(configPath, 'utf8'), refused));
+        build = step(
+          `build without the refused field(s) ${refused.join(', ')}`,
+          'npm',
+          ['run', 'build'],
+          copy,
+          nodeBin,
+        );
         results.push(build);
       }
       results.push(

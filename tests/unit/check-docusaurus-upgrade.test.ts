@@ -5,7 +5,8 @@ import {
   chooseVersion,
   nodeMajorFor,
   versionsOfAll,
-  withoutFutureV4,
+  unrecognizedFields,
+  withoutFields,
 } from '../../scripts/check-docusaurus-upgrade';
 
 describe('the Docusaurus upgrade check', () => {
@@ -40,15 +41,22 @@ describe('the Docusaurus upgrade check', () => {
     );
   });
 
-  it("removes exactly the site configuration's future.v4 block for a 4.x build", () => {
+  it('reads the fields a build refused and removes exactly those lines of the configuration', () => {
+    // The words of @docusaurus/core 4.0.0-canary-6808's refusal, as the check met them.
+    const output =
+      '[ERROR] Error: These field(s) ("future.v4.removeLegacyPostBuildHeadAttribute",) are not recognized in docusaurus.config.ts.';
+    const fields = unrecognizedFields(output);
+    expect(fields).toEqual(['future.v4.removeLegacyPostBuildHeadAttribute']);
+    expect(unrecognizedFields('[SUCCESS] Generated static files')).toEqual([]);
+
     const config = readFileSync('docusaurus.config.ts', 'utf8');
-    const migrated = withoutFutureV4(config);
-    expect(migrated).not.toMatch(/\bv4:/);
-    expect(migrated).not.toContain('siteStorageNamespacing');
-    // Everything else is kept: the future block's other keys and what follows it.
-    expect(migrated).toContain('faster: env.faster');
-    expect(migrated).toContain('presets: [');
-    expect(config.length - migrated.length).toBeLessThan(1000);
-    expect(() => withoutFutureV4('export default { future: {} };')).toThrow(/no "v4: \{" block/);
+    const migrated = withoutFields(config, fields);
+    expect(migrated).not.toContain('removeLegacyPostBuildHeadAttribute');
+    expect(config.split('\n').length - migrated.split('\n').length).toBe(1);
+    // The flags the site turns off stay, for the tests to judge.
+    expect(migrated).toContain('siteStorageNamespacing: false');
+    expect(() => withoutFields(config, ['future.v4.noSuchFlag'])).toThrow(
+      /"future\.v4\.noSuchFlag" is on 0 lines/,
+    );
   });
 });
