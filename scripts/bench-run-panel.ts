@@ -41,8 +41,11 @@
  * in the page. Then the panel stopped waiting for its first render and paint before starting the
  * run a press had asked for, and zod's compiled fast path was turned off in the page (medians,
  * before -> after): chunk fetched → run done 329 -> 287 ms, chunk evaluated → run done 157 ->
- * 101 ms, Runtime.init to the status 41 -> 39 ms. What is left between the chunk's arrival and
- * its evaluation (about 186 ms) is compiling about 260 KB of script and running its modules.
+ * 101 ms, Runtime.init to the status 41 -> 39 ms. Then the shell rendered the loaded panel at
+ * once (flushSync) instead of at the scheduler's next turn, so its effect starts the run right
+ * after the chunk's evaluation: chunk fetched → run done 287 -> 204/225 ms (two runs of 10 visits),
+ * chunk evaluated → run done 101 -> 48/56 ms. What is left between the chunk's arrival and its
+ * evaluation (about 160 ms) is compiling about 260 KB of script and running its modules.
  *
  * Prints a table; asserts nothing. Run: npm run bench:run-panel (build the site first).
  * Environment: BENCH_VISITS (default 10), BENCH_CPU_RATE (default 4), CHROMIUM_PATH,
