@@ -17,6 +17,7 @@ import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import semver from 'semver';
 import { siteDir } from './bench-sites';
 import { installNode } from './node-versions';
 import { runWhenMain } from './run-when-main';
@@ -99,6 +100,32 @@ export function nodeMajorFor(engines: string, current: string): number | undefin
   const have = current.replace(/^v/, '').split('.').map(Number);
   const difference = wanted.map((part, index) => (have[index] ?? 0) - part).find((d) => d !== 0);
   return difference === undefined || difference > 0 ? undefined : wanted[0];
+}
+
+/**
+ * The packages of a lockfile that ask for a `@docusaurus/*` package in a range the tried version
+ * is outside of (a third-party plugin that still says `^2 || ^3`), with those ranges. npm then
+ * installs an older copy for them beside the new one, and two copies of Docusaurus's validation
+ * utilities cannot share their schemas, so such a plugin stops the build.
+ */
+export function docusaurusRangesMissing(
+  lockfile: { packages?: Record<string, { dependencies?: Record<string, string> }> },
+  version: string,
+): Map<string, Record<string, string>> {
+  const missing = new Map<string, Record<string, string>>();
+  for (const [location, entry] of Object.entries(lockfile.packages ?? {})) {
+    const name = location.split('node_modules/').at(-1) ?? '';
+    if (!name || name.startsWith('@docusaurus/')) continue;
+    for (const [dependency, range] of Object.entries(entry.dependencies ?? {})) {
+      if (
+        dependency.startsWith('@docusaurus/') &&
+        !semver.satisfies(version, range, { includePrerelease: true })
+      ) {
+        missing.set(name, { ...missing.get(name), [dependency]: range });
+      }
+    }
+  }
+  return missing;
 }
 
 /**
@@ -223,6 +250,47 @@ async function main(): Promise<void> {
         copy,
       );
       results.push(install);
+    }
+    // A plugin whose range stops before the tried version gets an older copy of Docusaurus's
+    // packages: report it, then install again with the tried version forced on it (npm
+    // overrides) to see what else breaks.
+    if (install.ok) {
+      const lockfile = JSON.parse(readFileSync(path.join(copy, 'package-lock.json'), 'utf8')) as {
+        packages?: Record<string, { dependencies?: Record<string, string> }>;
+      };
+      const missing = docusaurusRangesMissing(lockfile, version);
+      if (missing.size > 0) {
+        const listed = [...missing]
+          .map(
+            ([name, ranges]) =>
+              `${name} (${Object.entries(ranges)
+                .map(([d, r]) => `${d} "${r}"`)
+                .join(', ')})`,
+          )
+          .join('; ');
+        results.push({
+          step: `plugins whose @docusaurus/* ranges exclude ${version}: ${[...missing.keys()].join(', ')}`,
+          ok: false,
+          seconds: 0,
+          tail: listed,
+        });
+        const manifestPath = path.join(copy, 'package.json');
+        const copied = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
+        copied.overrides = Object.fromEntries(
+          [...missing].map(([name, ranges]) => [
+            name,
+            Object.fromEntries(Object.keys(ranges).map((dependency) => [dependency, version])),
+          ]),
+        );
+        writeFileSync(manifestPath, `${JSON.stringify(copied, null, 2)}\n`);
+        install = step(
+          `install again with those ranges overridden to ${version} --legacy-peer-deps`,
+          'npm',
+          ['install', '--no-audit', '--no-fund', '--legacy-peer-deps'],
+          copy,
+        );
+        results.push(install);
+      }
     }
     // A version that needs a newer Node.js than this one runs its steps on that major, from the
     // same cache test:node-versions uses; the need is reported as a finding of its own.

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   chooseVersion,
+  docusaurusRangesMissing,
   nodeMajorFor,
   versionsOfAll,
   unrecognizedFields,
@@ -58,5 +59,35 @@ describe('the Docusaurus upgrade check', () => {
     expect(() => withoutFields(config, ['future.v4.noSuchFlag'])).toThrow(
       /"future\.v4\.noSuchFlag" is on 0 lines/,
     );
+  });
+
+  it('names the plugins whose @docusaurus/* ranges exclude the tried version, from the lockfile', () => {
+    const lockfile = JSON.parse(readFileSync('package-lock.json', 'utf8')) as Parameters<
+      typeof docusaurusRangesMissing
+    >[0];
+    // Every package the site installs accepts the version it runs.
+    expect(docusaurusRangesMissing(lockfile, '3.10.2')).toEqual(new Map());
+    const missing = docusaurusRangesMissing(lockfile, '4.0.0-canary-6808');
+    for (const [name, ranges] of missing) {
+      expect(name.startsWith('@docusaurus/'), name).toBe(false);
+      expect(Object.keys(ranges).every((dependency) => dependency.startsWith('@docusaurus/'))).toBe(
+        true,
+      );
+    }
+    // A stand-in lockfile: only the range that excludes the version is reported.
+    expect(
+      docusaurusRangesMissing(
+        {
+          packages: {
+            'node_modules/old-plugin': {
+              dependencies: { '@docusaurus/utils': '^2 || ^3', lodash: '^4' },
+            },
+            'node_modules/new-plugin': { dependencies: { '@docusaurus/utils': '>=3' } },
+            'node_modules/@docusaurus/core': { dependencies: { '@docusaurus/utils': '3.10.2' } },
+          },
+        },
+        '4.0.0-canary-6808',
+      ),
+    ).toEqual(new Map([['old-plugin', { '@docusaurus/utils': '^2 || ^3' }]]));
   });
 });
