@@ -231,6 +231,38 @@ async function main(): Promise<void> {
   });
   const results: StepResult[] = [];
   try {
+    // A plugin whose range stops before the tried version would get an older copy of
+    // Docusaurus's packages beside the new ones: report it, and force the tried version on it
+    // (npm overrides) in the install, to see what else breaks. Read from the lockfile before the
+    // install: a second install after it re-resolved the whole tree and failed on a dist-tag.
+    const lockfile = JSON.parse(readFileSync(path.join(copy, 'package-lock.json'), 'utf8')) as {
+      packages?: Record<string, { dependencies?: Record<string, string> }>;
+    };
+    const missing = docusaurusRangesMissing(lockfile, version);
+    if (missing.size > 0) {
+      results.push({
+        step: `plugins whose @docusaurus/* ranges exclude ${version} (overridden in the install): ${[...missing.keys()].join(', ')}`,
+        ok: false,
+        seconds: 0,
+        tail: [...missing]
+          .map(
+            ([name, ranges]) =>
+              `${name}: ${Object.entries(ranges)
+                .map(([dependency, range]) => `${dependency} "${range}"`)
+                .join(', ')}`,
+          )
+          .join('\n'),
+      });
+      const manifestPath = path.join(copy, 'package.json');
+      const copied = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
+      copied.overrides = Object.fromEntries(
+        [...missing].map(([name, ranges]) => [
+          name,
+          Object.fromEntries(Object.keys(ranges).map((dependency) => [dependency, version])),
+        ]),
+      );
+      writeFileSync(manifestPath, `${JSON.stringify(copied, null, 2)}\n`);
+    }
     const installArgs = [
       'install',
       '--no-audit',
@@ -250,47 +282,6 @@ async function main(): Promise<void> {
         copy,
       );
       results.push(install);
-    }
-    // A plugin whose range stops before the tried version gets an older copy of Docusaurus's
-    // packages: report it, then install again with the tried version forced on it (npm
-    // overrides) to see what else breaks.
-    if (install.ok) {
-      const lockfile = JSON.parse(readFileSync(path.join(copy, 'package-lock.json'), 'utf8')) as {
-        packages?: Record<string, { dependencies?: Record<string, string> }>;
-      };
-      const missing = docusaurusRangesMissing(lockfile, version);
-      if (missing.size > 0) {
-        const listed = [...missing]
-          .map(
-            ([name, ranges]) =>
-              `${name} (${Object.entries(ranges)
-                .map(([d, r]) => `${d} "${r}"`)
-                .join(', ')})`,
-          )
-          .join('; ');
-        results.push({
-          step: `plugins whose @docusaurus/* ranges exclude ${version}: ${[...missing.keys()].join(', ')}`,
-          ok: false,
-          seconds: 0,
-          tail: listed,
-        });
-        const manifestPath = path.join(copy, 'package.json');
-        const copied = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
-        copied.overrides = Object.fromEntries(
-          [...missing].map(([name, ranges]) => [
-            name,
-            Object.fromEntries(Object.keys(ranges).map((dependency) => [dependency, version])),
-          ]),
-        );
-        writeFileSync(manifestPath, `${JSON.stringify(copied, null, 2)}\n`);
-        install = step(
-          `install again with those ranges overridden to ${version} --legacy-peer-deps`,
-          'npm',
-          ['install', '--no-audit', '--no-fund', '--legacy-peer-deps'],
-          copy,
-        );
-        results.push(install);
-      }
     }
     // A version that needs a newer Node.js than this one runs its steps on that major, from the
     // same cache test:node-versions uses; the need is reported as a finding of its own.
