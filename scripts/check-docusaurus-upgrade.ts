@@ -231,17 +231,15 @@ async function main(): Promise<void> {
   });
   const results: StepResult[] = [];
   try {
-    // A plugin whose range stops before the tried version would get an older copy of
-    // Docusaurus's packages beside the new ones: report it, and force the tried version on it
-    // (npm overrides) in the install, to see what else breaks. Read from the lockfile before the
-    // install: a second install after it re-resolved the whole tree and failed on a dist-tag.
+    // A plugin whose range stops before the tried version gets an older copy of Docusaurus's
+    // packages beside the new ones: a finding, read from the lockfile before the install.
     const lockfile = JSON.parse(readFileSync(path.join(copy, 'package-lock.json'), 'utf8')) as {
       packages?: Record<string, { dependencies?: Record<string, string> }>;
     };
     const missing = docusaurusRangesMissing(lockfile, version);
     if (missing.size > 0) {
       results.push({
-        step: `plugins whose @docusaurus/* ranges exclude ${version} (overridden in the install): ${[...missing.keys()].join(', ')}`,
+        step: `plugins whose @docusaurus/* ranges exclude ${version}: ${[...missing.keys()].join(', ')}`,
         ok: false,
         seconds: 0,
         tail: [...missing]
@@ -253,15 +251,6 @@ async function main(): Promise<void> {
           )
           .join('\n'),
       });
-      const manifestPath = path.join(copy, 'package.json');
-      const copied = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
-      copied.overrides = Object.fromEntries(
-        [...missing].map(([name, ranges]) => [
-          name,
-          Object.fromEntries(Object.keys(ranges).map((dependency) => [dependency, version])),
-        ]),
-      );
-      writeFileSync(manifestPath, `${JSON.stringify(copied, null, 2)}\n`);
     }
     const installArgs = [
       'install',
@@ -320,6 +309,32 @@ async function main(): Promise<void> {
           nodeBin,
         );
         results.push(build);
+      }
+      // Then force the tried version on the plugins pinned to an older one (npm overrides), and
+      // build again. Not done in the first install: overrides make npm resolve the whole tree
+      // again, which a registry without every dist-tag can refuse (this machine's lacks
+      // node-fetch@cjs, asked for by verdaccio-audit).
+      if (!build.ok && missing.size > 0) {
+        const manifestPath = path.join(copy, 'package.json');
+        const copied = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
+        copied.overrides = Object.fromEntries(
+          [...missing].map(([name, ranges]) => [
+            name,
+            Object.fromEntries(Object.keys(ranges).map((dependency) => [dependency, version])),
+          ]),
+        );
+        writeFileSync(manifestPath, `${JSON.stringify(copied, null, 2)}\n`);
+        const overridden = step(
+          `install with ${version} forced on ${[...missing.keys()].join(', ')} (npm overrides)`,
+          'npm',
+          ['install', '--no-audit', '--no-fund', '--legacy-peer-deps'],
+          copy,
+        );
+        results.push(overridden);
+        if (overridden.ok) {
+          build = step('build with the overrides', 'npm', ['run', 'build'], copy, nodeBin);
+          results.push(build);
+        }
       }
       results.push(
         step(
