@@ -48,9 +48,10 @@ export default tseslint.config(
     },
   },
   {
-    // The samples and the probe run from the root's install, which declares what they import; their own
-    // package.json only makes them modules. A scaffolded project's imports are declared by the
-    // package.json that create-weft writes for it (OTHER_DEPENDENCIES, WEFT_PACKAGES).
+    // The samples and the probe run from the root's install; their own package.json only makes
+    // them modules, so tests/unit/sample-imports-declared.test.ts holds their imports to the
+    // root's. A scaffolded project's imports are declared by the package.json that create-weft
+    // writes for it (OTHER_DEPENDENCIES, WEFT_PACKAGES).
     files: ['examples/**', 'probe/**', 'packages/create-weft/templates/**'],
     rules: { 'n/no-extraneous-import': 'off', 'n/no-extraneous-require': 'off' },
   },
