@@ -20,9 +20,14 @@ export interface CodeEditorProps {
   describedBy?: string | undefined;
 }
 
-/** The content's ARIA attributes; CodeMirror owns the element, so they go through its facet. */
+/**
+ * The content's ARIA attributes; CodeMirror owns the element, so they go through its facet. An
+ * explicit tabindex changes no tab order (the content is editable, so focusable), but lets axe see
+ * that the scrolling region around it is reached with the keyboard.
+ */
 function ariaOf(label: string, describedBy: string | undefined): Extension {
   return EditorView.contentAttributes.of({
+    tabindex: '0',
     'aria-label': label,
     ...(describedBy ? { 'aria-describedby': describedBy, 'aria-invalid': 'true' } : {}),
   });
