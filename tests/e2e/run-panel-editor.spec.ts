@@ -2,7 +2,7 @@
  * The editor of Getting started's Run panel (src/components/RunPanel/editor/), used as a reader
  * would, at 1280 and 375 px: the executor's TypeScript edited in CodeMirror with the keyboard and
  * run, a syntax error shown with its line and column and no run, Reset, the keyboard alone, axe
- * with the editor open, and no sideways scroll.
+ * with the editor open, no sideways scroll, and CodeMirror loaded only by the edit button.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -103,6 +103,30 @@ for (const viewport of VIEWPORTS) {
     });
   });
 }
+
+test('loads CodeMirror only when the edit button is pressed, not with the page or Run', async ({
+  page,
+}) => {
+  const editorScripts: string[] = [];
+  const reading: Promise<void>[] = [];
+  page.on('response', (response) => {
+    if (!response.url().endsWith('.js')) return;
+    reading.push(
+      response.text().then((text) => {
+        // CodeMirror's base theme names its scrolling element; no other script of the site does.
+        if (text.includes('.cm-scroller')) editorScripts.push(response.url());
+      }),
+    );
+  });
+  await openAndRun(page, PATH, RUN);
+  await expect(events(page).locator('li[data-kind="status"]')).toBeVisible();
+  await Promise.all(reading);
+  expect(editorScripts).toEqual([]);
+  await editButton(page).click();
+  await expect(code(page)).toBeVisible();
+  await Promise.all(reading);
+  expect(editorScripts.length).toBeGreaterThan(0);
+});
 
 test('keyboard only: Tab reaches the edit button, Enter opens the editor, Tab enters and leaves it', async ({
   page,
