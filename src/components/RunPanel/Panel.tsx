@@ -10,11 +10,11 @@ import {
   type AnswerField,
   type AnswerProblem,
   type EditablePlugin,
+  type PluginClass,
   type RunDefinition,
   type RunEvent,
   type RunInput,
   type RunSession,
-  type PluginClass,
 } from './run-support';
 import type { EditorChunk } from './editor/chunk';
 import type { SourceProblem } from './editor/load-plugin-source';
@@ -317,11 +317,8 @@ export default function Panel({
     }
     setCodeProblem(problem);
     if (found.length > 0 || problem) {
-      const messages = [
-        ...(problem ? [problem.message] : []),
-        ...found.map((each) => each.message),
-      ];
-      onAnnounce(`Not run. ${messages.join(' ')}`);
+      const answers = found.map((each) => each.message).join('. ');
+      onAnnounce(`Not run. ${[problem?.message, answers].filter(Boolean).join(' ')}`);
       return;
     }
     const seen: RunEvent[] = [];
