@@ -20,6 +20,20 @@ import { assertBuildExists, buildDir } from './support/build-output';
 /** The issue's ceiling for what a panel's press loads, with the core, gzipped. */
 const PANEL_GZIP_BUDGET = 150_000;
 
+/**
+ * The ceiling for the editor's chunks, gzipped. They weighed 196 KB when the editor was added
+ * (CodeMirror's view, state and TypeScript grammar about 135 KB, sucrase about 47 KB); the margin
+ * lets a minor upgrade in, not another library. Only the editor button loads them.
+ */
+const EDITOR_GZIP_BUDGET = 220_000;
+
+/**
+ * Strings only the editor's libraries hold: CodeMirror's base theme's class of its scrolling
+ * element, and an option name sucrase validates. Each must be in the editor's chunks and nowhere
+ * a page or a Run press loads.
+ */
+const EDITOR_MARKERS = ['.cm-scroller', 'enableLegacyBabel5ModuleInterop'];
+
 /** Each example's plugin description, as its file under examples/ declares it. */
 const EXAMPLES = {
   'getting-started': 'Answers messages sent over HTTP.',
@@ -129,6 +143,52 @@ describe('the Run panels', () => {
       expect(first.filter((file) => panels.has(file))).toEqual([]);
       // The hint compiles a whole file eagerly: no script of a first load may carry it.
       expect(first.filter((file) => read(file).startsWith(COMPILE_HINT))).toEqual([]);
+    },
+  );
+});
+
+describe('the Run panel editor', () => {
+  /** The chunks holding CodeMirror or sucrase. */
+  function editorChunks(): string[] {
+    const files = chunkFiles().filter((file) =>
+      EDITOR_MARKERS.some((marker) => read(file).includes(marker)),
+    );
+    for (const marker of EDITOR_MARKERS) {
+      expect(files.some((file) => read(file).includes(marker)), marker).toBe(true);
+    }
+    return files;
+  }
+
+  it('is in chunks of its own, of at most 220 KB gzipped, without a second copy of the core', () => {
+    const files = editorChunks();
+    const gzip = files.reduce((sum, file) => sum + gzipSync(read(file), { level: 9 }).length, 0);
+    console.info(
+      `Run panel editor: ${files.join(' ')}: ${gzip} bytes gzipped, budget ${EDITOR_GZIP_BUDGET}`,
+    );
+    expect(gzip).toBeLessThanOrEqual(EDITOR_GZIP_BUDGET);
+    // The edited plugin must extend the Plugin class of the core the run already loaded.
+    for (const file of files) expect(read(file), file).not.toContain('route triggers are not served');
+  });
+
+  it.each(Object.keys(EXAMPLES) as (keyof typeof EXAMPLES)[])(
+    '%s: a Run press does not load it',
+    (example) => {
+      const editor = new Set(editorChunks());
+      expect(panelChunks(example).filter((file) => editor.has(file))).toEqual([]);
+    },
+  );
+
+  it.each([...new Set([...FIRST_LOAD_PAGES, ...PANEL_PAGES])])(
+    '%s does not load it before it works',
+    (route) => {
+      const editor = new Set(editorChunks());
+      const first = [
+        ...firstLoad(buildDir, route).scripts.map((script) => path.basename(script.file)),
+        ...routeChunks(path.resolve(buildDir, '..'), buildDir, route).components.map((chunk) =>
+          path.basename(chunk.file),
+        ),
+      ];
+      expect(first.filter((file) => editor.has(file))).toEqual([]);
     },
   );
 });

@@ -2,8 +2,11 @@
  * The Run panel of Getting started, used as a reader would: it runs the getting-started agent
  * in the page (the example's plugin and scripted model, in-memory memory), at 1280 and 375 px,
  * with an edited message, a bad model answer, the failing preset, the keyboard alone, axe, no
- * request leaving the site, a press made right after load, and offline from the precache.
+ * request leaving the site, a press made right after load, and offline from the precache (with the
+ * plugin edited in the panel's editor).
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { waitForHydration } from './support/shell';
@@ -198,6 +201,18 @@ test('runs offline once the offline mode has precached the site', async ({ page 
     await expect(page.request.get(server.url)).rejects.toThrow();
     await runButton(page).click();
     await expect(liveRegion(page)).toContainText(`Reply: ${REPLY}`);
+    // The editor's chunks are precached with every other script, so it opens and runs offline too.
+    await page.getByRole('button', { name: 'Edit the executor’s TypeScript' }).click();
+    await page.getByRole('textbox', { name: "TypeScript of the example's plugin" }).click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.insertText(
+      readFileSync(
+        path.resolve(__dirname, '../../examples/getting-started/assistant-plugin.ts'),
+        'utf8',
+      ).replace('message: text }', 'message: `Offline: ${text}` }'),
+    );
+    await runButton(page).click();
+    await expect(liveRegion(page)).toContainText(`Reply: Offline: ${REPLY}`);
   } finally {
     await server.stop().catch(() => undefined);
     copy.remove();

@@ -9,11 +9,15 @@ import {
   checkAnswers,
   type AnswerField,
   type AnswerProblem,
+  type EditablePlugin,
+  type PluginClass,
   type RunDefinition,
   type RunEvent,
   type RunInput,
   type RunSession,
 } from './run-support';
+import type { EditorChunk } from './editor/chunk';
+import type { SourceProblem } from './editor/load-plugin-source';
 
 /**
  * Marks read by `npm run bench:run-panel`: when this chunk has loaded, and when each run ends
@@ -54,6 +58,8 @@ const PANEL_CSS = `
 .weft-run-events{margin:.5rem 0 0;padding-left:1.25rem}
 .weft-run-event{margin:.375rem 0;overflow-wrap:anywhere}
 .weft-run-time{font-family:var(--ifm-font-family-monospace);font-size:.8125rem}
+.weft-run-code-note{margin:.25rem 0}
+.weft-run-code-editor{max-width:100%}
 .weft-run-pre{margin:.25rem 0;padding:.375rem .5rem;max-height:12rem;overflow:auto;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.8125rem}
 `;
 
@@ -230,6 +236,45 @@ function AnswerEditor(props: {
   );
 }
 
+/**
+ * The button that opens the example's plugin in an editor, and the editor once open. The editor's
+ * chunk (CodeMirror, sucrase) loads on the first press, never with the page or with Run.
+ */
+function EditorToggle(props: {
+  editable: EditablePlugin;
+  editor: EditorChunk | undefined;
+  open: boolean;
+  code: string | undefined;
+  problem: SourceProblem | undefined;
+  onToggle: () => void;
+  onChange: (code: string) => void;
+}): ReactNode {
+  const { editable, editor, open, code } = props;
+  return (
+    <div className="weft-run-field">
+      <p className="weft-run-code-note">
+        <button
+          type="button"
+          className="button button--secondary button--sm"
+          aria-expanded={open}
+          onClick={props.onToggle}
+        >
+          Edit the executor’s TypeScript
+        </button>
+      </p>
+      {open && editor && code !== undefined ? (
+        <editor.PluginEditor
+          file={editable.file}
+          text={code}
+          original={editor.source}
+          problem={props.problem}
+          onChange={props.onChange}
+        />
+      ) : null}
+    </div>
+  );
+}
+
 export default function Panel({
   definition,
   initialPreset,
@@ -243,6 +288,10 @@ export default function Panel({
   const [problems, setProblems] = useState<AnswerProblem[]>([]);
   const [events, setEvents] = useState<RunEvent[]>([]);
   const session = useRef<RunSession | undefined>(undefined);
+  const [editor, setEditor] = useState<EditorChunk>();
+  const [editorOpen, setEditorOpen] = useState(false);
+  const [code, setCode] = useState<string>();
+  const [codeProblem, setCodeProblem] = useState<SourceProblem>();
   const started = useRef(0);
 
   // A run starts when the shell's press count grows; the run reads the inputs of that moment.
@@ -252,8 +301,24 @@ export default function Panel({
       ...checkAnswers(definition.answerFields, current),
     ];
     setProblems(found);
-    if (found.length > 0) {
-      onAnnounce(`Not run. ${found.map((problem) => problem.message).join('. ')}`);
+    // The reader's code runs only while the editor shows it; the file's own class needs no load.
+    let plugin: PluginClass | undefined;
+    let problem: SourceProblem | undefined;
+    if (
+      definition.editable &&
+      editor &&
+      editorOpen &&
+      code !== undefined &&
+      code !== editor.source
+    ) {
+      const loaded = editor.loadEditedPlugin(code, definition.editable.exportName);
+      if (loaded.ok) plugin = loaded.plugin;
+      else problem = loaded.problem;
+    }
+    setCodeProblem(problem);
+    if (found.length > 0 || problem) {
+      const answers = found.map((each) => each.message).join('. ');
+      onAnnounce(`Not run. ${[problem?.message, answers].filter(Boolean).join(' ')}`);
       return;
     }
     const seen: RunEvent[] = [];
@@ -268,6 +333,7 @@ export default function Panel({
           setEvents([...seen]);
         },
         session.current,
+        plugin,
       )
       .then(
         (task) => {
@@ -315,6 +381,29 @@ export default function Panel({
   if (!input || !presetInputs) return null;
 
   const problemOf = (field: string) => problems.find((problem) => problem.field === field);
+
+  function toggleEditor(): void {
+    const { editable } = definition;
+    if (!editable) return;
+    if (editorOpen) {
+      setEditorOpen(false);
+      return;
+    }
+    setEditorOpen(true);
+    if (editor) return;
+    onAnnounce('Loading the editor…');
+    editable.load().then(
+      (chunk) => {
+        setEditor(chunk);
+        setCode((current) => current ?? chunk.source);
+        onAnnounce(`The editor shows ${editable.file}. Run runs your edits while it is open.`);
+      },
+      () => {
+        setEditorOpen(false);
+        onAnnounce('The editor could not be loaded. Reload the page to try again.');
+      },
+    );
+  }
   const update = (change: Partial<RunInput>) => setInput({ ...input, ...change });
 
   return (
@@ -376,6 +465,20 @@ export default function Panel({
           />
         ))}
       </details>
+      {definition.editable ? (
+        <EditorToggle
+          editable={definition.editable}
+          editor={editor}
+          open={editorOpen}
+          code={code}
+          problem={codeProblem}
+          onToggle={toggleEditor}
+          onChange={(text) => {
+            setCode(text);
+            setCodeProblem(undefined);
+          }}
+        />
+      ) : null}
       {events.length > 0 ? (
         <ol className="weft-run-events" aria-label="What happened in the run">
           {events.map((event, index) => (

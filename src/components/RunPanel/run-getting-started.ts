@@ -1,8 +1,9 @@
 /**
  * The run of Getting started's panel: the plugin and the scripted model are the files the page
  * shows and its tests run (examples/getting-started/), with the in-memory memory provider. Only
- * the answers the reader edited replace the script's own. The task is dispatched as the plugin's
- * route handler dispatches it (a page serves no routes).
+ * the answers the reader edited replace the script's own, and the class the reader edited in the
+ * panel's editor replaces the file's. The task is dispatched as the plugin's route handler
+ * dispatches it (a page serves no routes).
  */
 import { spaceId } from '@weft/core';
 
@@ -42,11 +43,16 @@ export const definition: RunDefinition = {
       preset,
     };
   },
-  async run(input, onEvent) {
+  editable: {
+    file: 'examples/getting-started/assistant-plugin.ts',
+    exportName: 'AssistantPlugin',
+    load: () => import('./editor/load/getting-started'),
+  },
+  async run(input, onEvent, _session, plugin = AssistantPlugin) {
     const [exampleCapability] = createScriptedModel().capabilities;
     if (!exampleCapability) throw new Error('run panel: the scripted model offers no capability');
     return observedRun({
-      plugins: [new AssistantPlugin()],
+      plugins: [new plugin()],
       async answer(_provider, messages, request) {
         if (request.purpose === 'plan') return input.answers.plan ?? '';
         if (request.purpose === 'review') return input.answers.review ?? '';

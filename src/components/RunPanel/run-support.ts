@@ -21,6 +21,7 @@ import {
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
 import { config as configureZod, type ZodType } from 'zod';
+import type { EditorChunk } from './editor/chunk';
 
 // A page parses each schema a handful of times: zod's compiled fast path (built with
 // `new Function` on a schema's first parse) costs more to build than those parses gain.
@@ -103,6 +104,25 @@ export interface RunSession {
   memory: ObservedMemory;
 }
 
+/** A class whose instances are the example's plugin, such as the reader's edited one. */
+export type PluginClass = new () => Plugin;
+
+/**
+ * The example's plugin file, offered for editing in the panel: the editor shows the file the page
+ * shows, and Run runs the reader's edited class in place of the file's own.
+ */
+export interface EditablePlugin {
+  /** The file's path, as the page's code block titles it. */
+  file: string;
+  /** The file's export the run uses, such as `AssistantPlugin`: a string, since builds shorten class names. */
+  exportName: string;
+  /**
+   * Loads the editor with the file's text (./editor/load/<example>.ts): a dynamic import of its
+   * own, so neither a page nor a Run press loads the editor.
+   */
+  load(): Promise<EditorChunk>;
+}
+
 /** An example's run, as its panel drives it. */
 export interface RunDefinition {
   /** The example's id, as the shell's `example` prop names it. */
@@ -124,10 +144,17 @@ export interface RunDefinition {
   initialInput(preset: string): Promise<RunInput>;
   /** Keeps memories from one run to the next when present (a conversation). */
   newSession?(): RunSession;
+  /** The plugin the reader may edit; without it the panel offers no editor. */
+  editable?: EditablePlugin;
+  /**
+   * Runs the task. `plugin`, given only with `editable`, is the reader's edited class, run in
+   * place of the file's `editable.exportName`.
+   */
   run(
     input: RunInput,
     onEvent: (event: RunEvent) => void,
     session?: RunSession,
+    plugin?: PluginClass,
   ): Promise<AgentTask>;
 }
 

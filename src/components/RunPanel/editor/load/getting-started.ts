@@ -1,0 +1,3 @@
+// What Getting started's editor button loads: the editor, and the plugin file the page shows.
+export { PluginEditor, loadEditedPlugin } from '../chunk';
+export { default as source } from '!!raw-loader!@site/examples/getting-started/assistant-plugin.ts';

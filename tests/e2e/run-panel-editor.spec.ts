@@ -1,0 +1,152 @@
+/**
+ * The editor of Getting started's Run panel (src/components/RunPanel/editor/), used as a reader
+ * would, at 1280 and 375 px: the executor's TypeScript edited in CodeMirror with the keyboard and
+ * run, a syntax error shown with its line and column and no run, Reset, the keyboard alone, axe
+ * with the editor open, no sideways scroll, and CodeMirror loaded only by the edit button.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import {
+  VIEWPORTS,
+  events,
+  liveRegion,
+  openAndRun,
+  panelViolations,
+  runButton,
+  sidewaysOverflow,
+} from './support/run-panel';
+
+const PATH = '/docs/getting-started/';
+const RUN = /^Run the getting-started/;
+const REPLY = 'You said "Hello, agent!". Your Weft agent is listening.';
+const FILE = 'examples/getting-started/assistant-plugin.ts';
+const source = readFileSync(path.resolve(__dirname, '../..', FILE), 'utf8');
+
+const editButton = (page: Page) =>
+  page.getByRole('button', { name: 'Edit the executor’s TypeScript' });
+const code = (page: Page) =>
+  page.getByRole('textbox', { name: "TypeScript of the example's plugin" });
+const status = (page: Page) => events(page).locator('li[data-kind="status"]');
+
+/** The file with one piece replaced; fails when the piece is not in it. */
+function edited(from: string, to: string): string {
+  expect(source).toContain(from);
+  return source.replace(from, to);
+}
+
+/** Replaces the editor's text as a reader pasting would: focus, select all, insert. */
+async function replaceCode(page: Page, text: string): Promise<void> {
+  await code(page).click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText(text);
+}
+
+async function openEditor(page: Page): Promise<void> {
+  await openAndRun(page, PATH, RUN);
+  await editButton(page).click();
+  await expect(code(page)).toContainText('export class AssistantPlugin extends Plugin');
+}
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`at ${viewport.label}`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    test('runs the executor as the reader edited it, then the file again after Reset', async ({
+      page,
+    }) => {
+      await openEditor(page);
+      await replaceCode(page, edited('message: text }', 'message: `Edited: ${text}` }'));
+      await runButton(page, RUN).click();
+      await expect(liveRegion(page)).toContainText(`Reply: Edited: ${REPLY}`);
+      await expect(status(page)).toContainText(`reply “Edited: ${REPLY}”`);
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+
+      await page.getByRole('button', { name: 'Reset' }).click();
+      await expect(code(page)).toContainText('message: text }');
+      await expect(code(page)).not.toContainText('Edited: ');
+      await runButton(page, RUN).click();
+      await expect(liveRegion(page)).toHaveText(`Task completed after 8 events. Reply: ${REPLY}`);
+    });
+
+    test('a syntax error is shown under the editor with its line and column, and nothing runs', async ({
+      page,
+    }) => {
+      await openEditor(page);
+      await replaceCode(page, edited("readonly id = 'assistant';", 'readonly id = ;'));
+      await runButton(page, RUN).click();
+      await expect(code(page)).toHaveAttribute('aria-invalid', 'true');
+      await expect(code(page)).toHaveAccessibleDescription(/^Line 8, column 17: Unexpected token/);
+      await expect(liveRegion(page)).toHaveText(/^Not run\. Line 8, column 17: /);
+      // The list still shows the run from before the edit.
+      await expect(status(page)).toContainText(`reply “${REPLY}”`);
+      await replaceCode(page, `import { readFileSync } from 'fs';\n${source}`);
+      await runButton(page, RUN).click();
+      await expect(code(page)).toHaveAccessibleDescription(
+        'The code imports "fs"; in the page it can import only "@weft/core".',
+      );
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    });
+
+    test('axe finds nothing with the editor open, and long lines scroll inside it', async ({
+      page,
+    }) => {
+      test.slow();
+      await openEditor(page);
+      await replaceCode(page, `// ${'a long comment '.repeat(20)}\n${source}`);
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      const scroller = page.locator('[data-run-panel] .cm-scroller');
+      expect(await scroller.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(
+        true,
+      );
+      expect(await panelViolations(page)).toEqual([]);
+    });
+  });
+}
+
+test('loads CodeMirror only when the edit button is pressed, not with the page or Run', async ({
+  page,
+}) => {
+  const editorScripts: string[] = [];
+  const reading: Promise<void>[] = [];
+  page.on('response', (response) => {
+    if (!response.url().endsWith('.js')) return;
+    reading.push(
+      response.text().then((text) => {
+        // CodeMirror's base theme names its scrolling element; no other script of the site does.
+        if (text.includes('.cm-scroller')) editorScripts.push(response.url());
+      }),
+    );
+  });
+  await openAndRun(page, PATH, RUN);
+  await expect(events(page).locator('li[data-kind="status"]')).toBeVisible();
+  await Promise.all(reading);
+  expect(editorScripts).toEqual([]);
+  await editButton(page).click();
+  await expect(code(page)).toBeVisible();
+  await Promise.all(reading);
+  expect(editorScripts.length).toBeGreaterThan(0);
+});
+
+test('keyboard only: Tab reaches the edit button, Enter opens the editor, Tab enters and leaves it', async ({
+  page,
+}) => {
+  await openAndRun(page, PATH, RUN);
+  await runButton(page, RUN).focus();
+  // The message's details, then the edit button.
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(editButton(page)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(editButton(page)).toHaveAttribute('aria-expanded', 'true');
+  await expect(code(page)).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(code(page)).toBeFocused();
+  await page.keyboard.press('ControlOrMeta+End');
+  await page.keyboard.type('\n// typed');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Reset' })).toBeFocused();
+  await expect(code(page)).toContainText('// typed');
+  // Tab moved the focus and typed no tab character.
+  expect(await code(page).evaluate((element) => element.textContent?.includes('\t'))).toBe(false);
+});
