@@ -1,8 +1,9 @@
 /**
- * The editor of Getting started's Run panel (src/components/RunPanel/editor/), used as a reader
- * would, at 1280 and 375 px: the executor's TypeScript edited in CodeMirror with the keyboard and
- * run, a syntax error shown with its line and column and no run, Reset, the keyboard alone, axe
- * with the editor open, no sideways scroll, and CodeMirror loaded only by the edit button.
+ * The editor of the Run panels of Getting started and Executors (src/components/RunPanel/editor/),
+ * used as a reader would, at 1280 and 375 px: the executor's TypeScript edited in CodeMirror with
+ * the keyboard and run, a syntax error shown with its line and column and no run, Reset, the
+ * keyboard alone, axe with the editor open, no sideways scroll, and CodeMirror loaded only by the
+ * edit button.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,7 +22,9 @@ const PATH = '/docs/getting-started/';
 const RUN = /^Run the getting-started/;
 const REPLY = 'You said "Hello, agent!". Your Weft agent is listening.';
 const FILE = 'examples/getting-started/assistant-plugin.ts';
-const source = readFileSync(path.resolve(__dirname, '../..', FILE), 'utf8');
+const readExample = (file: string) => readFileSync(path.resolve(__dirname, '../..', file), 'utf8');
+const source = readExample(FILE);
+const CALENDAR = readExample('examples/building-plugins/executors/calendar-plugin.ts');
 
 const editButton = (page: Page) =>
   page.getByRole('button', { name: 'Edit the executor’s TypeScript' });
@@ -30,9 +33,9 @@ const code = (page: Page) =>
 const status = (page: Page) => events(page).locator('li[data-kind="status"]');
 
 /** The file with one piece replaced; fails when the piece is not in it. */
-function edited(from: string, to: string): string {
-  expect(source).toContain(from);
-  return source.replace(from, to);
+function edited(from: string, to: string, text = source): string {
+  expect(text).toContain(from);
+  return text.replace(from, to);
 }
 
 /** Replaces the editor's text as a reader pasting would: focus, select all, insert. */
@@ -86,6 +89,35 @@ for (const viewport of VIEWPORTS) {
         'The code imports "fs"; in the page it can import only "@weft/core".',
       );
       expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    });
+
+    test('Executors: the calendar edited to start the day at 11:00 books 11:00, zod and all', async ({
+      page,
+    }) => {
+      const button = /^Run the calendar agent/;
+      await openAndRun(page, '/docs/building-plugins/executors/', button);
+      await expect(liveRegion(page)).toContainText(
+        'Reply: Booked "Release planning" on 2025-03-04 at 10:30',
+      );
+      await editButton(page).click();
+      await expect(code(page)).toContainText('export class CalendarPlugin extends Plugin');
+      await replaceCode(
+        page,
+        edited('const DAY_START = 9 * 60;', 'const DAY_START = 11 * 60;', CALENDAR),
+      );
+      await runButton(page, button).click();
+      await expect(liveRegion(page)).toContainText(
+        'Reply: Booked "Release planning" on 2025-03-04 at 11:00',
+      );
+      await expect(events(page).locator('li[data-kind="step"]').first()).toContainText(
+        'result: Free at 11:00 on 2025-03-04',
+      );
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+      await replaceCode(page, `import { readFileSync } from 'fs';\n${CALENDAR}`);
+      await runButton(page, button).click();
+      await expect(code(page)).toHaveAccessibleDescription(
+        'The code imports "fs"; in the page it can import only "@weft/core", "zod".',
+      );
     });
 
     test('axe finds nothing with the editor open, and long lines scroll inside it', async ({

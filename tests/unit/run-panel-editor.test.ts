@@ -1,42 +1,53 @@
 /**
  * The loader behind the Run panel's editor (src/components/RunPanel/editor/load-plugin-source.ts),
- * on the file Getting started shows: the reader's TypeScript is transpiled, evaluated with only
- * `@weft/core` to import, and run through the getting-started run in place of the file's class.
+ * on the files Getting started and Executors show: the reader's TypeScript is transpiled,
+ * evaluated with only `@weft/core` (and, for the calendar, zod) to import, and run through the
+ * example's run in place of the file's class.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import * as core from '@weft/core';
 import { describe, expect, it } from 'vitest';
-import { loadPluginSource } from '../../src/components/RunPanel/editor/load-plugin-source';
+import * as zod from 'zod';
+import { editedPluginLoader } from '../../src/components/RunPanel/editor/edited-plugin-loader';
+import { definition as executors } from '../../src/components/RunPanel/run-executors';
 import { definition as gettingStarted } from '../../src/components/RunPanel/run-getting-started';
-import type { PluginClass, RunEvent } from '../../src/components/RunPanel/run-support';
+import {
+  checkAnswers,
+  type PluginClass,
+  type RunDefinition,
+  type RunEvent,
+} from '../../src/components/RunPanel/run-support';
 
 const FILE = 'examples/getting-started/assistant-plugin.ts';
-const source = readFileSync(path.join(import.meta.dirname, '../..', FILE), 'utf8');
+const readExample = (file: string) =>
+  readFileSync(path.join(import.meta.dirname, '../..', file), 'utf8');
+const source = readExample(FILE);
 const REPLY = 'You said "Hello, agent!". Your Weft agent is listening.';
 
-const load = (text: string) =>
-  loadPluginSource(text, {
-    exportName: gettingStarted.editable?.exportName ?? '',
-    modules: { '@weft/core': core },
-    base: core.Plugin,
-  });
+const loadGettingStarted = editedPluginLoader();
+const load = (text: string) => loadGettingStarted(text, gettingStarted.editable?.exportName ?? '');
 
-/** The source with one piece of it replaced, failing when the piece is not there. */
-function edit(from: string, to: string): string {
-  expect(source).toContain(from);
-  return source.replace(from, to);
+/** The text with one piece of it replaced, failing when the piece is not there. */
+function replaced(text: string, from: string, to: string): string {
+  expect(text).toContain(from);
+  return text.replace(from, to);
 }
+const edit = (from: string, to: string) => replaced(source, from, to);
 
-async function runWith(plugin: PluginClass | undefined) {
+async function runOf(
+  definition: RunDefinition,
+  plugin: PluginClass | undefined,
+  preset = 'example',
+) {
   const events: RunEvent[] = [];
-  const input = await gettingStarted.initialInput('example');
-  const task = await gettingStarted.run(input, (event) => events.push(event), undefined, plugin);
-  return { task, last: events.at(-1) };
+  const input = await definition.initialInput(preset);
+  const task = await definition.run(input, (event) => events.push(event), undefined, plugin);
+  return { task, events, last: events.at(-1) };
 }
+const runWith = (plugin: PluginClass | undefined) => runOf(gettingStarted, plugin);
 
-function loaded(text: string): PluginClass {
-  const result = load(text);
+function loaded(text: string, loader = load): PluginClass {
+  const result = loader(text);
   if (!result.ok) throw new Error(`expected the source to load: ${result.problem.message}`);
   return result.plugin;
 }
@@ -117,5 +128,63 @@ describe('the Run panel editor: the getting-started plugin as the reader edits i
       ok: false,
       problem: { kind: 'not-a-plugin' },
     });
+  });
+});
+
+describe('the Run panel editor: the calendar plugin of Executors as the reader edits it', () => {
+  const CALENDAR = 'examples/building-plugins/executors/calendar-plugin.ts';
+  const calendar = readExample(CALENDAR);
+  // The modules ./editor/load/executors.ts gives the loader: the file imports zod.
+  const loadExecutors = editedPluginLoader({ zod });
+  const loadCalendar = (text: string) => loadExecutors(text, executors.editable?.exportName ?? '');
+
+  it('offers the file the Executors page shows, under its class name', () => {
+    expect(executors.editable).toMatchObject({ file: CALENDAR, exportName: 'CalendarPlugin' });
+  });
+
+  it('runs the unchanged source, zod import and all, and books 10:30', async () => {
+    const { task, last } = await runOf(executors, loaded(calendar, loadCalendar));
+    expect(task.status).toBe('completed');
+    expect(last).toMatchObject({ reply: 'Booked "Release planning" on 2025-03-04 at 10:30' });
+  });
+
+  it("runs a day edited to start at 11:00, which books 11:00, with the preset's bookings", async () => {
+    const plugin = loaded(
+      replaced(calendar, 'const DAY_START = 9 * 60;', 'const DAY_START = 11 * 60;'),
+      loadCalendar,
+    );
+    const { events, last } = await runOf(executors, plugin);
+    expect(events.find((event) => event.kind === 'step')).toMatchObject({
+      action: 'find-slot',
+      text: 'Free at 11:00 on 2025-03-04',
+    });
+    expect(last).toMatchObject({ reply: 'Booked "Release planning" on 2025-03-04 at 11:00' });
+    // The failing preset's offsite still fills the edited day: the run passed its bookings.
+    expect((await runOf(executors, plugin, executors.failingPreset)).task.status).toBe('failed');
+  });
+
+  it("checks the slot answer against the file's SlotRequest, not an edited one", async () => {
+    const input = await executors.initialInput('example');
+    const longMeeting = {
+      ...input,
+      answers: {
+        ...input.answers,
+        slot: '{"date": "2025-03-04", "minutes": 600, "title": "Offsite"}',
+      },
+    };
+    expect(checkAnswers(executors.answerFields, longMeeting)).toMatchObject([{ field: 'slot' }]);
+  });
+
+  it('refuses an import of another module, naming the two it allows', () => {
+    const result = loadCalendar(`import { readFileSync } from 'fs';\n${calendar}`);
+    expect(result).toMatchObject({
+      ok: false,
+      problem: { kind: 'unknown-import', specifier: 'fs' },
+    });
+    if (!result.ok) {
+      expect(result.problem.message).toBe(
+        'The code imports "fs"; in the page it can import only "@weft/core", "zod".',
+      );
+    }
   });
 });

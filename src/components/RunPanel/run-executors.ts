@@ -4,7 +4,8 @@
  * (examples/building-plugins/executors/calendar-plugin.ts), with scripted answers like its test's
  * and the in-memory memory provider. The runtime keeps its default review policy, so the model
  * reviews the plan after `find-slot` and after any failed step. The failing preset fills the day,
- * so `find-slot` returns an error and the review decides what happens to `book`.
+ * so `find-slot` returns an error and the review decides what happens to `book`. The class the
+ * reader edited in the panel's editor replaces the file's.
  */
 import {
   SlotRequest,
@@ -74,12 +75,20 @@ export const definition: RunDefinition = {
       preset,
     };
   },
-  run(input, onEvent) {
+  editable: {
+    file: 'examples/building-plugins/executors/calendar-plugin.ts',
+    exportName: 'CalendarPlugin',
+    load: () => import('./editor/load/executors'),
+  },
+  run(input, onEvent, _session, plugin) {
+    // The loader checked that an edited class extends Plugin, not that it kept the file's
+    // constructor: one that no longer takes the bookings fails the run with its own error.
+    const Calendar = (plugin as typeof CalendarPlugin | undefined) ?? CalendarPlugin;
     const bookings = (BOOKINGS[input.preset] ?? BOOKINGS.example ?? []).map((booking) => ({
       ...booking,
     }));
     return observedRun({
-      plugins: [new CalendarPlugin(bookings)],
+      plugins: [new Calendar(bookings)],
       answer(_provider, _messages, request) {
         if (request.purpose === 'plan') return input.answers.plan ?? '';
         if (request.purpose === 'review') return input.answers.review ?? '';

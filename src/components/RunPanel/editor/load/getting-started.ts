@@ -1,3 +1,6 @@
 // What Getting started's editor button loads: the editor, and the plugin file the page shows.
-export { PluginEditor, loadEditedPlugin } from '../chunk';
+import { editedPluginLoader } from '../chunk';
+
+export { PluginEditor } from '../chunk';
 export { default as source } from '!!raw-loader!@site/examples/getting-started/assistant-plugin.ts';
+export const loadEditedPlugin = editedPluginLoader();
