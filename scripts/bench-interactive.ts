@@ -106,6 +106,13 @@ function cpuRates(): number[] {
   return rates;
 }
 
+/**
+ * tsx compiles this script with esbuild's keepNames, which wraps functions declared inside the
+ * callbacks given to page.evaluate in calls to its `__name` helper; the page has no such helper.
+ * Defined as the identity in every page, as the browser tests' own transform needs none.
+ */
+const NAME_HELPER = 'globalThis.__name = (target) => target;';
+
 /** Marks `weft:hydrated` when Docusaurus flags the page as hydrated (same on both sites). */
 const MARK_HYDRATION = `(() => {
   const observer = new MutationObserver(() => {
@@ -150,6 +157,7 @@ async function visit(
     const page = await context.newPage();
     page.setDefaultTimeout(PAGE_DEADLINE_MS);
     page.setDefaultNavigationTimeout(PAGE_DEADLINE_MS);
+    await page.addInitScript(NAME_HELPER);
     await page.addInitScript(MARK_HYDRATION);
     if (rate > 1) {
       const cdp = await context.newCDPSession(page);
