@@ -101,12 +101,6 @@ const beforeDefaultRemarkPlugins = [
  * `npm run build && npm run serve` shows the production site with all of them.
  */
 const productionOnly = <T>(...plugins: T[]): T[] => (env.devServer ? [] : plugins);
-/**
- * Plugins for `docusaurus start` only: lazy compilation of each page's modules (the dev server
- * compiles a page when the browser first asks for it; LAZY_COMPILATION=false turns it off).
- */
-const devServerOnly = <T>(...plugins: T[]): T[] =>
-  env.devServer && env.lazyCompilation ? plugins : [];
 /** Plugins that only the API pages need (TypeDoc), left out with them (see `apiLeftOut`). */
 const withApiPages = <T>(...plugins: T[]): T[] => (apiLeftOut ? [] : plugins);
 
@@ -220,7 +214,6 @@ const config = {
     './src/plugins/prism-token-css/index.ts',
     './src/plugins/type-hovers-report/index.ts',
     ...productionOnly('./src/plugins/bundle-stats/index.ts'),
-    ...devServerOnly('./src/plugins/dev-lazy-compilation/index.ts'),
     ...withApiPages([
       './src/plugins/api-reference/index.ts',
       {

@@ -1,9 +1,8 @@
 /**
  * The API reference under `npm start`: left out unless `DEV_API_PAGES=true`.
  *
- * Its generated pages are about two thirds of the site's Markdown pages, and the dev server reads
- * every page and keeps a module for each before it serves the first one (and compiles each too
- * when lazy compilation is off), so leaving them out shortens each start
+ * Its generated pages are about two thirds of the site's Markdown pages, and the dev server
+ * compiles every page before it serves the first one, so leaving them out shortens each start
  * (measured with `npm run bench:dev`; see "What `npm start` leaves out" in the contributing
  * guide). The API docs instance then serves one stand-in page at /api/, written here, which says
  * why the pages are missing and how to get them; a link into /api/ from a guide lands on the

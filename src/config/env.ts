@@ -10,9 +10,6 @@
  * - `DEV_API_PAGES=true` serves the API reference's generated pages under `docusaurus start`,
  *   which otherwise shows a one-page stand-in at /api/ (src/config/api-in-dev.ts). A build
  *   always has them; the flag changes nothing there.
- * - `LAZY_COMPILATION=false` makes `docusaurus start` compile every page before it serves the
- *   first one, as Docusaurus does by default (src/plugins/dev-lazy-compilation), to compare
- *   start times or rule lazy compilation out when debugging. A build never compiles lazily.
  */
 
 export interface SiteEnv {
@@ -24,8 +21,6 @@ export interface SiteEnv {
   devServer: boolean;
   /** Under `docusaurus start`, serve the generated API pages instead of a stand-in. */
   devApiPages: boolean;
-  /** Under `docusaurus start`, compile each page's modules when the browser first asks for them. */
-  lazyCompilation: boolean;
 }
 
 function readBoolean(env: NodeJS.ProcessEnv, name: string, defaultValue: boolean): boolean {
@@ -54,6 +49,5 @@ export function parseSiteEnv(
     faster: readBoolean(env, 'FASTER', true),
     devServer: argv.slice(2).includes('start'),
     devApiPages: readBoolean(env, 'DEV_API_PAGES', false),
-    lazyCompilation: readBoolean(env, 'LAZY_COMPILATION', true),
   };
 }

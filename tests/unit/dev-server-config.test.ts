@@ -19,9 +19,6 @@ import { parseSiteEnv } from '../../src/config/env';
 const siteDir = path.resolve(__dirname, '../..');
 const API_REFERENCE_PLUGIN = './src/plugins/api-reference/index.ts';
 
-/** Plugins `npm start` loads and a build does not: lazy compilation (LAZY_COMPILATION). */
-const DEV_SERVER_ONLY = ['./src/plugins/dev-lazy-compilation/index.ts'];
-
 const PRODUCTION_ONLY = [
   './src/plugins/bundle-stats/index.ts',
   './src/plugins/markdown-copies/index.ts',
@@ -63,10 +60,6 @@ async function pluginPaths(command: 'start' | 'build', devApiPages?: string): Pr
   return (config.plugins ?? []).map((plugin) => String(Array.isArray(plugin) ? plugin[0] : plugin));
 }
 
-/** The plugins of `npm start` that a build has too. */
-const sharedWithBuild = (plugins: string[]) =>
-  plugins.filter((plugin) => !DEV_SERVER_ONLY.includes(plugin));
-
 /** The `path` option of the docs instance that serves /api/. */
 async function apiDocsPath(command: 'start' | 'build', devApiPages?: string): Promise<string> {
   const config = await siteConfig(command, devApiPages);
@@ -92,35 +85,13 @@ describe('the site config under the dev server', () => {
       expect(build, `the build keeps ${plugin}`).toContain(plugin);
       expect(start, `npm start leaves out ${plugin}`).not.toContain(plugin);
     }
-    expect(sharedWithBuild(start)).toEqual(
-      build.filter((plugin) => !PRODUCTION_ONLY.includes(plugin)),
-    );
-  }, 60_000);
-
-  it('compiles pages lazily under npm start only, unless LAZY_COMPILATION=false', async () => {
-    const start = await pluginPaths('start');
-    const build = await pluginPaths('build');
-    for (const plugin of DEV_SERVER_ONLY) {
-      expect(start).toContain(plugin);
-      expect(build).not.toContain(plugin);
-    }
-    const startEnv = (raw?: string) =>
-      parseSiteEnv(raw === undefined ? {} : { LAZY_COMPILATION: raw }, [
-        'node',
-        'docusaurus',
-        'start',
-      ]);
-    expect(startEnv().lazyCompilation).toBe(true);
-    expect(startEnv('false').lazyCompilation).toBe(false);
-    expect(() => startEnv('later')).toThrow(
-      /LAZY_COMPILATION must be "true" or "false".*got "later"/,
-    );
+    expect(start).toEqual(build.filter((plugin) => !PRODUCTION_ONLY.includes(plugin)));
   }, 60_000);
 
   it('serves a stand-in at /api/ and runs no TypeDoc, unless DEV_API_PAGES=true', async () => {
     const build = await pluginPaths('build');
     expect(build).toContain(API_REFERENCE_PLUGIN);
-    expect(sharedWithBuild(await pluginPaths('start'))).toEqual(
+    expect(await pluginPaths('start')).toEqual(
       build.filter(
         (plugin) => !PRODUCTION_ONLY.includes(plugin) && plugin !== API_REFERENCE_PLUGIN,
       ),
