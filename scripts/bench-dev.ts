@@ -9,8 +9,8 @@
  * - home page shown: from spawning the command to the home page, opened in Chromium at the first
  *   answer, rendered (Docusaurus marks <html> `data-has-hydrated` once the page's route has
  *   rendered, and a `main` element is there). This is what a contributor waits for, and the
- *   figure the ratio is judged on: under lazy compilation (src/plugins/dev-lazy-compilation) the
- *   first answer comes before the home page's modules are compiled, which the page then asks for;
+ *   figure the ratio is judged on: a dev server that compiled pages on demand (Rspack's lazy
+ *   compilation, tried in November 2026 and not kept) answers before the page can show;
  * - its processor time: the user and system CPU time of the command's whole process group (npm,
  *   its scripts, the dev server with its compiler threads) when the home page is shown, read
  *   from /proc (Linux only). On a shared machine it is steadier than the wait, which other work
@@ -341,7 +341,7 @@ function printTable(
   const medianOf = (key: string, pick: (start: StartFigures) => number[]): number =>
     median((figures.get(key) ?? []).flatMap(pick));
   console.log(
-    `\nDev server, medians of ${runs} starts (${edits} edits each) per row; cold = .docusaurus and node_modules/.cache cleared${firstStart ? ', and the generated assets too' : ''}; ours ${process.env.DEV_API_PAGES === 'true' ? 'with' : 'without'} the API pages (DEV_API_PAGES), ${process.env.LAZY_COMPILATION === 'false' ? 'without' : 'with'} lazy compilation (LAZY_COMPILATION). Shared machine: compare within this run only.\n`,
+    `\nDev server, medians of ${runs} starts (${edits} edits each) per row; cold = .docusaurus and node_modules/.cache cleared${firstStart ? ', and the generated assets too' : ''}; ours ${process.env.DEV_API_PAGES === 'true' ? 'with' : 'without'} the API pages (DEV_API_PAGES). Shared machine: compare within this run only.\n`,
   );
   console.log(
     '| cache | first answer, ours | stock | home page shown, ours | stock | ours/stock | its CPU time, ours | stock | ours/stock | edit shown, ours | stock | ours/stock |',
