@@ -2,14 +2,15 @@
  * The site as a contributor sees it under `npm start`: the dev server renders the first page in
  * the browser instead of hydrating server HTML, which the production build's specs never meet.
  * Its code blocks once stayed empty on the first page opened (src/theme/CodeBlock/Content keeps
- * server markup, and there was none).
+ * server markup, and there was none). It also serves the home page, a guide reached by a link and
+ * one opened directly, and shows an edit to a guide's Markdown in the open page.
  *
  * The dev server writes its generated files to a folder of its own
  * (DOCUSAURUS_GENERATED_FILES_DIR_NAME, which @docusaurus/utils reads), so the `.docusaurus/`
  * the build left for prefetch.spec.ts and progress.spec.ts stays as it is.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -100,5 +101,34 @@ test.describe('under npm start (the dev server)', () => {
     // Highlighting loads Prism in its own chunk, which the dev server compiles on demand.
     await expect(block.locator('.token.keyword').first()).toBeVisible({ timeout: 60_000 });
     await expect(block.locator('code')).toContainText('import');
+  });
+
+  test('shows the home page, a guide by link and directly, and an edit to a guide', async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${baseUrl}/`);
+    await expect(page.getByRole('link', { name: 'Get started' })).toBeVisible({ timeout: 60_000 });
+    await page.getByRole('link', { name: 'Get started' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Getting started' })).toBeVisible({
+      timeout: 60_000,
+    });
+    await page.goto(`${baseUrl}/docs/building-plugins/executors/`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Executors' })).toBeVisible({
+      timeout: 60_000,
+    });
+    const file = path.join(siteDir, 'docs/building-plugins/executors.md');
+    const original = readFileSync(file, 'utf8');
+    const sentence = `Written by the dev server test at ${Date.now().toString(36)}.`;
+    try {
+      writeFileSync(file, `${original.trimEnd()}\n\n${sentence}\n`);
+      await expect(page.getByText(sentence)).toBeVisible({ timeout: 30_000 });
+    } finally {
+      writeFileSync(file, original);
+    }
+    await expect(page.getByText(sentence)).toHaveCount(0, { timeout: 30_000 });
+    expect(errors).toEqual([]);
   });
 });
