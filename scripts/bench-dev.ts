@@ -16,7 +16,8 @@
  *   from /proc (Linux only). On a shared machine it is steadier than the wait, which other work
  *   stretches;
  * - edit: with the guide open in Chromium, from appending a sentence to its Markdown file to the
- *   sentence showing in the page (hot reload), for a few edits; the file is restored each time.
+ *   sentence showing in the page (hot reload), as the page itself notes it, for a few edits; the
+ *   file is restored each time.
  *
  * Cold keeps this site's generated assets (the API pages, PWA icons, diagrams, whitepaper) and
  * their stamps in .cache/generated-assets/: they are made once per change of their sources, not
@@ -85,8 +86,8 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 function clearDevCaches(site: DevSite, firstStart: boolean): void {
   rmSync(path.join(site.dir, '.docusaurus'), { recursive: true, force: true });
-  // The stock site's node_modules is a link to this site's: one folder for both.
-  rmSync(path.join(siteDir, 'node_modules', '.cache'), { recursive: true, force: true });
+  // Each site has its own node_modules/.cache (see createStockSite).
+  rmSync(path.join(site.dir, 'node_modules', '.cache'), { recursive: true, force: true });
   if (firstStart && site.label === 'ours') {
     rmSync(path.join(siteDir, '.cache', 'generated-assets'), { recursive: true, force: true });
   }
@@ -183,7 +184,13 @@ async function stopServer(server: ChildProcess): Promise<void> {
   }
 }
 
-/** Appends a sentence to the guide's Markdown and times until the open page shows it. */
+/**
+ * Appends a sentence to the guide's Markdown and times until the open page shows it. The page
+ * notes the moment itself (a MutationObserver reading the article's text, on the wall clock the
+ * script shares with it): waiting with Playwright's text locator instead added its own polling
+ * to the figure, a few hundred milliseconds on a long guide, where it also took the main thread
+ * from the update it was waiting for (November 2026).
+ */
 async function timeEdits(
   browser: Browser,
   site: DevSite,
@@ -199,13 +206,15 @@ async function timeEdits(
     await page.locator('article h1').first().waitFor({ timeout: EDIT_DEADLINE_MS });
     for (let edit = 0; edit < edits; edit += 1) {
       const sentence = `Benchmark edit ${Date.now().toString(36)} number ${edit + 1}.`;
-      const shown = page.getByText(sentence);
-      const started = performance.now();
+      await page.evaluate(watchForText, sentence);
+      const written = Date.now();
       writeFileSync(site.guideFile, `${original.trimEnd()}\n\n${sentence}\n`);
-      await shown.waitFor({ timeout: EDIT_DEADLINE_MS });
-      times.push(performance.now() - started);
+      const shown = await page.waitForFunction(() => window.__benchTextShownAt, undefined, {
+        timeout: EDIT_DEADLINE_MS,
+      });
+      times.push(Number(await shown.jsonValue()) - written);
       writeFileSync(site.guideFile, original);
-      await shown.waitFor({ state: 'detached', timeout: EDIT_DEADLINE_MS });
+      await page.getByText(sentence).waitFor({ state: 'detached', timeout: EDIT_DEADLINE_MS });
     }
   } finally {
     writeFileSync(site.guideFile, original);
@@ -213,6 +222,24 @@ async function timeEdits(
     await page.close();
   }
   return times;
+}
+
+declare global {
+  interface Window {
+    __benchTextShownAt?: number;
+  }
+}
+
+/** Runs in the page: notes when the article first contains `text` (see timeEdits). */
+function watchForText(text: string): void {
+  window.__benchTextShownAt = undefined;
+  const observer = new MutationObserver(() => {
+    if (document.querySelector('article')?.textContent?.includes(text) === true) {
+      window.__benchTextShownAt = Date.now();
+      observer.disconnect();
+    }
+  });
+  observer.observe(document.body, { subtree: true, childList: true, characterData: true });
 }
 
 /** Opens `/` and waits until the page has rendered its route (see the comment at the top). */
