@@ -58,6 +58,7 @@ import {
 } from '../tests/e2e/support/first-tap';
 import {
   createStockSite,
+  listFromEnv,
   median,
   positiveInteger,
   run,
@@ -80,21 +81,6 @@ interface Site {
   dir: string;
   port: number;
   pages: Record<PageType, string>;
-}
-
-function listFromEnv<T extends string>(name: string, all: readonly T[]): T[] {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === '') {
-    return [...all];
-  }
-  const chosen = raw.split(',').map((item) => item.trim());
-  const unknown = chosen.filter((item) => !all.includes(item as T));
-  if (unknown.length > 0) {
-    throw new Error(
-      `${SCRIPT}: ${name} has ${unknown.map((item) => `"${item}"`).join(', ')}; expected some of: ${all.join(', ')}`,
-    );
-  }
-  return chosen as T[];
 }
 
 function cpuRates(): number[] {
@@ -246,12 +232,13 @@ async function main(): Promise<void> {
     visible: positiveInteger(SCRIPT, 'BENCH_VISITS_VISIBLE', 5),
   };
   const rates = cpuRates();
-  const pageTypes = listFromEnv('BENCH_PAGES', PAGE_TYPES);
+  const pageTypes = listFromEnv(SCRIPT, 'BENCH_PAGES', PAGE_TYPES);
   const taps = listFromEnv(
+    SCRIPT,
     'BENCH_TAPS',
     FIRST_TAPS.map((tap) => tap.name),
   ).map((name) => FIRST_TAPS.find((tap) => tap.name === name) as FirstTap);
-  const moments = listFromEnv<TapMoment>('BENCH_MOMENTS', ['load', 'visible']);
+  const moments = listFromEnv<TapMoment>(SCRIPT, 'BENCH_MOMENTS', ['load', 'visible']);
   const port = positiveInteger(SCRIPT, 'BENCH_PORT', 4320);
   if (!existsSync(path.join(siteDir, 'build', 'index.html'))) {
     throw new Error(`${SCRIPT}: no build/ in ${siteDir}; run npm run build first`);

@@ -11,7 +11,8 @@
  * downloaded browser.
  *
  * Run: npm run bench:site. Environment: BENCH_RUNS (Lighthouse runs per page and site,
- * default 3), BENCH_BUILDS (cold builds per site, alternating, default 1), CHROME_PATH
+ * default 3), BENCH_PAGES (page types, comma-separated, default all: home, guide, API class,
+ * API index, plugins; to give one page more runs), BENCH_BUILDS (cold builds per site, alternating, default 1), CHROME_PATH
  * (default /usr/bin/chromium), BENCH_KEEP=true keeps the temporary folder, BENCH_BASELINE_REF
  * (a git commit of this repository, e.g. one before a performance change) adds this site as it
  * was at that commit as a third column, checked out into the temporary folder with this
@@ -38,6 +39,7 @@ import path from 'node:path';
 import {
   createStockSite,
   median,
+  listFromEnv,
   positiveInteger as readCount,
   run,
   serve as serveSite,
@@ -63,7 +65,7 @@ interface SiteUnderTest {
   build: () => void;
 }
 
-const PAGE_TYPES = ['home', 'guide', 'API class', 'API index', 'plugins'] as const;
+const ALL_PAGE_TYPES = ['home', 'guide', 'API class', 'API index', 'plugins'] as const;
 
 function timeColdBuild(site: SiteUnderTest): number {
   run('npx', ['docusaurus', 'clear'], site.dir);
@@ -177,6 +179,7 @@ function baselineSite(workDir: string, ref: string, pages: Record<string, string
 async function main(): Promise<void> {
   const runs = positiveInteger('BENCH_RUNS', 3);
   const builds = positiveInteger('BENCH_BUILDS', 1);
+  const pageTypes = listFromEnv('bench:site', 'BENCH_PAGES', ALL_PAGE_TYPES);
   const workDir = mkdtempSync(path.join(tmpdir(), 'weft-bench-'));
   const log = path.join(workDir, 'bench.log');
   console.log(`bench:site: working in ${workDir}`);
@@ -221,7 +224,7 @@ async function main(): Promise<void> {
     }
     const results = new Map<string, LighthouseResult[]>();
     for (let round = 0; round < runs; round += 1) {
-      for (const pageType of PAGE_TYPES) {
+      for (const pageType of pageTypes) {
         const order = round % 2 === 0 ? sites : [...sites].reverse();
         for (const site of order) {
           const url = `http://127.0.0.1:${site.port}${site.pages[pageType]}`;
@@ -245,7 +248,7 @@ async function main(): Promise<void> {
       '\nFirst load per page type (JavaScript and CSS its HTML references, gzip -9, KiB)',
     );
     console.table(
-      PAGE_TYPES.map((pageType) => {
+      pageTypes.map((pageType) => {
         const row: Record<string, string> = { page: pageType };
         for (const site of sites) {
           const load = firstLoad(path.join(site.dir, 'build'), site.pages[pageType] ?? '/');
@@ -259,7 +262,7 @@ async function main(): Promise<void> {
       `\nLighthouse mobile (throttling: ${throttlingMethod()}), median of ${runs} runs (stock pages: ${sites[1]?.label ?? 'stock'} analogues)`,
     );
     console.table(
-      PAGE_TYPES.map((pageType) => {
+      pageTypes.map((pageType) => {
         const row: Record<string, string | number> = { page: pageType };
         for (const site of sites) {
           const list = results.get(`${site.label}|${pageType}`) ?? [];

@@ -40,6 +40,26 @@ export function positiveInteger(script: string, name: string, fallback: number):
   return value;
 }
 
+/** A comma-separated choice among `all` from the environment variable `name`; all when unset. */
+export function listFromEnv<T extends string>(
+  script: string,
+  name: string,
+  all: readonly T[],
+): T[] {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') {
+    return [...all];
+  }
+  const chosen = raw.split(',').map((item) => item.trim());
+  const unknown = chosen.filter((item) => !all.includes(item as T));
+  if (unknown.length > 0) {
+    throw new Error(
+      `${script}: ${name} has ${unknown.map((item) => `"${item}"`).join(', ')}; expected some of: ${all.join(', ')}`,
+    );
+  }
+  return chosen as T[];
+}
+
 export function run(
   command: string,
   args: string[],
