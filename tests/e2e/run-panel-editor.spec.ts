@@ -1,5 +1,6 @@
 /**
- * The editor of the Run panels of Getting started and Executors (src/components/RunPanel/editor/),
+ * The editor of the Run panels of Getting started, Executors, Triggers and the chat tutorial
+ * (src/components/RunPanel/editor/),
  * used as a reader would, at 1280 and 375 px: the executor's TypeScript edited in CodeMirror with
  * the keyboard and run, a syntax error shown with its line and column and no run, Reset, the
  * keyboard alone, axe with the editor open, no sideways scroll, and CodeMirror loaded only by the
@@ -10,9 +11,11 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import {
   VIEWPORTS,
+  choosePreset,
   events,
   liveRegion,
   openAndRun,
+  openEditors,
   panelViolations,
   runButton,
   sidewaysOverflow,
@@ -25,6 +28,9 @@ const FILE = 'examples/getting-started/assistant-plugin.ts';
 const readExample = (file: string) => readFileSync(path.resolve(__dirname, '../..', file), 'utf8');
 const source = readExample(FILE);
 const CALENDAR = readExample('examples/building-plugins/executors/calendar-plugin.ts');
+const ISSUES = readExample('examples/building-plugins/triggers/issues-plugin.ts');
+const HEARTBEAT = readExample('examples/building-plugins/triggers/heartbeat-plugin.ts');
+const CONVERSATION = readExample('examples/tutorial-chat/conversation-plugin.ts');
 
 const editButton = (page: Page) =>
   page.getByRole('button', { name: 'Edit the executor’s TypeScript' });
@@ -118,6 +124,72 @@ for (const viewport of VIEWPORTS) {
       await expect(code(page)).toHaveAccessibleDescription(
         'The code imports "fs"; in the page it can import only "@weft/core", "zod".',
       );
+    });
+
+    test("Triggers: the issues plugin edited to call a slow start a bug; the heartbeat preset shows the heartbeat's file", async ({
+      page,
+    }) => {
+      const button = /^Run the triggers example/;
+      await openAndRun(page, '/docs/building-plugins/triggers/', button);
+      await page.getByRole('button', { name: 'Edit the plugin’s TypeScript' }).click();
+      await expect(code(page)).toContainText('export class IssuesPlugin extends Plugin');
+      await replaceCode(
+        page,
+        edited('/crash|error|broken/i', '/crash|error|broken|slow/i', ISSUES),
+      );
+      await openEditors(page);
+      await page.getByLabel(/^The issue's title/).fill('Slow start');
+      await runButton(page, button).click();
+      await expect(liveRegion(page)).toContainText('Reply: #7: bug');
+      await expect(events(page).locator('li[data-kind="step"]')).toContainText('result: #7: bug');
+
+      await choosePreset(page, "Start trigger: the heartbeat's timer dispatches (no message)");
+      await expect(code(page)).toContainText('export class HeartbeatPlugin extends Plugin');
+      await expect(liveRegion(page)).toHaveText(
+        'The editor shows examples/building-plugins/triggers/heartbeat-plugin.ts. Run runs your edits while it is open.',
+      );
+      await replaceCode(page, edited('intervalMs < 10', 'intervalMs < 1000', HEARTBEAT));
+      await runButton(page, button).click();
+      await expect(code(page)).toHaveAccessibleDescription(
+        'new HeartbeatPlugin(100) threw: Error: HeartbeatPlugin: intervalMs must be an integer of at least 10, got 100',
+      );
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+
+      // Back to the route trigger: the reader's edit of the issues plugin is still there.
+      await choosePreset(page, 'Route trigger: the webhook posts issue #7');
+      await expect(code(page)).toContainText('/crash|error|broken|slow/i');
+      await expect(code(page)).not.toHaveAccessibleDescription(/threw/);
+    });
+
+    test('Chat tutorial: the plugin edited to show the writer one exchange; the third reply counts one earlier message', async ({
+      page,
+    }) => {
+      const button = /^Run the chat assistant/;
+      await openAndRun(page, '/docs/tutorials/chat-assistant/', button);
+      await expect(liveRegion(page)).toContainText('after 0 earlier message(s).');
+      await page.getByRole('button', { name: 'Edit the plugin’s TypeScript' }).click();
+      await expect(code(page)).toContainText('export class ConversationPlugin extends Plugin');
+      await replaceCode(
+        page,
+        edited('options.historyTurns ?? 10', 'options.historyTurns ?? 1', CONVERSATION),
+      );
+      await runButton(page, button).click();
+      await expect(liveRegion(page)).toContainText(
+        'Reply: You said "My name is Ada." after 1 earlier message(s).',
+      );
+      await openEditors(page);
+      await page.getByLabel(/^Your message/).fill('What is my name?');
+      await runButton(page, button).click();
+      // The file's own plugin would show the writer both earlier exchanges: "after 2".
+      await expect(liveRegion(page)).toContainText(
+        'Reply: You said "What is my name?" after 1 earlier message(s).',
+      );
+      await replaceCode(page, `import { z } from 'zod';\n${CONVERSATION}`);
+      await runButton(page, button).click();
+      await expect(code(page)).toHaveAccessibleDescription(
+        'The code imports "zod"; in the page it can import only "@weft/core", "./history.js".',
+      );
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
     });
 
     test('axe finds nothing with the editor open, and long lines scroll inside it', async ({

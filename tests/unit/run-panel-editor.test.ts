@@ -1,18 +1,25 @@
 /**
  * The loader behind the Run panel's editor (src/components/RunPanel/editor/load-plugin-source.ts),
- * on the files Getting started and Executors show: the reader's TypeScript is transpiled,
- * evaluated with only `@weft/core` (and, for the calendar, zod) to import, and run through the
- * example's run in place of the file's class.
+ * on the files Getting started, Executors, Triggers and the chat tutorial show: the reader's TypeScript is
+ * transpiled, evaluated with only `@weft/core` (and, for the calendar, zod) to import, and run
+ * through the example's run in place of the file's class.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as zod from 'zod';
+import * as history from '../../examples/tutorial-chat/history';
 import { editedPluginLoader } from '../../src/components/RunPanel/editor/edited-plugin-loader';
+import { WRITER_ID, definition as chat } from '../../src/components/RunPanel/run-chat';
 import { definition as executors } from '../../src/components/RunPanel/run-executors';
 import { definition as gettingStarted } from '../../src/components/RunPanel/run-getting-started';
 import {
+  HEARTBEAT_INTERVAL_MS,
+  definition as triggers,
+} from '../../src/components/RunPanel/run-triggers';
+import {
   checkAnswers,
+  editableFor,
   type PluginClass,
   type RunDefinition,
   type RunEvent,
@@ -25,7 +32,8 @@ const source = readExample(FILE);
 const REPLY = 'You said "Hello, agent!". Your Weft agent is listening.';
 
 const loadGettingStarted = editedPluginLoader();
-const load = (text: string) => loadGettingStarted(text, gettingStarted.editable?.exportName ?? '');
+const load = (text: string) =>
+  loadGettingStarted(text, editableFor(gettingStarted, 'example')?.exportName ?? '');
 
 /** The text with one piece of it replaced, failing when the piece is not there. */
 function replaced(text: string, from: string, to: string): string {
@@ -136,7 +144,8 @@ describe('the Run panel editor: the calendar plugin of Executors as the reader e
   const calendar = readExample(CALENDAR);
   // The modules ./editor/load/executors.ts gives the loader: the file imports zod.
   const loadExecutors = editedPluginLoader({ zod });
-  const loadCalendar = (text: string) => loadExecutors(text, executors.editable?.exportName ?? '');
+  const loadCalendar = (text: string) =>
+    loadExecutors(text, editableFor(executors, 'example')?.exportName ?? '');
 
   it('offers the file the Executors page shows, under its class name', () => {
     expect(executors.editable).toMatchObject({ file: CALENDAR, exportName: 'CalendarPlugin' });
@@ -184,6 +193,155 @@ describe('the Run panel editor: the calendar plugin of Executors as the reader e
     if (!result.ok) {
       expect(result.problem.message).toBe(
         'The code imports "fs"; in the page it can import only "@weft/core", "zod".',
+      );
+    }
+  });
+});
+
+describe('the Run panel editor: the two plugins of Triggers, one per preset', () => {
+  const ISSUES = 'examples/building-plugins/triggers/issues-plugin.ts';
+  const HEARTBEAT = 'examples/building-plugins/triggers/heartbeat-plugin.ts';
+  const issues = readExample(ISSUES);
+  const heartbeat = readExample(HEARTBEAT);
+  // ./editor/load/triggers-*.ts give the loader no module besides @weft/core.
+  const loadTriggers = editedPluginLoader();
+  const loadFor = (preset: string) => (text: string) => {
+    const editable = editableFor(triggers, preset);
+    if (!editable) throw new Error(`no editable plugin for the preset "${preset}"`);
+    return loadTriggers(text, editable.exportName, editable.constructorArgs);
+  };
+  const titled = async (preset: string, message: string, plugin: PluginClass | undefined) => {
+    const events: RunEvent[] = [];
+    const input = { ...(await triggers.initialInput(preset)), message };
+    const task = await triggers.run(input, (event) => events.push(event), undefined, plugin);
+    return { task, events, last: events.at(-1) };
+  };
+
+  it('offers the issues plugin for the route-trigger presets and the heartbeat for the start trigger', () => {
+    for (const preset of ['issue', triggers.failingPreset]) {
+      expect(editableFor(triggers, preset)).toMatchObject({
+        file: ISSUES,
+        exportName: 'IssuesPlugin',
+      });
+    }
+    expect(editableFor(triggers, 'heartbeat')).toMatchObject({
+      file: HEARTBEAT,
+      exportName: 'HeartbeatPlugin',
+      constructorArgs: [HEARTBEAT_INTERVAL_MS],
+    });
+  });
+
+  it('runs the issues plugin edited to call a slow start a bug', async () => {
+    const unchanged = await titled('issue', 'Slow start', loaded(issues, loadFor('issue')));
+    expect(unchanged.last).toMatchObject({ status: 'completed', reply: '#7: question' });
+    const plugin = loaded(
+      replaced(issues, '/crash|error|broken/i', '/crash|error|broken|slow/i'),
+      loadFor('issue'),
+    );
+    const { events, last } = await titled('issue', 'Slow start', plugin);
+    expect(events.find((event) => event.kind === 'step')).toMatchObject({ text: '#7: bug' });
+    expect(last).toMatchObject({ status: 'completed', reply: '#7: bug' });
+  });
+
+  it("runs the heartbeat as edited, constructed with the panel's interval, its timer dispatching", async () => {
+    const plugin = loaded(
+      replaced(
+        heartbeat,
+        'data: { at: task.createdAt.toISOString() },',
+        "data: { at: task.createdAt.toISOString() },\n        message: 'Digest sent',",
+      ),
+      loadFor('heartbeat'),
+    );
+    const { events, task } = await titled('heartbeat', '', plugin);
+    expect(task.status).toBe('completed');
+    expect(events.find((event) => event.kind === 'trigger')).toMatchObject({
+      pluginId: 'heartbeat',
+    });
+    expect(events.find((event) => event.kind === 'step')).toMatchObject({
+      action: 'tick',
+      text: 'Digest sent',
+    });
+  });
+
+  it('refuses an import of zod, naming the one module it allows', () => {
+    const result = loadFor('issue')(`import { z } from 'zod';\n${issues}`);
+    expect(result).toMatchObject({
+      ok: false,
+      problem: { kind: 'unknown-import', specifier: 'zod' },
+    });
+    if (!result.ok) {
+      expect(result.problem.message).toBe(
+        'The code imports "zod"; in the page it can import only "@weft/core".',
+      );
+    }
+  });
+
+  it('names the arguments of a heartbeat whose constructor refuses them', () => {
+    const result = loadFor('heartbeat')(
+      replaced(heartbeat, 'intervalMs < 10', 'intervalMs < 1000'),
+    );
+    expect(result).toMatchObject({ ok: false, problem: { kind: 'construction' } });
+    if (!result.ok) {
+      expect(result.problem.message).toBe(
+        `new HeartbeatPlugin(${HEARTBEAT_INTERVAL_MS}) threw: Error: HeartbeatPlugin: intervalMs must be an integer of at least 10, got ${HEARTBEAT_INTERVAL_MS}`,
+      );
+    }
+  });
+});
+
+describe('the Run panel editor: the chat tutorial’s conversation plugin', () => {
+  const CONVERSATION = 'examples/tutorial-chat/conversation-plugin.ts';
+  const conversation = readExample(CONVERSATION);
+  // The modules ./editor/load/chat.ts gives the loader: the file imports its history reader.
+  const loadChat = editedPluginLoader({ './history.js': history });
+  const loadConversation = (text: string) =>
+    loadChat(text, editableFor(chat, 'example')?.exportName ?? '', [{ writerProvider: WRITER_ID }]);
+
+  /** The replies of `count` runs of one conversation (one panel session). */
+  async function replies(plugin: PluginClass | undefined, count: number): Promise<unknown[]> {
+    const session = chat.newSession?.();
+    const input = await chat.initialInput('example');
+    const found: unknown[] = [];
+    for (let run = 0; run < count; run += 1) {
+      const events: RunEvent[] = [];
+      await chat.run(input, (event) => events.push(event), session, plugin);
+      const last = events.at(-1);
+      found.push(last?.kind === 'status' ? last.reply : undefined);
+    }
+    return found;
+  }
+
+  it("offers the file the tutorial shows, constructed with createChatAgent's options", () => {
+    expect(editableFor(chat, 'example')).toMatchObject({
+      file: CONVERSATION,
+      exportName: 'ConversationPlugin',
+      constructorArgs: [{ writerProvider: WRITER_ID }],
+    });
+  });
+
+  it('runs a plugin edited to show the writer one exchange: the third reply counts one earlier message', async () => {
+    const said = 'You said "My name is Ada." after';
+    expect(await replies(loaded(conversation, loadConversation), 3)).toEqual([
+      `${said} 0 earlier message(s).`,
+      `${said} 1 earlier message(s).`,
+      `${said} 2 earlier message(s).`,
+    ]);
+    const plugin = loaded(
+      replaced(conversation, 'options.historyTurns ?? 10', 'options.historyTurns ?? 1'),
+      loadConversation,
+    );
+    expect((await replies(plugin, 3)).at(-1)).toBe(`${said} 1 earlier message(s).`);
+  });
+
+  it('refuses an import of another module, naming the core and the history reader', () => {
+    const result = loadConversation(`import { z } from 'zod';\n${conversation}`);
+    expect(result).toMatchObject({
+      ok: false,
+      problem: { kind: 'unknown-import', specifier: 'zod' },
+    });
+    if (!result.ok) {
+      expect(result.problem.message).toBe(
+        'The code imports "zod"; in the page it can import only "@weft/core", "./history.js".',
       );
     }
   });

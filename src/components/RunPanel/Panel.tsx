@@ -7,6 +7,7 @@
 import { useEffect, useEffectEvent, useId, useRef, useState, type ReactNode } from 'react';
 import {
   checkAnswers,
+  editableFor,
   type AnswerField,
   type AnswerProblem,
   type EditablePlugin,
@@ -236,6 +237,9 @@ function AnswerEditor(props: {
   );
 }
 
+/** The edit button's text unless the example's `EditablePlugin.editLabel` says otherwise. */
+const DEFAULT_EDIT_LABEL = 'Edit the executor’s TypeScript';
+
 /**
  * The button that opens the example's plugin in an editor, and the editor once open. The editor's
  * chunk (CodeMirror, sucrase) loads on the first press, never with the page or with Run.
@@ -259,11 +263,13 @@ function EditorToggle(props: {
           aria-expanded={open}
           onClick={props.onToggle}
         >
-          Edit the executor’s TypeScript
+          {editable.editLabel ?? DEFAULT_EDIT_LABEL}
         </button>
       </p>
       {open && editor && code !== undefined ? (
         <editor.PluginEditor
+          // Another file is another document, with its own undo history.
+          key={editable.file}
           file={editable.file}
           text={code}
           original={editor.source}
@@ -288,9 +294,11 @@ export default function Panel({
   const [problems, setProblems] = useState<AnswerProblem[]>([]);
   const [events, setEvents] = useState<RunEvent[]>([]);
   const session = useRef<RunSession | undefined>(undefined);
-  const [editor, setEditor] = useState<EditorChunk>();
+  // Per plugin file: an example whose presets run different plugins edits each in turn, and the
+  // reader's edits to one stay while another is shown.
+  const [editors, setEditors] = useState<ReadonlyMap<string, EditorChunk>>(new Map());
   const [editorOpen, setEditorOpen] = useState(false);
-  const [code, setCode] = useState<string>();
+  const [codes, setCodes] = useState<ReadonlyMap<string, string>>(new Map());
   const [codeProblem, setCodeProblem] = useState<SourceProblem>();
   const started = useRef(0);
 
@@ -304,14 +312,11 @@ export default function Panel({
     // The reader's code runs only while the editor shows it; the file's own class needs no load.
     let plugin: PluginClass | undefined;
     let problem: SourceProblem | undefined;
-    if (
-      definition.editable &&
-      editor &&
-      editorOpen &&
-      code !== undefined &&
-      code !== editor.source
-    ) {
-      const loaded = editor.loadEditedPlugin(code, definition.editable.exportName);
+    const editable = editableFor(definition, current.preset);
+    const editor = editable && editors.get(editable.file);
+    const code = editable && codes.get(editable.file);
+    if (editable && editor && editorOpen && code !== undefined && code !== editor.source) {
+      const loaded = editor.loadEditedPlugin(code, editable.exportName, editable.constructorArgs);
       if (loaded.ok) plugin = loaded.plugin;
       else problem = loaded.problem;
     }
@@ -382,27 +387,38 @@ export default function Panel({
 
   const problemOf = (field: string) => problems.find((problem) => problem.field === field);
 
-  function toggleEditor(): void {
-    const { editable } = definition;
-    if (!editable) return;
-    if (editorOpen) {
-      setEditorOpen(false);
+  const editable = editableFor(definition, input.preset);
+
+  /** Shows `shown`'s file in the open editor, loading its chunk the first time. */
+  function showInEditor(shown: EditablePlugin): void {
+    if (editors.has(shown.file)) {
+      onAnnounce(`The editor shows ${shown.file}. Run runs your edits while it is open.`);
       return;
     }
-    setEditorOpen(true);
-    if (editor) return;
     onAnnounce('Loading the editor…');
-    editable.load().then(
+    shown.load().then(
       (chunk) => {
-        setEditor(chunk);
-        setCode((current) => current ?? chunk.source);
-        onAnnounce(`The editor shows ${editable.file}. Run runs your edits while it is open.`);
+        setEditors((current) => new Map(current).set(shown.file, chunk));
+        setCodes((current) =>
+          current.has(shown.file) ? current : new Map(current).set(shown.file, chunk.source),
+        );
+        onAnnounce(`The editor shows ${shown.file}. Run runs your edits while it is open.`);
       },
       () => {
         setEditorOpen(false);
         onAnnounce('The editor could not be loaded. Reload the page to try again.');
       },
     );
+  }
+
+  function toggleEditor(): void {
+    if (!editable) return;
+    if (editorOpen) {
+      setEditorOpen(false);
+      return;
+    }
+    setEditorOpen(true);
+    showInEditor(editable);
   }
   const update = (change: Partial<RunInput>) => setInput({ ...input, ...change });
 
@@ -446,6 +462,10 @@ export default function Panel({
                 message: input.message,
                 ...(input.fields ? { fields: input.fields } : {}),
               });
+              // A preset that runs another plugin shows that plugin's file in the open editor.
+              const next = editableFor(definition, fresh.preset);
+              setCodeProblem(undefined);
+              if (editorOpen && next && next.file !== editable?.file) showInEditor(next);
             }}
           >
             {definition.presets.map((preset) => (
@@ -465,16 +485,16 @@ export default function Panel({
           />
         ))}
       </details>
-      {definition.editable ? (
+      {editable ? (
         <EditorToggle
-          editable={definition.editable}
-          editor={editor}
+          editable={editable}
+          editor={editors.get(editable.file)}
           open={editorOpen}
-          code={code}
+          code={codes.get(editable.file)}
           problem={codeProblem}
           onToggle={toggleEditor}
           onChange={(text) => {
-            setCode(text);
+            setCodes((current) => new Map(current).set(editable.file, text));
             setCodeProblem(undefined);
           }}
         />

@@ -9,6 +9,9 @@
  * The memory lasts as long as the panel: each run is one more message of the same conversation,
  * so the writer sees the earlier ones, as the tutorial's agent does. Choosing a preset starts a
  * new conversation.
+ *
+ * The reader may edit the plugin's file; the panel constructs their class with the options the
+ * run gives the file's.
  */
 import { spaceId } from '@weft/core';
 
@@ -28,6 +31,9 @@ import {
  */
 export const PLANNER_ID = 'planner';
 export const WRITER_ID = 'writer';
+
+/** The plugin's options, as createChatAgent passes them. */
+const PLUGIN_OPTIONS = { writerProvider: WRITER_ID };
 
 /** The conversation id the route's path would carry. */
 const CONVERSATION = 'reader';
@@ -57,9 +63,17 @@ export const definition: RunDefinition = {
     };
   },
   newSession: () => ({ memory: new ObservedMemory() }),
-  run(input, onEvent, session) {
+  editable: {
+    file: 'examples/tutorial-chat/conversation-plugin.ts',
+    exportName: 'ConversationPlugin',
+    editLabel: 'Edit the plugin’s TypeScript',
+    constructorArgs: [PLUGIN_OPTIONS],
+    load: () => import('./editor/load/chat'),
+  },
+  run(input, onEvent, session, plugin) {
+    const Conversation = (plugin as typeof ConversationPlugin | undefined) ?? ConversationPlugin;
     return observedRun({
-      plugins: [new ConversationPlugin({ writerProvider: WRITER_ID })],
+      plugins: [new Conversation(PLUGIN_OPTIONS)],
       providers: [PLANNER_ID, WRITER_ID],
       options: {
         // As createChatAgent sets them: planning goes to the planner, review only on failure.

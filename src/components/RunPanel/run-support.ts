@@ -104,8 +104,11 @@ export interface RunSession {
   memory: ObservedMemory;
 }
 
-/** A class whose instances are the example's plugin, such as the reader's edited one. */
-export type PluginClass = new () => Plugin;
+/**
+ * A class whose instances are the example's plugin, such as the reader's edited one; the run
+ * constructs it with the arguments the file's class takes (`EditablePlugin.constructorArgs`).
+ */
+export type PluginClass = new (...args: never[]) => Plugin;
 
 /**
  * The example's plugin file, offered for editing in the panel: the editor shows the file the page
@@ -116,11 +119,30 @@ export interface EditablePlugin {
   file: string;
   /** The file's export the run uses, such as `AssistantPlugin`: a string, since builds shorten class names. */
   exportName: string;
+  /** The edit button's text, when "Edit the executor’s TypeScript" does not say what is edited. */
+  editLabel?: string;
+  /**
+   * What the run constructs the class with, when it takes arguments; the editor's check
+   * constructs the reader's class with them too. None by default.
+   */
+  constructorArgs?: readonly unknown[];
   /**
    * Loads the editor with the file's text (./editor/load/<example>.ts): a dynamic import of its
    * own, so neither a page nor a Run press loads the editor.
    */
   load(): Promise<EditorChunk>;
+}
+
+/**
+ * The plugin an example offers for editing: one for the whole example, or one per preset when
+ * the presets run different plugins (Triggers: the issues plugin, or the heartbeat).
+ */
+export type EditableChoice = EditablePlugin | ((preset: string) => EditablePlugin | undefined);
+
+/** The plugin `definition` offers for editing under `preset`, if any. */
+export function editableFor(definition: RunDefinition, preset: string): EditablePlugin | undefined {
+  const { editable } = definition;
+  return typeof editable === 'function' ? editable(preset) : editable;
 }
 
 /** An example's run, as its panel drives it. */
@@ -145,10 +167,10 @@ export interface RunDefinition {
   /** Keeps memories from one run to the next when present (a conversation). */
   newSession?(): RunSession;
   /** The plugin the reader may edit; without it the panel offers no editor. */
-  editable?: EditablePlugin;
+  editable?: EditableChoice;
   /**
    * Runs the task. `plugin`, given only with `editable`, is the reader's edited class, run in
-   * place of the file's `editable.exportName`.
+   * place of the file's `exportName` (the one `editableFor` gives for `input.preset`).
    */
   run(
     input: RunInput,

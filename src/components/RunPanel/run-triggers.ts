@@ -6,6 +6,8 @@
  * webhook's event as the route handler does after checking the body (same space, message, data
  * and metadata). The heartbeat's trigger is a start trigger: the runtime starts it, and its own
  * timer dispatches the task the run reports.
+ *
+ * The reader may edit either plugin's file: the one the chosen preset runs.
  */
 import { spaceId } from '@weft/core';
 
@@ -17,6 +19,7 @@ import {
   asJson,
   observedRun,
   withDeadline,
+  type EditablePlugin,
   type RunDefinition,
 } from './run-support';
 
@@ -43,6 +46,23 @@ const REVIEWS: Record<string, unknown> = {
   },
 };
 
+const EDIT_LABEL = 'Edit the plugin’s TypeScript';
+
+const EDITABLE_ISSUES: EditablePlugin = {
+  file: 'examples/building-plugins/triggers/issues-plugin.ts',
+  exportName: 'IssuesPlugin',
+  editLabel: EDIT_LABEL,
+  load: () => import('./editor/load/triggers-issues'),
+};
+
+const EDITABLE_HEARTBEAT: EditablePlugin = {
+  file: 'examples/building-plugins/triggers/heartbeat-plugin.ts',
+  exportName: 'HeartbeatPlugin',
+  editLabel: EDIT_LABEL,
+  constructorArgs: [HEARTBEAT_INTERVAL_MS],
+  load: () => import('./editor/load/triggers-heartbeat'),
+};
+
 export const definition: RunDefinition = {
   id: 'triggers',
   messageLabel: "The issue's title (the route handler dispatches it as the message)",
@@ -66,10 +86,14 @@ export const definition: RunDefinition = {
       preset,
     };
   },
-  run(input, onEvent) {
+  editable: (preset) => (preset === 'heartbeat' ? EDITABLE_HEARTBEAT : EDITABLE_ISSUES),
+  run(input, onEvent, _session, plugin) {
     const heartbeat = input.preset === 'heartbeat';
+    // `plugin` is the reader's edit of the file this preset runs (see `editable`).
+    const Heartbeat = (plugin as typeof HeartbeatPlugin | undefined) ?? HeartbeatPlugin;
+    const Issues = (plugin as typeof IssuesPlugin | undefined) ?? IssuesPlugin;
     return observedRun({
-      plugins: [heartbeat ? new HeartbeatPlugin(HEARTBEAT_INTERVAL_MS) : new IssuesPlugin()],
+      plugins: [heartbeat ? new Heartbeat(HEARTBEAT_INTERVAL_MS) : new Issues()],
       answer(_provider, _messages, request) {
         return (request.purpose === 'review' ? input.answers.review : input.answers.plan) ?? '';
       },

@@ -6,8 +6,15 @@
 import * as core from '@weft/core';
 import { loadPluginSource, type LoadedSource } from './load-plugin-source';
 
-/** Turns the reader's code into the plugin class a run uses, or a problem. */
-export type EditedPluginLoader = (source: string, exportName: string) => LoadedSource<core.Plugin>;
+/**
+ * Turns the reader's code into the plugin class a run uses, or a problem; `constructorArgs` are
+ * what the run will construct it with (see `EditablePlugin.constructorArgs`).
+ */
+export type EditedPluginLoader = (
+  source: string,
+  exportName: string,
+  constructorArgs?: readonly unknown[],
+) => LoadedSource<core.Plugin>;
 
 /**
  * The loader for one example: its code may import `@weft/core` and the modules the example's
@@ -18,6 +25,11 @@ export function editedPluginLoader(
   otherModules: Readonly<Record<string, unknown>> = {},
 ): EditedPluginLoader {
   const modules = { '@weft/core': core, ...otherModules };
-  return (source, exportName) =>
-    loadPluginSource(source, { exportName, modules, base: core.Plugin });
+  return (source, exportName, constructorArgs) =>
+    loadPluginSource(source, {
+      exportName,
+      modules,
+      base: core.Plugin,
+      ...(constructorArgs ? { constructorArgs } : {}),
+    });
 }

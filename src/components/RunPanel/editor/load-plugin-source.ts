@@ -5,8 +5,8 @@
  */
 import { transform } from 'sucrase';
 
-/** A class whose instances a run registers as a plugin. */
-export type PluginConstructor<Instance> = new () => Instance;
+/** A class whose instances a run registers as a plugin, with the arguments its example gives. */
+export type PluginConstructor<Instance> = new (...args: never[]) => Instance;
 
 /** Why a source cannot be run; `message` is what the panel shows and announces. */
 export type SourceProblem = { message: string } & (
@@ -28,6 +28,11 @@ export interface LoadOptions<Instance> {
   modules: Readonly<Record<string, unknown>>;
   /** The class the export must extend, such as `Plugin` from the `@weft/core` in `modules`. */
   base: abstract new (...args: never[]) => Instance;
+  /**
+   * What the example's run passes to the constructor (the heartbeat's interval); the check
+   * constructs the class with them, so a constructor that rejects them fails here, by name.
+   */
+  constructorArgs?: readonly unknown[];
 }
 
 /** Thrown by the source's `require`, so it is told apart from the source's own errors. */
@@ -120,14 +125,16 @@ export function loadPluginSource<Instance>(
   if (typeof exported !== 'function') {
     return fail({ kind: 'not-a-plugin', exportName, message: notAPlugin(exportName) });
   }
+  const args = options.constructorArgs ?? [];
   let instance: unknown;
   try {
-    instance = new (exported as PluginConstructor<unknown>)();
+    instance = new (exported as new (...given: unknown[]) => unknown)(...args);
   } catch (error) {
+    const shown = args.map((arg) => JSON.stringify(arg) ?? String(arg)).join(', ');
     return fail({
       kind: 'construction',
       thrown: describeThrown(error),
-      message: `new ${exportName}() threw: ${describeThrown(error)}`,
+      message: `new ${exportName}(${shown}) threw: ${describeThrown(error)}`,
     });
   }
   if (!(instance instanceof options.base)) {
