@@ -19,6 +19,7 @@ import { ConversationPlugin } from '../../../examples/tutorial-chat/conversation
 import {
   ObservedMemory,
   PLAN_FIELD,
+  PLUGIN_EDIT_LABEL,
   REVIEW_FIELD,
   asJson,
   observedRun,
@@ -66,7 +67,7 @@ export const definition: RunDefinition = {
   editable: {
     file: 'examples/tutorial-chat/conversation-plugin.ts',
     exportName: 'ConversationPlugin',
-    editLabel: 'Edit the plugin’s TypeScript',
+    editLabel: PLUGIN_EDIT_LABEL,
     constructorArgs: [PLUGIN_OPTIONS],
     load: () => import('./editor/load/chat'),
   },

@@ -133,6 +133,9 @@ export interface EditablePlugin {
   load(): Promise<EditorChunk>;
 }
 
+/** The edit button's text for a plugin whose triggers the reader edits too, not only an executor. */
+export const PLUGIN_EDIT_LABEL = 'Edit the plugin’s TypeScript';
+
 /**
  * The plugin an example offers for editing: one for the whole example, or one per preset when
  * the presets run different plugins (Triggers: the issues plugin, or the heartbeat).

@@ -15,6 +15,7 @@ import { HeartbeatPlugin } from '../../../examples/building-plugins/triggers/hea
 import { IssuesPlugin } from '../../../examples/building-plugins/triggers/issues-plugin';
 import {
   PLAN_FIELD,
+  PLUGIN_EDIT_LABEL,
   REVIEW_FIELD,
   asJson,
   observedRun,
@@ -46,19 +47,17 @@ const REVIEWS: Record<string, unknown> = {
   },
 };
 
-const EDIT_LABEL = 'Edit the plugin’s TypeScript';
-
 const EDITABLE_ISSUES: EditablePlugin = {
   file: 'examples/building-plugins/triggers/issues-plugin.ts',
   exportName: 'IssuesPlugin',
-  editLabel: EDIT_LABEL,
+  editLabel: PLUGIN_EDIT_LABEL,
   load: () => import('./editor/load/triggers-issues'),
 };
 
 const EDITABLE_HEARTBEAT: EditablePlugin = {
   file: 'examples/building-plugins/triggers/heartbeat-plugin.ts',
   exportName: 'HeartbeatPlugin',
-  editLabel: EDIT_LABEL,
+  editLabel: PLUGIN_EDIT_LABEL,
   constructorArgs: [HEARTBEAT_INTERVAL_MS],
   load: () => import('./editor/load/triggers-heartbeat'),
 };
