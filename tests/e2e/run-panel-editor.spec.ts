@@ -1,6 +1,6 @@
 /**
- * The editor of the Run panels of Getting started, Executors, Triggers and the chat tutorial
- * (src/components/RunPanel/editor/),
+ * The editor of the Run panels of Getting started, Executors, Triggers, the chat tutorial and HTTP
+ * chat (src/components/RunPanel/editor/),
  * used as a reader would, at 1280 and 375 px: the executor's TypeScript edited in CodeMirror with
  * the keyboard and run, a syntax error shown with its line and column and no run, Reset, the
  * keyboard alone, axe with the editor open, no sideways scroll, and CodeMirror loaded only by the
@@ -31,6 +31,7 @@ const CALENDAR = readExample('examples/building-plugins/executors/calendar-plugi
 const ISSUES = readExample('examples/building-plugins/triggers/issues-plugin.ts');
 const HEARTBEAT = readExample('examples/building-plugins/triggers/heartbeat-plugin.ts');
 const CONVERSATION = readExample('examples/tutorial-chat/conversation-plugin.ts');
+const CHAT_PLUGIN = readExample('packages/plugin-chat/src/chat-plugin.ts');
 
 const editButton = (page: Page) =>
   page.getByRole('button', { name: 'Edit the executor’s TypeScript' });
@@ -189,6 +190,37 @@ for (const viewport of VIEWPORTS) {
       await expect(code(page)).toHaveAccessibleDescription(
         'The code imports "zod"; in the page it can import only "@weft/core", "./history.js".',
       );
+      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    });
+
+    test('HTTP chat: ChatPlugin’s source edited to a 10-character limit; the route answers 400 naming "message"', async ({
+      page,
+    }) => {
+      const button = /^Run the HTTP chat agent/;
+      await openAndRun(page, '/docs/building-plugins/http-chat/', button);
+      await expect(liveRegion(page)).toContainText('Task completed');
+      await page.getByRole('button', { name: 'Edit the plugin’s TypeScript' }).click();
+      // CodeMirror renders the lines in view; the schema is near the top of the 289-line file.
+      await expect(code(page)).toContainText('export const ChatRequestSchema = z.object({');
+      await replaceCode(
+        page,
+        edited(
+          ".max(8000, 'must be at most 8000 characters')",
+          ".max(10, 'must be at most 10 characters')",
+          CHAT_PLUGIN,
+        ),
+      );
+      await runButton(page, button).click();
+      await expect(liveRegion(page)).toHaveText(
+        'The run stopped: the route answered 400 without running a task',
+      );
+      const answer = events(page).locator('li[data-kind="response"]');
+      await expect(answer).toContainText('Route answered HTTP 400');
+      await expect(answer).toContainText(
+        'Invalid chat request: \\"message\\" must be at most 10 characters.',
+      );
+      // The route refused the body before a task existed: no trigger, no model call.
+      await expect(events(page).locator('li')).toHaveCount(1);
       expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
     });
 

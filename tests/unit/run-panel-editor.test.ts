@@ -1,18 +1,23 @@
 /**
  * The loader behind the Run panel's editor (src/components/RunPanel/editor/load-plugin-source.ts),
- * on the files Getting started, Executors, Triggers and the chat tutorial show: the reader's TypeScript is
+ * on the files Getting started, Executors, Triggers and the chat tutorial show, and on the source of
+ * `@weft/plugin-chat`'s `ChatPlugin`, which the HTTP chat page runs: the reader's TypeScript is
  * transpiled, evaluated with only `@weft/core` (and, for the calendar, zod) to import, and run
  * through the example's run in place of the file's class.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { errorDocsUrl } from '@weft/core/internal';
 import * as zod from 'zod';
 import * as history from '../../examples/tutorial-chat/history';
+import * as chatReply from '../../packages/plugin-chat/src/chat-reply';
+import * as chatErrors from '../../packages/plugin-chat/src/errors';
 import { editedPluginLoader } from '../../src/components/RunPanel/editor/edited-plugin-loader';
 import { WRITER_ID, definition as chat } from '../../src/components/RunPanel/run-chat';
 import { definition as executors } from '../../src/components/RunPanel/run-executors';
 import { definition as gettingStarted } from '../../src/components/RunPanel/run-getting-started';
+import { definition as httpChat } from '../../src/components/RunPanel/run-http-chat';
 import {
   HEARTBEAT_INTERVAL_MS,
   definition as triggers,
@@ -342,6 +347,92 @@ describe('the Run panel editor: the chat tutorial’s conversation plugin', () =
     if (!result.ok) {
       expect(result.problem.message).toBe(
         'The code imports "zod"; in the page it can import only "@weft/core", "./history.js".',
+      );
+    }
+  });
+});
+
+describe('the Run panel editor: ChatPlugin on the HTTP chat page, from the package source', () => {
+  const CHAT_PLUGIN = 'packages/plugin-chat/src/chat-plugin.ts';
+  const chatPlugin = readExample(CHAT_PLUGIN);
+  // The modules ./editor/load/http-chat.ts gives the loader: the file's own imports.
+  const loadHttpChat = editedPluginLoader({
+    '@weft/core/internal': { errorDocsUrl },
+    zod,
+    './chat-reply.js': chatReply,
+    './errors.js': chatErrors,
+  });
+  const loadChatPlugin = (text: string) =>
+    loadHttpChat(text, editableFor(httpChat, 'example')?.exportName ?? '', [{ path: '/chat' }]);
+
+  it('offers the package source of ChatPlugin, constructed as the page’s createChatPlugin does', () => {
+    expect(editableFor(httpChat, 'example')).toMatchObject({
+      file: CHAT_PLUGIN,
+      exportName: 'ChatPlugin',
+      constructorArgs: [{ path: '/chat' }],
+    });
+  });
+
+  it('runs the unchanged source: the route answers 200 with the scripted reply', async () => {
+    const { task, events } = await runOf(httpChat, loaded(chatPlugin, loadChatPlugin));
+    expect(task.status).toBe('completed');
+    const response = events.find((event) => event.kind === 'response');
+    expect(response).toMatchObject({ status: 200 });
+    expect(events.at(-1)).toMatchObject({
+      kind: 'status',
+      reply:
+        'Hello ada, you wrote “My name is Ada.” (the plan saw 0 earlier message(s) of room 42).',
+    });
+  });
+
+  it('runs a message limit edited to 10 characters: the route answers 400 naming "message", and no task or model call happens', async () => {
+    const plugin = loaded(
+      replaced(
+        chatPlugin,
+        ".max(8000, 'must be at most 8000 characters')",
+        ".max(10, 'must be at most 10 characters')",
+      ),
+      loadChatPlugin,
+    );
+    const events: RunEvent[] = [];
+    const input = await httpChat.initialInput('example');
+    // The panel's own check of the fields is the package's, which the edit does not change.
+    expect(httpChat.checkInput?.(input)).toEqual([]);
+    await expect(
+      httpChat.run(input, (event) => events.push(event), undefined, plugin),
+    ).rejects.toThrow('the route answered 400 without running a task');
+    const response = events.find((event) => event.kind === 'response');
+    expect(response?.kind === 'response' && JSON.parse(response.body)).toMatchObject({
+      error: {
+        status: 400,
+        code: 'WEFT_CHAT_INVALID_REQUEST',
+        message: 'Invalid chat request: "message" must be at most 10 characters.',
+      },
+    });
+    expect(events.map((event) => event.kind)).toEqual(['response']);
+  });
+
+  it('refuses an import of another module, naming the five the file may import', () => {
+    const result = loadChatPlugin(`import { pino } from 'pino';\n${chatPlugin}`);
+    expect(result).toMatchObject({
+      ok: false,
+      problem: { kind: 'unknown-import', specifier: 'pino' },
+    });
+    if (!result.ok) {
+      expect(result.problem.message).toBe(
+        'The code imports "pino"; in the page it can import only "@weft/core", "@weft/core/internal", "zod", "./chat-reply.js", "./errors.js".',
+      );
+    }
+  });
+
+  it('names the path a constructor edited to refuse it was given', () => {
+    const result = loadChatPlugin(
+      replaced(chatPlugin, "!path.startsWith('/')", "!path.startsWith('/api/')"),
+    );
+    expect(result).toMatchObject({ ok: false, problem: { kind: 'construction' } });
+    if (!result.ok) {
+      expect(result.problem.message).toBe(
+        'new ChatPlugin({"path":"/chat"}) threw: ChatPluginError: ChatPlugin: option "path" must start with "/", got "/chat". [WEFT_CHAT_INVALID_OPTIONS]',
       );
     }
   });

@@ -9,18 +9,25 @@
  * body is checked with the plugin's `parseChatRequest` before the run, so a bad room, user or
  * message is named beside its input, with the 400 the route would answer.
  *
+ * The editor opens `ChatPlugin`'s package source (./editor/load/http-chat.ts): the run constructs
+ * the reader's class as createChatPlugin constructs the package's.
+ *
  * The memory lasts as long as the panel, so each run is one more message in the room; the
  * scripted reply counts the earlier messages the planning prompt showed. Choosing a preset
  * starts afresh.
  */
 import type { AgentTask } from '@weft/core';
-import { findReply, parseChatRequest } from '@weft/plugin-chat';
+import { findReply, parseChatRequest, type ChatPlugin } from '@weft/plugin-chat';
 
-import { createChatPlugin } from '../../../examples/building-plugins/http-chat/chat-agent';
+import {
+  CHAT_PATH,
+  createChatPlugin,
+} from '../../../examples/building-plugins/http-chat/chat-agent';
 import { callRoute } from './route-call';
 import {
   ObservedMemory,
   PLAN_FIELD,
+  PLUGIN_EDIT_LABEL,
   REVIEW_FIELD,
   asJson,
   observedRun,
@@ -100,8 +107,19 @@ export const definition: RunDefinition = {
     };
   },
   newSession: () => ({ memory: new ObservedMemory() }),
-  run(input, onEvent, session) {
-    const plugin = createChatPlugin();
+  // The page shows the agent that constructs the plugin; the plugin itself is the package's code,
+  // so the editor opens its source, constructed as createChatPlugin constructs it.
+  editable: {
+    file: 'packages/plugin-chat/src/chat-plugin.ts',
+    exportName: 'ChatPlugin',
+    editLabel: PLUGIN_EDIT_LABEL,
+    constructorArgs: [{ path: CHAT_PATH }],
+    load: () => import('./editor/load/http-chat'),
+  },
+  run(input, onEvent, session, edited) {
+    const plugin = edited
+      ? new (edited as typeof ChatPlugin)({ path: CHAT_PATH })
+      : createChatPlugin();
     const route = plugin.triggers.find((trigger) => trigger.type === 'route');
     if (route?.type !== 'route') throw new Error('the chat plugin has no route trigger');
     let earlier = 0;

@@ -51,7 +51,7 @@ export default function PluginEditor({
         >
           Reset
         </button>{' '}
-        {text === original ? 'The file as the page shows it.' : 'Edited.'}
+        {text === original ? 'The file as the repository has it.' : 'Edited.'}
       </p>
     </div>
   );

@@ -10,7 +10,7 @@ export { editedPluginLoader } from './edited-plugin-loader';
 
 /** An example's editor module, ./load/<example>.ts. */
 export interface EditorChunk {
-  /** The text of the example's plugin file, as the page shows it. */
+  /** The text of the plugin’s file, as the repository has it. */
   source: string;
   PluginEditor: typeof PluginEditor;
   loadEditedPlugin: EditedPluginLoader;
