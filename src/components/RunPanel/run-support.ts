@@ -20,12 +20,8 @@ import {
 } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
-import { config as configureZod, type ZodType } from 'zod';
+import type { ZodType } from 'zod';
 import type { EditorChunk } from './editor/chunk';
-
-// A page parses each schema a handful of times: zod's compiled fast path (built with
-// `new Function` on a schema's first parse) costs more to build than those parses gain.
-configureZod({ jitless: true });
 
 /** One thing that happened during a run, `atMs` after it started. */
 export type RunEvent = { atMs: number } & (
