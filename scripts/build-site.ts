@@ -1,0 +1,47 @@
+/**
+ * `npm run build`: `docusaurus build`, and when it fails, Rspack's persistent cache removed.
+ *
+ * Rspack 1.7 (Docusaurus 3.10's `faster` bundler, whose persistent cache is on) restores a failed
+ * build's module graph from that cache: seen here when a module imported all of
+ * `@weft/core/internal`, whose server helpers import `node:net`. The build failed, as it should;
+ * after the import was fixed, every later build failed with the same error until the cache was
+ * removed. Removing it on failure costs the next build its cache, once, and spares a
+ * contributor chasing an error their code no longer has.
+ */
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { runWhenMain } from './run-when-main';
+
+/** Where Docusaurus keeps Rspack's persistent cache, under the site's folder. */
+export const RSPACK_CACHE_DIR = path.join('node_modules', '.cache', 'rspack');
+
+/**
+ * Runs `command` with `args` in `siteDir`, output to this process's, and removes
+ * `siteDir/RSPACK_CACHE_DIR` when it fails.
+ *
+ * @returns The command's exit status (1 when it was killed or could not start).
+ */
+export function buildClearingCacheOnFailure(
+  siteDir: string,
+  command: string,
+  args: readonly string[],
+): number {
+  const result = spawnSync(command, args, { cwd: siteDir, stdio: 'inherit' });
+  const status = result.status ?? 1;
+  if (status !== 0) {
+    rmSync(path.join(siteDir, RSPACK_CACHE_DIR), { recursive: true, force: true });
+    console.error(
+      `build: failed, so ${RSPACK_CACHE_DIR} was removed: Rspack would restore the failure from it into the next build, even once the cause is fixed. The next build starts without that cache.`,
+    );
+  }
+  return status;
+}
+
+runWhenMain(import.meta.url, 'build the site', async () => {
+  // npm puts node_modules/.bin on the PATH of its scripts, so `docusaurus` is the site's own.
+  process.exitCode = buildClearingCacheOnFailure(process.cwd(), 'docusaurus', [
+    'build',
+    ...process.argv.slice(2),
+  ]);
+});

@@ -1,0 +1,48 @@
+/**
+ * scripts/build-site.ts: a failed build removes Rspack's persistent cache, which would otherwise
+ * bring the failure back into the next build; a build that succeeds keeps it.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RSPACK_CACHE_DIR, buildClearingCacheOnFailure } from '../../scripts/build-site';
+
+const sites: string[] = [];
+afterEach(() => {
+  for (const site of sites.splice(0)) rmSync(site, { recursive: true, force: true });
+  vi.restoreAllMocks();
+});
+
+/** A site folder with a cache file in Rspack's cache folder. */
+function siteWithCache(): { site: string; cacheFile: string } {
+  const site = mkdtempSync(path.join(tmpdir(), 'weft-build-site-'));
+  sites.push(site);
+  mkdirSync(path.join(site, RSPACK_CACHE_DIR), { recursive: true });
+  const cacheFile = path.join(site, RSPACK_CACHE_DIR, 'pack');
+  writeFileSync(cacheFile, 'restored module graph');
+  return { site, cacheFile };
+}
+
+describe('buildClearingCacheOnFailure', () => {
+  it('keeps the cache when the build succeeds, and answers its status', () => {
+    const { site, cacheFile } = siteWithCache();
+    expect(buildClearingCacheOnFailure(site, process.execPath, ['-e', 'process.exit(0)'])).toBe(0);
+    expect(existsSync(cacheFile)).toBe(true);
+  });
+
+  it('removes the cache when the build fails, says so, and answers the failing status', () => {
+    const { site } = siteWithCache();
+    const said = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(buildClearingCacheOnFailure(site, process.execPath, ['-e', 'process.exit(3)'])).toBe(3);
+    expect(existsSync(path.join(site, RSPACK_CACHE_DIR))).toBe(false);
+    expect(said).toHaveBeenCalledWith(expect.stringContaining(`${RSPACK_CACHE_DIR} was removed`));
+  });
+
+  it('fails, removing the cache, when the build cannot start', () => {
+    const { site } = siteWithCache();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(buildClearingCacheOnFailure(site, path.join(site, 'no-such-command'), [])).toBe(1);
+    expect(existsSync(path.join(site, RSPACK_CACHE_DIR))).toBe(false);
+  });
+});
