@@ -4,6 +4,9 @@
  * as they happen. What it runs is the example's `RunDefinition` (./run-*.ts). Loaded on demand by
  * ./index.tsx, with the example's run and the Weft core, through ./load/<example>.ts.
  */
+// First, before run-support brings in the core: zod reads this setting as schemas are created.
+// Each ./load/<example>.ts exports the Panel before the example's run, so this runs first there.
+import './zod-jitless';
 import { useEffect, useEffectEvent, useId, useRef, useState, type ReactNode } from 'react';
 import {
   checkAnswers,

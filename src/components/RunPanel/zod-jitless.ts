@@ -4,8 +4,9 @@
  * schema's first parse) costs more to build than those parses gain.
  *
  * zod reads the setting when a schema is created, not when it parses, so this module must run
- * before any module that creates one: each panel chunk (./load/*.ts) imports it first, before
- * the core and the examples, whose schemas are created as their modules are evaluated.
+ * before any module that creates one. Panel.tsx imports it first, and each panel chunk
+ * (./load/*.ts) starts with the Panel, before the core and the examples, whose schemas are
+ * created as their modules are evaluated.
  */
 import { config } from 'zod';
 
