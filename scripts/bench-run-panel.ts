@@ -8,10 +8,16 @@
  *   fetched (Resource Timing `responseEnd`) to the end of the first run (the panel's
  *   `weft:run-panel-run-done` mark). It includes compiling and evaluating the chunk: the core's
  *   schemas, liquid, pino.
- * - chunk's script load event → run done, the other reading: from the `load` event of the last
- *   script element the press added (webpack's chunk scripts), which fires once the file has
- *   been fetched, compiled and run; webpack evaluates the modules it brought after that, so this
- *   includes their evaluation. Both are judged against the goal.
+ * - chunk loaded → run done, the reading of "loading" that webpack's runtime has: a chunk has
+ *   loaded when its file has been fetched, compiled and run, which registers its modules
+ *   (`webpackChunkweft_website.push` returns). From the last of the press's chunks to do so to
+ *   the same end: what is left is evaluating the modules (the core, zod's schemas, liquid) and
+ *   the run. The script element's `load` event is no measure of it: it fires after the microtask
+ *   checkpoint that follows the script, and with the scripted model the whole run (evaluation
+ *   included) completes in that checkpoint, so the event came after the run's end (a trace of
+ *   2026-11-27: run done at +346.6 ms, the last chunk's load event at +347.2 ms). Until then this
+ *   script read a `load` event and took the last one before the evaluation: that was the other,
+ *   earlier chunk's.
  * - chunk evaluated → run done, from the panel's `weft:run-panel-loaded` mark, which its module
  *   sets after everything it imports has been evaluated, to the same end: building the runtime,
  *   the task and rendering its events.
@@ -79,6 +85,7 @@ const marksScript = (pressedAt: number): string => `(() => {
     Number(/^\\+([\\d.]+) ms/.exec(item.textContent ?? '')?.[1]),
   );
   const loaded = at('weft:run-panel-loaded');
+  const installs = (window.__weftChunkInstalls ?? []).filter((at) => at >= ${pressedAt} && at <= loaded);
   const scripts = performance
     .getEntriesByType('resource')
     .filter(
@@ -89,7 +96,7 @@ const marksScript = (pressedAt: number): string => `(() => {
     );
   return {
     fetched: Math.max(...scripts.map((entry) => entry.responseEnd)),
-    scriptLoaded: Math.max(...(window.__weftScriptLoads ?? []).filter((at) => at <= loaded)),
+    installed: installs.length > 0 ? Math.max(...installs) : NaN,
     loaded,
     done: at('weft:run-panel-run-done'),
     shown: window.__weftStatusShown ?? NaN,
@@ -105,14 +112,15 @@ const marksScript = (pressedAt: number): string => `(() => {
  * those polls took tens of milliseconds of the very window being timed.
  */
 const WATCH_STATUS_SCRIPT = `(() => {
-  window.__weftScriptLoads = [];
-  new MutationObserver((records) => {
-    for (const node of records.flatMap((record) => Array.from(record.addedNodes))) {
-      if (node.nodeName === 'SCRIPT' && node.src) {
-        node.addEventListener('load', () => window.__weftScriptLoads.push(performance.now()));
-      }
-    }
-  }).observe(document.head, { childList: true });
+  // webpack's runtime replaced the array's push with its chunk callback; this wraps that.
+  window.__weftChunkInstalls = [];
+  const chunks = self.webpackChunkweft_website;
+  const install = chunks.push;
+  chunks.push = function (...args) {
+    const result = install.apply(this, args);
+    window.__weftChunkInstalls.push(performance.now());
+    return result;
+  };
   const status = document.querySelector('[data-run-panel] [role="status"]');
   window.__weftStatusShownPromise = new Promise((resolve) => {
     new MutationObserver((_, observer) => {
@@ -134,7 +142,7 @@ const AWAIT_STATUS_SCRIPT = `Promise.race([
 
 interface Visit {
   fetchedToDoneMs: number;
-  scriptLoadedToDoneMs: number;
+  installedToDoneMs: number;
   loadedToDoneMs: number;
   fetchedToShownMs: number;
   taskMs: number;
@@ -170,7 +178,7 @@ async function main(): Promise<void> {
         // `__name` call that the page does not have.
         const marks = (await page.evaluate(marksScript(pressedAt))) as {
           fetched: number;
-          scriptLoaded: number;
+          installed: number;
           loaded: number;
           done: number;
           shown: number;
@@ -183,7 +191,7 @@ async function main(): Promise<void> {
         }
         results.push({
           fetchedToDoneMs: marks.done - marks.fetched,
-          scriptLoadedToDoneMs: marks.done - marks.scriptLoaded,
+          installedToDoneMs: marks.done - marks.installed,
           loadedToDoneMs: marks.done - marks.loaded,
           fetchedToShownMs: marks.shown - marks.fetched,
           taskMs: marks.taskMs,
@@ -203,20 +211,18 @@ async function main(): Promise<void> {
   };
   console.log(`Run panel, ${PAGE}, ${visits} visits at a ${rate}x CPU slowdown:`);
   console.log(`  chunk fetched → run done:                   ${column((v) => v.fetchedToDoneMs)}`);
-  console.log(
-    `  chunk script's load event → run done:       ${column((v) => v.scriptLoadedToDoneMs)}`,
-  );
+  console.log(`  chunk loaded (webpack) → run done:          ${column((v) => v.installedToDoneMs)}`);
   console.log(`  chunk evaluated → run done:                 ${column((v) => v.loadedToDoneMs)}`);
   console.log(`  chunk fetched → "Task completed" shown:     ${column((v) => v.fetchedToShownMs)}`);
   console.log(`  Runtime.init to the status (last event):    ${column((v) => v.taskMs)}`);
   console.log(
     `  press → result announced:                   ${column((v) => v.pressToAnnouncedMs)}`,
   );
-  // "Within 100 ms of its chunk loading", read two ways: from the chunk's load event (the
-  // browser's meaning of a script having loaded: fetched and run, before webpack evaluates the
-  // modules it brought), and, stricter, from its last byte's arrival.
+  // "Within 100 ms of its chunk loading", read two ways: from webpack's meaning of a chunk having
+  // loaded (fetched, compiled and run, its modules registered but not yet evaluated), and,
+  // stricter, from its last byte's arrival.
   for (const [reading, pick] of [
-    ["the chunk's script load event", (v: Visit) => v.scriptLoadedToDoneMs],
+    ["the chunk loaded (webpack's reading)", (v: Visit) => v.installedToDoneMs],
     ["the chunk's last byte (stricter)", (v: Visit) => v.fetchedToDoneMs],
   ] as const) {
     const measure = median(results.map(pick).filter(Number.isFinite));
