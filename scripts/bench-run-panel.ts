@@ -58,6 +58,18 @@
  * chunk evaluated → run done 101 -> 48/56 ms. What is left between the chunk's arrival and its
  * evaluation (about 160 ms) is compiling about 260 KB of script and running its modules.
  *
+ * On 2026-11-27, with the "chunk loaded" reading fixed, 20 visits per run: chunk loaded →
+ * run done 100 ms median on a quiet hour, then 131-135 ms in three runs later in the session
+ * (chunk evaluated → run done 64-68 ms, chunk fetched → run done 290-312 ms). The host's speed
+ * varied by about a third between hours. Where the time goes, from temporary marks (8 visits) and a
+ * Chromium trace, at 4x: evaluating the modules 56 ms (the core's zod schemas about 25, zod's
+ * own modules about 12, liquid 6, webpack's export getters 5); the panel taking the inputs 12 ms;
+ * Runtime.init 6 ms; the task 33 ms, of which liquid parsing and rendering the core's two
+ * templates is 18 and the plan's JSON Schema 5; runtime.stop() 5 ms. From the chunk's last byte,
+ * add the main thread's other work at that moment (the press's own render, layout and paint, and
+ * Docusaurus prefetching the routes of links the scroll brought into view: 36 ms in one trace)
+ * and compiling the 312 KB of script (27 + 6 ms on the main thread with the compile hint).
+ *
  * Prints a table; asserts nothing. Run: npm run bench:run-panel (build the site first).
  * Environment: BENCH_VISITS (default 10), BENCH_CPU_RATE (default 4), CHROMIUM_PATH,
  * BENCH_BUILD_DIR (the built site to serve; default the worktree's build/).
@@ -211,7 +223,9 @@ async function main(): Promise<void> {
   };
   console.log(`Run panel, ${PAGE}, ${visits} visits at a ${rate}x CPU slowdown:`);
   console.log(`  chunk fetched → run done:                   ${column((v) => v.fetchedToDoneMs)}`);
-  console.log(`  chunk loaded (webpack) → run done:          ${column((v) => v.installedToDoneMs)}`);
+  console.log(
+    `  chunk loaded (webpack) → run done:          ${column((v) => v.installedToDoneMs)}`,
+  );
   console.log(`  chunk evaluated → run done:                 ${column((v) => v.loadedToDoneMs)}`);
   console.log(`  chunk fetched → "Task completed" shown:     ${column((v) => v.fetchedToShownMs)}`);
   console.log(`  Runtime.init to the status (last event):    ${column((v) => v.taskMs)}`);
