@@ -97,7 +97,9 @@ const marksScript = (pressedAt: number): string => `(() => {
     Number(/^\\+([\\d.]+) ms/.exec(item.textContent ?? '')?.[1]),
   );
   const loaded = at('weft:run-panel-loaded');
-  const installs = (window.__weftChunkInstalls ?? []).filter((at) => at >= ${pressedAt} && at <= loaded);
+  const installs = (window.__weftChunkInstalls ?? []).filter(
+    (time) => time >= ${pressedAt} && time <= loaded,
+  );
   const scripts = performance
     .getEntriesByType('resource')
     .filter(
