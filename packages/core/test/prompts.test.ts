@@ -129,32 +129,124 @@ describe('PromptRegistry', () => {
     expect(output.toString().trim()).toBe('Januar, Donnerstag');
   });
 
-  it('registers the core templates without parsing them, and parses each once when rendered', async () => {
+  it('renders the core templates without liquid', async () => {
     const parse = vi.spyOn(Liquid.prototype, 'parse');
+    const render = vi.spyOn(Liquid.prototype, 'renderSync');
     try {
-      const first = new PromptRegistry();
-      first.registerCoreTemplates();
-      const second = new PromptRegistry();
-      second.registerCoreTemplates();
-      expect(first.list()).toEqual([
+      const prompts = new PromptRegistry();
+      prompts.registerCoreTemplates();
+      expect(prompts.list()).toEqual([
         'core/get-object',
         'core/get-object-retry',
         'core/pipeline-generation',
         'core/pipeline-modification',
       ]);
+      const text = await prompts.render('core/get-object-retry', {
+        schemaName: 'Plan',
+        error: 'steps: Required',
+      });
+      expect(text).toBe(
+        'Your previous answer was not valid for the schema Plan:\nsteps: Required\n\n' +
+          'Answer again with one corrected JSON value that matches the schema, and nothing else.',
+      );
       expect(parse).not.toHaveBeenCalled();
-      const variables = { schemaName: 'Plan', error: 'steps: Required' };
-      const text = await first.render('core/get-object-retry', variables);
-      expect(text).toContain('Your previous answer was not valid for the schema Plan:');
-      expect(await second.render('core/get-object-retry', variables)).toBe(text);
-      expect(await first.render('core/get-object-retry', variables)).toBe(text);
-      expect(parse.mock.calls.map(([, file]) => file)).toEqual(['core/get-object-retry']);
+      expect(render).not.toHaveBeenCalled();
     } finally {
       parse.mockRestore();
+      render.mockRestore();
     }
   });
 
-  it('has core templates that all parse', () => {
+  it('names the variable a core template needs and was not given', async () => {
+    const prompts = new PromptRegistry();
+    prompts.registerCoreTemplates();
+    const error = await errorOf(prompts.render('core/get-object', { system: '', schema: '{}' }));
+    expect(error.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+    expect(error.message).toContain(
+      'PromptRegistry: rendering "core/get-object" failed: undefined variable: schemaName',
+    );
+  });
+
+  it('writes the system text of getObject before its instruction, and nothing when it is empty', async () => {
+    const prompts = new PromptRegistry();
+    prompts.registerCoreTemplates();
+    const variables = { schemaName: 'Plan', schema: '{ "type": "object" }' };
+    const bare = await prompts.render('core/get-object', { ...variables, system: '' });
+    expect(bare).toMatch(/^Answer with one JSON value and nothing else/);
+    expect(bare.endsWith('JSON Schema (Plan):\n{ "type": "object" }')).toBe(true);
+    const framed = await prompts.render('core/get-object', { ...variables, system: 'Be brief.' });
+    expect(framed).toBe(`Be brief.\n\n${bare}`);
+  });
+
+  it('shows the planning prompt the trigger, the executors and the earlier tasks', async () => {
+    const prompts = new PromptRegistry();
+    prompts.registerCoreTemplates();
+    const trigger = { type: 'trigger', pluginId: 'chat', action: 'message', message: 'Hi' };
+    const variables = {
+      task: { trigger: { ...trigger, data: { room: 7 } } },
+      space: { id: 'user-ada', description: "Ada's notes" },
+      executors: [{ pluginId: 'chat', action: 'reply', description: 'Answers.' }],
+      memories: [],
+      relatedText: 'None.',
+      maxSteps: 3,
+    };
+    const text = await prompts.render('core/pipeline-generation', variables);
+    expect(text).toContain(
+      "## Task\nSpace: user-ada (Ada's notes)\nTrigger: chat/message\nMessage: Hi\n" +
+        'Data: {"room":7}\n\n## Executors you may use\n' +
+        '- pluginId "chat", action "reply": Answers.\n\n' +
+        '## Earlier tasks and related memories, newest first\nNone.\n\n' +
+        'Answer with at most 3 steps',
+    );
+    // Optional fields may be absent or null: the lines they fill are left out.
+    const plain = await prompts.render('core/pipeline-generation', {
+      ...variables,
+      task: { trigger: { ...trigger, message: null } },
+      space: { id: 'user-ada' },
+    });
+    expect(plain).toContain('## Task\nSpace: user-ada\nTrigger: chat/message\n\n## Executors');
+  });
+
+  it('shows the review prompt each item of the chain, cutting long data at 400 characters', async () => {
+    const prompts = new PromptRegistry();
+    prompts.registerCoreTemplates();
+    const trigger = { type: 'trigger', pluginId: 'chat', action: 'message' };
+    const long = 'x'.repeat(500);
+    const text = await prompts.render('core/pipeline-modification', {
+      task: { trigger },
+      space: { id: 'user-ada' },
+      chain: [
+        trigger,
+        { type: 'result', pluginId: 'notes', action: 'save', data: { long } },
+        { type: 'result', pluginId: 'notes', action: 'list', message: 'Listed.' },
+        { type: 'error', pluginId: 'core', action: 'plan', error: 'no answer' },
+      ],
+      completed: [],
+      remaining: [{ pluginId: 'chat', action: 'reply', reason: 'to answer' }],
+      executors: [],
+      stepsLeft: 2,
+    });
+    const cut = `${JSON.stringify({ long }).slice(0, 397)}...`;
+    expect(text).toContain(
+      '## What happened so far\n- trigger from chat/message: no data\n' +
+        `- result from notes/save: ${cut}\n` +
+        '- result from notes/list: Listed.\n- error from core/plan: no answer\n\n' +
+        '## Remaining steps\n- chat/reply (to answer)\n',
+    );
+    expect(text).toContain('\n2 more steps may run.');
+    const none = await prompts.render('core/pipeline-modification', {
+      task: { trigger },
+      space: { id: 'user-ada' },
+      chain: [trigger],
+      completed: [],
+      remaining: [],
+      executors: [],
+      stepsLeft: 0,
+    });
+    expect(none).toContain('## Remaining steps\nNone.\n');
+  });
+
+  it('gets each core template by name', () => {
     const prompts = new PromptRegistry();
     prompts.registerCoreTemplates();
     for (const name of prompts.list()) expect(prompts.get(name).templateName).toBe(name);

@@ -3,7 +3,6 @@ import type { AnalyticsManager } from '../analytics/analytics-manager.js';
 import type { Bulkheads, CallGuard, WorkerLease } from '../bulkhead/bulkhead.js';
 import type { MemoryManager } from '../memory/memory-manager.js';
 import type { ModelManager } from '../models/model-manager.js';
-import type { Space } from '../memory/memory-provider.js';
 import type { ExecutionContext, Executor } from '../plugins/executor.js';
 import type { AgentTask, Context, PluginResult } from '../tasks/task.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
@@ -163,11 +162,7 @@ export class TaskRunner {
     const plan = await models.getObject({
       schema: PipelineSchema,
       schemaName: 'Pipeline',
-      prompt: await this.deps.prompts.render('core/pipeline-generation', {
-        ...generation,
-        task: taskView(task),
-        space: spaceView(task.space),
-      }),
+      prompt: await this.deps.prompts.render('core/pipeline-generation', { ...generation }),
       request: { signal, purpose: 'plan' },
     });
     let remaining: PipelineStep[] = plan.steps;
@@ -205,14 +200,7 @@ export class TaskRunner {
         const modification = await models.getObject({
           schema: PipelineModificationSchema,
           schemaName: 'PipelineModification',
-          prompt: await this.deps.prompts.render('core/pipeline-modification', {
-            ...review,
-            task: taskView(task),
-            space: spaceView(task.space),
-            chain: task.chain.map(itemView),
-            completed: task.steps.map(stepView),
-            remaining: remaining.map(stepView),
-          }),
+          prompt: await this.deps.prompts.render('core/pipeline-modification', { ...review }),
           request: { signal, purpose: 'review' },
         });
         if (signal.aborted) return;
@@ -334,35 +322,6 @@ function toItem(step: PipelineStep, result: PluginResult): Context {
     message: result.message,
     timestamp: new Date(),
   };
-}
-
-// Template views: the same values with every optional field present (null when absent). Liquid's
-// strict mode answers each lookup of a missing field, even a lenient `{% if %}`, by constructing
-// and catching an error, which made prompt rendering the largest cost of a pipeline step.
-
-function itemView(item: Context): Context {
-  return {
-    ...item,
-    data: item.data ?? null,
-    message: item.message ?? null,
-    error: item.error ?? null,
-  } as Context;
-}
-
-function stepView(step: PipelineStep): PipelineStep {
-  return { ...step, reason: step.reason ?? null } as PipelineStep;
-}
-
-function taskView(task: AgentTask): AgentTask {
-  return { ...task, trigger: itemView(task.trigger) };
-}
-
-function spaceView(space: Space): Space {
-  return {
-    ...space,
-    description: space.description ?? null,
-    relatedSpaces: space.relatedSpaces ?? [],
-  } as Space;
 }
 
 function errorItem(pluginId: string, action: string, error: string): Context {

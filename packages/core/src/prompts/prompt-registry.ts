@@ -21,10 +21,10 @@ const NAME_PATTERN = /^[a-z0-9][a-z0-9-_.]*$/i;
 /**
  * The system's locale, for the names of months and days that liquid's `date` filter writes, as
  * an empty list of locales: `Intl.DateTimeFormat([])` uses the default locale. Without a locale
- * liquid resolves the default one when the registry is built, and that first
- * `Intl.DateTimeFormat` loads the date data: 25-35 ms in Node.js and 50-60 ms in a browser at a
- * 4x CPU slowdown, paid by every `Runtime.init` in a fresh process or page although no core
- * template formats a date. Given the list, liquid passes it to `Intl.DateTimeFormat` only when a
+ * liquid resolves the default one when the engine is made, and that first `Intl.DateTimeFormat`
+ * loads the date data: 25-35 ms in Node.js and 50-60 ms in a browser at a 4x CPU slowdown, paid
+ * by the first `Runtime.init` of a process or page whose plugins have templates, although few
+ * templates format a date. Given the list, liquid passes it to `Intl.DateTimeFormat` only when a
  * template formats a date. The cast: liquid types the option as a string; it only hands it on.
  */
 const SYSTEM_LOCALE = [] as unknown as string;
@@ -33,8 +33,9 @@ let sharedLiquid: Liquid | undefined;
 
 /**
  * The liquid engine of every registry: they all use the same options, and liquid keeps nothing
- * between parses or renders (no template cache is configured), so one engine serves them all and
- * the core's templates, parsed once, can be shared.
+ * between parses or renders (no template cache is configured), so one engine serves them all. It
+ * is made when the first liquid template is registered: a runtime whose plugins have none never
+ * makes it.
  */
 function liquid(): Liquid {
   sharedLiquid ??= new Liquid({
@@ -48,29 +49,11 @@ function liquid(): Liquid {
 }
 
 /**
- * The core's templates as parsed, shared by every registry of the process or page. Each is
- * parsed when first rendered: they are constants that the core's tests parse, so waiting cannot
- * hide a syntax error, and a run that never reviews its plan or retries an answer (most of
- * them) never pays for parsing those templates; a second runtime in the same page pays for none.
- */
-const parsedCoreTemplates = new Map<string, Template[]>();
-
-function parseCoreTemplate(name: string, source: string): Template[] {
-  let parsed = parsedCoreTemplates.get(name);
-  if (!parsed) {
-    parsed = liquid().parse(source, `core/${name}`);
-    parsedCoreTemplates.set(name, parsed);
-  }
-  return parsed;
-}
-
-/**
- * Holds the liquid templates that prompts are made from, namespaced by owner: the core's own
- * templates live under `core/`, a plugin's under its id (`weather/forecast`). Templates are
+ * Holds the templates that prompts are made from, namespaced by owner: the core's own live
+ * under `core/`, a plugin's under its id (`weather/forecast`). A plugin's templates are liquid,
  * compiled once, when registered, so a syntax error surfaces at start-up rather than in the
- * middle of a task (the core's own, which its tests parse, are compiled when first rendered).
- * Rendering is strict: a variable the template uses but the caller did not pass is an error
- * that names it.
+ * middle of a task; the core's are functions of their variables. Rendering is strict: a
+ * variable the template uses but the caller did not pass is an error that names it.
  *
  * @example
  * ```ts
@@ -83,8 +66,8 @@ function parseCoreTemplate(name: string, source: string): Template[] {
  * ```
  */
 export class PromptRegistry {
-  /** Each template as parsed, or, for the core's own, how to parse it when first needed. */
-  private readonly templates = new Map<string, Template[] | (() => Template[])>();
+  /** How to render each template, by full name. */
+  private readonly templates = new Map<string, Render>();
 
   /**
    * Compiles and registers a template.
@@ -114,21 +97,22 @@ export class PromptRegistry {
         `PromptRegistry: template "${fullName}" is already registered.`,
       );
     }
-    this.templates.set(
-      fullName,
-      parseTemplate(fullName, () => liquid().parse(source, fullName)),
-    );
+    const parsed = parseTemplate(fullName, () => liquid().parse(source, fullName));
+    // Nothing here is asynchronous (no custom tags or filters), and liquid's synchronous
+    // renderer is several times cheaper than stepping its generators through promises.
+    this.templates.set(fullName, (variables) => liquid().renderSync(parsed, variables));
   }
 
   /**
-   * Registers the core's templates under `core/` (the runtime does, before any plugin's). They
-   * are parsed when first rendered, once per process or page; see {@link coreTemplates}.
+   * Registers the core's templates under `core/` (the runtime does, before any plugin's); see
+   * {@link coreTemplates}. They are functions, not liquid, and render with the same contract: a
+   * variable one reads but the caller did not pass is an error that names it.
    *
    * @throws {@link WeftError} `WEFT_DUPLICATE` when a `core/` template of the same name exists.
    * @internal
    */
   registerCoreTemplates(): void {
-    for (const [name, source] of Object.entries(coreTemplates)) {
+    for (const [name, { variables, render }] of Object.entries(coreTemplates)) {
       const fullName = `core/${name}`;
       if (this.templates.has(fullName)) {
         throw new WeftError(
@@ -136,9 +120,11 @@ export class PromptRegistry {
           `PromptRegistry: template "${fullName}" is already registered.`,
         );
       }
-      this.templates.set(fullName, () =>
-        parseTemplate(fullName, () => parseCoreTemplate(name, source)),
-      );
+      this.templates.set(fullName, (given) => {
+        const missing = variables.find((variable) => given[variable] === undefined);
+        if (missing !== undefined) throw new Error(`undefined variable: ${missing}`);
+        return render(given);
+      });
     }
   }
 
@@ -202,11 +188,7 @@ export class PromptRegistry {
    * `WEFT_TEMPLATE_RENDER_FAILED` when the template refers to a variable that was not passed.
    */
   get(fullName: string): TemplateFunction {
-    let template = this.templates.get(fullName);
-    if (typeof template === 'function') {
-      template = template();
-      this.templates.set(fullName, template);
-    }
+    const template = this.templates.get(fullName);
     if (!template) {
       const known = this.list().join(', ') || 'none';
       throw new WeftError(
@@ -216,9 +198,7 @@ export class PromptRegistry {
     }
     const render = async (variables: Record<string, unknown> = {}): Promise<string> => {
       try {
-        // Nothing here is asynchronous (no custom tags or filters), and liquid's synchronous
-        // renderer is several times cheaper than stepping its generators through promises.
-        return liquid().renderSync(template, variables);
+        return template(variables);
       } catch (error) {
         throw new WeftError(
           'WEFT_TEMPLATE_RENDER_FAILED',
@@ -243,6 +223,9 @@ export class PromptRegistry {
     return this.get(fullName)(variables);
   }
 }
+
+/** Renders a template from its variables. */
+type Render = (variables: Record<string, unknown>) => string;
 
 /** Parses a template, turning a syntax error into a {@link WeftError} that names the template. */
 function parseTemplate(fullName: string, parse: () => Template[]): Template[] {
