@@ -70,6 +70,20 @@
  * Docusaurus prefetching the routes of links the scroll brought into view: 36 ms in one trace)
  * and compiling the 312 KB of script (27 + 6 ms on the main thread with the compile hint).
  *
+ * Later on 2026-11-27, the core's four prompt templates became functions instead of Liquid
+ * (packages/core/src/prompts/core-templates.ts). The build before and the build after served in
+ * turn, 4 rounds of 10 visits (medians per round, before -> after): chunk loaded → run done
+ * 107/92/94/88 -> 65/67/80/78 ms, chunk evaluated → run done 59/50/55/50 -> 27/29/35/34 ms,
+ * chunk fetched → run done 225/205/221/209 -> 184/163/213/187 ms; Runtime.init to the status
+ * 37/33 -> 21/22 ms (last 2 rounds). The goal is met from webpack's reading, with the host at
+ * its speed of that hour (it was a third slower in others). A trace of 3 visits (figures inflated
+ * by the profiler) shows what the stricter reading adds: 109-152 ms from the last byte to
+ * webpack's first install, in which the main thread runs the frame the press started (layout 12,
+ * pre-paint 5 and paint 13 ms), React's render of the press (14 ms) and Docusaurus prefetching
+ * the routes of the links the click's scroll brought into view (about 20 ms) before the chunk
+ * itself (compile 5 + 25 ms). Evaluating the modules after the install is mostly zod: building
+ * the core's schemas (runtime options, plan, text-generation capability) and zod's own modules.
+ *
  * Prints a table; asserts nothing. Run: npm run bench:run-panel (build the site first).
  * Environment: BENCH_VISITS (default 10), BENCH_CPU_RATE (default 4), CHROMIUM_PATH,
  * BENCH_BUILD_DIR (the built site to serve; default the worktree's build/).
