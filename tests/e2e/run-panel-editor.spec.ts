@@ -246,7 +246,9 @@ test('loads CodeMirror only when the edit button is pressed, not with the page o
   const editorScripts: string[] = [];
   const reading: Promise<void>[] = [];
   page.on('response', (response) => {
-    if (!response.url().endsWith('.js')) return;
+    // Scripts the page runs. Docusaurus also prefetches route chunks through <link rel=prefetch>
+    // (resource type "other"), whose bodies Chromium may not keep for response.text().
+    if (!response.url().endsWith('.js') || response.request().resourceType() !== 'script') return;
     reading.push(
       response.text().then((text) => {
         // CodeMirror's base theme names its scrolling element; no other script of the site does.
