@@ -9,7 +9,11 @@
  * Rendering keeps the registry's contract: a variable a template reads but the caller did not
  * pass is an error that names it. Optional fields may be absent, `undefined` or `null`.
  */
-import type { Memory, Space } from '../memory/memory-provider.js';
+import type { PipelineStep } from '../pipeline/schemas.js';
+import type {
+  PipelineGenerationContext,
+  PipelineModificationContext,
+} from '../pipeline/contexts.js';
 import type { Context } from '../tasks/task.js';
 
 /** One core template: the variables it reads, and how it makes its text from them. */
@@ -20,48 +24,7 @@ export interface CoreTemplate {
   readonly render: (variables: Readonly<Record<string, unknown>>) => string;
 }
 
-/** The fields of a chain item a prompt reads; absent optional fields may also be `null`. */
-type ItemFields = Pick<Context, 'type' | 'pluginId' | 'action'> & {
-  readonly data?: unknown;
-  readonly message?: string | null;
-  readonly error?: string | null;
-};
-
-interface StepFields {
-  readonly pluginId: string;
-  readonly action: string;
-  readonly reason?: string | null;
-}
-
-interface ExecutorFields {
-  readonly pluginId: string;
-  readonly action: string;
-  readonly description: string;
-}
-
-interface TaskFields {
-  readonly trigger: ItemFields;
-}
-
-type SpaceFields = Pick<Space, 'id'> & { readonly description?: string | null };
-
-interface GenerationVariables {
-  readonly task: TaskFields;
-  readonly space: SpaceFields;
-  readonly executors: readonly ExecutorFields[];
-  readonly memories?: readonly Memory[];
-  readonly relatedText: string;
-  readonly maxSteps: number;
-}
-
-interface ModificationVariables {
-  readonly task: TaskFields;
-  readonly space: SpaceFields;
-  readonly chain: readonly ItemFields[];
-  readonly remaining: readonly StepFields[];
-  readonly executors: readonly ExecutorFields[];
-  readonly stepsLeft: number;
-}
+type ExecutorLine = PipelineGenerationContext['executors'][number];
 
 interface GetObjectVariables {
   readonly system: string;
@@ -93,14 +56,14 @@ function present<T>(value: T | null | undefined): value is T {
   return value !== undefined && value !== null;
 }
 
-function triggerLines(trigger: ItemFields): string {
+function triggerLines(trigger: Context): string {
   let lines = `Trigger: ${trigger.pluginId}/${trigger.action}\n`;
   if (present(trigger.message)) lines += `Message: ${trigger.message}\n`;
   if (present(trigger.data)) lines += `Data: ${JSON.stringify(trigger.data)}\n`;
   return lines;
 }
 
-function executorLines(executors: readonly ExecutorFields[]): string {
+function executorLines(executors: readonly ExecutorLine[]): string {
   return executors
     .map(
       (executor) =>
@@ -110,7 +73,7 @@ function executorLines(executors: readonly ExecutorFields[]): string {
 }
 
 /** What a chain item says in the review prompt: its error, its data as JSON, or its message. */
-function itemSummary(item: ItemFields): string {
+function itemSummary(item: Context): string {
   if (item.type === 'error') return item.error ?? '';
   if (present(item.data)) {
     const json = JSON.stringify(item.data);
@@ -119,12 +82,12 @@ function itemSummary(item: ItemFields): string {
   return item.message || 'no data';
 }
 
-function stepLine(step: StepFields): string {
+function stepLine(step: PipelineStep): string {
   return `- ${step.pluginId}/${step.action}${step.reason ? ` (${step.reason})` : ''}\n`;
 }
 
 export const coreTemplates: Readonly<Record<string, CoreTemplate>> = {
-  'pipeline-generation': template<GenerationVariables>(
+  'pipeline-generation': template<PipelineGenerationContext>(
     ['task', 'space', 'executors', 'relatedText', 'maxSteps'],
     ({ task, space, executors, relatedText, maxSteps }) =>
       `You plan the work of an AI agent. A trigger produced the task below; choose which executors to run, in order, to handle it.
@@ -140,7 +103,7 @@ ${relatedText}
 Answer with at most ${maxSteps} steps, using only the executors listed. Return an empty "steps" list when nothing needs doing.`,
   ),
 
-  'pipeline-modification': template<ModificationVariables>(
+  'pipeline-modification': template<PipelineModificationContext>(
     ['task', 'space', 'chain', 'remaining', 'executors', 'stepsLeft'],
     ({ task, space, chain, remaining, executors, stepsLeft }) => {
       const trigger = task.trigger;

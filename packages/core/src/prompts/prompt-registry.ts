@@ -91,12 +91,7 @@ export class PromptRegistry {
       }
     }
     const fullName = `${namespace}/${name}`;
-    if (this.templates.has(fullName)) {
-      throw new WeftError(
-        'WEFT_DUPLICATE',
-        `PromptRegistry: template "${fullName}" is already registered.`,
-      );
-    }
+    this.refuseDuplicate(fullName);
     const parsed = parseTemplate(fullName, () => liquid().parse(source, fullName));
     // Nothing here is asynchronous (no custom tags or filters), and liquid's synchronous
     // renderer is several times cheaper than stepping its generators through promises.
@@ -114,17 +109,21 @@ export class PromptRegistry {
   registerCoreTemplates(): void {
     for (const [name, { variables, render }] of Object.entries(coreTemplates)) {
       const fullName = `core/${name}`;
-      if (this.templates.has(fullName)) {
-        throw new WeftError(
-          'WEFT_DUPLICATE',
-          `PromptRegistry: template "${fullName}" is already registered.`,
-        );
-      }
+      this.refuseDuplicate(fullName);
       this.templates.set(fullName, (given) => {
         const missing = variables.find((variable) => given[variable] === undefined);
         if (missing !== undefined) throw new Error(`undefined variable: ${missing}`);
         return render(given);
       });
+    }
+  }
+
+  private refuseDuplicate(fullName: string): void {
+    if (this.templates.has(fullName)) {
+      throw new WeftError(
+        'WEFT_DUPLICATE',
+        `PromptRegistry: template "${fullName}" is already registered.`,
+      );
     }
   }
 
