@@ -150,14 +150,14 @@ describe('the site config under the dev server', () => {
     expect(note('/api/classes/Runtime/', false)).toBe('');
   });
 
-  it('does not load TypeScript or twoslash, which only the hover types of a build use', () => {
+  it('does not load TypeScript, which only the hover types of a build use', () => {
     // A fresh process loading the config the way Docusaurus does (jiti), so no test's imports
     // count; before the hover-types plugin loaded them lazily they cost seconds per start.
     const script = `
       process.argv = [process.argv[0], 'docusaurus', 'start'];
       const load = require('jiti')(${JSON.stringify(`${siteDir}/`)}, { interopDefault: true, requireCache: false });
       load('./docusaurus.config.ts');
-      const heavy = Object.keys(require.cache).filter((file) => /node_modules[\\/](typescript|twoslash)[\\/]/.test(file));
+      const heavy = Object.keys(require.cache).filter((file) => /node_modules[\\/](typescript)[\\/]/.test(file));
       process.stdout.write(JSON.stringify(heavy));`;
     const loaded = JSON.parse(
       execFileSync(process.execPath, ['-e', script], {

@@ -24,7 +24,7 @@ export const OPT_OUT_FLAG = 'no-hover-types';
 let sampleTypesModule: Promise<typeof SampleTypes> | undefined;
 
 /**
- * TypeScript and twoslash take seconds to load. The site's configuration imports this plugin
+ * TypeScript takes seconds to load. The site's configuration imports this plugin
  * whether or not it uses it, and the dev server leaves it out: they load with the first page
  * it transforms, not with the configuration.
  */
@@ -34,7 +34,7 @@ function loadSampleTypes(): Promise<typeof SampleTypes> {
 }
 const TYPESCRIPT = new Set(['ts', 'tsx', 'typescript']);
 /** Docusaurus's magic comments remove lines from the shown code, which would shift offsets. */
-const MAGIC_COMMENT = /\/\/\s*(highlight-|this-line)/;
+export const MAGIC_COMMENT = /\/\/\s*(highlight-|this-line)/;
 
 function languageOf(code: Element): string | undefined {
   const classes = code.properties.className;
@@ -48,7 +48,7 @@ function textOf(node: Element): string {
 }
 
 /** The sample file a block was filled from, or undefined for a block written in the page. */
-function sampleFileOf(meta: string, rootDir: string): string | undefined {
+export function sampleFileOf(meta: string, rootDir: string): string | undefined {
   const match = /(?:^|\s)file=(\S+)/.exec(meta);
   if (!match?.[1]) {
     return undefined;
@@ -82,7 +82,7 @@ function annotate(pre: Element, { options, page, sampleTypes }: Pass): void {
   }
   const started = performance.now();
   try {
-    const hovers = sampleTypes(text, file, language === 'tsx' ? 'tsx' : 'ts');
+    const hovers = sampleTypes(text, file);
     code.properties = { ...code.properties, [TYPE_HOVERS_PROP]: encodeTypeHovers(hovers) };
   } catch (error) {
     throw new Error(`Hover types for ${page}: ${(error as Error).message}`, { cause: error });

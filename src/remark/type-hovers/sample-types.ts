@@ -1,12 +1,17 @@
 /**
- * The types TypeScript reports for the identifiers of one sample file, read with twoslash (the
- * TypeScript language service over a virtual copy of the file). A sample that does not
- * type-check is an error naming the file, the line and TypeScript's message, so the build that
- * renders it stops instead of showing code that no longer compiles.
+ * The types TypeScript reports for the identifiers of one sample file, read from one TypeScript
+ * language service over the whole samples project (examples/tsconfig.json), so the packages'
+ * sources and the libraries' declarations are loaded and checked once per build, not once per
+ * block. A sample that does not type-check is an error naming the file, the line and
+ * TypeScript's message, so the build that renders it stops instead of showing code that no
+ * longer compiles.
+ *
+ * Answers are kept on disk by content (./hover-cache.ts): a build whose samples and their inputs
+ * did not change reads every block's types from there and never starts TypeScript.
  */
 import path from 'node:path';
-import { createTwoslasher, type TwoslashInstance } from 'twoslash';
 import ts from 'typescript';
+import { hoverCache } from './hover-cache';
 
 /** One identifier's type: where it is in the code (UTF-16 offsets) and TypeScript's text. */
 export interface TypeHover {
@@ -30,73 +35,115 @@ export class SampleTypeError extends Error {
   }
 }
 
-/**
- * The samples' compiler options (examples/tsconfig.json over packages/tsconfig.base.json): the
- * `weft-source` condition resolves `@weft/*` imports to the packages' TypeScript sources, as
- * `npm run typecheck:examples` does, so no package has to be built first.
- */
-const COMPILER_OPTIONS: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  customConditions: ['weft-source'],
-  lib: ['lib.es2023.d.ts'],
-  types: ['node'],
-  strict: true,
-  esModuleInterop: true,
-  skipLibCheck: true,
-  isolatedModules: true,
-  noEmit: true,
-};
+const siteDir = path.resolve(__dirname, '../../..');
+/** The samples' project: its compiler options resolve `@weft/*` to the packages' sources. */
+export const SAMPLES_TSCONFIG = path.join(siteDir, 'examples/tsconfig.json');
 
-/**
- * One twoslash instance per folder: twoslash names the sample `index.ts` inside its virtual
- * file system's root, so the root must be the sample's own folder for its relative imports
- * (`./agent.js`) to resolve. An instance keeps its language service between samples.
- */
-const twoslashers = new Map<string, TwoslashInstance>();
-
-function twoslasherFor(folder: string): TwoslashInstance {
-  let twoslasher = twoslashers.get(folder);
-  if (!twoslasher) {
-    twoslasher = createTwoslasher({
-      tsModule: ts,
-      vfsRoot: folder,
-      compilerOptions: COMPILER_OPTIONS,
-      // Errors are reported below with TypeScript's own messages, which twoslash's check omits.
-      handbookOptions: { noErrorValidation: true },
-    });
-    twoslashers.set(folder, twoslasher);
+function readProject(): ts.ParsedCommandLine {
+  const config = ts.readConfigFile(SAMPLES_TSCONFIG, (file) => ts.sys.readFile(file));
+  if (config.error) {
+    throw new Error(ts.flattenDiagnosticMessageText(config.error.messageText, '\n'));
   }
-  return twoslasher;
+  return ts.parseJsonConfigFileContent(config.config, ts.sys, path.dirname(SAMPLES_TSCONFIG));
 }
 
 /**
- * The type of every identifier in `code`, the contents of the sample file `file` (an absolute
- * path; its folder resolves relative imports). Throws {@link SampleTypeError} when TypeScript
- * reports an error.
+ * The language service reads files from disk, except the code a caller passes for a sample:
+ * that is kept as an overlay, so a block's text is what is typed even when it is not yet saved.
  */
-export function sampleTypes(
-  code: string,
-  file: string,
-  language: 'ts' | 'tsx' = 'ts',
-): TypeHover[] {
-  const result = twoslasherFor(path.dirname(file))(code, language);
-  if (result.errors.length > 0) {
-    throw new SampleTypeError(
-      file,
-      result.errors.map(
-        (error) =>
-          `line ${error.line + 1}, column ${error.character + 1}: TS${error.code} ${error.text}`,
-      ),
-    );
+class SamplesProject {
+  private readonly parsed = readProject();
+  private readonly overlays = new Map<string, { code: string; version: number }>();
+  private readonly service: ts.LanguageService;
+
+  constructor() {
+    const host: ts.LanguageServiceHost = {
+      getCompilationSettings: () => ({ ...this.parsed.options, noEmit: true }),
+      getScriptFileNames: () => [...new Set([...this.parsed.fileNames, ...this.overlays.keys()])],
+      getScriptVersion: (file) => String(this.overlays.get(file)?.version ?? 0),
+      getScriptSnapshot: (file) => {
+        const overlay = this.overlays.get(file);
+        const text = overlay ? overlay.code : ts.sys.readFile(file);
+        return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+      },
+      getCurrentDirectory: () => path.dirname(SAMPLES_TSCONFIG),
+      getDefaultLibFileName: (options) => ts.getDefaultLibFilePath(options),
+      fileExists: (file) => this.overlays.has(file) || ts.sys.fileExists(file),
+      readFile: (file) => this.overlays.get(file)?.code ?? ts.sys.readFile(file),
+      readDirectory: (...args) => ts.sys.readDirectory(...args),
+      directoryExists: (folder) => ts.sys.directoryExists(folder),
+      getDirectories: (folder) => ts.sys.getDirectories(folder),
+      realpath: (file) => ts.sys.realpath?.(file) ?? file,
+    };
+    this.service = ts.createLanguageService(host, ts.createDocumentRegistry());
   }
-  if (result.code !== code) {
-    // twoslash rewrote the code (a `// @…` or `// ---cut---` line): its offsets would not match
-    // the code the page shows.
-    throw new SampleTypeError(file, [
-      'twoslash changed the code (a "// @" or "// ---cut---" comment?); remove that comment or opt the block out with no-hover-types',
-    ]);
+
+  /** Makes `code` the contents of `file` for the next questions, unless it already is. */
+  private use(file: string, code: string): void {
+    const current = this.overlays.get(file);
+    if (current?.code === code) {
+      return;
+    }
+    if (!current && ts.sys.readFile(file) === code) {
+      return;
+    }
+    this.overlays.set(file, { code, version: (current?.version ?? 0) + 1 });
   }
-  return result.hovers.map(({ start, length, text }) => ({ start, length, text }));
+
+  types(code: string, file: string): TypeHover[] {
+    this.use(file, code);
+    const diagnostics = [
+      ...this.service.getSyntacticDiagnostics(file),
+      ...this.service.getSemanticDiagnostics(file),
+    ];
+    if (diagnostics.length > 0) {
+      throw new SampleTypeError(file, diagnostics.map(describeDiagnostic));
+    }
+    const source = this.service.getProgram()?.getSourceFile(file);
+    if (!source) {
+      throw new SampleTypeError(file, [`TypeScript could not read ${file}`]);
+    }
+    const hovers: TypeHover[] = [];
+    const visit = (node: ts.Node): void => {
+      if (ts.isIdentifier(node)) {
+        const start = node.getStart(source, false);
+        const info = this.service.getQuickInfoAtPosition(file, start);
+        if (info?.displayParts) {
+          const text = info.displayParts.map((part) => part.text).join('');
+          hovers.push({ start, length: node.getWidth(source), text });
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    ts.forEachChild(source, visit);
+    return hovers;
+  }
+}
+
+function describeDiagnostic(diagnostic: ts.Diagnostic): string {
+  const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
+  if (!diagnostic.file || diagnostic.start === undefined) {
+    return `TS${diagnostic.code} ${message}`;
+  }
+  const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
+  return `line ${line + 1}, column ${character + 1}: TS${diagnostic.code} ${message}`;
+}
+
+let project: SamplesProject | undefined;
+
+/**
+ * The type of every identifier in `code`, the contents of the sample file `file` (an absolute
+ * path inside the samples project). Throws {@link SampleTypeError} when TypeScript reports an
+ * error. The file's own extension decides whether TypeScript reads it as TSX.
+ */
+export function sampleTypes(code: string, file: string): TypeHover[] {
+  const cache = hoverCache();
+  const cached = cache.read(file, code);
+  if (cached) {
+    return cached;
+  }
+  project ??= new SamplesProject();
+  const hovers = project.types(code, file);
+  cache.write(file, code, hovers);
+  return hovers;
 }
