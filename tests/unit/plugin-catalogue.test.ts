@@ -18,7 +18,7 @@ function manifest(overrides: Record<string, unknown> = {}): Record<string, unkno
     version: '0.1.0',
     description: 'OpenAI model provider for Weft.',
     keywords: ['weft', 'model-provider', 'openai'],
-    engines: { node: '^20.19.0 || ^22.12.0 || ^24.0.0' },
+    engines: { node: '^20.19.0 || ^22.12.0 || ^24.0.0 || ^26.0.0' },
     peerDependencies: { '@weft/core': '^0.1.0' },
     weft: {
       kind: 'model-provider',
@@ -72,7 +72,7 @@ describe('validatePackage', () => {
       requires: { capabilities: [], services: ['runtime', 'openai-compatible-api'] },
       runtimes: ['node'],
       coreVersions: '^0.1.0',
-      nodeVersions: '^20.19.0 || ^22.12.0 || ^24.0.0',
+      nodeVersions: '^20.19.0 || ^22.12.0 || ^24.0.0 || ^26.0.0',
     });
   });
 
