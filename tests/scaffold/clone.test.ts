@@ -13,6 +13,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_ENTRY, startAgent, startAgentExpectingExit } from './support/agent-process';
 import { cleanEnv, runCommand } from '../support/commands';
+import { reviewInstallScripts } from '../support/install-scripts';
 import { OTHER_DEPENDENCIES } from '../../packages/create-weft/src/weft-packages';
 import { startFakeOpenAI } from './support/fake-openai';
 import {
@@ -105,6 +106,14 @@ describe('npm run create-agent from a clone', () => {
         await readFile(path.join(project, 'node_modules/@weft/core/package.json'), 'utf8'),
       ) as { name: string };
       expect(installed.name).toBe('@weft/core');
+      // npm 12 runs only the install scripts the project allows: it decides for each one.
+      const { allowScripts } = JSON.parse(
+        await readFile(path.join(project, 'package.json'), 'utf8'),
+      ) as { allowScripts?: Record<string, boolean> };
+      expect(reviewInstallScripts(path.join(project, 'package-lock.json'), allowScripts)).toEqual({
+        undecided: [],
+        stale: [],
+      });
       // A copy from the tarball, not a link back into the repository.
       expect(await readdir(path.join(project, 'node_modules/@weft/core'))).not.toContain('test');
       const tests = await runCommand('npm', ['test'], { cwd: project, env, timeoutMs: 2 * MINUTE });

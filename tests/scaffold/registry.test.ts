@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reviewInstallScripts } from '../support/install-scripts';
 import {
   OTHER_DEPENDENCIES,
   packWorkspacePackages,
@@ -155,6 +156,12 @@ describe('npm create weft from a registry', () => {
         await readFile(path.join(project, 'node_modules/@weft/core/package.json'), 'utf8'),
       ) as { version: string };
       expect(installed.version).toBe(await weftVersion());
+      // npm 12 runs only the install scripts the project allows: it decides for each one.
+      const { allowScripts } = manifest as { allowScripts?: Record<string, boolean> };
+      expect(reviewInstallScripts(path.join(project, 'package-lock.json'), allowScripts)).toEqual({
+        undecided: [],
+        stale: [],
+      });
     },
     9 * MINUTE,
   );

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MEMORY_LABELS, MODEL_LABELS, type MemoryChoice, type ModelChoice } from './choices.js';
+import { allowedInstallScripts } from './install-scripts.js';
 
 /** templates/ beside src/ and dist/, so the same files serve a clone and the published package. */
 export const TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url));
@@ -56,8 +57,12 @@ export async function renderProject(options: RenderOptions): Promise<Map<string,
 
   const manifestText = files.get('package.json');
   if (manifestText === undefined) throw new Error('templates/base/_package.json is missing');
-  const manifest = JSON.parse(manifestText) as { dependencies: Record<string, string> };
+  const manifest = JSON.parse(manifestText) as {
+    dependencies: Record<string, string>;
+    allowScripts?: Record<string, boolean>;
+  };
   manifest.dependencies = sortKeys(options.dependencies);
+  manifest.allowScripts = sortKeys(allowedInstallScripts(options.memory));
   files.set('package.json', `${JSON.stringify(manifest, null, 2)}\n`);
   files.set('README.md', tidyMarkdown(files.get('README.md') ?? ''));
   return files;
@@ -84,7 +89,7 @@ async function listFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
-function sortKeys(record: Record<string, string>): Record<string, string> {
+function sortKeys<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
 }
 

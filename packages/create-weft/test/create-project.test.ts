@@ -57,8 +57,14 @@ describe('createProject', () => {
         type: string;
         scripts: Record<string, string>;
         dependencies: Record<string, string>;
+        allowScripts: Record<string, boolean>;
       };
       expect(manifest.name).toBe('my-agent');
+      // npm 12 runs only allowed install scripts: SQLite's driver must build its module.
+      expect(manifest.allowScripts).toEqual({
+        ...(memory === 'sqlite' ? { 'better-sqlite3': true } : {}),
+        esbuild: false,
+      });
       expect(manifest.type).toBe('module');
       expect(Object.keys(manifest.scripts)).toEqual(
         expect.arrayContaining(['dev', 'start', 'test', 'build', 'typecheck']),
