@@ -39,8 +39,21 @@ export async function interceptContentChunk(
   handler: ChunkHandler,
 ): Promise<void> {
   await page.route(chunkUrlPattern, async (route) => {
-    const response = await route.fetch();
-    const body = await response.text();
+    let response: APIResponse;
+    let body: string;
+    try {
+      response = await route.fetch();
+      body = await response.text();
+    } catch (error) {
+      // A reload or a navigation while this chunk was in flight (a prefetch, say) ends its
+      // request: Playwright disposes of the answer ("Response has been disposed") and nobody
+      // waits for it any more. Anything else is a real failure.
+      if (page.isClosed() || /disposed|closed|destroyed/i.test(String(error))) {
+        await route.abort().catch(() => undefined);
+        return;
+      }
+      throw error;
+    }
     if (isContentChunkOf(body, siteSource)) {
       await handler(route, { response, body });
       return;
