@@ -1,7 +1,7 @@
 /**
  * Side-by-side benchmark of this site against a stock Docusaurus 3.10 classic site with the same
  * PWA and local-search plugins, built and measured in the same run on the same machine. Prints
- * cold build times and Lighthouse mobile medians (performance score, total blocking time,
+ * cold build times (with their ratio to stock's and the build's peak memory) and Lighthouse mobile medians (performance score, total blocking time,
  * largest contentful paint) per page type; asserts nothing (timings swing run to run, so compare
  * the two columns, not absolute numbers).
  *
@@ -17,6 +17,7 @@
  * (a git commit of this repository, e.g. one before a performance change) adds this site as it
  * was at that commit as a third column, checked out into the temporary folder with this
  * checkout's node_modules, so a change is judged against the site before it in the same run.
+ * BENCH_LIGHTHOUSE=false stops after the builds' table.
  * BENCH_THROTTLING=devtools runs Lighthouse with the CPU and network really slowed down instead
  * of its default simulation, which estimates the slowed-down timeline from an unthrottled load:
  * the two can disagree about blocking time (see "Size and speed" in docs/contributing-guide.md).
@@ -62,16 +63,35 @@ interface SiteUnderTest {
   port: number;
   /** Page type → path on that site. The stock site has no API reference or plugins page. */
   pages: Record<string, string>;
-  build: () => void;
+  /** The command that builds the site, run in `dir`. */
+  build: [string, string[]];
 }
 
 const ALL_PAGE_TYPES = ['home', 'guide', 'API class', 'API index', 'plugins'] as const;
 
-function timeColdBuild(site: SiteUnderTest): number {
+/** GNU time, which reports the largest resident set of a command and its children. */
+const GNU_TIME = '/usr/bin/time';
+
+interface BuildFigures {
+  seconds: number;
+  /** Peak resident memory of the build's largest process, in MB; NaN without GNU time. */
+  peakMb: number;
+}
+
+function timeColdBuild(site: SiteUnderTest, workDir: string): BuildFigures {
   run('npx', ['docusaurus', 'clear'], site.dir);
+  const memoryFile = path.join(workDir, 'peak-kb.txt');
+  const [command, args] = site.build;
+  const measured: [string, string[]] = existsSync(GNU_TIME)
+    ? [GNU_TIME, ['-f', '%M', '-o', memoryFile, command, ...args]]
+    : [command, args];
   const start = process.hrtime.bigint();
-  site.build();
-  return Number(process.hrtime.bigint() - start) / 1e9;
+  run(measured[0], measured[1], site.dir);
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const peakMb = existsSync(GNU_TIME)
+    ? Number(readFileSync(memoryFile, 'utf8').trim().split('\n').pop()) / 1024
+    : Number.NaN;
+  return { seconds, peakMb };
 }
 
 const serve = (site: SiteUnderTest): Promise<ChildProcess> =>
@@ -172,7 +192,7 @@ function baselineSite(workDir: string, ref: string, pages: Record<string, string
     dir,
     port: 4312,
     pages,
-    build: () => run('npm', ['run', 'build'], dir),
+    build: ['npm', ['run', 'build']],
   };
 }
 
@@ -195,14 +215,14 @@ async function main(): Promise<void> {
         dir: siteDir,
         port: 4310,
         pages: weftPages,
-        build: () => run('npm', ['run', 'build'], siteDir),
+        build: ['npm', ['run', 'build']],
       },
       {
         label: 'stock 3.10',
         dir: stockDir,
         port: 4311,
         pages: STOCK_PAGES,
-        build: () => run('npx', ['docusaurus', 'build'], stockDir),
+        build: ['npx', ['docusaurus', 'build']],
       },
     ];
     if (baselineRef) {
@@ -210,13 +230,35 @@ async function main(): Promise<void> {
     }
 
     const buildTimes = new Map<string, number[]>(sites.map((site) => [site.label, []]));
+    const buildPeaks = new Map<string, number[]>(sites.map((site) => [site.label, []]));
     for (let round = 0; round < builds; round += 1) {
       const order = round % 2 === 0 ? sites : [...sites].reverse();
       for (const site of order) {
-        const seconds = timeColdBuild(site);
+        const { seconds, peakMb } = timeColdBuild(site, workDir);
         buildTimes.get(site.label)?.push(seconds);
-        appendFileSync(log, `build ${site.label} ${seconds.toFixed(1)} s\n`);
+        buildPeaks.get(site.label)?.push(peakMb);
+        appendFileSync(
+          log,
+          `build ${site.label} ${seconds.toFixed(1)} s ${peakMb.toFixed(0)} MB\n`,
+        );
       }
+    }
+    const stockMedian = median(buildTimes.get('stock 3.10') ?? []);
+    console.log(`\nCold build (docusaurus clear, then build; ${builds} per site, alternating)`);
+    console.table(
+      sites.map((site) => {
+        const times = buildTimes.get(site.label) ?? [];
+        return {
+          site: site.label,
+          'median s': median(times).toFixed(1),
+          'x stock': (median(times) / stockMedian).toFixed(2),
+          'peak MB (median)': median(buildPeaks.get(site.label) ?? []).toFixed(0),
+          runs: times.map((s) => s.toFixed(1)).join(' '),
+        };
+      }),
+    );
+    if (process.env.BENCH_LIGHTHOUSE === 'false') {
+      return;
     }
 
     for (const site of sites) {
@@ -236,14 +278,6 @@ async function main(): Promise<void> {
       }
     }
 
-    console.log(`\nCold build (docusaurus clear, then build; ${builds} per site, alternating)`);
-    console.table(
-      sites.map((site) => ({
-        site: site.label,
-        'median s': median(buildTimes.get(site.label) ?? []).toFixed(1),
-        runs: (buildTimes.get(site.label) ?? []).map((s) => s.toFixed(1)).join(' '),
-      })),
-    );
     console.log(
       '\nFirst load per page type (JavaScript and CSS its HTML references, gzip -9, KiB)',
     );

@@ -8,6 +8,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { CI_JOBS, TEST_PHASES, type CiJob } from '../../scripts/test-phases';
 import {
   EXTRA_TESTED_NODE_MAJORS,
   majorsOfRange,
@@ -28,13 +30,58 @@ const workflows = readdirSync(path.join(root, workflowsDir))
   .map((file) => ({ file, text: read(path.join(workflowsDir, file)) }));
 const ci = read(path.join(workflowsDir, 'ci.yml'));
 
+interface WorkflowStep {
+  run?: string;
+  if?: string;
+}
+interface WorkflowJob {
+  if?: string;
+  needs?: string;
+  strategy?: { matrix?: { node?: number[] } };
+  steps: WorkflowStep[];
+}
+const jobs = (parse(ci) as { jobs: Record<string, WorkflowJob> }).jobs;
+const CODE_ONLY = "needs.changes.outputs.code == 'true'";
+
+/** The npm scripts a job runs, in order, with whether a docs-only change skips each. */
+function scriptsOf(job: WorkflowJob): { script: string; codeOnly: boolean }[] {
+  return job.steps.flatMap((step) => {
+    const match = /^npm run (\S+)/.exec(step.run ?? '');
+    return match
+      ? [{ script: match[1]!, codeOnly: job.if === CODE_ONLY || step.if === CODE_ONLY }]
+      : [];
+  });
+}
+
 describe('the CI workflow', () => {
-  it('runs the scripts of npm test as separate steps, in order', () => {
-    const testScript = manifest('package.json').scripts?.test ?? '';
-    const stages = testScript.split('&&').map((part) => part.trim().replace(/^npm run /, ''));
-    const steps = [...ci.matchAll(/^\s+run: npm run (\S+)\s*$/gm)].map((match) => match[1]);
-    expect(stages.length).toBeGreaterThan(3);
-    expect(steps).toEqual(stages);
+  it('is what npm test runs: every phase, in its job, in order', () => {
+    expect(manifest('package.json').scripts?.test).toBe('tsx scripts/test.ts');
+    for (const job of Object.keys(CI_JOBS) as CiJob[]) {
+      expect({ job, scripts: scriptsOf(jobs[job]!).map(({ script }) => script) }).toEqual({
+        job,
+        scripts: TEST_PHASES.filter((phase) => phase.job === job).map(({ script }) => script),
+      });
+    }
+    const run = Object.values(jobs).flatMap((job) => scriptsOf(job).map(({ script }) => script));
+    expect(run.sort()).toEqual(TEST_PHASES.map(({ script }) => script).sort());
+  });
+
+  it('skips, for a change to docs alone, exactly the phases such a change cannot break', () => {
+    for (const job of Object.keys(CI_JOBS) as CiJob[]) {
+      for (const { script, codeOnly } of scriptsOf(jobs[job]!)) {
+        const phase = TEST_PHASES.find((candidate) => candidate.script === script);
+        expect({ script, codeOnly }).toEqual({ script, codeOnly: !phase?.docs });
+      }
+    }
+  });
+
+  it('runs the other Node.js versions as a matrix of the tested majors', () => {
+    expect(jobs['node-versions']?.strategy?.matrix?.node).toEqual([...EXTRA_TESTED_NODE_MAJORS]);
+    expect(
+      jobs['node-versions']?.steps.some((step) =>
+        /-- \$\{\{ matrix\.node \}\}$/.test(step.run ?? ''),
+      ),
+    ).toBe(true);
   });
 
   it('reads only the repository', () => {
@@ -83,7 +130,7 @@ describe('the Node version', () => {
   it('admits only the majors the tests run on: .nvmrc, and those test:node-versions adds', () => {
     const tested = [Number(nvmrc.split('.')[0]), ...EXTRA_TESTED_NODE_MAJORS];
     expect(majorsOfRange(SUPPORTED_NODE_RANGE)).toEqual(tested);
-    expect(manifest('package.json').scripts?.test).toContain('npm run test:node-versions');
+    expect(TEST_PHASES.map(({ script }) => script)).toContain('test:node-versions');
     expect(manifest('package.json').scripts?.['test:node-versions']).toBe(
       'tsx scripts/test-node-versions.ts',
     );
@@ -96,7 +143,9 @@ describe('the Node version', () => {
     expect(satisfiesRange('20.18.3', SUPPORTED_NODE_RANGE)).toBe(false);
     expect(satisfiesRange('22.11.9', SUPPORTED_NODE_RANGE)).toBe(false);
     expect(satisfiesRange('23.11.0', SUPPORTED_NODE_RANGE)).toBe(false);
-    expect(satisfiesRange('26.0.0', SUPPORTED_NODE_RANGE)).toBe(false);
+    expect(satisfiesRange('26.0.0', SUPPORTED_NODE_RANGE)).toBe(true);
+    expect(satisfiesRange('25.9.0', SUPPORTED_NODE_RANGE)).toBe(false);
+    expect(satisfiesRange('27.0.0', SUPPORTED_NODE_RANGE)).toBe(false);
   });
 });
 
