@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
@@ -18,5 +19,9 @@ export default defineConfig({
       'examples/**/*.test.ts',
     ],
     testTimeout: 20_000,
+    // Vitest runs one file fewer than there are cores, so one at a time on a 2-core machine; most
+    // files here wait on servers, child processes and timers rather than compute, so two at a
+    // time finish sooner there without starving each other.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
