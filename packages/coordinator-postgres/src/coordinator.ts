@@ -34,6 +34,14 @@ interface TaskRow {
 const HANDOVER_RETRY_MS = 10;
 /** How often recording a finished task is tried before this instance gives its spaces up. */
 const FINISH_ATTEMPTS = 3;
+/**
+ * Longest a reconnection waits for the scheduler to give back the tasks of the lost session
+ * (aborted runs end, refused waits fail), so that the new session never shares a space's queue
+ * with them. Aborted tasks end at once, bar storing their chain, which the runtime bounds at 10 s.
+ */
+const ORPHAN_DRAIN_LIMIT_MS = 15_000;
+/** How often a reconnection looks again whether those tasks are gone. */
+const ORPHAN_DRAIN_POLL_MS = 20;
 /** PostgreSQL's `program_limit_exceeded`: a value too large for a row or an index entry. */
 const TOO_LARGE = '54000';
 
@@ -82,6 +90,8 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
+  /** Until when a reconnection waits for the lost session's tasks to be given back. */
+  private drainDeadline = 0;
   private reconnecting: Promise<void> | undefined;
   private readonly events: SessionEvents = {
     onLost: (session, error) => this.loseSession(session, error),
@@ -311,7 +321,7 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
   ): Promise<void> {
     try {
       if (outcome === 'finished') {
-        await this.withAttempts(() =>
+        await this.withAttempts(session, () =>
           session.pool.query(`DELETE FROM ${this.table} WHERE ticket = $1 AND owner = $2`, [
             ticket,
             session.key,
@@ -325,6 +335,8 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
         );
       }
     } catch (error) {
+      // A session lost meanwhile has given its spaces up already; its tasks pass on as they are.
+      if (session !== this.session) return;
       this.options.logger.error(
         { space: bounded(space), ticket, error: (error as Error).message },
         'could not record the end of a task; giving this instance’s spaces up',
@@ -482,13 +494,15 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
     }
   }
 
-  private async withAttempts<T>(work: () => Promise<T>): Promise<T> {
+  /** Tries `work` a few times while the session lives; its connections end when it is lost. */
+  private async withAttempts<T>(session: Session, work: () => Promise<T>): Promise<T> {
     let failure: unknown;
     for (let attempt = 0; attempt < FINISH_ATTEMPTS; attempt += 1) {
       try {
         return await work();
       } catch (error) {
         failure = error;
+        if (session !== this.session) break;
         await new Promise((resolve) => setTimeout(resolve, 100 * (attempt + 1)));
       }
     }
@@ -513,20 +527,27 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
     session.lost.abort(this.connectionLost('run'));
     this.waiters.wakeAll();
     void closeSession(session, this.options.connectTimeoutMs);
+    this.drainDeadline = Date.now() + ORPHAN_DRAIN_LIMIT_MS;
     this.scheduleReconnect(0);
   }
 
-  private scheduleReconnect(attempt: number): void {
+  private scheduleReconnect(
+    attempt: number,
+    delayMs = reconnectDelay(attempt, this.options),
+  ): void {
     if (this.state !== 'reconnecting') return;
-    const delayMs = reconnectDelay(attempt, this.options);
     this.reconnectTimer = setTimeout(() => {
-      this.reconnecting = this.reconnect(attempt, delayMs).finally(() => {
+      if (this.orphans.size > 0 && Date.now() < this.drainDeadline) {
+        this.scheduleReconnect(attempt, ORPHAN_DRAIN_POLL_MS);
+        return;
+      }
+      this.reconnecting = this.reconnect(attempt).finally(() => {
         this.reconnecting = undefined;
       });
     }, delayMs);
   }
 
-  private async reconnect(attempt: number, waitedMs: number): Promise<void> {
+  private async reconnect(attempt: number): Promise<void> {
     let session: Session;
     try {
       session = await openSession(this.options, this.channel, this.events);
@@ -549,7 +570,7 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
     const previous = this.instanceKey;
     this.begin(session);
     this.options.logger.info(
-      { instance: session.key, previous, attempts: attempt + 1, lastDelayMs: waitedMs },
+      { instance: session.key, previous, attempts: attempt + 1 },
       'coordinator reconnected',
     );
   }

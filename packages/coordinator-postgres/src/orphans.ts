@@ -26,6 +26,11 @@ export class Orphans {
     return true;
   }
 
+  /** How many tickets the scheduler still holds. */
+  get size(): number {
+    return this.spaces.size;
+  }
+
   /** Whether the scheduler still holds a ticket of a lost session in this space. */
   inSpace(space: string): boolean {
     return this.perSpace.has(space);
