@@ -106,6 +106,21 @@ describe('PostgresSpaceCoordinator across a PostgreSQL restart', () => {
       const restartedAt = new Date();
       await db.server().start();
       phase = 'after';
+      const startedAt = Date.now();
+      const backAfterMs: number[] = [];
+      await waitUntil(
+        'both instances reconnecting',
+        async () => {
+          for (const [index, agent] of agents.entries()) {
+            if (backAfterMs[index] === undefined && (await agent.coordinator.checkHealth())) {
+              backAfterMs[index] = Date.now() - startedAt;
+            }
+          }
+          return backAfterMs.filter((ms) => ms !== undefined).length === agents.length;
+        },
+        // The backoff in this test is capped at 1 s; a busy machine may add a few seconds.
+        10_000,
+      );
       await waitUntil(
         'both instances acknowledging 20 tasks each after the restart',
         () => acked('after', 0) >= 20 && acked('after', 1) >= 20,
@@ -177,7 +192,7 @@ describe('PostgresSpaceCoordinator across a PostgreSQL restart', () => {
       }
       const cutShort = runs.filter((run) => run.ended_at === null).length;
       console.log(
-        `restart: ${acknowledged.size} tasks acknowledged (${acked('before')} before the stop, ${acked('after')} after the start), ${refused.length} refused (${during.length} while the server was down); ${cutShort} runs cut short and run again; outcomes of done: ${JSON.stringify(Object.fromEntries(outcomes))}`,
+        `restart: ${acknowledged.size} tasks acknowledged (${acked('before')} before the stop, ${acked('after')} after the start), ${refused.length} refused (${during.length} while the server was down); reconnected ${backAfterMs.join(' and ')} ms after the start; ${cutShort} runs cut short and run again; outcomes of done: ${JSON.stringify(Object.fromEntries(outcomes))}`,
       );
     } finally {
       await db.server().start();
