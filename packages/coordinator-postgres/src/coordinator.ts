@@ -13,35 +13,21 @@ import {
   type ResolvedCoordinatorOptions,
 } from './options.js';
 import { Orphans } from './orphans.js';
+import { Reconnector } from './reconnector.js';
 import {
   closeSession,
   lockQuery,
   openSession,
-  reconnectDelay,
   type Session,
   type SessionEvents,
 } from './session.js';
 import { releaseKey, SpaceWaiters } from './space-waiters.js';
-
-/** A task's row as the sweep reads it; node-postgres returns the bigint ticket as a string. */
-interface TaskRow {
-  ticket: string;
-  arrival: TaskArrival;
-  attempts: number;
-}
+import { adoptDeadInstancesTasks, unknownOwnTasks, type TaskRow } from './takeover.js';
 
 /** How long a space's previous holder may take to let go before the next one looks again. */
 const HANDOVER_RETRY_MS = 10;
 /** How often recording a finished task is tried before this instance gives its spaces up. */
 const FINISH_ATTEMPTS = 3;
-/**
- * Longest a reconnection waits for the scheduler to give back the tasks of the lost session
- * (aborted runs end, refused waits fail), so that the new session never shares a space's queue
- * with them. Aborted tasks end at once, bar storing their chain, which the runtime bounds at 10 s.
- */
-const ORPHAN_DRAIN_LIMIT_MS = 15_000;
-/** How often a reconnection looks again whether those tasks are gone. */
-const ORPHAN_DRAIN_POLL_MS = 20;
 /** PostgreSQL's `program_limit_exceeded`: a value too large for a row or an index entry. */
 const TOO_LARGE = '54000';
 
@@ -89,10 +75,8 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
   private readonly waiters = new SpaceWaiters();
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
-  private reconnectTimer: NodeJS.Timeout | undefined;
-  /** Until when a reconnection waits for the lost session's tasks to be given back. */
-  private drainDeadline = 0;
-  private reconnecting: Promise<void> | undefined;
+  /** Reconnects after the session was lost; one per loss. */
+  private reconnector: Reconnector | undefined;
   private readonly events: SessionEvents = {
     onLost: (session, error) => this.loseSession(session, error),
     onNotification: (payload) => this.waiters.wakeNotified(payload),
@@ -295,10 +279,9 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
     }
     this.state = 'closed';
     clearTimeout(this.sweepTimer);
-    clearTimeout(this.reconnectTimer);
     this.waiters.wakeAll();
     await this.sweeping;
-    await this.reconnecting;
+    await this.reconnector?.stop();
     const session = this.session;
     this.session = undefined;
     if (session) await closeSession(session, this.options.connectTimeoutMs);
@@ -418,8 +401,7 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
 
   private async sweep(session: Session): Promise<void> {
     try {
-      await this.adoptDeadInstancesTasks(session);
-      await this.resumeStrays(session);
+      await this.takeOver(session);
     } catch (error) {
       if (session !== this.session) return;
       this.options.logger.warn({ error: (error as Error).message }, 'sweep failed; retrying');
@@ -427,48 +409,21 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
   }
 
   /**
-   * Takes over, in one statement, every unfinished task whose owner's instance lock is gone;
-   * tasks of this instance's lost sessions too, once the scheduler has given them back. It runs
-   * on the lock connection, ahead of a pool that may be busy, since its latency is the takeover
-   * time.
+   * Takes over the tasks of dead instances, and of this instance's lost sessions once the
+   * scheduler has given them back; then hands the scheduler this session's own tasks whose
+   * admission answer was lost.
    */
-  private async adoptDeadInstancesTasks(session: Session): Promise<void> {
+  private async takeOver(session: Session): Promise<void> {
     if (session !== this.session) return;
-    const adopted = await lockQuery<TaskRow>(
-      session,
-      `UPDATE ${this.table} AS t SET owner = $1::bigint, running = false
-       WHERE t.owner IN (
-         SELECT DISTINCT owner FROM ${this.table} o
-         WHERE o.owner <> $1::bigint AND NOT EXISTS (
-           SELECT 1 FROM pg_locks l
-           WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted
-             AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-             AND ((l.classid::bigint << 32) | l.objid::bigint) = o.owner))
-         AND NOT (t.ticket = ANY($2::bigint[]))
-       RETURNING t.ticket, t.arrival, t.attempts`,
-      [session.key, this.orphans.tickets()],
-    );
-    this.resume(session, adopted.rows);
-  }
-
-  /** Hands the scheduler this instance's own tasks whose admission answer was lost. */
-  private async resumeStrays(session: Session): Promise<void> {
-    if (session !== this.session) return;
-    const mine = await session.pool.query<{ ticket: string }>(
-      `SELECT ticket FROM ${this.table} WHERE owner = $1::bigint`,
-      [session.key],
-    );
-    const lostTrack = mine.rows
-      .map((row) => Number(row.ticket))
-      .filter((t) => !session.known.has(t));
-    if (lostTrack.length === 0) return;
-    const strays = await session.pool.query<TaskRow>(
-      `SELECT ticket, arrival, attempts FROM ${this.table} WHERE ticket = ANY($1::bigint[])`,
-      [lostTrack],
-    );
     this.resume(
       session,
-      strays.rows.filter((row) => !this.admitting.has(row.arrival.space.id)),
+      await adoptDeadInstancesTasks(session, this.table, this.orphans.tickets()),
+    );
+    if (session !== this.session) return;
+    const strays = await unknownOwnTasks(session, this.table);
+    this.resume(
+      session,
+      strays.filter((row) => !this.admitting.has(row.arrival.space.id)),
     );
   }
 
@@ -527,52 +482,23 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
     session.lost.abort(this.connectionLost('run'));
     this.waiters.wakeAll();
     void closeSession(session, this.options.connectTimeoutMs);
-    this.drainDeadline = Date.now() + ORPHAN_DRAIN_LIMIT_MS;
-    this.scheduleReconnect(0);
+    this.reconnector = new Reconnector(this.options, {
+      open: () => openSession(this.options, this.channel, this.events),
+      pending: () => this.orphans.size,
+      adopt: (next, attempts) => this.reconnected(next, attempts),
+    });
+    this.reconnector.start();
   }
 
-  private scheduleReconnect(
-    attempt: number,
-    delayMs = reconnectDelay(attempt, this.options),
-  ): void {
-    if (this.state !== 'reconnecting') return;
-    this.reconnectTimer = setTimeout(() => {
-      if (this.orphans.size > 0 && Date.now() < this.drainDeadline) {
-        this.scheduleReconnect(attempt, ORPHAN_DRAIN_POLL_MS);
-        return;
-      }
-      this.reconnecting = this.reconnect(attempt).finally(() => {
-        this.reconnecting = undefined;
-      });
-    }, delayMs);
-  }
-
-  private async reconnect(attempt: number): Promise<void> {
-    let session: Session;
-    try {
-      session = await openSession(this.options, this.channel, this.events);
-    } catch (error) {
-      this.options.logger.warn(
-        {
-          attempt: attempt + 1,
-          target: describeTarget(this.options.connectionString),
-          error: (error as Error).message,
-        },
-        'reconnecting to PostgreSQL failed; trying again',
-      );
-      this.scheduleReconnect(attempt + 1);
-      return;
-    }
-    if (this.state !== 'reconnecting') {
-      await closeSession(session, this.options.connectTimeoutMs);
-      return;
-    }
+  private reconnected(session: Session, attempts: number): boolean {
+    if (this.state !== 'reconnecting') return false;
     const previous = this.instanceKey;
     this.begin(session);
     this.options.logger.info(
-      { instance: session.key, previous, attempts: attempt + 1 },
+      { instance: session.key, previous, attempts },
       'coordinator reconnected',
     );
+    return true;
   }
 
   private requireSession(method: string): Session {

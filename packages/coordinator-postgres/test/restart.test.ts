@@ -8,6 +8,7 @@
  */
 import { WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
+import { resolveOptions } from '../src/options.js';
 import { reconnectDelay } from '../src/session.js';
 import { outOfOrder, overlaps, type RunRow } from './support/runs.js';
 import { useServer } from './support/server.js';
@@ -94,7 +95,9 @@ describe('PostgresSpaceCoordinator across a PostgreSQL restart', () => {
       const acked = (which: Phase, agent?: number) =>
         sent.filter(
           (entry) =>
-            entry.settled && entry.phase === which && (agent === undefined || entry.agent === agent),
+            entry.settled &&
+            entry.phase === which &&
+            (agent === undefined || entry.agent === agent),
         ).length;
       const senders = Array.from({ length: SPACES }, (_, space) => sendSpace(space));
 
@@ -211,5 +214,15 @@ describe('reconnectDelay', () => {
       expect(reconnectDelay(attempt, options, () => 0.999_999)).toBe(ceiling);
     });
     expect(reconnectDelay(10_000, options, () => 0.5)).toBe(22_500);
+  });
+
+  it('is refused when the cap is below the first delay', () => {
+    expect(() =>
+      resolveOptions({
+        connectionString: 'postgres://localhost/weft',
+        reconnectDelayMs: 500,
+        reconnectMaxDelayMs: 100,
+      }),
+    ).toThrow(/reconnectMaxDelayMs \(100\) must not be below reconnectDelayMs \(500\)/);
   });
 });
