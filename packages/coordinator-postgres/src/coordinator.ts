@@ -201,9 +201,10 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
    * for a release notification or `pollIntervalMs`; transient database errors are retried.
    *
    * @throws `WEFT_COORDINATOR_ACQUIRE_TIMEOUT` (503) after `acquireTimeoutMs`;
-   * `WEFT_COORDINATOR_CONNECTION_LOST` while it reconnects, or when tasks of the space accepted
-   * before the connection was lost are still queued here; `WEFT_COORDINATOR_NOT_STARTED`
-   * before `init()` or after `shutdown()`; the signal's reason when it is aborted.
+   * `WEFT_COORDINATOR_CONNECTION_LOST` while it reconnects; `WEFT_COORDINATOR_NOT_STARTED`
+   * before `init()` or after `shutdown()`; the signal's reason when it is aborted. A task of the
+   * space accepted before the connection was lost, still queued here, is granted with a signal
+   * already aborted, so that it ends cut short and its row passes to a takeover.
    */
   async acquire(space: string, signal: AbortSignal): Promise<SpaceGrant> {
     const deadline = Date.now() + this.options.acquireTimeoutMs;
@@ -211,9 +212,13 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
     for (;;) {
       if (signal.aborted) throw signal.reason;
       const session = this.requireSession('acquire');
-      // Those tasks' rows belong to the lost session and pass to whoever takes them over; the
-      // scheduler fails them, and this instance serves the space again once they are gone.
-      if (this.orphans.inSpace(space)) throw this.connectionLost('acquire');
+      // A task of the space accepted before the connection was lost is still queued here. Its
+      // row passes to whichever instance takes it over, so it is handed back cut short, as the
+      // loss cut the running ones, rather than holding the space's newer tasks behind it.
+      const orphan = this.orphans.oldestIn(space);
+      if (orphan !== undefined) {
+        return { ticket: orphan, signal: AbortSignal.abort(this.connectionLost('run')) };
+      }
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
         throw coordinatorError(

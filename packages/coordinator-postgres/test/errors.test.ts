@@ -227,6 +227,46 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(await db.sql(`SELECT ticket FROM "${schema}".tasks`)).toEqual([]);
   });
 
+  it('after reconnecting, hands a task still queued from before back cut short; the next takeover runs it before the tasks accepted since', async () => {
+    const schema = db.newSchema();
+    const coordinator = await open({
+      schema,
+      reconnectDelayMs: 50,
+      reconnectMaxDelayMs: 200,
+      sweepIntervalMs: 100,
+    });
+    const before = coordinator.instance;
+    const early = await coordinator.admit(arrival('room'));
+    await db.sql(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
+      [before],
+    );
+    // The early task is never given back here, as a scheduler stuck behind it would not: the
+    // reconnection waits for it for a while, then goes ahead.
+    const deadline = Date.now() + 30_000;
+    while (coordinator.instance === before && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(coordinator.instance).not.toBe(before);
+    const late = await coordinator.admit(arrival('room'));
+
+    const cut = await coordinator.acquire('room', new AbortController().signal);
+    expect(cut.ticket).toBe(early);
+    expect(cut.signal.aborted).toBe(true);
+    expect(WeftError.is(cut.signal.reason, 'WEFT_COORDINATOR_CONNECTION_LOST')).toBe(true);
+    await coordinator.release('room', early, 'abandoned');
+    // Its row is left for a takeover, which this instance makes itself at its next sweep.
+    while (!resumed.some((entry) => entry.ticket === early) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(resumed.map((entry) => entry.ticket)).toEqual([early]);
+    const first = await coordinator.acquire('room', new AbortController().signal);
+    expect([first.ticket, first.signal.aborted]).toEqual([early, false]);
+    await coordinator.release('room', early, 'finished');
+    const second = await coordinator.acquire('room', new AbortController().signal);
+    expect(second.ticket).toBe(late);
+    await coordinator.release('room', late, 'finished');
+    expect(await db.sql(`SELECT ticket FROM "${schema}".tasks`)).toEqual([]);
+  }, 60_000);
+
   it('releases a space whose id is over 8,000 bytes, wakes its next holder, and keeps its other spaces', async () => {
     const schema = db.newSchema();
     // PostgreSQL refuses a notification payload of 8,000 bytes or more; this id is 9,000 bytes.
