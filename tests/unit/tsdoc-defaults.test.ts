@@ -189,7 +189,7 @@ const cases: {
     members: () =>
       membersOf('packages/coordinator-postgres/src/options.ts', 'PostgresSpaceCoordinatorOptions'),
     values: resolveCoordinator({ connectionString: 'postgres://weft@localhost:5432/weft' }),
-    least: 7,
+    least: 9,
   },
   {
     name: 'McpPluginOptions (plugin-mcp)',

@@ -5,7 +5,6 @@ import {
   type SpaceGrant,
   type TaskArrival,
 } from '@weft/core';
-import pg from 'pg';
 import { coordinatorError, type WeftCoordinatorErrorCode } from './errors.js';
 import {
   describeTarget,
@@ -13,20 +12,24 @@ import {
   type PostgresSpaceCoordinatorOptions,
   type ResolvedCoordinatorOptions,
 } from './options.js';
-import { prepareSchema } from './schema.js';
-import { SpaceWaiters } from './space-waiters.js';
-
-/** A task's row as the sweep reads it; node-postgres returns the bigint ticket as a string. */
-interface TaskRow {
-  ticket: string;
-  arrival: TaskArrival;
-  attempts: number;
-}
+import { Orphans } from './orphans.js';
+import { Reconnector } from './reconnector.js';
+import {
+  closeSession,
+  lockQuery,
+  openSession,
+  type Session,
+  type SessionEvents,
+} from './session.js';
+import { releaseKey, SpaceWaiters } from './space-waiters.js';
+import { adoptDeadInstancesTasks, unknownOwnTasks, type TaskRow } from './takeover.js';
 
 /** How long a space's previous holder may take to let go before the next one looks again. */
 const HANDOVER_RETRY_MS = 10;
 /** How often recording a finished task is tried before this instance gives its spaces up. */
 const FINISH_ATTEMPTS = 3;
+/** PostgreSQL's `program_limit_exceeded`: a value too large for a row or an index entry. */
+const TOO_LARGE = '54000';
 
 /**
  * A {@link SpaceCoordinator} on PostgreSQL: several runtimes, in separate processes or on
@@ -39,6 +42,9 @@ const FINISH_ATTEMPTS = 3;
  * - Each instance holds an advisory lock of its own on one dedicated connection. When the
  *   process dies, PostgreSQL ends that session and drops the lock; within `sweepIntervalMs` a
  *   surviving instance takes the dead one's unfinished tasks over and runs them in order.
+ * - When that connection is lost (the server restarted, the network failed), the instance
+ *   gives its spaces up as a dead one would, refuses work meanwhile, and reconnects by itself
+ *   with a capped, jittered backoff, under a new instance key.
  *
  * A task that was running when its instance died runs again from the start (at least once).
  *
@@ -57,26 +63,28 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
   private readonly options: ResolvedCoordinatorOptions;
   private readonly table: string;
   private readonly channel: string;
-  private pool: pg.Pool | undefined;
-  private lockClient: pg.Client | undefined;
   private host: SpaceCoordinatorHost | undefined;
   private instanceKey: string | undefined;
-  private state: 'new' | 'starting' | 'running' | 'lost' | 'closed' = 'new';
-  private readonly lost = new AbortController();
-  /** Tickets this instance handed to its scheduler (admitted here or resumed). */
-  private readonly known = new Set<number>();
+  private state: 'new' | 'starting' | 'running' | 'reconnecting' | 'closed' = 'new';
+  /** The live connection; none while reconnecting. */
+  private session: Session | undefined;
+  /** Tickets of lost sessions that the scheduler has not given back yet. */
+  private readonly orphans = new Orphans();
   /** Admissions in flight per space: a row may exist before its ticket is known. */
   private readonly admitting = new Map<string, number>();
-  /** Spaces whose advisory lock this instance holds. */
-  private readonly held = new Set<string>();
   private readonly waiters = new SpaceWaiters();
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
-  /** The lock connection's queries, one after another: a client runs one query at a time. */
-  private lockQueue: Promise<unknown> = Promise.resolve();
+  /** Reconnects after the session was lost; one per loss. */
+  private reconnector: Reconnector | undefined;
+  private readonly events: SessionEvents = {
+    onLost: (session, error) => this.loseSession(session, error),
+    onNotification: (payload) => this.waiters.wakeNotified(payload),
+  };
 
   /**
-   * @param options - The connection string, and optionally the schema, pool size and timeouts.
+   * @param options - The connection string, and optionally the schema, pool size, timeouts and
+   * reconnection delays.
    * @throws `WEFT_COORDINATOR_INVALID_OPTIONS` naming each bad option.
    */
   constructor(options: PostgresSpaceCoordinatorOptions) {
@@ -85,12 +93,18 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
     this.channel = `${this.options.schema}_released`;
   }
 
-  /** This instance's key in the shared tables, once started; for logs and tests. */
+  /**
+   * This instance's key in the shared tables, once started; a new one after each reconnection.
+   * For logs and tests.
+   */
   get instance(): string | undefined {
     return this.instanceKey;
   }
 
-  /** `true` while the coordinator is connected and holds its instance lock. */
+  /**
+   * `true` while the coordinator is connected and holds its instance lock; `false` while it
+   * reconnects, for a readiness probe.
+   */
   async checkHealth(): Promise<boolean> {
     return this.state === 'running';
   }
@@ -112,99 +126,66 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
     }
     this.state = 'starting';
     this.host = host;
-    const { connectionString, connectTimeoutMs, statementTimeoutMs, poolSize, schema } =
-      this.options;
-    const config = {
-      connectionString,
-      connectionTimeoutMillis: connectTimeoutMs,
-      statement_timeout: statementTimeoutMs,
-      // The client's own deadline, for a server that stops answering altogether.
-      query_timeout: statementTimeoutMs + 1_000,
-      keepAlive: true,
-      application_name: 'weft-coordinator',
-    };
     try {
-      this.pool = new pg.Pool({ ...config, max: poolSize });
-      this.pool.on('error', (error) =>
-        this.options.logger.warn({ error: error.message }, 'idle PostgreSQL connection failed'),
-      );
-      const client = await this.pool.connect();
-      try {
-        await prepareSchema(client, schema);
-      } finally {
-        client.release();
-      }
-      // The server probes this session, so that a host that vanished without closing its
-      // connection loses its locks within about 25 s rather than hours.
-      this.lockClient = new pg.Client({
-        ...config,
-        options: '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3',
-      });
-      this.lockClient.on('error', (error) => this.loseConnection(error));
-      this.lockClient.on('end', () => this.loseConnection(new Error('the connection ended')));
-      this.lockClient.on('notification', (message) => {
-        if (message.payload !== undefined) this.waiters.wake(message.payload);
-      });
-      await this.lockClient.connect();
-      const key = await this.lockClient.query<{ key: string }>(
-        'SELECT nextval($1::regclass)::text AS key',
-        [`"${schema}".instance_keys`],
-      );
-      this.instanceKey = key.rows[0]?.key;
-      await this.lockClient.query('SELECT pg_advisory_lock($1::bigint)', [this.instanceKey]);
-      await this.lockClient.query(`LISTEN "${this.channel}"`);
+      this.begin(await openSession(this.options, this.channel, this.events));
     } catch (error) {
       this.state = 'closed';
-      await this.closeConnections();
       if (error instanceof WeftError) throw error;
       throw coordinatorError(
         'WEFT_COORDINATOR_CONNECT_FAILED',
-        `PostgresSpaceCoordinator.init: could not connect to PostgreSQL at ${describeTarget(connectionString)}: ${(error as Error).message}. Check that the server runs and the connection string is right.`,
+        `PostgresSpaceCoordinator.init: could not connect to PostgreSQL at ${describeTarget(this.options.connectionString)}: ${(error as Error).message}. Check that the server runs and the connection string is right.`,
         { cause: error },
       );
     }
-    this.state = 'running';
     this.options.logger.info({ instance: this.instanceKey }, 'coordinator started');
-    this.scheduleSweep(0);
   }
 
   /**
    * Records a task's arrival. Arrivals of one space are recorded one at a time (under a
    * transaction-level advisory lock), so tickets of a space become visible in ticket order.
    *
-   * @throws `WEFT_COORDINATOR_INVALID_ARRIVAL` (400) when the event has no JSON form;
-   * `WEFT_COORDINATOR_ADMIT_FAILED` (503) when PostgreSQL did not record it in time;
-   * `WEFT_COORDINATOR_NOT_STARTED` before `init()` or after `shutdown()`, and
-   * `WEFT_COORDINATOR_CONNECTION_LOST` (503) once the lock connection dropped.
+   * @throws `WEFT_COORDINATOR_INVALID_ARRIVAL` (400) when the event has no JSON form or is too
+   * large for PostgreSQL to record; `WEFT_COORDINATOR_ADMIT_FAILED` (503) when PostgreSQL did
+   * not record it in time; `WEFT_COORDINATOR_NOT_STARTED` before `init()` or after
+   * `shutdown()`, and `WEFT_COORDINATOR_CONNECTION_LOST` (503) while it reconnects.
    */
   async admit(arrival: TaskArrival): Promise<number> {
-    this.requireRunning('admit');
+    const session = this.requireSession('admit');
     let json: string;
     try {
       json = JSON.stringify(arrival);
     } catch (error) {
       throw coordinatorError(
         'WEFT_COORDINATOR_INVALID_ARRIVAL',
-        `PostgresSpaceCoordinator.admit: the event of space "${arrival.space.id}" cannot be recorded, since its data or metadata has no JSON form (${(error as Error).message}); send plain JSON values.`,
+        `PostgresSpaceCoordinator.admit: the event of space "${bounded(arrival.space.id)}" cannot be recorded, since its data or metadata has no JSON form (${(error as Error).message}); send plain JSON values.`,
         { status: 400, cause: error },
       );
     }
     const space = arrival.space.id;
     this.admitting.set(space, (this.admitting.get(space) ?? 0) + 1);
     try {
-      const result = await this.requirePool().query<{ ticket: string }>(
+      const result = await session.pool.query<{ ticket: string }>(
         `WITH turn AS (SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2)))
          INSERT INTO ${this.table} (space, owner, arrival)
          SELECT $2, $3::bigint, $4::json FROM turn RETURNING ticket`,
-        [`${this.options.schema}:admit`, space, this.instanceKey, json],
+        [`${this.options.schema}:admit`, space, session.key, json],
       );
       const ticket = Number(result.rows[0]?.ticket);
-      this.known.add(ticket);
+      // Recorded under a session lost meanwhile, the task is left for a takeover like the rest.
+      if (session === this.session) session.known.set(ticket, space);
+      else this.orphans.add(ticket, space);
       return ticket;
     } catch (error) {
+      if ((error as { code?: string }).code === TOO_LARGE) {
+        throw coordinatorError(
+          'WEFT_COORDINATOR_INVALID_ARRIVAL',
+          `PostgresSpaceCoordinator.admit: a task of space "${bounded(space)}" is too large for PostgreSQL to record (${(error as Error).message}); use a shorter space id and smaller data.`,
+          { status: 400, cause: error },
+        );
+      }
       throw coordinatorError(
         'WEFT_COORDINATOR_ADMIT_FAILED',
-        `PostgresSpaceCoordinator.admit: PostgreSQL did not record a task of space "${space}": ${(error as Error).message}.`,
+        `PostgresSpaceCoordinator.admit: PostgreSQL did not record a task of space "${bounded(space)}": ${(error as Error).message}.`,
         { status: 503, cause: error },
       );
     } finally {
@@ -220,30 +201,40 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
    * for a release notification or `pollIntervalMs`; transient database errors are retried.
    *
    * @throws `WEFT_COORDINATOR_ACQUIRE_TIMEOUT` (503) after `acquireTimeoutMs`;
-   * `WEFT_COORDINATOR_CONNECTION_LOST` when the lock connection dropped;
-   * `WEFT_COORDINATOR_NOT_STARTED` before `init()` or after `shutdown()`; the signal's reason
-   * when it is aborted.
+   * `WEFT_COORDINATOR_CONNECTION_LOST` while it reconnects; `WEFT_COORDINATOR_NOT_STARTED`
+   * before `init()` or after `shutdown()`; the signal's reason when it is aborted. A task of the
+   * space accepted before the connection was lost, still queued here, is granted with a signal
+   * already aborted, so that it ends cut short and its row passes to a takeover.
    */
   async acquire(space: string, signal: AbortSignal): Promise<SpaceGrant> {
     const deadline = Date.now() + this.options.acquireTimeoutMs;
     let lastError: unknown;
     for (;;) {
       if (signal.aborted) throw signal.reason;
-      this.requireRunning('acquire');
+      const session = this.requireSession('acquire');
+      // A task of the space accepted before the connection was lost is still queued here. Its
+      // row passes to whichever instance takes it over, so it is handed back cut short, as the
+      // loss cut the running ones, rather than holding the space's newer tasks behind it.
+      const orphan = this.orphans.oldestIn(space);
+      if (orphan !== undefined) {
+        return { ticket: orphan, signal: AbortSignal.abort(this.connectionLost('run')) };
+      }
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
         throw coordinatorError(
           'WEFT_COORDINATOR_ACQUIRE_TIMEOUT',
-          `PostgresSpaceCoordinator.acquire: the earlier tasks of space "${space}" did not end within ${this.options.acquireTimeoutMs} ms; try again later.`,
+          `PostgresSpaceCoordinator.acquire: the earlier tasks of space "${bounded(space)}" did not end within ${this.options.acquireTimeoutMs} ms; try again later.`,
           { status: 503, expose: true, cause: lastError },
         );
       }
       let pause = this.options.pollIntervalMs;
       try {
-        const head = await this.oldestUnfinished(space);
-        if (head && head.owner === this.instanceKey) {
-          if (this.known.has(head.ticket)) {
-            if (await this.tryLock(space)) return await this.startRunning(space, head.ticket);
+        const head = await this.oldestUnfinished(session, space);
+        if (head && head.owner === session.key) {
+          if (session.known.has(head.ticket)) {
+            if (await this.tryLock(session, space)) {
+              return await this.startRunning(session, space, head.ticket);
+            }
             pause = HANDOVER_RETRY_MS;
           } else if (this.admitting.has(space)) {
             pause = 1;
@@ -252,61 +243,39 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
           // hands it to the scheduler.
         }
       } catch (error) {
-        if (error instanceof WeftError && error.code === 'WEFT_COORDINATOR_CONNECTION_LOST') {
-          throw error;
-        }
+        if (WeftError.is(error, 'WEFT_COORDINATOR_CONNECTION_LOST')) throw error;
         lastError = error;
-        this.options.logger.warn({ space, error: (error as Error).message }, 'acquire failed');
+        this.options.logger.warn(
+          { space: bounded(space), error: (error as Error).message },
+          'acquire failed',
+        );
       }
-      await this.waiters.wait(space, Math.min(pause, remaining), [signal, this.lost.signal]);
+      await this.waiters.wait(space, Math.min(pause, remaining), [signal, session.lost.signal]);
     }
   }
 
   /**
    * Forgets a finished task (or leaves an abandoned one for a rerun), then lets the space's
    * lock go and tells the other instances. Never rejects: when a finished task cannot be
-   * recorded, this instance gives all its spaces up, so that the task runs again elsewhere
-   * rather than blocking its space.
+   * recorded, this instance gives all its spaces up and reconnects, so that the task runs again
+   * rather than blocking its space. A task of a lost session is left as it is, for a takeover.
    */
   async release(space: string, ticket: number, outcome: 'finished' | 'abandoned'): Promise<void> {
-    if (this.state !== 'running') return;
+    if (this.orphans.forget(ticket)) return;
+    const session = this.session;
+    if (this.state !== 'running' || !session) return;
     try {
-      if (outcome === 'finished') {
-        await this.withAttempts(() =>
-          this.requirePool().query(`DELETE FROM ${this.table} WHERE ticket = $1 AND owner = $2`, [
-            ticket,
-            this.instanceKey,
-          ]),
-        );
-        this.known.delete(ticket);
-      } else {
-        await this.requirePool().query(
-          `UPDATE ${this.table} SET running = false WHERE ticket = $1 AND owner = $2`,
-          [ticket, this.instanceKey],
-        );
-      }
-    } catch (error) {
-      this.options.logger.error(
-        { space, ticket, error: (error as Error).message },
-        'could not record the end of a task; giving this instance’s spaces up',
-      );
-      this.loseConnection(error as Error);
-      return;
-    }
-    if (!this.held.delete(space)) return;
-    try {
-      await this.lockQuery(
-        'SELECT pg_advisory_unlock(hashtext($1), hashtext($2)), pg_notify($3, $2)',
-        [`${this.options.schema}:space`, space, this.channel],
-      );
-    } catch (error) {
-      this.loseConnection(error as Error);
+      await this.releaseIn(session, space, ticket, outcome);
+    } finally {
+      // The session was lost during the release, which made the ticket an orphan; this was
+      // the scheduler's one release of it.
+      if (session !== this.session) this.orphans.forget(ticket);
     }
   }
 
   /**
-   * Stops looking for dead instances' tasks and closes the connections, which lets go of every
-   * lock this instance holds; its unfinished tasks pass to the other instances.
+   * Stops reconnecting and looking for dead instances' tasks, and closes the connections, which
+   * lets go of every lock this instance holds; its unfinished tasks pass to the other instances.
    */
   async shutdown(): Promise<void> {
     if (this.state === 'closed' || this.state === 'new') {
@@ -317,15 +286,71 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
     clearTimeout(this.sweepTimer);
     this.waiters.wakeAll();
     await this.sweeping;
-    await this.closeConnections();
+    await this.reconnector?.stop();
+    const session = this.session;
+    this.session = undefined;
+    if (session) await closeSession(session, this.options.connectTimeoutMs);
     this.options.logger.info({ instance: this.instanceKey }, 'coordinator stopped');
+  }
+
+  /** Makes a freshly opened session the live one and starts sweeping with it. */
+  private begin(session: Session): void {
+    this.session = session;
+    this.instanceKey = session.key;
+    this.state = 'running';
+    this.scheduleSweep(session, 0);
+  }
+
+  private async releaseIn(
+    session: Session,
+    space: string,
+    ticket: number,
+    outcome: 'finished' | 'abandoned',
+  ): Promise<void> {
+    try {
+      if (outcome === 'finished') {
+        await this.withAttempts(session, () =>
+          session.pool.query(`DELETE FROM ${this.table} WHERE ticket = $1 AND owner = $2`, [
+            ticket,
+            session.key,
+          ]),
+        );
+        session.known.delete(ticket);
+      } else {
+        await session.pool.query(
+          `UPDATE ${this.table} SET running = false WHERE ticket = $1 AND owner = $2`,
+          [ticket, session.key],
+        );
+      }
+    } catch (error) {
+      // A session lost meanwhile has given its spaces up already; its tasks pass on as they are.
+      if (session !== this.session) return;
+      this.options.logger.error(
+        { space: bounded(space), ticket, error: (error as Error).message },
+        'could not record the end of a task; giving this instance’s spaces up',
+      );
+      this.loseSession(session, error as Error);
+      return;
+    }
+    if (!session.held.delete(space)) return;
+    try {
+      // The notification names the space by a bounded key: a long id must not fail the unlock.
+      await lockQuery(
+        session,
+        'SELECT pg_advisory_unlock(hashtext($1), hashtext($2)), pg_notify($3, $4)',
+        [`${this.options.schema}:space`, space, this.channel, releaseKey(space)],
+      );
+    } catch (error) {
+      this.loseSession(session, error as Error);
+    }
   }
 
   /** node-postgres returns bigint columns as strings; tickets stay below 2^53. */
   private async oldestUnfinished(
+    session: Session,
     space: string,
   ): Promise<{ ticket: number; owner: string } | undefined> {
-    const result = await this.requirePool().query<{ ticket: string; owner: string }>(
+    const result = await session.pool.query<{ ticket: string; owner: string }>(
       `SELECT ticket, owner FROM ${this.table} WHERE space = $1 ORDER BY ticket LIMIT 1`,
       [space],
     );
@@ -333,25 +358,26 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
     return row && { ticket: Number(row.ticket), owner: row.owner };
   }
 
-  private async tryLock(space: string): Promise<boolean> {
+  private async tryLock(session: Session, space: string): Promise<boolean> {
     let locked: boolean;
     try {
-      const result = await this.lockQuery<{ locked: boolean }>(
+      const result = await lockQuery<{ locked: boolean }>(
+        session,
         'SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS locked',
         [`${this.options.schema}:space`, space],
       );
       locked = result.rows[0]?.locked === true;
     } catch (error) {
-      this.loseConnection(error as Error);
-      throw this.notRunning('acquire');
+      this.loseSession(session, error as Error);
+      throw this.connectionLost('acquire');
     }
-    if (locked) this.held.add(space);
+    if (locked) session.held.add(space);
     return locked;
   }
 
-  private async startRunning(space: string, ticket: number): Promise<SpaceGrant> {
+  private async startRunning(session: Session, space: string, ticket: number): Promise<SpaceGrant> {
     try {
-      await this.requirePool().query(
+      await session.pool.query(
         `UPDATE ${this.table} SET running = true, attempts = attempts + 1 WHERE ticket = $1`,
         [ticket],
       );
@@ -359,82 +385,65 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
       await this.release(space, ticket, 'abandoned');
       throw error;
     }
-    return { ticket, signal: this.lost.signal };
+    return { ticket, signal: session.lost.signal };
   }
 
-  /** Sweeps start a fixed interval apart, however long each took, so takeover stays bounded. */
-  private scheduleSweep(delayMs: number): void {
-    if (this.state !== 'running') return;
+  /**
+   * Sweeps start a fixed interval apart, however long each took, so takeover stays bounded.
+   * Each session sweeps with its own connections and stops when it is lost.
+   */
+  private scheduleSweep(session: Session, delayMs: number): void {
+    if (this.state !== 'running' || session !== this.session) return;
     this.sweepTimer = setTimeout(() => {
       const started = Date.now();
-      this.sweeping = this.sweep().finally(() => {
+      this.sweeping = this.sweep(session).finally(() => {
         this.sweeping = undefined;
         const elapsed = Date.now() - started;
-        this.scheduleSweep(Math.max(0, this.options.sweepIntervalMs - elapsed));
+        this.scheduleSweep(session, Math.max(0, this.options.sweepIntervalMs - elapsed));
       });
     }, delayMs);
   }
 
-  private async sweep(): Promise<void> {
+  private async sweep(session: Session): Promise<void> {
     try {
-      await this.adoptDeadInstancesTasks();
-      await this.resumeStrays();
+      await this.takeOver(session);
     } catch (error) {
+      if (session !== this.session) return;
       this.options.logger.warn({ error: (error as Error).message }, 'sweep failed; retrying');
     }
   }
 
   /**
-   * Takes over, in one statement, every unfinished task whose owner's instance lock is gone.
-   * It runs on the lock connection, ahead of a pool that may be busy, since its latency is the
-   * takeover time.
+   * Takes over the tasks of dead instances, and of this instance's lost sessions once the
+   * scheduler has given them back; then hands the scheduler this session's own tasks whose
+   * admission answer was lost.
    */
-  private async adoptDeadInstancesTasks(): Promise<void> {
-    if (this.state !== 'running') return;
-    const adopted = await this.lockQuery<TaskRow>(
-      `UPDATE ${this.table} AS t SET owner = $1::bigint, running = false
-       WHERE t.owner IN (
-         SELECT DISTINCT owner FROM ${this.table} o
-         WHERE o.owner <> $1::bigint AND NOT EXISTS (
-           SELECT 1 FROM pg_locks l
-           WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted
-             AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-             AND ((l.classid::bigint << 32) | l.objid::bigint) = o.owner))
-       RETURNING t.ticket, t.arrival, t.attempts`,
-      [this.instanceKey],
+  private async takeOver(session: Session): Promise<void> {
+    if (session !== this.session) return;
+    this.resume(
+      session,
+      await adoptDeadInstancesTasks(session, this.table, this.orphans.tickets()),
     );
-    this.resume(adopted.rows);
+    if (session !== this.session) return;
+    const strays = await unknownOwnTasks(session, this.table);
+    this.resume(
+      session,
+      strays.filter((row) => !this.admitting.has(row.arrival.space.id)),
+    );
   }
 
-  /** Hands the scheduler this instance's own tasks whose admission answer was lost. */
-  private async resumeStrays(): Promise<void> {
-    if (this.state !== 'running') return;
-    const pool = this.requirePool();
-    const mine = await pool.query<{ ticket: string }>(
-      `SELECT ticket FROM ${this.table} WHERE owner = $1::bigint`,
-      [this.instanceKey],
-    );
-    const lostTrack = mine.rows.map((row) => Number(row.ticket)).filter((t) => !this.known.has(t));
-    if (lostTrack.length === 0) return;
-    const strays = await pool.query<TaskRow>(
-      `SELECT ticket, arrival, attempts FROM ${this.table} WHERE ticket = ANY($1::bigint[])`,
-      [lostTrack],
-    );
-    this.resume(strays.rows.filter((row) => !this.admitting.has(row.arrival.space.id)));
-  }
-
-  private resume(rows: readonly TaskRow[]): void {
-    if (this.state !== 'running') return;
+  private resume(session: Session, rows: readonly TaskRow[]): void {
+    if (this.state !== 'running' || session !== this.session) return;
     const fresh = rows
-      .filter((row) => !this.known.has(Number(row.ticket)))
+      .filter((row) => !session.known.has(Number(row.ticket)))
       .sort((a, b) => Number(a.ticket) - Number(b.ticket));
     for (const row of fresh) {
       const ticket = Number(row.ticket);
-      this.known.add(ticket);
+      session.known.set(ticket, row.arrival.space.id);
       this.options.logger.info(
         {
           ticket,
-          space: row.arrival.space.id,
+          space: bounded(row.arrival.space.id),
           taskId: row.arrival.taskId,
           rerun: row.attempts > 0,
         },
@@ -445,13 +454,15 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
     }
   }
 
-  private async withAttempts<T>(work: () => Promise<T>): Promise<T> {
+  /** Tries `work` a few times while the session lives; its connections end when it is lost. */
+  private async withAttempts<T>(session: Session, work: () => Promise<T>): Promise<T> {
     let failure: unknown;
     for (let attempt = 0; attempt < FINISH_ATTEMPTS; attempt += 1) {
       try {
         return await work();
       } catch (error) {
         failure = error;
+        if (session !== this.session) break;
         await new Promise((resolve) => setTimeout(resolve, 100 * (attempt + 1)));
       }
     }
@@ -459,68 +470,62 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
   }
 
   /**
-   * The lock connection is gone, so PostgreSQL has let go of this instance's locks and another
-   * instance may take its tasks over: abort the running ones and refuse new work.
+   * The session's lock connection is gone, so PostgreSQL has let go of its locks and another
+   * instance may take its tasks over: abort the running ones, refuse new work, leave the
+   * session's tasks to whoever sweeps first, and reconnect.
    */
-  private loseConnection(error: Error): void {
-    if (this.state !== 'running') return;
-    this.state = 'lost';
+  private loseSession(session: Session, error: Error): void {
+    if (this.state !== 'running' || session !== this.session) return;
+    this.state = 'reconnecting';
+    this.session = undefined;
     clearTimeout(this.sweepTimer);
-    this.held.clear();
+    for (const [ticket, space] of session.known) this.orphans.add(ticket, space);
     this.options.logger.error(
-      { instance: this.instanceKey, error: error.message },
-      'lost the connection holding this instance’s locks; other instances take its spaces over',
+      { instance: session.key, error: error.message },
+      'lost the connection holding this instance’s locks; its spaces pass to other instances while it reconnects',
     );
-    this.lost.abort(this.notRunning('run'));
+    session.lost.abort(this.connectionLost('run'));
     this.waiters.wakeAll();
-    void this.closeConnections();
+    void closeSession(session, this.options.connectTimeoutMs);
+    this.reconnector = new Reconnector(this.options, {
+      open: () => openSession(this.options, this.channel, this.events),
+      pending: () => this.orphans.size,
+      adopt: (next, attempts) => this.reconnected(next, attempts),
+    });
+    this.reconnector.start();
   }
 
-  private requireRunning(method: string): void {
-    if (this.state !== 'running') throw this.notRunning(method);
+  private reconnected(session: Session, attempts: number): boolean {
+    if (this.state !== 'reconnecting') return false;
+    const previous = this.instanceKey;
+    this.begin(session);
+    this.options.logger.info(
+      { instance: session.key, previous, attempts },
+      'coordinator reconnected',
+    );
+    return true;
   }
 
-  private notRunning(method: string): WeftError<WeftCoordinatorErrorCode> {
-    if (this.state === 'lost') {
-      return coordinatorError(
-        'WEFT_COORDINATOR_CONNECTION_LOST',
-        `PostgresSpaceCoordinator.${method}: the connection holding this instance's locks dropped, so other instances took its spaces over; restart this process.`,
-        { status: 503 },
-      );
-    }
-    return coordinatorError(
+  private requireSession(method: string): Session {
+    if (this.state === 'running' && this.session) return this.session;
+    if (this.state === 'reconnecting') throw this.connectionLost(method);
+    throw coordinatorError(
       'WEFT_COORDINATOR_NOT_STARTED',
       `PostgresSpaceCoordinator.${method}: the coordinator is not running; call init() first (the runtime does, in start()), and not after shutdown().`,
       { status: 503 },
     );
   }
 
-  /** Runs a query on the lock connection once the queries before it have ended. */
-  private lockQuery<R extends pg.QueryResultRow>(
-    text: string,
-    values: unknown[],
-  ): Promise<pg.QueryResult<R>> {
-    const client = this.lockClient;
-    if (!client) return Promise.reject(this.notRunning('lock'));
-    const result = this.lockQueue.then(() => client.query<R>(text, values));
-    this.lockQueue = result.catch(() => undefined);
-    return result;
+  private connectionLost(method: string): WeftError<WeftCoordinatorErrorCode> {
+    return coordinatorError(
+      'WEFT_COORDINATOR_CONNECTION_LOST',
+      `PostgresSpaceCoordinator.${method}: the connection holding this instance's locks was lost, so the tasks it had accepted pass to whichever instance takes them over; it reconnects by itself, try again shortly.`,
+      { status: 503 },
+    );
   }
+}
 
-  private requirePool(): pg.Pool {
-    if (!this.pool) throw this.notRunning('query');
-    return this.pool;
-  }
-
-  private async closeConnections(): Promise<void> {
-    const bounded = (promise: Promise<unknown> | undefined) =>
-      Promise.race([
-        (promise ?? Promise.resolve()).catch(() => undefined),
-        new Promise((resolve) => setTimeout(resolve, this.options.connectTimeoutMs).unref()),
-      ]);
-    const { lockClient, pool } = this;
-    this.lockClient = undefined;
-    this.pool = undefined;
-    await Promise.all([bounded(lockClient?.end()), bounded(pool?.end())]);
-  }
+/** A space id as messages and logs show it: long ids are cut, so a log line stays bounded. */
+function bounded(space: string): string {
+  return space.length <= 200 ? space : `${space.slice(0, 200)}… (${space.length} characters)`;
 }

@@ -86,8 +86,8 @@ export const errorRegistry = {
       summary: 'A task’s event has no JSON form, so it cannot be recorded.',
       raisedBy: '`Runtime.accept` and `Runtime.dispatch` with a coordinator',
       cause:
-        'the event’s `data` or `metadata` holds a value `JSON.stringify` cannot write, such as a `BigInt` or a circular structure. Nothing was recorded and the task did not run. HTTP triggers answer 400.',
-      fix: 'send plain JSON values; another instance must be able to run the task from its record.',
+        'the event’s `data` or `metadata` holds a value `JSON.stringify` cannot write, such as a `BigInt` or a circular structure, or the task is too large for PostgreSQL to record (a space id whose index entry passes PostgreSQL’s limit of about 2,700 bytes, which the runtime’s 200-character cap on space ids keeps out of reach). Nothing was recorded and the task did not run. HTTP triggers answer 400.',
+      fix: 'send plain JSON values and a shorter space id; another instance must be able to run the task from its record.',
     },
     WEFT_COORDINATOR_ADMIT_FAILED: {
       summary: 'PostgreSQL did not record a task’s arrival in time.',
@@ -107,8 +107,8 @@ export const errorRegistry = {
       summary: 'The connection holding this instance’s locks dropped.',
       raisedBy: '`Runtime.accept`, `Runtime.dispatch`, and running tasks’ signals',
       cause:
-        'the coordinator’s lock connection closed (the server restarted, a network failure, or an error recording a finished task), so PostgreSQL released this instance’s locks and the other instances take its unfinished tasks over; its running tasks are aborted and it accepts no more.',
-      fix: 'restart the process (an orchestrator does when the health check fails); see the Scaling out guide.',
+        'the coordinator’s lock connection closed (the server restarted, a network failure, or an error recording a finished task), so PostgreSQL released this instance’s locks and whichever instance sweeps first takes its unfinished tasks over; its running tasks are aborted, its waiting ones fail with this code, and it accepts no new ones until it has reconnected, which it does by itself with a growing delay (`reconnectDelayMs`, `reconnectMaxDelayMs`). Tasks it had accepted still run, on another instance or on this one once it is back.',
+      fix: 'retry the request shortly; nothing needs restarting. A readiness probe on `checkHealth()` keeps requests away from the instance while it reconnects; see the Scaling out guide.',
     },
   },
 } satisfies {

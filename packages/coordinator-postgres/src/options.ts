@@ -37,6 +37,15 @@ export interface PostgresSpaceCoordinatorOptions {
    * them over within about this time of PostgreSQL ending the dead instance's session. Default 1000.
    */
   sweepIntervalMs?: number;
+  /**
+   * First wait before reconnecting after the lock connection was lost, in milliseconds. Each
+   * failed attempt doubles it, up to `reconnectMaxDelayMs`, and every wait is drawn between half
+   * and all of its value, so instances that lost the server together do not return at once.
+   * Default 500.
+   */
+  reconnectDelayMs?: number;
+  /** Longest wait between two reconnection attempts, in milliseconds. Default 30000. */
+  reconnectMaxDelayMs?: number;
   /** Where problems are logged. Default: warnings and errors as JSON lines on stderr. */
   logger?: CoordinatorLogger;
 }
@@ -101,8 +110,15 @@ export function resolveOptions(
     acquireTimeoutMs: positive('acquireTimeoutMs', 600_000),
     pollIntervalMs: positive('pollIntervalMs', 1_000),
     sweepIntervalMs: positive('sweepIntervalMs', 1_000),
+    reconnectDelayMs: positive('reconnectDelayMs', 500),
+    reconnectMaxDelayMs: positive('reconnectMaxDelayMs', 30_000),
     logger: options.logger ?? stderrLogger,
   };
+  if (resolved.reconnectMaxDelayMs < resolved.reconnectDelayMs) {
+    problems.push(
+      `reconnectMaxDelayMs (${resolved.reconnectMaxDelayMs}) must not be below reconnectDelayMs (${resolved.reconnectDelayMs})`,
+    );
+  }
   if (problems.length > 0) {
     throw coordinatorError(
       'WEFT_COORDINATOR_INVALID_OPTIONS',

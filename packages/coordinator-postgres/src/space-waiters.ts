@@ -1,6 +1,19 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * What a release notification carries for a space: a hash of its id, 64 characters however
+ * long the id is, since PostgreSQL refuses a notification payload of 8,000 bytes or more and a
+ * refused notification would fail the release. Two ids that share a hash only wake each other's
+ * waits for one more look.
+ */
+export function releaseKey(space: string): string {
+  return createHash('sha256').update(space, 'utf8').digest('hex');
+}
+
 /**
  * Acquires that wait for a space to be released, woken by a PostgreSQL notification, a
- * deadline, or an abort; whichever comes first. Each signal gets one listener however many
+ * deadline, or an abort; whichever comes first. Waits are filed under the space's
+ * {@link releaseKey}, which is what notifications carry. Each signal gets one listener however many
  * waits share it, so fifty waiting spaces do not pile fifty listeners onto the runtime's signal.
  */
 export class SpaceWaiters {
@@ -15,6 +28,7 @@ export class SpaceWaiters {
    * Never rejects: the caller looks at the signals again.
    */
   wait(space: string, ms: number, signals: readonly AbortSignal[]): Promise<void> {
+    const key = releaseKey(space);
     return new Promise((resolve) => {
       if (signals.some((signal) => signal.aborted)) {
         resolve();
@@ -22,7 +36,7 @@ export class SpaceWaiters {
       }
       const done = (): void => {
         clearTimeout(timer);
-        this.remove(this.bySpace, space, done);
+        this.remove(this.bySpace, key, done);
         for (const signal of signals) {
           const entry = this.bySignal.get(signal);
           entry?.waits.delete(done);
@@ -34,7 +48,7 @@ export class SpaceWaiters {
         resolve();
       };
       const timer = setTimeout(done, ms);
-      this.add(this.bySpace, space, done);
+      this.add(this.bySpace, key, done);
       for (const signal of signals) {
         let entry = this.bySignal.get(signal);
         if (!entry) {
@@ -50,12 +64,25 @@ export class SpaceWaiters {
 
   /** Wakes every wait on a space. */
   wake(space: string): void {
-    for (const done of [...(this.bySpace.get(space) ?? [])]) done();
+    this.wakeKey(releaseKey(space));
+  }
+
+  /**
+   * Wakes the waits a release notification names. An instance of an earlier version of the
+   * package sends the space's id itself, so the payload is tried both as a key and as an id.
+   */
+  wakeNotified(payload: string): void {
+    this.wakeKey(payload);
+    this.wake(payload);
   }
 
   /** Wakes every wait, as when the coordinator stops. */
   wakeAll(): void {
-    for (const space of [...this.bySpace.keys()]) this.wake(space);
+    for (const key of [...this.bySpace.keys()]) this.wakeKey(key);
+  }
+
+  private wakeKey(key: string): void {
+    for (const done of [...(this.bySpace.get(key) ?? [])]) done();
   }
 
   /** How many waits are pending, and how many signal listeners they hold, for tests. */

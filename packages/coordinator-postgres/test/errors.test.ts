@@ -2,6 +2,7 @@
  * Bad input and failing dependencies, against a real PostgreSQL server: each gives a clear
  * WEFT_COORDINATOR_* error, never shows the password, and every wait ends by its deadline.
  */
+import { randomBytes } from 'node:crypto';
 import { WeftError, type SpaceCoordinatorHost, type TaskArrival } from '@weft/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresSpaceCoordinator } from '../src/index.js';
@@ -184,5 +185,125 @@ describe('PostgresSpaceCoordinator errors', () => {
     while (resumed.length === 0 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 20));
     expect(resumed).toHaveLength(1);
+  });
+
+  it('reconnects by itself after its lock connection is killed, under a new key, and takes work again', async () => {
+    const schema = db.newSchema();
+    // Only a notification can wake the victim's waits within the test: its poll is a minute apart.
+    const victim = await open({
+      schema,
+      reconnectDelayMs: 50,
+      reconnectMaxDelayMs: 200,
+      pollIntervalMs: 60_000,
+    });
+    const holder = await open({ schema });
+    const before = victim.instance;
+    await db.sql(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
+      [before],
+    );
+    const deadline = Date.now() + 10_000;
+    while (victim.instance === before && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(victim.instance).not.toBe(before);
+    expect(await victim.checkHealth()).toBe(true);
+    // The new session holds its instance lock...
+    const locks = await db.sql(
+      "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND granted AND ((classid::bigint << 32) | objid::bigint) = $1::bigint",
+      [victim.instance],
+    );
+    expect(locks).toHaveLength(1);
+    // ...and listens again: the holder's release wakes its wait at once.
+    const held = await holder.admit(arrival('after'));
+    await holder.acquire('after', new AbortController().signal);
+    const ticket = await victim.admit(arrival('after'));
+    const waiting = victim.acquire('after', new AbortController().signal);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const released = Date.now();
+    await holder.release('after', held, 'finished');
+    expect((await waiting).ticket).toBe(ticket);
+    expect(Date.now() - released).toBeLessThan(5_000);
+    await victim.release('after', ticket, 'finished');
+    expect(await db.sql(`SELECT ticket FROM "${schema}".tasks`)).toEqual([]);
+  });
+
+  it('after reconnecting, hands a task still queued from before back cut short; the next takeover runs it before the tasks accepted since', async () => {
+    const schema = db.newSchema();
+    const coordinator = await open({
+      schema,
+      reconnectDelayMs: 50,
+      reconnectMaxDelayMs: 200,
+      sweepIntervalMs: 100,
+    });
+    const before = coordinator.instance;
+    const early = await coordinator.admit(arrival('room'));
+    await db.sql(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
+      [before],
+    );
+    // The early task is never given back here, as a scheduler stuck behind it would not: the
+    // reconnection waits for it for a while, then goes ahead.
+    const deadline = Date.now() + 30_000;
+    while (coordinator.instance === before && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(coordinator.instance).not.toBe(before);
+    const late = await coordinator.admit(arrival('room'));
+
+    const cut = await coordinator.acquire('room', new AbortController().signal);
+    expect(cut.ticket).toBe(early);
+    expect(cut.signal.aborted).toBe(true);
+    expect(WeftError.is(cut.signal.reason, 'WEFT_COORDINATOR_CONNECTION_LOST')).toBe(true);
+    await coordinator.release('room', early, 'abandoned');
+    // Its row is left for a takeover, which this instance makes itself at its next sweep.
+    while (!resumed.some((entry) => entry.ticket === early) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(resumed.map((entry) => entry.ticket)).toEqual([early]);
+    const first = await coordinator.acquire('room', new AbortController().signal);
+    expect([first.ticket, first.signal.aborted]).toEqual([early, false]);
+    await coordinator.release('room', early, 'finished');
+    const second = await coordinator.acquire('room', new AbortController().signal);
+    expect(second.ticket).toBe(late);
+    await coordinator.release('room', late, 'finished');
+    expect(await db.sql(`SELECT ticket FROM "${schema}".tasks`)).toEqual([]);
+  }, 60_000);
+
+  it('releases a space whose id is over 8,000 bytes, wakes its next holder, and keeps its other spaces', async () => {
+    const schema = db.newSchema();
+    // PostgreSQL refuses a notification payload of 8,000 bytes or more; this id is 9,000 bytes.
+    const long = `room-${'é'.repeat(4_497)}`;
+    expect(Buffer.byteLength(long)).toBeGreaterThan(8_000);
+    const holder = await open({ schema });
+    // Only a notification can wake the waiter within the test: its poll is a minute apart.
+    const waiter = await open({ schema, pollIntervalMs: 60_000 });
+    const first = await holder.admit(arrival(long));
+    const grant = await holder.acquire(long, new AbortController().signal);
+    await holder.admit(arrival('other'));
+    const other = await holder.acquire('other', new AbortController().signal);
+    const next = await waiter.admit(arrival(long));
+    const waiting = waiter.acquire(long, new AbortController().signal);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const released = Date.now();
+    await holder.release(long, first, 'finished');
+    expect((await waiting).ticket).toBe(next);
+    expect(Date.now() - released).toBeLessThan(5_000);
+    expect(grant.signal.aborted).toBe(false);
+    expect(other.signal.aborted).toBe(false);
+    expect(await holder.checkHealth()).toBe(true);
+    // The holder still holds "other": the waiter cannot take it.
+    const third = await waiter.admit(arrival('other'));
+    const refused = await waiter.acquire('other', AbortSignal.timeout(300)).catch((e: Error) => e);
+    expect((refused as Error).name).toBe('TimeoutError');
+    expect(third).toBeGreaterThan(other.ticket);
+  });
+
+  it('refuses a space id too large for PostgreSQL’s index as a 400, and keeps running', async () => {
+    const coordinator = await open();
+    const huge = randomBytes(4_500).toString('hex');
+    const error = await errorOf(coordinator.admit(arrival(huge)));
+    expect(error.code).toBe('WEFT_COORDINATOR_INVALID_ARRIVAL');
+    expect(error.status).toBe(400);
+    expect(error.message.length).toBeLessThan(1_000);
+    expect(await coordinator.checkHealth()).toBe(true);
+    expect(await coordinator.admit(arrival('fine'))).toBeGreaterThan(0);
   });
 });

@@ -1,4 +1,6 @@
+import { Writable } from 'node:stream';
 import { MemoryManager } from '@weft/core';
+import { pino } from 'pino';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -489,5 +491,52 @@ describe('task memories', () => {
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(task.status).toBe('completed');
     expect(reply.calls).toHaveLength(1);
+  });
+
+  it('plans without the history when the memory store cannot be read, flags the task and logs a warning with its id and an error id', async () => {
+    /** The in-memory store, whose reads fail as a store that lost its disk or its server would. */
+    class UnreadableStore extends InMemoryMemoryProvider {
+      override async query(): Promise<never> {
+        throw new Error('SQLITE_CANTOPEN: unable to open database file');
+      }
+    }
+    const memory = new UnreadableStore();
+    await memory.store({ space: 's', kind: 'note', content: 'earlier fact', metadata: {} });
+    const reply = recordingExecutor('reply');
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino(
+      { level: 'warn' },
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+          done();
+        },
+      }),
+    );
+    const { runtime, model } = await startedRuntime({
+      memory,
+      plugins: [echoPlugin({ executors: [reply] })],
+      responses: planner(['echo', 'reply']),
+      options: { logger },
+    });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+
+    expect(task.status).toBe('completed');
+    expect(reply.calls).toHaveLength(1);
+    expect(task.chain.filter((item) => item.type === 'error')).toEqual([]);
+    const errorId = task.historyUnavailable?.errorId;
+    expect(errorId).toMatch(/^[0-9a-f-]{36}$/);
+    const warning = lines.find((line) => line.errorId === errorId);
+    expect(warning).toMatchObject({ level: 40, taskId: task.id, space: 's' });
+    expect(String(warning?.error)).toContain('SQLITE_CANTOPEN');
+    // The model is told the history is missing rather than shown an empty one.
+    const prompt = model.requests[0]?.[1]?.content ?? '';
+    expect(prompt).toContain('Unavailable: the memory store could not be read');
+    expect(prompt).not.toContain('None.');
+
+    // A store that can be read leaves the flag unset.
+    const { runtime: healthy } = await startedRuntime({ responses: planner(['echo', 'reply']) });
+    const fine = await healthy.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(fine.historyUnavailable).toBeUndefined();
   });
 });

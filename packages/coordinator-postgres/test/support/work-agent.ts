@@ -46,19 +46,39 @@ class WorkPlugin extends Plugin {
         description: 'Does the work.',
         async execute(task: AgentTask, context: ExecutionContext) {
           const data = task.trigger.data as WorkData;
-          const run = await pool.query<{ id: string }>(
-            `INSERT INTO "${schema}".runs (task_id, space, n, instance) VALUES ($1, $2, $3, $4) RETURNING id::text`,
-            [String(task.metadata.requestId ?? task.id), task.space.id, data.n, instance],
+          const run = await persist(context.signal, () =>
+            pool.query<{ id: string }>(
+              `INSERT INTO "${schema}".runs (task_id, space, n, instance) VALUES ($1, $2, $3, $4) RETURNING id::text`,
+              [String(task.metadata.requestId ?? task.id), task.space.id, data.n, instance],
+            ),
           );
           await pause(data.ms, context.signal);
-          await pool.query(
-            `UPDATE "${schema}".runs SET ended_at = clock_timestamp() WHERE id = $1`,
-            [run.rows[0]?.id],
+          await persist(context.signal, () =>
+            pool.query(`UPDATE "${schema}".runs SET ended_at = clock_timestamp() WHERE id = $1`, [
+              run.rows[0]?.id,
+            ]),
           );
           return { success: true };
         },
       },
     ];
+  }
+}
+
+/**
+ * Retries a write of the runs table until it succeeds, the task is aborted, or 10 s pass: a
+ * connection the pool kept from before a server restart fails once, and the evidence of a run
+ * must not depend on which connection the pool handed out.
+ */
+async function persist<T>(signal: AbortSignal, write: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      return await write();
+    } catch (error) {
+      if (signal.aborted || Date.now() > deadline) throw error;
+      await pause(50, signal);
+    }
   }
 }
 

@@ -10,6 +10,8 @@ import { settleWithin, TIMED_OUT } from '../util/deadline.js';
 import { createTaskSignal } from '../util/task-signal.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { errorLogFields } from '../util/logger.js';
+import { randomId } from '../util/random-id.js';
+import type { Memory } from '../memory/memory-provider.js';
 import type { PipelineGenerationContext, PipelineModificationContext } from './contexts.js';
 import type { PipelineReview } from './review-policy.js';
 import { PipelineModificationSchema, PipelineSchema, type PipelineStep } from './schemas.js';
@@ -54,6 +56,13 @@ interface TaskScope {
  * task's own deadline has passed by then, and a hung store must not hold the worker forever.
  */
 const CHAIN_WRITE_TIMEOUT_MS = 10_000;
+
+/**
+ * What the planning prompt shows in place of the history when the store could not be read, so
+ * the model does not take a missing history for a new conversation.
+ */
+export const HISTORY_UNAVAILABLE =
+  'Unavailable: the memory store could not be read, so earlier tasks are not shown.';
 
 /**
  * Runs one task from plan to memory: records the trigger, asks the model for a pipeline, runs
@@ -150,7 +159,7 @@ export class TaskRunner {
     const { maxSteps } = this.deps;
     const { signal, logger, models } = scope;
     const executors = this.describeExecutors();
-    const related = await scope.memory.describeRelated(task.space, task.id);
+    const related = await this.readHistory(task, scope);
     const generation: PipelineGenerationContext = {
       task,
       space: task.space,
@@ -211,6 +220,29 @@ export class TaskRunner {
         // A failed review keeps the current plan: the steps were already judged useful once.
         logger.warn(errorLogFields(error), 'pipeline review failed; keeping the remaining steps');
       }
+    }
+  }
+
+  /**
+   * The space's history for the planning prompt. A store that cannot be read does not stop the
+   * task: it is planned without its history, and the task and the log say so, the log with an
+   * error id the caller can quote. An aborted task rethrows, so its cancellation is not hidden.
+   */
+  private async readHistory(
+    task: AgentTask,
+    scope: TaskScope,
+  ): Promise<{ memories: Memory[]; text: string }> {
+    try {
+      return await scope.memory.describeRelated(task.space, task.id);
+    } catch (error) {
+      if (scope.signal.aborted) throw error;
+      const errorId = randomId();
+      task.historyUnavailable = { errorId };
+      scope.logger.warn(
+        { errorId, ...errorLogFields(error) },
+        'could not read the space’s history; planning the task without it',
+      );
+      return { memories: [], text: HISTORY_UNAVAILABLE };
     }
   }
 

@@ -68,6 +68,14 @@ export interface AgentTask {
    * history, and later tasks will not see it.
    */
   readonly recorded: { trigger: boolean; chain: boolean };
+  /**
+   * Set when the memory provider could not be read as the task was planned: the task was
+   * planned without the history of its space (earlier tasks and related memories) and ran all
+   * the same. The runtime logs the failure as a warning with the task's id and this `errorId`.
+   * Absent when the history was read. A trigger that answers a person may say that earlier
+   * messages were not taken into account.
+   */
+  historyUnavailable?: { readonly errorId: string };
   /** The context chain: the trigger item, then one item per step run. */
   readonly chain: Context[];
   /** The steps that ran, in order. */

@@ -1,0 +1,148 @@
+import pg from 'pg';
+import type { ResolvedCoordinatorOptions } from './options.js';
+import { prepareSchema } from './schema.js';
+
+/**
+ * One connection of the coordinator to PostgreSQL, from connecting to losing it: a pool, the
+ * lock connection, and the instance key that connection holds. Everything PostgreSQL keeps for
+ * a session (the instance lock, the space locks, LISTEN) lives and dies with the lock
+ * connection, so a coordinator that reconnects opens a new session, under a new key.
+ */
+export interface Session {
+  /** The instance key whose advisory lock the lock connection holds. */
+  readonly key: string;
+  readonly pool: pg.Pool;
+  readonly lockClient: pg.Client;
+  /** Aborted when this session's lock connection is lost; the grants of its tasks carry it. */
+  readonly lost: AbortController;
+  /** Tickets handed to the scheduler in this session (admitted here or resumed), with their space. */
+  readonly known: Map<number, string>;
+  /** Spaces whose advisory lock this session holds. */
+  readonly held: Set<string>;
+  /** The lock connection's queries, one after another: a client runs one query at a time. */
+  lockQueue: Promise<unknown>;
+}
+
+/** What a session tells its coordinator. */
+export interface SessionEvents {
+  /** The lock connection failed or ended. */
+  onLost(session: Session, error: Error): void;
+  /** A release notification arrived. */
+  onNotification(payload: string): void;
+}
+
+/**
+ * Connects, creates the tables when missing, draws a new instance key, takes its lock and
+ * listens for releases. On failure it closes what it opened and rethrows.
+ */
+export async function openSession(
+  options: ResolvedCoordinatorOptions,
+  channel: string,
+  events: SessionEvents,
+): Promise<Session> {
+  const { connectionString, connectTimeoutMs, statementTimeoutMs, poolSize, schema } = options;
+  const config = {
+    connectionString,
+    connectionTimeoutMillis: connectTimeoutMs,
+    statement_timeout: statementTimeoutMs,
+    // The client's own deadline, for a server that stops answering altogether.
+    query_timeout: statementTimeoutMs + 1_000,
+    keepAlive: true,
+    application_name: 'weft-coordinator',
+  };
+  const pool = new pg.Pool({ ...config, max: poolSize });
+  pool.on('error', (error) =>
+    options.logger.warn({ error: error.message }, 'idle PostgreSQL connection failed'),
+  );
+  // The server probes this session, so that a host that vanished without closing its
+  // connection loses its locks within about 25 s rather than hours.
+  const lockClient = new pg.Client({
+    ...config,
+    options: '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3',
+  });
+  const partial = {
+    pool,
+    lockClient,
+    lost: new AbortController(),
+    known: new Map<number, string>(),
+    held: new Set<string>(),
+    lockQueue: Promise.resolve() as Promise<unknown>,
+  };
+  let session: Session | undefined;
+  lockClient.on('error', (error) => {
+    if (session) events.onLost(session, error);
+  });
+  lockClient.on('end', () => {
+    if (session) events.onLost(session, new Error('the connection ended'));
+  });
+  lockClient.on('notification', (message) => {
+    if (message.payload !== undefined) events.onNotification(message.payload);
+  });
+  try {
+    const client = await pool.connect();
+    try {
+      await prepareSchema(client, schema);
+    } finally {
+      client.release();
+    }
+    await lockClient.connect();
+    const drawn = await lockClient.query<{ key: string }>(
+      'SELECT nextval($1::regclass)::text AS key',
+      [`"${schema}".instance_keys`],
+    );
+    const key = drawn.rows[0]?.key as string;
+    await lockClient.query('SELECT pg_advisory_lock($1::bigint)', [key]);
+    await lockClient.query(`LISTEN "${channel}"`);
+    session = { ...partial, key };
+    return session;
+  } catch (error) {
+    await closeConnections(lockClient, pool, connectTimeoutMs);
+    throw error;
+  }
+}
+
+/** Runs a query on the session's lock connection once the queries before it have ended. */
+export function lockQuery<R extends pg.QueryResultRow>(
+  session: Session,
+  text: string,
+  values: unknown[],
+): Promise<pg.QueryResult<R>> {
+  const result = session.lockQueue.then(() => session.lockClient.query<R>(text, values));
+  session.lockQueue = result.catch(() => undefined);
+  return result;
+}
+
+/** Closes a session's connections, which lets go of every lock it holds; bounded in time. */
+export function closeSession(session: Session, timeoutMs: number): Promise<void> {
+  return closeConnections(session.lockClient, session.pool, timeoutMs);
+}
+
+async function closeConnections(
+  lockClient: pg.Client,
+  pool: pg.Pool,
+  timeoutMs: number,
+): Promise<void> {
+  const bounded = (promise: Promise<unknown>) =>
+    Promise.race([
+      promise.catch(() => undefined),
+      new Promise((resolve) => setTimeout(resolve, timeoutMs).unref()),
+    ]);
+  await Promise.all([bounded(lockClient.end()), bounded(pool.end())]);
+}
+
+/**
+ * How long to wait before reconnection attempt `attempt` (0 for the first): the delay doubles
+ * from `reconnectDelayMs` up to `reconnectMaxDelayMs`, and each wait is drawn between half and
+ * all of it, so instances that lost the server together do not all come back at once.
+ */
+export function reconnectDelay(
+  attempt: number,
+  options: Pick<ResolvedCoordinatorOptions, 'reconnectDelayMs' | 'reconnectMaxDelayMs'>,
+  random: () => number = Math.random,
+): number {
+  const ceiling = Math.min(
+    options.reconnectMaxDelayMs,
+    options.reconnectDelayMs * 2 ** Math.min(attempt, 30),
+  );
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}

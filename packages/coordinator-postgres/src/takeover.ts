@@ -1,0 +1,56 @@
+import type { TaskArrival } from '@weft/core';
+import { lockQuery, type Session } from './session.js';
+
+/** A task's row as the sweep reads it; node-postgres returns the bigint ticket as a string. */
+export interface TaskRow {
+  ticket: string;
+  arrival: TaskArrival;
+  attempts: number;
+}
+
+/**
+ * Takes over, in one statement, every unfinished task whose owner's instance lock is gone,
+ * except the `excluded` tickets. It runs on the lock connection, ahead of a pool that may be
+ * busy, since its latency is the takeover time.
+ *
+ * @returns The rows taken over, now the session's.
+ */
+export async function adoptDeadInstancesTasks(
+  session: Session,
+  table: string,
+  excluded: readonly number[],
+): Promise<TaskRow[]> {
+  const adopted = await lockQuery<TaskRow>(
+    session,
+    `UPDATE ${table} AS t SET owner = $1::bigint, running = false
+     WHERE t.owner IN (
+       SELECT DISTINCT owner FROM ${table} o
+       WHERE o.owner <> $1::bigint AND NOT EXISTS (
+         SELECT 1 FROM pg_locks l
+         WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted
+           AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+           AND ((l.classid::bigint << 32) | l.objid::bigint) = o.owner))
+       AND NOT (t.ticket = ANY($2::bigint[]))
+     RETURNING t.ticket, t.arrival, t.attempts`,
+    [session.key, excluded],
+  );
+  return adopted.rows;
+}
+
+/**
+ * The session's own tasks that it does not know of: their admission answer was lost, for
+ * example to a statement timeout after the row was written.
+ */
+export async function unknownOwnTasks(session: Session, table: string): Promise<TaskRow[]> {
+  const mine = await session.pool.query<{ ticket: string }>(
+    `SELECT ticket FROM ${table} WHERE owner = $1::bigint`,
+    [session.key],
+  );
+  const lostTrack = mine.rows.map((row) => Number(row.ticket)).filter((t) => !session.known.has(t));
+  if (lostTrack.length === 0) return [];
+  const strays = await session.pool.query<TaskRow>(
+    `SELECT ticket, arrival, attempts FROM ${table} WHERE ticket = ANY($1::bigint[])`,
+    [lostTrack],
+  );
+  return strays.rows;
+}
