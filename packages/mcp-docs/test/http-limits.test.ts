@@ -123,6 +123,30 @@ describe('startHttpServer with many clients', () => {
   });
 });
 
+describe('startHttpServer with its default limits', () => {
+  it('takes 20 requests per second and 16 connections from one client, refusing the next', async () => {
+    const url = await start();
+    const statuses: number[] = [];
+    const started = performance.now();
+    for (let id = 0; id < 40; id += 1) {
+      const response = await post(url, ping(id));
+      statuses.push(response.status);
+      await response.text();
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const served = statuses.filter((status) => status === 200).length;
+    expect(statuses.slice(0, 20).every((status) => status === 200)).toBe(true);
+    // The allowance refills at 20 a second while the requests are made.
+    expect(served).toBeLessThanOrEqual(20 + Math.ceil(seconds * 20) + 1);
+    expect(statuses).toContain(429);
+    for (let index = 0; index < 16; index += 1) rawConnection(url);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const refused = await rawConnection(url).closed;
+    expect(refused.text).toMatch(/^HTTP\/1\.1 503 /);
+    expect(refused.text).toContain('takes 16 connections at once from one client');
+  });
+});
+
 describe('startHttpServer with stalled clients (requestTimeoutMs)', () => {
   it.each([
     ['sends nothing', undefined],
