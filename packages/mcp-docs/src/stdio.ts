@@ -30,7 +30,12 @@ export interface BoundedStdioOptions {
   readonly log?: FailureLog;
 }
 
-/** The server end of MCP's stdio transport, with bounded lines. */
+/**
+ * The server end of MCP's stdio transport, with bounded lines. A line longer than
+ * `maxLineBytes` is answered with a JSON-RPC error (`-32600`, id `null`) the moment it passes
+ * the limit, reported to `log`, and skipped to its end; a line that is not a JSON-RPC message is
+ * answered with `-32700`. Either way the next line is read as usual.
+ */
 export class BoundedStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
