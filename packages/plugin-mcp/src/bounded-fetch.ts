@@ -88,7 +88,7 @@ function boundedBody(
   body: ReadableStream<Uint8Array>,
   method: string,
   bounds: FetchBounds,
-  timers: { deadline?: NodeJS.Timeout },
+  release: () => void,
   onCut: (cut: StreamCut) => void,
   onEnd: () => void,
 ): ReadableStream<Uint8Array> {
@@ -104,7 +104,7 @@ function boundedBody(
   const stopTimers = () => {
     clearTimeout(idle);
     clearTimeout(lifetime);
-    clearTimeout(timers.deadline);
+    release();
   };
   const cut = (reason: CutReason, limit: number, message: string) => {
     if (finished) return;
@@ -229,25 +229,42 @@ export function boundedFetch(
     // stream's headers get the idle bound, and its body the bounds of boundedBody.
     const waitMs = method === 'GET' ? bounds.streamIdleMs : bounds.answerDeadlineMs;
     const giveUp = new AbortController();
-    const timers: { deadline?: NodeJS.Timeout } = {};
-    timers.deadline = setTimeout(() => {
+    const deadline = setTimeout(() => {
       track({ method, reason: method === 'GET' ? 'idle' : 'deadline', limit: waitMs });
       giveUp.abort(new Error(`MCP server did not answer within ${waitMs} ms`));
+      release();
     }, waitMs);
-    const signal = init?.signal ? AbortSignal.any([init.signal, giveUp.signal]) : giveUp.signal;
+    // The caller's signal (the transport closing) aborts too. A listener, removed once the
+    // answer is over, rather than AbortSignal.any: the transport's signal lives for the whole
+    // connection, and every request would leave a signal hanging on it.
+    const callerSignal = init?.signal ?? undefined;
+    const forward = () => giveUp.abort(callerSignal?.reason);
+    if (callerSignal?.aborted) forward();
+    else callerSignal?.addEventListener('abort', forward, { once: true });
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      clearTimeout(deadline);
+      callerSignal?.removeEventListener('abort', forward);
+    };
     let response: Response;
     try {
-      response = await fetch(url, { ...init, signal });
+      response = await fetch(url, { ...init, signal: giveUp.signal });
     } catch (error) {
-      clearTimeout(timers.deadline);
+      release();
       throw error;
     }
-    if (method === 'GET' || response.body === null) clearTimeout(timers.deadline);
-    if (response.body === null) return response;
+    // The stream's header wait is over; its body has the bounds of boundedBody.
+    if (method === 'GET') clearTimeout(deadline);
+    if (response.body === null) {
+      release();
+      return response;
+    }
     const onEnd = () => {
       if (method === 'GET') cutsInARow = 0;
     };
-    return new Response(boundedBody(response.body, method, bounds, timers, track, onEnd), {
+    return new Response(boundedBody(response.body, method, bounds, release, track, onEnd), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
