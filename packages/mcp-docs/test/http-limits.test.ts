@@ -89,16 +89,20 @@ describe('startHttpServer with many clients', () => {
 
   it('answers 429 with Retry-After once a client passes requestsPerSecond, and serves it again later', async () => {
     const url = await start({ requestsPerSecond: 5 });
-    const statuses: number[] = [];
-    let refusal: Response | undefined;
-    for (let id = 0; id < 10; id += 1) {
+    for (let id = 0; id < 5; id += 1) {
       const response = await post(url, ping(id));
-      statuses.push(response.status);
-      if (response.status === 429) refusal ??= response;
-      else await response.text();
+      expect(response.status).toBe(200);
+      await response.text();
     }
-    expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
-    expect(statuses).toContain(429);
+    // Then cheap requests (another path: 404 once counted), quicker than the refill even on a
+    // loaded machine, until one is refused.
+    let refusal: Response | undefined;
+    for (let id = 5; id < 40 && refusal === undefined; id += 1) {
+      const response = await post(new URL('/other', url), ping(id));
+      if (response.status === 429) refusal = response;
+      else expect(response.status).toBe(404);
+      if (refusal === undefined) await response.text();
+    }
     expect(refusal?.headers.get('retry-after')).toBe('1');
     expect(await refusal?.text()).toContain(
       'Too many requests: this server answers 5 requests per second from one client',
@@ -126,19 +130,23 @@ describe('startHttpServer with many clients', () => {
 describe('startHttpServer with its default limits', () => {
   it('takes 20 requests per second and 16 connections from one client, refusing the next', async () => {
     const url = await start();
+    // Requests for another path are refused with 404 after the rate is counted, and cost next
+    // to nothing: they arrive faster than 20 a second even on a loaded machine.
     const statuses: number[] = [];
+    let refusal = '';
     const started = performance.now();
-    for (let id = 0; id < 40; id += 1) {
-      const response = await post(url, ping(id));
+    for (let id = 0; id < 60; id += 1) {
+      const response = await post(new URL('/other', url), ping(id));
       statuses.push(response.status);
-      await response.text();
+      const text = await response.text();
+      if (response.status === 429) refusal ||= text;
     }
     const seconds = (performance.now() - started) / 1000;
-    const served = statuses.filter((status) => status === 200).length;
-    expect(statuses.slice(0, 20).every((status) => status === 200)).toBe(true);
+    const counted = statuses.filter((status) => status !== 429).length;
+    expect(statuses.slice(0, 20).every((status) => status === 404)).toBe(true);
     // The allowance refills at 20 a second while the requests are made.
-    expect(served).toBeLessThanOrEqual(20 + Math.ceil(seconds * 20) + 1);
-    expect(statuses).toContain(429);
+    expect(counted).toBeLessThanOrEqual(20 + Math.ceil(seconds * 20) + 1);
+    expect(refusal).toContain('this server answers 20 requests per second from one client');
     for (let index = 0; index < 16; index += 1) rawConnection(url);
     await new Promise((resolve) => setTimeout(resolve, 200));
     const refused = await rawConnection(url).closed;
@@ -160,7 +168,7 @@ describe('startHttpServer with stalled clients (requestTimeoutMs)', () => {
     const { closed } = rawConnection(url, send);
     const { ms, text } = await closed;
     expect(ms).toBeGreaterThanOrEqual(450);
-    expect(ms).toBeLessThan(1_500);
+    expect(ms).toBeLessThan(3_000);
     if (send !== undefined) expect(text).toMatch(/^HTTP\/1\.1 408 |^$/);
   });
 });
@@ -173,7 +181,7 @@ describe('startHttpServer with a client that drips its request', () => {
     try {
       const { ms, text } = await closed;
       expect(ms).toBeGreaterThanOrEqual(450);
-      expect(ms).toBeLessThan(1_500);
+      expect(ms).toBeLessThan(3_000);
       expect(text).toMatch(/^HTTP\/1\.1 408 /);
     } finally {
       clearInterval(drip);

@@ -210,7 +210,7 @@ describe('TSDoc of boundedFetch', () => {
     );
     let started = Date.now();
     expect(await outcome(await fetchBounded(url))).toBe('failed: MCP stream silent for 300 ms');
-    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(Date.now() - started).toBeLessThan(2_500);
     started = Date.now();
     const chatty = await fetchBounded(url, { headers: { 'x-chatty': '1' } });
     expect(await outcome(chatty)).toBe('failed: MCP stream open for 1000 ms');
@@ -232,7 +232,7 @@ describe('TSDoc of boundedFetch', () => {
     await expect(fetchBounded(url, { method: 'POST' })).rejects.toThrow();
     const stalled = await fetchBounded(url, { method: 'POST', headers: { 'x-stall': 'body' } });
     expect(await outcome(stalled)).toMatch(/^failed: /);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(3_000);
     expect(cuts.map((cut) => cut.reason)).toEqual(['deadline', 'deadline']);
   });
 

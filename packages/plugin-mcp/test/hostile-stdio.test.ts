@@ -80,7 +80,8 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     ]);
     const started = Date.now();
     const task = await agent.run('match');
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Three attempts of at most 100 ms each; unbounded, one would run for hours.
+    expect(Date.now() - started).toBeLessThan(3_000);
     expect(task.chain[1]?.type).toBe('error');
     expect(task.chain[1]?.error).toContain('could not be checked against the pattern ^(a+)+$');
   });
@@ -112,7 +113,7 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     await agent.runtime.stop();
     agent = undefined;
     expect(isRunning(pid)).toBe(false);
-    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(Date.now() - started).toBeLessThan(4_000);
   });
 
   it('stop() ends a server started through sh -c, the shell and the server under it', async () => {
