@@ -3,11 +3,11 @@
  * `weft-docs-mcp`: loads the documentation bundle and serves it over stdio (the default) or
  * streamable HTTP. Stdout belongs to the protocol, so every message for people goes to stderr.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadDocsBundle } from './bundle.js';
 import { parseCliOptions, USAGE } from './cli-options.js';
 import { startHttpServer } from './http.js';
 import { createDocsServer } from './server.js';
+import { BoundedStdioTransport } from './stdio.js';
 
 async function main(): Promise<void> {
   const options = parseCliOptions(process.argv.slice(2));
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     return;
   }
   const server = createDocsServer(bundle);
-  await server.connect(new StdioServerTransport());
+  await server.connect(new BoundedStdioTransport());
 }
 
 main().catch((error: unknown) => {

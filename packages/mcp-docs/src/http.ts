@@ -3,23 +3,29 @@
  * process. Stateless: each POST gets its own server and transport, so nothing is kept between
  * requests. Bound to 127.0.0.1 by default, and every request's `Host` (and `Origin`, when a
  * browser sends one) must pass the same check as the Weft runtime's HTTP server, so a web page
- * whose name was rebound to 127.0.0.1 cannot reach it.
+ * whose name was rebound to 127.0.0.1 cannot reach it. Each client address has a rate and a
+ * number of connections it may not pass, and a request has a deadline to arrive.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { hostChecker, hostnameOf, type AllowedHosts } from '@weft/core/internal';
 import { logToStderr, type FailureLog } from './answers.js';
 import type { DocsBundle } from './bundle.js';
 import { createDocsServer } from './server.js';
+import { MAX_MESSAGE_BYTES } from './stdio.js';
 
 /** The path of the MCP endpoint; every other path is answered 404. */
 export const MCP_HTTP_PATH = '/mcp';
 /** A JSON-RPC request for a docs tool is small; a larger body is refused before it is parsed. */
-export const MAX_BODY_BYTES = 1_000_000;
-/** The longest a client may take to send a request; a stalled one is cut off. */
+export const MAX_BODY_BYTES = MAX_MESSAGE_BYTES;
+/** The longest a client may take to send a request, by default; a stalled one is cut off. */
 export const REQUEST_DEADLINE_MS = 30_000;
+/** The requests one client address may make per second, by default. */
+export const REQUESTS_PER_SECOND = 20;
+/** The connections one client address may hold open at once, by default. */
+export const CONNECTIONS_PER_CLIENT = 16;
 
 /** Where {@link startHttpServer} listens and what it accepts. */
 export interface HttpOptions {
@@ -34,6 +40,22 @@ export interface HttpOptions {
   readonly allowedHosts?: AllowedHosts;
   /** Where failures are written, with the id the client is given; standard error by default. */
   readonly log?: FailureLog;
+  /**
+   * How long a client has to send a whole request, headers and body, and the longest a
+   * connection may stay silent; the connection is then cut (with `408` when a request was
+   * under way). {@link REQUEST_DEADLINE_MS} (30000) by default.
+   */
+  readonly requestTimeoutMs?: number;
+  /**
+   * The requests one client address may make per second, in bursts of up to as many; one over
+   * it is answered `429` with `Retry-After`. {@link REQUESTS_PER_SECOND} (20) by default.
+   */
+  readonly requestsPerSecond?: number;
+  /**
+   * The connections one client address may hold open at once; one more is answered `503` and
+   * closed. {@link CONNECTIONS_PER_CLIENT} (16) by default.
+   */
+  readonly connectionsPerClient?: number;
 }
 
 /** A started HTTP transport. */
@@ -44,9 +66,54 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-function sendJsonError(response: ServerResponse, status: number, message: string): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
-  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+function errorBody(message: string): string {
+  return JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+}
+
+function sendJsonError(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(errorBody(message));
+}
+
+/**
+ * Each client address's allowance, refilled at `perSecond` up to `perSecond` requests: a token
+ * bucket. Addresses whose bucket is full again are forgotten when there are many.
+ */
+class RateLimiter {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(private readonly perSecond: number) {}
+
+  /** Takes one request from the address's allowance; returns the seconds to wait when empty. */
+  take(address: string): number | undefined {
+    const now = performance.now();
+    const bucket = this.buckets.get(address) ?? { tokens: this.perSecond, at: now };
+    bucket.tokens = Math.min(
+      this.perSecond,
+      bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond,
+    );
+    bucket.at = now;
+    this.buckets.set(address, bucket);
+    if (this.buckets.size > 10_000) this.forgetIdle(now);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return undefined;
+    }
+    return Math.ceil((1 - bucket.tokens) / this.perSecond);
+  }
+
+  private forgetIdle(now: number): void {
+    for (const [address, bucket] of this.buckets) {
+      if (bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond >= this.perSecond) {
+        this.buckets.delete(address);
+      }
+    }
+  }
 }
 
 async function readJsonBody(request: IncomingMessage): Promise<unknown> {
@@ -76,8 +143,24 @@ export async function startHttpServer(
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? logToStderr;
   const isAllowed = hostChecker(options.allowedHosts ?? [], host);
+  const deadlineMs = options.requestTimeoutMs ?? REQUEST_DEADLINE_MS;
+  const rate = new RateLimiter(options.requestsPerSecond ?? REQUESTS_PER_SECOND);
+  const connectionsPerClient = options.connectionsPerClient ?? CONNECTIONS_PER_CLIENT;
+  const open = new Map<string, number>();
+  /** Connections answered 503 on arrival: a request read on one afterwards is not served. */
+  const refused = new WeakSet<Socket>();
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const wait = rate.take(request.socket.remoteAddress ?? '');
+    if (wait !== undefined) {
+      sendJsonError(
+        response,
+        429,
+        `Too many requests: this server answers ${options.requestsPerSecond ?? REQUESTS_PER_SECOND} requests per second from one client; retry in ${wait} s`,
+        { 'retry-after': String(wait) },
+      );
+      return;
+    }
     const hostHeader = request.headers.host;
     if (!isAllowed(hostHeader)) {
       sendJsonError(
@@ -88,7 +171,8 @@ export async function startHttpServer(
       return;
     }
     const origin = request.headers.origin;
-    if (origin !== undefined && origin !== 'null' && !isAllowed(originHost(origin))) {
+    // `null` is the Origin of sandboxed frames and local files: a page, but not one of ours.
+    if (origin !== undefined && !isAllowed(originHost(origin))) {
       sendJsonError(
         response,
         403,
@@ -128,19 +212,53 @@ export async function startHttpServer(
     await transport.handleRequest(request, response, body);
   };
 
-  const httpServer: Server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      const id = randomUUID();
-      log(
-        `weft-docs-mcp: an HTTP request failed (error id ${id}): ${(error as Error).stack ?? error}`,
+  // The server's own checks for headersTimeout and requestTimeout run every
+  // connectionsCheckingInterval (30 s unless set), so a stalled request would live up to twice
+  // its deadline: checking four times per deadline (at most every second) keeps it close.
+  const httpServer: Server = createServer(
+    {
+      requestTimeout: deadlineMs,
+      headersTimeout: deadlineMs,
+      connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(deadlineMs / 4))),
+    },
+    (request, response) => {
+      if (refused.has(request.socket)) return;
+      handle(request, response).catch((error: unknown) => {
+        const id = randomUUID();
+        log(
+          `weft-docs-mcp: an HTTP request failed (error id ${id}): ${(error as Error).stack ?? error}`,
+        );
+        if (!response.headersSent)
+          sendJsonError(response, 500, `Internal error; the server's log has id ${id}`);
+        else response.end();
+      });
+    },
+  );
+  // A connection silent for as long, in whatever state (a client that stops reading an answer,
+  // an idle one), is cut as well.
+  httpServer.timeout = deadlineMs;
+  httpServer.on('timeout', (socket: Socket) => socket.destroy());
+  httpServer.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > connectionsPerClient) {
+      const body = errorBody(
+        `Service unavailable: this server takes ${connectionsPerClient} connections at once from one client; close one and retry`,
       );
-      if (!response.headersSent)
-        sendJsonError(response, 500, `Internal error; the server's log has id ${id}`);
-      else response.end();
+      socket.end(
+        `HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nretry-after: 1\r\nconnection: close\r\n\r\n${body}`,
+      );
+      socket.on('error', () => undefined);
+      refused.add(socket);
+      return;
+    }
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left === 0) open.delete(address);
+      else open.set(address, left);
     });
   });
-  httpServer.requestTimeout = REQUEST_DEADLINE_MS;
-  httpServer.headersTimeout = REQUEST_DEADLINE_MS;
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);

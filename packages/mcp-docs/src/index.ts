@@ -5,9 +5,13 @@
  * @packageDocumentation
  */
 export { createDocsServer, SERVER_NAME } from './server.js';
+export { BoundedStdioTransport, MAX_MESSAGE_BYTES, type BoundedStdioOptions } from './stdio.js';
 export {
   startHttpServer,
   MCP_HTTP_PATH,
+  REQUEST_DEADLINE_MS,
+  REQUESTS_PER_SECOND,
+  CONNECTIONS_PER_CLIENT,
   type HttpOptions,
   type RunningHttpServer,
 } from './http.js';

@@ -5,7 +5,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { didYouMean, guarded, textAnswer, ToolInputError, type FailureLog } from './answers.js';
-import type { ApiSymbol, CataloguePackage, DocsBundle, ErrorCodeDoc } from './bundle.js';
+import type { ApiSymbol, CataloguePackage, DocsBundle, DocsPage, ErrorCodeDoc } from './bundle.js';
 import { closestMatches } from './search.js';
 import { DocsSearch } from './search.js';
 
@@ -92,17 +92,40 @@ export function formatPackage(entry: CataloguePackage, siteUrl: string): string 
   ].join('\n');
 }
 
-/** Registers the tools on `server`. */
+/** What the tools look things up in, built from a bundle. */
+interface Lookups {
+  readonly search: DocsSearch;
+  readonly pagesByPath: ReadonlyMap<string, DocsPage>;
+  readonly symbolsByName: ReadonlyMap<string, ApiSymbol>;
+  readonly errorsByCode: ReadonlyMap<string, ErrorCodeDoc>;
+}
+
+/**
+ * Lookups by bundle. Building the search index takes a good part of a second of CPU, and the
+ * HTTP transport creates a server for every request: each bundle's is built once, on first use.
+ */
+const lookupsByBundle = new WeakMap<DocsBundle, Lookups>();
+
+function lookupsOf(bundle: DocsBundle): Lookups {
+  let lookups = lookupsByBundle.get(bundle);
+  if (lookups === undefined) {
+    lookups = {
+      search: new DocsSearch(bundle.pages, [
+        ...bundle.symbols,
+        ...bundle.errors.map((entry) => ({ name: entry.code, docsPath: entry.docsPath })),
+      ]),
+      pagesByPath: new Map(bundle.pages.map((page) => [page.path, page])),
+      symbolsByName: new Map(bundle.symbols.map((symbol) => [symbol.name.toLowerCase(), symbol])),
+      errorsByCode: new Map(bundle.errors.map((entry) => [entry.code, entry])),
+    };
+    lookupsByBundle.set(bundle, lookups);
+  }
+  return lookups;
+}
+
+/** Registers the tools on `server`; the bundle's lookups are built on the first call only. */
 export function registerTools(server: McpServer, bundle: DocsBundle, log: FailureLog): void {
-  const search = new DocsSearch(bundle.pages, [
-    ...bundle.symbols,
-    ...bundle.errors.map((entry) => ({ name: entry.code, docsPath: entry.docsPath })),
-  ]);
-  const pagesByPath = new Map(bundle.pages.map((page) => [page.path, page]));
-  const symbolsByName = new Map(
-    bundle.symbols.map((symbol) => [symbol.name.toLowerCase(), symbol]),
-  );
-  const errorsByCode = new Map(bundle.errors.map((entry) => [entry.code, entry]));
+  const { search, pagesByPath, symbolsByName, errorsByCode } = lookupsOf(bundle);
 
   server.registerTool(
     'search_docs',

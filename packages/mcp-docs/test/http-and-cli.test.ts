@@ -4,6 +4,7 @@
  * errors for bad options and a missing bundle.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -110,6 +111,29 @@ describe('weft-docs-mcp --http', () => {
     const { status, body } = await post({ origin: 'http://attacker.example' });
     expect(status).toBe(403);
     expect(body).toContain('Origin \\"http://attacker.example\\" is not allowed');
+  });
+
+  it('refuses Origin: null with 403, as its README says', async () => {
+    const { status, body } = await post({ origin: 'null' });
+    expect(status).toBe(403);
+    expect(body).toContain('Origin \\"null\\" is not allowed');
+  });
+
+  it('spends milliseconds of CPU on a request, not the index build it used to repeat', async () => {
+    /** The command's CPU time so far, in milliseconds, from /proc (Linux). */
+    const cpuMs = async (): Promise<number> => {
+      const stat = await readFile(`/proc/${child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime and stime, the 12th and 13th fields after the name, in ticks of 10 ms.
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    };
+    // A second for this client's allowance (20 requests a second) to fill up again.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await post({});
+    const before = await cpuMs();
+    for (let index = 0; index < 15; index += 1) expect((await post({})).status).toBe(200);
+    // Rebuilding the index took 160 to 190 ms of CPU a request: 15 requests took seconds.
+    expect((await cpuMs()) - before).toBeLessThan(1_000);
   });
 
   it('accepts localhost as Host, and an Origin on the loopback', async () => {

@@ -3,10 +3,11 @@
  * command (its TypeScript entry, through tsx) started as an MCP client would start it.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { BUNDLE_FORMAT, type DocsBundle } from '../src/bundle.js';
 
 export const PACKAGE_DIR = resolve(__dirname, '..');
 export const ROOT_DIR = resolve(PACKAGE_DIR, '..', '..');
@@ -31,4 +32,31 @@ export async function generateBundle(): Promise<string> {
     },
   );
   return out;
+}
+
+/** A bundle of one page and nothing else: enough for tests of the transports. */
+export const SMALL_BUNDLE: DocsBundle = {
+  format: BUNDLE_FORMAT,
+  version: '9.9.9',
+  siteUrl: 'https://docs.example',
+  pages: [
+    {
+      path: '/docs/guides/production/',
+      title: 'Running in production',
+      description: 'How to run an agent as a service.',
+      section: 'Guides',
+      kind: 'guide',
+      markdown: '# Running in production\n\n## Shutdown\n\nA graceful shutdown drains the queue.\n',
+    },
+  ],
+  symbols: [],
+  errors: [],
+  packages: [],
+};
+
+/** Writes {@link SMALL_BUNDLE} to a temporary file for `--data`, and returns its path. */
+export async function writeSmallBundle(): Promise<string> {
+  const file = join(await mkdtemp(join(tmpdir(), 'weft-mcp-docs-small-')), 'docs-bundle.json');
+  await writeFile(file, JSON.stringify(SMALL_BUNDLE));
+  return file;
 }

@@ -1,42 +1,270 @@
 /**
- * A fetch for the streamable HTTP transport that stops reading an answer at a byte limit, so a
- * server cannot make the agent hold a huge response in memory. The SDK's stdio transport has
- * its own limit (`maxBufferSize`); this is the HTTP side's.
+ * A fetch for the streamable HTTP transport that bounds every answer a server sends, in bytes
+ * and in time, so a server cannot make the agent hold an endless answer in memory or keep a
+ * connection open forever. The SDK's stdio transport has its own limit (`maxBufferSize`); this
+ * is the HTTP side's.
  */
 
 /**
  * The message of the error a too-large answer's read fails with. The connection learns of the
- * cut from `onOversized`, not from this text, which only tells a reader of the log what happened.
+ * cut from `onCut`, not from this text, which only tells a reader of the log what happened.
  */
 export const OVERSIZED_MESSAGE = 'MCP answer exceeded the byte limit';
 
+/** Why an answer was cut. */
+export type CutReason =
+  /** A POST answer passed `maxBytes` in all. */
+  | 'size'
+  /** One server-sent event passed `maxEventBytes`. */
+  | 'event-size'
+  /** A POST answer was not complete within `answerDeadlineMs`. */
+  | 'deadline'
+  /** The background stream (GET) sent nothing for `streamIdleMs`. */
+  | 'idle'
+  /** The background stream (GET) was open for `streamLifetimeMs`. */
+  | 'lifetime';
+
+/** What {@link boundedFetch} tells its caller about a cut. */
+export interface StreamCut {
+  readonly method: string;
+  readonly reason: CutReason;
+  /** The limit that was passed: bytes for the sizes, milliseconds for the times. */
+  readonly limit: number;
+}
+
+/** The bounds of {@link boundedFetch}. */
+export interface FetchBounds {
+  /** The most bytes one answer to a POST (the answers to calls) may have. */
+  readonly maxBytes: number;
+  /** The most bytes of one server-sent event, on any stream: an endless event is cut here. */
+  readonly maxEventBytes: number;
+  /** How long an answer to a POST may take, headers and body, before it is cut. */
+  readonly answerDeadlineMs: number;
+  /** How long the background stream (GET) may stay silent, headers included, before it is cut. */
+  readonly streamIdleMs: number;
+  /** How long the background stream (GET) may stay open; the SDK opens a new one after a cut. */
+  readonly streamLifetimeMs: number;
+  /**
+   * The wait before opening the background stream again after a cut; it doubles with each cut
+   * in a row, up to 64 times this, so a server that floods every new stream is not asked again
+   * and again.
+   */
+  readonly reopenDelayMs: number;
+}
+
+/** Counts the bytes of the server-sent event being received, resetting at each blank line. */
+class EventSizer {
+  private eventBytes = 0;
+  private lineBytes = 0;
+  private lastWasCr = false;
+
+  /** Adds a chunk; returns false once the current event is larger than `limit`. */
+  add(chunk: Uint8Array, limit: number): boolean {
+    for (const byte of chunk) {
+      if (byte === 0x0a && this.lastWasCr) {
+        // The LF of a CRLF: the CR already ended the line.
+        this.lastWasCr = false;
+        continue;
+      }
+      this.lastWasCr = byte === 0x0d;
+      if (byte === 0x0a || byte === 0x0d) {
+        if (this.lineBytes === 0) this.eventBytes = 0;
+        this.lineBytes = 0;
+        continue;
+      }
+      this.lineBytes += 1;
+      this.eventBytes += 1;
+      if (this.eventBytes > limit) return false;
+    }
+    return true;
+  }
+}
+
 /**
- * Wraps `fetch` so that the body of each answer to a POST (the answers to calls) errors once
- * more than `limitBytes` bytes have arrived. GET streams (server notifications) are left alone.
+ * The body of one answer, read through the bounds: the stream errors (and the server's is
+ * cancelled) at the first bound passed, after `onCut` was told.
+ */
+function boundedBody(
+  body: ReadableStream<Uint8Array>,
+  method: string,
+  bounds: FetchBounds,
+  release: () => void,
+  onCut: (cut: StreamCut) => void,
+  onEnd: () => void,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  const isStream = method === 'GET';
+  const events = new EventSizer();
+  let received = 0;
+  let finished = false;
+  let idle: NodeJS.Timeout | undefined;
+  let lifetime: NodeJS.Timeout | undefined;
+  let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
+
+  const stopTimers = () => {
+    clearTimeout(idle);
+    clearTimeout(lifetime);
+    release();
+  };
+  const cut = (reason: CutReason, limit: number, message: string) => {
+    if (finished) return;
+    finished = true;
+    stopTimers();
+    onCut({ method, reason, limit });
+    controllerRef?.error(new Error(message));
+    reader.cancel().catch(() => undefined);
+  };
+  const armIdle = () => {
+    if (!isStream) return;
+    clearTimeout(idle);
+    idle = setTimeout(
+      () => cut('idle', bounds.streamIdleMs, `MCP stream silent for ${bounds.streamIdleMs} ms`),
+      bounds.streamIdleMs,
+    );
+  };
+
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controllerRef = controller;
+      if (!isStream) return;
+      lifetime = setTimeout(
+        () =>
+          cut(
+            'lifetime',
+            bounds.streamLifetimeMs,
+            `MCP stream open for ${bounds.streamLifetimeMs} ms`,
+          ),
+        bounds.streamLifetimeMs,
+      );
+      armIdle();
+    },
+    async pull(controller) {
+      let result: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        result = await reader.read();
+      } catch (error) {
+        if (finished) return;
+        finished = true;
+        stopTimers();
+        controller.error(error);
+        return;
+      }
+      if (finished) return;
+      if (result.done) {
+        finished = true;
+        stopTimers();
+        onEnd();
+        controller.close();
+        return;
+      }
+      const chunk = result.value;
+      received += chunk.byteLength;
+      if (!isStream && received > bounds.maxBytes) {
+        cut('size', bounds.maxBytes, OVERSIZED_MESSAGE);
+        return;
+      }
+      if (!events.add(chunk, bounds.maxEventBytes)) {
+        cut('event-size', bounds.maxEventBytes, `MCP event exceeded ${bounds.maxEventBytes} bytes`);
+        return;
+      }
+      armIdle();
+      controller.enqueue(chunk);
+    },
+    cancel(reason) {
+      finished = true;
+      stopTimers();
+      return reader.cancel(reason);
+    },
+  });
+}
+
+/** Waits `ms`, or rejects when `signal` aborts first. */
+function pause(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Wraps `fetch` so that every answer is bounded: the answer to a POST errors past `maxBytes`
+ * in all or after `answerDeadlineMs`; the background stream (GET) after `streamIdleMs` of
+ * silence or `streamLifetimeMs` in all; any server-sent event past `maxEventBytes`. Each cut
+ * calls `onCut` before the read fails; the SDK then fails the call (POST) or opens the
+ * background stream again (GET), which this fetch delays after each cut.
  *
- * @param limitBytes - The most bytes one answer may have.
- * @param onOversized - Called when an answer is cut, before the read fails.
+ * @param bounds - The limits.
+ * @param onCut - Called when an answer is cut, before the read fails.
  */
 export function boundedFetch(
-  limitBytes: number,
-  onOversized: () => void,
+  bounds: FetchBounds,
+  onCut: (cut: StreamCut) => void,
 ): (url: string | URL, init?: RequestInit) => Promise<Response> {
+  let cutsInARow = 0;
+  const track = (cut: StreamCut) => {
+    if (cut.method === 'GET') {
+      // A flood earns a longer wait before the next stream; a quiet or old stream does not.
+      cutsInARow = cut.reason === 'event-size' ? cutsInARow + 1 : 0;
+    }
+    onCut(cut);
+  };
   return async (url, init) => {
-    const response = await fetch(url, init);
-    if (init?.method !== 'POST' || response.body === null) return response;
-    let received = 0;
-    const counter = new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        received += chunk.byteLength;
-        if (received > limitBytes) {
-          onOversized();
-          controller.error(new Error(OVERSIZED_MESSAGE));
-          return;
-        }
-        controller.enqueue(chunk);
-      },
-    });
-    return new Response(response.body.pipeThrough(counter), {
+    const method = (init?.method ?? 'GET').toUpperCase();
+    if (method === 'GET' && cutsInARow > 0) {
+      const factor = 2 ** Math.min(cutsInARow - 1, 6);
+      await pause(bounds.reopenDelayMs * factor, init?.signal);
+    }
+    // A POST's deadline covers its headers and its body (aborting the fetch ends both); the
+    // stream's headers get the idle bound, and its body the bounds of boundedBody.
+    const waitMs = method === 'GET' ? bounds.streamIdleMs : bounds.answerDeadlineMs;
+    const giveUp = new AbortController();
+    const deadline = setTimeout(() => {
+      track({ method, reason: method === 'GET' ? 'idle' : 'deadline', limit: waitMs });
+      giveUp.abort(new Error(`MCP server did not answer within ${waitMs} ms`));
+      release();
+    }, waitMs);
+    // The caller's signal (the transport closing) aborts too. A listener, removed once the
+    // answer is over, rather than AbortSignal.any: the transport's signal lives for the whole
+    // connection, and every request would leave a signal hanging on it.
+    const callerSignal = init?.signal ?? undefined;
+    const forward = () => giveUp.abort(callerSignal?.reason);
+    if (callerSignal?.aborted) forward();
+    else callerSignal?.addEventListener('abort', forward, { once: true });
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      clearTimeout(deadline);
+      callerSignal?.removeEventListener('abort', forward);
+    };
+    let response: Response;
+    try {
+      response = await fetch(url, { ...init, signal: giveUp.signal });
+    } catch (error) {
+      release();
+      throw error;
+    }
+    // The stream's header wait is over; its body has the bounds of boundedBody.
+    if (method === 'GET') clearTimeout(deadline);
+    if (response.body === null) {
+      release();
+      return response;
+    }
+    const onEnd = () => {
+      if (method === 'GET') cutsInARow = 0;
+    };
+    return new Response(boundedBody(response.body, method, bounds, release, track, onEnd), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,

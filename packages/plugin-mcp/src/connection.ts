@@ -8,8 +8,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { boundedFetch } from './bounded-fetch.js';
+import { boundedFetch, type FetchBounds, type StreamCut } from './bounded-fetch.js';
 import { McpPluginError } from './errors.js';
+import { ProcessGroupTransport } from './process-transport.js';
 import {
   isStdioServer,
   type McpLogger,
@@ -19,6 +20,21 @@ import {
 
 /** Room for the JSON-RPC envelope around a result of `maxResultBytes`. */
 const ENVELOPE_BYTES = 64 * 1024;
+
+/**
+ * The background stream (GET) of a streamable HTTP server carries only its notifications, which
+ * may be rare: it is cut after this long without a byte, and the SDK opens a new one.
+ */
+export const STREAM_IDLE_MS = 5 * 60_000;
+
+/** The longest the background stream stays open before it is cut and opened again. */
+export const STREAM_LIFETIME_MS = 30 * 60_000;
+
+/** The first wait before opening the background stream again after a flood cut it. */
+const STREAM_REOPEN_DELAY_MS = 1_000;
+
+/** How much longer than the call's own deadline an answer's body may take before it is cut. */
+const ANSWER_GRACE_MS = 5_000;
 
 /** The longest piece of a server's own text written to the log. */
 const LOGGED_TEXT_CHARS = 2000;
@@ -327,14 +343,18 @@ export class McpConnection {
     const limit = this.settings.options.maxResultBytes + ENVELOPE_BYTES;
     const server = this.server;
     if (isStdioServer(server)) {
-      const transport = new StdioClientTransport({
+      const spawnOptions = {
         command: server.command,
         args: [...(server.args ?? [])],
         ...(server.env ? { env: { ...server.env } } : {}),
         ...(server.cwd ? { cwd: server.cwd } : {}),
-        stderr: 'pipe',
         maxBufferSize: limit,
-      });
+      };
+      // Windows has no process groups, and its commands (npx.cmd) need the SDK's launcher.
+      const transport =
+        process.platform === 'win32'
+          ? new StdioClientTransport({ ...spawnOptions, stderr: 'pipe' })
+          : new ProcessGroupTransport(spawnOptions);
       // The server's stderr goes to the log as it arrives, each chunk cut to LOGGED_TEXT_CHARS,
       // and is never shown to the model.
       transport.stderr?.on('data', (chunk: Buffer) => {
@@ -347,9 +367,32 @@ export class McpConnection {
       });
       return transport;
     }
+    const { callTimeoutMs, connectTimeoutMs } = this.settings.options;
+    const bounds: FetchBounds = {
+      maxBytes: limit,
+      maxEventBytes: limit,
+      answerDeadlineMs: Math.max(callTimeoutMs, connectTimeoutMs) + ANSWER_GRACE_MS,
+      streamIdleMs: STREAM_IDLE_MS,
+      streamLifetimeMs: STREAM_LIFETIME_MS,
+      reopenDelayMs: STREAM_REOPEN_DELAY_MS,
+    };
     return new StreamableHTTPClientTransport(new URL(server.url), {
       requestInit: { headers: { ...server.headers } },
-      fetch: boundedFetch(limit, onOversized),
+      fetch: boundedFetch(bounds, (cut) => this.cut(cut, onOversized)),
     });
+  }
+
+  /** Logs an answer the bounded fetch cut; a call's answer that was too large fails the call. */
+  private cut(cut: StreamCut, onOversized: () => void): void {
+    const routine = cut.reason === 'idle' || cut.reason === 'lifetime';
+    const fields = { server: this.server.name, ...cut };
+    if (routine) {
+      this.settings.logger().debug(fields, 'MCP server stream cut; the SDK opens a new one');
+      return;
+    }
+    this.settings.logger().warn(fields, 'MCP server answer cut');
+    if (cut.method === 'POST' && (cut.reason === 'size' || cut.reason === 'event-size')) {
+      onOversized();
+    }
   }
 }

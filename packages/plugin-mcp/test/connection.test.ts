@@ -11,7 +11,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WeftError } from '@weft/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { boundedFetch, OVERSIZED_MESSAGE } from '../src/bounded-fetch.js';
+import {
+  boundedFetch,
+  OVERSIZED_MESSAGE,
+  type FetchBounds,
+  type StreamCut,
+} from '../src/bounded-fetch.js';
 import { bounded, CLIENT_INFO } from '../src/connection.js';
 import { McpPlugin } from '../src/index.js';
 import { serveOverHttp, type FixtureHttpServer } from './fixtures/fixture-server.js';
@@ -24,6 +29,7 @@ let plain: Server | undefined;
 afterEach(async () => {
   await fixture?.close();
   fixture = undefined;
+  plain?.closeAllConnections();
   await new Promise<void>((resolve) => (plain ? plain.close(() => resolve()) : resolve()));
   plain = undefined;
 });
@@ -103,20 +109,44 @@ describe('TSDoc of bounded', () => {
 });
 
 describe('TSDoc of boundedFetch', () => {
+  const bounds = (overrides: Partial<FetchBounds> = {}): FetchBounds => ({
+    maxBytes: 1_000,
+    maxEventBytes: 100_000,
+    answerDeadlineMs: 5_000,
+    streamIdleMs: 5_000,
+    streamLifetimeMs: 10_000,
+    reopenDelayMs: 100,
+    ...overrides,
+  });
+
   /** A loopback server answering every request with `size` bytes. */
   async function answering(size: number): Promise<string> {
-    plain = createServer((_request, response) => {
+    return serve((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/octet-stream' });
       response.end(Buffer.alloc(size, 'x'));
     });
+  }
+
+  async function serve(handler: Parameters<typeof createServer>[1]): Promise<string> {
+    plain = createServer(handler);
     await new Promise<void>((resolve) => plain?.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(plain.address() as AddressInfo).port}/`;
   }
 
-  it('fails the body of a POST answer past limitBytes, calling onOversized first', async () => {
+  /** Reads a body to its end or its error, within 5 s. */
+  async function outcome(response: Response): Promise<string> {
+    const read = response.text().then(
+      (text) => `read ${text.length}`,
+      (error: unknown) => `failed: ${(error as Error).message}`,
+    );
+    const late = new Promise<string>((resolve) => setTimeout(() => resolve('still open'), 5_000));
+    return Promise.race([read, late]);
+  }
+
+  it('fails the body of a POST answer past maxBytes, calling onCut first', async () => {
     const url = await answering(1_001);
     const events: string[] = [];
-    const response = await boundedFetch(1_000, () => events.push('oversized'))(url, {
+    const response = await boundedFetch(bounds(), (cut) => events.push(cut.reason))(url, {
       method: 'POST',
     });
     const read = response.arrayBuffer().catch((error: unknown) => {
@@ -124,16 +154,102 @@ describe('TSDoc of boundedFetch', () => {
       throw error;
     });
     await expect(read).rejects.toThrow(OVERSIZED_MESSAGE);
-    expect(events).toEqual(['oversized', 'read failed']);
+    expect(events).toEqual(['size', 'read failed']);
   });
 
-  it('passes a POST answer of exactly limitBytes, and leaves GET streams alone', async () => {
+  it('passes a POST answer of exactly maxBytes', async () => {
     const url = await answering(1_000);
-    const onOversized = vi.fn();
-    const post = await boundedFetch(1_000, onOversized)(url, { method: 'POST' });
+    const onCut = vi.fn();
+    const post = await boundedFetch(bounds(), onCut)(url, { method: 'POST' });
     expect((await post.arrayBuffer()).byteLength).toBe(1_000);
-    const get = await boundedFetch(10, onOversized)(url, { method: 'GET' });
-    expect((await get.arrayBuffer()).byteLength).toBe(1_000);
-    expect(onOversized).not.toHaveBeenCalled();
+    expect(onCut).not.toHaveBeenCalled();
+  });
+
+  it('cuts one endless server-sent event at maxEventBytes, on the background stream (GET)', async () => {
+    const url = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write('data: {"jsonrpc":"2.0","method":"ping"}\n\n');
+      const timer = setInterval(() => response.write('x'.repeat(10_000)), 5);
+      response.write('data: ');
+      response.on('close', () => clearInterval(timer));
+    });
+    const cuts: StreamCut[] = [];
+    const get = await boundedFetch(bounds({ maxEventBytes: 50_000 }), (cut) => cuts.push(cut))(url);
+    expect(await outcome(get)).toBe('failed: MCP event exceeded 50000 bytes');
+    expect(cuts).toEqual([{ method: 'GET', reason: 'event-size', limit: 50_000 }]);
+  });
+
+  it('lets many small events through a stream, whatever their total', async () => {
+    const url = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let index = 0; index < 200; index += 1)
+        response.write(`data: ${'y'.repeat(900)}\r\n\r\n`);
+      response.end();
+    });
+    const onCut = vi.fn();
+    const get = await boundedFetch(bounds({ maxEventBytes: 1_000 }), onCut)(url);
+    expect(await outcome(get)).toBe(`read ${200 * 910}`);
+    expect(onCut).not.toHaveBeenCalled();
+  });
+
+  it('cuts a silent background stream after streamIdleMs, and an old one after streamLifetimeMs', async () => {
+    let writes: NodeJS.Timeout | undefined;
+    const url = await serve((request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(': open\n\n');
+      // The second request is sent a comment every 50 ms: never idle, but it grows old.
+      if (request.headers['x-chatty'] === '1') {
+        writes = setInterval(() => response.write(': still here\n\n'), 50);
+        response.on('close', () => clearInterval(writes));
+      }
+    });
+    const cuts: StreamCut[] = [];
+    const fetchBounded = boundedFetch(
+      bounds({ streamIdleMs: 300, streamLifetimeMs: 1_000 }),
+      (cut) => cuts.push(cut),
+    );
+    let started = Date.now();
+    expect(await outcome(await fetchBounded(url))).toBe('failed: MCP stream silent for 300 ms');
+    expect(Date.now() - started).toBeLessThan(2_500);
+    started = Date.now();
+    const chatty = await fetchBounded(url, { headers: { 'x-chatty': '1' } });
+    expect(await outcome(chatty)).toBe('failed: MCP stream open for 1000 ms');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(cuts.map((cut) => cut.reason)).toEqual(['idle', 'lifetime']);
+  });
+
+  it('cuts a POST answer that is not complete within answerDeadlineMs, headers or body', async () => {
+    const url = await serve((request, response) => {
+      if (request.headers['x-stall'] === 'body') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write('{"jsonrpc":');
+      }
+      // Otherwise: no headers at all.
+    });
+    const cuts: StreamCut[] = [];
+    const fetchBounded = boundedFetch(bounds({ answerDeadlineMs: 300 }), (cut) => cuts.push(cut));
+    const started = Date.now();
+    await expect(fetchBounded(url, { method: 'POST' })).rejects.toThrow();
+    const stalled = await fetchBounded(url, { method: 'POST', headers: { 'x-stall': 'body' } });
+    expect(await outcome(stalled)).toMatch(/^failed: /);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(cuts.map((cut) => cut.reason)).toEqual(['deadline', 'deadline']);
+  });
+
+  it('waits reopenDelayMs before opening the background stream again after a flood, doubling', async () => {
+    const opened: number[] = [];
+    const url = await serve((_request, response) => {
+      opened.push(Date.now());
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(`data: ${'z'.repeat(2_000)}`);
+    });
+    const fetchBounded = boundedFetch(
+      bounds({ maxEventBytes: 1_000, reopenDelayMs: 200 }),
+      () => undefined,
+    );
+    for (let index = 0; index < 3; index += 1) await outcome(await fetchBounded(url));
+    const gaps = [opened[1]! - opened[0]!, opened[2]! - opened[1]!];
+    expect(gaps[0]).toBeGreaterThanOrEqual(190);
+    expect(gaps[1]).toBeGreaterThanOrEqual(390);
   });
 });

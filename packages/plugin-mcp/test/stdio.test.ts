@@ -78,12 +78,15 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
       connectTimeoutMs: SLOW_START_MS,
     });
     const [echo, add, verbose] = plugin.executors;
-    // The server's 3000-character description is cut to 1000 characters and marked as cut.
+    // The server's 3000-character description is cut to 1000 characters and marked as cut,
+    // between the tags that mark it as the server's untrusted text.
     expect(verbose?.description).toMatch(
-      /^Says a lot\. Really.{900,}… \(3\d{3} characters\) \(MCP tool "verbose"/,
+      /^MCP tool "verbose" of server "fixture".*<untrusted-server-text>Says a lot\. Really.{900,}… \(3\d{3} characters\)<\/untrusted-server-text>$/,
     );
-    expect(verbose?.description.length).toBeLessThan(1200);
-    expect(echo?.description).toMatch(/^Repeats the text it is given\. \(MCP tool "echo"/);
+    expect(verbose?.description.length).toBeLessThan(1400);
+    expect(echo?.description).toMatch(
+      /<untrusted-server-text>Repeats the text it is given\.<\/untrusted-server-text>$/,
+    );
     expect(add?.description).toBe('Adds two prices.');
   });
 

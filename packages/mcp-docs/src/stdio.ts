@@ -1,0 +1,141 @@
+/**
+ * The server's stdio transport: one JSON-RPC message per line of stdin, as MCP's stdio transport
+ * says, with every line bounded. The SDK's own transport closes itself on a line over its limit,
+ * and the process then exits with code 0 and no word on stderr; this one refuses the line with
+ * a JSON-RPC error, says so on stderr, skips the rest of the line and goes on serving.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { logToStderr, type FailureLog } from './answers.js';
+
+/**
+ * The longest line (one message) the server reads, in bytes: a request for a docs tool is
+ * small, and the same limit bounds an HTTP request's body.
+ */
+export const MAX_MESSAGE_BYTES = 1_000_000;
+
+/** JSON-RPC's codes for a message that is not JSON, and for one that is not a request. */
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+
+/** Where {@link BoundedStdioTransport} reads and writes, and its limit. */
+export interface BoundedStdioOptions {
+  readonly stdin?: Readable;
+  readonly stdout?: Writable;
+  /** The longest line; {@link MAX_MESSAGE_BYTES} by default. */
+  readonly maxLineBytes?: number;
+  /** Where refused lines are reported; standard error by default. */
+  readonly log?: FailureLog;
+}
+
+/**
+ * The server end of MCP's stdio transport, with bounded lines. A line longer than
+ * `maxLineBytes` is answered with a JSON-RPC error (`-32600`, id `null`) the moment it passes
+ * the limit, reported to `log`, and skipped to its end; a line that is not a JSON-RPC message is
+ * answered with `-32700`. Either way the next line is read as usual.
+ */
+export class BoundedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private readonly stdin: Readable;
+  private readonly stdout: Writable;
+  private readonly maxLineBytes: number;
+  private readonly log: FailureLog;
+  /** The pieces of the line being read, and their length. */
+  private pieces: Buffer[] = [];
+  private lineBytes = 0;
+  /** Set while the rest of an over-long line is being skipped. */
+  private skipping = false;
+
+  constructor(options: BoundedStdioOptions = {}) {
+    this.stdin = options.stdin ?? process.stdin;
+    this.stdout = options.stdout ?? process.stdout;
+    this.maxLineBytes = options.maxLineBytes ?? MAX_MESSAGE_BYTES;
+    this.log = options.log ?? logToStderr;
+  }
+
+  private readonly onData = (chunk: Buffer): void => {
+    let start = 0;
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(0x0a, start);
+      const end = newline === -1 ? chunk.length : newline;
+      this.take(chunk.subarray(start, end));
+      if (newline === -1) return;
+      this.endLine();
+      start = newline + 1;
+    }
+  };
+
+  private readonly onError = (error: Error): void => this.onerror?.(error);
+
+  /** Adds part of a line, refusing the line the moment it passes the limit. */
+  private take(part: Buffer): void {
+    if (this.skipping || part.length === 0) return;
+    this.lineBytes += part.length;
+    if (this.lineBytes > this.maxLineBytes) {
+      this.pieces = [];
+      this.lineBytes = 0;
+      this.skipping = true;
+      this.log(
+        `weft-docs-mcp: refused a message longer than ${this.maxLineBytes} bytes on stdin; skipping to the end of its line`,
+      );
+      this.refuse(
+        INVALID_REQUEST,
+        `Invalid request: the message is longer than ${this.maxLineBytes} bytes`,
+      );
+      return;
+    }
+    this.pieces.push(part);
+  }
+
+  private endLine(): void {
+    if (this.skipping) {
+      this.skipping = false;
+      return;
+    }
+    const line = Buffer.concat(this.pieces).toString('utf8').replace(/\r$/, '');
+    this.pieces = [];
+    this.lineBytes = 0;
+    if (line.trim() === '') return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(line);
+    } catch {
+      this.log(`weft-docs-mcp: refused a line of stdin that is not a JSON-RPC message`);
+      this.refuse(PARSE_ERROR, 'Parse error: the line is not a JSON-RPC message');
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  /** Answers a message that cannot be read; its id is unknown, so it is null. */
+  private refuse(code: number, message: string): void {
+    this.stdout.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })}\n`,
+    );
+  }
+
+  async start(): Promise<void> {
+    this.stdin.on('data', this.onData);
+    this.stdin.on('error', this.onError);
+  }
+
+  async close(): Promise<void> {
+    this.stdin.off('data', this.onData);
+    this.stdin.off('error', this.onError);
+    this.stdin.pause();
+    this.pieces = [];
+    this.onclose?.();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.stdout.write(serializeMessage(message))) resolve();
+      else this.stdout.once('drain', resolve);
+    });
+  }
+}

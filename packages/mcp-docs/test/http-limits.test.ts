@@ -1,0 +1,199 @@
+/**
+ * The HTTP transport with many clients and hostile ones, in this process with a small bundle:
+ * the search index built once, not per request; a client's rate and its connections limited,
+ * with a clear 429 and 503; a stalled request cut at its deadline (short here, 30 s by default);
+ * and a browser's `Origin: null` refused.
+ */
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { DocsBundle } from '../src/bundle.js';
+import { startHttpServer, type HttpOptions, type RunningHttpServer } from '../src/http.js';
+import { SMALL_BUNDLE } from './support.js';
+
+const started: RunningHttpServer[] = [];
+const sockets: Socket[] = [];
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy();
+  await Promise.all(started.splice(0).map((server) => server.close()));
+});
+
+async function start(options: HttpOptions = {}, bundle: DocsBundle = SMALL_BUNDLE): Promise<URL> {
+  const server = await startHttpServer(bundle, { log: () => undefined, ...options });
+  started.push(server);
+  return new URL(server.url);
+}
+
+function post(url: URL, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+const search = (id: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'search_docs', arguments: { query: 'graceful shutdown' } },
+});
+
+/** A raw connection to the server; resolves with what it received once the server closed it. */
+function rawConnection(
+  url: URL,
+  send?: string,
+): { socket: Socket; closed: Promise<{ text: string; ms: number }> } {
+  const opened = Date.now();
+  const socket = connect(Number(url.port), url.hostname);
+  sockets.push(socket);
+  let text = '';
+  socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+  socket.on('error', () => undefined);
+  if (send !== undefined) socket.write(send);
+  const closed = new Promise<{ text: string; ms: number }>((resolve, reject) => {
+    const late = setTimeout(() => reject(new Error(`still open after 10 s: ${text}`)), 10_000);
+    socket.on('close', () => {
+      clearTimeout(late);
+      resolve({ text, ms: Date.now() - opened });
+    });
+  });
+  return { socket, closed };
+}
+
+describe('startHttpServer with many clients', () => {
+  it('builds the search index once for the bundle, not for each request', async () => {
+    // The bundle's error codes are read only to build the index: count the reads.
+    let reads = 0;
+    const bundle = { ...SMALL_BUNDLE };
+    Object.defineProperty(bundle, 'errors', {
+      get: () => {
+        reads += 1;
+        return [];
+      },
+    });
+    const url = await start({ requestsPerSecond: 1_000 }, bundle);
+    for (let id = 0; id < 5; id += 1) {
+      const response = await post(url, search(id));
+      expect(await response.text()).toContain('Running in production');
+    }
+    const afterFive = reads;
+    expect(afterFive).toBeGreaterThan(0);
+    for (let id = 5; id < 10; id += 1) await (await post(url, ping(id))).text();
+    expect(reads).toBe(afterFive);
+  });
+
+  it('answers 429 with Retry-After once a client passes requestsPerSecond, and serves it again later', async () => {
+    const url = await start({ requestsPerSecond: 5 });
+    for (let id = 0; id < 5; id += 1) {
+      const response = await post(url, ping(id));
+      expect(response.status).toBe(200);
+      await response.text();
+    }
+    // Then cheap requests (another path: 404 once counted), quicker than the refill even on a
+    // loaded machine, until one is refused.
+    let refusal: Response | undefined;
+    for (let id = 5; id < 40 && refusal === undefined; id += 1) {
+      const response = await post(new URL('/other', url), ping(id));
+      if (response.status === 429) refusal = response;
+      else expect(response.status).toBe(404);
+      if (refusal === undefined) await response.text();
+    }
+    expect(refusal?.headers.get('retry-after')).toBe('1');
+    expect(await refusal?.text()).toContain(
+      'Too many requests: this server answers 5 requests per second from one client',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await post(url, ping(99))).status).toBe(200);
+  });
+
+  it('answers 503 to a connection past connectionsPerClient, and serves it once one closes', async () => {
+    const url = await start({ connectionsPerClient: 2 });
+    const first = rawConnection(url);
+    rawConnection(url);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const third = await rawConnection(url).closed;
+    expect(third.text).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+    expect(third.text).toContain('takes 2 connections at once from one client');
+    first.socket.destroy();
+    await first.closed;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const response = await post(url, ping(1), { connection: 'close' });
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('startHttpServer with its default limits', () => {
+  it('takes 20 requests per second and 16 connections from one client, refusing the next', async () => {
+    const url = await start();
+    // Requests for another path are refused with 404 after the rate is counted, and cost next
+    // to nothing: they arrive faster than 20 a second even on a loaded machine.
+    const statuses: number[] = [];
+    let refusal = '';
+    const started = performance.now();
+    for (let id = 0; id < 60; id += 1) {
+      const response = await post(new URL('/other', url), ping(id));
+      statuses.push(response.status);
+      const text = await response.text();
+      if (response.status === 429) refusal ||= text;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const counted = statuses.filter((status) => status !== 429).length;
+    expect(statuses.slice(0, 20).every((status) => status === 404)).toBe(true);
+    // The allowance refills at 20 a second while the requests are made.
+    expect(counted).toBeLessThanOrEqual(20 + Math.ceil(seconds * 20) + 1);
+    expect(refusal).toContain('this server answers 20 requests per second from one client');
+    for (let index = 0; index < 16; index += 1) rawConnection(url);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const refused = await rawConnection(url).closed;
+    expect(refused.text).toMatch(/^HTTP\/1\.1 503 /);
+    expect(refused.text).toContain('takes 16 connections at once from one client');
+  });
+});
+
+describe('startHttpServer with stalled clients (requestTimeoutMs)', () => {
+  it.each([
+    ['sends nothing', undefined],
+    ['stops in the middle of its headers', 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n'],
+    [
+      'stops in the middle of its body',
+      'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":',
+    ],
+  ])('cuts a connection that %s at the deadline', async (_what, send) => {
+    const url = await start({ requestTimeoutMs: 500 });
+    const { closed } = rawConnection(url, send);
+    const { ms, text } = await closed;
+    expect(ms).toBeGreaterThanOrEqual(450);
+    expect(ms).toBeLessThan(3_000);
+    if (send !== undefined) expect(text).toMatch(/^HTTP\/1\.1 408 |^$/);
+  });
+});
+
+describe('startHttpServer with a client that drips its request', () => {
+  it('cuts it at the deadline with 408, though it is never silent for long', async () => {
+    const url = await start({ requestTimeoutMs: 500 });
+    const { socket, closed } = rawConnection(url, 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    const drip = setInterval(() => socket.write('X-Drip: 1\r\n'), 100);
+    try {
+      const { ms, text } = await closed;
+      expect(ms).toBeGreaterThanOrEqual(450);
+      expect(ms).toBeLessThan(3_000);
+      expect(text).toMatch(/^HTTP\/1\.1 408 /);
+    } finally {
+      clearInterval(drip);
+    }
+  });
+});
+
+describe("startHttpServer and a browser's Origin", () => {
+  it('refuses Origin: null (a sandboxed frame or a local file) with 403', async () => {
+    const url = await start();
+    const response = await post(url, ping(1), { origin: 'null' });
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain('Origin \\"null\\" is not allowed');
+  });
+});

@@ -1,0 +1,222 @@
+/**
+ * A tool's JSON Schema input, as the server wrote it, made into the zod schema the model's
+ * arguments are checked against, with two changes that keep a server's schema from working
+ * against the agent: only declared arguments are accepted, and the server's regular expressions
+ * run with a time limit.
+ */
+import { createContext, Script } from 'node:vm';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { bounded } from './connection.js';
+import { McpPluginError } from './errors.js';
+
+/**
+ * The longest one `pattern` of a tool's schema may run against one value. JavaScript's regular
+ * expressions backtrack, so a pattern such as `^(a+)+$` takes exponential time on a value
+ * shaped for it, and the check runs on the agent's only thread; past this it counts as failed.
+ */
+export const PATTERN_TIME_MS = 100;
+
+/**
+ * The longest all the pattern checks of one executor's call may take together, across the
+ * model's attempts: a schema with many patterns cannot stack their limits up.
+ */
+export const PATTERN_BUDGET_MS = 500;
+
+/** The keywords whose value is a map of schemas, a list of them, or one. */
+const SCHEMA_MAPS = ['properties', '$defs', 'definitions', 'dependentSchemas'] as const;
+const SCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
+const SCHEMA_ONE = [
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+] as const;
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isObjectSchema(schema: JsonObject): boolean {
+  const type = schema.type;
+  return (
+    type === 'object' ||
+    (Array.isArray(type) && type.includes('object')) ||
+    isObject(schema.properties)
+  );
+}
+
+/**
+ * A copy of a JSON Schema in which every object accepts only the properties it names: its
+ * `additionalProperties` becomes `false` unless it is a (non-empty) schema for them, and
+ * `patternProperties` and `propertyNames` are dropped, as they admit names the schema does not
+ * list (and their patterns would run unbounded inside zod). An undeclared argument is then
+ * refused like a wrong one, and the model is asked again with the key named.
+ */
+export function declaredOnly(schema: unknown): unknown {
+  if (!isObject(schema)) return schema;
+  const out: JsonObject = { ...schema };
+  for (const key of SCHEMA_MAPS) {
+    const map = out[key];
+    if (isObject(map)) {
+      out[key] = Object.fromEntries(
+        Object.entries(map).map(([name, value]) => [name, declaredOnly(value)]),
+      );
+    }
+  }
+  for (const key of SCHEMA_LISTS) {
+    const list = out[key];
+    if (Array.isArray(list)) out[key] = list.map(declaredOnly);
+  }
+  for (const key of SCHEMA_ONE) {
+    if (!(key in out)) continue;
+    const value = out[key];
+    out[key] = Array.isArray(value) ? value.map(declaredOnly) : declaredOnly(value);
+  }
+  if (isObjectSchema(out)) {
+    delete out.patternProperties;
+    delete out.propertyNames;
+    const extra = out.additionalProperties;
+    if (!isObject(extra) || Object.keys(extra).length === 0) out.additionalProperties = false;
+  }
+  return out;
+}
+
+/** Where patterns run: a context of their own, so that its timeout can stop them. */
+const sandbox = createContext({});
+const runTest = new Script('pattern.test(value)');
+
+/** Time the pattern checks of one call still have; see {@link PATTERN_BUDGET_MS}. */
+export interface PatternBudget {
+  remainingMs: number;
+}
+
+/**
+ * Runs `pattern` on `value` for at most {@link PATTERN_TIME_MS} and what is left of `budget`.
+ *
+ * @returns Whether it matched, or `'timeout'` when it ran out of time.
+ */
+export function boundedTest(
+  pattern: RegExp,
+  value: string,
+  budget: PatternBudget,
+): boolean | 'timeout' {
+  const limit = Math.min(PATTERN_TIME_MS, Math.floor(budget.remainingMs));
+  if (limit < 1) return 'timeout';
+  const started = performance.now();
+  pattern.lastIndex = 0;
+  sandbox.pattern = pattern;
+  sandbox.value = value;
+  try {
+    return runTest.runInContext(sandbox, { timeout: limit }) === true;
+  } catch {
+    return 'timeout';
+  } finally {
+    sandbox.pattern = undefined;
+    sandbox.value = undefined;
+    budget.remainingMs -= performance.now() - started;
+  }
+}
+
+/** What a zod 4 regex check looks like inside; the test of bounding names it. */
+interface RegexCheck {
+  _zod: {
+    def: { check?: string; format?: string; pattern?: RegExp };
+    check: (payload: { value: unknown; issues: unknown[] }) => void;
+  };
+}
+
+function isRegexCheck(value: unknown): value is RegexCheck {
+  const def = (value as { _zod?: { def?: RegexCheck['_zod']['def'] } } | null)?._zod?.def;
+  return def?.check === 'string_format' && def.format === 'regex' && def.pattern instanceof RegExp;
+}
+
+/**
+ * Replaces the test of every regex check in a zod schema made by `z.fromJSONSchema` with
+ * {@link boundedTest}. Reaches into zod's internals (`_zod.def.checks`, `_zod.check`): the
+ * package's test of hostile patterns fails if they move.
+ */
+function boundPatterns(schema: z.ZodType, budget: PatternBudget): void {
+  const seen = new Set<unknown>();
+  const visit = (node: unknown): void => {
+    if (typeof node !== 'object' || node === null || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    if (isRegexCheck(node)) {
+      bound(node);
+      return;
+    }
+    if (node instanceof RegExp) return;
+    const def = (node as { _zod?: { def?: JsonObject } })._zod?.def;
+    if (def !== undefined) {
+      if (def.type === 'lazy' && typeof def.getter === 'function') visit(def.getter());
+      for (const value of Object.values(def)) visit(value);
+      return;
+    }
+    for (const value of Object.values(node)) visit(value);
+  };
+  const bound = (check: RegexCheck): void => {
+    const pattern = check._zod.def.pattern as RegExp;
+    check._zod.check = (payload) => {
+      if (typeof payload.value !== 'string') return;
+      const result = boundedTest(pattern, payload.value, budget);
+      if (result === true) return;
+      payload.issues.push({
+        code: 'custom',
+        input: payload.value,
+        message:
+          result === 'timeout'
+            ? `could not be checked against the pattern ${pattern.source} within ${PATTERN_TIME_MS} ms; write a shorter or plainer value`
+            : `must match the pattern ${pattern.source}`,
+      });
+    };
+  };
+  visit(schema);
+}
+
+/** A tool's input schema and the time its patterns have left in the current call. */
+export interface ToolInput {
+  readonly schema: z.ZodType<Record<string, unknown>>;
+  /** Reset to {@link PATTERN_BUDGET_MS} before each call's arguments are asked for. */
+  readonly budget: PatternBudget;
+}
+
+/**
+ * Converts a tool's JSON Schema input into a zod schema, so that the arguments the model writes
+ * are checked (and retried) by `getObject` exactly as a hand-written executor's zod input is;
+ * only declared arguments pass ({@link declaredOnly}) and patterns run bounded.
+ *
+ * @throws {@link McpPluginError} `WEFT_MCP_UNSUPPORTED_SCHEMA` when zod cannot convert it.
+ */
+export function toolInput(server: string, tool: Tool): ToolInput {
+  const budget: PatternBudget = { remainingMs: PATTERN_BUDGET_MS };
+  let schema: z.ZodType<Record<string, unknown>>;
+  try {
+    schema = z.fromJSONSchema(
+      declaredOnly(tool.inputSchema) as Parameters<typeof z.fromJSONSchema>[0],
+    ) as z.ZodType<Record<string, unknown>>;
+  } catch (error) {
+    throw new McpPluginError(
+      'WEFT_MCP_UNSUPPORTED_SCHEMA',
+      `McpPlugin: the input schema of tool "${tool.name}" on server "${server}" cannot be checked (${bounded(error instanceof Error ? error.message : String(error), 200)}); leave the tool out of the allow-list.`,
+    );
+  }
+  boundPatterns(schema, budget);
+  return { schema, budget };
+}
+
+/** {@link toolInput}'s schema alone. */
+export function inputSchemaOf(server: string, tool: Tool): z.ZodType<Record<string, unknown>> {
+  return toolInput(server, tool).schema;
+}

@@ -1,0 +1,212 @@
+/**
+ * The stdio transport for servers the plugin starts: like the SDK's `StdioClientTransport`, but
+ * the server runs in a process group of its own, so that closing ends everything it started
+ * (a server started through `sh -c` or `npx` is a tree of processes), and closing waits until
+ * the group is gone, killing it when it ignores SIGTERM.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * How long a server has to exit after SIGTERM before its group gets SIGKILL. The runtime's
+ * `stop()` gives each plugin 2 s to shut down, and this leaves room for the kill to land.
+ */
+export const TERM_GRACE_MS = 1_000;
+
+/** How long closing waits for the group to go after SIGKILL, which cannot be ignored. */
+const KILL_WAIT_MS = 500;
+
+/** What starts the server. */
+export interface ProcessTransportOptions {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  /** The longest message the server may write, in bytes; a longer one closes the transport. */
+  readonly maxBufferSize: number;
+}
+
+/**
+ * Whether any process of the group `pgid` is still running. Where `/proc` is there (Linux) its
+ * members are read from it, so that a zombie, which is dead but still counted by `kill(0)`
+ * until its parent reaps it, does not count; elsewhere `kill(-pgid, 0)` answers.
+ */
+export function groupAlive(pgid: number): boolean {
+  let entries: string[] | undefined;
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    entries = undefined;
+  }
+  if (entries === undefined) {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch (error) {
+      // EPERM: the group exists, owned by someone else.
+      return (error as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = procStat(Number(entry));
+    if (stat !== undefined && stat.pgrp === pgid && stat.state !== 'Z') return true;
+  }
+  return false;
+}
+
+/** The state and process group of a process, from `/proc/<pid>/stat`; undefined when gone. */
+export function procStat(pid: number): { state: string; pgrp: number } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // The command name is in parentheses and may hold spaces; the fields after it are fixed.
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return { state: fields[0] ?? '', pgrp: Number(fields[2]) };
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Resolves once the group `pgid` is gone, or after `ms`, whichever comes first. */
+async function groupGone(pgid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (groupAlive(pgid)) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+}
+
+/** A server process in a group of its own, spoken to over its stdin and stdout. */
+export class ProcessGroupTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child: ChildProcess | undefined;
+  private readonly buffer: ReadBuffer;
+  private readonly stderrStream = new PassThrough();
+  private closing: Promise<void> | undefined;
+
+  constructor(private readonly options: ProcessTransportOptions) {
+    this.buffer = new ReadBuffer({ maxBufferSize: options.maxBufferSize });
+  }
+
+  /** The server's standard error, readable before `start`. */
+  get stderr(): PassThrough {
+    return this.stderrStream;
+  }
+
+  /** The server's process id, which is also its group's id; undefined before `start`. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): Promise<void> {
+    if (this.child) throw new Error('ProcessGroupTransport already started');
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.options.command, [...this.options.args], {
+        env: { ...getDefaultEnvironment(), ...this.options.env },
+        ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
+        stdio: ['pipe', 'pipe', 'pipe'],
+        // Its own process group: its pid is the group's id, and signalling -pid reaches every
+        // process it started that did not move to another group.
+        detached: process.platform !== 'win32',
+        shell: false,
+      });
+      this.child = child;
+      child.once('error', (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.once('spawn', () => resolve());
+      child.once('close', () => {
+        if (this.child === child) this.child = undefined;
+        // A server that exits leaves the processes it started behind unless they are ended too.
+        if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+        this.onclose?.();
+      });
+      child.stdin?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('error', (error) => this.onerror?.(error));
+      child.stdout?.on('data', (chunk: Buffer) => {
+        try {
+          this.buffer.append(chunk);
+        } catch (error) {
+          this.onerror?.(error as Error);
+          void this.close();
+          return;
+        }
+        this.readMessages();
+      });
+      child.stderr?.pipe(this.stderrStream);
+    });
+  }
+
+  private readMessages(): void {
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.buffer.readMessage();
+      } catch (error) {
+        this.onerror?.(error as Error);
+        continue;
+      }
+      if (message === null) return;
+      this.onmessage?.(message);
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.child?.stdin;
+      if (!stdin || this.closing) {
+        reject(new Error('Not connected'));
+        return;
+      }
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  /**
+   * Ends the server and every process of its group: closes its stdin and sends the group
+   * SIGTERM, then SIGKILL after {@link TERM_GRACE_MS}, and resolves once the group is gone (or
+   * SIGKILL had {@link KILL_WAIT_MS} to land).
+   */
+  close(): Promise<void> {
+    this.closing ??= this.end();
+    return this.closing;
+  }
+
+  private async end(): Promise<void> {
+    const child = this.child;
+    const pid = child?.pid;
+    this.buffer.clear();
+    if (child === undefined || pid === undefined) return;
+    child.stdin?.end();
+    if (process.platform === 'win32') {
+      // No process groups: end the server itself.
+      child.kill();
+      return;
+    }
+    signalGroup(pid, 'SIGTERM');
+    if (!(await groupGone(pid, TERM_GRACE_MS))) {
+      signalGroup(pid, 'SIGKILL');
+      await groupGone(pid, KILL_WAIT_MS);
+    }
+  }
+}

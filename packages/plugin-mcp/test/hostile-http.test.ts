@@ -1,0 +1,67 @@
+/**
+ * A hostile streamable HTTP server against the plugin, in a real runtime: the background stream
+ * the SDK opens after the handshake is one endless event. The plugin cuts it at the event limit,
+ * logs the cut, reopens it ever more slowly, and the agent's memory stays flat while its calls
+ * keep working.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { McpPlugin } from '../src/index.js';
+import { startFloodingServer, type FloodingServer } from './fixtures/flooding-server.js';
+import { startAgent, type TestAgent } from './fixtures/runtime.js';
+
+let agent: TestAgent | undefined;
+let server: FloodingServer | undefined;
+
+afterEach(async () => {
+  await agent?.runtime.stop();
+  await server?.close();
+  agent = undefined;
+  server = undefined;
+});
+
+const MAX_RESULT_BYTES = 100_000;
+/** The event limit: maxResultBytes and the room the plugin leaves for the envelope. */
+const EVENT_LIMIT = MAX_RESULT_BYTES + 64 * 1024;
+
+describe('McpPlugin against a server whose background stream is one endless event', () => {
+  it('cuts the stream at the event limit with a log line, keeps memory bounded and calls working', async () => {
+    server = await startFloodingServer();
+    agent = await startAgent(
+      await McpPlugin.connect({
+        servers: [{ name: 'flood', url: server.url, tools: ['echo'] }],
+        maxResultBytes: MAX_RESULT_BYTES,
+      }),
+      [{ steps: [{ pluginId: 'mcp', action: 'flood.echo' }] }, { text: 'still standing' }],
+    );
+    const cuts = () =>
+      agent?.logs.filter(
+        (line) => line.msg === 'MCP server answer cut' && line.reason === 'event-size',
+      ) ?? [];
+    await expect.poll(() => cuts().length, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    expect(cuts()[0]).toMatchObject({ server: 'flood', method: 'GET', limit: EVENT_LIMIT });
+
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    // The flood goes on for three seconds: the server asks to be reopened at once each time.
+    const until = Date.now() + 3_000;
+    while (Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }
+    // Unbounded, the agent grew by some 200 MB a second; bounded, it holds one event at a time.
+    expect(peak - before).toBeLessThan(100 * 1024 * 1024);
+    // Each stream was dropped by the client soon after the limit; what the kernel's socket
+    // buffers took on top is all the server got to send.
+    expect(server.streamBytes.length).toBeGreaterThanOrEqual(1);
+    for (const bytes of server.streamBytes)
+      expect(bytes).toBeLessThan(EVENT_LIMIT + 16 * 1024 * 1024);
+    // Reopened after 1 s, then 2 s: not at once, as the server's `retry: 0` asked.
+    expect(server.streamsOpened()).toBeLessThanOrEqual(4);
+
+    const task = await agent.run('echo through the flood');
+    expect(task.chain[1]).toMatchObject({
+      type: 'result',
+      data: { content: [{ text: 'still standing' }] },
+    });
+  }, 30_000);
+});
