@@ -191,3 +191,39 @@ describe('WebSocketPlugin: one user’s messages in flight', () => {
     });
   });
 });
+
+describe('WebSocketPlugin: a timed-out message’s user slot', () => {
+  it('holds a user’s slot until the task ends, after taskTimeoutMs has freed the connection’s', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    booted = await boot(
+      { trustClientUser: false, authenticate: byToken, taskTimeoutMs: 200, maxInFlightPerUser: 1 },
+      async (messages, request) => {
+        if (request.purpose === 'plan' || request.purpose === 'review') {
+          return echoModel(messages, request);
+        }
+        await gate;
+        return 'late';
+      },
+      { taskTimeoutMs: 10_000 },
+    );
+    const ada = await open(`${booted.url}?token=t-ada`);
+    ada.send({ type: 'message', id: 'a', room: 'r1', user: 'ada', message: 'one' });
+    expect(await ada.next()).toMatchObject({ type: 'accepted', id: 'a' });
+    expect(await ada.next()).toMatchObject({
+      type: 'error',
+      id: 'a',
+      code: 'WEFT_WS_TASK_TIMEOUT',
+    });
+    // The connection's slot is free again, but the task still runs: the user's is not.
+    ada.send({ type: 'message', id: 'b', room: 'r2', user: 'ada', message: 'two' });
+    expect(await ada.next()).toMatchObject({
+      type: 'error',
+      id: 'b',
+      code: 'WEFT_WS_TOO_MANY_TASKS',
+    });
+    release();
+    await expect.poll(() => booted!.plugin.access.inFlightOf('ada'), { timeout: 5_000 }).toBe(0);
+    expect(await say(ada, 'c', 'r2', 'ada', 'two')).toMatchObject({ type: 'reply', reply: 'late' });
+  });
+});
