@@ -5,17 +5,22 @@
  */
 import { request as httpRequest } from 'node:http';
 import { ServerManager, WeftError, type Runtime, type TriggerRoute } from '@weft/core';
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from './fixtures.js';
 
 const servers: ServerManager[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.stop()));
 });
 
-/** A server with one POST /echo route that counts its runs. */
+/** A server with one POST /echo route that counts its runs, and its log lines. */
 async function serve(config: ConstructorParameters<typeof ServerManager>[0] = {}) {
   const runs: unknown[] = [];
+  const logs: Record<string, unknown>[] = [];
+  const logger = pino(
+    { level: 'info' },
+    { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
+  );
   const route: TriggerRoute = {
     type: 'route',
     id: 'echo',
@@ -26,11 +31,11 @@ async function serve(config: ConstructorParameters<typeof ServerManager>[0] = {}
       response.json({ ran: true });
     },
   };
-  const server = new ServerManager({ port: 0, ...config }, silentLogger);
+  const server = new ServerManager({ port: 0, ...config }, logger);
   servers.push(server);
   server.mount('test-plugin', route, {} as Runtime);
   await server.start();
-  return { server, runs };
+  return { server, runs, logs };
 }
 
 /** Sends a request with exactly the given headers (fetch would not let us set Host or Origin). */
@@ -59,7 +64,7 @@ function send(
 
 describe('ServerManager Origin check', () => {
   it('refuses a cross-site text/plain form POST with 403 WEFT_ORIGIN_NOT_ALLOWED, and the route does not run', async () => {
-    const { server, runs } = await serve();
+    const { server, runs, logs } = await serve();
     const answer = await send(
       `${server.url}/echo`,
       { origin: 'https://attacker.example', 'content-type': 'text/plain' },
@@ -73,6 +78,11 @@ describe('ServerManager Origin check', () => {
       docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_origin_not_allowed',
     });
     expect(runs).toEqual([]);
+    // The log line names the refused origin and the option to change, under the request id.
+    expect(logs.find((line) => line.requestId === answer.json.error?.requestId)).toMatchObject({
+      origin: 'https://attacker.example',
+      msg: expect.stringContaining('options.server.allowedOrigins'),
+    });
   });
 
   it('runs the route for a request without Origin and for one from the server’s own origin', async () => {
