@@ -103,6 +103,8 @@ describe('ChatPlugin: who the sender is', () => {
     });
     expect(model.requests).toHaveLength(0);
     expect(logs.some((line) => String(line.msg).includes('trustClientUser is off'))).toBe(true);
+    // Who is asking comes first: an invalid body of an unknown sender gets 401, not 400.
+    expect((await post(url, { room: 'room x' })).status).toBe(401);
   });
 
   it('with authenticate, eve never sees ada’s words, even when her body claims to be ada', async () => {
