@@ -124,14 +124,17 @@ export class ChatConnection {
     // either).
     const user = access.userOf(this.admission.user, frame.user);
     if (user === undefined) {
-      this.sendError(frame.id, 'WEFT_WS_UNAUTHORIZED', 'This connection may not name a user.');
+      this.sendRefusal(frame.id, requestId, new Error('a connection without a user was admitted'));
       return;
     }
     let space: Space;
     try {
       space = access.space(frame.room, user);
     } catch (error) {
-      if (!WeftError.is(error, 'WEFT_INVALID_SPACE')) throw error;
+      if (!WeftError.is(error, 'WEFT_INVALID_SPACE')) {
+        this.sendRefusal(frame.id, requestId, error);
+        return;
+      }
       this.sendError(
         frame.id,
         'WEFT_WS_INVALID_FRAME',
