@@ -71,6 +71,12 @@ export const NOT_REMEMBERED_WARNING =
 export interface ChatPluginOptions extends ChatAccessOptions {
   /** Path of the POST route that receives messages. Default `/chat`. */
   path?: string;
+  /**
+   * Most requests of one connection waiting for their tasks at once: a keep-alive connection
+   * may send (pipeline) more requests before the first is answered. More get 429
+   * `WEFT_CHAT_TOO_MANY_TASKS`. Default 4, as `@weft/plugin-websocket`'s option of that name.
+   */
+  maxInFlight?: number;
 }
 
 /**
@@ -94,7 +100,8 @@ type RouteResponse = Parameters<TriggerRoute['handler']>[1];
  * task runs. Planning sees the sender's own earlier messages in the room, not other users',
  * unless `roomHistory` is `'shared'`, which needs an `authorizeRoom` hook saying who may use
  * which room (403 `WEFT_CHAT_ROOM_FORBIDDEN` otherwise). One user has at most
- * `maxInFlightPerUser` messages waiting at once (429 `WEFT_CHAT_TOO_MANY_TASKS` past it).
+ * `maxInFlightPerUser` messages waiting at once, and one connection `maxInFlight` (429
+ * `WEFT_CHAT_TOO_MANY_TASKS` past either).
  *
  * A body that is not `{ room, user, message }` gets 400 `WEFT_CHAT_INVALID_REQUEST` naming the
  * field. When the task ends without a reply it answers 502 `WEFT_CHAT_NO_REPLY` with a generic
@@ -144,6 +151,9 @@ export class ChatPlugin extends Plugin {
   readonly path: string;
   /** Who may chat as whom, in which room, and how much at once. */
   readonly access: ChatAccess;
+  /** Most requests of one connection waiting for their tasks at once. */
+  readonly maxInFlight: number;
+  private readonly inFlightByConnection = new WeakMap<object, number>();
 
   /**
    * @param options - The route's path, the hooks that authenticate and authorise, and the
@@ -163,6 +173,10 @@ export class ChatPlugin extends Plugin {
     }
     this.path = path;
     this.access = new ChatAccess(options, invalidOption);
+    this.maxInFlight = options.maxInFlight ?? 4;
+    if (!Number.isInteger(this.maxInFlight) || this.maxInFlight <= 0) {
+      throw invalidOption('maxInFlight', 'a positive integer', this.maxInFlight);
+    }
     this.executors = [chatReplyExecutor()];
     this.triggers = [this.messageRoute()];
   }
@@ -219,16 +233,27 @@ export class ChatPlugin extends Plugin {
           );
           return;
         }
-        if (!access.takeSlot(user)) {
+        // A connection's requests are counted by its socket, which outlives each request.
+        const connection: object = request.socket ?? request;
+        const onConnection = this.inFlightByConnection.get(connection) ?? 0;
+        const limit =
+          onConnection >= this.maxInFlight
+            ? `of this connection (at most ${this.maxInFlight})`
+            : access.takeSlot(user)
+              ? undefined
+              : `of this user (at most ${access.maxInFlightPerUser})`;
+        if (limit !== undefined) {
+          logger.info({ requestId, user, limit }, 'chat: too many messages in flight; refused');
           refuse(
             response,
             429,
             'WEFT_CHAT_TOO_MANY_TASKS',
-            `Too many messages of this user waiting for replies (at most ${access.maxInFlightPerUser}); wait for a reply, then send this one again`,
+            `Too many messages ${limit} waiting for replies; wait for a reply, then send this one again`,
             requestId,
           );
           return;
         }
+        this.inFlightByConnection.set(connection, onConnection + 1);
         let task: AgentTask;
         try {
           task = await runtime.dispatch({
@@ -241,6 +266,9 @@ export class ChatPlugin extends Plugin {
           });
         } finally {
           access.releaseSlot(user);
+          const left = (this.inFlightByConnection.get(connection) ?? 1) - 1;
+          if (left <= 0) this.inFlightByConnection.delete(connection);
+          else this.inFlightByConnection.set(connection, left);
         }
         const reply = findReply(task, this.id);
         if (reply === undefined) {

@@ -12,8 +12,8 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * - `WEFT_CHAT_INVALID_REQUEST`: A chat request’s body is not valid.
  * - `WEFT_CHAT_UNAUTHORIZED`: The chat route does not know who sent the request.
  * - `WEFT_CHAT_ROOM_FORBIDDEN`: The `authorizeRoom` hook did not let the user post in the room.
- * - `WEFT_CHAT_TOO_MANY_TASKS`: The user already has `maxInFlightPerUser` messages waiting for
- *   replies.
+ * - `WEFT_CHAT_TOO_MANY_TASKS`: The user already has `maxInFlightPerUser`, or the connection
+ *   `maxInFlight`, messages waiting for replies.
  * - `WEFT_CHAT_NO_REPLY`: The task ended without a reply; the cause is in the runtime’s log under
  *   the task id.
  */
@@ -67,11 +67,12 @@ export const errorRegistry = {
       fix: 'post in a room the user belongs to; when the hook threw or timed out, the server log has the cause under the request id.',
     },
     WEFT_CHAT_TOO_MANY_TASKS: {
-      summary: 'The user already has `maxInFlightPerUser` messages waiting for replies.',
+      summary:
+        'The user already has `maxInFlightPerUser`, or the connection `maxInFlight`, messages waiting for replies.',
       status: 429,
       raisedBy: 'the chat route',
       cause:
-        'the user sent a message while `maxInFlightPerUser` earlier messages of theirs (over any requests, in this process) were still waiting for their tasks to end. The message was not run.',
+        'the user sent a message while `maxInFlightPerUser` earlier messages of theirs (over any requests, in this process) were still waiting for their tasks to end, or a keep-alive connection sent one while `maxInFlight` earlier requests of it were waiting. The message was not run.',
       fix: 'wait for an answer before sending more, then send the message again; raise `maxInFlightPerUser` if your users really send that many at once.',
     },
     WEFT_CHAT_NO_REPLY: {

@@ -5,6 +5,7 @@
  * in flight are bounded.
  */
 import { request as httpRequest } from 'node:http';
+import { connect as tcpConnect, type Socket } from 'node:net';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Runtime, WeftError } from '@weft/core';
@@ -16,10 +17,48 @@ import {
 import { ChatPlugin, chatSpace, type ChatPluginOptions } from '../src/index.js';
 
 let runtime: Runtime | undefined;
+const sockets: Socket[] = [];
 afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy();
   await runtime?.stop();
   runtime = undefined;
 });
+
+/** A chat POST as raw HTTP/1.1 text, for a connection that pipelines several. */
+function rawPost(url: string, user: string): string {
+  const { host } = new URL(url);
+  const body = JSON.stringify({ room: `r-${user}`, user, message: 'hi' });
+  return `POST /chat HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+/** Reads the HTTP answers arriving on a socket, in order. */
+function answersOf(socket: Socket) {
+  let buffered = '';
+  const parsed: { status: number; body: string }[] = [];
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    buffered += chunk;
+    for (;;) {
+      const end = buffered.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      const head = buffered.slice(0, end);
+      const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+      if (buffered.length < end + 4 + length) return;
+      parsed.push({
+        status: Number(head.slice(9, 12)),
+        body: buffered.slice(end + 4, end + 4 + length),
+      });
+      buffered = buffered.slice(end + 4 + length);
+    }
+  });
+  return {
+    /** The next `count` answers, waiting at most 5 s. */
+    async next(count: number) {
+      await expect.poll(() => parsed.length, { timeout: 5_000 }).toBeGreaterThanOrEqual(count);
+      return parsed.splice(0, count);
+    },
+  };
+}
 
 /** A model that plans one chat/reply step, keeps every planning prompt, and replies "ok". */
 function recordingModel(reply: () => string | Promise<string> = () => 'ok') {
@@ -240,8 +279,36 @@ describe('ChatPlugin: limits', () => {
     );
   });
 
+  it('refuses pipelined requests of one connection past maxInFlight with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes the connection’s next once tasks end', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { url, logs } = await boot({ trustClientUser: true, maxInFlight: 2 }, async () => {
+      await gate;
+      return 'ok';
+    });
+    const { hostname, port } = new URL(url);
+    const socket = tcpConnect(Number(port), hostname);
+    sockets.push(socket);
+    const answers = answersOf(socket);
+    // Four requests of four users, sent at once on one keep-alive connection.
+    socket.write(['u1', 'u2', 'u3', 'u4'].map((user) => rawPost(url, user)).join(''));
+    const refused = () =>
+      logs.filter((line) => line.msg === 'chat: too many messages in flight; refused');
+    await expect.poll(() => refused().length, { timeout: 5_000 }).toBe(2);
+    expect(refused()[0]).toMatchObject({ limit: 'of this connection (at most 2)' });
+    release();
+    const first = await answers.next(4);
+    expect(first.map((answer) => answer.status)).toEqual([200, 200, 429, 429]);
+    expect(JSON.parse(first[2]?.body ?? '{}')).toMatchObject({
+      error: { status: 429, code: 'WEFT_CHAT_TOO_MANY_TASKS' },
+    });
+    socket.write(rawPost(url, 'u3'));
+    expect((await answers.next(1)).map((answer) => answer.status)).toEqual([200]);
+  });
+
   it('has the documented defaults', () => {
-    const { access } = new ChatPlugin();
+    const { access, maxInFlight } = new ChatPlugin();
+    expect(maxInFlight).toBe(4);
     expect({
       trustClientUser: access.trustClientUser,
       roomHistory: access.roomHistory,
