@@ -18,7 +18,8 @@ async function main() {
       }),
     ],
     memory: new InMemoryMemoryProvider(),
-    plugins: [new ChatPlugin()],
+    // A local demo: the client names its user itself (see the HTTP chat page to authenticate).
+    plugins: [new ChatPlugin({ trustClientUser: true })],
     options: { server: { port: 0 } },
   });
   await runtime.start();

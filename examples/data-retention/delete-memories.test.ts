@@ -45,7 +45,8 @@ async function chat(
       }),
     ],
     memory,
-    plugins: [new ChatPlugin()],
+    // A test client that names its users itself.
+    plugins: [new ChatPlugin({ trustClientUser: true })],
     options: { server: { port: 0 }, logger: pino({ level: 'silent' }) },
   });
   await runtime.start();

@@ -53,13 +53,13 @@ for (const viewport of VIEWPORTS) {
       );
       await expectEveryEventTimed(page);
 
-      // A second message, from another user of the same room: the plan saw the first.
+      // A second message, from the same user in the same room: the plan saw the first (another
+      // user's plan would not: rooms are private unless shared).
       await openEditors(page);
-      await page.getByLabel('User', { exact: true }).fill('bob');
       await page.getByLabel(/^Message/).fill('Who is here?');
       await runButton(page, BUTTON).click();
       await expect(liveRegion(page)).toContainText(
-        'Reply: Hello bob, you wrote “Who is here?” (the plan saw 1 earlier message(s) of room 42).',
+        'Reply: Hello ada, you wrote “Who is here?” (the plan saw 1 earlier message(s) of room 42).',
       );
 
       // Choosing a preset starts afresh: no earlier message.

@@ -39,7 +39,7 @@ async function boot(
   runtime = await Runtime.init({
     models: [model],
     memory,
-    plugins: [new ChatPlugin()],
+    plugins: [new ChatPlugin({ trustClientUser: true })],
     options: {
       server: { port: 0 },
       scheduler,
@@ -121,7 +121,7 @@ describe('Runtime end to end with the chat plugin', () => {
     ]);
     expect(content.chain[1]?.data).toEqual({ text: 'Hello Ada, welcome to room 42.' });
 
-    // The room's memories are related to every user in it.
+    // A room's memories, every user's, match the room's patterns.
     const room = await memory.query({ spacePatterns: ['chat-room-42', 'chat-room-42-*'] });
     expect(room).toHaveLength(2);
   });

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { errorDocsUrl } from '@weft/core/internal';
 import * as zod from 'zod';
 import * as history from '../../examples/tutorial-chat/history';
+import * as chatAccess from '../../packages/plugin-chat/src/chat-access';
 import * as chatReply from '../../packages/plugin-chat/src/chat-reply';
 import * as chatErrors from '../../packages/plugin-chat/src/errors';
 import { editedPluginLoader } from '../../src/components/RunPanel/editor/edited-plugin-loader';
@@ -359,6 +360,7 @@ describe('the Run panel editor: ChatPlugin on the HTTP chat page, from the packa
   const loadHttpChat = editedPluginLoader({
     '@weft/core/internal': { errorDocsUrl },
     zod,
+    './chat-access.js': chatAccess,
     './chat-reply.js': chatReply,
     './errors.js': chatErrors,
   });
@@ -412,7 +414,7 @@ describe('the Run panel editor: ChatPlugin on the HTTP chat page, from the packa
     expect(events.map((event) => event.kind)).toEqual(['response']);
   });
 
-  it('refuses an import of another module, naming the five the file may import', () => {
+  it('refuses an import of another module, naming the six the file may import', () => {
     const result = loadChatPlugin(`import { pino } from 'pino';\n${chatPlugin}`);
     expect(result).toMatchObject({
       ok: false,
@@ -420,7 +422,7 @@ describe('the Run panel editor: ChatPlugin on the HTTP chat page, from the packa
     });
     if (!result.ok) {
       expect(result.problem.message).toBe(
-        'The code imports "pino"; in the page it can import only "@weft/core", "@weft/core/internal", "zod", "./chat-reply.js", "./errors.js".',
+        'The code imports "pino"; in the page it can import only "@weft/core", "@weft/core/internal", "zod", "./chat-access.js", "./chat-reply.js", "./errors.js".',
       );
     }
   });

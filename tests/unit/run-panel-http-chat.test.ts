@@ -85,20 +85,26 @@ describe('the HTTP chat run (docs/building-plugins/http-chat.md)', () => {
     expect(task.metadata.requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it("keeps the room's conversation between runs: the next message is planned with the earlier ones", async () => {
+  it("keeps the user's conversation in the room between runs, and not other users' nor other rooms'", async () => {
     const session = definition.newSession?.();
     expect(session).toBeDefined();
     await run('example', undefined, session);
-    const second = await run(
+    const again = await run('example', (input) => ({ ...input, message: 'Still me.' }), session);
+    expect(again.events.at(-1)).toMatchObject({
+      reply: scriptedReply('42', 'ada', 'Still me.', 1),
+    });
+    const plan = again.events.find((event) => event.kind === 'model-call');
+    expect(plan?.kind === 'model-call' ? plan.prompt : '').toContain('My name is Ada.');
+
+    // Bob, in the same room, does not see Ada's messages: rooms are private unless shared.
+    const bob = await run(
       'example',
       (input) => ({ ...withFields({ user: 'bob' })(input), message: 'Who is here?' }),
       session,
     );
-    expect(second.events.at(-1)).toMatchObject({
-      reply: scriptedReply('42', 'bob', 'Who is here?', 1),
+    expect(bob.events.at(-1)).toMatchObject({
+      reply: scriptedReply('42', 'bob', 'Who is here?', 0),
     });
-    const plan = second.events.find((event) => event.kind === 'model-call');
-    expect(plan?.kind === 'model-call' ? plan.prompt : '').toContain('My name is Ada.');
 
     // Another room does not see them.
     const elsewhere = await run('example', withFields({ room: '7' }), session);

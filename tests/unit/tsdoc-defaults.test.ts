@@ -20,6 +20,7 @@ import {
 import { resolveOptions as resolveCoordinator } from '../../packages/coordinator-postgres/src/options';
 import { resolveOptions as resolveMcp } from '../../packages/plugin-mcp/src/options';
 import { resolveOptions as resolveWebSocket } from '../../packages/plugin-websocket/src/options';
+import { CHAT_ACCESS_DEFAULTS } from '../../packages/plugin-chat/src/chat-access';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -203,7 +204,13 @@ const cases: {
     name: 'WebSocketPluginOptions (plugin-websocket)',
     members: () => membersOf('packages/plugin-websocket/src/options.ts', 'WebSocketPluginOptions'),
     values: resolveWebSocket({}),
-    least: 15,
+    least: 14,
+  },
+  {
+    name: 'ChatAccessOptions (plugin-chat, also plugin-websocket)',
+    members: () => membersOf('packages/plugin-chat/src/chat-access.ts', 'ChatAccessOptions'),
+    values: CHAT_ACCESS_DEFAULTS,
+    least: 4,
   },
 ];
 

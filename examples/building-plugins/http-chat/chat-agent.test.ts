@@ -6,6 +6,12 @@ import { startChatAgent } from './chat-agent.js';
 import { sendChatMessage } from './send-chat-message.js';
 
 let runtime: Runtime | undefined;
+
+/** The users' tokens, as the agent's token store would hold them. */
+const TOKENS = new Map([
+  ['t-ada', 'ada'],
+  ['t-bob', 'bob'],
+]);
 afterEach(async () => {
   await runtime?.stop();
   runtime = undefined;
@@ -34,7 +40,7 @@ async function start(
     { level: 'info' },
     { write: (line: string) => lines.push(JSON.parse(line)) },
   );
-  runtime = await startChatAgent(model, new InMemoryMemoryProvider(), {
+  runtime = await startChatAgent(model, new InMemoryMemoryProvider(), TOKENS, {
     port: 0,
     logger,
     ...options,
@@ -43,10 +49,10 @@ async function start(
 }
 
 describe('docs/building-plugins/http-chat.md', () => {
-  it('answers with the reply, and the next message of the room is planned with the first', async () => {
+  it('answers with the reply, and plans the next message of the room with the same user’s first, not with other users’', async () => {
     const model = scriptedModel(() => 'Hello, Ada.');
     const { url } = await start(model);
-    const first = await sendChatMessage(url, {
+    const first = await sendChatMessage(url, 't-ada', {
       room: 'lobby',
       user: 'ada',
       message: 'Hi!',
@@ -57,22 +63,53 @@ describe('docs/building-plugins/http-chat.md', () => {
       status: 'completed',
       reply: 'Hello, Ada.',
     });
-    await sendChatMessage(url, {
+    await sendChatMessage(url, 't-bob', {
       room: 'lobby',
       user: 'bob',
       message: 'Who is here?',
     });
-    // Requests 0 and 1 are the first message's plan and reply; 2 is the second one's plan.
-    expect(model.requests[2]?.at(-1)?.content).toContain(
+    await sendChatMessage(url, 't-ada', {
+      room: 'lobby',
+      user: 'ada',
+      message: 'Still me.',
+    });
+    // Each message is a plan and a reply: 2 is Bob's plan, 4 is Ada's second.
+    expect(model.requests[2]?.at(-1)?.content).not.toContain('Hi!');
+    expect(model.requests[4]?.at(-1)?.content).toContain(
       'chat-room-lobby-user-ada',
     );
-    expect(model.requests[2]?.at(-1)?.content).toContain('Hi!');
+    expect(model.requests[4]?.at(-1)?.content).toContain('Hi!');
+  });
+
+  it('runs as the user the token names, and answers 401 to an unknown token', async () => {
+    const model = scriptedModel(() => 'Hello.');
+    const { url } = await start(model);
+    const refused = await sendChatMessage(url, 'stolen', {
+      room: 'lobby',
+      user: 'ada',
+      message: 'Hi',
+    });
+    expect(refused).toMatchObject({
+      ok: false,
+      httpStatus: 401,
+      code: 'WEFT_CHAT_UNAUTHORIZED',
+    });
+    expect(model.requests).toHaveLength(0);
+    // Bob's token with a body that says ada: the task is Bob's.
+    await sendChatMessage(url, 't-bob', {
+      room: 'lobby',
+      user: 'ada',
+      message: 'Hi',
+    });
+    expect(model.requests[0]?.at(-1)?.content).toContain(
+      'Space: chat-room-lobby-user-bob',
+    );
   });
 
   it('answers 400 naming the field, and runs no task', async () => {
     const model = scriptedModel(() => 'unused');
     const { url } = await start(model);
-    const answer = await sendChatMessage(url, {
+    const answer = await sendChatMessage(url, 't-ada', {
       room: 'lobby',
       user: 'ada lovelace',
       message: 'Hi',
@@ -91,7 +128,7 @@ describe('docs/building-plugins/http-chat.md', () => {
       throw new Error('upstream 401: key sk-live-123 revoked');
     });
     const { url, lines } = await start(model);
-    const answer = await sendChatMessage(url, {
+    const answer = await sendChatMessage(url, 't-ada', {
       room: 'lobby',
       user: 'ada',
       message: 'Hi',
@@ -116,7 +153,7 @@ describe('docs/building-plugins/http-chat.md', () => {
     // A model that never answers: the task's deadline ends the wait, not the client's.
     const model = scriptedModel(() => new Promise<string>(() => undefined));
     const { url } = await start(model, { taskTimeoutMs: 200 });
-    const answer = await sendChatMessage(url, {
+    const answer = await sendChatMessage(url, 't-ada', {
       room: 'lobby',
       user: 'ada',
       message: 'Hi',
@@ -139,10 +176,13 @@ describe('docs/building-plugins/http-chat.md', () => {
     );
     const { url } = await start(model, { taskTimeoutMs: 300 });
     const body = { room: 'lobby', user: 'ada' };
-    const first = sendChatMessage(url, { ...body, message: 'first' });
+    const first = sendChatMessage(url, 't-ada', { ...body, message: 'first' });
     await vi.waitFor(() => expect(model.requests.length).toBeGreaterThan(0));
     const sent = Date.now();
-    const second = await sendChatMessage(url, { ...body, message: 'second' });
+    const second = await sendChatMessage(url, 't-ada', {
+      ...body,
+      message: 'second',
+    });
     expect(Date.now() - sent).toBeGreaterThanOrEqual(250);
     expect(second).toMatchObject({ ok: true, reply: 'Here now.' });
     expect(await first).toMatchObject({ ok: false, httpStatus: 502 });
@@ -152,7 +192,12 @@ describe('docs/building-plugins/http-chat.md', () => {
     const model = scriptedModel(() => new Promise<string>(() => undefined));
     const { url } = await start(model, { taskTimeoutMs: 1_000 });
     await expect(
-      sendChatMessage(url, { room: 'lobby', user: 'ada', message: 'Hi' }, 100),
+      sendChatMessage(
+        url,
+        't-ada',
+        { room: 'lobby', user: 'ada', message: 'Hi' },
+        100,
+      ),
     ).rejects.toMatchObject({ name: 'TimeoutError' });
   });
 });

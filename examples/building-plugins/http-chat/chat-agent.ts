@@ -1,13 +1,34 @@
 import { Runtime, type MemoryProvider, type ModelProvider } from '@weft/core';
-import { ChatPlugin } from '@weft/plugin-chat';
+import { ChatPlugin, type ChatPluginOptions } from '@weft/plugin-chat';
 import type { Logger } from 'pino';
 
 /** Where the agent takes chat messages: `POST /chat`. */
 export const CHAT_PATH = '/chat';
 
+/**
+ * The chat plugin's options: its route, and who is asking. Each client sends its token as
+ * `Authorization: Bearer <token>`; `tokens` maps tokens to user ids, and the user a token
+ * names is the sender, whatever the body's `user` says. An unknown token gets 401.
+ */
+export function chatPluginOptions(
+  tokens: ReadonlyMap<string, string>,
+): ChatPluginOptions {
+  return {
+    path: CHAT_PATH,
+    authenticate: (request) => {
+      const header = request.headers.authorization ?? '';
+      const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+      const user = tokens.get(token);
+      return user === undefined ? false : { user };
+    },
+  };
+}
+
 /** The chat plugin of this agent, with its route at {@link CHAT_PATH}. */
-export function createChatPlugin(): ChatPlugin {
-  return new ChatPlugin({ path: CHAT_PATH });
+export function createChatPlugin(
+  tokens: ReadonlyMap<string, string>,
+): ChatPlugin {
+  return new ChatPlugin(chatPluginOptions(tokens));
 }
 
 /**
@@ -18,12 +39,13 @@ export function createChatPlugin(): ChatPlugin {
 export async function startChatAgent(
   model: ModelProvider,
   memory: MemoryProvider,
+  tokens: ReadonlyMap<string, string>,
   options: { port?: number; taskTimeoutMs?: number; logger?: Logger } = {},
 ): Promise<Runtime> {
   const runtime = await Runtime.init({
     models: [model],
     memory,
-    plugins: [createChatPlugin()],
+    plugins: [createChatPlugin(tokens)],
     options: {
       server: { port: options.port ?? 3000 },
       taskTimeoutMs: options.taskTimeoutMs ?? 60_000,

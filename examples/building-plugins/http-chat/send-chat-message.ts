@@ -35,17 +35,22 @@ interface ErrorBody {
 }
 
 /**
- * Posts one chat message and waits for the reply, for at most `timeoutMs`: the route answers
- * only when the task has ended, so choose more than the agent's `taskTimeoutMs`.
+ * Posts one chat message with the user's token and waits for the reply, for at most
+ * `timeoutMs`: the route answers only when the task has ended, so choose more than the agent's
+ * `taskTimeoutMs`.
  */
 export async function sendChatMessage(
   baseUrl: string,
+  token: string,
   body: ChatMessage,
   timeoutMs = 65_000,
 ): Promise<ChatAnswer> {
   const response = await fetch(new URL('/chat', baseUrl), {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${token}`,
+    },
     body: JSON.stringify(body),
     signal: AbortSignal.timeout(timeoutMs),
   });

@@ -410,11 +410,14 @@ describe('ServerManager', () => {
       headers: { origin: 'https://example.com' },
     });
     expect(allowed.headers.get('access-control-allow-origin')).toBe('*');
+    // Without cors, another origin is refused outright (server-origin.test.ts) and its answer
+    // carries no CORS header either.
     const without = await serve([echo]);
     const plain = await fetch(`${without.url}/echo`, {
       method: 'POST',
       headers: { origin: 'https://example.com' },
     });
+    expect(plain.status).toBe(403);
     expect(plain.headers.get('access-control-allow-origin')).toBeNull();
   });
 

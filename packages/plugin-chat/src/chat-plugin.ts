@@ -1,19 +1,18 @@
 import {
   Plugin,
-  spaceId,
   WeftError,
   type AgentTask,
   type Context,
   type Executor,
   type Runtime,
-  type Space,
   type Trigger,
   type TriggerRoute,
 } from '@weft/core';
 import { errorDocsUrl } from '@weft/core/internal';
 import { z } from 'zod';
+import { ChatAccess, chatSpace, type ChatAccessOptions } from './chat-access.js';
 import { CHAT_REPLY_TEMPLATE, chatReplyExecutor, lastTaskError } from './chat-reply.js';
-import { ChatPluginError } from './errors.js';
+import { ChatPluginError, type ChatPluginErrorCode } from './errors.js';
 
 /**
  * Letters, digits, `_`, `.`, `:` and `-`, starting with a letter or digit. The ids are encoded
@@ -42,36 +41,6 @@ export const ChatRequestSchema = z.object({
     .max(8000, 'must be at most 8000 characters'),
 });
 
-/**
- * The space a chat message runs in: `chat-room-{room}-user-{user}`, built with core's
- * `spaceId` so that `-` and `_` inside the ids are escaped (`r42-user-alice` becomes
- * `r42_2duser_2dalice`) and no two (room, user) pairs share a space. Its related spaces are the
- * room's own space and every user's space of the same room, and no other room's.
- *
- * @param room - The room id.
- * @param user - The user id.
- * @returns The space, to dispatch into or to query memory with.
- * @throws WeftError `WEFT_INVALID_SPACE` (status 400) when the ids are empty or the encoded
- * space id would be longer than 200 characters.
- *
- * @example
- * ```ts
- * import type { MemoryManager } from '@weft/core';
- * import { chatSpace } from '@weft/plugin-chat';
- *
- * async function roomHistory(memory: MemoryManager, room: string) {
- *   const { relatedSpaces = [] } = chatSpace(room, 'anyone');
- *   return memory.query({ spacePatterns: relatedSpaces, limit: 50 });
- * }
- * ```
- */
-export function chatSpace(room: string, user: string): Space {
-  return {
-    id: spaceId('chat', 'room', room, 'user', user),
-    relatedSpaces: [spaceId('chat', 'room', room), `${spaceId('chat', 'room', room, 'user')}-*`],
-  };
-}
-
 /** A validated chat request. */
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;
 
@@ -95,10 +64,19 @@ export interface ChatResponse {
 export const NOT_REMEMBERED_WARNING =
   'This exchange could not be saved, so the agent will not remember it in later messages.';
 
-/** Options of {@link ChatPlugin}. */
-export interface ChatPluginOptions {
+/**
+ * Options of {@link ChatPlugin}: the route's path, and who may chat as whom, in which room and
+ * how much at once (see {@link ChatAccessOptions}, shared with `@weft/plugin-websocket`).
+ */
+export interface ChatPluginOptions extends ChatAccessOptions {
   /** Path of the POST route that receives messages. Default `/chat`. */
   path?: string;
+  /**
+   * Most requests of one connection waiting for their tasks at once: a keep-alive connection
+   * may send (pipeline) more requests before the first is answered. More get 429
+   * `WEFT_CHAT_TOO_MANY_TASKS`. Default 4, as `@weft/plugin-websocket`'s option of that name.
+   */
+  maxInFlight?: number;
 }
 
 /**
@@ -107,31 +85,57 @@ export interface ChatPluginOptions {
  */
 export const CHAT_PLUGIN_ID = 'chat';
 
+/** The express response a route handler answers through. */
+type RouteResponse = Parameters<TriggerRoute['handler']>[1];
+
 /**
  * A Weft plugin for chatting over HTTP. It mounts a POST route (default `/chat`) that takes
- * `{ room, user, message }`, runs the message as a task in the space {@link chatSpace} builds
- * (with the whole room's memories related to it), and answers `{ taskId, status, reply }`, with
- * a `warning` when the exchange could not be stored (see {@link ChatResponse.warning}). A body
- * that is not `{ room, user, message }` gets 400 `WEFT_CHAT_INVALID_REQUEST` naming the field.
- * When the task ends without a reply it answers 502 `WEFT_CHAT_NO_REPLY` with a generic message
- * and the task id; the cause is in the runtime's log under that id, never in the answer. Its
- * `reply` executor asks the text model for the answer; the pipeline the model plans decides
- * what else runs before it.
+ * `{ room, user, message }`, runs the message as a task in the space {@link chatSpace} builds,
+ * and answers `{ taskId, status, reply }`, with a `warning` when the exchange could not be
+ * stored (see {@link ChatResponse.warning}).
+ *
+ * Who the sender is comes from your `authenticate` hook, asked for every request: the `user` it
+ * names replaces the body's. A body's own `user` is believed only with `trustClientUser: true`;
+ * otherwise a request without an authenticated user gets 401 `WEFT_CHAT_UNAUTHORIZED` and no
+ * task runs. Planning sees the sender's own earlier messages in the room, not other users',
+ * unless `roomHistory` is `'shared'`, which needs an `authorizeRoom` hook saying who may use
+ * which room (403 `WEFT_CHAT_ROOM_FORBIDDEN` otherwise). One user has at most
+ * `maxInFlightPerUser` messages waiting at once, and one connection `maxInFlight` (429
+ * `WEFT_CHAT_TOO_MANY_TASKS` past either).
+ *
+ * A body that is not `{ room, user, message }` gets 400 `WEFT_CHAT_INVALID_REQUEST` naming the
+ * field. When the task ends without a reply it answers 502 `WEFT_CHAT_NO_REPLY` with a generic
+ * message and the task id; the cause is in the runtime's log under that id, never in the
+ * answer. Its `reply` executor asks the text model for the answer; the pipeline the model plans
+ * decides what else runs before it.
  *
  * @example
  * ```ts
  * import { Runtime, type MemoryProvider, type ModelProvider } from '@weft/core';
  * import { ChatPlugin } from '@weft/plugin-chat';
  *
+ * // Bearer tokens of your users, mapped to their user ids.
+ * declare const tokens: ReadonlyMap<string, string>;
+ *
  * async function serve(model: ModelProvider, memory: MemoryProvider) {
  *   const runtime = await Runtime.init({
  *     models: [model],
  *     memory,
- *     plugins: [new ChatPlugin({ path: '/chat' })],
+ *     plugins: [
+ *       new ChatPlugin({
+ *         path: '/chat',
+ *         authenticate: (request) => {
+ *           const token = request.headers.authorization?.replace(/^Bearer /, '') ?? '';
+ *           const user = tokens.get(token);
+ *           return user === undefined ? false : { user };
+ *         },
+ *       }),
+ *     ],
  *     options: { server: { port: 3000 } },
  *   });
  *   await runtime.start();
- *   // curl -X POST localhost:3000/chat -H 'content-type: application/json' \
+ *   // curl -X POST localhost:3000/chat -H 'authorization: Bearer <token>' \
+ *   //   -H 'content-type: application/json' \
  *   //   -d '{"room":"42","user":"ada","message":"Hello!"}'
  * }
  * ```
@@ -145,11 +149,18 @@ export class ChatPlugin extends Plugin {
   override readonly triggers: readonly Trigger[];
   /** The path the route is mounted on. */
   readonly path: string;
+  /** Who may chat as whom, in which room, and how much at once. */
+  readonly access: ChatAccess;
+  /** Most requests of one connection waiting for their tasks at once. */
+  readonly maxInFlight: number;
+  private readonly inFlightByConnection = new WeakMap<object, number>();
 
   /**
-   * @param options - The route's path.
-   * @throws {@link ChatPluginError} `WEFT_CHAT_INVALID_OPTIONS` when the path does not start
-   * with `/`.
+   * @param options - The route's path, the hooks that authenticate and authorise, and the
+   *   limits.
+   * @throws {@link ChatPluginError} `WEFT_CHAT_INVALID_OPTIONS` naming a bad option: a path that
+   * does not start with `/`, a limit that is not a positive integer, or `roomHistory: 'shared'`
+   * without `authorizeRoom`.
    */
   constructor(options: ChatPluginOptions = {}) {
     super();
@@ -161,6 +172,11 @@ export class ChatPlugin extends Plugin {
       );
     }
     this.path = path;
+    this.access = new ChatAccess(options, invalidOption);
+    this.maxInFlight = options.maxInFlight ?? 4;
+    if (!Number.isInteger(this.maxInFlight) || this.maxInFlight <= 0) {
+      throw invalidOption('maxInFlight', 'a positive integer', this.maxInFlight);
+    }
     this.executors = [chatReplyExecutor()];
     this.triggers = [this.messageRoute()];
   }
@@ -173,28 +189,87 @@ export class ChatPlugin extends Plugin {
       path: this.path,
       handler: async (request, response, runtime: Runtime) => {
         const requestId = String(response.locals.requestId);
-        const parsed = parseChatRequest(request.body);
-        if (!parsed.success) {
-          response.status(400).json({
-            error: {
-              status: 400,
-              code: 'WEFT_CHAT_INVALID_REQUEST',
-              message: parsed.error,
-              docsUrl: errorDocsUrl('WEFT_CHAT_INVALID_REQUEST'),
-              requestId,
-            },
-          });
+        const { access } = this;
+        const logger = runtime.logger;
+        // Who is asking comes first: a refused client learns nothing about its body.
+        const identity = await access.authenticate(request, requestId, logger);
+        if (identity === false) {
+          refuse(response, 401, 'WEFT_CHAT_UNAUTHORIZED', 'Not authorised to chat', requestId);
           return;
         }
-        const { room, user, message } = parsed.data;
-        const task = await runtime.dispatch({
-          pluginId: this.id,
-          triggerId: 'message',
-          space: chatSpace(room, user),
-          message,
-          data: { room, user },
-          metadata: { requestId },
-        });
+        if (identity.user === undefined && !access.trustClientUser) {
+          logger.warn(
+            { requestId, authenticates: access.authenticates },
+            'chat: no user for the request: authenticate named none and trustClientUser is off; refused',
+          );
+          refuse(
+            response,
+            401,
+            'WEFT_CHAT_UNAUTHORIZED',
+            'Not authorised to chat: this server does not take the user a request names',
+            requestId,
+          );
+          return;
+        }
+        const parsed = parseChatRequest(request.body);
+        if (!parsed.success) {
+          refuse(response, 400, 'WEFT_CHAT_INVALID_REQUEST', parsed.error, requestId);
+          return;
+        }
+        const { room, message } = parsed.data;
+        const user = access.userOf(identity.user, parsed.data.user) as string;
+        const space = spaceOf(access, room, user);
+        if (space === undefined) {
+          refuse(response, 400, 'WEFT_CHAT_INVALID_REQUEST', TOO_LONG_TOGETHER, requestId);
+          return;
+        }
+        if (!(await access.mayUseRoom({ user, room }, requestId, logger))) {
+          refuse(
+            response,
+            403,
+            'WEFT_CHAT_ROOM_FORBIDDEN',
+            `Not allowed to post in room ${JSON.stringify(room)}`,
+            requestId,
+          );
+          return;
+        }
+        // A connection's requests are counted by its socket, which outlives each request.
+        const connection: object = request.socket ?? request;
+        const onConnection = this.inFlightByConnection.get(connection) ?? 0;
+        const limit =
+          onConnection >= this.maxInFlight
+            ? `of this connection (at most ${this.maxInFlight})`
+            : access.takeSlot(user)
+              ? undefined
+              : `of this user (at most ${access.maxInFlightPerUser})`;
+        if (limit !== undefined) {
+          logger.info({ requestId, user, limit }, 'chat: too many messages in flight; refused');
+          refuse(
+            response,
+            429,
+            'WEFT_CHAT_TOO_MANY_TASKS',
+            `Too many messages ${limit} waiting for replies; wait for a reply, then send this one again`,
+            requestId,
+          );
+          return;
+        }
+        this.inFlightByConnection.set(connection, onConnection + 1);
+        let task: AgentTask;
+        try {
+          task = await runtime.dispatch({
+            pluginId: this.id,
+            triggerId: 'message',
+            space,
+            message,
+            data: { room, user },
+            metadata: { requestId },
+          });
+        } finally {
+          access.releaseSlot(user);
+          const left = (this.inFlightByConnection.get(connection) ?? 1) - 1;
+          if (left <= 0) this.inFlightByConnection.delete(connection);
+          else this.inFlightByConnection.set(connection, left);
+        }
         const reply = findReply(task, this.id);
         if (reply === undefined) {
           // The cause may quote upstream URLs, keys or an executor's internals: it goes to the
@@ -235,6 +310,44 @@ export class ChatPlugin extends Plugin {
   }
 }
 
+const TOO_LONG_TOGETHER =
+  'Invalid chat request: "room" and "user" are too long together: each "-" or "_" in them takes 3 characters of the 200 a space id may have; use shorter ids.';
+
+function refuse(
+  response: RouteResponse,
+  status: number,
+  code: ChatPluginErrorCode,
+  message: string,
+  requestId: string,
+): void {
+  response.status(status).json({
+    error: { status, code, message, docsUrl: errorDocsUrl(code), requestId },
+  });
+}
+
+/** The space of a room and user, or `undefined` when the ids are too long together. */
+function spaceOf(access: ChatAccess, room: string, user: string) {
+  try {
+    return access.space(room, user);
+  } catch (error) {
+    if (!WeftError.is(error, 'WEFT_INVALID_SPACE')) throw error;
+    return undefined;
+  }
+}
+
+function invalidOption(name: string, what: string, value: unknown): ChatPluginError {
+  let shown: string;
+  try {
+    shown = typeof value === 'function' ? 'a function' : (JSON.stringify(value) ?? String(value));
+  } catch {
+    shown = String(value);
+  }
+  return new ChatPluginError(
+    'WEFT_CHAT_INVALID_OPTIONS',
+    `ChatPlugin: option "${name}" must be ${what}, got ${shown}.`,
+  );
+}
+
 /**
  * Validates a chat request body.
  *
@@ -262,11 +375,7 @@ export function parseChatRequest(
     chatSpace(result.data.room, result.data.user);
   } catch (error) {
     if (!WeftError.is(error, 'WEFT_INVALID_SPACE')) throw error;
-    return {
-      success: false,
-      error:
-        'Invalid chat request: "room" and "user" are too long together: each "-" or "_" in them takes 3 characters of the 200 a space id may have; use shorter ids.',
-    };
+    return { success: false, error: TOO_LONG_TOGETHER };
   }
   return { success: true, data: result.data };
 }

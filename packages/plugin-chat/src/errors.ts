@@ -10,11 +10,20 @@ import type { ErrorRegistry } from '@weft/core/internal';
  *
  * - `WEFT_CHAT_INVALID_OPTIONS`: The `ChatPlugin` constructor was given a bad option.
  * - `WEFT_CHAT_INVALID_REQUEST`: A chat request’s body is not valid.
+ * - `WEFT_CHAT_UNAUTHORIZED`: The chat route does not know who sent the request.
+ * - `WEFT_CHAT_ROOM_FORBIDDEN`: The `authorizeRoom` hook did not let the user post in the room.
+ * - `WEFT_CHAT_TOO_MANY_TASKS`: The user already has `maxInFlightPerUser`, or the connection
+ *   `maxInFlight`, messages waiting for replies.
  * - `WEFT_CHAT_NO_REPLY`: The task ended without a reply; the cause is in the runtime’s log under
  *   the task id.
  */
 export type ChatPluginErrorCode =
-  'WEFT_CHAT_INVALID_OPTIONS' | 'WEFT_CHAT_INVALID_REQUEST' | 'WEFT_CHAT_NO_REPLY';
+  | 'WEFT_CHAT_INVALID_OPTIONS'
+  | 'WEFT_CHAT_INVALID_REQUEST'
+  | 'WEFT_CHAT_UNAUTHORIZED'
+  | 'WEFT_CHAT_ROOM_FORBIDDEN'
+  | 'WEFT_CHAT_TOO_MANY_TASKS'
+  | 'WEFT_CHAT_NO_REPLY';
 // </error-codes>
 
 /**
@@ -40,6 +49,31 @@ export const errorRegistry = {
       cause:
         'a chat request’s body is not valid: not a JSON object, or a `room`, `user` or `message` missing, empty, too long or with characters an id may not have.',
       fix: 'the message names the field; send `{ "room", "user", "message" }` as [The request](../building-plugins/http-chat.md#the-request) describes.',
+    },
+    WEFT_CHAT_UNAUTHORIZED: {
+      summary: 'The chat route does not know who sent the request.',
+      status: 401,
+      raisedBy: 'the chat route',
+      cause:
+        'the plugin’s `authenticate` hook answered `false`, threw, did not answer within `authTimeoutMs` or named a user that is not a valid id; or no hook named a user and `trustClientUser` is off, so the body’s `user` is not believed (anyone who can reach the route could write as anyone). No task runs.',
+      fix: 'send the credentials your `authenticate` hook expects, such as an `Authorization: Bearer` token; give the plugin an `authenticate` hook that answers `{ user }`, or set `trustClientUser: true` when something in front of the route already vouches for the user. When the hook threw or timed out, the server log has the cause under the request id.',
+    },
+    WEFT_CHAT_ROOM_FORBIDDEN: {
+      summary: 'The `authorizeRoom` hook did not let the user post in the room.',
+      status: 403,
+      raisedBy: 'the chat route',
+      cause:
+        'the plugin’s `authorizeRoom` hook answered `false` for the user and room of the request, threw, or did not answer within `authTimeoutMs`. No task runs.',
+      fix: 'post in a room the user belongs to; when the hook threw or timed out, the server log has the cause under the request id.',
+    },
+    WEFT_CHAT_TOO_MANY_TASKS: {
+      summary:
+        'The user already has `maxInFlightPerUser`, or the connection `maxInFlight`, messages waiting for replies.',
+      status: 429,
+      raisedBy: 'the chat route',
+      cause:
+        'the user sent a message while `maxInFlightPerUser` earlier messages of theirs (over any requests, in this process) were still waiting for their tasks to end, or a keep-alive connection sent one while `maxInFlight` earlier requests of it were waiting. The message was not run.',
+      fix: 'wait for an answer before sending more, then send the message again; raise `maxInFlightPerUser` if your users really send that many at once.',
     },
     WEFT_CHAT_NO_REPLY: {
       summary:

@@ -7,7 +7,6 @@ export {
   CHAT_PLUGIN_ID,
   ChatPlugin,
   ChatRequestSchema,
-  chatSpace,
   findReply,
   NOT_REMEMBERED_WARNING,
   parseChatRequest,
@@ -15,5 +14,15 @@ export {
   type ChatRequest,
   type ChatResponse,
 } from './chat-plugin.js';
+export {
+  CHAT_ACCESS_DEFAULTS,
+  CHAT_ID_PATTERN,
+  ChatAccess,
+  chatSpace,
+  type AuthenticateResult,
+  type ChatAccessOptions,
+  type RoomAccess,
+  type RoomHistory,
+} from './chat-access.js';
 export { CHAT_REPLY_TEMPLATE, chatReplyExecutor, lastTaskError } from './chat-reply.js';
 export { ChatPluginError, type ChatPluginErrorCode } from './errors.js';

@@ -27,7 +27,9 @@ afterEach(async () => {
 
 async function boot(
   responses: ScriptedResponse[],
-  plugin = new ChatPlugin(),
+  // The tests of the route's answers believe the body's user; chat-access.test.ts covers who
+  // the sender is.
+  plugin = new ChatPlugin({ trustClientUser: true }),
   memory = new InMemoryMemoryProvider(),
 ): Promise<{
   runtime: Runtime;
@@ -174,7 +176,7 @@ describe('ChatPlugin', () => {
     }
     const { runtime, logs } = await boot(
       [PLAN, 'Hello Ada!'],
-      new ChatPlugin(),
+      new ChatPlugin({ trustClientUser: true }),
       new FailingChainStore(),
     );
     const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 'Hi' });
@@ -204,8 +206,11 @@ describe('ChatPlugin', () => {
     expect(model.requests).toHaveLength(4);
   });
 
-  it('relates the whole room to the sender space when planning', async () => {
-    const { runtime, model } = await boot([PLAN, 'One', PLAN, 'Two']);
+  it('relates the whole room to the sender space when planning, with roomHistory shared', async () => {
+    const { runtime, model } = await boot(
+      [PLAN, 'One', PLAN, 'Two'],
+      new ChatPlugin({ trustClientUser: true, roomHistory: 'shared', authorizeRoom: () => true }),
+    );
     await post(runtime, { room: 'lobby', user: 'ada', message: 'first' });
     await post(runtime, { room: 'lobby', user: 'bob', message: 'second' });
     // Bob's planning prompt shows Ada's memories: they share the room.
@@ -217,7 +222,10 @@ describe('ChatPlugin', () => {
   });
 
   it('does not relate a room to another room whose id starts the same way', async () => {
-    const { runtime, model } = await boot([PLAN, 'One', PLAN, 'Two']);
+    const { runtime, model } = await boot(
+      [PLAN, 'One', PLAN, 'Two'],
+      new ChatPlugin({ trustClientUser: true, roomHistory: 'shared', authorizeRoom: () => true }),
+    );
     await post(runtime, { room: '42', user: 'ada', message: 'first' });
     await post(runtime, { room: '4', user: 'bob', message: 'second' });
     const bobPlanning = model.requests[2]?.at(-1)?.content ?? '';
@@ -226,7 +234,10 @@ describe('ChatPlugin', () => {
   });
 
   it('mounts the route on a custom path', async () => {
-    const { runtime } = await boot([PLAN, 'Custom'], new ChatPlugin({ path: '/talk' }));
+    const { runtime } = await boot(
+      [PLAN, 'Custom'],
+      new ChatPlugin({ path: '/talk', trustClientUser: true }),
+    );
     expect((await post(runtime, { room: '1', user: 'u', message: 'hi' }, '/talk')).json.reply).toBe(
       'Custom',
     );
@@ -350,8 +361,9 @@ describe('ChatPlugin', () => {
 });
 
 describe('chat spaces', () => {
-  it('keeps ordinary ids readable', () => {
-    expect(chatSpace('42', 'ada')).toEqual({
+  it('keeps ordinary ids readable, and relates the room only when its history is shared', () => {
+    expect(chatSpace('42', 'ada')).toEqual({ id: 'chat-room-42-user-ada', relatedSpaces: [] });
+    expect(chatSpace('42', 'ada', 'shared')).toEqual({
       id: 'chat-room-42-user-ada',
       relatedSpaces: ['chat-room-42', 'chat-room-42-user-*'],
     });
@@ -365,7 +377,10 @@ describe('chat spaces', () => {
   });
 
   it("does not show room r42's messages to room r42-user-alice, nor the reverse", async () => {
-    const { runtime, model, memory } = await boot([PLAN, 'One', PLAN, 'Two', PLAN, 'Three']);
+    const { runtime, model, memory } = await boot(
+      [PLAN, 'One', PLAN, 'Two', PLAN, 'Three'],
+      new ChatPlugin({ trustClientUser: true, roomHistory: 'shared', authorizeRoom: () => true }),
+    );
     await post(runtime, { room: 'r42', user: 'alice', message: 'secret of room r42' });
     await post(runtime, {
       room: 'r42-user-alice',

@@ -88,7 +88,8 @@ describe('ChatPlugin over a long run', () => {
     runtime = await Runtime.init({
       models: [model],
       memory: new DiscardingMemoryProvider(),
-      plugins: [new ChatPlugin()],
+      // Twenty messages of one user at once, a body-named user: past the defaults on purpose.
+      plugins: [new ChatPlugin({ trustClientUser: true, maxInFlightPerUser: 20 })],
       options: {
         server: { port: 0 },
         logger: pino({ level: 'silent' }),

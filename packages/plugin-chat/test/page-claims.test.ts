@@ -24,7 +24,7 @@ describe('packages/plugin-chat/README.md#responses', () => {
         }),
       ],
       memory,
-      plugins: [new ChatPlugin()],
+      plugins: [new ChatPlugin({ trustClientUser: true })],
       options: { server: { port: 0 }, logger: pino({ level: 'silent' }) },
     });
     await runtime.start();

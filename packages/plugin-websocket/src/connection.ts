@@ -4,9 +4,14 @@
  * idle time, bytes waiting to be sent).
  */
 import { randomUUID } from 'node:crypto';
-import { WeftError, type AgentTask, type Runtime } from '@weft/core';
+import { WeftError, type AgentTask, type Runtime, type Space } from '@weft/core';
 import { describeError, errorDocsUrl } from '@weft/core/internal';
-import { chatSpace, findReply, lastTaskError, NOT_REMEMBERED_WARNING } from '@weft/plugin-chat';
+import {
+  findReply,
+  lastTaskError,
+  NOT_REMEMBERED_WARNING,
+  type ChatAccess,
+} from '@weft/plugin-chat';
 import { WebSocket, type RawData } from 'ws';
 import type { WebSocketPluginErrorCode } from './errors.js';
 import type { ResolvedOptions } from './options.js';
@@ -22,6 +27,8 @@ import type { Admission } from './upgrade-gate.js';
 export interface ConnectionHost {
   readonly pluginId: string;
   readonly options: ResolvedOptions;
+  /** Who may chat as whom, in which room, and each user's messages in flight. */
+  readonly access: ChatAccess;
   readonly runtime: Runtime;
   /** Whether the plugin still takes new messages (not once the runtime is stopping). */
   accepting(): boolean;
@@ -110,24 +117,67 @@ export class ChatConnection {
   }
 
   private async run(frame: MessageFrame): Promise<void> {
-    const { runtime, pluginId, options } = this.host;
+    const { runtime, pluginId, options, access } = this.host;
     const requestId = randomUUID();
-    // A user named by authenticate speaks for the connection: the frame's own user is ignored.
-    const user = this.admission.user ?? frame.user;
+    // A user named by authenticate speaks for the connection: the frame's own user is ignored,
+    // and believed only with trustClientUser (the upgrade gate refused connections without
+    // either).
+    const user = access.userOf(this.admission.user, frame.user);
+    if (user === undefined) {
+      this.sendRefusal(frame.id, requestId, new Error('a connection without a user was admitted'));
+      return;
+    }
+    let space: Space;
+    try {
+      space = access.space(frame.room, user);
+    } catch (error) {
+      if (!WeftError.is(error, 'WEFT_INVALID_SPACE')) {
+        this.sendRefusal(frame.id, requestId, error);
+        return;
+      }
+      this.sendError(
+        frame.id,
+        'WEFT_WS_INVALID_FRAME',
+        'Invalid frame: "room" is too long for this user: each "-" or "_" takes 3 characters of the 200 a space id may have; use a shorter room id.',
+      );
+      return;
+    }
+    if (!(await access.mayUseRoom({ user, room: frame.room }, requestId, runtime.logger))) {
+      this.sendError(
+        frame.id,
+        'WEFT_WS_ROOM_FORBIDDEN',
+        `Not allowed to post in room ${JSON.stringify(frame.room)}.`,
+        { requestId },
+      );
+      return;
+    }
+    if (!access.takeSlot(user)) {
+      this.sendError(
+        frame.id,
+        'WEFT_WS_TOO_MANY_TASKS',
+        `Too many messages of this user waiting for replies (at most ${access.maxInFlightPerUser}, over all their connections); wait for a reply, then send this one again.`,
+      );
+      return;
+    }
     let accepted: { taskId: string; done: Promise<AgentTask> };
     try {
       accepted = await runtime.accept({
         pluginId,
         triggerId: 'message',
-        space: chatSpace(frame.room, user),
+        space,
         message: frame.message,
         data: { room: frame.room, user },
         metadata: { requestId, connectionId: this.id },
       });
     } catch (error) {
+      access.releaseSlot(user);
       this.sendRefusal(frame.id, requestId, error);
       return;
     }
+    // The user's slot is held until the task itself ends, not until this connection stops
+    // waiting for it: a task still queued keeps the next one waiting.
+    const release = () => access.releaseSlot(user);
+    accepted.done.then(release, release);
     const { taskId } = accepted;
     this.send({ type: 'accepted', id: frame.id, taskId });
     const task = await finishedWithin(accepted.done, options.taskTimeoutMs);

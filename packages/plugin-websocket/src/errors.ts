@@ -11,13 +11,14 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * - `WEFT_WS_INVALID_OPTIONS`: The `WebSocketPlugin` constructor was given a bad option.
  * - `WEFT_WS_ORIGIN_NOT_ALLOWED`: A browser page whose origin is not in `allowedOrigins` tried to
  *   connect.
- * - `WEFT_WS_UNAUTHORIZED`: The `authenticate` hook refused the upgrade, failed or did not answer
- *   in time.
+ * - `WEFT_WS_UNAUTHORIZED`: The `authenticate` hook refused the upgrade, failed, did not answer in
+ *   time, or named no user.
  * - `WEFT_WS_TOO_MANY_CONNECTIONS`: The plugin already holds `maxConnections` connections.
  * - `WEFT_WS_UPGRADE_REQUIRED`: A plain HTTP request reached the websocket listener.
  * - `WEFT_WS_INVALID_FRAME`: A frame from the client is not valid; the connection stays open.
- * - `WEFT_WS_TOO_MANY_TASKS`: The connection already has `maxInFlight` messages waiting for
- *   replies.
+ * - `WEFT_WS_ROOM_FORBIDDEN`: The `authorizeRoom` hook did not let the user post in the room.
+ * - `WEFT_WS_TOO_MANY_TASKS`: The connection already has `maxInFlight`, or its user
+ *   `maxInFlightPerUser`, messages waiting for replies.
  * - `WEFT_WS_TASK_TIMEOUT`: No reply within `taskTimeoutMs`; the frame carries the task id.
  * - `WEFT_WS_NO_REPLY`: The task ended without a reply; the cause is in the runtime’s log under the
  *   task id.
@@ -30,6 +31,7 @@ export type WebSocketPluginErrorCode =
   | 'WEFT_WS_TOO_MANY_CONNECTIONS'
   | 'WEFT_WS_UPGRADE_REQUIRED'
   | 'WEFT_WS_INVALID_FRAME'
+  | 'WEFT_WS_ROOM_FORBIDDEN'
   | 'WEFT_WS_TOO_MANY_TASKS'
   | 'WEFT_WS_TASK_TIMEOUT'
   | 'WEFT_WS_NO_REPLY'
@@ -51,7 +53,7 @@ export const errorRegistry = {
       summary: 'The `WebSocketPlugin` constructor was given a bad option.',
       raisedBy: '`new WebSocketPlugin`',
       cause:
-        'the `WebSocketPlugin` constructor was given a bad option, such as a `path` that does not start with `/`, a limit that is not a positive integer, or an origin that is not `scheme://host[:port]`.',
+        "the `WebSocketPlugin` constructor was given a bad option, such as a `path` that does not start with `/`, a limit that is not a positive integer, an origin that is not `scheme://host[:port]`, or `roomHistory: 'shared'` without `authorizeRoom`.",
       fix: 'the message names the option and what it must be.',
     },
     WEFT_WS_ORIGIN_NOT_ALLOWED: {
@@ -63,12 +65,13 @@ export const errorRegistry = {
       fix: 'add the origin of your web client, such as `https://chat.example.com`, to `allowedOrigins`.',
     },
     WEFT_WS_UNAUTHORIZED: {
-      summary: 'The `authenticate` hook refused the upgrade, failed or did not answer in time.',
+      summary:
+        'The `authenticate` hook refused the upgrade, failed, did not answer in time, or named no user.',
       status: 401,
       raisedBy: 'the websocket upgrade',
       cause:
-        'the plugin’s `authenticate` hook returned `false`, threw, or did not answer within `authTimeoutMs`. The hook runs before the websocket is accepted, so a refused client never gets a connection.',
-      fix: 'send the credentials the hook expects (a header, a cookie or a query parameter); when the hook threw or timed out, the server log has the cause under the request id.',
+        'the plugin’s `authenticate` hook returned `false`, threw, did not answer within `authTimeoutMs` or named a user that is not a valid id; or no hook named a user and `trustClientUser` is off, so the frames’ `user` would not be believed (anyone who can connect could write as anyone). The hook runs before the websocket is accepted, so a refused client never gets a connection.',
+      fix: 'send the credentials the hook expects (a header, a cookie or a query parameter); give the plugin an `authenticate` hook that answers `{ user }`, or set `trustClientUser: true` when something in front of the plugin already vouches for the user. When the hook threw or timed out, the server log has the cause under the request id.',
     },
     WEFT_WS_TOO_MANY_CONNECTIONS: {
       summary: 'The plugin already holds `maxConnections` connections.',
@@ -92,11 +95,19 @@ export const errorRegistry = {
         'a frame is not JSON, is binary, or is not a `message` frame with a valid `id`, `room`, `user` and `message` (too long, empty, or with characters an id may not have).',
       fix: 'the message names the field; send `{ "type": "message", "id", "room", "user", "message" }` as the package’s README describes.',
     },
-    WEFT_WS_TOO_MANY_TASKS: {
-      summary: 'The connection already has `maxInFlight` messages waiting for replies.',
+    WEFT_WS_ROOM_FORBIDDEN: {
+      summary: 'The `authorizeRoom` hook did not let the user post in the room.',
       raisedBy: 'the websocket connection',
       cause:
-        'the client sent a message while `maxInFlight` earlier messages of the same connection were still waiting for their replies.',
+        'the plugin’s `authorizeRoom` hook answered `false` for the connection’s user and the frame’s room, threw, or did not answer within `authTimeoutMs`. The message was not run; the connection stays open.',
+      fix: 'post in a room the user belongs to; when the hook threw or timed out, the server log has the cause under the frame’s `requestId`.',
+    },
+    WEFT_WS_TOO_MANY_TASKS: {
+      summary:
+        'The connection already has `maxInFlight`, or its user `maxInFlightPerUser`, messages waiting for replies.',
+      raisedBy: 'the websocket connection',
+      cause:
+        'the client sent a message while `maxInFlight` earlier messages of the same connection were still waiting for their replies, or while `maxInFlightPerUser` messages of the same user (over all their connections, in this process) were still waiting for their tasks to end.',
       fix: 'wait for a `reply` or `error` frame before sending more; the message was not run, so send it again later.',
     },
     WEFT_WS_TASK_TIMEOUT: {

@@ -5,7 +5,13 @@
  */
 export { SHUTDOWN_CLOSE, WEBSOCKET_PLUGIN_ID, WebSocketPlugin } from './websocket-plugin.js';
 export { IDLE_CLOSE } from './connection.js';
-export type { AuthenticateResult, WebSocketPluginOptions } from './options.js';
+export type { WebSocketPluginOptions } from './options.js';
+export type {
+  AuthenticateResult,
+  ChatAccessOptions,
+  RoomAccess,
+  RoomHistory,
+} from '@weft/plugin-chat';
 export {
   MessageFrameSchema,
   parseClientFrame,

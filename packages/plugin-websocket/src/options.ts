@@ -1,17 +1,16 @@
 /** The options of `WebSocketPlugin`, their defaults, and the checks that name a bad one. */
-import type { IncomingMessage } from 'node:http';
 import type { AllowedHosts } from '@weft/core/internal';
+import { CHAT_ACCESS_DEFAULTS, type ChatAccessOptions } from '@weft/plugin-chat';
 import { WebSocketPluginError } from './errors.js';
 
 /**
- * What the `authenticate` hook answers: `false` refuses the upgrade (401), `true` accepts it,
- * and `{ user }` accepts it for that user, whose id then replaces the `user` of every frame the
- * connection sends (so a client cannot write as someone else).
+ * Options of `WebSocketPlugin`. Every limit has a default; all times are milliseconds. Who may
+ * connect as whom, in which room, and how many messages one user may have waiting are the
+ * options `@weft/plugin-chat`'s `ChatPlugin` takes too ({@link ChatAccessOptions}):
+ * `authenticate` runs once per connection, before the upgrade is accepted, and a connection
+ * for which it names no user is refused (401) unless `trustClientUser` is on.
  */
-export type AuthenticateResult = boolean | { user: string };
-
-/** Options of `WebSocketPlugin`. Every limit has a default; all times are milliseconds. */
-export interface WebSocketPluginOptions {
+export interface WebSocketPluginOptions extends ChatAccessOptions {
   /** TCP port of the plugin's listener; `0` picks a free one. Default 3001. */
   port?: number;
   /** Interface to listen on. Default `127.0.0.1`; use `0.0.0.0` to accept remote clients. */
@@ -32,13 +31,6 @@ export interface WebSocketPluginOptions {
    * `true` allows every origin. Default `[]`: no web page may connect.
    */
   allowedOrigins?: true | readonly string[];
-  /**
-   * Decides, from the upgrade request's headers and URL, whether to accept the connection. It
-   * runs after the host and origin checks and before the websocket is accepted. Default: accept.
-   */
-  authenticate?: (request: IncomingMessage) => AuthenticateResult | Promise<AuthenticateResult>;
-  /** Longest wait for `authenticate`; past it the upgrade is refused with 401. Default 5000. */
-  authTimeoutMs?: number;
   /** Longest a client may take to send the upgrade request's headers. Default 10000. */
   handshakeTimeoutMs?: number;
   /** Largest frame accepted, in bytes; a larger one closes the connection (1009). Default 65536. */
@@ -70,8 +62,10 @@ export interface WebSocketPluginOptions {
 }
 
 /** The options with their defaults filled in. */
-export type ResolvedOptions = Required<Omit<WebSocketPluginOptions, 'authenticate'>> &
-  Pick<WebSocketPluginOptions, 'authenticate'>;
+export type ResolvedOptions = Required<
+  Omit<WebSocketPluginOptions, 'authenticate' | 'authorizeRoom'>
+> &
+  Pick<WebSocketPluginOptions, 'authenticate' | 'authorizeRoom'>;
 
 const DEFAULTS = {
   port: 3001,
@@ -79,7 +73,10 @@ const DEFAULTS = {
   path: '/ws',
   allowedHosts: [] as readonly string[],
   allowedOrigins: [] as readonly string[],
-  authTimeoutMs: 5_000,
+  authTimeoutMs: CHAT_ACCESS_DEFAULTS.authTimeoutMs,
+  trustClientUser: CHAT_ACCESS_DEFAULTS.trustClientUser,
+  roomHistory: CHAT_ACCESS_DEFAULTS.roomHistory,
+  maxInFlightPerUser: CHAT_ACCESS_DEFAULTS.maxInFlightPerUser,
   handshakeTimeoutMs: 10_000,
   maxPayloadBytes: 65_536,
   maxConnections: 1_000,
@@ -97,6 +94,7 @@ const POSITIVE_OPTIONS = [
   'maxPayloadBytes',
   'maxConnections',
   'maxInFlight',
+  'maxInFlightPerUser',
   'taskTimeoutMs',
   'heartbeatIntervalMs',
   'idleTimeoutMs',
@@ -154,9 +152,6 @@ export function resolveOptions(options: WebSocketPluginOptions): ResolvedOptions
   ) {
     throw invalid('allowedHosts', "true, 'all' or a list of host names", hosts);
   }
-  if (resolved.authenticate !== undefined && typeof resolved.authenticate !== 'function') {
-    throw invalid('authenticate', 'a function', resolved.authenticate);
-  }
   return resolved;
 }
 
@@ -184,7 +179,15 @@ function withoutUndefined(options: WebSocketPluginOptions): WebSocketPluginOptio
   ) as WebSocketPluginOptions;
 }
 
-function invalid(name: string, what: string, value: unknown): WebSocketPluginError {
+/**
+ * The error of a bad option, naming it, what it must be and the value given.
+ *
+ * @param name - The option.
+ * @param what - What it must be.
+ * @param value - What was given.
+ * @returns The `WEFT_WS_INVALID_OPTIONS` error.
+ */
+export function invalid(name: string, what: string, value: unknown): WebSocketPluginError {
   let shown: string;
   try {
     shown = typeof value === 'function' ? 'a function' : (JSON.stringify(value) ?? String(value));

@@ -1,7 +1,8 @@
 /** The checks an upgrade request passes before a websocket is accepted: see {@link upgradeGate}. */
 import type { IncomingMessage } from 'node:http';
-import { describeError, hostChecker } from '@weft/core/internal';
+import { hostChecker } from '@weft/core/internal';
 import type { Runtime } from '@weft/core';
+import type { ChatAccess } from '@weft/plugin-chat';
 import type { WebSocketPluginErrorCode } from './errors.js';
 import { normaliseOrigin, type ResolvedOptions } from './options.js';
 
@@ -21,15 +22,18 @@ export interface Admission {
 /**
  * Builds the gate for one plugin's options. An upgrade request passes its checks in order: the
  * path, the `Host` header (DNS rebinding), the `Origin` header (cross-site pages), the connection
- * cap, and the user's `authenticate` hook under a deadline. Refusals answer plain HTTP, so a
+ * cap, and the user's `authenticate` hook under a deadline, which must name a user unless
+ * `trustClientUser` is on. Refusals answer plain HTTP, so a
  * refused client never holds a websocket.
  *
  * @param options - The plugin's options.
+ * @param access - The plugin's access rules, whose `authenticate` runs last.
  * @param logger - Where a failing or hung `authenticate` is logged.
  * @returns A function that admits or refuses one upgrade request.
  */
 export function upgradeGate(
   options: ResolvedOptions,
+  access: ChatAccess,
   logger: () => Runtime['logger'] | undefined,
 ): (
   request: IncomingMessage,
@@ -64,59 +68,22 @@ export function upgradeGate(
     if (openConnections >= options.maxConnections) {
       return refuse(503, 'WEFT_WS_TOO_MANY_CONNECTIONS', 'Too many connections; try again later');
     }
-    if (options.authenticate === undefined) return { admitted: {} };
-    const verdict = await authenticateWithin(options, request, requestId, logger());
+    const log = logger();
+    const verdict = await access.authenticate(request, requestId, log);
     if (verdict === false) return refuse(401, 'WEFT_WS_UNAUTHORIZED', 'Not authorised to connect');
-    return { admitted: verdict === true ? {} : { user: verdict.user } };
-  };
-}
-
-async function authenticateWithin(
-  options: ResolvedOptions,
-  request: IncomingMessage,
-  requestId: string,
-  logger: Runtime['logger'] | undefined,
-): Promise<boolean | { user: string }> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), options.authTimeoutMs);
-  });
-  try {
-    const verdict = await Promise.race([
-      Promise.resolve().then(() => options.authenticate!(request)),
-      timedOut,
-    ]);
-    if (verdict === 'timeout') {
-      logger?.warn(
-        { requestId, timeoutMs: options.authTimeoutMs },
-        'websocket: authenticate did not answer in time; upgrade refused',
+    if (verdict.user === undefined && !access.trustClientUser) {
+      log?.warn(
+        { requestId, authenticates: access.authenticates },
+        'websocket: no user for the connection: authenticate named none and trustClientUser is off; upgrade refused',
       );
-      return false;
+      return refuse(
+        401,
+        'WEFT_WS_UNAUTHORIZED',
+        'Not authorised to connect: this server does not take the user a frame names',
+      );
     }
-    if (verdict === true || verdict === false) return verdict;
-    if (
-      typeof verdict === 'object' &&
-      verdict !== null &&
-      typeof verdict.user === 'string' &&
-      verdict.user !== ''
-    ) {
-      return { user: verdict.user };
-    }
-    logger?.error(
-      { requestId, answered: typeof verdict },
-      'websocket: authenticate must answer true, false or { user }; upgrade refused',
-    );
-    return false;
-  } catch (error) {
-    // The hook's error may name keys or back ends: it goes to the log, the client gets 401.
-    logger?.error(
-      { requestId, error: describeError(error) },
-      'websocket: authenticate threw; upgrade refused',
-    );
-    return false;
-  } finally {
-    clearTimeout(timer);
-  }
+    return { admitted: verdict.user === undefined ? {} : { user: verdict.user } };
+  };
 }
 
 function refuse(status: number, code: Refusal['code'], message: string): { refused: Refusal } {

@@ -11,10 +11,15 @@ import {
   type TriggerStart,
 } from '@weft/core';
 import { describeError, errorDocsUrl } from '@weft/core/internal';
-import { CHAT_REPLY_TEMPLATE, chatReplyExecutor } from '@weft/plugin-chat';
+import { CHAT_REPLY_TEMPLATE, ChatAccess, chatReplyExecutor } from '@weft/plugin-chat';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { ChatConnection, type ConnectionHost } from './connection.js';
-import { resolveOptions, type ResolvedOptions, type WebSocketPluginOptions } from './options.js';
+import {
+  invalid,
+  resolveOptions,
+  type ResolvedOptions,
+  type WebSocketPluginOptions,
+} from './options.js';
 import { upgradeGate, type Refusal } from './upgrade-gate.js';
 
 /** The plugin's id: pipelines name its executor `websocket/reply`. */
@@ -33,12 +38,20 @@ export const SHUTDOWN_CLOSE = { code: 1001, reason: 'server shutting down' } as 
  * `accepted` frame with the task id, then a `reply` frame, or an `error` frame with a code and
  * no internals (the cause is logged under the task or request id).
  *
+ * The user of every message is the one `authenticate` named for the connection; a frame's own
+ * `user` is believed only with `trustClientUser: true`, and without either the upgrade is
+ * refused with 401. Planning sees the sender's own earlier messages in the room unless
+ * `roomHistory` is `'shared'`, and `authorizeRoom`, when given, is asked for every frame.
+ *
  * Every wait has a deadline and every buffer a cap: see {@link WebSocketPluginOptions}.
  *
  * @example
  * ```ts
  * import { Runtime, type MemoryProvider, type ModelProvider } from '@weft/core';
  * import { WebSocketPlugin } from '@weft/plugin-websocket';
+ *
+ * // Session tokens of your users, mapped to their user ids.
+ * declare const sessions: ReadonlyMap<string, string>;
  *
  * async function serve(model: ModelProvider, memory: MemoryProvider) {
  *   const runtime = await Runtime.init({
@@ -48,7 +61,12 @@ export const SHUTDOWN_CLOSE = { code: 1001, reason: 'server shutting down' } as 
  *       new WebSocketPlugin({
  *         port: 3001,
  *         allowedOrigins: ['https://chat.example.com'],
- *         authenticate: (request) => request.headers['sec-websocket-protocol'] === 'chat.v1',
+ *         // Browsers cannot set headers on a websocket: the token comes in the URL.
+ *         authenticate: (request) => {
+ *           const url = new URL(request.url ?? '/', 'http://localhost');
+ *           const user = sessions.get(url.searchParams.get('token') ?? '');
+ *           return user === undefined ? false : { user };
+ *         },
  *       }),
  *     ],
  *   });
@@ -65,6 +83,8 @@ export class WebSocketPlugin extends Plugin {
   override readonly triggers: readonly Trigger[];
   /** The options, defaults filled in. */
   readonly options: ResolvedOptions;
+  /** Who may chat as whom, in which room, and how much at once: the rules `ChatPlugin` applies. */
+  readonly access: ChatAccess;
   private server: Server | undefined;
   private readonly sockets: WebSocketServer;
   private readonly connections = new Map<WebSocket, ChatConnection>();
@@ -83,7 +103,8 @@ export class WebSocketPlugin extends Plugin {
   constructor(options: WebSocketPluginOptions = {}) {
     super();
     this.options = resolveOptions(options);
-    this.checkUpgrade = upgradeGate(this.options, () => this.runtime?.logger);
+    this.access = new ChatAccess(this.options, invalid);
+    this.checkUpgrade = upgradeGate(this.options, this.access, () => this.runtime?.logger);
     this.sockets = new WebSocketServer({
       noServer: true,
       // A larger frame closes the connection with 1009 before it is buffered whole.
@@ -237,6 +258,7 @@ export class WebSocketPlugin extends Plugin {
     return {
       pluginId: this.id,
       options: this.options,
+      access: this.access,
       runtime: this.runtime as Runtime,
       accepting: () => !this.stopping && this.closing === undefined,
     };

@@ -40,7 +40,9 @@ export async function boot(
     { level: 'info' },
     { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
   );
-  const plugin = new WebSocketPlugin({ port: 0, ...pluginOptions });
+  // Most tests are about the protocol, not about who the sender is (rooms.test.ts): they let
+  // the frame name its user unless they say otherwise.
+  const plugin = new WebSocketPlugin({ port: 0, trustClientUser: true, ...pluginOptions });
   const runtime = await Runtime.init({
     models: [new ScriptedModelProvider({ fallback: model })],
     memory,

@@ -5,7 +5,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { resolveOptions, type WebSocketPluginOptions } from '../src/options.js';
+import { ChatAccess } from '@weft/plugin-chat';
+import { invalid, resolveOptions, type WebSocketPluginOptions } from '../src/options.js';
 import { parseClientFrame } from '../src/protocol.js';
 import { upgradeGate } from '../src/upgrade-gate.js';
 
@@ -15,7 +16,8 @@ function upgrade(headers: Record<string, string>, url = '/ws'): IncomingMessage 
 }
 
 function gate(options: WebSocketPluginOptions) {
-  return upgradeGate(resolveOptions(options), () => undefined);
+  const resolved = resolveOptions(options);
+  return upgradeGate(resolved, new ChatAccess(resolved, invalid), () => undefined);
 }
 
 describe('TSDoc of upgradeGate', () => {
@@ -26,7 +28,7 @@ describe('TSDoc of upgradeGate', () => {
       allowedOrigins: ['https://chat.example.com'],
       authenticate: (request) => {
         asked.push(String(request.headers.host));
-        return true;
+        return { user: 'ada' };
       },
     });
     const everythingWrong = { host: 'rebound.example', origin: 'https://evil.example' };
@@ -61,6 +63,18 @@ describe('TSDoc of upgradeGate', () => {
     expect(verdicts[0]).toEqual({ admitted: { user: 'ada' } });
     for (const verdict of verdicts.slice(1)) {
       expect(verdict).toMatchObject({ refused: { status: 401, code: 'WEFT_WS_UNAUTHORIZED' } });
+    }
+  });
+
+  it('refuses a connection with no user (no hook, or true) unless trustClientUser is on', async () => {
+    const host = upgrade({ host: 'localhost' });
+    for (const options of [{}, { authenticate: () => true }]) {
+      expect(await gate(options)(host, 'r-3', 0)).toMatchObject({
+        refused: { status: 401, code: 'WEFT_WS_UNAUTHORIZED' },
+      });
+      expect(await gate({ ...options, trustClientUser: true })(host, 'r-3', 0)).toEqual({
+        admitted: {},
+      });
     }
   });
 });

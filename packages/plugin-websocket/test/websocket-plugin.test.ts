@@ -325,11 +325,14 @@ describe('WebSocketPlugin deadlines and limits', () => {
 
   it('drops a client that stops reading once its backlog passes maxBufferedBytes', async () => {
     const big = 'y'.repeat(1_000_000);
-    booted = await boot({ maxBufferedBytes: 256 * 1024, maxInFlight: 16 }, (messages, request) => {
-      if (request.purpose === 'plan' || request.purpose === 'review')
-        return echoModel(messages, request);
-      return big;
-    });
+    booted = await boot(
+      { maxBufferedBytes: 256 * 1024, maxInFlight: 16, maxInFlightPerUser: 16 },
+      (messages, request) => {
+        if (request.purpose === 'plan' || request.purpose === 'review')
+          return echoModel(messages, request);
+        return big;
+      },
+    );
     const client = await open(booted.url);
     client.socket.pause();
     for (let index = 0; index < 16; index += 1)
@@ -438,8 +441,9 @@ describe('WebSocketPlugin listening', () => {
 
 describe('WebSocketPlugin defaults', () => {
   it('has the documented defaults', () => {
-    const { authenticate, ...options } = new WebSocketPlugin().options;
+    const { authenticate, authorizeRoom, ...options } = new WebSocketPlugin().options;
     expect(authenticate).toBeUndefined();
+    expect(authorizeRoom).toBeUndefined();
     expect(options).toEqual({
       port: 3001,
       host: '127.0.0.1',
@@ -447,6 +451,9 @@ describe('WebSocketPlugin defaults', () => {
       allowedHosts: [],
       allowedOrigins: [],
       authTimeoutMs: 5_000,
+      trustClientUser: false,
+      roomHistory: 'private',
+      maxInFlightPerUser: 8,
       handshakeTimeoutMs: 10_000,
       maxPayloadBytes: 65_536,
       maxConnections: 1_000,

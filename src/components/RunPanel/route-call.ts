@@ -2,7 +2,8 @@
  * Calls a plugin's route trigger in a page, where no HTTP server serves it: the handler gets
  * what express would give it for a JSON request (the parsed body, and the request id the
  * runtime's server puts in `response.locals`), and its answer is collected instead of sent.
- * Only what route handlers of the examples use is provided: `status`, `json` and `locals`.
+ * Only what route handlers of the examples use is provided: the request's headers and body, and
+ * the response's `status`, `json` and `locals`.
  */
 import type { Runtime, TriggerRoute } from '@weft/core';
 
@@ -16,7 +17,8 @@ type HandlerRequest = Parameters<TriggerRoute['handler']>[0];
 type HandlerResponse = Parameters<TriggerRoute['handler']>[1];
 
 /**
- * Runs `route`'s handler with a JSON `body` and waits for its answer.
+ * Runs `route`'s handler with a JSON `body`, and the request `headers` a client would send
+ * besides its content type (such as `authorization`), and waits for its answer.
  *
  * @throws Error when the handler returns without answering.
  */
@@ -25,6 +27,7 @@ export async function callRoute(
   body: unknown,
   runtime: Runtime,
   requestId: string,
+  headers: Readonly<Record<string, string>> = {},
 ): Promise<RouteAnswer> {
   let answer: RouteAnswer | undefined;
   let statusCode = 200;
@@ -42,7 +45,7 @@ export async function callRoute(
   const request = {
     method: route.method,
     path: route.path,
-    headers: { 'content-type': 'application/json' },
+    headers: { ...headers, 'content-type': 'application/json' },
     body,
   };
   await route.handler(

@@ -9,18 +9,22 @@
  * body is checked with the plugin's `parseChatRequest` before the run, so a bad room, user or
  * message is named beside its input, with the 400 the route would answer.
  *
+ * The page's agent takes a bearer token per user; the run holds one token, for the user in the
+ * panel's field, and sends it as a client would, so the route's `authenticate` names that user.
+ *
  * The editor opens `ChatPlugin`'s package source (./editor/load/http-chat.ts): the run constructs
- * the reader's class as createChatPlugin constructs the package's.
+ * the reader's class with the options createChatPlugin gives the package's.
  *
  * The memory lasts as long as the panel, so each run is one more message in the room; the
- * scripted reply counts the earlier messages the planning prompt showed. Choosing a preset
- * starts afresh.
+ * scripted reply counts the earlier messages the planning prompt showed, which are the same
+ * user's (rooms are private unless shared). Choosing a preset starts afresh.
  */
 import type { AgentTask } from '@weft/core';
 import { findReply, parseChatRequest, type ChatPlugin } from '@weft/plugin-chat';
 
 import {
   CHAT_PATH,
+  chatPluginOptions,
   createChatPlugin,
 } from '../../../examples/building-plugins/http-chat/chat-agent';
 import { callRoute } from './route-call';
@@ -45,6 +49,9 @@ const EARLIER_MESSAGE = /^- .* UTC, space \S+, trigger chat\/message/gm;
 
 /** The fields of the body, in the order a problem is attributed to them. */
 const BODY_FIELDS = ['room', 'user', 'message'] as const;
+
+/** The token the panel sends for the user in its field. */
+const PANEL_TOKEN = 'run-panel';
 
 /** How long the run waits for the dispatched task's end to be reported after the answer. */
 const TASK_END_DEADLINE_MS = 5_000;
@@ -117,9 +124,10 @@ export const definition: RunDefinition = {
     load: () => import('./editor/load/http-chat'),
   },
   run(input, onEvent, session, edited) {
+    const tokens = new Map([[PANEL_TOKEN, requestBody(input).user]]);
     const plugin = edited
-      ? new (edited as typeof ChatPlugin)({ path: CHAT_PATH })
-      : createChatPlugin();
+      ? new (edited as typeof ChatPlugin)(chatPluginOptions(tokens))
+      : createChatPlugin(tokens);
     const route = plugin.triggers.find((trigger) => trigger.type === 'route');
     if (route?.type !== 'route') throw new Error('the chat plugin has no route trigger');
     let earlier = 0;
@@ -138,7 +146,9 @@ export const definition: RunDefinition = {
         return scriptedReply(body.room, body.user, body.message.trim(), earlier);
       },
       async dispatch(runtime, firstTaskEnded, report) {
-        const answer = await callRoute(route, requestBody(input), runtime, crypto.randomUUID());
+        const answer = await callRoute(route, requestBody(input), runtime, crypto.randomUUID(), {
+          authorization: `Bearer ${PANEL_TOKEN}`,
+        });
         report({ kind: 'response', status: answer.status, body: asJson(answer.body) });
         const taskId = (answer.body as { taskId?: unknown }).taskId;
         if (typeof taskId !== 'string') {

@@ -36,6 +36,8 @@
  * - `WEFT_UNSUPPORTED_PLATFORM`: Something that needs Node.js was used where the core runs in a
  *   browser.
  * - `WEFT_HOST_NOT_ALLOWED`: An HTTP request’s `Host` header is not an allowed host.
+ * - `WEFT_ORIGIN_NOT_ALLOWED`: A web page of another origin sent a request to the runtime’s HTTP
+ *   server.
  * - `WEFT_BAD_REQUEST`: An HTTP request was malformed: bad JSON, too large or nested too deep.
  * - `WEFT_NOT_FOUND`: No route matches an HTTP request.
  * - `WEFT_INTERNAL`: An unexpected failure; the answer carries an id that the log line also has.
@@ -65,6 +67,7 @@ export type WeftErrorCode =
   | 'WEFT_LISTEN_FAILED'
   | 'WEFT_UNSUPPORTED_PLATFORM'
   | 'WEFT_HOST_NOT_ALLOWED'
+  | 'WEFT_ORIGIN_NOT_ALLOWED'
   | 'WEFT_BAD_REQUEST'
   | 'WEFT_NOT_FOUND'
   | 'WEFT_INTERNAL';

@@ -187,6 +187,14 @@ export const CORE_ERRORS = {
         'an HTTP request’s `Host` header names a host that is not in `server.allowedHosts`. The server answers before any route runs, which stops a web page whose domain was pointed at your machine (DNS rebinding) from calling the agent. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed.',
       fix: "when the agent listens on `0.0.0.0` for remote clients, list the public host names they use, such as `allowedHosts: ['agent.example.com']`; see the [configuration reference](./configuration.md#server-options).",
     },
+    WEFT_ORIGIN_NOT_ALLOWED: {
+      summary: 'A web page of another origin sent a request to the runtime’s HTTP server.',
+      status: 403,
+      raisedBy: 'the runtime’s HTTP server, before any route runs',
+      cause:
+        'an HTTP request’s `Origin` header names a web page that is not the server’s own origin, not in `server.allowedOrigins` and not allowed by `server.cors`, or a request without `Origin` says `Sec-Fetch-Site: cross-site` or `same-site`. A browser lets any page post a form to any address, and CORS only hides the answer after the route has run, so the server refuses such requests before any route runs or any body is read. Requests without these headers (curl, servers, apps) are not from a web page and pass.',
+      fix: "list the origins of your web clients, such as `allowedOrigins: ['https://chat.example.com']` (origins allowed by `cors` pass too); behind a proxy that rewrites `Host`, list the public origin of your own pages; see the [configuration reference](./configuration.md#server-options).",
+    },
     WEFT_BAD_REQUEST: {
       summary: 'An HTTP request was malformed: bad JSON, too large or nested too deep.',
       status: [400, 413],

@@ -14,6 +14,7 @@ import { errorDocsUrl } from '../errors/error-registry.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { errorLogFields } from '../util/logger.js';
 import { hostChecker, hostnameOf, type AllowedHosts } from './allowed-hosts.js';
+import { normaliseOrigin, originChecker, type AllowedOrigins } from './allowed-origins.js';
 import { errorAnswer, type ErrorAnswer } from './error-answer.js';
 import type { HttpMethod } from './http-methods.js';
 import { nestsDeeperThan } from './json-depth.js';
@@ -40,7 +41,22 @@ export interface ServerManagerConfig {
    * use here (such as `['agent.example.com']`), or they are refused. Default: `[]`.
    */
   allowedHosts?: true | 'all' | readonly string[];
-  /** `true` allows every origin, an object configures the `cors` middleware; default off. */
+  /**
+   * The web pages whose requests the routes take, by origin (`https://chat.example.com`),
+   * against cross-site requests: a page on another site can make a visitor's browser send a form
+   * POST to any address, and the route would run before CORS hides the answer. A request whose
+   * `Origin` header is not the server's own (its host and port are not the request's `Host`),
+   * not listed here and not allowed by {@link ServerManagerConfig.cors} is refused with 403
+   * `WEFT_ORIGIN_NOT_ALLOWED` before any route runs or any body is read; so is one without
+   * `Origin` whose `Sec-Fetch-Site` is `cross-site` or `same-site`. Requests with neither header
+   * (curl, servers, native apps) pass. `true` turns the check off. Default: `[]`.
+   */
+  allowedOrigins?: true | readonly string[];
+  /**
+   * `true` allows every origin, an object configures the `cors` middleware; default off. The
+   * origins CORS allows are also let through the {@link ServerManagerConfig.allowedOrigins}
+   * check.
+   */
   cors?: boolean | CorsOptions;
   /** Largest accepted JSON body, as bytes or a string like `'100kb'`. Default `'1mb'`. */
   bodyLimit?: number | string;
@@ -95,7 +111,8 @@ const REQUEST_ID_HEADER = 'X-Request-Id';
  * Every answer carries `X-Content-Type-Options: nosniff` and an `X-Request-Id` header with a
  * fresh id per request; route handlers read the same id as `response.locals.requestId`, to log
  * it or to put it in their own answers. Requests whose `Host` header is not an allowed host
- * (see {@link ServerManagerConfig.allowedHosts}) are refused with 403 first. Middleware added
+ * (see {@link ServerManagerConfig.allowedHosts}) are refused with 403 first, then requests from
+ * web pages of other origins (see {@link ServerManagerConfig.allowedOrigins}). Middleware added
  * to {@link ServerManager.app} before `start` runs next; then each trigger route parses its
  * JSON body, up to `bodyLimit` bytes and `maxJsonDepth` levels of nesting.
  *
@@ -103,7 +120,8 @@ const REQUEST_ID_HEADER = 'X-Request-Id';
  * "requestId" } }` (`docsUrl` links the code's section of the errors reference; it is left out
  * only for a handler's own non-Weft error with a 4xx code of its own):
  * 400 `WEFT_BAD_REQUEST` for malformed or too deeply nested JSON, 413 `WEFT_BAD_REQUEST` for a
- * body over the limit, 403 `WEFT_HOST_NOT_ALLOWED`, 404 `WEFT_NOT_FOUND` for an unknown path,
+ * body over the limit, 403 `WEFT_HOST_NOT_ALLOWED`, 403 `WEFT_ORIGIN_NOT_ALLOWED`, 404
+ * `WEFT_NOT_FOUND` for an unknown path,
  * and the error's own `status` (and `code`) when it has one. Following the http-errors
  * convention, the message is the error's own only below 500; a 5xx answers the status's reason
  * phrase (`WEFT_INTERNAL` for a plain 500) and the full error is logged with the request id.
@@ -152,7 +170,8 @@ export class ServerManager {
    * @param logger - Where request failures are logged.
    * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` naming the option when `port` is not an
    * integer from 0 to 65535, a timeout, `stopGraceMs` or `maxJsonDepth` is not a positive
-   * integer, `allowedHosts` is not `true`, `'all'` or a list of names, or `requestTimeout` is
+   * integer, `allowedHosts` is not `true`, `'all'` or a list of names, `allowedOrigins` is not
+   * `true` or a list of origins, or `requestTimeout` is
    * below `headersTimeout`.
    */
   constructor(config: ServerManagerConfig = {}, logger?: Logger) {
@@ -167,6 +186,7 @@ export class ServerManager {
       port,
       host: config.host ?? SERVER_DEFAULTS.host,
       allowedHosts: checkAllowedHosts(config.allowedHosts ?? SERVER_DEFAULTS.allowedHosts),
+      allowedOrigins: checkAllowedOrigins(config.allowedOrigins ?? SERVER_DEFAULTS.allowedOrigins),
       bodyLimit: config.bodyLimit ?? SERVER_DEFAULTS.bodyLimit,
       cors: config.cors,
       maxJsonDepth: positive('maxJsonDepth', config.maxJsonDepth),
@@ -184,6 +204,7 @@ export class ServerManager {
     this.app.disable('x-powered-by');
     this.app.use(this.identify);
     this.app.use(this.checkHost());
+    this.app.use(this.checkOrigin());
     if (this.config.cors) this.app.use(cors(this.config.cors === true ? {} : this.config.cors));
     const maxDepth = this.config.maxJsonDepth;
     this.jsonBody = express.json({
@@ -346,6 +367,39 @@ export class ServerManager {
     };
   }
 
+  private checkOrigin(): RequestHandler {
+    const verdictOf = originChecker(this.config.allowedOrigins, this.config.cors);
+    return (request, response, next) => {
+      verdictOf(request).then(
+        (verdict) => {
+          if (verdict.allowed) {
+            next();
+            return;
+          }
+          const requestId = requestIdOf(response);
+          const shown = JSON.stringify(verdict.origin.slice(0, 100));
+          this.logger?.warn(
+            { requestId, origin: verdict.origin, method: request.method, path: request.path },
+            `refused a request from the web page origin ${shown}: not the server's own origin and not in options.server.allowedOrigins (nor allowed by options.server.cors).`,
+          );
+          // Browsers send no Origin for a same-origin GET; one that says cross-site is refused
+          // without naming a page.
+          sendError(response, {
+            status: 403,
+            message:
+              verdict.reason === 'origin'
+                ? `Origin ${shown} is not allowed to call this server`
+                : 'Requests from other sites are not allowed by this server',
+            code: 'WEFT_ORIGIN_NOT_ALLOWED',
+            docsUrl: errorDocsUrl('WEFT_ORIGIN_NOT_ALLOWED'),
+            requestId,
+          });
+        },
+        (error: unknown) => next(error),
+      );
+    };
+  }
+
   private readonly errorHandler: ErrorRequestHandler = (
     error: unknown,
     request,
@@ -414,6 +468,24 @@ function checkAllowedHosts(value: AllowedHosts): AllowedHosts {
   throw new WeftError(
     'WEFT_INVALID_ARGUMENT',
     `ServerManager: option "allowedHosts" must be true, 'all' or a list of host names such as ['agent.example.com'], got ${JSON.stringify(value)}.`,
+  );
+}
+
+function checkAllowedOrigins(value: AllowedOrigins): AllowedOrigins {
+  if (value === true) return value;
+  if (Array.isArray(value)) {
+    const bad = value.find(
+      (origin) => typeof origin !== 'string' || normaliseOrigin(origin) === undefined,
+    );
+    if (bad === undefined) return value;
+    throw new WeftError(
+      'WEFT_INVALID_ARGUMENT',
+      `ServerManager: option "allowedOrigins" must list origins of the form scheme://host[:port], without a path, such as 'https://chat.example.com', got ${JSON.stringify(bad)}.`,
+    );
+  }
+  throw new WeftError(
+    'WEFT_INVALID_ARGUMENT',
+    `ServerManager: option "allowedOrigins" must be true or a list of origins such as ['https://chat.example.com'], got ${JSON.stringify(value)}.`,
   );
 }
 

@@ -34,12 +34,18 @@ export const serverOptionsSchema = z
       .describe(
         "Host names a request’s `Host` header may carry, against DNS rebinding; others get `403` with `WEFT_HOST_NOT_ALLOWED`. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed; `.example.com` allows the name and its subdomains; `true` or `'all'` turns the check off. List your public names when you listen on `0.0.0.0`.",
       ),
+    allowedOrigins: z
+      .union([z.literal(true), z.array(z.string().trim().min(1))])
+      .default([])
+      .describe(
+        "Origins of the web pages whose requests the routes take, such as `'https://chat.example.com'`, against cross-site requests (a page elsewhere posting a form to your agent). A request with an `Origin` header that is not the server’s own (scheme aside, its host and port are not the request’s `Host`), not listed here and not allowed by `cors` gets `403` with `WEFT_ORIGIN_NOT_ALLOWED` before any route runs; so does one without `Origin` whose `Sec-Fetch-Site` is `cross-site` or `same-site`. Requests with neither header (curl, servers, apps) pass; `true` turns the check off.",
+      ),
     cors: z
       .union([z.boolean(), z.record(z.string(), z.unknown())])
       .optional()
       .meta({ typeLabel: '`boolean` or cors options', defaultLabel: 'off' })
       .describe(
-        '`true` allows requests from every origin; an object configures the [cors](https://github.com/expressjs/cors#configuration-options) middleware. Off, browsers on other origins cannot call the routes.',
+        '`true` allows requests from every origin; an object configures the [cors](https://github.com/expressjs/cors#configuration-options) middleware. The origins it allows also pass the `allowedOrigins` check. Off, browsers on other origins cannot call the routes.',
       ),
     bodyLimit: z
       .union([positiveInteger, z.string().min(1)])

@@ -3,6 +3,7 @@
 // run's chunk already holds each of them (the site builds the packages from their sources).
 // Only that helper of `@weft/core/internal`: the rest of it serves Node's HTTP server (node:net).
 import { errorDocsUrl } from '@weft/core/internal';
+import * as chatAccess from '@site/packages/plugin-chat/src/chat-access';
 import * as chatReply from '@site/packages/plugin-chat/src/chat-reply';
 import * as errors from '@site/packages/plugin-chat/src/errors';
 import * as zod from 'zod';
@@ -13,6 +14,7 @@ export { default as source } from '!!raw-loader!@site/packages/plugin-chat/src/c
 export const loadEditedPlugin = editedPluginLoader({
   '@weft/core/internal': { errorDocsUrl },
   zod,
+  './chat-access.js': chatAccess,
   './chat-reply.js': chatReply,
   './errors.js': errors,
 });

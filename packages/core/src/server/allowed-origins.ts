@@ -1,0 +1,125 @@
+import type { IncomingMessage } from 'node:http';
+import type cors from 'cors';
+
+/**
+ * Which web pages may call the server's routes: `true` for every page, or a list of origins
+ * such as `https://chat.example.com`. See {@link ServerManagerConfig.allowedOrigins}.
+ */
+export type AllowedOrigins = true | readonly string[];
+
+/** What the origin check decides about one request. */
+export type OriginVerdict =
+  { allowed: true } | { allowed: false; origin: string; reason: 'origin' | 'fetch-site' };
+
+/**
+ * An origin as browsers send it (`https://chat.example.com`, default port left out), lower-cased,
+ * or `undefined` when the text is not an origin (`null`, a path, a query).
+ *
+ * @param text - An origin from the options or from an `Origin` header.
+ * @returns The normalised origin.
+ */
+export function normaliseOrigin(text: string): string | undefined {
+  try {
+    const url = new URL(text);
+    if (url.origin === 'null' || url.pathname.length > 1 || url.search || url.hash) {
+      return undefined;
+    }
+    return url.origin.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Builds the check of a request's `Origin` header. A browser lets any page send a "simple"
+ * request (a form POST with `text/plain`, say) to any address without asking the server first,
+ * and CORS only hides the answer from the page: the route has run by then. The browser does say
+ * which page sent the request, in `Origin` (and `Sec-Fetch-Site`), so refusing pages the server
+ * does not know, before any route runs, is what keeps them from driving an agent.
+ *
+ * A request passes when it carries no `Origin` and no cross-site `Sec-Fetch-Site` (curl, a
+ * server, a native app: not a browser page), when its origin is the server's own (its host and
+ * port are the request's `Host`), when the origin is in `allowed`, or when the CORS options
+ * allow it (an origin the server tells browsers they may call from must also be let in).
+ *
+ * @param allowed - The configured allowed origins.
+ * @param corsOptions - The server's `cors` option.
+ * @returns A function deciding about one request.
+ */
+export function originChecker(
+  allowed: AllowedOrigins,
+  corsOptions: boolean | cors.CorsOptions | undefined,
+): (request: IncomingMessage) => Promise<OriginVerdict> {
+  const corsAllows = corsOriginCheck(corsOptions);
+  const listed =
+    allowed === true ? true : new Set(allowed.map((origin) => normaliseOrigin(origin) ?? origin));
+  return async (request) => {
+    if (listed === true) return { allowed: true };
+    const origin = header(request, 'origin');
+    if (origin === undefined) {
+      // A browser that leaves out Origin (a GET navigation, an image) still says where the
+      // request comes from in Sec-Fetch-Site.
+      const site = header(request, 'sec-fetch-site')?.toLowerCase();
+      if (site === 'cross-site' || site === 'same-site') {
+        return { allowed: false, origin: `(none; Sec-Fetch-Site: ${site})`, reason: 'fetch-site' };
+      }
+      return { allowed: true };
+    }
+    const normalised = normaliseOrigin(origin);
+    if (normalised !== undefined) {
+      if (listed.has(normalised)) return { allowed: true };
+      const host = header(request, 'host')?.toLowerCase();
+      if (host !== undefined && new URL(normalised).host === host) return { allowed: true };
+    }
+    if (await corsAllows(origin)) return { allowed: true };
+    return { allowed: false, origin, reason: 'origin' };
+  };
+}
+
+/**
+ * Reads the `cors` middleware's `origin` option as a yes or no for one origin: `cors: true`,
+ * `{}` (whose default answers `*`), `origin: true` and `'*'` allow every origin; a string, a
+ * RegExp or a list of them allow what they match; a function is asked as the middleware asks
+ * it, and its answer read the same way.
+ */
+function corsOriginCheck(
+  corsOptions: boolean | cors.CorsOptions | undefined,
+): (origin: string) => Promise<boolean> {
+  if (corsOptions === undefined || corsOptions === false) return async () => false;
+  if (corsOptions === true) return async () => true;
+  const option = corsOptions.origin;
+  if (typeof option === 'function') {
+    return (origin) =>
+      new Promise<boolean>((resolve) => {
+        try {
+          option(origin, (error, verdict) =>
+            resolve(!error && staticOriginAllows(verdict ?? false, origin)),
+          );
+        } catch {
+          resolve(false);
+        }
+      });
+  }
+  return async (origin) => staticOriginAllows(option ?? '*', origin);
+}
+
+type StaticOrigin = boolean | string | RegExp | readonly (boolean | string | RegExp)[];
+
+function staticOriginAllows(option: StaticOrigin, origin: string): boolean {
+  if (option === true || option === '*') return true;
+  if (option === false) return false;
+  if (option instanceof RegExp) return option.test(origin);
+  if (typeof option === 'string') {
+    const normalised = normaliseOrigin(option);
+    return (
+      option === origin || (normalised !== undefined && normalised === normaliseOrigin(origin))
+    );
+  }
+  return option.some((entry) => entry !== true && staticOriginAllows(entry, origin));
+}
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  const text = Array.isArray(value) ? value[0] : value;
+  return text === undefined || text === '' ? undefined : text;
+}

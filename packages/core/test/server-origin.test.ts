@@ -1,0 +1,179 @@
+/**
+ * The server's Origin check: a web page of another site cannot make a visitor's browser run a
+ * route (a form POST needs no CORS preflight), while curl, servers and the server's own pages
+ * go on.
+ */
+import { request as httpRequest } from 'node:http';
+import { ServerManager, WeftError, type Runtime, type TriggerRoute } from '@weft/core';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const servers: ServerManager[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.stop()));
+});
+
+/** A server with one POST /echo route that counts its runs, and its log lines. */
+async function serve(config: ConstructorParameters<typeof ServerManager>[0] = {}) {
+  const runs: unknown[] = [];
+  const logs: Record<string, unknown>[] = [];
+  const logger = pino(
+    { level: 'info' },
+    { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
+  );
+  const route: TriggerRoute = {
+    type: 'route',
+    id: 'echo',
+    method: 'POST',
+    path: '/echo',
+    handler: (request, response) => {
+      runs.push(request.body);
+      response.json({ ran: true });
+    },
+  };
+  const server = new ServerManager({ port: 0, ...config }, logger);
+  servers.push(server);
+  server.mount('test-plugin', route, {} as Runtime);
+  await server.start();
+  return { server, runs, logs };
+}
+
+/** Sends a request with exactly the given headers (fetch would not let us set Host or Origin). */
+function send(
+  url: string,
+  headers: Record<string, string>,
+  body = '{"message":"run a task"}',
+): Promise<{ status: number; json: { error?: Record<string, unknown> } }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, { method: 'POST', headers }, (incoming) => {
+      let text = '';
+      incoming.setEncoding('utf8');
+      incoming.on('data', (chunk: string) => (text += chunk));
+      incoming.on('end', () =>
+        resolve({
+          status: incoming.statusCode ?? 0,
+          json: JSON.parse(text) as { error?: Record<string, unknown> },
+        }),
+      );
+    });
+    outgoing.setTimeout(5_000, () => outgoing.destroy(new Error('no answer within 5 s')));
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+describe('ServerManager Origin check', () => {
+  it('refuses a cross-site text/plain form POST with 403 WEFT_ORIGIN_NOT_ALLOWED, and the route does not run', async () => {
+    const { server, runs, logs } = await serve();
+    const answer = await send(
+      `${server.url}/echo`,
+      { origin: 'https://attacker.example', 'content-type': 'text/plain' },
+      'room=42&message=hi',
+    );
+    expect(answer.status).toBe(403);
+    expect(answer.json.error).toMatchObject({
+      status: 403,
+      code: 'WEFT_ORIGIN_NOT_ALLOWED',
+      message: 'Origin "https://attacker.example" is not allowed to call this server',
+      docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_origin_not_allowed',
+    });
+    expect(runs).toEqual([]);
+    // The log line names the refused origin and the option to change, under the request id.
+    expect(logs.find((line) => line.requestId === answer.json.error?.requestId)).toMatchObject({
+      origin: 'https://attacker.example',
+      msg: expect.stringContaining('options.server.allowedOrigins'),
+    });
+  });
+
+  it('runs the route for a request without Origin and for one from the server’s own origin', async () => {
+    const { server, runs } = await serve();
+    const json = { 'content-type': 'application/json' };
+    expect((await send(`${server.url}/echo`, json)).status).toBe(200);
+    const own = await send(`${server.url}/echo`, { ...json, origin: server.url as string });
+    expect(own.status).toBe(200);
+    expect(runs).toHaveLength(2);
+  });
+
+  it('refuses Origin null and a cross-site Sec-Fetch-Site without Origin', async () => {
+    const { server, runs } = await serve();
+    const json = { 'content-type': 'application/json' };
+    expect((await send(`${server.url}/echo`, { ...json, origin: 'null' })).status).toBe(403);
+    const navigation = await send(`${server.url}/echo`, {
+      ...json,
+      'sec-fetch-site': 'cross-site',
+    });
+    expect(navigation.status).toBe(403);
+    expect(navigation.json.error?.code).toBe('WEFT_ORIGIN_NOT_ALLOWED');
+    const sameOrigin = await send(`${server.url}/echo`, {
+      ...json,
+      'sec-fetch-site': 'same-origin',
+    });
+    expect(sameOrigin.status).toBe(200);
+    expect(runs).toHaveLength(1);
+  });
+
+  it('takes the origins listed in allowedOrigins, and every origin with allowedOrigins: true', async () => {
+    const { server, runs } = await serve({ allowedOrigins: ['https://chat.example.com'] });
+    const json = { 'content-type': 'application/json' };
+    expect(
+      (await send(`${server.url}/echo`, { ...json, origin: 'https://CHAT.example.com:443' }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await send(`${server.url}/echo`, { ...json, origin: 'https://chat.example.com.evil' }))
+        .status,
+    ).toBe(403);
+    const open = await serve({ allowedOrigins: true });
+    expect(
+      (await send(`${open.server.url}/echo`, { ...json, origin: 'https://anyone.example' })).status,
+    ).toBe(200);
+    expect(runs).toHaveLength(1);
+    expect(open.runs).toHaveLength(1);
+  });
+
+  it('lets through the origins the cors option allows, and only those', async () => {
+    const json = { 'content-type': 'application/json' };
+    const listed = await serve({
+      cors: { origin: ['https://app.example.com', /\.trusted\.example$/] },
+    });
+    expect(
+      (await send(`${listed.server.url}/echo`, { ...json, origin: 'https://app.example.com' }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await send(`${listed.server.url}/echo`, { ...json, origin: 'https://a.trusted.example' }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await send(`${listed.server.url}/echo`, { ...json, origin: 'https://other.example' }))
+        .status,
+    ).toBe(403);
+    const asked = await serve({
+      cors: { origin: (origin, callback) => callback(null, origin === 'https://fn.example') },
+    });
+    expect(
+      (await send(`${asked.server.url}/echo`, { ...json, origin: 'https://fn.example' })).status,
+    ).toBe(200);
+    expect(
+      (await send(`${asked.server.url}/echo`, { ...json, origin: 'https://no.example' })).status,
+    ).toBe(403);
+    const all = await serve({ cors: true });
+    expect(
+      (await send(`${all.server.url}/echo`, { ...json, origin: 'https://any.example' })).status,
+    ).toBe(200);
+  });
+
+  it.each([[['https://chat.example.com/app']], [['null']], ['all']])(
+    'refuses allowedOrigins %j naming the option',
+    (allowedOrigins) => {
+      let thrown: unknown;
+      try {
+        new ServerManager({ allowedOrigins: allowedOrigins as never });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(WeftError.is(thrown, 'WEFT_INVALID_ARGUMENT')).toBe(true);
+      expect((thrown as Error).message).toContain('option "allowedOrigins" must');
+    },
+  );
+});

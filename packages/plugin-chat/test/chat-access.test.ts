@@ -1,0 +1,350 @@
+/**
+ * Who may chat over HTTP, as whom, in which room and how much at once: a client that names a
+ * room never reads another user's words through the model unless the room is shared on
+ * purpose, a body's `user` is believed only when an option says so, and one user's messages
+ * in flight are bounded.
+ */
+import { request as httpRequest } from 'node:http';
+import { connect as tcpConnect, type Socket } from 'node:net';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Runtime, WeftError } from '@weft/core';
+import {
+  InMemoryMemoryProvider,
+  ScriptedModelProvider,
+  type ScriptedResponse,
+} from '@weft/testing';
+import { ChatPlugin, chatSpace, type ChatPluginOptions } from '../src/index.js';
+
+let runtime: Runtime | undefined;
+const sockets: Socket[] = [];
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) socket.destroy();
+  await runtime?.stop();
+  runtime = undefined;
+});
+
+/** A chat POST as raw HTTP/1.1 text, for a connection that pipelines several. */
+function rawPost(url: string, user: string): string {
+  const { host } = new URL(url);
+  const body = JSON.stringify({ room: `r-${user}`, user, message: 'hi' });
+  return `POST /chat HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+/** Reads the HTTP answers arriving on a socket, in order. */
+function answersOf(socket: Socket) {
+  let buffered = '';
+  const parsed: { status: number; body: string }[] = [];
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    buffered += chunk;
+    for (;;) {
+      const end = buffered.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      const head = buffered.slice(0, end);
+      const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+      if (buffered.length < end + 4 + length) return;
+      parsed.push({
+        status: Number(head.slice(9, 12)),
+        body: buffered.slice(end + 4, end + 4 + length),
+      });
+      buffered = buffered.slice(end + 4 + length);
+    }
+  });
+  return {
+    /** The next `count` answers, waiting at most 5 s. */
+    async next(count: number) {
+      await expect.poll(() => parsed.length, { timeout: 5_000 }).toBeGreaterThanOrEqual(count);
+      return parsed.splice(0, count);
+    },
+  };
+}
+
+/** A model that plans one chat/reply step, keeps every planning prompt, and replies "ok". */
+function recordingModel(reply: () => string | Promise<string> = () => 'ok') {
+  const plans: string[] = [];
+  const respond: ScriptedResponse = async (messages, request) => {
+    const prompt = messages.map((message) => message.content).join('\n');
+    if (request.purpose === 'plan') {
+      plans.push(prompt);
+      return { steps: [{ pluginId: 'chat', action: 'reply' }] };
+    }
+    if (request.purpose === 'review') return { type: 'continue' };
+    return reply();
+  };
+  return { plans, model: new ScriptedModelProvider({ fallback: respond }) };
+}
+
+async function boot(options: ChatPluginOptions, reply?: () => string | Promise<string>) {
+  const { plans, model } = recordingModel(reply);
+  const logs: Record<string, unknown>[] = [];
+  const logger = pino(
+    { level: 'info' },
+    { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
+  );
+  const plugin = new ChatPlugin(options);
+  runtime = await Runtime.init({
+    models: [model],
+    memory: new InMemoryMemoryProvider(),
+    plugins: [plugin],
+    options: { server: { port: 0 }, logger },
+  });
+  await runtime.start();
+  return { url: `${runtime.server.url}/chat`, plans, model, logs, plugin };
+}
+
+/** The fields of the route's answers these tests read. */
+interface Answer {
+  reply?: string;
+  error: { status: number; code: string; docsUrl: string };
+}
+
+async function post(
+  url: string,
+  body: unknown,
+  token?: string,
+): Promise<{ status: number; json: Answer }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+    },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
+  });
+  return { status: response.status, json: (await response.json()) as Answer };
+}
+
+const TOKENS = new Map([
+  ['t-ada', 'ada'],
+  ['t-eve', 'eve'],
+]);
+
+/** The authenticate hook of the docs: a bearer token mapped to its user. */
+const bearer: ChatPluginOptions['authenticate'] = (request) => {
+  const token = request.headers.authorization?.replace(/^Bearer /, '') ?? '';
+  const user = TOKENS.get(token);
+  return user === undefined ? false : { user };
+};
+
+const PIN = 'my bank PIN is 4242';
+
+describe('ChatPlugin: who the sender is', () => {
+  it('refuses every message with 401 WEFT_CHAT_UNAUTHORIZED by default, running no task', async () => {
+    const { url, model, logs } = await boot({});
+    const answer = await post(url, { room: 'room-x', user: 'ada', message: PIN });
+    expect(answer.status).toBe(401);
+    expect(answer.json.error).toMatchObject({
+      status: 401,
+      code: 'WEFT_CHAT_UNAUTHORIZED',
+      docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_chat_unauthorized',
+    });
+    expect(model.requests).toHaveLength(0);
+    expect(logs.some((line) => String(line.msg).includes('trustClientUser is off'))).toBe(true);
+    // Who is asking comes first: an invalid body of an unknown sender gets 401, not 400.
+    expect((await post(url, { room: 'room x' })).status).toBe(401);
+  });
+
+  it('with authenticate, eve never sees ada’s words, even when her body claims to be ada', async () => {
+    const { url, plans } = await boot({ authenticate: bearer });
+    expect((await post(url, { room: 'room-x', user: 'ada', message: PIN }, 't-ada')).status).toBe(
+      200,
+    );
+    const eve = await post(url, { room: 'room-x', user: 'ada', message: 'hello' }, 't-eve');
+    expect(eve.status).toBe(200);
+    const evePlan = plans[1] ?? '';
+    expect(evePlan).toContain(`Space: ${chatSpace('room-x', 'eve').id}`);
+    expect(evePlan).toContain('hello');
+    expect(evePlan).not.toContain('4242');
+    // Ada still sees her own history in the room.
+    await post(url, { room: 'room-x', user: 'ada', message: 'again' }, 't-ada');
+    expect(plans[2]).toContain('4242');
+  });
+
+  it('refuses an unknown token, a hook that throws, hangs or names a bad id, with 401 and no internals', async () => {
+    const { url, model, logs } = await boot({
+      authTimeoutMs: 200,
+      authenticate: (request) => {
+        const token = request.headers.authorization ?? '';
+        if (token === 'Bearer crash') throw new Error('token service at 10.0.0.7 down');
+        if (token === 'Bearer hang') return new Promise<boolean>(() => undefined);
+        if (token === 'Bearer odd') return { user: 'ada lovelace' };
+        return false;
+      },
+    });
+    for (const token of ['nope', 'crash', 'hang', 'odd']) {
+      const started = Date.now();
+      const answer = await post(url, { room: 'r', user: 'ada', message: 'hi' }, token);
+      expect(answer.status, token).toBe(401);
+      expect(answer.json.error.code).toBe('WEFT_CHAT_UNAUTHORIZED');
+      expect(JSON.stringify(answer.json)).not.toContain('10.0.0.7');
+      expect(Date.now() - started).toBeLessThan(2_000);
+    }
+    expect(model.requests).toHaveLength(0);
+    expect(logs.some((line) => String(line.error).includes('10.0.0.7'))).toBe(true);
+  });
+
+  it('with trustClientUser and no authenticate, eve never sees ada’s words in the same room', async () => {
+    const { url, plans } = await boot({ trustClientUser: true });
+    await post(url, { room: 'room-x', user: 'ada', message: PIN });
+    expect((await post(url, { room: 'room-x', user: 'eve', message: 'hello' })).status).toBe(200);
+    expect(plans[1]).toContain(`Space: ${chatSpace('room-x', 'eve').id}`);
+    expect(plans[1]).not.toContain('4242');
+  });
+});
+
+describe('ChatPlugin: shared rooms', () => {
+  it('shows eve ada’s words when roomHistory is shared and authorizeRoom lets both in', async () => {
+    const { url, plans } = await boot({
+      authenticate: bearer,
+      roomHistory: 'shared',
+      authorizeRoom: ({ room }) => room === 'room-x',
+    });
+    await post(url, { room: 'room-x', user: 'ada', message: PIN }, 't-ada');
+    await post(url, { room: 'room-x', user: 'eve', message: 'hello' }, 't-eve');
+    expect(plans[1]).toContain('4242');
+  });
+
+  it('refuses a room authorizeRoom does not allow, or a hook that throws or hangs, with 403 WEFT_CHAT_ROOM_FORBIDDEN', async () => {
+    const asked: string[] = [];
+    const { url, model } = await boot({
+      authenticate: bearer,
+      roomHistory: 'shared',
+      authTimeoutMs: 200,
+      authorizeRoom: ({ user, room }) => {
+        asked.push(`${user}@${room}`);
+        if (room === 'crash') throw new Error('membership service down');
+        if (room === 'hang') return new Promise<boolean>(() => undefined);
+        return user === 'ada';
+      },
+    });
+    for (const room of ['room-x', 'crash', 'hang']) {
+      const answer = await post(url, { room, user: 'eve', message: 'hello' }, 't-eve');
+      expect(answer.status, room).toBe(403);
+      expect(answer.json.error).toMatchObject({ code: 'WEFT_CHAT_ROOM_FORBIDDEN' });
+    }
+    expect(model.requests).toHaveLength(0);
+    // The hook is asked with the authenticated user, not the one the body names.
+    expect(asked).toEqual(['eve@room-x', 'eve@crash', 'eve@hang']);
+  });
+
+  it('refuses roomHistory shared without authorizeRoom, naming the option', () => {
+    let thrown: unknown;
+    try {
+      new ChatPlugin({ roomHistory: 'shared' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(WeftError.is(thrown, 'WEFT_CHAT_INVALID_OPTIONS')).toBe(true);
+    expect((thrown as Error).message).toContain('option "authorizeRoom" must be a function');
+    expect(() => new ChatPlugin({ maxInFlightPerUser: 0 })).toThrow(
+      'option "maxInFlightPerUser" must be a positive integer',
+    );
+  });
+});
+
+describe('ChatPlugin: limits', () => {
+  it('refuses a user past maxInFlightPerUser with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes them again once a task ends', async () => {
+    let release: () => void = () => undefined;
+    let gate = new Promise<void>((resolve) => (release = resolve));
+    const { url, plugin } = await boot(
+      { authenticate: bearer, maxInFlightPerUser: 2 },
+      async () => {
+        await gate;
+        return 'ok';
+      },
+    );
+    const first = post(url, { room: 'r1', user: 'ada', message: 'one' }, 't-ada');
+    const second = post(url, { room: 'r2', user: 'ada', message: 'two' }, 't-ada');
+    await expect.poll(() => plugin.access.inFlightOf('ada'), { timeout: 5_000 }).toBe(2);
+    // The two wait for their tasks; a third of the same user is refused at once.
+    const third = await post(url, { room: 'r3', user: 'ada', message: 'three' }, 't-ada');
+    expect(third.status).toBe(429);
+    expect(third.json.error).toMatchObject({
+      status: 429,
+      code: 'WEFT_CHAT_TOO_MANY_TASKS',
+      docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_chat_too_many_tasks',
+    });
+    // Another user is not held back by ada's count.
+    const eve = post(url, { room: 'r1', user: 'eve', message: 'hi' }, 't-eve');
+    release();
+    expect((await first).status).toBe(200);
+    expect((await second).status).toBe(200);
+    expect((await eve).status).toBe(200);
+    gate = Promise.resolve();
+    expect(plugin.access.inFlightOf('ada')).toBe(0);
+    expect((await post(url, { room: 'r3', user: 'ada', message: 'three' }, 't-ada')).status).toBe(
+      200,
+    );
+  });
+
+  it('refuses pipelined requests of one connection past maxInFlight with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes the connection’s next once tasks end', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { url, logs } = await boot({ trustClientUser: true, maxInFlight: 2 }, async () => {
+      await gate;
+      return 'ok';
+    });
+    const { hostname, port } = new URL(url);
+    const socket = tcpConnect(Number(port), hostname);
+    sockets.push(socket);
+    const answers = answersOf(socket);
+    // Four requests of four users, sent at once on one keep-alive connection.
+    socket.write(['u1', 'u2', 'u3', 'u4'].map((user) => rawPost(url, user)).join(''));
+    const refused = () =>
+      logs.filter((line) => line.msg === 'chat: too many messages in flight; refused');
+    await expect.poll(() => refused().length, { timeout: 5_000 }).toBe(2);
+    expect(refused()[0]).toMatchObject({ limit: 'of this connection (at most 2)' });
+    release();
+    const first = await answers.next(4);
+    expect(first.map((answer) => answer.status)).toEqual([200, 200, 429, 429]);
+    expect(JSON.parse(first[2]?.body ?? '{}')).toMatchObject({
+      error: { status: 429, code: 'WEFT_CHAT_TOO_MANY_TASKS' },
+    });
+    socket.write(rawPost(url, 'u3'));
+    expect((await answers.next(1)).map((answer) => answer.status)).toEqual([200]);
+  });
+
+  it('has the documented defaults', () => {
+    const { access, maxInFlight } = new ChatPlugin();
+    expect(maxInFlight).toBe(4);
+    expect({
+      trustClientUser: access.trustClientUser,
+      roomHistory: access.roomHistory,
+      authTimeoutMs: access.authTimeoutMs,
+      maxInFlightPerUser: access.maxInFlightPerUser,
+      authenticates: access.authenticates,
+    }).toEqual({
+      trustClientUser: false,
+      roomHistory: 'private',
+      authTimeoutMs: 5_000,
+      maxInFlightPerUser: 8,
+      authenticates: false,
+    });
+  });
+});
+
+describe('ChatPlugin behind the server’s Origin check', () => {
+  it('refuses a cross-site text/plain form POST to the chat route, running no task', async () => {
+    const { url, model } = await boot({ trustClientUser: true });
+    const status = await new Promise<number>((resolve, reject) => {
+      const outgoing = httpRequest(
+        url,
+        {
+          method: 'POST',
+          headers: { origin: 'https://attacker.example', 'content-type': 'text/plain' },
+        },
+        (incoming) => {
+          incoming.resume();
+          resolve(incoming.statusCode ?? 0);
+        },
+      );
+      outgoing.setTimeout(5_000, () => outgoing.destroy(new Error('no answer within 5 s')));
+      outgoing.on('error', reject);
+      outgoing.end('{"room":"42","user":"ada","message":"hi"}=');
+    });
+    expect(status).toBe(403);
+    expect(model.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,229 @@
+/**
+ * Who a websocket client chats as, which rooms it reads through the model, and how many of one
+ * user's messages may wait: a client that names a room never sees another user's words unless
+ * the room is shared on purpose, and a frame's `user` is believed only when an option says so.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { chatSpace } from '@weft/plugin-chat';
+import type { ScriptedResponse } from '@weft/testing';
+import { WebSocketPlugin, type WebSocketPluginOptions } from '../src/index.js';
+import { boot, connect, echoModel, refusedUpgrade, type Booted, type Client } from './support.js';
+
+let booted: Booted | undefined;
+const clients: Client[] = [];
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.socket.terminate();
+  await booted?.runtime.stop();
+  booted = undefined;
+});
+
+async function open(url: string): Promise<Client> {
+  const client = await connect(url);
+  clients.push(client);
+  return client;
+}
+
+const TOKENS = new Map([
+  ['t-ada', 'ada'],
+  ['t-eve', 'eve'],
+]);
+
+/** The authenticate hook of the docs: the session token in the URL, mapped to its user. */
+const byToken: WebSocketPluginOptions['authenticate'] = (request) => {
+  const token = new URL(request.url ?? '/', 'http://localhost').searchParams.get('token');
+  const user = token === null ? undefined : TOKENS.get(token);
+  return user === undefined ? false : { user };
+};
+
+/** The echo model, keeping every planning prompt. */
+function recording(): { plans: string[]; model: ScriptedResponse } {
+  const plans: string[] = [];
+  return {
+    plans,
+    model: (messages, request) => {
+      if (request.purpose === 'plan') {
+        plans.push(messages.map((message) => message.content).join('\n'));
+      }
+      return echoModel(messages, request);
+    },
+  };
+}
+
+/** Sends one message and waits for its accepted and reply frames. */
+async function say(client: Client, id: string, room: string, user: string, text: string) {
+  client.send({ type: 'message', id, room, user, message: text });
+  const accepted = await client.next();
+  expect(accepted).toMatchObject({ type: 'accepted', id });
+  return client.next();
+}
+
+const PIN = 'my bank PIN is 4242';
+
+describe('WebSocketPlugin: who the sender is', () => {
+  it('refuses the upgrade with 401 WEFT_WS_UNAUTHORIZED by default: no hook names a user and frames are not believed', async () => {
+    booted = await boot({ trustClientUser: false });
+    const refused = await refusedUpgrade(booted.url);
+    expect(refused.status).toBe(401);
+    expect(refused.body.error).toMatchObject({ code: 'WEFT_WS_UNAUTHORIZED' });
+    expect(booted.plugin.connectionCount).toBe(0);
+    expect(booted.logs.some((line) => String(line.msg).includes('trustClientUser is off'))).toBe(
+      true,
+    );
+  });
+
+  it('with authenticate, eve never sees ada’s words in the room, even when her frames claim to be ada', async () => {
+    const { plans, model } = recording();
+    booted = await boot({ trustClientUser: false, authenticate: byToken }, model);
+    const ada = await open(`${booted.url}?token=t-ada`);
+    expect(await say(ada, '1', 'room-x', 'ada', PIN)).toMatchObject({ type: 'reply' });
+    const eve = await open(`${booted.url}?token=t-eve`);
+    expect(await say(eve, '1', 'room-x', 'ada', 'hello')).toMatchObject({ type: 'reply' });
+    const evePlan = plans[1] ?? '';
+    expect(evePlan).toContain(`Space: ${chatSpace('room-x', 'eve').id}`);
+    expect(evePlan).not.toContain('4242');
+    // Ada's own history in the room is still hers.
+    await say(ada, '2', 'room-x', 'ada', 'again');
+    expect(plans[2]).toContain('4242');
+  });
+
+  it('with trustClientUser and no authenticate, eve never sees ada’s words in the same room', async () => {
+    const { plans, model } = recording();
+    booted = await boot({ trustClientUser: true }, model);
+    const client = await open(booted.url);
+    await say(client, '1', 'room-x', 'ada', PIN);
+    await say(client, '2', 'room-x', 'eve', 'hello');
+    expect(plans[1]).toContain(`Space: ${chatSpace('room-x', 'eve').id}`);
+    expect(plans[1]).not.toContain('4242');
+  });
+});
+
+describe('WebSocketPlugin: shared rooms', () => {
+  it('shows eve ada’s words when roomHistory is shared and authorizeRoom lets both in', async () => {
+    const { plans, model } = recording();
+    booted = await boot(
+      {
+        trustClientUser: false,
+        authenticate: byToken,
+        roomHistory: 'shared',
+        authorizeRoom: ({ room }) => room === 'room-x',
+      },
+      model,
+    );
+    await say(await open(`${booted.url}?token=t-ada`), '1', 'room-x', 'ada', PIN);
+    await say(await open(`${booted.url}?token=t-eve`), '1', 'room-x', 'eve', 'hello');
+    expect(plans[1]).toContain('4242');
+  });
+
+  it('asks authorizeRoom for every frame, answers WEFT_WS_ROOM_FORBIDDEN to a refused room and keeps the connection', async () => {
+    const asked: string[] = [];
+    booted = await boot({
+      trustClientUser: false,
+      authenticate: byToken,
+      roomHistory: 'shared',
+      authTimeoutMs: 200,
+      authorizeRoom: ({ user, room }) => {
+        asked.push(`${user}@${room}`);
+        if (room === 'hang') return new Promise<boolean>(() => undefined);
+        return room === 'lobby';
+      },
+    });
+    const eve = await open(`${booted.url}?token=t-eve`);
+    for (const room of ['room-x', 'hang']) {
+      eve.send({ type: 'message', id: room, room, user: 'eve', message: 'hello' });
+      expect(await eve.next()).toMatchObject({
+        type: 'error',
+        id: room,
+        code: 'WEFT_WS_ROOM_FORBIDDEN',
+        docsUrl: expect.stringContaining('#weft_ws_room_forbidden'),
+      });
+    }
+    expect(await say(eve, 'ok', 'lobby', 'eve', 'hi')).toMatchObject({ type: 'reply' });
+    await say(eve, 'ok2', 'lobby', 'eve', 'again');
+    expect(asked).toEqual(['eve@room-x', 'eve@hang', 'eve@lobby', 'eve@lobby']);
+  });
+
+  it('refuses roomHistory shared without authorizeRoom with WEFT_WS_INVALID_OPTIONS', () => {
+    expect(() => new WebSocketPlugin({ roomHistory: 'shared' })).toThrow(
+      'option "authorizeRoom" must be a function',
+    );
+  });
+});
+
+describe('WebSocketPlugin: one user’s messages in flight', () => {
+  it('refuses a user past maxInFlightPerUser over all their connections with WEFT_WS_TOO_MANY_TASKS, and takes them again once tasks end', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    booted = await boot(
+      { trustClientUser: false, authenticate: byToken, maxInFlight: 4, maxInFlightPerUser: 2 },
+      async (messages, request) => {
+        if (request.purpose === 'plan' || request.purpose === 'review') {
+          return echoModel(messages, request);
+        }
+        await gate;
+        return 'done';
+      },
+    );
+    const first = await open(`${booted.url}?token=t-ada`);
+    const second = await open(`${booted.url}?token=t-ada`);
+    const eve = await open(`${booted.url}?token=t-eve`);
+    first.send({ type: 'message', id: 'a', room: 'r1', user: 'ada', message: 'one' });
+    first.send({ type: 'message', id: 'b', room: 'r2', user: 'ada', message: 'two' });
+    expect((await first.next()).type).toBe('accepted');
+    expect((await first.next()).type).toBe('accepted');
+    second.send({ type: 'message', id: 'c', room: 'r3', user: 'ada', message: 'three' });
+    expect(await second.next()).toMatchObject({
+      type: 'error',
+      id: 'c',
+      code: 'WEFT_WS_TOO_MANY_TASKS',
+      docsUrl: expect.stringContaining('#weft_ws_too_many_tasks'),
+    });
+    // Another user is not held back by ada's count.
+    eve.send({ type: 'message', id: 'e', room: 'r1', user: 'eve', message: 'hi' });
+    expect(await eve.next()).toMatchObject({ type: 'accepted', id: 'e' });
+    release();
+    expect((await first.next()).type).toBe('reply');
+    expect((await first.next()).type).toBe('reply');
+    await expect.poll(() => booted!.plugin.access.inFlightOf('ada'), { timeout: 5_000 }).toBe(0);
+    expect(await say(second, 'c', 'r3', 'ada', 'three')).toMatchObject({
+      type: 'reply',
+      reply: 'done',
+    });
+  });
+});
+
+describe('WebSocketPlugin: a timed-out message’s user slot', () => {
+  it('holds a user’s slot until the task ends, after taskTimeoutMs has freed the connection’s', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    booted = await boot(
+      { trustClientUser: false, authenticate: byToken, taskTimeoutMs: 200, maxInFlightPerUser: 1 },
+      async (messages, request) => {
+        if (request.purpose === 'plan' || request.purpose === 'review') {
+          return echoModel(messages, request);
+        }
+        await gate;
+        return 'late';
+      },
+      { taskTimeoutMs: 10_000 },
+    );
+    const ada = await open(`${booted.url}?token=t-ada`);
+    ada.send({ type: 'message', id: 'a', room: 'r1', user: 'ada', message: 'one' });
+    expect(await ada.next()).toMatchObject({ type: 'accepted', id: 'a' });
+    expect(await ada.next()).toMatchObject({
+      type: 'error',
+      id: 'a',
+      code: 'WEFT_WS_TASK_TIMEOUT',
+    });
+    // The connection's slot is free again, but the task still runs: the user's is not.
+    ada.send({ type: 'message', id: 'b', room: 'r2', user: 'ada', message: 'two' });
+    expect(await ada.next()).toMatchObject({
+      type: 'error',
+      id: 'b',
+      code: 'WEFT_WS_TOO_MANY_TASKS',
+    });
+    release();
+    await expect.poll(() => booted!.plugin.access.inFlightOf('ada'), { timeout: 5_000 }).toBe(0);
+    expect(await say(ada, 'c', 'r2', 'ada', 'two')).toMatchObject({ type: 'reply', reply: 'late' });
+  });
+});
