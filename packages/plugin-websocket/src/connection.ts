@@ -240,6 +240,21 @@ export class ChatConnection {
       { requestId, connectionId: this.id, error: describeError(error) },
       'websocket: the runtime did not take a message',
     );
+    // A coordinator that lost its database refuses for a while and then takes work again: the
+    // client gets its code, so it knows to try again, but not its message, which names the
+    // database.
+    if (error instanceof WeftError && isCoordinatorCode(error.code) && error.status === 503) {
+      this.send({
+        type: 'error',
+        id,
+        code: error.code,
+        message:
+          'The server cannot take messages for a moment; try again shortly. The server log has the cause under this requestId',
+        docsUrl: errorDocsUrl(error.code),
+        requestId,
+      });
+      return;
+    }
     this.sendError(
       id,
       'WEFT_WS_INTERNAL',
@@ -285,6 +300,10 @@ export class ChatConnection {
     }, this.host.options.idleTimeoutMs);
     this.idleTimer.unref();
   }
+}
+
+function isCoordinatorCode(code: string): code is `WEFT_COORDINATOR_${string}` {
+  return code.startsWith('WEFT_COORDINATOR_');
 }
 
 function exposedError(

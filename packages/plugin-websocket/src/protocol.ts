@@ -58,10 +58,14 @@ export interface ErrorFrame {
   /** The client's id of the message, or `null` when the frame had no readable id. */
   id: string | null;
   /**
-   * What went wrong: a `WEFT_WS_*` code, or the core's code when its queue is full or the
-   * runtime is stopping (try again later).
+   * What went wrong: a `WEFT_WS_*` code, the core's code when its queue is full or the runtime
+   * is stopping, or a coordinator's 503 code while it cannot take work (each: try again later).
    */
-  code: WebSocketPluginErrorCode | 'WEFT_QUEUE_FULL' | 'WEFT_SHUTTING_DOWN';
+  code:
+    | WebSocketPluginErrorCode
+    | 'WEFT_QUEUE_FULL'
+    | 'WEFT_SHUTTING_DOWN'
+    | `WEFT_COORDINATOR_${string}`;
   /** What went wrong, without the server's internals. */
   message: string;
   /** The code's section of the errors reference. */

@@ -1,8 +1,9 @@
 import { connect as tcpConnect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WeftError, type Memory } from '@weft/core';
+import pino from 'pino';
+import { Runtime, WeftError, type Memory, type SpaceCoordinator } from '@weft/core';
 import { chatSpace, NOT_REMEMBERED_WARNING } from '@weft/plugin-chat';
-import { InMemoryMemoryProvider } from '@weft/testing';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { IDLE_CLOSE, SHUTDOWN_CLOSE, WebSocketPlugin } from '../src/index.js';
 import { boot, connect, echoModel, refusedUpgrade, type Booted, type Client } from './support.js';
 
@@ -477,5 +478,58 @@ describe('WebSocketPlugin defaults', () => {
     expect(
       booted.plugin.executors.map((executor) => `${booted!.plugin.id}/${executor.action}`),
     ).toEqual(['websocket/reply']);
+  });
+});
+
+describe('a coordinator that cannot take work', () => {
+  it("gives the client the coordinator's 503 code to try again, and keeps its message in the log", async () => {
+    const internals = 'postgres://weft:hunter2@db.internal:5432/weft';
+    const coordinator: SpaceCoordinator = {
+      id: 'away',
+      init: () => Promise.resolve(),
+      shutdown: () => Promise.resolve(),
+      admit: () =>
+        Promise.reject(
+          new WeftError(
+            'WEFT_COORDINATOR_CONNECTION_LOST',
+            `lost the lock connection to ${internals}`,
+            {
+              status: 503,
+            },
+          ),
+        ),
+      acquire: () => new Promise<never>(() => undefined),
+      release: () => Promise.resolve(),
+    };
+    const logs: Record<string, unknown>[] = [];
+    const logger = pino(
+      { level: 'info' },
+      { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
+    );
+    const plugin = new WebSocketPlugin({ port: 0, trustClientUser: true });
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider({ fallback: echoModel })],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [plugin],
+      coordinator,
+      options: { logger },
+    });
+    await runtime.start();
+    try {
+      const client = await open(plugin.url as string);
+      client.send(message('m1', 'hello'));
+      const refusal = (await client.next()) as Record<string, unknown>;
+      expect(refusal).toMatchObject({
+        type: 'error',
+        id: 'm1',
+        code: 'WEFT_COORDINATOR_CONNECTION_LOST',
+      });
+      expect(JSON.stringify(refusal)).not.toContain('hunter2');
+      expect(String(refusal.message)).toMatch(/try again/);
+      const logged = logs.find((line) => line.requestId === refusal.requestId);
+      expect(JSON.stringify(logged)).toContain('lost the lock connection');
+    } finally {
+      await runtime.stop();
+    }
   });
 });
