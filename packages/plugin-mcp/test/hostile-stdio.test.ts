@@ -154,4 +154,35 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     agent = undefined;
     expect(isRunning(serverPid)).toBe(false);
   });
+
+  it('stop() ends a process the server moved to a session of its own with setsid', async () => {
+    const strayFile = await tempFile('stray-pid');
+    // `exec` makes the shell the server, so the setsid'd sleep is the server's own child.
+    const server: McpStdioServerOptions = {
+      name: 'hostile',
+      command: 'sh',
+      args: [
+        '-c',
+        `setsid sleep 60 & echo $! > "${strayFile}"; exec "${process.execPath}" "${HOSTILE}"`,
+      ],
+      tools: ['pid'],
+    };
+    agent = await startAgent(await connect(server), []);
+    const stray = Number(await readFile(strayFile, 'utf8'));
+    const deadline = Date.now() + 3_000;
+    // setsid runs in the background: wait, with a deadline, until it has left the group.
+    while (procStat(stray)?.pgrp !== stray && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    try {
+      expect(procStat(stray)?.pgrp).toBe(stray);
+      expect(isRunning(stray)).toBe(true);
+      await agent.runtime.stop();
+      agent = undefined;
+      expect(isRunning(stray)).toBe(false);
+    } finally {
+      // A failing run must not leave the process behind.
+      if (isRunning(stray)) process.kill(stray, 'SIGKILL');
+    }
+  });
 });
