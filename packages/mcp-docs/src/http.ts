@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { isIP, type AddressInfo, type Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { hostChecker, hostnameOf, type AllowedHosts } from '@weft/core/internal';
 import { logToStderr, type FailureLog } from './answers.js';
@@ -143,6 +143,7 @@ export async function startHttpServer(
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? logToStderr;
   const isAllowed = hostChecker(options.allowedHosts ?? [], host);
+  const isAllowedOrigin = originChecker(options.allowedHosts ?? [], host, isAllowed);
   const deadlineMs = options.requestTimeoutMs ?? REQUEST_DEADLINE_MS;
   const rate = new RateLimiter(options.requestsPerSecond ?? REQUESTS_PER_SECOND);
   const connectionsPerClient = options.connectionsPerClient ?? CONNECTIONS_PER_CLIENT;
@@ -172,7 +173,7 @@ export async function startHttpServer(
     }
     const origin = request.headers.origin;
     // `null` is the Origin of sandboxed frames and local files: a page, but not one of ours.
-    if (origin !== undefined && !isAllowed(originHost(origin))) {
+    if (origin !== undefined && !isAllowedOrigin(origin)) {
       sendJsonError(
         response,
         403,
@@ -279,11 +280,41 @@ export async function startHttpServer(
   };
 }
 
-/** The `host[:port]` part of an Origin such as `http://localhost:5173`, for the host check. */
-function originHost(origin: string): string | undefined {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return undefined;
-  }
+/**
+ * Builds the check of a browser's `Origin`. A name passes as a `Host` does. An IP address does
+ * not pass merely for being one, as it does in `Host` (where only this machine's addresses reach
+ * the server): a page served from any address of the internet has that address as its origin,
+ * so only the loopback addresses, the address listened on and the listed ones pass.
+ */
+function originChecker(
+  allowedHosts: AllowedHosts,
+  boundHost: string,
+  isAllowedHost: (host: string | undefined) => boolean,
+): (origin: string) => boolean {
+  const listed =
+    allowedHosts === true || allowedHosts === 'all'
+      ? true
+      : new Set([...allowedHosts, boundHost].map(bareAddress));
+  return (origin) => {
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      return false;
+    }
+    const address = bareAddress(url.hostname);
+    if (isIP(address) === 0) return isAllowedHost(url.host);
+    return listed === true || isLoopback(address) || listed.has(address);
+  };
+}
+
+/** An address or name without IPv6 brackets, lower-cased. */
+function bareAddress(text: string): string {
+  const lower = text.trim().toLowerCase();
+  return lower.startsWith('[') && lower.endsWith(']') ? lower.slice(1, -1) : lower;
+}
+
+function isLoopback(address: string): boolean {
+  // URL writes an IPv4-mapped address in hex: ::ffff:127.0.0.1 is ::ffff:7f00:1.
+  return address === '::1' || /^(127\.|::ffff:7f[0-9a-f]{2}:)/.test(address);
 }

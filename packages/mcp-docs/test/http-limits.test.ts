@@ -196,4 +196,22 @@ describe("startHttpServer and a browser's Origin", () => {
     expect(response.status).toBe(403);
     expect(await response.text()).toContain('Origin \\"null\\" is not allowed');
   });
+
+  it('refuses the Origin of a page served from an internet address; takes loopback addresses', async () => {
+    const url = await start();
+    for (const origin of ['http://203.0.113.5', 'http://[2001:db8::1]:8080', 'http://0xcb007105']) {
+      const response = await post(url, ping(1), { origin });
+      expect(response.status, origin).toBe(403);
+      expect(await response.text()).toContain('is not allowed');
+    }
+    for (const origin of [
+      'http://127.0.0.1:5173',
+      'http://[::1]:5173',
+      'http://[::ffff:127.0.0.1]',
+    ]) {
+      const response = await post(url, ping(2), { origin });
+      expect(response.status, origin).toBe(200);
+      await response.text();
+    }
+  });
 });

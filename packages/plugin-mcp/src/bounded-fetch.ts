@@ -45,9 +45,10 @@ export interface FetchBounds {
   /** How long the background stream (GET) may stay open; the SDK opens a new one after a cut. */
   readonly streamLifetimeMs: number;
   /**
-   * The wait before opening the background stream again after a cut; it doubles with each cut
-   * in a row, up to 64 times this, so a server that floods every new stream is not asked again
-   * and again.
+   * The least time between two openings of the background stream, and the wait before opening
+   * it again after a cut or a stream that ended within this time; that wait doubles with each
+   * such stream in a row, up to 64 times this, so a server that floods every new stream, or ends
+   * it at once asking to be reopened, is not asked again and again.
    */
   readonly reopenDelayMs: number;
 }
@@ -212,6 +213,7 @@ export function boundedFetch(
   onCut: (cut: StreamCut) => void,
 ): (url: string | URL, init?: RequestInit) => Promise<Response> {
   let cutsInARow = 0;
+  let lastStreamAt = Number.NEGATIVE_INFINITY;
   const track = (cut: StreamCut) => {
     if (cut.method === 'GET') {
       // A flood earns a longer wait before the next stream; a quiet or old stream does not.
@@ -221,10 +223,16 @@ export function boundedFetch(
   };
   return async (url, init) => {
     const method = (init?.method ?? 'GET').toUpperCase();
-    if (method === 'GET' && cutsInARow > 0) {
-      const factor = 2 ** Math.min(cutsInARow - 1, 6);
-      await pause(bounds.reopenDelayMs * factor, init?.signal);
+    if (method === 'GET') {
+      // Streams are opened at most once per reopenDelayMs, and ever more slowly after floods or
+      // streams that ended at once: a server's `retry: 0` cannot make the client spin.
+      const backoff = cutsInARow > 0 ? bounds.reopenDelayMs * 2 ** Math.min(cutsInARow - 1, 6) : 0;
+      const gap = bounds.reopenDelayMs - (performance.now() - lastStreamAt);
+      const wait = Math.max(backoff, gap);
+      if (wait > 0) await pause(wait, init?.signal);
+      lastStreamAt = performance.now();
     }
+    const openedAt = performance.now();
     // A POST's deadline covers its headers and its body (aborting the fetch ends both); the
     // stream's headers get the idle bound, and its body the bounds of boundedBody.
     const waitMs = method === 'GET' ? bounds.streamIdleMs : bounds.answerDeadlineMs;
@@ -262,7 +270,10 @@ export function boundedFetch(
       return response;
     }
     const onEnd = () => {
-      if (method === 'GET') cutsInARow = 0;
+      // A stream that ended soon after it opened counts as a flood does.
+      if (method === 'GET') {
+        cutsInARow = performance.now() - openedAt < bounds.reopenDelayMs ? cutsInARow + 1 : 0;
+      }
     };
     return new Response(boundedBody(response.body, method, bounds, release, track, onEnd), {
       status: response.status,

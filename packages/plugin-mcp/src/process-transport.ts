@@ -60,8 +60,11 @@ export function groupAlive(pgid: number): boolean {
   return false;
 }
 
-/** The state and process group of a process, from `/proc/<pid>/stat`; undefined when gone. */
-export function procStat(pid: number): { state: string; pgrp: number } | undefined {
+/**
+ * The state, parent and process group of a process, from `/proc/<pid>/stat`; undefined when
+ * gone.
+ */
+export function procStat(pid: number): { state: string; ppid: number; pgrp: number } | undefined {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -70,7 +73,59 @@ export function procStat(pid: number): { state: string; pgrp: number } | undefin
   }
   // The command name is in parentheses and may hold spaces; the fields after it are fixed.
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  return { state: fields[0] ?? '', pgrp: Number(fields[2]) };
+  return { state: fields[0] ?? '', ppid: Number(fields[1]), pgrp: Number(fields[2]) };
+}
+
+/**
+ * The running processes under `pid` (children, their children, ...) that left its process group,
+ * as one that called `setsid` has, and so are out of reach of a signal to the group. Read from
+ * `/proc`, so empty where there is none. A process whose parent has already exited hangs under
+ * init, not under `pid`, and cannot be found this way.
+ */
+export function escapedDescendants(pid: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const children = new Map<number, number[]>();
+  const groups = new Map<number, number>();
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = procStat(Number(entry));
+    if (stat === undefined || stat.state === 'Z') continue;
+    groups.set(Number(entry), stat.pgrp);
+    const siblings = children.get(stat.ppid);
+    if (siblings === undefined) children.set(stat.ppid, [Number(entry)]);
+    else siblings.push(Number(entry));
+  }
+  const escaped: number[] = [];
+  const queue = [...(children.get(pid) ?? [])];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    if (groups.get(next) !== pid) escaped.push(next);
+    queue.push(...(children.get(next) ?? []));
+  }
+  return escaped;
+}
+
+function signalProcess(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // Already gone.
+  }
+}
+
+function running(pid: number): boolean {
+  const stat = procStat(pid);
+  if (stat !== undefined) return stat.state !== 'Z';
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {
@@ -81,10 +136,13 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** Resolves once the group `pgid` is gone, or after `ms`, whichever comes first. */
-async function groupGone(pgid: number, ms: number): Promise<boolean> {
+/**
+ * Resolves once the group `pgid` and the processes `strays` are gone, or after `ms`, whichever
+ * comes first.
+ */
+async function groupGone(pgid: number, strays: readonly number[], ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
-  while (groupAlive(pgid)) {
+  while (groupAlive(pgid) || strays.some(running)) {
     if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -183,9 +241,10 @@ export class ProcessGroupTransport implements Transport {
   }
 
   /**
-   * Ends the server and every process of its group: closes its stdin and sends the group
-   * SIGTERM, then SIGKILL after {@link TERM_GRACE_MS}, and resolves once the group is gone (or
-   * SIGKILL had {@link KILL_WAIT_MS} to land).
+   * Ends the server, every process of its group and the processes under it that left the group
+   * ({@link escapedDescendants}): closes its stdin and sends them SIGTERM, then SIGKILL after
+   * {@link TERM_GRACE_MS}, and resolves once they are gone (or SIGKILL had {@link KILL_WAIT_MS}
+   * to land).
    */
   close(): Promise<void> {
     this.closing ??= this.end();
@@ -203,10 +262,14 @@ export class ProcessGroupTransport implements Transport {
       child.kill();
       return;
     }
+    // Found before the group is signalled, while their parents still link them to the server.
+    const strays = escapedDescendants(pid);
     signalGroup(pid, 'SIGTERM');
-    if (!(await groupGone(pid, TERM_GRACE_MS))) {
+    for (const stray of strays) signalProcess(stray, 'SIGTERM');
+    if (!(await groupGone(pid, strays, TERM_GRACE_MS))) {
       signalGroup(pid, 'SIGKILL');
-      await groupGone(pid, KILL_WAIT_MS);
+      for (const stray of strays.filter(running)) signalProcess(stray, 'SIGKILL');
+      await groupGone(pid, strays, KILL_WAIT_MS);
     }
   }
 }

@@ -64,17 +64,30 @@ function takesNoArguments(tool: Tool): boolean {
 /** The tag around a server's own description of a tool, in the executor's description. */
 export const SERVER_TEXT_TAG = 'untrusted-server-text';
 
+/** Characters that read as an opening or a closing angle bracket once NFKC has folded the text. */
+const OPENING_ANGLES = /[<\u2039\u2329\u27e8\u3008\u276c\u276e\u2770\u29fc]/g;
+const CLOSING_ANGLES = /[>\u203a\u232a\u27e9\u3009\u276d\u276f\u2771\u29fd]/g;
+
 /**
  * The executor's description of a tool the operator did not describe: what the plugin knows
  * (the tool, its server, that its output is outside data), then the server's own description,
  * cut to 1000 characters, on one line and between tags, introduced as untrusted text. The
- * planner and the arguments prompt read it; a server cannot close the tag early (its text has
- * the tag's name removed) nor start a line of its own (line breaks become spaces).
+ * planner and the arguments prompt read it; a server cannot write a tag of its own, so cannot
+ * close this one early (its angle brackets, and the characters that look like them, are
+ * written as `&lt;` and `&gt;`; invisible characters, which could hide a tag's name from a
+ * check, are dropped), nor start a line of its own (line breaks become spaces).
  */
 export function describeServerTool(server: string, tool: Tool): string {
-  // The tag's name, however spaced or cased, is taken out of the server's text.
+  // The tag's name, however spaced or cased, is taken out of the server's text as well.
   const tag = new RegExp(SERVER_TEXT_TAG.split('-').join('[\\s_-]*'), 'gi');
   const text = (tool.description ?? tool.title ?? tool.name)
+    .normalize('NFKC')
+    .replace(/\p{Cf}/gu, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\p{Cc}/gu, '')
+    .replace(/&/g, '&amp;')
+    .replace(OPENING_ANGLES, '&lt;')
+    .replace(CLOSING_ANGLES, '&gt;')
     .replace(tag, ' ')
     .replace(/\s+/g, ' ')
     .trim();

@@ -65,3 +65,22 @@ describe('McpPlugin against a server whose background stream is one endless even
     });
   }, 30_000);
 });
+
+describe('McpPlugin against a server whose background stream ends at once with retry: 0', () => {
+  it('reopens the stream no more than once a second, then ever more slowly, and calls keep working', async () => {
+    server = await startFloodingServer({ stream: 'ends-at-once' });
+    agent = await startAgent(
+      await McpPlugin.connect({ servers: [{ name: 'flood', url: server.url, tools: ['echo'] }] }),
+      [{ steps: [{ pluginId: 'mcp', action: 'flood.echo' }] }, { text: 'still standing' }],
+    );
+    await expect.poll(() => server?.streamsOpened() ?? 0, { timeout: 5_000 }).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // Doing as the server asks, the client opened thousands of streams in that time.
+    expect(server.streamsOpened()).toBeLessThanOrEqual(4);
+    const task = await agent.run('echo through the reopening');
+    expect(task.chain[1]).toMatchObject({
+      type: 'result',
+      data: { content: [{ text: 'still standing' }] },
+    });
+  }, 30_000);
+});

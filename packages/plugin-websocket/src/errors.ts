@@ -13,7 +13,8 @@ import type { ErrorRegistry } from '@weft/core/internal';
  *   connect.
  * - `WEFT_WS_UNAUTHORIZED`: The `authenticate` hook refused the upgrade, failed, did not answer in
  *   time, or named no user.
- * - `WEFT_WS_TOO_MANY_CONNECTIONS`: The plugin already holds `maxConnections` connections.
+ * - `WEFT_WS_TOO_MANY_CONNECTIONS`: The plugin already holds `maxConnections` connections, or the
+ *   user `maxConnectionsPerUser`.
  * - `WEFT_WS_UPGRADE_REQUIRED`: A plain HTTP request reached the websocket listener.
  * - `WEFT_WS_INVALID_FRAME`: A frame from the client is not valid; the connection stays open.
  * - `WEFT_WS_ROOM_FORBIDDEN`: The `authorizeRoom` hook did not let the user post in the room.
@@ -74,11 +75,13 @@ export const errorRegistry = {
       fix: 'send the credentials the hook expects (a header, a cookie or a query parameter); give the plugin an `authenticate` hook that answers `{ user }`, or set `trustClientUser: true` when something in front of the plugin already vouches for the user. When the hook threw or timed out, the server log has the cause under the request id.',
     },
     WEFT_WS_TOO_MANY_CONNECTIONS: {
-      summary: 'The plugin already holds `maxConnections` connections.',
+      summary:
+        'The plugin already holds `maxConnections` connections, or the user `maxConnectionsPerUser`.',
       status: 503,
       raisedBy: 'the websocket upgrade',
-      cause: 'the plugin already holds `maxConnections` open connections, or it is closing.',
-      fix: 'retry later with backoff; raise `maxConnections` if the server has the memory for more.',
+      cause:
+        'the plugin already holds `maxConnections` open connections, the user `authenticate` named already holds `maxConnectionsPerUser`, or the plugin is closing.',
+      fix: 'retry later with backoff, or close another connection of the same user; raise `maxConnections` if the server has the memory for more.',
     },
     WEFT_WS_UPGRADE_REQUIRED: {
       summary: 'A plain HTTP request reached the websocket listener.',

@@ -37,6 +37,11 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
   maxPayloadBytes?: number;
   /** Most open connections; more are refused with 503. Default 1000. */
   maxConnections?: number;
+  /**
+   * Most open connections of one user `authenticate` named, so that one user cannot hold the
+   * connections every other user needs; more are refused with 503. Default 16.
+   */
+  maxConnectionsPerUser?: number;
   /** Most messages of one connection waiting for replies at once. Default 4. */
   maxInFlight?: number;
   /** Longest a message waits for its reply before an error frame frees its slot. Default 120000. */
@@ -80,6 +85,7 @@ const DEFAULTS = {
   handshakeTimeoutMs: 10_000,
   maxPayloadBytes: 65_536,
   maxConnections: 1_000,
+  maxConnectionsPerUser: 16,
   maxInFlight: 4,
   taskTimeoutMs: 120_000,
   heartbeatIntervalMs: 30_000,
@@ -93,6 +99,7 @@ const POSITIVE_OPTIONS = [
   'handshakeTimeoutMs',
   'maxPayloadBytes',
   'maxConnections',
+  'maxConnectionsPerUser',
   'maxInFlight',
   'maxInFlightPerUser',
   'taskTimeoutMs',

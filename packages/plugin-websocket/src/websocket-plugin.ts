@@ -89,6 +89,8 @@ export class WebSocketPlugin extends Plugin {
   private readonly sockets: WebSocketServer;
   private readonly connections = new Map<WebSocket, ChatConnection>();
   private pendingUpgrades = 0;
+  /** Open connections of each user `authenticate` named. */
+  private readonly connectionsByUser = new Map<string, number>();
   private heartbeat: NodeJS.Timeout | undefined;
   private runtime: Runtime | undefined;
   private stopping = false;
@@ -241,6 +243,19 @@ export class WebSocketPlugin extends Plugin {
       socket.destroy();
       return;
     }
+    const { user } = verdict.admitted;
+    if (user !== undefined && !this.takeUserConnection(user, socket)) {
+      this.runtime?.logger.info(
+        { requestId, user, limit: this.options.maxConnectionsPerUser },
+        'websocket: upgrade refused: the user holds maxConnectionsPerUser connections',
+      );
+      refuse(socket, requestId, {
+        status: 503,
+        code: 'WEFT_WS_TOO_MANY_CONNECTIONS',
+        message: `Too many connections of this user (at most ${this.options.maxConnectionsPerUser}); close one and try again`,
+      });
+      return;
+    }
     this.sockets.handleUpgrade(request, socket, head, (webSocket) => {
       const connection = new ChatConnection(webSocket, this.connectionHost, verdict.admitted);
       this.connections.set(webSocket, connection);
@@ -252,6 +267,23 @@ export class WebSocketPlugin extends Plugin {
         );
       });
     });
+  }
+
+  /**
+   * Counts a connection against its user's `maxConnectionsPerUser` until its socket closes.
+   *
+   * @returns `false`, counting nothing, when the user holds as many already.
+   */
+  private takeUserConnection(user: string, socket: Duplex): boolean {
+    const held = this.connectionsByUser.get(user) ?? 0;
+    if (held >= this.options.maxConnectionsPerUser) return false;
+    this.connectionsByUser.set(user, held + 1);
+    socket.once('close', () => {
+      const left = (this.connectionsByUser.get(user) ?? 1) - 1;
+      if (left <= 0) this.connectionsByUser.delete(user);
+      else this.connectionsByUser.set(user, left);
+    });
+    return true;
   }
 
   private get connectionHost(): ConnectionHost {

@@ -192,6 +192,32 @@ describe('WebSocketPlugin: one user’s messages in flight', () => {
   });
 });
 
+describe('WebSocketPlugin: one user’s connections', () => {
+  it('refuses a user past maxConnectionsPerUser with 503 while other users still connect, and takes them again once one closes', async () => {
+    booted = await boot({ authenticate: byToken, maxConnectionsPerUser: 2, maxConnections: 10 });
+    const first = await open(`${booted.url}?token=t-eve`);
+    await open(`${booted.url}?token=t-eve`);
+    const refused = await refusedUpgrade(`${booted.url}?token=t-eve`);
+    expect(refused.status).toBe(503);
+    expect(refused.body.error).toMatchObject({ code: 'WEFT_WS_TOO_MANY_CONNECTIONS' });
+    expect(String(refused.body.error.message)).toContain('of this user (at most 2)');
+    const ada = await open(`${booted.url}?token=t-ada`);
+    expect(await say(ada, '1', 'room-x', 'ada', 'hello')).toMatchObject({ type: 'reply' });
+    const closed = new Promise<void>((resolve) => first.socket.once('close', () => resolve()));
+    first.socket.close();
+    await closed;
+    // The server sees the close a moment after the client; ask again until then, with a deadline.
+    const deadline = Date.now() + 3_000;
+    let again: Client | undefined;
+    while (again === undefined && Date.now() < deadline) {
+      again = await open(`${booted.url}?token=t-eve`).catch(() => undefined);
+      if (again === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(again).toBeDefined();
+    expect(booted.plugin.connectionCount).toBe(3);
+  });
+});
+
 describe('WebSocketPlugin: a timed-out message’s user slot', () => {
   it('holds a user’s slot until the task ends, after taskTimeoutMs has freed the connection’s', async () => {
     let release: () => void = () => undefined;

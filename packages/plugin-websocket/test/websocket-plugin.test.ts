@@ -458,6 +458,7 @@ describe('WebSocketPlugin defaults', () => {
       handshakeTimeoutMs: 10_000,
       maxPayloadBytes: 65_536,
       maxConnections: 1_000,
+      maxConnectionsPerUser: 16,
       maxInFlight: 4,
       taskTimeoutMs: 120_000,
       heartbeatIntervalMs: 30_000,
