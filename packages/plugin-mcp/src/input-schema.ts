@@ -60,32 +60,87 @@ function isObjectSchema(schema: JsonObject): boolean {
  * `patternProperties` and `propertyNames` are dropped, as they admit names the schema does not
  * list (and their patterns would run unbounded inside zod). An undeclared argument is then
  * refused like a wrong one, and the model is asked again with the key named.
+ *
+ * The members of an `allOf` that each describe part of one object (properties, required ones
+ * and nothing else) are merged into the object holding them first, so the object is closed over
+ * the properties of all its parts. Other `allOf` members are left open: closing one on its own
+ * would refuse the others' properties, so such a tool keeps working but its undeclared
+ * arguments are not refused.
  */
 export function declaredOnly(schema: unknown): unknown {
+  return closeObjects(schema, true);
+}
+
+/** The keys of an `allOf` member that can be merged into the object holding it. */
+const MERGEABLE = new Set(['type', 'properties', 'required', 'title', 'description']);
+
+function isPlainObjectPart(part: unknown): part is JsonObject {
+  return (
+    isObject(part) &&
+    (part.type === undefined || part.type === 'object') &&
+    Object.keys(part).every((key) => MERGEABLE.has(key)) &&
+    (part.properties === undefined || isObject(part.properties))
+  );
+}
+
+/** `schema` with its `allOf` merged into it, when every member is a plain part of one object. */
+function mergeAllOf(schema: JsonObject): JsonObject {
+  const parts = schema.allOf;
+  if (!Array.isArray(parts) || parts.length === 0 || !parts.every(isPlainObjectPart)) {
+    return schema;
+  }
+  const properties: JsonObject = isObject(schema.properties) ? { ...schema.properties } : {};
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  for (const part of parts) {
+    for (const [name, value] of Object.entries((part.properties as JsonObject | undefined) ?? {})) {
+      // Two parts that say different things of one property would need both checks: keep allOf.
+      if (name in properties && JSON.stringify(properties[name]) !== JSON.stringify(value)) {
+        return schema;
+      }
+      properties[name] = value;
+    }
+    for (const name of Array.isArray(part.required) ? part.required : []) required.add(name);
+  }
+  const { allOf: _merged, ...rest } = schema;
+  return {
+    ...rest,
+    type: 'object',
+    properties,
+    ...(required.size > 0 ? { required: [...required] } : {}),
+  };
+}
+
+function closeObjects(schema: unknown, close: boolean): unknown {
   if (!isObject(schema)) return schema;
-  const out: JsonObject = { ...schema };
+  const out: JsonObject = mergeAllOf({ ...schema });
   for (const key of SCHEMA_MAPS) {
     const map = out[key];
     if (isObject(map)) {
       out[key] = Object.fromEntries(
-        Object.entries(map).map(([name, value]) => [name, declaredOnly(value)]),
+        Object.entries(map).map(([name, value]) => [name, closeObjects(value, true)]),
       );
     }
   }
   for (const key of SCHEMA_LISTS) {
     const list = out[key];
-    if (Array.isArray(list)) out[key] = list.map(declaredOnly);
+    if (Array.isArray(list)) {
+      out[key] = list.map((member) => closeObjects(member, key !== 'allOf'));
+    }
   }
   for (const key of SCHEMA_ONE) {
     if (!(key in out)) continue;
     const value = out[key];
-    out[key] = Array.isArray(value) ? value.map(declaredOnly) : declaredOnly(value);
+    out[key] = Array.isArray(value)
+      ? value.map((member) => closeObjects(member, true))
+      : closeObjects(value, true);
   }
   if (isObjectSchema(out)) {
     delete out.patternProperties;
     delete out.propertyNames;
     const extra = out.additionalProperties;
-    if (!isObject(extra) || Object.keys(extra).length === 0) out.additionalProperties = false;
+    const admitsMore = isObject(extra) && Object.keys(extra).length > 0;
+    // An object with allOf members left open is left open too: see above.
+    if (close && !admitsMore && !Array.isArray(out.allOf)) out.additionalProperties = false;
   }
   return out;
 }

@@ -202,6 +202,36 @@ describe('declaredOnly', () => {
     }
   });
 
+  it('takes an object whose parts come from allOf, and refuses what no part declares', () => {
+    const parsed = inputSchemaOf(
+      'shop',
+      tool({
+        allOf: [
+          { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
+          { type: 'object', properties: { quantity: { type: 'integer', minimum: 1 } } },
+        ],
+      }),
+    );
+    expect(parsed.safeParse({ sku: 'A-1', quantity: 2 }).success).toBe(true);
+    expect(parsed.safeParse({ sku: 'A-1', quantity: 0 }).success).toBe(false);
+    const extra = parsed.safeParse({ sku: 'A-1', quantity: 2, path: '/etc/shadow' });
+    expect(extra.error?.issues[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['path'] });
+  });
+
+  it('leaves an object whose allOf parts say more than their properties open, and callable', () => {
+    const parsed = inputSchemaOf(
+      'shop',
+      tool({
+        allOf: [
+          { type: 'object', properties: { sku: { type: 'string' } } },
+          { type: 'object', properties: { note: { type: 'string' } }, minProperties: 1 },
+        ],
+      }),
+    );
+    expect(parsed.safeParse({ sku: 'A-1' }).success).toBe(true);
+    expect(parsed.safeParse({ sku: 'A-1', note: 'for Ada' }).success).toBe(true);
+  });
+
   it('leaves values that only look like schemas (enum, const, default) alone', () => {
     const schema = {
       type: 'object',
