@@ -21,11 +21,13 @@ import { assertBuildExists, buildDir } from './support/build-output';
 const PANEL_GZIP_BUDGET = 150_000;
 
 /**
- * The ceiling for the editor's chunks, gzipped. They weighed 196 KB when the editor was added
- * (CodeMirror's view, state and TypeScript grammar about 135 KB, sucrase about 47 KB); the margin
- * lets a minor upgrade in, not another library. Only the editor button loads them.
+ * The ceiling for the editor's chunks, gzipped: CodeMirror's view, state and TypeScript grammar
+ * (about 135 KB), sucrase (about 47 KB), and the source of each plugin a page lets the reader
+ * edit, as the package ships it (the HTTP chat plugin's grew with its room and caller checks).
+ * The margin lets a minor upgrade or a plugin's growth in, not another library. Only the editor
+ * button loads them.
  */
-const EDITOR_GZIP_BUDGET = 220_000;
+const EDITOR_GZIP_BUDGET = 225_000;
 
 /**
  * Strings only the editor's libraries hold: CodeMirror's base theme's class of its scrolling
@@ -159,7 +161,7 @@ describe('the Run panel editor', () => {
     return files;
   }
 
-  it('is in chunks of its own, of at most 220 KB gzipped, without a second copy of the core', () => {
+  it('is in chunks of its own, of at most 225 KB gzipped, without a second copy of the core', () => {
     const files = editorChunks();
     const gzip = files.reduce((sum, file) => sum + gzipSync(read(file), { level: 9 }).length, 0);
     console.info(
