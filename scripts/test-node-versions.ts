@@ -1,14 +1,17 @@
 /**
  * Runs the packages' tarball tests (`test:packages`) and a generated project's tests
  * (tests/scaffold/clone.test.ts) again on each Node.js major in EXTRA_TESTED_NODE_MAJORS. The
- * binaries are the `node` package from the npm registry, installed once into
+ * binaries are the `node-<platform>-<arch>` package from the npm registry, installed once into
  * .cache/node-versions/<major> and put first on PATH, so npm, vitest and every `node` the tests
  * start are that version. The tests check they run on it (EXPECTED_NODE_MAJOR_ENV).
  *
  * Run: npm run test:node-versions (part of npm test). One major: npm run test:node-versions -- 24
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { isBuildFresh } from '../packages/create-weft/src/weft-packages';
 import {
   EXPECTED_NODE_MAJOR_ENV,
   EXTRA_TESTED_NODE_MAJORS,
@@ -21,47 +24,106 @@ const MINUTE = 60_000;
 /** Each suite's deadline on one Node version: about twice what a loaded 2-core machine takes. */
 const SUITE_TIMEOUT_MS = 30 * MINUTE;
 
-/** Runs a command to completion with a deadline; resolves with whether it passed. */
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<boolean> {
+/**
+ * Runs a command to completion with a deadline, its output held back and printed whole when it
+ * ends (the majors run side by side); resolves with whether it passed.
+ */
+function run(title: string, args: string[], env: NodeJS.ProcessEnv): Promise<boolean> {
   return new Promise((resolve) => {
-    const child = spawn('npx', args, { cwd: root, env, stdio: 'inherit', detached: true });
+    const child = spawn('npx', args, {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const output: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
     const deadline = setTimeout(() => {
-      console.error(`npx ${args.join(' ')}: no result within ${SUITE_TIMEOUT_MS / MINUTE} min`);
+      output.push(Buffer.from(`\nno result within ${SUITE_TIMEOUT_MS / MINUTE} min\n`));
       // The whole group: vitest and the npm installs it started.
       if (child.pid) process.kill(-child.pid, 'SIGKILL');
     }, SUITE_TIMEOUT_MS);
-    child.once('error', () => {
+    const finish = (passed: boolean): void => {
       clearTimeout(deadline);
-      resolve(false);
-    });
-    child.once('exit', (code) => {
-      clearTimeout(deadline);
-      resolve(code === 0);
-    });
+      process.stdout.write(`\n=== ${title}\n${Buffer.concat(output).toString()}`);
+      resolve(passed);
+    };
+    child.once('error', () => finish(false));
+    child.once('close', (code) => finish(code === 0));
   });
 }
 
+/** The workspace packages whose build is missing or older than their sources, built once. */
+async function buildStalePackages(): Promise<void> {
+  const names = readdirSync(path.join(root, 'packages'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  const stale: string[] = [];
+  for (const name of names) {
+    if (!(await isBuildFresh(path.join(root, 'packages', name)))) stale.push(name);
+  }
+  if (stale.length === 0) return;
+  console.log(`Building ${stale.join(', ')} once, before the majors pack them side by side`);
+  execFileSync('npm', ['run', 'build', ...stale.flatMap((name) => ['-w', `packages/${name}`])], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+}
+
+/** The suites on one major; resolves with the ones that failed. */
+async function testOn(major: number): Promise<string[]> {
+  const bin = installNode(major);
+  const env = {
+    ...process.env,
+    PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+    [EXPECTED_NODE_MAJOR_ENV]: String(major),
+  };
+  const version = versionOf(path.join(bin, 'node'));
+  const failed: string[] = [];
+  if (
+    !(await run(
+      `Node.js ${version}: the packed packages`,
+      ['vitest', 'run', '--config', 'vitest.packages.config.ts'],
+      env,
+    ))
+  ) {
+    failed.push(`Node ${major}: test:packages`);
+  }
+  const scaffold = ['vitest', 'run', '--config', 'vitest.scaffold.config.ts'];
+  if (
+    !(await run(
+      `Node.js ${version}: a generated project`,
+      [...scaffold, 'tests/scaffold/clone.test.ts'],
+      env,
+    ))
+  ) {
+    failed.push(`Node ${major}: generated project (tests/scaffold/clone.test.ts)`);
+  }
+  return failed;
+}
+
+/**
+ * The majors run as many at a time as the machine has cores: their suites mostly wait on npm
+ * and child processes, and each works in temporary folders of its own.
+ */
 async function main(): Promise<void> {
   const asked = process.argv.slice(2).map(Number);
   const majors = asked.length > 0 ? asked : [...EXTRA_TESTED_NODE_MAJORS];
+  // Installed one after the other: each npm install prints its own progress.
+  for (const major of majors) installNode(major);
+  await buildStalePackages();
   const failed: string[] = [];
-  for (const major of majors) {
-    const bin = installNode(major);
-    const env = {
-      ...process.env,
-      PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
-      [EXPECTED_NODE_MAJOR_ENV]: String(major),
-    };
-    console.log(`\n=== Node.js ${versionOf(path.join(bin, 'node'))}: the packed packages`);
-    if (!(await run(['vitest', 'run', '--config', 'vitest.packages.config.ts'], env))) {
-      failed.push(`Node ${major}: test:packages`);
-    }
-    console.log(`\n=== Node.js ${major}: a generated project`);
-    const scaffold = ['vitest', 'run', '--config', 'vitest.scaffold.config.ts'];
-    if (!(await run([...scaffold, 'tests/scaffold/clone.test.ts'], env))) {
-      failed.push(`Node ${major}: generated project (tests/scaffold/clone.test.ts)`);
-    }
-  }
+  const waiting = [...majors];
+  const lanes = Array.from(
+    { length: Math.min(availableParallelism(), majors.length) },
+    async () => {
+      for (let major = waiting.shift(); major !== undefined; major = waiting.shift()) {
+        failed.push(...(await testOn(major)));
+      }
+    },
+  );
+  await Promise.all(lanes);
   if (failed.length > 0) {
     console.error(`\nFailed:\n  ${failed.join('\n  ')}`);
     process.exitCode = 1;
