@@ -117,7 +117,8 @@ function signalProcess(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-function running(pid: number): boolean {
+/** Whether a process is running; a zombie (dead, not yet reaped) is not. */
+export function running(pid: number): boolean {
   const stat = procStat(pid);
   if (stat !== undefined) return stat.state !== 'Z';
   try {

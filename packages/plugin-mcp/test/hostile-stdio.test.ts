@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpPlugin, type McpStdioServerOptions } from '../src/index.js';
-import { procStat } from '../src/process-transport.js';
+import { procStat, running as isRunning } from '../src/process-transport.js';
 import { SERVER_TEXT_TAG } from '../src/tool-executor.js';
 import { promptText, startAgent, type TestAgent } from './fixtures/runtime.js';
 
@@ -42,18 +42,6 @@ async function connect(server: McpStdioServerOptions): Promise<McpPlugin> {
 const plan = (...tools: string[]) => ({
   steps: tools.map((tool) => ({ pluginId: 'mcp', action: `hostile.${tool}` })),
 });
-
-/** Whether a process is running; a zombie (dead, not yet reaped) is not. */
-function isRunning(pid: number): boolean {
-  const stat = procStat(pid);
-  if (stat !== undefined) return stat.state !== 'Z';
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => {
   it('refuses an argument the schema does not declare; the server receives only declared ones', async () => {
