@@ -302,8 +302,11 @@ export class ChatConnection {
   }
 }
 
+/** A coordinator's codes share this prefix (they are its package's, not this one's). */
+const COORDINATOR_CODE = /^WEFT_COORDINATOR_[A-Z_]+$/;
+
 function isCoordinatorCode(code: string): code is `WEFT_COORDINATOR_${string}` {
-  return code.startsWith('WEFT_COORDINATOR_');
+  return COORDINATOR_CODE.test(code);
 }
 
 function exposedError(
