@@ -9,12 +9,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MAGIC_COMMENT, OPT_OUT_FLAG, sampleFileOf } from '../src/remark/type-hovers';
+import { MAGIC_COMMENT, OPT_OUT_FLAG, sampleFileOf, TYPESCRIPT } from '../src/remark/type-hovers';
 import { sampleTypes } from '../src/remark/type-hovers/sample-types';
 import { runWhenMain } from './run-when-main';
 
 const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const FENCE = /^[ \t]*```(ts|tsx|typescript)[ \t]+([^\n]*)$/gm;
+const FENCE = /^[ \t]*```(\w+)[ \t]+([^\n]*)$/gm;
 
 function pagesUnder(folder: string): string[] {
   return readdirSync(folder, { recursive: true, withFileTypes: true })
@@ -26,8 +26,8 @@ function pagesUnder(folder: string): string[] {
 export function samplesWithHoverTypes(): string[] {
   const files = new Set<string>();
   for (const page of pagesUnder(path.join(siteDir, 'docs'))) {
-    for (const [, , meta = ''] of readFileSync(page, 'utf8').matchAll(FENCE)) {
-      const file = sampleFileOf(meta, siteDir);
+    for (const [, language = '', meta = ''] of readFileSync(page, 'utf8').matchAll(FENCE)) {
+      const file = TYPESCRIPT.has(language) ? sampleFileOf(meta, siteDir) : undefined;
       if (file && !/#L\d/.test(meta) && !meta.split(/\s+/).includes(OPT_OUT_FLAG)) {
         files.add(file);
       }

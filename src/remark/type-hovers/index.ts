@@ -32,7 +32,7 @@ function loadSampleTypes(): Promise<typeof SampleTypes> {
   sampleTypesModule ??= import('./sample-types').then((loaded) => loaded.sampleTypes);
   return sampleTypesModule;
 }
-const TYPESCRIPT = new Set(['ts', 'tsx', 'typescript']);
+export const TYPESCRIPT = new Set(['ts', 'tsx', 'typescript']);
 /** Docusaurus's magic comments remove lines from the shown code, which would shift offsets. */
 export const MAGIC_COMMENT = /\/\/\s*(highlight-|this-line)/;
 
