@@ -2,13 +2,33 @@
  * SITE-REQUIREMENTS.md, "Routes": every route of the table and every API reference page is a page of the build,
  * and the sitemap lists them with trailing slashes.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { site } from '../../src/data/site';
 import { apiPages } from '../e2e/support/api-pages';
 import { siteRoutes } from '../e2e/support/site-routes';
 import { assertBuildExists, buildDir, readRouteHtml, routeHtmlFile } from './support/build-output';
+
+/** The local search plugin's results page, a route of the specification's search feature. */
+const SEARCH_PAGE = '/search/';
+
+/**
+ * The route of every page under docs/: its path without the extension, an `index` file
+ * standing for its folder, or the `slug` its front matter sets.
+ */
+function docsPageRoutes(): string[] {
+  const docsDir = path.resolve(__dirname, '../../docs');
+  return readdirSync(docsDir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => /\.mdx?$/.test(file))
+    .map((file) => {
+      const slug = /^---\n[\s\S]*?^slug: (\S+)$[\s\S]*?^---$/m.exec(
+        readFileSync(path.join(docsDir, file), 'utf8'),
+      )?.[1];
+      const route = slug ?? `/${file.replace(/\.mdx?$/, '').replace(/(^|\/)index$/, '')}`;
+      return `/docs${route}/`.replace(/\/+/g, '/');
+    });
+}
 
 const allRoutes = [...siteRoutes.map((route) => route.path), ...apiPages.map((page) => page.path)];
 
@@ -65,6 +85,12 @@ describe('sitemap.xml', () => {
       expect(location, location).not.toMatch(/\.html\/?$/);
     }
     expect(new Set(locations).size).toBe(locations.length);
+  });
+
+  it('lists exactly the docs pages, the API pages and the other routes of the specification', () => {
+    const expected = new Set([...siteRoutes.map((route) => route.path), ...docsPageRoutes(), ...apiPages.map((page) => page.path), SEARCH_PAGE]);
+    const listed = locations.map((location) => location.slice(site.url.length));
+    expect([...listed].sort()).toEqual([...expected].sort());
   });
 
   it('leaves out the not-found page', () => {

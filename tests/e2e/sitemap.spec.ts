@@ -1,0 +1,123 @@
+/**
+ * Every page the built sitemap lists, visited once: it answers 200 at its own path with one h1
+ * (the one the route lists expect, where they name it), a title, no console error or uncaught
+ * page error, no image that fails to load, no axe violation (every rule axe runs by default,
+ * best practices included) at desktop width, and no sideways scroll at 375 px. The sitemap is
+ * read from the build, so a new page is walked without editing a list; tests/build/routes.test.ts
+ * holds that the sitemap lists exactly the docs pages, the API pages and the other routes.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { apiPages } from './support/api-pages';
+import { siteRoutes } from './support/site-routes';
+import { waitForHydration } from './support/shell';
+
+const sitemap = readFileSync(path.resolve(__dirname, '../../build/sitemap.xml'), 'utf8');
+const paths = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map(
+  (match) => new URL(match[1]!).pathname,
+);
+
+/** What the route lists say a page must show; pages they do not name get the general checks. */
+const expectedHeading = new Map<string, RegExp>([
+  ...siteRoutes.map((route): [string, RegExp] => [route.path, route.heading]),
+  ...apiPages.map((page): [string, RegExp] => [page.path, page.heading]),
+]);
+const apiPageNames = new Map(apiPages.map((page) => [page.path, page.name]));
+
+/** Pages per test: the shards spread over the workers; each page takes a few seconds with axe. */
+const PAGES_PER_TEST = 8;
+
+const checkedImages = new Set<string>();
+
+async function expectImagesLoad(page: Page, request: APIRequestContext): Promise<void> {
+  // Lazy images below the fold have not been fetched yet: each source is fetched here instead.
+  const sources = await page
+    .locator('img')
+    .evaluateAll((images) =>
+      images.map(
+        (image) => (image as HTMLImageElement).currentSrc || (image as HTMLImageElement).src,
+      ),
+    );
+  for (const source of sources) {
+    if (source === '' || source.startsWith('data:') || checkedImages.has(source)) continue;
+    const response = await request.get(source);
+    expect(response.status(), `${page.url()}: image ${source}`).toBe(200);
+    expect(response.headers()['content-type'], `${page.url()}: image ${source}`).toMatch(
+      /^image\//,
+    );
+    checkedImages.add(source);
+  }
+}
+
+async function checkPage(
+  page: Page,
+  request: APIRequestContext,
+  sitePath: string,
+  problems: string[],
+): Promise<void> {
+  const response = await page.goto(sitePath);
+  expect(response?.status(), sitePath).toBe(200);
+  expect(new URL(page.url()).pathname).toBe(sitePath);
+  await waitForHydration(page);
+
+  const headings = page.locator('h1');
+  await expect(headings, `${sitePath} has one h1`).toHaveCount(1);
+  const heading = expectedHeading.get(sitePath);
+  if (heading) await expect(headings, sitePath).toHaveText(heading);
+  await expect(page, sitePath).toHaveTitle(/Weft/);
+  const apiName = apiPageNames.get(sitePath);
+  if (apiName !== undefined) {
+    // The document title is the h1 as shown, without markdown escapes such as "\_" or "\<".
+    await expect(page).toHaveTitle(`${await headings.textContent()} | Weft`);
+    // Each API page is in the API sidebar, and marked as the current page there.
+    await expect(
+      page.locator('.theme-doc-sidebar-menu').getByRole('link', { name: apiName, exact: true }),
+    ).toHaveAttribute('aria-current', 'page');
+  }
+  if (sitePath.startsWith('/docs/') || sitePath.startsWith('/api/')) {
+    await expect(page.locator('.theme-doc-sidebar-menu'), sitePath).toBeAttached();
+  }
+
+  await expectImagesLoad(page, request);
+
+  const results = await new AxeBuilder({ page }).analyze();
+  for (const violation of results.violations) {
+    const where = violation.nodes.slice(0, 3).map((node) => node.target.join(' '));
+    problems.push(`${sitePath}: axe ${violation.id}: ${violation.help} (${where.join('; ')})`);
+  }
+
+  await page.setViewportSize({ width: 375, height: 812 });
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  if (overflow > 0) problems.push(`${sitePath}: scrolls sideways by ${overflow} px at 375 px`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+test('the sitemap lists the pages to walk', () => {
+  expect(paths.length).toBeGreaterThan(expectedHeading.size);
+});
+
+for (let start = 0; start < paths.length; start += PAGES_PER_TEST) {
+  const shard = paths.slice(start, start + PAGES_PER_TEST);
+  test(`sitemap pages ${start + 1} to ${start + shard.length}: ${shard[0]} to ${shard.at(-1)}`, async ({
+    page,
+    request,
+  }) => {
+    // axe's full rule set takes seconds on a long page when the machine is shared.
+    test.setTimeout(shard.length * 30_000);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error')
+        problems.push(`${page.url()}: console error: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`${page.url()}: page error: ${error.message}`));
+    for (const sitePath of shard) {
+      await checkPage(page, request, sitePath, problems);
+    }
+    expect(problems).toEqual([]);
+  });
+}
