@@ -1,14 +1,15 @@
 /**
  * Every page answers the first tap: a reader who uses a control the moment the page has loaded
  * (`page.goto` resolves at the `load` event; nothing else is awaited but the control itself)
- * gets an answer. Each control is tried once on every page type that shows it, in a fresh
- * context, with no retries, so a control that loses its first tap on any page type fails here.
- * How often taps are lost over many visits, and at 4x CPU beside a stock site, is a rate: that
- * is `npm run bench:interactive`'s job (scripts/bench-interactive.ts), which uses the same
- * interactions and answers (support/first-tap.ts). The tests at the end click in the riskiest
- * moment, between hydration's commit and its effects, on purpose rather than by chance.
+ * gets an answer. Each control is tried once, in a fresh context, with no retries, on a page
+ * type of its own, so a control that loses its first tap, or whose selector went stale, fails
+ * here. Every control on every page type, how often taps are lost over many visits, and at 4x
+ * CPU beside a stock site, is a rate: that is `npm run bench:interactive`'s job
+ * (scripts/bench-interactive.ts), which uses the same interactions and answers
+ * (support/first-tap.ts). The tests at the end click in the riskiest moment, between
+ * hydration's commit and its effects, on purpose rather than by chance.
  */
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import {
   FIRST_TAPS,
   announcementClose,
@@ -23,7 +24,7 @@ import {
 test.describe.configure({ retries: 0 });
 
 /** Every page type: home, a guide, an API class page, the API index, plugins, 404. */
-const PAGES = [
+const PAGE_TYPES = [
   '/',
   '/docs/getting-started/',
   '/api/classes/Runtime/',
@@ -31,31 +32,29 @@ const PAGES = [
   '/plugins/',
   '/no-such-page-here/',
 ];
-/** The controls every page type shows. */
-const ON_EVERY_PAGE = [
-  'mobile menu toggle',
-  'search box typing',
-  'search shortcut (Ctrl+K)',
-  'announcement bar close',
-];
 
-const DOCS_PAGES = ['/docs/getting-started/', '/api/classes/Runtime/', '/api/'];
-const WITH_CODE = ['/', '/docs/getting-started/', '/api/classes/Runtime/'];
-const WITH_TABS = ['/docs/getting-started/', '/docs/installation/'];
-/** Each other control, and the pages that show it (each must: a selector gone stale fails). */
-const OTHER_CONTROLS: Record<string, string[]> = {
-  'tab choice': WITH_TABS,
-  'tab choice (375 px)': WITH_TABS,
-  'sidebar category toggle': DOCS_PAGES,
-  'navbar link': PAGES,
-  'code block copy': WITH_CODE,
-  'code block copy (375 px)': WITH_CODE,
-  'code block word wrap (375 px)': WITH_CODE,
-  'copy page': DOCS_PAGES,
-  'copy page (375 px)': DOCS_PAGES,
-  'mobile menu back to main menu': DOCS_PAGES,
-  'announcement bar close (375 px)': PAGES,
-};
+/**
+ * Each control, and the one page it is tried on here: the pages rotate so that every page type
+ * is loaded and tapped at least once. Every control on every page type, over many visits, is
+ * the bench's loop.
+ */
+const CONTROLS: [name: string, path: string][] = [
+  ['mobile menu toggle', '/'],
+  ['search box typing', '/docs/getting-started/'],
+  ['search shortcut (Ctrl+K)', '/api/classes/Runtime/'],
+  ['announcement bar close', '/api/'],
+  ['announcement bar close (375 px)', '/plugins/'],
+  ['navbar link', '/no-such-page-here/'],
+  ['tab choice', '/docs/installation/'],
+  ['tab choice (375 px)', '/docs/getting-started/'],
+  ['sidebar category toggle', '/api/'],
+  ['code block copy', '/'],
+  ['code block copy (375 px)', '/api/classes/Runtime/'],
+  ['code block word wrap (375 px)', '/docs/getting-started/'],
+  ['copy page', '/api/classes/Runtime/'],
+  ['copy page (375 px)', '/docs/getting-started/'],
+  ['mobile menu back to main menu', '/api/'],
+];
 
 function tapNamed(name: string): FirstTap {
   const tap = FIRST_TAPS.find((candidate) => candidate.name === name);
@@ -65,13 +64,9 @@ function tapNamed(name: string): FirstTap {
   return tap;
 }
 
-async function tapRightAfterLoad(
-  browser: Browser,
-  baseURL: string,
-  tap: FirstTap,
-  pages: string[],
-): Promise<void> {
-  for (const [visit, path] of pages.entries()) {
+for (const [name, path] of CONTROLS) {
+  test(`${name} answers when used right after load, on ${path}`, async ({ browser, baseURL }) => {
+    const tap = tapNamed(name);
     const context = await browser.newContext({
       baseURL,
       viewport: VIEWPORTS[tap.viewport],
@@ -82,41 +77,24 @@ async function tapRightAfterLoad(
       await page.goto(path);
       expect(await tap.applies(page), `${path} shows the ${tap.name} control`).toBe(true);
       await tap.act(page);
-      expect(await awaitAnswer(page, tap), `visit ${visit + 1}, ${path}: ${tap.name}`).toBe(
-        'answered',
-      );
+      expect(await awaitAnswer(page, tap), `${path}: ${tap.name}`).toBe('answered');
     } finally {
       await context.close();
     }
-  }
-}
-
-const CONTROLS: [string, string[]][] = [
-  ...ON_EVERY_PAGE.map((name): [string, string[]] => [name, PAGES]),
-  ...Object.entries(OTHER_CONTROLS),
-];
-
-for (const [name, pages] of CONTROLS) {
-  test(`${name} answers when used right after load, on each page type that has it`, async ({
-    browser,
-    baseURL,
-  }) => {
-    // Generous per visit: the machine running the suite may be shared and slow.
-    test.setTimeout(pages.length * 45_000);
-    await tapRightAfterLoad(browser, baseURL ?? '', tapNamed(name), pages);
   });
 }
 
-test('every control in support/first-tap.ts is tried here', () => {
-  const tried = CONTROLS.map(([name]) => name).sort();
-  expect(tried).toEqual(FIRST_TAPS.map((tap) => tap.name).sort());
+test('every control in support/first-tap.ts is tried here, and every page type is loaded', () => {
+  expect(CONTROLS.map(([name]) => name).sort()).toEqual(FIRST_TAPS.map((tap) => tap.name).sort());
+  const tried = new Set(CONTROLS.map(([, path]) => path));
+  expect(PAGE_TYPES.filter((path) => !tried.has(path))).toEqual([]);
 });
 
 test('no page inserts the "site did not load properly" banner', async ({ page }) => {
-  test.setTimeout(PAGES.length * 30_000);
+  test.setTimeout(PAGE_TYPES.length * 30_000);
   // Docusaurus inserts it at DOMContentLoaded when its entry has not run yet; CSS hides it, but
   // crawlers and screen readers still meet it.
-  for (const path of PAGES) {
+  for (const path of PAGE_TYPES) {
     await page.goto(path);
     await expect(page.locator('html')).toHaveAttribute('data-has-hydrated', 'true');
     await expect(page.locator('#__docusaurus-base-url-issue-banner'), path).toHaveCount(0);
