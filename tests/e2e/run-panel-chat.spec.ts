@@ -6,6 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import {
+  NARROW,
   VIEWPORTS,
   choosePreset,
   events,
@@ -63,41 +64,47 @@ for (const viewport of VIEWPORTS) {
       expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
       expect(offSite).toEqual([]);
     });
-
-    test('a review answer that is not JSON shows the error inline, naming the field', async ({
-      page,
-    }) => {
-      await openAndRun(page, PATH, BUTTON);
-      await openEditors(page);
-      const review = page.getByLabel(/^The model's review answer/);
-      await review.fill('{"type": "stop"');
-      await runButton(page, BUTTON).click();
-      await expect(review).toHaveAttribute('aria-invalid', 'true');
-      await expect(review).toHaveAccessibleDescription(/^review answer: not valid JSON/);
-      await expect(liveRegion(page)).toContainText('Not run. review answer: not valid JSON');
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-    });
-
-    test('the writer-down preset: the answer step fails, the planner reviews and stops, status failed', async ({
-      page,
-    }) => {
-      await openAndRun(page, PATH, BUTTON);
-      await choosePreset(page, 'A step fails: the writer model does not answer');
-      await runButton(page, BUTTON).click();
-      await expect(liveRegion(page)).toContainText(
-        'Task failed after 10 events. A step failed; the review answered stop.',
-      );
-      await expect(events(page).locator('li[data-kind="step"]')).toContainText(
-        /conversation\.answer error: .*The writer model did not answer \(the failing preset\)\./,
-      );
-      await expect(
-        events(page).locator('li[data-kind="model-call"]').filter({ hasText: 'review' }),
-      ).toContainText('review to planner');
-      await expect(events(page).locator('li[data-kind="status"]')).toHaveText(/Task failed$/);
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-    });
   });
 }
+
+// What a run shows does not depend on the width, only the layout does (the tests above check
+// it at both): the other behaviours are tried at 375 px, where the panel's controls are narrowest.
+test.describe(`at ${NARROW.label}`, () => {
+  test.use({ viewport: { width: NARROW.width, height: NARROW.height } });
+
+  test('a review answer that is not JSON shows the error inline, naming the field', async ({
+    page,
+  }) => {
+    await openAndRun(page, PATH, BUTTON);
+    await openEditors(page);
+    const review = page.getByLabel(/^The model's review answer/);
+    await review.fill('{"type": "stop"');
+    await runButton(page, BUTTON).click();
+    await expect(review).toHaveAttribute('aria-invalid', 'true');
+    await expect(review).toHaveAccessibleDescription(/^review answer: not valid JSON/);
+    await expect(liveRegion(page)).toContainText('Not run. review answer: not valid JSON');
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  });
+
+  test('the writer-down preset: the answer step fails, the planner reviews and stops, status failed', async ({
+    page,
+  }) => {
+    await openAndRun(page, PATH, BUTTON);
+    await choosePreset(page, 'A step fails: the writer model does not answer');
+    await runButton(page, BUTTON).click();
+    await expect(liveRegion(page)).toContainText(
+      'Task failed after 10 events. A step failed; the review answered stop.',
+    );
+    await expect(events(page).locator('li[data-kind="step"]')).toContainText(
+      /conversation\.answer error: .*The writer model did not answer \(the failing preset\)\./,
+    );
+    await expect(
+      events(page).locator('li[data-kind="model-call"]').filter({ hasText: 'review' }),
+    ).toContainText('review to planner');
+    await expect(events(page).locator('li[data-kind="status"]')).toHaveText(/Task failed$/);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  });
+});
 
 test('keyboard only: Tab reaches Run, Enter runs, the live region announces', async ({ page }) => {
   await page.goto(PATH);

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import {
+  NARROW,
   VIEWPORTS,
   choosePreset,
   events,
@@ -79,151 +80,6 @@ for (const viewport of VIEWPORTS) {
       await expect(liveRegion(page)).toHaveText(`Task completed after 8 events. Reply: ${REPLY}`);
     });
 
-    test('a syntax error is shown under the editor with its line and column, and nothing runs', async ({
-      page,
-    }) => {
-      await openEditor(page);
-      await replaceCode(page, edited("readonly id = 'assistant';", 'readonly id = ;'));
-      await runButton(page, RUN).click();
-      await expect(code(page)).toHaveAttribute('aria-invalid', 'true');
-      await expect(code(page)).toHaveAccessibleDescription(/^Line 8, column 17: Unexpected token/);
-      await expect(liveRegion(page)).toHaveText(/^Not run\. Line 8, column 17: /);
-      // The list still shows the run from before the edit.
-      await expect(status(page)).toContainText(`reply “${REPLY}”`);
-      await replaceCode(page, `import { readFileSync } from 'fs';\n${source}`);
-      await runButton(page, RUN).click();
-      await expect(code(page)).toHaveAccessibleDescription(
-        'The code imports "fs"; in the page it can import only "@weft/core".',
-      );
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-    });
-
-    test('Executors: the calendar edited to start the day at 11:00 books 11:00, zod and all', async ({
-      page,
-    }) => {
-      const button = /^Run the calendar agent/;
-      await openAndRun(page, '/docs/building-plugins/executors/', button);
-      await expect(liveRegion(page)).toContainText(
-        'Reply: Booked "Release planning" on 2025-03-04 at 10:30',
-      );
-      await editButton(page).click();
-      await expect(code(page)).toContainText('export class CalendarPlugin extends Plugin');
-      await replaceCode(
-        page,
-        edited('const DAY_START = 9 * 60;', 'const DAY_START = 11 * 60;', CALENDAR),
-      );
-      await runButton(page, button).click();
-      await expect(liveRegion(page)).toContainText(
-        'Reply: Booked "Release planning" on 2025-03-04 at 11:00',
-      );
-      await expect(events(page).locator('li[data-kind="step"]').first()).toContainText(
-        'result: Free at 11:00 on 2025-03-04',
-      );
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-      await replaceCode(page, `import { readFileSync } from 'fs';\n${CALENDAR}`);
-      await runButton(page, button).click();
-      await expect(code(page)).toHaveAccessibleDescription(
-        'The code imports "fs"; in the page it can import only "@weft/core", "zod".',
-      );
-    });
-
-    test("Triggers: the issues plugin edited to call a slow start a bug; the heartbeat preset shows the heartbeat's file", async ({
-      page,
-    }) => {
-      const button = /^Run the triggers example/;
-      await openAndRun(page, '/docs/building-plugins/triggers/', button);
-      await page.getByRole('button', { name: 'Edit the plugin’s TypeScript' }).click();
-      await expect(code(page)).toContainText('export class IssuesPlugin extends Plugin');
-      await replaceCode(
-        page,
-        edited('/crash|error|broken/i', '/crash|error|broken|slow/i', ISSUES),
-      );
-      await openEditors(page);
-      await page.getByLabel(/^The issue's title/).fill('Slow start');
-      await runButton(page, button).click();
-      await expect(liveRegion(page)).toContainText('Reply: #7: bug');
-      await expect(events(page).locator('li[data-kind="step"]')).toContainText('result: #7: bug');
-
-      await choosePreset(page, "Start trigger: the heartbeat's timer dispatches (no message)");
-      await expect(code(page)).toContainText('export class HeartbeatPlugin extends Plugin');
-      await expect(liveRegion(page)).toHaveText(
-        'The editor shows examples/building-plugins/triggers/heartbeat-plugin.ts. Run runs your edits while it is open.',
-      );
-      await replaceCode(page, edited('intervalMs < 10', 'intervalMs < 1000', HEARTBEAT));
-      await runButton(page, button).click();
-      await expect(code(page)).toHaveAccessibleDescription(
-        'new HeartbeatPlugin(100) threw: Error: HeartbeatPlugin: intervalMs must be an integer of at least 10, got 100',
-      );
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-
-      // Back to the route trigger: the reader's edit of the issues plugin is still there.
-      await choosePreset(page, 'Route trigger: the webhook posts issue #7');
-      await expect(code(page)).toContainText('/crash|error|broken|slow/i');
-      await expect(code(page)).not.toHaveAccessibleDescription(/threw/);
-    });
-
-    test('Chat tutorial: the plugin edited to show the writer one exchange; the third reply counts one earlier message', async ({
-      page,
-    }) => {
-      const button = /^Run the chat assistant/;
-      await openAndRun(page, '/docs/tutorials/chat-assistant/', button);
-      await expect(liveRegion(page)).toContainText('after 0 earlier message(s).');
-      await page.getByRole('button', { name: 'Edit the plugin’s TypeScript' }).click();
-      await expect(code(page)).toContainText('export class ConversationPlugin extends Plugin');
-      await replaceCode(
-        page,
-        edited('options.historyTurns ?? 10', 'options.historyTurns ?? 1', CONVERSATION),
-      );
-      await runButton(page, button).click();
-      await expect(liveRegion(page)).toContainText(
-        'Reply: You said "My name is Ada." after 1 earlier message(s).',
-      );
-      await openEditors(page);
-      await page.getByLabel(/^Your message/).fill('What is my name?');
-      await runButton(page, button).click();
-      // The file's own plugin would show the writer both earlier exchanges: "after 2".
-      await expect(liveRegion(page)).toContainText(
-        'Reply: You said "What is my name?" after 1 earlier message(s).',
-      );
-      await replaceCode(page, `import { z } from 'zod';\n${CONVERSATION}`);
-      await runButton(page, button).click();
-      await expect(code(page)).toHaveAccessibleDescription(
-        'The code imports "zod"; in the page it can import only "@weft/core", "./history.js".',
-      );
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-    });
-
-    test('HTTP chat: ChatPlugin’s source edited to a 10-character limit; the route answers 400 naming "message"', async ({
-      page,
-    }) => {
-      const button = /^Run the HTTP chat agent/;
-      await openAndRun(page, '/docs/building-plugins/http-chat/', button);
-      await expect(liveRegion(page)).toContainText('Task completed');
-      await page.getByRole('button', { name: 'Edit the plugin’s TypeScript' }).click();
-      // CodeMirror renders the lines in view; the schema is near the top of the 289-line file.
-      await expect(code(page)).toContainText('export const ChatRequestSchema = z.object({');
-      await replaceCode(
-        page,
-        edited(
-          ".max(8000, 'must be at most 8000 characters')",
-          ".max(10, 'must be at most 10 characters')",
-          CHAT_PLUGIN,
-        ),
-      );
-      await runButton(page, button).click();
-      await expect(liveRegion(page)).toHaveText(
-        'The run stopped: the route answered 400 without running a task',
-      );
-      const answer = events(page).locator('li[data-kind="response"]');
-      await expect(answer).toContainText('Route answered HTTP 400');
-      await expect(answer).toContainText(
-        'Invalid chat request: \\"message\\" must be at most 10 characters.',
-      );
-      // The route refused the body before a task existed: no trigger, no model call.
-      await expect(events(page).locator('li')).toHaveCount(1);
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-    });
-
     test('axe finds nothing with the editor open, and long lines scroll inside it', async ({
       page,
     }) => {
@@ -239,6 +95,154 @@ for (const viewport of VIEWPORTS) {
     });
   });
 }
+
+// What a run shows does not depend on the width, only the layout does (the tests above check
+// it at both): the other behaviours are tried at 375 px, where the panel's controls are narrowest.
+test.describe(`at ${NARROW.label}`, () => {
+  test.use({ viewport: { width: NARROW.width, height: NARROW.height } });
+
+  test('a syntax error is shown under the editor with its line and column, and nothing runs', async ({
+    page,
+  }) => {
+    await openEditor(page);
+    await replaceCode(page, edited("readonly id = 'assistant';", 'readonly id = ;'));
+    await runButton(page, RUN).click();
+    await expect(code(page)).toHaveAttribute('aria-invalid', 'true');
+    await expect(code(page)).toHaveAccessibleDescription(/^Line 8, column 17: Unexpected token/);
+    await expect(liveRegion(page)).toHaveText(/^Not run\. Line 8, column 17: /);
+    // The list still shows the run from before the edit.
+    await expect(status(page)).toContainText(`reply “${REPLY}”`);
+    await replaceCode(page, `import { readFileSync } from 'fs';\n${source}`);
+    await runButton(page, RUN).click();
+    await expect(code(page)).toHaveAccessibleDescription(
+      'The code imports "fs"; in the page it can import only "@weft/core".',
+    );
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  });
+
+  test('Executors: the calendar edited to start the day at 11:00 books 11:00, zod and all', async ({
+    page,
+  }) => {
+    const button = /^Run the calendar agent/;
+    await openAndRun(page, '/docs/building-plugins/executors/', button);
+    await expect(liveRegion(page)).toContainText(
+      'Reply: Booked "Release planning" on 2025-03-04 at 10:30',
+    );
+    await editButton(page).click();
+    await expect(code(page)).toContainText('export class CalendarPlugin extends Plugin');
+    await replaceCode(
+      page,
+      edited('const DAY_START = 9 * 60;', 'const DAY_START = 11 * 60;', CALENDAR),
+    );
+    await runButton(page, button).click();
+    await expect(liveRegion(page)).toContainText(
+      'Reply: Booked "Release planning" on 2025-03-04 at 11:00',
+    );
+    await expect(events(page).locator('li[data-kind="step"]').first()).toContainText(
+      'result: Free at 11:00 on 2025-03-04',
+    );
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+    await replaceCode(page, `import { readFileSync } from 'fs';\n${CALENDAR}`);
+    await runButton(page, button).click();
+    await expect(code(page)).toHaveAccessibleDescription(
+      'The code imports "fs"; in the page it can import only "@weft/core", "zod".',
+    );
+  });
+
+  test("Triggers: the issues plugin edited to call a slow start a bug; the heartbeat preset shows the heartbeat's file", async ({
+    page,
+  }) => {
+    const button = /^Run the triggers example/;
+    await openAndRun(page, '/docs/building-plugins/triggers/', button);
+    await page.getByRole('button', { name: 'Edit the plugin’s TypeScript' }).click();
+    await expect(code(page)).toContainText('export class IssuesPlugin extends Plugin');
+    await replaceCode(page, edited('/crash|error|broken/i', '/crash|error|broken|slow/i', ISSUES));
+    await openEditors(page);
+    await page.getByLabel(/^The issue's title/).fill('Slow start');
+    await runButton(page, button).click();
+    await expect(liveRegion(page)).toContainText('Reply: #7: bug');
+    await expect(events(page).locator('li[data-kind="step"]')).toContainText('result: #7: bug');
+
+    await choosePreset(page, "Start trigger: the heartbeat's timer dispatches (no message)");
+    await expect(code(page)).toContainText('export class HeartbeatPlugin extends Plugin');
+    await expect(liveRegion(page)).toHaveText(
+      'The editor shows examples/building-plugins/triggers/heartbeat-plugin.ts. Run runs your edits while it is open.',
+    );
+    await replaceCode(page, edited('intervalMs < 10', 'intervalMs < 1000', HEARTBEAT));
+    await runButton(page, button).click();
+    await expect(code(page)).toHaveAccessibleDescription(
+      'new HeartbeatPlugin(100) threw: Error: HeartbeatPlugin: intervalMs must be an integer of at least 10, got 100',
+    );
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+
+    // Back to the route trigger: the reader's edit of the issues plugin is still there.
+    await choosePreset(page, 'Route trigger: the webhook posts issue #7');
+    await expect(code(page)).toContainText('/crash|error|broken|slow/i');
+    await expect(code(page)).not.toHaveAccessibleDescription(/threw/);
+  });
+
+  test('Chat tutorial: the plugin edited to show the writer one exchange; the third reply counts one earlier message', async ({
+    page,
+  }) => {
+    const button = /^Run the chat assistant/;
+    await openAndRun(page, '/docs/tutorials/chat-assistant/', button);
+    await expect(liveRegion(page)).toContainText('after 0 earlier message(s).');
+    await page.getByRole('button', { name: 'Edit the plugin’s TypeScript' }).click();
+    await expect(code(page)).toContainText('export class ConversationPlugin extends Plugin');
+    await replaceCode(
+      page,
+      edited('options.historyTurns ?? 10', 'options.historyTurns ?? 1', CONVERSATION),
+    );
+    await runButton(page, button).click();
+    await expect(liveRegion(page)).toContainText(
+      'Reply: You said "My name is Ada." after 1 earlier message(s).',
+    );
+    await openEditors(page);
+    await page.getByLabel(/^Your message/).fill('What is my name?');
+    await runButton(page, button).click();
+    // The file's own plugin would show the writer both earlier exchanges: "after 2".
+    await expect(liveRegion(page)).toContainText(
+      'Reply: You said "What is my name?" after 1 earlier message(s).',
+    );
+    await replaceCode(page, `import { z } from 'zod';\n${CONVERSATION}`);
+    await runButton(page, button).click();
+    await expect(code(page)).toHaveAccessibleDescription(
+      'The code imports "zod"; in the page it can import only "@weft/core", "./history.js".',
+    );
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  });
+
+  test('HTTP chat: ChatPlugin’s source edited to a 10-character limit; the route answers 400 naming "message"', async ({
+    page,
+  }) => {
+    const button = /^Run the HTTP chat agent/;
+    await openAndRun(page, '/docs/building-plugins/http-chat/', button);
+    await expect(liveRegion(page)).toContainText('Task completed');
+    await page.getByRole('button', { name: 'Edit the plugin’s TypeScript' }).click();
+    // CodeMirror renders the lines in view; the schema is near the top of the 289-line file.
+    await expect(code(page)).toContainText('export const ChatRequestSchema = z.object({');
+    await replaceCode(
+      page,
+      edited(
+        ".max(8000, 'must be at most 8000 characters')",
+        ".max(10, 'must be at most 10 characters')",
+        CHAT_PLUGIN,
+      ),
+    );
+    await runButton(page, button).click();
+    await expect(liveRegion(page)).toHaveText(
+      'The run stopped: the route answered 400 without running a task',
+    );
+    const answer = events(page).locator('li[data-kind="response"]');
+    await expect(answer).toContainText('Route answered HTTP 400');
+    await expect(answer).toContainText(
+      'Invalid chat request: \\"message\\" must be at most 10 characters.',
+    );
+    // The route refused the body before a task existed: no trigger, no model call.
+    await expect(events(page).locator('li')).toHaveCount(1);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  });
+});
 
 test('loads CodeMirror only when the edit button is pressed, not with the page or Run', async ({
   page,

@@ -5,6 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import {
+  NARROW,
   VIEWPORTS,
   choosePreset,
   events,
@@ -62,44 +63,47 @@ for (const viewport of VIEWPORTS) {
       expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
       expect(offSite).toEqual([]);
     });
-
-    test('a slot answer that does not match SlotRequest shows the error inline, naming the field', async ({
-      page,
-    }) => {
-      await openAndRun(page, PATH, BUTTON);
-      await openEditors(page);
-      const slot = page.getByLabel(/^The model's answer to find-slot's getObject call/);
-      await slot.fill('{"date": "next Tuesday", "minutes": 60}');
-      await runButton(page, BUTTON).click();
-      await expect(slot).toHaveAttribute('aria-invalid', 'true');
-      await expect(slot).toHaveAccessibleDescription(/^slot answer: date: /);
-      await expect(liveRegion(page)).toContainText('Not run. slot answer: date');
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-    });
-
-    test('the full-day preset: find-slot records the error, the review stops, status failed', async ({
-      page,
-    }) => {
-      await openAndRun(page, PATH, BUTTON);
-      await choosePreset(
-        page,
-        'A step fails: an offsite fills the day, so find-slot finds nothing',
-      );
-      await runButton(page, BUTTON).click();
-      await expect(liveRegion(page)).toContainText(
-        'Task failed after 10 events. A step failed; the review answered stop.',
-      );
-      const list = events(page);
-      await expect(list.locator('li[data-kind="step"]')).toHaveCount(1);
-      await expect(list.locator('li[data-kind="step"]')).toContainText(
-        'calendar.find-slot error: no free 60-minute slot on 2025-03-04',
-      );
-      await expect(list.locator('li[data-kind="review"]')).toContainText('Review: stop');
-      await expect(list.locator('li[data-kind="status"]')).toHaveText(/Task failed$/);
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-    });
   });
 }
+
+// What a run shows does not depend on the width, only the layout does (the tests above check
+// it at both): the other behaviours are tried at 375 px, where the panel's controls are narrowest.
+test.describe(`at ${NARROW.label}`, () => {
+  test.use({ viewport: { width: NARROW.width, height: NARROW.height } });
+
+  test('a slot answer that does not match SlotRequest shows the error inline, naming the field', async ({
+    page,
+  }) => {
+    await openAndRun(page, PATH, BUTTON);
+    await openEditors(page);
+    const slot = page.getByLabel(/^The model's answer to find-slot's getObject call/);
+    await slot.fill('{"date": "next Tuesday", "minutes": 60}');
+    await runButton(page, BUTTON).click();
+    await expect(slot).toHaveAttribute('aria-invalid', 'true');
+    await expect(slot).toHaveAccessibleDescription(/^slot answer: date: /);
+    await expect(liveRegion(page)).toContainText('Not run. slot answer: date');
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  });
+
+  test('the full-day preset: find-slot records the error, the review stops, status failed', async ({
+    page,
+  }) => {
+    await openAndRun(page, PATH, BUTTON);
+    await choosePreset(page, 'A step fails: an offsite fills the day, so find-slot finds nothing');
+    await runButton(page, BUTTON).click();
+    await expect(liveRegion(page)).toContainText(
+      'Task failed after 10 events. A step failed; the review answered stop.',
+    );
+    const list = events(page);
+    await expect(list.locator('li[data-kind="step"]')).toHaveCount(1);
+    await expect(list.locator('li[data-kind="step"]')).toContainText(
+      'calendar.find-slot error: no free 60-minute slot on 2025-03-04',
+    );
+    await expect(list.locator('li[data-kind="review"]')).toContainText('Review: stop');
+    await expect(list.locator('li[data-kind="status"]')).toHaveText(/Task failed$/);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  });
+});
 
 test('keyboard only: Tab reaches Run, Enter runs, the live region announces', async ({ page }) => {
   await page.goto(PATH);

@@ -6,6 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import {
+  NARROW,
   VIEWPORTS,
   choosePreset,
   events,
@@ -72,54 +73,60 @@ for (const viewport of VIEWPORTS) {
       expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
       expect(offSite).toEqual([]);
     });
-
-    test('a user id the route refuses and a plan answer that is not JSON are named beside their fields', async ({
-      page,
-    }) => {
-      await openAndRun(page, PATH, BUTTON);
-      await openEditors(page);
-      const user = page.getByLabel('User', { exact: true });
-      await user.fill('ada lovelace');
-      await runButton(page, BUTTON).click();
-      await expect(user).toHaveAttribute('aria-invalid', 'true');
-      await expect(user).toHaveAccessibleDescription(
-        /^user: the route would answer 400 WEFT_CHAT_INVALID_REQUEST: .*"user" must be a user id/,
-      );
-      await expect(liveRegion(page)).toContainText('Not run. user: the route would answer 400');
-
-      await user.fill('ada');
-      const plan = page.getByLabel(/^The model's plan answer/);
-      await plan.fill('{"steps": [');
-      await runButton(page, BUTTON).click();
-      await expect(user).not.toHaveAttribute('aria-invalid', 'true');
-      await expect(plan).toHaveAttribute('aria-invalid', 'true');
-      await expect(plan).toHaveAccessibleDescription(/^plan answer: not valid JSON/);
-      await expect(liveRegion(page)).toContainText('Not run. plan answer: not valid JSON');
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-    });
-
-    test('the model-down preset: the reply step fails, the review stops, status failed, and the route answers 502', async ({
-      page,
-    }) => {
-      await openAndRun(page, PATH, BUTTON);
-      await choosePreset(page, 'A step fails: the model does not write the reply');
-      await runButton(page, BUTTON).click();
-      await expect(liveRegion(page)).toContainText(
-        'Task failed after 11 events. A step failed; the review answered stop.',
-      );
-      await expect(events(page).locator('li[data-kind="step"]')).toContainText(
-        /chat\.reply error: .*The model did not answer \(the failing preset\)\./,
-      );
-      await expect(events(page).locator('li[data-kind="review"]')).toContainText('Review: stop');
-      const answer = events(page).locator('li[data-kind="response"]');
-      await expect(answer).toContainText('Route answered HTTP 502');
-      await expect(answer).toContainText('WEFT_CHAT_NO_REPLY');
-      await expect(answer).not.toContainText('the failing preset');
-      await expect(events(page).locator('li[data-kind="status"]')).toHaveText(/Task failed$/);
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-    });
   });
 }
+
+// What a run shows does not depend on the width, only the layout does (the tests above check
+// it at both): the other behaviours are tried at 375 px, where the panel's controls are narrowest.
+test.describe(`at ${NARROW.label}`, () => {
+  test.use({ viewport: { width: NARROW.width, height: NARROW.height } });
+
+  test('a user id the route refuses and a plan answer that is not JSON are named beside their fields', async ({
+    page,
+  }) => {
+    await openAndRun(page, PATH, BUTTON);
+    await openEditors(page);
+    const user = page.getByLabel('User', { exact: true });
+    await user.fill('ada lovelace');
+    await runButton(page, BUTTON).click();
+    await expect(user).toHaveAttribute('aria-invalid', 'true');
+    await expect(user).toHaveAccessibleDescription(
+      /^user: the route would answer 400 WEFT_CHAT_INVALID_REQUEST: .*"user" must be a user id/,
+    );
+    await expect(liveRegion(page)).toContainText('Not run. user: the route would answer 400');
+
+    await user.fill('ada');
+    const plan = page.getByLabel(/^The model's plan answer/);
+    await plan.fill('{"steps": [');
+    await runButton(page, BUTTON).click();
+    await expect(user).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(plan).toHaveAttribute('aria-invalid', 'true');
+    await expect(plan).toHaveAccessibleDescription(/^plan answer: not valid JSON/);
+    await expect(liveRegion(page)).toContainText('Not run. plan answer: not valid JSON');
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  });
+
+  test('the model-down preset: the reply step fails, the review stops, status failed, and the route answers 502', async ({
+    page,
+  }) => {
+    await openAndRun(page, PATH, BUTTON);
+    await choosePreset(page, 'A step fails: the model does not write the reply');
+    await runButton(page, BUTTON).click();
+    await expect(liveRegion(page)).toContainText(
+      'Task failed after 11 events. A step failed; the review answered stop.',
+    );
+    await expect(events(page).locator('li[data-kind="step"]')).toContainText(
+      /chat\.reply error: .*The model did not answer \(the failing preset\)\./,
+    );
+    await expect(events(page).locator('li[data-kind="review"]')).toContainText('Review: stop');
+    const answer = events(page).locator('li[data-kind="response"]');
+    await expect(answer).toContainText('Route answered HTTP 502');
+    await expect(answer).toContainText('WEFT_CHAT_NO_REPLY');
+    await expect(answer).not.toContainText('the failing preset');
+    await expect(events(page).locator('li[data-kind="status"]')).toHaveText(/Task failed$/);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  });
+});
 
 test('keyboard only: Tab reaches Run, Enter runs, the live region announces', async ({ page }) => {
   await page.goto(PATH);

@@ -6,6 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import {
+  NARROW,
   VIEWPORTS,
   choosePreset,
   events,
@@ -53,61 +54,67 @@ for (const viewport of VIEWPORTS) {
       expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
       expect(offSite).toEqual([]);
     });
-
-    test('the start-trigger preset runs the heartbeat: its timer dispatches the task', async ({
-      page,
-    }) => {
-      await openAndRun(page, PATH, BUTTON);
-      await choosePreset(page, "Start trigger: the heartbeat's timer dispatches (no message)");
-      await runButton(page, BUTTON).click();
-      await expect(liveRegion(page)).toHaveText('Task completed after 7 events.');
-      const list = events(page);
-      await expect(list.locator('li[data-kind="trigger"]')).toHaveText(
-        /heartbeat\.interval in space heartbeat$/,
-      );
-      await expect(list.locator('li[data-kind="step"]')).toContainText('heartbeat.tick result');
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-    });
-
-    test('an invalid plan answer shows the schema error inline, naming the field', async ({
-      page,
-    }) => {
-      await openAndRun(page, PATH, BUTTON);
-      await openEditors(page);
-      const plan = page.getByLabel("The model's plan answer (JSON)");
-      await plan.fill('{"steps": [{"pluginId": "issues"}]}');
-      await runButton(page, BUTTON).click();
-      await expect(plan).toHaveAttribute('aria-invalid', 'true');
-      await expect(plan).toHaveAccessibleDescription(/^plan answer: steps\.0\.action: /);
-      await expect(liveRegion(page)).toContainText('Not run. plan answer: steps.0.action');
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-    });
-
-    test('the failing preset: the unknown step is an error, the review replaces it, status failed', async ({
-      page,
-    }) => {
-      await openAndRun(page, PATH, BUTTON);
-      await choosePreset(
-        page,
-        'A step fails: the plan names issues.close, an action the plugin lacks',
-      );
-      await runButton(page, BUTTON).click();
-      await expect(liveRegion(page)).toContainText(
-        'Task failed after 10 events. A step failed; the review answered replace.',
-      );
-      const steps = events(page).locator('li[data-kind="step"]');
-      await expect(steps.first()).toContainText(
-        'issues.close error: unknown step: plugin "issues" has no action "close"',
-      );
-      await expect(events(page).locator('li[data-kind="review"]')).toContainText(
-        'Review: replace with issues.label',
-      );
-      await expect(steps.nth(1)).toContainText('issues.label result: #7: bug');
-      await expect(events(page).locator('li[data-kind="status"]')).toHaveText(/Task failed$/);
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-    });
   });
 }
+
+// What a run shows does not depend on the width, only the layout does (the tests above check
+// it at both): the other behaviours are tried at 375 px, where the panel's controls are narrowest.
+test.describe(`at ${NARROW.label}`, () => {
+  test.use({ viewport: { width: NARROW.width, height: NARROW.height } });
+
+  test('the start-trigger preset runs the heartbeat: its timer dispatches the task', async ({
+    page,
+  }) => {
+    await openAndRun(page, PATH, BUTTON);
+    await choosePreset(page, "Start trigger: the heartbeat's timer dispatches (no message)");
+    await runButton(page, BUTTON).click();
+    await expect(liveRegion(page)).toHaveText('Task completed after 7 events.');
+    const list = events(page);
+    await expect(list.locator('li[data-kind="trigger"]')).toHaveText(
+      /heartbeat\.interval in space heartbeat$/,
+    );
+    await expect(list.locator('li[data-kind="step"]')).toContainText('heartbeat.tick result');
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  });
+
+  test('an invalid plan answer shows the schema error inline, naming the field', async ({
+    page,
+  }) => {
+    await openAndRun(page, PATH, BUTTON);
+    await openEditors(page);
+    const plan = page.getByLabel("The model's plan answer (JSON)");
+    await plan.fill('{"steps": [{"pluginId": "issues"}]}');
+    await runButton(page, BUTTON).click();
+    await expect(plan).toHaveAttribute('aria-invalid', 'true');
+    await expect(plan).toHaveAccessibleDescription(/^plan answer: steps\.0\.action: /);
+    await expect(liveRegion(page)).toContainText('Not run. plan answer: steps.0.action');
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  });
+
+  test('the failing preset: the unknown step is an error, the review replaces it, status failed', async ({
+    page,
+  }) => {
+    await openAndRun(page, PATH, BUTTON);
+    await choosePreset(
+      page,
+      'A step fails: the plan names issues.close, an action the plugin lacks',
+    );
+    await runButton(page, BUTTON).click();
+    await expect(liveRegion(page)).toContainText(
+      'Task failed after 10 events. A step failed; the review answered replace.',
+    );
+    const steps = events(page).locator('li[data-kind="step"]');
+    await expect(steps.first()).toContainText(
+      'issues.close error: unknown step: plugin "issues" has no action "close"',
+    );
+    await expect(events(page).locator('li[data-kind="review"]')).toContainText(
+      'Review: replace with issues.label',
+    );
+    await expect(steps.nth(1)).toContainText('issues.label result: #7: bug');
+    await expect(events(page).locator('li[data-kind="status"]')).toHaveText(/Task failed$/);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  });
+});
 
 test('keyboard only: Tab reaches Run, Enter runs, the live region announces', async ({ page }) => {
   await page.goto(PATH);

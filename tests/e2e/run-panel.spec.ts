@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { NARROW, VIEWPORTS } from './support/run-panel';
 import { waitForHydration } from './support/shell';
 import { copyBuild, startStaticServer } from './support/static-server';
 
@@ -30,10 +31,7 @@ async function sidewaysOverflow(page: Page): Promise<number> {
   );
 }
 
-for (const viewport of [
-  { label: '1280 px', width: 1280, height: 800 },
-  { label: '375 px', width: 375, height: 812 },
-]) {
+for (const viewport of VIEWPORTS) {
   test.describe(`at ${viewport.label}`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
@@ -72,50 +70,6 @@ for (const viewport of [
       expect(offSite).toEqual([]);
     });
 
-    test('an invalid plan answer shows the schema error inline, naming the field', async ({
-      page,
-    }) => {
-      await page.goto(PATH);
-      await waitForHydration(page);
-      await runButton(page).click();
-      await expect(liveRegion(page)).toContainText('Task completed');
-      await openEditors(page);
-      const plan = page.getByLabel("The model's plan answer (JSON)");
-      await plan.fill('{"steps": [{"pluginId": "assistant"}]}');
-      await runButton(page).click();
-      await expect(plan).toHaveAttribute('aria-invalid', 'true');
-      await expect(plan).toHaveAccessibleDescription(/^plan answer: steps\.0\.action: /);
-      await expect(liveRegion(page)).toContainText('Not run. plan answer: steps.0.action');
-      await plan.fill('{"steps": [');
-      await runButton(page).click();
-      await expect(plan).toHaveAccessibleDescription(/^plan answer: not valid JSON/);
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-    });
-
-    test('the failing preset shows the step error, the review, and status failed', async ({
-      page,
-    }) => {
-      await page.goto(PATH);
-      await waitForHydration(page);
-      await runButton(page).click();
-      await expect(liveRegion(page)).toContainText('Task completed');
-      await openEditors(page);
-      await page
-        .getByLabel('Preset')
-        .selectOption({ label: "A step fails: the model does not answer the reply's call" });
-      await runButton(page).click();
-      await expect(liveRegion(page)).toContainText('Task failed');
-      const list = events(page);
-      // The step's error is the model manager's, wrapping what the model call threw.
-      await expect(list.locator('li[data-kind="step"]')).toContainText(
-        /error: ModelManager: .*The model server did not answer \(the failing preset\)\./,
-      );
-      const review = list.locator('li[data-kind="model-call"]').filter({ hasText: 'review' });
-      await expect(review).toContainText('"type": "stop"');
-      await expect(list.locator('li[data-kind="status"]')).toHaveText(/Task failed$/);
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-    });
-
     test('axe finds nothing with the panel open and its events listed', async ({ page }) => {
       test.slow();
       await page.goto(PATH);
@@ -135,6 +89,56 @@ for (const viewport of [
     });
   });
 }
+
+// What a run shows does not depend on the width, only the layout does (the tests above check
+// it at both): the other behaviours are tried at 375 px, where the panel's controls are narrowest.
+test.describe(`at ${NARROW.label}`, () => {
+  test.use({ viewport: { width: NARROW.width, height: NARROW.height } });
+
+  test('an invalid plan answer shows the schema error inline, naming the field', async ({
+    page,
+  }) => {
+    await page.goto(PATH);
+    await waitForHydration(page);
+    await runButton(page).click();
+    await expect(liveRegion(page)).toContainText('Task completed');
+    await openEditors(page);
+    const plan = page.getByLabel("The model's plan answer (JSON)");
+    await plan.fill('{"steps": [{"pluginId": "assistant"}]}');
+    await runButton(page).click();
+    await expect(plan).toHaveAttribute('aria-invalid', 'true');
+    await expect(plan).toHaveAccessibleDescription(/^plan answer: steps\.0\.action: /);
+    await expect(liveRegion(page)).toContainText('Not run. plan answer: steps.0.action');
+    await plan.fill('{"steps": [');
+    await runButton(page).click();
+    await expect(plan).toHaveAccessibleDescription(/^plan answer: not valid JSON/);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  });
+
+  test('the failing preset shows the step error, the review, and status failed', async ({
+    page,
+  }) => {
+    await page.goto(PATH);
+    await waitForHydration(page);
+    await runButton(page).click();
+    await expect(liveRegion(page)).toContainText('Task completed');
+    await openEditors(page);
+    await page
+      .getByLabel('Preset')
+      .selectOption({ label: "A step fails: the model does not answer the reply's call" });
+    await runButton(page).click();
+    await expect(liveRegion(page)).toContainText('Task failed');
+    const list = events(page);
+    // The step's error is the model manager's, wrapping what the model call threw.
+    await expect(list.locator('li[data-kind="step"]')).toContainText(
+      /error: ModelManager: .*The model server did not answer \(the failing preset\)\./,
+    );
+    const review = list.locator('li[data-kind="model-call"]').filter({ hasText: 'review' });
+    await expect(review).toContainText('"type": "stop"');
+    await expect(list.locator('li[data-kind="status"]')).toHaveText(/Task failed$/);
+    expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
+  });
+});
 
 test('keyboard only: Tab reaches Run, Enter runs, the live region announces', async ({ page }) => {
   await page.goto(PATH);

@@ -92,3 +92,6 @@ export function offSiteRequests(page: Page, baseURL: string | undefined): string
   });
   return offSite;
 }
+
+/** The narrow width, where the panel's controls are squeezed most. */
+export const NARROW = VIEWPORTS[1];
