@@ -144,6 +144,33 @@ describe('stop() with tasks that ignore their signal', () => {
       lines().find((line) => line.msg === 'shutdown timed out; going on without it'),
     ).toMatchObject({ component: 'plugin "stuck"' });
   });
+
+  it('gives all hung shutdowns one grace together, not one each, and still asks every one', async () => {
+    const { logger, lines } = capturingLogger();
+    const asked: string[] = [];
+    const stuck = (id: string) =>
+      new TestPlugin(id, {
+        shutdown: () => {
+          asked.push(id);
+          return new Promise(() => undefined);
+        },
+      });
+    const { runtime } = await makeRuntime({
+      plugins: [stuck('one'), stuck('two'), stuck('three')],
+      options: { logger, shutdownTimeoutMs: 100 },
+    });
+    await runtime.start();
+    const before = performance.now();
+    await runtime.stop();
+    const elapsed = performance.now() - before;
+    // One grace of 2 s for all three; waiting 2 s for each would take 6 s.
+    expect(elapsed).toBeLessThan(2_000 + 1_000);
+    expect(asked).toEqual(['three', 'two', 'one']);
+    const abandoned = lines()
+      .filter((line) => line.msg === 'shutdown timed out; going on without it')
+      .map((line) => line.component);
+    expect(abandoned).toEqual(['plugin "three"', 'plugin "two"', 'plugin "one"']);
+  });
 });
 
 describe('memory writes', () => {
