@@ -227,6 +227,7 @@ describe('ServerManager', () => {
       '/cancelled': new WeftError('WEFT_TASK_CANCELLED', 'task of space "secret-space"', {
         status: 503,
       }),
+      '/no-status': new WeftError('WEFT_TEMPLATE_NOT_FOUND', 'no template "secret/prompt"'),
     };
     for (const [path, failure] of Object.entries(failures)) {
       server.mount(
@@ -280,6 +281,12 @@ describe('ServerManager', () => {
         code: 'WEFT_TASK_CANCELLED',
         docsUrl: docsOf('WEFT_TASK_CANCELLED'),
         message: expect.stringMatching(/^Service Unavailable;/),
+      },
+      '/no-status': {
+        status: 500,
+        code: 'WEFT_TEMPLATE_NOT_FOUND',
+        docsUrl: docsOf('WEFT_TEMPLATE_NOT_FOUND'),
+        message: expect.stringMatching(/^Internal Server Error;/),
       },
     });
   });
