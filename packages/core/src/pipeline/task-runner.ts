@@ -51,6 +51,8 @@ interface TaskScope {
   guard: CallGuard | undefined;
   /** What the task is doing now, so a timeout can name it. */
   activity: Activity;
+  /** The task's view of the analytics, reporting with the task's logger. */
+  analytics: AnalyticsManager;
 }
 
 /**
@@ -100,9 +102,12 @@ export class TaskRunner {
    * @returns The task, with its final status.
    */
   async run(task: AgentTask, runtimeSignal: AbortSignal, lease?: WorkerLease): Promise<AgentTask> {
-    const { analytics, memory, taskTimeoutMs } = this.deps;
+    const { memory, taskTimeoutMs } = this.deps;
     const started = performance.now();
-    const logger = this.deps.logger.child({ taskId: task.id, space: task.space.id });
+    const fields = { taskId: task.id, space: task.space.id };
+    const logger = this.deps.logger.child(fields);
+    // Every line logged for the task carries its id, those of the analytics and models too.
+    const analytics = this.deps.analytics.forTask(fields);
     // Each task gets its own signal, so listeners added by executors and providers end with the
     // task instead of piling up on the runtime's signal.
     const taskSignal = createTaskSignal(runtimeSignal);
@@ -122,7 +127,8 @@ export class TaskRunner {
       signal,
       logger,
       guard,
-      models: guard ? this.deps.models.forTask(signal, guard) : this.deps.models.withSignal(signal),
+      models: this.deps.models.forTask(signal, guard, { fields, analytics }),
+      analytics,
       memory: guard ? memory.forTask(guard) : memory,
       activity: { stage: 'recording the trigger' },
     };
@@ -298,7 +304,7 @@ export class TaskRunner {
       const fields = failure === undefined ? { error: item.error } : errorLogFields(failure);
       logger.warn({ step, ...fields }, 'step failed');
     }
-    this.deps.analytics.onStep({
+    scope.analytics.onStep({
       task,
       step,
       success: item.type === 'result',
