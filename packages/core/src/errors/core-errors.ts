@@ -196,12 +196,13 @@ export const CORE_ERRORS = {
       fix: "list the origins of your web clients, such as `allowedOrigins: ['https://chat.example.com']` (origins allowed by `cors` pass too); behind a proxy that rewrites `Host`, list the public origin of your own pages; see the [configuration reference](./configuration.md#server-options).",
     },
     WEFT_BAD_REQUEST: {
-      summary: 'An HTTP request was malformed: bad JSON, too large or nested too deep.',
-      status: [400, 413],
-      raisedBy: 'the runtime’s HTTP server, while it reads the body',
+      summary:
+        'An HTTP request was malformed or too slow: bad JSON, too large, nested too deep, or late.',
+      status: [400, 408, 413, 431],
+      raisedBy: 'the runtime’s HTTP server, while it reads the request',
       cause:
-        'an HTTP request was malformed: its body is not valid JSON, is nested deeper than `server.maxJsonDepth`, or is larger than `server.bodyLimit` (answered `413`).',
-      fix: 'the client must send a valid JSON body within the limits.',
+        'an HTTP request was malformed: its body is not valid JSON, is nested deeper than `server.maxJsonDepth`, or is larger than `server.bodyLimit` (answered `413`); its headers are larger than Node.js accepts (answered `431`); its bytes are not HTTP; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`).',
+      fix: 'the client must send a valid request within the limits, without pausing halfway.',
     },
     WEFT_NOT_FOUND: {
       summary: 'No route matches an HTTP request.',

@@ -15,6 +15,7 @@ import { describeError, WeftError } from '../errors/weft-error.js';
 import { errorLogFields } from '../util/logger.js';
 import { hostChecker, hostnameOf, type AllowedHosts } from './allowed-hosts.js';
 import { normaliseOrigin, originChecker, type AllowedOrigins } from './allowed-origins.js';
+import { answerClientErrors } from './client-errors.js';
 import { errorAnswer, type ErrorAnswer } from './error-answer.js';
 import type { HttpMethod } from './http-methods.js';
 import { nestsDeeperThan } from './json-depth.js';
@@ -297,6 +298,7 @@ export class ServerManager {
       },
       this.app,
     );
+    answerClientErrors(server, { 'X-Content-Type-Options': 'nosniff' });
     server.listen(this.config.port, this.config.host);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);

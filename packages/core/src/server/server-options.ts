@@ -61,7 +61,7 @@ export const serverOptionsSchema = z
     headersTimeout: positiveInteger
       .default(10_000)
       .describe(
-        'How many milliseconds a client may take to send a request’s headers; then Node.js answers `408`.',
+        'How many milliseconds a client may take to send a request’s headers; then the server answers `408`.',
       ),
     requestTimeout: positiveInteger
       .default(30_000)
