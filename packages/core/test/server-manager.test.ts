@@ -180,6 +180,33 @@ describe('ServerManager', () => {
     });
   });
 
+  it("answers a body that is not JSON of an object or array with the route's invalidBodyCode", async () => {
+    let ran = false;
+    const own = route({
+      invalidBodyCode: 'WEFT_CHAT_INVALID_REQUEST',
+      handler: (_request, response) => {
+        ran = true;
+        response.json({});
+      },
+    });
+    const server = await serve([own], { bodyLimit: 100, maxJsonDepth: 3 });
+    for (const body of ['{"a":', '"hello"', '42', '[[[[1]]]]']) {
+      const response = await post(`${server.url}/echo`, body);
+      expect(response.status, body).toBe(400);
+      expect(await errorBody(response), body).toEqual({
+        status: 400,
+        code: 'WEFT_CHAT_INVALID_REQUEST',
+        docsUrl: docsOf('WEFT_CHAT_INVALID_REQUEST'),
+        message: expect.stringMatching(/^The body must be JSON of an object or array/),
+      });
+    }
+    // Too large is not the route's rule: it stays the server's 413.
+    const large = await post(`${server.url}/echo`, JSON.stringify({ text: 'x'.repeat(200) }));
+    expect(large.status).toBe(413);
+    expect((await errorBody(large)).code).toBe('WEFT_BAD_REQUEST');
+    expect(ran).toBe(false);
+  });
+
   it('answers a body over bodyLimit with 413', async () => {
     const server = await serve([echo], { bodyLimit: 100 });
     const response = await post(`${server.url}/echo`, JSON.stringify({ text: 'x'.repeat(500) }));

@@ -93,6 +93,13 @@ type MountedRoute<Context> = {
   /** Path to mount, starting with `/`, in express syntax (`/chat/:room`). */
   readonly path: string;
   /**
+   * The code a request body that is not JSON of an object or array (malformed, a bare string or
+   * number, or nested deeper than `server.maxJsonDepth`) is refused with, with status 400, so
+   * the answer names the route's own rule. Without it the server answers `WEFT_BAD_REQUEST`. A
+   * body larger than `server.bodyLimit` is answered 413 `WEFT_BAD_REQUEST` either way.
+   */
+  readonly invalidBodyCode?: string;
+  /**
    * Handles one request.
    *
    * @param request - The express request, its JSON body already parsed.
@@ -264,7 +271,11 @@ export class ServerManager {
     // The body is parsed per route, not by app-wide middleware, so that middleware added to
     // `app` before start (authentication) runs first: an unauthenticated request is refused
     // before its body is read, and a large one gets 401, not 413.
-    this.app[method](route.path, this.jsonBody, async (request, response) => {
+    const parseBody =
+      route.invalidBodyCode === undefined
+        ? this.jsonBody
+        : bodyRefusedAs(this.jsonBody, route.invalidBodyCode);
+    this.app[method](route.path, parseBody, async (request, response) => {
       await route.handler(request, response, context);
     });
   }
@@ -439,6 +450,33 @@ export class ServerManager {
  */
 function requestIdOf(response: Response): string {
   return String(response.locals.requestId);
+}
+
+/**
+ * The JSON body parser of a route with its own code for a body that is not JSON of an object
+ * or array: the parser's 400s are answered with that code, its 413 is left as it is.
+ */
+function bodyRefusedAs(parse: RequestHandler, code: string): RequestHandler {
+  return (request, response, next) => {
+    parse(request, response, (error?: unknown) => {
+      const status = (error as { status?: unknown } | undefined)?.status;
+      if (error === undefined || status !== 400) {
+        next(error);
+        return;
+      }
+      // The first line of the parser's message, without a code of its own.
+      const reason = (error instanceof Error ? error.message : String(error))
+        .split('\n')[0]
+        ?.replace(/\s*\[WEFT_[A-Z0-9_]+\]$/, '');
+      next(
+        new WeftError(
+          code,
+          `The body must be JSON of an object or array, sent as application/json: ${reason}`,
+          { status: 400, cause: error },
+        ),
+      );
+    });
+  };
 }
 
 function sendError(response: Response, answer: ErrorAnswer): void {
