@@ -227,7 +227,9 @@ export class Runtime {
   /**
    * Stops the runtime gracefully: stops accepting tasks, lets queued tasks finish (or cancels
    * them, per `options.shutdown`), closes the HTTP server, and shuts down plugins and providers
-   * in reverse order. Calling it again returns the same promise.
+   * in reverse order. Tasks that ignore the cancellation get 2 s to end, and plugins and
+   * providers 2 s together to shut down, so it resolves within `shutdownTimeoutMs` plus about
+   * 5 seconds whatever they do. Calling it again returns the same promise.
    */
   stop(): Promise<void> {
     this.stopping ??= this.stopOnce();
