@@ -16,6 +16,7 @@ import { errorLogFields } from '../util/logger.js';
 import { hostChecker, hostnameOf, type AllowedHosts } from './allowed-hosts.js';
 import { normaliseOrigin, originChecker, type AllowedOrigins } from './allowed-origins.js';
 import { answerClientErrors } from './client-errors.js';
+import { bodyRefusedAs } from './route-body.js';
 import { errorAnswer, type ErrorAnswer } from './error-answer.js';
 import type { HttpMethod } from './http-methods.js';
 import { nestsDeeperThan } from './json-depth.js';
@@ -450,33 +451,6 @@ export class ServerManager {
  */
 function requestIdOf(response: Response): string {
   return String(response.locals.requestId);
-}
-
-/**
- * The JSON body parser of a route with its own code for a body that is not JSON of an object
- * or array: the parser's 400s are answered with that code, its 413 is left as it is.
- */
-function bodyRefusedAs(parse: RequestHandler, code: string): RequestHandler {
-  return (request, response, next) => {
-    parse(request, response, (error?: unknown) => {
-      const status = (error as { status?: unknown } | undefined)?.status;
-      if (error === undefined || status !== 400) {
-        next(error);
-        return;
-      }
-      // The first line of the parser's message, without a code of its own.
-      const reason = (error instanceof Error ? error.message : String(error))
-        .split('\n')[0]
-        ?.replace(/\s*\[WEFT_[A-Z0-9_]+\]$/, '');
-      next(
-        new WeftError(
-          code,
-          `The body must be JSON of an object or array, sent as application/json: ${reason}`,
-          { status: 400, cause: error },
-        ),
-      );
-    });
-  };
 }
 
 function sendError(response: Response, answer: ErrorAnswer): void {
