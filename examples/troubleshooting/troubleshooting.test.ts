@@ -74,7 +74,10 @@ describe('troubleshooting', () => {
         body: JSON.stringify({ user: 'ada', text: 'Hello' }),
       });
       expect(response.status).toBe(500);
-      const body = (await response.json()) as { taskId: string };
+      const body = (await response.json()) as { taskId: string; error: string };
+      expect(body.error).toBe(
+        'The agent could not answer. The server log has the details under this taskId.',
+      );
       expect(seen).toEqual([undefined]);
       expect(lines.some((line) => line.msg === 'step failed')).toBe(false);
       const failed = lines.find((line) => line.msg === 'task failed');
