@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Runtime, WeftError } from '@weft/core';
+import { OpenAIModelProvider } from '@weft/model-openai';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
@@ -34,6 +35,61 @@ describe('troubleshooting', () => {
     } finally {
       await runtime.stop();
       await new Promise((resolve) => squatter.close(resolve));
+    }
+  });
+
+  it('logs a missing API key as task failed with the 401, because planning is the first model call', async () => {
+    // A stand-in for OpenAI: it refuses any request without a key, as the real API does.
+    const seen: (string | undefined)[] = [];
+    const openai = createServer((request, response) => {
+      seen.push(request.headers.authorization);
+      request.resume();
+      response.writeHead(401, { 'content-type': 'application/json' });
+      response.end('{"error":{"message":"You didn\'t provide an API key."}}');
+    });
+    await new Promise<void>((resolve) =>
+      openai.listen(0, '127.0.0.1', resolve),
+    );
+    const { port } = openai.address() as AddressInfo;
+    const lines: Record<string, unknown>[] = [];
+    const runtime = await createAgent({
+      model: new OpenAIModelProvider({
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        // What the getting-started model sends with OPENAI_API_KEY unset.
+        apiKey: () => '',
+        model: 'gpt-4o-mini',
+      }),
+      memory: new InMemoryMemoryProvider(),
+      port: 0,
+      logger: pino(
+        { level: 'warn' },
+        { write: (line: string) => lines.push(JSON.parse(line) as never) },
+      ),
+    });
+    try {
+      await runtime.start();
+      const response = await fetch(`${runtime.server.url}/messages`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ user: 'ada', text: 'Hello' }),
+      });
+      expect(response.status).toBe(500);
+      const body = (await response.json()) as { taskId: string; error: string };
+      expect(body.error).toBe(
+        'The agent could not answer. The server log has the details under this taskId.',
+      );
+      expect(seen).toEqual([undefined]);
+      expect(lines.some((line) => line.msg === 'step failed')).toBe(false);
+      const failed = lines.find((line) => line.msg === 'task failed');
+      expect(failed).toMatchObject({
+        taskId: body.taskId,
+        code: 'WEFT_OPENAI_HTTP_STATUS',
+      });
+      expect(failed?.error).toMatch(/"openai".*401/);
+      expect(failed?.error).toContain("You didn't provide an API key.");
+    } finally {
+      await runtime.stop();
+      await new Promise((resolve) => openai.close(resolve));
     }
   });
 

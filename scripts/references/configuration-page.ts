@@ -214,7 +214,14 @@ export function configurationSections(): string {
     '## Environment variables',
     'Every variable a first-party package, `create-weft` or a project it generates reads. A test fails when the code reads a variable that is not in this table.',
     environmentTable(),
-    'The examples of this site read a few of their own, always in their own code: `OPENAI_API_KEY` in Getting started, and the `CHAT_*` variables of the [chat assistant tutorial](../tutorials/chat-assistant.md#point-it-at-a-real-model).',
+    EXAMPLES_VARIABLES,
   );
   return `${parts.join('\n\n')}\n`;
 }
+
+/**
+ * The variables the site's examples read, in their own code; a unit test fails when an example
+ * reads one this paragraph does not name.
+ */
+export const EXAMPLES_VARIABLES =
+  'The examples of this site read variables of their own, always in their own code. Getting started reads `OPENAI_API_KEY`, `OPENAI_BASE_URL` and `OPENAI_MODEL` for OpenAI, and, when no key is set, `OLLAMA_BASE_URL` and `OLLAMA_MODEL` for a local Ollama. The [chat assistant tutorial](../tutorials/chat-assistant.md#point-it-at-a-real-model) reads `CHAT_PORT`, `CHAT_BASE_URL`, `CHAT_API_KEY`, `CHAT_PLANNER_MODEL`, `CHAT_WRITER_MODEL` and `CHAT_DB`; the production guide’s service reads `CHAT_API_TOKEN`; the observability guide’s logger reads `WEFT_LOG_LEVEL` and `APP_VERSION`; and the PostgreSQL memory example reads `DATABASE_URL`.';

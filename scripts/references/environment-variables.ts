@@ -47,6 +47,20 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     readIn: ['packages/create-weft/src/cli.ts'],
   },
   {
+    name: 'npm_config_user_agent',
+    readBy: '`create-weft`',
+    effect:
+      'Set by the package manager that runs `create-weft` (`npm create`, `yarn create`, `pnpm create`); the new project is installed with the same one. Unset or unknown, npm is used.',
+    readIn: ['packages/create-weft/src/cli.ts'],
+  },
+  {
+    name: 'npm_config_registry',
+    readBy: '`create-weft`',
+    effect:
+      'Passed on to the install it runs, except under Yarn 1 when it is Yarn’s default registry: then it is left out, so the install reads the registry of your `.npmrc` as `yarn create` did.',
+    readIn: ['packages/create-weft/src/install-environment.ts'],
+  },
+  {
     name: 'PORT',
     readBy: GENERATED,
     effect: 'The HTTP port of the agent; `0` lets the operating system pick a free one.',

@@ -5,10 +5,11 @@
  * templates read is on it, every variable on it is read where it says, and its default is the
  * one the reading file uses.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPOSITORY_ROOT } from '../../scripts/references/error-registries';
+import { EXAMPLES_VARIABLES } from '../../scripts/references/configuration-page';
 import { defaultOf, ENVIRONMENT_VARIABLES } from '../../scripts/references/environment-variables';
 import { codeRows, readDoc } from './support/doc-tables';
 import { packageFiles, packageSources, type SourceFile } from './support/package-sources';
@@ -18,8 +19,12 @@ function withoutComments(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
 }
 
-/** `process.env.X`, `process.env['X']`, and `env.X` / `env['X']` on a passed-in environment. */
-const READ = /\benv(?:\.([A-Z][A-Z0-9_]*)\b|\[\s*['"]([A-Z][A-Z0-9_]*)['"]\s*\])/g;
+/**
+ * `process.env.X`, `process.env['X']`, and `env.X` / `env['X']` on a passed-in environment, for
+ * upper-case names and the lower-case `npm_*` ones package managers set.
+ */
+const READ =
+  /\benv(?:\.([A-Z][A-Z0-9_]*|npm_[a-z0-9_]+)\b|\[\s*['"]([A-Z][A-Z0-9_]*|npm_[a-z0-9_]+)['"]\s*\])/g;
 
 function readsOf(file: SourceFile): string[] {
   return [...withoutComments(file.text).matchAll(READ)].map((match) => match[1] ?? match[2] ?? '');
@@ -66,6 +71,20 @@ describe('environment variables', () => {
         holding: true,
       });
     }
+  });
+
+  it("names every variable the site's examples read in the paragraph after the table", () => {
+    const examples = join(REPOSITORY_ROOT, 'examples');
+    const read = new Set<string>();
+    for (const name of readdirSync(examples, { recursive: true, encoding: 'utf8' })) {
+      if (!/\.(?:ts|tsx)$/.test(name) || /\.test\.tsx?$/.test(name)) continue;
+      const text = readFileSync(join(examples, name), 'utf8');
+      for (const variable of readsOf({ path: name, text })) read.add(variable);
+    }
+    expect(read.size).toBeGreaterThan(10);
+    const named = [...read].filter((variable) => EXAMPLES_VARIABLES.includes(`\`${variable}\``));
+    expect(named.sort()).toEqual([...read].sort());
+    expect(readDoc('reference/configuration.md')).toContain(EXAMPLES_VARIABLES);
   });
 
   it('appear on the configuration page, each in its own row', () => {

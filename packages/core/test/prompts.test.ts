@@ -207,7 +207,7 @@ describe('PromptRegistry', () => {
     expect(plain).toContain('## Task\nSpace: user-ada\nTrigger: chat/message\n\n## Executors');
   });
 
-  it('shows the review prompt each item of the chain, cutting long data at 400 characters', async () => {
+  it('shows the review prompt each item of the chain, cutting long data at 400 characters, an error as its error text', async () => {
     const prompts = new PromptRegistry();
     prompts.registerCoreTemplates();
     const trigger = { type: 'trigger', pluginId: 'chat', action: 'message' };
@@ -219,7 +219,14 @@ describe('PromptRegistry', () => {
         trigger,
         { type: 'result', pluginId: 'notes', action: 'save', data: { long } },
         { type: 'result', pluginId: 'notes', action: 'list', message: 'Listed.' },
-        { type: 'error', pluginId: 'core', action: 'plan', error: 'no answer' },
+        // An error item shows its error, not its message.
+        {
+          type: 'error',
+          pluginId: 'core',
+          action: 'plan',
+          error: 'no answer',
+          message: 'Sorry, try again.',
+        },
       ],
       completed: [],
       remaining: [{ pluginId: 'chat', action: 'reply', reason: 'to answer' }],

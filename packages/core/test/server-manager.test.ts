@@ -84,6 +84,46 @@ function rawRequest(
   });
 }
 
+/**
+ * Writes raw bytes to the server (and `drip` every 100 ms until it answers), reads until the
+ * server closes the connection, and returns the status and the JSON error, whose request id is
+ * checked against the `X-Request-Id` header.
+ */
+async function rawExchange(
+  server: ServerManager,
+  bytes: string,
+  options: { drip?: string } = {},
+): Promise<{ status: number; error: Record<string, unknown> }> {
+  const socket = connect(server.port as number, '127.0.0.1');
+  socket.on('error', () => undefined);
+  let received = '';
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+  const closed = new Promise((resolve) => socket.once('close', resolve));
+  socket.write(bytes);
+  const drip = setInterval(() => {
+    if (options.drip !== undefined && !socket.destroyed) socket.write(options.drip);
+  }, 100);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error('the server did not close the connection')), 5_000);
+  });
+  try {
+    await Promise.race([closed, deadline]);
+  } finally {
+    clearTimeout(timer);
+    clearInterval(drip);
+    socket.destroy();
+  }
+  const [head = '', body = ''] = received.split('\r\n\r\n');
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
+  const requestId = /^x-request-id: (.+)$/im.exec(head)?.[1];
+  expect(head).toMatch(/^content-type: application\/json/im);
+  const { error } = JSON.parse(body) as { error: Record<string, unknown> };
+  expect(error.requestId).toMatch(UUID);
+  expect(requestId).toBe(error.requestId);
+  return { status, error };
+}
+
 describe('ServerManager', () => {
   it('listens on a free port when port is 0 and reports its url', async () => {
     const server = await serve([echo]);
@@ -138,6 +178,33 @@ describe('ServerManager', () => {
       docsUrl: docsOf('WEFT_BAD_REQUEST'),
       message: expect.stringMatching(/^Malformed JSON body/),
     });
+  });
+
+  it("answers a body that is not JSON of an object or array with the route's invalidBodyCode", async () => {
+    let ran = false;
+    const own = route({
+      invalidBodyCode: 'WEFT_CHAT_INVALID_REQUEST',
+      handler: (_request, response) => {
+        ran = true;
+        response.json({});
+      },
+    });
+    const server = await serve([own], { bodyLimit: 100, maxJsonDepth: 3 });
+    for (const body of ['{"a":', '"hello"', '42', '[[[[1]]]]']) {
+      const response = await post(`${server.url}/echo`, body);
+      expect(response.status, body).toBe(400);
+      expect(await errorBody(response), body).toEqual({
+        status: 400,
+        code: 'WEFT_CHAT_INVALID_REQUEST',
+        docsUrl: docsOf('WEFT_CHAT_INVALID_REQUEST'),
+        message: expect.stringMatching(/^The body must be JSON of an object or array/),
+      });
+    }
+    // Too large is not the route's rule: it stays the server's 413.
+    const large = await post(`${server.url}/echo`, JSON.stringify({ text: 'x'.repeat(200) }));
+    expect(large.status).toBe(413);
+    expect((await errorBody(large)).code).toBe('WEFT_BAD_REQUEST');
+    expect(ran).toBe(false);
   });
 
   it('answers a body over bodyLimit with 413', async () => {
@@ -227,6 +294,7 @@ describe('ServerManager', () => {
       '/cancelled': new WeftError('WEFT_TASK_CANCELLED', 'task of space "secret-space"', {
         status: 503,
       }),
+      '/no-status': new WeftError('WEFT_TEMPLATE_NOT_FOUND', 'no template "secret/prompt"'),
     };
     for (const [path, failure] of Object.entries(failures)) {
       server.mount(
@@ -280,6 +348,12 @@ describe('ServerManager', () => {
         code: 'WEFT_TASK_CANCELLED',
         docsUrl: docsOf('WEFT_TASK_CANCELLED'),
         message: expect.stringMatching(/^Service Unavailable;/),
+      },
+      '/no-status': {
+        status: 500,
+        code: 'WEFT_TEMPLATE_NOT_FOUND',
+        docsUrl: docsOf('WEFT_TEMPLATE_NOT_FOUND'),
+        message: expect.stringMatching(/^Internal Server Error;/),
       },
     });
   });
@@ -605,19 +679,31 @@ describe('ServerManager', () => {
       expect(elapsed).toBeLessThan(2_000);
     });
 
-    it('answers 408 to a client that takes longer than headersTimeout', async () => {
+    it('answers 408 to a client that takes longer than headersTimeout, with a JSON body and X-Request-Id', async () => {
       const server = await serve([echo], { headersTimeout: 300, requestTimeout: 300 });
-      const socket = connect(server.port as number, '127.0.0.1');
-      socket.on('error', () => undefined);
-      let received = '';
-      socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
-      socket.write('GET /echo HTTP/1.1\r\nHost: localhost\r\n');
-      const drip = setInterval(() => {
-        if (!socket.destroyed) socket.write('X-Drip: 1\r\n');
-      }, 100);
-      await new Promise((resolve) => socket.once('close', resolve));
-      clearInterval(drip);
-      expect(received).toMatch(/^HTTP\/1\.1 408/);
+      const received = await rawExchange(server, 'GET /echo HTTP/1.1\r\nHost: localhost\r\n', {
+        drip: 'X-Drip: 1\r\n',
+      });
+      expect(received.status).toBe(408);
+      expect(received.error).toMatchObject({
+        status: 408,
+        code: 'WEFT_BAD_REQUEST',
+        docsUrl: docsOf('WEFT_BAD_REQUEST'),
+        message: expect.stringContaining('server.headersTimeout'),
+      });
+    });
+
+    it('answers headers over the size limit with 431 and bytes that are not HTTP with 400, both as JSON', async () => {
+      const server = await serve([echo]);
+      const large = await rawExchange(
+        server,
+        `GET /echo HTTP/1.1\r\nHost: localhost\r\nX-Large: ${'a'.repeat(20_000)}\r\n\r\n`,
+      );
+      expect(large.status).toBe(431);
+      expect(large.error).toMatchObject({ status: 431, code: 'WEFT_BAD_REQUEST' });
+      const garbage = await rawExchange(server, 'NOT HTTP AT ALL\r\n\r\n');
+      expect(garbage.status).toBe(400);
+      expect(garbage.error).toMatchObject({ status: 400, code: 'WEFT_BAD_REQUEST' });
     });
 
     it.each([

@@ -529,3 +529,49 @@ describe('OpenAIModelProviderError', () => {
     expect(OpenAIModelProviderError.is(foreign, 'WEFT_OPENAI_NETWORK')).toBe(true);
   });
 });
+
+describe('OpenAIModelProvider timeouts with the default options', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /**
+   * The message a call fails with under the defaults (30 s per attempt, 60 s in all, 2 retries),
+   * on a clock the test moves: `answers` are the first attempts' answers, and every later attempt
+   * hangs, ignoring its signal.
+   */
+  async function messageWithDefaults(answers: number[]): Promise<string> {
+    vi.useFakeTimers();
+    const fetch = (() => {
+      const status = answers.shift();
+      return status === undefined
+        ? new Promise<Response>(() => undefined)
+        : Promise.resolve(new Response('{"error":{"message":"overloaded"}}', { status }));
+    }) as typeof globalThis.fetch;
+    const model = new OpenAIModelProvider({
+      id: 'ollama',
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      model: 'llama3.1:8b',
+      fetch,
+    });
+    const [generate] = model.capabilities;
+    const failure = generate!.run(MESSAGES, {}).then(
+      () => 'resolved',
+      (error: unknown) => (error as Error).message,
+    );
+    await vi.advanceTimersByTimeAsync(61_000);
+    return failure;
+  }
+
+  it('gives up after 2 attempts when every attempt hangs: totalTimeoutMs holds', async () => {
+    expect(await messageWithDefaults([])).toBe(
+      'OpenAIModelProvider "ollama": gave up after 2 attempts: option "totalTimeoutMs" (60000 ms) leaves no time for another; last attempt timed out [WEFT_OPENAI_TIMEOUT]',
+    );
+  });
+
+  it('says the request timed out after 30000 ms (3 attempts) when only the last attempt hangs', async () => {
+    expect(await messageWithDefaults([503, 503])).toBe(
+      'OpenAIModelProvider "ollama": request timed out after 30000 ms (3 attempts) [WEFT_OPENAI_TIMEOUT]',
+    );
+  });
+});

@@ -187,6 +187,8 @@ export class ChatPlugin extends Plugin {
       id: 'message',
       method: 'POST',
       path: this.path,
+      // Malformed JSON and bare scalars get the chat's own code, like any other invalid body.
+      invalidBodyCode: 'WEFT_CHAT_INVALID_REQUEST',
       handler: async (request, response, runtime: Runtime) => {
         const requestId = String(response.locals.requestId);
         const { access } = this;

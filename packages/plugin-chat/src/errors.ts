@@ -47,7 +47,7 @@ export const errorRegistry = {
       status: 400,
       raisedBy: 'the chat route',
       cause:
-        'a chat request’s body is not valid: not a JSON object, or a `room`, `user` or `message` missing, empty, too long or with characters an id may not have.',
+        'a chat request’s body is not valid: not a JSON object (malformed JSON and bare strings or numbers included, which the runtime’s server refuses with this code before the route runs), or a `room`, `user` or `message` missing, empty, too long or with characters an id may not have.',
       fix: 'the message names the field; send `{ "room", "user", "message" }` as [The request](../building-plugins/http-chat.md#the-request) describes.',
     },
     WEFT_CHAT_UNAUTHORIZED: {

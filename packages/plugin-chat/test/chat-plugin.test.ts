@@ -275,6 +275,29 @@ describe('ChatPlugin', () => {
     });
   });
 
+  it.each(['{"room":', '"hello"', '42'])(
+    'answers %s sent as application/json with 400 WEFT_CHAT_INVALID_REQUEST, not the server’s code',
+    async (body) => {
+      const { runtime, model } = await boot([]);
+      const response = await fetch(`${runtime.server.url}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({
+        error: {
+          status: 400,
+          code: 'WEFT_CHAT_INVALID_REQUEST',
+          docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_chat_invalid_request',
+          message: expect.stringMatching(/JSON of an object/),
+          requestId: response.headers.get('x-request-id'),
+        },
+      });
+      expect(model.requests).toHaveLength(0);
+    },
+  );
+
   it('answers 502 without the internal error text, which is logged under the task id', async () => {
     const failing: ScriptedResponse = () => {
       throw new Error(

@@ -74,6 +74,38 @@ describe('task deadline', () => {
     expect(reply.calls).toHaveLength(1);
   });
 
+  it('names the step that was running in the timeout item and the timeout log line', async () => {
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [recordingExecutor('reply'), hung] })],
+      responses: planner(['tools', 'reply'], ['tools', 'hang']),
+      options: { taskTimeoutMs: 150, pipelineReview: 'never', logger },
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
+    expect(task.chain.at(-1)?.error).toContain('during step 2 (tools.hang)');
+    // The hung executor never logs `step failed`: the timeout line is the only trace of it.
+    expect(lines().some((line) => line.msg === 'step failed')).toBe(false);
+    expect(lines().find((line) => line.msg === 'task timed out')).toMatchObject({
+      taskId: task.id,
+      timeoutMs: 150,
+      during: 'step 2 (tools.hang)',
+      step: { pluginId: 'tools', action: 'hang' },
+    });
+  });
+
+  it('says the task was planning when the planning call outlives the limit', async () => {
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await startedRuntime({
+      responses: { fallback: () => new Promise(() => undefined) },
+      options: { taskTimeoutMs: 150, logger },
+    });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });
+    expect(task.chain.at(-1)?.error).toContain('during planning');
+    const line = lines().find((entry) => entry.msg === 'task timed out');
+    expect(line).toMatchObject({ during: 'planning' });
+    expect(line).not.toHaveProperty('step');
+  });
+
   it('gives each task its own signal, so listeners do not pile up on one', async () => {
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
@@ -143,6 +175,33 @@ describe('stop() with tasks that ignore their signal', () => {
     expect(
       lines().find((line) => line.msg === 'shutdown timed out; going on without it'),
     ).toMatchObject({ component: 'plugin "stuck"' });
+  });
+
+  it('gives all hung shutdowns one grace together, not one each, and still asks every one', async () => {
+    const { logger, lines } = capturingLogger();
+    const asked: string[] = [];
+    const stuck = (id: string) =>
+      new TestPlugin(id, {
+        shutdown: () => {
+          asked.push(id);
+          return new Promise(() => undefined);
+        },
+      });
+    const { runtime } = await makeRuntime({
+      plugins: [stuck('one'), stuck('two'), stuck('three')],
+      options: { logger, shutdownTimeoutMs: 100 },
+    });
+    await runtime.start();
+    const before = performance.now();
+    await runtime.stop();
+    const elapsed = performance.now() - before;
+    // One grace of 2 s for all three; waiting 2 s for each would take 6 s.
+    expect(elapsed).toBeLessThan(2_000 + 1_000);
+    expect(asked).toEqual(['three', 'two', 'one']);
+    const abandoned = lines()
+      .filter((line) => line.msg === 'shutdown timed out; going on without it')
+      .map((line) => line.component);
+    expect(abandoned).toEqual(['plugin "three"', 'plugin "two"', 'plugin "one"']);
   });
 });
 

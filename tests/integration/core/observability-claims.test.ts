@@ -79,6 +79,47 @@ describe('docs/guides/observability.md#logs', () => {
     });
   });
 
+  it('tags every line a task causes with its taskId, those of getObject and a throwing tracker too', async () => {
+    const { logger, lines } = capturingLogger('debug');
+    const throwing = () => {
+      throw new Error('tracker broke');
+    };
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        models: [
+          // The first plan does not parse, so getObject logs a rejected answer and asks again.
+          new ScriptedModelProvider({ responses: ['not json'], fallback: plan(['work', 'note']) }),
+        ],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new TestPlugin('work', { executors: [recordingExecutor('note')] })],
+        options: {
+          logger,
+          pipelineReview: 'never',
+          analytics: { trackers: [{ onModelCall: throwing, onStep: throwing }] },
+        },
+      }),
+    );
+    await runtime.start();
+    const started = lines.length;
+    const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'obs-3' });
+    const perTask = lines.slice(started);
+    expect(task.status).toBe('completed');
+    expect(perTask.find((line) => line.msg === 'getObject answer rejected')).toMatchObject({
+      component: 'models',
+      schemaName: 'Pipeline',
+    });
+    const trackerLines = perTask.filter((line) => line.msg === 'analytics tracker threw; ignored');
+    expect(trackerLines.map((line) => line.hook).sort()).toEqual([
+      'onModelCall',
+      'onModelCall',
+      'onStep',
+    ]);
+    expect(trackerLines[0]).toMatchObject({ component: 'analytics' });
+    for (const line of perTask) {
+      expect(line, String(line.msg)).toMatchObject({ taskId: task.id, space: 'obs-3' });
+    }
+  });
+
   it('writes no line for a healthy task at info, and its plan and its end at debug', async () => {
     const quiet = await runOneTask('info');
     expect(quiet.task.status).toBe('completed');

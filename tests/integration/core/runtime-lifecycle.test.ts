@@ -1,4 +1,4 @@
-import { Runtime, type TriggerRoute } from '@weft/core';
+import { Runtime, WeftError, type TriggerRoute } from '@weft/core';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   deferred,
@@ -379,11 +379,13 @@ describe('Runtime stop', () => {
   });
 
   it('cancels what is left when draining outlasts shutdownTimeoutMs', async () => {
+    let reason: unknown;
     const stuck = recordingExecutor('reply', (_task, context) => {
       return new Promise((resolve) =>
-        context.signal.addEventListener('abort', () =>
-          resolve({ success: false, error: 'aborted' }),
-        ),
+        context.signal.addEventListener('abort', () => {
+          reason = context.signal.reason;
+          resolve({ success: false, error: 'aborted' });
+        }),
       );
     });
     const { runtime } = await makeRuntime({
@@ -400,8 +402,10 @@ describe('Runtime stop', () => {
     const started = Date.now();
     await runtime.stop();
     expect(Date.now() - started).toBeGreaterThanOrEqual(40);
+    // The running task is not rejected: it ends cancelled, with the code as its signal's reason.
     expect((await running).status).toBe('cancelled');
-    expect((await queued).status).toBe(503);
+    expect(WeftError.is(reason, 'WEFT_TASK_CANCELLED')).toBe(true);
+    expect(await queued).toMatchObject({ status: 503, code: 'WEFT_TASK_CANCELLED' });
   });
 
   it('rejects dispatch with 503 while stopping', async () => {

@@ -94,7 +94,8 @@ export class AnalyticsManager implements AnalyticsTracker {
   /** Whether events are collected and forwarded. */
   readonly enabled: boolean;
   private readonly trackers: AnalyticsTracker[];
-  private readonly logger: Logger | undefined;
+  // Not readonly: a task's view reports with the task's logger, so its lines carry the task id.
+  private logger: Logger | undefined;
   private data: AnalyticsData = emptyData();
 
   /**
@@ -109,6 +110,21 @@ export class AnalyticsManager implements AnalyticsTracker {
     this.enabled = options.enabled ?? false;
     this.trackers = [...(options.trackers ?? [])];
     this.logger = options.logger;
+  }
+
+  /**
+   * A view for one task: it counts into this manager and forwards to the same trackers, and
+   * adds the task's fields to its log lines, so a tracker that throws is reported with the
+   * task's id.
+   *
+   * @param fields - The task's log fields, `taskId` and `space`.
+   * @returns A manager sharing this one's figures and trackers.
+   * @internal
+   */
+  forTask(fields: Record<string, string>): AnalyticsManager {
+    const view = Object.create(this) as AnalyticsManager;
+    view.logger = this.logger?.child(fields);
+    return view;
   }
 
   /**

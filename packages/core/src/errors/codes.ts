@@ -38,7 +38,8 @@
  * - `WEFT_HOST_NOT_ALLOWED`: An HTTP request’s `Host` header is not an allowed host.
  * - `WEFT_ORIGIN_NOT_ALLOWED`: A web page of another origin sent a request to the runtime’s HTTP
  *   server.
- * - `WEFT_BAD_REQUEST`: An HTTP request was malformed: bad JSON, too large or nested too deep.
+ * - `WEFT_BAD_REQUEST`: An HTTP request was malformed or too slow: bad JSON, too large, nested too
+ *   deep, or late.
  * - `WEFT_NOT_FOUND`: No route matches an HTTP request.
  * - `WEFT_INTERNAL`: An unexpected failure; the answer carries an id that the log line also has.
  */

@@ -83,7 +83,7 @@ export const CORE_ERRORS = {
       summary: 'A task was cancelled because the runtime stopped.',
       raisedBy: 'the scheduler, when the runtime stops',
       cause:
-        'a queued or running task was cancelled because the runtime stopped in `cancel` mode, or a draining stop ran out of `shutdownTimeoutMs`.',
+        'the runtime stopped in `cancel` mode, or a draining stop ran out of `shutdownTimeoutMs`. A task still waiting in the queue is rejected with this error, with status `503`, which a route trigger that lets it through answers as `503`. A running task is not rejected: its signal is aborted with this error as the reason, and `dispatch` resolves with the task, whose status is `cancelled`.',
       fix: 'expected during shutdown. Raise `shutdownTimeoutMs` if tasks are cut short in normal restarts.',
     },
     WEFT_TASK_TIMEOUT: {
@@ -91,7 +91,7 @@ export const CORE_ERRORS = {
       raisedBy:
         'the task runner, as the reason of the task’s aborted signal and its last chain item',
       cause: 'a task ran longer than its time limit, `options.taskTimeoutMs`.',
-      fix: 'find the slow step in the log (`step failed` lines carry the task id); lower the model provider’s own timeout and retries so that one call cannot use the whole budget, or raise the limit.',
+      fix: 'find what was slow: the message, and the `task timed out` log line with the task’s `taskId`, name what the task was doing when time ran out (`during`: planning, reviewing the pipeline, or a step such as `step 2 (tools.fetch)`, which the line also gives as `step`). Lower the model provider’s own timeout and retries so that one call cannot use the whole budget, make the slow executor pass `context.signal` on, or raise the limit.',
     },
     WEFT_BULKHEAD_FULL: {
       summary:
@@ -196,12 +196,13 @@ export const CORE_ERRORS = {
       fix: "list the origins of your web clients, such as `allowedOrigins: ['https://chat.example.com']` (origins allowed by `cors` pass too); behind a proxy that rewrites `Host`, list the public origin of your own pages; see the [configuration reference](./configuration.md#server-options).",
     },
     WEFT_BAD_REQUEST: {
-      summary: 'An HTTP request was malformed: bad JSON, too large or nested too deep.',
-      status: [400, 413],
-      raisedBy: 'the runtime’s HTTP server, while it reads the body',
+      summary:
+        'An HTTP request was malformed or too slow: bad JSON, too large, nested too deep, or late.',
+      status: [400, 408, 413, 431],
+      raisedBy: 'the runtime’s HTTP server, while it reads the request',
       cause:
-        'an HTTP request was malformed: its body is not valid JSON, is nested deeper than `server.maxJsonDepth`, or is larger than `server.bodyLimit` (answered `413`).',
-      fix: 'the client must send a valid JSON body within the limits.',
+        'an HTTP request was malformed: its body is not valid JSON, is nested deeper than `server.maxJsonDepth`, or is larger than `server.bodyLimit` (answered `413`); its headers are larger than Node.js accepts (answered `431`); its bytes are not HTTP; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`).',
+      fix: 'the client must send a valid request within the limits, without pausing halfway.',
     },
     WEFT_NOT_FOUND: {
       summary: 'No route matches an HTTP request.',
@@ -213,9 +214,10 @@ export const CORE_ERRORS = {
     WEFT_INTERNAL: {
       summary: 'An unexpected failure; the answer carries an id that the log line also has.',
       status: 500,
-      raisedBy: 'the runtime’s HTTP server, for any error of a route without a 4xx status',
+      raisedBy:
+        'the runtime’s HTTP server, for an error of a route that has no 4xx status and is not a `WeftError`',
       cause:
-        'something failed unexpectedly while the server handled a request. The client gets a generic answer with a request id, and the log has the full error under the same id.',
+        'something failed unexpectedly while the server handled a request. The client gets a generic answer with a request id, and the log has the full error under the same id. A `WeftError` without a 4xx status keeps its own code in the answer instead (a handler that lets `WEFT_TEMPLATE_NOT_FOUND` through answers `500` with that code, and its own `status` if it has a 5xx one), still with the generic message.',
       fix: 'find the id in the log (`request failed` lines) and fix the error it shows.',
     },
   },

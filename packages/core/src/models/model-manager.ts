@@ -47,8 +47,9 @@ export class ModelManager {
   private readonly registry: CapabilityRegistry;
   private readonly providerList: readonly ModelProvider[];
   private readonly prompts: PromptRegistry;
-  private readonly analytics: AnalyticsTracker | undefined;
-  private readonly logger: Logger | undefined;
+  private analytics: AnalyticsTracker | undefined;
+  // Not readonly: a task's view logs with the task's logger, so its lines carry the task id.
+  private logger: Logger | undefined;
   private readonly defaultMaxRetries: number;
   private readonly defaults = new Map<string, string>();
   private defaultSignal: AbortSignal | undefined;
@@ -137,17 +138,26 @@ export class ModelManager {
   }
 
   /**
-   * A view for one task: its calls carry the task's signal, and each provider call runs under
-   * the provider's bulkhead (`model:<provider id>`).
+   * A view for one task: its calls carry the task's signal, each provider call runs under
+   * the provider's bulkhead (`model:<provider id>`) when there is a guard, and its log lines
+   * carry the task's fields (its events go to the task's view of the analytics, whose lines
+   * do too), so a grep for the task id finds them.
    *
    * @param signal - The task's signal.
-   * @param guard - The task's bulkhead guard.
-   * @returns A manager sharing this one's providers, defaults and analytics.
+   * @param guard - The task's bulkhead guard, if the runtime has bulkheads.
+   * @param task - The task's log fields (`taskId`, `space`) and its view of the analytics.
+   * @returns A manager sharing this one's providers and defaults.
    * @internal
    */
-  forTask(signal: AbortSignal, guard: CallGuard): ModelManager {
+  forTask(
+    signal: AbortSignal,
+    guard: CallGuard | undefined,
+    task: { fields?: Record<string, string>; analytics?: AnalyticsTracker } = {},
+  ): ModelManager {
     const view = this.withSignal(signal);
-    view.guard = guard;
+    if (guard) view.guard = guard;
+    if (task.fields) view.logger = this.logger?.child(task.fields);
+    if (task.analytics && this.analytics) view.analytics = task.analytics;
     return view;
   }
 

@@ -49,6 +49,25 @@ interface TaskScope {
   models: ModelManager;
   memory: MemoryManager;
   guard: CallGuard | undefined;
+  /** What the task is doing now, so a timeout can name it. */
+  activity: Activity;
+  /** The task's view of the analytics, reporting with the task's logger. */
+  analytics: AnalyticsManager;
+}
+
+/**
+ * What a task is doing: a stage of its own, or a step. A timeout names it, because an executor
+ * that ignores its signal never logs `step failed`, and the timeout is then the only trace.
+ */
+type Activity =
+  | { stage: 'recording the trigger' | 'planning' | 'reviewing the pipeline' }
+  | { stage: 'step'; stepIndex: number; step: PipelineStep };
+
+/** The activity in words, for the timeout's message: `step 2 (tools.fetch)`. */
+function describeActivity(activity: Activity): string {
+  if (activity.stage !== 'step') return activity.stage;
+  const { stepIndex, step } = activity;
+  return `step ${stepIndex + 1} (${step.pluginId}.${step.action})`;
 }
 
 /**
@@ -83,20 +102,23 @@ export class TaskRunner {
    * @returns The task, with its final status.
    */
   async run(task: AgentTask, runtimeSignal: AbortSignal, lease?: WorkerLease): Promise<AgentTask> {
-    const { analytics, memory, taskTimeoutMs } = this.deps;
+    const { memory, taskTimeoutMs } = this.deps;
     const started = performance.now();
-    const logger = this.deps.logger.child({ taskId: task.id, space: task.space.id });
+    const fields = { taskId: task.id, space: task.space.id };
+    const logger = this.deps.logger.child(fields);
+    // Every line logged for the task carries its id, those of the analytics and models too.
+    const analytics = this.deps.analytics.forTask(fields);
     // Each task gets its own signal, so listeners added by executors and providers end with the
     // task instead of piling up on the runtime's signal.
     const taskSignal = createTaskSignal(runtimeSignal);
     const { signal } = taskSignal;
-    let timedOut = false;
+    let timedOut: Activity | undefined;
     const timer = setTimeout(() => {
-      timedOut = !signal.aborted;
+      if (!signal.aborted) timedOut = scope.activity;
       taskSignal.abort(
         new WeftError(
           'WEFT_TASK_TIMEOUT',
-          `TaskRunner: the task ran past its time limit of ${taskTimeoutMs} ms; raise options.taskTimeoutMs or make the slow step pass the signal on`,
+          `TaskRunner: the task ran past its time limit of ${taskTimeoutMs} ms during ${describeActivity(scope.activity)}; raise options.taskTimeoutMs or make the slow step pass the signal on`,
         ),
       );
     }, taskTimeoutMs);
@@ -105,8 +127,10 @@ export class TaskRunner {
       signal,
       logger,
       guard,
-      models: guard ? this.deps.models.forTask(signal, guard) : this.deps.models.withSignal(signal),
+      models: this.deps.models.forTask(signal, guard, { fields, analytics }),
+      analytics,
       memory: guard ? memory.forTask(guard) : memory,
+      activity: { stage: 'recording the trigger' },
     };
     task.status = 'running';
     analytics.onTaskStart(task);
@@ -128,9 +152,11 @@ export class TaskRunner {
     }
     if (timedOut) {
       task.chain.push(errorItem('core', 'timeout', describeError(signal.reason)));
-      logger.warn({ timeoutMs: taskTimeoutMs }, 'task timed out');
+      const during = describeActivity(timedOut);
+      const step = timedOut.stage === 'step' ? { step: timedOut.step } : {};
+      logger.warn({ timeoutMs: taskTimeoutMs, during, ...step }, 'task timed out');
     }
-    task.status = statusOf(task, signal.aborted && !timedOut);
+    task.status = statusOf(task, signal.aborted && timedOut === undefined);
     // The task's signal may have aborted (a timeout): the chain is stored all the same, so its
     // wait for the memory provider's bulkhead is bounded by the bulkhead alone.
     const chainGuard = this.guard(undefined, lease);
@@ -159,6 +185,7 @@ export class TaskRunner {
     const { maxSteps } = this.deps;
     const { signal, logger, models } = scope;
     const executors = this.describeExecutors();
+    scope.activity = { stage: 'planning' };
     const related = await this.readHistory(task, scope);
     const generation: PipelineGenerationContext = {
       task,
@@ -190,6 +217,7 @@ export class TaskRunner {
       }
       const step = remaining[0] as PipelineStep;
       remaining = remaining.slice(1);
+      scope.activity = { stage: 'step', stepIndex: task.steps.length, step };
       const item = await this.runStep(task, step, scope);
       // The task may have timed out or been cancelled meanwhile: it is finished, leave it as is.
       if (signal.aborted) return;
@@ -205,6 +233,7 @@ export class TaskRunner {
         executors,
         stepsLeft: maxSteps - task.steps.length,
       };
+      scope.activity = { stage: 'reviewing the pipeline' };
       try {
         const modification = await models.getObject({
           schema: PipelineModificationSchema,
@@ -275,7 +304,7 @@ export class TaskRunner {
       const fields = failure === undefined ? { error: item.error } : errorLogFields(failure);
       logger.warn({ step, ...fields }, 'step failed');
     }
-    this.deps.analytics.onStep({
+    scope.analytics.onStep({
       task,
       step,
       success: item.type === 'result',

@@ -27,6 +27,13 @@ export interface TriggerRoute {
   /** Path to mount, starting with `/`, in express syntax (`/chat/:room`). */
   readonly path: string;
   /**
+   * The code a request body that is not JSON of an object or array (malformed, a bare string or
+   * number, or nested deeper than `server.maxJsonDepth`) is refused with, with status 400, so
+   * the answer names the route's own rule. Without it the server answers `WEFT_BAD_REQUEST`. A
+   * body larger than `server.bodyLimit` is answered 413 `WEFT_BAD_REQUEST` either way.
+   */
+  readonly invalidBodyCode?: string;
+  /**
    * Handles one request. JSON bodies are already parsed into `request.body`. Throwing (or
    * rejecting) answers 500 without details; an error with a 4xx `status` answers that status
    * with its message (and its string `code`, if it has one). A 5xx `status` is answered with

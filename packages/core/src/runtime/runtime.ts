@@ -22,8 +22,9 @@ import type { SpaceCoordinatorHost, TaskArrival } from '../scheduler/space-coord
 import { arrivalOf, newTask, taskOfArrival, type TriggerEvent } from './arrivals.js';
 
 /**
- * How long stop() waits for cancelled tasks, and for each plugin or provider to shut down,
- * before it gives up on them: stop() must end even when an executor ignores its signal.
+ * How long stop() waits for cancelled tasks to end, and then for all plugins and providers
+ * together to shut down, before it gives up on them: stop() must end even when an executor
+ * ignores its signal or a shutdown hangs.
  */
 const STOP_GRACE_MS = 2_000;
 
@@ -226,7 +227,9 @@ export class Runtime {
   /**
    * Stops the runtime gracefully: stops accepting tasks, lets queued tasks finish (or cancels
    * them, per `options.shutdown`), closes the HTTP server, and shuts down plugins and providers
-   * in reverse order. Calling it again returns the same promise.
+   * in reverse order. Tasks that ignore the cancellation get 2 s to end, and plugins and
+   * providers 2 s together to shut down, so it resolves within `shutdownTimeoutMs` plus about
+   * 5 seconds whatever they do. Calling it again returns the same promise.
    */
   stop(): Promise<void> {
     this.stopping ??= this.stopOnce();
@@ -517,9 +520,14 @@ export class Runtime {
       );
     }
     if (this.serverStarted) await this.server.stop();
+    // One deadline for all components, not one each: hung shutdowns must not add up. They still
+    // run in reverse order, so a plugin stops before the providers it uses; once the deadline
+    // has passed, the rest are still asked to shut down but not waited for.
+    const deadline = performance.now() + STOP_GRACE_MS;
     for (const component of this.started.reverse()) {
       try {
-        if (!(await withDeadline(component.shutdown(), STOP_GRACE_MS))) {
+        const left = Math.max(0, deadline - performance.now());
+        if (!(await withDeadline(component.shutdown(), left))) {
           this.logger.error(
             { component: component.label, graceMs: STOP_GRACE_MS },
             'shutdown timed out; going on without it',

@@ -15,6 +15,8 @@ import { describeError, WeftError } from '../errors/weft-error.js';
 import { errorLogFields } from '../util/logger.js';
 import { hostChecker, hostnameOf, type AllowedHosts } from './allowed-hosts.js';
 import { normaliseOrigin, originChecker, type AllowedOrigins } from './allowed-origins.js';
+import { answerClientErrors } from './client-errors.js';
+import { bodyRefusedAs } from './route-body.js';
 import { errorAnswer, type ErrorAnswer } from './error-answer.js';
 import type { HttpMethod } from './http-methods.js';
 import { nestsDeeperThan } from './json-depth.js';
@@ -91,6 +93,13 @@ type MountedRoute<Context> = {
   readonly method: HttpMethod;
   /** Path to mount, starting with `/`, in express syntax (`/chat/:room`). */
   readonly path: string;
+  /**
+   * The code a request body that is not JSON of an object or array (malformed, a bare string or
+   * number, or nested deeper than `server.maxJsonDepth`) is refused with, with status 400, so
+   * the answer names the route's own rule. Without it the server answers `WEFT_BAD_REQUEST`. A
+   * body larger than `server.bodyLimit` is answered 413 `WEFT_BAD_REQUEST` either way.
+   */
+  readonly invalidBodyCode?: string;
   /**
    * Handles one request.
    *
@@ -263,7 +272,11 @@ export class ServerManager {
     // The body is parsed per route, not by app-wide middleware, so that middleware added to
     // `app` before start (authentication) runs first: an unauthenticated request is refused
     // before its body is read, and a large one gets 401, not 413.
-    this.app[method](route.path, this.jsonBody, async (request, response) => {
+    const parseBody =
+      route.invalidBodyCode === undefined
+        ? this.jsonBody
+        : bodyRefusedAs(this.jsonBody, route.invalidBodyCode);
+    this.app[method](route.path, parseBody, async (request, response) => {
       await route.handler(request, response, context);
     });
   }
@@ -297,6 +310,7 @@ export class ServerManager {
       },
       this.app,
     );
+    answerClientErrors(server, { 'X-Content-Type-Options': 'nosniff' });
     server.listen(this.config.port, this.config.host);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { errorDocsUrl } from '../errors/error-registry.js';
+import type { ErrorAnswer } from './error-answer.js';
+
+/**
+ * The answers to requests Node.js refuses before any route or middleware sees them, by the
+ * code of Node's error. Each message says what the client should change.
+ */
+const CLIENT_ERRORS: Readonly<Record<string, { status: number; message: string }>> = {
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    message:
+      'The request took longer to arrive than the server waits (server.headersTimeout for the headers, server.requestTimeout for the whole request); send it again without pausing',
+  },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    message: 'The request headers are larger than the server accepts; send fewer or shorter ones',
+  },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: {
+    status: 413,
+    message: 'The chunk extensions of the request body are larger than the server accepts',
+  },
+};
+
+const MALFORMED = { status: 400, message: 'The request is not valid HTTP/1.1' };
+
+/** How long an answered connection may take to flush before it is destroyed all the same. */
+const FLUSH_GRACE_MS = 1_000;
+
+/**
+ * Makes a Node server answer the requests it refuses itself (a client too slow to send its
+ * request, headers too large, bytes that are not HTTP) like every other error answer of the
+ * runtime: a JSON body with a code, a `docsUrl` and a request id, also sent as `X-Request-Id`.
+ * Without this, Node answers them with an empty body and no id. A connection whose answer has
+ * already begun is destroyed instead, as Node does, so the client never reads a corrupt answer.
+ *
+ * @param server - The server, before it listens.
+ * @param headers - Headers every answer carries, such as `X-Content-Type-Options`.
+ */
+export function answerClientErrors(
+  server: Server,
+  headers: Readonly<Record<string, string>>,
+): void {
+  const inFlight = new WeakMap<Duplex, ServerResponse>();
+  server.on('request', (request, response: ServerResponse) => {
+    inFlight.set(request.socket, response);
+    response.once('close', () => {
+      if (inFlight.get(request.socket) === response) inFlight.delete(request.socket);
+    });
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight.get(socket)?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const { status, message } = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
+    socket.end(rawAnswer(status, message, headers));
+    setTimeout(() => socket.destroy(), FLUSH_GRACE_MS).unref();
+  });
+}
+
+/** A whole HTTP/1.1 error answer, written to the socket since there is no response object. */
+function rawAnswer(
+  status: number,
+  message: string,
+  headers: Readonly<Record<string, string>>,
+): string {
+  const requestId = randomUUID();
+  const answer: ErrorAnswer = {
+    status,
+    message,
+    code: 'WEFT_BAD_REQUEST',
+    docsUrl: errorDocsUrl('WEFT_BAD_REQUEST'),
+    requestId,
+  };
+  const body = JSON.stringify({ error: answer });
+  const lines = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${requestId}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    'Connection: close',
+  ];
+  return `${lines.join('\r\n')}\r\n\r\n${body}`;
+}
