@@ -14,7 +14,12 @@ import { describeError, WeftError } from '../errors/weft-error.js';
 import { formatZodSchema, inputJsonSchema } from './format-zod-schema.js';
 import { assertZod4Schema } from './zod-schema-check.js';
 import { extractJson, type GetObjectConfig } from './get-object.js';
-import type { ModelCapability, ModelProvider, ModelRequestConfig } from './model-provider.js';
+import type {
+  ModelCapability,
+  ModelProvider,
+  ModelRequestConfig,
+  ModelRequestTask,
+} from './model-provider.js';
 
 interface Route {
   provider: ModelProvider;
@@ -52,6 +57,7 @@ export class ModelManager {
   private readonly defaultMaxRetries: number;
   private readonly defaults = new Map<string, string>();
   private defaultSignal: AbortSignal | undefined;
+  private defaultTask: ModelRequestTask | undefined;
   private guard: CallGuard | undefined;
 
   /**
@@ -137,17 +143,24 @@ export class ModelManager {
   }
 
   /**
-   * A view for one task: its calls carry the task's signal, and each provider call runs under
-   * the provider's bulkhead (`model:<provider id>`).
+   * A view for one task: its calls carry the task's signal and describe the task in
+   * `request.task`, and, with a guard, each provider call runs under the provider's bulkhead
+   * (`model:<provider id>`).
    *
    * @param signal - The task's signal.
-   * @param guard - The task's bulkhead guard.
+   * @param guard - The task's bulkhead guard, when bulkheads are configured.
+   * @param task - What the calls tell providers about the task.
    * @returns A manager sharing this one's providers, defaults and analytics.
    * @internal
    */
-  forTask(signal: AbortSignal, guard: CallGuard): ModelManager {
+  forTask(
+    signal: AbortSignal,
+    guard: CallGuard | undefined,
+    task?: ModelRequestTask,
+  ): ModelManager {
     const view = this.withSignal(signal);
     view.guard = guard;
+    view.defaultTask = task;
     return view;
   }
 
@@ -232,6 +245,8 @@ export class ModelManager {
       ...callRequest,
       signal: callRequest.signal ?? this.defaultSignal,
     };
+    const task = callRequest.task ?? this.defaultTask;
+    if (task) request.task = task;
     // An id nothing defines is a different mistake (a typo) from one no provider offers.
     this.descriptor(capability);
     const route = this.findRoute(capability, request.provider);

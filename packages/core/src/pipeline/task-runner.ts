@@ -105,7 +105,11 @@ export class TaskRunner {
       signal,
       logger,
       guard,
-      models: guard ? this.deps.models.forTask(signal, guard) : this.deps.models.withSignal(signal),
+      // Calls carry the task's message, so providers and test doubles need not parse prompts.
+      models: this.deps.models.forTask(signal, guard, {
+        id: task.id,
+        ...(task.trigger.message === undefined ? {} : { message: task.trigger.message }),
+      }),
       memory: guard ? memory.forTask(guard) : memory,
     };
     task.status = 'running';
@@ -343,6 +347,8 @@ function toItem(step: PipelineStep, result: PluginResult): Context {
       data: result.data,
       message: result.message,
       error: result.error ?? result.message ?? 'the executor reported failure without a reason',
+      // Only a returned failure can be marked: a thrown error's text was not written for users.
+      ...(result.expose === true ? { expose: true } : {}),
       timestamp: new Date(),
     };
   }
