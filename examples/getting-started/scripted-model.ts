@@ -20,16 +20,14 @@ export const ROUTES: ScriptedRoute[] = [];
  * the requests the agent makes apart by their purpose: the plan, the reply,
  * and a review, which the runtime asks for after a failed step.
  */
-export function createScriptedModel(
-  routes: readonly ScriptedRoute[] = ROUTES,
-): ScriptedModelProvider {
+export function createScriptedModel(): ScriptedModelProvider {
   return new ScriptedModelProvider({
     fallback: (messages, request) => {
       if (request.purpose === 'plan') {
         // The runtime passes the task's message with each call, so the plan can follow
         // what the user asked without parsing the prompt.
         const message = request.task?.message ?? '';
-        const route = routes.find((candidate) =>
+        const route = ROUTES.find((candidate) =>
           candidate.pattern.test(message),
         );
         return {
