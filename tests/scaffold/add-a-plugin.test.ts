@@ -8,17 +8,26 @@
  */
 import { execFile } from 'node:child_process';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProject } from '../../packages/create-weft/src/create-project';
-import { startAgent } from './support/agent-process';
+import { startAgent, startAgentExpectingExit } from './support/agent-process';
 import { postMessage } from './support/messages';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
 const example = path.join(root, 'examples/add-a-plugin');
 const MINUTE = 60_000;
+/** `npm run dev` without the watcher, loading `@weft/*` from the workspace sources. */
+const TSX_MAIN = [
+  process.execPath,
+  path.join(root, 'node_modules/tsx/dist/cli.mjs'),
+  '--conditions=weft-source',
+  'src/main.ts',
+] as const;
 
 /** Runs a Node.js tool of the workspace in `cwd`; rejects with its output when it fails. */
 async function tool(cwd: string, script: string, args: string[]): Promise<string> {
@@ -143,12 +152,7 @@ describe('adding a plugin to a generated project, as the page says', () => {
         project,
         { ...process.env, PORT: '0', WEFT_LOG_LEVEL: 'silent' },
         MINUTE,
-        [
-          process.execPath,
-          path.join(root, 'node_modules/tsx/dist/cli.mjs'),
-          '--conditions=weft-source',
-          'src/main.ts',
-        ],
+        TSX_MAIN,
       );
       try {
         const time = await postMessage(agent.url, { user: 'ada', text: 'What time is it?' });
@@ -165,6 +169,31 @@ describe('adding a plugin to a generated project, as the page says', () => {
         });
       } finally {
         await agent.stop();
+      }
+    },
+    2 * MINUTE,
+  );
+
+  it(
+    'stops at once when its port is taken, naming the address and the PORT setting',
+    async () => {
+      const holder = createServer();
+      await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+      const { port } = holder.address() as AddressInfo;
+      try {
+        const result = await startAgentExpectingExit(
+          project,
+          { ...process.env, PORT: String(port), WEFT_LOG_LEVEL: 'silent' },
+          MINUTE,
+          TSX_MAIN,
+        );
+        expect(result.code).toBe(1);
+        expect(result.output).toContain(
+          `Cannot start the agent. ServerManager: cannot listen on 127.0.0.1:${port}`,
+        );
+        expect(result.output).toContain('Set PORT in .env to a free port');
+      } finally {
+        await new Promise<void>((resolve) => holder.close(() => resolve()));
       }
     },
     2 * MINUTE,
