@@ -16,6 +16,7 @@ import {
 import { createProject } from './create-project.js';
 import { CreateWeftError } from './errors.js';
 import { installDependencies } from './install-dependencies.js';
+import { createProgress } from './progress.js';
 import { ownVersion, weftPackagesFor } from './weft-packages.js';
 import {
   createCommand,
@@ -113,26 +114,21 @@ async function main(): Promise<void> {
   const manager = detectPackageManager(process.env.npm_config_user_agent);
   prompts.intro('create-weft');
   const choices = await complete(args, manager);
-  const progress = prompts.spinner();
-  let spinning = false;
+  const progress = createProgress();
   // `npm run` and `npm create` run in another folder; INIT_CWD is where the user typed.
   const here = process.env.INIT_CWD ?? process.cwd();
   const project = await createProject({
     ...choices,
     directory: path.resolve(here, choices.directory),
     ...(args.name ? { name: args.name } : {}),
-    onProgress: (step) => {
-      if (spinning) progress.message(step);
-      else progress.start(step);
-      spinning = true;
-    },
+    onProgress: (step) => progress.step(step),
   }).then(
     (created) => {
-      if (spinning) progress.stop('Done');
+      progress.done();
       return created;
     },
     (error: unknown) => {
-      if (spinning) progress.error('Failed');
+      progress.failed();
       throw error;
     },
   );

@@ -101,6 +101,9 @@ describe('create-weft off a terminal (cli.ts)', () => {
         `Created quiet-agent with --model ${DEFAULT_MODEL} --memory ${DEFAULT_MEMORY}.`,
       );
       expect(stdout).toMatch(/cd quiet-agent\W+npm install\W+npm test\W+npm run dev/);
+      // Not a terminal: progress is one line per step, never a spinner's redrawn line.
+      expect(stdout).not.toMatch(/\u001b\[(?:\d*[ABGJK]|\?25[hl])/);
+      expect(stdout).toMatch(/Writing the project/);
       const manifest = JSON.parse(
         await readFile(path.join(work, 'quiet-agent', 'package.json'), 'utf8'),
       ) as { dependencies: Record<string, string> };
