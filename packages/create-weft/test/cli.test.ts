@@ -102,7 +102,9 @@ describe('create-weft off a terminal (cli.ts)', () => {
       );
       expect(stdout).toMatch(/cd quiet-agent\W+npm install\W+npm test\W+npm run dev/);
       // Not a terminal: progress is one line per step, never a spinner's redrawn line.
-      expect(stdout).not.toMatch(/\u001b\[(?:\d*[ABGJK]|\?25[hl])/);
+      expect(stdout).not.toMatch(
+        new RegExp(`${String.fromCharCode(27)}\\[(?:\\d*[ABGJK]|\\?25[hl])`),
+      );
       expect(stdout).toMatch(/Writing the project/);
       const manifest = JSON.parse(
         await readFile(path.join(work, 'quiet-agent', 'package.json'), 'utf8'),

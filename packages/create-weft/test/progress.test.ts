@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { createProgress } from '../src/progress.js';
 
 /** Cursor moves and line erasures: what a spinner writes to redraw its line. */
-const REDRAW = /\u001b\[(?:\d*[ABGJK]|\?25[hl])/;
+const ESC = String.fromCharCode(27);
+const REDRAW = new RegExp(`${ESC}\\[(?:\\d*[ABGJK]|\\?25[hl])`);
 const FRAMES = /[◒◐◓◑]/;
 
 function capture(isTTY: boolean): { output: Writable & { isTTY: boolean }; text: () => string } {
