@@ -17,6 +17,7 @@ import { createProject } from './create-project.js';
 import { CreateWeftError } from './errors.js';
 import { installDependencies } from './install-dependencies.js';
 import { createProgress } from './progress.js';
+import { defaultAgentPort } from './templates.js';
 import { ownVersion, weftPackagesFor } from './weft-packages.js';
 import {
   createCommand,
@@ -154,7 +155,11 @@ async function main(): Promise<void> {
     formatCommand(scriptCommand(manager, 'dev')),
   ];
   prompts.note(steps.join('\n'), installed ? 'Next:' : `${created} Next:`);
-  prompts.outro('README.md explains every file.');
+  // The docs site and many dev servers hold 3000: say where this agent will be instead.
+  const port = await defaultAgentPort();
+  prompts.outro(
+    `\`${formatCommand(scriptCommand(manager, 'dev'))}\` listens on http://127.0.0.1:${port} (PORT in .env changes it). README.md explains every file.`,
+  );
 }
 
 main().catch((error: unknown) => {

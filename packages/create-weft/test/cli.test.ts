@@ -106,6 +106,8 @@ describe('create-weft off a terminal (cli.ts)', () => {
         new RegExp(`${String.fromCharCode(27)}\\[(?:\\d*[ABGJK]|\\?25[hl])`),
       );
       expect(stdout).toMatch(/Writing the project/);
+      // Where the agent will listen: not 3000, which the docs site's `npm start` holds.
+      expect(stdout).toContain('`npm run dev` listens on http://127.0.0.1:8787');
       const manifest = JSON.parse(
         await readFile(path.join(work, 'quiet-agent', 'package.json'), 'utf8'),
       ) as { dependencies: Record<string, string> };
