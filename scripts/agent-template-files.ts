@@ -12,4 +12,9 @@ export const TEMPLATE_DIR = 'packages/create-weft/templates/base/src';
  * The files both hold. The entry point and the model and memory modules differ on purpose:
  * the generated project reads them from its environment and from the choices made at creation.
  */
-export const SHARED_FILES = ['agent.ts', 'assistant-plugin.ts', 'scripted-model.ts'] as const;
+export const SHARED_FILES = [
+  'agent.ts',
+  'assistant-plugin.ts',
+  'port.ts',
+  'scripted-model.ts',
+] as const;

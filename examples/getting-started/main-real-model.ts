@@ -1,12 +1,13 @@
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { createAgent } from './agent.js';
+import { DEFAULT_PORT } from './port.js';
 import { createRealModel } from './real-model.js';
 
 const model = createRealModel();
 const runtime = await createAgent({
   model,
   memory: new InMemoryMemoryProvider(),
-  port: 3000,
+  port: DEFAULT_PORT,
   // A model server that is down stops the start at once, naming the provider.
   checkHealthOnStart: true,
 });

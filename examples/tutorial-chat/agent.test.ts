@@ -139,7 +139,7 @@ describe('tutorial: chat assistant', () => {
     expect(readChatSettings({})).toMatchObject({
       baseUrl: 'http://localhost:11434/v1',
       apiKey: '',
-      port: 3000,
+      port: 8787,
     });
     expect(() => readChatSettings({ CHAT_PORT: 'eighty' })).toThrow(
       /CHAT_PORT/,

@@ -23,7 +23,7 @@ describe('docs/tutorials/chat-assistant.md#point-it-at-a-real-model', () => {
       plannerModel: 'llama3.2:3b',
       writerModel: 'llama3.1:8b',
       databasePath: './chat-memory.db',
-      port: 3000,
+      port: 8787,
     });
   });
 });

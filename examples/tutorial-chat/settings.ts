@@ -1,3 +1,5 @@
+import { DEFAULT_PORT } from '../getting-started/port.js';
+
 /**
  * Where the tutorial's agent finds its model and its database, read once from the
  * environment. Every value has a default that suits a local Ollama server.
@@ -21,10 +23,10 @@ export interface ChatSettings {
 export function readChatSettings(
   env: NodeJS.ProcessEnv = process.env,
 ): ChatSettings {
-  const port = Number(env.CHAT_PORT ?? 3000);
+  const port = Number(env.CHAT_PORT ?? DEFAULT_PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new Error(
-      `CHAT_PORT: expected an integer from 0 to 65535, got ${JSON.stringify(env.CHAT_PORT)}; unset it to use 3000.`,
+      `CHAT_PORT: expected an integer from 0 to 65535, got ${JSON.stringify(env.CHAT_PORT)}; unset it to use ${DEFAULT_PORT}.`,
     );
   }
   return {

@@ -220,7 +220,7 @@ describe('npm run create-agent from a clone', () => {
       const openai = await startFakeOpenAI();
       const [, ...args] = image.cmd;
       // As `docker run -e`: the key and the model server come from outside the image, and a
-      // free port instead of the image's 3000.
+      // free port instead of the image's own.
       const agent = await startAgent(
         image.appDir,
         {

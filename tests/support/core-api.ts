@@ -1,7 +1,8 @@
 /**
  * The public API of @weft/core: the names SITE-REQUIREMENTS.md lists under "API reference pages",
  * plus the error model added since (`WeftError`, its options and its code union), the
- * `spaceId` helper, and the space coordinator's extension point (issue 22), keyed by the folder TypeDoc writes each kind of page to. The API reference unit test checks the
+ * `spaceId` helper, the space coordinator's extension point (issue 22) and what a model call
+ * knows of its task (`ModelRequestTask`, issue 39), keyed by the folder TypeDoc writes each kind of page to. The API reference unit test checks the
  * core exports exactly these; the browser tests check each has its page.
  */
 export type ApiKind = 'classes' | 'functions' | 'interfaces' | 'type-aliases' | 'variables';
@@ -37,6 +38,7 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'Memory',
     'ModelCapability',
     'ModelRequestConfig',
+    'ModelRequestTask',
     'PipelineGenerationContext',
     'PipelineModificationContext',
     'PluginResult',

@@ -42,6 +42,7 @@ export {
   ModelProvider,
   type ModelCapability,
   type ModelRequestConfig,
+  type ModelRequestTask,
   type Resolvable,
 } from './models/model-provider.js';
 export { ModelManager } from './models/model-manager.js';

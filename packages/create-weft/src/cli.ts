@@ -16,6 +16,8 @@ import {
 import { createProject } from './create-project.js';
 import { CreateWeftError } from './errors.js';
 import { installDependencies } from './install-dependencies.js';
+import { createProgress } from './progress.js';
+import { defaultAgentPort } from './templates.js';
 import { ownVersion, weftPackagesFor } from './weft-packages.js';
 import {
   createCommand,
@@ -113,26 +115,21 @@ async function main(): Promise<void> {
   const manager = detectPackageManager(process.env.npm_config_user_agent);
   prompts.intro('create-weft');
   const choices = await complete(args, manager);
-  const progress = prompts.spinner();
-  let spinning = false;
+  const progress = createProgress();
   // `npm run` and `npm create` run in another folder; INIT_CWD is where the user typed.
   const here = process.env.INIT_CWD ?? process.cwd();
   const project = await createProject({
     ...choices,
     directory: path.resolve(here, choices.directory),
     ...(args.name ? { name: args.name } : {}),
-    onProgress: (step) => {
-      if (spinning) progress.message(step);
-      else progress.start(step);
-      spinning = true;
-    },
+    onProgress: (step) => progress.step(step),
   }).then(
     (created) => {
-      if (spinning) progress.stop('Done');
+      progress.done();
       return created;
     },
     (error: unknown) => {
-      if (spinning) progress.error('Failed');
+      progress.failed();
       throw error;
     },
   );
@@ -158,7 +155,11 @@ async function main(): Promise<void> {
     formatCommand(scriptCommand(manager, 'dev')),
   ];
   prompts.note(steps.join('\n'), installed ? 'Next:' : `${created} Next:`);
-  prompts.outro('README.md explains every file.');
+  // The docs site and many dev servers hold 3000: say where this agent will be instead.
+  const port = await defaultAgentPort();
+  prompts.outro(
+    `\`${formatCommand(scriptCommand(manager, 'dev'))}\` listens on http://127.0.0.1:${port} (PORT in .env changes it). README.md explains every file.`,
+  );
 }
 
 main().catch((error: unknown) => {

@@ -22,6 +22,27 @@ const RENAMED: Record<string, string> = {
 /** The Markdown snippets of a choice, spliced into the README rather than copied. */
 const PARTIAL = 'README.md';
 
+/**
+ * Each layer's variables: the base's, then the model's, then the memory's are joined into one
+ * `.env.example`, so it lists every variable the project reads.
+ */
+const ENV_EXAMPLE = '.env.example';
+
+/** The generated agent's `src/port.ts`, whose number the README, Dockerfile and `.env.example` repeat. */
+const PORT_FILE = path.join(TEMPLATES_DIR, 'base', 'src', 'port.ts');
+
+/**
+ * The agent's default port, read from the file the project itself imports it from, so the
+ * prose and the code cannot disagree.
+ *
+ * @returns The number `DEFAULT_PORT` is set to in `templates/base/src/port.ts`.
+ */
+export async function defaultAgentPort(): Promise<number> {
+  const match = /export const DEFAULT_PORT = (\d+);/.exec(await readFile(PORT_FILE, 'utf8'));
+  if (!match?.[1]) throw new Error(`templates: ${PORT_FILE} does not set DEFAULT_PORT`);
+  return Number(match[1]);
+}
+
 /** What {@link renderProject} fills the templates with. */
 export interface RenderOptions {
   projectName: string;
@@ -44,6 +65,7 @@ export async function renderProject(options: RenderOptions): Promise<Map<string,
     modelSection: (await readFile(path.join(modelDir, PARTIAL), 'utf8')).trim(),
     memorySection: (await readFile(path.join(memoryDir, PARTIAL), 'utf8')).trim(),
     dependencyNote: options.dependencyNote,
+    port: String(await defaultAgentPort()),
   };
 
   const files = new Map<string, string>();
@@ -51,7 +73,9 @@ export async function renderProject(options: RenderOptions): Promise<Map<string,
     for (const file of await listFiles(dir)) {
       if (dir !== path.join(TEMPLATES_DIR, 'base') && file === PARTIAL) continue;
       const target = RENAMED[file] ?? file;
-      files.set(target, substitute(await readFile(path.join(dir, file), 'utf8'), values, file));
+      const text = substitute(await readFile(path.join(dir, file), 'utf8'), values, file);
+      const before = target === ENV_EXAMPLE ? (files.get(target) ?? '') : '';
+      files.set(target, before + text);
     }
   }
 

@@ -83,3 +83,28 @@ describe('the generated agent is the getting-started example', () => {
     expect(OTHER_DEPENDENCIES).toEqual({ pino: core.dependencies.pino });
   });
 });
+
+// Issue 39: "Add a plugin to your project" (docs/getting-started.md) shows these files; a user
+// makes them by adding lines to the generated ones, so they must differ by those lines only.
+describe('the add-a-plugin example is the generated agent plus the lines the page adds', () => {
+  const added = path.join(root, 'examples/add-a-plugin/src');
+
+  it('src/agent.ts adds the import of ClockPlugin and the plugin in plugins:', async () => {
+    const before = await readFile(path.join(root, TEMPLATE_DIR, 'agent.ts'), 'utf8');
+    const after = await readFile(path.join(added, 'agent.ts'), 'utf8');
+    expect(after).toContain("import { ClockPlugin } from './clock-plugin.js';");
+    expect(after).toContain('plugins: [new AssistantPlugin(), new ClockPlugin()],');
+    const undone = after
+      .replace("import { ClockPlugin } from './clock-plugin.js';\n", '')
+      .replace(', new ClockPlugin()]', ']');
+    expect(undone).toBe(before);
+  });
+
+  it('src/scripted-model.ts adds one route to ROUTES', async () => {
+    const before = await readFile(path.join(root, TEMPLATE_DIR, 'scripted-model.ts'), 'utf8');
+    const after = await readFile(path.join(added, 'scripted-model.ts'), 'utf8');
+    const route = "  { pattern: /\\btime\\b/i, pluginId: 'clock', action: 'now' },\n";
+    expect(after).toContain(route);
+    expect(after.replace(`= [\n${route}];`, '= [];')).toBe(before);
+  });
+});

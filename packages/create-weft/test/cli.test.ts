@@ -101,6 +101,13 @@ describe('create-weft off a terminal (cli.ts)', () => {
         `Created quiet-agent with --model ${DEFAULT_MODEL} --memory ${DEFAULT_MEMORY}.`,
       );
       expect(stdout).toMatch(/cd quiet-agent\W+npm install\W+npm test\W+npm run dev/);
+      // Not a terminal: progress is one line per step, never a spinner's redrawn line.
+      expect(stdout).not.toMatch(
+        new RegExp(`${String.fromCharCode(27)}\\[(?:\\d*[ABGJK]|\\?25[hl])`),
+      );
+      expect(stdout).toMatch(/Writing the project/);
+      // Where the agent will listen: not 3000, which the docs site's `npm start` holds.
+      expect(stdout).toContain('`npm run dev` listens on http://127.0.0.1:8787');
       const manifest = JSON.parse(
         await readFile(path.join(work, 'quiet-agent', 'package.json'), 'utf8'),
       ) as { dependencies: Record<string, string> };

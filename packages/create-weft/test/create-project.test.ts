@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MEMORY_CHOICES, MODEL_CHOICES } from '../src/choices.js';
 import { createProject } from '../src/create-project.js';
 import { CreateWeftError } from '../src/errors.js';
+import { defaultAgentPort } from '../src/templates.js';
 import { ownVersion } from '../src/weft-packages.js';
 
 describe('createProject', () => {
@@ -41,6 +42,7 @@ describe('createProject', () => {
           'src/main.ts',
           'src/memory.ts',
           'src/model.ts',
+          'src/port.ts',
           'src/scripted-model.ts',
           'test/agent.test.ts',
           'test/model.test.ts',
@@ -84,6 +86,49 @@ describe('createProject', () => {
       expect(await readFile(path.join(directory, '.gitignore'), 'utf8')).toMatch(/^\.env$/m);
     },
   );
+
+  // Issue 39: .env.example described variables some projects did not read, and left out HOST
+  // and WEFT_MEMORY_PATH, which they do.
+  it.each(combinations)(
+    '--model %s --memory %s: .env.example lists exactly the variables the project reads',
+    async (model, memory) => {
+      const directory = path.join(work, 'env-check');
+      const project = await createProject({ directory, model, memory, source: 'registry' });
+      const read = new Set<string>();
+      for (const file of project.files.filter((name) => name.startsWith('src/'))) {
+        const source = await readFile(path.join(directory, file), 'utf8');
+        for (const match of source.matchAll(/\benv\??\.([A-Z][A-Z0-9_]*)/g)) read.add(match[1]!);
+      }
+      // The core reads WEFT_LOG_LEVEL itself.
+      read.add('WEFT_LOG_LEVEL');
+      const example = await readFile(path.join(directory, '.env.example'), 'utf8');
+      const listed = new Set(
+        [...example.matchAll(/^(?:# )?([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]!),
+      );
+      expect([...listed].sort()).toEqual([...read].sort());
+      expect(read).toContain('HOST');
+      if (memory === 'sqlite') expect(read).toContain('WEFT_MEMORY_PATH');
+    },
+  );
+
+  // Issue 39: the agent's default port was 3000, which the docs site's `npm start` holds.
+  it('writes the default port of src/port.ts, not 3000, wherever the project names its port', async () => {
+    const port = await defaultAgentPort();
+    expect(port).not.toBe(3000);
+    const directory = path.join(work, 'ported');
+    await createProject({ directory, model: 'ollama', memory: 'sqlite', source: 'registry' });
+    for (const file of ['README.md', 'Dockerfile', 'compose.yaml', '.env.example']) {
+      const text = await readFile(path.join(directory, file), 'utf8');
+      expect(text, file).toContain(String(port));
+      expect(text, file).not.toContain('3000');
+    }
+    expect(await readFile(path.join(directory, '.env.example'), 'utf8')).toMatch(
+      new RegExp(`^PORT=${port}$`, 'm'),
+    );
+    expect(await readFile(path.join(directory, 'Dockerfile'), 'utf8')).toMatch(
+      new RegExp(`^EXPOSE ${port}$`, 'm'),
+    );
+  });
 
   it('fills an empty folder the user made', async () => {
     const directory = path.join(work, 'empty');

@@ -12,7 +12,8 @@ type Message = { role: 'system' | 'user' | 'assistant'; content: string };
  * What a scripted response can be: a fixed text, an object sent as JSON, or a function of the
  * request. A function receives the messages and the call's request config; branch on
  * `request.purpose` (`plan`, `review`, `get-object:<schemaName>`) rather than on prompt wording,
- * which changes with the templates.
+ * which changes with the templates. Inside a runtime, `request.task?.message` is the message of
+ * the task the call is made for, so a plan can follow what the user asked.
  */
 export type ScriptedResponse =
   | string

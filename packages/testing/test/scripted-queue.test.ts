@@ -106,4 +106,40 @@ describe('a scripted queue across tasks', () => {
     expect(purposes).toEqual(['plan', 'review', 'plan', 'review']);
     expect(model.remaining).toBe(0);
   });
+
+  it("a fallback plans from the task's message in request.task (README example)", async () => {
+    const byMessage = new ScriptedModelProvider({
+      fallback: (_messages, request) => {
+        if (request.purpose !== 'plan') return { type: 'continue' };
+        const action = /\btime\b/i.test(request.task?.message ?? '') ? 'tell-time' : 'greet';
+        return { steps: [{ pluginId: 'greeter', action }] };
+      },
+    });
+    class ClockGreeter extends Plugin {
+      readonly id = 'greeter';
+      readonly description = 'Greets, or tells the time.';
+      override readonly executors: Executor[] = [
+        { action: 'greet', description: 'Greets.', execute: async () => ({ success: true }) },
+        { action: 'tell-time', description: 'Tells.', execute: async () => ({ success: true }) },
+      ];
+    }
+    runtime = await Runtime.init({
+      models: [byMessage],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new ClockGreeter()],
+      options: { logger: pino({ level: 'silent' }) },
+    });
+    await runtime.start();
+    const actions = [];
+    for (const message of ['Hi there', 'What time is it?']) {
+      const task = await runtime.dispatch({
+        pluginId: 'greeter',
+        triggerId: 't',
+        space: 's',
+        message,
+      });
+      actions.push(task.steps.map((step) => step.action));
+    }
+    expect(actions).toEqual([['greet'], ['tell-time']]);
+  });
 });

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { MemoryManager } from '@weft/core';
+import { MemoryManager, type ModelRequestTask } from '@weft/core';
 import { pino } from 'pino';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
@@ -74,6 +74,39 @@ describe('dispatch', () => {
 });
 
 describe('planning', () => {
+  it("tells every model call of a task the task's id and message in request.task", async () => {
+    const asks = recordingExecutor('ask', async (_task, context) => {
+      const text = await context.models.generateText('Say something.');
+      return { success: true, message: text };
+    });
+    const seen: (ModelRequestTask | undefined)[] = [];
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [asks] })],
+      responses: {
+        fallback: (_messages, request) => {
+          seen.push(request.task);
+          return request.purpose === 'plan'
+            ? plan(['tools', 'ask'])
+            : `heard ${request.task?.message ?? 'nothing'}`;
+        },
+      },
+    });
+    const task = await runtime.dispatch({
+      pluginId: 'tools',
+      triggerId: 'message',
+      space: 's',
+      message: 'what time is it?',
+    });
+    expect(task.chain.at(-1)?.message).toBe('heard what time is it?');
+    expect(seen).toEqual([
+      { id: task.id, message: 'what time is it?' },
+      { id: task.id, message: 'what time is it?' },
+    ]);
+    // A call made outside a task carries none.
+    await runtime.models.generateText('Outside a task.');
+    expect(seen.at(-1)).toBeUndefined();
+  });
+
   it("shows the executors' descriptions and the memories of the space and related spaces", async () => {
     const memory = new InMemoryMemoryProvider();
     await memory.store({
@@ -279,6 +312,28 @@ describe('running steps', () => {
     expect(works.calls).toHaveLength(1);
     // A later step that works does not hide the failures before it.
     expect(task.status).toBe('failed');
+  });
+
+  it('marks a returned failure with expose: true as safe to show, and never a thrown error', async () => {
+    const shown = recordingExecutor('shown', {
+      success: false,
+      error: 'no free slot on 4 March; pick another day',
+      expose: true,
+    });
+    const hidden = recordingExecutor('hidden', { success: false, error: 'quota exceeded' });
+    const throws = recordingExecutor('throws', async () => {
+      throw Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { expose: true });
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [shown, hidden, throws] })],
+      responses: planner(['tools', 'shown'], ['tools', 'hidden'], ['tools', 'throws']),
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    expect(task.chain.slice(1).map((item) => [item.action, item.expose])).toEqual([
+      ['shown', true],
+      ['hidden', undefined],
+      ['throws', undefined],
+    ]);
   });
 
   it('marks the task failed when a step fails', async () => {

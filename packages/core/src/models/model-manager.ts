@@ -14,7 +14,12 @@ import { describeError, WeftError } from '../errors/weft-error.js';
 import { formatZodSchema, inputJsonSchema } from './format-zod-schema.js';
 import { assertZod4Schema } from './zod-schema-check.js';
 import { extractJson, type GetObjectConfig } from './get-object.js';
-import type { ModelCapability, ModelProvider, ModelRequestConfig } from './model-provider.js';
+import type {
+  ModelCapability,
+  ModelProvider,
+  ModelRequestConfig,
+  ModelRequestTask,
+} from './model-provider.js';
 
 interface Route {
   provider: ModelProvider;
@@ -53,6 +58,7 @@ export class ModelManager {
   private readonly defaultMaxRetries: number;
   private readonly defaults = new Map<string, string>();
   private defaultSignal: AbortSignal | undefined;
+  private defaultTask: ModelRequestTask | undefined;
   private guard: CallGuard | undefined;
 
   /**
@@ -138,26 +144,32 @@ export class ModelManager {
   }
 
   /**
-   * A view for one task: its calls carry the task's signal, each provider call runs under
-   * the provider's bulkhead (`model:<provider id>`) when there is a guard, and its log lines
-   * carry the task's fields (its events go to the task's view of the analytics, whose lines
-   * do too), so a grep for the task id finds them.
+   * A view for one task: its calls carry the task's signal and describe the task in
+   * `request.task`, each provider call runs under the provider's bulkhead (`model:<provider id>`)
+   * when there is a guard, and its log lines carry the task's fields (its events go to the task's
+   * view of the analytics, whose lines do too), so a grep for the task id finds them.
    *
    * @param signal - The task's signal.
    * @param guard - The task's bulkhead guard, if the runtime has bulkheads.
-   * @param task - The task's log fields (`taskId`, `space`) and its view of the analytics.
+   * @param task - The task's log fields (`taskId`, `space`), its view of the analytics, and what
+   *   the calls tell providers about it (`request`).
    * @returns A manager sharing this one's providers and defaults.
    * @internal
    */
   forTask(
     signal: AbortSignal,
     guard: CallGuard | undefined,
-    task: { fields?: Record<string, string>; analytics?: AnalyticsTracker } = {},
+    task: {
+      fields?: Record<string, string>;
+      analytics?: AnalyticsTracker;
+      request?: ModelRequestTask;
+    } = {},
   ): ModelManager {
     const view = this.withSignal(signal);
     if (guard) view.guard = guard;
     if (task.fields) view.logger = this.logger?.child(task.fields);
     if (task.analytics && this.analytics) view.analytics = task.analytics;
+    view.defaultTask = task.request;
     return view;
   }
 
@@ -242,6 +254,8 @@ export class ModelManager {
       ...callRequest,
       signal: callRequest.signal ?? this.defaultSignal,
     };
+    const task = callRequest.task ?? this.defaultTask;
+    if (task) request.task = task;
     // An id nothing defines is a different mistake (a typo) from one no provider offers.
     this.descriptor(capability);
     const route = this.findRoute(capability, request.provider);

@@ -32,6 +32,21 @@ export interface ModelRequestConfig<Options = unknown> {
    * Providers may ignore it.
    */
   purpose?: string;
+  /**
+   * The task the call is made for. The runtime sets it on every call it makes while running a
+   * task: the plan, the reviews, and the calls an executor makes through `context.models`. A
+   * provider or a test double reads the task's message here instead of parsing the prompt.
+   * Absent on calls made outside a task.
+   */
+  task?: ModelRequestTask;
+}
+
+/** What a model call knows of the task it is made for; see {@link ModelRequestConfig.task}. */
+export interface ModelRequestTask {
+  /** The task's id, as in the runtime's log lines. */
+  readonly id: string;
+  /** The trigger's message: the user's words for a chat or HTTP trigger. Absent when it had none. */
+  readonly message?: string;
 }
 
 /**

@@ -127,7 +127,15 @@ export class TaskRunner {
       signal,
       logger,
       guard,
-      models: this.deps.models.forTask(signal, guard, { fields, analytics }),
+      // Calls carry the task's message, so providers and test doubles need not parse prompts.
+      models: this.deps.models.forTask(signal, guard, {
+        fields,
+        analytics,
+        request: {
+          id: task.id,
+          ...(task.trigger.message === undefined ? {} : { message: task.trigger.message }),
+        },
+      }),
       analytics,
       memory: guard ? memory.forTask(guard) : memory,
       activity: { stage: 'recording the trigger' },
@@ -372,6 +380,8 @@ function toItem(step: PipelineStep, result: PluginResult): Context {
       data: result.data,
       message: result.message,
       error: result.error ?? result.message ?? 'the executor reported failure without a reason',
+      // Only a returned failure can be marked: a thrown error's text was not written for users.
+      ...(result.expose === true ? { expose: true } : {}),
       timestamp: new Date(),
     };
   }

@@ -16,6 +16,13 @@ export interface PluginResult {
   message?: string;
   /** Why the step failed, when `success` is `false`. */
   error?: string;
+  /**
+   * With `success: false`, marks `error` as written for the user: it says what to change and
+   * names no hosts, paths, keys or other internals, so a trigger may show it to the user
+   * instead of a generic failure. The runtime copies it onto the chain's error item. A thrown
+   * error is never marked.
+   */
+  expose?: boolean;
 }
 
 /**
@@ -35,6 +42,11 @@ export interface Context {
   readonly message?: string;
   /** What went wrong, on error items. */
   readonly error?: string;
+  /**
+   * `true` on the error item of a step whose executor returned `expose: true`: `error` may be
+   * shown to the user. Absent otherwise, so a trigger shows an error only when it is marked.
+   */
+  readonly expose?: boolean;
   /** When the item was added. */
   readonly timestamp: Date;
 }

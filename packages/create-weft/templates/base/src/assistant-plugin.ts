@@ -57,8 +57,19 @@ export class AssistantPlugin extends Plugin {
         });
         const last = task.chain.at(-1);
         if (task.status !== 'completed' || last?.type !== 'result') {
-          // A failed step's error can name hosts, paths or keys. The runtime
-          // logged it under the task's id; the client gets only that id.
+          // An executor marks an error written for the user with `expose: true`:
+          // the user can act on it, so it is shown.
+          const failure = task.chain.findLast((item) => item.type === 'error');
+          if (failure?.expose === true) {
+            response.status(422).json({
+              taskId: task.id,
+              status: task.status,
+              error: failure.error,
+            });
+            return;
+          }
+          // Any other error can name hosts, paths or keys. The runtime logged it
+          // under the task's id; the client gets only that id.
           response.status(500).json({
             taskId: task.id,
             status: task.status,

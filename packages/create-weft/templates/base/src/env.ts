@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { DEFAULT_PORT } from './port.js';
 
 /** A problem with the agent's settings, reported at start-up before anything runs. */
 export class SetupError extends Error {
@@ -13,9 +14,9 @@ export function loadEnvFile(file = '.env'): void {
   if (existsSync(file)) process.loadEnvFile(file);
 }
 
-/** The HTTP port from `PORT` (default 3000; 0 picks a free one). */
+/** The HTTP port from `PORT` (default {@link DEFAULT_PORT}; 0 picks a free one). */
 export function readPort(env: NodeJS.ProcessEnv): number {
-  const raw = env.PORT?.trim() || '3000';
+  const raw = env.PORT?.trim() || String(DEFAULT_PORT);
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     throw new SetupError(`PORT: "${raw}" is not a port number; set a whole number from 0 to 65535`);

@@ -23,7 +23,11 @@ try {
   );
 } catch (error) {
   if (!isForTheUser(error)) throw error;
-  console.error(`Cannot start the agent. ${error.message}`);
+  // A port another program holds is the usual cause; say which setting moves the agent.
+  const hint = WeftError.is(error, 'WEFT_LISTEN_FAILED')
+    ? ' Set PORT in .env to a free port, or stop the program that holds this one.'
+    : '';
+  console.error(`Cannot start the agent. ${error.message}${hint}`);
   process.exitCode = 1;
 }
 

@@ -1,0 +1,44 @@
+import { Plugin, type Executor } from '@weft/core';
+
+/** An IANA time zone named in a message, such as `Asia/Tokyo`; bounded, as the text is a user's. */
+const ZONE = /\b([A-Za-z]{1,32}\/[A-Za-z_]{1,32})\b/;
+
+/**
+ * Tells the time. It has no trigger of its own: messages reach it through the assistant
+ * plugin's `POST /messages`, and the model plans its step when a message asks for the time.
+ */
+export class ClockPlugin extends Plugin {
+  readonly id = 'clock';
+  readonly description = 'Tells the current time.';
+
+  override readonly executors: Executor[] = [
+    {
+      action: 'now',
+      description:
+        'Tells the current time, in the IANA time zone the user names (such as Europe/Paris), else in UTC.',
+      async execute(task) {
+        const zone = ZONE.exec(task.trigger.message ?? '')?.[1] ?? 'UTC';
+        let time: string;
+        try {
+          time = new Intl.DateTimeFormat('en-GB', {
+            timeZone: zone,
+            timeStyle: 'short',
+          }).format(new Date());
+        } catch {
+          // The user can fix this, and the text names nothing internal: safe to show them.
+          return {
+            success: false,
+            data: { zone },
+            error: `"${zone}" is not a time zone I know; name one such as Europe/Paris.`,
+            expose: true,
+          };
+        }
+        return {
+          success: true,
+          data: { zone, time },
+          message: `It is ${time} in ${zone}.`,
+        };
+      },
+    },
+  ];
+}

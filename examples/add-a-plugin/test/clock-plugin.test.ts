@@ -1,0 +1,64 @@
+import type { Runtime } from '@weft/core';
+import { InMemoryMemoryProvider } from '@weft/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAgent } from '../src/agent.js';
+import { createScriptedModel } from '../src/scripted-model.js';
+
+// The whole agent with the clock plugin wired in, on a free port, with the scripted model.
+describe('the clock plugin in the agent', () => {
+  let runtime: Runtime | undefined;
+
+  afterEach(async () => {
+    await runtime?.stop();
+    runtime = undefined;
+  });
+
+  async function ask(
+    text: string,
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
+    if (!runtime) {
+      runtime = await createAgent({
+        model: createScriptedModel(),
+        memory: new InMemoryMemoryProvider(),
+        port: 0,
+      });
+      await runtime.start();
+    }
+    const response = await fetch(`${runtime.server.url}/messages`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ user: 'ada', text }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    return {
+      status: response.status,
+      body: (await response.json()) as Record<string, unknown>,
+    };
+  }
+
+  it('answers a question about the time with the clock, in UTC', async () => {
+    const { status, body } = await ask('What time is it?');
+    expect(status).toBe(200);
+    expect(body.reply).toMatch(/^It is \d\d:\d\d in UTC\.$/);
+  });
+
+  it('tells the time in the zone the message names', async () => {
+    const { body } = await ask('What time is it in Asia/Tokyo?');
+    expect(body.reply).toMatch(/^It is \d\d:\d\d in Asia\/Tokyo\.$/);
+  });
+
+  it('shows the user its error about an unknown zone, with 422', async () => {
+    const { status, body } = await ask('What time is it in Mars/Olympus?');
+    expect(status).toBe(422);
+    expect(body).toMatchObject({
+      status: 'failed',
+      error:
+        '"Mars/Olympus" is not a time zone I know; name one such as Europe/Paris.',
+    });
+  });
+
+  it('leaves every other message to the assistant', async () => {
+    const { body } = await ask('Hello');
+    expect(body.reply).toBe('You said "Hello". Your Weft agent is listening.');
+  });
+});
