@@ -10,7 +10,8 @@ import type { ErrorRegistry } from '@weft/core/internal';
  *
  * - `WEFT_TESTING_SCRIPT_EXHAUSTED`: A `ScriptedModelProvider` was called with no response queued
  *   and no fallback.
- * - `WEFT_TESTING_CONTRACT_FAILED`: A provider broke a rule of the memory-provider contract.
+ * - `WEFT_TESTING_CONTRACT_FAILED`: A provider broke a rule of the memory-provider contract, or
+ *   threw where a case expects no error.
  */
 export type WeftTestingErrorCode = 'WEFT_TESTING_SCRIPT_EXHAUSTED' | 'WEFT_TESTING_CONTRACT_FAILED';
 // </error-codes>
@@ -31,10 +32,11 @@ export const errorRegistry = {
       fix: 'see ["no scripted response left"](../guides/troubleshooting.md#no-scripted-response-left).',
     },
     WEFT_TESTING_CONTRACT_FAILED: {
-      summary: 'A provider broke a rule of the memory-provider contract.',
+      summary:
+        'A provider broke a rule of the memory-provider contract, or threw where a case expects no error.',
       raisedBy: 'the memory-provider contract suite',
       cause:
-        'a memory provider under test broke a rule of the memory-provider contract suite; the message names the rule.',
+        'a memory provider under test broke a rule of the memory-provider contract suite, or threw where a case expects no error (in its factory, `init`, a call or `shutdown`). The message names the case and the rule, or includes the provider’s own message; the provider’s error is the `cause`.',
       fix: 'change the provider until the suite passes; see [Testing a memory provider](../guides/testing.md#testing-a-memory-provider).',
     },
   },
