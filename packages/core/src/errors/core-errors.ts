@@ -71,7 +71,7 @@ export const CORE_ERRORS = {
       raisedBy:
         '`query` of every first-party memory store, through `checkMemoryQuery`; so `MemoryManager.query`',
       cause:
-        'a query option has the wrong type or value: a filter that is not a string, `since` or `until` that is not a valid `Date`, a `limit` that is not a positive integer, an `order` other than `asc` or `desc`, more than 1000 `spacePatterns`, or a string holding a NUL character or a lone UTF-16 surrogate. The message names the option.',
+        'a query option has the wrong type or value: a filter that is not a string, `since` or `until` that is not a valid `Date`, a `limit` that is not a positive integer, an `order` other than `asc` or `desc`, more than 100 `spacePatterns`, or a string holding a NUL character or a lone UTF-16 surrogate. The message names the option.',
       fix: 'pass the option as [`QueryMemoryOptions`](../memory-providers/overview.md#the-memory-contract) describes it.',
     },
     WEFT_MEMORY_NOT_FOUND: {

@@ -12,10 +12,11 @@ import type { Memory, QueryMemoryOptions } from './memory-provider.js';
 export const DEFAULT_MEMORY_QUERY_LIMIT = 100;
 
 /**
- * The most patterns one query's `spacePatterns` may hold. Each pattern becomes bound parameters
- * of one statement in a database store, and databases cap how many one statement may have.
+ * The most patterns one query's `spacePatterns` may hold. Each pattern becomes a condition of one
+ * statement in a database store, and databases cap the size of a statement (SQLite refuses an
+ * expression nested 1000 deep, which a thousand alternatives reach).
  */
-export const MAX_QUERY_SPACE_PATTERNS = 1000;
+export const MAX_QUERY_SPACE_PATTERNS = 100;
 
 /** A new memory that passed {@link checkNewMemory}, with its JSON fields as text. */
 export interface CheckedMemory {
