@@ -43,7 +43,7 @@ export const errorRegistry = {
       raisedBy: '`SqliteMemoryProvider.init`, so `Runtime.start`',
       cause:
         'the database file could not be opened: its directory does not exist, the process may not write there, or the file is not a SQLite database.',
-      fix: 'create the directory and give the service’s user write access to it.',
+      fix: 'create the directory and give the service’s user write access to it. When the message says `file is not a database`, `path` names a file of another kind: point it at a SQLite database written by this package, or at a new file.',
     },
     WEFT_SQLITE_SCHEMA_TOO_NEW: {
       summary: 'The file was written by a newer version of the package.',

@@ -64,7 +64,7 @@ export const CORE_ERRORS = {
         '`store` and `update` of every first-party memory store (`InMemoryMemoryProvider`, `SqliteMemoryProvider`, `PostgresMemoryProvider`), through `checkNewMemory` and `checkMemoryPatch`',
       cause:
         'a memory or patch breaks the memory contract that every store keeps: a `space` or `kind` that is not a non-empty string, a `taskId` that is not a string, content with no JSON form (`undefined`, a function, a `BigInt`, a cycle), metadata that is not a plain object, or a string (a key included) holding a NUL character or a lone UTF-16 surrogate, which a database cannot store unchanged. The message names the field. Nothing was written.',
-      fix: 'store plain JSON data; strip NUL characters and broken surrogate pairs from text received from outside. See [The memory contract](../memory-providers/overview.md#the-memory-contract).',
+      fix: 'store plain JSON data; strip NUL characters and broken surrogate pairs from text received from outside. See [Input rules and error codes](../memory-providers/overview.md#input-rules-and-error-codes).',
     },
     WEFT_MEMORY_INVALID_QUERY: {
       summary: 'A query option given to a memory store has the wrong type or value.',
@@ -72,7 +72,7 @@ export const CORE_ERRORS = {
         '`query` of every first-party memory store, through `checkMemoryQuery`; so `MemoryManager.query`',
       cause:
         'a query option has the wrong type or value: a filter that is not a string, `since` or `until` that is not a valid `Date`, a `limit` that is not a positive integer, an `order` other than `asc` or `desc`, more than 100 `spacePatterns`, or a string holding a NUL character or a lone UTF-16 surrogate. The message names the option.',
-      fix: 'pass the option as [`QueryMemoryOptions`](../memory-providers/overview.md#the-memory-contract) describes it.',
+      fix: 'pass the option as [Query semantics](../memory-providers/overview.md#query-semantics) describes it; the message names the option.',
     },
     WEFT_MEMORY_NOT_FOUND: {
       summary: '`update()` of a memory store was given an id no memory has.',
