@@ -9,7 +9,9 @@ export interface Space {
   /**
    * Patterns of other spaces whose memories are relevant to tasks of this one. A pattern is a
    * space id in which `*` matches any run of characters: `chat-room-42*` matches the room and
-   * every space under it. The space itself is always included.
+   * every space under it. The space itself is always included. At most 100 patterns
+   * ({@link MAX_QUERY_SPACE_PATTERNS}): a store refuses a query with more, and the task is then
+   * planned without its history.
    */
   readonly relatedSpaces?: readonly string[];
   /** A human description, shown in prompts to the model when present. */
