@@ -1,7 +1,8 @@
 /**
  * The public API of @weft/core: the names SITE-REQUIREMENTS.md lists under "API reference pages",
  * plus the error model added since (`WeftError`, its options and its code union), the
- * `spaceId` helper, and the space coordinator's extension point (issue 22), keyed by the folder TypeDoc writes each kind of page to. The API reference unit test checks the
+ * `spaceId` helper, the space coordinator's extension point (issue 22), and the memory
+ * contract's input checks (issue 41), keyed by the folder TypeDoc writes each kind of page to. The API reference unit test checks the
  * core exports exactly these; the browser tests check each has its page.
  */
 export type ApiKind = 'classes' | 'functions' | 'interfaces' | 'type-aliases' | 'variables';
@@ -22,12 +23,25 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'ServerManager',
     'WeftError',
   ],
-  functions: ['defineCapability', 'formatZodSchema', 'spaceId'],
+  functions: [
+    'checkClearSpace',
+    'checkMemoryId',
+    'checkMemoryPatch',
+    'checkMemoryQuery',
+    'checkNewMemory',
+    'defineCapability',
+    'formatZodSchema',
+    'memoryNotFound',
+    'spaceId',
+  ],
   interfaces: [
     'AgentTask',
     'AnalyticsData',
     'AnalyticsTracker',
     'CapabilityDescriptor',
+    'CheckedMemory',
+    'CheckedMemoryPatch',
+    'CheckedMemoryQuery',
     'CapabilityTransformEntry',
     'Context',
     'ExecutionContext',
@@ -65,6 +79,8 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'WeftErrorCode',
   ],
   variables: [
+    'DEFAULT_MEMORY_QUERY_LIMIT',
+    'MAX_QUERY_SPACE_PATTERNS',
     'PipelineModificationSchema',
     'PipelineSchema',
     'PipelineStepSchema',

@@ -221,6 +221,14 @@ export function checkNewMemory(memory: unknown, owner: string): CheckedMemory {
  * @returns The id and the patch's fields as JSON text.
  * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when `id` is not a string;
  * `WEFT_MEMORY_INVALID` naming the field when the patch is not an object or a field breaks a rule.
+ *
+ * @example
+ * ```ts
+ * import { checkMemoryPatch } from '@weft/core';
+ *
+ * const patch = checkMemoryPatch('m-1', { metadata: { pinned: true } }, 'FileMemory');
+ * console.log(patch); // { id: 'm-1', metadata: '{"pinned":true}' }: the content is kept
+ * ```
  */
 export function checkMemoryPatch(id: unknown, patch: unknown, owner: string): CheckedMemoryPatch {
   const checkedId = checkMemoryId(id, 'update', owner);
@@ -252,6 +260,16 @@ export function checkMemoryPatch(id: unknown, patch: unknown, owner: string): Ch
  * @param owner - Who checks, at the start of error messages.
  * @returns The id.
  * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when `id` is not a string.
+ *
+ * @example
+ * ```ts
+ * import { checkMemoryId } from '@weft/core';
+ *
+ * const memories = new Map<string, unknown>();
+ * function remove(id: string): boolean {
+ *   return memories.delete(checkMemoryId(id, 'remove', 'MapMemory'));
+ * }
+ * ```
  */
 export function checkMemoryId(id: unknown, method: 'update' | 'remove', owner: string): string {
   if (typeof id !== 'string') {
@@ -270,6 +288,14 @@ export function checkMemoryId(id: unknown, method: 'update' | 'remove', owner: s
  * @param owner - Who checks, at the start of error messages.
  * @returns The space, or `undefined` to clear everything.
  * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when `space` is given and not a string.
+ *
+ * @example
+ * ```ts
+ * import { checkClearSpace } from '@weft/core';
+ *
+ * const only = checkClearSpace(undefined, 'FileMemory');
+ * console.log(only === undefined ? 'clear every space' : `clear ${only}`);
+ * ```
  */
 export function checkClearSpace(space: unknown, owner: string): string | undefined {
   if (space !== undefined && typeof space !== 'string') {
@@ -287,6 +313,17 @@ export function checkClearSpace(space: unknown, owner: string): string | undefin
  * @param id - The id.
  * @param owner - Who raises it, at the start of the message.
  * @returns A {@link WeftError} `WEFT_MEMORY_NOT_FOUND` naming the id, to throw.
+ *
+ * @example
+ * ```ts
+ * import { memoryNotFound, type Memory } from '@weft/core';
+ *
+ * function find(memories: Map<string, Memory>, id: string): Memory {
+ *   const memory = memories.get(id);
+ *   if (!memory) throw memoryNotFound(id, 'MapMemory');
+ *   return memory;
+ * }
+ * ```
  */
 export function memoryNotFound(id: string, owner: string): WeftError {
   return new WeftError(
