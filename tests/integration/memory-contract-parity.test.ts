@@ -128,6 +128,17 @@ describe('every first-party memory store accepts the same edge cases with the sa
           })
         ).map((memory) => memory.space),
     ],
+    [
+      'a space, kind and taskId of the most characters, surrogate pairs included',
+      async (provider) => {
+        const space = `edge-${'😀'.repeat(247)}x`;
+        const kind = 'é'.repeat(500);
+        const taskId = 't'.repeat(500);
+        const stored = await provider.store({ space, kind, taskId, content: 1, metadata: {} });
+        const [read] = await provider.query({ space, kind, taskId });
+        return [space.length, stored.space === space, read?.kind === kind, read?.taskId === taskId];
+      },
+    ],
     ['remove() of an unknown id, false', (provider) => provider.remove('no-such-memory')],
   ];
 

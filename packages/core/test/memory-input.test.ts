@@ -10,6 +10,7 @@ import {
   checkMemoryQuery,
   checkNewMemory,
   DEFAULT_MEMORY_QUERY_LIMIT,
+  MAX_MEMORY_KEY_LENGTH,
   MAX_QUERY_SPACE_PATTERNS,
   memoryNotFound,
   WeftError,
@@ -97,6 +98,24 @@ describe('checkNewMemory', () => {
       checkNewMemory({ space: 'r', kind: 'k', content: circular, metadata: {} }, OWNER),
     );
     expect(error.cause).toBeInstanceOf(TypeError);
+  });
+});
+
+describe('MAX_MEMORY_KEY_LENGTH', () => {
+  it('bounds the space, kind and taskId of a memory to 500 UTF-16 code units', () => {
+    expect(MAX_MEMORY_KEY_LENGTH).toBe(500);
+    const longest = 'x'.repeat(500);
+    expect(
+      checkNewMemory({ space: longest, kind: longest, taskId: longest, content: 1 }, OWNER),
+    ).toMatchObject({ space: longest, kind: longest, taskId: longest });
+    for (const field of ['space', 'kind', 'taskId']) {
+      const memory = { space: 's', kind: 'k', content: 1, [field]: 'x'.repeat(501) };
+      const error = refusal(() => checkNewMemory(memory, OWNER));
+      expect(error.code).toBe('WEFT_MEMORY_INVALID');
+      expect(error.message).toMatch(
+        new RegExp(`a memory's "${field}".* may be at most 500 characters long, got 501`),
+      );
+    }
   });
 });
 

@@ -53,7 +53,7 @@ class BrokenQueryProvider extends InMemoryMemoryProvider {
   }
 }
 
-/** A provider that answers query options without checking them, as the old in-memory store did. */
+/** A provider that answers query options without checking them, taking any order but asc as desc. */
 class UncheckedQueryProvider extends InMemoryMemoryProvider {
   override query(options: QueryMemoryOptions): Promise<Memory[]> {
     if (options === null || typeof options !== 'object') return super.query(options);

@@ -18,6 +18,13 @@ export const DEFAULT_MEMORY_QUERY_LIMIT = 100;
  */
 export const MAX_QUERY_SPACE_PATTERNS = 100;
 
+/**
+ * The most UTF-16 code units a memory's `space`, `kind` or `taskId` may have. A database store
+ * indexes these columns, and an index entry has a size limit (PostgreSQL's is about 2700 bytes);
+ * 500 code units take at most 1500 bytes of UTF-8.
+ */
+export const MAX_MEMORY_KEY_LENGTH = 500;
+
 /** A new memory that passed {@link checkNewMemory}, with its JSON fields as text. */
 export interface CheckedMemory {
   /** The space id: a non-empty string. */
@@ -113,6 +120,15 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+function checkLength(owner: string, value: string, field: string, where: string): void {
+  if (value.length > MAX_MEMORY_KEY_LENGTH) {
+    throw invalid(
+      owner,
+      `a memory's "${field}"${where} may be at most ${MAX_MEMORY_KEY_LENGTH} characters long, got ${value.length}`,
+    );
+  }
+}
+
 function checkText(owner: string, value: unknown, field: string, where: string): string {
   if (typeof value !== 'string' || value === '') {
     throw invalid(
@@ -120,6 +136,7 @@ function checkText(owner: string, value: unknown, field: string, where: string):
       `a memory's "${field}" must be a non-empty string${where}, got ${show(value)}`,
     );
   }
+  checkLength(owner, value, field, where);
   const problem = unstorableText(value);
   if (problem) throw invalid(owner, `a memory's "${field}"${where} ${problem}`);
   return value;
@@ -161,7 +178,7 @@ function metadataJson(owner: string, value: unknown, what: string): string {
 /**
  * Checks a memory given to {@link MemoryProvider.store} and serialises its content and metadata.
  * The rules: `space` and `kind` are non-empty strings; `taskId` is a string or absent (`null`
- * counts as absent); `content` has a JSON form (not `undefined`, a `BigInt`, a function or a
+ * counts as absent); none of the three is longer than {@link MAX_MEMORY_KEY_LENGTH}; `content` has a JSON form (not `undefined`, a `BigInt`, a function or a
  * cycle); `metadata` is a plain object (absent or `null` means `{}`) with a JSON form; and no
  * string, key included, holds a NUL character or a lone UTF-16 surrogate.
  *
@@ -196,6 +213,7 @@ export function checkNewMemory(memory: unknown, owner: string): CheckedMemory {
         `a memory's "taskId" must be a string when given${where}, got ${show(fields.taskId)}`,
       );
     }
+    checkLength(owner, fields.taskId, 'taskId', where);
     const problem = unstorableText(fields.taskId);
     if (problem) throw invalid(owner, `a memory's "taskId"${where} ${problem}`);
     taskId = fields.taskId;
