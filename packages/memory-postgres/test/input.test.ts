@@ -54,9 +54,7 @@ describe('PostgresMemoryProvider: hostile input', () => {
     const memory = await db.open();
     const stored = await memory.store(note);
     for (const id of ['', 'x', "'; DROP TABLE weft_memories; --", stored.id.toUpperCase()]) {
-      expect(await codeOf(() => memory.update(id, { content: 1 }))).toBe(
-        'WEFT_MEMORY_NOT_FOUND',
-      );
+      expect(await codeOf(() => memory.update(id, { content: 1 }))).toBe('WEFT_MEMORY_NOT_FOUND');
       expect(await memory.remove(id)).toBe(false);
     }
     expect(await codeOf(() => memory.update(42 as unknown as string, {}))).toBe(
@@ -65,9 +63,7 @@ describe('PostgresMemoryProvider: hostile input', () => {
     expect(await codeOf(() => memory.remove({} as unknown as string))).toBe(
       'WEFT_INVALID_ARGUMENT',
     );
-    expect(await codeOf(() => memory.clear(7 as unknown as string))).toBe(
-      'WEFT_INVALID_ARGUMENT',
-    );
+    expect(await codeOf(() => memory.clear(7 as unknown as string))).toBe('WEFT_INVALID_ARGUMENT');
     expect(await memory.clear('room\0')).toBe(0);
     expect(await memory.query({})).toEqual([stored]);
   });
