@@ -1,17 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import {
+  checkClearSpace,
+  checkMemoryId,
+  checkMemoryPatch,
+  checkMemoryQuery,
+  checkNewMemory,
+  memoryNotFound,
   MemoryProvider,
   type Memory,
   type QueryMemoryOptions,
 } from '@weft/core';
+
+/** Starts the messages of the errors the checks throw. */
+const LABEL = 'JsonFileMemoryProvider';
 
 type StoredMemory = Omit<Memory, 'createdAt'> & { createdAt: string };
 
 /**
  * Keeps memories in one JSON file, rewritten on every change: enough for a
  * personal agent with a few thousand memories, and a compact example of the
- * MemoryProvider contract.
+ * MemoryProvider contract. The checks from @weft/core refuse bad input with
+ * the same codes as every other store, so the store itself only has to keep
+ * and find memories.
  */
 export class JsonFileMemoryProvider extends MemoryProvider {
   readonly id = 'json-file';
@@ -48,31 +59,18 @@ export class JsonFileMemoryProvider extends MemoryProvider {
   }
 
   async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
-    for (const field of ['space', 'kind'] as const) {
-      if (typeof memory[field] !== 'string' || memory[field] === '') {
-        throw new Error(
-          `JsonFileMemoryProvider: a memory's "${field}" must be a non-empty string`,
-        );
-      }
-    }
-    const where = `a "${memory.kind}" memory in space "${memory.space}"`;
-    const { taskId } = memory;
-    // Converting first means bad content is rejected before anything changes.
-    const content = toJsonForm(memory.content, `the content of ${where}`);
-    const metadata = toJsonForm(
-      memory.metadata ?? {},
-      `the metadata of ${where}`,
-    );
+    // Checking first means bad input is refused before anything changes.
+    const checked = checkNewMemory(memory, LABEL);
     return this.change(() => {
       // Strictly increasing timestamps keep "newest first" exact within one
       // millisecond.
       this.lastTime = Math.max(Date.now(), this.lastTime + 1);
       const stored: Memory = {
-        space: memory.space,
-        kind: memory.kind,
-        content,
-        ...(taskId !== undefined ? { taskId } : {}),
-        metadata: metadata as Record<string, unknown>,
+        space: checked.space,
+        kind: checked.kind,
+        content: JSON.parse(checked.content),
+        ...(checked.taskId !== undefined ? { taskId: checked.taskId } : {}),
+        metadata: JSON.parse(checked.metadata),
         id: randomUUID(),
         createdAt: new Date(this.lastTime),
       };
@@ -85,24 +83,19 @@ export class JsonFileMemoryProvider extends MemoryProvider {
     id: string,
     patch: { content?: unknown; metadata?: Record<string, unknown> },
   ): Promise<Memory> {
-    const content =
-      patch.content === undefined
-        ? undefined
-        : toJsonForm(patch.content, `the new content of memory "${id}"`);
-    const metadata =
-      patch.metadata === undefined
-        ? undefined
-        : toJsonForm(patch.metadata, `the new metadata of memory "${id}"`);
+    const checked = checkMemoryPatch(id, patch, LABEL);
     return this.change(() => {
-      const index = this.memories.findIndex((memory) => memory.id === id);
-      if (index < 0) {
-        throw new Error(`JsonFileMemoryProvider: no memory with id "${id}"`);
-      }
+      const index = this.memories.findIndex(
+        (memory) => memory.id === checked.id,
+      );
+      if (index < 0) throw memoryNotFound(checked.id, LABEL);
       const updated: Memory = {
         ...this.memories[index]!,
-        ...(content !== undefined ? { content } : {}),
-        ...(metadata !== undefined
-          ? { metadata: metadata as Record<string, unknown> }
+        ...(checked.content !== undefined
+          ? { content: JSON.parse(checked.content) }
+          : {}),
+        ...(checked.metadata !== undefined
+          ? { metadata: JSON.parse(checked.metadata) }
           : {}),
       };
       this.memories[index] = updated;
@@ -111,56 +104,54 @@ export class JsonFileMemoryProvider extends MemoryProvider {
   }
 
   async query(options: QueryMemoryOptions): Promise<Memory[]> {
-    const limit = options.limit ?? 100;
-    if (!Number.isInteger(limit) || limit < 1) {
-      throw new Error(
-        `JsonFileMemoryProvider: query option "limit" must be a positive integer, got ${limit}`,
-      );
-    }
-    const patterns = (options.spacePatterns ?? []).map(
+    // The limit and order come back with their defaults filled in.
+    const query = checkMemoryQuery(options, LABEL);
+    const patterns = (query.spacePatterns ?? []).map(
       (pattern) =>
         new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`),
     );
     const bySpace =
-      options.space !== undefined ||
-      options.spacePrefix !== undefined ||
-      options.spacePatterns !== undefined;
+      query.space !== undefined ||
+      query.spacePrefix !== undefined ||
+      query.spacePatterns !== undefined;
     const matches = this.memories.filter(
       (memory) =>
         // Space filters match when any one of them does...
         (!bySpace ||
-          memory.space === options.space ||
-          (options.spacePrefix !== undefined &&
-            memory.space.startsWith(options.spacePrefix)) ||
+          memory.space === query.space ||
+          (query.spacePrefix !== undefined &&
+            memory.space.startsWith(query.spacePrefix)) ||
           patterns.some((pattern) => pattern.test(memory.space))) &&
         // ...and every other filter must match too.
-        (options.kind === undefined || memory.kind === options.kind) &&
-        (options.taskId === undefined || memory.taskId === options.taskId) &&
-        (options.since === undefined || memory.createdAt >= options.since) &&
-        (options.until === undefined || memory.createdAt < options.until),
+        (query.kind === undefined || memory.kind === query.kind) &&
+        (query.taskId === undefined || memory.taskId === query.taskId) &&
+        (query.since === undefined || memory.createdAt >= query.since) &&
+        (query.until === undefined || memory.createdAt < query.until),
     );
-    const direction = options.order === 'asc' ? 1 : -1;
+    const direction = query.order === 'asc' ? 1 : -1;
     matches.sort(
       (a, b) => direction * (a.createdAt.getTime() - b.createdAt.getTime()),
     );
-    return matches.slice(0, limit).map(copy);
+    return matches.slice(0, query.limit).map(copy);
   }
 
   async remove(id: string): Promise<boolean> {
+    const checkedId = checkMemoryId(id, 'remove', LABEL);
     return this.change(() => {
       const before = this.memories.length;
-      this.memories = this.memories.filter((memory) => memory.id !== id);
+      this.memories = this.memories.filter((memory) => memory.id !== checkedId);
       return this.memories.length < before;
     });
   }
 
   async clear(space?: string): Promise<number> {
+    const only = checkClearSpace(space, LABEL);
     return this.change(() => {
       const before = this.memories.length;
       this.memories =
-        space === undefined
+        only === undefined
           ? []
-          : this.memories.filter((memory) => memory.space !== space);
+          : this.memories.filter((memory) => memory.space !== only);
       return before - this.memories.length;
     });
   }
@@ -198,23 +189,6 @@ export class JsonFileMemoryProvider extends MemoryProvider {
     await writeFile(temporary, JSON.stringify(this.memories));
     await rename(temporary, this.path);
   }
-}
-
-/** The value as it will be read back, or an error naming what has no JSON form. */
-function toJsonForm(value: unknown, what: string): unknown {
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(value) as string | undefined;
-  } catch (error) {
-    // A BigInt or a circular structure.
-    throw new Error(
-      `JsonFileMemoryProvider: ${what} is not JSON: ${(error as Error).message}`,
-    );
-  }
-  if (json === undefined) {
-    throw new Error(`JsonFileMemoryProvider: ${what} has no JSON form`);
-  }
-  return JSON.parse(json);
 }
 
 function copy(memory: Memory): Memory {

@@ -1,8 +1,9 @@
 /**
  * The public API of @weft/core: the names SITE-REQUIREMENTS.md lists under "API reference pages",
  * plus the error model added since (`WeftError`, its options and its code union), the
- * `spaceId` helper, the space coordinator's extension point (issue 22) and what a model call
- * knows of its task (`ModelRequestTask`, issue 39), keyed by the folder TypeDoc writes each kind of page to. The API reference unit test checks the
+ * `spaceId` helper, the space coordinator's extension point (issue 22), what a model call knows
+ * of its task (`ModelRequestTask`, issue 39) and the memory contract's input checks (issue 41),
+ * keyed by the folder TypeDoc writes each kind of page to. The API reference unit test checks the
  * core exports exactly these; the browser tests check each has its page.
  */
 export type ApiKind = 'classes' | 'functions' | 'interfaces' | 'type-aliases' | 'variables';
@@ -23,12 +24,25 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'ServerManager',
     'WeftError',
   ],
-  functions: ['defineCapability', 'formatZodSchema', 'spaceId'],
+  functions: [
+    'checkClearSpace',
+    'checkMemoryId',
+    'checkMemoryPatch',
+    'checkMemoryQuery',
+    'checkNewMemory',
+    'defineCapability',
+    'formatZodSchema',
+    'memoryNotFound',
+    'spaceId',
+  ],
   interfaces: [
     'AgentTask',
     'AnalyticsData',
     'AnalyticsTracker',
     'CapabilityDescriptor',
+    'CheckedMemory',
+    'CheckedMemoryPatch',
+    'CheckedMemoryQuery',
     'CapabilityTransformEntry',
     'Context',
     'ExecutionContext',
@@ -67,6 +81,9 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'WeftErrorCode',
   ],
   variables: [
+    'DEFAULT_MEMORY_QUERY_LIMIT',
+    'MAX_MEMORY_KEY_LENGTH',
+    'MAX_QUERY_SPACE_PATTERNS',
     'PipelineModificationSchema',
     'PipelineSchema',
     'PipelineStepSchema',

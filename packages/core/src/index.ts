@@ -55,6 +55,20 @@ export {
   type Space,
 } from './memory/memory-provider.js';
 export { MemoryManager } from './memory/memory-manager.js';
+export {
+  checkClearSpace,
+  checkMemoryId,
+  checkMemoryPatch,
+  checkMemoryQuery,
+  checkNewMemory,
+  DEFAULT_MEMORY_QUERY_LIMIT,
+  MAX_MEMORY_KEY_LENGTH,
+  MAX_QUERY_SPACE_PATTERNS,
+  memoryNotFound,
+  type CheckedMemory,
+  type CheckedMemoryPatch,
+  type CheckedMemoryQuery,
+} from './memory/memory-input.js';
 export { spaceId } from './memory/space-id.js';
 export { PromptRegistry, type TemplateFunction } from './prompts/prompt-registry.js';
 export { Scheduler } from './scheduler/scheduler.js';

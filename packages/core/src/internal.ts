@@ -9,3 +9,4 @@ export { describeError } from './errors/weft-error.js';
 export { errorDocsUrl, type ErrorCodeEntry, type ErrorRegistry } from './errors/error-registry.js';
 export { hostChecker, hostnameOf, type AllowedHosts } from './server/allowed-hosts.js';
 export { normaliseOrigin, type AllowedOrigins } from './server/allowed-origins.js';
+export { unstorableText } from './memory/memory-input.js';

@@ -12,13 +12,6 @@ import { WeftError } from '@weft/core';
  * - `WEFT_POSTGRES_SCHEMA_TOO_NEW`: The tables were migrated by a newer version of the package.
  * - `WEFT_POSTGRES_MIGRATION_FAILED`: A schema migration failed and was rolled back.
  * - `WEFT_POSTGRES_NOT_OPEN`: A method was called before `init()` or after `shutdown()`.
- * - `WEFT_POSTGRES_INVALID_ARGUMENT`: `update`, `remove` or `clear` was given an id that is not a
- *   string.
- * - `WEFT_POSTGRES_INVALID_MEMORY`: A memory or patch cannot be stored: an empty `space` or `kind`,
- *   a `taskId` that is not a string, text PostgreSQL cannot hold (a NUL character or a lone UTF-16
- *   surrogate), or content or metadata with no JSON form.
- * - `WEFT_POSTGRES_INVALID_QUERY`: A query option has the wrong type or value.
- * - `WEFT_POSTGRES_MEMORY_NOT_FOUND`: `update()` was given an id no memory has.
  * - `WEFT_POSTGRES_STATEMENT_TIMEOUT`: A statement ran past the statement timeout and was
  *   cancelled.
  * - `WEFT_POSTGRES_UNAVAILABLE`: The server could not be reached within the reconnect window, or
@@ -30,10 +23,6 @@ export type WeftPostgresErrorCode =
   | 'WEFT_POSTGRES_SCHEMA_TOO_NEW'
   | 'WEFT_POSTGRES_MIGRATION_FAILED'
   | 'WEFT_POSTGRES_NOT_OPEN'
-  | 'WEFT_POSTGRES_INVALID_ARGUMENT'
-  | 'WEFT_POSTGRES_INVALID_MEMORY'
-  | 'WEFT_POSTGRES_INVALID_QUERY'
-  | 'WEFT_POSTGRES_MEMORY_NOT_FOUND'
   | 'WEFT_POSTGRES_STATEMENT_TIMEOUT'
   | 'WEFT_POSTGRES_UNAVAILABLE';
 // </error-codes>
@@ -82,33 +71,6 @@ export const errorRegistry = {
         'a method was called before `init()` or after `shutdown()`, or `shutdown()` ran while an operation was waiting for the server. The runtime calls both for you; this happens when a provider is used outside a runtime, or after `stop()`.',
       fix: 'call `init()` first, and stop using the provider after `shutdown()`.',
     },
-    WEFT_POSTGRES_INVALID_ARGUMENT: {
-      summary: '`update`, `remove` or `clear` was given an id that is not a string.',
-      raisedBy: '`PostgresMemoryProvider.update`, `remove`, `clear`',
-      cause: '`update`, `remove` or `clear` was given an id that is not a string.',
-      fix: 'pass the `id` of a stored memory.',
-    },
-    WEFT_POSTGRES_INVALID_MEMORY: {
-      summary:
-        'A memory or patch cannot be stored: an empty `space` or `kind`, a `taskId` that is not a string, text PostgreSQL cannot hold (a NUL character or a lone UTF-16 surrogate), or content or metadata with no JSON form.',
-      raisedBy: '`PostgresMemoryProvider.store`, `update`',
-      cause:
-        'a memory or patch cannot be stored: an empty `space` or `kind`, a `taskId` that is not a string, content or metadata with no JSON form (a function, a `BigInt`, a cycle), or a string PostgreSQL cannot hold: a NUL character (`\\u0000`), or a lone UTF-16 surrogate, which would reach the server as U+FFFD and make two ids one. Nothing was sent.',
-      fix: 'store plain JSON data, and strip NUL characters and broken surrogate pairs from text you received from outside.',
-    },
-    WEFT_POSTGRES_INVALID_QUERY: {
-      summary: 'A query option has the wrong type or value.',
-      raisedBy: '`PostgresMemoryProvider.query`',
-      cause:
-        'a query option has the wrong type or value, such as a `limit` that is not a positive integer, or a string with a NUL character.',
-      fix: 'the message names the option.',
-    },
-    WEFT_POSTGRES_MEMORY_NOT_FOUND: {
-      summary: '`update()` was given an id no memory has.',
-      raisedBy: '`PostgresMemoryProvider.update`',
-      cause: '`update()` was given an id no memory has.',
-      fix: 'query for the memory first; it may have been removed.',
-    },
     WEFT_POSTGRES_STATEMENT_TIMEOUT: {
       summary: 'A statement ran past the statement timeout and was cancelled.',
       raisedBy: 'every method of `PostgresMemoryProvider` that reads or writes',
@@ -144,10 +106,6 @@ export const WEFT_POSTGRES_ERROR_CODES = Object.keys({
   WEFT_POSTGRES_SCHEMA_TOO_NEW: true,
   WEFT_POSTGRES_MIGRATION_FAILED: true,
   WEFT_POSTGRES_NOT_OPEN: true,
-  WEFT_POSTGRES_INVALID_ARGUMENT: true,
-  WEFT_POSTGRES_INVALID_MEMORY: true,
-  WEFT_POSTGRES_INVALID_QUERY: true,
-  WEFT_POSTGRES_MEMORY_NOT_FOUND: true,
   WEFT_POSTGRES_STATEMENT_TIMEOUT: true,
   WEFT_POSTGRES_UNAVAILABLE: true,
 } satisfies Record<WeftPostgresErrorCode, true>) as readonly WeftPostgresErrorCode[];

@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { MemoryProvider, type Memory, type QueryMemoryOptions } from '@weft/core';
-import { describeError } from '@weft/core/internal';
+import {
+  checkClearSpace,
+  checkMemoryId,
+  checkMemoryPatch,
+  checkMemoryQuery,
+  checkNewMemory,
+  memoryNotFound,
+  MemoryProvider,
+  type Memory,
+  type QueryMemoryOptions,
+} from '@weft/core';
+import { describeError, unstorableText } from '@weft/core/internal';
 import { ConnectionRunner, createPool, listenForBreaks } from './connection.js';
 import { postgresError } from './errors.js';
 import { migrate, tablesOf, type Tables } from './migrations.js';
@@ -13,7 +23,6 @@ import {
 } from './options.js';
 import { buildQuery, SELECT_COLUMNS } from './query.js';
 import { rowToMemory, type MemoryRow } from './rows.js';
-import { toJsonb, unstorableText } from './text.js';
 
 /** The ids this provider hands out: lower-case canonical UUIDs, as `randomUUID()` writes them. */
 const MEMORY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -22,12 +31,6 @@ const MEMORY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 interface Connection {
   readonly pool: pg.Pool;
   readonly runner: ConnectionRunner;
-}
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 /**
@@ -181,8 +184,8 @@ export class PostgresMemoryProvider extends MemoryProvider {
    * @param memory - The memory without its id and timestamp. `content` and `metadata` must be
    * JSON-serialisable; `metadata` defaults to `{}`.
    * @returns The stored memory, as a query will read it back.
-   * @throws `WeftError` `WEFT_POSTGRES_INVALID_MEMORY` naming the space
-   * and kind when the memory cannot be stored (no JSON form, text PostgreSQL cannot hold);
+   * @throws `WeftError` `WEFT_MEMORY_INVALID` naming the field when the memory breaks the
+   * memory contract (`checkNewMemory` of `@weft/core`: no JSON form, text no store can hold);
    * nothing is written then. `WEFT_POSTGRES_NOT_OPEN` before init, `WEFT_POSTGRES_UNAVAILABLE`
    * when the server stays unreachable past `reconnectTimeoutMs`, and
    * `WEFT_POSTGRES_STATEMENT_TIMEOUT` past `statementTimeoutMs`, as for every method that reads
@@ -190,51 +193,17 @@ export class PostgresMemoryProvider extends MemoryProvider {
    */
   override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
     const { runner } = this.opened();
-    if (memory === null || typeof memory !== 'object') {
-      throw postgresError(
-        'WEFT_POSTGRES_INVALID_MEMORY',
-        `${this.label}: store() needs a memory object`,
-      );
-    }
-    const { space, kind, taskId, content } = memory;
-    if (typeof space !== 'string' || space === '') {
-      throw postgresError(
-        'WEFT_POSTGRES_INVALID_MEMORY',
-        `${this.label}: a memory's "space" must be a non-empty string`,
-      );
-    }
-    this.checkText(space, 'its "space"');
-    if (typeof kind !== 'string' || kind === '') {
-      throw postgresError(
-        'WEFT_POSTGRES_INVALID_MEMORY',
-        `${this.label}: a memory's "kind" must be a non-empty string (space "${space}")`,
-      );
-    }
-    this.checkText(kind, `its "kind" (space "${space}")`);
-    if (taskId !== undefined && taskId !== null && typeof taskId !== 'string') {
-      throw postgresError(
-        'WEFT_POSTGRES_INVALID_MEMORY',
-        `${this.label}: a memory's "taskId" must be a string when given ` +
-          `(space "${space}", kind "${kind}")`,
-      );
-    }
-    if (typeof taskId === 'string') this.checkText(taskId, `its "taskId" (space "${space}")`);
-    const where = `memory of kind "${kind}" in space "${space}"`;
-    const contentJson = this.serialise(content, `the content of a ${where}`);
-    const metadataJson = this.serialiseMetadata(
-      memory.metadata ?? {},
-      `the metadata of a ${where}`,
-    );
-
+    const checked = checkNewMemory(memory, this.label);
+    const where = `memory of kind "${checked.kind}" in space "${checked.space}"`;
     const id = randomUUID();
     const createdAt = new Date(this.nextTimestamp());
     const values = [
       id,
-      space,
-      kind,
-      contentJson,
-      typeof taskId === 'string' ? taskId : null,
-      metadataJson,
+      checked.space,
+      checked.kind,
+      checked.content,
+      checked.taskId ?? null,
+      checked.metadata,
       createdAt,
     ];
     const { memories } = this.tables;
@@ -265,54 +234,28 @@ export class PostgresMemoryProvider extends MemoryProvider {
    * @param id - The memory's id.
    * @param patch - The fields to replace.
    * @returns The updated memory.
-   * @throws `WeftError` `WEFT_POSTGRES_MEMORY_NOT_FOUND` naming the id
-   * when no memory has it; `WEFT_POSTGRES_INVALID_MEMORY` when the patch cannot be stored;
-   * `WEFT_POSTGRES_INVALID_ARGUMENT` when `id` is not a string.
+   * @throws `WeftError` `WEFT_MEMORY_NOT_FOUND` naming the id when no memory has it;
+   * `WEFT_MEMORY_INVALID` when the patch cannot be stored; `WEFT_INVALID_ARGUMENT` when `id` is
+   * not a string.
    */
   override async update(
     id: string,
     patch: { content?: unknown; metadata?: Record<string, unknown> },
   ): Promise<Memory> {
     const { runner } = this.opened();
-    if (typeof id !== 'string') {
-      throw postgresError(
-        'WEFT_POSTGRES_INVALID_ARGUMENT',
-        `${this.label}: update() needs a string id`,
-      );
-    }
-    if (patch === null || typeof patch !== 'object') {
-      throw postgresError(
-        'WEFT_POSTGRES_INVALID_MEMORY',
-        `${this.label}: update() of memory ${JSON.stringify(id)} needs a patch object`,
-      );
-    }
-    const contentJson =
-      patch.content === undefined
-        ? null
-        : this.serialise(patch.content, `the new content of memory ${JSON.stringify(id)}`);
-    const metadataJson =
-      patch.metadata === undefined
-        ? null
-        : this.serialiseMetadata(
-            patch.metadata,
-            `the new metadata of memory ${JSON.stringify(id)}`,
-          );
-    const row = MEMORY_ID.test(id)
-      ? await runner.run(`update() of memory "${id}"`, 'idempotent', async (client) => {
+    const checked = checkMemoryPatch(id, patch, this.label);
+    // An id this provider never hands out names no memory; the uuid column would refuse it.
+    const row = MEMORY_ID.test(checked.id)
+      ? await runner.run(`update() of memory "${checked.id}"`, 'idempotent', async (client) => {
           const result = await client.query<MemoryRow>(
             `UPDATE ${this.tables.memories} SET content = coalesce($1::jsonb, content), ` +
               `metadata = coalesce($2::jsonb, metadata) WHERE id = $3 RETURNING ${SELECT_COLUMNS}`,
-            [contentJson, metadataJson, id],
+            [checked.content ?? null, checked.metadata ?? null, checked.id],
           );
           return result.rows[0];
         })
       : undefined;
-    if (!row) {
-      throw postgresError(
-        'WEFT_POSTGRES_MEMORY_NOT_FOUND',
-        `${this.label}: no memory with id ${JSON.stringify(id)}; use an id that store() or query() returned`,
-      );
-    }
+    if (!row) throw memoryNotFound(checked.id, this.label);
     return rowToMemory(row);
   }
 
@@ -323,12 +266,12 @@ export class PostgresMemoryProvider extends MemoryProvider {
    *
    * @param options - Filters, order and limit.
    * @returns The matching memories.
-   * @throws `WeftError` `WEFT_POSTGRES_INVALID_QUERY` naming the option
-   * when one is invalid, such as a `limit` that is not a positive integer.
+   * @throws `WeftError` `WEFT_MEMORY_INVALID_QUERY` naming the option when one is invalid, such
+   * as a `limit` that is not a positive integer.
    */
   override async query(options: QueryMemoryOptions): Promise<Memory[]> {
     const { runner } = this.opened();
-    const { sql, params } = buildQuery(this.tables.memories, options, this.label);
+    const { sql, params } = buildQuery(this.tables.memories, checkMemoryQuery(options, this.label));
     const rows = await runner.run('query()', 'idempotent', async (client) => {
       const result = await client.query<MemoryRow>(sql, [...params]);
       return result.rows;
@@ -341,17 +284,11 @@ export class PostgresMemoryProvider extends MemoryProvider {
    *
    * @param id - The memory's id.
    * @returns `true` when a memory was deleted, `false` when none had this id.
-   * @throws `WeftError` `WEFT_POSTGRES_INVALID_ARGUMENT` when `id` is
-   * not a string.
+   * @throws `WeftError` `WEFT_INVALID_ARGUMENT` when `id` is not a string.
    */
   override async remove(id: string): Promise<boolean> {
     const { runner } = this.opened();
-    if (typeof id !== 'string') {
-      throw postgresError(
-        'WEFT_POSTGRES_INVALID_ARGUMENT',
-        `${this.label}: remove() needs a string id`,
-      );
-    }
+    checkMemoryId(id, 'remove', this.label);
     if (!MEMORY_ID.test(id)) return false;
     return runner.run(`remove() of memory "${id}"`, 'once', async (client) => {
       const result = await client.query(`DELETE FROM ${this.tables.memories} WHERE id = $1`, [id]);
@@ -364,18 +301,12 @@ export class PostgresMemoryProvider extends MemoryProvider {
    *
    * @param space - When given, the one space to empty.
    * @returns How many memories were deleted.
-   * @throws `WeftError` `WEFT_POSTGRES_INVALID_ARGUMENT` when `space` is
-   * given and not a string.
+   * @throws `WeftError` `WEFT_INVALID_ARGUMENT` when `space` is given and not a string.
    */
   override async clear(space?: string): Promise<number> {
     const { runner } = this.opened();
-    if (space !== undefined && typeof space !== 'string') {
-      throw postgresError(
-        'WEFT_POSTGRES_INVALID_ARGUMENT',
-        `${this.label}: clear() takes a space id string, or nothing`,
-      );
-    }
-    // A space PostgreSQL could not store has no memories.
+    checkClearSpace(space, this.label);
+    // A space no store can hold (checkNewMemory refuses it) has no memories.
     if (space !== undefined && unstorableText(space)) return 0;
     const { memories } = this.tables;
     return runner.run(
@@ -405,45 +336,5 @@ export class PostgresMemoryProvider extends MemoryProvider {
     const now = Date.now();
     this.lastCreatedAt = now > this.lastCreatedAt ? now : this.lastCreatedAt + 1;
     return this.lastCreatedAt;
-  }
-
-  private checkText(text: string, what: string): void {
-    const problem = unstorableText(text);
-    if (problem) {
-      throw postgresError(
-        'WEFT_POSTGRES_INVALID_MEMORY',
-        `${this.label}: a memory's ${what} ${problem}`,
-      );
-    }
-  }
-
-  private serialise(value: unknown, what: string): string {
-    let json: string | undefined;
-    try {
-      json = toJsonb(value);
-    } catch (error) {
-      throw postgresError(
-        'WEFT_POSTGRES_INVALID_MEMORY',
-        `${this.label}: cannot store ${what} as JSON: ${describeError(error)}`,
-        error,
-      );
-    }
-    if (json === undefined) {
-      throw postgresError(
-        'WEFT_POSTGRES_INVALID_MEMORY',
-        `${this.label}: cannot store ${what} as JSON: ${typeof value} has no JSON form`,
-      );
-    }
-    return json;
-  }
-
-  private serialiseMetadata(value: unknown, what: string): string {
-    if (!isPlainRecord(value)) {
-      throw postgresError(
-        'WEFT_POSTGRES_INVALID_MEMORY',
-        `${this.label}: ${what} must be a plain object`,
-      );
-    }
-    return this.serialise(value, what);
   }
 }

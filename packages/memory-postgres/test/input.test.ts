@@ -17,7 +17,7 @@ async function codeOf(action: () => Promise<unknown>): Promise<string> {
 const note = { space: 'room', kind: 'note', content: 'ok', metadata: {} };
 
 describe('PostgresMemoryProvider: hostile input', () => {
-  it('refuses text PostgreSQL cannot hold, naming the field, and writes nothing', async () => {
+  it('refuses text PostgreSQL cannot hold with WEFT_MEMORY_INVALID, naming the field, and writes nothing', async () => {
     const memory = await db.open();
     const bad: [string, Parameters<typeof memory.store>[0], RegExp][] = [
       ['a NUL in the space', { ...note, space: 'room\0' }, /"space" contains a NUL/],
@@ -30,7 +30,7 @@ describe('PostgresMemoryProvider: hostile input', () => {
     ];
     for (const [what, memoryIn, message] of bad) {
       const failure = await memory.store(memoryIn).catch((error: unknown) => error);
-      expect(WeftError.is(failure, 'WEFT_POSTGRES_INVALID_MEMORY'), what).toBe(true);
+      expect(WeftError.is(failure, 'WEFT_MEMORY_INVALID'), what).toBe(true);
       expect((failure as Error).message, what).toMatch(message);
     }
     expect(await memory.query({})).toEqual([]);
@@ -54,25 +54,21 @@ describe('PostgresMemoryProvider: hostile input', () => {
     const memory = await db.open();
     const stored = await memory.store(note);
     for (const id of ['', 'x', "'; DROP TABLE weft_memories; --", stored.id.toUpperCase()]) {
-      expect(await codeOf(() => memory.update(id, { content: 1 }))).toBe(
-        'WEFT_POSTGRES_MEMORY_NOT_FOUND',
-      );
+      expect(await codeOf(() => memory.update(id, { content: 1 }))).toBe('WEFT_MEMORY_NOT_FOUND');
       expect(await memory.remove(id)).toBe(false);
     }
     expect(await codeOf(() => memory.update(42 as unknown as string, {}))).toBe(
-      'WEFT_POSTGRES_INVALID_ARGUMENT',
+      'WEFT_INVALID_ARGUMENT',
     );
     expect(await codeOf(() => memory.remove({} as unknown as string))).toBe(
-      'WEFT_POSTGRES_INVALID_ARGUMENT',
+      'WEFT_INVALID_ARGUMENT',
     );
-    expect(await codeOf(() => memory.clear(7 as unknown as string))).toBe(
-      'WEFT_POSTGRES_INVALID_ARGUMENT',
-    );
+    expect(await codeOf(() => memory.clear(7 as unknown as string))).toBe('WEFT_INVALID_ARGUMENT');
     expect(await memory.clear('room\0')).toBe(0);
     expect(await memory.query({})).toEqual([stored]);
   });
 
-  it('refuses query options of the wrong type or with unstorable text', async () => {
+  it('refuses query options of the wrong type or with unstorable text with WEFT_MEMORY_INVALID_QUERY', async () => {
     const memory = await db.open();
     const bad: [Parameters<typeof memory.query>[0], RegExp][] = [
       [{ limit: 0 }, /"limit" must be a positive integer/],
@@ -81,11 +77,11 @@ describe('PostgresMemoryProvider: hostile input', () => {
       [{ spacePatterns: 'room*' as unknown as string[] }, /"spacePatterns" must be an array/],
       [{ since: new Date(Number.NaN) }, /"since" must be a valid Date/],
       [{ kind: 'a\0' }, /"kind" contains a NUL/],
-      [{ spacePatterns: ['\uD800*'] }, /"spacePatterns" contains a lone/],
+      [{ spacePatterns: ['\uD800*'] }, /"spacePatterns\[0\]" contains a lone/],
     ];
     for (const [options, message] of bad) {
       const failure = await memory.query(options).catch((error: unknown) => error);
-      expect(WeftError.is(failure, 'WEFT_POSTGRES_INVALID_QUERY')).toBe(true);
+      expect(WeftError.is(failure, 'WEFT_MEMORY_INVALID_QUERY')).toBe(true);
       expect((failure as Error).message).toMatch(message);
     }
   });

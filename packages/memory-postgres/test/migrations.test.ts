@@ -1,4 +1,4 @@
-import type { QueryMemoryOptions } from '@weft/core';
+import { checkMemoryQuery, type QueryMemoryOptions } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { PostgresMemoryProvider } from '../src/index.js';
 import { tablesOf } from '../src/migrations.js';
@@ -157,7 +157,7 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
       [{}, 'weft_memories_created'],
     ];
     for (const [filter, index] of expected) {
-      const { sql, params } = buildQuery(table, filter);
+      const { sql, params } = buildQuery(table, checkMemoryQuery(filter, 'test'));
       const plan = (await db.sql<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [...params]))
         .map((row) => row['QUERY PLAN'])
         .join('\n');

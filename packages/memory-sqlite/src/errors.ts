@@ -13,23 +13,13 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * - `WEFT_SQLITE_SCHEMA_TOO_NEW`: The file was written by a newer version of the package.
  * - `WEFT_SQLITE_MIGRATION_FAILED`: A schema migration failed; the file was left unchanged.
  * - `WEFT_SQLITE_NOT_OPEN`: A method was called before `init()` or after `shutdown()`.
- * - `WEFT_SQLITE_INVALID_ARGUMENT`: `update`, `remove` or `clear` was given an id that is not a
- *   string.
- * - `WEFT_SQLITE_INVALID_MEMORY`: A memory or patch cannot be stored: an empty `space` or `kind`, a
- *   `taskId` that is not a string, or content or metadata with no JSON form.
- * - `WEFT_SQLITE_INVALID_QUERY`: A query option has the wrong type or value.
- * - `WEFT_SQLITE_MEMORY_NOT_FOUND`: `update()` was given an id no memory has.
  */
 export type WeftSqliteErrorCode =
   | 'WEFT_SQLITE_INVALID_OPTIONS'
   | 'WEFT_SQLITE_OPEN_FAILED'
   | 'WEFT_SQLITE_SCHEMA_TOO_NEW'
   | 'WEFT_SQLITE_MIGRATION_FAILED'
-  | 'WEFT_SQLITE_NOT_OPEN'
-  | 'WEFT_SQLITE_INVALID_ARGUMENT'
-  | 'WEFT_SQLITE_INVALID_MEMORY'
-  | 'WEFT_SQLITE_INVALID_QUERY'
-  | 'WEFT_SQLITE_MEMORY_NOT_FOUND';
+  | 'WEFT_SQLITE_NOT_OPEN';
 // </error-codes>
 
 /**
@@ -53,7 +43,7 @@ export const errorRegistry = {
       raisedBy: '`SqliteMemoryProvider.init`, so `Runtime.start`',
       cause:
         'the database file could not be opened: its directory does not exist, the process may not write there, or the file is not a SQLite database.',
-      fix: 'create the directory and give the service’s user write access to it.',
+      fix: 'create the directory and give the service’s user write access to it. When the message says `file is not a database`, `path` names a file of another kind: point it at a SQLite database written by this package, or at a new file.',
     },
     WEFT_SQLITE_SCHEMA_TOO_NEW: {
       summary: 'The file was written by a newer version of the package.',
@@ -74,33 +64,6 @@ export const errorRegistry = {
       cause:
         'a method was called before `init()` or after `shutdown()`. The runtime calls both for you; this happens when a provider is used outside a runtime, or after `stop()`.',
       fix: 'call `init()` first, and stop using the provider after `shutdown()`.',
-    },
-    WEFT_SQLITE_INVALID_ARGUMENT: {
-      summary: '`update`, `remove` or `clear` was given an id that is not a string.',
-      raisedBy: '`SqliteMemoryProvider.update`, `remove`, `clear`',
-      cause: '`update`, `remove` or `clear` was given an id that is not a string.',
-      fix: 'pass the `id` of a stored memory.',
-    },
-    WEFT_SQLITE_INVALID_MEMORY: {
-      summary:
-        'A memory or patch cannot be stored: an empty `space` or `kind`, a `taskId` that is not a string, or content or metadata with no JSON form.',
-      raisedBy: '`SqliteMemoryProvider.store`, `update`',
-      cause:
-        'a memory or patch cannot be stored: an empty `space` or `kind`, a `taskId` that is not a string, or content or metadata with no JSON form (a function, a `BigInt`, a cycle).',
-      fix: 'store plain JSON data.',
-    },
-    WEFT_SQLITE_INVALID_QUERY: {
-      summary: 'A query option has the wrong type or value.',
-      raisedBy: '`SqliteMemoryProvider.query`',
-      cause:
-        'a query option has the wrong type or value, such as a `limit` that is not a positive integer.',
-      fix: 'the message names the option.',
-    },
-    WEFT_SQLITE_MEMORY_NOT_FOUND: {
-      summary: '`update()` was given an id no memory has.',
-      raisedBy: '`SqliteMemoryProvider.update`',
-      cause: '`update()` was given an id no memory has.',
-      fix: 'query for the memory first; it may have been removed.',
     },
   },
 } as const satisfies ErrorRegistry<WeftSqliteErrorCode>;

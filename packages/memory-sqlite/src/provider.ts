@@ -1,6 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { MemoryProvider, type Memory, type QueryMemoryOptions } from '@weft/core';
+import {
+  checkClearSpace,
+  checkMemoryId,
+  checkMemoryPatch,
+  checkMemoryQuery,
+  checkNewMemory,
+  memoryNotFound,
+  MemoryProvider,
+  WeftError,
+  type Memory,
+  type QueryMemoryOptions,
+} from '@weft/core';
 import { describeError } from '@weft/core/internal';
 import { migrate } from './migrations.js';
 import {
@@ -10,7 +21,7 @@ import {
   type SqliteMemoryProviderOptions,
 } from './options.js';
 import { buildQuery } from './query.js';
-import { rowToMemory, toJson, type MemoryRow } from './rows.js';
+import { rowToMemory, type MemoryRow } from './rows.js';
 import { sqliteError } from './errors.js';
 
 /** Most distinct query shapes whose prepared statements are kept per connection. */
@@ -33,12 +44,6 @@ interface Connection {
   readonly db: Database.Database;
   readonly statements: Statements;
   readonly queries: Map<string, Database.Statement<(string | number)[], MemoryRow>>;
-}
-
-function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 /**
@@ -108,7 +113,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
    * opens the database again.
    *
    * @throws `WeftError` `WEFT_SQLITE_OPEN_FAILED` when the file cannot be
-   * opened, `WEFT_SQLITE_SCHEMA_TOO_NEW` when its schema version is newer than this package
+   * opened or is not a SQLite database, `WEFT_SQLITE_SCHEMA_TOO_NEW` when its schema version is newer than this package
    * knows, or `WEFT_SQLITE_MIGRATION_FAILED` when a migration step fails (none is applied then).
    */
   override async init(): Promise<void> {
@@ -125,6 +130,8 @@ export class SqliteMemoryProvider extends MemoryProvider {
       );
     }
     try {
+      // better-sqlite3 opens lazily: a file that is not a SQLite database (SQLITE_NOTADB) or is
+      // damaged (SQLITE_CORRUPT) first fails here, when a statement reads its header.
       // PRAGMA cannot take bound parameters; the timeout was validated as an integer.
       db.pragma(`busy_timeout = ${busyTimeoutMs}`);
       if (path !== IN_MEMORY_PATH) db.pragma('journal_mode = WAL');
@@ -132,7 +139,14 @@ export class SqliteMemoryProvider extends MemoryProvider {
       this.connection = { db, statements: prepareStatements(db), queries: new Map() };
     } catch (error) {
       db.close();
-      throw error;
+      // The migrations raise their own codes; anything else means the file cannot be used.
+      if (WeftError.is(error)) throw error;
+      throw sqliteError(
+        'WEFT_SQLITE_OPEN_FAILED',
+        `${this.label}: cannot open the database "${path}": ${describeError(error)}; ` +
+          'check that the path names a SQLite database file written by this package, or a new file',
+        error,
+      );
     }
   }
 
@@ -169,54 +183,22 @@ export class SqliteMemoryProvider extends MemoryProvider {
    * @param memory - The memory without its id and timestamp. `content` and `metadata` must be
    * JSON-serialisable; `metadata` defaults to `{}`.
    * @returns The stored memory, with `content` and `metadata` as they will be read back.
-   * @throws `WeftError` `WEFT_SQLITE_INVALID_MEMORY` naming the space and
-   * kind when the content or metadata cannot be serialised (`undefined`, a `BigInt`, a circular
-   * structure) or `space`, `kind` or `taskId` is not a string; nothing is written then.
-   * `WEFT_SQLITE_NOT_OPEN` before {@link SqliteMemoryProvider.init}, as every method that
+   * @throws `WeftError` `WEFT_MEMORY_INVALID` naming the field when the memory breaks the
+   * memory contract (`checkNewMemory` of `@weft/core`): content or metadata with no JSON form
+   * (`undefined`, a `BigInt`, a circular structure), an empty `space` or `kind`, a `taskId` that
+   * is not a string; nothing is written then. `WEFT_SQLITE_NOT_OPEN` before {@link SqliteMemoryProvider.init}, as every method that
    * reads or writes.
    */
   override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
     const { statements } = this.open();
-    if (memory === null || typeof memory !== 'object') {
-      throw sqliteError(
-        'WEFT_SQLITE_INVALID_MEMORY',
-        `${this.label}: store() needs a memory object`,
-      );
-    }
-    const { space, kind, taskId, content } = memory;
-    if (typeof space !== 'string' || space === '') {
-      throw sqliteError(
-        'WEFT_SQLITE_INVALID_MEMORY',
-        `${this.label}: a memory's "space" must be a non-empty string`,
-      );
-    }
-    if (typeof kind !== 'string' || kind === '') {
-      throw sqliteError(
-        'WEFT_SQLITE_INVALID_MEMORY',
-        `${this.label}: a memory's "kind" must be a non-empty string (space "${space}")`,
-      );
-    }
-    if (taskId !== undefined && taskId !== null && typeof taskId !== 'string') {
-      throw sqliteError(
-        'WEFT_SQLITE_INVALID_MEMORY',
-        `${this.label}: a memory's "taskId" must be a string when given ` +
-          `(space "${space}", kind "${kind}")`,
-      );
-    }
-    const where = `memory of kind "${kind}" in space "${space}"`;
-    const contentJson = this.serialise(content, `the content of a ${where}`);
-    const metadataJson = this.serialiseMetadata(
-      memory.metadata ?? {},
-      `the metadata of a ${where}`,
-    );
-
+    const checked = checkNewMemory(memory, this.label);
     const row: MemoryRow = {
       id: randomUUID(),
-      space,
-      kind,
-      content: contentJson,
-      task_id: typeof taskId === 'string' ? taskId : null,
-      metadata: metadataJson,
+      space: checked.space,
+      kind: checked.kind,
+      content: checked.content,
+      task_id: checked.taskId ?? null,
+      metadata: checked.metadata,
       created_at: this.nextTimestamp(),
     };
     statements.insert.run(
@@ -238,40 +220,22 @@ export class SqliteMemoryProvider extends MemoryProvider {
    * @param id - The memory's id.
    * @param patch - The fields to replace.
    * @returns The updated memory.
-   * @throws `WeftError` `WEFT_SQLITE_MEMORY_NOT_FOUND` naming the id when
-   * no memory has it; `WEFT_SQLITE_INVALID_MEMORY` when the patch cannot be serialised;
-   * `WEFT_SQLITE_INVALID_ARGUMENT` when `id` is not a string.
+   * @throws `WeftError` `WEFT_MEMORY_NOT_FOUND` naming the id when no memory has it;
+   * `WEFT_MEMORY_INVALID` when the patch cannot be stored; `WEFT_INVALID_ARGUMENT` when `id` is
+   * not a string.
    */
   override async update(
     id: string,
     patch: { content?: unknown; metadata?: Record<string, unknown> },
   ): Promise<Memory> {
     const { statements } = this.open();
-    if (typeof id !== 'string')
-      throw sqliteError(
-        'WEFT_SQLITE_INVALID_ARGUMENT',
-        `${this.label}: update() needs a string id`,
-      );
-    if (patch === null || typeof patch !== 'object') {
-      throw sqliteError(
-        'WEFT_SQLITE_INVALID_MEMORY',
-        `${this.label}: update() of memory "${id}" needs a patch object`,
-      );
-    }
-    const contentJson =
-      patch.content === undefined
-        ? null
-        : this.serialise(patch.content, `the new content of memory "${id}"`);
-    const metadataJson =
-      patch.metadata === undefined
-        ? null
-        : this.serialiseMetadata(patch.metadata, `the new metadata of memory "${id}"`);
-    const row = statements.update.get(contentJson, metadataJson, id);
-    if (!row)
-      throw sqliteError(
-        'WEFT_SQLITE_MEMORY_NOT_FOUND',
-        `${this.label}: no memory with id "${id}"; use an id that store() or query() returned`,
-      );
+    const checked = checkMemoryPatch(id, patch, this.label);
+    const row = statements.update.get(
+      checked.content ?? null,
+      checked.metadata ?? null,
+      checked.id,
+    );
+    if (!row) throw memoryNotFound(checked.id, this.label);
     return rowToMemory(row);
   }
 
@@ -282,12 +246,12 @@ export class SqliteMemoryProvider extends MemoryProvider {
    *
    * @param options - Filters, order and limit.
    * @returns The matching memories.
-   * @throws `WeftError` `WEFT_SQLITE_INVALID_QUERY` naming the option when
-   * one is invalid, such as a `limit` that is not a positive integer.
+   * @throws `WeftError` `WEFT_MEMORY_INVALID_QUERY` naming the option when one is invalid, such
+   * as a `limit` that is not a positive integer.
    */
   override async query(options: QueryMemoryOptions): Promise<Memory[]> {
     const connection = this.open();
-    const { sql, params } = buildQuery(options, this.label);
+    const { sql, params } = buildQuery(checkMemoryQuery(options, this.label));
     let statement = connection.queries.get(sql);
     if (!statement) {
       statement = connection.db.prepare<(string | number)[], MemoryRow>(sql);
@@ -305,17 +269,11 @@ export class SqliteMemoryProvider extends MemoryProvider {
    *
    * @param id - The memory's id.
    * @returns `true` when a memory was deleted, `false` when none had this id.
-   * @throws `WeftError` `WEFT_SQLITE_INVALID_ARGUMENT` when `id` is not a
-   * string.
+   * @throws `WeftError` `WEFT_INVALID_ARGUMENT` when `id` is not a string.
    */
   override async remove(id: string): Promise<boolean> {
     const { statements } = this.open();
-    if (typeof id !== 'string')
-      throw sqliteError(
-        'WEFT_SQLITE_INVALID_ARGUMENT',
-        `${this.label}: remove() needs a string id`,
-      );
-    return statements.remove.run(id).changes > 0;
+    return statements.remove.run(checkMemoryId(id, 'remove', this.label)).changes > 0;
   }
 
   /**
@@ -323,19 +281,13 @@ export class SqliteMemoryProvider extends MemoryProvider {
    *
    * @param space - When given, the one space to empty.
    * @returns How many memories were deleted.
-   * @throws `WeftError` `WEFT_SQLITE_INVALID_ARGUMENT` when `space` is
-   * given and not a string.
+   * @throws `WeftError` `WEFT_INVALID_ARGUMENT` when `space` is given and not a string.
    */
   override async clear(space?: string): Promise<number> {
     const { statements } = this.open();
-    if (space === undefined) return statements.clearAll.run().changes;
-    if (typeof space !== 'string') {
-      throw sqliteError(
-        'WEFT_SQLITE_INVALID_ARGUMENT',
-        `${this.label}: clear() takes a space id string, or nothing`,
-      );
-    }
-    return statements.clearSpace.run(space).changes;
+    const only = checkClearSpace(space, this.label);
+    if (only === undefined) return statements.clearAll.run().changes;
+    return statements.clearSpace.run(only).changes;
   }
 
   private open(): Connection {
@@ -352,36 +304,6 @@ export class SqliteMemoryProvider extends MemoryProvider {
     const now = Date.now();
     this.lastCreatedAt = now > this.lastCreatedAt ? now : this.lastCreatedAt + 1;
     return this.lastCreatedAt;
-  }
-
-  private serialise(value: unknown, what: string): string {
-    let json: string | undefined;
-    try {
-      json = toJson(value);
-    } catch (error) {
-      throw sqliteError(
-        'WEFT_SQLITE_INVALID_MEMORY',
-        `${this.label}: cannot serialise ${what} to JSON: ${describeError(error)}`,
-        error,
-      );
-    }
-    if (json === undefined) {
-      throw sqliteError(
-        'WEFT_SQLITE_INVALID_MEMORY',
-        `${this.label}: cannot serialise ${what} to JSON: ${typeof value} has no JSON form`,
-      );
-    }
-    return json;
-  }
-
-  private serialiseMetadata(value: unknown, what: string): string {
-    if (!isPlainRecord(value)) {
-      throw sqliteError(
-        'WEFT_SQLITE_INVALID_MEMORY',
-        `${this.label}: ${what} must be a plain object`,
-      );
-    }
-    return this.serialise(value, what);
   }
 }
 

@@ -1,8 +1,4 @@
-import type { QueryMemoryOptions } from '@weft/core';
-import { sqliteError } from './errors.js';
-
-/** How many memories a query returns when it gives no `limit`. */
-export const DEFAULT_QUERY_LIMIT = 100;
+import type { CheckedMemoryQuery } from '@weft/core';
 
 /** The escape character of every LIKE pattern this module builds. */
 const LIKE_ESCAPE = '\\';
@@ -49,73 +45,18 @@ export function spacePatternToGlob(pattern: string): string {
   return pattern.replace(/[?[]/g, (char) => `[${char}]`);
 }
 
-function fail(label: string, option: string, expected: string, value: unknown): never {
-  let shown: string;
-  try {
-    shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
-  } catch {
-    shown = typeof value;
-  }
-  throw sqliteError(
-    'WEFT_SQLITE_INVALID_QUERY',
-    `${label}: query option "${option}" must be ${expected}, got ${shown}`,
-  );
-}
-
-function optionalString(
-  label: string,
-  options: QueryMemoryOptions,
-  option: keyof QueryMemoryOptions,
-): void {
-  const value = options[option];
-  if (value !== undefined && typeof value !== 'string') fail(label, option, 'a string', value);
-}
-
-function optionalDate(label: string, value: unknown, option: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!(value instanceof Date) || Number.isNaN(value.getTime())) {
-    fail(label, option, 'a valid Date', value);
-  }
-  return value.getTime();
-}
-
 /**
- * Builds the SELECT for {@link QueryMemoryOptions}. Space filters (`space`, `spacePrefix`,
- * `spacePatterns`) are OR-ed together; that group and every other filter are AND-ed. An empty
- * `spacePatterns` list contributes no alternative, so when it is the only space filter nothing
- * matches. Ties in creation time are broken by insertion order (`rowid`).
+ * Builds the SELECT for query options already checked by `checkMemoryQuery` from `@weft/core`.
+ * Space filters (`space`, `spacePrefix`, `spacePatterns`) are OR-ed together; that group and
+ * every other filter are AND-ed. An empty `spacePatterns` list contributes no alternative, so
+ * when it is the only space filter nothing matches. Ties in creation time are broken by insertion
+ * order (`rowid`).
  *
- * @param options - The caller's filters, order and limit.
- * @param label - Prefix of error messages, naming the provider.
+ * @param options - The checked filters, order and limit.
  * @returns The statement and its parameters.
- * @throws `WEFT_SQLITE_INVALID_QUERY` naming the option when one has the wrong type, when
- * `limit` is not a positive integer, or when `order` is neither `asc` nor `desc`.
  */
-export function buildQuery(
-  options: QueryMemoryOptions,
-  label = 'SqliteMemoryProvider',
-): BuiltQuery {
-  if (options === null || typeof options !== 'object') fail(label, 'options', 'an object', options);
-  optionalString(label, options, 'space');
-  optionalString(label, options, 'spacePrefix');
-  optionalString(label, options, 'kind');
-  optionalString(label, options, 'taskId');
-  if (
-    options.spacePatterns !== undefined &&
-    (!Array.isArray(options.spacePatterns) ||
-      !options.spacePatterns.every((pattern) => typeof pattern === 'string'))
-  ) {
-    fail(label, 'spacePatterns', 'an array of strings', options.spacePatterns);
-  }
-  const since = optionalDate(label, options.since, 'since');
-  const until = optionalDate(label, options.until, 'until');
-  const limit = options.limit ?? DEFAULT_QUERY_LIMIT;
-  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1) {
-    fail(label, 'limit', 'a positive integer', limit);
-  }
-  const order = options.order ?? 'desc';
-  if (order !== 'asc' && order !== 'desc') fail(label, 'order', '"asc" or "desc"', order);
-
+export function buildQuery(options: CheckedMemoryQuery): BuiltQuery {
+  const { since, until, limit, order } = options;
   const where: string[] = [];
   const params: (string | number)[] = [];
 
@@ -153,11 +94,11 @@ export function buildQuery(
   }
   if (since !== undefined) {
     where.push('created_at >= ?');
-    params.push(since);
+    params.push(since.getTime());
   }
   if (until !== undefined) {
     where.push('created_at < ?');
-    params.push(until);
+    params.push(until.getTime());
   }
 
   const direction = order === 'asc' ? 'ASC' : 'DESC';

@@ -45,15 +45,3 @@ export function rowToMemory(row: MemoryRow): Memory {
   if (row.task_id !== null) memory.taskId = row.task_id;
   return memory;
 }
-
-/**
- * Serialises a value for a JSON column.
- *
- * @param value - The value.
- * @returns The JSON text, or `undefined` when the value has no JSON form (`undefined`, a
- * function or a symbol).
- * @throws TypeError from `JSON.stringify` for a `BigInt` or a circular structure.
- */
-export function toJson(value: unknown): string | undefined {
-  return JSON.stringify(value) as string | undefined;
-}

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import { WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { SqliteMemoryProvider } from '../src/index.js';
@@ -16,7 +18,7 @@ async function codeOf(action: () => unknown): Promise<string | undefined> {
 }
 
 describe('SqliteMemoryProvider errors', () => {
-  it('carry a WEFT_SQLITE_* code for each problem', async () => {
+  it('carry a WEFT_SQLITE_* code for each problem of the backend', async () => {
     expect(await codeOf(() => new SqliteMemoryProvider({ path: '' }))).toBe(
       'WEFT_SQLITE_INVALID_OPTIONS',
     );
@@ -24,38 +26,48 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await codeOf(() => closed.query({}))).toBe('WEFT_SQLITE_NOT_OPEN');
     const missingDir = db.create({ path: `${db.path()}-missing/dir/weft.db` });
     expect(await codeOf(() => missingDir.init())).toBe('WEFT_SQLITE_OPEN_FAILED');
+  });
 
+  it('carry the shared memory codes of @weft/core for input the memory contract refuses', async () => {
     const memory = await db.open();
     const note = { space: 's', kind: 'note', content: 1, metadata: {} };
-    expect(await codeOf(() => memory.store({ ...note, kind: '' }))).toBe(
-      'WEFT_SQLITE_INVALID_MEMORY',
-    );
-    expect(await codeOf(() => memory.store({ ...note, content: 1n }))).toBe(
-      'WEFT_SQLITE_INVALID_MEMORY',
-    );
-    expect(await codeOf(() => memory.query({ limit: 0 }))).toBe('WEFT_SQLITE_INVALID_QUERY');
-    expect(await codeOf(() => memory.update('nope', { content: 1 }))).toBe(
-      'WEFT_SQLITE_MEMORY_NOT_FOUND',
-    );
+    expect(await codeOf(() => memory.store({ ...note, kind: '' }))).toBe('WEFT_MEMORY_INVALID');
+    expect(await codeOf(() => memory.store({ ...note, content: 1n }))).toBe('WEFT_MEMORY_INVALID');
+    expect(await codeOf(() => memory.query({ limit: 0 }))).toBe('WEFT_MEMORY_INVALID_QUERY');
+    expect(await codeOf(() => memory.update('nope', { content: 1 }))).toBe('WEFT_MEMORY_NOT_FOUND');
     expect(await codeOf(() => memory.remove(42 as unknown as string))).toBe(
-      'WEFT_SQLITE_INVALID_ARGUMENT',
+      'WEFT_INVALID_ARGUMENT',
     );
   });
 
-  it('give WEFT_SQLITE_INVALID_ARGUMENT for an id or space that is not a string (TSDoc of update and clear)', async () => {
+  it('give WEFT_INVALID_ARGUMENT for an id or space that is not a string (TSDoc of update and clear)', async () => {
     const memory = await db.open();
     expect(await codeOf(() => memory.update(42 as unknown as string, { content: 1 }))).toBe(
-      'WEFT_SQLITE_INVALID_ARGUMENT',
+      'WEFT_INVALID_ARGUMENT',
     );
-    expect(await codeOf(() => memory.clear(7 as unknown as string))).toBe(
-      'WEFT_SQLITE_INVALID_ARGUMENT',
-    );
+    expect(await codeOf(() => memory.clear(7 as unknown as string))).toBe('WEFT_INVALID_ARGUMENT');
   });
 
   it('keep the "owner: problem" message and name the code at the end of its first line', async () => {
     const memory = await db.open();
     await expect(memory.update('nope', { content: 1 })).rejects.toThrow(
-      'SqliteMemoryProvider "sqlite": no memory with id "nope"; use an id that store() or query() returned [WEFT_SQLITE_MEMORY_NOT_FOUND]',
+      'SqliteMemoryProvider "sqlite": no memory with id "nope"; use an id that store() or query() returned [WEFT_MEMORY_NOT_FOUND]',
     );
+  });
+
+  it('give WEFT_SQLITE_OPEN_FAILED for a file that is not a SQLite database, and leave the file alone', async () => {
+    // Junk that cannot start with SQLite's 16-byte header ("SQLite format 3\0").
+    const junk = Buffer.concat([Buffer.from('not a database\n'), randomBytes(4096)]);
+    await writeFile(db.path(), junk);
+    const memory = db.create();
+    const error = await memory.init().catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_SQLITE_OPEN_FAILED')).toBe(true);
+    expect((error as Error).message).toContain(
+      `SqliteMemoryProvider "sqlite": cannot open the database "${db.path()}": file is not a database`,
+    );
+    expect(((error as Error).cause as { code?: string }).code).toBe('SQLITE_NOTADB');
+    expect(await readFile(db.path())).toEqual(junk);
+    // The provider did not open: it says so rather than reading the junk.
+    expect(await codeOf(() => memory.query({}))).toBe('WEFT_SQLITE_NOT_OPEN');
   });
 });

@@ -6,6 +6,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { MAX_QUERY_SPACE_PATTERNS } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { useTempDatabase } from './helpers.js';
 
@@ -37,9 +38,12 @@ describe('SqliteMemoryProvider over a long run', () => {
         watcher.register(await provider.store(input));
         watched += 2;
         if (index % 10 === 0) {
-          // A different number of patterns is a different SQL text: more shapes than the
-          // provider's statement cache holds.
-          const patterns = Array.from({ length: 1 + (index % 120) }, (_, n) => `room-${n}-*`);
+          // A different number of patterns is a different SQL text: more shapes (up to the most
+          // patterns a query may name) than the provider's statement cache holds.
+          const patterns = Array.from(
+            { length: 1 + (index % MAX_QUERY_SPACE_PATTERNS) },
+            (_, n) => `room-${n}-*`,
+          );
           for (const found of await provider.query({ spacePatterns: patterns, limit: 5 })) {
             watcher.register(found);
             watched += 1;

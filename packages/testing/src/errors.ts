@@ -10,18 +10,10 @@ import type { ErrorRegistry } from '@weft/core/internal';
  *
  * - `WEFT_TESTING_SCRIPT_EXHAUSTED`: A `ScriptedModelProvider` was called with no response queued
  *   and no fallback.
- * - `WEFT_TESTING_INVALID_MEMORY`: `InMemoryMemoryProvider` was given a memory or patch it cannot
- *   store: an empty `space` or `kind`, or content that has no JSON form.
- * - `WEFT_TESTING_INVALID_QUERY`: `InMemoryMemoryProvider.query` was given an invalid option.
- * - `WEFT_TESTING_MEMORY_NOT_FOUND`: `InMemoryMemoryProvider.update` was given an unknown id.
- * - `WEFT_TESTING_CONTRACT_FAILED`: A provider broke a rule of the memory-provider contract.
+ * - `WEFT_TESTING_CONTRACT_FAILED`: A provider broke a rule of the memory-provider contract, or
+ *   threw where a case expects no error.
  */
-export type WeftTestingErrorCode =
-  | 'WEFT_TESTING_SCRIPT_EXHAUSTED'
-  | 'WEFT_TESTING_INVALID_MEMORY'
-  | 'WEFT_TESTING_INVALID_QUERY'
-  | 'WEFT_TESTING_MEMORY_NOT_FOUND'
-  | 'WEFT_TESTING_CONTRACT_FAILED';
+export type WeftTestingErrorCode = 'WEFT_TESTING_SCRIPT_EXHAUSTED' | 'WEFT_TESTING_CONTRACT_FAILED';
 // </error-codes>
 
 /**
@@ -39,31 +31,12 @@ export const errorRegistry = {
       cause: 'a `ScriptedModelProvider` was called with no response queued and no fallback.',
       fix: 'see ["no scripted response left"](../guides/troubleshooting.md#no-scripted-response-left).',
     },
-    WEFT_TESTING_INVALID_MEMORY: {
-      summary:
-        '`InMemoryMemoryProvider` was given a memory or patch it cannot store: an empty `space` or `kind`, or content that has no JSON form.',
-      raisedBy: '`InMemoryMemoryProvider.store`, `update`',
-      cause:
-        '`InMemoryMemoryProvider` was given a memory or patch it cannot store: an empty `space` or `kind`, or content with no JSON form.',
-      fix: 'store plain JSON data, as a durable store would require.',
-    },
-    WEFT_TESTING_INVALID_QUERY: {
-      summary: '`InMemoryMemoryProvider.query` was given an invalid option.',
-      raisedBy: '`InMemoryMemoryProvider.query`',
-      cause: '`InMemoryMemoryProvider.query` was given an invalid option.',
-      fix: 'the message names the option.',
-    },
-    WEFT_TESTING_MEMORY_NOT_FOUND: {
-      summary: '`InMemoryMemoryProvider.update` was given an unknown id.',
-      raisedBy: '`InMemoryMemoryProvider.update`',
-      cause: '`InMemoryMemoryProvider.update` was given an id no memory has.',
-      fix: 'query for the memory first.',
-    },
     WEFT_TESTING_CONTRACT_FAILED: {
-      summary: 'A provider broke a rule of the memory-provider contract.',
+      summary:
+        'A provider broke a rule of the memory-provider contract, or threw where a case expects no error.',
       raisedBy: 'the memory-provider contract suite',
       cause:
-        'a memory provider under test broke a rule of the memory-provider contract suite; the message names the rule.',
+        'a memory provider under test broke a rule of the memory-provider contract suite, or threw where a case expects no error (in its factory, `init`, a call or `shutdown`). The message names the case and the rule, or includes the provider’s own message; the provider’s error is the `cause`.',
       fix: 'change the provider until the suite passes; see [Testing a memory provider](../guides/testing.md#testing-a-memory-provider).',
     },
   },

@@ -9,4 +9,9 @@ export {
   type MemoryProviderContractCase,
   type MemoryProviderContractFactory,
 } from './memory-provider-contract.js';
+export {
+  INVALID_MEMORY_INPUTS,
+  type InvalidMemoryInput,
+  type MemoryContractCode,
+} from './memory-contract-inputs.js';
 export type { WeftTestingErrorCode } from './errors.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { inspect } from 'node:util';
 import type { Memory, MemoryProvider } from '@weft/core';
-import { testingError } from './errors.js';
+import { rejection, runCase } from './contract-runner.js';
+import { INVALID_MEMORY_INPUTS } from './memory-contract-inputs.js';
 
 /** How {@link memoryProviderContract} makes the providers it checks. */
 export interface MemoryProviderContractFactory<P extends MemoryProvider = MemoryProvider> {
@@ -26,7 +26,9 @@ export interface MemoryProviderContractCase {
    * Runs the check against a fresh provider.
    *
    * @throws WeftError with code `WEFT_TESTING_CONTRACT_FAILED`, whose message names the case, the
-   * provider and the rule that was broken.
+   * provider and the rule that was broken. An error the provider throws where the case expects
+   * none (in `create`, `init`, a call or `shutdown`) fails the case the same way, with the
+   * provider's error as the `cause` and its message included.
    */
   run(): Promise<void>;
 }
@@ -53,11 +55,14 @@ const note = (space: string, ...content: [unknown?]): NewMemory => ({
  * `undefined` properties dropped, no `null` where there was nothing); `createdAt` is a `Date`;
  * `taskId` is absent when none was given; a memory with an empty `space` or `kind`, `undefined`
  * content, or content that has no JSON form (a `BigInt`, a circular structure) is rejected by
- * `store()` and by `update()`, with an error naming the problem, and nothing is written; returned
- * memories are copies; the query filters, order (newest first by default, store order within one
- * instance) and limit (default 100, a positive integer) follow {@link QueryMemoryOptions};
- * `update()` keeps what the patch leaves out and rejects an unknown id; `remove()` and `clear()`
- * report what they deleted; concurrent `store()` calls all land with distinct ids; and, when the
+ * `store()` and by `update()` with `WEFT_MEMORY_INVALID` and an error naming the field, and
+ * nothing is written; a bad query option is rejected with `WEFT_MEMORY_INVALID_QUERY` naming the
+ * option, and an id or space that is not a string with `WEFT_INVALID_ARGUMENT`, for every input
+ * of {@link INVALID_MEMORY_INPUTS}; returned memories are copies; the query filters, order
+ * (newest first by default, store order within one instance) and limit (default 100, a positive
+ * integer) follow {@link QueryMemoryOptions}; `update()` keeps what the patch leaves out and
+ * rejects an unknown id with `WEFT_MEMORY_NOT_FOUND`; `remove()` and `clear()` report what they
+ * deleted; concurrent `store()` calls all land with distinct ids; and, when the
  * factory can `reopen` the store, every memory survives `shutdown()`.
  *
  * @param factory - Creates (and, for durable stores, reopens) the provider under test.
@@ -92,6 +97,7 @@ export function memoryProviderContract<P extends MemoryProvider>(
     ['rejects an empty space or kind', rejectsEmptySpaceOrKind],
     ['rejects undefined and non-JSON content on store', rejectsBadContentOnStore],
     ['rejects non-JSON content on update and keeps the memory', rejectsBadContentOnUpdate],
+    ['refuses every invalid input with the shared code, changing nothing', refusesInvalidInputs],
     ['returns copies, not live objects', returnsCopies],
     ['gives createdAt as a Date, in store order', ordersByCreation],
     ['filters by space, prefix and pattern, OR-ed', filtersBySpace],
@@ -117,46 +123,6 @@ export function memoryProviderContract<P extends MemoryProvider>(
     });
   }
   return result;
-}
-
-async function runCase<P extends MemoryProvider>(
-  factory: MemoryProviderContractFactory<P>,
-  name: string,
-  check: (provider: P, closed: () => void) => Promise<void>,
-): Promise<void> {
-  const provider = await factory.create();
-  await provider.init();
-  let open = true;
-  try {
-    await check(provider, () => {
-      open = false;
-    });
-  } catch (error) {
-    if (error instanceof assert.AssertionError) {
-      // A custom assertion message replaces node's diff, so the values are shown here instead.
-      const values = error.generatedMessage
-        ? ''
-        : `\n  actual: ${inspect(error.actual, { depth: 6 })}\n  expected: ${inspect(error.expected, { depth: 6 })}`;
-      throw testingError(
-        'WEFT_TESTING_CONTRACT_FAILED',
-        `memoryProviderContract: provider "${provider.id}" failed "${name}": ${error.message}${values}`,
-        error,
-      );
-    }
-    throw error;
-  } finally {
-    if (open) await provider.shutdown();
-  }
-}
-
-/** Asserts that `action` rejects, and returns the message for further checks. */
-async function rejection(action: () => Promise<unknown>, what: string): Promise<string> {
-  try {
-    await action();
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-  assert.fail(`${what} was accepted; it must be rejected with an error`);
 }
 
 async function roundTripsEveryField(provider: MemoryProvider): Promise<void> {
@@ -210,11 +176,13 @@ async function rejectsEmptySpaceOrKind(provider: MemoryProvider): Promise<void> 
   const kindMessage = await rejection(
     () => provider.store({ ...note('contract-space'), kind: '' }),
     'a memory with an empty kind',
+    'WEFT_MEMORY_INVALID',
   );
   assert.match(kindMessage, /kind/, 'the error for an empty kind must name "kind"');
   const spaceMessage = await rejection(
     () => provider.store(note('')),
     'a memory with an empty space',
+    'WEFT_MEMORY_INVALID',
   );
   assert.match(spaceMessage, /space/, 'the error for an empty space must name "space"');
   assert.deepStrictEqual(await provider.query({}), [], 'a rejected memory must not be stored');
@@ -230,7 +198,11 @@ async function rejectsBadContentOnStore(provider: MemoryProvider): Promise<void>
     ['circular content', circular],
   ];
   for (const [what, content] of bad) {
-    await rejection(() => provider.store(note('bad', content)), `store() of ${what}`);
+    await rejection(
+      () => provider.store(note('bad', content)),
+      `store() of ${what}`,
+      'WEFT_MEMORY_INVALID',
+    );
   }
   assert.deepStrictEqual(await provider.query({}), [], 'a rejected memory must not be stored');
 }
@@ -240,14 +212,38 @@ async function rejectsBadContentOnUpdate(provider: MemoryProvider): Promise<void
   await rejection(
     () => provider.update(stored.id, { content: { amount: 10n } }),
     'update() with content holding a BigInt',
+    'WEFT_MEMORY_INVALID',
   );
   await rejection(
     () => provider.update(stored.id, { metadata: { amount: 10n } }),
     'update() with metadata holding a BigInt',
+    'WEFT_MEMORY_INVALID',
   );
   const [read] = await provider.query({ space: 'update-space' });
   assert.deepStrictEqual(read?.content, { value: 1 }, 'a rejected update must change nothing');
   assert.deepStrictEqual(read?.metadata, {}, 'a rejected update must change nothing');
+}
+
+async function refusesInvalidInputs(provider: MemoryProvider): Promise<void> {
+  const stored = await provider.store({
+    space: 'inputs',
+    kind: 'note',
+    content: { ok: true },
+    taskId: 't-1',
+    metadata: { m: 1 },
+  });
+  for (const input of INVALID_MEMORY_INPUTS) {
+    const message = await rejection(() => input.call(provider, stored.id), input.name, input.code);
+    assert.ok(
+      message.includes(input.names),
+      `the error for ${input.name} must name "${input.names}"; it says: ${message}`,
+    );
+  }
+  assert.deepStrictEqual(
+    await provider.query({}),
+    [stored],
+    'a refused input must change nothing and store nothing',
+  );
 }
 
 async function returnsCopies(provider: MemoryProvider): Promise<void> {
@@ -378,7 +374,11 @@ async function appliesLimitAndOrder(provider: MemoryProvider): Promise<void> {
     'order asc gives the oldest first',
   );
   for (const limit of [0, -1, 1.5]) {
-    await rejection(() => provider.query({ limit }), `query() with limit ${limit}`);
+    await rejection(
+      () => provider.query({ limit }),
+      `query() with limit ${limit}`,
+      'WEFT_MEMORY_INVALID_QUERY',
+    );
   }
 }
 
@@ -407,6 +407,7 @@ async function rejectsUnknownUpdate(provider: MemoryProvider): Promise<void> {
   const message = await rejection(
     () => provider.update('no-such-memory', { content: 1 }),
     'update() of an unknown id',
+    'WEFT_MEMORY_NOT_FOUND',
   );
   assert.match(message, /no-such-memory/, 'the error must name the unknown id');
   assert.deepStrictEqual(await provider.query({}), [], 'an update of an unknown id stores nothing');

@@ -36,6 +36,31 @@ class AmnesiacProvider extends MemoryProvider {
   }
 }
 
+/** A provider that refuses an empty kind, but with a plain Error instead of the shared code. */
+class UncodedProvider extends InMemoryMemoryProvider {
+  override store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
+    if (memory.kind === '') return Promise.reject(new Error('kind is empty'));
+    return super.store(memory);
+  }
+}
+
+/** A provider whose query() breaks on a filter it does not support. */
+class BrokenQueryProvider extends InMemoryMemoryProvider {
+  override query(options: QueryMemoryOptions): Promise<Memory[]> {
+    if (options.kind !== undefined)
+      return Promise.reject(new TypeError('kind filter not supported'));
+    return super.query(options);
+  }
+}
+
+/** A provider that answers query options without checking them, taking any order but asc as desc. */
+class UncheckedQueryProvider extends InMemoryMemoryProvider {
+  override query(options: QueryMemoryOptions): Promise<Memory[]> {
+    if (options === null || typeof options !== 'object') return super.query(options);
+    return super.query({ ...options, order: options.order === 'asc' ? 'asc' : 'desc' });
+  }
+}
+
 function caseNamed(cases: ReturnType<typeof memoryProviderContract>, name: string) {
   const found = cases.find((check) => check.name.startsWith(name));
   if (!found) throw new Error(`no case named ${name}`);
@@ -68,6 +93,56 @@ describe('memoryProviderContract', () => {
     );
   });
 
+  it('fails a provider that refuses bad input without the shared code, naming the code it expected', async () => {
+    const check = caseNamed(
+      memoryProviderContract({ create: () => new UncodedProvider() }),
+      'rejects an empty space or kind',
+    );
+    const error = await check.run().catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_TESTING_CONTRACT_FAILED')).toBe(true);
+    expect((error as Error).message).toContain(
+      'a memory with an empty kind must be rejected with a WeftError of code WEFT_MEMORY_INVALID, got: kind is empty',
+    );
+  });
+
+  it('fails a provider that accepts an invalid query option, naming the input', async () => {
+    const check = caseNamed(
+      memoryProviderContract({ create: () => new UncheckedQueryProvider() }),
+      'refuses every invalid input with the shared code',
+    );
+    const error = await check.run().catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_TESTING_CONTRACT_FAILED')).toBe(true);
+    expect((error as Error).message).toContain(
+      'query() with order "sideways" was accepted; it must be rejected with a WeftError of code WEFT_MEMORY_INVALID_QUERY',
+    );
+  });
+
+  it('reports an unexpected exception of the provider as a contract failure naming the rule, with the original as cause', async () => {
+    const check = caseNamed(
+      memoryProviderContract({ create: () => new BrokenQueryProvider() }),
+      'ANDs kind, task and time filters',
+    );
+    const error = await check.run().catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_TESTING_CONTRACT_FAILED')).toBe(true);
+    expect((error as Error).message).toContain(
+      'memoryProviderContract: provider "in-memory" failed "ANDs kind, task and time filters with the space filters": it threw where the contract expects no error: kind filter not supported',
+    );
+    expect((error as Error).cause).toBeInstanceOf(TypeError);
+  });
+
+  it('reports a factory or init() that throws as a contract failure of the case', async () => {
+    const [check] = memoryProviderContract({
+      create: () => {
+        throw new Error('no database');
+      },
+    });
+    const error = await check?.run().catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_TESTING_CONTRACT_FAILED')).toBe(true);
+    expect((error as Error).message).toContain(
+      'provider "(not created)" failed "round-trips every field": it threw where the contract expects no error: no database',
+    );
+  });
+
   it('fails a store that forgets its memories on restart, showing both sides', async () => {
     const check = caseNamed(
       memoryProviderContract({
@@ -85,18 +160,49 @@ describe('memoryProviderContract', () => {
 });
 
 describe('InMemoryMemoryProvider errors', () => {
-  it('names the problem and carries a code', async () => {
+  it('refuses input with the shared codes of @weft/core, naming the field', async () => {
     const memory = new InMemoryMemoryProvider();
     await expect(
       memory.store({ space: 'room', kind: '', content: 1, metadata: {} }),
     ).rejects.toThrow(
-      `InMemoryMemoryProvider: a memory's "kind" must be a non-empty string, got ""; give every memory a space id and a kind such as "note" [WEFT_TESTING_INVALID_MEMORY]`,
+      `InMemoryMemoryProvider "in-memory": a memory's "kind" must be a non-empty string (space "room"), got "" [WEFT_MEMORY_INVALID]`,
     );
     await expect(memory.update('nope', { content: 1 })).rejects.toSatisfy((error) =>
-      WeftError.is(error, 'WEFT_TESTING_MEMORY_NOT_FOUND'),
+      WeftError.is(error, 'WEFT_MEMORY_NOT_FOUND'),
     );
     await expect(memory.query({ limit: 0 })).rejects.toSatisfy((error) =>
-      WeftError.is(error, 'WEFT_TESTING_INVALID_QUERY'),
+      WeftError.is(error, 'WEFT_MEMORY_INVALID_QUERY'),
     );
+  });
+
+  it('refuses what SQLite refuses: a sideways order, since as a string, a numeric kind, metadata that is an array', async () => {
+    const memory = new InMemoryMemoryProvider();
+    const bad = [
+      () => memory.query({ order: 'sideways' as 'asc' }),
+      () => memory.query({ since: '2026-01-01' as unknown as Date }),
+      () => memory.query({ kind: 5 as unknown as string }),
+      () =>
+        memory.store({
+          space: 'room',
+          kind: 'note',
+          content: 1,
+          metadata: ['a'] as unknown as Record<string, unknown>,
+        }),
+    ];
+    const codes = await Promise.all(
+      bad.map((call) =>
+        call().then(
+          () => 'accepted',
+          (error: unknown) => (WeftError.is(error) ? error.code : String(error)),
+        ),
+      ),
+    );
+    expect(codes).toEqual([
+      'WEFT_MEMORY_INVALID_QUERY',
+      'WEFT_MEMORY_INVALID_QUERY',
+      'WEFT_MEMORY_INVALID_QUERY',
+      'WEFT_MEMORY_INVALID',
+    ]);
+    expect(await memory.query({})).toEqual([]);
   });
 });

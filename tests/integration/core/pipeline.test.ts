@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { MemoryManager, type ModelRequestTask } from '@weft/core';
+import { MAX_QUERY_SPACE_PATTERNS, MemoryManager, type ModelRequestTask } from '@weft/core';
 import { pino } from 'pino';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
@@ -593,5 +593,32 @@ describe('task memories', () => {
     const { runtime: healthy } = await startedRuntime({ responses: planner(['echo', 'reply']) });
     const fine = await healthy.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(fine.historyUnavailable).toBeUndefined();
+  });
+
+  it('plans without the history when a space names more related patterns than a query may hold', async () => {
+    const reply = recordingExecutor('reply');
+    const { runtime } = await startedRuntime({
+      plugins: [echoPlugin({ executors: [reply] })],
+      responses: planner(['echo', 'reply']),
+    });
+    const relatedSpaces = Array.from(
+      { length: MAX_QUERY_SPACE_PATTERNS + 1 },
+      (_, index) => `room-${index}-*`,
+    );
+    const task = await runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'message',
+      space: { id: 's', relatedSpaces },
+    });
+    expect(task.status).toBe('completed');
+    expect(reply.calls).toHaveLength(1);
+    expect(task.historyUnavailable?.errorId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const fewer = await runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'message',
+      space: { id: 's', relatedSpaces: relatedSpaces.slice(1) },
+    });
+    expect(fewer.historyUnavailable).toBeUndefined();
   });
 });

@@ -14,6 +14,11 @@
  * - `WEFT_RUNTIME_STOPPED`: The runtime was stopped (or stopped while starting).
  * - `WEFT_INVALID_SPACE`: A space id is not valid (empty, too long, or with a first character or
  *   characters an id may not have).
+ * - `WEFT_MEMORY_INVALID`: A memory or patch given to a memory store breaks the memory contract: an
+ *   empty `space` or `kind`, or content or metadata with no JSON form.
+ * - `WEFT_MEMORY_INVALID_QUERY`: A query option given to a memory store has the wrong type or
+ *   value.
+ * - `WEFT_MEMORY_NOT_FOUND`: `update()` of a memory store was given an id no memory has.
  * - `WEFT_UNKNOWN_PLUGIN`: A dispatched event names a plugin that is not registered.
  * - `WEFT_SHUTTING_DOWN`: The runtime is stopping and accepts no new tasks.
  * - `WEFT_QUEUE_FULL`: The scheduler’s queue holds `maxQueueSize` tasks already.
@@ -50,6 +55,9 @@ export type WeftErrorCode =
   | 'WEFT_START_FAILED'
   | 'WEFT_RUNTIME_STOPPED'
   | 'WEFT_INVALID_SPACE'
+  | 'WEFT_MEMORY_INVALID'
+  | 'WEFT_MEMORY_INVALID_QUERY'
+  | 'WEFT_MEMORY_NOT_FOUND'
   | 'WEFT_UNKNOWN_PLUGIN'
   | 'WEFT_SHUTTING_DOWN'
   | 'WEFT_QUEUE_FULL'

@@ -22,9 +22,9 @@ export const CORE_ERRORS = {
     WEFT_INVALID_ARGUMENT: {
       summary: 'A constructor or method was given a value it cannot use.',
       raisedBy:
-        'constructors and methods of the core: `ServerManager`, `Scheduler`, `defineCapability`, `CapabilityRegistry`, `ModelManager`, `Plugin`',
+        'constructors and methods of the core: `ServerManager`, `Scheduler`, `defineCapability`, `CapabilityRegistry`, `ModelManager`, `Plugin`; `update`, `remove` and `clear` of every first-party memory store',
       cause:
-        'a constructor or method received a value it cannot use, such as a port outside 0–65535, a negative `maxRetries`, a capability id with spaces, or an alias group with fewer than two ids.',
+        'a constructor or method received a value it cannot use, such as a port outside 0–65535, a negative `maxRetries`, a capability id with spaces, an alias group with fewer than two ids, or a memory id (or the space of `clear`) that is not a string.',
       fix: 'the message names the option or argument and what it must be; pass a valid value.',
     },
     WEFT_DUPLICATE: {
@@ -56,6 +56,29 @@ export const CORE_ERRORS = {
       cause:
         '`dispatch` received a space id that is not valid: empty, longer than 200 characters, not starting with a letter or digit, or containing characters other than letters, digits, `-`, `_`, `.` and `:`.',
       fix: "build space ids from checked parts. `spaceId('chat', 'room', room)` from `@weft/core` builds a valid id from any non-empty parts and throws this error itself when it cannot; see [Spaces](../core-utilities/spaces.md).",
+    },
+    WEFT_MEMORY_INVALID: {
+      summary:
+        'A memory or patch given to a memory store breaks the memory contract: an empty `space` or `kind`, or content or metadata with no JSON form.',
+      raisedBy:
+        '`store` and `update` of every first-party memory store (`InMemoryMemoryProvider`, `SqliteMemoryProvider`, `PostgresMemoryProvider`), through `checkNewMemory` and `checkMemoryPatch`',
+      cause:
+        'a memory or patch breaks the memory contract that every store keeps: a `space` or `kind` that is not a non-empty string, a `taskId` that is not a string, a `space`, `kind` or `taskId` longer than 500 characters, content with no JSON form (`undefined`, a function, a `BigInt`, a cycle), metadata that is not a plain object, or a string (a key included) holding a NUL character or a lone UTF-16 surrogate, which a database cannot store unchanged. The message names the field. Nothing was written.',
+      fix: 'store plain JSON data; strip NUL characters and broken surrogate pairs from text received from outside. See [Input rules and error codes](../memory-providers/overview.md#input-rules-and-error-codes).',
+    },
+    WEFT_MEMORY_INVALID_QUERY: {
+      summary: 'A query option given to a memory store has the wrong type or value.',
+      raisedBy:
+        '`query` of every first-party memory store, through `checkMemoryQuery`; so `MemoryManager.query`',
+      cause:
+        'a query option has the wrong type or value: a filter that is not a string, `since` or `until` that is not a valid `Date`, a `limit` that is not a positive integer, an `order` other than `asc` or `desc`, more than 100 `spacePatterns`, or a string holding a NUL character or a lone UTF-16 surrogate. The message names the option.',
+      fix: 'pass the option as [Query semantics](../memory-providers/overview.md#query-semantics) describes it; the message names the option.',
+    },
+    WEFT_MEMORY_NOT_FOUND: {
+      summary: '`update()` of a memory store was given an id no memory has.',
+      raisedBy: '`update` of every first-party memory store, through `memoryNotFound`',
+      cause: '`update()` was given an id no memory has; it may have been removed.',
+      fix: 'use an id that `store()` or `query()` returned, and query for the memory first when another task may have removed it.',
     },
     WEFT_UNKNOWN_PLUGIN: {
       summary: 'A dispatched event names a plugin that is not registered.',

@@ -9,7 +9,9 @@ export interface Space {
   /**
    * Patterns of other spaces whose memories are relevant to tasks of this one. A pattern is a
    * space id in which `*` matches any run of characters: `chat-room-42*` matches the room and
-   * every space under it. The space itself is always included.
+   * every space under it. The space itself is always included. At most 100 patterns
+   * ({@link MAX_QUERY_SPACE_PATTERNS}): a store refuses a query with more, and the task is then
+   * planned without its history.
    */
   readonly relatedSpaces?: readonly string[];
   /** A human description, shown in prompts to the model when present. */
@@ -54,7 +56,7 @@ export interface QueryMemoryOptions {
   since?: Date;
   /** Only memories created before this instant. */
   until?: Date;
-  /** Most memories to return; providers default to 100. */
+  /** Most memories to return: a positive integer; 100 ({@link DEFAULT_MEMORY_QUERY_LIMIT}) by default. */
   limit?: number;
   /** Order by creation time; `desc` (newest first) by default. */
   order?: 'asc' | 'desc';
@@ -65,19 +67,47 @@ export interface QueryMemoryOptions {
  * by space, kind, task and time; the {@link MemoryManager} builds the runtime's behaviour on
  * top of these primitives.
  *
+ * Every store keeps one contract, so code written against one store holds for every other: it
+ * checks its input with {@link checkNewMemory}, {@link checkMemoryPatch}, {@link checkMemoryId},
+ * {@link checkClearSpace} and {@link checkMemoryQuery}, and reports an unknown id with
+ * {@link memoryNotFound}, so the same input is refused with the same code everywhere
+ * (`WEFT_MEMORY_INVALID`, `WEFT_MEMORY_INVALID_QUERY`, `WEFT_MEMORY_NOT_FOUND`,
+ * `WEFT_INVALID_ARGUMENT`). Codes of a store's own backend (opening, migrations, connections,
+ * timeouts) stay its own. `memoryProviderContract` from `@weft/testing` checks a store against
+ * the contract.
+ *
  * @example
  * ```ts
- * import { MemoryProvider, type Memory, type QueryMemoryOptions } from '@weft/core';
+ * import {
+ *   checkMemoryPatch,
+ *   checkMemoryQuery,
+ *   checkNewMemory,
+ *   memoryNotFound,
+ *   MemoryProvider,
+ *   type Memory,
+ *   type QueryMemoryOptions,
+ * } from '@weft/core';
  *
  * class ForgetfulMemory extends MemoryProvider {
  *   readonly id = 'forgetful';
  *   async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
- *     return { ...memory, id: crypto.randomUUID(), createdAt: new Date() };
+ *     const checked = checkNewMemory(memory, 'ForgetfulMemory');
+ *     return {
+ *       id: crypto.randomUUID(),
+ *       space: checked.space,
+ *       kind: checked.kind,
+ *       content: JSON.parse(checked.content) as unknown,
+ *       ...(checked.taskId === undefined ? {} : { taskId: checked.taskId }),
+ *       metadata: JSON.parse(checked.metadata) as Record<string, unknown>,
+ *       createdAt: new Date(),
+ *     };
  *   }
- *   async update(id: string): Promise<Memory> {
- *     throw new Error(`ForgetfulMemory: no memory "${id}"`);
+ *   async update(id: string, patch: { content?: unknown }): Promise<Memory> {
+ *     const checked = checkMemoryPatch(id, patch, 'ForgetfulMemory');
+ *     throw memoryNotFound(checked.id, 'ForgetfulMemory');
  *   }
- *   async query(_options: QueryMemoryOptions): Promise<Memory[]> {
+ *   async query(options: QueryMemoryOptions): Promise<Memory[]> {
+ *     checkMemoryQuery(options, 'ForgetfulMemory');
  *     return [];
  *   }
  *   async remove(): Promise<boolean> {
@@ -112,7 +142,9 @@ export abstract class MemoryProvider {
    * Stores a memory.
    *
    * @param memory - The memory without its id and timestamp, which the store assigns.
-   * @returns The stored memory.
+   * @returns The stored memory, with content and metadata as their JSON form.
+   * @throws {@link WeftError} `WEFT_MEMORY_INVALID` naming the field when the memory breaks the
+   * rules of {@link checkNewMemory}; nothing is stored then.
    */
   abstract store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory>;
 
@@ -120,9 +152,12 @@ export abstract class MemoryProvider {
    * Replaces the content and/or metadata of a stored memory.
    *
    * @param id - The memory's id.
-   * @param patch - The fields to replace.
+   * @param patch - The fields to replace; a field absent or `undefined` is kept.
    * @returns The updated memory.
-   * @throws Error when no memory has this id.
+   * @throws {@link WeftError} `WEFT_MEMORY_NOT_FOUND` naming the id when no memory has it;
+   * `WEFT_MEMORY_INVALID` naming the field when the patch breaks the rules of
+   * {@link checkMemoryPatch} (nothing is changed then); `WEFT_INVALID_ARGUMENT` when `id` is not a
+   * string.
    */
   abstract update(
     id: string,
@@ -134,6 +169,8 @@ export abstract class MemoryProvider {
    *
    * @param options - Filters, order and limit.
    * @returns The matching memories.
+   * @throws {@link WeftError} `WEFT_MEMORY_INVALID_QUERY` naming the option when one breaks the
+   * rules of {@link checkMemoryQuery}.
    */
   abstract query(options: QueryMemoryOptions): Promise<Memory[]>;
 
@@ -141,7 +178,8 @@ export abstract class MemoryProvider {
    * Deletes one memory.
    *
    * @param id - The memory's id.
-   * @returns `true` when a memory was deleted.
+   * @returns `true` when a memory was deleted, `false` when no memory has this id.
+   * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when `id` is not a string.
    */
   abstract remove(id: string): Promise<boolean>;
 
@@ -150,6 +188,7 @@ export abstract class MemoryProvider {
    *
    * @param space - When given, only memories whose space is exactly this id.
    * @returns How many memories were deleted.
+   * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when `space` is given and not a string.
    */
   abstract clear(space?: string): Promise<number>;
 }

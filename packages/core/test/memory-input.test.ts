@@ -1,0 +1,224 @@
+/**
+ * The memory contract's input checks (memory-input.ts): what each accepts and returns, and the
+ * code and message of each refusal, without a store.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  checkClearSpace,
+  checkMemoryId,
+  checkMemoryPatch,
+  checkMemoryQuery,
+  checkNewMemory,
+  DEFAULT_MEMORY_QUERY_LIMIT,
+  MAX_MEMORY_KEY_LENGTH,
+  MAX_QUERY_SPACE_PATTERNS,
+  memoryNotFound,
+  WeftError,
+} from '../src/index.js';
+import { unstorableText } from '../src/internal.js';
+
+const OWNER = 'TestStore "t"';
+
+function refusal(action: () => unknown): WeftError<string> {
+  try {
+    action();
+  } catch (error) {
+    if (WeftError.is<string>(error)) return error;
+    throw error;
+  }
+  throw new Error('expected the check to refuse');
+}
+
+describe('checkNewMemory', () => {
+  it('returns the fields with content and metadata as JSON text, null taskId and metadata as absent', () => {
+    expect(
+      checkNewMemory(
+        { space: 'room', kind: 'note', content: { when: new Date(0), gone: undefined } },
+        OWNER,
+      ),
+    ).toEqual({
+      space: 'room',
+      kind: 'note',
+      taskId: undefined,
+      content: '{"when":"1970-01-01T00:00:00.000Z"}',
+      metadata: '{}',
+    });
+    expect(
+      checkNewMemory(
+        { space: 'room', kind: 'note', content: null, taskId: null, metadata: null },
+        OWNER,
+      ),
+    ).toMatchObject({ taskId: undefined, content: 'null', metadata: '{}' });
+    expect(
+      checkNewMemory(
+        { space: 'r', kind: 'k', content: 1, taskId: 't-1', metadata: { a: [1] } },
+        OWNER,
+      ),
+    ).toMatchObject({ taskId: 't-1', metadata: '{"a":[1]}' });
+  });
+
+  it('refuses with WEFT_MEMORY_INVALID naming the field that breaks a rule', () => {
+    const valid = { space: 'room', kind: 'note', content: 1, metadata: {} };
+    const cases: [unknown, string][] = [
+      [null, 'store() needs a memory object, got null'],
+      [{ ...valid, space: '' }, `a memory's "space" must be a non-empty string, got ""`],
+      [{ ...valid, kind: 5 }, `a memory's "kind" must be a non-empty string (space "room"), got 5`],
+      [{ ...valid, taskId: 5 }, `a memory's "taskId" must be a string when given`],
+      [
+        { ...valid, content: undefined },
+        `the "content" of a memory of kind "note" in space "room" has no JSON form: it is undefined`,
+      ],
+      [
+        { ...valid, content: { n: 1n } },
+        `the "content" of a memory of kind "note" in space "room" has no JSON form`,
+      ],
+      [
+        { ...valid, metadata: [] },
+        `the "metadata" of a memory of kind "note" in space "room" must be a plain object, got an array`,
+      ],
+      [{ ...valid, space: 'a\0' }, `a memory's "space" contains a NUL character`],
+      [
+        { ...valid, content: { text: 'a\uD800' } },
+        'the string at key "text" contains a lone UTF-16 surrogate',
+      ],
+      [{ ...valid, content: { ['k\0']: 1 } }, 'a key contains a NUL character'],
+    ];
+    for (const [memory, message] of cases) {
+      const error = refusal(() => checkNewMemory(memory, OWNER));
+      expect(error.code, message).toBe('WEFT_MEMORY_INVALID');
+      expect(error.message.startsWith(`${OWNER}: `), error.message).toBe(true);
+      expect(error.message).toContain(message);
+    }
+  });
+
+  it('keeps the error of JSON.stringify as the cause of a refusal', () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const error = refusal(() =>
+      checkNewMemory({ space: 'r', kind: 'k', content: circular, metadata: {} }, OWNER),
+    );
+    expect(error.cause).toBeInstanceOf(TypeError);
+  });
+});
+
+describe('MAX_MEMORY_KEY_LENGTH', () => {
+  it('bounds the space, kind and taskId of a memory to 500 UTF-16 code units', () => {
+    expect(MAX_MEMORY_KEY_LENGTH).toBe(500);
+    const longest = 'x'.repeat(500);
+    expect(
+      checkNewMemory({ space: longest, kind: longest, taskId: longest, content: 1 }, OWNER),
+    ).toMatchObject({ space: longest, kind: longest, taskId: longest });
+    for (const field of ['space', 'kind', 'taskId']) {
+      const memory = { space: 's', kind: 'k', content: 1, [field]: 'x'.repeat(501) };
+      const error = refusal(() => checkNewMemory(memory, OWNER));
+      expect(error.code).toBe('WEFT_MEMORY_INVALID');
+      expect(error.message).toMatch(
+        new RegExp(`a memory's "${field}".* may be at most 500 characters long, got 501`),
+      );
+    }
+  });
+});
+
+describe('checkMemoryPatch', () => {
+  it('leaves out the fields a patch leaves out or gives as undefined', () => {
+    expect(checkMemoryPatch('m-1', {}, OWNER)).toEqual({ id: 'm-1' });
+    expect(checkMemoryPatch('m-1', { content: undefined, metadata: { a: 1 } }, OWNER)).toEqual({
+      id: 'm-1',
+      metadata: '{"a":1}',
+    });
+    expect(checkMemoryPatch('m-1', { content: 'x' }, OWNER)).toEqual({
+      id: 'm-1',
+      content: '"x"',
+    });
+  });
+
+  it('refuses an id that is not a string with WEFT_INVALID_ARGUMENT, and a bad patch with WEFT_MEMORY_INVALID', () => {
+    expect(refusal(() => checkMemoryPatch(5, {}, OWNER)).code).toBe('WEFT_INVALID_ARGUMENT');
+    const patch = refusal(() => checkMemoryPatch('m-1', null, OWNER));
+    expect(patch.code).toBe('WEFT_MEMORY_INVALID');
+    expect(patch.message).toContain('update() of memory "m-1" needs a patch object, got null');
+    const metadata = refusal(() => checkMemoryPatch('m-1', { metadata: null }, OWNER));
+    expect(metadata.message).toContain('the new "metadata" of memory "m-1" must be a plain object');
+  });
+});
+
+describe('checkMemoryQuery', () => {
+  it('fills in the default limit and order, and copies the dates', () => {
+    const since = new Date(1000);
+    const checked = checkMemoryQuery({ kind: 'note', since }, OWNER);
+    expect(checked).toEqual({
+      kind: 'note',
+      since,
+      limit: DEFAULT_MEMORY_QUERY_LIMIT,
+      order: 'desc',
+    });
+    expect(DEFAULT_MEMORY_QUERY_LIMIT).toBe(100);
+    expect(checked.since).not.toBe(since);
+  });
+
+  it('refuses with WEFT_MEMORY_INVALID_QUERY naming the first option that breaks a rule', () => {
+    const cases: [unknown, string][] = [
+      [undefined, 'query() needs an options object, got undefined'],
+      [{ limit: 0 }, 'query option "limit" must be a positive integer, got 0'],
+      [{ order: 'sideways' }, 'query option "order" must be "asc" or "desc", got "sideways"'],
+      [{ since: '2026-01-01' }, 'query option "since" must be a valid Date, got "2026-01-01"'],
+      [
+        { until: new Date(Number.NaN) },
+        'query option "until" must be a valid Date, got an invalid Date',
+      ],
+      [{ kind: 5 }, 'query option "kind" must be a string, got 5'],
+      [{ spacePatterns: 'a*' }, 'query option "spacePatterns" must be an array of strings'],
+      [{ spacePatterns: ['a', 7] }, 'query option "spacePatterns[1]" must be a string, got 7'],
+      [{ taskId: 'a\0' }, 'query option "taskId" contains a NUL character'],
+      [{ space: 5, limit: 0 }, 'query option "space" must be a string, got 5'],
+    ];
+    for (const [options, message] of cases) {
+      const error = refusal(() => checkMemoryQuery(options, OWNER));
+      expect(error.code, message).toBe('WEFT_MEMORY_INVALID_QUERY');
+      expect(error.message).toContain(`${OWNER}: ${message}`);
+    }
+  });
+
+  it('takes at most MAX_QUERY_SPACE_PATTERNS patterns', () => {
+    const patterns = (count: number) => Array.from({ length: count }, (_, index) => `p${index}*`);
+    expect(MAX_QUERY_SPACE_PATTERNS).toBe(100);
+    expect(checkMemoryQuery({ spacePatterns: patterns(100) }, OWNER).spacePatterns).toHaveLength(
+      100,
+    );
+    const error = refusal(() => checkMemoryQuery({ spacePatterns: patterns(101) }, OWNER));
+    expect(error.message).toContain(
+      'query option "spacePatterns" may hold at most 100 patterns, got 101',
+    );
+  });
+});
+
+describe('checkMemoryId, checkClearSpace and memoryNotFound', () => {
+  it('accept any string, and refuse anything else with WEFT_INVALID_ARGUMENT', () => {
+    expect(checkMemoryId('', 'remove', OWNER)).toBe('');
+    expect(checkClearSpace(undefined, OWNER)).toBeUndefined();
+    expect(checkClearSpace('room', OWNER)).toBe('room');
+    const id = refusal(() => checkMemoryId({}, 'remove', OWNER));
+    expect(id.code).toBe('WEFT_INVALID_ARGUMENT');
+    expect(id.message).toContain(`${OWNER}: remove() needs a memory id string, got an object`);
+    expect(refusal(() => checkClearSpace(7, OWNER)).code).toBe('WEFT_INVALID_ARGUMENT');
+  });
+
+  it('makes WEFT_MEMORY_NOT_FOUND naming the id, linked to its section of the errors reference', () => {
+    const error = memoryNotFound('m-9', OWNER);
+    expect(WeftError.is(error, 'WEFT_MEMORY_NOT_FOUND')).toBe(true);
+    expect(error.message).toBe(
+      `${OWNER}: no memory with id "m-9"; use an id that store() or query() returned [WEFT_MEMORY_NOT_FOUND]`,
+    );
+    expect(error.docsUrl).toBe(
+      'https://weft-ai.github.io/docs/reference/errors/#weft_memory_not_found',
+    );
+  });
+});
+
+describe('unstorableText', () => {
+  it('is undefined for text every store keeps unchanged, a surrogate pair included', () => {
+    expect(unstorableText('room 😀 café')).toBeUndefined();
+    expect(unstorableText('a\0')).toMatch(/NUL/);
+    expect(unstorableText('\uDC00 alone')).toMatch(/lone UTF-16 surrogate/);
+  });
+});

@@ -1,0 +1,150 @@
+/**
+ * One memory contract: the in-memory store, SQLite and PostgreSQL (a real server) refuse exactly
+ * the same inputs with exactly the same codes and the same messages after the store's name, and
+ * accept the same edge cases with the same result, so a test written against
+ * InMemoryMemoryProvider holds for the durable stores too.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WeftError, type Memory, type MemoryProvider } from '@weft/core';
+import { PostgresMemoryProvider } from '@weft/memory-postgres';
+import { SqliteMemoryProvider } from '@weft/memory-sqlite';
+import { INVALID_MEMORY_INPUTS, InMemoryMemoryProvider } from '@weft/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
+
+/** initdb and the first start take a few seconds on a busy machine. */
+const SERVER_START_TIMEOUT_MS = 120_000;
+
+let server: PostgresServer | undefined;
+let directory = '';
+const stores: { name: string; provider: MemoryProvider; seed: Memory }[] = [];
+
+beforeAll(async () => {
+  server = await startPostgres();
+  const url = await server.createDatabase(`weft_parity_${randomUUID().slice(0, 8)}`);
+  directory = await mkdtemp(join(tmpdir(), 'weft-memory-parity-'));
+  const providers: [string, MemoryProvider][] = [
+    ['in-memory', new InMemoryMemoryProvider()],
+    ['sqlite', new SqliteMemoryProvider({ path: join(directory, 'parity.db') })],
+    ['postgres', new PostgresMemoryProvider({ connectionString: url })],
+  ];
+  for (const [name, provider] of providers) {
+    await provider.init();
+    const seed = await provider.store({
+      space: 'inputs',
+      kind: 'note',
+      content: { ok: true },
+      taskId: 't-1',
+      metadata: { m: 1 },
+    });
+    stores.push({ name, provider, seed });
+  }
+}, SERVER_START_TIMEOUT_MS);
+
+afterAll(async () => {
+  for (const { provider } of stores.splice(0)) await provider.shutdown();
+  await server?.destroy();
+  if (directory) await rm(directory, { recursive: true, force: true });
+}, SERVER_START_TIMEOUT_MS);
+
+/** What a call did: the code and the message after the store's own name, or that it passed. */
+async function outcomeOf(call: () => Promise<unknown>, id: string): Promise<string> {
+  try {
+    await call();
+    return 'accepted';
+  } catch (error) {
+    if (!WeftError.is(error)) return `not a WeftError: ${String(error)}`;
+    // The store's class and id start the message, and each store gave its memory another id: the
+    // only parts that may differ.
+    return `${error.code} ${error.message.replace(/^\w+MemoryProvider "[^"]*": /, '').replaceAll(id, '<id>')}`;
+  }
+}
+
+describe('every first-party memory store refuses the same invalid input the same way', () => {
+  it.each(INVALID_MEMORY_INPUTS.map((input) => [input.name, input] as const))(
+    '%s',
+    async (_name, input) => {
+      const outcomes = Object.fromEntries(
+        await Promise.all(
+          stores.map(
+            async ({ name, provider, seed }) =>
+              [name, await outcomeOf(() => input.call(provider, seed.id), seed.id)] as const,
+          ),
+        ),
+      );
+      const expected = outcomes['in-memory'];
+      expect(expected).toMatch(new RegExp(`^${input.code} `));
+      expect(expected).toContain(input.names);
+      expect(outcomes).toEqual({ 'in-memory': expected, sqlite: expected, postgres: expected });
+    },
+  );
+
+  it('leaves every store holding only its one valid memory, unchanged', async () => {
+    for (const { name, provider, seed } of stores) {
+      expect(await provider.query({}), name).toEqual([seed]);
+    }
+  });
+});
+
+describe('every first-party memory store accepts the same edge cases with the same result', () => {
+  const cases: [string, (provider: MemoryProvider) => Promise<unknown>][] = [
+    [
+      'a null taskId and no metadata, stored as no taskId and {}',
+      async (provider) => {
+        const { id, createdAt, ...stored } = await provider.store({
+          space: 'edge',
+          kind: 'note',
+          content: null,
+          taskId: null as unknown as string,
+        } as Omit<Memory, 'id' | 'createdAt'>);
+        return [typeof id, createdAt instanceof Date, stored];
+      },
+    ],
+    [
+      'text with surrogate pairs and combining marks, kept as it is',
+      async (provider) => {
+        const stored = await provider.store({
+          space: 'edge-😀',
+          kind: 'cafe\u0301',
+          content: { '😀': 'é\u0301' },
+          metadata: {},
+        });
+        return [stored.space, stored.kind, stored.content];
+      },
+    ],
+    [
+      'an empty spacePatterns list, matching nothing',
+      (provider) => provider.query({ spacePatterns: [] }),
+    ],
+    [
+      'the largest number of space patterns, the last one matching',
+      async (provider) =>
+        (
+          await provider.query({
+            spacePatterns: [...Array.from({ length: 99 }, (_, index) => `none-${index}*`), 'edge*'],
+          })
+        ).map((memory) => memory.space),
+    ],
+    [
+      'a space, kind and taskId of the most characters, surrogate pairs included',
+      async (provider) => {
+        const space = `edge-${'😀'.repeat(247)}x`;
+        const kind = 'é'.repeat(500);
+        const taskId = 't'.repeat(500);
+        const stored = await provider.store({ space, kind, taskId, content: 1, metadata: {} });
+        const [read] = await provider.query({ space, kind, taskId });
+        return [space.length, stored.space === space, read?.kind === kind, read?.taskId === taskId];
+      },
+    ],
+    ['remove() of an unknown id, false', (provider) => provider.remove('no-such-memory')],
+  ];
+
+  it.each(cases)('%s', async (_name, call) => {
+    const results = await Promise.all(stores.map(({ provider }) => call(provider)));
+    expect(results[1]).toEqual(results[0]);
+    expect(results[2]).toEqual(results[0]);
+  });
+});
