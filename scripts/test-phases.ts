@@ -22,6 +22,8 @@ export interface TestPhase {
   job: CiJob;
   /** Whether a change to docs/, blog/ or Markdown alone can break it (CI runs only these then). */
   docs: boolean;
+  /** Checks the packages' tarballs: npm test packs them once, before the first such phase. */
+  packed?: true;
 }
 
 /** Each inner list is one step; steps run one after the other and stop at the first failure. */
@@ -32,9 +34,12 @@ export const TEST_STEPS: readonly (readonly TestPhase[])[] = [
   ],
   [{ script: 'test:unit', job: 'framework', docs: true }],
   [{ script: 'test:browser', job: 'framework', docs: false }],
-  [{ script: 'test:packages', job: 'packages', docs: false }],
-  [{ script: 'test:scaffold', job: 'packages', docs: false }],
-  [{ script: 'test:node-versions', job: 'node-versions', docs: false }],
+  [{ script: 'test:packages', job: 'packages', docs: false, packed: true }],
+  // Both mostly wait on npm installs and child processes, each in temporary folders of its own.
+  [
+    { script: 'test:scaffold', job: 'packages', docs: false, packed: true },
+    { script: 'test:node-versions', job: 'node-versions', docs: false, packed: true },
+  ],
   [{ script: 'build', job: 'site', docs: true }],
   [{ script: 'test:build', job: 'site', docs: true }],
   [{ script: 'test:e2e', job: 'site', docs: true }],

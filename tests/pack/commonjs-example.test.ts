@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packWorkspacePackages } from '../../packages/create-weft/src/weft-packages';
+import { packedPackages } from '../../scripts/packed-packages';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
@@ -23,7 +23,7 @@ describe('the CommonJS example', () => {
   beforeAll(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'weft-commonjs-'));
     project = path.join(work, 'project');
-    const packed = await packWorkspacePackages(root, PACKAGES, work);
+    const packed = await packedPackages(root, PACKAGES, work);
     await mkdir(project);
     // No "type" field: .js files of this project would be CommonJS too.
     await writeFile(

@@ -16,7 +16,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packWorkspacePackages } from '../../packages/create-weft/src/weft-packages';
+import { packedPackages } from '../../scripts/packed-packages';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
@@ -31,7 +31,7 @@ describe('the packed @weft/mcp-docs tarball', () => {
   beforeAll(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'weft-pack-mcp-docs-'));
     project = path.join(work, 'project');
-    const packed = await packWorkspacePackages(root, ['@weft/core', '@weft/mcp-docs'], work);
+    const packed = await packedPackages(root, ['@weft/core', '@weft/mcp-docs'], work);
     files = packed.find((entry) => entry.name === '@weft/mcp-docs')!.files.map((file) => file.path);
     await mkdir(project);
     await writeFile(

@@ -10,10 +10,8 @@ import path from 'node:path';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  packWorkspacePackages,
-  type PackedPackage,
-} from '../../packages/create-weft/src/weft-packages';
+import { type PackedPackage } from '../../packages/create-weft/src/weft-packages';
+import { packedPackages } from '../../scripts/packed-packages';
 import { runCommand } from '../support/commands';
 import { SUPPORTED_NODE_RANGE } from '../../scripts/node-versions';
 
@@ -63,7 +61,7 @@ describe('the packed tarballs', () => {
 
   beforeAll(async () => {
     work = await mkdtemp(path.join(tmpdir(), 'weft-publish-checks-'));
-    packed = await packWorkspacePackages(
+    packed = await packedPackages(
       root,
       manifests.map(([, manifest]) => manifest.name),
       work,

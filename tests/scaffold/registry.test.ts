@@ -10,10 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reviewInstallScripts } from '../support/install-scripts';
-import {
-  OTHER_DEPENDENCIES,
-  packWorkspacePackages,
-} from '../../packages/create-weft/src/weft-packages';
+import { OTHER_DEPENDENCIES } from '../../packages/create-weft/src/weft-packages';
+import { packedPackages, workspacePackageNames } from '../../scripts/packed-packages';
 import { startAgent } from './support/agent-process';
 import { cleanEnv, runCommand } from '../support/commands';
 import { postMessage } from './support/messages';
@@ -24,19 +22,6 @@ const root = path.resolve(__dirname, '../..');
 const MINUTE = 60_000;
 
 /** Every package of the workspace, read from the root package.json. */
-async function workspacePackageNames(): Promise<string[]> {
-  const { workspaces } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {
-    workspaces: string[];
-  };
-  return Promise.all(
-    workspaces.map(async (folder) => {
-      const manifest = JSON.parse(
-        await readFile(path.join(root, folder, 'package.json'), 'utf8'),
-      ) as { name: string };
-      return manifest.name;
-    }),
-  );
-}
 
 /** The version every Weft package is released under (changesets keeps them in step). */
 async function weftVersion(): Promise<string> {
@@ -56,8 +41,8 @@ describe('npm create weft from a registry', () => {
     work = await mkdtemp(path.join(tmpdir(), 'weft-registry-'));
     const tarballs = path.join(work, 'tarballs');
     await mkdir(tarballs);
-    const names = await workspacePackageNames();
-    const packed = await packWorkspacePackages(root, names, tarballs);
+    const names = await workspacePackageNames(root);
+    const packed = await packedPackages(root, names, tarballs);
     expect(packed.map((item) => item.name).sort()).toEqual([...names].sort());
 
     registry = await startLocalRegistry(path.join(work, 'registry'), await upstreamRegistry());
@@ -225,7 +210,9 @@ describe('npm create weft from a registry', () => {
     // `yarn create` passes Yarn's default registry on to create-weft as npm_config_registry,
     // over the local one in ~/.npmrc and in the environment: the project's install found no
     // @weft/core there until create-weft left it out (install-environment.ts).
-    it.each(OTHER_MANAGERS)(
+    // The three installs mostly wait on the registry and the disk, and share no folder or
+    // cache: they run side by side.
+    it.concurrent.each(OTHER_MANAGERS)(
       '%s create weft installs with it and says its commands',
       async (manager) => {
         const users = path.join(work, `user-${manager}`);
