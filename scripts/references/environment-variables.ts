@@ -4,8 +4,8 @@
  * (tests/unit/configuration-environment.test.ts) fails when the code reads a variable that is
  * not here, when one here is read nowhere, or when a default here is not the code's.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from '../../packages/core/src/util/environment';
 import { REPOSITORY_ROOT } from './error-registries';
 
@@ -135,6 +135,35 @@ export function defaultOf(variable: EnvironmentVariable): string | undefined {
       `env\\.${variable.name}\\b[^;\\n]*?(?:\\|\\||\\?\\?)\\s*(['"])(.+?)\\1`,
     ).exec(text);
     if (fallback?.[2] !== undefined) return fallback[2];
+    // A fallback named by a constant (`|| String(DEFAULT_PORT)`): its value, from this file or
+    // one it imports.
+    const constant = new RegExp(
+      `env\\.${variable.name}\\b[^;\\n]*?(?:\\|\\||\\?\\?)\\s*(?:String\\()?([A-Z][A-Z0-9_]*)\\b`,
+    ).exec(text)?.[1];
+    if (constant !== undefined) {
+      const value = constantValue(path, text, constant);
+      if (value !== undefined) return value;
+    }
+  }
+  return undefined;
+}
+
+/** The literal value of `const <name> = …` in a text. */
+function literalConstant(text: string, name: string): string | undefined {
+  const declared = new RegExp(`const ${name}\\s*=\\s*(?:(\\d+)|(['"])(.+?)\\2)\\s*;`).exec(text);
+  return declared ? (declared[1] ?? declared[3]) : undefined;
+}
+
+/** The literal value of constant `name` in a file or in the files it imports. */
+function constantValue(file: string, text: string, name: string): string | undefined {
+  const own = literalConstant(text, name);
+  if (own !== undefined) return own;
+  for (const [, imported] of text.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)) {
+    const importedPath = join(REPOSITORY_ROOT, dirname(file), `${imported}.ts`);
+    // A template's import may name a file another template part supplies.
+    if (!existsSync(importedPath)) continue;
+    const value = literalConstant(readFileSync(importedPath, 'utf8'), name);
+    if (value !== undefined) return value;
   }
   return undefined;
 }

@@ -5,8 +5,8 @@
  * templates read is on it, every variable on it is read where it says, and its default is the
  * one the reading file uses.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPOSITORY_ROOT } from '../../scripts/references/error-registries';
 import { EXAMPLES_VARIABLES } from '../../scripts/references/configuration-page';
@@ -63,9 +63,19 @@ describe('environment variables', () => {
       }
       const fallback = defaultOf(variable);
       if (fallback === undefined) continue;
-      const holding = variable.readIn.filter((path) =>
-        readFileSync(join(REPOSITORY_ROOT, path), 'utf8').includes(`'${fallback}'`),
-      );
+      // The default is written in a file that reads the variable, quoted or as the value of a
+      // constant that file imports (`DEFAULT_PORT = 8787` in the project's src/port.ts).
+      const holding = variable.readIn.filter((path) => {
+        const text = readFileSync(join(REPOSITORY_ROOT, path), 'utf8');
+        const imported = [...text.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)]
+          .map(([, file]) => join(REPOSITORY_ROOT, dirname(path), `${file}.ts`))
+          .filter((file) => existsSync(file))
+          .map((file) => readFileSync(file, 'utf8'));
+        return (
+          text.includes(`'${fallback}'`) ||
+          [text, ...imported].some((source) => source.includes(`= ${fallback};`))
+        );
+      });
       expect({ variable: variable.name, holding: holding.length > 0 }).toEqual({
         variable: variable.name,
         holding: true,
