@@ -1,0 +1,181 @@
+/**
+ * `npm run check:docs`: what a change to Markdown or TSDoc alone needs before a pull request.
+ * Steps, in order, stopping at the first that fails and naming what failed:
+ *
+ * 1. Prettier, and ESLint for code, on the files changed against the main branch (committed or
+ *    not), so an unrelated file never fails a contributor's check.
+ * 2. The samples: examples/ type-checked as one project, and their tests run.
+ * 3. The checks that read the docs: claims and the tests they name, prose rules, READMEs, TSDoc
+ *    examples and defaults, the error, log and configuration references, the whitepaper.
+ * 4. A build of the site, which fails on a broken link; a broken anchor, which Docusaurus only
+ *    warns about, fails here too. Then the checks of the build's pages (tests/build/).
+ *
+ * It prints each step's time. The browser tests, the packages and the scaffold are `npm test`'s:
+ * a change to prose alone cannot break them, and CI runs what it can.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '..');
+
+/** The unit tests that read the docs, the READMEs, the whitepaper or the TSDoc. */
+const DOCS_TESTS = [
+  'claims-manifests',
+  'docs-prose',
+  'docs-diagrams',
+  'readme-samples',
+  'package-readmes',
+  'core-readme',
+  'tsdoc-examples',
+  'tsdoc-defaults',
+  'package-tsdoc-examples',
+  'errors-registry',
+  'errors-docs-url',
+  'log-messages',
+  'configuration-reference',
+  'configuration-environment',
+  'installation-page',
+  'installation-claims',
+  'whitepaper-names',
+  'assistant-links',
+  'release-claims',
+  'plugin-catalogue-claims',
+  'last-updated-date',
+  'api-reference',
+].map((name) => `tests/unit/${name}.test.ts`);
+
+/** Warnings of `docusaurus build` that this check treats as failures. */
+const BROKEN_REFERENCE = /Docusaurus found broken (links|anchors)/;
+
+const PRETTIER_FILES = /\.(md|mdx|ts|tsx|js|mjs|cjs|json|ya?ml|css)$/;
+const ESLINT_FILES = /\.(ts|tsx|js|mjs|cjs)$/;
+
+function git(args: string[]): string {
+  return execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
+}
+
+/** The branch a pull request goes to: origin/main when the clone has it, else main. */
+function baseRef(): string {
+  for (const ref of ['origin/main', 'main']) {
+    try {
+      git(['rev-parse', '--verify', '--quiet', ref]);
+      return ref;
+    } catch {
+      // Not in this clone: try the next.
+    }
+  }
+  return 'HEAD';
+}
+
+/** Files changed against the main branch, committed or not, that still exist. */
+function changedFiles(): string[] {
+  const base = git(['merge-base', 'HEAD', baseRef()]);
+  const listed = [
+    ...git(['diff', '--name-only', base]).split('\n'),
+    ...git(['ls-files', '--others', '--exclude-standard']).split('\n'),
+  ];
+  return [...new Set(listed)].filter((file) => file !== '' && existsSync(path.join(root, file)));
+}
+
+interface StepResult {
+  passed: boolean;
+  output: string;
+}
+
+/** Runs a command from node_modules/.bin with its output shown and kept. */
+function run(command: string, args: string[]): Promise<StepResult> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    const keep = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
+      chunks.push(chunk);
+      stream.write(chunk);
+    };
+    child.stdout.on('data', keep(process.stdout));
+    child.stderr.on('data', keep(process.stderr));
+    child.once('error', (error) => resolve({ passed: false, output: error.message }));
+    child.once('close', (code) =>
+      resolve({ passed: code === 0, output: Buffer.concat(chunks).toString() }),
+    );
+  });
+}
+
+interface Step {
+  name: string;
+  run: () => Promise<StepResult>;
+  /** What to tell the contributor when the step fails. */
+  hint: string;
+}
+
+const bin = (name: string): string => path.join(root, 'node_modules/.bin', name);
+
+function steps(files: readonly string[]): Step[] {
+  const formatted = files.filter((file) => PRETTIER_FILES.test(file));
+  const linted = files.filter((file) => ESLINT_FILES.test(file));
+  return [
+    {
+      name: `format and lint of ${files.length} changed files`,
+      run: async () => {
+        const format = formatted.length
+          ? await run(bin('prettier'), ['--check', ...formatted])
+          : { passed: true, output: '' };
+        if (!format.passed) return format;
+        return linted.length ? run(bin('eslint'), linted) : format;
+      },
+      hint: 'npx prettier --write <file> formats a file; ESLint names the file, line and rule above.',
+    },
+    {
+      name: 'samples: examples/ type-checked and their tests',
+      run: async () => {
+        const types = await run(bin('tsc'), ['-p', 'examples/tsconfig.json', '--noEmit']);
+        return types.passed ? run(bin('vitest'), ['run', 'examples/']) : types;
+      },
+      hint: 'A sample is a file under examples/: the error above names it and its line.',
+    },
+    {
+      name: 'docs checks: claims, prose, READMEs, TSDoc, references',
+      run: () => run(bin('vitest'), ['run', ...DOCS_TESTS]),
+      hint: 'A failed claim names the page, the sentence and the test that checks it.',
+    },
+    {
+      name: 'site build: broken links and anchors fail',
+      run: async () => {
+        const build = await run('npm', ['run', 'build']);
+        const broken = BROKEN_REFERENCE.exec(build.output);
+        if (build.passed && broken) {
+          return { passed: false, output: `${broken[0]}: see the list above.` };
+        }
+        return build.passed
+          ? run(bin('vitest'), ['run', '--config', 'vitest.build.config.ts'])
+          : build;
+      },
+      hint: 'The build names each page with a broken link or anchor, and the target.',
+    },
+  ];
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const files = changedFiles();
+  const times: { step: string; seconds: number }[] = [];
+  for (const step of steps(files)) {
+    console.log(`\n===== check:docs: ${step.name}`);
+    const stepStarted = performance.now();
+    const result = await step.run();
+    times.push({ step: step.name, seconds: Math.round((performance.now() - stepStarted) / 1000) });
+    if (!result.passed) {
+      console.table(times);
+      console.error(`\ncheck:docs failed at "${step.name}". ${step.hint}`);
+      process.exitCode = 1;
+      return;
+    }
+  }
+  console.table(times);
+  console.log(`check:docs passed in ${Math.round((performance.now() - started) / 1000)} s`);
+}
+
+main().catch((error: unknown) => {
+  console.error('check:docs could not run:', error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
