@@ -129,6 +129,40 @@ describe('search_docs', () => {
     expect(pagePaths(text)).toContain('/docs/guides/production/');
   });
 
+  it("takes every error code to its own section of the real errors page, that section's text as snippet", async () => {
+    expect(bundle.errors.length).toBeGreaterThan(50);
+    for (const entry of bundle.errors) {
+      const { text } = await call('search_docs', { query: entry.code, limit: 1 });
+      const [first] = [...text.matchAll(/^1\. .+ › (\S+) \[.+\]\n {3}path: (\S+)\n {3}(.*)$/gm)];
+      expect(first?.[2], `${entry.code}:\n${text}`).toBe(entry.docsPath);
+      expect(first?.[1], entry.code).toBe(entry.code);
+      // The snippet is the code's own section: its "Raised by" line, not the page's intro.
+      expect(first?.[3], entry.code).toMatch(/^(…)?Raised by: /);
+    }
+  }, 60_000);
+
+  it('shows the passage that matched with code as written: underscores, <…> and no fence info', async () => {
+    const level = await call('search_docs', { query: 'WEFT_LOG_LEVEL' });
+    const levelSnippets = [...level.text.matchAll(/^ {3}(?!path: )(.*)$/gm)].map((m) => m[1]!);
+    expect(levelSnippets.length).toBeGreaterThan(0);
+    for (const snippet of levelSnippets) expect(snippet).toContain('WEFT_LOG_LEVEL');
+
+    // The run command's line of the getting-started page, which a snippet once showed as
+    // "set WEFTLOGLEVEL=warn".
+    const fewer = await call('search_docs', { query: 'fewer logs', limit: 1 });
+    expect(fewer.text).toContain('(set WEFT_LOG_LEVEL=warn for fewer)');
+
+    // The installation page's tabs block is a ```bash npm2yarn fence: its code, not its info.
+    const tabs = await call('search_docs', { query: 'another package manager tab', limit: 1 });
+    expect(tabs.text).toContain('pick its tab: npm install zod@^4.1 pino@^9.7');
+    expect(tabs.text).not.toContain('npm2yarn');
+
+    const promise = await call('search_docs', { query: 'Promise void', limit: 3 });
+    const promiseSnippets = [...promise.text.matchAll(/^ {3}(?!path: )(.*)$/gm)].map((m) => m[1]!);
+    expect(promiseSnippets).toHaveLength(3);
+    for (const snippet of promiseSnippets) expect(snippet).toContain('Promise<void>');
+  });
+
   it('names each page at most once and honours the limit', async () => {
     const { text } = await call('search_docs', { query: 'plugin trigger route', limit: 5 });
     const paths = pagePaths(text);
