@@ -65,7 +65,7 @@ beforeAll(async () => {
   await writeFile(
     bundleFile,
     JSON.stringify({
-      format: 1,
+      format: 2,
       version: '0.0.0-test',
       siteUrl: 'https://weft-ai.github.io',
       pages: [

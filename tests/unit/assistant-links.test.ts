@@ -16,6 +16,7 @@ import {
   CURSOR_SETUP_PATH,
   MCP_DOCS_ON_NPM,
 } from '../../src/components/CopyPage/assistant-links';
+import { PACKAGES_ON_NPM } from '../../src/plugins/plugin-catalogue/model';
 
 const page = 'https://weft-ai.github.io/docs/guides/production.md';
 
@@ -34,6 +35,7 @@ describe('the assistant links of the copy-page bar', () => {
 
   it('lead to the Cursor set-up from a clone while the package is not on npm', () => {
     // Until the release, the one-click install would add an `npx` command that answers E404.
+    expect(MCP_DOCS_ON_NPM).toBe(PACKAGES_ON_NPM);
     expect(MCP_DOCS_ON_NPM).toBe(false);
     expect(CURSOR_LINK).toEqual({
       label: 'Set up docs in Cursor',

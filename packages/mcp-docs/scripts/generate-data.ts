@@ -15,7 +15,12 @@ import { loadErrorRegistries } from '../../../scripts/references/error-registrie
 import sidebars from '../../../sidebars.js';
 import { site } from '../../../src/data/site.js';
 import { readCatalogue } from '../../../src/plugins/plugin-catalogue/catalogue.js';
-import { installCommand } from '../../../src/plugins/plugin-catalogue/model.js';
+import { cardFacts } from '../../../src/plugins/plugin-catalogue/facts.js';
+import {
+  INSTALLATION_PATH,
+  installCommand,
+  PACKAGES_ON_NPM,
+} from '../../../src/plugins/plugin-catalogue/model.js';
 import {
   BUNDLE_FORMAT,
   DEFAULT_BUNDLE_FILE,
@@ -51,20 +56,17 @@ async function readErrors(routes: ReadonlyMap<string, string>): Promise<ErrorCod
   );
 }
 
+/** The packages with the facts their cards on the plugins page show, in the page's words. */
 async function readPackages(): Promise<CataloguePackage[]> {
-  const packagesDir = join(ROOT_DIR, 'packages');
-  const { entries, errors } = await readCatalogue(packagesDir);
+  const { entries, errors } = await readCatalogue(join(ROOT_DIR, 'packages'));
   if (errors.length > 0) throw new Error(errors.map((error) => error.message).join('\n'));
   return entries.map((entry) => {
-    const manifest = JSON.parse(
-      readFileSync(join(packagesDir, entry.directory, 'package.json'), 'utf8'),
-    ) as {
-      dependencies?: Record<string, string>;
-      peerDependencies?: Record<string, string>;
+    const facts = new Map(cardFacts(entry).map((fact) => [fact.term, fact.items]));
+    const fact = (term: string): string[] => {
+      const items = facts.get(term);
+      if (items === undefined) throw new Error(`The plugins page's cards no longer say "${term}"`);
+      return items;
     };
-    const requires = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })
-      .filter((name) => name.startsWith('@weft/'))
-      .sort();
     return {
       name: entry.name,
       displayName: entry.displayName,
@@ -72,8 +74,13 @@ async function readPackages(): Promise<CataloguePackage[]> {
       version: entry.version,
       description: entry.description,
       keywords: entry.keywords,
-      requires,
+      provides: fact('Provides'),
+      requires: fact('Requires'),
+      coreVersions: fact('Core versions').join(', '),
+      runsOn: fact('Runs on'),
       install: installCommand(entry),
+      onNpm: PACKAGES_ON_NPM,
+      installationPath: INSTALLATION_PATH,
       docsPath: entry.guide,
     };
   });

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { DocsServerError } from './errors.js';
 
 /** Bumped when the shape changes, so an old bundle is refused with a clear error. */
-export const BUNDLE_FORMAT = 1;
+export const BUNDLE_FORMAT = 2;
 
 /** One page of the site, guide or API reference, as Markdown. */
 export interface DocsPage {
@@ -66,9 +66,19 @@ export interface CataloguePackage {
   readonly version: string;
   readonly description: string;
   readonly keywords: readonly string[];
-  /** The other Weft packages it needs. */
+  /** What it provides, in the plugins page's words (`Memory provider (spaces)`). */
+  readonly provides: readonly string[];
+  /** What it requires, in the plugins page's words (`PostgreSQL server`, `Weft runtime`). */
   readonly requires: readonly string[];
+  /** The `@weft/core` versions it works with, as the plugins page says it. */
+  readonly coreVersions: string;
+  /** Where it runs, as the plugins page says it (`Node.js ^20.19.0 || …`). */
+  readonly runsOn: readonly string[];
   readonly install: string;
+  /** Whether {@link CataloguePackage.install} works yet: false until the packages are on npm. */
+  readonly onNpm: boolean;
+  /** The docs page that says how to install the packages today, as a site path. */
+  readonly installationPath: string;
   /** The docs page about the package, as a site path (`/docs/guides/testing/`). */
   readonly docsPath: string;
 }

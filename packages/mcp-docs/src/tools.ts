@@ -78,15 +78,23 @@ export function formatError(entry: ErrorCodeDoc, siteUrl: string): string {
 }
 
 /**
- * One package in `list_plugins`' answer: kind, what it provides and needs, how to install it, and
- * its docs page.
+ * One package in `list_plugins`' answer: kind, description, what it provides and requires and
+ * where it runs (the plugins page's card), how to install it, and its docs page. An install
+ * command that cannot work yet (the packages are not on npm) says so and where to go instead.
  */
 export function formatPackage(entry: CataloguePackage, siteUrl: string): string {
+  const install = entry.onNpm
+    ? `Install: \`${entry.install}\``
+    : `Install: \`${entry.install}\` once the packages are on the npm registry; until then it answers E404, ` +
+      `and ${siteUrl}${entry.installationPath} (read_page path \`${entry.installationPath}\`) gives the route from a clone.`;
   return [
     `## ${entry.name} (${entry.displayName}, ${entry.kind}, ${entry.version})`,
-    `Provides: ${entry.description}`,
-    `Requires: ${entry.requires.length === 0 ? 'no other Weft package' : entry.requires.join(', ')}`,
-    `Install: \`${entry.install}\``,
+    entry.description,
+    `Provides: ${entry.provides.join(', ')}`,
+    `Requires: ${entry.requires.join(', ')}`,
+    `Core versions: ${entry.coreVersions}`,
+    `Runs on: ${entry.runsOn.join(', ')}`,
+    install,
     `Keywords: ${entry.keywords.join(', ')}`,
     `Docs: ${siteUrl}${entry.docsPath} (read_page path \`${entry.docsPath}\`)`,
   ].join('\n');

@@ -8,7 +8,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import { CORE_ERRORS } from '../../core/src/errors/core-errors.js';
+import { readCatalogue } from '../../../src/plugins/plugin-catalogue/catalogue.js';
+import { cardFacts } from '../../../src/plugins/plugin-catalogue/facts.js';
+import { PACKAGES_ON_NPM } from '../../../src/plugins/plugin-catalogue/model.js';
 import type { DocsBundle } from '../src/bundle.js';
 import { MAX_QUERY_LENGTH } from '../src/tools.js';
 import { CLI_ENTRY, generateBundle, NODE_SOURCE_ARGS, ROOT_DIR } from './support.js';
@@ -249,7 +253,43 @@ describe('list_plugins', () => {
     );
     expect(text).toContain('Install: `npm install @weft/plugin-chat`');
     expect(text).toContain('Install: `npm create weft@latest my-agent`');
-    expect(text).toMatch(/## @weft\/plugin-chat[^#]*Requires: @weft\/core/);
+    expect(text).toMatch(/## @weft\/plugin-chat[^#]*Requires: [^\n]*Weft runtime/);
+  });
+
+  it("says what each package provides and requires in the plugins page's words", async () => {
+    const { text } = await call('list_plugins', {});
+    const { entries } = await readCatalogue(join(ROOT_DIR, 'packages'));
+    expect(entries.length).toBe(bundle.packages.length);
+    for (const entry of entries) {
+      const card = new Map(cardFacts(entry).map((fact) => [fact.term, fact.items.join(', ')]));
+      const block = text.slice(text.indexOf(`## ${entry.name} (`)).split('\n## ')[0]!;
+      expect(block).toContain(`\nProvides: ${card.get('Provides')}\n`);
+      expect(block).toContain(`\nRequires: ${card.get('Requires')}\n`);
+      expect(block).toContain(`\nCore versions: ${card.get('Core versions')}\n`);
+      expect(block).toContain(`\nRuns on: ${card.get('Runs on')}\n`);
+    }
+    // What the issue found: the server's needs, not its package dependencies.
+    expect(text).toMatch(
+      /## @weft\/memory-postgres [^#]*\nRequires: Weft runtime, PostgreSQL server\n/,
+    );
+  });
+
+  it('says that an install command answers E404 until the packages are on npm, and where to go', async () => {
+    expect(PACKAGES_ON_NPM).toBe(false);
+    const { text } = await call('list_plugins', {});
+    const installs = [...text.matchAll(/^Install: .*$/gm)].map((match) => match[0]);
+    expect(installs).toHaveLength(bundle.packages.length);
+    for (const line of installs) {
+      expect(line).toContain(
+        'once the packages are on the npm registry; until then it answers E404',
+      );
+      expect(line).toContain(
+        '(read_page path `/docs/installation/`) gives the route from a clone.',
+      );
+    }
+    // The page it names exists and has that route.
+    const page = await call('read_page', { path: '/docs/installation/' });
+    expect(page.text).toContain('## Today: from a clone');
   });
 
   it('filters by kind', async () => {

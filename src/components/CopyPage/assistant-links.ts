@@ -30,9 +30,11 @@ export const CURSOR_INSTALL_URL =
   'cursor://anysphere.cursor-deeplink/mcp/install?name=weft-docs&config=eyJjb21tYW5kIjoibnB4IiwiYXJncyI6WyIteSIsIkB3ZWZ0L21jcC1kb2NzIl19';
 
 /**
- * Whether `@weft/mcp-docs` is on the npm registry. Until it is, the install link's `npx` command
- * answers E404, and a one-click install of a server that cannot start helps no one: the bar
- * links to the Cursor set-up from a clone instead. Set it when the first release is out.
+ * Whether `@weft/mcp-docs` is on the npm registry (released with the other packages). Until it
+ * is, the install link's `npx` command answers E404, and a one-click install of a server that
+ * cannot start helps no one: the bar links to the Cursor set-up from a clone instead. The
+ * catalogue's PACKAGES_ON_NPM says it for every package; it is written out here so the page's
+ * script carries none of the catalogue's code, and a unit test holds the two equal.
  */
 export const MCP_DOCS_ON_NPM = false;
 
