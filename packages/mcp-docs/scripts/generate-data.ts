@@ -1,7 +1,8 @@
 /**
  * Writes `data/docs-bundle.json`, the documentation the server answers from, from the same
  * sources the site is built from: the guides in `docs/`, the API reference TypeDoc makes from
- * `@weft/core`, every package's error registry and the plugin catalogue. It needs no site build,
+ * `@weft/core` (and the exports of the other first-party packages), every package's error
+ * registry and the plugin catalogue. It needs no site build,
  * so it runs in the package's `build` (and `prepack`), and in the tests before they start the
  * server. Run from the repository: `npm run generate:data -w @weft/mcp-docs`.
  *
@@ -28,7 +29,7 @@ import {
   type DocsBundle,
   type ErrorCodeDoc,
 } from '../src/bundle.js';
-import { readApiReference } from './api-symbols.js';
+import { readApiReference, readPackageSymbols, type PackageEntryPoints } from './api-symbols.js';
 import { absoluteLinks, guideRoutes, readGuidePages } from './docs-pages.js';
 
 const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -86,6 +87,35 @@ async function readPackages(): Promise<CataloguePackage[]> {
   });
 }
 
+/**
+ * The first-party packages other than the core (whose API the site's reference covers), each
+ * with the source files of its `exports`, its guide and its README.
+ */
+async function otherPackages(): Promise<PackageEntryPoints[]> {
+  const packagesDir = join(ROOT_DIR, 'packages');
+  const { entries } = await readCatalogue(packagesDir);
+  return entries
+    .filter((entry) => entry.name !== '@weft/core')
+    .map((entry) => {
+      const manifest = JSON.parse(
+        readFileSync(join(packagesDir, entry.directory, 'package.json'), 'utf8'),
+      ) as { homepage: string; exports?: Record<string, { 'weft-source'?: string } | string> };
+      const entryPoints = Object.values(manifest.exports ?? {}).flatMap((target) =>
+        typeof target === 'object' && target['weft-source'] !== undefined
+          ? [target['weft-source']]
+          : [],
+      );
+      return {
+        name: entry.name,
+        directory: entry.directory,
+        entryPoints,
+        guide: entry.guide,
+        readme: manifest.homepage,
+      };
+    })
+    .filter((entry) => entry.entryPoints.length > 0);
+}
+
 /** Builds the bundle from the repository's sources. */
 export async function buildBundle(): Promise<DocsBundle> {
   const version = (
@@ -95,12 +125,13 @@ export async function buildBundle(): Promise<DocsBundle> {
   const sidebarModule = sidebars as typeof sidebars & { default?: typeof sidebars };
   const guides = readGuidePages(ROOT_DIR, (sidebarModule.default ?? sidebarModule).docs);
   const api = await readApiReference(ROOT_DIR);
+  const packageSymbols = await readPackageSymbols(ROOT_DIR, await otherPackages());
   return {
     format: BUNDLE_FORMAT,
     version,
     siteUrl: site.url,
     pages: [...guides, ...api.pages],
-    symbols: api.symbols,
+    symbols: [...api.symbols, ...packageSymbols],
     errors: await readErrors(guideRoutes(ROOT_DIR)),
     packages: await readPackages(),
   };

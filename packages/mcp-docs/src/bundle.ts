@@ -30,7 +30,7 @@ export interface ApiMember {
   readonly summary: string;
 }
 
-/** One export of `@weft/core`. */
+/** One export of a first-party package. */
 export interface ApiSymbol {
   readonly name: string;
   /** `class`, `interface`, `function`, `type alias` or `variable`. */
@@ -41,8 +41,15 @@ export interface ApiSymbol {
   readonly members: readonly ApiMember[];
   /** The code of the first `@example`, if the symbol has one. */
   readonly example?: string;
-  /** The symbol's page on the site. */
+  /** The package that exports it, such as `@weft/testing`. */
+  readonly packageName: string;
+  /**
+   * Where the site documents it: its API page for an export of `@weft/core`, the package's guide
+   * for any other package's.
+   */
   readonly docsPath: string;
+  /** The README of the package, for an export of a package other than the core. */
+  readonly readme?: string;
 }
 
 /** One code of an error registry. */

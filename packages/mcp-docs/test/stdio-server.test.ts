@@ -225,6 +225,50 @@ describe('get_api_symbol', () => {
     expect(text).toContain('function defineCapability<');
     expect(text).toContain("import { defineCapability } from '@weft/core';");
   });
+
+  it.each([
+    ['ScriptedModelProvider', '@weft/testing', 'class'],
+    ['InMemoryMemoryProvider', '@weft/testing', 'class'],
+    ['OpenAIModelProvider', '@weft/model-openai', 'class'],
+    ['PostgresMemoryProvider', '@weft/memory-postgres', 'class'],
+  ])(
+    'answers %s, an export of %s, naming its package, guide and README',
+    async (name, pkg, kind) => {
+      const { text, isError } = await call('get_api_symbol', { name });
+      expect(isError, text).toBe(false);
+      expect(text).toContain(`# ${name} (${kind}, ${pkg})`);
+      expect(text).toContain(`class ${name} extends`);
+      const entry = bundle.packages.find((candidate) => candidate.name === pkg)!;
+      expect(text).toContain(
+        `Import it from ${pkg}. Guide: https://weft-ai.github.io${entry.docsPath}`,
+      );
+      expect(text).toContain(
+        `README: https://github.com/weft-ai/weft/tree/main/packages/${pkg.replace('@weft/', '')}#readme`,
+      );
+    },
+  );
+
+  it('knows every export of every first-party package', async () => {
+    const { entries } = await readCatalogue(join(ROOT_DIR, 'packages'));
+    for (const entry of entries) {
+      const module = (await import(
+        join(ROOT_DIR, 'packages', entry.directory, 'src', 'index.ts')
+      )) as Record<string, unknown>;
+      const runtimeNames = Object.keys(module).filter((name) => name !== 'default');
+      expect(runtimeNames.length, entry.name).toBeGreaterThan(0);
+      const known = new Set(
+        bundle.symbols
+          .filter((symbol) => symbol.packageName === entry.name)
+          .map((symbol) => symbol.name),
+      );
+      // Re-exports of another package's names are that package's; the rest are the package's own.
+      for (const name of runtimeNames) {
+        const owner = bundle.symbols.find((symbol) => symbol.name === name);
+        expect(owner, `${entry.name} exports ${name}`).toBeDefined();
+        if (owner!.packageName === entry.name) expect(known.has(name)).toBe(true);
+      }
+    }
+  }, 60_000);
 });
 
 describe('explain_error', () => {
@@ -328,7 +372,7 @@ describe('bad input comes back as a tool error naming what was wrong', () => {
   it('an unknown symbol, with "did you mean"', async () => {
     const { text, isError } = await call('get_api_symbol', { name: 'Runtme' });
     expect(isError).toBe(true);
-    expect(text).toContain('@weft/core exports no symbol named "Runtme"');
+    expect(text).toContain('No first-party Weft package exports a symbol named "Runtme"');
     expect(text).toMatch(/Did you mean: Runtime\b/);
   });
 

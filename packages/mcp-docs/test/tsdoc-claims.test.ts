@@ -60,6 +60,7 @@ const bundle: DocsBundle = {
       signature: 'class Runtime',
       doc: 'The agent.',
       members: [],
+      packageName: '@weft/core',
       docsPath: '/api/classes/Runtime/',
     },
     {
@@ -68,6 +69,7 @@ const bundle: DocsBundle = {
       signature: 'class Damaged',
       doc: 'A record whose members are missing.',
       members: null as unknown as ApiMember[],
+      packageName: '@weft/core',
       docsPath: '/api/classes/Damaged/',
     },
   ],
@@ -326,7 +328,7 @@ describe('the weft-docs-mcp command (cli.ts): stdout belongs to the protocol', (
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
       clients.push(client);
       expect((await call(client, 'get_api_symbol', { name: 'Runtime' })).text).toContain(
-        '# Runtime (class)',
+        '# Runtime (class, @weft/core)',
       );
       running.child.kill('SIGTERM');
       const { code, stdout } = await running.exited;
