@@ -269,7 +269,8 @@ function proseOnly(text: string): string {
       .replace(/<\/?[A-Za-z][^<>]*>/g, ' ')
       .replace(/\*{1,3}(?=\S)([\s\S]*?\S)\*{1,3}/g, '$1')
       // Underscores mark emphasis only at word edges; `snake_case` in prose stays as written.
-      .replace(/(?<![\p{L}\p{N}_])_{1,3}(?=\S)([\s\S]*?\S)_{1,3}(?![\p{L}\p{N}_])/gu, '$1')
+      // (No lookbehind: the site's search worker runs this in browsers without it.)
+      .replace(/(^|[^\p{L}\p{N}_])_{1,3}(?=\S)([\s\S]*?\S)_{1,3}(?![\p{L}\p{N}_])/gu, '$1$2')
       .replace(/\\([\\`*_{}[\]()#+\-.!<>|~])/g, '$1')
   );
 }
