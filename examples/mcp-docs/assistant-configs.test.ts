@@ -1,8 +1,11 @@
 /**
  * The set-ups of docs/guides/ai-assistants.md, as each client reads them: every config starts
- * `npx -y @weft/mcp-docs` with its arguments, and those arguments, given to the package's
- * command, start a server the MCP SDK's client can talk to. (npx itself is not run: the package
- * is not on the registry yet, and its only `bin` is what npx would start.)
+ * the command a clone builds, `node /path/to/weft/packages/mcp-docs/dist/cli.js`, with its
+ * arguments, and those arguments, given to the package's command, start a server the MCP SDK's
+ * client can talk to. Here the command runs from its sources; packages/mcp-docs/test/
+ * clone-route.test.ts builds it and starts the built file. The entry for after publication
+ * starts `npx -y @weft/mcp-docs`, whose only `bin` is the same command (npx itself is not run:
+ * the package is not on the registry yet).
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
@@ -30,17 +33,20 @@ async function readJson<T>(file: string): Promise<T> {
   return JSON.parse(await readFile(path.join(here, file), 'utf8')) as T;
 }
 
-/** The arguments after `npx -y @weft/mcp-docs`, checking that the line starts that way. */
+/** The built command in a clone at /path/to/weft, as the set-ups name it. */
+const BUILT_COMMAND = ['node', '/path/to/weft/packages/mcp-docs/dist/cli.js'];
+
+/** The arguments after the built command, checking that the line starts with it. */
 function packageArgs(
   command: string | undefined,
   args: readonly string[] = [],
 ): string[] {
-  expect([command, ...args.slice(0, 2)]).toEqual([
-    'npx',
-    '-y',
-    '@weft/mcp-docs',
-  ]);
-  return args.slice(2);
+  expect([command, ...args.slice(0, 1)]).toEqual(BUILT_COMMAND);
+  // The package's `bin` is the file the set-ups start, under the path the build writes.
+  expect(path.join(packageDir, 'dist/cli.js')).toBe(
+    path.join(root, BUILT_COMMAND[1]!.replace('/path/to/weft/', '')),
+  );
+  return args.slice(1);
 }
 
 /** The words of a one-line shell sample. */
@@ -59,7 +65,7 @@ beforeAll(async () => {
   await writeFile(
     bundleFile,
     JSON.stringify({
-      format: 1,
+      format: 2,
       version: '0.0.0-test',
       siteUrl: 'https://weft-ai.github.io',
       pages: [
@@ -100,7 +106,7 @@ async function startsOverStdio(args: string[]): Promise<void> {
 }
 
 describe('docs/guides/ai-assistants.md#set-it-up', () => {
-  it('the package has one command, the one npx starts', async () => {
+  it('the package has one command, the built file the set-ups start', async () => {
     const manifest = JSON.parse(
       await readFile(path.join(packageDir, 'package.json'), 'utf8'),
     ) as {
@@ -109,13 +115,22 @@ describe('docs/guides/ai-assistants.md#set-it-up', () => {
     };
     expect(manifest.name).toBe('@weft/mcp-docs');
     expect(Object.keys(manifest.bin)).toEqual(['weft-docs-mcp']);
+    expect(path.join(packageDir, manifest.bin['weft-docs-mcp']!)).toBe(
+      path.join(root, BUILT_COMMAND[1]!.replace('/path/to/weft/', '')),
+    );
   });
 
-  it('Claude Code: `claude mcp add` starts the server', async () => {
-    const words = await shellWords('claude-code-add.sh');
-    expect(words.slice(0, 4)).toEqual(['claude', 'mcp', 'add', 'weft-docs']);
-    const command = words.slice(words.indexOf('--') + 1);
-    await startsOverStdio(packageArgs(command[0], command.slice(1)));
+  it('once published: npx starts the package, whose only command is the server', async () => {
+    const config = await readJson<{
+      mcpServers: Record<string, ServerEntry>;
+    }>('once-published.mcp.json');
+    const entry = config.mcpServers['weft-docs']!;
+    expect([entry.command, ...(entry.args ?? [])]).toEqual([
+      'npx',
+      '-y',
+      '@weft/mcp-docs',
+    ]);
+    await startsOverStdio([]);
   }, 60_000);
 
   it('Claude Code and Cursor: the mcpServers entry starts the server', async () => {

@@ -1,1 +1,1 @@
-npx -y @weft/mcp-docs --http --port 3920
+node /path/to/weft/packages/mcp-docs/dist/cli.js --http --port 3920

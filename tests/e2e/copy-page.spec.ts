@@ -59,7 +59,7 @@ test('a failed copy says so instead of claiming success', async ({ page }) => {
   ).toBeVisible();
 });
 
-test("the assistant links open ChatGPT, Claude and Cursor's install of the docs server", async ({
+test("the assistant links open ChatGPT, Claude and Cursor's set-up of the docs server", async ({
   page,
 }) => {
   await gotoHydrated(page, '/docs/guides/production/');
@@ -77,12 +77,9 @@ test("the assistant links open ChatGPT, Claude and Cursor's install of the docs 
     expect(new URL(href).searchParams.get('q')).toContain(copyUrl);
   }
 
-  const cursor = page.getByRole('link', { name: 'Add docs to Cursor', exact: true });
-  const install = new URL((await cursor.getAttribute('href')) ?? '');
-  expect(install.protocol).toBe('cursor:');
-  expect(install.searchParams.get('name')).toBe('weft-docs');
-  expect(JSON.parse(atob(install.searchParams.get('config') ?? ''))).toEqual({
-    command: 'npx',
-    args: ['-y', '@weft/mcp-docs'],
-  });
+  // Until @weft/mcp-docs is on npm, the Cursor link leads to the set-up from a clone
+  // (tests/unit/assistant-links.test.ts checks the one-click install kept for after publication).
+  const cursor = page.getByRole('link', { name: 'Set up docs in Cursor', exact: true });
+  const setup = new URL((await cursor.getAttribute('href')) ?? '', page.url());
+  expect(`${setup.pathname}${setup.hash}`).toBe('/docs/guides/ai-assistants/#cursor');
 });

@@ -1,7 +1,8 @@
 /**
  * The links beside "Copy page" that hand a page to an assistant (src/components/CopyPage):
  * the prompts carry the page's Markdown copy address, and Cursor's install link carries the
- * same server entry as the Cursor set-up the docs show (examples/mcp-docs/cursor.mcp.json).
+ * same server entry as the set-up the docs show for after publication
+ * (examples/mcp-docs/once-published.mcp.json); until then the Cursor link leads to the set-up.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,7 +12,11 @@ import {
   CHAT_LINKS,
   chatUrl,
   CURSOR_INSTALL_URL,
+  CURSOR_LINK,
+  CURSOR_SETUP_PATH,
+  MCP_DOCS_ON_NPM,
 } from '../../src/components/CopyPage/assistant-links';
+import { PACKAGES_ON_NPM } from '../../src/plugins/plugin-catalogue/model';
 
 const page = 'https://weft-ai.github.io/docs/guides/production.md';
 
@@ -28,13 +33,35 @@ describe('the assistant links of the copy-page bar', () => {
     expect(claude.searchParams.get('q')).toBe(assistantPrompt(page));
   });
 
-  it('install in Cursor the server entry of the documented Cursor set-up', () => {
+  it('lead to the Cursor set-up from a clone while the package is not on npm', () => {
+    // Until the release, the one-click install would add an `npx` command that answers E404.
+    expect(MCP_DOCS_ON_NPM).toBe(PACKAGES_ON_NPM);
+    expect(MCP_DOCS_ON_NPM).toBe(false);
+    expect(CURSOR_LINK).toEqual({
+      label: 'Set up docs in Cursor',
+      href: CURSOR_SETUP_PATH,
+      internal: true,
+    });
+    const [route, anchor] = CURSOR_SETUP_PATH.split('#');
+    expect(route).toBe('/docs/guides/ai-assistants/');
+    const guide = readFileSync(
+      path.resolve(__dirname, '../../docs/guides/ai-assistants.md'),
+      'utf8',
+    );
+    expect(guide).toMatch(new RegExp(`^### ${anchor![0]!.toUpperCase()}${anchor!.slice(1)}$`, 'm'));
+    expect(guide).toContain('examples/mcp-docs/cursor.mcp.json');
+  });
+
+  it('install in Cursor the server entry of the documented set-up once published', () => {
     const link = new URL(CURSOR_INSTALL_URL);
     expect(`${link.protocol}//${link.host}${link.pathname}`).toBe(
       'cursor://anysphere.cursor-deeplink/mcp/install',
     );
     const documented = JSON.parse(
-      readFileSync(path.resolve(__dirname, '../../examples/mcp-docs/cursor.mcp.json'), 'utf8'),
+      readFileSync(
+        path.resolve(__dirname, '../../examples/mcp-docs/once-published.mcp.json'),
+        'utf8',
+      ),
     ) as { mcpServers: Record<string, unknown> };
     expect(link.searchParams.get('name')).toBe('weft-docs');
     const config: unknown = JSON.parse(

@@ -2,8 +2,10 @@
  * The API reference as the bundle carries it, from one TypeDoc run with the site's options:
  * the pages typedoc-plugin-markdown writes (the same Markdown the site's `/api/` pages are
  * built from) and, from the same converted project, one record per export of `@weft/core`.
+ * A second run, without pages, converts the other first-party packages' entry points, so
+ * `get_api_symbol` knows their exports too and points at their guide and README.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -118,7 +120,23 @@ function exampleOf(comment: Comment | undefined): string | undefined {
     .replace(/\n```$/, '');
 }
 
-function symbolOf(symbol: DeclarationReflection, folder: string): ApiSymbol {
+/** Where a symbol is documented: core's on its API page, another package's in its guide. */
+interface SymbolHome {
+  readonly packageName: string;
+  readonly docsPath: (folder: string, name: string) => string;
+  readonly readme?: string;
+}
+
+const CORE_HOME: SymbolHome = {
+  packageName: '@weft/core',
+  docsPath: (folder, name) => `/api/${folder}/${name}/`,
+};
+
+function symbolOf(
+  symbol: DeclarationReflection,
+  folder: string,
+  home: SymbolHome = CORE_HOME,
+): ApiSymbol {
   const comment = commentOf(symbol);
   const remarks = comment?.getTag('@remarks');
   const doc = [text(comment?.summary), remarks === undefined ? '' : text(remarks.content)]
@@ -135,7 +153,9 @@ function symbolOf(symbol: DeclarationReflection, folder: string): ApiSymbol {
     doc,
     members,
     ...(example === undefined ? {} : { example }),
-    docsPath: `/api/${folder}/${symbol.name}/`,
+    packageName: home.packageName,
+    docsPath: home.docsPath(folder, symbol.name),
+    ...(home.readme === undefined ? {} : { readme: home.readme }),
   };
 }
 
@@ -211,5 +231,89 @@ export async function readApiReference(
     return { pages, symbols };
   } finally {
     rmSync(out, { recursive: true, force: true });
+  }
+}
+
+/** A first-party package other than the core, as {@link readPackageSymbols} converts it. */
+export interface PackageEntryPoints {
+  readonly name: string;
+  /** Its folder under `packages/`. */
+  readonly directory: string;
+  /** Its `exports` entries' source files, relative to its folder (`./src/index.ts`). */
+  readonly entryPoints: readonly string[];
+  /** Its docs page, as a site path. */
+  readonly guide: string;
+  /** Its README's address (the `homepage` of its package.json). */
+  readonly readme: string;
+}
+
+/**
+ * Every export of the given packages, each naming its package, guide and README: one TypeDoc
+ * conversion of all their entry points (no pages rendered, no type errors reported, since each
+ * package's own type check owns those).
+ */
+export async function readPackageSymbols(
+  rootDir: string,
+  packages: readonly PackageEntryPoints[],
+): Promise<ApiSymbol[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'weft-mcp-docs-packages-'));
+  try {
+    const entries = packages.flatMap((entry) =>
+      entry.entryPoints.map((file) => ({
+        entry,
+        file: join(rootDir, 'packages', entry.directory, file),
+      })),
+    );
+    const tsconfig = join(dir, 'tsconfig.json');
+    writeFileSync(
+      tsconfig,
+      JSON.stringify({
+        extends: join(rootDir, 'packages', 'tsconfig.base.json'),
+        compilerOptions: { customConditions: ['weft-source'] },
+        files: entries.map(({ file }) => file),
+      }),
+    );
+    const app = await Application.bootstrap({
+      entryPoints: entries.map(({ file }) => file),
+      tsconfig,
+      excludePrivate: true,
+      excludeInternal: true,
+      skipErrorChecking: true,
+      sort: ['source-order'],
+      logLevel: 'Error',
+    });
+    const project = await app.convert();
+    if (project === undefined) {
+      throw new Error(`TypeDoc could not convert ${entries.map(({ file }) => file).join(', ')}`);
+    }
+    // One module per entry point, known by its file.
+    const byFile = new Map(entries.map((entry) => [entry.file, entry]));
+    const modules = (project.children ?? []).map((module) => {
+      const file = module.sources?.[0]?.fullFileName;
+      const entry = file === undefined ? undefined : byFile.get(file);
+      if (entry === undefined) {
+        throw new Error(`TypeDoc made a module ${module.name} of no entry point (${file})`);
+      }
+      return { module, entry: entry.entry };
+    });
+    const symbols: ApiSymbol[] = [];
+    const seen = new Set<string>();
+    for (const { module, entry } of modules) {
+      const home: SymbolHome = {
+        packageName: entry.name,
+        docsPath: () => entry.guide,
+        readme: entry.readme,
+      };
+      for (const child of module.children ?? []) {
+        const folder = KIND_FOLDERS[child.kind];
+        const key = `${entry.name} ${child.name}`;
+        if (folder === undefined || seen.has(key)) continue;
+        seen.add(key);
+        symbols.push(symbolOf(child, folder, home));
+      }
+    }
+    return symbols;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Writes `data/docs-bundle.json`, the documentation the server answers from, from the same
  * sources the site is built from: the guides in `docs/`, the API reference TypeDoc makes from
- * `@weft/core`, every package's error registry and the plugin catalogue. It needs no site build,
+ * `@weft/core` (and the exports of the other first-party packages), every package's error
+ * registry and the plugin catalogue. It needs no site build,
  * so it runs in the package's `build` (and `prepack`), and in the tests before they start the
  * server. Run from the repository: `npm run generate:data -w @weft/mcp-docs`.
  *
@@ -15,7 +16,12 @@ import { loadErrorRegistries } from '../../../scripts/references/error-registrie
 import sidebars from '../../../sidebars.js';
 import { site } from '../../../src/data/site.js';
 import { readCatalogue } from '../../../src/plugins/plugin-catalogue/catalogue.js';
-import { installCommand } from '../../../src/plugins/plugin-catalogue/model.js';
+import { cardFacts } from '../../../src/plugins/plugin-catalogue/facts.js';
+import {
+  INSTALLATION_PATH,
+  installCommand,
+  PACKAGES_ON_NPM,
+} from '../../../src/plugins/plugin-catalogue/model.js';
 import {
   BUNDLE_FORMAT,
   DEFAULT_BUNDLE_FILE,
@@ -23,7 +29,7 @@ import {
   type DocsBundle,
   type ErrorCodeDoc,
 } from '../src/bundle.js';
-import { readApiReference } from './api-symbols.js';
+import { readApiReference, readPackageSymbols, type PackageEntryPoints } from './api-symbols.js';
 import { absoluteLinks, guideRoutes, readGuidePages } from './docs-pages.js';
 
 const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,20 +57,17 @@ async function readErrors(routes: ReadonlyMap<string, string>): Promise<ErrorCod
   );
 }
 
+/** The packages with the facts their cards on the plugins page show, in the page's words. */
 async function readPackages(): Promise<CataloguePackage[]> {
-  const packagesDir = join(ROOT_DIR, 'packages');
-  const { entries, errors } = await readCatalogue(packagesDir);
+  const { entries, errors } = await readCatalogue(join(ROOT_DIR, 'packages'));
   if (errors.length > 0) throw new Error(errors.map((error) => error.message).join('\n'));
   return entries.map((entry) => {
-    const manifest = JSON.parse(
-      readFileSync(join(packagesDir, entry.directory, 'package.json'), 'utf8'),
-    ) as {
-      dependencies?: Record<string, string>;
-      peerDependencies?: Record<string, string>;
+    const facts = new Map(cardFacts(entry).map((fact) => [fact.term, fact.items]));
+    const fact = (term: string): string[] => {
+      const items = facts.get(term);
+      if (items === undefined) throw new Error(`The plugins page's cards no longer say "${term}"`);
+      return items;
     };
-    const requires = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies })
-      .filter((name) => name.startsWith('@weft/'))
-      .sort();
     return {
       name: entry.name,
       displayName: entry.displayName,
@@ -72,11 +75,45 @@ async function readPackages(): Promise<CataloguePackage[]> {
       version: entry.version,
       description: entry.description,
       keywords: entry.keywords,
-      requires,
+      provides: fact('Provides'),
+      requires: fact('Requires'),
+      coreVersions: fact('Core versions').join(', '),
+      runsOn: fact('Runs on'),
       install: installCommand(entry),
+      onNpm: PACKAGES_ON_NPM,
+      installationPath: INSTALLATION_PATH,
       docsPath: entry.guide,
     };
   });
+}
+
+/**
+ * The first-party packages other than the core (whose API the site's reference covers), each
+ * with the source files of its `exports`, its guide and its README.
+ */
+async function otherPackages(): Promise<PackageEntryPoints[]> {
+  const packagesDir = join(ROOT_DIR, 'packages');
+  const { entries } = await readCatalogue(packagesDir);
+  return entries
+    .filter((entry) => entry.name !== '@weft/core')
+    .map((entry) => {
+      const manifest = JSON.parse(
+        readFileSync(join(packagesDir, entry.directory, 'package.json'), 'utf8'),
+      ) as { homepage: string; exports?: Record<string, { 'weft-source'?: string } | string> };
+      const entryPoints = Object.values(manifest.exports ?? {}).flatMap((target) =>
+        typeof target === 'object' && target['weft-source'] !== undefined
+          ? [target['weft-source']]
+          : [],
+      );
+      return {
+        name: entry.name,
+        directory: entry.directory,
+        entryPoints,
+        guide: entry.guide,
+        readme: manifest.homepage,
+      };
+    })
+    .filter((entry) => entry.entryPoints.length > 0);
 }
 
 /** Builds the bundle from the repository's sources. */
@@ -88,12 +125,13 @@ export async function buildBundle(): Promise<DocsBundle> {
   const sidebarModule = sidebars as typeof sidebars & { default?: typeof sidebars };
   const guides = readGuidePages(ROOT_DIR, (sidebarModule.default ?? sidebarModule).docs);
   const api = await readApiReference(ROOT_DIR);
+  const packageSymbols = await readPackageSymbols(ROOT_DIR, await otherPackages());
   return {
     format: BUNDLE_FORMAT,
     version,
     siteUrl: site.url,
     pages: [...guides, ...api.pages],
-    symbols: api.symbols,
+    symbols: [...api.symbols, ...packageSymbols],
     errors: await readErrors(guideRoutes(ROOT_DIR)),
     packages: await readPackages(),
   };

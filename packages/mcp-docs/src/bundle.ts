@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { DocsServerError } from './errors.js';
 
 /** Bumped when the shape changes, so an old bundle is refused with a clear error. */
-export const BUNDLE_FORMAT = 1;
+export const BUNDLE_FORMAT = 2;
 
 /** One page of the site, guide or API reference, as Markdown. */
 export interface DocsPage {
@@ -30,7 +30,7 @@ export interface ApiMember {
   readonly summary: string;
 }
 
-/** One export of `@weft/core`. */
+/** One export of a first-party package. */
 export interface ApiSymbol {
   readonly name: string;
   /** `class`, `interface`, `function`, `type alias` or `variable`. */
@@ -41,8 +41,15 @@ export interface ApiSymbol {
   readonly members: readonly ApiMember[];
   /** The code of the first `@example`, if the symbol has one. */
   readonly example?: string;
-  /** The symbol's page on the site. */
+  /** The package that exports it, such as `@weft/testing`. */
+  readonly packageName: string;
+  /**
+   * Where the site documents it: its API page for an export of `@weft/core`, the package's guide
+   * for any other package's.
+   */
   readonly docsPath: string;
+  /** The README of the package, for an export of a package other than the core. */
+  readonly readme?: string;
 }
 
 /** One code of an error registry. */
@@ -66,9 +73,19 @@ export interface CataloguePackage {
   readonly version: string;
   readonly description: string;
   readonly keywords: readonly string[];
-  /** The other Weft packages it needs. */
+  /** What it provides, in the plugins page's words (`Memory provider (spaces)`). */
+  readonly provides: readonly string[];
+  /** What it requires, in the plugins page's words (`PostgreSQL server`, `Weft runtime`). */
   readonly requires: readonly string[];
+  /** The `@weft/core` versions it works with, as the plugins page says it. */
+  readonly coreVersions: string;
+  /** Where it runs, as the plugins page says it (`Node.js ^20.19.0 || …`). */
+  readonly runsOn: readonly string[];
   readonly install: string;
+  /** Whether {@link CataloguePackage.install} works yet: false until the packages are on npm. */
+  readonly onNpm: boolean;
+  /** The docs page that says how to install the packages today, as a site path. */
+  readonly installationPath: string;
   /** The docs page about the package, as a site path (`/docs/guides/testing/`). */
   readonly docsPath: string;
 }

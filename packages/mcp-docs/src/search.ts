@@ -198,7 +198,26 @@ export function splitSections(markdown: string): { heading: string; text: string
   return sections.filter((section) => section.heading !== '' || section.text.trim() !== '');
 }
 
-/** Markdown reduced to words for snippets: links to their text, emphasis and escapes removed. */
+/**
+ * The part of `markdown` under the heading (`##` to `######`) whose anchor is `anchor`, down to
+ * the next heading of the same level or above; undefined when no heading has that anchor.
+ */
+export function headingSection(markdown: string, anchor: string): PageSection | undefined {
+  let inCode = false;
+  let found: { level: number; heading: string; lines: string[] } | undefined;
+  for (const line of markdown.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) inCode = !inCode;
+    const heading = inCode ? null : /^(#{2,6})\s+(.+)$/.exec(line);
+    if (found !== undefined) {
+      if (heading && heading[1]!.length <= found.level) break;
+      found.lines.push(line);
+    } else if (heading && anchorOf(plainText(heading[2]!)) === anchor) {
+      found = { level: heading[1]!.length, heading: plainText(heading[2]!), lines: [] };
+    }
+  }
+  return found && { heading: found.heading, anchor, text: `${found.lines.join('\n').trim()}\n` };
+}
+
 /** A name made of words, as code writes it (`maxSteps`, `WEFT_LOG_LEVEL`), not a plain word. */
 export function isCompoundName(name: string): boolean {
   return /^[A-Za-z_$][\w$]*$/.test(name) && /[a-z][A-Z]|_/.test(name);
@@ -216,19 +235,51 @@ export function tableDefinitions(markdown: string): string[] {
   return [...names];
 }
 
+/**
+ * Markdown reduced to its text on one line: links to their text, emphasis, escapes and tags
+ * removed, code spans as written.
+ */
 export function plainText(markdown: string): string {
-  return markdown
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[`*_]|\\(?=[^\s])/g, '')
-    .replace(/<[^>]+>/g, ' ')
+  return proseAndCode(markdown.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1'))
     .replace(/\s+/g, ' ')
     .trim();
 }
 
+/** A code span: the backticks go, what is between them stays as written. */
+const CODE_SPAN = /(`+)([\s\S]*?[^`])\1(?!`)/g;
+
+/**
+ * Prose with its Markdown removed (emphasis, escapes, HTML and JSX tags), code spans as written:
+ * `WEFT_LOG_LEVEL` keeps its underscores and `Promise<void>` its type argument.
+ */
+function proseAndCode(text: string): string {
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(CODE_SPAN)) {
+    out += proseOnly(text.slice(last, match.index)) + match[2]!.trim();
+    last = match.index + match[0].length;
+  }
+  return out + proseOnly(text.slice(last));
+}
+
+function proseOnly(text: string): string {
+  return (
+    text
+      // A tag starts with a letter or a slash: "a < b" and "<=" are not tags.
+      .replace(/<\/?[A-Za-z][^<>]*>/g, ' ')
+      .replace(/\*{1,3}(?=\S)([\s\S]*?\S)\*{1,3}/g, '$1')
+      // Underscores mark emphasis only at word edges; `snake_case` in prose stays as written.
+      // (No lookbehind: the site's search worker runs this in browsers without it.)
+      .replace(/(^|[^\p{L}\p{N}_])_{1,3}(?=\S)([\s\S]*?\S)_{1,3}(?![\p{L}\p{N}_])/gu, '$1$2')
+      .replace(/\\([\\`*_{}[\]()#+\-.!<>|~])/g, '$1')
+  );
+}
+
+/** A heading's id as the site makes it: lower case, punctuation but `_` and `-` dropped. */
 function anchorOf(heading: string): string {
   return heading
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s-]/gu, '')
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
     .trim()
     .replace(/\s+/g, '-');
 }
@@ -253,6 +304,10 @@ export class DocsSearch {
   private readonly titlePages = new Map<string, string>();
   /** Compound names a table defines, lower-cased, to the ids of the sections with that row. */
   private readonly definitions = new Map<string, Set<number>>();
+  /** Names whose path has an anchor (an error code's section), to that anchor. */
+  private readonly symbolAnchors = new Map<string, string>();
+  /** The parts of pages that names' anchors point at, found on first use. */
+  private readonly anchoredSections = new Map<string, PageSection | null>();
 
   /**
    * @param pages - The pages to search.
@@ -303,8 +358,9 @@ export class DocsSearch {
     this.keepDefinitionHomes();
     for (const symbol of symbols) {
       // An error code's page is a section of the errors reference: rank by the page.
-      const pagePath = symbol.docsPath.replace(/#.*$/, '');
+      const [pagePath = '', anchor] = symbol.docsPath.split('#');
       this.symbolPages.set(symbol.name, pagePath);
+      if (anchor !== undefined && anchor !== '') this.symbolAnchors.set(symbol.name, anchor);
       if (isCompoundName(symbol.name)) {
         this.compoundSymbolPages.set(symbol.name.toLowerCase(), pagePath);
       }
@@ -372,6 +428,26 @@ export class DocsSearch {
   }
 
   /**
+   * The part of a page an anchor points at: one of its indexed sections when the page was given
+   * with every heading's part (the site's index), else the Markdown under the heading of any
+   * level with that anchor, down to the next heading of the same level or above (an error
+   * code's `###` under the errors page's `## Core codes`).
+   */
+  private anchoredSection(pagePath: string, anchor: string): PageSection | undefined {
+    const key = `${pagePath}#${anchor}`;
+    if (!this.anchoredSections.has(key)) {
+      const indexed = this.documents.find(
+        (document) => document.pagePath === pagePath && document.anchor === anchor,
+      );
+      this.anchoredSections.set(
+        key,
+        indexed ?? headingSection(this.pages.get(pagePath)?.markdown ?? '', anchor) ?? null,
+      );
+    }
+    return this.anchoredSections.get(key) ?? undefined;
+  }
+
+  /**
    * Ranks pages for a query, each as its best matching part: the ranking behind
    * {@link DocsSearch.search}, for callers that display results their own way (the site's
    * search box).
@@ -384,6 +460,7 @@ export class DocsSearch {
     // "Memory" is the interface, "memory" the concept a guide explains; "memorymanager" is
     // still the class, since no one means a compound name as a word.
     const trimmed = query.trim();
+    const exactAnchor = this.symbolAnchors.get(trimmed);
     const exactSymbolPage =
       this.symbolPages.get(trimmed) ??
       this.compoundSymbolPages.get(trimmed.toLowerCase()) ??
@@ -445,13 +522,20 @@ export class DocsSearch {
     }
     pagesInOrder.sort((a, b) => b.score - a.score);
 
+    // A name with an anchor (an error code) means its own part of its page, whichever part of
+    // that page scored best.
+    const named =
+      exactAnchor === undefined || exactSymbolPage === undefined
+        ? undefined
+        : this.anchoredSection(exactSymbolPage, exactAnchor);
     return pagesInOrder.slice(0, limit).map(({ best, score }) => {
       const document = this.documents[best.id as number]!;
+      const part = named !== undefined && document.pagePath === exactSymbolPage ? named : document;
       return {
         pagePath: document.pagePath,
-        heading: document.heading,
-        anchor: document.anchor,
-        text: document.text,
+        heading: part.heading,
+        anchor: part.anchor,
+        text: part.text,
         terms: best.terms,
         score,
       };
@@ -459,17 +543,76 @@ export class DocsSearch {
   }
 }
 
-/** About 200 characters of plain text around the first word that matched. */
+/** How long a snippet is, and how much of it comes before the first matched word. */
+const SNIPPET_LENGTH = 200;
+const SNIPPET_LEAD = 60;
+
+/**
+ * A section's text as a snippet shows it, on one line: prose as {@link plainText} makes it, and
+ * code blocks as written without their fences (whose info string, such as `bash npm2yarn`, is
+ * the site's, not the reader's). The page's own heading lines are left out: the hit names them.
+ */
+export function snippetText(markdown: string): string {
+  const parts: string[] = [];
+  let inCode = false;
+  let prose: string[] = [];
+  const flush = () => {
+    if (prose.length > 0) parts.push(plainText(prose.join('\n')));
+    prose = [];
+  };
+  for (const line of markdown.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) {
+      flush();
+      inCode = !inCode;
+    } else if (inCode) parts.push(line.trim());
+    else if (/^#{1,6}\s/.test(line) || /^\s*\|?(\s*:?-{3,}:?\s*\|)+\s*:?-*:?\s*$/.test(line)) {
+      // A heading or a table's rule line says nothing a snippet needs.
+      flush();
+    } else prose.push(line);
+  }
+  flush();
+  return parts
+    .filter((part) => part !== '')
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Where each term starts a word of `lower` (a lower-cased text). */
+function termPositions(lower: string, terms: readonly string[]): { term: string; at: number }[] {
+  const found: { term: string; at: number }[] = [];
+  for (const term of new Set(terms.map((entry) => entry.toLowerCase()))) {
+    if (term === '') continue;
+    for (let at = lower.indexOf(term); at >= 0; at = lower.indexOf(term, at + 1)) {
+      if (at === 0 || !/[\p{L}\p{N}_]/u.test(lower[at - 1]!)) found.push({ term, at });
+    }
+  }
+  return found.sort((a, b) => a.at - b.at);
+}
+
+/**
+ * About 200 characters of the section around the passage that matched: the window holding the
+ * most of the matched words, the earliest of equals, with code as written.
+ */
 export function snippetOf(markdown: string, terms: readonly string[]): string {
-  // The page's own heading line says nothing the hit's title does not.
-  const text = plainText(markdown.replace(/^#{1,6}\s.*$/gm, ''));
-  const lower = text.toLowerCase();
-  const positions = terms
-    .map((term) => lower.indexOf(term.toLowerCase()))
-    .filter((position) => position >= 0);
-  const first = positions.length === 0 ? 0 : Math.min(...positions);
-  const start = Math.max(0, first - 60);
-  const end = Math.min(text.length, start + 200);
+  const text = snippetText(markdown);
+  const positions = termPositions(text.toLowerCase(), terms);
+  let first = 0;
+  let most = 0;
+  for (const { at } of positions) {
+    const start = Math.max(0, at - SNIPPET_LEAD);
+    const inside = new Set(
+      positions
+        .filter((entry) => entry.at >= start && entry.at < start + SNIPPET_LENGTH)
+        .map((entry) => entry.term),
+    ).size;
+    if (inside > most) {
+      most = inside;
+      first = at;
+    }
+  }
+  const start = Math.max(0, first - SNIPPET_LEAD);
+  const end = Math.min(text.length, start + SNIPPET_LENGTH);
   return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
 }
 

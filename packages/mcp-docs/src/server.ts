@@ -23,7 +23,7 @@ export function createDocsServer(bundle: DocsBundle, log: FailureLog = logToStde
     {
       instructions:
         `The Weft agent framework's documentation, version ${bundle.version}. Use search_docs to find pages, ` +
-        'read_page to read one, get_api_symbol for an export of @weft/core, explain_error for a WEFT_ error code ' +
+        'read_page to read one, get_api_symbol for an export of any first-party package, explain_error for a WEFT_ error code ' +
         'and list_plugins for the first-party packages.',
     },
   );

@@ -36,10 +36,16 @@ export function normalisePath(input: string, siteUrl: string): string {
   return path;
 }
 
-/** `get_api_symbol`'s answer: signature, TSDoc, members, example and the docs link. */
+/** The package whose exports have pages of their own in the site's API reference. */
+const CORE_PACKAGE = '@weft/core';
+
+/**
+ * `get_api_symbol`'s answer: the package, signature, TSDoc, members, example, and where the site
+ * documents it: its API page for an export of `@weft/core`, else the package's guide and README.
+ */
 export function formatSymbol(symbol: ApiSymbol, siteUrl: string): string {
   const parts = [
-    `# ${symbol.name} (${symbol.kind})`,
+    `# ${symbol.name} (${symbol.kind}, ${symbol.packageName})`,
     '```ts\n' + symbol.signature + '\n```',
     symbol.doc,
   ];
@@ -54,7 +60,13 @@ export function formatSymbol(symbol: ApiSymbol, siteUrl: string): string {
     );
   }
   if (symbol.example !== undefined) parts.push('## Example\n\n```ts\n' + symbol.example + '\n```');
-  parts.push(`Docs: ${siteUrl}${symbol.docsPath} (read_page path \`${symbol.docsPath}\`)`);
+  const page = `${siteUrl}${symbol.docsPath} (read_page path \`${symbol.docsPath}\`)`;
+  parts.push(
+    symbol.packageName === CORE_PACKAGE
+      ? `Docs: ${page}`
+      : `Import it from ${symbol.packageName}. Guide: ${page}` +
+          (symbol.readme === undefined ? '' : `\nREADME: ${symbol.readme}`),
+  );
   return parts.filter((part) => part.trim() !== '').join('\n\n');
 }
 
@@ -78,15 +90,23 @@ export function formatError(entry: ErrorCodeDoc, siteUrl: string): string {
 }
 
 /**
- * One package in `list_plugins`' answer: kind, what it provides and needs, how to install it, and
- * its docs page.
+ * One package in `list_plugins`' answer: kind, description, what it provides and requires and
+ * where it runs (the plugins page's card), how to install it, and its docs page. An install
+ * command that cannot work yet (the packages are not on npm) says so and where to go instead.
  */
 export function formatPackage(entry: CataloguePackage, siteUrl: string): string {
+  const install = entry.onNpm
+    ? `Install: \`${entry.install}\``
+    : `Install: \`${entry.install}\` once the packages are on the npm registry; until then it answers E404, ` +
+      `and ${siteUrl}${entry.installationPath} (read_page path \`${entry.installationPath}\`) gives the route from a clone.`;
   return [
     `## ${entry.name} (${entry.displayName}, ${entry.kind}, ${entry.version})`,
-    `Provides: ${entry.description}`,
-    `Requires: ${entry.requires.length === 0 ? 'no other Weft package' : entry.requires.join(', ')}`,
-    `Install: \`${entry.install}\``,
+    entry.description,
+    `Provides: ${entry.provides.join(', ')}`,
+    `Requires: ${entry.requires.join(', ')}`,
+    `Core versions: ${entry.coreVersions}`,
+    `Runs on: ${entry.runsOn.join(', ')}`,
+    install,
     `Keywords: ${entry.keywords.join(', ')}`,
     `Docs: ${siteUrl}${entry.docsPath} (read_page path \`${entry.docsPath}\`)`,
   ].join('\n');
@@ -96,7 +116,8 @@ export function formatPackage(entry: CataloguePackage, siteUrl: string): string 
 interface Lookups {
   readonly search: DocsSearch;
   readonly pagesByPath: ReadonlyMap<string, DocsPage>;
-  readonly symbolsByName: ReadonlyMap<string, ApiSymbol>;
+  /** Lower-cased names to the exports of that name, the core's first. */
+  readonly symbolsByName: ReadonlyMap<string, readonly ApiSymbol[]>;
   readonly errorsByCode: ReadonlyMap<string, ErrorCodeDoc>;
 }
 
@@ -110,17 +131,30 @@ function lookupsOf(bundle: DocsBundle): Lookups {
   let lookups = lookupsByBundle.get(bundle);
   if (lookups === undefined) {
     lookups = {
+      // Only the core's exports have pages of their own for an exact name to put first.
       search: new DocsSearch(bundle.pages, [
-        ...bundle.symbols,
+        ...bundle.symbols.filter((symbol) => symbol.packageName === CORE_PACKAGE),
         ...bundle.errors.map((entry) => ({ name: entry.code, docsPath: entry.docsPath })),
       ]),
       pagesByPath: new Map(bundle.pages.map((page) => [page.path, page])),
-      symbolsByName: new Map(bundle.symbols.map((symbol) => [symbol.name.toLowerCase(), symbol])),
+      symbolsByName: groupByName(bundle.symbols),
       errorsByCode: new Map(bundle.errors.map((entry) => [entry.code, entry])),
     };
     lookupsByBundle.set(bundle, lookups);
   }
   return lookups;
+}
+
+function groupByName(symbols: readonly ApiSymbol[]): Map<string, ApiSymbol[]> {
+  const byName = new Map<string, ApiSymbol[]>();
+  for (const symbol of symbols) {
+    const key = symbol.name.toLowerCase();
+    const list = byName.get(key) ?? [];
+    if (symbol.packageName === CORE_PACKAGE) list.unshift(symbol);
+    else list.push(symbol);
+    byName.set(key, list);
+  }
+  return byName;
 }
 
 /** Registers the tools on `server`; the bundle's lookups are built on the first call only. */
@@ -190,23 +224,26 @@ export function registerTools(server: McpServer, bundle: DocsBundle, log: Failur
   server.registerTool(
     'get_api_symbol',
     {
-      title: 'Look up a @weft/core export',
+      title: 'Look up an export of a Weft package',
       description:
-        'Returns the signature, TSDoc, members, example and docs path of an export of @weft/core, such as "Runtime" or "defineCapability".',
+        'Returns the package, signature, TSDoc, members, example and docs path of an export of any first-party Weft package, such as "Runtime" or "defineCapability" (@weft/core) or "ScriptedModelProvider" (@weft/testing).',
       inputSchema: { name: text(MAX_NAME_LENGTH, 'name').describe('The exported name.') },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     guarded('get_api_symbol', log, ({ name }: { name: string }) => {
       // "Runtime.init" asks for the class; its member list has init.
       const wanted = name.trim().split('.')[0]!.replace(/\(\)$/, '');
-      const symbol = symbolsByName.get(wanted.toLowerCase());
-      if (symbol === undefined) {
-        const names = bundle.symbols.map((entry) => entry.name);
+      const symbols = symbolsByName.get(wanted.toLowerCase());
+      if (symbols === undefined) {
+        const names = [...new Set(bundle.symbols.map((entry) => entry.name))];
         throw new ToolInputError(
-          `@weft/core exports no symbol named "${wanted}".${didYouMean(closestMatches(wanted, names))}`,
+          `No first-party Weft package exports a symbol named "${wanted}".${didYouMean(closestMatches(wanted, names))} ` +
+            'list_plugins lists the packages; search_docs finds a name the guides use.',
         );
       }
-      return textAnswer(formatSymbol(symbol, bundle.siteUrl));
+      return textAnswer(
+        symbols.map((symbol) => formatSymbol(symbol, bundle.siteUrl)).join('\n\n---\n\n'),
+      );
     }),
   );
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
-import { loadDocsBundle } from '../src/bundle.js';
+import { BUNDLE_FORMAT, loadDocsBundle } from '../src/bundle.js';
 
 async function refusal(file: string): Promise<WeftError> {
   const error: unknown = await loadDocsBundle(file).then(
@@ -31,7 +31,7 @@ describe('loadDocsBundle', () => {
     expect((await refusal(join(dir, 'broken.json'))).message).toContain('is not valid JSON');
     await writeFile(join(dir, 'old.json'), JSON.stringify({ format: 0, pages: [] }));
     expect((await refusal(join(dir, 'old.json'))).message).toContain(
-      'is not a documentation bundle of format 1',
+      `is not a documentation bundle of format ${BUNDLE_FORMAT}`,
     );
   });
 });

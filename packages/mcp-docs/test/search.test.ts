@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import {
   closestMatches,
   DocsSearch,
+  snippetOf,
+  snippetText,
   splitSections,
   tableDefinitions,
   type SearchablePage,
@@ -103,6 +105,17 @@ describe('the search_docs ranking', () => {
     expect(paths('graceful shut')[0]).toBe('/docs/production/');
   });
 
+  it('shows code in a snippet as written, without the fence info, around the matched words', () => {
+    const markdown =
+      '## Logs\n\nSet the _level_ with **care**.\n\n```bat title="x" npm2yarn\nset WEFT_LOG_LEVEL=warn\n```\n\n' +
+      'Then `stop(): Promise<void>` waits, and <Tabs>snake_case</Tabs> stays.';
+    expect(snippetText(markdown)).toBe(
+      'Set the level with care. set WEFT_LOG_LEVEL=warn Then stop(): Promise<void> waits, and snake_case stays.',
+    );
+    const long = `${'Filler words here. '.repeat(20)}Set WEFT_LOG_LEVEL to warn.`;
+    expect(snippetOf(long, ['weft_log_level', 'warn'])).toMatch(/Set WEFT_LOG_LEVEL to warn\.$/);
+  });
+
   it('gives a snippet around the first matched word', () => {
     const [hit] = search.search('drains');
     expect(hit!.snippet).toContain('drains its queue');
@@ -120,7 +133,7 @@ describe('the search_docs ranking', () => {
         page(
           '/docs/errors/',
           'Errors reference',
-          '# Errors reference\n\n## WEFT_TASK_TIMEOUT\n\nA task ran past its deadline.',
+          '# Errors reference\n\nEvery code.\n\n## Core codes\n\nThe core raises these.\n\n### WEFT_TASK_TIMEOUT\n\nA task ran past its deadline.\n\n### WEFT_QUEUE_FULL\n\nThe queue is full; a task timeout would not help.',
         ),
         // Listed first, so that without the other sections' share it would win the tie.
         page('/docs/one-mention/', 'Notes', '# Notes\n\nA task timeout exists.'),
@@ -143,6 +156,13 @@ describe('the search_docs ranking', () => {
 
     it("puts an error code's section of the reference first, found as itself", () => {
       expect(found('WEFT_TASK_TIMEOUT')[0]).toBe('/docs/errors/');
+      // Its own `###` part, not the `##` part around it (stdio-server.test.ts: every real code).
+      const [hit] = more.search('WEFT_TASK_TIMEOUT');
+      expect(hit).toMatchObject({
+        path: '/docs/errors/#weft_task_timeout',
+        heading: 'WEFT_TASK_TIMEOUT',
+        snippet: 'A task ran past its deadline.',
+      });
     });
 
     it('does not require little words such as "the" or "to"', () => {

@@ -8,7 +8,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import { CORE_ERRORS } from '../../core/src/errors/core-errors.js';
+import { readCatalogue } from '../../../src/plugins/plugin-catalogue/catalogue.js';
+import { cardFacts } from '../../../src/plugins/plugin-catalogue/facts.js';
+import { PACKAGES_ON_NPM } from '../../../src/plugins/plugin-catalogue/model.js';
 import type { DocsBundle } from '../src/bundle.js';
 import { MAX_QUERY_LENGTH } from '../src/tools.js';
 import { CLI_ENTRY, generateBundle, NODE_SOURCE_ARGS, ROOT_DIR } from './support.js';
@@ -129,6 +133,40 @@ describe('search_docs', () => {
     expect(pagePaths(text)).toContain('/docs/guides/production/');
   });
 
+  it("takes every error code to its own section of the real errors page, that section's text as snippet", async () => {
+    expect(bundle.errors.length).toBeGreaterThan(50);
+    for (const entry of bundle.errors) {
+      const { text } = await call('search_docs', { query: entry.code, limit: 1 });
+      const [first] = [...text.matchAll(/^1\. .+ › (\S+) \[.+\]\n {3}path: (\S+)\n {3}(.*)$/gm)];
+      expect(first?.[2], `${entry.code}:\n${text}`).toBe(entry.docsPath);
+      expect(first?.[1], entry.code).toBe(entry.code);
+      // The snippet is the code's own section: its "Raised by" line, not the page's intro.
+      expect(first?.[3], entry.code).toMatch(/^(…)?Raised by: /);
+    }
+  }, 60_000);
+
+  it('shows the passage that matched with code as written: underscores, <…> and no fence info', async () => {
+    const level = await call('search_docs', { query: 'WEFT_LOG_LEVEL' });
+    const levelSnippets = [...level.text.matchAll(/^ {3}(?!path: )(.*)$/gm)].map((m) => m[1]!);
+    expect(levelSnippets.length).toBeGreaterThan(0);
+    for (const snippet of levelSnippets) expect(snippet).toContain('WEFT_LOG_LEVEL');
+
+    // The run command's line of the getting-started page, which a snippet once showed as
+    // "set WEFTLOGLEVEL=warn".
+    const fewer = await call('search_docs', { query: 'fewer logs', limit: 1 });
+    expect(fewer.text).toContain('(set WEFT_LOG_LEVEL=warn for fewer)');
+
+    // The installation page's tabs block is a ```bash npm2yarn fence: its code, not its info.
+    const tabs = await call('search_docs', { query: 'another package manager tab', limit: 1 });
+    expect(tabs.text).toContain('pick its tab: npm install zod@^4.1 pino@^9.7');
+    expect(tabs.text).not.toContain('npm2yarn');
+
+    const promise = await call('search_docs', { query: 'Promise void', limit: 3 });
+    const promiseSnippets = [...promise.text.matchAll(/^ {3}(?!path: )(.*)$/gm)].map((m) => m[1]!);
+    expect(promiseSnippets).toHaveLength(3);
+    for (const snippet of promiseSnippets) expect(snippet).toContain('Promise<void>');
+  });
+
   it('names each page at most once and honours the limit', async () => {
     const { text } = await call('search_docs', { query: 'plugin trigger route', limit: 5 });
     const paths = pagePaths(text);
@@ -187,6 +225,50 @@ describe('get_api_symbol', () => {
     expect(text).toContain('function defineCapability<');
     expect(text).toContain("import { defineCapability } from '@weft/core';");
   });
+
+  it.each([
+    ['ScriptedModelProvider', '@weft/testing', 'class'],
+    ['InMemoryMemoryProvider', '@weft/testing', 'class'],
+    ['OpenAIModelProvider', '@weft/model-openai', 'class'],
+    ['PostgresMemoryProvider', '@weft/memory-postgres', 'class'],
+  ])(
+    'answers %s, an export of %s, naming its package, guide and README',
+    async (name, pkg, kind) => {
+      const { text, isError } = await call('get_api_symbol', { name });
+      expect(isError, text).toBe(false);
+      expect(text).toContain(`# ${name} (${kind}, ${pkg})`);
+      expect(text).toContain(`class ${name} extends`);
+      const entry = bundle.packages.find((candidate) => candidate.name === pkg)!;
+      expect(text).toContain(
+        `Import it from ${pkg}. Guide: https://weft-ai.github.io${entry.docsPath}`,
+      );
+      expect(text).toContain(
+        `README: https://github.com/weft-ai/weft/tree/main/packages/${pkg.replace('@weft/', '')}#readme`,
+      );
+    },
+  );
+
+  it('knows every export of every first-party package', async () => {
+    const { entries } = await readCatalogue(join(ROOT_DIR, 'packages'));
+    for (const entry of entries) {
+      const module = (await import(
+        join(ROOT_DIR, 'packages', entry.directory, 'src', 'index.ts')
+      )) as Record<string, unknown>;
+      const runtimeNames = Object.keys(module).filter((name) => name !== 'default');
+      expect(runtimeNames.length, entry.name).toBeGreaterThan(0);
+      const known = new Set(
+        bundle.symbols
+          .filter((symbol) => symbol.packageName === entry.name)
+          .map((symbol) => symbol.name),
+      );
+      // Re-exports of another package's names are that package's; the rest are the package's own.
+      for (const name of runtimeNames) {
+        const owner = bundle.symbols.find((symbol) => symbol.name === name);
+        expect(owner, `${entry.name} exports ${name}`).toBeDefined();
+        if (owner!.packageName === entry.name) expect(known.has(name)).toBe(true);
+      }
+    }
+  }, 60_000);
 });
 
 describe('explain_error', () => {
@@ -215,7 +297,43 @@ describe('list_plugins', () => {
     );
     expect(text).toContain('Install: `npm install @weft/plugin-chat`');
     expect(text).toContain('Install: `npm create weft@latest my-agent`');
-    expect(text).toMatch(/## @weft\/plugin-chat[^#]*Requires: @weft\/core/);
+    expect(text).toMatch(/## @weft\/plugin-chat[^#]*Requires: [^\n]*Weft runtime/);
+  });
+
+  it("says what each package provides and requires in the plugins page's words", async () => {
+    const { text } = await call('list_plugins', {});
+    const { entries } = await readCatalogue(join(ROOT_DIR, 'packages'));
+    expect(entries.length).toBe(bundle.packages.length);
+    for (const entry of entries) {
+      const card = new Map(cardFacts(entry).map((fact) => [fact.term, fact.items.join(', ')]));
+      const block = text.slice(text.indexOf(`## ${entry.name} (`)).split('\n## ')[0]!;
+      expect(block).toContain(`\nProvides: ${card.get('Provides')}\n`);
+      expect(block).toContain(`\nRequires: ${card.get('Requires')}\n`);
+      expect(block).toContain(`\nCore versions: ${card.get('Core versions')}\n`);
+      expect(block).toContain(`\nRuns on: ${card.get('Runs on')}\n`);
+    }
+    // What the issue found: the server's needs, not its package dependencies.
+    expect(text).toMatch(
+      /## @weft\/memory-postgres [^#]*\nRequires: Weft runtime, PostgreSQL server\n/,
+    );
+  });
+
+  it('says that an install command answers E404 until the packages are on npm, and where to go', async () => {
+    expect(PACKAGES_ON_NPM).toBe(false);
+    const { text } = await call('list_plugins', {});
+    const installs = [...text.matchAll(/^Install: .*$/gm)].map((match) => match[0]);
+    expect(installs).toHaveLength(bundle.packages.length);
+    for (const line of installs) {
+      expect(line).toContain(
+        'once the packages are on the npm registry; until then it answers E404',
+      );
+      expect(line).toContain(
+        '(read_page path `/docs/installation/`) gives the route from a clone.',
+      );
+    }
+    // The page it names exists and has that route.
+    const page = await call('read_page', { path: '/docs/installation/' });
+    expect(page.text).toContain('## Today: from a clone');
   });
 
   it('filters by kind', async () => {
@@ -254,7 +372,7 @@ describe('bad input comes back as a tool error naming what was wrong', () => {
   it('an unknown symbol, with "did you mean"', async () => {
     const { text, isError } = await call('get_api_symbol', { name: 'Runtme' });
     expect(isError).toBe(true);
-    expect(text).toContain('@weft/core exports no symbol named "Runtme"');
+    expect(text).toContain('No first-party Weft package exports a symbol named "Runtme"');
     expect(text).toMatch(/Did you mean: Runtime\b/);
   });
 

@@ -60,6 +60,7 @@ const bundle: DocsBundle = {
       signature: 'class Runtime',
       doc: 'The agent.',
       members: [],
+      packageName: '@weft/core',
       docsPath: '/api/classes/Runtime/',
     },
     {
@@ -68,6 +69,7 @@ const bundle: DocsBundle = {
       signature: 'class Damaged',
       doc: 'A record whose members are missing.',
       members: null as unknown as ApiMember[],
+      packageName: '@weft/core',
       docsPath: '/api/classes/Damaged/',
     },
   ],
@@ -91,8 +93,13 @@ const bundle: DocsBundle = {
       version: '9.9.9',
       description: 'A chat trigger.',
       keywords: ['chat'],
-      requires: ['@weft/core'],
+      provides: ['Trigger chat/message'],
+      requires: ['Weft runtime'],
+      coreVersions: '9.9.9',
+      runsOn: ['Node.js ^22.12.0'],
       install: 'npm install @weft/plugin-chat',
+      onNpm: false,
+      installationPath: '/docs/installation/',
       docsPath: '/docs/building-plugins/http-chat/',
     },
   ],
@@ -321,7 +328,7 @@ describe('the weft-docs-mcp command (cli.ts): stdout belongs to the protocol', (
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
       clients.push(client);
       expect((await call(client, 'get_api_symbol', { name: 'Runtime' })).text).toContain(
-        '# Runtime (class)',
+        '# Runtime (class, @weft/core)',
       );
       running.child.kill('SIGTERM');
       const { code, stdout } = await running.exited;

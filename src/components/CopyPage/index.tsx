@@ -1,6 +1,6 @@
 /**
  * "Copy page": copies the page's Markdown copy to the clipboard, and links to that copy, to new
- * ChatGPT and Claude chats about it, and to Cursor's install of the docs MCP server.
+ * ChatGPT and Claude chats about it, and to Cursor's set-up of the docs MCP server.
  *
  * The Markdown is fetched on click, not shipped with the page, so the control costs a few hundred
  * bytes of script; the copies are in the offline precache, so it works offline too. The copy is

@@ -118,6 +118,14 @@ export const CREATE_PACKAGE = 'create-weft';
 export const INSTALLATION_PATH = '/docs/installation/';
 
 /**
+ * Whether the first-party packages are on the npm registry. They are released together, so one
+ * flag says it for all: until it is true, every {@link installCommand} answers E404, and what
+ * shows one (the docs MCP server's `list_plugins`, Cursor's one-click install) says so. Set it
+ * with the first release, when docs/installation.md says the packages are out.
+ */
+export const PACKAGES_ON_NPM = false;
+
+/**
  * The command a user types to add the package to a project. The project creator is run, not
  * installed. Every package README's install line is this command (tests/unit checks it).
  */

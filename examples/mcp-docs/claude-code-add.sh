@@ -1,1 +1,0 @@
-claude mcp add weft-docs -- npx -y @weft/mcp-docs
