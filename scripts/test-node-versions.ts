@@ -92,6 +92,9 @@ async function testOn(major: number): Promise<string[]> {
         // Reads manifests and type resolution (publint, attw): the same answer on every Node.
         '--exclude',
         'tests/pack/publish-checks.test.ts',
+        // Rebuilds the packages' dist/ in the clone, which the majors beside it are packing.
+        '--exclude',
+        'tests/pack/mcp-docs-clone-route.test.ts',
       ],
       env,
     ))

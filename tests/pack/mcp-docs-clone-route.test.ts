@@ -2,19 +2,22 @@
  * The route from a clone that docs/guides/ai-assistants.md gives first
  * (examples/mcp-docs/from-a-clone.sh), performed line by line in this clone: the build command
  * as written, then the server started by the command the page hands the assistant, with plain
- * `node` (no source conditions, no tsx), and asked by the MCP SDK's client over stdio.
+ * `node` (no source conditions, no tsx), and asked by the MCP SDK's client over stdio. It builds
+ * packages' dist/ folders, so it runs with the tarball checks, one file at a time, never beside a
+ * test that packs them.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_DIR, ROOT_DIR } from './support.js';
 
 const run = promisify(execFile);
+const ROOT_DIR = resolve(__dirname, '../..');
+const PACKAGE_DIR = join(ROOT_DIR, 'packages', 'mcp-docs');
 const SAMPLE = join(ROOT_DIR, 'examples', 'mcp-docs', 'from-a-clone.sh');
 
 function sampleLines(): string[] {
