@@ -1,7 +1,7 @@
 /**
  * Every docs page teaches in prose: at least MIN_WORDS words outside code, tables and front
- * matter, and an opening paragraph that says what the page is for. A page whose job is a
- * table (a reference) is listed in TABLE_PAGES with the reason.
+ * matter, and an opening paragraph that says what the page is for. A reference whose job is a
+ * table still says in prose how to read it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,9 +10,6 @@ import { describe, expect, it } from 'vitest';
 const docsDir = path.resolve(__dirname, '../../docs');
 const MIN_WORDS = 200;
 const MIN_OPENING_WORDS = 15;
-
-/** Pages whose main content is a table, relative to docs/, each with why. */
-const TABLE_PAGES: Readonly<Record<string, string>> = {};
 
 const pages = readdirSync(docsDir, { recursive: true, encoding: 'utf8' })
   .filter((file) => /\.mdx?$/.test(file))
@@ -56,16 +53,11 @@ describe('docs prose', () => {
     expect(pages.length).toBeGreaterThan(15);
   });
 
-  it('lists only existing pages as table pages', () => {
-    for (const page of Object.keys(TABLE_PAGES)) expect(pages, page).toContain(page);
-  });
-
-  it.each(pages)('%s has enough prose, or is a table page', (page) => {
+  it.each(pages)('%s has enough prose', (page) => {
     const words = countWords(proseOf(readFileSync(path.join(docsDir, page), 'utf8')));
-    if (TABLE_PAGES[page]) return;
     expect(
       words,
-      `${page} has ${words} words of prose; write at least ${MIN_WORDS}, or list it in TABLE_PAGES with a reason`,
+      `${page} has ${words} words of prose; write at least ${MIN_WORDS}`,
     ).toBeGreaterThanOrEqual(MIN_WORDS);
   });
 

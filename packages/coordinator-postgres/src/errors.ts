@@ -31,22 +31,6 @@ export type WeftCoordinatorErrorCode =
 // </error-codes>
 
 /**
- * Every code of {@link WeftCoordinatorErrorCode}, for the test that checks the errors reference.
- *
- * @internal
- */
-export const WEFT_COORDINATOR_ERROR_CODES = Object.keys({
-  WEFT_COORDINATOR_INVALID_OPTIONS: true,
-  WEFT_COORDINATOR_CONNECT_FAILED: true,
-  WEFT_COORDINATOR_SCHEMA_TOO_NEW: true,
-  WEFT_COORDINATOR_NOT_STARTED: true,
-  WEFT_COORDINATOR_INVALID_ARRIVAL: true,
-  WEFT_COORDINATOR_ADMIT_FAILED: true,
-  WEFT_COORDINATOR_ACQUIRE_TIMEOUT: true,
-  WEFT_COORDINATOR_CONNECTION_LOST: true,
-} satisfies Record<WeftCoordinatorErrorCode, true>) as readonly WeftCoordinatorErrorCode[];
-
-/**
  * What the errors reference says about each code of `@weft/coordinator-postgres`.
  *
  * @internal

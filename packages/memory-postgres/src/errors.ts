@@ -96,21 +96,6 @@ export const errorRegistry = {
 };
 
 /**
- * Every code of {@link WeftPostgresErrorCode}, for the test that checks the errors reference.
- *
- * @internal
- */
-export const WEFT_POSTGRES_ERROR_CODES = Object.keys({
-  WEFT_POSTGRES_INVALID_OPTIONS: true,
-  WEFT_POSTGRES_CONNECT_FAILED: true,
-  WEFT_POSTGRES_SCHEMA_TOO_NEW: true,
-  WEFT_POSTGRES_MIGRATION_FAILED: true,
-  WEFT_POSTGRES_NOT_OPEN: true,
-  WEFT_POSTGRES_STATEMENT_TIMEOUT: true,
-  WEFT_POSTGRES_UNAVAILABLE: true,
-} satisfies Record<WeftPostgresErrorCode, true>) as readonly WeftPostgresErrorCode[];
-
-/**
  * Creates an error of `@weft/memory-postgres`.
  *
  * @param code - What went wrong.
