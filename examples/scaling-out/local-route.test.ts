@@ -233,6 +233,29 @@ describe('the Scaling out guide, on one machine', () => {
   }, 120_000);
 });
 
+describe('the scaling-out instance’s settings', () => {
+  it('stops before anything starts, in one line naming the variable, when DATABASE_URL is missing', async () => {
+    const env = cleanEnv();
+    delete env.DATABASE_URL;
+    const instance = new Started('npm run --silent example:scaling-out', env);
+    try {
+      const exited = await Promise.race([
+        instance.exit.then(() => true),
+        new Promise<boolean>((resolve) =>
+          setTimeout(() => resolve(false), START_MS),
+        ),
+      ]);
+      expect(exited).toBe(true);
+      expect(instance.child.exitCode).toBe(1);
+      expect(instance.output.trim()).toBe(
+        'Cannot start the instance. DATABASE_URL: set it to the shared database, such as postgres://weft@127.0.0.1:5433/postgres',
+      );
+    } finally {
+      await instance.stop();
+    }
+  }, 90_000);
+});
+
 describe('the Scaling out guide, with Docker Compose', () => {
   const compose = parse(
     readFileSync(path.join(ROOT, 'examples/scaling-out/compose.yaml'), 'utf8'),
