@@ -5,6 +5,7 @@ import {
   type ModelProvider,
   type Plugin,
 } from '@weft/core';
+import { PostgresMemoryProvider } from '@weft/memory-postgres';
 
 /**
  * Starts one instance of the group. Every instance runs this same code with the same
@@ -13,17 +14,23 @@ import {
 export async function startInstance(parts: {
   databaseUrl: string;
   models: ModelProvider[];
-  memory: MemoryProvider;
   plugins: Plugin[];
+  /** Where memories go; by default PostgreSQL, so every instance sees every space's history. */
+  memory?: MemoryProvider;
+  /** The rest of the configuration, as for a single instance. */
+  options?: Parameters<typeof Runtime.init>[0]['options'];
 }): Promise<Runtime> {
   const coordinator = new PostgresSpaceCoordinator({
     connectionString: parts.databaseUrl,
   });
   const runtime = await Runtime.init({
     models: parts.models,
-    memory: parts.memory,
+    memory:
+      parts.memory ??
+      new PostgresMemoryProvider({ connectionString: parts.databaseUrl }),
     plugins: parts.plugins,
     coordinator,
+    options: parts.options,
   });
   await runtime.start();
   return runtime;

@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import type { RuntimeConfig } from '../../packages/core/src/runtime/config';
 import { optionsSchema } from '../../packages/core/src/runtime/options-schema';
 import { codeRows, readDoc } from './support/doc-tables';
 
@@ -47,6 +48,27 @@ function parseDefault(cell: string): unknown {
 function withOption(path: string, value: unknown): Record<string, unknown> {
   const [, key, sub] = path.split('.');
   return sub === undefined ? { [key!]: value } : { [key!]: { [sub]: value } };
+}
+
+/**
+ * Every field of `Runtime.init`'s configuration. `satisfies` makes the type check fail when a
+ * field is added to RuntimeConfig and not here, or one listed here no longer exists, so the
+ * parts table below cannot fall behind the type.
+ */
+const PARTS = {
+  models: true,
+  memory: true,
+  plugins: true,
+  capabilityAliases: true,
+  coordinator: true,
+  options: true,
+} as const satisfies Record<keyof RuntimeConfig, true>;
+
+/** The rows of the page's "The parts" table, by field. */
+function partRows(page: string): Map<string, string[]> {
+  const start = page.indexOf('## The parts');
+  const end = page.indexOf('\n## ', start + 1);
+  return codeRows(page.slice(start, end));
 }
 
 describe('configuration reference page', () => {
@@ -110,6 +132,13 @@ describe('configuration reference page', () => {
       checked += 1;
     }
     expect(checked).toBeGreaterThanOrEqual(15);
+  });
+
+  it('lists every part of the configuration, the coordinator included, and no other', () => {
+    const parts = partRows(readDoc('reference/configuration.md'));
+    expect([...parts.keys()].sort()).toEqual(Object.keys(PARTS).sort());
+    // Columns: type, required, effect.
+    expect(parts.get('coordinator')?.slice(0, 2)).toEqual(['`SpaceCoordinator`', 'no']);
   });
 
   it('lists each rule between options, and marks the options it relates', () => {
