@@ -73,10 +73,10 @@ async function siteOutcomes(queries: SearchQuery[]): Promise<[string, QueryOutco
 
 function report(title: string, outcomes: QueryOutcome[]): void {
   console.log(`\n${title}, ${outcomes.length} queries from ${QUERY_SET}\n`);
-  console.log('kind       queries  hit@1   hit@3   MRR    empty');
+  console.log('kind                queries  hit@1   hit@3   MRR    empty');
   for (const [kind, scores] of scoreByKind(outcomes)) {
     console.log(
-      `${kind.padEnd(10)} ${String(scores.queries).padStart(7)}  ${percent(scores.hitAt1).padStart(6)}  ${percent(scores.hitAt3).padStart(6)}  ${scores.mrr.toFixed(3)}  ${String(scores.empty).padStart(5)}`,
+      `${kind.padEnd(19)} ${String(scores.queries).padStart(7)}  ${percent(scores.hitAt1).padStart(6)}  ${percent(scores.hitAt3).padStart(6)}  ${scores.mrr.toFixed(3)}  ${String(scores.empty).padStart(5)}`,
     );
   }
   const misses = outcomes.filter((outcome) => outcome.rank !== 1);

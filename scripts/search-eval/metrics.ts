@@ -9,6 +9,12 @@ export interface SearchQuery {
   kind: string;
   /** Pathnames of the pages that answer the query; any one is a hit. */
   targets: string[];
+  /**
+   * A batch written at once by someone who had not tuned the ranking, named for when (for
+   * example "fresh-2026-11"): scored on its own as well, since the rest of the set is what the
+   * ranking was tuned on.
+   */
+  set?: string;
 }
 
 export interface QueryOutcome {
@@ -67,6 +73,10 @@ export function scoreByKind(outcomes: QueryOutcome[]): Map<string, Scores> {
   const table = new Map<string, Scores>([['all', score(outcomes)]]);
   for (const [kind, list] of kinds) {
     table.set(kind, score(list));
+  }
+  const sets = new Set(outcomes.flatMap(({ query }) => (query.set ? [query.set] : [])));
+  for (const set of sets) {
+    table.set(`set ${set}`, score(outcomes.filter(({ query }) => query.set === set)));
   }
   return table;
 }

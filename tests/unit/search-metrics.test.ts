@@ -49,6 +49,13 @@ describe('scores', () => {
     expect([...table.keys()]).toEqual(['all', 'keyword', 'error']);
     expect(table.get('error')?.hitAt3).toBeCloseTo(1 / 2);
   });
+
+  it('scores a batch of fresh queries on its own too, after the kinds', () => {
+    const fresh = { ...missed, query: { ...missed.query, set: 'fresh-2026-11' } };
+    const table = scoreByKind([first, third, fresh]);
+    expect([...table.keys()]).toEqual(['all', 'keyword', 'error', 'set fresh-2026-11']);
+    expect(table.get('set fresh-2026-11')).toMatchObject({ queries: 1, hitAt1: 0 });
+  });
 });
 
 describe('parseQuerySet', () => {
