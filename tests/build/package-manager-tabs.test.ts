@@ -72,10 +72,10 @@ describe('package manager tabs in the docs', () => {
     [
       '/docs/getting-started/',
       {
-        npm: 'cd my-agent\nnpm install\nnpm test\nnpm run dev',
-        pnpm: 'cd my-agent\npnpm install\npnpm test\npnpm dev',
-        yarn: 'cd my-agent\nyarn install\nyarn test\nyarn dev',
-        bun: 'cd my-agent\nbun install\nbun run test\nbun run dev',
+        npm: 'npm test\nnpm run dev',
+        pnpm: 'pnpm test\npnpm dev',
+        yarn: 'yarn test\nyarn dev',
+        bun: 'bun run test\nbun run dev',
       },
     ],
     [
