@@ -2,8 +2,8 @@
  * The public API of @weft/core: the names SITE-REQUIREMENTS.md lists under "API reference pages",
  * plus the error model added since (`WeftError`, its options and its code union), the
  * `spaceId` helper, the space coordinator's extension point (issue 22), what a model call knows
- * of its task (`ModelRequestTask`, issue 39) and the memory contract's input checks (issue 41),
- * keyed by the folder TypeDoc writes each kind of page to. The API reference unit test checks the
+ * of its task (`ModelRequestTask`, issue 39), the memory contract's input checks and the
+ * runtime's configuration types (`RuntimeConfig`, `RuntimeOptions`, issue 41), keyed by the folder TypeDoc writes each kind of page to. The API reference unit test checks the
  * core exports exactly these; the browser tests check each has its page.
  */
 export type ApiKind = 'classes' | 'functions' | 'interfaces' | 'type-aliases' | 'variables';
@@ -57,6 +57,8 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'PipelineModificationContext',
     'PluginResult',
     'QueryMemoryOptions',
+    'RuntimeConfig',
+    'RuntimeOptions',
     'ServerManagerConfig',
     'Space',
     'SpaceCoordinator',

@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 export { Runtime } from './runtime/runtime.js';
+export type { RuntimeConfig, RuntimeOptions } from './runtime/config.js';
 export { WeftError, type WeftErrorOptions } from './errors/weft-error.js';
 export type { WeftErrorCode } from './errors/codes.js';
 export {
