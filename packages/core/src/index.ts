@@ -72,6 +72,7 @@ export {
 } from './memory/memory-input.js';
 export { spaceId } from './memory/space-id.js';
 export { PromptRegistry, type TemplateFunction } from './prompts/prompt-registry.js';
+export { defineTemplate, type PromptTemplate } from './prompts/prompt-template.js';
 export { Scheduler } from './scheduler/scheduler.js';
 export type {
   SpaceCoordinator,
