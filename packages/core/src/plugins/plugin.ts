@@ -11,7 +11,7 @@ import { WeftError } from '../errors/weft-error.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { HttpMethod } from '../server/http-methods.js';
 import type { Executor } from './executor.js';
-import type { defineTemplate, PromptTemplate } from '../prompts/prompt-template.js';
+import type { PromptTemplate } from '../prompts/prompt-template.js';
 import { pluginProblems } from './plugin-checks.js';
 
 /**
