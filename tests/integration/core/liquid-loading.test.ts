@@ -28,6 +28,14 @@ describe('loading liquidjs', () => {
     expect(missing.message).toContain('undefined variable: name');
     expect(liquid.imports).toBe(0);
 
+    // The first liquid template loads it before it is registered, so a bad one is still named.
+    const broken = await errorOf(
+      makeRuntime({ plugins: [echoPlugin({ templates: { verse: 'Roses {% for %}' } })] }),
+    );
+    expect(broken.code).toBe('WEFT_INVALID_CONFIG');
+    expect(broken.message).toContain('template "echo/verse" does not parse');
+    expect(liquid.imports).toBe(1);
+
     const { runtime: withLiquid } = await makeRuntime({
       plugins: [echoPlugin({ templates: { hello: 'Hello {{ name }}!' } })],
     });
