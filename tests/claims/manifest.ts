@@ -105,7 +105,7 @@ export function sectionsOf(markdown: string): Map<string, string> {
 /**
  * The TSDoc comments of a TypeScript source file, by the symbol each documents: `Name` for a
  * top-level declaration, `Name.member` for a member of a class, interface or object type (so
- * `RuntimeConfig.options.maxSteps`), each comment's text without its `/**`, `*` and `*\/`
+ * `RuntimeOptions.maxSteps`), each comment's text without its `/**`, `*` and `*\/`
  * marks. This is how a manifest's `section` names a place in the API reference or in an
  * editor's hover, where a source file has no headings.
  */

@@ -38,6 +38,12 @@ export interface BrowserBundle {
   inputs: string[];
   /** The bytes each input file left in the minified bundle (0 when tree-shaking dropped it). */
   bytesByInput: Record<string, number>;
+  /**
+   * What each input file imports, resolved to input paths, and how: `import-statement` for a
+   * static import, `dynamic-import` for `import()`, which a page's bundler splits into a chunk
+   * of its own that loads only when the call runs.
+   */
+  importsByInput: Record<string, { path: string; kind: string }[]>;
 }
 
 /**
@@ -90,5 +96,11 @@ export async function bundleForBrowser(source: string): Promise<BrowserBundle> {
       bytesInOutput,
     ]),
   );
-  return { code, gzipBytes: gzipSync(code).length, nodeOnly, inputs, bytesByInput };
+  const importsByInput = Object.fromEntries(
+    Object.entries(result.metafile.inputs).map(([input, { imports }]) => [
+      input,
+      imports.map(({ path: imported, kind }) => ({ path: imported, kind })),
+    ]),
+  );
+  return { code, gzipBytes: gzipSync(code).length, nodeOnly, inputs, bytesByInput, importsByInput };
 }

@@ -2,9 +2,11 @@
  * The public API of @weft/core: the names SITE-REQUIREMENTS.md lists under "API reference pages",
  * plus the error model added since (`WeftError`, its options and its code union), the
  * `spaceId` helper, the space coordinator's extension point (issue 22), what a model call knows
- * of its task (`ModelRequestTask`, issue 39) and the memory contract's input checks (issue 41),
- * keyed by the folder TypeDoc writes each kind of page to. The API reference unit test checks the
- * core exports exactly these; the browser tests check each has its page.
+ * of its task (`ModelRequestTask`, issue 39), and of issue 41 the memory contract's input
+ * checks, the runtime's configuration types (`RuntimeConfig`, `RuntimeOptions`) and function
+ * templates (`defineTemplate`, `PromptTemplate`), keyed by the folder TypeDoc writes each kind
+ * of page to. The API reference unit test checks the core exports exactly these; the browser
+ * tests check each has its page.
  */
 export type ApiKind = 'classes' | 'functions' | 'interfaces' | 'type-aliases' | 'variables';
 
@@ -31,6 +33,7 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'checkMemoryQuery',
     'checkNewMemory',
     'defineCapability',
+    'defineTemplate',
     'formatZodSchema',
     'memoryNotFound',
     'spaceId',
@@ -56,7 +59,10 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'PipelineGenerationContext',
     'PipelineModificationContext',
     'PluginResult',
+    'PromptTemplate',
     'QueryMemoryOptions',
+    'RuntimeConfig',
+    'RuntimeOptions',
     'ServerManagerConfig',
     'Space',
     'SpaceCoordinator',

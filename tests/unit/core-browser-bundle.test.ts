@@ -44,6 +44,18 @@ describe('@weft/core bundled for a browser', () => {
     expect(bundled(/node_modules\/zod\/v4\/locales\/(?!en\.js$)/)).toEqual([]);
   }, 60_000);
 
+  it('imports liquidjs only with import(), so a page loads it only for a Liquid template', async () => {
+    const bundle = await bundleForBrowser("export * from '@weft/core';");
+    const liquidImports = Object.entries(bundle.importsByInput).flatMap(([importer, imports]) =>
+      imports
+        .filter(({ path }) => path.includes('node_modules/liquidjs/'))
+        .map(({ kind }) => ({ importer, kind })),
+    );
+    expect(liquidImports).toEqual([
+      { importer: 'packages/core/src/prompts/liquid-engine.ts', kind: 'dynamic-import' },
+    ]);
+  }, 60_000);
+
   it('names what the Node platform module imports, so the check can fail', async () => {
     const bundle = await bundleForBrowser("export * from './packages/core/src/platform/node.ts';");
     const imported = new Set(bundle.nodeOnly.map((entry) => entry.imported));

@@ -143,8 +143,8 @@ const cases: {
   least: number;
 }[] = [
   {
-    name: 'RuntimeConfig.options (core)',
-    members: () => membersOf('packages/core/src/runtime/config.ts', 'RuntimeConfig', 'options'),
+    name: 'RuntimeOptions (core)',
+    members: () => membersOf('packages/core/src/runtime/config.ts', 'RuntimeOptions'),
     values: optionsSchema.parse({}),
     least: 16,
   },

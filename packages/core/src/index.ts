@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 export { Runtime } from './runtime/runtime.js';
+export type { RuntimeConfig, RuntimeOptions } from './runtime/config.js';
 export { WeftError, type WeftErrorOptions } from './errors/weft-error.js';
 export type { WeftErrorCode } from './errors/codes.js';
 export {
@@ -71,6 +72,7 @@ export {
 } from './memory/memory-input.js';
 export { spaceId } from './memory/space-id.js';
 export { PromptRegistry, type TemplateFunction } from './prompts/prompt-registry.js';
+export { defineTemplate, type PromptTemplate } from './prompts/prompt-template.js';
 export { Scheduler } from './scheduler/scheduler.js';
 export type {
   SpaceCoordinator,

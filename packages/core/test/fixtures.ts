@@ -13,6 +13,7 @@ import {
   type Executor,
   type ModelCapability,
   type PluginResult,
+  type PromptTemplate,
   type Trigger,
 } from '@weft/core';
 import { pino } from 'pino';
@@ -27,7 +28,7 @@ export class TestPlugin extends Plugin {
   readonly description: string;
   override readonly executors: readonly Executor[];
   override readonly triggers: readonly Trigger[];
-  override readonly templates: Readonly<Record<string, string>>;
+  override readonly templates: Readonly<Record<string, string | PromptTemplate>>;
   override readonly requiredCapabilities: readonly string[];
   /** Names of lifecycle events, in order, shared when a log is passed. */
   readonly events: string[];
@@ -42,7 +43,7 @@ export class TestPlugin extends Plugin {
       description?: string;
       executors?: readonly Executor[];
       triggers?: readonly Trigger[];
-      templates?: Record<string, string>;
+      templates?: Record<string, string | PromptTemplate>;
       requiredCapabilities?: readonly string[];
       events?: string[];
       init?: () => Promise<void> | void;

@@ -2,9 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PromptRegistry } from '@weft/core';
+import { defineTemplate, PromptRegistry, type PromptTemplate } from '@weft/core';
 import { Liquid } from 'liquidjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadLiquid } from '../src/prompts/liquid-engine.js';
 import { errorOf } from './fixtures.js';
 
 const directories: string[] = [];
@@ -87,7 +88,10 @@ describe('PromptRegistry', () => {
     expect(await prompts.render('chat/reply', { name: 'Ada', title: 'Dr' })).toBe('Dr Ada');
   });
 
-  it('names the template that does not parse, at registration', () => {
+  it('names the template that does not parse, at registration', async () => {
+    // Parsed when registered once liquidjs is loaded, as Runtime.init and loadDirectory load it
+    // first (prompts-liquid-on-demand.test.ts covers a registry used before that).
+    await loadLiquid();
     const prompts = new PromptRegistry();
     expect(() => prompts.register('poet', 'verse', 'Roses {% for %}')).toThrow(
       'PromptRegistry: template "poet/verse" does not parse',
@@ -305,4 +309,70 @@ describe('PromptRegistry', () => {
       }
     },
   );
+});
+
+describe('PromptRegistry with function templates', () => {
+  const greeting = defineTemplate<{ name: string; title?: string }>(
+    ['name'],
+    ({ name, title }) => `Hello ${title === undefined ? '' : `${title} `}${name}!`,
+  );
+
+  it('renders a function of the variables, with optional ones left out', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('greeter', 'hello', greeting);
+    expect(prompts.list()).toEqual(['greeter/hello']);
+    expect(await prompts.render('greeter/hello', { name: 'Ada' })).toBe('Hello Ada!');
+    const template = prompts.get('greeter/hello');
+    expect(template.templateName).toBe('greeter/hello');
+    expect(await template({ name: 'Hopper', title: 'Dr' })).toBe('Hello Dr Hopper!');
+  });
+
+  it('names a declared variable the caller did not pass, without calling the function', async () => {
+    const render = vi.fn(() => 'never');
+    const prompts = new PromptRegistry();
+    prompts.register('mail', 'note', Object.assign(render, { variables: ['to', 'body'] }));
+    const error = await errorOf(prompts.render('mail/note', { to: 'Ada', body: undefined }));
+    expect(error.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+    expect(error.message).toBe(
+      'PromptRegistry: rendering "mail/note" failed: undefined variable: body [WEFT_TEMPLATE_RENDER_FAILED]',
+    );
+    expect(render).not.toHaveBeenCalled();
+  });
+
+  it('reports a function that throws or returns no text as a failed render', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('mail', 'throws', () => {
+      throw new Error('no subject');
+    });
+    prompts.register('mail', 'number', (() => 42) as unknown as PromptTemplate);
+    const thrown = await errorOf(prompts.render('mail/throws'));
+    expect(thrown.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+    expect(thrown.message).toContain('rendering "mail/throws" failed: no subject');
+    const number = await errorOf(prompts.render('mail/number'));
+    expect(number.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+    expect(number.message).toContain('the function returned number, not text');
+  });
+
+  it('refuses a name taken by either kind, and a source of neither kind', () => {
+    const prompts = new PromptRegistry();
+    prompts.register('chat', 'reply', greeting);
+    expect(() => prompts.register('chat', 'reply', 'Hi {{ name }}')).toThrow(
+      'template "chat/reply" is already registered',
+    );
+    prompts.register('chat', 'liquid', 'Hi {{ name }}');
+    expect(() => prompts.register('chat', 'liquid', greeting)).toThrow(
+      'template "chat/liquid" is already registered',
+    );
+    let error: unknown;
+    try {
+      prompts.register('chat', 'object', { text: 'hi' } as unknown as string);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toMatchObject({ code: 'WEFT_TEMPLATE_INVALID' });
+    expect((error as Error).message).toContain(
+      'template "chat/object" is neither liquid source text nor a function of its variables',
+    );
+    expect(prompts.has('chat/object')).toBe(false);
+  });
 });

@@ -1,6 +1,6 @@
 /** A runtime with the websocket plugin and a scripted model, and a real `ws` client for it. */
 import { pino } from 'pino';
-import { Runtime } from '@weft/core';
+import { Runtime, type RuntimeOptions } from '@weft/core';
 import {
   InMemoryMemoryProvider,
   ScriptedModelProvider,
@@ -32,7 +32,7 @@ export interface Booted {
 export async function boot(
   pluginOptions: WebSocketPluginOptions = {},
   model: ScriptedResponse = echoModel,
-  runtimeOptions: NonNullable<Parameters<typeof Runtime.init>[0]['options']> = {},
+  runtimeOptions: RuntimeOptions = {},
   memory: InMemoryMemoryProvider = new InMemoryMemoryProvider(),
 ): Promise<Booted> {
   const logs: Record<string, unknown>[] = [];

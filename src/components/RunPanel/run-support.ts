@@ -17,6 +17,7 @@ import {
   type Memory,
   type ModelRequestConfig,
   type Plugin,
+  type RuntimeOptions,
 } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
@@ -248,9 +249,6 @@ export class ObservedMemory extends InMemoryMemoryProvider {
 /** A message of a model call's prompt. */
 type Message = { role: 'system' | 'user' | 'assistant'; content: string };
 
-/** What `Runtime.init` takes (the core exports no name for it). */
-type RuntimeConfig = Parameters<typeof Runtime.init>[0];
-
 /** Answers one model call: a text, or a throw that the call reports as failed. */
 export type Answerer = (
   provider: string,
@@ -264,7 +262,7 @@ export interface ObservedRunConfig {
   providers?: readonly string[];
   answer: Answerer;
   /** Runtime options besides the logger and analytics, as the example's agent sets them. */
-  options?: Omit<NonNullable<RuntimeConfig['options']>, 'logger' | 'analytics' | 'server'>;
+  options?: Omit<RuntimeOptions, 'logger' | 'analytics' | 'server'>;
   memory?: ObservedMemory;
   /**
    * Starts the task and resolves with it when it has finished: by `runtime.dispatch`, as a

@@ -4,14 +4,12 @@
  * its one `WEFT_INVALID_CONFIG`, the rules between options and the variables the core reads
  * included, instead of a component's own error surfacing alone later.
  */
-import { Runtime, ServerManager, WeftError } from '@weft/core';
+import { Runtime, ServerManager, WeftError, type RuntimeOptions } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { echoPlugin, errorOf, silentLogger } from './fixtures.js';
 
-type Options = NonNullable<Parameters<typeof Runtime.init>[0]['options']>;
-
-function config(options: Options) {
+function config(options: RuntimeOptions) {
   return {
     models: [new ScriptedModelProvider()],
     memory: new InMemoryMemoryProvider(),
@@ -21,7 +19,7 @@ function config(options: Options) {
 }
 
 /** The problems listed by the WEFT_INVALID_CONFIG that `Runtime.init` rejects with. */
-async function problemsOf(options: Options): Promise<string[]> {
+async function problemsOf(options: RuntimeOptions): Promise<string[]> {
   const error = await errorOf(Runtime.init(config(options)));
   expect(WeftError.is(error, 'WEFT_INVALID_CONFIG')).toBe(true);
   return error.message.split('\n- ').slice(1);
@@ -68,7 +66,7 @@ describe('Runtime.init reports every configuration problem in one error', () => 
       maxSteps: 0,
       server: { requestTimeout: 5000 },
       retries: 3,
-    } as Options);
+    } as RuntimeOptions);
     expect(problems.map((problem) => problem.split(':')[0])).toEqual([
       'options.maxSteps',
       'options',

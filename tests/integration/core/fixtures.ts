@@ -5,7 +5,13 @@
  * need only the core live with the core's own tests and are re-exported, so a test imports from
  * one place.
  */
-import { Runtime, type ModelCapability, type ModelRequestConfig, type Plugin } from '@weft/core';
+import {
+  Runtime,
+  type ModelCapability,
+  type ModelRequestConfig,
+  type Plugin,
+  type RuntimeOptions,
+} from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { onTestFinished } from 'vitest';
 import {
@@ -87,7 +93,7 @@ export async function makeRuntime(
     plugins?: Plugin[];
     responses?: ConstructorParameters<typeof ScriptedModelProvider>[0];
     memory?: InMemoryMemoryProvider;
-    options?: NonNullable<Parameters<typeof Runtime.init>[0]['options']>;
+    options?: RuntimeOptions;
   } = {},
 ): Promise<{ runtime: Runtime; model: ScriptedModelProvider; memory: InMemoryMemoryProvider }> {
   const model = new ScriptedModelProvider(config.responses ?? { fallback: { type: 'continue' } });

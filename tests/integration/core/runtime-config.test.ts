@@ -1,4 +1,4 @@
-import { defineCapability, Runtime, type ModelCapability } from '@weft/core';
+import { defineCapability, Runtime, type ModelCapability, type RuntimeConfig } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -12,9 +12,7 @@ import {
   TestPlugin,
 } from './fixtures.js';
 
-type Config = Parameters<typeof Runtime.init>[0];
-
-function base(overrides: Partial<Config> = {}): Config {
+function base(overrides: Partial<RuntimeConfig> = {}): RuntimeConfig {
   return {
     models: [new ScriptedModelProvider()],
     memory: new InMemoryMemoryProvider(),
@@ -24,7 +22,7 @@ function base(overrides: Partial<Config> = {}): Config {
   };
 }
 
-async function initError(config: Config): Promise<string> {
+async function initError(config: RuntimeConfig): Promise<string> {
   const error = await errorOf(Runtime.init(config));
   expect(error.message).toMatch(/^Runtime\.init: invalid configuration:/);
   expect((error as { code?: string }).code).toBe('WEFT_INVALID_CONFIG');
@@ -42,7 +40,7 @@ describe('Runtime.init configuration checks', () => {
   });
 
   it('rejects a configuration that is not an object', async () => {
-    expect(await initError(null as unknown as Config)).toContain(
+    expect(await initError(null as unknown as RuntimeConfig)).toContain(
       'the configuration must be an object',
     );
   });

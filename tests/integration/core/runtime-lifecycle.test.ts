@@ -1,4 +1,4 @@
-import { Runtime, WeftError, type TriggerRoute } from '@weft/core';
+import { Runtime, WeftError, type RuntimeOptions, type TriggerRoute } from '@weft/core';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   deferred,
@@ -23,7 +23,7 @@ async function loggingRuntime(
     plugins?: TestPlugin[];
     models?: TestModelProvider[];
     memoryHooks?: ConstructorParameters<typeof LoggingMemoryProvider>[1];
-    options?: NonNullable<Parameters<typeof Runtime.init>[0]['options']>;
+    options?: RuntimeOptions;
   } = {},
 ): Promise<Runtime> {
   const runtime = await Runtime.init({

@@ -171,7 +171,7 @@ export const CORE_ERRORS = {
       summary: 'A prompt template’s name or source is invalid.',
       raisedBy: '`PromptRegistry`',
       cause:
-        'a prompt template’s name or namespace does not start with a letter or digit or has characters other than letters, digits, `-`, `_` and `.`, its source does not parse as Liquid, or a template directory cannot be read.',
+        'a prompt template’s name or namespace does not start with a letter or digit or has characters other than letters, digits, `-`, `_` and `.`, its source is neither text nor a function, its source does not parse as Liquid, or a template directory cannot be read. A Liquid template given to a registry of your own before liquidjs has loaded is parsed on its first render, which then rejects with this code.',
       fix: 'the message names the template and the parser’s complaint; see [Liquid templates](../core-utilities/liquid-templates.md).',
     },
     WEFT_TEMPLATE_NOT_FOUND: {
@@ -184,8 +184,8 @@ export const CORE_ERRORS = {
       summary: 'Rendering a template failed, usually a missing variable.',
       raisedBy: '`PromptRegistry.render`, the function `PromptRegistry.get` returns',
       cause:
-        'rendering a template failed, usually because it uses a variable the caller did not pass: templates render in strict mode, so a missing variable is an error rather than an empty string.',
-      fix: 'pass every variable the template uses.',
+        'rendering a template failed, usually because it uses a variable the caller did not pass: templates render in strict mode, so a missing variable is an error rather than an empty string. A function template that throws, or returns something other than text, fails the same way.',
+      fix: 'pass every variable the template uses (for a function template, every name its `variables` lists).',
     },
     WEFT_LISTEN_FAILED: {
       summary: 'The HTTP server could not listen on its host and port.',

@@ -11,6 +11,7 @@ import { WeftError } from '../errors/weft-error.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { HttpMethod } from '../server/http-methods.js';
 import type { Executor } from './executor.js';
+import type { PromptTemplate } from '../prompts/prompt-template.js';
 import { pluginProblems } from './plugin-checks.js';
 
 /**
@@ -103,8 +104,12 @@ export abstract class Plugin {
   readonly executors: readonly Executor[] = [];
   /** The plugin's triggers; their ids must be unique within the plugin. */
   readonly triggers: readonly Trigger[] = [];
-  /** Liquid templates by name, registered under the plugin's id: `{ reply: 'Hi {{ name }}' }`. */
-  readonly templates: Readonly<Record<string, string>> = {};
+  /**
+   * Prompt templates by name, registered under the plugin's id: liquid source
+   * (`{ reply: 'Hi {{ name }}' }`) or functions of their variables, made with
+   * {@link defineTemplate}. liquidjs is loaded only when some plugin has a liquid template.
+   */
+  readonly templates: Readonly<Record<string, string | PromptTemplate>> = {};
   /**
    * Capability ids the plugin calls; `Runtime.init` throws (`WEFT_INVALID_CONFIG`) when no model
    * provider offers one of them, directly or through an alias.

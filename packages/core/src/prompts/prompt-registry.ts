@@ -1,7 +1,9 @@
 import { readTemplateFiles } from '#platform';
-import { Liquid, type Template } from 'liquidjs';
+import type { Liquid } from 'liquidjs';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { coreTemplates } from './core-templates.js';
+import { loadedLiquid, loadLiquid } from './liquid-engine.js';
+import type { PromptTemplate } from './prompt-template.js';
 
 /** A compiled prompt template. Obtain one with {@link PromptRegistry.get}. */
 export interface TemplateFunction {
@@ -19,41 +21,14 @@ export interface TemplateFunction {
 const NAME_PATTERN = /^[a-z0-9][a-z0-9-_.]*$/i;
 
 /**
- * The system's locale, for the names of months and days that liquid's `date` filter writes, as
- * an empty list of locales: `Intl.DateTimeFormat([])` uses the default locale. Without a locale
- * liquid resolves the default one when the engine is made, and that first `Intl.DateTimeFormat`
- * loads the date data: 25-35 ms in Node.js and 50-60 ms in a browser at a 4x CPU slowdown, paid
- * by the first `Runtime.init` of a process or page whose plugins have templates, although few
- * templates format a date. Given the list, liquid passes it to `Intl.DateTimeFormat` only when a
- * template formats a date. The cast: liquid types the option as a string; it only hands it on.
- */
-const SYSTEM_LOCALE = [] as unknown as string;
-
-let sharedLiquid: Liquid | undefined;
-
-/**
- * The liquid engine of every registry: they all use the same options, and liquid keeps nothing
- * between parses or renders (no template cache is configured), so one engine serves them all. It
- * is made when the first liquid template is registered: a runtime whose plugins have none never
- * makes it.
- */
-function liquid(): Liquid {
-  sharedLiquid ??= new Liquid({
-    strictVariables: true,
-    strictFilters: true,
-    lenientIf: true,
-    ownPropertyOnly: true,
-    locale: SYSTEM_LOCALE,
-  });
-  return sharedLiquid;
-}
-
-/**
  * Holds the templates that prompts are made from, namespaced by owner: the core's own live
- * under `core/`, a plugin's under its id (`weather/forecast`). A plugin's templates are liquid,
- * compiled once, when registered, so a syntax error surfaces at start-up rather than in the
- * middle of a task; the core's are functions of their variables. Rendering is strict: a
- * variable the template uses but the caller did not pass is an error that names it.
+ * under `core/`, a plugin's under its id (`weather/forecast`). A plugin's template is liquid
+ * source or a function of its variables ({@link PromptTemplate}); the core's are functions.
+ * Liquid is compiled once, when registered, so a syntax error surfaces at start-up rather than
+ * in the middle of a task; liquidjs itself is loaded only for the first liquid template, so a
+ * runtime whose templates are all functions never loads it. Rendering is strict: a variable the
+ * template uses (or a function template declares) but the caller did not pass is an error that
+ * names it.
  *
  * @example
  * ```ts
@@ -72,13 +47,19 @@ export class PromptRegistry {
   /**
    * Compiles and registers a template.
    *
+   * A liquid source is parsed here when liquidjs is loaded, as it is once a runtime with a liquid
+   * template has been built or {@link PromptRegistry.loadDirectory} has run; otherwise it is
+   * parsed on its first render, which then rejects with `WEFT_TEMPLATE_INVALID` if it does not
+   * parse, as liquidjs is loaded asynchronously.
+   *
    * @param namespace - The owner: `core` or a plugin id.
    * @param name - The template's name within the namespace, such as `pipeline-generation`.
-   * @param source - Liquid source text.
-   * @throws {@link WeftError} `WEFT_TEMPLATE_INVALID` when a name is invalid or the source does
-   * not parse, `WEFT_DUPLICATE` when the template exists.
+   * @param source - Liquid source text, or a function of the variables ({@link PromptTemplate}).
+   * @throws {@link WeftError} `WEFT_TEMPLATE_INVALID` when a name is invalid, the source is
+   * neither text nor a function, or the source does not parse; `WEFT_DUPLICATE` when the template
+   * exists.
    */
-  register(namespace: string, name: string, source: string): void {
+  register(namespace: string, name: string, source: string | PromptTemplate): void {
     for (const [label, value] of [
       ['namespace', namespace],
       ['name', name],
@@ -92,10 +73,26 @@ export class PromptRegistry {
     }
     const fullName = `${namespace}/${name}`;
     this.refuseDuplicate(fullName);
-    const parsed = parseTemplate(fullName, () => liquid().parse(source, fullName));
-    // Nothing here is asynchronous (no custom tags or filters), and liquid's synchronous
-    // renderer is several times cheaper than stepping its generators through promises.
-    this.templates.set(fullName, (variables) => liquid().renderSync(parsed, variables));
+    if (typeof source === 'function') {
+      this.templates.set(fullName, checkedRender(source.variables ?? [], source));
+      return;
+    }
+    if (typeof source !== 'string') {
+      throw new WeftError(
+        'WEFT_TEMPLATE_INVALID',
+        `PromptRegistry: template "${fullName}" is neither liquid source text nor a function of its variables.`,
+      );
+    }
+    const engine = loadedLiquid();
+    if (engine) {
+      this.templates.set(fullName, liquidRender(engine, fullName, source));
+      return;
+    }
+    let compiled: Promise<Render> | undefined;
+    this.templates.set(fullName, async (variables) => {
+      compiled ??= loadLiquid().then((loaded) => liquidRender(loaded, fullName, source));
+      return (await compiled)(variables);
+    });
   }
 
   /**
@@ -110,11 +107,7 @@ export class PromptRegistry {
     for (const [name, { variables, render }] of Object.entries(coreTemplates)) {
       const fullName = `core/${name}`;
       this.refuseDuplicate(fullName);
-      this.templates.set(fullName, (given) => {
-        const missing = variables.find((variable) => given[variable] === undefined);
-        if (missing !== undefined) throw new Error(`undefined variable: ${missing}`);
-        return render(given);
-      });
+      this.templates.set(fullName, checkedRender(variables, render));
     }
   }
 
@@ -150,6 +143,8 @@ export class PromptRegistry {
         { cause: error },
       );
     }
+    // Loaded first, so that a file that does not parse is named here rather than on render.
+    if (files.length > 0) await loadLiquid();
     const names: string[] = [];
     for (const { name, source } of files) {
       this.register(namespace, name, source);
@@ -197,8 +192,10 @@ export class PromptRegistry {
     }
     const render = async (variables: Record<string, unknown> = {}): Promise<string> => {
       try {
-        return template(variables);
+        return await template(variables);
       } catch (error) {
+        // A liquid source parsed on its first render keeps the code of a bad template.
+        if (WeftError.is(error) && error.code === 'WEFT_TEMPLATE_INVALID') throw error;
         throw new WeftError(
           'WEFT_TEMPLATE_RENDER_FAILED',
           `PromptRegistry: rendering "${fullName}" failed: ${describeError(error)}`,
@@ -224,12 +221,35 @@ export class PromptRegistry {
 }
 
 /** Renders a template from its variables. */
-type Render = (variables: Record<string, unknown>) => string;
+type Render = (variables: Record<string, unknown>) => string | Promise<string>;
 
-/** Parses a template, turning a syntax error into a {@link WeftError} that names the template. */
-function parseTemplate(fullName: string, parse: () => Template[]): Template[] {
+/**
+ * Renders a function template, after checking that every variable it declares was passed: the
+ * same contract as liquid's strict variables, with the same words in the error.
+ */
+function checkedRender(
+  variables: readonly string[],
+  render: (variables: Readonly<Record<string, unknown>>) => string,
+): Render {
+  return (given) => {
+    const missing = variables.find((variable) => given[variable] === undefined);
+    if (missing !== undefined) throw new Error(`undefined variable: ${missing}`);
+    const text: unknown = render(given);
+    if (typeof text !== 'string') throw new Error(`the function returned ${typeof text}, not text`);
+    return text;
+  };
+}
+
+/**
+ * Parses a liquid source, turning a syntax error into a {@link WeftError} that names the
+ * template, and returns how to render it. Nothing here is asynchronous (no custom tags or
+ * filters), and liquid's synchronous renderer is several times cheaper than stepping its
+ * generators through promises.
+ */
+function liquidRender(engine: Liquid, fullName: string, source: string): Render {
+  let parsed: ReturnType<Liquid['parse']>;
   try {
-    return parse();
+    parsed = engine.parse(source, fullName);
   } catch (error) {
     throw new WeftError(
       'WEFT_TEMPLATE_INVALID',
@@ -237,4 +257,5 @@ function parseTemplate(fullName: string, parse: () => Template[]): Template[] {
       { cause: error },
     );
   }
+  return (variables) => engine.renderSync(parsed, variables) as string;
 }

@@ -14,11 +14,24 @@ import { optionsSchema, type ResolvedOptions } from './options-schema.js';
 import type { SpaceCoordinator } from '../scheduler/space-coordinator.js';
 
 /**
- * Everything {@link Runtime.init} needs.
+ * Everything {@link Runtime.init} needs: the model providers, the memory store, the plugins and,
+ * optionally, capability aliases, a space coordinator and {@link RuntimeOptions}. Name it to
+ * build a configuration in one place and hand it to `Runtime.init` in another.
  *
- * @inline
+ * @example
+ * ```ts
+ * import { Runtime, type MemoryProvider, type ModelProvider, type RuntimeConfig } from '@weft/core';
+ *
+ * function configFor(model: ModelProvider, memory: MemoryProvider): RuntimeConfig {
+ *   return { models: [model], memory, plugins: [], options: { maxSteps: 5 } };
+ * }
+ *
+ * async function main(model: ModelProvider, memory: MemoryProvider) {
+ *   return Runtime.init(configFor(model, memory));
+ * }
+ * ```
  */
-export type RuntimeConfig = {
+export interface RuntimeConfig {
   /** Model providers; at least one must offer `text-generation` (or an alias of it). */
   models: readonly ModelProvider[];
   /** The memory store. */
@@ -34,79 +47,86 @@ export type RuntimeConfig = {
    */
   coordinator?: SpaceCoordinator;
   /** Tuning; every field has a default. */
-  options?: {
-    /** Most steps one task may run. Default 10. */
-    maxSteps?: number;
-    /**
-     * Longest a task may run, in milliseconds, from when it leaves the queue. Past it the task's
-     * signal is aborted, an error item with code `WEFT_TASK_TIMEOUT` ends its chain, it ends
-     * `failed`, and its worker is freed even if an executor ignores the signal. Default 120000.
-     */
-    taskTimeoutMs?: number;
-    /** How many times getObject asks again after an invalid answer. Default 2. */
-    getObjectRetries?: number;
-    /** When the model reviews the remaining steps: `always` (default), `on-failure` or `never`. */
-    pipelineReview?: PipelineReview;
-    /**
-     * Whether `always` also reviews after the last planned step when it succeeded. That review
-     * costs one model call per task and can only add steps. Default `false`.
-     */
-    reviewFinalStep?: boolean;
-    /**
-     * How many earlier tasks (and other related memories) the planning prompt shows at most,
-     * newest first; a task's trigger and chain are one entry. Default 10.
-     */
-    relatedMemories?: number;
-    /**
-     * The most characters the planning prompt's related memories may take; the newest entries
-     * are kept when they do not all fit. Default 4000.
-     */
-    relatedMemoryChars?: number;
-    /** Scheduler limits: `concurrency` (default 4) and `maxQueueSize` (default 1000). */
-    scheduler?: { concurrency?: number; maxQueueSize?: number };
-    /**
-     * Limits on what one dependency may hold at once: `maxConcurrent` calls per model provider,
-     * plugin and memory provider (default one less than `scheduler.concurrency`), `maxWaitMs`
-     * for a slot (default 30000), and `limits` per dependency (`model:<id>`, `plugin:<id>`,
-     * `memory:<id>`).
-     */
-    bulkhead?: {
-      maxConcurrent?: number;
-      maxWaitMs?: number;
-      limits?: Readonly<Record<string, number>>;
-    };
-    /** HTTP server settings, used when some plugin has a route trigger. */
-    server?: ServerManagerConfig;
-    /** `true` to collect analytics, or `{ trackers }` to also forward events. Default off. */
-    analytics?: boolean | { trackers?: readonly AnalyticsTracker[] };
-    /** Stop gracefully on SIGINT and SIGTERM. Default `false`. */
-    handleSignals?: boolean;
-    /** On stop, let queued tasks finish (`drain`, default) or cancel them (`cancel`). */
-    shutdown?: 'drain' | 'cancel';
-    /**
-     * How long a draining stop waits before it cancels what is left. Default 30000 ms. Tasks
-     * that have not ended a short grace after the cancel are abandoned (logged with their ids),
-     * so `stop()` resolves within about this time plus a few seconds whatever executors do.
-     */
-    shutdownTimeoutMs?: number;
-    /** Default provider id per capability id, when several providers offer one. */
-    defaultProviders?: Readonly<Record<string, string>>;
-    /**
-     * Whether `start()` calls each model and memory provider's `checkHealth()` after its `init`,
-     * and fails with `WEFT_START_FAILED` naming the provider when it answers `false`, throws,
-     * or takes longer than `healthCheckTimeoutMs`. Default `false`: without it, a provider that
-     * is down is first noticed by the task that calls it.
-     */
-    checkHealthOnStart?: boolean;
-    /**
-     * The longest one provider's `checkHealth()` may take at start, with `checkHealthOnStart`,
-     * in milliseconds. Default 10000.
-     */
-    healthCheckTimeoutMs?: number;
-    /** A pino logger; by default JSON logs to stdout at `info` (or `WEFT_LOG_LEVEL`). */
-    logger?: Logger;
+  options?: RuntimeOptions;
+}
+
+/**
+ * The tuning of a runtime, `RuntimeConfig.options`: step and time limits, the scheduler and
+ * bulkhead limits, the HTTP server, analytics, shutdown, health checks and the logger. Every
+ * field is optional and has a default; {@link Runtime.init} rejects a wrong value naming it.
+ */
+export interface RuntimeOptions {
+  /** Most steps one task may run. Default 10. */
+  maxSteps?: number;
+  /**
+   * Longest a task may run, in milliseconds, from when it leaves the queue. Past it the task's
+   * signal is aborted, an error item with code `WEFT_TASK_TIMEOUT` ends its chain, it ends
+   * `failed`, and its worker is freed even if an executor ignores the signal. Default 120000.
+   */
+  taskTimeoutMs?: number;
+  /** How many times getObject asks again after an invalid answer. Default 2. */
+  getObjectRetries?: number;
+  /** When the model reviews the remaining steps: `always` (default), `on-failure` or `never`. */
+  pipelineReview?: PipelineReview;
+  /**
+   * Whether `always` also reviews after the last planned step when it succeeded. That review
+   * costs one model call per task and can only add steps. Default `false`.
+   */
+  reviewFinalStep?: boolean;
+  /**
+   * How many earlier tasks (and other related memories) the planning prompt shows at most,
+   * newest first; a task's trigger and chain are one entry. Default 10.
+   */
+  relatedMemories?: number;
+  /**
+   * The most characters the planning prompt's related memories may take; the newest entries
+   * are kept when they do not all fit. Default 4000.
+   */
+  relatedMemoryChars?: number;
+  /** Scheduler limits: `concurrency` (default 4) and `maxQueueSize` (default 1000). */
+  scheduler?: { concurrency?: number; maxQueueSize?: number };
+  /**
+   * Limits on what one dependency may hold at once: `maxConcurrent` calls per model provider,
+   * plugin and memory provider (default one less than `scheduler.concurrency`), `maxWaitMs`
+   * for a slot (default 30000), and `limits` per dependency (`model:<id>`, `plugin:<id>`,
+   * `memory:<id>`).
+   */
+  bulkhead?: {
+    maxConcurrent?: number;
+    maxWaitMs?: number;
+    limits?: Readonly<Record<string, number>>;
   };
-};
+  /** HTTP server settings, used when some plugin has a route trigger. */
+  server?: ServerManagerConfig;
+  /** `true` to collect analytics, or `{ trackers }` to also forward events. Default off. */
+  analytics?: boolean | { trackers?: readonly AnalyticsTracker[] };
+  /** Stop gracefully on SIGINT and SIGTERM. Default `false`. */
+  handleSignals?: boolean;
+  /** On stop, let queued tasks finish (`drain`, default) or cancel them (`cancel`). */
+  shutdown?: 'drain' | 'cancel';
+  /**
+   * How long a draining stop waits before it cancels what is left. Default 30000 ms. Tasks
+   * that have not ended a short grace after the cancel are abandoned (logged with their ids),
+   * so `stop()` resolves within about this time plus a few seconds whatever executors do.
+   */
+  shutdownTimeoutMs?: number;
+  /** Default provider id per capability id, when several providers offer one. */
+  defaultProviders?: Readonly<Record<string, string>>;
+  /**
+   * Whether `start()` calls each model and memory provider's `checkHealth()` after its `init`,
+   * and fails with `WEFT_START_FAILED` naming the provider when it answers `false`, throws,
+   * or takes longer than `healthCheckTimeoutMs`. Default `false`: without it, a provider that
+   * is down is first noticed by the task that calls it.
+   */
+  checkHealthOnStart?: boolean;
+  /**
+   * The longest one provider's `checkHealth()` may take at start, with `checkHealthOnStart`,
+   * in milliseconds. Default 10000.
+   */
+  healthCheckTimeoutMs?: number;
+  /** A pino logger; by default JSON logs to stdout at `info` (or `WEFT_LOG_LEVEL`). */
+  logger?: Logger;
+}
 
 export { optionsSchema, type ResolvedOptions } from './options-schema.js';
 

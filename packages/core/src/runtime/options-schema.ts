@@ -8,7 +8,7 @@ import { bulkheadOptionsSchema } from '../bulkhead/bulkhead-options.js';
 const positiveInteger = z.number().int().positive();
 
 /**
- * The schema of `RuntimeConfig.options`: `Runtime.init` validates with it, and the options
+ * The schema of `RuntimeOptions`: `Runtime.init` validates with it, and the options
  * tables of the configuration reference are generated from it (types, ranges and defaults from
  * the schema, each option's effect from its description), so the page cannot drift from what
  * the runtime accepts.

@@ -11,6 +11,7 @@ import { DEFAULT_BULKHEAD_WAIT_MS, unknownLimitKeys } from '../bulkhead/bulkhead
 import { PluginRegistry } from '../plugins/plugin.js';
 import type { AgentTask } from '../tasks/task.js';
 import { PromptRegistry } from '../prompts/prompt-registry.js';
+import { loadLiquid } from '../prompts/liquid-engine.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { settleWithin, TIMED_OUT } from '../util/deadline.js';
@@ -171,6 +172,9 @@ export class Runtime {
     const plugins = new PluginRegistry();
     // The registry checks run even when the options are wrong, so that one error lists everything.
     if (registrable) {
+      // liquidjs is loaded only for a liquid template, and before registering, so that a
+      // template that does not parse is one of the problems listed here.
+      if (hasLiquidTemplate(config)) await loadLiquid();
       Runtime.fillRegistries(config, { capabilities, prompts, plugins }, problems);
       const runtime = options && new Runtime(config, options, { capabilities, prompts, plugins });
       const models =
@@ -635,6 +639,12 @@ export class Runtime {
 }
 
 /** The names `options.bulkhead.limits` may use for the configured providers and plugins. */
+function hasLiquidTemplate(config: RuntimeConfig): boolean {
+  return config.plugins.some((plugin) =>
+    Object.values(plugin.templates ?? {}).some((template) => typeof template === 'string'),
+  );
+}
+
 function dependencyKeys(config: RuntimeConfig): Set<string> {
   return new Set([
     ...config.models.map((model) => `model:${model.id}`),
