@@ -40,8 +40,9 @@ const TOO_LARGE = '54000';
  * - A space's oldest unfinished task runs first, on the instance that owns its row, and only
  *   while that instance holds the space's session-level advisory lock.
  * - Each instance holds an advisory lock of its own on one dedicated connection. When the
- *   process dies, PostgreSQL ends that session and drops the lock; within `sweepIntervalMs` a
- *   surviving instance takes the dead one's unfinished tasks over and runs them in order.
+ *   process dies, PostgreSQL ends that session and drops the lock; about `sweepIntervalMs`
+ *   later (plus the sweep's own time) a surviving instance takes the dead one's unfinished
+ *   tasks over and runs them in order.
  * - When that connection is lost (the server restarted, the network failed), the instance
  *   gives its spaces up as a dead one would, refuses work meanwhile, and reconnects by itself
  *   with a capped, jittered backoff, under a new instance key.

@@ -97,7 +97,7 @@ describe('renderRelatedMemories', () => {
     );
   });
 
-  it('keeps the newest entries within the character budget and counts the rest', () => {
+  it('keeps the newest entries within the character budget and counts the rest when the line fits', () => {
     const memories = [1, 2, 3, 4].flatMap((n) => [
       chain(`t${n}`, n * 2 + 1, 'completed'),
       trigger(`t${n}`, n * 2, `question ${n}`),
@@ -114,6 +114,9 @@ describe('renderRelatedMemories', () => {
     expect(text.length).toBeLessThanOrEqual(budget);
     expect(text).toContain('question 4');
     expect(text).not.toContain('question 2');
+    // No room for the count: the entries stay, and the line is left out rather than cut.
+    const tight = renderRelatedMemories(memories, { maxEntries: 10, maxChars: twoEntries + 5 });
+    expect(tight).toBe(entries.slice(0, 2).join('\n- '));
   });
 
   it('cuts a single entry longer than the budget, and honours the entry limit', () => {

@@ -94,16 +94,15 @@ describe('ServerManager Origin check', () => {
     expect(runs).toHaveLength(2);
   });
 
-  it('refuses Origin null and a cross-site Sec-Fetch-Site without Origin', async () => {
+  it('refuses Origin null and a cross-site or same-site Sec-Fetch-Site without Origin', async () => {
     const { server, runs } = await serve();
     const json = { 'content-type': 'application/json' };
     expect((await send(`${server.url}/echo`, { ...json, origin: 'null' })).status).toBe(403);
-    const navigation = await send(`${server.url}/echo`, {
-      ...json,
-      'sec-fetch-site': 'cross-site',
-    });
-    expect(navigation.status).toBe(403);
-    expect(navigation.json.error?.code).toBe('WEFT_ORIGIN_NOT_ALLOWED');
+    for (const site of ['cross-site', 'same-site']) {
+      const navigation = await send(`${server.url}/echo`, { ...json, 'sec-fetch-site': site });
+      expect(navigation.status, site).toBe(403);
+      expect(navigation.json.error?.code, site).toBe('WEFT_ORIGIN_NOT_ALLOWED');
+    }
     const sameOrigin = await send(`${server.url}/echo`, {
       ...json,
       'sec-fetch-site': 'same-origin',

@@ -96,7 +96,7 @@ async function boot(options: ChatPluginOptions, reply?: () => string | Promise<s
 /** The fields of the route's answers these tests read. */
 interface Answer {
   reply?: string;
-  error: { status: number; code: string; docsUrl: string };
+  error: { status: number; code: string; message: string; docsUrl: string };
 }
 
 async function post(
@@ -160,6 +160,20 @@ describe('ChatPlugin: who the sender is', () => {
     // Ada still sees her own history in the room.
     await post(url, { room: 'room-x', user: 'ada', message: 'again' }, 't-ada');
     expect(plans[2]).toContain('4242');
+  });
+
+  it('with authenticate, still refuses a body without a valid user, naming the field', async () => {
+    const { url, model } = await boot({ authenticate: bearer });
+    for (const body of [
+      { room: 'room-x', message: 'hello' },
+      { room: 'room-x', user: 'not an id', message: 'hello' },
+    ]) {
+      const answer = await post(url, body, 't-eve');
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.json.error.code).toBe('WEFT_CHAT_INVALID_REQUEST');
+      expect(answer.json.error.message).toContain('"user"');
+    }
+    expect(model.requests).toHaveLength(0);
   });
 
   it('refuses an unknown token, a hook that throws, hangs or names a bad id, with 401 and no internals', async () => {

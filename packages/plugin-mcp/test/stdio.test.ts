@@ -269,6 +269,25 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(task.chain[2]?.error).toMatch(/is disconnected and was not back within 400 ms/);
   });
 
+  it("fails a call during an outage with WEFT_MCP_TIMEOUT when the task's deadline comes before callTimeoutMs", async () => {
+    agent = await startAgent(
+      await connect(['crash', 'pid'], { reconnectDelayMs: 60_000, callTimeoutMs: 120_000 }),
+      [plan('crash', 'pid')],
+      { taskTimeoutMs: 1500 },
+    );
+    const started = Date.now();
+    const task = await agent.run('crash, then pid');
+    expect(Date.now() - started).toBeLessThan(6000);
+    expect(task.status).toBe('failed');
+    await expect
+      .poll(() => agent?.logs.find((line) => line.code === 'WEFT_MCP_TIMEOUT')?.error, {
+        timeout: 2000,
+      })
+      .toMatch(/tool "pid" .* was cancelled with the task/);
+    // Only the crashing call itself is unavailable; the waiting one is not.
+    expect(agent.logs.filter((line) => line.code === 'WEFT_MCP_UNAVAILABLE')).toHaveLength(1);
+  });
+
   it('close() ends the server process', async () => {
     agent = await startAgent(await connect(['pid']), [plan('pid')]);
     const pid = pidOf((await agent.run('pid')).chain[1]?.data);

@@ -380,7 +380,7 @@ describe('WebSocketPlugin close', () => {
     await expect(booted.plugin.close()).resolves.toBeUndefined();
   });
 
-  it('refuses new messages while the runtime stops, delivers the reply of a running task, then closes with 1001', async () => {
+  it('refuses new messages and, before any other check, new upgrades while the runtime stops, delivers the reply of a running task, then closes with 1001', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     booted = await boot({}, async (messages, request) => {
@@ -399,6 +399,13 @@ describe('WebSocketPlugin close', () => {
       id: '2',
       code: 'WEFT_SHUTTING_DOWN',
     });
+    // Another path would get 404 while running: the stopping refusal comes before every check.
+    for (const url of [booted.url, booted.url.replace(/\/[^/]*$/, '/elsewhere')]) {
+      expect(await refusedUpgrade(url)).toMatchObject({
+        status: 503,
+        body: { error: { code: 'WEFT_WS_TOO_MANY_CONNECTIONS' } },
+      });
+    }
     release();
     expect(await client.next()).toMatchObject({ type: 'reply', id: '1', reply: 'late but here' });
     await stopping;

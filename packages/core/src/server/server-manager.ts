@@ -64,7 +64,8 @@ export interface ServerManagerConfig {
   bodyLimit?: number | string;
   /**
    * Deepest nesting of objects and arrays a JSON body may have; deeper bodies are refused with
-   * 400 `WEFT_BAD_REQUEST` before they are parsed. Default 64.
+   * 400 before they are parsed, as `WEFT_BAD_REQUEST` or the route's own `invalidBodyCode`.
+   * Default 64.
    */
   maxJsonDepth?: number;
   /** Most milliseconds a client may take to send a request's headers (then 408). Default 10000. */

@@ -56,7 +56,7 @@ export const serverOptionsSchema = z
     maxJsonDepth: positiveInteger
       .default(64)
       .describe(
-        'The deepest nesting of objects and arrays a JSON body may have; deeper bodies get `400` with `WEFT_BAD_REQUEST` before they are parsed.',
+        "The deepest nesting of objects and arrays a JSON body may have; deeper bodies get `400` before they are parsed, with `WEFT_BAD_REQUEST` or the route's own code when it sets `invalidBodyCode`.",
       ),
     headersTimeout: positiveInteger
       .default(10_000)

@@ -1,0 +1,129 @@
+/**
+ * The chat route behind a PostgreSQL coordinator, when an instance loses its database while a
+ * message's task is running: the route answers 502 `WEFT_CHAT_NO_REPLY` with status
+ * `cancelled`, and the task runs again from its record on the other instance.
+ */
+import { randomUUID } from 'node:crypto';
+import { Runtime } from '@weft/core';
+import { PostgresSpaceCoordinator } from '@weft/coordinator-postgres';
+import { ChatPlugin } from '@weft/plugin-chat';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import pg from 'pg';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
+
+const SERVER_START_TIMEOUT_MS = 120_000;
+
+let server: PostgresServer | undefined;
+let url = '';
+const runtimes: Runtime[] = [];
+
+beforeAll(async () => {
+  server = await startPostgres();
+  url = await server.createDatabase(`weft_${randomUUID().replace(/-/g, '').slice(0, 12)}`);
+}, SERVER_START_TIMEOUT_MS);
+
+afterAll(async () => {
+  await Promise.all(runtimes.map((runtime) => runtime.stop()));
+  await server?.destroy();
+}, SERVER_START_TIMEOUT_MS);
+
+async function sql(text: string, values: unknown[] = []): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** One chat instance; `reply` writes the reply text, or hangs until the task's signal ends. */
+async function startInstance(
+  schema: string,
+  reply: (signal: AbortSignal | undefined) => Promise<string>,
+): Promise<{ runtime: Runtime; coordinator: PostgresSpaceCoordinator }> {
+  const coordinator = new PostgresSpaceCoordinator({
+    connectionString: url,
+    schema,
+    sweepIntervalMs: 200,
+    logger: pino({ level: 'silent' }),
+  });
+  const model = new ScriptedModelProvider({
+    fallback: (_messages, request) =>
+      request.purpose === 'plan'
+        ? { steps: [{ pluginId: 'chat', action: 'reply' }] }
+        : reply(request.signal),
+  });
+  const runtime = await Runtime.init({
+    models: [model],
+    memory: new InMemoryMemoryProvider(),
+    plugins: [new ChatPlugin({ trustClientUser: true })],
+    coordinator,
+    options: {
+      server: { port: 0 },
+      pipelineReview: 'never',
+      reviewFinalStep: false,
+      shutdownTimeoutMs: 2_000,
+      logger: pino({ level: 'silent' }),
+    },
+  });
+  runtimes.push(runtime);
+  await runtime.start();
+  return { runtime, coordinator };
+}
+
+async function waitFor(what: string, check: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('the chat route with a PostgreSQL coordinator', () => {
+  it('answers 502 cancelled for a message whose task was running when the database connection dropped, and the task runs again elsewhere', async () => {
+    const schema = `c_${randomUUID().replace(/-/g, '')}`;
+    let hanging = 0;
+    const victim = await startInstance(schema, (signal) => {
+      hanging += 1;
+      return new Promise<string>((_resolve, reject) => {
+        // A deadline of its own, so a broken abort cannot hang the test.
+        const timer = setTimeout(() => reject(new Error('never aborted')), 20_000);
+        signal?.addEventListener('abort', () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        });
+      });
+    });
+    const repliedElsewhere: string[] = [];
+    await startInstance(schema, async () => {
+      repliedElsewhere.push('from the survivor');
+      return 'from the survivor';
+    });
+
+    const answer = fetch(`${victim.runtime.server.url}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ room: 'r1', user: 'ada', message: 'hello' }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    await waitFor('the reply step starting', () => hanging === 1, 10_000);
+    await sql(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
+      [victim.coordinator.instance],
+    );
+
+    const response = await answer;
+    const body = (await response.json()) as { status: string; error: { code: string } };
+    expect(response.status).toBe(502);
+    expect(body).toMatchObject({ status: 'cancelled', error: { code: 'WEFT_CHAT_NO_REPLY' } });
+    await waitFor(
+      'the task running again on the survivor',
+      () => repliedElsewhere.length > 0,
+      15_000,
+    );
+    expect(repliedElsewhere).toEqual(['from the survivor']);
+  }, 60_000);
+});
