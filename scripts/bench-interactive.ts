@@ -29,12 +29,12 @@
  *
  * Cost: one browser serves the whole run, each visit gets a fresh context, the stock build can
  * be kept and reused (BENCH_STOCK_DIR), and each control is tried only on the page types that
- * show it (a first probe visit per page type and width finds them: about 60 page type x control
- * pairs of the 6 x 15 on each site). The defaults make 20 visits at `load` and 5 at first
+ * show it (a first probe visit per page type and width finds them, a fraction of
+ * every page type x control pair). The defaults make 20 visits at `load` and 5 at first
  * visibility per pair, rate and site: thousands of visits, hours on a 2-core machine and longer
  * on a busy one. The script times one visit per rate and site and prints its own estimate
- * before the run, and the time left after each page type. For a quick look, narrow it (BENCH_VISITS=2, BENCH_PAGES, BENCH_TAPS,
- * BENCH_MOMENTS=load). Visits run one at a time: two at once would share the CPU and slow
+ * before the run, and the time left after each page type. For a quick look, narrow it
+ * (BENCH_VISITS=2, BENCH_PAGES, BENCH_TAPS, BENCH_MOMENTS=load). Visits run one at a time: two at once would share the CPU and slow
  * hydration, which is what is being measured.
  */
 import { type ChildProcess } from 'node:child_process';
