@@ -9,8 +9,8 @@
  * - home page shown: from spawning the command to the home page, opened in Chromium at the first
  *   answer, rendered (Docusaurus marks <html> `data-has-hydrated` once the page's route has
  *   rendered, and a `main` element is there). This is what a contributor waits for, and the
- *   figure the ratio is judged on: a dev server that compiled pages on demand (Rspack's lazy
- *   compilation, tried in November 2026 and not kept) answers before the page can show;
+ *   figure the ratio is judged on: a dev server that compiles pages on demand (such as Rspack's
+ *   lazy compilation) answers before the page can show;
  * - its processor time: the user and system CPU time of the command's whole process group (npm,
  *   its scripts, the dev server with its compiler threads) when the home page is shown, read
  *   from /proc (Linux only). On a shared machine it is steadier than the wait, which other work
@@ -188,8 +188,8 @@ async function stopServer(server: ChildProcess): Promise<void> {
  * Appends a sentence to the guide's Markdown and times until the open page shows it. The page
  * notes the moment itself (a MutationObserver reading the article's text, on the wall clock the
  * script shares with it): waiting with Playwright's text locator instead added its own polling
- * to the figure, a few hundred milliseconds on a long guide, where it also took the main thread
- * from the update it was waiting for (November 2026).
+ * to the figure, and on a long guide it also took the main thread from the update it was
+ * waiting for.
  */
 async function timeEdits(
   browser: Browser,

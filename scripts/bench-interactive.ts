@@ -29,15 +29,12 @@
  *
  * Cost: one browser serves the whole run, each visit gets a fresh context, the stock build can
  * be kept and reused (BENCH_STOCK_DIR), and each control is tried only on the page types that
- * show it (a first probe visit per page type and width finds them: about 60 page type x control
- * pairs on this site and 50 on stock, of 6 x 15). The defaults are then about 5,300 visits
- * (20 at `load` and 5 at first visibility, per pair, rate and site). A visit costs about 1.5 s
- * at 1x on a quiet 2-core machine (an earlier full sweep: 144 visits and the stock build in
- * 7 min) and 2-3 times that at 4x, so the defaults take 3-4 hours there; on a busy machine a
- * visit took 5-11 s (November 2026, load average 16), which makes it a night. The script times
- * one visit per rate and site and prints its own estimate before the run, and the time left
- * after each page type. For a quick look, narrow it (BENCH_VISITS=2, BENCH_PAGES, BENCH_TAPS,
- * BENCH_MOMENTS=load). Visits run one at a time: two at once would share the CPU and slow
+ * show it (a first probe visit per page type and width finds them, a fraction of
+ * every page type x control pair). The defaults make 20 visits at `load` and 5 at first
+ * visibility per pair, rate and site: thousands of visits, hours on a 2-core machine and longer
+ * on a busy one. The script times one visit per rate and site and prints its own estimate
+ * before the run, and the time left after each page type. For a quick look, narrow it
+ * (BENCH_VISITS=2, BENCH_PAGES, BENCH_TAPS, BENCH_MOMENTS=load). Visits run one at a time: two at once would share the CPU and slow
  * hydration, which is what is being measured.
  */
 import { type ChildProcess } from 'node:child_process';

@@ -14,10 +14,7 @@
  *   the same end: what is left is evaluating the modules (the core, zod's schemas, liquid) and
  *   the run. The script element's `load` event is no measure of it: it fires after the microtask
  *   checkpoint that follows the script, and with the scripted model the whole run (evaluation
- *   included) completes in that checkpoint, so the event came after the run's end (a trace of
- *   2026-11-27: run done at +346.6 ms, the last chunk's load event at +347.2 ms). Until then this
- *   script read a `load` event and took the last one before the evaluation: that was the other,
- *   earlier chunk's.
+ *   included) completes in that checkpoint, so the event comes after the run's end.
  * - chunk evaluated → run done, from the panel's `weft:run-panel-loaded` mark, which its module
  *   sets after everything it imports has been evaluated, to the same end: building the runtime,
  *   the task and rendering its events.
@@ -25,69 +22,19 @@
  * - the run's own time: Runtime.init to the task's status (the last event's offset), and the
  *   time from the press to the announced result, in the test's clock.
  *
+ * It also prints how much script the press fetched (what the browser compiles before the run) and
+ * the host's load average: a shared host's speed changes from hour to hour, so compare two builds
+ * in alternating runs (BENCH_BUILD_DIR) rather than with figures taken at another time. Where the
+ * time goes inside a reading is a question for a Chromium trace, not for this script.
+ *
  * A visit whose chunk was fetched before the press (the panel preloads when scrolled near) would
  * time the wait for the press too; the script refuses it.
- *
- * Measured on 2026-11-25 on a shared two-core machine: about 760 ms median from the chunk's
- * evaluation to the end of the first run. On 2026-11-26, after Runtime.init stopped loading date
- * data, parsing the core's templates and compiling zod parsers for one-shot parses, and the core
- * stopped bundling zod's translations (chunk 139 -> 78 KB gzipped), 8 visits at a load average
- * of about 22 on the same machine (figures inflated several times): chunk fetched → run done
- * 2498 ms median, chunk evaluated → run done 909 ms, Runtime.init to the status 362 ms. The run
- * module alone, bundled before and after and loaded in turn in Chromium at 4x under the same
- * load: chunk fetched → run done 2900 -> 1174 ms (evaluation 1788 -> 881, run 1267 -> 316).
- * Far from the goal on a loaded machine; measure again on a quiet one.
- *
- * Later on 2026-11-26, after the panels' chunks got V8's eager-compile hint
- * (src/plugins/weft-in-browser/compile-hints.ts), the build before and the build after served in
- * turn, 3 rounds of 4 visits each, load average 13-16 (medians per round, before -> after):
- * chunk fetched → run done 1094/1625/1269 -> 190/825/890 ms, chunk evaluated → run done
- * 566/628/596 -> 315/524/368 ms, Runtime.init to the status 195/264/306 -> 87/113/75 ms.
- * CDP's slowdown is applied to the page's main thread; V8's background compile threads are
- * probably not slowed by it, so part of that gain may be the emulation's (on a real slow device
- * the compile still leaves the main thread, but runs at the device's speed).
- *
- * Later on 2026-11-26, on a quiet machine (load under 1), 10 visits: the bench's own wait had
- * polled the page through a Playwright locator during the timed window; it now waits on a promise
- * in the page. Then the panel stopped waiting for its first render and paint before starting the
- * run a press had asked for, and zod's compiled fast path was turned off in the page (medians,
- * before -> after): chunk fetched → run done 329 -> 287 ms, chunk evaluated → run done 157 ->
- * 101 ms, Runtime.init to the status 41 -> 39 ms. Then the shell rendered the loaded panel at
- * once (flushSync) instead of at the scheduler's next turn, so its effect starts the run right
- * after the chunk's evaluation: chunk fetched → run done 287 -> 204/225 ms (two runs of 10 visits),
- * chunk evaluated → run done 101 -> 48/56 ms. What is left between the chunk's arrival and its
- * evaluation (about 160 ms) is compiling about 260 KB of script and running its modules.
- *
- * On 2026-11-27, with the "chunk loaded" reading fixed, 20 visits per run: chunk loaded →
- * run done 100 ms median on a quiet hour, then 131-135 ms in three runs later in the session
- * (chunk evaluated → run done 64-68 ms, chunk fetched → run done 290-312 ms). The host's speed
- * varied by about a third between hours. Where the time goes, from temporary marks (8 visits) and a
- * Chromium trace, at 4x: evaluating the modules 56 ms (the core's zod schemas about 25, zod's
- * own modules about 12, liquid 6, webpack's export getters 5); the panel taking the inputs 12 ms;
- * Runtime.init 6 ms; the task 33 ms, of which liquid parsing and rendering the core's two
- * templates is 18 and the plan's JSON Schema 5; runtime.stop() 5 ms. From the chunk's last byte,
- * add the main thread's other work at that moment (the press's own render, layout and paint, and
- * Docusaurus prefetching the routes of links the scroll brought into view: 36 ms in one trace)
- * and compiling the 312 KB of script (27 + 6 ms on the main thread with the compile hint).
- *
- * Later on 2026-11-27, the core's four prompt templates became functions instead of Liquid
- * (packages/core/src/prompts/core-templates.ts). The build before and the build after served in
- * turn, 4 rounds of 10 visits (medians per round, before -> after): chunk loaded → run done
- * 107/92/94/88 -> 65/67/80/78 ms, chunk evaluated → run done 59/50/55/50 -> 27/29/35/34 ms,
- * chunk fetched → run done 225/205/221/209 -> 184/163/213/187 ms; Runtime.init to the status
- * 37/33 -> 21/22 ms (last 2 rounds). The goal is met from webpack's reading, with the host at
- * its speed of that hour (it was a third slower in others). A trace of 3 visits (figures inflated
- * by the profiler) shows what the stricter reading adds: 109-152 ms from the last byte to
- * webpack's first install, in which the main thread runs the frame the press started (layout 12,
- * pre-paint 5 and paint 13 ms), React's render of the press (14 ms) and Docusaurus prefetching
- * the routes of the links the click's scroll brought into view (about 20 ms) before the chunk
- * itself (compile 5 + 25 ms). Evaluating the modules after the install is mostly zod: building
- * the core's schemas (runtime options, plan, text-generation capability) and zod's own modules.
  *
  * Prints a table; asserts nothing. Run: npm run bench:run-panel (build the site first).
  * Environment: BENCH_VISITS (default 10), BENCH_CPU_RATE (default 4), CHROMIUM_PATH,
  * BENCH_BUILD_DIR (the built site to serve; default the worktree's build/).
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { chromium } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from '../tests/e2e/support/browser';
 import { buildDir, startStaticServer } from '../tests/e2e/support/static-server';
@@ -124,6 +71,9 @@ const marksScript = (pressedAt: number): string => `(() => {
     );
   return {
     fetched: Math.max(...scripts.map((entry) => entry.responseEnd)),
+    scriptFiles: scripts.length,
+    scriptBytes: scripts.reduce((sum, entry) => sum + entry.decodedBodySize, 0),
+    scriptTransferBytes: scripts.reduce((sum, entry) => sum + entry.encodedBodySize, 0),
     installed: installs.length > 0 ? Math.max(...installs) : NaN,
     loaded,
     done: at('weft:run-panel-run-done'),
@@ -175,6 +125,9 @@ interface Visit {
   fetchedToShownMs: number;
   taskMs: number;
   pressToAnnouncedMs: number;
+  scriptFiles: number;
+  scriptBytes: number;
+  scriptTransferBytes: number;
 }
 
 async function main(): Promise<void> {
@@ -211,6 +164,9 @@ async function main(): Promise<void> {
           done: number;
           shown: number;
           taskMs: number;
+          scriptFiles: number;
+          scriptBytes: number;
+          scriptTransferBytes: number;
         };
         if (!(marks.loaded > pressedAt) || !Number.isFinite(marks.fetched)) {
           throw new Error(
@@ -224,6 +180,9 @@ async function main(): Promise<void> {
           fetchedToShownMs: marks.shown - marks.fetched,
           taskMs: marks.taskMs,
           pressToAnnouncedMs,
+          scriptFiles: marks.scriptFiles,
+          scriptBytes: marks.scriptBytes,
+          scriptTransferBytes: marks.scriptTransferBytes,
         });
       } finally {
         await context.close();
@@ -237,7 +196,18 @@ async function main(): Promise<void> {
     const values = results.map(pick).filter(Number.isFinite);
     return `median ${median(values).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms`;
   };
+  const [load1 = 0, load5 = 0] = loadavg();
   console.log(`Run panel, ${PAGE}, ${visits} visits at a ${rate}x CPU slowdown:`);
+  console.log(
+    `  host: load average ${load1.toFixed(1)} (1 min), ${load5.toFixed(1)} (5 min) on ${availableParallelism()} cores`,
+  );
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+  const last = results.at(-1);
+  if (last) {
+    console.log(
+      `  script the press fetched: ${last.scriptFiles} files, ${kib(last.scriptBytes)} (${kib(last.scriptTransferBytes)} as served)`,
+    );
+  }
   console.log(`  chunk fetched → run done:                   ${column((v) => v.fetchedToDoneMs)}`);
   console.log(
     `  chunk loaded (webpack) → run done:          ${column((v) => v.installedToDoneMs)}`,

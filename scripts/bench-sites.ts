@@ -76,8 +76,8 @@ export function run(
  * so both run the same Docusaurus, React and plugin versions: its node_modules is a folder of
  * links, one to each of this site's entries, and not a link to the whole folder, so that each
  * site keeps its own `node_modules/.cache` (Rspack's persistent cache). With one cache folder,
- * clearing one site's cache for a cold start also cleared the other's, and bench:dev timed
- * cold starts as warm ones (November 2026).
+ * clearing one site's cache for a cold start also clears the other's, and bench:dev would time
+ * cold starts as warm ones.
  */
 function linkPackages(from: string, to: string): void {
   mkdirSync(to);

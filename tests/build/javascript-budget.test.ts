@@ -15,25 +15,12 @@ import * as tslibHelpers from '../../src/plugins/lean-client/tslib-helpers';
 import { assertBuildExists, buildDir } from './support/build-output';
 
 /**
- * Gzipped budgets in bytes, a little above the figures measured with the bundler cache cleared:
- * about 168,000 bytes of JavaScript on every page before the entry bundle was trimmed; 122,727
- * on 2026-11-23 with site-wide search, social-card metadata and fourteen more docs pages; then
- * 118,993 once the client's copies of the site config and the chunk registry lost what only the
- * build reads, the plugins catalogue became the plugins page's own data, the service worker's
- * registration moved after the load event, and the theme's loading fallback was replaced; 118,364
- * with chunk files named by id (the runtime lost its chunk-name map); 117,169 with nprogress
- * loaded after the page; 117,262 once code blocks stopped loading Prism on a first visit (the
- * entry gained the highlighter's chunk reference; the Prism chunk itself left the pages);
- * 112,052 with react-helmet-async replaced in the browser by src/plugins/lean-client/head.tsx
- * and the router's unused withRouter helpers dropped; 112,077 on 2026-11-25 with Docusaurus's own
- * client entry back in place of the stepped one (which hydrated after `load` and lost taps).
- *
- * The budget is the ceiling of 115 KiB (117,760 bytes), not the measurement plus a few bytes: a
- * budget 14 bytes above the figure failed on any Docusaurus patch release whether or not anything
- * was wrong. About 5.6 KB of headroom absorbs such drift and still fails a dependency or component
- * pulled into every page (the smallest such regressions seen were 0.6-1.3 KB, so compare with
- * `npm run report:bundle` when the figure moves by more than that). Lower it as the bundle shrinks
- * towards the 100 KB goal.
+ * Gzipped JavaScript budget in bytes, the same on every page. It is a round ceiling of 115 KiB,
+ * not the latest measurement plus a few bytes: a budget that close fails on any Docusaurus patch
+ * release whether or not anything was wrong. The few kilobytes of headroom absorb such drift and
+ * still fail a dependency or component pulled into every page (those seen so far added 0.6 KB or
+ * more, so compare with `npm run report:bundle` when the figure moves by that much). Lower it as
+ * the bundle shrinks towards the 100 KB goal. `npm run report:bundle` prints each page's figure.
  */
 const JS_GZIP_CEILING = 117_760;
 const JS_GZIP_BUDGET: Record<FirstLoadPage, number> = {
@@ -44,26 +31,17 @@ const JS_GZIP_BUDGET: Record<FirstLoadPage, number> = {
   '/plugins/': JS_GZIP_CEILING,
 };
 /**
- * Measured 16,994 bytes gzipped (86,154 raw) on 2026-11-23, 17,256 after later merges; 15,370
- * once the Infima rules nothing uses were purged (a stock 3.10 classic site ships 16,887);
- * 15,585 on 2026-11-25 before the hover types of code samples, 15,692 with their rules
- * (src/css/custom.css, "Hover types": about 107 bytes, on every page since the popups open with
- * CSS alone); 15,977 on 2026-11-26 with the code tokens' colours as rules
- * (src/plugins/prism-token-css: 287 bytes, which took 2.6 KB gzipped, 131 KB raw, of
- * `style="color:…"` attributes out of Getting started's HTML); about 120 bytes of headroom.
+ * Gzipped CSS budget in bytes, every page's stylesheet: a little above the measurement, since the
+ * stylesheet changes only when a rule is added, and a rule that reaches every page should be
+ * noticed (`npm run report:bundle` prints the figure).
  */
 const CSS_GZIP_BUDGET = 16_100;
 /**
- * Gzipped bytes of the components a page's routes load (the theme's doc layout, sidebar, TOC,
- * code block and so on; the page's Markdown and the sidebar data are not counted, so writing
- * docs never breaks this), measured on 2026-11-23: 20,651 on docs and API pages once the code
- * block stopped loading Prism on a first visit (its 33,800-byte chunk was one of them before), 7,265 on the home
- * page, 1,561 on the plugins page; 1,735 there before the catalogue's filters and card facts, 2,349
- * with them on 2026-11-25 (the filters' markup and the facts' list; their rules are the page's data,
- * generated at build time, and no script was added: the first-load JavaScript stayed at 112,880).
- * The home page's 7,605 on 2026-11-26 includes the code block's own highlighting of a block that
- * finds no server markup (the first page under `npm start`, whose blocks were blank), a few bytes
- * in the code block's chunk, which the home page shares with the docs pages (21,093).
+ * Gzipped bytes of the components a page's routes load before it hydrates (the theme's doc layout,
+ * sidebar, TOC, code block and so on). The page's Markdown and the sidebar data are not counted,
+ * so writing docs never breaks this. Each budget is a little above that page's measurement
+ * (`npm run report:bundle` prints it), so a component that starts loading on a first visit, such
+ * as a highlighter that should wait for interaction, fails here by page.
  */
 const ROUTE_COMPONENTS_GZIP_BUDGET: Record<FirstLoadPage, number> = {
   '/': 7_700,

@@ -31,11 +31,19 @@ const COMMAND_TIMEOUT_MS = 60_000;
 
 /**
  * Finds Debian's PostgreSQL binaries (`/usr/lib/postgresql/<major>/bin`), newest major first.
- * `PG_BIN` overrides the search. `.ci/run` installs the `postgresql` package when it is missing.
+ * `PG_BIN` overrides the search. `.ci/run` installs the `postgresql` package when it is missing;
+ * `scripts/ensure-postgres.ts` (before `npm run test:unit`) only checks, and names the command.
  */
 export function findPostgresBin(): string {
   const override = process.env.PG_BIN;
-  if (override) return override;
+  if (override) {
+    // A wrong PG_BIN fails here, by name, rather than later as a spawn error inside a test.
+    if (existsSync(join(override, 'initdb')) && existsSync(join(override, 'pg_ctl')))
+      return override;
+    throw new Error(
+      `PG_BIN (${override}) holds no initdb and pg_ctl; point it at the folder that does.`,
+    );
+  }
   const root = '/usr/lib/postgresql';
   const majors = existsSync(root)
     ? readdirSync(root)

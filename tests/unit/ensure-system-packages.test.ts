@@ -1,0 +1,117 @@
+/**
+ * The `pretest:*` hooks only check for the system packages the tests need (PostgreSQL's server
+ * binaries, Chromium): installing them is the machine's set-up, which `.ci/run` does on CI. When
+ * one is missing, its script exits non-zero with one line naming the package and the command that
+ * installs it, and never runs a package manager itself. A fake `apt-get` (and `sudo`, `apt`) first
+ * on PATH records any call, so a script that tried to install would leave a trace here.
+ */
+import { execFile } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(__dirname, '../..');
+const work = mkdtempSync(path.join(tmpdir(), 'weft-ensure-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const fakeBin = path.join(work, 'fake-bin');
+const trace = path.join(work, 'package-manager-calls');
+mkdirSync(fakeBin);
+for (const tool of ['apt-get', 'apt', 'sudo']) {
+  const file = path.join(fakeBin, tool);
+  writeFileSync(file, `#!/bin/sh\necho "${tool} $*" >> '${trace}'\nexit 0\n`);
+  chmodSync(file, 0o755);
+}
+
+interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runScript(script: string, env: Record<string, string>): Promise<Outcome> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'scripts', script)],
+      {
+        cwd: root,
+        timeout: 30_000,
+        env: {
+          ...process.env,
+          ...env,
+          PATH: `${fakeBin}${path.delimiter}${process.env.PATH ?? ''}`,
+        },
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+function lines(text: string): string[] {
+  return text.split('\n').filter((line) => line.trim() !== '');
+}
+
+describe('scripts/ensure-postgres.ts (pretest:unit)', () => {
+  it('with no initdb and pg_ctl, exits non-zero naming the postgresql package and its install command, and runs no package manager', async () => {
+    const empty = path.join(work, 'no-postgres');
+    mkdirSync(empty);
+    const outcome = await runScript('ensure-postgres.ts', { PG_BIN: empty });
+    expect(outcome.code).toBe(1);
+    expect(outcome.stdout).toBe('');
+    expect(lines(outcome.stderr)).toHaveLength(1);
+    expect(outcome.stderr).toContain("Debian's postgresql package");
+    expect(outcome.stderr).toContain('`sudo apt-get install -y postgresql`');
+    expect(existsSync(trace) ? readFileSync(trace, 'utf8') : '').toBe('');
+  });
+
+  it('passes quietly when the folder holds initdb and pg_ctl', async () => {
+    const bin = path.join(work, 'postgres-bin');
+    mkdirSync(bin);
+    for (const tool of ['initdb', 'pg_ctl']) writeFileSync(path.join(bin, tool), '');
+    const outcome = await runScript('ensure-postgres.ts', { PG_BIN: bin });
+    expect(outcome).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+});
+
+describe('scripts/ensure-chromium.ts (pretest:e2e, pretest:browser)', () => {
+  it('with no browser at the path, exits non-zero naming the chromium package and its install command, and runs no package manager', async () => {
+    const absent = path.join(work, 'no-chromium', 'chromium');
+    const outcome = await runScript('ensure-chromium.ts', { CHROMIUM_PATH: absent });
+    expect(outcome.code).toBe(1);
+    expect(outcome.stdout).toBe('');
+    expect(lines(outcome.stderr)).toHaveLength(1);
+    expect(outcome.stderr).toContain(absent);
+    expect(outcome.stderr).toContain("Debian's chromium package");
+    expect(outcome.stderr).toContain('`sudo apt-get install -y chromium`');
+    expect(existsSync(trace) ? readFileSync(trace, 'utf8') : '').toBe('');
+  });
+
+  it('passes quietly when the browser is there', async () => {
+    const browser = path.join(work, 'chromium');
+    writeFileSync(browser, '');
+    const outcome = await runScript('ensure-chromium.ts', { CHROMIUM_PATH: browser });
+    expect(outcome).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+});
+
+describe('the pretest hooks', () => {
+  it('start no process: neither ensure script imports node:child_process', () => {
+    for (const script of ['ensure-postgres.ts', 'ensure-chromium.ts']) {
+      const source = readFileSync(path.join(root, 'scripts', script), 'utf8');
+      expect(source, script).not.toMatch(/child_process|execa|\bspawn\b|\bexec(File)?(Sync)?\(/);
+    }
+  });
+});
