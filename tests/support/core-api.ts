@@ -96,3 +96,15 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'TEXT_GENERATION_CAPABILITY',
   ],
 };
+
+/**
+ * How many exports of each kind SITE-REQUIREMENTS.md lists under "API reference pages": the
+ * core may add exports, never drop below these.
+ */
+export const SPECIFIED_API_KIND_COUNTS: Record<ApiKind, number> = {
+  classes: 12,
+  functions: 2,
+  interfaces: 22,
+  'type-aliases': 8,
+  variables: 4,
+};

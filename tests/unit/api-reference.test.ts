@@ -7,7 +7,7 @@ import {
 } from 'typedoc';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_ENTRY_POINT, API_TSCONFIG } from '../../src/config/typedoc';
-import { coreApiNames, type ApiKind } from '../support/core-api';
+import { coreApiNames, SPECIFIED_API_KIND_COUNTS, type ApiKind } from '../support/core-api';
 
 const reflectionKinds: Record<ApiKind, ReflectionKind> = {
   classes: ReflectionKind.Class,
@@ -47,6 +47,14 @@ describe('the API reference of @weft/core', () => {
     expect(messages).toEqual([]);
     expect(app.logger.hasWarnings()).toBe(false);
     expect(app.logger.hasErrors()).toBe(false);
+  });
+
+  it('lists each name once, with at least as many of each kind as the specification', () => {
+    const names = Object.values(coreApiNames).flat();
+    expect(new Set(names).size).toBe(names.length);
+    for (const [kind, count] of Object.entries(SPECIFIED_API_KIND_COUNTS) as [ApiKind, number][]) {
+      expect(coreApiNames[kind].length, kind).toBeGreaterThanOrEqual(count);
+    }
   });
 
   it('exports exactly the names the specification lists', () => {

@@ -23,19 +23,6 @@ export interface ApiPage {
   heading: RegExp;
 }
 
-/** How many pages of each kind the specification lists. */
-export const apiKindCounts: Record<ApiKind, number> = {
-  // The specification's 48 pages, plus the additions since: WeftError (class), spaceId
-  // (function), WeftErrorOptions (interface), WeftErrorCode (type alias), and the extension point
-  // for running many instances (SpaceCoordinator, SpaceCoordinatorHost, SpaceGrant, TaskArrival,
-  // TriggerEvent: interfaces).
-  classes: 12 + 1,
-  functions: 2 + 1,
-  interfaces: 22 + 1 + 5,
-  'type-aliases': 8 + 1,
-  variables: 4,
-};
-
 const headingPrefix: Record<ApiKind, string> = {
   classes: 'Class',
   functions: 'Function',
