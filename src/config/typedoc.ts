@@ -5,7 +5,7 @@
  * `api-reference` plugin), and tests import them to check what the reference is
  * built from. Paths are relative to the site directory (the repository root).
  */
-import type { Application } from 'typedoc';
+import type { Application, SortStrategy } from 'typedoc';
 import type { PluginOptions as TypedocPluginOptions } from 'docusaurus-plugin-typedoc';
 
 /** Where the generated markdown goes; a second docs instance serves it at /api/. */
@@ -123,7 +123,8 @@ export const typedocOptions = {
   name: '@weft/core',
   readme: 'none',
   entryFileName: 'index.md',
-  sort: ['source-order'],
+  // Members in the order of their source; exports are then sorted by name (alphabeticalExports).
+  sort: ['source-order'] as SortStrategy[],
   excludePrivate: true,
   excludeInternal: true,
   treatWarningsAsErrors: true,
@@ -132,6 +133,9 @@ export const typedocOptions = {
     invalidLink: true,
     notDocumented: false,
   },
+  // TypeDoc's watch (DEV_API_PAGES=true npm start) would clear the terminal as it starts and on
+  // every rebuild, wiping the dev server's address and any earlier warning. No effect on a build.
+  preserveWatchOutput: true,
   // Source links would point at local paths in a clone without a remote.
   disableSources: true,
   hideBreadcrumbs: true,
