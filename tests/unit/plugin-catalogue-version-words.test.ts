@@ -6,6 +6,7 @@ describe('describeRange', () => {
     expect(describeRange('^20.19.0 || ^22.12.0 || ^24.0.0 || ^26.0.0')).toBe(
       '20.19+, 22.12+, 24, 26',
     );
+    expect(describeRange('^20.19.0 || ^24.0.0')).toBe('20.19+, 24');
   });
 
   it('keeps an exact version exact, and says "and later" for a lower bound', () => {
