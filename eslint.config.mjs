@@ -72,7 +72,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.cjs', 'babel.config.js'],
+    files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -5,7 +5,7 @@
  * `api-reference` plugin), and tests import them to check what the reference is
  * built from. Paths are relative to the site directory (the repository root).
  */
-import type { Application } from 'typedoc';
+import type { Application, SortStrategy } from 'typedoc';
 import type { PluginOptions as TypedocPluginOptions } from 'docusaurus-plugin-typedoc';
 
 /** Where the generated markdown goes; a second docs instance serves it at /api/. */
@@ -78,6 +78,36 @@ export function plainPageTitles(app: Application): void {
   });
 }
 
+/** Case-insensitive, so `WeftError` sorts among the W's and not after every capital. */
+function byName(a: { name: string }, b: { name: string }): number {
+  return a.name.localeCompare(b.name, 'en', { sensitivity: 'base' });
+}
+
+/**
+ * Sorts the package's exports by name in every group (Classes, Functions...), so the API
+ * sidebar and the index tables read alphabetically. The `sort` option cannot do this alone:
+ * `source-order` orders exports by the path of the file that declares them (so `WeftError`,
+ * from errors/, came between two classes from capabilities/ and memory/), and `alphabetical`
+ * would also reorder the members of every class, which keep the order their source gives them.
+ * Runs after TypeDoc's own grouping (priority -100) has built the groups.
+ */
+export function alphabeticalExports(app: Application): void {
+  // 'resolveEnd' is Converter.EVENT_RESOLVE_END (a type-only import keeps TypeDoc out of the config loader).
+  app.converter.on(
+    'resolveEnd',
+    (context) => {
+      const { project } = context;
+      project.children?.sort(byName);
+      for (const group of project.groups ?? []) {
+        group.children.sort(byName);
+        for (const category of group.categories ?? []) category.children.sort(byName);
+      }
+      for (const category of project.categories ?? []) category.children.sort(byName);
+    },
+    -200,
+  );
+}
+
 export type ApiReferenceOptions = Partial<TypedocPluginOptions> & Record<string, unknown>;
 
 /** Options passed to docusaurus-plugin-typedoc, TypeDoc and typedoc-plugin-markdown. */
@@ -89,11 +119,12 @@ export const typedocOptions = {
   // The generated sidebar's doc ids are relative to this folder (the api docs
   // instance), not to the main docs folder the plugin would otherwise assume.
   docsPath: API_OUT_DIR,
-  plugin: [strictValidation, plainPageTitles],
+  plugin: [strictValidation, plainPageTitles, alphabeticalExports],
   name: '@weft/core',
   readme: 'none',
   entryFileName: 'index.md',
-  sort: ['source-order'],
+  // Members in the order of their source; exports are then sorted by name (alphabeticalExports).
+  sort: ['source-order'] as SortStrategy[],
   excludePrivate: true,
   excludeInternal: true,
   treatWarningsAsErrors: true,
@@ -102,6 +133,9 @@ export const typedocOptions = {
     invalidLink: true,
     notDocumented: false,
   },
+  // TypeDoc's watch (DEV_API_PAGES=true npm start) would clear the terminal as it starts and on
+  // every rebuild, wiping the dev server's address and any earlier warning. No effect on a build.
+  preserveWatchOutput: true,
   // Source links would point at local paths in a clone without a remote.
   disableSources: true,
   hideBreadcrumbs: true,

@@ -3,6 +3,7 @@
  * and the sitemap lists them with trailing slashes.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { site } from '../../src/data/site';
@@ -60,6 +61,22 @@ describe("the API reference's sidebar", () => {
     const pages = new Set(apiPages.map((page) => page.path));
     const linkedPages = links.filter((link) => pages.has(link));
     expect(linkedPages.length, links.join(' ')).toBeGreaterThan(3);
+  });
+
+  it('lists the pages of each category alphabetically, ignoring case', () => {
+    // What the build generated for the sidebar (sidebars.api.ts reads it), category by category.
+    const file = path.resolve(__dirname, '../../api/typedoc-sidebar.cjs');
+    const categories = createRequire(import.meta.url)(file) as {
+      label: string;
+      items?: { label: string }[];
+    }[];
+    const classes = categories.find((category) => category.label === 'Classes');
+    expect(classes?.items?.length).toBeGreaterThan(3);
+    for (const category of categories) {
+      const labels = (category.items ?? []).map((item) => item.label);
+      const sorted = [...labels].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
+      expect(labels, category.label).toEqual(sorted);
+    }
   });
 });
 

@@ -8,8 +8,13 @@
  */
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { readCatalogue, type CatalogueEntry } from '../../src/plugins/plugin-catalogue/catalogue';
+import {
+  CORE_PACKAGE,
+  readCatalogue,
+  type CatalogueEntry,
+} from '../../src/plugins/plugin-catalogue/catalogue';
 import { providedFeatures, worksWith } from '../../src/plugins/plugin-catalogue/filters';
+import { describeRange } from '../../src/plugins/plugin-catalogue/version-words';
 
 let entries: CatalogueEntry[] = [];
 let relations: Record<string, string[]> = {};
@@ -54,15 +59,23 @@ for (const viewport of [
       await expect(cards).toHaveCount(entries.length);
       for (const entry of entries) {
         const facts = page.locator(`article[data-package="${entry.directory}"] dl`);
-        await expect(facts.locator('dt')).toHaveText([
-          'Provides',
-          'Requires',
-          'Core versions',
-          'Runs on',
-        ]);
-        await expect(facts).toContainText(`Node.js ${entry.nodeVersions}`);
-        if (entry.coreVersions) await expect(facts).toContainText(entry.coreVersions);
+        // The core's own card gives its version in its heading, not as a range it works with.
+        const isCore = entry.name === CORE_PACKAGE;
+        await expect(facts.locator('dt')).toHaveText(
+          isCore
+            ? ['Provides', 'Requires', 'Runs on']
+            : ['Provides', 'Requires', 'Works with', 'Runs on'],
+        );
+        // Ranges read as words, never as npm's syntax.
+        await expect(facts).toContainText(`Node.js ${describeRange(entry.nodeVersions)}`);
+        await expect(facts).not.toContainText(/[\^~|]/);
+        if (entry.coreVersions && !isCore) {
+          await expect(facts).toContainText(`${CORE_PACKAGE} ${describeRange(entry.coreVersions)}`);
+        }
       }
+      const core = page.locator('article[data-package="core"] dl');
+      await expect(core).toContainText('Node.js 20.19+, 22.12+, 24, 26');
+      await expect(core).not.toContainText('Core versions');
       const chat = page.locator('article[data-package="plugin-chat"] dl');
       await expect(chat).toContainText('Trigger chat/message');
       await expect(chat).toContainText('Capability text-generation');

@@ -51,7 +51,12 @@ for (const viewport of VIEWPORTS) {
       await expect(list.locator('li')).toHaveCount(8);
       await expect(list.locator('li[data-kind="trigger"]')).toContainText('“Hello, agent!”');
       await expect(list.locator('li[data-kind="plan"]')).toContainText('assistant.reply');
-      await expect(list.locator('li[data-kind="model-call"]').first()).toContainText('plan');
+      const call = list.locator('li[data-kind="model-call"]').first();
+      await expect(call).toContainText('plan');
+      // The answer has a visible label of its own, like the prompt before it, and shows open.
+      await expect(call.locator('summary')).toHaveText(['Prompt', 'Answer']);
+      await expect(call.getByText('Answer', { exact: true })).toBeVisible();
+      await expect(call.getByRole('region', { name: 'Answer to plan' })).toBeVisible();
       await expect(list.locator('li[data-kind="memory"]')).toHaveCount(2);
       await expect(list.locator('li[data-kind="step"]')).toContainText(`result: ${REPLY}`);
       await expect(list.locator('li[data-kind="status"]')).toContainText('Task completed');

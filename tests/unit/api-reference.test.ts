@@ -6,7 +6,12 @@ import {
   type ProjectReflection,
 } from 'typedoc';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_ENTRY_POINT, API_TSCONFIG } from '../../src/config/typedoc';
+import {
+  API_ENTRY_POINT,
+  API_TSCONFIG,
+  alphabeticalExports,
+  typedocOptions,
+} from '../../src/config/typedoc';
 import { coreApiNames, SPECIFIED_API_KIND_COUNTS, type ApiKind } from '../support/core-api';
 
 const reflectionKinds: Record<ApiKind, ReflectionKind> = {
@@ -32,7 +37,9 @@ describe('the API reference of @weft/core', () => {
       treatWarningsAsErrors: true,
       validation: { notExported: true, invalidLink: true, notDocumented: false },
       logLevel: 'Warn',
+      sort: typedocOptions.sort,
     });
+    alphabeticalExports(app);
     const log = app.logger.log.bind(app.logger);
     app.logger.log = (message, level) => {
       if (level >= LogLevel.Warn) messages.push(String(message));
@@ -55,6 +62,33 @@ describe('the API reference of @weft/core', () => {
     for (const [kind, count] of Object.entries(SPECIFIED_API_KIND_COUNTS) as [ApiKind, number][]) {
       expect(coreApiNames[kind].length, kind).toBeGreaterThanOrEqual(count);
     }
+  });
+
+  it('lists the exports of every group alphabetically, ignoring case, as the API sidebar shows them', () => {
+    const byName = (names: string[]) =>
+      [...names].sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
+    const groups = project!.groups ?? [];
+    expect(groups.map((group) => group.title)).toContain('Classes');
+    for (const group of groups) {
+      const names = group.children.map((child) => child.name);
+      expect(names, group.title).toEqual(byName(names));
+    }
+    const classes = groups.find((group) => group.title === 'Classes')!.children.map((c) => c.name);
+    // Declared in errors/, between files of capabilities/ and memory/: source order put it there.
+    expect(classes.indexOf('WeftError')).toBe(classes.length - 1);
+  });
+
+  it('keeps the members of a class in the order of its source', () => {
+    const runtime = project!.getChildByName('Runtime') as DeclarationReflection;
+    const positions = (runtime.children ?? []).map(
+      (member) => project!.getSymbolIdFromReflection(member)?.pos ?? -1,
+    );
+    expect(positions.length).toBeGreaterThan(3);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    const names = (runtime.children ?? []).map((member) => member.name);
+    expect(names, 'a source order that happens to be alphabetical proves nothing').not.toEqual(
+      [...names].sort((a, b) => a.localeCompare(b)),
+    );
   });
 
   it('exports exactly the names the specification lists', () => {

@@ -149,17 +149,27 @@ describe('card facts', () => {
         term: 'Requires',
         items: ['Capability text-generation', 'Weft runtime', 'HTTP server for plugin routes'],
       },
-      { term: 'Core versions', items: ['^1.0.0'] },
-      { term: 'Runs on', items: ['Node.js >=20'] },
+      { term: 'Works with', items: ['@weft/core 1'] },
+      { term: 'Runs on', items: ['Node.js 20 and later'] },
     ]);
+  });
+
+  it('put version ranges in words, and leave the core versions off the core’s own card', () => {
+    const node = '^20.19.0 || ^22.12.0 || ^24.0.0 || ^26.0.0';
+    expect(cardFacts({ ...chat, coreVersions: '0.1.0', nodeVersions: node }).slice(2)).toEqual([
+      { term: 'Works with', items: ['@weft/core 0.1.0'] },
+      { term: 'Runs on', items: ['Node.js 20.19+, 22.12+, 24, 26'] },
+    ]);
+    const core = { ...chat, name: '@weft/core', coreVersions: '0.1.0', nodeVersions: node };
+    expect(cardFacts(core).map((fact) => fact.term)).toEqual(['Provides', 'Requires', 'Runs on']);
   });
 
   it('say so when a package provides or requires nothing, or does not load core', () => {
     expect(cardFacts({ ...creator, runtimes: ['node', 'browser'] })).toEqual([
       { term: 'Provides', items: ['No capability or service'] },
       { term: 'Requires', items: ['Nothing'] },
-      { term: 'Core versions', items: ['Any: does not load @weft/core'] },
-      { term: 'Runs on', items: ['Node.js >=20', 'Browser'] },
+      { term: 'Works with', items: ['Any @weft/core: does not load it'] },
+      { term: 'Runs on', items: ['Node.js 20 and later', 'Browser'] },
     ]);
   });
 });

@@ -108,6 +108,29 @@ describe('validatePackage', () => {
     );
   });
 
+  it('refuses a Node.js or core range the plugins page cannot put in words', () => {
+    expectCatalogueError(
+      () => validatePackage('model-openai', manifest({ engines: { node: '~20.19.0' } })),
+      'engines.node',
+      /cannot put in words/,
+    );
+    expectCatalogueError(
+      () =>
+        validatePackage('model-openai', manifest({ peerDependencies: { '@weft/core': '0.1.x' } })),
+      'peerDependencies["@weft/core"]',
+      /cannot put in words/,
+    );
+    expectCatalogueError(
+      () =>
+        validatePackage(
+          'model-openai',
+          manifest({ peerDependencies: undefined, dependencies: { '@weft/core': '>=0.1 <0.3' } }),
+        ),
+      'dependencies["@weft/core"]',
+      /cannot put in words/,
+    );
+  });
+
   it('treats absent provides and requires as empty', () => {
     const entry = validatePackage(
       'model-openai',

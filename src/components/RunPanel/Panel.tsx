@@ -115,7 +115,11 @@ function EventItem({ event }: { event: RunEvent }): ReactNode {
             <summary>Prompt</summary>
             <ScrollableText label={`Prompt for ${event.purpose}`} text={event.prompt} />
           </details>
-          <ScrollableText label={`Answer to ${event.purpose}`} text={event.answer} />
+          {/* Open by default: the answer is what the reader came to see; the prompt is a detail. */}
+          <details className="weft-run-details" open>
+            <summary>Answer</summary>
+            <ScrollableText label={`Answer to ${event.purpose}`} text={event.answer} />
+          </details>
         </>
       );
     case 'step':

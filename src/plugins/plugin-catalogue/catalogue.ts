@@ -20,6 +20,7 @@ import path from 'node:path';
 import * as z from 'zod';
 import {
   CAPABILITY_IDS,
+  CORE_PACKAGE,
   CREATE_PACKAGE,
   PACKAGE_KINDS,
   RUNTIMES,
@@ -27,10 +28,9 @@ import {
   type CatalogueEntry,
   type ServiceId,
 } from './model';
+import { describeRange } from './version-words';
 
 export * from './model';
-
-const CORE_PACKAGE = '@weft/core';
 
 export class CatalogueError extends Error {
   constructor(
@@ -172,6 +172,22 @@ export function validatePackage(directory: string, manifest: unknown): Catalogue
     name === CORE_PACKAGE
       ? version
       : (parsed.data.peerDependencies?.[CORE_PACKAGE] ?? parsed.data.dependencies?.[CORE_PACKAGE]);
+  // The page shows ranges in words; one it cannot put in words fails here, not misstated there.
+  const unreadable =
+    'is a version range the plugins page cannot put in words: use exact versions, ^x.y.z or >=x.y.z, joined by ||';
+  if (describeRange(engines.node) === undefined) {
+    throw new CatalogueError(directory, 'engines.node', unreadable);
+  }
+  if (
+    name !== CORE_PACKAGE &&
+    coreVersions !== undefined &&
+    describeRange(coreVersions) === undefined
+  ) {
+    const field = parsed.data.peerDependencies?.[CORE_PACKAGE]
+      ? 'peerDependencies'
+      : 'dependencies';
+    throw new CatalogueError(directory, `${field}["${CORE_PACKAGE}"]`, unreadable);
+  }
   if (name === CORE_PACKAGE && !weft.provides.services.includes('runtime')) {
     throw new CatalogueError(directory, 'weft.provides.services', 'must include "runtime"');
   }

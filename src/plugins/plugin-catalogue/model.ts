@@ -108,6 +108,9 @@ export interface CatalogueEntry {
   nodeVersions: string;
 }
 
+/** The core package: every other package that loads it names its versions. */
+export const CORE_PACKAGE = '@weft/core';
+
 /**
  * The one package outside the @weft scope: npm runs it for `npm create weft`, whose
  * initializer name maps to `create-weft`.

@@ -9,7 +9,8 @@
  * examples the Run panels run. A site-wide `resolve.extensionAlias` was seen not to apply to such
  * requests in package sources under rspack; this rule, scoped to the packages' and the examples'
  * folders, sets the alias for every import those files make. With it the client build
- * compiles the core from source; tests/build/run-panel.test.ts checks the chunks it makes.
+ * compiles the core from source; tests/build/run-panel.test.ts checks the chunks it makes. The
+ * same rule gives the server bundle the packages' `browser` builds (see below).
  */
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
@@ -30,7 +31,15 @@ export default function weftInBrowser(context: LoadContext): Plugin {
             {
               test: /\.ts$/,
               include: sources,
-              resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
+              resolve: {
+                extensionAlias: { '.js': ['.ts', '.js'] },
+                // The server bundle holds the packages only inside the Run panels' chunks, which
+                // a browser loads when Run is pressed and the build's rendering never runs. It
+                // takes their browser builds too, as the page does: with Node's defaults it
+                // compiled the core's Node platform, the HTTP server and express with it (whose
+                // view engine loader made the build warn about an expression in `require`).
+                conditionNames: ['weft-source', 'browser', '...'],
+              },
             },
           ],
         },
