@@ -77,7 +77,8 @@ async function readPackages(): Promise<CataloguePackage[]> {
       keywords: entry.keywords,
       provides: fact('Provides'),
       requires: fact('Requires'),
-      coreVersions: fact('Core versions').join(', '),
+      // The core's own card has no "Works with": its heading gives its version.
+      worksWith: facts.get('Works with') ?? [],
       runsOn: fact('Runs on'),
       install: installCommand(entry),
       onNpm: PACKAGES_ON_NPM,

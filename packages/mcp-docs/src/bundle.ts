@@ -77,9 +77,12 @@ export interface CataloguePackage {
   readonly provides: readonly string[];
   /** What it requires, in the plugins page's words (`PostgreSQL server`, `Weft runtime`). */
   readonly requires: readonly string[];
-  /** The `@weft/core` versions it works with, as the plugins page says it. */
-  readonly coreVersions: string;
-  /** Where it runs, as the plugins page says it (`Node.js ^20.19.0 || …`). */
+  /**
+   * The `@weft/core` versions it works with, as the plugins page says it (`@weft/core 0.1.0`);
+   * empty for the core itself.
+   */
+  readonly worksWith: readonly string[];
+  /** Where it runs, as the plugins page says it (`Node.js 20.19+, 22.12+, 24, 26`). */
   readonly runsOn: readonly string[];
   readonly install: string;
   /** Whether {@link CataloguePackage.install} works yet: false until the packages are on npm. */

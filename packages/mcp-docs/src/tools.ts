@@ -104,7 +104,7 @@ export function formatPackage(entry: CataloguePackage, siteUrl: string): string 
     entry.description,
     `Provides: ${entry.provides.join(', ')}`,
     `Requires: ${entry.requires.join(', ')}`,
-    `Core versions: ${entry.coreVersions}`,
+    ...(entry.worksWith.length > 0 ? [`Works with: ${entry.worksWith.join(', ')}`] : []),
     `Runs on: ${entry.runsOn.join(', ')}`,
     install,
     `Keywords: ${entry.keywords.join(', ')}`,

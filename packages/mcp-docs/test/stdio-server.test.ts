@@ -309,7 +309,11 @@ describe('list_plugins', () => {
       const block = text.slice(text.indexOf(`## ${entry.name} (`)).split('\n## ')[0]!;
       expect(block).toContain(`\nProvides: ${card.get('Provides')}\n`);
       expect(block).toContain(`\nRequires: ${card.get('Requires')}\n`);
-      expect(block).toContain(`\nCore versions: ${card.get('Core versions')}\n`);
+      if (card.has('Works with')) {
+        expect(block).toContain(`\nWorks with: ${card.get('Works with')}\n`);
+      } else {
+        expect(block).not.toContain('\nWorks with:');
+      }
       expect(block).toContain(`\nRuns on: ${card.get('Runs on')}\n`);
     }
     // What the issue found: the server's needs, not its package dependencies.

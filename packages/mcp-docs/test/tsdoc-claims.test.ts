@@ -95,7 +95,7 @@ const bundle: DocsBundle = {
       keywords: ['chat'],
       provides: ['Trigger chat/message'],
       requires: ['Weft runtime'],
-      coreVersions: '9.9.9',
+      worksWith: ['@weft/core 9.9.9'],
       runsOn: ['Node.js ^22.12.0'],
       install: 'npm install @weft/plugin-chat',
       onNpm: false,
