@@ -113,6 +113,12 @@ describe('weft-docs-mcp --http', () => {
     expect(body).toContain('Origin \\"http://attacker.example\\" is not allowed');
   });
 
+  it('refuses a browser Origin of another IP address, which a Host of one would pass', async () => {
+    const { status, body } = await post({ origin: 'http://192.0.2.5' });
+    expect(status).toBe(403);
+    expect(body).toContain('Origin \\"http://192.0.2.5\\" is not allowed');
+  });
+
   it('refuses Origin: null with 403, as its README says', async () => {
     const { status, body } = await post({ origin: 'null' });
     expect(status).toBe(403);
