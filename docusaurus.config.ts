@@ -26,6 +26,7 @@ import { convertNpmCommands, OTHER_PACKAGE_MANAGERS } from './src/config/package
 import rehypeFocusableTables from './src/config/rehype-focusable-tables';
 import remarkDiagrams from './src/remark/diagrams';
 import rehypeTypeHovers from './src/remark/type-hovers';
+import { SEARCH_PAGE_PATH } from './src/data/search-page';
 
 const env = parseSiteEnv();
 ensureApiDir(__dirname, API_OUT_DIR);
@@ -317,7 +318,7 @@ const config = {
           { prefix: '/docs/', label: 'Documentation' },
           { prefix: `/${API_ROUTE_BASE_PATH}/`, label: 'API reference' },
           { prefix: PLUGINS_PAGE_PATH, label: 'Plugins' },
-          { prefix: '/search/', label: 'Search' },
+          { prefix: SEARCH_PAGE_PATH, label: 'Search' },
         ],
         defaultSection: site.title,
       } satisfies SocialCardsOptions,

@@ -2,6 +2,7 @@
  * Where the not-found page sends a lost reader: the places they most likely wanted.
  */
 import { PLUGINS_PAGE_PATH } from '../plugins/plugin-catalogue/model';
+import { SEARCH_PAGE_PATH } from './search-page';
 
 /** One suggested page. */
 export interface NotFoundDestination {
@@ -18,5 +19,5 @@ export const notFoundDestinations: readonly NotFoundDestination[] = [
   { label: 'Getting started', to: '/docs/getting-started/', hint: 'Install and run a first agent' },
   { label: 'API reference', to: '/api/', hint: 'Every export of @weft/core' },
   { label: 'Plugins', to: PLUGINS_PAGE_PATH, hint: 'First-party packages' },
-  { label: 'Search', to: '/search/', hint: 'Search the docs and the API' },
+  { label: 'Search', to: SEARCH_PAGE_PATH, hint: 'Search the docs and the API' },
 ];

@@ -6,13 +6,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SEARCH_PAGE_PATH } from '../../src/data/search-page';
 import { site } from '../../src/data/site';
 import { apiPages } from '../e2e/support/api-pages';
 import { siteRoutes } from '../e2e/support/site-routes';
 import { assertBuildExists, buildDir, readRouteHtml, routeHtmlFile } from './support/build-output';
 
-/** The local search plugin's results page, a route of the specification's search feature. */
-const SEARCH_PAGE = '/search/';
 
 /**
  * The route of every page under docs/: its path without the extension, an `index` file
@@ -105,7 +104,7 @@ describe('sitemap.xml', () => {
   });
 
   it('lists exactly the docs pages, the API pages and the other routes of the specification', () => {
-    const expected = new Set([...siteRoutes.map((route) => route.path), ...docsPageRoutes(), ...apiPages.map((page) => page.path), SEARCH_PAGE]);
+    const expected = new Set([...siteRoutes.map((route) => route.path), ...docsPageRoutes(), ...apiPages.map((page) => page.path), SEARCH_PAGE_PATH]);
     const listed = locations.map((location) => location.slice(site.url.length));
     expect([...listed].sort()).toEqual([...expected].sort());
   });

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { SEARCH_PAGE_PATH } from '../../src/data/search-page';
 import { apiPages } from './support/api-pages';
 import { siteRoutes } from './support/site-routes';
 import { waitForHydration } from './support/shell';
@@ -25,9 +26,6 @@ const expectedHeading = new Map<string, RegExp>([
   ...apiPages.map((page): [string, RegExp] => [page.path, page.heading]),
 ]);
 const apiPageNames = new Map(apiPages.map((page) => [page.path, page.name]));
-
-/** The local search plugin's results page. */
-const SEARCH_PAGE = '/search/';
 
 /** Pages per test: the shards spread over the workers; each page takes a few seconds with axe. */
 const PAGES_PER_TEST = 8;
@@ -70,7 +68,7 @@ async function checkPage(
   const heading = expectedHeading.get(sitePath);
   if (heading) await expect(headings, sitePath).toHaveText(heading);
   // The search plugin's page writes its own document title on the client, without the site's.
-  await expect(page, sitePath).toHaveTitle(sitePath === SEARCH_PAGE ? /\S/ : /Weft/);
+  await expect(page, sitePath).toHaveTitle(sitePath === SEARCH_PAGE_PATH ? /\S/ : /Weft/);
   const apiName = apiPageNames.get(sitePath);
   if (apiName !== undefined) {
     // The document title is the h1 as shown, without markdown escapes such as "\_" or "\<".

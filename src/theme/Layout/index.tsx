@@ -3,11 +3,9 @@ import { useLocation } from '@docusaurus/router';
 import Layout from '@theme-original/Layout';
 import type LayoutType from '@theme/Layout';
 import type { WrapperProps } from '@docusaurus/types';
+import { SEARCH_PAGE_PATH } from '@site/src/data/search-page';
 
 type Props = WrapperProps<typeof LayoutType>;
-
-/** The local search plugin's page (its default route, /search/). */
-const SEARCH_PAGE_PATH = '/search/';
 
 /**
  * The search plugin's page renders its content straight into the layout, with no main landmark
