@@ -1,11 +1,10 @@
 /**
  * What `npm test` runs: every npm script of the test command, in order, each with the CI job
  * that runs it (.github/workflows/ci.yml, held to this list by tests/unit/ci-workflow.test.ts).
- * Phases in one step run at the same time: they share no files or ports, and each leaves the
- * other's CPU alone for most of its time.
+ * Phases that run at the same time share no files or ports.
  */
 
-/** The CI jobs, by concern; each runs its phases in the order of {@link TEST_STEPS}. */
+/** The CI jobs, by concern; each runs its phases in the order of {@link TEST_PHASES}. */
 export const CI_JOBS = {
   'lint-and-types': 'Lint and types',
   framework: 'Framework tests',
@@ -26,23 +25,39 @@ export interface TestPhase {
   packed?: true;
 }
 
-/** Each inner list is one step; steps run one after the other and stop at the first failure. */
-export const TEST_STEPS: readonly (readonly TestPhase[])[] = [
+const phase = (script: string, job: CiJob, docs: boolean, packed?: true): TestPhase =>
+  packed ? { script, job, docs, packed } : { script, job, docs };
+
+/** Steps run one after the other; the phases of one step run at the same time. */
+export type Lane = readonly (readonly TestPhase[])[];
+
+/**
+ * Stages run one after the other; the lanes of one stage run at the same time, and a lane stops
+ * at its first failure (the others finish the step they are in and start no other).
+ *
+ * The packages lane mostly waits on npm installs and child processes in temporary folders of
+ * its own, and reads the sources and `.cache/packed` only, so it runs beside the checks and the
+ * site build. The browser tests run alone: they measure what a reader waits for, and a second
+ * CPU-heavy lane beside them would make their deadlines depend on it.
+ */
+export const TEST_STAGES: readonly (readonly Lane[])[] = [
   [
-    { script: 'lint', job: 'lint-and-types', docs: true },
-    { script: 'typecheck', job: 'lint-and-types', docs: false },
+    [
+      [phase('lint', 'lint-and-types', true), phase('typecheck', 'lint-and-types', false)],
+      [phase('test:unit', 'framework', true)],
+      [phase('test:browser', 'framework', false)],
+      [phase('build', 'site', true)],
+      [phase('test:build', 'site', true)],
+    ],
+    [
+      [phase('test:packages', 'packages', false, true)],
+      [
+        phase('test:scaffold', 'packages', false, true),
+        phase('test:node-versions', 'node-versions', false, true),
+      ],
+    ],
   ],
-  [{ script: 'test:unit', job: 'framework', docs: true }],
-  [{ script: 'test:browser', job: 'framework', docs: false }],
-  [{ script: 'test:packages', job: 'packages', docs: false, packed: true }],
-  // Both mostly wait on npm installs and child processes, each in temporary folders of its own.
-  [
-    { script: 'test:scaffold', job: 'packages', docs: false, packed: true },
-    { script: 'test:node-versions', job: 'node-versions', docs: false, packed: true },
-  ],
-  [{ script: 'build', job: 'site', docs: true }],
-  [{ script: 'test:build', job: 'site', docs: true }],
-  [{ script: 'test:e2e', job: 'site', docs: true }],
+  [[[phase('test:e2e', 'site', true)]]],
 ];
 
-export const TEST_PHASES: readonly TestPhase[] = TEST_STEPS.flat();
+export const TEST_PHASES: readonly TestPhase[] = TEST_STAGES.flat(3);

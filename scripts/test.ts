@@ -1,7 +1,7 @@
 /**
- * `npm test`: every test phase of scripts/test-phases.ts, step by step, stopping at the first
- * failure. Phases of one step run at the same time with their output held back and printed
- * whole when each ends, so a log reads phase by phase. At the end it prints how long each phase
+ * `npm test`: every test phase of scripts/test-phases.ts, stage by stage, stopping at the first
+ * failure. Phases that run beside another have their output held back and printed whole when
+ * each ends, so a log reads phase by phase; the first lane's lone phases print as they go. At the end it prints how long each phase
  * took, and what this run's figures make of CI's jobs, which run side by side: the wall time of a
  * full pull request (the longest job) and of one that changes only docs.
  *
@@ -10,7 +10,14 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { PACKED_DIR_ENV, packAllOnce } from './packed-packages';
-import { CI_JOBS, TEST_STEPS, type CiJob, type TestPhase } from './test-phases';
+import {
+  CI_JOBS,
+  TEST_PHASES,
+  TEST_STAGES,
+  type CiJob,
+  type Lane,
+  type TestPhase,
+} from './test-phases';
 
 const root = path.resolve(__dirname, '..');
 /** Where the packages are packed once for every phase that checks tarballs. */
@@ -49,7 +56,7 @@ function minutes(seconds: number): string {
   return `${(seconds / 60).toFixed(1)} min`;
 }
 
-function printSummary(outcomes: readonly Outcome[], stepSeconds: readonly number[]): void {
+function printSummary(outcomes: readonly Outcome[], stageSeconds: readonly number[]): void {
   console.log('\nTest phases');
   console.table(
     outcomes.map(({ phase, seconds, passed }) => ({
@@ -59,7 +66,7 @@ function printSummary(outcomes: readonly Outcome[], stepSeconds: readonly number
       result: passed ? 'passed' : 'FAILED',
     })),
   );
-  const total = stepSeconds.reduce((sum, seconds) => sum + seconds, 0);
+  const total = stageSeconds.reduce((sum, seconds) => sum + seconds, 0);
   console.log(`Whole run: ${minutes(total)}`);
   const jobSeconds = (docsOnly: boolean): [CiJob, number][] =>
     (Object.keys(CI_JOBS) as CiJob[]).map((job) => [
@@ -79,39 +86,73 @@ function printSummary(outcomes: readonly Outcome[], stepSeconds: readonly number
   }
 }
 
-async function main(): Promise<void> {
-  const asked = process.argv.slice(2);
-  const steps = TEST_STEPS.map((step) =>
-    step.filter((phase) => asked.length === 0 || asked.includes(phase.script)),
-  ).filter((step) => step.length > 0);
-  const unknown = asked.filter((script) => !TEST_STEPS.flat().some((p) => p.script === script));
+/** The stages with only the phases asked for (all when none is), empty steps, lanes and stages dropped. */
+function selectStages(asked: readonly string[]): Lane[][] {
+  const unknown = asked.filter((script) => !TEST_PHASES.some((p) => p.script === script));
   if (unknown.length > 0) {
     throw new Error(`npm test: no test phase named ${unknown.join(', ')}`);
   }
+  const keep = (phase: TestPhase): boolean => asked.length === 0 || asked.includes(phase.script);
+  return TEST_STAGES.map((lanes) =>
+    lanes
+      .map((lane) => lane.map((step) => step.filter(keep)).filter((step) => step.length > 0))
+      .filter((lane) => lane.length > 0),
+  ).filter((lanes) => lanes.length > 0);
+}
+
+async function main(): Promise<void> {
+  const stages = selectStages(process.argv.slice(2));
   const outcomes: Outcome[] = [];
-  const stepSeconds: number[] = [];
-  let packed = false;
-  for (const step of steps) {
-    if (!packed && step.some((phase) => phase.packed)) {
-      const packing = performance.now();
+  const stageSeconds: number[] = [];
+  let failed = false;
+  let packing: Promise<void> | undefined;
+  const packOnce = (): Promise<void> =>
+    (packing ??= (async () => {
+      const started = performance.now();
       const tarballs = await packAllOnce(root, PACKED_DIR);
       process.env[PACKED_DIR_ENV] = PACKED_DIR;
-      packed = true;
       console.log(
-        `Packed ${tarballs.length} packages once into ${path.relative(root, PACKED_DIR)} in ${minutes((performance.now() - packing) / 1000)}`,
+        `Packed ${tarballs.length} packages once into ${path.relative(root, PACKED_DIR)} in ${minutes((performance.now() - started) / 1000)}`,
       );
+    })());
+
+  const runLane = async (lane: Lane, streams: boolean): Promise<void> => {
+    for (const step of lane) {
+      if (failed) return;
+      if (step.some((phase) => phase.packed)) {
+        try {
+          await packOnce();
+        } catch (error) {
+          console.error(
+            `npm test: packing failed: ${error instanceof Error ? error.message : String(error)}`,
+          );
+          failed = true;
+          return;
+        }
+      }
+      const results = await Promise.all(
+        step.map((phase) => runPhase(phase, !streams || step.length > 1)),
+      );
+      outcomes.push(...results);
+      if (results.some(({ passed }) => !passed)) {
+        failed = true;
+        return;
+      }
     }
+  };
+
+  for (const lanes of stages) {
     const started = performance.now();
-    const results = await Promise.all(step.map((phase) => runPhase(phase, step.length > 1)));
-    stepSeconds.push((performance.now() - started) / 1000);
-    outcomes.push(...results);
-    if (results.some(({ passed }) => !passed)) {
-      printSummary(outcomes, stepSeconds);
-      process.exitCode = 1;
-      return;
-    }
+    await Promise.all(lanes.map((lane, index) => runLane(lane, index === 0)));
+    stageSeconds.push((performance.now() - started) / 1000);
+    if (failed) break;
   }
-  printSummary(outcomes, stepSeconds);
+  const order = (outcome: Outcome): number => TEST_PHASES.indexOf(outcome.phase);
+  printSummary(
+    [...outcomes].sort((a, b) => order(a) - order(b)),
+    stageSeconds,
+  );
+  if (failed) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {
