@@ -27,7 +27,8 @@ describe('PromptRegistry', () => {
     const prompts = await createDigestPrompts();
     await expect(prompts.render('digest/greeting', {})).rejects.toMatchObject({
       code: 'WEFT_TEMPLATE_RENDER_FAILED',
-      message: expect.stringContaining('undefined variable: reader'),
+      message:
+        'PromptRegistry: rendering "digest/greeting" failed: undefined variable: reader, line:1, col:18 [WEFT_TEMPLATE_RENDER_FAILED]',
     });
   });
 

@@ -57,6 +57,11 @@ describe('PromptRegistry', () => {
       'invalid template namespace "bad space"',
     );
     expect(() => prompts.register('ok', 'a/b', 'a')).toThrow('invalid template name "a/b"');
+    // Letters, digits, '-', '_' and '.', but the first character is a letter or a digit.
+    expect(() => prompts.register('ok', '-draft', 'a')).toThrow('invalid template name "-draft"');
+    expect(() => prompts.register('.ok', 'draft', 'a')).toThrow('invalid template namespace ".ok"');
+    prompts.register('ok', 'v1.draft_2-b', 'a');
+    expect(prompts.has('ok/v1.draft_2-b')).toBe(true);
   });
 
   it('names the missing template and lists the known ones', async () => {
@@ -97,6 +102,19 @@ describe('PromptRegistry', () => {
       'PromptRegistry: template "poet/verse" does not parse',
     );
     expect(prompts.has('poet/verse')).toBe(false);
+  });
+
+  it('refuses an unknown filter as a template that does not parse, when it is compiled', async () => {
+    await loadLiquid();
+    const prompts = new PromptRegistry();
+    const error = await errorOf(() =>
+      prompts.register('chat', 'reply', 'Hello {{ name | shout }}'),
+    );
+    expect(error.code).toBe('WEFT_TEMPLATE_INVALID');
+    expect(error.message).toContain(
+      'PromptRegistry: template "chat/reply" does not parse: undefined filter: shout',
+    );
+    expect(prompts.has('chat/reply')).toBe(false);
   });
 
   it('loads no date data until a template formats a date', async () => {
@@ -255,6 +273,41 @@ describe('PromptRegistry', () => {
       stepsLeft: 0,
     });
     expect(none).toContain('## Remaining steps\nNone.\n');
+  });
+
+  it('renders the planning and review templates without memories or completed, which they do not read', async () => {
+    const prompts = new PromptRegistry();
+    prompts.registerCoreTemplates();
+    const trigger = { type: 'trigger', pluginId: 'chat', action: 'message', message: 'Hi' };
+    const executors = [{ pluginId: 'chat', action: 'reply', description: 'Answers.' }];
+    const planning = await prompts.render('core/pipeline-generation', {
+      task: { trigger },
+      space: { id: 'user-ada' },
+      executors,
+      relatedText: 'None.',
+      maxSteps: 3,
+    });
+    expect(planning).toContain('Answer with at most 3 steps');
+    const review = await prompts.render('core/pipeline-modification', {
+      task: { trigger },
+      space: { id: 'user-ada' },
+      chain: [trigger],
+      remaining: [],
+      executors,
+      stepsLeft: 2,
+    });
+    expect(review).toContain('\n2 more steps may run.');
+    // The variables they do read stay required.
+    const error = await errorOf(
+      prompts.render('core/pipeline-generation', {
+        task: { trigger },
+        space: { id: 'user-ada' },
+        executors,
+        maxSteps: 3,
+      }),
+    );
+    expect(error.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+    expect(error.message).toContain('undefined variable: relatedText');
   });
 
   it('gets each core template by name', () => {

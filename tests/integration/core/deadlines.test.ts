@@ -3,8 +3,18 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { InMemoryMemoryProvider } from '@weft/testing';
-import { makeRuntime, planner, recordingExecutor, startedRuntime, TestPlugin } from './fixtures.js';
+import { Runtime, type SpaceCoordinator } from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import {
+  makeRuntime,
+  planner,
+  recordingExecutor,
+  silentLogger,
+  startedRuntime,
+  stopAfterTest,
+  TestPlugin,
+  waitFor,
+} from './fixtures.js';
 
 /** A logger whose JSON lines the test can read. */
 function capturingLogger(): { logger: Logger; lines: () => Record<string, unknown>[] } {
@@ -138,6 +148,49 @@ describe('task deadline', () => {
     } finally {
       process.off('warning', onWarning);
     }
+  });
+});
+
+describe('a coordinator that loses the space', () => {
+  it("aborts the executor's signal and ends the task cancelled, its ticket left unfinished", async () => {
+    const lost = new AbortController();
+    const released: string[] = [];
+    // One task, ticket 1: granted at once, with the signal the test aborts to take the space away.
+    const coordinator: SpaceCoordinator = {
+      id: 'test-coordinator',
+      init: async () => undefined,
+      shutdown: async () => undefined,
+      admit: async () => 1,
+      acquire: async () => ({ ticket: 1, signal: lost.signal }),
+      release: async (space, ticket, outcome) => {
+        released.push(`${space}#${ticket} ${outcome}`);
+      },
+    };
+    let seen: AbortSignal | undefined;
+    const waits = recordingExecutor('wait', (_task, context) => {
+      seen = context.signal;
+      // Ignores its signal, like a hung call: the task must end all the same.
+      return new Promise(() => undefined);
+    });
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        models: [new ScriptedModelProvider(planner(['tools', 'wait']))],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new TestPlugin('tools', { executors: [waits] })],
+        coordinator,
+        options: { logger: silentLogger },
+      }),
+    );
+    await runtime.start();
+    const running = runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'room' });
+    await waitFor(() => seen !== undefined);
+    expect(seen?.aborted).toBe(false);
+    lost.abort(new Error('lost the lock connection'));
+    const task = await running;
+    expect(seen?.aborted).toBe(true);
+    expect(task.status).toBe('cancelled');
+    await waitFor(() => released.length === 1);
+    expect(released).toEqual(['room#1 abandoned']);
   });
 });
 

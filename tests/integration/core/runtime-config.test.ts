@@ -103,6 +103,21 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('plugin "tools": executor "search" needs a description');
   });
 
+  it('gives the whole message as the Building plugins page shows it: a line ending in the code, then one line per problem', async () => {
+    const notes = new TestPlugin('notes', {
+      executors: [recordingExecutor('save', undefined, '')],
+    });
+    expect(await initError(base({ plugins: [notes] }))).toBe(
+      'Runtime.init: invalid configuration: [WEFT_INVALID_CONFIG]\n' +
+        '- plugin "notes": executor "save" needs a description (the model chooses executors by it)',
+    );
+    const feedback = new TestPlugin('feedback', { requiredCapabilities: ['sentiment'] });
+    expect(await initError(base({ plugins: [feedback] }))).toBe(
+      'Runtime.init: invalid configuration: [WEFT_INVALID_CONFIG]\n' +
+        '- plugin "feedback": requires capability "sentiment", which no model provider offers',
+    );
+  });
+
   it('names a duplicate trigger id', async () => {
     const start = { type: 'start' as const, id: 'tick', start: () => undefined };
     const plugin = new TestPlugin('clock', { triggers: [start, start] });

@@ -1,4 +1,10 @@
-import { Runtime, WeftError, type RuntimeOptions, type TriggerRoute } from '@weft/core';
+import {
+  Runtime,
+  WeftError,
+  type RuntimeOptions,
+  type SpaceCoordinator,
+  type TriggerRoute,
+} from '@weft/core';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   deferred,
@@ -24,9 +30,11 @@ async function loggingRuntime(
     models?: TestModelProvider[];
     memoryHooks?: ConstructorParameters<typeof LoggingMemoryProvider>[1];
     options?: RuntimeOptions;
+    coordinator?: SpaceCoordinator;
   } = {},
 ): Promise<Runtime> {
   const runtime = await Runtime.init({
+    ...(parts.coordinator ? { coordinator: parts.coordinator } : {}),
     memory: new LoggingMemoryProvider(events, parts.memoryHooks),
     models: parts.models ?? [
       new TestModelProvider('model-a', { capabilities: [textWithUsage('{"steps":[]}')], events }),
@@ -54,6 +62,42 @@ describe('Runtime start', () => {
       'init plugin second',
     ]);
     expect(runtime.status).toBe('running');
+  });
+
+  it('starts a space coordinator after the model providers and before the plugins, and stops it in reverse', async () => {
+    const events: string[] = [];
+    const coordinator: SpaceCoordinator = {
+      id: 'logging-coordinator',
+      init: async () => {
+        events.push('init coordinator');
+      },
+      shutdown: async () => {
+        events.push('shutdown coordinator');
+      },
+      admit: async () => 1,
+      acquire: async () => ({ ticket: 1, signal: new AbortController().signal }),
+      release: async () => undefined,
+    };
+    const runtime = await loggingRuntime(events, { coordinator });
+    await runtime.start();
+    expect(events).toEqual([
+      'init memory',
+      'init model model-a',
+      'init model model-b',
+      'init coordinator',
+      'init plugin first',
+      'init plugin second',
+    ]);
+    events.length = 0;
+    await runtime.stop();
+    expect(events).toEqual([
+      'shutdown plugin second',
+      'shutdown plugin first',
+      'shutdown coordinator',
+      'shutdown model model-b',
+      'shutdown model model-a',
+      'shutdown memory',
+    ]);
   });
 
   it('returns the same promise when started twice', async () => {
