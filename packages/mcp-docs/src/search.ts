@@ -4,8 +4,11 @@
  * page that matched; results are then folded to one per page.
  *
  * The rules, each for a reason a reader would notice:
- * - all words must match first; when no section has them all, any word will do, so one word
- *   outside the docs' wording does not empty the list;
+ * - sections with all the words come first; when fewer than a page of results have them all,
+ *   sections with all but one follow, and when none has all but one, any word will do, so one
+ *   word outside the docs' wording does not empty the list;
+ * - a section with several of the query's words in a row, as written ("at least once"), ranks
+ *   above one where the same words are scattered;
  * - typos are forgiven in proportion to the word: one edit from 4 letters, two from 8;
  * - a plural finds its singular and the other way round;
  * - the last word matches as a prefix, since people search as they type;
@@ -107,6 +110,45 @@ const MOST_WORDS_LIMIT = 6;
 
 /** A page's other matching sections add this share of their scores to its best one. */
 const OTHER_SECTIONS_SHARE = 0.25;
+
+/**
+ * A part that lacks one of the query's words scores this share: it ranks after the parts that
+ * have them all unless it answers much more closely.
+ */
+const NEAR_MATCH_SHARE = 0.5;
+
+/**
+ * A part that has several of the query's words in a row, as the reader wrote them ("at least
+ * once"), answers it more closely than one with the same words scattered: its score grows by
+ * this share for each word of its longest such run after the first.
+ */
+const PHRASE_BONUS = 0.5;
+
+/** The query's words as written, lower-cased, little words kept: a phrase needs them. */
+function phraseWords(query: string): string[] {
+  return query.toLowerCase().match(WORD) ?? [];
+}
+
+/** A text as {@link phraseBonus} looks for runs in: its words, lower-cased, one space apart. */
+function phraseText(text: string): string {
+  return ` ${(text.toLowerCase().match(WORD) ?? []).join(' ')} `;
+}
+
+/**
+ * 1, or more when `haystack` (see {@link phraseText}) has two or more of `words` in a row, one of them more than a little
+ * word (see {@link PHRASE_BONUS}).
+ */
+function phraseBonus(words: readonly string[], haystack: string): number {
+  if (words.length < 2) return 1;
+  for (let length = words.length; length >= 2; length -= 1) {
+    for (let start = 0; start + length <= words.length; start += 1) {
+      const run = words.slice(start, start + length);
+      if (run.every((word) => STOP_WORDS.has(word))) continue;
+      if (haystack.includes(` ${run.join(' ')} `)) return 1 + PHRASE_BONUS * (length - 1);
+    }
+  }
+  return 1;
+}
 
 /**
  * Words too common to require. Kept short: a word a reader might mean (such as "not", "all",
@@ -395,6 +437,23 @@ export class DocsSearch {
    * @param limit - How many pages at most.
    * @returns The pages, best first, each at most once.
    */
+  /** Each part's {@link phraseText}, made on its first use. */
+  private readonly phraseTexts = new Map<number, string>();
+
+  private phraseTextOf(id: number): string {
+    let text = this.phraseTexts.get(id);
+    if (text === undefined) {
+      text = phraseText(this.documents[id]!.text);
+      this.phraseTexts.set(id, text);
+    }
+    return text;
+  }
+
+  /** How many pages the results name. */
+  private pageCount(results: readonly SearchResult[]): number {
+    return new Set(results.map((result) => this.documents[result.id as number]!.pagePath)).size;
+  }
+
   search(query: string, limit = 8): SearchHit[] {
     return this.rank(query, limit).map((ranked) => {
       const page = this.pages.get(ranked.pagePath)!;
@@ -482,9 +541,10 @@ export class DocsSearch {
         return definingSections?.has(id as number) === true ? weight * DEFINITION_BOOST : weight;
       },
     };
-    let results = this.index.search(query, { ...options, combineWith: 'AND' });
-    // No part has every word: the parts with all words but one (a word outside the docs'
-    // wording, as "behind" in "deploy behind nginx"), then any word.
+    const fullMatches = this.index.search(query, { ...options, combineWith: 'AND' });
+    let results = fullMatches;
+    // Too few parts have every word: then the parts with all words but one (a word outside the
+    // docs' wording, as "behind" in "deploy behind nginx"), after those that have them all.
     const words = [
       ...new Set(
         tokenize(query, true)
@@ -492,19 +552,33 @@ export class DocsSearch {
           .filter((term) => term !== null),
       ),
     ];
-    if (results.length === 0 && words.length >= 3 && words.length <= MOST_WORDS_LIMIT) {
-      results = this.index.search(
-        {
-          combineWith: 'OR',
-          queries: words.map((_, left) => ({
-            combineWith: 'AND',
-            queries: words.filter((__, index) => index !== left),
-          })),
-        },
-        options,
-      );
+    if (
+      this.pageCount(fullMatches) < limit &&
+      words.length >= 3 &&
+      words.length <= MOST_WORDS_LIMIT
+    ) {
+      const seen = new Set(fullMatches.map((result) => result.id));
+      const nearMatches = this.index
+        .search(
+          {
+            combineWith: 'OR',
+            queries: words.map((_, left) => ({
+              combineWith: 'AND',
+              queries: words.filter((__, index) => index !== left),
+            })),
+          },
+          options,
+        )
+        .filter((result) => !seen.has(result.id))
+        .map((result) => ({ ...result, score: result.score * NEAR_MATCH_SHARE }));
+      results = [...fullMatches, ...nearMatches];
     }
     if (results.length === 0) results = this.index.search(query, { ...options, combineWith: 'OR' });
+    const phrase = phraseWords(query);
+    results = results.map((result) => ({
+      ...result,
+      score: result.score * phraseBonus(phrase, this.phraseTextOf(result.id as number)),
+    }));
 
     // The best section stands for its page; the page's other matching sections add a share.
     const pagesInOrder: { best: SearchResult; score: number }[] = [];

@@ -304,6 +304,30 @@ describe('the search_docs ranking', () => {
       expect(top('plugin behind kubernetes')).toBe('/docs/philosophy/');
     });
 
+    it('adds the parts with all words but one after those with them all, when these are few', () => {
+      const near = new DocsSearch([
+        page('/docs/a/', 'A', '# A\n\nRetries once, with delivery of at least one event.'),
+        page('/docs/b/', 'B', '# B\n\nTasks run at least once after a crash.'),
+      ]);
+      const found = near.search('least once delivery').map((hit) => hit.path);
+      expect(found).toEqual(['/docs/a/', '/docs/b/']);
+    });
+
+    it('ranks the words in a row, as the query writes them, above the same words scattered', () => {
+      const phrases = new DocsSearch([
+        page('/docs/a/', 'Retries', '# Retries\n\nOnce a task fails, retry it at least twice.'),
+        page(
+          '/docs/b/',
+          'Crashes',
+          '# Crashes\n\nAfter a crash, the task runs at least once more, and its steps run again from the first.',
+        ),
+      ]);
+      expect(phrases.search('task at least once').map((hit) => hit.path)).toEqual([
+        '/docs/b/',
+        '/docs/a/',
+      ]);
+    });
+
     it("puts a guide first when the query is the guide's title", () => {
       expect(top('getObject')).toBe('/docs/getobject/');
       expect(top('getobject')).toBe('/docs/getobject/');
