@@ -31,96 +31,101 @@ const PAGE = path.join(ROOT, 'docs/tutorials/chat-assistant.md');
 const START_MS = 60_000;
 const LISTENING = /Chat assistant on (http:\/\/\S+) /;
 
-describe('the chat tutorial’s "Run it" commands, from the clone', () => {
-  let model: FakeChatServer;
-  let directory = '';
+// The page's commands are a POSIX shell's (sh, curl), as the page shows them.
+describe.skipIf(process.platform === 'win32')(
+  'the chat tutorial’s "Run it" commands, from the clone',
+  () => {
+    let model: FakeChatServer;
+    let directory = '';
 
-  beforeAll(async () => {
-    model = await startFakeChatServer();
-    directory = await mkdtemp(path.join(tmpdir(), 'weft-chat-page-'));
-  });
-
-  afterAll(async () => {
-    await model?.close();
-    if (directory) await rm(directory, { recursive: true, force: true });
-  });
-
-  it('starts the agent, answers with the earlier message in view, and keeps the conversation across Ctrl+C and a new start', async () => {
-    const commands = sectionCommands(PAGE, 'Run it');
-    const [start, ...messages] = commands;
-    expect(start).toBe(
-      'npx tsx --conditions=weft-source examples/tutorial-chat/main.ts',
-    );
-    expect(messages).toHaveLength(2);
-    for (const line of messages) {
-      expect(line).toMatch(
-        /^curl .*http:\/\/127\.0\.0\.1:8787\/conversations\/trip\/messages/,
-      );
-    }
-
-    const port = String(await freePort());
-    const local = (line: string) => line.replace(/\b8787\b/g, port);
-    const env = cleanEnv({
-      CHAT_BASE_URL: model.baseUrl,
-      CHAT_PORT: port,
-      CHAT_DB: path.join(directory, 'chat-memory.db'),
+    beforeAll(async () => {
+      model = await startFakeChatServer();
+      directory = await mkdtemp(path.join(tmpdir(), 'weft-chat-page-'));
     });
-    const curl = async (line: string) =>
-      JSON.parse(
-        (
-          await runCommand('sh', ['-c', local(line)], {
-            cwd: ROOT,
-            env,
-            timeoutMs: 30_000,
-          })
-        ).stdout,
-      ) as { status: string; reply: string };
 
-    const first = new StartedCommand(start as string, { cwd: ROOT, env });
-    try {
-      const [, url] = await first.waitFor(LISTENING, START_MS);
-      expect(url).toBe(`http://127.0.0.1:${port}`);
-      expect(await curl(messages[0] as string)).toMatchObject({
-        status: 'completed',
-        reply:
-          'You said "I am going to Lisbon in May." after 0 earlier message(s).',
-      });
-      // "The second answer knows about Lisbon in May": the writer was shown the first exchange.
-      expect(await curl(messages[1] as string)).toMatchObject({
-        status: 'completed',
-        reply: 'You said "What should I pack?" after 1 earlier message(s).',
-      });
-      expect(
-        model.requests.at(-1)?.messages.map((message) => message.content),
-      ).toContain('I am going to Lisbon in May.');
+    afterAll(async () => {
+      await model?.close();
+      if (directory) await rm(directory, { recursive: true, force: true });
+    });
 
-      // "Stop the agent with Ctrl+C": the runtime stops gracefully.
-      first.signal('SIGINT');
-      await first.waitFor(/"msg":"runtime stopped"/, 15_000);
-      expect(await first.exited(15_000)).toBe(true);
-    } finally {
-      await first.stop();
-    }
-    // "the conversation is still there, in chat-memory.db".
-    expect(
-      (await stat(path.join(directory, 'chat-memory.db'))).size,
-    ).toBeGreaterThan(0);
-
-    // "start it again and ask a third question: the conversation is still there".
-    const second = new StartedCommand(start as string, { cwd: ROOT, env });
-    try {
-      await second.waitFor(LISTENING, START_MS);
-      const third = (messages[1] as string).replace(
-        'What should I pack?',
-        'Do I need an umbrella?',
+    it('starts the agent, answers with the earlier message in view, and keeps the conversation across Ctrl+C and a new start', async () => {
+      const commands = sectionCommands(PAGE, 'Run it');
+      const [start, ...messages] = commands;
+      expect(start).toBe(
+        'npx tsx --conditions=weft-source examples/tutorial-chat/main.ts',
       );
-      expect(third).not.toBe(messages[1]);
-      expect(await curl(third)).toMatchObject({
-        status: 'completed',
-        reply: 'You said "Do I need an umbrella?" after 2 earlier message(s).',
+      expect(messages).toHaveLength(2);
+      for (const line of messages) {
+        expect(line).toMatch(
+          /^curl .*http:\/\/127\.0\.0\.1:8787\/conversations\/trip\/messages/,
+        );
+      }
+
+      const port = String(await freePort());
+      const local = (line: string) => line.replace(/\b8787\b/g, port);
+      const env = cleanEnv({
+        CHAT_BASE_URL: model.baseUrl,
+        CHAT_PORT: port,
+        CHAT_DB: path.join(directory, 'chat-memory.db'),
       });
-    } finally {
-      await second.stop();
-    }
-  }, 180_000);
-});
+      const curl = async (line: string) =>
+        JSON.parse(
+          (
+            await runCommand('sh', ['-c', local(line)], {
+              cwd: ROOT,
+              env,
+              timeoutMs: 30_000,
+            })
+          ).stdout,
+        ) as { status: string; reply: string };
+
+      const first = new StartedCommand(start as string, { cwd: ROOT, env });
+      try {
+        const [, url] = await first.waitFor(LISTENING, START_MS);
+        expect(url).toBe(`http://127.0.0.1:${port}`);
+        expect(await curl(messages[0] as string)).toMatchObject({
+          status: 'completed',
+          reply:
+            'You said "I am going to Lisbon in May." after 0 earlier message(s).',
+        });
+        // "The second answer knows about Lisbon in May": the writer was shown the first exchange.
+        expect(await curl(messages[1] as string)).toMatchObject({
+          status: 'completed',
+          reply: 'You said "What should I pack?" after 1 earlier message(s).',
+        });
+        expect(
+          model.requests.at(-1)?.messages.map((message) => message.content),
+        ).toContain('I am going to Lisbon in May.');
+
+        // "Stop the agent with Ctrl+C": the runtime stops gracefully.
+        first.signal('SIGINT');
+        await first.waitFor(/"msg":"runtime stopped"/, 15_000);
+        expect(await first.exited(15_000)).toBe(true);
+      } finally {
+        await first.stop();
+      }
+      // "the conversation is still there, in chat-memory.db".
+      expect(
+        (await stat(path.join(directory, 'chat-memory.db'))).size,
+      ).toBeGreaterThan(0);
+
+      // "start it again and ask a third question: the conversation is still there".
+      const second = new StartedCommand(start as string, { cwd: ROOT, env });
+      try {
+        await second.waitFor(LISTENING, START_MS);
+        const third = (messages[1] as string).replace(
+          'What should I pack?',
+          'Do I need an umbrella?',
+        );
+        expect(third).not.toBe(messages[1]);
+        expect(await curl(third)).toMatchObject({
+          status: 'completed',
+          reply:
+            'You said "Do I need an umbrella?" after 2 earlier message(s).',
+        });
+      } finally {
+        await second.stop();
+      }
+    }, 180_000);
+  },
+);
