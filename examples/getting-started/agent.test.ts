@@ -55,6 +55,10 @@ describe('getting started agent', () => {
     const memories = await memory.query({ space: 'user-ada', order: 'asc' });
     expect(memories.map((m) => m.kind)).toEqual(['trigger', 'chain']);
     expect(memories.every((m) => m.taskId === body.taskId)).toBe(true);
+    // The plan the scripted model answered, kept in the chain memory.
+    expect((memories[1]?.content as { steps?: unknown }).steps).toEqual([
+      { pluginId: 'assistant', action: 'reply', reason: 'The user wrote.' },
+    ]);
   });
 
   it('answers 400 when the body has no user or text', async () => {

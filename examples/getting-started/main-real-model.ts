@@ -7,7 +7,8 @@ const model = createRealModel();
 const runtime = await createAgent({
   model,
   memory: new InMemoryMemoryProvider(),
-  port: DEFAULT_PORT,
+  // PORT moves it, as in the generated project; 0 picks a free port.
+  port: Number(process.env.PORT?.trim() || DEFAULT_PORT),
   // A model server that is down stops the start at once, naming the provider.
   checkHealthOnStart: true,
 });

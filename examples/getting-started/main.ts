@@ -6,7 +6,8 @@ import { createScriptedModel } from './scripted-model.js';
 const runtime = await createAgent({
   model: createScriptedModel(),
   memory: new InMemoryMemoryProvider(),
-  port: DEFAULT_PORT,
+  // PORT moves it, as in the generated project; 0 picks a free port.
+  port: Number(process.env.PORT?.trim() || DEFAULT_PORT),
 });
 await runtime.start();
 console.log(`Agent listening on ${runtime.server.url}; press Ctrl+C to stop.`);

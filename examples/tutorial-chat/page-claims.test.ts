@@ -26,6 +26,22 @@ describe('docs/tutorials/chat-assistant.md#point-it-at-a-real-model', () => {
       port: 8787,
     });
   });
+
+  it('takes an empty variable for an unset one, and names CHAT_PORT when it is no port', () => {
+    expect(
+      readChatSettings({ CHAT_PORT: '', CHAT_BASE_URL: ' ', CHAT_DB: '' }),
+    ).toMatchObject({
+      port: 8787,
+      baseUrl: 'http://localhost:11434/v1',
+      databasePath: './chat-memory.db',
+    });
+    expect(readChatSettings({ CHAT_PORT: '0' }).port).toBe(0);
+    for (const bad of ['eighty', '-1', '1.5', '65536']) {
+      expect(() => readChatSettings({ CHAT_PORT: bad })).toThrow(
+        `CHAT_PORT: expected an integer from 0 to 65535, got "${bad}"; unset it to use 8787.`,
+      );
+    }
+  });
 });
 
 describe('docs/tutorials/chat-assistant.md#what-you-build', () => {

@@ -19,22 +19,29 @@ export interface ChatSettings {
   port: number;
 }
 
-/** Reads the settings from environment variables, falling back to a local Ollama. */
+/**
+ * Reads the settings from environment variables, falling back to a local Ollama.
+ * A variable set to an empty value counts as unset, so `CHAT_PORT=` does not
+ * turn into port 0.
+ */
 export function readChatSettings(
   env: NodeJS.ProcessEnv = process.env,
 ): ChatSettings {
-  const port = Number(env.CHAT_PORT ?? DEFAULT_PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  const read = (name: string, fallback: string): string =>
+    env[name]?.trim() || fallback;
+  const rawPort = read('CHAT_PORT', String(DEFAULT_PORT));
+  const port = Number(rawPort);
+  if (!/^\d+$/.test(rawPort) || port > 65535) {
     throw new Error(
-      `CHAT_PORT: expected an integer from 0 to 65535, got ${JSON.stringify(env.CHAT_PORT)}; unset it to use ${DEFAULT_PORT}.`,
+      `CHAT_PORT: expected an integer from 0 to 65535, got ${JSON.stringify(rawPort)}; unset it to use ${DEFAULT_PORT}.`,
     );
   }
   return {
-    baseUrl: env.CHAT_BASE_URL ?? 'http://localhost:11434/v1',
-    apiKey: env.CHAT_API_KEY ?? '',
-    plannerModel: env.CHAT_PLANNER_MODEL ?? 'llama3.2:3b',
-    writerModel: env.CHAT_WRITER_MODEL ?? 'llama3.1:8b',
-    databasePath: env.CHAT_DB ?? './chat-memory.db',
+    baseUrl: read('CHAT_BASE_URL', 'http://localhost:11434/v1'),
+    apiKey: read('CHAT_API_KEY', ''),
+    plannerModel: read('CHAT_PLANNER_MODEL', 'llama3.2:3b'),
+    writerModel: read('CHAT_WRITER_MODEL', 'llama3.1:8b'),
+    databasePath: read('CHAT_DB', './chat-memory.db'),
     port,
   };
 }

@@ -50,3 +50,18 @@ describe('docs/installation.md#status', () => {
     expect(release).toMatch(/NPM_CONFIG_PROVENANCE: ['"]?true|--provenance/);
   });
 });
+
+describe('docs/reference/stability.md#what-the-public-api-is', () => {
+  it('publishes @weft/core/internal as an entry point the API reference leaves out', () => {
+    const core = JSON.parse(read('packages/core/package.json')) as {
+      exports: Record<string, unknown>;
+    };
+    expect(Object.keys(core.exports)).toContain('./internal');
+    // The API reference is generated from the main entry point alone, which does not re-export it.
+    const typedoc = read('src/config/typedoc.ts');
+    expect(typedoc).toContain("API_ENTRY_POINT = 'packages/core/src/index.ts'");
+    expect(typedoc).toMatch(/entryPoints: \[API_ENTRY_POINT\]/);
+    expect(read('packages/core/src/index.ts')).not.toMatch(/from '\.\/internal\.js'/);
+    expect(read('packages/core/src/internal.ts')).toContain('Not part of the public API');
+  });
+});

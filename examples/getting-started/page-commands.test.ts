@@ -1,0 +1,177 @@
+/**
+ * Getting started's commands in the clone, followed as written: "Run the example" starts the
+ * example's entry point with `npx tsx` from the clone's root and sends it the `curl` of "Run it";
+ * "Switch to a real model" starts the second entry point with a key exported as the page does.
+ * Each agent is a process of its own, stopped as Ctrl+C stops it. The only changes to the page:
+ * a free port in place of 8787 (PORT), and a stand-in chat-completions server on 127.0.0.1 in
+ * place of Ollama and OpenAI (OLLAMA_BASE_URL, OPENAI_BASE_URL); `ollama pull` is not run.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeOpenAI } from '../../tests/scaffold/support/fake-openai.js';
+import { cleanEnv, runCommand } from '../../tests/support/commands.js';
+import {
+  sectionCommands,
+  StartedCommand,
+} from '../../tests/support/page-commands.js';
+import { freePort } from '../../tests/support/postgres-server.js';
+import { DEFAULT_PORT } from './port.js';
+
+const ROOT = path.resolve(
+  fileURLToPath(new URL('.', import.meta.url)),
+  '../..',
+);
+const PAGE = path.join(ROOT, 'docs/getting-started.md');
+const START_MS = 60_000;
+
+/** The page's `curl` of "Run it", sent to `port` instead of 8787. */
+async function curlHello(port: string, env: NodeJS.ProcessEnv) {
+  const curl = sectionCommands(PAGE, 'Run it').find((line) =>
+    line.startsWith('curl '),
+  );
+  expect(curl).toContain('http://127.0.0.1:8787/messages');
+  const { stdout } = await runCommand(
+    'sh',
+    ['-c', (curl as string).replace(/\b8787\b/g, port)],
+    { cwd: ROOT, env, timeoutMs: 30_000 },
+  );
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+/** Plays Ctrl+C and waits for the runtime to say it stopped. */
+async function pressCtrlC(agent: StartedCommand): Promise<void> {
+  agent.signal('SIGINT');
+  await agent.waitFor(/"msg":"runtime stopped"/, 15_000);
+  expect(await agent.exited(15_000)).toBe(true);
+}
+
+// The page's commands are a POSIX shell's (sh, curl), as the page shows them.
+describe.skipIf(process.platform === 'win32')(
+  'Getting started’s commands, in the clone',
+  () => {
+    it("runs the example's entry point from the clone, on 8787 unless PORT moves it, and not beside an agent that holds its port", async () => {
+      const [start, ...rest] = sectionCommands(PAGE, 'Run the example');
+      expect(start).toBe(
+        'npx tsx --conditions=weft-source examples/getting-started/main.ts',
+      );
+      expect(rest).toEqual([]);
+      expect(DEFAULT_PORT).toBe(8787);
+
+      // A port another agent holds (the generated one, left running): the example cannot start.
+      const holder = createServer();
+      await new Promise<void>((resolve) =>
+        holder.listen(0, '127.0.0.1', resolve),
+      );
+      const held = String((holder.address() as AddressInfo).port);
+      const blocked = new StartedCommand(start as string, {
+        cwd: ROOT,
+        env: cleanEnv({ PORT: held }),
+      });
+      try {
+        expect(await blocked.exited(START_MS)).toBe(true);
+        expect(await blocked.exit).not.toBe(0);
+        expect(blocked.output).toContain(`cannot listen on 127.0.0.1:${held}`);
+      } finally {
+        await blocked.stop();
+        await new Promise<void>((resolve) => holder.close(() => resolve()));
+      }
+
+      const port = String(await freePort());
+      const env = cleanEnv({ PORT: port });
+      const agent = new StartedCommand(start as string, { cwd: ROOT, env });
+      try {
+        const [, url] = await agent.waitFor(
+          /Agent listening on (http:\/\/\S+); press Ctrl\+C to stop\./,
+          START_MS,
+        );
+        expect(url).toBe(`http://127.0.0.1:${port}`);
+        // "answers the same `curl` command with the same reply".
+        expect(await curlHello(port, env)).toEqual({
+          taskId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          status: 'completed',
+          reply: 'You said "Hello". Your Weft agent is listening.',
+        });
+        await pressCtrlC(agent);
+      } finally {
+        await agent.stop();
+      }
+    }, 180_000);
+
+    describe('Switch to a real model', () => {
+      let model: Awaited<ReturnType<typeof startFakeOpenAI>>;
+
+      beforeAll(async () => {
+        model = await startFakeOpenAI();
+      });
+
+      afterAll(async () => {
+        await model?.close();
+      });
+
+      it('starts the second entry point on the key exported as the page does, and the reply comes from the model', async () => {
+        const commands = sectionCommands(PAGE, 'Switch to a real model');
+        const exportKey = commands.find((line) =>
+          line.startsWith('export OPENAI_API_KEY='),
+        );
+        const start = commands.at(-1);
+        expect(exportKey).toBe('export OPENAI_API_KEY=sk-...');
+        expect(start).toBe(
+          'npx tsx --conditions=weft-source examples/getting-started/main-real-model.ts',
+        );
+        expect(commands.indexOf(exportKey as string)).toBe(commands.length - 2);
+
+        const port = String(await freePort());
+        const env = cleanEnv({ PORT: port, OPENAI_BASE_URL: model.baseUrl });
+        delete env.OPENAI_API_KEY;
+        // As typed in one terminal: the export, then the start.
+        const agent = new StartedCommand(`${exportKey}\n${start}`, {
+          cwd: ROOT,
+          env,
+        });
+        try {
+          await agent.waitFor(
+            /Agent on "openai" listening on http:\/\/127\.0\.0\.1:\d+/,
+            START_MS,
+          );
+          expect(await curlHello(port, env)).toMatchObject({
+            status: 'completed',
+            reply: 'Fake model heard: Hello',
+          });
+          expect(model.requests.length).toBeGreaterThanOrEqual(2);
+          for (const request of model.requests) {
+            expect(request.authorization).toBe('Bearer sk-...');
+          }
+          await pressCtrlC(agent);
+        } finally {
+          await agent.stop();
+        }
+      }, 180_000);
+
+      it('stops the start at once, naming the provider, when no Ollama answers', async () => {
+        const start = sectionCommands(PAGE, 'Switch to a real model').find(
+          (line) => line.startsWith('npx tsx '),
+        );
+        // A port that was free a moment ago: nothing listens there.
+        const nobody = await freePort();
+        const env = cleanEnv({
+          PORT: '0',
+          OLLAMA_BASE_URL: `http://127.0.0.1:${nobody}/v1`,
+        });
+        delete env.OPENAI_API_KEY;
+        const agent = new StartedCommand(start as string, { cwd: ROOT, env });
+        try {
+          expect(await agent.exited(START_MS)).toBe(true);
+          expect(await agent.exit).not.toBe(0);
+          expect(agent.output).toContain(
+            'Runtime.start: model provider "ollama" is not healthy: checkHealth() answered false',
+          );
+        } finally {
+          await agent.stop();
+        }
+      }, 120_000);
+    });
+  },
+);

@@ -1,0 +1,131 @@
+/**
+ * The tutorial's "Run it" section, followed as written: its commands are read from the page and
+ * run in order from the clone's root, the entry point as a process of its own, the messages with
+ * curl; then Ctrl+C (a SIGINT to the process group, as a terminal sends it), a second start,
+ * and a third question that finds the conversation in the SQLite file. The only changes to the
+ * page: the stand-in model server in place of Ollama (CHAT_BASE_URL), a free port in place of
+ * 8787 (CHAT_PORT) and the database in a temporary folder (CHAT_DB), so nothing is left in the
+ * clone.
+ */
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv, runCommand } from '../../tests/support/commands.js';
+import {
+  sectionCommands,
+  StartedCommand,
+} from '../../tests/support/page-commands.js';
+import { freePort } from '../../tests/support/postgres-server.js';
+import {
+  startFakeChatServer,
+  type FakeChatServer,
+} from './fake-chat-server.js';
+
+const ROOT = path.resolve(
+  fileURLToPath(new URL('.', import.meta.url)),
+  '../..',
+);
+const PAGE = path.join(ROOT, 'docs/tutorials/chat-assistant.md');
+const START_MS = 60_000;
+const LISTENING = /Chat assistant on (http:\/\/\S+) /;
+
+// The page's commands are a POSIX shell's (sh, curl), as the page shows them.
+describe.skipIf(process.platform === 'win32')(
+  'the chat tutorial’s "Run it" commands, from the clone',
+  () => {
+    let model: FakeChatServer;
+    let directory = '';
+
+    beforeAll(async () => {
+      model = await startFakeChatServer();
+      directory = await mkdtemp(path.join(tmpdir(), 'weft-chat-page-'));
+    });
+
+    afterAll(async () => {
+      await model?.close();
+      if (directory) await rm(directory, { recursive: true, force: true });
+    });
+
+    it('starts the agent, answers with the earlier message in view, and keeps the conversation across Ctrl+C and a new start', async () => {
+      const commands = sectionCommands(PAGE, 'Run it');
+      const [start, ...messages] = commands;
+      expect(start).toBe(
+        'npx tsx --conditions=weft-source examples/tutorial-chat/main.ts',
+      );
+      expect(messages).toHaveLength(2);
+      for (const line of messages) {
+        expect(line).toMatch(
+          /^curl .*http:\/\/127\.0\.0\.1:8787\/conversations\/trip\/messages/,
+        );
+      }
+
+      const port = String(await freePort());
+      const local = (line: string) => line.replace(/\b8787\b/g, port);
+      const env = cleanEnv({
+        CHAT_BASE_URL: model.baseUrl,
+        CHAT_PORT: port,
+        CHAT_DB: path.join(directory, 'chat-memory.db'),
+      });
+      const curl = async (line: string) =>
+        JSON.parse(
+          (
+            await runCommand('sh', ['-c', local(line)], {
+              cwd: ROOT,
+              env,
+              timeoutMs: 30_000,
+            })
+          ).stdout,
+        ) as { status: string; reply: string };
+
+      const first = new StartedCommand(start as string, { cwd: ROOT, env });
+      try {
+        const [, url] = await first.waitFor(LISTENING, START_MS);
+        expect(url).toBe(`http://127.0.0.1:${port}`);
+        expect(await curl(messages[0] as string)).toMatchObject({
+          status: 'completed',
+          reply:
+            'You said "I am going to Lisbon in May." after 0 earlier message(s).',
+        });
+        // "The second answer knows about Lisbon in May": the writer was shown the first exchange.
+        expect(await curl(messages[1] as string)).toMatchObject({
+          status: 'completed',
+          reply: 'You said "What should I pack?" after 1 earlier message(s).',
+        });
+        expect(
+          model.requests.at(-1)?.messages.map((message) => message.content),
+        ).toContain('I am going to Lisbon in May.');
+
+        // "Stop the agent with Ctrl+C": the runtime stops gracefully.
+        first.signal('SIGINT');
+        await first.waitFor(/"msg":"runtime stopped"/, 15_000);
+        expect(await first.exited(15_000)).toBe(true);
+      } finally {
+        await first.stop();
+      }
+      // "the conversation is still there, in chat-memory.db".
+      expect(
+        (await stat(path.join(directory, 'chat-memory.db'))).size,
+      ).toBeGreaterThan(0);
+
+      // "start it again and ask a third question: the conversation is still there".
+      const second = new StartedCommand(start as string, { cwd: ROOT, env });
+      try {
+        await second.waitFor(LISTENING, START_MS);
+        const third = (messages[1] as string).replace(
+          'What should I pack?',
+          'Do I need an umbrella?',
+        );
+        expect(third).not.toBe(messages[1]);
+        expect(await curl(third)).toMatchObject({
+          status: 'completed',
+          reply:
+            'You said "Do I need an umbrella?" after 2 earlier message(s).',
+        });
+      } finally {
+        await second.stop();
+      }
+    }, 180_000);
+  },
+);
