@@ -106,6 +106,31 @@ describe('task deadline', () => {
     expect(line).not.toHaveProperty('step');
   });
 
+  it('says the task was recording the trigger when the memory store hangs on it', async () => {
+    const { logger, lines } = capturingLogger();
+    /** Hangs on the trigger memory only, so the chain memory is stored without waiting. */
+    class HangsOnTrigger extends InMemoryMemoryProvider {
+      override store(memory: Parameters<InMemoryMemoryProvider['store']>[0]) {
+        return memory.kind === 'trigger'
+          ? new Promise<never>(() => undefined)
+          : super.store(memory);
+      }
+    }
+    const { runtime, model } = await startedRuntime({
+      memory: new HangsOnTrigger(),
+      options: { taskTimeoutMs: 150, logger },
+    });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });
+    expect(task.status).toBe('failed');
+    expect(task.recorded.trigger).toBe(false);
+    expect(task.chain.at(-1)?.error).toContain('during recording the trigger');
+    expect(model.requests).toHaveLength(0);
+    expect(lines().find((line) => line.msg === 'task timed out')).toMatchObject({
+      taskId: task.id,
+      during: 'recording the trigger',
+    });
+  });
+
   it('gives each task its own signal, so listeners do not pile up on one', async () => {
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
