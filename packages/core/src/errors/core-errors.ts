@@ -202,9 +202,9 @@ export const CORE_ERRORS = {
     WEFT_UNSUPPORTED_PLATFORM: {
       summary: 'Something that needs Node.js was used where the core runs in a browser.',
       raisedBy:
-        'the browser build of the core: `ServerManager` (so `Runtime.start` when a plugin has a route trigger) and `PromptRegistry.loadDirectory`',
+        'the browser build of the core: `runtime.server` (its `start`, `mount`, `app` and `jsonBody`) and `PromptRegistry.loadDirectory`',
       cause:
-        'the core runs in a browser, and something needed what only Node.js has: a route trigger or the `ServerManager` needs the HTTP server, `loadDirectory` needs files. The message names what needed it.',
+        'the core runs in a browser, and code used what only Node.js has: the HTTP server (`runtime.server`) or files (`loadDirectory`). The message names what needed it. `Runtime.start` does not raise it: in a browser it leaves route triggers unserved and logs a warning.',
       fix: 'in a browser, dispatch tasks with `runtime.dispatch()` from your own code instead of route triggers, and register templates from their source; see [Runtime environments](../installation.md#runtime-environments). Run the HTTP server in Node.js.',
     },
     WEFT_HOST_NOT_ALLOWED: {
