@@ -4,7 +4,14 @@ import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { InMemoryMemoryProvider } from '@weft/testing';
-import { makeRuntime, planner, recordingExecutor, startedRuntime, TestPlugin } from './fixtures.js';
+import {
+  makeRuntime,
+  planner,
+  recordingExecutor,
+  startedRuntime,
+  TestPlugin,
+  waitFor,
+} from './fixtures.js';
 
 /** A logger whose JSON lines the test can read. */
 function capturingLogger(): { logger: Logger; lines: () => Record<string, unknown>[] } {
@@ -186,6 +193,36 @@ describe('stop() with tasks that ignore their signal', () => {
     expect(lines().some((line) => line.msg === 'drain timed out; cancelling remaining tasks')).toBe(
       true,
     );
+  });
+
+  it('abandons, and names, a cancelled task whose chain the memory store is slow to store', async () => {
+    const { logger, lines } = capturingLogger();
+    /** Takes 3 s to store a chain memory, longer than the grace stop() gives cancelled tasks. */
+    class SlowChains extends InMemoryMemoryProvider {
+      override async store(memory: Parameters<InMemoryMemoryProvider['store']>[0]) {
+        if (memory.kind === 'chain') await new Promise((resolve) => setTimeout(resolve, 3_000));
+        return super.store(memory);
+      }
+    }
+    const hangs = recordingExecutor('hang', () => new Promise(() => undefined));
+    const { runtime } = await makeRuntime({
+      plugins: [new TestPlugin('tools', { executors: [hangs] })],
+      responses: planner(['tools', 'hang']),
+      memory: new SlowChains(),
+      options: { shutdown: 'cancel', logger },
+    });
+    await runtime.start();
+    const task = runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
+    await waitFor(() => hangs.calls.length > 0);
+    const before = performance.now();
+    await runtime.stop();
+    expect(performance.now() - before).toBeLessThan(2_000 + 1_000);
+    const abandoned = lines().find(
+      (line) => line.msg === 'tasks did not end after cancellation; abandoning them',
+    );
+    const done = await task;
+    expect(abandoned).toMatchObject({ taskIds: [done.id], graceMs: 2_000 });
+    expect(done.status).toBe('cancelled');
   });
 
   it('abandons a plugin whose shutdown never ends, and still stops', async () => {
