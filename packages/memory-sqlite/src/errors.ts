@@ -40,7 +40,7 @@ export const errorRegistry = {
     },
     WEFT_SQLITE_OPEN_FAILED: {
       summary: 'The database file could not be opened.',
-      raisedBy: '`SqliteMemoryProvider.init`, so `Runtime.start`',
+      raisedBy: '`SqliteMemoryProvider.init`, so `Runtime.start` (as `WEFT_START_FAILED`)',
       cause:
         'the database file could not be opened: its directory does not exist, the process may not write there, or the file is not a SQLite database.',
       fix: 'create the directory and give the service’s user write access to it. When the message says `file is not a database`, `path` names a file of another kind: point it at a SQLite database written by this package, or at a new file.',

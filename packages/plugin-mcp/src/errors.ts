@@ -47,7 +47,7 @@ export const errorRegistry = {
       summary: 'The `McpPlugin.connect` options are not valid.',
       raisedBy: '`McpPlugin.connect`',
       cause:
-        'an option is missing or has the wrong type or range, such as a server without a `command` or `url`, a `name` with characters other than letters, digits and dashes, two servers with the same name, or a `callTimeoutMs` that is not a positive integer.',
+        'an option is missing or has the wrong type or range, such as a server without a `command` or `url`, a `name` that is not lower-case letters, digits and dashes starting with a letter, two servers with the same name, or a `callTimeoutMs` that is not a positive integer.',
       fix: 'the message names the option (`servers[0].tools`, `callTimeoutMs`) and what it must be.',
     },
     WEFT_MCP_CONNECT_FAILED: {

@@ -132,7 +132,7 @@ export const errorRegistry = {
       summary: 'The message could not be run; the cause is in the log under the request id.',
       raisedBy: 'the websocket connection',
       cause:
-        'the runtime refused or failed to start the task for a reason that may carry internals (a coordinator error, a runtime that is stopping). The frame carries the request id; the cause is in the log under it.',
+        'the runtime refused or failed to start the task for a reason that may carry internals, such as a coordinator error that is not a `503`. A full queue and a stopping runtime arrive as `WEFT_QUEUE_FULL` and `WEFT_SHUTTING_DOWN`, and a coordinator’s `503` with its own code. The frame carries the request id; the cause is in the log under it.',
       fix: 'search the log for the request id.',
     },
   },

@@ -541,4 +541,45 @@ describe('a coordinator that cannot take work', () => {
       await runtime.stop();
     }
   });
+
+  it('answers WEFT_WS_INTERNAL with the request id when the coordinator fails with an error of no known code', async () => {
+    const internals = 'connect ECONNREFUSED 10.0.0.5:5432';
+    const coordinator: SpaceCoordinator = {
+      id: 'broken',
+      init: () => Promise.resolve(),
+      shutdown: () => Promise.resolve(),
+      admit: () => Promise.reject(new Error(internals)),
+      acquire: () => new Promise<never>(() => undefined),
+      release: () => Promise.resolve(),
+    };
+    const logs: Record<string, unknown>[] = [];
+    const logger = pino(
+      { level: 'info' },
+      { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
+    );
+    const plugin = new WebSocketPlugin({ port: 0, trustClientUser: true });
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider({ fallback: echoModel })],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [plugin],
+      coordinator,
+      options: { logger },
+    });
+    await runtime.start();
+    try {
+      const client = await open(plugin.url as string);
+      client.send(message('m1', 'hello'));
+      const refusal = await client.next();
+      if (refusal.type !== 'error') throw new Error(`expected an error frame, got ${refusal.type}`);
+      expect(refusal).toMatchObject({ type: 'error', id: 'm1', code: 'WEFT_WS_INTERNAL' });
+      expect(refusal.requestId).toEqual(expect.any(String));
+      expect(JSON.stringify(refusal)).not.toContain('10.0.0.5');
+      const logged = logs.find((line) => line.requestId === refusal.requestId);
+      expect(JSON.stringify(logged)).toContain(internals);
+      // The connection stays open for the next message.
+      expect(client.socket.readyState).toBe(client.socket.OPEN);
+    } finally {
+      await runtime.stop();
+    }
+  });
 });

@@ -116,6 +116,31 @@ describe('task deadline', () => {
     expect(line).not.toHaveProperty('step');
   });
 
+  it('says the task was recording the trigger when the memory store hangs on it', async () => {
+    const { logger, lines } = capturingLogger();
+    /** Hangs on the trigger memory only, so the chain memory is stored without waiting. */
+    class HangsOnTrigger extends InMemoryMemoryProvider {
+      override store(memory: Parameters<InMemoryMemoryProvider['store']>[0]) {
+        return memory.kind === 'trigger'
+          ? new Promise<never>(() => undefined)
+          : super.store(memory);
+      }
+    }
+    const { runtime, model } = await startedRuntime({
+      memory: new HangsOnTrigger(),
+      options: { taskTimeoutMs: 150, logger },
+    });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });
+    expect(task.status).toBe('failed');
+    expect(task.recorded.trigger).toBe(false);
+    expect(task.chain.at(-1)?.error).toContain('during recording the trigger');
+    expect(model.requests).toHaveLength(0);
+    expect(lines().find((line) => line.msg === 'task timed out')).toMatchObject({
+      taskId: task.id,
+      during: 'recording the trigger',
+    });
+  });
+
   it('gives each task its own signal, so listeners do not pile up on one', async () => {
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
@@ -214,6 +239,36 @@ describe('stop() with tasks that ignore their signal', () => {
     expect(lines().some((line) => line.msg === 'drain timed out; cancelling remaining tasks')).toBe(
       true,
     );
+  });
+
+  it('abandons, and names, a cancelled task whose chain the memory store is slow to store', async () => {
+    const { logger, lines } = capturingLogger();
+    /** Takes 3 s to store a chain memory, longer than the grace stop() gives cancelled tasks. */
+    class SlowChains extends InMemoryMemoryProvider {
+      override async store(memory: Parameters<InMemoryMemoryProvider['store']>[0]) {
+        if (memory.kind === 'chain') await new Promise((resolve) => setTimeout(resolve, 3_000));
+        return super.store(memory);
+      }
+    }
+    const hangs = recordingExecutor('hang', () => new Promise(() => undefined));
+    const { runtime } = await makeRuntime({
+      plugins: [new TestPlugin('tools', { executors: [hangs] })],
+      responses: planner(['tools', 'hang']),
+      memory: new SlowChains(),
+      options: { shutdown: 'cancel', logger },
+    });
+    await runtime.start();
+    const task = runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
+    await waitFor(() => hangs.calls.length > 0);
+    const before = performance.now();
+    await runtime.stop();
+    expect(performance.now() - before).toBeLessThan(2_000 + 1_000);
+    const abandoned = lines().find(
+      (line) => line.msg === 'tasks did not end after cancellation; abandoning them',
+    );
+    const done = await task;
+    expect(abandoned).toMatchObject({ taskIds: [done.id], graceMs: 2_000 });
+    expect(done.status).toBe('cancelled');
   });
 
   it('abandons a plugin whose shutdown never ends, and still stops', async () => {

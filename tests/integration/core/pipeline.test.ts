@@ -444,6 +444,32 @@ describe('pipeline review', () => {
     expect(task.status).toBe('completed');
   });
 
+  it('keeps the remaining steps when the scripted model runs out at a review, and logs the review', async () => {
+    const { save, list, plugins } = toolPlugins();
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino(
+      { level: 'warn' },
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+          done();
+        },
+      }),
+    );
+    const { runtime } = await startedRuntime({
+      plugins,
+      // Only the plan is scripted: the review after `save` finds the script empty.
+      responses: { responses: [plan(['notes', 'save'], ['notes', 'list'])] },
+      options: { logger },
+    });
+    const task = await runtime.dispatch({ pluginId: 'notes', triggerId: 'message', space: 's' });
+    expect([save.calls.length, list.calls.length]).toEqual([1, 1]);
+    expect(task.status).toBe('completed');
+    expect(
+      lines.find((line) => line.msg === 'pipeline review failed; keeping the remaining steps'),
+    ).toMatchObject({ taskId: task.id, code: 'WEFT_TESTING_SCRIPT_EXHAUSTED' });
+  });
+
   it("reviews only after failed steps with 'on-failure' and never with 'never'", async () => {
     const fails = recordingExecutor('fails', { success: false, error: 'nope' });
     const works = recordingExecutor('works');

@@ -259,6 +259,42 @@ describe('Runtime start', () => {
     expect(events).toEqual(['init memory']);
   });
 
+  it('names the space coordinator that fails to initialise, with its error as the cause', async () => {
+    const events: string[] = [];
+    const refused = new Error('connection refused');
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        memory: new LoggingMemoryProvider(events),
+        models: [new TestModelProvider('model', { capabilities: [textWithUsage('{}')], events })],
+        plugins: [new TestPlugin('first', { events })],
+        coordinator: {
+          id: 'shared',
+          init: async () => {
+            events.push('init coordinator');
+            throw refused;
+          },
+          shutdown: async () => void events.push('shutdown coordinator'),
+          admit: async () => 1,
+          acquire: async () => ({ ticket: 1, signal: new AbortController().signal }),
+          release: async () => undefined,
+        },
+        options: { logger: silentLogger },
+      }),
+    );
+    const error = await errorOf(runtime.start());
+    expect(error.message).toBe(
+      'Runtime.start: coordinator "shared" failed to initialise: connection refused [WEFT_START_FAILED]',
+    );
+    expect(error.cause).toBe(refused);
+    expect(events).toEqual([
+      'init memory',
+      'init model model',
+      'init coordinator',
+      'shutdown model model',
+      'shutdown memory',
+    ]);
+  });
+
   it('names the start trigger that fails and closes the server it had opened', async () => {
     const events: string[] = [];
     const plugin = new TestPlugin('clock', {

@@ -9,8 +9,8 @@
  * - `WEFT_INVALID_CONFIG`: `Runtime.init` found problems in the configuration (all are listed).
  * - `WEFT_INVALID_ARGUMENT`: A constructor or method was given a value it cannot use.
  * - `WEFT_DUPLICATE`: Something with the same id or name is already registered or mounted.
- * - `WEFT_START_FAILED`: A provider, plugin, trigger or the server failed while the runtime
- *   started.
+ * - `WEFT_START_FAILED`: A provider, coordinator, plugin or start trigger failed (or a provider was
+ *   not healthy) while the runtime started.
  * - `WEFT_RUNTIME_STOPPED`: The runtime was stopped (or stopped while starting).
  * - `WEFT_INVALID_SPACE`: A space id is not valid (empty, too long, or with a first character or
  *   characters an id may not have).

@@ -22,7 +22,7 @@ export const CORE_ERRORS = {
     WEFT_INVALID_ARGUMENT: {
       summary: 'A constructor or method was given a value it cannot use.',
       raisedBy:
-        'constructors and methods of the core: `ServerManager`, `Scheduler`, `defineCapability`, `CapabilityRegistry`, `ModelManager`, `Plugin`; `update`, `remove` and `clear` of every first-party memory store',
+        'constructors and methods of the core: `ServerManager`, `Scheduler`, `defineCapability`, `CapabilityRegistry`, `ModelManager`, `PluginRegistry`; `update`, `remove` and `clear` of every first-party memory store',
       cause:
         'a constructor or method received a value it cannot use, such as a port outside 0–65535, a negative `maxRetries`, a capability id with spaces, an alias group with fewer than two ids, or a memory id (or the space of `clear`) that is not a string.',
       fix: 'the message names the option or argument and what it must be; pass a valid value.',
@@ -35,10 +35,11 @@ export const CORE_ERRORS = {
       fix: 'give the new one another id, name or path.',
     },
     WEFT_START_FAILED: {
-      summary: 'A provider, plugin, trigger or the server failed while the runtime started.',
+      summary:
+        'A provider, coordinator, plugin or start trigger failed (or a provider was not healthy) while the runtime started.',
       raisedBy: '`Runtime.start`',
       cause:
-        'a memory provider, model provider, plugin or start trigger threw while the runtime started. The runtime stops what it had already started before it rejects. The original error is the `cause`, and its message is included.',
+        'a memory provider, model provider, space coordinator, plugin or start trigger threw while the runtime started, or, with `options.checkHealthOnStart`, a provider’s `checkHealth()` answered `false`, threw or did not answer in time. The runtime stops what it had already started before it rejects. The original error, when there is one, is the `cause`, and its message is included.',
       fix: 'read the included message: usually a database path whose directory is missing, a failed health check, or a plugin’s own `init` check.',
     },
     WEFT_RUNTIME_STOPPED: {
@@ -90,8 +91,10 @@ export const CORE_ERRORS = {
     WEFT_SHUTTING_DOWN: {
       summary: 'The runtime is stopping and accepts no new tasks.',
       status: 503,
-      raisedBy: '`Runtime.dispatch`, the scheduler',
-      cause: 'a task was dispatched while the runtime was stopping.',
+      raisedBy:
+        '`Runtime.dispatch`, the scheduler; `@weft/plugin-websocket` sends it as an `error` frame',
+      cause:
+        'a task was dispatched while the runtime was stopping, or a websocket message arrived while the runtime or the websocket plugin was stopping.',
       fix: 'nothing is wrong; the client should retry against another instance or after the restart.',
     },
     WEFT_QUEUE_FULL: {
@@ -114,7 +117,7 @@ export const CORE_ERRORS = {
       raisedBy:
         'the task runner, as the reason of the task’s aborted signal and its last chain item',
       cause: 'a task ran longer than its time limit, `options.taskTimeoutMs`.',
-      fix: 'find what was slow: the message, and the `task timed out` log line with the task’s `taskId`, name what the task was doing when time ran out (`during`: planning, reviewing the pipeline, or a step such as `step 2 (tools.fetch)`, which the line also gives as `step`). Lower the model provider’s own timeout and retries so that one call cannot use the whole budget, make the slow executor pass `context.signal` on, or raise the limit.',
+      fix: 'find what was slow: the message, and the `task timed out` log line with the task’s `taskId`, name what the task was doing when time ran out (`during`: recording the trigger, planning, reviewing the pipeline, or a step such as `step 2 (tools.fetch)`, which the line also gives as `step`). Lower the model provider’s own timeout and retries so that one call cannot use the whole budget, make the slow executor pass `context.signal` on, or raise the limit.',
     },
     WEFT_BULKHEAD_FULL: {
       summary:
@@ -134,7 +137,8 @@ export const CORE_ERRORS = {
     },
     WEFT_CAPABILITY_UNAVAILABLE: {
       summary: 'No provider (or not the named one) offers a registered capability.',
-      raisedBy: '`ModelManager.call`, `callDynamic`, `setDefaultProvider`',
+      raisedBy:
+        '`ModelManager.call`, `callDynamic`, `generateText`, `getObject`, `setDefaultProvider`',
       cause:
         "the capability is registered, but no configured provider offers it, or the provider named with `{ provider: '...' }` (or in `defaultProviders`) does not offer it.",
       fix: 'add a provider that offers it, add an alias group that maps it to one that is offered, or name a provider that has it.',
@@ -189,23 +193,25 @@ export const CORE_ERRORS = {
     },
     WEFT_LISTEN_FAILED: {
       summary: 'The HTTP server could not listen on its host and port.',
-      raisedBy: '`ServerManager.start`, so `Runtime.start`',
+      raisedBy:
+        '`ServerManager.start`, so `Runtime.start`; the listener of `@weft/plugin-websocket`, which `Runtime.start` reports as the cause of a `WEFT_START_FAILED`',
       cause:
-        'the HTTP server could not listen on its host and port; most often the port is taken (`EADDRINUSE`), or the host is not an address of this machine.',
+        'the HTTP server (or the websocket plugin’s own server) could not listen on its host and port; most often the port is taken (`EADDRINUSE`), or the host is not an address of this machine.',
       fix: 'see [Port 3000 is already taken](../guides/troubleshooting.md#port-3000-is-already-taken).',
     },
     WEFT_UNSUPPORTED_PLATFORM: {
       summary: 'Something that needs Node.js was used where the core runs in a browser.',
       raisedBy:
-        'the browser build of the core: `ServerManager` (so `Runtime.start` when a plugin has a route trigger) and `PromptRegistry.loadDirectory`',
+        'the browser build of the core: `runtime.server` (its `start`, `mount`, `app` and `jsonBody`) and `PromptRegistry.loadDirectory`',
       cause:
-        'the core runs in a browser, and something needed what only Node.js has: a route trigger or the `ServerManager` needs the HTTP server, `loadDirectory` needs files. The message names what needed it.',
+        'the core runs in a browser, and code used what only Node.js has: the HTTP server (`runtime.server`) or files (`loadDirectory`). The message names what needed it. `Runtime.start` does not raise it: in a browser it leaves route triggers unserved and logs a warning.',
       fix: 'in a browser, dispatch tasks with `runtime.dispatch()` from your own code instead of route triggers, and register templates from their source; see [Runtime environments](../installation.md#runtime-environments). Run the HTTP server in Node.js.',
     },
     WEFT_HOST_NOT_ALLOWED: {
       summary: 'An HTTP request’s `Host` header is not an allowed host.',
       status: 403,
-      raisedBy: 'the runtime’s HTTP server, before any route runs',
+      raisedBy:
+        'the runtime’s HTTP server, before any route runs; the upgrade of `@weft/plugin-websocket`, against its own `allowedHosts`',
       cause:
         'an HTTP request’s `Host` header names a host that is not in `server.allowedHosts`. The server answers before any route runs, which stops a web page whose domain was pointed at your machine (DNS rebinding) from calling the agent. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed.',
       fix: "when the agent listens on `0.0.0.0` for remote clients, list the public host names they use, such as `allowedHosts: ['agent.example.com']`; see the [configuration reference](./configuration.md#server-options).",
