@@ -430,13 +430,6 @@ export class DocsSearch {
     }
   }
 
-  /**
-   * Ranks pages for a query.
-   *
-   * @param query - What the reader typed.
-   * @param limit - How many pages at most.
-   * @returns The pages, best first, each at most once.
-   */
   /** Each part's {@link phraseText}, made on its first use. */
   private readonly phraseTexts = new Map<number, string>();
 
@@ -454,6 +447,13 @@ export class DocsSearch {
     return new Set(results.map((result) => this.documents[result.id as number]!.pagePath)).size;
   }
 
+  /**
+   * Ranks pages for a query.
+   *
+   * @param query - What the reader typed.
+   * @param limit - How many pages at most.
+   * @returns The pages, best first, each at most once.
+   */
   search(query: string, limit = 8): SearchHit[] {
     return this.rank(query, limit).map((ranked) => {
       const page = this.pages.get(ranked.pagePath)!;

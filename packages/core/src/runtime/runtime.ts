@@ -231,9 +231,10 @@ export class Runtime {
   /**
    * Stops the runtime gracefully: stops accepting tasks, lets queued tasks finish (or cancels
    * them, per `options.shutdown`), closes the HTTP server, and shuts down plugins and providers
-   * in reverse order. Tasks that ignore the cancellation get 2 s to end, and plugins and
-   * providers 2 s together to shut down, so it resolves within `shutdownTimeoutMs` plus about
-   * 5 seconds whatever they do. Calling it again returns the same promise.
+   * in reverse order. A cancelled task ends at once, even when its executor ignores the
+   * cancellation; one still storing its chain after 2 s is abandoned. Plugins and providers get
+   * 2 s together to shut down, so it resolves within `shutdownTimeoutMs` plus about 5 seconds
+   * whatever they do. Calling it again returns the same promise.
    */
   stop(): Promise<void> {
     this.stopping ??= this.stopOnce();
