@@ -281,6 +281,40 @@ describe('docs/core-utilities/spaces.md#scheduling-per-space', () => {
   });
 });
 
+describe('docs/building-plugins/triggers.md#dispatching-a-task', () => {
+  it('resolves accept once the task is queued, before it runs, and rejects what dispatch rejects', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const waiting = recordingExecutor('wait', async () => {
+      await gate;
+      return { success: true };
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('hook', { executors: [waiting] })],
+      responses: planner(['hook', 'wait']),
+      options: { pipelineReview: 'never', scheduler: { concurrency: 1, maxQueueSize: 1 } },
+    });
+    const accepted = await runtime.accept({ pluginId: 'hook', triggerId: 'test', space: 'a' });
+    expect(accepted.taskId).toEqual(expect.any(String));
+    const second = await runtime.accept({ pluginId: 'hook', triggerId: 'test', space: 'b' });
+    // The first task is still running and the second waits: accept did not wait for either.
+    expect(runtime.scheduler.running + runtime.scheduler.pending).toBe(2);
+    await expect(
+      runtime.accept({ pluginId: 'hook', triggerId: 'test', space: 'not a space' }),
+    ).rejects.toMatchObject({ code: 'WEFT_INVALID_SPACE', status: 400 });
+    await expect(
+      runtime.accept({ pluginId: 'nobody', triggerId: 'test', space: 'c' }),
+    ).rejects.toMatchObject({ code: 'WEFT_UNKNOWN_PLUGIN', status: 400 });
+    await expect(
+      runtime.accept({ pluginId: 'hook', triggerId: 'test', space: 'c' }),
+    ).rejects.toMatchObject({ code: 'WEFT_QUEUE_FULL', status: 503 });
+    open();
+    const [first, next] = await Promise.all([accepted.done, second.done]);
+    expect(first).toMatchObject({ id: accepted.taskId, status: 'completed' });
+    expect(next).toMatchObject({ id: second.taskId, status: 'completed' });
+  });
+});
+
 describe('docs/core-utilities/liquid-templates.md#the-core-templates', () => {
   it('registers the four core templates, which a plugin cannot replace', async () => {
     const { runtime } = await startedRuntime();
