@@ -147,7 +147,8 @@ describe('PostgresSpaceCoordinator across a network cut', () => {
     // (statementTimeoutMs + 1 s) ends it, and the instance then gives its spaces up.
     await waitUntil('the running task’s abort', () => grant.signal.aborted, 10_000);
     const noticedMs = Date.now() - cutAt;
-    expect(noticedMs).toBeLessThan(sweepIntervalMs + statementTimeoutMs + 1_000 + 1_500);
+    // The sweep interval and the client's read deadline, with room for a busy machine.
+    expect(noticedMs).toBeLessThan(sweepIntervalMs + statementTimeoutMs + 1_000 + 3_000);
     expect(grant.signal.reason).toMatchObject({ code: 'WEFT_COORDINATOR_CONNECTION_LOST' });
     expect(await coordinator.checkHealth()).toBe(false);
     await expect(coordinator.admit(arrival('room-2', 1))).rejects.toMatchObject({
