@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { Plugin, Runtime, type Trigger } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
@@ -24,6 +25,22 @@ async function post(
     status: response.status,
     body: (await response.json()) as Record<string, unknown>,
   };
+}
+
+/** Posts with a Host header of its own, which fetch does not let a caller set. */
+function postWithHost(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      url,
+      { method: 'POST', headers: { host, 'content-type': 'application/json' } },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      },
+    );
+    request.on('error', reject);
+    request.end('{}');
+  });
 }
 
 /** Resolves once a condition holds, checking every few milliseconds. */
@@ -65,6 +82,32 @@ describe('a route trigger', () => {
       expect(trigger?.metadata).toEqual({ deliveryId: 'd-1' });
 
       expect(await post(url, '{"repository":')).toMatchObject({ status: 400 });
+      const deep = '['.repeat(100) + ']'.repeat(100); // deeper than maxJsonDepth
+      expect(await post(url, deep)).toMatchObject({
+        status: 400,
+        body: { error: { code: 'WEFT_BAD_REQUEST' } },
+      });
+      // An empty repository makes spaceId throw WEFT_INVALID_SPACE, answered 400.
+      const noRepository = { repository: '', issue: { number: 8, title: 'x' } };
+      expect(await post(url, JSON.stringify(noRepository))).toMatchObject({
+        status: 400,
+        body: { error: { code: 'WEFT_INVALID_SPACE' } },
+      });
+      // A body that is not sent as JSON is not parsed: the handler gets none.
+      expect(
+        await post(url, JSON.stringify(event), {
+          'Content-Type': 'text/plain',
+        }),
+      ).toMatchObject({ status: 422 });
+      expect(await postWithHost(url, 'agent.example.com')).toBe(403);
+      expect(
+        await post(url, JSON.stringify(event), {
+          Origin: 'https://elsewhere.example',
+        }),
+      ).toMatchObject({
+        status: 403,
+        body: { error: { code: 'WEFT_ORIGIN_NOT_ALLOWED' } },
+      });
       expect(
         await post(url, JSON.stringify({ pad: 'x'.repeat(4096) })),
       ).toMatchObject({

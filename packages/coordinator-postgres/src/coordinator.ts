@@ -1,3 +1,4 @@
+import pg from 'pg';
 import {
   WeftError,
   type SpaceCoordinator,
@@ -421,10 +422,19 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
    */
   private async takeOver(session: Session): Promise<void> {
     if (session !== this.session) return;
-    this.resume(
-      session,
-      await adoptDeadInstancesTasks(session, this.table, this.orphans.tickets()),
-    );
+    let adopted: TaskRow[];
+    try {
+      adopted = await adoptDeadInstancesTasks(session, this.table, this.orphans.tickets());
+    } catch (error) {
+      // A failure that is not the server's answer (no SQLSTATE: the client's read deadline, a
+      // broken socket) means the lock connection is gone. A network cut leaves it open on this
+      // side, and this query, run every sweep, is what notices. The server lets go of the locks
+      // once its keepalives give up, so the instance gives its spaces up first, or another
+      // instance would run them at the same time.
+      if (!(error instanceof pg.DatabaseError)) this.loseSession(session, error as Error);
+      throw error;
+    }
+    this.resume(session, adopted);
     if (session !== this.session) return;
     const strays = await unknownOwnTasks(session, this.table);
     this.resume(

@@ -97,6 +97,31 @@ describe('renderRelatedMemories', () => {
     );
   });
 
+  it("shows a plugin's memory that names a task as an entry of its own, apart from that task's", () => {
+    const note: Memory = {
+      id: 'n2',
+      space: 'chat-room-1-user-2',
+      kind: 'note',
+      taskId: 't5',
+      content: { text: 'Refunds take 3 to 5 working days.' },
+      metadata: {},
+      createdAt: at(10),
+    };
+    expect(
+      renderRelatedMemories(
+        [chain('t5', 11, 'completed'), note, trigger('t5', 9, 'Note this')],
+        wide,
+      ),
+    ).toBe(
+      [
+        '- 2026-11-23 09:09 UTC, space chat-room-1-user-2, trigger chat/message: Note this',
+        '  Steps: weather/lookup, chat/reply',
+        '  Outcome: completed',
+        '- 2026-11-23 09:10 UTC, space chat-room-1-user-2, note: {"text":"Refunds take 3 to 5 working days."}',
+      ].join('\n'),
+    );
+  });
+
   it('keeps the newest entries within the character budget and counts the rest when the line fits', () => {
     const memories = [1, 2, 3, 4].flatMap((n) => [
       chain(`t${n}`, n * 2 + 1, 'completed'),

@@ -176,6 +176,37 @@ describe('ChatPlugin: who the sender is', () => {
     expect(model.requests).toHaveLength(0);
   });
 
+  it('asks authenticate for a body not sent as JSON too, which then gets 400 naming the content type', async () => {
+    const asked: string[] = [];
+    const { url, model } = await boot({
+      authenticate: (request) => {
+        asked.push(String(request.headers['content-type']));
+        return { user: 'ada' };
+      },
+    });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ room: 'room-x', user: 'ada', message: 'hello' }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as Answer;
+    expect(error.code).toBe('WEFT_CHAT_INVALID_REQUEST');
+    expect(error.message).toContain('content-type application/json');
+    expect(asked).toEqual(['text/plain']);
+    // Malformed JSON is refused by the server before the route, so the hook is not asked.
+    const malformed = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"room":',
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(malformed.status).toBe(400);
+    expect(asked).toHaveLength(1);
+    expect(model.requests).toHaveLength(0);
+  });
+
   it('refuses an unknown token, a hook that throws, hangs or names a bad id, with 401 and no internals', async () => {
     const { url, model, logs } = await boot({
       authTimeoutMs: 200,

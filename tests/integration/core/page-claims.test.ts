@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   plan,
+  planner,
   recordingExecutor,
   sentimentCapability,
   startedRuntime,
@@ -242,6 +243,75 @@ describe('docs/core-utilities/spaces.md#hierarchical-ids', () => {
       expect(thrown).toMatchObject({ code: 'WEFT_INVALID_SPACE', status: 400 });
     }
     expect(spaceId('support', 'x'.repeat(190))).toHaveLength(198);
+  });
+});
+
+describe('docs/core-utilities/spaces.md#scheduling-per-space', () => {
+  it('counts working tasks against concurrency: a task waiting for a busy plugin lets another space run', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const blocking = recordingExecutor('wait', async () => {
+      await gate;
+      return { success: true };
+    });
+    // Two workers, so a plugin may hold one call at a time (maxConcurrent = concurrency - 1).
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('slow', { executors: [blocking] })],
+      responses: planner(['slow', 'wait']),
+      options: { pipelineReview: 'never', scheduler: { concurrency: 2 } },
+    });
+    const tasks = ['a', 'b', 'c', 'd'].map((space) =>
+      runtime.dispatch({ pluginId: 'slow', triggerId: 'test', space }),
+    );
+    const deadline = Date.now() + 5_000;
+    while (runtime.scheduler.running < 4 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // One task holds the plugin's slot; three wait for it without holding a worker.
+    expect(runtime.scheduler.running).toBe(4);
+    expect(runtime.scheduler.pending).toBe(0);
+    expect(blocking.calls).toHaveLength(1);
+    open();
+    expect((await Promise.all(tasks)).map((task) => task.status)).toEqual([
+      'completed',
+      'completed',
+      'completed',
+      'completed',
+    ]);
+  });
+});
+
+describe('docs/building-plugins/triggers.md#dispatching-a-task', () => {
+  it('resolves accept once the task is queued, before it runs, and rejects what dispatch rejects', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const waiting = recordingExecutor('wait', async () => {
+      await gate;
+      return { success: true };
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('hook', { executors: [waiting] })],
+      responses: planner(['hook', 'wait']),
+      options: { pipelineReview: 'never', scheduler: { concurrency: 1, maxQueueSize: 1 } },
+    });
+    const accepted = await runtime.accept({ pluginId: 'hook', triggerId: 'test', space: 'a' });
+    expect(accepted.taskId).toEqual(expect.any(String));
+    const second = await runtime.accept({ pluginId: 'hook', triggerId: 'test', space: 'b' });
+    // The first task is still running and the second waits: accept did not wait for either.
+    expect(runtime.scheduler.running + runtime.scheduler.pending).toBe(2);
+    await expect(
+      runtime.accept({ pluginId: 'hook', triggerId: 'test', space: 'not a space' }),
+    ).rejects.toMatchObject({ code: 'WEFT_INVALID_SPACE', status: 400 });
+    await expect(
+      runtime.accept({ pluginId: 'nobody', triggerId: 'test', space: 'c' }),
+    ).rejects.toMatchObject({ code: 'WEFT_UNKNOWN_PLUGIN', status: 400 });
+    await expect(
+      runtime.accept({ pluginId: 'hook', triggerId: 'test', space: 'c' }),
+    ).rejects.toMatchObject({ code: 'WEFT_QUEUE_FULL', status: 503 });
+    open();
+    const [first, next] = await Promise.all([accepted.done, second.done]);
+    expect(first).toMatchObject({ id: accepted.taskId, status: 'completed' });
+    expect(next).toMatchObject({ id: second.taskId, status: 'completed' });
   });
 });
 

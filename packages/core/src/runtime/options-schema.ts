@@ -65,7 +65,7 @@ export const optionsSchema = z
         concurrency: positiveInteger
           .default(4)
           .describe(
-            'How many tasks run at the same time, across all spaces. Tasks of one space always run one at a time.',
+            'How many tasks work at the same time, across all spaces; a task waiting for a busy dependency (see `bulkhead`) gives its worker back meanwhile. Tasks of one space always run one at a time.',
           ),
         maxQueueSize: positiveInteger
           .default(1000)

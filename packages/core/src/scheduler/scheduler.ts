@@ -43,7 +43,10 @@ type SpaceGate = Pick<SpaceCoordinator, 'acquire' | 'release'>;
  * ```
  */
 export class Scheduler {
-  /** Most tasks running at once. */
+  /**
+   * Most tasks holding a worker at once. A task waiting through its lease holds none, so
+   * {@link Scheduler.running} may be higher.
+   */
   readonly concurrency: number;
   /** Most tasks waiting at once. */
   readonly maxQueueSize: number;

@@ -1,0 +1,166 @@
+/**
+ * A network cut between an instance and PostgreSQL closes nothing: packets stop, the sockets
+ * stay open. The instance reaches the server through a TCP relay that the test freezes (it stops
+ * forwarding in both directions and keeps every socket open), so the instance's lock connection
+ * goes silent exactly as across a cut. The server lets the instance's locks go only once its TCP
+ * keepalives give up, so the instance must notice first and stop the tasks it runs, or another
+ * instance would run the same space at the same time.
+ */
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import type { TaskArrival } from '@weft/core';
+import type pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PostgresSpaceCoordinator } from '../src/index.js';
+import { useServer } from './support/server.js';
+
+const db = useServer();
+
+/** A relay to the server that can go silent, as a network cut does, and come back. */
+interface Relay {
+  /** The connection string through the relay. */
+  readonly url: string;
+  /** Stops forwarding in both directions; the sockets stay open. */
+  freeze(): void;
+  /** Destroys the frozen connections and forwards new ones again. */
+  thaw(): void;
+  close(): Promise<void>;
+}
+
+async function startRelay(target: URL): Promise<Relay> {
+  const pairs = new Set<[Socket, Socket]>();
+  let frozen = false;
+  const server: Server = createServer((client) => {
+    const upstream = connect(Number(target.port), target.hostname);
+    const pair: [Socket, Socket] = [client, upstream];
+    pairs.add(pair);
+    const end = (): void => {
+      pairs.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+    // Data that arrives while frozen is dropped, as a cut network loses it.
+    client.on('data', (chunk) => {
+      if (!frozen) upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => {
+      if (!frozen) client.write(chunk);
+    });
+    if (frozen) end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const url = new URL(target);
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  return {
+    url: url.toString(),
+    freeze: () => {
+      frozen = true;
+    },
+    thaw: () => {
+      for (const [client, upstream] of pairs) {
+        client.destroy();
+        upstream.destroy();
+      }
+      pairs.clear();
+      frozen = false;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const [client, upstream] of pairs) {
+          client.destroy();
+          upstream.destroy();
+        }
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+function arrival(space: string, n: number): TaskArrival {
+  return {
+    taskId: `${space}-${n}`,
+    createdAt: new Date().toISOString(),
+    pluginId: 'work',
+    triggerId: 'task',
+    space: { id: space },
+    data: { n },
+    metadata: {},
+  };
+}
+
+async function waitUntil(what: string, check: () => boolean | Promise<boolean>, ms: number) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+describe('PostgresSpaceCoordinator across a network cut', () => {
+  it('gives its spaces up within a sweep and a statement deadline, aborting the task it runs, and reconnects once the network is back', async () => {
+    const relay = await startRelay(new URL(db.url()));
+    cleanups.push(() => relay.close());
+    const statementTimeoutMs = 500;
+    const sweepIntervalMs = 200;
+    const coordinator = new PostgresSpaceCoordinator({
+      connectionString: relay.url,
+      schema: db.newSchema(),
+      statementTimeoutMs,
+      sweepIntervalMs,
+      connectTimeoutMs: 1_000,
+      reconnectDelayMs: 100,
+      reconnectMaxDelayMs: 500,
+      logger: silent,
+    });
+    cleanups.push(() => coordinator.shutdown());
+    await coordinator.init({ resume: () => undefined });
+    const ticket = await coordinator.admit(arrival('room-1', 1));
+    const grant = await coordinator.acquire('room-1', new AbortController().signal);
+    expect(grant.ticket).toBe(ticket);
+    expect(grant.signal.aborted).toBe(false);
+
+    // The server's side of a cut: it probes the lock connection after 10 s of silence, every
+    // 5 s, 3 times, so it lets the locks go about 25 s after the cut.
+    const { lockClient } = (coordinator as unknown as { session: { lockClient: pg.Client } })
+      .session;
+    const setting = async (name: string) =>
+      (await lockClient.query<{ value: string }>('SELECT current_setting($1) AS value', [name]))
+        .rows[0]?.value;
+    expect([
+      await setting('tcp_keepalives_idle'),
+      await setting('tcp_keepalives_interval'),
+      await setting('tcp_keepalives_count'),
+    ]).toEqual(['10', '5', '3']);
+
+    relay.freeze();
+    const cutAt = Date.now();
+    // A sweep's query on the lock connection gets no answer; the client's own deadline
+    // (statementTimeoutMs + 1 s) ends it, and the instance then gives its spaces up.
+    await waitUntil('the running task’s abort', () => grant.signal.aborted, 10_000);
+    const noticedMs = Date.now() - cutAt;
+    // The sweep interval and the client's read deadline, with room for a busy machine.
+    expect(noticedMs).toBeLessThan(sweepIntervalMs + statementTimeoutMs + 1_000 + 3_000);
+    expect(grant.signal.reason).toMatchObject({ code: 'WEFT_COORDINATOR_CONNECTION_LOST' });
+    expect(await coordinator.checkHealth()).toBe(false);
+    await expect(coordinator.admit(arrival('room-2', 1))).rejects.toMatchObject({
+      code: 'WEFT_COORDINATOR_CONNECTION_LOST',
+      status: 503,
+    });
+
+    // The aborted task ends, and the scheduler gives its ticket back, as the runtime's does.
+    await coordinator.release('room-1', ticket, 'abandoned');
+    relay.thaw();
+    await waitUntil('the reconnection', () => coordinator.checkHealth(), 15_000);
+    const next = await coordinator.admit(arrival('room-2', 2));
+    expect(next).toBeGreaterThan(ticket);
+  });
+});
