@@ -7,11 +7,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RSPACK_CACHE_DIR, buildClearingCacheOnFailure } from '../../scripts/build-site';
+import { hoverCacheDir } from '../../src/remark/type-hovers/hover-cache';
+
+const root = path.resolve(__dirname, '../..');
 
 const sites: string[] = [];
 afterEach(() => {
   for (const site of sites.splice(0)) rmSync(site, { recursive: true, force: true });
   vi.restoreAllMocks();
+  vi.unstubAllEnvs();
 });
 
 /** A site folder with a cache file in Rspack's cache folder. */
@@ -37,6 +41,20 @@ describe('buildClearingCacheOnFailure', () => {
     expect(buildClearingCacheOnFailure(site, process.execPath, ['-e', 'process.exit(3)'])).toBe(3);
     expect(existsSync(path.join(site, RSPACK_CACHE_DIR))).toBe(false);
     expect(said).toHaveBeenCalledWith(expect.stringContaining(`${RSPACK_CACHE_DIR} was removed`));
+  });
+
+  it('leaves the hover types cached in .cache/hover-types when the build fails', () => {
+    const { site } = siteWithCache();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.stubEnv('WEFT_HOVER_CACHE_DIR', undefined);
+    const hoverDir = path.relative(root, hoverCacheDir());
+    expect(hoverDir).toBe(path.join('.cache', 'hover-types'));
+    const hoverEntry = path.join(site, hoverDir, 'fingerprint', 'entry.json');
+    mkdirSync(path.dirname(hoverEntry), { recursive: true });
+    writeFileSync(hoverEntry, '[]');
+    expect(buildClearingCacheOnFailure(site, process.execPath, ['-e', 'process.exit(2)'])).toBe(2);
+    expect(existsSync(path.join(site, RSPACK_CACHE_DIR))).toBe(false);
+    expect(existsSync(hoverEntry)).toBe(true);
   });
 
   it('fails, removing the cache, when the build cannot start', () => {

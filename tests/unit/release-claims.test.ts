@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 
 const root = path.resolve(__dirname, '../..');
 const read = (file: string): string => readFileSync(path.join(root, file), 'utf8');
@@ -48,6 +49,28 @@ describe('docs/installation.md#status', () => {
     const release = read('.github/workflows/release.yml');
     expect(release).toMatch(/id-token: write/);
     expect(release).toMatch(/NPM_CONFIG_PROVENANCE: ['"]?true|--provenance/);
+  });
+});
+
+describe('docs/contributing-guide.md#release-the-packages', () => {
+  it("publishes on every push to main, after the packages' tests, every version not yet published", () => {
+    const workflow = parse(read('.github/workflows/release.yml')) as {
+      on: { push?: { branches?: string[] }; pull_request?: unknown };
+      jobs: Record<string, { steps: { run?: string; uses?: string }[] }>;
+    };
+    expect(workflow.on.push?.branches).toEqual(['main']);
+    expect(workflow.on.pull_request).toBeUndefined();
+    const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+    const runs = steps.map((step) => step.run ?? '');
+    const tested = runs.indexOf('npm run test:packages');
+    const released = runs.indexOf('npm run release');
+    expect(tested).toBeGreaterThanOrEqual(0);
+    expect(released).toBeGreaterThan(tested);
+    // No action opens a "Version packages" pull request: versions are raised by hand.
+    expect(steps.filter((step) => step.uses?.startsWith('changesets/action'))).toEqual([]);
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> })
+      .scripts;
+    expect(scripts.release).toBe('npm run build --workspaces && changeset publish');
   });
 });
 
