@@ -186,6 +186,30 @@ describe('ModelManager.call', () => {
     expect(await models.callDynamic('chat', hello)).toEqual({ text: 'alpha:hello' });
   });
 
+  it("checks an alias's answer against the requested capability's output schema too", async () => {
+    const moodyChat = defineCapability({
+      id: 'moody-chat',
+      description: 'Chat that also reports a mood.',
+      input: z.object({
+        messages: z.array(z.object({ role: z.enum(['user']), content: z.string() })),
+      }),
+      output: z.object({ text: z.string(), mood: z.string() }),
+    });
+    const models = manager(
+      [new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })],
+      (registry) => {
+        registry.register(moodyChat);
+        registry.addAliasGroup(['moody-chat', 'text-generation']);
+      },
+    );
+    const error = await errorOf(models.callDynamic('moody-chat', hello));
+    expect(error.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(error.message).toContain(
+      'ModelManager: output of capability "text-generation" (serving "moody-chat") is invalid',
+    );
+    expect(error.message).toContain('mood');
+  });
+
   it('applies transforms both ways when serving through an alias', async () => {
     const seen: { input: unknown; options: unknown }[] = [];
     const models = manager(
