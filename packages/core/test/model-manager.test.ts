@@ -83,6 +83,33 @@ describe('ModelManager.call', () => {
     expect(error.message).toContain('temperature');
   });
 
+  it('takes text-generation options within their bounds: temperature 0 to 2, maxTokens a positive integer', async () => {
+    const seen: { input: unknown; options: unknown }[] = [];
+    const models = manager([
+      new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] }),
+    ]);
+    for (const options of [
+      { temperature: 0, maxTokens: 1 },
+      { temperature: 2, json: true },
+    ]) {
+      await models.call('text-generation', hello, { options });
+    }
+    expect(seen.map((call) => call.options)).toEqual([
+      { temperature: 0, maxTokens: 1 },
+      { temperature: 2, json: true },
+    ]);
+    for (const options of [
+      { temperature: -0.1 },
+      { temperature: 2.1 },
+      { maxTokens: 0 },
+      { maxTokens: 1.5 },
+    ]) {
+      const error = await errorOf(models.call('text-generation', hello, { options }));
+      expect(error.code, JSON.stringify(options)).toBe('WEFT_VALIDATION_FAILED');
+    }
+    expect(seen).toHaveLength(2);
+  });
+
   it('rejects invalid provider output, naming the provider and the capability', async () => {
     const sloppy: ModelCapability = { id: 'sentiment', run: async () => ({ score: 3 }) };
     const models = manager([new TestModelProvider('sloppy', { capabilities: [sloppy] })]);
