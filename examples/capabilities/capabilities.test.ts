@@ -82,6 +82,19 @@ describe('a custom capability', () => {
     expect(served).toEqual(['careful', 'fast']);
   });
 
+  it('takes as default only a provider that offers it: Runtime.init names the entry', async () => {
+    await expect(
+      Runtime.init({
+        models: [text, new LexiconSentimentProvider('careful')],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [],
+        options: { logger, defaultProviders: { sentiment: 'scripted' } },
+      }),
+    ).rejects.toThrow(
+      'options.defaultProviders["sentiment"]: ModelManager: provider "scripted" does not offer capability "sentiment"',
+    );
+  });
+
   it('is required: Runtime.init names the plugin when no provider offers it', async () => {
     await expect(
       Runtime.init({

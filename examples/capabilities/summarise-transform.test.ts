@@ -42,7 +42,9 @@ describe('the summarise transform', () => {
         plugins: [],
       }),
     ).rejects.toThrow(
-      'needs both ids in one alias group; add the group to capabilityAliases first',
+      // The whole message, as the transforms page shows it.
+      'Runtime.init: invalid configuration: [WEFT_INVALID_CONFIG]\n' +
+        '- model "summarise-adapter": CapabilityRegistry: transform "summarise" -> "text-generation" needs both ids in one alias group; add the group to capabilityAliases first. [WEFT_INVALID_ARGUMENT]',
     );
   });
 });

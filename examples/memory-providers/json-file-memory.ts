@@ -106,9 +106,10 @@ export class JsonFileMemoryProvider extends MemoryProvider {
   async query(options: QueryMemoryOptions): Promise<Memory[]> {
     // The limit and order come back with their defaults filled in.
     const query = checkMemoryQuery(options, LABEL);
+    // `s` lets `*` match a line break in a space id too, as SQL's LIKE does.
     const patterns = (query.spacePatterns ?? []).map(
       (pattern) =>
-        new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`),
+        new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`, 's'),
     );
     const bySpace =
       query.space !== undefined ||

@@ -1,8 +1,8 @@
 import { OpenAIModelProvider } from '@weft/model-openai';
 
 /**
- * OpenAI's hosted API. The key is read before every request, so a rotated key
- * is picked up.
+ * OpenAI's hosted API. The key is read once per call (its retries reuse it),
+ * so a rotated key is picked up.
  */
 export const openai = () =>
   new OpenAIModelProvider({

@@ -83,6 +83,33 @@ describe('ModelManager.call', () => {
     expect(error.message).toContain('temperature');
   });
 
+  it('takes text-generation options within their bounds: temperature 0 to 2, maxTokens a positive integer', async () => {
+    const seen: { input: unknown; options: unknown }[] = [];
+    const models = manager([
+      new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] }),
+    ]);
+    for (const options of [
+      { temperature: 0, maxTokens: 1 },
+      { temperature: 2, json: true },
+    ]) {
+      await models.call('text-generation', hello, { options });
+    }
+    expect(seen.map((call) => call.options)).toEqual([
+      { temperature: 0, maxTokens: 1 },
+      { temperature: 2, json: true },
+    ]);
+    for (const options of [
+      { temperature: -0.1 },
+      { temperature: 2.1 },
+      { maxTokens: 0 },
+      { maxTokens: 1.5 },
+    ]) {
+      const error = await errorOf(models.call('text-generation', hello, { options }));
+      expect(error.code, JSON.stringify(options)).toBe('WEFT_VALIDATION_FAILED');
+    }
+    expect(seen).toHaveLength(2);
+  });
+
   it('rejects invalid provider output, naming the provider and the capability', async () => {
     const sloppy: ModelCapability = { id: 'sentiment', run: async () => ({ score: 3 }) };
     const models = manager([new TestModelProvider('sloppy', { capabilities: [sloppy] })]);
@@ -184,6 +211,30 @@ describe('ModelManager.call', () => {
     );
     expect(models.canProvide('chat')).toBe(true);
     expect(await models.callDynamic('chat', hello)).toEqual({ text: 'alpha:hello' });
+  });
+
+  it("checks an alias's answer against the requested capability's output schema too", async () => {
+    const moodyChat = defineCapability({
+      id: 'moody-chat',
+      description: 'Chat that also reports a mood.',
+      input: z.object({
+        messages: z.array(z.object({ role: z.enum(['user']), content: z.string() })),
+      }),
+      output: z.object({ text: z.string(), mood: z.string() }),
+    });
+    const models = manager(
+      [new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })],
+      (registry) => {
+        registry.register(moodyChat);
+        registry.addAliasGroup(['moody-chat', 'text-generation']);
+      },
+    );
+    const error = await errorOf(models.callDynamic('moody-chat', hello));
+    expect(error.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(error.message).toContain(
+      'ModelManager: output of capability "text-generation" (serving "moody-chat") is invalid',
+    );
+    expect(error.message).toContain('mood');
   });
 
   it('applies transforms both ways when serving through an alias', async () => {

@@ -134,7 +134,7 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     expect(await tablesIn(schema)).toEqual(['weft_memories_kind_created']);
   });
 
-  it('answers each query filter from its own index, never a scan of the table', async () => {
+  it('answers each query filter from its own index, never a scan of the table, and a pattern starting with * without the space index', async () => {
     const memory = await db.open();
     const table = tablesOf(memory.schema).memories;
     // 20,000 memories over 5,000 spaces, seven common kinds and one rare one, one task each.
@@ -164,6 +164,12 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
       expect(plan, JSON.stringify(filter)).toContain(index);
       expect(plan, JSON.stringify(filter)).not.toMatch(/Seq Scan/);
     }
+    // A pattern with no literal start has no range of the space index to read.
+    const { sql, params } = buildQuery(table, checkMemoryQuery({ spacePatterns: ['*-7'] }, 'test'));
+    const plan = (await db.sql<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [...params]))
+      .map((row) => row['QUERY PLAN'])
+      .join('\n');
+    expect(plan).not.toContain('weft_memories_space_created');
   });
 
   it('accepts a schema name only as a plain identifier, so it cannot inject SQL', () => {

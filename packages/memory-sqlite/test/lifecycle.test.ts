@@ -51,7 +51,9 @@ describe('SqliteMemoryProvider: options and lifecycle', () => {
       () => memory.clear(),
     ];
     for (const call of calls) {
-      await expect(call()).rejects.toThrow(/call init\(\).*Runtime\.start\(\)/);
+      await expect(call()).rejects.toThrow(
+        /call init\(\).*Runtime\.start\(\).*\[WEFT_SQLITE_NOT_OPEN\]/,
+      );
     }
     expect(await memory.checkHealth()).toBe(false);
   });

@@ -29,3 +29,17 @@ describe('docs/guides/production.md#graceful-shutdown', () => {
     }
   });
 });
+
+describe('packages/memory-sqlite/README.md#concurrency', () => {
+  it('checkpoints the WAL only when the last provider sharing the file shuts down', async () => {
+    const first = await database.open();
+    const second = await database.open();
+    await first.store({ space: 'shared', kind: 'note', content: 1, metadata: {} });
+    await first.shutdown();
+    // The second connection still has the file open, so the log stays beside it.
+    expect(existsSync(`${database.path()}-wal`)).toBe(true);
+    expect(await second.query({ space: 'shared' })).toHaveLength(1);
+    await second.shutdown();
+    expect(existsSync(`${database.path()}-wal`)).toBe(false);
+  });
+});

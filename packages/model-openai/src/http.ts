@@ -183,7 +183,8 @@ export function isRetryableStatus(status: number): boolean {
  * at once for an answer over `maxResponseBytes`; `WEFT_OPENAI_HTTP_STATUS`, `WEFT_OPENAI_TIMEOUT`
  * or `WEFT_OPENAI_NETWORK`, after how the last attempt ended, when no retries are left;
  * `WEFT_OPENAI_TIMEOUT` (with the last answer's `httpStatus`, if any) when `totalTimeoutMs`
- * leaves no time for the next attempt; `WEFT_OPENAI_ABORTED` as soon as the caller's signal
+ * leaves no time for the next attempt, or cut the last one short, naming that option;
+ * `WEFT_OPENAI_ABORTED` as soon as the caller's signal
  * fires, even between attempts.
  */
 export async function sendWithRetry(
@@ -222,7 +223,12 @@ export async function sendWithRetry(
       retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
     }
 
-    if (attempt >= totalAttempts) throw exhaustedError(config, request, outcome, attempt);
+    if (attempt >= totalAttempts) {
+      // A last attempt that the call's deadline cut short timed out on totalTimeoutMs, not on
+      // timeoutMs: the message names the limit that ended it.
+      const cutByDeadline = outcome.kind === 'timeout' && timeoutMs < config.timeoutMs;
+      throw exhaustedError(config, request, outcome, attempt, cutByDeadline);
+    }
     const delay = retryDelayMs(attempt, config.retryBaseDelayMs, retryAfterMs, config.random);
     // Another attempt needs some time after its wait; give up now rather than start one that
     // the deadline would cut short at once.

@@ -112,6 +112,20 @@ describe('TSDoc of sendWithRetry', () => {
     expect(Date.now() - started).toBeLessThan(500);
   });
 
+  it('names totalTimeoutMs, not timeoutMs, when the deadline cut the last attempt short', async () => {
+    const hanging = (() => new Promise<Response>(() => undefined)) as typeof fetch;
+    const error = await failureOf(
+      sendWithRetry(
+        request,
+        config(hanging, { timeoutMs: 300, totalTimeoutMs: 450, maxRetries: 1 }),
+      ),
+    );
+    expect(error).toMatchObject({ code: 'WEFT_OPENAI_TIMEOUT', attempts: 2 });
+    expect(error.message).toBe(
+      'test: gave up after 2 attempts: option "totalTimeoutMs" (450 ms) leaves no time for another; last attempt timed out [WEFT_OPENAI_TIMEOUT]',
+    );
+  });
+
   it('names how the last attempt ended when no retries are left', async () => {
     const failing = (() => Promise.resolve(new Response('busy', { status: 503 }))) as typeof fetch;
     const hanging = (() => new Promise<Response>(() => undefined)) as typeof fetch;

@@ -100,7 +100,7 @@ describe('OpenAIModelProvider', () => {
       expect(request?.json).toEqual({ model: 'test-model', messages: MESSAGES.messages });
     });
 
-    it('resolves a function apiKey before each request and applies defaultTemperature', async () => {
+    it('resolves a function apiKey again for each call and applies defaultTemperature', async () => {
       server.enqueue(completion('one'), completion('two'));
       let calls = 0;
       const target = provider({
@@ -115,6 +115,18 @@ describe('OpenAIModelProvider', () => {
       ]);
       expect(server.requests.map((r) => (r.json as { temperature: number }).temperature)).toEqual([
         0.7, 0,
+      ]);
+    });
+
+    it('reads a function apiKey once per call: its retries reuse the key', async () => {
+      server.enqueue(reply(503, 'upstream busy'), completion('fine'));
+      let calls = 0;
+      const target = provider({ apiKey: () => `sk-${++calls}` });
+      expect(await generate(target)).toMatchObject({ text: 'fine' });
+      expect(calls).toBe(1);
+      expect(server.requests.map((r) => r.headers.authorization)).toEqual([
+        'Bearer sk-1',
+        'Bearer sk-1',
       ]);
     });
 

@@ -23,8 +23,8 @@ async function send(provider: OpenAIModelProvider): Promise<void> {
 }
 
 describe('packages/model-openai/README.md#configure', () => {
-  it('lets headers override Accept and Content-Type, and apiKey replace their Authorization', async () => {
-    server.enqueue(completion('one'), completion('two'));
+  it('lets headers override Accept and Content-Type, and a non-empty apiKey replace their Authorization', async () => {
+    server.enqueue(completion('one'), completion('two'), completion('three'));
     const headers = {
       Accept: 'application/vnd.custom+json',
       'Content-Type': 'application/json; charset=utf-8',
@@ -34,13 +34,18 @@ describe('packages/model-openai/README.md#configure', () => {
     await send(
       new OpenAIModelProvider({ baseUrl: server.baseUrl, model: 'm', headers, apiKey: 'sk-key' }),
     );
-    const [withoutKey, withKey] = server.requests.map((request) => request.headers);
+    await send(
+      new OpenAIModelProvider({ baseUrl: server.baseUrl, model: 'm', headers, apiKey: () => '' }),
+    );
+    const [withoutKey, withKey, withEmptyKey] = server.requests.map((request) => request.headers);
     expect(withoutKey).toMatchObject({
       accept: 'application/vnd.custom+json',
       'content-type': 'application/json; charset=utf-8',
       authorization: 'Bearer from-headers',
     });
     expect(withKey?.authorization).toBe('Bearer sk-key');
+    // An empty key sends no Authorization of its own, so the header's stays.
+    expect(withEmptyKey?.authorization).toBe('Bearer from-headers');
   });
 
   it('names an unknown option and lists the known ones', () => {

@@ -126,5 +126,6 @@ function patternToRegExp(pattern: string): RegExp {
     .split('*')
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('.*');
-  return new RegExp(`^${escaped}$`);
+  // `s`: a space id may hold a line break, and `*` matches it as the database stores' LIKE does.
+  return new RegExp(`^${escaped}$`, 's');
 }

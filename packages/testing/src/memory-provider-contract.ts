@@ -298,7 +298,16 @@ async function seed(provider: MemoryProvider, spaces: readonly string[]): Promis
 const spacesOf = (memories: readonly Memory[]): string[] => memories.map((memory) => memory.space);
 
 async function filtersBySpace(provider: MemoryProvider): Promise<void> {
-  await seed(provider, ['team-a', 'team-a-user-1', 'team-ab', 'TEAM-a', 'team-b', 'a.b', 'a%b_c']);
+  await seed(provider, [
+    'team-a',
+    'team-a-user-1',
+    'team-ab',
+    'TEAM-a',
+    'team-b',
+    'a.b',
+    'a%b_c',
+    'line\nbreak',
+  ]);
   assert.deepStrictEqual(spacesOf(await provider.query({ space: 'team-a' })), ['team-a']);
   assert.deepStrictEqual(
     spacesOf(await provider.query({ spacePrefix: 'team-a' })),
@@ -324,6 +333,11 @@ async function filtersBySpace(provider: MemoryProvider): Promise<void> {
     await provider.query({ spacePatterns: ['a_b'] }),
     [],
     '_ in a pattern matches only itself',
+  );
+  assert.deepStrictEqual(
+    spacesOf(await provider.query({ spacePatterns: ['line*'] })),
+    ['line\nbreak'],
+    '* matches any run of characters, a line break included',
   );
 }
 

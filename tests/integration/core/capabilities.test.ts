@@ -24,12 +24,11 @@ import {
 const schemas = { input: z.object({ text: z.string() }), output: z.object({ ok: z.boolean() }) };
 
 describe('defineCapability', () => {
-  it('returns a frozen descriptor with the same fields', () => {
-    const descriptor = defineCapability({
-      id: 'image/caption',
-      description: 'Captions an image.',
-      ...schemas,
-    });
+  it('returns a frozen copy of the descriptor with the same fields', () => {
+    const given = { id: 'image/caption', description: 'Captions an image.', ...schemas };
+    const descriptor = defineCapability(given);
+    expect(descriptor).not.toBe(given);
+    expect(Object.isFrozen(given)).toBe(false);
     expect(descriptor).toMatchObject({ id: 'image/caption', description: 'Captions an image.' });
     expect(descriptor.input).toBe(schemas.input);
     expect(Object.isFrozen(descriptor)).toBe(true);

@@ -326,11 +326,19 @@ export class ModelManager {
         output,
         `provider "${route.provider.id}" returned invalid output for capability "${route.capability.id}"`,
       );
+      // The caller is typed by the capability it asked for, so an alias's answer must fit that
+      // schema too, whether a transform converted it or it passes unchanged.
       if (route.capability.id !== capability && route.transform) {
         result = parseOrThrow(
           requested.output,
           route.transform.output(result),
           `transform "${capability}" -> "${route.capability.id}" produced invalid output`,
+        );
+      } else if (served !== requested) {
+        result = parseOrThrow(
+          requested.output,
+          result,
+          `output of capability "${route.capability.id}" (serving "${capability}") is invalid`,
         );
       }
     } catch (error) {
