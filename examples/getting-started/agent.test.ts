@@ -131,6 +131,29 @@ describe('getting started agent', () => {
     expect(logged?.error).toContain('sk-secret');
   });
 
+  it('logs a model server that is down as a failed plan under the task id', async () => {
+    const lines: { taskId?: string; error?: string; msg?: string }[] = [];
+    const logger = pino(
+      { level: 'warn' },
+      { write: (line: string) => lines.push(JSON.parse(line) as never) },
+    );
+    // The plan is the first model call, so a server that is down fails it.
+    const model = new ScriptedModelProvider({
+      fallback: () => {
+        throw new Error('connect ECONNREFUSED 10.1.2.3:11434');
+      },
+    });
+    const agent = await start({ model, logger });
+    const response = await post(agent, { user: 'ada', text: 'Hello' });
+    expect(response.status).toBe(500);
+    expect(response.body).not.toMatch(/ECONNREFUSED|10\.1\.2\.3/);
+    const { taskId } = JSON.parse(response.body) as Record<string, string>;
+    const logged = lines.find((line) => line.msg === 'task failed');
+    expect(logged?.taskId).toBe(taskId);
+    expect(logged?.error).toContain('ECONNREFUSED');
+    expect(lines.some((line) => line.msg === 'step failed')).toBe(false);
+  });
+
   it('tells the user when the exchange could not be stored', async () => {
     // A store that keeps the trigger but fails on the task's chain.
     class FailingChainStore extends InMemoryMemoryProvider {

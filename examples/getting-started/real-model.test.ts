@@ -11,6 +11,8 @@ import { createRealModel } from './real-model.js';
 const seen: { authorization?: string; model: string; stream?: unknown }[] = [];
 let server: Server;
 let baseUrl: string;
+/** A model the stand-in server does not have, as when it was not pulled. */
+const NOT_PULLED = 'not-pulled:1b';
 
 // A stand-in for a chat-completions server on 127.0.0.1. It lists its models, which is how the
 // provider's health check reaches it, and answers the plan, the reply and the review by the
@@ -35,6 +37,18 @@ beforeAll(async () => {
         model: body.model,
         stream: body.stream,
       });
+      // As Ollama answers for a model that was never pulled.
+      if (body.model === NOT_PULLED) {
+        response.writeHead(404, { 'Content-Type': 'application/json' });
+        response.end(
+          JSON.stringify({
+            error: {
+              message: `model "${NOT_PULLED}" not found, try pulling it first`,
+            },
+          }),
+        );
+        return;
+      }
       const prompt = body.messages.map((message) => message.content).join('\n');
       const content = prompt.includes('(PipelineModification)')
         ? '{"type": "stop"}'
@@ -132,6 +146,29 @@ describe('switching the getting-started agent to a real model', () => {
     ).rejects.toThrow(
       /^Runtime\.start: model provider "ollama" is not healthy: checkHealth\(\) answered false/,
     );
+  });
+
+  it('starts when the server answers but its model was not pulled, and the first message fails', async () => {
+    runtime = await createAgent({
+      model: createRealModel({
+        OLLAMA_BASE_URL: baseUrl,
+        OLLAMA_MODEL: NOT_PULLED,
+      }),
+      memory: new InMemoryMemoryProvider(),
+      port: 0,
+      checkHealthOnStart: true,
+      logger: pino({ level: 'silent' }),
+    });
+    // The health check only asks the server for its models, so the start succeeds.
+    await runtime.start();
+    const response = await fetch(`${runtime.server.url}/messages`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ user: 'ada', text: 'Hello' }),
+    });
+    expect(response.status).toBe(500);
+    expect(await response.json()).toMatchObject({ status: 'failed' });
+    expect(seen.map((request) => request.model)).toContain(NOT_PULLED);
   });
 
   it('picks OpenAI when a key is set and Ollama otherwise', () => {
