@@ -314,6 +314,22 @@ describe('running steps', () => {
     expect(task.status).toBe('failed');
   });
 
+  it("records a thrown error's cause after its message in the error item", async () => {
+    const wraps = recordingExecutor('wraps', async () => {
+      throw new Error('could not fetch the page', { cause: new Error('socket hang up') });
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [wraps] })],
+      responses: planner(['tools', 'wraps']),
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    expect(task.chain[1]).toMatchObject({
+      type: 'error',
+      action: 'wraps',
+      error: 'could not fetch the page (socket hang up)',
+    });
+  });
+
   it('marks a returned failure with expose: true as safe to show, and never a thrown error', async () => {
     const shown = recordingExecutor('shown', {
       success: false,
