@@ -106,6 +106,23 @@ describe('observability', () => {
     expect(lines[0]).toMatchObject({ apiKey: '[redacted]', service: 'chat' });
   });
 
+  it('reads WEFT_LOG_LEVEL for its own level as the runtime does: any case, empty means info', () => {
+    const previous = process.env.WEFT_LOG_LEVEL;
+    try {
+      for (const [value, level] of [
+        [' WARN ', 'warn'],
+        ['', 'info'],
+        ['debug', 'debug'],
+      ] as const) {
+        process.env.WEFT_LOG_LEVEL = value;
+        expect(createServiceLogger().level).toBe(level);
+      }
+    } finally {
+      if (previous === undefined) delete process.env.WEFT_LOG_LEVEL;
+      else process.env.WEFT_LOG_LEVEL = previous;
+    }
+  });
+
   it('sets the level of the default logger from WEFT_LOG_LEVEL', async () => {
     const previous = process.env.WEFT_LOG_LEVEL;
     process.env.WEFT_LOG_LEVEL = 'warn';
