@@ -109,6 +109,34 @@ describe('running in production', () => {
     expect(ready.status).toBe(503);
   });
 
+  it('answers 503 on /readyz when the memory store throws or hangs', async () => {
+    let mode: 'throw' | 'hang' = 'throw';
+    class FailingMemory extends InMemoryMemoryProvider {
+      override checkHealth(): Promise<boolean> {
+        return mode === 'throw'
+          ? Promise.reject(new Error('connection refused'))
+          : new Promise<boolean>(() => undefined);
+      }
+    }
+    runtime = await Runtime.init({
+      models: [new ScriptedModelProvider()],
+      memory: new FailingMemory(),
+      plugins: [new ConversationPlugin({ writerProvider: 'scripted' })],
+      options: { logger, server: { port: 0 } },
+    });
+    addHealthRoutes(runtime, 300);
+    await runtime.start();
+    const url = `${runtime.server.url}/readyz`;
+    const thrown = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+    expect(thrown.status).toBe(503);
+    expect(await thrown.json()).toEqual({ status: 'not ready' });
+    mode = 'hang';
+    const started = Date.now();
+    const hung = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+    expect(hung.status).toBe(503);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
   it('lets an executor refuse a step that a chat task was talked into', async () => {
     const memory = new InMemoryMemoryProvider();
     const planner = new ScriptedModelProvider({

@@ -97,6 +97,38 @@ describe('environment variables', () => {
     expect(readDoc('reference/configuration.md')).toContain(EXAMPLES_VARIABLES);
   });
 
+  it('names what each example reads in the clause about that example', () => {
+    // The clause of the paragraph that speaks of each examples folder, up to its `;` or `.`.
+    const clauseMarkers: Record<string, string> = {
+      'getting-started': 'Getting started reads',
+      'model-providers': 'Model providers',
+      'tutorial-chat': 'chat assistant tutorial',
+      production: 'production guide’s service',
+      observability: 'observability guide’s logger',
+      'memory-providers': 'PostgreSQL memory example',
+      'scaling-out': 'Scaling out',
+    };
+    const examples = join(REPOSITORY_ROOT, 'examples');
+    const misplaced: string[] = [];
+    for (const [folder, marker] of Object.entries(clauseMarkers)) {
+      const start = EXAMPLES_VARIABLES.indexOf(marker);
+      expect({ folder, found: start >= 0 }).toEqual({ folder, found: true });
+      const rest = EXAMPLES_VARIABLES.slice(start);
+      const clause = rest.slice(0, rest.search(/;|\.(?:\s|$)/) + 1 || rest.length);
+      for (const name of readdirSync(join(examples, folder), {
+        recursive: true,
+        encoding: 'utf8',
+      })) {
+        if (!/\.(?:ts|tsx)$/.test(name) || /\.test\.tsx?$/.test(name)) continue;
+        const text = readFileSync(join(examples, folder, name), 'utf8');
+        for (const variable of readsOf({ path: name, text })) {
+          if (!clause.includes(`\`${variable}\``)) misplaced.push(`${folder}/${name}: ${variable}`);
+        }
+      }
+    }
+    expect(misplaced).toEqual([]);
+  });
+
   it('appear on the configuration page, each in its own row', () => {
     const rows = codeRows(readDoc('reference/configuration.md'));
     expect([...listed].filter((name) => !rows.has(name))).toEqual([]);

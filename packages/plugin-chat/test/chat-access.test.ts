@@ -203,6 +203,15 @@ describe('ChatPlugin: who the sender is', () => {
       signal: AbortSignal.timeout(10_000),
     });
     expect(malformed.status).toBe(400);
+    // So is a bare string, which is JSON but not of an object or array.
+    const bare = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '"hello"',
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(bare.status).toBe(400);
+    expect(((await bare.json()) as Answer).error.code).toBe('WEFT_CHAT_INVALID_REQUEST');
     expect(asked).toHaveLength(1);
     expect(model.requests).toHaveLength(0);
   });

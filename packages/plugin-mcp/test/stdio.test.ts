@@ -181,7 +181,13 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     const task = await agent.run('hang');
     expect(Date.now() - started).toBeLessThan(5000);
     expect(task.status).toBe('failed');
-    expect(task.chain.at(-1)).toMatchObject({ type: 'error', action: 'timeout' });
+    expect(task.chain.at(-1)).toMatchObject({
+      type: 'error',
+      action: 'timeout',
+      error: expect.stringContaining('WEFT_TASK_TIMEOUT'),
+    });
+    // The step's own WEFT_MCP_TIMEOUT is not in the chain: the task had ended already.
+    expect(task.chain.some((item) => item.error?.includes('WEFT_MCP_TIMEOUT'))).toBe(false);
     // The step itself ended too: the call was cancelled, not left running.
     await expect
       .poll(() => agent?.logs.find((line) => line.code === 'WEFT_MCP_TIMEOUT')?.msg, {
@@ -279,6 +285,11 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     const task = await agent.run('crash, then pid');
     expect(Date.now() - started).toBeLessThan(6000);
     expect(task.status).toBe('failed');
+    expect(task.chain.at(-1)).toMatchObject({
+      type: 'error',
+      action: 'timeout',
+      error: expect.stringContaining('WEFT_TASK_TIMEOUT'),
+    });
     await expect
       .poll(() => agent?.logs.find((line) => line.code === 'WEFT_MCP_TIMEOUT')?.error, {
         timeout: 2000,
