@@ -34,7 +34,8 @@ const layers: Layer[] = [
   },
   {
     name: 'shared libraries and samples',
-    holds: (file) => /^(libs|examples)\//.test(file),
+    // An example's test is a test: it may use the test support a sample never imports.
+    holds: (file) => /^(libs|examples)\//.test(file) && !/\.test\.tsx?$/.test(file),
   },
   { name: "packages' tests and build scripts", holds: (file) => file.startsWith('packages/') },
   {
@@ -48,7 +49,9 @@ const layers: Layer[] = [
   {
     name: 'tests',
     holds: (file) =>
-      file.startsWith('tests/') || /^(vitest|playwright)(\.[a-z]+)?\.config\.ts$/.test(file),
+      file.startsWith('tests/') ||
+      /^examples\/.*\.test\.tsx?$/.test(file) ||
+      /^(vitest|playwright)(\.[a-z]+)?\.config\.ts$/.test(file),
   },
   { name: 'benches and probes', holds: (file) => /^(bench|probe)\//.test(file) },
 ];
@@ -75,10 +78,14 @@ const workspaces = new Map(
   ]),
 );
 
-const tracked = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-  cwd: root,
-  encoding: 'utf8',
-})
+const tracked = execFileSync(
+  'git',
+  ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+  {
+    cwd: root,
+    encoding: 'utf8',
+  },
+)
   .split('\0')
   .filter((file) => file !== '' && existsSync(path.join(root, file)));
 const sources = tracked.filter((file) => /\.(ts|tsx|mts|cts|mjs|js|cjs)$/.test(file));
@@ -189,7 +196,9 @@ describe('the folders are layers', () => {
     expect(resolveSpecifier('tests/unit/x.test.ts', '../../src/data/site')).toBe(
       'src/data/site.ts',
     );
-    expect(resolveSpecifier('tests/unit/x.test.ts', '@weft/core')).toBe('packages/core/src/index.ts');
+    expect(resolveSpecifier('tests/unit/x.test.ts', '@weft/core')).toBe(
+      'packages/core/src/index.ts',
+    );
     expect(resolveSpecifier('tests/unit/x.test.ts', 'vitest')).toBeUndefined();
     expect(layerOf('tests/support/postgres-server.ts')).toBeGreaterThan(
       layerOf('scripts/build-site.ts'),
