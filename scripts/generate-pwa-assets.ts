@@ -18,7 +18,7 @@ import {
   startupImages,
   webManifestJson,
 } from '../src/pwa/assets';
-import { site } from '../src/data/site';
+import { site } from '../libs/docs-model/site';
 import { generateIfChanged } from './generated-asset-stamp';
 import { runWhenMain } from './run-when-main';
 

@@ -10,7 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { generatedReferences } from './references/generated-files';
-import { REPOSITORY_ROOT } from './references/error-registries';
+import { REPOSITORY_ROOT } from '../libs/docs-model/error-registries';
 import { runWhenMain } from './run-when-main';
 
 async function generateReferences(): Promise<void> {

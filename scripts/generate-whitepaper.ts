@@ -15,7 +15,7 @@ import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { links, site } from '../src/data/site';
+import { links, site } from '../libs/docs-model/site';
 import { filesUnder, generateIfChanged } from './generated-asset-stamp';
 import { printPalette } from './diagrams/palette';
 import { renderDiagramSource } from './diagrams/render';

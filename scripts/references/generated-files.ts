@@ -10,7 +10,11 @@ import {
   CONFIGURATION_PAGE_START,
   configurationSections,
 } from './configuration-page';
-import { loadErrorRegistries, REPOSITORY_ROOT, type LoadedRegistry } from './error-registries';
+import {
+  loadErrorRegistries,
+  REPOSITORY_ROOT,
+  type LoadedRegistry,
+} from '../../libs/docs-model/error-registries';
 import {
   CODE_UNION_END,
   CODE_UNION_START,

@@ -11,7 +11,7 @@ import {
   loadErrorRegistries,
   packagesWithErrorFiles,
   type LoadedRegistry,
-} from '../../scripts/references/error-registries';
+} from '../../libs/docs-model/error-registries';
 import { ENVIRONMENT_VARIABLES } from '../../scripts/references/environment-variables';
 import { statusesOf } from '../../scripts/references/errors-page';
 import { generatedReferences } from '../../scripts/references/generated-files';

@@ -192,9 +192,11 @@ describe('the folders are layers', () => {
   });
 
   it('resolves relative, @site/ and workspace imports to files, and sees an upward one', () => {
-    expect(resolveSpecifier('src/pages/index.tsx', '@site/src/data/site')).toBe('src/data/site.ts');
+    expect(resolveSpecifier('src/pages/index.tsx', '@site/libs/docs-model/site')).toBe(
+      'libs/docs-model/site.ts',
+    );
     expect(resolveSpecifier('tests/unit/x.test.ts', '../../src/data/site')).toBe(
-      'src/data/site.ts',
+      'libs/docs-model/site.ts',
     );
     expect(resolveSpecifier('tests/unit/x.test.ts', '@weft/core')).toBe(
       'packages/core/src/index.ts',

@@ -8,7 +8,7 @@ import {
   startupImages,
   webManifestJson,
 } from '../../src/pwa/assets';
-import { site } from '../../src/data/site';
+import { site } from '../../libs/docs-model/site';
 
 describe('PWA assets', () => {
   it('static/manifest.json is the one written from src/pwa/assets.ts', () => {

@@ -33,7 +33,7 @@ import {
   API_SIDEBAR_FILE,
   API_TSCONFIG,
   type ApiReferenceOptions,
-} from '../../config/typedoc';
+} from '../../../libs/docs-model/typedoc';
 
 /** What TypeDoc reads besides its options: the core's sources and compiler settings. */
 const CORE_DIR = 'packages/core';
