@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { PACKED_DIR_ENV, packAllOnce } from './packed-packages';
+import { PACKED_DIR_ENV, packAllOnce } from '../tooling/packed-packages';
 import { CI_JOBS, TEST_STEPS, type CiJob, type TestPhase } from './test-phases';
 
 const root = path.resolve(__dirname, '..');

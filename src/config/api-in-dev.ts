@@ -3,7 +3,7 @@
  *
  * Its generated pages are about two thirds of the site's Markdown pages, and the dev server
  * compiles every page before it serves the first one, so leaving them out shortens each start
- * (measured with `npm run bench:dev`; see "What `npm start` leaves out" in the contributing
+ * (measured with `npm run bench -- dev`; see "What `npm start` leaves out" in the contributing
  * guide). The API docs instance then serves one stand-in page at /api/, written here, which says
  * why the pages are missing and how to get them; a link into /api/ from a guide lands on the
  * not-found page, which says the same (src/theme/NotFound/Content). A build always has the pages.

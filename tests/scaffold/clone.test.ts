@@ -20,7 +20,7 @@ import {
   EXPECTED_NODE_MAJOR_ENV,
   SUPPORTED_NODE_RANGE,
   satisfiesRange,
-} from '../../scripts/node-versions';
+} from '../../tooling/node-versions';
 import { postMessage } from './support/messages';
 import { filesIn, rehearseImage } from './support/image-rehearsal';
 

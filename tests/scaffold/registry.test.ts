@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reviewInstallScripts } from '../support/install-scripts';
 import { OTHER_DEPENDENCIES } from '../../packages/create-weft/src/weft-packages';
-import { packedPackages, workspacePackageNames } from '../../scripts/packed-packages';
+import { packedPackages, workspacePackageNames } from '../../tooling/packed-packages';
 import { startAgent } from './support/agent-process';
 import { cleanEnv, runCommand } from '../../libs/test-support/commands';
 import { postMessage } from './support/messages';

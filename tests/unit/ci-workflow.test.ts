@@ -15,7 +15,7 @@ import {
   majorsOfRange,
   satisfiesRange,
   SUPPORTED_NODE_RANGE,
-} from '../../scripts/node-versions';
+} from '../../tooling/node-versions';
 
 const root = path.resolve(__dirname, '../..');
 const read = (file: string): string => readFileSync(path.join(root, file), 'utf8');

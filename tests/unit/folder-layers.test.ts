@@ -53,7 +53,7 @@ const layers: Layer[] = [
       /^examples\/.*\.test\.tsx?$/.test(file) ||
       /^(vitest|playwright)(\.[a-z]+)?\.config\.ts$/.test(file),
   },
-  { name: 'benches and probes', holds: (file) => /^(bench|probe)\//.test(file) },
+  { name: 'benches and probes', holds: (file) => file.startsWith('bench/') },
 ];
 
 function layerOf(file: string): number {
@@ -139,6 +139,18 @@ const describeCrossing = ({ from, to, via }: Crossing): string =>
   `${from} (${describeLayer(layerOf(from))}) imports '${via}' → ${to} (${describeLayer(layerOf(to))}): ` +
   'a file imports only from its own layer or a lower one; move what both need down into libs/';
 
+/**
+ * What a root script may run besides a command of scripts/ or a bench of bench/: a tool's own
+ * configuration file (vitest, playwright), which the tool reads; a package's command-line entry
+ * (`create-agent` runs create-weft from the clone, as a reader does); an example's entry, which
+ * its guide tells the reader to start with npm.
+ */
+const rootMayRun = (file: string): boolean =>
+  /^(scripts|bench)\//.test(file) ||
+  /^[^/]+\.config\.ts$/.test(file) ||
+  /^packages\/[^/]+\/src\/cli\.ts$/.test(file) ||
+  /^examples\/[^/]+\/main\.ts$/.test(file);
+
 /** The repository files a package script runs: every argument that names an existing file. */
 function filesRunBy(command: string, cwd: string): string[] {
   return command
@@ -152,11 +164,10 @@ function scriptViolations(): string[] {
   const found: string[] = [];
   for (const [script, command] of Object.entries(rootManifest.scripts ?? {})) {
     for (const file of filesRunBy(command, '.')) {
-      // A tool's own configuration file (vitest, playwright) is read by the tool, not run.
-      if (!/^(scripts|bench|probe)\//.test(file) && !/^[^/]+\.config\.ts$/.test(file)) {
+      if (!rootMayRun(file)) {
         found.push(
           `package.json script '${script}' runs ${file}: the root's scripts run a command from ` +
-            'scripts/, a bench from bench/ or a probe from probe/, so every command has one home',
+            'scripts/ or a bench from bench/, so every command has one home',
         );
       }
     }
@@ -195,7 +206,7 @@ describe('the folders are layers', () => {
     expect(resolveSpecifier('src/pages/index.tsx', '@site/libs/docs-model/site')).toBe(
       'libs/docs-model/site.ts',
     );
-    expect(resolveSpecifier('tests/unit/x.test.ts', '../../src/data/site')).toBe(
+    expect(resolveSpecifier('tests/unit/x.test.ts', '../../libs/docs-model/site')).toBe(
       'libs/docs-model/site.ts',
     );
     expect(resolveSpecifier('tests/unit/x.test.ts', '@weft/core')).toBe(
@@ -209,6 +220,22 @@ describe('the folders are layers', () => {
 
   it('has no import that reaches up a layer', () => {
     expect(importCrossings().map(describeCrossing)).toEqual([]);
+  });
+
+  it('keeps scripts/ to commands, each run by a root npm script, and gives bench/ a README', () => {
+    const run = new Set(
+      Object.values(rootManifest.scripts ?? {}).flatMap((command) => filesRunBy(command, '.')),
+    );
+    const notCommands = tracked.filter((file) => file.startsWith('scripts/') && !run.has(file));
+    expect(
+      notCommands.map(
+        (file) =>
+          `${file} is in scripts/ but no npm script runs it: a library the commands share goes ` +
+          'in tooling/, one the site shares too in libs/',
+      ),
+    ).toEqual([]);
+    expect(run.has('scripts/test.ts')).toBe(true);
+    expect(tracked).toContain('bench/README.md');
   });
 
   it('runs package scripts from the layer that owns them', () => {
