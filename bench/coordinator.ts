@@ -1,7 +1,7 @@
 /**
  * Throughput of a group of Weft runtimes that share one PostgreSQL server through
  * `@weft/coordinator-postgres`, with 1, 2 and 4 instances on this machine. The server is real
- * (started in a temporary directory by tests/support/postgres-server.ts, as the tests do); each
+ * (started in a temporary directory by libs/test-support/postgres-server.ts, as the tests do); each
  * instance is a process of its own (packages/coordinator-postgres/test/support/agent-process.ts)
  * with `scheduler.concurrency` 4, a scripted model, and one step per task that records its run
  * in the database and then waits `--work-ms` milliseconds, standing in for a model call.

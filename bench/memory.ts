@@ -1,7 +1,7 @@
 /**
  * Benchmark of the durable memory providers on the same machine, in the same run: stores per
  * second and query latency (p50, p99) at 100,000 memories, for PostgresMemoryProvider on a real
- * PostgreSQL server (started in a temporary directory by tests/support/postgres-server.ts, as the
+ * PostgreSQL server (started in a temporary directory by libs/test-support/postgres-server.ts, as the
  * tests do) and SqliteMemoryProvider on a file in a temporary directory.
  *
  * The memories spread over 1,000 spaces, four kinds and 50,000 tasks. Stores run from

@@ -1,5 +1,5 @@
 /**
- * `npm test`: every test phase of scripts/test-phases.ts, step by step, stopping at the first
+ * `npm test`: every test phase of tooling/test-phases.ts, step by step, stopping at the first
  * failure. Phases of one step run at the same time with their output held back and printed
  * whole when each ends, so a log reads phase by phase. At the end it prints how long each phase
  * took, and what this run's figures make of CI's jobs, which run side by side: the wall time of a
@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { PACKED_DIR_ENV, packAllOnce } from '../tooling/packed-packages';
-import { CI_JOBS, TEST_STEPS, type CiJob, type TestPhase } from './test-phases';
+import { CI_JOBS, TEST_STEPS, type CiJob, type TestPhase } from '../tooling/test-phases';
 
 const root = path.resolve(__dirname, '..');
 /** Where the packages are packed once for every phase that checks tarballs. */

@@ -213,7 +213,7 @@ describe('the folders are layers', () => {
       'packages/core/src/index.ts',
     );
     expect(resolveSpecifier('tests/unit/x.test.ts', 'vitest')).toBeUndefined();
-    expect(layerOf('tests/support/postgres-server.ts')).toBeGreaterThan(
+    expect(layerOf('tests/support/core-api.ts')).toBeGreaterThan(
       layerOf('scripts/build-site.ts'),
     );
   });
