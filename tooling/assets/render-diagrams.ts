@@ -35,7 +35,7 @@ async function findSources(dir: string): Promise<string[]> {
 
 /** Hash of the renderer's own code, so a change to how diagrams are drawn redraws them all. */
 async function rendererHash(): Promise<string> {
-  const dir = path.join(siteDir, 'scripts', 'diagrams');
+  const dir = path.join(siteDir, 'libs', 'diagrams');
   const files = (await readdir(dir)).filter((name) => name.endsWith('.ts')).sort();
   const hash = createHash('sha256');
   for (const file of files) hash.update(await readFile(path.join(dir, file)));
