@@ -213,9 +213,7 @@ describe('the folders are layers', () => {
       'packages/core/src/index.ts',
     );
     expect(resolveSpecifier('tests/unit/x.test.ts', 'vitest')).toBeUndefined();
-    expect(layerOf('tests/support/core-api.ts')).toBeGreaterThan(
-      layerOf('scripts/build-site.ts'),
-    );
+    expect(layerOf('tests/support/core-api.ts')).toBeGreaterThan(layerOf('scripts/build-site.ts'));
   });
 
   it('has no import that reaches up a layer', () => {

@@ -31,7 +31,10 @@ generateAgentTemplate().then(
     console.log(changed.length > 0 ? `Wrote ${changed.join(', ')}` : 'The template is up to date.');
   },
   (error: unknown) => {
-    console.error('Could not generate the agent template:', error instanceof Error ? error.message : error);
+    console.error(
+      'Could not generate the agent template:',
+      error instanceof Error ? error.message : error,
+    );
     process.exitCode = 1;
   },
 );
