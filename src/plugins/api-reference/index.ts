@@ -45,7 +45,7 @@ const CORE_SETTINGS_FILES = [
   API_TSCONFIG,
   'packages/tsconfig.base.json',
   'tsconfig.strict.json',
-  'src/config/typedoc.ts',
+  'libs/docs-model/typedoc.ts',
   'src/plugins/api-reference/index.ts',
 ];
 const TYPEDOC_PACKAGES = [
