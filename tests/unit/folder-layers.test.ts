@@ -1,9 +1,10 @@
 /**
  * The repository's folders are layers, and each file imports only from its own layer or a lower
  * one, so a change low in the house never has to look upward to see what it breaks. Lowest first:
- * the published packages; the samples and the private libraries several layers share; the
- * packages' own tests and build scripts; the site; the libraries the commands share; the
- * commands; the tests; the benches and probes. The guard resolves relative imports, `@site/`
+ * the published packages (packages/*/src); the samples (examples/) and the private libraries
+ * several layers share (libs/); the packages' own tests and build scripts; the site (src/, docs/,
+ * static/, its config at the root); the libraries the commands share (tooling/); the commands
+ * (scripts/); the tests (tests/, and the samples' tests); the benches and probes (bench/). The guard resolves relative imports, `@site/`
  * imports and workspace package names to files, and reads the package scripts too: the root's
  * scripts run commands from scripts/ or bench/, a package's scripts run files of its own folder.
  * (Which workspace package may import which is package-layers.test.ts's job.)
