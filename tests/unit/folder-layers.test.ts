@@ -1,7 +1,7 @@
 /**
  * The repository's folders are layers, and each file imports only from its own layer or a lower
  * one, so a change low in the house never has to look upward to see what it breaks. Lowest first:
- * the published packages (packages/*/src); the samples (examples/) and the private libraries
+ * the published packages (each package's src/); the samples (examples/) and the private libraries
  * several layers share (libs/); the packages' own tests and build scripts; the site (src/, docs/,
  * static/, its config at the root); the libraries the commands share (tooling/); the commands
  * (scripts/); the tests (tests/, and the samples' tests); the benches and probes (bench/). The guard resolves relative imports, `@site/`
