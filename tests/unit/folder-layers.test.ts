@@ -4,9 +4,10 @@
  * the published packages (each package's src/); the samples (examples/) and the private libraries
  * several layers share (libs/); the packages' own tests and build scripts; the site (src/, docs/,
  * static/, its config at the root); the libraries the commands share (tooling/); the commands
- * (scripts/); the tests (tests/, and the samples' tests); the benches and probes (bench/). The guard resolves relative imports, `@site/`
- * imports and workspace package names to files, and reads the package scripts too: the root's
- * scripts run commands from scripts/ or bench/, a package's scripts run files of its own folder.
+ * (scripts/); the tests (tests/, and the samples' tests); the benches and probes (bench/). The
+ * guard resolves relative imports, `@site/` imports and workspace package names to files, and
+ * reads the package scripts too: the root's scripts run commands from scripts/ or bench/, a
+ * package's scripts run files of its own folder.
  * (Which workspace package may import which is package-layers.test.ts's job.)
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
