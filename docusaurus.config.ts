@@ -7,16 +7,16 @@ import type { Options as DocsOptions } from '@docusaurus/plugin-content-docs';
 import type { PluginOptions as PwaOptions } from '@docusaurus/plugin-pwa';
 import npm2yarn from '@docusaurus/remark-plugin-npm2yarn';
 import type { PluginOptions as SearchOptions } from '@easyops-cn/docusaurus-search-local';
-import { announcement, editUrl, links, site } from './src/data/site';
+import { announcement, editUrl, links, site } from './libs/docs-model/site';
 import { announcementHeadScript } from './src/config/announcement-storage';
 import { apiDocsDir, apiPagesLeftOut, writeApiStandIn } from './src/config/api-in-dev';
 import { parseSiteEnv } from './src/config/env';
 import { codeTheme } from './src/config/prism';
-import { API_OUT_DIR, API_ROUTE_BASE_PATH, typedocOptions } from './src/config/typedoc';
+import { API_OUT_DIR, API_ROUTE_BASE_PATH, typedocOptions } from './libs/docs-model/typedoc';
 import { FAVICON, PWA_OUT_DIR } from './src/pwa/assets';
 import { ensureApiDir, type ApiReferencePluginOptions } from './src/plugins/api-reference';
 import type { PluginCatalogueOptions } from './src/plugins/plugin-catalogue';
-import { PLUGINS_PAGE_PATH } from './src/plugins/plugin-catalogue/model';
+import { PLUGINS_PAGE_PATH } from './libs/docs-model/catalogue/model';
 import type { MarkdownCopiesOptions } from './src/plugins/markdown-copies';
 import cleanDocusaurusHtml from './src/plugins/markdown-copies/clean-docusaurus-html';
 import { SOCIAL_CARD_DIR } from './src/plugins/social-cards/card-path';
@@ -43,7 +43,7 @@ if (apiLeftOut) {
 /** The whitepaper's precache entry; its revision changes whenever its sources do. */
 function whitepaperPrecacheEntry(): { url: string; revision: string } {
   const hash = createHash('sha256');
-  for (const source of ['whitepaper/whitepaper.md', 'scripts/generate-whitepaper.ts']) {
+  for (const source of ['whitepaper/whitepaper.md', 'tooling/assets/generate-whitepaper.ts']) {
     hash.update(readFileSync(path.join(__dirname, source)));
   }
   return { url: site.whitepaperPath.replace(/^\//, ''), revision: hash.digest('hex').slice(0, 32) };
@@ -79,7 +79,7 @@ const rehypePlugins = [rehypeFocusableTables] as DocsOptions['rehypePlugins'];
  * from TypeScript at build time; a sample that no longer type-checks fails the build (see
  * src/remark/type-hovers). The API reference's pages have no sample files, so only the docs
  * get it. Production builds only: type-checking every sample costs the dev server seconds per
- * start and per edit, and `npm run typecheck:examples` checks the samples for contributors.
+ * start and per edit, and `npx tsc -p examples/tsconfig.json` checks the samples for contributors.
  */
 const docsRehypePlugins = [
   ...(rehypePlugins ?? []),
@@ -87,7 +87,7 @@ const docsRehypePlugins = [
 ] as DocsOptions['rehypePlugins'];
 /**
  * Turns `![](./diagrams/<name>.svg)` into a captioned figure showing static/diagrams/... (see
- * src/remark/diagrams.ts; prebuild renders them). It must see images before Docusaurus does.
+ * src/remark/diagrams.ts; `npm run build` renders them first). It must see images before Docusaurus does.
  */
 const beforeDefaultRemarkPlugins = [
   [remarkDiagrams, { siteDir: __dirname, baseUrl: site.baseUrl }],

@@ -52,7 +52,7 @@ export default tseslint.config(
     // them modules, so tests/unit/sample-imports-declared.test.ts holds their imports to the
     // root's. A scaffolded project's imports are declared by the package.json that create-weft
     // writes for it (OTHER_DEPENDENCIES, WEFT_PACKAGES).
-    files: ['examples/**', 'probe/**', 'packages/create-weft/templates/**'],
+    files: ['examples/**', 'bench/probe/**', 'packages/create-weft/templates/**'],
     rules: { 'n/no-extraneous-import': 'off', 'n/no-extraneous-require': 'off' },
   },
   {

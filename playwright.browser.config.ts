@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { chromiumArgs, chromiumPath } from './tests/e2e/support/browser';
+import { chromiumArgs, chromiumPath } from './libs/test-support/chromium';
 
 // Browser tests of the packages themselves (tests/browser), apart from the site's (tests/e2e):
 // each serves its own page, so none needs the site built.

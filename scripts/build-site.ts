@@ -11,7 +11,7 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { runWhenMain } from './run-when-main';
+import { runWhenMain } from '../tooling/run-when-main';
 
 /** Where Docusaurus keeps Rspack's persistent cache, under the site's folder. */
 export const RSPACK_CACHE_DIR = path.join('node_modules', '.cache', 'rspack');

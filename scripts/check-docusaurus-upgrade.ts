@@ -17,10 +17,12 @@ import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import semver from 'semver';
-import { siteDir } from './bench-sites';
-import { installNode } from './node-versions';
-import { runWhenMain } from './run-when-main';
+import { installNode } from '../tooling/node-versions';
+import { runWhenMain } from '../tooling/run-when-main';
+
+const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const SCRIPT = 'check:docusaurus-upgrade';
 /** Each step's deadline; a hung install or build fails the step instead of the whole run. */

@@ -9,9 +9,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { generatedReferences } from './references/generated-files';
-import { REPOSITORY_ROOT } from './references/error-registries';
-import { runWhenMain } from './run-when-main';
+import { generatedReferences } from '../tooling/references/generated-files';
+import { REPOSITORY_ROOT } from '../libs/docs-model/error-registries';
+import { runWhenMain } from '../tooling/run-when-main';
 
 async function generateReferences(): Promise<void> {
   const check = process.argv.includes('--check');

@@ -17,7 +17,7 @@ import {
   EXTRA_TESTED_NODE_MAJORS,
   installNode,
   versionOf,
-} from './node-versions';
+} from '../tooling/node-versions';
 
 const root = path.resolve(__dirname, '..');
 const MINUTE = 60_000;

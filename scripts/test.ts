@@ -1,7 +1,8 @@
 /**
- * `npm test`: every test phase of scripts/test-phases.ts, stage by stage, stopping at the first
+ * `npm test`: every test phase of tooling/test-phases.ts, stage by stage, stopping at the first
  * failure. Phases that run beside another have their output held back and printed whole when
- * each ends, so a log reads phase by phase; the first lane's lone phases print as they go. At the end it prints how long each phase
+ * each ends, so a log reads phase by phase; the first lane's lone phases print as they go. At
+ * the end it prints how long each phase
  * took, and what this run's figures make of CI's jobs, which run side by side: the wall time of a
  * full pull request (the longest job) and of one that changes only docs.
  *
@@ -9,7 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { PACKED_DIR_ENV, packAllOnce } from './packed-packages';
+import { PACKED_DIR_ENV, packAllOnce } from '../tooling/packed-packages';
 import {
   CI_JOBS,
   TEST_PHASES,
@@ -17,7 +18,7 @@ import {
   type CiJob,
   type Lane,
   type TestPhase,
-} from './test-phases';
+} from '../tooling/test-phases';
 
 const root = path.resolve(__dirname, '..');
 /** Where the packages are packed once for every phase that checks tarballs. */

@@ -18,12 +18,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseDockerfile } from '../../packages/create-weft/test/support/dockerfile.js';
-import { cleanEnv, runCommand } from '../../tests/support/commands.js';
+import { cleanEnv, runCommand } from '../../libs/test-support/commands.js';
 import {
   freePort,
   startPostgres,
   type PostgresServer,
-} from '../../tests/support/postgres-server.js';
+} from '../../libs/test-support/postgres-server.js';
 
 const ROOT = path.resolve(
   fileURLToPath(new URL('.', import.meta.url)),

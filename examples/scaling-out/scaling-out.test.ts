@@ -16,7 +16,7 @@ import { parse } from 'yaml';
 import {
   startPostgres,
   type PostgresServer,
-} from '../../tests/support/postgres-server.js';
+} from '../../libs/test-support/postgres-server.js';
 import { acceptWebhook, startInstance } from './instance.js';
 
 let server: PostgresServer;

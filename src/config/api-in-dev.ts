@@ -3,7 +3,7 @@
  *
  * Its generated pages are about two thirds of the site's Markdown pages, and the dev server
  * compiles every page before it serves the first one, so leaving them out shortens each start
- * (measured with `npm run bench:dev`; see "What `npm start` leaves out" in the contributing
+ * (measured with `npm run bench -- dev`; see "What `npm start` leaves out" in the contributing
  * guide). The API docs instance then serves one stand-in page at /api/, written here, which says
  * why the pages are missing and how to get them; a link into /api/ from a guide lands on the
  * not-found page, which says the same (src/theme/NotFound/Content). A build always has the pages.
@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEV_API_PAGES_COMMAND } from './api-in-dev-command';
-import { API_OUT_DIR, API_ROUTE_BASE_PATH, API_SIDEBAR_FILE } from './typedoc';
+import { API_OUT_DIR, API_ROUTE_BASE_PATH, API_SIDEBAR_FILE } from '../../libs/docs-model/typedoc';
 import type { SiteEnv } from './env';
 
 /** Where the stand-in page is written, site-relative (gitignored, like every .cache/ folder). */

@@ -1,16 +1,16 @@
 /**
  * Every icon and Apple startup image the site declares, in one list.
  *
- * `scripts/generate-pwa-assets.ts` renders these files from static/img/logo.svg,
+ * `tooling/assets/generate-pwa-assets.ts` renders these files from static/img/logo.svg,
  * `docusaurus.config.ts` turns them into <head> tags, and the web manifest is
  * written from `webManifest()`. Adding a device here is the only step needed to
  * support it.
  */
-import { site } from '../data/site';
+import { site } from '../../libs/docs-model/site';
 
 /** Source of every generated image. */
 export const LOGO_SOURCE = 'static/img/logo.svg';
-/** Output folder under static/ (gitignored, rebuilt by prestart/prebuild). */
+/** Output folder under static/ (gitignored, rebuilt by `npm start` and `npm run build`). */
 export const PWA_OUT_DIR = 'img/pwa';
 export const MANIFEST_PATH = 'manifest.json';
 

@@ -1,7 +1,7 @@
 /**
  * Turns a diagram image in a docs page, `![](./diagrams/<name>.svg)` alone in its paragraph,
  * into a captioned figure. The SVG was rendered at build time from its source beside the page
- * into static/diagrams/ (scripts/render-diagrams.ts), and the figure shows that file with a
+ * into static/diagrams/ (tooling/assets/render-diagrams.ts), and the figure shows that file with a
  * plain `img`, so it costs the page no JavaScript. The plugin:
  *
  * - fills an empty alt text with the diagram's own description, so the text alternative lives
@@ -12,8 +12,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { diagramPublicPath, diagramSourceCandidates } from '../../scripts/diagrams/render';
-import { readDiagram } from '../../scripts/diagrams/svg';
+import { diagramPublicPath, diagramSourceCandidates } from '../../libs/diagrams/render';
+import { readDiagram } from '../../libs/diagrams/svg';
 
 export interface RemarkDiagramsOptions {
   /** The site's root folder, holding docs/ and static/. */
@@ -103,7 +103,7 @@ function figureFor(image: ImageNode, pagePath: string, options: RemarkDiagramsOp
   } catch {
     const sources = diagramSourceCandidates(image.url).map((source) => path.basename(source));
     throw new Error(
-      `${pagePath}: diagram ${image.url} has not been rendered; add its source (${sources.join(' or ')}) in the page's diagrams/ folder and run npm run generate:diagrams.`,
+      `${pagePath}: diagram ${image.url} has not been rendered; add its source (${sources.join(' or ')}) in the page's diagrams/ folder and run npm run generate:assets -- diagrams.`,
     );
   }
   const diagram = readDiagram(svg);

@@ -1,15 +1,15 @@
 /**
  * First-load bytes per page: the JavaScript and CSS a first visit downloads before the page
  * works (the files its HTML references: Docusaurus's runtime, the entry bundle, the stylesheet),
- * gzipped at level 9, and the components its routes load before it hydrates (scripts/route-chunks.ts). A budget catches a dependency or a theme component that pulls code into
- * every page; see "Size and speed" in docs/contributing-guide.md and run `npm run report:bundle`
+ * gzipped at level 9, and the components its routes load before it hydrates (tooling/route-chunks.ts). A budget catches a dependency or a theme component that pulls code into
+ * every page; see "Size and speed" in docs/contributing-guide.md and run `npm run bench -- bundle`
  * to see which modules the bytes come from.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FIRST_LOAD_PAGES, firstLoad, type FirstLoadPage } from '../../scripts/first-load';
-import { routeChunks } from '../../scripts/route-chunks';
+import { FIRST_LOAD_PAGES, firstLoad, type FirstLoadPage } from '../../tooling/first-load';
+import { routeChunks } from '../../tooling/route-chunks';
 import { BUNDLE_STATS_FILE, type BundleStats } from '../../src/plugins/bundle-stats/model';
 import * as tslibHelpers from '../../src/plugins/lean-client/tslib-helpers';
 import { assertBuildExists, buildDir } from './support/build-output';
@@ -19,8 +19,8 @@ import { assertBuildExists, buildDir } from './support/build-output';
  * not the latest measurement plus a few bytes: a budget that close fails on any Docusaurus patch
  * release whether or not anything was wrong. The few kilobytes of headroom absorb such drift and
  * still fail a dependency or component pulled into every page (those seen so far added 0.6 KB or
- * more, so compare with `npm run report:bundle` when the figure moves by that much). Lower it as
- * the bundle shrinks towards the 100 KB goal. `npm run report:bundle` prints each page's figure.
+ * more, so compare with `npm run bench -- bundle` when the figure moves by that much). Lower it as
+ * the bundle shrinks towards the 100 KB goal. `npm run bench -- bundle` prints each page's figure.
  */
 const JS_GZIP_CEILING = 117_760;
 const JS_GZIP_BUDGET: Record<FirstLoadPage, number> = {
@@ -33,14 +33,14 @@ const JS_GZIP_BUDGET: Record<FirstLoadPage, number> = {
 /**
  * Gzipped CSS budget in bytes, every page's stylesheet: a little above the measurement, since the
  * stylesheet changes only when a rule is added, and a rule that reaches every page should be
- * noticed (`npm run report:bundle` prints the figure).
+ * noticed (`npm run bench -- bundle` prints the figure).
  */
 const CSS_GZIP_BUDGET = 16_100;
 /**
  * Gzipped bytes of the components a page's routes load before it hydrates (the theme's doc layout,
  * sidebar, TOC, code block and so on). The page's Markdown and the sidebar data are not counted,
  * so writing docs never breaks this. Each budget is a little above that page's measurement
- * (`npm run report:bundle` prints it), so a component that starts loading on a first visit, such
+ * (`npm run bench -- bundle` prints it), so a component that starts loading on a first visit, such
  * as a highlighter that should wait for interaction, fails here by page.
  */
 const ROUTE_COMPONENTS_GZIP_BUDGET: Record<FirstLoadPage, number> = {

@@ -6,9 +6,9 @@
  */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readCatalogue, type CatalogueEntry } from '../../src/plugins/plugin-catalogue/catalogue';
-import { cardFacts } from '../../src/plugins/plugin-catalogue/facts';
-import { catalogueFilters } from '../../src/plugins/plugin-catalogue/filters';
+import { readCatalogue, type CatalogueEntry } from '../../libs/docs-model/catalogue/catalogue';
+import { cardFacts } from '../../libs/docs-model/catalogue/facts';
+import { catalogueFilters } from '../../libs/docs-model/catalogue/filters';
 import { assertBuildExists, attributeOf, findTags, readRouteHtml } from './support/build-output';
 
 let html = '';

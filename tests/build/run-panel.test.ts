@@ -12,9 +12,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FIRST_LOAD_PAGES, firstLoad } from '../../scripts/first-load';
+import { FIRST_LOAD_PAGES, firstLoad } from '../../tooling/first-load';
 import { COMPILE_HINT } from '../../src/plugins/weft-in-browser/compile-hints';
-import { routeChunks } from '../../scripts/route-chunks';
+import { routeChunks } from '../../tooling/route-chunks';
 import { assertBuildExists, buildDir } from './support/build-output';
 
 /** The ceiling for what a panel's press loads, with the core, gzipped. */

@@ -1,12 +1,12 @@
 /**
- * The search query set (tests/search/queries.json, read by `npm run eval:search`) stays usable:
+ * The search query set (tests/search/queries.json, read by `npm run bench -- search`) stays usable:
  * enough queries of every kind, and every target is a page the build has, so a renamed page
  * fails here instead of silently counting as a miss.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
-import { parseQuerySet } from '../../scripts/search-eval/metrics';
+import { parseQuerySet } from '../../tooling/search-eval/metrics';
 import { assertBuildExists, routeHtmlFile } from './support/build-output';
 
 const source = path.join(__dirname, '..', 'search', 'queries.json');

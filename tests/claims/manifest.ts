@@ -3,7 +3,7 @@
  * with the tests that would catch the behaviour changing (or the reason no test can). The
  * manifest is the link both ways: from a sentence to its test, and from a test (grep its name
  * in tests/claims/) to the sentences it guards. tests/unit/claims-manifests.test.ts holds the
- * manifests to the pages and test files; scripts/report-claims.ts counts them.
+ * manifests to the pages and test files; bench/claims.ts counts them.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

@@ -4,8 +4,8 @@
  * gets an answer. Each control is tried once, in a fresh context, with no retries, on a page
  * type of its own, so a control that loses its first tap, or whose selector went stale, fails
  * here. Every control on every page type, how often taps are lost over many visits, and at 4x
- * CPU beside a stock site, is a rate: that is `npm run bench:interactive`'s job
- * (scripts/bench-interactive.ts), which uses the same interactions and answers
+ * CPU beside a stock site, is a rate: that is `npm run bench -- interactive`'s job
+ * (bench/interactive.ts), which uses the same interactions and answers
  * (support/first-tap.ts). The tests at the end click in the riskiest moment, between
  * hydration's commit and its effects, on purpose rather than by chance.
  */

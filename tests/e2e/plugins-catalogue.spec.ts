@@ -12,9 +12,9 @@ import {
   CORE_PACKAGE,
   readCatalogue,
   type CatalogueEntry,
-} from '../../src/plugins/plugin-catalogue/catalogue';
-import { providedFeatures, worksWith } from '../../src/plugins/plugin-catalogue/filters';
-import { describeRange } from '../../src/plugins/plugin-catalogue/version-words';
+} from '../../libs/docs-model/catalogue/catalogue';
+import { providedFeatures, worksWith } from '../../libs/docs-model/catalogue/filters';
+import { describeRange } from '../../libs/docs-model/catalogue/version-words';
 
 let entries: CatalogueEntry[] = [];
 let relations: Record<string, string[]> = {};

@@ -11,7 +11,7 @@ import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { startPostgres, type PostgresServer } from '../../libs/test-support/postgres-server.js';
 
 const SERVER_START_TIMEOUT_MS = 120_000;
 

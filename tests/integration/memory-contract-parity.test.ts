@@ -13,7 +13,7 @@ import { PostgresMemoryProvider } from '@weft/memory-postgres';
 import { SqliteMemoryProvider } from '@weft/memory-sqlite';
 import { INVALID_MEMORY_INPUTS, InMemoryMemoryProvider } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
+import { startPostgres, type PostgresServer } from '../../libs/test-support/postgres-server.js';
 
 /** initdb and the first start take a few seconds on a busy machine. */
 const SERVER_START_TIMEOUT_MS = 120_000;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packedPackages } from '../../scripts/packed-packages';
+import { packedPackages } from '../../tooling/packed-packages';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');

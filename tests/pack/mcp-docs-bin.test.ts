@@ -16,7 +16,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packedPackages } from '../../scripts/packed-packages';
+import { packedPackages } from '../../tooling/packed-packages';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');

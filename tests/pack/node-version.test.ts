@@ -9,7 +9,7 @@ import {
   EXPECTED_NODE_MAJOR_ENV,
   SUPPORTED_NODE_RANGE,
   satisfiesRange,
-} from '../../scripts/node-versions';
+} from '../../tooling/node-versions';
 
 const expectedMajor = process.env[EXPECTED_NODE_MAJOR_ENV];
 

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PackedPackage } from '../../packages/create-weft/src/weft-packages';
-import { packedPackages } from '../../scripts/packed-packages';
+import { packedPackages } from '../../tooling/packed-packages';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');

@@ -11,9 +11,9 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PackedPackage } from '../../packages/create-weft/src/weft-packages';
-import { packedPackages } from '../../scripts/packed-packages';
-import { runCommand } from '../support/commands';
-import { SUPPORTED_NODE_RANGE } from '../../scripts/node-versions';
+import { packedPackages } from '../../tooling/packed-packages';
+import { runCommand } from '../../libs/test-support/commands';
+import { SUPPORTED_NODE_RANGE } from '../../tooling/node-versions';
 
 const root = path.resolve(__dirname, '../..');
 const TIMEOUT = 300_000;

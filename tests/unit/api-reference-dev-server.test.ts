@@ -12,7 +12,7 @@ import {
   currentSourceHash,
   recordGenerated,
   type GeneratedAsset,
-} from '../../scripts/generated-asset-stamp';
+} from '../../libs/generated-assets/stamp';
 import { devServerPlugin } from '../../src/plugins/api-reference';
 
 const siteDir = path.resolve(__dirname, '../..');

@@ -11,7 +11,7 @@ import {
   API_TSCONFIG,
   alphabeticalExports,
   typedocOptions,
-} from '../../src/config/typedoc';
+} from '../../libs/docs-model/typedoc';
 import { coreApiNames, SPECIFIED_API_KIND_COUNTS, type ApiKind } from '../support/core-api';
 
 const reflectionKinds: Record<ApiKind, ReflectionKind> = {

@@ -9,13 +9,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CI_JOBS, TEST_PHASES, type CiJob } from '../../scripts/test-phases';
+import { CI_JOBS, TEST_PHASES, type CiJob } from '../../tooling/test-phases';
 import {
   EXTRA_TESTED_NODE_MAJORS,
   majorsOfRange,
   satisfiesRange,
   SUPPORTED_NODE_RANGE,
-} from '../../scripts/node-versions';
+} from '../../tooling/node-versions';
 
 const root = path.resolve(__dirname, '../..');
 const read = (file: string): string => readFileSync(path.join(root, file), 'utf8');

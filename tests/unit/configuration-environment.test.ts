@@ -1,6 +1,6 @@
 /**
  * The environment variables table of the configuration reference (docs/reference/configuration.md,
- * "Environment variables") is generated from one list, scripts/references/environment-variables.ts.
+ * "Environment variables") is generated from one list, tooling/references/environment-variables.ts.
  * These checks hold the list to the code: every variable the packages' sources or create-weft's
  * templates read is on it, every variable on it is read where it says, and its default is the
  * one the reading file uses.
@@ -8,9 +8,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPOSITORY_ROOT } from '../../scripts/references/error-registries';
-import { EXAMPLES_VARIABLES } from '../../scripts/references/configuration-page';
-import { defaultOf, ENVIRONMENT_VARIABLES } from '../../scripts/references/environment-variables';
+import { REPOSITORY_ROOT } from '../../libs/docs-model/error-registries';
+import { EXAMPLES_VARIABLES } from '../../tooling/references/configuration-page';
+import { defaultOf, ENVIRONMENT_VARIABLES } from '../../tooling/references/environment-variables';
 import { codeRows, readDoc } from './support/doc-tables';
 import { packageFiles, packageSources, type SourceFile } from './support/package-sources';
 

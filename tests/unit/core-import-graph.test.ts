@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importCycles, importGraph } from '../../scripts/import-graph';
+import { importCycles, importGraph } from '../../tooling/import-graph';
 
 const coreSrc = path.resolve(__dirname, '../../packages/core/src');
 

@@ -1,12 +1,12 @@
 import { assert, describe, expect, it } from 'vitest';
-import { printPalette } from '../../scripts/diagrams/palette';
+import { printPalette } from '../../libs/diagrams/palette';
 import {
   parseSequenceSpec,
   renderSequence,
   textWidth,
   type SequenceSpec,
-} from '../../scripts/diagrams/sequence';
-import { readDiagram } from '../../scripts/diagrams/svg';
+} from '../../libs/diagrams/sequence';
+import { readDiagram } from '../../libs/diagrams/svg';
 
 const spec: SequenceSpec = {
   title: 'Ping & pong',

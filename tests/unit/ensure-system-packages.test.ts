@@ -1,5 +1,5 @@
 /**
- * The `pretest:*` hooks only check for the system packages the tests need (PostgreSQL's server
+ * The scripts `test:unit`, `test:browser` and `test:e2e` run first only check for the system packages the tests need (PostgreSQL's server
  * binaries, Chromium): installing them is the machine's set-up, which `.ci/run` does on CI. When
  * one is missing, its script exits non-zero with one line naming the package and the command that
  * installs it, and never runs a package manager itself. A fake `apt-get` (and `sudo`, `apt`) first
@@ -64,7 +64,7 @@ function lines(text: string): string[] {
   return text.split('\n').filter((line) => line.trim() !== '');
 }
 
-describe('scripts/ensure-postgres.ts (pretest:unit)', () => {
+describe('scripts/ensure-postgres.ts (test:unit)', () => {
   it('with no initdb and pg_ctl, exits non-zero naming the postgresql package and its install command, and runs no package manager', async () => {
     const empty = path.join(work, 'no-postgres');
     mkdirSync(empty);
@@ -86,7 +86,7 @@ describe('scripts/ensure-postgres.ts (pretest:unit)', () => {
   });
 });
 
-describe('scripts/ensure-chromium.ts (pretest:e2e, pretest:browser)', () => {
+describe('scripts/ensure-chromium.ts (test:e2e, test:browser)', () => {
   it('with no browser at the path, exits non-zero naming the chromium package and its install command, and runs no package manager', async () => {
     const absent = path.join(work, 'no-chromium', 'chromium');
     const outcome = await runScript('ensure-chromium.ts', { CHROMIUM_PATH: absent });
@@ -107,7 +107,7 @@ describe('scripts/ensure-chromium.ts (pretest:e2e, pretest:browser)', () => {
   });
 });
 
-describe('the pretest hooks', () => {
+describe('the system checks the test scripts run first', () => {
   it('start no process: neither ensure script imports node:child_process', () => {
     for (const script of ['ensure-postgres.ts', 'ensure-chromium.ts']) {
       const source = readFileSync(path.join(root, 'scripts', script), 'utf8');

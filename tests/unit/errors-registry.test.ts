@@ -11,10 +11,10 @@ import {
   loadErrorRegistries,
   packagesWithErrorFiles,
   type LoadedRegistry,
-} from '../../scripts/references/error-registries';
-import { ENVIRONMENT_VARIABLES } from '../../scripts/references/environment-variables';
-import { statusesOf } from '../../scripts/references/errors-page';
-import { generatedReferences } from '../../scripts/references/generated-files';
+} from '../../libs/docs-model/error-registries';
+import { ENVIRONMENT_VARIABLES } from '../../tooling/references/environment-variables';
+import { statusesOf } from '../../tooling/references/errors-page';
+import { generatedReferences } from '../../tooling/references/generated-files';
 import { readDoc } from './support/doc-tables';
 import { packageSources } from './support/package-sources';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeRange } from '../../src/plugins/plugin-catalogue/version-words';
+import { describeRange } from '../../libs/docs-model/catalogue/version-words';
 
 describe('describeRange', () => {
   it('reads the Node.js range the packages declare as the releases a reader knows', () => {

@@ -10,7 +10,7 @@ import {
   sortCatalogue,
   validatePackage,
   type CatalogueEntry,
-} from '../../src/plugins/plugin-catalogue/catalogue';
+} from '../../libs/docs-model/catalogue/catalogue';
 
 function manifest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {

@@ -8,11 +8,11 @@ import {
   startupImages,
   webManifestJson,
 } from '../../src/pwa/assets';
-import { site } from '../../src/data/site';
+import { site } from '../../libs/docs-model/site';
 
 describe('PWA assets', () => {
   it('static/manifest.json is the one written from src/pwa/assets.ts', () => {
-    // scripts/generate-pwa-assets.ts rewrites it; run `npm run generate:pwa-assets` if this fails.
+    // tooling/assets/generate-pwa-assets.ts rewrites it; run `npm run generate:assets -- pwa-assets` if this fails.
     const committed = readFileSync(path.join(__dirname, '../../static/manifest.json'), 'utf8');
     expect(committed).toBe(webManifestJson());
   });

@@ -1,5 +1,5 @@
 /**
- * The samples (examples/) and the reliability probe (probe/) run from the root's install: their
+ * The samples (examples/) and the reliability probe (bench/probe/) run from the root's install: their
  * own package.json files only make them ES modules. So the root package.json must declare every
  * package they import, or a sample works only while npm happens to hoist what it needs. ESLint's
  * n/no-extraneous-import checks the rest of the tree against each file's nearest package.json;
@@ -13,7 +13,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(__dirname, '../..');
-const DIRS = ['examples', 'probe'];
+const DIRS = ['examples', 'bench/probe'];
 
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
   dependencies?: Record<string, string>;

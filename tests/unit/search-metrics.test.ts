@@ -1,4 +1,4 @@
-/** The ranking figures `npm run eval:search` prints (scripts/search-eval/metrics.ts). */
+/** The ranking figures `npm run bench -- search` prints (tooling/search-eval/metrics.ts). */
 import { describe, expect, it } from 'vitest';
 import {
   outcomeOf,
@@ -6,8 +6,8 @@ import {
   parseQuerySet,
   score,
   scoreByKind,
-} from '../../scripts/search-eval/metrics';
-import { pathsOfAnswer } from '../../scripts/search-eval/mcp-engine';
+} from '../../tooling/search-eval/metrics';
+import { pathsOfAnswer } from '../../tooling/search-eval/mcp-engine';
 
 const executors = {
   q: 'executor',

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_DIR, SHARED_FILES, TEMPLATE_DIR } from '../../../scripts/agent-template-files.js';
+import { EXAMPLE_DIR, SHARED_FILES, TEMPLATE_DIR } from '../scripts/agent-template-files.js';
 import { createRealModel } from '../../../examples/getting-started/real-model.js';
 import { createProject } from '../src/create-project.js';
 import { OTHER_DEPENDENCIES } from '../src/weft-packages.js';

@@ -12,16 +12,16 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadErrorRegistries } from '../../../scripts/references/error-registries.js';
-import sidebars from '../../../sidebars.js';
-import { site } from '../../../src/data/site.js';
-import { readCatalogue } from '../../../src/plugins/plugin-catalogue/catalogue.js';
-import { cardFacts } from '../../../src/plugins/plugin-catalogue/facts.js';
+import { loadErrorRegistries } from '../../../libs/docs-model/error-registries.js';
+import sidebars from '../../../libs/docs-model/sidebar-order.js';
+import { site } from '../../../libs/docs-model/site.js';
+import { readCatalogue } from '../../../libs/docs-model/catalogue/catalogue.js';
+import { cardFacts } from '../../../libs/docs-model/catalogue/facts.js';
 import {
   INSTALLATION_PATH,
   installCommand,
   PACKAGES_ON_NPM,
-} from '../../../src/plugins/plugin-catalogue/model.js';
+} from '../../../libs/docs-model/catalogue/model.js';
 import {
   BUNDLE_FORMAT,
   DEFAULT_BUNDLE_FILE,

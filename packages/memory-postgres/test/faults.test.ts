@@ -12,7 +12,7 @@ import { Runtime, WeftError, type Memory } from '@weft/core';
 import { ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { PostgresMemoryProvider } from '../src/index.js';
-import { freePort } from '../../../tests/support/postgres-server.js';
+import { freePort } from '../../../libs/test-support/postgres-server.js';
 import { useServer } from './helpers.js';
 
 const db = useServer();

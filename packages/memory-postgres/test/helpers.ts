@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { startPostgres, type PostgresServer } from '../../../tests/support/postgres-server.js';
+import { startPostgres, type PostgresServer } from '../../../libs/test-support/postgres-server.js';
 import { PostgresMemoryProvider, type PostgresMemoryProviderOptions } from '../src/index.js';
 
 /** initdb and the first start take a few seconds on a busy machine. */

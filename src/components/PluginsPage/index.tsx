@@ -7,7 +7,7 @@ import {
   PACKAGE_KINDS,
   type Catalogue,
   type CatalogueCard,
-} from '@site/src/plugins/plugin-catalogue/model';
+} from '@site/libs/docs-model/catalogue/model';
 import CatalogueFilters from './_components/CatalogueFilters';
 import KindSection from './_components/KindSection';
 import PackageManagerSwitch from './_components/PackageManagerSwitch';
@@ -31,7 +31,7 @@ export default function PluginsPage({ catalogue }: { catalogue: Catalogue }): Re
   return (
     <Layout title={TITLE} description={DESCRIPTION}>
       <main className={`container margin-vert--xl ${styles.page}`} data-catalogue>
-        {/* The filters' rules, generated at build time from the catalogue (plugin-catalogue/filters.ts). */}
+        {/* The filters' rules, generated at build time from the catalogue (libs/docs-model/catalogue/filters.ts). */}
         <style dangerouslySetInnerHTML={{ __html: catalogue.filters.css }} />
         <header className={styles.header}>
           <h1>{TITLE}</h1>

@@ -24,7 +24,7 @@ import type { EditorChunk } from './editor/chunk';
 import type { SourceProblem } from './editor/load-plugin-source';
 
 /**
- * Marks read by `npm run bench:run-panel`: when this chunk has loaded, and when each run ends
+ * Marks read by `npm run bench -- run-panel`: when this chunk has loaded, and when each run ends
  * (the run's time after the chunk loads is the distance between the first two).
  */
 export const PANEL_LOADED_MARK = 'weft:run-panel-loaded';

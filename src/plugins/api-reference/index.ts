@@ -8,12 +8,12 @@
  *   example a type error in the core package) fails the build instead of
  *   silently serving old pages;
  * - a build reuses the markdown of the last run when the core's sources, the TypeDoc options
- *   and the TypeDoc packages are unchanged (scripts/generated-asset-stamp.ts), since running
+ *   and the TypeDoc packages are unchanged (libs/generated-assets/stamp.ts), since running
  *   TypeDoc is about a quarter of a cold site build;
  * - under `docusaurus start` it reuses that markdown too (or the last dev server's), and starts
  *   TypeDoc in watch mode only once a core source changes: a TypeDoc watch run takes longer
  *   than everything else the dev server does before its first page (measured with
- *   `npm run bench:dev`). When the markdown is stale at start, the watch starts at once.
+ *   `npm run bench -- dev`). When the markdown is stale at start, the watch starts at once.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
@@ -27,13 +27,13 @@ import {
   isGenerated,
   recordGenerated,
   type GeneratedAsset,
-} from '../../../scripts/generated-asset-stamp';
+} from '../../../libs/generated-assets/stamp';
 import {
   API_ENTRY_POINT,
   API_SIDEBAR_FILE,
   API_TSCONFIG,
   type ApiReferenceOptions,
-} from '../../config/typedoc';
+} from '../../../libs/docs-model/typedoc';
 
 /** What TypeDoc reads besides its options: the core's sources and compiler settings. */
 const CORE_DIR = 'packages/core';
@@ -45,7 +45,7 @@ const CORE_SETTINGS_FILES = [
   API_TSCONFIG,
   'packages/tsconfig.base.json',
   'tsconfig.strict.json',
-  'src/config/typedoc.ts',
+  'libs/docs-model/typedoc.ts',
   'src/plugins/api-reference/index.ts',
 ];
 const TYPEDOC_PACKAGES = [

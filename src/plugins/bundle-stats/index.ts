@@ -1,7 +1,7 @@
 /**
  * Local Docusaurus plugin: after each client build, writes the modules of the entry bundle
  * (the JavaScript every page loads before anything else) with their sizes to
- * `.docusaurus/bundle-stats.json`, so `npm run report:bundle` can show where the bytes go.
+ * `.docusaurus/bundle-stats.json`, so `npm run bench -- bundle` can show where the bytes go.
  * Module sizes are the bundler's, before minification; the per-page figures the report
  * prints next to them are the shipped, gzipped files.
  */

@@ -1,4 +1,4 @@
-/** What the bundle-stats plugin writes and `scripts/report-bundle.ts` reads. */
+/** What the bundle-stats plugin writes and `bench/bundle.ts` reads. */
 
 /** File name under the site's generated-files folder (.docusaurus/). */
 export const BUNDLE_STATS_FILE = 'bundle-stats.json';

@@ -4,7 +4,7 @@
  * of the file while it streams it in, on a background thread, instead of compiling each one on
  * the main thread the first time it is called. A run calls most of what those chunks hold (the
  * core, zod's parsers, liquid, the panel), and lazy compilation was most of the first run's
- * time after the chunk loaded (see scripts/bench-run-panel.ts). Browsers without the hint read
+ * time after the chunk loaded (see bench/run-panel.ts). Browsers without the hint read
  * a comment.
  *
  * Only chunks loaded on demand that hold the core or what only the panels use are marked, and

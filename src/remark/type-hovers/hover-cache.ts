@@ -7,7 +7,7 @@
  * named by the hash of all those inputs (the fingerprint), so editing a page costs nothing,
  * editing a sample re-reads that sample, and editing a package's source re-reads every sample
  * once. The cache lives in `.cache/` at the site's root, beside the generated assets' stamps,
- * where `npm run clear` (which empties `node_modules/.cache`) leaves it. Folders of other
+ * where `npx docusaurus clear` (which empties `node_modules/.cache`) leaves it. Folders of other
  * fingerprints are removed when a new one is written, so the cache holds one generation.
  */
 import { createHash } from 'node:crypto';

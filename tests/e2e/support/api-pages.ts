@@ -5,7 +5,7 @@
  * TypeDoc (typedoc-plugin-markdown with the Docusaurus theme) keeps each export's own casing in
  * the URL, so `defineCapability` is served at /api/functions/defineCapability/ and
  * `TEXT_GENERATION_CAPABILITY` at /api/variables/TEXT_GENERATION_CAPABILITY/. The page h1 is
- * "{Kind}: {name}" (pageTitleTemplates.member in src/config/typedoc.ts), followed by the type
+ * "{Kind}: {name}" (pageTitleTemplates.member in libs/docs-model/typedoc.ts), followed by the type
  * parameters of a generic ("Interface: ModelCapability<K>") and "()" for anything callable.
  */
 import { coreApiNames as namesByKind, type ApiKind } from '../../support/core-api';

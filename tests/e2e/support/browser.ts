@@ -1,11 +1,5 @@
-/**
- * How the browser tests reach a browser: Debian's Chromium by default, or any Chromium-family
- * browser named by CHROMIUM_PATH (hosted CI runners ship Google Chrome). Playwright never
- * downloads a browser of its own here.
- */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking'];
+// The Chromium launcher is shared with the benches and package tests; it lives in libs/test-support.
+export { chromiumArgs, chromiumPath } from '../../../libs/test-support/chromium';
 
 /**
  * The production build is served here for the whole run (see playwright.config.ts). Outside CI

@@ -1,7 +1,7 @@
 /**
  * What a reader does first on a fresh page, and how to tell whether the page answered: shared by
  * the browser tests (tests/e2e/first-tap.spec.ts) and the side-by-side benchmark
- * (scripts/bench-interactive.ts), which runs them on this site and on a stock Docusaurus site.
+ * (bench/interactive.ts), which runs them on this site and on a stock Docusaurus site.
  *
  * Each interaction uses real input (Playwright's mouse and keyboard, which Chromium sees as
  * trusted events) on controls the server's HTML already shows, so it can be made at the `load`

@@ -1,6 +1,6 @@
 /**
  * What `Runtime.init` does not do, because a first run in a fresh process or page would pay
- * for it (the Run panel of Getting started builds a runtime per run; scripts/bench-run-panel.ts
+ * for it (the Run panel of Getting started builds a runtime per run; bench/run-panel.ts
  * times it): it compiles no zod parser for its options, loads no date data and parses none of
  * the core's templates. Each costs milliseconds to tens of milliseconds cold.
  */

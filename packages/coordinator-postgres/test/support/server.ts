@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { startPostgres, type PostgresServer } from '../../../../tests/support/postgres-server.js';
+import {
+  startPostgres,
+  type PostgresServer,
+} from '../../../../libs/test-support/postgres-server.js';
 
 /** initdb and the first start take a few seconds on a busy machine. */
 export const SERVER_START_TIMEOUT_MS = 120_000;

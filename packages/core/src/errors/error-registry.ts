@@ -38,8 +38,8 @@ export interface ErrorRegistry<Code extends string = string> {
 
 /**
  * The errors reference page of the documentation site. The site's address is defined in the
- * site's `src/data/site.ts`; a unit test holds this copy to it (packages cannot import the
- * site), and to the page's route.
+ * docs model (`libs/docs-model/site.ts`); a unit test holds this copy to it (packages cannot
+ * import the docs model), and to the page's route.
  */
 export const ERRORS_REFERENCE_URL = 'https://weft-ai.github.io/docs/reference/errors/';
 

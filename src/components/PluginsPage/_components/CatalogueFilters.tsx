@@ -5,7 +5,7 @@ import {
   type CatalogueCard,
   type CatalogueFilters as Filters,
   type PackageKind,
-} from '@site/src/plugins/plugin-catalogue/model';
+} from '@site/libs/docs-model/catalogue/model';
 
 interface CatalogueFiltersProps {
   kinds: { kind: PackageKind; title: string }[];
@@ -17,7 +17,7 @@ interface CatalogueFiltersProps {
  * Filters by kind, by capability or service provided or required, and by the packages a chosen
  * one works with. Native radio buttons and selects: keyboard, labels and screen readers come with
  * them, and the page's generated stylesheet applies the choice without any script. Their styles
- * are in that stylesheet too (plugin-catalogue/filters.ts), which only this page loads.
+ * are in that stylesheet too (libs/docs-model/catalogue/filters.ts), which only this page loads.
  */
 export default function CatalogueFilters({
   kinds,

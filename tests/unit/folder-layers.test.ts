@@ -1,0 +1,245 @@
+/**
+ * The repository's folders are layers, and each file imports only from its own layer or a lower
+ * one, so a change low in the house never has to look upward to see what it breaks. Lowest first:
+ * the published packages (each package's src/); the samples (examples/) and the private libraries
+ * several layers share (libs/); the packages' own tests and build scripts; the site (src/, docs/,
+ * static/, its config at the root); the libraries the commands share (tooling/); the commands
+ * (scripts/); the tests (tests/, and the samples' tests); the benches and probes (bench/). The
+ * guard resolves relative imports, `@site/` imports and workspace package names to files, and
+ * reads the package scripts too: the root's scripts run commands from scripts/ or bench/, a
+ * package's scripts run files of its own folder.
+ * (Which workspace package may import which is package-layers.test.ts's job.)
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(__dirname, '../..');
+
+interface Layer {
+  name: string;
+  /** Which files belong to the layer, by their path from the root (POSIX separators). */
+  holds: (file: string) => boolean;
+}
+
+/** Lowest first; a file's layer is the first that holds it. */
+const layers: Layer[] = [
+  {
+    name: 'published packages',
+    holds: (file) =>
+      /^packages\/[^/]+\/src\//.test(file) ||
+      /^(packages\/[^/]+\/)?package\.json$/.test(file) ||
+      /^packages\/[^/]+\.ts$/.test(file) ||
+      /^packages\/[^/]+\/tsup\.config\.ts$/.test(file),
+  },
+  {
+    name: 'shared libraries and samples',
+    // An example's test is a test: it may use the test support a sample never imports.
+    holds: (file) => /^(libs|examples)\//.test(file) && !/\.test\.tsx?$/.test(file),
+  },
+  { name: "packages' tests and build scripts", holds: (file) => file.startsWith('packages/') },
+  {
+    name: 'site',
+    holds: (file) =>
+      /^(src|docs|static)\//.test(file) ||
+      /^(docusaurus\.config|sidebars|sidebars\.api)\.ts$/.test(file),
+  },
+  { name: 'command libraries', holds: (file) => file.startsWith('tooling/') },
+  { name: 'commands', holds: (file) => file.startsWith('scripts/') },
+  {
+    name: 'tests',
+    holds: (file) =>
+      file.startsWith('tests/') ||
+      /^examples\/.*\.test\.tsx?$/.test(file) ||
+      /^(vitest|playwright)(\.[a-z]+)?\.config\.ts$/.test(file),
+  },
+  { name: 'benches and probes', holds: (file) => file.startsWith('bench/') },
+];
+
+function layerOf(file: string): number {
+  const index = layers.findIndex((layer) => layer.holds(file));
+  return index === -1 ? layers.length : index;
+}
+
+const describeLayer = (index: number): string => layers[index]?.name ?? 'no layer';
+
+interface Manifest {
+  name: string;
+  scripts?: Record<string, string>;
+  exports?: Record<string, unknown>;
+}
+
+const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
+const rootManifest = readJson<Manifest & { workspaces: string[] }>(path.join(root, 'package.json'));
+const workspaces = new Map(
+  rootManifest.workspaces.map((dir) => [
+    readJson<Manifest>(path.join(root, dir, 'package.json')).name,
+    dir,
+  ]),
+);
+
+const tracked = execFileSync(
+  'git',
+  ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+  {
+    cwd: root,
+    encoding: 'utf8',
+  },
+)
+  .split('\0')
+  .filter((file) => file !== '' && existsSync(path.join(root, file)));
+const sources = tracked.filter((file) => /\.(ts|tsx|mts|cts|mjs|js|cjs)$/.test(file));
+
+const isFile = (file: string): boolean =>
+  existsSync(path.join(root, file)) && statSync(path.join(root, file)).isFile();
+
+/** The repository file a specifier names from `from`, or undefined for an outside module. */
+function resolveSpecifier(from: string, specifier: string): string | undefined {
+  let base: string | undefined;
+  if (specifier.startsWith('.')) base = path.posix.join(path.posix.dirname(from), specifier);
+  else if (specifier.startsWith('@site/')) base = specifier.slice('@site/'.length);
+  else {
+    const parts = specifier.split('/');
+    const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+    const dir = workspaces.get(name);
+    // A workspace package by name is its published entry, whatever the subpath.
+    if (dir !== undefined) return `${dir}/src/index.ts`;
+    return undefined;
+  }
+  const stripped = base.replace(/\.(js|mjs|cjs)$/, '');
+  const candidates = [
+    base,
+    ...['.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.json'].map((ext) => stripped + ext),
+    ...['/index.ts', '/index.tsx', '/index.js'].map((index) => base + index),
+  ];
+  return candidates.find(isFile) ?? base;
+}
+
+interface Crossing {
+  from: string;
+  to: string;
+  via: string;
+}
+
+function importCrossings(): Crossing[] {
+  const crossings: Crossing[] = [];
+  for (const file of sources) {
+    const text = readFileSync(path.join(root, file), 'utf8');
+    const own = layerOf(file);
+    for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
+      const target = resolveSpecifier(file, fileName);
+      if (target === undefined) continue;
+      if (layerOf(target) > own) crossings.push({ from: file, to: target, via: fileName });
+    }
+  }
+  return crossings;
+}
+
+const describeCrossing = ({ from, to, via }: Crossing): string =>
+  `${from} (${describeLayer(layerOf(from))}) imports '${via}' → ${to} (${describeLayer(layerOf(to))}): ` +
+  'a file imports only from its own layer or a lower one; move what both need down into libs/';
+
+/**
+ * What a root script may run besides a command of scripts/ or a bench of bench/: a tool's own
+ * configuration file (vitest, playwright), which the tool reads; a package's command-line entry
+ * (`create-agent` runs create-weft from the clone, as a reader does); an example's entry, which
+ * its guide tells the reader to start with npm.
+ */
+const rootMayRun = (file: string): boolean =>
+  /^(scripts|bench)\//.test(file) ||
+  /^[^/]+\.config\.ts$/.test(file) ||
+  /^packages\/[^/]+\/src\/cli\.ts$/.test(file) ||
+  /^examples\/[^/]+\/main\.ts$/.test(file);
+
+/** The repository files a package script runs: every argument that names an existing file. */
+function filesRunBy(command: string, cwd: string): string[] {
+  return command
+    .split(/\s+|&&|\|\|/)
+    .filter((word) => /\.(ts|tsx|mts|mjs|js|cjs)$/.test(word))
+    .map((word) => path.posix.normalize(path.posix.join(cwd, word)))
+    .filter(isFile);
+}
+
+function scriptViolations(): string[] {
+  const found: string[] = [];
+  for (const [script, command] of Object.entries(rootManifest.scripts ?? {})) {
+    for (const file of filesRunBy(command, '.')) {
+      if (!rootMayRun(file)) {
+        found.push(
+          `package.json script '${script}' runs ${file}: the root's scripts run a command from ` +
+            'scripts/ or a bench from bench/, so every command has one home',
+        );
+      }
+    }
+  }
+  for (const [name, dir] of workspaces) {
+    const manifest = readJson<Manifest>(path.join(root, dir, 'package.json'));
+    for (const [script, command] of Object.entries(manifest.scripts ?? {})) {
+      for (const file of filesRunBy(command, dir)) {
+        if (!file.startsWith(`${dir}/`)) {
+          found.push(
+            `${dir}/package.json script '${script}' (${name}) runs ${file}: a package builds ` +
+              'from its own folder, so it builds the same when packed or cloned alone',
+          );
+        }
+      }
+    }
+  }
+  return found;
+}
+
+describe('the folders are layers', () => {
+  it('places the files it knows in the layers it expects', () => {
+    expect(describeLayer(layerOf('packages/core/src/index.ts'))).toBe('published packages');
+    expect(describeLayer(layerOf('packages/mcp-docs/scripts/generate-data.ts'))).toBe(
+      "packages' tests and build scripts",
+    );
+    expect(describeLayer(layerOf('docusaurus.config.ts'))).toBe('site');
+    expect(describeLayer(layerOf('tests/unit/folder-layers.test.ts'))).toBe('tests');
+    expect(sources.length).toBeGreaterThan(200);
+    expect(sources.filter((file) => layerOf(file) === layers.length)).toEqual([
+      'eslint.config.mjs',
+    ]);
+  });
+
+  it('resolves relative, @site/ and workspace imports to files, and sees an upward one', () => {
+    expect(resolveSpecifier('src/pages/index.tsx', '@site/libs/docs-model/site')).toBe(
+      'libs/docs-model/site.ts',
+    );
+    expect(resolveSpecifier('tests/unit/x.test.ts', '../../libs/docs-model/site')).toBe(
+      'libs/docs-model/site.ts',
+    );
+    expect(resolveSpecifier('tests/unit/x.test.ts', '@weft/core')).toBe(
+      'packages/core/src/index.ts',
+    );
+    expect(resolveSpecifier('tests/unit/x.test.ts', 'vitest')).toBeUndefined();
+    expect(layerOf('tests/support/core-api.ts')).toBeGreaterThan(layerOf('scripts/build-site.ts'));
+  });
+
+  it('has no import that reaches up a layer', () => {
+    expect(importCrossings().map(describeCrossing)).toEqual([]);
+  });
+
+  it('keeps scripts/ to commands, each run by a root npm script, and gives bench/ a README', () => {
+    const run = new Set(
+      Object.values(rootManifest.scripts ?? {}).flatMap((command) => filesRunBy(command, '.')),
+    );
+    const notCommands = tracked.filter((file) => file.startsWith('scripts/') && !run.has(file));
+    expect(
+      notCommands.map(
+        (file) =>
+          `${file} is in scripts/ but no npm script runs it: a library the commands share goes ` +
+          'in tooling/, one the site shares too in libs/',
+      ),
+    ).toEqual([]);
+    expect(run.has('scripts/test.ts')).toBe(true);
+    expect(tracked).toContain('bench/README.md');
+  });
+
+  it('runs package scripts from the layer that owns them', () => {
+    expect(filesRunBy('node --import tsx scripts/test.ts', '.')).toEqual(['scripts/test.ts']);
+    expect(scriptViolations()).toEqual([]);
+  });
+});

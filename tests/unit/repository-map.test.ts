@@ -1,0 +1,108 @@
+/**
+ * One map of the repository, held to it: the contributing guide's "Repository layout" tree
+ * lists every top-level folder and every folder of packages/ and libs/, and names nothing that
+ * is not there; its script table lists exactly the npm scripts of the root package.json, which
+ * stay few enough to read. The README points to that map instead of keeping a second one.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(__dirname, '../..');
+const guide = readFileSync(path.join(root, 'docs/contributing-guide.md'), 'utf8');
+const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+const scripts = Object.keys(
+  (
+    JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts,
+);
+
+/** The text of a `## ` section of the guide, up to the next one. */
+function section(heading: string): string {
+  const start = guide.indexOf(`\n## ${heading}\n`);
+  if (start === -1) throw new Error(`docs/contributing-guide.md has no "## ${heading}" section`);
+  const end = guide.indexOf('\n## ', start + 1);
+  return guide.slice(start, end === -1 ? undefined : end);
+}
+
+/** The paths the layout tree names: `packages/`, `packages/core/`, `docusaurus.config.ts`. */
+function treePaths(): string[] {
+  const tree = /```text\n([\s\S]*?)```/.exec(section('Repository layout'))?.[1] ?? '';
+  const paths: string[] = [];
+  let parent = '';
+  for (const line of tree.split('\n')) {
+    const top = /^(\S+)\s/.exec(line);
+    const nested = /^ {2}(\S+\/)\s/.exec(line);
+    if (top) {
+      parent = top[1]!;
+      paths.push(parent);
+    } else if (nested) {
+      paths.push(parent + nested[1]!);
+    }
+  }
+  return paths;
+}
+
+/** The folders git tracks files in, `depth` levels deep (`packages/core/` at depth 2). */
+function trackedFolders(depth: number): Set<string> {
+  const files = execFileSync(
+    'git',
+    ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+    {
+      cwd: root,
+      encoding: 'utf8',
+    },
+  )
+    .split('\0')
+    .filter((file) => file !== '' && existsSync(path.join(root, file)));
+  return new Set(
+    files
+      .map((file) => file.split('/'))
+      .filter((parts) => parts.length > depth)
+      .map((parts) => `${parts.slice(0, depth).join('/')}/`),
+  );
+}
+
+/** The scripts the table names: `npm start` → start, `npm run bench -- <name>` → bench. */
+function tableScripts(): string[] {
+  return [...section('Run the site and the tests').matchAll(/^\| `npm (?:run )?([^ `]+)[^|]*\|/gm)]
+    .map((match) => match[1]!)
+    .filter((name) => name !== 'Script');
+}
+
+describe('the map of the repository', () => {
+  it('reads the tree and the table it checks', () => {
+    expect(treePaths()).toEqual(expect.arrayContaining(['packages/', 'packages/core/', 'libs/']));
+    expect(tableScripts()).toEqual(expect.arrayContaining(['start', 'test', 'test:unit', 'bench']));
+    expect(trackedFolders(2)).toContain('packages/core/');
+  });
+
+  it('names only paths that exist', () => {
+    expect(treePaths().filter((entry) => !existsSync(path.join(root, entry)))).toEqual([]);
+  });
+
+  it("lists every top-level folder but the tools' own (.github, .ci), and every package and library", () => {
+    const listed = new Set(treePaths());
+    const expected = [
+      ...[...trackedFolders(1)].filter((folder) => !['.github/', '.ci/'].includes(folder)),
+      ...[...trackedFolders(2)].filter((folder) => /^(packages|libs)\//.test(folder)),
+    ];
+    expect(expected.filter((folder) => !listed.has(folder)).sort()).toEqual([]);
+  });
+
+  it('lists exactly the npm scripts of package.json, and they stay few', () => {
+    expect([...tableScripts()].sort()).toEqual([...scripts].sort());
+    expect(scripts.length).toBeLessThanOrEqual(22);
+    // Hooks run unseen before a script; a command that needs a step first runs it itself.
+    expect(scripts.filter((name) => /^(pre|post)/.test(name))).toEqual([]);
+  });
+
+  it("keeps one layout: the README points to the guide's instead of drawing its own", () => {
+    expect(readme).toContain('(docs/contributing-guide.md#repository-layout)');
+    expect(readme).not.toMatch(/^```text\n(?:.*\n)*?packages\//m);
+    expect(readme).not.toMatch(/^## Repository layout/m);
+  });
+});

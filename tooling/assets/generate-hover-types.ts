@@ -1,0 +1,62 @@
+/**
+ * Reads the hover types of every sample a docs page shows into the hover-type cache
+ * (src/remark/type-hovers/hover-cache.ts), before the site build starts. The build then finds
+ * each block's types there instead of loading TypeScript beside the bundler, so the two never
+ * hold their memory at the same time. Samples whose inputs did not change are not read again.
+ *
+ * Run: npm run generate:assets -- hover-types (also run by `npm run build` through scripts/generate-assets.ts).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  MAGIC_COMMENT,
+  OPT_OUT_FLAG,
+  sampleFileOf,
+  TYPESCRIPT,
+} from '../../src/remark/type-hovers';
+import { sampleTypes } from '../../src/remark/type-hovers/sample-types';
+import { runWhenMain } from '../run-when-main';
+
+const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const FENCE = /^[ \t]*```(\w+)[ \t]+([^\n]*)$/gm;
+
+function pagesUnder(folder: string): string[] {
+  return readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.mdx?$/.test(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+/** The sample files the docs show with hover types, as the rehype step selects them. */
+export function samplesWithHoverTypes(): string[] {
+  const files = new Set<string>();
+  for (const page of pagesUnder(path.join(siteDir, 'docs'))) {
+    for (const [, language = '', meta = ''] of readFileSync(page, 'utf8').matchAll(FENCE)) {
+      const file = TYPESCRIPT.has(language) ? sampleFileOf(meta, siteDir) : undefined;
+      if (file && !/#L\d/.test(meta) && !meta.split(/\s+/).includes(OPT_OUT_FLAG)) {
+        files.add(file);
+      }
+    }
+  }
+  return [...files].sort();
+}
+
+export async function generateHoverTypes(): Promise<void> {
+  const started = performance.now();
+  let read = 0;
+  for (const file of samplesWithHoverTypes()) {
+    // The block's text as the rehype step sees it: remark-code-import drops the file's final
+    // newline and the Markdown-to-HTML step adds one back, so it is the file as it is.
+    const code = readFileSync(file, 'utf8');
+    if (MAGIC_COMMENT.test(code)) {
+      continue;
+    }
+    sampleTypes(code, file);
+    read += 1;
+  }
+  console.info(
+    `hover types: ${read} samples ready in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+}
+
+runWhenMain(import.meta.url, 'read the hover types of the samples', generateHoverTypes);
