@@ -15,21 +15,21 @@ import * as chatAccess from '../../packages/plugin-chat/src/chat-access';
 import * as chatReply from '../../packages/plugin-chat/src/chat-reply';
 import * as chatErrors from '../../packages/plugin-chat/src/errors';
 import { editedPluginLoader } from '../../src/components/RunPanel/editor/edited-plugin-loader';
-import { WRITER_ID, definition as chat } from '../../src/components/RunPanel/run-chat';
-import { definition as executors } from '../../src/components/RunPanel/run-executors';
-import { definition as gettingStarted } from '../../src/components/RunPanel/run-getting-started';
-import { definition as httpChat } from '../../src/components/RunPanel/run-http-chat';
+import { WRITER_ID, definition as chat } from '../../src/components/RunPanel/examples/chat/run';
+import { definition as executors } from '../../src/components/RunPanel/examples/executors/run';
+import { definition as gettingStarted } from '../../src/components/RunPanel/examples/getting-started/run';
+import { definition as httpChat } from '../../src/components/RunPanel/examples/http-chat/run';
 import {
   HEARTBEAT_INTERVAL_MS,
   definition as triggers,
-} from '../../src/components/RunPanel/run-triggers';
+} from '../../src/components/RunPanel/examples/triggers/run';
+import { checkAnswers } from '../../src/components/RunPanel/run/answers';
 import {
-  checkAnswers,
   editableFor,
   type PluginClass,
   type RunDefinition,
   type RunEvent,
-} from '../../src/components/RunPanel/run-support';
+} from '../../src/components/RunPanel/run/definition';
 
 const FILE = 'examples/getting-started/assistant-plugin.ts';
 const readExample = (file: string) =>
