@@ -3,18 +3,22 @@
  * loads hold the panel, the example's run and the Weft core with its browser platform, at most
  * 150 KB gzipped together, and none of them is among the scripts any page loads before it works.
  *
+ * The examples and their pages are the registry's (src/components/RunPanel/registry.ts): each
+ * entry's pages show its panel, and no built page shows a panel the registry does not list.
+ *
  * The chunks are found from the shell's own code: each example's dynamic import
- * (./load/<example>.ts) compiles to `Promise.all([n.e("<id>"), ...])` or `n.e("<id>")`, and chunk
- * files are named `<id>.<hash>.js`. An example's group is the one whose chunks hold its plugin's
- * description, a string its example file (or the package it runs) declares.
+ * (./examples/<id>/load.ts) compiles to `Promise.all([n.e("<id>"), ...])` or `n.e("<id>")`, and
+ * chunk files are named `<id>.<hash>.js`. An example's group is the one whose chunks hold its
+ * plugin's description, the string its entry's plugin file declares.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FIRST_LOAD_PAGES, firstLoad } from '../../tooling/first-load';
 import { COMPILE_HINT } from '../../src/plugins/weft-in-browser/compile-hints';
 import { routeChunks } from '../../tooling/route-chunks';
+import { RUN_PANELS, type RunExample } from '../../src/components/RunPanel/registry';
 import { assertBuildExists, buildDir } from './support/build-output';
 
 /** The issue's ceiling for what a panel's press loads, with the core, gzipped. */
@@ -36,25 +40,31 @@ const EDITOR_GZIP_BUDGET = 225_000;
  */
 const EDITOR_MARKERS = ['.cm-scroller', 'enableLegacyBabel5ModuleInterop'];
 
-/** Each example's plugin description, as its file under examples/ declares it. */
-const EXAMPLES = {
-  'getting-started': 'Answers messages sent over HTTP.',
-  executors: 'Finds free time and books meetings.',
-  triggers: 'Triages issues posted by an issue-tracker webhook.',
-  chat: 'Holds conversations with users over HTTP.',
-  // The HTTP chat page runs @weft/plugin-chat's ChatPlugin, whose description this is.
-  'http-chat':
-    'Receives chat messages over HTTP and answers them with a reply written by the text model.',
-} as const;
+const repositoryRoot = path.resolve(__dirname, '../..');
 
-/** The pages that show a panel, checked with the site's first-load pages. */
+/** The description the plugin file declares (`readonly description = '…'`), a string its chunks hold. */
+function pluginDescription(file: string): string {
+  const source = readFileSync(path.join(repositoryRoot, file), 'utf8');
+  const found = /readonly description\s*=\s*(?:\n\s*)?'([^']+)'/.exec(source)?.[1];
+  if (!found) throw new Error(`${file} declares no \`readonly description = '…'\``);
+  return found;
+}
+
+/** Each example's plugin description, read from the plugin file its registry entry names. */
+const EXAMPLES = Object.fromEntries(
+  (Object.keys(RUN_PANELS) as RunExample[]).map((id) => [
+    id,
+    pluginDescription(RUN_PANELS[id].plugin),
+  ]),
+) as Record<RunExample, string>;
+
+/** The pages that show a panel, from the registry, checked with the site's first-load pages. */
 const PANEL_PAGES = [
-  '/docs/getting-started/',
-  '/docs/building-plugins/executors/',
-  '/docs/building-plugins/triggers/',
-  '/docs/concepts/how-a-task-runs/',
-  '/docs/tutorials/chat-assistant/',
-  '/docs/building-plugins/http-chat/',
+  ...new Set(
+    (Object.keys(RUN_PANELS) as RunExample[]).flatMap((id) =>
+      RUN_PANELS[id].pages.map((page) => page.path),
+    ),
+  ),
 ];
 
 const jsDir = path.join(buildDir, 'assets', 'js');
@@ -86,7 +96,7 @@ function importGroups(): string[][] {
 }
 
 /** The chunk files the Run button of an example loads. */
-function panelChunks(example: keyof typeof EXAMPLES): string[] {
+function panelChunks(example: RunExample): string[] {
   const found = importGroups().filter((files) =>
     files.some((file) => read(file).includes(EXAMPLES[example])),
   );
@@ -97,7 +107,7 @@ function panelChunks(example: keyof typeof EXAMPLES): string[] {
 beforeAll(assertBuildExists);
 
 describe('the Run panels', () => {
-  it.each(Object.keys(EXAMPLES) as (keyof typeof EXAMPLES)[])(
+  it.each(Object.keys(EXAMPLES) as (RunExample)[])(
     '%s: its press loads the panel, its run and the core in chunks of at most 150 KB gzipped',
     (example) => {
       const files = panelChunks(example);
@@ -119,7 +129,7 @@ describe('the Run panels', () => {
     },
   );
 
-  it.each(Object.keys(EXAMPLES) as (keyof typeof EXAMPLES)[])(
+  it.each(Object.keys(EXAMPLES) as (RunExample)[])(
     '%s: the chunks holding the core start with the eager-compile hint',
     (example) => {
       const withCore = panelChunks(example).filter((file) =>
@@ -134,7 +144,7 @@ describe('the Run panels', () => {
     '%s loads none of their chunks before it works',
     (route) => {
       const panels = new Set(
-        (Object.keys(EXAMPLES) as (keyof typeof EXAMPLES)[]).flatMap(panelChunks),
+        (Object.keys(EXAMPLES) as (RunExample)[]).flatMap(panelChunks),
       );
       const first = [
         ...firstLoad(buildDir, route).scripts.map((script) => path.basename(script.file)),
@@ -147,6 +157,53 @@ describe('the Run panels', () => {
       expect(first.filter((file) => read(file).startsWith(COMPILE_HINT))).toEqual([]);
     },
   );
+});
+
+/** Every built HTML page, with the route it serves. */
+function builtPages(): { route: string; file: string }[] {
+  const pages: { route: string; file: string }[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (full !== path.join(buildDir, 'assets')) walk(full);
+      } else if (entry.name === 'index.html') {
+        const relative = path.relative(buildDir, dir).replace(/\\/g, '/');
+        pages.push({ route: relative ? `/${relative}/` : '/', file: full });
+      }
+    }
+  };
+  walk(buildDir);
+  return pages;
+}
+
+/** The examples of the panels a built page shows (`data-run-panel=<id>`, quoted or not). */
+const panelsIn = (file: string): string[] =>
+  [...readFileSync(file, 'utf8').matchAll(/data-run-panel="?([\w-]+)/g)].map((match) => match[1]!);
+
+describe('the Run panel registry and the built pages', () => {
+  it.each(
+    (Object.keys(RUN_PANELS) as RunExample[]).flatMap((id) =>
+      RUN_PANELS[id].pages.map((page) => [id, page.path] as const),
+    ),
+  )('%s: %s shows its panel once', (id, route) => {
+    const file = path.join(buildDir, route, 'index.html');
+    expect(existsSync(file), file).toBe(true);
+    expect(panelsIn(file).filter((example) => example === id)).toHaveLength(1);
+  });
+
+  it('no built page shows a panel the registry does not list there', () => {
+    const listed = new Set(
+      (Object.keys(RUN_PANELS) as RunExample[]).flatMap((id) =>
+        RUN_PANELS[id].pages.map((page) => `${page.path} ${id}`),
+      ),
+    );
+    const shown = builtPages().flatMap(({ route, file }) =>
+      panelsIn(file).map((example) => `${route} ${example}`),
+    );
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.filter((each) => !listed.has(each))).toEqual([]);
+  });
 });
 
 describe('the Run panel editor', () => {
@@ -172,7 +229,7 @@ describe('the Run panel editor', () => {
     for (const file of files) expect(read(file), file).not.toContain('route triggers are not served');
   });
 
-  it.each(Object.keys(EXAMPLES) as (keyof typeof EXAMPLES)[])(
+  it.each(Object.keys(EXAMPLES) as (RunExample)[])(
     '%s: a Run press does not load it',
     (example) => {
       const editor = new Set(editorChunks());

@@ -1,64 +1,44 @@
 /**
  * The Run panel of docs/building-plugins/triggers.md, used as a reader would: it runs the issues
- * plugin (its route trigger's dispatch) and the heartbeat (its start trigger) in the page, at 1280
- * and 375 px, with an edited issue title, a plan answer missing a field, the preset whose step
- * fails, the keyboard alone and axe.
+ * plugin (its route trigger's dispatch) and the heartbeat (its start trigger) in the page, with an
+ * edited issue title, a plan answer missing a field and the preset whose step fails. The checks
+ * every panel shares (keyboard, axe, layout, no request leaving the site) are in
+ * run-panel-shared.spec.ts.
  */
 import { expect, test } from '@playwright/test';
 import {
   NARROW,
-  VIEWPORTS,
   choosePreset,
   events,
-  expectEveryEventTimed,
   liveRegion,
-  offSiteRequests,
   openAndRun,
   openEditors,
-  panelViolations,
   runButton,
-  runWithKeyboard,
   sidewaysOverflow,
 } from './support/run-panel';
-import { waitForHydration } from './support/shell';
 
 const PATH = '/docs/building-plugins/triggers/';
 const BUTTON = /^Run the triggers example/;
 
-for (const viewport of VIEWPORTS) {
-  test.describe(`at ${viewport.label}`, () => {
-    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+test('runs the issue through the route trigger, then an edited title', async ({ page }) => {
+  await openAndRun(page, PATH, BUTTON);
+  await expect(liveRegion(page)).toHaveText('Task completed after 7 events. Reply: #7: bug');
+  const list = events(page);
+  await expect(list.locator('li[data-kind="trigger"]')).toContainText(
+    'issues.issue-opened in space repo-weft: “Crash on start”',
+  );
+  await expect(list.locator('li[data-kind="plan"]')).toContainText('issues.label');
+  await expect(list.locator('li[data-kind="step"]')).toContainText('result: #7: bug');
 
-    test('runs the issue through the route trigger, then an edited title', async ({
-      page,
-      baseURL,
-    }) => {
-      const offSite = offSiteRequests(page, baseURL);
-      await openAndRun(page, PATH, BUTTON);
-      await expect(liveRegion(page)).toHaveText('Task completed after 7 events. Reply: #7: bug');
-      const list = events(page);
-      await expect(list.locator('li[data-kind="trigger"]')).toContainText(
-        'issues.issue-opened in space repo-weft: “Crash on start”',
-      );
-      await expect(list.locator('li[data-kind="plan"]')).toContainText('issues.label');
-      await expect(list.locator('li[data-kind="step"]')).toContainText('result: #7: bug');
-      await expectEveryEventTimed(page);
+  await openEditors(page);
+  await page.getByLabel(/^The issue's title/).fill('How do I add a trigger?');
+  await runButton(page, BUTTON).click();
+  await expect(liveRegion(page)).toContainText('Reply: #7: question');
+  await expect(list.locator('li[data-kind="trigger"]')).toContainText('“How do I add a trigger?”');
+});
 
-      await openEditors(page);
-      await page.getByLabel(/^The issue's title/).fill('How do I add a trigger?');
-      await runButton(page, BUTTON).click();
-      await expect(liveRegion(page)).toContainText('Reply: #7: question');
-      await expect(list.locator('li[data-kind="trigger"]')).toContainText(
-        '“How do I add a trigger?”',
-      );
-      expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
-      expect(offSite).toEqual([]);
-    });
-  });
-}
-
-// What a run shows does not depend on the width, only the layout does (the tests above check
-// it at both): the other behaviours are tried at 375 px, where the panel's controls are narrowest.
+// What a run shows does not depend on the width: the behaviours that show a field's error are
+// tried at 375 px, where that error has the least room, and the page must not scroll sideways.
 test.describe(`at ${NARROW.label}`, () => {
   test.use({ viewport: { width: NARROW.width, height: NARROW.height } });
 
@@ -114,17 +94,4 @@ test.describe(`at ${NARROW.label}`, () => {
     await expect(events(page).locator('li[data-kind="status"]')).toHaveText(/Task failed$/);
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
   });
-});
-
-test('keyboard only: Tab reaches Run, Enter runs, the live region announces', async ({ page }) => {
-  await page.goto(PATH);
-  await waitForHydration(page);
-  await runWithKeyboard(page, BUTTON, 'Reply: #7: bug');
-});
-
-test('axe finds nothing with the panel open and its events listed', async ({ page }) => {
-  test.slow();
-  await openAndRun(page, PATH, BUTTON);
-  await openEditors(page);
-  expect(await panelViolations(page)).toEqual([]);
 });

@@ -11,8 +11,9 @@ const core = `${site}/packages/core/src/runtime/runtime.ts`;
 const zod = `${site}/node_modules/zod/v4/core/schemas.js`;
 const liquid = `${site}/node_modules/liquidjs/dist/liquid.browser.mjs`;
 const panel = `${site}/src/components/RunPanel/Panel.tsx`;
-const run = `${site}/src/components/RunPanel/run-getting-started.ts`;
+const run = `${site}/src/components/RunPanel/examples/getting-started/run.ts`;
 const shell = `${site}/src/components/RunPanel/index.tsx`;
+const registry = `${site}/src/components/RunPanel/registry.ts`;
 const react = `${site}/node_modules/react/cjs/react.production.js`;
 const page = `${site}/docs/getting-started.mdx`;
 
@@ -31,6 +32,7 @@ describe('wantsCompileHint', () => {
   it("leaves the chunk holding the panel's shell alone: it is part of its page", () => {
     expect(wantsCompileHint(false, [shell, page])).toBe(false);
     expect(wantsCompileHint(false, [shell, core])).toBe(false);
+    expect(wantsCompileHint(false, [registry, page])).toBe(false);
   });
 
   it('leaves on-demand chunks of other code alone', () => {

@@ -15,21 +15,21 @@ import * as chatAccess from '../../packages/plugin-chat/src/chat-access';
 import * as chatReply from '../../packages/plugin-chat/src/chat-reply';
 import * as chatErrors from '../../packages/plugin-chat/src/errors';
 import { editedPluginLoader } from '../../src/components/RunPanel/editor/edited-plugin-loader';
-import { WRITER_ID, definition as chat } from '../../src/components/RunPanel/run-chat';
-import { definition as executors } from '../../src/components/RunPanel/run-executors';
-import { definition as gettingStarted } from '../../src/components/RunPanel/run-getting-started';
-import { definition as httpChat } from '../../src/components/RunPanel/run-http-chat';
+import { WRITER_ID, definition as chat } from '../../src/components/RunPanel/examples/chat/run';
+import { definition as executors } from '../../src/components/RunPanel/examples/executors/run';
+import { definition as gettingStarted } from '../../src/components/RunPanel/examples/getting-started/run';
+import { definition as httpChat } from '../../src/components/RunPanel/examples/http-chat/run';
 import {
   HEARTBEAT_INTERVAL_MS,
   definition as triggers,
-} from '../../src/components/RunPanel/run-triggers';
+} from '../../src/components/RunPanel/examples/triggers/run';
+import { checkAnswers } from '../../src/components/RunPanel/run/answers';
 import {
-  checkAnswers,
   editableFor,
   type PluginClass,
   type RunDefinition,
   type RunEvent,
-} from '../../src/components/RunPanel/run-support';
+} from '../../src/components/RunPanel/run/definition';
 
 const FILE = 'examples/getting-started/assistant-plugin.ts';
 const readExample = (file: string) =>
@@ -148,7 +148,7 @@ describe('the Run panel editor: the getting-started plugin as the reader edits i
 describe('the Run panel editor: the calendar plugin of Executors as the reader edits it', () => {
   const CALENDAR = 'examples/building-plugins/executors/calendar-plugin.ts';
   const calendar = readExample(CALENDAR);
-  // The modules ./editor/load/executors.ts gives the loader: the file imports zod.
+  // The modules src/components/RunPanel/examples/executors/editor.ts gives the loader: the file imports zod.
   const loadExecutors = editedPluginLoader({ zod });
   const loadCalendar = (text: string) =>
     loadExecutors(text, editableFor(executors, 'example')?.exportName ?? '');
@@ -209,7 +209,7 @@ describe('the Run panel editor: the two plugins of Triggers, one per preset', ()
   const HEARTBEAT = 'examples/building-plugins/triggers/heartbeat-plugin.ts';
   const issues = readExample(ISSUES);
   const heartbeat = readExample(HEARTBEAT);
-  // ./editor/load/triggers-*.ts give the loader no module besides @weft/core.
+  // src/components/RunPanel/examples/triggers/editor-*.ts give the loader no module besides @weft/core.
   const loadTriggers = editedPluginLoader();
   const loadFor = (preset: string) => (text: string) => {
     const editable = editableFor(triggers, preset);
@@ -298,7 +298,7 @@ describe('the Run panel editor: the two plugins of Triggers, one per preset', ()
 describe('the Run panel editor: the chat tutorial’s conversation plugin', () => {
   const CONVERSATION = 'examples/tutorial-chat/conversation-plugin.ts';
   const conversation = readExample(CONVERSATION);
-  // The modules ./editor/load/chat.ts gives the loader: the file imports its history reader.
+  // The modules src/components/RunPanel/examples/chat/editor.ts gives the loader: the file imports its history reader.
   const loadChat = editedPluginLoader({ './history.js': history });
   const loadConversation = (text: string) =>
     loadChat(text, editableFor(chat, 'example')?.exportName ?? '', [{ writerProvider: WRITER_ID }]);
@@ -356,7 +356,7 @@ describe('the Run panel editor: the chat tutorial’s conversation plugin', () =
 describe('the Run panel editor: ChatPlugin on the HTTP chat page, from the package source', () => {
   const CHAT_PLUGIN = 'packages/plugin-chat/src/chat-plugin.ts';
   const chatPlugin = readExample(CHAT_PLUGIN);
-  // The modules ./editor/load/http-chat.ts gives the loader: the file's own imports.
+  // The modules src/components/RunPanel/examples/http-chat/editor.ts gives the loader: the file's own imports.
   const loadHttpChat = editedPluginLoader({
     '@weft/core/internal': { errorDocsUrl },
     zod,

@@ -1,6 +1,6 @@
 /**
  * The run behind the Run panel of docs/building-plugins/http-chat.md
- * (src/components/RunPanel/run-http-chat.ts): the page's agent's `ChatPlugin`, called through
+ * (src/components/RunPanel/examples/http-chat/run.ts): the page's agent's `ChatPlugin`, called through
  * its own route handler, with the scripted model and a memory that lasts between runs. The
  * browser test (tests/e2e/run-panel-http-chat.spec.ts) drives the same run through the panel.
  */
@@ -11,14 +11,10 @@ import {
   MODEL_FAILURE,
   definition,
   scriptedReply,
-} from '../../src/components/RunPanel/run-http-chat';
-import { callRoute } from '../../src/components/RunPanel/route-call';
-import {
-  checkAnswers,
-  type RunEvent,
-  type RunInput,
-  type RunSession,
-} from '../../src/components/RunPanel/run-support';
+} from '../../src/components/RunPanel/examples/http-chat/run';
+import { callRoute } from '../../src/components/RunPanel/run/route-call';
+import { checkAnswers } from '../../src/components/RunPanel/run/answers';
+import type { RunEvent, RunInput, RunSession } from '../../src/components/RunPanel/run/definition';
 
 async function run(
   preset: string,
@@ -173,7 +169,7 @@ describe('the HTTP chat run (docs/building-plugins/http-chat.md)', () => {
   });
 });
 
-describe('callRoute (src/components/RunPanel/route-call.ts)', () => {
+describe('callRoute (src/components/RunPanel/run/route-call.ts)', () => {
   const route = (handler: TriggerRoute['handler']): TriggerRoute => ({
     type: 'route',
     id: 'r',

@@ -1,28 +1,31 @@
 /**
- * The runs behind the Run panels (src/components/RunPanel/run-*.ts): each example's plugin from
+ * The runs behind the Run panels (src/components/RunPanel/examples/<id>/run.ts): each example's plugin from
  * examples/, its answers checked against the schemas they are parsed with, the events reported in
  * order, and the preset whose step fails. The browser tests (tests/e2e/run-panel*.spec.ts) drive
  * the same runs through the panels.
  */
 import { describe, expect, it } from 'vitest';
-import { definition as chat, WRITER_FAILURE } from '../../src/components/RunPanel/run-chat';
-import { definition as executors } from '../../src/components/RunPanel/run-executors';
+import {
+  definition as chat,
+  WRITER_FAILURE,
+} from '../../src/components/RunPanel/examples/chat/run';
+import { definition as executors } from '../../src/components/RunPanel/examples/executors/run';
 import {
   PRESET_FAILURE,
   definition as gettingStarted,
-} from '../../src/components/RunPanel/run-getting-started';
-import {
-  checkAnswers,
-  type RunDefinition,
-  type RunEvent,
-  type RunInput,
-} from '../../src/components/RunPanel/run-support';
+} from '../../src/components/RunPanel/examples/getting-started/run';
+import { checkAnswers } from '../../src/components/RunPanel/run/answers';
+import type {
+  RunDefinition,
+  RunEvent,
+  RunInput,
+} from '../../src/components/RunPanel/run/definition';
 import {
   HEARTBEAT_INTERVAL_MS,
   definition as triggers,
-} from '../../src/components/RunPanel/run-triggers';
+} from '../../src/components/RunPanel/examples/triggers/run';
 import { PLANNER_ID, WRITER_ID } from '../../examples/tutorial-chat/models';
-import * as chatRun from '../../src/components/RunPanel/run-chat';
+import * as chatRun from '../../src/components/RunPanel/examples/chat/run';
 
 async function run(
   definition: RunDefinition,

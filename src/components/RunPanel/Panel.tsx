@@ -1,15 +1,17 @@
 /**
  * The loaded part of a Run panel, the same for every example: the reader's message and the
  * scripted model's answers, the example's presets (one makes a step fail), and the run's events
- * as they happen. What it runs is the example's `RunDefinition` (./run-*.ts). Loaded on demand by
- * ./index.tsx, with the example's run and the Weft core, through ./load/<example>.ts.
+ * as they happen. What it runs is the example's `RunDefinition` (./examples/<id>/run.ts); the
+ * run's state is the `useRun` hook's (./use-run.ts). Loaded on demand by ./index.tsx, with the
+ * example's run and the Weft core, through ./examples/<id>/load.ts.
  */
-// First, before run-support brings in the core: zod reads this setting as schemas are created.
-// Each ./load/<example>.ts exports the Panel before the example's run, so this runs first there.
+// First, before the run's modules bring in the core: zod reads this setting as schemas are
+// created. Each ./examples/<id>/load.ts exports the Panel before the example's run, so this runs
+// first there.
 import './zod-jitless';
 import { useEffect, useEffectEvent, useId, useRef, useState, type ReactNode } from 'react';
+import { checkAnswers } from './run/answers';
 import {
-  checkAnswers,
   editableFor,
   type AnswerField,
   type AnswerProblem,
@@ -19,16 +21,16 @@ import {
   type RunEvent,
   type RunInput,
   type RunSession,
-} from './run-support';
+} from './run/definition';
+import { useRun } from './use-run';
 import type { EditorChunk } from './editor/chunk';
 import type { SourceProblem } from './editor/load-plugin-source';
 
 /**
- * Marks read by `npm run bench -- run-panel`: when this chunk has loaded, and when each run ends
- * (the run's time after the chunk loads is the distance between the first two).
+ * The mark read by `npm run bench -- run-panel` when this chunk has loaded (./use-run.ts marks each
+ * run's end; the run's time after the chunk loads is the distance between the two).
  */
 export const PANEL_LOADED_MARK = 'weft:run-panel-loaded';
-export const RUN_DONE_MARK = 'weft:run-panel-run-done';
 performance.mark(PANEL_LOADED_MARK);
 
 export interface PanelProps {
@@ -171,22 +173,6 @@ function EventItem({ event }: { event: RunEvent }): ReactNode {
   }
 }
 
-/** What the live region says when a run ends: the status, the reply, a failed step and its review. */
-function announcementOf(status: string, events: readonly RunEvent[]): string {
-  const parts = [`Task ${status} after ${events.length} events.`];
-  const last = events.at(-1);
-  if (last?.kind === 'status' && last.reply !== undefined) parts.push(`Reply: ${last.reply}`);
-  if (events.some((event) => event.kind === 'step' && !event.success)) {
-    const review = events.findLast((event) => event.kind === 'review');
-    parts.push(
-      review?.kind === 'review'
-        ? `A step failed; the review answered ${review.decision}.`
-        : 'A step failed.',
-    );
-  }
-  return parts.join(' ');
-}
-
 /** A one-line input of the trigger (the message, a room...), with its problem beside it. */
 function TextInput(props: {
   id: string;
@@ -299,7 +285,8 @@ export default function Panel({
   const [input, setInput] = useState<RunInput>();
   const [presetInputs, setPresetInputs] = useState<ReadonlyMap<string, RunInput>>();
   const [problems, setProblems] = useState<AnswerProblem[]>([]);
-  const [events, setEvents] = useState<RunEvent[]>([]);
+  const run = useRun(definition, { onAnnounce, onBusy });
+  const { events } = run;
   const session = useRef<RunSession | undefined>(undefined);
   // Per plugin file: an example whose presets run different plugins edits each in turn, and the
   // reader's edits to one stay while another is shown.
@@ -333,31 +320,7 @@ export default function Panel({
       onAnnounce(`Not run. ${[problem?.message, answers].filter(Boolean).join(' ')}`);
       return;
     }
-    const seen: RunEvent[] = [];
-    setEvents([]);
-    onBusy(true);
-    onAnnounce('Running…');
-    definition
-      .run(
-        current,
-        (event) => {
-          seen.push(event);
-          setEvents([...seen]);
-        },
-        session.current,
-        plugin,
-      )
-      .then(
-        (task) => {
-          performance.mark(RUN_DONE_MARK);
-          onAnnounce(announcementOf(task.status, seen));
-          onBusy(false);
-        },
-        (error: unknown) => {
-          onAnnounce(`The run stopped: ${error instanceof Error ? error.message : String(error)}`);
-          onBusy(false);
-        },
-      );
+    run.start(current, session.current, plugin);
   });
 
   // Starts a run if Run was pressed since the last one started. The press that loaded the panel
@@ -462,7 +425,9 @@ export default function Panel({
               if (!fresh) return;
               setProblems([]);
               // A preset starts afresh: its answers, and a new session (a new conversation). The
-              // reader's message and other inputs stay.
+              // reader's message and other inputs stay; a run still going belonged to the old
+              // conversation, so what it reports from now on is dropped.
+              if (run.status === 'running') run.abort();
               session.current = definition.newSession?.();
               setInput({
                 ...fresh,

@@ -1,9 +1,10 @@
 /**
  * A Run panel: a button that runs an example's agent in the page, such as
- * `<RunPanel example="executors" />`. Only this shell is part of the page; the panel, the
- * example's run and the Weft core they use load, as one dynamic import per example
- * (./load/<example>.ts), when the reader presses Run or scrolls near it, so no page's first load
- * carries any of it (tests/build/javascript-budget.test.ts, tests/build/run-panel.test.ts).
+ * `<RunPanel example="executors" />`. Only this shell and the registry of examples (./registry.ts)
+ * are part of the page; the panel, the example's run and the Weft core they use load, as one
+ * dynamic import per example (./examples/<id>/load.ts), when the reader presses Run or scrolls
+ * near it, so no page's first load carries any of it (tests/build/javascript-budget.test.ts,
+ * tests/build/run-panel.test.ts).
  *
  * It is styled with Infima classes the site already uses and inline styles only: a CSS module would join the site's
  * one stylesheet, which every page loads first.
@@ -11,39 +12,21 @@
  * The button and the live region are in the server-rendered HTML: a press before hydration is
  * replayed by React, and the region exists before anything is announced in it.
  */
-import { useEffect, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
-import type { PanelProps } from './Panel';
-import type { RunDefinition } from './run-support';
+import { RUN_PANELS, type LoadedExample, type RunExample } from './registry';
+
+export type { RunExample } from './registry';
 
 /** How far below the viewport the panel starts loading, so that it is ready when reached. */
 const PRELOAD_MARGIN = '400px';
 
-interface Loaded {
-  Panel: ComponentType<PanelProps>;
-  definition: RunDefinition;
-}
+const loading = new Map<RunExample, Promise<LoadedExample>>();
 
-/** The examples that have a run, with their button's text and what its press loads. */
-const EXAMPLES = {
-  'getting-started': {
-    button: 'Run the getting-started agent',
-    load: () => import('./load/getting-started'),
-  },
-  executors: { button: 'Run the calendar agent', load: () => import('./load/executors') },
-  triggers: { button: 'Run the triggers example', load: () => import('./load/triggers') },
-  chat: { button: 'Run the chat assistant', load: () => import('./load/chat') },
-  'http-chat': { button: 'Run the HTTP chat agent', load: () => import('./load/http-chat') },
-} satisfies Record<string, { button: string; load: () => Promise<Loaded> }>;
-
-export type RunExample = keyof typeof EXAMPLES;
-
-const loading = new Map<RunExample, Promise<Loaded>>();
-
-function loadExample(example: RunExample): Promise<Loaded> {
+function loadExample(example: RunExample): Promise<LoadedExample> {
   let loaded = loading.get(example);
   if (!loaded) {
-    loaded = EXAMPLES[example].load();
+    loaded = RUN_PANELS[example].load();
     // A failed load (offline before the precache) may be retried by the next press.
     loaded.catch(() => loading.delete(example));
     loading.set(example, loaded);
@@ -62,7 +45,7 @@ export default function RunPanel({
   example = 'getting-started',
   preset,
 }: RunPanelProps): ReactNode {
-  const [loaded, setLoaded] = useState<Loaded | undefined>();
+  const [loaded, setLoaded] = useState<LoadedExample | undefined>();
   const [runs, setRuns] = useState(0);
   const [busy, setBusy] = useState(false);
   const [announcement, setAnnouncement] = useState('');
@@ -114,7 +97,7 @@ export default function RunPanel({
           onClick={run}
           aria-disabled={busy}
         >
-          {EXAMPLES[example].button}
+          {RUN_PANELS[example].button}
         </button>
         In your browser: the scripted model, in-memory memory, no network.
       </p>

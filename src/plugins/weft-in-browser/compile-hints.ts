@@ -20,12 +20,12 @@ export const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
 /** Modules that only a Run panel's press loads: a chunk holding one of them is marked. */
 const PANEL_ONLY = [
   /[\\/]packages[\\/]core[\\/]/,
-  /[\\/]src[\\/]components[\\/]RunPanel[\\/](?!index\.tsx$)/,
+  /[\\/]src[\\/]components[\\/]RunPanel[\\/](?!(index\.tsx|registry\.ts)$)/,
   /[\\/]node_modules[\\/](zod|liquidjs)[\\/]/,
 ];
 
-/** The shell: in a page's first load, so a chunk holding it is never marked. */
-const SHELL = /[\\/]src[\\/]components[\\/]RunPanel[\\/]index\.tsx$/;
+/** The shell and its registry: in a page's first load, so a chunk holding them is never marked. */
+const SHELL = /[\\/]src[\\/]components[\\/]RunPanel[\\/](index\.tsx|registry\.ts)$/;
 
 /**
  * Whether a chunk with these module files gets the hint.

@@ -67,7 +67,7 @@ export async function panelViolations(page: Page): Promise<string[]> {
 export async function runWithKeyboard(
   page: Page,
   button: RegExp,
-  announced: string,
+  announced: string | RegExp,
 ): Promise<void> {
   await runButton(page, button).evaluate((element) => {
     const before = document.createElement('a');

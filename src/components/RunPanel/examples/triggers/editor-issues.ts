@@ -1,7 +1,7 @@
 // What the Triggers page's editor button loads for its route-trigger presets: the editor, and
 // the issues plugin's file as the page shows it.
-import { editedPluginLoader } from '../chunk';
+import { editedPluginLoader } from '../../editor/chunk';
 
-export { PluginEditor } from '../chunk';
+export { PluginEditor } from '../../editor/chunk';
 export { default as source } from '!!raw-loader!@site/examples/building-plugins/triggers/issues-plugin.ts';
 export const loadEditedPlugin = editedPluginLoader();

@@ -1,3 +1,3 @@
 // What the HTTP chat panel's Run loads, as one dynamic import: the panel and the example's run.
-export { default as Panel } from '../Panel';
-export { definition } from '../run-http-chat';
+export { default as Panel } from '../../Panel';
+export { definition } from './run';

@@ -11,15 +11,10 @@ import {
   SlotRequest,
   CalendarPlugin,
   type Booking,
-} from '../../../examples/building-plugins/executors/calendar-plugin';
-import {
-  PLAN_FIELD,
-  REVIEW_FIELD,
-  asJson,
-  observedRun,
-  type AnswerField,
-  type RunDefinition,
-} from './run-support';
+} from '../../../../../examples/building-plugins/executors/calendar-plugin';
+import { PLAN_FIELD, REVIEW_FIELD, asJson } from '../../run/answers';
+import type { AnswerField, RunDefinition } from '../../run/definition';
+import { observedRun } from '../../run/observed-run';
 
 const DAY = '2025-03-04';
 
@@ -78,7 +73,7 @@ export const definition: RunDefinition = {
   editable: {
     file: 'examples/building-plugins/executors/calendar-plugin.ts',
     exportName: 'CalendarPlugin',
-    load: () => import('./editor/load/executors'),
+    load: () => import('./editor'),
   },
   run(input, onEvent, _session, plugin) {
     // The loader checked that an edited class extends Plugin, not that it kept the file's

@@ -15,16 +15,11 @@
  */
 import { spaceId } from '@weft/core';
 
-import { ConversationPlugin } from '../../../examples/tutorial-chat/conversation-plugin';
-import {
-  ObservedMemory,
-  PLAN_FIELD,
-  PLUGIN_EDIT_LABEL,
-  REVIEW_FIELD,
-  asJson,
-  observedRun,
-  type RunDefinition,
-} from './run-support';
+import { ConversationPlugin } from '../../../../../examples/tutorial-chat/conversation-plugin';
+import { PLAN_FIELD, REVIEW_FIELD, asJson } from '../../run/answers';
+import { PLUGIN_EDIT_LABEL, type RunDefinition } from '../../run/definition';
+import { ObservedMemory } from '../../run/observed-memory';
+import { observedRun } from '../../run/observed-run';
 
 /**
  * The provider ids of examples/tutorial-chat/models.ts, which also builds the OpenAI providers
@@ -69,7 +64,7 @@ export const definition: RunDefinition = {
     exportName: 'ConversationPlugin',
     editLabel: PLUGIN_EDIT_LABEL,
     constructorArgs: [PLUGIN_OPTIONS],
-    load: () => import('./editor/load/chat'),
+    load: () => import('./editor'),
   },
   run(input, onEvent, session, plugin) {
     const Conversation = (plugin as typeof ConversationPlugin | undefined) ?? ConversationPlugin;

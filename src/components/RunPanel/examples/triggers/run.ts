@@ -11,18 +11,12 @@
  */
 import { spaceId } from '@weft/core';
 
-import { HeartbeatPlugin } from '../../../examples/building-plugins/triggers/heartbeat-plugin';
-import { IssuesPlugin } from '../../../examples/building-plugins/triggers/issues-plugin';
-import {
-  PLAN_FIELD,
-  PLUGIN_EDIT_LABEL,
-  REVIEW_FIELD,
-  asJson,
-  observedRun,
-  withDeadline,
-  type EditablePlugin,
-  type RunDefinition,
-} from './run-support';
+import { HeartbeatPlugin } from '../../../../../examples/building-plugins/triggers/heartbeat-plugin';
+import { IssuesPlugin } from '../../../../../examples/building-plugins/triggers/issues-plugin';
+import { PLAN_FIELD, REVIEW_FIELD, asJson } from '../../run/answers';
+import { withDeadline } from '../../run/deadline';
+import { PLUGIN_EDIT_LABEL, type EditablePlugin, type RunDefinition } from '../../run/definition';
+import { observedRun } from '../../run/observed-run';
 
 /** The heartbeat's interval in the panel: short, so the reader does not wait for the tick. */
 export const HEARTBEAT_INTERVAL_MS = 100;
@@ -51,7 +45,7 @@ const EDITABLE_ISSUES: EditablePlugin = {
   file: 'examples/building-plugins/triggers/issues-plugin.ts',
   exportName: 'IssuesPlugin',
   editLabel: PLUGIN_EDIT_LABEL,
-  load: () => import('./editor/load/triggers-issues'),
+  load: () => import('./editor-issues'),
 };
 
 const EDITABLE_HEARTBEAT: EditablePlugin = {
@@ -59,7 +53,7 @@ const EDITABLE_HEARTBEAT: EditablePlugin = {
   exportName: 'HeartbeatPlugin',
   editLabel: PLUGIN_EDIT_LABEL,
   constructorArgs: [HEARTBEAT_INTERVAL_MS],
-  load: () => import('./editor/load/triggers-heartbeat'),
+  load: () => import('./editor-heartbeat'),
 };
 
 export const definition: RunDefinition = {

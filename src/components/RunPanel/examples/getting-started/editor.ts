@@ -1,6 +1,6 @@
 // What Getting started's editor button loads: the editor, and the plugin file the page shows.
-import { editedPluginLoader } from '../chunk';
+import { editedPluginLoader } from '../../editor/chunk';
 
-export { PluginEditor } from '../chunk';
+export { PluginEditor } from '../../editor/chunk';
 export { default as source } from '!!raw-loader!@site/examples/getting-started/assistant-plugin.ts';
 export const loadEditedPlugin = editedPluginLoader();

@@ -7,9 +7,11 @@
  */
 import { spaceId } from '@weft/core';
 
-import { AssistantPlugin } from '../../../examples/getting-started/assistant-plugin';
-import { createScriptedModel } from '../../../examples/getting-started/scripted-model';
-import { PLAN_FIELD, REVIEW_FIELD, observedRun, type RunDefinition } from './run-support';
+import { AssistantPlugin } from '../../../../../examples/getting-started/assistant-plugin';
+import { createScriptedModel } from '../../../../../examples/getting-started/scripted-model';
+import { PLAN_FIELD, REVIEW_FIELD } from '../../run/answers';
+import type { RunDefinition } from '../../run/definition';
+import { observedRun } from '../../run/observed-run';
 
 /** The error the preset's failing model call throws; it is shown in the step's error item. */
 export const PRESET_FAILURE = 'The model server did not answer (the failing preset).';
@@ -46,7 +48,7 @@ export const definition: RunDefinition = {
   editable: {
     file: 'examples/getting-started/assistant-plugin.ts',
     exportName: 'AssistantPlugin',
-    load: () => import('./editor/load/getting-started'),
+    load: () => import('./editor'),
   },
   async run(input, onEvent, _session, plugin = AssistantPlugin) {
     const [exampleCapability] = createScriptedModel().capabilities;

@@ -7,9 +7,9 @@ import * as chatAccess from '@site/packages/plugin-chat/src/chat-access';
 import * as chatReply from '@site/packages/plugin-chat/src/chat-reply';
 import * as errors from '@site/packages/plugin-chat/src/errors';
 import * as zod from 'zod';
-import { editedPluginLoader } from '../chunk';
+import { editedPluginLoader } from '../../editor/chunk';
 
-export { PluginEditor } from '../chunk';
+export { PluginEditor } from '../../editor/chunk';
 export { default as source } from '!!raw-loader!@site/packages/plugin-chat/src/chat-plugin.ts';
 export const loadEditedPlugin = editedPluginLoader({
   '@weft/core/internal': { errorDocsUrl },

@@ -4,7 +4,7 @@
  * `ChatPlugin`) with a scripted model and the in-memory memory provider.
  *
  * A page serves no routes, so the run calls the plugin's own route handler with the JSON body a
- * client would post (src/components/RunPanel/route-call.ts): the handler checks the body,
+ * client would post (src/components/RunPanel/run/route-call.ts): the handler checks the body,
  * dispatches the task and answers as it does over HTTP, and the panel shows that answer. The
  * body is checked with the plugin's `parseChatRequest` before the run, so a bad room, user or
  * message is named beside its input, with the 400 the route would answer.
@@ -12,7 +12,7 @@
  * The page's agent takes a bearer token per user; the run holds one token, for the user in the
  * panel's field, and sends it as a client would, so the route's `authenticate` names that user.
  *
- * The editor opens `ChatPlugin`'s package source (./editor/load/http-chat.ts): the run constructs
+ * The editor opens `ChatPlugin`'s package source (./editor.ts): the run constructs
  * the reader's class with the options createChatPlugin gives the package's.
  *
  * The memory lasts as long as the panel, so each run is one more message in the room; the
@@ -26,20 +26,18 @@ import {
   CHAT_PATH,
   chatPluginOptions,
   createChatPlugin,
-} from '../../../examples/building-plugins/http-chat/chat-agent';
-import { callRoute } from './route-call';
+} from '../../../../../examples/building-plugins/http-chat/chat-agent';
+import { callRoute } from '../../run/route-call';
+import { PLAN_FIELD, REVIEW_FIELD, asJson } from '../../run/answers';
+import { withDeadline } from '../../run/deadline';
 import {
-  ObservedMemory,
-  PLAN_FIELD,
   PLUGIN_EDIT_LABEL,
-  REVIEW_FIELD,
-  asJson,
-  observedRun,
-  withDeadline,
   type AnswerProblem,
   type RunDefinition,
   type RunInput,
-} from './run-support';
+} from '../../run/definition';
+import { ObservedMemory } from '../../run/observed-memory';
+import { observedRun } from '../../run/observed-run';
 
 /** The error the failing preset's reply call throws; it is the step's error item. */
 export const MODEL_FAILURE = 'The model did not answer (the failing preset).';
@@ -121,7 +119,7 @@ export const definition: RunDefinition = {
     exportName: 'ChatPlugin',
     editLabel: PLUGIN_EDIT_LABEL,
     constructorArgs: [{ path: CHAT_PATH }],
-    load: () => import('./editor/load/http-chat'),
+    load: () => import('./editor'),
   },
   run(input, onEvent, session, edited) {
     const tokens = new Map([[PANEL_TOKEN, requestBody(input).user]]);

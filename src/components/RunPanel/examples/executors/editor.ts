@@ -1,8 +1,8 @@
 // What the calendar example's editor button loads (Executors, How a task runs): the editor, and
 // the plugin file the Executors page shows. The file declares its schemas with zod.
 import * as zod from 'zod';
-import { editedPluginLoader } from '../chunk';
+import { editedPluginLoader } from '../../editor/chunk';
 
-export { PluginEditor } from '../chunk';
+export { PluginEditor } from '../../editor/chunk';
 export { default as source } from '!!raw-loader!@site/examples/building-plugins/executors/calendar-plugin.ts';
 export const loadEditedPlugin = editedPluginLoader({ zod });
