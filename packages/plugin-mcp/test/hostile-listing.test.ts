@@ -88,7 +88,7 @@ describe('McpPlugin against a server whose tool listing never ends, and its dead
     }
   });
 
-  it(`gives up after ${MAX_TOOL_PAGES} pages without the allow-listed tool, naming a bounded list of the others`, async () => {
+  it('gives up after 100 pages without the allow-listed tool, naming a bounded list of the others', async () => {
     const { pages } = await pagingServer(1, false);
     const error = await McpPlugin.connect({
       servers: [{ name: 'pages', url: server?.url ?? '', tools: ['echo'] }],
