@@ -11,6 +11,9 @@ import { WeftError } from '@weft/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpPlugin } from '../src/index.js';
 import { MAX_TOOL_PAGES } from '../src/connection.js';
+import { MAX_SCHEMA_PARTS } from '../src/input-schema.js';
+import { formatZodSchema } from '@weft/core';
+import { inputSchemaOf } from '../src/input-schema.js';
 import { serveOverHttp, type FixtureHttpServer } from './fixtures/fixture-server.js';
 import { startAgent, type TestAgent } from './fixtures/runtime.js';
 
@@ -142,4 +145,69 @@ describe('McpPlugin against a server whose tool listing never ends, and its dead
     expect(waited.chain[1]?.error).toMatch(/is disconnected and was not back within 1000 ms/);
     expect(Date.now() - started).toBeLessThan(1_000 + 4_000);
   }, 30_000);
+});
+
+/** A schema of `levels` definitions, each referring twice to the next: 2^levels parts written out. */
+function schemaBomb(levels: number): Record<string, unknown> {
+  const defs: Record<string, unknown> = { [`a${levels}`]: { type: 'string' } };
+  for (let level = 0; level < levels; level += 1) {
+    const next = { $ref: `#/$defs/a${level + 1}` };
+    defs[`a${level}`] = { type: 'object', properties: { left: next, right: next } };
+  }
+  return { type: 'object', properties: { x: { $ref: '#/$defs/a0' } }, $defs: defs };
+}
+
+/** Serves one tool, `tree`, whose input schema is `inputSchema`. */
+async function oneToolServer(inputSchema: Record<string, unknown>): Promise<void> {
+  server = await serveOverHttp(0, () => {
+    const mcp = new LowLevelServer(
+      { name: 'one-tool', version: '1.0.0' },
+      { capabilities: { tools: {} } },
+    );
+    mcp.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [{ name: 'tree', description: 'Takes a tree.', inputSchema }],
+    }));
+    return mcp;
+  });
+}
+
+describe('McpPlugin against a tool whose input schema is a $ref bomb', () => {
+  it('refuses at connect a schema that would grow past MAX_SCHEMA_PARTS once its $refs are written out', async () => {
+    // 40 levels: a 2 KB schema the model would be shown as 2^40 parts on the first call.
+    await oneToolServer(schemaBomb(40));
+    const started = Date.now();
+    const error = await McpPlugin.connect({
+      servers: [{ name: 'bomb', url: server?.url ?? '', tools: ['tree'] }],
+    }).catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_MCP_UNSUPPORTED_SCHEMA')).toBe(true);
+    expect((error as Error).message).toContain(
+      `has more than ${MAX_SCHEMA_PARTS} parts once its $refs are followed`,
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('takes a schema that refers to itself, and one whose written-out form stays small', async () => {
+    const recursive = {
+      type: 'object',
+      properties: { root: { $ref: '#/$defs/node' } },
+      $defs: {
+        node: {
+          type: 'object',
+          properties: {
+            name: { type: 'string' },
+            children: { type: 'array', items: { $ref: '#/$defs/node' } },
+          },
+        },
+      },
+    };
+    await oneToolServer(recursive);
+    const plugin = await McpPlugin.connect({
+      servers: [{ name: 'trees', url: server?.url ?? '', tools: ['tree'] }],
+    });
+    await plugin.close();
+    expect(plugin.executors.map((executor) => executor.action)).toEqual(['trees.tree']);
+    // Eight levels write out to some 500 parts: shown to the model whole, in well under a second.
+    const small = inputSchemaOf('s', { name: 'tree', inputSchema: schemaBomb(8) } as never);
+    expect(formatZodSchema(small).length).toBeLessThan(200_000);
+  });
 });
