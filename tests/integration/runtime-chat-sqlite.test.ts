@@ -213,3 +213,24 @@ describe('Runtime end to end with the chat plugin', () => {
     expect(model.remaining).toBe(0);
   });
 });
+
+describe('The chat plugin over SQLite memory, whose LIKE ignores case', () => {
+  it('keeps rooms whose ids differ only in case apart, in SQLite too, whose LIKE ignores case', async () => {
+    const model = new ScriptedModelProvider({ responses: [PLAN, 'One', PLAN, 'Two'] });
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new SqliteMemoryProvider({ path: join(dir, 'memory.db') }),
+      plugins: [
+        new ChatPlugin({ trustClientUser: true, roomHistory: 'shared', authorizeRoom: () => true }),
+      ],
+      options: { server: { port: 0 }, pipelineReview: 'never', logger: pino({ level: 'silent' }) },
+    });
+    await runtime.start();
+    await post(runtime, { room: 'Ops', user: 'ada', message: 'the launch code is 1234' });
+    await post(runtime, { room: 'ops', user: 'bob', message: 'anything new?' });
+    const bobPlanning = model.requests[2]?.at(-1)?.content ?? '';
+    expect(bobPlanning).toContain('Space: chat-room-ops-user-bob');
+    expect(bobPlanning).not.toContain('launch code');
+    expect(bobPlanning).not.toContain('chat-room-Ops');
+  });
+});

@@ -5,6 +5,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { ServerManager, WeftError, type Runtime, type TriggerRoute } from '@weft/core';
+import { ORIGIN_HOOK_TIMEOUT_MS } from '../src/server/allowed-origins.js';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -43,6 +44,7 @@ function send(
   url: string,
   headers: Record<string, string>,
   body = '{"message":"run a task"}',
+  deadlineMs = 5_000,
 ): Promise<{ status: number; json: { error?: Record<string, unknown> } }> {
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(url, { method: 'POST', headers }, (incoming) => {
@@ -56,7 +58,9 @@ function send(
         }),
       );
     });
-    outgoing.setTimeout(5_000, () => outgoing.destroy(new Error('no answer within 5 s')));
+    outgoing.setTimeout(deadlineMs, () =>
+      outgoing.destroy(new Error(`no answer within ${deadlineMs} ms`)),
+    );
     outgoing.on('error', reject);
     outgoing.end(body);
   });
@@ -161,6 +165,37 @@ describe('ServerManager Origin check', () => {
       (await send(`${all.server.url}/echo`, { ...json, origin: 'https://any.example' })).status,
     ).toBe(200);
   });
+
+  it('refuses an origin the cors origin function has not answered within 5 s, and logs it', async () => {
+    const asked: string[] = [];
+    const hung = await serve({
+      cors: {
+        // A lookup that never calls back, as one waiting on a database that hangs.
+        origin: (origin) => {
+          asked.push(String(origin));
+        },
+      },
+    });
+    const started = Date.now();
+    const answer = await send(
+      `${hung.server.url}/echo`,
+      { 'content-type': 'application/json', origin: 'https://slow.example' },
+      undefined,
+      ORIGIN_HOOK_TIMEOUT_MS + 3_000,
+    );
+    expect(answer.status).toBe(403);
+    expect(answer.json.error).toMatchObject({ code: 'WEFT_ORIGIN_NOT_ALLOWED' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(ORIGIN_HOOK_TIMEOUT_MS - 100);
+    expect(Date.now() - started).toBeLessThan(ORIGIN_HOOK_TIMEOUT_MS + 3_000);
+    expect(asked).toEqual(['https://slow.example']);
+    expect(hung.runs).toEqual([]);
+    expect(hung.logs).toContainEqual(
+      expect.objectContaining({
+        origin: 'https://slow.example',
+        msg: 'the cors origin function did not answer in time; the origin is refused',
+      }),
+    );
+  }, 15_000);
 
   it.each([[['https://chat.example.com/app']], [['null']], ['all']])(
     'refuses allowedOrigins %j naming the option',

@@ -89,8 +89,11 @@ class RateLimiter {
 
   constructor(private readonly perSecond: number) {}
 
-  /** Takes one request from the address's allowance; returns the seconds to wait when empty. */
-  take(address: string): number | undefined {
+  /**
+   * Takes `count` requests (one, or each message of a JSON-RPC batch) from the address's
+   * allowance; takes nothing and returns the seconds to wait when it holds fewer.
+   */
+  take(address: string, count = 1): number | undefined {
     const now = performance.now();
     const bucket = this.buckets.get(address) ?? { tokens: this.perSecond, at: now };
     bucket.tokens = Math.min(
@@ -100,11 +103,11 @@ class RateLimiter {
     bucket.at = now;
     this.buckets.set(address, bucket);
     if (this.buckets.size > 10_000) this.forgetIdle(now);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    if (bucket.tokens >= count) {
+      bucket.tokens -= count;
       return undefined;
     }
-    return Math.ceil((1 - bucket.tokens) / this.perSecond);
+    return Math.ceil((count - bucket.tokens) / this.perSecond);
   }
 
   private forgetIdle(now: number): void {
@@ -202,6 +205,29 @@ export async function startHttpServer(
         `Bad request: ${(error as Error).message}`,
       );
       return;
+    }
+    // Each message of a batch is a request of its own to answer (a search costs milliseconds):
+    // the batch pays for all of them, so batching cannot multiply a client's allowance.
+    if (Array.isArray(body) && body.length > 1) {
+      const perSecond = options.requestsPerSecond ?? REQUESTS_PER_SECOND;
+      if (body.length > perSecond) {
+        sendJsonError(
+          response,
+          400,
+          `Invalid request: a batch may hold at most ${perSecond} messages, as many as this server answers per second from one client; send ${body.length} in smaller batches`,
+        );
+        return;
+      }
+      const batchWait = rate.take(request.socket.remoteAddress ?? '', body.length - 1);
+      if (batchWait !== undefined) {
+        sendJsonError(
+          response,
+          429,
+          `Too many requests: a batch counts each of its ${body.length} messages against the ${perSecond} requests per second this server answers from one client; retry in ${batchWait} s`,
+          { 'retry-after': String(batchWait) },
+        );
+        return;
+      }
     }
     const server = createDocsServer(bundle, log);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });

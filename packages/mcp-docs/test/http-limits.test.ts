@@ -111,6 +111,38 @@ describe('startHttpServer with many clients', () => {
     expect((await post(url, ping(99))).status).toBe(200);
   });
 
+  it('counts each message of a batch against requestsPerSecond, answering 429 with Retry-After past it', async () => {
+    const url = await start({ requestsPerSecond: 10 });
+    const batch = (from: number, count: number) =>
+      Array.from({ length: count }, (_, index) => search(from + index));
+    const first = await post(url, batch(0, 8));
+    expect(first.status).toBe(200);
+    await first.text();
+    // Counted as one request, this batch would pass: 2 of the 10 are left, with some refill.
+    const second = await post(url, batch(8, 8));
+    expect(second.status).toBe(429);
+    expect(second.headers.get('retry-after')).toBe('1');
+    expect(await second.text()).toContain('a batch counts each of its 8 messages');
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const later = await post(url, batch(16, 8));
+    expect(later.status).toBe(200);
+    await later.text();
+  });
+
+  it('refuses a batch of more messages than requestsPerSecond with 400, whatever the allowance', async () => {
+    const url = await start({ requestsPerSecond: 10 });
+    const response = await post(
+      url,
+      Array.from({ length: 11 }, (_, id) => search(id)),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain('a batch may hold at most 10 messages');
+    // Nothing of the allowance was spent on it but the request itself.
+    const single = await post(url, ping(99));
+    expect(single.status).toBe(200);
+    await single.text();
+  });
+
   it('answers 503 to a connection past connectionsPerClient, and serves it once one closes', async () => {
     const url = await start({ connectionsPerClient: 2 });
     const first = rawConnection(url);

@@ -93,6 +93,58 @@ function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/** Most pages of a tool listing read at connect; a server still paging after them is cut off. */
+export const MAX_TOOL_PAGES = 100;
+
+/** How many names of tools outside the allow-list are kept, to say what a server has. */
+const OTHER_NAMES_KEPT = 50;
+
+/** What {@link McpConnection.open} found on the server. */
+export interface ListedTools {
+  /** The allow-listed tools the server has. */
+  readonly tools: Tool[];
+  /** Names of the server's other tools, at most 50, each cut to 100 characters. */
+  readonly others: string[];
+  /** Whether the server has tools beyond those (or was still paging after MAX_TOOL_PAGES). */
+  readonly more: boolean;
+}
+
+/** A deadline: its signal aborts after a time, or as soon as one of its parents does. */
+interface Deadline {
+  readonly signal: AbortSignal;
+  /** Stops the timer and lets go of the parents; call it once the wait it bounds is over. */
+  clear(): void;
+}
+
+/**
+ * Starts a {@link Deadline} of `ms` under `parents`. A timer and a controller rather than
+ * `AbortSignal.timeout` inside `AbortSignal.any`: on Node 20 the combined signal holds its
+ * timeout signal only weakly, so a garbage collection before the time is up (a server flooding
+ * the tool listing causes many) loses the timeout, and the wait it bounds never ends.
+ */
+function startDeadline(ms: number, parents: readonly AbortSignal[]): Deadline {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () =>
+      controller.abort(
+        new DOMException('The operation was aborted due to timeout', 'TimeoutError'),
+      ),
+    ms,
+  );
+  const forward = (event: Event) => controller.abort((event.target as AbortSignal).reason);
+  for (const parent of parents) {
+    if (parent.aborted) controller.abort(parent.reason);
+    else parent.addEventListener('abort', forward, { once: true });
+  }
+  return {
+    signal: controller.signal,
+    clear() {
+      clearTimeout(timer);
+      for (const parent of parents) parent.removeEventListener('abort', forward);
+    },
+  };
+}
+
 /** A live client and what is known about its transport. */
 interface Live {
   readonly client: Client;
@@ -120,17 +172,20 @@ export class McpConnection {
   /**
    * Connects and lists the server's tools, both within one `connectTimeoutMs`.
    *
-   * @returns Every tool the server lists.
+   * @returns The allow-listed tools the server has, and some names of its others.
    * @throws {@link McpPluginError} `WEFT_MCP_CONNECT_FAILED` when it cannot; a stdio server it
    * started is ended first.
    */
-  async open(): Promise<Tool[]> {
+  async open(): Promise<ListedTools> {
     // One deadline for the handshake and every page of the listing, as the option promises.
     const deadline = this.connectDeadline();
     let opened: Live | undefined;
     try {
-      opened = await this.connect(deadline);
-      const tools = await raceSignal(this.listTools(opened.client, deadline), deadline);
+      opened = await this.connect(deadline.signal);
+      const tools = await raceSignal(
+        this.listTools(opened.client, deadline.signal),
+        deadline.signal,
+      );
       this.live = opened;
       return tools;
     } catch (error) {
@@ -144,6 +199,8 @@ export class McpConnection {
         'WEFT_MCP_CONNECT_FAILED',
         `McpPlugin: server "${this.server.name}" could not be started and asked for its tools within ${this.settings.options.connectTimeoutMs} ms: ${messageOf(error)}`,
       );
+    } finally {
+      deadline.clear();
     }
   }
 
@@ -158,9 +215,21 @@ export class McpConnection {
     args: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<CallToolResult> {
+    const within = startDeadline(this.settings.options.callTimeoutMs, [signal]);
+    try {
+      return await this.callWithin(tool, args, signal, within.signal);
+    } finally {
+      within.clear();
+    }
+  }
+
+  private async callWithin(
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    deadline: AbortSignal,
+  ): Promise<CallToolResult> {
     const { callTimeoutMs } = this.settings.options;
-    const timer = AbortSignal.timeout(callTimeoutMs);
-    const deadline = AbortSignal.any([signal, timer]);
     const what = `tool "${tool}" on server "${this.server.name}"`;
     const timedOut = () =>
       signal.aborted
@@ -257,7 +326,8 @@ export class McpConnection {
       await sleep(delay, this.closing.signal);
       if (this.closing.signal.aborted) throw new Error('closed');
       try {
-        const live = await this.connect(this.connectDeadline());
+        const deadline = this.connectDeadline();
+        const live = await this.connect(deadline.signal).finally(() => deadline.clear());
         this.live = live;
         this.reconnecting = undefined;
         this.settings
@@ -280,11 +350,8 @@ export class McpConnection {
   }
 
   /** Aborts after `connectTimeoutMs`, or when the connection is closed. */
-  private connectDeadline(): AbortSignal {
-    return AbortSignal.any([
-      AbortSignal.timeout(this.settings.options.connectTimeoutMs),
-      this.closing.signal,
-    ]);
+  private connectDeadline(): Deadline {
+    return startDeadline(this.settings.options.connectTimeoutMs, [this.closing.signal]);
   }
 
   /** Opens a client over a new transport, before `deadline` aborts. */
@@ -325,18 +392,39 @@ export class McpConnection {
     this.waitForReconnection().catch(() => undefined);
   }
 
-  private async listTools(client: Client, deadline: AbortSignal): Promise<Tool[]> {
+  /**
+   * Lists the server's tools page by page until every allow-listed one is found, the server has
+   * no more pages, or {@link MAX_TOOL_PAGES} were read: a server may page on without end, and
+   * only the allow-listed tools are kept, so its listing cannot fill the agent's memory.
+   */
+  private async listTools(client: Client, deadline: AbortSignal): Promise<ListedTools> {
+    const wanted = new Set(this.server.tools);
     const tools: Tool[] = [];
+    const others: string[] = [];
+    let more = false;
     let cursor: string | undefined;
-    do {
+    for (let pages = 0; tools.length < wanted.size; pages += 1) {
+      if (pages === MAX_TOOL_PAGES) {
+        more = true;
+        break;
+      }
       const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
         signal: deadline,
         timeout: this.settings.options.connectTimeoutMs,
       });
-      tools.push(...page.tools);
+      for (const tool of page.tools) {
+        if (wanted.has(tool.name) && !tools.some((kept) => kept.name === tool.name)) {
+          tools.push(tool);
+        } else if (others.length < OTHER_NAMES_KEPT) {
+          others.push(bounded(tool.name, 100));
+        } else {
+          more = true;
+        }
+      }
       cursor = page.nextCursor;
-    } while (cursor !== undefined);
-    return tools;
+      if (cursor === undefined) break;
+    }
+    return { tools, others, more };
   }
 
   private transport(onOversized: () => void): Transport {

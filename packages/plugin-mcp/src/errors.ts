@@ -68,7 +68,7 @@ export const errorRegistry = {
       summary: 'An allowed tool’s input schema cannot be turned into a validator.',
       raisedBy: '`McpPlugin.connect`',
       cause:
-        'the JSON Schema a server gave for an allowed tool uses a construct zod’s `z.fromJSONSchema` does not support, so the plugin cannot check the model’s arguments.',
+        'the JSON Schema a server gave for an allowed tool uses a construct zod’s `z.fromJSONSchema` does not support, so the plugin cannot check the model’s arguments; or it has more than 5000 parts once its `$ref`s are written out, as the model is shown it (a few definitions that each refer twice to the next grow exponentially).',
       fix: 'leave the tool out of the allow-list, or ask its authors for a plainer schema.',
     },
     WEFT_MCP_UNAVAILABLE: {

@@ -240,6 +240,59 @@ function boundPatterns(schema: z.ZodType, budget: PatternBudget): void {
   visit(schema);
 }
 
+/**
+ * Most parts (objects and arrays) an allowed tool's input schema may have once its `$ref`s are
+ * followed. The model is shown the schema with every reference written out, so a few
+ * definitions that each refer twice to the next (a schema bomb of a few hundred bytes) would
+ * grow the prompt, and the agent's memory, exponentially on the tool's first call.
+ */
+export const MAX_SCHEMA_PARTS = 5_000;
+
+/**
+ * Counts the parts of a JSON Schema with its local `$ref`s (`#/...`) written out, stopping
+ * past `limit`. A reference back into itself counts as one part, as a recursive schema is shown
+ * with a reference, not expanded.
+ *
+ * @returns The count, or `limit + 1` when there are more.
+ */
+export function expandedSchemaParts(schema: unknown, limit = MAX_SCHEMA_PARTS): number {
+  const counted = new Map<object, number>();
+  const open = new Set<object>();
+  const resolve = (ref: string): unknown => {
+    let node: unknown = schema;
+    for (const raw of ref.slice(2).split('/')) {
+      if (raw === '') continue;
+      let key: string;
+      try {
+        key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+      } catch {
+        return undefined;
+      }
+      node = typeof node === 'object' && node !== null ? (node as JsonObject)[key] : undefined;
+    }
+    return node;
+  };
+  const count = (node: unknown): number => {
+    if (typeof node !== 'object' || node === null) return 0;
+    const known = counted.get(node);
+    if (known !== undefined) return known;
+    if (open.has(node)) return 1;
+    open.add(node);
+    let total = 1;
+    const ref = (node as JsonObject).$ref;
+    if (typeof ref === 'string' && ref.startsWith('#')) total += count(resolve(ref));
+    for (const value of Object.values(node)) {
+      if (total > limit) break;
+      total += count(value);
+    }
+    open.delete(node);
+    const capped = Math.min(total, limit + 1);
+    counted.set(node, capped);
+    return capped;
+  };
+  return count(schema);
+}
+
 /** A tool's input schema and the time its patterns have left in the current call. */
 export interface ToolInput {
   readonly schema: z.ZodType<Record<string, unknown>>;
@@ -256,6 +309,12 @@ export interface ToolInput {
  */
 export function toolInput(server: string, tool: Tool): ToolInput {
   const budget: PatternBudget = { remainingMs: PATTERN_BUDGET_MS };
+  if (expandedSchemaParts(tool.inputSchema) > MAX_SCHEMA_PARTS) {
+    throw new McpPluginError(
+      'WEFT_MCP_UNSUPPORTED_SCHEMA',
+      `McpPlugin: the input schema of tool "${tool.name}" on server "${server}" has more than ${MAX_SCHEMA_PARTS} parts once its $refs are followed, too many to show the model; leave the tool out of the allow-list.`,
+    );
+  }
   let schema: z.ZodType<Record<string, unknown>>;
   try {
     schema = z.fromJSONSchema(

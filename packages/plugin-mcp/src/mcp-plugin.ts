@@ -3,7 +3,7 @@
  * they list, and offers each allowed tool as an executor.
  */
 import { Plugin, type Executor, type Runtime } from '@weft/core';
-import { McpConnection } from './connection.js';
+import { MAX_TOOL_PAGES, McpConnection } from './connection.js';
 import { McpPluginError } from './errors.js';
 import {
   resolveOptions,
@@ -78,13 +78,14 @@ export class McpPlugin extends Plugin {
       const listed = await Promise.all(connections.map((connection) => connection.open()));
       const executors = connections.flatMap((connection, index) => {
         const server = connection.server;
-        const tools = listed[index] ?? [];
+        const { tools = [], others = [], more = false } = listed[index] ?? {};
         return server.tools.map((name) => {
           const tool = tools.find((candidate) => candidate.name === name);
           if (!tool) {
+            const names = [...tools.map((candidate) => candidate.name), ...others];
             throw new McpPluginError(
               'WEFT_MCP_UNKNOWN_TOOL',
-              `McpPlugin: server "${server.name}" has no tool "${name}" (from its tools allow-list); it has ${tools.map((candidate) => `"${candidate.name}"`).join(', ') || 'none'}.`,
+              `McpPlugin: server "${server.name}" has no tool "${name}" (from its tools allow-list); it has ${names.map((known) => `"${known}"`).join(', ') || 'none'}${more ? ` and more (the listing is read up to ${MAX_TOOL_PAGES} pages, and names past ${names.length} are not kept)` : ''}.`,
             );
           }
           return toolExecutor(server.name, tool, {

@@ -123,3 +123,47 @@ function header(request: IncomingMessage, name: string): string | undefined {
   const text = Array.isArray(value) ? value[0] : value;
   return text === undefined || text === '' ? undefined : text;
 }
+
+/** How long the `cors` option's origin function may take to answer; past it the origin is refused. */
+export const ORIGIN_HOOK_TIMEOUT_MS = 5_000;
+
+/**
+ * The `cors` option with its origin function, when it has one, answered within `ms`: a function
+ * that does not call back in time (a lookup that hangs) counts as refusing the origin, and
+ * `onLate` is told, so no request waits on it without end.
+ *
+ * @param option - The server's `cors` option.
+ * @param ms - The longest wait for the function.
+ * @param onLate - Called with the origin when the function did not answer in time.
+ * @returns The option, with the function wrapped.
+ */
+export function originHookWithDeadline(
+  option: boolean | cors.CorsOptions | undefined,
+  ms: number,
+  onLate: (origin: string | undefined) => void,
+): boolean | cors.CorsOptions | undefined {
+  if (typeof option !== 'object' || typeof option.origin !== 'function') return option;
+  const hook = option.origin;
+  return {
+    ...option,
+    origin: (origin, callback) => {
+      let answered = false;
+      const answer: typeof callback = (error, verdict) => {
+        if (answered) return;
+        answered = true;
+        clearTimeout(timer);
+        callback(error, verdict);
+      };
+      const timer = setTimeout(() => {
+        if (answered) return;
+        onLate(origin);
+        answer(null, false);
+      }, ms);
+      try {
+        hook(origin, answer);
+      } catch (error) {
+        answer(error instanceof Error ? error : new Error(String(error)));
+      }
+    },
+  };
+}

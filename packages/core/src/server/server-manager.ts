@@ -14,7 +14,13 @@ import { errorDocsUrl } from '../errors/error-registry.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { errorLogFields } from '../util/logger.js';
 import { hostChecker, hostnameOf, type AllowedHosts } from './allowed-hosts.js';
-import { normaliseOrigin, originChecker, type AllowedOrigins } from './allowed-origins.js';
+import {
+  normaliseOrigin,
+  ORIGIN_HOOK_TIMEOUT_MS,
+  originChecker,
+  originHookWithDeadline,
+  type AllowedOrigins,
+} from './allowed-origins.js';
 import { answerClientErrors } from './client-errors.js';
 import { bodyRefusedAs } from './route-body.js';
 import { errorAnswer, type ErrorAnswer } from './error-answer.js';
@@ -57,7 +63,8 @@ export interface ServerManagerConfig {
   /**
    * `true` allows every origin, an object configures the `cors` middleware; default off. The
    * origins CORS allows are also let through the {@link ServerManagerConfig.allowedOrigins}
-   * check.
+   * check. An `origin` function that has not called back within 5 seconds refuses the origin,
+   * and the server logs it.
    */
   cors?: boolean | CorsOptions;
   /** Largest accepted JSON body, as bytes or a string like `'100kb'`. Default `'1mb'`. */
@@ -198,7 +205,12 @@ export class ServerManager {
       allowedHosts: checkAllowedHosts(config.allowedHosts ?? SERVER_DEFAULTS.allowedHosts),
       allowedOrigins: checkAllowedOrigins(config.allowedOrigins ?? SERVER_DEFAULTS.allowedOrigins),
       bodyLimit: config.bodyLimit ?? SERVER_DEFAULTS.bodyLimit,
-      cors: config.cors,
+      cors: originHookWithDeadline(config.cors, ORIGIN_HOOK_TIMEOUT_MS, (origin) =>
+        logger?.warn(
+          { origin, timeoutMs: ORIGIN_HOOK_TIMEOUT_MS },
+          'the cors origin function did not answer in time; the origin is refused',
+        ),
+      ),
       maxJsonDepth: positive('maxJsonDepth', config.maxJsonDepth),
       headersTimeout: positive('headersTimeout', config.headersTimeout),
       requestTimeout: positive('requestTimeout', config.requestTimeout),

@@ -45,7 +45,7 @@ export const serverOptionsSchema = z
       .optional()
       .meta({ typeLabel: '`boolean` or cors options', defaultLabel: 'off' })
       .describe(
-        '`true` allows requests from every origin; an object configures the [cors](https://github.com/expressjs/cors#configuration-options) middleware. The origins it allows also pass the `allowedOrigins` check. Off, the server sends no CORS headers, so a page on another origin cannot read its answers or send requests a browser asks about first (JSON bodies, custom headers); its simple requests (a GET, a form POST) still reach the server, where `allowedOrigins` refuses those of origins it does not list with `403` before any route runs (with `allowedOrigins: true`, they run the route).',
+        '`true` allows requests from every origin; an object configures the [cors](https://github.com/expressjs/cors#configuration-options) middleware. The origins it allows also pass the `allowedOrigins` check; an `origin` function that has not called back within 5 seconds refuses the origin, and the server logs it. Off, the server sends no CORS headers, so a page on another origin cannot read its answers or send requests a browser asks about first (JSON bodies, custom headers); its simple requests (a GET, a form POST) still reach the server, where `allowedOrigins` refuses those of origins it does not list with `403` before any route runs (with `allowedOrigins: true`, they run the route).',
       ),
     bodyLimit: z
       .union([positiveInteger, z.string().min(1)])

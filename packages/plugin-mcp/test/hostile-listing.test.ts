@@ -1,0 +1,213 @@
+/**
+ * A hostile MCP server's tool listing, on a real streamable HTTP server built with the official
+ * SDK: pages without end, pages of thousands of large tools, and waits that must keep their
+ * deadlines while the agent's heap churns (garbage collections forced between pages).
+ */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Server as LowLevelServer } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { WeftError } from '@weft/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { McpPlugin } from '../src/index.js';
+import { MAX_TOOL_PAGES } from '../src/connection.js';
+import { MAX_SCHEMA_PARTS } from '../src/input-schema.js';
+import { formatZodSchema } from '@weft/core';
+import { inputSchemaOf } from '../src/input-schema.js';
+import { serveOverHttp, type FixtureHttpServer } from './fixtures/fixture-server.js';
+import { startAgent, type TestAgent } from './fixtures/runtime.js';
+
+// The garbage collector, as `--expose-gc` gives it, without restarting the test worker.
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
+let server: FixtureHttpServer | undefined;
+let agent: TestAgent | undefined;
+let collecting: NodeJS.Timeout | undefined;
+
+afterEach(async () => {
+  clearInterval(collecting);
+  await agent?.runtime.stop();
+  await server?.close();
+  agent = undefined;
+  server = undefined;
+});
+
+/** Collects garbage every 50 ms, as a busy agent's heap would, until the test ends. */
+function churnTheHeap(): void {
+  collecting = setInterval(collectGarbage, 50);
+}
+
+/**
+ * Serves a server whose `tools/list` always names a next page. Each page holds `perPage` tools
+ * with 200-character names and descriptions; `echo` is on the first page when `withEcho`.
+ */
+async function pagingServer(
+  perPage: number,
+  withEcho: boolean,
+  delays: Readonly<Record<string, number>> = {},
+): Promise<{ pages: () => number }> {
+  let pages = 0;
+  const create = () => {
+    const mcp = new LowLevelServer(
+      { name: 'endless-pages', version: '1.0.0' },
+      { capabilities: { tools: {} } },
+    );
+    mcp.setRequestHandler(ListToolsRequestSchema, (request) => {
+      pages += 1;
+      const page = Number(request.params?.cursor ?? 0);
+      const tools = Array.from({ length: perPage }, (_, index) => ({
+        name: `t${page}-${index}-${'x'.repeat(200)}`,
+        description: 'd'.repeat(200),
+        inputSchema: { type: 'object' as const },
+      }));
+      if (withEcho && page === 0) {
+        tools.push({ name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' } });
+      }
+      return { tools, nextCursor: String(page + 1) };
+    });
+    mcp.setRequestHandler(CallToolRequestSchema, () => ({
+      content: [{ type: 'text', text: 'still answering' }],
+    }));
+    return mcp;
+  };
+  server = await serveOverHttp(0, create, delays);
+  return { pages: () => pages };
+}
+
+describe('McpPlugin against a server whose tool listing never ends, and its deadlines', () => {
+  it('stops listing once every allow-listed tool is found, keeping only those', async () => {
+    const { pages } = await pagingServer(2_000, true);
+    const plugin = await McpPlugin.connect({
+      servers: [{ name: 'pages', url: server?.url ?? '', tools: ['echo'] }],
+      connectTimeoutMs: 5_000,
+    });
+    try {
+      // Read to its end, the listing grew the agent by some 30 MB a second until the deadline.
+      expect(pages()).toBe(1);
+      expect(plugin.executors.map((executor) => executor.action)).toEqual(['pages.echo']);
+    } finally {
+      await plugin.close();
+    }
+  });
+
+  it('gives up after 100 pages without the allow-listed tool, naming a bounded list of the others', async () => {
+    const { pages } = await pagingServer(1, false);
+    const error = await McpPlugin.connect({
+      servers: [{ name: 'pages', url: server?.url ?? '', tools: ['echo'] }],
+      connectTimeoutMs: 60_000,
+    }).catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_MCP_UNKNOWN_TOOL')).toBe(true);
+    expect(pages()).toBe(MAX_TOOL_PAGES);
+    const message = (error as Error).message;
+    expect(message).toMatch(/has no tool "echo".*"t0-0-x+.*and more \(the listing is read up to/);
+    // 50 names of at most 100 characters and the sentence around them.
+    expect(message.length).toBeLessThan(50 * 140 + 500);
+  }, 30_000);
+
+  it('keeps connectTimeoutMs while garbage is collected during the listing', async () => {
+    // 100 pages of 150 ms each outlast the deadline; only the deadline can end the wait in time.
+    await pagingServer(200, false, { 'tools/list': 150 });
+    churnTheHeap();
+    const started = Date.now();
+    const error = await McpPlugin.connect({
+      servers: [{ name: 'pages', url: server?.url ?? '', tools: ['echo'] }],
+      connectTimeoutMs: 1_000,
+    }).catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_MCP_CONNECT_FAILED')).toBe(true);
+    expect(Date.now() - started).toBeLessThan(1_000 + 4_000);
+  }, 30_000);
+
+  it('keeps callTimeoutMs while garbage is collected and the server stays away', async () => {
+    server = await serveOverHttp();
+    agent = await startAgent(
+      await McpPlugin.connect({
+        servers: [{ name: 'pages', url: server?.url ?? '', tools: ['echo'] }],
+        callTimeoutMs: 1_000,
+        reconnectDelayMs: 60_000,
+      }),
+      [
+        { steps: [{ pluginId: 'mcp', action: 'pages.echo' }] },
+        { text: 'first' },
+        { steps: [{ pluginId: 'mcp', action: 'pages.echo' }] },
+        { text: 'second' },
+      ],
+    );
+    await server?.close();
+    server = undefined;
+    // The first call finds the server gone; the second waits for a reconnection that is a
+    // minute away, and only its deadline can end that wait.
+    const lost = await agent.run('echo while the server is gone');
+    expect(lost.chain[1]?.error).toMatch(/disconnected during the call/);
+    churnTheHeap();
+    const started = Date.now();
+    const waited = await agent.run('echo again');
+    expect(waited.chain[1]?.error).toMatch(/is disconnected and was not back within 1000 ms/);
+    expect(Date.now() - started).toBeLessThan(1_000 + 4_000);
+  }, 30_000);
+});
+
+/** A schema of `levels` definitions, each referring twice to the next: 2^levels parts written out. */
+function schemaBomb(levels: number): Record<string, unknown> {
+  const defs: Record<string, unknown> = { [`a${levels}`]: { type: 'string' } };
+  for (let level = 0; level < levels; level += 1) {
+    const next = { $ref: `#/$defs/a${level + 1}` };
+    defs[`a${level}`] = { type: 'object', properties: { left: next, right: next } };
+  }
+  return { type: 'object', properties: { x: { $ref: '#/$defs/a0' } }, $defs: defs };
+}
+
+/** Serves one tool, `tree`, whose input schema is `inputSchema`. */
+async function oneToolServer(inputSchema: Record<string, unknown>): Promise<void> {
+  server = await serveOverHttp(0, () => {
+    const mcp = new LowLevelServer(
+      { name: 'one-tool', version: '1.0.0' },
+      { capabilities: { tools: {} } },
+    );
+    mcp.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [{ name: 'tree', description: 'Takes a tree.', inputSchema }],
+    }));
+    return mcp;
+  });
+}
+
+describe('McpPlugin against a tool whose input schema is a $ref bomb', () => {
+  it('refuses at connect a schema that would grow past MAX_SCHEMA_PARTS once its $refs are written out', async () => {
+    // 40 levels: a 2 KB schema the model would be shown as 2^40 parts on the first call.
+    await oneToolServer(schemaBomb(40));
+    const started = Date.now();
+    const error = await McpPlugin.connect({
+      servers: [{ name: 'bomb', url: server?.url ?? '', tools: ['tree'] }],
+    }).catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_MCP_UNSUPPORTED_SCHEMA')).toBe(true);
+    expect((error as Error).message).toContain(
+      `has more than ${MAX_SCHEMA_PARTS} parts once its $refs are followed`,
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('takes a schema that refers to itself, and one whose written-out form stays small', async () => {
+    const recursive = {
+      type: 'object',
+      properties: { root: { $ref: '#/$defs/node' } },
+      $defs: {
+        node: {
+          type: 'object',
+          properties: {
+            name: { type: 'string' },
+            children: { type: 'array', items: { $ref: '#/$defs/node' } },
+          },
+        },
+      },
+    };
+    await oneToolServer(recursive);
+    const plugin = await McpPlugin.connect({
+      servers: [{ name: 'trees', url: server?.url ?? '', tools: ['tree'] }],
+    });
+    await plugin.close();
+    expect(plugin.executors.map((executor) => executor.action)).toEqual(['trees.tree']);
+    // Eight levels write out to some 500 parts: shown to the model whole, in well under a second.
+    const small = inputSchemaOf('s', { name: 'tree', inputSchema: schemaBomb(8) } as never);
+    expect(formatZodSchema(small).length).toBeLessThan(200_000);
+  });
+});
