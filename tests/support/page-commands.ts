@@ -7,8 +7,31 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 /**
- * The commands of the ```bash and ```sh blocks in one `## heading` section of a Markdown page,
- * one per command: a line ending in `\` is joined with the next, and comments are dropped.
+ * The contents of the fenced blocks of one `## heading` section of a Markdown page whose
+ * language is among `languages` (the word after the opening fence), in the page's order.
+ *
+ * @param file - The page's path.
+ * @param heading - The section's heading text, without the `## `.
+ * @param languages - The block languages to take, such as `['json']`.
+ * @returns Each block's text, without its fences.
+ * @throws {Error} When the page has no such section.
+ */
+export function sectionBlocks(file: string, heading: string, languages: string[]): string[] {
+  const markdown = readFileSync(file, 'utf8');
+  const start = markdown.indexOf(`\n## ${heading}\n`);
+  if (start < 0) throw new Error(`${file} has no section "## ${heading}"`);
+  const end = markdown.indexOf('\n## ', start + 1);
+  const section = markdown.slice(start, end < 0 ? undefined : end);
+  // The language may be followed by a meta string (`bash npm2yarn`, `ts title=...`).
+  return [...section.matchAll(/```(\w+)[^\n]*\n([\s\S]*?)```/g)]
+    .filter((match) => languages.includes(match[1] ?? ''))
+    .map((match) => match[2] ?? '');
+}
+
+/**
+ * The commands of the ```bash and ```sh blocks in one `## heading` section of a Markdown page
+ * (```bash npm2yarn too: the reader types its npm form), one per command: a line ending in `\`
+ * is joined with the next, and comments are dropped.
  *
  * @param file - The page's path.
  * @param heading - The section's heading text, without the `## `.
@@ -16,13 +39,8 @@ import { readFileSync } from 'node:fs';
  * @throws {Error} When the page has no such section.
  */
 export function sectionCommands(file: string, heading: string): string[] {
-  const markdown = readFileSync(file, 'utf8');
-  const start = markdown.indexOf(`\n## ${heading}\n`);
-  if (start < 0) throw new Error(`${file} has no section "## ${heading}"`);
-  const end = markdown.indexOf('\n## ', start + 1);
-  const section = markdown.slice(start, end < 0 ? undefined : end);
-  return [...section.matchAll(/```(?:bash|sh)\n([\s\S]*?)```/g)].flatMap((match) =>
-    (match[1] ?? '')
+  return sectionBlocks(file, heading, ['bash', 'sh']).flatMap((block) =>
+    block
       .replace(/\\\n\s*/g, '')
       .split('\n')
       .map((line) => line.replace(/\s+#\s.*$/, '').trim())
