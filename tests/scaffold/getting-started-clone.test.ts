@@ -4,7 +4,9 @@
  * the page's defaults (scripted model, memory lost on exit, the creator installs). From a
  * temporary folder standing for the reader's own: "Create a project" clones and makes
  * `../my-agent` from the clone; "Run it" goes into the project, runs `npm test`, starts
- * `npm run dev`, sends the page's `curl`, expects the page's reply and presses Ctrl+C.
+ * `npm run dev`, sends the page's `curl`, expects the page's reply and presses Ctrl+C; "Run the
+ * example" goes back to the clone and starts the example's entry point, which answers the same.
+ * The `cd` commands of "Run it" and "Run the example" are in the page's prose and read from it.
  *
  * What differs from the page, and why:
  * - `git clone https://github.com/weft-ai/weft.git` copies this checkout's files that a commit
@@ -55,13 +57,15 @@ function cloneRoute(): string[] {
   return commands.slice(from);
 }
 
-/** Where "Run it" says to go after `npm run create-agent`, from its prose. */
-function cdAfterCreateAgent(): string {
-  const prose = readSection('Run it');
-  const match = /`(cd [^`]+)` after `npm run create-agent`/.exec(prose);
-  if (!match) throw new Error('"Run it" no longer says where to go after `npm run create-agent`');
+/** A `cd` the page gives in its prose, found by the words that follow it. */
+function proseCd(heading: string, after: RegExp): string {
+  const match = new RegExp(`\`(cd [^\`]+)\` ${after.source}`).exec(readSection(heading));
+  if (!match) throw new Error(`"${heading}" no longer says where to go (${after.source})`);
   return match[1] as string;
 }
+
+/** Where "Run it" says to go after `npm run create-agent`. */
+const cdAfterCreateAgent = () => proseCd('Run it', /after `npm run create-agent`/);
 
 /** One `## heading` section of the page, prose and all. */
 function readSection(heading: string): string {
@@ -147,7 +151,13 @@ describe.skipIf(process.platform === 'win32')(
     let clone = '';
     let project = '';
     let creatorOutput = '';
-    let agent: StartedCommand | undefined;
+    // Every long-running command started, so that each is ended even when a step fails.
+    const started: StartedCommand[] = [];
+    const startCommand = (line: string, options: { cwd: string; env: NodeJS.ProcessEnv }) => {
+      const command = new StartedCommand(line, options);
+      started.push(command);
+      return command;
+    };
     const env = cleanEnv({
       npm_config_prefer_offline: 'true',
       npm_config_audit: 'false',
@@ -164,7 +174,7 @@ describe.skipIf(process.platform === 'win32')(
     });
 
     afterAll(async () => {
-      await agent?.stop();
+      for (const command of started) await command.stop();
       if (home) await rm(home, { recursive: true, force: true });
     });
 
@@ -264,7 +274,7 @@ describe.skipIf(process.platform === 'win32')(
 
         const port = String(await freePort());
         const local = (text: string) => text.replace(/\b8787\b/g, port);
-        agent = new StartedCommand(dev as string, { cwd, env: { ...env, PORT: port } });
+        const agent = startCommand(dev as string, { cwd, env: { ...env, PORT: port } });
         await agent.waitFor(
           new RegExp(local(listening?.trim() as string).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
           3 * MINUTE,
@@ -300,6 +310,45 @@ describe.skipIf(process.platform === 'win32')(
         expect(await groupEnded(agent, 20_000), `left running after Ctrl+C:\n${agent.output}`).toBe(
           true,
         );
+      },
+      5 * MINUTE,
+    );
+
+    it(
+      '"Run the example": `cd ../weft` from the project, and the example\'s entry point answers the same `curl` with the same reply',
+      async () => {
+        expect(cwd).toBe(project);
+        const cd = proseCd('Run the example', /from `my-agent`/);
+        expect(cd).toBe('cd ../weft');
+        cwd = path.resolve(cwd, cd.slice(3));
+        expect(cwd).toBe(clone);
+        const [start, ...rest] = sectionCommands(PAGE, 'Run the example');
+        expect(rest).toEqual([]);
+        const curl = sectionCommands(PAGE, 'Run it').find((line) => line.startsWith('curl '));
+        const [reply] = sectionBlocks(PAGE, 'Run it', ['json']);
+
+        const port = String(await freePort());
+        const agent = startCommand(start as string, { cwd, env: { ...env, PORT: port } });
+        await agent.waitFor(
+          new RegExp(
+            `Agent listening on http://127\\.0\\.0\\.1:${port}; press Ctrl\\+C to stop\\.`,
+          ),
+          3 * MINUTE,
+        );
+        const { stdout } = await runCommand(
+          'sh',
+          ['-c', (curl as string).replace(/\b8787\b/g, port)],
+          { cwd, env, timeoutMs: MINUTE },
+        );
+        expect(JSON.parse(stdout)).toEqual({
+          ...(JSON.parse(reply as string) as Record<string, unknown>),
+          taskId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        });
+        agent.signal('SIGINT');
+        expect(await groupEnded(agent, 20_000), `left running after Ctrl+C:\n${agent.output}`).toBe(
+          true,
+        );
+        expect(agent.output).toContain('"msg":"runtime stopped"');
       },
       5 * MINUTE,
     );
