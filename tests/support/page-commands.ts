@@ -52,8 +52,13 @@ export function sectionCommands(file: string, heading: string): string[] {
 export class StartedCommand {
   readonly child: ChildProcess;
   output = '';
-  /** Resolves with the shell's exit code (or the signal that ended it) once it has exited. */
+  /**
+   * Resolves with the shell's exit code (or the signal that ended it) once its output is closed:
+   * once the shell and every process it started that still writes there have ended. Node.js
+   * reports the shell's exit before the last output is read, so the exit alone would lose it.
+   */
   readonly exit: Promise<number | NodeJS.Signals | null>;
+  private ended = false;
 
   constructor(command: string, options: { cwd: string; env: NodeJS.ProcessEnv }) {
     this.child = spawn('sh', ['-c', command], { ...options, detached: true });
@@ -61,17 +66,20 @@ export class StartedCommand {
     this.child.stdout?.on('data', keep);
     this.child.stderr?.on('data', keep);
     this.exit = new Promise((resolve) =>
-      this.child.once('exit', (code, signal) => resolve(code ?? signal)),
+      this.child.once('close', (code, signal) => {
+        this.ended = true;
+        resolve(code ?? signal);
+      }),
     );
   }
 
-  /** Waits until the output matches, or fails with the output after `ms` or when it exits. */
+  /** Waits until the output matches, or fails with the output after `ms` or when it has ended. */
   async waitFor(pattern: RegExp, ms: number): Promise<RegExpExecArray> {
     const deadline = Date.now() + ms;
     for (;;) {
       const match = pattern.exec(this.output);
       if (match) return match;
-      if (Date.now() > deadline || this.child.exitCode !== null) {
+      if (Date.now() > deadline || this.ended) {
         throw new Error(`no ${pattern} within ${ms} ms; the command printed:\n${this.output}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -83,7 +91,7 @@ export class StartedCommand {
     process.kill(-(this.child.pid as number), signal);
   }
 
-  /** Resolves true once the command has exited, or false after `ms`. */
+  /** Resolves true once the command has ended (see {@link StartedCommand.exit}), or false after `ms`. */
   exited(ms: number): Promise<boolean> {
     let timer: NodeJS.Timeout | undefined;
     return Promise.race([
@@ -94,7 +102,7 @@ export class StartedCommand {
 
   /** Ends the whole group: SIGTERM, then SIGKILL if it has not exited within 10 s. */
   async stop(): Promise<void> {
-    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    if (this.ended) return;
     try {
       this.signal('SIGTERM');
     } catch {
