@@ -25,6 +25,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import {
+  appendFile,
   copyFile,
   lstat,
   mkdir,
@@ -259,7 +260,7 @@ describe.skipIf(process.platform === 'win32')(
     );
 
     it(
-      '"Run it": `npm run dev` says where it listens, answers the page\'s `curl` with the page\'s reply, and stops on Ctrl+C',
+      '"Run it": `npm run dev` says where it listens, answers the page\'s `curl` with the page\'s reply, restarts on a change, and stops on Ctrl+C',
       async () => {
         expect(cwd).toBe(project);
         const [, dev, curl] = sectionCommands(PAGE, 'Run it');
@@ -275,10 +276,11 @@ describe.skipIf(process.platform === 'win32')(
         const port = String(await freePort());
         const local = (text: string) => text.replace(/\b8787\b/g, port);
         const agent = startCommand(dev as string, { cwd, env: { ...env, PORT: port } });
-        await agent.waitFor(
-          new RegExp(local(listening?.trim() as string).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
-          3 * MINUTE,
+        const listeningHere = local(listening?.trim() as string).replace(
+          /[.*+?^${}()|[\]\\]/g,
+          '\\$&',
         );
+        await agent.waitFor(new RegExp(listeningHere), 3 * MINUTE);
         // "The runtime logs JSON lines": pino writes them asynchronously, so they may come
         // after the line that says where the agent listens.
         await agent.waitFor(/^\{"level":30,.*"msg":"runtime started"/m, 10_000);
@@ -295,6 +297,16 @@ describe.skipIf(process.platform === 'win32')(
             /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
           ),
         });
+
+        // "`npm run dev` runs `src/main.ts` and restarts on every change".
+        await appendFile(path.join(cwd, 'src/main.ts'), '\n// Edited while `npm run dev` runs.\n');
+        await agent.waitFor(new RegExp(`${listeningHere}[\\s\\S]*${listeningHere}`), 2 * MINUTE);
+        const again = await runCommand('sh', ['-c', local(curl as string)], {
+          cwd,
+          env,
+          timeoutMs: MINUTE,
+        });
+        expect(JSON.parse(again.stdout)).toMatchObject({ status: 'completed' });
 
         // Ctrl+C: a SIGINT to the terminal's foreground group (npm, tsx watch and the agent).
         const before = agent.output.length;
