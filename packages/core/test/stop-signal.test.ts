@@ -1,8 +1,8 @@
 /**
  * What the TSDoc of `onStopSignal` (src/platform/node.ts, behind `options.handleSignals`)
  * promises, shown on real child processes sent real signals: it stops on SIGINT or SIGTERM, logs
- * the signal and a failed stop, ends the process even while a timer would keep it alive, and
- * the function it returns removes its listeners.
+ * the signal and a failed stop, ends the process even while a timer would keep it alive, ignores
+ * a forwarded copy of the signal, and the function it returns removes its listeners.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -18,13 +18,14 @@ interface Ended {
 }
 
 /**
- * Starts the program in `mode`, sends `signal` once it is ready (and `again`, if given, once its
- * stop has begun), and waits for it to end.
+ * Starts the program in `mode`, sends `signal` once it is ready (and `again`, if given, `afterMs`
+ * after its stop has begun), and waits for it to end.
  */
 async function signalled(
   mode: string,
   signal: NodeJS.Signals,
   again?: NodeJS.Signals,
+  afterMs = 0,
 ): Promise<Ended> {
   const child = spawn(
     process.execPath,
@@ -45,7 +46,9 @@ async function signalled(
         output += chunk.toString();
         const arrived = (line: string) => !before.includes(line) && output.includes(line);
         if (arrived('ready\n')) child.kill(signal);
-        if (again !== undefined && arrived('stopping\n')) child.kill(again);
+        if (again !== undefined && arrived('stopping\n')) {
+          setTimeout(() => child.kill(again), afterMs);
+        }
       });
       child.once('exit', (code, exitSignal) => {
         clearTimeout(deadline);
@@ -91,8 +94,15 @@ describe('TSDoc of onStopSignal', { timeout: 40_000 }, () => {
     );
   });
 
+  it('takes the same signal at once again for a copy a supervisor forwarded, and finishes the stop', async () => {
+    const ended = await signalled('slow', 'SIGINT', 'SIGINT');
+    expect(ended).toMatchObject({ code: 0, signal: null });
+    expect(ended.lines).toContain('stopped');
+  });
+
   it('leaves a second signal of the same kind to Node, which ends the process during a hung stop', async () => {
-    const ended = await signalled('hangs', 'SIGINT', 'SIGINT');
+    // Later than the window in which a repeat counts as a forwarded copy.
+    const ended = await signalled('hangs', 'SIGINT', 'SIGINT', 1_500);
     expect(ended).toMatchObject({ code: null, signal: 'SIGINT' });
     expect(ended.lines).toContain('stopping');
   });

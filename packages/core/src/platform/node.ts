@@ -69,17 +69,37 @@ export async function readTemplateFiles(
 }
 
 /**
+ * How long after a signal the same signal again is a copy of it, not a second request. A
+ * terminal's Ctrl+C reaches every process of its foreground group, and `tsx`, `tsx watch` and
+ * other supervisors in that group forward what they receive to their child as well, so an agent
+ * under `npm run dev` can get one Ctrl+C twice, milliseconds apart.
+ */
+const RELAYED_SIGNAL_MS = 1_000;
+
+/**
  * Stops the runtime on `SIGINT` or `SIGTERM` (`options.handleSignals`), then ends the process,
  * even while a timer would keep it alive: with `process.exitCode` (0 when unset) once the stop
- * resolves, with 1 when it fails. Each signal is taken once, so a second `SIGINT` during a hung
- * stop gets Node's default (unless the program listens for it too), which ends the process at once.
+ * resolves, with 1 when it fails. The same signal again within a second is taken for a copy of
+ * the first, which a supervisor such as `tsx watch` forwards, and ignored. Later, a second
+ * `SIGINT` during a hung stop gets Node's default (unless the program listens for it too),
+ * which ends the process at once.
  *
  * @param stop - Stops the runtime.
  * @param logger - Where the signal and a failed stop are logged.
  * @returns A function that removes the listeners again.
  */
 export function onStopSignal(stop: () => Promise<void>, logger: Logger): () => void {
+  const firstAt = new Map<NodeJS.Signals, number>();
   const onSignal = (signal: NodeJS.Signals): void => {
+    const at = firstAt.get(signal);
+    if (at !== undefined) {
+      if (Date.now() - at < RELAYED_SIGNAL_MS) return;
+      // Asked again: hand the signal back to Node, whose default ends the process.
+      process.off(signal, onSignal);
+      process.kill(process.pid, signal);
+      return;
+    }
+    firstAt.set(signal, Date.now());
     logger.info({ signal }, 'signal received; stopping');
     // The runtime took over the signal, so it must also end the process, even if a hung
     // executor's timer would keep the event loop alive.
@@ -91,8 +111,8 @@ export function onStopSignal(stop: () => Promise<void>, logger: Logger): () => v
       },
     );
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   return () => {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -1,7 +1,7 @@
 /**
  * A process that hands its stop to `onStopSignal` and keeps a timer running that would hold the
  * event loop open forever, for the signal test. The argument picks the case: `stops` (the stop
- * resolves), `fails` (it rejects), `hangs` (it never settles), `exit-code` (the process had set exitCode 3 before), or
+ * resolves), `fails` (it rejects), `hangs` (it never settles), `slow` (it resolves after 500 ms and writes `stopped`), `exit-code` (the process had set exitCode 3 before), or
  * `removed` (the function `onStopSignal` returned is called at once). It logs JSON to stdout,
  * writes `stopping` when its stop runs and `ready` once it listens.
  */
@@ -17,6 +17,10 @@ const remove = onStopSignal(async () => {
   process.stdout.write('stopping\n');
   if (mode === 'fails') throw new Error('the stop broke');
   if (mode === 'hangs') await new Promise(() => undefined);
+  if (mode === 'slow') {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    process.stdout.write('stopped\n');
+  }
 }, logger);
 if (mode === 'removed') remove();
 if (mode === 'exit-code') process.exitCode = 3;
