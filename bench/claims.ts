@@ -1,57 +1,71 @@
 /**
- * Prints, per page, how many behavioural claims its manifest in tests/claims/pages/ lists and
- * how many of them a test guards. `--uncovered` also lists the claims no test checks, with why.
- * `--tsdoc` also lists every source file of the packages with the symbols its TSDoc documents,
- * how many of them a manifest quotes, and the exports that have no TSDoc at all.
+ * Prints the claims of the pages, derived from the two places they live (tests/claims/claims.ts):
+ * the claim ids beside the sentences of the docs, READMEs, whitepaper and TSDoc, and the same
+ * ids in test titles. Per page: how many claims, how many a test guards, how many are untested.
+ *
+ * `--list` also prints every claim with its sentence and the tests that carry its id;
+ * `--uncovered` the untested claims with their reasons; `--unmarked` the sentences the
+ * unmarked-claim detector flags (tests/claims/unmarked.ts), those new on this branch first.
  */
-import { countClaims, loadManifests, tsdocInventory } from '../tests/claims/manifest.js';
+import { claimRows, collectClaims, repositoryFiles } from '../tests/claims/claims';
+import { unmarkedReport } from '../tests/claims/unmarked';
 
-const manifests = loadManifests();
-const counts = countClaims(manifests);
-const width = Math.max(4, ...counts.map((count) => count.page.length));
-const row = (page: string, claims: string, covered: string, share: string, complete: string) =>
-  `${page.padEnd(width)}  ${claims.padStart(6)}  ${covered.padStart(7)}  ${share.padStart(5)}  ${complete}`;
-const percent = (covered: number, claims: number) =>
-  claims === 0 ? '-' : `${Math.round((covered / claims) * 100)}%`;
+const rows = claimRows(collectClaims());
+const pages = [...new Set(rows.map((row) => row.file))];
+const width = Math.max(4, ...pages.map((page) => page.length));
+const line = (page: string, claims: string, tested: string, untested: string, share: string) =>
+  `${page.padEnd(width)}  ${claims.padStart(6)}  ${tested.padStart(6)}  ${untested.padStart(8)}  ${share.padStart(5)}`;
+const percent = (part: number, whole: number) =>
+  whole === 0 ? '-' : `${Math.round((part / whole) * 100)}%`;
 
-console.log(row('page', 'claims', 'covered', 'share', 'manifest'));
-for (const count of counts) {
+console.log(line('page', 'claims', 'tested', 'untested', 'share'));
+for (const page of pages) {
+  const own = rows.filter((row) => row.file === page);
+  const tested = own.filter((row) => row.tests.length > 0).length;
   console.log(
-    row(
-      count.page,
-      String(count.claims),
-      String(count.covered),
-      percent(count.covered, count.claims),
-      count.complete ? 'complete' : 'partial',
+    line(
+      page,
+      String(own.length),
+      String(tested),
+      String(own.length - tested),
+      percent(tested, own.length),
     ),
   );
 }
-const claims = counts.reduce((sum, count) => sum + count.claims, 0);
-const covered = counts.reduce((sum, count) => sum + count.covered, 0);
-console.log(row('total', String(claims), String(covered), percent(covered, claims), ''));
+const tested = rows.filter((row) => row.tests.length > 0).length;
+console.log(
+  line(
+    'total',
+    String(rows.length),
+    String(tested),
+    String(rows.length - tested),
+    percent(tested, rows.length),
+  ),
+);
 
-if (process.argv.includes('--uncovered')) {
-  console.log('\nClaims no test checks:');
-  for (const manifest of manifests) {
-    for (const claim of manifest.claims) {
-      if ((claim.tests ?? []).length > 0) continue;
-      console.log(`- ${manifest.page}#${claim.section} (${claim.id}): ${claim.untested ?? ''}`);
-    }
+if (process.argv.includes('--list')) {
+  for (const row of rows) {
+    console.log(`\n${row.file}:${row.line} ${row.id}\n  "${row.sentence}"`);
+    for (const test of row.tests) console.log(`  - ${test.file}:${test.line} ${test.title}`);
+    if (row.untested !== undefined) console.log(`  untested: ${row.untested}`);
   }
 }
 
-if (process.argv.includes('--tsdoc')) {
-  const inventory = tsdocInventory(manifests);
-  const fileWidth = Math.max(...inventory.map((entry) => entry.file.length));
-  console.log(`\n${'source file'.padEnd(fileWidth)}  documented  claimed  undocumented exports`);
-  for (const entry of inventory) {
-    console.log(
-      `${entry.file.padEnd(fileWidth)}  ${String(entry.documented.length).padStart(10)}  ${String(entry.claimed.length).padStart(7)}  ${entry.undocumentedExports.join(', ')}`,
-    );
+if (process.argv.includes('--uncovered')) {
+  console.log('\nClaims no test checks:');
+  for (const row of rows.filter((entry) => entry.tests.length === 0)) {
+    console.log(`- ${row.file}:${row.line} (${row.id}): ${row.untested ?? ''}`);
   }
-  const sum = (count: (entry: (typeof inventory)[number]) => number) =>
-    inventory.reduce((total, entry) => total + count(entry), 0);
+}
+
+if (process.argv.includes('--unmarked')) {
+  const report = unmarkedReport(repositoryFiles());
   console.log(
-    `${'total'.padEnd(fileWidth)}  ${String(sum((entry) => entry.documented.length)).padStart(10)}  ${String(sum((entry) => entry.claimed.length)).padStart(7)}  ${sum((entry) => entry.undocumentedExports.length)}`,
+    `\nSentences that look like claims but carry no id, new on this branch (these fail):`,
   );
+  for (const entry of report.changed)
+    console.log(`- ${entry.file}:${entry.line}: ${entry.sentence}`);
+  console.log(`\nOlder ones (${report.inherited.length}), listed, not failed:`);
+  for (const entry of report.inherited)
+    console.log(`- ${entry.file}:${entry.line}: ${entry.sentence}`);
 }

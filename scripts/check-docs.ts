@@ -21,7 +21,8 @@ const root = path.resolve(__dirname, '..');
 
 /** The unit tests that read the docs, the READMEs, the whitepaper or the TSDoc. */
 const DOCS_TESTS = [
-  'claims-manifests',
+  'claims',
+  'claims-hidden',
   'docs-prose',
   'docs-diagrams',
   'readme-samples',

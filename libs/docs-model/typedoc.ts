@@ -108,6 +108,20 @@ export function alphabeticalExports(app: Application): void {
   );
 }
 
+/**
+ * TypeDoc's default `excludeTags` (typedoc's `OptionDefaults.excludeTags`, which this config,
+ * loaded without TypeDoc, cannot import); tests/unit/claims-hidden.test.ts compares them.
+ */
+export const TYPEDOC_EXCLUDED_TAGS = [
+  '@override',
+  '@virtual',
+  '@privateRemarks',
+  '@satisfies',
+  '@overload',
+  '@inline',
+  '@inlineType',
+] as const;
+
 export type ApiReferenceOptions = Partial<TypedocPluginOptions> & Record<string, unknown>;
 
 /** Options passed to docusaurus-plugin-typedoc, TypeDoc and typedoc-plugin-markdown. */
@@ -127,6 +141,10 @@ export const typedocOptions = {
   sort: ['source-order'] as SortStrategy[],
   excludePrivate: true,
   excludeInternal: true,
+  // TypeDoc's own list, and `@claim`: the claim ids of tests/claims/ link a comment to the tests
+  // that check it and are for contributors, not readers. TypeDoc knows the tag from
+  // packages/core/tsdoc.json, which it reads beside API_TSCONFIG.
+  excludeTags: [...TYPEDOC_EXCLUDED_TAGS, '@claim' as const],
   treatWarningsAsErrors: true,
   validation: {
     notExported: true,

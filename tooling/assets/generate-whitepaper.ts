@@ -26,16 +26,24 @@ const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 const SOURCE = path.join(siteDir, 'whitepaper', 'whitepaper.md');
 const TARGET = path.join(siteDir, 'static', site.whitepaperPath.replace(/^\//, ''));
 
-type Block =
+export type Block =
   | { kind: 'title'; text: string }
   | { kind: 'heading'; text: string }
   | { kind: 'paragraph'; text: string }
   | { kind: 'list'; items: string[] }
   | { kind: 'figure'; caption: string; source: string };
 
-function parseWhitepaper(markdown: string): Block[] {
+/**
+ * Claim ids (`<!-- claim: id -->`, see tests/claims/claims.ts) link sentences to their tests;
+ * they are for contributors and never reach the PDF.
+ */
+export function withoutClaimIds(markdown: string): string {
+  return markdown.replace(/[ \t]*<!--\s*claim:[\s\S]*?-->/g, '');
+}
+
+export function parseWhitepaper(markdown: string): Block[] {
   const blocks: Block[] = [];
-  const chunks = markdown
+  const chunks = withoutClaimIds(markdown)
     .replace(/\r\n/g, '\n')
     .replaceAll('{{site}}', `${site.url}${site.baseUrl.replace(/\/$/, '')}`)
     .split(/\n\s*\n/);

@@ -30,6 +30,14 @@ export function docsRoute(fileFromDocs: string, slug?: string): string {
   return id === '' ? '/docs/' : `/docs/${id}/`;
 }
 
+/**
+ * The page without its claim ids (`<!-- claim: id -->`): they link a sentence to the tests that
+ * check it, for the repository's contributors; the site leaves them out of its HTML too.
+ */
+export function withoutClaimIds(markdown: string): string {
+  return markdown.replace(/[ \t]*<!--\s*claim:[\s\S]*?-->/g, '');
+}
+
 /** Fills each `file=<rootDir>/…` fence with the file it names. */
 export function embedSamples(markdown: string, rootDir: string): string {
   return markdown.replace(
@@ -112,7 +120,7 @@ export function readGuidePages(rootDir: string, sidebarItems: unknown): DocsPage
   return parsed.map(({ file, fields, body, route }) => {
     const id = file.replace(/\.mdx?$/, '');
     const title = fields.title ?? fields.sidebar_label ?? id;
-    const markdown = absoluteLinks(embedSamples(body, rootDir), file, (target) =>
+    const markdown = absoluteLinks(embedSamples(withoutClaimIds(body), rootDir), file, (target) =>
       routes.get(target),
     );
     return {

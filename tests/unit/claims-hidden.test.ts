@@ -1,0 +1,180 @@
+/**
+ * Claim ids (tests/claims/claims.ts) are for contributors: none reaches a reader. The site's
+ * Markdown options drop `<!-- claim: … -->` from the HTML (from which the Markdown copies,
+ * llms.txt and the search index are made), the docs MCP server's bundle and the whitepaper
+ * drop it from the source they read, and TypeDoc drops `@claim` tags from the API pages.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { createProcessorUncached } from '@docusaurus/mdx-loader/lib/processor.js';
+import type { Config } from '@docusaurus/types';
+import { Application, type Comment, LogLevel, OptionDefaults, ReflectionKind } from 'typedoc';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseWhitepaper } from '../../scripts/generate-whitepaper';
+import { readGuidePages } from '../../packages/mcp-docs/scripts/docs-pages';
+import { TYPEDOC_EXCLUDED_TAGS, typedocOptions } from '../../src/config/typedoc';
+import { collectClaims, markdownClaims, repositoryRoot } from '../claims/claims';
+
+const scratch = mkdtempSync(path.join(os.tmpdir(), 'weft-claims-hidden-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const PAGE = [
+  '---',
+  'title: Page',
+  '---',
+  'It gives up after 3 seconds. <!-- claim: gives-up-secret -->',
+  '',
+  '| Option | Default <!-- claim: table-secret untested: why --> |',
+  '| --- | --- |',
+  '| `x` | 1 |',
+  '',
+  '- An item. <!-- claim: item-secret -->',
+  '',
+].join('\n');
+const SECRETS = ['gives-up-secret', 'table-secret', 'item-secret'];
+
+async function compileWithSiteOptions(content: string, filePath: string): Promise<string> {
+  const config = (await import('../../docusaurus.config')).default as Config;
+  const processor = await createProcessorUncached({
+    format: 'mdx',
+    options: {
+      markdownConfig: {
+        format: 'mdx',
+        mermaid: false,
+        emoji: true,
+        anchors: { maintainCase: false },
+        hooks: { onBrokenMarkdownLinks: 'throw', onBrokenMarkdownImages: 'throw' },
+        mdx1Compat: {
+          comments: false,
+          admonitions: false,
+          headingIds: false,
+          ...config.markdown?.mdx1Compat,
+        },
+      },
+      admonitions: true,
+      staticDirs: [],
+      siteDir: repositoryRoot,
+      remarkPlugins: [],
+    },
+    // Only the fields the processor reads; the rest of Docusaurus's options are the loader's.
+  } as unknown as Parameters<typeof createProcessorUncached>[0]);
+  const result = await processor.process({
+    content,
+    filePath,
+    frontMatter: {},
+    compilerName: 'server',
+  });
+  return result.content;
+}
+
+describe('claim ids in Markdown [claim:contrib-claim-ids-hidden]', () => {
+  it('compile with the site’s Markdown options and are left out of the page', async () => {
+    const output = await compileWithSiteOptions(
+      PAGE.replace(/^---[\s\S]*?---\n/, ''),
+      path.join(repositoryRoot, 'docs/page.md'),
+    );
+    expect(output).toContain('It gives up after 3 seconds.');
+    for (const secret of SECRETS) expect(output).not.toContain(secret);
+  });
+
+  it('are left out of every docs page the site builds', async () => {
+    const pages = collectClaims().pages.filter((claim) => claim.file.startsWith('docs/'));
+    const files = [...new Set(pages.map((claim) => claim.file))];
+    for (const file of files) {
+      const source = readFileSync(path.join(repositoryRoot, file), 'utf8');
+      const output = await compileWithSiteOptions(
+        source.replace(/^---\n[\s\S]*?\n---\n/, ''),
+        path.join(repositoryRoot, file),
+      );
+      for (const claim of markdownClaims(source, file).pages) {
+        expect(output, `${file}: claim ${claim.id}`).not.toContain(`claim: ${claim.id}`);
+      }
+    }
+  }, 120_000);
+
+  it('are left out of the docs MCP server’s pages', () => {
+    mkdirSync(path.join(scratch, 'docs'), { recursive: true });
+    writeFileSync(path.join(scratch, 'docs/page.md'), PAGE);
+    const [page] = readGuidePages(scratch, ['page']);
+    expect(page?.markdown).toContain('It gives up after 3 seconds.');
+    for (const secret of SECRETS) expect(page?.markdown).not.toContain(secret);
+  });
+
+  it('are left out of the whitepaper', () => {
+    const blocks = parseWhitepaper(
+      '# Title\n\nIt gives up after 3 seconds. <!-- claim: gives-up-secret -->\n\n- An item. <!-- claim: item-secret untested: why -->\n',
+    );
+    expect(JSON.stringify(blocks)).not.toContain('secret');
+    expect(blocks).toContainEqual({ kind: 'paragraph', text: 'It gives up after 3 seconds.' });
+  });
+});
+
+describe('claim tags in TSDoc [claim:contrib-claim-tag-hidden]', () => {
+  const messages: string[] = [];
+  let comment: string | undefined;
+  let tags: string[] = [];
+
+  beforeAll(async () => {
+    const dir = path.join(scratch, 'typedoc');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, 'index.ts'),
+      [
+        '/**',
+        ' * Gives up after 3 seconds.',
+        ' * @returns Nothing.',
+        ' * @claim tsdoc-secret',
+        ' * @claim other-secret untested: why',
+        ' */',
+        'export function giveUp(): void {}',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true }, files: ['index.ts'] }),
+    );
+    // The core's tag definitions, where TypeDoc looks for them: beside the tsconfig. What they
+    // extend is resolved from the core, as TypeDoc resolves it there.
+    const definitions = JSON.parse(
+      readFileSync(path.join(repositoryRoot, 'packages/core/tsdoc.json'), 'utf8'),
+    ) as { extends: string[] };
+    const fromCore = createRequire(path.join(repositoryRoot, 'packages/core/tsdoc.json'));
+    definitions.extends = definitions.extends.map((name) => fromCore.resolve(name));
+    writeFileSync(path.join(dir, 'tsdoc.json'), JSON.stringify(definitions));
+    const app = await Application.bootstrapWithPlugins({
+      entryPoints: [path.join(dir, 'index.ts')],
+      tsconfig: path.join(dir, 'tsconfig.json'),
+      excludeTags: typedocOptions.excludeTags,
+      treatWarningsAsErrors: true,
+      name: 'fixture',
+      logLevel: 'Warn',
+    });
+    const log = app.logger.log.bind(app.logger);
+    app.logger.log = (message, level) => {
+      if (level >= LogLevel.Warn) messages.push(String(message));
+      log(message, level);
+    };
+    const project = await app.convert();
+    const fn = project?.getChildByName('giveUp');
+    const signature =
+      fn !== undefined && 'signatures' in fn && fn.kind === ReflectionKind.Function
+        ? (fn as { signatures?: { comment?: Comment }[] }).signatures?.[0]
+        : undefined;
+    comment = signature?.comment?.summary.map((part) => part.text).join('');
+    tags = signature?.comment?.blockTags.map((tag) => tag.tag) ?? [];
+  }, 60_000);
+
+  it('are known to TypeDoc and left out of the API pages, with the rest of the comment kept', () => {
+    expect(messages).toEqual([]);
+    expect(comment).toBe('Gives up after 3 seconds.');
+    expect(tags).toEqual(['@returns']);
+  });
+
+  it('keep TypeDoc’s own excluded tags excluded', () => {
+    expect([...TYPEDOC_EXCLUDED_TAGS].sort()).toEqual([...OptionDefaults.excludeTags].sort());
+    expect(typedocOptions.excludeTags).toContain('@claim');
+  });
+});
