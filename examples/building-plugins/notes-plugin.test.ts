@@ -7,7 +7,7 @@ import { NotesPlugin } from './notes-plugin.js';
 const logger = pino({ level: 'silent' });
 
 describe('NotesPlugin', () => {
-  it('saves a note and lists it in a later task of the same space', async () => {
+  it('saves a note and lists it in a later task of the same space [claim:exec-render-namespace] [claim:plugin-template-names] [claim:plugin-no-review] [claim:liq-namespaces] [claim:testing-one-executor]', async () => {
     const model = new ScriptedModelProvider({
       responses: [
         { steps: [{ pluginId: 'notes', action: 'save' }] },
@@ -55,13 +55,13 @@ describe('NotesPlugin', () => {
     }
   });
 
-  it('rejects a bad option when it is created', () => {
+  it('rejects a bad option when it is created [claim:plugin-ctor-validation] [claim:philo-messages]', () => {
     expect(() => new NotesPlugin({ maxNotesShown: 0 })).toThrow(
       'NotesPlugin: option "maxNotesShown" must be a positive integer, got 0',
     );
   });
 
-  it('stops the runtime from starting when memory is unhealthy', async () => {
+  it('stops the runtime from starting when memory is unhealthy [claim:plugin-init-fails] [claim:philo-dependency-at-start] [claim:philo-messages]', async () => {
     class DownMemory extends InMemoryMemoryProvider {
       override async checkHealth(): Promise<boolean> {
         return false;

@@ -35,7 +35,7 @@ describe('a custom capability', () => {
     }
   });
 
-  it('validates input before the provider sees it', async () => {
+  it('validates input before the provider sees it [claim:cap-run-validated]', async () => {
     const runtime = await Runtime.init({
       models: [text, new LexiconSentimentProvider()],
       memory: new InMemoryMemoryProvider(),
@@ -52,7 +52,7 @@ describe('a custom capability', () => {
     ).rejects.toThrow('text must not be empty');
   });
 
-  it('uses the default provider when several offer the capability', async () => {
+  it('uses the default provider when several offer the capability [claim:cap-choose-provider]', async () => {
     const served: string[] = [];
     const runtime = await Runtime.init({
       models: [
@@ -82,7 +82,7 @@ describe('a custom capability', () => {
     expect(served).toEqual(['careful', 'fast']);
   });
 
-  it('takes as default only a provider that offers it: Runtime.init names the entry', async () => {
+  it('takes as default only a provider that offers it: Runtime.init names the entry [claim:cap-default-checked]', async () => {
     await expect(
       Runtime.init({
         models: [text, new LexiconSentimentProvider('careful')],
@@ -95,7 +95,7 @@ describe('a custom capability', () => {
     );
   });
 
-  it('is required: Runtime.init names the plugin when no provider offers it', async () => {
+  it('is required: Runtime.init names the plugin when no provider offers it [claim:cap-required-missing]', async () => {
     await expect(
       Runtime.init({
         models: [text],

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { summariseAliases, SummariseAdapter } from './summarise-transform.js';
 
 describe('the summarise transform', () => {
-  it('serves summarise through a text-generation provider', async () => {
+  it('serves summarise through a text-generation provider [claim:tr-example]', async () => {
     const model = new ScriptedModelProvider({
       responses: ['  Weft builds agents from plugins.  '],
     });
@@ -34,7 +34,7 @@ describe('the summarise transform', () => {
     });
   });
 
-  it('cannot be registered without an alias group that holds both ids', async () => {
+  it('cannot be registered without an alias group that holds both ids [claim:tr-one-group] [claim:tr-errors-init]', async () => {
     await expect(
       Runtime.init({
         models: [new ScriptedModelProvider(), new SummariseAdapter()],

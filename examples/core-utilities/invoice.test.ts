@@ -24,7 +24,7 @@ async function modelsWith(model: ScriptedModelProvider) {
 }
 
 describe('getObject', () => {
-  it('shows the schema to the model as JSON Schema', async () => {
+  it('shows the schema to the model as JSON Schema [claim:go-system-message]', async () => {
     const model = new ScriptedModelProvider({ responses: [invoice] });
     expect(await extractInvoice(await modelsWith(model), email)).toEqual(
       invoice,
@@ -41,7 +41,7 @@ describe('getObject', () => {
     expect(user).toEqual({ role: 'user', content: email });
   });
 
-  it('asks again with the validation error, and accepts a fenced answer', async () => {
+  it('asks again with the validation error, and accepts a fenced answer [claim:go-reading]', async () => {
     const model = new ScriptedModelProvider({
       responses: [
         { ...invoice, dueDate: '14 March 2025' },
@@ -59,7 +59,7 @@ describe('getObject', () => {
     expect(retry).toContain('dueDate');
   });
 
-  it('throws a WEFT_GET_OBJECT_FAILED error when every attempt fails', async () => {
+  it('throws a WEFT_GET_OBJECT_FAILED error when every attempt fails [claim:go-final-error]', async () => {
     const model = new ScriptedModelProvider({
       fallback: 'I think it is about 1250 euros.',
     });

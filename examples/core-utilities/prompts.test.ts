@@ -23,7 +23,7 @@ describe('PromptRegistry', () => {
     );
   });
 
-  it('names a variable the caller forgot', async () => {
+  it('names a variable the caller forgot [claim:liq-strict]', async () => {
     const prompts = await createDigestPrompts();
     await expect(prompts.render('digest/greeting', {})).rejects.toMatchObject({
       code: 'WEFT_TEMPLATE_RENDER_FAILED',
@@ -32,14 +32,14 @@ describe('PromptRegistry', () => {
     });
   });
 
-  it('reports a missing template with the names it knows', async () => {
+  it('reports a missing template with the names it knows [claim:liq-not-found]', async () => {
     const prompts = await createDigestPrompts();
     expect(() => prompts.get('digest/weekly')).toThrow(
       'PromptRegistry: no template named "digest/weekly"; registered templates: digest/daily-digest, digest/greeting.',
     );
   });
 
-  it('refuses a template that does not parse when it is registered', async () => {
+  it('refuses a template that does not parse when it is registered [claim:liq-compile-on-register] [claim:liq-engine-loaded-first]', async () => {
     const prompts = await createDigestPrompts();
     expect(() =>
       prompts.register('digest', 'broken', '{% if reader %}unclosed'),

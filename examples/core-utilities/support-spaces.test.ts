@@ -17,7 +17,7 @@ class SupportPlugin extends Plugin {
 }
 
 describe('spaces', () => {
-  it('show related memories to the planner and scope memory queries', async () => {
+  it('show related memories to the planner and scope memory queries [claim:sp-example]', async () => {
     const model = new ScriptedModelProvider({ fallback: { steps: [] } });
     const memory = new InMemoryMemoryProvider();
     const runtime = await Runtime.init({
@@ -76,7 +76,7 @@ describe('spaces', () => {
     }
   });
 
-  it('run the tasks of one space one at a time and other spaces in parallel', async () => {
+  it('run the tasks of one space one at a time and other spaces in parallel [claim:task-lanes-per-space] [claim:sp-scheduler]', async () => {
     const scheduler = new Scheduler({ concurrency: 4 });
     scheduler.start();
     const log: string[] = [];
@@ -101,7 +101,7 @@ describe('spaces', () => {
     ]);
   });
 
-  it('reject an invalid id with status 400', async () => {
+  it('reject an invalid id with status 400 [claim:trig-space-rule] [claim:sp-dispatch-400]', async () => {
     const runtime = await Runtime.init({
       models: [new ScriptedModelProvider()],
       memory: new InMemoryMemoryProvider(),

@@ -65,7 +65,7 @@ async function chat(
 }
 
 describe.each(stores)('deleting memories from %s', (_name, open) => {
-  it("forgets one chat user in every room, and no one else's memories", async () => {
+  it("forgets one chat user in every room, and no one else's memories [claim:prod-forget-user]", async () => {
     const memory = await open();
     // Users and rooms whose ids contain "-user-" and "ada" as well.
     await chat(memory, [
@@ -92,7 +92,7 @@ describe.each(stores)('deleting memories from %s', (_name, open) => {
     }
   });
 
-  it('deletes memories older than a cutoff in batches, and keeps newer ones', async () => {
+  it('deletes memories older than a cutoff in batches, and keeps newer ones [claim:prod-retention-batches]', async () => {
     const memory = await open();
     await memory.init();
     try {
@@ -131,7 +131,7 @@ describe.each(stores)('deleting memories from %s', (_name, open) => {
   });
 });
 
-it('stops when nothing it finds can be removed, instead of looping', async () => {
+it('stops when nothing it finds can be removed, instead of looping [claim:prod-retention-batches]', async () => {
   class Undeletable extends InMemoryMemoryProvider {
     override async remove(): Promise<boolean> {
       return false;

@@ -36,7 +36,7 @@ describe('getting started agent', () => {
     return { status: response.status, body: await response.text() };
   }
 
-  it('answers a message over HTTP and remembers the task', async () => {
+  it('answers a message over HTTP and remembers the task [claim:gs-reply] [claim:gs-no-stream] [claim:gs-purpose] [claim:gs-what-happened-memories] [claim:gs-what-happened-plan]', async () => {
     const memory = new InMemoryMemoryProvider();
     const agent = await start({ memory });
     const response = await post(agent, { user: 'ada', text: 'Hello, agent!' });
@@ -61,7 +61,7 @@ describe('getting started agent', () => {
     ]);
   });
 
-  it('answers 400 when the body has no user or text', async () => {
+  it('answers 400 when the body has no user or text [claim:gs-400]', async () => {
     const agent = await start();
     const response = await post(agent, { text: 'no user' });
     expect(response.status).toBe(400);
@@ -79,7 +79,7 @@ describe('getting started agent', () => {
     expect(error.message).toMatch(/^spaceId: the encoded id is 305 characters/);
   });
 
-  it('keeps users apart whatever their ids contain', async () => {
+  it('keeps users apart whatever their ids contain [claim:gs-space-per-user] [claim:gs-test-covers]', async () => {
     const memory = new InMemoryMemoryProvider();
     const agent = await start({ memory });
     // Built by hand as `user-${user}`, the first is not a valid space id and
@@ -97,7 +97,7 @@ describe('getting started agent', () => {
     }
   });
 
-  it('never sends a failed step its error text, and logs it under the task id', async () => {
+  it('never sends a failed step its error text, and logs it under the task id [claim:gs-500] [claim:gs-handler-fixed-500] [claim:gs-test-covers] [claim:gs-handler-422] [claim:gs-add-plugin-500] [claim:trouble-500-no-details]', async () => {
     const lines: { taskId?: string; error?: string; msg?: string }[] = [];
     const logger = pino(
       { level: 'warn' },
@@ -131,7 +131,7 @@ describe('getting started agent', () => {
     expect(logged?.error).toContain('sk-secret');
   });
 
-  it('logs a model server that is down as a failed plan under the task id', async () => {
+  it('logs a model server that is down as a failed plan under the task id [claim:gs-500]', async () => {
     const lines: { taskId?: string; error?: string; msg?: string }[] = [];
     const logger = pino(
       { level: 'warn' },
@@ -154,7 +154,7 @@ describe('getting started agent', () => {
     expect(lines.some((line) => line.msg === 'step failed')).toBe(false);
   });
 
-  it('tells the user when the exchange could not be stored', async () => {
+  it('tells the user when the exchange could not be stored [claim:task-tell-when-unrecorded] [claim:gs-warning] [claim:gs-test-covers]', async () => {
     // A store that keeps the trigger but fails on the task's chain.
     class FailingChainStore extends InMemoryMemoryProvider {
       override async store(
@@ -175,7 +175,7 @@ describe('getting started agent', () => {
     });
   });
 
-  it('accepts the OpenAI provider in place of the scripted one (no request is sent)', async () => {
+  it('accepts the OpenAI provider in place of the scripted one (no request is sent) [claim:wp-goal-vendors]', async () => {
     runtime = await createAgent({
       model: createOpenAIModel(),
       memory: new InMemoryMemoryProvider(),

@@ -52,7 +52,7 @@ async function pressCtrlC(agent: StartedCommand): Promise<void> {
 describe.skipIf(process.platform === 'win32')(
   'Getting started’s commands, in the clone',
   () => {
-    it("runs the example's entry point from the clone, on 8787 unless PORT moves it, and not beside an agent that holds its port", async () => {
+    it("runs the example's entry point from the clone, on 8787 unless PORT moves it, and not beside an agent that holds its port [claim:gs-example-port] [claim:gs-example-runs] [claim:gs-page-commands-test]", async () => {
       const [start, ...rest] = sectionCommands(PAGE, 'Run the example');
       expect(start).toBe(
         'npx tsx --conditions=weft-source examples/getting-started/main.ts',
@@ -111,7 +111,7 @@ describe.skipIf(process.platform === 'win32')(
         await model?.close();
       });
 
-      it('starts the second entry point on the key exported as the page does, and the reply comes from the model', async () => {
+      it('starts the second entry point on the key exported as the page does, and the reply comes from the model [claim:gs-page-commands-test]', async () => {
         const commands = sectionCommands(PAGE, 'Switch to a real model');
         const exportKey = commands.find((line) =>
           line.startsWith('export OPENAI_API_KEY='),
@@ -150,7 +150,7 @@ describe.skipIf(process.platform === 'win32')(
         }
       }, 180_000);
 
-      it('stops the start at once, naming the provider, when no Ollama answers', async () => {
+      it('stops the start at once, naming the provider, when no Ollama answers [claim:gs-health-on-start]', async () => {
         const start = sectionCommands(PAGE, 'Switch to a real model').find(
           (line) => line.startsWith('npx tsx '),
         );

@@ -94,7 +94,7 @@ describe('switching the getting-started agent to a real model', () => {
     return (await response.json()) as { status: string; reply: string };
   }
 
-  it('uses OpenAI with the key from OPENAI_API_KEY', async () => {
+  it('uses OpenAI with the key from OPENAI_API_KEY [claim:gs-real-model] [claim:gs-key-header]', async () => {
     const body = await ask({
       OPENAI_API_KEY: 'sk-test',
       OPENAI_BASE_URL: baseUrl,
@@ -117,7 +117,7 @@ describe('switching the getting-started agent to a real model', () => {
     expect(seen.every((request) => request.stream === undefined)).toBe(true);
   });
 
-  it('uses a local Ollama, with no key, when OPENAI_API_KEY is not set', async () => {
+  it('uses a local Ollama, with no key, when OPENAI_API_KEY is not set [claim:gs-real-model] [claim:gs-key-header]', async () => {
     const body = await ask({
       OLLAMA_BASE_URL: baseUrl,
       OLLAMA_MODEL: 'llama3.2',
@@ -135,7 +135,7 @@ describe('switching the getting-started agent to a real model', () => {
     expect(seen.every((request) => request.model === 'llama3.2')).toBe(true);
   });
 
-  it('stops the start, naming the provider, when no model server answers', async () => {
+  it('stops the start, naming the provider, when no model server answers [claim:gs-missing-key] [claim:gs-health-on-start]', async () => {
     // A port that was free a moment ago: nothing listens there.
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
@@ -148,7 +148,7 @@ describe('switching the getting-started agent to a real model', () => {
     );
   });
 
-  it('starts when the server answers but its model was not pulled, and the first message fails', async () => {
+  it('starts when the server answers but its model was not pulled, and the first message fails [claim:gs-env-first]', async () => {
     runtime = await createAgent({
       model: createRealModel({
         OLLAMA_BASE_URL: baseUrl,
@@ -171,7 +171,7 @@ describe('switching the getting-started agent to a real model', () => {
     expect(seen.map((request) => request.model)).toContain(NOT_PULLED);
   });
 
-  it('picks OpenAI when a key is set and Ollama otherwise', () => {
+  it('picks OpenAI when a key is set and Ollama otherwise [claim:gs-real-model]', () => {
     expect(createRealModel({ OPENAI_API_KEY: 'sk-test' }).id).toBe('openai');
     expect(createRealModel({}).id).toBe('ollama');
   });

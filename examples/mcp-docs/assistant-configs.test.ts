@@ -106,7 +106,7 @@ async function startsOverStdio(args: string[]): Promise<void> {
 }
 
 describe('docs/guides/ai-assistants.md#set-it-up', () => {
-  it('the package has one command, the built file the set-ups start', async () => {
+  it('the package has one command, the built file the set-ups start [claim:mcp-docs-only-command] [claim:mcp-docs-clone-path]', async () => {
     const manifest = JSON.parse(
       await readFile(path.join(packageDir, 'package.json'), 'utf8'),
     ) as {
@@ -120,7 +120,7 @@ describe('docs/guides/ai-assistants.md#set-it-up', () => {
     );
   });
 
-  it('once published: npx starts the package, whose only command is the server', async () => {
+  it('once published: npx starts the package, whose only command is the server [claim:mcp-docs-once-published]', async () => {
     const config = await readJson<{
       mcpServers: Record<string, ServerEntry>;
     }>('once-published.mcp.json');
@@ -133,7 +133,7 @@ describe('docs/guides/ai-assistants.md#set-it-up', () => {
     await startsOverStdio([]);
   }, 60_000);
 
-  it('Claude Code and Cursor: the mcpServers entry starts the server', async () => {
+  it('Claude Code and Cursor: the mcpServers entry starts the server [claim:mcp-docs-clone-path]', async () => {
     for (const file of ['claude-code.mcp.json', 'cursor.mcp.json']) {
       const config = await readJson<{
         mcpServers: Record<string, ServerEntry>;

@@ -40,13 +40,16 @@ const factories: [string, MemoryProviderContractFactory][] = [
 ];
 
 // The contract from @weft/testing: add your provider's factory to the list.
-describe.each(factories)('%s', (_name, factory) => {
-  for (const check of memoryProviderContract(factory)) {
-    it(check.name, check.run);
-  }
-});
+describe.each(factories)(
+  '%s [claim:testing-in-memory-same-rules] [claim:testing-contract-stores] [claim:mpo-develop-in-memory] [claim:mpo-content-json] [claim:mpo-in-memory] [claim:mpo-in-memory-refusals] [claim:mpo-pattern-any-run] [claim:core-readme-memory-store] [claim:tst-in-memory]',
+  (_name, factory) => {
+    for (const check of memoryProviderContract(factory)) {
+      it(check.name, check.run);
+    }
+  },
+);
 
-it('JsonFileMemoryProvider leaves no temporary files behind', async () => {
+it('JsonFileMemoryProvider leaves no temporary files behind [claim:mpo-json-file-temp]', async () => {
   const path = join(directory, 'temporary-files.json');
   const memory = new JsonFileMemoryProvider(path);
   await memory.init();

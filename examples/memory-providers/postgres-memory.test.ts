@@ -21,7 +21,7 @@ afterAll(() => server?.destroy(), 120_000);
 
 const newSchema = () => `memory_${randomUUID().replace(/-/g, '')}`;
 
-describe('createPostgresMemory', () => {
+describe('createPostgresMemory [claim:testing-contract-stores]', () => {
   const cases = memoryProviderContract<PostgresMemoryProvider>({
     create: () => createPostgresMemory(url, newSchema()),
     reopen: (previous) => createPostgresMemory(url, previous.schema),

@@ -51,7 +51,7 @@ async function start(token: string) {
 }
 
 describe('CompletionApiProvider', () => {
-  it('serves text-generation and reports token usage', async () => {
+  it('serves text-generation and reports token usage [claim:mpo-example-provider] [claim:mpo-example-usage]', async () => {
     const { runtime, provider } = await start('s3cret');
     await runtime.start();
     try {
@@ -76,7 +76,7 @@ describe('CompletionApiProvider', () => {
     }
   });
 
-  it('wraps a failed request in an error naming the provider', async () => {
+  it('wraps a failed request in an error naming the provider [claim:mpo-run-throws] [claim:mpo-example-usage]', async () => {
     const { runtime } = await start('s3cret');
     await runtime.start();
     try {
@@ -90,7 +90,7 @@ describe('CompletionApiProvider', () => {
     }
   });
 
-  it('stops the runtime from starting without a token', async () => {
+  it('stops the runtime from starting without a token [claim:mpo-init-fails] [claim:mpo-example-provider]', async () => {
     const { runtime } = await start('');
     await expect(runtime.start()).rejects.toThrow(
       'Runtime.start: model provider "completion-api" failed to initialise: the token is empty',

@@ -15,7 +15,7 @@ class SummaryPlugin extends Plugin {
 }
 
 describe("the model-openai README's error handling", () => {
-  it('sees httpStatus 401 in an executor, through a runtime', async () => {
+  it('sees httpStatus 401 in an executor, through a runtime [claim:cap-provider-throws] [claim:mpo-unwrapped] [claim:oai-unwrapped] [claim:oai-example-run] [claim:wp-provider-errors-unwrapped]', async () => {
     // A chat-completions server that plans one step, then refuses the key.
     let calls = 0;
     const server = createServer((request, response) => {
@@ -79,7 +79,7 @@ describe("the model-openai README's error handling", () => {
     }
   });
 
-  it('is the code block the README shows', async () => {
+  it('is the code block the README shows [claim:oai-example-run]', async () => {
     const readme = await readFile(
       new URL('../../packages/model-openai/README.md', import.meta.url),
       'utf8',

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { lmStudio, ollama, openai, vllm } from './openai-providers.js';
 
 describe('OpenAIModelProvider configurations', () => {
-  it('builds one provider per server, each with its own id (no request is sent)', async () => {
+  it('builds one provider per server, each with its own id (no request is sent) [claim:mpo-one-instance]', async () => {
     const providers = [openai(), ollama(), vllm(), lmStudio()];
     expect(providers.map((p) => [p.id, p.baseUrl])).toEqual([
       ['openai', 'https://api.openai.com/v1'],
@@ -60,7 +60,7 @@ describe('OpenAIModelProvider configurations', () => {
     expect(statuses).toEqual([]);
   });
 
-  it('fails at once on a 401, naming the provider and the API message', async () => {
+  it('fails at once on a 401, naming the provider and the API message [claim:trouble-401-no-retry] [claim:trouble-500-no-details] [claim:mpo-error-fields]', async () => {
     const model = new OpenAIModelProvider({
       baseUrl: 'https://llm.example.com/v1',
       model: 'test-model',
@@ -85,7 +85,7 @@ describe('OpenAIModelProvider configurations', () => {
     );
   });
 
-  it('rejects a bad option when constructed', () => {
+  it('rejects a bad option when constructed [claim:mpo-options-validated] [claim:oai-baseurl]', () => {
     expect(
       () =>
         new OpenAIModelProvider({
@@ -134,12 +134,12 @@ describe('OpenAIModelProvider configurations', () => {
       return answer;
     }
 
-    it('gets its answer with both timeouts raised, as ollama() does', async () => {
+    it('gets its answer with both timeouts raised, as ollama() does [claim:mpo-ollama-deadline]', async () => {
       answerAfter90Seconds();
       expect(await ask(ollama())).toBe('Loaded.');
     });
 
-    it('still gives up after 60 s with timeoutMs raised alone', async () => {
+    it('still gives up after 60 s with timeoutMs raised alone [claim:mpo-ollama-deadline]', async () => {
       answerAfter90Seconds();
       const model = new OpenAIModelProvider({
         id: 'ollama',

@@ -24,7 +24,7 @@ class GreeterPlugin extends Plugin {
 }
 
 describe('ScriptedModelProvider', () => {
-  it('answers from a queue, in order, and records every request', async () => {
+  it('answers from a queue, in order, and records every request [claim:testing-scripted-queue] [claim:mpo-scripted-two-requests] [claim:mpo-scripted-queue] [claim:mpo-scripted-members] [claim:tst-scripted] [claim:wp-scripted-records]', async () => {
     const model = new ScriptedModelProvider({
       responses: [
         { steps: [{ pluginId: 'greeter', action: 'greet' }] }, // the plan (an object is sent as JSON)
@@ -52,7 +52,7 @@ describe('ScriptedModelProvider', () => {
     expect(model.requests[1]).toEqual([{ role: 'user', content: 'Greet Ada' }]);
   });
 
-  it('computes an answer with a function, and fails clearly when the queue is empty', async () => {
+  it('computes an answer with a function, and fails clearly when the queue is empty [claim:testing-scripted-response-kinds] [claim:mpo-scripted-fallback] [claim:mpo-scripted-members]', async () => {
     const model = new ScriptedModelProvider({
       responses: [(messages) => messages.at(-1)!.content.toUpperCase()],
     });

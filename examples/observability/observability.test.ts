@@ -38,7 +38,7 @@ async function startAgent(
 }
 
 describe('observability', () => {
-  it('counts tasks and model calls in the snapshot and in a tracker', async () => {
+  it('counts tasks and model calls in the snapshot and in a tracker [claim:obs-calls-per-task]', async () => {
     const tracker = new LatencyTracker();
     const model = new ScriptedModelProvider({
       responses: [plan('reply'), 'Hi!'],
@@ -71,7 +71,7 @@ describe('observability', () => {
     expect(tracker.failedTaskIds).toEqual([]);
   });
 
-  it('logs a failed step with the task, space and step, and the tracker keeps the task id', async () => {
+  it('logs a failed step with the task, space and step, and the tracker keeps the task id [claim:obs-task-fields]', async () => {
     const tracker = new LatencyTracker();
     const model = new ScriptedModelProvider({
       responses: [plan('translate'), { type: 'stop' }],
@@ -100,7 +100,7 @@ describe('observability', () => {
     expect(lines.map((line) => line.msg)).toContain('runtime started');
   });
 
-  it('masks secrets in the fields it is told about', () => {
+  it('masks secrets in the fields it is told about [claim:obs-own-logger]', () => {
     const { lines, stream } = lineCollector();
     createServiceLogger(stream).info({ apiKey: 'sk-live-123' }, 'configured');
     expect(lines[0]).toMatchObject({ apiKey: '[redacted]', service: 'chat' });
@@ -123,7 +123,7 @@ describe('observability', () => {
     }
   });
 
-  it('sets the level of the default logger from WEFT_LOG_LEVEL', async () => {
+  it('sets the level of the default logger from WEFT_LOG_LEVEL [claim:obs-log-level-values] [claim:obs-log-level-env]', async () => {
     const previous = process.env.WEFT_LOG_LEVEL;
     process.env.WEFT_LOG_LEVEL = 'warn';
     try {

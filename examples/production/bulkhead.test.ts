@@ -31,7 +31,7 @@ describe('the bulkhead example', () => {
     runtime = undefined;
   });
 
-  it('keeps answering other spaces while the weather upstream hangs', async () => {
+  it('keeps answering other spaces while the weather upstream hangs [claim:prod-snippets-tested] [claim:prod-bulkhead-example]', async () => {
     let forecasts = 0;
     const weather = new OneActionPlugin('weather', 'forecast', () => {
       forecasts += 1;

@@ -60,7 +60,7 @@ describe('running in production', () => {
     });
   }
 
-  it('answers 401 to a trigger request without the right bearer token and runs it with one', async () => {
+  it('answers 401 to a trigger request without the right bearer token and runs it with one [claim:prod-middleware-before-routes] [claim:prod-token-middleware] [claim:prod-snippets-tested]', async () => {
     const url = await startWithToken();
 
     const missing = await post(url);
@@ -74,7 +74,7 @@ describe('running in production', () => {
     expect(await allowed.json()).toMatchObject({ status: 'completed' });
   });
 
-  it('refuses to start without a token, or with a short one', async () => {
+  it('refuses to start without a token, or with a short one [claim:prod-token-middleware] [claim:prod-token-start]', async () => {
     await expect(startService({ CHAT_PORT: '0' }, logger)).rejects.toThrow(
       /CHAT_API_TOKEN/,
     );
@@ -83,7 +83,7 @@ describe('running in production', () => {
     ).rejects.toThrow(/at least 32 characters/);
   });
 
-  it('serves the probes without a token', async () => {
+  it('serves the probes without a token [claim:prod-probes-open] [claim:prod-probes]', async () => {
     const url = await startWithToken();
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${url}/readyz`);
@@ -91,7 +91,7 @@ describe('running in production', () => {
     expect(await ready.json()).toEqual({ status: 'ready' });
   });
 
-  it('answers 503 on /readyz when the memory store does not answer', async () => {
+  it('answers 503 on /readyz when the memory store does not answer [claim:prod-outage-readiness-memory] [claim:prod-probes]', async () => {
     class BrokenMemory extends InMemoryMemoryProvider {
       override async checkHealth() {
         return false;
@@ -109,7 +109,7 @@ describe('running in production', () => {
     expect(ready.status).toBe(503);
   });
 
-  it('answers 503 on /readyz when the memory store throws or hangs', async () => {
+  it('answers 503 on /readyz when the memory store throws or hangs [claim:prod-outage-readiness-memory]', async () => {
     let mode: 'throw' | 'hang' = 'throw';
     class FailingMemory extends InMemoryMemoryProvider {
       override checkHealth(): Promise<boolean> {
@@ -137,7 +137,7 @@ describe('running in production', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
-  it('lets an executor refuse a step that a chat task was talked into', async () => {
+  it('lets an executor refuse a step that a chat task was talked into [claim:prod-executor-refuses] [claim:prod-ops-space]', async () => {
     const memory = new InMemoryMemoryProvider();
     const planner = new ScriptedModelProvider({
       fallback: {
@@ -181,7 +181,7 @@ describe('running in production', () => {
     expect(await memory.query({ space: 'conversation-c1' })).toHaveLength(0);
   });
 
-  it('backs up a live SQLite memory database with VACUUM INTO', async () => {
+  it('backs up a live SQLite memory database with VACUUM INTO [claim:prod-vacuum-into] [claim:prod-backup-restores]', async () => {
     const path = join(directory, 'live.db');
     const live = new SqliteMemoryProvider({ path });
     await live.init();

@@ -143,7 +143,7 @@ async function sh(command: string, env: NodeJS.ProcessEnv): Promise<string> {
 }
 
 describe('the Scaling out guide, on one machine', () => {
-  it('runs two instances by the page’s commands, and the second finishes the task of the first after it is killed', async () => {
+  it('runs two instances by the page’s commands, and the second finishes the task of the first after it is killed [claim:task-crash-coordinator-takes-over] [claim:scaling-local-example] [claim:scaling-local-no-key] [claim:scaling-local-from-clone] [claim:scaling-local-listening] [claim:scaling-local-accepted] [claim:scaling-local-takeover] [claim:scaling-local-answer] [claim:scaling-local-test]', async () => {
     const commands = sectionCommands(
       readFileSync(PAGE, 'utf8'),
       'Run two instances on one machine',
@@ -269,7 +269,7 @@ describe('the Scaling out guide, with Docker Compose', () => {
   };
   const composeDir = path.join(ROOT, 'examples/scaling-out');
 
-  it('builds the agent from the clone’s root with the Dockerfile beside compose.yaml, and publishes a port per instance', () => {
+  it('builds the agent from the clone’s root with the Dockerfile beside compose.yaml, and publishes a port per instance [claim:scaling-compose-image] [claim:scaling-compose-ports]', () => {
     const { build, ports } = compose.services.agent;
     expect(path.resolve(composeDir, build.context)).toBe(ROOT);
     expect(path.resolve(ROOT, build.dockerfile)).toBe(
@@ -285,7 +285,7 @@ describe('the Scaling out guide, with Docker Compose', () => {
     expect(ignored.split('\n')).toContain('**/node_modules');
   });
 
-  it('runs from its image: the Dockerfile’s command, with its environment, starts an instance that answers on all interfaces', async () => {
+  it('runs from its image: the Dockerfile’s command, with its environment, starts an instance that answers on all interfaces [claim:scaling-local-example] [claim:scaling-compose-image]', async () => {
     const instructions = parseDockerfile(
       readFileSync(path.join(composeDir, 'Dockerfile'), 'utf8'),
     );

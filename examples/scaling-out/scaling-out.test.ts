@@ -57,7 +57,7 @@ class SupportPlugin extends Plugin {
   }
 }
 
-it('runs a ticket’s webhooks, sent to two instances, one at a time in the order they were accepted', async () => {
+it('runs a ticket’s webhooks, sent to two instances, one at a time in the order they were accepted [claim:scaling-accept]', async () => {
   const log: { text: string; start: number; end: number }[] = [];
   const instances: Runtime[] = [];
   try {
@@ -103,7 +103,7 @@ it('runs a ticket’s webhooks, sent to two instances, one at a time in the orde
   }
 }, 60_000);
 
-it('starts two agents against the PostgreSQL server the compose file starts, after it is healthy', () => {
+it('starts two agents against the PostgreSQL server the compose file starts, after it is healthy [claim:scaling-compose-start]', () => {
   const compose = parse(
     readFileSync(new URL('./compose.yaml', import.meta.url), 'utf8'),
   ) as {

@@ -25,7 +25,7 @@ const message = (text: string) => ({
 });
 
 describe('the scripted model', () => {
-  it('answers from its queue in order, objects as JSON, and records each request', async () => {
+  it('answers from its queue in order, objects as JSON, and records each request [claim:testing-no-network] [claim:testing-scripted-queue] [claim:testing-scripted-response-kinds] [claim:testing-scripted-records] [claim:tst-scripted]', async () => {
     const model = new ScriptedModelProvider({
       responses: [
         { steps: [{ pluginId: 'assistant', action: 'reply' }] },
@@ -45,7 +45,7 @@ describe('the scripted model', () => {
     expect(model.requests[1]?.at(-1)).toEqual({ role: 'user', content: 'Hi' });
   });
 
-  it('fails the task, not the test, when the queue runs dry and there is no fallback', async () => {
+  it('fails the task, not the test, when the queue runs dry and there is no fallback [claim:testing-scripted-exhausted] [claim:trouble-script-exhausted] [claim:tst-fallback] [claim:tst-errors]', async () => {
     const model = new ScriptedModelProvider({
       responses: [{ steps: [{ pluginId: 'assistant', action: 'reply' }] }],
     });
@@ -60,7 +60,7 @@ describe('the scripted model', () => {
     );
   });
 
-  it('uses a fallback function once the queue is empty, choosing by what was asked', async () => {
+  it('uses a fallback function once the queue is empty, choosing by what was asked [claim:testing-scripted-fallback] [claim:testing-purpose] [claim:tst-fallback]', async () => {
     const model = new ScriptedModelProvider({
       fallback: (messages, request) =>
         request.purpose === 'plan'

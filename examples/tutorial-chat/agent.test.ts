@@ -53,7 +53,7 @@ describe('tutorial: chat assistant', () => {
     };
   }
 
-  it('plans with the planner model and answers with the writer model: two calls per message', async () => {
+  it('plans with the planner model and answers with the writer model: two calls per message [claim:trouble-default-provider] [claim:tut-two-calls] [claim:tut-default-providers] [claim:tut-400-field] [claim:tut-on-failure-cost] [claim:tut-run-panel-writer]', async () => {
     runtime = await createChatAgent(settings, logger);
     await runtime.start();
 
@@ -70,7 +70,7 @@ describe('tutorial: chat assistant', () => {
     ]);
   });
 
-  it('shows the writer the earlier messages of the same conversation only', async () => {
+  it('shows the writer the earlier messages of the same conversation only [claim:tut-conversations-apart] [claim:tut-no-chain-yet]', async () => {
     runtime = await createChatAgent(settings, logger);
     await runtime.start();
 
@@ -91,7 +91,7 @@ describe('tutorial: chat assistant', () => {
     expect(lastWriterCall?.messages[1]?.content).toBe('My name is Ada.');
   });
 
-  it('keeps conversations in SQLite across a restart', async () => {
+  it('keeps conversations in SQLite across a restart [claim:tut-survives-restart]', async () => {
     runtime = await createChatAgent(settings, logger);
     await runtime.start();
     await send('c1', 'Remember the number 42.');
@@ -106,7 +106,7 @@ describe('tutorial: chat assistant', () => {
     );
   });
 
-  it('sends the API key as a bearer token when one is set, and none otherwise', async () => {
+  it('sends the API key as a bearer token when one is set, and none otherwise [claim:tut-empty-key-no-header]', async () => {
     runtime = await createChatAgent({ ...settings, apiKey: 'sk-test' }, logger);
     await runtime.start();
     await send('c1', 'Hi');
@@ -123,7 +123,7 @@ describe('tutorial: chat assistant', () => {
     ]);
   });
 
-  it('answers 400 for a message without text and 502 without internals when the model is down', async () => {
+  it('answers 400 for a message without text and 502 without internals when the model is down [claim:tut-502-no-internals] [claim:tut-run-panel-failing]', async () => {
     runtime = await createChatAgent(settings, logger);
     await runtime.start();
     expect((await send('c1', '')).status).toBe(400);
@@ -135,7 +135,7 @@ describe('tutorial: chat assistant', () => {
     expect(JSON.stringify(body)).not.toContain('127.0.0.1');
   });
 
-  it('reads Ollama defaults when no variable is set', () => {
+  it('reads Ollama defaults when no variable is set [claim:tut-bad-port]', () => {
     expect(readChatSettings({})).toMatchObject({
       baseUrl: 'http://localhost:11434/v1',
       apiKey: '',

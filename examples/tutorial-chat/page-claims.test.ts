@@ -16,7 +16,7 @@ import {
 import { readChatSettings } from './settings.js';
 
 describe('docs/tutorials/chat-assistant.md#point-it-at-a-real-model', () => {
-  it('defaults every variable of the table to a local Ollama', () => {
+  it('defaults every variable of the table to a local Ollama [claim:tut-run-from-clone] [claim:tut-env-defaults]', () => {
     expect(readChatSettings({})).toEqual({
       baseUrl: 'http://localhost:11434/v1',
       apiKey: '',
@@ -27,7 +27,7 @@ describe('docs/tutorials/chat-assistant.md#point-it-at-a-real-model', () => {
     });
   });
 
-  it('takes an empty variable for an unset one, and names CHAT_PORT when it is no port', () => {
+  it('takes an empty variable for an unset one, and names CHAT_PORT when it is no port [claim:tut-bad-port] [claim:tut-env-defaults]', () => {
     expect(
       readChatSettings({ CHAT_PORT: '', CHAT_BASE_URL: ' ', CHAT_DB: '' }),
     ).toMatchObject({
@@ -45,7 +45,7 @@ describe('docs/tutorials/chat-assistant.md#point-it-at-a-real-model', () => {
 });
 
 describe('docs/tutorials/chat-assistant.md#what-you-build', () => {
-  it('gives each conversation id its own space, escaping a "-" inside an id', () => {
+  it('gives each conversation id its own space, escaping a "-" inside an id [claim:tut-space-per-conversation]', () => {
     expect(spaceId('conversation', 'trip')).toBe('conversation-trip');
     expect(spaceId('conversation', 'a-b')).not.toBe(
       spaceId('conversation-a', 'b'),
@@ -63,7 +63,7 @@ describe('docs/tutorials/chat-assistant.md#the-plugin', () => {
     if (directory) rmSync(directory, { recursive: true, force: true });
   });
 
-  it('answers 400 naming the conversation id or the text, and asks no model', async () => {
+  it('answers 400 naming the conversation id or the text, and asks no model [claim:prod-tutorial-validates] [claim:tut-400-field]', async () => {
     server = await startFakeChatServer();
     directory = mkdtempSync(join(tmpdir(), 'weft-chat-claims-'));
     runtime = await createChatAgent(

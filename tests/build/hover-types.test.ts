@@ -41,7 +41,7 @@ function sampleBlockHtml(html: string): string {
 describe('hover types in the built docs', () => {
   const html = readRouteHtml(ROUTE);
 
-  it("a sample's identifiers carry the types TypeScript reports, in order", () => {
+  it("a sample's identifiers carry the types TypeScript reports, in order [claim:contributing-hover-types-shown]", () => {
     const built = typedIdentifiers(sampleBlockHtml(html));
     const { code, hovers } = sampleHoverTypes(SAMPLE);
     expect(built.map(({ name, text }) => ({ name, text }))).toEqual(
@@ -53,7 +53,7 @@ describe('hover types in the built docs', () => {
     );
   });
 
-  it('each popup describes its identifier, with an id unique on the page', () => {
+  it('each popup describes its identifier, with an id unique on the page [claim:contributing-hover-types-accessible]', () => {
     const all = typedIdentifiers(html);
     expect(all.length).toBeGreaterThan(100);
     for (const identifier of all) {
@@ -62,7 +62,7 @@ describe('hover types in the built docs', () => {
     expect(new Set(all.map(({ id }) => id)).size).toBe(all.length);
   });
 
-  it("the page's Markdown copy and the search index leave the popups out", () => {
+  it("the page's Markdown copy and the search index leave the popups out [claim:contributing-hover-types-copies]", () => {
     // The import's description, "(alias) class ScriptedModelProvider", is in no page's text.
     const { hovers } = sampleHoverTypes(SAMPLE);
     const type = hovers[0]!.text.split('\n')[0]!;

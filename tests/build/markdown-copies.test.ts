@@ -87,7 +87,7 @@ describe('Markdown copies', () => {
 });
 
 describe('llms.txt', () => {
-  it('names the site and links every docs and API page with its description', () => {
+  it('names the site and links every docs and API page with its description [claim:mcp-docs-llms-txt]', () => {
     const index = read('/llms.txt');
     expect(index.split('\n')[0]).toBe('# Weft');
     for (const route of routes) {

@@ -124,7 +124,7 @@ describe('package manager tabs in the docs', () => {
 });
 
 describe('the plugins page', () => {
-  it('has each card install command for every package manager, npm shown first', () => {
+  it('has each card install command for every package manager, npm shown first [claim:plugins-install-commands]', () => {
     const html = readRouteHtml('/plugins/');
     const commands = [
       ...html.matchAll(/<pre[^>]*data-package-manager="?(\w+)"?[^>]*>([\s\S]*?)<\/pre>/g),

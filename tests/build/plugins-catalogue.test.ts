@@ -57,7 +57,7 @@ describe('the built plugins page', () => {
     }
   });
 
-  it('has a card for every package, with what it provides and requires, core versions and runtimes', () => {
+  it('has a card for every package, with what it provides and requires, core versions and runtimes [claim:plugins-every-package] [claim:plugins-card-facts]', () => {
     expect(entries.length).toBeGreaterThanOrEqual(10);
     const articles = findTags(html, 'article');
     expect(articles.map((tag) => attributeOf(tag, 'data-package'))).toEqual(

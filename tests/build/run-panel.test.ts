@@ -186,13 +186,13 @@ describe('the Run panel registry and the built pages', () => {
     (Object.keys(RUN_PANELS) as RunExample[]).flatMap((id) =>
       RUN_PANELS[id].pages.map((page) => [id, page.path] as const),
     ),
-  )('%s: %s shows its panel once', (id, route) => {
+  )('%s: %s shows its panel once [claim:contributing-run-panel-build-registry]', (id, route) => {
     const file = path.join(buildDir, route, 'index.html');
     expect(existsSync(file), file).toBe(true);
     expect(panelsIn(file).filter((example) => example === id)).toHaveLength(1);
   });
 
-  it('no built page shows a panel the registry does not list there', () => {
+  it('no built page shows a panel the registry does not list there [claim:contributing-run-panel-build-registry]', () => {
     const listed = new Set(
       (Object.keys(RUN_PANELS) as RunExample[]).flatMap((id) =>
         RUN_PANELS[id].pages.map((page) => `${page.path} ${id}`),

@@ -31,7 +31,7 @@ describe('code token colours in the build', () => {
     expect(missing, 'token types without a rule in build/assets/css').toEqual([]);
   });
 
-  it('puts no colour on the tokens or lines of Getting started that the rules already give', () => {
+  it('puts no colour on the tokens or lines of Getting started that the rules already give [claim:contributing-token-colours-rules]', () => {
     const html = readRouteHtml('/docs/getting-started/');
     const rules = tokenRules(codeTheme);
     const tokens = findTags(html, 'span').filter((tag) =>

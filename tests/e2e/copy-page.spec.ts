@@ -59,7 +59,7 @@ test('a failed copy says so instead of claiming success', async ({ page }) => {
   ).toBeVisible();
 });
 
-test("the assistant links open ChatGPT, Claude and Cursor's set-up of the docs server", async ({
+test("the assistant links open ChatGPT, Claude and Cursor's set-up of the docs server [claim:mcp-docs-cursor-link] [claim:mcp-docs-open-in-assistants]", async ({
   page,
 }) => {
   await gotoHydrated(page, '/docs/guides/production/');

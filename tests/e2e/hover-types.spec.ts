@@ -37,7 +37,9 @@ for (const width of [1280, 375]) {
   test.describe(`at ${width} px`, () => {
     test.use({ viewport: { width, height: 800 } });
 
-    test('hovering an identifier shows its type, inside the viewport', async ({ page }) => {
+    test('hovering an identifier shows its type, inside the viewport [claim:contributing-hover-types-shown]', async ({
+      page,
+    }) => {
       await gotoHydrated(page, PAGE);
       const block = sampleBlock(page);
       const identifier = block.locator('.weft-type-hover', { hasText: /^createScriptedModel/ });
@@ -52,7 +54,7 @@ for (const width of [1280, 375]) {
       await expect(popup).toBeHidden();
     });
 
-    test('Tab from the code reaches an identifier, which shows and announces its type', async ({
+    test('Tab from the code reaches an identifier, which shows and announces its type [claim:contributing-hover-types-shown] [claim:contributing-hover-types-accessible]', async ({
       page,
     }) => {
       await gotoHydrated(page, PAGE);
@@ -95,7 +97,10 @@ test('a sample block with a popup open has no axe violations', async ({ page }) 
   expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
 });
 
-test('the copy button copies the plain code, without the types', async ({ page, context }) => {
+test('the copy button copies the plain code, without the types [claim:contributing-hover-types-copies]', async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await gotoHydrated(page, PAGE);
   const block = sampleBlock(page);

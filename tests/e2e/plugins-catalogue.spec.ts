@@ -88,7 +88,7 @@ for (const viewport of [
       expect(widest).toBeLessThanOrEqual(viewport.width);
     });
 
-    test('filters by kind right after navigation, and hides the kinds left empty', async ({
+    test('filters by kind right after navigation, and hides the kinds left empty [claim:plugins-filters]', async ({
       page,
     }) => {
       await page.goto('/plugins/');
@@ -101,7 +101,9 @@ for (const viewport of [
       await expect(page.locator('article[data-package]:visible')).toHaveCount(entries.length);
     });
 
-    test('filters by a capability provided or required', async ({ page }) => {
+    test('filters by a capability provided or required [claim:plugins-filters]', async ({
+      page,
+    }) => {
       await page.goto('/plugins/');
       await featureFilter(page).selectOption({ label: 'Provides: Capability text-generation' });
       const providers = entries
@@ -116,7 +118,7 @@ for (const viewport of [
       );
     });
 
-    test('shows the packages a chosen one works with', async ({ page }) => {
+    test('shows the packages a chosen one works with [claim:plugins-filters]', async ({ page }) => {
       await page.goto('/plugins/');
       await worksWithFilter(page).selectOption('model-openai');
       const expected = relations['@weft/model-openai'] ?? [];
@@ -132,7 +134,9 @@ for (const viewport of [
       expect(byName('@weft/mcp-docs').provides.services).toContain('mcp-server');
     });
 
-    test('says so when no package matches, and the filters combine', async ({ page }) => {
+    test('says so when no package matches, and the filters combine [claim:plugins-no-match]', async ({
+      page,
+    }) => {
       await page.goto('/plugins/');
       await expect(emptyMessage(page)).toBeHidden();
       await kindFilter(page).getByRole('radio', { name: 'Memory providers' }).check();

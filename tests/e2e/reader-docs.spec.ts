@@ -85,7 +85,9 @@ test.describe('the plugins page', () => {
   // The switch is plain radio inputs and CSS: it works without any script.
   test.use({ javaScriptEnabled: false });
 
-  test('shows every card install command for the package manager chosen', async ({ page }) => {
+  test('shows every card install command for the package manager chosen [claim:plugins-install-commands]', async ({
+    page,
+  }) => {
     await page.goto('/plugins/');
     const visibleCommands = page.locator('article pre[data-package-manager]:visible');
     const cards = await page.locator('article').count();

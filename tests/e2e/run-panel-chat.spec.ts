@@ -21,7 +21,7 @@ const PATH = '/docs/tutorials/chat-assistant/';
 const BUTTON = /^Run the chat assistant/;
 const FIRST_REPLY = 'You said "My name is Ada." after 0 earlier message(s).';
 
-test('plans with the planner, answers with the writer, remembers the conversation, and a preset starts a new one', async ({
+test('plans with the planner, answers with the writer, remembers the conversation, and a preset starts a new one [claim:tut-run-panel-runs] [claim:tut-run-panel-conversation]', async ({
   page,
 }) => {
   await openAndRun(page, PATH, BUTTON);
@@ -68,7 +68,7 @@ test.describe(`at ${NARROW.label}`, () => {
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
   });
 
-  test('the writer-down preset: the answer step fails, the planner reviews and stops, status failed', async ({
+  test('the writer-down preset: the answer step fails, the planner reviews and stops, status failed [claim:tut-run-panel-failing]', async ({
     page,
   }) => {
     await openAndRun(page, PATH, BUTTON);

@@ -63,7 +63,7 @@ for (const viewport of VIEWPORTS) {
   test.describe(`at ${viewport.label}`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
-    test('runs the executor as the reader edited it, then the file again after Reset', async ({
+    test('runs the executor as the reader edited it, then the file again after Reset [claim:gs-run-panel-code-editor] [claim:gs-run-panel-code-errors]', async ({
       page,
     }) => {
       await openEditor(page);
@@ -101,7 +101,7 @@ for (const viewport of VIEWPORTS) {
 test.describe(`at ${NARROW.label}`, () => {
   test.use({ viewport: { width: NARROW.width, height: NARROW.height } });
 
-  test('a syntax error is shown under the editor with its line and column, and nothing runs', async ({
+  test('a syntax error is shown under the editor with its line and column, and nothing runs [claim:gs-run-panel-code-imports] [claim:gs-run-panel-code-errors]', async ({
     page,
   }) => {
     await openEditor(page);
@@ -120,7 +120,7 @@ test.describe(`at ${NARROW.label}`, () => {
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
   });
 
-  test('Executors: the calendar edited to start the day at 11:00 books 11:00, zod and all', async ({
+  test('Executors: the calendar edited to start the day at 11:00 books 11:00, zod and all [claim:exec-run-panel-editor-opens] [claim:exec-run-panel-editor-day-start] [claim:exec-run-panel-editor-imports]', async ({
     page,
   }) => {
     const button = /^Run the calendar agent/;
@@ -149,7 +149,7 @@ test.describe(`at ${NARROW.label}`, () => {
     );
   });
 
-  test("Triggers: the issues plugin edited to call a slow start a bug; the heartbeat preset shows the heartbeat's file", async ({
+  test("Triggers: the issues plugin edited to call a slow start a bug; the heartbeat preset shows the heartbeat's file [claim:trig-run-panel-editor-opens] [claim:trig-run-panel-editor-slow-bug] [claim:trig-run-panel-editor-per-preset] [claim:trig-run-panel-editor-interval]", async ({
     page,
   }) => {
     const button = /^Run the triggers example/;
@@ -181,7 +181,7 @@ test.describe(`at ${NARROW.label}`, () => {
     await expect(code(page)).not.toHaveAccessibleDescription(/threw/);
   });
 
-  test('Chat tutorial: the plugin edited to show the writer one exchange; the third reply counts one earlier message', async ({
+  test('Chat tutorial: the plugin edited to show the writer one exchange; the third reply counts one earlier message [claim:tut-run-panel-editor-opens] [claim:tut-run-panel-editor-history] [claim:tut-run-panel-editor-imports]', async ({
     page,
   }) => {
     const button = /^Run the chat assistant/;
@@ -212,7 +212,7 @@ test.describe(`at ${NARROW.label}`, () => {
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
   });
 
-  test('HTTP chat: ChatPlugin’s source edited to a 10-character limit; the route answers 400 naming "message"', async ({
+  test('HTTP chat: ChatPlugin’s source edited to a 10-character limit; the route answers 400 naming "message" [claim:httpchat-panel-editor-opens] [claim:httpchat-panel-editor-limit]', async ({
     page,
   }) => {
     const button = /^Run the HTTP chat agent/;

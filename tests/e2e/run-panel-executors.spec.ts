@@ -20,7 +20,9 @@ const PATH = '/docs/building-plugins/executors/';
 const BUTTON = /^Run the calendar agent/;
 const BOOKED = 'Booked "Release planning" on 2025-03-04 at 10:30';
 
-test('runs the calendar plugin, then an edited message and slot answer', async ({ page }) => {
+test('runs the calendar plugin, then an edited message and slot answer [claim:exec-run-panel-runs] [claim:exec-run-panel-events] [claim:exec-run-panel-booked]', async ({
+  page,
+}) => {
   await openAndRun(page, PATH, BUTTON);
   await expect(liveRegion(page)).toHaveText(`Task completed after 11 events. Reply: ${BOOKED}`);
   const list = events(page);
@@ -53,7 +55,7 @@ test('runs the calendar plugin, then an edited message and slot answer', async (
 test.describe(`at ${NARROW.label}`, () => {
   test.use({ viewport: { width: NARROW.width, height: NARROW.height } });
 
-  test('a slot answer that does not match SlotRequest shows the error inline, naming the field', async ({
+  test('a slot answer that does not match SlotRequest shows the error inline, naming the field [claim:exec-run-panel-bad-slot]', async ({
     page,
   }) => {
     await openAndRun(page, PATH, BUTTON);
@@ -67,7 +69,7 @@ test.describe(`at ${NARROW.label}`, () => {
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
   });
 
-  test('the full-day preset: find-slot records the error, the review stops, status failed', async ({
+  test('the full-day preset: find-slot records the error, the review stops, status failed [claim:exec-run-panel-full-day]', async ({
     page,
   }) => {
     await openAndRun(page, PATH, BUTTON);

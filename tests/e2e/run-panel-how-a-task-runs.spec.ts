@@ -21,7 +21,7 @@ const PATH = '/docs/concepts/how-a-task-runs/';
 const BUTTON = /^Run the calendar agent/;
 const FAILED = 'Task failed after 10 events. A step failed; the review answered stop.';
 
-test('starts on the failing preset: the step error, the review stops the plan, status failed', async ({
+test('starts on the failing preset: the step error, the review stops the plan, status failed [claim:task-run-panel-runs]', async ({
   page,
 }) => {
   await openAndRun(page, PATH, BUTTON);
@@ -43,7 +43,7 @@ test('starts on the failing preset: the step error, the review stops the plan, s
 test.describe(`at ${NARROW.label}`, () => {
   test.use({ viewport: { width: NARROW.width, height: NARROW.height } });
 
-  test('a review edited to continue runs book after the failed step, and it fails too', async ({
+  test('a review edited to continue runs book after the failed step, and it fails too [claim:exec-run-panel-continue] [claim:task-run-panel-other]', async ({
     page,
   }) => {
     await openAndRun(page, PATH, BUTTON);
@@ -59,7 +59,7 @@ test.describe(`at ${NARROW.label}`, () => {
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
   });
 
-  test('the other preset completes both steps, the review after find-slot continuing', async ({
+  test('the other preset completes both steps, the review after find-slot continuing [claim:task-run-panel-other]', async ({
     page,
   }) => {
     await openAndRun(page, PATH, BUTTON);

@@ -23,7 +23,7 @@ const BUTTON = /^Run the HTTP chat agent/;
 const FIRST_REPLY =
   'Hello ada, you wrote “My name is Ada.” (the plan saw 0 earlier message(s) of room 42).';
 
-test('posts to the chat route, shows the 200 answer, remembers the room, and a preset starts afresh', async ({
+test('posts to the chat route, shows the 200 answer, remembers the room, and a preset starts afresh [claim:httpchat-panel-runs] [claim:httpchat-panel-route] [claim:httpchat-panel-reply] [claim:httpchat-panel-memory]', async ({
   page,
 }) => {
   await openAndRun(page, PATH, BUTTON);
@@ -60,7 +60,7 @@ test('posts to the chat route, shows the 200 answer, remembers the room, and a p
 test.describe(`at ${NARROW.label}`, () => {
   test.use({ viewport: { width: NARROW.width, height: NARROW.height } });
 
-  test('a user id the route refuses and a plan answer that is not JSON are named beside their fields', async ({
+  test('a user id the route refuses and a plan answer that is not JSON are named beside their fields [claim:httpchat-panel-refused]', async ({
     page,
   }) => {
     await openAndRun(page, PATH, BUTTON);
@@ -85,7 +85,7 @@ test.describe(`at ${NARROW.label}`, () => {
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
   });
 
-  test('the model-down preset: the reply step fails, the review stops, status failed, and the route answers 502', async ({
+  test('the model-down preset: the reply step fails, the review stops, status failed, and the route answers 502 [claim:httpchat-panel-failing]', async ({
     page,
   }) => {
     await openAndRun(page, PATH, BUTTON);

@@ -29,7 +29,7 @@ const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\
 for (const id of Object.keys(RUN_PANELS) as RunExample[]) {
   const entry = RUN_PANELS[id];
   for (const { path } of entry.pages) {
-    test(`${id} on ${path}: keyboard, timed events, axe, no sideways scroll, nothing leaves the site`, async ({
+    test(`${id} on ${path}: keyboard, timed events, axe, no sideways scroll, nothing leaves the site [claim:contributing-run-panel-shared-checks] [claim:gs-run-panel-events] [claim:gs-run-panel-offline]`, async ({
       page,
       baseURL,
     }) => {

@@ -20,7 +20,9 @@ import {
 const PATH = '/docs/building-plugins/triggers/';
 const BUTTON = /^Run the triggers example/;
 
-test('runs the issue through the route trigger, then an edited title', async ({ page }) => {
+test('runs the issue through the route trigger, then an edited title [claim:trig-run-panel-runs] [claim:trig-run-panel-route] [claim:trig-run-panel-label]', async ({
+  page,
+}) => {
   await openAndRun(page, PATH, BUTTON);
   await expect(liveRegion(page)).toHaveText('Task completed after 7 events. Reply: #7: bug');
   const list = events(page);
@@ -42,7 +44,7 @@ test('runs the issue through the route trigger, then an edited title', async ({ 
 test.describe(`at ${NARROW.label}`, () => {
   test.use({ viewport: { width: NARROW.width, height: NARROW.height } });
 
-  test('the start-trigger preset runs the heartbeat: its timer dispatches the task', async ({
+  test('the start-trigger preset runs the heartbeat: its timer dispatches the task [claim:trig-run-panel-runs] [claim:trig-run-panel-heartbeat]', async ({
     page,
   }) => {
     await openAndRun(page, PATH, BUTTON);
@@ -71,7 +73,7 @@ test.describe(`at ${NARROW.label}`, () => {
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
   });
 
-  test('the failing preset: the unknown step is an error, the review replaces it, status failed', async ({
+  test('the failing preset: the unknown step is an error, the review replaces it, status failed [claim:trig-run-panel-failing]', async ({
     page,
   }) => {
     await openAndRun(page, PATH, BUTTON);

@@ -30,7 +30,9 @@ async function sidewaysOverflow(page: Page): Promise<number> {
   );
 }
 
-test('runs the example, then an edited message', async ({ page }) => {
+test('runs the example, then an edited message [claim:gs-run-panel-runs] [claim:gs-run-panel-events] [claim:gs-run-panel-offline]', async ({
+  page,
+}) => {
   await page.goto(PATH);
   await waitForHydration(page);
   await runButton(page).click();
@@ -63,7 +65,7 @@ test('runs the example, then an edited message', async ({ page }) => {
 test.describe(`at ${NARROW.label}`, () => {
   test.use({ viewport: { width: NARROW.width, height: NARROW.height } });
 
-  test('an invalid plan answer shows the schema error inline, naming the field', async ({
+  test('an invalid plan answer shows the schema error inline, naming the field [claim:gs-run-panel-edit]', async ({
     page,
   }) => {
     await page.goto(PATH);
@@ -83,7 +85,7 @@ test.describe(`at ${NARROW.label}`, () => {
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
   });
 
-  test('the failing preset shows the step error, the review, and status failed', async ({
+  test('the failing preset shows the step error, the review, and status failed [claim:gs-run-panel-edit]', async ({
     page,
   }) => {
     await page.goto(PATH);
@@ -124,7 +126,9 @@ test('a press right after load runs the agent, 6 visits in a row', async ({ brow
   }
 });
 
-test('runs offline once the offline mode has precached the site', async ({ page }) => {
+test('runs offline once the offline mode has precached the site [claim:gs-run-panel-offline]', async ({
+  page,
+}) => {
   test.slow();
   const copy = copyBuild('weft-e2e-run-panel-');
   const server = await startStaticServer({ dir: copy.dir });

@@ -83,7 +83,7 @@ async function waitFor(what: string, check: () => boolean, ms: number): Promise<
 }
 
 describe('the chat route with a PostgreSQL coordinator', () => {
-  it('answers 502 cancelled for a message whose task was running when the database connection dropped, and the task runs again elsewhere', async () => {
+  it('answers 502 cancelled for a message whose task was running when the database connection dropped, and the task runs again elsewhere [claim:httpchat-coordinator-running-cancelled] [claim:chatreadme-coordinator-running-cancelled]', async () => {
     const schema = `c_${randomUUID().replace(/-/g, '')}`;
     let hanging = 0;
     const victim = await startInstance(schema, (signal) => {

@@ -65,7 +65,7 @@ async function outcomeOf(call: () => Promise<unknown>, id: string): Promise<stri
 
 describe('every first-party memory store refuses the same invalid input the same way', () => {
   it.each(INVALID_MEMORY_INPUTS.map((input) => [input.name, input] as const))(
-    '%s',
+    '%s [claim:testing-in-memory-same-rules] [claim:mpo-develop-in-memory] [claim:mpo-same-code] [claim:mpo-unstorable] [claim:mpo-max-patterns] [claim:mpo-in-memory-same-refusals] [claim:mpo-max-key-length] [claim:pg-refused-text] [claim:pg-shared-text-rules] [claim:core-readme-memory-store] [claim:sqlite-shared-codes] [claim:tst-in-memory] [claim:tst-in-memory-holds-for-durable] [claim:tsdoc-core-check-id] [claim:tsdoc-core-provider-same-code] [claim:tsdoc-core-provider-store-throws] [claim:tsdoc-core-provider-query-throws] [claim:tsdoc-core-provider-remove-throws] [claim:tsdoc-core-provider-clear-throws] [claim:tsdoc-postgres-store-invalid]',
     async (_name, input) => {
       const outcomes = Object.fromEntries(
         await Promise.all(
@@ -82,7 +82,7 @@ describe('every first-party memory store refuses the same invalid input the same
     },
   );
 
-  it('leaves every store holding only its one valid memory, unchanged', async () => {
+  it('leaves every store holding only its one valid memory, unchanged [claim:tst-in-memory-holds-for-durable] [claim:tsdoc-core-provider-store-throws]', async () => {
     for (const { name, provider, seed } of stores) {
       expect(await provider.query({}), name).toEqual([seed]);
     }
@@ -142,9 +142,12 @@ describe('every first-party memory store accepts the same edge cases with the sa
     ['remove() of an unknown id, false', (provider) => provider.remove('no-such-memory')],
   ];
 
-  it.each(cases)('%s', async (_name, call) => {
-    const results = await Promise.all(stores.map(({ provider }) => call(provider)));
-    expect(results[1]).toEqual(results[0]);
-    expect(results[2]).toEqual(results[0]);
-  });
+  it.each(cases)(
+    '%s [claim:testing-in-memory-same-rules] [claim:mpo-develop-in-memory] [claim:mpo-same-code] [claim:mpo-unstorable] [claim:mpo-max-patterns] [claim:mpo-in-memory-same-refusals] [claim:mpo-max-key-length] [claim:pg-refused-text] [claim:pg-shared-text-rules] [claim:core-readme-memory-store] [claim:sqlite-shared-codes] [claim:tst-in-memory] [claim:tst-in-memory-holds-for-durable] [claim:tsdoc-core-check-id] [claim:tsdoc-core-provider-same-code] [claim:tsdoc-core-provider-store-throws] [claim:tsdoc-core-provider-query-throws] [claim:tsdoc-core-provider-remove-throws] [claim:tsdoc-core-provider-clear-throws] [claim:tsdoc-postgres-store-invalid]',
+    async (_name, call) => {
+      const results = await Promise.all(stores.map(({ provider }) => call(provider)));
+      expect(results[1]).toEqual(results[0]);
+      expect(results[2]).toEqual(results[0]);
+    },
+  );
 });

@@ -126,7 +126,7 @@ describe('Runtime end to end with the chat plugin', () => {
     expect(room).toHaveLength(2);
   });
 
-  it('keeps the memories on disk after the runtime stops', async () => {
+  it('keeps the memories on disk after the runtime stops [claim:httpchat-restart] [claim:task-crash-leaves-trigger-memory]', async () => {
     const { runtime } = await boot([PLAN, 'Stored.', CONTINUE]);
     const { json } = await post(runtime, { room: 'r1', user: 'u1', message: 'remember me' });
     await runtime.stop();
@@ -146,7 +146,7 @@ describe('Runtime end to end with the chat plugin', () => {
     }
   });
 
-  it('plans and reviews a task dispatched without data, message or step reasons', async () => {
+  it('plans and reviews a task dispatched without data, message or step reasons [claim:task-review-prompt-contents]', async () => {
     // Regression: liquid's strict mode used to fail planning on a trigger without data, and the
     // review on a result without data; generateText without options failed validation.
     const { runtime, model } = await boot([PLAN, 'Direct.', CONTINUE], {}, true);
@@ -177,7 +177,7 @@ describe('Runtime end to end with the chat plugin', () => {
     expect(await memory.query({})).toEqual([]);
   });
 
-  it('answers 503 when the scheduler queue is full', async () => {
+  it('answers 503 when the scheduler queue is full [claim:httpchat-row-503] [claim:httpchat-queue-full] [claim:task-queue-full-503] [claim:chat-503]', async () => {
     const gate = deferred();
     const slowPlan: ScriptedResponse = async () => {
       await gate.promise;
@@ -215,7 +215,7 @@ describe('Runtime end to end with the chat plugin', () => {
 });
 
 describe('The chat plugin over SQLite memory, whose LIKE ignores case', () => {
-  it('keeps rooms whose ids differ only in case apart, in SQLite too, whose LIKE ignores case', async () => {
+  it('keeps rooms whose ids differ only in case apart, in SQLite too, whose LIKE ignores case [claim:chat-room-ids-exact]', async () => {
     const model = new ScriptedModelProvider({ responses: [PLAN, 'One', PLAN, 'Two'] });
     runtime = await Runtime.init({
       models: [model],

@@ -50,7 +50,7 @@ describe('the CommonJS example', () => {
   });
 
   it(
-    'resolves each package to its CommonJS build',
+    'resolves each package to its CommonJS build [claim:install-cjs-exports] [claim:install-packages-esm-cjs]',
     async () => {
       const script = `for (const name of ${JSON.stringify(PACKAGES)}) console.log(require.resolve(name));`;
       const { stdout } = await run(process.execPath, ['-e', script], { cwd: project });
@@ -63,7 +63,7 @@ describe('the CommonJS example', () => {
   );
 
   it(
-    'starts the runtime with require() and answers a chat message',
+    'starts the runtime with require() and answers a chat message [claim:install-cjs-test] [claim:core-readme-esm-cjs-types]',
     async () => {
       const { stdout } = await run(process.execPath, ['agent.cjs'], {
         cwd: project,

@@ -45,7 +45,7 @@ describe('docs/guides/ai-assistants.md#from-a-clone', () => {
     expect(install).toBe('npm ci');
   });
 
-  it('the build line builds every Weft package the built command imports', () => {
+  it('the build line builds every Weft package the built command imports [claim:mcp-docs-clone-route]', () => {
     const build = sampleLines()[3]!;
     const built = [...build.matchAll(/-w (\S+)/g)].map((match) => match[1]!);
     const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
@@ -60,7 +60,7 @@ describe('docs/guides/ai-assistants.md#from-a-clone', () => {
     expect(built).toEqual([...weftDependencies.sort(), '@weft/mcp-docs']);
   });
 
-  it("the package README gives the same route, starting the file the page's set-ups start", () => {
+  it("the package README gives the same route, starting the file the page's set-ups start [claim:mcp-docs-readme-clone-route]", () => {
     const readme = readFileSync(join(PACKAGE_DIR, 'README.md'), 'utf8');
     const block = /^```sh\n(git clone [\s\S]*?)^```$/m.exec(readme)?.[1]?.trim().split('\n');
     const lines = sampleLines();
@@ -70,7 +70,7 @@ describe('docs/guides/ai-assistants.md#from-a-clone', () => {
     expect(readme).toContain(`\`${started}\``);
   });
 
-  it('builds, starts with the command given to the assistant and answers search_docs', async () => {
+  it('builds, starts with the command given to the assistant and answers search_docs [claim:mcp-docs-clone-route] [claim:mcp-docs-clone-build-output] [claim:mcp-docs-readme-clone-route]', async () => {
     const lines = sampleLines();
     const build = words(lines[3]!, ROOT_DIR);
     expect(build.slice(0, 3)).toEqual(['npm', 'run', 'build']);

@@ -14,7 +14,7 @@ import {
 const expectedMajor = process.env[EXPECTED_NODE_MAJOR_ENV];
 
 describe('the Node.js version under test', () => {
-  it('is supported, and is the `node` the tarball checks start', () => {
+  it('is supported, and is the `node` the tarball checks start [claim:install-node-tested]', () => {
     expect(satisfiesRange(process.versions.node, SUPPORTED_NODE_RANGE)).toBe(true);
     const onPath = execFileSync('node', ['--version'], { encoding: 'utf8', timeout: 30_000 });
     expect(onPath.trim()).toBe(process.version);

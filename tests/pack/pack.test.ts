@@ -188,7 +188,7 @@ describe('the packed @weft/core tarball', () => {
   });
 
   it(
-    'contains the builds and declarations that package.json exports point at',
+    'contains the builds and declarations that package.json exports point at [claim:install-packages-esm-cjs] [claim:core-readme-esm-cjs-types]',
     async () => {
       const manifest = JSON.parse(await readFile(path.join(coreDir, 'package.json'), 'utf8')) as {
         main: string;
@@ -280,7 +280,7 @@ describe('the packed @weft/core tarball', () => {
   );
 
   it(
-    'type-checks a TypeScript consumer of every public name, from ESM and CommonJS',
+    'type-checks a TypeScript consumer of every public name, from ESM and CommonJS [claim:install-cts] [claim:core-readme-esm-cjs-types]',
     async () => {
       expect(names.values.length + names.types.length).toBeGreaterThan(40);
       await writeFile(path.join(project, 'consumer.mts'), typeScript('esm', names));

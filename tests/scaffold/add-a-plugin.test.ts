@@ -120,7 +120,7 @@ describe('adding a plugin to a generated project, as the page says', () => {
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  it('ends with the files the page shows', async () => {
+  it('ends with the files the page shows [claim:gs-add-plugin-followed]', async () => {
     for (const file of ['src/agent.ts', 'src/scripted-model.ts']) {
       expect(await readFile(path.join(project, file), 'utf8'), file).toBe(
         await readFile(path.join(example, file), 'utf8'),
@@ -129,7 +129,7 @@ describe('adding a plugin to a generated project, as the page says', () => {
   });
 
   it(
-    'type-checks, and its tests, the clock plugin test among them, pass',
+    'type-checks, and its tests, the clock plugin test among them, pass [claim:gs-add-plugin-followed]',
     async () => {
       expect(
         await tool(project, 'node_modules/typescript/bin/tsc', ['-p', 'tsconfig.check.json']),
@@ -146,7 +146,7 @@ describe('adding a plugin to a generated project, as the page says', () => {
   );
 
   it(
-    'runs: a question about the time reaches the clock, and its unknown-zone error reaches the user',
+    'runs: a question about the time reaches the clock, and its unknown-zone error reaches the user [claim:exec-expose-generated] [claim:gs-422] [claim:gs-add-plugin-wire]',
     async () => {
       const agent = await startAgent(
         project,
@@ -175,7 +175,7 @@ describe('adding a plugin to a generated project, as the page says', () => {
   );
 
   it(
-    'stops at once when its port is taken, naming the address and the PORT setting',
+    'stops at once when its port is taken, naming the address and the PORT setting [claim:gs-port-taken]',
     async () => {
       const holder = createServer();
       await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));

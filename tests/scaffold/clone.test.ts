@@ -57,7 +57,7 @@ describe('npm run create-agent from a clone', () => {
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  it('depends on tarballs inside the project', async () => {
+  it('depends on tarballs inside the project [claim:gs-flags-after-dashes] [claim:gs-clone-creator] [claim:install-create-agent-vendor]', async () => {
     const manifest = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
     };
@@ -78,7 +78,7 @@ describe('npm run create-agent from a clone', () => {
     expect((await readdir(path.join(project, 'vendor'))).sort()).toEqual(tarballs);
   });
 
-  it('runs on a Node.js version it supports (under test:node-versions, the one asked for)', async () => {
+  it('runs on a Node.js version it supports (under test:node-versions, the one asked for) [claim:install-node-tested]', async () => {
     const manifest = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8')) as {
       engines: { node: string };
     };
@@ -94,7 +94,7 @@ describe('npm run create-agent from a clone', () => {
   });
 
   it(
-    'installs, passes its own tests and type-check',
+    'installs, passes its own tests and type-check [claim:gs-project-tests] [claim:gs-scripts] [claim:install-create-agent-vendor] [claim:install-node-tested]',
     async () => {
       // Everything third-party is in the npm cache since the workspace's own install.
       await runCommand('npm', ['install', '--prefer-offline'], {
@@ -126,7 +126,7 @@ describe('npm run create-agent from a clone', () => {
   );
 
   it(
-    'says at start-up that the key is missing, and exits',
+    'says at start-up that the key is missing, and exits [claim:gs-missing-key] [claim:gs-env-first]',
     async () => {
       const result = await startAgentExpectingExit(
         project,
@@ -141,7 +141,7 @@ describe('npm run create-agent from a clone', () => {
   );
 
   it(
-    'says at start-up that the model server does not answer, and exits',
+    'says at start-up that the model server does not answer, and exits [claim:gs-env-first] [claim:prod-health-template]',
     async () => {
       // A port that was free a moment ago: nothing listens there.
       const probe = createServer();
@@ -168,7 +168,7 @@ describe('npm run create-agent from a clone', () => {
   );
 
   it(
-    'reads the key and base URL from .env and answers with the model',
+    'reads the key and base URL from .env and answers with the model [claim:gs-dotenv] [claim:gs-env-first]',
     async () => {
       const openai = await startFakeOpenAI();
       await writeFile(
@@ -204,7 +204,7 @@ describe('npm run create-agent from a clone', () => {
   );
 
   it(
-    'runs from its image: the Dockerfile, followed without a container engine, gives an agent that answers',
+    'runs from its image: the Dockerfile, followed without a container engine, gives an agent that answers [claim:gs-dockerfile]',
     async () => {
       const image = await rehearseImage(project, work, env, 4 * MINUTE);
       // The built agent and its production dependencies only: no sources, tests or dev tools.

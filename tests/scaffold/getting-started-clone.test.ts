@@ -180,7 +180,7 @@ describe.skipIf(process.platform === 'win32')(
     });
 
     it(
-      '"Create a project": clones, and `npm run create-agent -- ../my-agent` writes and installs the project beside the clone',
+      '"Create a project": clones, and `npm run create-agent -- ../my-agent` writes and installs the project beside the clone [claim:cg-getting-started-clone] [claim:gs-flags] [claim:gs-clone-creator] [claim:gs-creator-installs]',
       async () => {
         const route = cloneRoute();
         expect(route).toEqual([
@@ -225,7 +225,7 @@ describe.skipIf(process.platform === 'win32')(
       14 * MINUTE,
     );
 
-    it('the creator prints the next steps "Run it" gives', () => {
+    it('the creator prints the next steps "Run it" gives [claim:gs-creator-installs] [claim:gs-cd-then-run]', () => {
       expect(project).not.toBe('');
       const cd = cdAfterCreateAgent();
       expect(cd).toBe('cd ../my-agent');
@@ -241,7 +241,7 @@ describe.skipIf(process.platform === 'win32')(
     });
 
     it(
-      '"Run it": `cd ../my-agent` and `npm test` pass in the project',
+      '"Run it": `cd ../my-agent` and `npm test` pass in the project [claim:gs-cd-then-run]',
       async () => {
         expect(project).not.toBe('');
         cwd = path.resolve(cwd, cdAfterCreateAgent().slice(3));
@@ -260,7 +260,7 @@ describe.skipIf(process.platform === 'win32')(
     );
 
     it(
-      '"Run it": `npm run dev` says where it listens, answers the page\'s `curl` with the page\'s reply, restarts on a change, and stops on Ctrl+C',
+      '"Run it": `npm run dev` says where it listens, answers the page\'s `curl` with the page\'s reply, restarts on a change, and stops on Ctrl+C [claim:cg-getting-started-clone] [claim:gs-reply] [claim:gs-dev-restarts] [claim:gs-listening] [claim:gs-cd-then-run] [claim:gs-json-logs]',
       async () => {
         expect(cwd).toBe(project);
         const [, dev, curl] = sectionCommands(PAGE, 'Run it');
@@ -327,7 +327,7 @@ describe.skipIf(process.platform === 'win32')(
     );
 
     it(
-      '"Run the example": `cd ../weft` from the project, and the example\'s entry point answers the same `curl` with the same reply',
+      '"Run the example": `cd ../weft` from the project, and the example\'s entry point answers the same `curl` with the same reply [claim:cg-getting-started-clone] [claim:gs-example-cd-clone] [claim:gs-example-runs]',
       async () => {
         expect(cwd).toBe(project);
         const cd = proseCd('Run the example', /from `my-agent`/);

@@ -78,7 +78,7 @@ describe('npm create weft from a registry', () => {
   });
 
   it(
-    'creates a project outside the repository that depends on the published versions',
+    'creates a project outside the repository that depends on the published versions [claim:gs-flags-after-dashes] [claim:install-after-publication] [claim:install-any-manager] [claim:create-weft-readme-what] [claim:create-weft-readme-defaults] [claim:create-weft-readme-name-flag]',
     async () => {
       const users = path.join(work, 'user');
       await mkdir(users);
@@ -152,7 +152,7 @@ describe('npm create weft from a registry', () => {
   );
 
   it(
-    'was installed from the registry, passes its own tests and type-check',
+    'was installed from the registry, passes its own tests and type-check [claim:gs-cd-then-run] [claim:install-managers-tested]',
     async () => {
       expect(project).not.toBe('');
       const tests = await runCommand('npm', ['test'], { cwd: project, env, timeoutMs: 2 * MINUTE });
@@ -164,7 +164,7 @@ describe('npm create weft from a registry', () => {
   );
 
   it(
-    'starts and answers a posted message with no network',
+    'starts and answers a posted message with no network [claim:gs-files] [claim:gs-listening] [claim:gs-cd-then-run] [claim:install-testing-scripted-runs] [claim:create-weft-readme-what]',
     async () => {
       expect(project).not.toBe('');
       const agent = await startAgent(project, { ...env, PORT: '0' }, 2 * MINUTE);
@@ -213,7 +213,7 @@ describe('npm create weft from a registry', () => {
     // The three installs mostly wait on the registry and the disk, and share no folder or
     // cache: they run side by side.
     it.concurrent.each(OTHER_MANAGERS)(
-      '%s create weft installs with it and says its commands',
+      '%s create weft installs with it and says its commands [claim:install-any-manager] [claim:install-managers-tested] [claim:create-weft-readme-managers] [claim:create-weft-readme-yarn-registry]',
       async (manager) => {
         const users = path.join(work, `user-${manager}`);
         await mkdir(users);
@@ -246,7 +246,7 @@ describe('npm create weft from a registry', () => {
     );
 
     it.each(OTHER_MANAGERS)(
-      'the project %s created passes its tests, run by it',
+      'the project %s created passes its tests, run by it [claim:install-any-manager] [claim:install-managers-tested] [claim:create-weft-readme-managers] [claim:create-weft-readme-pnpm-workspace]',
       async (manager) => {
         const project = projects[manager];
         expect(project).toBeDefined();

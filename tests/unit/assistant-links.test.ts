@@ -21,7 +21,7 @@ import { PACKAGES_ON_NPM } from '../../libs/docs-model/catalogue/model';
 const page = 'https://weft-ai.github.io/docs/guides/production.md';
 
 describe('the assistant links of the copy-page bar', () => {
-  it('open a new ChatGPT or Claude chat whose prompt points at the Markdown copy', () => {
+  it('open a new ChatGPT or Claude chat whose prompt points at the Markdown copy [claim:mcp-docs-open-in-assistants]', () => {
     expect(assistantPrompt(page)).toContain(page);
     const starts = Object.fromEntries(CHAT_LINKS);
     expect(Object.keys(starts)).toEqual(['Open in ChatGPT', 'Open in Claude']);
@@ -33,7 +33,7 @@ describe('the assistant links of the copy-page bar', () => {
     expect(claude.searchParams.get('q')).toBe(assistantPrompt(page));
   });
 
-  it('lead to the Cursor set-up from a clone while the package is not on npm', () => {
+  it('lead to the Cursor set-up from a clone while the package is not on npm [claim:mcp-docs-clone-not-on-npm] [claim:mcp-docs-cursor-link]', () => {
     // Until the release, the one-click install would add an `npx` command that answers E404.
     expect(MCP_DOCS_ON_NPM).toBe(PACKAGES_ON_NPM);
     expect(MCP_DOCS_ON_NPM).toBe(false);
@@ -52,7 +52,7 @@ describe('the assistant links of the copy-page bar', () => {
     expect(guide).toContain('examples/mcp-docs/cursor.mcp.json');
   });
 
-  it('install in Cursor the server entry of the documented set-up once published', () => {
+  it('install in Cursor the server entry of the documented set-up once published [claim:mcp-docs-cursor-link-after-release]', () => {
     const link = new URL(CURSOR_INSTALL_URL);
     expect(`${link.protocol}//${link.host}${link.pathname}`).toBe(
       'cursor://anysphere.cursor-deeplink/mcp/install',

@@ -35,7 +35,7 @@ describe('buildClearingCacheOnFailure', () => {
     expect(existsSync(cacheFile)).toBe(true);
   });
 
-  it('removes the cache when the build fails, says so, and answers the failing status', () => {
+  it('removes the cache when the build fails, says so, and answers the failing status [claim:contributing-failed-build-keeps-hover-types]', () => {
     const { site } = siteWithCache();
     const said = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(buildClearingCacheOnFailure(site, process.execPath, ['-e', 'process.exit(3)'])).toBe(3);
@@ -43,7 +43,7 @@ describe('buildClearingCacheOnFailure', () => {
     expect(said).toHaveBeenCalledWith(expect.stringContaining(`${RSPACK_CACHE_DIR} was removed`));
   });
 
-  it('leaves the hover types cached in .cache/hover-types when the build fails', () => {
+  it('leaves the hover types cached in .cache/hover-types when the build fails [claim:contributing-failed-build-keeps-hover-types]', () => {
     const { site } = siteWithCache();
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     vi.stubEnv('WEFT_HOVER_CACHE_DIR', undefined);

@@ -31,7 +31,7 @@ describe('the Docusaurus upgrade check', () => {
     );
   });
 
-  it('runs a version on the Node.js major its engines ask for, when this one is older', () => {
+  it('runs a version on the Node.js major its engines ask for, when this one is older [claim:contributing-upgrade-check-node]', () => {
     // engines.node of @docusaurus/core 3.10.2 and 4.0.0-canary-6808.
     expect(nodeMajorFor('>=20.0', 'v20.20.2')).toBeUndefined();
     expect(nodeMajorFor('>=24.14', 'v20.20.2')).toBe(24);

@@ -76,17 +76,17 @@ describe('configuration reference page', () => {
   const documented = [...rows.keys()].filter((key) => key.startsWith('options.'));
   const schemas = optionSchemas();
 
-  it('has a row for every option of the schema, including the server and scheduler ones', () => {
+  it('has a row for every option of the schema, including the server and scheduler ones [claim:stability-options-public]', () => {
     expect([...schemas.keys()]).toContain('options.server.port');
     expect([...schemas.keys()]).toContain('options.scheduler.concurrency');
     expect([...schemas.keys()].filter((path) => !rows.has(path))).toEqual([]);
   });
 
-  it('has no row for an option the schema does not know', () => {
+  it('has no row for an option the schema does not know [claim:prod-no-https] [claim:prod-no-expiry]', () => {
     expect(documented.filter((path) => !schemas.has(path))).toEqual([]);
   });
 
-  it('shows the default the schema applies for every option that is not an object', () => {
+  it('shows the default the schema applies for every option that is not an object [claim:task-planner-memory-limits] [claim:task-timeout-default] [claim:prod-slow-clients] [claim:prod-bulkhead-wait] [claim:oai-ollama-timeouts] [claim:stability-options-public]', () => {
     const defaults = optionsSchema.parse({}) as Record<string, unknown>;
     let checked = 0;
     for (const path of schemas.keys()) {

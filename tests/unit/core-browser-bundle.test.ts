@@ -11,7 +11,7 @@ import { bundleForBrowser } from '../support/browser-bundle';
 const RUN_CHUNK_BUDGET_BYTES = 150 * 1024;
 
 describe('@weft/core bundled for a browser', () => {
-  it('imports no Node built-in, express, cors or pino Node build, and fits the budget', async () => {
+  it('imports no Node built-in, express, cors or pino Node build, and fits the budget [claim:install-browser-core] [claim:install-browser-testing] [claim:stability-browser-same-api]', async () => {
     const bundle = await bundleForBrowser(
       [
         "export * from '@weft/core';",
@@ -44,7 +44,7 @@ describe('@weft/core bundled for a browser', () => {
     expect(bundled(/node_modules\/zod\/v4\/locales\/(?!en\.js$)/)).toEqual([]);
   }, 60_000);
 
-  it('imports liquidjs only with import(), so a page loads it only for a Liquid template', async () => {
+  it('imports liquidjs only with import(), so a page loads it only for a Liquid template [claim:liq-lazy-engine]', async () => {
     const bundle = await bundleForBrowser("export * from '@weft/core';");
     const liquidImports = Object.entries(bundle.importsByInput).flatMap(([importer, imports]) =>
       imports

@@ -69,12 +69,12 @@ function shows(text: string, expected: unknown): boolean {
 describe('the core README', () => {
   const defaults = optionsSchema.parse({}) as Record<string, unknown>;
 
-  it('names every option of the schema, and no other', async () => {
+  it('names every option of the schema, and no other [claim:core-readme-options]', async () => {
     const names = (await shownOptions()).map((option) => option.name);
     expect(names.sort()).toEqual(Object.keys(optionsSchema.shape).sort());
   });
 
-  it('shows the default the schema applies for each option it gives one for', async () => {
+  it('shows the default the schema applies for each option it gives one for [claim:core-readme-options]', async () => {
     for (const { name, details } of await shownOptions()) {
       if (details === undefined || name === 'logger') continue;
       const expected = defaults[name];

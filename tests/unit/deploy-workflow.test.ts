@@ -29,7 +29,7 @@ const jobs = Object.values(workflow.jobs);
 const steps = jobs.flatMap((job) => job.steps);
 
 describe('the deploy workflow', () => {
-  it('builds the site with npm run build, TYPEDOC unset, from a checkout without earlier API pages', () => {
+  it('builds the site with npm run build, TYPEDOC unset, from a checkout without earlier API pages [claim:contributing-deploy-builds-api-reference]', () => {
     expect(steps.map((step) => step.run)).toContain('npm run build');
     const envs = [workflow.env, ...jobs.map((job) => job.env), ...steps.map((step) => step.env)];
     for (const env of envs) expect(Object.keys(env ?? {})).not.toContain('TYPEDOC');

@@ -88,7 +88,7 @@ describe('the site config under the dev server', () => {
     expect(start).toEqual(build.filter((plugin) => !PRODUCTION_ONLY.includes(plugin)));
   }, 60_000);
 
-  it('serves a stand-in at /api/ and runs no TypeDoc, unless DEV_API_PAGES=true', async () => {
+  it('serves a stand-in at /api/ and runs no TypeDoc, unless DEV_API_PAGES=true [claim:contributing-dev-start-api-stand-in]', async () => {
     const build = await pluginPaths('build');
     expect(build).toContain(API_REFERENCE_PLUGIN);
     expect(await pluginPaths('start')).toEqual(
@@ -112,7 +112,7 @@ describe('the site config under the dev server', () => {
     expect((await siteConfig('start', 'true')).customFields).toBeUndefined();
   }, 60_000);
 
-  it("gives the stand-in's docs instance a sidebar with its one page", async () => {
+  it("gives the stand-in's docs instance a sidebar with its one page [claim:contributing-dev-start-api-stand-in]", async () => {
     const sidebars = await loadAs(
       'start',
       undefined,
@@ -139,7 +139,7 @@ describe('the site config under the dev server', () => {
     expect(parseSiteEnv({}, ['node', 'docusaurus', 'start']).devApiPages).toBe(false);
   });
 
-  it('explains a missing /api/ page on the not-found page only when npm start left it out', () => {
+  it('explains a missing /api/ page on the not-found page only when npm start left it out [claim:contributing-dev-start-api-stand-in]', () => {
     const note = (pathname: string, apiPagesLeftOut: unknown): string =>
       renderToStaticMarkup(createElement(ApiLeftOutNote, { pathname, apiPagesLeftOut }));
     const shown = note('/api/classes/Runtime/', true);
@@ -150,7 +150,7 @@ describe('the site config under the dev server', () => {
     expect(note('/api/classes/Runtime/', false)).toBe('');
   });
 
-  it('does not load TypeScript, which only the hover types of a build use', () => {
+  it('does not load TypeScript, which only the hover types of a build use [claim:contributing-dev-start-no-typescript]', () => {
     // A fresh process loading the config the way Docusaurus does (jiti), so no test's imports
     // count; before the hover-types plugin loaded them lazily they cost seconds per start.
     const script = `

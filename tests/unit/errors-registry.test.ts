@@ -63,13 +63,13 @@ describe('error registries', () => {
     expect(all.filter((code, index) => all.indexOf(code) !== index)).toEqual([]);
   });
 
-  it('hold every code the sources raise', () => {
+  it('hold every code the sources raise [claim:stability-codes-closed]', () => {
     const known = registeredCodes();
     const missing = [...raisedCodes()].filter(([code]) => !known.has(code));
     expect(missing).toEqual([]);
   });
 
-  it('hold no code that nothing raises', () => {
+  it('hold no code that nothing raises [claim:stability-codes-closed]', () => {
     const raised = raisedCodes();
     expect(raised.size).toBeGreaterThan(30);
     const unused = [...registeredCodes().keys()].filter((code) => !raised.has(code));
@@ -90,7 +90,7 @@ describe('errors reference page', () => {
     .filter((line) => line.startsWith('#'))
     .map((line) => line.replace(/^#+\s*/, '').trim());
 
-  it('has a section, the anchor of docsUrl, headed by each registered code', () => {
+  it('has a section, the anchor of docsUrl, headed by each registered code [claim:stability-codes-closed]', () => {
     const missing = [...registeredCodes().keys()].filter((code) => !headings.includes(code));
     expect(missing).toEqual([]);
   });
@@ -100,7 +100,7 @@ describe('errors reference page', () => {
    * itself), and every status the sources name in `status: 429`, `.status(404)` or
    * `answer(413, ...)`, so a new one needs a section before the tests pass.
    */
-  it('has a section headed by each HTTP status the packages answer', () => {
+  it('has a section headed by each HTTP status the packages answer [claim:stability-http-public]', () => {
     const statuses = new Set<number>([408]);
     for (const { registry } of registries) {
       for (const entry of Object.values(registry.codes)) {

@@ -29,7 +29,7 @@ function entries(): string[] {
 }
 
 describe('the hover-type cache', () => {
-  it('answers an unchanged sample from disk, without asking TypeScript again', () => {
+  it('answers an unchanged sample from disk, without asking TypeScript again [claim:contributing-hover-types-cache]', () => {
     const { code, hovers } = sampleHoverTypes(SAMPLE);
     expect(hovers.length).toBeGreaterThan(10);
     const [entry, ...others] = entries();
@@ -40,7 +40,7 @@ describe('the hover-type cache', () => {
     expect(sampleTypes(code, path.join(root, SAMPLE))).toEqual(planted);
   });
 
-  it('reads a sample again when its text changes', () => {
+  it('reads a sample again when its text changes [claim:contributing-hover-types-cache]', () => {
     const { code } = sampleHoverTypes(SAMPLE);
     const edited = `// An edit.\n${code}`;
     const hovers = sampleTypes(edited, path.join(root, SAMPLE));
@@ -65,7 +65,7 @@ describe('the fingerprint of the inputs', () => {
   write('packages/core/src/index.ts', 'export const b = 2;\n');
   write('packages/core/test/index.test.ts', 'it("is", () => {});\n');
 
-  it("changes with a package's source, a sample, the lockfile; not with a package's tests", () => {
+  it("changes with a package's source, a sample, the lockfile; not with a package's tests [claim:contributing-hover-types-cache]", () => {
     const before = hoverInputsFingerprint(site);
     write('packages/core/test/index.test.ts', 'it("is still", () => {});\n');
     expect(hoverInputsFingerprint(site)).toBe(before);

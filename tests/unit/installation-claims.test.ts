@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 describe('installation', () => {
-  it('lists every published package of the repository in the packages table', () => {
+  it('lists every published package of the repository in the packages table [claim:install-packages-table]', () => {
     const published = readdirSync(PACKAGES, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => manifestOf(entry.name))
@@ -43,7 +43,7 @@ describe('installation', () => {
   });
 
   it.each(['zod', 'pino'])(
-    'installs %s in the version range @weft/core depends on, which brings its own copy',
+    'installs %s in the version range @weft/core depends on, which brings its own copy [claim:install-core-brings-deps] [claim:install-same-major]',
     (name) => {
       const range = manifestOf('core').dependencies?.[name];
       expect(range).toMatch(/^\^\d+\.\d+\.\d+$/);
@@ -54,7 +54,7 @@ describe('installation', () => {
     },
   );
 
-  it('generates a project whose scripted model and in-memory store import @weft/testing', async () => {
+  it('generates a project whose scripted model and in-memory store import @weft/testing [claim:install-pino-generated] [claim:install-testing-dependencies]', async () => {
     work = await mkdtemp(path.join(tmpdir(), 'weft-installation-'));
     const directory = path.join(work, 'agent');
     await createProject({ directory, model: 'scripted', memory: 'memory', source: 'registry' });

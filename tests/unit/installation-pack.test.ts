@@ -26,7 +26,7 @@ function packBlock(): string[] {
 }
 
 describe('installation: packing Weft into an existing project', () => {
-  it('runs as written, and writes the tarballs the install line names', () => {
+  it('runs as written, and writes the tarballs the install line names [claim:install-pack-existing]', () => {
     const lines = packBlock().map((line) =>
       line.replaceAll('../my-project', `${scratch}/my-project`),
     );

@@ -138,7 +138,7 @@ describe('the search index cache', () => {
     ]);
   });
 
-  it('adds the names each page’s tables define, with their sections, read from the built HTML', async () => {
+  it('adds the names each page’s tables define, with their sections, read from the built HTML [claim:mcp-docs-table-definitions]', async () => {
     // As the build writes a table: closing tags left out, ids unquoted.
     build(
       'aaaa1111',

@@ -59,7 +59,7 @@ describe('log lines in the observability guide', () => {
     expect(logged.get('runtime started')).toBe('info');
   });
 
-  it('documents every line the core writes, at its level', () => {
+  it('documents every line the core writes, at its level [claim:obs-lines-table]', () => {
     const missing = [...logged]
       .filter(
         ([message, level]) =>
@@ -69,7 +69,7 @@ describe('log lines in the observability guide', () => {
     expect(missing).toEqual([]);
   });
 
-  it('documents no line the core does not write', () => {
+  it('documents no line the core does not write [claim:obs-lines-table]', () => {
     const unknown = [...documented.keys()].filter(
       (row) => ![...logged.keys()].some((message) => matches(row, message)),
     );

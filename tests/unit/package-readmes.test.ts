@@ -30,7 +30,7 @@ describe('package READMEs', () => {
   });
 
   it.each(entries.map((entry) => [entry.name, entry] as const))(
-    '%s: installs as the plugins page says and links to the installation page',
+    '%s: installs as the plugins page says and links to the installation page [claim:install-one-place]',
     async (_name, entry) => {
       const readme = await readFile(path.join(packagesDir, entry.directory, 'README.md'), 'utf8');
       const command = installCommand(entry);

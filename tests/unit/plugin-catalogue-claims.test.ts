@@ -131,7 +131,7 @@ const PLUGINS: Record<string, () => Promise<core.Plugin[]>> = {
 };
 
 describe('the catalogue metadata of the first-party packages', () => {
-  it('is valid for every package', () => {
+  it('is valid for every package [claim:plugins-built-from-package-json]', () => {
     expect(errors.map((error) => error.message)).toEqual([]);
     expect(entries.length).toBeGreaterThanOrEqual(10);
   });
@@ -145,7 +145,7 @@ describe('the catalogue metadata of the first-party packages', () => {
   });
 
   it.each(entries.map((entry) => [entry.name, entry] as const))(
-    '%s provides the capabilities its model providers register, and no others',
+    '%s provides the capabilities its model providers register, and no others [claim:plugins-card-facts]',
     async (name, entry) => {
       const providers = (await MODEL_PROVIDERS[name]?.()) ?? [];
       const registered = [
@@ -167,7 +167,7 @@ describe('the catalogue metadata of the first-party packages', () => {
   );
 
   it.each(entries.map((entry) => [entry.name, entry] as const))(
-    '%s names exactly the executors and triggers its plugins add',
+    '%s names exactly the executors and triggers its plugins add [claim:plugins-card-facts]',
     async (name, entry) => {
       if (name === '@weft/plugin-mcp') {
         // One executor per allowed tool, named by the server and the tool.
@@ -199,7 +199,7 @@ describe('the catalogue metadata of the first-party packages', () => {
   );
 
   it.each(entries.map((entry) => [entry.name, entry] as const))(
-    '%s provides exactly the services its code bears out',
+    '%s provides exactly the services its code bears out [claim:plugins-card-facts]',
     async (_name, entry) => {
       const borneOut: ServiceId[] = [];
       for (const service of SERVICE_IDS) {
@@ -212,7 +212,7 @@ describe('the catalogue metadata of the first-party packages', () => {
   );
 
   it.each(entries.map((entry) => [entry.name, entry] as const))(
-    '%s requires exactly the services its code bears out',
+    '%s requires exactly the services its code bears out [claim:plugins-card-facts]',
     async (_name, entry) => {
       const borneOut: ServiceId[] = [];
       for (const service of SERVICE_IDS) {

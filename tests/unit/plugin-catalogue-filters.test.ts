@@ -64,7 +64,7 @@ const creator = { ...entry('creator', 'tooling'), coreVersions: undefined };
 const all = [core, model, memory, chat, creator];
 
 describe('works with', () => {
-  it('relates two packages when one provides what the other requires, either way', () => {
+  it('relates two packages when one provides what the other requires, either way [claim:plugins-filters]', () => {
     expect(meetsEitherWay(model, chat)).toBe(true); // chat needs text generation
     expect(meetsEitherWay(chat, model)).toBe(true);
     expect(meetsEitherWay(memory, chat)).toBe(false); // nothing either needs of the other
@@ -154,7 +154,7 @@ describe('card facts', () => {
     ]);
   });
 
-  it('put version ranges in words, and leave the core versions off the core’s own card', () => {
+  it('put version ranges in words, and leave the core versions off the core’s own card [claim:contributing-catalogue-core-card]', () => {
     const node = '^20.19.0 || ^22.12.0 || ^24.0.0 || ^26.0.0';
     expect(cardFacts({ ...chat, coreVersions: '0.1.0', nodeVersions: node }).slice(2)).toEqual([
       { term: 'Works with', items: ['@weft/core 0.1.0'] },

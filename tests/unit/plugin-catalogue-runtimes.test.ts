@@ -46,7 +46,7 @@ describe('where each package runs', () => {
   });
 
   it.each(entries.map((entry) => [entry.name, entry] as const))(
-    '%s claims the browser exactly when it bundles for one',
+    '%s claims the browser exactly when it bundles for one [claim:plugins-card-facts]',
     async (name, entry) => {
       expect(entry.runtimes).toContain('node');
       const errors = await browserBundleErrors(entry.name);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeRange } from '../../libs/docs-model/catalogue/version-words';
 
 describe('describeRange', () => {
-  it('reads the Node.js range the packages declare as the releases a reader knows', () => {
+  it('reads the Node.js range the packages declare as the releases a reader knows [claim:contributing-catalogue-node-in-words]', () => {
     expect(describeRange('^20.19.0 || ^22.12.0 || ^24.0.0 || ^26.0.0')).toBe(
       '20.19+, 22.12+, 24, 26',
     );
@@ -16,7 +16,7 @@ describe('describeRange', () => {
     expect(describeRange('*')).toBe('any version');
   });
 
-  it('reads a caret range up to its first non-zero number, as npm does', () => {
+  it('reads a caret range up to its first non-zero number, as npm does [claim:contributing-catalogue-core-in-words]', () => {
     expect(describeRange('^1.2.3')).toBe('1.2.3+');
     expect(describeRange('^0.1.0')).toBe('0.1');
     expect(describeRange('^0.1.4')).toBe('0.1.4+');

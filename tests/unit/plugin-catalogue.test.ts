@@ -279,7 +279,7 @@ describe('readCatalogue', () => {
     await writeFile(path.join(packagesDir, directory, 'package.json'), text);
   }
 
-  it('reads every package folder, skips folders without package.json and sorts', async () => {
+  it('reads every package folder, skips folders without package.json and sorts [claim:plugins-built-from-package-json]', async () => {
     await addPackage('model-openai', manifest());
     await addPackage(
       'core',

@@ -60,7 +60,7 @@ describe('code token colours as stylesheet rules', () => {
     }
   });
 
-  it('gives every pair of types, in either order, Prism style, keeping inline only what the rules get wrong', () => {
+  it('gives every pair of types, in either order, Prism style, keeping inline only what the rules get wrong [claim:contributing-token-colours-rules]', () => {
     const types = tokenRules(codeTheme).map((rule) => rule.type);
     let keptInline = 0;
     for (const outer of types) {
@@ -84,7 +84,7 @@ describe('code token colours as stylesheet rules', () => {
     });
   });
 
-  it('refuses a dark code theme other than the light one, and per-language entries', () => {
+  it('refuses a dark code theme other than the light one, and per-language entries [claim:contributing-token-colours-dark-theme]', () => {
     expect(() => prismTokenCss({ prism: { theme: codeTheme, darkTheme: themes.github } })).toThrow(
       /darkTheme differs from prism\.theme/,
     );

@@ -40,7 +40,7 @@ async function run(tree: Root): Promise<void> {
 
 describe('rehype-type-hovers', () => {
   // The first block a run transforms loads TypeScript and builds its language service.
-  it('gives a block filled from a sample the type of each identifier', async () => {
+  it('gives a block filled from a sample the type of each identifier [claim:contributing-hover-types-weft-source]', async () => {
     const code = readFileSync(path.join(siteDir, SAMPLE), 'utf8');
     const page = pageWithBlock(code, `title="${SAMPLE}" file=<rootDir>/${SAMPLE}`);
     await run(page.tree);
@@ -56,7 +56,7 @@ describe('rehype-type-hovers', () => {
     expect(hovers.length).toBeGreaterThan(10);
   }, 60_000);
 
-  it('fails on a sample that does not type-check, naming the page, the file and the error', async () => {
+  it('fails on a sample that does not type-check, naming the page, the file and the error [claim:contributing-hover-types-build-fails]', async () => {
     const broken = `export const attempts: number = 'three';\n`;
     const page = pageWithBlock(broken, 'file=<rootDir>/examples/getting-started/broken.ts');
     let thrown: unknown;
@@ -74,7 +74,7 @@ describe('rehype-type-hovers', () => {
     );
   });
 
-  it('leaves out blocks marked no-hover-types, written in the page, line ranges, highlight comments and other languages', async () => {
+  it('leaves out blocks marked no-hover-types, written in the page, line ranges, highlight comments and other languages [claim:contributing-hover-types-opt-out] [claim:contributing-hover-types-not-given]', async () => {
     const code = readFileSync(path.join(siteDir, SAMPLE), 'utf8');
     const optedOut = pageWithBlock(code, `file=<rootDir>/${SAMPLE} no-hover-types`);
     const inline = pageWithBlock(`const attempts: number = 'three';\n`, 'title="inline.ts"');

@@ -24,7 +24,7 @@ const packages = readdirSync(path.join(root, 'packages'), { withFileTypes: true 
   .map((file) => JSON.parse(read(file)) as { name: string; version: string; private?: boolean });
 
 describe('docs/reference/stability.md#what-0x-promises', () => {
-  it('gives every first-party package the same version, which changesets raises together', () => {
+  it('gives every first-party package the same version, which changesets raises together [claim:install-one-version-provenance] [claim:stability-version] [claim:stability-one-version] [claim:stability-changelog]', () => {
     expect(packages.length).toBeGreaterThan(3);
     const published = packages.filter((entry) => entry.private !== true);
     expect(new Set(published.map((entry) => entry.version)).size).toBe(1);
@@ -45,7 +45,7 @@ describe('docs/reference/stability.md#what-0x-promises', () => {
 });
 
 describe('docs/installation.md#status', () => {
-  it('publishes releases from GitHub Actions with npm provenance', () => {
+  it('publishes releases from GitHub Actions with npm provenance [claim:contributing-release-on-main] [claim:install-one-version-provenance]', () => {
     const release = read('.github/workflows/release.yml');
     expect(release).toMatch(/id-token: write/);
     expect(release).toMatch(/NPM_CONFIG_PROVENANCE: ['"]?true|--provenance/);
@@ -53,7 +53,7 @@ describe('docs/installation.md#status', () => {
 });
 
 describe('docs/contributing-guide.md#release-the-packages', () => {
-  it("publishes on every push to main, after the packages' tests, every version not yet published", () => {
+  it("publishes on every push to main, after the packages' tests, every version not yet published [claim:contributing-release-on-main]", () => {
     const workflow = parse(read('.github/workflows/release.yml')) as {
       on: { push?: { branches?: string[] }; pull_request?: unknown };
       jobs: Record<string, { steps: { run?: string; uses?: string }[] }>;
@@ -75,7 +75,7 @@ describe('docs/contributing-guide.md#release-the-packages', () => {
 });
 
 describe('docs/reference/stability.md#what-the-public-api-is', () => {
-  it('publishes @weft/core/internal as an entry point the API reference leaves out', () => {
+  it('publishes @weft/core/internal as an entry point the API reference leaves out [claim:stability-core-internal]', () => {
     const core = JSON.parse(read('packages/core/package.json')) as {
       exports: Record<string, unknown>;
     };

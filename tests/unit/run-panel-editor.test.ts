@@ -78,7 +78,7 @@ describe('the Run panel editor: the getting-started plugin as the reader edits i
     expect(last).toMatchObject({ kind: 'status', status: 'completed', reply: REPLY });
   });
 
-  it('runs an executor edited to return another message, whose reply the task gives', async () => {
+  it('runs an executor edited to return another message, whose reply the task gives [claim:gs-run-panel-code-editor]', async () => {
     const plugin = loaded(
       edit('message: text }', 'message: `Edited in the page: ${text.toUpperCase()}` }'),
     );
@@ -91,7 +91,7 @@ describe('the Run panel editor: the getting-started plugin as the reader edits i
     expect((await runWith(undefined)).last).toMatchObject({ reply: REPLY });
   });
 
-  it('names the line and column of a syntax error', () => {
+  it('names the line and column of a syntax error [claim:gs-run-panel-code-errors]', () => {
     const broken = edit("readonly id = 'assistant';", 'readonly id = ;');
     const lines = broken.split('\n');
     const line = lines.findIndex((text) => text.includes('readonly id = ;')) + 1;
@@ -102,7 +102,7 @@ describe('the Run panel editor: the getting-started plugin as the reader edits i
     expect(result.problem.message).toMatch(new RegExp(`^Line ${line}, column ${column}: `));
   });
 
-  it('refuses an import of another module, naming it', () => {
+  it('refuses an import of another module, naming it [claim:gs-run-panel-code-imports]', () => {
     const result = load(`import x from 'fs';\n${source}`);
     expect(result).toMatchObject({
       ok: false,
@@ -153,17 +153,17 @@ describe('the Run panel editor: the calendar plugin of Executors as the reader e
   const loadCalendar = (text: string) =>
     loadExecutors(text, editableFor(executors, 'example')?.exportName ?? '');
 
-  it('offers the file the Executors page shows, under its class name', () => {
+  it('offers the file the Executors page shows, under its class name [claim:exec-run-panel-editor-opens]', () => {
     expect(executors.editable).toMatchObject({ file: CALENDAR, exportName: 'CalendarPlugin' });
   });
 
-  it('runs the unchanged source, zod import and all, and books 10:30', async () => {
+  it('runs the unchanged source, zod import and all, and books 10:30 [claim:exec-run-panel-editor-imports]', async () => {
     const { task, last } = await runOf(executors, loaded(calendar, loadCalendar));
     expect(task.status).toBe('completed');
     expect(last).toMatchObject({ reply: 'Booked "Release planning" on 2025-03-04 at 10:30' });
   });
 
-  it("runs a day edited to start at 11:00, which books 11:00, with the preset's bookings", async () => {
+  it("runs a day edited to start at 11:00, which books 11:00, with the preset's bookings [claim:exec-run-panel-editor-day-start]", async () => {
     const plugin = loaded(
       replaced(calendar, 'const DAY_START = 9 * 60;', 'const DAY_START = 11 * 60;'),
       loadCalendar,
@@ -178,7 +178,7 @@ describe('the Run panel editor: the calendar plugin of Executors as the reader e
     expect((await runOf(executors, plugin, executors.failingPreset)).task.status).toBe('failed');
   });
 
-  it("checks the slot answer against the file's SlotRequest, not an edited one", async () => {
+  it("checks the slot answer against the file's SlotRequest, not an edited one [claim:exec-run-panel-editor-schema]", async () => {
     const input = await executors.initialInput('example');
     const longMeeting = {
       ...input,
@@ -190,7 +190,7 @@ describe('the Run panel editor: the calendar plugin of Executors as the reader e
     expect(checkAnswers(executors.answerFields, longMeeting)).toMatchObject([{ field: 'slot' }]);
   });
 
-  it('refuses an import of another module, naming the two it allows', () => {
+  it('refuses an import of another module, naming the two it allows [claim:exec-run-panel-editor-imports]', () => {
     const result = loadCalendar(`import { readFileSync } from 'fs';\n${calendar}`);
     expect(result).toMatchObject({
       ok: false,
@@ -223,7 +223,7 @@ describe('the Run panel editor: the two plugins of Triggers, one per preset', ()
     return { task, events, last: events.at(-1) };
   };
 
-  it('offers the issues plugin for the route-trigger presets and the heartbeat for the start trigger', () => {
+  it('offers the issues plugin for the route-trigger presets and the heartbeat for the start trigger [claim:trig-run-panel-editor-opens]', () => {
     for (const preset of ['issue', triggers.failingPreset]) {
       expect(editableFor(triggers, preset)).toMatchObject({
         file: ISSUES,
@@ -237,7 +237,7 @@ describe('the Run panel editor: the two plugins of Triggers, one per preset', ()
     });
   });
 
-  it('runs the issues plugin edited to call a slow start a bug', async () => {
+  it('runs the issues plugin edited to call a slow start a bug [claim:trig-run-panel-editor-slow-bug]', async () => {
     const unchanged = await titled('issue', 'Slow start', loaded(issues, loadFor('issue')));
     expect(unchanged.last).toMatchObject({ status: 'completed', reply: '#7: question' });
     const plugin = loaded(
@@ -249,7 +249,7 @@ describe('the Run panel editor: the two plugins of Triggers, one per preset', ()
     expect(last).toMatchObject({ status: 'completed', reply: '#7: bug' });
   });
 
-  it("runs the heartbeat as edited, constructed with the panel's interval, its timer dispatching", async () => {
+  it("runs the heartbeat as edited, constructed with the panel's interval, its timer dispatching [claim:trig-run-panel-editor-interval]", async () => {
     const plugin = loaded(
       replaced(
         heartbeat,
@@ -269,7 +269,7 @@ describe('the Run panel editor: the two plugins of Triggers, one per preset', ()
     });
   });
 
-  it('refuses an import of zod, naming the one module it allows', () => {
+  it('refuses an import of zod, naming the one module it allows [claim:trig-run-panel-editor-imports]', () => {
     const result = loadFor('issue')(`import { z } from 'zod';\n${issues}`);
     expect(result).toMatchObject({
       ok: false,
@@ -282,7 +282,7 @@ describe('the Run panel editor: the two plugins of Triggers, one per preset', ()
     }
   });
 
-  it('names the arguments of a heartbeat whose constructor refuses them', () => {
+  it('names the arguments of a heartbeat whose constructor refuses them [claim:trig-run-panel-editor-interval]', () => {
     const result = loadFor('heartbeat')(
       replaced(heartbeat, 'intervalMs < 10', 'intervalMs < 1000'),
     );
@@ -317,7 +317,7 @@ describe('the Run panel editor: the chat tutorial’s conversation plugin', () =
     return found;
   }
 
-  it("offers the file the tutorial shows, constructed with createChatAgent's options", () => {
+  it("offers the file the tutorial shows, constructed with createChatAgent's options [claim:tut-run-panel-editor-opens] [claim:tut-run-panel-editor-options]", () => {
     expect(editableFor(chat, 'example')).toMatchObject({
       file: CONVERSATION,
       exportName: 'ConversationPlugin',
@@ -325,7 +325,7 @@ describe('the Run panel editor: the chat tutorial’s conversation plugin', () =
     });
   });
 
-  it('runs a plugin edited to show the writer one exchange: the third reply counts one earlier message', async () => {
+  it('runs a plugin edited to show the writer one exchange: the third reply counts one earlier message [claim:tut-run-panel-editor-history]', async () => {
     const said = 'You said "My name is Ada." after';
     expect(await replies(loaded(conversation, loadConversation), 3)).toEqual([
       `${said} 0 earlier message(s).`,
@@ -339,7 +339,7 @@ describe('the Run panel editor: the chat tutorial’s conversation plugin', () =
     expect((await replies(plugin, 3)).at(-1)).toBe(`${said} 1 earlier message(s).`);
   });
 
-  it('refuses an import of another module, naming the core and the history reader', () => {
+  it('refuses an import of another module, naming the core and the history reader [claim:tut-run-panel-editor-imports]', () => {
     const result = loadConversation(`import { z } from 'zod';\n${conversation}`);
     expect(result).toMatchObject({
       ok: false,
@@ -367,7 +367,7 @@ describe('the Run panel editor: ChatPlugin on the HTTP chat page, from the packa
   const loadChatPlugin = (text: string) =>
     loadHttpChat(text, editableFor(httpChat, 'example')?.exportName ?? '', [{ path: '/chat' }]);
 
-  it('offers the package source of ChatPlugin, constructed as the page’s createChatPlugin does', () => {
+  it('offers the package source of ChatPlugin, constructed as the page’s createChatPlugin does [claim:httpchat-panel-editor-opens] [claim:httpchat-panel-editor-options]', () => {
     expect(editableFor(httpChat, 'example')).toMatchObject({
       file: CHAT_PLUGIN,
       exportName: 'ChatPlugin',
@@ -375,7 +375,7 @@ describe('the Run panel editor: ChatPlugin on the HTTP chat page, from the packa
     });
   });
 
-  it('runs the unchanged source: the route answers 200 with the scripted reply', async () => {
+  it('runs the unchanged source: the route answers 200 with the scripted reply [claim:httpchat-panel-editor-imports]', async () => {
     const { task, events } = await runOf(httpChat, loaded(chatPlugin, loadChatPlugin));
     expect(task.status).toBe('completed');
     const response = events.find((event) => event.kind === 'response');
@@ -387,7 +387,7 @@ describe('the Run panel editor: ChatPlugin on the HTTP chat page, from the packa
     });
   });
 
-  it('runs a message limit edited to 10 characters: the route answers 400 naming "message", and no task or model call happens', async () => {
+  it('runs a message limit edited to 10 characters: the route answers 400 naming "message", and no task or model call happens [claim:httpchat-panel-editor-limit] [claim:httpchat-panel-editor-check]', async () => {
     const plugin = loaded(
       replaced(
         chatPlugin,
@@ -414,7 +414,7 @@ describe('the Run panel editor: ChatPlugin on the HTTP chat page, from the packa
     expect(events.map((event) => event.kind)).toEqual(['response']);
   });
 
-  it('refuses an import of another module, naming the six the file may import', () => {
+  it('refuses an import of another module, naming the six the file may import [claim:httpchat-panel-editor-imports]', () => {
     const result = loadChatPlugin(`import { pino } from 'pino';\n${chatPlugin}`);
     expect(result).toMatchObject({
       ok: false,
@@ -427,7 +427,7 @@ describe('the Run panel editor: ChatPlugin on the HTTP chat page, from the packa
     }
   });
 
-  it('names the path a constructor edited to refuse it was given', () => {
+  it('names the path a constructor edited to refuse it was given [claim:httpchat-panel-editor-options]', () => {
     const result = loadChatPlugin(
       replaced(chatPlugin, "!path.startsWith('/')", "!path.startsWith('/api/')"),
     );

@@ -41,7 +41,7 @@ const withFields = (fields: Record<string, string>) => (input: RunInput) => ({
 });
 
 describe('the HTTP chat run (docs/building-plugins/http-chat.md)', () => {
-  it("calls the sample's chat route handler and reports the trigger, plan, reply, memories, answer and status in order", async () => {
+  it("calls the sample's chat route handler and reports the trigger, plan, reply, memories, answer and status in order [claim:httpchat-panel-runs] [claim:httpchat-panel-route]", async () => {
     const { task, events, kinds } = await run('example');
     expect(task.status).toBe('completed');
     expect(kinds).toEqual([
@@ -81,7 +81,7 @@ describe('the HTTP chat run (docs/building-plugins/http-chat.md)', () => {
     expect(task.metadata.requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it("keeps the user's conversation in the room between runs, and not other users' nor other rooms'", async () => {
+  it("keeps the user's conversation in the room between runs, and not other users' nor other rooms' [claim:httpchat-panel-reply] [claim:httpchat-panel-memory] [claim:httpchat-panel-token]", async () => {
     const session = definition.newSession?.();
     expect(session).toBeDefined();
     await run('example', undefined, session);
@@ -109,7 +109,7 @@ describe('the HTTP chat run (docs/building-plugins/http-chat.md)', () => {
     });
   });
 
-  it('with the failing preset, the reply step fails, the review stops, and the route answers 502 without the cause', async () => {
+  it('with the failing preset, the reply step fails, the review stops, and the route answers 502 without the cause [claim:httpchat-panel-failing]', async () => {
     const { task, events } = await run(definition.failingPreset);
     expect(task.status).toBe('failed');
     expect(events.find((event) => event.kind === 'step')).toMatchObject({
@@ -139,7 +139,7 @@ describe('the HTTP chat run (docs/building-plugins/http-chat.md)', () => {
     [{ room: '' }, 'room', /"room" must not be empty/],
     [{ room: 'r'.repeat(65) }, 'room', /"room" must be at most 64 characters/],
   ])(
-    'names the field the route would refuse (%j), with its 400, before a run',
+    'names the field the route would refuse (%j), with its 400, before a run [claim:httpchat-panel-refused]',
     async (fields, field, problem) => {
       const input = withFields(fields)(await definition.initialInput('example'));
       const [found, ...others] = definition.checkInput?.(input) ?? [];
@@ -150,7 +150,7 @@ describe('the HTTP chat run (docs/building-plugins/http-chat.md)', () => {
     },
   );
 
-  it('names an empty message beside the message field', async () => {
+  it('names an empty message beside the message field [claim:httpchat-panel-editor-check]', async () => {
     const input = { ...(await definition.initialInput('example')), message: '   ' };
     expect(definition.checkInput?.(input)).toEqual([
       { field: 'message', message: expect.stringMatching(/"message" must not be empty/) },
@@ -178,7 +178,7 @@ describe('callRoute (src/components/RunPanel/run/route-call.ts)', () => {
     handler,
   });
 
-  it('gives the handler the body and request id, and collects its status and JSON', async () => {
+  it('gives the handler the body and request id, and collects its status and JSON [claim:httpchat-panel-route]', async () => {
     const answer = await callRoute(
       route((request, response) => {
         response.status(201).json({ got: request.body, id: response.locals.requestId });

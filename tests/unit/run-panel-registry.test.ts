@@ -46,7 +46,7 @@ function placedPanels(): { route: string; example: string; preset?: string; file
 
 describe('the Run panel registry', () => {
   it.each(ids)(
-    '%s: its folder holds its run and its loader, and its button starts with Run',
+    '%s: its folder holds its run and its loader, and its button starts with Run [claim:contributing-run-panel-registry]',
     (id) => {
       const folder = path.join(root, 'src/components/RunPanel/examples', id);
       expect(existsSync(path.join(folder, 'run.ts'))).toBe(true);
@@ -56,7 +56,7 @@ describe('the Run panel registry', () => {
   );
 
   it.each(ids)(
-    "%s: its presets are its run's, and its plugin file is the one the run imports",
+    "%s: its presets are its run's, and its plugin file is the one the run imports [claim:contributing-run-panel-registry]",
     async (id) => {
       const { definition } = (await import(
         `../../src/components/RunPanel/examples/${id}/run.ts`
@@ -78,7 +78,7 @@ describe('the Run panel registry', () => {
     },
   );
 
-  it('the pages place exactly the panels the registry lists, each where it says', () => {
+  it('the pages place exactly the panels the registry lists, each where it says [claim:contributing-run-panel-registry]', () => {
     const placed = placedPanels()
       .map(({ route, example, preset }) => `${route} ${example} ${preset ?? '-'}`)
       .sort();

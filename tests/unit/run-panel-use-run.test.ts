@@ -25,7 +25,7 @@ const reduce = (actions: RunAction[], from: RunState = IDLE): RunState =>
   actions.reduce(runReducer, from);
 
 describe('runReducer', () => {
-  it('goes from idle to running, collects the events in order, and ends done', () => {
+  it('goes from idle to running, collects the events in order, and ends done [claim:contributing-run-panel-use-run]', () => {
     const running = reduce([{ type: 'start', run: 1 }]);
     expect(running).toEqual({ status: 'running', run: 1, events: [] });
     const done = reduce(
@@ -61,7 +61,7 @@ describe('runReducer', () => {
     expect(state).toEqual({ status: 'running', run: 2, events: [] });
   });
 
-  it('an aborted run is idle and its later events and end change nothing', () => {
+  it('an aborted run is idle and its later events and end change nothing [claim:contributing-run-panel-use-run]', () => {
     const state = reduce([
       { type: 'start', run: 1 },
       { type: 'event', run: 1, event: event(1) },
@@ -75,7 +75,7 @@ describe('runReducer', () => {
 });
 
 describe('announcementOf', () => {
-  it('says the status, the number of events and the reply', () => {
+  it('says the status, the number of events and the reply [claim:contributing-run-panel-use-run]', () => {
     const events: RunEvent[] = [
       event(1),
       { atMs: 2, kind: 'status', status: 'completed', reply: 'Hi' },

@@ -56,7 +56,7 @@ describe('the getting-started run', () => {
       ...overrides,
     });
 
-  it('starts from the answers of examples/getting-started/scripted-model.ts', async () => {
+  it('starts from the answers of examples/getting-started/scripted-model.ts [claim:gs-run-panel-runs]', async () => {
     const start = await input()();
     expect(JSON.parse(start.answers.plan ?? '')).toEqual({
       steps: [{ pluginId: 'assistant', action: 'reply', reason: 'The user wrote.' }],
@@ -68,7 +68,7 @@ describe('the getting-started run', () => {
     expect(checkAnswers(gettingStarted.answerFields, start)).toEqual([]);
   });
 
-  it('reports the trigger, plan, model calls, step, memories and status in order', async () => {
+  it('reports the trigger, plan, model calls, step, memories and status in order [claim:gs-run-panel-events]', async () => {
     const { task, events, kinds } = await run(gettingStarted, 'example');
     expect(task.status).toBe('completed');
     expect(kinds).toEqual([
@@ -96,7 +96,7 @@ describe('the getting-started run', () => {
     expectTimesInOrder(events);
   });
 
-  it('answers the edited message', async () => {
+  it('answers the edited message [claim:gs-run-panel-edit]', async () => {
     const { events } = await run(gettingStarted, 'example', (start) => ({
       ...start,
       message: 'What is Weft?',
@@ -106,7 +106,7 @@ describe('the getting-started run', () => {
     });
   });
 
-  it('with the failing preset, shows the step error and the review, and the task fails', async () => {
+  it('with the failing preset, shows the step error and the review, and the task fails [claim:gs-run-panel-edit]', async () => {
     const { task, events } = await run(gettingStarted, gettingStarted.failingPreset);
     expect(task.status).toBe('failed');
     expect(events.find((e) => e.kind === 'step')).toMatchObject({
@@ -150,7 +150,7 @@ describe('the getting-started run', () => {
 });
 
 describe('the executors run (docs/building-plugins/executors.md, docs/concepts/how-a-task-runs.md)', () => {
-  it('plans find-slot and book, asks getObject for the slot, reviews after find-slot, and books 10:30', async () => {
+  it('plans find-slot and book, asks getObject for the slot, reviews after find-slot, and books 10:30 [claim:exec-run-panel-runs] [claim:exec-run-panel-events] [claim:exec-run-panel-booked] [claim:task-run-panel-other]', async () => {
     const { task, events, kinds } = await run(executors, 'example');
     expect(task.status).toBe('completed');
     expect(purposes(events)).toEqual(['plan', 'get-object:SlotRequest', 'review']);
@@ -178,7 +178,7 @@ describe('the executors run (docs/building-plugins/executors.md, docs/concepts/h
     expectTimesInOrder(events);
   });
 
-  it('with the full day, find-slot records an error and the review stops the plan before book', async () => {
+  it('with the full day, find-slot records an error and the review stops the plan before book [claim:exec-run-panel-full-day] [claim:task-run-panel-runs]', async () => {
     const { task, events } = await run(executors, executors.failingPreset);
     expect(task.status).toBe('failed');
     expect(events.filter((e) => e.kind === 'step')).toEqual([
@@ -192,7 +192,7 @@ describe('the executors run (docs/building-plugins/executors.md, docs/concepts/h
     expect(events.at(-1)).toMatchObject({ kind: 'status', status: 'failed' });
   });
 
-  it('with the full day and a review that continues, book runs and fails too', async () => {
+  it('with the full day and a review that continues, book runs and fails too [claim:exec-run-panel-continue]', async () => {
     const { task, events } = await run(executors, executors.failingPreset, (start) => ({
       ...start,
       answers: { ...start.answers, review: '{"type": "continue"}' },
@@ -204,7 +204,7 @@ describe('the executors run (docs/building-plugins/executors.md, docs/concepts/h
     ]);
   });
 
-  it("names the field of a slot answer that does not match the example's SlotRequest", async () => {
+  it("names the field of a slot answer that does not match the example's SlotRequest [claim:exec-run-panel-bad-slot]", async () => {
     const start = await executors.initialInput('example');
     expect(
       checkAnswers(executors.answerFields, {
@@ -218,7 +218,7 @@ describe('the executors run (docs/building-plugins/executors.md, docs/concepts/h
 });
 
 describe('the triggers run (docs/building-plugins/triggers.md)', () => {
-  it("dispatches the webhook's issue as the route handler does, and labels a crash a bug", async () => {
+  it("dispatches the webhook's issue as the route handler does, and labels a crash a bug [claim:trig-run-panel-runs] [claim:trig-run-panel-route]", async () => {
     const { task, events } = await run(triggers, 'issue');
     expect(task.status).toBe('completed');
     expect(task.space).toEqual({ id: 'repo-weft', description: 'Issues of weft' });
@@ -235,7 +235,7 @@ describe('the triggers run (docs/building-plugins/triggers.md)', () => {
     expect(events.at(-1)).toMatchObject({ status: 'completed', reply: '#7: bug' });
   });
 
-  it('labels an edited title that names no failure a question', async () => {
+  it('labels an edited title that names no failure a question [claim:trig-run-panel-label]', async () => {
     const { events } = await run(triggers, 'issue', (start) => ({
       ...start,
       message: 'How do I add a trigger?',
@@ -243,7 +243,7 @@ describe('the triggers run (docs/building-plugins/triggers.md)', () => {
     expect(events.at(-1)).toMatchObject({ reply: '#7: question' });
   });
 
-  it('with the failing preset, the unknown step is an error item and the review replaces it with label', async () => {
+  it('with the failing preset, the unknown step is an error item and the review replaces it with label [claim:trig-run-panel-failing]', async () => {
     const { task, events } = await run(triggers, triggers.failingPreset);
     expect(task.status).toBe('failed');
     expect(events.filter((e) => e.kind === 'step')).toMatchObject([
@@ -264,7 +264,7 @@ describe('the triggers run (docs/building-plugins/triggers.md)', () => {
     });
   });
 
-  it("runs the heartbeat's start trigger: its timer dispatches one task, reported alone", async () => {
+  it("runs the heartbeat's start trigger: its timer dispatches one task, reported alone [claim:trig-run-panel-heartbeat]", async () => {
     const { task, events, kinds } = await run(triggers, 'heartbeat');
     expect(task.status).toBe('completed');
     expect(events[0]).toEqual({
@@ -286,11 +286,11 @@ describe('the triggers run (docs/building-plugins/triggers.md)', () => {
 });
 
 describe('the chat run (docs/tutorials/chat-assistant.md)', () => {
-  it('uses the provider ids of examples/tutorial-chat/models.ts', () => {
+  it('uses the provider ids of examples/tutorial-chat/models.ts [claim:tut-run-panel-runs]', () => {
     expect([chatRun.PLANNER_ID, chatRun.WRITER_ID]).toEqual([PLANNER_ID, WRITER_ID]);
   });
 
-  it('plans with the planner, answers with the writer, and remembers the conversation between runs', async () => {
+  it('plans with the planner, answers with the writer, and remembers the conversation between runs [claim:tut-run-panel-runs] [claim:tut-run-panel-writer] [claim:tut-run-panel-conversation]', async () => {
     const session = chat.newSession?.();
     expect(session).toBeDefined();
     const first = await run(chat, 'example', undefined, session);
@@ -313,7 +313,7 @@ describe('the chat run (docs/tutorials/chat-assistant.md)', () => {
     });
   });
 
-  it('with the writer down, the answer step fails, the planner reviews, and the task fails', async () => {
+  it('with the writer down, the answer step fails, the planner reviews, and the task fails [claim:tut-run-panel-failing]', async () => {
     const { task, events } = await run(chat, chat.failingPreset);
     expect(task.status).toBe('failed');
     expect(events.find((e) => e.kind === 'step')).toMatchObject({

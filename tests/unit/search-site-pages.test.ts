@@ -176,7 +176,7 @@ describe('the names the pages’ tables define', () => {
     },
   ];
 
-  it('gives each section the names its tables define, and the ranking puts it first', () => {
+  it('gives each section the names its tables define, and the ranking puts it first [claim:mcp-docs-table-definitions]', () => {
     const pages = sitePagesOf(withDefinitions, '/api/');
     expect(pages.pages[0]!.sections![1]!.definitions).toEqual(['shutdownTimeoutMs']);
     expect(pages.pages[1]!.sections![1]!.definitions).toEqual([]);

@@ -23,7 +23,7 @@ describe('the server options table of the triggers page', () => {
   const rows = codeRows(readDoc('building-plugins/triggers.md'));
   const names = Object.keys(serverOptionsSchema.shape);
 
-  it('has a row for every server option, with the default the server applies', () => {
+  it('has a row for every server option, with the default the server applies [claim:trig-server-table]', () => {
     for (const name of names) {
       const row = rows.get(name);
       expect(row, `a row for ${name}`).toBeDefined();

@@ -64,7 +64,7 @@ describe('the whitepaper names only what the core exports', () => {
     expect(unknown).toEqual([]);
   });
 
-  it('states the provider selection order ModelManager implements', () => {
+  it('states the provider selection order ModelManager implements [claim:mpi-selection-order] [claim:wp-routing]', () => {
     const paragraph = whitepaper.split('\n').find((line) => line.includes('routes each call'));
     expect(paragraph).toBeDefined();
     const order = ['named in the call', 'default provider', 'first configured provider', 'alias'];

@@ -36,7 +36,7 @@ describe('the clock plugin in the agent', () => {
     };
   }
 
-  it('answers a question about the time with the clock, in UTC', async () => {
+  it('answers a question about the time with the clock, in UTC [claim:gs-routes] [claim:gs-add-plugin-route]', async () => {
     const { status, body } = await ask('What time is it?');
     expect(status).toBe(200);
     expect(body.reply).toMatch(/^It is \d\d:\d\d in UTC\.$/);
@@ -47,7 +47,7 @@ describe('the clock plugin in the agent', () => {
     expect(body.reply).toMatch(/^It is \d\d:\d\d in Asia\/Tokyo\.$/);
   });
 
-  it('shows the user its error about an unknown zone, with 422', async () => {
+  it('shows the user its error about an unknown zone, with 422 [claim:exec-expose-generated] [claim:gs-422] [claim:gs-handler-422] [claim:gs-add-plugin-expose]', async () => {
     const { status, body } = await ask('What time is it in Mars/Olympus?');
     expect(status).toBe(422);
     expect(body).toMatchObject({
@@ -57,7 +57,7 @@ describe('the clock plugin in the agent', () => {
     });
   });
 
-  it('leaves every other message to the assistant', async () => {
+  it('leaves every other message to the assistant [claim:gs-routes] [claim:gs-add-plugin-route]', async () => {
     const { body } = await ask('Hello');
     expect(body.reply).toBe('You said "Hello". Your Weft agent is listening.');
   });

@@ -54,7 +54,7 @@ describe('CalendarPlugin executors', () => {
     expect(bookings.at(-1)).toEqual({ ...request, start: '10:30' });
   });
 
-  it('records a full day as an error item, and the next step sees it', async () => {
+  it('records a full day as an error item, and the next step sees it [claim:exec-result-or-error]', async () => {
     const fullDay: Booking[] = [
       { date: '2025-03-04', start: '09:00', minutes: 480, title: 'Offsite' },
     ];
@@ -73,7 +73,7 @@ describe('CalendarPlugin executors', () => {
     expect(fullDay).toHaveLength(1);
   });
 
-  it('asks the model again when its answer does not fit the schema', async () => {
+  it('asks the model again when its answer does not fit the schema [claim:exec-getobject-retry]', async () => {
     const { task, model } = await run([], {
       responses: [plan, { date: 'next Tuesday', minutes: 60 }, request],
     });

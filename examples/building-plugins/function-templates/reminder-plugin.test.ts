@@ -7,7 +7,7 @@ import { ReminderPlugin } from './reminder-plugin.js';
 const logger = pino({ level: 'silent' });
 
 describe('ReminderPlugin', () => {
-  it('renders its function template from an executor', async () => {
+  it('renders its function template from an executor [claim:plugin-template-names] [claim:plugin-function-templates] [claim:liq-function-allowed] [claim:liq-define-template]', async () => {
     const model = new ScriptedModelProvider({
       responses: [{ steps: [{ pluginId: 'reminder', action: 'remind' }] }],
     });
@@ -41,7 +41,7 @@ describe('ReminderPlugin', () => {
     }
   });
 
-  it('names a required variable the caller left out', async () => {
+  it('names a required variable the caller left out [claim:liq-function-strict] [claim:tsdoc-define-template-checked]', async () => {
     const runtime = await Runtime.init({
       models: [new ScriptedModelProvider({ responses: [] })],
       memory: new InMemoryMemoryProvider(),

@@ -49,7 +49,7 @@ async function start(
 }
 
 describe('docs/building-plugins/http-chat.md', () => {
-  it('answers with the reply, and plans the next message of the room with the same user’s first, not with other users’', async () => {
+  it('answers with the reply, and plans the next message of the room with the same user’s first, not with other users’ [claim:httpchat-what] [claim:httpchat-sample] [claim:httpchat-client] [claim:httpchat-room-history] [claim:httpchat-test-port] [claim:httpchat-test-fallback]', async () => {
     const model = scriptedModel(() => 'Hello, Ada.');
     const { url } = await start(model);
     const first = await sendChatMessage(url, 't-ada', {
@@ -81,7 +81,7 @@ describe('docs/building-plugins/http-chat.md', () => {
     expect(model.requests[4]?.at(-1)?.content).toContain('Hi!');
   });
 
-  it('runs as the user the token names, and answers 401 to an unknown token', async () => {
+  it('runs as the user the token names, and answers 401 to an unknown token [claim:httpchat-sample] [claim:httpchat-body]', async () => {
     const model = scriptedModel(() => 'Hello.');
     const { url } = await start(model);
     const refused = await sendChatMessage(url, 'stolen', {
@@ -106,7 +106,7 @@ describe('docs/building-plugins/http-chat.md', () => {
     );
   });
 
-  it('answers 400 naming the field, and runs no task', async () => {
+  it('answers 400 naming the field, and runs no task [claim:httpchat-checked-first] [claim:httpchat-400] [claim:httpchat-client] [claim:httpchat-test-port]', async () => {
     const model = scriptedModel(() => 'unused');
     const { url } = await start(model);
     const answer = await sendChatMessage(url, 't-ada', {
@@ -123,7 +123,7 @@ describe('docs/building-plugins/http-chat.md', () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it('answers 502 with the task id when the model fails, and logs the cause under it', async () => {
+  it('answers 502 with the task id when the model fails, and logs the cause under it [claim:httpchat-502-generic] [claim:httpchat-502-log] [claim:httpchat-client]', async () => {
     const model = scriptedModel(() => {
       throw new Error('upstream 401: key sk-live-123 revoked');
     });
@@ -149,7 +149,7 @@ describe('docs/building-plugins/http-chat.md', () => {
     });
   });
 
-  it('answers 502 when the task runs past taskTimeoutMs', async () => {
+  it('answers 502 when the task runs past taskTimeoutMs [claim:httpchat-sample] [claim:httpchat-task-timeout] [claim:httpchat-task-timeout-502]', async () => {
     // A model that never answers: the task's deadline ends the wait, not the client's.
     const model = scriptedModel(() => new Promise<string>(() => undefined));
     const { url } = await start(model, { taskTimeoutMs: 200 });
@@ -166,7 +166,7 @@ describe('docs/building-plugins/http-chat.md', () => {
     });
   });
 
-  it('counts taskTimeoutMs from when a task leaves the queue: a message that waited is still answered', async () => {
+  it('counts taskTimeoutMs from when a task leaves the queue: a message that waited is still answered [claim:httpchat-queue-wait]', async () => {
     // The first message's reply never comes; the second, of the same room and user, waits
     // behind it (a space's tasks run one at a time) for longer than the task deadline.
     const model = scriptedModel((prompt) =>
@@ -188,7 +188,7 @@ describe('docs/building-plugins/http-chat.md', () => {
     expect(await first).toMatchObject({ ok: false, httpStatus: 502 });
   });
 
-  it("gives up after the client's own deadline when no answer comes", async () => {
+  it("gives up after the client's own deadline when no answer comes [claim:httpchat-client-deadline] [claim:httpchat-client-timeout]", async () => {
     const model = scriptedModel(() => new Promise<string>(() => undefined));
     const { url } = await start(model, { taskTimeoutMs: 1_000 });
     await expect(

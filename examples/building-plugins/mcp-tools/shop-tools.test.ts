@@ -49,7 +49,7 @@ const order = (quantity: number) => ({
 });
 
 describe('docs/building-plugins/mcp-tools.md', { timeout: 60_000 }, () => {
-  it('offers only the allowed tools, and records a call as data', async () => {
+  it('offers only the allowed tools, and records a call as data [claim:mcpdoc-connect] [claim:mcpdoc-action] [claim:mcpdoc-data]', async () => {
     const agent = await start([
       { steps: [{ pluginId: 'mcp', action: 'shop.place-order' }] },
       order(2),
@@ -74,7 +74,7 @@ describe('docs/building-plugins/mcp-tools.md', { timeout: 60_000 }, () => {
     });
   });
 
-  it('fails the step with the field the model got wrong, and the review reads it', async () => {
+  it('fails the step with the field the model got wrong, and the review reads it [claim:mcpdoc-arguments]', async () => {
     const agent = await start([
       { steps: [{ pluginId: 'mcp', action: 'shop.place-order' }] },
       order(0),

@@ -49,7 +49,7 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 describe('a route trigger', () => {
-  it('dispatches a task per request and answers with its outcome', async () => {
+  it('dispatches a task per request and answers with its outcome [claim:trig-dispatch-resolves] [claim:trig-4xx-own] [claim:trig-test-covers] [claim:triggers-error-body-docs-url] [claim:trig-dispatch-resolves-run] [claim:trig-json-parsed] [claim:trig-metadata] [claim:trig-space-400-row] [claim:trig-unparsed-body] [claim:wp-no-auth]', async () => {
     const memory = new InMemoryMemoryProvider();
     const runtime = await Runtime.init({
       models: [new ScriptedModelProvider({ fallback: labelPlan })],
@@ -144,7 +144,7 @@ describe('a route trigger', () => {
     }
   });
 
-  it('answers 500 without details when a handler throws an error with no status', async () => {
+  it('answers 500 without details when a handler throws an error with no status [claim:trig-500-hidden] [claim:trig-test-covers]', async () => {
     class BrokenPlugin extends Plugin {
       readonly id = 'broken';
       readonly description = 'A route whose handler fails.';
@@ -186,7 +186,7 @@ describe('a route trigger', () => {
     }
   });
 
-  it('answers 503 when the queue is full', async () => {
+  it('answers 503 when the queue is full [claim:trig-503] [claim:trig-test-covers] [claim:prod-queue-full] [claim:wp-queue-bounded] [claim:wp-resource-limits]', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const model = new ScriptedModelProvider({
@@ -235,7 +235,7 @@ describe('a route trigger', () => {
 });
 
 describe('a start trigger', () => {
-  it('dispatches tasks until the runtime stops', async () => {
+  it('dispatches tasks until the runtime stops [claim:trig-start-signal] [claim:trig-tick-503]', async () => {
     const memory = new InMemoryMemoryProvider();
     const runtime = await Runtime.init({
       models: [

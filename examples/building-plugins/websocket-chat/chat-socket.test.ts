@@ -27,7 +27,7 @@ async function start() {
 }
 
 describe('docs/building-plugins/websocket-chat.md', () => {
-  it('chats with a client whose token names a user: accepted, then the reply', async () => {
+  it('chats with a client whose token names a user: accepted, then the reply [claim:wsdoc-sample] [claim:wsdoc-frames]', async () => {
     const url = await start();
     const client = await connect(`${url}?token=t-ada`);
     client.send({
@@ -49,7 +49,7 @@ describe('docs/building-plugins/websocket-chat.md', () => {
     client.socket.close();
   });
 
-  it('refuses an unknown token with 401 and a page of another origin with 403', async () => {
+  it('refuses an unknown token with 401 and a page of another origin with 403 [claim:wsdoc-sample]', async () => {
     const url = await start();
     expect((await refusedUpgrade(`${url}?token=stolen`)).status).toBe(401);
     expect(

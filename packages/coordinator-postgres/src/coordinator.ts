@@ -59,6 +59,7 @@ const TOO_LARGE = '54000';
  * });
  * // Runtime.init({ models, memory, plugins, coordinator })
  * ```
+ * @claim tsdoc-coordinator-reconnects
  */
 export class PostgresSpaceCoordinator implements SpaceCoordinator {
   readonly id = 'postgres-coordinator';
@@ -106,6 +107,7 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
   /**
    * `true` while the coordinator is connected and holds its instance lock; `false` while it
    * reconnects, for a readiness probe.
+   * @claim tsdoc-coordinator-health-reconnecting
    */
   async checkHealth(): Promise<boolean> {
     return this.state === 'running';
@@ -118,6 +120,7 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
    * @throws `WEFT_COORDINATOR_CONNECT_FAILED` naming host and port, or
    * `WEFT_COORDINATOR_SCHEMA_TOO_NEW`; `WEFT_COORDINATOR_NOT_STARTED` when this coordinator
    * was started before (make a new one).
+   * @claim tsdoc-coordinator-init-twice
    */
   async init(host: SpaceCoordinatorHost): Promise<void> {
     if (this.state !== 'new') {
@@ -150,6 +153,8 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
    * large for PostgreSQL to record; `WEFT_COORDINATOR_ADMIT_FAILED` (503) when PostgreSQL did
    * not record it in time; `WEFT_COORDINATOR_NOT_STARTED` before `init()` or after
    * `shutdown()`, and `WEFT_COORDINATOR_CONNECTION_LOST` (503) while it reconnects.
+   * @claim tsdoc-coordinator-not-started
+   * @claim tsdoc-coordinator-too-large
    */
   async admit(arrival: TaskArrival): Promise<number> {
     const session = this.requireSession('admit');
@@ -207,6 +212,8 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
    * before `init()` or after `shutdown()`; the signal's reason when it is aborted. A task of the
    * space accepted before the connection was lost, still queued here, is granted with a signal
    * already aborted, so that it ends cut short and its row passes to a takeover.
+   * @claim tsdoc-coordinator-acquire-timeout
+   * @claim tsdoc-coordinator-orphan-grant
    */
   async acquire(space: string, signal: AbortSignal): Promise<SpaceGrant> {
     const deadline = Date.now() + this.options.acquireTimeoutMs;

@@ -14,27 +14,40 @@ export interface PostgresSpaceCoordinatorOptions {
   /**
    * The schema holding the coordinator's tables; groups of runtimes that must not wait for each
    * other use different schemas. Default `weft_coordinator`.
+   * @claim tsdoc-coordinator-default-schema
    */
   schema?: string;
-  /** Connections for recording and reading tasks, besides the one that holds locks. Default 8. */
+  /**
+   * Connections for recording and reading tasks, besides the one that holds locks. Default 8.
+   * @claim tsdoc-coordinator-default-pool-size
+   */
   poolSize?: number;
-  /** Longest wait for a new connection, in milliseconds. Default 5000. */
+  /**
+   * Longest wait for a new connection, in milliseconds. Default 5000.
+   * @claim tsdoc-coordinator-default-connect-timeout-ms
+   */
   connectTimeoutMs?: number;
-  /** Longest one statement may run, in milliseconds (PostgreSQL's `statement_timeout`). Default 5000. */
+  /**
+   * Longest one statement may run, in milliseconds (PostgreSQL's `statement_timeout`). Default 5000.
+   * @claim tsdoc-coordinator-default-statement-timeout-ms
+   */
   statementTimeoutMs?: number;
   /**
    * Longest a task waits for its space (for the tasks before it, on any instance, to end), in
    * milliseconds; past it the task fails with `WEFT_COORDINATOR_ACQUIRE_TIMEOUT`. Default 600000.
+   * @claim tsdoc-coordinator-default-acquire-timeout-ms
    */
   acquireTimeoutMs?: number;
   /**
    * How often a waiting space is looked at again when no notification came, in milliseconds.
    * Instances notify each other when they let a space go, so this is a safety net. Default 1000.
+   * @claim tsdoc-coordinator-default-poll-interval-ms
    */
   pollIntervalMs?: number;
   /**
    * How often the coordinator looks for tasks of instances that died, in milliseconds; it takes
    * them over within about this time of PostgreSQL ending the dead instance's session. Default 1000.
+   * @claim tsdoc-coordinator-default-sweep-interval-ms
    */
   sweepIntervalMs?: number;
   /**
@@ -42,9 +55,13 @@ export interface PostgresSpaceCoordinatorOptions {
    * failed attempt doubles it, up to `reconnectMaxDelayMs`, and every wait is drawn between half
    * and all of its value, so instances that lost the server together do not return at once.
    * Default 500.
+   * @claim tsdoc-coordinator-default-reconnect-delay-ms
    */
   reconnectDelayMs?: number;
-  /** Longest wait between two reconnection attempts, in milliseconds. Default 30000. */
+  /**
+   * Longest wait between two reconnection attempts, in milliseconds. Default 30000.
+   * @claim tsdoc-coordinator-default-reconnect-max-delay-ms
+   */
   reconnectMaxDelayMs?: number;
   /** Where problems are logged. Default: warnings and errors as JSON lines on stderr. */
   logger?: CoordinatorLogger;

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
  * long the id is, since PostgreSQL refuses a notification payload of 8,000 bytes or more and a
  * refused notification would fail the release. Two ids that share a hash only wake each other's
  * waits for one more look.
+ * @claim tsdoc-coordinator-release-key
  */
 export function releaseKey(space: string): string {
   return createHash('sha256').update(space, 'utf8').digest('hex');
@@ -70,6 +71,7 @@ export class SpaceWaiters {
   /**
    * Wakes the waits a release notification names. An instance of an earlier version of the
    * package sends the space's id itself, so the payload is tried both as a key and as an id.
+   * @claim tsdoc-coordinator-earlier-version-payload
    */
   wakeNotified(payload: string): void {
     this.wakeKey(payload);

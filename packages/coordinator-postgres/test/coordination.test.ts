@@ -30,7 +30,7 @@ async function group(count: number, schema = db.newSchema()): Promise<WorkAgent[
 }
 
 describe('PostgresSpaceCoordinator with two runtimes', () => {
-  it('runs a space’s tasks sent to both instances one at a time, in the order they were accepted', async () => {
+  it('runs a space’s tasks sent to both instances one at a time, in the order they were accepted [claim:scaling-many-instances] [claim:scaling-row] [claim:scaling-order] [claim:scaling-any-instance]', async () => {
     const schema = db.newSchema();
     const [first, second] = (await group(2, schema)) as [WorkAgent, WorkAgent];
     const spaces = ['room-a', 'room-b', 'room-c'];
@@ -58,7 +58,7 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     expect(await db.sql(`SELECT ticket FROM "${schema}".tasks`)).toEqual([]);
   });
 
-  it('serves other spaces while one space waits for the other instance', async () => {
+  it('serves other spaces while one space waits for the other instance [claim:scaling-lock-wait-no-worker] [claim:scaling-dispatch] [claim:wp-coordinator-no-worker]', async () => {
     const schema = db.newSchema();
     const [first, second] = (await group(2, schema)) as [WorkAgent, WorkAgent];
     const slow = await first.runtime.accept({
@@ -92,7 +92,7 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     expect(overlaps(runs, new Date())).toEqual([]);
   });
 
-  it('hands a stopped instance’s waiting tasks to the other, which runs them in order', async () => {
+  it('hands a stopped instance’s waiting tasks to the other, which runs them in order [claim:scaling-compose-takeover]', async () => {
     const schema = db.newSchema();
     const [first] = (await group(1, schema)) as [WorkAgent];
     const pool = new pg.Pool({ connectionString: db.url() });
@@ -131,7 +131,7 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
       await pool.end();
     }
   });
-  it('starts four instances together on a new schema, which it creates once', async () => {
+  it('starts four instances together on a new schema, which it creates once [claim:scaling-start-together]', async () => {
     const agents4 = await group(4);
     const accepted = await Promise.all(
       agents4.map((agent, n) =>
@@ -147,7 +147,7 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     expect(new Set(agents4.map((agent) => agent.coordinator.instance)).size).toBe(4);
   });
 
-  it('holds at most poolSize + 1 connections: its pool and its lock connection', async () => {
+  it('holds at most poolSize + 1 connections: its pool and its lock connection [claim:scaling-connections]', async () => {
     const schema = db.newSchema();
     await createRunsTable(db.sql, schema);
     const agent = await startWorkAgent({

@@ -56,7 +56,7 @@ async function errorOf(promise: Promise<unknown>): Promise<WeftError> {
 }
 
 describe('PostgresSpaceCoordinator errors', () => {
-  it('refuses admit and acquire before init, and a second init, with WEFT_COORDINATOR_NOT_STARTED (TSDoc of admit, acquire, init)', async () => {
+  it('refuses admit and acquire before init, and a second init, with WEFT_COORDINATOR_NOT_STARTED (TSDoc of admit, acquire, init) [claim:tsdoc-coordinator-not-started] [claim:tsdoc-coordinator-init-twice]', async () => {
     const idle = new PostgresSpaceCoordinator({
       connectionString: db.url(),
       schema: db.newSchema(),
@@ -115,7 +115,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(tables.map((row) => row.table_name)).toEqual(['meta']);
   });
 
-  it('refuses an event with no JSON form as a 400, and records nothing', async () => {
+  it('refuses an event with no JSON form as a 400, and records nothing [claim:tsdoc-coordinator-too-large]', async () => {
     const coordinator = await open();
     const error = await errorOf(coordinator.admit(arrival('room', { big: 10n })));
     expect(error.code).toBe('WEFT_COORDINATOR_INVALID_ARRIVAL');
@@ -136,7 +136,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(resumed.map((entry) => [entry.ticket, entry.arrival.message])).toEqual([[ticket, text]]);
   });
 
-  it('ends a wait for a space held elsewhere at acquireTimeoutMs, as a 503', async () => {
+  it('ends a wait for a space held elsewhere at acquireTimeoutMs, as a 503 [claim:errors-503-sources] [claim:tsdoc-coordinator-acquire-timeout]', async () => {
     const schema = db.newSchema();
     const holder = await open({ schema });
     const waiter = await open({ schema, acquireTimeoutMs: 600 });
@@ -163,7 +163,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     await expect(waiting).rejects.toThrow('stopping');
   });
 
-  it('aborts the running task and refuses new ones when its lock connection is killed; another instance takes the task over', async () => {
+  it('aborts the running task and refuses new ones when its lock connection is killed; another instance takes the task over [claim:httpchat-503-coordinator] [claim:prod-outage-coordinator] [claim:prod-outage-coordinator-health] [claim:scaling-connection-lost] [claim:scaling-restart-gives-up] [claim:scaling-restart-readiness] [claim:errors-503-sources] [claim:tsdoc-coordinator-reconnects] [claim:tsdoc-coordinator-health-reconnecting] [claim:wp-coordinator-reconnects]', async () => {
     const schema = db.newSchema();
     const victim = await open({ schema });
     await victim.admit(arrival('room'));
@@ -187,7 +187,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(resumed).toHaveLength(1);
   });
 
-  it('reconnects by itself after its lock connection is killed, under a new key, and takes work again', async () => {
+  it('reconnects by itself after its lock connection is killed, under a new key, and takes work again [claim:prod-outage-coordinator] [claim:prod-outage-coordinator-health] [claim:scaling-connection-lost] [claim:scaling-restart-new-key] [claim:scaling-restart-readiness] [claim:tsdoc-coordinator-reconnects] [claim:tsdoc-coordinator-health-reconnecting] [claim:wp-coordinator-reconnects]', async () => {
     const schema = db.newSchema();
     // Only a notification can wake the victim's waits within the test: its poll is a minute apart.
     const victim = await open({
@@ -227,7 +227,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(await db.sql(`SELECT ticket FROM "${schema}".tasks`)).toEqual([]);
   });
 
-  it('after reconnecting, hands a task still queued from before back cut short; the next takeover runs it before the tasks accepted since', async () => {
+  it('after reconnecting, hands a task still queued from before back cut short; the next takeover runs it before the tasks accepted since [claim:tsdoc-coordinator-orphan-grant]', async () => {
     const schema = db.newSchema();
     const coordinator = await open({
       schema,
@@ -267,7 +267,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(await db.sql(`SELECT ticket FROM "${schema}".tasks`)).toEqual([]);
   }, 60_000);
 
-  it('releases a space whose id is over 8,000 bytes, wakes its next holder, and keeps its other spaces', async () => {
+  it('releases a space whose id is over 8,000 bytes, wakes its next holder, and keeps its other spaces [claim:tsdoc-coordinator-release-key]', async () => {
     const schema = db.newSchema();
     // PostgreSQL refuses a notification payload of 8,000 bytes or more; this id is 9,000 bytes.
     const long = `room-${'é'.repeat(4_497)}`;
@@ -296,7 +296,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(third).toBeGreaterThan(other.ticket);
   });
 
-  it('refuses a space id too large for PostgreSQL’s index as a 400, and keeps running', async () => {
+  it('refuses a space id too large for PostgreSQL’s index as a 400, and keeps running [claim:tsdoc-coordinator-too-large]', async () => {
     const coordinator = await open();
     const huge = randomBytes(4_500).toString('hex');
     const error = await errorOf(coordinator.admit(arrival(huge)));

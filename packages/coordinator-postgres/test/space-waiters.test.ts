@@ -16,14 +16,14 @@ async function timed(waiters: SpaceWaiters, space: string, wake: () => void): Pr
 }
 
 describe('release keys', () => {
-  it('are 64 hexadecimal characters whatever the length of the space id', () => {
+  it('are 64 hexadecimal characters whatever the length of the space id [claim:tsdoc-coordinator-release-key]', () => {
     for (const space of ['a', 'room-1', 'é'.repeat(10_000)]) {
       expect(releaseKey(space)).toMatch(/^[0-9a-f]{64}$/);
     }
     expect(releaseKey('room-1')).not.toBe(releaseKey('room-2'));
   });
 
-  it('wake the waits of their space, as does the space id an earlier version sends, and no other', async () => {
+  it('wake the waits of their space, as does the space id an earlier version sends, and no other [claim:tsdoc-coordinator-earlier-version-payload]', async () => {
     const waiters = new SpaceWaiters();
     expect(
       await timed(waiters, 'room-1', () => waiters.wakeNotified(releaseKey('room-1'))),

@@ -38,7 +38,7 @@ describe('Bulkhead', () => {
     expect([bulkhead.running, bulkhead.waiting]).toEqual([0, 0]);
   });
 
-  it('fails a call that waits past maxWaitMs with WEFT_BULKHEAD_FULL naming the dependency and option', async () => {
+  it('fails a call that waits past maxWaitMs with WEFT_BULKHEAD_FULL naming the dependency and option [claim:prod-bulkhead-wait]', async () => {
     const bulkhead = new Bulkhead('model:slow', 1, 50, 'options.bulkhead.limits["model:slow"]');
     const hung = bulkhead.run(() => new Promise(() => undefined));
     const started = performance.now();
@@ -52,7 +52,7 @@ describe('Bulkhead', () => {
     void hung;
   });
 
-  it('gives the slot back when the caller’s signal aborts, even if the call never settles', async () => {
+  it('gives the slot back when the caller’s signal aborts, even if the call never settles [claim:prod-bulkhead-slot-back]', async () => {
     const bulkhead = new Bulkhead('plugin:hangs', 1, 5_000, 'options.bulkhead.maxConcurrent');
     const task = new AbortController();
     void bulkhead.run(() => new Promise(() => undefined), { signal: task.signal });

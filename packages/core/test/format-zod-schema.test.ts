@@ -6,7 +6,7 @@ import { inputJsonSchema } from '../src/models/format-zod-schema.js';
 import { jsonModeSchema } from '../src/models/model-manager.js';
 
 describe('formatZodSchema', () => {
-  it('renders indented JSON Schema with descriptions and without $schema', () => {
+  it('renders indented JSON Schema with descriptions and without $schema [claim:go-format-zod] [claim:tsdoc-format-zod-schema-no-header]', () => {
     const text = formatZodSchema(
       z.object({
         city: z.string().describe('City name'),
@@ -31,7 +31,7 @@ describe('formatZodSchema', () => {
     expect(schema.required).toEqual(['city', 'unit']);
   });
 
-  it('renders types JSON Schema cannot express as unconstrained values', () => {
+  it('renders types JSON Schema cannot express as unconstrained values [claim:go-format-zod]', () => {
     const schema = JSON.parse(formatZodSchema(z.object({ when: z.date(), label: z.string() }))) as {
       properties: Record<string, unknown>;
     };
@@ -45,7 +45,7 @@ describe('formatZodSchema', () => {
     expect(text).toContain('Steps to run in order; empty when nothing needs doing.');
   });
 
-  it('returns what its TSDoc example shows, line for line', () => {
+  it('returns what its TSDoc example shows, line for line [claim:tsdoc-format-zod-schema-example]', () => {
     const source = readFileSync(
       new URL('../src/models/format-zod-schema.ts', import.meta.url),
       'utf8',

@@ -30,7 +30,7 @@ function refusal(action: () => unknown): WeftError<string> {
 }
 
 describe('checkNewMemory', () => {
-  it('returns the fields with content and metadata as JSON text, null taskId and metadata as absent', () => {
+  it('returns the fields with content and metadata as JSON text, null taskId and metadata as absent [claim:mpo-check-new-memory] [claim:tsdoc-core-check-new-memory]', () => {
     expect(
       checkNewMemory(
         { space: 'room', kind: 'note', content: { when: new Date(0), gone: undefined } },
@@ -57,7 +57,7 @@ describe('checkNewMemory', () => {
     ).toMatchObject({ taskId: 't-1', metadata: '{"a":[1]}' });
   });
 
-  it('refuses with WEFT_MEMORY_INVALID naming the field that breaks a rule', () => {
+  it('refuses with WEFT_MEMORY_INVALID naming the field that breaks a rule [claim:mpo-check-new-memory] [claim:mpo-unstorable] [claim:pg-memory-invalid] [claim:sqlite-memory-invalid] [claim:tsdoc-core-check-new-memory]', () => {
     const valid = { space: 'room', kind: 'note', content: 1, metadata: {} };
     const cases: [unknown, string][] = [
       [null, 'store() needs a memory object, got null'],
@@ -102,7 +102,7 @@ describe('checkNewMemory', () => {
 });
 
 describe('MAX_MEMORY_KEY_LENGTH', () => {
-  it('bounds the space, kind and taskId of a memory to 500 UTF-16 code units', () => {
+  it('bounds the space, kind and taskId of a memory to 500 UTF-16 code units [claim:mpo-max-key-length] [claim:pg-memory-invalid] [claim:sqlite-memory-invalid] [claim:tsdoc-core-check-new-memory]', () => {
     expect(MAX_MEMORY_KEY_LENGTH).toBe(500);
     const longest = 'x'.repeat(500);
     expect(
@@ -120,7 +120,7 @@ describe('MAX_MEMORY_KEY_LENGTH', () => {
 });
 
 describe('checkMemoryPatch', () => {
-  it('leaves out the fields a patch leaves out or gives as undefined', () => {
+  it('leaves out the fields a patch leaves out or gives as undefined [claim:mpo-check-patch] [claim:mpo-in-memory-refusals] [claim:tsdoc-core-check-patch]', () => {
     expect(checkMemoryPatch('m-1', {}, OWNER)).toEqual({ id: 'm-1' });
     expect(checkMemoryPatch('m-1', { content: undefined, metadata: { a: 1 } }, OWNER)).toEqual({
       id: 'm-1',
@@ -132,7 +132,7 @@ describe('checkMemoryPatch', () => {
     });
   });
 
-  it('refuses an id that is not a string with WEFT_INVALID_ARGUMENT, and a bad patch with WEFT_MEMORY_INVALID', () => {
+  it('refuses an id that is not a string with WEFT_INVALID_ARGUMENT, and a bad patch with WEFT_MEMORY_INVALID [claim:mpo-check-patch] [claim:tsdoc-core-check-patch-throws]', () => {
     expect(refusal(() => checkMemoryPatch(5, {}, OWNER)).code).toBe('WEFT_INVALID_ARGUMENT');
     const patch = refusal(() => checkMemoryPatch('m-1', null, OWNER));
     expect(patch.code).toBe('WEFT_MEMORY_INVALID');
@@ -143,7 +143,7 @@ describe('checkMemoryPatch', () => {
 });
 
 describe('checkMemoryQuery', () => {
-  it('fills in the default limit and order, and copies the dates', () => {
+  it('fills in the default limit and order, and copies the dates [claim:mpo-check-query]', () => {
     const since = new Date(1000);
     const checked = checkMemoryQuery({ kind: 'note', since }, OWNER);
     expect(checked).toEqual({
@@ -156,7 +156,7 @@ describe('checkMemoryQuery', () => {
     expect(checked.since).not.toBe(since);
   });
 
-  it('refuses with WEFT_MEMORY_INVALID_QUERY naming the first option that breaks a rule', () => {
+  it('refuses with WEFT_MEMORY_INVALID_QUERY naming the first option that breaks a rule [claim:mpo-check-query] [claim:tsdoc-core-check-query]', () => {
     const cases: [unknown, string][] = [
       [undefined, 'query() needs an options object, got undefined'],
       [{ limit: 0 }, 'query option "limit" must be a positive integer, got 0'],
@@ -179,7 +179,7 @@ describe('checkMemoryQuery', () => {
     }
   });
 
-  it('takes at most MAX_QUERY_SPACE_PATTERNS patterns', () => {
+  it('takes at most MAX_QUERY_SPACE_PATTERNS patterns [claim:mpo-max-patterns]', () => {
     const patterns = (count: number) => Array.from({ length: count }, (_, index) => `p${index}*`);
     expect(MAX_QUERY_SPACE_PATTERNS).toBe(100);
     expect(checkMemoryQuery({ spacePatterns: patterns(100) }, OWNER).spacePatterns).toHaveLength(
@@ -193,7 +193,7 @@ describe('checkMemoryQuery', () => {
 });
 
 describe('checkMemoryId, checkClearSpace and memoryNotFound', () => {
-  it('accept any string, and refuse anything else with WEFT_INVALID_ARGUMENT', () => {
+  it('accept any string, and refuse anything else with WEFT_INVALID_ARGUMENT [claim:mpo-check-id] [claim:tsdoc-core-check-id]', () => {
     expect(checkMemoryId('', 'remove', OWNER)).toBe('');
     expect(checkClearSpace(undefined, OWNER)).toBeUndefined();
     expect(checkClearSpace('room', OWNER)).toBe('room');
@@ -203,7 +203,7 @@ describe('checkMemoryId, checkClearSpace and memoryNotFound', () => {
     expect(refusal(() => checkClearSpace(7, OWNER)).code).toBe('WEFT_INVALID_ARGUMENT');
   });
 
-  it('makes WEFT_MEMORY_NOT_FOUND naming the id, linked to its section of the errors reference', () => {
+  it('makes WEFT_MEMORY_NOT_FOUND naming the id, linked to its section of the errors reference [claim:mpo-not-found]', () => {
     const error = memoryNotFound('m-9', OWNER);
     expect(WeftError.is(error, 'WEFT_MEMORY_NOT_FOUND')).toBe(true);
     expect(error.message).toBe(
@@ -216,7 +216,7 @@ describe('checkMemoryId, checkClearSpace and memoryNotFound', () => {
 });
 
 describe('unstorableText', () => {
-  it('is undefined for text every store keeps unchanged, a surrogate pair included', () => {
+  it('is undefined for text every store keeps unchanged, a surrogate pair included [claim:tsdoc-core-unstorable]', () => {
     expect(unstorableText('room 😀 café')).toBeUndefined();
     expect(unstorableText('a\0')).toMatch(/NUL/);
     expect(unstorableText('\uDC00 alone')).toMatch(/lone UTF-16 surrogate/);

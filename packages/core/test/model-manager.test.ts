@@ -45,7 +45,7 @@ function manager(
 const hello = { messages: [{ role: 'user' as const, content: 'hello' }] };
 
 describe('ModelManager.call', () => {
-  it('calls the provider with the validated input and returns its output', async () => {
+  it('calls the provider with the validated input and returns its output [claim:cap-request-fields]', async () => {
     const seen: { input: unknown; options: unknown }[] = [];
     const models = manager([
       new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] }),
@@ -62,7 +62,7 @@ describe('ModelManager.call', () => {
     expect(await models.generateText('hi there')).toBe('alpha:hi there');
   });
 
-  it('rejects invalid input, naming the capability, before the provider sees it', async () => {
+  it('rejects invalid input, naming the capability, before the provider sees it [claim:cap-validates-both-ways] [claim:cap-error-messages] [claim:mpo-validated-around-run] [claim:wp-validated-boundary] [claim:wp-goal-checked]', async () => {
     const seen: { input: unknown; options: unknown }[] = [];
     const models = manager([
       new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] }),
@@ -74,7 +74,7 @@ describe('ModelManager.call', () => {
     expect(seen).toHaveLength(0);
   });
 
-  it('rejects invalid options, naming the capability', async () => {
+  it('rejects invalid options, naming the capability [claim:cap-request-fields] [claim:cap-error-messages] [claim:mpo-validated-around-run]', async () => {
     const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
     const error = await errorOf(
       models.call('text-generation', hello, { options: { temperature: 9 } }),
@@ -83,7 +83,7 @@ describe('ModelManager.call', () => {
     expect(error.message).toContain('temperature');
   });
 
-  it('takes text-generation options within their bounds: temperature 0 to 2, maxTokens a positive integer', async () => {
+  it('takes text-generation options within their bounds: temperature 0 to 2, maxTokens a positive integer [claim:cap-text-generation-options]', async () => {
     const seen: { input: unknown; options: unknown }[] = [];
     const models = manager([
       new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] }),
@@ -110,7 +110,7 @@ describe('ModelManager.call', () => {
     expect(seen).toHaveLength(2);
   });
 
-  it('rejects invalid provider output, naming the provider and the capability', async () => {
+  it('rejects invalid provider output, naming the provider and the capability [claim:cap-validates-both-ways] [claim:cap-run-validated] [claim:cap-error-messages] [claim:testing-provider-validated] [claim:mpo-validated-around-run] [claim:wp-validated-boundary]', async () => {
     const sloppy: ModelCapability = { id: 'sentiment', run: async () => ({ score: 3 }) };
     const models = manager([new TestModelProvider('sloppy', { capabilities: [sloppy] })]);
     const error = await errorOf(models.call('sentiment', { text: 'great' }));
@@ -119,7 +119,7 @@ describe('ModelManager.call', () => {
     );
   });
 
-  it('wraps a provider failure, naming the provider and keeping the cause', async () => {
+  it('wraps a provider failure, naming the provider and keeping the cause [claim:cap-provider-throws]', async () => {
     const cause = new Error('HTTP 429 Too Many Requests');
     const failing: ModelCapability = {
       id: 'text-generation',
@@ -136,7 +136,7 @@ describe('ModelManager.call', () => {
     expect(error.cause).toBe(cause);
   });
 
-  it('withSignal gives a view whose calls carry the signal unless a call passes its own', async () => {
+  it('withSignal gives a view whose calls carry the signal unless a call passes its own [claim:exec-models-signal] [claim:task-signal-reaches-model-calls]', async () => {
     const signals: (AbortSignal | undefined)[] = [];
     const recording: ModelCapability = {
       id: 'text-generation',
@@ -164,7 +164,7 @@ describe('ModelManager.call', () => {
     expect(view.providers).toBe(models.providers);
   });
 
-  it('throws naming the capability when no provider offers it', async () => {
+  it('throws naming the capability when no provider offers it [claim:cap-no-provider] [claim:tsdoc-models-unknown]', async () => {
     const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
     const error = await errorOf(models.call('sentiment', { text: 'x' }));
     expect(error.code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
@@ -174,7 +174,7 @@ describe('ModelManager.call', () => {
     expect(models.canProvide('text-generation')).toBe(true);
   });
 
-  it('gives a misspelt capability id WEFT_CAPABILITY_UNKNOWN, not UNAVAILABLE (errors reference)', async () => {
+  it('gives a misspelt capability id WEFT_CAPABILITY_UNKNOWN, not UNAVAILABLE (errors reference) [claim:tsdoc-models-unknown]', async () => {
     const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
     const error = await errorOf(models.callDynamic('sentimnet', { text: 'x' }));
     expect(error.code).toBe('WEFT_CAPABILITY_UNKNOWN');
@@ -193,7 +193,7 @@ describe('ModelManager.call', () => {
     expect(error.message).toContain('capability "ocr" is not registered');
   });
 
-  it('serves a capability through an alias without a transform', async () => {
+  it('serves a capability through an alias without a transform [claim:tr-alias-order] [claim:tr-alias-validated-twice] [claim:core-readme-aliases]', async () => {
     const chat = defineCapability({
       id: 'chat',
       description: 'Chat.',
@@ -213,7 +213,7 @@ describe('ModelManager.call', () => {
     expect(await models.callDynamic('chat', hello)).toEqual({ text: 'alpha:hello' });
   });
 
-  it("checks an alias's answer against the requested capability's output schema too", async () => {
+  it("checks an alias's answer against the requested capability's output schema too [claim:cap-validates-both-ways] [claim:tr-alias-validated-twice]", async () => {
     const moodyChat = defineCapability({
       id: 'moody-chat',
       description: 'Chat that also reports a mood.',
@@ -237,7 +237,7 @@ describe('ModelManager.call', () => {
     expect(error.message).toContain('mood');
   });
 
-  it('applies transforms both ways when serving through an alias', async () => {
+  it('applies transforms both ways when serving through an alias [claim:tr-alias-validated-twice] [claim:tr-members] [claim:mpi-alias] [claim:wp-alias-transform]', async () => {
     const seen: { input: unknown; options: unknown }[] = [];
     const models = manager(
       [new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] })],
@@ -261,7 +261,7 @@ describe('ModelManager.call', () => {
     });
   });
 
-  it("maps the caller's options with the transform's options function", async () => {
+  it("maps the caller's options with the transform's options function [claim:tr-members] [claim:tr-options-unchanged] [claim:wp-alias-transform]", async () => {
     const seen: { input: unknown; options: unknown }[] = [];
     const models = manager(
       [new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] })],
@@ -282,7 +282,7 @@ describe('ModelManager.call', () => {
     expect(seen[0]?.options).toEqual({ maxTokens: 20 });
   });
 
-  it('rejects a transform that produces invalid output, naming it', async () => {
+  it('rejects a transform that produces invalid output, naming it [claim:tr-invalid-output]', async () => {
     const models = manager(
       [new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })],
       (registry) => {
@@ -303,7 +303,7 @@ describe('ModelManager.call', () => {
     );
   });
 
-  it('uses the first provider by default, the default provider when set, and request.provider above both', async () => {
+  it('uses the first provider by default, the default provider when set, and request.provider above both [claim:cap-choose-provider] [claim:tr-provider-choice] [claim:trouble-default-provider] [claim:mpi-selection-order] [claim:mpo-id-selects] [claim:tut-default-providers] [claim:tut-first-provider] [claim:wp-routing]', async () => {
     const models = manager([
       new TestModelProvider('alpha', { capabilities: [echoText('alpha')] }),
       new TestModelProvider('beta', { capabilities: [echoText('beta')] }),
@@ -314,13 +314,13 @@ describe('ModelManager.call', () => {
     expect(await models.generateText('x', { provider: 'alpha' })).toBe('alpha:x');
   });
 
-  it('names the provider that request.provider asks for when it cannot serve', async () => {
+  it('names the provider that request.provider asks for when it cannot serve [claim:tr-provider-choice] [claim:mpi-selection-order] [claim:wp-routing]', async () => {
     const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
     const error = await errorOf(models.generateText('x', { provider: 'gamma' }));
     expect(error.message).toContain('provider "gamma" does not offer it');
   });
 
-  it('rejects a default provider that does not exist or does not offer the capability', () => {
+  it('rejects a default provider that does not exist or does not offer the capability [claim:cap-default-checked] [claim:tsdoc-models-default-provider]', () => {
     const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
     expect(() => models.setDefaultProvider('text-generation', 'ghost')).toThrow(
       'cannot make "ghost" the default for "text-generation": no provider has that id (known: "alpha")',
@@ -330,7 +330,7 @@ describe('ModelManager.call', () => {
     );
   });
 
-  it('reports each call to analytics, with token usage when the output has it', async () => {
+  it('reports each call to analytics, with token usage when the output has it [claim:mpo-id-selects]', async () => {
     const analytics = new AnalyticsManager({ enabled: true });
     const withUsage: ModelCapability = {
       id: 'text-generation',

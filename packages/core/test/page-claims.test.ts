@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 describe('docs/building-plugins/triggers.md#route-triggers', () => {
-  it('lets a handler answer after requestTimeout once the whole request has arrived', async () => {
+  it('lets a handler answer after requestTimeout once the whole request has arrived [claim:httpchat-request-timeout] [claim:trig-request-timeout] [claim:prod-client-waits-task]', async () => {
     server = new ServerManager({ port: 0, requestTimeout: 600, headersTimeout: 300 }, silentLogger);
     server.mount(
       'slow',

@@ -12,7 +12,7 @@ const route = (id: string, path = '/hook', method: 'GET' | 'POST' = 'POST'): Tri
 });
 
 describe('PluginRegistry', () => {
-  it('refuses the reserved id "core", which names the runtime itself', () => {
+  it('refuses the reserved id "core", which names the runtime itself [claim:plugin-id-rule] [claim:tsdoc-plugin-id]', () => {
     const problems = new PluginRegistry().validate(new TestPlugin('core'));
     expect(problems).toEqual([
       'plugin "core": the id is reserved for the runtime\'s own templates and chain items; choose another',
@@ -49,7 +49,7 @@ describe('PluginRegistry', () => {
     ).toEqual(['chat/poll', 'web/warm']);
   });
 
-  it('lists every problem of a plugin at once, naming it', () => {
+  it('lists every problem of a plugin at once, naming it [claim:plugin-registration-all-problems] [claim:tsdoc-plugin-registry-register]', () => {
     const registry = new PluginRegistry();
     registry.register(new TestPlugin('first', { triggers: [route('hook', '/taken')] }));
     const plugin = new TestPlugin('second', {
@@ -97,7 +97,7 @@ describe('PluginRegistry', () => {
     expect(registry.get('second')).toBeUndefined();
   });
 
-  it('rejects an invalid or duplicate id', () => {
+  it('rejects an invalid or duplicate id [claim:tsdoc-plugin-id]', () => {
     const registry = new PluginRegistry();
     expect(registry.validate(new TestPlugin('Chat'))).toEqual([
       'plugin "Chat": id must be lower-case letters, digits and dashes, starting with a letter (got "Chat")',

@@ -34,7 +34,7 @@ describe('PromptRegistry', () => {
     expect(await template({ name: 'Grace' })).toBe('Hello Grace!');
   });
 
-  it('keeps namespaces apart', async () => {
+  it('keeps namespaces apart [claim:liq-namespaces]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('weather', 'reply', 'Weather: {{ text }}');
     prompts.register('chat', 'reply', 'Chat: {{ text }}');
@@ -43,7 +43,7 @@ describe('PromptRegistry', () => {
     expect(prompts.list()).toEqual(['chat/reply', 'weather/reply']);
   });
 
-  it('rejects a second template with the same full name', () => {
+  it('rejects a second template with the same full name [claim:liq-register] [claim:liq-core-fixed] [claim:tsdoc-prompts-register]', () => {
     const prompts = new PromptRegistry();
     prompts.register('chat', 'reply', 'a');
     expect(() => prompts.register('chat', 'reply', 'b')).toThrow(
@@ -51,7 +51,7 @@ describe('PromptRegistry', () => {
     );
   });
 
-  it('rejects an invalid namespace or name, naming it', () => {
+  it('rejects an invalid namespace or name, naming it [claim:liq-register] [claim:liq-name-rule]', () => {
     const prompts = new PromptRegistry();
     expect(() => prompts.register('bad space', 'x', 'a')).toThrow(
       'invalid template namespace "bad space"',
@@ -64,7 +64,7 @@ describe('PromptRegistry', () => {
     expect(prompts.has('ok/v1.draft_2-b')).toBe(true);
   });
 
-  it('names the missing template and lists the known ones', async () => {
+  it('names the missing template and lists the known ones [claim:liq-not-found] [claim:tsdoc-prompts-get]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('chat', 'reply', 'a');
     prompts.register('chat', 'greet', 'b');
@@ -75,7 +75,7 @@ describe('PromptRegistry', () => {
     );
   });
 
-  it('names a variable the template uses but the caller did not pass', async () => {
+  it('names a variable the template uses but the caller did not pass [claim:plugin-render-strict] [claim:liq-strict]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('chat', 'reply', 'Dear {{ user.name }}, {{ body }}');
     const error = await errorOf(prompts.render('chat/reply', { body: 'hi' }));
@@ -86,14 +86,14 @@ describe('PromptRegistry', () => {
     expect(missingBody.message).toContain('undefined variable: body');
   });
 
-  it('lets optional values be tested with if', async () => {
+  it('lets optional values be tested with if [claim:liq-optional]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('chat', 'reply', '{% if title %}{{ title }} {% endif %}{{ name }}');
     expect(await prompts.render('chat/reply', { name: 'Ada' })).toBe('Ada');
     expect(await prompts.render('chat/reply', { name: 'Ada', title: 'Dr' })).toBe('Dr Ada');
   });
 
-  it('names the template that does not parse, at registration', async () => {
+  it('names the template that does not parse, at registration [claim:liq-compile-on-register] [claim:liq-register]', async () => {
     // Parsed when registered once liquidjs is loaded, as Runtime.init and loadDirectory load it
     // first (prompts-liquid-on-demand.test.ts covers a registry used before that).
     await loadLiquid();
@@ -104,7 +104,7 @@ describe('PromptRegistry', () => {
     expect(prompts.has('poet/verse')).toBe(false);
   });
 
-  it('refuses an unknown filter as a template that does not parse, when it is compiled', async () => {
+  it('refuses an unknown filter as a template that does not parse, when it is compiled [claim:liq-unknown-filter]', async () => {
     await loadLiquid();
     const prompts = new PromptRegistry();
     const error = await errorOf(() =>
@@ -151,7 +151,7 @@ describe('PromptRegistry', () => {
     expect(output.toString().trim()).toBe('Januar, Donnerstag');
   });
 
-  it('renders the core templates without liquid', async () => {
+  it('renders the core templates without liquid [claim:liq-core-functions]', async () => {
     const parse = vi.spyOn(Liquid.prototype, 'parse');
     const render = vi.spyOn(Liquid.prototype, 'renderSync');
     try {
@@ -179,7 +179,7 @@ describe('PromptRegistry', () => {
     }
   });
 
-  it('names the variable a core template needs and was not given', async () => {
+  it('names the variable a core template needs and was not given [claim:liq-core-strict]', async () => {
     const prompts = new PromptRegistry();
     prompts.registerCoreTemplates();
     const error = await errorOf(prompts.render('core/get-object', { system: '', schema: '{}' }));
@@ -229,7 +229,7 @@ describe('PromptRegistry', () => {
     expect(plain).toContain('## Task\nSpace: user-ada\nTrigger: chat/message\n\n## Executors');
   });
 
-  it('shows the review prompt each item of the chain, cutting long data at 400 characters, an error as its error text', async () => {
+  it('shows the review prompt each item of the chain, cutting long data at 400 characters, an error as its error text [claim:task-review-prompt-contents]', async () => {
     const prompts = new PromptRegistry();
     prompts.registerCoreTemplates();
     const trigger = { type: 'trigger', pluginId: 'chat', action: 'message' };
@@ -275,7 +275,7 @@ describe('PromptRegistry', () => {
     expect(none).toContain('## Remaining steps\nNone.\n');
   });
 
-  it('renders the planning and review templates without memories or completed, which they do not read', async () => {
+  it('renders the planning and review templates without memories or completed, which they do not read [claim:liq-core-unread-variables]', async () => {
     const prompts = new PromptRegistry();
     prompts.registerCoreTemplates();
     const trigger = { type: 'trigger', pluginId: 'chat', action: 'message', message: 'Hi' };
@@ -324,7 +324,7 @@ describe('PromptRegistry', () => {
     expect(error.message).toContain('template "core/get-object" is already registered');
   });
 
-  it('loads the .liquid files of a directory', async () => {
+  it('loads the .liquid files of a directory [claim:liq-load-directory] [claim:tsdoc-node-read-templates]', async () => {
     const directory = await tempDir({
       'reply.liquid': 'Reply to {{ name }}',
       'summary.liquid': 'Summary: {{ text }}',
@@ -342,7 +342,7 @@ describe('PromptRegistry', () => {
     expect(error.message).toContain('template "mail/broken" does not parse');
   });
 
-  it('names the namespace and directory it cannot read', async () => {
+  it('names the namespace and directory it cannot read [claim:liq-load-directory]', async () => {
     const missing = join(tmpdir(), `weft-missing-${process.pid}-${Date.now()}`);
     const error = await errorOf(new PromptRegistry().loadDirectory('mail', missing));
     expect(error.message).toContain(`cannot read templates of "mail" from ${missing}`);
@@ -370,7 +370,7 @@ describe('PromptRegistry with function templates', () => {
     ({ name, title }) => `Hello ${title === undefined ? '' : `${title} `}${name}!`,
   );
 
-  it('renders a function of the variables, with optional ones left out', async () => {
+  it('renders a function of the variables, with optional ones left out [claim:liq-register]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('greeter', 'hello', greeting);
     expect(prompts.list()).toEqual(['greeter/hello']);
@@ -380,7 +380,7 @@ describe('PromptRegistry with function templates', () => {
     expect(await template({ name: 'Hopper', title: 'Dr' })).toBe('Hello Dr Hopper!');
   });
 
-  it('names a declared variable the caller did not pass, without calling the function', async () => {
+  it('names a declared variable the caller did not pass, without calling the function [claim:liq-function-strict] [claim:tsdoc-prompt-template-variables] [claim:tsdoc-define-template-checked]', async () => {
     const render = vi.fn(() => 'never');
     const prompts = new PromptRegistry();
     prompts.register('mail', 'note', Object.assign(render, { variables: ['to', 'body'] }));
@@ -406,7 +406,7 @@ describe('PromptRegistry with function templates', () => {
     expect(number.message).toContain('the function returned number, not text');
   });
 
-  it('refuses a name taken by either kind, and a source of neither kind', () => {
+  it('refuses a name taken by either kind, and a source of neither kind [claim:liq-one-registry] [claim:tsdoc-prompts-register]', () => {
     const prompts = new PromptRegistry();
     prompts.register('chat', 'reply', greeting);
     expect(() => prompts.register('chat', 'reply', 'Hi {{ name }}')).toThrow(

@@ -39,7 +39,7 @@ function chain(taskId: string, minute: number, status: string, last?: object): M
 const wide = { maxEntries: 10, maxChars: 4000 };
 
 describe('renderRelatedMemories', () => {
-  it('renders one entry per task, merging trigger and chain, newest first', () => {
+  it('renders one entry per task, merging trigger and chain, newest first [claim:task-planner-sees-earlier-tasks] [claim:sp-entry-format] [claim:sp-other-memories] [claim:tsdoc-render-related-merge] [claim:wp-planning-prompt] [claim:wp-related-entries]', () => {
     const memories = [
       chain('t2', 6, 'failed', {
         type: 'error',
@@ -97,7 +97,7 @@ describe('renderRelatedMemories', () => {
     );
   });
 
-  it("shows a plugin's memory that names a task as an entry of its own, apart from that task's", () => {
+  it("shows a plugin's memory that names a task as an entry of its own, apart from that task's [claim:sp-other-memories]", () => {
     const note: Memory = {
       id: 'n2',
       space: 'chat-room-1-user-2',
@@ -122,7 +122,7 @@ describe('renderRelatedMemories', () => {
     );
   });
 
-  it('keeps the newest entries within the character budget and counts the rest when the line fits', () => {
+  it('keeps the newest entries within the character budget and counts the rest when the line fits [claim:task-planner-memory-limits] [claim:sp-limits] [claim:tsdoc-render-related-budget] [claim:tsdoc-render-related-note]', () => {
     const memories = [1, 2, 3, 4].flatMap((n) => [
       chain(`t${n}`, n * 2 + 1, 'completed'),
       trigger(`t${n}`, n * 2, `question ${n}`),
@@ -144,7 +144,7 @@ describe('renderRelatedMemories', () => {
     expect(tight).toBe(entries.slice(0, 2).join('\n- '));
   });
 
-  it('cuts a single entry longer than the budget, and honours the entry limit', () => {
+  it('cuts a single entry longer than the budget, and honours the entry limit [claim:task-planner-memory-limits] [claim:sp-limits] [claim:tsdoc-render-related-cut] [claim:tsdoc-render-related-none]', () => {
     const long = trigger('t1', 1, 'word '.repeat(100));
     const text = renderRelatedMemories([long], { maxEntries: 10, maxChars: 50 });
     expect(text).toHaveLength(50);

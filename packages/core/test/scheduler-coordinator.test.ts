@@ -81,7 +81,7 @@ describe('Scheduler with a coordinator', () => {
     expect(released.sort()).toEqual(['room#1 finished', 'room#2 finished']);
   });
 
-  it('aborts a running task when the coordinator loses the space, and leaves it unfinished', async () => {
+  it('aborts a running task when the coordinator loses the space, and leaves it unfinished [claim:task-signal-space-lost]', async () => {
     const { coordinator, asked, released, grant, lost } = gate();
     const scheduler = new Scheduler({ coordinator });
     scheduler.start();

@@ -25,7 +25,7 @@ function probe() {
 }
 
 describe('Scheduler', () => {
-  it('runs tasks of one space one at a time, in arrival order', async () => {
+  it('runs tasks of one space one at a time, in arrival order [claim:philo-spaces] [claim:trig-space-order] [claim:task-lanes-per-space] [claim:gs-what-happened-queue] [claim:scaling-one-process] [claim:core-readme-steps-in-order] [claim:tut-conversations-apart] [claim:wp-lanes] [claim:wp-goal-order]', async () => {
     const scheduler = new Scheduler({ concurrency: 4 });
     scheduler.start();
     const { state, task, release } = probe();
@@ -36,7 +36,7 @@ describe('Scheduler', () => {
     expect(state.order).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
   });
 
-  it('runs different spaces in parallel up to the concurrency limit', async () => {
+  it('runs different spaces in parallel up to the concurrency limit [claim:philo-parallel] [claim:trig-space-order] [claim:task-lanes-per-space] [claim:gs-what-happened-queue] [claim:prod-concurrency] [claim:wp-lanes] [claim:wp-parallel] [claim:wp-goal-order]', async () => {
     const scheduler = new Scheduler({ concurrency: 2 });
     scheduler.start();
     const { state, task, release, started } = probe();
@@ -51,7 +51,7 @@ describe('Scheduler', () => {
     expect(state.max).toBe(2);
   });
 
-  it('rejects a task with status 503 and WEFT_QUEUE_FULL when the queue is full', async () => {
+  it('rejects a task with status 503 and WEFT_QUEUE_FULL when the queue is full [claim:task-queue-full-503] [claim:prod-queue-full] [claim:tsdoc-runtime-dispatch-503] [claim:tsdoc-scheduler-queue-full] [claim:wp-queue-bounded]', async () => {
     const scheduler = new Scheduler({ maxQueueSize: 2 });
     const first = scheduler.schedule('a', async () => 1);
     const second = scheduler.schedule('b', async () => 2);
@@ -63,7 +63,7 @@ describe('Scheduler', () => {
     expect(await Promise.all([first, second])).toEqual([1, 2]);
   });
 
-  it('lets one failing task reject only its own promise', async () => {
+  it('lets one failing task reject only its own promise [claim:wp-fail-own-record]', async () => {
     const scheduler = new Scheduler();
     scheduler.start();
     const failing = scheduler.schedule('room', async () => {
@@ -76,7 +76,7 @@ describe('Scheduler', () => {
     expect(await other).toBe('fine');
   });
 
-  it('holds tasks scheduled before start', async () => {
+  it('holds tasks scheduled before start [claim:task-held-until-start]', async () => {
     const scheduler = new Scheduler();
     let ran = false;
     const result = scheduler.schedule('room', async () => {
@@ -111,7 +111,7 @@ describe('Scheduler', () => {
     expect(error.code).toBe('WEFT_SHUTTING_DOWN');
   });
 
-  it("stop('cancel') rejects waiting tasks with 503 and aborts running ones", async () => {
+  it("stop('cancel') rejects waiting tasks with 503 and aborts running ones [claim:task-cancel-rejects-waiting] [claim:tsdoc-scheduler-stop-cancel]", async () => {
     const scheduler = new Scheduler({ concurrency: 1 });
     scheduler.start();
     let signal: AbortSignal | undefined;
@@ -163,7 +163,7 @@ describe('Scheduler', () => {
     );
   });
 
-  it('defaults to concurrency 4 and a queue of 1000', () => {
+  it('defaults to concurrency 4 and a queue of 1000 [claim:task-lanes-per-space] [claim:task-queue-full-503] [claim:sp-scheduler] [claim:prod-concurrency] [claim:tsdoc-scheduler-defaults]', () => {
     const scheduler = new Scheduler();
     expect([scheduler.concurrency, scheduler.maxQueueSize]).toEqual([4, 1000]);
   });

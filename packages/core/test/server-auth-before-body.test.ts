@@ -54,7 +54,7 @@ function post(server: ServerManager, path: string, body: string, token?: string)
 }
 
 describe('authentication middleware runs before the body is read', () => {
-  it('answers an unauthenticated 2 MB body with 401, not 413, and never runs the route', async () => {
+  it('answers an unauthenticated 2 MB body with 401, not 413, and never runs the route [claim:httpchat-auth-middleware] [claim:prod-auth-before-body]', async () => {
     const handled: unknown[] = [];
     const server = await guardedServer(handled);
     const response = await post(server, '/messages', TWO_MEGABYTES);
@@ -81,13 +81,13 @@ describe('authentication middleware runs before the body is read', () => {
     expect(handled).toEqual([{ text: 'hi' }]);
   });
 
-  it('answers an unauthenticated malformed body with 401, not 400', async () => {
+  it('answers an unauthenticated malformed body with 401, not 400 [claim:prod-auth-before-body]', async () => {
     const server = await guardedServer([]);
     const response = await post(server, '/messages', '{not json');
     expect(response.status).toBe(401);
   });
 
-  it('gives a route added to app the same parser and limits through jsonBody', async () => {
+  it('gives a route added to app the same parser and limits through jsonBody [claim:prod-json-body]', async () => {
     const server = new ServerManager({ port: 0, bodyLimit: 100 }, silentLogger);
     servers.push(server);
     server.app.post('/own', server.jsonBody, (request, response) => {
@@ -102,7 +102,7 @@ describe('authentication middleware runs before the body is read', () => {
 });
 
 describe('a trigger route without middleware', () => {
-  it('keeps answering a body over the limit with 413 before its handler runs', async () => {
+  it('keeps answering a body over the limit with 413 before its handler runs [claim:httpchat-413]', async () => {
     const handled: unknown[] = [];
     const server = new ServerManager({ port: 0 }, silentLogger);
     servers.push(server);

@@ -125,7 +125,7 @@ async function rawExchange(
 }
 
 describe('ServerManager', () => {
-  it('listens on a free port when port is 0 and reports its url', async () => {
+  it('listens on a free port when port is 0 and reports its url [claim:trig-server-table] [claim:prod-loopback-default] [claim:testing-port-zero] [claim:wp-port-zero]', async () => {
     const server = await serve([echo]);
     expect(server.port).toBeGreaterThan(0);
     expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
@@ -135,7 +135,7 @@ describe('ServerManager', () => {
   });
 
   it.each(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const)(
-    'serves a %s route and captures a :param path segment as request.params',
+    'serves a %s route and captures a :param path segment as request.params [claim:trig-methods-params]',
     async (method) => {
       const server = await serve([
         route({
@@ -168,7 +168,7 @@ describe('ServerManager', () => {
     expect(seen).toBe(runtime);
   });
 
-  it('answers malformed JSON with a 400 JSON error', async () => {
+  it('answers malformed JSON with a 400 JSON error [claim:trig-400-json] [claim:triggers-error-body-docs-url] [claim:triggers-invalid-body-code] [claim:gs-malformed] [claim:stability-http-public]', async () => {
     const server = await serve([echo]);
     const response = await post(`${server.url}/echo`, '{"a":');
     expect(response.status).toBe(400);
@@ -180,7 +180,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it("answers a body that is not JSON of an object or array with the route's invalidBodyCode", async () => {
+  it("answers a body that is not JSON of an object or array with the route's invalidBodyCode [claim:httpchat-400-malformed-json] [claim:httpchat-authenticate] [claim:trig-400-json] [claim:triggers-invalid-body-code]", async () => {
     let ran = false;
     const own = route({
       invalidBodyCode: 'WEFT_CHAT_INVALID_REQUEST',
@@ -207,7 +207,7 @@ describe('ServerManager', () => {
     expect(ran).toBe(false);
   });
 
-  it('answers a body over bodyLimit with 413', async () => {
+  it('answers a body over bodyLimit with 413 [claim:httpchat-413] [claim:trig-413] [claim:prod-body-limit] [claim:wp-resource-limits]', async () => {
     const server = await serve([echo], { bodyLimit: 100 });
     const response = await post(`${server.url}/echo`, JSON.stringify({ text: 'x'.repeat(500) }));
     expect(response.status).toBe(413);
@@ -219,7 +219,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it('answers an unknown path with 404', async () => {
+  it('answers an unknown path with 404 [claim:trig-404]', async () => {
     const server = await serve([echo]);
     const response = await fetch(`${server.url}/nowhere`);
     expect(response.status).toBe(404);
@@ -231,7 +231,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it('answers a throwing handler with a generic 500 and logs the error under the request id', async () => {
+  it('answers a throwing handler with a generic 500 and logs the error under the request id [claim:trig-500-hidden] [claim:obs-request-failed-generic] [claim:errors-500-code] [claim:wp-error-answers]', async () => {
     const { logger, lines } = capturingLogger();
     const server = new ServerManager({ port: 0 }, logger);
     servers.push(server);
@@ -279,7 +279,7 @@ describe('ServerManager', () => {
     }
   });
 
-  it('hides the message of an error whose own status is 5xx, and keeps its code', async () => {
+  it('hides the message of an error whose own status is 5xx, and keeps its code [claim:trig-5xx-own-code] [claim:trig-500-hidden] [claim:errors-task-cancelled-running] [claim:errors-internal-keeps-weft-code] [claim:errors-500-code] [claim:tsdoc-route-5xx] [claim:wp-error-answers]', async () => {
     const { logger, lines } = capturingLogger();
     const server = new ServerManager({ port: 0 }, logger);
     servers.push(server);
@@ -358,7 +358,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it("answers a full queue's 503 with its own message, which holds nothing internal", async () => {
+  it("answers a full queue's 503 with its own message, which holds nothing internal [claim:trig-503] [claim:obs-request-failed-generic] [claim:prod-queue-full]", async () => {
     const server = await serve([
       route({
         handler: () => {
@@ -382,7 +382,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it("answers a 4xx error's own status, message and code", async () => {
+  it("answers a 4xx error's own status, message and code [claim:trig-4xx-own] [claim:tsdoc-route-4xx]", async () => {
     const server = await serve([
       route({
         handler: () => {
@@ -400,7 +400,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it("points a WeftError's answer at its own docsUrl, and a foreign 4xx code at none", async () => {
+  it("points a WeftError's answer at its own docsUrl, and a foreign 4xx code at none [claim:triggers-error-body-docs-url]", async () => {
     const failures: Record<string, unknown> = {
       '/own-docs': new WeftError('WEFT_INVALID_SPACE', 'bad space', {
         status: 400,
@@ -433,7 +433,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it('gives each request an id, in X-Request-Id and in response.locals for handlers', async () => {
+  it('gives each request an id, in X-Request-Id and in response.locals for handlers [claim:trig-request-id]', async () => {
     const server = await serve([
       route({
         handler: (_request, response) => {
@@ -449,7 +449,7 @@ describe('ServerManager', () => {
     expect(second.headers.get('x-request-id')).not.toBe(firstId);
   });
 
-  it('sends X-Content-Type-Options: nosniff on every answer', async () => {
+  it('sends X-Content-Type-Options: nosniff on every answer [claim:trig-request-id]', async () => {
     const server = await serve([
       echo,
       route({
@@ -477,7 +477,7 @@ describe('ServerManager', () => {
     expect(refused.headers['x-content-type-options']).toBe('nosniff');
   });
 
-  it('sends Access-Control-Allow-Origin with cors: true, and none by default', async () => {
+  it('sends Access-Control-Allow-Origin with cors: true, and none by default [claim:trig-cors]', async () => {
     const withCors = await serve([echo], { cors: true });
     const allowed = await fetch(`${withCors.url}/echo`, {
       method: 'POST',
@@ -522,7 +522,7 @@ describe('ServerManager', () => {
     );
   });
 
-  it('names the host and port it cannot listen on', async () => {
+  it('names the host and port it cannot listen on [claim:trouble-listen-failed]', async () => {
     const first = await serve([]);
     const second = new ServerManager({ port: first.port }, silentLogger);
     const error = await errorOf(second.start());
@@ -541,7 +541,7 @@ describe('ServerManager', () => {
       return { calls, counting };
     }
 
-    it('refuses a spoofed Host with a matching Origin before the route runs', async () => {
+    it('refuses a spoofed Host with a matching Origin before the route runs [claim:trig-host-first] [claim:trig-403-row] [claim:prod-allowed-hosts-403]', async () => {
       const { logger, lines } = capturingLogger();
       const { calls, counting } = counted();
       const server = new ServerManager({ port: 0, cors: true }, logger);
@@ -577,13 +577,16 @@ describe('ServerManager', () => {
       '127.0.0.1:3000',
       '[::1]:3000',
       '192.168.1.20:3000',
-    ])('allows the loopback names and IP literals by default: %s', async (host) => {
-      const { calls, counting } = counted();
-      const server = await serve([counting]);
-      const answer = await rawRequest(`${server.url}/echo`, { headers: { host }, body: '{}' });
-      expect(answer.status).toBe(200);
-      expect(calls).toEqual(['ran']);
-    });
+    ])(
+      'allows the loopback names and IP literals by default: %s [claim:tsdoc-host-checker-ip] [claim:tsdoc-hostname-of]',
+      async (host) => {
+        const { calls, counting } = counted();
+        const server = await serve([counting]);
+        const answer = await rawRequest(`${server.url}/echo`, { headers: { host }, body: '{}' });
+        expect(answer.status).toBe(200);
+        expect(calls).toEqual(['ran']);
+      },
+    );
 
     it.each(['localhost.attacker.example', 'attacker.example', 'x127.0.0.1'])(
       'refuses %j by default',
@@ -594,7 +597,7 @@ describe('ServerManager', () => {
       },
     );
 
-    it('allows listed names, subdomains of a dotted name and the configured host', async () => {
+    it('allows listed names, subdomains of a dotted name and the configured host [claim:prod-allowed-hosts-403]', async () => {
       const server = await serve([echo], {
         host: '127.0.0.1',
         allowedHosts: ['agent.example.com', '.corp.example'],
@@ -620,7 +623,7 @@ describe('ServerManager', () => {
       },
     );
 
-    it('rejects a malformed allowedHosts option, naming it', () => {
+    it('rejects a malformed allowedHosts option, naming it [claim:tsdoc-server-constructor]', () => {
       expect(() => new ServerManager({ allowedHosts: [''] })).toThrow(
         /option "allowedHosts" must be true, 'all' or a list of host names/,
       );
@@ -628,7 +631,7 @@ describe('ServerManager', () => {
   });
 
   describe('JSON nesting limit', () => {
-    it('refuses a body nested 100,000 levels with 400, quickly and without overflowing', async () => {
+    it('refuses a body nested 100,000 levels with 400, quickly and without overflowing [claim:trig-400-json] [claim:prod-json-depth] [claim:tsdoc-nests-deeper-hostile]', async () => {
       const server = await serve([echo]);
       const deep = '['.repeat(100_000) + ']'.repeat(100_000);
       const started = performance.now();
@@ -644,7 +647,7 @@ describe('ServerManager', () => {
       expect(performance.now() - started).toBeLessThan(5_000);
     });
 
-    it('accepts exactly maxJsonDepth levels and ignores brackets inside strings', async () => {
+    it('accepts exactly maxJsonDepth levels and ignores brackets inside strings [claim:prod-json-depth]', async () => {
       const server = await serve([echo], { maxJsonDepth: 3 });
       const atLimit = await post(`${server.url}/echo`, '{"a":[{"b":"[[[[{{{{\\"]]"}]}');
       expect(atLimit.status).toBe(200);
@@ -656,7 +659,7 @@ describe('ServerManager', () => {
   });
 
   describe('timeouts and stop()', () => {
-    it('stop() closes a connection that drips header lines, within the grace', async () => {
+    it('stop() closes a connection that drips header lines, within the grace [claim:trig-stop-grace]', async () => {
       const server = await serve([echo], { stopGraceMs: 300 });
       const socket = connect(server.port as number, '127.0.0.1');
       await new Promise((resolve) => socket.once('connect', resolve));
@@ -679,7 +682,7 @@ describe('ServerManager', () => {
       expect(elapsed).toBeLessThan(2_000);
     });
 
-    it('answers 408 to a client that takes longer than headersTimeout, with a JSON body and X-Request-Id', async () => {
+    it('answers 408 to a client that takes longer than headersTimeout, with a JSON body and X-Request-Id [claim:trig-headers-timeout] [claim:prod-slow-clients] [claim:errors-408-json]', async () => {
       const server = await serve([echo], { headersTimeout: 300, requestTimeout: 300 });
       const received = await rawExchange(server, 'GET /echo HTTP/1.1\r\nHost: localhost\r\n', {
         drip: 'X-Drip: 1\r\n',
@@ -693,7 +696,7 @@ describe('ServerManager', () => {
       });
     });
 
-    it('answers headers over the size limit with 431 and bytes that are not HTTP with 400, both as JSON', async () => {
+    it('answers headers over the size limit with 431 and bytes that are not HTTP with 400, both as JSON [claim:errors-431]', async () => {
       const server = await serve([echo]);
       const large = await rawExchange(
         server,
@@ -718,7 +721,7 @@ describe('ServerManager', () => {
       );
     });
 
-    it('rejects a headersTimeout longer than requestTimeout', () => {
+    it('rejects a headersTimeout longer than requestTimeout [claim:tsdoc-server-constructor]', () => {
       expect(() => new ServerManager({ headersTimeout: 5_000, requestTimeout: 1_000 })).toThrow(
         /"headersTimeout" \(5000 ms\) must not exceed "requestTimeout" \(1000 ms\)/,
       );

@@ -67,7 +67,7 @@ function send(
 }
 
 describe('ServerManager Origin check', () => {
-  it('refuses a cross-site text/plain form POST with 403 WEFT_ORIGIN_NOT_ALLOWED, and the route does not run', async () => {
+  it('refuses a cross-site text/plain form POST with 403 WEFT_ORIGIN_NOT_ALLOWED, and the route does not run [claim:trig-host-first] [claim:trig-403-origin] [claim:prod-origin-refused] [claim:tsdoc-server-default-allowed-origins] [claim:tsdoc-server-origin-refused]', async () => {
     const { server, runs, logs } = await serve();
     const answer = await send(
       `${server.url}/echo`,
@@ -89,7 +89,7 @@ describe('ServerManager Origin check', () => {
     });
   });
 
-  it('runs the route for a request without Origin and for one from the server’s own origin', async () => {
+  it('runs the route for a request without Origin and for one from the server’s own origin [claim:trig-allowed-origins] [claim:prod-origin-none-passes] [claim:errors-origin-section] [claim:tsdoc-server-origin-pass]', async () => {
     const { server, runs } = await serve();
     const json = { 'content-type': 'application/json' };
     expect((await send(`${server.url}/echo`, json)).status).toBe(200);
@@ -98,7 +98,7 @@ describe('ServerManager Origin check', () => {
     expect(runs).toHaveLength(2);
   });
 
-  it('refuses Origin null and a cross-site or same-site Sec-Fetch-Site without Origin', async () => {
+  it('refuses Origin null and a cross-site or same-site Sec-Fetch-Site without Origin [claim:prod-origin-none-passes] [claim:tsdoc-server-origin-refused]', async () => {
     const { server, runs } = await serve();
     const json = { 'content-type': 'application/json' };
     expect((await send(`${server.url}/echo`, { ...json, origin: 'null' })).status).toBe(403);
@@ -115,7 +115,7 @@ describe('ServerManager Origin check', () => {
     expect(runs).toHaveLength(1);
   });
 
-  it('takes the origins listed in allowedOrigins, and every origin with allowedOrigins: true', async () => {
+  it('takes the origins listed in allowedOrigins, and every origin with allowedOrigins: true [claim:httpchat-origin] [claim:trig-allowed-origins] [claim:prod-origin-refused] [claim:tsdoc-server-origin-pass]', async () => {
     const { server, runs } = await serve({ allowedOrigins: ['https://chat.example.com'] });
     const json = { 'content-type': 'application/json' };
     expect(
@@ -134,7 +134,7 @@ describe('ServerManager Origin check', () => {
     expect(open.runs).toHaveLength(1);
   });
 
-  it('lets through the origins the cors option allows, and only those', async () => {
+  it('lets through the origins the cors option allows, and only those [claim:httpchat-origin] [claim:trig-403-origin] [claim:prod-origin-refused] [claim:tsdoc-server-cors-origins]', async () => {
     const json = { 'content-type': 'application/json' };
     const listed = await serve({
       cors: { origin: ['https://app.example.com', /\.trusted\.example$/] },
@@ -166,7 +166,7 @@ describe('ServerManager Origin check', () => {
     ).toBe(200);
   });
 
-  it('refuses an origin the cors origin function has not answered within 5 s, and logs it', async () => {
+  it('refuses an origin the cors origin function has not answered within 5 s, and logs it [claim:tsdoc-server-cors-origin-deadline]', async () => {
     const asked: string[] = [];
     const hung = await serve({
       cors: {
@@ -198,7 +198,7 @@ describe('ServerManager Origin check', () => {
   }, 15_000);
 
   it.each([[['https://chat.example.com/app']], [['null']], ['all']])(
-    'refuses allowedOrigins %j naming the option',
+    'refuses allowedOrigins %j naming the option [claim:tsdoc-server-constructor]',
     (allowedOrigins) => {
       let thrown: unknown;
       try {

@@ -69,7 +69,7 @@ function logLines(ended: Ended): Record<string, unknown>[] {
 
 describe('TSDoc of onStopSignal', { timeout: 40_000 }, () => {
   it.each(['SIGINT', 'SIGTERM'] as const)(
-    'stops on %s, logs the signal, and ends the process a timer keeps alive with 0',
+    'stops on %s, logs the signal, and ends the process a timer keeps alive with 0 [claim:tsdoc-node-stop-signal] [claim:tsdoc-node-stop-signal-logs]',
     async (signal) => {
       const ended = await signalled('stops', signal);
       expect(ended).toMatchObject({ code: 0, signal: null });
@@ -80,13 +80,13 @@ describe('TSDoc of onStopSignal', { timeout: 40_000 }, () => {
     },
   );
 
-  it('keeps an exit code the program had set', async () => {
+  it('keeps an exit code the program had set [claim:tsdoc-node-stop-signal]', async () => {
     const ended = await signalled('exit-code', 'SIGTERM');
     expect(ended.code).toBe(3);
     expect(ended.lines).toContain('stopping');
   });
 
-  it('logs a failed stop and exits with 1', async () => {
+  it('logs a failed stop and exits with 1 [claim:tsdoc-node-stop-signal] [claim:tsdoc-node-stop-signal-logs]', async () => {
     const ended = await signalled('fails', 'SIGTERM');
     expect(ended.code).toBe(1);
     expect(logLines(ended)).toContainEqual(
@@ -94,20 +94,20 @@ describe('TSDoc of onStopSignal', { timeout: 40_000 }, () => {
     );
   });
 
-  it('takes the same signal at once again for a copy a supervisor forwarded, and finishes the stop', async () => {
+  it('takes the same signal at once again for a copy a supervisor forwarded, and finishes the stop [claim:tsdoc-node-stop-signal-copy]', async () => {
     const ended = await signalled('slow', 'SIGINT', 'SIGINT');
     expect(ended).toMatchObject({ code: 0, signal: null });
     expect(ended.lines).toContain('stopped');
   });
 
-  it('leaves a second signal of the same kind to Node, which ends the process during a hung stop', async () => {
+  it('leaves a second signal of the same kind to Node, which ends the process during a hung stop [claim:tsdoc-node-stop-signal-once]', async () => {
     // Later than the window in which a repeat counts as a forwarded copy.
     const ended = await signalled('hangs', 'SIGINT', 'SIGINT', 1_500);
     expect(ended).toMatchObject({ code: null, signal: 'SIGINT' });
     expect(ended.lines).toContain('stopping');
   });
 
-  it('returns a function that removes the listeners: the signal then ends the process unstopped', async () => {
+  it('returns a function that removes the listeners: the signal then ends the process unstopped [claim:tsdoc-node-stop-signal-remove]', async () => {
     const ended = await signalled('removed', 'SIGTERM');
     expect(ended).toMatchObject({ code: null, signal: 'SIGTERM' });
     expect(ended.lines).not.toContain('stopping');

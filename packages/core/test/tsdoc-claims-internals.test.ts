@@ -24,13 +24,13 @@ afterEach(() => {
 });
 
 describe('TSDoc of settleWithin', () => {
-  it("returns the promise's value when it settles in time, and passes a rejection on", async () => {
+  it("returns the promise's value when it settles in time, and passes a rejection on [claim:tsdoc-settle-within-rejection]", async () => {
     expect(await settleWithin(Promise.resolve('done'), 1_000)).toBe('done');
     const failure = new Error('write failed');
     await expect(settleWithin(Promise.reject(failure), 1_000)).rejects.toBe(failure);
   });
 
-  it('resolves with TIMED_OUT after ms when the promise never settles', async () => {
+  it('resolves with TIMED_OUT after ms when the promise never settles [claim:tsdoc-settle-within-timeout] [claim:tsdoc-timed-out]', async () => {
     vi.useFakeTimers();
     const waiting = settleWithin(new Promise<never>(() => undefined), 250);
     let result: unknown = 'pending';
@@ -43,13 +43,13 @@ describe('TSDoc of settleWithin', () => {
 });
 
 describe('TSDoc of randomId', () => {
-  it('is a version 4 UUID from crypto.randomUUID', () => {
+  it('is a version 4 UUID from crypto.randomUUID [claim:tsdoc-random-id-v4]', () => {
     const ids = new Set(Array.from({ length: 50 }, () => randomId()));
     expect(ids.size).toBe(50);
     for (const id of ids) expect(id).toMatch(UUID_V4);
   });
 
-  it('builds a version 4 UUID from getRandomValues where randomUUID is missing (plain HTTP pages)', () => {
+  it('builds a version 4 UUID from getRandomValues where randomUUID is missing (plain HTTP pages) [claim:tsdoc-random-id-fallback]', () => {
     const webCrypto = globalThis.crypto;
     vi.stubGlobal('crypto', {
       getRandomValues: <T extends ArrayBufferView>(array: T): T =>
@@ -61,7 +61,7 @@ describe('TSDoc of randomId', () => {
 });
 
 describe('TSDoc of createTaskSignal', () => {
-  it("aborts with the parent's reason, or alone; release detaches it from the parent", () => {
+  it("aborts with the parent's reason, or alone; release detaches it from the parent [claim:tsdoc-task-signal-signal] [claim:tsdoc-task-signal-abort] [claim:tsdoc-task-signal-release]", () => {
     const parent = new AbortController();
     const first = createTaskSignal(parent.signal);
     const second = createTaskSignal(parent.signal);
@@ -78,7 +78,7 @@ describe('TSDoc of createTaskSignal', () => {
     expect(released.signal.aborted).toBe(false);
   });
 
-  it('starts aborted under a parent that already aborted', () => {
+  it('starts aborted under a parent that already aborted [claim:tsdoc-task-signal-signal]', () => {
     const parent = new AbortController();
     parent.abort('stopped');
     expect(createTaskSignal(parent.signal).signal.reason).toBe('stopped');
@@ -86,7 +86,7 @@ describe('TSDoc of createTaskSignal', () => {
 });
 
 describe('TSDoc of hostChecker', () => {
-  it('refuses a missing or empty Host header, and allows a bound host unless it is a wildcard', () => {
+  it('refuses a missing or empty Host header, and allows a bound host unless it is a wildcard [claim:tsdoc-host-checker-bound]', () => {
     const check = hostChecker(['agent.example.com'], 'box.internal');
     expect(check(undefined)).toBe(false);
     expect(check('')).toBe(false);
@@ -100,7 +100,7 @@ describe('TSDoc of hostChecker', () => {
 describe('TSDoc of nestsDeeperThan', () => {
   const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
-  it('skips brackets inside strings, escaped quotes included, and stops past the limit', () => {
+  it('skips brackets inside strings, escaped quotes included, and stops past the limit [claim:tsdoc-nests-deeper-strings]', () => {
     expect(nestsDeeperThan(bytes('{"a":"\\"[[[[{{{{"}'), 1)).toBe(false);
     expect(nestsDeeperThan(bytes('{"a":{"b":1}}'), 1)).toBe(true);
     expect(nestsDeeperThan(bytes('{"a":{"b":1}}'), 2)).toBe(false);
@@ -110,7 +110,7 @@ describe('TSDoc of nestsDeeperThan', () => {
 });
 
 describe('TSDoc of the browser platform', () => {
-  it('ServerManager: port and url undefined, stop resolves, start, mount, app and jsonBody throw WEFT_UNSUPPORTED_PLATFORM', async () => {
+  it('ServerManager: port and url undefined, stop resolves, start, mount, app and jsonBody throw WEFT_UNSUPPORTED_PLATFORM [claim:errors-unsupported-platform-not-at-start] [claim:tsdoc-browser-server-throws] [claim:tsdoc-browser-server-port] [claim:tsdoc-browser-server-stop] [claim:tsdoc-browser-server-mount]', async () => {
     const server = new BrowserServerManager({ port: 3000 });
     expect(server.port).toBeUndefined();
     expect(server.url).toBeUndefined();
@@ -130,7 +130,7 @@ describe('TSDoc of the browser platform', () => {
     }
   });
 
-  it('has no environment or signals, and readTemplateFiles rejects naming the directory', async () => {
+  it('has no environment or signals, and readTemplateFiles rejects naming the directory [claim:tsdoc-browser-read-templates] [claim:tsdoc-browser-environment] [claim:tsdoc-browser-signals]', async () => {
     expect(browserPlatform.hostEnvironment()).toEqual({});
     expect(browserPlatform.SUPPORTS_SIGNALS).toBe(false);
     expect(browserPlatform.SUPPORTS_SERVER).toBe(false);
@@ -141,7 +141,7 @@ describe('TSDoc of the browser platform', () => {
 });
 
 describe('TSDoc of SignalFanOut', () => {
-  it('holds one listener per source however many are linked, aborts them with its reason, and unlinks', () => {
+  it('holds one listener per source however many are linked, aborts them with its reason, and unlinks [claim:tsdoc-fan-out-one-listener] [claim:tsdoc-fan-out-link]', () => {
     const fanOut = new SignalFanOut();
     const scheduler = new AbortController();
     const coordinator = new AbortController();
@@ -161,7 +161,7 @@ describe('TSDoc of SignalFanOut', () => {
     expect(getEventListeners(scheduler.signal, 'abort')).toHaveLength(0);
   });
 
-  it('links to a source that already aborted as aborted, with its reason', () => {
+  it('links to a source that already aborted as aborted, with its reason [claim:tsdoc-fan-out-link]', () => {
     const source = new AbortController();
     source.abort('stopped');
     expect(new SignalFanOut().link([source.signal]).signal.reason).toBe('stopped');

@@ -44,7 +44,7 @@ function countingModels(text: string): { models: ModelManager; calls: () => numb
 }
 
 describe('TSDoc of Scheduler', () => {
-  it('constructor: a bad concurrency or maxQueueSize is WEFT_INVALID_ARGUMENT naming it', () => {
+  it('constructor: a bad concurrency or maxQueueSize is WEFT_INVALID_ARGUMENT naming it [claim:tsdoc-scheduler-constructor]', () => {
     for (const options of [{ concurrency: 0 }, { maxQueueSize: 1.5 }]) {
       const name = Object.keys(options)[0] as string;
       let caught: unknown;
@@ -58,7 +58,7 @@ describe('TSDoc of Scheduler', () => {
     }
   });
 
-  it('schedule: with a coordinator, a task without a ticket is WEFT_INVALID_ARGUMENT', async () => {
+  it('schedule: with a coordinator, a task without a ticket is WEFT_INVALID_ARGUMENT [claim:tsdoc-scheduler-ticket]', async () => {
     const scheduler = new Scheduler({
       coordinator: {
         acquire: () => new Promise(() => undefined),
@@ -70,7 +70,7 @@ describe('TSDoc of Scheduler', () => {
     expect(error.message).toContain('ticket');
   });
 
-  it('schedule: after stop, WEFT_SHUTTING_DOWN with status 503', async () => {
+  it('schedule: after stop, WEFT_SHUTTING_DOWN with status 503 [claim:httpchat-row-503] [claim:tsdoc-scheduler-shutting-down]', async () => {
     const scheduler = new Scheduler();
     scheduler.start();
     await scheduler.stop();
@@ -78,7 +78,7 @@ describe('TSDoc of Scheduler', () => {
     expect([error.code, error.status]).toEqual(['WEFT_SHUTTING_DOWN', 503]);
   });
 
-  it('schedule: a cancel stop rejects a task that had not run with WEFT_TASK_CANCELLED', async () => {
+  it('schedule: a cancel stop rejects a task that had not run with WEFT_TASK_CANCELLED [claim:tsdoc-scheduler-cancelled]', async () => {
     const scheduler = new Scheduler();
     const waiting = scheduler.schedule('room', async () => 'ran');
     await scheduler.stop('cancel');
@@ -88,7 +88,7 @@ describe('TSDoc of Scheduler', () => {
 });
 
 describe('TSDoc of ServerManager', () => {
-  it('mount: WEFT_DUPLICATE for a taken route, WEFT_RUNTIME_STOPPED once started', async () => {
+  it('mount: WEFT_DUPLICATE for a taken route, WEFT_RUNTIME_STOPPED once started [claim:tsdoc-server-mount]', async () => {
     const server = new ServerManager({ port: 0 });
     const route = { method: 'GET' as const, path: '/a', handler: () => undefined };
     server.mount('one', route, undefined);
@@ -106,7 +106,7 @@ describe('TSDoc of ServerManager', () => {
     }
   });
 
-  it('start: WEFT_LISTEN_FAILED naming host and port when the port is taken', async () => {
+  it('start: WEFT_LISTEN_FAILED naming host and port when the port is taken [claim:tsdoc-server-listen]', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
@@ -119,7 +119,7 @@ describe('TSDoc of ServerManager', () => {
     }
   });
 
-  it('constructor: WEFT_INVALID_ARGUMENT naming a bad port or timeout', async () => {
+  it('constructor: WEFT_INVALID_ARGUMENT naming a bad port or timeout [claim:tsdoc-server-constructor]', async () => {
     for (const [config, name] of [
       [{ port: 70_000 }, 'port'],
       [{ stopGraceMs: 0 }, 'stopGraceMs'],
@@ -133,7 +133,7 @@ describe('TSDoc of ServerManager', () => {
 });
 
 describe('TSDoc of defineCapability', () => {
-  it('returns a frozen copy, and refuses a schema that is not zod 4 with WEFT_UNSUPPORTED_SCHEMA', async () => {
+  it('returns a frozen copy, and refuses a schema that is not zod 4 with WEFT_UNSUPPORTED_SCHEMA [claim:tsdoc-define-capability] [claim:tsdoc-define-capability-schema]', async () => {
     const descriptor = {
       id: 'echo',
       description: 'Echoes.',
@@ -150,7 +150,7 @@ describe('TSDoc of defineCapability', () => {
     expect(error.message).toContain('output');
   });
 
-  it('refuses an id that does not start with a letter or digit with WEFT_INVALID_ARGUMENT', async () => {
+  it('refuses an id that does not start with a letter or digit with WEFT_INVALID_ARGUMENT [claim:tsdoc-define-capability-id]', async () => {
     const error = await errorOf(() =>
       defineCapability({
         id: '-echo',
@@ -164,7 +164,7 @@ describe('TSDoc of defineCapability', () => {
 });
 
 describe('TSDoc of CapabilityRegistry', () => {
-  it('names its codes: WEFT_DUPLICATE, WEFT_INVALID_ARGUMENT', async () => {
+  it('names its codes: WEFT_DUPLICATE, WEFT_INVALID_ARGUMENT [claim:tsdoc-capabilities-register] [claim:tsdoc-capabilities-alias] [claim:tsdoc-capabilities-transform]', async () => {
     const registry = new CapabilityRegistry();
     const other = defineCapability({
       id: 'text-generation',
@@ -187,7 +187,7 @@ describe('TSDoc of CapabilityRegistry', () => {
 });
 
 describe('TSDoc of ModelManager', () => {
-  it("callDynamic: rethrows a provider's own WeftError as it is, and wraps anything else in WEFT_PROVIDER_FAILED", async () => {
+  it("callDynamic: rethrows a provider's own WeftError as it is, and wraps anything else in WEFT_PROVIDER_FAILED [claim:tsdoc-models-provider-error]", async () => {
     const own = new WeftError('WEFT_QUEUE_FULL', 'Provider: its own error.', { status: 503 });
     const passing = managerOf(
       textModel('own', async () => {
@@ -205,7 +205,7 @@ describe('TSDoc of ModelManager', () => {
     expect(wrapped.message).toContain('"plain"');
   });
 
-  it('getObject: WEFT_INVALID_ARGUMENT for a negative maxRetries, before any model call', async () => {
+  it('getObject: WEFT_INVALID_ARGUMENT for a negative maxRetries, before any model call [claim:tsdoc-models-get-object-retries]', async () => {
     const { models, calls } = countingModels('{}');
     const error = await errorOf(
       models.getObject({ schema: z.object({ a: z.string() }), prompt: 'x', maxRetries: -1 }),
@@ -214,7 +214,7 @@ describe('TSDoc of ModelManager', () => {
     expect(calls()).toBe(0);
   });
 
-  it('getObject: WEFT_GET_OBJECT_FAILED naming the schema after 1 + maxRetries attempts', async () => {
+  it('getObject: WEFT_GET_OBJECT_FAILED naming the schema after 1 + maxRetries attempts [claim:tsdoc-models-get-object-failed]', async () => {
     const { models, calls } = countingModels('{"a": 1}');
     const error = await errorOf(
       models.getObject({
@@ -231,7 +231,7 @@ describe('TSDoc of ModelManager', () => {
 });
 
 describe('TSDoc of PromptRegistry', () => {
-  it('get: WEFT_TEMPLATE_NOT_FOUND; the render function rejects with WEFT_TEMPLATE_RENDER_FAILED', async () => {
+  it('get: WEFT_TEMPLATE_NOT_FOUND; the render function rejects with WEFT_TEMPLATE_RENDER_FAILED [claim:tsdoc-prompts-register] [claim:tsdoc-prompts-get] [claim:tsdoc-prompts-render]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('core', 'greet', 'Hi {{ name }}');
     expect((await errorOf(() => prompts.get('core/missing'))).code).toBe('WEFT_TEMPLATE_NOT_FOUND');
@@ -243,7 +243,7 @@ describe('TSDoc of PromptRegistry', () => {
 });
 
 describe('The errors registry: WEFT_TEMPLATE_INVALID', () => {
-  it('refuses a name or namespace that does not start with a letter or digit, though every character is allowed', async () => {
+  it('refuses a name or namespace that does not start with a letter or digit, though every character is allowed [claim:errors-template-invalid-first-character]', async () => {
     for (const [namespace, name] of [
       ['core', '-greet'],
       ['_mail', 'greet'],
@@ -257,7 +257,7 @@ describe('The errors registry: WEFT_TEMPLATE_INVALID', () => {
 });
 
 describe('TSDoc of WeftErrorOptions.expose', () => {
-  it('defaults to false when the error has no status', () => {
+  it('defaults to false when the error has no status [claim:tsdoc-weft-error-expose]', () => {
     expect(new WeftError('WEFT_INTERNAL', 'X: no status.').expose).toBe(false);
     expect(new WeftError('WEFT_BAD_REQUEST', 'X: a 4xx.', { status: 400 }).expose).toBe(true);
   });

@@ -31,7 +31,7 @@ describe('zod 3 schemas', () => {
     );
   });
 
-  it('makes getObject throw WEFT_UNSUPPORTED_SCHEMA before calling any model', async () => {
+  it('makes getObject throw WEFT_UNSUPPORTED_SCHEMA before calling any model [claim:install-zod3-refused]', async () => {
     const calls: unknown[] = [];
     const models = new ModelManager({
       registry: new CapabilityRegistry(),
@@ -63,7 +63,7 @@ describe('zod 3 schemas', () => {
     expect(calls).toEqual([]);
   });
 
-  it('makes defineCapability name the part of the capability that is a zod 3 schema', async () => {
+  it('makes defineCapability name the part of the capability that is a zod 3 schema [claim:install-zod3-refused]', async () => {
     const error = await errorOf(() =>
       defineCapability({
         id: 'summarise',

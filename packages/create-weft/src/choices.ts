@@ -1,9 +1,15 @@
-/** The text models a new project can start with. */
+/**
+ * The text models a new project can start with.
+ * @claim tsdoc-cw-model-choices
+ */
 export const MODEL_CHOICES = ['openai', 'ollama', 'scripted'] as const;
 /** One of {@link MODEL_CHOICES}: the `--model` value. */
 export type ModelChoice = (typeof MODEL_CHOICES)[number];
 
-/** Where a new project keeps its memories. */
+/**
+ * Where a new project keeps its memories.
+ * @claim tsdoc-cw-memory-choices
+ */
 export const MEMORY_CHOICES = ['sqlite', 'memory'] as const;
 /** One of {@link MEMORY_CHOICES}: the `--memory` value. */
 export type MemoryChoice = (typeof MEMORY_CHOICES)[number];
@@ -11,12 +17,19 @@ export type MemoryChoice = (typeof MEMORY_CHOICES)[number];
 /**
  * What a non-interactive run picks: the choices that run anywhere with no key, no server and
  * no native module, so the project's tests and first start work at once.
+ * @claim tsdoc-cw-default-model
  */
 export const DEFAULT_MODEL: ModelChoice = 'scripted';
-/** The memory a non-interactive run picks, for the reasons {@link DEFAULT_MODEL} gives. */
+/**
+ * The memory a non-interactive run picks, for the reasons {@link DEFAULT_MODEL} gives.
+ * @claim tsdoc-cw-default-memory
+ */
 export const DEFAULT_MEMORY: MemoryChoice = 'memory';
 
-/** How each choice is described in prompts and in the project's README. */
+/**
+ * How each choice is described in prompts and in the project's README.
+ * @claim tsdoc-cw-labels
+ */
 export const MODEL_LABELS: Record<ModelChoice, string> = {
   openai: 'OpenAI (or any OpenAI-compatible API), with an API key',
   ollama: 'Ollama on this machine, no key',

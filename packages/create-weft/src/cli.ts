@@ -29,7 +29,10 @@ import {
   type PackageManager,
 } from './package-manager.js';
 
-/** Asks on a terminal for whatever the arguments left out; elsewhere takes the defaults. */
+/**
+ * Asks on a terminal for whatever the arguments left out; elsewhere takes the defaults.
+ * @claim tsdoc-cw-cli-complete
+ */
 async function complete(
   args: Arguments,
   manager: PackageManager,
@@ -75,7 +78,10 @@ async function complete(
   return { directory, model, memory };
 }
 
-/** A prompt's answer, or a clean exit when the user pressed Ctrl+C. */
+/**
+ * A prompt's answer, or a clean exit when the user pressed Ctrl+C.
+ * @claim tsdoc-cw-cli-answered
+ */
 function answered<T extends string>(value: T | symbol): T {
   if (typeof value === 'symbol' || prompts.isCancel(value)) {
     prompts.cancel('Nothing was written.');
@@ -87,6 +93,7 @@ function answered<T extends string>(value: T | symbol): T {
 /**
  * Installs with the manager that ran create-weft. A failed install keeps the project (it was
  * written whole) and exits with 1 once the next steps, install first, are shown.
+ * @claim tsdoc-cw-cli-install
  */
 async function install(
   manager: PackageManager,

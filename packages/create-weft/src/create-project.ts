@@ -60,6 +60,8 @@ export interface CreatedProject {
  * @throws {@link CreateWeftError} when the name is not one npm accepts for a new package, the
  * folder is a file or not empty, or `source: 'workspace'` is asked for outside a clone; and
  * whatever packing or writing fails with (the staging folder is removed first).
+ * @claim tsdoc-create-project-refusals
+ * @claim tsdoc-create-project-nothing-behind
  */
 export async function createProject(options: CreateProjectOptions): Promise<CreatedProject> {
   const directory = path.resolve(options.directory);

@@ -3,7 +3,10 @@ import { CreateWeftError } from './errors.js';
 import { installEnvironment } from './install-environment.js';
 import { formatCommand, installCommand, type PackageManager } from './package-manager.js';
 
-/** A first install downloads everything; ten minutes covers a slow connection, not a hung one. */
+/**
+ * A first install downloads everything; ten minutes covers a slow connection, not a hung one.
+ * @claim tsdoc-cw-install-timeout
+ */
 export const DEFAULT_INSTALL_TIMEOUT_MS = 10 * 60_000;
 
 /** What {@link installDependencies} runs, where, and for how long. */
@@ -12,13 +15,18 @@ export interface InstallOptions {
   /** The project folder. */
   directory: string;
   timeoutMs?: number;
-  /** Where the manager's own output goes; the user's terminal by default. */
+  /**
+   * Where the manager's own output goes; the user's terminal by default.
+   * @claim tsdoc-cw-install-stdio
+   */
   stdio?: 'inherit' | 'ignore';
 }
 
 /**
  * Runs the manager's install in the new project. The project stays when this fails: the error
  * says which command to run again once the cause (network, registry) is fixed.
+ * @claim tsdoc-cw-install-runs
+ * @claim tsdoc-cw-install-stays
  */
 export function installDependencies(options: InstallOptions): Promise<void> {
   const command = installCommand(options.manager);

@@ -1,7 +1,10 @@
 import validate from 'validate-npm-package-name';
 import { CreateWeftError } from './errors.js';
 
-/** Throws unless `name` is valid for a new npm package, with npm's own reasons. */
+/**
+ * Throws unless `name` is valid for a new npm package, with npm's own reasons.
+ * @claim tsdoc-cw-project-name
+ */
 export function assertProjectName(name: string): void {
   const result = validate(name);
   if (result.validForNewPackages) return;

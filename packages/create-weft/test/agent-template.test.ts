@@ -48,14 +48,17 @@ afterAll(async () => {
 
 // Issue 21: the project `create-weft` writes and examples/getting-started teach one agent.
 describe('the generated agent is the getting-started example', () => {
-  it.each(SHARED_FILES)('templates/base/src/%s is a copy of the example', async (file) => {
-    const example = await readFile(path.join(root, EXAMPLE_DIR, file), 'utf8');
-    const template = await readFile(path.join(root, TEMPLATE_DIR, file), 'utf8');
-    expect(
-      template === example,
-      `${TEMPLATE_DIR}/${file} differs from ${EXAMPLE_DIR}/${file}; edit the example, then run npm run generate:agent-template -w create-weft`,
-    ).toBe(true);
-  });
+  it.each(SHARED_FILES)(
+    'templates/base/src/%s is a copy of the example [claim:gs-template-copies]',
+    async (file) => {
+      const example = await readFile(path.join(root, EXAMPLE_DIR, file), 'utf8');
+      const template = await readFile(path.join(root, TEMPLATE_DIR, file), 'utf8');
+      expect(
+        template === example,
+        `${TEMPLATE_DIR}/${file} differs from ${EXAMPLE_DIR}/${file}; edit the example, then run npm run generate:agent-template -w create-weft`,
+      ).toBe(true);
+    },
+  );
 
   it('uses the same Ollama server and model by default', () => {
     const example = createRealModel({});
@@ -76,7 +79,7 @@ describe('the generated agent is the getting-started example', () => {
     });
   });
 
-  it("asks for the same pino as @weft/core's, so one copy is installed", async () => {
+  it("asks for the same pino as @weft/core's, so one copy is installed [claim:install-same-major]", async () => {
     const core = JSON.parse(
       await readFile(path.join(root, 'packages/core/package.json'), 'utf8'),
     ) as { dependencies: Record<string, string> };
@@ -89,7 +92,7 @@ describe('the generated agent is the getting-started example', () => {
 describe('the add-a-plugin example is the generated agent plus the lines the page adds', () => {
   const added = path.join(root, 'examples/add-a-plugin/src');
 
-  it('src/agent.ts adds the import of ClockPlugin and the plugin in plugins:', async () => {
+  it('src/agent.ts adds the import of ClockPlugin and the plugin in plugins: [claim:gs-add-plugin-followed]', async () => {
     const before = await readFile(path.join(root, TEMPLATE_DIR, 'agent.ts'), 'utf8');
     const after = await readFile(path.join(added, 'agent.ts'), 'utf8');
     expect(after).toContain("import { ClockPlugin } from './clock-plugin.js';");
@@ -100,7 +103,7 @@ describe('the add-a-plugin example is the generated agent plus the lines the pag
     expect(undone).toBe(before);
   });
 
-  it('src/scripted-model.ts adds one route to ROUTES', async () => {
+  it('src/scripted-model.ts adds one route to ROUTES [claim:gs-add-plugin-followed]', async () => {
     const before = await readFile(path.join(root, TEMPLATE_DIR, 'scripted-model.ts'), 'utf8');
     const after = await readFile(path.join(added, 'scripted-model.ts'), 'utf8');
     const route = "  { pattern: /\\btime\\b/i, pluginId: 'clock', action: 'now' },\n";

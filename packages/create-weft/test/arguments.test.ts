@@ -4,7 +4,7 @@ import { CreateWeftError } from '../src/errors.js';
 import { assertProjectName } from '../src/project-name.js';
 
 describe('parseArguments', () => {
-  it('reads the folder and the choices', () => {
+  it('reads the folder and the choices [claim:gs-flags]', () => {
     expect(
       parseArguments(['my-agent', '--model', 'ollama', '--memory', 'sqlite', '--name', 'bot']),
     ).toEqual({
@@ -17,7 +17,7 @@ describe('parseArguments', () => {
     });
   });
 
-  it('leaves out what was not given, for prompts or defaults', () => {
+  it('leaves out what was not given, for prompts or defaults [claim:gs-flags] [claim:create-weft-readme-defaults]', () => {
     expect(parseArguments([])).toEqual({
       directory: undefined,
       model: undefined,
@@ -33,14 +33,17 @@ describe('parseArguments', () => {
     [['a', '--memory', 'redis'], /^--memory: "redis" is not one of sqlite, memory$/],
     [['a', 'b'], /^arguments: one folder expected, got 2 \(a, b\)/],
     [['a', '--colour'], /^arguments: .*colour.*; fix: see --help$/],
-  ])('rejects %j, naming what was wrong', (argv, message) => {
-    expect(() => parseArguments(argv)).toThrow(CreateWeftError);
-    expect(() => parseArguments(argv)).toThrow(message);
-  });
+  ])(
+    'rejects %j, naming what was wrong [claim:create-weft-readme-model-flag] [claim:create-weft-readme-memory-flag]',
+    (argv, message) => {
+      expect(() => parseArguments(argv)).toThrow(CreateWeftError);
+      expect(() => parseArguments(argv)).toThrow(message);
+    },
+  );
 });
 
 describe('assertProjectName', () => {
-  it('accepts names npm accepts for new packages', () => {
+  it('accepts names npm accepts for new packages [claim:tsdoc-cw-project-name]', () => {
     expect(() => assertProjectName('my-agent')).not.toThrow();
     expect(() => assertProjectName('@acme/agent')).not.toThrow();
   });
@@ -49,7 +52,10 @@ describe('assertProjectName', () => {
     ['My Agent', /^project name "My Agent": .*; fix: .*such as "my-agent"$/],
     ['.hidden', /^project name "\.hidden": name cannot start with a period/],
     ['node_modules', /^project name "node_modules": .*node_modules is not a valid package name/],
-  ])('rejects %s with npm’s reason and a fix', (name, message) => {
-    expect(() => assertProjectName(name)).toThrow(message);
-  });
+  ])(
+    'rejects %s with npm’s reason and a fix [claim:create-weft-readme-valid-name] [claim:tsdoc-cw-project-name]',
+    (name, message) => {
+      expect(() => assertProjectName(name)).toThrow(message);
+    },
+  );
 });

@@ -74,7 +74,7 @@ describe('create-weft off a terminal (cli.ts)', () => {
     expect(stdout).toBe(USAGE);
   });
 
-  it('asks for nothing and names the missing folder with the command to type, in one line', async () => {
+  it('asks for nothing and names the missing folder with the command to type, in one line [claim:tsdoc-cw-cli-complete]', async () => {
     const { code, stderr } = await run([], 'pnpm/9.15.0 npm/? node/v20.19.0 linux x64');
     expect(code).toBe(1);
     expect(stderr).toBe(
@@ -82,7 +82,7 @@ describe('create-weft off a terminal (cli.ts)', () => {
     );
   });
 
-  it('refuses a name npm would not accept in one line, and writes nothing', async () => {
+  it('refuses a name npm would not accept in one line, and writes nothing [claim:tsdoc-cw-project-name]', async () => {
     const { code, stderr } = await run(['My Agent'], 'npm/10.9.0 node/v20.19.0 linux x64');
     expect(code).toBe(1);
     expect(stderr).toMatch(/^create-weft: project name "My Agent": .*\nNothing was written\.\n$/);
@@ -90,7 +90,7 @@ describe('create-weft off a terminal (cli.ts)', () => {
   });
 
   it(
-    'takes DEFAULT_MODEL and DEFAULT_MEMORY when no choice is given, and with --skip-install starts the next steps with the install',
+    'takes DEFAULT_MODEL and DEFAULT_MEMORY when no choice is given, and with --skip-install starts the next steps with the install [claim:gs-creator-installs] [claim:create-weft-readme-defaults] [claim:tsdoc-cw-default-model] [claim:tsdoc-cw-default-memory] [claim:tsdoc-cw-labels] [claim:tsdoc-cw-cli-complete]',
     async () => {
       const { code, stdout } = await run(
         ['quiet-agent', '--skip-install'],
@@ -121,7 +121,7 @@ describe('create-weft off a terminal (cli.ts)', () => {
   );
 
   it.skipIf(process.platform === 'win32')(
-    'installs with the manager that ran it; a failed install keeps the project and exits 1 after the next steps, install first',
+    'installs with the manager that ran it; a failed install keeps the project and exits 1 after the next steps, install first [claim:gs-install-fails] [claim:gs-creator-installs] [claim:create-weft-readme-managers] [claim:create-weft-readme-install-fails] [claim:tsdoc-cw-cli-install] [claim:tsdoc-cw-install-stays] [claim:tsdoc-cw-install-stdio]',
     async () => {
       const bin = await mkdtemp(path.join(tmpdir(), 'create-weft-cli-bin-'));
       try {
@@ -157,7 +157,7 @@ const HAS_SCRIPT = process.platform === 'linux' && spawnSync('script', ['--versi
 
 describe('create-weft on a terminal (cli.ts)', () => {
   it.skipIf(!HAS_SCRIPT)(
-    'asks which model and memory to use, offering the defaults; Ctrl+C ends it with 130 and nothing written',
+    'asks which model and memory to use, offering the defaults; Ctrl+C ends it with 130 and nothing written [claim:create-weft-readme-asks] [claim:tsdoc-cw-labels] [claim:tsdoc-cw-cli-complete] [claim:tsdoc-cw-cli-answered]',
     async () => {
       const project = path.join(work, 'asked-agent');
       // A pseudo-terminal of a usual size: with no columns the prompts wrap every character.

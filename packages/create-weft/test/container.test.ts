@@ -59,7 +59,7 @@ describe('the generated Dockerfile', () => {
     }
   });
 
-  it('runs what npm start runs, from the build output, as an unprivileged user', async () => {
+  it('runs what npm start runs, from the build output, as an unprivileged user [claim:gs-dockerfile] [claim:gs-scripts]', async () => {
     const manifest = JSON.parse(await projectFile('package.json')) as {
       scripts: Record<string, string>;
     };
@@ -80,7 +80,7 @@ describe('the generated Dockerfile', () => {
     expect(final.find((i) => i.keyword === 'USER')?.args).toBe('node');
   });
 
-  it('listens on every interface of the container, on the port it exposes', async () => {
+  it('listens on every interface of the container, on the port it exposes [claim:gs-dockerfile]', async () => {
     const final = parseDockerfile(await projectFile('Dockerfile')).filter(
       (instruction) => instruction.stage === 1,
     );
@@ -96,7 +96,7 @@ describe('the generated Dockerfile', () => {
     expect(String(readPort(env))).toBe(final.find((i) => i.keyword === 'EXPOSE')?.args);
   });
 
-  it('keeps .env, dependencies, builds and data out of the image', async () => {
+  it('keeps .env, dependencies, builds and data out of the image [claim:gs-dockerfile]', async () => {
     const ignored = (await projectFile('.dockerignore')).split('\n').filter(Boolean);
     const gitignored = (await projectFile('.gitignore')).split('\n').filter(Boolean);
     expect(ignored).toEqual(expect.arrayContaining(gitignored));
@@ -145,7 +145,7 @@ describe('the generated compose.yaml (model ollama)', () => {
     expect(services.agent?.ports).toEqual([`${expose}:${expose}`]);
   });
 
-  it("points the agent at the Ollama service, with the model the project's default names", async () => {
+  it("points the agent at the Ollama service, with the model the project's default names [claim:gs-compose]", async () => {
     const { services } = await compose();
     const environment = services.agent?.environment ?? {};
     const url = new URL(environment.OLLAMA_BASE_URL ?? '');

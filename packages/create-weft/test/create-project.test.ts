@@ -22,7 +22,7 @@ describe('createProject', () => {
   );
 
   it.each(combinations)(
-    'writes a complete project for --model %s --memory %s',
+    'writes a complete project for --model %s --memory %s [claim:gs-esm] [claim:gs-files] [claim:gs-compose] [claim:create-weft-readme-what] [claim:create-weft-readme-name-flag] [claim:tsdoc-cw-model-choices] [claim:tsdoc-cw-memory-choices]',
     async (model, memory) => {
       const directory = path.join(work, 'my-agent');
       const project = await createProject({ directory, model, memory, source: 'registry' });
@@ -90,7 +90,7 @@ describe('createProject', () => {
   // Issue 39: .env.example described variables some projects did not read, and left out HOST
   // and WEFT_MEMORY_PATH, which they do.
   it.each(combinations)(
-    '--model %s --memory %s: .env.example lists exactly the variables the project reads',
+    '--model %s --memory %s: .env.example lists exactly the variables the project reads [claim:gs-env-example]',
     async (model, memory) => {
       const directory = path.join(work, 'env-check');
       const project = await createProject({ directory, model, memory, source: 'registry' });
@@ -112,7 +112,7 @@ describe('createProject', () => {
   );
 
   // Issue 39: the agent's default port was 3000, which the docs site's `npm start` holds.
-  it('writes the default port of src/port.ts, not 3000, wherever the project names its port', async () => {
+  it('writes the default port of src/port.ts, not 3000, wherever the project names its port [claim:gs-dockerfile] [claim:gs-listening] [claim:gs-port]', async () => {
     const port = await defaultAgentPort();
     expect(port).not.toBe(3000);
     const directory = path.join(work, 'ported');
@@ -130,14 +130,14 @@ describe('createProject', () => {
     );
   });
 
-  it('fills an empty folder the user made', async () => {
+  it('fills an empty folder the user made [claim:create-weft-readme-folder-empty]', async () => {
     const directory = path.join(work, 'empty');
     await mkdir(directory);
     await createProject({ directory, model: 'scripted', memory: 'memory', source: 'registry' });
     expect(await readdir(directory)).toContain('package.json');
   });
 
-  it('refuses a folder that is not empty and leaves it untouched', async () => {
+  it('refuses a folder that is not empty and leaves it untouched [claim:gs-refuses] [claim:create-weft-readme-folder-empty] [claim:tsdoc-create-project-refusals]', async () => {
     const directory = path.join(work, 'taken');
     await mkdir(directory);
     await writeFile(path.join(directory, 'notes.txt'), 'mine');
@@ -147,7 +147,7 @@ describe('createProject', () => {
     expect(await readdir(directory)).toEqual(['notes.txt']);
   });
 
-  it('refuses a path that is a file, with a CreateWeftError (TSDoc of createProject)', async () => {
+  it('refuses a path that is a file, with a CreateWeftError (TSDoc of createProject) [claim:tsdoc-create-project-refusals]', async () => {
     const directory = path.join(work, 'a-file');
     await writeFile(directory, 'mine');
     const refusal = createProject({
@@ -162,7 +162,7 @@ describe('createProject', () => {
     );
   });
 
-  it('refuses a name npm would not accept, before writing anything', async () => {
+  it('refuses a name npm would not accept, before writing anything [claim:gs-refuses] [claim:create-weft-readme-valid-name] [claim:tsdoc-create-project-refusals]', async () => {
     const directory = path.join(work, 'Bad Name');
     await expect(
       createProject({ directory, model: 'scripted', memory: 'memory', source: 'registry' }),
@@ -170,7 +170,7 @@ describe('createProject', () => {
     expect(await readdir(work)).toEqual([]);
   });
 
-  it('leaves nothing behind when packing fails half-way', async () => {
+  it('leaves nothing behind when packing fails half-way [claim:gs-refuses] [claim:create-weft-readme-nothing-left] [claim:tsdoc-create-project-nothing-behind]', async () => {
     // A "clone" whose packages cannot be built: npm fails after the staging folder exists.
     const fakeRoot = path.join(work, 'fake-clone');
     await mkdir(path.join(fakeRoot, 'packages/core'), { recursive: true });

@@ -39,7 +39,7 @@ describe("each manager's words", () => {
     ['yarn', 'yarn install', 'yarn test', 'yarn dev', 'yarn create weft my-agent'],
     // `bun test` would run bun's own test runner instead of the project's vitest.
     ['bun', 'bun install', 'bun run test', 'bun run dev', 'bun create weft my-agent'],
-  ] as const)('%s', (manager, install, test, dev, create) => {
+  ] as const)('%s [claim:install-any-manager]', (manager, install, test, dev, create) => {
     expect(formatCommand(installCommand(manager))).toBe(install);
     expect(formatCommand(scriptCommand(manager, 'test'))).toBe(test);
     expect(formatCommand(scriptCommand(manager, 'dev'))).toBe(dev);
@@ -48,7 +48,7 @@ describe("each manager's words", () => {
 });
 
 describe('packageManagerFiles', () => {
-  it('lets pnpm run the install scripts the project needs, and nothing else', () => {
+  it('lets pnpm run the install scripts the project needs, and nothing else [claim:create-weft-readme-pnpm-workspace]', () => {
     const files = packageManagerFiles('pnpm', { nativeSqlite: true });
     expect([...files.keys()]).toEqual(['pnpm-workspace.yaml']);
     const yaml = files.get('pnpm-workspace.yaml') ?? '';
@@ -59,7 +59,7 @@ describe('packageManagerFiles', () => {
     ).not.toContain('better-sqlite3');
   });
 
-  it("lists the Weft versions it pinned as exempt from pnpm's day of waiting, when given", () => {
+  it("lists the Weft versions it pinned as exempt from pnpm's day of waiting, when given [claim:create-weft-readme-pnpm-workspace]", () => {
     const yaml =
       packageManagerFiles('pnpm', {
         nativeSqlite: false,
@@ -88,7 +88,7 @@ describe('installEnvironment', () => {
     },
   );
 
-  it('keeps a registry the user chose, and every other variable', () => {
+  it('keeps a registry the user chose, and every other variable [claim:create-weft-readme-yarn-registry]', () => {
     const env = { ...base, npm_config_registry: 'https://npm.example.com/' };
     expect(installEnvironment('yarn', env)).toEqual(env);
   });
@@ -122,7 +122,7 @@ describe('installDependencies', () => {
   });
 
   it.skipIf(process.platform === 'win32')(
-    'runs the manager install in the project folder',
+    'runs the manager install in the project folder [claim:tsdoc-cw-install-runs]',
     async () => {
       await fakePnpm('echo "$@" > ran.txt');
       await installDependencies({ manager: 'pnpm', directory: bin, stdio: 'ignore' });
@@ -131,7 +131,7 @@ describe('installDependencies', () => {
   );
 
   it.skipIf(process.platform === 'win32')(
-    'stops a hung install at its deadline and says what to run',
+    'stops a hung install at its deadline and says what to run [claim:tsdoc-cw-install-stays] [claim:tsdoc-cw-install-timeout]',
     async () => {
       await fakePnpm('exec sleep 30');
       const started = Date.now();
@@ -149,15 +149,18 @@ describe('installDependencies', () => {
     },
   );
 
-  it.skipIf(process.platform === 'win32')('reports a failed install', async () => {
-    await fakePnpm('exit 3');
-    await expect(
-      installDependencies({ manager: 'pnpm', directory: bin, stdio: 'ignore' }),
-    ).rejects.toThrow(/^install: pnpm install failed \(exit code 3\); fix: .* pnpm install$/);
-  });
+  it.skipIf(process.platform === 'win32')(
+    'reports a failed install [claim:tsdoc-cw-install-stays]',
+    async () => {
+      await fakePnpm('exit 3');
+      await expect(
+        installDependencies({ manager: 'pnpm', directory: bin, stdio: 'ignore' }),
+      ).rejects.toThrow(/^install: pnpm install failed \(exit code 3\); fix: .* pnpm install$/);
+    },
+  );
 
   it.skipIf(process.platform === 'win32')(
-    "runs yarn's install without the registry yarn create exported from Yarn's defaults",
+    "runs yarn's install without the registry yarn create exported from Yarn's defaults [claim:create-weft-readme-yarn-registry]",
     async () => {
       await fakeManager(
         'yarn',
@@ -170,7 +173,7 @@ describe('installDependencies', () => {
     },
   );
 
-  it('names a manager that is not installed', async () => {
+  it('names a manager that is not installed [claim:tsdoc-cw-install-stays]', async () => {
     vi.stubEnv('PATH', bin);
     await expect(
       installDependencies({ manager: 'bun', directory: bin, stdio: 'ignore' }),

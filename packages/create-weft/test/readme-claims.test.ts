@@ -26,14 +26,14 @@ async function tableRow(flag: string): Promise<{ choices: string[]; fallback: st
 }
 
 describe('the create-weft README', () => {
-  it('lists the model choices the command accepts, and its default', async () => {
+  it('lists the model choices the command accepts, and its default [claim:create-weft-readme-model-flag] [claim:tsdoc-cw-model-choices]', async () => {
     expect(await tableRow('--model')).toEqual({
       choices: [...MODEL_CHOICES],
       fallback: DEFAULT_MODEL,
     });
   });
 
-  it('lists the memory choices the command accepts, and its default', async () => {
+  it('lists the memory choices the command accepts, and its default [claim:create-weft-readme-memory-flag] [claim:tsdoc-cw-memory-choices]', async () => {
     expect(await tableRow('--memory')).toEqual({
       choices: [...MEMORY_CHOICES],
       fallback: DEFAULT_MEMORY,

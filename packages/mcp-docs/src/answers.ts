@@ -6,7 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-/** A problem with the caller's input; its message is shown to the caller as is. */
+/**
+ * A problem with the caller's input; its message is shown to the caller as is.
+ * @claim tsdoc-docs-tool-input-error
+ */
 export class ToolInputError extends Error {
   constructor(message: string) {
     super(message);
@@ -14,7 +17,10 @@ export class ToolInputError extends Error {
   }
 }
 
-/** Where internal failures are reported: stderr, since stdout carries the protocol. */
+/**
+ * Where internal failures are reported: stderr, since stdout carries the protocol.
+ * @claim tsdoc-docs-failure-log
+ */
 export type FailureLog = (message: string) => void;
 
 /** The default {@link FailureLog}: each message to stderr, followed by a newline. */
@@ -30,7 +36,10 @@ export function toolError(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-/** Runs a tool's work, turning input problems into tool errors and hiding anything else. */
+/**
+ * Runs a tool's work, turning input problems into tool errors and hiding anything else.
+ * @claim tsdoc-docs-guarded
+ */
 export function guarded<Args>(
   tool: string,
   log: FailureLog,
@@ -50,7 +59,10 @@ export function guarded<Args>(
   };
 }
 
-/** "Did you mean" as a sentence, or nothing when there is no near match. */
+/**
+ * "Did you mean" as a sentence, or nothing when there is no near match.
+ * @claim tsdoc-docs-did-you-mean
+ */
 export function didYouMean(matches: readonly string[]): string {
   return matches.length === 0 ? '' : ` Did you mean: ${matches.join(', ')}?`;
 }

@@ -7,7 +7,10 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { DocsServerError } from './errors.js';
 
-/** Bumped when the shape changes, so an old bundle is refused with a clear error. */
+/**
+ * Bumped when the shape changes, so an old bundle is refused with a clear error.
+ * @claim tsdoc-docs-bundle-format
+ */
 export const BUNDLE_FORMAT = 2;
 
 /** One page of the site, guide or API reference, as Markdown. */
@@ -16,10 +19,16 @@ export interface DocsPage {
   readonly path: string;
   readonly title: string;
   readonly description: string;
-  /** The sidebar section, such as `Guides`, or `API reference: classes` for an API page. */
+  /**
+   * The sidebar section, such as `Guides`, or `API reference: classes` for an API page.
+   * @claim tsdoc-docs-bundle-section
+   */
   readonly section: string;
   readonly kind: 'guide' | 'api';
-  /** The page in Markdown, samples included in full. */
+  /**
+   * The page in Markdown, samples included in full.
+   * @claim tsdoc-docs-bundle-markdown
+   */
   readonly markdown: string;
 }
 
@@ -33,13 +42,19 @@ export interface ApiMember {
 /** One export of a first-party package. */
 export interface ApiSymbol {
   readonly name: string;
-  /** `class`, `interface`, `function`, `type alias` or `variable`. */
+  /**
+   * `class`, `interface`, `function`, `type alias` or `variable`.
+   * @claim tsdoc-docs-bundle-kinds
+   */
   readonly kind: string;
   readonly signature: string;
   /** The TSDoc summary and remarks, as Markdown. */
   readonly doc: string;
   readonly members: readonly ApiMember[];
-  /** The code of the first `@example`, if the symbol has one. */
+  /**
+   * The code of the first `@example`, if the symbol has one.
+   * @claim tsdoc-docs-bundle-example
+   */
   readonly example?: string;
   /** The package that exports it, such as `@weft/testing`. */
   readonly packageName: string;
@@ -61,7 +76,10 @@ export interface ErrorCodeDoc {
   readonly raisedBy: string;
   readonly cause: string;
   readonly fix: string;
-  /** The code's section of the errors reference, such as `/docs/reference/errors/#weft_queue_full`. */
+  /**
+   * The code's section of the errors reference, such as `/docs/reference/errors/#weft_queue_full`.
+   * @claim tsdoc-docs-bundle-error-path
+   */
   readonly docsPath: string;
 }
 
@@ -96,7 +114,10 @@ export interface CataloguePackage {
 /** The whole bundle: what {@link loadDocsBundle} returns and `createDocsServer` answers from. */
 export interface DocsBundle {
   readonly format: typeof BUNDLE_FORMAT;
-  /** The version of `@weft/mcp-docs` (and of the framework: the packages share one). */
+  /**
+   * The version of `@weft/mcp-docs` (and of the framework: the packages share one).
+   * @claim tsdoc-docs-bundle-version
+   */
   readonly version: string;
   /** The site the paths are relative to, such as `https://weft-ai.github.io`. */
   readonly siteUrl: string;
@@ -106,7 +127,10 @@ export interface DocsBundle {
   readonly packages: readonly CataloguePackage[];
 }
 
-/** Where the build writes the bundle, beside `dist/` in the package. */
+/**
+ * Where the build writes the bundle, beside `dist/` in the package.
+ * @claim tsdoc-docs-bundle-default-file
+ */
 export const DEFAULT_BUNDLE_FILE = fileURLToPath(
   new URL('../data/docs-bundle.json', import.meta.url),
 );
@@ -117,6 +141,7 @@ export const DEFAULT_BUNDLE_FILE = fileURLToPath(
  * @param file - The bundle's path; defaults to the one the package carries.
  * @returns The bundle.
  * @throws DocsServerError `WEFT_DOCS_NO_DATA` when the file is missing or not a bundle.
+ * @claim tsdoc-docs-bundle-load-throws
  */
 export async function loadDocsBundle(file: string = DEFAULT_BUNDLE_FILE): Promise<DocsBundle> {
   let text: string;

@@ -16,9 +16,15 @@ import type { DocsBundle } from './bundle.js';
 import { createDocsServer } from './server.js';
 import { MAX_MESSAGE_BYTES } from './stdio.js';
 
-/** The path of the MCP endpoint; every other path is answered 404. */
+/**
+ * The path of the MCP endpoint; every other path is answered 404.
+ * @claim tsdoc-docs-http-path
+ */
 export const MCP_HTTP_PATH = '/mcp';
-/** A JSON-RPC request for a docs tool is small; a larger body is refused before it is parsed. */
+/**
+ * A JSON-RPC request for a docs tool is small; a larger body is refused before it is parsed.
+ * @claim tsdoc-docs-http-max-body
+ */
 export const MAX_BODY_BYTES = MAX_MESSAGE_BYTES;
 /** The longest a client may take to send a request, by default; a stalled one is cut off. */
 export const REQUEST_DEADLINE_MS = 30_000;
@@ -29,31 +35,41 @@ export const CONNECTIONS_PER_CLIENT = 16;
 
 /** Where {@link startHttpServer} listens and what it accepts. */
 export interface HttpOptions {
-  /** The interface to listen on; 127.0.0.1 unless the machine's users should reach it. */
+  /**
+   * The interface to listen on; 127.0.0.1 unless the machine's users should reach it.
+   * @claim tsdoc-docs-http-host
+   */
   readonly host?: string;
   /**
    * The port; `0`, the default here, picks a free one (read it from the returned `url`). The
    * `weft-docs-mcp` command defaults to 3920 instead.
+   * @claim tsdoc-docs-http-port
    */
   readonly port?: number;
   /** Host names accepted besides the loopback names and `host`, as in the runtime's server. */
   readonly allowedHosts?: AllowedHosts;
-  /** Where failures are written, with the id the client is given; standard error by default. */
+  /**
+   * Where failures are written, with the id the client is given; standard error by default.
+   * @claim tsdoc-docs-http-log
+   */
   readonly log?: FailureLog;
   /**
    * How long a client has to send a whole request, headers and body, and the longest a
    * connection may stay silent; the connection is then cut (with `408` when a request was
    * under way). {@link REQUEST_DEADLINE_MS} (30000) by default.
+   * @claim tsdoc-docs-http-request-deadline
    */
   readonly requestTimeoutMs?: number;
   /**
    * The requests one client address may make per second, in bursts of up to as many; one over
    * it is answered `429` with `Retry-After`. {@link REQUESTS_PER_SECOND} (20) by default.
+   * @claim tsdoc-docs-http-rate
    */
   readonly requestsPerSecond?: number;
   /**
    * The connections one client address may hold open at once; one more is answered `503` and
    * closed. {@link CONNECTIONS_PER_CLIENT} (16) by default.
+   * @claim tsdoc-docs-http-connections
    */
   readonly connectionsPerClient?: number;
 }
@@ -62,7 +78,10 @@ export interface HttpOptions {
 export interface RunningHttpServer {
   /** The MCP endpoint, such as `http://127.0.0.1:3920/mcp`. */
   readonly url: string;
-  /** Closes every connection, open requests included, and stops listening. */
+  /**
+   * Closes every connection, open requests included, and stops listening.
+   * @claim tsdoc-docs-http-close
+   */
   close(): Promise<void>;
 }
 
@@ -138,6 +157,7 @@ async function readJsonBody(request: IncomingMessage): Promise<unknown> {
  * @param options - Where to listen and which host names to accept.
  * @returns The server's URL (its MCP endpoint) and a way to stop it.
  * @throws The listening error itself, such as `EADDRINUSE` when the port is taken.
+ * @claim tsdoc-docs-http-listen
  */
 export async function startHttpServer(
   bundle: DocsBundle,

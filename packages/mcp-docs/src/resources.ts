@@ -8,7 +8,10 @@ import type { DocsBundle } from './bundle.js';
 /** What every page resource's URI starts with; the page's path follows. */
 export const RESOURCE_PREFIX = 'weft-docs://pages';
 
-/** The resource URI of a page path: `/docs/guides/production/` → `weft-docs://pages/docs/guides/production/`. */
+/**
+ * The resource URI of a page path: `/docs/guides/production/` → `weft-docs://pages/docs/guides/production/`.
+ * @claim tsdoc-docs-resource-uri
+ */
 export function resourceUri(pagePath: string): string {
   return `${RESOURCE_PREFIX}${pagePath}`;
 }

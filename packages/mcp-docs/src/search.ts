@@ -243,6 +243,7 @@ export function splitSections(markdown: string): { heading: string; text: string
 /**
  * The part of `markdown` under the heading (`##` to `######`) whose anchor is `anchor`, down to
  * the next heading of the same level or above; undefined when no heading has that anchor.
+ * @claim tsdoc-heading-section
  */
 export function headingSection(markdown: string, anchor: string): PageSection | undefined {
   let inCode = false;
@@ -326,7 +327,10 @@ function anchorOf(heading: string): string {
     .replace(/\s+/g, '-');
 }
 
-/** One edit for words of 4 to 7 letters, two from 8: "capabilites" still finds "capabilities". */
+/**
+ * One edit for words of 4 to 7 letters, two from 8: "capabilites" still finds "capabilities".
+ * @claim tsdoc-edit-tolerance
+ */
 function typoAllowance(term: string): number {
   if (term.length >= 8) return 2;
   if (term.length >= 4) return 1;
@@ -453,6 +457,7 @@ export class DocsSearch {
    * @param query - What the reader typed.
    * @param limit - How many pages at most.
    * @returns The pages, best first, each at most once.
+   * @claim tsdoc-search-once
    */
   search(query: string, limit = 8): SearchHit[] {
     return this.rank(query, limit).map((ranked) => {
@@ -625,6 +630,7 @@ const SNIPPET_LEAD = 60;
  * A section's text as a snippet shows it, on one line: prose as {@link plainText} makes it, and
  * code blocks as written without their fences (whose info string, such as `bash npm2yarn`, is
  * the site's, not the reader's). The page's own heading lines are left out: the hit names them.
+ * @claim tsdoc-snippet-code-as-written
  */
 export function snippetText(markdown: string): string {
   const parts: string[] = [];
@@ -667,6 +673,7 @@ function termPositions(lower: string, terms: readonly string[]): { term: string;
 /**
  * About 200 characters of the section around the passage that matched: the window holding the
  * most of the matched words, the earliest of equals, with code as written.
+ * @claim tsdoc-snippet-window
  */
 export function snippetOf(markdown: string, terms: readonly string[]): string {
   const text = snippetText(markdown);
@@ -717,6 +724,9 @@ export function editDistance(a: string, b: string): number {
  * @param candidates - The names that exist.
  * @param limit - How many to return at most.
  * @returns Up to `limit` candidates, nearest first.
+ * @claim tsdoc-closest-order
+ * @claim tsdoc-closest-cutoff
+ * @claim tsdoc-closest-blank
  */
 export function closestMatches(wanted: string, candidates: readonly string[], limit = 5): string[] {
   const target = wanted.trim().toLowerCase();

@@ -16,6 +16,8 @@ export const SERVER_NAME = 'weft-docs';
  *
  * @param bundle - The documentation, from {@link loadDocsBundle}.
  * @param log - Where unexpected failures are written, with their id; stderr by default.
+ * @claim tsdoc-docs-server-log
+ * @claim tsdoc-docs-server-connect
  */
 export function createDocsServer(bundle: DocsBundle, log: FailureLog = logToStderr): McpServer {
   const server = new McpServer(

@@ -35,6 +35,7 @@ export interface BoundedStdioOptions {
  * `maxLineBytes` is answered with a JSON-RPC error (`-32600`, id `null`) the moment it passes
  * the limit, reported to `log`, and skipped to its end; a line that is not a JSON-RPC message is
  * answered with `-32700`. Either way the next line is read as usual.
+ * @claim tsdoc-docs-stdio-refuse
  */
 export class BoundedStdioTransport implements Transport {
   onclose?: () => void;

@@ -9,9 +9,15 @@ import type { ApiSymbol, CataloguePackage, DocsBundle, DocsPage, ErrorCodeDoc } 
 import { closestMatches } from './search.js';
 import { DocsSearch } from './search.js';
 
-/** Longest query `search_docs` takes: a sentence or two; longer is a pasted file, not a query. */
+/**
+ * Longest query `search_docs` takes: a sentence or two; longer is a pasted file, not a query.
+ * @claim tsdoc-mcp-max-query
+ */
 export const MAX_QUERY_LENGTH = 300;
-/** Longest path, name or code the lookups take. */
+/**
+ * Longest path, name or code the lookups take.
+ * @claim tsdoc-mcp-max-name
+ */
 export const MAX_NAME_LENGTH = 200;
 
 const text = (max: number, what: string) =>
@@ -23,6 +29,8 @@ const text = (max: number, what: string) =>
 /**
  * The page for a path as readers write it: with or without the site, slashes or `.md`. An
  * anchor, a query and a trailing `/index` are dropped too.
+ * @claim tsdoc-mcp-normalise-path
+ * @claim tsdoc-mcp-normalise-path-anchor
  */
 export function normalisePath(input: string, siteUrl: string): string {
   let path = input.trim();
@@ -93,6 +101,7 @@ export function formatError(entry: ErrorCodeDoc, siteUrl: string): string {
  * One package in `list_plugins`' answer: kind, description, what it provides and requires and
  * where it runs (the plugins page's card), how to install it, and its docs page. An install
  * command that cannot work yet (the packages are not on npm) says so and where to go instead.
+ * @claim tsdoc-format-package-not-on-npm
  */
 export function formatPackage(entry: CataloguePackage, siteUrl: string): string {
   const install = entry.onNpm
@@ -157,7 +166,10 @@ function groupByName(symbols: readonly ApiSymbol[]): Map<string, ApiSymbol[]> {
   return byName;
 }
 
-/** Registers the tools on `server`; the bundle's lookups are built on the first call only. */
+/**
+ * Registers the tools on `server`; the bundle's lookups are built on the first call only.
+ * @claim tsdoc-mcp-register-tools
+ */
 export function registerTools(server: McpServer, bundle: DocsBundle, log: FailureLog): void {
   const { search, pagesByPath, symbolsByName, errorsByCode } = lookupsOf(bundle);
 

@@ -78,7 +78,7 @@ function post(headers: Record<string, string>): Promise<{ status: number; body: 
 }
 
 describe('weft-docs-mcp --http', () => {
-  it('listens on 127.0.0.1 by default', () => {
+  it('listens on 127.0.0.1 by default [claim:mcp-docs-http-loopback] [claim:mcp-docs-readme-http]', () => {
     expect(url.hostname).toBe('127.0.0.1');
     expect(url.pathname).toBe('/mcp');
   });
@@ -101,31 +101,31 @@ describe('weft-docs-mcp --http', () => {
     }
   });
 
-  it('refuses a Host header that is not its own with 403, as the runtime’s server does', async () => {
+  it('refuses a Host header that is not its own with 403, as the runtime’s server does [claim:mcp-docs-http-host-check] [claim:mcp-docs-readme-http]', async () => {
     const { status, body } = await post({ host: `attacker.example:${url.port}` });
     expect(status).toBe(403);
     expect(body).toContain('Host \\"attacker.example\\" is not allowed by this server');
   });
 
-  it('refuses a browser Origin of another name, even with its own Host', async () => {
+  it('refuses a browser Origin of another name, even with its own Host [claim:mcp-docs-http-host-check] [claim:mcp-docs-readme-http]', async () => {
     const { status, body } = await post({ origin: 'http://attacker.example' });
     expect(status).toBe(403);
     expect(body).toContain('Origin \\"http://attacker.example\\" is not allowed');
   });
 
-  it('refuses a browser Origin of another IP address, which a Host of one would pass', async () => {
+  it('refuses a browser Origin of another IP address, which a Host of one would pass [claim:mcp-docs-http-host-check] [claim:mcp-docs-readme-http]', async () => {
     const { status, body } = await post({ origin: 'http://192.0.2.5' });
     expect(status).toBe(403);
     expect(body).toContain('Origin \\"http://192.0.2.5\\" is not allowed');
   });
 
-  it('refuses Origin: null with 403, as its README says', async () => {
+  it('refuses Origin: null with 403, as its README says [claim:mcp-docs-http-origin-null] [claim:mcp-docs-readme-origin-null]', async () => {
     const { status, body } = await post({ origin: 'null' });
     expect(status).toBe(403);
     expect(body).toContain('Origin \\"null\\" is not allowed');
   });
 
-  it('spends milliseconds of CPU on a request, not the index build it used to repeat', async () => {
+  it('spends milliseconds of CPU on a request, not the index build it used to repeat [claim:mcp-docs-http-index-once] [claim:mcp-docs-readme-index-once]', async () => {
     /** The command's CPU time so far, in milliseconds, from /proc (Linux). */
     const cpuMs = async (): Promise<number> => {
       const stat = await readFile(`/proc/${child.pid}/stat`, 'utf8');
@@ -142,7 +142,7 @@ describe('weft-docs-mcp --http', () => {
     expect((await cpuMs()) - before).toBeLessThan(1_000);
   });
 
-  it('accepts localhost as Host, and an Origin on the loopback', async () => {
+  it('accepts localhost as Host, and an Origin on the loopback [claim:mcp-docs-http-host-check]', async () => {
     const { status } = await post({
       host: `localhost:${url.port}`,
       origin: 'http://localhost:5173',
@@ -174,7 +174,7 @@ describe('the weft-docs-mcp command line', () => {
     );
   });
 
-  it('says what to do when the bundle is missing', async () => {
+  it('says what to do when the bundle is missing [claim:mcp-docs-readme-no-data]', async () => {
     expect(await fails(['--data', '/nonexistent/docs-bundle.json'])).toContain(
       'cannot read the documentation bundle /nonexistent/docs-bundle.json',
     );

@@ -31,26 +31,26 @@ async function start(
 }
 
 describe('startHttpServer (TSDoc of HttpOptions and RunningHttpServer)', () => {
-  it('listens on a free port of 127.0.0.1 by default, at the MCP endpoint path', async () => {
+  it('listens on a free port of 127.0.0.1 by default, at the MCP endpoint path [claim:tsdoc-docs-http-port] [claim:tsdoc-docs-http-host]', async () => {
     const url = new URL((await start()).url);
     expect(url.hostname).toBe('127.0.0.1');
     expect(Number(url.port)).toBeGreaterThan(0);
     expect(url.pathname).toBe(MCP_HTTP_PATH);
   });
 
-  it('answers 404 on another path and 405 to a GET of the endpoint', async () => {
+  it('answers 404 on another path and 405 to a GET of the endpoint [claim:tsdoc-docs-http-path]', async () => {
     const url = new URL((await start()).url);
     expect((await fetch(new URL('/other', url), { method: 'POST' })).status).toBe(404);
     const get = await fetch(url);
     expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
   });
 
-  it('rejects with the listening error when the port is taken', async () => {
+  it('rejects with the listening error when the port is taken [claim:tsdoc-docs-http-listen]', async () => {
     const port = Number(new URL((await start()).url).port);
     await expect(start(port)).rejects.toMatchObject({ code: 'EADDRINUSE' });
   });
 
-  it('refuses a body over MAX_BODY_BYTES with 413, and one that is not JSON with 400', async () => {
+  it('refuses a body over MAX_BODY_BYTES with 413, and one that is not JSON with 400 [claim:mcp-docs-readme-body-bound] [claim:tsdoc-docs-http-max-body]', async () => {
     const url = (await start()).url;
     const post = (body: string) =>
       fetch(url, {
@@ -67,7 +67,7 @@ describe('startHttpServer (TSDoc of HttpOptions and RunningHttpServer)', () => {
     expect((await post('{"jsonrpc": ')).status).toBe(400);
   });
 
-  it('answers a failure 500 with an id, and writes the details under that id to log', async () => {
+  it('answers a failure 500 with an id, and writes the details under that id to log [claim:tsdoc-docs-http-log]', async () => {
     const lines: string[] = [];
     // The empty bundle has no pages, so building the MCP server for the request throws.
     const url = (await start(undefined, (line) => lines.push(line))).url;
@@ -89,7 +89,7 @@ describe('startHttpServer (TSDoc of HttpOptions and RunningHttpServer)', () => {
     expect(lines[0]).toContain('TypeError');
   });
 
-  it('close() ends a request still sending its body, and stops listening', async () => {
+  it('close() ends a request still sending its body, and stops listening [claim:tsdoc-docs-http-close]', async () => {
     const server = await startHttpServer(noDocs, { log: () => undefined });
     const url = new URL(server.url);
     const pending = request(url, {

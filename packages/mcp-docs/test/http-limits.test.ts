@@ -66,7 +66,7 @@ function rawConnection(
 }
 
 describe('startHttpServer with many clients', () => {
-  it('builds the search index once for the bundle, not for each request', async () => {
+  it('builds the search index once for the bundle, not for each request [claim:mcp-docs-http-index-once] [claim:mcp-docs-readme-index-once] [claim:tsdoc-mcp-register-tools]', async () => {
     // The bundle's error codes are read only to build the index: count the reads.
     let reads = 0;
     const bundle = { ...SMALL_BUNDLE };
@@ -87,7 +87,7 @@ describe('startHttpServer with many clients', () => {
     expect(reads).toBe(afterFive);
   });
 
-  it('answers 429 with Retry-After once a client passes requestsPerSecond, and serves it again later', async () => {
+  it('answers 429 with Retry-After once a client passes requestsPerSecond, and serves it again later [claim:mcp-docs-http-limits] [claim:mcp-docs-http-limit-options] [claim:mcp-docs-readme-rate-row] [claim:tsdoc-docs-http-rate]', async () => {
     const url = await start({ requestsPerSecond: 5 });
     for (let id = 0; id < 5; id += 1) {
       const response = await post(url, ping(id));
@@ -111,7 +111,7 @@ describe('startHttpServer with many clients', () => {
     expect((await post(url, ping(99))).status).toBe(200);
   });
 
-  it('counts each message of a batch against requestsPerSecond, answering 429 with Retry-After past it', async () => {
+  it('counts each message of a batch against requestsPerSecond, answering 429 with Retry-After past it [claim:mcp-docs-http-batch-limits]', async () => {
     const url = await start({ requestsPerSecond: 10 });
     const batch = (from: number, count: number) =>
       Array.from({ length: count }, (_, index) => search(from + index));
@@ -129,7 +129,7 @@ describe('startHttpServer with many clients', () => {
     await later.text();
   });
 
-  it('refuses a batch of more messages than requestsPerSecond with 400, whatever the allowance', async () => {
+  it('refuses a batch of more messages than requestsPerSecond with 400, whatever the allowance [claim:mcp-docs-http-batch-limits]', async () => {
     const url = await start({ requestsPerSecond: 10 });
     const response = await post(
       url,
@@ -143,7 +143,7 @@ describe('startHttpServer with many clients', () => {
     await single.text();
   });
 
-  it('answers 503 to a connection past connectionsPerClient, and serves it once one closes', async () => {
+  it('answers 503 to a connection past connectionsPerClient, and serves it once one closes [claim:mcp-docs-http-limit-options] [claim:mcp-docs-readme-connections-row] [claim:tsdoc-docs-http-connections]', async () => {
     const url = await start({ connectionsPerClient: 2 });
     const first = rawConnection(url);
     rawConnection(url);
@@ -160,7 +160,7 @@ describe('startHttpServer with many clients', () => {
 });
 
 describe('startHttpServer with its default limits', () => {
-  it('takes 20 requests per second and 16 connections from one client, refusing the next', async () => {
+  it('takes 20 requests per second and 16 connections from one client, refusing the next [claim:mcp-docs-http-limits] [claim:prod-mcp-docs-limits] [claim:mcp-docs-readme-rate-row] [claim:mcp-docs-readme-connections-row]', async () => {
     const url = await start();
     // Requests for another path are refused with 404 after the rate is counted, and cost next
     // to nothing: they arrive faster than 20 a second even on a loaded machine.
@@ -195,18 +195,21 @@ describe('startHttpServer with stalled clients (requestTimeoutMs)', () => {
       'stops in the middle of its body',
       'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":',
     ],
-  ])('cuts a connection that %s at the deadline', async (_what, send) => {
-    const url = await start({ requestTimeoutMs: 500 });
-    const { closed } = rawConnection(url, send);
-    const { ms, text } = await closed;
-    expect(ms).toBeGreaterThanOrEqual(450);
-    expect(ms).toBeLessThan(3_000);
-    if (send !== undefined) expect(text).toMatch(/^HTTP\/1\.1 408 |^$/);
-  });
+  ])(
+    'cuts a connection that %s at the deadline [claim:mcp-docs-http-limits] [claim:prod-mcp-docs-limits] [claim:mcp-docs-readme-timeout-row] [claim:tsdoc-docs-http-request-deadline]',
+    async (_what, send) => {
+      const url = await start({ requestTimeoutMs: 500 });
+      const { closed } = rawConnection(url, send);
+      const { ms, text } = await closed;
+      expect(ms).toBeGreaterThanOrEqual(450);
+      expect(ms).toBeLessThan(3_000);
+      if (send !== undefined) expect(text).toMatch(/^HTTP\/1\.1 408 |^$/);
+    },
+  );
 });
 
 describe('startHttpServer with a client that drips its request', () => {
-  it('cuts it at the deadline with 408, though it is never silent for long', async () => {
+  it('cuts it at the deadline with 408, though it is never silent for long [claim:mcp-docs-http-limit-options] [claim:mcp-docs-readme-timeout-row] [claim:tsdoc-docs-http-request-deadline]', async () => {
     const url = await start({ requestTimeoutMs: 500 });
     const { socket, closed } = rawConnection(url, 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     const drip = setInterval(() => socket.write('X-Drip: 1\r\n'), 100);
@@ -222,7 +225,7 @@ describe('startHttpServer with a client that drips its request', () => {
 });
 
 describe("startHttpServer and a browser's Origin", () => {
-  it('refuses Origin: null (a sandboxed frame or a local file) with 403', async () => {
+  it('refuses Origin: null (a sandboxed frame or a local file) with 403 [claim:mcp-docs-http-origin-null] [claim:prod-mcp-docs-limits] [claim:mcp-docs-readme-origin-null]', async () => {
     const url = await start();
     const response = await post(url, ping(1), { origin: 'null' });
     expect(response.status).toBe(403);

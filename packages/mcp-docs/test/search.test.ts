@@ -75,29 +75,29 @@ describe('the search_docs ranking', () => {
     expect(paths('memory')[0]).toBe('/docs/memory/');
   });
 
-  it('puts the API page first for an exact name, and for a compound name in any case', () => {
+  it('puts the API page first for an exact name, and for a compound name in any case [claim:mcp-docs-symbol-vs-concept]', () => {
     expect(paths('Memory')[0]).toBe('/api/interfaces/Memory/');
     expect(paths('memorymanager')[0]).toBe('/api/classes/MemoryManager/');
   });
 
-  it('lists a page once, pointing at its best section', () => {
+  it('lists a page once, pointing at its best section [claim:tsdoc-search-once]', () => {
     const hits = search.search('memories');
     expect(hits.filter((hit) => hit.path.startsWith('/docs/memory/'))).toHaveLength(1);
     expect(hits[0]!.heading).toMatch(/memories/i);
     expect(hits[0]!.path).toMatch(/^\/docs\/memory\/#(storing|querying)-memories$/);
   });
 
-  it('forgives one typo from four letters and two from eight', () => {
+  it('forgives one typo from four letters and two from eight [claim:mcp-docs-typos-fallback] [claim:tsdoc-edit-tolerance]', () => {
     expect(paths('nginz')[0]).toBe('/docs/production/');
     expect(paths('capabiltes')[0]).toBe('/docs/capabilities/');
   });
 
-  it('does not stretch a short word: three letters must be exact', () => {
+  it('does not stretch a short word: three letters must be exact [claim:mcp-docs-typos-fallback] [claim:tsdoc-edit-tolerance]', () => {
     expect(paths('ngi')).toEqual(paths('ngi').filter((path) => path === '/docs/production/'));
     expect(search.search('qux')).toEqual([]);
   });
 
-  it('falls back to any word when no section has them all', () => {
+  it('falls back to any word when no section has them all [claim:mcp-docs-typos-fallback]', () => {
     expect(paths('deploy behind nginx')[0]).toBe('/docs/production/');
   });
 
@@ -105,7 +105,7 @@ describe('the search_docs ranking', () => {
     expect(paths('graceful shut')[0]).toBe('/docs/production/');
   });
 
-  it('shows code in a snippet as written, without the fence info, around the matched words', () => {
+  it('shows code in a snippet as written, without the fence info, around the matched words [claim:tsdoc-snippet-code-as-written] [claim:tsdoc-snippet-window]', () => {
     const markdown =
       '## Logs\n\nSet the _level_ with **care**.\n\n```bat title="x" npm2yarn\nset WEFT_LOG_LEVEL=warn\n```\n\n' +
       'Then `stop(): Promise<void>` waits, and <Tabs>snake_case</Tabs> stays.';
@@ -149,12 +149,12 @@ describe('the search_docs ranking', () => {
     const found = (query: string): string[] =>
       more.search(query).map((hit) => hit.path.replace(/#.*$/, ''));
 
-    it('finds an identifier by its parts, including a dotted option path', () => {
+    it('finds an identifier by its parts, including a dotted option path [claim:mcp-docs-little-words-plurals-paths]', () => {
       expect(found('sqlite')[0]).toBe('/docs/storage/');
       expect(found('allowedHosts')[0]).toBe('/docs/storage/');
     });
 
-    it("puts an error code's section of the reference first, found as itself", () => {
+    it("puts an error code's section of the reference first, found as itself [claim:mcp-docs-error-code-first] [claim:tsdoc-heading-section]", () => {
       expect(found('WEFT_TASK_TIMEOUT')[0]).toBe('/docs/errors/');
       // Its own `###` part, not the `##` part around it (stdio-server.test.ts: every real code).
       const [hit] = more.search('WEFT_TASK_TIMEOUT');
@@ -165,7 +165,7 @@ describe('the search_docs ranking', () => {
       });
     });
 
-    it('does not require little words such as "the" or "to"', () => {
+    it('does not require little words such as "the" or "to" [claim:mcp-docs-little-words-plurals-paths]', () => {
       expect(found('the timeout of a task')).toContain('/docs/deadlines/');
       expect(found('the timeout of a task')).toEqual(found('timeout task'));
     });
@@ -175,7 +175,7 @@ describe('the search_docs ranking', () => {
       expect(order.indexOf('/docs/deadlines/')).toBeLessThan(order.indexOf('/docs/one-mention/'));
     });
 
-    it('counts a plural as its singular, not as a looser match', () => {
+    it('counts a plural as its singular, not as a looser match [claim:mcp-docs-little-words-plurals-paths]', () => {
       // Without it, "executor" only reaches "Executors" as a prefix, which scores less.
       const plural = new DocsSearch([
         page('/docs/steps/', 'Steps', '# Steps\n\nExecutors run each step.'),
@@ -215,14 +215,14 @@ describe('the search_docs ranking', () => {
       expect(tableDefinitions('| `a` and `b` | x |\n| plain | `code` |')).toEqual([]);
     });
 
-    it("puts the section with the name's row first for a query that is exactly the name", () => {
+    it("puts the section with the name's row first for a query that is exactly the name [claim:mcp-docs-table-definitions]", () => {
       expect(first('maxSteps')).toBe('/docs/configuration/#options');
       expect(first('maxsteps')).toBe('/docs/configuration/#options');
       // Not a query that only contains it.
       expect(first('raise maxSteps')).toBe('/docs/how-it-runs/#steps');
     });
 
-    it('gives a name several tables define to the page that defines the most names', () => {
+    it('gives a name several tables define to the page that defines the most names [claim:mcp-docs-table-definitions]', () => {
       expect(first('allowedHosts')).toBe('/docs/configuration/#options');
       expect(tables.search('allowedHosts').map((hit) => hit.path)).toContain(
         '/docs/triggers/#server-options',
@@ -345,7 +345,7 @@ describe('the search_docs ranking', () => {
 describe('TSDoc of closestMatches', () => {
   const codes = ['WEFT_TASK_TIMEOUT', 'WEFT_OPENAI_TIMEOUT', 'WEFT_QUEUE_FULL', 'WEFT_DUPLICATE'];
 
-  it('puts names containing the query first, then the others by edit distance, ignoring case', () => {
+  it('puts names containing the query first, then the others by edit distance, ignoring case [claim:tsdoc-closest-order]', () => {
     expect(closestMatches('timeout', codes)).toEqual(['WEFT_TASK_TIMEOUT', 'WEFT_OPENAI_TIMEOUT']);
     // Containing the query beats a smaller edit distance.
     expect(closestMatches('queue', ['QUEUX', 'WEFT_QUEUE_FULL'])).toEqual([
@@ -355,12 +355,12 @@ describe('TSDoc of closestMatches', () => {
     expect(closestMatches('WEFT_DUPLICAT', codes, 1)).toEqual(['WEFT_DUPLICATE']);
   });
 
-  it('keeps only names at most half their length away, or two edits for short ones', () => {
+  it('keeps only names at most half their length away, or two edits for short ones [claim:tsdoc-closest-cutoff]', () => {
     expect(closestMatches('abcd', ['wxyz', 'abxy', 'axyz'])).toEqual(['abxy']);
     expect(closestMatches('abcdefgh', ['abcdwxyz', 'abcwxyzq'])).toEqual(['abcdwxyz']);
   });
 
-  it('gives the first candidates for a blank query', () => {
+  it('gives the first candidates for a blank query [claim:tsdoc-closest-blank]', () => {
     expect(closestMatches('  ', codes, 2)).toEqual(codes.slice(0, 2));
   });
 });

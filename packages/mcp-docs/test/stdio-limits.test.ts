@@ -64,7 +64,7 @@ async function answered(matches: (message: Message) => boolean, ms = 10_000): Pr
 }
 
 describe('weft-docs-mcp over stdio, with input no client should send', () => {
-  it('refuses a 10 MB line with a JSON-RPC error and a line on stderr, then answers the next', async () => {
+  it('refuses a 10 MB line with a JSON-RPC error and a line on stderr, then answers the next [claim:mcp-docs-stdio-long-line] [claim:mcp-docs-readme-stdio-bound] [claim:tsdoc-docs-stdio-refuse]', async () => {
     const chunk = 'x'.repeat(1024 * 1024);
     await send('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"');
     for (let index = 0; index < 10; index += 1) await send(chunk);
@@ -84,7 +84,7 @@ describe('weft-docs-mcp over stdio, with input no client should send', () => {
     expect(exited).toBeUndefined();
   });
 
-  it('answers a line that is not JSON with a parse error, then goes on', async () => {
+  it('answers a line that is not JSON with a parse error, then goes on [claim:mcp-docs-readme-stdio-bound] [claim:tsdoc-docs-stdio-refuse]', async () => {
     await send('this is not json\n');
     await send(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' })}\n`);
     expect(await answered((message) => message.error?.code === -32700)).toMatchObject({

@@ -54,14 +54,14 @@ function pagePaths(text: string): string[] {
 }
 
 describe('weft-docs-mcp over stdio', () => {
-  it('completes the handshake, naming itself and the version of its docs', () => {
+  it('completes the handshake, naming itself and the version of its docs [claim:mcp-docs-offline-version] [claim:mcp-docs-only-command] [claim:tsdoc-docs-bundle-version]', () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'weft-docs', version: bundle.version });
     expect(client.getServerCapabilities()).toHaveProperty('tools');
     expect(client.getServerCapabilities()).toHaveProperty('resources');
     expect(client.getInstructions()).toContain('search_docs');
   });
 
-  it('lists the five tools, each with an input schema', async () => {
+  it('lists the five tools, each with an input schema [claim:mcp-docs-five-tools] [claim:tsdoc-mcp-register-tools]', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
       'explain_error',
@@ -73,7 +73,7 @@ describe('weft-docs-mcp over stdio', () => {
     for (const tool of tools) expect(tool.inputSchema.type).toBe('object');
   });
 
-  it('carries every guide, every API page and every error code of the sources', () => {
+  it('carries every guide, every API page and every error code of the sources [claim:mcp-docs-offline-version] [claim:tsdoc-docs-bundle-section]', () => {
     expect(bundle.pages.some((page) => page.path === '/docs/guides/production/')).toBe(true);
     expect(bundle.pages.find((page) => page.path === '/api/classes/Runtime/')?.section).toBe(
       'API reference: classes',
@@ -83,7 +83,7 @@ describe('weft-docs-mcp over stdio', () => {
     }
   });
 
-  it('states its package version, shared by every package, and kinds ApiSymbol.kind lists (TSDoc of DocsBundle)', async () => {
+  it('states its package version, shared by every package, and kinds ApiSymbol.kind lists (TSDoc of DocsBundle) [claim:tsdoc-docs-bundle-version] [claim:tsdoc-docs-bundle-kinds]', async () => {
     const manifest = JSON.parse(
       await readFile(`${ROOT_DIR}/packages/mcp-docs/package.json`, 'utf8'),
     );
@@ -95,7 +95,7 @@ describe('weft-docs-mcp over stdio', () => {
 });
 
 describe('search_docs', () => {
-  it('ranks the production guide first for "graceful shutdown", with its section and a snippet', async () => {
+  it('ranks the production guide first for "graceful shutdown", with its section and a snippet [claim:mcp-docs-search-row] [claim:tsdoc-docs-bundle-section]', async () => {
     const { text, isError } = await call('search_docs', { query: 'graceful shutdown' });
     expect(isError).toBe(false);
     expect(pagePaths(text)[0]).toBe('/docs/guides/production/');
@@ -108,12 +108,12 @@ describe('search_docs', () => {
     expect(pagePaths(text).slice(0, 3)).toContain('/docs/capabilities/capabilities/');
   });
 
-  it('puts the API page first for an exact symbol name', async () => {
+  it('puts the API page first for an exact symbol name [claim:mcp-docs-symbol-vs-concept]', async () => {
     const { text } = await call('search_docs', { query: 'Runtime' });
     expect(pagePaths(text)[0]).toBe('/api/classes/Runtime/');
   });
 
-  it('puts a guide above generated API summaries for a concept word', async () => {
+  it('puts a guide above generated API summaries for a concept word [claim:mcp-docs-symbol-vs-concept]', async () => {
     const { text } = await call('search_docs', { query: 'memory' });
     expect(pagePaths(text)[0]).toMatch(/^\/docs\//);
   });
@@ -127,13 +127,13 @@ describe('search_docs', () => {
     );
   });
 
-  it('falls back to any word when no page has them all', async () => {
+  it('falls back to any word when no page has them all [claim:mcp-docs-typos-fallback]', async () => {
     const { text, isError } = await call('search_docs', { query: 'deploy production zzqx' });
     expect(isError).toBe(false);
     expect(pagePaths(text)).toContain('/docs/guides/production/');
   });
 
-  it("takes every error code to its own section of the real errors page, that section's text as snippet", async () => {
+  it("takes every error code to its own section of the real errors page, that section's text as snippet [claim:mcp-docs-error-code-first] [claim:tsdoc-heading-section]", async () => {
     expect(bundle.errors.length).toBeGreaterThan(50);
     for (const entry of bundle.errors) {
       const { text } = await call('search_docs', { query: entry.code, limit: 1 });
@@ -145,7 +145,7 @@ describe('search_docs', () => {
     }
   }, 60_000);
 
-  it('shows the passage that matched with code as written: underscores, <…> and no fence info', async () => {
+  it('shows the passage that matched with code as written: underscores, <…> and no fence info [claim:mcp-docs-search-row] [claim:tsdoc-snippet-code-as-written]', async () => {
     const level = await call('search_docs', { query: 'WEFT_LOG_LEVEL' });
     const levelSnippets = [...level.text.matchAll(/^ {3}(?!path: )(.*)$/gm)].map((m) => m[1]!);
     expect(levelSnippets.length).toBeGreaterThan(0);
@@ -167,7 +167,7 @@ describe('search_docs', () => {
     for (const snippet of promiseSnippets) expect(snippet).toContain('Promise<void>');
   });
 
-  it('names each page at most once and honours the limit', async () => {
+  it('names each page at most once and honours the limit [claim:mcp-docs-search-row]', async () => {
     const { text } = await call('search_docs', { query: 'plugin trigger route', limit: 5 });
     const paths = pagePaths(text);
     expect(paths).toHaveLength(5);
@@ -176,7 +176,7 @@ describe('search_docs', () => {
 });
 
 describe('read_page', () => {
-  it('returns a guide as Markdown with its samples filled in from examples/', async () => {
+  it('returns a guide as Markdown with its samples filled in from examples/ [claim:mcp-docs-read-row] [claim:tsdoc-docs-bundle-markdown]', async () => {
     const { text, isError } = await call('read_page', { path: '/docs/guides/production/' });
     expect(isError).toBe(false);
     expect(text).toMatch(/^# Running in production/);
@@ -185,7 +185,7 @@ describe('read_page', () => {
     expect(text).toContain(sample.trim());
   });
 
-  it('accepts a path as readers write it: a full URL, no trailing slash, a .md file', async () => {
+  it('accepts a path as readers write it: a full URL, no trailing slash, a .md file [claim:tsdoc-mcp-normalise-path]', async () => {
     for (const path of [
       'https://weft-ai.github.io/docs/guides/production/',
       'docs/guides/production',
@@ -205,7 +205,7 @@ describe('read_page', () => {
 });
 
 describe('get_api_symbol', () => {
-  it('returns the signature, TSDoc, members, example and docs path of a class', async () => {
+  it('returns the signature, TSDoc, members, example and docs path of a class [claim:mcp-docs-symbol-row]', async () => {
     const { text, isError } = await call('get_api_symbol', { name: 'Runtime' });
     expect(isError).toBe(false);
     expect(text).toContain('class Runtime');
@@ -220,7 +220,7 @@ describe('get_api_symbol', () => {
     expect(text).toContain('class Runtime');
   });
 
-  it('returns a function with its signature and example', async () => {
+  it('returns a function with its signature and example [claim:tsdoc-docs-bundle-example]', async () => {
     const { text } = await call('get_api_symbol', { name: 'defineCapability' });
     expect(text).toContain('function defineCapability<');
     expect(text).toContain("import { defineCapability } from '@weft/core';");
@@ -232,7 +232,7 @@ describe('get_api_symbol', () => {
     ['OpenAIModelProvider', '@weft/model-openai', 'class'],
     ['PostgresMemoryProvider', '@weft/memory-postgres', 'class'],
   ])(
-    'answers %s, an export of %s, naming its package, guide and README',
+    'answers %s, an export of %s, naming its package, guide and README [claim:mcp-docs-symbol-row]',
     async (name, pkg, kind) => {
       const { text, isError } = await call('get_api_symbol', { name });
       expect(isError, text).toBe(false);
@@ -248,7 +248,7 @@ describe('get_api_symbol', () => {
     },
   );
 
-  it('knows every export of every first-party package', async () => {
+  it('knows every export of every first-party package [claim:mcp-docs-symbol-row]', async () => {
     const { entries } = await readCatalogue(join(ROOT_DIR, 'packages'));
     for (const entry of entries) {
       const module = (await import(
@@ -272,7 +272,7 @@ describe('get_api_symbol', () => {
 });
 
 describe('explain_error', () => {
-  it('explains WEFT_INVALID_CONFIG with the registry’s cause and fix and its docs section', async () => {
+  it('explains WEFT_INVALID_CONFIG with the registry’s cause and fix and its docs section [claim:mcp-docs-error-row] [claim:tsdoc-docs-bundle-error-path]', async () => {
     const { text, isError } = await call('explain_error', { code: 'WEFT_INVALID_CONFIG' });
     expect(isError).toBe(false);
     const entry = CORE_ERRORS.codes.WEFT_INVALID_CONFIG;
@@ -289,7 +289,7 @@ describe('explain_error', () => {
 });
 
 describe('list_plugins', () => {
-  it('lists every first-party package with kind, what it requires, its install command and its docs page', async () => {
+  it('lists every first-party package with kind, what it requires, its install command and its docs page [claim:mcp-docs-plugins-row]', async () => {
     const { text } = await call('list_plugins', {});
     for (const entry of bundle.packages) expect(text).toContain(`## ${entry.name} (`);
     expect(text).toMatch(
@@ -300,7 +300,7 @@ describe('list_plugins', () => {
     expect(text).toMatch(/## @weft\/plugin-chat[^#]*Requires: [^\n]*Weft runtime/);
   });
 
-  it("says what each package provides and requires in the plugins page's words", async () => {
+  it("says what each package provides and requires in the plugins page's words [claim:mcp-docs-plugins-row]", async () => {
     const { text } = await call('list_plugins', {});
     const { entries } = await readCatalogue(join(ROOT_DIR, 'packages'));
     expect(entries.length).toBe(bundle.packages.length);
@@ -322,7 +322,7 @@ describe('list_plugins', () => {
     );
   });
 
-  it('says that an install command answers E404 until the packages are on npm, and where to go', async () => {
+  it('says that an install command answers E404 until the packages are on npm, and where to go [claim:mcp-docs-plugins-row] [claim:mcp-docs-clone-not-on-npm] [claim:tsdoc-format-package-not-on-npm]', async () => {
     expect(PACKAGES_ON_NPM).toBe(false);
     const { text } = await call('list_plugins', {});
     const installs = [...text.matchAll(/^Install: .*$/gm)].map((match) => match[0]);
@@ -340,7 +340,7 @@ describe('list_plugins', () => {
     expect(page.text).toContain('## Today: from a clone');
   });
 
-  it('filters by kind', async () => {
+  it('filters by kind [claim:mcp-docs-plugins-row]', async () => {
     const { text } = await call('list_plugins', { kind: 'memory-provider' });
     expect(text).toContain('@weft/memory-sqlite');
     expect(text).not.toContain('@weft/plugin-chat');
@@ -348,39 +348,39 @@ describe('list_plugins', () => {
 });
 
 describe('bad input comes back as a tool error naming what was wrong', () => {
-  it('an empty query', async () => {
+  it('an empty query [claim:mcp-docs-bad-input] [claim:mcp-docs-readme-bad-input]', async () => {
     const { text, isError } = await call('search_docs', { query: '   ' });
     expect(isError).toBe(true);
     expect(text).toContain('query is empty');
   });
 
-  it('a huge query', async () => {
+  it('a huge query [claim:mcp-docs-bad-input] [claim:mcp-docs-readme-bad-input] [claim:tsdoc-mcp-max-query]', async () => {
     const { text, isError } = await call('search_docs', { query: 'runtime '.repeat(20_000) });
     expect(isError).toBe(true);
     expect(text).toContain(`query is longer than ${MAX_QUERY_LENGTH} characters`);
   });
 
-  it('a query no page matches, with the closest titles', async () => {
+  it('a query no page matches, with the closest titles [claim:tsdoc-docs-did-you-mean]', async () => {
     const { text, isError } = await call('search_docs', { query: 'qqqqzzzzxxxx' });
     expect(isError).toBe(true);
     expect(text).toContain('No page matches "qqqqzzzzxxxx"');
   });
 
-  it('an unknown path, with the closest paths', async () => {
+  it('an unknown path, with the closest paths [claim:mcp-docs-bad-input] [claim:mcp-docs-readme-bad-input]', async () => {
     const { text, isError } = await call('read_page', { path: '/docs/guides/prodution/' });
     expect(isError).toBe(true);
     expect(text).toContain('No page has the path "/docs/guides/prodution/"');
     expect(text).toContain('Did you mean: /docs/guides/production/');
   });
 
-  it('an unknown symbol, with "did you mean"', async () => {
+  it('an unknown symbol, with "did you mean" [claim:mcp-docs-bad-input] [claim:mcp-docs-readme-bad-input]', async () => {
     const { text, isError } = await call('get_api_symbol', { name: 'Runtme' });
     expect(isError).toBe(true);
     expect(text).toContain('No first-party Weft package exports a symbol named "Runtme"');
     expect(text).toMatch(/Did you mean: Runtime\b/);
   });
 
-  it('an unknown error code, with the closest codes', async () => {
+  it('an unknown error code, with the closest codes [claim:mcp-docs-bad-input]', async () => {
     const { text, isError } = await call('explain_error', { code: 'WEFT_INVALID_CONFG' });
     expect(isError).toBe(true);
     expect(text).toMatch(/Did you mean: WEFT_INVALID_CONFIG\b/);
@@ -407,7 +407,7 @@ describe('bad input comes back as a tool error naming what was wrong', () => {
     expect(text).toContain('delete_docs');
   });
 
-  it('leaves the server answering afterwards, with nothing logged as a failure', async () => {
+  it('leaves the server answering afterwards, with nothing logged as a failure [claim:mcp-docs-keeps-answering]', async () => {
     await expect(client.ping()).resolves.toBeDefined();
     const { isError } = await call('explain_error', { code: 'WEFT_QUEUE_FULL' });
     expect(isError).toBe(false);
@@ -416,7 +416,7 @@ describe('bad input comes back as a tool error naming what was wrong', () => {
 });
 
 describe('page resources', () => {
-  it('lists every page as a Markdown resource', async () => {
+  it('lists every page as a Markdown resource [claim:mcp-docs-resources] [claim:mcp-docs-readme-resources] [claim:tsdoc-docs-resource-uri]', async () => {
     const { resources } = await client.listResources();
     expect(resources).toHaveLength(bundle.pages.length);
     expect(resources).toContainEqual(
@@ -428,7 +428,7 @@ describe('page resources', () => {
     );
   });
 
-  it('reads a page', async () => {
+  it('reads a page [claim:mcp-docs-resources]', async () => {
     const { contents } = await client.readResource({
       uri: 'weft-docs://pages/api/classes/Runtime/',
     });

@@ -136,7 +136,7 @@ async function call(
 const ERROR_ID = /error id ([0-9a-f-]{36})/;
 
 describe('TSDoc of createDocsServer and guarded', () => {
-  it('answers an unexpected failure without its details, and writes them to log under the id it gives', async () => {
+  it('answers an unexpected failure without its details, and writes them to log under the id it gives [claim:tsdoc-docs-guarded] [claim:tsdoc-docs-server-log]', async () => {
     const lines: string[] = [];
     const client = await connected((line) => lines.push(line));
     const { text, isError } = await call(client, 'get_api_symbol', { name: 'Damaged' });
@@ -154,7 +154,7 @@ describe('TSDoc of createDocsServer and guarded', () => {
     expect((await call(client, 'get_api_symbol', { name: 'Runtime' })).isError).toBe(false);
   });
 
-  it('writes unexpected failures to stderr when no log is given', async () => {
+  it('writes unexpected failures to stderr when no log is given [claim:tsdoc-docs-failure-log] [claim:tsdoc-docs-server-log]', async () => {
     const written: string[] = [];
     vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
       written.push(String(chunk));
@@ -167,7 +167,7 @@ describe('TSDoc of createDocsServer and guarded', () => {
     expect(written.join('')).toContain(`get_api_symbol failed (error id ${id})`);
   });
 
-  it('answers input the docs cannot answer with its own message, and logs nothing', async () => {
+  it('answers input the docs cannot answer with its own message, and logs nothing [claim:tsdoc-docs-guarded] [claim:tsdoc-docs-tool-input-error] [claim:tsdoc-docs-did-you-mean] [claim:tsdoc-docs-server-connect]', async () => {
     const lines: string[] = [];
     const client = await connected((line) => lines.push(line));
     const { text, isError } = await call(client, 'explain_error', { code: 'WEFT_QUEUE_FUL' });
@@ -180,7 +180,7 @@ describe('TSDoc of createDocsServer and guarded', () => {
 });
 
 describe('TSDoc of MAX_NAME_LENGTH', () => {
-  it('refuses a path, name, code or kind longer than it, and takes one of exactly that length', async () => {
+  it('refuses a path, name, code or kind longer than it, and takes one of exactly that length [claim:tsdoc-mcp-max-name]', async () => {
     const client = await connected();
     const long = 'a'.repeat(MAX_NAME_LENGTH + 1);
     for (const [tool, argument] of [
@@ -202,7 +202,7 @@ describe('TSDoc of MAX_NAME_LENGTH', () => {
 });
 
 describe('TSDoc of normalisePath', () => {
-  it('finds the page with or without the site, slashes, `.md`, `/index`, an anchor or a query', async () => {
+  it('finds the page with or without the site, slashes, `.md`, `/index`, an anchor or a query [claim:tsdoc-mcp-normalise-path-anchor]', async () => {
     const client = await connected();
     for (const path of [
       `${SITE}/docs/guides/production/`,
@@ -220,7 +220,7 @@ describe('TSDoc of normalisePath', () => {
 });
 
 describe('TSDoc of resourceUri', () => {
-  it('puts the page path under weft-docs://pages, one resource per page', async () => {
+  it('puts the page path under weft-docs://pages, one resource per page [claim:tsdoc-docs-resource-uri]', async () => {
     expect(resourceUri('/docs/guides/production/')).toBe(
       'weft-docs://pages/docs/guides/production/',
     );
@@ -233,11 +233,11 @@ describe('TSDoc of resourceUri', () => {
 });
 
 describe('TSDoc of loadDocsBundle and DEFAULT_BUNDLE_FILE', () => {
-  it('reads the bundle from data/ in the package, beside dist/, by default', () => {
+  it('reads the bundle from data/ in the package, beside dist/, by default [claim:tsdoc-docs-bundle-default-file]', () => {
     expect(dirname(DEFAULT_BUNDLE_FILE)).toBe(join(PACKAGE_DIR, 'data'));
   });
 
-  it('refuses a file of the right format that lacks a list', async () => {
+  it('refuses a file of the right format that lacks a list [claim:tsdoc-docs-bundle-load-throws]', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'weft-mcp-bundle-'));
     const file = join(dir, 'partial.json');
     await writeFile(file, JSON.stringify({ ...bundle, errors: undefined }));

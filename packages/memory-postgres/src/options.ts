@@ -6,6 +6,7 @@ export interface PostgresPoolOptions {
    * Most connections the pool opens at once.
    *
    * @default 10
+   * @claim tsdoc-postgres-default-max
    */
   max?: number;
   /**
@@ -13,6 +14,7 @@ export interface PostgresPoolOptions {
    * busy.
    *
    * @default 5000
+   * @claim tsdoc-postgres-default-connection-timeout-ms
    */
   connectionTimeoutMs?: number;
   /**
@@ -20,12 +22,14 @@ export interface PostgresPoolOptions {
    * The client gives up a second later if the server does not answer at all.
    *
    * @default 10000
+   * @claim tsdoc-postgres-default-statement-timeout-ms
    */
   statementTimeoutMs?: number;
   /**
    * Milliseconds an unused connection stays open.
    *
    * @default 30000
+   * @claim tsdoc-postgres-default-idle-timeout-ms
    */
   idleTimeoutMs?: number;
   /**
@@ -33,6 +37,7 @@ export interface PostgresPoolOptions {
    * fail-over) before it fails with `WEFT_POSTGRES_UNAVAILABLE`. 0 retries nothing.
    *
    * @default 10000
+   * @claim tsdoc-postgres-default-reconnect-timeout-ms
    */
   reconnectTimeoutMs?: number;
 }
@@ -49,6 +54,7 @@ export interface PostgresMemoryProviderOptions {
    * `weft_memory_migrations`); created when missing.
    *
    * @default 'public'
+   * @claim tsdoc-postgres-default-schema
    */
   schema?: string;
   /** Connection pool size and timeouts. */
@@ -57,6 +63,7 @@ export interface PostgresMemoryProviderOptions {
    * Unique id of this provider instance, used in logs and errors.
    *
    * @default 'postgres'
+   * @claim tsdoc-postgres-default-id
    */
   id?: string;
 }

@@ -190,6 +190,7 @@ export class PostgresMemoryProvider extends MemoryProvider {
    * when the server stays unreachable past `reconnectTimeoutMs`, and
    * `WEFT_POSTGRES_STATEMENT_TIMEOUT` past `statementTimeoutMs`, as for every method that reads
    * or writes.
+   * @claim tsdoc-postgres-store-invalid
    */
   override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
     const { runner } = this.opened();
@@ -237,6 +238,7 @@ export class PostgresMemoryProvider extends MemoryProvider {
    * @throws `WeftError` `WEFT_MEMORY_NOT_FOUND` naming the id when no memory has it;
    * `WEFT_MEMORY_INVALID` when the patch cannot be stored; `WEFT_INVALID_ARGUMENT` when `id` is
    * not a string.
+   * @claim tsdoc-postgres-update-not-found
    */
   override async update(
     id: string,
@@ -268,6 +270,7 @@ export class PostgresMemoryProvider extends MemoryProvider {
    * @returns The matching memories.
    * @throws `WeftError` `WEFT_MEMORY_INVALID_QUERY` naming the option when one is invalid, such
    * as a `limit` that is not a positive integer.
+   * @claim tsdoc-postgres-query
    */
   override async query(options: QueryMemoryOptions): Promise<Memory[]> {
     const { runner } = this.opened();
@@ -285,6 +288,7 @@ export class PostgresMemoryProvider extends MemoryProvider {
    * @param id - The memory's id.
    * @returns `true` when a memory was deleted, `false` when none had this id.
    * @throws `WeftError` `WEFT_INVALID_ARGUMENT` when `id` is not a string.
+   * @claim tsdoc-postgres-remove
    */
   override async remove(id: string): Promise<boolean> {
     const { runner } = this.opened();
@@ -302,6 +306,7 @@ export class PostgresMemoryProvider extends MemoryProvider {
    * @param space - When given, the one space to empty.
    * @returns How many memories were deleted.
    * @throws `WeftError` `WEFT_INVALID_ARGUMENT` when `space` is given and not a string.
+   * @claim tsdoc-postgres-arguments
    */
   override async clear(space?: string): Promise<number> {
     const { runner } = this.opened();

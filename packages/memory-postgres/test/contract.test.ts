@@ -5,7 +5,7 @@ import { useServer } from './helpers.js';
 
 const db = useServer();
 
-describe('PostgresMemoryProvider keeps the memory-provider contract on a real server', () => {
+describe('PostgresMemoryProvider keeps the memory-provider contract on a real server [claim:mpo-pattern-any-run] [claim:pg-contract] [claim:pg-query-rules] [claim:pg-literal-wildcards] [claim:pg-order-limit] [claim:pg-limit-100]', () => {
   const cases = memoryProviderContract({
     // Each case gets a schema of its own: a new, empty store.
     create: () => db.create(),

@@ -17,7 +17,7 @@ async function codeOf(action: () => Promise<unknown>): Promise<string> {
 const note = { space: 'room', kind: 'note', content: 'ok', metadata: {} };
 
 describe('PostgresMemoryProvider: hostile input', () => {
-  it('refuses text PostgreSQL cannot hold with WEFT_MEMORY_INVALID, naming the field, and writes nothing', async () => {
+  it('refuses text PostgreSQL cannot hold with WEFT_MEMORY_INVALID, naming the field, and writes nothing [claim:mpo-unstorable] [claim:pg-refused-text] [claim:pg-surrogate] [claim:pg-memory-invalid] [claim:tsdoc-postgres-store-invalid]', async () => {
     const memory = await db.open();
     const bad: [string, Parameters<typeof memory.store>[0], RegExp][] = [
       ['a NUL in the space', { ...note, space: 'room\0' }, /"space" contains a NUL/],
@@ -36,7 +36,7 @@ describe('PostgresMemoryProvider: hostile input', () => {
     expect(await memory.query({})).toEqual([]);
   });
 
-  it('keeps spaces that differ only in characters PostgreSQL could mangle apart', async () => {
+  it('keeps spaces that differ only in characters PostgreSQL could mangle apart [claim:pg-refused-text] [claim:pg-literal-wildcards] [claim:pg-surrogate]', async () => {
     const memory = await db.open();
     // Surrogate pairs, combining marks and look-alikes each stay their own space.
     const spaces = ['room-😀', 'room-😁', 'café', 'cafe\u0301', 'ROOM', 'room', 'room%', 'room_'];
@@ -50,7 +50,7 @@ describe('PostgresMemoryProvider: hostile input', () => {
     ]);
   });
 
-  it('answers unknown and malformed ids as not found, and bad arguments with clear codes', async () => {
+  it('answers unknown and malformed ids as not found, and bad arguments with clear codes [claim:pg-invalid-argument] [claim:tsdoc-postgres-arguments] [claim:tsdoc-postgres-remove] [claim:tsdoc-postgres-update-not-found]', async () => {
     const memory = await db.open();
     const stored = await memory.store(note);
     for (const id of ['', 'x', "'; DROP TABLE weft_memories; --", stored.id.toUpperCase()]) {
@@ -68,7 +68,7 @@ describe('PostgresMemoryProvider: hostile input', () => {
     expect(await memory.query({})).toEqual([stored]);
   });
 
-  it('refuses query options of the wrong type or with unstorable text with WEFT_MEMORY_INVALID_QUERY', async () => {
+  it('refuses query options of the wrong type or with unstorable text with WEFT_MEMORY_INVALID_QUERY [claim:pg-invalid-query] [claim:tsdoc-postgres-query]', async () => {
     const memory = await db.open();
     const bad: [Parameters<typeof memory.query>[0], RegExp][] = [
       [{ limit: 0 }, /"limit" must be a positive integer/],
@@ -86,7 +86,7 @@ describe('PostgresMemoryProvider: hostile input', () => {
     }
   });
 
-  it('gives strictly increasing createdAt to a burst of stores, and same-instant ties go by insertion', async () => {
+  it('gives strictly increasing createdAt to a burst of stores, and same-instant ties go by insertion [claim:pg-same-instant]', async () => {
     const memory = await db.open();
     const burst = [];
     for (let index = 0; index < 50; index += 1)

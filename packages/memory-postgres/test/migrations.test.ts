@@ -30,7 +30,7 @@ const versionsIn = async (schema: string): Promise<number[]> =>
   ).map((row) => row.version);
 
 describe('PostgresMemoryProvider: schema and migrations', () => {
-  it('creates its schema, the tables with jsonb content, and records version 1', async () => {
+  it('creates its schema, the tables with jsonb content, and records version 1 [claim:pg-schema-ident] [claim:pg-migrations-recorded]', async () => {
     const memory = await db.open();
     expect(await tablesIn(memory.schema)).toEqual(['weft_memories', 'weft_memory_migrations']);
     expect(
@@ -61,7 +61,7 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     expect(row).toEqual({ text: 'two', tag: 'a' });
   });
 
-  it('lets eight instances start together on a new schema: one migrates, none fails', async () => {
+  it('lets eight instances start together on a new schema: one migrates, none fails [claim:pg-migration-lock] [claim:pg-shared]', async () => {
     const schema = db.newSchema();
     const instances = Array.from({ length: 8 }, (_, index) =>
       db.create({ schema, id: `instance-${index}` }),
@@ -78,7 +78,7 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     expect((await instances[0]!.query({ space: 'shared' })).length).toBe(8);
   });
 
-  it('opens an existing schema without re-running migrations or touching rows', async () => {
+  it('opens an existing schema without re-running migrations or touching rows [claim:pg-migrations-recorded]', async () => {
     const first = await db.open();
     const stored = await first.store({ space: 's', kind: 'k', content: 'kept', metadata: {} });
     const [before] = await db.sql<{ applied_at: Date }>(
@@ -97,7 +97,7 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     expect(await second.query({})).toEqual([stored]);
   });
 
-  it('refuses a schema written by a newer version and changes nothing in it', async () => {
+  it('refuses a schema written by a newer version and changes nothing in it [claim:pg-schema-too-new]', async () => {
     const schema = db.newSchema();
     await db.sql(`CREATE SCHEMA "${schema}"`);
     await db.sql(
@@ -120,7 +120,7 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     await expect(memory.query({})).rejects.toMatchObject({ code: 'WEFT_POSTGRES_NOT_OPEN' });
   });
 
-  it('rolls a failed migration back whole, leaving no table behind', async () => {
+  it('rolls a failed migration back whole, leaving no table behind [claim:pg-migration-rollback]', async () => {
     const schema = db.newSchema();
     // A table in the way of step 1's index names makes the step fail half-way.
     await db.sql(`CREATE SCHEMA "${schema}"`);
@@ -134,7 +134,7 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     expect(await tablesIn(schema)).toEqual(['weft_memories_kind_created']);
   });
 
-  it('answers each query filter from its own index, never a scan of the table, and a pattern starting with * without the space index', async () => {
+  it('answers each query filter from its own index, never a scan of the table, and a pattern starting with * without the space index [claim:mpo-postgres-indexes] [claim:pg-indexes] [claim:pg-collation]', async () => {
     const memory = await db.open();
     const table = tablesOf(memory.schema).memories;
     // 20,000 memories over 5,000 spaces, seven common kinds and one rare one, one task each.
@@ -172,7 +172,7 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     expect(plan).not.toContain('weft_memories_space_created');
   });
 
-  it('accepts a schema name only as a plain identifier, so it cannot inject SQL', () => {
+  it('accepts a schema name only as a plain identifier, so it cannot inject SQL [claim:pg-schema-ident]', () => {
     for (const schema of ['a"; DROP TABLE x; --', '1abc', '', 'a'.repeat(64), 'with space']) {
       expect(
         () => new PostgresMemoryProvider({ connectionString: db.url(), schema }),
@@ -191,7 +191,7 @@ describe('PostgresMemoryProvider: connections', () => {
       )
     ).map((row) => Number(row.count))[0] ?? 0;
 
-  it('opens one pool for concurrent init() calls and closes every connection at shutdown', async () => {
+  it('opens one pool for concurrent init() calls and closes every connection at shutdown [claim:pg-nothing-until-init]', async () => {
     const memory = db.create({ id: 'pool-check', pool: { max: 3 } });
     await Promise.all([memory.init(), memory.init(), memory.init()]);
     await Promise.all(

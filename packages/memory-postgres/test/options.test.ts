@@ -17,7 +17,7 @@ function rejection(options: unknown): WeftError<string> {
 }
 
 describe('PostgresMemoryProvider options', () => {
-  it('shows in the README the defaults the provider applies', () => {
+  it('shows in the README the defaults the provider applies [claim:pg-defaults]', () => {
     const readme = readFileSync(new globalThis.URL('../README.md', import.meta.url), 'utf8');
     const shown = (name: string) =>
       /^`([^`]+)`$/.exec(
@@ -36,7 +36,7 @@ describe('PostgresMemoryProvider options', () => {
     expect(resolveOptions({ connectionString: URL }).pool).toEqual(DEFAULT_POOL);
   });
 
-  it('fills in the defaults and connects nothing until init', async () => {
+  it('fills in the defaults and connects nothing until init [claim:pg-not-open] [claim:pg-defaults] [claim:pg-nothing-until-init]', async () => {
     const memory = new PostgresMemoryProvider({ connectionString: URL });
     expect(memory.id).toBe('postgres');
     expect(memory.schema).toBe('public');
@@ -60,14 +60,17 @@ describe('PostgresMemoryProvider options', () => {
     [{ connectionString: URL, pool: { statementTimeoutMs: -1 } }, /"pool.statementTimeoutMs"/],
     [{ connectionString: URL, pool: { connectionTimeoutMs: 1.5 } }, /"pool.connectionTimeoutMs"/],
     [{ connectionString: URL, pool: { reconnectTimeoutMs: 2 ** 40 } }, /"pool.reconnectTimeoutMs"/],
-  ])('refuses %j with WEFT_POSTGRES_INVALID_OPTIONS', (options, message) => {
-    const error = rejection(options);
-    expect(error.code).toBe('WEFT_POSTGRES_INVALID_OPTIONS');
-    expect(error.message).toMatch(message);
-    expect(error.message).not.toContain('hunter2');
-  });
+  ])(
+    'refuses %j with WEFT_POSTGRES_INVALID_OPTIONS [claim:pg-invalid-options]',
+    (options, message) => {
+      const error = rejection(options);
+      expect(error.code).toBe('WEFT_POSTGRES_INVALID_OPTIONS');
+      expect(error.message).toMatch(message);
+      expect(error.message).not.toContain('hunter2');
+    },
+  );
 
-  it('never repeats a connection string it cannot read, since it may hold a password', () => {
+  it('never repeats a connection string it cannot read, since it may hold a password [claim:pg-password-never-shown]', () => {
     const error = rejection({ connectionString: 'weft:hunter2@db.internal/agents' });
     expect(error.message).not.toContain('hunter2');
   });

@@ -7,11 +7,15 @@ export interface SqliteMemoryProviderOptions {
    * `':memory:'` for a private in-memory database that disappears at shutdown.
    */
   path: string;
-  /** Unique id of this provider instance, used in logs and errors. Defaults to `'sqlite'`. */
+  /**
+   * Unique id of this provider instance, used in logs and errors. Defaults to `'sqlite'`.
+   * @claim tsdoc-sqlite-default-id
+   */
   id?: string;
   /**
    * How long, in milliseconds, a statement waits for another connection's write lock before it
    * fails with `SQLITE_BUSY`. Defaults to 5000.
+   * @claim tsdoc-sqlite-default-busy-timeout-ms
    */
   busyTimeoutMs?: number;
 }

@@ -115,6 +115,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
    * @throws `WeftError` `WEFT_SQLITE_OPEN_FAILED` when the file cannot be
    * opened or is not a SQLite database, `WEFT_SQLITE_SCHEMA_TOO_NEW` when its schema version is newer than this package
    * knows, or `WEFT_SQLITE_MIGRATION_FAILED` when a migration step fails (none is applied then).
+   * @claim tsdoc-sqlite-init
    */
   override async init(): Promise<void> {
     if (this.connection) return;
@@ -223,6 +224,8 @@ export class SqliteMemoryProvider extends MemoryProvider {
    * @throws `WeftError` `WEFT_MEMORY_NOT_FOUND` naming the id when no memory has it;
    * `WEFT_MEMORY_INVALID` when the patch cannot be stored; `WEFT_INVALID_ARGUMENT` when `id` is
    * not a string.
+   * @claim tsdoc-sqlite-codes
+   * @claim tsdoc-sqlite-update-id
    */
   override async update(
     id: string,
@@ -248,6 +251,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
    * @returns The matching memories.
    * @throws `WeftError` `WEFT_MEMORY_INVALID_QUERY` naming the option when one is invalid, such
    * as a `limit` that is not a positive integer.
+   * @claim tsdoc-sqlite-query
    */
   override async query(options: QueryMemoryOptions): Promise<Memory[]> {
     const connection = this.open();
@@ -282,6 +286,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
    * @param space - When given, the one space to empty.
    * @returns How many memories were deleted.
    * @throws `WeftError` `WEFT_INVALID_ARGUMENT` when `space` is given and not a string.
+   * @claim tsdoc-sqlite-clear
    */
   override async clear(space?: string): Promise<number> {
     const { statements } = this.open();

@@ -6,7 +6,7 @@ import { useTempDatabase } from './helpers.js';
 describe('SqliteMemoryProvider: concurrent writers', () => {
   const db = useTempDatabase();
 
-  it('keeps every memory of many parallel stores on one provider', async () => {
+  it('keeps every memory of many parallel stores on one provider [claim:sqlite-serialised]', async () => {
     const memory = await db.open();
     const stored = await Promise.all(
       Array.from({ length: 300 }, (_, i) =>
@@ -19,7 +19,7 @@ describe('SqliteMemoryProvider: concurrent writers', () => {
     expect(await memory.query({ space: 's-1', limit: 1000 })).toHaveLength(75);
   });
 
-  it('keeps both sets when two providers on one file write interleaved', async () => {
+  it('keeps both sets when two providers on one file write interleaved [claim:mpm-sqlite-shared] [claim:mpo-sqlite-init] [claim:sqlite-shared-file]', async () => {
     const a = await db.open({ id: 'a' });
     const b = await db.open({ id: 'b' });
     const writes = [];
@@ -45,7 +45,7 @@ describe('SqliteMemoryProvider: concurrent writers', () => {
     expect(await reopened.query({ space: 'shared', limit: 1000 })).toHaveLength(200);
   });
 
-  it('waits for another thread holding the write lock instead of failing', async () => {
+  it('waits for another thread holding the write lock instead of failing [claim:mpm-sqlite-shared] [claim:mpo-sqlite-busy] [claim:sqlite-busy] [claim:sqlite-shared-file]', async () => {
     const memory = await db.open();
     const require = createRequire(import.meta.url);
     const driver = require.resolve('better-sqlite3');

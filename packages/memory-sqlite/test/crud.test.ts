@@ -6,7 +6,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 describe('SqliteMemoryProvider: store, update, remove, clear', () => {
   const db = useTempDatabase();
 
-  it('stores a memory and reads it back with the same shape', async () => {
+  it('stores a memory and reads it back with the same shape [claim:sqlite-json]', async () => {
     const memory = await db.open();
     const before = Date.now();
     const stored = await memory.store({
@@ -45,7 +45,7 @@ describe('SqliteMemoryProvider: store, update, remove, clear', () => {
     expect(read && 'taskId' in read).toBe(false);
   });
 
-  it('round-trips every kind of JSON content', async () => {
+  it('round-trips every kind of JSON content [claim:mpo-content-json] [claim:sqlite-json]', async () => {
     const memory = await db.open();
     const values: unknown[] = [
       null,
@@ -66,7 +66,7 @@ describe('SqliteMemoryProvider: store, update, remove, clear', () => {
     expect(read.map((m) => m.content)).toEqual(values);
   });
 
-  it('assigns distinct ids and strictly increasing timestamps within one millisecond', async () => {
+  it('assigns distinct ids and strictly increasing timestamps within one millisecond [claim:mpo-query-order] [claim:sqlite-monotonic]', async () => {
     const memory = await db.open();
     const stored = [];
     for (let i = 0; i < 50; i++) {
@@ -105,7 +105,7 @@ describe('SqliteMemoryProvider: store, update, remove, clear', () => {
     expect(await memory.query({ space: 's' })).toEqual([both]);
   });
 
-  it('rejects updating an unknown id, naming it', async () => {
+  it('rejects updating an unknown id, naming it [claim:mpo-update-unknown] [claim:sqlite-not-found]', async () => {
     const memory = await db.open();
     await expect(memory.update('no-such-id', { content: 1 })).rejects.toThrow(/no-such-id/);
   });
@@ -120,7 +120,7 @@ describe('SqliteMemoryProvider: store, update, remove, clear', () => {
     expect(await memory.query({})).toEqual([stored]);
   });
 
-  it('removes one memory and reports whether it existed', async () => {
+  it('removes one memory and reports whether it existed [claim:mpo-remove]', async () => {
     const memory = await db.open();
     const a = await memory.store({ space: 's', kind: 'k', content: 'a', metadata: {} });
     const b = await memory.store({ space: 's', kind: 'k', content: 'b', metadata: {} });
@@ -130,7 +130,7 @@ describe('SqliteMemoryProvider: store, update, remove, clear', () => {
     expect(await memory.query({})).toEqual([b]);
   });
 
-  it('clears exactly one space, or everything', async () => {
+  it('clears exactly one space, or everything [claim:mpo-clear]', async () => {
     const memory = await db.open();
     for (const space of ['room', 'room', 'room-user', 'roomy', 'other']) {
       await memory.store({ space, kind: 'k', content: space, metadata: {} });
@@ -155,7 +155,7 @@ describe('SqliteMemoryProvider: store, update, remove, clear', () => {
       ['a symbol', Symbol('s')],
     ];
     for (const [name, content] of cases) {
-      it(`rejects ${name}, naming the space and kind, and writes nothing`, async () => {
+      it(`rejects ${name}, naming the space and kind, and writes nothing [claim:mpo-content-json] [claim:mpo-sqlite-unserialisable] [claim:sqlite-json]`, async () => {
         const memory = await db.open();
         const error = await memory
           .store({ space: 'room-1', kind: 'odd-kind', content, metadata: {} })
@@ -170,7 +170,7 @@ describe('SqliteMemoryProvider: store, update, remove, clear', () => {
       });
     }
 
-    it('rejects unserialisable or non-object metadata, and writes nothing', async () => {
+    it('rejects unserialisable or non-object metadata, and writes nothing [claim:sqlite-memory-invalid]', async () => {
       const memory = await db.open();
       await expect(
         memory.store({ space: 'room-1', kind: 'k', content: 1, metadata: { n: 1n } }),

@@ -18,7 +18,7 @@ async function codeOf(action: () => unknown): Promise<string | undefined> {
 }
 
 describe('SqliteMemoryProvider errors', () => {
-  it('carry a WEFT_SQLITE_* code for each problem of the backend', async () => {
+  it('carry a WEFT_SQLITE_* code for each problem of the backend [claim:mpo-backend-codes] [claim:sqlite-error-format] [claim:tsdoc-sqlite-init]', async () => {
     expect(await codeOf(() => new SqliteMemoryProvider({ path: '' }))).toBe(
       'WEFT_SQLITE_INVALID_OPTIONS',
     );
@@ -28,7 +28,7 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await codeOf(() => missingDir.init())).toBe('WEFT_SQLITE_OPEN_FAILED');
   });
 
-  it('carry the shared memory codes of @weft/core for input the memory contract refuses', async () => {
+  it('carry the shared memory codes of @weft/core for input the memory contract refuses [claim:sqlite-shared-codes] [claim:sqlite-memory-invalid] [claim:tsdoc-sqlite-codes] [claim:tsdoc-sqlite-query]', async () => {
     const memory = await db.open();
     const note = { space: 's', kind: 'note', content: 1, metadata: {} };
     expect(await codeOf(() => memory.store({ ...note, kind: '' }))).toBe('WEFT_MEMORY_INVALID');
@@ -40,7 +40,7 @@ describe('SqliteMemoryProvider errors', () => {
     );
   });
 
-  it('give WEFT_INVALID_ARGUMENT for an id or space that is not a string (TSDoc of update and clear)', async () => {
+  it('give WEFT_INVALID_ARGUMENT for an id or space that is not a string (TSDoc of update and clear) [claim:tsdoc-sqlite-update-id] [claim:tsdoc-sqlite-clear]', async () => {
     const memory = await db.open();
     expect(await codeOf(() => memory.update(42 as unknown as string, { content: 1 }))).toBe(
       'WEFT_INVALID_ARGUMENT',
@@ -48,14 +48,14 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await codeOf(() => memory.clear(7 as unknown as string))).toBe('WEFT_INVALID_ARGUMENT');
   });
 
-  it('keep the "owner: problem" message and name the code at the end of its first line', async () => {
+  it('keep the "owner: problem" message and name the code at the end of its first line [claim:sqlite-error-format] [claim:tsdoc-core-provider-update-throws]', async () => {
     const memory = await db.open();
     await expect(memory.update('nope', { content: 1 })).rejects.toThrow(
       'SqliteMemoryProvider "sqlite": no memory with id "nope"; use an id that store() or query() returned [WEFT_MEMORY_NOT_FOUND]',
     );
   });
 
-  it('give WEFT_SQLITE_OPEN_FAILED for a file that is not a SQLite database, and leave the file alone', async () => {
+  it('give WEFT_SQLITE_OPEN_FAILED for a file that is not a SQLite database, and leave the file alone [claim:sqlite-open-not-a-database] [claim:tsdoc-sqlite-init]', async () => {
     // Junk that cannot start with SQLite's 16-byte header ("SQLite format 3\0").
     const junk = Buffer.concat([Buffer.from('not a database\n'), randomBytes(4096)]);
     await writeFile(db.path(), junk);

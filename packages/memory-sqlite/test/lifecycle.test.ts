@@ -6,14 +6,14 @@ import { useTempDatabase } from './helpers.js';
 describe('SqliteMemoryProvider: options and lifecycle', () => {
   const db = useTempDatabase();
 
-  it('is a MemoryProvider with a default id of "sqlite"', () => {
+  it('is a MemoryProvider with a default id of "sqlite" [claim:mpo-sqlite-id] [claim:sqlite-defaults]', () => {
     const memory = db.create();
     expect(memory).toBeInstanceOf(MemoryProvider);
     expect(memory.id).toBe('sqlite');
     expect(db.create({ id: 'notes' }).id).toBe('notes');
   });
 
-  it('rejects bad options, naming the option', () => {
+  it('rejects bad options, naming the option [claim:sqlite-options]', () => {
     const bad: [unknown, RegExp][] = [
       [undefined, /options/],
       [{}, /"path"/],
@@ -32,7 +32,7 @@ describe('SqliteMemoryProvider: options and lifecycle', () => {
     }
   });
 
-  it('sets the busy timeout it was given', async () => {
+  it('sets the busy timeout it was given [claim:mpo-sqlite-busy] [claim:sqlite-busy]', async () => {
     const memory = await db.open({ busyTimeoutMs: 1234 });
     // The pragma is per connection, so read it through the provider's own connection.
     const connection = (
@@ -41,7 +41,7 @@ describe('SqliteMemoryProvider: options and lifecycle', () => {
     expect(connection.db.pragma('busy_timeout', { simple: true })).toBe(1234);
   });
 
-  it('refuses every operation before init(), saying to call it', async () => {
+  it('refuses every operation before init(), saying to call it [claim:mpo-sqlite-before-init] [claim:sqlite-before-init]', async () => {
     const memory = db.create();
     const calls: (() => Promise<unknown>)[] = [
       () => memory.store({ space: 's', kind: 'k', content: 1, metadata: {} }),
@@ -58,7 +58,7 @@ describe('SqliteMemoryProvider: options and lifecycle', () => {
     expect(await memory.checkHealth()).toBe(false);
   });
 
-  it('reports health while open, and shuts down idempotently', async () => {
+  it('reports health while open, and shuts down idempotently [claim:sqlite-before-init] [claim:sqlite-shutdown]', async () => {
     const memory = db.create();
     await memory.shutdown();
     await memory.init();

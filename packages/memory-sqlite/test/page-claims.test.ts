@@ -10,7 +10,7 @@ import { useTempDatabase } from './helpers.js';
 const database = useTempDatabase();
 
 describe('docs/guides/production.md#graceful-shutdown', () => {
-  it('leaves no -wal file beside the database after shutdown, with every memory in the file', async () => {
+  it('leaves no -wal file beside the database after shutdown, with every memory in the file [claim:prod-sqlite-checkpoint] [claim:sqlite-shutdown]', async () => {
     const provider = await database.open();
     for (let index = 0; index < 20; index += 1) {
       await provider.store({ space: 'wal', kind: 'note', content: { index }, metadata: {} });
@@ -31,7 +31,7 @@ describe('docs/guides/production.md#graceful-shutdown', () => {
 });
 
 describe('packages/memory-sqlite/README.md#concurrency', () => {
-  it('checkpoints the WAL only when the last provider sharing the file shuts down', async () => {
+  it('checkpoints the WAL only when the last provider sharing the file shuts down [claim:sqlite-shutdown]', async () => {
     const first = await database.open();
     const second = await database.open();
     await first.store({ space: 'shared', kind: 'note', content: 1, metadata: {} });

@@ -16,7 +16,7 @@ function userVersion(path: string): number {
 describe('SqliteMemoryProvider: persistence and migrations', () => {
   const db = useTempDatabase();
 
-  it('creates the file with the v1 schema, in WAL mode', async () => {
+  it('creates the file with the v1 schema, in WAL mode [claim:prod-sqlite-wal] [claim:mpo-sqlite-path] [claim:mpo-sqlite-init] [claim:tut-sqlite-creates-file]', async () => {
     await db.open();
     expect(existsSync(db.path())).toBe(true);
     const raw = new Database(db.path(), { readonly: true });
@@ -47,7 +47,7 @@ describe('SqliteMemoryProvider: persistence and migrations', () => {
     }
   });
 
-  it('keeps every memory across close and reopen, without re-running migrations', async () => {
+  it('keeps every memory across close and reopen, without re-running migrations [claim:mpm-sqlite-shared] [claim:sqlite-migrations]', async () => {
     const first = await db.open();
     const stored = [];
     for (let i = 0; i < 25; i++) {
@@ -78,7 +78,7 @@ describe('SqliteMemoryProvider: persistence and migrations', () => {
     expect(userVersion(db.path())).toBe(1);
   });
 
-  it('can be initialised again on the same instance after shutdown', async () => {
+  it('can be initialised again on the same instance after shutdown [claim:sqlite-shutdown]', async () => {
     const memory = await db.open();
     const stored = await memory.store({ space: 's', kind: 'k', content: 1, metadata: {} });
     await memory.shutdown();
@@ -86,7 +86,7 @@ describe('SqliteMemoryProvider: persistence and migrations', () => {
     expect(await memory.query({})).toEqual([stored]);
   });
 
-  it('opens an existing v1 database created elsewhere without touching its rows', async () => {
+  it('opens an existing v1 database created elsewhere without touching its rows [claim:sqlite-migrations]', async () => {
     const memory = await db.open();
     await memory.store({ space: 's', kind: 'k', content: 'kept', metadata: {} });
     await memory.shutdown();
@@ -107,7 +107,7 @@ describe('SqliteMemoryProvider: persistence and migrations', () => {
     ]);
   });
 
-  it('refuses a database whose schema is newer than it knows, and leaves it untouched', async () => {
+  it('refuses a database whose schema is newer than it knows, and leaves it untouched [claim:mpo-sqlite-init] [claim:sqlite-too-new] [claim:tsdoc-sqlite-init]', async () => {
     const raw = new Database(db.path());
     raw.pragma('user_version = 7');
     raw.close();
@@ -127,12 +127,12 @@ describe('SqliteMemoryProvider: persistence and migrations', () => {
     }
   });
 
-  it('reports a clear error when the directory does not exist', async () => {
+  it('reports a clear error when the directory does not exist [claim:mpo-sqlite-path] [claim:tut-sqlite-creates-file]', async () => {
     const memory = new SqliteMemoryProvider({ path: `${db.path()}-missing-dir/weft.db` });
     await expect(memory.init()).rejects.toThrow(/cannot open the database/);
   });
 
-  it('works in memory with ":memory:"', async () => {
+  it('works in memory with ":memory:" [claim:mpo-sqlite-path]', async () => {
     const memory = new SqliteMemoryProvider({ path: ':memory:' });
     await memory.init();
     const stored = await memory.store({ space: 's', kind: 'k', content: [1], metadata: {} });

@@ -23,7 +23,7 @@ describe('SqliteMemoryProvider.query', () => {
     vi.restoreAllMocks();
   });
 
-  it('returns everything, newest first, when no filter is given', async () => {
+  it('returns everything, newest first, when no filter is given [claim:mpo-query-empty-patterns]', async () => {
     const memory = await db.open();
     await seedSpaces(memory, ['a', 'b', 'c']);
     expect((await memory.query({})).map((m) => m.space)).toEqual(['c', 'b', 'a']);
@@ -36,7 +36,7 @@ describe('SqliteMemoryProvider.query', () => {
     expect(await spacesOf(memory, { space: 'nope' })).toEqual([]);
   });
 
-  it('filters by space prefix, case-sensitively', async () => {
+  it('filters by space prefix, case-sensitively [claim:sp-prefix-plain] [claim:mpo-query-case] [claim:sqlite-space-filters]', async () => {
     const memory = await db.open();
     await seedSpaces(memory, [
       'chat-room-42',
@@ -53,7 +53,7 @@ describe('SqliteMemoryProvider.query', () => {
     expect(await spacesOf(memory, { spacePrefix: '' })).toHaveLength(5);
   });
 
-  it('treats %, _ and \\ in a prefix literally', async () => {
+  it('treats %, _ and \\ in a prefix literally [claim:sp-prefix-plain] [claim:sqlite-space-filters]', async () => {
     const memory = await db.open();
     await seedSpaces(memory, ['a_b', 'axb', 'a_b-c', 'a%b', 'aZZb', 'a\\b', 'a\\\\b']);
     expect(await spacesOf(memory, { spacePrefix: 'a_b' })).toEqual(['a_b', 'a_b-c']);
@@ -62,7 +62,7 @@ describe('SqliteMemoryProvider.query', () => {
     expect(await spacesOf(memory, { spacePrefix: 'a\\' })).toEqual(['a\\b', 'a\\\\b']);
   });
 
-  it('matches space patterns with * as any run of characters and everything else literal', async () => {
+  it('matches space patterns with * as any run of characters and everything else literal [claim:sp-patterns] [claim:sqlite-space-filters]', async () => {
     const memory = await db.open();
     await seedSpaces(memory, [
       'chat-room-42',
@@ -105,14 +105,14 @@ describe('SqliteMemoryProvider.query', () => {
     ]);
   });
 
-  it('matches nothing for an empty pattern list that is the only space filter', async () => {
+  it('matches nothing for an empty pattern list that is the only space filter [claim:mpo-query-empty-patterns] [claim:sqlite-and-or]', async () => {
     const memory = await db.open();
     await seedSpaces(memory, ['a', 'b']);
     expect(await spacesOf(memory, { spacePatterns: [] })).toEqual([]);
     expect(await spacesOf(memory, { space: 'a', spacePatterns: [] })).toEqual(['a']);
   });
 
-  it('ORs the space filters together', async () => {
+  it('ORs the space filters together [claim:sp-query-filters] [claim:mpo-query-or] [claim:sqlite-and-or]', async () => {
     const memory = await db.open();
     await seedSpaces(memory, ['x', 'p-1', 'p-2', 'q-1', 'r']);
     expect(
@@ -120,7 +120,7 @@ describe('SqliteMemoryProvider.query', () => {
     ).toEqual(['x', 'p-1', 'p-2', 'q-1']);
   });
 
-  it('filters by kind and task, ANDed with the space filters', async () => {
+  it('filters by kind and task, ANDed with the space filters [claim:sp-query-filters] [claim:mpo-query-and] [claim:sqlite-and-or]', async () => {
     const memory = await db.open();
     const rows: [string, string, string | undefined][] = [
       ['room', 'trigger', 't1'],
@@ -154,7 +154,7 @@ describe('SqliteMemoryProvider.query', () => {
     expect(await contents({ kind: 'missing' })).toEqual([]);
   });
 
-  it('filters by since (inclusive) and until (exclusive)', async () => {
+  it('filters by since (inclusive) and until (exclusive) [claim:sqlite-and-or]', async () => {
     const memory = await db.open();
     const base = Date.UTC(2030, 0, 1);
     const now = vi.spyOn(Date, 'now');
@@ -178,14 +178,14 @@ describe('SqliteMemoryProvider.query', () => {
     expect(first?.createdAt).toEqual(new Date(base));
   });
 
-  it('orders by creation time in either direction', async () => {
+  it('orders by creation time in either direction [claim:sqlite-order-limit]', async () => {
     const memory = await db.open();
     await seedSpaces(memory, ['1', '2', '3']);
     expect((await memory.query({ order: 'asc' })).map((m) => m.space)).toEqual(['1', '2', '3']);
     expect((await memory.query({ order: 'desc' })).map((m) => m.space)).toEqual(['3', '2', '1']);
   });
 
-  it('breaks timestamp ties by insertion order', async () => {
+  it('breaks timestamp ties by insertion order [claim:mpo-query-order] [claim:sqlite-order-limit]', async () => {
     const memory = await db.open();
     const other = await db.open({ id: 'other' });
     vi.spyOn(Date, 'now').mockReturnValue(Date.UTC(2030, 0, 1));
@@ -200,7 +200,7 @@ describe('SqliteMemoryProvider.query', () => {
     expect(desc).toEqual([4, 3, 2, 1]);
   });
 
-  it('applies limit after ordering, defaulting to 100', async () => {
+  it('applies limit after ordering, defaulting to 100 [claim:mpo-query-limit] [claim:sqlite-order-limit]', async () => {
     const memory = await db.open();
     for (let i = 0; i < 120; i++) {
       await memory.store({ space: 's', kind: 'k', content: i, metadata: {} });
@@ -215,7 +215,7 @@ describe('SqliteMemoryProvider.query', () => {
     expect(await memory.query({ limit: 1000 })).toHaveLength(120);
   });
 
-  it('rejects a limit that is not a positive integer, naming it', async () => {
+  it('rejects a limit that is not a positive integer, naming it [claim:sqlite-order-limit]', async () => {
     const memory = await db.open();
     for (const limit of [
       0,
@@ -240,7 +240,7 @@ describe('SqliteMemoryProvider.query', () => {
     );
   });
 
-  it('never lets filter values reach the SQL text', async () => {
+  it('never lets filter values reach the SQL text [claim:mpo-sqlite-bound]', async () => {
     const memory = await db.open();
     await seedSpaces(memory, ["x' OR 1=1 --", 'y']);
     expect(await spacesOf(memory, { space: "x' OR 1=1 --" })).toEqual(["x' OR 1=1 --"]);

@@ -73,6 +73,8 @@ export interface RetryConfig extends AttemptConfig {
  * @param request - What to send.
  * @param config - The fetch implementation, timeout, size limit and caller's signal.
  * @returns How the attempt ended.
+ * @claim tsdoc-openai-attempt-ignoring-fetch
+ * @claim tsdoc-openai-attempt-no-listener
  */
 export async function attemptRequest(
   request: HttpRequest,
@@ -165,6 +167,7 @@ async function readBody(response: Response, maxBytes: number): Promise<string | 
  *
  * @param status - The HTTP status code.
  * @returns `true` for 429 and 5xx.
+ * @claim tsdoc-openai-retryable
  */
 export function isRetryableStatus(status: number): boolean {
   return status === 429 || (status >= 500 && status <= 599);
@@ -186,6 +189,9 @@ export function isRetryableStatus(status: number): boolean {
  * leaves no time for the next attempt, or cut the last one short, naming that option;
  * `WEFT_OPENAI_ABORTED` as soon as the caller's signal
  * fires, even between attempts.
+ * @claim tsdoc-openai-3xx
+ * @claim tsdoc-openai-total-deadline
+ * @claim tsdoc-openai-last-attempt
  */
 export async function sendWithRetry(
   request: HttpRequest,

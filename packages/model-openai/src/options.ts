@@ -9,6 +9,7 @@ export interface OpenAIModelProviderOptions {
   /**
    * Id of this provider instance, used in error messages and to pick the provider per call.
    * Give each instance its own id when you register several. Default: `'openai'`.
+   * @claim tsdoc-openai-default-id
    */
   id?: string;
   /**
@@ -23,6 +24,7 @@ export interface OpenAIModelProviderOptions {
    * `WEFT_OPENAI_API_KEY`; an empty key (an unset environment variable) sends no
    * `Authorization` header. Leave it out for servers that need no key (Ollama, LM Studio, a
    * local vLLM). Default: none.
+   * @claim tsdoc-openai-api-key
    */
   apiKey?: Resolvable<string>;
   /** The model name the API knows, such as `gpt-4o-mini` or `llama3.1:8b`. */
@@ -30,17 +32,20 @@ export interface OpenAIModelProviderOptions {
   /**
    * How long one attempt may take, from sending the request to receiving the whole answer, in
    * milliseconds. Default: `30000`.
+   * @claim tsdoc-openai-default-timeout-ms
    */
   timeoutMs?: number;
   /**
    * How many times a request is retried after a 429, a 5xx, a timeout or a network failure.
    * `0` disables retrying. Default: `2` (so at most 3 attempts).
+   * @claim tsdoc-openai-default-max-retries
    */
   maxRetries?: number;
   /**
    * The wait after the first failed attempt, in milliseconds; it doubles with each further
    * attempt, with random jitter, up to 10 s. A `Retry-After` header from the server takes
    * precedence, also capped at 10 s. Default: `500`.
+   * @claim tsdoc-openai-default-retry-base-delay-ms
    */
   retryBaseDelayMs?: number;
   /**
@@ -49,12 +54,14 @@ export interface OpenAIModelProviderOptions {
    * 3 attempts of up to 30 s plus waits of up to 0.5 s and 1 s could take 91.5 s, so this
    * deadline is what bounds the worst case: one call holds its task at most 60 s.
    * Default: `60000`.
+   * @claim tsdoc-openai-default-total-timeout-ms
    */
   totalTimeoutMs?: number;
   /**
    * The largest answer read, in bytes; a larger one is abandoned as soon as it passes the limit
    * and fails with `WEFT_OPENAI_RESPONSE_TOO_LARGE`, without retrying. Default: `10485760`
    * (10 MiB).
+   * @claim tsdoc-openai-default-max-response-bytes
    */
   maxResponseBytes?: number;
   /**

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { MAX_RETRY_DELAY_MS, parseRetryAfter, retryDelayMs, sleep } from '../src/backoff.js';
 
 describe('parseRetryAfter', () => {
-  it('reads seconds, including fractions', () => {
+  it('reads seconds, including fractions [claim:oai-backoff]', () => {
     expect(parseRetryAfter('0')).toBe(0);
     expect(parseRetryAfter('2')).toBe(2_000);
     expect(parseRetryAfter(' 1.5 ')).toBe(1_500);
   });
 
-  it('reads an HTTP date relative to now', () => {
+  it('reads an HTTP date relative to now [claim:oai-backoff] [claim:oai-retry-after]', () => {
     const now = Date.parse('2025-01-01T00:00:00Z');
     expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:05 GMT', now)).toBe(5_000);
     expect(parseRetryAfter('Tue, 31 Dec 2024 23:59:00 GMT', now)).toBe(0);
@@ -23,14 +23,14 @@ describe('parseRetryAfter', () => {
 });
 
 describe('retryDelayMs', () => {
-  it('doubles per attempt, with jitter between half and all of the wait', () => {
+  it('doubles per attempt, with jitter between half and all of the wait [claim:mpo-backoff] [claim:oai-backoff] [claim:oai-offers-retries]', () => {
     expect(retryDelayMs(1, 500, undefined, () => 0)).toBe(250);
     expect(retryDelayMs(1, 500, undefined, () => 0.999999)).toBe(500);
     expect(retryDelayMs(2, 500, undefined, () => 0.999999)).toBe(1_000);
     expect(retryDelayMs(3, 500, undefined, () => 0)).toBe(1_000);
   });
 
-  it('honours Retry-After, and caps every wait', () => {
+  it('honours Retry-After, and caps every wait [claim:mpo-backoff] [claim:mpo-wait-cap] [claim:oai-backoff] [claim:oai-retry-after]', () => {
     expect(retryDelayMs(1, 500, 0)).toBe(0);
     expect(retryDelayMs(1, 500, 7_000)).toBe(7_000);
     expect(retryDelayMs(1, 500, 3_600_000)).toBe(MAX_RETRY_DELAY_MS);

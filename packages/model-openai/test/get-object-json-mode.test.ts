@@ -35,7 +35,7 @@ function shownSchema(body: SentBody): Record<string, unknown> {
 }
 
 describe('getObject through OpenAIModelProvider', () => {
-  it('sends an object schema in json_object mode, as it is', async () => {
+  it('sends an object schema in json_object mode, as it is [claim:mpo-envelope]', async () => {
     server.enqueue(completion('{"city":"Lyon"}'));
     const value = await (
       await models()
@@ -46,7 +46,7 @@ describe('getObject through OpenAIModelProvider', () => {
     expect(shownSchema(body)).toMatchObject({ type: 'object', properties: { city: {} } });
   });
 
-  it('sends an array schema inside a { "value": ... } object, so json_object mode can match it', async () => {
+  it('sends an array schema inside a { "value": ... } object, so json_object mode can match it [claim:mpo-json-mode] [claim:mpo-envelope]', async () => {
     server.enqueue(completion('{"value":[3,1,2]}'));
     const value = await (
       await models()

@@ -46,7 +46,7 @@ function config(fetch: typeof globalThis.fetch, overrides: Partial<RetryConfig> 
 }
 
 describe('TSDoc of attemptRequest', () => {
-  it('ends as a timeout when fetch ignores its signal and never settles, and never throws', async () => {
+  it('ends as a timeout when fetch ignores its signal and never settles, and never throws [claim:tsdoc-openai-attempt-ignoring-fetch]', async () => {
     const ignoring = (() => new Promise<Response>(() => undefined)) as typeof fetch;
     const started = Date.now();
     expect(await attemptRequest(request, config(ignoring))).toEqual({ kind: 'timeout' });
@@ -55,7 +55,7 @@ describe('TSDoc of attemptRequest', () => {
     expect(await attemptRequest(request, config(throwing))).toMatchObject({ kind: 'network' });
   });
 
-  it("adds no listener to the caller's signal", async () => {
+  it("adds no listener to the caller's signal [claim:tsdoc-openai-attempt-no-listener]", async () => {
     const caller = new AbortController();
     let seen: AbortSignal | undefined | null;
     const fetching = ((_url: string, init: RequestInit) => {
@@ -69,7 +69,7 @@ describe('TSDoc of attemptRequest', () => {
 });
 
 describe('TSDoc of isRetryableStatus', () => {
-  it('is true for 429 and 5xx only', () => {
+  it('is true for 429 and 5xx only [claim:tsdoc-openai-retryable]', () => {
     expect([429, 500, 503, 599].map(isRetryableStatus)).toEqual([true, true, true, true]);
     expect([200, 304, 400, 404, 600].map(isRetryableStatus)).toEqual([
       false,
@@ -82,7 +82,7 @@ describe('TSDoc of isRetryableStatus', () => {
 });
 
 describe('TSDoc of sendWithRetry', () => {
-  it('fails at once with WEFT_OPENAI_HTTP_STATUS on a 3xx answer fetch did not follow', async () => {
+  it('fails at once with WEFT_OPENAI_HTTP_STATUS on a 3xx answer fetch did not follow [claim:tsdoc-openai-3xx]', async () => {
     let calls = 0;
     const redirecting = (() => {
       calls += 1;
@@ -93,7 +93,7 @@ describe('TSDoc of sendWithRetry', () => {
     expect(calls).toBe(1);
   });
 
-  it('starts no retry whose wait would end past totalTimeoutMs: WEFT_OPENAI_TIMEOUT with the last status', async () => {
+  it('starts no retry whose wait would end past totalTimeoutMs: WEFT_OPENAI_TIMEOUT with the last status [claim:tsdoc-openai-total-deadline]', async () => {
     let calls = 0;
     const failing = (() => {
       calls += 1;
@@ -112,7 +112,7 @@ describe('TSDoc of sendWithRetry', () => {
     expect(Date.now() - started).toBeLessThan(500);
   });
 
-  it('names totalTimeoutMs, not timeoutMs, when the deadline cut the last attempt short', async () => {
+  it('names totalTimeoutMs, not timeoutMs, when the deadline cut the last attempt short [claim:oai-total-timeout-row] [claim:tsdoc-openai-total-deadline]', async () => {
     const hanging = (() => new Promise<Response>(() => undefined)) as typeof fetch;
     const error = await failureOf(
       sendWithRetry(
@@ -126,7 +126,7 @@ describe('TSDoc of sendWithRetry', () => {
     );
   });
 
-  it('names how the last attempt ended when no retries are left', async () => {
+  it('names how the last attempt ended when no retries are left [claim:tsdoc-openai-last-attempt]', async () => {
     const failing = (() => Promise.resolve(new Response('busy', { status: 503 }))) as typeof fetch;
     const hanging = (() => new Promise<Response>(() => undefined)) as typeof fetch;
     const refusing = (() => Promise.reject(new TypeError('fetch failed'))) as typeof fetch;

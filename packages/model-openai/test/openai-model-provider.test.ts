@@ -56,7 +56,7 @@ async function failure(promise: Promise<unknown>): Promise<OpenAIModelProviderEr
 }
 
 describe('OpenAIModelProvider', () => {
-  it('is a ModelProvider offering text-generation', () => {
+  it('is a ModelProvider offering text-generation [claim:oai-offers-retries]', () => {
     const target = provider();
     expect(target).toBeInstanceOf(ModelProvider);
     expect(target.id).toBe('openai');
@@ -65,7 +65,7 @@ describe('OpenAIModelProvider', () => {
   });
 
   describe('text-generation', () => {
-    it('posts a chat completion and maps the answer and usage', async () => {
+    it('posts a chat completion and maps the answer and usage [claim:mpo-chat-completions] [claim:oai-mapping] [claim:oai-per-call]', async () => {
       server.enqueue(completion('Hi!', { prompt_tokens: 21, completion_tokens: 2 }));
       const target = provider({
         apiKey: 'sk-test',
@@ -91,7 +91,7 @@ describe('OpenAIModelProvider', () => {
       });
     });
 
-    it('sends no Authorization header without a key, and omits unset fields', async () => {
+    it('sends no Authorization header without a key, and omits unset fields [claim:mpo-apikey-function] [claim:oai-apikey] [claim:oai-empty-key]', async () => {
       server.enqueue(completion('ok', null));
       const output = await generate(provider());
       expect(output).toEqual({ text: 'ok' });
@@ -100,7 +100,7 @@ describe('OpenAIModelProvider', () => {
       expect(request?.json).toEqual({ model: 'test-model', messages: MESSAGES.messages });
     });
 
-    it('resolves a function apiKey again for each call and applies defaultTemperature', async () => {
+    it('resolves a function apiKey again for each call and applies defaultTemperature [claim:mpo-apikey-function] [claim:mpo-resolve] [claim:oai-apikey] [claim:oai-per-call] [claim:wp-key-function]', async () => {
       server.enqueue(completion('one'), completion('two'));
       let calls = 0;
       const target = provider({
@@ -118,7 +118,7 @@ describe('OpenAIModelProvider', () => {
       ]);
     });
 
-    it('reads a function apiKey once per call: its retries reuse the key', async () => {
+    it('reads a function apiKey once per call: its retries reuse the key [claim:mpo-apikey-function] [claim:oai-apikey] [claim:wp-key-function]', async () => {
       server.enqueue(reply(503, 'upstream busy'), completion('fine'));
       let calls = 0;
       const target = provider({ apiKey: () => `sk-${++calls}` });
@@ -130,7 +130,7 @@ describe('OpenAIModelProvider', () => {
       ]);
     });
 
-    it('reports an apiKey function that throws', async () => {
+    it('reports an apiKey function that throws [claim:oai-apikey-throws] [claim:tsdoc-openai-api-key]', async () => {
       const target = provider({
         apiKey: () => {
           throw new Error('vault sealed');
@@ -144,7 +144,7 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(0);
     });
 
-    it('sends no Authorization header when the apiKey function resolves to an empty string, and refuses a non-string (TSDoc of apiKey)', async () => {
+    it('sends no Authorization header when the apiKey function resolves to an empty string, and refuses a non-string (TSDoc of apiKey) [claim:tsdoc-openai-api-key]', async () => {
       server.enqueue(completion('ok'));
       await generate(provider({ apiKey: () => '' }));
       expect(server.requests[0]?.headers.authorization).toBeUndefined();
@@ -155,7 +155,7 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(1);
     });
 
-    it('asks for a JSON object when options.json is set', async () => {
+    it('asks for a JSON object when options.json is set [claim:go-json-mode] [claim:mpo-json-mode] [claim:oai-json]', async () => {
       server.enqueue(completion('{"a":1}'));
       const output = await generate(provider(), { options: { json: true } });
       expect(output).toMatchObject({ text: '{"a":1}' });
@@ -164,7 +164,7 @@ describe('OpenAIModelProvider', () => {
       });
     });
 
-    it('retries after a 429, honouring Retry-After: 0', async () => {
+    it('retries after a 429, honouring Retry-After: 0 [claim:mpo-retries] [claim:oai-retries] [claim:oai-retry-after] [claim:wp-openai-retries]', async () => {
       server.enqueue(
         reply(429, { error: { message: 'Rate limit reached' } }, { 'Retry-After': '0' }),
         completion('after the wait'),
@@ -178,7 +178,7 @@ describe('OpenAIModelProvider', () => {
       expect(Date.now() - started).toBeLessThan(2_000);
     });
 
-    it('retries 5xx answers and names the attempts when they run out', async () => {
+    it('retries 5xx answers and names the attempts when they run out [claim:mpo-retries] [claim:oai-retries] [claim:oai-errors] [claim:oai-offers-retries] [claim:wp-openai-retries]', async () => {
       server.enqueue(
         ...Array.from({ length: 3 }, () =>
           reply(500, { error: { message: 'The server had an error' } }),
@@ -200,7 +200,7 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(2);
     });
 
-    it('fails at once on a 400, with the API error message', async () => {
+    it('fails at once on a 400, with the API error message [claim:mpo-4xx-no-retry] [claim:oai-error-table]', async () => {
       server.enqueue(
         reply(400, {
           error: {
@@ -218,7 +218,7 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
-    it('fails at once on a 401, naming the status', async () => {
+    it('fails at once on a 401, naming the status [claim:trouble-401-no-retry] [claim:mpo-4xx-no-retry] [claim:mpo-error-fields] [claim:oai-error-table]', async () => {
       server.enqueue(reply(401, { error: { message: 'Incorrect API key provided' } }));
       const error = await failure(generate(provider({ apiKey: 'bad' })));
       expect(server.requests).toHaveLength(1);
@@ -227,7 +227,7 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
-    it('rejects a body that is not JSON', async () => {
+    it('rejects a body that is not JSON [claim:oai-invalid-response]', async () => {
       server.enqueue(reply(200, '<html>gateway</html>'));
       const error = await failure(generate(provider()));
       expect(error.code).toBe('WEFT_OPENAI_INVALID_RESPONSE');
@@ -237,7 +237,7 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(1);
     });
 
-    it('rejects JSON without choices, and choices without a content string', async () => {
+    it('rejects JSON without choices, and choices without a content string [claim:oai-invalid-response]', async () => {
       server.enqueue(
         reply(200, { id: 'x', object: 'chat.completion' }),
         reply(200, { choices: [{ message: { role: 'assistant', content: null } }] }),
@@ -253,7 +253,7 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
-    it('times out, retries, and says after how long', async () => {
+    it('times out, retries, and says after how long [claim:mpo-retries] [claim:oai-retries] [claim:oai-timeout-row] [claim:wp-openai-retries]', async () => {
       server.enqueue(hang(), hang());
       const error = await failure(generate(provider({ timeoutMs: 100, maxRetries: 1 })));
       expect(server.requests).toHaveLength(2);
@@ -263,7 +263,7 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
-    it('reports a network failure with the URL', async () => {
+    it('reports a network failure with the URL [claim:oai-network]', async () => {
       const unreachable = server.baseUrl;
       await server.close();
       server = await startChatServer(); // keep afterEach happy
@@ -276,7 +276,7 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
-    it('stops at once, without retrying, when the signal aborts a request', async () => {
+    it('stops at once, without retrying, when the signal aborts a request [claim:mpo-abort] [claim:oai-signal] [claim:oai-aborted-row] [claim:wp-openai-retries]', async () => {
       server.enqueue(hang(), completion('too late'));
       const controller = new AbortController();
       const target = provider({ timeoutMs: 10_000, maxRetries: 3 });
@@ -292,7 +292,7 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(1);
     });
 
-    it('stops while waiting between attempts when the signal aborts', async () => {
+    it('stops while waiting between attempts when the signal aborts [claim:mpo-abort] [claim:oai-signal]', async () => {
       server.enqueue(reply(503, 'busy', { 'Retry-After': '20' }), completion('too late'));
       const controller = new AbortController();
       const pending = generate(provider(), { signal: controller.signal });
@@ -307,7 +307,7 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(1);
     });
 
-    it('sends nothing when the signal has already fired', async () => {
+    it('sends nothing when the signal has already fired [claim:oai-signal]', async () => {
       const error = await failure(generate(provider(), { signal: AbortSignal.abort() }));
       expect(error.code).toBe('WEFT_OPENAI_ABORTED');
       expect(server.requests).toHaveLength(0);
@@ -315,20 +315,20 @@ describe('OpenAIModelProvider', () => {
   });
 
   describe('checkHealth', () => {
-    it('is true when GET /models answers 2xx, sending the key', async () => {
+    it('is true when GET /models answers 2xx, sending the key [claim:prod-health-models-route] [claim:oai-health]', async () => {
       server.enqueue(reply(200, { object: 'list', data: [{ id: 'test-model' }] }));
       await expect(provider({ apiKey: 'sk-health' }).checkHealth()).resolves.toBe(true);
       expect(server.requests[0]).toMatchObject({ method: 'GET', url: '/v1/models' });
       expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-health');
     });
 
-    it('is false on an error status, without retrying', async () => {
+    it('is false on an error status, without retrying [claim:mpo-health-no-throw] [claim:oai-health] [claim:wp-health-on-start]', async () => {
       server.enqueue(reply(401, { error: { message: 'Incorrect API key' } }));
       await expect(provider({ apiKey: 'bad' }).checkHealth()).resolves.toBe(false);
       expect(server.requests).toHaveLength(1);
     });
 
-    it('is false when the server is unreachable or hangs, and never throws', async () => {
+    it('is false when the server is unreachable or hangs, and never throws [claim:mpo-health-no-throw] [claim:oai-health]', async () => {
       server.enqueue(hang());
       await expect(provider({ timeoutMs: 100 }).checkHealth()).resolves.toBe(false);
       await expect(provider({ baseUrl: 'http://127.0.0.1:1/v1' }).checkHealth()).resolves.toBe(
@@ -385,7 +385,7 @@ describe('OpenAIModelProvider', () => {
       ).toThrow(message);
     });
 
-    it('never echoes a secret apiKey in the error', () => {
+    it('never echoes a secret apiKey in the error [claim:mpo-no-secret-echo] [claim:oai-no-echo] [claim:wp-secrets]', () => {
       expect(
         () =>
           new OpenAIModelProvider({
@@ -395,13 +395,13 @@ describe('OpenAIModelProvider', () => {
       ).toThrow(/option "apiKey" .*got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/);
     });
 
-    it('rejects options that are not an object', () => {
+    it('rejects options that are not an object [claim:mpo-options-validated] [claim:oai-invalid-options]', () => {
       expect(
         () => new OpenAIModelProvider(undefined as unknown as OpenAIModelProviderOptions),
       ).toThrow('OpenAIModelProvider: options must be an object');
     });
 
-    it('applies defaults and strips trailing slashes', () => {
+    it('applies defaults and strips trailing slashes [claim:mpo-defaults] [claim:oai-baseurl] [claim:oai-defaults-table]', () => {
       const target = new OpenAIModelProvider({ ...valid, baseUrl: 'http://localhost:11434/v1//' });
       expect(target.id).toBe('openai');
       expect(target.baseUrl).toBe('http://localhost:11434/v1');
@@ -429,44 +429,47 @@ describe('OpenAIModelProvider limits', () => {
   it.each([
     ['with Content-Length', true],
     ['streamed without Content-Length', false],
-  ])('abandons a 20 MiB answer %s, without retrying', async (_label, declared) => {
-    let written = 0;
-    server.enqueue((_request, response) => {
-      response.writeHead(200, {
-        'Content-Type': 'application/json',
-        ...(declared ? { 'Content-Length': String(20 * MIB) } : {}),
-      });
-      const chunk = Buffer.alloc(MIB, 0x20);
-      const writeMore = (): void => {
-        while (written < 20 * MIB && !response.destroyed) {
-          written += chunk.length;
-          if (!response.write(chunk)) {
-            response.once('drain', writeMore);
-            return;
+  ])(
+    'abandons a 20 MiB answer %s, without retrying [claim:oai-too-large-row]',
+    async (_label, declared) => {
+      let written = 0;
+      server.enqueue((_request, response) => {
+        response.writeHead(200, {
+          'Content-Type': 'application/json',
+          ...(declared ? { 'Content-Length': String(20 * MIB) } : {}),
+        });
+        const chunk = Buffer.alloc(MIB, 0x20);
+        const writeMore = (): void => {
+          while (written < 20 * MIB && !response.destroyed) {
+            written += chunk.length;
+            if (!response.write(chunk)) {
+              response.once('drain', writeMore);
+              return;
+            }
           }
-        }
-        response.end();
-      };
-      response.on('error', () => undefined);
-      writeMore();
-    });
-    const target = provider({ maxResponseBytes: 2 * MIB, maxRetries: 3 });
-    const error = await failure(generate(target));
-    expect(error.code).toBe('WEFT_OPENAI_RESPONSE_TOO_LARGE');
-    expect(error.message).toMatch(
-      /^OpenAIModelProvider "openai": the answer \(status 200\) is larger than option "maxResponseBytes" \(2097152 bytes\)/,
-    );
-    expect(error.httpStatus).toBe(200);
-    expect(server.requests).toHaveLength(1);
-  });
+          response.end();
+        };
+        response.on('error', () => undefined);
+        writeMore();
+      });
+      const target = provider({ maxResponseBytes: 2 * MIB, maxRetries: 3 });
+      const error = await failure(generate(target));
+      expect(error.code).toBe('WEFT_OPENAI_RESPONSE_TOO_LARGE');
+      expect(error.message).toMatch(
+        /^OpenAIModelProvider "openai": the answer \(status 200\) is larger than option "maxResponseBytes" \(2097152 bytes\)/,
+      );
+      expect(error.httpStatus).toBe(200);
+      expect(server.requests).toHaveLength(1);
+    },
+  );
 
-  it('reads an answer within maxResponseBytes whole, multi-byte characters included', async () => {
+  it('reads an answer within maxResponseBytes whole, multi-byte characters included [claim:mpo-max-response] [claim:oai-max-bytes]', async () => {
     server.enqueue(completion('é'.repeat(5_000)));
     const output = (await generate(provider({ maxResponseBytes: 64 * 1024 }))) as { text: string };
     expect(output.text).toBe('é'.repeat(5_000));
   });
 
-  it('gives up when totalTimeoutMs passes, however many retries are left', async () => {
+  it('gives up when totalTimeoutMs passes, however many retries are left [claim:prod-openai-defaults] [claim:mpo-defaults] [claim:mpo-bounded] [claim:oai-total] [claim:oai-worst-case] [claim:oai-ollama-timeouts] [claim:oai-total-timeout-row]', async () => {
     server.enqueue(hang(), hang(), hang(), hang(), hang(), hang());
     const target = provider({ timeoutMs: 200, maxRetries: 5, totalTimeoutMs: 500 });
     const started = Date.now();
@@ -478,7 +481,7 @@ describe('OpenAIModelProvider limits', () => {
     expect(error.message).toMatch(/totalTimeoutMs|timed out/);
   });
 
-  it('has defaults a person waiting would accept', async () => {
+  it('has defaults a person waiting would accept [claim:prod-openai-defaults] [claim:mpo-defaults] [claim:mpo-bounded] [claim:oai-total] [claim:oai-worst-case]', async () => {
     const { DEFAULTS } = await import('../src/options.js');
     expect(DEFAULTS).toMatchObject({
       timeoutMs: 30_000,
@@ -524,7 +527,7 @@ describe('OpenAIModelProvider limits', () => {
 });
 
 describe('OpenAIModelProviderError', () => {
-  it('is a WeftError with a WEFT_OPENAI_ code, recognised by is() across copies', async () => {
+  it('is a WeftError with a WEFT_OPENAI_ code, recognised by is() across copies [claim:mpo-unwrapped] [claim:mpo-error-fields] [claim:oai-errors] [claim:oai-is-across-copies]', async () => {
     server.enqueue(reply(401, { error: { message: 'Incorrect API key provided' } }));
     const error = await failure(generate(provider()));
     expect(WeftError.is(error, 'WEFT_OPENAI_HTTP_STATUS')).toBe(true);
@@ -575,13 +578,13 @@ describe('OpenAIModelProvider timeouts with the default options', () => {
     return failure;
   }
 
-  it('gives up after 2 attempts when every attempt hangs: totalTimeoutMs holds', async () => {
+  it('gives up after 2 attempts when every attempt hangs: totalTimeoutMs holds [claim:oai-total-timeout-row] [claim:oai-gave-up-message]', async () => {
     expect(await messageWithDefaults([])).toBe(
       'OpenAIModelProvider "ollama": gave up after 2 attempts: option "totalTimeoutMs" (60000 ms) leaves no time for another; last attempt timed out [WEFT_OPENAI_TIMEOUT]',
     );
   });
 
-  it('says the request timed out after 30000 ms (3 attempts) when only the last attempt hangs', async () => {
+  it('says the request timed out after 30000 ms (3 attempts) when only the last attempt hangs [claim:oai-timeout-row] [claim:oai-timeout-messages]', async () => {
     expect(await messageWithDefaults([503, 503])).toBe(
       'OpenAIModelProvider "ollama": request timed out after 30000 ms (3 attempts) [WEFT_OPENAI_TIMEOUT]',
     );

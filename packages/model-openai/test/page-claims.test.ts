@@ -23,7 +23,7 @@ async function send(provider: OpenAIModelProvider): Promise<void> {
 }
 
 describe('packages/model-openai/README.md#configure', () => {
-  it('lets headers override Accept and Content-Type, and a non-empty apiKey replace their Authorization', async () => {
+  it('lets headers override Accept and Content-Type, and a non-empty apiKey replace their Authorization [claim:oai-headers]', async () => {
     server.enqueue(completion('one'), completion('two'), completion('three'));
     const headers = {
       Accept: 'application/vnd.custom+json',
@@ -48,7 +48,7 @@ describe('packages/model-openai/README.md#configure', () => {
     expect(withEmptyKey?.authorization).toBe('Bearer from-headers');
   });
 
-  it('names an unknown option and lists the known ones', () => {
+  it('names an unknown option and lists the known ones [claim:oai-invalid-options] [claim:oai-no-echo]', () => {
     let thrown: unknown;
     try {
       new OpenAIModelProvider({
@@ -68,7 +68,7 @@ describe('packages/model-openai/README.md#configure', () => {
 });
 
 describe('packages/model-openai/README.md', () => {
-  it("has no HTTP dependency: it depends on the core and zod only, and calls Node's fetch", async () => {
+  it("has no HTTP dependency: it depends on the core and zod only, and calls Node's fetch [claim:mpo-fetch] [claim:oai-fetch]", async () => {
     const manifest = JSON.parse(
       readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
     ) as { dependencies?: Record<string, string> };
@@ -88,7 +88,7 @@ describe('packages/model-openai/README.md', () => {
     expect(calls).toEqual([`${server.baseUrl}/chat/completions`]);
   });
 
-  it('shows in its options table the defaults the provider applies', () => {
+  it('shows in its options table the defaults the provider applies [claim:oai-defaults-table]', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     for (const [name, value] of Object.entries(DEFAULTS)) {
       const row = readme.split('\n').find((line) => line.startsWith(`| \`${name}\``));
@@ -101,7 +101,7 @@ describe('packages/model-openai/README.md', () => {
     }
   });
 
-  it('shows the same defaults in the options table of the model providers overview', () => {
+  it('shows the same defaults in the options table of the model providers overview [claim:mpo-defaults-table]', () => {
     const page = readFileSync(
       new URL('../../../docs/model-providers/overview.md', import.meta.url),
       'utf8',

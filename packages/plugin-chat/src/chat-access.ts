@@ -12,6 +12,7 @@ import { describeError } from '@weft/core/internal';
  * naming a user (its messages' `user` is then used only with `trustClientUser: true`), and
  * `{ user }` accepts it as that user, whose id replaces the `user` every message of the client
  * names.
+ * @claim tsdoc-chat-authenticate-result
  */
 export type AuthenticateResult = boolean | { user: string };
 
@@ -46,25 +47,35 @@ export interface ChatAccessOptions {
    * as any user and, with shared rooms, read through the model what others wrote. Turn it on
    * only when something in front of the plugin already vouches for the user (your own
    * middleware, a trusted backend, a local tool). Default `false`.
+   * @claim tsdoc-chat-trust-default
+   * @claim tsdoc-chat-trust-default-value
    */
   trustClientUser?: boolean;
   /**
    * Whose earlier messages the model sees when it plans a message: `'private'`, the sender's
    * own in that room; `'shared'`, everyone's in that room, which needs `authorizeRoom` (a room's
    * name is no secret). Default `'private'`.
+   * @claim tsdoc-chat-room-history-default
    */
   roomHistory?: RoomHistory;
   /**
    * Decides whether a user may post in a room, asked for every message after the user is
    * known. `false`, an exception or no answer within `authTimeoutMs` refuses the message.
    * Required when `roomHistory` is `'shared'`; default otherwise: every room.
+   * @claim tsdoc-chat-authorize-room
+   * @claim tsdoc-chat-authorize-required
    */
   authorizeRoom?: (access: RoomAccess) => boolean | Promise<boolean>;
-  /** Longest wait for `authenticate` and for `authorizeRoom`; past it the client is refused. Default 5000. */
+  /**
+   * Longest wait for `authenticate` and for `authorizeRoom`; past it the client is refused. Default 5000.
+   * @claim tsdoc-chat-auth-timeout-default
+   */
   authTimeoutMs?: number;
   /**
    * Most messages of one user waiting for their tasks to end at once, counted in this process
    * across all the user's requests or connections; more are refused until one ends. Default 8.
+   * @claim tsdoc-chat-per-user-default
+   * @claim tsdoc-chat-per-user
    */
   maxInFlightPerUser?: number;
 }
@@ -108,6 +119,7 @@ export const CHAT_ID_PATTERN = /^[A-Za-z0-9][\w.:-]{0,63}$/;
  *   return memory.query({ spacePatterns: relatedSpaces, limit: 50 });
  * }
  * ```
+ * @claim tsdoc-chat-space-private
  */
 export function chatSpace(room: string, user: string, roomHistory: RoomHistory = 'private'): Space {
   const id = spaceId('chat', 'room', room, 'user', user);

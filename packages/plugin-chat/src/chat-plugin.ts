@@ -139,6 +139,12 @@ type RouteResponse = Parameters<TriggerRoute['handler']>[1];
  *   //   -d '{"room":"42","user":"ada","message":"Hello!"}'
  * }
  * ```
+ * @claim tsdoc-chat-codes
+ * @claim tsdoc-chat-502
+ * @claim tsdoc-chat-warning
+ * @claim tsdoc-chat-user-from-auth
+ * @claim tsdoc-chat-private
+ * @claim tsdoc-chat-per-user-cap
  */
 export class ChatPlugin extends Plugin {
   readonly id = CHAT_PLUGIN_ID;

@@ -131,7 +131,7 @@ const bearer: ChatPluginOptions['authenticate'] = (request) => {
 const PIN = 'my bank PIN is 4242';
 
 describe('ChatPlugin: who the sender is', () => {
-  it('refuses every message with 401 WEFT_CHAT_UNAUTHORIZED by default, running no task', async () => {
+  it('refuses every message with 401 WEFT_CHAT_UNAUTHORIZED by default, running no task [claim:httpchat-trusts-nothing] [claim:httpchat-trust-client-user] [claim:httpchat-refused-no-task] [claim:httpchat-row-401] [claim:httpchat-auth-middleware] [claim:prod-chat-sender] [claim:chat-trusts-401] [claim:chat-401] [claim:errors-401-no-user] [claim:tsdoc-chat-trust-default] [claim:tsdoc-chat-user-from-auth]', async () => {
     const { url, model, logs } = await boot({});
     const answer = await post(url, { room: 'room-x', user: 'ada', message: PIN });
     expect(answer.status).toBe(401);
@@ -146,7 +146,7 @@ describe('ChatPlugin: who the sender is', () => {
     expect((await post(url, { room: 'room x' })).status).toBe(401);
   });
 
-  it('with authenticate, eve never sees ada’s words, even when her body claims to be ada', async () => {
+  it('with authenticate, eve never sees ada’s words, even when her body claims to be ada [claim:httpchat-room-history] [claim:httpchat-authenticate] [claim:httpchat-private-default] [claim:prod-chat-room] [claim:chat-trusts] [claim:chat-trusts-room] [claim:tsdoc-chat-authenticate-result] [claim:tsdoc-chat-private]', async () => {
     const { url, plans } = await boot({ authenticate: bearer });
     expect((await post(url, { room: 'room-x', user: 'ada', message: PIN }, 't-ada')).status).toBe(
       200,
@@ -162,7 +162,7 @@ describe('ChatPlugin: who the sender is', () => {
     expect(plans[2]).toContain('4242');
   });
 
-  it('with authenticate, still refuses a body without a valid user, naming the field', async () => {
+  it('with authenticate, still refuses a body without a valid user, naming the field [claim:httpchat-authenticate-row] [claim:httpchat-authenticate]', async () => {
     const { url, model } = await boot({ authenticate: bearer });
     for (const body of [
       { room: 'room-x', message: 'hello' },
@@ -176,7 +176,7 @@ describe('ChatPlugin: who the sender is', () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it('asks authenticate for a body not sent as JSON too, which then gets 400 naming the content type', async () => {
+  it('asks authenticate for a body not sent as JSON too, which then gets 400 naming the content type [claim:httpchat-authenticate-row] [claim:chat-readme-authenticate-after-parser]', async () => {
     const asked: string[] = [];
     const { url, model } = await boot({
       authenticate: (request) => {
@@ -216,7 +216,7 @@ describe('ChatPlugin: who the sender is', () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it('refuses an unknown token, a hook that throws, hangs or names a bad id, with 401 and no internals', async () => {
+  it('refuses an unknown token, a hook that throws, hangs or names a bad id, with 401 and no internals [claim:httpchat-authenticate] [claim:chat-401]', async () => {
     const { url, model, logs } = await boot({
       authTimeoutMs: 200,
       authenticate: (request) => {
@@ -239,7 +239,7 @@ describe('ChatPlugin: who the sender is', () => {
     expect(logs.some((line) => String(line.error).includes('10.0.0.7'))).toBe(true);
   });
 
-  it('with trustClientUser and no authenticate, eve never sees ada’s words in the same room', async () => {
+  it('with trustClientUser and no authenticate, eve never sees ada’s words in the same room [claim:httpchat-room-history] [claim:httpchat-trust-client-user] [claim:httpchat-private-default] [claim:chat-spaces] [claim:chat-trusts] [claim:tsdoc-chat-room-history-default] [claim:tsdoc-chat-user-from-auth]', async () => {
     const { url, plans } = await boot({ trustClientUser: true });
     await post(url, { room: 'room-x', user: 'ada', message: PIN });
     expect((await post(url, { room: 'room-x', user: 'eve', message: 'hello' })).status).toBe(200);
@@ -249,7 +249,7 @@ describe('ChatPlugin: who the sender is', () => {
 });
 
 describe('ChatPlugin: shared rooms', () => {
-  it('shows eve ada’s words when roomHistory is shared and authorizeRoom lets both in', async () => {
+  it('shows eve ada’s words when roomHistory is shared and authorizeRoom lets both in [claim:httpchat-room-shared] [claim:httpchat-authorize-room] [claim:prod-chat-shared] [claim:chat-trusts-room]', async () => {
     const { url, plans } = await boot({
       authenticate: bearer,
       roomHistory: 'shared',
@@ -260,7 +260,7 @@ describe('ChatPlugin: shared rooms', () => {
     expect(plans[1]).toContain('4242');
   });
 
-  it('refuses a room authorizeRoom does not allow, or a hook that throws or hangs, with 403 WEFT_CHAT_ROOM_FORBIDDEN', async () => {
+  it('refuses a room authorizeRoom does not allow, or a hook that throws or hangs, with 403 WEFT_CHAT_ROOM_FORBIDDEN [claim:httpchat-refused-no-task] [claim:httpchat-authorize-room] [claim:httpchat-row-403] [claim:prod-chat-shared] [claim:chat-403] [claim:tsdoc-chat-authorize-room] [claim:tsdoc-chat-private]', async () => {
     const asked: string[] = [];
     const { url, model } = await boot({
       authenticate: bearer,
@@ -283,7 +283,7 @@ describe('ChatPlugin: shared rooms', () => {
     expect(asked).toEqual(['eve@room-x', 'eve@crash', 'eve@hang']);
   });
 
-  it('refuses roomHistory shared without authorizeRoom, naming the option', () => {
+  it('refuses roomHistory shared without authorizeRoom, naming the option [claim:httpchat-options-bad] [claim:httpchat-shared-needs-hook] [claim:chat-trusts-room] [claim:chat-bad-options-more] [claim:tsdoc-chat-authorize-required] [claim:tsdoc-chat-private]', () => {
     let thrown: unknown;
     try {
       new ChatPlugin({ roomHistory: 'shared' });
@@ -299,7 +299,7 @@ describe('ChatPlugin: shared rooms', () => {
 });
 
 describe('ChatPlugin: limits', () => {
-  it('refuses a user past maxInFlightPerUser with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes them again once a task ends', async () => {
+  it('refuses a user past maxInFlightPerUser with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes them again once a task ends [claim:httpchat-per-user] [claim:httpchat-per-user-scope] [claim:httpchat-row-429] [claim:prod-chat-caps] [claim:prod-chat-caps-refuse] [claim:chat-429] [claim:chat-option-defaults] [claim:errors-429] [claim:tsdoc-chat-per-user] [claim:tsdoc-chat-per-user-cap]', async () => {
     let release: () => void = () => undefined;
     let gate = new Promise<void>((resolve) => (release = resolve));
     const { url, plugin } = await boot(
@@ -333,7 +333,7 @@ describe('ChatPlugin: limits', () => {
     );
   });
 
-  it('refuses pipelined requests of one connection past maxInFlight with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes the connection’s next once tasks end', async () => {
+  it('refuses pipelined requests of one connection past maxInFlight with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes the connection’s next once tasks end [claim:httpchat-per-connection] [claim:prod-chat-caps] [claim:chat-429] [claim:errors-429] [claim:tsdoc-chat-per-user-cap]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const { url, logs } = await boot({ trustClientUser: true, maxInFlight: 2 }, async () => {
@@ -360,7 +360,7 @@ describe('ChatPlugin: limits', () => {
     expect((await answers.next(1)).map((answer) => answer.status)).toEqual([200]);
   });
 
-  it('has the documented defaults', () => {
+  it('has the documented defaults [claim:httpchat-per-user] [claim:httpchat-options-same] [claim:httpchat-per-connection] [claim:wsdoc-same-options] [claim:chat-option-defaults] [claim:wsreadme-same-options] [claim:tsdoc-chat-trust-default-value] [claim:tsdoc-chat-room-history-default] [claim:tsdoc-chat-auth-timeout-default] [claim:tsdoc-chat-per-user-default]', () => {
     const { access, maxInFlight } = new ChatPlugin();
     expect(maxInFlight).toBe(4);
     expect({
@@ -380,7 +380,7 @@ describe('ChatPlugin: limits', () => {
 });
 
 describe('ChatPlugin behind the server’s Origin check', () => {
-  it('refuses a cross-site text/plain form POST to the chat route, running no task', async () => {
+  it('refuses a cross-site text/plain form POST to the chat route, running no task [claim:httpchat-host] [claim:httpchat-origin] [claim:chat-trusts-origin]', async () => {
     const { url, model } = await boot({ trustClientUser: true });
     const status = await new Promise<number>((resolve, reject) => {
       const outgoing = httpRequest(

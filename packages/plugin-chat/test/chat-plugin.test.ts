@@ -75,7 +75,7 @@ function item(overrides: Partial<Context>): Context {
 }
 
 describe('parseChatRequest', () => {
-  it('accepts a valid body and trims the message', () => {
+  it('accepts a valid body and trims the message [claim:httpchat-message] [claim:chat-message-limit]', () => {
     expect(parseChatRequest({ room: '42', user: 'ada', message: '  hi  ' })).toEqual({
       success: true,
       data: { room: '42', user: 'ada', message: 'hi' },
@@ -90,11 +90,14 @@ describe('parseChatRequest', () => {
     [{ room: '42', user: 'ada', message: '   ' }, /"message" must not be empty/],
     [{ room: '42', user: 'ada', message: 'x'.repeat(8001) }, /"message" must be at most 8000/],
     [{ room: 'r', user: 'u', message: ['hi'] }, /"message" must be a string/],
-  ])('rejects %j naming the field', (body, problem) => {
-    const result = parseChatRequest(body);
-    expect(result.success).toBe(false);
-    if (!result.success) expect(result.error).toMatch(problem);
-  });
+  ])(
+    'rejects %j naming the field [claim:httpchat-ids] [claim:httpchat-message] [claim:chat-fields] [claim:chat-message-limit]',
+    (body, problem) => {
+      const result = parseChatRequest(body);
+      expect(result.success).toBe(false);
+      if (!result.success) expect(result.error).toMatch(problem);
+    },
+  );
 
   it.each([undefined, null, 'text', [1, 2]])('rejects a body that is not an object: %j', (body) => {
     const result = parseChatRequest(body);
@@ -104,7 +107,7 @@ describe('parseChatRequest', () => {
 });
 
 describe('findReply', () => {
-  it('returns the text of the last chat/reply result', () => {
+  it('returns the text of the last chat/reply result [claim:httpchat-last-reply] [claim:chat-200]', () => {
     const task = {
       chain: [
         item({ type: 'trigger', action: 'message' }),
@@ -124,7 +127,7 @@ describe('findReply', () => {
 });
 
 describe('ChatPlugin', () => {
-  it('describes its executor and route for the runtime', () => {
+  it('describes its executor and route for the runtime [claim:httpchat-what] [claim:httpchat-id] [claim:httpchat-adds] [claim:chat-path]', () => {
     const plugin = new ChatPlugin({ path: '/talk' });
     expect(plugin.id).toBe('chat');
     expect(plugin.executors.map((executor) => executor.action)).toEqual(['reply']);
@@ -135,11 +138,11 @@ describe('ChatPlugin', () => {
     expect(Object.keys(plugin.templates)).toEqual(['reply']);
   });
 
-  it('rejects a path that does not start with a slash', () => {
+  it('rejects a path that does not start with a slash [claim:httpchat-path-option] [claim:chat-path]', () => {
     expect(() => new ChatPlugin({ path: 'chat' })).toThrow(/"path" must start with "\/"/);
   });
 
-  it('answers a message with the reply the model wrote', async () => {
+  it('answers a message with the reply the model wrote [claim:httpchat-what] [claim:httpchat-path-option] [claim:httpchat-adds] [claim:httpchat-body] [claim:httpchat-whole] [claim:httpchat-row-200] [claim:httpchat-last-reply] [claim:httpchat-space] [claim:httpchat-memories] [claim:chat-spaces] [claim:chat-reply-executor] [claim:chat-200]', async () => {
     const { runtime, model, memory } = await boot([PLAN, 'Hello Ada!']);
     const { status, json, contentType } = await post(runtime, {
       room: '42',
@@ -167,7 +170,7 @@ describe('ChatPlugin', () => {
 
   // Guards docs/concepts/how-a-task-runs.md ("A trigger that answers a person should tell them
   // when recorded.chain is false") and the 200 row of the README's Responses table.
-  it('answers with a warning when the exchange could not be stored', async () => {
+  it('answers with a warning when the exchange could not be stored [claim:httpchat-row-200] [claim:httpchat-warning] [claim:chat-warning] [claim:tsdoc-chat-warning]', async () => {
     class FailingChainStore extends InMemoryMemoryProvider {
       override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
         if (memory.kind === 'chain') throw new Error('SQLITE_BUSY: database is locked');
@@ -198,7 +201,7 @@ describe('ChatPlugin', () => {
 
   // Guards the README's last paragraph: no review follows a successful last step by default,
   // so a queue of plan, reply, plan, reply answers two messages.
-  it('answers two messages from a queue of plan and reply per message, with no review between', async () => {
+  it('answers two messages from a queue of plan and reply per message, with no review between [claim:chat-no-review] [claim:tst-no-final-review]', async () => {
     const { runtime, model } = await boot([PLAN, 'First answer', PLAN, 'Second answer']);
     const first = await post(runtime, { room: '42', user: 'ada', message: 'One' });
     const second = await post(runtime, { room: '42', user: 'ada', message: 'Two' });
@@ -206,7 +209,7 @@ describe('ChatPlugin', () => {
     expect(model.requests).toHaveLength(4);
   });
 
-  it('relates the whole room to the sender space when planning, with roomHistory shared', async () => {
+  it('relates the whole room to the sender space when planning, with roomHistory shared [claim:httpchat-room-shared] [claim:chat-spaces-shared]', async () => {
     const { runtime, model } = await boot(
       [PLAN, 'One', PLAN, 'Two'],
       new ChatPlugin({ trustClientUser: true, roomHistory: 'shared', authorizeRoom: () => true }),
@@ -221,7 +224,7 @@ describe('ChatPlugin', () => {
     );
   });
 
-  it('does not relate a room to another room whose id starts the same way', async () => {
+  it('does not relate a room to another room whose id starts the same way [claim:httpchat-room-history] [claim:chat-spaces-shared] [claim:tsdoc-chat-space-private]', async () => {
     const { runtime, model } = await boot(
       [PLAN, 'One', PLAN, 'Two'],
       new ChatPlugin({ trustClientUser: true, roomHistory: 'shared', authorizeRoom: () => true }),
@@ -233,7 +236,7 @@ describe('ChatPlugin', () => {
     expect(bobPlanning).not.toContain('chat-room-42-user-ada');
   });
 
-  it('mounts the route on a custom path', async () => {
+  it('mounts the route on a custom path [claim:httpchat-path-option] [claim:chat-path]', async () => {
     const { runtime } = await boot(
       [PLAN, 'Custom'],
       new ChatPlugin({ path: '/talk', trustClientUser: true }),
@@ -244,7 +247,7 @@ describe('ChatPlugin', () => {
     expect((await post(runtime, { room: '1', user: 'u', message: 'hi' })).status).toBe(404);
   });
 
-  it('answers 400 naming the bad field without dispatching a task', async () => {
+  it('answers 400 naming the bad field without dispatching a task [claim:httpchat-checked-first] [claim:httpchat-400] [claim:httpchat-row-400] [claim:httpchat-docs-url] [claim:chat-400] [claim:chat-readme-error-docs-url] [claim:tsdoc-chat-codes]', async () => {
     const { runtime, model } = await boot([]);
     const { status, json } = await post(runtime, { room: '42', message: 'hi' });
     expect(status).toBe(400);
@@ -260,7 +263,7 @@ describe('ChatPlugin', () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it('answers 400 for a body that is not JSON', async () => {
+  it('answers 400 for a body that is not JSON [claim:httpchat-body] [claim:httpchat-400] [claim:httpchat-row-400] [claim:httpchat-request-id] [claim:chat-400]', async () => {
     const { runtime } = await boot([]);
     const response = await fetch(`${runtime.server.url}/chat`, { method: 'POST', body: 'hello' });
     expect(response.status).toBe(400);
@@ -276,7 +279,7 @@ describe('ChatPlugin', () => {
   });
 
   it.each(['{"room":', '"hello"', '42'])(
-    'answers %s sent as application/json with 400 WEFT_CHAT_INVALID_REQUEST, not the server’s code',
+    'answers %s sent as application/json with 400 WEFT_CHAT_INVALID_REQUEST, not the server’s code [claim:httpchat-400-malformed-json] [claim:httpchat-row-400] [claim:chat-400]',
     async (body) => {
       const { runtime, model } = await boot([]);
       const response = await fetch(`${runtime.server.url}/chat`, {
@@ -298,7 +301,7 @@ describe('ChatPlugin', () => {
     },
   );
 
-  it('answers 502 without the internal error text, which is logged under the task id', async () => {
+  it('answers 502 without the internal error text, which is logged under the task id [claim:httpchat-row-502] [claim:httpchat-docs-url] [claim:httpchat-502-generic] [claim:httpchat-502-log] [claim:chat-502] [claim:chat-readme-error-docs-url] [claim:tsdoc-chat-502]', async () => {
     const failing: ScriptedResponse = () => {
       throw new Error(
         'connect ECONNREFUSED 127.0.0.1:5432 (postgres://agent:hunter2@db.internal/agent)',
@@ -334,7 +337,7 @@ describe('ChatPlugin', () => {
     });
   });
 
-  it('answers 502 when the model writes an empty reply, logging why', async () => {
+  it('answers 502 when the model writes an empty reply, logging why [claim:httpchat-row-502] [claim:httpchat-502-log] [claim:chat-502]', async () => {
     const { runtime, logs } = await boot([PLAN, '   ', CONTINUE]);
     const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 'hi' });
     expect(status).toBe(502);
@@ -342,7 +345,7 @@ describe('ChatPlugin', () => {
     expect(logs.find((line) => line.taskId === json.taskId)?.error).toMatch(/empty reply/);
   });
 
-  it('answers 502 when the model plans no reply at all', async () => {
+  it('answers 502 when the model plans no reply at all [claim:httpchat-row-502] [claim:httpchat-502-generic] [claim:httpchat-502-log] [claim:chat-502]', async () => {
     const { runtime } = await boot([{ steps: [] }]);
     const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 'hi' });
     expect(status).toBe(502);
@@ -356,7 +359,7 @@ describe('ChatPlugin', () => {
     });
   });
 
-  it('refuses a request whose Host is not allowed, even with a matching Origin, and runs no task', async () => {
+  it('refuses a request whose Host is not allowed, even with a matching Origin, and runs no task [claim:httpchat-host]', async () => {
     const { runtime, model } = await boot([PLAN, 'Hello']);
     const url = new URL(`${runtime.server.url}/chat`);
     const status = await new Promise<number>((resolve, reject) => {
@@ -384,7 +387,7 @@ describe('ChatPlugin', () => {
 });
 
 describe('chat spaces', () => {
-  it('keeps ordinary ids readable, and relates the room only when its history is shared', () => {
+  it('keeps ordinary ids readable, and relates the room only when its history is shared [claim:httpchat-space] [claim:httpchat-chat-space] [claim:httpchat-room-shared] [claim:chat-escaping] [claim:chat-spaces-shared] [claim:tsdoc-chat-space-private]', () => {
     expect(chatSpace('42', 'ada')).toEqual({ id: 'chat-room-42-user-ada', relatedSpaces: [] });
     expect(chatSpace('42', 'ada', 'shared')).toEqual({
       id: 'chat-room-42-user-ada',
@@ -392,14 +395,14 @@ describe('chat spaces', () => {
     });
   });
 
-  it('gives each (room, user) pair its own space, whatever the ids contain', () => {
+  it('gives each (room, user) pair its own space, whatever the ids contain [claim:httpchat-escaping] [claim:chat-escaping]', () => {
     const ids = ['r42', 'r42-user-alice', 'alice', 'user-alice', 'r42-user', 'a_b', 'a-b', 'a:b'];
     const seen = new Set<string>();
     for (const room of ids) for (const user of ids) seen.add(chatSpace(room, user).id);
     expect(seen.size).toBe(ids.length ** 2);
   });
 
-  it("does not show room r42's messages to room r42-user-alice, nor the reverse", async () => {
+  it("does not show room r42's messages to room r42-user-alice, nor the reverse [claim:httpchat-escaping]", async () => {
     const { runtime, model, memory } = await boot(
       [PLAN, 'One', PLAN, 'Two', PLAN, 'Three'],
       new ChatPlugin({ trustClientUser: true, roomHistory: 'shared', authorizeRoom: () => true }),
@@ -439,15 +442,18 @@ describe('chat spaces', () => {
       { room: `r${'-'.repeat(63)}`, user: `u${'_'.repeat(63)}` },
       /"room" and "user" are too long together/,
     ],
-  ])('answers a clear 400 for adversarial ids %j', async (ids, problem) => {
-    const { runtime, model } = await boot([]);
-    const { status, json } = await post(runtime, { ...ids, message: 'hi' });
-    expect(status).toBe(400);
-    expect((json.error as { message: string }).message).toMatch(problem);
-    expect(model.requests).toHaveLength(0);
-  });
+  ])(
+    'answers a clear 400 for adversarial ids %j [claim:httpchat-ids] [claim:httpchat-400] [claim:httpchat-too-long-together] [claim:chat-fields]',
+    async (ids, problem) => {
+      const { runtime, model } = await boot([]);
+      const { status, json } = await post(runtime, { ...ids, message: 'hi' });
+      expect(status).toBe(400);
+      expect((json.error as { message: string }).message).toMatch(problem);
+      expect(model.requests).toHaveLength(0);
+    },
+  );
 
-  it('throws a WEFT_CHAT_INVALID_OPTIONS error for a bad path', () => {
+  it('throws a WEFT_CHAT_INVALID_OPTIONS error for a bad path [claim:httpchat-path-option] [claim:chat-bad-options]', () => {
     let caught: unknown;
     try {
       new ChatPlugin({ path: 'chat' });

@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 describe('packages/plugin-chat/README.md#responses', () => {
-  it("keeps the answer's X-Request-Id in the task's memories as metadata.requestId", async () => {
+  it("keeps the answer's X-Request-Id in the task's memories as metadata.requestId [claim:httpchat-request-id] [claim:chat-request-id]", async () => {
     const memory = new InMemoryMemoryProvider();
     runtime = await Runtime.init({
       models: [

@@ -8,6 +8,7 @@
 /**
  * The message of the error a too-large answer's read fails with. The connection learns of the
  * cut from `onCut`, not from this text, which only tells a reader of the log what happened.
+ * @claim tsdoc-mcp-oversized-message
  */
 export const OVERSIZED_MESSAGE = 'MCP answer exceeded the byte limit';
 
@@ -49,6 +50,7 @@ export interface FetchBounds {
    * it again after a cut or a stream that ended within this time; that wait doubles with each
    * such stream in a row, up to 64 times this, so a server that floods every new stream, or ends
    * it at once asking to be reopened, is not asked again and again.
+   * @claim tsdoc-mcp-bounded-fetch-reopen
    */
   readonly reopenDelayMs: number;
 }
@@ -207,6 +209,9 @@ function pause(ms: number, signal: AbortSignal | null | undefined): Promise<void
  *
  * @param bounds - The limits.
  * @param onCut - Called when an answer is cut, before the read fails.
+ * @claim tsdoc-mcp-bounded-fetch-post
+ * @claim tsdoc-mcp-bounded-fetch-get
+ * @claim tsdoc-mcp-bounded-fetch-callback
  */
 export function boundedFetch(
   bounds: FetchBounds,

@@ -42,17 +42,24 @@ const LOGGED_TEXT_CHARS = 2000;
 /**
  * The client name and version the plugin introduces itself with: the package's version, which
  * a test holds to package.json.
+ * @claim tsdoc-mcp-connection-client-info
  */
 export const CLIENT_INFO = { name: 'weft-plugin-mcp', version: '0.1.0' };
 
 /** What the connection needs from the plugin besides its server's options. */
 export interface ConnectionSettings {
   readonly options: ResolvedMcpOptions;
-  /** The current logger: the runtime's once the plugin has started. */
+  /**
+   * The current logger: the runtime's once the plugin has started.
+   * @claim tsdoc-mcp-connection-settings-logger
+   */
   readonly logger: () => McpLogger;
 }
 
-/** Cuts a server's text for the log. */
+/**
+ * Cuts a server's text for the log.
+ * @claim tsdoc-mcp-connection-bounded
+ */
 export function bounded(text: string, limit = LOGGED_TEXT_CHARS): string {
   return text.length <= limit ? text : `${text.slice(0, limit)}… (${text.length} characters)`;
 }
@@ -153,11 +160,15 @@ interface Live {
   /**
    * Aborted along with `oversized`: the SDK does not fail the pending call when an HTTP answer's
    * stream breaks, so the call listens for this as well as for its deadline.
+   * @claim tsdoc-mcp-connection-broken-stream
    */
   readonly broken: AbortController;
 }
 
-/** One server's connection, reconnected until {@link McpConnection.close}. */
+/**
+ * One server's connection, reconnected until {@link McpConnection.close}.
+ * @claim tsdoc-mcp-connection-reconnected
+ */
 export class McpConnection {
   private live: Live | undefined;
   /** Settles when a reconnection succeeds; replaced at each outage. */
@@ -175,6 +186,8 @@ export class McpConnection {
    * @returns The allow-listed tools the server has, and some names of its others.
    * @throws {@link McpPluginError} `WEFT_MCP_CONNECT_FAILED` when it cannot; a stdio server it
    * started is ended first.
+   * @claim tsdoc-mcp-connection-one-deadline
+   * @claim tsdoc-mcp-connection-open-throws
    */
   async open(): Promise<ListedTools> {
     // One deadline for the handshake and every page of the listing, as the option promises.
@@ -209,6 +222,8 @@ export class McpConnection {
    *
    * @throws {@link McpPluginError} `WEFT_MCP_TIMEOUT`, `WEFT_MCP_UNAVAILABLE`,
    * `WEFT_MCP_CALL_FAILED` or `WEFT_MCP_RESULT_TOO_LARGE`.
+   * @claim tsdoc-mcp-connection-call-deadline
+   * @claim tsdoc-mcp-connection-call-throws
    */
   async callTool(
     tool: string,
@@ -305,7 +320,10 @@ export class McpConnection {
     this.dropped(live);
   }
 
-  /** Stops reconnecting and closes the connection (ending a stdio server's process). */
+  /**
+   * Stops reconnecting and closes the connection (ending a stdio server's process).
+   * @claim tsdoc-mcp-connection-close
+   */
   async close(): Promise<void> {
     this.closing.abort();
     const live = this.live;
@@ -318,7 +336,10 @@ export class McpConnection {
     return this.reconnecting;
   }
 
-  /** Tries again and again, waiting longer each time, until connected or closed. */
+  /**
+   * Tries again and again, waiting longer each time, until connected or closed.
+   * @claim tsdoc-mcp-connection-backoff
+   */
   private async reconnect(): Promise<Live> {
     const { reconnectDelayMs, maxReconnectDelayMs } = this.settings.options;
     let delay = reconnectDelayMs;

@@ -43,6 +43,7 @@ export const errorRegistry = {
   intro:
     'Codes raised at start (`McpPlugin.connect`) stop the agent before it serves anything. Codes raised while a step runs are recorded as the step’s error: the review and the log see them, and the server’s own text is never part of the message.',
   codes: {
+    /** @claim errors-mcp-server-name */
     WEFT_MCP_INVALID_OPTIONS: {
       summary: 'The `McpPlugin.connect` options are not valid.',
       raisedBy: '`McpPlugin.connect`',
@@ -50,6 +51,7 @@ export const errorRegistry = {
         'an option is missing or has the wrong type or range, such as a server without a `command` or `url`, a `name` that is not lower-case letters, digits and dashes starting with a letter, two servers with the same name, or a `callTimeoutMs` that is not a positive integer.',
       fix: 'the message names the option (`servers[0].tools`, `callTimeoutMs`) and what it must be.',
     },
+    /** @claim errors-mcp-connect-failed-reason */
     WEFT_MCP_CONNECT_FAILED: {
       summary: 'An MCP server could not be reached, or did not list its tools, in time at start.',
       raisedBy: '`McpPlugin.connect`',

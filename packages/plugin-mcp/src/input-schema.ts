@@ -14,12 +14,14 @@ import { McpPluginError } from './errors.js';
  * The longest one `pattern` of a tool's schema may run against one value. JavaScript's regular
  * expressions backtrack, so a pattern such as `^(a+)+$` takes exponential time on a value
  * shaped for it, and the check runs on the agent's only thread; past this it counts as failed.
+ * @claim tsdoc-mcp-pattern-time
  */
 export const PATTERN_TIME_MS = 100;
 
 /**
  * The longest all the pattern checks of one executor's call may take together, across the
  * model's attempts: a schema with many patterns cannot stack their limits up.
+ * @claim tsdoc-mcp-pattern-budget
  */
 export const PATTERN_BUDGET_MS = 500;
 
@@ -66,6 +68,7 @@ function isObjectSchema(schema: JsonObject): boolean {
  * the properties of all its parts. Other `allOf` members are left open: closing one on its own
  * would refuse the others' properties, so such a tool keeps working but its undeclared
  * arguments are not refused.
+ * @claim tsdoc-mcp-declared-only
  */
 export function declaredOnly(schema: unknown): unknown {
   return closeObjects(schema, true);

@@ -69,6 +69,7 @@ export interface McpStdioServerOptions {
   /**
    * The server's name: lower-case letters, digits and dashes, starting with a letter, unique
    * among the servers. Actions are `<name>.<tool>`.
+   * @claim tsdoc-mcp-server-name
    */
   readonly name: string;
   /** The program to run, such as `node` or `npx`. */
@@ -85,6 +86,7 @@ export interface McpStdioServerOptions {
   /**
    * The allow-list: the names of the tools the model may use, at least one. Every one must
    * exist on the server, or `connect` fails with `WEFT_MCP_UNKNOWN_TOOL`.
+   * @claim tsdoc-mcp-unknown-tool
    */
   readonly tools: readonly string[];
   /**
@@ -130,21 +132,40 @@ export interface McpLogger {
 
 /** The options of {@link McpPlugin.connect}. */
 export interface McpPluginOptions {
-  /** The plugin's id in plans (`{ pluginId, action }`); `mcp` by default. */
+  /**
+   * The plugin's id in plans (`{ pluginId, action }`); `mcp` by default.
+   * @claim tsdoc-mcp-default-id
+   */
   readonly id?: string;
   /** What the plugin offers, for the model; a sentence naming the servers by default. */
   readonly description?: string;
   /** The servers whose tools become executors. */
   readonly servers: readonly McpServerOptions[];
-  /** How long one tool call may take, in milliseconds; 30000 by default. */
+  /**
+   * How long one tool call may take, in milliseconds; 30000 by default.
+   * @claim tsdoc-mcp-default-call-timeout-ms
+   */
   readonly callTimeoutMs?: number;
-  /** How long connecting to a server and listing its tools may take; 10000 by default. */
+  /**
+   * How long connecting to a server and listing its tools may take; 10000 by default.
+   * @claim tsdoc-mcp-default-connect-timeout-ms
+   * @claim tsdoc-mcp-connect-timeout-covers-listing
+   */
   readonly connectTimeoutMs?: number;
-  /** The largest tool result kept, in bytes of JSON; 1048576 (1 MiB) by default. */
+  /**
+   * The largest tool result kept, in bytes of JSON; 1048576 (1 MiB) by default.
+   * @claim tsdoc-mcp-default-max-result-bytes
+   */
   readonly maxResultBytes?: number;
-  /** The first wait before reconnecting to a server that went away; 250 by default. */
+  /**
+   * The first wait before reconnecting to a server that went away; 250 by default.
+   * @claim tsdoc-mcp-default-reconnect-delay-ms
+   */
   readonly reconnectDelayMs?: number;
-  /** The longest wait between reconnection attempts (the wait doubles each time); 10000 by default. */
+  /**
+   * The longest wait between reconnection attempts (the wait doubles each time); 10000 by default.
+   * @claim tsdoc-mcp-default-max-reconnect-delay-ms
+   */
   readonly maxReconnectDelayMs?: number;
   /**
    * Where to log until the runtime starts the plugin; then the runtime's logger is used. Nothing

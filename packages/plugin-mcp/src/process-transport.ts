@@ -35,6 +35,7 @@ export interface ProcessTransportOptions {
  * Whether any process of the group `pgid` is still running. Where `/proc` is there (Linux) its
  * members are read from it, so that a zombie, which is dead but still counted by `kill(0)`
  * until its parent reaps it, does not count; elsewhere `kill(-pgid, 0)` answers.
+ * @claim tsdoc-mcp-group-alive-zombie
  */
 export function groupAlive(pgid: number): boolean {
   let entries: string[] | undefined;
@@ -246,6 +247,7 @@ export class ProcessGroupTransport implements Transport {
    * ({@link escapedDescendants}): closes its stdin and sends them SIGTERM, then SIGKILL after
    * {@link TERM_GRACE_MS}, and resolves once they are gone (or SIGKILL had {@link KILL_WAIT_MS}
    * to land).
+   * @claim tsdoc-mcp-process-close
    */
   close(): Promise<void> {
     this.closing ??= this.end();

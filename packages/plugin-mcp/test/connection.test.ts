@@ -44,7 +44,7 @@ function isRunning(pid: number): boolean {
 }
 
 describe('TSDoc of McpConnection.open and McpPluginOptions.connectTimeoutMs', () => {
-  it('gives the handshake and the tool listing one connectTimeoutMs between them', async () => {
+  it('gives the handshake and the tool listing one connectTimeoutMs between them [claim:errors-mcp-connect-failed-reason] [claim:tsdoc-mcp-connection-one-deadline] [claim:tsdoc-mcp-connect-timeout-covers-listing]', async () => {
     // Each is answered well within the deadline alone, but not both together.
     fixture = await serveOverHttp(0, undefined, { initialize: 2_000, 'tools/list': 2_000 });
     const started = Date.now();
@@ -59,7 +59,7 @@ describe('TSDoc of McpConnection.open and McpPluginOptions.connectTimeoutMs', ()
     expect(Date.now() - started).toBeLessThan(3_000 + 1_500);
   });
 
-  it('ends a stdio server it started when the tool listing does not come in time', async () => {
+  it('ends a stdio server it started when the tool listing does not come in time [claim:errors-mcp-connect-failed-reason] [claim:tsdoc-mcp-connection-open-throws]', async () => {
     const pidFile = path.join(await mkdtemp(path.join(tmpdir(), 'weft-mcp-pid-')), 'pid');
     const error = await McpPlugin.connect({
       servers: [
@@ -82,7 +82,7 @@ describe('TSDoc of McpConnection.open and McpPluginOptions.connectTimeoutMs', ()
 });
 
 describe('TSDoc of WEFT_MCP_CONNECT_FAILED (errors reference)', () => {
-  it("gives the transport's reason in the message, with the server's name", async () => {
+  it("gives the transport's reason in the message, with the server's name [claim:errors-mcp-connect-failed-reason]", async () => {
     const error = await McpPlugin.connect({
       servers: [{ name: 'missing', command: 'weft-no-such-command', tools: ['x'] }],
     }).catch((caught: unknown) => caught);
@@ -92,7 +92,7 @@ describe('TSDoc of WEFT_MCP_CONNECT_FAILED (errors reference)', () => {
 });
 
 describe('TSDoc of CLIENT_INFO', () => {
-  it("introduces the plugin with the package's own version", async () => {
+  it("introduces the plugin with the package's own version [claim:tsdoc-mcp-connection-client-info]", async () => {
     const manifest = JSON.parse(
       await readFile(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8'),
     ) as { version: string };
@@ -101,7 +101,7 @@ describe('TSDoc of CLIENT_INFO', () => {
 });
 
 describe('TSDoc of bounded', () => {
-  it("keeps a server's text up to 2000 characters, and says how long a longer one was", () => {
+  it("keeps a server's text up to 2000 characters, and says how long a longer one was [claim:tsdoc-mcp-connection-bounded]", () => {
     expect(bounded('x'.repeat(2_000))).toBe('x'.repeat(2_000));
     expect(bounded('x'.repeat(2_001))).toBe(`${'x'.repeat(2_000)}… (2001 characters)`);
     expect(bounded('abcdef', 3)).toBe('abc… (6 characters)');
@@ -143,7 +143,7 @@ describe('TSDoc of boundedFetch', () => {
     return Promise.race([read, late]);
   }
 
-  it('fails the body of a POST answer past maxBytes, calling onCut first', async () => {
+  it('fails the body of a POST answer past maxBytes, calling onCut first [claim:tsdoc-mcp-bounded-fetch-post] [claim:tsdoc-mcp-bounded-fetch-callback] [claim:tsdoc-mcp-oversized-message]', async () => {
     const url = await answering(1_001);
     const events: string[] = [];
     const response = await boundedFetch(bounds(), (cut) => events.push(cut.reason))(url, {
@@ -157,7 +157,7 @@ describe('TSDoc of boundedFetch', () => {
     expect(events).toEqual(['size', 'read failed']);
   });
 
-  it('passes a POST answer of exactly maxBytes', async () => {
+  it('passes a POST answer of exactly maxBytes [claim:tsdoc-mcp-bounded-fetch-post]', async () => {
     const url = await answering(1_000);
     const onCut = vi.fn();
     const post = await boundedFetch(bounds(), onCut)(url, { method: 'POST' });
@@ -165,7 +165,7 @@ describe('TSDoc of boundedFetch', () => {
     expect(onCut).not.toHaveBeenCalled();
   });
 
-  it('cuts one endless server-sent event at maxEventBytes, on the background stream (GET)', async () => {
+  it('cuts one endless server-sent event at maxEventBytes, on the background stream (GET) [claim:prod-mcp-size-time] [claim:mcp-http-stream-bound] [claim:tsdoc-mcp-bounded-fetch-get]', async () => {
     const url = await serve((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.write('data: {"jsonrpc":"2.0","method":"ping"}\n\n');
@@ -179,7 +179,7 @@ describe('TSDoc of boundedFetch', () => {
     expect(cuts).toEqual([{ method: 'GET', reason: 'event-size', limit: 50_000 }]);
   });
 
-  it('lets many small events through a stream, whatever their total', async () => {
+  it('lets many small events through a stream, whatever their total [claim:tsdoc-mcp-bounded-fetch-get]', async () => {
     const url = await serve((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       for (let index = 0; index < 200; index += 1)
@@ -192,7 +192,7 @@ describe('TSDoc of boundedFetch', () => {
     expect(onCut).not.toHaveBeenCalled();
   });
 
-  it('cuts a silent background stream after streamIdleMs, and an old one after streamLifetimeMs', async () => {
+  it('cuts a silent background stream after streamIdleMs, and an old one after streamLifetimeMs [claim:prod-mcp-size-time] [claim:mcp-http-stream-bound] [claim:tsdoc-mcp-bounded-fetch-get]', async () => {
     let writes: NodeJS.Timeout | undefined;
     const url = await serve((request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -218,7 +218,7 @@ describe('TSDoc of boundedFetch', () => {
     expect(cuts.map((cut) => cut.reason)).toEqual(['idle', 'lifetime']);
   });
 
-  it('cuts a POST answer that is not complete within answerDeadlineMs, headers or body', async () => {
+  it('cuts a POST answer that is not complete within answerDeadlineMs, headers or body [claim:prod-mcp-size-time] [claim:mcp-http-answer-bound] [claim:tsdoc-mcp-bounded-fetch-post]', async () => {
     const url = await serve((request, response) => {
       if (request.headers['x-stall'] === 'body') {
         response.writeHead(200, { 'content-type': 'application/json' });
@@ -236,7 +236,7 @@ describe('TSDoc of boundedFetch', () => {
     expect(cuts.map((cut) => cut.reason)).toEqual(['deadline', 'deadline']);
   });
 
-  it('waits reopenDelayMs before opening the background stream again after a flood, doubling', async () => {
+  it('waits reopenDelayMs before opening the background stream again after a flood, doubling [claim:prod-mcp-size-time] [claim:mcp-http-flood] [claim:tsdoc-mcp-bounded-fetch-reopen]', async () => {
     const opened: number[] = [];
     const url = await serve((_request, response) => {
       opened.push(Date.now());

@@ -24,7 +24,7 @@ const MAX_RESULT_BYTES = 100_000;
 const EVENT_LIMIT = MAX_RESULT_BYTES + 64 * 1024;
 
 describe('McpPlugin against a server whose background stream is one endless event', () => {
-  it('cuts the stream at the event limit with a log line, keeps memory bounded and calls working', async () => {
+  it('cuts the stream at the event limit with a log line, keeps memory bounded and calls working [claim:mcpdoc-http-flood] [claim:prod-mcp-size-time] [claim:mcp-http-stream-bound] [claim:mcp-http-flood] [claim:mcp-http-agent-up] [claim:tsdoc-mcp-bounded-fetch-get]', async () => {
     server = await startFloodingServer();
     agent = await startAgent(
       await McpPlugin.connect({
@@ -67,7 +67,7 @@ describe('McpPlugin against a server whose background stream is one endless even
 });
 
 describe('McpPlugin against a server whose background stream ends at once with retry: 0', () => {
-  it('reopens the stream no more than once a second, then ever more slowly, and calls keep working', async () => {
+  it('reopens the stream no more than once a second, then ever more slowly, and calls keep working [claim:mcp-stream-ends-at-once] [claim:tsdoc-mcp-bounded-fetch-reopen]', async () => {
     server = await startFloodingServer({ stream: 'ends-at-once' });
     agent = await startAgent(
       await McpPlugin.connect({ servers: [{ name: 'flood', url: server.url, tools: ['echo'] }] }),

@@ -76,7 +76,7 @@ async function pagingServer(
 }
 
 describe('McpPlugin against a server whose tool listing never ends, and its deadlines', () => {
-  it('stops listing once every allow-listed tool is found, keeping only those', async () => {
+  it('stops listing once every allow-listed tool is found, keeping only those [claim:mcp-tool-listing-bound]', async () => {
     const { pages } = await pagingServer(2_000, true);
     const plugin = await McpPlugin.connect({
       servers: [{ name: 'pages', url: server?.url ?? '', tools: ['echo'] }],
@@ -91,7 +91,7 @@ describe('McpPlugin against a server whose tool listing never ends, and its dead
     }
   });
 
-  it('gives up after 100 pages without the allow-listed tool, naming a bounded list of the others', async () => {
+  it('gives up after 100 pages without the allow-listed tool, naming a bounded list of the others [claim:mcp-allow-list] [claim:mcp-tool-listing-bound]', async () => {
     const { pages } = await pagingServer(1, false);
     const error = await McpPlugin.connect({
       servers: [{ name: 'pages', url: server?.url ?? '', tools: ['echo'] }],
@@ -105,7 +105,7 @@ describe('McpPlugin against a server whose tool listing never ends, and its dead
     expect(message.length).toBeLessThan(50 * 140 + 500);
   }, 30_000);
 
-  it('keeps connectTimeoutMs while garbage is collected during the listing', async () => {
+  it('keeps connectTimeoutMs while garbage is collected during the listing [claim:mcp-tool-listing-bound]', async () => {
     // 100 pages of 150 ms each outlast the deadline; only the deadline can end the wait in time.
     await pagingServer(200, false, { 'tools/list': 150 });
     churnTheHeap();
@@ -172,7 +172,7 @@ async function oneToolServer(inputSchema: Record<string, unknown>): Promise<void
 }
 
 describe('McpPlugin against a tool whose input schema is a $ref bomb', () => {
-  it('refuses at connect a schema that would grow past MAX_SCHEMA_PARTS once its $refs are written out', async () => {
+  it('refuses at connect a schema that would grow past MAX_SCHEMA_PARTS once its $refs are written out [claim:mcp-schema-parts-bound]', async () => {
     // 40 levels: a 2 KB schema the model would be shown as 2^40 parts on the first call.
     await oneToolServer(schemaBomb(40));
     const started = Date.now();
@@ -186,7 +186,7 @@ describe('McpPlugin against a tool whose input schema is a $ref bomb', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
-  it('takes a schema that refers to itself, and one whose written-out form stays small', async () => {
+  it('takes a schema that refers to itself, and one whose written-out form stays small [claim:mcp-schema-parts-bound]', async () => {
     const recursive = {
       type: 'object',
       properties: { root: { $ref: '#/$defs/node' } },

@@ -44,7 +44,7 @@ const plan = (...tools: string[]) => ({
 });
 
 describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => {
-  it('refuses an argument the schema does not declare; the server receives only declared ones', async () => {
+  it('refuses an argument the schema does not declare; the server receives only declared ones [claim:mcpdoc-undeclared] [claim:prod-mcp-arguments] [claim:mcp-undeclared-arguments]', async () => {
     const argsFile = await tempFile('args.jsonl');
     agent = await startAgent(
       await connect(hostileServer(['record'], { WEFT_FIXTURE_ARGS_FILE: argsFile })),
@@ -58,7 +58,7 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     expect(received.map((line) => JSON.parse(line) as unknown)).toEqual([{ text: 'hi' }]);
   });
 
-  it('checks a ^(a+)+$ pattern against a hostile answer promptly and fails the step clearly', async () => {
+  it('checks a ^(a+)+$ pattern against a hostile answer promptly and fails the step clearly [claim:mcpdoc-pattern] [claim:prod-mcp-arguments] [claim:mcp-pattern-bound] [claim:tsdoc-mcp-pattern-budget]', async () => {
     const hostile = { name: `${'a'.repeat(40)}!` };
     agent = await startAgent(await connect(hostileServer(['match'])), [
       plan('match'),
@@ -74,7 +74,7 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     expect(task.chain[1]?.error).toContain('could not be checked against the pattern ^(a+)+$');
   });
 
-  it("shows the planner the server's description between tags, marked untrusted, on one line", async () => {
+  it("shows the planner the server's description between tags, marked untrusted, on one line [claim:mcpdoc-outside-code] [claim:prod-mcp-descriptions] [claim:mcp-descriptions-untrusted]", async () => {
     agent = await startAgent(await connect(hostileServer(['record'])), [
       plan('record'),
       { text: 'x' },
@@ -103,7 +103,7 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     expect(inside).toContain('&lt;/');
   });
 
-  it('stop() ends a server that ignores SIGTERM before it returns', async () => {
+  it('stop() ends a server that ignores SIGTERM before it returns [claim:mcpdoc-process-group] [claim:prod-mcp-processes] [claim:mcp-process-group] [claim:tsdoc-mcp-process-close]', async () => {
     const pidFile = await tempFile('pid');
     agent = await startAgent(
       await connect(
@@ -120,7 +120,7 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     expect(Date.now() - started).toBeLessThan(4_000);
   });
 
-  it('stop() ends a server started through sh -c, the shell and the server under it', async () => {
+  it('stop() ends a server started through sh -c, the shell and the server under it [claim:mcpdoc-process-group] [claim:prod-mcp-processes] [claim:mcp-process-group] [claim:tsdoc-mcp-process-close] [claim:tsdoc-mcp-group-alive-zombie]', async () => {
     const pidFile = await tempFile('pid');
     // `; true` keeps the shell from replacing itself with node: the server is its child.
     const server: McpStdioServerOptions = {
@@ -143,7 +143,7 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     expect(isRunning(serverPid)).toBe(false);
   });
 
-  it('stop() ends a process the server moved to a session of its own with setsid', async () => {
+  it('stop() ends a process the server moved to a session of its own with setsid [claim:mcp-process-setsid] [claim:tsdoc-mcp-process-close]', async () => {
     const strayFile = await tempFile('stray-pid');
     // `exec` makes the shell the server, so the setsid'd sleep is the server's own child.
     const server: McpStdioServerOptions = {

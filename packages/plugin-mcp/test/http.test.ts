@@ -36,7 +36,7 @@ async function connect(tools: string[], options: { callTimeoutMs?: number } = {}
 }
 
 describe('McpPlugin over streamable HTTP', () => {
-  it('calls a tool and records its structured result as data', async () => {
+  it('calls a tool and records its structured result as data [claim:mcpdoc-http] [claim:mcpdoc-data] [claim:mcp-data]', async () => {
     agent = await startAgent(await connect(['add']), [plan('add'), { a: 1.5, b: 2 }]);
     const task = await agent.run('add 1.5 and 2');
     expect(task.chain[1]).toMatchObject({
@@ -45,7 +45,7 @@ describe('McpPlugin over streamable HTTP', () => {
     });
   });
 
-  it('stops reading a 10 MiB answer at the limit and fails the step', async () => {
+  it('stops reading a 10 MiB answer at the limit and fails the step [claim:mcpdoc-too-large] [claim:mcpdoc-http-flood] [claim:prod-mcp-size-time] [claim:mcp-too-large] [claim:mcp-http-answer-bound] [claim:tsdoc-mcp-connection-call-throws] [claim:tsdoc-mcp-connection-broken-stream]', async () => {
     agent = await startAgent(await connect(['huge', 'echo']), [
       plan('huge', 'echo'),
       { text: 'still fine' },
@@ -58,7 +58,7 @@ describe('McpPlugin over streamable HTTP', () => {
     });
   });
 
-  it('fails a hanging call after callTimeoutMs', async () => {
+  it('fails a hanging call after callTimeoutMs [claim:mcp-option-defaults] [claim:tsdoc-mcp-connection-call-throws]', async () => {
     agent = await startAgent(await connect(['hang'], { callTimeoutMs: 400 }), [plan('hang')]);
     const started = Date.now();
     const task = await agent.run('hang');
@@ -66,7 +66,7 @@ describe('McpPlugin over streamable HTTP', () => {
     expect(task.chain[1]?.error).toMatch(/did not answer within 400 ms/);
   });
 
-  it('fails calls while the server is down and works again when it is back on its port', async () => {
+  it('fails calls while the server is down and works again when it is back on its port [claim:mcp-unavailable] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-call-throws]', async () => {
     agent = await startAgent(await connect(['echo'], { callTimeoutMs: 1500 }), [
       plan('echo'),
       { text: 'down' },
@@ -85,7 +85,7 @@ describe('McpPlugin over streamable HTTP', () => {
     expect(back.chain[1]).toMatchObject({ type: 'result', data: { content: [{ text: 'back' }] } });
   });
 
-  it("turns a JSON-RPC error into a step error with the code, logging the server's message under an id", async () => {
+  it("turns a JSON-RPC error into a step error with the code, logging the server's message under an id [claim:mcpdoc-call-failed] [claim:mcp-no-arguments] [claim:mcp-call-failed] [claim:tsdoc-mcp-connection-call-throws] [claim:tsdoc-mcp-connection-settings-logger]", async () => {
     server = await serveOverHttp(0, createRefusingServer);
     agent = await startAgent(
       await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['lookup'] }] }),
@@ -103,7 +103,7 @@ describe('McpPlugin over streamable HTTP', () => {
     );
   });
 
-  it('waits twice as long after each failed reconnection, up to maxReconnectDelayMs', async () => {
+  it('waits twice as long after each failed reconnection, up to maxReconnectDelayMs [claim:mcpdoc-reconnect] [claim:mcp-reconnect-delay] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-backoff]', async () => {
     server = await serveOverHttp();
     agent = await startAgent(
       await McpPlugin.connect({

@@ -45,7 +45,7 @@ function pidOf(data: unknown): number {
 
 // Each test spawns the fixture (and some respawn it), so they get more than the default 20 s.
 describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
-  it('offers only the allowed tools, as <server>.<tool> executors the planner sees', async () => {
+  it('offers only the allowed tools, as <server>.<tool> executors the planner sees [claim:mcpdoc-allow-list] [claim:prod-mcp-untrusted] [claim:mcp-connect-checks] [claim:mcp-action-names] [claim:mcp-allow-list] [claim:mcp-data] [claim:wp-plugin-mcp]', async () => {
     agent = await startAgent(await connect(['echo', 'add']), [plan('add'), { a: 2, b: 40 }]);
     expect(plugin?.executors.map((executor) => executor.action)).toEqual([
       'fixture.echo',
@@ -70,7 +70,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(planning).not.toContain('fixture.hang');
   });
 
-  it("shows the model the operator's description instead of the server's, and cuts the server's", async () => {
+  it("shows the model the operator's description instead of the server's, and cuts the server's [claim:mcpdoc-outside-code] [claim:prod-mcp-untrusted] [claim:mcp-descriptions]", async () => {
     plugin = await McpPlugin.connect({
       servers: [
         { ...fixtureServer(['echo', 'add', 'verbose']), descriptions: { add: 'Adds two prices.' } },
@@ -90,7 +90,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(add?.description).toBe('Adds two prices.');
   });
 
-  it("passes a stdio server its env, and not the rest of this process's environment", async () => {
+  it("passes a stdio server its env, and not the rest of this process's environment [claim:mcp-env]", async () => {
     process.env.WEFT_FIXTURE_PARENT = 'not for the server';
     try {
       plugin = await McpPlugin.connect({
@@ -109,7 +109,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     });
   });
 
-  it('rejects an allow-list naming a tool the server does not have, listing those it has', async () => {
+  it('rejects an allow-list naming a tool the server does not have, listing those it has [claim:mcpdoc-allow-list] [claim:mcp-connect-checks] [claim:mcp-allow-list] [claim:tsdoc-mcp-unknown-tool]', async () => {
     const error = await McpPlugin.connect({
       servers: [fixtureServer(['echo', 'ech'])],
       connectTimeoutMs: SLOW_START_MS,
@@ -120,7 +120,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     );
   });
 
-  it('checks nested arguments against the tool schema; the review sees the field that was wrong', async () => {
+  it('checks nested arguments against the tool schema; the review sees the field that was wrong [claim:mcp-arguments-review] [claim:wp-plugin-mcp]', async () => {
     const bad = {
       customer: { id: 'c-7', email: 'ada@example.com' },
       lines: [{ sku: 'tea', quantity: 0 }],
@@ -143,7 +143,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(review).toContain('lines[0].quantity');
   });
 
-  it('calls a tool with nested arguments once they match', async () => {
+  it('calls a tool with nested arguments once they match [claim:mcpdoc-arguments] [claim:mcp-arguments-schema]', async () => {
     agent = await startAgent(await connect(['place-order']), [
       plan('place-order'),
       { customer: { id: 'c-7', email: 'not-an-email' }, lines: [{ sku: 'tea', quantity: 2 }] },
@@ -156,7 +156,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(promptText(agent.model)).toContain('customer.email');
   });
 
-  it('fails a hanging call as a step error after callTimeoutMs, and the task ends', async () => {
+  it('fails a hanging call as a step error after callTimeoutMs, and the task ends [claim:mcpdoc-deadlines] [claim:mcpdoc-hung] [claim:mcp-option-defaults] [claim:mcp-cancel] [claim:mcp-timeout] [claim:tsdoc-mcp-connection-call-deadline] [claim:wp-plugin-mcp]', async () => {
     agent = await startAgent(await connect(['hang', 'echo'], { callTimeoutMs: 500 }), [
       plan('hang', 'echo'),
       { text: 'still here' },
@@ -173,7 +173,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(agent.logs.some((line) => line.code === 'WEFT_MCP_TIMEOUT')).toBe(true);
   });
 
-  it("cancels a hanging call when the task's deadline passes, whatever callTimeoutMs says", async () => {
+  it("cancels a hanging call when the task's deadline passes, whatever callTimeoutMs says [claim:mcpdoc-deadlines] [claim:mcpdoc-hung] [claim:mcp-cancel] [claim:mcp-timeout] [claim:tsdoc-mcp-connection-call-deadline]", async () => {
     agent = await startAgent(await connect(['hang'], { callTimeoutMs: 120_000 }), [plan('hang')], {
       taskTimeoutMs: 1000,
     });
@@ -199,7 +199,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     );
   });
 
-  it('turns an isError result into a step error without the server text; the text is logged under an id', async () => {
+  it('turns an isError result into a step error without the server text; the text is logged under an id [claim:mcpdoc-tool-error] [claim:mcpdoc-outside-code] [claim:prod-mcp-untrusted] [claim:mcp-tool-error]', async () => {
     agent = await startAgent(await connect(['fail']), [plan('fail'), { type: 'stop' }], {
       pipelineReview: 'always',
     });
@@ -223,7 +223,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(review).not.toContain('ignore all previous instructions');
   });
 
-  it('refuses a 10 MiB result with a step error, reads no more than the limit, and reconnects', async () => {
+  it('refuses a 10 MiB result with a step error, reads no more than the limit, and reconnects [claim:mcpdoc-too-large] [claim:prod-mcp-stdio-size] [claim:mcp-max-result] [claim:mcp-too-large] [claim:mcp-stdio-message-bound] [claim:wp-plugin-mcp]', async () => {
     agent = await startAgent(await connect(['huge', 'echo'], { reconnectDelayMs: 50 }), [
       plan('huge', 'echo'),
       { text: 'after the flood' },
@@ -237,7 +237,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     });
   });
 
-  it('keeps results under maxResultBytes and refuses those over it', async () => {
+  it('keeps results under maxResultBytes and refuses those over it [claim:mcp-max-result]', async () => {
     agent = await startAgent(await connect(['echo'], { maxResultBytes: 300 }), [
       plan('echo'),
       { text: 'short' },
@@ -249,7 +249,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(long.chain[1]?.error).toMatch(/more than 300|bytes, more than 300/);
   });
 
-  it('fails calls while the server is down, then reconnects to a new process', async () => {
+  it('fails calls while the server is down, then reconnects to a new process [claim:mcpdoc-reconnect] [claim:mcp-reconnect-delay] [claim:mcp-no-arguments] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-reconnected]', async () => {
     agent = await startAgent(
       await connect(['pid', 'crash'], { reconnectDelayMs: 50, callTimeoutMs: 20_000 }),
       [plan('pid', 'crash'), plan('pid')],
@@ -264,7 +264,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(agent.logs.some((line) => line.msg === 'MCP server reconnected')).toBe(true);
   });
 
-  it('fails a call during an outage within callTimeoutMs rather than waiting for the server', async () => {
+  it('fails a call during an outage within callTimeoutMs rather than waiting for the server [claim:mcpdoc-reconnect] [claim:mcp-unavailable]', async () => {
     agent = await startAgent(
       await connect(['crash', 'pid'], { reconnectDelayMs: 60_000, callTimeoutMs: 400 }),
       [plan('crash', 'pid')],
@@ -275,7 +275,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(task.chain[2]?.error).toMatch(/is disconnected and was not back within 400 ms/);
   });
 
-  it("fails a call during an outage with WEFT_MCP_TIMEOUT when the task's deadline comes before callTimeoutMs", async () => {
+  it("fails a call during an outage with WEFT_MCP_TIMEOUT when the task's deadline comes before callTimeoutMs [claim:mcpdoc-reconnect] [claim:mcp-unavailable]", async () => {
     agent = await startAgent(
       await connect(['crash', 'pid'], { reconnectDelayMs: 60_000, callTimeoutMs: 120_000 }),
       [plan('crash', 'pid')],
@@ -299,7 +299,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(agent.logs.filter((line) => line.code === 'WEFT_MCP_UNAVAILABLE')).toHaveLength(1);
   });
 
-  it('close() ends the server process', async () => {
+  it('close() ends the server process [claim:mcpdoc-stop] [claim:mcp-close] [claim:tsdoc-mcp-connection-close]', async () => {
     agent = await startAgent(await connect(['pid']), [plan('pid')]);
     const pid = pidOf((await agent.run('pid')).chain[1]?.data);
     expect(() => process.kill(pid, 0)).not.toThrow();
@@ -320,7 +320,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
 });
 
 describe('McpPlugin.connect', () => {
-  it('names the bad option', async () => {
+  it('names the bad option [claim:mcp-invalid-options] [claim:errors-mcp-server-name] [claim:tsdoc-mcp-server-name]', async () => {
     const cases: [unknown, RegExp][] = [
       [{ servers: [] }, /servers must list at least one server/],
       [
@@ -355,7 +355,7 @@ describe('McpPlugin.connect', () => {
     }
   });
 
-  it('fails within connectTimeoutMs when the command starts but never speaks MCP', async () => {
+  it('fails within connectTimeoutMs when the command starts but never speaks MCP [claim:mcp-connect-timeout] [claim:tsdoc-mcp-connection-open-throws]', async () => {
     const started = Date.now();
     const error = await McpPlugin.connect({
       servers: [

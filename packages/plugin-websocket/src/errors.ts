@@ -128,6 +128,7 @@ export const errorRegistry = {
         'the task ended without a reply, usually because the model failed. The frame carries the task id and status; the cause is in the runtime’s log under the task id.',
       fix: 'search the log for the task id, and see the code of the step that failed.',
     },
+    /** @claim errors-ws-internal */
     WEFT_WS_INTERNAL: {
       summary: 'The message could not be run; the cause is in the log under the request id.',
       raisedBy: 'the websocket connection',

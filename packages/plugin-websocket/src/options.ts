@@ -9,6 +9,8 @@ import { WebSocketPluginError } from './errors.js';
  * options `@weft/plugin-chat`'s `ChatPlugin` takes too ({@link ChatAccessOptions}):
  * `authenticate` runs once per connection, before the upgrade is accepted, and a connection
  * for which it names no user is refused (401) unless `trustClientUser` is on.
+ * @claim tsdoc-ws-options-defaults
+ * @claim tsdoc-ws-options-no-user
  */
 export interface WebSocketPluginOptions extends ChatAccessOptions {
   /** TCP port of the plugin's listener; `0` picks a free one. Default 3001. */
@@ -29,6 +31,7 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
    * an `Origin` not listed here is refused with 403. Clients that send no `Origin` (native apps,
    * servers, terminal clients) are not browsers and are let through to `authenticate`.
    * `true` allows every origin. Default `[]`: no web page may connect.
+   * @claim tsdoc-ws-options-no-origin
    */
   allowedOrigins?: true | readonly string[];
   /** Longest a client may take to send the upgrade request's headers. Default 10000. */

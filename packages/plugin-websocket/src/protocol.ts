@@ -7,7 +7,10 @@ import type { AgentTask } from '@weft/core';
 import { z } from 'zod';
 import type { WebSocketPluginErrorCode } from './errors.js';
 
-/** The client's request id: echoed in every frame about the message, so replies can be matched. */
+/**
+ * The client's request id: echoed in every frame about the message, so replies can be matched.
+ * @claim tsdoc-ws-message-id
+ */
 const RequestIdSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
   .min(1, 'must not be empty')
@@ -55,7 +58,10 @@ export interface ReplyFrame {
 /** Something went wrong with a frame or its task; the connection stays open. */
 export interface ErrorFrame {
   type: 'error';
-  /** The client's id of the message, or `null` when the frame had no readable id. */
+  /**
+   * The client's id of the message, or `null` when the frame had no readable id.
+   * @claim tsdoc-ws-error-frame-id
+   */
   id: string | null;
   /**
    * What went wrong: a `WEFT_WS_*` code, the core's code when its queue is full or the runtime

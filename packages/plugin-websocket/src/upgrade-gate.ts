@@ -15,7 +15,10 @@ export interface Refusal {
 
 /** What an accepted upgrade carries into its connection. */
 export interface Admission {
-  /** The user `authenticate` named, whose id then replaces the frames' `user`. */
+  /**
+   * The user `authenticate` named, whose id then replaces the frames' `user`.
+   * @claim tsdoc-ws-gate-user
+   */
   user?: string;
 }
 
@@ -30,6 +33,7 @@ export interface Admission {
  * @param access - The plugin's access rules, whose `authenticate` runs last.
  * @param logger - Where a failing or hung `authenticate` is logged.
  * @returns A function that admits or refuses one upgrade request.
+ * @claim tsdoc-ws-gate-order
  */
 export function upgradeGate(
   options: ResolvedOptions,

@@ -140,6 +140,7 @@ export class WebSocketPlugin extends Plugin {
    * the replies of tasks that were running still reach their clients.
    *
    * @returns When the listener and every connection are closed.
+   * @claim tsdoc-ws-close
    */
   close(): Promise<void> {
     this.closing ??= this.closeOnce();

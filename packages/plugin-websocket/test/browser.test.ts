@@ -67,7 +67,7 @@ async function chatFromPage(origin: string, url: string): Promise<unknown> {
 }
 
 describe('WebSocketPlugin with Chromium as the client', () => {
-  it('chats with a page of an allowed origin', async () => {
+  it('chats with a page of an allowed origin [claim:wsdoc-origin]', async () => {
     const result = (await chatFromPage(pageOrigin, booted.url)) as {
       frames: Record<string, unknown>[];
     };
@@ -77,7 +77,7 @@ describe('WebSocketPlugin with Chromium as the client', () => {
     ]);
   });
 
-  it('refuses the same page when its origin is not allowed: the socket never opens', async () => {
+  it('refuses the same page when its origin is not allowed: the socket never opens [claim:wsdoc-origin]', async () => {
     // The same page served under another name (localhost instead of 127.0.0.1) is another origin.
     const otherOrigin = pageOrigin.replace('127.0.0.1', 'localhost');
     const result = (await chatFromPage(otherOrigin, booted.url)) as {

@@ -61,7 +61,7 @@ async function say(client: Client, id: string, room: string, user: string, text:
 const PIN = 'my bank PIN is 4242';
 
 describe('WebSocketPlugin: who the sender is', () => {
-  it('refuses the upgrade with 401 WEFT_WS_UNAUTHORIZED by default: no hook names a user and frames are not believed', async () => {
+  it('refuses the upgrade with 401 WEFT_WS_UNAUTHORIZED by default: no hook names a user and frames are not believed [claim:wsdoc-no-user] [claim:prod-chat-sender] [claim:errors-401-no-user] [claim:tsdoc-ws-options-no-user]', async () => {
     booted = await boot({ trustClientUser: false });
     const refused = await refusedUpgrade(booted.url);
     expect(refused.status).toBe(401);
@@ -72,7 +72,7 @@ describe('WebSocketPlugin: who the sender is', () => {
     );
   });
 
-  it('with authenticate, eve never sees ada’s words in the room, even when her frames claim to be ada', async () => {
+  it('with authenticate, eve never sees ada’s words in the room, even when her frames claim to be ada [claim:wsdoc-auth-user] [claim:wsdoc-private] [claim:prod-chat-room] [claim:wsreadme-auth-user] [claim:wsreadme-room-private]', async () => {
     const { plans, model } = recording();
     booted = await boot({ trustClientUser: false, authenticate: byToken }, model);
     const ada = await open(`${booted.url}?token=t-ada`);
@@ -87,7 +87,7 @@ describe('WebSocketPlugin: who the sender is', () => {
     expect(plans[2]).toContain('4242');
   });
 
-  it('with trustClientUser and no authenticate, eve never sees ada’s words in the same room', async () => {
+  it('with trustClientUser and no authenticate, eve never sees ada’s words in the same room [claim:wsdoc-private] [claim:wsreadme-trust-client]', async () => {
     const { plans, model } = recording();
     booted = await boot({ trustClientUser: true }, model);
     const client = await open(booted.url);
@@ -99,7 +99,7 @@ describe('WebSocketPlugin: who the sender is', () => {
 });
 
 describe('WebSocketPlugin: shared rooms', () => {
-  it('shows eve ada’s words when roomHistory is shared and authorizeRoom lets both in', async () => {
+  it('shows eve ada’s words when roomHistory is shared and authorizeRoom lets both in [claim:wsdoc-shared] [claim:wsreadme-room-shared]', async () => {
     const { plans, model } = recording();
     booted = await boot(
       {
@@ -115,7 +115,7 @@ describe('WebSocketPlugin: shared rooms', () => {
     expect(plans[1]).toContain('4242');
   });
 
-  it('asks authorizeRoom for every frame, answers WEFT_WS_ROOM_FORBIDDEN to a refused room and keeps the connection', async () => {
+  it('asks authorizeRoom for every frame, answers WEFT_WS_ROOM_FORBIDDEN to a refused room and keeps the connection [claim:wsdoc-shared] [claim:prod-chat-shared] [claim:wsreadme-room-shared] [claim:tsdoc-chat-authorize-room]', async () => {
     const asked: string[] = [];
     booted = await boot({
       trustClientUser: false,
@@ -143,7 +143,7 @@ describe('WebSocketPlugin: shared rooms', () => {
     expect(asked).toEqual(['eve@room-x', 'eve@hang', 'eve@lobby', 'eve@lobby']);
   });
 
-  it('refuses roomHistory shared without authorizeRoom with WEFT_WS_INVALID_OPTIONS', () => {
+  it('refuses roomHistory shared without authorizeRoom with WEFT_WS_INVALID_OPTIONS [claim:wsdoc-shared] [claim:wsreadme-bad-option]', () => {
     expect(() => new WebSocketPlugin({ roomHistory: 'shared' })).toThrow(
       'option "authorizeRoom" must be a function',
     );
@@ -151,7 +151,7 @@ describe('WebSocketPlugin: shared rooms', () => {
 });
 
 describe('WebSocketPlugin: one user’s messages in flight', () => {
-  it('refuses a user past maxInFlightPerUser over all their connections with WEFT_WS_TOO_MANY_TASKS, and takes them again once tasks end', async () => {
+  it('refuses a user past maxInFlightPerUser over all their connections with WEFT_WS_TOO_MANY_TASKS, and takes them again once tasks end [claim:wsdoc-per-user] [claim:prod-chat-caps] [claim:wsreadme-per-user-default] [claim:tsdoc-chat-per-user]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     booted = await boot(
@@ -193,7 +193,7 @@ describe('WebSocketPlugin: one user’s messages in flight', () => {
 });
 
 describe('WebSocketPlugin: one user’s connections', () => {
-  it('refuses a user past maxConnectionsPerUser with 503 while other users still connect, and takes them again once one closes', async () => {
+  it('refuses a user past maxConnectionsPerUser with 503 while other users still connect, and takes them again once one closes [claim:ws-doc-connections-per-user] [claim:wsreadme-order] [claim:wsreadme-connections-per-user]', async () => {
     booted = await boot({ authenticate: byToken, maxConnectionsPerUser: 2, maxConnections: 10 });
     const first = await open(`${booted.url}?token=t-eve`);
     await open(`${booted.url}?token=t-eve`);
@@ -219,7 +219,7 @@ describe('WebSocketPlugin: one user’s connections', () => {
 });
 
 describe('WebSocketPlugin: a timed-out message’s user slot', () => {
-  it('holds a user’s slot until the task ends, after taskTimeoutMs has freed the connection’s', async () => {
+  it('holds a user’s slot until the task ends, after taskTimeoutMs has freed the connection’s [claim:wsdoc-per-user-held]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     booted = await boot(

@@ -21,7 +21,7 @@ function gate(options: WebSocketPluginOptions) {
 }
 
 describe('TSDoc of upgradeGate', () => {
-  it('checks in order: path, Host, Origin, the connection cap, then authenticate', async () => {
+  it('checks in order: path, Host, Origin, the connection cap, then authenticate [claim:tsdoc-ws-options-no-origin] [claim:tsdoc-ws-gate-order]', async () => {
     const asked: string[] = [];
     const check = gate({
       maxConnections: 1,
@@ -53,7 +53,7 @@ describe('TSDoc of upgradeGate', () => {
     expect(asked).toEqual(['localhost']);
   });
 
-  it('admits with the user authenticate names; any answer but true, false or { user } refuses with 401', async () => {
+  it('admits with the user authenticate names; any answer but true, false or { user } refuses with 401 [claim:tsdoc-chat-authenticate-result] [claim:tsdoc-ws-gate-user]', async () => {
     const answers: unknown[] = [{ user: 'ada' }, { user: '' }, 'yes', undefined, null];
     const verdicts = [];
     for (const answer of answers) {
@@ -66,7 +66,7 @@ describe('TSDoc of upgradeGate', () => {
     }
   });
 
-  it('refuses a connection with no user (no hook, or true) unless trustClientUser is on', async () => {
+  it('refuses a connection with no user (no hook, or true) unless trustClientUser is on [claim:wsdoc-no-user] [claim:wsdoc-auth-no-user] [claim:wsreadme-order] [claim:wsreadme-trust-client] [claim:tsdoc-chat-authenticate-result] [claim:tsdoc-ws-options-no-user] [claim:tsdoc-ws-gate-order]', async () => {
     const host = upgrade({ host: 'localhost' });
     for (const options of [{}, { authenticate: () => true }]) {
       expect(await gate(options)(host, 'r-3', 0)).toMatchObject({
@@ -80,7 +80,7 @@ describe('TSDoc of upgradeGate', () => {
 });
 
 describe('TSDoc of parseClientFrame', () => {
-  it("names the frame's id when it has a readable one (1 to 64 characters), null otherwise", () => {
+  it("names the frame's id when it has a readable one (1 to 64 characters), null otherwise [claim:tsdoc-ws-error-frame-id] [claim:tsdoc-ws-message-id]", () => {
     const frame = { type: 'message', room: 'r1', user: 'ada', message: 'hi' };
     const withId = (id: unknown) => parseClientFrame(JSON.stringify({ ...frame, id }));
     expect(withId('a'.repeat(64))).toMatchObject({ success: true });

@@ -31,7 +31,7 @@ const message = (id: string, text: string, room = 'r42', user = 'ada') => ({
 });
 
 describe('WebSocketPlugin conversation', () => {
-  it('answers several messages of one connection in order, each with accepted then reply', async () => {
+  it('answers several messages of one connection in order, each with accepted then reply [claim:wsdoc-own-port] [claim:wsdoc-id] [claim:wsdoc-same-space] [claim:wsdoc-frames] [claim:wsdoc-origin] [claim:wsreadme-own-port] [claim:wsreadme-executor] [claim:wsreadme-defaults] [claim:wsreadme-space] [claim:wsreadme-accepted] [claim:tsdoc-ws-message-id] [claim:wp-websocket]', async () => {
     booted = await boot();
     const client = await open(booted.url);
     for (const [id, text] of [
@@ -59,7 +59,7 @@ describe('WebSocketPlugin conversation', () => {
     );
   });
 
-  it('adds the warning to a reply whose exchange could not be stored, without the store error', async () => {
+  it('adds the warning to a reply whose exchange could not be stored, without the store error [claim:wsreadme-warning]', async () => {
     class FailingChainStore extends InMemoryMemoryProvider {
       override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
         if (memory.kind === 'chain') throw new Error('SQLITE_BUSY: database is locked');
@@ -81,7 +81,7 @@ describe('WebSocketPlugin conversation', () => {
     expect(JSON.stringify(reply)).not.toContain('SQLITE_BUSY');
   });
 
-  it('uses the user named by authenticate, not the one the frame claims', async () => {
+  it('uses the user named by authenticate, not the one the frame claims [claim:wsdoc-auth-user] [claim:wsreadme-auth-user]', async () => {
     booted = await boot({ authenticate: () => ({ user: 'grace' }) });
     const client = await open(booted.url);
     client.send(message('1', 'hi', 'r42', 'mallory'));
@@ -95,7 +95,7 @@ describe('WebSocketPlugin conversation', () => {
     );
   });
 
-  it('keeps the spaces of ids built from user input apart, even when one id contains the separators', async () => {
+  it('keeps the spaces of ids built from user input apart, even when one id contains the separators [claim:wsdoc-same-space] [claim:wsreadme-space]', async () => {
     booted = await boot();
     const client = await open(booted.url);
     // Joined naively with "-", both pairs would read chat-room-a-user-b-user-c.
@@ -118,7 +118,7 @@ describe('WebSocketPlugin conversation', () => {
 });
 
 describe('WebSocketPlugin bad input', () => {
-  it('answers a malformed frame with an error naming what was wrong, and the connection survives', async () => {
+  it('answers a malformed frame with an error naming what was wrong, and the connection survives [claim:wsdoc-id] [claim:wsdoc-same-space] [claim:wsdoc-frames] [claim:wsdoc-bad-frame] [claim:wsreadme-space]', async () => {
     booted = await boot();
     const client = await open(booted.url);
     client.send('{not json');
@@ -149,7 +149,7 @@ describe('WebSocketPlugin bad input', () => {
     });
   });
 
-  it('closes the connection with 1009 on a frame over maxPayloadBytes, without reading it into a task', async () => {
+  it('closes the connection with 1009 on a frame over maxPayloadBytes, without reading it into a task [claim:wsdoc-payload]', async () => {
     booted = await boot({ maxPayloadBytes: 1024 });
     const client = await open(booted.url);
     client.send(message('1', 'x'.repeat(2000)));
@@ -157,7 +157,7 @@ describe('WebSocketPlugin bad input', () => {
     expect(booted.runtime.status).toBe('running');
   });
 
-  it('refuses a message id already waiting for its reply, and more than maxInFlight messages', async () => {
+  it('refuses a message id already waiting for its reply, and more than maxInFlight messages [claim:wsdoc-caps] [claim:prod-chat-caps-refuse] [claim:wsreadme-id]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     booted = await boot({ maxInFlight: 2 }, async (messages, request) => {
@@ -199,7 +199,7 @@ describe('WebSocketPlugin bad input', () => {
 });
 
 describe('WebSocketPlugin upgrade checks', () => {
-  it('refuses an Origin not in allowedOrigins with 403 before upgrading, and accepts a listed one', async () => {
+  it('refuses an Origin not in allowedOrigins with 403 before upgrading, and accepts a listed one [claim:wsdoc-origin] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:wp-websocket]', async () => {
     booted = await boot({ allowedOrigins: ['https://chat.example.com'] });
     const refused = await refusedUpgrade(booted.url, { origin: 'https://evil.example' });
     expect(refused.status).toBe(403);
@@ -209,7 +209,7 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(client.socket.readyState).toBe(client.socket.OPEN);
   });
 
-  it('refuses a Host header that is not allowed, as the runtime server does', async () => {
+  it('refuses a Host header that is not allowed, as the runtime server does [claim:wsdoc-host] [claim:wsreadme-order] [claim:errors-host-not-allowed-websocket]', async () => {
     booted = await boot();
     const refused = await refusedUpgrade(booted.url, { headers: { host: 'rebound.example' } });
     expect(refused).toMatchObject({
@@ -218,7 +218,7 @@ describe('WebSocketPlugin upgrade checks', () => {
     });
   });
 
-  it('runs authenticate before the upgrade: refused, throwing and hung hooks answer 401 without internals', async () => {
+  it('runs authenticate before the upgrade: refused, throwing and hung hooks answer 401 without internals [claim:httpchat-options-same] [claim:wsdoc-auth] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:wp-websocket]', async () => {
     const seen: string[] = [];
     booted = await boot({
       authTimeoutMs: 200,
@@ -248,7 +248,7 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(booted.plugin.connectionCount).toBe(1);
   });
 
-  it('refuses connections past maxConnections with 503, and plain HTTP with 426', async () => {
+  it('refuses connections past maxConnections with 503, and plain HTTP with 426 [claim:wsdoc-caps] [claim:wsreadme-order] [claim:wsreadme-plain-http]', async () => {
     booted = await boot({ maxConnections: 1 });
     await open(booted.url);
     const refused = await refusedUpgrade(booted.url);
@@ -276,7 +276,7 @@ describe('WebSocketPlugin upgrade checks', () => {
 });
 
 describe('WebSocketPlugin deadlines and limits', () => {
-  it('answers WEFT_WS_TASK_TIMEOUT with the task id when the model hangs, and the connection goes on', async () => {
+  it('answers WEFT_WS_TASK_TIMEOUT with the task id when the model hangs, and the connection goes on [claim:wsdoc-timeout] [claim:wp-websocket]', async () => {
     let hung = true;
     booted = await boot(
       { taskTimeoutMs: 300 },
@@ -308,7 +308,7 @@ describe('WebSocketPlugin deadlines and limits', () => {
     expect(await client.next()).toMatchObject({ type: 'reply', id: '2', reply: 'awake' });
   });
 
-  it('answers WEFT_WS_NO_REPLY without the model error, which goes to the log', async () => {
+  it('answers WEFT_WS_NO_REPLY without the model error, which goes to the log [claim:wsdoc-no-internals] [claim:wsreadme-errors]', async () => {
     booted = await boot({}, (messages, request) => {
       if (request.purpose === 'plan' || request.purpose === 'review')
         return echoModel(messages, request);
@@ -324,7 +324,7 @@ describe('WebSocketPlugin deadlines and limits', () => {
     expect(logged).toMatchObject({ taskId });
   });
 
-  it('drops a client that stops reading once its backlog passes maxBufferedBytes', async () => {
+  it('drops a client that stops reading once its backlog passes maxBufferedBytes [claim:wsdoc-backpressure] [claim:wp-websocket]', async () => {
     const big = 'y'.repeat(1_000_000);
     booted = await boot(
       { maxBufferedBytes: 256 * 1024, maxInFlight: 16, maxInFlightPerUser: 16 },
@@ -346,7 +346,7 @@ describe('WebSocketPlugin deadlines and limits', () => {
     ).toBe(true);
   });
 
-  it('drops a peer that stops answering pings', async () => {
+  it('drops a peer that stops answering pings [claim:wsdoc-ping]', async () => {
     booted = await boot({ heartbeatIntervalMs: 100 });
     const client = await open(booted.url, { autoPong: false });
     await expect.poll(() => booted!.plugin.connectionCount, { timeout: 3_000 }).toBe(0);
@@ -361,7 +361,7 @@ describe('WebSocketPlugin deadlines and limits', () => {
 });
 
 describe('WebSocketPlugin close', () => {
-  it('closes open connections with 1001 and resolves, also when a client never answers the close frame', async () => {
+  it('closes open connections with 1001 and resolves, also when a client never answers the close frame [claim:wsdoc-close] [claim:wsreadme-close] [claim:wsreadme-close-wait] [claim:tsdoc-ws-close]', async () => {
     booted = await boot({ closeTimeoutMs: 300 });
     const polite = await open(booted.url);
     const deaf = await open(booted.url);
@@ -380,7 +380,7 @@ describe('WebSocketPlugin close', () => {
     await expect(booted.plugin.close()).resolves.toBeUndefined();
   });
 
-  it('refuses new messages and, before any other check, new upgrades while the runtime stops, delivers the reply of a running task, then closes with 1001', async () => {
+  it('refuses new messages and, before any other check, new upgrades while the runtime stops, delivers the reply of a running task, then closes with 1001 [claim:wsdoc-stop] [claim:wsdoc-close] [claim:wsreadme-stopping-first] [claim:wsreadme-close] [claim:errors-shutting-down-websocket] [claim:errors-ws-internal]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     booted = await boot({}, async (messages, request) => {
@@ -422,20 +422,23 @@ describe('WebSocketPlugin options', () => {
       { allowedOrigins: ['https://chat.example.com/app'] },
       'option "allowedOrigins" must be origins',
     ],
-  ])('refuses %j naming the option', (options, expected) => {
-    let thrown: unknown;
-    try {
-      new WebSocketPlugin(options as never);
-    } catch (error) {
-      thrown = error;
-    }
-    expect(WeftError.is(thrown, 'WEFT_WS_INVALID_OPTIONS')).toBe(true);
-    expect((thrown as Error).message).toContain(expected);
-  });
+  ])(
+    'refuses %j naming the option [claim:wsreadme-path] [claim:wsreadme-bad-option]',
+    (options, expected) => {
+      let thrown: unknown;
+      try {
+        new WebSocketPlugin(options as never);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(WeftError.is(thrown, 'WEFT_WS_INVALID_OPTIONS')).toBe(true);
+      expect((thrown as Error).message).toContain(expected);
+    },
+  );
 });
 
 describe('WebSocketPlugin listening', () => {
-  it('fails the runtime start, caused by WEFT_LISTEN_FAILED naming the address, when the port is taken', async () => {
+  it('fails the runtime start, caused by WEFT_LISTEN_FAILED naming the address, when the port is taken [claim:errors-listen-failed-websocket]', async () => {
     booted = await boot();
     const { port } = new URL(booted.url);
     const failed = boot({ port: Number(port) });
@@ -448,7 +451,7 @@ describe('WebSocketPlugin listening', () => {
 });
 
 describe('WebSocketPlugin defaults', () => {
-  it('has the documented defaults', () => {
+  it('has the documented defaults [claim:httpchat-options-same] [claim:wsdoc-own-port] [claim:wsdoc-payload] [claim:ws-doc-connections-per-user] [claim:wsdoc-same-options] [claim:wsdoc-per-user] [claim:prod-chat-caps] [claim:wsreadme-defaults] [claim:wsreadme-path] [claim:wsreadme-same-options] [claim:wsreadme-connections-per-user] [claim:wsreadme-per-user-default] [claim:tsdoc-ws-options-defaults]', () => {
     const { authenticate, authorizeRoom, ...options } = new WebSocketPlugin().options;
     expect(authenticate).toBeUndefined();
     expect(authorizeRoom).toBeUndefined();
@@ -475,7 +478,7 @@ describe('WebSocketPlugin defaults', () => {
     });
   });
 
-  it('refuses an upgrade on another path with 404, and names its executor websocket/reply', async () => {
+  it('refuses an upgrade on another path with 404, and names its executor websocket/reply [claim:wsreadme-executor] [claim:wsreadme-path] [claim:wsreadme-order]', async () => {
     booted = await boot({ path: '/chat-socket' });
     expect(booted.url).toMatch(/\/chat-socket$/);
     const refused = await refusedUpgrade(booted.url.replace('/chat-socket', '/other'));
@@ -490,7 +493,7 @@ describe('WebSocketPlugin defaults', () => {
 });
 
 describe('a coordinator that cannot take work', () => {
-  it("gives the client the coordinator's 503 code to try again, and keeps its message in the log", async () => {
+  it("gives the client the coordinator's 503 code to try again, and keeps its message in the log [claim:errors-ws-internal]", async () => {
     const internals = 'postgres://weft:hunter2@db.internal:5432/weft';
     const coordinator: SpaceCoordinator = {
       id: 'away',
@@ -542,7 +545,7 @@ describe('a coordinator that cannot take work', () => {
     }
   });
 
-  it('answers WEFT_WS_INTERNAL with the request id when the coordinator fails with an error of no known code', async () => {
+  it('answers WEFT_WS_INTERNAL with the request id when the coordinator fails with an error of no known code [claim:errors-ws-internal]', async () => {
     const internals = 'connect ECONNREFUSED 10.0.0.5:5432';
     const coordinator: SpaceCoordinator = {
       id: 'broken',

@@ -64,6 +64,8 @@ export interface ScriptedModelProviderOptions {
  * });
  * console.log(model.remaining); // 0: nothing queued, the fallback answers every call
  * ```
+ * @claim tsdoc-scripted-queue-review
+ * @claim tsdoc-scripted-fallback-purpose
  */
 export class ScriptedModelProvider extends ModelProvider {
   readonly id: string;

@@ -2,7 +2,7 @@ import { MemoryProvider, WeftError, type Memory, type QueryMemoryOptions } from 
 import { describe, expect, it } from 'vitest';
 import { InMemoryMemoryProvider, memoryProviderContract } from '../src/index.js';
 
-describe('InMemoryMemoryProvider keeps the memory-provider contract', () => {
+describe('InMemoryMemoryProvider keeps the memory-provider contract [claim:mpo-in-memory] [claim:tst-in-memory] [claim:wp-contract-suite]', () => {
   for (const check of memoryProviderContract({ create: () => new InMemoryMemoryProvider() })) {
     it(check.name, check.run);
   }
@@ -68,7 +68,7 @@ function caseNamed(cases: ReturnType<typeof memoryProviderContract>, name: strin
 }
 
 describe('memoryProviderContract', () => {
-  it('has unique names and adds the restart case only for reopenable stores', () => {
+  it('has unique names and adds the restart case only for reopenable stores [claim:testing-contract] [claim:mpo-contract-suite] [claim:tst-contract]', () => {
     const volatile = memoryProviderContract({ create: () => new InMemoryMemoryProvider() });
     const durable = memoryProviderContract({
       create: () => new AmnesiacProvider(),
@@ -81,7 +81,7 @@ describe('memoryProviderContract', () => {
     ]);
   });
 
-  it('fails a provider that stores undefined content as null, with a coded error', async () => {
+  it('fails a provider that stores undefined content as null, with a coded error [claim:testing-contract] [claim:mpo-contract-error] [claim:mpo-contract-refusals] [claim:tst-contract-error]', async () => {
     const check = caseNamed(
       memoryProviderContract({ create: () => new LenientProvider() }),
       'rejects undefined and non-JSON content on store',
@@ -93,7 +93,7 @@ describe('memoryProviderContract', () => {
     );
   });
 
-  it('fails a provider that refuses bad input without the shared code, naming the code it expected', async () => {
+  it('fails a provider that refuses bad input without the shared code, naming the code it expected [claim:testing-contract-codes] [claim:mpo-contract-shared-codes] [claim:tst-contract-shared-codes]', async () => {
     const check = caseNamed(
       memoryProviderContract({ create: () => new UncodedProvider() }),
       'rejects an empty space or kind',
@@ -105,7 +105,7 @@ describe('memoryProviderContract', () => {
     );
   });
 
-  it('fails a provider that accepts an invalid query option, naming the input', async () => {
+  it('fails a provider that accepts an invalid query option, naming the input [claim:testing-contract-codes] [claim:mpo-contract-shared-codes] [claim:tst-contract-shared-codes]', async () => {
     const check = caseNamed(
       memoryProviderContract({ create: () => new UncheckedQueryProvider() }),
       'refuses every invalid input with the shared code',
@@ -117,7 +117,7 @@ describe('memoryProviderContract', () => {
     );
   });
 
-  it('reports an unexpected exception of the provider as a contract failure naming the rule, with the original as cause', async () => {
+  it('reports an unexpected exception of the provider as a contract failure naming the rule, with the original as cause [claim:testing-contract-unexpected-error] [claim:mpo-contract-unexpected] [claim:tst-contract-unexpected]', async () => {
     const check = caseNamed(
       memoryProviderContract({ create: () => new BrokenQueryProvider() }),
       'ANDs kind, task and time filters',
@@ -130,7 +130,7 @@ describe('memoryProviderContract', () => {
     expect((error as Error).cause).toBeInstanceOf(TypeError);
   });
 
-  it('reports a factory or init() that throws as a contract failure of the case', async () => {
+  it('reports a factory or init() that throws as a contract failure of the case [claim:tst-contract-unexpected]', async () => {
     const [check] = memoryProviderContract({
       create: () => {
         throw new Error('no database');
@@ -143,7 +143,7 @@ describe('memoryProviderContract', () => {
     );
   });
 
-  it('fails a store that forgets its memories on restart, showing both sides', async () => {
+  it('fails a store that forgets its memories on restart, showing both sides [claim:testing-contract] [claim:mpo-contract-suite] [claim:tst-contract-error]', async () => {
     const check = caseNamed(
       memoryProviderContract({
         create: () => new AmnesiacProvider(),
@@ -160,7 +160,7 @@ describe('memoryProviderContract', () => {
 });
 
 describe('InMemoryMemoryProvider errors', () => {
-  it('refuses input with the shared codes of @weft/core, naming the field', async () => {
+  it('refuses input with the shared codes of @weft/core, naming the field [claim:tst-errors] [claim:tst-in-memory-shared-codes] [claim:tsdoc-core-provider-update-throws]', async () => {
     const memory = new InMemoryMemoryProvider();
     await expect(
       memory.store({ space: 'room', kind: '', content: 1, metadata: {} }),
@@ -175,7 +175,7 @@ describe('InMemoryMemoryProvider errors', () => {
     );
   });
 
-  it('refuses what SQLite refuses: a sideways order, since as a string, a numeric kind, metadata that is an array', async () => {
+  it('refuses what SQLite refuses: a sideways order, since as a string, a numeric kind, metadata that is an array [claim:mpo-in-memory-same-refusals] [claim:tst-in-memory-shared-codes]', async () => {
     const memory = new InMemoryMemoryProvider();
     const bad = [
       () => memory.query({ order: 'sideways' as 'asc' }),

@@ -58,13 +58,13 @@ describe('a scripted queue across tasks', () => {
     ]);
   });
 
-  it('reads a review queued after the last step as the next task plan', async () => {
+  it('reads a review queued after the last step as the next task plan [claim:tsdoc-scripted-queue-review]', async () => {
     const [first, second] = await runTwoTasks([PLAN, 'Hello, Ada!', { type: 'stop' }, PLAN]);
     expect(first).toEqual({ status: 'completed', last: 'Hello, Ada!' });
     expect(second?.status).toBe('failed');
   });
 
-  it('a fallback branching on request.purpose plans and reviews every task (TSDoc example of ScriptedModelProvider)', async () => {
+  it('a fallback branching on request.purpose plans and reviews every task (TSDoc example of ScriptedModelProvider) [claim:tsdoc-scripted-fallback-purpose]', async () => {
     const purposes: (string | undefined)[] = [];
     const model = new ScriptedModelProvider({
       fallback: (_messages, request) => {
@@ -107,7 +107,7 @@ describe('a scripted queue across tasks', () => {
     expect(model.remaining).toBe(0);
   });
 
-  it("a fallback plans from the task's message in request.task (README example)", async () => {
+  it("a fallback plans from the task's message in request.task (README example) [claim:tst-task-message]", async () => {
     const byMessage = new ScriptedModelProvider({
       fallback: (_messages, request) => {
         if (request.purpose !== 'plan') return { type: 'continue' };

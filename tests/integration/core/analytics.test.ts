@@ -47,7 +47,7 @@ describe('AnalyticsManager', () => {
     expect(calls).toEqual([]);
   });
 
-  it('counts tasks, steps, failures, model calls, latency and tokens', () => {
+  it('counts tasks, steps, failures, model calls, latency and tokens [claim:obs-snapshot-fields] [claim:wp-analytics-off]', () => {
     const analytics = new AnalyticsManager({ enabled: true });
     analytics.onTaskStart(task('running'));
     analytics.onTaskStart(task('running'));
@@ -90,7 +90,7 @@ describe('AnalyticsManager', () => {
     expect(data.tokens).toEqual({ input: 12, output: 5 });
   });
 
-  it('returns snapshots that later events do not change, and resets', () => {
+  it('returns snapshots that later events do not change, and resets [claim:obs-snapshot-copy]', () => {
     const analytics = new AnalyticsManager({ enabled: true });
     analytics.onModelCall(modelCall());
     const before = analytics.snapshot();
@@ -101,7 +101,7 @@ describe('AnalyticsManager', () => {
     expect(analytics.snapshot().modelCalls.total).toBe(0);
   });
 
-  it('forwards events to trackers, including ones added later, and ignores a tracker that throws', () => {
+  it('forwards events to trackers, including ones added later, and ignores a tracker that throws [claim:obs-tracker-throws]', () => {
     const received: string[] = [];
     const throwing: AnalyticsTracker = {
       onTaskStart: () => {
@@ -133,7 +133,7 @@ describe('AnalyticsManager', () => {
 });
 
 describe('Runtime analytics', () => {
-  it('collects nothing unless enabled', async () => {
+  it('collects nothing unless enabled [claim:obs-analytics-off] [claim:wp-analytics-off]', async () => {
     const { runtime } = await makeRuntime({ responses: { fallback: plan() } });
     await runtime.start();
     await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
@@ -142,7 +142,7 @@ describe('Runtime analytics', () => {
     expect(runtime.analytics.snapshot().tasks.started).toBe(0);
   });
 
-  it('collects figures from a real task with options.analytics true', async () => {
+  it('collects figures from a real task with options.analytics true [claim:obs-analytics-off]', async () => {
     let calls = 0;
     const provider = new TestModelProvider('counting', {
       capabilities: [
@@ -193,7 +193,7 @@ describe('Runtime analytics', () => {
     expect(data.tokens).toEqual({ input: 300, output: 60 });
   });
 
-  it('forwards runtime events to configured trackers', async () => {
+  it('forwards runtime events to configured trackers [claim:obs-analytics-off] [claim:wp-analytics-off] [claim:wp-trackers]', async () => {
     const events: string[] = [];
     const { runtime } = await makeRuntime({
       plugins: [echoPlugin()],

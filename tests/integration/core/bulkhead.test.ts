@@ -57,7 +57,7 @@ async function settlesWithin(promise: Promise<unknown>, limitMs: number): Promis
 }
 
 describe('bulkheads', () => {
-  it('answers a healthy space while a hung plugin holds at most maxConcurrent of the workers', async () => {
+  it('answers a healthy space while a hung plugin holds at most maxConcurrent of the workers [claim:prod-bulkhead-default]', async () => {
     const forecast = recordingExecutor('forecast', never);
     const { runtime } = await startedRuntime({
       plugins: [
@@ -82,7 +82,7 @@ describe('bulkheads', () => {
     expect(await settlesWithin(Promise.race(hung), 50)).toBeNull();
   });
 
-  it('without a limit below the workers, the same hung plugin holds them all (the failure it prevents)', async () => {
+  it('without a limit below the workers, the same hung plugin holds them all (the failure it prevents) [claim:prod-bulkhead-default]', async () => {
     const { runtime } = await startedRuntime({
       plugins: [
         new TestPlugin('weather', { executors: [recordingExecutor('forecast', never)] }),
@@ -97,7 +97,7 @@ describe('bulkheads', () => {
     expect(await settlesWithin(healthy, 500)).toBeNull();
   });
 
-  it('fails a step that waits past maxWaitMs with WEFT_BULKHEAD_FULL, and the task ends', async () => {
+  it('fails a step that waits past maxWaitMs with WEFT_BULKHEAD_FULL, and the task ends [claim:prod-bulkhead-wait]', async () => {
     const { runtime } = await startedRuntime({
       plugins: [
         new TestPlugin('weather', { executors: [recordingExecutor('forecast', never)] }),
@@ -120,7 +120,7 @@ describe('bulkheads', () => {
     expect(failure?.error).toContain('options.bulkhead.limits["plugin:weather"]');
   });
 
-  it('answers a healthy space while a model provider hangs under a plugin’s steps', async () => {
+  it('answers a healthy space while a model provider hangs under a plugin’s steps [claim:prod-bulkhead-default]', async () => {
     const hangingSentiment: ModelCapability = {
       id: 'sentiment',
       run: () => new Promise(() => undefined),
@@ -195,7 +195,7 @@ describe('bulkheads', () => {
 });
 
 describe('bulkhead slots and deadlines', () => {
-  it('frees a hung call’s slot when its task times out, so the next call runs', async () => {
+  it('frees a hung call’s slot when its task times out, so the next call runs [claim:prod-bulkhead-slot-back]', async () => {
     const forecast = recordingExecutor('forecast', never);
     const { runtime } = await startedRuntime({
       plugins: [
@@ -216,7 +216,7 @@ describe('bulkhead slots and deadlines', () => {
     expect(forecast.calls).toHaveLength(2);
   });
 
-  it('fails a task whose planning call waits past maxWaitMs on a full model provider', async () => {
+  it('fails a task whose planning call waits past maxWaitMs on a full model provider [claim:prod-bulkhead-wait]', async () => {
     const { runtime } = await startedRuntime({
       responses: {
         fallback: (messages, request) => {
@@ -246,7 +246,7 @@ describe('bulkhead slots and deadlines', () => {
     expect(task.chain.at(-1)?.error).toContain('model:scripted');
   });
 
-  it('runs every task with a single worker (the default limit is then 1)', async () => {
+  it('runs every task with a single worker (the default limit is then 1) [claim:prod-bulkhead-one]', async () => {
     const { runtime } = await startedRuntime({
       responses: planner(['echo', 'reply']),
       options: { scheduler: { concurrency: 1 } },
@@ -274,16 +274,19 @@ describe('bulkhead options', () => {
     ],
     [{ size: 3 }, 'options.bulkhead'],
     [{ limits: { 'plugin:weather': 0 } }, 'options.bulkhead.limits.plugin:weather'],
-  ])('refuses %j with WEFT_INVALID_CONFIG naming the option', async (bulkhead, named) => {
-    const error = await errorOf(
-      Runtime.init({
-        models: [new ScriptedModelProvider()],
-        memory: new InMemoryMemoryProvider(),
-        plugins: [new TestPlugin('weather', { executors: [recordingExecutor('forecast')] })],
-        options: { logger: silentLogger, bulkhead: bulkhead as never },
-      }),
-    );
-    expect(error.code).toBe('WEFT_INVALID_CONFIG');
-    expect(error.message).toContain(named);
-  });
+  ])(
+    'refuses %j with WEFT_INVALID_CONFIG naming the option [claim:prod-bulkhead-invalid]',
+    async (bulkhead, named) => {
+      const error = await errorOf(
+        Runtime.init({
+          models: [new ScriptedModelProvider()],
+          memory: new InMemoryMemoryProvider(),
+          plugins: [new TestPlugin('weather', { executors: [recordingExecutor('forecast')] })],
+          options: { logger: silentLogger, bulkhead: bulkhead as never },
+        }),
+      );
+      expect(error.code).toBe('WEFT_INVALID_CONFIG');
+      expect(error.message).toContain(named);
+    },
+  );
 });

@@ -24,7 +24,7 @@ import {
 const schemas = { input: z.object({ text: z.string() }), output: z.object({ ok: z.boolean() }) };
 
 describe('defineCapability', () => {
-  it('returns a frozen copy of the descriptor with the same fields', () => {
+  it('returns a frozen copy of the descriptor with the same fields [claim:cap-define-frozen]', () => {
     const given = { id: 'image/caption', description: 'Captions an image.', ...schemas };
     const descriptor = defineCapability(given);
     expect(descriptor).not.toBe(given);
@@ -34,19 +34,22 @@ describe('defineCapability', () => {
     expect(Object.isFrozen(descriptor)).toBe(true);
   });
 
-  it.each(['', 'has space', '-leading-dash', 'emoji🙂'])('rejects the id %j, naming it', (id) => {
-    expect(() => defineCapability({ id, description: 'x', ...schemas })).toThrow(
-      `defineCapability: invalid capability id "${id}"`,
-    );
-  });
+  it.each(['', 'has space', '-leading-dash', 'emoji🙂'])(
+    'rejects the id %j, naming it [claim:cap-define-id-rule]',
+    (id) => {
+      expect(() => defineCapability({ id, description: 'x', ...schemas })).toThrow(
+        `defineCapability: invalid capability id "${id}"`,
+      );
+    },
+  );
 
-  it('rejects an id that is not a string', () => {
+  it('rejects an id that is not a string [claim:cap-define-frozen]', () => {
     expect(() =>
       defineCapability({ id: undefined as unknown as string, description: 'x', ...schemas }),
     ).toThrow('defineCapability: invalid capability id');
   });
 
-  it('rejects a missing or blank description, naming the capability', () => {
+  it('rejects a missing or blank description, naming the capability [claim:cap-define-frozen] [claim:cap-define-id-rule]', () => {
     expect(() => defineCapability({ id: 'blank', description: '   ', ...schemas })).toThrow(
       'defineCapability: capability "blank" needs a description.',
     );
@@ -59,7 +62,7 @@ describe('defineCapability', () => {
 describe('CapabilityRegistry', () => {
   const chat = defineCapability({ id: 'chat', description: 'Chat.', ...schemas });
 
-  it('starts with the built-in text-generation capability', () => {
+  it('starts with the built-in text-generation capability [claim:cap-builtin]', () => {
     const registry = new CapabilityRegistry();
     expect(registry.has(TEXT_GENERATION_CAPABILITY)).toBe(true);
     expect(registry.list().map((descriptor) => descriptor.id)).toEqual(['text-generation']);
@@ -82,7 +85,7 @@ describe('CapabilityRegistry', () => {
     ).toThrow('capability "chat" is already registered with a different descriptor');
   });
 
-  it('resolves alias groups in the order they were added', () => {
+  it('resolves alias groups in the order they were added [claim:tr-alias-order]', () => {
     const registry = new CapabilityRegistry();
     registry.addAliasGroup(['text-generation', 'chat', 'completion']);
     registry.addAliasGroup(['chat', 'dialogue']);
@@ -98,7 +101,7 @@ describe('CapabilityRegistry', () => {
     );
   });
 
-  it('registers transforms only between members of one alias group, once per pair', () => {
+  it('registers transforms only between members of one alias group, once per pair [claim:tr-one-group] [claim:tr-errors-groups]', () => {
     const registry = new CapabilityRegistry();
     const transform = {
       from: 'chat',
@@ -147,7 +150,7 @@ describe('capability types', () => {
     );
   });
 
-  it('types a custom capability declared through module augmentation', async () => {
+  it('types a custom capability declared through module augmentation [claim:cap-typed-ids]', async () => {
     expectTypeOf<CapabilityMap['sentiment']['input']>().toEqualTypeOf<{ text: string }>();
     expectTypeOf<CapabilityMap['sentiment']['output']>().toEqualTypeOf<{ score: number }>();
     const provider = new TestModelProvider('moody', {
@@ -174,7 +177,7 @@ describe('capability types', () => {
     expect((await errorOf(wrong)).message).toContain('input for capability "sentiment" is invalid');
   });
 
-  it('makes a misspelt capability id a type error; callDynamic takes any id, untyped', async () => {
+  it('makes a misspelt capability id a type error; callDynamic takes any id, untyped [claim:cap-typed-ids] [claim:wp-typed-ids]', async () => {
     const { runtime } = await makeRuntime();
     const misspelt = () =>
       // @ts-expect-error -- "fx-convrt" is not declared in ICapabilities.

@@ -53,14 +53,14 @@ describe('Runtime.init reports every configuration problem in one error', () => 
     expect(problems[0]).toMatch(/^options\.server\.requestTimeout: /);
   });
 
-  it('reports a bad WEFT_LOG_LEVEL as a configuration problem, not the logger library’s error', async () => {
+  it('reports a bad WEFT_LOG_LEVEL as a configuration problem, not the logger library’s error [claim:obs-log-level-invalid] [claim:tsdoc-node-bad-level]', async () => {
     vi.stubEnv('WEFT_LOG_LEVEL', 'verbose');
     expect(await problemsOf({})).toEqual([
       'WEFT_LOG_LEVEL: "verbose" is not a log level; set one of trace, debug, info, warn, error, fatal, silent, or unset it for info',
     ]);
   });
 
-  it('lists option, rule and environment problems together', async () => {
+  it('lists option, rule and environment problems together [claim:obs-log-level-invalid]', async () => {
     vi.stubEnv('WEFT_LOG_LEVEL', 'verbose');
     const problems = await problemsOf({
       maxSteps: 0,
@@ -75,7 +75,7 @@ describe('Runtime.init reports every configuration problem in one error', () => 
     ]);
   });
 
-  it('reads WEFT_LOG_LEVEL only when no logger is given, and sets the default logger’s level from it', async () => {
+  it('reads WEFT_LOG_LEVEL only when no logger is given, and sets the default logger’s level from it [claim:obs-log-level-values] [claim:tsdoc-node-default-logger]', async () => {
     vi.stubEnv('WEFT_LOG_LEVEL', 'verbose');
     expect((await Runtime.init(config({ logger: silentLogger }))).status).toBe('ready');
     vi.stubEnv('WEFT_LOG_LEVEL', 'Warn');

@@ -40,7 +40,7 @@ function capturingLogger(): { logger: Logger; lines: () => Record<string, unknow
 const hung = recordingExecutor('hang', () => new Promise(() => undefined));
 
 describe('task deadline', () => {
-  it('fails a task that outlives taskTimeoutMs, aborts its signal and frees its worker', async () => {
+  it('fails a task that outlives taskTimeoutMs, aborts its signal and frees its worker [claim:exec-signal] [claim:httpchat-task-timeout] [claim:task-status-failed] [claim:task-timeout] [claim:prod-task-timeout] [claim:wp-status-rule] [claim:wp-deadline] [claim:wp-deadline-frees]', async () => {
     let seen: AbortSignal | undefined;
     const hangs = recordingExecutor('hang', (_task, context) => {
       seen = context.signal;
@@ -84,7 +84,7 @@ describe('task deadline', () => {
     expect(reply.calls).toHaveLength(1);
   });
 
-  it('names the step that was running in the timeout item and the timeout log line', async () => {
+  it('names the step that was running in the timeout item and the timeout log line [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity]', async () => {
     const { logger, lines } = capturingLogger();
     const { runtime } = await startedRuntime({
       plugins: [new TestPlugin('tools', { executors: [recordingExecutor('reply'), hung] })],
@@ -103,7 +103,7 @@ describe('task deadline', () => {
     });
   });
 
-  it('says the task was planning when the planning call outlives the limit', async () => {
+  it('says the task was planning when the planning call outlives the limit [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity]', async () => {
     const { logger, lines } = capturingLogger();
     const { runtime } = await startedRuntime({
       responses: { fallback: () => new Promise(() => undefined) },
@@ -116,7 +116,7 @@ describe('task deadline', () => {
     expect(line).not.toHaveProperty('step');
   });
 
-  it('says the task was recording the trigger when the memory store hangs on it', async () => {
+  it('says the task was recording the trigger when the memory store hangs on it [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity]', async () => {
     const { logger, lines } = capturingLogger();
     /** Hangs on the trigger memory only, so the chain memory is stored without waiting. */
     class HangsOnTrigger extends InMemoryMemoryProvider {
@@ -141,7 +141,7 @@ describe('task deadline', () => {
     });
   });
 
-  it('gives each task its own signal, so listeners do not pile up on one', async () => {
+  it('gives each task its own signal, so listeners do not pile up on one [claim:wp-deadline]', async () => {
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on('warning', onWarning);
@@ -177,7 +177,7 @@ describe('task deadline', () => {
 });
 
 describe('a coordinator that loses the space', () => {
-  it("aborts the executor's signal and ends the task cancelled, its ticket left unfinished", async () => {
+  it("aborts the executor's signal and ends the task cancelled, its ticket left unfinished [claim:exec-signal]", async () => {
     const lost = new AbortController();
     const released: string[] = [];
     // One task, ticket 1: granted at once, with the signal the test aborts to take the space away.
@@ -220,7 +220,7 @@ describe('a coordinator that loses the space', () => {
 });
 
 describe('stop() with tasks that ignore their signal', () => {
-  it('resolves within shutdownTimeoutMs plus the grace, the cancelled task ending at once though its executor ignores the signal', async () => {
+  it('resolves within shutdownTimeoutMs plus the grace, the cancelled task ending at once though its executor ignores the signal [claim:task-stop-bounded] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:wp-stop-bounded]', async () => {
     const { logger, lines } = capturingLogger();
     const { runtime } = await makeRuntime({
       plugins: [new TestPlugin('tools', { executors: [hung] })],
@@ -241,7 +241,7 @@ describe('stop() with tasks that ignore their signal', () => {
     );
   });
 
-  it('abandons, and names, a cancelled task whose chain the memory store is slow to store', async () => {
+  it('abandons, and names, a cancelled task whose chain the memory store is slow to store [claim:task-stop-bounded] [claim:obs-tasks-abandoned] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:wp-stop-bounded]', async () => {
     const { logger, lines } = capturingLogger();
     /** Takes 3 s to store a chain memory, longer than the grace stop() gives cancelled tasks. */
     class SlowChains extends InMemoryMemoryProvider {
@@ -271,7 +271,7 @@ describe('stop() with tasks that ignore their signal', () => {
     expect(done.status).toBe('cancelled');
   });
 
-  it('abandons a plugin whose shutdown never ends, and still stops', async () => {
+  it('abandons a plugin whose shutdown never ends, and still stops [claim:task-stop-reverse-order]', async () => {
     const { logger, lines } = capturingLogger();
     const { runtime } = await makeRuntime({
       plugins: [new TestPlugin('stuck', { shutdown: () => new Promise(() => undefined) })],
@@ -285,7 +285,7 @@ describe('stop() with tasks that ignore their signal', () => {
     ).toMatchObject({ component: 'plugin "stuck"' });
   });
 
-  it('gives all hung shutdowns one grace together, not one each, and still asks every one', async () => {
+  it('gives all hung shutdowns one grace together, not one each, and still asks every one [claim:task-stop-bounded] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded]', async () => {
     const { logger, lines } = capturingLogger();
     const asked: string[] = [];
     const stuck = (id: string) =>
@@ -314,7 +314,7 @@ describe('stop() with tasks that ignore their signal', () => {
 });
 
 describe('memory writes', () => {
-  it('marks the task when its trigger and chain were not stored, and counts it', async () => {
+  it('marks the task when its trigger and chain were not stored, and counts it [claim:task-recorded-flags] [claim:obs-snapshot-fields] [claim:prod-outage-memory-write] [claim:mpm-failed-write] [claim:wp-recorded]', async () => {
     const memory = new InMemoryMemoryProvider();
     memory.store = () => Promise.reject(new Error('disk full'));
     const { runtime } = await startedRuntime({
@@ -328,7 +328,7 @@ describe('memory writes', () => {
     expect(runtime.analytics.snapshot().tasks.unrecorded).toBe(1);
   });
 
-  it('says both memories were stored when they were', async () => {
+  it('says both memories were stored when they were [claim:task-recorded-flags]', async () => {
     const { runtime } = await startedRuntime({ responses: planner(['echo', 'reply']) });
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(task.recorded).toEqual({ trigger: true, chain: true });
@@ -336,7 +336,7 @@ describe('memory writes', () => {
 });
 
 describe('review after the final step', () => {
-  it('is skipped by default and made with reviewFinalStep', async () => {
+  it('is skipped by default and made with reviewFinalStep [claim:task-review-policy-always] [claim:task-getting-started-costs-two]', async () => {
     const skipped = await startedRuntime({ responses: planner(['echo', 'reply']) });
     await skipped.runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(skipped.model.requests).toHaveLength(1);
@@ -352,7 +352,7 @@ describe('review after the final step', () => {
 });
 
 describe('handleSignals', () => {
-  it('exits the process soon after SIGTERM even while an executor hangs', async () => {
+  it('exits the process soon after SIGTERM even while an executor hangs [claim:prod-handle-signals] [claim:tsdoc-node-stop-signal]', async () => {
     // An .mts file, so tsx runs it as ES module (top-level await) in this CommonJS folder.
     const program = path.join(__dirname, 'programs', 'hung-agent.mts');
     const child = spawn(

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { plan, recordingExecutor, stopAfterTest, TestPlugin } from './fixtures.js';
 
 describe('docs/reference/errors.md#how-errors-look', () => {
-  it('logs a failed step with the code and docsUrl of the Weft error it threw', async () => {
+  it('logs a failed step with the code and docsUrl of the Weft error it threw [claim:obs-error-code-docsurl]', async () => {
     const lines: Record<string, unknown>[] = [];
     const logger = pino(
       { level: 'warn' },

@@ -8,7 +8,7 @@ async function models(responses: unknown[]) {
 }
 
 describe('getObject in JSON mode', () => {
-  it('asks for an object schema as it is, in JSON mode', async () => {
+  it('asks for an object schema as it is, in JSON mode [claim:go-envelope] [claim:go-union-of-objects]', async () => {
     const { models: manager, model } = await models(['{"city":"Lyon"}']);
     const schema = z.object({ city: z.string() });
     expect(await manager.getObject({ schema, prompt: 'Where?' })).toEqual({ city: 'Lyon' });
@@ -18,7 +18,7 @@ describe('getObject in JSON mode', () => {
     expect(system).not.toContain('"value"');
   });
 
-  it('wraps an array schema in a { "value": ... } envelope and unwraps the answer', async () => {
+  it('wraps an array schema in a { "value": ... } envelope and unwraps the answer [claim:go-envelope]', async () => {
     const { models: manager, model } = await models(['{"value":["tea","milk"]}']);
     const schema = z.array(z.string());
     expect(await manager.getObject({ schema, schemaName: 'Items', prompt: 'List.' })).toEqual([
@@ -35,7 +35,7 @@ describe('getObject in JSON mode', () => {
     });
   });
 
-  it('wraps strings, numbers and mixed unions too, and retries an answer without the envelope', async () => {
+  it('wraps strings, numbers and mixed unions too, and retries an answer without the envelope [claim:go-envelope]', async () => {
     const { models: manager, model } = await models([
       '{"value":"yes"}',
       '{"value":42}',
@@ -49,7 +49,7 @@ describe('getObject in JSON mode', () => {
     expect(model.requests).toHaveLength(4);
   });
 
-  it('asks for a union of objects as it is, since JSON mode can answer it', async () => {
+  it('asks for a union of objects as it is, since JSON mode can answer it [claim:go-union-of-objects]', async () => {
     const { models: manager, model } = await models(['{"kind":"b"}']);
     const union = z.union([z.object({ kind: z.literal('a') }), z.object({ kind: z.literal('b') })]);
     expect(await manager.getObject({ schema: union, prompt: 'Pick.' })).toEqual({ kind: 'b' });

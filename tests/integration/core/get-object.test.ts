@@ -27,7 +27,7 @@ describe('ModelManager.getObject', () => {
     expect(user).toEqual({ role: 'user', content: 'Where?' });
   });
 
-  it('puts the system instructions first and names the schema "object" by default', async () => {
+  it('puts the system instructions first and names the schema "object" by default [claim:go-schema-name-default] [claim:go-system-message] [claim:wp-getobject-schema]', async () => {
     const { models: manager, model } = await models(['{"city":"Lyon","population":1}']);
     await manager.getObject({ schema: City, prompt: 'Where?', system: 'You are a geographer.' });
     const system = model.requests[0]?.[0]?.content ?? '';
@@ -35,7 +35,7 @@ describe('ModelManager.getObject', () => {
     expect(system).toContain('JSON Schema (object)');
   });
 
-  it('asks the provider for JSON output', async () => {
+  it('asks the provider for JSON output [claim:go-json-mode] [claim:wp-getobject-schema]', async () => {
     const seen: unknown[] = [];
     const capture: ModelCapability = {
       id: 'text-generation',
@@ -58,7 +58,7 @@ describe('ModelManager.getObject', () => {
     expect(seen).toEqual([{ temperature: 0.2, json: true }]);
   });
 
-  it('accepts an answer in a ```json fence, or with prose around it', async () => {
+  it('accepts an answer in a ```json fence, or with prose around it [claim:go-reading] [claim:wp-getobject-schema]', async () => {
     const { models: manager } = await models([
       'Sure!\n```json\n{"city":"Oslo","population":700000}\n```',
       'Here it is: {"city":"Bergen","population":285000} -- hope that helps',
@@ -73,7 +73,7 @@ describe('ModelManager.getObject', () => {
     });
   });
 
-  it('asks again with a retry prompt that contains the validation error', async () => {
+  it('asks again with a retry prompt that contains the validation error [claim:go-retry-conversation] [claim:trouble-getobject-retries] [claim:wp-getobject]', async () => {
     const { models: manager, model } = await models([
       'I think it is Lyon',
       '{"city":"Lyon","population":"many"}',
@@ -97,7 +97,7 @@ describe('ModelManager.getObject', () => {
     expect(third).toMatch(/expected number/i);
   });
 
-  it('throws after maxRetries + 1 attempts, naming the schema and the last error', async () => {
+  it('throws after maxRetries + 1 attempts, naming the schema and the last error [claim:go-final-error] [claim:trouble-max-retries] [claim:wp-getobject] [claim:wp-getobject-fails]', async () => {
     const { models: manager, model } = await models([
       'nope',
       'still nope',
@@ -112,14 +112,14 @@ describe('ModelManager.getObject', () => {
     expect(model.requests).toHaveLength(3);
   });
 
-  it('makes a single attempt with maxRetries 0', async () => {
+  it('makes a single attempt with maxRetries 0 [claim:go-max-retries-default]', async () => {
     const { models: manager, model } = await models(['nope', '{"city":"Lyon","population":1}']);
     const error = await errorOf(manager.getObject({ schema: City, prompt: 'x', maxRetries: 0 }));
     expect(error.message).toContain('after 1 attempt(s)');
     expect(model.requests).toHaveLength(1);
   });
 
-  it("defaults to the runtime's getObjectRetries", async () => {
+  it("defaults to the runtime's getObjectRetries [claim:task-cost-retries] [claim:go-max-retries-default] [claim:trouble-getobject-retries]", async () => {
     const { models: manager, model } = await models(['a', 'b', 'c', 'd'], { getObjectRetries: 1 });
     const error = await errorOf(manager.getObject({ schema: City, prompt: 'x' }));
     expect(error.message).toContain('after 2 attempt(s)');
@@ -138,7 +138,7 @@ describe('ModelManager.getObject', () => {
     },
   );
 
-  it('propagates a provider failure without retrying', async () => {
+  it('propagates a provider failure without retrying [claim:go-provider-errors] [claim:wp-getobject-no-retry]', async () => {
     const model = new ScriptedModelProvider({ id: 'empty' });
     const runtime = await Runtime.init({
       models: [model],

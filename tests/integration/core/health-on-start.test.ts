@@ -51,13 +51,13 @@ async function runtimeWith(
 }
 
 describe('options.checkHealthOnStart', () => {
-  it('is off by default: a runtime whose model server is down still starts', async () => {
+  it('is off by default: a runtime whose model server is down still starts [claim:gs-health] [claim:prod-health-never] [claim:wp-health-on-start]', async () => {
     const runtime = await runtimeWith(ollamaAt(downUrl), {});
     await runtime.start();
     expect(runtime.status).toBe('running');
   });
 
-  it('fails the start, naming the provider, when its server is down, and rolls back', async () => {
+  it('fails the start, naming the provider, when its server is down, and rolls back [claim:gs-health] [claim:prod-health-on-start] [claim:errors-start-failed-sources] [claim:wp-health-on-start]', async () => {
     const runtime = await runtimeWith(ollamaAt(downUrl), { checkHealthOnStart: true });
     const error = await errorOf(runtime.start());
     expect(error.message).toBe(
@@ -72,7 +72,7 @@ describe('options.checkHealthOnStart', () => {
     expect(runtime.status).toBe('running');
   });
 
-  it('gives up on a checkHealth that never answers after healthCheckTimeoutMs', async () => {
+  it('gives up on a checkHealth that never answers after healthCheckTimeoutMs [claim:prod-health-on-start] [claim:errors-start-failed-sources]', async () => {
     class HangingMemory extends InMemoryMemoryProvider {
       override checkHealth(): Promise<boolean> {
         return new Promise(() => undefined);
@@ -92,7 +92,7 @@ describe('options.checkHealthOnStart', () => {
     expect((error as { code?: string }).code).toBe('WEFT_START_FAILED');
   });
 
-  it('names what a throwing checkHealth said', async () => {
+  it('names what a throwing checkHealth said [claim:prod-health-on-start]', async () => {
     class ThrowingMemory extends InMemoryMemoryProvider {
       override checkHealth(): Promise<boolean> {
         return Promise.reject(new Error('disk gone'));

@@ -16,7 +16,7 @@ vi.mock('liquidjs', async (importOriginal) => {
 });
 
 describe('loading liquidjs', () => {
-  it('happens for the first liquid template, never for function templates', async () => {
+  it('happens for the first liquid template, never for function templates [claim:plugin-function-templates] [claim:liq-lazy-engine] [claim:tsdoc-plugin-templates-lazy-liquid] [claim:tsdoc-prompts-liquid-on-demand]', async () => {
     const greeting = defineTemplate<{ name: string }>(['name'], ({ name }) => `Hello ${name}!`);
     const { runtime } = await startedRuntime({
       plugins: [echoPlugin({ templates: { hello: greeting, bye: () => 'Goodbye.' } })],
@@ -43,7 +43,7 @@ describe('loading liquidjs', () => {
     expect(await withLiquid.prompts.render('echo/hello', { name: 'Ada' })).toBe('Hello Ada!');
   });
 
-  it('still lists a liquid template that does not parse among the problems of Runtime.init', async () => {
+  it('still lists a liquid template that does not parse among the problems of Runtime.init [claim:liq-engine-loaded-first]', async () => {
     const error = await errorOf(
       makeRuntime({ plugins: [echoPlugin({ templates: { verse: 'Roses {% for %}' } })] }),
     );

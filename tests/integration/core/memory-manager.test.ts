@@ -83,7 +83,7 @@ describe('MemoryManager', () => {
     ).toEqual(['second', 'chat-room-1']);
   });
 
-  it('recordTrigger stores a trigger memory in the task space', async () => {
+  it('recordTrigger stores a trigger memory in the task space [claim:sp-stored]', async () => {
     const provider = new InMemoryMemoryProvider();
     const stored = await new MemoryManager(provider).recordTrigger(sampleTask());
     expect(stored).toMatchObject({
@@ -96,7 +96,7 @@ describe('MemoryManager', () => {
     expect(await provider.query({ kind: 'trigger' })).toHaveLength(1);
   });
 
-  it('recordChain stores the status, steps and chain', async () => {
+  it('recordChain stores the status, steps and chain [claim:task-records-chain] [claim:sp-stored] [claim:mpm-two-writes]', async () => {
     const provider = new InMemoryMemoryProvider();
     const stored = await new MemoryManager(provider).recordChain(sampleTask({ status: 'failed' }));
     expect(stored?.kind).toBe('chain');
@@ -110,7 +110,7 @@ describe('MemoryManager', () => {
     });
   });
 
-  it('returns undefined instead of throwing when the store fails', async () => {
+  it('returns undefined instead of throwing when the store fails [claim:sp-store-failure]', async () => {
     const provider = new InMemoryMemoryProvider();
     provider.store = async () => {
       throw new Error('disk full');

@@ -57,7 +57,7 @@ async function callsFor(
 }
 
 describe('model calls per task', () => {
-  it("'always' (the default) reviews after every step but a successful last one", async () => {
+  it("'always' (the default) reviews after every step but a successful last one [claim:task-review-policy-always] [claim:prod-review-policies] [claim:tst-no-final-review] [claim:wp-review-default]", async () => {
     expect(await callsFor(['ok', 'ok', 'ok'], {})).toEqual({
       plan: 1,
       review: 2,
@@ -66,18 +66,18 @@ describe('model calls per task', () => {
     });
   });
 
-  it("'always' also reviews after a last step that failed", async () => {
+  it("'always' also reviews after a last step that failed [claim:task-review-after-failure] [claim:tst-no-final-review] [claim:wp-review-default]", async () => {
     expect(await callsFor(['ok', 'ok', 'fail'], {})).toMatchObject({ plan: 1, review: 3 });
   });
 
-  it("'always' with reviewFinalStep reviews after every step", async () => {
+  it("'always' with reviewFinalStep reviews after every step [claim:task-review-policy-always]", async () => {
     expect(await callsFor(['ok', 'ok', 'ok'], { reviewFinalStep: true })).toMatchObject({
       plan: 1,
       review: 3,
     });
   });
 
-  it("'on-failure' reviews only after the steps that failed, and the task fails", async () => {
+  it("'on-failure' reviews only after the steps that failed, and the task fails [claim:exec-failed-task] [claim:task-failed-step-continues] [claim:task-review-after-failure] [claim:prod-review-policies] [claim:testing-call-count-policy]", async () => {
     expect(await callsFor(['ok', 'fail', 'ok'], { pipelineReview: 'on-failure' })).toEqual({
       plan: 1,
       review: 1,
@@ -86,7 +86,7 @@ describe('model calls per task', () => {
     });
   });
 
-  it("'never' makes no review, even after a failure", async () => {
+  it("'never' makes no review, even after a failure [claim:task-review-after-failure] [claim:prod-review-policies] [claim:testing-call-count-policy] [claim:wp-review-default]", async () => {
     expect(await callsFor(['fail', 'ok'], { pipelineReview: 'never' })).toEqual({
       plan: 1,
       review: 0,
@@ -95,12 +95,12 @@ describe('model calls per task', () => {
     });
   });
 
-  it('a one-step task like the getting-started message costs two calls', async () => {
+  it('a one-step task like the getting-started message costs two calls [claim:task-cost-getobject-text-generation] [claim:task-getting-started-costs-two] [claim:gs-two-calls] [claim:mpo-scripted-two-requests] [claim:wp-cost]', async () => {
     const counts = await callsFor(['ok'], {});
     expect(counts.plan + counts.review + counts.executor).toBe(2);
   });
 
-  it('each answer getObject rejects costs one more call, up to getObjectRetries', async () => {
+  it('each answer getObject rejects costs one more call, up to getObjectRetries [claim:task-cost-retries] [claim:trouble-max-retries] [claim:mpi-text-generation-needed] [claim:wp-cost]', async () => {
     expect(await callsFor(['ok'], {}, 2)).toMatchObject({ plan: 3, status: 'completed' });
     expect(await callsFor(['ok'], { getObjectRetries: 1 }, 2)).toMatchObject({
       plan: 2,

@@ -48,7 +48,7 @@ async function runOneTask(level: string, executorLogs = false) {
 }
 
 describe('docs/guides/observability.md#logs', () => {
-  it('names the default logger weft and logs at info when WEFT_LOG_LEVEL is unset', async () => {
+  it('names the default logger weft and logs at info when WEFT_LOG_LEVEL is unset [claim:obs-default-logger] [claim:tsdoc-node-default-logger]', async () => {
     const previous = process.env.WEFT_LOG_LEVEL;
     delete process.env.WEFT_LOG_LEVEL;
     try {
@@ -64,7 +64,7 @@ describe('docs/guides/observability.md#logs', () => {
     }
   });
 
-  it("tags task lines with taskId and space, and an executor's lines with pluginId, action and stepIndex", async () => {
+  it("tags task lines with taskId and space, and an executor's lines with pluginId, action and stepIndex [claim:obs-task-fields] [claim:obs-own-logger] [claim:wp-child-loggers]", async () => {
     const { task, perTask } = await runOneTask('debug', true);
     const planned = perTask.find((line) => line.msg === 'pipeline planned');
     expect(planned).toMatchObject({ component: 'pipeline', taskId: task.id, space: 'obs-1' });
@@ -79,7 +79,7 @@ describe('docs/guides/observability.md#logs', () => {
     });
   });
 
-  it('tags every line a task causes with its taskId, those of getObject and a throwing tracker too', async () => {
+  it('tags every line a task causes with its taskId, those of getObject and a throwing tracker too [claim:obs-task-fields]', async () => {
     const { logger, lines } = capturingLogger('debug');
     const throwing = () => {
       throw new Error('tracker broke');
@@ -120,7 +120,7 @@ describe('docs/guides/observability.md#logs', () => {
     }
   });
 
-  it('writes no line for a healthy task at info, and its plan and its end at debug', async () => {
+  it('writes no line for a healthy task at info, and its plan and its end at debug [claim:obs-quiet-at-info] [claim:obs-log-level-env] [claim:prod-json-stdout]', async () => {
     const quiet = await runOneTask('info');
     expect(quiet.task.status).toBe('completed');
     expect(quiet.perTask).toEqual([]);
@@ -134,7 +134,7 @@ describe('docs/guides/observability.md#logs', () => {
 });
 
 describe('docs/guides/observability.md#the-lines-the-core-writes', () => {
-  it("logs a step's error as a string with its cause, keeping a message's line breaks", async () => {
+  it("logs a step's error as a string with its cause, keeping a message's line breaks [claim:obs-error-strings]", async () => {
     const { logger, lines } = capturingLogger('warn');
     const failing = recordingExecutor('fail', () => {
       throw new Error('first line\nsecond line', { cause: new Error('the cause') });

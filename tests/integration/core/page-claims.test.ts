@@ -21,7 +21,7 @@ import {
 } from './fixtures.js';
 
 describe('docs/concepts/how-a-task-runs.md#the-step-limit', () => {
-  it('counts steps a review added against maxSteps, which defaults to 10', async () => {
+  it('counts steps a review added against maxSteps, which defaults to 10 [claim:task-max-steps] [claim:prod-max-steps] [claim:wp-step-limit]', async () => {
     const { runtime } = await startedRuntime({
       plugins: [new TestPlugin('work', { executors: [recordingExecutor('again')] })],
       // Every review replaces the plan with two more steps, so only the limit ends the task.
@@ -44,7 +44,7 @@ describe('docs/concepts/how-a-task-runs.md#the-step-limit', () => {
 });
 
 describe('docs/concepts/how-a-task-runs.md#what-the-planner-is-shown', () => {
-  it('shows the space id and description, the trigger, its message and its data as JSON', async () => {
+  it('shows the space id and description, the trigger, its message and its data as JSON [claim:task-planner-sees-trigger] [claim:wp-planning-prompt]', async () => {
     const { runtime, model } = await startedRuntime({
       responses: { fallback: { steps: [] } },
     });
@@ -62,7 +62,7 @@ describe('docs/concepts/how-a-task-runs.md#what-the-planner-is-shown', () => {
     expect(prompt).toContain('Data: {"floor":3,"urgent":true}');
   });
 
-  it('lists every executor in the order the plugins were configured', async () => {
+  it('lists every executor in the order the plugins were configured [claim:philo-compose] [claim:task-planner-sees-executors-in-order] [claim:task-every-executor-offered] [claim:prod-every-executor-offered] [claim:prod-no-executor-limit] [claim:prod-only-given-plugins] [claim:core-readme-plugins-order] [claim:wp-planning-prompt] [claim:wp-limits-design]', async () => {
     const { runtime, model } = await startedRuntime({
       plugins: [
         new TestPlugin('zeta', { executors: [recordingExecutor('last-letter')] }),
@@ -85,7 +85,7 @@ describe('docs/concepts/how-a-task-runs.md#what-the-planner-is-shown', () => {
 });
 
 describe('docs/concepts/how-a-task-runs.md#deadlines-and-cancellation', () => {
-  it("passes the task's signal to planning, review and executor model calls", async () => {
+  it("passes the task's signal to planning, review and executor model calls [claim:exec-models-signal] [claim:task-signal-reaches-model-calls] [claim:go-context-abort] [claim:testing-purpose] [claim:mpo-scripted-function] [claim:tst-purpose] [claim:wp-signal-model-calls]", async () => {
     const seen: { purpose: string | undefined; signal: AbortSignal | undefined }[] = [];
     let executorSignal: AbortSignal | undefined;
     const asksModel = recordingExecutor('ask', async (_task, context) => {
@@ -111,7 +111,7 @@ describe('docs/concepts/how-a-task-runs.md#deadlines-and-cancellation', () => {
 });
 
 describe('docs/guides/testing.md#the-scripted-model', () => {
-  it("marks a getObject call's purpose with its schema name unless the caller gives one", async () => {
+  it("marks a getObject call's purpose with its schema name unless the caller gives one [claim:testing-purpose] [claim:mpo-scripted-function] [claim:tst-purpose]", async () => {
     const purposes: (string | undefined)[] = [];
     const { runtime } = await startedRuntime({
       responses: {
@@ -151,7 +151,7 @@ describe('docs/building-plugins/executors.md#pluginresult', () => {
     return task.chain.slice(1);
   }
 
-  it("records a failed result's error, else its message, else a generic reason", async () => {
+  it("records a failed result's error, else its message, else a generic reason [claim:exec-error-fallback]", async () => {
     const chain = await chainOf(
       { success: false, error: 'the error', message: 'the message' },
       { success: false, message: 'only a message' },
@@ -164,7 +164,7 @@ describe('docs/building-plugins/executors.md#pluginresult', () => {
     ]);
   });
 
-  it('records a return value that is not a PluginResult as an error item saying so', async () => {
+  it('records a return value that is not a PluginResult as an error item saying so [claim:exec-not-a-result]', async () => {
     const chain = await chainOf(undefined, 'done');
     expect(chain).toHaveLength(2);
     for (const item of chain) {
@@ -175,7 +175,7 @@ describe('docs/building-plugins/executors.md#pluginresult', () => {
 });
 
 describe('docs/capabilities/capabilities.md#validation-errors', () => {
-  it("wraps a provider's plain error with its cause, and passes a provider's WeftError through", async () => {
+  it("wraps a provider's plain error with its cause, and passes a provider's WeftError through [claim:cap-provider-throws] [claim:mpo-run-throws] [claim:mpo-weft-unwrapped] [claim:oai-unwrapped] [claim:wp-provider-errors-unwrapped]", async () => {
     const plain = new Error('socket hang up');
     const coded = new WeftError('WEFT_PROVIDER_FAILED', 'MyProvider: quota exhausted');
     let next: Error = plain;
@@ -200,7 +200,7 @@ describe('docs/capabilities/capabilities.md#validation-errors', () => {
 });
 
 describe('docs/capabilities/transforms.md#how-a-call-is-resolved', () => {
-  it('gives WEFT_CAPABILITY_UNAVAILABLE without a provider and WEFT_VALIDATION_FAILED for a bad value', async () => {
+  it('gives WEFT_CAPABILITY_UNAVAILABLE without a provider and WEFT_VALIDATION_FAILED for a bad value [claim:tr-codes]', async () => {
     const { runtime } = await startedRuntime({ responses: { fallback: 'text' } });
     runtime.capabilities.register(sentimentCapability);
     const unavailable = await runtime.models
@@ -216,7 +216,7 @@ describe('docs/capabilities/transforms.md#how-a-call-is-resolved', () => {
 });
 
 describe('docs/capabilities/transforms.md#errors', () => {
-  it('rejects an alias group with fewer than two distinct ids', () => {
+  it('rejects an alias group with fewer than two distinct ids [claim:tr-errors-groups]', () => {
     const registry = new CapabilityRegistry();
     for (const group of [['text-generation'], ['text-generation', 'text-generation']]) {
       expect(() => registry.addAliasGroup(group)).toThrow(/at least two distinct capability ids/);
@@ -225,7 +225,7 @@ describe('docs/capabilities/transforms.md#errors', () => {
 });
 
 describe('docs/core-utilities/spaces.md#hierarchical-ids', () => {
-  it('throws WEFT_INVALID_SPACE with status 400 for no part, an empty part, a bad start or a long id', () => {
+  it('throws WEFT_INVALID_SPACE with status 400 for no part, an empty part, a bad start or a long id [claim:sp-throws]', () => {
     const attempts: (() => string)[] = [
       () => spaceId(),
       () => spaceId('support', ''),
@@ -247,7 +247,7 @@ describe('docs/core-utilities/spaces.md#hierarchical-ids', () => {
 });
 
 describe('docs/core-utilities/spaces.md#scheduling-per-space', () => {
-  it('counts working tasks against concurrency: a task waiting for a busy plugin lets another space run', async () => {
+  it('counts working tasks against concurrency: a task waiting for a busy plugin lets another space run [claim:sp-concurrency-working] [claim:tsdoc-scheduler-concurrency-workers]', async () => {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     const blocking = recordingExecutor('wait', async () => {
@@ -282,7 +282,7 @@ describe('docs/core-utilities/spaces.md#scheduling-per-space', () => {
 });
 
 describe('docs/building-plugins/triggers.md#dispatching-a-task', () => {
-  it('resolves accept once the task is queued, before it runs, and rejects what dispatch rejects', async () => {
+  it('resolves accept once the task is queued, before it runs, and rejects what dispatch rejects [claim:trig-answer-first]', async () => {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     const waiting = recordingExecutor('wait', async () => {
@@ -316,7 +316,7 @@ describe('docs/building-plugins/triggers.md#dispatching-a-task', () => {
 });
 
 describe('docs/core-utilities/liquid-templates.md#the-core-templates', () => {
-  it('registers the four core templates, which a plugin cannot replace', async () => {
+  it('registers the four core templates, which a plugin cannot replace [claim:liq-core-four] [claim:liq-core-fixed]', async () => {
     const { runtime } = await startedRuntime();
     expect(runtime.prompts.list().filter((name) => name.startsWith('core/'))).toEqual([
       'core/get-object',
@@ -331,13 +331,13 @@ describe('docs/core-utilities/liquid-templates.md#the-core-templates', () => {
 });
 
 describe('docs/model-providers/overview.md#the-modelprovider-class', () => {
-  it("answers true from the base class's checkHealth", async () => {
+  it("answers true from the base class's checkHealth [claim:mpo-base-health]", async () => {
     expect(await new ScriptedModelProvider().checkHealth()).toBe(true);
   });
 });
 
 describe('docs/memory-providers/overview.md', () => {
-  it("stores the trigger's metadata with the task's trigger and chain memories", async () => {
+  it("stores the trigger's metadata with the task's trigger and chain memories [claim:trig-metadata] [claim:mpo-metadata-copied]", async () => {
     const { runtime, memory } = await startedRuntime({ responses: { fallback: { steps: [] } } });
     const task = await runtime.dispatch({
       pluginId: 'echo',
@@ -352,12 +352,12 @@ describe('docs/memory-providers/overview.md', () => {
     ]);
   });
 
-  it('gives InMemoryMemoryProvider the id in-memory unless told another', () => {
+  it('gives InMemoryMemoryProvider the id in-memory unless told another [claim:mpo-in-memory-id]', () => {
     expect(new InMemoryMemoryProvider().id).toBe('in-memory');
     expect(new InMemoryMemoryProvider({ id: 'scratch' }).id).toBe('scratch');
   });
 
-  it("makes 32 concurrent store() calls in the contract's concurrency case", async () => {
+  it("makes 32 concurrent store() calls in the contract's concurrency case [claim:mpo-contract-32] [claim:tst-contract]", async () => {
     let stores = 0;
     class CountingProvider extends InMemoryMemoryProvider {
       override store(...args: Parameters<InMemoryMemoryProvider['store']>) {
@@ -375,7 +375,7 @@ describe('docs/memory-providers/overview.md', () => {
 });
 
 describe('packages/testing/README.md#scriptedmodelprovider', () => {
-  it('names a ScriptedModelProvider scripted unless told another id, and offers text-generation', () => {
+  it('names a ScriptedModelProvider scripted unless told another id, and offers text-generation [claim:testing-scripted-id] [claim:mpo-scripted-id] [claim:tst-scripted-id]', () => {
     expect(new ScriptedModelProvider().id).toBe('scripted');
     expect(new ScriptedModelProvider({ id: 'planner' }).id).toBe('planner');
     expect(new ScriptedModelProvider().capabilities.map((capability) => capability.id)).toEqual([

@@ -38,7 +38,7 @@ function toolPlugins() {
 }
 
 describe('dispatch', () => {
-  it('creates a task whose chain starts with the trigger item', async () => {
+  it('creates a task whose chain starts with the trigger item [claim:exec-chain-items] [claim:trig-trigger-item] [claim:task-built-with-trigger-item] [claim:core-readme-trigger-task]', async () => {
     const { runtime } = await startedRuntime({ responses: planner() });
     const task = await runtime.dispatch({
       pluginId: 'echo',
@@ -74,7 +74,7 @@ describe('dispatch', () => {
 });
 
 describe('planning', () => {
-  it("tells every model call of a task the task's id and message in request.task", async () => {
+  it("tells every model call of a task the task's id and message in request.task [claim:cap-request-task] [claim:gs-routes] [claim:testing-request-task] [claim:tst-task-message]", async () => {
     const asks = recordingExecutor('ask', async (_task, context) => {
       const text = await context.models.generateText('Say something.');
       return { success: true, message: text };
@@ -107,7 +107,7 @@ describe('planning', () => {
     expect(seen.at(-1)).toBeUndefined();
   });
 
-  it("shows the executors' descriptions and the memories of the space and related spaces", async () => {
+  it("shows the executors' descriptions and the memories of the space and related spaces [claim:philo-descriptions-in-prompt] [claim:task-plans-with-related-memories] [claim:task-planner-sees-executors-in-order] [claim:sp-planner-memories] [claim:mpm-one-read] [claim:wp-planning-prompt]", async () => {
     const memory = new InMemoryMemoryProvider();
     await memory.store({
       space: 'chat-room-1',
@@ -148,7 +148,7 @@ describe('planning', () => {
     expect(prompt.indexOf('own fact')).toBeLessThan(prompt.indexOf('room-wide fact'));
   });
 
-  it("leaves the task's own trigger out of its related memories", async () => {
+  it("leaves the task's own trigger out of its related memories [claim:task-planner-sees-earlier-tasks] [claim:sp-planner-memories]", async () => {
     const memory = new InMemoryMemoryProvider();
     await memory.store({ space: 's', kind: 'note', content: 'earlier fact', metadata: {} });
     const { runtime, model } = await startedRuntime({
@@ -163,7 +163,7 @@ describe('planning', () => {
     expect(related).not.toContain('trigger echo/message');
   });
 
-  it('caps the related memories at options.relatedMemories', async () => {
+  it('caps the related memories at options.relatedMemories [claim:task-planner-memory-limits] [claim:sp-limits] [claim:wp-planning-prompt] [claim:wp-limits-recency]', async () => {
     const memory = new InMemoryMemoryProvider();
     for (const n of [1, 2, 3])
       await memory.store({ space: 's', kind: 'note', content: `fact ${n}`, metadata: {} });
@@ -180,7 +180,7 @@ describe('planning', () => {
 });
 
 describe('running steps', () => {
-  it('runs the planned steps in order and appends their results', async () => {
+  it('runs the planned steps in order and appends their results [claim:exec-chain-items] [claim:philo-descriptions-in-prompt] [claim:task-step-result-or-error-item] [claim:task-status-completed] [claim:gs-what-happened-result] [claim:core-readme-steps-in-order] [claim:wp-limits-sequential]', async () => {
     const { save, list, send, plugins } = toolPlugins();
     const order: string[] = [];
     for (const executor of [save, list, send]) {
@@ -212,7 +212,7 @@ describe('running steps', () => {
     expect(task.chain[2]?.timestamp).toBeInstanceOf(Date);
   });
 
-  it('gives each executor the chain so far and a full ExecutionContext', async () => {
+  it('gives each executor the chain so far and a full ExecutionContext [claim:exec-context-members] [claim:philo-failure-item] [claim:mpm-one-provider] [claim:wp-context]', async () => {
     const jsonAnswer = { city: 'Lyon' };
     const first = recordingExecutor('first', async (_task, context) => {
       const rendered = await context.render('greeting', { name: 'Ada' });
@@ -268,7 +268,7 @@ describe('running steps', () => {
     ]);
   });
 
-  it('records a thrown error or success:false as an error item and carries on', async () => {
+  it('records a thrown error or success:false as an error item and carries on [claim:exec-result-or-error] [claim:exec-throw-is-error] [claim:philo-throw-same] [claim:philo-fail-independently] [claim:philo-failure-item] [claim:trig-dispatch-resolves] [claim:task-step-result-or-error-item] [claim:task-dispatch-never-rejects-inside] [claim:task-plugin-memory-errors] [claim:task-failed-step-continues] [claim:wp-error-items] [claim:wp-goal-failure-data]', async () => {
     const throws = recordingExecutor('throws', async () => {
       throw new Error('network unreachable');
     });
@@ -314,7 +314,7 @@ describe('running steps', () => {
     expect(task.status).toBe('failed');
   });
 
-  it("records a thrown error's cause after its message in the error item", async () => {
+  it("records a thrown error's cause after its message in the error item [claim:exec-throw-is-error]", async () => {
     const wraps = recordingExecutor('wraps', async () => {
       throw new Error('could not fetch the page', { cause: new Error('socket hang up') });
     });
@@ -330,7 +330,7 @@ describe('running steps', () => {
     });
   });
 
-  it('marks a returned failure with expose: true as safe to show, and never a thrown error', async () => {
+  it('marks a returned failure with expose: true as safe to show, and never a thrown error [claim:exec-expose-field] [claim:exec-expose] [claim:gs-add-plugin-500]', async () => {
     const shown = recordingExecutor('shown', {
       success: false,
       error: 'no free slot on 4 March; pick another day',
@@ -352,7 +352,7 @@ describe('running steps', () => {
     ]);
   });
 
-  it('marks the task failed when a step fails', async () => {
+  it('marks the task failed when a step fails [claim:exec-failed-task] [claim:philo-dispatch-never-rejects] [claim:task-status-failed] [claim:wp-status-rule] [claim:wp-dispatch-never-rejects]', async () => {
     const fails = recordingExecutor('fails', { success: false, error: 'nope' });
     const { runtime } = await startedRuntime({
       plugins: [new TestPlugin('tools', { executors: [fails] })],
@@ -362,7 +362,7 @@ describe('running steps', () => {
     expect(task.status).toBe('failed');
   });
 
-  it('turns a step naming an unknown plugin or action into an error item', async () => {
+  it('turns a step naming an unknown plugin or action into an error item [claim:task-unknown-executor-error-item] [claim:wp-error-items] [claim:wp-plan-validated]', async () => {
     const { runtime } = await startedRuntime({
       responses: planner(['ghost', 'haunt'], ['echo', 'shout'], ['echo', 'reply']),
     });
@@ -377,7 +377,7 @@ describe('running steps', () => {
     expect(task.status).toBe('failed');
   });
 
-  it('stops at maxSteps and records a max-steps error item', async () => {
+  it('stops at maxSteps and records a max-steps error item [claim:task-status-failed] [claim:task-max-steps] [claim:task-max-steps-error-item] [claim:wp-step-limit] [claim:wp-resource-limits]', async () => {
     const reply = recordingExecutor('reply');
     const { runtime } = await startedRuntime({
       plugins: [echoPlugin({ executors: [reply] })],
@@ -396,7 +396,7 @@ describe('running steps', () => {
     expect(task.status).toBe('failed');
   });
 
-  it('shows maxSteps in the planning prompt', async () => {
+  it('shows maxSteps in the planning prompt [claim:task-max-steps-in-prompts]', async () => {
     const { runtime, model } = await startedRuntime({
       responses: planner(),
       options: { maxSteps: 3 },
@@ -407,7 +407,7 @@ describe('running steps', () => {
 });
 
 describe('pipeline review', () => {
-  it("lets the model replace the remaining steps with pipelineReview 'always'", async () => {
+  it("lets the model replace the remaining steps with pipelineReview 'always' [claim:task-review-answers] [claim:gs-purpose] [claim:mpo-scripted-order] [claim:wp-review-answers]", async () => {
     const { save, list, send, plugins } = toolPlugins();
     const { runtime, model } = await startedRuntime({
       plugins,
@@ -434,7 +434,7 @@ describe('pipeline review', () => {
     expect(model.remaining).toBe(0);
   });
 
-  it('lets the model stop the remaining steps', async () => {
+  it('lets the model stop the remaining steps [claim:task-review-answers] [claim:wp-review-answers]', async () => {
     const { save, list, plugins } = toolPlugins();
     const { runtime } = await startedRuntime({
       plugins,
@@ -448,7 +448,7 @@ describe('pipeline review', () => {
     expect(task.status).toBe('completed');
   });
 
-  it('keeps the remaining steps when the review answer is unusable', async () => {
+  it('keeps the remaining steps when the review answer is unusable [claim:task-failed-review-keeps-steps] [claim:wp-review-unparsable] [claim:wp-goal-checked]', async () => {
     const { save, list, plugins } = toolPlugins();
     const { runtime } = await startedRuntime({
       plugins,
@@ -460,7 +460,7 @@ describe('pipeline review', () => {
     expect(task.status).toBe('completed');
   });
 
-  it('keeps the remaining steps when the scripted model runs out at a review, and logs the review', async () => {
+  it('keeps the remaining steps when the scripted model runs out at a review, and logs the review [claim:trouble-script-exhausted-review]', async () => {
     const { save, list, plugins } = toolPlugins();
     const lines: Record<string, unknown>[] = [];
     const logger = pino(
@@ -486,7 +486,7 @@ describe('pipeline review', () => {
     ).toMatchObject({ taskId: task.id, code: 'WEFT_TESTING_SCRIPT_EXHAUSTED' });
   });
 
-  it("reviews only after failed steps with 'on-failure' and never with 'never'", async () => {
+  it("reviews only after failed steps with 'on-failure' and never with 'never' [claim:philo-failure-item] [claim:mpo-scripted-order] [claim:wp-tradeoffs]", async () => {
     const fails = recordingExecutor('fails', { success: false, error: 'nope' });
     const works = recordingExecutor('works');
     const plugin = () => new TestPlugin('tools', { executors: [fails, works] });
@@ -515,7 +515,7 @@ describe('pipeline review', () => {
 });
 
 describe('planning failures', () => {
-  it('fails the task with a core/plan item when the model never gives a valid pipeline, then serves the next task', async () => {
+  it('fails the task with a core/plan item when the model never gives a valid pipeline, then serves the next task [claim:task-status-failed] [claim:go-plan-fails] [claim:gs-retry-plan] [claim:trouble-plan-fails-first] [claim:core-readme-plan-zod] [claim:wp-status-rule] [claim:wp-fail-own-record] [claim:wp-plan-validated] [claim:wp-tradeoffs] [claim:wp-limits-model-quality]', async () => {
     const reply = recordingExecutor('reply');
     const { runtime, model } = await startedRuntime({
       plugins: [echoPlugin({ executors: [reply] })],
@@ -537,7 +537,7 @@ describe('planning failures', () => {
     expect(reply.calls).toHaveLength(1);
   });
 
-  it('fails the task when the model provider throws while planning', async () => {
+  it('fails the task when the model provider throws while planning [claim:philo-dispatch-never-rejects] [claim:task-dispatch-never-rejects-inside] [claim:task-status-failed] [claim:trouble-script-exhausted] [claim:wp-dispatch-never-rejects]', async () => {
     const { runtime } = await startedRuntime({ responses: { responses: [] } });
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(task.status).toBe('failed');
@@ -549,7 +549,7 @@ describe('planning failures', () => {
 });
 
 describe('task memories', () => {
-  it('records a trigger memory and a chain memory per task', async () => {
+  it('records a trigger memory and a chain memory per task [claim:task-records-trigger] [claim:task-records-chain] [claim:gs-what-happened-memories] [claim:mpm-two-writes] [claim:core-readme-steps-in-order] [claim:tut-two-memories] [claim:wp-two-memories]', async () => {
     const { runtime, memory } = await startedRuntime({ responses: planner(['echo', 'reply']) });
     const task = await runtime.dispatch({
       pluginId: 'echo',
@@ -573,7 +573,7 @@ describe('task memories', () => {
     });
   });
 
-  it('does not lose the task when the memory store throws', async () => {
+  it('does not lose the task when the memory store throws [claim:task-dispatch-never-rejects-inside] [claim:sp-store-failure] [claim:prod-outage-memory-write] [claim:mpm-failed-write]', async () => {
     class BrokenStore extends InMemoryMemoryProvider {
       override async store(): Promise<never> {
         throw new Error('database is locked');
@@ -590,7 +590,7 @@ describe('task memories', () => {
     expect(reply.calls).toHaveLength(1);
   });
 
-  it('plans without the history when the memory store cannot be read, flags the task and logs a warning with its id and an error id', async () => {
+  it('plans without the history when the memory store cannot be read, flags the task and logs a warning with its id and an error id [claim:task-history-unavailable] [claim:task-planner-history-unavailable] [claim:sp-read-failure] [claim:prod-outage-memory-read] [claim:mpm-failed-read] [claim:tsdoc-task-history-unavailable]', async () => {
     /** The in-memory store, whose reads fail as a store that lost its disk or its server would. */
     class UnreadableStore extends InMemoryMemoryProvider {
       override async query(): Promise<never> {
@@ -637,7 +637,7 @@ describe('task memories', () => {
     expect(fine.historyUnavailable).toBeUndefined();
   });
 
-  it('plans without the history when a space names more related patterns than a query may hold', async () => {
+  it('plans without the history when a space names more related patterns than a query may hold [claim:tsdoc-core-related-spaces-max]', async () => {
     const reply = recordingExecutor('reply');
     const { runtime } = await startedRuntime({
       plugins: [echoPlugin({ executors: [reply] })],

@@ -20,7 +20,7 @@ async function started(config: Parameters<typeof makeRuntime>[0]): ReturnType<ty
 }
 
 describe('the planning prompt', () => {
-  it('shows an earlier task once, with what was asked, done and answered', async () => {
+  it('shows an earlier task once, with what was asked, done and answered [claim:task-planner-sees-earlier-tasks] [claim:sp-entry-format] [claim:wp-related-entries]', async () => {
     const { runtime, model } = await started({
       responses: { responses: [plan(['echo', 'reply']), plan()] },
       options: { pipelineReview: 'never' },
@@ -40,7 +40,7 @@ describe('the planning prompt', () => {
     expect(related.match(/trigger echo\/message/g)).toHaveLength(1);
   });
 
-  it('limits the rendering to options.relatedMemoryChars', async () => {
+  it('limits the rendering to options.relatedMemoryChars [claim:task-planner-memory-limits]', async () => {
     const memory = new InMemoryMemoryProvider();
     for (const n of [1, 2, 3]) {
       await memory.store({ space: 's', kind: 'note', content: `fact ${n}`, metadata: {} });

@@ -60,7 +60,7 @@ describe('Runtime.init configuration checks', () => {
     );
   });
 
-  it('names a provider id used twice', async () => {
+  it('names a provider id used twice [claim:core-readme-init-checks]', async () => {
     const message = await initError(
       base({
         models: [
@@ -77,17 +77,17 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('memory: expected a MemoryProvider instance');
   });
 
-  it('names a plugin id used twice', async () => {
+  it('names a plugin id used twice [claim:plugin-id-rule] [claim:gs-init-one-error]', async () => {
     const message = await initError(base({ plugins: [echoPlugin(), echoPlugin()] }));
     expect(message).toContain('plugin "echo": another plugin already has this id');
   });
 
-  it('names an invalid plugin id', async () => {
+  it('names an invalid plugin id [claim:plugin-id-rule]', async () => {
     const message = await initError(base({ plugins: [new TestPlugin('Bad Id')] }));
     expect(message).toContain('plugin "Bad Id": id must be lower-case letters, digits and dashes');
   });
 
-  it('names a duplicate executor action', async () => {
+  it('names a duplicate executor action [claim:plugin-executor-rules]', async () => {
     const plugin = new TestPlugin('tools', {
       executors: [recordingExecutor('search'), recordingExecutor('search')],
     });
@@ -95,7 +95,7 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('plugin "tools": executor action "search" is defined twice');
   });
 
-  it('names an executor without a description', async () => {
+  it('names an executor without a description [claim:plugin-executor-rules] [claim:philo-description-required]', async () => {
     const plugin = new TestPlugin('tools', {
       executors: [recordingExecutor('search', undefined, '  ')],
     });
@@ -103,7 +103,7 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('plugin "tools": executor "search" needs a description');
   });
 
-  it('gives the whole message as the Building plugins page shows it: a line ending in the code, then one line per problem', async () => {
+  it('gives the whole message as the Building plugins page shows it: a line ending in the code, then one line per problem [claim:plugin-init-message] [claim:plugin-capability-message]', async () => {
     const notes = new TestPlugin('notes', {
       executors: [recordingExecutor('save', undefined, '')],
     });
@@ -118,14 +118,14 @@ describe('Runtime.init configuration checks', () => {
     );
   });
 
-  it('names a duplicate trigger id', async () => {
+  it('names a duplicate trigger id [claim:plugin-trigger-rules]', async () => {
     const start = { type: 'start' as const, id: 'tick', start: () => undefined };
     const plugin = new TestPlugin('clock', { triggers: [start, start] });
     const message = await initError(base({ plugins: [plugin] }));
     expect(message).toContain('plugin "clock": trigger id "tick" is used twice');
   });
 
-  it('names the route that two plugins both claim', async () => {
+  it('names the route that two plugins both claim [claim:plugin-trigger-rules] [claim:philo-init-one-error] [claim:trig-route-clash]', async () => {
     const route = (id: string) => ({
       type: 'route' as const,
       id,
@@ -145,7 +145,7 @@ describe('Runtime.init configuration checks', () => {
     expect(message).not.toContain('plugin "first"');
   });
 
-  it('requires a provider of text-generation', async () => {
+  it('requires a provider of text-generation [claim:mpi-text-generation-needed] [claim:core-readme-models]', async () => {
     const provider = new TestModelProvider('sentiment-only', {
       capabilities: [sentimentOnly],
       descriptors: [sentimentCapability],
@@ -154,7 +154,7 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('no model provider offers "text-generation"');
   });
 
-  it('names the plugin whose required capability no model offers', async () => {
+  it('names the plugin whose required capability no model offers [claim:plugin-required-caps] [claim:mpi-required-checked] [claim:core-readme-init-checks]', async () => {
     const plugin = new TestPlugin('vision', { requiredCapabilities: ['image-caption'] });
     const message = await initError(base({ plugins: [plugin] }));
     expect(message).toContain(
@@ -162,7 +162,7 @@ describe('Runtime.init configuration checks', () => {
     );
   });
 
-  it('accepts a required capability served through capabilityAliases', async () => {
+  it('accepts a required capability served through capabilityAliases [claim:plugin-required-caps] [claim:core-readme-models] [claim:core-readme-aliases]', async () => {
     const plugin = new TestPlugin('chatty', { requiredCapabilities: ['chat'] });
     const chat = defineCapability({
       id: 'chat',
@@ -181,14 +181,14 @@ describe('Runtime.init configuration checks', () => {
     expect(runtime.models.canProvide('chat')).toBe(true);
   });
 
-  it('names an unknown option key', async () => {
+  it('names an unknown option key [claim:gs-init-one-error]', async () => {
     const message = await initError(
       base({ options: { logger: silentLogger, maxStep: 3 } as never }),
     );
     expect(message).toMatch(/options: .*"maxStep"/);
   });
 
-  it('names invalid option values', async () => {
+  it('names invalid option values [claim:core-readme-init-checks]', async () => {
     const message = await initError(
       base({
         options: {
@@ -206,7 +206,7 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('options.server.port:');
   });
 
-  it('names a defaultProviders entry that points at an unknown provider', async () => {
+  it('names a defaultProviders entry that points at an unknown provider [claim:cap-default-checked]', async () => {
     const message = await initError(
       base({ options: { logger: silentLogger, defaultProviders: { 'text-generation': 'ghost' } } }),
     );
@@ -214,7 +214,7 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('"ghost"');
   });
 
-  it('names the plugin whose template does not parse', async () => {
+  it('names the plugin whose template does not parse [claim:plugin-registration-all-problems] [claim:plugin-templates-compiled] [claim:philo-init-one-error] [claim:liq-plugin-templates]', async () => {
     const plugin = new TestPlugin('poet', { templates: { verse: 'Roses {% if %}' } });
     const message = await initError(base({ plugins: [plugin] }));
     expect(message).toContain(
@@ -222,7 +222,7 @@ describe('Runtime.init configuration checks', () => {
     );
   });
 
-  it('names the provider that offers a capability with no descriptor', async () => {
+  it('names the provider that offers a capability with no descriptor [claim:cap-undefined-offered]', async () => {
     const provider = new TestModelProvider('mystery', { capabilities: [sentimentOnly] });
     const message = await initError(base({ models: [new ScriptedModelProvider(), provider] }));
     expect(message).toContain(
@@ -230,7 +230,7 @@ describe('Runtime.init configuration checks', () => {
     );
   });
 
-  it('reports every problem in one error, whatever stage finds it', async () => {
+  it('reports every problem in one error, whatever stage finds it [claim:plugin-registration-all-problems] [claim:philo-init-one-error] [claim:gs-init-one-error] [claim:core-readme-init-checks] [claim:tsdoc-runtime-init-one-error] [claim:wp-init-all-problems] [claim:wp-goal-checked]', async () => {
     const message = await initError({
       models: [new ScriptedModelProvider()],
       memory: new InMemoryMemoryProvider(),

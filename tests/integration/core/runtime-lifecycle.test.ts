@@ -50,7 +50,7 @@ async function loggingRuntime(
 }
 
 describe('Runtime start', () => {
-  it('initialises memory, then models, then plugins, and becomes running', async () => {
+  it('initialises memory, then models, then plugins, and becomes running [claim:plugin-init-order] [claim:gs-what-happened-init] [claim:mpm-start-first] [claim:mpi-start-order] [claim:mpo-lifecycle] [claim:wp-start-order] [claim:wp-providers-before-plugins]', async () => {
     const events: string[] = [];
     const runtime = await loggingRuntime(events);
     await runtime.start();
@@ -64,7 +64,7 @@ describe('Runtime start', () => {
     expect(runtime.status).toBe('running');
   });
 
-  it('starts a space coordinator after the model providers and before the plugins, and stops it in reverse', async () => {
+  it('starts a space coordinator after the model providers and before the plugins, and stops it in reverse [claim:wp-start-order]', async () => {
     const events: string[] = [];
     const coordinator: SpaceCoordinator = {
       id: 'logging-coordinator',
@@ -100,20 +100,20 @@ describe('Runtime start', () => {
     ]);
   });
 
-  it('returns the same promise when started twice', async () => {
+  it('returns the same promise when started twice [claim:tsdoc-runtime-start-same-promise]', async () => {
     const { runtime } = await makeRuntime();
     const first = runtime.start();
     expect(runtime.start()).toBe(first);
     await first;
   });
 
-  it('starts no HTTP server when no plugin has a route', async () => {
+  it('starts no HTTP server when no plugin has a route [claim:httpchat-server] [claim:trig-server-only-with-routes] [claim:gs-server-only-route] [claim:prod-server-only-routes] [claim:wp-start-order]', async () => {
     const { runtime } = await makeRuntime({ options: { server: { port: 0 } } });
     await runtime.start();
     expect(runtime.server.url).toBeUndefined();
   });
 
-  it('mounts route triggers and serves them on the configured port', async () => {
+  it('mounts route triggers and serves them on the configured port [claim:httpchat-server] [claim:trig-server-only-with-routes] [claim:trig-json-parsed] [claim:gs-what-happened-init]', async () => {
     const route: TriggerRoute = {
       type: 'route',
       id: 'ask',
@@ -145,7 +145,7 @@ describe('Runtime start', () => {
     expect(await response.json()).toEqual({ status: 'completed', chain: ['trigger', 'result'] });
   });
 
-  it('runs start triggers with a signal that is aborted at stop', async () => {
+  it('runs start triggers with a signal that is aborted at stop [claim:trig-start-order] [claim:trig-start-signal] [claim:trig-shutdown-order] [claim:prod-shutdown-order] [claim:wp-start-trigger-signal]', async () => {
     let received: AbortSignal | undefined;
     let runtimeSeen: Runtime | undefined;
     const plugin = echoPlugin({
@@ -168,7 +168,7 @@ describe('Runtime start', () => {
     expect(received?.aborted).toBe(true);
   });
 
-  it('holds dispatched tasks until the scheduler starts', async () => {
+  it('holds dispatched tasks until the scheduler starts [claim:task-held-until-start]', async () => {
     const { runtime } = await makeRuntime({ responses: planner(['echo', 'reply']) });
     let settled = false;
     const pending = runtime
@@ -184,7 +184,7 @@ describe('Runtime start', () => {
     expect((await pending).status).toBe('completed');
   });
 
-  it('rolls back what started when a plugin fails to initialise, naming the plugin', async () => {
+  it('rolls back what started when a plugin fails to initialise, naming the plugin [claim:plugin-init-fails] [claim:task-start-rollback] [claim:errors-start-failed-sources] [claim:tsdoc-runtime-start-failed] [claim:wp-start-order] [claim:wp-rollback]', async () => {
     const events: string[] = [];
     const runtime = await loggingRuntime(events, {
       plugins: [
@@ -216,7 +216,7 @@ describe('Runtime start', () => {
     expect(runtime.status).toBe('stopped');
   });
 
-  it('names the model provider that fails to initialise', async () => {
+  it('names the model provider that fails to initialise [claim:task-start-rollback] [claim:mpo-init-fails] [claim:errors-start-failed-sources]', async () => {
     const events: string[] = [];
     const runtime = await loggingRuntime(events, {
       models: [
@@ -243,7 +243,7 @@ describe('Runtime start', () => {
     ]);
   });
 
-  it('names the memory provider that fails to initialise', async () => {
+  it('names the memory provider that fails to initialise [claim:errors-start-failed-sources]', async () => {
     const events: string[] = [];
     const runtime = await loggingRuntime(events, {
       memoryHooks: {
@@ -259,7 +259,7 @@ describe('Runtime start', () => {
     expect(events).toEqual(['init memory']);
   });
 
-  it('names the space coordinator that fails to initialise, with its error as the cause', async () => {
+  it('names the space coordinator that fails to initialise, with its error as the cause [claim:errors-start-failed-sources]', async () => {
     const events: string[] = [];
     const refused = new Error('connection refused');
     const runtime = stopAfterTest(
@@ -295,7 +295,7 @@ describe('Runtime start', () => {
     ]);
   });
 
-  it('names the start trigger that fails and closes the server it had opened', async () => {
+  it('names the start trigger that fails and closes the server it had opened [claim:trig-start-throws] [claim:task-start-rollback] [claim:errors-start-failed-sources] [claim:tsdoc-runtime-start-failed] [claim:wp-rollback]', async () => {
     const events: string[] = [];
     const plugin = new TestPlugin('clock', {
       events,
@@ -331,7 +331,7 @@ describe('Runtime start', () => {
     await expect(fetch(`http://127.0.0.1:${port}/ping`)).rejects.toThrow();
   });
 
-  it('abandons and rolls back a start when stop() is called while it is starting', async () => {
+  it('abandons and rolls back a start when stop() is called while it is starting [claim:tsdoc-runtime-start-stopped]', async () => {
     const events: string[] = [];
     const initStarted = deferred();
     const releaseInit = deferred();
@@ -360,7 +360,7 @@ describe('Runtime start', () => {
     expect(runtime.status).toBe('stopped');
   });
 
-  it('cannot be started again after it stopped', async () => {
+  it('cannot be started again after it stopped [claim:tsdoc-runtime-start-stopped]', async () => {
     const { runtime } = await makeRuntime();
     await runtime.start();
     await runtime.stop();
@@ -379,7 +379,7 @@ describe('Runtime stop', () => {
     expect(runtime.status).toBe('stopped');
   });
 
-  it('shuts plugins and providers down in reverse order and survives a failing shutdown', async () => {
+  it('shuts plugins and providers down in reverse order and survives a failing shutdown [claim:plugin-shutdown] [claim:trig-shutdown-close] [claim:task-stop-reverse-order] [claim:prod-shutdown-order] [claim:mpm-start-first] [claim:mpi-start-order] [claim:mpo-lifecycle] [claim:mpo-shutdown-after] [claim:wp-stop-reverse] [claim:wp-providers-before-plugins]', async () => {
     const events: string[] = [];
     const runtime = await loggingRuntime(events, {
       plugins: [
@@ -405,7 +405,7 @@ describe('Runtime stop', () => {
     expect(runtime.status).toBe('stopped');
   });
 
-  it('drains queued tasks by default', async () => {
+  it('drains queued tasks by default [claim:trig-shutdown] [claim:trig-shutdown-order] [claim:task-graceful-stop-drains] [claim:prod-shutdown-order] [claim:wp-stop-reverse]', async () => {
     const gate = deferred();
     const slow = recordingExecutor('reply', async () => {
       await gate.promise;
@@ -429,7 +429,7 @@ describe('Runtime stop', () => {
     expect(slow.calls.map((call) => call.task.trigger.message)).toEqual(['m1', 'm2', 'm3']);
   });
 
-  it("with shutdown 'cancel' rejects queued tasks with 503 and aborts the running one", async () => {
+  it("with shutdown 'cancel' rejects queued tasks with 503 and aborts the running one [claim:exec-signal] [claim:trig-shutdown] [claim:trig-shutdown-cancel] [claim:task-status-cancelled] [claim:task-cancel-rejects-waiting] [claim:wp-status-rule] [claim:wp-cancelled]", async () => {
     let signalSeen: AbortSignal | undefined;
     const waitsForAbort = recordingExecutor('reply', (_task, context) => {
       signalSeen = context.signal;
@@ -458,7 +458,7 @@ describe('Runtime stop', () => {
     expect(waitsForAbort.calls).toHaveLength(1);
   });
 
-  it('cancels what is left when draining outlasts shutdownTimeoutMs', async () => {
+  it('cancels what is left when draining outlasts shutdownTimeoutMs [claim:trig-shutdown] [claim:task-status-cancelled] [claim:task-cancel-rejects-waiting] [claim:prod-drain-timeout] [claim:errors-task-cancelled-running] [claim:errors-503-sources] [claim:wp-stop-bounded]', async () => {
     let reason: unknown;
     const stuck = recordingExecutor('reply', (_task, context) => {
       return new Promise((resolve) =>
@@ -488,7 +488,7 @@ describe('Runtime stop', () => {
     expect(await queued).toMatchObject({ status: 503, code: 'WEFT_TASK_CANCELLED' });
   });
 
-  it('rejects dispatch with 503 while stopping', async () => {
+  it('rejects dispatch with 503 while stopping [claim:trig-tick-503] [claim:task-dispatch-rejects-bad-input] [claim:obs-request-failed-generic] [claim:prod-shutdown-order] [claim:tsdoc-runtime-dispatch-503]', async () => {
     const gate = deferred();
     const slow = recordingExecutor('reply', async () => {
       await gate.promise;
@@ -512,7 +512,7 @@ describe('Runtime stop', () => {
     expect((await running).status).toBe('completed');
   });
 
-  it('closes the HTTP server', async () => {
+  it('closes the HTTP server [claim:trig-shutdown-close] [claim:prod-shutdown-order]', async () => {
     const plugin = echoPlugin({
       triggers: [
         {
@@ -560,7 +560,7 @@ describe('Runtime stop', () => {
 });
 
 describe('Runtime dispatch input checks', () => {
-  it('rejects an invalid space id with status 400, naming it', async () => {
+  it('rejects an invalid space id with status 400, naming it [claim:trig-space-rule] [claim:trig-space-400-row] [claim:task-dispatch-rejects-bad-input] [claim:sp-dispatch-400] [claim:tsdoc-runtime-dispatch-400]', async () => {
     const { runtime } = await makeRuntime();
     const error = await errorOf(
       runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'has space' }),
@@ -569,7 +569,7 @@ describe('Runtime dispatch input checks', () => {
     expect(error.message).toContain('invalid space id "has space"');
   });
 
-  it('rejects an unknown plugin with status 400, naming it', async () => {
+  it('rejects an unknown plugin with status 400, naming it [claim:trig-space-400-row] [claim:task-dispatch-rejects-bad-input] [claim:tsdoc-runtime-dispatch-400]', async () => {
     const { runtime } = await makeRuntime();
     const error = await errorOf(
       runtime.dispatch({ pluginId: 'ghost', triggerId: 'manual', space: 's' }),
@@ -582,7 +582,7 @@ describe('Runtime dispatch input checks', () => {
 describe('Runtime signal handling', () => {
   const counts = () => [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
 
-  it('registers SIGINT and SIGTERM listeners with handleSignals and removes them at stop', async () => {
+  it('registers SIGINT and SIGTERM listeners with handleSignals and removes them at stop [claim:trig-signals] [claim:gs-signals] [claim:prod-handle-signals] [claim:tsdoc-node-stop-signal-remove]', async () => {
     const { runtime } = await makeRuntime({ options: { handleSignals: true } });
     const before = counts();
     await runtime.start();
@@ -591,7 +591,7 @@ describe('Runtime signal handling', () => {
     expect(counts()).toEqual(before);
   });
 
-  it('stops, then exits the process, when its SIGTERM listener fires', async () => {
+  it('stops, then exits the process, when its SIGTERM listener fires [claim:trig-signals] [claim:task-graceful-stop-drains] [claim:prod-handle-signals] [claim:prod-sigterm-exit]', async () => {
     const exit = vi.spyOn(process, 'exit').mockImplementation((() => undefined) as never);
     onTestFinished(() => exit.mockRestore());
     const { runtime } = await makeRuntime({ options: { handleSignals: true } });

@@ -28,17 +28,17 @@ const ADVERSARIAL = [
 ];
 
 describe('spaceId', () => {
-  it('keeps letters, digits, "." and ":" and joins the parts with "-"', () => {
+  it('keeps letters, digits, "." and ":" and joins the parts with "-" [claim:sp-encoding]', () => {
     expect(spaceId('chat', 'room', '42', 'user', 'ada')).toBe('chat-room-42-user-ada');
     expect(spaceId('repo', 'weft.v2:main')).toBe('repo-weft.v2:main');
   });
 
-  it('escapes every other character as "_" and the hex of its UTF-8 bytes', () => {
+  it('escapes every other character as "_" and the hex of its UTF-8 bytes [claim:sp-encoding]', () => {
     expect(spaceId('chat', 'r42-user-alice')).toBe('chat-r42_2duser_2dalice');
     expect(spaceId('x', 'a_b', 'café', 'a/b*')).toBe('x-a_5fb-caf_c3_a9-a_2fb_2a');
   });
 
-  it('is injective: no two lists of adversarial parts give the same id', () => {
+  it('is injective: no two lists of adversarial parts give the same id [claim:trig-spaceid-escapes] [claim:sp-encoding] [claim:tut-space-per-conversation]', () => {
     const seen = new Map<string, string>();
     for (const room of ADVERSARIAL) {
       for (const user of ADVERSARIAL) {
@@ -52,7 +52,7 @@ describe('spaceId', () => {
     expect(seen.size).toBe(ADVERSARIAL.length ** 2);
   });
 
-  it("builds patterns that match a room's spaces and no other room's", async () => {
+  it("builds patterns that match a room's spaces and no other room's [claim:sp-patterns]", async () => {
     const memory = new InMemoryMemoryProvider();
     await memory.init();
     for (const room of ADVERSARIAL) {

@@ -14,7 +14,7 @@ afterEach(async () => {
 });
 
 describe('the review prompt', () => {
-  it('shows the chain so far, the remaining steps and how many more steps may run', async () => {
+  it('shows the chain so far, the remaining steps and how many more steps may run [claim:task-review-answers] [claim:task-max-steps-in-prompts] [claim:task-review-prompt-contents]', async () => {
     const { runtime, model } = await makeRuntime({
       plugins: [
         new TestPlugin('work', {
@@ -42,7 +42,7 @@ describe('the review prompt', () => {
 });
 
 describe('a task that has not finished', () => {
-  it('has stored its trigger memory but no chain memory yet', async () => {
+  it('has stored its trigger memory but no chain memory yet [claim:task-records-trigger] [claim:task-crash-leaves-trigger-memory] [claim:tut-no-chain-yet]', async () => {
     const release = deferred();
     const memory = new InMemoryMemoryProvider();
     const slow = recordingExecutor('slow', async () => {

@@ -36,7 +36,7 @@ function losingCoordinator() {
 }
 
 describe('TSDoc of Runtime.dispatch', () => {
-  it('checks the space id before the plugin: both wrong gives WEFT_INVALID_SPACE, status 400', async () => {
+  it('checks the space id before the plugin: both wrong gives WEFT_INVALID_SPACE, status 400 [claim:tsdoc-runtime-dispatch-400]', async () => {
     const { runtime } = await startedRuntime();
     const both = await errorOf(
       runtime.dispatch({ pluginId: 'nobody', triggerId: 't', space: '-bad id' }),
@@ -48,7 +48,7 @@ describe('TSDoc of Runtime.dispatch', () => {
     expect([plugin.code, plugin.status]).toEqual(['WEFT_UNKNOWN_PLUGIN', 400]);
   });
 
-  it('refuses a space id that does not start with a letter or digit, though every character is allowed', async () => {
+  it('refuses a space id that does not start with a letter or digit, though every character is allowed [claim:errors-invalid-space-first-character]', async () => {
     const { runtime } = await startedRuntime();
     for (const space of ['_room', '.room', ':room']) {
       const error = await errorOf(runtime.dispatch({ pluginId: 'echo', triggerId: 't', space }));
@@ -59,7 +59,7 @@ describe('TSDoc of Runtime.dispatch', () => {
 });
 
 describe('TSDoc of AgentTask.status and ExecutionContext.signal', () => {
-  it('a task whose space the coordinator loses while it runs sees its signal aborted and ends cancelled', async () => {
+  it('a task whose space the coordinator loses while it runs sees its signal aborted and ends cancelled [claim:task-status-cancelled] [claim:task-signal-space-lost] [claim:tsdoc-signal-lost-space] [claim:tsdoc-task-cancelled-lost-space]', async () => {
     const { coordinator, lose, released } = losingCoordinator();
     let aborted = false;
     const waits = recordingExecutor('wait', (_task, context) => {
@@ -101,7 +101,7 @@ class ChainHangingMemory extends InMemoryMemoryProvider {
 }
 
 describe('TSDoc of AgentTask.recorded', () => {
-  it('a chain write that never answers leaves recorded.chain false and the task ends after 10 s', async () => {
+  it('a chain write that never answers leaves recorded.chain false and the task ends after 10 s [claim:tsdoc-chain-write-timeout] [claim:tsdoc-task-recorded-chain-timeout]', async () => {
     const reply = recordingExecutor('reply');
     const { runtime } = await startedRuntime({
       plugins: [new TestPlugin('tools', { executors: [reply] })],

@@ -46,6 +46,7 @@ export class CapabilityRegistry {
    *
    * @param descriptor - The descriptor, usually made with {@link defineCapability}.
    * @throws {@link WeftError} `WEFT_DUPLICATE` when another descriptor already uses the id.
+   * @claim tsdoc-capabilities-register
    */
   register(descriptor: CapabilityDescriptor): void {
     const existing = this.descriptors.get(descriptor.id);
@@ -93,6 +94,7 @@ export class CapabilityRegistry {
    * @param group - Two or more distinct capability ids.
    * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when the group has fewer than two ids or
    * repeats one.
+   * @claim tsdoc-capabilities-alias
    */
   addAliasGroup(group: CapabilityAliasGroup): void {
     if (group.length < 2 || new Set(group).size !== group.length) {
@@ -127,6 +129,7 @@ export class CapabilityRegistry {
    * @param entry - The transform.
    * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when `from` and `to` share no alias
    * group, or `WEFT_DUPLICATE` when a transform for the pair exists.
+   * @claim tsdoc-capabilities-transform
    */
   addTransform(entry: CapabilityTransformEntry): void {
     if (!this.aliasesOf(entry.from).includes(entry.to)) {

@@ -53,6 +53,9 @@ export interface CapabilityDescriptor<
  *   output: z.object({ score: z.number().min(-1).max(1) }),
  * });
  * ```
+ * @claim tsdoc-define-capability
+ * @claim tsdoc-define-capability-schema
+ * @claim tsdoc-define-capability-id
  */
 export function defineCapability<
   const Id extends string,

@@ -34,6 +34,7 @@ export const CORE_ERRORS = {
         'something with the same id or name is already registered: a capability with a different descriptor, a transform, a prompt template, or two route triggers with the same method and path.',
       fix: 'give the new one another id, name or path.',
     },
+    /** @claim errors-start-failed-sources */
     WEFT_START_FAILED: {
       summary:
         'A provider, coordinator, plugin or start trigger failed (or a provider was not healthy) while the runtime started.',
@@ -49,6 +50,7 @@ export const CORE_ERRORS = {
         '`start()` was called on a runtime that was stopped, `stop()` was called while the runtime was starting, or a route was mounted after the server started.',
       fix: 'a stopped runtime cannot start again; create a new one with `Runtime.init`. Add middleware and routes before `start()`.',
     },
+    /** @claim errors-invalid-space-first-character */
     WEFT_INVALID_SPACE: {
       summary:
         'A space id is not valid (empty, too long, or with a first character or characters an id may not have).',
@@ -88,6 +90,7 @@ export const CORE_ERRORS = {
       cause: '`dispatch` names a plugin id that is not registered.',
       fix: 'use the `id` of a plugin passed to `Runtime.init`.',
     },
+    /** @claim errors-shutting-down-websocket */
     WEFT_SHUTTING_DOWN: {
       summary: 'The runtime is stopping and accepts no new tasks.',
       status: 503,
@@ -105,6 +108,7 @@ export const CORE_ERRORS = {
         'the scheduler already holds `options.scheduler.maxQueueSize` waiting tasks (default 1000).',
       fix: 'the agent is receiving work faster than it completes it. Raise `scheduler.concurrency` if the model server can take more parallel calls, rate-limit clients, or run more instances.',
     },
+    /** @claim errors-task-cancelled-running */
     WEFT_TASK_CANCELLED: {
       summary: 'A task was cancelled because the runtime stopped.',
       raisedBy: 'the scheduler, when the runtime stops',
@@ -112,6 +116,7 @@ export const CORE_ERRORS = {
         'the runtime stopped in `cancel` mode, or a draining stop ran out of `shutdownTimeoutMs`. A task still waiting in the queue is rejected with this error, with status `503`, which a route trigger that lets it through answers as `503`. A running task is not rejected: its signal is aborted with this error as the reason, and `dispatch` resolves with the task, whose status is `cancelled`.',
       fix: 'expected during shutdown. Raise `shutdownTimeoutMs` if tasks are cut short in normal restarts.',
     },
+    /** @claim errors-task-timeout-names-activity */
     WEFT_TASK_TIMEOUT: {
       summary: 'A task ran past its time limit (`taskTimeoutMs`).',
       raisedBy:
@@ -171,6 +176,7 @@ export const CORE_ERRORS = {
         'getObject (or planning, which uses it) got no answer that parses as JSON and matches the schema, within its retries.',
       fix: 'see [getObject fails with a small local model](../guides/troubleshooting.md#getobject-fails-with-a-small-local-model).',
     },
+    /** @claim errors-template-invalid-first-character */
     WEFT_TEMPLATE_INVALID: {
       summary: 'A prompt template’s name or source is invalid.',
       raisedBy: '`PromptRegistry`',
@@ -191,6 +197,7 @@ export const CORE_ERRORS = {
         'rendering a template failed, usually because it uses a variable the caller did not pass: templates render in strict mode, so a missing variable is an error rather than an empty string. A function template that throws, or returns something other than text, fails the same way.',
       fix: 'pass every variable the template uses (for a function template, every name its `variables` lists).',
     },
+    /** @claim errors-listen-failed-websocket */
     WEFT_LISTEN_FAILED: {
       summary: 'The HTTP server could not listen on its host and port.',
       raisedBy:
@@ -199,6 +206,7 @@ export const CORE_ERRORS = {
         'the HTTP server (or the websocket plugin’s own server) could not listen on its host and port; most often the port is taken (`EADDRINUSE`), or the host is not an address of this machine.',
       fix: 'see [Port 3000 is already taken](../guides/troubleshooting.md#port-3000-is-already-taken).',
     },
+    /** @claim errors-unsupported-platform-not-at-start */
     WEFT_UNSUPPORTED_PLATFORM: {
       summary: 'Something that needs Node.js was used where the core runs in a browser.',
       raisedBy:
@@ -207,6 +215,7 @@ export const CORE_ERRORS = {
         'the core runs in a browser, and code used what only Node.js has: the HTTP server (`runtime.server`) or files (`loadDirectory`). The message names what needed it. `Runtime.start` does not raise it: in a browser it leaves route triggers unserved and logs a warning.',
       fix: 'in a browser, dispatch tasks with `runtime.dispatch()` from your own code instead of route triggers, and register templates from their source; see [Runtime environments](../installation.md#runtime-environments). Run the HTTP server in Node.js.',
     },
+    /** @claim errors-host-not-allowed-websocket */
     WEFT_HOST_NOT_ALLOWED: {
       summary: 'An HTTP request’s `Host` header is not an allowed host.',
       status: 403,
@@ -216,6 +225,7 @@ export const CORE_ERRORS = {
         'an HTTP request’s `Host` header names a host that is not in `server.allowedHosts`. The server answers before any route runs, which stops a web page whose domain was pointed at your machine (DNS rebinding) from calling the agent. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed.',
       fix: "when the agent listens on `0.0.0.0` for remote clients, list the public host names they use, such as `allowedHosts: ['agent.example.com']`; see the [configuration reference](./configuration.md#server-options).",
     },
+    /** @claim errors-origin-section */
     WEFT_ORIGIN_NOT_ALLOWED: {
       summary: 'A web page of another origin sent a request to the runtime’s HTTP server.',
       status: 403,
@@ -240,6 +250,7 @@ export const CORE_ERRORS = {
       cause: 'no route matches the request’s method and path.',
       fix: 'check the path and method against the route triggers of your plugins.',
     },
+    /** @claim errors-internal-keeps-weft-code */
     WEFT_INTERNAL: {
       summary: 'An unexpected failure; the answer carries an id that the log line also has.',
       status: 500,

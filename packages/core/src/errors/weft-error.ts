@@ -15,6 +15,7 @@ export interface WeftErrorOptions {
    * Whether the server may send the message to a client. Defaults to `true` below status 500
    * and `false` otherwise (the http-errors convention): set it on a 5xx only when the message
    * holds nothing but fixed text and configuration.
+   * @claim tsdoc-weft-error-expose
    */
   expose?: boolean;
   /**

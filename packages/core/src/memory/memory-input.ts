@@ -81,6 +81,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * @param text - The string.
  * @returns `undefined` when it is storable, else the reason, for an error message.
  * @internal
+ * @claim tsdoc-core-unstorable
  */
 export function unstorableText(text: string): string | undefined {
   if (text.includes('\0')) return 'contains a NUL character (\\u0000), which stores cannot hold';
@@ -196,6 +197,7 @@ function metadataJson(owner: string, value: unknown, what: string): string {
  *   return { id: crypto.randomUUID(), ...checked, createdAt: Date.now() };
  * }
  * ```
+ * @claim tsdoc-core-check-new-memory
  */
 export function checkNewMemory(memory: unknown, owner: string): CheckedMemory {
   if (memory === null || typeof memory !== 'object' || Array.isArray(memory)) {
@@ -247,6 +249,8 @@ export function checkNewMemory(memory: unknown, owner: string): CheckedMemory {
  * const patch = checkMemoryPatch('m-1', { metadata: { pinned: true } }, 'FileMemory');
  * console.log(patch); // { id: 'm-1', metadata: '{"pinned":true}' }: the content is kept
  * ```
+ * @claim tsdoc-core-check-patch
+ * @claim tsdoc-core-check-patch-throws
  */
 export function checkMemoryPatch(id: unknown, patch: unknown, owner: string): CheckedMemoryPatch {
   const checkedId = checkMemoryId(id, 'update', owner);
@@ -288,6 +292,7 @@ export function checkMemoryPatch(id: unknown, patch: unknown, owner: string): Ch
  *   return memories.delete(checkMemoryId(id, 'remove', 'MapMemory'));
  * }
  * ```
+ * @claim tsdoc-core-check-id
  */
 export function checkMemoryId(id: unknown, method: 'update' | 'remove', owner: string): string {
   if (typeof id !== 'string') {
@@ -408,6 +413,7 @@ function spacePatterns(owner: string, value: unknown): readonly string[] | undef
  * const { limit, order } = checkMemoryQuery({ kind: 'note' }, 'FileMemory');
  * console.log(limit, order); // 100 desc
  * ```
+ * @claim tsdoc-core-check-query
  */
 export function checkMemoryQuery(options: unknown, owner: string): CheckedMemoryQuery {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {

@@ -12,6 +12,7 @@ export interface Space {
    * every space under it. The space itself is always included. At most 100 patterns
    * ({@link MAX_QUERY_SPACE_PATTERNS}): a store refuses a query with more, and the task is then
    * planned without its history.
+   * @claim tsdoc-core-related-spaces-max
    */
   readonly relatedSpaces?: readonly string[];
   /** A human description, shown in prompts to the model when present. */
@@ -118,6 +119,7 @@ export interface QueryMemoryOptions {
  *   }
  * }
  * ```
+ * @claim tsdoc-core-provider-same-code
  */
 export abstract class MemoryProvider {
   /** Unique id of this provider instance, used in logs and errors. */
@@ -145,6 +147,7 @@ export abstract class MemoryProvider {
    * @returns The stored memory, with content and metadata as their JSON form.
    * @throws {@link WeftError} `WEFT_MEMORY_INVALID` naming the field when the memory breaks the
    * rules of {@link checkNewMemory}; nothing is stored then.
+   * @claim tsdoc-core-provider-store-throws
    */
   abstract store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory>;
 
@@ -158,6 +161,7 @@ export abstract class MemoryProvider {
    * `WEFT_MEMORY_INVALID` naming the field when the patch breaks the rules of
    * {@link checkMemoryPatch} (nothing is changed then); `WEFT_INVALID_ARGUMENT` when `id` is not a
    * string.
+   * @claim tsdoc-core-provider-update-throws
    */
   abstract update(
     id: string,
@@ -171,6 +175,7 @@ export abstract class MemoryProvider {
    * @returns The matching memories.
    * @throws {@link WeftError} `WEFT_MEMORY_INVALID_QUERY` naming the option when one breaks the
    * rules of {@link checkMemoryQuery}.
+   * @claim tsdoc-core-provider-query-throws
    */
   abstract query(options: QueryMemoryOptions): Promise<Memory[]>;
 
@@ -180,6 +185,7 @@ export abstract class MemoryProvider {
    * @param id - The memory's id.
    * @returns `true` when a memory was deleted, `false` when no memory has this id.
    * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when `id` is not a string.
+   * @claim tsdoc-core-provider-remove-throws
    */
   abstract remove(id: string): Promise<boolean>;
 
@@ -189,6 +195,7 @@ export abstract class MemoryProvider {
    * @param space - When given, only memories whose space is exactly this id.
    * @returns How many memories were deleted.
    * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when `space` is given and not a string.
+   * @claim tsdoc-core-provider-clear-throws
    */
   abstract clear(space?: string): Promise<number>;
 }

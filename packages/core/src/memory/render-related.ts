@@ -40,6 +40,11 @@ interface RecordedItem {
  * @param memories - Related memories, newest first.
  * @param limits - Most entries and most characters.
  * @returns The rendering, at most `maxChars` long; {@link NO_RELATED_MEMORIES} when empty.
+ * @claim tsdoc-render-related-merge
+ * @claim tsdoc-render-related-budget
+ * @claim tsdoc-render-related-cut
+ * @claim tsdoc-render-related-note
+ * @claim tsdoc-render-related-none
  */
 export function renderRelatedMemories(
   memories: readonly Memory[],

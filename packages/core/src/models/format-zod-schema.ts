@@ -56,6 +56,8 @@ export function inputJsonSchema(schema: z.ZodType): Readonly<Record<string, unkn
  * //   ]
  * // }
  * ```
+ * @claim tsdoc-format-zod-schema-example
+ * @claim tsdoc-format-zod-schema-no-header
  */
 export function formatZodSchema(schema: z.ZodType): string {
   // getObject formats the same few schemas on every call (twice per pipeline step): cache them.

@@ -102,6 +102,7 @@ export class ModelManager {
    * @param providerId - Id of a provider that offers the capability directly.
    * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when no provider has that id, or
    * `WEFT_CAPABILITY_UNAVAILABLE` when it does not offer the capability directly.
+   * @claim tsdoc-models-default-provider
    */
   setDefaultProvider(capability: string, providerId: string): void {
     const provider = this.providerList.find((candidate) => candidate.id === providerId);
@@ -244,6 +245,8 @@ export class ModelManager {
    *   return typeof output === 'object' && output !== null ? output : { value: output };
    * }
    * ```
+   * @claim tsdoc-models-unknown
+   * @claim tsdoc-models-provider-error
    */
   async callDynamic(
     capability: string,
@@ -403,6 +406,8 @@ export class ModelManager {
    *   return city;
    * }
    * ```
+   * @claim tsdoc-models-get-object-failed
+   * @claim tsdoc-models-get-object-retries
    */
   async getObject<T extends z.ZodType>(config: GetObjectConfig<T>): Promise<z.output<T>> {
     const schemaName = config.schemaName ?? 'object';

@@ -73,6 +73,7 @@ function describeActivity(activity: Activity): string {
 /**
  * How long the runtime waits for the memory provider to store a finished task's chain. The
  * task's own deadline has passed by then, and a hung store must not hold the worker forever.
+ * @claim tsdoc-chain-write-timeout
  */
 const CHAIN_WRITE_TIMEOUT_MS = 10_000;
 

@@ -12,6 +12,7 @@ import type {
  * compiles the same for both; using the server (mounting a route, starting, reading `app`)
  * throws `WEFT_UNSUPPORTED_PLATFORM`, naming what needed it. The runtime never uses it: in a
  * browser it leaves route triggers unserved, so a plugin that has them still runs its tasks.
+ * @claim tsdoc-browser-server-throws
  */
 export class ServerManager implements Pick<
   NodeServerManager,
@@ -35,7 +36,10 @@ export class ServerManager implements Pick<
     throw serverUnavailable('ServerManager.jsonBody');
   }
 
-  /** Always `undefined`: nothing listens. */
+  /**
+   * Always `undefined`: nothing listens.
+   * @claim tsdoc-browser-server-port
+   */
   get port(): number | undefined {
     return undefined;
   }
@@ -50,6 +54,7 @@ export class ServerManager implements Pick<
    *
    * @param pluginId - The plugin that owns the route.
    * @param route - The route's method and path.
+   * @claim tsdoc-browser-server-mount
    */
   mount(pluginId: string, route: { method: string; path: string }): never {
     throw serverUnavailable(
@@ -62,7 +67,10 @@ export class ServerManager implements Pick<
     return Promise.reject(serverUnavailable('ServerManager.start'));
   }
 
-  /** Resolves at once: nothing was started. */
+  /**
+   * Resolves at once: nothing was started.
+   * @claim tsdoc-browser-server-stop
+   */
   async stop(): Promise<void> {}
 }
 

@@ -12,7 +12,10 @@ import type * as NodePlatform from './node.js';
 
 export { ServerManager } from './browser-server.js';
 
-/** Whether `options.handleSignals` can work here: a page receives no process signals. */
+/**
+ * Whether `options.handleSignals` can work here: a page receives no process signals.
+ * @claim tsdoc-browser-signals
+ */
 export const SUPPORTS_SIGNALS: boolean = false;
 
 /**
@@ -25,6 +28,7 @@ export const SUPPORTS_SERVER: boolean = false;
  * The environment variables the core reads: a page has none.
  *
  * @returns An empty record.
+ * @claim tsdoc-browser-environment
  */
 export const hostEnvironment: typeof NodePlatform.hostEnvironment = () => ({});
 
@@ -42,6 +46,7 @@ export const allowManyListeners: typeof NodePlatform.allowManyListeners = () => 
  * Throws: a page cannot read a directory.
  *
  * @param directory - The directory that was asked for, named in the error.
+ * @claim tsdoc-browser-read-templates
  */
 export const readTemplateFiles: typeof NodePlatform.readTemplateFiles = (directory) =>
   Promise.reject(

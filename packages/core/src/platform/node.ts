@@ -32,6 +32,8 @@ export function hostEnvironment(): Readonly<Record<string, string | undefined>> 
  * by `WEFT_LOG_LEVEL`. `Runtime.init` has already reported a bad level as a configuration
  * problem, so a bad one never reaches pino (whose own error would name no variable). Tests pass
  * `pino({ level: 'silent' })` to keep their output clean.
+ * @claim tsdoc-node-default-logger
+ * @claim tsdoc-node-bad-level
  */
 export function createDefaultLogger(): Logger {
   return pino({ name: 'weft', level: readCoreEnvironment(process.env).logLevel });
@@ -54,6 +56,7 @@ export function allowManyListeners(signal: AbortSignal): void {
  * @param directory - Path of the directory.
  * @returns Each template's name (the file name without `.liquid`) and source.
  * @throws The file system's error when the directory cannot be read.
+ * @claim tsdoc-node-read-templates
  */
 export async function readTemplateFiles(
   directory: string,
@@ -87,6 +90,11 @@ const RELAYED_SIGNAL_MS = 1_000;
  * @param stop - Stops the runtime.
  * @param logger - Where the signal and a failed stop are logged.
  * @returns A function that removes the listeners again.
+ * @claim tsdoc-node-stop-signal
+ * @claim tsdoc-node-stop-signal-copy
+ * @claim tsdoc-node-stop-signal-once
+ * @claim tsdoc-node-stop-signal-logs
+ * @claim tsdoc-node-stop-signal-remove
  */
 export function onStopSignal(stop: () => Promise<void>, logger: Logger): () => void {
   const firstAt = new Map<NodeJS.Signals, number>();

@@ -33,6 +33,7 @@ export interface ExecutionContext {
    * Aborted when the task must end early: it ran past `options.taskTimeoutMs`, the runtime is
    * cancelling its tasks as it stops, or, with a `coordinator`, this instance lost the task's
    * space. Pass it to slow I/O.
+   * @claim tsdoc-signal-lost-space
    */
   readonly signal: AbortSignal;
   /**

@@ -44,6 +44,8 @@ export interface TriggerRoute {
    * @param response - The express response.
    * @param runtime - The runtime, to dispatch tasks.
    * @returns Nothing that is used: answer through `response`. A returned promise is awaited.
+   * @claim tsdoc-route-4xx
+   * @claim tsdoc-route-5xx
    */
   handler(request: Request, response: Response, runtime: Runtime): unknown;
 }
@@ -96,6 +98,7 @@ export abstract class Plugin {
   /**
    * Unique id: lower-case letters, digits and dashes, starting with a letter, such as
    * `weather`; `core` is reserved for the runtime.
+   * @claim tsdoc-plugin-id
    */
   abstract readonly id: string;
   /** One sentence on what the plugin is for. */
@@ -108,6 +111,7 @@ export abstract class Plugin {
    * Prompt templates by name, registered under the plugin's id: liquid source
    * (`{ reply: 'Hi {{ name }}' }`) or functions of their variables, made with
    * {@link defineTemplate}. liquidjs is loaded only when some plugin has a liquid template.
+   * @claim tsdoc-plugin-templates-lazy-liquid
    */
   readonly templates: Readonly<Record<string, string | PromptTemplate>> = {};
   /**
@@ -165,6 +169,7 @@ export class PluginRegistry {
    * @param plugin - The plugin.
    * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` listing every problem
    * {@link PluginRegistry.validate} found.
+   * @claim tsdoc-plugin-registry-register
    */
   register(plugin: Plugin): void {
     const problems = this.validate(plugin);

@@ -39,6 +39,7 @@ const NAME_PATTERN = /^[a-z0-9][a-z0-9-_.]*$/i;
  * const text = await prompts.render('greeter/hello', { name: 'Ada' });
  * console.log(text); // Hello Ada!
  * ```
+ * @claim tsdoc-prompts-liquid-on-demand
  */
 export class PromptRegistry {
   /** How to render each template, by full name. */
@@ -58,6 +59,8 @@ export class PromptRegistry {
    * @throws {@link WeftError} `WEFT_TEMPLATE_INVALID` when a name is invalid, the source is
    * neither text nor a function, or the source does not parse; `WEFT_DUPLICATE` when the template
    * exists.
+   * @claim tsdoc-prompts-register
+   * @claim tsdoc-prompts-register-deferred
    */
   register(namespace: string, name: string, source: string | PromptTemplate): void {
     for (const [label, value] of [
@@ -180,6 +183,8 @@ export class PromptRegistry {
    * @throws {@link WeftError} `WEFT_TEMPLATE_NOT_FOUND`, listing the registered names, when no
    * such template is registered. The render function rejects with
    * `WEFT_TEMPLATE_RENDER_FAILED` when the template refers to a variable that was not passed.
+   * @claim tsdoc-prompts-get
+   * @claim tsdoc-prompts-render
    */
   get(fullName: string): TemplateFunction {
     const template = this.templates.get(fullName);

@@ -16,6 +16,7 @@ export interface PromptTemplate {
    * The variables the template reads: rendering without one of them (absent or `undefined`)
    * rejects with `WEFT_TEMPLATE_RENDER_FAILED` naming it, as a liquid template does. Without
    * this list the function is called with whatever was passed.
+   * @claim tsdoc-prompt-template-variables
    */
   readonly variables?: readonly string[];
 }
@@ -39,6 +40,7 @@ export interface PromptTemplate {
  * prompts.register('greeter', 'hello', greeting);
  * console.log(await prompts.render('greeter/hello', { name: 'Ada' })); // Hello Ada!
  * ```
+ * @claim tsdoc-define-template-checked
  */
 export function defineTemplate<Variables extends object>(
   variables: readonly (keyof Variables & string)[],

@@ -56,40 +56,57 @@ export interface RuntimeConfig {
  * field is optional and has a default; {@link Runtime.init} rejects a wrong value naming it.
  */
 export interface RuntimeOptions {
-  /** Most steps one task may run. Default 10. */
+  /**
+   * Most steps one task may run. Default 10.
+   * @claim tsdoc-options-default-max-steps
+   */
   maxSteps?: number;
   /**
    * Longest a task may run, in milliseconds, from when it leaves the queue. Past it the task's
    * signal is aborted, an error item with code `WEFT_TASK_TIMEOUT` ends its chain, it ends
    * `failed`, and its worker is freed even if an executor ignores the signal. Default 120000.
+   * @claim tsdoc-options-default-task-timeout-ms
    */
   taskTimeoutMs?: number;
-  /** How many times getObject asks again after an invalid answer. Default 2. */
+  /**
+   * How many times getObject asks again after an invalid answer. Default 2.
+   * @claim tsdoc-options-default-get-object-retries
+   */
   getObjectRetries?: number;
-  /** When the model reviews the remaining steps: `always` (default), `on-failure` or `never`. */
+  /**
+   * When the model reviews the remaining steps: `always` (default), `on-failure` or `never`.
+   * @claim tsdoc-options-default-pipeline-review
+   */
   pipelineReview?: PipelineReview;
   /**
    * Whether `always` also reviews after the last planned step when it succeeded. That review
    * costs one model call per task and can only add steps. Default `false`.
+   * @claim tsdoc-options-default-review-final-step
    */
   reviewFinalStep?: boolean;
   /**
    * How many earlier tasks (and other related memories) the planning prompt shows at most,
    * newest first; a task's trigger and chain are one entry. Default 10.
+   * @claim tsdoc-options-default-related-memories
    */
   relatedMemories?: number;
   /**
    * The most characters the planning prompt's related memories may take; the newest entries
    * are kept when they do not all fit. Default 4000.
+   * @claim tsdoc-options-default-related-memory-chars
    */
   relatedMemoryChars?: number;
-  /** Scheduler limits: `concurrency` (default 4) and `maxQueueSize` (default 1000). */
+  /**
+   * Scheduler limits: `concurrency` (default 4) and `maxQueueSize` (default 1000).
+   * @claim tsdoc-options-default-scheduler
+   */
   scheduler?: { concurrency?: number; maxQueueSize?: number };
   /**
    * Limits on what one dependency may hold at once: `maxConcurrent` calls per model provider,
    * plugin and memory provider (default one less than `scheduler.concurrency`), `maxWaitMs`
    * for a slot (default 30000), and `limits` per dependency (`model:<id>`, `plugin:<id>`,
    * `memory:<id>`).
+   * @claim tsdoc-options-default-bulkhead
    */
   bulkhead?: {
     maxConcurrent?: number;
@@ -98,16 +115,26 @@ export interface RuntimeOptions {
   };
   /** HTTP server settings, used when some plugin has a route trigger. */
   server?: ServerManagerConfig;
-  /** `true` to collect analytics, or `{ trackers }` to also forward events. Default off. */
+  /**
+   * `true` to collect analytics, or `{ trackers }` to also forward events. Default off.
+   * @claim tsdoc-options-default-analytics
+   */
   analytics?: boolean | { trackers?: readonly AnalyticsTracker[] };
-  /** Stop gracefully on SIGINT and SIGTERM. Default `false`. */
+  /**
+   * Stop gracefully on SIGINT and SIGTERM. Default `false`.
+   * @claim tsdoc-options-default-handle-signals
+   */
   handleSignals?: boolean;
-  /** On stop, let queued tasks finish (`drain`, default) or cancel them (`cancel`). */
+  /**
+   * On stop, let queued tasks finish (`drain`, default) or cancel them (`cancel`).
+   * @claim tsdoc-options-default-shutdown
+   */
   shutdown?: 'drain' | 'cancel';
   /**
    * How long a draining stop waits before it cancels what is left. Default 30000 ms. Tasks
    * that have not ended a short grace after the cancel are abandoned (logged with their ids),
    * so `stop()` resolves within about this time plus a few seconds whatever executors do.
+   * @claim tsdoc-options-default-shutdown-timeout-ms
    */
   shutdownTimeoutMs?: number;
   /** Default provider id per capability id, when several providers offer one. */
@@ -117,11 +144,13 @@ export interface RuntimeOptions {
    * and fails with `WEFT_START_FAILED` naming the provider when it answers `false`, throws,
    * or takes longer than `healthCheckTimeoutMs`. Default `false`: without it, a provider that
    * is down is first noticed by the task that calls it.
+   * @claim tsdoc-options-default-check-health-on-start
    */
   checkHealthOnStart?: boolean;
   /**
    * The longest one provider's `checkHealth()` may take at start, with `checkHealthOnStart`,
    * in milliseconds. Default 10000.
+   * @claim tsdoc-options-default-health-check-timeout-ms
    */
   healthCheckTimeoutMs?: number;
   /** A pino logger; by default JSON logs to stdout at `info` (or `WEFT_LOG_LEVEL`). */

@@ -164,6 +164,7 @@ export class Runtime {
    *   }
    * }
    * ```
+   * @claim tsdoc-runtime-init-one-error
    */
   static async init(config: RuntimeConfig): Promise<Runtime> {
     const { options, problems, registrable } = checkConfigShape(config);
@@ -214,6 +215,9 @@ export class Runtime {
    * start trigger that failed (or, with `checkHealthOnStart`, the provider that is not healthy);
    * `WEFT_LISTEN_FAILED` when the HTTP server cannot listen; `WEFT_RUNTIME_STOPPED` when the
    * runtime was stopped, or `stop()` was called while it was starting.
+   * @claim tsdoc-runtime-start-same-promise
+   * @claim tsdoc-runtime-start-failed
+   * @claim tsdoc-runtime-start-stopped
    */
   start(): Promise<void> {
     if (this.phase === 'stopping' || this.phase === 'stopped') {
@@ -235,6 +239,7 @@ export class Runtime {
    * cancellation; one still storing its chain after 2 s is abandoned. Plugins and providers get
    * 2 s together to shut down, so it resolves within `shutdownTimeoutMs` plus about 5 seconds
    * whatever they do. Calling it again returns the same promise.
+   * @claim tsdoc-runtime-stop-bounded
    */
   stop(): Promise<void> {
     this.stopping ??= this.stopOnce();
@@ -272,6 +277,8 @@ export class Runtime {
    *   return task.chain.at(-1);
    * }
    * ```
+   * @claim tsdoc-runtime-dispatch-400
+   * @claim tsdoc-runtime-dispatch-503
    */
   async dispatch(event: TriggerEvent): Promise<AgentTask> {
     return (await this.accept(event)).done;

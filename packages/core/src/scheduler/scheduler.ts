@@ -46,6 +46,7 @@ export class Scheduler {
   /**
    * Most tasks holding a worker at once. A task waiting through its lease holds none, so
    * {@link Scheduler.running} may be higher.
+   * @claim tsdoc-scheduler-concurrency-workers
    */
   readonly concurrency: number;
   /** Most tasks waiting at once. */
@@ -78,6 +79,8 @@ export class Scheduler {
    * `coordinator` that grants spaces when several instances share them.
    * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` naming the option when either number is
    * not a positive integer.
+   * @claim tsdoc-scheduler-constructor
+   * @claim tsdoc-scheduler-defaults
    */
   constructor(
     options: {
@@ -146,6 +149,10 @@ export class Scheduler {
    * {@link Scheduler.stop} was called, or `WEFT_TASK_CANCELLED` when a `cancel` stop drops the
    * task before it ran; with `WEFT_INVALID_ARGUMENT` when a coordinator is set and `ticket`
    * is missing.
+   * @claim tsdoc-scheduler-queue-full
+   * @claim tsdoc-scheduler-shutting-down
+   * @claim tsdoc-scheduler-cancelled
+   * @claim tsdoc-scheduler-ticket
    */
   schedule<T>(
     space: string,
@@ -204,6 +211,7 @@ export class Scheduler {
    *
    * @param mode - `drain` or `cancel`.
    * @returns A promise that settles when no task is left.
+   * @claim tsdoc-scheduler-stop-cancel
    */
   async stop(mode: 'drain' | 'cancel' = 'drain'): Promise<void> {
     this.closed = true;

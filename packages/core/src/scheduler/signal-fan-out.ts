@@ -2,6 +2,7 @@
  * Aborts many short-lived controllers when a long-lived signal aborts, through one listener on
  * that signal however many controllers are attached, so running tasks do not pile listeners onto
  * the scheduler's signal or a coordinator's.
+ * @claim tsdoc-fan-out-one-listener
  */
 export class SignalFanOut {
   private readonly targets = new Map<
@@ -12,6 +13,7 @@ export class SignalFanOut {
   /**
    * A signal aborted when any of `sources` is (with its reason), and the function that detaches
    * it once the task ended.
+   * @claim tsdoc-fan-out-link
    */
   link(sources: readonly AbortSignal[]): { signal: AbortSignal; unlink: () => void } {
     const controller = new AbortController();

@@ -19,6 +19,8 @@ const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::']);
  * @param allowed - The configured allowed hosts.
  * @param boundHost - The interface the server listens on; allowed too unless it is a wildcard.
  * @returns A function telling whether a raw `Host` header value is allowed.
+ * @claim tsdoc-host-checker-bound
+ * @claim tsdoc-host-checker-ip
  */
 export function hostChecker(
   allowed: AllowedHosts,
@@ -50,6 +52,7 @@ export function hostChecker(
  *
  * @param hostHeader - The raw header value.
  * @returns The host name as sent, brackets of an IPv6 literal removed.
+ * @claim tsdoc-hostname-of
  */
 export function hostnameOf(hostHeader: string): string {
   const value = hostHeader.trim();

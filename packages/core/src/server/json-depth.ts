@@ -16,6 +16,8 @@ const CLOSE_BRACKET = 0x5d;
  * @param body - The raw JSON bytes.
  * @param limit - The deepest nesting allowed.
  * @returns `true` when the text nests deeper than `limit`.
+ * @claim tsdoc-nests-deeper-strings
+ * @claim tsdoc-nests-deeper-hostile
  */
 export function nestsDeeperThan(body: Uint8Array, limit: number): boolean {
   let depth = 0;

@@ -33,9 +33,15 @@ export type CorsOptions = cors.CorsOptions;
 
 /** How the runtime's HTTP server listens and what it accepts. */
 export interface ServerManagerConfig {
-  /** TCP port; `0` picks a free one (read it back from {@link ServerManager.port}). Default 3000. */
+  /**
+   * TCP port; `0` picks a free one (read it back from {@link ServerManager.port}). Default 3000.
+   * @claim tsdoc-server-default-port
+   */
   port?: number;
-  /** Interface to listen on. Default `127.0.0.1`; use `0.0.0.0` to accept remote clients. */
+  /**
+   * Interface to listen on. Default `127.0.0.1`; use `0.0.0.0` to accept remote clients.
+   * @claim tsdoc-server-default-host
+   */
   host?: string;
   /**
    * The host names a request's `Host` header may carry, against DNS rebinding: a web page whose
@@ -47,6 +53,7 @@ export interface ServerManagerConfig {
    *
    * When you listen on `0.0.0.0` or `::` for remote clients, list the public host names they
    * use here (such as `['agent.example.com']`), or they are refused. Default: `[]`.
+   * @claim tsdoc-server-default-allowed-hosts
    */
   allowedHosts?: true | 'all' | readonly string[];
   /**
@@ -58,6 +65,9 @@ export interface ServerManagerConfig {
    * `WEFT_ORIGIN_NOT_ALLOWED` before any route runs or any body is read; so is one without
    * `Origin` whose `Sec-Fetch-Site` is `cross-site` or `same-site`. Requests with neither header
    * (curl, servers, native apps) pass. `true` turns the check off. Default: `[]`.
+   * @claim tsdoc-server-default-allowed-origins
+   * @claim tsdoc-server-origin-refused
+   * @claim tsdoc-server-origin-pass
    */
   allowedOrigins?: true | readonly string[];
   /**
@@ -65,25 +75,42 @@ export interface ServerManagerConfig {
    * origins CORS allows are also let through the {@link ServerManagerConfig.allowedOrigins}
    * check. An `origin` function that has not called back within 5 seconds refuses the origin,
    * and the server logs it.
+   * @claim tsdoc-server-default-cors
+   * @claim tsdoc-server-cors-origins
+   * @claim tsdoc-server-cors-origin-deadline
    */
   cors?: boolean | CorsOptions;
-  /** Largest accepted JSON body, as bytes or a string like `'100kb'`. Default `'1mb'`. */
+  /**
+   * Largest accepted JSON body, as bytes or a string like `'100kb'`. Default `'1mb'`.
+   * @claim tsdoc-server-default-body-limit
+   */
   bodyLimit?: number | string;
   /**
    * Deepest nesting of objects and arrays a JSON body may have; deeper bodies are refused with
    * 400 before they are parsed, as `WEFT_BAD_REQUEST` or the route's own `invalidBodyCode`.
    * Default 64.
+   * @claim tsdoc-server-default-max-json-depth
    */
   maxJsonDepth?: number;
-  /** Most milliseconds a client may take to send a request's headers (then 408). Default 10000. */
+  /**
+   * Most milliseconds a client may take to send a request's headers (then 408). Default 10000.
+   * @claim tsdoc-server-default-headers-timeout
+   */
   headersTimeout?: number;
-  /** Most milliseconds a client may take to send a whole request (then 408). Default 30000. */
+  /**
+   * Most milliseconds a client may take to send a whole request (then 408). Default 30000.
+   * @claim tsdoc-server-default-request-timeout
+   */
   requestTimeout?: number;
-  /** How long an idle keep-alive connection stays open, in milliseconds. Default 5000. */
+  /**
+   * How long an idle keep-alive connection stays open, in milliseconds. Default 5000.
+   * @claim tsdoc-server-default-keep-alive-timeout
+   */
   keepAliveTimeout?: number;
   /**
    * How long `stop()` lets open requests finish before it closes their connections, in
    * milliseconds. Default 1000.
+   * @claim tsdoc-server-default-stop-grace-ms
    */
   stopGraceMs?: number;
 }
@@ -190,6 +217,7 @@ export class ServerManager {
    * integer, `allowedHosts` is not `true`, `'all'` or a list of names, `allowedOrigins` is not
    * `true` or a list of origins, or `requestTimeout` is
    * below `headersTimeout`.
+   * @claim tsdoc-server-constructor
    */
   constructor(config: ServerManagerConfig = {}, logger?: Logger) {
     const port = config.port ?? SERVER_DEFAULTS.port;
@@ -265,6 +293,7 @@ export class ServerManager {
    * @param context - Passed to the route's handler.
    * @throws {@link WeftError} `WEFT_RUNTIME_STOPPED` when the server is already started, or
    * `WEFT_DUPLICATE` when the method and path are taken.
+   * @claim tsdoc-server-mount
    */
   mount<Context>(pluginId: string, route: MountedRoute<Context>, context: Context): void {
     if (this.server) {
@@ -300,6 +329,7 @@ export class ServerManager {
    * @returns The address listened on.
    * @throws {@link WeftError} `WEFT_LISTEN_FAILED` naming the host and port when listening fails
    * (for example, port in use).
+   * @claim tsdoc-server-listen
    */
   async start(): Promise<{ host: string; port: number }> {
     if (this.server) return { host: this.config.host, port: this.listeningPort as number };

@@ -70,6 +70,7 @@ export interface AgentTask {
    * reached, or the task ran past `taskTimeoutMs`; the chain's error items say which.
    * `cancelled`: the runtime stopped in cancel mode (or its drain timed out) while the task ran,
    * or, with a `coordinator`, this instance lost the task's space while it ran.
+   * @claim tsdoc-task-cancelled-lost-space
    */
   status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
   /**
@@ -78,6 +79,7 @@ export interface AgentTask {
    * provider failed or did not answer in time (the failure is logged). A trigger that answers a
    * client should say when `chain` is `false`: the exchange will be missing from the space's
    * history, and later tasks will not see it.
+   * @claim tsdoc-task-recorded-chain-timeout
    */
   readonly recorded: { trigger: boolean; chain: boolean };
   /**
@@ -86,6 +88,7 @@ export interface AgentTask {
    * the same. The runtime logs the failure as a warning with the task's id and this `errorId`.
    * Absent when the history was read. A trigger that answers a person may say that earlier
    * messages were not taken into account.
+   * @claim tsdoc-task-history-unavailable
    */
   historyUnavailable?: { readonly errorId: string };
   /** The context chain: the trigger item, then one item per step run. */

@@ -1,4 +1,7 @@
-/** What {@link settleWithin} resolves with when the promise did not settle in time. */
+/**
+ * What {@link settleWithin} resolves with when the promise did not settle in time.
+ * @claim tsdoc-timed-out
+ */
 export const TIMED_OUT = Symbol('timed out');
 
 /**
@@ -9,6 +12,8 @@ export const TIMED_OUT = Symbol('timed out');
  * @param promise - The work to wait for; a rejection is passed on.
  * @param ms - The longest wait.
  * @returns The promise's value, or {@link TIMED_OUT}.
+ * @claim tsdoc-settle-within-rejection
+ * @claim tsdoc-settle-within-timeout
  */
 export async function settleWithin<T>(
   promise: Promise<T>,

@@ -4,6 +4,8 @@
  * over plain HTTP or from a file still has `getRandomValues`, from which the id is built.
  *
  * @returns Such as `3b241101-e2bb-4255-8caf-4136c566a962`.
+ * @claim tsdoc-random-id-v4
+ * @claim tsdoc-random-id-fallback
  */
 export function randomId(): string {
   const { crypto } = globalThis;

@@ -13,15 +13,22 @@ import { allowManyListeners } from '#platform';
  * parent exactly as it was.
  */
 export interface TaskSignal {
-  /** Aborted when the parent aborts (with its reason) or {@link TaskSignal.abort} is called. */
+  /**
+   * Aborted when the parent aborts (with its reason) or {@link TaskSignal.abort} is called.
+   * @claim tsdoc-task-signal-signal
+   */
   readonly signal: AbortSignal;
   /**
    * Aborts the task's signal alone.
    *
    * @param reason - The abort reason, for example a timeout error.
+   * @claim tsdoc-task-signal-abort
    */
   abort(reason: unknown): void;
-  /** Detaches from the parent; call it once the task has ended. */
+  /**
+   * Detaches from the parent; call it once the task has ended.
+   * @claim tsdoc-task-signal-release
+   */
   release(): void;
 }
 
