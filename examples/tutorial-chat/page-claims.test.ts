@@ -1,6 +1,6 @@
 /**
- * Claims of docs/tutorials/chat-assistant.md that agent.test.ts does not pin down; each test is
- * listed in tests/claims/pages/tutorials-chat-assistant.json beside the sentence it guards.
+ * Claims of docs/tutorials/chat-assistant.md that agent.test.ts does not pin down; each test's
+ * title carries the claim ids of the sentences it guards.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

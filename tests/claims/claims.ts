@@ -7,7 +7,9 @@
  * - beside the sentence, a claim id: in Markdown an HTML comment right after the sentence,
  *   `<!-- claim: the-id -->`, or `<!-- claim: the-id untested: why no test can check it -->`;
  *   in a TSDoc comment a `@claim the-id` block tag on its own line at the end of the comment
- *   (a block tag takes the text after it, so nothing but other claim tags may follow it);
+ *   (a block tag takes the text after it, so nothing but other claim tags may follow it), or
+ *   a comment of its own, `/** @claim the-id *\/`, such as above an error registry's entry; in
+ *   the JSX of a site page, a JSX comment after the sentence, `{/* claim: the-id *\/}`;
  * - in the title of each test that checks it, `[claim:the-id]`, at the end of the title given
  *   to `it`, `test` or `describe`; a title may carry several.
  *
@@ -129,14 +131,36 @@ export function markdownClaims(markdown: string, file: string): ClaimInventory {
   return inventory;
 }
 
+/**
+ * The claim ids of a page written in JSX (the site's own pages, such as the plugins page): a
+ * JSX comment right after the sentence, `{/* claim: the-id *\/}`, which renders nothing.
+ */
+export function jsxClaims(source: string, file: string): ClaimInventory {
+  const inventory: ClaimInventory = { pages: [], tests: [], problems: [] };
+  const pattern = /\{\/\*\s*claim:\s*(\S+?)(?:\s+untested:\s*([\s\S]*?))?\s*\*\/\}/g;
+  const text = source.replace(/<[^>]*>/g, (tag) => tag.replace(/[^\n]/g, ' '));
+  for (const match of source.matchAll(pattern)) {
+    const offset = match.index ?? 0;
+    const untested = match[2]?.replace(/\s+/g, ' ').trim();
+    inventory.pages.push({
+      id: match[1] ?? '',
+      file,
+      line: lineAt(source, offset),
+      sentence: sentenceBefore(text.slice(0, offset).replace(pattern, '\n\n'), offset),
+      ...(untested !== undefined ? { untested } : {}),
+    });
+  }
+  return inventory;
+}
+
 /** The `@claim` tags of the TSDoc comments of a TypeScript source. */
 export function tsdocClaims(source: string, file: string): ClaimInventory {
   const inventory: ClaimInventory = { pages: [], tests: [], problems: [] };
   for (const comment of source.matchAll(/\/\*\*[\s\S]*?\*\//g)) {
     const start = comment.index ?? 0;
-    const lines = comment[0].replace(/\*\/$/, '').split('\n');
+    const lines = comment[0].replace(/^\/\*\*/, '').replace(/\*\/$/, '').split('\n');
     const text = lines
-      .map((line) => line.replace(/^\s*(\/\*\*|\*)\s?/, ''))
+      .map((line) => line.replace(/^\s*\*\s?/, ''))
       .filter((line) => !/^\s*@claim\b/.test(line))
       .join(' ')
       .replace(/\s+/g, ' ')
@@ -279,7 +303,13 @@ export function collectClaims(
     else if (MARKDOWN_FILE.test(file)) {
       found = markdownClaims(readFileSync(path.join(root, file), 'utf8'), file);
     } else if (TSDOC_FILE.test(file)) {
-      found = tsdocClaims(readFileSync(path.join(root, file), 'utf8'), file);
+      const source = readFileSync(path.join(root, file), 'utf8');
+      found = tsdocClaims(source, file);
+      if (file.endsWith('.tsx')) {
+        const jsx = jsxClaims(source, file);
+        found.pages.push(...jsx.pages);
+        found.problems.push(...jsx.problems);
+      }
     }
     if (found === undefined) continue;
     all.pages.push(...found.pages);

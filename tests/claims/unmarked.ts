@@ -10,6 +10,11 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import {
+  CONFIGURATION_PAGE_END,
+  CONFIGURATION_PAGE_START,
+} from '../../scripts/references/configuration-page';
+import { ERRORS_PAGE_END, ERRORS_PAGE_START } from '../../scripts/references/errors-page';
 import { proseOnly, repositoryRoot } from './claims.js';
 
 /** The words and figures that make a sentence a claim. */
@@ -24,6 +29,30 @@ export const CLAIM_SIGNALS: readonly RegExp[] = [
 
 /** The pages the detector reads: the docs, the package READMEs and the whitepaper. */
 export const DETECTED_PAGES = /^(docs\/.*\.mdx?|packages\/[^/]+\/README\.md|whitepaper\/.*\.md)$/;
+
+/**
+ * The generated parts of the reference pages (npm run generate:references), from one heading to
+ * another. Their text comes from the error registries and the options schema, which their own
+ * tests hold to the code; a claim about an error code is a `@claim` tag above its registry entry.
+ */
+const GENERATED_PARTS: Record<string, [string, string]> = {
+  'docs/reference/errors.md': [ERRORS_PAGE_START, ERRORS_PAGE_END],
+  'docs/reference/configuration.md': [CONFIGURATION_PAGE_START, CONFIGURATION_PAGE_END],
+};
+
+/** The page with its generated part blanked out, lines kept. */
+function withoutGeneratedPart(markdown: string, file: string): string {
+  const part = GENERATED_PARTS[file];
+  if (part === undefined) return markdown;
+  const start = markdown.indexOf(`\n${part[0]}\n`);
+  const end = markdown.indexOf(`\n${part[1]}\n`, start + 1);
+  if (start === -1 || end === -1) return markdown;
+  return (
+    markdown.slice(0, start) +
+    markdown.slice(start, end).replace(/[^\n]/g, ' ') +
+    markdown.slice(end)
+  );
+}
 
 const CLAIM_COMMENT = /<!--\s*claim:[\s\S]*?-->/g;
 const MARK = '\uE000';
@@ -40,7 +69,7 @@ export interface UnmarkedSentence {
  * table row and list item counts as its own text.
  */
 export function unmarkedSentences(markdown: string, file: string): UnmarkedSentence[] {
-  const prose = proseOnly(markdown, true).replace(CLAIM_COMMENT, (comment) =>
+  const prose = proseOnly(withoutGeneratedPart(markdown, file), true).replace(CLAIM_COMMENT, (comment) =>
     MARK.padEnd(comment.length, ' ').replace(/ /g, (space, index: number) =>
       comment[index] === '\n' ? '\n' : space,
     ),

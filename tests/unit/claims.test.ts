@@ -15,6 +15,7 @@ import {
   claimProblems,
   claimRows,
   collectClaims,
+  jsxClaims,
   markdownClaims,
   repositoryFiles,
   testClaims,
@@ -100,6 +101,35 @@ describe('the claims checker', () => {
     expect(found.problems).toEqual([
       'src/x.ts:11: text after a @claim tag belongs to the tag and is hidden from the API pages; move the @claim lines to the end of the comment',
       'src/x.ts:14: a @claim tag must be alone on its line: "@claim the-id" or "@claim the-id untested: reason"',
+    ]);
+  });
+
+  it('reads a claim comment of its own above a registry entry, and JSX comments in a site page', () => {
+    const registry = tsdocClaims(
+      '  /** @claim code-cause */\n  /** @claim code-fix untested: why */\n  WEFT_X: {},\n',
+      'packages/p/src/errors.ts',
+    );
+    expect(registry.pages.map((claim) => [claim.id, claim.line, claim.untested])).toEqual([
+      ['code-cause', 1, undefined],
+      ['code-fix', 2, 'why'],
+    ]);
+    expect(registry.problems).toEqual([]);
+    const page = [
+      '<p className="lead">',
+      "  Every package is tested.{' '}",
+      '  {/* claim: page-tested */}',
+      '  Each <code>card</code> says what it needs. {/* claim: page-card untested: why */}',
+      '</p>',
+    ].join('\n');
+    expect(
+      jsxClaims(page, 'src/pages/x.tsx').pages.map((claim) => [
+        claim.id,
+        claim.line,
+        claim.sentence,
+      ]),
+    ).toEqual([
+      ['page-tested', 3, "Every package is tested.{' '}"],
+      ['page-card', 4, 'Each card says what it needs.'],
     ]);
   });
 

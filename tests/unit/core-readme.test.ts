@@ -1,8 +1,8 @@
 /**
  * The `options` row of packages/core/README.md's configuration table, held to the options
  * schema `Runtime.init` validates with: it names every option (and no other) and shows the
- * default the schema applies wherever it gives one. tests/claims/pages/readme-core.json links
- * the README's sentences to this and the other tests that guard them.
+ * default the schema applies wherever it gives one. The README's claim ids are in the
+ * titles of this and the other tests that guard them.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

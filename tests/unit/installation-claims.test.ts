@@ -1,7 +1,7 @@
 /**
  * Installation, "What your project installs itself" and "The packages": the tables hold to the
  * repository's packages, to the dependency ranges of @weft/core, and to what a generated
- * project imports. tests/claims/pages/installation.json links each sentence to its test.
+ * project imports. Each title carries the claim ids it guards.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';

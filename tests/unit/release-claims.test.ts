@@ -1,7 +1,7 @@
 /**
  * What docs/installation.md and docs/reference/stability.md promise about versions and releases:
  * one version for every first-party package, bumped together by changesets, and releases
- * published from CI with npm provenance. Listed in tests/claims/pages/.
+ * published from CI with npm provenance. Each title carries the claim ids it guards.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

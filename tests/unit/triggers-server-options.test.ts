@@ -1,7 +1,7 @@
 /**
  * Building plugins, Triggers, "Route triggers": the table of `options.server` shows every
- * server option with the default the server applies (tests/claims/pages/building-plugins-
- * triggers.json links the table to this test).
+ * server option with the default the server applies (the table's claim id is in this
+ * test's title).
  */
 import { describe, expect, it } from 'vitest';
 import {

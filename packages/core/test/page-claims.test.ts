@@ -1,6 +1,6 @@
 /**
- * Claims of the guides about the HTTP server that no other test pinned down; each test is listed
- * in tests/claims/pages/ beside the sentence it guards.
+ * Claims of the guides about the HTTP server that no other test pinned down; each test's title
+ * carries the claim ids of the sentences it guards.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ServerManager } from '@weft/core';

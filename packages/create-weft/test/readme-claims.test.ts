@@ -1,6 +1,6 @@
 /**
  * The flags table of this package's README, held to the choices and defaults the command uses
- * (tests/claims/pages/readme-create-weft.json links each sentence to its test).
+ * (each test's title carries the claim ids of the sentences it guards).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

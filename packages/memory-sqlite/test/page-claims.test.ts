@@ -1,6 +1,6 @@
 /**
- * Claims the guides make about SQLite memory that no other test pinned down; each test is listed
- * in tests/claims/pages/ beside the sentence it guards.
+ * Claims the guides make about SQLite memory that no other test pinned down; each test's title
+ * carries the claim ids of the sentences it guards.
  */
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';

@@ -1,6 +1,6 @@
 /**
- * Claims of the model-openai README that the other tests do not pin down; each test is listed in
- * tests/claims/pages/readme-model-openai.json beside the sentence it guards.
+ * Claims of the model-openai README that the other tests do not pin down; each test's title
+ * carries the claim ids of the sentences it guards.
  */
 import { readFileSync } from 'node:fs';
 import { TEXT_GENERATION_CAPABILITY } from '@weft/core';

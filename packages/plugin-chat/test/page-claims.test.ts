@@ -1,6 +1,6 @@
 /**
- * Claims of the plugin-chat README that chat-plugin.test.ts does not pin down; each test is listed
- * in tests/claims/pages/readme-plugin-chat.json beside the sentence it guards.
+ * Claims of the plugin-chat README that chat-plugin.test.ts does not pin down; each test's title
+ * carries the claim ids of the sentences it guards.
  */
 import { Runtime } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';

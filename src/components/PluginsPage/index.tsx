@@ -36,21 +36,26 @@ export default function PluginsPage({ catalogue }: { catalogue: Catalogue }): Re
         <header className={styles.header}>
           <h1>{TITLE}</h1>
           <p className={styles.lead}>
-            The packages below are developed and tested in the Weft repository. Each one describes
-            itself in its own <code>package.json</code>; this page is built from those descriptions.
+            The packages below are developed and tested in the Weft repository.{' '}
+            {/* claim: plugins-every-package */}
+            Each one describes itself in its own <code>package.json</code>; this page is built from
+            those descriptions. {/* claim: plugins-built-from-package-json */}
             To write your own, start with <Link to="/docs/building-plugins/">Building plugins</Link>
             .
           </p>
           <p className={styles.lead}>
             Each card says what the package provides and what it requires, the core versions it
-            works with and where it runs. Filter by kind, by a capability or service, or by the
-            packages a chosen one works with: those whose requirements it meets, or that meet its
-            own.
+            works with and where it runs. {/* claim: plugins-card-facts */}
+            Filter by kind, by a capability or service, or by the packages a chosen one works with:
+            those whose requirements it meets, or that meet its own.
+            {/* claim: plugins-filters */}
           </p>
           <p className={styles.lead}>
             Each card shows the command that installs the package, or creates a project.{' '}
+            {/* claim: plugins-install-commands */}
             <Link to={INSTALLATION_PATH}>Installation</Link> says whether the packages are on the
             npm registry yet, and how to use them from a clone of the repository until they are.
+            {/* claim: plugins-installation-link untested: Describes the installation page, whose own claims hold those facts to their tests. */}
           </p>
         </header>
         <PackageManagerSwitch />
@@ -64,7 +69,8 @@ export default function PluginsPage({ catalogue }: { catalogue: Catalogue }): Re
               filters={catalogue.filters}
             />
             <p data-catalogue-empty role="status">
-              No package matches these filters. Choose &ldquo;Any&rdquo; in one of them to see more.
+              No package matches these filters. {/* claim: plugins-no-match */}
+              Choose &ldquo;Any&rdquo; in one of them to see more.
             </p>
             {groups.map((group) => (
               <KindSection

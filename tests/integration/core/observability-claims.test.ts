@@ -1,6 +1,6 @@
 /**
  * Claims of docs/guides/observability.md about log fields and levels that no other test pinned
- * down; each test is listed in tests/claims/pages/guides-observability.json.
+ * down; each test's title carries the claim ids of the sentences it guards.
  */
 import { Writable } from 'node:stream';
 import { Runtime } from '@weft/core';

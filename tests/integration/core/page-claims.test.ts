@@ -1,7 +1,7 @@
 /**
  * Claims of the docs pages about the runtime that no other test pinned down; each describe names
- * the page and section, and each test is listed in tests/claims/pages/ beside the sentence it
- * guards.
+ * the page and section, and each test's title carries the claim ids of the
+ * sentences it guards.
  */
 import { CapabilityRegistry, spaceId, WeftError, type ModelRequestConfig } from '@weft/core';
 import {
