@@ -84,6 +84,26 @@ describe('weft-docs-mcp over stdio, with input no client should send', () => {
     expect(exited).toBeUndefined();
   });
 
+  it('answers a line of 1,000,000 bytes and refuses one of 1,000,001, the figure the README gives [claim:mcp-docs-readme-stdio-bound]', async () => {
+    // A ping padded to an exact length in bytes (ASCII), newline not counted.
+    const ping = (id: number, bytes: number) => {
+      const bare = JSON.stringify({ jsonrpc: '2.0', id, method: 'ping', params: { pad: '' } });
+      const line = bare.replace('"pad":""', `"pad":"${'x'.repeat(bytes - bare.length)}"`);
+      expect(line.length).toBe(bytes);
+      return `${line}\n`;
+    };
+    const refusedBefore = messages().filter((message) => message.error?.code === -32600).length;
+    await send(ping(10, 1_000_000));
+    expect(await answered((message) => message.id === 10)).toMatchObject({ result: {} });
+    await send(ping(11, 1_000_001));
+    await send(`${JSON.stringify({ jsonrpc: '2.0', id: 12, method: 'ping' })}\n`);
+    expect(await answered((message) => message.id === 12)).toMatchObject({ result: {} });
+    expect(messages().filter((message) => message.error?.code === -32600)).toHaveLength(
+      refusedBefore + 1,
+    );
+    expect(messages().some((message) => message.id === 11)).toBe(false);
+  });
+
   it('answers a line that is not JSON with a parse error, then goes on [claim:mcp-docs-readme-stdio-bound] [claim:tsdoc-docs-stdio-refuse]', async () => {
     await send('this is not json\n');
     await send(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' })}\n`);
