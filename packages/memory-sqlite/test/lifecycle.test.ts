@@ -41,6 +41,14 @@ describe('SqliteMemoryProvider: options and lifecycle', () => {
     expect(connection.db.pragma('busy_timeout', { simple: true })).toBe(1234);
   });
 
+  it('waits 5000 ms for a write lock when not told otherwise, as the README says [claim:sqlite-busy]', async () => {
+    const memory = await db.open();
+    const connection = (
+      memory as unknown as { connection: { db: { pragma: (s: string, o: object) => unknown } } }
+    ).connection;
+    expect(connection.db.pragma('busy_timeout', { simple: true })).toBe(5000);
+  });
+
   it('refuses every operation before init(), saying to call it [claim:mpo-sqlite-before-init] [claim:sqlite-before-init]', async () => {
     const memory = db.create();
     const calls: (() => Promise<unknown>)[] = [
