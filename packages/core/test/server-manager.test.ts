@@ -134,6 +134,13 @@ describe('ServerManager', () => {
     expect(await response.json()).toEqual({ got: { a: 1 } });
   });
 
+  it('listens on 127.0.0.1 when no host is given, not on every interface [claim:prod-loopback-default]', async () => {
+    const server = new ServerManager({ port: 0 }, silentLogger);
+    servers.push(server);
+    // The URL shows 127.0.0.1 for 0.0.0.0 too, so read the interface the server listens on.
+    expect((await server.start()).host).toBe('127.0.0.1');
+  });
+
   it.each(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const)(
     'serves a %s route and captures a :param path segment as request.params [claim:trig-methods-params]',
     async (method) => {
