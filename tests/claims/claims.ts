@@ -93,9 +93,10 @@ export function proseOnly(markdown: string, keepInlineCode = false): string {
   return out.replace(/(`+)(?!`)[\s\S]*?[^`]\1(?!`)/g, blank);
 }
 
-/** The sentence a Markdown claim id follows: back to the previous sentence end, blank line or id. */
+/** The sentence a Markdown claim id follows: back to the previous sentence end or blank line. */
 function sentenceBefore(prose: string, offset: number): string {
-  const before = prose.slice(Math.max(0, offset - 600), offset).replace(MARKDOWN_CLAIM, '\n\n');
+  // An id right before this one belongs to the same sentence (several ids after one sentence).
+  const before = prose.slice(Math.max(0, offset - 600), offset).replace(MARKDOWN_CLAIM, ' ');
   const paragraph = before.split(/\n\s*\n/).pop() ?? '';
   const text = paragraph.replace(/\s+/g, ' ').trim();
   // The last sentence end before the text's own: a mark, closing markup, a space, a capital.
@@ -146,7 +147,7 @@ export function jsxClaims(source: string, file: string): ClaimInventory {
       id: match[1] ?? '',
       file,
       line: lineAt(source, offset),
-      sentence: sentenceBefore(text.slice(0, offset).replace(pattern, '\n\n'), offset),
+      sentence: sentenceBefore(text.slice(0, offset).replace(pattern, ' '), offset),
       ...(untested !== undefined ? { untested } : {}),
     });
   }
@@ -158,7 +159,10 @@ export function tsdocClaims(source: string, file: string): ClaimInventory {
   const inventory: ClaimInventory = { pages: [], tests: [], problems: [] };
   for (const comment of source.matchAll(/\/\*\*[\s\S]*?\*\//g)) {
     const start = comment.index ?? 0;
-    const lines = comment[0].replace(/^\/\*\*/, '').replace(/\*\/$/, '').split('\n');
+    const lines = comment[0]
+      .replace(/^\/\*\*/, '')
+      .replace(/\*\/$/, '')
+      .split('\n');
     const text = lines
       .map((line) => line.replace(/^\s*\*\s?/, ''))
       .filter((line) => !/^\s*@claim\b/.test(line))

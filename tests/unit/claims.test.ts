@@ -36,14 +36,14 @@ function write(file: string, text: string): void {
 const call = (name: string, title: string) => `${name}(${title}, () => {});`;
 
 describe('the claims checker', () => {
-  it('reads Markdown ids with the sentence before them, skipping code', () => {
+  it('reads Markdown ids with the sentence before them, several after one sentence, skipping code', () => {
     const found = markdownClaims(
       [
         '---',
         'title: x <!-- claim: in-front-matter -->',
         '---',
         'Intro. Every call gives up',
-        'after 60 seconds. <!-- claim: gives-up -->',
+        'after 60 seconds. <!-- claim: gives-up --> <!-- claim: gives-up-too -->',
         '',
         '```md',
         'Shown. <!-- claim: in-code -->',
@@ -57,6 +57,12 @@ describe('the claims checker', () => {
     expect(found.pages).toEqual([
       {
         id: 'gives-up',
+        file: 'docs/page.md',
+        line: 5,
+        sentence: 'Every call gives up after 60 seconds.',
+      },
+      {
+        id: 'gives-up-too',
         file: 'docs/page.md',
         line: 5,
         sentence: 'Every call gives up after 60 seconds.',
