@@ -69,10 +69,12 @@ export interface UnmarkedSentence {
  * table row and list item counts as its own text.
  */
 export function unmarkedSentences(markdown: string, file: string): UnmarkedSentence[] {
-  const prose = proseOnly(withoutGeneratedPart(markdown, file), true).replace(CLAIM_COMMENT, (comment) =>
-    MARK.padEnd(comment.length, ' ').replace(/ /g, (space, index: number) =>
-      comment[index] === '\n' ? '\n' : space,
-    ),
+  const prose = proseOnly(withoutGeneratedPart(markdown, file), true).replace(
+    CLAIM_COMMENT,
+    (comment) =>
+      MARK.padEnd(comment.length, ' ').replace(/ /g, (space, index: number) =>
+        comment[index] === '\n' ? '\n' : space,
+      ),
   );
   const found: UnmarkedSentence[] = [];
   const lines = prose.split('\n');
