@@ -14,7 +14,7 @@
  *   to `it`, `test` or `describe`; a title may carry several.
  *
  * Rewording a sentence touches its page only; renaming a test keeps its ids in its title.
- * `tests/unit/claims.test.ts` holds the ids to each other and `scripts/report-claims.ts`
+ * `tests/unit/claims.test.ts` holds the ids to each other and `bench/claims.ts`
  * prints the claims with their tests.
  */
 import { execFileSync } from 'node:child_process';

@@ -13,8 +13,8 @@ import path from 'node:path';
 import {
   CONFIGURATION_PAGE_END,
   CONFIGURATION_PAGE_START,
-} from '../../scripts/references/configuration-page';
-import { ERRORS_PAGE_END, ERRORS_PAGE_START } from '../../scripts/references/errors-page';
+} from '../../tooling/references/configuration-page';
+import { ERRORS_PAGE_END, ERRORS_PAGE_START } from '../../tooling/references/errors-page';
 import { proseOnly, repositoryRoot } from './claims.js';
 
 /** The words and figures that make a sentence a claim. */

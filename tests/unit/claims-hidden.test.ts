@@ -12,9 +12,9 @@ import { createProcessorUncached } from '@docusaurus/mdx-loader/lib/processor.js
 import type { Config } from '@docusaurus/types';
 import { Application, type Comment, LogLevel, OptionDefaults, ReflectionKind } from 'typedoc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseWhitepaper } from '../../scripts/generate-whitepaper';
+import { parseWhitepaper } from '../../tooling/assets/generate-whitepaper';
 import { readGuidePages } from '../../packages/mcp-docs/scripts/docs-pages';
-import { TYPEDOC_EXCLUDED_TAGS, typedocOptions } from '../../src/config/typedoc';
+import { TYPEDOC_EXCLUDED_TAGS, typedocOptions } from '../../libs/docs-model/typedoc';
 import { collectClaims, markdownClaims, repositoryRoot } from '../claims/claims';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'weft-claims-hidden-'));

@@ -287,7 +287,7 @@ describe('the claims of this repository', () => {
     const report = unmarkedReport(repositoryFiles());
     if (report.inherited.length > 0) {
       console.info(
-        `${report.inherited.length} sentences older than this branch look like claims without an id (npm run report:claims -- --unmarked).`,
+        `${report.inherited.length} sentences older than this branch look like claims without an id (npm run bench -- claims --unmarked).`,
       );
     }
     expect(
