@@ -81,7 +81,7 @@ describe('docs/reference/stability.md#what-the-public-api-is', () => {
     };
     expect(Object.keys(core.exports)).toContain('./internal');
     // The API reference is generated from the main entry point alone, which does not re-export it.
-    const typedoc = read('src/config/typedoc.ts');
+    const typedoc = read('libs/docs-model/typedoc.ts');
     expect(typedoc).toContain("API_ENTRY_POINT = 'packages/core/src/index.ts'");
     expect(typedoc).toMatch(/entryPoints: \[API_ENTRY_POINT\]/);
     expect(read('packages/core/src/index.ts')).not.toMatch(/from '\.\/internal\.js'/);
