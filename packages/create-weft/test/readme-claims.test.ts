@@ -12,6 +12,8 @@ const README = path.join(__dirname, '../README.md');
 /** The README table's row for a flag: its choices column and its default column. */
 async function tableRow(flag: string): Promise<{ choices: string[]; fallback: string }> {
   const line = (await readFile(README, 'utf8'))
+    // Claim ids (`<!-- claim: id -->`) are not part of what a reader sees.
+    .replace(/[ \t]*<!--\s*claim:[\s\S]*?-->/g, '')
     .split('\n')
     .find((row) => row.startsWith(`| \`${flag}\``));
   if (line === undefined) throw new Error(`README has no table row for ${flag}`);

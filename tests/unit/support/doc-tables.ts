@@ -9,11 +9,12 @@ export function readDoc(path: string): string {
 /**
  * The rows of every markdown table on a page whose first cell is code, keyed by
  * that code: `` | `options.maxSteps` | ... `` gives `options.maxSteps` and the
- * row's cells, trimmed.
+ * row's cells, trimmed, without their claim ids.
  */
 export function codeRows(markdown: string): Map<string, string[]> {
   const rows = new Map<string, string[]>();
-  for (const line of markdown.split('\n')) {
+  // Claim ids (`<!-- claim: id -->`, tests/claims/) are not part of what a reader sees.
+  for (const line of markdown.replace(/[ \t]*<!--\s*claim:[\s\S]*?-->/g, '').split('\n')) {
     const match = /^\|\s*`([^`]+)`\s*\|(.*)\|\s*$/.exec(line);
     if (!match?.[1] || match[2] === undefined) continue;
     rows.set(
