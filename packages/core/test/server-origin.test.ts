@@ -166,7 +166,7 @@ describe('ServerManager Origin check', () => {
     ).toBe(200);
   });
 
-  it('refuses an origin the cors origin function has not answered within 5 s, and logs it [claim:tsdoc-server-cors-origin-deadline]', async () => {
+  it('refuses an origin the cors origin function has not answered within 5 s, and logs it [claim:tsdoc-server-cors-origin-deadline] [claim:obs-cors-origin-timeout]', async () => {
     const asked: string[] = [];
     const hung = await serve({
       cors: {

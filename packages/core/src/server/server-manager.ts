@@ -233,12 +233,12 @@ export class ServerManager {
       allowedHosts: checkAllowedHosts(config.allowedHosts ?? SERVER_DEFAULTS.allowedHosts),
       allowedOrigins: checkAllowedOrigins(config.allowedOrigins ?? SERVER_DEFAULTS.allowedOrigins),
       bodyLimit: config.bodyLimit ?? SERVER_DEFAULTS.bodyLimit,
-      cors: originHookWithDeadline(config.cors, ORIGIN_HOOK_TIMEOUT_MS, (origin) =>
+      cors: originHookWithDeadline(config.cors, ORIGIN_HOOK_TIMEOUT_MS, (origin) => {
         logger?.warn(
           { origin, timeoutMs: ORIGIN_HOOK_TIMEOUT_MS },
           'the cors origin function did not answer in time; the origin is refused',
-        ),
-      ),
+        );
+      }),
       maxJsonDepth: positive('maxJsonDepth', config.maxJsonDepth),
       headersTimeout: positive('headersTimeout', config.headersTimeout),
       requestTimeout: positive('requestTimeout', config.requestTimeout),
