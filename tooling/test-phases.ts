@@ -36,16 +36,15 @@ export type Lane = readonly (readonly TestPhase[])[];
  * at its first failure (the others finish the step they are in and start no other).
  *
  * The packages lane mostly waits on npm installs and child processes in temporary folders of
- * its own, and reads the sources and `.cache/packed` only, so it runs beside the checks and the
- * site build. The browser tests run alone: they measure what a reader waits for, and a second
- * CPU-heavy lane beside them would make their deadlines depend on it.
+ * its own, and reads the sources and `.cache/packed` only, so it runs beside lint, the types and
+ * the site build, which hold no deadlines. The unit and browser tests each run alone after it:
+ * many of them hold a deadline, and a second CPU-heavy lane beside them would make whether they
+ * pass depend on it.
  */
 export const TEST_STAGES: readonly (readonly Lane[])[] = [
   [
     [
       [phase('lint', 'lint-and-types', true), phase('typecheck', 'lint-and-types', false)],
-      [phase('test:unit', 'framework', true)],
-      [phase('test:browser', 'framework', false)],
       [phase('build', 'site', true)],
       [phase('test:build', 'site', true)],
     ],
@@ -57,6 +56,7 @@ export const TEST_STAGES: readonly (readonly Lane[])[] = [
       ],
     ],
   ],
+  [[[phase('test:unit', 'framework', true)], [phase('test:browser', 'framework', false)]]],
   [[[phase('test:e2e', 'site', true)]]],
 ];
 
