@@ -1,34 +1,44 @@
 /**
  * Hover types in the built docs (src/remark/type-hovers): a sample's block holds, in its HTML,
- * a focusable span per identifier described by a popup with the type TypeScript reports (read
- * here from TypeScript, not copied in), and the popups stay out of the page's Markdown copy and
- * the search index, which are the page's text, not its code's types.
+ * one focusable span per identifier, described by the type TypeScript reports (read here from
+ * TypeScript, not copied in) and carrying it for the popup, with no popup element in the page;
+ * the types stay out of the page's Markdown copy and the search index, which are the page's text,
+ * not its code's types.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sampleHoverTypes } from '../support/sample-hover-types';
-import { assertBuildExists, buildDir, decodeEntities, readRouteHtml } from './support/build-output';
+import {
+  assertBuildExists,
+  buildDir,
+  decodeEntities,
+  findTags,
+  readRouteHtml,
+} from './support/build-output';
 
 beforeAll(assertBuildExists);
 
 const SAMPLE = 'examples/getting-started/scripted-model.ts';
 const ROUTE = '/docs/getting-started/';
 
-/**
- * One identifier as built: the span's description id, the identifier (in its token's span, or
- * bare when it is plain text), the popup's id and text.
- */
-const TYPED_IDENTIFIER =
-  /<span class="?weft-type-hover"? tabindex="?0"? aria-describedby="?([^\s">]+)"?>(?:<span[^>]*>([^<]*)<\/span>|([^<]+))<span role="?tooltip"? id="?([^\s">]+)"? class="?weft-type-popup"?>([^<]*)<\/span><\/span>/g;
+/** Every span with no element inside (its text is the identifier) and its attributes. */
+const LEAF_SPAN = /<span\b(?:[^>"']|"[^"]*"|'[^']*')*>[^<]*<\/span>/g;
 
+/** The typed identifiers as built: each name, whether it takes focus, its description and type. */
 function typedIdentifiers(html: string) {
-  return [...html.matchAll(TYPED_IDENTIFIER)].map(([, describedBy, inToken, bare, id, text]) => ({
-    describedBy: describedBy!,
-    name: decodeEntities((inToken ?? bare)!),
-    id: id!,
-    text: decodeEntities(text!),
-  }));
+  return [...html.matchAll(LEAF_SPAN)].flatMap(([span]) => {
+    const { attributes } = findTags(span!, 'span')[0]!;
+    if (!(attributes.class ?? '').split(/\s+/).includes('weft-type-hover')) return [];
+    return [
+      {
+        name: decodeEntities(span!.slice(span!.lastIndexOf('>', span!.length - 8) + 1, -7)),
+        tabIndex: attributes.tabindex,
+        description: attributes['aria-description'],
+        type: attributes['data-type'],
+      },
+    ];
+  });
 }
 
 /** The HTML of the block titled with the sample's path, up to the end of its <pre>. */
@@ -44,22 +54,26 @@ describe('hover types in the built docs', () => {
   it("a sample's identifiers carry the types TypeScript reports, in order [claim:contributing-hover-types-shown]", () => {
     const built = typedIdentifiers(sampleBlockHtml(html));
     const { code, hovers } = sampleHoverTypes(SAMPLE);
-    expect(built.map(({ name, text }) => ({ name, text }))).toEqual(
+    expect(built.map(({ name, type }) => ({ name, text: type }))).toEqual(
       hovers.map(({ start, length, text }) => ({ name: code.slice(start, start + length), text })),
     );
-    expect(built.find(({ name }) => name === 'createScriptedModel')?.text).toBe(
+    expect(built.find(({ name }) => name === 'createScriptedModel')?.type).toBe(
       hovers.find(({ start, length }) => code.slice(start, start + length) === 'createScriptedModel')
         ?.text,
     );
   });
 
-  it('each popup describes its identifier, with an id unique on the page [claim:contributing-hover-types-accessible]', () => {
+  it('each identifier takes focus and is described by its type, with no popup element [claim:contributing-hover-types-accessible]', () => {
     const all = typedIdentifiers(html);
     expect(all.length).toBeGreaterThan(100);
     for (const identifier of all) {
-      expect(identifier.describedBy).toBe(identifier.id);
+      expect(identifier.tabIndex).toBe('0');
+      expect(identifier.type).toMatch(/\S/);
+      expect(identifier.description).toBe(identifier.type);
     }
-    expect(new Set(all.map(({ id }) => id)).size).toBe(all.length);
+    // Every typed identifier of the page is one such span: none holds a popup or other element.
+    expect(html.match(/\bweft-type-hover\b/g)).toHaveLength(all.length);
+    expect(html).not.toMatch(/role="?tooltip/);
   });
 
   it("the page's Markdown copy and the search index leave the popups out [claim:contributing-hover-types-copies]", () => {

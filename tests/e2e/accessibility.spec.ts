@@ -3,9 +3,10 @@
  * WCAG A and AA and its best practices (landmarks, headings, scrollable regions), with no tag
  * filter. Any violation fails, with axe's description of what to fix. (axe's AAA and
  * experimental rules, off by default in axe itself, are not enabled.) At desktop width every
- * page of the sitemap is checked by sitemap.spec.ts; here each page type is checked at 375 px,
- * where the navbar and sidebars change, and the states that walk does not reach (a page brought
- * into a state by its controls, the not-found page) at both widths.
+ * page of the sitemap is checked by sitemap.spec.ts (the frame of the docs and of the API pages
+ * on one page of each); here each page type is checked whole at 375 px, where the navbar and
+ * sidebars change, and the states that walk does not reach (a page brought into a state by its
+ * controls, the not-found page) at both widths.
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';

@@ -5,6 +5,14 @@
  * best practices included) at desktop width, and no sideways scroll at 375 px. The sitemap is
  * read from the build, so a new page is walked without editing a list; tests/build/routes.test.ts
  * holds that the sitemap lists exactly the docs pages, the API pages and the other routes.
+ *
+ * The docs pages share one frame (navbar, docs sidebar, footer) and the API pages another, built
+ * by the same components on every page of the kind: axe checks the whole page on the first page
+ * of each kind and on every other page, and only the page's own content (its <main>, which holds
+ * the article and its table of contents) on the rest. The frame at 375 px is checked per page type
+ * by accessibility.spec.ts. axe's page-level rules, which it runs only over a whole page, are kept
+ * on every page here: one <main>, one h1, a title (the checks below), and the document's language,
+ * which is the same template's.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +34,17 @@ const expectedHeading = new Map<string, RegExp>([
   ...apiPages.map((page): [string, RegExp] => [page.path, page.heading]),
 ]);
 const apiPageNames = new Map(apiPages.map((page) => [page.path, page.name]));
+
+/** The kinds of page whose frame is the same on every page of the kind. */
+const FRAMED_KINDS = ['/docs/', '/api/'] as const;
+const framedKind = (sitePath: string) => FRAMED_KINDS.find((kind) => sitePath.startsWith(kind));
+/** The page of each framed kind whose frame is checked with the rest of the page. */
+const frameChecked = new Set(
+  FRAMED_KINDS.map((kind) => paths.find((sitePath) => sitePath.startsWith(kind))),
+);
+/** Whether axe checks the whole page, or only its own content inside the frame of its kind. */
+const axesWholePage = (sitePath: string) =>
+  framedKind(sitePath) === undefined || frameChecked.has(sitePath);
 
 /** Pages per test: the shards spread over the workers; each page takes a few seconds with axe. */
 const PAGES_PER_TEST = 8;
@@ -63,6 +82,7 @@ async function checkPage(
   expect(new URL(page.url()).pathname).toBe(sitePath);
   await waitForHydration(page);
 
+  await expect(page.locator('main'), `${sitePath} has one main landmark`).toHaveCount(1);
   const headings = page.locator('h1');
   await expect(headings, `${sitePath} has one h1`).toHaveCount(1);
   const heading = expectedHeading.get(sitePath);
@@ -86,7 +106,8 @@ async function checkPage(
 
   // Details of the nodes that pass are not needed, and gathering them is a good part of axe's time
   // on a long page; every rule still runs and every violation is reported in full.
-  const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
+  const axe = new AxeBuilder({ page }).options({ resultTypes: ['violations'] });
+  const results = await (axesWholePage(sitePath) ? axe : axe.include('main')).analyze();
   for (const violation of results.violations) {
     const where = violation.nodes.slice(0, 3).map((node) => node.target.join(' '));
     problems.push(`${sitePath}: axe ${violation.id}: ${violation.help} (${where.join('; ')})`);
@@ -102,6 +123,9 @@ async function checkPage(
 
 test('the sitemap lists the pages to walk', () => {
   expect(paths.length).toBeGreaterThan(expectedHeading.size);
+  // A frame is checked whole on one page of each kind: each kind has pages in the sitemap.
+  expect([...frameChecked].every((sitePath) => sitePath !== undefined)).toBe(true);
+  expect(paths.filter(axesWholePage).length).toBeLessThan(paths.length);
 });
 
 // Every shard-th page, so that each shard mixes short API pages with long guides and the shards

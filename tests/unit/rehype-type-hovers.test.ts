@@ -116,24 +116,20 @@ describe('withTypeHovers', () => {
       [{ types: ['keyword'], content: 'const' }, plain(' agent = '), plain('make'), plain('()')],
       [plain('agent'), plain('.run()')],
     ];
-    const result = withTypeHovers(
-      lines,
-      [
-        { start: 6, length: 5, text: 'const agent: Agent' },
-        { start: 21, length: 5, text: 'const agent: Agent' },
-        { start: 27, length: 3, text: '(method) Agent.run(): void' },
-      ],
-      'block',
-    );
+    const result = withTypeHovers(lines, [
+      { start: 6, length: 5, text: 'const agent: Agent' },
+      { start: 21, length: 5, text: 'const agent: Agent' },
+      { start: 27, length: 3, text: '(method) Agent.run(): void' },
+    ]);
     expect(result.map((line) => line.map((token) => token.content))).toEqual([
       ['const', ' ', 'agent', ' = ', 'make', '()'],
       ['agent', '.', 'run', '()'],
     ]);
     const typed = result.flat().filter((token) => token.typeHover);
     expect(typed.map((token) => [token.content, token.typeHover])).toEqual([
-      ['agent', { text: 'const agent: Agent', id: 'block-0' }],
-      ['agent', { text: 'const agent: Agent', id: 'block-1' }],
-      ['run', { text: '(method) Agent.run(): void', id: 'block-2' }],
+      ['agent', { text: 'const agent: Agent' }],
+      ['agent', { text: 'const agent: Agent' }],
+      ['run', { text: '(method) Agent.run(): void' }],
     ]);
     expect(result[0]![2]!.types).toEqual(['plain']);
   });
@@ -143,13 +139,12 @@ describe('withTypeHovers', () => {
     const result = withTypeHovers(
       [[plain('a')], [plain('\n')], [plain('b')]],
       [{ start: 3, length: 1, text: 'const b: number' }],
-      'block',
     );
     expect(result[2]![0]!.typeHover?.text).toBe('const b: number');
   });
 
   it('gives no type to a span that does not fall on whole tokens of its length', () => {
-    const result = withTypeHovers([[plain('abc')]], [{ start: 1, length: 5, text: 'x' }], 'b');
+    const result = withTypeHovers([[plain('abc')]], [{ start: 1, length: 5, text: 'x' }]);
     expect(result.flat().some((token) => token.typeHover)).toBe(false);
     expect(
       result

@@ -6,15 +6,12 @@
  * - Highlighted code blocks are rebuilt as <pre><code class="language-…"> holding the plain code.
  *   The theme writes one element per line, each ending in <br>, which the converter would turn
  *   into a blank line after every line; here the lines are joined with newlines instead, so a
- *   sample embedded from examples/ reads exactly as its file. The type popups of a sample's
- *   identifiers (src/remark/type-hovers) are left out.
+ *   sample embedded from examples/ reads exactly as its file. The types of a sample's
+ *   identifiers (src/remark/type-hovers) are attributes of their spans, which are not kept.
  * - Run panels (`data-run-panel`, src/components/RunPanel/) are dropped: a button and an empty
  *   live region mean nothing in Markdown, and the page's prose already says what the panel does.
  */
 import type { Element, ElementContent, Root, RootContent } from 'hast';
-
-/** The class of a code identifier's type popup (src/theme/CodeBlock/Line/Token). */
-const TYPE_POPUP_CLASS = 'weft-type-popup';
 
 function classNames(node: Element): string[] {
   const value: unknown = node.properties?.className;
@@ -29,7 +26,7 @@ function textOf(node: RootContent | ElementContent): string {
     return node.value;
   }
   if (node.type === 'element') {
-    if (node.tagName === 'br' || classNames(node).includes(TYPE_POPUP_CLASS)) {
+    if (node.tagName === 'br') {
       return '';
     }
     return node.children.map(textOf).join('');

@@ -6,7 +6,7 @@
  * Token colours come from the stylesheet (src/plugins/prism-token-css): tokens and lines keep
  * inline only the part of Prism's style that its rules do not give them (./token-stylesheet.ts).
  */
-import React, { useId, useMemo, type ReactNode } from 'react';
+import React, { useMemo, type ReactNode } from 'react';
 import type {
   LineInputProps,
   LineOutputProps,
@@ -59,7 +59,6 @@ export default function HighlightedLines({
   showLineNumbers,
   typeHovers,
 }: HighlightedLinesProps): ReactNode {
-  const idPrefix = `type${useId().replace(/[^\w-]/g, '')}`;
   const hovers = useMemo(
     () => (typeHovers === undefined ? [] : decodeTypeHovers(typeHovers)),
     [typeHovers],
@@ -70,18 +69,16 @@ export default function HighlightedLines({
       {({ tokens, getLineProps, getTokenProps }) => {
         const lineProps = withoutInheritedLineStyle(getLineProps);
         const tokenProps = withoutRuleStyle(getTokenProps, rules);
-        return (hovers.length > 0 ? withTypeHovers(tokens, hovers, idPrefix) : tokens).map(
-          (line, i) => (
-            <Line
-              key={i}
-              line={line}
-              getLineProps={lineProps}
-              getTokenProps={tokenProps}
-              classNames={lineClassNames[i]}
-              showLineNumbers={showLineNumbers}
-            />
-          ),
-        );
+        return (hovers.length > 0 ? withTypeHovers(tokens, hovers) : tokens).map((line, i) => (
+          <Line
+            key={i}
+            line={line}
+            getLineProps={lineProps}
+            getTokenProps={tokenProps}
+            classNames={lineClassNames[i]}
+            showLineNumbers={showLineNumbers}
+          />
+        ));
       }}
     </Highlight>
   );

@@ -1,7 +1,7 @@
 /**
  * Prism's tokens for a block, cut at the identifiers that have a type (from the page's hover
  * data, src/remark/type-hovers), so each such identifier is one token carrying its type for
- * src/theme/CodeBlock/Line/Token to render as a popup. Offsets count UTF-16 units over the
+ * src/theme/CodeBlock/Line/Token to show on hover and focus. Offsets count UTF-16 units over the
  * block's code, lines joined by one newline, as Prism splits them.
  */
 import type { Token } from 'prism-react-renderer';
@@ -12,7 +12,7 @@ import type { EncodedHover } from '@site/src/remark/type-hovers/encoding';
 export type MetadataWithTypeHovers = CodeBlockMetadata & { typeHovers?: string | undefined };
 
 export interface TypeHoverToken extends Token {
-  typeHover?: { text: string; id: string };
+  typeHover?: { text: string };
 }
 
 /** Splits one token at the given code offsets (its own start is `offset`). */
@@ -30,18 +30,15 @@ function cut(token: Token, offset: number, boundaries: readonly number[]): Token
   return pieces;
 }
 
-/** `idPrefix` makes the popups' ids unique on the page. */
 export function withTypeHovers(
   lines: readonly (readonly Token[])[],
   hovers: readonly EncodedHover[],
-  idPrefix: string,
 ): TypeHoverToken[][] {
   const byStart = new Map(hovers.map((hover) => [hover.start, hover]));
   const boundaries = [...new Set(hovers.flatMap((h) => [h.start, h.start + h.length]))].sort(
     (a, b) => a - b,
   );
   let offset = 0;
-  let count = 0;
   return lines.map((line) => {
     const result: TypeHoverToken[] = [];
     for (const token of line) {
@@ -56,7 +53,7 @@ export function withTypeHovers(
         const hover = byStart.get(pieceOffset);
         result.push(
           hover && hover.length === piece.content.length
-            ? { ...piece, typeHover: { text: hover.text, id: `${idPrefix}-${count++}` } }
+            ? { ...piece, typeHover: { text: hover.text } }
             : piece,
         );
         pieceOffset += piece.content.length;

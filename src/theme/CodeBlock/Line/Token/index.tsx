@@ -1,13 +1,17 @@
 /**
  * A code token; one that names an identifier with a type (./../../Content/type-hover-tokens.ts)
- * can take keyboard focus and shows that type in a popup on hover and focus, with CSS only
- * (src/css/custom.css, "Hover types"): the popup is in the page's HTML, hidden until then, and
- * describes the identifier to screen readers. Wraps the theme's component.
+ * can take keyboard focus and shows that type on hover and focus, with CSS only
+ * (src/css/custom.css, "Hover types"). Wraps the theme's component.
+ *
+ * A typed identifier is one element: its token's span (or, for plain text, a span of its own)
+ * carries the type in `data-type`, which the stylesheet shows in a popup drawn from the attribute,
+ * and in `aria-description`, which screen readers announce. A popup element per identifier would
+ * be in the page's HTML whether read or not: over a thousand hidden elements on a code-heavy page,
+ * each parsed, styled and walked by every tool that reads the page, before a reader hovers any.
  *
  * Plain text is left bare, without the theme's `<span class="token plain">`: such a span carries
  * nothing (the <pre> gives plain text its colours, and the stylesheet has no rule for it), and it
- * was almost a third of the elements on a code-heavy page (2,654 of 8,974 on Getting started), each
- * one parsed, styled and laid out before the page can answer. A plain token that keeps an inline
+ * was almost a third of the elements on a code-heavy page. A plain token that keeps an inline
  * style (an empty line's `display: inline-block`) keeps its span.
  */
 import React, { type ComponentProps, type ReactNode } from 'react';
@@ -24,22 +28,19 @@ function isBarePlainText({ token, style }: Props): boolean {
   );
 }
 
-/** The theme's token, or its bare text when the span would carry nothing. */
-function TokenOrText(props: Props): ReactNode {
-  return isBarePlainText(props) ? props.children : <Token {...props} />;
-}
-
 export default function TokenWithType(props: Props): ReactNode {
+  const bare = isBarePlainText(props);
   const hover = (props.token as TypeHoverToken).typeHover;
   if (!hover) {
-    return <TokenOrText {...props} />;
+    return bare ? props.children : <Token {...props} />;
   }
   return (
-    <span className="weft-type-hover" tabIndex={0} aria-describedby={hover.id}>
-      <TokenOrText {...props} />
-      <span role="tooltip" id={hover.id} className="weft-type-popup">
-        {hover.text}
-      </span>
-    </span>
+    <Token
+      {...props}
+      className={bare ? 'weft-type-hover' : `${props.className ?? ''} weft-type-hover`.trim()}
+      tabIndex={0}
+      data-type={hover.text}
+      aria-description={hover.text}
+    />
   );
 }
