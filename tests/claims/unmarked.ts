@@ -184,7 +184,8 @@ export interface UnmarkedReport {
 /**
  * The unmarked sentences of the detected pages, split into those new or reworded against the
  * base revision (a sentence whose text the base's same page does not have) and the rest. With
- * no base, every unmarked sentence counts as changed.
+ * no base (a shallow checkout that fetched no main), nothing can be told apart, so every unmarked
+ * sentence is listed as inherited rather than failed: the check cannot fail a change it cannot see.
  */
 export function unmarkedReport(
   files: string[],
@@ -195,12 +196,13 @@ export function unmarkedReport(
   for (const file of files.filter((name) => DETECTED_PAGES.test(name))) {
     const now = unmarkedSentences(readFileSync(path.join(root, file), 'utf8'), file);
     if (now.length === 0) continue;
-    const before =
-      base === undefined
-        ? new Set<string>()
-        : new Set(
-            unmarkedSentences(atRevision(base, file, root), file).map((entry) => entry.sentence),
-          );
+    if (base === undefined) {
+      report.inherited.push(...now);
+      continue;
+    }
+    const before = new Set(
+      unmarkedSentences(atRevision(base, file, root), file).map((entry) => entry.sentence),
+    );
     for (const entry of now) {
       if (before.has(entry.sentence)) report.inherited.push(entry);
       else report.changed.push(entry);
