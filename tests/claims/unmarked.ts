@@ -66,7 +66,8 @@ export interface UnmarkedSentence {
 /**
  * The sentences of a page that match a signal and have no claim id after them. Code, front
  * matter, headings, import lines and JSX/HTML-only lines are not prose and are skipped; each
- * table row and list item counts as its own text.
+ * list item counts as its own text. A table row is one claim: an id anywhere in the row marks
+ * the whole row, and a header row (the one above the `|---|` line) states nothing.
  */
 export function unmarkedSentences(markdown: string, file: string): UnmarkedSentence[] {
   const prose = proseOnly(withoutGeneratedPart(markdown, file), true).replace(
@@ -84,14 +85,17 @@ export function unmarkedSentences(markdown: string, file: string): UnmarkedSente
     if (block !== undefined) found.push(...sentencesOf(block.text, block.start, file));
     block = undefined;
   };
+  const separator = /^\|?[\s:|-]+\|?$/;
   lines.forEach((line, index) => {
     const trimmed = line.trim();
+    const tableHeader = trimmed.startsWith('|') && separator.test(lines[index + 1]?.trim() ?? '');
     const skipped =
       trimmed === '' ||
+      tableHeader ||
       /^#{1,6}\s/.test(trimmed) ||
       /^(import|export)\s/.test(trimmed) ||
       /^<[^>]*>?$|^<\/?[A-Za-z][^>]*>$|^\{\/\*.*\*\/\}$/.test(trimmed) ||
-      /^\|?[\s:|-]+\|?$/.test(trimmed);
+      separator.test(trimmed);
     if (skipped) {
       flush();
       return;
@@ -111,8 +115,10 @@ export function unmarkedSentences(markdown: string, file: string): UnmarkedSente
 
 function sentencesOf(text: string, startLine: number, file: string): UnmarkedSentence[] {
   const result: UnmarkedSentence[] = [];
-  // A sentence ends at . ! or ? followed by a space or the end, or at a table cell's bar.
-  const pieces = text.split(/(?<=[.!?][*_)\]`'"]*)\s+|\|/);
+  // A sentence ends at . ! or ? followed by a space or the end; a table row is one piece.
+  const pieces = text.trimStart().startsWith('|')
+    ? [text.replace(/\|/g, ' ')]
+    : text.split(/(?<=[.!?][*_)\]`'"]*)\s+/);
   let line = startLine;
   let consumed = 0;
   const marked: boolean[] = [];

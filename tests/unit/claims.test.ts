@@ -221,7 +221,7 @@ describe('the claims checker', () => {
 });
 
 describe('the unmarked-claim detector', () => {
-  it('flags a sentence naming an error code, a figure, a default, a limit or a failure without an id [claim:contrib-unmarked-flagged]', () => {
+  it('flags a sentence naming an error code, a figure, a default, a limit or a failure without an id, a table row as one [claim:contrib-unmarked-flagged] [claim:contrib-unmarked-table-rows]', () => {
     const page = [
       'Calls give up after 60 seconds. Plain prose here.',
       'It answers `413` with `WEFT_BODY_TOO_LARGE`. <!-- claim: too-large -->',
@@ -234,6 +234,7 @@ describe('the unmarked-claim detector', () => {
       '| Option | Default |',
       '| --- | --- |',
       '| `x` | 10 ms <!-- claim: x-default --> |',
+      '| `y` | fails at 5 s | Retry. |',
       '',
       '```ts',
       'throw new Error("fails");',
@@ -246,7 +247,7 @@ describe('the unmarked-claim detector', () => {
       [3, 'The default is `always`.'],
       [3, 'Messages are at most 4 KB.'],
       [7, '- A list item that throws.'],
-      [9, 'Default'],
+      [12, '`y` fails at 5 s Retry.'],
     ]);
   });
 
