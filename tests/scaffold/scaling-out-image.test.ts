@@ -9,7 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,7 +23,7 @@ import {
   startPostgres,
   type PostgresServer,
 } from '../../libs/test-support/postgres-server';
-import { filesIn, rehearseImage, type RehearsedImage } from './support/image-rehearsal';
+import { filesIn, ignoreRule, rehearseImage, type RehearsedImage } from './support/image-rehearsal';
 
 const root = path.resolve(__dirname, '../..');
 const exampleDir = path.join(root, 'examples/scaling-out');
@@ -172,6 +172,40 @@ describe('the Scaling out guide’s Compose image', () => {
     expect(finalStage.filter(({ keyword }) => keyword === 'USER').map(({ args }) => args)).toEqual([
       'node',
     ]);
+  });
+
+  it('leaves the clone’s installed and built files, caches and history out of the build', async () => {
+    const rules = (await readFile(`${dockerfile}.dockerignore`, 'utf8'))
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('#'))
+      .map(ignoreRule);
+    const ignored = (relative: string) => rules.some((rule) => rule(relative));
+    for (const relative of [
+      '.git',
+      'node_modules',
+      'packages/core/node_modules',
+      'packages/core/dist',
+      'build',
+      '.docusaurus',
+      '.cache',
+      'packages/mcp-docs/.cache',
+      'weft-core-0.1.0.tgz',
+      'vendor/weft-core-0.1.0.tgz',
+    ]) {
+      expect(ignored(relative), relative).toBe(true);
+    }
+    for (const relative of [
+      'package.json',
+      'package-lock.json',
+      'packages/core/package.json',
+      'packages/core/src/index.ts',
+      'examples/scaling-out/main.ts',
+    ]) {
+      expect(ignored(relative), relative).toBe(false);
+    }
+    // This clone's own history stayed out of the rehearsed build.
+    await expect(access(path.join(work, 'image-build/app/.git'))).rejects.toThrow();
   });
 
   it(
