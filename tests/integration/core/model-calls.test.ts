@@ -22,7 +22,7 @@ async function callsFor(
   steps: ('ok' | 'fail')[],
   options: NonNullable<Parameters<typeof makeRuntime>[0]>['options'],
   badPlans = 0,
-  reviewAnswers: unknown[] = [],
+  reviewAnswers: Record<string, unknown>[] = [],
 ): Promise<Record<Kind, number> & { status: string; ran: number }> {
   const counts: Record<Kind, number> = { plan: 0, review: 0, executor: 0 };
   let plansLeftToSpoil = badPlans;

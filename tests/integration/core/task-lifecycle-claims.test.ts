@@ -43,7 +43,7 @@ describe('the review prompt', () => {
 
 describe('the review after a failed step', () => {
   it("shows the model the step's error, and its stop or replace acts on the remaining steps [claim:exec-review-after-failure]", async () => {
-    const run = async (review: unknown) => {
+    const run = async (review: Record<string, unknown>) => {
       const book = recordingExecutor('book');
       const ask = recordingExecutor('ask-another-day');
       const { runtime, model } = await makeRuntime({
