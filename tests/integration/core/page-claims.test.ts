@@ -21,7 +21,7 @@ import {
 } from './fixtures.js';
 
 describe('docs/concepts/how-a-task-runs.md#the-step-limit', () => {
-  it('counts steps a review added against maxSteps, which defaults to 10 [claim:task-max-steps] [claim:prod-max-steps] [claim:wp-step-limit]', async () => {
+  it('counts steps a review added against maxSteps, which defaults to 10, so a model that keeps replacing the plan is stopped [claim:task-max-steps] [claim:task-max-steps-stops-replacing] [claim:prod-max-steps] [claim:wp-step-limit]', async () => {
     const { runtime } = await startedRuntime({
       plugins: [new TestPlugin('work', { executors: [recordingExecutor('again')] })],
       // Every review replaces the plan with two more steps, so only the limit ends the task.
@@ -60,6 +60,22 @@ describe('docs/concepts/how-a-task-runs.md#what-the-planner-is-shown', () => {
     expect(prompt).toContain('Trigger: echo/incoming');
     expect(prompt).toContain('Message: printer on fire');
     expect(prompt).toContain('Data: {"floor":3,"urgent":true}');
+  });
+
+  it("shows the step limit, and a pipeline's JSON Schema in getObject's system prompt [claim:task-planner-sees-limit-schema]", async () => {
+    const { runtime, model } = await startedRuntime({
+      responses: { fallback: { steps: [] } },
+      options: { maxSteps: 4 },
+    });
+    await runtime.dispatch({ pluginId: 'echo', triggerId: 'test', space: 'schema' });
+    const [system, prompt] = model.requests[0] ?? [];
+    expect(system?.role).toBe('system');
+    expect(system?.content).toContain('It must match this JSON Schema (Pipeline):');
+    const schema = JSON.parse(system?.content.split('(Pipeline):\n')[1] ?? '{}') as {
+      properties?: { steps?: { items?: { required?: string[] } } };
+    };
+    expect(schema.properties?.steps?.items?.required).toEqual(['pluginId', 'action']);
+    expect(prompt?.content).toContain('Answer with at most 4 steps');
   });
 
   it('lists every executor in the order the plugins were configured [claim:philo-compose] [claim:task-planner-sees-executors-in-order] [claim:task-every-executor-offered] [claim:prod-every-executor-offered] [claim:prod-no-executor-limit] [claim:prod-only-given-plugins] [claim:core-readme-plugins-order] [claim:wp-planning-prompt] [claim:wp-limits-design]', async () => {

@@ -590,7 +590,7 @@ describe('task memories', () => {
     expect(reply.calls).toHaveLength(1);
   });
 
-  it('plans without the history when the memory store cannot be read, flags the task and logs a warning with its id and an error id [claim:task-history-unavailable] [claim:task-planner-history-unavailable] [claim:sp-read-failure] [claim:prod-outage-memory-read] [claim:mpm-failed-read] [claim:tsdoc-task-history-unavailable]', async () => {
+  it('plans without the history when the memory store cannot be read, flags the task and logs a warning with its id and an error id [claim:task-history-unavailable] [claim:task-history-unreadable-not-fatal] [claim:task-planner-history-unavailable] [claim:sp-read-failure] [claim:prod-outage-memory-read] [claim:mpm-failed-read] [claim:tsdoc-task-history-unavailable]', async () => {
     /** The in-memory store, whose reads fail as a store that lost its disk or its server would. */
     class UnreadableStore extends InMemoryMemoryProvider {
       override async query(): Promise<never> {

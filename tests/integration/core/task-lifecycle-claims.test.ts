@@ -41,6 +41,56 @@ describe('the review prompt', () => {
   });
 });
 
+describe('the review after a failed step', () => {
+  it("shows the model the step's error, and its stop or replace acts on the remaining steps [claim:exec-review-after-failure]", async () => {
+    const run = async (review: Record<string, unknown>) => {
+      const book = recordingExecutor('book');
+      const ask = recordingExecutor('ask-another-day');
+      const { runtime, model } = await makeRuntime({
+        plugins: [
+          new TestPlugin('calendar', {
+            executors: [
+              recordingExecutor('find-slot', {
+                success: false,
+                error: 'no free 60-minute slot on 2025-03-04',
+              }),
+              book,
+              ask,
+            ],
+          }),
+        ],
+        responses: {
+          responses: [plan(['calendar', 'find-slot'], ['calendar', 'book']), review],
+        },
+      });
+      runtimes.push(runtime);
+      await runtime.start();
+      const task = await runtime.dispatch({ pluginId: 'calendar', triggerId: 'test', space: 'r' });
+      const prompt = model.requests[1]?.map((message) => message.content).join('\n') ?? '';
+      return { task, prompt, book, ask };
+    };
+
+    const stopped = await run({ type: 'stop' });
+    expect(stopped.prompt).toContain(
+      'error from calendar/find-slot: no free 60-minute slot on 2025-03-04',
+    );
+    expect(stopped.book.calls).toHaveLength(0);
+    expect(stopped.task.steps.map((step) => step.action)).toEqual(['find-slot']);
+    expect(stopped.task.status).toBe('failed');
+
+    const replaced = await run({
+      type: 'replace',
+      steps: [{ pluginId: 'calendar', action: 'ask-another-day' }],
+    });
+    expect(replaced.book.calls).toHaveLength(0);
+    expect(replaced.ask.calls).toHaveLength(1);
+    expect(replaced.task.steps.map((step) => step.action)).toEqual([
+      'find-slot',
+      'ask-another-day',
+    ]);
+  });
+});
+
 describe('a task that has not finished', () => {
   it('has stored its trigger memory but no chain memory yet [claim:task-records-trigger] [claim:task-crash-leaves-trigger-memory] [claim:tut-no-chain-yet]', async () => {
     const release = deferred();
