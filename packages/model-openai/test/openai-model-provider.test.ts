@@ -178,7 +178,7 @@ describe('OpenAIModelProvider', () => {
       expect(Date.now() - started).toBeLessThan(2_000);
     });
 
-    it('retries 5xx answers and names the attempts when they run out [claim:mpo-retries] [claim:oai-retries] [claim:oai-errors] [claim:oai-offers-retries] [claim:wp-openai-retries]', async () => {
+    it('retries 5xx answers and names the attempts when they run out [claim:oai-readme-retried-status-row] [claim:mpo-retries] [claim:oai-retries] [claim:oai-errors] [claim:oai-offers-retries] [claim:wp-openai-retries]', async () => {
       server.enqueue(
         ...Array.from({ length: 3 }, () =>
           reply(500, { error: { message: 'The server had an error' } }),
@@ -379,11 +379,15 @@ describe('OpenAIModelProvider', () => {
       ],
       [{ fetch: 'nope' }, 'option "fetch" must be a fetch function, got "nope"'],
       [{ apikey: 'sk' }, 'unknown option "apikey"'],
-    ])('rejects %o', (override, message) => {
-      expect(
-        () => new OpenAIModelProvider({ ...valid, ...override } as OpenAIModelProviderOptions),
-      ).toThrow(message);
-    });
+    ])(
+      'rejects %o with WEFT_OPENAI_INVALID_OPTIONS [claim:oai-readme-invalid-options-row]',
+      (override, message) => {
+        const create = () =>
+          new OpenAIModelProvider({ ...valid, ...override } as OpenAIModelProviderOptions);
+        expect(create).toThrow(message);
+        expect(create).toThrow(/\[WEFT_OPENAI_INVALID_OPTIONS\]$/);
+      },
+    );
 
     it('never echoes a secret apiKey in the error [claim:mpo-no-secret-echo] [claim:oai-no-echo] [claim:wp-secrets]', () => {
       expect(
