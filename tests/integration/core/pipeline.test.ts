@@ -268,7 +268,7 @@ describe('running steps', () => {
     ]);
   });
 
-  it('records a thrown error or success:false as an error item and carries on [claim:exec-result-or-error] [claim:exec-throw-is-error] [claim:philo-throw-same] [claim:philo-fail-independently] [claim:philo-failure-item] [claim:trig-dispatch-resolves] [claim:task-step-result-or-error-item] [claim:task-dispatch-never-rejects-inside] [claim:task-plugin-memory-errors] [claim:task-failed-step-continues] [claim:wp-error-items] [claim:wp-goal-failure-data]', async () => {
+  it('records a thrown error or success:false as an error item and carries on [claim:index-dispatch-never-rejects] [claim:exec-result-or-error] [claim:exec-throw-is-error] [claim:philo-throw-same] [claim:philo-fail-independently] [claim:philo-failure-item] [claim:trig-dispatch-resolves] [claim:task-step-result-or-error-item] [claim:task-dispatch-never-rejects-inside] [claim:task-plugin-memory-errors] [claim:task-failed-step-continues] [claim:wp-error-items] [claim:wp-goal-failure-data]', async () => {
     const throws = recordingExecutor('throws', async () => {
       throw new Error('network unreachable');
     });
@@ -352,7 +352,7 @@ describe('running steps', () => {
     ]);
   });
 
-  it('marks the task failed when a step fails [claim:exec-failed-task] [claim:philo-dispatch-never-rejects] [claim:task-status-failed] [claim:wp-status-rule] [claim:wp-dispatch-never-rejects]', async () => {
+  it('marks the task failed when a step fails [claim:index-dispatch-never-rejects] [claim:exec-failed-task] [claim:philo-dispatch-never-rejects] [claim:task-status-failed] [claim:wp-status-rule] [claim:wp-dispatch-never-rejects]', async () => {
     const fails = recordingExecutor('fails', { success: false, error: 'nope' });
     const { runtime } = await startedRuntime({
       plugins: [new TestPlugin('tools', { executors: [fails] })],
@@ -407,7 +407,7 @@ describe('running steps', () => {
 });
 
 describe('pipeline review', () => {
-  it("lets the model replace the remaining steps with pipelineReview 'always' [claim:task-review-answers] [claim:gs-purpose] [claim:mpo-scripted-order] [claim:wp-review-answers]", async () => {
+  it("lets the model replace the remaining steps with pipelineReview 'always' [claim:index-review-default] [claim:task-review-answers] [claim:gs-purpose] [claim:mpo-scripted-order] [claim:wp-review-answers]", async () => {
     const { save, list, send, plugins } = toolPlugins();
     const { runtime, model } = await startedRuntime({
       plugins,
@@ -434,7 +434,7 @@ describe('pipeline review', () => {
     expect(model.remaining).toBe(0);
   });
 
-  it('lets the model stop the remaining steps [claim:task-review-answers] [claim:wp-review-answers]', async () => {
+  it('lets the model stop the remaining steps [claim:index-review-default] [claim:task-review-answers] [claim:wp-review-answers]', async () => {
     const { save, list, plugins } = toolPlugins();
     const { runtime } = await startedRuntime({
       plugins,
