@@ -78,7 +78,7 @@ describe('components each page type loads before it hydrates', () => {
 });
 
 describe('client bundle stand-ins', () => {
-  it('the tslib stand-in provides every helper the client bundle calls', () => {
+  it('the tslib stand-in provides every helper the client bundle calls [claim:cg-size-tslib-helpers]', () => {
     const statsFile = path.resolve(buildDir, '..', '.docusaurus', BUNDLE_STATS_FILE);
     expect(existsSync(statsFile), `${statsFile} is written by every build`).toBe(true);
     const stats = JSON.parse(readFileSync(statsFile, 'utf8')) as BundleStats;

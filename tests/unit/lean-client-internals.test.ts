@@ -29,7 +29,7 @@ const resolveFrom = (packageName: string, request: string): string =>
   createRequire(installed(packageName, 'package.json')).resolve(request);
 const read = (file: string): string => readFileSync(file, 'utf8');
 
-describe('the Docusaurus internals lean-client matches', () => {
+describe('the Docusaurus internals lean-client matches [claim:cg-internals-tests-name-them]', () => {
   it('THEME_PRISM_CLIENT_MODULE: theme-classic still registers Prism languages from that client module', () => {
     const themeIndex = read(installed('@docusaurus/theme-classic', 'lib/index.js'));
     expect(themeIndex, 'theme-classic no longer lists ./prism-include-languages').toContain(
