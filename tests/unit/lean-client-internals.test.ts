@@ -3,7 +3,7 @@
  * where the rule looks for it. A replacement rule that stops matching fails silently (the build
  * succeeds and the bytes or milliseconds it saved come back), so after an upgrade this test names
  * the rule to revisit. The table "Docusaurus internals the site depends on" in
- * docs/contributing-guide.md lists each one with what it saves.
+ * docs/contributing-guide.md lists each one with why the site relies on it.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
