@@ -47,7 +47,12 @@ describe('@weft/core bundled for a browser', () => {
     const node = (await import('../../packages/core/src/platform/node')) as object;
     const browser = (await import('../../packages/core/src/platform/browser')) as object;
     expect(Object.keys(browser).sort()).toEqual(Object.keys(node).sort());
-    for (const name of ['ServerManager', 'createDefaultLogger', 'onStopSignal', 'readTemplateFiles']) {
+    for (const name of [
+      'ServerManager',
+      'createDefaultLogger',
+      'onStopSignal',
+      'readTemplateFiles',
+    ]) {
       expect(Object.keys(node)).toContain(name);
     }
   });
