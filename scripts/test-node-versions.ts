@@ -27,11 +27,18 @@ const SUITE_TIMEOUT_MS = 30 * MINUTE;
 
 /**
  * Runs a command to completion with a deadline, its output held back and printed whole when it
- * ends (the majors run side by side); resolves with whether it passed.
+ * ends (the majors run side by side); resolves with whether it passed. Past the deadline the
+ * command's whole process group is killed (vitest and the npm installs it started).
  */
-function run(title: string, args: string[], env: NodeJS.ProcessEnv): Promise<boolean> {
+export function runHeldBack(
+  title: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = SUITE_TIMEOUT_MS,
+): Promise<boolean> {
   return new Promise((resolve) => {
-    const child = spawn('npx', args, {
+    const child = spawn(command, args, {
       cwd: root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -41,10 +48,9 @@ function run(title: string, args: string[], env: NodeJS.ProcessEnv): Promise<boo
     child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
     const deadline = setTimeout(() => {
-      output.push(Buffer.from(`\nno result within ${SUITE_TIMEOUT_MS / MINUTE} min\n`));
-      // The whole group: vitest and the npm installs it started.
+      output.push(Buffer.from(`\nno result within ${timeoutMs / MINUTE} min\n`));
       if (child.pid) process.kill(-child.pid, 'SIGKILL');
-    }, SUITE_TIMEOUT_MS);
+    }, timeoutMs);
     const finish = (passed: boolean): void => {
       clearTimeout(deadline);
       process.stdout.write(`\n=== ${title}\n${Buffer.concat(output).toString()}`);
@@ -131,7 +137,7 @@ async function testOn(major: number): Promise<string[]> {
   const version = versionOf(path.join(bin, 'node'));
   const failed: string[] = [];
   for (const suite of MAJOR_SUITES) {
-    if (!(await run(`Node.js ${version}: ${suite.name}`, suite.args, env))) {
+    if (!(await runHeldBack(`Node.js ${version}: ${suite.name}`, 'npx', suite.args, env))) {
       failed.push(`Node ${major}: ${suite.name}`);
     }
   }

@@ -6,8 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { environmentFor, laneCount, MAJOR_SUITES } from '../../scripts/test-node-versions';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  environmentFor,
+  laneCount,
+  MAJOR_SUITES,
+  runHeldBack,
+} from '../../scripts/test-node-versions';
 import {
   EXPECTED_NODE_MAJOR_ENV,
   EXTRA_TESTED_NODE_MAJORS,
@@ -61,5 +66,48 @@ describe('npm run test:node-versions', () => {
     expect(laneCount(3, 2)).toBe(2);
     expect(laneCount(3, 8)).toBe(3);
     expect(laneCount(1, 2)).toBe(1);
+  });
+
+  describe("each major's output", () => {
+    afterEach(() => vi.restoreAllMocks());
+
+    /** What the suite printed, with the number of writes it took. */
+    async function printedBy(
+      script: string,
+      timeoutMs?: number,
+    ): Promise<{ passed: boolean; writes: string[] }> {
+      const writes: string[] = [];
+      vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        writes.push(String(chunk));
+        return true;
+      });
+      const passed = await runHeldBack(
+        'Node.js test: a suite',
+        process.execPath,
+        ['-e', script],
+        process.env,
+        timeoutMs,
+      );
+      return { passed, writes };
+    }
+
+    it('is printed whole, in one piece, when the suite ends [claim:cg-test-node-versions]', async () => {
+      const { passed, writes } = await printedBy(
+        "console.log('first'); setTimeout(() => { console.error('second'); process.exit(3); }, 200);",
+      );
+      expect(passed).toBe(false);
+      expect(writes).toEqual(['\n=== Node.js test: a suite\nfirst\nsecond\n']);
+    }, 30_000);
+
+    it('ends a suite that passes its deadline, saying so', async () => {
+      const started = Date.now();
+      const { passed, writes } = await printedBy(
+        "console.log('waiting'); setTimeout(() => undefined, 60_000);",
+        500,
+      );
+      expect(passed).toBe(false);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(writes.join('')).toMatch(/waiting\n\nno result within [\d.]+ min\n$/);
+    }, 30_000);
   });
 });
