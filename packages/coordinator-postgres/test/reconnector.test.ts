@@ -36,7 +36,7 @@ describe('Reconnector', () => {
     vi.useRealTimers();
   });
 
-  it('makes its first attempt once the given-up tasks have ended [claim:coord-readme-drain-wait]', async () => {
+  it('makes its first attempt once the given-up tasks have ended [claim:coord-readme-drain-wait] [claim:scaling-restart-drain-wait]', async () => {
     let pending = 2;
     const target = host(() => pending);
     const reconnector = new Reconnector(options, target);
@@ -51,7 +51,7 @@ describe('Reconnector', () => {
     await reconnector.stop();
   });
 
-  it('waits for them at most 15 s, then connects anyway [claim:coord-readme-drain-wait]', async () => {
+  it('waits for them at most 15 s, then connects anyway [claim:coord-readme-drain-wait] [claim:scaling-restart-drain-wait]', async () => {
     const target = host(() => 1);
     const reconnector = new Reconnector(options, target);
     reconnector.start();
