@@ -99,6 +99,7 @@ describe('the packed tarballs', () => {
       const unpacked = path.join(work, `unpacked-${path.basename(folder)}`);
       await mkdir(unpacked, { recursive: true });
       await runCommand('tar', ['-xzf', path.join(work, tarball.filename), '-C', unpacked], {
+        cwd: work,
         timeoutMs: 60_000,
       });
       const declarations = (await readdir(unpacked, { recursive: true })).filter((file) =>
