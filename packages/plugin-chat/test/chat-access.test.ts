@@ -131,7 +131,7 @@ const bearer: ChatPluginOptions['authenticate'] = (request) => {
 const PIN = 'my bank PIN is 4242';
 
 describe('ChatPlugin: who the sender is', () => {
-  it('refuses every message with 401 WEFT_CHAT_UNAUTHORIZED by default, running no task [claim:httpchat-trusts-nothing] [claim:httpchat-trust-client-user] [claim:httpchat-refused-no-task] [claim:httpchat-row-401] [claim:httpchat-auth-middleware] [claim:prod-chat-sender] [claim:chat-trusts-401] [claim:chat-401] [claim:errors-401-no-user] [claim:tsdoc-chat-trust-default] [claim:tsdoc-chat-user-from-auth] [claim:errors-401-cause]', async () => {
+  it('refuses every message with 401 WEFT_CHAT_UNAUTHORIZED by default, running no task [claim:httpchat-trusts-nothing] [claim:httpchat-trust-client-user] [claim:httpchat-refused-no-task] [claim:httpchat-row-401] [claim:httpchat-auth-middleware] [claim:prod-chat-sender] [claim:chat-trusts-401] [claim:chat-401] [claim:errors-401-no-user] [claim:tsdoc-chat-trust-default] [claim:tsdoc-chat-user-from-auth] [claim:errors-401-cause] [claim:prod-chat-same-options]', async () => {
     const { url, model, logs } = await boot({});
     const answer = await post(url, { room: 'room-x', user: 'ada', message: PIN });
     expect(answer.status).toBe(401);
@@ -360,7 +360,7 @@ describe('ChatPlugin: limits', () => {
     expect((await answers.next(1)).map((answer) => answer.status)).toEqual([200]);
   });
 
-  it('has the documented defaults [claim:httpchat-per-user] [claim:httpchat-options-same] [claim:httpchat-per-connection] [claim:wsdoc-same-options] [claim:chat-option-defaults] [claim:wsreadme-same-options] [claim:tsdoc-chat-trust-default-value] [claim:tsdoc-chat-room-history-default] [claim:tsdoc-chat-auth-timeout-default] [claim:tsdoc-chat-per-user-default]', () => {
+  it('has the documented defaults [claim:httpchat-per-user] [claim:httpchat-options-same] [claim:httpchat-per-connection] [claim:wsdoc-same-options] [claim:chat-option-defaults] [claim:wsreadme-same-options] [claim:tsdoc-chat-trust-default-value] [claim:tsdoc-chat-room-history-default] [claim:tsdoc-chat-auth-timeout-default] [claim:tsdoc-chat-per-user-default] [claim:prod-chat-same-options]', () => {
     const { access, maxInFlight } = new ChatPlugin();
     expect(maxInFlight).toBe(4);
     expect({
