@@ -537,7 +537,7 @@ describe('planning failures', () => {
     expect(reply.calls).toHaveLength(1);
   });
 
-  it('fails the task when the model provider throws while planning [claim:philo-dispatch-never-rejects] [claim:task-dispatch-never-rejects-inside] [claim:task-status-failed] [claim:trouble-script-exhausted] [claim:wp-dispatch-never-rejects] [claim:errors-task-failures-in-chain] [claim:prod-readiness-not-model]', async () => {
+  it('fails the task when the model provider throws while planning [claim:philo-dispatch-never-rejects] [claim:task-dispatch-never-rejects-inside] [claim:task-status-failed] [claim:trouble-script-exhausted] [claim:wp-dispatch-never-rejects] [claim:errors-task-failures-in-chain] [claim:prod-readiness-not-model] [claim:testing-scripted-exhausted-failure]', async () => {
     const { runtime } = await startedRuntime({ responses: { responses: [] } });
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(task.status).toBe('failed');
