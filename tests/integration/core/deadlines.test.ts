@@ -328,6 +328,32 @@ describe('memory writes', () => {
     expect(runtime.analytics.snapshot().tasks.unrecorded).toBe(1);
   });
 
+  it('gives up on a chain memory not stored within 10 s, logging it and marking the task [claim:obs-chain-store-timeout]', async () => {
+    const { logger, lines } = capturingLogger();
+    const memory = new InMemoryMemoryProvider();
+    const store = memory.store.bind(memory);
+    memory.store = (input) =>
+      input.kind === 'chain' ? new Promise(() => undefined) : store(input);
+    const { runtime } = await startedRuntime({
+      memory,
+      responses: planner(['echo', 'reply']),
+      options: { logger, shutdown: 'cancel' },
+    });
+    const started = performance.now();
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(9_900);
+    expect(task.status).toBe('completed');
+    expect(task.recorded).toEqual({ trigger: true, chain: false });
+    expect(lines().find((line) => line.msg === 'storing the chain memory timed out')).toMatchObject(
+      {
+        level: 50,
+        taskId: task.id,
+        space: 's',
+        timeoutMs: 10_000,
+      },
+    );
+  }, 20_000);
+
   it('says both memories were stored when they were [claim:task-recorded-flags]', async () => {
     const { runtime } = await startedRuntime({ responses: planner(['echo', 'reply']) });
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
