@@ -11,7 +11,7 @@ import { bundleForBrowser } from '../support/browser-bundle';
 const RUN_CHUNK_BUDGET_BYTES = 150 * 1024;
 
 describe('@weft/core bundled for a browser', () => {
-  it('imports no Node built-in, express, cors or pino Node build, and fits the budget [claim:install-browser-core] [claim:install-browser-testing] [claim:stability-browser-same-api]', async () => {
+  it('imports no Node built-in, express, cors or pino Node build, and fits the budget [claim:install-browser-core] [claim:install-browser-testing] [claim:stability-browser-same-api] [claim:install-browser-log-level]', async () => {
     const bundle = await bundleForBrowser(
       [
         "export * from '@weft/core';",
