@@ -91,7 +91,7 @@ describe('running in production', () => {
     expect(await ready.json()).toEqual({ status: 'ready' });
   });
 
-  it('answers 503 on /readyz when the memory store does not answer [claim:prod-outage-readiness-memory] [claim:prod-probes]', async () => {
+  it('answers 503 on /readyz when the memory store does not answer [claim:prod-outage-readiness-memory] [claim:prod-probes] [claim:prod-readiness-not-model]', async () => {
     class BrokenMemory extends InMemoryMemoryProvider {
       override async checkHealth() {
         return false;

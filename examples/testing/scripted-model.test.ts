@@ -45,7 +45,7 @@ describe('the scripted model', () => {
     expect(model.requests[1]?.at(-1)).toEqual({ role: 'user', content: 'Hi' });
   });
 
-  it('fails the task, not the test, when the queue runs dry and there is no fallback [claim:testing-scripted-exhausted] [claim:trouble-script-exhausted] [claim:tst-fallback] [claim:tst-errors]', async () => {
+  it('fails the task, not the test, when the queue runs dry and there is no fallback [claim:testing-scripted-exhausted] [claim:trouble-script-exhausted] [claim:tst-fallback] [claim:tst-errors] [claim:testing-scripted-exhausted-code] [claim:testing-scripted-exhausted-failure]', async () => {
     const model = new ScriptedModelProvider({
       responses: [{ steps: [{ pluginId: 'assistant', action: 'reply' }] }],
     });

@@ -12,7 +12,7 @@ import { TicketTriage, triage } from './structured-reply.js';
 const logger = pino({ level: 'silent' });
 
 describe('troubleshooting', () => {
-  it('fails to start with WEFT_LISTEN_FAILED when the port is taken [claim:trouble-listen-failed]', async () => {
+  it('fails to start with WEFT_LISTEN_FAILED when the port is taken [claim:trouble-listen-failed] [claim:trouble-check-it]', async () => {
     const squatter = createServer();
     await new Promise<void>((resolve) =>
       squatter.listen(0, '127.0.0.1', resolve),
@@ -38,7 +38,7 @@ describe('troubleshooting', () => {
     }
   });
 
-  it('logs a missing API key as task failed with the 401, because planning is the first model call [claim:obs-error-code-docsurl] [claim:trouble-401-no-retry] [claim:trouble-500-no-details] [claim:trouble-task-failed-fields]', async () => {
+  it('logs a missing API key as task failed with the 401, because planning is the first model call [claim:obs-error-code-docsurl] [claim:trouble-401-no-retry] [claim:trouble-500-no-details] [claim:trouble-task-failed-fields] [claim:trouble-check-it] [claim:trouble-401-fails-no-retry]', async () => {
     // A stand-in for OpenAI: it refuses any request without a key, as the real API does.
     const seen: (string | undefined)[] = [];
     const openai = createServer((request, response) => {
@@ -93,7 +93,7 @@ describe('troubleshooting', () => {
     }
   });
 
-  it('gives up with WEFT_GET_OBJECT_FAILED after the retries, and succeeds when a retry is valid [claim:trouble-getobject-retries]', async () => {
+  it('gives up with WEFT_GET_OBJECT_FAILED after the retries, and succeeds when a retry is valid [claim:trouble-getobject-retries] [claim:trouble-check-it]', async () => {
     const prose = 'Sure! This looks like a billing question.';
     const valid = {
       category: 'billing',

@@ -5,6 +5,8 @@ import type { Runtime } from '@weft/core';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createChatAgent } from './agent.js';
+import { loadHistory } from './history.js';
+import { createChatModels } from './models.js';
 import {
   startFakeChatServer,
   type FakeChatServer,
@@ -53,7 +55,7 @@ describe('tutorial: chat assistant', () => {
     };
   }
 
-  it('plans with the planner model and answers with the writer model: two calls per message [claim:trouble-default-provider] [claim:tut-two-calls] [claim:tut-default-providers] [claim:tut-400-field] [claim:tut-on-failure-cost] [claim:tut-run-panel-writer]', async () => {
+  it('plans with the planner model and answers with the writer model: two calls per message [claim:trouble-default-provider] [claim:tut-two-calls] [claim:tut-default-providers] [claim:tut-400-field] [claim:tut-on-failure-cost] [claim:tut-run-panel-writer] [claim:tut-on-failure-review]', async () => {
     runtime = await createChatAgent(settings, logger);
     await runtime.start();
 
@@ -67,6 +69,36 @@ describe('tutorial: chat assistant', () => {
     expect(server.requests.map((request) => request.model)).toEqual([
       'small-planner',
       'large-writer',
+    ]);
+  });
+
+  it('points both providers at one server, differing only in id, model and temperature [claim:tut-providers-differ]', async () => {
+    const [planner, writer] = createChatModels({
+      ...settings,
+      apiKey: 'sk-same',
+    });
+    expect([planner?.id, writer?.id]).toEqual(['planner', 'writer']);
+    runtime = await createChatAgent({ ...settings, apiKey: 'sk-same' }, logger);
+    await runtime.start();
+    await send('c1', 'Hello there');
+    // Both calls reached the one fake server, with the same key.
+    expect(
+      server.requests.map(({ model, temperature, authorization }) => ({
+        model,
+        temperature,
+        authorization,
+      })),
+    ).toEqual([
+      {
+        model: 'small-planner',
+        temperature: 0,
+        authorization: 'Bearer sk-same',
+      },
+      {
+        model: 'large-writer',
+        temperature: 0.7,
+        authorization: 'Bearer sk-same',
+      },
     ]);
   });
 
@@ -89,6 +121,24 @@ describe('tutorial: chat assistant', () => {
       'user',
     ]);
     expect(lastWriterCall?.messages[1]?.content).toBe('My name is Ada.');
+  });
+
+  it('reads back the newest exchanges up to the limit, in reading order [claim:tut-history-newest]', async () => {
+    runtime = await createChatAgent(settings, logger);
+    await runtime.start();
+    for (const text of ['one', 'two', 'three']) await send('c1', text);
+    const [stored] = await runtime.memory.query({ kind: 'chain', limit: 1 });
+    const turns = await loadHistory(runtime.memory, stored?.space ?? '', 2);
+    expect(
+      turns.map(
+        ({ role, content }) => `${role}: ${content.split(' after')[0]}`,
+      ),
+    ).toEqual([
+      'user: two',
+      'assistant: You said "two"',
+      'user: three',
+      'assistant: You said "three"',
+    ]);
   });
 
   it('keeps conversations in SQLite across a restart [claim:tut-survives-restart]', async () => {
@@ -135,10 +185,12 @@ describe('tutorial: chat assistant', () => {
     expect(JSON.stringify(body)).not.toContain('127.0.0.1');
   });
 
-  it('reads Ollama defaults when no variable is set [claim:tut-bad-port]', () => {
+  it('reads Ollama defaults when no variable is set [claim:tut-bad-port] [claim:tut-ollama-default] [claim:tut-default-models]', () => {
     expect(readChatSettings({})).toMatchObject({
       baseUrl: 'http://localhost:11434/v1',
       apiKey: '',
+      plannerModel: 'llama3.2:3b',
+      writerModel: 'llama3.1:8b',
       port: 8787,
     });
     expect(() => readChatSettings({ CHAT_PORT: 'eighty' })).toThrow(

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 export interface SeenRequest {
   model: string;
   messages: { role: string; content: string }[];
+  /** The request's `temperature`, when it sent one. */
+  temperature: number | undefined;
   authorization: string | undefined;
 }
 
@@ -39,6 +41,8 @@ export async function startFakeChatServer(): Promise<FakeChatServer> {
       const seen: SeenRequest = {
         model: String(body.model),
         messages: body.messages ?? [],
+        temperature:
+          typeof body.temperature === 'number' ? body.temperature : undefined,
         authorization: request.headers.authorization,
       };
       requests.push(seen);
@@ -94,14 +98,17 @@ function completion(text: string): Record<string, unknown> {
   };
 }
 
-async function readJson(
-  request: IncomingMessage,
-): Promise<{ model?: unknown; messages?: SeenRequest['messages'] }> {
+async function readJson(request: IncomingMessage): Promise<{
+  model?: unknown;
+  temperature?: unknown;
+  messages?: SeenRequest['messages'];
+}> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
       model?: unknown;
+      temperature?: unknown;
       messages?: SeenRequest['messages'];
     };
   } catch {

@@ -76,7 +76,7 @@ describe('configuration reference page', () => {
   const documented = [...rows.keys()].filter((key) => key.startsWith('options.'));
   const schemas = optionSchemas();
 
-  it('has a row for every option of the schema, including the server and scheduler ones [claim:stability-options-public]', () => {
+  it('has a row for every option of the schema, including the server and scheduler ones [claim:stability-options-public] [claim:cfg-lists-everything]', () => {
     expect([...schemas.keys()]).toContain('options.server.port');
     expect([...schemas.keys()]).toContain('options.scheduler.concurrency');
     expect([...schemas.keys()].filter((path) => !rows.has(path))).toEqual([]);
@@ -86,7 +86,7 @@ describe('configuration reference page', () => {
     expect(documented.filter((path) => !schemas.has(path))).toEqual([]);
   });
 
-  it('shows the default the schema applies for every option that is not an object [claim:task-planner-memory-limits] [claim:task-timeout-default] [claim:prod-slow-clients] [claim:prod-bulkhead-wait] [claim:oai-ollama-timeouts] [claim:stability-options-public]', () => {
+  it('shows the default the schema applies for every option that is not an object [claim:task-planner-memory-limits] [claim:task-timeout-default] [claim:prod-slow-clients] [claim:prod-bulkhead-wait] [claim:oai-ollama-timeouts] [claim:stability-options-public] [claim:cfg-lists-everything] [claim:cfg-options-optional]', () => {
     const defaults = optionsSchema.parse({}) as Record<string, unknown>;
     let checked = 0;
     for (const path of schemas.keys()) {
@@ -134,7 +134,7 @@ describe('configuration reference page', () => {
     expect(checked).toBeGreaterThanOrEqual(15);
   });
 
-  it('lists every part of the configuration, the coordinator included, and no other', () => {
+  it('lists every part of the configuration, the coordinator included, and no other [claim:cfg-lists-everything]', () => {
     const parts = partRows(readDoc('reference/configuration.md'));
     expect([...parts.keys()].sort()).toEqual(Object.keys(PARTS).sort());
     // Columns: type, required, effect.

@@ -15,7 +15,7 @@ const coreDir = path.resolve(__dirname, '../../packages/core');
 const RUN_CHUNK_BUDGET_BYTES = 150 * 1024;
 
 describe('@weft/core bundled for a browser', () => {
-  it('imports no Node built-in, express, cors or pino Node build, and fits the budget [claim:cg-core-platform-module] [claim:install-browser-core] [claim:install-browser-testing] [claim:stability-browser-same-api]', async () => {
+  it('imports no Node built-in, express, cors or pino Node build, and fits the budget [claim:cg-core-platform-module] [claim:install-browser-core] [claim:install-browser-testing] [claim:stability-browser-same-api] [claim:install-browser-log-level]', async () => {
     const bundle = await bundleForBrowser(
       [
         "export * from '@weft/core';",

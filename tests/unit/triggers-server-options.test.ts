@@ -3,6 +3,8 @@
  * server option with the default the server applies (the table's claim id is in this
  * test's title).
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   SERVER_DEFAULTS,
@@ -31,5 +33,19 @@ describe('the server options table of the triggers page', () => {
         (SERVER_DEFAULTS as Record<string, unknown>)[name],
       );
     }
+  });
+});
+
+describe('the default port', () => {
+  it('is 3000 for an agent, which the docs site also takes: npm start gives Docusaurus no other port [claim:trouble-port-3000]', () => {
+    expect(SERVER_DEFAULTS.port).toBe(3000);
+    const manifest = JSON.parse(
+      readFileSync(path.join(__dirname, '../../package.json'), 'utf8'),
+    ) as {
+      scripts: Record<string, string>;
+    };
+    // Docusaurus serves on 3000 unless told otherwise.
+    expect(manifest.scripts.start).toContain('docusaurus start');
+    expect(manifest.scripts.start).not.toMatch(/--port|PORT=/);
   });
 });

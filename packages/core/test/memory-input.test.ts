@@ -143,7 +143,7 @@ describe('checkMemoryPatch', () => {
 });
 
 describe('checkMemoryQuery', () => {
-  it('fills in the default limit and order, and copies the dates [claim:mpo-check-query]', () => {
+  it('fills in the default limit and order, and copies the dates [claim:mpo-check-query] [claim:mpo-default-limit-constant] [claim:mpo-query-order-default]', () => {
     const since = new Date(1000);
     const checked = checkMemoryQuery({ kind: 'note', since }, OWNER);
     expect(checked).toEqual({

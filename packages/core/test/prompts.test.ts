@@ -93,6 +93,13 @@ describe('PromptRegistry', () => {
     expect(await prompts.render('chat/reply', { name: 'Ada', title: 'Dr' })).toBe('Dr Ada');
   });
 
+  it('falls back to the default filter’s value when a variable is missing [claim:liq-default-filter]', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('digest', 'length', 'At most {{ maxWords | default: 80 }} words.');
+    expect(await prompts.render('digest/length', {})).toBe('At most 80 words.');
+    expect(await prompts.render('digest/length', { maxWords: 20 })).toBe('At most 20 words.');
+  });
+
   it('names the template that does not parse, at registration [claim:liq-compile-on-register] [claim:liq-register]', async () => {
     // Parsed when registered once liquidjs is loaded, as Runtime.init and loadDirectory load it
     // first (prompts-liquid-on-demand.test.ts covers a registry used before that).
@@ -200,7 +207,7 @@ describe('PromptRegistry', () => {
     expect(framed).toBe(`Be brief.\n\n${bare}`);
   });
 
-  it('shows the planning prompt the trigger, the executors and the earlier tasks', async () => {
+  it('shows the planning prompt the trigger, the executors and the earlier tasks [claim:liq-planning-prompt]', async () => {
     const prompts = new PromptRegistry();
     prompts.registerCoreTemplates();
     const trigger = { type: 'trigger', pluginId: 'chat', action: 'message', message: 'Hi' };

@@ -51,7 +51,7 @@ describe('Scheduler', () => {
     expect(state.max).toBe(2);
   });
 
-  it('rejects a task with status 503 and WEFT_QUEUE_FULL when the queue is full [claim:task-queue-full-503] [claim:prod-queue-full] [claim:tsdoc-runtime-dispatch-503] [claim:tsdoc-scheduler-queue-full] [claim:wp-queue-bounded]', async () => {
+  it('rejects a task with status 503 and WEFT_QUEUE_FULL when the queue is full [claim:task-queue-full-503] [claim:prod-queue-full] [claim:tsdoc-runtime-dispatch-503] [claim:tsdoc-scheduler-queue-full] [claim:wp-queue-bounded] [claim:prod-queue-max] [claim:sp-queue-row]', async () => {
     const scheduler = new Scheduler({ maxQueueSize: 2 });
     const first = scheduler.schedule('a', async () => 1);
     const second = scheduler.schedule('b', async () => 2);
@@ -163,7 +163,7 @@ describe('Scheduler', () => {
     );
   });
 
-  it('defaults to concurrency 4 and a queue of 1000 [claim:task-lanes-per-space] [claim:task-queue-full-503] [claim:sp-scheduler] [claim:prod-concurrency] [claim:tsdoc-scheduler-defaults]', () => {
+  it('defaults to concurrency 4 and a queue of 1000 [claim:task-lanes-per-space] [claim:task-queue-full-503] [claim:sp-scheduler] [claim:prod-concurrency] [claim:tsdoc-scheduler-defaults] [claim:prod-queue-max] [claim:prod-hung-holds-workers] [claim:sp-queue-row]', () => {
     const scheduler = new Scheduler();
     expect([scheduler.concurrency, scheduler.maxQueueSize]).toEqual([4, 1000]);
   });

@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { ServerManager, WeftError, type Runtime, type TriggerRoute } from '@weft/core';
 import { pino } from 'pino';
@@ -214,7 +214,7 @@ describe('ServerManager', () => {
     expect(ran).toBe(false);
   });
 
-  it('answers a body over bodyLimit with 413 [claim:httpchat-413] [claim:trig-413] [claim:prod-body-limit] [claim:wp-resource-limits]', async () => {
+  it('answers a body over bodyLimit with 413 [claim:httpchat-413] [claim:trig-413] [claim:prod-body-limit] [claim:wp-resource-limits] [claim:errors-413-default]', async () => {
     const server = await serve([echo], { bodyLimit: 100 });
     const response = await post(`${server.url}/echo`, JSON.stringify({ text: 'x'.repeat(500) }));
     expect(response.status).toBe(413);
@@ -226,7 +226,27 @@ describe('ServerManager', () => {
     });
   });
 
-  it('answers an unknown path with 404 [claim:trig-404]', async () => {
+  it('accepts a body of exactly 1mb by default and answers a larger one 413 [claim:errors-413-default]', async () => {
+    const server = await serve([echo]);
+    // '1mb' is 1,048,576 bytes; the object around the text takes 11 of them.
+    const text = 'x'.repeat(1024 * 1024 - '{"text":""}'.length);
+    const fits = await post(`${server.url}/echo`, JSON.stringify({ text }));
+    expect(fits.status).toBe(200);
+    expect(((await fits.json()) as { got: { text: string } }).got.text).toHaveLength(text.length);
+    const over = await post(`${server.url}/echo`, JSON.stringify({ text: `${text}x` }));
+    expect(over.status).toBe(413);
+    expect(await errorBody(over)).toMatchObject({ status: 413, code: 'WEFT_BAD_REQUEST' });
+  });
+
+  it('gives the listening server a headersTimeout of 10 s and a requestTimeout of 30 s by default [claim:errors-408-cause]', async () => {
+    const server = await serve([echo]);
+    // Waiting out 10 s per test run is too slow; read the Node server the manager created.
+    const listening = (server as unknown as { server: Server }).server;
+    expect(listening.headersTimeout).toBe(10_000);
+    expect(listening.requestTimeout).toBe(30_000);
+  });
+
+  it('answers an unknown path with 404 [claim:trig-404] [claim:errors-404-cause]', async () => {
     const server = await serve([echo]);
     const response = await fetch(`${server.url}/nowhere`);
     expect(response.status).toBe(404);
@@ -548,7 +568,7 @@ describe('ServerManager', () => {
       return { calls, counting };
     }
 
-    it('refuses a spoofed Host with a matching Origin before the route runs [claim:trig-host-first] [claim:trig-403-row] [claim:prod-allowed-hosts-403]', async () => {
+    it('refuses a spoofed Host with a matching Origin before the route runs [claim:trig-host-first] [claim:trig-403-row] [claim:prod-allowed-hosts-403] [claim:errors-403-cause]', async () => {
       const { logger, lines } = capturingLogger();
       const { calls, counting } = counted();
       const server = new ServerManager({ port: 0, cors: true }, logger);
@@ -689,7 +709,7 @@ describe('ServerManager', () => {
       expect(elapsed).toBeLessThan(2_000);
     });
 
-    it('answers 408 to a client that takes longer than headersTimeout, with a JSON body and X-Request-Id [claim:trig-headers-timeout] [claim:prod-slow-clients] [claim:errors-408-json]', async () => {
+    it('answers 408 to a client that takes longer than headersTimeout, with a JSON body and X-Request-Id [claim:trig-headers-timeout] [claim:prod-slow-clients] [claim:errors-408-json] [claim:errors-408-cause]', async () => {
       const server = await serve([echo], { headersTimeout: 300, requestTimeout: 300 });
       const received = await rawExchange(server, 'GET /echo HTTP/1.1\r\nHost: localhost\r\n', {
         drip: 'X-Drip: 1\r\n',
@@ -703,7 +723,18 @@ describe('ServerManager', () => {
       });
     });
 
-    it('answers headers over the size limit with 431 and bytes that are not HTTP with 400, both as JSON [claim:errors-431]', async () => {
+    it('answers 408 to a client whose body is still arriving after requestTimeout [claim:errors-408-cause]', async () => {
+      const server = await serve([echo], { headersTimeout: 300, requestTimeout: 600 });
+      const received = await rawExchange(
+        server,
+        'POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n[',
+        { drip: ' ' },
+      );
+      expect(received.status).toBe(408);
+      expect(received.error).toMatchObject({ status: 408, code: 'WEFT_BAD_REQUEST' });
+    });
+
+    it('answers headers over the size limit with 431 and bytes that are not HTTP with 400, both as JSON [claim:errors-431] [claim:errors-431-cause]', async () => {
       const server = await serve([echo]);
       const large = await rawExchange(
         server,

@@ -67,7 +67,7 @@ function send(
 }
 
 describe('ServerManager Origin check', () => {
-  it('refuses a cross-site text/plain form POST with 403 WEFT_ORIGIN_NOT_ALLOWED, and the route does not run [claim:trig-host-first] [claim:trig-403-origin] [claim:prod-origin-refused] [claim:tsdoc-server-default-allowed-origins] [claim:tsdoc-server-origin-refused]', async () => {
+  it('refuses a cross-site text/plain form POST with 403 WEFT_ORIGIN_NOT_ALLOWED, and the route does not run [claim:trig-host-first] [claim:trig-403-origin] [claim:prod-origin-refused] [claim:tsdoc-server-default-allowed-origins] [claim:tsdoc-server-origin-refused] [claim:errors-403-cause] [claim:obs-origin-refused-line]', async () => {
     const { server, runs, logs } = await serve();
     const answer = await send(
       `${server.url}/echo`,
@@ -84,7 +84,10 @@ describe('ServerManager Origin check', () => {
     expect(runs).toEqual([]);
     // The log line names the refused origin and the option to change, under the request id.
     expect(logs.find((line) => line.requestId === answer.json.error?.requestId)).toMatchObject({
+      level: 40,
       origin: 'https://attacker.example',
+      method: 'POST',
+      path: '/echo',
       msg: expect.stringContaining('options.server.allowedOrigins'),
     });
   });

@@ -138,6 +138,16 @@ describe('TSDoc of the browser platform', () => {
     expect(error.code).toBe('WEFT_UNSUPPORTED_PLATFORM');
     expect(error.message).toContain('cannot read /prompts');
   });
+
+  it('gives a runtime without a logger one at info, whatever WEFT_LOG_LEVEL says [claim:install-browser-log-level]', () => {
+    vi.stubEnv('WEFT_LOG_LEVEL', 'debug');
+    try {
+      expect(browserPlatform.createDefaultLogger().level).toBe('info');
+      expect(browserPlatform.hostEnvironment()).toEqual({});
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
 });
 
 describe('TSDoc of SignalFanOut', () => {

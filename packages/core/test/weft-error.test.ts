@@ -24,7 +24,7 @@ describe('WeftError', () => {
     expect(new WeftError('WEFT_QUEUE_FULL', 'x', { status: 503, expose: true }).expose).toBe(true);
   });
 
-  it('is recognised by WeftError.is, with or without a code', () => {
+  it('is recognised by WeftError.is, with or without a code [claim:errors-is-across-copies]', () => {
     const error = new WeftError('WEFT_GET_OBJECT_FAILED', 'getObject: no valid answer.');
     expect(WeftError.is(error)).toBe(true);
     expect(WeftError.is(error, 'WEFT_GET_OBJECT_FAILED')).toBe(true);
@@ -34,7 +34,7 @@ describe('WeftError', () => {
     expect(WeftError.is(undefined)).toBe(false);
   });
 
-  it('recognises an error made by another copy of the package, where instanceof cannot', () => {
+  it('recognises an error made by another copy of the package, where instanceof cannot [claim:errors-is-across-copies]', () => {
     // Another copy has another class but registers the same global symbol.
     class OtherCopyError extends Error {
       readonly code = 'WEFT_QUEUE_FULL';

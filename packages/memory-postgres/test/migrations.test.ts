@@ -97,7 +97,7 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     expect(await second.query({})).toEqual([stored]);
   });
 
-  it('refuses a schema written by a newer version and changes nothing in it [claim:pg-schema-too-new] [claim:pg-readme-schema-too-new]', async () => {
+  it('refuses a schema written by a newer version and changes nothing in it [claim:pg-schema-too-new] [claim:pg-readme-schema-too-new] [claim:mpo-pg-schema-too-new]', async () => {
     const schema = db.newSchema();
     await db.sql(`CREATE SCHEMA "${schema}"`);
     await db.sql(

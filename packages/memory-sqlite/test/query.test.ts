@@ -200,7 +200,7 @@ describe('SqliteMemoryProvider.query', () => {
     expect(desc).toEqual([4, 3, 2, 1]);
   });
 
-  it('applies limit after ordering, defaulting to 100 [claim:mpo-query-limit] [claim:sqlite-order-limit]', async () => {
+  it('applies limit after ordering, defaulting to 100 [claim:mpo-query-limit] [claim:sqlite-order-limit] [claim:mpo-query-order-default]', async () => {
     const memory = await db.open();
     for (let i = 0; i < 120; i++) {
       await memory.store({ space: 's', kind: 'k', content: i, metadata: {} });

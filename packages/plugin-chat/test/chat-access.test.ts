@@ -131,7 +131,7 @@ const bearer: ChatPluginOptions['authenticate'] = (request) => {
 const PIN = 'my bank PIN is 4242';
 
 describe('ChatPlugin: who the sender is', () => {
-  it('refuses every message with 401 WEFT_CHAT_UNAUTHORIZED by default, running no task [claim:chat-readme-trusts-nothing] [claim:httpchat-trusts-nothing] [claim:httpchat-trust-client-user] [claim:httpchat-refused-no-task] [claim:httpchat-row-401] [claim:httpchat-auth-middleware] [claim:prod-chat-sender] [claim:chat-trusts-401] [claim:chat-401] [claim:errors-401-no-user] [claim:tsdoc-chat-trust-default] [claim:tsdoc-chat-user-from-auth]', async () => {
+  it('refuses every message with 401 WEFT_CHAT_UNAUTHORIZED by default, running no task [claim:chat-readme-trusts-nothing] [claim:httpchat-trusts-nothing] [claim:httpchat-trust-client-user] [claim:httpchat-refused-no-task] [claim:httpchat-row-401] [claim:httpchat-auth-middleware] [claim:prod-chat-sender] [claim:chat-trusts-401] [claim:chat-401] [claim:errors-401-no-user] [claim:tsdoc-chat-trust-default] [claim:tsdoc-chat-user-from-auth] [claim:errors-401-cause] [claim:prod-chat-same-options]', async () => {
     const { url, model, logs } = await boot({});
     const answer = await post(url, { room: 'room-x', user: 'ada', message: PIN });
     expect(answer.status).toBe(401);
@@ -216,7 +216,7 @@ describe('ChatPlugin: who the sender is', () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it('refuses an unknown token, a hook that throws, hangs or names a bad id, with 401 and no internals [claim:httpchat-authenticate] [claim:chat-401]', async () => {
+  it('refuses an unknown token, a hook that throws, hangs or names a bad id, with 401 and no internals [claim:httpchat-authenticate] [claim:chat-401] [claim:errors-401-cause]', async () => {
     const { url, model, logs } = await boot({
       authTimeoutMs: 200,
       authenticate: (request) => {
@@ -260,7 +260,7 @@ describe('ChatPlugin: shared rooms', () => {
     expect(plans[1]).toContain('4242');
   });
 
-  it('refuses a room authorizeRoom does not allow, or a hook that throws or hangs, with 403 WEFT_CHAT_ROOM_FORBIDDEN [claim:httpchat-refused-no-task] [claim:httpchat-authorize-room] [claim:httpchat-row-403] [claim:prod-chat-shared] [claim:chat-403] [claim:tsdoc-chat-authorize-room] [claim:tsdoc-chat-private]', async () => {
+  it('refuses a room authorizeRoom does not allow, or a hook that throws or hangs, with 403 WEFT_CHAT_ROOM_FORBIDDEN [claim:httpchat-refused-no-task] [claim:httpchat-authorize-room] [claim:httpchat-row-403] [claim:prod-chat-shared] [claim:chat-403] [claim:tsdoc-chat-authorize-room] [claim:tsdoc-chat-private] [claim:errors-403-cause]', async () => {
     const asked: string[] = [];
     const { url, model } = await boot({
       authenticate: bearer,
@@ -299,7 +299,7 @@ describe('ChatPlugin: shared rooms', () => {
 });
 
 describe('ChatPlugin: limits', () => {
-  it('refuses a user past maxInFlightPerUser with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes them again once a task ends [claim:httpchat-per-user] [claim:httpchat-per-user-scope] [claim:httpchat-row-429] [claim:prod-chat-caps] [claim:prod-chat-caps-refuse] [claim:chat-429] [claim:chat-option-defaults] [claim:errors-429] [claim:tsdoc-chat-per-user] [claim:tsdoc-chat-per-user-cap]', async () => {
+  it('refuses a user past maxInFlightPerUser with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes them again once a task ends [claim:httpchat-per-user] [claim:httpchat-per-user-scope] [claim:httpchat-row-429] [claim:prod-chat-caps] [claim:prod-chat-caps-refuse] [claim:chat-429] [claim:chat-option-defaults] [claim:errors-429] [claim:tsdoc-chat-per-user] [claim:tsdoc-chat-per-user-cap] [claim:errors-429-cause]', async () => {
     let release: () => void = () => undefined;
     let gate = new Promise<void>((resolve) => (release = resolve));
     const { url, plugin } = await boot(
@@ -333,7 +333,7 @@ describe('ChatPlugin: limits', () => {
     );
   });
 
-  it('refuses pipelined requests of one connection past maxInFlight with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes the connection’s next once tasks end [claim:httpchat-per-connection] [claim:prod-chat-caps] [claim:chat-429] [claim:errors-429] [claim:tsdoc-chat-per-user-cap]', async () => {
+  it('refuses pipelined requests of one connection past maxInFlight with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes the connection’s next once tasks end [claim:httpchat-per-connection] [claim:prod-chat-caps] [claim:chat-429] [claim:errors-429] [claim:tsdoc-chat-per-user-cap] [claim:errors-429-cause]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const { url, logs } = await boot({ trustClientUser: true, maxInFlight: 2 }, async () => {
@@ -360,7 +360,7 @@ describe('ChatPlugin: limits', () => {
     expect((await answers.next(1)).map((answer) => answer.status)).toEqual([200]);
   });
 
-  it('has the documented defaults [claim:httpchat-per-user] [claim:httpchat-options-same] [claim:httpchat-per-connection] [claim:wsdoc-same-options] [claim:chat-option-defaults] [claim:wsreadme-same-options] [claim:tsdoc-chat-trust-default-value] [claim:tsdoc-chat-room-history-default] [claim:tsdoc-chat-auth-timeout-default] [claim:tsdoc-chat-per-user-default]', () => {
+  it('has the documented defaults [claim:httpchat-per-user] [claim:httpchat-options-same] [claim:httpchat-per-connection] [claim:wsdoc-same-options] [claim:chat-option-defaults] [claim:wsreadme-same-options] [claim:tsdoc-chat-trust-default-value] [claim:tsdoc-chat-room-history-default] [claim:tsdoc-chat-auth-timeout-default] [claim:tsdoc-chat-per-user-default] [claim:prod-chat-same-options]', () => {
     const { access, maxInFlight } = new ChatPlugin();
     expect(maxInFlight).toBe(4);
     expect({

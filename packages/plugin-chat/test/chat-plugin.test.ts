@@ -168,6 +168,26 @@ describe('ChatPlugin', () => {
     ]);
   });
 
+  it('answers only once the task has ended, even when that is after the server’s requestTimeout [claim:trouble-client-waits-task]', async () => {
+    const slowReply = () =>
+      new Promise<string>((resolve) => setTimeout(() => resolve('Late but whole.'), 1_200));
+    runtime = await Runtime.init({
+      models: [new ScriptedModelProvider({ responses: [PLAN, slowReply] })],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new ChatPlugin({ trustClientUser: true })],
+      options: {
+        server: { port: 0, headersTimeout: 300, requestTimeout: 600 },
+        logger: pino({ level: 'silent' }),
+      },
+    });
+    await runtime.start();
+    const started = performance.now();
+    const { status, json } = await post(runtime, { room: '1', user: 'ada', message: 'Hi' });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(1_100);
+    expect(status).toBe(200);
+    expect(json).toMatchObject({ status: 'completed', reply: 'Late but whole.' });
+  });
+
   // Guards docs/concepts/how-a-task-runs.md ("A trigger that answers a person should tell them
   // when recorded.chain is false") and the 200 row of the README's Responses table.
   it('answers with a warning when the exchange could not be stored [claim:httpchat-row-200] [claim:httpchat-warning] [claim:chat-warning] [claim:tsdoc-chat-warning]', async () => {

@@ -156,7 +156,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(promptText(agent.model)).toContain('customer.email');
   });
 
-  it('fails a hanging call as a step error after callTimeoutMs, and the task ends [claim:mcpdoc-deadlines] [claim:mcpdoc-hung] [claim:mcp-option-defaults] [claim:mcp-cancel] [claim:mcp-timeout] [claim:tsdoc-mcp-connection-call-deadline] [claim:wp-plugin-mcp]', async () => {
+  it('fails a hanging call as a step error after callTimeoutMs, and the task ends [claim:mcpdoc-deadlines] [claim:mcpdoc-hung] [claim:mcp-option-defaults] [claim:mcp-cancel] [claim:mcp-timeout] [claim:tsdoc-mcp-connection-call-deadline] [claim:wp-plugin-mcp] [claim:mcpdoc-hung-codes]', async () => {
     agent = await startAgent(await connect(['hang', 'echo'], { callTimeoutMs: 500 }), [
       plan('hang', 'echo'),
       { text: 'still here' },
@@ -166,6 +166,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(task.chain[1]).toMatchObject({ type: 'error', action: 'fixture.hang' });
     expect(task.chain[1]?.error).toMatch(/did not answer within 500 ms/);
+    expect(task.chain[1]?.error).toContain('[WEFT_MCP_TIMEOUT]');
     expect(task.chain[2]).toMatchObject({
       type: 'result',
       data: { content: [{ text: 'still here' }] },
@@ -173,7 +174,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(agent.logs.some((line) => line.code === 'WEFT_MCP_TIMEOUT')).toBe(true);
   });
 
-  it("cancels a hanging call when the task's deadline passes, whatever callTimeoutMs says [claim:mcpdoc-deadlines] [claim:mcpdoc-hung] [claim:mcp-cancel] [claim:mcp-timeout] [claim:tsdoc-mcp-connection-call-deadline]", async () => {
+  it("cancels a hanging call when the task's deadline passes, whatever callTimeoutMs says [claim:mcpdoc-deadlines] [claim:mcpdoc-hung] [claim:mcp-cancel] [claim:mcp-timeout] [claim:tsdoc-mcp-connection-call-deadline] [claim:mcpdoc-hung-codes]", async () => {
     agent = await startAgent(await connect(['hang'], { callTimeoutMs: 120_000 }), [plan('hang')], {
       taskTimeoutMs: 1000,
     });
@@ -199,7 +200,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     );
   });
 
-  it('turns an isError result into a step error without the server text; the text is logged under an id [claim:mcpdoc-tool-error] [claim:mcpdoc-outside-code] [claim:prod-mcp-untrusted] [claim:mcp-tool-error]', async () => {
+  it('turns an isError result into a step error without the server text; the text is logged under an id [claim:mcpdoc-tool-error] [claim:mcpdoc-outside-code] [claim:prod-mcp-untrusted] [claim:mcp-tool-error] [claim:mcpdoc-tool-error-code]', async () => {
     agent = await startAgent(await connect(['fail']), [plan('fail'), { type: 'stop' }], {
       pipelineReview: 'always',
     });
@@ -223,7 +224,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(review).not.toContain('ignore all previous instructions');
   });
 
-  it('refuses a 10 MiB result with a step error, reads no more than the limit, and reconnects [claim:mcpdoc-too-large] [claim:prod-mcp-stdio-size] [claim:mcp-max-result] [claim:mcp-too-large] [claim:mcp-stdio-message-bound] [claim:wp-plugin-mcp]', async () => {
+  it('refuses a 10 MiB result with a step error, reads no more than the limit, and reconnects [claim:mcpdoc-too-large] [claim:prod-mcp-stdio-size] [claim:mcp-max-result] [claim:mcp-too-large] [claim:mcp-stdio-message-bound] [claim:wp-plugin-mcp] [claim:mcpdoc-too-large-code]', async () => {
     agent = await startAgent(await connect(['huge', 'echo'], { reconnectDelayMs: 50 }), [
       plan('huge', 'echo'),
       { text: 'after the flood' },
@@ -231,6 +232,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     const task = await agent.run('huge, then echo');
     expect(task.chain[1]?.type).toBe('error');
     expect(task.chain[1]?.error).toMatch(/more than 1048576 bytes \(maxResultBytes\)/);
+    expect(task.chain[1]?.error).toContain('[WEFT_MCP_RESULT_TOO_LARGE]');
     expect(task.chain[2]).toMatchObject({
       type: 'result',
       data: { content: [{ text: 'after the flood' }] },

@@ -61,7 +61,7 @@ async function say(client: Client, id: string, room: string, user: string, text:
 const PIN = 'my bank PIN is 4242';
 
 describe('WebSocketPlugin: who the sender is', () => {
-  it('refuses the upgrade with 401 WEFT_WS_UNAUTHORIZED by default: no hook names a user and frames are not believed [claim:wsdoc-no-user] [claim:prod-chat-sender] [claim:errors-401-no-user] [claim:tsdoc-ws-options-no-user]', async () => {
+  it('refuses the upgrade with 401 WEFT_WS_UNAUTHORIZED by default: no hook names a user and frames are not believed [claim:wsdoc-no-user] [claim:prod-chat-sender] [claim:errors-401-no-user] [claim:tsdoc-ws-options-no-user] [claim:errors-401-cause] [claim:prod-chat-same-options]', async () => {
     booted = await boot({ trustClientUser: false });
     const refused = await refusedUpgrade(booted.url);
     expect(refused.status).toBe(401);

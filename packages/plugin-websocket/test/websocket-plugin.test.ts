@@ -199,7 +199,7 @@ describe('WebSocketPlugin bad input', () => {
 });
 
 describe('WebSocketPlugin upgrade checks', () => {
-  it('refuses an Origin not in allowedOrigins with 403 before upgrading, and accepts a listed one [claim:wsdoc-origin] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:wp-websocket]', async () => {
+  it('refuses an Origin not in allowedOrigins with 403 before upgrading, and accepts a listed one [claim:wsdoc-origin] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:wp-websocket] [claim:errors-403-cause]', async () => {
     booted = await boot({ allowedOrigins: ['https://chat.example.com'] });
     const refused = await refusedUpgrade(booted.url, { origin: 'https://evil.example' });
     expect(refused.status).toBe(403);
@@ -218,7 +218,7 @@ describe('WebSocketPlugin upgrade checks', () => {
     });
   });
 
-  it('runs authenticate before the upgrade: refused, throwing and hung hooks answer 401 without internals [claim:httpchat-options-same] [claim:wsdoc-auth] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:wp-websocket]', async () => {
+  it('runs authenticate before the upgrade: refused, throwing and hung hooks answer 401 without internals [claim:httpchat-options-same] [claim:wsdoc-auth] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:wp-websocket] [claim:errors-401-cause]', async () => {
     const seen: string[] = [];
     booted = await boot({
       authTimeoutMs: 200,
@@ -248,7 +248,7 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(booted.plugin.connectionCount).toBe(1);
   });
 
-  it('refuses connections past maxConnections with 503, and plain HTTP with 426 [claim:wsdoc-caps] [claim:wsreadme-order] [claim:wsreadme-plain-http]', async () => {
+  it('refuses connections past maxConnections with 503, and plain HTTP with 426 [claim:wsdoc-caps] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:errors-426-cause]', async () => {
     booted = await boot({ maxConnections: 1 });
     await open(booted.url);
     const refused = await refusedUpgrade(booted.url);
@@ -479,7 +479,7 @@ describe('WebSocketPlugin listening', () => {
 });
 
 describe('WebSocketPlugin defaults', () => {
-  it('has the documented defaults [claim:httpchat-options-same] [claim:wsdoc-own-port] [claim:wsdoc-payload] [claim:ws-doc-connections-per-user] [claim:wsdoc-same-options] [claim:wsdoc-per-user] [claim:prod-chat-caps] [claim:wsreadme-defaults] [claim:wsreadme-path] [claim:wsreadme-same-options] [claim:wsreadme-connections-per-user] [claim:wsreadme-per-user-default] [claim:tsdoc-ws-options-defaults]', () => {
+  it('has the documented defaults [claim:httpchat-options-same] [claim:wsdoc-own-port] [claim:wsdoc-payload] [claim:ws-doc-connections-per-user] [claim:wsdoc-same-options] [claim:wsdoc-per-user] [claim:prod-chat-caps] [claim:wsreadme-defaults] [claim:wsreadme-path] [claim:wsreadme-same-options] [claim:wsreadme-connections-per-user] [claim:wsreadme-per-user-default] [claim:tsdoc-ws-options-defaults] [claim:prod-chat-same-options]', () => {
     const { authenticate, authorizeRoom, ...options } = new WebSocketPlugin().options;
     expect(authenticate).toBeUndefined();
     expect(authorizeRoom).toBeUndefined();
@@ -506,7 +506,7 @@ describe('WebSocketPlugin defaults', () => {
     });
   });
 
-  it('refuses an upgrade on another path with 404, and names its executor websocket/reply [claim:wsreadme-executor] [claim:wsreadme-path] [claim:wsreadme-order]', async () => {
+  it('refuses an upgrade on another path with 404, and names its executor websocket/reply [claim:wsreadme-executor] [claim:wsreadme-path] [claim:wsreadme-order] [claim:errors-404-cause]', async () => {
     booted = await boot({ path: '/chat-socket' });
     expect(booted.url).toMatch(/\/chat-socket$/);
     const refused = await refusedUpgrade(booted.url.replace('/chat-socket', '/other'));

@@ -133,7 +133,7 @@ describe('AnalyticsManager', () => {
 });
 
 describe('Runtime analytics', () => {
-  it('collects nothing unless enabled [claim:obs-analytics-off] [claim:wp-analytics-off]', async () => {
+  it('collects nothing unless enabled [claim:obs-analytics-off] [claim:wp-analytics-off] [claim:obs-analytics-default-off]', async () => {
     const { runtime } = await makeRuntime({ responses: { fallback: plan() } });
     await runtime.start();
     await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });

@@ -82,7 +82,7 @@ describe('bulkheads', () => {
     expect(await settlesWithin(Promise.race(hung), 50)).toBeNull();
   });
 
-  it('without a limit below the workers, the same hung plugin holds them all (the failure it prevents) [claim:prod-bulkhead-default]', async () => {
+  it('without a limit below the workers, the same hung plugin holds them all (the failure it prevents) [claim:prod-bulkhead-default] [claim:prod-hung-holds-workers]', async () => {
     const { runtime } = await startedRuntime({
       plugins: [
         new TestPlugin('weather', { executors: [recordingExecutor('forecast', never)] }),
@@ -216,7 +216,7 @@ describe('bulkhead slots and deadlines', () => {
     expect(forecast.calls).toHaveLength(2);
   });
 
-  it('fails a task whose planning call waits past maxWaitMs on a full model provider [claim:prod-bulkhead-wait]', async () => {
+  it('fails a task whose planning call waits past maxWaitMs on a full model provider [claim:prod-bulkhead-wait] [claim:prod-shared-dependency-hangs]', async () => {
     const { runtime } = await startedRuntime({
       responses: {
         fallback: (messages, request) => {

@@ -75,7 +75,7 @@ describe('Runtime.init reports every configuration problem in one error', () => 
     ]);
   });
 
-  it('reads WEFT_LOG_LEVEL only when no logger is given, and sets the default logger’s level from it [claim:obs-log-level-values] [claim:tsdoc-node-default-logger]', async () => {
+  it('reads WEFT_LOG_LEVEL only when no logger is given, and sets the default logger’s level from it [claim:obs-log-level-values] [claim:tsdoc-node-default-logger] [claim:obs-quiet-info-default]', async () => {
     vi.stubEnv('WEFT_LOG_LEVEL', 'verbose');
     expect((await Runtime.init(config({ logger: silentLogger }))).status).toBe('ready');
     vi.stubEnv('WEFT_LOG_LEVEL', 'Warn');

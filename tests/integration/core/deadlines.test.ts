@@ -40,7 +40,7 @@ function capturingLogger(): { logger: Logger; lines: () => Record<string, unknow
 const hung = recordingExecutor('hang', () => new Promise(() => undefined));
 
 describe('task deadline', () => {
-  it('fails a task that outlives taskTimeoutMs, aborts its signal and frees its worker [claim:exec-signal] [claim:httpchat-task-timeout] [claim:task-status-failed] [claim:task-timeout] [claim:prod-task-timeout] [claim:wp-status-rule] [claim:wp-deadline] [claim:wp-deadline-frees]', async () => {
+  it('fails a task that outlives taskTimeoutMs, aborts its signal and frees its worker [claim:exec-signal] [claim:httpchat-task-timeout] [claim:task-status-failed] [claim:task-timeout] [claim:prod-task-timeout] [claim:wp-status-rule] [claim:wp-deadline] [claim:wp-deadline-frees] [claim:prod-hung-holds-workers] [claim:prod-shared-dependency-hangs]', async () => {
     let seen: AbortSignal | undefined;
     const hangs = recordingExecutor('hang', (_task, context) => {
       seen = context.signal;
@@ -220,7 +220,7 @@ describe('a coordinator that loses the space', () => {
 });
 
 describe('stop() with tasks that ignore their signal', () => {
-  it('resolves within shutdownTimeoutMs plus the grace, the cancelled task ending at once though its executor ignores the signal [claim:task-stop-bounded] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:wp-stop-bounded]', async () => {
+  it('resolves within shutdownTimeoutMs plus the grace, the cancelled task ending at once though its executor ignores the signal [claim:task-stop-bounded] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:wp-stop-bounded] [claim:prod-cancelled-ends-at-once]', async () => {
     const { logger, lines } = capturingLogger();
     const { runtime } = await makeRuntime({
       plugins: [new TestPlugin('tools', { executors: [hung] })],
@@ -241,7 +241,7 @@ describe('stop() with tasks that ignore their signal', () => {
     );
   });
 
-  it('abandons, and names, a cancelled task whose chain the memory store is slow to store [claim:task-stop-bounded] [claim:obs-tasks-abandoned] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:wp-stop-bounded]', async () => {
+  it('abandons, and names, a cancelled task whose chain the memory store is slow to store [claim:task-stop-bounded] [claim:obs-tasks-abandoned] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:wp-stop-bounded] [claim:prod-cancelled-ends-at-once]', async () => {
     const { logger, lines } = capturingLogger();
     /** Takes 3 s to store a chain memory, longer than the grace stop() gives cancelled tasks. */
     class SlowChains extends InMemoryMemoryProvider {
@@ -327,6 +327,32 @@ describe('memory writes', () => {
     expect(task.recorded).toEqual({ trigger: false, chain: false });
     expect(runtime.analytics.snapshot().tasks.unrecorded).toBe(1);
   });
+
+  it('gives up on a chain memory not stored within 10 s, logging it and marking the task [claim:obs-chain-store-timeout]', async () => {
+    const { logger, lines } = capturingLogger();
+    const memory = new InMemoryMemoryProvider();
+    const store = memory.store.bind(memory);
+    memory.store = (input) =>
+      input.kind === 'chain' ? new Promise(() => undefined) : store(input);
+    const { runtime } = await startedRuntime({
+      memory,
+      responses: planner(['echo', 'reply']),
+      options: { logger, shutdown: 'cancel' },
+    });
+    const started = performance.now();
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(9_900);
+    expect(task.status).toBe('completed');
+    expect(task.recorded).toEqual({ trigger: true, chain: false });
+    expect(lines().find((line) => line.msg === 'storing the chain memory timed out')).toMatchObject(
+      {
+        level: 50,
+        taskId: task.id,
+        space: 's',
+        timeoutMs: 10_000,
+      },
+    );
+  }, 20_000);
 
   it('says both memories were stored when they were [claim:task-recorded-flags]', async () => {
     const { runtime } = await startedRuntime({ responses: planner(['echo', 'reply']) });

@@ -27,6 +27,16 @@ describe('ModelManager.getObject', () => {
     expect(user).toEqual({ role: 'user', content: 'Where?' });
   });
 
+  it("returns the schema's parsed value, with its defaults and transforms applied [claim:go-safe-parse-output]", async () => {
+    const Shout = z.object({
+      city: z.string().transform((name) => name.toUpperCase()),
+      country: z.string().default('France'),
+    });
+    const { models: manager } = await models(['{"city":"Lyon"}']);
+    const value = await manager.getObject({ schema: Shout, prompt: 'Where?' });
+    expect(value).toEqual({ city: 'LYON', country: 'France' });
+  });
+
   it('puts the system instructions first and names the schema "object" by default [claim:go-schema-name-default] [claim:go-system-message] [claim:wp-getobject-schema]', async () => {
     const { models: manager, model } = await models(['{"city":"Lyon","population":1}']);
     await manager.getObject({ schema: City, prompt: 'Where?', system: 'You are a geographer.' });

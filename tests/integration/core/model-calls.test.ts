@@ -79,7 +79,7 @@ describe('model calls per task', () => {
     });
   });
 
-  it("'on-failure' reviews only after the steps that failed, and the task fails [claim:exec-failed-task] [claim:task-failed-step-continues] [claim:task-review-after-failure] [claim:prod-review-policies] [claim:testing-call-count-policy]", async () => {
+  it("'on-failure' reviews only after the steps that failed, and the task fails [claim:exec-failed-task] [claim:task-failed-step-continues] [claim:task-review-after-failure] [claim:prod-review-policies] [claim:testing-call-count-policy] [claim:tut-on-failure-review]", async () => {
     expect(await callsFor(['ok', 'fail', 'ok'], { pipelineReview: 'on-failure' })).toEqual({
       plan: 1,
       review: 1,

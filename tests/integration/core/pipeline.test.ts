@@ -268,7 +268,7 @@ describe('running steps', () => {
     ]);
   });
 
-  it('records a thrown error or success:false as an error item and carries on [claim:index-dispatch-never-rejects] [claim:exec-result-or-error] [claim:exec-throw-is-error] [claim:philo-throw-same] [claim:philo-fail-independently] [claim:philo-failure-item] [claim:trig-dispatch-resolves] [claim:task-step-result-or-error-item] [claim:task-dispatch-never-rejects-inside] [claim:task-plugin-memory-errors] [claim:task-failed-step-continues] [claim:wp-error-items] [claim:wp-goal-failure-data]', async () => {
+  it('records a thrown error or success:false as an error item and carries on [claim:index-dispatch-never-rejects] [claim:exec-result-or-error] [claim:exec-throw-is-error] [claim:philo-throw-same] [claim:philo-fail-independently] [claim:philo-failure-item] [claim:trig-dispatch-resolves] [claim:task-step-result-or-error-item] [claim:task-dispatch-never-rejects-inside] [claim:task-plugin-memory-errors] [claim:task-failed-step-continues] [claim:wp-error-items] [claim:wp-goal-failure-data] [claim:errors-task-failures-in-chain]', async () => {
     const throws = recordingExecutor('throws', async () => {
       throw new Error('network unreachable');
     });
@@ -515,7 +515,7 @@ describe('pipeline review', () => {
 });
 
 describe('planning failures', () => {
-  it('fails the task with a core/plan item when the model never gives a valid pipeline, then serves the next task [claim:wp-plan-typed-value] [claim:task-status-failed] [claim:go-plan-fails] [claim:gs-retry-plan] [claim:trouble-plan-fails-first] [claim:core-readme-plan-zod] [claim:wp-status-rule] [claim:wp-fail-own-record] [claim:wp-plan-validated] [claim:wp-tradeoffs] [claim:wp-limits-model-quality]', async () => {
+  it('fails the task with a core/plan item when the model never gives a valid pipeline, then serves the next task [claim:wp-plan-typed-value] [claim:task-status-failed] [claim:go-plan-fails] [claim:gs-retry-plan] [claim:trouble-plan-fails-first] [claim:core-readme-plan-zod] [claim:wp-status-rule] [claim:wp-fail-own-record] [claim:wp-plan-validated] [claim:wp-tradeoffs] [claim:wp-limits-model-quality] [claim:errors-task-failures-in-chain]', async () => {
     const reply = recordingExecutor('reply');
     const { runtime, model } = await startedRuntime({
       plugins: [echoPlugin({ executors: [reply] })],
@@ -537,7 +537,7 @@ describe('planning failures', () => {
     expect(reply.calls).toHaveLength(1);
   });
 
-  it('fails the task when the model provider throws while planning [claim:philo-dispatch-never-rejects] [claim:task-dispatch-never-rejects-inside] [claim:task-status-failed] [claim:trouble-script-exhausted] [claim:wp-dispatch-never-rejects]', async () => {
+  it('fails the task when the model provider throws while planning [claim:philo-dispatch-never-rejects] [claim:task-dispatch-never-rejects-inside] [claim:task-status-failed] [claim:trouble-script-exhausted] [claim:wp-dispatch-never-rejects] [claim:errors-task-failures-in-chain] [claim:prod-readiness-not-model] [claim:testing-scripted-exhausted-failure]', async () => {
     const { runtime } = await startedRuntime({ responses: { responses: [] } });
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(task.status).toBe('failed');

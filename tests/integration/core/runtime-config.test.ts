@@ -45,7 +45,7 @@ describe('Runtime.init configuration checks', () => {
     );
   });
 
-  it('requires at least one model provider', async () => {
+  it('requires at least one model provider [claim:cfg-models-row]', async () => {
     expect(await initError(base({ models: [] }))).toContain(
       'models: list at least one model provider',
     );
@@ -60,7 +60,7 @@ describe('Runtime.init configuration checks', () => {
     );
   });
 
-  it('names a provider id used twice [claim:core-readme-init-checks]', async () => {
+  it('names a provider id used twice [claim:core-readme-init-checks] [claim:cfg-models-row]', async () => {
     const message = await initError(
       base({
         models: [
@@ -145,7 +145,7 @@ describe('Runtime.init configuration checks', () => {
     expect(message).not.toContain('plugin "first"');
   });
 
-  it('requires a provider of text-generation [claim:mpi-text-generation-needed] [claim:core-readme-models]', async () => {
+  it('requires a provider of text-generation [claim:mpi-text-generation-needed] [claim:core-readme-models] [claim:cfg-models-row]', async () => {
     const provider = new TestModelProvider('sentiment-only', {
       capabilities: [sentimentOnly],
       descriptors: [sentimentCapability],
@@ -154,7 +154,7 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('no model provider offers "text-generation"');
   });
 
-  it('names the plugin whose required capability no model offers [claim:plugin-required-caps] [claim:mpi-required-checked] [claim:core-readme-init-checks]', async () => {
+  it('names the plugin whose required capability no model offers [claim:plugin-required-caps] [claim:mpi-required-checked] [claim:core-readme-init-checks] [claim:cfg-models-row]', async () => {
     const plugin = new TestPlugin('vision', { requiredCapabilities: ['image-caption'] });
     const message = await initError(base({ plugins: [plugin] }));
     expect(message).toContain(
@@ -162,7 +162,7 @@ describe('Runtime.init configuration checks', () => {
     );
   });
 
-  it('accepts a required capability served through capabilityAliases [claim:plugin-required-caps] [claim:core-readme-models] [claim:core-readme-aliases]', async () => {
+  it('accepts a required capability served through capabilityAliases [claim:plugin-required-caps] [claim:core-readme-models] [claim:core-readme-aliases] [claim:cfg-models-row]', async () => {
     const plugin = new TestPlugin('chatty', { requiredCapabilities: ['chat'] });
     const chat = defineCapability({
       id: 'chat',
@@ -181,14 +181,14 @@ describe('Runtime.init configuration checks', () => {
     expect(runtime.models.canProvide('chat')).toBe(true);
   });
 
-  it('names an unknown option key [claim:gs-init-one-error]', async () => {
+  it('names an unknown option key [claim:gs-init-one-error] [claim:cfg-init-checks-all]', async () => {
     const message = await initError(
       base({ options: { logger: silentLogger, maxStep: 3 } as never }),
     );
     expect(message).toMatch(/options: .*"maxStep"/);
   });
 
-  it('names invalid option values [claim:core-readme-init-checks]', async () => {
+  it('names invalid option values [claim:core-readme-init-checks] [claim:cfg-init-checks-all]', async () => {
     const message = await initError(
       base({
         options: {
@@ -230,7 +230,7 @@ describe('Runtime.init configuration checks', () => {
     );
   });
 
-  it('reports every problem in one error, whatever stage finds it [claim:plugin-registration-all-problems] [claim:philo-init-one-error] [claim:gs-init-one-error] [claim:core-readme-init-checks] [claim:tsdoc-runtime-init-one-error] [claim:wp-init-all-problems] [claim:wp-goal-checked]', async () => {
+  it('reports every problem in one error, whatever stage finds it [claim:plugin-registration-all-problems] [claim:philo-init-one-error] [claim:gs-init-one-error] [claim:core-readme-init-checks] [claim:tsdoc-runtime-init-one-error] [claim:wp-init-all-problems] [claim:wp-goal-checked] [claim:cfg-init-checks-all]', async () => {
     const message = await initError({
       models: [new ScriptedModelProvider()],
       memory: new InMemoryMemoryProvider(),

@@ -1,6 +1,7 @@
 import { spaceId, WeftError } from '@weft/core';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
+import { startedRuntime } from './fixtures.js';
 
 const SPACE_RULE = /^[A-Za-z0-9][\w.:-]{0,199}$/;
 
@@ -33,7 +34,7 @@ describe('spaceId', () => {
     expect(spaceId('repo', 'weft.v2:main')).toBe('repo-weft.v2:main');
   });
 
-  it('escapes every other character as "_" and the hex of its UTF-8 bytes [claim:sp-encoding]', () => {
+  it('escapes every other character as "_" and the hex of its UTF-8 bytes [claim:sp-encoding] [claim:sp-encoding-bytes]', () => {
     expect(spaceId('chat', 'r42-user-alice')).toBe('chat-r42_2duser_2dalice');
     expect(spaceId('x', 'a_b', 'café', 'a/b*')).toBe('x-a_5fb-caf_c3_a9-a_2fb_2a');
   });
@@ -96,5 +97,33 @@ describe('spaceId', () => {
     expect(WeftError.is(caught, 'WEFT_INVALID_SPACE')).toBe(true);
     expect((caught as WeftError).status).toBe(400);
     expect((caught as Error).message).toMatch(problem);
+  });
+});
+
+describe('the space ids dispatch takes', () => {
+  it('are 1 to 200 letters, digits, "-", "_", "." and ":", starting with a letter or digit; others get 400 WEFT_INVALID_SPACE [claim:sp-id-rule]', async () => {
+    const { runtime } = await startedRuntime({ responses: { fallback: { steps: [] } } });
+    const dispatch = (space: string) =>
+      runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space });
+    for (const space of ['a', '7', 'Ab-c_d.e:f', `a${'b'.repeat(199)}`]) {
+      expect((await dispatch(space)).space.id).toBe(space);
+    }
+    for (const space of [
+      '',
+      '-a',
+      '_a',
+      '.a',
+      ':a',
+      'a b',
+      'a/b',
+      'a*',
+      'café',
+      `a${'b'.repeat(200)}`,
+    ]) {
+      await expect(dispatch(space)).rejects.toMatchObject({
+        status: 400,
+        code: 'WEFT_INVALID_SPACE',
+      });
+    }
   });
 });
