@@ -24,6 +24,11 @@ describe('WeftError', () => {
     expect(new WeftError('WEFT_QUEUE_FULL', 'x', { status: 503, expose: true }).expose).toBe(true);
   });
 
+  it('does not expose an error that has no status [claim:tsdoc-weft-error-expose]', () => {
+    expect(new WeftError('WEFT_INTERNAL', 'X: no status.').expose).toBe(false);
+    expect(new WeftError('WEFT_BAD_REQUEST', 'X: a 4xx.', { status: 400 }).expose).toBe(true);
+  });
+
   it('is recognised by WeftError.is, with or without a code', () => {
     const error = new WeftError('WEFT_GET_OBJECT_FAILED', 'getObject: no valid answer.');
     expect(WeftError.is(error)).toBe(true);
