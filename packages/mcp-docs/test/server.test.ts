@@ -77,7 +77,7 @@ describe('unexpected failures and input errors', () => {
 });
 
 describe('the length bound on names', () => {
-  it('refuses a path, name, code or kind longer than it, and takes one of exactly that length [claim:tsdoc-mcp-max-name]', async () => {
+  it('refuses a path, name, code or kind longer than MAX_NAME_LENGTH, and takes one of exactly that length [claim:tsdoc-mcp-max-name]', async () => {
     const client = await connected();
     const long = 'a'.repeat(MAX_NAME_LENGTH + 1);
     for (const [tool, argument] of [
