@@ -5,7 +5,8 @@ import { defineConfig } from 'vitest/config';
 const conditions = ['weft-source', ...defaultServerConditions];
 
 // Creates agent projects outside the repository, from a local registry and from this clone,
-// and runs them: slow, so apart from the unit tests. One file at a time on small machines.
+// and runs them, and rehearses the Scaling out guide's image: slow, so apart from the unit tests.
+// One file at a time on small machines.
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },

@@ -16,11 +16,12 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { runWhenMain } from '../tooling/run-when-main';
 
 const root = path.resolve(__dirname, '..');
 
 /** The unit tests that read the docs, the READMEs, the whitepaper or the TSDoc. */
-const DOCS_TESTS = [
+export const DOCS_TESTS = [
   'claims',
   'claims-hidden',
   'docs-prose',
@@ -46,20 +47,20 @@ const DOCS_TESTS = [
 ].map((name) => `tests/unit/${name}.test.ts`);
 
 /** Warnings of `docusaurus build` that this check treats as failures. */
-const BROKEN_REFERENCE = /Docusaurus found broken (links|anchors)/;
+export const BROKEN_REFERENCE = /Docusaurus found broken (links|anchors)/;
 
 const PRETTIER_FILES = /\.(md|mdx|ts|tsx|js|mjs|cjs|json|ya?ml|css)$/;
 const ESLINT_FILES = /\.(ts|tsx|js|mjs|cjs)$/;
 
-function git(args: string[]): string {
-  return execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
+function git(args: string[], cwd: string): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
 }
 
 /** The branch a pull request goes to: origin/main when the clone has it, else main. */
-function baseRef(): string {
+function baseRef(cwd: string): string {
   for (const ref of ['origin/main', 'main']) {
     try {
-      git(['rev-parse', '--verify', '--quiet', ref]);
+      git(['rev-parse', '--verify', '--quiet', ref], cwd);
       return ref;
     } catch {
       // Not in this clone: try the next.
@@ -69,16 +70,16 @@ function baseRef(): string {
 }
 
 /** Files changed against the main branch, committed or not, that still exist. */
-function changedFiles(): string[] {
-  const base = git(['merge-base', 'HEAD', baseRef()]);
+export function changedFiles(cwd = root): string[] {
+  const base = git(['merge-base', 'HEAD', baseRef(cwd)], cwd);
   const listed = [
-    ...git(['diff', '--name-only', base]).split('\n'),
-    ...git(['ls-files', '--others', '--exclude-standard']).split('\n'),
+    ...git(['diff', '--name-only', base], cwd).split('\n'),
+    ...git(['ls-files', '--others', '--exclude-standard'], cwd).split('\n'),
   ];
-  return [...new Set(listed)].filter((file) => file !== '' && existsSync(path.join(root, file)));
+  return [...new Set(listed)].filter((file) => file !== '' && existsSync(path.join(cwd, file)));
 }
 
-interface StepResult {
+export interface StepResult {
   passed: boolean;
   output: string;
 }
@@ -101,7 +102,7 @@ function run(command: string, args: string[]): Promise<StepResult> {
   });
 }
 
-interface Step {
+export interface Step {
   name: string;
   run: () => Promise<StepResult>;
   /** What to tell the contributor when the step fails. */
@@ -110,7 +111,7 @@ interface Step {
 
 const bin = (name: string): string => path.join(root, 'node_modules/.bin', name);
 
-function steps(files: readonly string[]): Step[] {
+export function steps(files: readonly string[]): Step[] {
   const formatted = files.filter((file) => PRETTIER_FILES.test(file));
   const linted = files.filter((file) => ESLINT_FILES.test(file));
   return [
@@ -155,27 +156,34 @@ function steps(files: readonly string[]): Step[] {
   ];
 }
 
-async function main(): Promise<void> {
-  const started = performance.now();
-  const files = changedFiles();
+/**
+ * Runs the steps in order and stops at the first that fails; answers the times of the steps that
+ * ran and the failed step, if any.
+ */
+export async function runSteps(
+  list: readonly Step[],
+): Promise<{ times: { step: string; seconds: number }[]; failed?: Step }> {
   const times: { step: string; seconds: number }[] = [];
-  for (const step of steps(files)) {
+  for (const step of list) {
     console.log(`\n===== check:docs: ${step.name}`);
     const stepStarted = performance.now();
     const result = await step.run();
     times.push({ step: step.name, seconds: Math.round((performance.now() - stepStarted) / 1000) });
-    if (!result.passed) {
-      console.table(times);
-      console.error(`\ncheck:docs failed at "${step.name}". ${step.hint}`);
-      process.exitCode = 1;
-      return;
-    }
+    if (!result.passed) return { times, failed: step };
   }
+  return { times };
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const { times, failed } = await runSteps(steps(changedFiles()));
   console.table(times);
+  if (failed !== undefined) {
+    console.error(`\ncheck:docs failed at "${failed.name}". ${failed.hint}`);
+    process.exitCode = 1;
+    return;
+  }
   console.log(`check:docs passed in ${Math.round((performance.now() - started) / 1000)} s`);
 }
 
-main().catch((error: unknown) => {
-  console.error('check:docs could not run:', error instanceof Error ? error.message : error);
-  process.exitCode = 1;
-});
+runWhenMain(import.meta.url, 'run check:docs', main);

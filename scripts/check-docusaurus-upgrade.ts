@@ -130,6 +130,29 @@ export function docusaurusRangesMissing(
   return missing;
 }
 
+/** A package.json, as far as the check reads and writes it. */
+export type PackageManifest = Record<string, unknown> & { overrides?: Record<string, unknown> };
+
+/**
+ * The site's package.json with npm `overrides` that force the tried version on each package of
+ * `missing` (from {@link docusaurusRangesMissing}), for each `@docusaurus/*` dependency it pins
+ * to an older range. The site's own overrides stay: without them the install asks the registry
+ * for versions it does not serve.
+ */
+export function withVersionForced(
+  manifest: PackageManifest,
+  missing: ReadonlyMap<string, Record<string, string>>,
+  version: string,
+): PackageManifest {
+  const forced = Object.fromEntries(
+    [...missing].map(([name, ranges]) => [
+      name,
+      Object.fromEntries(Object.keys(ranges).map((dependency) => [dependency, version])),
+    ]),
+  );
+  return { ...manifest, overrides: { ...manifest.overrides, ...forced } };
+}
+
 /**
  * The configuration fields a Docusaurus build refused as "not recognized", from its output
  * (`These field(s) ("future.v4.removeLegacyPostBuildHeadAttribute",) are not recognized`).
@@ -318,14 +341,11 @@ async function main(): Promise<void> {
       // node-fetch@cjs, asked for by verdaccio-audit).
       if (!build.ok && missing.size > 0) {
         const manifestPath = path.join(copy, 'package.json');
-        const copied = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
-        copied.overrides = Object.fromEntries(
-          [...missing].map(([name, ranges]) => [
-            name,
-            Object.fromEntries(Object.keys(ranges).map((dependency) => [dependency, version])),
-          ]),
+        const copied = JSON.parse(readFileSync(manifestPath, 'utf8')) as PackageManifest;
+        writeFileSync(
+          manifestPath,
+          `${JSON.stringify(withVersionForced(copied, missing, version), null, 2)}\n`,
         );
-        writeFileSync(manifestPath, `${JSON.stringify(copied, null, 2)}\n`);
         const overridden = step(
           `install with ${version} forced on ${[...missing.keys()].join(', ')} (npm overrides)`,
           'npm',

@@ -12,6 +12,7 @@ import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { isBuildFresh } from '../packages/create-weft/src/weft-packages';
+import { runWhenMain } from '../tooling/run-when-main';
 import {
   EXPECTED_NODE_MAJOR_ENV,
   EXTRA_TESTED_NODE_MAJORS,
@@ -26,11 +27,18 @@ const SUITE_TIMEOUT_MS = 30 * MINUTE;
 
 /**
  * Runs a command to completion with a deadline, its output held back and printed whole when it
- * ends (the majors run side by side); resolves with whether it passed.
+ * ends (the majors run side by side); resolves with whether it passed. Past the deadline the
+ * command's whole process group is killed (vitest and the npm installs it started).
  */
-function run(title: string, args: string[], env: NodeJS.ProcessEnv): Promise<boolean> {
+export function runHeldBack(
+  title: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs = SUITE_TIMEOUT_MS,
+): Promise<boolean> {
   return new Promise((resolve) => {
-    const child = spawn('npx', args, {
+    const child = spawn(command, args, {
       cwd: root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -40,10 +48,9 @@ function run(title: string, args: string[], env: NodeJS.ProcessEnv): Promise<boo
     child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
     const deadline = setTimeout(() => {
-      output.push(Buffer.from(`\nno result within ${SUITE_TIMEOUT_MS / MINUTE} min\n`));
-      // The whole group: vitest and the npm installs it started.
+      output.push(Buffer.from(`\nno result within ${timeoutMs / MINUTE} min\n`));
       if (child.pid) process.kill(-child.pid, 'SIGKILL');
-    }, SUITE_TIMEOUT_MS);
+    }, timeoutMs);
     const finish = (passed: boolean): void => {
       clearTimeout(deadline);
       process.stdout.write(`\n=== ${title}\n${Buffer.concat(output).toString()}`);
@@ -71,45 +78,68 @@ async function buildStalePackages(): Promise<void> {
   });
 }
 
+/** A suite run again on each major: its name in the output and the npx arguments that run it. */
+export interface MajorSuite {
+  name: string;
+  args: string[];
+}
+
+/** The suites each major runs. */
+export const MAJOR_SUITES: readonly MajorSuite[] = [
+  {
+    name: 'test:packages',
+    args: [
+      'vitest',
+      'run',
+      '--config',
+      'vitest.packages.config.ts',
+      // Reads manifests and type resolution (publint, attw): the same answer on every Node.
+      '--exclude',
+      'tests/pack/publish-checks.test.ts',
+      // Rebuilds the packages' dist/ in the clone, which the majors beside it are packing.
+      '--exclude',
+      'tests/pack/mcp-docs-clone-route.test.ts',
+    ],
+  },
+  {
+    name: 'generated project (tests/scaffold/clone.test.ts)',
+    args: [
+      'vitest',
+      'run',
+      '--config',
+      'vitest.scaffold.config.ts',
+      'tests/scaffold/clone.test.ts',
+    ],
+  },
+];
+
+/** The environment of a major's suites: its binary first on PATH, and the major they must see. */
+export function environmentFor(
+  major: number,
+  bin: string,
+  env: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
+  return {
+    ...env,
+    PATH: `${bin}${path.delimiter}${env.PATH ?? ''}`,
+    [EXPECTED_NODE_MAJOR_ENV]: String(major),
+  };
+}
+
+/** How many majors run at a time: as many as the machine has cores, at most one per major. */
+export const laneCount = (majors: number, cores = availableParallelism()): number =>
+  Math.max(1, Math.min(cores, majors));
+
 /** The suites on one major; resolves with the ones that failed. */
 async function testOn(major: number): Promise<string[]> {
   const bin = installNode(major);
-  const env = {
-    ...process.env,
-    PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
-    [EXPECTED_NODE_MAJOR_ENV]: String(major),
-  };
+  const env = environmentFor(major, bin);
   const version = versionOf(path.join(bin, 'node'));
   const failed: string[] = [];
-  if (
-    !(await run(
-      `Node.js ${version}: the packed packages`,
-      [
-        'vitest',
-        'run',
-        '--config',
-        'vitest.packages.config.ts',
-        // Reads manifests and type resolution (publint, attw): the same answer on every Node.
-        '--exclude',
-        'tests/pack/publish-checks.test.ts',
-        // Rebuilds the packages' dist/ in the clone, which the majors beside it are packing.
-        '--exclude',
-        'tests/pack/mcp-docs-clone-route.test.ts',
-      ],
-      env,
-    ))
-  ) {
-    failed.push(`Node ${major}: test:packages`);
-  }
-  const scaffold = ['vitest', 'run', '--config', 'vitest.scaffold.config.ts'];
-  if (
-    !(await run(
-      `Node.js ${version}: a generated project`,
-      [...scaffold, 'tests/scaffold/clone.test.ts'],
-      env,
-    ))
-  ) {
-    failed.push(`Node ${major}: generated project (tests/scaffold/clone.test.ts)`);
+  for (const suite of MAJOR_SUITES) {
+    if (!(await runHeldBack(`Node.js ${version}: ${suite.name}`, 'npx', suite.args, env))) {
+      failed.push(`Node ${major}: ${suite.name}`);
+    }
   }
   return failed;
 }
@@ -126,14 +156,11 @@ async function main(): Promise<void> {
   await buildStalePackages();
   const failed: string[] = [];
   const waiting = [...majors];
-  const lanes = Array.from(
-    { length: Math.min(availableParallelism(), majors.length) },
-    async () => {
-      for (let major = waiting.shift(); major !== undefined; major = waiting.shift()) {
-        failed.push(...(await testOn(major)));
-      }
-    },
-  );
+  const lanes = Array.from({ length: laneCount(majors.length) }, async () => {
+    for (let major = waiting.shift(); major !== undefined; major = waiting.shift()) {
+      failed.push(...(await testOn(major)));
+    }
+  });
   await Promise.all(lanes);
   if (failed.length > 0) {
     console.error(`\nFailed:\n  ${failed.join('\n  ')}`);
@@ -141,7 +168,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error('Could not run the tests on other Node.js versions:', error);
-  process.exitCode = 1;
-});
+runWhenMain(import.meta.url, 'run the tests on other Node.js versions', main);

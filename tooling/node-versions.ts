@@ -51,15 +51,20 @@ export function versionOf(node: string): string | undefined {
  * the binary in its tarball, so installing it runs no install script (the `node` package would
  * run one to fetch it).
  */
-const NODE_BINARY_PACKAGE = `node-${process.platform}-${process.arch}`;
+export const NODE_BINARY_PACKAGE = `node-${process.platform}-${process.arch}`;
+
+/** Where `installNode` puts a major, and the folder of its `node` binary. */
+export function nodeInstallPaths(major: number): { folder: string; bin: string } {
+  const folder = path.join(root, '.cache/node-versions', String(major));
+  return { folder, bin: path.join(folder, 'node_modules', NODE_BINARY_PACKAGE, 'bin') };
+}
 
 /**
  * Installs the latest Node.js <major> from the npm registry into .cache/node-versions/<major>
  * unless it is there; returns the folder of its binary, to put first on PATH.
  */
 export function installNode(major: number): string {
-  const folder = path.join(root, '.cache/node-versions', String(major));
-  const bin = path.join(folder, 'node_modules', NODE_BINARY_PACKAGE, 'bin');
+  const { folder, bin } = nodeInstallPaths(major);
   if (versionOf(path.join(bin, 'node'))?.startsWith(`v${major}.`)) return bin;
   mkdirSync(folder, { recursive: true });
   writeFileSync(path.join(folder, 'package.json'), '{ "private": true }\n');

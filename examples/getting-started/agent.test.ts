@@ -97,7 +97,7 @@ describe('getting started agent', () => {
     }
   });
 
-  it('never sends a failed step its error text, and logs it under the task id [claim:gs-500] [claim:gs-handler-fixed-500] [claim:gs-test-covers] [claim:gs-handler-422] [claim:gs-add-plugin-500] [claim:trouble-500-no-details]', async () => {
+  it('never sends a failed step its error text, and logs it under the task id [claim:gs-500] [claim:gs-500-fixed] [claim:gs-handler-fixed-500] [claim:gs-test-covers] [claim:gs-handler-422] [claim:gs-add-plugin-500] [claim:trouble-500-no-details]', async () => {
     const lines: { taskId?: string; error?: string; msg?: string }[] = [];
     const logger = pino(
       { level: 'warn' },

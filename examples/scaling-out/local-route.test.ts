@@ -5,19 +5,16 @@
  * which PostgreSQL refuses to run as root, as CI does). The only changes to the page's commands
  * are free ports for 8787 and 8788, and the pid the first instance printed for `<pid>`.
  *
- * The Compose route needs a container engine. Its image is followed as far as it can be without
- * one: the Dockerfile's command runs with the Dockerfile's environment from the clone's root,
- * which `COPY . .` and `npm ci` reproduce in the image.
+ * The Compose route needs a container engine; tests/scaffold/scaling-out-image.test.ts follows
+ * its Dockerfile without one and starts the image it makes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { connect } from 'node:net';
-import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { parseDockerfile } from '../../packages/create-weft/test/support/dockerfile.js';
+import { readSettings } from './settings.js';
 import { cleanEnv, runCommand } from '../../libs/test-support/commands.js';
 import {
   freePort,
@@ -114,22 +111,6 @@ class Started {
     ]);
     if (!exited) process.kill(group, 'SIGKILL');
   }
-}
-
-/** Resolves once a TCP connection to the address opens; fails after 5 s. */
-function connects(host: string, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host, port, timeout: 5_000 });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve();
-    });
-    socket.once('timeout', () => {
-      socket.destroy();
-      reject(new Error(`no connection to ${host}:${port} within 5 s`));
-    });
-    socket.once('error', reject);
-  });
 }
 
 async function sh(command: string, env: NodeJS.ProcessEnv): Promise<string> {
@@ -234,6 +215,34 @@ describe('the Scaling out guide, on one machine', () => {
 });
 
 describe('the scaling-out instance’s settings', () => {
+  it('reads DATABASE_URL, PORT, HOST, INSTANCE and WORK_MS, with PORT 8787, HOST 127.0.0.1 and WORK_MS 2000 by default [claim:scaling-local-settings]', () => {
+    const url = 'postgres://weft@127.0.0.1:5433/postgres';
+    expect(readSettings({ DATABASE_URL: url })).toMatchObject({
+      databaseUrl: url,
+      port: 8787,
+      host: '127.0.0.1',
+      workMs: 2_000,
+    });
+    expect(
+      readSettings({
+        DATABASE_URL: url,
+        PORT: '9000',
+        HOST: '0.0.0.0',
+        INSTANCE: 'b',
+        WORK_MS: '10000',
+      }),
+    ).toEqual({
+      databaseUrl: url,
+      port: 9000,
+      host: '0.0.0.0',
+      instance: 'b',
+      workMs: 10_000,
+    });
+    expect(() => readSettings({ DATABASE_URL: url, WORK_MS: 'soon' })).toThrow(
+      'WORK_MS: "soon" is not a whole number from 0 to 600000',
+    );
+  });
+
   it('stops before anything starts, in one line naming the variable, when DATABASE_URL is missing', async () => {
     const env = cleanEnv();
     delete env.DATABASE_URL;
@@ -281,75 +290,7 @@ describe('the Scaling out guide, with Docker Compose', () => {
       path.join(composeDir, 'Dockerfile.dockerignore'),
       'utf8',
     );
-    // The image installs its own dependencies; this machine's must not be copied in.
+    // The build stage installs its own dependencies; this machine's must not be copied in.
     expect(ignored.split('\n')).toContain('**/node_modules');
   });
-
-  it('runs from its image: the Dockerfile’s command, with its environment, starts an instance that answers on all interfaces [claim:scaling-local-example] [claim:scaling-compose-image]', async () => {
-    const instructions = parseDockerfile(
-      readFileSync(path.join(composeDir, 'Dockerfile'), 'utf8'),
-    );
-    const copy = instructions.find(({ keyword }) => keyword === 'COPY');
-    expect(copy?.args).toBe('. .');
-    expect(instructions.find(({ keyword }) => keyword === 'RUN')?.args).toMatch(
-      /^npm ci\b/,
-    );
-    const imageEnv = Object.fromEntries(
-      instructions
-        .filter(({ keyword }) => keyword === 'ENV')
-        .map(({ args }) => args.split('=') as [string, string]),
-    );
-    expect(imageEnv).toMatchObject({ HOST: '0.0.0.0', PORT: '8787' });
-    const cmd = JSON.parse(
-      instructions.findLast(({ keyword }) => keyword === 'CMD')?.args ?? '[]',
-    ) as string[];
-    expect(cmd[0]).toBe('node');
-    const port = String(await freePort());
-    // As `docker run -e`: the database and the port come from outside the image.
-    const instance = new Started(
-      [process.execPath, ...cmd.slice(1)].map((arg) => `'${arg}'`).join(' '),
-      cleanEnv({
-        ...imageEnv,
-        DATABASE_URL: databaseUrl,
-        PORT: port,
-        WORK_MS: '0',
-      }),
-    );
-    try {
-      await instance.waitFor(/listening on /, START_MS);
-      // HOST=0.0.0.0: the instance is reached on this machine's other addresses too, as a
-      // container's published port reaches it on the container's own address.
-      const outside = Object.values(networkInterfaces())
-        .flat()
-        .find(
-          (address) =>
-            address !== undefined &&
-            !address.internal &&
-            address.family === 'IPv4',
-        );
-      if (outside) await connects(outside.address, Number(port));
-      const sent = await fetch(`http://127.0.0.1:${port}/tickets/7/messages`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ text: 'Hello' }),
-        signal: AbortSignal.timeout(10_000),
-      });
-      expect(sent.status).toBe(202);
-      const deadline = Date.now() + 20_000;
-      let answers: { message: string }[] = [];
-      while (answers.length === 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        const answered = await fetch(
-          `http://127.0.0.1:${port}/tickets/7/answers`,
-          {
-            signal: AbortSignal.timeout(10_000),
-          },
-        );
-        answers = (await answered.json()) as { message: string }[];
-      }
-      expect(answers.map((answer) => answer.message)).toEqual(['Hello']);
-    } finally {
-      await instance.stop();
-    }
-  }, 90_000);
 });

@@ -54,7 +54,7 @@ const ROUTE_COMPONENTS_GZIP_BUDGET: Record<FirstLoadPage, number> = {
 beforeAll(assertBuildExists);
 
 describe('first-load bytes per page', () => {
-  it.each(FIRST_LOAD_PAGES)('%s stays within its JavaScript and CSS budgets', (route) => {
+  it.each(FIRST_LOAD_PAGES)('%s stays within its JavaScript and CSS budgets [claim:cg-budget-per-page-type]', (route) => {
     const load = firstLoad(buildDir, route);
     expect(load.scripts.length).toBeGreaterThan(0);
     expect(load.stylesheets.length).toBeGreaterThan(0);
@@ -67,7 +67,7 @@ describe('first-load bytes per page', () => {
 });
 
 describe('components each page type loads before it hydrates', () => {
-  it.each(FIRST_LOAD_PAGES)('%s stays within its route-components budget', (route) => {
+  it.each(FIRST_LOAD_PAGES)('%s stays within its route-components budget [claim:cg-budget-leaves-out-page-data]', (route) => {
     const chunks = routeChunks(path.resolve(buildDir, '..'), buildDir, route);
     expect(chunks.components.length).toBeGreaterThan(0);
     console.info(
@@ -78,7 +78,7 @@ describe('components each page type loads before it hydrates', () => {
 });
 
 describe('client bundle stand-ins', () => {
-  it('the tslib stand-in provides every helper the client bundle calls', () => {
+  it('the tslib stand-in provides every helper the client bundle calls [claim:cg-size-tslib-helpers]', () => {
     const statsFile = path.resolve(buildDir, '..', '.docusaurus', BUNDLE_STATS_FILE);
     expect(existsSync(statsFile), `${statsFile} is written by every build`).toBe(true);
     const stats = JSON.parse(readFileSync(statsFile, 'utf8')) as BundleStats;

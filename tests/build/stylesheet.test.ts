@@ -55,13 +55,13 @@ describe('the production stylesheet', () => {
     shipped = definedClasses(stylesheets.map((file) => readFileSync(file, 'utf8')).join('\n'));
   });
 
-  it('leaves out Infima rules nothing uses', () => {
+  it('leaves out Infima rules nothing uses [claim:cg-size-infima-purged]', () => {
     const dropped = [...infima].filter((name) => !shipped.has(name));
     // Utilities and components no page or component of the site uses.
     expect(dropped).toEqual(expect.arrayContaining(['button-group', 'pagination__item', 'text--justify']));
   });
 
-  it('keeps every Infima class that a page or the client code names', () => {
+  it('keeps every Infima class that a page or the client code names [claim:cg-size-infima-purged]', () => {
     const used = new Set([...classesInPages(), ...wordsInScripts()]);
     const lost = [...infima].filter((name) => used.has(name) && !shipped.has(name)).sort();
     expect(lost, 'Infima classes in use that the stylesheet lost (see src/plugins/lean-css)').toEqual([]);

@@ -91,7 +91,7 @@ async function expectHeadAsServed(page: Page): Promise<void> {
   expect(now).toEqual(served);
 }
 
-test('after each client-side navigation the head is the one the server renders', async ({
+test('after each client-side navigation the head is the one the server renders [claim:cg-size-head-without-helmet]', async ({
   page,
 }) => {
   await gotoHydrated(page, '/');

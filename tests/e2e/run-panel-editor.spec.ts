@@ -101,7 +101,7 @@ for (const viewport of VIEWPORTS) {
 test.describe(`at ${NARROW.label}`, () => {
   test.use({ viewport: { width: NARROW.width, height: NARROW.height } });
 
-  test('a syntax error is shown under the editor with its line and column, and nothing runs [claim:gs-run-panel-code-imports] [claim:gs-run-panel-code-errors]', async ({
+  test('a syntax error is shown under the editor with its line and column, and nothing runs [claim:gs-run-panel-code-imports] [claim:gs-run-panel-code-errors] [claim:cg-run-panel-editor-refusals]', async ({
     page,
   }) => {
     await openEditor(page);

@@ -65,7 +65,7 @@ test('runs the example, then an edited message [claim:gs-run-panel-runs] [claim:
 test.describe(`at ${NARROW.label}`, () => {
   test.use({ viewport: { width: NARROW.width, height: NARROW.height } });
 
-  test('an invalid plan answer shows the schema error inline, naming the field [claim:gs-run-panel-edit]', async ({
+  test('an invalid plan answer shows the schema error inline, naming the field [claim:gs-run-panel-edit] [claim:cg-run-panel-reader-edits]', async ({
     page,
   }) => {
     await page.goto(PATH);

@@ -43,11 +43,14 @@ async function sql(text: string, values: unknown[] = []): Promise<unknown[]> {
 async function startInstance(
   schema: string,
   reply: (signal: AbortSignal | undefined) => Promise<string>,
+  reconnectDelayMs = 500,
 ): Promise<{ runtime: Runtime; coordinator: PostgresSpaceCoordinator }> {
   const coordinator = new PostgresSpaceCoordinator({
     connectionString: url,
     schema,
     sweepIntervalMs: 200,
+    reconnectDelayMs,
+    reconnectMaxDelayMs: Math.max(reconnectDelayMs, 30_000),
     logger: pino({ level: 'silent' }),
   });
   const model = new ScriptedModelProvider({
@@ -125,5 +128,40 @@ describe('the chat route with a PostgreSQL coordinator', () => {
       15_000,
     );
     expect(repliedElsewhere).toEqual(['from the survivor']);
+  }, 60_000);
+
+  it('answers 503 with a WEFT_COORDINATOR_* code while the instance has lost its database, and runs no task [claim:chat-readme-coordinator-503]', async () => {
+    const schema = `c_${randomUUID().replace(/-/g, '')}`;
+    let replies = 0;
+    // A minute before it reconnects, so the request below meets the lost connection.
+    const lost = await startInstance(
+      schema,
+      async () => {
+        replies += 1;
+        return 'should not run';
+      },
+      60_000,
+    );
+    await sql(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
+      [lost.coordinator.instance],
+    );
+    const deadline = Date.now() + 10_000;
+    while ((await lost.coordinator.checkHealth()) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await lost.coordinator.checkHealth()).toBe(false);
+
+    const response = await fetch(`${lost.runtime.server.url}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ room: 'r2', user: 'ada', message: 'hello' }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const body = (await response.json()) as { error: { status: number; code: string } };
+    expect(response.status).toBe(503);
+    expect(body.error.status).toBe(503);
+    expect(body.error.code).toMatch(/^WEFT_COORDINATOR_/);
+    expect(replies).toBe(0);
   }, 60_000);
 });

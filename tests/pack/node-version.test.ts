@@ -20,7 +20,10 @@ describe('the Node.js version under test', () => {
     expect(onPath.trim()).toBe(process.version);
   });
 
-  it.runIf(expectedMajor)('is the major test:node-versions installed', () => {
-    expect(process.versions.node.split('.')[0]).toBe(expectedMajor);
-  });
+  it.runIf(expectedMajor)(
+    'is the major test:node-versions installed [claim:cg-test-node-versions]',
+    () => {
+      expect(process.versions.node.split('.')[0]).toBe(expectedMajor);
+    },
+  );
 });

@@ -4,7 +4,7 @@
  * @arethetypeswrong/cli's resolution of the types under node10, node16 (ESM and CommonJS) and
  * bundlers.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { publint } from 'publint';
@@ -90,6 +90,28 @@ describe('the packed tarballs', () => {
     });
     expect(messages.map((message) => formatMessage(message, pkg, { color: false }))).toEqual([]);
   });
+
+  it.each(workspaces)(
+    '%s ships type declarations without the claim ids of its TSDoc [claim:contrib-claim-tag-not-shipped]',
+    async (folder) => {
+      const name = manifests.find(([dir]) => dir === folder)?.[1].name;
+      const tarball = packed.find((item) => item.name === name) as PackedPackage;
+      const unpacked = path.join(work, `unpacked-${path.basename(folder)}`);
+      await mkdir(unpacked, { recursive: true });
+      await runCommand('tar', ['-xzf', path.join(work, tarball.filename), '-C', unpacked], {
+        timeoutMs: 60_000,
+      });
+      const declarations = (await readdir(unpacked, { recursive: true })).filter((file) =>
+        /\.d\.[cm]?ts$/.test(file),
+      );
+      expect(declarations.length).toBeGreaterThan(0);
+      for (const file of declarations) {
+        const text = await readFile(path.join(unpacked, file), 'utf8');
+        expect(text, file).not.toMatch(/@claim\b/);
+      }
+    },
+    TIMEOUT,
+  );
 
   it.each(workspaces)(
     '%s resolves its types everywhere (@arethetypeswrong/cli)',

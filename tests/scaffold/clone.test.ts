@@ -22,7 +22,7 @@ import {
   satisfiesRange,
 } from '../../tooling/node-versions';
 import { postMessage } from './support/messages';
-import { filesIn, rehearseImage } from './support/image-rehearsal';
+import { filesIn, projectImage, rehearseImage } from './support/image-rehearsal';
 
 const root = path.resolve(__dirname, '../..');
 const MINUTE = 60_000;
@@ -206,7 +206,7 @@ describe('npm run create-agent from a clone', () => {
   it(
     'runs from its image: the Dockerfile, followed without a container engine, gives an agent that answers [claim:gs-dockerfile]',
     async () => {
-      const image = await rehearseImage(project, work, env, 4 * MINUTE);
+      const image = await rehearseImage(projectImage(project), work, env, 4 * MINUTE);
       // The built agent and its production dependencies only: no sources, tests or dev tools.
       expect((await readdir(image.appDir)).sort()).toEqual([
         'data',

@@ -10,6 +10,7 @@ import type { Plugin } from '@docusaurus/types';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   currentSourceHash,
+  isGenerated,
   recordGenerated,
   type GeneratedAsset,
 } from '../../libs/generated-assets/stamp';
@@ -56,10 +57,12 @@ describe('the API reference under the dev server', () => {
     rmSync(path.join(stampDir, `${name}-dev.sha256`), { force: true });
   });
 
-  it('runs TypeDoc before the first page when the pages are stale, and stamps them for the next start', async () => {
+  it('runs TypeDoc before the first page when the pages are stale, and stamps them for the next start, not for a build [claim:cg-build-never-reuses-dev-pages]', async () => {
     await createPlugin();
     expect(runs).toEqual([{ keepOldPages: false }]);
     expect(stampExists(`${name}-dev`)).toBe(true);
+    // The dev server does not fail on TypeDoc's warnings, so a build runs TypeDoc again.
+    expect(isGenerated(asset()), "a build trusts the dev server's pages").toBe(false);
 
     const second = await createPlugin();
     await second.loadContent?.();

@@ -105,7 +105,7 @@ describe('the API reference of @weft/core', () => {
     expect(project!.children?.length).toBe(Object.values(coreApiNames).flat().length);
   });
 
-  it('documents every export, with an example on every class and function', () => {
+  it('documents every export, with an example on every class and function [claim:cg-tsdoc-required-tags]', () => {
     for (const child of project!.children ?? []) {
       const comment = child.comment ?? child.signatures?.[0]?.comment;
       expect(comment?.summary.length, `${child.name} has no TSDoc summary`).toBeGreaterThan(0);
@@ -115,7 +115,7 @@ describe('the API reference of @weft/core', () => {
     }
   });
 
-  it('documents the parameters and return value of every public function and method', () => {
+  it('documents the parameters and return value of every public function and method [claim:cg-tsdoc-required-tags]', () => {
     const missing: string[] = [];
     const signatures = project!
       .getReflectionsByKind(

@@ -35,9 +35,10 @@ describe('buildClearingCacheOnFailure', () => {
     expect(existsSync(cacheFile)).toBe(true);
   });
 
-  it('removes the cache when the build fails, says so, and answers the failing status [claim:contributing-failed-build-keeps-hover-types]', () => {
+  it('removes the cache when the build fails, says so, and answers the failing status [claim:contributing-failed-build-keeps-hover-types] [claim:cg-failed-build-clears-rspack-cache]', () => {
     const { site } = siteWithCache();
     const said = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    expect(RSPACK_CACHE_DIR).toBe(path.join('node_modules', '.cache', 'rspack'));
     expect(buildClearingCacheOnFailure(site, process.execPath, ['-e', 'process.exit(3)'])).toBe(3);
     expect(existsSync(path.join(site, RSPACK_CACHE_DIR))).toBe(false);
     expect(said).toHaveBeenCalledWith(expect.stringContaining(`${RSPACK_CACHE_DIR} was removed`));

@@ -7,6 +7,7 @@ import {
   nodeMajorFor,
   versionsOfAll,
   unrecognizedFields,
+  withVersionForced,
   withoutFields,
 } from '../../scripts/check-docusaurus-upgrade';
 
@@ -42,7 +43,7 @@ describe('the Docusaurus upgrade check', () => {
     );
   });
 
-  it('reads the fields a build refused and removes exactly those lines of the configuration', () => {
+  it('reads the fields a build refused and removes exactly those lines of the configuration [claim:cg-upgrade-check-steps-past]', () => {
     // The words of @docusaurus/core 4.0.0-canary-6808's refusal, as the check met them.
     const output =
       '[ERROR] Error: These field(s) ("future.v4.removeLegacyPostBuildHeadAttribute",) are not recognized in docusaurus.config.ts.';
@@ -61,7 +62,7 @@ describe('the Docusaurus upgrade check', () => {
     );
   });
 
-  it('names the plugins whose @docusaurus/* ranges exclude the tried version, from the lockfile', () => {
+  it('names the plugins whose @docusaurus/* ranges exclude the tried version, from the lockfile [claim:cg-upgrade-check-steps-past]', () => {
     const lockfile = JSON.parse(readFileSync('package-lock.json', 'utf8')) as Parameters<
       typeof docusaurusRangesMissing
     >[0];
@@ -89,5 +90,26 @@ describe('the Docusaurus upgrade check', () => {
         '4.0.0-canary-6808',
       ),
     ).toEqual(new Map([['old-plugin', { '@docusaurus/utils': '^2 || ^3' }]]));
+  });
+
+  it("forces the tried version on those plugins with npm overrides, keeping the site's own [claim:cg-upgrade-check-steps-past]", () => {
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as Parameters<
+      typeof withVersionForced
+    >[0];
+    const siteOverrides = manifest.overrides ?? {};
+    expect(Object.keys(siteOverrides).length).toBeGreaterThan(0);
+    const forced = withVersionForced(
+      manifest,
+      new Map([['old-plugin', { '@docusaurus/utils': '^2 || ^3', '@docusaurus/core': '^3' }]]),
+      '4.0.0-canary-6808',
+    );
+    expect(forced.overrides).toEqual({
+      ...siteOverrides,
+      'old-plugin': {
+        '@docusaurus/utils': '4.0.0-canary-6808',
+        '@docusaurus/core': '4.0.0-canary-6808',
+      },
+    });
+    expect(forced.dependencies).toEqual(manifest.dependencies);
   });
 });

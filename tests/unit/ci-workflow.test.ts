@@ -111,7 +111,7 @@ describe('the Node version', () => {
     }
   });
 
-  it('is the minimum that every engines field asks for [claim:gs-node] [claim:install-node-version] [claim:install-packages-esm-cjs] [claim:install-node-engines] [claim:core-readme-node] [claim:create-weft-readme-node] [claim:oai-node]', () => {
+  it('is the minimum that every engines field asks for [claim:gs-node] [claim:install-node-version] [claim:install-packages-esm-cjs] [claim:install-node-engines] [claim:core-readme-node] [claim:create-weft-readme-node] [claim:oai-node] [claim:cg-engines-tested-majors]', () => {
     expect(nvmrc).toMatch(/^\d+\.\d+$/);
     expect(SUPPORTED_NODE_RANGE.startsWith(`^${nvmrc}.0 ||`)).toBe(true);
     const packages = readdirSync(path.join(root, 'packages'), { withFileTypes: true })
@@ -127,7 +127,7 @@ describe('the Node version', () => {
     }
   });
 
-  it('admits only the majors the tests run on: .nvmrc, and those test:node-versions adds [claim:install-node-version] [claim:install-node-tested]', () => {
+  it('admits only the majors the tests run on: .nvmrc, and those test:node-versions adds [claim:install-node-version] [claim:install-node-tested] [claim:cg-engines-tested-majors]', () => {
     const tested = [Number(nvmrc.split('.')[0]), ...EXTRA_TESTED_NODE_MAJORS];
     expect(majorsOfRange(SUPPORTED_NODE_RANGE)).toEqual(tested);
     expect(TEST_PHASES.map(({ script }) => script)).toContain('test:node-versions');

@@ -4,14 +4,18 @@
  * nothing that only Node.js has. The figure printed is the bundle's gzipped size, the core's
  * share of the Run panel's budget (150 KB gzipped with the core).
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bundleForBrowser } from '../support/browser-bundle';
+
+const coreDir = path.resolve(__dirname, '../../packages/core');
 
 /** The Run panel's budget for its chunk, the core included, gzipped. */
 const RUN_CHUNK_BUDGET_BYTES = 150 * 1024;
 
 describe('@weft/core bundled for a browser', () => {
-  it('imports no Node built-in, express, cors or pino Node build, and fits the budget [claim:install-browser-core] [claim:install-browser-testing] [claim:stability-browser-same-api]', async () => {
+  it('imports no Node built-in, express, cors or pino Node build, and fits the budget [claim:cg-core-platform-module] [claim:install-browser-core] [claim:install-browser-testing] [claim:stability-browser-same-api]', async () => {
     const bundle = await bundleForBrowser(
       [
         "export * from '@weft/core';",
@@ -31,6 +35,27 @@ describe('@weft/core bundled for a browser', () => {
     );
     expect(bundle.gzipBytes).toBeLessThan(RUN_CHUNK_BUDGET_BYTES);
   }, 60_000);
+
+  it('picks platform/browser.ts for #platform under the browser condition, with the exports of platform/node.ts [claim:cg-core-platform-module]', async () => {
+    const manifest = JSON.parse(readFileSync(path.join(coreDir, 'package.json'), 'utf8')) as {
+      imports?: Record<string, Record<string, string>>;
+    };
+    expect(manifest.imports?.['#platform']).toEqual({
+      browser: './src/platform/browser.ts',
+      default: './src/platform/node.ts',
+    });
+    const node = (await import('../../packages/core/src/platform/node')) as object;
+    const browser = (await import('../../packages/core/src/platform/browser')) as object;
+    expect(Object.keys(browser).sort()).toEqual(Object.keys(node).sort());
+    for (const name of [
+      'ServerManager',
+      'createDefaultLogger',
+      'onStopSignal',
+      'readTemplateFiles',
+    ]) {
+      expect(Object.keys(node)).toContain(name);
+    }
+  });
 
   it("leaves out zod's translations of its messages, which the core never uses", async () => {
     // `import { z } from 'zod'` reaches every translation through `z.locales`, about 250 KB

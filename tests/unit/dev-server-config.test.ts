@@ -76,7 +76,10 @@ async function apiDocsPath(command: 'start' | 'build', devApiPages?: string): Pr
 }
 
 describe('the site config under the dev server', () => {
-  afterEach(() => vi.resetModules());
+  afterEach(() => {
+    vi.resetModules();
+    vi.unstubAllEnvs();
+  });
 
   it('leaves out the plugins only a production build needs', async () => {
     const build = await pluginPaths('build');
@@ -130,6 +133,15 @@ describe('the site config under the dev server', () => {
     expect(apiSidebarFile(env('start'))).toBe(`${API_DEV_STAND_IN_DIR}/typedoc-sidebar.cjs`);
     expect(apiSidebarFile(env('start', 'true'))).toBe('api/typedoc-sidebar.cjs');
     expect(apiSidebarFile(env('build'))).toBe('api/typedoc-sidebar.cjs');
+  }, 60_000);
+
+  it("makes a build throw on a broken link, a guide's into /api/ included, unless TYPEDOC=false [claim:cg-build-fails-on-broken-api-link] [claim:cg-broken-links-fail-build]", async () => {
+    vi.stubEnv('TYPEDOC', undefined);
+    const build = await siteConfig('build');
+    expect(build.onBrokenLinks).toBe('throw');
+    expect(build.markdown?.hooks?.onBrokenMarkdownLinks).toBe('throw');
+    vi.stubEnv('TYPEDOC', 'false');
+    expect((await siteConfig('build')).onBrokenLinks).toBe('warn');
   }, 60_000);
 
   it('rejects a DEV_API_PAGES value that is not a boolean, naming it', () => {

@@ -53,7 +53,7 @@ describe('docs prose', () => {
     expect(pages.length).toBeGreaterThan(15);
   });
 
-  it.each(pages)('%s has enough prose', (page) => {
+  it.each(pages)('%s has enough prose [claim:cg-page-200-words]', (page) => {
     const words = countWords(proseOf(readFileSync(path.join(docsDir, page), 'utf8')));
     expect(
       words,
@@ -71,7 +71,7 @@ describe('docs prose', () => {
 });
 
 describe('proseOf and countWords', () => {
-  it('leave out front matter, code, tables, imports and tags, and keep link text', () => {
+  it('leave out front matter, code, tables, imports and tags, and keep link text [claim:cg-page-200-words]', () => {
     const page = [
       '---',
       'title: Skipped words here',

@@ -63,20 +63,20 @@ describe('error registries', () => {
     expect(all.filter((code, index) => all.indexOf(code) !== index)).toEqual([]);
   });
 
-  it('hold every code the sources raise [claim:stability-codes-closed]', () => {
+  it('hold every code the sources raise [claim:stability-codes-closed] [claim:cg-references-checks]', () => {
     const known = registeredCodes();
     const missing = [...raisedCodes()].filter(([code]) => !known.has(code));
     expect(missing).toEqual([]);
   });
 
-  it('hold no code that nothing raises [claim:stability-codes-closed]', () => {
+  it('hold no code that nothing raises [claim:stability-codes-closed] [claim:cg-references-checks]', () => {
     const raised = raisedCodes();
     expect(raised.size).toBeGreaterThan(30);
     const unused = [...registeredCodes().keys()].filter((code) => !raised.has(code));
     expect(unused).toEqual([]);
   });
 
-  it('match the committed code unions and errors page (npm run generate:references)', async () => {
+  it('match the committed code unions and errors page (npm run generate:references) [claim:cg-references-checks]', async () => {
     const stale = (await generatedReferences())
       .filter(({ file, text }) => readFileSync(file, 'utf8') !== text)
       .map(({ file }) => file);
@@ -90,7 +90,7 @@ describe('errors reference page', () => {
     .filter((line) => line.startsWith('#'))
     .map((line) => line.replace(/^#+\s*/, '').trim());
 
-  it('has a section, the anchor of docsUrl, headed by each registered code [claim:stability-codes-closed]', () => {
+  it('has a section, the anchor of docsUrl, headed by each registered code [claim:stability-codes-closed] [claim:coord-readme-errors-listed]', () => {
     const missing = [...registeredCodes().keys()].filter((code) => !headings.includes(code));
     expect(missing).toEqual([]);
   });

@@ -153,6 +153,12 @@ const rootMayRun = (file: string): boolean =>
   /^packages\/[^/]+\/src\/cli\.ts$/.test(file) ||
   /^examples\/[^/]+\/main\.ts$/.test(file);
 
+/**
+ * The build files every package shares, beside the package folders (`packages/tsup.base.ts`,
+ * which each tsup.config.ts imports, and the steps run after tsup): the packages' own layer.
+ */
+const packagesBuildFile = (file: string): boolean => /^packages\/[^/]+\.(ts|mjs)$/.test(file);
+
 /** The repository files a package script runs: every argument that names an existing file. */
 function filesRunBy(command: string, cwd: string): string[] {
   return command
@@ -178,10 +184,11 @@ function scriptViolations(): string[] {
     const manifest = readJson<Manifest>(path.join(root, dir, 'package.json'));
     for (const [script, command] of Object.entries(manifest.scripts ?? {})) {
       for (const file of filesRunBy(command, dir)) {
-        if (!file.startsWith(`${dir}/`)) {
+        if (!file.startsWith(`${dir}/`) && !packagesBuildFile(file)) {
           found.push(
             `${dir}/package.json script '${script}' (${name}) runs ${file}: a package builds ` +
-              'from its own folder, so it builds the same when packed or cloned alone',
+              'from its own folder and the build files every package shares in packages/, ' +
+              'so it builds the same when packed or cloned with them',
           );
         }
       }

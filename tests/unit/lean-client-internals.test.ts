@@ -3,7 +3,7 @@
  * where the rule looks for it. A replacement rule that stops matching fails silently (the build
  * succeeds and the bytes or milliseconds it saved come back), so after an upgrade this test names
  * the rule to revisit. The table "Docusaurus internals the site depends on" in
- * docs/contributing-guide.md lists each one with what it saves.
+ * docs/contributing-guide.md lists each one with why the site relies on it.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -29,7 +29,7 @@ const resolveFrom = (packageName: string, request: string): string =>
   createRequire(installed(packageName, 'package.json')).resolve(request);
 const read = (file: string): string => readFileSync(file, 'utf8');
 
-describe('the Docusaurus internals lean-client matches', () => {
+describe('the Docusaurus internals lean-client matches [claim:cg-internals-tests-name-them]', () => {
   it('THEME_PRISM_CLIENT_MODULE: theme-classic still registers Prism languages from that client module', () => {
     const themeIndex = read(installed('@docusaurus/theme-classic', 'lib/index.js'));
     expect(themeIndex, 'theme-classic no longer lists ./prism-include-languages').toContain(

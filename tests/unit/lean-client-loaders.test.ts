@@ -63,7 +63,7 @@ describe('client-site-config-loader', () => {
     );
   });
 
-  it('drops no key that client code reads', () => {
+  it('drops no key that client code reads [claim:cg-size-site-config-keys]', () => {
     const clientCode = [
       'node_modules/@docusaurus/core/lib/client',
       'node_modules/@docusaurus/theme-classic/lib',
@@ -148,7 +148,7 @@ describe('code-unit-compare-loader', () => {
     expect(sorted.at(-1)).toBe('/');
   });
 
-  it('names itself when a call compares something other than two property chains', () => {
+  it('names itself when a call compares something other than two property chains [claim:cg-internal-locale-compare]', () => {
     expect(() => compareCodeUnits('a.localeCompare(b, "en")')).toThrow(
       /0 of 1.*code-unit-compare-loader\.cjs/,
     );

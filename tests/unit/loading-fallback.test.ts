@@ -22,12 +22,12 @@ const render = (props: Partial<Parameters<typeof Loading>[0]>): string =>
   );
 
 describe('the route-loading fallback', () => {
-  it('renders nothing while the chunks load, even past the delay', () => {
+  it('renders nothing while the chunks load, even past the delay [claim:cg-size-loading-fallback]', () => {
     expect(render({ pastDelay: false })).toBe('');
     expect(render({ pastDelay: true, timedOut: true })).toBe('');
   });
 
-  it('shows the error text and a Retry button when loading failed', () => {
+  it('shows the error text and a Retry button when loading failed [claim:cg-size-loading-fallback]', () => {
     const html = render({
       isLoading: false,
       pastDelay: true,

@@ -46,7 +46,7 @@ describe('TSDoc examples of the packages other than the core', () => {
     expect(examplesOf(source)).toEqual(['const a = 1;\n  a;']);
   });
 
-  it('type-check against the packages, each example as one module [claim:tsdoc-scripted-fallback-purpose]', async () => {
+  it('type-check against the packages, each example as one module [claim:tsdoc-scripted-fallback-purpose] [claim:cg-tsdoc-checks]', async () => {
     const packages = (await readdir(path.join(root, 'packages'), { withFileTypes: true }))
       .filter((entry) => entry.isDirectory() && entry.name !== 'core')
       .map((entry) => entry.name)

@@ -11,7 +11,7 @@ import {
 import { site } from '../../libs/docs-model/site';
 
 describe('PWA assets', () => {
-  it('static/manifest.json is the one written from src/pwa/assets.ts', () => {
+  it('static/manifest.json is the one written from src/pwa/assets.ts [claim:cg-manifest-from-assets]', () => {
     // tooling/assets/generate-pwa-assets.ts rewrites it; run `npm run generate:assets -- pwa-assets` if this fails.
     const committed = readFileSync(path.join(__dirname, '../../static/manifest.json'), 'utf8');
     expect(committed).toBe(webManifestJson());

@@ -67,7 +67,7 @@ function loaded(text: string, loader = load): PluginClass {
 }
 
 describe('the Run panel editor: the getting-started plugin as the reader edits it', () => {
-  it('offers the file the page shows, under its class name', () => {
+  it('offers the file the page shows, under its class name [claim:cg-run-panel-editable]', () => {
     expect(gettingStarted.editable).toMatchObject({ file: FILE, exportName: 'AssistantPlugin' });
   });
 
@@ -78,7 +78,7 @@ describe('the Run panel editor: the getting-started plugin as the reader edits i
     expect(last).toMatchObject({ kind: 'status', status: 'completed', reply: REPLY });
   });
 
-  it('runs an executor edited to return another message, whose reply the task gives [claim:gs-run-panel-code-editor]', async () => {
+  it('runs an executor edited to return another message, whose reply the task gives [claim:gs-run-panel-code-editor] [claim:cg-run-panel-constructor-args]', async () => {
     const plugin = loaded(
       edit('message: text }', 'message: `Edited in the page: ${text.toUpperCase()}` }'),
     );
@@ -91,7 +91,7 @@ describe('the Run panel editor: the getting-started plugin as the reader edits i
     expect((await runWith(undefined)).last).toMatchObject({ reply: REPLY });
   });
 
-  it('names the line and column of a syntax error [claim:gs-run-panel-code-errors]', () => {
+  it('names the line and column of a syntax error [claim:gs-run-panel-code-errors] [claim:cg-run-panel-editor-refusals]', () => {
     const broken = edit("readonly id = 'assistant';", 'readonly id = ;');
     const lines = broken.split('\n');
     const line = lines.findIndex((text) => text.includes('readonly id = ;')) + 1;
@@ -102,7 +102,7 @@ describe('the Run panel editor: the getting-started plugin as the reader edits i
     expect(result.problem.message).toMatch(new RegExp(`^Line ${line}, column ${column}: `));
   });
 
-  it('refuses an import of another module, naming it [claim:gs-run-panel-code-imports]', () => {
+  it('refuses an import of another module, naming it [claim:gs-run-panel-code-imports] [claim:cg-run-panel-editor-refusals]', () => {
     const result = load(`import x from 'fs';\n${source}`);
     expect(result).toMatchObject({
       ok: false,
@@ -111,7 +111,7 @@ describe('the Run panel editor: the getting-started plugin as the reader edits i
     if (!result.ok) expect(result.problem.message).toContain('"fs"');
   });
 
-  it('names the export it expects when the source lacks it', () => {
+  it('names the export it expects when the source lacks it [claim:cg-run-panel-editor-refusals]', () => {
     const result = load(edit('export class AssistantPlugin', 'export class HelperPlugin'));
     expect(result).toMatchObject({
       ok: false,
@@ -120,7 +120,7 @@ describe('the Run panel editor: the getting-started plugin as the reader edits i
     if (!result.ok) expect(result.problem.message).toContain('"AssistantPlugin"');
   });
 
-  it('names what the constructor threw', () => {
+  it('names what the constructor threw [claim:cg-run-panel-editor-refusals]', () => {
     const result = load(
       edit(
         "readonly id = 'assistant';",
@@ -157,7 +157,7 @@ describe('the Run panel editor: the calendar plugin of Executors as the reader e
     expect(executors.editable).toMatchObject({ file: CALENDAR, exportName: 'CalendarPlugin' });
   });
 
-  it('runs the unchanged source, zod import and all, and books 10:30 [claim:exec-run-panel-editor-imports]', async () => {
+  it('runs the unchanged source, zod import and all, and books 10:30 [claim:exec-run-panel-editor-imports] [claim:cg-run-panel-editable] [claim:cg-run-panel-constructor-args]', async () => {
     const { task, last } = await runOf(executors, loaded(calendar, loadCalendar));
     expect(task.status).toBe('completed');
     expect(last).toMatchObject({ reply: 'Booked "Release planning" on 2025-03-04 at 10:30' });
@@ -249,7 +249,7 @@ describe('the Run panel editor: the two plugins of Triggers, one per preset', ()
     expect(last).toMatchObject({ status: 'completed', reply: '#7: bug' });
   });
 
-  it("runs the heartbeat as edited, constructed with the panel's interval, its timer dispatching [claim:trig-run-panel-editor-interval]", async () => {
+  it("runs the heartbeat as edited, constructed with the panel's interval, its timer dispatching [claim:trig-run-panel-editor-interval] [claim:cg-run-panel-constructor-args]", async () => {
     const plugin = loaded(
       replaced(
         heartbeat,

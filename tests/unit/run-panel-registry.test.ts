@@ -56,7 +56,7 @@ describe('the Run panel registry', () => {
   );
 
   it.each(ids)(
-    "%s: its presets are its run's, and its plugin file is the one the run imports [claim:contributing-run-panel-registry]",
+    "%s: its presets are its run's, and its plugin file is the one the run imports [claim:contributing-run-panel-registry] [claim:cg-run-panel-definition]",
     async (id) => {
       const { definition } = (await import(
         `../../src/components/RunPanel/examples/${id}/run.ts`

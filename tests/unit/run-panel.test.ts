@@ -96,7 +96,7 @@ describe('the getting-started run', () => {
     expectTimesInOrder(events);
   });
 
-  it('answers the edited message [claim:gs-run-panel-edit]', async () => {
+  it('answers the edited message [claim:gs-run-panel-edit] [claim:cg-run-panel-reader-edits]', async () => {
     const { events } = await run(gettingStarted, 'example', (start) => ({
       ...start,
       message: 'What is Weft?',
@@ -106,7 +106,7 @@ describe('the getting-started run', () => {
     });
   });
 
-  it('with the failing preset, shows the step error and the review, and the task fails [claim:gs-run-panel-edit]', async () => {
+  it('with the failing preset, shows the step error and the review, and the task fails [claim:gs-run-panel-edit] [claim:cg-run-panel-reader-edits]', async () => {
     const { task, events } = await run(gettingStarted, gettingStarted.failingPreset);
     expect(task.status).toBe('failed');
     expect(events.find((e) => e.kind === 'step')).toMatchObject({
@@ -122,7 +122,7 @@ describe('the getting-started run', () => {
     });
   });
 
-  it('names the field of an answer that does not match the schema', async () => {
+  it('names the field of an answer that does not match the schema [claim:cg-run-panel-reader-edits]', async () => {
     const start = await input()();
     expect(
       checkAnswers(gettingStarted.answerFields, {

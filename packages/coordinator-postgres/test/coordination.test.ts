@@ -3,7 +3,8 @@
  * PostgreSQL server: a space's tasks, sent to both, run one at a time in the order they were
  * accepted.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { WeftError } from '@weft/core';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { overlaps, outOfOrder, type RunRow } from './support/runs.js';
 import { useServer } from './support/server.js';
@@ -182,5 +183,59 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     await finished;
     expect(most).toBeGreaterThanOrEqual(2);
     expect(most).toBeLessThanOrEqual(3);
+  });
+
+  it('fails the tasks waiting on an instance past acquireTimeoutMs, deletes their rows and never runs them; dispatch and done reject, accept does not [claim:coord-readme-acquire-timeout] [claim:coord-readme-acquire-timeout-callers]', async () => {
+    const schema = db.newSchema();
+    const [holder] = (await group(1, schema)) as [WorkAgent];
+    const waiter = await startWorkAgent({
+      connectionString: db.url(),
+      schema,
+      instance: 'waiter',
+      coordinator: { acquireTimeoutMs: 800 },
+    });
+    agents.push(waiter);
+    const event = (n: number, ms: number) => ({
+      pluginId: 'work',
+      triggerId: 'task',
+      space: 'held',
+      data: { n, ms },
+    });
+    const slow = await holder.runtime.accept(event(0, 3_000));
+    // The waiter's tasks wait behind the holder's for longer than their acquireTimeoutMs.
+    const accepted = await waiter.runtime.accept(event(1, 1));
+    const dispatched = waiter.runtime.dispatch(event(2, 1)).catch((error: unknown) => error);
+    const fromDone = await accepted.done.catch((error: unknown) => error);
+    const fromDispatch = await dispatched;
+    for (const error of [fromDone, fromDispatch]) {
+      expect(WeftError.is(error, 'WEFT_COORDINATOR_ACQUIRE_TIMEOUT')).toBe(true);
+    }
+    // Only the holder's row is left while its task runs; then nothing is, and no one ran theirs.
+    const rows = await db.sql<{ ticket: string }>(`SELECT ticket FROM "${schema}".tasks`);
+    expect(rows).toHaveLength(1);
+    await slow.done;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await db.sql(`SELECT ticket FROM "${schema}".tasks`)).toEqual([]);
+    const runs = await db.sql<RunRow>(`SELECT * FROM "${schema}".runs`);
+    expect(runs.map((run) => run.n)).toEqual([0]);
+  });
+
+  it('refuses at accept a space id over 200 characters with WEFT_INVALID_SPACE (400) before the coordinator sees it [claim:coord-readme-runtime-space-limit] [claim:coord-readme-invalid-arrival]', async () => {
+    const [agent] = (await group(1)) as [WorkAgent];
+    const admit = vi.spyOn(agent.coordinator, 'admit');
+    const event = (space: string) => ({
+      pluginId: 'work',
+      triggerId: 'task',
+      space,
+      data: { n: 0, ms: 1 },
+    });
+    const error = await agent.runtime.accept(event('r'.repeat(201))).catch((e: unknown) => e);
+    expect(WeftError.is(error, 'WEFT_INVALID_SPACE')).toBe(true);
+    expect((error as WeftError).status).toBe(400);
+    expect(admit).not.toHaveBeenCalled();
+    // 200 characters are accepted, and the coordinator records the task.
+    const accepted = await agent.runtime.accept(event('r'.repeat(200)));
+    await accepted.done;
+    expect(admit).toHaveBeenCalledTimes(1);
   });
 });

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { WeftError, type SpaceCoordinatorHost, type TaskArrival } from '@weft/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresSpaceCoordinator } from '../src/index.js';
+import { resolveOptions } from '../src/options.js';
 import { useServer } from './support/server.js';
 
 const db = useServer();
@@ -67,6 +68,14 @@ describe('PostgresSpaceCoordinator errors', () => {
     );
     const started = await open();
     expect((await errorOf(started.init(host))).code).toBe('WEFT_COORDINATOR_NOT_STARTED');
+  });
+
+  it('fills in the timings the README gives when they are left out [claim:coord-readme-acquire-timeout] [claim:coord-readme-takeover] [claim:coord-readme-reconnect]', () => {
+    const resolved = resolveOptions({ connectionString: 'postgres://localhost/weft' });
+    expect(resolved.acquireTimeoutMs).toBe(10 * 60_000);
+    expect(resolved.sweepIntervalMs).toBe(1_000);
+    expect(resolved.reconnectDelayMs).toBe(500);
+    expect(resolved.reconnectMaxDelayMs).toBe(30_000);
   });
 
   it('lists every bad option at once, without the connection string', () => {
@@ -136,7 +145,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(resumed.map((entry) => [entry.ticket, entry.arrival.message])).toEqual([[ticket, text]]);
   });
 
-  it('ends a wait for a space held elsewhere at acquireTimeoutMs, as a 503 [claim:errors-503-sources] [claim:tsdoc-coordinator-acquire-timeout]', async () => {
+  it('ends a wait for a space held elsewhere at acquireTimeoutMs, as a 503 [claim:errors-503-sources] [claim:tsdoc-coordinator-acquire-timeout] [claim:coord-readme-acquire-timeout]', async () => {
     const schema = db.newSchema();
     const holder = await open({ schema });
     const waiter = await open({ schema, acquireTimeoutMs: 600 });
@@ -163,7 +172,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     await expect(waiting).rejects.toThrow('stopping');
   });
 
-  it('aborts the running task and refuses new ones when its lock connection is killed; another instance takes the task over [claim:httpchat-503-coordinator] [claim:prod-outage-coordinator] [claim:prod-outage-coordinator-health] [claim:scaling-connection-lost] [claim:scaling-restart-gives-up] [claim:scaling-restart-readiness] [claim:errors-503-sources] [claim:tsdoc-coordinator-reconnects] [claim:tsdoc-coordinator-health-reconnecting] [claim:wp-coordinator-reconnects]', async () => {
+  it('aborts the running task and refuses new ones when its lock connection is killed; another instance takes the task over [claim:coord-readme-connection-lost] [claim:httpchat-503-coordinator] [claim:prod-outage-coordinator] [claim:prod-outage-coordinator-health] [claim:scaling-connection-lost] [claim:scaling-restart-gives-up] [claim:scaling-restart-readiness] [claim:errors-503-sources] [claim:tsdoc-coordinator-reconnects] [claim:tsdoc-coordinator-health-reconnecting] [claim:wp-coordinator-reconnects]', async () => {
     const schema = db.newSchema();
     const victim = await open({ schema });
     await victim.admit(arrival('room'));
@@ -187,7 +196,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(resumed).toHaveLength(1);
   });
 
-  it('reconnects by itself after its lock connection is killed, under a new key, and takes work again [claim:prod-outage-coordinator] [claim:prod-outage-coordinator-health] [claim:scaling-connection-lost] [claim:scaling-restart-new-key] [claim:scaling-restart-readiness] [claim:tsdoc-coordinator-reconnects] [claim:tsdoc-coordinator-health-reconnecting] [claim:wp-coordinator-reconnects]', async () => {
+  it('reconnects by itself after its lock connection is killed, under a new key, and takes work again [claim:coord-readme-reconnect] [claim:prod-outage-coordinator] [claim:prod-outage-coordinator-health] [claim:scaling-connection-lost] [claim:scaling-restart-new-key] [claim:scaling-restart-readiness] [claim:tsdoc-coordinator-reconnects] [claim:tsdoc-coordinator-health-reconnecting] [claim:wp-coordinator-reconnects]', async () => {
     const schema = db.newSchema();
     // Only a notification can wake the victim's waits within the test: its poll is a minute apart.
     const victim = await open({
@@ -267,7 +276,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(await db.sql(`SELECT ticket FROM "${schema}".tasks`)).toEqual([]);
   }, 60_000);
 
-  it('releases a space whose id is over 8,000 bytes, wakes its next holder, and keeps its other spaces [claim:tsdoc-coordinator-release-key]', async () => {
+  it('releases a space whose id is over 8,000 bytes, wakes its next holder, and keeps its other spaces [claim:tsdoc-coordinator-release-key] [claim:coord-readme-release-hash]', async () => {
     const schema = db.newSchema();
     // PostgreSQL refuses a notification payload of 8,000 bytes or more; this id is 9,000 bytes.
     const long = `room-${'é'.repeat(4_497)}`;
@@ -296,7 +305,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(third).toBeGreaterThan(other.ticket);
   });
 
-  it('refuses a space id too large for PostgreSQL’s index as a 400, and keeps running [claim:tsdoc-coordinator-too-large]', async () => {
+  it('refuses a space id too large for PostgreSQL’s index as a 400, and keeps running [claim:tsdoc-coordinator-too-large] [claim:coord-readme-invalid-arrival]', async () => {
     const coordinator = await open();
     const huge = randomBytes(4_500).toString('hex');
     const error = await errorOf(coordinator.admit(arrival(huge)));

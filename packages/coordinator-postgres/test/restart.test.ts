@@ -46,7 +46,7 @@ async function waitUntil(what: string, check: () => boolean | Promise<boolean>, 
 }
 
 describe('PostgresSpaceCoordinator across a PostgreSQL restart', () => {
-  it('refuses work while the server is down, reconnects by itself, and loses, reorders or overlaps no task [claim:httpchat-503-coordinator] [claim:prod-outage-coordinator] [claim:scaling-connection-lost] [claim:scaling-restart-gives-up] [claim:scaling-restart-tasks-still-run] [claim:scaling-restart-new-key] [claim:scaling-restart-takeover] [claim:scaling-restart-test] [claim:errors-503-sources] [claim:tsdoc-coordinator-reconnects]', async () => {
+  it('refuses work while the server is down, reconnects by itself, and loses, reorders or overlaps no task [claim:coord-readme-connection-lost] [claim:coord-readme-reconnect] [claim:httpchat-503-coordinator] [claim:prod-outage-coordinator] [claim:scaling-connection-lost] [claim:scaling-restart-gives-up] [claim:scaling-restart-tasks-still-run] [claim:scaling-restart-new-key] [claim:scaling-restart-takeover] [claim:scaling-restart-test] [claim:errors-503-sources] [claim:tsdoc-coordinator-reconnects]', async () => {
     const schema = db.newSchema();
     await createRunsTable(db.sql, schema);
     const agents: WorkAgent[] = await Promise.all(
@@ -207,7 +207,7 @@ describe('PostgresSpaceCoordinator across a PostgreSQL restart', () => {
 describe('reconnectDelay', () => {
   const options = { reconnectDelayMs: 500, reconnectMaxDelayMs: 30_000 };
 
-  it('doubles from reconnectDelayMs up to reconnectMaxDelayMs, each wait between half and all of it [claim:prod-outage-coordinator] [claim:scaling-restart-backoff]', () => {
+  it('doubles from reconnectDelayMs up to reconnectMaxDelayMs, each wait between half and all of it [claim:coord-readme-reconnect] [claim:prod-outage-coordinator] [claim:scaling-restart-backoff]', () => {
     const ceilings = [500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000];
     ceilings.forEach((ceiling, attempt) => {
       expect(reconnectDelay(attempt, options, () => 0)).toBe(ceiling / 2);

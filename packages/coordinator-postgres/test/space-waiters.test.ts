@@ -16,7 +16,7 @@ async function timed(waiters: SpaceWaiters, space: string, wake: () => void): Pr
 }
 
 describe('release keys', () => {
-  it('are 64 hexadecimal characters whatever the length of the space id [claim:tsdoc-coordinator-release-key]', () => {
+  it('are 64 hexadecimal characters whatever the length of the space id [claim:tsdoc-coordinator-release-key] [claim:coord-readme-release-hash]', () => {
     for (const space of ['a', 'room-1', 'é'.repeat(10_000)]) {
       expect(releaseKey(space)).toMatch(/^[0-9a-f]{64}$/);
     }

@@ -63,7 +63,7 @@ describe('ModelManager.call', () => {
     expect(await models.generateText('hi there')).toBe('alpha:hi there');
   });
 
-  it('rejects invalid input, naming the capability, before the provider sees it [claim:cap-validates-both-ways] [claim:cap-error-messages] [claim:mpo-validated-around-run] [claim:wp-validated-boundary] [claim:wp-goal-checked]', async () => {
+  it('rejects invalid input, naming the capability, before the provider sees it [claim:cap-input-at-least-one] [claim:cap-validates-both-ways] [claim:cap-error-messages] [claim:mpo-validated-around-run] [claim:wp-validated-boundary] [claim:wp-goal-checked]', async () => {
     const seen: { input: unknown; options: unknown }[] = [];
     const models = manager([
       new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] }),
@@ -120,7 +120,7 @@ describe('ModelManager.call', () => {
     );
   });
 
-  it('wraps a provider failure, naming the provider and keeping the cause [claim:cap-provider-throws]', async () => {
+  it('wraps a provider failure, naming the provider and keeping the cause [claim:cap-provider-failed-code] [claim:cap-provider-failed-message] [claim:cap-provider-throws]', async () => {
     const cause = new Error('HTTP 429 Too Many Requests');
     const failing: ModelCapability = {
       id: 'text-generation',
@@ -262,6 +262,47 @@ describe('ModelManager.call', () => {
     });
   });
 
+  it("gives the transform's input function the caller's input validated against from's schema, defaults applied, and validates its result against to's schema [claim:tr-input-row]", async () => {
+    const brief = defineCapability({
+      id: 'brief',
+      description: 'Summarises a text in a style.',
+      input: z.object({ text: z.string().min(1), style: z.string().default('plain') }),
+      output: z.object({ summary: z.string() }),
+    });
+    const received: unknown[] = [];
+    const seen: { input: unknown; options: unknown }[] = [];
+    const models = manager(
+      [new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] })],
+      (registry) => {
+        registry.register(brief);
+        registry.addAliasGroup(['brief', 'text-generation']);
+        registry.addTransform({
+          from: 'brief',
+          to: 'text-generation',
+          input: (input) => {
+            received.push(input);
+            const { text } = input as { text: string };
+            // An empty text makes an input text-generation refuses: no message at all.
+            return { messages: text === 'nothing' ? [] : [{ role: 'user', content: text }] };
+          },
+          output: (output) => ({ summary: (output as { text: string }).text }),
+        });
+      },
+    );
+    await models.callDynamic('brief', { text: 'story' });
+    expect(received).toEqual([{ text: 'story', style: 'plain' }]);
+
+    const refusedBefore = await errorOf(models.callDynamic('brief', { text: '' }));
+    expect(refusedBefore.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(received).toHaveLength(1);
+
+    const refusedAfter = await errorOf(models.callDynamic('brief', { text: 'nothing' }));
+    expect(refusedAfter.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(refusedAfter.message).toContain('"text-generation"');
+    expect(received).toHaveLength(2);
+    expect(seen).toHaveLength(1);
+  });
+
   it("maps the caller's options with the transform's options function [claim:tr-members] [claim:tr-options-unchanged] [claim:wp-alias-transform]", async () => {
     const seen: { input: unknown; options: unknown }[] = [];
     const models = manager(
@@ -304,7 +345,7 @@ describe('ModelManager.call', () => {
     );
   });
 
-  it('uses the first provider by default, the default provider when set, and request.provider above both [claim:cap-choose-provider] [claim:tr-provider-choice] [claim:trouble-default-provider] [claim:mpi-selection-order] [claim:mpo-id-selects] [claim:tut-default-providers] [claim:tut-first-provider] [claim:wp-routing]', async () => {
+  it('uses the first provider by default, the default provider when set, and request.provider above both [claim:tr-named-provider-only] [claim:cap-request-provider] [claim:cap-choose-provider] [claim:tr-provider-choice] [claim:trouble-default-provider] [claim:mpi-selection-order] [claim:mpo-id-selects] [claim:tut-default-providers] [claim:tut-first-provider] [claim:wp-routing]', async () => {
     const models = manager([
       new TestModelProvider('alpha', { capabilities: [echoText('alpha')] }),
       new TestModelProvider('beta', { capabilities: [echoText('beta')] }),
@@ -315,7 +356,7 @@ describe('ModelManager.call', () => {
     expect(await models.generateText('x', { provider: 'alpha' })).toBe('alpha:x');
   });
 
-  it('names the provider that request.provider asks for when it cannot serve [claim:tr-provider-choice] [claim:mpi-selection-order] [claim:wp-routing]', async () => {
+  it('names the provider that request.provider asks for when it cannot serve [claim:tr-named-provider-only] [claim:tr-provider-choice] [claim:mpi-selection-order] [claim:wp-routing]', async () => {
     const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
     const error = await errorOf(models.generateText('x', { provider: 'gamma' }));
     expect(error.message).toContain('provider "gamma" does not offer it');

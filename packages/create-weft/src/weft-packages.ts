@@ -115,6 +115,7 @@ export async function isBuildFresh(packageDir: string): Promise<boolean> {
     path.join(packageDir, 'package.json'),
     path.join(packageDir, 'tsup.config.ts'),
     path.join(packageDir, '../tsup.base.ts'),
+    path.join(packageDir, '../strip-claim-tags.mjs'),
   ];
   for (const input of inputs) {
     const info = await stat(input).catch(() => undefined);

@@ -34,6 +34,12 @@ beforeAll(async () => {
     };
     createModelOf[model] = loaded.createModel;
   }
+  await createProject({
+    directory: path.join(work, 'scripted'),
+    model: 'scripted',
+    memory: 'memory',
+    source: 'registry',
+  });
 });
 
 function requireModel(model: 'ollama' | 'openai'): CreateModel {
@@ -109,5 +115,60 @@ describe('the add-a-plugin example is the generated agent plus the lines the pag
     const route = "  { pattern: /\\btime\\b/i, pluginId: 'clock', action: 'now' },\n";
     expect(after).toContain(route);
     expect(after.replace(`= [\n${route}];`, '= [];')).toBe(before);
+  });
+});
+
+/** What the tests use of a generated src/agent.ts, src/model.ts and src/memory.ts. */
+interface ProjectModules {
+  createAgent: (options: {
+    model: unknown;
+    memory: unknown;
+    port: number;
+    checkHealthOnStart?: boolean;
+  }) => Promise<{
+    start(): Promise<void>;
+    stop(): Promise<void>;
+    server: { url: string };
+  }>;
+  createModel: (env: NodeJS.ProcessEnv) => unknown;
+  createMemory: (env: NodeJS.ProcessEnv) => unknown;
+}
+
+describe('the project made with the defaults (--model scripted --memory memory)', () => {
+  it('has src/port.ts with the default port 8787 [claim:gs-port-file]', async () => {
+    const port = await readFile(path.join(work, 'scripted', 'src/port.ts'), 'utf8');
+    expect(port).toMatch(/^export const DEFAULT_PORT = 8787;$/m);
+  });
+
+  it('starts and answers with no setting at all: an empty environment [claim:gs-scripted-no-settings]', async () => {
+    const directory = path.join(work, 'scripted');
+    const load = async (file: string) =>
+      (await import(path.join(directory, 'src', file))) as Partial<ProjectModules>;
+    const { createAgent } = await load('agent.ts');
+    const { createModel } = await load('model.ts');
+    const { createMemory } = await load('memory.ts');
+    if (!createAgent || !createModel || !createMemory) throw new Error('a module is missing');
+    const runtime = await createAgent({
+      model: createModel({}),
+      memory: createMemory({}),
+      port: 0,
+      // As src/main.ts starts it: a provider that needed a server or a key would fail here.
+      checkHealthOnStart: true,
+    });
+    await runtime.start();
+    try {
+      const response = await fetch(`${runtime.server.url}/messages`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ user: 'ada', text: 'Hello' }),
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { reply: string }).reply).toBe(
+        'You said "Hello". Your Weft agent is listening.',
+      );
+    } finally {
+      await runtime.stop();
+    }
   });
 });

@@ -70,7 +70,12 @@ describe('the generated Dockerfile', () => {
       (instruction) => instruction.stage === 1,
     );
     const cmd = JSON.parse(final.find((i) => i.keyword === 'CMD')?.args ?? '[]') as string[];
-    expect(cmd).toEqual(manifest.scripts.start?.split(' '));
+    // `start` builds first in its own command, not in a `prestart` script, which pnpm before 9
+    // and Yarn 2 and later do not run; the image runs what comes after the build.
+    const [buildStep, runStep] = manifest.scripts.start?.split(' && ') ?? [];
+    expect(buildStep).toBe(manifest.scripts.build);
+    expect(manifest.scripts.prestart).toBeUndefined();
+    expect(cmd).toEqual(runStep?.split(' '));
     expect(cmd[1]).toBe(`${build.compilerOptions.outDir}/main.js`);
     expect(final.filter((i) => i.keyword === 'COPY').map((i) => i.args)).toEqual([
       '--from=build /app/package.json ./',

@@ -59,7 +59,7 @@ describe('packageManagerFiles', () => {
     ).not.toContain('better-sqlite3');
   });
 
-  it("lists the Weft versions it pinned as exempt from pnpm's day of waiting, when given [claim:create-weft-readme-pnpm-workspace]", () => {
+  it("lists the Weft versions it pinned as exempt from pnpm's day of waiting, when given [claim:create-weft-readme-pnpm-workspace] [claim:cg-scaffold-findings-fixed-in-create-weft]", () => {
     const yaml =
       packageManagerFiles('pnpm', {
         nativeSqlite: false,
@@ -82,7 +82,7 @@ describe('installEnvironment', () => {
   const base = { PATH: '/usr/bin', npm_config_user_agent: 'yarn/1.22.22 npm/? node/v24.1.0' };
 
   it.each(['https://registry.yarnpkg.com', 'https://registry.yarnpkg.com/'])(
-    "drops the registry %s that yarn create passes on from Yarn's defaults",
+    "drops the registry %s that yarn create passes on from Yarn's defaults [claim:cg-scaffold-findings-fixed-in-create-weft]",
     (registry) => {
       expect(installEnvironment('yarn', { ...base, npm_config_registry: registry })).toEqual(base);
     },

@@ -97,7 +97,7 @@ describe('the search_docs ranking', () => {
     expect(search.search('qux')).toEqual([]);
   });
 
-  it('falls back to any word when no section has them all [claim:mcp-docs-typos-fallback]', () => {
+  it('falls back to any word when no section has them all [claim:mcp-docs-fallback-tiers]', () => {
     expect(paths('deploy behind nginx')[0]).toBe('/docs/production/');
   });
 
@@ -297,20 +297,39 @@ describe('the search_docs ranking', () => {
       expect(top('create project')).toBe('/docs/setup/');
     });
 
-    it('keeps the parts that have all words but one above those that have any word', () => {
+    it('keeps the parts that have all words but one above those that have any word [claim:mcp-docs-fallback-tiers]', () => {
       // No part has "deploy", "nginx" and "kubernetes"; the proxy page has two of them, the
       // philosophy page none but it would match "deploy" were it there.
       expect(top('deploy nginx kubernetes')).toBe('/docs/proxy/');
       expect(top('plugin behind kubernetes')).toBe('/docs/philosophy/');
     });
 
-    it('adds the parts with all words but one after those with them all, when these are few', () => {
+    it('adds the parts with all words but one after those with them all, when these are few [claim:mcp-docs-fallback-tiers]', () => {
       const near = new DocsSearch([
         page('/docs/a/', 'A', '# A\n\nRetries once, with delivery of at least one event.'),
         page('/docs/b/', 'B', '# B\n\nTasks run at least once after a crash.'),
       ]);
       const found = near.search('least once delivery').map((hit) => hit.path);
       expect(found).toEqual(['/docs/a/', '/docs/b/']);
+    });
+
+    it('leaves out the parts with one word of three while a part has two, and takes any word only when none has [claim:mcp-docs-fallback-tiers]', () => {
+      const tiers = new DocsSearch([
+        page('/docs/loom/', 'Looms', '# Looms\n\nThe loom weaves cloth quickly.'),
+        page('/docs/spindle/', 'Spindles', '# Spindles\n\nA spindle spins yarn.'),
+        page('/docs/dye/', 'Dyes', '# Dyes\n\nThe cloth is dyed.'),
+      ]);
+      const found = (query: string) => tiers.search(query).map((hit) => hit.path);
+      // Two of three words in one part: the parts with a single word do not count.
+      expect(found('loom cloth spindle')).toEqual(['/docs/loom/']);
+      // No part has both words of two, and two words have no "all but one" tier: any word.
+      expect(found('loom spindle').sort()).toEqual(['/docs/loom/', '/docs/spindle/']);
+      // No part has two of these three: any word again.
+      expect(found('loom spindle dyed').sort()).toEqual([
+        '/docs/dye/',
+        '/docs/loom/',
+        '/docs/spindle/',
+      ]);
     });
 
     it('ranks the words in a row, as the query writes them, above the same words scattered', () => {

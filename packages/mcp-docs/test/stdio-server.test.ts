@@ -127,7 +127,7 @@ describe('search_docs', () => {
     );
   });
 
-  it('falls back to any word when no page has them all [claim:mcp-docs-typos-fallback]', async () => {
+  it('falls back to any word when no page has them all [claim:mcp-docs-fallback-tiers]', async () => {
     const { text, isError } = await call('search_docs', { query: 'deploy production zzqx' });
     expect(isError).toBe(false);
     expect(pagePaths(text)).toContain('/docs/guides/production/');

@@ -127,7 +127,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect(await memory.checkHealth()).toBe(true);
   }, 120_000);
 
-  it('cancels a statement held up past the statement timeout, with a clear error [claim:pg-statement-timeout]', async () => {
+  it('cancels a statement held up past the statement timeout, with a clear error [claim:pg-statement-timeout] [claim:pg-readme-statement-timeout-row] [claim:pg-readme-statement-timeout-option]', async () => {
     const memory = await db.open({ pool: { statementTimeoutMs: 300 } });
     const locker = new pg.Client({ connectionString: db.url() });
     await locker.connect();
@@ -156,7 +156,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect((await memory.query({})).length).toBe(1);
   });
 
-  it('fails init on a refused port with WEFT_POSTGRES_CONNECT_FAILED naming host and port, never the password [claim:pg-password-never-shown] [claim:pg-connect-failed] [claim:pg-error-codes]', async () => {
+  it('fails init on a refused port with WEFT_POSTGRES_CONNECT_FAILED naming host and port, never the password [claim:pg-password-never-shown] [claim:pg-connect-failed] [claim:pg-error-codes] [claim:pg-readme-connect-failed]', async () => {
     const port = await freePort();
     const memory = new PostgresMemoryProvider({
       connectionString: `postgres://weft:${SECRET}@127.0.0.1:${port}/weft`,
@@ -200,7 +200,7 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   });
 
-  it('fails init on a wrong password without showing the password tried [claim:pg-password-never-shown] [claim:pg-connect-failed]', async () => {
+  it('fails init on a wrong password without showing the password tried [claim:pg-password-never-shown] [claim:pg-connect-failed] [claim:pg-readme-connect-failed]', async () => {
     const { host, port, user } = db.server();
     const memory = new PostgresMemoryProvider({
       connectionString: `postgres://${user}:${SECRET}@${host}:${port}/postgres`,
@@ -241,7 +241,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect(await memory.query({ space: 'gone' })).toEqual([]);
   }, 60_000);
 
-  it('gives up on a statement whose answer never comes, and on connections that hang [claim:pg-client-deadline] [claim:pg-deadlines]', async () => {
+  it('gives up on a statement whose answer never comes, and on connections that hang [claim:pg-client-deadline] [claim:pg-deadlines] [claim:pg-readme-statement-timeout-option]', async () => {
     const { host, port, user, password } = db.server();
     const proxy = await hangableProxy(port);
     const database = new URL(db.url()).pathname.slice(1);
@@ -257,6 +257,8 @@ describe('PostgresMemoryProvider under faults', () => {
       let started = Date.now();
       // The server never sees the statement, so only the client's own deadline can end the wait.
       const failure = await memory.query({}).catch((error: unknown) => error);
+      // The client waits one second past the statement timeout, then gives up.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1250);
       expect(Date.now() - started).toBeLessThan(3000);
       expect(WeftError.is(failure, 'WEFT_POSTGRES_STATEMENT_TIMEOUT')).toBe(true);
       started = Date.now();
@@ -271,7 +273,7 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   }, 60_000);
 
-  it('fails with WEFT_POSTGRES_UNAVAILABLE when an outage outlasts the reconnect window, then recovers [claim:prod-outage-memory-postgres] [claim:pg-unavailable]', async () => {
+  it('fails with WEFT_POSTGRES_UNAVAILABLE when an outage outlasts the reconnect window, then recovers [claim:prod-outage-memory-postgres] [claim:pg-unavailable] [claim:pg-readme-unavailable-host-port] [claim:pg-readme-unavailable-row]', async () => {
     const memory = await db.open({ pool: { reconnectTimeoutMs: 500, connectionTimeoutMs: 500 } });
     await db.server().stop('fast');
     try {
@@ -291,5 +293,39 @@ describe('PostgresMemoryProvider under faults', () => {
     expect(await memory.checkHealth()).toBe(true);
     await memory.store({ space: 'up', kind: 'note', content: 2, metadata: {} });
     expect((await memory.query({})).map((each) => each.space)).toEqual(['up']);
+  }, 60_000);
+
+  it('fails a remove whose connection broke while it ran with WEFT_POSTGRES_UNAVAILABLE, saying the outcome is unknown, and does not retry it [claim:pg-readme-unavailable-row]', async () => {
+    const memory = await db.open({ id: 'broken-remove', pool: { statementTimeoutMs: 20_000 } });
+    const stored = await memory.store({ space: 'held', kind: 'note', content: 1, metadata: {} });
+    const locker = new pg.Client({ connectionString: db.url() });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE "${memory.schema}".weft_memories IN ACCESS EXCLUSIVE MODE`);
+      const removing = memory.remove(stored.id).catch((error: unknown) => error);
+      // Wait, with a deadline, for the remove to reach the server and wait on the lock.
+      const deadline = Date.now() + 10_000;
+      let pids: number[] = [];
+      while (pids.length === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        pids = (
+          await db.sql<{ pid: number }>(
+            `SELECT pid FROM pg_stat_activity
+              WHERE application_name = 'weft-memory-postgres/broken-remove' AND wait_event_type = 'Lock'`,
+          )
+        ).map((row) => row.pid);
+      }
+      expect(pids.length).toBe(1);
+      await db.sql('SELECT pg_terminate_backend($1)', [pids[0]]);
+      const failure = await removing;
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
+      expect((failure as Error).message).toMatch(/broke while .* was running.*is unknown/);
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+    // The remove never took effect, and nothing ran it again.
+    expect(await memory.query({})).toEqual([stored]);
   }, 60_000);
 });

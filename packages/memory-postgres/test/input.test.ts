@@ -50,7 +50,7 @@ describe('PostgresMemoryProvider: hostile input', () => {
     ]);
   });
 
-  it('answers unknown and malformed ids as not found, and bad arguments with clear codes [claim:pg-invalid-argument] [claim:tsdoc-postgres-arguments] [claim:tsdoc-postgres-remove] [claim:tsdoc-postgres-update-not-found]', async () => {
+  it('answers unknown and malformed ids as not found, and bad arguments with clear codes [claim:pg-invalid-argument] [claim:pg-readme-not-found] [claim:tsdoc-postgres-arguments] [claim:tsdoc-postgres-remove] [claim:tsdoc-postgres-update-not-found]', async () => {
     const memory = await db.open();
     const stored = await memory.store(note);
     for (const id of ['', 'x', "'; DROP TABLE weft_memories; --", stored.id.toUpperCase()]) {

@@ -97,7 +97,7 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     expect(await second.query({})).toEqual([stored]);
   });
 
-  it('refuses a schema written by a newer version and changes nothing in it [claim:pg-schema-too-new]', async () => {
+  it('refuses a schema written by a newer version and changes nothing in it [claim:pg-schema-too-new] [claim:pg-readme-schema-too-new]', async () => {
     const schema = db.newSchema();
     await db.sql(`CREATE SCHEMA "${schema}"`);
     await db.sql(
@@ -120,7 +120,7 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     await expect(memory.query({})).rejects.toMatchObject({ code: 'WEFT_POSTGRES_NOT_OPEN' });
   });
 
-  it('rolls a failed migration back whole, leaving no table behind [claim:pg-migration-rollback]', async () => {
+  it('rolls a failed migration back whole, leaving no table behind [claim:pg-migration-rollback] [claim:pg-readme-migration-failed]', async () => {
     const schema = db.newSchema();
     // A table in the way of step 1's index names makes the step fail half-way.
     await db.sql(`CREATE SCHEMA "${schema}"`);
@@ -211,5 +211,15 @@ describe('PostgresMemoryProvider: connections', () => {
       left = await connectionsOf('pool-check');
     }
     expect(left).toBe(0);
+  });
+
+  it('refuses calls with WEFT_POSTGRES_NOT_OPEN after shutdown() [claim:pg-readme-not-open]', async () => {
+    const memory = await db.open();
+    await memory.store({ space: 's', kind: 'note', content: 1, metadata: {} });
+    await memory.shutdown();
+    await expect(memory.query({})).rejects.toMatchObject({ code: 'WEFT_POSTGRES_NOT_OPEN' });
+    await expect(
+      memory.store({ space: 's', kind: 'note', content: 2, metadata: {} }),
+    ).rejects.toMatchObject({ code: 'WEFT_POSTGRES_NOT_OPEN' });
   });
 });

@@ -36,7 +36,7 @@ describe('PostgresMemoryProvider options', () => {
     expect(resolveOptions({ connectionString: URL }).pool).toEqual(DEFAULT_POOL);
   });
 
-  it('fills in the defaults and connects nothing until init [claim:pg-not-open] [claim:pg-defaults] [claim:pg-nothing-until-init]', async () => {
+  it('fills in the defaults and connects nothing until init [claim:pg-not-open] [claim:pg-readme-not-open] [claim:pg-defaults] [claim:pg-nothing-until-init]', async () => {
     const memory = new PostgresMemoryProvider({ connectionString: URL });
     expect(memory.id).toBe('postgres');
     expect(memory.schema).toBe('public');
@@ -61,7 +61,7 @@ describe('PostgresMemoryProvider options', () => {
     [{ connectionString: URL, pool: { connectionTimeoutMs: 1.5 } }, /"pool.connectionTimeoutMs"/],
     [{ connectionString: URL, pool: { reconnectTimeoutMs: 2 ** 40 } }, /"pool.reconnectTimeoutMs"/],
   ])(
-    'refuses %j with WEFT_POSTGRES_INVALID_OPTIONS [claim:pg-invalid-options]',
+    'refuses %j with WEFT_POSTGRES_INVALID_OPTIONS [claim:pg-invalid-options] [claim:pg-readme-invalid-options]',
     (options, message) => {
       const error = rejection(options);
       expect(error.code).toBe('WEFT_POSTGRES_INVALID_OPTIONS');

@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { WeftError } from '@weft/core';
@@ -18,7 +19,7 @@ async function codeOf(action: () => unknown): Promise<string | undefined> {
 }
 
 describe('SqliteMemoryProvider errors', () => {
-  it('carry a WEFT_SQLITE_* code for each problem of the backend [claim:mpo-backend-codes] [claim:sqlite-error-format] [claim:tsdoc-sqlite-init]', async () => {
+  it('carry a WEFT_SQLITE_* code for each problem of the backend [claim:sqlite-readme-invalid-options] [claim:mpo-backend-codes] [claim:sqlite-error-format] [claim:tsdoc-sqlite-init]', async () => {
     expect(await codeOf(() => new SqliteMemoryProvider({ path: '' }))).toBe(
       'WEFT_SQLITE_INVALID_OPTIONS',
     );
@@ -28,7 +29,7 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await codeOf(() => missingDir.init())).toBe('WEFT_SQLITE_OPEN_FAILED');
   });
 
-  it('carry the shared memory codes of @weft/core for input the memory contract refuses [claim:sqlite-shared-codes] [claim:sqlite-memory-invalid] [claim:tsdoc-sqlite-codes] [claim:tsdoc-sqlite-query]', async () => {
+  it('carry the shared memory codes of @weft/core for input the memory contract refuses [claim:sqlite-shared-codes] [claim:sqlite-readme-invalid-query] [claim:sqlite-memory-invalid] [claim:tsdoc-sqlite-codes] [claim:tsdoc-sqlite-query]', async () => {
     const memory = await db.open();
     const note = { space: 's', kind: 'note', content: 1, metadata: {} };
     expect(await codeOf(() => memory.store({ ...note, kind: '' }))).toBe('WEFT_MEMORY_INVALID');
@@ -40,7 +41,7 @@ describe('SqliteMemoryProvider errors', () => {
     );
   });
 
-  it('give WEFT_INVALID_ARGUMENT for an id or space that is not a string (TSDoc of update and clear) [claim:tsdoc-sqlite-update-id] [claim:tsdoc-sqlite-clear]', async () => {
+  it('give WEFT_INVALID_ARGUMENT for an id or space that is not a string (TSDoc of update and clear) [claim:sqlite-readme-invalid-argument] [claim:tsdoc-sqlite-update-id] [claim:tsdoc-sqlite-clear]', async () => {
     const memory = await db.open();
     expect(await codeOf(() => memory.update(42 as unknown as string, { content: 1 }))).toBe(
       'WEFT_INVALID_ARGUMENT',
@@ -69,5 +70,46 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await readFile(db.path())).toEqual(junk);
     // The provider did not open: it says so rather than reading the junk.
     expect(await codeOf(() => memory.query({}))).toBe('WEFT_SQLITE_NOT_OPEN');
+  });
+
+  it('give WEFT_SQLITE_NOT_OPEN before init() and again after shutdown() [claim:sqlite-readme-not-open]', async () => {
+    const memory = db.create();
+    expect(
+      await codeOf(() => memory.store({ space: 's', kind: 'k', content: 1, metadata: {} })),
+    ).toBe('WEFT_SQLITE_NOT_OPEN');
+    await memory.init();
+    await memory.store({ space: 's', kind: 'k', content: 1, metadata: {} });
+    await memory.shutdown();
+    expect(await codeOf(() => memory.query({}))).toBe('WEFT_SQLITE_NOT_OPEN');
+    expect(await codeOf(() => memory.clear())).toBe('WEFT_SQLITE_NOT_OPEN');
+  });
+
+  it('give WEFT_SQLITE_SCHEMA_TOO_NEW for a file a newer version wrote [claim:sqlite-readme-schema-too-new]', async () => {
+    const raw = new Database(db.path());
+    raw.pragma('user_version = 2');
+    raw.close();
+    expect(await codeOf(() => db.create().init())).toBe('WEFT_SQLITE_SCHEMA_TOO_NEW');
+  });
+
+  it('give WEFT_SQLITE_MIGRATION_FAILED when a step fails, and leave the file as it was [claim:sqlite-readme-migration-failed]', async () => {
+    // An index that already holds a name the first step creates makes that step fail midway,
+    // after it has created the memories table.
+    const raw = new Database(db.path());
+    raw.exec('CREATE TABLE other (x INTEGER); CREATE INDEX memories_created_at ON other (x);');
+    raw.close();
+
+    expect(await codeOf(() => db.create().init())).toBe('WEFT_SQLITE_MIGRATION_FAILED');
+
+    const check = new Database(db.path(), { readonly: true });
+    try {
+      expect(Number(check.pragma('user_version', { simple: true }))).toBe(0);
+      const names = check
+        .prepare('SELECT name FROM sqlite_master ORDER BY name')
+        .all()
+        .map((row) => (row as { name: string }).name);
+      expect(names).toEqual(['memories_created_at', 'other']);
+    } finally {
+      check.close();
+    }
   });
 });

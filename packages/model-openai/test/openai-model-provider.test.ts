@@ -91,7 +91,7 @@ describe('OpenAIModelProvider', () => {
       });
     });
 
-    it('sends no Authorization header without a key, and omits unset fields [claim:mpo-apikey-function] [claim:oai-apikey] [claim:oai-empty-key]', async () => {
+    it('sends no Authorization header without a key, and omits unset fields [claim:mpo-default-temperature] [claim:mpo-apikey-function] [claim:oai-apikey] [claim:oai-empty-key]', async () => {
       server.enqueue(completion('ok', null));
       const output = await generate(provider());
       expect(output).toEqual({ text: 'ok' });
@@ -100,7 +100,7 @@ describe('OpenAIModelProvider', () => {
       expect(request?.json).toEqual({ model: 'test-model', messages: MESSAGES.messages });
     });
 
-    it('resolves a function apiKey again for each call and applies defaultTemperature [claim:mpo-apikey-function] [claim:mpo-resolve] [claim:oai-apikey] [claim:oai-per-call] [claim:wp-key-function]', async () => {
+    it('resolves a function apiKey again for each call and applies defaultTemperature [claim:mpo-default-temperature] [claim:mpo-apikey-function] [claim:mpo-resolve] [claim:oai-apikey] [claim:oai-per-call] [claim:wp-key-function]', async () => {
       server.enqueue(completion('one'), completion('two'));
       let calls = 0;
       const target = provider({
@@ -178,7 +178,7 @@ describe('OpenAIModelProvider', () => {
       expect(Date.now() - started).toBeLessThan(2_000);
     });
 
-    it('retries 5xx answers and names the attempts when they run out [claim:mpo-retries] [claim:oai-retries] [claim:oai-errors] [claim:oai-offers-retries] [claim:wp-openai-retries]', async () => {
+    it('retries 5xx answers and names the attempts when they run out [claim:oai-readme-retried-status-row] [claim:mpo-retries] [claim:oai-retries] [claim:oai-errors] [claim:oai-offers-retries] [claim:wp-openai-retries]', async () => {
       server.enqueue(
         ...Array.from({ length: 3 }, () =>
           reply(500, { error: { message: 'The server had an error' } }),
@@ -218,7 +218,7 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
-    it('fails at once on a 401, naming the status [claim:trouble-401-no-retry] [claim:mpo-4xx-no-retry] [claim:mpo-error-fields] [claim:oai-error-table]', async () => {
+    it('fails at once on a 401, naming the status [claim:mpo-error-message-example] [claim:trouble-401-no-retry] [claim:mpo-4xx-no-retry] [claim:mpo-error-fields] [claim:oai-error-table]', async () => {
       server.enqueue(reply(401, { error: { message: 'Incorrect API key provided' } }));
       const error = await failure(generate(provider({ apiKey: 'bad' })));
       expect(server.requests).toHaveLength(1);
@@ -379,11 +379,15 @@ describe('OpenAIModelProvider', () => {
       ],
       [{ fetch: 'nope' }, 'option "fetch" must be a fetch function, got "nope"'],
       [{ apikey: 'sk' }, 'unknown option "apikey"'],
-    ])('rejects %o', (override, message) => {
-      expect(
-        () => new OpenAIModelProvider({ ...valid, ...override } as OpenAIModelProviderOptions),
-      ).toThrow(message);
-    });
+    ])(
+      'rejects %o with WEFT_OPENAI_INVALID_OPTIONS [claim:oai-readme-invalid-options-row]',
+      (override, message) => {
+        const create = () =>
+          new OpenAIModelProvider({ ...valid, ...override } as OpenAIModelProviderOptions);
+        expect(create).toThrow(message);
+        expect(create).toThrow(/\[WEFT_OPENAI_INVALID_OPTIONS\]$/);
+      },
+    );
 
     it('never echoes a secret apiKey in the error [claim:mpo-no-secret-echo] [claim:oai-no-echo] [claim:wp-secrets]', () => {
       expect(

@@ -131,7 +131,7 @@ const bearer: ChatPluginOptions['authenticate'] = (request) => {
 const PIN = 'my bank PIN is 4242';
 
 describe('ChatPlugin: who the sender is', () => {
-  it('refuses every message with 401 WEFT_CHAT_UNAUTHORIZED by default, running no task [claim:httpchat-trusts-nothing] [claim:httpchat-trust-client-user] [claim:httpchat-refused-no-task] [claim:httpchat-row-401] [claim:httpchat-auth-middleware] [claim:prod-chat-sender] [claim:chat-trusts-401] [claim:chat-401] [claim:errors-401-no-user] [claim:tsdoc-chat-trust-default] [claim:tsdoc-chat-user-from-auth]', async () => {
+  it('refuses every message with 401 WEFT_CHAT_UNAUTHORIZED by default, running no task [claim:chat-readme-trusts-nothing] [claim:httpchat-trusts-nothing] [claim:httpchat-trust-client-user] [claim:httpchat-refused-no-task] [claim:httpchat-row-401] [claim:httpchat-auth-middleware] [claim:prod-chat-sender] [claim:chat-trusts-401] [claim:chat-401] [claim:errors-401-no-user] [claim:tsdoc-chat-trust-default] [claim:tsdoc-chat-user-from-auth]', async () => {
     const { url, model, logs } = await boot({});
     const answer = await post(url, { room: 'room-x', user: 'ada', message: PIN });
     expect(answer.status).toBe(401);
@@ -146,7 +146,7 @@ describe('ChatPlugin: who the sender is', () => {
     expect((await post(url, { room: 'room x' })).status).toBe(401);
   });
 
-  it('with authenticate, eve never sees ada’s words, even when her body claims to be ada [claim:httpchat-room-history] [claim:httpchat-authenticate] [claim:httpchat-private-default] [claim:prod-chat-room] [claim:chat-trusts] [claim:chat-trusts-room] [claim:tsdoc-chat-authenticate-result] [claim:tsdoc-chat-private]', async () => {
+  it('with authenticate, eve never sees ada’s words, even when her body claims to be ada [claim:chat-readme-trusts-nothing] [claim:httpchat-room-history] [claim:httpchat-authenticate] [claim:httpchat-private-default] [claim:prod-chat-room] [claim:chat-trusts] [claim:chat-trusts-room] [claim:tsdoc-chat-authenticate-result] [claim:tsdoc-chat-private]', async () => {
     const { url, plans } = await boot({ authenticate: bearer });
     expect((await post(url, { room: 'room-x', user: 'ada', message: PIN }, 't-ada')).status).toBe(
       200,

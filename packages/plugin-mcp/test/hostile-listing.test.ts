@@ -76,7 +76,7 @@ async function pagingServer(
 }
 
 describe('McpPlugin against a server whose tool listing never ends, and its deadlines', () => {
-  it('stops listing once every allow-listed tool is found, keeping only those [claim:mcp-tool-listing-bound]', async () => {
+  it('stops listing once every allow-listed tool is found, keeping only those [claim:mcp-tool-listing-bound] [claim:mcp-readme-listing-pages]', async () => {
     const { pages } = await pagingServer(2_000, true);
     const plugin = await McpPlugin.connect({
       servers: [{ name: 'pages', url: server?.url ?? '', tools: ['echo'] }],
@@ -91,7 +91,7 @@ describe('McpPlugin against a server whose tool listing never ends, and its dead
     }
   });
 
-  it('gives up after 100 pages without the allow-listed tool, naming a bounded list of the others [claim:mcp-allow-list] [claim:mcp-tool-listing-bound]', async () => {
+  it('gives up after 100 pages without the allow-listed tool, naming a bounded list of the others [claim:mcp-allow-list] [claim:mcp-tool-listing-bound] [claim:mcp-readme-listing-pages]', async () => {
     const { pages } = await pagingServer(1, false);
     const error = await McpPlugin.connect({
       servers: [{ name: 'pages', url: server?.url ?? '', tools: ['echo'] }],
@@ -99,6 +99,7 @@ describe('McpPlugin against a server whose tool listing never ends, and its dead
     }).catch((caught: unknown) => caught);
     expect(WeftError.is(error, 'WEFT_MCP_UNKNOWN_TOOL')).toBe(true);
     expect(pages()).toBe(MAX_TOOL_PAGES);
+    expect(MAX_TOOL_PAGES).toBe(100);
     const message = (error as Error).message;
     expect(message).toMatch(/has no tool "echo".*"t0-0-x+.*and more \(the listing is read up to/);
     // 50 names of at most 100 characters and the sentence around them.

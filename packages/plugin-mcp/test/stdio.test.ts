@@ -264,7 +264,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(agent.logs.some((line) => line.msg === 'MCP server reconnected')).toBe(true);
   });
 
-  it('fails a call during an outage within callTimeoutMs rather than waiting for the server [claim:mcpdoc-reconnect] [claim:mcp-unavailable]', async () => {
+  it('fails a call during an outage within callTimeoutMs rather than waiting for the server [claim:mcpdoc-reconnect] [claim:mcp-unavailable] [claim:mcp-readme-calls-during-outage]', async () => {
     agent = await startAgent(
       await connect(['crash', 'pid'], { reconnectDelayMs: 60_000, callTimeoutMs: 400 }),
       [plan('crash', 'pid')],
@@ -273,9 +273,10 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     const task = await agent.run('crash, then pid');
     expect(Date.now() - started).toBeLessThan(4000);
     expect(task.chain[2]?.error).toMatch(/is disconnected and was not back within 400 ms/);
+    expect(task.chain[2]?.error).toContain('WEFT_MCP_UNAVAILABLE');
   });
 
-  it("fails a call during an outage with WEFT_MCP_TIMEOUT when the task's deadline comes before callTimeoutMs [claim:mcpdoc-reconnect] [claim:mcp-unavailable]", async () => {
+  it("fails a call during an outage with WEFT_MCP_TIMEOUT when the task's deadline comes before callTimeoutMs [claim:mcpdoc-reconnect] [claim:mcp-unavailable] [claim:mcp-readme-calls-during-outage]", async () => {
     agent = await startAgent(
       await connect(['crash', 'pid'], { reconnectDelayMs: 60_000, callTimeoutMs: 120_000 }),
       [plan('crash', 'pid')],

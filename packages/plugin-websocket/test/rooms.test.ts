@@ -115,7 +115,7 @@ describe('WebSocketPlugin: shared rooms', () => {
     expect(plans[1]).toContain('4242');
   });
 
-  it('asks authorizeRoom for every frame, answers WEFT_WS_ROOM_FORBIDDEN to a refused room and keeps the connection [claim:wsdoc-shared] [claim:prod-chat-shared] [claim:wsreadme-room-shared] [claim:tsdoc-chat-authorize-room]', async () => {
+  it('asks authorizeRoom for every frame, answers WEFT_WS_ROOM_FORBIDDEN to a refused room and keeps the connection [claim:wsdoc-shared] [claim:prod-chat-shared] [claim:wsreadme-room-shared] [claim:wsreadme-error-codes] [claim:tsdoc-chat-authorize-room]', async () => {
     const asked: string[] = [];
     booted = await boot({
       trustClientUser: false,
@@ -151,7 +151,7 @@ describe('WebSocketPlugin: shared rooms', () => {
 });
 
 describe('WebSocketPlugin: one user’s messages in flight', () => {
-  it('refuses a user past maxInFlightPerUser over all their connections with WEFT_WS_TOO_MANY_TASKS, and takes them again once tasks end [claim:wsdoc-per-user] [claim:prod-chat-caps] [claim:wsreadme-per-user-default] [claim:tsdoc-chat-per-user]', async () => {
+  it('refuses a user past maxInFlightPerUser over all their connections with WEFT_WS_TOO_MANY_TASKS, and takes them again once tasks end [claim:wsdoc-per-user] [claim:prod-chat-caps] [claim:wsreadme-per-user-default] [claim:wsreadme-error-codes] [claim:tsdoc-chat-per-user]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     booted = await boot(

@@ -118,7 +118,7 @@ describe('WebSocketPlugin conversation', () => {
 });
 
 describe('WebSocketPlugin bad input', () => {
-  it('answers a malformed frame with an error naming what was wrong, and the connection survives [claim:wsdoc-id] [claim:wsdoc-same-space] [claim:wsdoc-frames] [claim:wsdoc-bad-frame] [claim:wsreadme-space]', async () => {
+  it('answers a malformed frame with an error naming what was wrong, and the connection survives [claim:wsdoc-id] [claim:wsdoc-same-space] [claim:wsdoc-frames] [claim:wsdoc-bad-frame] [claim:wsreadme-error-codes] [claim:wsreadme-space]', async () => {
     booted = await boot();
     const client = await open(booted.url);
     client.send('{not json');
@@ -157,7 +157,7 @@ describe('WebSocketPlugin bad input', () => {
     expect(booted.runtime.status).toBe('running');
   });
 
-  it('refuses a message id already waiting for its reply, and more than maxInFlight messages [claim:wsdoc-caps] [claim:prod-chat-caps-refuse] [claim:wsreadme-id]', async () => {
+  it('refuses a message id already waiting for its reply, and more than maxInFlight messages [claim:wsdoc-caps] [claim:prod-chat-caps-refuse] [claim:wsreadme-error-codes] [claim:wsreadme-id]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     booted = await boot({ maxInFlight: 2 }, async (messages, request) => {
@@ -276,7 +276,7 @@ describe('WebSocketPlugin upgrade checks', () => {
 });
 
 describe('WebSocketPlugin deadlines and limits', () => {
-  it('answers WEFT_WS_TASK_TIMEOUT with the task id when the model hangs, and the connection goes on [claim:wsdoc-timeout] [claim:wp-websocket]', async () => {
+  it('answers WEFT_WS_TASK_TIMEOUT with the task id when the model hangs, and the connection goes on [claim:wsdoc-timeout] [claim:wsreadme-error-codes] [claim:wp-websocket]', async () => {
     let hung = true;
     booted = await boot(
       { taskTimeoutMs: 300 },
@@ -308,7 +308,35 @@ describe('WebSocketPlugin deadlines and limits', () => {
     expect(await client.next()).toMatchObject({ type: 'reply', id: '2', reply: 'awake' });
   });
 
-  it('answers WEFT_WS_NO_REPLY without the model error, which goes to the log [claim:wsdoc-no-internals] [claim:wsreadme-errors]', async () => {
+  it('answers WEFT_QUEUE_FULL to a message the full queue refuses, and the connection goes on [claim:wsreadme-error-codes]', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    booted = await boot(
+      {},
+      async (messages, request) => {
+        if (request.purpose === 'plan' || request.purpose === 'review')
+          return echoModel(messages, request);
+        await gate;
+        return 'done';
+      },
+      { scheduler: { concurrency: 1, maxQueueSize: 1 } },
+    );
+    const client = await open(booted.url);
+    client.send(message('1', 'runs', 'r1'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+    client.send(message('2', 'waits', 'r2'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '2' });
+    client.send(message('3', 'refused', 'r3'));
+    expect(await client.next()).toMatchObject({ type: 'error', id: '3', code: 'WEFT_QUEUE_FULL' });
+    release();
+    const replies = [await client.next(), await client.next()];
+    expect(replies.map((frame) => [frame.type, (frame as { id: string }).id])).toEqual([
+      ['reply', '1'],
+      ['reply', '2'],
+    ]);
+  });
+
+  it('answers WEFT_WS_NO_REPLY without the model error, which goes to the log [claim:wsdoc-no-internals] [claim:wsreadme-error-codes] [claim:wsreadme-errors]', async () => {
     booted = await boot({}, (messages, request) => {
       if (request.purpose === 'plan' || request.purpose === 'review')
         return echoModel(messages, request);
@@ -380,7 +408,7 @@ describe('WebSocketPlugin close', () => {
     await expect(booted.plugin.close()).resolves.toBeUndefined();
   });
 
-  it('refuses new messages and, before any other check, new upgrades while the runtime stops, delivers the reply of a running task, then closes with 1001 [claim:wsdoc-stop] [claim:wsdoc-close] [claim:wsreadme-stopping-first] [claim:wsreadme-close] [claim:errors-shutting-down-websocket] [claim:errors-ws-internal]', async () => {
+  it('refuses new messages and, before any other check, new upgrades while the runtime stops, delivers the reply of a running task, then closes with 1001 [claim:wsdoc-stop] [claim:wsdoc-close] [claim:wsreadme-stopping-first] [claim:wsreadme-close] [claim:errors-shutting-down-websocket] [claim:wsreadme-error-codes] [claim:errors-ws-internal]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     booted = await boot({}, async (messages, request) => {
@@ -493,7 +521,7 @@ describe('WebSocketPlugin defaults', () => {
 });
 
 describe('a coordinator that cannot take work', () => {
-  it("gives the client the coordinator's 503 code to try again, and keeps its message in the log [claim:errors-ws-internal]", async () => {
+  it("gives the client the coordinator's 503 code to try again, and keeps its message in the log [claim:wsreadme-error-codes] [claim:errors-ws-internal]", async () => {
     const internals = 'postgres://weft:hunter2@db.internal:5432/weft';
     const coordinator: SpaceCoordinator = {
       id: 'away',
@@ -545,7 +573,7 @@ describe('a coordinator that cannot take work', () => {
     }
   });
 
-  it('answers WEFT_WS_INTERNAL with the request id when the coordinator fails with an error of no known code [claim:errors-ws-internal]', async () => {
+  it('answers WEFT_WS_INTERNAL with the request id when the coordinator fails with an error of no known code [claim:wsreadme-error-codes] [claim:errors-ws-internal]', async () => {
     const internals = 'connect ECONNREFUSED 10.0.0.5:5432';
     const coordinator: SpaceCoordinator = {
       id: 'broken',

@@ -81,7 +81,7 @@ describe('memoryProviderContract', () => {
     ]);
   });
 
-  it('fails a provider that stores undefined content as null, with a coded error [claim:testing-contract] [claim:mpo-contract-error] [claim:mpo-contract-refusals] [claim:tst-contract-error]', async () => {
+  it('fails a provider that stores undefined content as null, with a coded error [claim:tst-readme-contract-failed] [claim:testing-contract] [claim:mpo-contract-error] [claim:mpo-contract-refusals] [claim:tst-contract-error]', async () => {
     const check = caseNamed(
       memoryProviderContract({ create: () => new LenientProvider() }),
       'rejects undefined and non-JSON content on store',
@@ -117,7 +117,7 @@ describe('memoryProviderContract', () => {
     );
   });
 
-  it('reports an unexpected exception of the provider as a contract failure naming the rule, with the original as cause [claim:testing-contract-unexpected-error] [claim:mpo-contract-unexpected] [claim:tst-contract-unexpected]', async () => {
+  it('reports an unexpected exception of the provider as a contract failure naming the rule, with the original as cause [claim:tst-readme-contract-failed] [claim:testing-contract-unexpected-error] [claim:mpo-contract-unexpected] [claim:tst-contract-unexpected]', async () => {
     const check = caseNamed(
       memoryProviderContract({ create: () => new BrokenQueryProvider() }),
       'ANDs kind, task and time filters',

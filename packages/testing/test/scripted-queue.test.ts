@@ -1,4 +1,4 @@
-import { Plugin, Runtime, type Executor } from '@weft/core';
+import { Plugin, Runtime, WeftError, type Executor } from '@weft/core';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -64,7 +64,7 @@ describe('a scripted queue across tasks', () => {
     expect(second?.status).toBe('failed');
   });
 
-  it('a fallback branching on request.purpose plans and reviews every task (TSDoc example of ScriptedModelProvider) [claim:tsdoc-scripted-fallback-purpose]', async () => {
+  it('a fallback branching on request.purpose plans and reviews every task (TSDoc example of ScriptedModelProvider) [claim:tsdoc-scripted-fallback-purpose] [claim:tst-readme-script-exhausted]', async () => {
     const purposes: (string | undefined)[] = [];
     const model = new ScriptedModelProvider({
       fallback: (_messages, request) => {
@@ -141,5 +141,17 @@ describe('a scripted queue across tasks', () => {
       actions.push(task.steps.map((step) => step.action));
     }
     expect(actions).toEqual([['greet'], ['tell-time']]);
+  });
+
+  it('throws WEFT_TESTING_SCRIPT_EXHAUSTED for a call made when no response is queued and there is no fallback [claim:tst-readme-script-exhausted]', async () => {
+    runtime = await Runtime.init({
+      models: [new ScriptedModelProvider({ responses: ['only'] })],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new GreeterPlugin()],
+      options: { logger: pino({ level: 'silent' }) },
+    });
+    expect(await runtime.models.generateText('first')).toBe('only');
+    const error = await runtime.models.generateText('second').catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_TESTING_SCRIPT_EXHAUSTED')).toBe(true);
   });
 });

@@ -79,7 +79,7 @@ describe('ModelManager.getObject', () => {
     });
   });
 
-  it('asks again with a retry prompt that contains the validation error [claim:go-retry-conversation] [claim:trouble-getobject-retries] [claim:wp-getobject]', async () => {
+  it('asks again with a retry prompt that contains the validation error [claim:wp-getobject-retry] [claim:go-retry-conversation] [claim:trouble-getobject-retries] [claim:wp-getobject]', async () => {
     const { models: manager, model } = await models([
       'I think it is Lyon',
       '{"city":"Lyon","population":"many"}',
@@ -103,7 +103,7 @@ describe('ModelManager.getObject', () => {
     expect(third).toMatch(/expected number/i);
   });
 
-  it('throws after maxRetries + 1 attempts, naming the schema and the last error [claim:go-final-error] [claim:trouble-max-retries] [claim:wp-getobject] [claim:wp-getobject-fails]', async () => {
+  it('throws after maxRetries + 1 attempts, naming the schema and the last error [claim:wp-getobject-retry] [claim:go-final-error] [claim:trouble-max-retries] [claim:wp-getobject] [claim:wp-getobject-fails]', async () => {
     const { models: manager, model } = await models([
       'nope',
       'still nope',

@@ -22,7 +22,8 @@ async function callsFor(
   steps: ('ok' | 'fail')[],
   options: NonNullable<Parameters<typeof makeRuntime>[0]>['options'],
   badPlans = 0,
-): Promise<Record<Kind, number> & { status: string }> {
+  reviewAnswers: Record<string, unknown>[] = [],
+): Promise<Record<Kind, number> & { status: string; ran: number }> {
   const counts: Record<Kind, number> = { plan: 0, review: 0, executor: 0 };
   let plansLeftToSpoil = badPlans;
   const step = (action: 'ok' | 'fail') =>
@@ -37,7 +38,7 @@ async function callsFor(
         const system = messages[0]?.content ?? '';
         if (system.includes('JSON Schema (PipelineModification)')) {
           counts.review += 1;
-          return { type: 'continue' };
+          return reviewAnswers.shift() ?? { type: 'continue' };
         }
         if (system.includes('JSON Schema (Pipeline)')) {
           counts.plan += 1;
@@ -53,24 +54,25 @@ async function callsFor(
   runtimes.push(runtime);
   await runtime.start();
   const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'calls' });
-  return { ...counts, status: task.status };
+  return { ...counts, status: task.status, ran: task.steps.length };
 }
 
 describe('model calls per task', () => {
-  it("'always' (the default) reviews after every step but a successful last one [claim:task-review-policy-always] [claim:prod-review-policies] [claim:tst-no-final-review] [claim:wp-review-default]", async () => {
+  it("'always' (the default) reviews after every step but a successful last one [claim:task-review-policy-always] [claim:prod-review-policies] [claim:tst-no-final-review] [claim:wp-review-default] [claim:task-review-count-always] [claim:index-review-default]", async () => {
     expect(await callsFor(['ok', 'ok', 'ok'], {})).toEqual({
       plan: 1,
       review: 2,
       executor: 3,
       status: 'completed',
+      ran: 3,
     });
   });
 
-  it("'always' also reviews after a last step that failed [claim:task-review-after-failure] [claim:tst-no-final-review] [claim:wp-review-default]", async () => {
+  it("'always' also reviews after a last step that failed [claim:task-review-after-failure] [claim:tst-no-final-review] [claim:wp-review-default] [claim:task-review-count-always] [claim:index-review-default]", async () => {
     expect(await callsFor(['ok', 'ok', 'fail'], {})).toMatchObject({ plan: 1, review: 3 });
   });
 
-  it("'always' with reviewFinalStep reviews after every step [claim:task-review-policy-always]", async () => {
+  it("'always' with reviewFinalStep reviews after every step [claim:task-review-policy-always] [claim:task-review-count-always]", async () => {
     expect(await callsFor(['ok', 'ok', 'ok'], { reviewFinalStep: true })).toMatchObject({
       plan: 1,
       review: 3,
@@ -83,6 +85,7 @@ describe('model calls per task', () => {
       review: 1,
       executor: 3,
       status: 'failed',
+      ran: 3,
     });
   });
 
@@ -92,7 +95,36 @@ describe('model calls per task', () => {
       review: 0,
       executor: 2,
       status: 'failed',
+      ran: 2,
     });
+  });
+
+  it("'always' reviews after each step that ran but a successful one with none left: a stop while steps remain follows the last step [claim:task-review-count-ran]", async () => {
+    // Three planned, the first review stops: one step ran, and one review followed it.
+    expect(await callsFor(['ok', 'ok', 'ok'], {}, 0, [{ type: 'stop' }])).toEqual({
+      plan: 1,
+      review: 1,
+      executor: 1,
+      status: 'completed',
+      ran: 1,
+    });
+    // Two planned, the first review replaces the one left with three: four ran, three reviews.
+    const three = ['ok', 'ok', 'ok'].map((action) => ({ pluginId: 'work', action }));
+    expect(await callsFor(['ok', 'ok'], {}, 0, [{ type: 'replace', steps: three }])).toMatchObject({
+      plan: 1,
+      review: 3,
+      executor: 4,
+      ran: 4,
+    });
+  });
+
+  it("'on-failure' reviews after each step that ran and failed, whatever the reviews changed [claim:task-review-count-ran]", async () => {
+    const twoFailing = ['fail', 'fail'].map((action) => ({ pluginId: 'work', action }));
+    expect(
+      await callsFor(['fail', 'ok'], { pipelineReview: 'on-failure' }, 0, [
+        { type: 'replace', steps: twoFailing },
+      ]),
+    ).toMatchObject({ plan: 1, review: 3, executor: 3, ran: 3, status: 'failed' });
   });
 
   it('a one-step task like the getting-started message costs two calls [claim:task-cost-getobject-text-generation] [claim:task-getting-started-costs-two] [claim:gs-two-calls] [claim:mpo-scripted-two-requests] [claim:wp-cost]', async () => {

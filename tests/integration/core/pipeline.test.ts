@@ -180,7 +180,7 @@ describe('planning', () => {
 });
 
 describe('running steps', () => {
-  it('runs the planned steps in order and appends their results [claim:exec-chain-items] [claim:philo-descriptions-in-prompt] [claim:task-step-result-or-error-item] [claim:task-status-completed] [claim:gs-what-happened-result] [claim:core-readme-steps-in-order] [claim:wp-limits-sequential]', async () => {
+  it('runs the planned steps in order and appends their results [claim:wp-graph-bounds] [claim:exec-chain-items] [claim:philo-descriptions-in-prompt] [claim:task-step-result-or-error-item] [claim:task-status-completed] [claim:gs-what-happened-result] [claim:core-readme-steps-in-order] [claim:wp-limits-sequential]', async () => {
     const { save, list, send, plugins } = toolPlugins();
     const order: string[] = [];
     for (const executor of [save, list, send]) {
@@ -268,7 +268,7 @@ describe('running steps', () => {
     ]);
   });
 
-  it('records a thrown error or success:false as an error item and carries on [claim:exec-result-or-error] [claim:exec-throw-is-error] [claim:philo-throw-same] [claim:philo-fail-independently] [claim:philo-failure-item] [claim:trig-dispatch-resolves] [claim:task-step-result-or-error-item] [claim:task-dispatch-never-rejects-inside] [claim:task-plugin-memory-errors] [claim:task-failed-step-continues] [claim:wp-error-items] [claim:wp-goal-failure-data]', async () => {
+  it('records a thrown error or success:false as an error item and carries on [claim:index-dispatch-never-rejects] [claim:exec-result-or-error] [claim:exec-throw-is-error] [claim:philo-throw-same] [claim:philo-fail-independently] [claim:philo-failure-item] [claim:trig-dispatch-resolves] [claim:task-step-result-or-error-item] [claim:task-dispatch-never-rejects-inside] [claim:task-plugin-memory-errors] [claim:task-failed-step-continues] [claim:wp-error-items] [claim:wp-goal-failure-data]', async () => {
     const throws = recordingExecutor('throws', async () => {
       throw new Error('network unreachable');
     });
@@ -352,7 +352,7 @@ describe('running steps', () => {
     ]);
   });
 
-  it('marks the task failed when a step fails [claim:exec-failed-task] [claim:philo-dispatch-never-rejects] [claim:task-status-failed] [claim:wp-status-rule] [claim:wp-dispatch-never-rejects]', async () => {
+  it('marks the task failed when a step fails [claim:index-dispatch-never-rejects] [claim:exec-failed-task] [claim:philo-dispatch-never-rejects] [claim:task-status-failed] [claim:wp-status-rule] [claim:wp-dispatch-never-rejects]', async () => {
     const fails = recordingExecutor('fails', { success: false, error: 'nope' });
     const { runtime } = await startedRuntime({
       plugins: [new TestPlugin('tools', { executors: [fails] })],
@@ -362,7 +362,7 @@ describe('running steps', () => {
     expect(task.status).toBe('failed');
   });
 
-  it('turns a step naming an unknown plugin or action into an error item [claim:task-unknown-executor-error-item] [claim:wp-error-items] [claim:wp-plan-validated]', async () => {
+  it('turns a step naming an unknown plugin or action into an error item [claim:wp-graph-bounds] [claim:wp-security-reach] [claim:task-unknown-executor-error-item] [claim:wp-error-items] [claim:wp-plan-validated]', async () => {
     const { runtime } = await startedRuntime({
       responses: planner(['ghost', 'haunt'], ['echo', 'shout'], ['echo', 'reply']),
     });
@@ -377,7 +377,7 @@ describe('running steps', () => {
     expect(task.status).toBe('failed');
   });
 
-  it('stops at maxSteps and records a max-steps error item [claim:task-status-failed] [claim:task-max-steps] [claim:task-max-steps-error-item] [claim:wp-step-limit] [claim:wp-resource-limits]', async () => {
+  it('stops at maxSteps and records a max-steps error item [claim:wp-graph-bounds] [claim:task-status-failed] [claim:task-max-steps] [claim:task-max-steps-error-item] [claim:wp-step-limit] [claim:wp-resource-limits]', async () => {
     const reply = recordingExecutor('reply');
     const { runtime } = await startedRuntime({
       plugins: [echoPlugin({ executors: [reply] })],
@@ -407,7 +407,7 @@ describe('running steps', () => {
 });
 
 describe('pipeline review', () => {
-  it("lets the model replace the remaining steps with pipelineReview 'always' [claim:task-review-answers] [claim:gs-purpose] [claim:mpo-scripted-order] [claim:wp-review-answers]", async () => {
+  it("lets the model replace the remaining steps with pipelineReview 'always' [claim:index-review-default] [claim:task-review-answers] [claim:gs-purpose] [claim:mpo-scripted-order] [claim:wp-review-answers]", async () => {
     const { save, list, send, plugins } = toolPlugins();
     const { runtime, model } = await startedRuntime({
       plugins,
@@ -434,7 +434,7 @@ describe('pipeline review', () => {
     expect(model.remaining).toBe(0);
   });
 
-  it('lets the model stop the remaining steps [claim:task-review-answers] [claim:wp-review-answers]', async () => {
+  it('lets the model stop the remaining steps [claim:index-review-default] [claim:task-review-answers] [claim:wp-review-answers]', async () => {
     const { save, list, plugins } = toolPlugins();
     const { runtime } = await startedRuntime({
       plugins,
@@ -486,7 +486,7 @@ describe('pipeline review', () => {
     ).toMatchObject({ taskId: task.id, code: 'WEFT_TESTING_SCRIPT_EXHAUSTED' });
   });
 
-  it("reviews only after failed steps with 'on-failure' and never with 'never' [claim:philo-failure-item] [claim:mpo-scripted-order] [claim:wp-tradeoffs]", async () => {
+  it("reviews only after failed steps with 'on-failure' and never with 'never' [claim:wp-graph-bounds] [claim:philo-failure-item] [claim:mpo-scripted-order] [claim:wp-tradeoffs]", async () => {
     const fails = recordingExecutor('fails', { success: false, error: 'nope' });
     const works = recordingExecutor('works');
     const plugin = () => new TestPlugin('tools', { executors: [fails, works] });
@@ -515,7 +515,7 @@ describe('pipeline review', () => {
 });
 
 describe('planning failures', () => {
-  it('fails the task with a core/plan item when the model never gives a valid pipeline, then serves the next task [claim:task-status-failed] [claim:go-plan-fails] [claim:gs-retry-plan] [claim:trouble-plan-fails-first] [claim:core-readme-plan-zod] [claim:wp-status-rule] [claim:wp-fail-own-record] [claim:wp-plan-validated] [claim:wp-tradeoffs] [claim:wp-limits-model-quality]', async () => {
+  it('fails the task with a core/plan item when the model never gives a valid pipeline, then serves the next task [claim:wp-plan-typed-value] [claim:task-status-failed] [claim:go-plan-fails] [claim:gs-retry-plan] [claim:trouble-plan-fails-first] [claim:core-readme-plan-zod] [claim:wp-status-rule] [claim:wp-fail-own-record] [claim:wp-plan-validated] [claim:wp-tradeoffs] [claim:wp-limits-model-quality]', async () => {
     const reply = recordingExecutor('reply');
     const { runtime, model } = await startedRuntime({
       plugins: [echoPlugin({ executors: [reply] })],
@@ -590,7 +590,7 @@ describe('task memories', () => {
     expect(reply.calls).toHaveLength(1);
   });
 
-  it('plans without the history when the memory store cannot be read, flags the task and logs a warning with its id and an error id [claim:task-history-unavailable] [claim:task-planner-history-unavailable] [claim:sp-read-failure] [claim:prod-outage-memory-read] [claim:mpm-failed-read] [claim:tsdoc-task-history-unavailable]', async () => {
+  it('plans without the history when the memory store cannot be read, flags the task and logs a warning with its id and an error id [claim:task-history-unavailable] [claim:task-history-unreadable-not-fatal] [claim:task-planner-history-unavailable] [claim:sp-read-failure] [claim:prod-outage-memory-read] [claim:mpm-failed-read] [claim:tsdoc-task-history-unavailable]', async () => {
     /** The in-memory store, whose reads fail as a store that lost its disk or its server would. */
     class UnreadableStore extends InMemoryMemoryProvider {
       override async query(): Promise<never> {

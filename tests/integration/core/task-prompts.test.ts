@@ -30,6 +30,22 @@ describe('the planning prompt', () => {
     expect(prompt).toContain('Data: {"floor":3,"urgent":true}');
   });
 
+  it("shows the step limit, and a pipeline's JSON Schema in getObject's system prompt [claim:task-planner-sees-limit-schema]", async () => {
+    const { runtime, model } = await startedRuntime({
+      responses: { fallback: { steps: [] } },
+      options: { maxSteps: 4 },
+    });
+    await runtime.dispatch({ pluginId: 'echo', triggerId: 'test', space: 'schema' });
+    const [system, prompt] = model.requests[0] ?? [];
+    expect(system?.role).toBe('system');
+    expect(system?.content).toContain('It must match this JSON Schema (Pipeline):');
+    const schema = JSON.parse(system?.content.split('(Pipeline):\n')[1] ?? '{}') as {
+      properties?: { steps?: { items?: { required?: string[] } } };
+    };
+    expect(schema.properties?.steps?.items?.required).toEqual(['pluginId', 'action']);
+    expect(prompt?.content).toContain('Answer with at most 4 steps');
+  });
+
   it('lists every executor in the order the plugins were configured [claim:philo-compose] [claim:task-planner-sees-executors-in-order] [claim:task-every-executor-offered] [claim:prod-every-executor-offered] [claim:prod-no-executor-limit] [claim:prod-only-given-plugins] [claim:core-readme-plugins-order] [claim:wp-planning-prompt] [claim:wp-limits-design]', async () => {
     const { runtime, model } = await startedRuntime({
       plugins: [
@@ -77,6 +93,56 @@ describe('the review prompt', () => {
     expect(review).toContain('result from work/first: {"found":"slot 9"}');
     expect(review).toMatch(/## Remaining steps\n- work\/second/);
     expect(review).toContain('3 more steps may run');
+  });
+});
+
+describe('the review after a failed step', () => {
+  it("shows the model the step's error, and its stop or replace acts on the remaining steps [claim:exec-review-after-failure]", async () => {
+    const run = async (review: Record<string, unknown>) => {
+      const book = recordingExecutor('book');
+      const ask = recordingExecutor('ask-another-day');
+      const { runtime, model } = await makeRuntime({
+        plugins: [
+          new TestPlugin('calendar', {
+            executors: [
+              recordingExecutor('find-slot', {
+                success: false,
+                error: 'no free 60-minute slot on 2025-03-04',
+              }),
+              book,
+              ask,
+            ],
+          }),
+        ],
+        responses: {
+          responses: [plan(['calendar', 'find-slot'], ['calendar', 'book']), review],
+        },
+      });
+      runtimes.push(runtime);
+      await runtime.start();
+      const task = await runtime.dispatch({ pluginId: 'calendar', triggerId: 'test', space: 'r' });
+      const prompt = model.requests[1]?.map((message) => message.content).join('\n') ?? '';
+      return { task, prompt, book, ask };
+    };
+
+    const stopped = await run({ type: 'stop' });
+    expect(stopped.prompt).toContain(
+      'error from calendar/find-slot: no free 60-minute slot on 2025-03-04',
+    );
+    expect(stopped.book.calls).toHaveLength(0);
+    expect(stopped.task.steps.map((step) => step.action)).toEqual(['find-slot']);
+    expect(stopped.task.status).toBe('failed');
+
+    const replaced = await run({
+      type: 'replace',
+      steps: [{ pluginId: 'calendar', action: 'ask-another-day' }],
+    });
+    expect(replaced.book.calls).toHaveLength(0);
+    expect(replaced.ask.calls).toHaveLength(1);
+    expect(replaced.task.steps.map((step) => step.action)).toEqual([
+      'find-slot',
+      'ask-another-day',
+    ]);
   });
 });
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { plan, recordingExecutor, startedRuntime, TestPlugin } from './fixtures.js';
 
 describe('the step limit', () => {
-  it('counts steps a review added against maxSteps, which defaults to 10 [claim:task-max-steps] [claim:prod-max-steps] [claim:wp-step-limit]', async () => {
+  it('counts steps a review added against maxSteps, which defaults to 10, so a model that keeps replacing the plan is stopped [claim:task-max-steps] [claim:task-max-steps-stops-replacing] [claim:prod-max-steps] [claim:wp-step-limit]', async () => {
     const { runtime } = await startedRuntime({
       plugins: [new TestPlugin('work', { executors: [recordingExecutor('again')] })],
       // Every review replaces the plan with two more steps, so only the limit ends the task.

@@ -1,12 +1,12 @@
 /**
- * Follows a generated project's Dockerfile without a container engine (none runs where the
- * tests run): the build stage's `COPY . .` copies what .dockerignore lets through into a fresh
+ * Follows a Dockerfile without a container engine (none runs where the tests run): the build
+ * stage's `COPY . .` copies what the ignore file lets through from the build context into a fresh
  * folder, its `RUN` commands run there, the final stage's `COPY --from=build` lines copy what
- * they name into another folder, and what is left is started with the final stage's `ENV` and
- * `CMD`. It catches what a static read of the Dockerfile cannot: a file the ignore list keeps
- * out that the build needs, a dependency `npm prune --omit=dev` removes that the built agent
- * imports, an entry point the build does not write. The base image, the `node` user and the
- * network of a real container are not rehearsed.
+ * they name into another folder, its own `RUN` commands run there, and what is left is started
+ * with the final stage's `ENV` and `CMD`. It catches what a static read of the Dockerfile cannot:
+ * a file the ignore list keeps out that the build needs, a dependency the build leaves out that
+ * the agent imports, an entry point the build does not write. The base image, the `node` user and
+ * the network of a real container are not rehearsed.
  */
 import { chmod, cp, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,6 +18,24 @@ import { runCommand } from '../../../libs/test-support/commands';
 
 const KNOWN = new Set(['FROM', 'WORKDIR', 'COPY', 'RUN', 'ENV', 'USER', 'EXPOSE', 'CMD']);
 const WORKDIR = '/app';
+
+/** What `docker build` reads: a Dockerfile, the folder it builds from and that folder's ignore file. */
+export interface ImageSource {
+  dockerfile: string;
+  /** The build context, which `COPY . .` copies from. */
+  context: string;
+  /** The ignore file that applies to the context. */
+  ignoreFile: string;
+}
+
+/** A generated project's image: its Dockerfile and .dockerignore, with the project as context. */
+export function projectImage(project: string): ImageSource {
+  return {
+    dockerfile: path.join(project, 'Dockerfile'),
+    context: project,
+    ignoreFile: path.join(project, '.dockerignore'),
+  };
+}
 
 /**
  * The image's `node` user does not exist here: a `chown` on the PATH of RUN commands checks
@@ -41,17 +59,31 @@ export interface RehearsedImage {
   cmd: [string, ...string[]];
 }
 
-/** A .dockerignore line as a test of a path relative to the context (the forms it uses). */
-function ignoreRule(line: string): (relative: string) => boolean {
-  const pattern = line.replace(/\/$/, '');
-  if (pattern.startsWith('*.')) {
-    const suffix = pattern.slice(1);
-    return (relative) => path.basename(relative).endsWith(suffix);
+/**
+ * An ignore-file line as a test of a path relative to the context, as Docker reads it: anchored
+ * at the context's root, `*` and `?` within one path segment, `**` across any number of them. A
+ * path whose folder is left out is left out with it, since the copy never enters that folder.
+ */
+export function ignoreRule(line: string): (relative: string) => boolean {
+  if (line.startsWith('!') || /[[\]\\]/.test(line)) {
+    throw new Error(`image rehearsal: ignore pattern "${line}" is not one it understands`);
   }
-  if (/[*?[]/.test(pattern)) {
-    throw new Error(`image rehearsal: .dockerignore pattern "${line}" is not one it understands`);
+  const pattern = line.replace(/^\/+/, '').replace(/\/+$/, '');
+  let source = '';
+  for (let index = 0; index < pattern.length; index += 1) {
+    const char = pattern[index] as string;
+    if (pattern.startsWith('**/', index)) {
+      source += '(?:.*/)?';
+      index += 2;
+    } else if (pattern.startsWith('**', index)) {
+      source += '.*';
+      index += 1;
+    } else if (char === '*') source += '[^/]*';
+    else if (char === '?') source += '[^/]';
+    else source += char.replace(/[.+^${}()|]/g, '\\$&');
   }
-  return (relative) => relative === pattern || relative.startsWith(`${pattern}/`);
+  const expression = new RegExp(`^${source}$`);
+  return (relative) => expression.test(relative);
 }
 
 /** The final stage's `ENV` lines, in `ENV KEY=value` form. */
@@ -68,12 +100,12 @@ function environmentOf(instructions: Instruction[]): Record<string, string> {
 }
 
 export async function rehearseImage(
-  project: string,
+  source: ImageSource,
   work: string,
   env: NodeJS.ProcessEnv,
   timeoutMs: number,
 ): Promise<RehearsedImage> {
-  const instructions = parseDockerfile(await readFile(path.join(project, 'Dockerfile'), 'utf8'));
+  const instructions = parseDockerfile(await readFile(source.dockerfile, 'utf8'));
   const unknown = instructions.filter(({ keyword }) => !KNOWN.has(keyword));
   if (unknown.length > 0) {
     throw new Error(
@@ -81,7 +113,7 @@ export async function rehearseImage(
     );
   }
   const lastStage = Math.max(...instructions.map(({ stage }) => stage));
-  const ignored = (await readFile(path.join(project, '.dockerignore'), 'utf8'))
+  const ignored = (await readFile(source.ignoreFile, 'utf8'))
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'))
@@ -105,13 +137,13 @@ export async function rehearseImage(
   for (const { stage, keyword, args } of instructions) {
     const dir = stage === lastStage ? finalDir : buildDir;
     if (keyword === 'COPY' && args === '. .' && stage !== lastStage) {
-      await cp(project, buildDir, {
+      await cp(source.context, buildDir, {
         recursive: true,
-        filter: (source) => {
-          const relative = path.relative(project, source);
-          return (
-            relative === '' || !ignored.some((rule) => rule(relative.split(path.sep).join('/')))
-          );
+        // As Docker copies a link: its target unchanged, not the file it points to.
+        verbatimSymlinks: true,
+        filter: (file) => {
+          const relative = path.relative(source.context, file).split(path.sep).join('/');
+          return relative === '' || !ignored.some((rule) => rule(relative));
         },
       });
     } else if (keyword === 'COPY') {
@@ -120,11 +152,11 @@ export async function rehearseImage(
         throw new Error(`image rehearsal: COPY ${args} is not a form it rehearses`);
       }
       const [, from = '', to = ''] = match;
-      const source = path.join(buildRoot, from);
+      const copied = path.join(buildRoot, from);
       const target = to.endsWith('/')
         ? path.join(finalDir, to, path.basename(from))
         : path.join(finalDir, to);
-      await cp(source, target, { recursive: true });
+      await cp(copied, target, { recursive: true, verbatimSymlinks: true });
     } else if (keyword === 'RUN') {
       const shell = { ...env, PATH: `${shims}${path.delimiter}${env.PATH ?? ''}` };
       await runCommand('sh', ['-c', args], { cwd: dir, env: shell, timeoutMs });

@@ -1,0 +1,47 @@
+/**
+ * The README's options table against the plugin's own defaults, so the page that says the README
+ * "lists every option with its default" stays true when an option is added or a default moves.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { WebSocketPlugin } from '../src/index.js';
+
+const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+
+/** The rows of the table under `## Options`: the option's name and its Default cell. */
+function optionRows(markdown: string): Map<string, string> {
+  const section = markdown.split(/^## Options$/m)[1]?.split(/^#{2,3} /m)[0] ?? '';
+  const rows = new Map<string, string>();
+  for (const line of section.split('\n')) {
+    const cells = line.split('|').map((cell) => cell.trim());
+    const name = /^`(\w+)`$/.exec(cells[1] ?? '')?.[1];
+    if (name !== undefined) rows.set(name, cells[2] ?? '');
+  }
+  return rows;
+}
+
+/** A default as the README writes it: a number, a quoted string, `[]`, `false`; else as is. */
+function written(value: unknown): string {
+  if (typeof value === 'number') return `\`${value}\``;
+  if (typeof value === 'string') return `\`'${value}'\``;
+  if (Array.isArray(value) && value.length === 0) return '`[]`';
+  return `\`${String(value)}\``;
+}
+
+describe('the README of @weft/plugin-websocket', () => {
+  it('lists every option with the default the plugin takes [claim:wsdoc-readme-options]', () => {
+    const rows = optionRows(README);
+    const { authenticate, authorizeRoom, ...defaults } = new WebSocketPlugin().options;
+    // The two hooks have no value by default: the README says what their absence means.
+    expect(authenticate).toBeUndefined();
+    expect(authorizeRoom).toBeUndefined();
+    expect([...rows.keys()].sort()).toEqual(
+      [...Object.keys(defaults), 'authenticate', 'authorizeRoom'].sort(),
+    );
+    for (const [name, value] of Object.entries(defaults)) {
+      expect(rows.get(name), name).toBe(written(value));
+    }
+    expect(rows.get('authenticate')).toBe('none');
+    expect(rows.get('authorizeRoom')).toBe('every room');
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * `npm run test:node-versions` (scripts/test-node-versions.ts): which binary it installs for each
+ * major and where, which suites it runs again on it and with what environment, and how many
+ * majors run at a time. The installs and the suites themselves are not run here: they need the
+ * registry and take many minutes.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  environmentFor,
+  laneCount,
+  MAJOR_SUITES,
+  runHeldBack,
+} from '../../scripts/test-node-versions';
+import {
+  EXPECTED_NODE_MAJOR_ENV,
+  EXTRA_TESTED_NODE_MAJORS,
+  NODE_BINARY_PACKAGE,
+  nodeInstallPaths,
+} from '../../tooling/node-versions';
+
+const root = path.resolve(__dirname, '../..');
+const scripts = (
+  JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  }
+).scripts;
+
+describe('npm run test:node-versions', () => {
+  it('installs node-<platform>-<arch> for 22, 24 and 26 into .cache/node-versions/ [claim:cg-test-node-versions]', () => {
+    expect(scripts['test:node-versions']).toBe('tsx scripts/test-node-versions.ts');
+    expect(NODE_BINARY_PACKAGE).toBe(`node-${process.platform}-${process.arch}`);
+    expect([...EXTRA_TESTED_NODE_MAJORS]).toEqual([22, 24, 26]);
+    expect(nodeInstallPaths(24)).toEqual({
+      folder: path.join(root, '.cache/node-versions/24'),
+      bin: path.join(root, '.cache/node-versions/24/node_modules', NODE_BINARY_PACKAGE, 'bin'),
+    });
+  });
+
+  it('puts that binary first on PATH and names the major the tests must run on [claim:cg-test-node-versions]', () => {
+    const env = environmentFor(24, '/opt/node-24/bin', { PATH: '/usr/bin', HOME: '/home/a' });
+    expect(env).toEqual({
+      PATH: `/opt/node-24/bin${path.delimiter}/usr/bin`,
+      HOME: '/home/a',
+      [EXPECTED_NODE_MAJOR_ENV]: '24',
+    });
+    expect(EXPECTED_NODE_MAJOR_ENV).toBe('WEFT_EXPECT_NODE_MAJOR');
+  });
+
+  it('runs test:packages less its static publish checks and the clone route, then the generated project [claim:cg-test-node-versions]', () => {
+    const [packages, project] = MAJOR_SUITES;
+    expect(MAJOR_SUITES).toHaveLength(2);
+    // test:packages' own command, with the two files left out.
+    expect(`${packages?.args.slice(0, 4).join(' ')}`).toBe(scripts['test:packages']);
+    expect(packages?.args.slice(4)).toEqual([
+      '--exclude',
+      'tests/pack/publish-checks.test.ts',
+      '--exclude',
+      'tests/pack/mcp-docs-clone-route.test.ts',
+    ]);
+    expect(project?.args.at(-1)).toBe('tests/scaffold/clone.test.ts');
+  });
+
+  it('runs as many majors at a time as the machine has cores [claim:cg-test-node-versions]', () => {
+    expect(laneCount(3, 2)).toBe(2);
+    expect(laneCount(3, 8)).toBe(3);
+    expect(laneCount(1, 2)).toBe(1);
+  });
+
+  describe("each major's output", () => {
+    afterEach(() => vi.restoreAllMocks());
+
+    /** What the suite printed, with the number of writes it took. */
+    async function printedBy(
+      script: string,
+      timeoutMs?: number,
+    ): Promise<{ passed: boolean; writes: string[] }> {
+      const writes: string[] = [];
+      vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        writes.push(String(chunk));
+        return true;
+      });
+      const passed = await runHeldBack(
+        'Node.js test: a suite',
+        process.execPath,
+        ['-e', script],
+        process.env,
+        timeoutMs,
+      );
+      return { passed, writes };
+    }
+
+    it('is printed whole, in one piece, when the suite ends [claim:cg-test-node-versions]', async () => {
+      const { passed, writes } = await printedBy(
+        "console.log('first'); setTimeout(() => { console.error('second'); process.exit(3); }, 200);",
+      );
+      expect(passed).toBe(false);
+      expect(writes).toEqual(['\n=== Node.js test: a suite\nfirst\nsecond\n']);
+    }, 30_000);
+
+    it('ends a suite that passes its deadline, saying so', async () => {
+      const started = Date.now();
+      const { passed, writes } = await printedBy(
+        "console.log('waiting'); setTimeout(() => undefined, 60_000);",
+        500,
+      );
+      expect(passed).toBe(false);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(writes.join('')).toMatch(/waiting\n\nno result within [\d.]+ min\n$/);
+    }, 30_000);
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * `npm test` (scripts/test.ts) runs the phases of tooling/test-phases.ts and stops at the first
+ * that fails. The phases are npm scripts, so a stand-in `npm` first on PATH records each one the
+ * command starts and fails the one it is told to.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TEST_PHASES } from '../../tooling/test-phases';
+
+const root = path.resolve(__dirname, '../..');
+const bin = mkdtempSync(path.join(os.tmpdir(), 'weft-test-phases-'));
+const log = path.join(bin, 'phases.log');
+afterAll(() => rmSync(bin, { recursive: true, force: true }));
+
+writeFileSync(
+  path.join(bin, 'npm'),
+  '#!/bin/sh\n# npm run <script>: record the script; fail the one named in FAIL_PHASE.\necho "$2" >> "$PHASES_LOG"\n[ "$2" = "$FAIL_PHASE" ] && exit 1\nexit 0\n',
+);
+chmodSync(path.join(bin, 'npm'), 0o755);
+
+/** Runs `npm test -- <phases>` with the stand-in npm; answers its status and the phases started. */
+function npmTest(phases: string[], failPhase: string): { status: number | null; ran: string[] } {
+  rmSync(log, { force: true });
+  const result = spawnSync(
+    path.join(root, 'node_modules/.bin/tsx'),
+    ['scripts/test.ts', ...phases],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: {
+        ...process.env,
+        PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
+        PHASES_LOG: log,
+        FAIL_PHASE: failPhase,
+      },
+    },
+  );
+  const ran = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
+  return { status: result.status, ran };
+}
+
+describe('npm test', () => {
+  it('runs scripts/test.ts over the phases of tooling/test-phases.ts [claim:cg-npm-test-phases]', () => {
+    const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(manifest.scripts.test).toBe('tsx scripts/test.ts');
+    const phases = TEST_PHASES.map(({ script }) => script);
+    expect(new Set(phases).size).toBe(phases.length);
+    for (const phase of phases) expect(Object.keys(manifest.scripts)).toContain(phase);
+  });
+
+  it('runs each phase asked for, in order, and passes when they pass [claim:cg-npm-test-phases]', () => {
+    const { status, ran } = npmTest(['lint', 'typecheck', 'test:unit'], 'none');
+    expect(status).toBe(0);
+    // lint and typecheck run side by side, so either may start first; test:unit runs after both.
+    expect(ran.slice(0, 2).sort()).toEqual(['lint', 'typecheck']);
+    expect(ran.slice(2)).toEqual(['test:unit']);
+  }, 60_000);
+
+  it('stops at the first phase that fails, starting no later one [claim:cg-npm-test-phases]', () => {
+    // lint and typecheck run side by side; test:unit comes after them.
+    const { status, ran } = npmTest(['lint', 'typecheck', 'test:unit'], 'lint');
+    expect(status).toBe(1);
+    expect(ran.sort()).toEqual(['lint', 'typecheck']);
+  }, 60_000);
+});
