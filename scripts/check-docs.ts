@@ -38,11 +38,10 @@ export const DOCS_TESTS = [
   'configuration-reference',
   'configuration-environment',
   'installation-page',
-  'installation-claims',
   'whitepaper-names',
   'assistant-links',
-  'release-claims',
-  'plugin-catalogue-claims',
+  'release',
+  'plugin-catalogue-metadata',
   'last-updated-date',
   'api-reference',
 ].map((name) => `tests/unit/${name}.test.ts`);

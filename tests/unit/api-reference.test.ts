@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import {
   Application,
   LogLevel,
@@ -13,6 +15,10 @@ import {
   typedocOptions,
 } from '../../libs/docs-model/typedoc';
 import { coreApiNames, SPECIFIED_API_KIND_COUNTS, type ApiKind } from '../support/core-api';
+
+/** A file of the repository, from its root. */
+const readRoot = (file: string): string =>
+  readFileSync(path.resolve(__dirname, '../..', file), 'utf8');
 
 const reflectionKinds: Record<ApiKind, ReflectionKind> = {
   classes: ReflectionKind.Class,
@@ -142,5 +148,20 @@ describe('the API reference of @weft/core', () => {
       if (!signature.comment?.getTag('@returns')) missing.push(`${name}: @returns`);
     }
     expect(missing).toEqual([]);
+  });
+});
+
+describe('what the API reference leaves out', () => {
+  it('publishes @weft/core/internal as an entry point the API reference leaves out [claim:stability-core-internal]', () => {
+    const core = JSON.parse(readRoot('packages/core/package.json')) as {
+      exports: Record<string, unknown>;
+    };
+    expect(Object.keys(core.exports)).toContain('./internal');
+    // The API reference is generated from the main entry point alone, which does not re-export it.
+    const typedoc = readRoot('libs/docs-model/typedoc.ts');
+    expect(typedoc).toContain("API_ENTRY_POINT = 'packages/core/src/index.ts'");
+    expect(typedoc).toMatch(/entryPoints: \[API_ENTRY_POINT\]/);
+    expect(readRoot('packages/core/src/index.ts')).not.toMatch(/from '\.\/internal\.js'/);
+    expect(readRoot('packages/core/src/internal.ts')).toContain('Not part of the public API');
   });
 });

@@ -27,7 +27,7 @@ export const KIND_TITLES: Record<PackageKind, string> = {
 
 /**
  * Capability ids a package may provide or require: the ids `@weft/core` exports as
- * `*_CAPABILITY` constants (tests/unit/plugin-catalogue-claims.test.ts keeps the two lists equal).
+ * `*_CAPABILITY` constants (tests/unit/plugin-catalogue-metadata.test.ts keeps the two lists equal).
  */
 export const CAPABILITY_IDS = ['text-generation'] as const;
 export type CapabilityId = (typeof CAPABILITY_IDS)[number];
@@ -35,7 +35,7 @@ export type CapabilityId = (typeof CAPABILITY_IDS)[number];
 /**
  * Things other than capabilities that one package provides and another requires: what the
  * "works with" filter matches. A new entry needs a check in
- * tests/unit/plugin-catalogue-claims.test.ts that the code of every package naming it bears it out.
+ * tests/unit/plugin-catalogue-metadata.test.ts that the code of every package naming it bears it out.
  */
 export const SERVICES = {
   runtime: 'Weft runtime',

@@ -6,6 +6,7 @@ import {
   PromptRegistry,
   type ModelCapability,
   type ModelProvider,
+  WeftError,
 } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -394,5 +395,73 @@ describe('ModelManager.call', () => {
     const alpha = new TestModelProvider('alpha', { capabilities: [echoText('alpha')] });
     const beta = new TestModelProvider('beta');
     expect(manager([alpha, beta]).providers).toEqual([alpha, beta]);
+  });
+});
+
+function textModel(id: string, run: ModelCapability['run']): TestModelProvider {
+  return new TestModelProvider(id, { capabilities: [{ id: 'text-generation', run }] });
+}
+
+/** A manager over the given providers with the two templates getObject renders. */
+function managerOf(...providers: TestModelProvider[]): ModelManager {
+  const prompts = new PromptRegistry();
+  prompts.register('core', 'get-object', '{{ system }} {{ schemaName }} {{ schema }}');
+  prompts.register('core', 'get-object-retry', '{{ schemaName }} {{ error }}');
+  return new ModelManager({ registry: new CapabilityRegistry(), providers, prompts });
+}
+
+/** A manager whose one text model always answers `text`, and how many times it was called. */
+function countingModels(text: string): { models: ModelManager; calls: () => number } {
+  let calls = 0;
+  const models = managerOf(
+    textModel('counting', async () => {
+      calls += 1;
+      return { text };
+    }),
+  );
+  return { models, calls: () => calls };
+}
+
+describe('ModelManager errors', () => {
+  it("rethrows a provider's own WeftError as it is, and wraps anything else in WEFT_PROVIDER_FAILED [claim:tsdoc-models-provider-error]", async () => {
+    const own = new WeftError('WEFT_QUEUE_FULL', 'Provider: its own error.', { status: 503 });
+    const passing = managerOf(
+      textModel('own', async () => {
+        throw own;
+      }),
+    );
+    expect(await errorOf(passing.callDynamic('text-generation', hello))).toBe(own);
+    const wrapping = managerOf(
+      textModel('plain', async () => {
+        throw new TypeError('boom');
+      }),
+    );
+    const wrapped = await errorOf(wrapping.callDynamic('text-generation', hello));
+    expect(wrapped.code).toBe('WEFT_PROVIDER_FAILED');
+    expect(wrapped.message).toContain('"plain"');
+  });
+
+  it('refuses a negative getObject maxRetries with WEFT_INVALID_ARGUMENT, before any model call [claim:tsdoc-models-get-object-retries]', async () => {
+    const { models, calls } = countingModels('{}');
+    const error = await errorOf(
+      models.getObject({ schema: z.object({ a: z.string() }), prompt: 'x', maxRetries: -1 }),
+    );
+    expect(error.code).toBe('WEFT_INVALID_ARGUMENT');
+    expect(calls()).toBe(0);
+  });
+
+  it('fails getObject with WEFT_GET_OBJECT_FAILED naming the schema after 1 + maxRetries attempts [claim:tsdoc-models-get-object-failed]', async () => {
+    const { models, calls } = countingModels('{"a": 1}');
+    const error = await errorOf(
+      models.getObject({
+        schema: z.object({ a: z.string() }),
+        schemaName: 'Thing',
+        prompt: 'x',
+        maxRetries: 1,
+      }),
+    );
+    expect(error.code).toBe('WEFT_GET_OBJECT_FAILED');
+    expect(error.message).toContain('"Thing"');
+    expect(calls()).toBe(2);
   });
 });

@@ -371,6 +371,30 @@ describe('PromptRegistry', () => {
   );
 });
 
+describe('PromptRegistry errors', () => {
+  it('names a missing template WEFT_TEMPLATE_NOT_FOUND, a failed render WEFT_TEMPLATE_RENDER_FAILED and a bad name WEFT_TEMPLATE_INVALID [claim:tsdoc-prompts-register] [claim:tsdoc-prompts-get] [claim:tsdoc-prompts-render]', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('core', 'greet', 'Hi {{ name }}');
+    expect((await errorOf(() => prompts.get('core/missing'))).code).toBe('WEFT_TEMPLATE_NOT_FOUND');
+    expect((await errorOf(prompts.get('core/greet')({}))).code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+    expect((await errorOf(() => prompts.register('core', 'bad name', 'x'))).code).toBe(
+      'WEFT_TEMPLATE_INVALID',
+    );
+  });
+
+  it('refuses a name or namespace that does not start with a letter or digit, though every character is allowed [claim:errors-template-invalid-first-character]', async () => {
+    for (const [namespace, name] of [
+      ['core', '-greet'],
+      ['_mail', 'greet'],
+    ] as const) {
+      const error = await errorOf(() => new PromptRegistry().register(namespace, name, 'x'));
+      expect(error.code).toBe('WEFT_TEMPLATE_INVALID');
+      expect(error.message).toContain('start with a letter or digit');
+    }
+    expect(() => new PromptRegistry().register('a_b', 'c-d.e_f', 'x')).not.toThrow();
+  });
+});
+
 describe('PromptRegistry with function templates', () => {
   const greeting = defineTemplate<{ name: string; title?: string }>(
     ['name'],

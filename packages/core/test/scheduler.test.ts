@@ -1,4 +1,4 @@
-import { Scheduler } from '@weft/core';
+import { Scheduler, WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { deferred, errorOf, waitFor, type Deferred } from './fixtures.js';
 
@@ -166,5 +166,49 @@ describe('Scheduler', () => {
   it('defaults to concurrency 4 and a queue of 1000 [claim:task-lanes-per-space] [claim:task-queue-full-503] [claim:sp-scheduler] [claim:prod-concurrency] [claim:tsdoc-scheduler-defaults] [claim:prod-queue-max] [claim:prod-hung-holds-workers] [claim:sp-queue-row]', () => {
     const scheduler = new Scheduler();
     expect([scheduler.concurrency, scheduler.maxQueueSize]).toEqual([4, 1000]);
+  });
+});
+
+describe('Scheduler refusals', () => {
+  it('refuses a bad concurrency or maxQueueSize with WEFT_INVALID_ARGUMENT naming it [claim:tsdoc-scheduler-constructor]', () => {
+    for (const options of [{ concurrency: 0 }, { maxQueueSize: 1.5 }]) {
+      const name = Object.keys(options)[0] as string;
+      let caught: unknown;
+      try {
+        new Scheduler(options);
+      } catch (error) {
+        caught = error;
+      }
+      expect(WeftError.is(caught, 'WEFT_INVALID_ARGUMENT')).toBe(true);
+      expect((caught as Error).message).toContain(`"${name}"`);
+    }
+  });
+
+  it('refuses a task without a ticket when it has a coordinator, with WEFT_INVALID_ARGUMENT [claim:tsdoc-scheduler-ticket]', async () => {
+    const scheduler = new Scheduler({
+      coordinator: {
+        acquire: () => new Promise(() => undefined),
+        release: async () => undefined,
+      },
+    });
+    const error = await errorOf(scheduler.schedule('room', async () => 'ran'));
+    expect(error.code).toBe('WEFT_INVALID_ARGUMENT');
+    expect(error.message).toContain('ticket');
+  });
+
+  it('refuses a task after stop with WEFT_SHUTTING_DOWN and status 503 [claim:httpchat-row-503] [claim:tsdoc-scheduler-shutting-down]', async () => {
+    const scheduler = new Scheduler();
+    scheduler.start();
+    await scheduler.stop();
+    const error = await errorOf(scheduler.schedule('room', async () => 'ran'));
+    expect([error.code, error.status]).toEqual(['WEFT_SHUTTING_DOWN', 503]);
+  });
+
+  it('rejects a task that had not run with WEFT_TASK_CANCELLED when stopped with cancel [claim:tsdoc-scheduler-cancelled]', async () => {
+    const scheduler = new Scheduler();
+    const waiting = scheduler.schedule('room', async () => 'ran');
+    await scheduler.stop('cancel');
+    const error = await errorOf(waiting);
+    expect([error.code, error.status]).toEqual(['WEFT_TASK_CANCELLED', 503]);
   });
 });

@@ -17,6 +17,11 @@ describe('WeftError', () => {
     expect(multiline.message).toBe('Runtime.init: invalid: [WEFT_INVALID_CONFIG]\n- a\n- b');
   });
 
+  it('does not expose an error that has no status [claim:tsdoc-weft-error-expose]', () => {
+    expect(new WeftError('WEFT_INTERNAL', 'X: no status.').expose).toBe(false);
+    expect(new WeftError('WEFT_BAD_REQUEST', 'X: a 4xx.', { status: 400 }).expose).toBe(true);
+  });
+
   it('exposes its message to clients below 500 only, unless told otherwise [claim:tsdoc-weft-error-expose]', () => {
     expect(new WeftError('WEFT_BAD_REQUEST', 'x', { status: 400 }).expose).toBe(true);
     expect(new WeftError('WEFT_INTERNAL', 'x', { status: 500 }).expose).toBe(false);

@@ -4,10 +4,11 @@
  */
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
-import { BUNDLE_FORMAT, loadDocsBundle } from '../src/bundle.js';
+import { BUNDLE_FORMAT, DEFAULT_BUNDLE_FILE, loadDocsBundle } from '../src/bundle.js';
+import { PACKAGE_DIR, TOOLS_BUNDLE as bundle } from './support.js';
 
 async function refusal(file: string): Promise<WeftError> {
   const error: unknown = await loadDocsBundle(file).then(
@@ -33,5 +34,18 @@ describe('loadDocsBundle', () => {
     expect((await refusal(join(dir, 'old.json'))).message).toContain(
       `is not a documentation bundle of format ${BUNDLE_FORMAT}`,
     );
+  });
+
+  it('reads the bundle from data/ in the package, beside dist/, by default [claim:tsdoc-docs-bundle-default-file]', () => {
+    expect(dirname(DEFAULT_BUNDLE_FILE)).toBe(join(PACKAGE_DIR, 'data'));
+  });
+
+  it('refuses a file of the right format that lacks a list [claim:tsdoc-docs-bundle-load-throws]', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'weft-mcp-bundle-'));
+    const file = join(dir, 'partial.json');
+    await writeFile(file, JSON.stringify({ ...bundle, errors: undefined }));
+    const error = await loadDocsBundle(file).catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_DOCS_NO_DATA')).toBe(true);
+    expect((error as Error).message).toContain(`${file} is not a documentation bundle`);
   });
 });

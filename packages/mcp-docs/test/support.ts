@@ -7,7 +7,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { BUNDLE_FORMAT, type DocsBundle } from '../src/bundle.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { BUNDLE_FORMAT, type ApiMember, type DocsBundle } from '../src/bundle.js';
 
 export const PACKAGE_DIR = resolve(__dirname, '..');
 export const ROOT_DIR = resolve(PACKAGE_DIR, '..', '..');
@@ -59,4 +61,96 @@ export async function writeSmallBundle(): Promise<string> {
   const file = join(await mkdtemp(join(tmpdir(), 'weft-mcp-docs-small-')), 'docs-bundle.json');
   await writeFile(file, JSON.stringify(SMALL_BUNDLE));
   return file;
+}
+
+/** The site of {@link TOOLS_BUNDLE}. */
+export const TOOLS_SITE = 'https://docs.example';
+
+/**
+ * A hand-written bundle for tests of the server's answers: two pages, two symbols (one damaged,
+ * so its tool fails unexpectedly), one code, one package.
+ */
+export const TOOLS_BUNDLE: DocsBundle = {
+  format: BUNDLE_FORMAT,
+  version: '9.9.9',
+  siteUrl: TOOLS_SITE,
+  pages: [
+    {
+      path: '/docs/guides/production/',
+      title: 'Running in production',
+      description: 'How to run an agent as a service.',
+      section: 'Guides',
+      kind: 'guide',
+      markdown: '# Running in production\n\n## Limits\n\nA body over 1 MB is refused.\n',
+    },
+    {
+      path: '/api/classes/Runtime/',
+      title: 'Runtime',
+      description: '',
+      section: 'API reference: classes',
+      kind: 'api',
+      markdown: '# Class: Runtime\n\nThe agent.\n',
+    },
+  ],
+  symbols: [
+    {
+      name: 'Runtime',
+      kind: 'class',
+      signature: 'class Runtime',
+      doc: 'The agent.',
+      members: [],
+      packageName: '@weft/core',
+      docsPath: '/api/classes/Runtime/',
+    },
+    {
+      name: 'Damaged',
+      kind: 'class',
+      signature: 'class Damaged',
+      doc: 'A record whose members are missing.',
+      members: null as unknown as ApiMember[],
+      packageName: '@weft/core',
+      docsPath: '/api/classes/Damaged/',
+    },
+  ],
+  errors: [
+    {
+      code: 'WEFT_QUEUE_FULL',
+      packageName: '@weft/core',
+      summary: 'The queue is full.',
+      status: 503,
+      raisedBy: '`Runtime.dispatch`',
+      cause: 'too many tasks wait.',
+      fix: 'raise `maxQueueSize`.',
+      docsPath: '/docs/reference/errors/#weft_queue_full',
+    },
+  ],
+  packages: [
+    {
+      name: '@weft/plugin-chat',
+      displayName: 'Chat',
+      kind: 'plugin',
+      version: '9.9.9',
+      description: 'A chat trigger.',
+      keywords: ['chat'],
+      provides: ['Trigger chat/message'],
+      requires: ['Weft runtime'],
+      worksWith: ['@weft/core 9.9.9'],
+      runsOn: ['Node.js ^22.12.0'],
+      install: 'npm install @weft/plugin-chat',
+      onNpm: false,
+      installationPath: '/docs/installation/',
+      docsPath: '/docs/building-plugins/http-chat/',
+    },
+  ],
+};
+
+/** Calls a tool; resolves with the text of its answer and whether it is an error. */
+export async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ text: string; isError: boolean }> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+  return { text, isError: result.isError === true };
 }

@@ -483,3 +483,20 @@ describe('chat spaces', () => {
     expect(WeftError.is(caught, 'WEFT_CHAT_INVALID_OPTIONS')).toBe(true);
   });
 });
+
+describe('ChatPlugin request ids', () => {
+  it("keeps the answer's X-Request-Id in the task's memories as metadata.requestId [claim:httpchat-request-id] [claim:chat-request-id]", async () => {
+    const { memory } = await boot([PLAN, 'Hello, Ada.']);
+    const response = await fetch(`${runtime?.server.url}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ room: '42', user: 'ada', message: 'hi' }),
+    });
+    expect(response.status).toBe(200);
+    const requestId = response.headers.get('x-request-id');
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    const stored = await memory.query({ space: chatSpace('42', 'ada').id });
+    expect(stored.map((entry) => entry.kind).sort()).toEqual(['chain', 'trigger']);
+    for (const entry of stored) expect(entry.metadata).toMatchObject({ requestId });
+  });
+});

@@ -157,6 +157,22 @@ describe('memoryProviderContract', () => {
       /every memory must survive a restart unchanged[^]*actual: \[\][^]*expected: \[/,
     );
   });
+
+  it("makes 32 concurrent store() calls in the contract's concurrency case [claim:mpo-contract-32] [claim:tst-contract]", async () => {
+    let stores = 0;
+    class CountingProvider extends InMemoryMemoryProvider {
+      override store(...args: Parameters<InMemoryMemoryProvider['store']>) {
+        stores += 1;
+        return super.store(...args);
+      }
+    }
+    const concurrency = memoryProviderContract({ create: () => new CountingProvider() }).find(
+      (check) => check.name.includes('concurrent'),
+    );
+    expect(concurrency?.name).toBe('lands 32 concurrent stores with distinct ids');
+    await concurrency?.run();
+    expect(stores).toBe(32);
+  });
 });
 
 describe('InMemoryMemoryProvider errors', () => {
@@ -204,5 +220,12 @@ describe('InMemoryMemoryProvider errors', () => {
       'WEFT_MEMORY_INVALID',
     ]);
     expect(await memory.query({})).toEqual([]);
+  });
+});
+
+describe('InMemoryMemoryProvider id', () => {
+  it('is in-memory unless told another [claim:mpo-in-memory-id]', () => {
+    expect(new InMemoryMemoryProvider().id).toBe('in-memory');
+    expect(new InMemoryMemoryProvider({ id: 'scratch' }).id).toBe('scratch');
   });
 });

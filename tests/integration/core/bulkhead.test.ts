@@ -290,3 +290,38 @@ describe('bulkhead options', () => {
     },
   );
 });
+
+describe('workers and waiting tasks', () => {
+  it('counts working tasks against concurrency: a task waiting for a busy plugin lets another space run [claim:sp-concurrency-working] [claim:tsdoc-scheduler-concurrency-workers]', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const blocking = recordingExecutor('wait', async () => {
+      await gate;
+      return { success: true };
+    });
+    // Two workers, so a plugin may hold one call at a time (maxConcurrent = concurrency - 1).
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('slow', { executors: [blocking] })],
+      responses: planner(['slow', 'wait']),
+      options: { pipelineReview: 'never', scheduler: { concurrency: 2 } },
+    });
+    const tasks = ['a', 'b', 'c', 'd'].map((space) =>
+      runtime.dispatch({ pluginId: 'slow', triggerId: 'test', space }),
+    );
+    const deadline = Date.now() + 5_000;
+    while (runtime.scheduler.running < 4 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // One task holds the plugin's slot; three wait for it without holding a worker.
+    expect(runtime.scheduler.running).toBe(4);
+    expect(runtime.scheduler.pending).toBe(0);
+    expect(blocking.calls).toHaveLength(1);
+    open();
+    expect((await Promise.all(tasks)).map((task) => task.status)).toEqual([
+      'completed',
+      'completed',
+      'completed',
+      'completed',
+    ]);
+  });
+});

@@ -120,6 +120,13 @@ describe('CapabilityRegistry', () => {
       'a transform "chat" -> "text-generation" is already registered',
     );
   });
+
+  it('rejects an alias group with fewer than two distinct ids [claim:tr-errors-groups]', () => {
+    const registry = new CapabilityRegistry();
+    for (const group of [['text-generation'], ['text-generation', 'text-generation']]) {
+      expect(() => registry.addAliasGroup(group)).toThrow(/at least two distinct capability ids/);
+    }
+  });
 });
 
 describe('capability types', () => {

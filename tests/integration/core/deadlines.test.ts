@@ -3,10 +3,17 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { Runtime, type SpaceCoordinator } from '@weft/core';
+import {
+  Runtime,
+  type ModelRequestConfig,
+  type SpaceCoordinator,
+  type SpaceGrant,
+  type TaskArrival,
+} from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import {
   makeRuntime,
+  plan,
   planner,
   recordingExecutor,
   silentLogger,
@@ -176,6 +183,24 @@ describe('task deadline', () => {
   });
 });
 
+/** A coordinator of one instance that hands out grants at once and can lose a space on demand. */
+function losingCoordinator() {
+  let ticket = 0;
+  const lost = new AbortController();
+  const released: { ticket: number; outcome: string }[] = [];
+  const coordinator: SpaceCoordinator = {
+    id: 'losing',
+    init: async () => undefined,
+    shutdown: async () => undefined,
+    admit: async (_arrival: TaskArrival) => (ticket += 1),
+    acquire: async (): Promise<SpaceGrant> => ({ ticket, signal: lost.signal }),
+    release: async (_space, released_ticket, outcome) => {
+      released.push({ ticket: released_ticket, outcome });
+    },
+  };
+  return { coordinator, lose: () => lost.abort(), released };
+}
+
 describe('a coordinator that loses the space', () => {
   it("aborts the executor's signal and ends the task cancelled, its ticket left unfinished [claim:exec-signal]", async () => {
     const lost = new AbortController();
@@ -216,6 +241,37 @@ describe('a coordinator that loses the space', () => {
     expect(task.status).toBe('cancelled');
     await waitFor(() => released.length === 1);
     expect(released).toEqual(['room#1 abandoned']);
+  });
+
+  it('a task whose space the coordinator loses while it runs sees its signal aborted and ends cancelled [claim:task-status-cancelled] [claim:task-signal-space-lost] [claim:tsdoc-signal-lost-space] [claim:tsdoc-task-cancelled-lost-space]', async () => {
+    const { coordinator, lose, released } = losingCoordinator();
+    let aborted = false;
+    const waits = recordingExecutor('wait', (_task, context) => {
+      return new Promise((resolve) => {
+        context.signal.addEventListener('abort', () => {
+          aborted = true;
+          resolve({ success: true });
+        });
+      });
+    });
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        models: [new ScriptedModelProvider(planner(['tools', 'wait']))],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new TestPlugin('tools', { executors: [waits] })],
+        coordinator,
+        options: { logger: silentLogger },
+      }),
+    );
+    await runtime.start();
+    const task = runtime.dispatch({ pluginId: 'tools', triggerId: 'm', space: 'room' });
+    await waitFor(() => waits.calls.length === 1);
+    lose();
+    const done = await task;
+    expect(aborted).toBe(true);
+    expect(done.status).toBe('cancelled');
+    await waitFor(() => released.length === 1);
+    expect(released).toEqual([{ ticket: 1, outcome: 'abandoned' }]);
   });
 });
 
@@ -415,4 +471,30 @@ describe('handleSignals', () => {
       child.kill('SIGKILL');
     }
   }, 40_000);
+});
+
+describe('the task signal', () => {
+  it("passes the task's signal to planning, review and executor model calls [claim:exec-models-signal] [claim:task-signal-reaches-model-calls] [claim:go-context-abort] [claim:testing-purpose] [claim:mpo-scripted-function] [claim:tst-purpose] [claim:wp-signal-model-calls]", async () => {
+    const seen: { purpose: string | undefined; signal: AbortSignal | undefined }[] = [];
+    let executorSignal: AbortSignal | undefined;
+    const asksModel = recordingExecutor('ask', async (_task, context) => {
+      executorSignal = context.signal;
+      await context.models.generateText('hi');
+      return { success: true };
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('work', { executors: [asksModel, recordingExecutor('after')] })],
+      responses: {
+        fallback: (_messages, request: ModelRequestConfig) => {
+          seen.push({ purpose: request.purpose, signal: request.signal });
+          if (request.purpose === 'plan') return plan(['work', 'ask'], ['work', 'after']);
+          return request.purpose === 'review' ? { type: 'continue' } : 'hello';
+        },
+      },
+    });
+    await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'signals' });
+    expect(seen.map((call) => call.purpose)).toEqual(['plan', undefined, 'review']);
+    expect(executorSignal).toBeInstanceOf(AbortSignal);
+    for (const call of seen) expect(call.signal).toBe(executorSignal);
+  });
 });

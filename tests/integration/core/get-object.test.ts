@@ -1,8 +1,14 @@
-import { Runtime, type ModelCapability } from '@weft/core';
+import { Runtime, type ModelCapability, type ModelRequestConfig } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { errorOf, makeRuntime, silentLogger, TestModelProvider } from './fixtures.js';
+import {
+  errorOf,
+  makeRuntime,
+  silentLogger,
+  startedRuntime,
+  TestModelProvider,
+} from './fixtures.js';
 
 const City = z.object({ city: z.string().describe('The city name'), population: z.number().int() });
 
@@ -160,5 +166,26 @@ describe('ModelManager.getObject', () => {
     expect(error.code).toBe('WEFT_TESTING_SCRIPT_EXHAUSTED');
     expect(error.message).toContain('ScriptedModelProvider "empty": no scripted response left');
     expect(model.requests).toHaveLength(1);
+  });
+
+  it("marks a getObject call's purpose with its schema name unless the caller gives one [claim:testing-purpose] [claim:mpo-scripted-function] [claim:tst-purpose]", async () => {
+    const purposes: (string | undefined)[] = [];
+    const { runtime } = await startedRuntime({
+      responses: {
+        fallback: (_messages, request: ModelRequestConfig) => {
+          purposes.push(request.purpose);
+          return { city: 'Lisbon' };
+        },
+      },
+    });
+    const schema = z.object({ city: z.string() });
+    await runtime.models.getObject({ schema, schemaName: 'City', prompt: 'Where?' });
+    await runtime.models.getObject({
+      schema,
+      schemaName: 'City',
+      prompt: 'Where?',
+      request: { purpose: 'destination' },
+    });
+    expect(purposes).toEqual(['get-object:City', 'destination']);
   });
 });

@@ -98,6 +98,26 @@ describe('spaceId', () => {
     expect((caught as WeftError).status).toBe(400);
     expect((caught as Error).message).toMatch(problem);
   });
+
+  it('throws WEFT_INVALID_SPACE with status 400 for no part, an empty part, a bad start or a long id [claim:sp-throws]', () => {
+    const attempts: (() => string)[] = [
+      () => spaceId(),
+      () => spaceId('support', ''),
+      () => spaceId('-team'),
+      () => spaceId('support', 'x'.repeat(200)),
+    ];
+    for (const attempt of attempts) {
+      let thrown: unknown;
+      try {
+        attempt();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(WeftError);
+      expect(thrown).toMatchObject({ code: 'WEFT_INVALID_SPACE', status: 400 });
+    }
+    expect(spaceId('support', 'x'.repeat(190))).toHaveLength(198);
+  });
 });
 
 describe('the space ids dispatch takes', () => {

@@ -1,6 +1,6 @@
 /**
- * Claims the guides make about SQLite memory that no other test pinned down; each test's title
- * carries the claim ids of the sentences it guards.
+ * Shutdown checkpoints the write-ahead log into the database file, so a copy of the file alone
+ * holds every memory; providers sharing a file leave that to the last one to stop.
  */
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -9,7 +9,7 @@ import { useTempDatabase } from './helpers.js';
 
 const database = useTempDatabase();
 
-describe('docs/guides/production.md#graceful-shutdown', () => {
+describe('the WAL checkpoint at shutdown', () => {
   it('leaves no -wal file beside the database after shutdown, with every memory in the file [claim:prod-sqlite-checkpoint] [claim:sqlite-shutdown]', async () => {
     const provider = await database.open();
     for (let index = 0; index < 20; index += 1) {
@@ -28,9 +28,7 @@ describe('docs/guides/production.md#graceful-shutdown', () => {
       raw.close();
     }
   });
-});
 
-describe('packages/memory-sqlite/README.md#concurrency', () => {
   it('checkpoints the WAL only when the last provider sharing the file shuts down [claim:sqlite-shutdown]', async () => {
     const first = await database.open();
     const second = await database.open();

@@ -1,6 +1,6 @@
 /**
- * Claims of docs/guides/observability.md about log fields and levels that no other test pinned
- * down; each test's title carries the claim ids of the sentences it guards.
+ * The lines a runtime logs: the default logger and level, the fields that tie a line to its task
+ * and step, what a healthy task writes at info and at debug, and how a step's error is written.
  */
 import { Writable } from 'node:stream';
 import { Runtime } from '@weft/core';
@@ -47,7 +47,7 @@ async function runOneTask(level: string, executorLogs = false) {
   return { task, lines, perTask };
 }
 
-describe('docs/guides/observability.md#logs', () => {
+describe('the logs of a runtime and its tasks', () => {
   it('names the default logger weft and logs at info when WEFT_LOG_LEVEL is unset [claim:obs-default-logger] [claim:tsdoc-node-default-logger]', async () => {
     const previous = process.env.WEFT_LOG_LEVEL;
     delete process.env.WEFT_LOG_LEVEL;
@@ -133,7 +133,7 @@ describe('docs/guides/observability.md#logs', () => {
   });
 });
 
-describe('docs/guides/observability.md#the-lines-the-core-writes', () => {
+describe('step errors in the log', () => {
   it("logs a step's error as a string with its cause, keeping a message's line breaks [claim:obs-error-strings]", async () => {
     const { logger, lines } = capturingLogger('warn');
     const failing = recordingExecutor('fail', () => {

@@ -1,6 +1,6 @@
 /**
- * The flags table of this package's README, held to the choices and defaults the command uses
- * (each test's title carries the claim ids of the sentences it guards).
+ * The model and memory choices the command accepts, and their defaults, as the flags table of
+ * this package's README shows them.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -27,15 +27,15 @@ async function tableRow(flag: string): Promise<{ choices: string[]; fallback: st
   };
 }
 
-describe('the create-weft README', () => {
-  it('lists the model choices the command accepts, and its default [claim:create-weft-readme-model-flag] [claim:tsdoc-cw-model-choices]', async () => {
+describe('the choices and defaults of the command', () => {
+  it('of --model are the ones the README table lists [claim:create-weft-readme-model-flag] [claim:tsdoc-cw-model-choices]', async () => {
     expect(await tableRow('--model')).toEqual({
       choices: [...MODEL_CHOICES],
       fallback: DEFAULT_MODEL,
     });
   });
 
-  it('lists the memory choices the command accepts, and its default [claim:create-weft-readme-memory-flag] [claim:tsdoc-cw-memory-choices]', async () => {
+  it('of --memory are the ones the README table lists [claim:create-weft-readme-memory-flag] [claim:tsdoc-cw-memory-choices]', async () => {
     expect(await tableRow('--memory')).toEqual({
       choices: [...MEMORY_CHOICES],
       fallback: DEFAULT_MEMORY,

@@ -1,6 +1,6 @@
 /**
- * Claims of the guides about the HTTP server that no other test pinned down; each test's title
- * carries the claim ids of the sentences it guards.
+ * requestTimeout bounds how long a request takes to arrive, not how long its handler takes to
+ * answer: a trigger may wait for its task.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ServerManager } from '@weft/core';
@@ -13,7 +13,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-describe('docs/building-plugins/triggers.md#route-triggers', () => {
+describe('ServerManager requestTimeout', () => {
   it('lets a handler answer after requestTimeout once the whole request has arrived [claim:httpchat-request-timeout] [claim:trig-request-timeout] [claim:prod-client-waits-task]', async () => {
     server = new ServerManager({ port: 0, requestTimeout: 600, headersTimeout: 300 }, silentLogger);
     server.mount(

@@ -1,13 +1,11 @@
 /**
- * Claims the TSDoc comments of the websocket plugin's modules make (hover text), which the
- * end-to-end tests do not pin down: the order of the upgrade checks, what counts as an answer of
- * `authenticate`, and when an error frame carries the client's id.
+ * The upgrade gate, called on its own with requests as it reads them: the order of its checks
+ * and what counts as an answer of `authenticate`.
  */
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { ChatAccess } from '@weft/plugin-chat';
 import { invalid, resolveOptions, type WebSocketPluginOptions } from '../src/options.js';
-import { parseClientFrame } from '../src/protocol.js';
 import { upgradeGate } from '../src/upgrade-gate.js';
 
 /** An upgrade request as the gate reads it: its URL and headers. */
@@ -20,7 +18,7 @@ function gate(options: WebSocketPluginOptions) {
   return upgradeGate(resolved, new ChatAccess(resolved, invalid), () => undefined);
 }
 
-describe('TSDoc of upgradeGate', () => {
+describe('upgradeGate', () => {
   it('checks in order: path, Host, Origin, the connection cap, then authenticate [claim:tsdoc-ws-options-no-origin] [claim:tsdoc-ws-gate-order]', async () => {
     const asked: string[] = [];
     const check = gate({
@@ -76,24 +74,5 @@ describe('TSDoc of upgradeGate', () => {
         admitted: {},
       });
     }
-  });
-});
-
-describe('TSDoc of parseClientFrame', () => {
-  it("names the frame's id when it has a readable one (1 to 64 characters), null otherwise [claim:tsdoc-ws-error-frame-id] [claim:tsdoc-ws-message-id]", () => {
-    const frame = { type: 'message', room: 'r1', user: 'ada', message: 'hi' };
-    const withId = (id: unknown) => parseClientFrame(JSON.stringify({ ...frame, id }));
-    expect(withId('a'.repeat(64))).toMatchObject({ success: true });
-    expect(withId('a'.repeat(65))).toMatchObject({
-      success: false,
-      id: null,
-      error: expect.stringContaining('"id" must be at most 64 characters'),
-    });
-    expect(withId('')).toMatchObject({ success: false, id: null });
-    expect(parseClientFrame(JSON.stringify({ ...frame, id: '7', room: '' }))).toMatchObject({
-      success: false,
-      id: '7',
-    });
-    expect(parseClientFrame('[1]')).toMatchObject({ success: false, id: null });
   });
 });

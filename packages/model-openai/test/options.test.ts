@@ -1,6 +1,6 @@
 /**
- * Claims of the model-openai README that the other tests do not pin down; each test's title
- * carries the claim ids of the sentences it guards.
+ * The provider's options: headers against the ones it sets, an unknown option named, and the
+ * defaults it applies as the options tables of the README and the overview show them.
  */
 import { readFileSync } from 'node:fs';
 import { TEXT_GENERATION_CAPABILITY } from '@weft/core';
@@ -22,7 +22,7 @@ async function send(provider: OpenAIModelProvider): Promise<void> {
   await capability?.run({ messages: [{ role: 'user', content: 'hi' }] }, {});
 }
 
-describe('packages/model-openai/README.md#configure', () => {
+describe('OpenAIModelProvider options', () => {
   it('lets headers override Accept and Content-Type, and a non-empty apiKey replace their Authorization [claim:oai-headers]', async () => {
     server.enqueue(completion('one'), completion('two'), completion('three'));
     const headers = {
@@ -64,28 +64,6 @@ describe('packages/model-openai/README.md#configure', () => {
       /unknown option "apikey"; known options are id, baseUrl, apiKey/,
     );
     expect((thrown as Error).message).not.toContain('sk-typo');
-  });
-});
-
-describe('packages/model-openai/README.md', () => {
-  it("has no HTTP dependency: it depends on the core and zod only, and calls Node's fetch [claim:mpo-fetch] [claim:oai-fetch]", async () => {
-    const manifest = JSON.parse(
-      readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
-    ) as { dependencies?: Record<string, string> };
-    expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual(['@weft/core', 'zod']);
-    const calls: string[] = [];
-    const original = globalThis.fetch;
-    globalThis.fetch = (input, init) => {
-      calls.push(String(input));
-      return original(input, init);
-    };
-    try {
-      server.enqueue(completion('hi'));
-      await send(new OpenAIModelProvider({ baseUrl: server.baseUrl, model: 'm' }));
-    } finally {
-      globalThis.fetch = original;
-    }
-    expect(calls).toEqual([`${server.baseUrl}/chat/completions`]);
   });
 
   it('shows in its options table the defaults the provider applies [claim:oai-defaults-table]', () => {

@@ -1,7 +1,4 @@
-/**
- * Claims of docs/tutorials/chat-assistant.md that agent.test.ts does not pin down; each test's
- * title carries the claim ids of the sentences it guards.
- */
+/** The tutorial's conversation plugin: one space per conversation, and the checks of its route. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,36 +12,7 @@ import {
 } from './fake-chat-server.js';
 import { readChatSettings } from './settings.js';
 
-describe('docs/tutorials/chat-assistant.md#point-it-at-a-real-model', () => {
-  it('defaults every variable of the table to a local Ollama [claim:tut-run-from-clone] [claim:tut-env-defaults]', () => {
-    expect(readChatSettings({})).toEqual({
-      baseUrl: 'http://localhost:11434/v1',
-      apiKey: '',
-      plannerModel: 'llama3.2:3b',
-      writerModel: 'llama3.1:8b',
-      databasePath: './chat-memory.db',
-      port: 8787,
-    });
-  });
-
-  it('takes an empty variable for an unset one, and names CHAT_PORT when it is no port [claim:tut-bad-port] [claim:tut-env-defaults]', () => {
-    expect(
-      readChatSettings({ CHAT_PORT: '', CHAT_BASE_URL: ' ', CHAT_DB: '' }),
-    ).toMatchObject({
-      port: 8787,
-      baseUrl: 'http://localhost:11434/v1',
-      databasePath: './chat-memory.db',
-    });
-    expect(readChatSettings({ CHAT_PORT: '0' }).port).toBe(0);
-    for (const bad of ['eighty', '-1', '1.5', '65536']) {
-      expect(() => readChatSettings({ CHAT_PORT: bad })).toThrow(
-        `CHAT_PORT: expected an integer from 0 to 65535, got "${bad}"; unset it to use 8787.`,
-      );
-    }
-  });
-});
-
-describe('docs/tutorials/chat-assistant.md#what-you-build', () => {
+describe('the conversation spaces', () => {
   it('gives each conversation id its own space, escaping a "-" inside an id [claim:tut-space-per-conversation]', () => {
     expect(spaceId('conversation', 'trip')).toBe('conversation-trip');
     expect(spaceId('conversation', 'a-b')).not.toBe(
@@ -53,7 +21,7 @@ describe('docs/tutorials/chat-assistant.md#what-you-build', () => {
   });
 });
 
-describe('docs/tutorials/chat-assistant.md#the-plugin', () => {
+describe('the conversation route', () => {
   let server: FakeChatServer | undefined;
   let runtime: Runtime | undefined;
   let directory: string | undefined;

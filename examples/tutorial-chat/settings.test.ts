@@ -1,0 +1,32 @@
+/** The tutorial agent's settings: read from CHAT_* variables, each with a local default. */
+import { describe, expect, it } from 'vitest';
+import { readChatSettings } from './settings.js';
+
+describe('readChatSettings', () => {
+  it('defaults every variable of the table to a local Ollama [claim:tut-run-from-clone] [claim:tut-env-defaults]', () => {
+    expect(readChatSettings({})).toEqual({
+      baseUrl: 'http://localhost:11434/v1',
+      apiKey: '',
+      plannerModel: 'llama3.2:3b',
+      writerModel: 'llama3.1:8b',
+      databasePath: './chat-memory.db',
+      port: 8787,
+    });
+  });
+
+  it('takes an empty variable for an unset one, and names CHAT_PORT when it is no port [claim:tut-bad-port] [claim:tut-env-defaults]', () => {
+    expect(
+      readChatSettings({ CHAT_PORT: '', CHAT_BASE_URL: ' ', CHAT_DB: '' }),
+    ).toMatchObject({
+      port: 8787,
+      baseUrl: 'http://localhost:11434/v1',
+      databasePath: './chat-memory.db',
+    });
+    expect(readChatSettings({ CHAT_PORT: '0' }).port).toBe(0);
+    for (const bad of ['eighty', '-1', '1.5', '65536']) {
+      expect(() => readChatSettings({ CHAT_PORT: bad })).toThrow(
+        `CHAT_PORT: expected an integer from 0 to 65535, got "${bad}"; unset it to use 8787.`,
+      );
+    }
+  });
+});

@@ -1,0 +1,50 @@
+/** The codes ServerManager refuses a bad configuration, a taken route or a taken port with. */
+import { createServer } from 'node:net';
+import { ServerManager } from '@weft/core';
+import { describe, expect, it } from 'vitest';
+import { errorOf } from './fixtures.js';
+
+describe('ServerManager refusals', () => {
+  it('refuses a taken route with WEFT_DUPLICATE, and any mount once started with WEFT_RUNTIME_STOPPED [claim:tsdoc-server-mount]', async () => {
+    const server = new ServerManager({ port: 0 });
+    const route = { method: 'GET' as const, path: '/a', handler: () => undefined };
+    server.mount('one', route, undefined);
+    expect((await errorOf(() => server.mount('two', route, undefined))).code).toBe(
+      'WEFT_DUPLICATE',
+    );
+    await server.start();
+    try {
+      const late = { ...route, path: '/b' };
+      expect((await errorOf(() => server.mount('one', late, undefined))).code).toBe(
+        'WEFT_RUNTIME_STOPPED',
+      );
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('fails to start with WEFT_LISTEN_FAILED naming host and port when the port is taken [claim:tsdoc-server-listen]', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const error = await errorOf(new ServerManager({ port }).start());
+      expect(error.code).toBe('WEFT_LISTEN_FAILED');
+      expect(error.message).toContain(`127.0.0.1:${port}`);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+
+  it('refuses a bad port or timeout with WEFT_INVALID_ARGUMENT naming it [claim:tsdoc-server-constructor]', async () => {
+    for (const [config, name] of [
+      [{ port: 70_000 }, 'port'],
+      [{ stopGraceMs: 0 }, 'stopGraceMs'],
+      [{ maxJsonDepth: -1 }, 'maxJsonDepth'],
+    ] as const) {
+      const error = await errorOf(() => new ServerManager(config));
+      expect(error.code).toBe('WEFT_INVALID_ARGUMENT');
+      expect(error.message).toContain(`"${name}"`);
+    }
+  });
+});

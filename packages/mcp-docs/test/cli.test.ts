@@ -1,0 +1,113 @@
+/**
+ * The weft-docs-mcp command: the options it parses and what it writes where, run from its
+ * sources as a child process and reached over streamable HTTP by the MCP SDK's client.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { WeftError } from '@weft/core';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_HTTP_PORT, parseCliOptions, USAGE } from '../src/cli-options.js';
+import { call, CLI_ENTRY, NODE_SOURCE_ARGS, ROOT_DIR, TOOLS_BUNDLE as bundle } from './support.js';
+
+const clients: Client[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+describe('parseCliOptions', () => {
+  it('defaults to stdio, and to 127.0.0.1 and DEFAULT_HTTP_PORT with --http', () => {
+    expect(parseCliOptions([])).toEqual({
+      transport: 'stdio',
+      host: '127.0.0.1',
+      port: DEFAULT_HTTP_PORT,
+      allowedHosts: [],
+      help: false,
+    });
+    expect(parseCliOptions(['--http'])).toMatchObject({ transport: 'http', port: 3920 });
+    expect(USAGE).toContain(`the HTTP port (${DEFAULT_HTTP_PORT}; 0 picks a free one)`);
+    expect(
+      parseCliOptions(['--http', '--allowed-host', 'a.test', '--allowed-host', 'b.test']),
+    ).toMatchObject({ allowedHosts: ['a.test', 'b.test'] });
+  });
+
+  it.each([
+    [['--port', '80'], '--port and --host apply to --http only'],
+    [['--host', '0.0.0.0'], '--port and --host apply to --http only'],
+    [['--http', '--port', '65536'], '--port must be a number from 0 to 65535, got "65536"'],
+    [['--http', '--port', '-1'], "Option '--port' argument is ambiguous"],
+    [['docs'], "Unexpected argument 'docs'"],
+  ])('names what is wrong in %j', (argv, message) => {
+    let caught: unknown;
+    try {
+      parseCliOptions(argv);
+    } catch (error) {
+      caught = error;
+    }
+    expect(WeftError.is(caught, 'WEFT_DOCS_INVALID_OPTIONS')).toBe(true);
+    expect((caught as Error).message).toContain(message);
+    expect((caught as Error).message).toContain('Run weft-docs-mcp --help for the options.');
+  });
+});
+
+describe('the weft-docs-mcp command: stdout belongs to the protocol', () => {
+  /** Runs the command from its sources; resolves with its exit code and both streams. */
+  function start(args: string[]) {
+    const child = spawn(process.execPath, [...NODE_SOURCE_ARGS, CLI_ENTRY, ...args], {
+      cwd: ROOT_DIR,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>(
+      (resolve, reject) => {
+        const deadline = setTimeout(() => reject(new Error(`no exit in 60 s: ${stderr}`)), 60_000);
+        child.once('exit', (code) => {
+          clearTimeout(deadline);
+          resolve({ code, stdout, stderr });
+        });
+      },
+    );
+    return { child, exited, stderr: () => stderr };
+  }
+
+  it('writes --help to stderr, nothing to stdout', async () => {
+    const { code, stdout, stderr } = await start(['--help']).exited;
+    expect(code).toBe(0);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(USAGE);
+  });
+
+  it('over --http, says where it listens on stderr, answers the SDK client and exits 0 on SIGTERM', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'weft-mcp-cli-'));
+    const data = join(dir, 'bundle.json');
+    await writeFile(data, JSON.stringify(bundle));
+    const running = start(['--http', '--port', '0', '--data', data]);
+    try {
+      await vi.waitFor(() => expect(running.stderr()).toMatch(/listening at \S+/), {
+        timeout: 60_000,
+        interval: 100,
+      });
+      const url = /listening at (\S+)/.exec(running.stderr())?.[1] ?? '';
+      expect(running.stderr()).toBe(`weft-docs-mcp 9.9.9: listening at ${url}\n`);
+      const client = new Client({ name: 'weft-docs-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      clients.push(client);
+      expect((await call(client, 'get_api_symbol', { name: 'Runtime' })).text).toContain(
+        '# Runtime (class, @weft/core)',
+      );
+      running.child.kill('SIGTERM');
+      const { code, stdout } = await running.exited;
+      expect(code).toBe(0);
+      expect(stdout).toBe('');
+    } finally {
+      running.child.kill('SIGKILL');
+    }
+  }, 90_000);
+});

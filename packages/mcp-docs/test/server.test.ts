@@ -1,0 +1,130 @@
+/**
+ * The docs server's answers, driven in memory by the MCP SDK's own client over a small
+ * hand-written bundle: an unexpected failure answered without its details and logged under an
+ * id, the length bound on names, the page paths it understands, and one resource per page.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { FailureLog } from '../src/answers.js';
+import { resourceUri } from '../src/resources.js';
+import { createDocsServer } from '../src/server.js';
+import { MAX_NAME_LENGTH } from '../src/tools.js';
+import { call, TOOLS_BUNDLE as bundle, TOOLS_SITE as SITE } from './support.js';
+
+const clients: Client[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  vi.restoreAllMocks();
+});
+
+/** The server from createDocsServer, connected in memory to the SDK's client. */
+async function connected(log?: FailureLog): Promise<Client> {
+  const server = log === undefined ? createDocsServer(bundle) : createDocsServer(bundle, log);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'weft-docs-test', version: '1.0.0' });
+  await client.connect(clientSide);
+  clients.push(client);
+  return client;
+}
+
+const ERROR_ID = /error id ([0-9a-f-]{36})/;
+
+describe('unexpected failures and input errors', () => {
+  it('answers an unexpected failure without its details, and writes them to log under the id it gives [claim:tsdoc-docs-guarded] [claim:tsdoc-docs-server-log]', async () => {
+    const lines: string[] = [];
+    const client = await connected((line) => lines.push(line));
+    const { text, isError } = await call(client, 'get_api_symbol', { name: 'Damaged' });
+    expect(isError).toBe(true);
+    expect(text).toMatch(
+      /^get_api_symbol failed on the server; the server's log has the details under id [0-9a-f-]{36}\.$/,
+    );
+    expect(text).not.toContain('TypeError');
+    const id = /under id ([0-9a-f-]{36})/.exec(text)?.[1];
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(ERROR_ID);
+    expect(ERROR_ID.exec(lines[0] ?? '')?.[1]).toBe(id);
+    expect(lines[0]).toContain('TypeError');
+    // The server goes on answering.
+    expect((await call(client, 'get_api_symbol', { name: 'Runtime' })).isError).toBe(false);
+  });
+
+  it('writes unexpected failures to stderr when no log is given [claim:tsdoc-docs-failure-log] [claim:tsdoc-docs-server-log]', async () => {
+    const written: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    const client = await connected();
+    const { text } = await call(client, 'get_api_symbol', { name: 'Damaged' });
+    const id = /under id ([0-9a-f-]{36})/.exec(text)?.[1];
+    expect(id).toBeDefined();
+    expect(written.join('')).toContain(`get_api_symbol failed (error id ${id})`);
+  });
+
+  it('answers input the docs cannot answer with its own message, and logs nothing [claim:tsdoc-docs-guarded] [claim:tsdoc-docs-tool-input-error] [claim:tsdoc-docs-did-you-mean] [claim:tsdoc-docs-server-connect]', async () => {
+    const lines: string[] = [];
+    const client = await connected((line) => lines.push(line));
+    const { text, isError } = await call(client, 'explain_error', { code: 'WEFT_QUEUE_FUL' });
+    expect(isError).toBe(true);
+    expect(text).toBe(
+      'No Weft package raises the error code "WEFT_QUEUE_FUL". Did you mean: WEFT_QUEUE_FULL?',
+    );
+    expect(lines).toEqual([]);
+  });
+});
+
+describe('the length bound on names', () => {
+  it('refuses a path, name, code or kind longer than MAX_NAME_LENGTH, and takes one of exactly that length [claim:tsdoc-mcp-max-name]', async () => {
+    const client = await connected();
+    const long = 'a'.repeat(MAX_NAME_LENGTH + 1);
+    for (const [tool, argument] of [
+      ['read_page', 'path'],
+      ['get_api_symbol', 'name'],
+      ['explain_error', 'code'],
+    ] as const) {
+      const { text, isError } = await call(client, tool, { [argument]: long });
+      expect(isError, tool).toBe(true);
+      expect(text, tool).toContain(`${argument} is longer than ${MAX_NAME_LENGTH} characters`);
+      const fits = await call(client, tool, { [argument]: 'a'.repeat(MAX_NAME_LENGTH) });
+      expect(fits.text, tool).not.toContain('is longer than');
+    }
+    const kind = await call(client, 'list_plugins', { kind: long });
+    expect(kind.isError).toBe(true);
+    expect(kind.text).toContain('kind');
+    expect(kind.text).not.toContain('No package has the kind');
+  });
+});
+
+describe('page paths', () => {
+  it('finds the page with or without the site, slashes, `.md`, `/index`, an anchor or a query [claim:tsdoc-mcp-normalise-path-anchor]', async () => {
+    const client = await connected();
+    for (const path of [
+      `${SITE}/docs/guides/production/`,
+      'docs/guides/production',
+      '/docs/guides/production.md',
+      '/docs/guides/production/index.md',
+      '/docs/guides/production/#limits',
+      `${SITE}/docs/guides/production?from=search`,
+    ]) {
+      const { text, isError } = await call(client, 'read_page', { path });
+      expect(isError, path).toBe(false);
+      expect(text, path).toMatch(/^# Running in production/);
+    }
+  });
+});
+
+describe('page resources', () => {
+  it('puts the page path under weft-docs://pages, one resource per page [claim:tsdoc-docs-resource-uri]', async () => {
+    expect(resourceUri('/docs/guides/production/')).toBe(
+      'weft-docs://pages/docs/guides/production/',
+    );
+    const client = await connected();
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri)).toEqual(
+      bundle.pages.map((page) => resourceUri(page.path)),
+    );
+  });
+});

@@ -1,0 +1,41 @@
+/** The provider brings no HTTP client of its own: Node's fetch sends its requests. */
+import { readFileSync } from 'node:fs';
+import { TEXT_GENERATION_CAPABILITY } from '@weft/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { OpenAIModelProvider } from '../src/index.js';
+import { completion, startChatServer, type ChatServer } from './chat-server.js';
+
+let server: ChatServer;
+beforeEach(async () => {
+  server = await startChatServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+async function send(provider: OpenAIModelProvider): Promise<void> {
+  const capability = provider.capabilities.find((c) => c.id === TEXT_GENERATION_CAPABILITY);
+  await capability?.run({ messages: [{ role: 'user', content: 'hi' }] }, {});
+}
+
+describe('the dependencies of OpenAIModelProvider', () => {
+  it("has no HTTP dependency: it depends on the core and zod only, and calls Node's fetch [claim:mpo-fetch] [claim:oai-fetch]", async () => {
+    const manifest = JSON.parse(
+      readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+    ) as { dependencies?: Record<string, string> };
+    expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual(['@weft/core', 'zod']);
+    const calls: string[] = [];
+    const original = globalThis.fetch;
+    globalThis.fetch = (input, init) => {
+      calls.push(String(input));
+      return original(input, init);
+    };
+    try {
+      server.enqueue(completion('hi'));
+      await send(new OpenAIModelProvider({ baseUrl: server.baseUrl, model: 'm' }));
+    } finally {
+      globalThis.fetch = original;
+    }
+    expect(calls).toEqual([`${server.baseUrl}/chat/completions`]);
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * Calling a capability: a provider's error wrapped or passed through, and the codes of a call
+ * no provider can answer or whose value is invalid.
+ */
+import { WeftError } from '@weft/core';
+import { describe, expect, it } from 'vitest';
+import { sentimentCapability, startedRuntime } from './fixtures.js';
+
+describe('capability call errors', () => {
+  it("wraps a provider's plain error with its cause, and passes a provider's WeftError through [claim:cap-provider-throws] [claim:mpo-run-throws] [claim:mpo-weft-unwrapped] [claim:oai-unwrapped] [claim:wp-provider-errors-unwrapped]", async () => {
+    const plain = new Error('socket hang up');
+    const coded = new WeftError('WEFT_PROVIDER_FAILED', 'MyProvider: quota exhausted');
+    let next: Error = plain;
+    const { runtime } = await startedRuntime({
+      responses: {
+        fallback: () => {
+          throw next;
+        },
+      },
+    });
+    const wrapped = await runtime.models.generateText('hi').catch((error: unknown) => error);
+    expect(wrapped).toBeInstanceOf(WeftError);
+    expect((wrapped as WeftError).code).toBe('WEFT_PROVIDER_FAILED');
+    expect((wrapped as Error).message).toContain(
+      'ModelManager: provider "scripted" failed on capability "text-generation": socket hang up',
+    );
+    expect((wrapped as Error).cause).toBe(plain);
+
+    next = coded;
+    expect(await runtime.models.generateText('hi').catch((error: unknown) => error)).toBe(coded);
+  });
+
+  it('gives WEFT_CAPABILITY_UNAVAILABLE without a provider and WEFT_VALIDATION_FAILED for a bad value [claim:tr-codes]', async () => {
+    const { runtime } = await startedRuntime({ responses: { fallback: 'text' } });
+    runtime.capabilities.register(sentimentCapability);
+    const unavailable = await runtime.models
+      .call('sentiment', { text: 'fine' })
+      .catch((error: unknown) => error);
+    expect((unavailable as WeftError).code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
+    const invalid = await runtime.models
+      .callDynamic('text-generation', { messages: [] })
+      .catch((error: unknown) => error);
+    expect((invalid as WeftError).code).toBe('WEFT_VALIDATION_FAILED');
+    expect((invalid as Error).message).toContain('input for capability "text-generation"');
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * What Runtime.dispatch and Runtime.accept check before a task runs, in which order, and when
+ * accept answers.
+ */
+import { describe, expect, it } from 'vitest';
+import { errorOf, planner, recordingExecutor, startedRuntime, TestPlugin } from './fixtures.js';
+
+describe('the order of the checks of Runtime.dispatch', () => {
+  it('checks the space id before the plugin: both wrong gives WEFT_INVALID_SPACE, status 400 [claim:tsdoc-runtime-dispatch-400]', async () => {
+    const { runtime } = await startedRuntime();
+    const both = await errorOf(
+      runtime.dispatch({ pluginId: 'nobody', triggerId: 't', space: '-bad id' }),
+    );
+    expect([both.code, both.status]).toEqual(['WEFT_INVALID_SPACE', 400]);
+    const plugin = await errorOf(
+      runtime.dispatch({ pluginId: 'nobody', triggerId: 't', space: 'ok' }),
+    );
+    expect([plugin.code, plugin.status]).toEqual(['WEFT_UNKNOWN_PLUGIN', 400]);
+  });
+
+  it('refuses a space id that does not start with a letter or digit, though every character is allowed [claim:errors-invalid-space-first-character]', async () => {
+    const { runtime } = await startedRuntime();
+    for (const space of ['_room', '.room', ':room']) {
+      const error = await errorOf(runtime.dispatch({ pluginId: 'echo', triggerId: 't', space }));
+      expect([error.code, error.status]).toEqual(['WEFT_INVALID_SPACE', 400]);
+      expect(error.message).toContain('starting with a letter or digit');
+    }
+  });
+});
+
+describe('Runtime.accept', () => {
+  it('resolves accept once the task is queued, before it runs, and rejects what dispatch rejects [claim:trig-answer-first]', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const waiting = recordingExecutor('wait', async () => {
+      await gate;
+      return { success: true };
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('hook', { executors: [waiting] })],
+      responses: planner(['hook', 'wait']),
+      options: { pipelineReview: 'never', scheduler: { concurrency: 1, maxQueueSize: 1 } },
+    });
+    const accepted = await runtime.accept({ pluginId: 'hook', triggerId: 'test', space: 'a' });
+    expect(accepted.taskId).toEqual(expect.any(String));
+    const second = await runtime.accept({ pluginId: 'hook', triggerId: 'test', space: 'b' });
+    // The first task is still running and the second waits: accept did not wait for either.
+    expect(runtime.scheduler.running + runtime.scheduler.pending).toBe(2);
+    await expect(
+      runtime.accept({ pluginId: 'hook', triggerId: 'test', space: 'not a space' }),
+    ).rejects.toMatchObject({ code: 'WEFT_INVALID_SPACE', status: 400 });
+    await expect(
+      runtime.accept({ pluginId: 'nobody', triggerId: 'test', space: 'c' }),
+    ).rejects.toMatchObject({ code: 'WEFT_UNKNOWN_PLUGIN', status: 400 });
+    await expect(
+      runtime.accept({ pluginId: 'hook', triggerId: 'test', space: 'c' }),
+    ).rejects.toMatchObject({ code: 'WEFT_QUEUE_FULL', status: 503 });
+    open();
+    const [first, next] = await Promise.all([accepted.done, second.done]);
+    expect(first).toMatchObject({ id: accepted.taskId, status: 'completed' });
+    expect(next).toMatchObject({ id: second.taskId, status: 'completed' });
+  });
+});

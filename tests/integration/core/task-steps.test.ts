@@ -1,0 +1,71 @@
+/**
+ * The steps of a task: how many may run, counting those a review added, and what a step that
+ * fails or returns no PluginResult leaves in the chain.
+ */
+import { type ModelRequestConfig } from '@weft/core';
+import { describe, expect, it } from 'vitest';
+import { plan, recordingExecutor, startedRuntime, TestPlugin } from './fixtures.js';
+
+describe('the step limit', () => {
+  it('counts steps a review added against maxSteps, which defaults to 10, so a model that keeps replacing the plan is stopped [claim:task-max-steps] [claim:task-max-steps-stops-replacing] [claim:prod-max-steps] [claim:wp-step-limit]', async () => {
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('work', { executors: [recordingExecutor('again')] })],
+      // Every review replaces the plan with two more steps, so only the limit ends the task.
+      responses: {
+        fallback: (_messages, request) =>
+          request.purpose === 'review'
+            ? { type: 'replace', ...plan(['work', 'again'], ['work', 'again']) }
+            : plan(['work', 'again'], ['work', 'again']),
+      },
+    });
+    const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'limit' });
+    expect(task.steps).toHaveLength(10);
+    expect(task.status).toBe('failed');
+    expect(task.chain.at(-1)).toMatchObject({
+      type: 'error',
+      pluginId: 'core',
+      action: 'max-steps',
+    });
+  });
+});
+
+describe('the result of a step', () => {
+  async function chainOf(...results: unknown[]) {
+    const executors = results.map((result, index) =>
+      recordingExecutor(`step-${index}`, () => result as never),
+    );
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('work', { executors })],
+      responses: {
+        fallback: (_messages, request: ModelRequestConfig) =>
+          request.purpose === 'review'
+            ? { type: 'continue' }
+            : plan(...executors.map((executor) => ['work', executor.action] as [string, string])),
+      },
+    });
+    const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'results' });
+    return task.chain.slice(1);
+  }
+
+  it("records a failed result's error, else its message, else a generic reason [claim:exec-error-fallback]", async () => {
+    const chain = await chainOf(
+      { success: false, error: 'the error', message: 'the message' },
+      { success: false, message: 'only a message' },
+      { success: false },
+    );
+    expect(chain.map((item) => [item.type, item.error])).toEqual([
+      ['error', 'the error'],
+      ['error', 'only a message'],
+      ['error', 'the executor reported failure without a reason'],
+    ]);
+  });
+
+  it('records a return value that is not a PluginResult as an error item saying so [claim:exec-not-a-result]', async () => {
+    const chain = await chainOf(undefined, 'done');
+    expect(chain).toHaveLength(2);
+    for (const item of chain) {
+      expect(item.type).toBe('error');
+      expect(item.error).toContain('instead of a PluginResult');
+    }
+  });
+});
