@@ -113,8 +113,19 @@ export function unmarkedSentences(markdown: string, file: string): UnmarkedSente
   return found;
 }
 
-function sentencesOf(text: string, startLine: number, file: string): UnmarkedSentence[] {
+/** Stand-ins for the sentence ends inside code spans, which end no sentence: `'...'`, `a. b`. */
+const CODE_ENDS: Record<string, string> = { '.': '\uE001', '!': '\uE002', '?': '\uE003' };
+const maskCodeEnds = (text: string): string =>
+  text.replace(/`[^`\n]*`/g, (span) => span.replace(/[.!?]/g, (end) => CODE_ENDS[end] ?? end));
+const unmaskCodeEnds = (text: string): string =>
+  text.replace(
+    /[\uE001-\uE003]/g,
+    (mark) => ({ '\uE001': '.', '\uE002': '!', '\uE003': '?' })[mark] ?? mark,
+  );
+
+function sentencesOf(source: string, startLine: number, file: string): UnmarkedSentence[] {
   const result: UnmarkedSentence[] = [];
+  const text = maskCodeEnds(source);
   // A sentence ends at . ! or ? followed by a space or the end; a table row is one piece.
   const pieces = text.trimStart().startsWith('|')
     ? [text.replace(/\|/g, ' ')]
@@ -138,7 +149,7 @@ function sentencesOf(text: string, startLine: number, file: string): UnmarkedSen
     }
     const body = stripped.replace(new RegExp(`^(${MARK}\\s*)+`), '');
     if (body === '') continue;
-    sentences.push({ text: body.replaceAll(MARK, '').trim(), line });
+    sentences.push({ text: unmaskCodeEnds(body.replaceAll(MARK, '').trim()), line });
     marked.push(body.includes(MARK));
   }
   sentences.forEach((sentence, index) => {

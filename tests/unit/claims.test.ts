@@ -236,6 +236,8 @@ describe('the unmarked-claim detector', () => {
       '| `x` | 10 ms <!-- claim: x-default --> |',
       '| `y` | fails at 5 s | Retry. |',
       '',
+      "It fails with `'...'` quoted. Then `a. b` is one span.",
+      '',
       '```ts',
       'throw new Error("fails");',
       '```',
@@ -248,6 +250,7 @@ describe('the unmarked-claim detector', () => {
       [3, 'Messages are at most 4 KB.'],
       [7, '- A list item that throws.'],
       [12, '`y` fails at 5 s Retry.'],
+      [14, "It fails with `'...'` quoted."],
     ]);
   });
 

@@ -199,7 +199,7 @@ describe('the catalogue metadata of the first-party packages', () => {
   );
 
   it.each(entries.map((entry) => [entry.name, entry] as const))(
-    '%s provides exactly the services its code bears out [claim:plugins-card-facts]',
+    '%s provides exactly the services its code bears out [claim:plugins-card-facts] [claim:cg-catalogue-new-service]',
     async (_name, entry) => {
       const borneOut: ServiceId[] = [];
       for (const service of SERVICE_IDS) {
@@ -212,7 +212,7 @@ describe('the catalogue metadata of the first-party packages', () => {
   );
 
   it.each(entries.map((entry) => [entry.name, entry] as const))(
-    '%s requires exactly the services its code bears out [claim:plugins-card-facts]',
+    '%s requires exactly the services its code bears out [claim:plugins-card-facts] [claim:cg-catalogue-new-service]',
     async (_name, entry) => {
       const borneOut: ServiceId[] = [];
       for (const service of SERVICE_IDS) {

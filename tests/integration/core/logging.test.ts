@@ -120,7 +120,7 @@ describe('the logs of a runtime and its tasks', () => {
     }
   });
 
-  it('writes no line for a healthy task at info, and its plan and its end at debug [claim:obs-quiet-at-info] [claim:obs-log-level-env] [claim:prod-json-stdout]', async () => {
+  it('writes no line for a healthy task at info, and its plan and its end at debug [claim:obs-quiet-at-info] [claim:obs-quiet-info-default] [claim:obs-log-level-env] [claim:prod-json-stdout]', async () => {
     const quiet = await runOneTask('info');
     expect(quiet.task.status).toBe('completed');
     expect(quiet.perTask).toEqual([]);
