@@ -6,16 +6,19 @@
  * `src/errors.ts`, so a new package is checked without a change here.
  */
 import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   loadErrorRegistries,
   packagesWithErrorFiles,
+  REPOSITORY_ROOT,
   type LoadedRegistry,
 } from '../../libs/docs-model/error-registries';
 import { ENVIRONMENT_VARIABLES } from '../../tooling/references/environment-variables';
 import { statusesOf } from '../../tooling/references/errors-page';
 import { generatedReferences } from '../../tooling/references/generated-files';
 import { readDoc } from './support/doc-tables';
+import { raisersByCode } from './support/error-raisers';
 import { packageSources } from './support/package-sources';
 
 let registries: LoadedRegistry[];
@@ -36,7 +39,7 @@ function registeredCodes(): Map<string, string> {
  * registries: the codes raised. Environment variables such as WEFT_LOG_LEVEL are not codes.
  */
 function raisedCodes(): Map<string, string[]> {
-  const registryFiles = new Set(registries.flatMap((r) => [r.registryFile, r.typeFile]));
+  const registryFiles = new Set(registries.map((r) => r.registryFile));
   const variables = new Set(ENVIRONMENT_VARIABLES.map((variable) => variable.name));
   const raised = new Map<string, string[]>();
   for (const { path, text } of packageSources()) {
@@ -74,6 +77,63 @@ describe('error registries', () => {
     expect(raised.size).toBeGreaterThan(30);
     const unused = [...registeredCodes().keys()].filter((code) => !raised.has(code));
     expect(unused).toEqual([]);
+  });
+
+  /**
+   * The memory-provider contract of `@weft/testing` names the codes a provider must raise, to
+   * check them: those files expect codes and raise none.
+   */
+  const EXPECTING_FILES = [
+    'packages/testing/src/memory-contract-inputs.ts',
+    'packages/testing/src/memory-provider-contract.ts',
+  ];
+
+  function raisersInSources(): Map<string, Set<string>> {
+    const skip = new Set([
+      ...registries.map((r) => relative(REPOSITORY_ROOT, r.registryFile)),
+      ...EXPECTING_FILES,
+    ]);
+    const variables = new Set(ENVIRONMENT_VARIABLES.map((variable) => variable.name));
+    return raisersByCode(packageSources(), skip, variables);
+  }
+
+  it('list, for each code, exactly the functions of the sources that raise it', () => {
+    const found = raisersInSources();
+    const wrong: string[] = [];
+    for (const { registry } of registries) {
+      for (const [code, entry] of Object.entries(registry.codes)) {
+        const actual = found.get(code) ?? new Set<string>();
+        for (const raiser of entry.raisers) {
+          if (!actual.has(raiser)) wrong.push(`${code}: listed ${raiser} does not raise it`);
+        }
+        for (const raiser of actual) {
+          if (!entry.raisers.includes(raiser)) wrong.push(`${code}: ${raiser} raises it, unlisted`);
+        }
+      }
+    }
+    expect(found.size).toBeGreaterThan(30);
+    expect(wrong).toEqual([]);
+  });
+
+  it('are named for their codes’ prefix, and the error class for its code union', () => {
+    const misnamed: string[] = [];
+    for (const { registry, exportName, registryFile } of registries) {
+      const prefix =
+        exportName === 'CORE_ERRORS' ? 'WEFT_' : `WEFT_${exportName.replace(/_ERRORS$/, '')}_`;
+      for (const code of Object.keys(registry.codes)) {
+        if (!code.startsWith(prefix)) misnamed.push(`${exportName}: ${code}`);
+      }
+      const union = /^export type (\w+)ErrorCode =/m.exec(readFileSync(registryFile, 'utf8'))?.[1];
+      const source = readFileSync(registryFile, 'utf8');
+      if (union === undefined) misnamed.push(`${registryFile}: no <Name>ErrorCode union`);
+      else if (
+        exportName !== 'CORE_ERRORS' &&
+        !source.includes(`export class ${union}Error extends`)
+      ) {
+        misnamed.push(`${registryFile}: no class ${union}Error beside ${union}ErrorCode`);
+      }
+    }
+    expect(misnamed).toEqual([]);
   });
 
   it('match the committed code unions and errors page (npm run generate:references)', async () => {
