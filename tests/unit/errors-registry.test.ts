@@ -97,7 +97,7 @@ describe('error registries', () => {
     return raisersByCode(packageSources(), skip, variables);
   }
 
-  it('list, for each code, exactly the functions of the sources that raise it', () => {
+  it('list, for each code, exactly the functions of the sources that raise it [claim:cg-error-raisers]', () => {
     const found = raisersInSources();
     const wrong: string[] = [];
     for (const { registry } of registries) {
@@ -115,28 +115,35 @@ describe('error registries', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('are named for their codes’ prefix, and the error class for its code union', () => {
+  it('are named for their codes’ prefix, beside a <Name>ErrorCode union and a <Name>Error class taking (code, message, options) [claim:cg-error-style] [claim:cg-references-generated]', () => {
+    const sources = packageSources();
     const misnamed: string[] = [];
-    for (const { registry, exportName, registryFile } of registries) {
+    for (const { directory, registry, exportName, registryFile } of registries) {
       const prefix =
         exportName === 'CORE_ERRORS' ? 'WEFT_' : `WEFT_${exportName.replace(/_ERRORS$/, '')}_`;
       for (const code of Object.keys(registry.codes)) {
         if (!code.startsWith(prefix)) misnamed.push(`${exportName}: ${code}`);
       }
-      const union = /^export type (\w+)ErrorCode =/m.exec(readFileSync(registryFile, 'utf8'))?.[1];
-      const source = readFileSync(registryFile, 'utf8');
-      if (union === undefined) misnamed.push(`${registryFile}: no <Name>ErrorCode union`);
-      else if (
-        exportName !== 'CORE_ERRORS' &&
-        !source.includes(`export class ${union}Error extends`)
-      ) {
-        misnamed.push(`${registryFile}: no class ${union}Error beside ${union}ErrorCode`);
+      const name = /^export type (\w+)ErrorCode =/m.exec(readFileSync(registryFile, 'utf8'))?.[1];
+      if (name === undefined) {
+        misnamed.push(`${registryFile}: no <Name>ErrorCode union`);
+        continue;
+      }
+      // The class may take the union as a type parameter, as the core's `WeftError<Code>` does.
+      const shape = new RegExp(
+        `export class ${name}Error\\b[^{]*\\{[\\s\\S]*?constructor\\(\\s*code: (?:${name}ErrorCode|Code),\\s*message: string,\\s*options\\b`,
+      );
+      const own = sources.filter(({ path }) => path.startsWith(`packages/${directory}/src/`));
+      if (!own.some(({ text }) => shape.test(text))) {
+        misnamed.push(
+          `packages/${directory}: no class ${name}Error taking (code, message, options)`,
+        );
       }
     }
     expect(misnamed).toEqual([]);
   });
 
-  it('match the committed code unions and errors page (npm run generate:references)', async () => {
+  it('match the committed code unions and errors page (npm run generate:references) [claim:cg-references-generated]', async () => {
     const stale = (await generatedReferences())
       .filter(({ file, text }) => readFileSync(file, 'utf8') !== text)
       .map(({ file }) => file);

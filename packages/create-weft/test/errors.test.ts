@@ -23,7 +23,7 @@ describe('CreateWeftError', () => {
     expect(docsUrl).toBe(`${CORE_ERRORS_REFERENCE_URL}#weft_create_invalid_arguments`);
   });
 
-  it('is recognised by WeftError.is of @weft/core, with its code', () => {
+  it('is recognised by WeftError.is of @weft/core, with its code [claim:cg-create-weft-error]', () => {
     const error = new CreateWeftError('WEFT_CREATE_FOLDER_TAKEN', 'x: is a file; fix: another');
     expect(WeftError.is(error)).toBe(true);
     expect(WeftError.is(error, 'WEFT_CREATE_FOLDER_TAKEN')).toBe(true);

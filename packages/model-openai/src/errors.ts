@@ -146,17 +146,17 @@ export class OpenAIModelProviderError extends WeftError<OpenAIModelProviderError
   /**
    * @param code - What went wrong.
    * @param message - A complete, human-readable message; the code is appended to its first line.
-   * @param details - Status, attempt count and cause, when known.
+   * @param options - Status, attempt count and cause, when known.
    */
   constructor(
     code: OpenAIModelProviderErrorCode,
     message: string,
-    details: OpenAIModelProviderErrorDetails = {},
+    options: OpenAIModelProviderErrorDetails = {},
   ) {
-    super(code, message, { cause: details.cause });
+    super(code, message, { cause: options.cause });
     this.name = 'OpenAIModelProviderError';
-    this.httpStatus = details.httpStatus;
-    this.attempts = details.attempts;
+    this.httpStatus = options.httpStatus;
+    this.attempts = options.attempts;
     Object.defineProperty(this, OPENAI_ERROR, { value: true });
   }
 
