@@ -1,7 +1,7 @@
 /**
- * Finds the error registry of every package: the core's in `src/errors/core-errors.ts`, and the
- * `errorRegistry` export of each `packages/<name>/src/errors.ts`, so a new package's codes join
- * the page and the checks without a list to update. Loaded with dynamic imports (the packages
+ * Finds the error registry of every package, the core included: the one export of
+ * `packages/<name>/src/errors.ts` named `<PREFIX>_ERRORS`, so a new package's codes join the page
+ * and the checks without a list to update. Loaded with dynamic imports (the packages
  * import `@weft/core`, resolved to its sources under the `weft-source` condition).
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -17,14 +17,17 @@ export interface LoadedRegistry {
   /** The folder under `packages/`, such as `memory-sqlite`. */
   readonly directory: string;
   readonly registry: ErrorRegistry;
-  /** The file the registry is defined in. */
+  /** The name of the registry's export, such as `SQLITE_ERRORS`. */
+  readonly exportName: string;
+  /** The file the registry and its generated code union (with its TSDoc) are in. */
   readonly registryFile: string;
-  /** The file whose code union (and its TSDoc) is generated from the registry. */
-  readonly typeFile: string;
 }
 
-const CORE_REGISTRY_FILE = join(PACKAGES_DIRECTORY, 'core', 'src', 'errors', 'core-errors.ts');
-const CORE_TYPE_FILE = join(PACKAGES_DIRECTORY, 'core', 'src', 'errors', 'codes.ts');
+/**
+ * How a registry's export is named: the prefix its codes share after `WEFT_` (`SQLITE_ERRORS`
+ * holds `WEFT_SQLITE_*`), or `CORE_ERRORS` for the core, whose codes have no prefix of their own.
+ */
+export const REGISTRY_EXPORT_NAME = /^[A-Z][A-Z0-9]*_ERRORS$/;
 
 /** The package folders that have a `src/errors.ts`, in alphabetical order. */
 export function packagesWithErrorFiles(): string[] {
@@ -36,30 +39,29 @@ export function packagesWithErrorFiles(): string[] {
 }
 
 /**
- * Every registry, the core's first. A package's `src/errors.ts` without an `errorRegistry`
- * export is skipped only when it defines no `WEFT_` code (create-weft's errors are not
- * WeftErrors); the checks of the sources catch a package that raises codes without one.
+ * Every registry, the core's first (the page lists it first), then the packages in
+ * alphabetical order. Every package with a `src/errors.ts` must export exactly one.
  */
 export async function loadErrorRegistries(): Promise<LoadedRegistry[]> {
-  const core = (await import(pathToFileURL(CORE_REGISTRY_FILE).href)) as Record<string, unknown>;
-  const loaded: LoadedRegistry[] = [
-    {
-      directory: 'core',
-      registry: checkRegistry(core.CORE_ERRORS, CORE_REGISTRY_FILE),
-      registryFile: CORE_REGISTRY_FILE,
-      typeFile: CORE_TYPE_FILE,
-    },
-  ];
-  for (const directory of packagesWithErrorFiles()) {
-    if (directory === 'core') continue;
+  const directories = packagesWithErrorFiles().sort((a, b) =>
+    a === 'core' ? -1 : b === 'core' ? 1 : 0,
+  );
+  const loaded: LoadedRegistry[] = [];
+  for (const directory of directories) {
     const file = join(PACKAGES_DIRECTORY, directory, 'src', 'errors.ts');
     const exports = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-    if (exports.errorRegistry === undefined) continue;
+    const names = Object.keys(exports).filter((name) => REGISTRY_EXPORT_NAME.test(name));
+    const [exportName] = names;
+    if (names.length !== 1 || exportName === undefined) {
+      throw new Error(
+        `${file}: export exactly one error registry named <PREFIX>_ERRORS (found ${names.length})`,
+      );
+    }
     loaded.push({
       directory,
-      registry: checkRegistry(exports.errorRegistry, file),
+      exportName,
+      registry: checkRegistry(exports[exportName], file),
       registryFile: file,
-      typeFile: file,
     });
   }
   return loaded;
@@ -84,6 +86,18 @@ function checkRegistry(value: unknown, file: string): ErrorRegistry {
       if (typeof entry[field] !== 'string' || entry[field].trim() === '') {
         throw new Error(`${file}: ${code} has no ${field}`);
       }
+    }
+    const raisers: unknown = entry.raisers;
+    if (
+      !Array.isArray(raisers) ||
+      raisers.length === 0 ||
+      !raisers.every(
+        (raiser) => typeof raiser === 'string' && /^[a-z0-9-]+\/src\/.+#.+$/.test(raiser),
+      )
+    ) {
+      throw new Error(
+        `${file}: ${code} must list its raisers as <package folder>/src/<file>#<function>`,
+      );
     }
   }
   return registry as ErrorRegistry;

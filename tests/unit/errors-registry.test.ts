@@ -6,16 +6,19 @@
  * `src/errors.ts`, so a new package is checked without a change here.
  */
 import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   loadErrorRegistries,
   packagesWithErrorFiles,
+  REPOSITORY_ROOT,
   type LoadedRegistry,
 } from '../../libs/docs-model/error-registries';
 import { ENVIRONMENT_VARIABLES } from '../../tooling/references/environment-variables';
 import { statusesOf } from '../../tooling/references/errors-page';
 import { generatedReferences } from '../../tooling/references/generated-files';
 import { readDoc } from './support/doc-tables';
+import { raisersByCode } from './support/error-raisers';
 import { packageSources } from './support/package-sources';
 
 let registries: LoadedRegistry[];
@@ -36,7 +39,7 @@ function registeredCodes(): Map<string, string> {
  * registries: the codes raised. Environment variables such as WEFT_LOG_LEVEL are not codes.
  */
 function raisedCodes(): Map<string, string[]> {
-  const registryFiles = new Set(registries.flatMap((r) => [r.registryFile, r.typeFile]));
+  const registryFiles = new Set(registries.map((r) => r.registryFile));
   const variables = new Set(ENVIRONMENT_VARIABLES.map((variable) => variable.name));
   const raised = new Map<string, string[]>();
   for (const { path, text } of packageSources()) {
@@ -76,7 +79,71 @@ describe('error registries', () => {
     expect(unused).toEqual([]);
   });
 
-  it('match the committed code unions and errors page (npm run generate:references) [claim:cg-references-checks] [claim:cfg-generated-checked]', async () => {
+  /**
+   * The memory-provider contract of `@weft/testing` names the codes a provider must raise, to
+   * check them: those files expect codes and raise none.
+   */
+  const EXPECTING_FILES = [
+    'packages/testing/src/memory-contract-inputs.ts',
+    'packages/testing/src/memory-provider-contract.ts',
+  ];
+
+  function raisersInSources(): Map<string, Set<string>> {
+    const skip = new Set([
+      ...registries.map((r) => relative(REPOSITORY_ROOT, r.registryFile)),
+      ...EXPECTING_FILES,
+    ]);
+    const variables = new Set(ENVIRONMENT_VARIABLES.map((variable) => variable.name));
+    return raisersByCode(packageSources(), skip, variables);
+  }
+
+  it('list, for each code, exactly the functions of the sources that raise it [claim:cg-error-raisers]', () => {
+    const found = raisersInSources();
+    const wrong: string[] = [];
+    for (const { registry } of registries) {
+      for (const [code, entry] of Object.entries(registry.codes)) {
+        const actual = found.get(code) ?? new Set<string>();
+        for (const raiser of entry.raisers) {
+          if (!actual.has(raiser)) wrong.push(`${code}: listed ${raiser} does not raise it`);
+        }
+        for (const raiser of actual) {
+          if (!entry.raisers.includes(raiser)) wrong.push(`${code}: ${raiser} raises it, unlisted`);
+        }
+      }
+    }
+    expect(found.size).toBeGreaterThan(30);
+    expect(wrong).toEqual([]);
+  });
+
+  it('are named for their codes’ prefix, beside a <Name>ErrorCode union and a <Name>Error class taking (code, message, options) [claim:cg-error-style] [claim:cg-references-generated]', () => {
+    const sources = packageSources();
+    const misnamed: string[] = [];
+    for (const { directory, registry, exportName, registryFile } of registries) {
+      const prefix =
+        exportName === 'CORE_ERRORS' ? 'WEFT_' : `WEFT_${exportName.replace(/_ERRORS$/, '')}_`;
+      for (const code of Object.keys(registry.codes)) {
+        if (!code.startsWith(prefix)) misnamed.push(`${exportName}: ${code}`);
+      }
+      const name = /^export type (\w+)ErrorCode =/m.exec(readFileSync(registryFile, 'utf8'))?.[1];
+      if (name === undefined) {
+        misnamed.push(`${registryFile}: no <Name>ErrorCode union`);
+        continue;
+      }
+      // The class may take the union as a type parameter, as the core's `WeftError<Code>` does.
+      const shape = new RegExp(
+        `export class ${name}Error\\b[^{]*\\{[\\s\\S]*?constructor\\(\\s*code: (?:${name}ErrorCode|Code),\\s*message: string,\\s*options\\b`,
+      );
+      const own = sources.filter(({ path }) => path.startsWith(`packages/${directory}/src/`));
+      if (!own.some(({ text }) => shape.test(text))) {
+        misnamed.push(
+          `packages/${directory}: no class ${name}Error taking (code, message, options)`,
+        );
+      }
+    }
+    expect(misnamed).toEqual([]);
+  });
+
+  it('match the committed code unions and errors page (npm run generate:references) [claim:cg-references-generated] [claim:cg-references-checks] [claim:cfg-generated-checked]', async () => {
     const stale = (await generatedReferences())
       .filter(({ file, text }) => readFileSync(file, 'utf8') !== text)
       .map(({ file }) => file);

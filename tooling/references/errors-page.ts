@@ -11,7 +11,7 @@ export const ERRORS_PAGE_END = '## HTTP statuses';
 
 /** The lines of a package's errors.ts between which its code union is generated. */
 export const CODE_UNION_START =
-  '// <error-codes> generated from errorRegistry by: npm run generate:references';
+  '// <error-codes> generated from the registry by: npm run generate:references';
 export const CODE_UNION_END = '// </error-codes>';
 
 /** The statuses of an entry, as a list. */
@@ -48,10 +48,10 @@ export function errorSections(registries: readonly LoadedRegistry[]): string {
   if (core?.directory !== 'core') throw new Error('the core registry must come first');
   const parts = [
     ERRORS_PAGE_START,
-    'Generated from the registry in `packages/core/src/errors/core-errors.ts`.',
+    'Generated from `CORE_ERRORS` in `packages/core/src/errors.ts`.',
     ...codeSections(core.registry, '###'),
     '## Package codes',
-    'The first-party packages raise errors of their own, with codes prefixed by the package. They are `WeftError`s too, so `WeftError.is(error, code)` recognises them, and their `docsUrl` points here. Each package’s codes come from the `errorRegistry` of its `src/errors.ts`.',
+    'The first-party packages raise errors of their own, with codes prefixed by the package. Each package throws them as an error class of its own, a subclass of `WeftError` named for the package’s main class (`SqliteMemoryProviderError`, `ChatPluginError`), so `WeftError.is(error, code)` recognises them, and their `docsUrl` points here; `create-weft`’s section says how its errors differ. Each package’s codes come from the registry in its `src/errors.ts`, named for the codes’ prefix (`SQLITE_ERRORS` holds the `WEFT_SQLITE_` codes).',
   ];
   for (const { registry } of packages) {
     parts.push(`### ${registry.packageName}`);
@@ -72,9 +72,9 @@ export function codeUnion(registry: ErrorRegistry, typeName: string): string {
   const list = codes.flatMap(([code, entry]) => wrapComment(`- \`${code}\`: ${entry.summary}`));
   return [
     '/**',
-    ` * The code of a {@link WeftError} raised by \`${registry.packageName}\`. The list is closed (a new`,
-    ' * code is a change to the public API) and stable across versions, so callers branch on the code',
-    ' * rather than on messages. Each code has a section of the same name in the errors reference of',
+    ` * The code of an error raised by \`${registry.packageName}\`. The list is closed (a new code is`,
+    ' * a change to the public API) and stable across versions, so callers branch on the code rather',
+    ' * than on messages. Each code has a section of the same name in the errors reference of',
     ' * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.',
     ' *',
     ...list,

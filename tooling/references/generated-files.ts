@@ -35,25 +35,18 @@ export interface GeneratedFile {
 export const ERRORS_PAGE = join(REPOSITORY_ROOT, 'docs', 'reference', 'errors.md');
 export const CONFIGURATION_PAGE = join(REPOSITORY_ROOT, 'docs', 'reference', 'configuration.md');
 
-const CORE_CODES_HEADER = `// Generated from CORE_ERRORS (core-errors.ts) by: npm run generate:references. Do not edit.
-`;
-
 async function formatted(file: string, text: string): Promise<string> {
   const options = await resolveConfig(file);
   return format(text, { ...options, filepath: file });
 }
 
-/** The code union file (core) or block (packages) of one registry. */
-async function typeFile({ directory, registry, typeFile: file }: LoadedRegistry): Promise<string> {
+/** The errors file of one registry, with its code union block written from the registry. */
+async function typeFile({ registry, registryFile: file }: LoadedRegistry): Promise<string> {
   const current = readFileSync(file, 'utf8');
-  if (directory === 'core') {
-    const name = codeUnionName(current, file);
-    return formatted(file, `${CORE_CODES_HEADER}\n${codeUnion(registry, name)}\n`);
-  }
   const start = current.indexOf(CODE_UNION_START);
   if (start === -1) {
     throw new Error(
-      `${file}: put the code union between "${CODE_UNION_START}" and "${CODE_UNION_END}" lines, for the generator to write it from errorRegistry`,
+      `${file}: put the code union between "${CODE_UNION_START}" and "${CODE_UNION_END}" lines, for the generator to write it from the registry`,
     );
   }
   const block = current.slice(start, current.indexOf(CODE_UNION_END));
@@ -75,7 +68,7 @@ export async function generatedReferences(): Promise<GeneratedFile[]> {
   const registries = await loadErrorRegistries();
   const files: GeneratedFile[] = [];
   for (const loaded of registries) {
-    files.push({ file: loaded.typeFile, text: await typeFile(loaded) });
+    files.push({ file: loaded.registryFile, text: await typeFile(loaded) });
   }
   const page = replaceBetweenHeadings(
     readFileSync(ERRORS_PAGE, 'utf8'),

@@ -6,7 +6,7 @@ import {
   type SpaceGrant,
   type TaskArrival,
 } from '@weft/core';
-import { coordinatorError, type WeftCoordinatorErrorCode } from './errors.js';
+import { PostgresSpaceCoordinatorError } from './errors.js';
 import {
   describeTarget,
   resolveOptions,
@@ -124,7 +124,7 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
    */
   async init(host: SpaceCoordinatorHost): Promise<void> {
     if (this.state !== 'new') {
-      throw coordinatorError(
+      throw new PostgresSpaceCoordinatorError(
         'WEFT_COORDINATOR_NOT_STARTED',
         'PostgresSpaceCoordinator.init: this coordinator was started before; create a new one.',
       );
@@ -136,7 +136,7 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
     } catch (error) {
       this.state = 'closed';
       if (error instanceof WeftError) throw error;
-      throw coordinatorError(
+      throw new PostgresSpaceCoordinatorError(
         'WEFT_COORDINATOR_CONNECT_FAILED',
         `PostgresSpaceCoordinator.init: could not connect to PostgreSQL at ${describeTarget(this.options.connectionString)}: ${(error as Error).message}. Check that the server runs and the connection string is right.`,
         { cause: error },
@@ -162,7 +162,7 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
     try {
       json = JSON.stringify(arrival);
     } catch (error) {
-      throw coordinatorError(
+      throw new PostgresSpaceCoordinatorError(
         'WEFT_COORDINATOR_INVALID_ARRIVAL',
         `PostgresSpaceCoordinator.admit: the event of space "${bounded(arrival.space.id)}" cannot be recorded, since its data or metadata has no JSON form (${(error as Error).message}); send plain JSON values.`,
         { status: 400, cause: error },
@@ -184,13 +184,13 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
       return ticket;
     } catch (error) {
       if ((error as { code?: string }).code === TOO_LARGE) {
-        throw coordinatorError(
+        throw new PostgresSpaceCoordinatorError(
           'WEFT_COORDINATOR_INVALID_ARRIVAL',
           `PostgresSpaceCoordinator.admit: a task of space "${bounded(space)}" is too large for PostgreSQL to record (${(error as Error).message}); use a shorter space id and smaller data.`,
           { status: 400, cause: error },
         );
       }
-      throw coordinatorError(
+      throw new PostgresSpaceCoordinatorError(
         'WEFT_COORDINATOR_ADMIT_FAILED',
         `PostgresSpaceCoordinator.admit: PostgreSQL did not record a task of space "${bounded(space)}": ${(error as Error).message}.`,
         { status: 503, cause: error },
@@ -230,7 +230,7 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
       }
       const remaining = deadline - Date.now();
       if (remaining <= 0) {
-        throw coordinatorError(
+        throw new PostgresSpaceCoordinatorError(
           'WEFT_COORDINATOR_ACQUIRE_TIMEOUT',
           `PostgresSpaceCoordinator.acquire: the earlier tasks of space "${bounded(space)}" did not end within ${this.options.acquireTimeoutMs} ms; try again later.`,
           { status: 503, expose: true, cause: lastError },
@@ -527,15 +527,15 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
   private requireSession(method: string): Session {
     if (this.state === 'running' && this.session) return this.session;
     if (this.state === 'reconnecting') throw this.connectionLost(method);
-    throw coordinatorError(
+    throw new PostgresSpaceCoordinatorError(
       'WEFT_COORDINATOR_NOT_STARTED',
       `PostgresSpaceCoordinator.${method}: the coordinator is not running; call init() first (the runtime does, in start()), and not after shutdown().`,
       { status: 503 },
     );
   }
 
-  private connectionLost(method: string): WeftError<WeftCoordinatorErrorCode> {
-    return coordinatorError(
+  private connectionLost(method: string): PostgresSpaceCoordinatorError {
+    return new PostgresSpaceCoordinatorError(
       'WEFT_COORDINATOR_CONNECTION_LOST',
       `PostgresSpaceCoordinator.${method}: the connection holding this instance's locks was lost, so the tasks it had accepted pass to whichever instance takes them over; it reconnects by itself, try again shortly.`,
       { status: 503 },

@@ -1,10 +1,11 @@
-import { WeftError } from '@weft/core';
+import { WeftError, type WeftErrorOptions } from '@weft/core';
+import type { ErrorRegistry } from '@weft/core/internal';
 
-// <error-codes> generated from errorRegistry by: npm run generate:references
+// <error-codes> generated from the registry by: npm run generate:references
 /**
- * The code of a {@link WeftError} raised by `@weft/coordinator-postgres`. The list is closed (a new
- * code is a change to the public API) and stable across versions, so callers branch on the code
- * rather than on messages. Each code has a section of the same name in the errors reference of
+ * The code of an error raised by `@weft/coordinator-postgres`. The list is closed (a new code is
+ * a change to the public API) and stable across versions, so callers branch on the code rather
+ * than on messages. Each code has a section of the same name in the errors reference of
  * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
  *
  * - `WEFT_COORDINATOR_INVALID_OPTIONS`: The constructor’s options are missing or invalid.
@@ -19,7 +20,7 @@ import { WeftError } from '@weft/core';
  *   `acquireTimeoutMs`.
  * - `WEFT_COORDINATOR_CONNECTION_LOST`: The connection holding this instance’s locks dropped.
  */
-export type WeftCoordinatorErrorCode =
+export type PostgresSpaceCoordinatorErrorCode =
   | 'WEFT_COORDINATOR_INVALID_OPTIONS'
   | 'WEFT_COORDINATOR_CONNECT_FAILED'
   | 'WEFT_COORDINATOR_SCHEMA_TOO_NEW'
@@ -35,12 +36,13 @@ export type WeftCoordinatorErrorCode =
  *
  * @internal
  */
-export const errorRegistry = {
+export const COORDINATOR_ERRORS = {
   packageName: '@weft/coordinator-postgres',
   codes: {
     WEFT_COORDINATOR_INVALID_OPTIONS: {
       summary: 'The constructor’s options are missing or invalid.',
       raisedBy: '`new PostgresSpaceCoordinator`',
+      raisers: ['coordinator-postgres/src/options.ts#resolveOptions'],
       cause:
         'the constructor’s options are missing or invalid: a `connectionString` that is not a `postgres://` URL, a `schema` that is not a lower-case identifier, a timeout, interval or pool size that is not a positive whole number. The message lists every bad option and never repeats the connection string, which may hold a password.',
       fix: 'the message names each option and what it must be.',
@@ -48,6 +50,7 @@ export const errorRegistry = {
     WEFT_COORDINATOR_CONNECT_FAILED: {
       summary: '`init` could not connect to PostgreSQL or prepare its tables.',
       raisedBy: '`PostgresSpaceCoordinator.init`, so `Runtime.start` (as `WEFT_START_FAILED`)',
+      raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.init'],
       cause:
         'the server refused the connection, did not answer within `connectTimeoutMs`, rejected the login, or the user may not create the coordinator’s schema. The message names host, port and database and the driver’s reason, never the password.',
       fix: 'check that the server runs at that address and accepts the user, and that the user may create the schema (or create it beforehand).',
@@ -55,6 +58,7 @@ export const errorRegistry = {
     WEFT_COORDINATOR_SCHEMA_TOO_NEW: {
       summary: 'The coordinator’s schema was made by a newer version of the package.',
       raisedBy: '`PostgresSpaceCoordinator.init`',
+      raisers: ['coordinator-postgres/src/schema.ts#prepareSchema'],
       cause:
         'the schema’s `meta` table records a version this version of `@weft/coordinator-postgres` does not know; nothing was changed.',
       fix: 'run the same version of the package on every instance of the group.',
@@ -62,6 +66,10 @@ export const errorRegistry = {
     WEFT_COORDINATOR_NOT_STARTED: {
       summary: 'A method was called before `init()` or after `shutdown()`.',
       raisedBy: '`PostgresSpaceCoordinator.admit`, `acquire`, `init` (a second time)',
+      raisers: [
+        'coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.init',
+        'coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.requireSession',
+      ],
       cause:
         'the coordinator was used outside the runtime’s start and stop, or `init` was called twice; a trigger that fires while the runtime stops gets this as a 503.',
       fix: 'let the runtime start and stop the coordinator; create a new one for a new runtime.',
@@ -69,6 +77,7 @@ export const errorRegistry = {
     WEFT_COORDINATOR_INVALID_ARRIVAL: {
       summary: 'A task’s event has no JSON form, so it cannot be recorded.',
       raisedBy: '`Runtime.accept` and `Runtime.dispatch` with a coordinator',
+      raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.admit'],
       cause:
         'the event’s `data` or `metadata` holds a value `JSON.stringify` cannot write, such as a `BigInt` or a circular structure, or the task is too large for PostgreSQL to record (a space id whose index entry passes PostgreSQL’s limit of about 2,700 bytes, which the runtime’s 200-character cap on space ids keeps out of reach). Nothing was recorded and the task did not run. HTTP triggers answer 400.',
       fix: 'send plain JSON values and a shorter space id; another instance must be able to run the task from its record.',
@@ -76,6 +85,7 @@ export const errorRegistry = {
     WEFT_COORDINATOR_ADMIT_FAILED: {
       summary: 'PostgreSQL did not record a task’s arrival in time.',
       raisedBy: '`Runtime.accept` and `Runtime.dispatch` with a coordinator',
+      raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.admit'],
       cause:
         'the insert of the task’s row failed or ran past `statementTimeoutMs`, for example while the server restarts. The task was not acknowledged and does not run. HTTP triggers answer 503 without the details, which go to the log.',
       fix: 'retry the request; if it lasts, check the server’s health and connection limits.',
@@ -83,6 +93,7 @@ export const errorRegistry = {
     WEFT_COORDINATOR_ACQUIRE_TIMEOUT: {
       summary: 'A space’s earlier tasks did not end within `acquireTimeoutMs`.',
       raisedBy: 'the scheduler, for a task waiting for its space',
+      raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.acquire'],
       cause:
         'the space’s older tasks, on this or another instance, took longer than `acquireTimeoutMs` (10 minutes by default) to end. The waiting tasks of the space fail, their records are removed, and HTTP triggers answer 503.',
       fix: 'look for a task that hangs in that space (its instance’s logs); raise `acquireTimeoutMs` if tasks legitimately take that long.',
@@ -90,32 +101,37 @@ export const errorRegistry = {
     WEFT_COORDINATOR_CONNECTION_LOST: {
       summary: 'The connection holding this instance’s locks dropped.',
       raisedBy: '`Runtime.accept`, `Runtime.dispatch`, and running tasks’ signals',
+      raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.connectionLost'],
       cause:
         'the coordinator’s lock connection closed (the server restarted, a network failure, or an error recording a finished task), so PostgreSQL released this instance’s locks and whichever instance sweeps first takes its unfinished tasks over; its running tasks are aborted, its waiting ones fail with this code, and it accepts no new ones until it has reconnected, which it does by itself with a growing delay (`reconnectDelayMs`, `reconnectMaxDelayMs`). Tasks it had accepted still run, on another instance or on this one once it is back.',
       fix: 'retry the request shortly; nothing needs restarting. A readiness probe on `checkHealth()` keeps requests away from the instance while it reconnects; see the Scaling out guide.',
     },
   },
-} satisfies {
-  packageName: string;
-  codes: Record<
-    WeftCoordinatorErrorCode,
-    { summary: string; raisedBy: string; cause: string; fix: string }
-  >;
-};
+} as const satisfies ErrorRegistry<PostgresSpaceCoordinatorErrorCode>;
 
 /**
- * Creates an error of `@weft/coordinator-postgres`.
- *
- * @param code - What went wrong.
- * @param message - "owner: problem; fix".
- * @param options - The HTTP status a trigger answers with, whether the message may be shown to
- * a client, and the underlying error.
- * @returns The error, to throw.
+ * The error `@weft/coordinator-postgres` throws on purpose: a {@link WeftError} with a
+ * {@link PostgresSpaceCoordinatorErrorCode}. Recognise it with `WeftError.is(error, 'WEFT_COORDINATOR_…')`.
  */
-export function coordinatorError(
-  code: WeftCoordinatorErrorCode,
-  message: string,
-  options: { status?: number; expose?: boolean; cause?: unknown } = {},
-): WeftError<WeftCoordinatorErrorCode> {
-  return new WeftError(code, message, options);
+export class PostgresSpaceCoordinatorError extends WeftError<PostgresSpaceCoordinatorErrorCode> {
+  /**
+   * @param code - What went wrong.
+   * @param message - What went wrong and how to fix it, starting with PostgresSpaceCoordinator:.
+   * @param options - The underlying error, and the HTTP status and exposure when it has them.
+   */
+  constructor(
+    code: PostgresSpaceCoordinatorErrorCode,
+    message: string,
+    options: WeftErrorOptions = {},
+  ) {
+    super(code, message, options);
+    this.name = 'PostgresSpaceCoordinatorError';
+  }
 }
+
+/**
+ * The former name of {@link PostgresSpaceCoordinatorErrorCode}.
+ *
+ * @deprecated Use {@link PostgresSpaceCoordinatorErrorCode}; this alias will be removed in the next minor version.
+ */
+export type WeftCoordinatorErrorCode = PostgresSpaceCoordinatorErrorCode;

@@ -6,4 +6,8 @@
  */
 export { PostgresSpaceCoordinator } from './coordinator.js';
 export type { CoordinatorLogger, PostgresSpaceCoordinatorOptions } from './options.js';
-export type { WeftCoordinatorErrorCode } from './errors.js';
+export {
+  PostgresSpaceCoordinatorError,
+  type PostgresSpaceCoordinatorErrorCode,
+  type WeftCoordinatorErrorCode,
+} from './errors.js';

@@ -1,4 +1,4 @@
-import { coordinatorError } from './errors.js';
+import { PostgresSpaceCoordinatorError } from './errors.js';
 
 /** Where the coordinator writes what goes wrong; a pino logger fits. */
 export interface CoordinatorLogger {
@@ -94,7 +94,7 @@ export function resolveOptions(
 ): ResolvedCoordinatorOptions {
   const problems: string[] = [];
   if (typeof options !== 'object' || options === null) {
-    throw coordinatorError(
+    throw new PostgresSpaceCoordinatorError(
       'WEFT_COORDINATOR_INVALID_OPTIONS',
       'PostgresSpaceCoordinator: options must be an object with a connectionString.',
     );
@@ -137,7 +137,7 @@ export function resolveOptions(
     );
   }
   if (problems.length > 0) {
-    throw coordinatorError(
+    throw new PostgresSpaceCoordinatorError(
       'WEFT_COORDINATOR_INVALID_OPTIONS',
       `PostgresSpaceCoordinator: invalid options: ${problems.join('; ')}.`,
     );

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { coordinatorError } from './errors.js';
+import { PostgresSpaceCoordinatorError } from './errors.js';
 
 /** The version of the tables this package writes; a newer one in the database is refused. */
 export const SCHEMA_VERSION = 1;
@@ -23,7 +23,7 @@ export async function prepareSchema(client: PoolClient, schema: string): Promise
     );
     const version = found.rows[0] ? Number(found.rows[0].value) : 0;
     if (version > SCHEMA_VERSION) {
-      throw coordinatorError(
+      throw new PostgresSpaceCoordinatorError(
         'WEFT_COORDINATOR_SCHEMA_TOO_NEW',
         `PostgresSpaceCoordinator: schema "${schema}" has version ${version}, made by a newer @weft/coordinator-postgres (this one knows up to ${SCHEMA_VERSION}); upgrade this package on every instance.`,
       );

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { WeftError, type SpaceCoordinatorHost, type TaskArrival } from '@weft/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PostgresSpaceCoordinator } from '../src/index.js';
+import { PostgresSpaceCoordinator, PostgresSpaceCoordinatorError } from '../src/index.js';
 import { resolveOptions } from '../src/options.js';
 import { useServer } from './support/server.js';
 
@@ -78,7 +78,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(resolved.reconnectMaxDelayMs).toBe(30_000);
   });
 
-  it('lists every bad option at once, without the connection string', () => {
+  it('lists every bad option at once, without the connection string, in a PostgresSpaceCoordinatorError [claim:coord-error-class]', () => {
     let error: unknown;
     try {
       new PostgresSpaceCoordinator({
@@ -90,6 +90,8 @@ describe('PostgresSpaceCoordinator errors', () => {
       error = caught;
     }
     expect(WeftError.is(error, 'WEFT_COORDINATOR_INVALID_OPTIONS')).toBe(true);
+    expect(error).toBeInstanceOf(PostgresSpaceCoordinatorError);
+    expect((error as Error).name).toBe('PostgresSpaceCoordinatorError');
     const message = (error as Error).message;
     expect(message).toMatch(/connectionString/);
     expect(message).toMatch(/schema/);

@@ -7,7 +7,7 @@
 export { Runtime } from './runtime/runtime.js';
 export type { RuntimeConfig, RuntimeOptions } from './runtime/config.js';
 export { WeftError, type WeftErrorOptions } from './errors/weft-error.js';
-export type { WeftErrorCode } from './errors/codes.js';
+export type { WeftErrorCode } from './errors.js';
 export {
   Plugin,
   PluginRegistry,

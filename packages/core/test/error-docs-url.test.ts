@@ -6,7 +6,7 @@
 import { ServerManager, WeftError, type Runtime, type TriggerRoute } from '@weft/core';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WEFT_ERROR_CODES } from '../src/errors/core-errors.js';
+import { CORE_ERRORS } from '../src/errors.js';
 import { ERRORS_REFERENCE_URL } from '../src/errors/error-registry.js';
 import { errorLogFields } from '../src/util/logger.js';
 
@@ -17,7 +17,7 @@ afterEach(async () => {
 
 describe('WeftError.docsUrl', () => {
   it('points at the anchor of its code on the errors page, for every core code', () => {
-    for (const code of WEFT_ERROR_CODES) {
+    for (const code of Object.keys(CORE_ERRORS.codes)) {
       expect(new WeftError(code, 'x').docsUrl).toBe(
         `${ERRORS_REFERENCE_URL}#${code.toLowerCase()}`,
       );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WeftError } from '../src/index.js';
-import { WEFT_ERROR_CODES } from '../src/errors/core-errors.js';
+import { CORE_ERRORS } from '../src/errors.js';
 
 describe('WeftError', () => {
   it('carries its code, status and cause, and names the code at the end of its first line', () => {
@@ -51,6 +51,6 @@ describe('WeftError', () => {
   });
 
   it('names every code WEFT_ and upper case, as the errors reference anchors them', () => {
-    for (const code of WEFT_ERROR_CODES) expect(code).toMatch(/^WEFT_[A-Z_]+$/);
+    for (const code of Object.keys(CORE_ERRORS.codes)) expect(code).toMatch(/^WEFT_[A-Z_]+$/);
   });
 });

@@ -57,20 +57,30 @@ export function parseArguments(argv: readonly string[]): Arguments {
       },
     });
   } catch (error) {
-    throw new CreateWeftError(`arguments: ${(error as Error).message}; fix: see --help`);
+    throw new CreateWeftError(
+      'WEFT_CREATE_INVALID_ARGUMENTS',
+      `arguments: ${(error as Error).message}; fix: see --help`,
+    );
   }
   const { values, positionals } = parsed;
   if (positionals.length > 1) {
     throw new CreateWeftError(
+      'WEFT_CREATE_INVALID_ARGUMENTS',
       `arguments: one folder expected, got ${positionals.length} (${positionals.join(', ')}); fix: quote a name with spaces`,
     );
   }
   const { model, memory } = values;
   if (model !== undefined && !isModelChoice(model)) {
-    throw new CreateWeftError(`--model: "${model}" is not one of ${MODEL_CHOICES.join(', ')}`);
+    throw new CreateWeftError(
+      'WEFT_CREATE_INVALID_ARGUMENTS',
+      `--model: "${model}" is not one of ${MODEL_CHOICES.join(', ')}`,
+    );
   }
   if (memory !== undefined && !isMemoryChoice(memory)) {
-    throw new CreateWeftError(`--memory: "${memory}" is not one of ${MEMORY_CHOICES.join(', ')}`);
+    throw new CreateWeftError(
+      'WEFT_CREATE_INVALID_ARGUMENTS',
+      `--memory: "${memory}" is not one of ${MEMORY_CHOICES.join(', ')}`,
+    );
   }
   return {
     directory: positionals[0],

@@ -40,7 +40,10 @@ async function complete(
   const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);
   if (!interactive) {
     if (!args.directory) {
-      throw new CreateWeftError(`folder: missing; fix: ${createCommand(manager, 'my-agent')}`);
+      throw new CreateWeftError(
+        'WEFT_CREATE_INVALID_ARGUMENTS',
+        `folder: missing; fix: ${createCommand(manager, 'my-agent')}`,
+      );
     }
     return {
       directory: args.directory,

@@ -73,6 +73,7 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
   const source = options.source ?? (workspaceRoot ? 'workspace' : 'registry');
   if (source === 'workspace' && !workspaceRoot) {
     throw new CreateWeftError(
+      'WEFT_CREATE_NO_WORKSPACE',
       'source "workspace": this create-weft does not run from a Weft clone; fix: run it from a clone, or use the registry',
     );
   }
@@ -151,10 +152,14 @@ async function assertWritable(directory: string): Promise<void> {
   });
   if (!info) return;
   if (!info.isDirectory()) {
-    throw new CreateWeftError(`${directory}: is a file; fix: choose a folder name that is free`);
+    throw new CreateWeftError(
+      'WEFT_CREATE_FOLDER_TAKEN',
+      `${directory}: is a file; fix: choose a folder name that is free`,
+    );
   }
   if ((await readdir(directory)).length > 0) {
     throw new CreateWeftError(
+      'WEFT_CREATE_FOLDER_TAKEN',
       `${directory}: is not empty; fix: choose a new folder name, or empty this one first`,
     );
   }

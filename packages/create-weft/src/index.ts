@@ -13,7 +13,7 @@ export {
   type MemoryChoice,
   type ModelChoice,
 } from './choices.js';
-export { CreateWeftError } from './errors.js';
+export { CreateWeftError, type CreateWeftErrorCode } from './errors.js';
 export { assertProjectName } from './project-name.js';
 export {
   findWorkspaceRoot,

@@ -49,6 +49,7 @@ export function installDependencies(options: InstallOptions): Promise<void> {
       clearTimeout(deadline);
       reject(
         new CreateWeftError(
+          'WEFT_CREATE_INSTALL_FAILED',
           `install: ${command.program} could not be started (${error.code ?? error.message}); ${retry}`,
         ),
       );
@@ -58,12 +59,14 @@ export function installDependencies(options: InstallOptions): Promise<void> {
       if (timedOut) {
         reject(
           new CreateWeftError(
+            'WEFT_CREATE_INSTALL_FAILED',
             `install: ${formatCommand(command)} did not finish within ${timeoutMs / 1000} s and was stopped; ${retry}`,
           ),
         );
       } else if (code !== 0) {
         reject(
           new CreateWeftError(
+            'WEFT_CREATE_INSTALL_FAILED',
             `install: ${formatCommand(command)} failed (${code === null ? signal : `exit code ${code}`}); ${retry}`,
           ),
         );

@@ -14,6 +14,7 @@ export function assertProjectName(name: string): void {
     .replace(/[^a-z0-9._~-]+/g, '-')
     .replace(/^[._-]+|-+$/g, '');
   throw new CreateWeftError(
+    'WEFT_CREATE_INVALID_NAME',
     `project name "${name}": ${problems}; fix: choose a folder name (or pass --name) that npm accepts` +
       (suggestion && suggestion !== name ? `, such as "${suggestion}"` : ''),
   );

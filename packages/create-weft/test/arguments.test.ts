@@ -29,10 +29,19 @@ describe('parseArguments', () => {
   });
 
   it.each([
-    [['a', '--model', 'gpt'], /^--model: "gpt" is not one of openai, ollama, scripted$/],
-    [['a', '--memory', 'redis'], /^--memory: "redis" is not one of sqlite, memory$/],
+    [
+      ['a', '--model', 'gpt'],
+      /^--model: "gpt" is not one of openai, ollama, scripted \[WEFT_CREATE_INVALID_ARGUMENTS\]$/,
+    ],
+    [
+      ['a', '--memory', 'redis'],
+      /^--memory: "redis" is not one of sqlite, memory \[WEFT_CREATE_INVALID_ARGUMENTS\]$/,
+    ],
     [['a', 'b'], /^arguments: one folder expected, got 2 \(a, b\)/],
-    [['a', '--colour'], /^arguments: .*colour.*; fix: see --help$/],
+    [
+      ['a', '--colour'],
+      /^arguments: .*colour.*; fix: see --help \[WEFT_CREATE_INVALID_ARGUMENTS\]$/,
+    ],
   ])(
     'rejects %j, naming what was wrong [claim:create-weft-readme-model-flag] [claim:create-weft-readme-memory-flag]',
     (argv, message) => {
@@ -49,7 +58,10 @@ describe('assertProjectName', () => {
   });
 
   it.each([
-    ['My Agent', /^project name "My Agent": .*; fix: .*such as "my-agent"$/],
+    [
+      'My Agent',
+      /^project name "My Agent": .*; fix: .*such as "my-agent" \[WEFT_CREATE_INVALID_NAME\]$/,
+    ],
     ['.hidden', /^project name "\.hidden": name cannot start with a period/],
     ['node_modules', /^project name "node_modules": .*node_modules is not a valid package name/],
   ])(

@@ -78,14 +78,16 @@ describe('create-weft off a terminal (cli.ts)', () => {
     const { code, stderr } = await run([], 'pnpm/9.15.0 npm/? node/v20.19.0 linux x64');
     expect(code).toBe(1);
     expect(stderr).toBe(
-      'create-weft: folder: missing; fix: pnpm create weft my-agent\nNothing was written.\n',
+      'create-weft: folder: missing; fix: pnpm create weft my-agent [WEFT_CREATE_INVALID_ARGUMENTS]\nNothing was written.\n',
     );
   });
 
   it('refuses a name npm would not accept in one line, and writes nothing [claim:tsdoc-cw-project-name]', async () => {
     const { code, stderr } = await run(['My Agent'], 'npm/10.9.0 node/v20.19.0 linux x64');
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^create-weft: project name "My Agent": .*\nNothing was written\.\n$/);
+    expect(stderr).toMatch(
+      /^create-weft: project name "My Agent": .* \[WEFT_CREATE_INVALID_NAME\]\nNothing was written\.\n$/,
+    );
     expect(await exists(path.join(work, 'My Agent'))).toBe(false);
   });
 

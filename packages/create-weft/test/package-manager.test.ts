@@ -143,7 +143,7 @@ describe('installDependencies', () => {
       });
       await expect(failure).rejects.toThrow(CreateWeftError);
       await expect(failure).rejects.toThrow(
-        /^install: pnpm install did not finish within 0.3 s and was stopped; fix: cd into the project and run pnpm install$/,
+        /^install: pnpm install did not finish within 0.3 s and was stopped; fix: cd into the project and run pnpm install \[WEFT_CREATE_INSTALL_FAILED\]$/,
       );
       expect(Date.now() - started).toBeLessThan(10_000);
     },
@@ -155,7 +155,9 @@ describe('installDependencies', () => {
       await fakePnpm('exit 3');
       await expect(
         installDependencies({ manager: 'pnpm', directory: bin, stdio: 'ignore' }),
-      ).rejects.toThrow(/^install: pnpm install failed \(exit code 3\); fix: .* pnpm install$/);
+      ).rejects.toThrow(
+        /^install: pnpm install failed \(exit code 3\); fix: .* pnpm install \[WEFT_CREATE_INSTALL_FAILED\]$/,
+      );
     },
   );
 
@@ -177,6 +179,8 @@ describe('installDependencies', () => {
     vi.stubEnv('PATH', bin);
     await expect(
       installDependencies({ manager: 'bun', directory: bin, stdio: 'ignore' }),
-    ).rejects.toThrow(/^install: bun could not be started \(ENOENT\); fix: .* bun install$/);
+    ).rejects.toThrow(
+      /^install: bun could not be started \(ENOENT\); fix: .* bun install \[WEFT_CREATE_INSTALL_FAILED\]$/,
+    );
   });
 });

@@ -1,11 +1,11 @@
-import { WeftError } from '@weft/core';
+import { WeftError, type WeftErrorOptions } from '@weft/core';
 import type { ErrorRegistry } from '@weft/core/internal';
 
-// <error-codes> generated from errorRegistry by: npm run generate:references
+// <error-codes> generated from the registry by: npm run generate:references
 /**
- * The code of a {@link WeftError} raised by `@weft/mcp-docs`. The list is closed (a new
- * code is a change to the public API) and stable across versions, so callers branch on the code
- * rather than on messages. Each code has a section of the same name in the errors reference of
+ * The code of an error raised by `@weft/mcp-docs`. The list is closed (a new code is
+ * a change to the public API) and stable across versions, so callers branch on the code rather
+ * than on messages. Each code has a section of the same name in the errors reference of
  * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
  *
  * - `WEFT_DOCS_INVALID_OPTIONS`: The `weft-docs-mcp` command was given an unknown or bad option.
@@ -20,12 +20,13 @@ export type DocsServerErrorCode = 'WEFT_DOCS_INVALID_OPTIONS' | 'WEFT_DOCS_NO_DA
  *
  * @internal
  */
-export const errorRegistry = {
+export const DOCS_ERRORS = {
   packageName: '@weft/mcp-docs',
   codes: {
     WEFT_DOCS_INVALID_OPTIONS: {
       summary: 'The `weft-docs-mcp` command was given an unknown or bad option.',
       raisedBy: 'the `weft-docs-mcp` command',
+      raisers: ['mcp-docs/src/cli-options.ts#invalid'],
       cause:
         'the `weft-docs-mcp` command was given an option it does not know, or a value it cannot use, such as a `--port` that is not a number from 0 to 65535.',
       fix: 'the message names the option; run `weft-docs-mcp --help` for the list.',
@@ -33,6 +34,7 @@ export const errorRegistry = {
     WEFT_DOCS_NO_DATA: {
       summary: 'The documentation bundle the server answers from is missing or damaged.',
       raisedBy: '`loadDocsBundle`, the `weft-docs-mcp` command',
+      raisers: ['mcp-docs/src/bundle.ts#loadDocsBundle'],
       cause:
         'the documentation bundle (`data/docs-bundle.json` in the package) is missing or is not a bundle this version can read. Installed packages carry it; a clone of the repository has it only after the package is built.',
       fix: 'reinstall the package, or in a clone run `npm run build -w @weft/mcp-docs`.',
@@ -48,9 +50,10 @@ export class DocsServerError extends WeftError<DocsServerErrorCode> {
   /**
    * @param code - What went wrong.
    * @param message - What went wrong and how to fix it, starting with `weft-docs-mcp:`.
+   * @param options - The underlying error, and the HTTP status and exposure when it has them.
    */
-  constructor(code: DocsServerErrorCode, message: string) {
-    super(code, message);
+  constructor(code: DocsServerErrorCode, message: string, options: WeftErrorOptions = {}) {
+    super(code, message, options);
     this.name = 'DocsServerError';
   }
 }

@@ -9,7 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { CORE_ERRORS } from '../../core/src/errors/core-errors.js';
+import { CORE_ERRORS } from '../../core/src/errors.js';
 import { readCatalogue } from '../../../libs/docs-model/catalogue/catalogue.js';
 import { cardFacts } from '../../../libs/docs-model/catalogue/facts.js';
 import { PACKAGES_ON_NPM } from '../../../libs/docs-model/catalogue/model.js';

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { postgresError } from './errors.js';
+import { PostgresMemoryProviderError } from './errors.js';
 import { scrub, type ResolvedPostgresMemoryProviderOptions } from './options.js';
 
 /** How long the client waits past the statement timeout for a server that does not answer. */
@@ -118,7 +118,7 @@ export class ConnectionRunner {
     let delay = FIRST_RETRY_DELAY_MS;
     for (let attempt = 1; ; attempt += 1) {
       if (this.closed) {
-        throw postgresError(
+        throw new PostgresMemoryProviderError(
           'WEFT_POSTGRES_NOT_OPEN',
           `${this.label} was shut down while ${operation} waited for the server`,
         );
@@ -148,12 +148,12 @@ export class ConnectionRunner {
           client.release();
         }
         if (isTimeoutError(error)) {
-          throw postgresError(
+          throw new PostgresMemoryProviderError(
             'WEFT_POSTGRES_STATEMENT_TIMEOUT',
             `${this.label}: ${operation} ran past the statement timeout of ${statementTimeoutMs} ms ` +
               `and was cancelled; look for long-held locks on the table, or raise ` +
               `pool.statementTimeoutMs`,
-            error,
+            { cause: error },
           );
         }
         if (!isConnectionError(error)) throw error;
@@ -187,11 +187,9 @@ export class ConnectionRunner {
       : `${operation} could not reach PostgreSQL at ${this.where} in ${attempts} attempt(s) ` +
         `over ${this.options.pool.reconnectTimeoutMs} ms (${reason}); check that the server ` +
         `runs, or raise pool.reconnectTimeoutMs to wait longer for a restart`;
-    return postgresError(
-      'WEFT_POSTGRES_UNAVAILABLE',
-      `${this.label}: ${what}`,
-      this.safeCause(error),
-    );
+    return new PostgresMemoryProviderError('WEFT_POSTGRES_UNAVAILABLE', `${this.label}: ${what}`, {
+      cause: this.safeCause(error),
+    });
   }
 
   /** An error from the driver, passed on, unless its message would reveal the password. */

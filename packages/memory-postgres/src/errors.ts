@@ -1,10 +1,11 @@
-import { WeftError } from '@weft/core';
+import { WeftError, type WeftErrorOptions } from '@weft/core';
+import type { ErrorRegistry } from '@weft/core/internal';
 
-// <error-codes> generated from errorRegistry by: npm run generate:references
+// <error-codes> generated from the registry by: npm run generate:references
 /**
- * The code of a {@link WeftError} raised by `@weft/memory-postgres`. The list is closed (a new
- * code is a change to the public API) and stable across versions, so callers branch on the code
- * rather than on messages. Each code has a section of the same name in the errors reference of
+ * The code of an error raised by `@weft/memory-postgres`. The list is closed (a new code is
+ * a change to the public API) and stable across versions, so callers branch on the code rather
+ * than on messages. Each code has a section of the same name in the errors reference of
  * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
  *
  * - `WEFT_POSTGRES_INVALID_OPTIONS`: The constructor's options are missing or invalid.
@@ -17,7 +18,7 @@ import { WeftError } from '@weft/core';
  * - `WEFT_POSTGRES_UNAVAILABLE`: The server could not be reached within the reconnect window, or
  *   broke during a `remove` or `clear`.
  */
-export type WeftPostgresErrorCode =
+export type PostgresMemoryProviderErrorCode =
   | 'WEFT_POSTGRES_INVALID_OPTIONS'
   | 'WEFT_POSTGRES_CONNECT_FAILED'
   | 'WEFT_POSTGRES_SCHEMA_TOO_NEW'
@@ -33,12 +34,13 @@ export type WeftPostgresErrorCode =
  *
  * @internal
  */
-export const errorRegistry = {
+export const POSTGRES_ERRORS = {
   packageName: '@weft/memory-postgres',
   codes: {
     WEFT_POSTGRES_INVALID_OPTIONS: {
       summary: "The constructor's options are missing or invalid.",
       raisedBy: '`new PostgresMemoryProvider`',
+      raisers: ['memory-postgres/src/options.ts#invalid'],
       cause:
         "the constructor's options are missing or invalid: a `connectionString` that is not a `postgres://` URL, a `schema` that is not a plain identifier, an unknown `pool` key, a timeout that is not a whole number of milliseconds. The message never repeats the connection string, which may hold a password.",
       fix: 'the message names the option and what it must be.',
@@ -46,6 +48,7 @@ export const errorRegistry = {
     WEFT_POSTGRES_CONNECT_FAILED: {
       summary: '`init()` could not connect to the server or log in.',
       raisedBy: '`PostgresMemoryProvider.init`, so `Runtime.start` (as `WEFT_START_FAILED`)',
+      raisers: ['memory-postgres/src/provider.ts#PostgresMemoryProvider.open'],
       cause:
         "the server refused the connection, did not answer within `pool.connectionTimeoutMs`, or rejected the login. The message names host, port and database, and the driver's reason (such as `ECONNREFUSED` or `password authentication failed`), never the password.",
       fix: 'check that the server runs and accepts connections at that address (`listen_addresses`, `pg_hba.conf`, a firewall), and the user name and password.',
@@ -53,6 +56,7 @@ export const errorRegistry = {
     WEFT_POSTGRES_SCHEMA_TOO_NEW: {
       summary: 'The tables were migrated by a newer version of the package.',
       raisedBy: '`PostgresMemoryProvider.init`',
+      raisers: ['memory-postgres/src/migrations.ts#migrate'],
       cause:
         "the schema's `weft_memory_migrations` table records a version this version of `@weft/memory-postgres` does not know: a newer version has run against it. Nothing was changed.",
       fix: 'upgrade the package on every instance, or point this one at another `schema`.',
@@ -60,6 +64,7 @@ export const errorRegistry = {
     WEFT_POSTGRES_MIGRATION_FAILED: {
       summary: 'A schema migration failed and was rolled back.',
       raisedBy: '`PostgresMemoryProvider.init`',
+      raisers: ['memory-postgres/src/migrations.ts#migrate'],
       cause:
         'a step of the schema migration failed, usually for a missing privilege or a table of the same name in the way; the whole transaction was rolled back.',
       fix: "the message includes PostgreSQL's error; give the role the `CREATE` privilege on the schema (and the database, for a new schema), or choose another `schema`.",
@@ -67,6 +72,10 @@ export const errorRegistry = {
     WEFT_POSTGRES_NOT_OPEN: {
       summary: 'A method was called before `init()` or after `shutdown()`.',
       raisedBy: 'every method of `PostgresMemoryProvider` but `init`',
+      raisers: [
+        'memory-postgres/src/connection.ts#ConnectionRunner.run',
+        'memory-postgres/src/provider.ts#PostgresMemoryProvider.opened',
+      ],
       cause:
         'a method was called before `init()` or after `shutdown()`, or `shutdown()` ran while an operation was waiting for the server. The runtime calls both for you; this happens when a provider is used outside a runtime, or after `stop()`.',
       fix: 'call `init()` first, and stop using the provider after `shutdown()`.',
@@ -74,6 +83,7 @@ export const errorRegistry = {
     WEFT_POSTGRES_STATEMENT_TIMEOUT: {
       summary: 'A statement ran past the statement timeout and was cancelled.',
       raisedBy: 'every method of `PostgresMemoryProvider` that reads or writes',
+      raisers: ['memory-postgres/src/connection.ts#ConnectionRunner.run'],
       cause:
         'a statement ran past `pool.statementTimeoutMs` (the server cancelled it), or the server did not answer within a second more (the client gave up). Waiting for a lock counts: another session holding a lock on `weft_memories` is the usual reason. Nothing was written.',
       fix: 'look for long transactions holding locks (`pg_stat_activity`, `pg_locks`), or raise `pool.statementTimeoutMs`.',
@@ -82,31 +92,37 @@ export const errorRegistry = {
       summary:
         'The server could not be reached within the reconnect window, or broke during a `remove` or `clear`.',
       raisedBy: 'every method of `PostgresMemoryProvider` that reads or writes',
+      raisers: ['memory-postgres/src/connection.ts#ConnectionRunner.unavailable'],
       cause:
         'the server could not be reached for longer than `pool.reconnectTimeoutMs` (it is down, restarting slowly, or out of connections), or the connection broke while a `remove` or `clear` was running, so whether it took effect is unknown. The message names host and port.',
       fix: 'check the server; raise `pool.reconnectTimeoutMs` to ride out longer restarts. After an unknown outcome, query to see what is left.',
     },
   },
-} as const satisfies {
-  packageName: string;
-  codes: Record<
-    WeftPostgresErrorCode,
-    { summary: string; raisedBy: string; cause: string; fix: string }
-  >;
-};
+} as const satisfies ErrorRegistry<PostgresMemoryProviderErrorCode>;
 
 /**
- * Creates an error of `@weft/memory-postgres`.
- *
- * @param code - What went wrong.
- * @param message - "owner: problem; fix".
- * @param cause - The underlying error, when there is one.
- * @returns The error, to throw.
+ * The error `@weft/memory-postgres` throws on purpose: a {@link WeftError} with a
+ * {@link PostgresMemoryProviderErrorCode}. Recognise it with `WeftError.is(error, 'WEFT_POSTGRES_…')`.
  */
-export function postgresError(
-  code: WeftPostgresErrorCode,
-  message: string,
-  cause?: unknown,
-): WeftError<WeftPostgresErrorCode> {
-  return new WeftError(code, message, cause === undefined ? {} : { cause });
+export class PostgresMemoryProviderError extends WeftError<PostgresMemoryProviderErrorCode> {
+  /**
+   * @param code - What went wrong.
+   * @param message - What went wrong and how to fix it, starting with PostgresMemoryProvider:.
+   * @param options - The underlying error, and the HTTP status and exposure when it has them.
+   */
+  constructor(
+    code: PostgresMemoryProviderErrorCode,
+    message: string,
+    options: WeftErrorOptions = {},
+  ) {
+    super(code, message, options);
+    this.name = 'PostgresMemoryProviderError';
+  }
 }
+
+/**
+ * The former name of {@link PostgresMemoryProviderErrorCode}.
+ *
+ * @deprecated Use {@link PostgresMemoryProviderErrorCode}; this alias will be removed in the next minor version.
+ */
+export type WeftPostgresErrorCode = PostgresMemoryProviderErrorCode;

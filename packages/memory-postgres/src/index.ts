@@ -5,4 +5,8 @@
  */
 export { PostgresMemoryProvider } from './provider.js';
 export type { PostgresMemoryProviderOptions, PostgresPoolOptions } from './options.js';
-export type { WeftPostgresErrorCode } from './errors.js';
+export {
+  PostgresMemoryProviderError,
+  type PostgresMemoryProviderErrorCode,
+  type WeftPostgresErrorCode,
+} from './errors.js';

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { postgresError } from './errors.js';
+import { PostgresMemoryProviderError } from './errors.js';
 
 /** The tables of one schema, quoted and schema-qualified, ready to put into SQL text. */
 export interface Tables {
@@ -123,7 +123,7 @@ export async function migrate(
     ]);
     const current = await readSchemaVersion(client, tables);
     if (current > SCHEMA_VERSION) {
-      throw postgresError(
+      throw new PostgresMemoryProviderError(
         'WEFT_POSTGRES_SCHEMA_TOO_NEW',
         `${label}: schema "${tables.schema}" has version ${current}, but this version of ` +
           `@weft/memory-postgres only knows versions up to ${SCHEMA_VERSION}; upgrade ` +
@@ -138,11 +138,11 @@ export async function migrate(
         try {
           for (const statement of migration.statements(tables)) await client.query(statement);
         } catch (error) {
-          throw postgresError(
+          throw new PostgresMemoryProviderError(
             'WEFT_POSTGRES_MIGRATION_FAILED',
             `${label}: schema migration ${migration.version} (${migration.description}) failed ` +
               `and was rolled back: ${error instanceof Error ? error.message : String(error)}`,
-            error,
+            { cause: error },
           );
         }
         await client.query(

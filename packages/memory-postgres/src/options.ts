@@ -1,4 +1,4 @@
-import { postgresError } from './errors.js';
+import { PostgresMemoryProviderError } from './errors.js';
 
 /** How the provider's connection pool connects, and how long each wait may last. */
 export interface PostgresPoolOptions {
@@ -110,7 +110,7 @@ const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 const MAX_TIMER_MS = 0x7fffffff;
 
 function invalid(message: string): never {
-  throw postgresError('WEFT_POSTGRES_INVALID_OPTIONS', `${PREFIX} ${message}`);
+  throw new PostgresMemoryProviderError('WEFT_POSTGRES_INVALID_OPTIONS', `${PREFIX} ${message}`);
 }
 
 function milliseconds(name: string, value: unknown, minimum: number): number {

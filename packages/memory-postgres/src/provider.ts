@@ -13,7 +13,7 @@ import {
 } from '@weft/core';
 import { describeError, unstorableText } from '@weft/core/internal';
 import { ConnectionRunner, createPool, listenForBreaks } from './connection.js';
-import { postgresError } from './errors.js';
+import { PostgresMemoryProviderError } from './errors.js';
 import { migrate, tablesOf, type Tables } from './migrations.js';
 import {
   resolveOptions,
@@ -125,12 +125,12 @@ export class PostgresMemoryProvider extends MemoryProvider {
     } catch (error) {
       await pool.end().catch(() => undefined);
       const runner = new ConnectionRunner(pool, this.options, this.label);
-      throw postgresError(
+      throw new PostgresMemoryProviderError(
         'WEFT_POSTGRES_CONNECT_FAILED',
         `${this.label}: cannot connect to PostgreSQL at ${this.where}: ` +
           `${scrub(describeError(error), this.options.secrets)}; check that the server runs and ` +
           `accepts connections there, and the user name and password`,
-        runner.safeCause(error),
+        { cause: runner.safeCause(error) },
       );
     }
     const stopListening = listenForBreaks(client);
@@ -329,7 +329,7 @@ export class PostgresMemoryProvider extends MemoryProvider {
 
   private opened(): Connection {
     if (!this.connection) {
-      throw postgresError(
+      throw new PostgresMemoryProviderError(
         'WEFT_POSTGRES_NOT_OPEN',
         `${this.label} is not open: call init() first (Runtime.start() does this for you)`,
       );

@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { Runtime, WeftError, type Memory } from '@weft/core';
 import { ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
-import { PostgresMemoryProvider } from '../src/index.js';
+import { PostgresMemoryProvider, PostgresMemoryProviderError } from '../src/index.js';
 import { freePort } from '../../../libs/test-support/postgres-server.js';
 import { useServer } from './helpers.js';
 
@@ -163,6 +163,8 @@ describe('PostgresMemoryProvider under faults', () => {
     });
     const failure = await memory.init().catch((error: unknown) => error);
     expect(WeftError.is(failure, 'WEFT_POSTGRES_CONNECT_FAILED')).toBe(true);
+    expect(failure).toBeInstanceOf(PostgresMemoryProviderError);
+    expect(failure).toBeInstanceOf(WeftError);
     expect((failure as Error).message).toContain(`127.0.0.1:${port}`);
     expect((failure as Error).message).toContain('ECONNREFUSED');
     expect(everything(failure)).not.toContain(SECRET);

@@ -1,11 +1,11 @@
-import { WeftError } from '@weft/core';
+import { WeftError, type WeftErrorOptions } from '@weft/core';
 import type { ErrorRegistry } from '@weft/core/internal';
 
-// <error-codes> generated from errorRegistry by: npm run generate:references
+// <error-codes> generated from the registry by: npm run generate:references
 /**
- * The code of a {@link WeftError} raised by `@weft/memory-sqlite`. The list is closed (a new
- * code is a change to the public API) and stable across versions, so callers branch on the code
- * rather than on messages. Each code has a section of the same name in the errors reference of
+ * The code of an error raised by `@weft/memory-sqlite`. The list is closed (a new code is
+ * a change to the public API) and stable across versions, so callers branch on the code rather
+ * than on messages. Each code has a section of the same name in the errors reference of
  * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
  *
  * - `WEFT_SQLITE_INVALID_OPTIONS`: The constructor’s options are missing or invalid.
@@ -14,7 +14,7 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * - `WEFT_SQLITE_MIGRATION_FAILED`: A schema migration failed; the file was left unchanged.
  * - `WEFT_SQLITE_NOT_OPEN`: A method was called before `init()` or after `shutdown()`.
  */
-export type WeftSqliteErrorCode =
+export type SqliteMemoryProviderErrorCode =
   | 'WEFT_SQLITE_INVALID_OPTIONS'
   | 'WEFT_SQLITE_OPEN_FAILED'
   | 'WEFT_SQLITE_SCHEMA_TOO_NEW'
@@ -28,12 +28,13 @@ export type WeftSqliteErrorCode =
  *
  * @internal
  */
-export const errorRegistry = {
+export const SQLITE_ERRORS = {
   packageName: '@weft/memory-sqlite',
   codes: {
     WEFT_SQLITE_INVALID_OPTIONS: {
       summary: 'The constructor’s options are missing or invalid.',
       raisedBy: '`new SqliteMemoryProvider`',
+      raisers: ['memory-sqlite/src/options.ts#resolveOptions'],
       cause:
         'the constructor’s options are missing or invalid: an empty `path`, an empty `id`, a negative `busyTimeoutMs`.',
       fix: 'the message names the option.',
@@ -41,6 +42,7 @@ export const errorRegistry = {
     WEFT_SQLITE_OPEN_FAILED: {
       summary: 'The database file could not be opened.',
       raisedBy: '`SqliteMemoryProvider.init`, so `Runtime.start` (as `WEFT_START_FAILED`)',
+      raisers: ['memory-sqlite/src/provider.ts#SqliteMemoryProvider.init'],
       cause:
         'the database file could not be opened: its directory does not exist, the process may not write there, or the file is not a SQLite database.',
       fix: 'create the directory and give the service’s user write access to it. When the message says `file is not a database`, `path` names a file of another kind: point it at a SQLite database written by this package, or at a new file.',
@@ -48,6 +50,7 @@ export const errorRegistry = {
     WEFT_SQLITE_SCHEMA_TOO_NEW: {
       summary: 'The file was written by a newer version of the package.',
       raisedBy: '`SqliteMemoryProvider.init`',
+      raisers: ['memory-sqlite/src/migrations.ts#migrate'],
       cause:
         'the file was written by a newer version of `@weft/memory-sqlite`, whose schema this version does not know.',
       fix: 'upgrade the package, or restore a backup taken before the newer version ran.',
@@ -55,31 +58,44 @@ export const errorRegistry = {
     WEFT_SQLITE_MIGRATION_FAILED: {
       summary: 'A schema migration failed; the file was left unchanged.',
       raisedBy: '`SqliteMemoryProvider.init`',
+      raisers: ['memory-sqlite/src/migrations.ts#migrate'],
       cause: 'moving the file’s schema to the current version failed; the file was left unchanged.',
       fix: 'the message includes SQLite’s error; check disk space and permissions, then start again.',
     },
     WEFT_SQLITE_NOT_OPEN: {
       summary: 'A method was called before `init()` or after `shutdown()`.',
       raisedBy: 'every method of `SqliteMemoryProvider` but `init`',
+      raisers: ['memory-sqlite/src/provider.ts#SqliteMemoryProvider.open'],
       cause:
         'a method was called before `init()` or after `shutdown()`. The runtime calls both for you; this happens when a provider is used outside a runtime, or after `stop()`.',
       fix: 'call `init()` first, and stop using the provider after `shutdown()`.',
     },
   },
-} as const satisfies ErrorRegistry<WeftSqliteErrorCode>;
+} as const satisfies ErrorRegistry<SqliteMemoryProviderErrorCode>;
 
 /**
- * Creates an error of `@weft/memory-sqlite`.
- *
- * @param code - What went wrong.
- * @param message - "owner: problem; fix".
- * @param cause - The underlying error, when there is one.
- * @returns The error, to throw.
+ * The error `@weft/memory-sqlite` throws on purpose: a {@link WeftError} with a
+ * {@link SqliteMemoryProviderErrorCode}. Recognise it with `WeftError.is(error, 'WEFT_SQLITE_…')`.
  */
-export function sqliteError(
-  code: WeftSqliteErrorCode,
-  message: string,
-  cause?: unknown,
-): WeftError<WeftSqliteErrorCode> {
-  return new WeftError(code, message, cause === undefined ? {} : { cause });
+export class SqliteMemoryProviderError extends WeftError<SqliteMemoryProviderErrorCode> {
+  /**
+   * @param code - What went wrong.
+   * @param message - What went wrong and how to fix it, starting with SqliteMemoryProvider:.
+   * @param options - The underlying error, and the HTTP status and exposure when it has them.
+   */
+  constructor(
+    code: SqliteMemoryProviderErrorCode,
+    message: string,
+    options: WeftErrorOptions = {},
+  ) {
+    super(code, message, options);
+    this.name = 'SqliteMemoryProviderError';
+  }
 }
+
+/**
+ * The former name of {@link SqliteMemoryProviderErrorCode}.
+ *
+ * @deprecated Use {@link SqliteMemoryProviderErrorCode}; this alias will be removed in the next minor version.
+ */
+export type WeftSqliteErrorCode = SqliteMemoryProviderErrorCode;

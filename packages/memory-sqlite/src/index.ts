@@ -5,4 +5,8 @@
  */
 export { SqliteMemoryProvider } from './provider.js';
 export type { SqliteMemoryProviderOptions } from './options.js';
-export type { WeftSqliteErrorCode } from './errors.js';
+export {
+  SqliteMemoryProviderError,
+  type SqliteMemoryProviderErrorCode,
+  type WeftSqliteErrorCode,
+} from './errors.js';

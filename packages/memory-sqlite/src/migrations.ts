@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { sqliteError } from './errors.js';
+import { SqliteMemoryProviderError } from './errors.js';
 
 /** One step of the schema's history, applied once and recorded in `PRAGMA user_version`. */
 export interface Migration {
@@ -72,7 +72,7 @@ export function migrate(db: BetterSqlite3.Database, label: string): number[] {
   const run = db.transaction((): number[] => {
     const current = readSchemaVersion(db);
     if (current > SCHEMA_VERSION) {
-      throw sqliteError(
+      throw new SqliteMemoryProviderError(
         'WEFT_SQLITE_SCHEMA_TOO_NEW',
         `${label}: the database has schema version ${current}, but this version of ` +
           `@weft/memory-sqlite only knows versions up to ${SCHEMA_VERSION}; upgrade ` +
@@ -85,10 +85,10 @@ export function migrate(db: BetterSqlite3.Database, label: string): number[] {
       try {
         migration.up(db);
       } catch (error) {
-        throw sqliteError(
+        throw new SqliteMemoryProviderError(
           'WEFT_SQLITE_MIGRATION_FAILED',
           `${label}: schema migration ${migration.version} (${migration.description}) failed`,
-          error,
+          { cause: error },
         );
       }
       // PRAGMA cannot take bound parameters; the version is this module's own integer constant.

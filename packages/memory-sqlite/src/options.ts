@@ -1,4 +1,4 @@
-import { sqliteError } from './errors.js';
+import { SqliteMemoryProviderError } from './errors.js';
 
 /** Options of {@link SqliteMemoryProvider}. */
 export interface SqliteMemoryProviderOptions {
@@ -51,26 +51,26 @@ export function resolveOptions(
 ): ResolvedSqliteMemoryProviderOptions {
   const prefix = 'SqliteMemoryProvider:';
   if (options === null || typeof options !== 'object') {
-    throw sqliteError(
+    throw new SqliteMemoryProviderError(
       'WEFT_SQLITE_INVALID_OPTIONS',
       `${prefix} options must be an object such as { path: './weft.db' }`,
     );
   }
   const { path, id = DEFAULT_ID, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS } = options;
   if (typeof path !== 'string' || path.trim() === '') {
-    throw sqliteError(
+    throw new SqliteMemoryProviderError(
       'WEFT_SQLITE_INVALID_OPTIONS',
       `${prefix} option "path" must be a non-empty string (a file path or ':memory:')`,
     );
   }
   if (path.includes('\0')) {
-    throw sqliteError(
+    throw new SqliteMemoryProviderError(
       'WEFT_SQLITE_INVALID_OPTIONS',
       `${prefix} option "path" must not contain NUL characters`,
     );
   }
   if (typeof id !== 'string' || id.trim() === '') {
-    throw sqliteError(
+    throw new SqliteMemoryProviderError(
       'WEFT_SQLITE_INVALID_OPTIONS',
       `${prefix} option "id" must be a non-empty string`,
     );
@@ -81,7 +81,7 @@ export function resolveOptions(
     busyTimeoutMs < 0 ||
     busyTimeoutMs > 0x7fffffff
   ) {
-    throw sqliteError(
+    throw new SqliteMemoryProviderError(
       'WEFT_SQLITE_INVALID_OPTIONS',
       `${prefix} option "busyTimeoutMs" must be a non-negative integer of milliseconds, ` +
         `got ${String(busyTimeoutMs)}`,

@@ -22,7 +22,7 @@ import {
 } from './options.js';
 import { buildQuery } from './query.js';
 import { rowToMemory, type MemoryRow } from './rows.js';
-import { sqliteError } from './errors.js';
+import { SqliteMemoryProviderError } from './errors.js';
 
 /** Most distinct query shapes whose prepared statements are kept per connection. */
 const QUERY_CACHE_SIZE = 64;
@@ -124,10 +124,10 @@ export class SqliteMemoryProvider extends MemoryProvider {
     try {
       db = new Database(path, { timeout: busyTimeoutMs });
     } catch (error) {
-      throw sqliteError(
+      throw new SqliteMemoryProviderError(
         'WEFT_SQLITE_OPEN_FAILED',
         `${this.label}: cannot open the database "${path}": ${describeError(error)}`,
-        error,
+        { cause: error },
       );
     }
     try {
@@ -142,11 +142,11 @@ export class SqliteMemoryProvider extends MemoryProvider {
       db.close();
       // The migrations raise their own codes; anything else means the file cannot be used.
       if (WeftError.is(error)) throw error;
-      throw sqliteError(
+      throw new SqliteMemoryProviderError(
         'WEFT_SQLITE_OPEN_FAILED',
         `${this.label}: cannot open the database "${path}": ${describeError(error)}; ` +
           'check that the path names a SQLite database file written by this package, or a new file',
-        error,
+        { cause: error },
       );
     }
   }
@@ -297,7 +297,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
 
   private open(): Connection {
     if (!this.connection) {
-      throw sqliteError(
+      throw new SqliteMemoryProviderError(
         'WEFT_SQLITE_NOT_OPEN',
         `${this.label} is not open: call init() first (Runtime.start() does this for you)`,
       );

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
-import { SqliteMemoryProvider } from '../src/index.js';
+import { SqliteMemoryProvider, SqliteMemoryProviderError } from '../src/index.js';
 import { useTempDatabase } from './helpers.js';
 
 const db = useTempDatabase();
@@ -27,6 +27,10 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await codeOf(() => closed.query({}))).toBe('WEFT_SQLITE_NOT_OPEN');
     const missingDir = db.create({ path: `${db.path()}-missing/dir/weft.db` });
     expect(await codeOf(() => missingDir.init())).toBe('WEFT_SQLITE_OPEN_FAILED');
+    const error = await missingDir.init().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SqliteMemoryProviderError);
+    expect(error).toBeInstanceOf(WeftError);
+    expect((error as Error).name).toBe('SqliteMemoryProviderError');
   });
 
   it('carry the shared memory codes of @weft/core for input the memory contract refuses [claim:sqlite-shared-codes] [claim:sqlite-readme-invalid-query] [claim:sqlite-memory-invalid] [claim:tsdoc-sqlite-codes] [claim:tsdoc-sqlite-query]', async () => {

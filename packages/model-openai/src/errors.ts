@@ -1,11 +1,11 @@
 import { WeftError } from '@weft/core';
 import type { ErrorRegistry } from '@weft/core/internal';
 
-// <error-codes> generated from errorRegistry by: npm run generate:references
+// <error-codes> generated from the registry by: npm run generate:references
 /**
- * The code of a {@link WeftError} raised by `@weft/model-openai`. The list is closed (a new
- * code is a change to the public API) and stable across versions, so callers branch on the code
- * rather than on messages. Each code has a section of the same name in the errors reference of
+ * The code of an error raised by `@weft/model-openai`. The list is closed (a new code is
+ * a change to the public API) and stable across versions, so callers branch on the code rather
+ * than on messages. Each code has a section of the same name in the errors reference of
  * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
  *
  * - `WEFT_OPENAI_INVALID_OPTIONS`: The constructor was given a bad option.
@@ -37,7 +37,7 @@ export type OpenAIModelProviderErrorCode =
  *
  * @internal
  */
-export const errorRegistry = {
+export const OPENAI_ERRORS = {
   packageName: '@weft/model-openai',
   intro:
     "Errors of `OpenAIModelProvider` are `OpenAIModelProviderError`s, Weft errors that also carry the upstream API’s `httpStatus` (when it answered) and the number of `attempts`. They reach an executor unwrapped, so `WeftError.is(error, 'WEFT_OPENAI_HTTP_STATUS')` works on what `generateText` throws.",
@@ -45,6 +45,7 @@ export const errorRegistry = {
     WEFT_OPENAI_INVALID_OPTIONS: {
       summary: 'The constructor was given a bad option.',
       raisedBy: '`new OpenAIModelProvider`',
+      raisers: ['model-openai/src/options.ts#invalid'],
       cause:
         'the constructor was given a bad option: a `baseUrl` that is not an absolute http(s) URL, an empty `model`, a negative timeout, an unknown option name.',
       fix: 'the message names the first bad option and what it must be.',
@@ -52,6 +53,7 @@ export const errorRegistry = {
     WEFT_OPENAI_API_KEY: {
       summary: 'The `apiKey` function threw or returned something other than a string.',
       raisedBy: 'every call of `OpenAIModelProvider`',
+      raisers: ['model-openai/src/openai-model-provider.ts#OpenAIModelProvider.#resolveApiKey'],
       cause: 'the `apiKey` function threw, or returned something other than a string.',
       fix: 'make the function return the key as a string. An empty string is allowed and sends no `Authorization` header; see [A missing API key](../guides/troubleshooting.md#a-missing-api-key).',
     },
@@ -59,6 +61,10 @@ export const errorRegistry = {
       summary:
         'The API answered with an error status (a 4xx other than 429 at once, or a 429/5xx on the last attempt).',
       raisedBy: 'every call of `OpenAIModelProvider`',
+      raisers: [
+        'model-openai/src/http.ts#exhaustedError',
+        'model-openai/src/http.ts#sendWithRetry',
+      ],
       cause:
         'the API answered with an error status: a `4xx` other than `429` at once (a wrong key gives `401`, an unknown model `404`), or a `429` or `5xx` that lasted through every retry. `httpStatus` holds the status, and the message includes the API’s own explanation.',
       fix: 'for `401` and `403`, check the key; for `404`, the model name and the base URL; for `429` and `5xx`, the provider’s limits and status, or raise `maxRetries`.',
@@ -67,6 +73,7 @@ export const errorRegistry = {
       summary:
         'The last attempt got no complete answer within `timeoutMs`, or the attempts together ran past `totalTimeoutMs`.',
       raisedBy: 'every call of `OpenAIModelProvider`',
+      raisers: ['model-openai/src/http.ts#exhaustedError'],
       cause:
         'the last attempt got no complete answer within `timeoutMs`, or the attempts together ran past `totalTimeoutMs`.',
       fix: 'a local model may need longer while it loads: raise both `timeoutMs` and `totalTimeoutMs` (the second caps every attempt, so raising the first alone changes nothing past 60 s), keeping them below the runtime’s `taskTimeoutMs`.',
@@ -74,6 +81,7 @@ export const errorRegistry = {
     WEFT_OPENAI_NETWORK: {
       summary: 'The last attempt could not reach the API (refused connection, DNS failure, ...).',
       raisedBy: 'every call of `OpenAIModelProvider`',
+      raisers: ['model-openai/src/http.ts#exhaustedError'],
       cause:
         'the last attempt could not reach the API: connection refused, a DNS failure, a reset connection. The message includes the system’s reason, such as `ECONNREFUSED`.',
       fix: 'check that the server runs and that `baseUrl` points at it, including the port and the `/v1` suffix.',
@@ -81,6 +89,7 @@ export const errorRegistry = {
     WEFT_OPENAI_ABORTED: {
       summary: 'The caller’s `AbortSignal` fired.',
       raisedBy: 'every call of `OpenAIModelProvider`',
+      raisers: ['model-openai/src/http.ts#abortedError'],
       cause:
         'the call’s abort signal fired: the task reached its deadline or the runtime stopped in cancel mode.',
       fix: 'nothing to fix in the provider; see [WEFT_TASK_TIMEOUT](#weft_task_timeout) and [WEFT_TASK_CANCELLED](#weft_task_cancelled).',
@@ -88,6 +97,7 @@ export const errorRegistry = {
     WEFT_OPENAI_INVALID_RESPONSE: {
       summary: 'The API answered 2xx with a body that is not a chat completion.',
       raisedBy: 'every call of `OpenAIModelProvider`',
+      raisers: ['model-openai/src/chat-completions.ts#fail'],
       cause:
         'the API answered `2xx` with a body that is not a chat completion, such as an HTML page from a proxy or a completion without choices.',
       fix: 'check that `baseUrl` ends at the API’s version segment (`.../v1`) and that the server speaks the chat-completions protocol.',
@@ -95,6 +105,7 @@ export const errorRegistry = {
     WEFT_OPENAI_RESPONSE_TOO_LARGE: {
       summary: 'The API’s answer was larger than `maxResponseBytes`.',
       raisedBy: 'every call of `OpenAIModelProvider`',
+      raisers: ['model-openai/src/http.ts#sendWithRetry'],
       cause: 'the answer was larger than `maxResponseBytes`.',
       fix: 'lower the call’s `maxTokens`, or raise `maxResponseBytes` if such answers are expected.',
     },
@@ -135,17 +146,17 @@ export class OpenAIModelProviderError extends WeftError<OpenAIModelProviderError
   /**
    * @param code - What went wrong.
    * @param message - A complete, human-readable message; the code is appended to its first line.
-   * @param details - Status, attempt count and cause, when known.
+   * @param options - Status, attempt count and cause, when known.
    */
   constructor(
     code: OpenAIModelProviderErrorCode,
     message: string,
-    details: OpenAIModelProviderErrorDetails = {},
+    options: OpenAIModelProviderErrorDetails = {},
   ) {
-    super(code, message, { cause: details.cause });
+    super(code, message, { cause: options.cause });
     this.name = 'OpenAIModelProviderError';
-    this.httpStatus = details.httpStatus;
-    this.attempts = details.attempts;
+    this.httpStatus = options.httpStatus;
+    this.attempts = options.attempts;
     Object.defineProperty(this, OPENAI_ERROR, { value: true });
   }
 

@@ -1,11 +1,11 @@
-import { WeftError } from '@weft/core';
+import { WeftError, type WeftErrorOptions } from '@weft/core';
 import type { ErrorRegistry } from '@weft/core/internal';
 
-// <error-codes> generated from errorRegistry by: npm run generate:references
+// <error-codes> generated from the registry by: npm run generate:references
 /**
- * The code of a {@link WeftError} raised by `@weft/plugin-chat`. The list is closed (a new
- * code is a change to the public API) and stable across versions, so callers branch on the code
- * rather than on messages. Each code has a section of the same name in the errors reference of
+ * The code of an error raised by `@weft/plugin-chat`. The list is closed (a new code is
+ * a change to the public API) and stable across versions, so callers branch on the code rather
+ * than on messages. Each code has a section of the same name in the errors reference of
  * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
  *
  * - `WEFT_CHAT_INVALID_OPTIONS`: The `ChatPlugin` constructor was given a bad option.
@@ -32,12 +32,16 @@ export type ChatPluginErrorCode =
  *
  * @internal
  */
-export const errorRegistry = {
+export const CHAT_ERRORS = {
   packageName: '@weft/plugin-chat',
   codes: {
     WEFT_CHAT_INVALID_OPTIONS: {
       summary: 'The `ChatPlugin` constructor was given a bad option.',
       raisedBy: '`new ChatPlugin`',
+      raisers: [
+        'plugin-chat/src/chat-plugin.ts#ChatPlugin.constructor',
+        'plugin-chat/src/chat-plugin.ts#invalidOption',
+      ],
       cause:
         'the `ChatPlugin` constructor was given a bad option, such as a `path` that does not start with `/`.',
       fix: 'the message names the option and what it must be.',
@@ -46,6 +50,7 @@ export const errorRegistry = {
       summary: 'A chat request’s body is not valid.',
       status: 400,
       raisedBy: 'the chat route',
+      raisers: ['plugin-chat/src/chat-plugin.ts#ChatPlugin.messageRoute'],
       cause:
         'a chat request’s body is not valid: not a JSON object (malformed JSON and bare strings or numbers included, which the runtime’s server refuses with this code before the route runs), or a `room`, `user` or `message` missing, empty, too long or with characters an id may not have.',
       fix: 'the message names the field; send `{ "room", "user", "message" }` as [The request](../building-plugins/http-chat.md#the-request) describes.',
@@ -54,6 +59,7 @@ export const errorRegistry = {
       summary: 'The chat route does not know who sent the request.',
       status: 401,
       raisedBy: 'the chat route',
+      raisers: ['plugin-chat/src/chat-plugin.ts#ChatPlugin.messageRoute'],
       cause:
         'the plugin’s `authenticate` hook answered `false`, threw, did not answer within `authTimeoutMs` or named a user that is not a valid id; or no hook named a user and `trustClientUser` is off, so the body’s `user` is not believed (anyone who can reach the route could write as anyone). No task runs.',
       fix: 'send the credentials your `authenticate` hook expects, such as an `Authorization: Bearer` token; give the plugin an `authenticate` hook that answers `{ user }`, or set `trustClientUser: true` when something in front of the route already vouches for the user. When the hook threw or timed out, the server log has the cause under the request id.',
@@ -62,6 +68,7 @@ export const errorRegistry = {
       summary: 'The `authorizeRoom` hook did not let the user post in the room.',
       status: 403,
       raisedBy: 'the chat route',
+      raisers: ['plugin-chat/src/chat-plugin.ts#ChatPlugin.messageRoute'],
       cause:
         'the plugin’s `authorizeRoom` hook answered `false` for the user and room of the request, threw, or did not answer within `authTimeoutMs`. No task runs.',
       fix: 'post in a room the user belongs to; when the hook threw or timed out, the server log has the cause under the request id.',
@@ -71,6 +78,7 @@ export const errorRegistry = {
         'The user already has `maxInFlightPerUser`, or the connection `maxInFlight`, messages waiting for replies.',
       status: 429,
       raisedBy: 'the chat route',
+      raisers: ['plugin-chat/src/chat-plugin.ts#ChatPlugin.messageRoute'],
       cause:
         'the user sent a message while `maxInFlightPerUser` earlier messages of theirs (over any requests, in this process) were still waiting for their tasks to end, or a keep-alive connection sent one while `maxInFlight` earlier requests of it were waiting. The message was not run.',
       fix: 'wait for an answer before sending more, then send the message again; raise `maxInFlightPerUser` if your users really send that many at once.',
@@ -80,6 +88,7 @@ export const errorRegistry = {
         'The task ended without a reply; the cause is in the runtime’s log under the task id.',
       status: 502,
       raisedBy: 'the chat route',
+      raisers: ['plugin-chat/src/chat-plugin.ts#ChatPlugin.messageRoute'],
       cause:
         'the task ended without a reply, usually because the model failed. The answer carries the task id and status; the cause is in the runtime’s log under the task id.',
       fix: 'search the log for the task id, and see the code of the step that failed.',
@@ -95,9 +104,10 @@ export class ChatPluginError extends WeftError<ChatPluginErrorCode> {
   /**
    * @param code - What went wrong.
    * @param message - What went wrong and how to fix it, starting with `ChatPlugin:`.
+   * @param options - The underlying error, and the HTTP status and exposure when it has them.
    */
-  constructor(code: ChatPluginErrorCode, message: string) {
-    super(code, message);
+  constructor(code: ChatPluginErrorCode, message: string, options: WeftErrorOptions = {}) {
+    super(code, message, options);
     this.name = 'ChatPluginError';
   }
 }

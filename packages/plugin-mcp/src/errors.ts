@@ -1,11 +1,11 @@
-import { WeftError } from '@weft/core';
+import { WeftError, type WeftErrorOptions } from '@weft/core';
 import type { ErrorRegistry } from '@weft/core/internal';
 
-// <error-codes> generated from errorRegistry by: npm run generate:references
+// <error-codes> generated from the registry by: npm run generate:references
 /**
- * The code of a {@link WeftError} raised by `@weft/plugin-mcp`. The list is closed (a new
- * code is a change to the public API) and stable across versions, so callers branch on the code
- * rather than on messages. Each code has a section of the same name in the errors reference of
+ * The code of an error raised by `@weft/plugin-mcp`. The list is closed (a new code is
+ * a change to the public API) and stable across versions, so callers branch on the code rather
+ * than on messages. Each code has a section of the same name in the errors reference of
  * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
  *
  * - `WEFT_MCP_INVALID_OPTIONS`: The `McpPlugin.connect` options are not valid.
@@ -38,7 +38,7 @@ export type McpPluginErrorCode =
  *
  * @internal
  */
-export const errorRegistry = {
+export const MCP_ERRORS = {
   packageName: '@weft/plugin-mcp',
   intro:
     'Codes raised at start (`McpPlugin.connect`) stop the agent before it serves anything. Codes raised while a step runs are recorded as the step’s error: the review and the log see them, and the server’s own text is never part of the message.',
@@ -47,6 +47,7 @@ export const errorRegistry = {
     WEFT_MCP_INVALID_OPTIONS: {
       summary: 'The `McpPlugin.connect` options are not valid.',
       raisedBy: '`McpPlugin.connect`',
+      raisers: ['plugin-mcp/src/options.ts#check', 'plugin-mcp/src/options.ts#resolveOptions'],
       cause:
         'an option is missing or has the wrong type or range, such as a server without a `command` or `url`, a `name` that is not lower-case letters, digits and dashes starting with a letter, two servers with the same name, or a `callTimeoutMs` that is not a positive integer.',
       fix: 'the message names the option (`servers[0].tools`, `callTimeoutMs`) and what it must be.',
@@ -55,6 +56,7 @@ export const errorRegistry = {
     WEFT_MCP_CONNECT_FAILED: {
       summary: 'An MCP server could not be reached, or did not list its tools, in time at start.',
       raisedBy: '`McpPlugin.connect`',
+      raisers: ['plugin-mcp/src/connection.ts#McpConnection.open'],
       cause:
         'the server’s command could not be started, exited, or did not answer the handshake and the tool listing within `connectTimeoutMs` (one deadline for both); or the URL refused the connection. The message names the server and gives the reason the transport reported, cut to 2000 characters; a command the plugin started is ended.',
       fix: 'run the command (or open the URL) by hand and check that it speaks MCP; raise `connectTimeoutMs` for a slow server.',
@@ -62,6 +64,7 @@ export const errorRegistry = {
     WEFT_MCP_UNKNOWN_TOOL: {
       summary: 'The allow-list names a tool the server does not have.',
       raisedBy: '`McpPlugin.connect`',
+      raisers: ['plugin-mcp/src/mcp-plugin.ts#McpPlugin.connect'],
       cause:
         'a name in a server’s `tools` allow-list is not among the tools the server listed, usually a typo or a tool the server’s version dropped.',
       fix: 'the message lists the server’s tools; correct the name or remove it.',
@@ -69,6 +72,7 @@ export const errorRegistry = {
     WEFT_MCP_UNSUPPORTED_SCHEMA: {
       summary: 'An allowed tool’s input schema cannot be turned into a validator.',
       raisedBy: '`McpPlugin.connect`',
+      raisers: ['plugin-mcp/src/input-schema.ts#toolInput'],
       cause:
         'the JSON Schema a server gave for an allowed tool uses a construct zod’s `z.fromJSONSchema` does not support, so the plugin cannot check the model’s arguments; or it has more than 5000 parts once its `$ref`s are written out, as the model is shown it (a few definitions that each refer twice to the next grow exponentially).',
       fix: 'leave the tool out of the allow-list, or ask its authors for a plainer schema.',
@@ -76,6 +80,7 @@ export const errorRegistry = {
     WEFT_MCP_UNAVAILABLE: {
       summary: 'The server is disconnected and was not back in time for the call.',
       raisedBy: 'an MCP executor',
+      raisers: ['plugin-mcp/src/connection.ts#McpConnection.callWithin'],
       cause:
         'the server crashed or the connection dropped, and the plugin had not reconnected within the call’s deadline. The plugin keeps reconnecting, with backoff, until it is closed.',
       fix: 'the step fails and later calls work again once the server is back; the log has each reconnection attempt.',
@@ -83,6 +88,7 @@ export const errorRegistry = {
     WEFT_MCP_TIMEOUT: {
       summary: 'The tool did not answer within `callTimeoutMs`, or the task ended first.',
       raisedBy: 'an MCP executor',
+      raisers: ['plugin-mcp/src/connection.ts#McpConnection.timedOut'],
       cause:
         'the tool did not answer within `callTimeoutMs`, or the task was cancelled or ran past `taskTimeoutMs`. The call is cancelled on the server (`notifications/cancelled`).',
       fix: 'raise `callTimeoutMs` (and the runtime’s `taskTimeoutMs`) for slow tools, or fix the tool that hangs.',
@@ -90,6 +96,7 @@ export const errorRegistry = {
     WEFT_MCP_TOOL_ERROR: {
       summary: 'The tool answered with an error result (`isError`).',
       raisedBy: 'an MCP executor',
+      raisers: ['plugin-mcp/src/tool-executor.ts#toPluginResult'],
       cause:
         'the tool ran and reported failure. Its text is not put into the step’s error, which the model reads as part of the plan; a bounded excerpt is in the step’s data, marked as untrusted, and the whole text is in the log under the error id.',
       fix: 'search the log for the error id to read what the tool said.',
@@ -97,6 +104,7 @@ export const errorRegistry = {
     WEFT_MCP_CALL_FAILED: {
       summary: 'The server refused the call with a protocol error.',
       raisedBy: 'an MCP executor',
+      raisers: ['plugin-mcp/src/connection.ts#McpConnection.callWithin'],
       cause:
         'the server answered the `tools/call` request with a JSON-RPC error, such as invalid parameters or an unknown tool; the step’s error has the JSON-RPC code, and the server’s message is in the log under the error id.',
       fix: 'search the log for the error id; an unknown tool usually means the server changed since the plugin connected.',
@@ -104,6 +112,10 @@ export const errorRegistry = {
     WEFT_MCP_RESULT_TOO_LARGE: {
       summary: 'The tool’s result was larger than `maxResultBytes`.',
       raisedBy: 'an MCP executor',
+      raisers: [
+        'plugin-mcp/src/connection.ts#McpConnection.callWithin',
+        'plugin-mcp/src/tool-executor.ts#toPluginResult',
+      ],
       cause:
         'the tool’s answer was larger than `maxResultBytes` (1 MiB unless set). The plugin stops reading it at the limit rather than holding it in memory, so over stdio the connection is closed and reopened.',
       fix: 'ask the tool for less (a page, a range), or raise `maxResultBytes` if the agent really needs results that large.',
@@ -119,9 +131,10 @@ export class McpPluginError extends WeftError<McpPluginErrorCode> {
   /**
    * @param code - What went wrong.
    * @param message - What went wrong and how to fix it, starting with `McpPlugin:`.
+   * @param options - The underlying error, and the HTTP status and exposure when it has them.
    */
-  constructor(code: McpPluginErrorCode, message: string) {
-    super(code, message);
+  constructor(code: McpPluginErrorCode, message: string, options: WeftErrorOptions = {}) {
+    super(code, message, options);
     this.name = 'McpPluginError';
   }
 }

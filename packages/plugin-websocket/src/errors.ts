@@ -1,11 +1,11 @@
-import { WeftError } from '@weft/core';
+import { WeftError, type WeftErrorOptions } from '@weft/core';
 import type { ErrorRegistry } from '@weft/core/internal';
 
-// <error-codes> generated from errorRegistry by: npm run generate:references
+// <error-codes> generated from the registry by: npm run generate:references
 /**
- * The code of a {@link WeftError} raised by `@weft/plugin-websocket`. The list is closed (a new
- * code is a change to the public API) and stable across versions, so callers branch on the code
- * rather than on messages. Each code has a section of the same name in the errors reference of
+ * The code of an error raised by `@weft/plugin-websocket`. The list is closed (a new code is
+ * a change to the public API) and stable across versions, so callers branch on the code rather
+ * than on messages. Each code has a section of the same name in the errors reference of
  * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
  *
  * - `WEFT_WS_INVALID_OPTIONS`: The `WebSocketPlugin` constructor was given a bad option.
@@ -45,7 +45,7 @@ export type WebSocketPluginErrorCode =
  *
  * @internal
  */
-export const errorRegistry = {
+export const WS_ERRORS = {
   packageName: '@weft/plugin-websocket',
   intro:
     'Codes with status 401, 403, 404, 426 or 503 refuse the upgrade: they answer the HTTP request with a JSON body and no websocket opens. The others arrive over an open connection, as an `error` frame `{ "type": "error", "id", "code", "message", "docsUrl" }` whose `id` is the `id` of the client’s frame (`null` when the frame had none that could be read); the connection stays open.',
@@ -53,6 +53,7 @@ export const errorRegistry = {
     WEFT_WS_INVALID_OPTIONS: {
       summary: 'The `WebSocketPlugin` constructor was given a bad option.',
       raisedBy: '`new WebSocketPlugin`',
+      raisers: ['plugin-websocket/src/options.ts#invalid'],
       cause:
         "the `WebSocketPlugin` constructor was given a bad option, such as a `path` that does not start with `/`, a limit that is not a positive integer, an origin that is not `scheme://host[:port]`, or `roomHistory: 'shared'` without `authorizeRoom`.",
       fix: 'the message names the option and what it must be.',
@@ -61,6 +62,7 @@ export const errorRegistry = {
       summary: 'A browser page whose origin is not in `allowedOrigins` tried to connect.',
       status: 403,
       raisedBy: 'the websocket upgrade',
+      raisers: ['plugin-websocket/src/upgrade-gate.ts#upgradeGate'],
       cause:
         'the upgrade request carried an `Origin` header that is not in the plugin’s `allowedOrigins`. Browsers let any page open a websocket to any address, so the origin is the only sign of which page is asking; without the check, a page the user happens to visit could talk to a local agent.',
       fix: 'add the origin of your web client, such as `https://chat.example.com`, to `allowedOrigins`.',
@@ -70,6 +72,7 @@ export const errorRegistry = {
         'The `authenticate` hook refused the upgrade, failed, did not answer in time, or named no user.',
       status: 401,
       raisedBy: 'the websocket upgrade',
+      raisers: ['plugin-websocket/src/upgrade-gate.ts#upgradeGate'],
       cause:
         'the plugin’s `authenticate` hook returned `false`, threw, did not answer within `authTimeoutMs` or named a user that is not a valid id; or no hook named a user and `trustClientUser` is off, so the frames’ `user` would not be believed (anyone who can connect could write as anyone). The hook runs before the websocket is accepted, so a refused client never gets a connection.',
       fix: 'send the credentials the hook expects (a header, a cookie or a query parameter); give the plugin an `authenticate` hook that answers `{ user }`, or set `trustClientUser: true` when something in front of the plugin already vouches for the user. When the hook threw or timed out, the server log has the cause under the request id.',
@@ -79,6 +82,10 @@ export const errorRegistry = {
         'The plugin already holds `maxConnections` connections, or the user `maxConnectionsPerUser`.',
       status: 503,
       raisedBy: 'the websocket upgrade',
+      raisers: [
+        'plugin-websocket/src/upgrade-gate.ts#upgradeGate',
+        'plugin-websocket/src/websocket-plugin.ts#WebSocketPlugin.upgrade',
+      ],
       cause:
         'the plugin already holds `maxConnections` open connections, the user `authenticate` named already holds `maxConnectionsPerUser`, or the plugin is closing.',
       fix: 'retry later with backoff, or close another connection of the same user; raise `maxConnections` if the server has the memory for more.',
@@ -87,6 +94,10 @@ export const errorRegistry = {
       summary: 'A plain HTTP request reached the websocket listener.',
       status: [404, 426],
       raisedBy: 'the websocket listener',
+      raisers: [
+        'plugin-websocket/src/upgrade-gate.ts#upgradeGate',
+        'plugin-websocket/src/websocket-plugin.ts#WebSocketPlugin.answerPlainRequest',
+      ],
       cause:
         'a request without `Upgrade: websocket` reached the plugin’s listener (426), or an upgrade asked for a path other than the plugin’s `path` (404).',
       fix: 'connect with a websocket client to the plugin’s `path`, such as `ws://127.0.0.1:3001/ws`.',
@@ -94,6 +105,10 @@ export const errorRegistry = {
     WEFT_WS_INVALID_FRAME: {
       summary: 'A frame from the client is not valid; the connection stays open.',
       raisedBy: 'the websocket connection',
+      raisers: [
+        'plugin-websocket/src/connection.ts#ChatConnection.onFrame',
+        'plugin-websocket/src/connection.ts#ChatConnection.run',
+      ],
       cause:
         'a frame is not JSON, is binary, or is not a `message` frame with a valid `id`, `room`, `user` and `message` (too long, empty, or with characters an id may not have).',
       fix: 'the message names the field; send `{ "type": "message", "id", "room", "user", "message" }` as the package’s README describes.',
@@ -101,6 +116,7 @@ export const errorRegistry = {
     WEFT_WS_ROOM_FORBIDDEN: {
       summary: 'The `authorizeRoom` hook did not let the user post in the room.',
       raisedBy: 'the websocket connection',
+      raisers: ['plugin-websocket/src/connection.ts#ChatConnection.run'],
       cause:
         'the plugin’s `authorizeRoom` hook answered `false` for the connection’s user and the frame’s room, threw, or did not answer within `authTimeoutMs`. The message was not run; the connection stays open.',
       fix: 'post in a room the user belongs to; when the hook threw or timed out, the server log has the cause under the frame’s `requestId`.',
@@ -109,6 +125,10 @@ export const errorRegistry = {
       summary:
         'The connection already has `maxInFlight`, or its user `maxInFlightPerUser`, messages waiting for replies.',
       raisedBy: 'the websocket connection',
+      raisers: [
+        'plugin-websocket/src/connection.ts#ChatConnection.onFrame',
+        'plugin-websocket/src/connection.ts#ChatConnection.run',
+      ],
       cause:
         'the client sent a message while `maxInFlight` earlier messages of the same connection were still waiting for their replies, or while `maxInFlightPerUser` messages of the same user (over all their connections, in this process) were still waiting for their tasks to end.',
       fix: 'wait for a `reply` or `error` frame before sending more; the message was not run, so send it again later.',
@@ -116,6 +136,7 @@ export const errorRegistry = {
     WEFT_WS_TASK_TIMEOUT: {
       summary: 'No reply within `taskTimeoutMs`; the frame carries the task id.',
       raisedBy: 'the websocket connection',
+      raisers: ['plugin-websocket/src/connection.ts#ChatConnection.run'],
       cause:
         'the task of a message did not finish within the plugin’s `taskTimeoutMs`, usually because the model is slow or hung. The connection’s slot is freed; the runtime’s own `taskTimeoutMs` aborts the task itself.',
       fix: 'search the log for the task id; raise `taskTimeoutMs` if replies are slow but do arrive.',
@@ -124,6 +145,7 @@ export const errorRegistry = {
       summary:
         'The task ended without a reply; the cause is in the runtime’s log under the task id.',
       raisedBy: 'the websocket connection',
+      raisers: ['plugin-websocket/src/connection.ts#ChatConnection.run'],
       cause:
         'the task ended without a reply, usually because the model failed. The frame carries the task id and status; the cause is in the runtime’s log under the task id.',
       fix: 'search the log for the task id, and see the code of the step that failed.',
@@ -132,6 +154,7 @@ export const errorRegistry = {
     WEFT_WS_INTERNAL: {
       summary: 'The message could not be run; the cause is in the log under the request id.',
       raisedBy: 'the websocket connection',
+      raisers: ['plugin-websocket/src/connection.ts#ChatConnection.sendRefusal'],
       cause:
         'the runtime refused or failed to start the task for a reason that may carry internals, such as a coordinator error that is not a `503`. A full queue and a stopping runtime arrive as `WEFT_QUEUE_FULL` and `WEFT_SHUTTING_DOWN`, and a coordinator’s `503` with its own code. The frame carries the request id; the cause is in the log under it.',
       fix: 'search the log for the request id.',
@@ -147,9 +170,10 @@ export class WebSocketPluginError extends WeftError<WebSocketPluginErrorCode> {
   /**
    * @param code - What went wrong.
    * @param message - What went wrong and how to fix it, starting with `WebSocketPlugin:`.
+   * @param options - The underlying error, and the HTTP status and exposure when it has them.
    */
-  constructor(code: WebSocketPluginErrorCode, message: string) {
-    super(code, message);
+  constructor(code: WebSocketPluginErrorCode, message: string, options: WeftErrorOptions = {}) {
+    super(code, message, options);
     this.name = 'WebSocketPluginError';
   }
 }

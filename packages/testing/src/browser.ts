@@ -10,4 +10,4 @@ export {
   type ScriptedResponse,
 } from './scripted-model-provider.js';
 export { InMemoryMemoryProvider } from './in-memory-memory-provider.js';
-export type { WeftTestingErrorCode } from './errors.js';
+export { WeftTestingError, type WeftTestingErrorCode } from './errors.js';

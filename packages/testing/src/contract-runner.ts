@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import { WeftError, type MemoryProvider } from '@weft/core';
 import { describeError } from '@weft/core/internal';
-import { testingError, type WeftTestingErrorCode } from './errors.js';
+import { WeftTestingError } from './errors.js';
 import type { MemoryContractCode } from './memory-contract-inputs.js';
 
 /**
@@ -51,19 +51,23 @@ function contractFailure(
   provider: MemoryProvider | undefined,
   name: string,
   error: unknown,
-): WeftError<WeftTestingErrorCode> {
+): WeftTestingError {
   const who = `memoryProviderContract: provider "${provider?.id ?? '(not created)'}" failed "${name}"`;
   if (error instanceof assert.AssertionError) {
     // A custom assertion message replaces node's diff, so the values are shown here instead.
     const values = error.generatedMessage
       ? ''
       : `\n  actual: ${inspect(error.actual, { depth: 6 })}\n  expected: ${inspect(error.expected, { depth: 6 })}`;
-    return testingError('WEFT_TESTING_CONTRACT_FAILED', `${who}: ${error.message}${values}`, error);
+    return new WeftTestingError(
+      'WEFT_TESTING_CONTRACT_FAILED',
+      `${who}: ${error.message}${values}`,
+      { cause: error },
+    );
   }
-  return testingError(
+  return new WeftTestingError(
     'WEFT_TESTING_CONTRACT_FAILED',
     `${who}: it threw where the contract expects no error: ${describeError(error)}`,
-    error,
+    { cause: error },
   );
 }
 

@@ -1,11 +1,11 @@
-import { WeftError } from '@weft/core';
+import { WeftError, type WeftErrorOptions } from '@weft/core';
 import type { ErrorRegistry } from '@weft/core/internal';
 
-// <error-codes> generated from errorRegistry by: npm run generate:references
+// <error-codes> generated from the registry by: npm run generate:references
 /**
- * The code of a {@link WeftError} raised by `@weft/testing`. The list is closed (a new
- * code is a change to the public API) and stable across versions, so callers branch on the code
- * rather than on messages. Each code has a section of the same name in the errors reference of
+ * The code of an error raised by `@weft/testing`. The list is closed (a new code is
+ * a change to the public API) and stable across versions, so callers branch on the code rather
+ * than on messages. Each code has a section of the same name in the errors reference of
  * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
  *
  * - `WEFT_TESTING_SCRIPT_EXHAUSTED`: A `ScriptedModelProvider` was called with no response queued
@@ -22,12 +22,13 @@ export type WeftTestingErrorCode = 'WEFT_TESTING_SCRIPT_EXHAUSTED' | 'WEFT_TESTI
  *
  * @internal
  */
-export const errorRegistry = {
+export const TESTING_ERRORS = {
   packageName: '@weft/testing',
   codes: {
     WEFT_TESTING_SCRIPT_EXHAUSTED: {
       summary: 'A `ScriptedModelProvider` was called with no response queued and no fallback.',
       raisedBy: '`ScriptedModelProvider`',
+      raisers: ['testing/src/scripted-model-provider.ts#ScriptedModelProvider.answer'],
       cause: 'a `ScriptedModelProvider` was called with no response queued and no fallback.',
       fix: 'see ["no scripted response left"](../guides/troubleshooting.md#no-scripted-response-left).',
     },
@@ -35,6 +36,7 @@ export const errorRegistry = {
       summary:
         'A provider broke a rule of the memory-provider contract, or threw where a case expects no error.',
       raisedBy: 'the memory-provider contract suite',
+      raisers: ['testing/src/contract-runner.ts#contractFailure'],
       cause:
         'a memory provider under test broke a rule of the memory-provider contract suite, or threw where a case expects no error (in its factory, `init`, a call or `shutdown`). The message names the case and the rule, or includes the provider’s own message; the provider’s error is the `cause`.',
       fix: 'change the provider until the suite passes; see [Testing a memory provider](../guides/testing.md#testing-a-memory-provider).',
@@ -43,17 +45,17 @@ export const errorRegistry = {
 } as const satisfies ErrorRegistry<WeftTestingErrorCode>;
 
 /**
- * Creates an error of `@weft/testing`.
- *
- * @param code - What went wrong.
- * @param message - "owner: problem; fix".
- * @param cause - The underlying error, when there is one.
- * @returns The error, to throw.
+ * The error `@weft/testing` throws on purpose: a {@link WeftError} with a
+ * {@link WeftTestingErrorCode}. Recognise it with `WeftError.is(error, 'WEFT_TESTING_…')`.
  */
-export function testingError(
-  code: WeftTestingErrorCode,
-  message: string,
-  cause?: unknown,
-): WeftError<WeftTestingErrorCode> {
-  return new WeftError(code, message, cause === undefined ? {} : { cause });
+export class WeftTestingError extends WeftError<WeftTestingErrorCode> {
+  /**
+   * @param code - What went wrong.
+   * @param message - What went wrong and how to fix it, starting with its owner (`ScriptedModelProvider:`).
+   * @param options - The underlying error, and the HTTP status and exposure when it has them.
+   */
+  constructor(code: WeftTestingErrorCode, message: string, options: WeftErrorOptions = {}) {
+    super(code, message, options);
+    this.name = 'WeftTestingError';
+  }
 }

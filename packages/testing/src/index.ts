@@ -14,4 +14,4 @@ export {
   type InvalidMemoryInput,
   type MemoryContractCode,
 } from './memory-contract-inputs.js';
-export type { WeftTestingErrorCode } from './errors.js';
+export { WeftTestingError, type WeftTestingErrorCode } from './errors.js';

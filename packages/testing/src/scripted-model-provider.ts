@@ -4,7 +4,7 @@ import {
   type ModelCapability,
   type ModelRequestConfig,
 } from '@weft/core';
-import { testingError } from './errors.js';
+import { WeftTestingError } from './errors.js';
 
 type Message = { role: 'system' | 'user' | 'assistant'; content: string };
 
@@ -110,7 +110,7 @@ export class ScriptedModelProvider extends ModelProvider {
     this.requests.push(messages.map((message) => ({ ...message })));
     const next = this.queue.length > 0 ? this.queue.shift() : this.fallback;
     if (next === undefined) {
-      throw testingError(
+      throw new WeftTestingError(
         'WEFT_TESTING_SCRIPT_EXHAUSTED',
         `ScriptedModelProvider "${this.id}": no scripted response left for request #${this.requests.length}; enqueue more or set a fallback`,
       );

@@ -1,6 +1,6 @@
 import { MemoryProvider, WeftError, type Memory, type QueryMemoryOptions } from '@weft/core';
 import { describe, expect, it } from 'vitest';
-import { InMemoryMemoryProvider, memoryProviderContract } from '../src/index.js';
+import { InMemoryMemoryProvider, memoryProviderContract, WeftTestingError } from '../src/index.js';
 
 describe('InMemoryMemoryProvider keeps the memory-provider contract [claim:mpo-in-memory] [claim:tst-in-memory] [claim:wp-contract-suite]', () => {
   for (const check of memoryProviderContract({ create: () => new InMemoryMemoryProvider() })) {
@@ -81,13 +81,14 @@ describe('memoryProviderContract', () => {
     ]);
   });
 
-  it('fails a provider that stores undefined content as null, with a coded error [claim:tst-readme-contract-failed] [claim:testing-contract] [claim:mpo-contract-error] [claim:mpo-contract-refusals] [claim:tst-contract-error]', async () => {
+  it('fails a provider that stores undefined content as null, with a coded error [claim:tst-readme-contract-failed] [claim:testing-contract] [claim:mpo-contract-error] [claim:mpo-contract-refusals] [claim:tst-contract-error] [claim:tst-errors]', async () => {
     const check = caseNamed(
       memoryProviderContract({ create: () => new LenientProvider() }),
       'rejects undefined and non-JSON content on store',
     );
     const error = await check.run().catch((caught: unknown) => caught);
     expect(WeftError.is(error, 'WEFT_TESTING_CONTRACT_FAILED')).toBe(true);
+    expect(error).toBeInstanceOf(WeftTestingError);
     expect((error as Error).message).toContain(
       'memoryProviderContract: provider "in-memory" failed "rejects undefined and non-JSON content on store": store() of undefined content was accepted',
     );

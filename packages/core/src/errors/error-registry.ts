@@ -1,6 +1,6 @@
 /**
- * How a package describes the error codes it raises. Each package keeps one registry (the core in
- * `errors/core-errors.ts`, a first-party package in `src/errors.ts` as `errorRegistry`); the
+ * How a package describes the error codes it raises. Each package, the core included, keeps one
+ * registry in its `src/errors.ts`, named for its codes' prefix (`SQLITE_ERRORS`; `CORE_ERRORS`); the
  * code union's TSDoc, the errors reference page and the `docsUrl` of every error come from it,
  * so a code is explained in one place.
  */
@@ -16,6 +16,13 @@ export interface ErrorCodeEntry {
   readonly status?: number | readonly number[];
   /** What raises it: the classes, methods or parts of the runtime, such as `` `Runtime.init` ``. */
   readonly raisedBy: string;
+  /**
+   * Every place in the sources that makes an error with this code, and no other, as
+   * `<package folder>/src/<file>#<function>` (`Class.method` for a method), such as
+   * `memory-sqlite/src/provider.ts#SqliteMemoryProvider.init`. A unit test holds it to the
+   * sources, so a new raiser is listed where the code is explained.
+   */
+  readonly raisers: readonly string[];
   /** Why it happens. */
   readonly cause: string;
   /** How to fix it. */

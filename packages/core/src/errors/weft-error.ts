@@ -1,4 +1,4 @@
-import type { WeftErrorCode } from './codes.js';
+import type { WeftErrorCode } from '../errors.js';
 import { errorDocsUrl } from './error-registry.js';
 
 // A registered symbol is the same in every copy of the package (an ESM and a CJS build side by

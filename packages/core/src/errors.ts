@@ -1,9 +1,91 @@
-import type { WeftErrorCode } from './codes.js';
-import type { ErrorRegistry } from './error-registry.js';
+import type { ErrorRegistry } from './errors/error-registry.js';
+
+// <error-codes> generated from the registry by: npm run generate:references
+/**
+ * The code of an error raised by `@weft/core`. The list is closed (a new code is
+ * a change to the public API) and stable across versions, so callers branch on the code rather
+ * than on messages. Each code has a section of the same name in the errors reference of
+ * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
+ *
+ * - `WEFT_INVALID_CONFIG`: `Runtime.init` found problems in the configuration (all are listed).
+ * - `WEFT_INVALID_ARGUMENT`: A constructor or method was given a value it cannot use.
+ * - `WEFT_DUPLICATE`: Something with the same id or name is already registered or mounted.
+ * - `WEFT_START_FAILED`: A provider, coordinator, plugin or start trigger failed (or a provider was
+ *   not healthy) while the runtime started.
+ * - `WEFT_RUNTIME_STOPPED`: The runtime was stopped (or stopped while starting).
+ * - `WEFT_INVALID_SPACE`: A space id is not valid (empty, too long, or with a first character or
+ *   characters an id may not have).
+ * - `WEFT_MEMORY_INVALID`: A memory or patch given to a memory store breaks the memory contract: an
+ *   empty `space` or `kind`, or content or metadata with no JSON form.
+ * - `WEFT_MEMORY_INVALID_QUERY`: A query option given to a memory store has the wrong type or
+ *   value.
+ * - `WEFT_MEMORY_NOT_FOUND`: `update()` of a memory store was given an id no memory has.
+ * - `WEFT_UNKNOWN_PLUGIN`: A dispatched event names a plugin that is not registered.
+ * - `WEFT_SHUTTING_DOWN`: The runtime is stopping and accepts no new tasks.
+ * - `WEFT_QUEUE_FULL`: The scheduler’s queue holds `maxQueueSize` tasks already.
+ * - `WEFT_TASK_CANCELLED`: A task was cancelled because the runtime stopped.
+ * - `WEFT_TASK_TIMEOUT`: A task ran past its time limit (`taskTimeoutMs`).
+ * - `WEFT_BULKHEAD_FULL`: A call waited longer than `bulkhead.maxWaitMs` for a dependency whose
+ *   every slot was taken.
+ * - `WEFT_CAPABILITY_UNKNOWN`: A capability id is not registered: no provider’s descriptors define
+ *   it.
+ * - `WEFT_CAPABILITY_UNAVAILABLE`: No provider (or not the named one) offers a registered
+ *   capability.
+ * - `WEFT_PROVIDER_FAILED`: A model provider threw while serving a capability.
+ * - `WEFT_VALIDATION_FAILED`: A capability’s input, options or output did not match its schema.
+ * - `WEFT_UNSUPPORTED_SCHEMA`: A schema given to Weft is not a zod 4 schema.
+ * - `WEFT_GET_OBJECT_FAILED`: `getObject` got no answer matching the schema within its retries.
+ * - `WEFT_TEMPLATE_INVALID`: A prompt template’s name or source is invalid.
+ * - `WEFT_TEMPLATE_NOT_FOUND`: No prompt template has the requested name.
+ * - `WEFT_TEMPLATE_RENDER_FAILED`: Rendering a template failed, usually a missing variable.
+ * - `WEFT_LISTEN_FAILED`: The HTTP server could not listen on its host and port.
+ * - `WEFT_UNSUPPORTED_PLATFORM`: Something that needs Node.js was used where the core runs in a
+ *   browser.
+ * - `WEFT_HOST_NOT_ALLOWED`: An HTTP request’s `Host` header is not an allowed host.
+ * - `WEFT_ORIGIN_NOT_ALLOWED`: A web page of another origin sent a request to the runtime’s HTTP
+ *   server.
+ * - `WEFT_BAD_REQUEST`: An HTTP request was malformed or too slow: bad JSON, too large, nested too
+ *   deep, or late.
+ * - `WEFT_NOT_FOUND`: No route matches an HTTP request.
+ * - `WEFT_INTERNAL`: An unexpected failure; the answer carries an id that the log line also has.
+ */
+export type WeftErrorCode =
+  | 'WEFT_INVALID_CONFIG'
+  | 'WEFT_INVALID_ARGUMENT'
+  | 'WEFT_DUPLICATE'
+  | 'WEFT_START_FAILED'
+  | 'WEFT_RUNTIME_STOPPED'
+  | 'WEFT_INVALID_SPACE'
+  | 'WEFT_MEMORY_INVALID'
+  | 'WEFT_MEMORY_INVALID_QUERY'
+  | 'WEFT_MEMORY_NOT_FOUND'
+  | 'WEFT_UNKNOWN_PLUGIN'
+  | 'WEFT_SHUTTING_DOWN'
+  | 'WEFT_QUEUE_FULL'
+  | 'WEFT_TASK_CANCELLED'
+  | 'WEFT_TASK_TIMEOUT'
+  | 'WEFT_BULKHEAD_FULL'
+  | 'WEFT_CAPABILITY_UNKNOWN'
+  | 'WEFT_CAPABILITY_UNAVAILABLE'
+  | 'WEFT_PROVIDER_FAILED'
+  | 'WEFT_VALIDATION_FAILED'
+  | 'WEFT_UNSUPPORTED_SCHEMA'
+  | 'WEFT_GET_OBJECT_FAILED'
+  | 'WEFT_TEMPLATE_INVALID'
+  | 'WEFT_TEMPLATE_NOT_FOUND'
+  | 'WEFT_TEMPLATE_RENDER_FAILED'
+  | 'WEFT_LISTEN_FAILED'
+  | 'WEFT_UNSUPPORTED_PLATFORM'
+  | 'WEFT_HOST_NOT_ALLOWED'
+  | 'WEFT_ORIGIN_NOT_ALLOWED'
+  | 'WEFT_BAD_REQUEST'
+  | 'WEFT_NOT_FOUND'
+  | 'WEFT_INTERNAL';
+// </error-codes>
 
 /**
  * Every code a {@link WeftError} thrown by `@weft/core` can carry, with what the errors reference
- * says about it. `codes.ts` (the `WeftErrorCode` union and its TSDoc) and the page are generated
+ * says about it. The `WeftErrorCode` union above (and its TSDoc) and the page are generated
  * from it by `npm run generate:references`; a unit test fails when either is stale, when the
  * sources raise a code missing here, or when a code here is raised nowhere.
  *
@@ -15,6 +97,7 @@ export const CORE_ERRORS = {
     WEFT_INVALID_CONFIG: {
       summary: '`Runtime.init` found problems in the configuration (all are listed).',
       raisedBy: '`Runtime.init`',
+      raisers: ['core/src/runtime/runtime.ts#Runtime.init'],
       cause:
         'the configuration has problems: an unknown or mistyped option, a value out of its range, options that contradict each other (such as `server.requestTimeout` below `server.headersTimeout`), an invalid `WEFT_LOG_LEVEL`, two providers or plugins with the same id, no provider of `text-generation`, a capability a plugin requires that no provider offers, a template that does not parse. The message lists every problem, one per line, each starting with the path, the variable or the owner at fault.',
       fix: 'correct each listed problem; the [configuration reference](./configuration.md) gives every option’s type, range and default.',
@@ -23,6 +106,22 @@ export const CORE_ERRORS = {
       summary: 'A constructor or method was given a value it cannot use.',
       raisedBy:
         'constructors and methods of the core: `ServerManager`, `Scheduler`, `defineCapability`, `CapabilityRegistry`, `ModelManager`, `PluginRegistry`; `update`, `remove` and `clear` of every first-party memory store',
+      raisers: [
+        'core/src/capabilities/capability-registry.ts#CapabilityRegistry.addAliasGroup',
+        'core/src/capabilities/capability-registry.ts#CapabilityRegistry.addTransform',
+        'core/src/capabilities/capability.ts#defineCapability',
+        'core/src/memory/memory-input.ts#checkClearSpace',
+        'core/src/memory/memory-input.ts#checkMemoryId',
+        'core/src/models/model-manager.ts#ModelManager.getObject',
+        'core/src/models/model-manager.ts#ModelManager.setDefaultProvider',
+        'core/src/plugins/plugin.ts#PluginRegistry.register',
+        'core/src/scheduler/scheduler.ts#Scheduler.schedule',
+        'core/src/scheduler/scheduler.ts#positiveInteger',
+        'core/src/server/server-manager.ts#ServerManager.constructor',
+        'core/src/server/server-manager.ts#checkAllowedHosts',
+        'core/src/server/server-manager.ts#checkAllowedOrigins',
+        'core/src/server/server-manager.ts#positive',
+      ],
       cause:
         'a constructor or method received a value it cannot use, such as a port outside 0–65535, a negative `maxRetries`, a capability id with spaces, an alias group with fewer than two ids, or a memory id (or the space of `clear`) that is not a string.',
       fix: 'the message names the option or argument and what it must be; pass a valid value.',
@@ -30,6 +129,12 @@ export const CORE_ERRORS = {
     WEFT_DUPLICATE: {
       summary: 'Something with the same id or name is already registered or mounted.',
       raisedBy: '`CapabilityRegistry`, `PromptRegistry`, `ServerManager.mount`',
+      raisers: [
+        'core/src/capabilities/capability-registry.ts#CapabilityRegistry.addTransform',
+        'core/src/capabilities/capability-registry.ts#CapabilityRegistry.register',
+        'core/src/prompts/prompt-registry.ts#PromptRegistry.refuseDuplicate',
+        'core/src/server/server-manager.ts#ServerManager.mount',
+      ],
       cause:
         'something with the same id or name is already registered: a capability with a different descriptor, a transform, a prompt template, or two route triggers with the same method and path.',
       fix: 'give the new one another id, name or path.',
@@ -39,6 +144,11 @@ export const CORE_ERRORS = {
       summary:
         'A provider, coordinator, plugin or start trigger failed (or a provider was not healthy) while the runtime started.',
       raisedBy: '`Runtime.start`',
+      raisers: [
+        'core/src/runtime/runtime.ts#Runtime.requireHealthy',
+        'core/src/runtime/runtime.ts#Runtime.startComponent',
+        'core/src/runtime/runtime.ts#Runtime.startOnce',
+      ],
       cause:
         'a memory provider, model provider, space coordinator, plugin or start trigger threw while the runtime started, or, with `options.checkHealthOnStart`, a provider’s `checkHealth()` answered `false`, threw or did not answer in time. The runtime stops what it had already started before it rejects. The original error, when there is one, is the `cause`, and its message is included.',
       fix: 'read the included message: usually a database path whose directory is missing, a failed health check, or a plugin’s own `init` check.',
@@ -46,6 +156,11 @@ export const CORE_ERRORS = {
     WEFT_RUNTIME_STOPPED: {
       summary: 'The runtime was stopped (or stopped while starting).',
       raisedBy: '`Runtime.start`, `ServerManager.mount`',
+      raisers: [
+        'core/src/runtime/runtime.ts#Runtime.abandonIfStopped',
+        'core/src/runtime/runtime.ts#Runtime.start',
+        'core/src/server/server-manager.ts#ServerManager.mount',
+      ],
       cause:
         '`start()` was called on a runtime that was stopped, `stop()` was called while the runtime was starting, or a route was mounted after the server started.',
       fix: 'a stopped runtime cannot start again; create a new one with `Runtime.init`. Add middleware and routes before `start()`.',
@@ -56,6 +171,10 @@ export const CORE_ERRORS = {
         'A space id is not valid (empty, too long, or with a first character or characters an id may not have).',
       status: 400,
       raisedBy: '`Runtime.dispatch`, `spaceId`',
+      raisers: [
+        'core/src/memory/space-id.ts#invalid',
+        'core/src/runtime/runtime.ts#Runtime.accept',
+      ],
       cause:
         '`dispatch` received a space id that is not valid: empty, longer than 200 characters, not starting with a letter or digit, or containing characters other than letters, digits, `-`, `_`, `.` and `:`.',
       fix: "build space ids from checked parts. `spaceId('chat', 'room', room)` from `@weft/core` builds a valid id from any non-empty parts and throws this error itself when it cannot; see [Spaces](../core-utilities/spaces.md).",
@@ -65,6 +184,7 @@ export const CORE_ERRORS = {
         'A memory or patch given to a memory store breaks the memory contract: an empty `space` or `kind`, or content or metadata with no JSON form.',
       raisedBy:
         '`store` and `update` of every first-party memory store (`InMemoryMemoryProvider`, `SqliteMemoryProvider`, `PostgresMemoryProvider`), through `checkNewMemory` and `checkMemoryPatch`',
+      raisers: ['core/src/memory/memory-input.ts#invalid'],
       cause:
         'a memory or patch breaks the memory contract that every store keeps: a `space` or `kind` that is not a non-empty string, a `taskId` that is not a string, a `space`, `kind` or `taskId` longer than 500 characters, content with no JSON form (`undefined`, a function, a `BigInt`, a cycle), metadata that is not a plain object, or a string (a key included) holding a NUL character or a lone UTF-16 surrogate, which a database cannot store unchanged. The message names the field. Nothing was written.',
       fix: 'store plain JSON data; strip NUL characters and broken surrogate pairs from text received from outside. See [Input rules and error codes](../memory-providers/overview.md#input-rules-and-error-codes).',
@@ -73,6 +193,10 @@ export const CORE_ERRORS = {
       summary: 'A query option given to a memory store has the wrong type or value.',
       raisedBy:
         '`query` of every first-party memory store, through `checkMemoryQuery`; so `MemoryManager.query`',
+      raisers: [
+        'core/src/memory/memory-input.ts#checkMemoryQuery',
+        'core/src/memory/memory-input.ts#invalidQuery',
+      ],
       cause:
         'a query option has the wrong type or value: a filter that is not a string, `since` or `until` that is not a valid `Date`, a `limit` that is not a positive integer, an `order` other than `asc` or `desc`, more than 100 `spacePatterns`, or a string holding a NUL character or a lone UTF-16 surrogate. The message names the option.',
       fix: 'pass the option as [Query semantics](../memory-providers/overview.md#query-semantics) describes it; the message names the option.',
@@ -80,6 +204,7 @@ export const CORE_ERRORS = {
     WEFT_MEMORY_NOT_FOUND: {
       summary: '`update()` of a memory store was given an id no memory has.',
       raisedBy: '`update` of every first-party memory store, through `memoryNotFound`',
+      raisers: ['core/src/memory/memory-input.ts#memoryNotFound'],
       cause: '`update()` was given an id no memory has; it may have been removed.',
       fix: 'use an id that `store()` or `query()` returned, and query for the memory first when another task may have removed it.',
     },
@@ -87,6 +212,7 @@ export const CORE_ERRORS = {
       summary: 'A dispatched event names a plugin that is not registered.',
       status: 400,
       raisedBy: '`Runtime.dispatch`',
+      raisers: ['core/src/runtime/runtime.ts#Runtime.accept'],
       cause: '`dispatch` names a plugin id that is not registered.',
       fix: 'use the `id` of a plugin passed to `Runtime.init`.',
     },
@@ -96,6 +222,11 @@ export const CORE_ERRORS = {
       status: 503,
       raisedBy:
         '`Runtime.dispatch`, the scheduler; `@weft/plugin-websocket` sends it as an `error` frame',
+      raisers: [
+        'core/src/runtime/runtime.ts#Runtime.accept',
+        'core/src/scheduler/scheduler.ts#Scheduler.refusal',
+        'plugin-websocket/src/connection.ts#ChatConnection.onFrame',
+      ],
       cause:
         'a task was dispatched while the runtime was stopping, or a websocket message arrived while the runtime or the websocket plugin was stopping.',
       fix: 'nothing is wrong; the client should retry against another instance or after the restart.',
@@ -104,6 +235,7 @@ export const CORE_ERRORS = {
       summary: 'The scheduler’s queue holds `maxQueueSize` tasks already.',
       status: 503,
       raisedBy: '`Runtime.dispatch` (the scheduler)',
+      raisers: ['core/src/scheduler/scheduler.ts#Scheduler.refusal'],
       cause:
         'the scheduler already holds `options.scheduler.maxQueueSize` waiting tasks (default 1000).',
       fix: 'the agent is receiving work faster than it completes it. Raise `scheduler.concurrency` if the model server can take more parallel calls, rate-limit clients, or run more instances.',
@@ -112,6 +244,7 @@ export const CORE_ERRORS = {
     WEFT_TASK_CANCELLED: {
       summary: 'A task was cancelled because the runtime stopped.',
       raisedBy: 'the scheduler, when the runtime stops',
+      raisers: ['core/src/scheduler/scheduler.ts#Scheduler.stop'],
       cause:
         'the runtime stopped in `cancel` mode, or a draining stop ran out of `shutdownTimeoutMs`. A task still waiting in the queue is rejected with this error, with status `503`, which a route trigger that lets it through answers as `503`. A running task is not rejected: its signal is aborted with this error as the reason, and `dispatch` resolves with the task, whose status is `cancelled`.',
       fix: 'expected during shutdown. Raise `shutdownTimeoutMs` if tasks are cut short in normal restarts.',
@@ -121,6 +254,7 @@ export const CORE_ERRORS = {
       summary: 'A task ran past its time limit (`taskTimeoutMs`).',
       raisedBy:
         'the task runner, as the reason of the task’s aborted signal and its last chain item',
+      raisers: ['core/src/pipeline/task-runner.ts#TaskRunner.run'],
       cause: 'a task ran longer than its time limit, `options.taskTimeoutMs`.',
       fix: 'find what was slow: the message, and the `task timed out` log line with the task’s `taskId`, name what the task was doing when time ran out (`during`: recording the trigger, planning, reviewing the pipeline, or a step such as `step 2 (tools.fetch)`, which the line also gives as `step`). Lower the model provider’s own timeout and retries so that one call cannot use the whole budget, make the slow executor pass `context.signal` on, or raise the limit.',
     },
@@ -129,6 +263,7 @@ export const CORE_ERRORS = {
         'A call waited longer than `bulkhead.maxWaitMs` for a dependency whose every slot was taken.',
       raisedBy:
         'the bulkhead of a model provider, plugin or memory provider, as a failed step’s error or a task’s planning error',
+      raisers: ['core/src/bulkhead/bulkhead.ts#Bulkhead.waitForSlot'],
       cause:
         'a model provider, a plugin’s steps or the memory provider already had its limit of calls running (`options.bulkhead.maxConcurrent`, or its entry in `options.bulkhead.limits`), and none finished within `options.bulkhead.maxWaitMs`. The dependency is hung or much slower than usual; the message names it. The waiting task held no worker meanwhile, and tasks that do not use the dependency kept running.',
       fix: 'find why the dependency does not answer (its own timeouts, the upstream’s health); if it is only slow, raise its limit or `maxWaitMs`. See [One hung dependency](../guides/production.md#one-hung-dependency).',
@@ -136,6 +271,7 @@ export const CORE_ERRORS = {
     WEFT_CAPABILITY_UNKNOWN: {
       summary: 'A capability id is not registered: no provider’s descriptors define it.',
       raisedBy: '`ModelManager.call`, `callDynamic`, `generateText`, `getObject`',
+      raisers: ['core/src/models/model-manager.ts#ModelManager.descriptor'],
       cause:
         'a call names a capability id that no provider’s descriptors define, such as a misspelt id.',
       fix: 'check the id’s spelling, or list the capability’s descriptor in the provider that offers it; see [Capabilities](../capabilities/capabilities.md).',
@@ -144,6 +280,10 @@ export const CORE_ERRORS = {
       summary: 'No provider (or not the named one) offers a registered capability.',
       raisedBy:
         '`ModelManager.call`, `callDynamic`, `generateText`, `getObject`, `setDefaultProvider`',
+      raisers: [
+        'core/src/models/model-manager.ts#ModelManager.callDynamic',
+        'core/src/models/model-manager.ts#ModelManager.setDefaultProvider',
+      ],
       cause:
         "the capability is registered, but no configured provider offers it, or the provider named with `{ provider: '...' }` (or in `defaultProviders`) does not offer it.",
       fix: 'add a provider that offers it, add an alias group that maps it to one that is offered, or name a provider that has it.',
@@ -151,6 +291,7 @@ export const CORE_ERRORS = {
     WEFT_PROVIDER_FAILED: {
       summary: 'A model provider threw while serving a capability.',
       raisedBy: '`ModelManager` calls',
+      raisers: ['core/src/models/model-manager.ts#ModelManager.callDynamic'],
       cause:
         'a model provider threw an error that is not a Weft error while serving a capability; the original error is the `cause`. Errors a provider raises as Weft errors of its own (with their own codes, listed under [Package codes](#package-codes)) reach the caller unwrapped instead.',
       fix: 'read the included message, which comes from the provider.',
@@ -158,6 +299,7 @@ export const CORE_ERRORS = {
     WEFT_VALIDATION_FAILED: {
       summary: 'A capability’s input, options or output did not match its schema.',
       raisedBy: '`ModelManager` calls',
+      raisers: ['core/src/models/model-manager.ts#parseOrThrow'],
       cause:
         'a capability call’s input or options, or the provider’s output, did not match the capability’s zod schema. The message shows which fields were wrong.',
       fix: 'for input and options, fix the call; for output, fix the provider.',
@@ -165,6 +307,7 @@ export const CORE_ERRORS = {
     WEFT_UNSUPPORTED_SCHEMA: {
       summary: 'A schema given to Weft is not a zod 4 schema.',
       raisedBy: '`ModelManager.getObject`, `formatZodSchema`, `defineCapability`',
+      raisers: ['core/src/models/zod-schema-check.ts#assertZod4Schema'],
       cause:
         'the value passed as a schema is not a zod 4 schema: most often a zod 3 schema, because the project has zod 3 installed (the message says `a zod 3 schema (ZodObject)`), or a value that is no schema at all.',
       fix: 'Weft requires zod 4. Install it in your project (`npm install zod@^4`) and build your schemas with its `z`; see [Installation](../installation.md).',
@@ -172,6 +315,7 @@ export const CORE_ERRORS = {
     WEFT_GET_OBJECT_FAILED: {
       summary: '`getObject` got no answer matching the schema within its retries.',
       raisedBy: '`ModelManager.getObject`, planning',
+      raisers: ['core/src/models/model-manager.ts#ModelManager.getObject'],
       cause:
         'getObject (or planning, which uses it) got no answer that parses as JSON and matches the schema, within its retries.',
       fix: 'see [getObject fails with a small local model](../guides/troubleshooting.md#getobject-fails-with-a-small-local-model).',
@@ -180,6 +324,11 @@ export const CORE_ERRORS = {
     WEFT_TEMPLATE_INVALID: {
       summary: 'A prompt template’s name or source is invalid.',
       raisedBy: '`PromptRegistry`',
+      raisers: [
+        'core/src/prompts/prompt-registry.ts#PromptRegistry.loadDirectory',
+        'core/src/prompts/prompt-registry.ts#PromptRegistry.register',
+        'core/src/prompts/prompt-registry.ts#liquidRender',
+      ],
       cause:
         'a prompt template’s name or namespace does not start with a letter or digit or has characters other than letters, digits, `-`, `_` and `.`, its source is neither text nor a function, its source does not parse as Liquid, or a template directory cannot be read. A Liquid template given to a registry of your own before liquidjs has loaded is parsed on its first render, which then rejects with this code.',
       fix: 'the message names the template and the parser’s complaint; see [Liquid templates](../core-utilities/liquid-templates.md).',
@@ -187,12 +336,14 @@ export const CORE_ERRORS = {
     WEFT_TEMPLATE_NOT_FOUND: {
       summary: 'No prompt template has the requested name.',
       raisedBy: '`PromptRegistry.render`, `PromptRegistry.get`',
+      raisers: ['core/src/prompts/prompt-registry.ts#PromptRegistry.get'],
       cause: 'no template has the requested name. The message lists the registered names.',
       fix: 'render `name` for a template of the executor’s own plugin, or `namespace/name` for another plugin’s.',
     },
     WEFT_TEMPLATE_RENDER_FAILED: {
       summary: 'Rendering a template failed, usually a missing variable.',
       raisedBy: '`PromptRegistry.render`, the function `PromptRegistry.get` returns',
+      raisers: ['core/src/prompts/prompt-registry.ts#PromptRegistry.render'],
       cause:
         'rendering a template failed, usually because it uses a variable the caller did not pass: templates render in strict mode, so a missing variable is an error rather than an empty string. A function template that throws, or returns something other than text, fails the same way.',
       fix: 'pass every variable the template uses (for a function template, every name its `variables` lists).',
@@ -202,6 +353,10 @@ export const CORE_ERRORS = {
       summary: 'The HTTP server could not listen on its host and port.',
       raisedBy:
         '`ServerManager.start`, so `Runtime.start`; the listener of `@weft/plugin-websocket`, which `Runtime.start` reports as the cause of a `WEFT_START_FAILED`',
+      raisers: [
+        'core/src/server/server-manager.ts#ServerManager.start',
+        'plugin-websocket/src/websocket-plugin.ts#WebSocketPlugin.listen',
+      ],
       cause:
         'the HTTP server (or the websocket plugin’s own server) could not listen on its host and port; most often the port is taken (`EADDRINUSE`), or the host is not an address of this machine.',
       fix: 'see [Port 3000 is already taken](../guides/troubleshooting.md#port-3000-is-already-taken).',
@@ -211,6 +366,10 @@ export const CORE_ERRORS = {
       summary: 'Something that needs Node.js was used where the core runs in a browser.',
       raisedBy:
         'the browser build of the core: `runtime.server` (its `start`, `mount`, `app` and `jsonBody`) and `PromptRegistry.loadDirectory`',
+      raisers: [
+        'core/src/platform/browser-server.ts#serverUnavailable',
+        'core/src/platform/browser.ts#readTemplateFiles',
+      ],
       cause:
         'the core runs in a browser, and code used what only Node.js has: the HTTP server (`runtime.server`) or files (`loadDirectory`). The message names what needed it. `Runtime.start` does not raise it: in a browser it leaves route triggers unserved and logs a warning.',
       fix: 'in a browser, dispatch tasks with `runtime.dispatch()` from your own code instead of route triggers, and register templates from their source; see [Runtime environments](../installation.md#runtime-environments). Run the HTTP server in Node.js.',
@@ -221,6 +380,10 @@ export const CORE_ERRORS = {
       status: 403,
       raisedBy:
         'the runtime’s HTTP server, before any route runs; the upgrade of `@weft/plugin-websocket`, against its own `allowedHosts`',
+      raisers: [
+        'core/src/server/server-manager.ts#ServerManager.checkHost',
+        'plugin-websocket/src/upgrade-gate.ts#upgradeGate',
+      ],
       cause:
         'an HTTP request’s `Host` header names a host that is not in `server.allowedHosts`. The server answers before any route runs, which stops a web page whose domain was pointed at your machine (DNS rebinding) from calling the agent. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed.',
       fix: "when the agent listens on `0.0.0.0` for remote clients, list the public host names they use, such as `allowedHosts: ['agent.example.com']`; see the [configuration reference](./configuration.md#server-options).",
@@ -230,6 +393,7 @@ export const CORE_ERRORS = {
       summary: 'A web page of another origin sent a request to the runtime’s HTTP server.',
       status: 403,
       raisedBy: 'the runtime’s HTTP server, before any route runs',
+      raisers: ['core/src/server/server-manager.ts#ServerManager.checkOrigin'],
       cause:
         'an HTTP request’s `Origin` header names a web page that is not the server’s own origin, not in `server.allowedOrigins` and not allowed by `server.cors`, or a request without `Origin` says `Sec-Fetch-Site: cross-site` or `same-site`. A browser lets any page post a form to any address, and CORS only hides the answer after the route has run, so the server refuses such requests before any route runs or any body is read. Requests without these headers (curl, servers, apps) are not from a web page and pass.',
       fix: "list the origins of your web clients, such as `allowedOrigins: ['https://chat.example.com']` (origins allowed by `cors` pass too); behind a proxy that rewrites `Host`, list the public origin of your own pages; see the [configuration reference](./configuration.md#server-options).",
@@ -239,6 +403,11 @@ export const CORE_ERRORS = {
         'An HTTP request was malformed or too slow: bad JSON, too large, nested too deep, or late.',
       status: [400, 408, 413, 431],
       raisedBy: 'the runtime’s HTTP server, while it reads the request',
+      raisers: [
+        'core/src/server/client-errors.ts#rawAnswer',
+        'core/src/server/error-answer.ts#errorAnswer',
+        'core/src/server/server-manager.ts#ServerManager.constructor',
+      ],
       cause:
         'an HTTP request was malformed: its body is not valid JSON, is nested deeper than `server.maxJsonDepth`, or is larger than `server.bodyLimit` (answered `413`); its headers are larger than Node.js accepts (answered `431`); its bytes are not HTTP; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`).',
       fix: 'the client must send a valid request within the limits, without pausing halfway.',
@@ -247,6 +416,7 @@ export const CORE_ERRORS = {
       summary: 'No route matches an HTTP request.',
       status: 404,
       raisedBy: 'the runtime’s HTTP server',
+      raisers: ['core/src/server/server-manager.ts#ServerManager.start'],
       cause: 'no route matches the request’s method and path.',
       fix: 'check the path and method against the route triggers of your plugins.',
     },
@@ -256,17 +426,10 @@ export const CORE_ERRORS = {
       status: 500,
       raisedBy:
         'the runtime’s HTTP server, for an error of a route that has no 4xx status and is not a `WeftError`',
+      raisers: ['core/src/server/error-answer.ts#errorAnswer'],
       cause:
         'something failed unexpectedly while the server handled a request. The client gets a generic answer with a request id, and the log has the full error under the same id. A `WeftError` without a 4xx status keeps its own code in the answer instead (a handler that lets `WEFT_TEMPLATE_NOT_FOUND` through answers `500` with that code, and its own `status` if it has a 5xx one), still with the generic message.',
       fix: 'find the id in the log (`request failed` lines) and fix the error it shows.',
     },
   },
 } as const satisfies ErrorRegistry<WeftErrorCode>;
-
-/**
- * Every code a {@link WeftError} thrown by `@weft/core` can carry, for tests and tools that list
- * them.
- *
- * @internal
- */
-export const WEFT_ERROR_CODES = Object.keys(CORE_ERRORS.codes) as readonly WeftErrorCode[];
