@@ -83,7 +83,8 @@ export type {
 export type { TriggerEvent } from './runtime/arrivals.js';
 // The HTTP server is Node's; a browser build gets a stand-in whose use throws (platform/).
 export { ServerManager } from '#platform';
-export type { CorsOptions, ServerManagerConfig } from './server/server-manager.js';
+export type { CorsOptions, ServerManagerConfig } from './server/server-config.js';
+export type { HttpServer, RouteRequest, RouteResponse } from './server/route.js';
 export {
   AnalyticsManager,
   type AnalyticsData,

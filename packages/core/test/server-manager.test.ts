@@ -440,11 +440,11 @@ describe('ServerManager', () => {
     });
   });
 
-  it('gives each request an id, in X-Request-Id and in response.locals for handlers [claim:trig-request-id]', async () => {
+  it('gives each request an id, in X-Request-Id and as request.requestId for handlers [claim:trig-request-id]', async () => {
     const server = await serve([
       route({
-        handler: (_request, response) => {
-          response.json({ seen: response.locals.requestId as unknown });
+        handler: (request, response) => {
+          response.json({ seen: request.requestId });
         },
       }),
     ]);
