@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { ServerManager } from '@weft/core';
+import type { ServerManager } from '@weft/core/node';
 
 // Middleware of the runtime's own express, whatever version of express's
 // types the application has installed: the type of the server's body parser.

@@ -3,7 +3,7 @@
  * carries the claim ids of the sentences it guards.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ServerManager } from '@weft/core';
+import { ServerManager } from '@weft/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from './fixtures.js';
 

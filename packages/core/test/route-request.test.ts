@@ -1,5 +1,6 @@
 import { Agent, get as httpGet } from 'node:http';
-import { ServerManager, type Runtime, type TriggerRoute } from '@weft/core';
+import type { Runtime, TriggerRoute } from '@weft/core';
+import { ServerManager } from '@weft/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from './fixtures.js';
 

@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { ServerManager, WeftError, type Runtime, type TriggerRoute } from '@weft/core';
+import { WeftError, type Runtime, type TriggerRoute } from '@weft/core';
+import { ServerManager } from '@weft/core/node';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorOf, silentLogger } from './fixtures.js';

@@ -9,10 +9,10 @@ import {
   ModelManager,
   PromptRegistry,
   Scheduler,
-  ServerManager,
   WeftError,
   type ModelCapability,
 } from '@weft/core';
+import { ServerManager } from '@weft/core/node';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

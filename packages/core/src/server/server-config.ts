@@ -43,7 +43,7 @@ export type CorsOptions = {
 /** How the runtime's HTTP server listens and what it accepts. */
 export interface ServerManagerConfig {
   /**
-   * TCP port; `0` picks a free one (read it back from {@link ServerManager.port}). Default 3000.
+   * TCP port; `0` picks a free one (read it back from `runtime.server.port`). Default 3000.
    * @claim tsdoc-server-default-port
    */
   port?: number;

@@ -61,7 +61,7 @@ const REQUEST_ID_HEADER = 'X-Request-Id';
  *
  * @example
  * ```ts
- * import { ServerManager } from '@weft/core';
+ * import { ServerManager } from '@weft/core/node';
  *
  * const server = new ServerManager({ port: 0, allowedHosts: ['agent.example.com'] });
  * await server.start();
