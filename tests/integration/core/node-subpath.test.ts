@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import * as core from '@weft/core';
 import { Plugin, Runtime, WeftError, type Trigger } from '@weft/core';
 import { serverOf, ServerManager } from '@weft/core/node';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
@@ -47,12 +48,14 @@ afterEach(async () => {
 });
 
 describe('@weft/core/node', () => {
-  it('serves route triggers through the ServerManager the runtime loads, whose express app serverOf hands out [claim:node-subpath-runtime-loads] [claim:tsdoc-node-server-of] [claim:core-readme-node-subpath]', async () => {
+  it('serves route triggers through the ServerManager the runtime loads, whose express app serverOf hands out [claim:node-subpath-runtime-loads] [claim:tsdoc-node-server-of] [claim:core-readme-node-subpath] [claim:stability-node-entry]', async () => {
     const runtime = await runtimeWith(new RoutePlugin());
     runtimes.push(runtime);
     const server = serverOf(runtime);
     expect(server).toBe(runtime.server);
     expect(server).toBeInstanceOf(ServerManager);
+    // The class is the subpath's alone.
+    expect(Object.keys(core)).not.toContain('ServerManager');
     server.app.get('/own', (_request, response) => {
       response.json({ own: true });
     });
