@@ -76,6 +76,7 @@ describe('the request a route handler reads', () => {
         'connection',
         'header',
         'headers',
+        'locals',
         'method',
         'params',
         'path',

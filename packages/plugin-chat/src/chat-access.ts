@@ -31,6 +31,11 @@ export interface ChatClientRequest {
   readonly headers: IncomingHttpHeaders;
   /** The path and query string the client asked for, such as `/chat?token=...`. */
   readonly url?: string;
+  /**
+   * Over HTTP, what your middleware on the runtime's express application put in
+   * `response.locals`, such as the user it authenticated; absent for a websocket.
+   */
+  readonly locals?: Readonly<Record<string, unknown>>;
 }
 
 /** A user asking to post in a room, as the `authorizeRoom` hook is asked about it. */

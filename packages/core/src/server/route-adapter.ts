@@ -10,9 +10,14 @@ import type { RouteRequest, RouteResponse } from './route.js';
  *
  * @param request - The express request, its body already parsed.
  * @param requestId - The request's correlation id.
+ * @param locals - What middleware put in express's `response.locals`.
  * @returns The handler's view of it.
  */
-export function routeRequestOf(request: Request, requestId: string): RouteRequest {
+export function routeRequestOf(
+  request: Request,
+  requestId: string,
+  locals: Readonly<Record<string, unknown>>,
+): RouteRequest {
   const url = request.originalUrl;
   return {
     requestId,
@@ -24,6 +29,7 @@ export function routeRequestOf(request: Request, requestId: string): RouteReques
     headers: request.headers,
     body: request.body as unknown,
     connection: connectionOf(request.socket),
+    locals,
     header(name) {
       const value = request.headers[name.toLowerCase()];
       return Array.isArray(value) ? value.join(', ') : value;

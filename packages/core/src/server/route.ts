@@ -45,6 +45,12 @@ export interface RouteRequest {
    */
   readonly connection: object;
   /**
+   * What middleware of your own on the server's express application put in `response.locals`
+   * before the route ran, such as the user an authentication middleware found; the server's
+   * own `requestId` is among them. Empty where no server runs the route.
+   */
+  readonly locals: Readonly<Record<string, unknown>>;
+  /**
    * One header's value, by case-insensitive name; several values are joined with `, `.
    *
    * @param name - The header's name, such as `x-delivery-id`.

@@ -209,7 +209,7 @@ export class ServerManager implements HttpServer {
         : bodyRefusedAs(this.jsonBody, route.invalidBodyCode);
     this.app[method](route.path, parseBody, async (request, response) => {
       await route.handler(
-        routeRequestOf(request, requestIdOf(response)),
+        routeRequestOf(request, requestIdOf(response), response.locals),
         routeResponseOf(response),
         context,
       );

@@ -55,6 +55,7 @@ export async function callRoute(
     body,
     // Each call stands for a connection of its own.
     connection: {},
+    locals: { requestId },
     header: (name) => sent[name.toLowerCase()],
   };
   await route.handler(request, response, runtime);
