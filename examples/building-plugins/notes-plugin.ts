@@ -99,7 +99,9 @@ export class NotesPlugin extends Plugin {
           pluginId: this.id,
           triggerId: 'message',
           space: spaceId('notes', 'user', String(request.params.user)),
-          message: String(request.body?.text ?? ''),
+          message: String(
+            (request.body as { text?: unknown } | undefined)?.text ?? '',
+          ),
         });
         response.json({
           status: task.status,

@@ -1,10 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { TriggerRoute } from '@weft/core';
+import type { ServerManager } from '@weft/core/node';
 
-// The request and response types of the runtime's own express, whatever
-// version of express's types the application has installed.
-type Request = Parameters<TriggerRoute['handler']>[0];
-type Response = Parameters<TriggerRoute['handler']>[1];
+// Middleware of the runtime's own express, whatever version of express's
+// types the application has installed: the type of the server's body parser.
+type RequestHandler = ServerManager['jsonBody'];
 
 /**
  * Express middleware that lets a request through only when it carries
@@ -12,9 +11,7 @@ type Response = Parameters<TriggerRoute['handler']>[1];
  * otherwise. Both tokens are hashed first so that the comparison takes the
  * same time whatever the length of the guess.
  */
-export function requireBearerToken(
-  expected: string,
-): (request: Request, response: Response, next: () => void) => void {
+export function requireBearerToken(expected: string): RequestHandler {
   if (expected.length < 32) {
     throw new Error(
       'requireBearerToken: the token must be at least 32 characters; generate one with `openssl rand -hex 32`.',

@@ -1,4 +1,5 @@
 import type { Runtime } from '@weft/core';
+import { serverOf } from '@weft/core/node';
 
 /**
  * Two probes for a process supervisor or load balancer, added to the runtime's
@@ -17,10 +18,11 @@ export function addHealthRoutes(
   runtime: Runtime,
   readyTimeoutMs = 2_000,
 ): void {
-  runtime.server.app.get('/healthz', (_request, response) => {
+  const { app } = serverOf(runtime);
+  app.get('/healthz', (_request, response) => {
     response.json({ status: 'ok' });
   });
-  runtime.server.app.get('/readyz', async (_request, response) => {
+  app.get('/readyz', async (_request, response) => {
     const ready =
       runtime.status === 'running' &&
       (await storeAnswers(runtime, readyTimeoutMs));

@@ -1,3 +1,4 @@
+import { serverOf } from '@weft/core/node';
 import type { Logger } from 'pino';
 import { createChatAgent } from '../tutorial-chat/agent.js';
 import { readChatSettings } from '../tutorial-chat/settings.js';
@@ -20,7 +21,7 @@ export async function startService(
     );
   }
   const runtime = await createChatAgent(readChatSettings(env), logger);
-  runtime.server.app.use('/conversations', requireBearerToken(token));
+  serverOf(runtime).app.use('/conversations', requireBearerToken(token));
   addHealthRoutes(runtime);
   await runtime.start();
   runtime.logger.info({ url: runtime.server.url }, 'chat service ready');

@@ -39,6 +39,9 @@ describe('the CommonJS example', () => {
         '--no-fund',
         '--prefer-offline',
         ...packed.map((item) => path.join(work, item.filename)),
+        // The chat plugin's route needs the HTTP server, whose peers an agent installs itself.
+        'express@^5.1.0',
+        'cors@^2.8.5',
       ],
       { cwd: project },
     );

@@ -124,12 +124,11 @@ function typeScript(kind: 'esm' | 'cjs', names: { values: string[]; types: strin
       ? `import { ${values} } from '@weft/core';\n`
       : `import core = require('@weft/core');\nconst { ${values} } = core;\n`;
   return `${header}import type { ${types} } from '@weft/core';
-import type { Request, Response } from 'express';
 
 export const values = [${values}] as const;
 export type Types = [${names.types.map((name) => `${name}${GENERIC_ARGUMENTS[name] ?? ''}`).join(', ')}];
-// Route handlers get express's own request and response types, not any.
-export const handler: TriggerRoute['handler'] = (request: Request, response: Response) =>
+// Route handlers get the core's own request and response types, not any.
+export const handler: TriggerRoute['handler'] = (request: RouteRequest, response: RouteResponse) =>
   response.json({ path: request.path });
 export const text: 'text-generation' = TEXT_GENERATION_CAPABILITY;
 `;

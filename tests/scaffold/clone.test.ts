@@ -72,7 +72,7 @@ describe('npm run create-agent from a clone', () => {
       '@weft/core': `file:vendor/${tarballs[0]}`,
       '@weft/model-openai': `file:vendor/${tarballs[1]}`,
       '@weft/testing': `file:vendor/${tarballs[2]}`,
-      // From the registry: src/agent.ts imports pino's Logger type.
+      // From the registry: pino (src/agent.ts takes its Logger), express and cors (the route's server).
       ...OTHER_DEPENDENCIES,
     });
     expect((await readdir(path.join(project, 'vendor'))).sort()).toEqual(tarballs);

@@ -4,8 +4,9 @@
  * `spaceId` helper, the space coordinator's extension point (issue 22), what a model call knows
  * of its task (`ModelRequestTask`, issue 39), and of issue 41 the memory contract's input
  * checks, the runtime's configuration types (`RuntimeConfig`, `RuntimeOptions`) and function
- * templates (`defineTemplate`, `PromptTemplate`), keyed by the folder TypeDoc writes each kind
- * of page to. The API reference unit test checks the core exports exactly these; the browser
+ * templates (`defineTemplate`, `PromptTemplate`), and what a route handler is handed
+ * (`RouteRequest`, `RouteResponse`, `HttpServer`: the HTTP server class itself, `ServerManager`,
+ * moved to `@weft/core/node`), keyed by the folder TypeDoc writes each kind of page to. The API reference unit test checks the core exports exactly these; the browser
  * tests check each has its page.
  */
 export type ApiKind = 'classes' | 'functions' | 'interfaces' | 'type-aliases' | 'variables';
@@ -23,7 +24,6 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'PromptRegistry',
     'Runtime',
     'Scheduler',
-    'ServerManager',
     'WeftError',
   ],
   functions: [
@@ -51,6 +51,7 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'ExecutionContext',
     'Executor',
     'GetObjectConfig',
+    'HttpServer',
     'ICapabilities',
     'Memory',
     'ModelCapability',
@@ -61,6 +62,8 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'PluginResult',
     'PromptTemplate',
     'QueryMemoryOptions',
+    'RouteRequest',
+    'RouteResponse',
     'RuntimeConfig',
     'RuntimeOptions',
     'ServerManagerConfig',

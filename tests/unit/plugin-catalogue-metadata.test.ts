@@ -72,8 +72,10 @@ const USES_TEXT_MODEL = /\bgetObject\(|\.generateText\(|TEXT_GENERATION_CAPABILI
 const PROVIDES: Record<ServiceId, (entry: CatalogueEntry) => Promise<boolean> | boolean> = {
   runtime: async (entry) =>
     (await exportsOf(entry)).Runtime === core.Runtime && entry.name === '@weft/core',
+  // The server is the core's `node` subpath, which the runtime loads for route triggers.
   'http-server': async (entry) =>
-    entry.name === '@weft/core' && (await exportsOf(entry)).ServerManager === core.ServerManager,
+    entry.name === '@weft/core' &&
+    typeof (await import('@weft/core/node')).ServerManager === 'function',
   memory: async (entry) => (await subclassesOf(entry, core.MemoryProvider)).length > 0,
   coordination: async (entry) =>
     entry.name !== '@weft/core' &&

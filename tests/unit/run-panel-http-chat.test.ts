@@ -181,7 +181,7 @@ describe('callRoute (src/components/RunPanel/run/route-call.ts)', () => {
   it('gives the handler the body and request id, and collects its status and JSON [claim:httpchat-panel-route]', async () => {
     const answer = await callRoute(
       route((request, response) => {
-        response.status(201).json({ got: request.body, id: response.locals.requestId });
+        response.status(201).json({ got: request.body, id: request.requestId });
       }),
       { room: '42' },
       {} as Runtime,

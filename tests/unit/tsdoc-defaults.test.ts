@@ -150,7 +150,7 @@ const cases: {
   },
   {
     name: 'ServerManagerConfig (core)',
-    members: () => membersOf('packages/core/src/server/server-manager.ts', 'ServerManagerConfig'),
+    members: () => membersOf('packages/core/src/server/server-config.ts', 'ServerManagerConfig'),
     values: SERVER_DEFAULTS,
     least: 10,
   },

@@ -67,7 +67,7 @@ export class IssuesPlugin extends Plugin {
           },
           message: event.issue.title,
           data: event,
-          metadata: { deliveryId: request.get('x-delivery-id') },
+          metadata: { deliveryId: request.header('x-delivery-id') },
         });
         response.status(202).json({
           taskId: task.id,

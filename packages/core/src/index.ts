@@ -81,9 +81,9 @@ export type {
   TaskArrival,
 } from './scheduler/space-coordinator.js';
 export type { TriggerEvent } from './runtime/arrivals.js';
-// The HTTP server is Node's; a browser build gets a stand-in whose use throws (platform/).
-export { ServerManager } from '#platform';
-export type { CorsOptions, ServerManagerConfig } from './server/server-manager.js';
+// The HTTP server itself (express) is `@weft/core/node`'s; the runtime loads it for routes.
+export type { CorsOptions, ServerManagerConfig } from './server/server-config.js';
+export type { HttpServer, RouteRequest, RouteResponse } from './server/route.js';
 export {
   AnalyticsManager,
   type AnalyticsData,

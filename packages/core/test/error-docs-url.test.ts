@@ -3,7 +3,8 @@
  * "How errors look"), and the log line of a failure carries that link while the client's answer
  * keeps only what it may see.
  */
-import { ServerManager, WeftError, type Runtime, type TriggerRoute } from '@weft/core';
+import { WeftError, type Runtime, type TriggerRoute } from '@weft/core';
+import { ServerManager } from '@weft/core/node';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CORE_ERRORS } from '../src/errors.js';

@@ -1,4 +1,5 @@
-import { ServerManager, type Runtime, type TriggerRoute } from '@weft/core';
+import type { Runtime, TriggerRoute } from '@weft/core';
+import { ServerManager } from '@weft/core/node';
 import type { NextFunction, Request, Response } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from './fixtures.js';

@@ -1,6 +1,6 @@
 /** The codes ServerManager refuses a bad configuration, a taken route or a taken port with. */
 import { createServer } from 'node:net';
-import { ServerManager } from '@weft/core';
+import { ServerManager } from '@weft/core/node';
 import { describe, expect, it } from 'vitest';
 import { errorOf } from './fixtures.js';
 

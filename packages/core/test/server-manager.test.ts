@@ -1,6 +1,7 @@
 import { request as httpRequest, type Server } from 'node:http';
 import { connect } from 'node:net';
-import { ServerManager, WeftError, type Runtime, type TriggerRoute } from '@weft/core';
+import { WeftError, type Runtime, type TriggerRoute } from '@weft/core';
+import { ServerManager } from '@weft/core/node';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorOf, silentLogger } from './fixtures.js';
@@ -460,11 +461,11 @@ describe('ServerManager', () => {
     });
   });
 
-  it('gives each request an id, in X-Request-Id and in response.locals for handlers [claim:trig-request-id]', async () => {
+  it('gives each request an id, in X-Request-Id and as request.requestId for handlers [claim:trig-request-id]', async () => {
     const server = await serve([
       route({
-        handler: (_request, response) => {
-          response.json({ seen: response.locals.requestId as unknown });
+        handler: (request, response) => {
+          response.json({ seen: request.requestId });
         },
       }),
     ]);

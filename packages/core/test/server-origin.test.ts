@@ -4,7 +4,8 @@
  * go on.
  */
 import { request as httpRequest } from 'node:http';
-import { ServerManager, WeftError, type Runtime, type TriggerRoute } from '@weft/core';
+import { WeftError, type Runtime, type TriggerRoute } from '@weft/core';
+import { ServerManager } from '@weft/core/node';
 import { ORIGIN_HOOK_TIMEOUT_MS } from '../src/server/allowed-origins.js';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';

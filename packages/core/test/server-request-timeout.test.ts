@@ -3,7 +3,7 @@
  * answer: a trigger may wait for its task.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ServerManager } from '@weft/core';
+import { ServerManager } from '@weft/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from './fixtures.js';
 

@@ -23,10 +23,16 @@ export function weftPackagesFor(choices: { model: ModelChoice; memory: MemoryCho
 }
 
 /**
- * What the project imports itself besides Weft's packages: `src/agent.ts` takes a pino
- * `Logger`. The range is @weft/core's own, so npm installs one copy (a test holds them equal).
+ * What the project needs besides Weft's packages: `src/agent.ts` takes a pino `Logger`, and its
+ * assistant plugin has a route trigger, whose HTTP server (`@weft/core/node`) needs express and
+ * cors, @weft/core's optional peer dependencies. The ranges are @weft/core's own, so npm
+ * installs one copy of each (a test holds them equal).
  */
-export const OTHER_DEPENDENCIES: Readonly<Record<string, string>> = { pino: '^9.7.0' };
+export const OTHER_DEPENDENCIES: Readonly<Record<string, string>> = {
+  cors: '^2.8.5',
+  express: '^5.1.0',
+  pino: '^9.7.0',
+};
 
 /** This package's version; every Weft package is released under the same one. */
 export function ownVersion(): string {

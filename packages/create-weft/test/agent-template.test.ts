@@ -85,11 +85,16 @@ describe('the generated agent is the getting-started example', () => {
     });
   });
 
-  it("asks for the same pino as @weft/core's, so one copy is installed [claim:install-same-major]", async () => {
+  it("asks for the same pino, express and cors as @weft/core's, so one copy is installed [claim:install-same-major] [claim:node-subpath-peers] [claim:install-express-cors]", async () => {
     const core = JSON.parse(
       await readFile(path.join(root, 'packages/core/package.json'), 'utf8'),
-    ) as { dependencies: Record<string, string> };
-    expect(OTHER_DEPENDENCIES).toEqual({ pino: core.dependencies.pino });
+    ) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
+    expect(OTHER_DEPENDENCIES).toEqual({
+      pino: core.dependencies.pino,
+      // The template's route trigger needs the HTTP server, whose peers these are.
+      express: core.peerDependencies.express,
+      cors: core.peerDependencies.cors,
+    });
   });
 });
 

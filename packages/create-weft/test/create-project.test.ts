@@ -74,6 +74,9 @@ describe('createProject', () => {
       const range = `^${ownVersion()}`;
       expect(manifest.dependencies).toEqual({
         pino: '^9.7.0',
+        // The assistant plugin's route trigger needs the HTTP server's peers.
+        express: '^5.1.0',
+        cors: '^2.8.5',
         '@weft/core': range,
         '@weft/testing': range,
         ...(model === 'scripted' ? {} : { '@weft/model-openai': range }),

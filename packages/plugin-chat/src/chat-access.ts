@@ -3,7 +3,7 @@
  * (`ChatPlugin` over HTTP, `@weft/plugin-websocket`) apply with the same option names, so a
  * message gets the same treatment whichever way it arrived.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { spaceId, type Runtime, type Space } from '@weft/core';
 import { describeError } from '@weft/core/internal';
 
@@ -21,6 +21,22 @@ export type AuthenticateResult = boolean | { user: string };
  * the sender's own; `'shared'`, every user's of that room.
  */
 export type RoomHistory = 'private' | 'shared';
+
+/**
+ * What an `authenticate` hook reads of a client: the request of a chat message over HTTP (the
+ * core's `RouteRequest`), or the upgrade request of a websocket (Node's `IncomingMessage`).
+ */
+export interface ChatClientRequest {
+  /** The request headers, with lower-case names, such as `authorization`. */
+  readonly headers: IncomingHttpHeaders;
+  /** The path and query string the client asked for, such as `/chat?token=...`. */
+  readonly url?: string;
+  /**
+   * Over HTTP, what your middleware on the runtime's express application put in
+   * `response.locals`, such as the user it authenticated; absent for a websocket.
+   */
+  readonly locals?: Readonly<Record<string, unknown>>;
+}
 
 /** A user asking to post in a room, as the `authorizeRoom` hook is asked about it. */
 export interface RoomAccess {
@@ -40,7 +56,7 @@ export interface ChatAccessOptions {
    * see {@link AuthenticateResult}. The HTTP plugin asks it for every request, the websocket
    * plugin once per connection, before the upgrade. Default: none.
    */
-  authenticate?: (request: IncomingMessage) => AuthenticateResult | Promise<AuthenticateResult>;
+  authenticate?: (request: ChatClientRequest) => AuthenticateResult | Promise<AuthenticateResult>;
   /**
    * Whether the `user` a message names is taken as is when `authenticate` named no user. Without
    * it such a client is refused (401): anyone who can reach the endpoint could otherwise write
@@ -208,7 +224,7 @@ export class ChatAccess {
    * @returns `false` to refuse, or the user the hook named (`undefined` when it named none).
    */
   async authenticate(
-    request: IncomingMessage,
+    request: ChatClientRequest,
     requestId: string,
     logger: Logger,
   ): Promise<false | { user: string | undefined }> {

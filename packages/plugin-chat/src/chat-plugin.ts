@@ -4,6 +4,7 @@ import {
   type AgentTask,
   type Context,
   type Executor,
+  type RouteResponse,
   type Runtime,
   type Trigger,
   type TriggerRoute,
@@ -84,9 +85,6 @@ export interface ChatPluginOptions extends ChatAccessOptions {
  * and its prompt template is registered as `chat/reply`.
  */
 export const CHAT_PLUGIN_ID = 'chat';
-
-/** The express response a route handler answers through. */
-type RouteResponse = Parameters<TriggerRoute['handler']>[1];
 
 /**
  * A Weft plugin for chatting over HTTP. It mounts a POST route (default `/chat`) that takes
@@ -196,7 +194,7 @@ export class ChatPlugin extends Plugin {
       // Malformed JSON and bare scalars get the chat's own code, like any other invalid body.
       invalidBodyCode: 'WEFT_CHAT_INVALID_REQUEST',
       handler: async (request, response, runtime: Runtime) => {
-        const requestId = String(response.locals.requestId);
+        const { requestId } = request;
         const { access } = this;
         const logger = runtime.logger;
         // Who is asking comes first: a refused client learns nothing about its body.
@@ -241,8 +239,8 @@ export class ChatPlugin extends Plugin {
           );
           return;
         }
-        // A connection's requests are counted by its socket, which outlives each request.
-        const connection: object = request.socket ?? request;
+        // A connection's requests are counted together: it outlives each of them.
+        const { connection } = request;
         const onConnection = this.inFlightByConnection.get(connection) ?? 0;
         const limit =
           onConnection >= this.maxInFlight

@@ -21,6 +21,7 @@ export {
   chatSpace,
   type AuthenticateResult,
   type ChatAccessOptions,
+  type ChatClientRequest,
   type RoomAccess,
   type RoomHistory,
 } from './chat-access.js';

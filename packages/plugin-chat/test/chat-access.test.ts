@@ -9,6 +9,7 @@ import { connect as tcpConnect, type Socket } from 'node:net';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Runtime, WeftError } from '@weft/core';
+import { serverOf } from '@weft/core/node';
 import {
   InMemoryMemoryProvider,
   ScriptedModelProvider,
@@ -400,5 +401,44 @@ describe('ChatPlugin behind the server’s Origin check', () => {
     });
     expect(status).toBe(403);
     expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe('ChatPlugin: what middleware found', () => {
+  it("lets authenticate read what middleware on the runtime's express app put in response.locals [claim:httpchat-auth-middleware-locals] [claim:trig-route-locals]", async () => {
+    const { model } = recordingModel();
+    const seen: unknown[] = [];
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [
+        new ChatPlugin({
+          authenticate: (request) => {
+            seen.push(request.locals?.user);
+            const user = request.locals?.user;
+            return typeof user === 'string' ? { user } : false;
+          },
+        }),
+      ],
+      options: { server: { port: 0 }, logger: pino({ level: 'silent' }) },
+    });
+    // A session middleware: the user of a known session cookie, nothing otherwise.
+    serverOf(runtime).app.use((request, response, next) => {
+      if (request.headers.cookie === 'session=s-1') response.locals.user = 'grace';
+      next();
+    });
+    await runtime.start();
+    const send = (cookie?: string) =>
+      fetch(`${runtime?.server.url}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+        body: JSON.stringify({ room: 'r', user: 'ada', message: 'hi' }),
+        signal: AbortSignal.timeout(10_000),
+      });
+    const known = await send('session=s-1');
+    expect(known.status).toBe(200);
+    const unknown = await send();
+    expect(unknown.status).toBe(401);
+    expect(seen).toEqual(['grace', undefined]);
   });
 });

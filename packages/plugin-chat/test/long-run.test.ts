@@ -11,6 +11,7 @@ import { runInNewContext } from 'node:vm';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryProvider, Runtime, type Memory } from '@weft/core';
+import { serverOf } from '@weft/core/node';
 import { ScriptedModelProvider } from '@weft/testing';
 import { ChatPlugin } from '../src/index.js';
 
@@ -96,7 +97,7 @@ describe('ChatPlugin over a long run', () => {
         analytics: { trackers: [{ onTaskEnd: (task) => watcher.register(task, 'task') }] },
       },
     });
-    runtime.server.app.use((request, response, next) => {
+    serverOf(runtime).app.use((request, response, next) => {
       watcher.register(request, 'request');
       watcher.register(response, 'response');
       next();

@@ -4,7 +4,8 @@
  * its one `WEFT_INVALID_CONFIG`, the rules between options and the variables the core reads
  * included, instead of a component's own error surfacing alone later.
  */
-import { Runtime, ServerManager, WeftError, type RuntimeOptions } from '@weft/core';
+import { Runtime, WeftError, type RuntimeOptions } from '@weft/core';
+import { ServerManager } from '@weft/core/node';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { echoPlugin, errorOf, silentLogger } from './fixtures.js';

@@ -10,8 +10,6 @@ import { pino, type Logger } from 'pino';
 import { WeftError } from '../errors/weft-error.js';
 import type * as NodePlatform from './node.js';
 
-export { ServerManager } from './browser-server.js';
-
 /**
  * Whether `options.handleSignals` can work here: a page receives no process signals.
  * @claim tsdoc-browser-signals
@@ -23,6 +21,19 @@ export const SUPPORTS_SIGNALS: boolean = false;
  * leaves route triggers unserved (and says so in its log) and refuses `options.server`.
  */
 export const SUPPORTS_SERVER: boolean = false;
+
+/**
+ * Never called: the runtime loads no HTTP server where {@link SUPPORTS_SERVER} is false.
+ *
+ * @returns A promise that rejects with `WEFT_UNSUPPORTED_PLATFORM`.
+ */
+export const loadHttpServer: typeof NodePlatform.loadHttpServer = () =>
+  Promise.reject(
+    new WeftError(
+      'WEFT_UNSUPPORTED_PLATFORM',
+      'The HTTP server runs only in Node.js; in a browser, dispatch tasks with runtime.dispatch().',
+    ),
+  );
 
 /**
  * The environment variables the core reads: a page has none.

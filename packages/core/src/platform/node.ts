@@ -7,16 +7,30 @@ import { setMaxListeners } from 'node:events';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { pino, type Logger } from 'pino';
+import type { HttpServer } from '../server/route.js';
+import type { ServerManagerConfig } from '../server/server-config.js';
 import { readCoreEnvironment } from '../util/environment.js';
 import { errorLogFields } from '../util/logger.js';
-
-export { ServerManager } from '../server/server-manager.js';
 
 /** Whether `options.handleSignals` can work here: Node.js delivers process signals. */
 export const SUPPORTS_SIGNALS: boolean = true;
 
 /** Whether the HTTP server for route triggers can run here. */
 export const SUPPORTS_SERVER: boolean = true;
+
+/**
+ * Loads the HTTP server of `@weft/core/node` (express and cors, its optional peer
+ * dependencies) with `import()`, so that a runtime without route triggers never loads them.
+ *
+ * @returns A function that makes the server.
+ * @throws The module system's error when express or cors is not installed.
+ */
+export async function loadHttpServer(): Promise<
+  (config: ServerManagerConfig, logger: Logger) => HttpServer
+> {
+  const { ServerManager } = await import('../server/server-manager.js');
+  return (config, logger) => new ServerManager(config, logger);
+}
 
 /**
  * The environment variables the core reads (`WEFT_LOG_LEVEL`).

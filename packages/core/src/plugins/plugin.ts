@@ -6,16 +6,16 @@
  * every other file of the core imports one way (tests/unit/core-import-graph.test.ts keeps it
  * so). How a plugin is checked lives below, in plugin-checks.ts.
  */
-import type { Request, Response } from 'express';
 import { WeftError } from '../errors/weft-error.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { HttpMethod } from '../server/http-methods.js';
+import type { RouteRequest, RouteResponse } from '../server/route.js';
 import type { Executor } from './executor.js';
 import type { PromptTemplate } from '../prompts/prompt-template.js';
 import { pluginProblems } from './plugin-checks.js';
 
 /**
- * A trigger that receives HTTP requests on the runtime's ServerManager. The handler usually
+ * A trigger that receives HTTP requests on the runtime's HTTP server (in Node.js). The handler usually
  * calls {@link Runtime.dispatch} and answers with something from the finished task.
  */
 export interface TriggerRoute {
@@ -38,16 +38,16 @@ export interface TriggerRoute {
    * Handles one request. JSON bodies are already parsed into `request.body`. Throwing (or
    * rejecting) answers 500 without details; an error with a 4xx `status` answers that status
    * with its message (and its string `code`, if it has one). A 5xx `status` is answered with
-   * that status but the reason phrase only, as {@link ServerManager} explains.
+   * that status but the reason phrase only, and the error is logged under the request's id.
    *
-   * @param request - The express request.
-   * @param response - The express response.
+   * @param request - The request: its parsed body, path parameters, headers and id.
+   * @param response - Where the answer goes.
    * @param runtime - The runtime, to dispatch tasks.
    * @returns Nothing that is used: answer through `response`. A returned promise is awaited.
    * @claim tsdoc-route-4xx
    * @claim tsdoc-route-5xx
    */
-  handler(request: Request, response: Response, runtime: Runtime): unknown;
+  handler(request: RouteRequest, response: RouteResponse, runtime: Runtime): unknown;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { MemoryProvider } from '../memory/memory-provider.js';
 import type { ModelProvider } from '../models/model-provider.js';
 import type { PipelineReview } from '../pipeline/review-policy.js';
 import type { Plugin } from '../plugins/plugin.js';
-import type { ServerManagerConfig } from '../server/server-manager.js';
+import type { ServerManagerConfig } from '../server/server-config.js';
 import { serverCrossFieldProblems } from '../server/server-options.js';
 import { readCoreEnvironment } from '../util/environment.js';
 import { ONE_SHOT } from '../util/one-shot-parse.js';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { createDefaultLogger, onStopSignal, ServerManager, SUPPORTS_SERVER } from '#platform';
+import { createDefaultLogger, loadHttpServer, onStopSignal, SUPPORTS_SERVER } from '#platform';
 import { AnalyticsManager } from '../analytics/analytics-manager.js';
 import { CapabilityRegistry } from '../capabilities/capability-registry.js';
 import { MemoryManager } from '../memory/memory-manager.js';
@@ -13,6 +13,9 @@ import type { AgentTask } from '../tasks/task.js';
 import { PromptRegistry } from '../prompts/prompt-registry.js';
 import { loadLiquid } from '../prompts/liquid-engine.js';
 import { Scheduler } from '../scheduler/scheduler.js';
+import type { HttpServer } from '../server/route.js';
+import type { ServerManagerConfig } from '../server/server-config.js';
+import { ServerStandIn } from '../server/server-stand-in.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { settleWithin, TIMED_OUT } from '../util/deadline.js';
 import { errorLogFields } from '../util/logger.js';
@@ -68,8 +71,12 @@ export class Runtime {
   readonly memory: MemoryManager;
   /** The task queue. */
   readonly scheduler: Scheduler;
-  /** The HTTP server for route triggers; in a browser, a stand-in that throws when used. */
-  readonly server: ServerManager;
+  /**
+   * The HTTP server for route triggers: in Node.js, when some plugin has a route trigger, the
+   * `ServerManager` of `@weft/core/node` (whose express application `serverOf(runtime)` from
+   * there hands you); otherwise a stand-in on which nothing listens.
+   */
+  readonly server: HttpServer;
   /** Collected figures; empty unless analytics are enabled. */
   readonly analytics: AnalyticsManager;
 
@@ -95,6 +102,7 @@ export class Runtime {
       prompts: PromptRegistry;
       plugins: PluginRegistry;
     },
+    makeServer: ((config: ServerManagerConfig, logger: Logger) => HttpServer) | undefined,
   ) {
     this.config = config;
     this.options = options;
@@ -122,10 +130,12 @@ export class Runtime {
       logger: this.logger.child({ component: 'memory' }),
     });
     this.scheduler = new Scheduler({ ...options.scheduler, coordinator: config.coordinator });
-    this.server = new ServerManager(
-      options.server as ConstructorParameters<typeof ServerManager>[0],
-      this.logger.child({ component: 'server' }),
-    );
+    this.server = makeServer
+      ? makeServer(
+          options.server as ServerManagerConfig,
+          this.logger.child({ component: 'server' }),
+        )
+      : new ServerStandIn(SUPPORTS_SERVER ? 'node' : 'browser');
     this.runner = new TaskRunner({
       plugins: this.plugins,
       models: this.models,
@@ -177,7 +187,14 @@ export class Runtime {
       // template that does not parse is one of the problems listed here.
       if (hasLiquidTemplate(config)) await loadLiquid();
       Runtime.fillRegistries(config, { capabilities, prompts, plugins }, problems);
-      const runtime = options && new Runtime(config, options, { capabilities, prompts, plugins });
+      // The HTTP server (express) is loaded only for routes, so an agent without them needs
+      // neither express nor cors installed.
+      const makeServer =
+        options && SUPPORTS_SERVER && plugins.routes().length > 0
+          ? await loadServerFor(plugins, problems)
+          : undefined;
+      const runtime =
+        options && new Runtime(config, options, { capabilities, prompts, plugins }, makeServer);
       const models =
         runtime?.models ??
         new ModelManager({ registry: capabilities, providers: config.models, prompts });
@@ -646,13 +663,33 @@ export class Runtime {
   }
 }
 
-/** The names `options.bulkhead.limits` may use for the configured providers and plugins. */
+/**
+ * The HTTP server of `@weft/core/node`, or a problem naming the plugins whose routes need it
+ * when it cannot be loaded (express or cors, its optional peer dependencies, not installed).
+ */
+async function loadServerFor(
+  plugins: PluginRegistry,
+  problems: string[],
+): Promise<((config: ServerManagerConfig, logger: Logger) => HttpServer) | undefined> {
+  try {
+    return await loadHttpServer();
+  } catch (error) {
+    const owners = [...new Set(plugins.routes().map(({ pluginId }) => `"${pluginId}"`))];
+    problems.push(
+      `plugin ${owners.join(', ')}: route triggers need the HTTP server of @weft/core/node, which could not be loaded (${describeError(error)}); install its peer dependencies with npm install express cors`,
+    );
+    return undefined;
+  }
+}
+
+/** Whether some plugin has a template in Liquid, which needs liquidjs loaded first. */
 function hasLiquidTemplate(config: RuntimeConfig): boolean {
   return config.plugins.some((plugin) =>
     Object.values(plugin.templates ?? {}).some((template) => typeof template === 'string'),
   );
 }
 
+/** The names `options.bulkhead.limits` may use for the configured providers and plugins. */
 function dependencyKeys(config: RuntimeConfig): Set<string> {
   return new Set([
     ...config.models.map((model) => `model:${model.id}`),

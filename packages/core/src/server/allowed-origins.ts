@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type cors from 'cors';
+import type { CorsOptions } from './server-config.js';
 
 /**
  * Which web pages may call the server's routes: `true` for every page, or a list of origins
@@ -48,7 +48,7 @@ export function normaliseOrigin(text: string): string | undefined {
  */
 export function originChecker(
   allowed: AllowedOrigins,
-  corsOptions: boolean | cors.CorsOptions | undefined,
+  corsOptions: boolean | CorsOptions | undefined,
 ): (request: IncomingMessage) => Promise<OriginVerdict> {
   const corsAllows = corsOriginCheck(corsOptions);
   const listed =
@@ -83,7 +83,7 @@ export function originChecker(
  * it, and its answer read the same way.
  */
 function corsOriginCheck(
-  corsOptions: boolean | cors.CorsOptions | undefined,
+  corsOptions: boolean | CorsOptions | undefined,
 ): (origin: string) => Promise<boolean> {
   if (corsOptions === undefined || corsOptions === false) return async () => false;
   if (corsOptions === true) return async () => true;
@@ -138,10 +138,10 @@ export const ORIGIN_HOOK_TIMEOUT_MS = 5_000;
  * @returns The option, with the function wrapped.
  */
 export function originHookWithDeadline(
-  option: boolean | cors.CorsOptions | undefined,
+  option: boolean | CorsOptions | undefined,
   ms: number,
   onLate: (origin: string | undefined) => void,
-): boolean | cors.CorsOptions | undefined {
+): boolean | CorsOptions | undefined {
   if (typeof option !== 'object' || typeof option.origin !== 'function') return option;
   const hook = option.origin;
   return {

@@ -5,7 +5,6 @@ import cors from 'cors';
 import express, {
   type ErrorRequestHandler,
   type Express,
-  type Request,
   type RequestHandler,
   type Response,
 } from 'express';
@@ -22,129 +21,15 @@ import {
   type AllowedOrigins,
 } from './allowed-origins.js';
 import { answerClientErrors } from './client-errors.js';
+import { routeRequestOf, routeResponseOf } from './route-adapter.js';
 import { bodyRefusedAs } from './route-body.js';
 import { errorAnswer, type ErrorAnswer } from './error-answer.js';
-import type { HttpMethod } from './http-methods.js';
 import { nestsDeeperThan } from './json-depth.js';
+import type { HttpServer, MountedRoute } from './route.js';
+import type { ServerManagerConfig } from './server-config.js';
 import { SERVER_DEFAULTS, serverCrossFieldProblems } from './server-options.js';
 
-/** Options of the `cors` middleware, passed through unchanged. */
-export type CorsOptions = cors.CorsOptions;
-
-/** How the runtime's HTTP server listens and what it accepts. */
-export interface ServerManagerConfig {
-  /**
-   * TCP port; `0` picks a free one (read it back from {@link ServerManager.port}). Default 3000.
-   * @claim tsdoc-server-default-port
-   */
-  port?: number;
-  /**
-   * Interface to listen on. Default `127.0.0.1`; use `0.0.0.0` to accept remote clients.
-   * @claim tsdoc-server-default-host
-   */
-  host?: string;
-  /**
-   * The host names a request's `Host` header may carry, against DNS rebinding: a web page whose
-   * name was rebound to this machine's address still sends its own name, and is refused with
-   * 403 `WEFT_HOST_NOT_ALLOWED` before any route runs or any body is read. Compared without
-   * the port and case-insensitively; `localhost`, `127.0.0.1`, `::1`, the configured `host`
-   * and any IP address are always allowed. A name with a leading dot (`.example.com`) allows
-   * that name and its subdomains. `true` or `'all'` turns the check off.
-   *
-   * When you listen on `0.0.0.0` or `::` for remote clients, list the public host names they
-   * use here (such as `['agent.example.com']`), or they are refused. Default: `[]`.
-   * @claim tsdoc-server-default-allowed-hosts
-   */
-  allowedHosts?: true | 'all' | readonly string[];
-  /**
-   * The web pages whose requests the routes take, by origin (`https://chat.example.com`),
-   * against cross-site requests: a page on another site can make a visitor's browser send a form
-   * POST to any address, and the route would run before CORS hides the answer. A request whose
-   * `Origin` header is not the server's own (its host and port are not the request's `Host`),
-   * not listed here and not allowed by {@link ServerManagerConfig.cors} is refused with 403
-   * `WEFT_ORIGIN_NOT_ALLOWED` before any route runs or any body is read; so is one without
-   * `Origin` whose `Sec-Fetch-Site` is `cross-site` or `same-site`. Requests with neither header
-   * (curl, servers, native apps) pass. `true` turns the check off. Default: `[]`.
-   * @claim tsdoc-server-default-allowed-origins
-   * @claim tsdoc-server-origin-refused
-   * @claim tsdoc-server-origin-pass
-   */
-  allowedOrigins?: true | readonly string[];
-  /**
-   * `true` allows every origin, an object configures the `cors` middleware; default off. The
-   * origins CORS allows are also let through the {@link ServerManagerConfig.allowedOrigins}
-   * check. An `origin` function that has not called back within 5 seconds refuses the origin,
-   * and the server logs it.
-   * @claim tsdoc-server-default-cors
-   * @claim tsdoc-server-cors-origins
-   * @claim tsdoc-server-cors-origin-deadline
-   */
-  cors?: boolean | CorsOptions;
-  /**
-   * Largest accepted JSON body, as bytes or a string like `'100kb'`. Default `'1mb'`.
-   * @claim tsdoc-server-default-body-limit
-   */
-  bodyLimit?: number | string;
-  /**
-   * Deepest nesting of objects and arrays a JSON body may have; deeper bodies are refused with
-   * 400 before they are parsed, as `WEFT_BAD_REQUEST` or the route's own `invalidBodyCode`.
-   * Default 64.
-   * @claim tsdoc-server-default-max-json-depth
-   */
-  maxJsonDepth?: number;
-  /**
-   * Most milliseconds a client may take to send a request's headers (then 408). Default 10000.
-   * @claim tsdoc-server-default-headers-timeout
-   */
-  headersTimeout?: number;
-  /**
-   * Most milliseconds a client may take to send a whole request (then 408). Default 30000.
-   * @claim tsdoc-server-default-request-timeout
-   */
-  requestTimeout?: number;
-  /**
-   * How long an idle keep-alive connection stays open, in milliseconds. Default 5000.
-   * @claim tsdoc-server-default-keep-alive-timeout
-   */
-  keepAliveTimeout?: number;
-  /**
-   * How long `stop()` lets open requests finish before it closes their connections, in
-   * milliseconds. Default 1000.
-   * @claim tsdoc-server-default-stop-grace-ms
-   */
-  stopGraceMs?: number;
-}
-
-/**
- * What the server reads of a route. A plugin's TriggerRoute has this shape, with the runtime as
- * the context its handler is handed; the server names the shape rather than that type, and
- * passes on whatever context it is given, so that it sits below the runtime instead of in a
- * circle with it and the plugins.
- *
- * @inline
- */
-type MountedRoute<Context> = {
-  /** HTTP method. */
-  readonly method: HttpMethod;
-  /** Path to mount, starting with `/`, in express syntax (`/chat/:room`). */
-  readonly path: string;
-  /**
-   * The code a request body that is not JSON of an object or array (malformed, a bare string or
-   * number, or nested deeper than `server.maxJsonDepth`) is refused with, with status 400, so
-   * the answer names the route's own rule. Without it the server answers `WEFT_BAD_REQUEST`. A
-   * body larger than `server.bodyLimit` is answered 413 `WEFT_BAD_REQUEST` either way.
-   */
-  readonly invalidBodyCode?: string;
-  /**
-   * Handles one request.
-   *
-   * @param request - The express request, its JSON body already parsed.
-   * @param response - The express response.
-   * @param context - The context that {@link ServerManager.mount} was given.
-   * @returns Nothing that is used: answer through `response`. A returned promise is awaited.
-   */
-  handler(request: Request, response: Response, context: Context): unknown;
-};
+export type { CorsOptions, ServerManagerConfig } from './server-config.js';
 
 /** The response header that carries each request's correlation id. */
 const REQUEST_ID_HEADER = 'X-Request-Id';
@@ -153,8 +38,9 @@ const REQUEST_ID_HEADER = 'X-Request-Id';
  * The HTTP server that plugins' {@link TriggerRoute}s are mounted on, built on express.
  *
  * Every answer carries `X-Content-Type-Options: nosniff` and an `X-Request-Id` header with a
- * fresh id per request; route handlers read the same id as `response.locals.requestId`, to log
- * it or to put it in their own answers. Requests whose `Host` header is not an allowed host
+ * fresh id per request; route handlers read the same id as `request.requestId` (middleware of
+ * your own on {@link ServerManager.app} as `response.locals.requestId`), to log it or to put it
+ * in their own answers. Requests whose `Host` header is not an allowed host
  * (see {@link ServerManagerConfig.allowedHosts}) are refused with 403 first, then requests from
  * web pages of other origins (see {@link ServerManagerConfig.allowedOrigins}). Middleware added
  * to {@link ServerManager.app} before `start` runs next; then each trigger route parses its
@@ -175,7 +61,7 @@ const REQUEST_ID_HEADER = 'X-Request-Id';
  *
  * @example
  * ```ts
- * import { ServerManager } from '@weft/core';
+ * import { ServerManager } from '@weft/core/node';
  *
  * const server = new ServerManager({ port: 0, allowedHosts: ['agent.example.com'] });
  * await server.start();
@@ -183,7 +69,7 @@ const REQUEST_ID_HEADER = 'X-Request-Id';
  * await server.stop();
  * ```
  */
-export class ServerManager {
+export class ServerManager implements HttpServer {
   /**
    * The express application, for middleware of your own, such as authentication. Add it before
    * `start`: it then runs before every trigger route, and before the route's JSON body is read,
@@ -255,7 +141,10 @@ export class ServerManager {
     this.app.use(this.identify);
     this.app.use(this.checkHost());
     this.app.use(this.checkOrigin());
-    if (this.config.cors) this.app.use(cors(this.config.cors === true ? {} : this.config.cors));
+    if (this.config.cors) {
+      // The core's CorsOptions are the middleware's, with read-only lists it does not change.
+      this.app.use(cors((this.config.cors === true ? {} : this.config.cors) as cors.CorsOptions));
+    }
     const maxDepth = this.config.maxJsonDepth;
     this.jsonBody = express.json({
       limit: this.config.bodyLimit,
@@ -319,7 +208,11 @@ export class ServerManager {
         ? this.jsonBody
         : bodyRefusedAs(this.jsonBody, route.invalidBodyCode);
     this.app[method](route.path, parseBody, async (request, response) => {
-      await route.handler(request, response, context);
+      await route.handler(
+        routeRequestOf(request, requestIdOf(response), response.locals),
+        routeResponseOf(response),
+        context,
+      );
     });
   }
 

@@ -1,20 +1,15 @@
 /**
- * Calls a plugin's route trigger in a page, where no HTTP server serves it: the handler gets
- * what express would give it for a JSON request (the parsed body, and the request id the
- * runtime's server puts in `response.locals`), and its answer is collected instead of sent.
- * Only what route handlers of the examples use is provided: the request's headers and body, and
- * the response's `status`, `json` and `locals`.
+ * Calls a plugin's route trigger in a page, where no HTTP server serves it: the handler gets the
+ * core's RouteRequest for a JSON request (the parsed body and a request id, as the runtime's
+ * server gives it), and its answer is collected instead of sent.
  */
-import type { Runtime, TriggerRoute } from '@weft/core';
+import type { RouteRequest, RouteResponse, Runtime, TriggerRoute } from '@weft/core';
 
 /** What the handler answered. */
 export interface RouteAnswer {
   status: number;
   body: unknown;
 }
-
-type HandlerRequest = Parameters<TriggerRoute['handler']>[0];
-type HandlerResponse = Parameters<TriggerRoute['handler']>[1];
 
 /**
  * Runs `route`'s handler with a JSON `body`, and the request `headers` a client would send
@@ -31,28 +26,39 @@ export async function callRoute(
 ): Promise<RouteAnswer> {
   let answer: RouteAnswer | undefined;
   let statusCode = 200;
-  const response = {
-    locals: { requestId },
-    status(code: number) {
+  const finish = (value: unknown): void => {
+    answer = { status: statusCode, body: value };
+  };
+  const response: RouteResponse = {
+    get headersSent() {
+      return answer !== undefined;
+    },
+    status(code) {
       statusCode = code;
       return response;
     },
-    json(value: unknown) {
-      answer = { status: statusCode, body: value };
-      return response;
-    },
+    set: () => response,
+    json: finish,
+    send: finish,
+    end: () => finish(undefined),
   };
-  const request = {
+  const sent: Record<string, string> = { 'content-type': 'application/json' };
+  for (const [name, value] of Object.entries(headers)) sent[name.toLowerCase()] = value;
+  const request: RouteRequest = {
+    requestId,
     method: route.method,
     path: route.path,
-    headers: { ...headers, 'content-type': 'application/json' },
+    url: route.path,
+    params: {},
+    query: {},
+    headers: sent,
     body,
+    // Each call stands for a connection of its own.
+    connection: {},
+    locals: { requestId },
+    header: (name) => sent[name.toLowerCase()],
   };
-  await route.handler(
-    request as unknown as HandlerRequest,
-    response as unknown as HandlerResponse,
-    runtime,
-  );
+  await route.handler(request, response, runtime);
   if (answer === undefined) {
     throw new Error(`the handler of ${route.method} ${route.path} returned without answering`);
   }

@@ -1,0 +1,125 @@
+/**
+ * How the HTTP server listens and what it accepts: plain options, which `Runtime.init` checks
+ * as `options.server` in any host, while only the server of `@weft/core/node` uses them.
+ */
+
+/**
+ * The CORS options of the server: those of the `cors` middleware, which receives them unchanged
+ * and whose documentation explains each.
+ */
+export type CorsOptions = {
+  /**
+   * Which page origins may call: `true` or `'*'` for all, a string, a RegExp or a list of them
+   * for those that match, or a function asked for each origin that calls back with such a rule.
+   */
+  origin?:
+    | boolean
+    | string
+    | RegExp
+    | readonly (boolean | string | RegExp)[]
+    | ((
+        requestOrigin: string | undefined,
+        callback: (
+          error: Error | null,
+          origin?: boolean | string | RegExp | (boolean | string | RegExp)[],
+        ) => void,
+      ) => void);
+  /** The methods a preflight answer allows. */
+  methods?: string | string[];
+  /** The request headers a preflight answer allows. */
+  allowedHeaders?: string | string[];
+  /** The answer headers a page may read. */
+  exposedHeaders?: string | string[];
+  /** Whether pages may send cookies and credentials. */
+  credentials?: boolean;
+  /** How many seconds a browser may keep a preflight answer. */
+  maxAge?: number;
+  /** Whether a preflight request goes on to the routes instead of being answered. */
+  preflightContinue?: boolean;
+  /** The status of a preflight answer. */
+  optionsSuccessStatus?: number;
+};
+
+/** How the runtime's HTTP server listens and what it accepts. */
+export interface ServerManagerConfig {
+  /**
+   * TCP port; `0` picks a free one (read it back from `runtime.server.port`). Default 3000.
+   * @claim tsdoc-server-default-port
+   */
+  port?: number;
+  /**
+   * Interface to listen on. Default `127.0.0.1`; use `0.0.0.0` to accept remote clients.
+   * @claim tsdoc-server-default-host
+   */
+  host?: string;
+  /**
+   * The host names a request's `Host` header may carry, against DNS rebinding: a web page whose
+   * name was rebound to this machine's address still sends its own name, and is refused with
+   * 403 `WEFT_HOST_NOT_ALLOWED` before any route runs or any body is read. Compared without
+   * the port and case-insensitively; `localhost`, `127.0.0.1`, `::1`, the configured `host`
+   * and any IP address are always allowed. A name with a leading dot (`.example.com`) allows
+   * that name and its subdomains. `true` or `'all'` turns the check off.
+   *
+   * When you listen on `0.0.0.0` or `::` for remote clients, list the public host names they
+   * use here (such as `['agent.example.com']`), or they are refused. Default: `[]`.
+   * @claim tsdoc-server-default-allowed-hosts
+   */
+  allowedHosts?: true | 'all' | readonly string[];
+  /**
+   * The web pages whose requests the routes take, by origin (`https://chat.example.com`),
+   * against cross-site requests: a page on another site can make a visitor's browser send a form
+   * POST to any address, and the route would run before CORS hides the answer. A request whose
+   * `Origin` header is not the server's own (its host and port are not the request's `Host`),
+   * not listed here and not allowed by {@link ServerManagerConfig.cors} is refused with 403
+   * `WEFT_ORIGIN_NOT_ALLOWED` before any route runs or any body is read; so is one without
+   * `Origin` whose `Sec-Fetch-Site` is `cross-site` or `same-site`. Requests with neither header
+   * (curl, servers, native apps) pass. `true` turns the check off. Default: `[]`.
+   * @claim tsdoc-server-default-allowed-origins
+   * @claim tsdoc-server-origin-refused
+   * @claim tsdoc-server-origin-pass
+   */
+  allowedOrigins?: true | readonly string[];
+  /**
+   * `true` allows every origin, an object configures the `cors` middleware; default off. The
+   * origins CORS allows are also let through the {@link ServerManagerConfig.allowedOrigins}
+   * check. An `origin` function that has not called back within 5 seconds refuses the origin,
+   * and the server logs it.
+   * @claim tsdoc-server-default-cors
+   * @claim tsdoc-server-cors-origins
+   * @claim tsdoc-server-cors-origin-deadline
+   */
+  cors?: boolean | CorsOptions;
+  /**
+   * Largest accepted JSON body, as bytes or a string like `'100kb'`. Default `'1mb'`.
+   * @claim tsdoc-server-default-body-limit
+   */
+  bodyLimit?: number | string;
+  /**
+   * Deepest nesting of objects and arrays a JSON body may have; deeper bodies are refused with
+   * 400 before they are parsed, as `WEFT_BAD_REQUEST` or the route's own `invalidBodyCode`.
+   * Default 64.
+   * @claim tsdoc-server-default-max-json-depth
+   */
+  maxJsonDepth?: number;
+  /**
+   * Most milliseconds a client may take to send a request's headers (then 408). Default 10000.
+   * @claim tsdoc-server-default-headers-timeout
+   */
+  headersTimeout?: number;
+  /**
+   * Most milliseconds a client may take to send a whole request (then 408). Default 30000.
+   * @claim tsdoc-server-default-request-timeout
+   */
+  requestTimeout?: number;
+  /**
+   * How long an idle keep-alive connection stays open, in milliseconds. Default 5000.
+   * @claim tsdoc-server-default-keep-alive-timeout
+   */
+  keepAliveTimeout?: number;
+  /**
+   * How long `stop()` lets open requests finish before it closes their connections, in
+   * milliseconds. Default 1000.
+   * @claim tsdoc-server-default-stop-grace-ms
+   */
+  stopGraceMs?: number;
+}

@@ -1,0 +1,162 @@
+import { Agent, get as httpGet } from 'node:http';
+import type { Runtime, TriggerRoute } from '@weft/core';
+import { ServerManager } from '@weft/core/node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from './fixtures.js';
+
+// A route handler sees the core's RouteRequest and RouteResponse, made from each real request.
+
+const servers: ServerManager[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.stop()));
+});
+
+async function serve(...routes: TriggerRoute[]): Promise<ServerManager> {
+  const server = new ServerManager({ port: 0 }, silentLogger);
+  servers.push(server);
+  for (const route of routes) server.mount('test-plugin', route, {} as Runtime);
+  await server.start();
+  return server;
+}
+
+/** A GET through `agent`, whose keep-alive socket the next request reuses; fails after 5 s. */
+function get(url: string, agent: Agent): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = httpGet(url, { agent, timeout: 5_000 }, (response) => {
+      response.resume();
+      response.on('end', () => resolve());
+    });
+    request.on('timeout', () => request.destroy(new Error(`no answer from ${url} in 5 s`)));
+    request.on('error', reject);
+  });
+}
+
+describe('the request a route handler reads', () => {
+  it('has the method, path, url, named params, query, headers, header() and parsed body [claim:trig-route-request]', async () => {
+    const server = await serve({
+      type: 'route',
+      id: 'note',
+      method: 'POST',
+      path: '/notes/:user/*rest',
+      handler: (request, response) => {
+        response.json({
+          method: request.method,
+          path: request.path,
+          url: request.url,
+          params: request.params,
+          query: request.query,
+          delivery: request.header('X-Delivery-Id'),
+          rawHeader: request.headers['x-delivery-id'],
+          missing: request.header('x-none') ?? null,
+          body: request.body,
+          keys: Object.keys(request).sort(),
+        });
+      },
+    });
+    const answer = await fetch(`${server.url}/notes/ada/a/b?tag=x&tag=y&limit=5`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-delivery-id': 'd-1' },
+      body: JSON.stringify({ text: 'hi' }),
+    });
+    expect(answer.status).toBe(200);
+    const seen = (await answer.json()) as Record<string, unknown>;
+    expect(seen).toEqual({
+      method: 'POST',
+      path: '/notes/ada/a/b',
+      url: '/notes/ada/a/b?tag=x&tag=y&limit=5',
+      params: { user: 'ada', rest: 'a/b' },
+      query: { tag: ['x', 'y'], limit: '5' },
+      delivery: 'd-1',
+      rawHeader: 'd-1',
+      missing: null,
+      body: { text: 'hi' },
+      // Only what RouteRequest promises: nothing of express's request leaks through.
+      keys: [
+        'body',
+        'connection',
+        'header',
+        'headers',
+        'locals',
+        'method',
+        'params',
+        'path',
+        'query',
+        'requestId',
+        'url',
+      ],
+    });
+  });
+
+  it('has a connection that is the same for every request of one keep-alive connection [claim:trig-route-connection]', async () => {
+    const connections: object[] = [];
+    const server = await serve({
+      type: 'route',
+      id: 'ping',
+      method: 'GET',
+      path: '/ping',
+      handler: (request, response) => {
+        connections.push(request.connection);
+        response.json({});
+      },
+    });
+    const kept = new Agent({ keepAlive: true, maxSockets: 1 });
+    const other = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      await get(`${server.url}/ping`, kept);
+      await get(`${server.url}/ping`, kept);
+      await get(`${server.url}/ping`, other);
+    } finally {
+      kept.destroy();
+      other.destroy();
+    }
+    expect(connections).toHaveLength(3);
+    expect(connections[0]).toBe(connections[1]);
+    expect(connections[2]).not.toBe(connections[0]);
+    // A token to compare, not the socket itself.
+    expect(Object.keys(connections[0] as object)).toEqual([]);
+  });
+});
+
+describe('the response a route handler answers through', () => {
+  it('sets the status and headers, chained, and answers JSON or plain text [claim:trig-route-response]', async () => {
+    const server = await serve(
+      {
+        type: 'route',
+        id: 'json',
+        method: 'GET',
+        path: '/json',
+        handler: (_request, response) => {
+          const before = response.headersSent;
+          response.status(201).set('X-Own', 'yes').json({ before });
+        },
+      },
+      {
+        type: 'route',
+        id: 'text',
+        method: 'GET',
+        path: '/text',
+        handler: (_request, response) => response.send('<b>pong</b>'),
+      },
+      {
+        type: 'route',
+        id: 'empty',
+        method: 'DELETE',
+        path: '/empty',
+        handler: (_request, response) => response.status(204).end(),
+      },
+    );
+    const json = await fetch(`${server.url}/json`);
+    expect(json.status).toBe(201);
+    expect(json.headers.get('x-own')).toBe('yes');
+    expect(json.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await json.json()).toEqual({ before: false });
+
+    const text = await fetch(`${server.url}/text`);
+    expect(text.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await text.text()).toBe('<b>pong</b>');
+
+    const empty = await fetch(`${server.url}/empty`, { method: 'DELETE' });
+    expect(empty.status).toBe(204);
+    expect(await empty.text()).toBe('');
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * An agent with route triggers whose project lacks express or cors: `Runtime.init` names the
+ * plugins whose routes need the HTTP server, and how to install what it lacks.
+ */
+import { Plugin, Runtime, WeftError, type Trigger } from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { describe, expect, it, vi } from 'vitest';
+import { silentLogger } from './fixtures.js';
+
+// The Node platform module, as `#platform` resolves for the runtime, with express missing.
+vi.mock('../../../packages/core/src/platform/node.ts', async (importOriginal) => ({
+  ...(await importOriginal<Record<string, unknown>>()),
+  loadHttpServer: () =>
+    Promise.reject(
+      Object.assign(new Error("Cannot find package 'express' imported from server-manager.js"), {
+        code: 'ERR_MODULE_NOT_FOUND',
+      }),
+    ),
+}));
+
+class RoutePlugin extends Plugin {
+  readonly id = 'pinger';
+  readonly description = 'Answers pings.';
+  override readonly triggers: readonly Trigger[] = [
+    {
+      type: 'route',
+      id: 'ping',
+      method: 'GET',
+      path: '/ping',
+      handler: (_request, response) => response.json({}),
+    },
+  ];
+}
+
+describe('Runtime.init without express installed', () => {
+  it('reports the plugins whose route triggers need the server, and the command that installs it [claim:node-subpath-missing-peers]', async () => {
+    let caught: unknown;
+    try {
+      await Runtime.init({
+        models: [new ScriptedModelProvider({ fallback: () => ({ steps: [] }) })],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new RoutePlugin()],
+        options: { logger: silentLogger },
+      });
+    } catch (error) {
+      caught = error;
+    }
+    expect(WeftError.is(caught, 'WEFT_INVALID_CONFIG')).toBe(true);
+    const message = (caught as Error).message;
+    expect(message).toContain(
+      'plugin "pinger": route triggers need the HTTP server of @weft/core/node, which could not be loaded',
+    );
+    expect(message).toContain("Cannot find package 'express'");
+    expect(message).toContain('npm install express cors');
+  });
+
+  it('still builds a runtime without route triggers, which never loads the server', async () => {
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider({ fallback: () => ({ steps: [] }) })],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [],
+      options: { logger: silentLogger },
+    });
+    expect(runtime.server.url).toBeUndefined();
+  });
+});
