@@ -105,7 +105,7 @@ export const CORE_ERRORS = {
     WEFT_INVALID_ARGUMENT: {
       summary: 'A constructor or method was given a value it cannot use.',
       raisedBy:
-        'constructors and methods of the core: `ServerManager`, `Scheduler`, `defineCapability`, `CapabilityRegistry`, `ModelManager`, `PluginRegistry`; `update`, `remove` and `clear` of every first-party memory store',
+        'constructors and methods of the core: `ServerManager`, `Scheduler`, `defineCapability`, `CapabilityRegistry`, `ModelManager`, `PluginRegistry`; `serverOf` and `runtime.server` of a runtime with no route trigger; `update`, `remove` and `clear` of every first-party memory store',
       raisers: [
         'core/src/capabilities/capability-registry.ts#CapabilityRegistry.addAliasGroup',
         'core/src/capabilities/capability-registry.ts#CapabilityRegistry.addTransform',
@@ -113,6 +113,7 @@ export const CORE_ERRORS = {
         'core/src/memory/memory-input.ts#checkClearSpace',
         'core/src/memory/memory-input.ts#checkMemoryId',
         'core/src/models/model-manager.ts#ModelManager.getObject',
+        'core/src/node.ts#serverOf',
         'core/src/models/model-manager.ts#ModelManager.setDefaultProvider',
         'core/src/plugins/plugin.ts#PluginRegistry.register',
         'core/src/scheduler/scheduler.ts#Scheduler.schedule',
@@ -121,6 +122,7 @@ export const CORE_ERRORS = {
         'core/src/server/server-manager.ts#checkAllowedHosts',
         'core/src/server/server-manager.ts#checkAllowedOrigins',
         'core/src/server/server-manager.ts#positive',
+        'core/src/server/server-stand-in.ts#ServerStandIn.unavailable',
       ],
       cause:
         'a constructor or method received a value it cannot use, such as a port outside 0–65535, a negative `maxRetries`, a capability id with spaces, an alias group with fewer than two ids, or a memory id (or the space of `clear`) that is not a string.',
@@ -365,10 +367,11 @@ export const CORE_ERRORS = {
     WEFT_UNSUPPORTED_PLATFORM: {
       summary: 'Something that needs Node.js was used where the core runs in a browser.',
       raisedBy:
-        'the browser build of the core: `runtime.server` (its `start`, `mount`, `app` and `jsonBody`) and `PromptRegistry.loadDirectory`',
+        'the browser build of the core: `runtime.server` (its `start` and `mount`) and `PromptRegistry.loadDirectory`',
       raisers: [
-        'core/src/platform/browser-server.ts#serverUnavailable',
+        'core/src/platform/browser.ts#loadHttpServer',
         'core/src/platform/browser.ts#readTemplateFiles',
+        'core/src/server/server-stand-in.ts#ServerStandIn.unavailable',
       ],
       cause:
         'the core runs in a browser, and code used what only Node.js has: the HTTP server (`runtime.server`) or files (`loadDirectory`). The message names what needed it. `Runtime.start` does not raise it: in a browser it leaves route triggers unserved and logs a warning.',
