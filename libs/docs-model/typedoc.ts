@@ -13,7 +13,7 @@ export const API_OUT_DIR = 'api';
 export const API_ROUTE_BASE_PATH = 'api';
 /** Written by typedoc-docusaurus-theme beside the markdown. */
 export const API_SIDEBAR_FILE = 'typedoc-sidebar.cjs';
-export const API_ENTRY_POINT = 'packages/core/src/index.ts';
+export const API_ENTRY_POINT = 'packages/core/src/api-reference.ts';
 export const API_TSCONFIG = 'packages/core/tsconfig.lib.json';
 
 /**

@@ -5,8 +5,8 @@
  * of its task (`ModelRequestTask`, issue 39), and of issue 41 the memory contract's input
  * checks, the runtime's configuration types (`RuntimeConfig`, `RuntimeOptions`) and function
  * templates (`defineTemplate`, `PromptTemplate`), and what a route handler is handed
- * (`RouteRequest`, `RouteResponse`, `HttpServer`: the HTTP server class itself, `ServerManager`,
- * moved to `@weft/core/node`), keyed by the folder TypeDoc writes each kind of page to. The API reference unit test checks the core exports exactly these; the browser
+ * (`RouteRequest`, `RouteResponse`, `HttpServer`; the HTTP server class itself, `ServerManager`,
+ * and `serverOf` are exported by `@weft/core/node` and documented with the rest), keyed by the folder TypeDoc writes each kind of page to. The API reference unit test checks the core exports exactly these; the browser
  * tests check each has its page.
  */
 export type ApiKind = 'classes' | 'functions' | 'interfaces' | 'type-aliases' | 'variables';
@@ -24,6 +24,7 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'PromptRegistry',
     'Runtime',
     'Scheduler',
+    'ServerManager',
     'WeftError',
   ],
   functions: [
@@ -35,6 +36,7 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'defineCapability',
     'defineTemplate',
     'formatZodSchema',
+    'serverOf',
     'memoryNotFound',
     'spaceId',
   ],

@@ -157,11 +157,14 @@ describe('what the API reference leaves out', () => {
       exports: Record<string, unknown>;
     };
     expect(Object.keys(core.exports)).toContain('./internal');
-    // The API reference is generated from the main entry point alone, which does not re-export it.
+    // The API reference is generated from the main entry point and the node one alone, which do
+    // not re-export it.
     const typedoc = readRoot('libs/docs-model/typedoc.ts');
-    expect(typedoc).toContain("API_ENTRY_POINT = 'packages/core/src/index.ts'");
+    expect(typedoc).toContain("API_ENTRY_POINT = 'packages/core/src/api-reference.ts'");
     expect(typedoc).toMatch(/entryPoints: \[API_ENTRY_POINT\]/);
-    expect(readRoot('packages/core/src/index.ts')).not.toMatch(/from '\.\/internal\.js'/);
+    for (const entry of ['api-reference', 'index', 'node']) {
+      expect(readRoot(`packages/core/src/${entry}.ts`)).not.toMatch(/from '\.\/internal\.js'/);
+    }
     expect(readRoot('packages/core/src/internal.ts')).toContain('Not part of the public API');
   });
 });

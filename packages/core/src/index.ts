@@ -1,8 +1,6 @@
 /**
- * Weft core: the runtime that assembles an AI agent from plugins, model providers and a memory
- * provider.
- *
- * @packageDocumentation
+ * `@weft/core`: everything but the HTTP server, which `@weft/core/node` exports. The API
+ * reference documents both from `api-reference.ts`.
  */
 export { Runtime } from './runtime/runtime.js';
 export type { RuntimeConfig, RuntimeOptions } from './runtime/config.js';

@@ -22,6 +22,19 @@ export type { CorsOptions, ServerManagerConfig } from './server/server-config.js
  * @returns Its server.
  * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when the runtime has no HTTP server: it
  * loads one only when some plugin has a route trigger, and only in Node.js.
+ * @example
+ * ```ts
+ * import type { Runtime } from '@weft/core';
+ * import { serverOf } from '@weft/core/node';
+ *
+ * async function startWithHealthCheck(runtime: Runtime) {
+ *   const { app } = serverOf(runtime);
+ *   app.get('/healthz', (_request, response) => {
+ *     response.json({ ok: true });
+ *   });
+ *   await runtime.start();
+ * }
+ * ```
  * @claim tsdoc-node-server-of
  */
 export function serverOf(runtime: Runtime): ServerManager {

@@ -35,7 +35,8 @@ export type { CorsOptions, ServerManagerConfig } from './server-config.js';
 const REQUEST_ID_HEADER = 'X-Request-Id';
 
 /**
- * The HTTP server that plugins' {@link TriggerRoute}s are mounted on, built on express.
+ * The HTTP server that plugins' {@link TriggerRoute}s are mounted on, built on express. Import it
+ * from `@weft/core/node`; `Runtime.init` loads it by itself when some plugin has a route trigger.
  *
  * Every answer carries `X-Content-Type-Options: nosniff` and an `X-Request-Id` header with a
  * fresh id per request; route handlers read the same id as `request.requestId` (middleware of
