@@ -177,7 +177,8 @@ describe('a route trigger', () => {
           status: 500,
           code: 'WEFT_INTERNAL',
           docsUrl: `${ERRORS}#weft_internal`,
-          message: expect.stringMatching(/^Internal Server Error;/),
+          message:
+            'Internal Server Error; the server log has the details under this requestId',
           requestId: response.headers.get('x-request-id'),
         },
       });
