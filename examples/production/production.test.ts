@@ -83,12 +83,17 @@ describe('running in production', () => {
     ).rejects.toThrow(/at least 32 characters/);
   });
 
-  it('serves the probes without a token [claim:prod-probes-open] [claim:prod-probes]', async () => {
+  it('serves the probes without a token, and without asking the model [claim:prod-probes-open] [claim:prod-probes] [claim:prod-readiness-not-model]', async () => {
     const url = await startWithToken();
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: 'ready' });
+    expect(model?.requests).toHaveLength(0);
+
+    // A model server that goes down later does not make the agent unready.
+    await model?.close();
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
   });
 
   it('answers 503 on /readyz when the memory store does not answer [claim:prod-outage-readiness-memory] [claim:prod-probes] [claim:prod-readiness-not-model]', async () => {

@@ -9,7 +9,10 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { RuntimeConfig } from '../../packages/core/src/runtime/config';
+import { ServerManager } from '../../packages/core/src/server/server-manager';
 import { optionsSchema } from '../../packages/core/src/runtime/options-schema';
+import { resolveOptions as resolvePostgresOptions } from '../../packages/memory-postgres/src/options';
+import { resolveOptions as resolveSqliteOptions } from '../../packages/memory-sqlite/src/options';
 import { codeRows, readDoc } from './support/doc-tables';
 
 /** Unwraps `.default()`, `.optional()` and similar wrappers to the schema inside. */
@@ -82,8 +85,38 @@ describe('configuration reference page', () => {
     expect([...schemas.keys()].filter((path) => !rows.has(path))).toEqual([]);
   });
 
-  it('has no row for an option the schema does not know [claim:prod-no-https] [claim:prod-no-expiry]', () => {
+  it('has no row for an option the schema does not know', () => {
     expect(documented.filter((path) => !schemas.has(path))).toEqual([]);
+  });
+
+  it('has no option for HTTPS or certificates, and the server speaks plain HTTP [claim:prod-no-https]', async () => {
+    const tlsWords = /https|tls|ssl|cert|pfx|passphrase|(^|\.)(key|ca)$/i;
+    expect([...schemas.keys()].filter((path) => tlsWords.test(path))).toEqual([]);
+    const server = new ServerManager({ port: 0 });
+    await server.start();
+    try {
+      expect(server.url).toMatch(/^http:\/\//);
+      const answer = await fetch(`${server.url}/nothing-here`);
+      expect(answer.status).toBe(404);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('has no setting that expires memories, in the runtime or the first-party stores [claim:prod-no-expiry]', () => {
+    const expiryWords = /retention|retain|expir|ttl|max-?age|prune|purge/i;
+    const sqlite = resolveSqliteOptions({ path: ':memory:' });
+    const postgres = resolvePostgresOptions({
+      connectionString: 'postgres://weft:secret@localhost:5432/weft',
+    });
+    const names = [
+      ...schemas.keys(),
+      ...Object.keys(sqlite),
+      ...Object.keys(postgres),
+      ...Object.keys(postgres.pool),
+    ];
+    expect(names.length).toBeGreaterThan(20);
+    expect(names.filter((name) => expiryWords.test(name))).toEqual([]);
   });
 
   it('shows the default the schema applies for every option that is not an object [claim:task-planner-memory-limits] [claim:task-timeout-default] [claim:prod-slow-clients] [claim:prod-bulkhead-wait] [claim:oai-ollama-timeouts] [claim:stability-options-public] [claim:cfg-lists-everything] [claim:cfg-options-optional]', () => {

@@ -59,7 +59,7 @@ describe('the generated Dockerfile', () => {
     }
   });
 
-  it('runs what npm start runs, from the build output, as an unprivileged user [claim:gs-dockerfile] [claim:gs-scripts]', async () => {
+  it('runs what npm start runs, from the build output, as an unprivileged user [claim:gs-dockerfile] [claim:gs-scripts] [claim:prod-generated-project-start]', async () => {
     const manifest = JSON.parse(await projectFile('package.json')) as {
       scripts: Record<string, string>;
     };

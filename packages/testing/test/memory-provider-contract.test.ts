@@ -1,6 +1,11 @@
 import { MemoryProvider, WeftError, type Memory, type QueryMemoryOptions } from '@weft/core';
 import { describe, expect, it } from 'vitest';
-import { InMemoryMemoryProvider, memoryProviderContract, WeftTestingError } from '../src/index.js';
+import {
+  INVALID_MEMORY_INPUTS,
+  InMemoryMemoryProvider,
+  memoryProviderContract,
+  WeftTestingError,
+} from '../src/index.js';
 
 describe('InMemoryMemoryProvider keeps the memory-provider contract [claim:mpo-in-memory] [claim:tst-in-memory] [claim:wp-contract-suite]', () => {
   for (const check of memoryProviderContract({ create: () => new InMemoryMemoryProvider() })) {
@@ -106,7 +111,7 @@ describe('memoryProviderContract', () => {
     );
   });
 
-  it('fails a provider that accepts an invalid query option, naming the input [claim:testing-contract-codes] [claim:mpo-contract-shared-codes] [claim:tst-contract-shared-codes]', async () => {
+  it('fails a provider that accepts an invalid query option, naming the input [claim:testing-contract-codes] [claim:mpo-contract-shared-codes] [claim:tst-contract-shared-codes] [claim:testing-invalid-inputs]', async () => {
     const check = caseNamed(
       memoryProviderContract({ create: () => new UncheckedQueryProvider() }),
       'refuses every invalid input with the shared code',
@@ -174,6 +179,23 @@ describe('memoryProviderContract', () => {
     await concurrency?.run();
     expect(stores).toBe(32);
   });
+});
+
+describe('INVALID_MEMORY_INPUTS', () => {
+  it.each(INVALID_MEMORY_INPUTS.map((input) => [input.name, input] as const))(
+    'runs on its own against a store holding one memory: %s [claim:testing-invalid-inputs]',
+    async (_name, input) => {
+      const memory = new InMemoryMemoryProvider();
+      const stored = await memory.store({ space: 'room', kind: 'note', content: 1, metadata: {} });
+      const error = await input.call(memory, stored.id).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(WeftError.is(error, input.code)).toBe(true);
+      expect((error as Error).message).toContain(input.names);
+      expect(await memory.query({})).toEqual([stored]);
+    },
+  );
 });
 
 describe('InMemoryMemoryProvider errors', () => {

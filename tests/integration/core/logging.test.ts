@@ -2,6 +2,8 @@
  * The lines a runtime logs: the default logger and level, the fields that tie a line to its task
  * and step, what a healthy task writes at info and at debug, and how a step's error is written.
  */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { Runtime } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
@@ -61,6 +63,45 @@ describe('the logs of a runtime and its tasks', () => {
       expect(runtime.logger.bindings()).toMatchObject({ name: 'weft' });
     } finally {
       if (previous !== undefined) process.env.WEFT_LOG_LEVEL = previous;
+    }
+  });
+
+  it('writes JSON lines to standard output at info, named weft, when given no logger [claim:obs-default-logger] [claim:prod-json-stdout]', async () => {
+    // An .mts file, so tsx runs it as ES module (top-level await) in this CommonJS folder.
+    const program = path.join(__dirname, 'programs', 'default-logger.mts');
+    const env = { ...process.env };
+    delete env.WEFT_LOG_LEVEL;
+    const child = spawn(
+      process.execPath,
+      ['--conditions=weft-source', '--import', 'tsx', program],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env,
+      },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    try {
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no exit within 20 s: ${output}`)), 20_000);
+        child.on('exit', (exitCode) => {
+          clearTimeout(timer);
+          resolve(exitCode);
+        });
+      });
+      expect(code).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+    const lines = output
+      .split('\n')
+      .filter((text) => text.trim() !== '')
+      .map((text) => JSON.parse(text) as Line);
+    expect(lines.map((line) => line.msg)).toEqual(['runtime started', 'runtime stopped']);
+    for (const line of lines) {
+      expect(line).toMatchObject({ level: 30, name: 'weft', time: expect.any(Number) });
     }
   });
 
