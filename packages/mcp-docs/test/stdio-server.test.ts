@@ -380,7 +380,7 @@ describe('bad input comes back as a tool error naming what was wrong', () => {
     expect(text).toMatch(/Did you mean: Runtime\b/);
   });
 
-  it('an unknown error code, with the closest codes [claim:mcp-docs-bad-input]', async () => {
+  it('an unknown error code, with the closest codes [claim:mcp-docs-bad-input] [claim:mcp-docs-readme-bad-input]', async () => {
     const { text, isError } = await call('explain_error', { code: 'WEFT_INVALID_CONFG' });
     expect(isError).toBe(true);
     expect(text).toMatch(/Did you mean: WEFT_INVALID_CONFIG\b/);

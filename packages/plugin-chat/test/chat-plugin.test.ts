@@ -82,6 +82,17 @@ describe('parseChatRequest', () => {
     });
   });
 
+  it('counts the 8000 characters after trimming [claim:httpchat-message] [claim:chat-message-limit]', () => {
+    const longest = 'x'.repeat(8000);
+    expect(parseChatRequest({ room: '42', user: 'ada', message: `  ${longest}\n` })).toEqual({
+      success: true,
+      data: { room: '42', user: 'ada', message: longest },
+    });
+    expect(parseChatRequest({ room: '42', user: 'ada', message: ` ${longest}y ` }).success).toBe(
+      false,
+    );
+  });
+
   it.each([
     [{ user: 'ada', message: 'hi' }, /"room" is required/],
     [{ room: 42, user: 'ada', message: 'hi' }, /"room" must be a string/],

@@ -5,7 +5,7 @@
 import { WeftError } from '@weft/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpPlugin, UNTRUSTED_NOTICE, type McpPluginOptions } from '../src/index.js';
-import { INJECTED_ERROR_TEXT } from './fixtures/fixture-server.js';
+import { INJECTED_ERROR_TEXT, LONG_ERROR_TEXT } from './fixtures/fixture-server.js';
 import { promptText, startAgent, type TestAgent } from './fixtures/runtime.js';
 import { fixtureServer } from './fixtures/spawn.js';
 
@@ -200,7 +200,29 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     );
   });
 
-  it('turns an isError result into a step error without the server text; the text is logged under an id [claim:mcpdoc-tool-error] [claim:mcpdoc-outside-code] [claim:prod-mcp-untrusted] [claim:mcp-tool-error] [claim:mcpdoc-tool-error-code]', async () => {
+  it('cancels a hanging call when the runtime cancels its tasks as it stops, whatever callTimeoutMs says [claim:mcp-cancel]', async () => {
+    agent = await startAgent(await connect(['hang'], { callTimeoutMs: 120_000 }), [plan('hang')], {
+      shutdown: 'cancel',
+    });
+    const running = agent.run('hang');
+    // The tool takes no arguments, so the call starts as soon as the plan is made.
+    await expect
+      .poll(() => agent?.logs.some((line) => line.msg === 'pipeline planned'), { timeout: 10_000 })
+      .toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    await agent.runtime.stop();
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect((await running).status).toBe('cancelled');
+    // The step ended too: its call was cancelled with the task, not left to callTimeoutMs.
+    await expect
+      .poll(() => agent?.logs.find((line) => line.code === 'WEFT_MCP_TIMEOUT')?.error, {
+        timeout: 2000,
+      })
+      .toMatch(/cancelled with the task/);
+  });
+
+  it('turns an isError result into a step error without the server text; the text is logged under an id [claim:mcpdoc-tool-error] [claim:mcpdoc-outside-code] [claim:prod-mcp-untrusted] [claim:mcp-tool-error] [claim:mcpdoc-tool-error-code] [claim:mcp-readme-failures-server-words]', async () => {
     agent = await startAgent(await connect(['fail']), [plan('fail'), { type: 'stop' }], {
       pipelineReview: 'always',
     });
@@ -211,7 +233,12 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
       /reported an error; its text is logged under error id [0-9a-f-]{36}/,
     );
     expect(failed?.error).not.toContain('ignore all previous instructions');
-    expect(failed?.data).toMatchObject({ notice: UNTRUSTED_NOTICE, code: 'WEFT_MCP_TOOL_ERROR' });
+    // The step's data keeps the server's text, under the notice that it is not instructions.
+    expect(failed?.data).toMatchObject({
+      notice: UNTRUSTED_NOTICE,
+      code: 'WEFT_MCP_TOOL_ERROR',
+      excerpt: INJECTED_ERROR_TEXT,
+    });
     const errorId = /error id ([0-9a-f-]{36})/.exec(failed?.error ?? '')?.[1];
     expect(agent.logs.find((line) => line.errorId === errorId)?.toolError).toBe(
       INJECTED_ERROR_TEXT,
@@ -222,6 +249,17 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
       .join('\n');
     expect(review).toContain('reported an error');
     expect(review).not.toContain('ignore all previous instructions');
+  });
+
+  it("keeps 500 characters of a tool's error text in the step's data [claim:mcp-tool-error]", async () => {
+    agent = await startAgent(await connect(['fail_long']), [plan('fail_long')]);
+    const task = await agent.run('fail at length');
+    const { excerpt } = task.chain[1]?.data as { excerpt: string };
+    expect(excerpt.startsWith(LONG_ERROR_TEXT.slice(0, 500))).toBe(true);
+    expect(excerpt).not.toContain(LONG_ERROR_TEXT.slice(0, 501));
+    expect(agent.logs.find((line) => line.msg === 'MCP tool reported an error')?.toolError).toBe(
+      LONG_ERROR_TEXT,
+    );
   });
 
   it('refuses a 10 MiB result with a step error, reads no more than the limit, and reconnects [claim:mcpdoc-too-large] [claim:prod-mcp-stdio-size] [claim:mcp-max-result] [claim:mcp-too-large] [claim:mcp-stdio-message-bound] [claim:wp-plugin-mcp] [claim:mcpdoc-too-large-code]', async () => {

@@ -219,11 +219,17 @@ describe('WebSocketPlugin: one user’s connections', () => {
 });
 
 describe('WebSocketPlugin: a timed-out message’s user slot', () => {
-  it('holds a user’s slot until the task ends, after taskTimeoutMs has freed the connection’s [claim:wsdoc-per-user-held]', async () => {
+  it('holds a user’s slot until the task ends, after taskTimeoutMs has freed the connection’s [claim:wsdoc-per-user-held] [claim:wsreadme-task-timeout-slot]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     booted = await boot(
-      { trustClientUser: false, authenticate: byToken, taskTimeoutMs: 200, maxInFlightPerUser: 1 },
+      {
+        trustClientUser: false,
+        authenticate: byToken,
+        taskTimeoutMs: 200,
+        maxInFlight: 1,
+        maxInFlightPerUser: 1,
+      },
       async (messages, request) => {
         if (request.purpose === 'plan' || request.purpose === 'review') {
           return echoModel(messages, request);
@@ -247,6 +253,7 @@ describe('WebSocketPlugin: a timed-out message’s user slot', () => {
       type: 'error',
       id: 'b',
       code: 'WEFT_WS_TOO_MANY_TASKS',
+      message: expect.stringMatching(/of this user/),
     });
     release();
     await expect.poll(() => booted!.plugin.access.inFlightOf('ada'), { timeout: 5_000 }).toBe(0);

@@ -479,7 +479,7 @@ describe('WebSocketPlugin listening', () => {
 });
 
 describe('WebSocketPlugin defaults', () => {
-  it('has the documented defaults [claim:httpchat-options-same] [claim:wsdoc-own-port] [claim:wsdoc-payload] [claim:ws-doc-connections-per-user] [claim:wsdoc-same-options] [claim:wsdoc-per-user] [claim:prod-chat-caps] [claim:wsreadme-defaults] [claim:wsreadme-path] [claim:wsreadme-same-options] [claim:wsreadme-connections-per-user] [claim:wsreadme-per-user-default] [claim:tsdoc-ws-options-defaults] [claim:prod-chat-same-options]', () => {
+  it('has the documented defaults [claim:httpchat-options-same] [claim:wsdoc-own-port] [claim:wsdoc-payload] [claim:ws-doc-connections-per-user] [claim:wsdoc-same-options] [claim:wsdoc-per-user] [claim:prod-chat-caps] [claim:wsreadme-defaults] [claim:wsreadme-path] [claim:wsreadme-same-options] [claim:chat-readme-ws-options] [claim:wsreadme-connections-per-user] [claim:wsreadme-per-user-default] [claim:tsdoc-ws-options-defaults] [claim:prod-chat-same-options]', () => {
     const { authenticate, authorizeRoom, ...options } = new WebSocketPlugin().options;
     expect(authenticate).toBeUndefined();
     expect(authorizeRoom).toBeUndefined();
