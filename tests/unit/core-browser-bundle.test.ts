@@ -48,7 +48,7 @@ describe('@weft/core bundled for a browser', () => {
     const browser = (await import('../../packages/core/src/platform/browser')) as object;
     expect(Object.keys(browser).sort()).toEqual(Object.keys(node).sort());
     for (const name of [
-      'ServerManager',
+      'loadHttpServer',
       'createDefaultLogger',
       'onStopSignal',
       'readTemplateFiles',
