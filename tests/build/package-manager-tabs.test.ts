@@ -81,10 +81,10 @@ describe('package manager tabs in the docs', () => {
     [
       '/docs/installation/',
       {
-        npm: 'npm install zod@^4.1 pino@^9.7\nnpm install -D @weft/testing',
-        pnpm: 'pnpm add zod@^4.1 pino@^9.7\npnpm add -D @weft/testing',
-        yarn: 'yarn add zod@^4.1 pino@^9.7\nyarn add --dev @weft/testing',
-        bun: 'bun add zod@^4.1 pino@^9.7\nbun add -d @weft/testing',
+        npm: 'npm install zod@^4.1 pino@^9.7 express@^5.1 cors@^2.8\nnpm install -D @weft/testing',
+        pnpm: 'pnpm add zod@^4.1 pino@^9.7 express@^5.1 cors@^2.8\npnpm add -D @weft/testing',
+        yarn: 'yarn add zod@^4.1 pino@^9.7 express@^5.1 cors@^2.8\nyarn add --dev @weft/testing',
+        bun: 'bun add zod@^4.1 pino@^9.7 express@^5.1 cors@^2.8\nbun add -d @weft/testing',
       },
     ],
     [
