@@ -152,7 +152,7 @@ describe('the Scaling out guide’s Compose image', () => {
     const installed = Object.entries(lock.packages)
       .filter(([, entry]) => !entry.link)
       .map(([key]) => key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length));
-    expect(installed).toEqual(expect.arrayContaining(['pg', 'express', 'pino', 'zod']));
+    expect(installed).toEqual(expect.arrayContaining(['pg', 'express', 'cors', 'pino', 'zod']));
     for (const name of ['@docusaurus/core', 'react', 'typescript', 'tsx', 'vitest']) {
       expect(installed).not.toContain(name);
     }
