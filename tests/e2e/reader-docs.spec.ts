@@ -64,7 +64,7 @@ test('install commands are npm / pnpm / yarn / bun tabs, in step across the page
     'true',
   );
   await expect(panels.filter({ hasText: '@weft/testing' })).toHaveText(
-    /^bun add zod@\^4\.1 pino@\^9\.7\s*bun add -d @weft\/testing$/,
+    /^bun add zod@\^4\.1 pino@\^9\.7 express@\^5\.1 cors@\^2\.8\s*bun add -d @weft\/testing$/,
   );
   await expect(panels.filter({ hasText: '@weft/model-openai' })).toHaveText(
     'bun add @weft/core @weft/model-openai',
