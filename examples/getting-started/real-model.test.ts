@@ -117,7 +117,7 @@ describe('switching the getting-started agent to a real model', () => {
     expect(seen.every((request) => request.stream === undefined)).toBe(true);
   });
 
-  it('uses a local Ollama, with no key, when OPENAI_API_KEY is not set [claim:gs-real-model] [claim:gs-key-header]', async () => {
+  it('uses a local Ollama, with no key, when OPENAI_API_KEY is not set [claim:gs-real-model] [claim:gs-key-header] [claim:trouble-real-model-ollama]', async () => {
     const body = await ask({
       OLLAMA_BASE_URL: baseUrl,
       OLLAMA_MODEL: 'llama3.2',
@@ -135,7 +135,7 @@ describe('switching the getting-started agent to a real model', () => {
     expect(seen.every((request) => request.model === 'llama3.2')).toBe(true);
   });
 
-  it('stops the start, naming the provider, when no model server answers [claim:gs-missing-key] [claim:gs-health-on-start]', async () => {
+  it('stops the start, naming the provider, when no model server answers [claim:gs-missing-key] [claim:gs-health-on-start] [claim:trouble-real-model-ollama]', async () => {
     // A port that was free a moment ago: nothing listens there.
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));

@@ -48,4 +48,16 @@ describe('the default port', () => {
     expect(manifest.scripts.start).toContain('docusaurus start');
     expect(manifest.scripts.start).not.toMatch(/--port|PORT=/);
   });
+
+  it('is 8787 for the agents of Getting started, the tutorial and a generated project [claim:trouble-examples-8787]', () => {
+    const root = path.join(__dirname, '../..');
+    const portOf = (file: string) =>
+      /export const DEFAULT_PORT = (\d+);/.exec(readFileSync(path.join(root, file), 'utf8'))?.[1];
+    expect(portOf('examples/getting-started/port.ts')).toBe('8787');
+    expect(portOf('packages/create-weft/templates/base/src/port.ts')).toBe('8787');
+    // The tutorial's CHAT_PORT falls back to the getting-started constant.
+    const settings = readFileSync(path.join(root, 'examples/tutorial-chat/settings.ts'), 'utf8');
+    expect(settings).toContain("import { DEFAULT_PORT } from '../getting-started/port.js';");
+    expect(settings).toContain("read('CHAT_PORT', String(DEFAULT_PORT))");
+  });
 });

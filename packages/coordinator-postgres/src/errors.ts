@@ -65,6 +65,7 @@ export const COORDINATOR_ERRORS = {
     },
     WEFT_COORDINATOR_NOT_STARTED: {
       summary: 'A method was called before `init()` or after `shutdown()`.',
+      status: 503,
       raisedBy: '`PostgresSpaceCoordinator.admit`, `acquire`, `init` (a second time)',
       raisers: [
         'coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.init',
@@ -76,6 +77,7 @@ export const COORDINATOR_ERRORS = {
     },
     WEFT_COORDINATOR_INVALID_ARRIVAL: {
       summary: 'A task’s event has no JSON form, so it cannot be recorded.',
+      status: 400,
       raisedBy: '`Runtime.accept` and `Runtime.dispatch` with a coordinator',
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.admit'],
       cause:
@@ -84,6 +86,7 @@ export const COORDINATOR_ERRORS = {
     },
     WEFT_COORDINATOR_ADMIT_FAILED: {
       summary: 'PostgreSQL did not record a task’s arrival in time.',
+      status: 503,
       raisedBy: '`Runtime.accept` and `Runtime.dispatch` with a coordinator',
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.admit'],
       cause:
@@ -92,6 +95,7 @@ export const COORDINATOR_ERRORS = {
     },
     WEFT_COORDINATOR_ACQUIRE_TIMEOUT: {
       summary: 'A space’s earlier tasks did not end within `acquireTimeoutMs`.',
+      status: 503,
       raisedBy: 'the scheduler, for a task waiting for its space',
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.acquire'],
       cause:
@@ -100,6 +104,7 @@ export const COORDINATOR_ERRORS = {
     },
     WEFT_COORDINATOR_CONNECTION_LOST: {
       summary: 'The connection holding this instance’s locks dropped.',
+      status: 503,
       raisedBy: '`Runtime.accept`, `Runtime.dispatch`, and running tasks’ signals',
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.connectionLost'],
       cause:

@@ -94,13 +94,14 @@ export type WeftErrorCode =
 export const CORE_ERRORS = {
   packageName: '@weft/core',
   codes: {
+    /** @claim errors-invalid-config-peers */
     WEFT_INVALID_CONFIG: {
       summary: '`Runtime.init` found problems in the configuration (all are listed).',
       raisedBy: '`Runtime.init`',
       raisers: ['core/src/runtime/runtime.ts#Runtime.init'],
       cause:
-        'the configuration has problems: an unknown or mistyped option, a value out of its range, options that contradict each other (such as `server.requestTimeout` below `server.headersTimeout`), an invalid `WEFT_LOG_LEVEL`, two providers or plugins with the same id, no provider of `text-generation`, a capability a plugin requires that no provider offers, a template that does not parse. The message lists every problem, one per line, each starting with the path, the variable or the owner at fault.',
-      fix: 'correct each listed problem; the [configuration reference](./configuration.md) gives every option’s type, range and default.',
+        'the configuration has problems: an unknown or mistyped option, a value out of its range, options that contradict each other (such as `server.requestTimeout` below `server.headersTimeout`), an invalid `WEFT_LOG_LEVEL`, two providers or plugins with the same id, no provider of `text-generation`, a capability a plugin requires that no provider offers, a template that does not parse, a `bulkhead.limits` key that names no configured provider or plugin, or, in Node.js, plugins with route triggers while express and cors, the optional peer dependencies of the HTTP server in `@weft/core/node`, are not installed. The message lists every problem, one per line, each starting with the path, the variable or the owner at fault.',
+      fix: 'correct each listed problem; the [configuration reference](./configuration.md) gives every option’s type, range and default. For route triggers, install the server’s peer dependencies with `npm install express cors`.',
     },
     WEFT_INVALID_ARGUMENT: {
       summary: 'A constructor or method was given a value it cannot use.',
@@ -245,6 +246,7 @@ export const CORE_ERRORS = {
     /** @claim errors-task-cancelled-running */
     WEFT_TASK_CANCELLED: {
       summary: 'A task was cancelled because the runtime stopped.',
+      status: 503,
       raisedBy: 'the scheduler, when the runtime stops',
       raisers: ['core/src/scheduler/scheduler.ts#Scheduler.stop'],
       cause:
@@ -272,7 +274,7 @@ export const CORE_ERRORS = {
     },
     WEFT_CAPABILITY_UNKNOWN: {
       summary: 'A capability id is not registered: no provider’s descriptors define it.',
-      raisedBy: '`ModelManager.call`, `callDynamic`, `generateText`, `getObject`',
+      raisedBy: '`ModelManager.call`, `callDynamic`',
       raisers: ['core/src/models/model-manager.ts#ModelManager.descriptor'],
       cause:
         'a call names a capability id that no provider’s descriptors define, such as a misspelt id.',
@@ -431,7 +433,7 @@ export const CORE_ERRORS = {
         'the runtime’s HTTP server, for an error of a route that has no 4xx status and is not a `WeftError`',
       raisers: ['core/src/server/error-answer.ts#errorAnswer'],
       cause:
-        'something failed unexpectedly while the server handled a request. The client gets a generic answer with a request id, and the log has the full error under the same id. A `WeftError` without a 4xx status keeps its own code in the answer instead (a handler that lets `WEFT_TEMPLATE_NOT_FOUND` through answers `500` with that code, and its own `status` if it has a 5xx one), still with the generic message.',
+        'something failed unexpectedly while the server handled a request. The client gets a generic answer with a request id, and the log has the full error under the same id. An error that carries a 5xx `status` (or `statusCode`) of its own, such as an HTTP error of a library, is answered with that status instead of `500`, with this code. A `WeftError` without a 4xx status keeps its own code in the answer instead (a handler that lets `WEFT_TEMPLATE_NOT_FOUND` through answers `500` with that code, and its own `status` if it has a 5xx one), still with the generic message.',
       fix: 'find the id in the log (`request failed` lines) and fix the error it shows.',
     },
   },

@@ -71,7 +71,7 @@ export const POSTGRES_ERRORS = {
     },
     WEFT_POSTGRES_NOT_OPEN: {
       summary: 'A method was called before `init()` or after `shutdown()`.',
-      raisedBy: 'every method of `PostgresMemoryProvider` but `init`',
+      raisedBy: '`store`, `query`, `update`, `remove` and `clear` of `PostgresMemoryProvider`',
       raisers: [
         'memory-postgres/src/connection.ts#ConnectionRunner.run',
         'memory-postgres/src/provider.ts#PostgresMemoryProvider.opened',

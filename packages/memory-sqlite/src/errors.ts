@@ -64,7 +64,7 @@ export const SQLITE_ERRORS = {
     },
     WEFT_SQLITE_NOT_OPEN: {
       summary: 'A method was called before `init()` or after `shutdown()`.',
-      raisedBy: 'every method of `SqliteMemoryProvider` but `init`',
+      raisedBy: '`store`, `query`, `update`, `remove` and `clear` of `SqliteMemoryProvider`',
       raisers: ['memory-sqlite/src/provider.ts#SqliteMemoryProvider.open'],
       cause:
         'a method was called before `init()` or after `shutdown()`. The runtime calls both for you; this happens when a provider is used outside a runtime, or after `stop()`.',

@@ -275,7 +275,7 @@ describe('bulkhead options', () => {
     [{ size: 3 }, 'options.bulkhead'],
     [{ limits: { 'plugin:weather': 0 } }, 'options.bulkhead.limits.plugin:weather'],
   ])(
-    'refuses %j with WEFT_INVALID_CONFIG naming the option [claim:prod-bulkhead-invalid]',
+    'refuses %j with WEFT_INVALID_CONFIG naming the option [claim:prod-bulkhead-invalid] [claim:errors-invalid-config-peers]',
     async (bulkhead, named) => {
       const error = await errorOf(
         Runtime.init({

@@ -33,7 +33,7 @@ class RoutePlugin extends Plugin {
 }
 
 describe('Runtime.init without express installed', () => {
-  it('reports the plugins whose route triggers need the server, and the command that installs it [claim:node-subpath-missing-peers]', async () => {
+  it('reports the plugins whose route triggers need the server, and the command that installs it [claim:node-subpath-missing-peers] [claim:errors-invalid-config-peers]', async () => {
     let caught: unknown;
     try {
       await Runtime.init({
