@@ -4,6 +4,7 @@ import { WeftError, type Runtime, type TriggerRoute } from '@weft/core';
 import { ServerManager } from '@weft/core/node';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { byteSizeOf } from '../src/server/server-options.js';
 import { errorOf, silentLogger } from './fixtures.js';
 
 const servers: ServerManager[] = [];
@@ -237,6 +238,22 @@ describe('ServerManager', () => {
     const over = await post(`${server.url}/echo`, JSON.stringify({ text: `${text}x` }));
     expect(over.status).toBe(413);
     expect(await errorBody(over)).toMatchObject({ status: 413, code: 'WEFT_BAD_REQUEST' });
+  });
+
+  it('takes a size string as the bytes byteSizeOf reads, to the byte', async () => {
+    for (const bodyLimit of ['300', '300b', '1kb', '1.5KB', '2 kb']) {
+      const limit = byteSizeOf(bodyLimit) as number;
+      const server = await serve([echo], { bodyLimit });
+      const text = 'x'.repeat(limit - '{"text":""}'.length);
+      const fits = await post(`${server.url}/echo`, JSON.stringify({ text }));
+      const over = await post(`${server.url}/echo`, JSON.stringify({ text: `${text}x` }));
+      expect({ bodyLimit, limit, fits: fits.status, over: over.status }).toEqual({
+        bodyLimit,
+        limit: { '300': 300, '300b': 300, '1kb': 1024, '1.5KB': 1536, '2 kb': 2048 }[bodyLimit],
+        fits: 200,
+        over: 413,
+      });
+    }
   });
 
   it('gives the listening server a headersTimeout of 10 s and a requestTimeout of 30 s by default [claim:errors-408-cause]', async () => {
