@@ -1,7 +1,9 @@
 import { request as httpRequest, type Server } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
+import { once } from 'node:events';
 import { WeftError, type Runtime, type TriggerRoute } from '@weft/core';
 import { ServerManager } from '@weft/core/node';
+import express, { type ErrorRequestHandler } from 'express';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { byteSizeOf } from '../src/server/server-options.js';
@@ -240,7 +242,7 @@ describe('ServerManager', () => {
     expect(await errorBody(over)).toMatchObject({ status: 413, code: 'WEFT_BAD_REQUEST' });
   });
 
-  it('takes a size string as the bytes byteSizeOf reads, to the byte', async () => {
+  it('takes a size string as the bytes byteSizeOf reads, to the byte [claim:tsdoc-server-body-limit-checked]', async () => {
     for (const bodyLimit of ['300', '300b', '1kb', '1.5KB', '2 kb']) {
       const limit = byteSizeOf(bodyLimit) as number;
       const server = await serve([echo], { bodyLimit });
@@ -253,6 +255,26 @@ describe('ServerManager', () => {
         fits: 200,
         over: 413,
       });
+    }
+  });
+
+  it("refuses '1m', which express's own JSON parser would take as a limit of 1 byte [claim:tsdoc-server-body-limit-checked]", async () => {
+    expect(byteSizeOf('1m')).toBeUndefined();
+    expect(() => new ServerManager({ bodyLimit: '1m' })).toThrow(/option "bodyLimit"/);
+    // The reason, held against the parser itself: given '1m', it refuses a 2-byte body.
+    const app = express();
+    app.post('/', express.json({ limit: '1m' }), (_request, response) => response.end());
+    app.use(((error, _request, response, _next) => {
+      response.status((error as { status?: number }).status ?? 500).end();
+    }) satisfies ErrorRequestHandler);
+    const listening = app.listen(0, '127.0.0.1');
+    await once(listening, 'listening');
+    try {
+      const { port } = listening.address() as AddressInfo;
+      const answer = await post(`http://127.0.0.1:${port}/`, '{}');
+      expect(answer.status).toBe(413);
+    } finally {
+      await new Promise((resolve) => listening.close(resolve));
     }
   });
 
