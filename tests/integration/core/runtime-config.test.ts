@@ -239,6 +239,15 @@ describe('Runtime.init configuration checks', () => {
         }),
       ),
     ).toContain('options.server.bodyLimit:');
+    // An origin without its scheme, which the server refuses when it is built, is named too.
+    expect(
+      await initError(
+        base({
+          plugins: [withRoute],
+          options: { logger: silentLogger, server: { allowedOrigins: ['chat.example.com'] } },
+        }),
+      ),
+    ).toContain('options.server.allowedOrigins.0: must be an origin of the form scheme://host');
   });
 
   it('names a defaultProviders entry that points at an unknown provider [claim:cap-default-checked]', async () => {

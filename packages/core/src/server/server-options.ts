@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ONE_SHOT } from '../util/one-shot-parse.js';
+import { normaliseOrigin } from './allowed-origins.js';
 import type { CorsOptions } from './server-config.js';
 
 const positiveInteger = z.number().int().positive();
@@ -101,7 +102,21 @@ export const serverOptionsSchema = z
         "Host names a request’s `Host` header may carry, against DNS rebinding; others get `403` with `WEFT_HOST_NOT_ALLOWED`. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed; `.example.com` allows the name and its subdomains; `true` or `'all'` turns the check off. List your public names when you listen on `0.0.0.0`.",
       ),
     allowedOrigins: z
-      .union([z.literal(true), z.array(z.string().trim().min(1))])
+      .union([
+        z.literal(true),
+        z.array(
+          z
+            .string()
+            .trim()
+            .min(1)
+            // The server refuses such a list when it is built; checked here, it is one of the
+            // problems Runtime.init lists.
+            .refine(
+              (origin) => normaliseOrigin(origin) !== undefined,
+              "must be an origin of the form scheme://host[:port], without a path, such as 'https://chat.example.com'",
+            ),
+        ),
+      ])
       .default([])
       .describe(
         "Origins of the web pages whose requests the routes take, such as `'https://chat.example.com'`, against cross-site requests (a page elsewhere posting a form to your agent). A request with an `Origin` header that is not the server’s own (scheme aside, its host and port are not the request’s `Host`), not listed here and not allowed by `cors` gets `403` with `WEFT_ORIGIN_NOT_ALLOWED` before any route runs; so does one without `Origin` whose `Sec-Fetch-Site` is `cross-site` or `same-site`. Requests with neither header (curl, servers, apps) pass; `true` turns the check off.",
