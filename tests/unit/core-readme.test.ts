@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import type { RuntimeConfig } from '@weft/core';
 import { optionsSchema } from '../../packages/core/src/runtime/options-schema';
 
 const README = path.resolve(__dirname, '../../packages/core/README.md');
@@ -66,7 +67,31 @@ function shows(text: string, expected: unknown): boolean {
   return word === String(expected);
 }
 
+/** Every field of `RuntimeConfig`: a new field fails the type check until it is listed. */
+const CONFIG_FIELDS = {
+  models: true,
+  memory: true,
+  plugins: true,
+  capabilityAliases: true,
+  coordinator: true,
+  options: true,
+} as const satisfies Record<keyof RuntimeConfig, true>;
+
 describe('the core README', () => {
+  it('has a row in its configuration table for every field of RuntimeConfig, the coordinator included [claim:core-readme-coordinator]', async () => {
+    const readme = await readFile(README, 'utf8');
+    const fields = readme
+      .slice(readme.indexOf('## Configure'), readme.indexOf('## Example'))
+      .split('\n')
+      .map((line) => /^\| `(\w+)` +\|/.exec(line)?.[1])
+      .filter((field) => field !== undefined);
+    expect(fields.sort()).toEqual(Object.keys(CONFIG_FIELDS).sort());
+    const row = readme.split('\n').find((line) => line.startsWith('| `coordinator`')) ?? '';
+    expect(row).toContain('`PostgresSpaceCoordinator` from `@weft/coordinator-postgres`');
+    const coordinatorPackage = await import('@weft/coordinator-postgres');
+    expect(typeof coordinatorPackage.PostgresSpaceCoordinator).toBe('function');
+  });
+
   const defaults = optionsSchema.parse({}) as Record<string, unknown>;
 
   it('names every option of the schema, and no other [claim:core-readme-options]', async () => {

@@ -132,6 +132,30 @@ describe('what a project installs itself', () => {
   });
 });
 
+describe('moving @weft/testing to devDependencies', () => {
+  let work: string | undefined;
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('is one file to move: with a real model and SQLite, only src/scripted-model.ts and the tests import it [claim:install-testing-move]', async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'weft-installation-'));
+    const directory = path.join(work, 'agent');
+    await createProject({ directory, model: 'openai', memory: 'sqlite', source: 'registry' });
+    const importers: string[] = [];
+    for (const folder of ['src', 'test']) {
+      for (const file of readdirSync(path.join(directory, folder))) {
+        const text = await readFile(path.join(directory, folder, file), 'utf8');
+        if (text.includes("from '@weft/testing'")) importers.push(`${folder}/${file}`);
+      }
+    }
+    expect(importers.filter((file) => file.startsWith('src/'))).toEqual(['src/scripted-model.ts']);
+    expect(await readFile(path.join(directory, 'test/agent.test.ts'), 'utf8')).toContain(
+      "from '../src/scripted-model.js'",
+    );
+  });
+});
+
 describe('the packages table', () => {
   it('lists every published package of the repository in the packages table [claim:install-packages-table]', () => {
     const published = readdirSync(PACKAGES, { withFileTypes: true })

@@ -122,6 +122,8 @@ export const CORE_ERRORS = {
         'core/src/server/server-manager.ts#ServerManager.constructor',
         'core/src/server/server-manager.ts#checkAllowedHosts',
         'core/src/server/server-manager.ts#checkAllowedOrigins',
+        'core/src/server/server-manager.ts#checkBodyLimit',
+        'core/src/server/server-manager.ts#checkCors',
         'core/src/server/server-manager.ts#positive',
         'core/src/server/server-stand-in.ts#ServerStandIn.unavailable',
       ],

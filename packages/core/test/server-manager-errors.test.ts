@@ -47,4 +47,25 @@ describe('ServerManager refusals', () => {
       expect(error.message).toContain(`"${name}"`);
     }
   });
+
+  it('refuses a bodyLimit the body parser would misread, and a cors key or value the middleware does not take, with WEFT_INVALID_ARGUMENT naming it [claim:tsdoc-server-constructor] [claim:tsdoc-server-cors-checked] [claim:tsdoc-server-body-limit-checked]', async () => {
+    for (const [config, name] of [
+      // The parser reads '1m' by its digits, as 1 byte, and refuses 'abc' only when built.
+      [{ bodyLimit: '1m' }, 'bodyLimit'],
+      [{ bodyLimit: 'abc' }, 'bodyLimit'],
+      [{ bodyLimit: '0kb' }, 'bodyLimit'],
+      [{ bodyLimit: 0 }, 'bodyLimit'],
+      // The middleware would ignore the misspelt key and allow every origin.
+      [{ cors: { orign: ['https://app.example.com'] } }, 'cors'],
+      [{ cors: { origin: 5 } }, 'cors.origin'],
+      [{ cors: { maxAge: -1 } }, 'cors.maxAge'],
+    ] as const) {
+      const error = await errorOf(() => new ServerManager(config as never));
+      expect({ name, code: error.code }).toEqual({ name, code: 'WEFT_INVALID_ARGUMENT' });
+      expect(error.message).toContain(`option "${name}"`);
+    }
+    expect(
+      () => new ServerManager({ bodyLimit: '1.5MB', cors: { origin: [/\.example$/], maxAge: 60 } }),
+    ).not.toThrow();
+  });
 });

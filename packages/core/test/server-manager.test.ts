@@ -1,9 +1,12 @@
 import { request as httpRequest, type Server } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
+import { once } from 'node:events';
 import { WeftError, type Runtime, type TriggerRoute } from '@weft/core';
 import { ServerManager } from '@weft/core/node';
+import express, { type ErrorRequestHandler } from 'express';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { byteSizeOf } from '../src/server/server-options.js';
 import { errorOf, silentLogger } from './fixtures.js';
 
 const servers: ServerManager[] = [];
@@ -237,6 +240,42 @@ describe('ServerManager', () => {
     const over = await post(`${server.url}/echo`, JSON.stringify({ text: `${text}x` }));
     expect(over.status).toBe(413);
     expect(await errorBody(over)).toMatchObject({ status: 413, code: 'WEFT_BAD_REQUEST' });
+  });
+
+  it('takes a size string as the bytes byteSizeOf reads, to the byte [claim:tsdoc-server-body-limit-checked]', async () => {
+    for (const bodyLimit of ['300', '300b', '1kb', '1.5KB', '2 kb']) {
+      const limit = byteSizeOf(bodyLimit) as number;
+      const server = await serve([echo], { bodyLimit });
+      const text = 'x'.repeat(limit - '{"text":""}'.length);
+      const fits = await post(`${server.url}/echo`, JSON.stringify({ text }));
+      const over = await post(`${server.url}/echo`, JSON.stringify({ text: `${text}x` }));
+      expect({ bodyLimit, limit, fits: fits.status, over: over.status }).toEqual({
+        bodyLimit,
+        limit: { '300': 300, '300b': 300, '1kb': 1024, '1.5KB': 1536, '2 kb': 2048 }[bodyLimit],
+        fits: 200,
+        over: 413,
+      });
+    }
+  });
+
+  it("refuses '1m', which express's own JSON parser would take as a limit of 1 byte [claim:tsdoc-server-body-limit-checked]", async () => {
+    expect(byteSizeOf('1m')).toBeUndefined();
+    expect(() => new ServerManager({ bodyLimit: '1m' })).toThrow(/option "bodyLimit"/);
+    // The reason, held against the parser itself: given '1m', it refuses a 2-byte body.
+    const app = express();
+    app.post('/', express.json({ limit: '1m' }), (_request, response) => response.end());
+    app.use(((error, _request, response, _next) => {
+      response.status((error as { status?: number }).status ?? 500).end();
+    }) satisfies ErrorRequestHandler);
+    const listening = app.listen(0, '127.0.0.1');
+    await once(listening, 'listening');
+    try {
+      const { port } = listening.address() as AddressInfo;
+      const answer = await post(`http://127.0.0.1:${port}/`, '{}');
+      expect(answer.status).toBe(413);
+    } finally {
+      await new Promise((resolve) => listening.close(resolve));
+    }
   });
 
   it('gives the listening server a headersTimeout of 10 s and a requestTimeout of 30 s by default [claim:errors-408-cause]', async () => {

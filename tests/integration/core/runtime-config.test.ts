@@ -206,6 +206,50 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('options.server.port:');
   });
 
+  it('names a server option the express middleware would misread, before building the server [claim:core-readme-init-checks] [claim:cfg-init-checks-all]', async () => {
+    // A plugin with a route, so that the runtime builds the HTTP server from these options.
+    const withRoute = echoPlugin({
+      triggers: [
+        { type: 'route', id: 'in', method: 'POST', path: '/in', handler: () => undefined },
+      ],
+    });
+    const message = await initError(
+      base({
+        plugins: [withRoute],
+        options: {
+          logger: silentLogger,
+          server: {
+            // The body parser reads '1m' as 1 byte; the cors middleware ignores a misspelt
+            // origin and allows every origin.
+            bodyLimit: '1m',
+            cors: { orign: ['https://app.example.com'], maxAge: -1 } as never,
+          },
+        },
+      }),
+    );
+    expect(message).toContain('options.server.bodyLimit: must be a size such as');
+    expect(message).toContain('options.server.cors: Unrecognized key: "orign"');
+    expect(message).toContain('options.server.cors.maxAge:');
+    // 'abc', which the body parser refuses only when the server is built, is named too.
+    expect(
+      await initError(
+        base({
+          plugins: [withRoute],
+          options: { logger: silentLogger, server: { bodyLimit: 'abc' } },
+        }),
+      ),
+    ).toContain('options.server.bodyLimit:');
+    // An origin without its scheme, which the server refuses when it is built, is named too.
+    expect(
+      await initError(
+        base({
+          plugins: [withRoute],
+          options: { logger: silentLogger, server: { allowedOrigins: ['chat.example.com'] } },
+        }),
+      ),
+    ).toContain('options.server.allowedOrigins.0: must be an origin of the form scheme://host');
+  });
+
   it('names a defaultProviders entry that points at an unknown provider [claim:cap-default-checked]', async () => {
     const message = await initError(
       base({ options: { logger: silentLogger, defaultProviders: { 'text-generation': 'ghost' } } }),

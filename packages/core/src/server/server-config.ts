@@ -83,15 +83,22 @@ export interface ServerManagerConfig {
    * `true` allows every origin, an object configures the `cors` middleware; default off. The
    * origins CORS allows are also let through the {@link ServerManagerConfig.allowedOrigins}
    * check. An `origin` function that has not called back within 5 seconds refuses the origin,
-   * and the server logs it.
+   * and the server logs it. An object may hold only the options of {@link CorsOptions}, each of
+   * its type: the middleware ignores a key it does not know, so a misspelt `origin` would leave
+   * its default, which allows every origin; the server's constructor refuses such a key instead.
    * @claim tsdoc-server-default-cors
+   * @claim tsdoc-server-cors-checked
    * @claim tsdoc-server-cors-origins
    * @claim tsdoc-server-cors-origin-deadline
    */
   cors?: boolean | CorsOptions;
   /**
-   * Largest accepted JSON body, as bytes or a string like `'100kb'`. Default `'1mb'`.
+   * Largest accepted JSON body, as bytes or a string like `'100kb'`. Default `'1mb'`. A string
+   * is whole bytes (`'2048'`) or a number of b, kb, mb, gb, tb or pb (`'1.5mb'`, 1024 to the
+   * next); the constructor refuses any other, which the body parser would misread (`'1m'` as
+   * 1 byte).
    * @claim tsdoc-server-default-body-limit
+   * @claim tsdoc-server-body-limit-checked
    */
   bodyLimit?: number | string;
   /**

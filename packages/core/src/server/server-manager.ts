@@ -27,7 +27,13 @@ import { errorAnswer, type ErrorAnswer } from './error-answer.js';
 import { nestsDeeperThan } from './json-depth.js';
 import type { HttpServer, MountedRoute } from './route.js';
 import type { ServerManagerConfig } from './server-config.js';
-import { SERVER_DEFAULTS, serverCrossFieldProblems } from './server-options.js';
+import { ONE_SHOT } from '../util/one-shot-parse.js';
+import {
+  byteSizeOf,
+  corsOptionsSchema,
+  SERVER_DEFAULTS,
+  serverCrossFieldProblems,
+} from './server-options.js';
 
 export type { CorsOptions, ServerManagerConfig } from './server-config.js';
 
@@ -102,8 +108,9 @@ export class ServerManager implements HttpServer {
    * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` naming the option when `port` is not an
    * integer from 0 to 65535, a timeout, `stopGraceMs` or `maxJsonDepth` is not a positive
    * integer, `allowedHosts` is not `true`, `'all'` or a list of names, `allowedOrigins` is not
-   * `true` or a list of origins, or `requestTimeout` is
-   * below `headersTimeout`.
+   * `true` or a list of origins, `bodyLimit` is neither a positive integer nor a size such as
+   * `'100kb'`, `cors` is an object with a key or value the cors middleware does not take, or
+   * `requestTimeout` is below `headersTimeout`.
    * @claim tsdoc-server-constructor
    */
   constructor(config: ServerManagerConfig = {}, logger?: Logger) {
@@ -119,8 +126,8 @@ export class ServerManager implements HttpServer {
       host: config.host ?? SERVER_DEFAULTS.host,
       allowedHosts: checkAllowedHosts(config.allowedHosts ?? SERVER_DEFAULTS.allowedHosts),
       allowedOrigins: checkAllowedOrigins(config.allowedOrigins ?? SERVER_DEFAULTS.allowedOrigins),
-      bodyLimit: config.bodyLimit ?? SERVER_DEFAULTS.bodyLimit,
-      cors: originHookWithDeadline(config.cors, ORIGIN_HOOK_TIMEOUT_MS, (origin) => {
+      bodyLimit: checkBodyLimit(config.bodyLimit ?? SERVER_DEFAULTS.bodyLimit),
+      cors: originHookWithDeadline(checkCors(config.cors), ORIGIN_HOOK_TIMEOUT_MS, (origin) => {
         logger?.warn(
           { origin, timeoutMs: ORIGIN_HOOK_TIMEOUT_MS },
           'the cors origin function did not answer in time; the origin is refused',
@@ -406,6 +413,34 @@ function positive(
     );
   }
   return value;
+}
+
+function checkBodyLimit(value: number | string): number | string {
+  const valid =
+    typeof value === 'number'
+      ? Number.isInteger(value) && value > 0
+      : typeof value === 'string' && (byteSizeOf(value) ?? 0) >= 1;
+  if (valid) return value;
+  throw new WeftError(
+    'WEFT_INVALID_ARGUMENT',
+    `ServerManager: option "bodyLimit" must be a positive integer of bytes or a size such as '100kb' or '1mb' (b, kb, mb, gb, tb or pb), got ${JSON.stringify(value)}.`,
+  );
+}
+
+/**
+ * The `cors` option, refused when an object has a key or value the middleware does not take:
+ * the middleware would ignore a misspelt `origin` and allow every origin.
+ */
+function checkCors(value: ServerManagerConfig['cors']): ServerManagerConfig['cors'] {
+  if (value === undefined || typeof value === 'boolean') return value;
+  const checked = corsOptionsSchema.safeParse(value, ONE_SHOT);
+  if (checked.success) return value;
+  const [issue] = checked.error.issues;
+  const where = issue?.path.length ? `cors.${issue.path.map(String).join('.')}` : 'cors';
+  throw new WeftError(
+    'WEFT_INVALID_ARGUMENT',
+    `ServerManager: option "${where}": ${issue?.message ?? 'must be true, false or the cors middleware options'}.`,
+  );
 }
 
 function checkAllowedHosts(value: AllowedHosts): AllowedHosts {

@@ -1,7 +1,74 @@
 import * as z from 'zod';
 import { ONE_SHOT } from '../util/one-shot-parse.js';
+import { normaliseOrigin } from './allowed-origins.js';
+import type { CorsOptions } from './server-config.js';
 
 const positiveInteger = z.number().int().positive();
+
+/** The units a size string may end with, as the JSON body parser reads them (powers of 1024). */
+const SIZE_UNITS: Readonly<Record<string, number>> = {
+  b: 1,
+  kb: 2 ** 10,
+  mb: 2 ** 20,
+  gb: 2 ** 30,
+  tb: 2 ** 40,
+  pb: 2 ** 50,
+};
+
+/**
+ * The bytes a size string stands for, as the JSON body parser (the `bytes` package) reads it:
+ * whole bytes (`'2048'`, `'2048b'`) or a number of kb, mb, gb, tb or pb (`'1.5mb'`), any case.
+ * The parser reads any other text by its leading digits (`'1m'` is 1 byte, `'1 meg'` too) or
+ * refuses it only when the server is built, so the options accept only these forms.
+ *
+ * @param text - The size, such as `'100kb'`.
+ * @returns The bytes, or `undefined` when the text is not such a size.
+ */
+export function byteSizeOf(text: string): number | undefined {
+  const match = /^(\d+) *(b?)$|^(\d+(?:\.\d+)?) *(kb|mb|gb|tb|pb)$/i.exec(text);
+  if (match === null) return undefined;
+  if (match[1] !== undefined) return Number(match[1]);
+  return Math.floor(Number(match[3]) * (SIZE_UNITS[(match[4] as string).toLowerCase()] as number));
+}
+
+const SIZE_TEXT =
+  "a size such as '100kb' or '1mb' (a number of b, kb, mb, gb, tb or pb) of at least 1 byte";
+
+/** What the cors middleware's `origin` option and its function's answer may be. */
+const corsOriginRule = z.union([z.boolean(), z.string(), z.instanceof(RegExp)]);
+const headerList = z.union([z.string(), z.array(z.string())]);
+
+/**
+ * The `cors` option as an object: the options of the `cors` middleware (`CorsOptions`), each
+ * with its type, and no other key. The middleware ignores a key it does not know, so a typo
+ * (`orign`) would leave its default, which allows every origin: such a key is refused instead.
+ *
+ * @internal
+ */
+export const corsOptionsSchema = z
+  .object({
+    origin: z
+      .union(
+        [
+          corsOriginRule,
+          z.array(corsOriginRule),
+          z.custom<(...args: unknown[]) => unknown>(
+            (value) => typeof value === 'function',
+            'expected a function',
+          ),
+        ],
+        { error: 'must be true, false, a string, a RegExp, a list of them or a function' },
+      )
+      .optional(),
+    methods: headerList.optional(),
+    allowedHeaders: headerList.optional(),
+    exposedHeaders: headerList.optional(),
+    credentials: z.boolean().optional(),
+    maxAge: z.number().int().nonnegative().optional(),
+    preflightContinue: z.boolean().optional(),
+    optionsSuccessStatus: z.number().int().min(200).max(299).optional(),
+  })
+  .strict();
 
 /**
  * The schema of the server's options, with their defaults and what each does: `Runtime.init`
@@ -35,23 +102,52 @@ export const serverOptionsSchema = z
         "Host names a request’s `Host` header may carry, against DNS rebinding; others get `403` with `WEFT_HOST_NOT_ALLOWED`. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed; `.example.com` allows the name and its subdomains; `true` or `'all'` turns the check off. List your public names when you listen on `0.0.0.0`.",
       ),
     allowedOrigins: z
-      .union([z.literal(true), z.array(z.string().trim().min(1))])
+      .union([
+        z.literal(true),
+        z.array(
+          z
+            .string()
+            .trim()
+            .min(1)
+            // The server refuses such a list when it is built; checked here, it is one of the
+            // problems Runtime.init lists.
+            .refine(
+              (origin) => normaliseOrigin(origin) !== undefined,
+              "must be an origin of the form scheme://host[:port], without a path, such as 'https://chat.example.com'",
+            ),
+        ),
+      ])
       .default([])
       .describe(
         "Origins of the web pages whose requests the routes take, such as `'https://chat.example.com'`, against cross-site requests (a page elsewhere posting a form to your agent). A request with an `Origin` header that is not the server’s own (scheme aside, its host and port are not the request’s `Host`), not listed here and not allowed by `cors` gets `403` with `WEFT_ORIGIN_NOT_ALLOWED` before any route runs; so does one without `Origin` whose `Sec-Fetch-Site` is `cross-site` or `same-site`. Requests with neither header (curl, servers, apps) pass; `true` turns the check off.",
       ),
     cors: z
-      .union([z.boolean(), z.record(z.string(), z.unknown())])
+      .custom<boolean | CorsOptions>(
+        (value) => typeof value === 'boolean' || (typeof value === 'object' && value !== null),
+        'must be true, false or the options of the cors middleware',
+      )
+      .superRefine((value, context) => {
+        // Checked apart from the boolean so that a problem is named by its key.
+        if (typeof value !== 'object' || value === null) return;
+        const checked = corsOptionsSchema.safeParse(value, ONE_SHOT);
+        for (const issue of checked.error?.issues ?? []) {
+          context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+        }
+      })
       .optional()
       .meta({ typeLabel: '`boolean` or cors options', defaultLabel: 'off' })
       .describe(
-        '`true` allows requests from every origin; an object configures the [cors](https://github.com/expressjs/cors#configuration-options) middleware. The origins it allows also pass the `allowedOrigins` check; an `origin` function that has not called back within 5 seconds refuses the origin, and the server logs it. Off, the server sends no CORS headers, so a page on another origin cannot read its answers or send requests a browser asks about first (JSON bodies, custom headers); its simple requests (a GET, a form POST) still reach the server, where `allowedOrigins` refuses those of origins it does not list with `403` before any route runs (with `allowedOrigins: true`, they run the route).',
+        '`true` allows requests from every origin; an object configures the [cors](https://github.com/expressjs/cors#configuration-options) middleware with its options (`origin`, `methods`, `allowedHeaders`, `exposedHeaders`, `credentials`, `maxAge`, `preflightContinue`, `optionsSuccessStatus`), each checked; another key is an error, since the middleware would ignore a misspelt `origin` and allow every origin. The origins it allows also pass the `allowedOrigins` check; an `origin` function that has not called back within 5 seconds refuses the origin, and the server logs it. Off, the server sends no CORS headers, so a page on another origin cannot read its answers or send requests a browser asks about first (JSON bodies, custom headers); its simple requests (a GET, a form POST) still reach the server, where `allowedOrigins` refuses those of origins it does not list with `403` before any route runs (with `allowedOrigins: true`, they run the route).',
       ),
     bodyLimit: z
-      .union([positiveInteger, z.string().min(1)])
+      .union([
+        positiveInteger,
+        z.string().refine((text) => (byteSizeOf(text) ?? 0) >= 1, `must be ${SIZE_TEXT}`),
+      ])
       .default('1mb')
+      .meta({ typeLabel: 'integer ≥ 1 or size string' })
       .describe(
-        "The largest JSON body accepted, in bytes or as a string such as `'100kb'`; a larger one is answered `413`.",
+        "The largest JSON body accepted, in bytes or as a size such as `'100kb'` or `'1.5mb'` (a number of b, kb, mb, gb, tb or pb, 1024 to the next); a larger one is answered `413`. Any other string is an error, since the body parser would read `'1m'` as 1 byte.",
       ),
     maxJsonDepth: positiveInteger
       .default(64)
