@@ -185,7 +185,7 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     expect(most).toBeLessThanOrEqual(3);
   });
 
-  it('fails the tasks waiting on an instance past acquireTimeoutMs, deletes their rows and never runs them; dispatch and done reject, accept does not [claim:coord-readme-acquire-timeout] [claim:coord-readme-acquire-timeout-callers]', async () => {
+  it('fails the tasks waiting on an instance past acquireTimeoutMs, deletes their rows and never runs them; dispatch and done reject, accept does not [claim:coord-readme-acquire-timeout] [claim:coord-readme-acquire-timeout-callers] [claim:scaling-ack-acquire-timeout]', async () => {
     const schema = db.newSchema();
     const [holder] = (await group(1, schema)) as [WorkAgent];
     const waiter = await startWorkAgent({

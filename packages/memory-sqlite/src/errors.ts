@@ -11,7 +11,7 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * - `WEFT_SQLITE_INVALID_OPTIONS`: The constructor’s options are missing or invalid.
  * - `WEFT_SQLITE_OPEN_FAILED`: The database file could not be opened.
  * - `WEFT_SQLITE_SCHEMA_TOO_NEW`: The file was written by a newer version of the package.
- * - `WEFT_SQLITE_MIGRATION_FAILED`: A schema migration failed; the file was left unchanged.
+ * - `WEFT_SQLITE_MIGRATION_FAILED`: A schema migration failed; no step was applied.
  * - `WEFT_SQLITE_NOT_OPEN`: A method was called before `init()` or after `shutdown()`.
  */
 export type SqliteMemoryProviderErrorCode =
@@ -50,16 +50,17 @@ export const SQLITE_ERRORS = {
     WEFT_SQLITE_SCHEMA_TOO_NEW: {
       summary: 'The file was written by a newer version of the package.',
       raisedBy: '`SqliteMemoryProvider.init`',
-      raisers: ['memory-sqlite/src/migrations.ts#migrate'],
+      raisers: ['memory-sqlite/src/migrations.ts#refuseNewerSchema'],
       cause:
         'the file was written by a newer version of `@weft/memory-sqlite`, whose schema this version does not know.',
       fix: 'upgrade the package, or restore a backup taken before the newer version ran.',
     },
     WEFT_SQLITE_MIGRATION_FAILED: {
-      summary: 'A schema migration failed; the file was left unchanged.',
+      summary: 'A schema migration failed; no step was applied.',
       raisedBy: '`SqliteMemoryProvider.init`',
       raisers: ['memory-sqlite/src/migrations.ts#migrate'],
-      cause: 'moving the file’s schema to the current version failed; the file was left unchanged.',
+      cause:
+        'moving the file’s schema to the current version failed; no step was applied, so its tables, rows and schema version are as they were.',
       fix: 'the message includes SQLite’s error; check disk space and permissions, then start again.',
     },
     WEFT_SQLITE_NOT_OPEN: {

@@ -57,6 +57,27 @@ export function readSchemaVersion(db: BetterSqlite3.Database): number {
 }
 
 /**
+ * Refuses a database written by a newer version of this package, before anything changes it.
+ *
+ * @param db - The open database.
+ * @param label - Names the provider and file in the error message.
+ * @returns The recorded version, at most {@link SCHEMA_VERSION}.
+ * @throws `WEFT_SQLITE_SCHEMA_TOO_NEW` when the recorded version is newer.
+ */
+export function refuseNewerSchema(db: BetterSqlite3.Database, label: string): number {
+  const current = readSchemaVersion(db);
+  if (current > SCHEMA_VERSION) {
+    throw new SqliteMemoryProviderError(
+      'WEFT_SQLITE_SCHEMA_TOO_NEW',
+      `${label}: the database has schema version ${current}, but this version of ` +
+        `@weft/memory-sqlite only knows versions up to ${SCHEMA_VERSION}; upgrade ` +
+        `@weft/memory-sqlite, or point it at another file`,
+    );
+  }
+  return current;
+}
+
+/**
  * Brings the database's schema up to {@link SCHEMA_VERSION}. All pending steps run in one
  * `BEGIN IMMEDIATE` transaction, which takes the write lock before the version is read, so two
  * processes opening a new file at once cannot both apply the same step. Steps already recorded
@@ -70,15 +91,7 @@ export function readSchemaVersion(db: BetterSqlite3.Database): number {
  */
 export function migrate(db: BetterSqlite3.Database, label: string): number[] {
   const run = db.transaction((): number[] => {
-    const current = readSchemaVersion(db);
-    if (current > SCHEMA_VERSION) {
-      throw new SqliteMemoryProviderError(
-        'WEFT_SQLITE_SCHEMA_TOO_NEW',
-        `${label}: the database has schema version ${current}, but this version of ` +
-          `@weft/memory-sqlite only knows versions up to ${SCHEMA_VERSION}; upgrade ` +
-          `@weft/memory-sqlite, or point it at another file`,
-      );
-    }
+    const current = refuseNewerSchema(db, label);
     const applied: number[] = [];
     for (const migration of MIGRATIONS) {
       if (migration.version <= current) continue;

@@ -13,7 +13,7 @@ import {
   type QueryMemoryOptions,
 } from '@weft/core';
 import { describeError } from '@weft/core/internal';
-import { migrate } from './migrations.js';
+import { migrate, refuseNewerSchema } from './migrations.js';
 import {
   IN_MEMORY_PATH,
   resolveOptions,
@@ -114,7 +114,8 @@ export class SqliteMemoryProvider extends MemoryProvider {
    *
    * @throws `WeftError` `WEFT_SQLITE_OPEN_FAILED` when the file cannot be
    * opened or is not a SQLite database, `WEFT_SQLITE_SCHEMA_TOO_NEW` when its schema version is newer than this package
-   * knows, or `WEFT_SQLITE_MIGRATION_FAILED` when a migration step fails (none is applied then).
+   * knows (before anything writes to the file), or `WEFT_SQLITE_MIGRATION_FAILED` when a migration
+   * step fails (none is applied then).
    * @claim tsdoc-sqlite-init
    */
   override async init(): Promise<void> {
@@ -135,8 +136,12 @@ export class SqliteMemoryProvider extends MemoryProvider {
       // damaged (SQLITE_CORRUPT) first fails here, when a statement reads its header.
       // PRAGMA cannot take bound parameters; the timeout was validated as an integer.
       db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+      const label = `${this.label} (${path})`;
+      // Switching to WAL rewrites the file's header, so a file this version must refuse is
+      // refused first, untouched; migrate() checks again under its write lock.
+      refuseNewerSchema(db, label);
       if (path !== IN_MEMORY_PATH) db.pragma('journal_mode = WAL');
-      migrate(db, `${this.label} (${path})`);
+      migrate(db, label);
       this.connection = { db, statements: prepareStatements(db), queries: new Map() };
     } catch (error) {
       db.close();

@@ -95,7 +95,7 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await codeOf(() => db.create().init())).toBe('WEFT_SQLITE_SCHEMA_TOO_NEW');
   });
 
-  it('give WEFT_SQLITE_MIGRATION_FAILED when a step fails, and leave the file as it was [claim:sqlite-readme-migration-failed]', async () => {
+  it('give WEFT_SQLITE_MIGRATION_FAILED when a step fails, and leave its tables, rows and version as they were [claim:sqlite-readme-migration-failed] [claim:sqlite-migrations]', async () => {
     // An index that already holds a name the first step creates makes that step fail midway,
     // after it has created the memories table.
     const raw = new Database(db.path());

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SqliteMemoryProvider } from '../src/index.js';
 import { useTempDatabase } from './helpers.js';
@@ -108,12 +108,17 @@ describe('SqliteMemoryProvider: persistence and migrations', () => {
   });
 
   it('refuses a database whose schema is newer than it knows, and leaves it untouched [claim:mpo-sqlite-init] [claim:sqlite-too-new] [claim:tsdoc-sqlite-init]', async () => {
+    // A file in SQLite's default rollback-journal mode: switching it to WAL would rewrite it.
     const raw = new Database(db.path());
+    raw.exec('CREATE TABLE theirs (x INTEGER)');
     raw.pragma('user_version = 7');
     raw.close();
+    const bytes = readFileSync(db.path());
 
     const memory = db.create();
     await expect(memory.init()).rejects.toThrow(/schema version 7.*up to 1/);
+    expect(readFileSync(db.path())).toEqual(bytes);
+    expect(existsSync(`${db.path()}-wal`)).toBe(false);
     expect(await memory.checkHealth()).toBe(false);
     await expect(memory.query({})).rejects.toThrow(/init\(\)/);
     expect(userVersion(db.path())).toBe(7);

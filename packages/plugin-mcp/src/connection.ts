@@ -7,7 +7,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { boundedFetch, type FetchBounds, type StreamCut } from './bounded-fetch.js';
 import { McpPluginError } from './errors.js';
 import { ProcessGroupTransport } from './process-transport.js';
@@ -35,6 +40,12 @@ const STREAM_REOPEN_DELAY_MS = 1_000;
 
 /** How much longer than the call's own deadline an answer's body may take before it is cut. */
 const ANSWER_GRACE_MS = 5_000;
+
+/**
+ * How much later than the call's deadline the SDK's own request timer is set: the deadline ends
+ * a call first, so a `RequestTimeout` error that reaches the plugin is the server's own answer.
+ */
+const SDK_TIMER_GRACE_MS = 1_000;
 
 /** The longest piece of a server's own text written to the log. */
 const LOGGED_TEXT_CHARS = 2000;
@@ -152,6 +163,16 @@ function startDeadline(ms: number, parents: readonly AbortSignal[]): Deadline {
   };
 }
 
+/**
+ * Whether a call's error is the SDK's report that the connection closed under it. The SDK fails
+ * pending calls with `ConnectionClosed` (-32000) once it has let the closed transport go; a
+ * server may answer with that code too (the first of JSON-RPC's server-error range), and is then
+ * refusing the call over a connection that still works.
+ */
+function closedUnder(live: Live, error: McpError): boolean {
+  return error.code === ErrorCode.ConnectionClosed && live.client.transport === undefined;
+}
+
 /** A live client and what is known about its transport. */
 interface Live {
   readonly client: Client;
@@ -266,7 +287,7 @@ export class McpConnection {
     try {
       const result = await live.client.callTool({ name: tool, arguments: args }, undefined, {
         signal: AbortSignal.any([deadline, live.broken.signal]),
-        timeout: callTimeoutMs,
+        timeout: callTimeoutMs + SDK_TIMER_GRACE_MS,
       });
       return result as CallToolResult;
     } catch (error) {
@@ -278,7 +299,7 @@ export class McpConnection {
         );
       }
       if (deadline.aborted) throw timedOut();
-      if (error instanceof McpError && error.code !== -32000 && error.code !== -32001) {
+      if (error instanceof McpError && !closedUnder(live, error)) {
         const errorId = randomUUID();
         this.settings.logger().warn(
           {
@@ -295,7 +316,6 @@ export class McpConnection {
           `McpPlugin: server "${this.server.name}" refused the call of tool "${tool}" (JSON-RPC error ${error.code}); its message is logged under error id ${errorId}.`,
         );
       }
-      if (error instanceof McpError && error.code === -32001) throw timedOut();
       this.settings
         .logger()
         .warn(

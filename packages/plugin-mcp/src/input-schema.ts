@@ -4,6 +4,7 @@
  * against the agent: only declared arguments are accepted, and the server's regular expressions
  * run with a time limit.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createContext, Script } from 'node:vm';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -158,6 +159,25 @@ export interface PatternBudget {
 }
 
 /**
+ * The budget of the call whose arguments are being checked. Calls of one tool from tasks that
+ * run at the same time share its schema, so the budget travels with each call instead: one call
+ * can neither use up another's time nor give it more.
+ */
+const callBudgets = new AsyncLocalStorage<PatternBudget>();
+
+/**
+ * Runs `work`, the asking for and checking of one call's arguments, with a pattern budget of its
+ * own: {@link PATTERN_BUDGET_MS} for all the pattern checks `work` makes, across the model's
+ * attempts.
+ *
+ * @param work - What to run with the budget.
+ * @returns What `work` returns.
+ */
+export function withPatternBudget<T>(work: () => Promise<T>): Promise<T> {
+  return callBudgets.run({ remainingMs: PATTERN_BUDGET_MS }, work);
+}
+
+/**
  * Runs `pattern` on `value` for at most {@link PATTERN_TIME_MS} and what is left of `budget`.
  *
  * @returns Whether it matched, or `'timeout'` when it ran out of time.
@@ -228,7 +248,7 @@ function boundPatterns(schema: z.ZodType, budget: PatternBudget): void {
     const pattern = check._zod.def.pattern as RegExp;
     check._zod.check = (payload) => {
       if (typeof payload.value !== 'string') return;
-      const result = boundedTest(pattern, payload.value, budget);
+      const result = boundedTest(pattern, payload.value, callBudgets.getStore() ?? budget);
       if (result === true) return;
       payload.issues.push({
         code: 'custom',
@@ -296,10 +316,13 @@ export function expandedSchemaParts(schema: unknown, limit = MAX_SCHEMA_PARTS): 
   return count(schema);
 }
 
-/** A tool's input schema and the time its patterns have left in the current call. */
+/** A tool's input schema and the time its patterns have for checks made outside a call. */
 export interface ToolInput {
   readonly schema: z.ZodType<Record<string, unknown>>;
-  /** Reset to {@link PATTERN_BUDGET_MS} before each call's arguments are asked for. */
+  /**
+   * The budget of checks made outside {@link withPatternBudget}, such as a direct `safeParse`;
+   * a call's checks use the call's own.
+   */
   readonly budget: PatternBudget;
 }
 

@@ -74,6 +74,44 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     expect(task.chain[1]?.error).toContain('could not be checked against the pattern ^(a+)+$');
   });
 
+  it("gives each call its own pattern time: a call that spends all of its own leaves another call's check working [claim:mcpdoc-pattern] [claim:mcp-pattern-bound]", async () => {
+    // Two tasks, in two spaces, run at once and call the same tool. The hostile one answers
+    // with a value that runs its pattern for the full 100 ms, six times (500 ms and more); the
+    // other waits for it to end, then answers with a plain value, whose check must still run.
+    let legitAsked!: () => void;
+    const legitAskedOnce = new Promise<void>((resolve) => (legitAsked = resolve));
+    let hostileDone!: () => void;
+    const hostileEnded = new Promise<void>((resolve) => (hostileDone = resolve));
+    const answer = async (
+      _messages: unknown,
+      request: { purpose?: string; task?: { message?: string } },
+    ) => {
+      if (request.purpose === 'plan') return plan('match');
+      if (request.task?.message === 'plain') {
+        legitAsked();
+        await hostileEnded;
+        return { name: 'aaaa' };
+      }
+      await legitAskedOnce;
+      return { name: `${'a'.repeat(40)}!` };
+    };
+    agent = await startAgent(
+      await connect(hostileServer(['match'])),
+      Array.from({ length: 20 }, () => answer),
+      { getObjectRetries: 5 },
+    );
+    const run = (space: string, message: string) =>
+      agent!.runtime.dispatch({ pluginId: 'mcp', triggerId: 'test', space, message });
+    const plain = run('plain-space', 'plain');
+    const hostile = await run('hostile-space', 'hostile');
+    hostileDone();
+    expect(hostile.chain[1]?.error).toContain('could not be checked against the pattern ^(a+)+$');
+    expect((await plain).chain[1]).toMatchObject({
+      type: 'result',
+      data: { arguments: { name: 'aaaa' } },
+    });
+  });
+
   it("shows the planner the server's description between tags, marked untrusted, on one line [claim:mcpdoc-outside-code] [claim:prod-mcp-descriptions] [claim:mcp-descriptions-untrusted]", async () => {
     agent = await startAgent(await connect(hostileServer(['record'])), [
       plan('record'),

@@ -85,7 +85,7 @@ describe('McpPlugin over streamable HTTP', () => {
     expect(back.chain[1]).toMatchObject({ type: 'result', data: { content: [{ text: 'back' }] } });
   });
 
-  it("turns a JSON-RPC error into a step error with the code, logging the server's message under an id [claim:mcpdoc-call-failed] [claim:mcp-no-arguments] [claim:mcp-call-failed] [claim:mcp-readme-failures-server-words] [claim:tsdoc-mcp-connection-call-throws] [claim:tsdoc-mcp-connection-settings-logger]", async () => {
+  it("turns a JSON-RPC error into a step error with the code, logging the server's message under an id [claim:mcpdoc-call-failed] [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments] [claim:mcp-call-failed] [claim:mcp-readme-failures-server-words] [claim:tsdoc-mcp-connection-call-throws] [claim:tsdoc-mcp-connection-settings-logger]", async () => {
     server = await serveOverHttp(0, createRefusingServer);
     agent = await startAgent(
       await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['lookup'] }] }),
@@ -102,6 +102,31 @@ describe('McpPlugin over streamable HTTP', () => {
       REFUSAL_TEXT,
     );
   });
+
+  it.each([
+    ['-32000, the code the SDK gives a closed connection', -32000],
+    ['-32001, the code the SDK gives its own request timeout', -32001],
+  ])(
+    'turns a JSON-RPC error %s into WEFT_MCP_CALL_FAILED, keeping the connection [claim:mcpdoc-call-failed] [claim:mcp-call-failed]',
+    async (_name, code) => {
+      server = await serveOverHttp(0, () => createRefusingServer(code));
+      agent = await startAgent(
+        await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['lookup'] }] }),
+        [plan('lookup'), plan('lookup')],
+      );
+      for (const message of ['look it up', 'and again']) {
+        const task = await agent.run(message);
+        expect(task.chain[1]?.error).toMatch(
+          new RegExp(
+            `refused the call of tool "lookup" \\(JSON-RPC error ${code}\\); its message is logged under error id [0-9a-f-]{36}\\. \\[WEFT_MCP_CALL_FAILED\\]`,
+          ),
+        );
+      }
+      // The server answered: the connection was never taken for lost, nor restarted.
+      const lost = ['MCP call lost its connection', 'MCP server disconnected; reconnecting'];
+      expect(agent.logs.filter((line) => lost.includes(line.msg as string))).toEqual([]);
+    },
+  );
 
   it('waits twice as long after each failed reconnection, up to maxReconnectDelayMs [claim:mcpdoc-reconnect] [claim:mcp-reconnect-delay] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-backoff]', async () => {
     server = await serveOverHttp();

@@ -200,7 +200,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     );
   });
 
-  it('cancels a hanging call when the runtime cancels its tasks as it stops, whatever callTimeoutMs says [claim:mcp-cancel]', async () => {
+  it('cancels a hanging call when the runtime cancels its tasks as it stops, whatever callTimeoutMs says [claim:mcp-cancel] [claim:mcpdoc-deadlines]', async () => {
     agent = await startAgent(await connect(['hang'], { callTimeoutMs: 120_000 }), [plan('hang')], {
       shutdown: 'cancel',
     });
