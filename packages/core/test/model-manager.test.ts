@@ -84,6 +84,22 @@ describe('ModelManager.call', () => {
     expect(error.message).toContain('temperature');
   });
 
+  it('checks options only against a config schema: a capability without one gets them as given [claim:cap-options-without-config]', async () => {
+    const received: unknown[] = [];
+    const scorer: ModelCapability = {
+      id: 'sentiment',
+      run: async (_input, request) => {
+        received.push(request.options);
+        return { score: 0 };
+      },
+    };
+    const models = manager([new TestModelProvider('scorer', { capabilities: [scorer] })]);
+    // `sentiment` has no config schema, so nothing checks these options.
+    const unchecked = { temperature: 9, anything: 'goes' } as unknown as undefined;
+    await models.call('sentiment', { text: 'fine' }, { options: unchecked });
+    expect(received).toEqual([{ temperature: 9, anything: 'goes' }]);
+  });
+
   it('takes text-generation options within their bounds: temperature 0 to 2, maxTokens a positive integer [claim:cap-text-generation-options]', async () => {
     const seen: { input: unknown; options: unknown }[] = [];
     const models = manager([
