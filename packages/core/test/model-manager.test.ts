@@ -230,6 +230,31 @@ describe('ModelManager.call', () => {
     expect(await models.callDynamic('chat', hello)).toEqual({ text: 'alpha:hello' });
   });
 
+  it('serves the requested id with its own provider, even one listed after a provider of an alias [claim:tr-alias-order]', async () => {
+    const chat = defineCapability({
+      id: 'chat',
+      description: 'Chat.',
+      input: z.object({
+        messages: z.array(z.object({ role: z.enum(['user']), content: z.string() })),
+      }),
+      output: z.object({ text: z.string() }),
+    });
+    const direct = { ...echoText('direct'), id: 'chat' };
+    const models = manager(
+      [
+        new TestModelProvider('alias', { capabilities: [echoText('alias')] }),
+        new TestModelProvider('direct', { capabilities: [direct] }),
+      ],
+      (registry) => {
+        registry.register(chat);
+        registry.addAliasGroup(['chat', 'text-generation']);
+      },
+    );
+    expect(await models.callDynamic('chat', hello)).toEqual({ text: 'direct:hello' });
+    // The other way round, text-generation is served by its own provider too.
+    expect(await models.generateText('hello')).toBe('alias:hello');
+  });
+
   it("checks an alias's answer against the requested capability's output schema too [claim:cap-validates-both-ways] [claim:tr-alias-validated-twice]", async () => {
     const moodyChat = defineCapability({
       id: 'moody-chat',
