@@ -389,7 +389,7 @@ describe('OpenAIModelProvider', () => {
       },
     );
 
-    it('never echoes a secret apiKey in the error [claim:mpo-no-secret-echo] [claim:oai-no-echo] [claim:wp-secrets]', () => {
+    it('never echoes a secret apiKey in the error, and refuses an empty string given directly [claim:mpo-no-secret-echo] [claim:oai-no-echo] [claim:wp-secrets] [claim:tsdoc-openai-api-key]', () => {
       expect(
         () =>
           new OpenAIModelProvider({
