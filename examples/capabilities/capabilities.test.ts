@@ -52,24 +52,29 @@ describe('a custom capability', () => {
     ).rejects.toThrow('text must not be empty');
   });
 
-  it('uses the default provider when several offer the capability [claim:cap-choose-provider]', async () => {
+  it('uses the first provider, or the default one, when several offer the capability [claim:cap-choose-provider]', async () => {
     const served: string[] = [];
-    const runtime = await Runtime.init({
-      models: [
-        text,
-        new LexiconSentimentProvider('fast'),
-        new LexiconSentimentProvider('careful'),
-      ],
-      memory: new InMemoryMemoryProvider(),
-      plugins: [],
-      options: {
-        logger,
-        defaultProviders: { sentiment: 'careful' },
-        analytics: {
-          trackers: [{ onModelCall: (call) => served.push(call.providerId) }],
+    const init = (defaultProviders: Record<string, string>) =>
+      Runtime.init({
+        models: [
+          text,
+          new LexiconSentimentProvider('fast'),
+          new LexiconSentimentProvider('careful'),
+        ],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [],
+        options: {
+          logger,
+          defaultProviders,
+          analytics: {
+            trackers: [{ onModelCall: (call) => served.push(call.providerId) }],
+          },
         },
-      },
-    });
+      });
+    // No default: the first provider in `models` that offers it.
+    const plain = await init({});
+    await plain.models.call('sentiment', { text: 'great work' });
+    const runtime = await init({ sentiment: 'careful' });
     const { label } = await runtime.models.call('sentiment', {
       text: 'great work, thanks',
     });
@@ -79,7 +84,7 @@ describe('a custom capability', () => {
       { provider: 'fast' },
     );
     expect(label).toBe('positive');
-    expect(served).toEqual(['careful', 'fast']);
+    expect(served).toEqual(['fast', 'careful', 'fast']);
   });
 
   it('takes as default only a provider that offers it: Runtime.init names the entry [claim:cap-default-checked]', async () => {

@@ -55,7 +55,7 @@ describe('tutorial: chat assistant', () => {
     };
   }
 
-  it('plans with the planner model and answers with the writer model: two calls per message [claim:trouble-default-provider] [claim:tut-two-calls] [claim:tut-default-providers] [claim:tut-400-field] [claim:tut-on-failure-cost] [claim:tut-run-panel-writer] [claim:tut-on-failure-review]', async () => {
+  it('plans with the planner model and answers with the writer model: two calls per message [claim:trouble-default-provider] [claim:tut-two-calls] [claim:tut-default-providers] [claim:tut-400-field] [claim:tut-on-failure-cost] [claim:tut-run-panel-writer]', async () => {
     runtime = await createChatAgent(settings, logger);
     await runtime.start();
 

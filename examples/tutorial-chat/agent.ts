@@ -17,7 +17,7 @@ export async function createChatAgent(
     options: {
       // Calls that name no provider, planning among them, go to the planner.
       defaultProviders: { 'text-generation': PLANNER_ID },
-      // A chat task has one step; the model need not review a step that worked.
+      // Review only after a failed step, even when the planner plans several.
       pipelineReview: 'on-failure',
       server: { port: settings.port },
       handleSignals: true,

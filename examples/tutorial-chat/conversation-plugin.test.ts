@@ -65,4 +65,51 @@ describe('the conversation route', () => {
     expect((await post('c1', {})).status).toBe(400);
     expect(server.requests).toHaveLength(0);
   });
+
+  it('answers 502 with a short message when the model is down, and writes the details to the log [claim:tut-502-no-internals]', async () => {
+    server = await startFakeChatServer();
+    const modelUrl = server.baseUrl;
+    await server.close();
+    directory = mkdtempSync(join(tmpdir(), 'weft-chat-claims-'));
+    const lines: string[] = [];
+    const logger = pino(
+      { level: 'warn' },
+      { write: (line: string) => void lines.push(line) },
+    );
+    runtime = await createChatAgent(
+      readChatSettings({
+        CHAT_BASE_URL: modelUrl,
+        CHAT_DB: join(directory, 'chat.db'),
+        CHAT_PORT: '0',
+      }),
+      logger,
+    );
+    await runtime.start();
+
+    const response = await fetch(
+      `${runtime.server.url}/conversations/c1/messages`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ text: 'Anyone there?' }),
+      },
+    );
+    const body = (await response.json()) as {
+      taskId: string;
+      error: { message: string };
+    };
+
+    expect(response.status).toBe(502);
+    expect(body.error.message).toBe(
+      'The assistant could not answer; try again.',
+    );
+    const host = new URL(modelUrl).host;
+    expect(JSON.stringify(body)).not.toContain(host);
+    const noReply = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((entry) => entry.msg === 'conversation: no reply');
+    expect(noReply).toMatchObject({ taskId: body.taskId, status: 'failed' });
+    // The log keeps what the client is not told: the model server's address.
+    expect(JSON.stringify(noReply)).toContain(host);
+  });
 });

@@ -84,6 +84,22 @@ describe('ModelManager.call', () => {
     expect(error.message).toContain('temperature');
   });
 
+  it('checks options only against a config schema: a capability without one gets them as given [claim:cap-options-without-config]', async () => {
+    const received: unknown[] = [];
+    const scorer: ModelCapability = {
+      id: 'sentiment',
+      run: async (_input, request) => {
+        received.push(request.options);
+        return { score: 0 };
+      },
+    };
+    const models = manager([new TestModelProvider('scorer', { capabilities: [scorer] })]);
+    // `sentiment` has no config schema, so nothing checks these options.
+    const unchecked = { temperature: 9, anything: 'goes' } as unknown as undefined;
+    await models.call('sentiment', { text: 'fine' }, { options: unchecked });
+    expect(received).toEqual([{ temperature: 9, anything: 'goes' }]);
+  });
+
   it('takes text-generation options within their bounds: temperature 0 to 2, maxTokens a positive integer [claim:cap-text-generation-options]', async () => {
     const seen: { input: unknown; options: unknown }[] = [];
     const models = manager([
@@ -212,6 +228,31 @@ describe('ModelManager.call', () => {
     );
     expect(models.canProvide('chat')).toBe(true);
     expect(await models.callDynamic('chat', hello)).toEqual({ text: 'alpha:hello' });
+  });
+
+  it('serves the requested id with its own provider, even one listed after a provider of an alias [claim:tr-alias-order]', async () => {
+    const chat = defineCapability({
+      id: 'chat',
+      description: 'Chat.',
+      input: z.object({
+        messages: z.array(z.object({ role: z.enum(['user']), content: z.string() })),
+      }),
+      output: z.object({ text: z.string() }),
+    });
+    const direct = { ...echoText('direct'), id: 'chat' };
+    const models = manager(
+      [
+        new TestModelProvider('alias', { capabilities: [echoText('alias')] }),
+        new TestModelProvider('direct', { capabilities: [direct] }),
+      ],
+      (registry) => {
+        registry.register(chat);
+        registry.addAliasGroup(['chat', 'text-generation']);
+      },
+    );
+    expect(await models.callDynamic('chat', hello)).toEqual({ text: 'direct:hello' });
+    // The other way round, text-generation is served by its own provider too.
+    expect(await models.generateText('hello')).toBe('alias:hello');
   });
 
   it("checks an alias's answer against the requested capability's output schema too [claim:cap-validates-both-ways] [claim:tr-alias-validated-twice]", async () => {

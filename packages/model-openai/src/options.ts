@@ -21,9 +21,10 @@ export interface OpenAIModelProviderOptions {
    * The API key, sent as `Authorization: Bearer <key>`. A function is called before every
    * request, so a rotated secret is picked up; cache inside it if reading is expensive. A
    * function that throws, or resolves to something other than a string, fails the call with
-   * `WEFT_OPENAI_API_KEY`; an empty key (an unset environment variable) sends no
-   * `Authorization` header. Leave it out for servers that need no key (Ollama, LM Studio, a
-   * local vLLM). Default: none.
+   * `WEFT_OPENAI_API_KEY`; a function that resolves to an empty string (an unset environment
+   * variable) sends no `Authorization` header, whereas an empty string given directly is refused
+   * by the constructor. Leave it out for servers that need no key (Ollama, LM Studio, a local
+   * vLLM). Default: none.
    * @claim tsdoc-openai-api-key
    */
   apiKey?: Resolvable<string>;

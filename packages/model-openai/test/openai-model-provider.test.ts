@@ -144,7 +144,7 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(0);
     });
 
-    it('sends no Authorization header when the apiKey function resolves to an empty string, and refuses a non-string (TSDoc of apiKey) [claim:tsdoc-openai-api-key]', async () => {
+    it('sends no Authorization header when the apiKey function resolves to an empty string, and refuses a non-string (TSDoc of apiKey) [claim:tsdoc-openai-api-key] [claim:oai-empty-key]', async () => {
       server.enqueue(completion('ok'));
       await generate(provider({ apiKey: () => '' }));
       expect(server.requests[0]?.headers.authorization).toBeUndefined();
@@ -389,7 +389,7 @@ describe('OpenAIModelProvider', () => {
       },
     );
 
-    it('never echoes a secret apiKey in the error [claim:mpo-no-secret-echo] [claim:oai-no-echo] [claim:wp-secrets]', () => {
+    it('never echoes a secret apiKey in the error, and refuses an empty string given directly [claim:mpo-no-secret-echo] [claim:oai-no-echo] [claim:wp-secrets] [claim:tsdoc-openai-api-key]', () => {
       expect(
         () =>
           new OpenAIModelProvider({

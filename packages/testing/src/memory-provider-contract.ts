@@ -53,17 +53,17 @@ const note = (space: string, ...content: [unknown?]): NewMemory => ({
  *
  * The rules: every field round-trips (content as its JSON form: nested objects and arrays kept,
  * `undefined` properties dropped, no `null` where there was nothing); `createdAt` is a `Date`;
- * `taskId` is absent when none was given; a memory with an empty `space` or `kind`, `undefined`
- * content, or content that has no JSON form (a `BigInt`, a circular structure) is rejected by
- * `store()` and by `update()` with `WEFT_MEMORY_INVALID` and an error naming the field, and
- * nothing is written; a bad query option is rejected with `WEFT_MEMORY_INVALID_QUERY` naming the
- * option, and an id or space that is not a string with `WEFT_INVALID_ARGUMENT`, for every input
- * of {@link INVALID_MEMORY_INPUTS}; returned memories are copies; the query filters, order
- * (newest first by default, store order within one instance) and limit (default 100, a positive
- * integer) follow {@link QueryMemoryOptions}; `update()` keeps what the patch leaves out and
- * rejects an unknown id with `WEFT_MEMORY_NOT_FOUND`; `remove()` and `clear()` report what they
- * deleted; concurrent `store()` calls all land with distinct ids; and, when the
- * factory can `reopen` the store, every memory survives `shutdown()`.
+ * `taskId` is absent when none was given; a memory with an empty `space` or `kind` or `undefined`
+ * content is rejected by `store()`, and content that has no JSON form (a `BigInt`, a circular
+ * structure) by `store()` and by `update()`, with `WEFT_MEMORY_INVALID` and an error naming the
+ * field, and nothing is written; a bad query option is rejected with `WEFT_MEMORY_INVALID_QUERY`
+ * naming the option, and an id or space that is not a string with `WEFT_INVALID_ARGUMENT`, for
+ * every input of {@link INVALID_MEMORY_INPUTS}; returned memories are copies; the query filters,
+ * order (newest first by default, store order within one instance) and limit (default 100, a
+ * positive integer) follow {@link QueryMemoryOptions}; `update()` keeps what the patch leaves out
+ * and rejects an unknown id with `WEFT_MEMORY_NOT_FOUND`; `remove()` and `clear()` report what they
+ * deleted; concurrent `store()` calls all land with distinct ids; and, when the factory can
+ * `reopen` the store, every memory survives `shutdown()`.
  *
  * @param factory - Creates (and, for durable stores, reopens) the provider under test.
  * @returns The cases, in a stable order with unique names.

@@ -212,6 +212,34 @@ describe('InMemoryMemoryProvider errors', () => {
     await expect(memory.query({ limit: 0 })).rejects.toSatisfy((error) =>
       WeftError.is(error, 'WEFT_MEMORY_INVALID_QUERY'),
     );
+    await expect(memory.update(5 as unknown as string, { content: 1 })).rejects.toSatisfy((error) =>
+      WeftError.is(error, 'WEFT_INVALID_ARGUMENT'),
+    );
+    await expect(memory.remove(5 as unknown as string)).rejects.toSatisfy((error) =>
+      WeftError.is(error, 'WEFT_INVALID_ARGUMENT'),
+    );
+    await expect(memory.clear(5 as unknown as string)).rejects.toSatisfy((error) =>
+      WeftError.is(error, 'WEFT_INVALID_ARGUMENT'),
+    );
+  });
+
+  it('refuses undefined content on store(), but an update() patch with undefined content keeps the content [claim:tst-in-memory-undefined-content]', async () => {
+    const memory = new InMemoryMemoryProvider();
+    await expect(
+      memory.store({ space: 'room', kind: 'note', content: undefined, metadata: {} }),
+    ).rejects.toSatisfy((error) => WeftError.is(error, 'WEFT_MEMORY_INVALID'));
+    const stored = await memory.store({
+      space: 'room',
+      kind: 'note',
+      content: { v: 1 },
+      metadata: {},
+    });
+    const updated = await memory.update(stored.id, { content: undefined, metadata: { m: 2 } });
+    expect(updated).toMatchObject({ content: { v: 1 }, metadata: { m: 2 } });
+    await expect(memory.update(stored.id, { content: 10n })).rejects.toSatisfy((error) =>
+      WeftError.is(error, 'WEFT_MEMORY_INVALID'),
+    );
+    expect((await memory.query({}))[0]?.content).toEqual({ v: 1 });
   });
 
   it('refuses what SQLite refuses: a sideways order, since as a string, a numeric kind, metadata that is an array [claim:mpo-in-memory-same-refusals] [claim:tst-in-memory-shared-codes]', async () => {

@@ -168,7 +168,7 @@ describe('ModelManager.getObject', () => {
     expect(model.requests).toHaveLength(1);
   });
 
-  it("marks a getObject call's purpose with its schema name unless the caller gives one [claim:testing-purpose] [claim:mpo-scripted-function] [claim:tst-purpose]", async () => {
+  it("marks a getObject call's purpose with its schema name unless the caller gives one [claim:testing-purpose] [claim:mpo-scripted-function] [claim:tst-purpose] [claim:cap-request-purpose]", async () => {
     const purposes: (string | undefined)[] = [];
     const { runtime } = await startedRuntime({
       responses: {

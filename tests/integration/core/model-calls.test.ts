@@ -58,7 +58,7 @@ async function callsFor(
 }
 
 describe('model calls per task', () => {
-  it("'always' (the default) reviews after every step but a successful last one [claim:task-review-policy-always] [claim:prod-review-policies] [claim:tst-no-final-review] [claim:wp-review-default] [claim:task-review-count-always] [claim:index-review-default]", async () => {
+  it("'always' (the default) reviews after every step but a successful last one [claim:task-review-policy-always] [claim:prod-review-policies] [claim:tst-no-final-review] [claim:wp-review-default] [claim:task-review-count-always] [claim:index-review-default] [claim:tut-default-skips-final-review]", async () => {
     expect(await callsFor(['ok', 'ok', 'ok'], {})).toEqual({
       plan: 1,
       review: 2,
@@ -127,7 +127,7 @@ describe('model calls per task', () => {
     ).toMatchObject({ plan: 1, review: 3, executor: 3, ran: 3, status: 'failed' });
   });
 
-  it('a one-step task like the getting-started message costs two calls [claim:task-cost-getobject-text-generation] [claim:task-getting-started-costs-two] [claim:gs-two-calls] [claim:mpo-scripted-two-requests] [claim:wp-cost]', async () => {
+  it('a one-step task like the getting-started message costs two calls [claim:task-cost-getobject-text-generation] [claim:task-getting-started-costs-two] [claim:gs-two-calls] [claim:mpo-scripted-two-requests] [claim:wp-cost] [claim:tut-default-skips-final-review]', async () => {
     const counts = await callsFor(['ok'], {});
     expect(counts.plan + counts.review + counts.executor).toBe(2);
   });

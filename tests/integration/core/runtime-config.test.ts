@@ -266,6 +266,33 @@ describe('Runtime.init configuration checks', () => {
     );
   });
 
+  it('names an alias group of one id or a repeated id, and a second transform for one pair [claim:tr-errors-groups]', async () => {
+    const transform = {
+      from: 'chat',
+      to: 'text-generation',
+      input: (value: unknown) => value,
+      output: (value: unknown) => value,
+    };
+    const message = await initError(
+      base({
+        capabilityAliases: [['chat', 'text-generation'], ['solo'], ['chat', 'chat']],
+        models: [
+          new ScriptedModelProvider(),
+          new TestModelProvider('first', { transforms: [transform] }),
+          new TestModelProvider('second', { transforms: [{ ...transform }] }),
+        ],
+      }),
+    );
+    expect(message).toContain(
+      'capabilityAliases: CapabilityRegistry: alias group [solo] must list at least two distinct capability ids',
+    );
+    expect(message).toContain('alias group [chat, chat] must list at least two distinct');
+    expect(message).toContain(
+      'model "second": CapabilityRegistry: a transform "chat" -> "text-generation" is already registered',
+    );
+    expect(message).not.toContain('model "first"');
+  });
+
   it('names the provider that offers a capability with no descriptor [claim:cap-undefined-offered]', async () => {
     const provider = new TestModelProvider('mystery', { capabilities: [sentimentOnly] });
     const message = await initError(base({ models: [new ScriptedModelProvider(), provider] }));
