@@ -17,7 +17,7 @@ class SupportPlugin extends Plugin {
 }
 
 describe('spaces', () => {
-  it('show related memories to the planner and scope memory queries [claim:sp-example]', async () => {
+  it('show related memories to the planner and scope memory queries [claim:sp-example] [claim:sp-own-space]', async () => {
     const model = new ScriptedModelProvider({ fallback: { steps: [] } });
     const memory = new InMemoryMemoryProvider();
     const runtime = await Runtime.init({
