@@ -118,7 +118,7 @@ describe('OpenAIModelProvider', () => {
       ]);
     });
 
-    it('reads a function apiKey once per call: its retries reuse the key [claim:mpo-apikey-function] [claim:oai-apikey] [claim:wp-key-function]', async () => {
+    it('reads a function apiKey once per call: its retries reuse the key [claim:mpo-apikey-function] [claim:oai-apikey] [claim:wp-key-function] [claim:tsdoc-openai-api-key]', async () => {
       server.enqueue(reply(503, 'upstream busy'), completion('fine'));
       let calls = 0;
       const target = provider({ apiKey: () => `sk-${++calls}` });
