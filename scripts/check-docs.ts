@@ -26,6 +26,7 @@ export const DOCS_TESTS = [
   'claims-hidden',
   'docs-prose',
   'docs-diagrams',
+  'docs-samples',
   'readme-samples',
   'package-readmes',
   'core-readme',

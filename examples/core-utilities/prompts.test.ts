@@ -23,6 +23,32 @@ describe('PromptRegistry', () => {
     );
   });
 
+  it('leaves out a missing description and falls back to the default word count [claim:liq-optional] [claim:liq-default-filter]', async () => {
+    const prompts = await createDigestPrompts();
+    const text = await prompts.render('digest/daily-digest', {
+      space: { id: 'team-docs', description: 'the docs team' },
+      reader: 'Ada',
+      items: [],
+    });
+    expect(text).toBe(
+      "Write a short digest of yesterday's activity in team-docs (the docs team) for Ada.\n\n" +
+        'Nothing happened.\nKeep it under 80 words.\n',
+    );
+  });
+
+  it('refuses an unknown filter when the template is registered [claim:liq-unknown-filter]', async () => {
+    const prompts = await createDigestPrompts();
+    expect(() =>
+      prompts.register('digest', 'shouting', 'Hello {{ reader | shout }}'),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'WEFT_TEMPLATE_INVALID',
+        message: expect.stringContaining('undefined filter: shout'),
+      }),
+    );
+    expect(prompts.has('digest/shouting')).toBe(false);
+  });
+
   it('names a variable the caller forgot [claim:liq-strict]', async () => {
     const prompts = await createDigestPrompts();
     await expect(prompts.render('digest/greeting', {})).rejects.toMatchObject({

@@ -17,7 +17,7 @@ class SupportPlugin extends Plugin {
 }
 
 describe('spaces', () => {
-  it('show related memories to the planner and scope memory queries [claim:sp-example]', async () => {
+  it('show related memories to the planner and scope memory queries [claim:sp-example] [claim:sp-own-space]', async () => {
     const model = new ScriptedModelProvider({ fallback: { steps: [] } });
     const memory = new InMemoryMemoryProvider();
     const runtime = await Runtime.init({
@@ -60,6 +60,11 @@ describe('spaces', () => {
       expect(planningPrompt).not.toContain('posing');
 
       await onTicketMessage(runtime, 'billing', 1043, 'Invoice is wrong');
+      // Another ticket of the same team sees the kb, not ticket 1042.
+      const otherTicketPrompt = model.requests[1]!.at(-1)!.content;
+      expect(otherTicketPrompt).toContain('Refunds take 5 working days.');
+      expect(otherTicketPrompt).not.toContain('Where is my refund?');
+      expect(otherTicketPrompt).not.toContain('support-billing-ticket-1042');
       expect(
         (await teamTickets(runtime.memory, 'billing')).map((m) => m.space),
       ).toEqual(['support-billing-ticket-1043', 'support-billing-ticket-1042']);
@@ -70,6 +75,12 @@ describe('spaces', () => {
           'support-billing-ticket-1042',
           'support-billing-ticket-1043',
         ]),
+      );
+
+      // A ticket's next message sees its own earlier one.
+      await onTicketMessage(runtime, 'billing', 1042, 'Any news?');
+      expect(model.requests[2]!.at(-1)!.content).toContain(
+        'space support-billing-ticket-1042, trigger support/ticket-message: Where is my refund?',
       );
     } finally {
       await runtime.stop();

@@ -80,11 +80,19 @@ describe('CompletionApiProvider', () => {
     const { runtime } = await start('s3cret');
     await runtime.start();
     try {
-      await expect(
-        runtime.models.generateText('please fail', { options: {} }),
-      ).rejects.toThrow(
-        'ModelManager: provider "completion-api" failed on capability "text-generation": POST /v1/complete answered 500',
+      const failure = runtime.models.generateText('please fail', {
+        options: {},
+      });
+      await expect(failure).rejects.toThrow(
+        'ModelManager: provider "completion-api" failed on capability "text-generation": POST /v1/complete answered 500: {"error":"boom"} [WEFT_PROVIDER_FAILED]',
       );
+      // The provider's own error is kept as the cause.
+      await expect(failure).rejects.toMatchObject({
+        code: 'WEFT_PROVIDER_FAILED',
+        cause: expect.objectContaining({
+          message: 'POST /v1/complete answered 500: {"error":"boom"}',
+        }),
+      });
     } finally {
       await runtime.stop();
     }

@@ -103,7 +103,7 @@ describe('the ```ts blocks of the package READMEs', () => {
     }
   });
 
-  it('type-check against the packages, each README as one module read top to bottom [claim:core-readme-example] [claim:wp-samples-run]', async () => {
+  it('type-check against the packages, each README as one module read top to bottom [claim:core-readme-example]', async () => {
     const modules = new Map(
       readmes.flatMap((readme) =>
         toModules(readme.blocks).map(

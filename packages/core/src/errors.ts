@@ -182,7 +182,7 @@ export const CORE_ERRORS = {
       ],
       cause:
         '`dispatch` received a space id that is not valid: empty, longer than 200 characters, not starting with a letter or digit, or containing characters other than letters, digits, `-`, `_`, `.` and `:`.',
-      fix: "build space ids from checked parts. `spaceId('chat', 'room', room)` from `@weft/core` builds a valid id from any non-empty parts and throws this error itself when it cannot; see [Spaces](../core-utilities/spaces.md).",
+      fix: "build space ids from checked parts. `spaceId('chat', 'room', room)` from `@weft/core` builds a valid id from any non-empty parts of well-formed text and throws this error itself when it cannot (no part, an empty part, a part holding a lone UTF-16 surrogate, a first part that does not start with a letter or digit, an encoded id over 200 characters); see [Spaces](../core-utilities/spaces.md).",
     },
     WEFT_MEMORY_INVALID: {
       summary:

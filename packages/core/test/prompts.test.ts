@@ -236,7 +236,7 @@ describe('PromptRegistry', () => {
     expect(plain).toContain('## Task\nSpace: user-ada\nTrigger: chat/message\n\n## Executors');
   });
 
-  it('shows the review prompt each item of the chain, cutting long data at 400 characters, an error as its error text [claim:task-review-prompt-contents]', async () => {
+  it('shows the review prompt each item of the chain, cutting long data at 400 characters, an error as its error text [claim:task-review-prompt-contents] [claim:liq-review-prompt]', async () => {
     const prompts = new PromptRegistry();
     prompts.registerCoreTemplates();
     const trigger = { type: 'trigger', pluginId: 'chat', action: 'message' };
@@ -259,9 +259,19 @@ describe('PromptRegistry', () => {
       ],
       completed: [],
       remaining: [{ pluginId: 'chat', action: 'reply', reason: 'to answer' }],
-      executors: [],
+      executors: [{ pluginId: 'chat', action: 'reply', description: 'Answers.' }],
       stepsLeft: 2,
     });
+    expect(text).toContain(
+      '## Executors you may use\n- pluginId "chat", action "reply": Answers.\n',
+    );
+    for (const answer of [
+      '{"type": "continue"}',
+      '{"type": "replace", "steps"',
+      '{"type": "stop"}',
+    ]) {
+      expect(text).toContain(answer);
+    }
     const cut = `${JSON.stringify({ long }).slice(0, 397)}...`;
     expect(text).toContain(
       '## What happened so far\n- trigger from chat/message: no data\n' +

@@ -40,6 +40,20 @@ const wide = { maxEntries: 10, maxChars: 4000 };
 
 describe('renderRelatedMemories', () => {
   it('renders one entry per task, merging trigger and chain, newest first [claim:task-planner-sees-earlier-tasks] [claim:sp-entry-format] [claim:sp-other-memories] [claim:tsdoc-render-related-merge] [claim:wp-planning-prompt] [claim:wp-related-entries]', () => {
+    const rainy = chain('t1', 2, 'completed', {
+      type: 'result',
+      pluginId: 'chat',
+      action: 'reply',
+      message: 'It will rain.',
+      data: { sent: true },
+    });
+    // What a step before the last returned is not shown: only the outcome is.
+    (rainy.content as { chain: unknown[] }).chain.splice(1, 0, {
+      type: 'result',
+      pluginId: 'weather',
+      action: 'lookup',
+      data: { forecast: 'rain, 12 degrees' },
+    });
     const memories = [
       chain('t2', 6, 'failed', {
         type: 'error',
@@ -56,15 +70,10 @@ describe('renderRelatedMemories', () => {
         metadata: {},
         createdAt: at(4),
       },
-      chain('t1', 2, 'completed', {
-        type: 'result',
-        pluginId: 'chat',
-        action: 'reply',
-        message: 'It will rain.',
-        data: { sent: true },
-      }),
+      rainy,
       trigger('t1', 1, "What's the weather?", { room: '1' }),
     ];
+    expect(renderRelatedMemories(memories, wide)).not.toContain('12 degrees');
     expect(renderRelatedMemories(memories, wide)).toBe(
       [
         '- 2026-11-23 09:05 UTC, space chat-room-1-user-2, trigger chat/message: And tomorrow?',

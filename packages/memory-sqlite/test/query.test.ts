@@ -36,7 +36,7 @@ describe('SqliteMemoryProvider.query', () => {
     expect(await spacesOf(memory, { space: 'nope' })).toEqual([]);
   });
 
-  it('filters by space prefix, case-sensitively [claim:sp-prefix-plain] [claim:mpo-query-case] [claim:sqlite-space-filters]', async () => {
+  it('filters by space prefix, case-sensitively [claim:sp-prefix-plain] [claim:mpo-query-case] [claim:sqlite-space-filters] [claim:sp-case-sensitive]', async () => {
     const memory = await db.open();
     await seedSpaces(memory, [
       'chat-room-42',
@@ -51,6 +51,13 @@ describe('SqliteMemoryProvider.query', () => {
       'chat-room-420',
     ]);
     expect(await spacesOf(memory, { spacePrefix: '' })).toHaveLength(5);
+    // Exact ids and patterns are case-sensitive too.
+    expect(await spacesOf(memory, { space: 'chat-room-42' })).toEqual(['chat-room-42']);
+    expect(await spacesOf(memory, { spacePatterns: ['chat-room-42*'] })).toEqual([
+      'chat-room-42',
+      'chat-room-42-user-7',
+      'chat-room-420',
+    ]);
   });
 
   it('treats %, _ and \\ in a prefix literally [claim:sp-prefix-plain] [claim:sqlite-space-filters]', async () => {

@@ -1,5 +1,10 @@
 import type { CapabilityMap } from '@weft/core';
-import { OpenAIModelProviderError, extractApiErrorMessage, snippet } from './errors.js';
+import {
+  OpenAIModelProviderError,
+  extractApiErrorMessage,
+  snippet,
+  type OpenAIModelProviderErrorDetails,
+} from './errors.js';
 
 /** One chat message, as the `text-generation` capability's input schema defines it. */
 export interface ChatMessage {
@@ -69,15 +74,21 @@ function isTokenCount(value: unknown): value is number {
  *
  * @param body - The raw 2xx response body.
  * @param label - Prefix of error messages, such as `OpenAIModelProvider "openai"`.
+ * @param answer - The answer's `httpStatus` and the `attempts` it took, carried by the error.
  * @returns The generated text and usage.
  * @throws {@link OpenAIModelProviderError} with code `WEFT_OPENAI_INVALID_RESPONSE` naming what is missing
  * when the body is not JSON or has no `choices[0].message.content` string.
  */
-export function parseChatCompletion(body: string, label: string): TextGenerationOutput {
+export function parseChatCompletion(
+  body: string,
+  label: string,
+  answer: Pick<OpenAIModelProviderErrorDetails, 'httpStatus' | 'attempts'> = {},
+): TextGenerationOutput {
   const fail = (problem: string): OpenAIModelProviderError =>
     new OpenAIModelProviderError(
       'WEFT_OPENAI_INVALID_RESPONSE',
       `${label}: invalid chat completion response: ${problem}`,
+      answer,
     );
 
   let parsed: unknown;

@@ -99,7 +99,7 @@ export const OPENAI_ERRORS = {
       raisedBy: 'every call of `OpenAIModelProvider`',
       raisers: ['model-openai/src/chat-completions.ts#fail'],
       cause:
-        'the API answered `2xx` with a body that is not a chat completion, such as an HTML page from a proxy or a completion without choices.',
+        'the API answered `2xx` with a body that is not a chat completion, such as an HTML page from a proxy or a completion without choices. `httpStatus` holds that status and `attempts` the attempts it took.',
       fix: 'check that `baseUrl` ends at the API’s version segment (`.../v1`) and that the server speaks the chat-completions protocol.',
     },
     WEFT_OPENAI_RESPONSE_TOO_LARGE: {

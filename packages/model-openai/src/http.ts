@@ -26,6 +26,12 @@ export interface HttpResponse {
   readonly body: string;
 }
 
+/** The 2xx answer of {@link sendWithRetry}, with the number of attempts it took. */
+export interface RetriedResponse extends HttpResponse {
+  /** How many attempts were made, this one included. */
+  readonly attempts: number;
+}
+
 /** How one attempt ended. */
 export type AttemptOutcome =
   | { readonly kind: 'response'; readonly response: HttpResponse }
@@ -180,7 +186,7 @@ export function isRetryableStatus(status: number): boolean {
  *
  * @param request - What to send.
  * @param config - Timeouts, size limit, retry policy, the caller's signal and the label.
- * @returns The first 2xx answer, with its body read.
+ * @returns The first 2xx answer, with its body read and the number of attempts it took.
  * @throws {@link OpenAIModelProviderError} with code `WEFT_OPENAI_HTTP_STATUS` at once for a 4xx
  * other than 429 (and for 1xx/3xx answers fetch did not follow); `WEFT_OPENAI_RESPONSE_TOO_LARGE`
  * at once for an answer over `maxResponseBytes`; `WEFT_OPENAI_HTTP_STATUS`, `WEFT_OPENAI_TIMEOUT`
@@ -188,7 +194,7 @@ export function isRetryableStatus(status: number): boolean {
  * `WEFT_OPENAI_TIMEOUT` (with the last answer's `httpStatus`, if any) when `totalTimeoutMs`
  * leaves no time for the next attempt, or cut the last one short, naming that option;
  * `WEFT_OPENAI_ABORTED` as soon as the caller's signal
- * fires, even between attempts.
+ * fires, even between attempts (then with the status of the answer it was waiting to retry).
  * @claim tsdoc-openai-3xx
  * @claim tsdoc-openai-total-deadline
  * @claim tsdoc-openai-last-attempt
@@ -196,7 +202,7 @@ export function isRetryableStatus(status: number): boolean {
 export async function sendWithRetry(
   request: HttpRequest,
   config: RetryConfig,
-): Promise<HttpResponse> {
+): Promise<RetriedResponse> {
   const totalAttempts = config.maxRetries + 1;
   const deadline = Date.now() + config.totalTimeoutMs;
   // One signal of this call's own, so that its attempts and waits listen to it rather than
@@ -218,7 +224,8 @@ export async function sendWithRetry(
     let retryAfterMs: number | undefined;
     if (outcome.kind === 'response') {
       const { response } = outcome;
-      if (response.status >= 200 && response.status <= 299) return response;
+      if (response.status >= 200 && response.status <= 299)
+        return { ...response, attempts: attempt };
       if (!isRetryableStatus(response.status)) {
         throw new OpenAIModelProviderError(
           'WEFT_OPENAI_HTTP_STATUS',
@@ -242,7 +249,8 @@ export async function sendWithRetry(
       throw exhaustedError(config, request, outcome, attempt, true);
     }
     if (!(await sleep(delay, signal))) {
-      throw abortedError(config.label, signal?.reason, attempt);
+      const httpStatus = outcome.kind === 'response' ? outcome.response.status : undefined;
+      throw abortedError(config.label, signal?.reason, attempt, httpStatus);
     }
   }
 }
@@ -251,15 +259,17 @@ function attemptsText(attempts: number): string {
   return `${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}`;
 }
 
-function abortedError(label: string, reason: unknown, attempts: number): OpenAIModelProviderError {
+function abortedError(
+  label: string,
+  reason: unknown,
+  attempts: number,
+  httpStatus?: number,
+): OpenAIModelProviderError {
   const why = reason === undefined ? '' : `: ${describeError(reason)}`;
   return new OpenAIModelProviderError(
     'WEFT_OPENAI_ABORTED',
     `${label}: request was aborted${why}`,
-    {
-      attempts,
-      cause: reason,
-    },
+    { attempts, httpStatus, cause: reason },
   );
 }
 

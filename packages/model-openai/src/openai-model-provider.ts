@@ -131,7 +131,10 @@ export class OpenAIModelProvider extends ModelProvider {
       maxResponseBytes: this.#options.maxResponseBytes,
       label: this.#label,
     });
-    return parseChatCompletion(response.body, this.#label);
+    return parseChatCompletion(response.body, this.#label, {
+      httpStatus: response.status,
+      attempts: response.attempts,
+    });
   }
 
   async #buildRequest(

@@ -18,8 +18,9 @@ export interface OpenAIModelProviderOptions {
    */
   baseUrl: string;
   /**
-   * The API key, sent as `Authorization: Bearer <key>`. A function is called before every
-   * request, so a rotated secret is picked up; cache inside it if reading is expensive. A
+   * The API key, sent as `Authorization: Bearer <key>`. A function is called once per call,
+   * before its first attempt (its retries reuse the key), and once per `checkHealth()`, so a
+   * rotated secret is picked up; cache inside it if reading is expensive. A
    * function that throws, or resolves to something other than a string, fails the call with
    * `WEFT_OPENAI_API_KEY`; a function that resolves to an empty string (an unset environment
    * variable) sends no `Authorization` header, whereas an empty string given directly is refused

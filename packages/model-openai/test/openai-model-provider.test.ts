@@ -118,7 +118,7 @@ describe('OpenAIModelProvider', () => {
       ]);
     });
 
-    it('reads a function apiKey once per call: its retries reuse the key [claim:mpo-apikey-function] [claim:oai-apikey] [claim:wp-key-function]', async () => {
+    it('reads a function apiKey once per call: its retries reuse the key [claim:mpo-apikey-function] [claim:oai-apikey] [claim:wp-key-function] [claim:tsdoc-openai-api-key]', async () => {
       server.enqueue(reply(503, 'upstream busy'), completion('fine'));
       let calls = 0;
       const target = provider({ apiKey: () => `sk-${++calls}` });
@@ -237,6 +237,14 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(1);
     });
 
+    it('gives an answer that is not a completion the status of that answer and the attempts it took [claim:mpo-error-fields] [claim:oai-invalid-response]', async () => {
+      server.enqueue(reply(503, 'busy'), reply(200, '<html>gateway</html>'));
+      const error = await failure(generate(provider({ retryBaseDelayMs: 1 })));
+      expect(error.code).toBe('WEFT_OPENAI_INVALID_RESPONSE');
+      expect(error).toMatchObject({ httpStatus: 200, attempts: 2 });
+      expect(server.requests).toHaveLength(2);
+    });
+
     it('rejects JSON without choices, and choices without a content string [claim:oai-invalid-response]', async () => {
       server.enqueue(
         reply(200, { id: 'x', object: 'chat.completion' }),
@@ -292,7 +300,7 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(1);
     });
 
-    it('stops while waiting between attempts when the signal aborts [claim:mpo-abort] [claim:oai-signal]', async () => {
+    it('stops while waiting between attempts when the signal aborts [claim:mpo-abort] [claim:oai-signal] [claim:mpo-error-fields]', async () => {
       server.enqueue(reply(503, 'busy', { 'Retry-After': '20' }), completion('too late'));
       const controller = new AbortController();
       const pending = generate(provider(), { signal: controller.signal });
@@ -304,6 +312,8 @@ describe('OpenAIModelProvider', () => {
       expect(error.message).toBe(
         'OpenAIModelProvider "openai": request was aborted: user went away [WEFT_OPENAI_ABORTED]',
       );
+      // The last attempt was answered: the error keeps that answer's status.
+      expect(error).toMatchObject({ httpStatus: 503, attempts: 1 });
       expect(server.requests).toHaveLength(1);
     });
 

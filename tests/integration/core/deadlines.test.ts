@@ -297,7 +297,7 @@ describe('stop() with tasks that ignore their signal', () => {
     );
   });
 
-  it('abandons, and names, a cancelled task whose chain the memory store is slow to store [claim:task-stop-bounded] [claim:obs-tasks-abandoned] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:wp-stop-bounded] [claim:prod-cancelled-ends-at-once]', async () => {
+  it('abandons, and names, a cancelled task whose chain the memory store is slow to store [claim:task-stop-bounded] [claim:obs-tasks-abandoned] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:wp-stop-bounded] [claim:prod-cancelled-ends-at-once] [claim:wp-stop-reverse]', async () => {
     const { logger, lines } = capturingLogger();
     /** Takes 3 s to store a chain memory, longer than the grace stop() gives cancelled tasks. */
     class SlowChains extends InMemoryMemoryProvider {

@@ -33,6 +33,18 @@ describe('ModelManager.getObject', () => {
     expect(user).toEqual({ role: 'user', content: 'Where?' });
   });
 
+  it('makes each attempt a text-generation call of its own, reported to analytics [claim:go-attempt-analytics]', async () => {
+    const { runtime, model } = await makeRuntime({
+      responses: { responses: ['Lyon, I think', '{"city":"Lyon","population":522000}'] },
+      options: { analytics: true },
+    });
+    await runtime.models.getObject({ schema: City, prompt: 'Where?' });
+    expect(model.requests).toHaveLength(2);
+    const calls = runtime.analytics.snapshot().modelCalls;
+    expect(calls.total).toBe(2);
+    expect(calls.byCapability['text-generation']?.calls).toBe(2);
+  });
+
   it("returns the schema's parsed value, with its defaults and transforms applied [claim:go-safe-parse-output]", async () => {
     const Shout = z.object({
       city: z.string().transform((name) => name.toUpperCase()),

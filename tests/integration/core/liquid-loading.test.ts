@@ -16,7 +16,7 @@ vi.mock('liquidjs', async (importOriginal) => {
 });
 
 describe('loading liquidjs', () => {
-  it('happens for the first liquid template, never for function templates [claim:plugin-function-templates] [claim:liq-lazy-engine] [claim:tsdoc-plugin-templates-lazy-liquid] [claim:tsdoc-prompts-liquid-on-demand]', async () => {
+  it('happens for the first liquid template, never for function templates [claim:plugin-function-templates] [claim:liq-engine-on-first-need] [claim:liq-lazy-engine] [claim:tsdoc-plugin-templates-lazy-liquid] [claim:tsdoc-prompts-liquid-on-demand]', async () => {
     const greeting = defineTemplate<{ name: string }>(['name'], ({ name }) => `Hello ${name}!`);
     const { runtime } = await startedRuntime({
       plugins: [echoPlugin({ templates: { hello: greeting, bye: () => 'Goodbye.' } })],
@@ -27,6 +27,14 @@ describe('loading liquidjs', () => {
     expect(missing.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
     expect(missing.message).toContain('undefined variable: name');
     expect(liquid.imports).toBe(0);
+
+    // A liquid template registered on runtime.prompts later is parsed on its first render.
+    runtime.prompts.register('echo', 'verse', 'Roses {% for %}');
+    expect(liquid.imports).toBe(0);
+    const late = await errorOf(runtime.prompts.render('echo/verse'));
+    expect(late.code).toBe('WEFT_TEMPLATE_INVALID');
+    expect(late.message).toContain('template "echo/verse" does not parse');
+    expect(liquid.imports).toBe(1);
 
     // The first liquid template loads it before it is registered, so a bad one is still named.
     const broken = await errorOf(

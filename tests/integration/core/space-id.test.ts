@@ -29,8 +29,10 @@ const ADVERSARIAL = [
 ];
 
 describe('spaceId', () => {
-  it('keeps letters, digits, "." and ":" and joins the parts with "-" [claim:sp-encoding]', () => {
+  it('keeps ASCII letters, digits, "." and ":" and joins the parts with "-" [claim:sp-encoding] [claim:sp-encoding-bytes]', () => {
     expect(spaceId('chat', 'room', '42', 'user', 'ada')).toBe('chat-room-42-user-ada');
+    // A letter outside ASCII is escaped like any other character.
+    expect(spaceId('chat', 'É7')).toBe('chat-_c3_897');
     expect(spaceId('repo', 'weft.v2:main')).toBe('repo-weft.v2:main');
   });
 
@@ -99,10 +101,30 @@ describe('spaceId', () => {
     expect((caught as Error).message).toMatch(problem);
   });
 
-  it('throws WEFT_INVALID_SPACE with status 400 for no part, an empty part, a bad start or a long id [claim:sp-throws]', () => {
+  it('refuses a part holding a lone surrogate, which would share the id of a part holding U+FFFD [claim:sp-encoding] [claim:sp-throws] [claim:tsdoc-space-id-lone-surrogate]', () => {
+    // JSON from a client may carry "\ud800"; its UTF-8 form would be the bytes of U+FFFD.
+    for (const broken of ['\uD800', 'a\uDC00b', 'x\uDBFF']) {
+      let caught: unknown;
+      try {
+        spaceId('chat', 'room', broken);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toMatchObject({ code: 'WEFT_INVALID_SPACE', status: 400 });
+      expect((caught as Error).message).toContain(
+        'part 3 holds a UTF-16 surrogate without its pair',
+      );
+    }
+    expect(spaceId('chat', 'room', '\uFFFD')).toBe('chat-room-_ef_bf_bd');
+    // A well-formed pair is one character, encoded by its four UTF-8 bytes.
+    expect(spaceId('chat', 'room', '\uD83D\uDE42')).toBe('chat-room-_f0_9f_99_82');
+  });
+
+  it('throws WEFT_INVALID_SPACE with status 400 for no part, an empty part, a lone surrogate, a bad start or a long id [claim:sp-throws]', () => {
     const attempts: (() => string)[] = [
       () => spaceId(),
       () => spaceId('support', ''),
+      () => spaceId('support', '\uD800'),
       () => spaceId('-team'),
       () => spaceId('support', 'x'.repeat(200)),
     ];

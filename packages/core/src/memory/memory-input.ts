@@ -85,8 +85,20 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  */
 export function unstorableText(text: string): string | undefined {
   if (text.includes('\0')) return 'contains a NUL character (\\u0000), which stores cannot hold';
-  if (LONE_SURROGATE.test(text)) return 'contains a lone UTF-16 surrogate, which has no UTF-8 form';
+  if (hasLoneSurrogate(text)) return 'contains a lone UTF-16 surrogate, which has no UTF-8 form';
   return undefined;
+}
+
+/**
+ * Tells whether a string holds a UTF-16 surrogate without its pair, which has no UTF-8 form:
+ * encoding it gives U+FFFD, the same bytes as a real U+FFFD.
+ *
+ * @param text - The string.
+ * @returns `true` when some surrogate is unpaired.
+ * @internal
+ */
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
 }
 
 function show(value: unknown): string {

@@ -1,4 +1,5 @@
 import { WeftError } from '../errors/weft-error.js';
+import { hasLoneSurrogate } from './memory-input.js';
 
 /**
  * What a space id may be: 1 to 200 letters, digits, `_`, `.`, `:` and `-`, starting with a
@@ -20,16 +21,17 @@ const encoder = new TextEncoder();
  * parts in front: `${spaceId('chat', 'room', room)}-*` matches every space under that room and
  * nothing of a room whose id merely starts the same way or contains `-user-`.
  *
- * Letters, digits, `.` and `:` are kept, so ordinary ids read as they are
+ * ASCII letters and digits, `.` and `:` are kept, so ordinary ids read as they are
  * (`spaceId('chat', 'room', '42')` is `chat-room-42`); every other character becomes `_`
  * followed by the two hex digits of each of its UTF-8 bytes (`-` is `_2d`, `_` is `_5f`, `é`
- * is `_c3_a9`), as in percent-encoding.
+ * is `_c3_a9`), as in percent-encoding. A part holding a UTF-16 surrogate without its pair is
+ * refused: it has no UTF-8 form, and encoding it as U+FFFD would give the id of another part.
  *
  * @param parts - The parts, most general first; each a non-empty string.
  * @returns The space id.
  * @throws {@link WeftError} `WEFT_INVALID_SPACE` (status 400) when no part is given, a part is
- * empty or not a string, when the first part does not start with a letter or digit, or when the encoded id is
- * longer than 200 characters.
+ * empty, not a string or holds a lone UTF-16 surrogate, when the first part does not start with
+ * a letter or digit, or when the encoded id is longer than 200 characters.
  *
  * @example
  * ```ts
@@ -48,6 +50,7 @@ const encoder = new TextEncoder();
  *   });
  * }
  * ```
+ * @claim tsdoc-space-id-lone-surrogate
  */
 export function spaceId(...parts: readonly string[]): string {
   if (parts.length === 0) {
@@ -57,6 +60,11 @@ export function spaceId(...parts: readonly string[]): string {
     if (typeof part !== 'string' || part === '') {
       throw invalid(
         `part ${index + 1} must be a non-empty string, got ${part === '' ? 'an empty string' : typeof part}`,
+      );
+    }
+    if (hasLoneSurrogate(part)) {
+      throw invalid(
+        `part ${index + 1} holds a UTF-16 surrogate without its pair, which has no UTF-8 form; drop broken characters from text received from outside`,
       );
     }
     return encodePart(part);
