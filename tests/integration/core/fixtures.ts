@@ -11,6 +11,7 @@ import {
   type ModelRequestConfig,
   type Plugin,
   type RuntimeOptions,
+  type SpaceCoordinator,
 } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { onTestFinished } from 'vitest';
@@ -93,6 +94,7 @@ export async function makeRuntime(
     plugins?: Plugin[];
     responses?: ConstructorParameters<typeof ScriptedModelProvider>[0];
     memory?: InMemoryMemoryProvider;
+    coordinator?: SpaceCoordinator;
     options?: RuntimeOptions;
   } = {},
 ): Promise<{ runtime: Runtime; model: ScriptedModelProvider; memory: InMemoryMemoryProvider }> {
@@ -102,6 +104,7 @@ export async function makeRuntime(
     models: [model],
     memory,
     plugins: config.plugins ?? [echoPlugin()],
+    ...(config.coordinator ? { coordinator: config.coordinator } : {}),
     options: { logger: silentLogger, ...config.options },
   });
   stopAfterTest(runtime);
