@@ -28,6 +28,22 @@ export function echoPlugin(parts: ConstructorParameters<typeof TestPlugin>[1] = 
   return new TestPlugin('echo', { executors: [recordingExecutor('reply')], ...parts });
 }
 
+/** A plugin `pinger` with one route trigger, GET /ping, that answers `{ pong: <its request id> }`. */
+export function pingerPlugin(): TestPlugin {
+  return new TestPlugin('pinger', {
+    description: 'Answers pings.',
+    triggers: [
+      {
+        type: 'route',
+        id: 'ping',
+        method: 'GET',
+        path: '/ping',
+        handler: (request, response) => response.json({ pong: request.requestId }),
+      },
+    ],
+  });
+}
+
 /** A scripted answer planning the given steps. */
 export function plan(...steps: [pluginId: string, action: string][]): {
   steps: { pluginId: string; action: string }[];
