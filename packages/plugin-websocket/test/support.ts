@@ -1,5 +1,4 @@
 /** A runtime with the websocket plugin and a scripted model, and a real `ws` client for it. */
-import { pino } from 'pino';
 import { Runtime, type RuntimeOptions } from '@weft/core';
 import {
   InMemoryMemoryProvider,
@@ -8,6 +7,7 @@ import {
 } from '@weft/testing';
 import { WebSocket, type ClientOptions } from 'ws';
 import { WebSocketPlugin, type ServerFrame, type WebSocketPluginOptions } from '../src/index.js';
+import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
 
 /** Writes the reply to each message: `echo: <message>`. Plans and reviews as a chat task needs. */
 export const echoModel = (
@@ -35,11 +35,7 @@ export async function boot(
   runtimeOptions: RuntimeOptions = {},
   memory: InMemoryMemoryProvider = new InMemoryMemoryProvider(),
 ): Promise<Booted> {
-  const logs: Record<string, unknown>[] = [];
-  const logger = pino(
-    { level: 'info' },
-    { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
-  );
+  const { logger, lines: logs } = capturingLogger('info');
   // Most tests are about the protocol, not about who the sender is (rooms.test.ts): they let
   // the frame name its user unless they say otherwise.
   const plugin = new WebSocketPlugin({ port: 0, trustClientUser: true, ...pluginOptions });

@@ -1,10 +1,10 @@
 import { connect as tcpConnect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import pino from 'pino';
 import { Runtime, WeftError, type Memory, type SpaceCoordinator } from '@weft/core';
 import { chatSpace, NOT_REMEMBERED_WARNING } from '@weft/plugin-chat';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { IDLE_CLOSE, SHUTDOWN_CLOSE, WebSocketPlugin } from '../src/index.js';
+import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
 import { boot, connect, echoModel, refusedUpgrade, type Booted, type Client } from './support.js';
 
 let booted: Booted | undefined;
@@ -540,11 +540,7 @@ describe('a coordinator that cannot take work', () => {
       acquire: () => new Promise<never>(() => undefined),
       release: () => Promise.resolve(),
     };
-    const logs: Record<string, unknown>[] = [];
-    const logger = pino(
-      { level: 'info' },
-      { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
-    );
+    const { logger, lines: logs } = capturingLogger('info');
     const plugin = new WebSocketPlugin({ port: 0, trustClientUser: true });
     const runtime = await Runtime.init({
       models: [new ScriptedModelProvider({ fallback: echoModel })],
@@ -583,11 +579,7 @@ describe('a coordinator that cannot take work', () => {
       acquire: () => new Promise<never>(() => undefined),
       release: () => Promise.resolve(),
     };
-    const logs: Record<string, unknown>[] = [];
-    const logger = pino(
-      { level: 'info' },
-      { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
-    );
+    const { logger, lines: logs } = capturingLogger('info');
     const plugin = new WebSocketPlugin({ port: 0, trustClientUser: true });
     const runtime = await Runtime.init({
       models: [new ScriptedModelProvider({ fallback: echoModel })],
