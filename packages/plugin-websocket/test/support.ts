@@ -5,6 +5,7 @@ import {
   ScriptedModelProvider,
   type ScriptedResponse,
 } from '@weft/testing';
+import { afterEach } from 'vitest';
 import { WebSocket, type ClientOptions } from 'ws';
 import { WebSocketPlugin, type ServerFrame, type WebSocketPluginOptions } from '../src/index.js';
 import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
@@ -114,4 +115,37 @@ export async function refusedUpgrade(
     });
     socket.once('error', () => undefined);
   });
+}
+
+/**
+ * {@link boot} and {@link connect} for the calling test file, with every runtime booted and every
+ * client opened during a test closed after it, so a failing test leaves nothing running.
+ * `stopAfterTest` hands over a runtime the test built by hand.
+ */
+export function perTest(): {
+  boot: typeof boot;
+  open: typeof connect;
+  stopAfterTest: (runtime: Runtime) => void;
+} {
+  const runtimes: Runtime[] = [];
+  const clients: Client[] = [];
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.socket.terminate();
+    await Promise.all(runtimes.splice(0).map((runtime) => runtime.stop()));
+  });
+  return {
+    boot: async (...args) => {
+      const booted = await boot(...args);
+      runtimes.push(booted.runtime);
+      return booted;
+    },
+    open: async (url, options) => {
+      const client = await connect(url, options);
+      clients.push(client);
+      return client;
+    },
+    stopAfterTest: (runtime) => {
+      runtimes.push(runtime);
+    },
+  };
 }

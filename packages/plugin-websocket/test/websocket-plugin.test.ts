@@ -1,26 +1,21 @@
 import { connect as tcpConnect } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Runtime, WeftError, type Memory, type SpaceCoordinator } from '@weft/core';
 import { chatSpace, NOT_REMEMBERED_WARNING } from '@weft/plugin-chat';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { IDLE_CLOSE, SHUTDOWN_CLOSE, WebSocketPlugin, type ServerFrame } from '../src/index.js';
 import { capturingLogger, type LogLine } from '../../../libs/test-support/capturing-logger.js';
-import { boot, connect, echoModel, refusedUpgrade, type Booted, type Client } from './support.js';
+import {
+  connect,
+  echoModel,
+  perTest,
+  refusedUpgrade,
+  type Booted,
+  type Client,
+} from './support.js';
 
+const { boot, open, stopAfterTest } = perTest();
 let booted: Booted | undefined;
-const clients: Client[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.socket.terminate();
-  await booted?.runtime.stop();
-  booted = undefined;
-});
-
-async function open(url: string, options?: Parameters<typeof connect>[1]): Promise<Client> {
-  const client = await connect(url, options);
-  clients.push(client);
-  return client;
-}
 
 const message = (id: string, text: string, room = 'r42', user = 'ada') => ({
   type: 'message',
@@ -540,18 +535,16 @@ describe('a coordinator that cannot take work', () => {
     };
     const { logger, lines: logs } = capturingLogger('info');
     const plugin = new WebSocketPlugin({ port: 0, trustClientUser: true });
-    const memory = new InMemoryMemoryProvider();
     const runtime = await Runtime.init({
       models: [new ScriptedModelProvider({ fallback: echoModel })],
-      memory,
+      memory: new InMemoryMemoryProvider(),
       plugins: [plugin],
       coordinator,
       options: { logger },
     });
+    stopAfterTest(runtime);
     await runtime.start();
-    // The afterEach hook stops it.
-    booted = { runtime, plugin, memory, logs, url: plugin.url as string };
-    const client = await open(booted.url);
+    const client = await open(plugin.url as string);
     client.send(message('m1', 'hello'));
     const refusal = await client.next();
     if (refusal.type !== 'error') throw new Error(`expected an error frame, got ${refusal.type}`);
