@@ -17,9 +17,9 @@
  * `tests/unit/claims.test.ts` holds the ids to each other and `bench/claims.ts`
  * prints the claims with their tests.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { workingTreeFiles } from '../support/working-tree';
 
 export const repositoryRoot = path.resolve(__dirname, '../..');
 
@@ -285,13 +285,8 @@ const IGNORED = /(^|\/)node_modules\/|^tests\/claims\/fixtures\//;
 
 /** The files git knows (tracked or new, not ignored), from the repository root. */
 export function repositoryFiles(root = repositoryRoot): string[] {
-  return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
-    cwd: root,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  })
-    .split('\0')
-    .filter((file) => file !== '' && !IGNORED.test(file) && existsSync(path.join(root, file)))
+  return workingTreeFiles(root)
+    .filter((file) => !IGNORED.test(file))
     .sort();
 }
 

@@ -3,41 +3,24 @@
  * message's task is running: the route answers 502 `WEFT_CHAT_NO_REPLY` with status
  * `cancelled`, and the task runs again from its record on the other instance.
  */
-import { randomUUID } from 'node:crypto';
 import { Runtime } from '@weft/core';
 import { PostgresSpaceCoordinator } from '@weft/coordinator-postgres';
 import { ChatPlugin } from '@weft/plugin-chat';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
-import pg from 'pg';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type PostgresServer } from '../../libs/test-support/postgres-server.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  SERVER_START_TIMEOUT_MS,
+  usePostgresPerFile,
+} from '../../libs/test-support/postgres-per-file.js';
 
-const SERVER_START_TIMEOUT_MS = 120_000;
-
-let server: PostgresServer | undefined;
-let url = '';
+const postgres = usePostgresPerFile('c_');
 const runtimes: Runtime[] = [];
 
-beforeAll(async () => {
-  server = await startPostgres();
-  url = await server.createDatabase(`weft_${randomUUID().replace(/-/g, '').slice(0, 12)}`);
-}, SERVER_START_TIMEOUT_MS);
-
+// Registered after the server's own hook, so it runs first: the instances stop before the server.
 afterAll(async () => {
   await Promise.all(runtimes.map((runtime) => runtime.stop()));
-  await server?.destroy();
 }, SERVER_START_TIMEOUT_MS);
-
-async function sql(text: string, values: unknown[] = []): Promise<unknown[]> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /** One chat instance; `reply` writes the reply text, or hangs until the task's signal ends. */
 async function startInstance(
@@ -46,7 +29,7 @@ async function startInstance(
   reconnectDelayMs = 500,
 ): Promise<{ runtime: Runtime; coordinator: PostgresSpaceCoordinator }> {
   const coordinator = new PostgresSpaceCoordinator({
-    connectionString: url,
+    connectionString: postgres.url(),
     schema,
     sweepIntervalMs: 200,
     reconnectDelayMs,
@@ -87,7 +70,7 @@ async function waitFor(what: string, check: () => boolean, ms: number): Promise<
 
 describe('the chat route with a PostgreSQL coordinator', () => {
   it('answers 502 cancelled for a message whose task was running when the database connection dropped, and the task runs again elsewhere [claim:httpchat-coordinator-running-cancelled] [claim:chatreadme-coordinator-running-cancelled]', async () => {
-    const schema = `c_${randomUUID().replace(/-/g, '')}`;
+    const schema = postgres.newSchema();
     let hanging = 0;
     const victim = await startInstance(schema, (signal) => {
       hanging += 1;
@@ -113,7 +96,7 @@ describe('the chat route with a PostgreSQL coordinator', () => {
       signal: AbortSignal.timeout(30_000),
     });
     await waitFor('the reply step starting', () => hanging === 1, 10_000);
-    await sql(
+    await postgres.sql(
       "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
       [victim.coordinator.instance],
     );
@@ -131,7 +114,7 @@ describe('the chat route with a PostgreSQL coordinator', () => {
   }, 60_000);
 
   it('answers 503 with a WEFT_COORDINATOR_* code while the instance has lost its database, and runs no task [claim:chat-readme-coordinator-503]', async () => {
-    const schema = `c_${randomUUID().replace(/-/g, '')}`;
+    const schema = postgres.newSchema();
     let replies = 0;
     // A minute before it reconnects, so the request below meets the lost connection.
     const lost = await startInstance(
@@ -142,7 +125,7 @@ describe('the chat route with a PostgreSQL coordinator', () => {
       },
       60_000,
     );
-    await sql(
+    await postgres.sql(
       "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
       [lost.coordinator.instance],
     );

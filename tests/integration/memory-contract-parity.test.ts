@@ -4,7 +4,6 @@
  * accept the same edge cases with the same result, so a test written against
  * InMemoryMemoryProvider holds for the durable stores too.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,23 +12,22 @@ import { PostgresMemoryProvider } from '@weft/memory-postgres';
 import { SqliteMemoryProvider } from '@weft/memory-sqlite';
 import { INVALID_MEMORY_INPUTS, InMemoryMemoryProvider } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type PostgresServer } from '../../libs/test-support/postgres-server.js';
+import {
+  SERVER_START_TIMEOUT_MS,
+  usePostgresPerFile,
+} from '../../libs/test-support/postgres-per-file.js';
 
-/** initdb and the first start take a few seconds on a busy machine. */
-const SERVER_START_TIMEOUT_MS = 120_000;
-
-let server: PostgresServer | undefined;
+// Its hooks come first: the server is up before the stores open, and destroyed after they shut down.
+const postgres = usePostgresPerFile('p_');
 let directory = '';
 const stores: { name: string; provider: MemoryProvider; seed: Memory }[] = [];
 
 beforeAll(async () => {
-  server = await startPostgres();
-  const url = await server.createDatabase(`weft_parity_${randomUUID().slice(0, 8)}`);
   directory = await mkdtemp(join(tmpdir(), 'weft-memory-parity-'));
   const providers: [string, MemoryProvider][] = [
     ['in-memory', new InMemoryMemoryProvider()],
     ['sqlite', new SqliteMemoryProvider({ path: join(directory, 'parity.db') })],
-    ['postgres', new PostgresMemoryProvider({ connectionString: url })],
+    ['postgres', new PostgresMemoryProvider({ connectionString: postgres.url() })],
   ];
   for (const [name, provider] of providers) {
     await provider.init();
@@ -46,7 +44,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const { provider } of stores.splice(0)) await provider.shutdown();
-  await server?.destroy();
   if (directory) await rm(directory, { recursive: true, force: true });
 }, SERVER_START_TIMEOUT_MS);
 

@@ -11,10 +11,10 @@
  * (Which workspace package may import which is package-layers.test.ts's job.)
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { workingTreeFiles } from '../support/working-tree';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -80,16 +80,7 @@ const workspaces = new Map(
   ]),
 );
 
-const tracked = execFileSync(
-  'git',
-  ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
-  {
-    cwd: root,
-    encoding: 'utf8',
-  },
-)
-  .split('\0')
-  .filter((file) => file !== '' && existsSync(path.join(root, file)));
+const tracked = workingTreeFiles(root);
 const sources = tracked.filter((file) => /\.(ts|tsx|mts|cts|mjs|js|cjs)$/.test(file));
 
 const isFile = (file: string): boolean =>

@@ -4,10 +4,10 @@
  * is not there; its script table lists exactly the npm scripts of the root package.json, which
  * stay few enough to read. The README points to that map instead of keeping a second one.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { workingTreeFiles } from '../support/working-tree';
 
 const root = path.resolve(__dirname, '../..');
 const guide = readFileSync(path.join(root, 'docs/contributing-guide.md'), 'utf8');
@@ -48,16 +48,7 @@ function treePaths(): string[] {
 
 /** The folders git tracks files in, `depth` levels deep (`packages/core/` at depth 2). */
 function trackedFolders(depth: number): Set<string> {
-  const files = execFileSync(
-    'git',
-    ['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
-    {
-      cwd: root,
-      encoding: 'utf8',
-    },
-  )
-    .split('\0')
-    .filter((file) => file !== '' && existsSync(path.join(root, file)));
+  const files = workingTreeFiles(root);
   return new Set(
     files
       .map((file) => file.split('/'))

@@ -5,8 +5,8 @@
  */
 import { WeftError, type Runtime, type TriggerRoute } from '@weft/core';
 import { ServerManager } from '@weft/core/node';
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
 import { CORE_ERRORS } from '../src/errors.js';
 import { ERRORS_REFERENCE_URL } from '../src/errors/error-registry.js';
 import { errorLogFields } from '../src/util/logger.js';
@@ -60,11 +60,7 @@ describe('errorLogFields', () => {
 
 describe('the log line of a failed request', () => {
   it('carries the docsUrl, while the answer hides the message', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = pino(
-      { level: 'info' },
-      { write: (line: string) => lines.push(JSON.parse(line)) },
-    );
+    const { logger, lines } = capturingLogger('info');
     const server = new ServerManager({ port: 0 }, logger);
     servers.push(server);
     const failing: TriggerRoute = {

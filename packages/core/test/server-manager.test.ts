@@ -4,9 +4,9 @@ import { once } from 'node:events';
 import { WeftError, type Runtime, type TriggerRoute } from '@weft/core';
 import { ServerManager } from '@weft/core/node';
 import express, { type ErrorRequestHandler } from 'express';
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { byteSizeOf } from '../src/server/server-options.js';
+import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
 import { errorOf, silentLogger } from './fixtures.js';
 
 const servers: ServerManager[] = [];
@@ -53,16 +53,6 @@ async function errorBody(response: Response): Promise<Record<string, unknown>> {
   expect(response.headers.get('x-request-id')).toBe(error.requestId);
   const { requestId: _requestId, ...rest } = error;
   return rest;
-}
-
-/** A logger whose JSON lines are kept in `lines`. */
-function capturingLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const logger = pino(
-    { level: 'debug' },
-    { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) },
-  );
-  return { logger, lines };
 }
 
 /** Sends a request with headers fetch would not let us set, such as `Host`. */

@@ -7,8 +7,8 @@ import { request as httpRequest } from 'node:http';
 import { WeftError, type Runtime, type TriggerRoute } from '@weft/core';
 import { ServerManager } from '@weft/core/node';
 import { ORIGIN_HOOK_TIMEOUT_MS } from '../src/server/allowed-origins.js';
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
 
 const servers: ServerManager[] = [];
 afterEach(async () => {
@@ -18,11 +18,7 @@ afterEach(async () => {
 /** A server with one POST /echo route that counts its runs, and its log lines. */
 async function serve(config: ConstructorParameters<typeof ServerManager>[0] = {}) {
   const runs: unknown[] = [];
-  const logs: Record<string, unknown>[] = [];
-  const logger = pino(
-    { level: 'info' },
-    { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
-  );
+  const { logger, lines: logs } = capturingLogger('info');
   const route: TriggerRoute = {
     type: 'route',
     id: 'echo',

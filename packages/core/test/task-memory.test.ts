@@ -4,41 +4,11 @@
  * its own, and force collections through V8's gc(). They wait for finalizers with a deadline
  * instead of a fixed sleep, so a slow machine makes them slower, never wrong.
  */
-import { randomUUID } from 'node:crypto';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  MemoryProvider,
-  Runtime,
-  TEXT_GENERATION_CAPABILITY,
-  type Memory,
-  type ModelCapability,
-} from '@weft/core';
+import { Runtime, TEXT_GENERATION_CAPABILITY, type ModelCapability } from '@weft/core';
+import { collectUntil, finalizationCounter, gc } from '../../../libs/test-support/collection.js';
+import { DiscardingMemoryProvider } from '../../../libs/test-support/discarding-memory.js';
 import { recordingExecutor, silentLogger, TestModelProvider, TestPlugin } from './fixtures.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** Keeps nothing, so the only per-task objects alive are the ones the runtime holds. */
-class DiscardingMemoryProvider extends MemoryProvider {
-  readonly id = 'discarding';
-  async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
-    return { ...memory, id: randomUUID(), createdAt: new Date() };
-  }
-  async update(id: string): Promise<Memory> {
-    throw new Error(`no memory ${id}`);
-  }
-  async query(): Promise<Memory[]> {
-    return [];
-  }
-  async remove(): Promise<boolean> {
-    return false;
-  }
-  async clear(): Promise<number> {
-    return 0;
-  }
-}
 
 /** Answers at once, without I/O: planning with one `tools.watch` step, reviews with continue. */
 const instantText: ModelCapability<typeof TEXT_GENERATION_CAPABILITY> = {
@@ -55,17 +25,15 @@ const instantText: ModelCapability<typeof TEXT_GENERATION_CAPABILITY> = {
 /** Tasks the scheduler runs at once. */
 const CONCURRENCY = 8;
 
-const finalized = new Map<string, number>();
-const watcher = new FinalizationRegistry<string>((kind) => {
-  finalized.set(kind, (finalized.get(kind) ?? 0) + 1);
-});
+const watcher = finalizationCounter();
+const { finalized } = watcher;
 
 afterEach(() => finalized.clear());
 
 async function watchedRuntime(): Promise<Runtime> {
   const watch = recordingExecutor('watch', (_task, context) => {
-    watcher.register(context.signal, 'signal');
-    watcher.register(context, 'context');
+    watcher.watch(context.signal, 'signal');
+    watcher.watch(context, 'context');
     return { success: true };
   });
   // The recording executor keeps its calls; this test keeps none, so it drops them at once.
@@ -98,7 +66,7 @@ async function runTasks(runtime: Runtime, count: number): Promise<number> {
       runtime
         .dispatch({ pluginId: 'tools', triggerId: 'message', space: `space-${index % 20}` })
         .then((task) => {
-          watcher.register(task, 'task');
+          watcher.watch(task, 'task');
           if (task.status === 'completed') completed += 1;
         }),
     ),
@@ -117,11 +85,7 @@ describe('per-task objects after the task ends', () => {
     const runtime = await watchedRuntime();
     try {
       expect(await runTasks(runtime, 300)).toBe(300);
-      const deadline = Date.now() + 10_000;
-      while (!allFinalized(300) && Date.now() < deadline) {
-        gc();
-        await nextTurn();
-      }
+      await collectUntil(() => allFinalized(300));
       expect(Object.fromEntries(finalized)).toEqual({ task: 300, signal: 300, context: 300 });
     } finally {
       await runtime.stop();

@@ -4,24 +4,17 @@
  * A FinalizationRegistry (which holds no reference of its own) watches those objects; forced
  * collections run until every one is finalized, with a deadline instead of a fixed sleep.
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { MAX_QUERY_SPACE_PATTERNS } from '@weft/core';
 import { describe, expect, it } from 'vitest';
+import { collectUntil, finalizationCounter } from '../../../libs/test-support/collection.js';
 import { useTempDatabase } from './helpers.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 
 describe('SqliteMemoryProvider over a long run', () => {
   const database = useTempDatabase();
 
   it('holds none of the memories it stored or returned, across many query shapes', async () => {
     const provider = await database.open();
-    let finalized = 0;
-    const watcher = new FinalizationRegistry<void>(() => {
-      finalized += 1;
-    });
+    const { finalized, watch } = finalizationCounter();
     const memories = 3_000;
     // In a function of its own, so that its finished frame, not the test's, held the last ones.
     const fill = async (): Promise<number> => {
@@ -34,8 +27,8 @@ describe('SqliteMemoryProvider over a long run', () => {
           content: { text: `message ${index}`, steps: [index] },
           metadata: { requestId: `r${index}` },
         };
-        watcher.register(input);
-        watcher.register(await provider.store(input));
+        watch(input, 'memory');
+        watch(await provider.store(input), 'memory');
         watched += 2;
         if (index % 10 === 0) {
           // A different number of patterns is a different SQL text: more shapes (up to the most
@@ -45,7 +38,7 @@ describe('SqliteMemoryProvider over a long run', () => {
             (_, n) => `room-${n}-*`,
           );
           for (const found of await provider.query({ spacePatterns: patterns, limit: 5 })) {
-            watcher.register(found);
+            watch(found, 'memory');
             watched += 1;
           }
         }
@@ -54,11 +47,7 @@ describe('SqliteMemoryProvider over a long run', () => {
     };
     const watched = await fill();
     expect(await provider.query({ spacePrefix: 'room-', limit: memories })).toHaveLength(memories);
-    const deadline = Date.now() + 10_000;
-    while (finalized < watched && Date.now() < deadline) {
-      gc();
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    expect(finalized).toBe(watched);
+    await collectUntil(() => (finalized.get('memory') ?? 0) >= watched);
+    expect(finalized.get('memory') ?? 0).toBe(watched);
   });
 });

@@ -1,22 +1,11 @@
 /** The provider brings no HTTP client of its own: Node's fetch sends its requests. */
 import { readFileSync } from 'node:fs';
-import { TEXT_GENERATION_CAPABILITY } from '@weft/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OpenAIModelProvider } from '../src/index.js';
-import { completion, startChatServer, type ChatServer } from './chat-server.js';
+import { completion } from './chat-server.js';
+import { chatServerPerTest, send } from './support/chat-server-per-test.js';
 
-let server: ChatServer;
-beforeEach(async () => {
-  server = await startChatServer();
-});
-afterEach(async () => {
-  await server.close();
-});
-
-async function send(provider: OpenAIModelProvider): Promise<void> {
-  const capability = provider.capabilities.find((c) => c.id === TEXT_GENERATION_CAPABILITY);
-  await capability?.run({ messages: [{ role: 'user', content: 'hi' }] }, {});
-}
+const server = chatServerPerTest();
 
 describe('the dependencies of OpenAIModelProvider', () => {
   it("has no HTTP dependency: it depends on the core and zod only, and calls Node's fetch [claim:mpo-fetch] [claim:oai-fetch]", async () => {

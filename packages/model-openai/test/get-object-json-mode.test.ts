@@ -1,19 +1,12 @@
 import { Runtime } from '@weft/core';
 import { InMemoryMemoryProvider } from '@weft/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OpenAIModelProvider } from '../src/index.js';
-import { completion, startChatServer, type ChatServer } from './chat-server.js';
+import { completion } from './chat-server.js';
+import { chatServerPerTest } from './support/chat-server-per-test.js';
 
-let server: ChatServer;
-
-beforeEach(async () => {
-  server = await startChatServer();
-});
-
-afterEach(async () => {
-  await server.close();
-});
+const server = chatServerPerTest();
 
 async function models() {
   const runtime = await Runtime.init({

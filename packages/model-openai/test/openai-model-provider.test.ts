@@ -1,12 +1,13 @@
 import { ModelProvider, TEXT_GENERATION_CAPABILITY, type ModelRequestConfig } from '@weft/core';
 import { WeftError } from '@weft/core';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   OpenAIModelProvider,
   OpenAIModelProviderError,
   type OpenAIModelProviderOptions,
 } from '../src/index.js';
-import { completion, hang, reply, startChatServer, type ChatServer } from './chat-server.js';
+import { completion, hang, reply } from './chat-server.js';
+import { chatServerPerTest } from './support/chat-server-per-test.js';
 
 const MESSAGES = {
   messages: [
@@ -15,15 +16,7 @@ const MESSAGES = {
   ],
 };
 
-let server: ChatServer;
-
-beforeEach(async () => {
-  server = await startChatServer();
-});
-
-afterEach(async () => {
-  await server.close();
-});
+const server = chatServerPerTest();
 
 function provider(options: Partial<OpenAIModelProviderOptions> = {}): OpenAIModelProvider {
   return new OpenAIModelProvider({
@@ -274,7 +267,6 @@ describe('OpenAIModelProvider', () => {
     it('reports a network failure with the URL [claim:oai-network]', async () => {
       const unreachable = server.baseUrl;
       await server.close();
-      server = await startChatServer(); // keep afterEach happy
       const error = await failure(
         generate(provider({ baseUrl: unreachable, maxRetries: 1, timeoutMs: 2_000 })),
       );

@@ -3,24 +3,13 @@
  * defaults it applies as the options tables of the README and the overview show them.
  */
 import { readFileSync } from 'node:fs';
-import { TEXT_GENERATION_CAPABILITY } from '@weft/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OpenAIModelProvider, OpenAIModelProviderError } from '../src/index.js';
 import { DEFAULTS } from '../src/options.js';
-import { completion, startChatServer, type ChatServer } from './chat-server.js';
+import { completion } from './chat-server.js';
+import { chatServerPerTest, send } from './support/chat-server-per-test.js';
 
-let server: ChatServer;
-beforeEach(async () => {
-  server = await startChatServer();
-});
-afterEach(async () => {
-  await server.close();
-});
-
-async function send(provider: OpenAIModelProvider): Promise<void> {
-  const capability = provider.capabilities.find((c) => c.id === TEXT_GENERATION_CAPABILITY);
-  await capability?.run({ messages: [{ role: 'user', content: 'hi' }] }, {});
-}
+const server = chatServerPerTest();
 
 describe('OpenAIModelProvider options', () => {
   it('lets headers override Accept and Content-Type, and a non-empty apiKey replace their Authorization [claim:oai-headers]', async () => {

@@ -8,6 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
 import { Runtime, WeftError } from '@weft/core';
 import { serverOf } from '@weft/core/node';
 import {
@@ -78,11 +79,7 @@ function recordingModel(reply: () => string | Promise<string> = () => 'ok') {
 
 async function boot(options: ChatPluginOptions, reply?: () => string | Promise<string>) {
   const { plans, model } = recordingModel(reply);
-  const logs: Record<string, unknown>[] = [];
-  const logger = pino(
-    { level: 'info' },
-    { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
-  );
+  const { logger, lines: logs } = capturingLogger('info');
   const plugin = new ChatPlugin(options);
   runtime = await Runtime.init({
     models: [model],

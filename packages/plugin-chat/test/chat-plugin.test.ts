@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
 import { Runtime, WeftError, type AgentTask, type Context, type Memory } from '@weft/core';
 import {
   InMemoryMemoryProvider,
@@ -38,11 +39,7 @@ async function boot(
   logs: Record<string, unknown>[];
 }> {
   const model = new ScriptedModelProvider({ responses });
-  const logs: Record<string, unknown>[] = [];
-  const logger = pino(
-    { level: 'info' },
-    { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
-  );
+  const { logger, lines: logs } = capturingLogger('info');
   runtime = await Runtime.init({
     models: [model],
     memory,

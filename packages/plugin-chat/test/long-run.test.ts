@@ -4,39 +4,15 @@
  * holds no reference of its own) watches them; forced collections run until every one is
  * finalized, with a deadline instead of a fixed sleep.
  */
-import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryProvider, Runtime, type Memory } from '@weft/core';
+import { Runtime } from '@weft/core';
 import { serverOf } from '@weft/core/node';
 import { ScriptedModelProvider } from '@weft/testing';
+import { collectUntil, finalizationCounter } from '../../../libs/test-support/collection.js';
+import { DiscardingMemoryProvider } from '../../../libs/test-support/discarding-memory.js';
 import { ChatPlugin } from '../src/index.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** Keeps nothing, so only what the runtime, the server and the plugin hold can stay alive. */
-class DiscardingMemoryProvider extends MemoryProvider {
-  readonly id = 'discarding';
-  async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
-    return { ...memory, id: randomUUID(), createdAt: new Date() };
-  }
-  async update(id: string): Promise<Memory> {
-    throw new Error(`no memory ${id}`);
-  }
-  async query(): Promise<Memory[]> {
-    return [];
-  }
-  async remove(): Promise<boolean> {
-    return false;
-  }
-  async clear(): Promise<number> {
-    return 0;
-  }
-}
 
 /**
  * Posts JSON on a connection of its own, closed after the answer: a reused keep-alive
@@ -75,10 +51,7 @@ afterEach(async () => {
 
 describe('ChatPlugin over a long run', () => {
   it('leaves no task, request or response behind after 300 chat requests', async () => {
-    const finalized = new Map<string, number>();
-    const watcher = new FinalizationRegistry<string>((kind) => {
-      finalized.set(kind, (finalized.get(kind) ?? 0) + 1);
-    });
+    const { finalized, watch } = finalizationCounter();
     const model = new ScriptedModelProvider({
       fallback: (_messages, request) => {
         if (request.purpose === 'plan') return { steps: [{ pluginId: 'chat', action: 'reply' }] };
@@ -94,12 +67,12 @@ describe('ChatPlugin over a long run', () => {
       options: {
         server: { port: 0 },
         logger: pino({ level: 'silent' }),
-        analytics: { trackers: [{ onTaskEnd: (task) => watcher.register(task, 'task') }] },
+        analytics: { trackers: [{ onTaskEnd: (task) => watch(task, 'task') }] },
       },
     });
     serverOf(runtime).app.use((request, response, next) => {
-      watcher.register(request, 'request');
-      watcher.register(response, 'response');
+      watch(request, 'request');
+      watch(response, 'response');
       next();
     });
     await runtime.start();
@@ -119,11 +92,7 @@ describe('ChatPlugin over a long run', () => {
     }
     const done = () =>
       ['task', 'request', 'response'].every((kind) => finalized.get(kind) === requests);
-    const deadline = Date.now() + 10_000;
-    while (!done() && Date.now() < deadline) {
-      gc();
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    await collectUntil(done);
     expect(Object.fromEntries(finalized)).toEqual({
       task: requests,
       request: requests,

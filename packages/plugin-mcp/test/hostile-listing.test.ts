@@ -3,12 +3,12 @@
  * SDK: pages without end, pages of thousands of large tools, and waits that must keep their
  * deadlines while the agent's heap churns (garbage collections forced between pages).
  */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Server as LowLevelServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { WeftError } from '@weft/core';
 import { afterEach, describe, expect, it } from 'vitest';
+// Forcing collections between pages churns the agent's heap.
+import { gc } from '../../../libs/test-support/collection.js';
 import { McpPlugin } from '../src/index.js';
 import { MAX_TOOL_PAGES } from '../src/connection.js';
 import { MAX_SCHEMA_PARTS } from '../src/input-schema.js';
@@ -16,10 +16,6 @@ import { formatZodSchema } from '@weft/core';
 import { inputSchemaOf } from '../src/input-schema.js';
 import { serveOverHttp, type FixtureHttpServer } from './fixtures/fixture-server.js';
 import { startAgent, type TestAgent } from './fixtures/runtime.js';
-
-// The garbage collector, as `--expose-gc` gives it, without restarting the test worker.
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
 
 let server: FixtureHttpServer | undefined;
 let agent: TestAgent | undefined;
@@ -35,7 +31,7 @@ afterEach(async () => {
 
 /** Collects garbage every 50 ms, as a busy agent's heap would, until the test ends. */
 function churnTheHeap(): void {
-  collecting = setInterval(collectGarbage, 50);
+  collecting = setInterval(gc, 50);
 }
 
 /**

@@ -3,26 +3,14 @@
  * user's messages may wait: a client that names a room never sees another user's words unless
  * the room is shared on purpose, and a frame's `user` is believed only when an option says so.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chatSpace } from '@weft/plugin-chat';
 import type { ScriptedResponse } from '@weft/testing';
 import { WebSocketPlugin, type WebSocketPluginOptions } from '../src/index.js';
-import { boot, connect, echoModel, refusedUpgrade, type Booted, type Client } from './support.js';
+import { echoModel, perTest, refusedUpgrade, type Booted, type Client } from './support.js';
 
+const { boot, open } = perTest();
 let booted: Booted | undefined;
-const clients: Client[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.socket.terminate();
-  await booted?.runtime.stop();
-  booted = undefined;
-});
-
-async function open(url: string): Promise<Client> {
-  const client = await connect(url);
-  clients.push(client);
-  return client;
-}
 
 const TOKENS = new Map([
   ['t-ada', 'ada'],

@@ -1,13 +1,14 @@
 /** A runtime with the websocket plugin and a scripted model, and a real `ws` client for it. */
-import { pino } from 'pino';
 import { Runtime, type RuntimeOptions } from '@weft/core';
 import {
   InMemoryMemoryProvider,
   ScriptedModelProvider,
   type ScriptedResponse,
 } from '@weft/testing';
+import { afterEach } from 'vitest';
 import { WebSocket, type ClientOptions } from 'ws';
 import { WebSocketPlugin, type ServerFrame, type WebSocketPluginOptions } from '../src/index.js';
+import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
 
 /** Writes the reply to each message: `echo: <message>`. Plans and reviews as a chat task needs. */
 export const echoModel = (
@@ -35,11 +36,7 @@ export async function boot(
   runtimeOptions: RuntimeOptions = {},
   memory: InMemoryMemoryProvider = new InMemoryMemoryProvider(),
 ): Promise<Booted> {
-  const logs: Record<string, unknown>[] = [];
-  const logger = pino(
-    { level: 'info' },
-    { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
-  );
+  const { logger, lines: logs } = capturingLogger('info');
   // Most tests are about the protocol, not about who the sender is (rooms.test.ts): they let
   // the frame name its user unless they say otherwise.
   const plugin = new WebSocketPlugin({ port: 0, trustClientUser: true, ...pluginOptions });
@@ -118,4 +115,37 @@ export async function refusedUpgrade(
     });
     socket.once('error', () => undefined);
   });
+}
+
+/**
+ * {@link boot} and {@link connect} for the calling test file, with every runtime booted and every
+ * client opened during a test closed after it, so a failing test leaves nothing running.
+ * `stopAfterTest` hands over a runtime the test built by hand.
+ */
+export function perTest(): {
+  boot: typeof boot;
+  open: typeof connect;
+  stopAfterTest: (runtime: Runtime) => void;
+} {
+  const runtimes: Runtime[] = [];
+  const clients: Client[] = [];
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.socket.terminate();
+    await Promise.all(runtimes.splice(0).map((runtime) => runtime.stop()));
+  });
+  return {
+    boot: async (...args) => {
+      const booted = await boot(...args);
+      runtimes.push(booted.runtime);
+      return booted;
+    },
+    open: async (url, options) => {
+      const client = await connect(url, options);
+      clients.push(client);
+      return client;
+    },
+    stopAfterTest: (runtime) => {
+      runtimes.push(runtime);
+    },
+  };
 }

@@ -1,26 +1,21 @@
 import { connect as tcpConnect } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import pino from 'pino';
+import { describe, expect, it } from 'vitest';
 import { Runtime, WeftError, type Memory, type SpaceCoordinator } from '@weft/core';
 import { chatSpace, NOT_REMEMBERED_WARNING } from '@weft/plugin-chat';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
-import { IDLE_CLOSE, SHUTDOWN_CLOSE, WebSocketPlugin } from '../src/index.js';
-import { boot, connect, echoModel, refusedUpgrade, type Booted, type Client } from './support.js';
+import { IDLE_CLOSE, SHUTDOWN_CLOSE, WebSocketPlugin, type ServerFrame } from '../src/index.js';
+import { capturingLogger, type LogLine } from '../../../libs/test-support/capturing-logger.js';
+import {
+  connect,
+  echoModel,
+  perTest,
+  refusedUpgrade,
+  type Booted,
+  type Client,
+} from './support.js';
 
+const { boot, open, stopAfterTest } = perTest();
 let booted: Booted | undefined;
-const clients: Client[] = [];
-
-afterEach(async () => {
-  for (const client of clients.splice(0)) client.socket.terminate();
-  await booted?.runtime.stop();
-  booted = undefined;
-});
-
-async function open(url: string, options?: Parameters<typeof connect>[1]): Promise<Client> {
-  const client = await connect(url, options);
-  clients.push(client);
-  return client;
-}
 
 const message = (id: string, text: string, room = 'r42', user = 'ada') => ({
   type: 'message',
@@ -521,30 +516,24 @@ describe('WebSocketPlugin defaults', () => {
 });
 
 describe('a coordinator that cannot take work', () => {
-  it("gives the client the coordinator's 503 code to try again, and keeps its message in the log [claim:wsreadme-error-codes] [claim:errors-ws-internal]", async () => {
-    const internals = 'postgres://weft:hunter2@db.internal:5432/weft';
+  /**
+   * Sends one message through a plugin whose coordinator refuses every task with `failure`, and
+   * returns the error frame that answered it, the client and the runtime's log lines.
+   */
+  async function refusedBy(failure: Error): Promise<{
+    refusal: Extract<ServerFrame, { type: 'error' }>;
+    client: Client;
+    logs: LogLine[];
+  }> {
     const coordinator: SpaceCoordinator = {
-      id: 'away',
+      id: 'refusing',
       init: () => Promise.resolve(),
       shutdown: () => Promise.resolve(),
-      admit: () =>
-        Promise.reject(
-          new WeftError(
-            'WEFT_COORDINATOR_CONNECTION_LOST',
-            `lost the lock connection to ${internals}`,
-            {
-              status: 503,
-            },
-          ),
-        ),
+      admit: () => Promise.reject(failure),
       acquire: () => new Promise<never>(() => undefined),
       release: () => Promise.resolve(),
     };
-    const logs: Record<string, unknown>[] = [];
-    const logger = pino(
-      { level: 'info' },
-      { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
-    );
+    const { logger, lines: logs } = capturingLogger('info');
     const plugin = new WebSocketPlugin({ port: 0, trustClientUser: true });
     const runtime = await Runtime.init({
       models: [new ScriptedModelProvider({ fallback: echoModel })],
@@ -553,64 +542,46 @@ describe('a coordinator that cannot take work', () => {
       coordinator,
       options: { logger },
     });
+    stopAfterTest(runtime);
     await runtime.start();
-    try {
-      const client = await open(plugin.url as string);
-      client.send(message('m1', 'hello'));
-      const refusal = await client.next();
-      if (refusal.type !== 'error') throw new Error(`expected an error frame, got ${refusal.type}`);
-      expect(refusal).toMatchObject({
-        type: 'error',
-        id: 'm1',
-        code: 'WEFT_COORDINATOR_CONNECTION_LOST',
-      });
-      expect(JSON.stringify(refusal)).not.toContain('hunter2');
-      expect(refusal.message).toMatch(/try again/);
-      const logged = logs.find((line) => line.requestId === refusal.requestId);
-      expect(JSON.stringify(logged)).toContain('lost the lock connection');
-    } finally {
-      await runtime.stop();
-    }
+    const client = await open(plugin.url as string);
+    client.send(message('m1', 'hello'));
+    const refusal = await client.next();
+    if (refusal.type !== 'error') throw new Error(`expected an error frame, got ${refusal.type}`);
+    return { refusal, client, logs };
+  }
+
+  it("gives the client the coordinator's 503 code to try again, and keeps its message in the log [claim:wsreadme-error-codes] [claim:errors-ws-internal]", async () => {
+    const internals = 'postgres://weft:hunter2@db.internal:5432/weft';
+    const { refusal, logs } = await refusedBy(
+      new WeftError(
+        'WEFT_COORDINATOR_CONNECTION_LOST',
+        `lost the lock connection to ${internals}`,
+        {
+          status: 503,
+        },
+      ),
+    );
+    expect(refusal).toMatchObject({
+      type: 'error',
+      id: 'm1',
+      code: 'WEFT_COORDINATOR_CONNECTION_LOST',
+    });
+    expect(JSON.stringify(refusal)).not.toContain('hunter2');
+    expect(refusal.message).toMatch(/try again/);
+    const logged = logs.find((line) => line.requestId === refusal.requestId);
+    expect(JSON.stringify(logged)).toContain('lost the lock connection');
   });
 
   it('answers WEFT_WS_INTERNAL with the request id when the coordinator fails with an error of no known code [claim:wsreadme-error-codes] [claim:errors-ws-internal]', async () => {
     const internals = 'connect ECONNREFUSED 10.0.0.5:5432';
-    const coordinator: SpaceCoordinator = {
-      id: 'broken',
-      init: () => Promise.resolve(),
-      shutdown: () => Promise.resolve(),
-      admit: () => Promise.reject(new Error(internals)),
-      acquire: () => new Promise<never>(() => undefined),
-      release: () => Promise.resolve(),
-    };
-    const logs: Record<string, unknown>[] = [];
-    const logger = pino(
-      { level: 'info' },
-      { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) },
-    );
-    const plugin = new WebSocketPlugin({ port: 0, trustClientUser: true });
-    const runtime = await Runtime.init({
-      models: [new ScriptedModelProvider({ fallback: echoModel })],
-      memory: new InMemoryMemoryProvider(),
-      plugins: [plugin],
-      coordinator,
-      options: { logger },
-    });
-    await runtime.start();
-    try {
-      const client = await open(plugin.url as string);
-      client.send(message('m1', 'hello'));
-      const refusal = await client.next();
-      if (refusal.type !== 'error') throw new Error(`expected an error frame, got ${refusal.type}`);
-      expect(refusal).toMatchObject({ type: 'error', id: 'm1', code: 'WEFT_WS_INTERNAL' });
-      expect(refusal.requestId).toEqual(expect.any(String));
-      expect(JSON.stringify(refusal)).not.toContain('10.0.0.5');
-      const logged = logs.find((line) => line.requestId === refusal.requestId);
-      expect(JSON.stringify(logged)).toContain(internals);
-      // The connection stays open for the next message.
-      expect(client.socket.readyState).toBe(client.socket.OPEN);
-    } finally {
-      await runtime.stop();
-    }
+    const { refusal, client, logs } = await refusedBy(new Error(internals));
+    expect(refusal).toMatchObject({ type: 'error', id: 'm1', code: 'WEFT_WS_INTERNAL' });
+    expect(refusal.requestId).toEqual(expect.any(String));
+    expect(JSON.stringify(refusal)).not.toContain('10.0.0.5');
+    const logged = logs.find((line) => line.requestId === refusal.requestId);
+    expect(JSON.stringify(logged)).toContain(internals);
+    // The connection stays open for the next message.
+    expect(client.socket.readyState).toBe(client.socket.OPEN);
   });
 });

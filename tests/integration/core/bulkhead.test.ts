@@ -6,9 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   Runtime,
+  type Executor,
   type ModelCapability,
   type ModelRequestConfig,
   type PluginResult,
+  type RuntimeOptions,
 } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import {
@@ -40,6 +42,21 @@ const router = {
   },
 };
 
+/**
+ * A started runtime with a plugin `weather` whose executor is `forecast`, a plugin `echo` that
+ * replies, and the model that routes between them; it is stopped after the test.
+ */
+function weatherRuntime(forecast: Executor, options?: RuntimeOptions) {
+  return startedRuntime({
+    plugins: [
+      new TestPlugin('weather', { executors: [forecast] }),
+      new TestPlugin('echo', { executors: [recordingExecutor('reply')] }),
+    ],
+    responses: router,
+    options,
+  });
+}
+
 function dispatchAll(runtime: Runtime, count: number, message: string) {
   return Array.from({ length: count }, (_, index) =>
     runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: `w${index}`, message }),
@@ -59,15 +76,8 @@ async function settlesWithin(promise: Promise<unknown>, limitMs: number): Promis
 describe('bulkheads', () => {
   it('answers a healthy space while a hung plugin holds at most maxConcurrent of the workers [claim:prod-bulkhead-default]', async () => {
     const forecast = recordingExecutor('forecast', never);
-    const { runtime } = await startedRuntime({
-      plugins: [
-        new TestPlugin('weather', { executors: [forecast] }),
-        new TestPlugin('echo', { executors: [recordingExecutor('reply')] }),
-      ],
-      responses: router,
-      // Defaults: 4 workers, so a dependency may hold 3.
-      options: { shutdown: 'cancel' },
-    });
+    // Defaults: 4 workers, so a dependency may hold 3.
+    const { runtime } = await weatherRuntime(forecast, { shutdown: 'cancel' });
     const hung = dispatchAll(runtime, 6, 'forecast');
     const healthy = runtime.dispatch({
       pluginId: 'echo',
@@ -83,13 +93,9 @@ describe('bulkheads', () => {
   });
 
   it('without a limit below the workers, the same hung plugin holds them all (the failure it prevents) [claim:prod-bulkhead-default] [claim:prod-hung-holds-workers]', async () => {
-    const { runtime } = await startedRuntime({
-      plugins: [
-        new TestPlugin('weather', { executors: [recordingExecutor('forecast', never)] }),
-        new TestPlugin('echo', { executors: [recordingExecutor('reply')] }),
-      ],
-      responses: router,
-      options: { shutdown: 'cancel', bulkhead: { maxConcurrent: 4 } },
+    const { runtime } = await weatherRuntime(recordingExecutor('forecast', never), {
+      shutdown: 'cancel',
+      bulkhead: { maxConcurrent: 4 },
     });
     dispatchAll(runtime, 6, 'forecast').forEach((task) => task.catch(() => undefined));
     const healthy = runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'healthy' });
@@ -98,16 +104,9 @@ describe('bulkheads', () => {
   });
 
   it('fails a step that waits past maxWaitMs with WEFT_BULKHEAD_FULL, and the task ends [claim:prod-bulkhead-wait]', async () => {
-    const { runtime } = await startedRuntime({
-      plugins: [
-        new TestPlugin('weather', { executors: [recordingExecutor('forecast', never)] }),
-        new TestPlugin('echo', { executors: [recordingExecutor('reply')] }),
-      ],
-      responses: router,
-      options: {
-        shutdown: 'cancel',
-        bulkhead: { limits: { 'plugin:weather': 1 }, maxWaitMs: 100 },
-      },
+    const { runtime } = await weatherRuntime(recordingExecutor('forecast', never), {
+      shutdown: 'cancel',
+      bulkhead: { limits: { 'plugin:weather': 1 }, maxWaitMs: 100 },
     });
     const [hung, waiting] = dispatchAll(runtime, 2, 'forecast');
     hung?.catch(() => undefined);
@@ -181,13 +180,7 @@ describe('bulkheads', () => {
       running -= 1;
       return { success: true };
     });
-    const { runtime } = await startedRuntime({
-      plugins: [
-        new TestPlugin('weather', { executors: [slow] }),
-        new TestPlugin('echo', { executors: [recordingExecutor('reply')] }),
-      ],
-      responses: router,
-    });
+    const { runtime } = await weatherRuntime(slow);
     const tasks = await Promise.all(dispatchAll(runtime, 12, 'forecast'));
     expect(tasks.map((task) => task.status)).toEqual(Array(12).fill('completed'));
     expect(most).toBe(3);
@@ -197,17 +190,10 @@ describe('bulkheads', () => {
 describe('bulkhead slots and deadlines', () => {
   it('frees a hung call’s slot when its task times out, so the next call runs [claim:prod-bulkhead-slot-back]', async () => {
     const forecast = recordingExecutor('forecast', never);
-    const { runtime } = await startedRuntime({
-      plugins: [
-        new TestPlugin('weather', { executors: [forecast] }),
-        new TestPlugin('echo', { executors: [recordingExecutor('reply')] }),
-      ],
-      responses: router,
-      options: {
-        shutdown: 'cancel',
-        taskTimeoutMs: 200,
-        bulkhead: { limits: { 'plugin:weather': 1 }, maxWaitMs: 5_000 },
-      },
+    const { runtime } = await weatherRuntime(forecast, {
+      shutdown: 'cancel',
+      taskTimeoutMs: 200,
+      bulkhead: { limits: { 'plugin:weather': 1 }, maxWaitMs: 5_000 },
     });
     const [first, second] = dispatchAll(runtime, 2, 'forecast');
     expect((await first)?.chain.at(-1)?.error).toContain('[WEFT_TASK_TIMEOUT]');

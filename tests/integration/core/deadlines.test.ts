@@ -1,47 +1,25 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { Writable } from 'node:stream';
-import { pino, type Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
 import {
-  Runtime,
+  type Executor,
   type ModelRequestConfig,
+  type Runtime,
   type SpaceCoordinator,
   type SpaceGrant,
   type TaskArrival,
 } from '@weft/core';
-import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { InMemoryMemoryProvider } from '@weft/testing';
+import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
 import {
   makeRuntime,
   plan,
   planner,
   recordingExecutor,
-  silentLogger,
   startedRuntime,
-  stopAfterTest,
   TestPlugin,
   waitFor,
 } from './fixtures.js';
-
-/** A logger whose JSON lines the test can read. */
-function capturingLogger(): { logger: Logger; lines: () => Record<string, unknown>[] } {
-  const chunks: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      chunks.push(chunk.toString());
-      done();
-    },
-  });
-  return {
-    logger: pino({ level: 'debug' }, stream),
-    lines: () =>
-      chunks
-        .join('')
-        .split('\n')
-        .filter(Boolean)
-        .map((line) => JSON.parse(line) as Record<string, unknown>),
-  };
-}
 
 /** An executor that never settles and ignores its signal, like a hung network call. */
 const hung = recordingExecutor('hang', () => new Promise(() => undefined));
@@ -101,8 +79,8 @@ describe('task deadline', () => {
     const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
     expect(task.chain.at(-1)?.error).toContain('during step 2 (tools.hang)');
     // The hung executor never logs `step failed`: the timeout line is the only trace of it.
-    expect(lines().some((line) => line.msg === 'step failed')).toBe(false);
-    expect(lines().find((line) => line.msg === 'task timed out')).toMatchObject({
+    expect(lines.some((line) => line.msg === 'step failed')).toBe(false);
+    expect(lines.find((line) => line.msg === 'task timed out')).toMatchObject({
       taskId: task.id,
       timeoutMs: 150,
       during: 'step 2 (tools.hang)',
@@ -118,7 +96,7 @@ describe('task deadline', () => {
     });
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });
     expect(task.chain.at(-1)?.error).toContain('during planning');
-    const line = lines().find((entry) => entry.msg === 'task timed out');
+    const line = lines.find((entry) => entry.msg === 'task timed out');
     expect(line).toMatchObject({ during: 'planning' });
     expect(line).not.toHaveProperty('step');
   });
@@ -142,7 +120,7 @@ describe('task deadline', () => {
     expect(task.recorded.trigger).toBe(false);
     expect(task.chain.at(-1)?.error).toContain('during recording the trigger');
     expect(model.requests).toHaveLength(0);
-    expect(lines().find((line) => line.msg === 'task timed out')).toMatchObject({
+    expect(lines.find((line) => line.msg === 'task timed out')).toMatchObject({
       taskId: task.id,
       during: 'recording the trigger',
     });
@@ -183,59 +161,52 @@ describe('task deadline', () => {
   });
 });
 
-/** A coordinator of one instance that hands out grants at once and can lose a space on demand. */
+/**
+ * A coordinator of one instance that hands out grants at once and can lose a space on demand; it
+ * records each release as `space#ticket outcome`.
+ */
 function losingCoordinator() {
   let ticket = 0;
   const lost = new AbortController();
-  const released: { ticket: number; outcome: string }[] = [];
+  const released: string[] = [];
   const coordinator: SpaceCoordinator = {
     id: 'losing',
     init: async () => undefined,
     shutdown: async () => undefined,
     admit: async (_arrival: TaskArrival) => (ticket += 1),
     acquire: async (): Promise<SpaceGrant> => ({ ticket, signal: lost.signal }),
-    release: async (_space, released_ticket, outcome) => {
-      released.push({ ticket: released_ticket, outcome });
+    release: async (space, releasedTicket, outcome) => {
+      released.push(`${space}#${releasedTicket} ${outcome}`);
     },
   };
-  return { coordinator, lose: () => lost.abort(), released };
+  return { coordinator, lose: (reason?: Error) => lost.abort(reason), released };
+}
+
+/** A started runtime under `coordinator` whose every task runs the one step `tools.wait`. */
+async function waitingRuntime(coordinator: SpaceCoordinator, wait: Executor): Promise<Runtime> {
+  const { runtime } = await startedRuntime({
+    plugins: [new TestPlugin('tools', { executors: [wait] })],
+    responses: planner(['tools', 'wait']),
+    coordinator,
+  });
+  return runtime;
 }
 
 describe('a coordinator that loses the space', () => {
   it("aborts the executor's signal and ends the task cancelled, its ticket left unfinished [claim:exec-signal]", async () => {
-    const lost = new AbortController();
-    const released: string[] = [];
     // One task, ticket 1: granted at once, with the signal the test aborts to take the space away.
-    const coordinator: SpaceCoordinator = {
-      id: 'test-coordinator',
-      init: async () => undefined,
-      shutdown: async () => undefined,
-      admit: async () => 1,
-      acquire: async () => ({ ticket: 1, signal: lost.signal }),
-      release: async (space, ticket, outcome) => {
-        released.push(`${space}#${ticket} ${outcome}`);
-      },
-    };
+    const { coordinator, lose, released } = losingCoordinator();
     let seen: AbortSignal | undefined;
     const waits = recordingExecutor('wait', (_task, context) => {
       seen = context.signal;
       // Ignores its signal, like a hung call: the task must end all the same.
       return new Promise(() => undefined);
     });
-    const runtime = stopAfterTest(
-      await Runtime.init({
-        models: [new ScriptedModelProvider(planner(['tools', 'wait']))],
-        memory: new InMemoryMemoryProvider(),
-        plugins: [new TestPlugin('tools', { executors: [waits] })],
-        coordinator,
-        options: { logger: silentLogger },
-      }),
-    );
-    await runtime.start();
+    const runtime = await waitingRuntime(coordinator, waits);
     const running = runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'room' });
     await waitFor(() => seen !== undefined);
     expect(seen?.aborted).toBe(false);
-    lost.abort(new Error('lost the lock connection'));
+    lose(new Error('lost the lock connection'));
     const task = await running;
     expect(seen?.aborted).toBe(true);
     expect(task.status).toBe('cancelled');
@@ -254,16 +225,7 @@ describe('a coordinator that loses the space', () => {
         });
       });
     });
-    const runtime = stopAfterTest(
-      await Runtime.init({
-        models: [new ScriptedModelProvider(planner(['tools', 'wait']))],
-        memory: new InMemoryMemoryProvider(),
-        plugins: [new TestPlugin('tools', { executors: [waits] })],
-        coordinator,
-        options: { logger: silentLogger },
-      }),
-    );
-    await runtime.start();
+    const runtime = await waitingRuntime(coordinator, waits);
     const task = runtime.dispatch({ pluginId: 'tools', triggerId: 'm', space: 'room' });
     await waitFor(() => waits.calls.length === 1);
     lose();
@@ -271,7 +233,7 @@ describe('a coordinator that loses the space', () => {
     expect(aborted).toBe(true);
     expect(done.status).toBe('cancelled');
     await waitFor(() => released.length === 1);
-    expect(released).toEqual([{ ticket: 1, outcome: 'abandoned' }]);
+    expect(released).toEqual(['room#1 abandoned']);
   });
 });
 
@@ -292,7 +254,7 @@ describe('stop() with tasks that ignore their signal', () => {
     // 200 ms of drain, then the cancelled task ends at once: its runner races the abort.
     expect(elapsed).toBeLessThan(200 + 2_000 + 1_000);
     expect((await task).status).toBe('cancelled');
-    expect(lines().some((line) => line.msg === 'drain timed out; cancelling remaining tasks')).toBe(
+    expect(lines.some((line) => line.msg === 'drain timed out; cancelling remaining tasks')).toBe(
       true,
     );
   });
@@ -319,7 +281,7 @@ describe('stop() with tasks that ignore their signal', () => {
     const before = performance.now();
     await runtime.stop();
     expect(performance.now() - before).toBeLessThan(2_000 + 1_000);
-    const abandoned = lines().find(
+    const abandoned = lines.find(
       (line) => line.msg === 'tasks did not end after cancellation; abandoning them',
     );
     const done = await task;
@@ -337,7 +299,7 @@ describe('stop() with tasks that ignore their signal', () => {
     await runtime.stop();
     expect(runtime.status).toBe('stopped');
     expect(
-      lines().find((line) => line.msg === 'shutdown timed out; going on without it'),
+      lines.find((line) => line.msg === 'shutdown timed out; going on without it'),
     ).toMatchObject({ component: 'plugin "stuck"' });
   });
 
@@ -362,7 +324,7 @@ describe('stop() with tasks that ignore their signal', () => {
     // One grace of 2 s for all three; waiting 2 s for each would take 6 s.
     expect(elapsed).toBeLessThan(2_000 + 1_000);
     expect(asked).toEqual(['three', 'two', 'one']);
-    const abandoned = lines()
+    const abandoned = lines
       .filter((line) => line.msg === 'shutdown timed out; going on without it')
       .map((line) => line.component);
     expect(abandoned).toEqual(['plugin "three"', 'plugin "two"', 'plugin "one"']);
@@ -400,14 +362,12 @@ describe('memory writes', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(9_900);
     expect(task.status).toBe('completed');
     expect(task.recorded).toEqual({ trigger: true, chain: false });
-    expect(lines().find((line) => line.msg === 'storing the chain memory timed out')).toMatchObject(
-      {
-        level: 50,
-        taskId: task.id,
-        space: 's',
-        timeoutMs: 10_000,
-      },
-    );
+    expect(lines.find((line) => line.msg === 'storing the chain memory timed out')).toMatchObject({
+      level: 50,
+      taskId: task.id,
+      space: 's',
+      timeoutMs: 10_000,
+    });
   }, 20_000);
 
   it('says both memories were stored when they were [claim:task-recorded-flags]', async () => {

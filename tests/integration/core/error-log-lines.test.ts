@@ -4,17 +4,13 @@
  */
 import { Runtime, WeftError } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
-import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
 import { plan, recordingExecutor, stopAfterTest, TestPlugin } from './fixtures.js';
 
 describe('docs/reference/errors.md#how-errors-look', () => {
   it('logs a failed step with the code and docsUrl of the Weft error it threw [claim:obs-error-code-docsurl]', async () => {
-    const lines: Record<string, unknown>[] = [];
-    const logger = pino(
-      { level: 'warn' },
-      { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) },
-    );
+    const { logger, lines } = capturingLogger('warn');
     const weft = recordingExecutor('weft', () => {
       throw new WeftError('WEFT_TEMPLATE_NOT_FOUND', 'PromptRegistry: no template "greeting".');
     });

@@ -11,6 +11,7 @@ import {
   type ModelRequestConfig,
   type Plugin,
   type RuntimeOptions,
+  type SpaceCoordinator,
 } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { onTestFinished } from 'vitest';
@@ -25,6 +26,22 @@ export * from '../../../packages/core/test/fixtures.js';
 /** A plugin `echo` with one executor `reply` that succeeds. */
 export function echoPlugin(parts: ConstructorParameters<typeof TestPlugin>[1] = {}): TestPlugin {
   return new TestPlugin('echo', { executors: [recordingExecutor('reply')], ...parts });
+}
+
+/** A plugin `pinger` with one route trigger, GET /ping, that answers `{ pong: <its request id> }`. */
+export function pingerPlugin(): TestPlugin {
+  return new TestPlugin('pinger', {
+    description: 'Answers pings.',
+    triggers: [
+      {
+        type: 'route',
+        id: 'ping',
+        method: 'GET',
+        path: '/ping',
+        handler: (request, response) => response.json({ pong: request.requestId }),
+      },
+    ],
+  });
 }
 
 /** A scripted answer planning the given steps. */
@@ -93,6 +110,7 @@ export async function makeRuntime(
     plugins?: Plugin[];
     responses?: ConstructorParameters<typeof ScriptedModelProvider>[0];
     memory?: InMemoryMemoryProvider;
+    coordinator?: SpaceCoordinator;
     options?: RuntimeOptions;
   } = {},
 ): Promise<{ runtime: Runtime; model: ScriptedModelProvider; memory: InMemoryMemoryProvider }> {
@@ -102,6 +120,7 @@ export async function makeRuntime(
     models: [model],
     memory,
     plugins: config.plugins ?? [echoPlugin()],
+    ...(config.coordinator ? { coordinator: config.coordinator } : {}),
     options: { logger: silentLogger, ...config.options },
   });
   stopAfterTest(runtime);

@@ -4,28 +4,11 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { Runtime } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
-import { pino, type Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { capturingLogger, type LogLine } from '../../../libs/test-support/capturing-logger.js';
 import { plan, recordingExecutor, stopAfterTest, TestPlugin } from './fixtures.js';
-
-type Line = Record<string, unknown>;
-
-/** A pino logger at `level` whose lines land, parsed, in the returned array. */
-function capturingLogger(level: string): { logger: Logger; lines: Line[] } {
-  const lines: Line[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      for (const text of chunk.toString('utf8').split('\n')) {
-        if (text.trim() !== '') lines.push(JSON.parse(text) as Line);
-      }
-      done();
-    },
-  });
-  return { logger: pino({ level }, stream), lines };
-}
 
 async function runOneTask(level: string, executorLogs = false) {
   const { logger, lines } = capturingLogger(level);
@@ -98,7 +81,7 @@ describe('the logs of a runtime and its tasks', () => {
     const lines = output
       .split('\n')
       .filter((text) => text.trim() !== '')
-      .map((text) => JSON.parse(text) as Line);
+      .map((text) => JSON.parse(text) as LogLine);
     expect(lines.map((line) => line.msg)).toEqual(['runtime started', 'runtime stopped']);
     for (const line of lines) {
       expect(line).toMatchObject({ level: 30, name: 'weft', time: expect.any(Number) });

@@ -2,10 +2,9 @@
  * An agent with route triggers whose project lacks express or cors: `Runtime.init` names the
  * plugins whose routes need the HTTP server, and how to install what it lacks.
  */
-import { Plugin, Runtime, WeftError, type Trigger } from '@weft/core';
-import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { WeftError } from '@weft/core';
 import { describe, expect, it, vi } from 'vitest';
-import { silentLogger } from './fixtures.js';
+import { makeRuntime, pingerPlugin } from './fixtures.js';
 
 // The Node platform module, as `#platform` resolves for the runtime, with express missing.
 vi.mock('../../../packages/core/src/platform/node.ts', async (importOriginal) => ({
@@ -18,30 +17,11 @@ vi.mock('../../../packages/core/src/platform/node.ts', async (importOriginal) =>
     ),
 }));
 
-class RoutePlugin extends Plugin {
-  readonly id = 'pinger';
-  readonly description = 'Answers pings.';
-  override readonly triggers: readonly Trigger[] = [
-    {
-      type: 'route',
-      id: 'ping',
-      method: 'GET',
-      path: '/ping',
-      handler: (_request, response) => response.json({}),
-    },
-  ];
-}
-
 describe('Runtime.init without express installed', () => {
   it('reports the plugins whose route triggers need the server, and the command that installs it [claim:node-subpath-missing-peers] [claim:errors-invalid-config-peers]', async () => {
     let caught: unknown;
     try {
-      await Runtime.init({
-        models: [new ScriptedModelProvider({ fallback: () => ({ steps: [] }) })],
-        memory: new InMemoryMemoryProvider(),
-        plugins: [new RoutePlugin()],
-        options: { logger: silentLogger },
-      });
+      await makeRuntime({ plugins: [pingerPlugin()] });
     } catch (error) {
       caught = error;
     }
@@ -55,12 +35,7 @@ describe('Runtime.init without express installed', () => {
   });
 
   it('still builds a runtime without route triggers, which never loads the server', async () => {
-    const runtime = await Runtime.init({
-      models: [new ScriptedModelProvider({ fallback: () => ({ steps: [] }) })],
-      memory: new InMemoryMemoryProvider(),
-      plugins: [],
-      options: { logger: silentLogger },
-    });
+    const { runtime } = await makeRuntime({ plugins: [] });
     expect(runtime.server.url).toBeUndefined();
   });
 });

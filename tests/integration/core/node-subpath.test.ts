@@ -5,52 +5,23 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as core from '@weft/core';
-import { Plugin, Runtime, WeftError, type Trigger } from '@weft/core';
+import { WeftError, type Plugin, type Runtime } from '@weft/core';
 import { serverOf, ServerManager } from '@weft/core/node';
-import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { build } from 'esbuild';
-import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from './fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { makeRuntime, pingerPlugin, TestPlugin } from './fixtures.js';
 
 const root = path.resolve(__dirname, '../../..');
 
-class RoutePlugin extends Plugin {
-  readonly id = 'pinger';
-  readonly description = 'Answers pings.';
-  override readonly triggers: readonly Trigger[] = [
-    {
-      type: 'route',
-      id: 'ping',
-      method: 'GET',
-      path: '/ping',
-      handler: (request, response) => response.json({ pong: request.requestId }),
-    },
-  ];
-}
-
-class QuietPlugin extends Plugin {
-  readonly id = 'quiet';
-  readonly description = 'Has no routes.';
-}
-
+/** A runtime, not yet started, whose server listens on a free port; it is stopped after the test. */
 async function runtimeWith(plugin: Plugin): Promise<Runtime> {
-  return Runtime.init({
-    models: [new ScriptedModelProvider({ fallback: () => ({ steps: [] }) })],
-    memory: new InMemoryMemoryProvider(),
-    plugins: [plugin],
-    options: { logger: silentLogger, server: { port: 0 } },
-  });
+  const { runtime } = await makeRuntime({ plugins: [plugin], options: { server: { port: 0 } } });
+  return runtime;
 }
-
-const runtimes: Runtime[] = [];
-afterEach(async () => {
-  await Promise.all(runtimes.splice(0).map((runtime) => runtime.stop()));
-});
 
 describe('@weft/core/node', () => {
   it('serves route triggers through the ServerManager the runtime loads, whose express app serverOf hands out [claim:node-subpath-runtime-loads] [claim:tsdoc-node-server-of] [claim:core-readme-node-subpath] [claim:stability-node-entry]', async () => {
-    const runtime = await runtimeWith(new RoutePlugin());
-    runtimes.push(runtime);
+    const runtime = await runtimeWith(pingerPlugin());
     const server = serverOf(runtime);
     expect(server).toBe(runtime.server);
     expect(server).toBeInstanceOf(ServerManager);
@@ -67,8 +38,7 @@ describe('@weft/core/node', () => {
   });
 
   it('has no server to hand out for a runtime without route triggers, which listens nowhere [claim:node-subpath-no-routes] [claim:tsdoc-node-server-of]', async () => {
-    const runtime = await runtimeWith(new QuietPlugin());
-    runtimes.push(runtime);
+    const runtime = await runtimeWith(new TestPlugin('quiet'));
     await runtime.start();
     expect(runtime.server.url).toBeUndefined();
     expect(runtime.server.port).toBeUndefined();

@@ -1,9 +1,8 @@
-import { Writable } from 'node:stream';
 import { MAX_QUERY_SPACE_PATTERNS, MemoryManager, type ModelRequestTask } from '@weft/core';
-import { pino } from 'pino';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
 import {
   echoPlugin,
   startedRuntime,
@@ -462,16 +461,7 @@ describe('pipeline review', () => {
 
   it('keeps the remaining steps when the scripted model runs out at a review, and logs the review [claim:trouble-script-exhausted-review]', async () => {
     const { save, list, plugins } = toolPlugins();
-    const lines: Record<string, unknown>[] = [];
-    const logger = pino(
-      { level: 'warn' },
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-          done();
-        },
-      }),
-    );
+    const { logger, lines } = capturingLogger('warn');
     const { runtime } = await startedRuntime({
       plugins,
       // Only the plan is scripted: the review after `save` finds the script empty.
@@ -600,16 +590,7 @@ describe('task memories', () => {
     const memory = new UnreadableStore();
     await memory.store({ space: 's', kind: 'note', content: 'earlier fact', metadata: {} });
     const reply = recordingExecutor('reply');
-    const lines: Record<string, unknown>[] = [];
-    const logger = pino(
-      { level: 'warn' },
-      new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-          done();
-        },
-      }),
-    );
+    const { logger, lines } = capturingLogger('warn');
     const { runtime, model } = await startedRuntime({
       memory,
       plugins: [echoPlugin({ executors: [reply] })],

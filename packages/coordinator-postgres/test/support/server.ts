@@ -1,54 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
 import {
-  startPostgres,
-  type PostgresServer,
-} from '../../../../libs/test-support/postgres-server.js';
-
-/** initdb and the first start take a few seconds on a busy machine. */
-export const SERVER_START_TIMEOUT_MS = 120_000;
+  usePostgresPerFile,
+  type PostgresFixture,
+} from '../../../../libs/test-support/postgres-per-file.js';
 
 /** What {@link useServer} gives a test file. */
-export interface ServerFixture {
-  readonly server: () => PostgresServer;
-  /** The connection string of this file's own database. */
-  readonly url: () => string;
-  /** A schema name no other test uses. */
-  readonly newSchema: () => string;
-  /** Runs SQL on a connection of its own, as another tool would. */
-  readonly sql: <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => Promise<R[]>;
-}
+export type ServerFixture = PostgresFixture;
 
 /**
  * Starts a real PostgreSQL server for the test file (initdb in a temporary directory, pg_ctl on
  * a free port) with one database for the file.
  */
 export function useServer(): ServerFixture {
-  let server: PostgresServer | undefined;
-  let url = '';
-  beforeAll(async () => {
-    server = await startPostgres();
-    url = await server.createDatabase(`weft_${randomUUID().replace(/-/g, '').slice(0, 12)}`);
-  }, SERVER_START_TIMEOUT_MS);
-  afterAll(async () => {
-    await server?.destroy();
-  }, SERVER_START_TIMEOUT_MS);
-  return {
-    server: () => {
-      if (!server) throw new Error('the server has not started');
-      return server;
-    },
-    url: () => url,
-    newSchema: () => `c_${randomUUID().replace(/-/g, '')}`,
-    sql: async <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) => {
-      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
-      await client.connect();
-      try {
-        return (await client.query<R>(text, values)).rows;
-      } finally {
-        await client.end();
-      }
-    },
-  };
+  return usePostgresPerFile('c_');
 }
