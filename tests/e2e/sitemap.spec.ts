@@ -76,7 +76,7 @@ async function unwrapRepeatedCodeShapes(page: Page, checked: Set<string>): Promi
         }
         return '';
       };
-      for (const element of document.querySelectorAll('pre *')) {
+      for (const element of Array.from(document.querySelectorAll('pre *'))) {
         if (element.id !== '') continue;
         const style = getComputedStyle(element);
         const shape = JSON.stringify([
@@ -102,7 +102,7 @@ async function unwrapRepeatedCodeShapes(page: Page, checked: Set<string>): Promi
       }
       // Changed after all styles are read: a change between two reads would make the browser
       // compute the page's styles again for each element.
-      for (const element of repeated) element.replaceWith(...element.childNodes);
+      for (const element of repeated) element.replaceWith(...Array.from(element.childNodes));
       return fresh;
     },
     [...checked],
