@@ -43,4 +43,21 @@ describe('package READMEs', () => {
       expect(readme).toContain(`](${site.url}${INSTALLATION_PATH})`);
     },
   );
+
+  // The runtime's HTTP server, which route triggers need, runs on express and cors: optional
+  // peers of @weft/core that npm leaves out, so the line a reader copies must name them.
+  it.each(
+    entries
+      .filter((entry) => entry.requires.services.includes('http-server'))
+      .map((entry) => [entry.name, entry] as const),
+  )(
+    '%s: needs the HTTP server, so its install line adds express and cors [claim:chat-readme-express-cors]',
+    async (_name, entry) => {
+      const readme = await readFile(path.join(packagesDir, entry.directory, 'README.md'), 'utf8');
+      const installLine = shellLines(readme).find(
+        (line) => line.startsWith('npm install ') && line.split(' ').includes(entry.name),
+      );
+      expect(installLine?.split(' ')).toEqual(expect.arrayContaining(['express', 'cors']));
+    },
+  );
 });

@@ -266,6 +266,58 @@ describe('Runtime.init configuration checks', () => {
     );
   });
 
+  it('lists the templates that do not parse of a plugin that has other problems too, even one whose id is taken [claim:plugin-registration-all-problems] [claim:philo-init-one-error]', async () => {
+    const undescribed = { ...recordingExecutor('save'), description: '' };
+    const message = await initError(
+      base({
+        plugins: [
+          echoPlugin({ templates: { greeting: 'Hello {{ name }}' } }),
+          new TestPlugin('poet', {
+            executors: [undescribed],
+            templates: { verse: 'Roses {% if %}', fine: 'A {{ word }}' },
+          }),
+          echoPlugin({ templates: { greeting: 'Hello {% for %}' } }),
+          new TestPlugin('Bad Id', { templates: { broken: 'Oops {% unless %}' } }),
+        ],
+      }),
+    );
+    expect(message).toContain('plugin "poet": executor "save" needs a description');
+    expect(message).toContain(
+      'plugin "poet": PromptRegistry: template "poet/verse" does not parse',
+    );
+    expect(message).toContain('plugin "echo": another plugin already has this id');
+    expect(message).toContain(
+      'plugin "echo": PromptRegistry: template "echo/greeting" does not parse',
+    );
+    expect(message).toContain('plugin "Bad Id": id must be lower-case letters');
+    expect(message).toContain(
+      'plugin "Bad Id": PromptRegistry: template "plugin/broken" does not parse',
+    );
+    // The valid templates add nothing, and the first echo's is not called a duplicate.
+    expect(message).not.toContain('fine');
+    expect(message).not.toContain('already registered');
+    expect(message.split('\n- ')).toHaveLength(7);
+  });
+
+  it('checks plugins and capabilities once models and plugins have their shape, listing the shape and option problems first [claim:philo-init-shape-first]', async () => {
+    const undescribed = { ...recordingExecutor('save'), description: '' };
+    const poet = new TestPlugin('poet', {
+      executors: [undescribed],
+      templates: { verse: 'Roses {% if %}' },
+      requiredCapabilities: ['image-caption'],
+    });
+    const shapeless = await initError(
+      base({ models: [], plugins: [poet], options: { logger: silentLogger, maxSteps: 0 } }),
+    );
+    expect(shapeless).toContain('models: list at least one model provider');
+    expect(shapeless).toContain('options.maxSteps');
+    expect(shapeless).not.toContain('plugin "poet"');
+    const shaped = await initError(base({ plugins: [poet] }));
+    expect(shaped).toContain('plugin "poet": executor "save" needs a description');
+    expect(shaped).toContain('plugin "poet": PromptRegistry: template "poet/verse" does not parse');
+    expect(shaped).toContain('plugin "poet": requires capability "image-caption"');
+  });
+
   it('names an alias group of one id or a repeated id, and a second transform for one pair [claim:tr-errors-groups]', async () => {
     const transform = {
       from: 'chat',

@@ -617,6 +617,7 @@ export class Runtime {
       const pluginProblems = plugins.validate(plugin);
       if (pluginProblems.length > 0) {
         problems.push(...pluginProblems);
+        compileAside(plugin, problems);
         continue;
       }
       plugins.register(plugin);
@@ -696,6 +697,21 @@ function dependencyKeys(config: RuntimeConfig): Set<string> {
     ...config.plugins.map((plugin) => `plugin:${plugin.id}`),
     `memory:${config.memory.id}`,
   ]);
+}
+
+/**
+ * Compiles the templates of a plugin that could not be registered, in a registry of their own
+ * (its id may be another plugin's, or no name at all), so that one error lists what in them
+ * does not parse beside the plugin's other problems.
+ */
+function compileAside(plugin: RuntimeConfig['plugins'][number], problems: string[]): void {
+  const id: unknown = plugin.id;
+  const owner = typeof id === 'string' ? `plugin "${id}"` : 'a plugin';
+  const namespace = typeof id === 'string' && /^[a-z][a-z0-9-]*$/.test(id) ? id : 'plugin';
+  const aside = new PromptRegistry();
+  for (const [name, source] of Object.entries(plugin.templates ?? {})) {
+    collect(problems, owner, () => aside.register(namespace, name, source));
+  }
 }
 
 function collect(problems: string[], owner: string, register: () => void): void {
