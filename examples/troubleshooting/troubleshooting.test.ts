@@ -12,15 +12,22 @@ import { TicketTriage, triage } from './structured-reply.js';
 const logger = pino({ level: 'silent' });
 
 describe('troubleshooting', () => {
-  it('fails to start with WEFT_LISTEN_FAILED when the port is taken [claim:trouble-listen-failed] [claim:trouble-check-it]', async () => {
+  it('fails to start with WEFT_LISTEN_FAILED when the port is taken, shutting down what had started [claim:trouble-listen-failed] [claim:trouble-check-it]', async () => {
     const squatter = createServer();
     await new Promise<void>((resolve) =>
       squatter.listen(0, '127.0.0.1', resolve),
     );
     const { port } = squatter.address() as AddressInfo;
+    // The memory provider starts before the server: a failed start must shut it down again.
+    let memoryShutdowns = 0;
+    const memory = new (class extends InMemoryMemoryProvider {
+      override async shutdown(): Promise<void> {
+        memoryShutdowns += 1;
+      }
+    })();
     const runtime = await createAgent({
       model: createScriptedModel(),
-      memory: new InMemoryMemoryProvider(),
+      memory,
       port,
       logger,
     });
@@ -32,6 +39,8 @@ describe('troubleshooting', () => {
       expect(WeftError.is(error, 'WEFT_LISTEN_FAILED')).toBe(true);
       expect((error as Error).message).toContain(`127.0.0.1:${port}`);
       expect((error as Error).message).toContain('EADDRINUSE');
+      expect(memoryShutdowns).toBe(1);
+      expect(runtime.status).toBe('stopped');
     } finally {
       await runtime.stop();
       await new Promise((resolve) => squatter.close(resolve));
@@ -93,30 +102,38 @@ describe('troubleshooting', () => {
     }
   });
 
-  it('gives up with WEFT_GET_OBJECT_FAILED after the retries, and succeeds when a retry is valid [claim:trouble-getobject-retries] [claim:trouble-check-it]', async () => {
+  it('asks again with the validation error, gives up with WEFT_GET_OBJECT_FAILED after the default 2 retries, and succeeds when a retry is valid [claim:trouble-getobject-retries] [claim:trouble-check-it]', async () => {
     const prose = 'Sure! This looks like a billing question.';
     const valid = {
       category: 'billing',
       urgent: false,
       summary: 'Charged twice',
     };
+    // JSON that fails the schema: "refund" is not one of the categories.
+    const wrongCategory = { ...valid, category: 'refund' };
     const model = new ScriptedModelProvider({
-      responses: [...Array<string>(6).fill(prose), valid],
+      responses: [wrongCategory, ...Array<string>(6).fill(prose), valid],
     });
     const runtime = await Runtime.init({
       models: [model],
       memory: new InMemoryMemoryProvider(),
       plugins: [],
-      options: { logger, getObjectRetries: 1 },
+      // getObjectRetries left at its default.
+      options: { logger },
     });
 
     const defaultRetries = await runtime.models
       .getObject({ schema: TicketTriage, prompt: 'Ticket: charged twice' })
       .catch((error: unknown) => error);
     expect(WeftError.is(defaultRetries, 'WEFT_GET_OBJECT_FAILED')).toBe(true);
-    expect((defaultRetries as Error).message).toContain('after 2 attempt(s)');
+    expect((defaultRetries as Error).message).toContain('after 3 attempt(s)');
+    expect(model.requests).toHaveLength(3);
+    // The second call shows the model what was wrong with the first answer.
+    const retry = model.requests[1]?.at(-1)?.content ?? '';
+    expect(retry).toContain('not valid for the schema');
+    expect(retry).toContain('category');
 
-    // Two prose answers used above; the helper's five attempts see four more, then the valid one.
+    // Three answers used above; the helper's five attempts see four prose ones, then the valid one.
     await expect(
       triage(runtime.models, 'I was charged twice'),
     ).resolves.toEqual(valid);

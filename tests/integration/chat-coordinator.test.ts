@@ -113,7 +113,7 @@ describe('the chat route with a PostgreSQL coordinator', () => {
     expect(repliedElsewhere).toEqual(['from the survivor']);
   }, 60_000);
 
-  it('answers 503 with a WEFT_COORDINATOR_* code while the instance has lost its database, and runs no task [claim:chat-readme-coordinator-503]', async () => {
+  it('answers 503 with a WEFT_COORDINATOR_* code while the instance has lost its database, and runs no task [claim:chat-readme-coordinator-503] [claim:httpchat-503-coordinator]', async () => {
     const schema = postgres.newSchema();
     let replies = 0;
     // A minute before it reconnects, so the request below meets the lost connection.

@@ -1,4 +1,4 @@
-import type { Runtime } from '@weft/core';
+import { Runtime } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -166,7 +166,7 @@ describe('docs/building-plugins/http-chat.md', () => {
     });
   });
 
-  it('counts taskTimeoutMs from when a task leaves the queue: a message that waited is still answered [claim:httpchat-queue-wait]', async () => {
+  it('counts taskTimeoutMs from when a task leaves the queue: a message that waited is still answered [claim:httpchat-queue-wait] [claim:trouble-client-waits-queue]', async () => {
     // The first message's reply never comes; the second, of the same room and user, waits
     // behind it (a space's tasks run one at a time) for longer than the task deadline.
     const model = scriptedModel((prompt) =>
@@ -186,6 +186,45 @@ describe('docs/building-plugins/http-chat.md', () => {
     expect(Date.now() - sent).toBeGreaterThanOrEqual(250);
     expect(second).toMatchObject({ ok: true, reply: 'Here now.' });
     expect(await first).toMatchObject({ ok: false, httpStatus: 502 });
+  });
+
+  it('listens on port 3000 with a one-minute task deadline, and the client waits 65 seconds, unless told otherwise [claim:httpchat-sample] [claim:httpchat-client-deadline]', async () => {
+    // Stop at Runtime.init: the test reads the options without taking port 3000.
+    let given: Parameters<typeof Runtime.init>[0] | undefined;
+    const init = vi
+      .spyOn(Runtime, 'init')
+      .mockImplementationOnce(async (config) => {
+        given = config;
+        throw new Error('options read');
+      });
+    try {
+      await expect(
+        startChatAgent(
+          scriptedModel(() => 'unused'),
+          new InMemoryMemoryProvider(),
+          TOKENS,
+        ),
+      ).rejects.toThrow('options read');
+    } finally {
+      init.mockRestore();
+    }
+    expect(given?.options).toMatchObject({
+      server: { port: 3000 },
+      taskTimeoutMs: 60_000,
+    });
+
+    const { url } = await start(scriptedModel(() => 'Hello.'));
+    const timeout = vi.spyOn(AbortSignal, 'timeout');
+    try {
+      await sendChatMessage(url, 't-ada', {
+        room: 'lobby',
+        user: 'ada',
+        message: 'Hi',
+      });
+      expect(timeout).toHaveBeenCalledWith(65_000);
+    } finally {
+      timeout.mockRestore();
+    }
   });
 
   it("gives up after the client's own deadline when no answer comes [claim:httpchat-client-deadline] [claim:httpchat-client-timeout]", async () => {

@@ -331,7 +331,7 @@ describe('ChatPlugin: limits', () => {
     );
   });
 
-  it('refuses pipelined requests of one connection past maxInFlight with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes the connection’s next once tasks end [claim:httpchat-per-connection] [claim:prod-chat-caps] [claim:chat-429] [claim:errors-429] [claim:tsdoc-chat-per-user-cap] [claim:errors-429-cause]', async () => {
+  it('refuses pipelined requests of one connection past maxInFlight with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes the connection’s next once tasks end [claim:httpchat-per-connection] [claim:httpchat-row-429] [claim:prod-chat-caps] [claim:chat-429] [claim:errors-429] [claim:tsdoc-chat-per-user-cap] [claim:errors-429-cause]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const { url, logs } = await boot({ trustClientUser: true, maxInFlight: 2 }, async () => {

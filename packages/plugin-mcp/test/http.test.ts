@@ -85,7 +85,7 @@ describe('McpPlugin over streamable HTTP', () => {
     expect(back.chain[1]).toMatchObject({ type: 'result', data: { content: [{ text: 'back' }] } });
   });
 
-  it("turns a JSON-RPC error into a step error with the code, logging the server's message under an id [claim:mcpdoc-call-failed] [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments] [claim:mcp-call-failed] [claim:mcp-readme-failures-server-words] [claim:tsdoc-mcp-connection-call-throws] [claim:tsdoc-mcp-connection-settings-logger]", async () => {
+  it("turns a JSON-RPC error into a step error with the code, logging the server's message under an id [claim:mcpdoc-call-failed] [claim:mcpdoc-failures-no-server-text] [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments] [claim:mcp-call-failed] [claim:mcp-readme-failures-server-words] [claim:tsdoc-mcp-connection-call-throws] [claim:tsdoc-mcp-connection-settings-logger]", async () => {
     server = await serveOverHttp(0, createRefusingServer);
     agent = await startAgent(
       await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['lookup'] }] }),

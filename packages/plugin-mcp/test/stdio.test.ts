@@ -222,7 +222,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
       .toMatch(/cancelled with the task/);
   });
 
-  it('turns an isError result into a step error without the server text; the text is logged under an id [claim:mcpdoc-tool-error] [claim:mcpdoc-outside-code] [claim:prod-mcp-untrusted] [claim:mcp-tool-error] [claim:mcpdoc-tool-error-code] [claim:mcp-readme-failures-server-words]', async () => {
+  it('turns an isError result into a step error without the server text; the text is logged under an id [claim:mcpdoc-tool-error] [claim:mcpdoc-failures-no-server-text] [claim:mcpdoc-outside-code] [claim:prod-mcp-untrusted] [claim:mcp-tool-error] [claim:mcpdoc-tool-error-code] [claim:mcp-readme-failures-server-words]', async () => {
     agent = await startAgent(await connect(['fail']), [plan('fail'), { type: 'stop' }], {
       pipelineReview: 'always',
     });

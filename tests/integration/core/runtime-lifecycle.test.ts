@@ -569,6 +569,39 @@ describe('Runtime dispatch input checks', () => {
     expect(error.message).toContain('invalid space id "has space"');
   });
 
+  it('answers 400 WEFT_INVALID_SPACE to an HTTP client whose request names an invalid space [claim:sp-dispatch-400]', async () => {
+    const plugin = echoPlugin({
+      triggers: [
+        {
+          type: 'route',
+          id: 'post',
+          method: 'POST',
+          path: '/post',
+          handler: async (request, response, runtime) => {
+            const { space } = request.body as { space: string };
+            const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'post', space });
+            response.json({ status: task.status });
+          },
+        },
+      ],
+    });
+    const { runtime, model } = await makeRuntime({
+      plugins: [plugin],
+      options: { server: { port: 0 } },
+    });
+    await runtime.start();
+    const response = await fetch(`${runtime.server.url}/post`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ space: 'has space' }),
+    });
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { code: string; message: string } };
+    expect(error.code).toBe('WEFT_INVALID_SPACE');
+    expect(error.message).toContain('invalid space id "has space"');
+    expect(model.requests).toHaveLength(0);
+  });
+
   it('rejects an unknown plugin with status 400, naming it [claim:trig-space-400-row] [claim:task-dispatch-rejects-bad-input] [claim:tsdoc-runtime-dispatch-400]', async () => {
     const { runtime } = await makeRuntime();
     const error = await errorOf(
