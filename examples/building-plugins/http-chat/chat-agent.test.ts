@@ -166,7 +166,7 @@ describe('docs/building-plugins/http-chat.md', () => {
     });
   });
 
-  it('counts taskTimeoutMs from when a task leaves the queue: a message that waited is still answered [claim:httpchat-queue-wait] [claim:trouble-client-waits-queue]', async () => {
+  it('counts taskTimeoutMs from when a task leaves the queue: a message that waited is still answered [claim:httpchat-queue-wait] [claim:trouble-client-waits-queue] [claim:prod-client-waits-queue]', async () => {
     // The first message's reply never comes; the second, of the same room and user, waits
     // behind it (a space's tasks run one at a time) for longer than the task deadline.
     const model = scriptedModel((prompt) =>
