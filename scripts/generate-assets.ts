@@ -32,7 +32,7 @@ type GeneratorName = keyof typeof GENERATORS;
 const isGeneratorName = (name: string): name is GeneratorName => Object.hasOwn(GENERATORS, name);
 
 /** The generators the arguments name; none named: all but the hover types unless `--hover-types`. */
-function chosenGenerators(args: readonly string[]): GeneratorName[] {
+export function chosenGenerators(args: readonly string[]): GeneratorName[] {
   const named = args.filter((arg) => !arg.startsWith('--'));
   const unknown = named.filter((name) => !isGeneratorName(name));
   if (unknown.length > 0) {

@@ -7,6 +7,7 @@ import {
   type DeclarationReflection,
   type ProjectReflection,
 } from 'typedoc';
+import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   API_ENTRY_POINT,
@@ -95,6 +96,34 @@ describe('the API reference of @weft/core', () => {
     expect(names, 'a source order that happens to be alphabetical proves nothing').not.toEqual(
       [...names].sort((a, b) => a.localeCompare(b)),
     );
+  });
+
+  it('documents every export of @weft/core, and ServerManager and serverOf of @weft/core/node [claim:cg-api-reference-entry] [claim:index-api-reference-every-export]', () => {
+    expect(API_ENTRY_POINT).toBe('packages/core/src/api-reference.ts');
+    const documented = new Set(project!.children?.map((child) => child.name));
+    // Names only: no lib and no types are needed to list a module's exports, and loading them
+    // would double the time this takes.
+    const source = (entry: string): string =>
+      path.resolve(__dirname, '../../packages/core/src', entry);
+    const program = ts.createProgram([source('index.ts'), source('node.ts')], {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      noEmit: true,
+      noLib: true,
+      types: [],
+    });
+    const checker = program.getTypeChecker();
+    const exportsOf = (entry: string): string[] => {
+      const module = checker.getSymbolAtLocation(program.getSourceFile(source(entry))!)!;
+      return checker.getExportsOfModule(module).map((symbol) => symbol.name);
+    };
+    const core = exportsOf('index.ts');
+    expect(core.length).toBeGreaterThan(50);
+    expect(core.filter((name) => !documented.has(name))).toEqual([]);
+    const node = exportsOf('node.ts');
+    expect(node).toEqual(expect.arrayContaining(['ServerManager', 'serverOf']));
+    expect(node.filter((name) => !documented.has(name))).toEqual([]);
   });
 
   it('exports exactly the names the specification lists', () => {

@@ -100,7 +100,7 @@ function runFiles(): { reached: Set<string>; named: string } {
   return { reached, named };
 }
 
-describe('the code samples of the documentation [claim:wp-samples-run]', () => {
+describe('the code samples of the documentation [claim:wp-samples-run] [claim:index-samples-tested]', () => {
   const blocks = codeBlocks();
   const samples = [...new Set(blocks.flatMap(({ file }) => (file ? [file] : [])))];
 

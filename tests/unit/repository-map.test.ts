@@ -91,6 +91,43 @@ describe('the map of the repository', () => {
     expect(scripts.filter((name) => /^(pre|post)/.test(name))).toEqual([]);
   });
 
+  it("runs, from each npm script, a command of scripts/, a tool's own, the bench runner, create-weft's command line or a sample [claim:cg-script-homes]", () => {
+    const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const tools = ['docusaurus', 'eslint', 'prettier', 'tsc', 'vitest', 'playwright', 'changeset'];
+    const homes = [
+      /^scripts\//,
+      /^bench\/run\.ts$/,
+      /^packages\/create-weft\/src\/cli\.ts$/,
+      /^examples\//,
+    ];
+    const strays: string[] = [];
+    for (const [name, script] of Object.entries(manifest.scripts)) {
+      for (const command of script.split(/\s*&&\s*/)) {
+        const words = command.split(/\s+/);
+        const file = words.find((word) => /\.(ts|mjs|js)$/.test(word));
+        // A tool's own command may name its config file; any other command runs a file.
+        const ok =
+          tools.includes(words[0]!) ||
+          (words[0] === 'npm' && words[1] === 'run') ||
+          (file !== undefined && homes.some((home) => home.test(file)));
+        if (!ok) strays.push(`${name}: ${command}`);
+      }
+    }
+    expect(strays).toEqual([]);
+    // Each home is in use, so the sentence names no place that runs nothing.
+    const files = Object.values(manifest.scripts).join(' ');
+    for (const home of [
+      'scripts/',
+      'bench/run.ts',
+      'packages/create-weft/src/cli.ts',
+      'examples/',
+    ]) {
+      expect(files).toContain(home);
+    }
+  });
+
   it("keeps one layout: the README points to the guide's instead of drawing its own", () => {
     expect(readme).toContain('(docs/contributing-guide.md#repository-layout)');
     expect(readme).not.toMatch(/^```text\n(?:.*\n)*?packages\//m);

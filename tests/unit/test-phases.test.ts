@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEST_PHASES } from '../../tooling/test-phases';
+import { TEST_PHASES, TEST_STAGES } from '../../tooling/test-phases';
 
 const root = path.resolve(__dirname, '../..');
 const bin = mkdtempSync(path.join(os.tmpdir(), 'weft-test-phases-'));
@@ -68,4 +68,29 @@ describe('npm test', () => {
     expect(status).toBe(1);
     expect(ran.sort()).toEqual(['lint', 'typecheck']);
   }, 60_000);
+});
+
+describe('the stages of npm test', () => {
+  const scripts = (steps: readonly (readonly { script: string }[])[]): string[][] =>
+    steps.map((step) => step.map(({ script }) => script));
+
+  it('runs two lanes first, the site in a browser last in the first, then the unit tests and the core in a browser alone [claim:cg-test-phase-order]', () => {
+    expect(TEST_STAGES.map((lanes) => lanes.map(scripts))).toEqual([
+      [
+        [['lint', 'typecheck'], ['build'], ['test:build'], ['test:e2e']],
+        [['test:packages'], ['test:scaffold', 'test:node-versions']],
+      ],
+      [[['test:unit'], ['test:browser']]],
+    ]);
+  });
+
+  it('keeps, for a change to docs alone, lint, the unit tests, the site build, its checks and the site in a browser [claim:cg-ci-docs-only-phases]', () => {
+    expect(TEST_PHASES.filter((phase) => phase.docs).map(({ script }) => script)).toEqual([
+      'lint',
+      'build',
+      'test:build',
+      'test:e2e',
+      'test:unit',
+    ]);
+  });
 });

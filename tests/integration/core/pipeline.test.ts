@@ -539,7 +539,7 @@ describe('planning failures', () => {
 });
 
 describe('task memories', () => {
-  it('records a trigger memory and a chain memory per task [claim:task-records-trigger] [claim:task-records-chain] [claim:gs-what-happened-memories] [claim:mpm-two-writes] [claim:core-readme-steps-in-order] [claim:tut-two-memories] [claim:wp-two-memories]', async () => {
+  it('records a trigger memory and a chain memory per task [claim:task-records-trigger] [claim:task-records-chain] [claim:gs-what-happened-memories] [claim:mpm-two-writes] [claim:core-readme-steps-in-order] [claim:tut-two-memories] [claim:wp-two-memories] [claim:index-trigger-memory] [claim:index-chain-memory]', async () => {
     const { runtime, memory } = await startedRuntime({ responses: planner(['echo', 'reply']) });
     const task = await runtime.dispatch({
       pluginId: 'echo',
@@ -561,6 +561,9 @@ describe('task memories', () => {
       steps: [{ pluginId: 'echo', action: 'reply' }],
       chain: [{ type: 'trigger' }, { type: 'result', action: 'reply' }],
     });
+    // dispatch resolves with the task the chain memory records, finished.
+    expect(task.status).toBe('completed');
+    expect(memories[1]?.content).toMatchObject({ status: task.status, steps: task.steps });
   });
 
   it('does not lose the task when the memory store throws [claim:task-dispatch-never-rejects-inside] [claim:sp-store-failure] [claim:prod-outage-memory-write] [claim:mpm-failed-write]', async () => {
