@@ -4,6 +4,7 @@
  * idle time, bytes waiting to be sent).
  */
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { WeftError, type AgentTask, type Runtime, type Space } from '@weft/core';
 import { describeError, errorDocsUrl } from '@weft/core/internal';
 import {
@@ -65,18 +66,34 @@ export class ChatConnection {
   private idleTimer: NodeJS.Timeout | undefined;
   /** Set once the connection's user lost access: nothing it sends from then on becomes a task. */
   private revoked = false;
+  private recheckTimer: NodeJS.Timeout | undefined;
+  private checking = false;
 
+  /**
+   * @param request - The upgrade request, kept only with `reauthenticateMs` to run
+   *   `authenticate` on again: its headers are bounded by Node's header size limit, and one is
+   *   kept per open connection.
+   */
   constructor(
     private readonly socket: WebSocket,
     private readonly host: ConnectionHost,
     private readonly admission: Admission,
+    request: IncomingMessage,
   ) {
     socket.on('pong', () => {
       this.alive = true;
     });
     socket.on('message', (data, isBinary) => this.onFrame(data, isBinary));
-    socket.on('close', () => clearTimeout(this.idleTimer));
+    socket.on('close', () => {
+      clearTimeout(this.idleTimer);
+      clearInterval(this.recheckTimer);
+    });
     this.resetIdleTimer();
+    const every = host.options.reauthenticateMs;
+    if (every !== undefined) {
+      this.recheckTimer = setInterval(() => void this.recheck(request), every);
+      this.recheckTimer.unref();
+    }
   }
 
   /** The user `authenticate` named for the connection, if it named one. */
@@ -97,11 +114,42 @@ export class ChatConnection {
     if (this.revoked) return false;
     this.revoked = true;
     clearTimeout(this.idleTimer);
+    clearInterval(this.recheckTimer);
     const cutOff = setTimeout(() => this.socket.terminate(), this.host.options.closeTimeoutMs);
     cutOff.unref();
     this.socket.once('close', () => clearTimeout(cutOff));
     this.socket.close(REVOKED_CLOSE.code, clipReason(reason));
     return true;
+  }
+
+  /**
+   * Runs `authenticate` again on the upgrade request; a connection it no longer admits as the
+   * same user is revoked. A check still running when the next is due is not doubled.
+   */
+  private async recheck(request: IncomingMessage): Promise<void> {
+    if (this.checking || this.revoked) return;
+    this.checking = true;
+    const requestId = randomUUID();
+    const { access, runtime } = this.host;
+    try {
+      // A hook that throws or hangs counts as a refusal (ChatAccess logs it under requestId).
+      const verdict = await access.authenticate(request, requestId, runtime.logger);
+      if (this.socket.readyState !== WebSocket.OPEN) return;
+      if (verdict !== false && verdict.user === this.admission.user) return;
+      runtime.logger.info(
+        { requestId, connectionId: this.id, user: this.admission.user },
+        'websocket: authenticate no longer admits the connection; closed',
+      );
+      this.revoke(REVOKED_CLOSE.reason);
+    } catch (error) {
+      runtime.logger.error(
+        { requestId, connectionId: this.id, error: describeError(error) },
+        'websocket: checking the connection again failed; closed',
+      );
+      this.revoke(REVOKED_CLOSE.reason);
+    } finally {
+      this.checking = false;
+    }
   }
 
   /** How many of the connection's messages wait for replies. */

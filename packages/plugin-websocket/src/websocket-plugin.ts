@@ -285,7 +285,12 @@ export class WebSocketPlugin extends Plugin {
       return;
     }
     this.sockets.handleUpgrade(request, socket, head, (webSocket) => {
-      const connection = new ChatConnection(webSocket, this.connectionHost, verdict.admitted);
+      const connection = new ChatConnection(
+        webSocket,
+        this.connectionHost,
+        verdict.admitted,
+        request,
+      );
       this.connections.set(webSocket, connection);
       webSocket.on('close', () => this.connections.delete(webSocket));
       webSocket.on('error', (error) => {

@@ -10,7 +10,7 @@ import { echoModel, perTest, type Booted, type Client } from './support.js';
 
 const { boot, open } = perTest();
 
-const TOKENS = new Map([
+const TOKENS: ReadonlyMap<string, string> = new Map([
   ['t-ada', 'ada'],
   ['t-eve', 'eve'],
 ]);
@@ -151,4 +151,63 @@ describe('WebSocketPlugin.closeConnectionsOf', () => {
     await expect.poll(() => booted.plugin.connectionCount, { timeout: 3_000 }).toBe(0);
     expect(Date.now() - started).toBeLessThan(2_500);
   });
+});
+
+describe('WebSocketPlugin reauthenticateMs', () => {
+  /** Tokens the test revokes while clients are connected, each mapped to a user or a failure. */
+  function sessions(): {
+    tokens: Map<string, string | 'throw' | 'hang'>;
+    seen: string[];
+    authenticate: NonNullable<WebSocketPluginOptions['authenticate']>;
+  } {
+    const tokens = new Map<string, string | 'throw' | 'hang'>([...TOKENS]);
+    const seen: string[] = [];
+    return {
+      tokens,
+      seen,
+      authenticate: (request) => {
+        const token = new URL(request.url ?? '/', 'http://localhost').searchParams.get('token');
+        seen.push(token ?? '');
+        const user = token === null ? undefined : tokens.get(token);
+        if (user === 'throw') throw new Error('session store down');
+        if (user === 'hang') return new Promise<boolean>(() => undefined);
+        return user === undefined ? false : { user };
+      },
+    };
+  }
+
+  it('runs authenticate again on the first request and closes with 4001 a connection whose token was revoked, leaving the others [claim:wsdoc-reauthenticate] [claim:wsreadme-reauthenticate] [claim:tsdoc-ws-options-reauthenticate]', async () => {
+    const { tokens, seen, authenticate } = sessions();
+    const { booted, as } = await bootRecording({ authenticate, reauthenticateMs: 100 });
+    const ada = await as('ada');
+    const eve = await as('eve');
+    await expect.poll(() => seen.length, { timeout: 3_000 }).toBeGreaterThanOrEqual(4);
+    expect(new Set(seen)).toEqual(new Set(['t-ada', 't-eve']));
+    expect(booted.plugin.connectionCount).toBe(2);
+    tokens.delete('t-ada');
+    expect(await ada.closed).toEqual({ code: REVOKED_CLOSE.code, reason: REVOKED_CLOSE.reason });
+    expect(await say(eve, '1', 'still here?')).toMatchObject({ type: 'reply', id: '1' });
+    await expect.poll(() => booted.plugin.connectionCount, { timeout: 3_000 }).toBe(1);
+  });
+
+  it.each([
+    ['throws', 'throw'],
+    ['hangs past authTimeoutMs', 'hang'],
+    ['names another user', 'eve'],
+  ])(
+    'closes the connection with 4001 when the hook now %s [claim:wsdoc-reauthenticate] [claim:wsreadme-reauthenticate]',
+    async (_what, now) => {
+      const { tokens, authenticate } = sessions();
+      const { as } = await bootRecording({
+        authenticate,
+        reauthenticateMs: 100,
+        authTimeoutMs: 200,
+      });
+      const ada = await as('ada');
+      tokens.set('t-ada', now);
+      const started = Date.now();
+      expect((await ada.closed).code).toBe(REVOKED_CLOSE.code);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    },
+  );
 });
