@@ -7,8 +7,9 @@ import { WebSocketPluginError } from './errors.js';
  * Options of `WebSocketPlugin`. Every limit has a default; all times are milliseconds. Who may
  * connect as whom, in which room, and how many messages one user may have waiting are the
  * options `@weft/plugin-chat`'s `ChatPlugin` takes too ({@link ChatAccessOptions}):
- * `authenticate` runs once per connection, before the upgrade is accepted, and a connection
- * for which it names no user is refused (401) unless `trustClientUser` is on.
+ * `authenticate` runs before the upgrade is accepted (and again every `reauthenticateMs` when
+ * that is set), and a connection for which it names no user is refused (401) unless
+ * `trustClientUser` is on.
  * @claim tsdoc-ws-options-defaults
  * @claim tsdoc-ws-options-no-user
  */
