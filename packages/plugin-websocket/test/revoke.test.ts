@@ -121,6 +121,31 @@ describe('WebSocketPlugin.closeConnectionsOf', () => {
     expect(JSON.stringify(accepted)).not.toContain('after the revocation');
   });
 
+  it('turns no frame into a task whose room check was still running at the call [claim:wsdoc-revoke-frames]', async () => {
+    let allow: (yes: boolean) => void = () => undefined;
+    const asked: string[] = [];
+    const { booted, accepted, as } = await bootRecording({
+      authorizeRoom: ({ user }) => {
+        asked.push(user);
+        return new Promise<boolean>((resolve) => (allow = resolve));
+      },
+    });
+    const ada = await as('ada');
+    ada.send(message('1', 'checked slowly'));
+    await expect.poll(() => asked, { timeout: 3_000 }).toEqual(['ada']);
+    expect(booted.plugin.closeConnectionsOf('ada')).toBe(1);
+    allow(true);
+    expect((await ada.closed).code).toBe(REVOKED_CLOSE.code);
+    // Ada's room check was answered first, so by the time eve's message is accepted, ada's has
+    // had its turn to become a task.
+    const eve = await as('eve');
+    eve.send(message('2', 'mine'));
+    await expect.poll(() => asked, { timeout: 3_000 }).toEqual(['ada', 'eve']);
+    allow(true);
+    expect(await eve.next()).toMatchObject({ type: 'accepted', id: '2' });
+    expect(usersOf(accepted)).toEqual(['eve']);
+  });
+
   it('lets a running task of the user finish without sending its reply [claim:wsdoc-revoke-frames]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
