@@ -4,6 +4,7 @@
  * idle time, bytes waiting to be sent).
  */
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { WeftError, type AgentTask, type Runtime, type Space } from '@weft/core';
 import { describeError, errorDocsUrl } from '@weft/core/internal';
 import {
@@ -37,6 +38,18 @@ export interface ConnectionHost {
 /** The close code and reason sent when a connection has been idle for `idleTimeoutMs`. */
 export const IDLE_CLOSE = { code: 1000, reason: 'idle timeout' } as const;
 
+/**
+ * The close code, and the default reason, sent to the connections of a user whose access was
+ * revoked by `WebSocketPlugin.closeConnectionsOf`. The code is in the range websocket leaves to
+ * applications (4000-4999), so a client tells it apart from an idle or shutdown close and
+ * signs in again instead of reconnecting with the same credentials.
+ * @claim tsdoc-ws-revoked-close
+ */
+export const REVOKED_CLOSE = { code: 4001, reason: 'access revoked' } as const;
+
+/** The longest close reason websocket allows, in UTF-8 bytes. */
+const MAX_CLOSE_REASON_BYTES = 123;
+
 /** The core's codes whose messages are written for clients (a full queue, a stopping runtime). */
 const EXPOSED_CORE_CODES = new Set(['WEFT_QUEUE_FULL', 'WEFT_SHUTTING_DOWN']);
 
@@ -51,18 +64,92 @@ export class ChatConnection {
   alive = true;
   private readonly inFlight = new Set<string>();
   private idleTimer: NodeJS.Timeout | undefined;
+  /** Set once the connection's user lost access: nothing it sends from then on becomes a task. */
+  private revoked = false;
+  private recheckTimer: NodeJS.Timeout | undefined;
+  private checking = false;
 
+  /**
+   * @param request - The upgrade request, kept only with `reauthenticateMs` to run
+   *   `authenticate` on again: its headers are bounded by Node's header size limit, and one is
+   *   kept per open connection.
+   */
   constructor(
     private readonly socket: WebSocket,
     private readonly host: ConnectionHost,
     private readonly admission: Admission,
+    request: IncomingMessage,
   ) {
     socket.on('pong', () => {
       this.alive = true;
     });
     socket.on('message', (data, isBinary) => this.onFrame(data, isBinary));
-    socket.on('close', () => clearTimeout(this.idleTimer));
+    socket.on('close', () => {
+      clearTimeout(this.idleTimer);
+      clearInterval(this.recheckTimer);
+    });
     this.resetIdleTimer();
+    const every = host.options.reauthenticateMs;
+    if (every !== undefined) {
+      this.recheckTimer = setInterval(() => void this.recheck(request), every);
+      this.recheckTimer.unref();
+    }
+  }
+
+  /** The user `authenticate` named for the connection, if it named one. */
+  get user(): string | undefined {
+    return this.admission.user;
+  }
+
+  /**
+   * Ends the connection because its user lost access: frames still arriving are dropped, the
+   * replies of tasks already running are not sent, and the client receives
+   * {@link REVOKED_CLOSE}'s code. A client that does not answer the close frame is cut off after
+   * `closeTimeoutMs`.
+   *
+   * @param reason - The close reason, cut to the 123 bytes websocket allows.
+   * @returns `false` when the connection was revoked already.
+   */
+  revoke(reason: string): boolean {
+    if (this.revoked) return false;
+    this.revoked = true;
+    clearTimeout(this.idleTimer);
+    clearInterval(this.recheckTimer);
+    const cutOff = setTimeout(() => this.socket.terminate(), this.host.options.closeTimeoutMs);
+    cutOff.unref();
+    this.socket.once('close', () => clearTimeout(cutOff));
+    this.socket.close(REVOKED_CLOSE.code, clipReason(reason));
+    return true;
+  }
+
+  /**
+   * Runs `authenticate` again on the upgrade request; a connection it no longer admits as the
+   * same user is revoked. A check still running when the next is due is not doubled.
+   */
+  private async recheck(request: IncomingMessage): Promise<void> {
+    if (this.checking || this.revoked) return;
+    this.checking = true;
+    const requestId = randomUUID();
+    const { access, runtime } = this.host;
+    try {
+      // A hook that throws or hangs counts as a refusal (ChatAccess logs it under requestId).
+      const verdict = await access.authenticate(request, requestId, runtime.logger);
+      if (this.socket.readyState !== WebSocket.OPEN) return;
+      if (verdict !== false && verdict.user === this.admission.user) return;
+      runtime.logger.info(
+        { requestId, connectionId: this.id, user: this.admission.user },
+        'websocket: authenticate no longer admits the connection; closed',
+      );
+      this.revoke(REVOKED_CLOSE.reason);
+    } catch (error) {
+      runtime.logger.error(
+        { requestId, connectionId: this.id, error: describeError(error) },
+        'websocket: checking the connection again failed; closed',
+      );
+      this.revoke(REVOKED_CLOSE.reason);
+    } finally {
+      this.checking = false;
+    }
   }
 
   /** How many of the connection's messages wait for replies. */
@@ -71,6 +158,8 @@ export class ChatConnection {
   }
 
   private onFrame(data: RawData, isBinary: boolean): void {
+    // ws still reads the frames a client sent before it saw the close frame.
+    if (this.revoked) return;
     this.resetIdleTimer();
     if (isBinary) {
       this.sendError(
@@ -151,6 +240,8 @@ export class ChatConnection {
       );
       return;
     }
+    // The room check waits on the application's hook, during which access may be revoked.
+    if (this.revoked) return;
     if (!access.takeSlot(user)) {
       this.sendError(
         frame.id,
@@ -230,7 +321,7 @@ export class ChatConnection {
   }
 
   private sendRefusal(id: string, requestId: string, error: unknown): void {
-    if (error instanceof WeftError && error.expose && EXPOSED_CORE_CODES.has(error.code)) {
+    if (WeftError.is(error) && error.expose && EXPOSED_CORE_CODES.has(error.code)) {
       this.send(
         exposedError(id, error.code as 'WEFT_QUEUE_FULL' | 'WEFT_SHUTTING_DOWN', error.message),
       );
@@ -243,7 +334,7 @@ export class ChatConnection {
     // A coordinator that lost its database refuses for a while and then takes work again: the
     // client gets its code, so it knows to try again, but not its message, which names the
     // database.
-    if (error instanceof WeftError && isCoordinatorCode(error.code) && error.status === 503) {
+    if (WeftError.is(error) && isCoordinatorCode(error.code) && error.status === 503) {
       this.send({
         type: 'error',
         id,
@@ -277,7 +368,7 @@ export class ChatConnection {
    * `maxBufferedBytes` has stopped reading: it is cut off rather than buffered for without end.
    */
   private send(frame: ServerFrame): void {
-    if (this.socket.readyState !== WebSocket.OPEN) return;
+    if (this.revoked || this.socket.readyState !== WebSocket.OPEN) return;
     this.socket.send(JSON.stringify(frame));
     if (this.socket.bufferedAmount > this.host.options.maxBufferedBytes) {
       this.host.runtime.logger.warn(
@@ -333,6 +424,18 @@ async function finishedWithin(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A close reason within websocket's byte limit, cut at a character boundary. */
+function clipReason(reason: string): string {
+  let bytes = 0;
+  let clipped = '';
+  for (const character of reason) {
+    bytes += Buffer.byteLength(character, 'utf8');
+    if (bytes > MAX_CLOSE_REASON_BYTES) break;
+    clipped += character;
+  }
+  return clipped;
 }
 
 function rawText(data: RawData): string {

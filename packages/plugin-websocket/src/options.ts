@@ -7,8 +7,9 @@ import { WebSocketPluginError } from './errors.js';
  * Options of `WebSocketPlugin`. Every limit has a default; all times are milliseconds. Who may
  * connect as whom, in which room, and how many messages one user may have waiting are the
  * options `@weft/plugin-chat`'s `ChatPlugin` takes too ({@link ChatAccessOptions}):
- * `authenticate` runs once per connection, before the upgrade is accepted, and a connection
- * for which it names no user is refused (401) unless `trustClientUser` is on.
+ * `authenticate` runs before the upgrade is accepted (and again every `reauthenticateMs` when
+ * that is set), and a connection for which it names no user is refused (401) unless
+ * `trustClientUser` is on.
  * @claim tsdoc-ws-options-defaults
  * @claim tsdoc-ws-options-no-user
  */
@@ -67,13 +68,22 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
    * connections. Default 2000.
    */
   closeTimeoutMs?: number;
+  /**
+   * How often `authenticate` runs again for each open connection, with the upgrade request it
+   * first saw, so that a revoked token ends the connections it opened. A connection whose check
+   * now fails (the hook refuses, throws, or takes longer than `authTimeoutMs`) or names another
+   * user is closed with `REVOKED_CLOSE` (4001). Needs `authenticate`. Default none: the check
+   * runs once, when the connection opens; `closeConnectionsOf` ends a user's connections at once.
+   * @claim tsdoc-ws-options-reauthenticate
+   */
+  reauthenticateMs?: number;
 }
 
 /** The options with their defaults filled in. */
 export type ResolvedOptions = Required<
-  Omit<WebSocketPluginOptions, 'authenticate' | 'authorizeRoom'>
+  Omit<WebSocketPluginOptions, 'authenticate' | 'authorizeRoom' | 'reauthenticateMs'>
 > &
-  Pick<WebSocketPluginOptions, 'authenticate' | 'authorizeRoom'>;
+  Pick<WebSocketPluginOptions, 'authenticate' | 'authorizeRoom' | 'reauthenticateMs'>;
 
 const DEFAULTS = {
   port: 3001,
@@ -134,6 +144,19 @@ export function resolveOptions(options: WebSocketPluginOptions): ResolvedOptions
   for (const name of POSITIVE_OPTIONS) {
     const value = resolved[name];
     if (!Number.isInteger(value) || value <= 0) throw invalid(name, 'a positive integer', value);
+  }
+  const recheck = resolved.reauthenticateMs;
+  if (recheck !== undefined) {
+    if (!Number.isInteger(recheck) || recheck <= 0) {
+      throw invalid('reauthenticateMs', 'a positive integer', recheck);
+    }
+    if (resolved.authenticate === undefined) {
+      throw invalid(
+        'reauthenticateMs',
+        'left out when there is no authenticate hook (there is nothing to run again); add authenticate or remove reauthenticateMs',
+        recheck,
+      );
+    }
   }
   const origins = resolved.allowedOrigins;
   if (origins !== true) {

@@ -13,7 +13,7 @@ import {
 import { describeError, errorDocsUrl } from '@weft/core/internal';
 import { CHAT_REPLY_TEMPLATE, ChatAccess, chatReplyExecutor } from '@weft/plugin-chat';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { ChatConnection, type ConnectionHost } from './connection.js';
+import { ChatConnection, REVOKED_CLOSE, type ConnectionHost } from './connection.js';
 import {
   invalid,
   resolveOptions,
@@ -131,6 +131,33 @@ export class WebSocketPlugin extends Plugin {
   /** How many websocket connections are open. */
   get connectionCount(): number {
     return this.connections.size;
+  }
+
+  /**
+   * Ends every open connection of one user, for when the application revokes their access
+   * (logout, ban, password change): `authenticate` runs only when a connection opens, so without
+   * this a connected client would go on speaking for the user. Each connection receives the
+   * close code {@link REVOKED_CLOSE} (4001) with `reason`; frames that arrive after the call
+   * become no tasks, and a task already running may finish but its reply is not sent. A client
+   * that does not answer the close frame is cut off after `closeTimeoutMs`. Only connections
+   * whose user `authenticate` named are matched: with `trustClientUser` and no user from
+   * `authenticate`, a connection belongs to no one user.
+   *
+   * @param user - The user id `authenticate` returned for the connections.
+   * @param reason - The close reason the clients receive, cut to the 123 bytes websocket
+   *   allows. Default `'access revoked'`.
+   * @returns How many connections it closed (connections it closed before are not counted).
+   * @claim tsdoc-ws-close-connections-of
+   */
+  closeConnectionsOf(user: string, reason: string = REVOKED_CLOSE.reason): number {
+    let closed = 0;
+    for (const connection of this.connections.values()) {
+      if (connection.user === user && connection.revoke(reason)) closed += 1;
+    }
+    if (closed > 0) {
+      this.runtime?.logger.info({ user, connections: closed }, 'websocket: access revoked');
+    }
+    return closed;
   }
 
   /**
@@ -258,7 +285,12 @@ export class WebSocketPlugin extends Plugin {
       return;
     }
     this.sockets.handleUpgrade(request, socket, head, (webSocket) => {
-      const connection = new ChatConnection(webSocket, this.connectionHost, verdict.admitted);
+      const connection = new ChatConnection(
+        webSocket,
+        this.connectionHost,
+        verdict.admitted,
+        request,
+      );
       this.connections.set(webSocket, connection);
       webSocket.on('close', () => this.connections.delete(webSocket));
       webSocket.on('error', (error) => {

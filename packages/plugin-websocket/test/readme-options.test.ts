@@ -31,17 +31,21 @@ function written(value: unknown): string {
 describe('the README of @weft/plugin-websocket', () => {
   it('lists every option with the default the plugin takes [claim:wsdoc-readme-options]', () => {
     const rows = optionRows(README);
-    const { authenticate, authorizeRoom, ...defaults } = new WebSocketPlugin().options;
-    // The two hooks have no value by default: the README says what their absence means.
+    const { authenticate, authorizeRoom, reauthenticateMs, ...defaults } = new WebSocketPlugin()
+      .options;
+    // The two hooks and the check again have no value by default: the README says what their
+    // absence means.
     expect(authenticate).toBeUndefined();
     expect(authorizeRoom).toBeUndefined();
+    expect(reauthenticateMs).toBeUndefined();
     expect([...rows.keys()].sort()).toEqual(
-      [...Object.keys(defaults), 'authenticate', 'authorizeRoom'].sort(),
+      [...Object.keys(defaults), 'authenticate', 'authorizeRoom', 'reauthenticateMs'].sort(),
     );
     for (const [name, value] of Object.entries(defaults)) {
       expect(rows.get(name), name).toBe(written(value));
     }
     expect(rows.get('authenticate')).toBe('none');
     expect(rows.get('authorizeRoom')).toBe('every room');
+    expect(rows.get('reauthenticateMs')).toBe('none');
   });
 });

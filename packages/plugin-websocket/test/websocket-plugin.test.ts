@@ -445,6 +445,11 @@ describe('WebSocketPlugin options', () => {
       { allowedOrigins: ['https://chat.example.com/app'] },
       'option "allowedOrigins" must be origins',
     ],
+    [{ reauthenticateMs: 1_000 }, 'option "reauthenticateMs" must be left out'],
+    [
+      { reauthenticateMs: 0, authenticate: () => true },
+      'option "reauthenticateMs" must be a positive integer, got 0',
+    ],
   ])(
     'refuses %j naming the option [claim:wsreadme-path] [claim:wsreadme-bad-option]',
     (options, expected) => {

@@ -1,0 +1,238 @@
+/**
+ * Revoking a user's access: `closeConnectionsOf` ends every open connection of that user, and
+ * nothing their clients send afterwards speaks for them.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import type { AgentTask, TriggerEvent } from '@weft/core';
+import type { ScriptedResponse } from '@weft/testing';
+import { IDLE_CLOSE, REVOKED_CLOSE, type WebSocketPluginOptions } from '../src/index.js';
+import { echoModel, perTest, type Booted, type Client } from './support.js';
+
+const { boot, open } = perTest();
+
+const TOKENS: ReadonlyMap<string, string> = new Map([
+  ['t-ada', 'ada'],
+  ['t-eve', 'eve'],
+]);
+
+/** The session token in the URL, mapped to its user. */
+const byToken: WebSocketPluginOptions['authenticate'] = (request) => {
+  const token = new URL(request.url ?? '/', 'http://localhost').searchParams.get('token');
+  const user = token === null ? undefined : TOKENS.get(token);
+  return user === undefined ? false : { user };
+};
+
+/** Boots the plugin with token authentication and records every task the runtime accepts. */
+async function bootRecording(
+  options: WebSocketPluginOptions = {},
+  model: ScriptedResponse = echoModel,
+): Promise<{
+  booted: Booted;
+  accepted: TriggerEvent[];
+  done: Promise<AgentTask>[];
+  as: (user: string) => Promise<Client>;
+}> {
+  const booted = await boot({ trustClientUser: false, authenticate: byToken, ...options }, model);
+  const accepted: TriggerEvent[] = [];
+  const done: Promise<AgentTask>[] = [];
+  const accept = booted.runtime.accept.bind(booted.runtime);
+  vi.spyOn(booted.runtime, 'accept').mockImplementation(async (event) => {
+    accepted.push(event);
+    const result = await accept(event);
+    done.push(result.done);
+    return result;
+  });
+  const as = (user: string) => open(`${booted.url}?token=t-${user}`);
+  return { booted, accepted, done, as };
+}
+
+const message = (id: string, text: string) => ({
+  type: 'message',
+  id,
+  room: 'r1',
+  // Ignored: the user is the one authenticate named for the connection.
+  user: 'someone',
+  message: text,
+});
+
+/** Sends one message and returns its reply frame. */
+async function say(client: Client, id: string, text: string) {
+  client.send(message(id, text));
+  expect(await client.next()).toMatchObject({ type: 'accepted', id });
+  return client.next();
+}
+
+const usersOf = (events: TriggerEvent[]) =>
+  events.map((event) => (event.data as { user?: string } | undefined)?.user);
+
+describe('WebSocketPlugin.closeConnectionsOf', () => {
+  it("closes every connection of the user with 4001 and the reason, returns how many, and leaves other users' connections answering [claim:wsdoc-revoke] [claim:wsreadme-revoke] [claim:tsdoc-ws-close-connections-of] [claim:tsdoc-ws-revoked-close]", async () => {
+    const { booted, as } = await bootRecording();
+    const [phone, laptop, eve] = [await as('ada'), await as('ada'), await as('eve')];
+    expect(REVOKED_CLOSE.code).toBeGreaterThanOrEqual(4000);
+    expect(REVOKED_CLOSE.code).toBeLessThan(5000);
+    expect(REVOKED_CLOSE.code).not.toBe(IDLE_CLOSE.code);
+
+    expect(booted.plugin.closeConnectionsOf('ada', 'signed out')).toBe(2);
+
+    for (const client of [phone, laptop]) {
+      expect(await client.closed).toEqual({ code: REVOKED_CLOSE.code, reason: 'signed out' });
+    }
+    await expect.poll(() => booted.plugin.connectionCount, { timeout: 3_000 }).toBe(1);
+    expect(await say(eve, '1', 'still here?')).toMatchObject({
+      type: 'reply',
+      id: '1',
+      reply: 'echo: still here?',
+    });
+    // Nothing is left to close, for her or for a user who never connected.
+    expect(booted.plugin.closeConnectionsOf('ada')).toBe(0);
+    expect(booted.plugin.closeConnectionsOf('nobody')).toBe(0);
+  });
+
+  it('sends the default reason, and cuts a long one to the 123 bytes websocket allows [claim:wsreadme-revoke-reason]', async () => {
+    const { booted, as } = await bootRecording();
+    const ada = await as('ada');
+    const eve = await as('eve');
+    booted.plugin.closeConnectionsOf('ada');
+    expect(await ada.closed).toEqual({ code: REVOKED_CLOSE.code, reason: 'access revoked' });
+    booted.plugin.closeConnectionsOf('eve', 'é'.repeat(100));
+    const closed = await eve.closed;
+    expect(closed.code).toBe(REVOKED_CLOSE.code);
+    expect(closed.reason).toBe('é'.repeat(61));
+  });
+
+  it('turns no frame the client sends after the call into a task [claim:wsdoc-revoke-frames] [claim:wsreadme-revoke]', async () => {
+    const { booted, accepted, as } = await bootRecording();
+    const ada = await as('ada');
+    const eve = await as('eve');
+    expect(await say(ada, '1', 'before')).toMatchObject({ type: 'reply', id: '1' });
+    expect(booted.plugin.closeConnectionsOf('ada')).toBe(1);
+    // Sent in the same turn, before the client can have read the close frame: the server still
+    // receives it.
+    expect(ada.socket.readyState).toBe(ada.socket.OPEN);
+    ada.send(message('2', 'after the revocation'));
+    expect((await ada.closed).code).toBe(REVOKED_CLOSE.code);
+    // The client answered the close frame after its message, so the server has read that
+    // message by the time the connection is gone; a later exchange of another user gives a
+    // task made of it the time to appear.
+    await expect.poll(() => booted.plugin.connectionCount, { timeout: 3_000 }).toBe(1);
+    await say(eve, '3', 'and me?');
+    expect(usersOf(accepted)).toEqual(['ada', 'eve']);
+    expect(JSON.stringify(accepted)).not.toContain('after the revocation');
+  });
+
+  it('turns no frame into a task whose room check was still running at the call [claim:wsdoc-revoke-frames]', async () => {
+    let allow: (yes: boolean) => void = () => undefined;
+    const asked: string[] = [];
+    const { booted, accepted, as } = await bootRecording({
+      authorizeRoom: ({ user }) => {
+        asked.push(user);
+        return new Promise<boolean>((resolve) => (allow = resolve));
+      },
+    });
+    const ada = await as('ada');
+    ada.send(message('1', 'checked slowly'));
+    await expect.poll(() => asked, { timeout: 3_000 }).toEqual(['ada']);
+    expect(booted.plugin.closeConnectionsOf('ada')).toBe(1);
+    allow(true);
+    expect((await ada.closed).code).toBe(REVOKED_CLOSE.code);
+    // Ada's room check was answered first, so by the time eve's message is accepted, ada's has
+    // had its turn to become a task.
+    const eve = await as('eve');
+    eve.send(message('2', 'mine'));
+    await expect.poll(() => asked, { timeout: 3_000 }).toEqual(['ada', 'eve']);
+    allow(true);
+    expect(await eve.next()).toMatchObject({ type: 'accepted', id: '2' });
+    expect(usersOf(accepted)).toEqual(['eve']);
+  });
+
+  it('lets a running task of the user finish without sending its reply [claim:wsdoc-revoke-frames]', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { booted, accepted, done, as } = await bootRecording({}, async (messages, request) => {
+      if (request.purpose === 'plan' || request.purpose === 'review')
+        return echoModel(messages, request);
+      await gate;
+      return 'too late';
+    });
+    const ada = await as('ada');
+    ada.send(message('1', 'slow one'));
+    expect(await ada.next()).toMatchObject({ type: 'accepted', id: '1' });
+    booted.plugin.closeConnectionsOf('ada');
+    expect((await ada.closed).code).toBe(REVOKED_CLOSE.code);
+    release();
+    expect((await done[0]!).status).toBe('completed');
+    expect(usersOf(accepted)).toEqual(['ada']);
+    await expect(ada.next(200)).rejects.toThrow('no frame');
+  });
+
+  it('cuts a client that never answers the close frame after closeTimeoutMs [claim:wsreadme-revoke]', async () => {
+    const { booted, as } = await bootRecording({ closeTimeoutMs: 300 });
+    const deaf = await as('ada');
+    deaf.socket.pause(); // It never reads the close frame, so never answers it.
+    const started = Date.now();
+    expect(booted.plugin.closeConnectionsOf('ada')).toBe(1);
+    // ws on its own would wait 30 s for the answer.
+    await expect.poll(() => booted.plugin.connectionCount, { timeout: 3_000 }).toBe(0);
+    expect(Date.now() - started).toBeLessThan(2_500);
+  });
+});
+
+describe('WebSocketPlugin reauthenticateMs', () => {
+  /** Tokens the test revokes while clients are connected, each mapped to a user or a failure. */
+  function sessions(): {
+    tokens: Map<string, string | 'throw' | 'hang'>;
+    seen: string[];
+    authenticate: NonNullable<WebSocketPluginOptions['authenticate']>;
+  } {
+    const tokens = new Map<string, string | 'throw' | 'hang'>([...TOKENS]);
+    const seen: string[] = [];
+    return {
+      tokens,
+      seen,
+      authenticate: (request) => {
+        const token = new URL(request.url ?? '/', 'http://localhost').searchParams.get('token');
+        seen.push(token ?? '');
+        const user = token === null ? undefined : tokens.get(token);
+        if (user === 'throw') throw new Error('session store down');
+        if (user === 'hang') return new Promise<boolean>(() => undefined);
+        return user === undefined ? false : { user };
+      },
+    };
+  }
+
+  it('runs authenticate again on the first request and closes with 4001 a connection whose token was revoked, leaving the others [claim:wsdoc-reauthenticate] [claim:wsreadme-reauthenticate] [claim:tsdoc-ws-options-reauthenticate]', async () => {
+    const { tokens, seen, authenticate } = sessions();
+    const { booted, as } = await bootRecording({ authenticate, reauthenticateMs: 100 });
+    const ada = await as('ada');
+    const eve = await as('eve');
+    await expect.poll(() => seen.length, { timeout: 3_000 }).toBeGreaterThanOrEqual(4);
+    expect(new Set(seen)).toEqual(new Set(['t-ada', 't-eve']));
+    expect(booted.plugin.connectionCount).toBe(2);
+    tokens.delete('t-ada');
+    expect(await ada.closed).toEqual({ code: REVOKED_CLOSE.code, reason: REVOKED_CLOSE.reason });
+    expect(await say(eve, '1', 'still here?')).toMatchObject({ type: 'reply', id: '1' });
+    await expect.poll(() => booted.plugin.connectionCount, { timeout: 3_000 }).toBe(1);
+  });
+
+  it.each([
+    ['throws', 'throw'],
+    ['hangs past authTimeoutMs', 'hang'],
+    ['names another user', 'eve'],
+  ])(
+    'closes the connection with 4001 when the hook now %s [claim:wsdoc-reauthenticate] [claim:wsreadme-reauthenticate]',
+    async (_what, now) => {
+      const { tokens, authenticate } = sessions();
+      const { as } = await bootRecording({
+        authenticate,
+        reauthenticateMs: 100,
+        authTimeoutMs: 200,
+      });
+      const ada = await as('ada');
+      tokens.set('t-ada', now);
+      const started = Date.now();
+      expect((await ada.closed).code).toBe(REVOKED_CLOSE.code);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    },
+  );
+});
