@@ -368,6 +368,7 @@ async function main(): Promise<void> {
             'tests/unit/lean-client-internals.test.ts',
             'tests/unit/lean-client-replacements.test.ts',
             'tests/unit/lean-client-loaders.test.ts',
+            'tests/unit/lean-client-table.test.ts',
           ],
           copy,
           nodeBin,

@@ -1,11 +1,13 @@
 /**
  * Writes the references that are generated from the code: the errors page and every package's
  * error-code union from the error registries, and the options and environment tables of the
- * configuration page from the runtime's schemas. The output is committed; unit tests fail when
- * it is stale (tests/unit/errors-registry.test.ts, tests/unit/configuration-reference.test.ts).
+ * configuration page from the runtime's schemas, and the contributing guide's table of the lean
+ * client's rows from src/plugins/lean-client/rows.ts. The output is committed; unit tests fail
+ * when it is stale (tests/unit/errors-registry.test.ts, tests/unit/configuration-reference.test.ts,
+ * tests/unit/lean-client-table.test.ts).
  *
- * Run: npm run generate:references (after changing a registry, the options schema or the list
- * of environment variables). `--check` writes nothing and exits 1 when a file is stale.
+ * Run: npm run generate:references (after changing a registry, the options schema, the list
+ * of environment variables or a lean client row). `--check` writes nothing and exits 1 when a file is stale.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';

@@ -115,9 +115,8 @@ describe('what the entry bundle leaves out', () => {
     expect(scripts).not.toMatch(/"@site\/(docs|api)\//);
   });
 
-  it('leaves the plugins catalogue and the service worker registration to their own chunks', () => {
+  it('leaves the plugins catalogue to its own chunk', () => {
     const scripts = firstLoadScripts();
     expect(scripts).not.toContain('@weft/memory-sqlite');
-    expect(scripts).not.toContain('docusaurus.pwa.event.appInstalled.fired');
   });
 });

@@ -24,6 +24,11 @@ import {
   ERRORS_PAGE_START,
   errorSections,
 } from './errors-page';
+import {
+  LEAN_CLIENT_SECTION_END,
+  LEAN_CLIENT_SECTION_START,
+  leanClientSection,
+} from './lean-client-table';
 import { replaceBetweenHeadings, replaceBetweenMarkers } from './markdown-sections';
 
 /** A file and the text it should have. */
@@ -34,6 +39,7 @@ export interface GeneratedFile {
 
 export const ERRORS_PAGE = join(REPOSITORY_ROOT, 'docs', 'reference', 'errors.md');
 export const CONFIGURATION_PAGE = join(REPOSITORY_ROOT, 'docs', 'reference', 'configuration.md');
+export const CONTRIBUTING_GUIDE = join(REPOSITORY_ROOT, 'docs', 'contributing-guide.md');
 
 async function formatted(file: string, text: string): Promise<string> {
   const options = await resolveConfig(file);
@@ -87,5 +93,12 @@ export async function generatedReferences(): Promise<GeneratedFile[]> {
     file: CONFIGURATION_PAGE,
     text: await formatted(CONFIGURATION_PAGE, configuration),
   });
+  const guide = replaceBetweenHeadings(
+    readFileSync(CONTRIBUTING_GUIDE, 'utf8'),
+    LEAN_CLIENT_SECTION_START,
+    LEAN_CLIENT_SECTION_END,
+    leanClientSection(),
+  );
+  files.push({ file: CONTRIBUTING_GUIDE, text: await formatted(CONTRIBUTING_GUIDE, guide) });
   return files;
 }
