@@ -36,11 +36,11 @@ export type Lane = readonly (readonly TestPhase[])[];
  * at its first failure (the others finish the step they are in and start no other).
  *
  * The packages lane mostly waits on npm installs and child processes in temporary folders of
- * its own, and reads the sources and `.cache/packed` only, so it runs beside lint, the types, the
- * site build and the browser tests, which read the build and a server of their own (and get one
- * retry on CI, as a browser on a shared machine can be slow). The unit tests run alone after it:
+ * its own, and reads the sources and `.cache/packed` only, so it runs beside lint, the types and
+ * the site build, which hold no deadlines. The unit and browser tests each run alone after it:
  * many of them hold a deadline, and a second CPU-heavy lane beside them would make whether they
- * pass depend on it.
+ * pass depend on it. Nor would it save time: the scaffold tests and the browser tests both keep
+ * the processor busy, and side by side each took as long as the two did one after the other.
  */
 export const TEST_STAGES: readonly (readonly Lane[])[] = [
   [
@@ -48,7 +48,6 @@ export const TEST_STAGES: readonly (readonly Lane[])[] = [
       [phase('lint', 'lint-and-types', true), phase('typecheck', 'lint-and-types', false)],
       [phase('build', 'site', true)],
       [phase('test:build', 'site', true)],
-      [phase('test:e2e', 'site', true)],
     ],
     [
       [phase('test:packages', 'packages', false, true)],
@@ -59,6 +58,7 @@ export const TEST_STAGES: readonly (readonly Lane[])[] = [
     ],
   ],
   [[[phase('test:unit', 'framework', true)], [phase('test:browser', 'framework', false)]]],
+  [[[phase('test:e2e', 'site', true)]]],
 ];
 
 export const TEST_PHASES: readonly TestPhase[] = TEST_STAGES.flat(3);

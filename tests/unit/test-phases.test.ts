@@ -74,13 +74,14 @@ describe('the stages of npm test', () => {
   const scripts = (steps: readonly (readonly { script: string }[])[]): string[][] =>
     steps.map((step) => step.map(({ script }) => script));
 
-  it('runs two lanes first, the site in a browser last in the first, then the unit tests and the core in a browser alone [claim:cg-test-phase-order]', () => {
+  it('runs two lanes first, then the unit tests and the core in a browser, then the site in a browser, each alone [claim:cg-test-phase-order]', () => {
     expect(TEST_STAGES.map((lanes) => lanes.map(scripts))).toEqual([
       [
-        [['lint', 'typecheck'], ['build'], ['test:build'], ['test:e2e']],
+        [['lint', 'typecheck'], ['build'], ['test:build']],
         [['test:packages'], ['test:scaffold', 'test:node-versions']],
       ],
       [[['test:unit'], ['test:browser']]],
+      [[['test:e2e']]],
     ]);
   });
 
@@ -89,8 +90,8 @@ describe('the stages of npm test', () => {
       'lint',
       'build',
       'test:build',
-      'test:e2e',
       'test:unit',
+      'test:e2e',
     ]);
   });
 });
