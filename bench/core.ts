@@ -12,19 +12,19 @@
  * Run with `npm run bench -- core` (node --expose-gc). It prints figures and the goals and
  * always exits 0: timings depend on the machine, so nothing here is asserted.
  */
-import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import {
-  MemoryProvider,
+  type MemoryProvider,
   Plugin,
   Runtime,
   type AgentTask,
   type ExecutionContext,
   type Executor,
-  type Memory,
 } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
+// Keeps nothing, so the heap figure shows the framework alone.
+import { DiscardingMemoryProvider } from '../libs/test-support/discarding-memory';
 
 const GOAL_STEP_MS = 1;
 const GOAL_BYTES_PER_TASK = 200;
@@ -43,26 +43,6 @@ class BenchPlugin extends Plugin {
   readonly id = 'bench';
   readonly description = 'No-op steps for benchmarks.';
   override readonly executors: readonly Executor[] = [noop];
-}
-
-/** A memory provider that keeps nothing, so the heap figure shows the framework alone. */
-class DiscardingMemoryProvider extends MemoryProvider {
-  readonly id = 'discarding';
-  async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
-    return { ...memory, id: randomUUID(), createdAt: new Date() };
-  }
-  async update(id: string): Promise<Memory> {
-    throw new Error(`DiscardingMemoryProvider: no memory "${id}"`);
-  }
-  async query(): Promise<Memory[]> {
-    return [];
-  }
-  async remove(): Promise<boolean> {
-    return false;
-  }
-  async clear(): Promise<number> {
-    return 0;
-  }
 }
 
 /**
