@@ -13,7 +13,7 @@ import {
   liveRegion,
   openAndRun,
   openEditors,
-  runButton,
+  pressRun,
   sidewaysOverflow,
 } from './support/run-panel';
 
@@ -35,7 +35,7 @@ test('plans with the planner, answers with the writer, remembers the conversatio
 
   await openEditors(page);
   await page.getByLabel(/^Your message/).fill('What is my name?');
-  await runButton(page, BUTTON).click();
+  await pressRun(page, BUTTON);
   await expect(liveRegion(page)).toContainText(
     'Reply: You said "What is my name?" after 1 earlier message(s).',
   );
@@ -43,7 +43,7 @@ test('plans with the planner, answers with the writer, remembers the conversatio
   // Choosing a preset starts a new conversation: the writer sees no earlier message.
   await choosePreset(page, 'A step fails: the writer model does not answer');
   await choosePreset(page, 'The planner plans, the writer answers');
-  await runButton(page, BUTTON).click();
+  await pressRun(page, BUTTON);
   await expect(liveRegion(page)).toContainText(
     'Reply: You said "What is my name?" after 0 earlier message(s).',
   );
@@ -61,7 +61,7 @@ test.describe(`at ${NARROW.label}`, () => {
     await openEditors(page);
     const review = page.getByLabel(/^The model's review answer/);
     await review.fill('{"type": "stop"');
-    await runButton(page, BUTTON).click();
+    await pressRun(page, BUTTON);
     await expect(review).toHaveAttribute('aria-invalid', 'true');
     await expect(review).toHaveAccessibleDescription(/^review answer: not valid JSON/);
     await expect(liveRegion(page)).toContainText('Not run. review answer: not valid JSON');
@@ -73,7 +73,7 @@ test.describe(`at ${NARROW.label}`, () => {
   }) => {
     await openAndRun(page, PATH, BUTTON);
     await choosePreset(page, 'A step fails: the writer model does not answer');
-    await runButton(page, BUTTON).click();
+    await pressRun(page, BUTTON);
     await expect(liveRegion(page)).toContainText(
       'Task failed after 10 events. A step failed; the review answered stop.',
     );

@@ -18,6 +18,7 @@ import {
   openAndRun,
   openEditors,
   panelViolations,
+  pressRun,
   runButton,
   sidewaysOverflow,
 } from './support/run-panel';
@@ -68,7 +69,7 @@ for (const viewport of VIEWPORTS) {
     }) => {
       await openEditor(page);
       await replaceCode(page, edited('message: text }', 'message: `Edited: ${text}` }'));
-      await runButton(page, RUN).click();
+      await pressRun(page, RUN);
       await expect(liveRegion(page)).toContainText(`Reply: Edited: ${REPLY}`);
       await expect(status(page)).toContainText(`reply “Edited: ${REPLY}”`);
       expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
@@ -76,7 +77,7 @@ for (const viewport of VIEWPORTS) {
       await page.getByRole('button', { name: 'Reset' }).click();
       await expect(code(page)).toContainText('message: text }');
       await expect(code(page)).not.toContainText('Edited: ');
-      await runButton(page, RUN).click();
+      await pressRun(page, RUN);
       await expect(liveRegion(page)).toHaveText(`Task completed after 8 events. Reply: ${REPLY}`);
     });
 
@@ -106,14 +107,14 @@ test.describe(`at ${NARROW.label}`, () => {
   }) => {
     await openEditor(page);
     await replaceCode(page, edited("readonly id = 'assistant';", 'readonly id = ;'));
-    await runButton(page, RUN).click();
+    await pressRun(page, RUN);
     await expect(code(page)).toHaveAttribute('aria-invalid', 'true');
     await expect(code(page)).toHaveAccessibleDescription(/^Line 8, column 17: Unexpected token/);
     await expect(liveRegion(page)).toHaveText(/^Not run\. Line 8, column 17: /);
     // The list still shows the run from before the edit.
     await expect(status(page)).toContainText(`reply “${REPLY}”`);
     await replaceCode(page, `import { readFileSync } from 'fs';\n${source}`);
-    await runButton(page, RUN).click();
+    await pressRun(page, RUN);
     await expect(code(page)).toHaveAccessibleDescription(
       'The code imports "fs"; in the page it can import only "@weft/core".',
     );
@@ -134,7 +135,7 @@ test.describe(`at ${NARROW.label}`, () => {
       page,
       edited('const DAY_START = 9 * 60;', 'const DAY_START = 11 * 60;', CALENDAR),
     );
-    await runButton(page, button).click();
+    await pressRun(page, button);
     await expect(liveRegion(page)).toContainText(
       'Reply: Booked "Release planning" on 2025-03-04 at 11:00',
     );
@@ -143,7 +144,7 @@ test.describe(`at ${NARROW.label}`, () => {
     );
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
     await replaceCode(page, `import { readFileSync } from 'fs';\n${CALENDAR}`);
-    await runButton(page, button).click();
+    await pressRun(page, button);
     await expect(code(page)).toHaveAccessibleDescription(
       'The code imports "fs"; in the page it can import only "@weft/core", "zod".',
     );
@@ -159,7 +160,7 @@ test.describe(`at ${NARROW.label}`, () => {
     await replaceCode(page, edited('/crash|error|broken/i', '/crash|error|broken|slow/i', ISSUES));
     await openEditors(page);
     await page.getByLabel(/^The issue's title/).fill('Slow start');
-    await runButton(page, button).click();
+    await pressRun(page, button);
     await expect(liveRegion(page)).toContainText('Reply: #7: bug');
     await expect(events(page).locator('li[data-kind="step"]')).toContainText('result: #7: bug');
 
@@ -169,7 +170,7 @@ test.describe(`at ${NARROW.label}`, () => {
       'The editor shows examples/building-plugins/triggers/heartbeat-plugin.ts. Run runs your edits while it is open.',
     );
     await replaceCode(page, edited('intervalMs < 10', 'intervalMs < 1000', HEARTBEAT));
-    await runButton(page, button).click();
+    await pressRun(page, button);
     await expect(code(page)).toHaveAccessibleDescription(
       'new HeartbeatPlugin(100) threw: Error: HeartbeatPlugin: intervalMs must be an integer of at least 10, got 100',
     );
@@ -193,19 +194,19 @@ test.describe(`at ${NARROW.label}`, () => {
       page,
       edited('options.historyTurns ?? 10', 'options.historyTurns ?? 1', CONVERSATION),
     );
-    await runButton(page, button).click();
+    await pressRun(page, button);
     await expect(liveRegion(page)).toContainText(
       'Reply: You said "My name is Ada." after 1 earlier message(s).',
     );
     await openEditors(page);
     await page.getByLabel(/^Your message/).fill('What is my name?');
-    await runButton(page, button).click();
+    await pressRun(page, button);
     // The file's own plugin would show the writer both earlier exchanges: "after 2".
     await expect(liveRegion(page)).toContainText(
       'Reply: You said "What is my name?" after 1 earlier message(s).',
     );
     await replaceCode(page, `import { z } from 'zod';\n${CONVERSATION}`);
-    await runButton(page, button).click();
+    await pressRun(page, button);
     await expect(code(page)).toHaveAccessibleDescription(
       'The code imports "zod"; in the page it can import only "@weft/core", "./history.js".',
     );
@@ -229,7 +230,7 @@ test.describe(`at ${NARROW.label}`, () => {
         CHAT_PLUGIN,
       ),
     );
-    await runButton(page, button).click();
+    await pressRun(page, button);
     await expect(liveRegion(page)).toHaveText(
       'The run stopped: the route answered 400 without running a task',
     );

@@ -12,7 +12,7 @@ import {
   liveRegion,
   openAndRun,
   openEditors,
-  runButton,
+  pressRun,
   sidewaysOverflow,
 } from './support/run-panel';
 
@@ -43,7 +43,7 @@ test('runs the calendar plugin, then an edited message and slot answer [claim:ex
   await page
     .getByLabel(/^The model's answer to find-slot's getObject call/)
     .fill('{"date": "2025-03-04", "minutes": 30, "title": "Review"}');
-  await runButton(page, BUTTON).click();
+  await pressRun(page, BUTTON);
   await expect(liveRegion(page)).toContainText('Reply: Booked "Review" on 2025-03-04 at 10:30');
   await expect(list.locator('li[data-kind="trigger"]')).toContainText(
     '“Book 30 minutes on 2025-03-04 for a review”',
@@ -62,7 +62,7 @@ test.describe(`at ${NARROW.label}`, () => {
     await openEditors(page);
     const slot = page.getByLabel(/^The model's answer to find-slot's getObject call/);
     await slot.fill('{"date": "next Tuesday", "minutes": 60}');
-    await runButton(page, BUTTON).click();
+    await pressRun(page, BUTTON);
     await expect(slot).toHaveAttribute('aria-invalid', 'true');
     await expect(slot).toHaveAccessibleDescription(/^slot answer: date: /);
     await expect(liveRegion(page)).toContainText('Not run. slot answer: date');
@@ -74,7 +74,7 @@ test.describe(`at ${NARROW.label}`, () => {
   }) => {
     await openAndRun(page, PATH, BUTTON);
     await choosePreset(page, 'A step fails: an offsite fills the day, so find-slot finds nothing');
-    await runButton(page, BUTTON).click();
+    await pressRun(page, BUTTON);
     await expect(liveRegion(page)).toContainText(
       'Task failed after 10 events. A step failed; the review answered stop.',
     );

@@ -13,7 +13,7 @@ import {
   liveRegion,
   openAndRun,
   openEditors,
-  runButton,
+  pressRun,
   sidewaysOverflow,
 } from './support/run-panel';
 
@@ -49,7 +49,7 @@ test.describe(`at ${NARROW.label}`, () => {
     await openAndRun(page, PATH, BUTTON);
     await openEditors(page);
     await page.getByLabel(/^The model's review answer/).fill('{"type": "continue"}');
-    await runButton(page, BUTTON).click();
+    await pressRun(page, BUTTON);
     await expect(liveRegion(page)).toContainText('A step failed; the review answered continue.');
     const steps = events(page).locator('li[data-kind="step"]');
     await expect(steps).toHaveCount(2);
@@ -64,7 +64,7 @@ test.describe(`at ${NARROW.label}`, () => {
   }) => {
     await openAndRun(page, PATH, BUTTON);
     await choosePreset(page, 'A stand-up until 10:30: the slot is free at 10:30');
-    await runButton(page, BUTTON).click();
+    await pressRun(page, BUTTON);
     await expect(liveRegion(page)).toHaveText(
       'Task completed after 11 events. Reply: Booked "Release planning" on 2025-03-04 at 10:30',
     );
@@ -78,7 +78,7 @@ test.describe(`at ${NARROW.label}`, () => {
     await openEditors(page);
     const review = page.getByLabel(/^The model's review answer/);
     await review.fill('{"type": "pause"}');
-    await runButton(page, BUTTON).click();
+    await pressRun(page, BUTTON);
     await expect(review).toHaveAttribute('aria-invalid', 'true');
     await expect(review).toHaveAccessibleDescription(/^review answer: type: /);
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);

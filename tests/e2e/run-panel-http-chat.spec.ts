@@ -14,7 +14,7 @@ import {
   openAndRun,
   openEditors,
   panelViolations,
-  runButton,
+  pressRun,
   sidewaysOverflow,
 } from './support/run-panel';
 
@@ -43,7 +43,7 @@ test('posts to the chat route, shows the 200 answer, remembers the room, and a p
   // user's plan would not: rooms are private unless shared).
   await openEditors(page);
   await page.getByLabel(/^Message/).fill('Who is here?');
-  await runButton(page, BUTTON).click();
+  await pressRun(page, BUTTON);
   await expect(liveRegion(page)).toContainText(
     'Reply: Hello ada, you wrote “Who is here?” (the plan saw 1 earlier message(s) of room 42).',
   );
@@ -51,7 +51,7 @@ test('posts to the chat route, shows the 200 answer, remembers the room, and a p
   // Choosing a preset starts afresh: no earlier message.
   await choosePreset(page, 'A step fails: the model does not write the reply');
   await choosePreset(page, 'The model plans chat.reply, then writes the reply');
-  await runButton(page, BUTTON).click();
+  await pressRun(page, BUTTON);
   await expect(liveRegion(page)).toContainText('(the plan saw 0 earlier message(s) of room 42)');
 });
 
@@ -67,7 +67,7 @@ test.describe(`at ${NARROW.label}`, () => {
     await openEditors(page);
     const user = page.getByLabel('User', { exact: true });
     await user.fill('ada lovelace');
-    await runButton(page, BUTTON).click();
+    await pressRun(page, BUTTON);
     await expect(user).toHaveAttribute('aria-invalid', 'true');
     await expect(user).toHaveAccessibleDescription(
       /^user: the route would answer 400 WEFT_CHAT_INVALID_REQUEST: .*"user" must be a user id/,
@@ -77,7 +77,7 @@ test.describe(`at ${NARROW.label}`, () => {
     await user.fill('ada');
     const plan = page.getByLabel(/^The model's plan answer/);
     await plan.fill('{"steps": [');
-    await runButton(page, BUTTON).click();
+    await pressRun(page, BUTTON);
     await expect(user).not.toHaveAttribute('aria-invalid', 'true');
     await expect(plan).toHaveAttribute('aria-invalid', 'true');
     await expect(plan).toHaveAccessibleDescription(/^plan answer: not valid JSON/);
@@ -90,7 +90,7 @@ test.describe(`at ${NARROW.label}`, () => {
   }) => {
     await openAndRun(page, PATH, BUTTON);
     await choosePreset(page, 'A step fails: the model does not write the reply');
-    await runButton(page, BUTTON).click();
+    await pressRun(page, BUTTON);
     await expect(liveRegion(page)).toContainText(
       'Task failed after 11 events. A step failed; the review answered stop.',
     );
@@ -114,7 +114,7 @@ test('axe finds nothing with the panel open, its events listed and a field refus
   await openAndRun(page, PATH, BUTTON);
   await openEditors(page);
   await page.getByLabel('Room', { exact: true }).fill('room 42');
-  await runButton(page, BUTTON).click();
+  await pressRun(page, BUTTON);
   await expect(page.getByLabel('Room', { exact: true })).toHaveAttribute('aria-invalid', 'true');
   expect(await panelViolations(page)).toEqual([]);
 });

@@ -13,7 +13,7 @@ import {
   liveRegion,
   openAndRun,
   openEditors,
-  runButton,
+  pressRun,
   sidewaysOverflow,
 } from './support/run-panel';
 
@@ -34,7 +34,7 @@ test('runs the issue through the route trigger, then an edited title [claim:trig
 
   await openEditors(page);
   await page.getByLabel(/^The issue's title/).fill('How do I add a trigger?');
-  await runButton(page, BUTTON).click();
+  await pressRun(page, BUTTON);
   await expect(liveRegion(page)).toContainText('Reply: #7: question');
   await expect(list.locator('li[data-kind="trigger"]')).toContainText('“How do I add a trigger?”');
 });
@@ -49,7 +49,7 @@ test.describe(`at ${NARROW.label}`, () => {
   }) => {
     await openAndRun(page, PATH, BUTTON);
     await choosePreset(page, "Start trigger: the heartbeat's timer dispatches (no message)");
-    await runButton(page, BUTTON).click();
+    await pressRun(page, BUTTON);
     await expect(liveRegion(page)).toHaveText('Task completed after 7 events.');
     const list = events(page);
     await expect(list.locator('li[data-kind="trigger"]')).toHaveText(
@@ -66,7 +66,7 @@ test.describe(`at ${NARROW.label}`, () => {
     await openEditors(page);
     const plan = page.getByLabel("The model's plan answer (JSON)");
     await plan.fill('{"steps": [{"pluginId": "issues"}]}');
-    await runButton(page, BUTTON).click();
+    await pressRun(page, BUTTON);
     await expect(plan).toHaveAttribute('aria-invalid', 'true');
     await expect(plan).toHaveAccessibleDescription(/^plan answer: steps\.0\.action: /);
     await expect(liveRegion(page)).toContainText('Not run. plan answer: steps.0.action');
@@ -81,7 +81,7 @@ test.describe(`at ${NARROW.label}`, () => {
       page,
       'A step fails: the plan names issues.close, an action the plugin lacks',
     );
-    await runButton(page, BUTTON).click();
+    await pressRun(page, BUTTON);
     await expect(liveRegion(page)).toContainText(
       'Task failed after 10 events. A step failed; the review answered replace.',
     );

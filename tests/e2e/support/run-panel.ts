@@ -13,6 +13,18 @@ export const VIEWPORTS = [
 ] as const;
 
 export const runButton = (page: Page, name: RegExp) => page.getByRole('button', { name });
+
+/**
+ * Presses Run after a reader's edits further down the page. The button is brought to the middle of
+ * the window first: one cut off at the top would be scrolled only to the window's top edge, and
+ * scrolling up brings back the navbar (it hides on scroll), which can slide over the button
+ * between the mouse's press and release, so that the click reaches no button.
+ */
+export async function pressRun(page: Page, name: RegExp): Promise<void> {
+  const button = runButton(page, name);
+  await button.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+  await button.click();
+}
 export const liveRegion = (page: Page) => page.locator('[data-run-panel] [role="status"]');
 export const events = (page: Page) => page.getByRole('list', { name: 'What happened in the run' });
 
