@@ -316,7 +316,11 @@ describe.skipIf(process.platform === 'win32')(
           `still running 20 s after Ctrl+C:\n${agent.output}`,
         ).toBe(true);
         const after = agent.output.slice(before);
-        expect(after).toContain('"msg":"runtime stopped"');
+        // The whole output on failure: which process printed what, and in which order, is what
+        // tells a stop cut short by a second signal from a last log line that was not written.
+        expect(after, `after Ctrl+C, in:\n${agent.output.slice(-4_000)}`).toContain(
+          '"msg":"runtime stopped"',
+        );
         expect(after).not.toMatch(/Force killing|"level":50|Error/);
         // The prompt comes back: npm, tsx's watcher and the agent have all ended.
         expect(await groupEnded(agent, 20_000), `left running after Ctrl+C:\n${agent.output}`).toBe(
