@@ -12,13 +12,13 @@ describe('PromptRegistry', () => {
     const digest = prompts.get('digest/daily-digest');
     expect(digest.templateName).toBe('digest/daily-digest');
     const text = await digest({
-      space: { id: 'team-docs' },
+      space: { id: 'team-docs', description: 'the docs team' },
       reader: 'Ada',
       items: [{ kind: 'chain', summary: 'Answered 3 questions about spaces.' }],
       maxWords: 50,
     });
     expect(text).toBe(
-      "Write a short digest of yesterday's activity in team-docs for Ada.\n\n" +
+      "Write a short digest of yesterday's activity in team-docs (the docs team) for Ada.\n\n" +
         '- chain: Answered 3 questions about spaces.\nKeep it under 50 words.\n',
     );
   });
@@ -26,12 +26,12 @@ describe('PromptRegistry', () => {
   it('leaves out a missing description and falls back to the default word count [claim:liq-optional] [claim:liq-default-filter]', async () => {
     const prompts = await createDigestPrompts();
     const text = await prompts.render('digest/daily-digest', {
-      space: { id: 'team-docs', description: 'the docs team' },
+      space: { id: 'team-docs' },
       reader: 'Ada',
       items: [],
     });
     expect(text).toBe(
-      "Write a short digest of yesterday's activity in team-docs (the docs team) for Ada.\n\n" +
+      "Write a short digest of yesterday's activity in team-docs for Ada.\n\n" +
         'Nothing happened.\nKeep it under 80 words.\n',
     );
   });

@@ -1,7 +1,9 @@
 import { Plugin, spaceId, type Executor, type Trigger } from '@weft/core';
 import { loadHistory } from './history.js';
 
-const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+// spaceId writes each "-" or "_" as 3 characters and refuses ids over 200: with
+// "conversation-" before it, an id of 62 such characters is the longest that fits.
+const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,62}$/;
 const MAX_MESSAGE_LENGTH = 4000;
 
 /** Options of {@link ConversationPlugin}. */
@@ -69,7 +71,7 @@ export class ConversationPlugin extends Plugin {
               error: {
                 status: 400,
                 message:
-                  'conversation id: use 1 to 64 letters, digits, "-" or "_"',
+                  'conversation id: use 1 to 62 letters, digits, "-" or "_"',
               },
             });
             return;

@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import path, { join } from 'node:path';
 import { defineTemplate, PromptRegistry, type PromptTemplate } from '@weft/core';
 import { Liquid } from 'liquidjs';
+import ts from 'typescript';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadLiquid } from '../src/prompts/liquid-engine.js';
 import { errorOf } from './fixtures.js';
@@ -353,6 +354,19 @@ describe('PromptRegistry', () => {
     expect(prompts.has('mail/notes')).toBe(false);
   });
 
+  it('resolves with the names sorted as list() sorts them, and skips subdirectories [claim:liq-load-directory] [claim:tsdoc-node-read-templates]', async () => {
+    // `a-b.liquid` sorts before `a.liquid` ('-' < '.'), but the name `a` before `a-b`.
+    const directory = await tempDir({ 'a-b.liquid': 'AB', 'a.liquid': 'A', 'a_c.liquid': 'AC' });
+    await mkdir(join(directory, 'nested.liquid'));
+    await mkdir(join(directory, 'more'));
+    await writeFile(join(directory, 'more', 'inner.liquid'), 'inner');
+    const prompts = new PromptRegistry();
+    const names = await prompts.loadDirectory('mail', directory);
+    expect(names).toEqual(['mail/a', 'mail/a-b', 'mail/a_c']);
+    expect(prompts.list()).toEqual(names);
+    expect(await prompts.render('mail/a-b')).toBe('AB');
+  });
+
   it('names the file template that does not parse', async () => {
     const directory = await tempDir({ 'broken.liquid': '{% if %}' });
     const error = await errorOf(new PromptRegistry().loadDirectory('mail', directory));
@@ -403,6 +417,55 @@ describe('PromptRegistry errors', () => {
     }
     expect(() => new PromptRegistry().register('a_b', 'c-d.e_f', 'x')).not.toThrow();
   });
+});
+
+/**
+ * The TypeScript compiler's diagnostics for a module beside this file that imports
+ * `defineTemplate` from the sources; the module is never written to disk.
+ */
+function typeErrorsOf(code: string): string[] {
+  const fileName = path.join(__dirname, 'define-template-check.ts');
+  const options: ts.CompilerOptions = {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  };
+  const host = ts.createCompilerHost(options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  const fileExists = host.fileExists.bind(host);
+  host.getSourceFile = (name, language, ...rest) =>
+    name === fileName
+      ? ts.createSourceFile(name, code, language)
+      : getSourceFile(name, language, ...rest);
+  host.fileExists = (name) => name === fileName || fileExists(name);
+  const program = ts.createProgram([fileName], options, host);
+  return ts
+    .getPreEmitDiagnostics(program)
+    .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+}
+
+describe('defineTemplate', () => {
+  const source = (read: string): string =>
+    [
+      "import { defineTemplate } from '../src/prompts/prompt-template.js';",
+      'interface Reminder { who: string; what: string; when?: string }',
+      `export const reminder = defineTemplate<Reminder>(['who', 'what'], (${read}) => String(who));`,
+    ].join('\n');
+
+  it('has the compiler check each variable the function reads against the given type [claim:liq-define-template]', () => {
+    expect(typeErrorsOf(source('{ who, when }'))).toEqual([]);
+    expect(typeErrorsOf(source('{ who, whom }'))).toEqual([
+      expect.stringContaining("Property 'whom' does not exist on type 'Reminder'"),
+    ]);
+    // The names listed are the type's too.
+    expect(typeErrorsOf(source('{ who }').replace("['who', 'what']", "['who', 'whom']"))).toEqual([
+      expect.stringContaining('"whom"'),
+    ]);
+  }, 60_000);
 });
 
 describe('PromptRegistry with function templates', () => {

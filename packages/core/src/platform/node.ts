@@ -65,7 +65,8 @@ export function allowManyListeners(signal: AbortSignal): void {
 }
 
 /**
- * Reads every `*.liquid` file of a directory (not recursive), sorted by name.
+ * Reads every `*.liquid` file of a directory (not recursive: a subdirectory is skipped, even one
+ * whose name ends in `.liquid`), sorted by template name.
  *
  * @param directory - Path of the directory.
  * @returns Each template's name (the file name without `.liquid`) and source.
@@ -75,12 +76,17 @@ export function allowManyListeners(signal: AbortSignal): void {
 export async function readTemplateFiles(
   directory: string,
 ): Promise<{ name: string; source: string }[]> {
-  const entries = await readdir(directory);
-  const files = entries.filter((entry) => extname(entry) === '.liquid').sort();
+  const entries = await readdir(directory, { withFileTypes: true });
+  // Sorted without the extension, as the registry lists names: `a` before `a-b`, although
+  // `a-b.liquid` sorts before `a.liquid`.
+  const names = entries
+    .filter((entry) => !entry.isDirectory() && extname(entry.name) === '.liquid')
+    .map((entry) => basename(entry.name, '.liquid'))
+    .sort();
   return Promise.all(
-    files.map(async (file) => ({
-      name: basename(file, '.liquid'),
-      source: await readFile(join(directory, file), 'utf8'),
+    names.map(async (name) => ({
+      name,
+      source: await readFile(join(directory, `${name}.liquid`), 'utf8'),
     })),
   );
 }
