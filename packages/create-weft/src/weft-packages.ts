@@ -82,14 +82,21 @@ export async function packWorkspacePackages(
   const stale: string[] = [];
   for (const name of names) {
     // Workspace folders are named after their package, without the scope.
-    if (!(await isBuildFresh(path.join(root, 'packages', name.replace(/^@weft\//, ''))))) {
-      stale.push(name);
+    const packageDir = path.join(root, 'packages', name.replace(/^@weft\//, ''));
+    // `npm pack` runs a package's `prepack`, which builds it: building it here as well would
+    // do that work twice.
+    if (buildsWhenPacked(packageDir)) continue;
+    if (!(await isBuildFresh(packageDir))) stale.push(name);
+  }
+  // The builds are independent (each resolves the others' types from their sources), and each
+  // is mostly one TypeScript declaration build on one core: two run at a time.
+  const queue = [...stale];
+  const builder = async (): Promise<void> => {
+    for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+      await run('npm', ['run', 'build', '-w', name], { cwd: root, shell, maxBuffer: 64 << 20 });
     }
-  }
-  if (stale.length > 0) {
-    const workspaces = stale.flatMap((name) => ['-w', name]);
-    await run('npm', ['run', 'build', ...workspaces], { cwd: root, shell, maxBuffer: 64 << 20 });
-  }
+  };
+  await Promise.all([builder(), builder()]);
   const { stdout } = await run(
     'npm',
     ['pack', '--json', '--pack-destination', destination, ...names.flatMap((name) => ['-w', name])],
@@ -101,6 +108,14 @@ export async function packWorkspacePackages(
     filename,
     files: files.map(({ path: file }) => ({ path: file })),
   }));
+}
+
+/** Whether the package's own `prepack` script builds it, as @weft/mcp-docs's does. */
+function buildsWhenPacked(packageDir: string): boolean {
+  const { scripts } = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as {
+    scripts?: Record<string, string>;
+  };
+  return /\bnpm run build\b/.test(scripts?.prepack ?? '');
 }
 
 /** The files every package build writes (tsup: ESM, CommonJS and both declarations). */
