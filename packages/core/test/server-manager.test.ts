@@ -753,7 +753,7 @@ describe('ServerManager', () => {
       });
     });
 
-    it('answers 408 to a client whose body is still arriving after requestTimeout [claim:errors-408-cause]', async () => {
+    it('answers 408 to a client whose body is still arriving after requestTimeout [claim:errors-408-cause] [claim:trig-request-timeout]', async () => {
       const server = await serve([echo], { headersTimeout: 300, requestTimeout: 600 });
       const received = await rawExchange(
         server,

@@ -405,6 +405,50 @@ describe('Runtime stop', () => {
     expect(runtime.status).toBe('stopped');
   });
 
+  it("aborts the start triggers' signal before the scheduler drains: a queued task has not run yet when it fires [claim:trig-shutdown-order]", async () => {
+    const gate = deferred();
+    const slow = recordingExecutor('reply', async () => {
+      await gate.promise;
+      return { success: true };
+    });
+    let seenAtAbort: { ran: number; pending: number } | undefined;
+    const plugin = echoPlugin({
+      executors: [slow],
+      triggers: [
+        {
+          type: 'start',
+          id: 'watch',
+          start: (runtime, signal) => {
+            signal.addEventListener('abort', () => {
+              seenAtAbort = { ran: slow.calls.length, pending: runtime.scheduler.pending };
+            });
+          },
+        },
+      ],
+    });
+    const { runtime } = await makeRuntime({
+      plugins: [plugin],
+      responses: planner(['echo', 'reply']),
+      options: { pipelineReview: 'never' },
+    });
+    await runtime.start();
+    const tasks = [1, 2].map((n) =>
+      runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'order', message: `m${n}` }),
+    );
+    await waitFor(() => slow.calls.length === 1);
+    const stopped = runtime.stop();
+    gate.resolve();
+    await stopped;
+    // The signal fired first: the second task still waited, so no trigger could add to the queue
+    // while it drained.
+    expect(seenAtAbort).toEqual({ ran: 1, pending: 1 });
+    expect((await Promise.all(tasks)).map((task) => task.status)).toEqual([
+      'completed',
+      'completed',
+    ]);
+    expect(slow.calls).toHaveLength(2);
+  });
+
   it('drains queued tasks by default [claim:trig-shutdown] [claim:trig-shutdown-order] [claim:task-graceful-stop-drains] [claim:prod-shutdown-order] [claim:wp-stop-reverse]', async () => {
     const gate = deferred();
     const slow = recordingExecutor('reply', async () => {
