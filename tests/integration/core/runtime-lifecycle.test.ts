@@ -145,6 +145,40 @@ describe('Runtime start', () => {
     expect(await response.json()).toEqual({ status: 'completed', chain: ['trigger', 'result'] });
   });
 
+  it('runs start triggers after every plugin has initialised and the HTTP server listens [claim:trig-start-order]', async () => {
+    const events: string[] = [];
+    const first = new TestPlugin('first', {
+      events,
+      triggers: [
+        {
+          type: 'route',
+          id: 'ping',
+          method: 'GET',
+          path: '/ping',
+          handler: (_request, response) => response.json({ pong: true }),
+        },
+        {
+          type: 'start',
+          id: 'probe',
+          start: async (runtime) => {
+            // The server answers already: a start trigger may call its own routes.
+            const response = await fetch(`${runtime.server.url}/ping`, {
+              signal: AbortSignal.timeout(5_000),
+            });
+            events.push(`start trigger (ping ${response.status})`);
+          },
+        },
+      ],
+    });
+    const { runtime } = await makeRuntime({
+      // The trigger's plugin comes first, so its start trigger waits for the plugins after it.
+      plugins: [first, new TestPlugin('second', { events })],
+      options: { server: { port: 0 } },
+    });
+    await runtime.start();
+    expect(events).toEqual(['init plugin first', 'init plugin second', 'start trigger (ping 200)']);
+  });
+
   it('runs start triggers with a signal that is aborted at stop [claim:trig-start-order] [claim:trig-start-signal] [claim:trig-shutdown-order] [claim:prod-shutdown-order] [claim:wp-start-trigger-signal]', async () => {
     let received: AbortSignal | undefined;
     let runtimeSeen: Runtime | undefined;
