@@ -625,6 +625,9 @@ describe('ServerManager', () => {
       expect(calls).toEqual([]);
       const logged = lines.find((line) => line.requestId === error.requestId);
       expect(logged?.msg).toMatch(/allowedHosts.*0\.0\.0\.0 or ::/);
+      // The line names the host it refused.
+      expect(logged?.msg).toContain('refused a request for host "attacker.example"');
+      expect(logged?.host).toBe(`attacker.example:${server.port}`);
     });
 
     it.each([
