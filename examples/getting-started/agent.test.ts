@@ -68,15 +68,24 @@ describe('getting started agent', () => {
     expect(response.body).toMatch(/body: needs \\?"user\\?" and \\?"text\\?"/);
   });
 
-  it('answers 400 naming the problem when the user id is too long for a space', async () => {
+  it('answers 400 naming the problem when no space can hold the user id [claim:gs-user-id-refused]', async () => {
     const agent = await start();
-    const response = await post(agent, { user: 'a'.repeat(300), text: 'Hi' });
-    expect(response.status).toBe(400);
-    const { error } = JSON.parse(response.body) as {
-      error: { code: string; message: string };
+    const refusal = async (user: string) => {
+      const response = await post(agent, { user, text: 'Hi' });
+      expect(response.status).toBe(400);
+      const { error } = JSON.parse(response.body) as {
+        error: { code: string; message: string };
+      };
+      expect(error.code).toBe('WEFT_INVALID_SPACE');
+      return error.message;
     };
-    expect(error.code).toBe('WEFT_INVALID_SPACE');
-    expect(error.message).toMatch(/^spaceId: the encoded id is 305 characters/);
+    expect(await refusal('a'.repeat(300))).toMatch(
+      /^spaceId: the encoded id is 305 characters/,
+    );
+    // Half of a surrogate pair, as JSON can carry it: no UTF-8 form to encode.
+    expect(await refusal('ada\ud800')).toMatch(
+      /^spaceId: part 2 holds a UTF-16 surrogate without its pair/,
+    );
   });
 
   it('keeps users apart whatever their ids contain [claim:gs-space-per-user] [claim:gs-test-covers]', async () => {

@@ -66,7 +66,7 @@ describe('the CommonJS example', () => {
   );
 
   it(
-    'starts the runtime with require() and answers a chat message [claim:install-cjs-test] [claim:core-readme-esm-cjs-types]',
+    'starts the runtime with require() and answers a chat message [claim:install-cjs-test] [claim:core-readme-esm-cjs-types] [claim:gs-existing-project-cjs]',
     async () => {
       const { stdout } = await run(process.execPath, ['agent.cjs'], {
         cwd: project,

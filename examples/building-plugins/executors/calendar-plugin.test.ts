@@ -83,6 +83,12 @@ describe('CalendarPlugin executors', () => {
     expect(retry).toContain(
       'Your previous answer was not valid for the schema SlotRequest',
     );
-    expect(retry).toContain('title');
+    // The validation error names both problems: the missing title and the date's pattern.
+    const error = retry.split('\n\n')[0] ?? '';
+    expect(error).toContain('title');
+    expect(error).toContain('date');
+    // The second answer is accepted: no third request, and the slot is booked.
+    expect(model.requests).toHaveLength(3);
+    expect(task.chain.at(-1)?.data).toEqual({ ...request, start: '09:00' });
   });
 });

@@ -223,7 +223,10 @@ describe('a route trigger', () => {
       const third = await post(url, event(3));
       expect(third.status).toBe(503);
       expect(third.body).toMatchObject({
-        error: { message: expect.stringContaining('queue is full') },
+        error: {
+          code: 'WEFT_QUEUE_FULL',
+          message: expect.stringContaining('queue is full'),
+        },
       });
       release();
       expect((await first).status).toBe(202);

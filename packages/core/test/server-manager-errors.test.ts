@@ -48,7 +48,7 @@ describe('ServerManager refusals', () => {
     }
   });
 
-  it('refuses a bodyLimit the body parser would misread, and a cors key or value the middleware does not take, with WEFT_INVALID_ARGUMENT naming it [claim:tsdoc-server-constructor] [claim:tsdoc-server-cors-checked] [claim:tsdoc-server-body-limit-checked]', async () => {
+  it('refuses a bodyLimit the body parser would misread, and a cors key or value the middleware does not take, with WEFT_INVALID_ARGUMENT naming it [claim:tsdoc-server-constructor] [claim:tsdoc-server-cors-checked] [claim:tsdoc-server-body-limit-checked] [claim:trig-body-limit-forms]', async () => {
     for (const [config, name] of [
       // The parser reads '1m' by its digits, as 1 byte, and refuses 'abc' only when built.
       [{ bodyLimit: '1m' }, 'bodyLimit'],

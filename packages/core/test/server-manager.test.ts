@@ -625,6 +625,9 @@ describe('ServerManager', () => {
       expect(calls).toEqual([]);
       const logged = lines.find((line) => line.requestId === error.requestId);
       expect(logged?.msg).toMatch(/allowedHosts.*0\.0\.0\.0 or ::/);
+      // The line names the host it refused.
+      expect(logged?.msg).toContain('refused a request for host "attacker.example"');
+      expect(logged?.host).toBe(`attacker.example:${server.port}`);
     });
 
     it.each([
@@ -753,7 +756,7 @@ describe('ServerManager', () => {
       });
     });
 
-    it('answers 408 to a client whose body is still arriving after requestTimeout [claim:errors-408-cause]', async () => {
+    it('answers 408 to a client whose body is still arriving after requestTimeout [claim:errors-408-cause] [claim:trig-request-timeout]', async () => {
       const server = await serve([echo], { headersTimeout: 300, requestTimeout: 600 });
       const received = await rawExchange(
         server,

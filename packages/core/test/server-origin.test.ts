@@ -134,7 +134,7 @@ describe('ServerManager Origin check', () => {
     expect(open.runs).toHaveLength(1);
   });
 
-  it('lets through the origins the cors option allows, and only those [claim:httpchat-origin] [claim:trig-403-origin] [claim:prod-origin-refused] [claim:tsdoc-server-cors-origins]', async () => {
+  it('lets through the origins the cors option allows, and only those [claim:httpchat-origin] [claim:trig-403-origin] [claim:trig-cors] [claim:prod-origin-refused] [claim:tsdoc-server-cors-origins]', async () => {
     const json = { 'content-type': 'application/json' };
     const listed = await serve({
       cors: { origin: ['https://app.example.com', /\.trusted\.example$/] },

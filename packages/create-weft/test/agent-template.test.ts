@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_DIR, SHARED_FILES, TEMPLATE_DIR } from '../scripts/agent-template-files.js';
@@ -174,6 +175,28 @@ describe('the project made with the defaults (--model scripted --memory memory)'
       );
     } finally {
       await runtime.stop();
+    }
+  });
+});
+
+describe("the project's .env loading", () => {
+  it("reads .env with Node.js's parser, and a variable set in the shell wins [claim:gs-dotenv] [claim:gs-shell-wins]", async () => {
+    const { loadEnvFile } = (await import(path.join(root, TEMPLATE_DIR, 'env.ts'))) as {
+      loadEnvFile: (file?: string) => void;
+    };
+    const directory = await mkdtemp(path.join(tmpdir(), 'weft-dotenv-'));
+    const names = ['WEFT_DOTENV_CHECK_FILE', 'WEFT_DOTENV_CHECK_SHELL'] as const;
+    try {
+      const file = path.join(directory, '.env');
+      await writeFile(file, `${names[0]}=from-file\n${names[1]}=from-file\n`);
+      process.env[names[1]] = 'from-shell';
+      loadEnvFile(file);
+      expect([process.env[names[0]], process.env[names[1]]]).toEqual(['from-file', 'from-shell']);
+      // No .env at all is not an error: the defaults apply.
+      expect(() => loadEnvFile(path.join(directory, 'missing.env'))).not.toThrow();
+    } finally {
+      for (const name of names) delete process.env[name];
+      await rm(directory, { recursive: true, force: true });
     }
   });
 });

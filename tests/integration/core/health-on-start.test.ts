@@ -57,6 +57,47 @@ describe('options.checkHealthOnStart', () => {
     expect(runtime.status).toBe('running');
   });
 
+  it('never calls checkHealth() without it, through a start, a task and a stop [claim:gs-health]', async () => {
+    const calls: string[] = [];
+    class CountingMemory extends InMemoryMemoryProvider {
+      override async checkHealth(): Promise<boolean> {
+        calls.push('memory');
+        return false;
+      }
+    }
+    class CountingModel extends OpenAIModelProvider {
+      override async checkHealth(): Promise<boolean> {
+        calls.push('model');
+        return false;
+      }
+    }
+    const model = new CountingModel({ id: 'ollama', baseUrl: upUrl, model: 'm', maxRetries: 0 });
+    const runtime = await runtimeWith(model, {}, new CountingMemory());
+    await runtime.start();
+    // The plan's call reaches the stand-in, which answers 404: the task fails, unchecked before.
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 's' });
+    expect(task.status).toBe('failed');
+    await runtime.stop();
+    expect(calls).toEqual([]);
+  });
+
+  it("fails the start, naming the memory provider, when the memory's checkHealth() answers false [claim:gs-health]", async () => {
+    class SickMemory extends InMemoryMemoryProvider {
+      override async checkHealth(): Promise<boolean> {
+        return false;
+      }
+    }
+    const runtime = await runtimeWith(
+      ollamaAt(upUrl),
+      { checkHealthOnStart: true },
+      new SickMemory({ id: 'sick' }),
+    );
+    const error = await errorOf(runtime.start());
+    expect(error.message).toMatch(
+      /^Runtime\.start: memory provider "sick" is not healthy: checkHealth\(\) answered false\./,
+    );
+  });
+
   it('fails the start, naming the provider, when its server is down, and rolls back [claim:gs-health] [claim:prod-health-on-start] [claim:errors-start-failed-sources] [claim:wp-health-on-start]', async () => {
     const runtime = await runtimeWith(ollamaAt(downUrl), { checkHealthOnStart: true });
     const error = await errorOf(runtime.start());

@@ -449,14 +449,18 @@ describe('pipeline review', () => {
 
   it('keeps the remaining steps when the review answer is unusable [claim:task-failed-review-keeps-steps] [claim:wp-review-unparsable] [claim:wp-goal-checked]', async () => {
     const { save, list, plugins } = toolPlugins();
+    const { logger, lines } = capturingLogger('warn');
     const { runtime } = await startedRuntime({
       plugins,
       responses: { responses: [plan(['notes', 'save'], ['notes', 'list'])], fallback: 'no idea' },
-      options: { getObjectRetries: 0 },
+      options: { getObjectRetries: 0, logger },
     });
     const task = await runtime.dispatch({ pluginId: 'notes', triggerId: 'message', space: 's' });
     expect([save.calls.length, list.calls.length]).toEqual([1, 1]);
     expect(task.status).toBe('completed');
+    expect(
+      lines.find((line) => line.msg === 'pipeline review failed; keeping the remaining steps'),
+    ).toMatchObject({ taskId: task.id });
   });
 
   it('keeps the remaining steps when the scripted model runs out at a review, and logs the review [claim:trouble-script-exhausted-review]', async () => {

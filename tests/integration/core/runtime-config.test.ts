@@ -206,7 +206,7 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('options.server.port:');
   });
 
-  it('names a server option the express middleware would misread, before building the server [claim:core-readme-init-checks] [claim:cfg-init-checks-all]', async () => {
+  it('names a server option the express middleware would misread, before building the server [claim:core-readme-init-checks] [claim:cfg-init-checks-all] [claim:trig-cors-keys-checked] [claim:trig-body-limit-forms]', async () => {
     // A plugin with a route, so that the runtime builds the HTTP server from these options.
     const withRoute = echoPlugin({
       triggers: [

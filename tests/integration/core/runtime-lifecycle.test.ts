@@ -145,6 +145,40 @@ describe('Runtime start', () => {
     expect(await response.json()).toEqual({ status: 'completed', chain: ['trigger', 'result'] });
   });
 
+  it('runs start triggers after every plugin has initialised and the HTTP server listens [claim:trig-start-order]', async () => {
+    const events: string[] = [];
+    const first = new TestPlugin('first', {
+      events,
+      triggers: [
+        {
+          type: 'route',
+          id: 'ping',
+          method: 'GET',
+          path: '/ping',
+          handler: (_request, response) => response.json({ pong: true }),
+        },
+        {
+          type: 'start',
+          id: 'probe',
+          start: async (runtime) => {
+            // The server answers already: a start trigger may call its own routes.
+            const response = await fetch(`${runtime.server.url}/ping`, {
+              signal: AbortSignal.timeout(5_000),
+            });
+            events.push(`start trigger (ping ${response.status})`);
+          },
+        },
+      ],
+    });
+    const { runtime } = await makeRuntime({
+      // The trigger's plugin comes first, so its start trigger waits for the plugins after it.
+      plugins: [first, new TestPlugin('second', { events })],
+      options: { server: { port: 0 } },
+    });
+    await runtime.start();
+    expect(events).toEqual(['init plugin first', 'init plugin second', 'start trigger (ping 200)']);
+  });
+
   it('runs start triggers with a signal that is aborted at stop [claim:trig-start-order] [claim:trig-start-signal] [claim:trig-shutdown-order] [claim:prod-shutdown-order] [claim:wp-start-trigger-signal]', async () => {
     let received: AbortSignal | undefined;
     let runtimeSeen: Runtime | undefined;
@@ -403,6 +437,50 @@ describe('Runtime stop', () => {
       'shutdown memory',
     ]);
     expect(runtime.status).toBe('stopped');
+  });
+
+  it("aborts the start triggers' signal before the scheduler drains: a queued task has not run yet when it fires [claim:trig-shutdown-order]", async () => {
+    const gate = deferred();
+    const slow = recordingExecutor('reply', async () => {
+      await gate.promise;
+      return { success: true };
+    });
+    let seenAtAbort: { ran: number; pending: number } | undefined;
+    const plugin = echoPlugin({
+      executors: [slow],
+      triggers: [
+        {
+          type: 'start',
+          id: 'watch',
+          start: (runtime, signal) => {
+            signal.addEventListener('abort', () => {
+              seenAtAbort = { ran: slow.calls.length, pending: runtime.scheduler.pending };
+            });
+          },
+        },
+      ],
+    });
+    const { runtime } = await makeRuntime({
+      plugins: [plugin],
+      responses: planner(['echo', 'reply']),
+      options: { pipelineReview: 'never' },
+    });
+    await runtime.start();
+    const tasks = [1, 2].map((n) =>
+      runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'order', message: `m${n}` }),
+    );
+    await waitFor(() => slow.calls.length === 1);
+    const stopped = runtime.stop();
+    gate.resolve();
+    await stopped;
+    // The signal fired first: the second task still waited, so no trigger could add to the queue
+    // while it drained.
+    expect(seenAtAbort).toEqual({ ran: 1, pending: 1 });
+    expect((await Promise.all(tasks)).map((task) => task.status)).toEqual([
+      'completed',
+      'completed',
+    ]);
+    expect(slow.calls).toHaveLength(2);
   });
 
   it('drains queued tasks by default [claim:trig-shutdown] [claim:trig-shutdown-order] [claim:task-graceful-stop-drains] [claim:prod-shutdown-order] [claim:wp-stop-reverse]', async () => {

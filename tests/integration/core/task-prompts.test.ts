@@ -97,7 +97,7 @@ describe('the review prompt', () => {
 });
 
 describe('the review after a failed step', () => {
-  it("shows the model the step's error, and its stop or replace acts on the remaining steps [claim:exec-review-after-failure]", async () => {
+  it("shows the model the step's error, and its stop or replace acts on the remaining steps [claim:exec-review-after-failure] [claim:task-failed-step-continues]", async () => {
     const run = async (review: Record<string, unknown>) => {
       const book = recordingExecutor('book');
       const ask = recordingExecutor('ask-another-day');
@@ -143,6 +143,8 @@ describe('the review after a failed step', () => {
       'find-slot',
       'ask-another-day',
     ]);
+    // The replacement succeeded, and the task still failed: a step of it did.
+    expect(replaced.task.status).toBe('failed');
   });
 });
 
