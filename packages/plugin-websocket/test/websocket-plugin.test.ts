@@ -403,6 +403,29 @@ describe('WebSocketPlugin close', () => {
     await expect(booted.plugin.close()).resolves.toBeUndefined();
   });
 
+  it('closes at once on plugin.close(), without waiting for a running task, whose reply is lost [claim:wsreadme-close]', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let finished = false;
+    booted = await boot({}, async (messages, request) => {
+      if (request.purpose === 'plan' || request.purpose === 'review')
+        return echoModel(messages, request);
+      await gate;
+      finished = true;
+      return 'too late';
+    });
+    const client = await open(booted.url);
+    client.send(message('1', 'slow one'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+    // The task is still held by its model: close() must not wait for it.
+    await booted.plugin.close();
+    expect(finished).toBe(false);
+    expect((await client.closed).code).toBe(SHUTDOWN_CLOSE.code);
+    release();
+    await expect.poll(() => finished, { timeout: 3_000 }).toBe(true);
+    await expect(client.next(200)).rejects.toThrow('no frame');
+  });
+
   it('refuses new messages and, before any other check, new upgrades while the runtime stops, delivers the reply of a running task, then closes with 1001 [claim:wsdoc-stop] [claim:wsdoc-close] [claim:wsreadme-stopping-first] [claim:wsreadme-close] [claim:errors-shutting-down-websocket] [claim:wsreadme-error-codes] [claim:errors-ws-internal]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
