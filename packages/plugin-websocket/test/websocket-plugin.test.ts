@@ -1,6 +1,6 @@
 import { connect as tcpConnect } from 'node:net';
-import { describe, expect, it } from 'vitest';
-import { Runtime, WeftError, type Memory, type SpaceCoordinator } from '@weft/core';
+import { describe, expect, it, vi } from 'vitest';
+import { Runtime, WeftError, type AgentTask, type Memory, type SpaceCoordinator } from '@weft/core';
 import { chatSpace, NOT_REMEMBERED_WARNING } from '@weft/plugin-chat';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { IDLE_CLOSE, SHUTDOWN_CLOSE, WebSocketPlugin, type ServerFrame } from '../src/index.js';
@@ -283,6 +283,13 @@ describe('WebSocketPlugin deadlines and limits', () => {
       },
       { taskTimeoutMs: 1_000 },
     );
+    const done: Promise<AgentTask>[] = [];
+    const accept = booted.runtime.accept.bind(booted.runtime);
+    vi.spyOn(booted.runtime, 'accept').mockImplementation(async (event) => {
+      const result = await accept(event);
+      done.push(result.done);
+      return result;
+    });
     const client = await open(booted.url);
     client.send(message('1', 'are you there?'));
     const accepted = (await client.next()) as { taskId: string };
@@ -295,6 +302,10 @@ describe('WebSocketPlugin deadlines and limits', () => {
       code: 'WEFT_WS_TASK_TIMEOUT',
       taskId: accepted.taskId,
     });
+    // The runtime's own taskTimeoutMs (1000 here) ends the hung task.
+    const ended = await done[0]!;
+    expect(ended.status).toBe('failed');
+    expect(Date.now() - started).toBeLessThan(2_500);
     hung = false;
     // Another room: tasks of one space run one at a time, so this one would queue behind the
     // hung task until the runtime's own taskTimeoutMs ends it.
