@@ -54,7 +54,9 @@ export interface ChatAccessOptions {
   /**
    * Decides from the request (its headers and URL) whether to take a client, and as which user:
    * see {@link AuthenticateResult}. The HTTP plugin asks it for every request, the websocket
-   * plugin once per connection, before the upgrade. Default: none.
+   * plugin once per connection, before the upgrade, and again every `reauthenticateMs` when that
+   * is set. Default: none.
+   * @claim tsdoc-chat-authenticate-when
    */
   authenticate?: (request: ChatClientRequest) => AuthenticateResult | Promise<AuthenticateResult>;
   /**

@@ -144,7 +144,7 @@ describe('ChatPlugin: who the sender is', () => {
     expect((await post(url, { room: 'room x' })).status).toBe(401);
   });
 
-  it('with authenticate, eve never sees ada’s words, even when her body claims to be ada [claim:chat-readme-trusts-nothing] [claim:httpchat-room-history] [claim:httpchat-authenticate] [claim:httpchat-private-default] [claim:prod-chat-room] [claim:chat-trusts] [claim:chat-trusts-room] [claim:tsdoc-chat-authenticate-result] [claim:tsdoc-chat-private]', async () => {
+  it('with authenticate, eve never sees ada’s words, even when her body claims to be ada [claim:chat-readme-trusts-nothing] [claim:httpchat-room-history] [claim:httpchat-authenticate] [claim:httpchat-private-default] [claim:prod-chat-room] [claim:chat-trusts] [claim:chat-trusts-room] [claim:tsdoc-chat-authenticate-result] [claim:tsdoc-chat-private] [claim:tsdoc-chat-authenticate-when]', async () => {
     const { url, plans } = await boot({ authenticate: bearer });
     expect((await post(url, { room: 'room-x', user: 'ada', message: PIN }, 't-ada')).status).toBe(
       200,

@@ -106,7 +106,7 @@ export const MCP_ERRORS = {
       raisedBy: 'an MCP executor',
       raisers: ['plugin-mcp/src/connection.ts#McpConnection.callWithin'],
       cause:
-        'the server answered the `tools/call` request with a JSON-RPC error, such as invalid parameters or an unknown tool; the step’s error has the JSON-RPC code, and the server’s message is in the log under the error id.',
+        'the server answered the `tools/call` request with a JSON-RPC error, such as invalid parameters or an unknown tool; or its answer broke the tool’s own `outputSchema`, which the SDK’s client refuses with `-32602` (`-32600` when `structuredContent` is missing). The step’s error has the JSON-RPC code, and the message is in the log under the error id.',
       fix: 'search the log for the error id; an unknown tool usually means the server changed since the plugin connected.',
     },
     WEFT_MCP_RESULT_TOO_LARGE: {

@@ -102,6 +102,19 @@ describe('McpPlugin against a server whose tool listing never ends, and its dead
     expect(message.length).toBeLessThan(50 * 140 + 500);
   }, 30_000);
 
+  it('names the allowed tools it found and at most 50 others when one allowed tool is missing [claim:mcp-allow-list]', async () => {
+    await pagingServer(1, true);
+    const error = await McpPlugin.connect({
+      servers: [{ name: 'pages', url: server?.url ?? '', tools: ['echo', 'missing'] }],
+      connectTimeoutMs: 60_000,
+    }).catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_MCP_UNKNOWN_TOOL')).toBe(true);
+    const listed = (error as Error).message.split('; it has ')[1] ?? '';
+    expect(listed.startsWith('"echo", ')).toBe(true);
+    expect(listed.match(/"t\d+-\d+-x+… \(\d+ characters\)"/g)).toHaveLength(50);
+    expect(listed).toContain(' and more (the listing is read up to');
+  }, 30_000);
+
   it('keeps connectTimeoutMs while garbage is collected during the listing [claim:mcp-tool-listing-bound]', async () => {
     // 100 pages of 150 ms each outlast the deadline; only the deadline can end the wait in time.
     await pagingServer(200, false, { 'tools/list': 150 });

@@ -2,6 +2,8 @@
  * The plugin against the fixture tools served over MCP's streamable HTTP transport, on a real
  * loopback HTTP server, driven through real Weft tasks.
  */
+import { Server as LowLevelServer } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpPlugin, UNTRUSTED_NOTICE } from '../src/index.js';
 import {
@@ -127,6 +129,44 @@ describe('McpPlugin over streamable HTTP', () => {
       expect(agent.logs.filter((line) => lost.includes(line.msg as string))).toEqual([]);
     },
   );
+
+  it("turns an answer that breaks the tool's own outputSchema into WEFT_MCP_CALL_FAILED, which the SDK's client refuses [claim:mcp-call-failed-output-schema]", async () => {
+    // A server written without the SDK's McpServer, which would check its own answers first.
+    server = await serveOverHttp(0, () => {
+      const mcp = new LowLevelServer(
+        { name: 'weft-wrong-output-fixture', version: '1.0.0' },
+        { capabilities: { tools: {} } },
+      );
+      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
+        tools: [
+          {
+            name: 'count',
+            description: 'Counts.',
+            inputSchema: { type: 'object' as const },
+            outputSchema: {
+              type: 'object' as const,
+              properties: { n: { type: 'number' } },
+              required: ['n'],
+            },
+          },
+        ],
+      }));
+      mcp.setRequestHandler(CallToolRequestSchema, () => ({
+        content: [{ type: 'text', text: 'many' }],
+        structuredContent: { n: 'many' },
+      }));
+      return mcp;
+    });
+    agent = await startAgent(
+      await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['count'] }] }),
+      [plan('count')],
+    );
+    const task = await agent.run('count them');
+    expect(task.chain[1]?.error).toMatch(
+      /tool "count" \(JSON-RPC error -32602\); its message is logged under error id [0-9a-f-]{36}\. \[WEFT_MCP_CALL_FAILED\]/,
+    );
+    expect(JSON.stringify(task.chain[1]?.data ?? null)).not.toContain('many');
+  });
 
   it('waits twice as long after each failed reconnection, up to maxReconnectDelayMs [claim:mcpdoc-reconnect] [claim:mcp-reconnect-delay] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-backoff]', async () => {
     server = await serveOverHttp();

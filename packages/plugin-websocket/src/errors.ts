@@ -12,7 +12,7 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * - `WEFT_WS_ORIGIN_NOT_ALLOWED`: A browser page whose origin is not in `allowedOrigins` tried to
  *   connect.
  * - `WEFT_WS_UNAUTHORIZED`: The `authenticate` hook refused the upgrade, failed, did not answer in
- *   time, or named no user.
+ *   time, named no user, or named one revoked meanwhile.
  * - `WEFT_WS_TOO_MANY_CONNECTIONS`: The plugin already holds `maxConnections` connections, or the
  *   user `maxConnectionsPerUser`.
  * - `WEFT_WS_UPGRADE_REQUIRED`: A plain HTTP request reached the websocket listener.
@@ -69,13 +69,16 @@ export const WS_ERRORS = {
     },
     WEFT_WS_UNAUTHORIZED: {
       summary:
-        'The `authenticate` hook refused the upgrade, failed, did not answer in time, or named no user.',
+        'The `authenticate` hook refused the upgrade, failed, did not answer in time, named no user, or named one revoked meanwhile.',
       status: 401,
       raisedBy: 'the websocket upgrade',
-      raisers: ['plugin-websocket/src/upgrade-gate.ts#upgradeGate'],
+      raisers: [
+        'plugin-websocket/src/upgrade-gate.ts#upgradeGate',
+        'plugin-websocket/src/websocket-plugin.ts#WebSocketPlugin.upgrade',
+      ],
       cause:
-        'the plugin’s `authenticate` hook returned `false`, threw, did not answer within `authTimeoutMs` or named a user that is not a valid id; or no hook named a user and `trustClientUser` is off, so the frames’ `user` would not be believed (anyone who can connect could write as anyone). The hook runs before the websocket is accepted, so a refused client never gets a connection.',
-      fix: 'send the credentials the hook expects (a header, a cookie or a query parameter); give the plugin an `authenticate` hook that answers `{ user }`, or set `trustClientUser: true` when something in front of the plugin already vouches for the user. When the hook threw or timed out, the server log has the cause under the request id.',
+        'the plugin’s `authenticate` hook returned `false`, threw, did not answer within `authTimeoutMs` or named a user that is not a valid id; or no hook named a user and `trustClientUser` is off, so the frames’ `user` would not be believed (anyone who can connect could write as anyone); or `closeConnectionsOf` revoked the user the hook named while it ran. The hook runs before the websocket is accepted, so a refused client never gets a connection.',
+      fix: 'send the credentials the hook expects (a header, a cookie or a query parameter); give the plugin an `authenticate` hook that answers `{ user }`, or set `trustClientUser: true` when something in front of the plugin already vouches for the user. When the hook threw or timed out, the server log has the cause under the request id; a revoked user signs in again.',
     },
     WEFT_WS_TOO_MANY_CONNECTIONS: {
       summary:

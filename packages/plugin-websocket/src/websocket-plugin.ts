@@ -88,7 +88,13 @@ export class WebSocketPlugin extends Plugin {
   private server: Server | undefined;
   private readonly sockets: WebSocketServer;
   private readonly connections = new Map<WebSocket, ChatConnection>();
-  private pendingUpgrades = 0;
+  /**
+   * The upgrades whose checks are running, each with the users `closeConnectionsOf` revoked
+   * meanwhile: a hook that read a session before it was revoked must not open a connection
+   * after the revocation. Each set lives only as long as its upgrade's checks (`authTimeoutMs`
+   * at most, and there are at most `maxConnections` of them).
+   */
+  private readonly upgradesBeingChecked = new Set<Set<string>>();
   /** Open connections of each user `authenticate` named. */
   private readonly connectionsByUser = new Map<string, number>();
   private heartbeat: NodeJS.Timeout | undefined;
@@ -141,15 +147,19 @@ export class WebSocketPlugin extends Plugin {
    * become no tasks, and a task already running may finish but its reply is not sent. A client
    * that does not answer the close frame is cut off after `closeTimeoutMs`. Only connections
    * whose user `authenticate` named are matched: with `trustClientUser` and no user from
-   * `authenticate`, a connection belongs to no one user.
+   * `authenticate`, a connection belongs to no one user. An upgrade whose `authenticate` is still
+   * running at the call, and then names the user, is refused with 401 `WEFT_WS_UNAUTHORIZED`, so
+   * no connection of theirs opens after the call.
    *
    * @param user - The user id `authenticate` returned for the connections.
    * @param reason - The close reason the clients receive, cut to the 123 bytes websocket
    *   allows. Default `'access revoked'`.
-   * @returns How many connections it closed (connections it closed before are not counted).
+   * @returns How many open connections it closed (connections it closed before, and refused
+   *   upgrades, are not counted).
    * @claim tsdoc-ws-close-connections-of
    */
   closeConnectionsOf(user: string, reason: string = REVOKED_CLOSE.reason): number {
+    for (const revokedMeanwhile of this.upgradesBeingChecked) revokedMeanwhile.add(user);
     let closed = 0;
     for (const connection of this.connections.values()) {
       if (connection.user === user && connection.revoke(reason)) closed += 1;
@@ -246,13 +256,14 @@ export class WebSocketPlugin extends Plugin {
       return;
     }
     // Upgrades still being checked count against the cap, so a burst cannot overshoot it.
-    const open = this.connections.size + this.pendingUpgrades;
-    this.pendingUpgrades += 1;
+    const open = this.connections.size + this.upgradesBeingChecked.size;
+    const revokedMeanwhile = new Set<string>();
+    this.upgradesBeingChecked.add(revokedMeanwhile);
     let verdict: Awaited<ReturnType<typeof this.checkUpgrade>>;
     try {
       verdict = await this.checkUpgrade(request, requestId, open);
     } finally {
-      this.pendingUpgrades -= 1;
+      this.upgradesBeingChecked.delete(revokedMeanwhile);
     }
     if ('refused' in verdict) {
       this.runtime?.logger.info(
@@ -272,6 +283,18 @@ export class WebSocketPlugin extends Plugin {
       return;
     }
     const { user } = verdict.admitted;
+    if (user !== undefined && revokedMeanwhile.has(user)) {
+      this.runtime?.logger.info(
+        { requestId, user },
+        "websocket: upgrade refused: the user's access was revoked while authenticate ran",
+      );
+      refuse(socket, requestId, {
+        status: 401,
+        code: 'WEFT_WS_UNAUTHORIZED',
+        message: 'Not authorised to connect: access was revoked; sign in again',
+      });
+      return;
+    }
     if (user !== undefined && !this.takeUserConnection(user, socket)) {
       this.runtime?.logger.info(
         { requestId, user, limit: this.options.maxConnectionsPerUser },

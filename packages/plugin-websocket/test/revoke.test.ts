@@ -5,8 +5,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { AgentTask, TriggerEvent } from '@weft/core';
 import type { ScriptedResponse } from '@weft/testing';
-import { IDLE_CLOSE, REVOKED_CLOSE, type WebSocketPluginOptions } from '../src/index.js';
-import { echoModel, perTest, type Booted, type Client } from './support.js';
+import {
+  IDLE_CLOSE,
+  REVOKED_CLOSE,
+  SHUTDOWN_CLOSE,
+  type WebSocketPluginOptions,
+} from '../src/index.js';
+import { echoModel, perTest, refusedUpgrade, type Booted, type Client } from './support.js';
 
 const { boot, open } = perTest();
 
@@ -72,6 +77,7 @@ describe('WebSocketPlugin.closeConnectionsOf', () => {
     expect(REVOKED_CLOSE.code).toBeGreaterThanOrEqual(4000);
     expect(REVOKED_CLOSE.code).toBeLessThan(5000);
     expect(REVOKED_CLOSE.code).not.toBe(IDLE_CLOSE.code);
+    expect(REVOKED_CLOSE.code).not.toBe(SHUTDOWN_CLOSE.code);
 
     expect(booted.plugin.closeConnectionsOf('ada', 'signed out')).toBe(2);
 
@@ -146,7 +152,44 @@ describe('WebSocketPlugin.closeConnectionsOf', () => {
     expect(usersOf(accepted)).toEqual(['eve']);
   });
 
-  it('lets a running task of the user finish without sending its reply [claim:wsdoc-revoke-frames]', async () => {
+  it("refuses with 401 an upgrade of the user whose authenticate was still running at the call, and lets other users' through [claim:wsreadme-revoke-pending] [claim:wsdoc-revoke-pending] [claim:tsdoc-ws-close-connections-of]", async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const seen: string[] = [];
+    const { booted, as } = await bootRecording({
+      // The slow tokens stand for a session store that read the session before it was revoked.
+      authenticate: async (request) => {
+        const token = new URL(request.url ?? '/', 'http://localhost').searchParams.get('token');
+        seen.push(token ?? '');
+        if (token === 't-slow-ada' || token === 't-slow-eve') {
+          await held;
+          return { user: token === 't-slow-ada' ? 'ada' : 'eve' };
+        }
+        const user = token === null ? undefined : TOKENS.get(token);
+        return user === undefined ? false : { user };
+      },
+    });
+    const adaRefused = refusedUpgrade(`${booted.url}?token=t-slow-ada`);
+    const eveOpened = open(`${booted.url}?token=t-slow-eve`);
+    await expect
+      .poll(() => [...seen].sort(), { timeout: 3_000 })
+      .toEqual(['t-slow-ada', 't-slow-eve']);
+
+    expect(booted.plugin.closeConnectionsOf('ada')).toBe(0);
+    release();
+
+    const refused = await adaRefused;
+    expect(refused.status).toBe(401);
+    expect(refused.body.error).toMatchObject({ code: 'WEFT_WS_UNAUTHORIZED' });
+    const eve = await eveOpened;
+    expect(await say(eve, '1', 'still here?')).toMatchObject({ type: 'reply', id: '1' });
+    expect(booted.plugin.connectionCount).toBe(1);
+    // The call ends what was open or opening then; ada may sign in again afterwards.
+    const again = await as('ada');
+    expect(await say(again, '2', 'back')).toMatchObject({ type: 'reply', id: '2' });
+  });
+
+  it('lets a running task of the user finish without sending its reply [claim:wsdoc-revoke-frames] [claim:wsreadme-revoke]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const { booted, accepted, done, as } = await bootRecording({}, async (messages, request) => {
@@ -201,7 +244,7 @@ describe('WebSocketPlugin reauthenticateMs', () => {
     };
   }
 
-  it('runs authenticate again on the first request and closes with 4001 a connection whose token was revoked, leaving the others [claim:wsdoc-reauthenticate] [claim:wsreadme-reauthenticate] [claim:tsdoc-ws-options-reauthenticate]', async () => {
+  it('runs authenticate again on the first request and closes with 4001 a connection whose token was revoked, leaving the others [claim:wsdoc-reauthenticate] [claim:wsreadme-reauthenticate] [claim:tsdoc-ws-options-reauthenticate] [claim:tsdoc-chat-authenticate-when]', async () => {
     const { tokens, seen, authenticate } = sessions();
     const { booted, as } = await bootRecording({ authenticate, reauthenticateMs: 100 });
     const ada = await as('ada');

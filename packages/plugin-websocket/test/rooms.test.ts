@@ -86,6 +86,18 @@ describe('WebSocketPlugin: who the sender is', () => {
   });
 });
 
+describe('WebSocketPlugin: trusting the frames', () => {
+  it('with trustClientUser and no authenticate, a client that names ada writes as ada and reads through the model what ada wrote [claim:wsreadme-trust-client] [claim:wsdoc-no-user]', async () => {
+    const { plans, model } = recording();
+    booted = await boot({ trustClientUser: true }, model);
+    await say(await open(booted.url), '1', 'room-x', 'ada', PIN);
+    const impostor = await open(booted.url);
+    await say(impostor, '1', 'room-x', 'ada', 'what did I tell you?');
+    expect(plans[1]).toContain(`Space: ${chatSpace('room-x', 'ada').id}`);
+    expect(plans[1]).toContain('4242');
+  });
+});
+
 describe('WebSocketPlugin: shared rooms', () => {
   it('shows eve ada’s words when roomHistory is shared and authorizeRoom lets both in [claim:wsdoc-shared] [claim:wsreadme-room-shared]', async () => {
     const { plans, model } = recording();

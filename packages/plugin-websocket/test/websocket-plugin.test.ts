@@ -1,6 +1,6 @@
 import { connect as tcpConnect } from 'node:net';
-import { describe, expect, it } from 'vitest';
-import { Runtime, WeftError, type Memory, type SpaceCoordinator } from '@weft/core';
+import { describe, expect, it, vi } from 'vitest';
+import { Runtime, WeftError, type AgentTask, type Memory, type SpaceCoordinator } from '@weft/core';
 import { chatSpace, NOT_REMEMBERED_WARNING } from '@weft/plugin-chat';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { IDLE_CLOSE, SHUTDOWN_CLOSE, WebSocketPlugin, type ServerFrame } from '../src/index.js';
@@ -283,6 +283,13 @@ describe('WebSocketPlugin deadlines and limits', () => {
       },
       { taskTimeoutMs: 1_000 },
     );
+    const done: Promise<AgentTask>[] = [];
+    const accept = booted.runtime.accept.bind(booted.runtime);
+    vi.spyOn(booted.runtime, 'accept').mockImplementation(async (event) => {
+      const result = await accept(event);
+      done.push(result.done);
+      return result;
+    });
     const client = await open(booted.url);
     client.send(message('1', 'are you there?'));
     const accepted = (await client.next()) as { taskId: string };
@@ -295,6 +302,10 @@ describe('WebSocketPlugin deadlines and limits', () => {
       code: 'WEFT_WS_TASK_TIMEOUT',
       taskId: accepted.taskId,
     });
+    // The runtime's own taskTimeoutMs (1000 here) ends the hung task.
+    const ended = await done[0]!;
+    expect(ended.status).toBe('failed');
+    expect(Date.now() - started).toBeLessThan(2_500);
     hung = false;
     // Another room: tasks of one space run one at a time, so this one would queue behind the
     // hung task until the runtime's own taskTimeoutMs ends it.
@@ -401,6 +412,29 @@ describe('WebSocketPlugin close', () => {
     expect(booted.plugin.url).toBeUndefined();
     // Idempotent, as its TSDoc says: a second close resolves at once.
     await expect(booted.plugin.close()).resolves.toBeUndefined();
+  });
+
+  it('closes at once on plugin.close(), without waiting for a running task, whose reply is lost [claim:wsreadme-close]', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let finished = false;
+    booted = await boot({}, async (messages, request) => {
+      if (request.purpose === 'plan' || request.purpose === 'review')
+        return echoModel(messages, request);
+      await gate;
+      finished = true;
+      return 'too late';
+    });
+    const client = await open(booted.url);
+    client.send(message('1', 'slow one'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+    // The task is still held by its model: close() must not wait for it.
+    await booted.plugin.close();
+    expect(finished).toBe(false);
+    expect((await client.closed).code).toBe(SHUTDOWN_CLOSE.code);
+    release();
+    await expect.poll(() => finished, { timeout: 3_000 }).toBe(true);
+    await expect(client.next(200)).rejects.toThrow('no frame');
   });
 
   it('refuses new messages and, before any other check, new upgrades while the runtime stops, delivers the reply of a running task, then closes with 1001 [claim:wsdoc-stop] [claim:wsdoc-close] [claim:wsreadme-stopping-first] [claim:wsreadme-close] [claim:errors-shutting-down-websocket] [claim:wsreadme-error-codes] [claim:errors-ws-internal]', async () => {
