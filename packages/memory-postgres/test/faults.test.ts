@@ -156,7 +156,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect((await memory.query({})).length).toBe(1);
   });
 
-  it('fails init on a refused port with WEFT_POSTGRES_CONNECT_FAILED naming host and port, never the password [claim:pg-password-never-shown] [claim:pg-connect-failed] [claim:pg-error-codes] [claim:pg-readme-connect-failed] [claim:mpo-pg-connect-failed]', async () => {
+  it('fails init on a refused port with WEFT_POSTGRES_CONNECT_FAILED naming host and port, never the password [claim:pg-password-never-shown] [claim:mpo-pg-password-hidden] [claim:pg-connect-failed] [claim:pg-error-codes] [claim:pg-readme-connect-failed] [claim:mpo-pg-connect-failed]', async () => {
     const port = await freePort();
     const memory = new PostgresMemoryProvider({
       connectionString: `postgres://weft:${SECRET}@127.0.0.1:${port}/weft`,
@@ -170,7 +170,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect(everything(failure)).not.toContain(SECRET);
   });
 
-  it('makes Runtime.start fail with WEFT_START_FAILED naming host and port, and logs no password [claim:pg-password-never-shown] [claim:pg-connect-failed] [claim:pg-start-failed] [claim:mpo-pg-connect-failed]', async () => {
+  it('makes Runtime.start fail with WEFT_START_FAILED naming host and port, and logs no password [claim:pg-password-never-shown] [claim:mpo-pg-password-hidden] [claim:pg-connect-failed] [claim:pg-start-failed] [claim:mpo-pg-connect-failed]', async () => {
     const port = await freePort();
     let logged = '';
     const logger = pino(
@@ -202,7 +202,7 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   });
 
-  it('fails init on a wrong password without showing the password tried [claim:pg-password-never-shown] [claim:pg-connect-failed] [claim:pg-readme-connect-failed] [claim:mpo-pg-connect-failed]', async () => {
+  it('fails init on a wrong password without showing the password tried [claim:pg-password-never-shown] [claim:mpo-pg-password-hidden] [claim:pg-connect-failed] [claim:pg-readme-connect-failed] [claim:mpo-pg-connect-failed]', async () => {
     const { host, port, user } = db.server();
     const memory = new PostgresMemoryProvider({
       connectionString: `postgres://${user}:${SECRET}@${host}:${port}/postgres`,

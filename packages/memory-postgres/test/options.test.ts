@@ -70,7 +70,7 @@ describe('PostgresMemoryProvider options', () => {
     },
   );
 
-  it('never repeats a connection string it cannot read, since it may hold a password [claim:pg-password-never-shown]', () => {
+  it('never repeats a connection string it cannot read, since it may hold a password [claim:pg-password-never-shown] [claim:mpo-pg-password-hidden]', () => {
     const error = rejection({ connectionString: 'weft:hunter2@db.internal/agents' });
     expect(error.message).not.toContain('hunter2');
   });
