@@ -682,7 +682,7 @@ describe('ServerManager', () => {
       '[::1]:3000',
       '192.168.1.20:3000',
     ])(
-      'allows the loopback names and IP literals by default: %s [claim:tsdoc-host-checker-ip] [claim:tsdoc-hostname-of]',
+      'allows the loopback names and IP literals by default: %s [claim:tsdoc-host-checker-ip] [claim:tsdoc-hostname-of] [claim:prod-allowed-hosts-403]',
       async (host) => {
         const { calls, counting } = counted();
         const server = await serve([counting]);
