@@ -127,7 +127,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect(await memory.checkHealth()).toBe(true);
   }, 120_000);
 
-  it('cancels a statement held up past the statement timeout, with a clear error [claim:pg-statement-timeout] [claim:pg-readme-statement-timeout-row] [claim:pg-readme-statement-timeout-option] [claim:mpo-pg-timeouts]', async () => {
+  it('cancels a statement held up past the statement timeout, with a clear error [claim:pg-statement-timeout] [claim:mpo-pg-default-statement-timeout] [claim:pg-readme-statement-timeout-row] [claim:pg-readme-statement-timeout-option] [claim:mpo-pg-timeouts]', async () => {
     const memory = await db.open({ pool: { statementTimeoutMs: 300 } });
     const locker = new pg.Client({ connectionString: db.url() });
     await locker.connect();
@@ -213,7 +213,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect(everything(failure)).not.toContain(SECRET);
   });
 
-  it('gives up on a server that never answers within the connection timeout [claim:pg-connect-failed] [claim:pg-deadlines] [claim:mpo-pg-connect-failed]', async () => {
+  it('gives up on a server that never answers within the connection timeout [claim:pg-connect-failed] [claim:pg-deadlines] [claim:mpo-pg-connect-failed] [claim:mpo-pg-default-connection-timeout]', async () => {
     const silent = await silentServer();
     try {
       const memory = new PostgresMemoryProvider({
@@ -275,7 +275,7 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   }, 60_000);
 
-  it('fails with WEFT_POSTGRES_UNAVAILABLE when an outage outlasts the reconnect window, then recovers [claim:prod-outage-memory-postgres] [claim:pg-unavailable] [claim:pg-readme-unavailable-host-port] [claim:pg-readme-unavailable-row] [claim:mpo-pg-timeouts]', async () => {
+  it('fails with WEFT_POSTGRES_UNAVAILABLE when an outage outlasts the reconnect window, then recovers [claim:prod-outage-memory-postgres] [claim:mpo-pg-default-reconnect-timeout] [claim:pg-unavailable] [claim:pg-readme-unavailable-host-port] [claim:pg-readme-unavailable-row] [claim:mpo-pg-timeouts]', async () => {
     const memory = await db.open({ pool: { reconnectTimeoutMs: 500, connectionTimeoutMs: 500 } });
     await db.server().stop('fast');
     try {
