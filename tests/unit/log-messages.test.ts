@@ -148,7 +148,7 @@ describe('log lines in the observability guide', () => {
     expect(missing).toEqual([]);
   });
 
-  it('gives each line the component of the part that logs it, and every field the call writes [claim:obs-lines-table] [claim:obs-task-fields]', () => {
+  it('gives each line the component of the part that logs it, and every field the call writes [claim:obs-lines-table]', () => {
     const cells = new Map(
       [...rows].filter(([, row]) => row.length === 4).map(([message, row]) => [message, row]),
     );
