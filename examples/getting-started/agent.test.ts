@@ -36,7 +36,7 @@ describe('getting started agent', () => {
     return { status: response.status, body: await response.text() };
   }
 
-  it('answers a message over HTTP and remembers the task [claim:gs-reply] [claim:gs-no-stream] [claim:gs-purpose] [claim:gs-what-happened-memories] [claim:gs-what-happened-plan]', async () => {
+  it('answers a message over HTTP and remembers the task [claim:gs-reply] [claim:gs-no-stream] [claim:gs-purpose] [claim:gs-what-happened-memories] [claim:gs-what-happened-plan] [claim:testing-port-zero]', async () => {
     const memory = new InMemoryMemoryProvider();
     const agent = await start({ memory });
     const response = await post(agent, { user: 'ada', text: 'Hello, agent!' });

@@ -40,7 +40,8 @@ describe('the scripted model', () => {
     expect(task.chain.at(-1)?.message).toBe('Hello, Ada.');
     expect(model.remaining).toBe(0);
     expect(model.requests).toHaveLength(2);
-    // The executor's call carries its own options; the plan asks for JSON.
+    // The plan asks for JSON; the executor's call carries its own options.
+    expect(model.requestOptions[0]).toEqual({ json: true });
     expect(model.requestOptions[1]).toEqual({ temperature: 0.3 });
     expect(model.requests[1]?.at(-1)).toEqual({ role: 'user', content: 'Hi' });
   });

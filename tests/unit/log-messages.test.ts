@@ -1,10 +1,10 @@
 /**
  * The observability guide (docs/guides/observability.md) lists every log line the core writes,
- * with its level: a line added to, removed from or moved to another level in packages/core/src
- * without the table following fails here.
+ * with its level, component and fields: a line added to, removed from or moved to another level
+ * or component in packages/core/src, or given a field, without the table following fails here.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codeRows, readDoc } from './support/doc-tables';
 
@@ -20,13 +20,22 @@ function sourceFiles(directory: string): string[] {
   );
 }
 
+/** One `logger.<level>(..., message)` call of the core. */
+interface LogCall {
+  readonly message: string;
+  readonly level: string;
+  readonly file: string;
+  /** The text of the call's arguments. */
+  readonly args: string;
+}
+
 /**
- * Every `logger.<level>(..., message)` call of the core, as message → level. A template
- * literal's message is kept up to its first placeholder and ends with `…`; the page shows such a
- * message with the placeholder spelled out, and is matched by that prefix.
+ * Every `logger.<level>(..., message)` call of the core. A template literal's message is kept up
+ * to its first placeholder and ends with `…`; the page shows such a message with the placeholder
+ * spelled out, and is matched by that prefix.
  */
-function loggedMessages(): Map<string, string> {
-  const messages = new Map<string, string>();
+function logCalls(): LogCall[] {
+  const calls: LogCall[] = [];
   const call = /\blogger\??\.(trace|debug|info|warn|error|fatal)\(([\s\S]*?)\);/g;
   for (const file of sourceFiles(CORE_SOURCES)) {
     for (const [, level, args] of readFileSync(file, 'utf8').matchAll(call)) {
@@ -34,10 +43,80 @@ function loggedMessages(): Map<string, string> {
       const last = [...(args ?? '').matchAll(/'([^']*)'|`([^`]*)`/g)].at(-1);
       if (last === undefined) throw new Error(`${file}: a logger call without a message`);
       const message = last[1] ?? `${(last[2] ?? '').split('${')[0]}…`;
-      messages.set(message, level as string);
+      calls.push({ message, level: level as string, file, args: args ?? '' });
     }
   }
-  return messages;
+  return calls;
+}
+
+/** Every logged message, with its level. */
+function loggedMessages(): Map<string, string> {
+  return new Map(logCalls().map(({ message, level }) => [message, level]));
+}
+
+/**
+ * The component of the lines a file logs: the runtime gives each part a child logger with a
+ * `component` field (runtime.ts), and its own lines, and the signal handler's, have none.
+ */
+const COMPONENT_OF_FILE: Record<string, string> = {
+  'runtime/runtime.ts': 'none',
+  'platform/node.ts': 'none',
+  'server/server-manager.ts': 'server',
+  'pipeline/task-runner.ts': 'pipeline',
+  'models/model-manager.ts': 'models',
+  'analytics/analytics-manager.ts': 'analytics',
+  'memory/memory-manager.ts': 'memory',
+};
+
+/**
+ * The field names a call writes itself: the keys of the object literal it passes first (and
+ * `error` for a spread or a direct `errorLogFields(...)`). Spreads of other values are left out,
+ * since their keys are not in the source.
+ */
+function literalFields(args: string): string[] {
+  const text = args.trim();
+  if (text.startsWith('errorLogFields(')) return ['error'];
+  if (!text.startsWith('{')) return [];
+  const parts: string[] = [];
+  let depth = 0;
+  let current = '';
+  let quote: string | undefined;
+  for (const char of text) {
+    if (quote !== undefined) {
+      if (char === quote) quote = undefined;
+      if (depth === 1) current += char;
+      continue;
+    }
+    if (char === "'" || char === '`' || char === '"') quote = char;
+    if ('{[('.includes(char)) depth += 1;
+    if ('}])'.includes(char)) depth -= 1;
+    if (depth === 0) break;
+    if (depth === 1 && char === ',') {
+      parts.push(current);
+      current = '';
+    } else if (
+      depth >= 1 &&
+      !(depth === 1 && char === '{' && current === '' && parts.length === 0)
+    ) {
+      current += char;
+    }
+  }
+  parts.push(current);
+  return parts
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .flatMap((part) => {
+      if (part.startsWith('...')) return part.startsWith('...errorLogFields(') ? ['error'] : [];
+      const name = /^([A-Za-z_$][\w$]*)\s*(?::|$)/.exec(part)?.[1];
+      if (name === undefined)
+        throw new Error(`cannot read the log field of ${JSON.stringify(part)}`);
+      return [name];
+    });
+}
+
+/** The backticked names of a table cell, or none for `none`. */
+function namesIn(cell: string): string[] {
+  return [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1] as string);
 }
 
 /** Whether a message of the page is the logged one, or spells out a template's placeholders. */
@@ -67,6 +146,34 @@ describe('log lines in the observability guide', () => {
       )
       .map(([message, level]) => `${level}: ${message}`);
     expect(missing).toEqual([]);
+  });
+
+  it('gives each line the component of the part that logs it, and every field the call writes [claim:obs-lines-table]', () => {
+    const cells = new Map(
+      [...rows].filter(([, row]) => row.length === 4).map(([message, row]) => [message, row]),
+    );
+    const problems: string[] = [];
+    for (const { message, file, args } of logCalls()) {
+      const row = [...cells].find(([documented]) => matches(documented, message))?.[1];
+      if (row === undefined) continue; // the test above reports it
+      const [, component = '', fields = ''] = row;
+      const where = relative(CORE_SOURCES, file).split(sep).join('/');
+      const expected = COMPONENT_OF_FILE[where];
+      if (expected === undefined) {
+        problems.push(`${where}: logs "${message}"; add its component to COMPONENT_OF_FILE`);
+        continue;
+      }
+      if (component !== expected) {
+        problems.push(`"${message}": the table says component ${component}, the code ${expected}`);
+      }
+      const documented = new Set(namesIn(fields));
+      // A task's lines carry its id and space through the task's child logger.
+      const bound = where === 'pipeline/task-runner.ts' ? ['taskId', 'space'] : [];
+      for (const field of [...bound, ...literalFields(args)]) {
+        if (!documented.has(field)) problems.push(`"${message}": field ${field} is not listed`);
+      }
+    }
+    expect(problems).toEqual([]);
   });
 
   it('documents no line the core does not write [claim:obs-lines-table]', () => {

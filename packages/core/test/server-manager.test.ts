@@ -415,6 +415,53 @@ describe('ServerManager', () => {
     });
   });
 
+  it('logs a 5xx with the code and docsUrl of the Weft error it is or wraps, else those of its answer [claim:obs-error-code-docsurl] [claim:obs-request-failed-codes]', async () => {
+    const { logger, lines } = capturingLogger();
+    const server = new ServerManager({ port: 0 }, logger);
+    servers.push(server);
+    const failures: Record<string, Error> = {
+      '/wrapped': new Error('the lookup failed', {
+        cause: new WeftError('WEFT_TASK_TIMEOUT', 'the task ran past its time limit'),
+      }),
+      '/weft': new WeftError('WEFT_PROVIDER_FAILED', 'the provider failed', { status: 502 }),
+      '/plain': new Error('disk full'),
+    };
+    for (const [path, failure] of Object.entries(failures)) {
+      server.mount(
+        'test-plugin',
+        route({
+          path,
+          handler: () => {
+            throw failure;
+          },
+        }),
+        runtime,
+      );
+    }
+    await server.start();
+    const logged: Record<string, unknown> = {};
+    for (const path of Object.keys(failures)) {
+      const response = await post(`${server.url}${path}`, '{}');
+      const { error } = (await response.json()) as { error: { requestId: string } };
+      const line = lines.find((entry) => entry.requestId === error.requestId);
+      logged[path] = { msg: line?.msg, code: line?.code, docsUrl: line?.docsUrl };
+    }
+    expect(logged).toEqual({
+      // The client got WEFT_INTERNAL; the log names the code the failure wraps, and its section.
+      '/wrapped': {
+        msg: 'request failed',
+        code: 'WEFT_TASK_TIMEOUT',
+        docsUrl: docsOf('WEFT_TASK_TIMEOUT'),
+      },
+      '/weft': {
+        msg: 'request failed',
+        code: 'WEFT_PROVIDER_FAILED',
+        docsUrl: docsOf('WEFT_PROVIDER_FAILED'),
+      },
+      '/plain': { msg: 'request failed', code: 'WEFT_INTERNAL', docsUrl: docsOf('WEFT_INTERNAL') },
+    });
+  });
+
   it("answers a full queue's 503 with its own message, which holds nothing internal [claim:trig-503] [claim:obs-request-failed-generic] [claim:prod-queue-full]", async () => {
     const server = await serve([
       route({
@@ -638,7 +685,7 @@ describe('ServerManager', () => {
       '[::1]:3000',
       '192.168.1.20:3000',
     ])(
-      'allows the loopback names and IP literals by default: %s [claim:tsdoc-host-checker-ip] [claim:tsdoc-hostname-of]',
+      'allows the loopback names and IP literals by default: %s [claim:tsdoc-host-checker-ip] [claim:tsdoc-hostname-of] [claim:prod-allowed-hosts-403]',
       async (host) => {
         const { calls, counting } = counted();
         const server = await serve([counting]);

@@ -127,7 +127,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect(await memory.checkHealth()).toBe(true);
   }, 120_000);
 
-  it('cancels a statement held up past the statement timeout, with a clear error [claim:pg-statement-timeout] [claim:pg-readme-statement-timeout-row] [claim:pg-readme-statement-timeout-option] [claim:mpo-pg-timeouts]', async () => {
+  it('cancels a statement held up past the statement timeout, with a clear error [claim:pg-statement-timeout] [claim:mpo-pg-default-statement-timeout] [claim:pg-readme-statement-timeout-row] [claim:pg-readme-statement-timeout-option] [claim:mpo-pg-timeouts]', async () => {
     const memory = await db.open({ pool: { statementTimeoutMs: 300 } });
     const locker = new pg.Client({ connectionString: db.url() });
     await locker.connect();
@@ -156,7 +156,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect((await memory.query({})).length).toBe(1);
   });
 
-  it('fails init on a refused port with WEFT_POSTGRES_CONNECT_FAILED naming host and port, never the password [claim:pg-password-never-shown] [claim:pg-connect-failed] [claim:pg-error-codes] [claim:pg-readme-connect-failed] [claim:mpo-pg-connect-failed]', async () => {
+  it('fails init on a refused port with WEFT_POSTGRES_CONNECT_FAILED naming host and port, never the password [claim:pg-password-never-shown] [claim:mpo-pg-password-hidden] [claim:pg-connect-failed] [claim:pg-error-codes] [claim:pg-readme-connect-failed] [claim:mpo-pg-connect-failed]', async () => {
     const port = await freePort();
     const memory = new PostgresMemoryProvider({
       connectionString: `postgres://weft:${SECRET}@127.0.0.1:${port}/weft`,
@@ -170,7 +170,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect(everything(failure)).not.toContain(SECRET);
   });
 
-  it('makes Runtime.start fail with WEFT_START_FAILED naming host and port, and logs no password [claim:pg-password-never-shown] [claim:pg-connect-failed] [claim:pg-start-failed] [claim:mpo-pg-connect-failed]', async () => {
+  it('makes Runtime.start fail with WEFT_START_FAILED naming host and port, and logs no password [claim:pg-password-never-shown] [claim:mpo-pg-password-hidden] [claim:pg-connect-failed] [claim:pg-start-failed] [claim:mpo-pg-connect-failed]', async () => {
     const port = await freePort();
     let logged = '';
     const logger = pino(
@@ -202,7 +202,7 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   });
 
-  it('fails init on a wrong password without showing the password tried [claim:pg-password-never-shown] [claim:pg-connect-failed] [claim:pg-readme-connect-failed] [claim:mpo-pg-connect-failed]', async () => {
+  it('fails init on a wrong password without showing the password tried [claim:pg-password-never-shown] [claim:mpo-pg-password-hidden] [claim:pg-connect-failed] [claim:pg-readme-connect-failed] [claim:mpo-pg-connect-failed]', async () => {
     const { host, port, user } = db.server();
     const memory = new PostgresMemoryProvider({
       connectionString: `postgres://${user}:${SECRET}@${host}:${port}/postgres`,
@@ -213,7 +213,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect(everything(failure)).not.toContain(SECRET);
   });
 
-  it('gives up on a server that never answers within the connection timeout [claim:pg-connect-failed] [claim:pg-deadlines] [claim:mpo-pg-connect-failed]', async () => {
+  it('gives up on a server that never answers within the connection timeout [claim:pg-connect-failed] [claim:pg-deadlines] [claim:mpo-pg-connect-failed] [claim:mpo-pg-default-connection-timeout]', async () => {
     const silent = await silentServer();
     try {
       const memory = new PostgresMemoryProvider({
@@ -275,7 +275,7 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   }, 60_000);
 
-  it('fails with WEFT_POSTGRES_UNAVAILABLE when an outage outlasts the reconnect window, then recovers [claim:prod-outage-memory-postgres] [claim:pg-unavailable] [claim:pg-readme-unavailable-host-port] [claim:pg-readme-unavailable-row] [claim:mpo-pg-timeouts]', async () => {
+  it('fails with WEFT_POSTGRES_UNAVAILABLE when an outage outlasts the reconnect window, then recovers [claim:prod-outage-memory-postgres] [claim:mpo-pg-default-reconnect-timeout] [claim:pg-unavailable] [claim:pg-readme-unavailable-host-port] [claim:pg-readme-unavailable-row] [claim:mpo-pg-timeouts]', async () => {
     const memory = await db.open({ pool: { reconnectTimeoutMs: 500, connectionTimeoutMs: 500 } });
     await db.server().stop('fast');
     try {

@@ -30,7 +30,7 @@ const versionsIn = async (schema: string): Promise<number[]> =>
   ).map((row) => row.version);
 
 describe('PostgresMemoryProvider: schema and migrations', () => {
-  it('creates its schema, the tables with jsonb content, and records version 1 [claim:pg-schema-ident] [claim:pg-migrations-recorded]', async () => {
+  it('creates its schema, the tables with jsonb content, and records version 1 [claim:pg-schema-ident] [claim:pg-migrations-recorded] [claim:mpo-pg-default-schema]', async () => {
     const memory = await db.open();
     expect(await tablesIn(memory.schema)).toEqual(['weft_memories', 'weft_memory_migrations']);
     expect(

@@ -17,20 +17,26 @@ function rejection(options: unknown): WeftError<string> {
 }
 
 describe('PostgresMemoryProvider options', () => {
-  it('shows in the README the defaults the provider applies [claim:pg-defaults]', () => {
-    const readme = readFileSync(new globalThis.URL('../README.md', import.meta.url), 'utf8');
-    const shown = (name: string) =>
-      /^`([^`]+)`$/.exec(
-        readme
-          .split('\n')
-          .find((line) => line.startsWith(`| \`${name}\``))
-          ?.split('|')[2]
-          ?.trim() ?? '',
-      )?.[1];
-    expect(shown('schema')).toBe(`'${DEFAULT_SCHEMA}'`);
-    expect(shown('id')).toBe(`'${DEFAULT_ID}'`);
-    for (const [name, value] of Object.entries(DEFAULT_POOL)) {
-      expect(shown(`pool.${name}`), `pool.${name}`).toBe(String(value));
+  it('shows in the README and the memory providers overview the defaults the provider applies [claim:pg-defaults] [claim:mpo-pg-default-schema] [claim:mpo-pg-default-id] [claim:mpo-pg-default-pool-max] [claim:mpo-pg-default-connection-timeout] [claim:mpo-pg-default-statement-timeout] [claim:mpo-pg-default-idle-timeout] [claim:mpo-pg-default-reconnect-timeout]', () => {
+    for (const file of ['../README.md', '../../../docs/memory-providers/overview.md']) {
+      const text = readFileSync(new globalThis.URL(file, import.meta.url), 'utf8');
+      // The overview has tables of other providers too: read its PostgreSQL section only.
+      const page = text.includes('## PostgresMemoryProvider')
+        ? (text.split('## PostgresMemoryProvider')[1]?.split('\n## ')[0] ?? '')
+        : text;
+      const shown = (name: string) =>
+        /^`([^`]+)`$/.exec(
+          page
+            .split('\n')
+            .find((line) => line.startsWith(`| \`${name}\``))
+            ?.split('|')[2]
+            ?.trim() ?? '',
+        )?.[1];
+      expect(shown('schema'), file).toBe(`'${DEFAULT_SCHEMA}'`);
+      expect(shown('id'), file).toBe(`'${DEFAULT_ID}'`);
+      for (const [name, value] of Object.entries(DEFAULT_POOL)) {
+        expect(shown(`pool.${name}`), `${file}: pool.${name}`).toBe(String(value));
+      }
     }
     // And the provider applies them when the options leave them out.
     expect(resolveOptions({ connectionString: URL }).pool).toEqual(DEFAULT_POOL);
@@ -70,7 +76,7 @@ describe('PostgresMemoryProvider options', () => {
     },
   );
 
-  it('never repeats a connection string it cannot read, since it may hold a password [claim:pg-password-never-shown]', () => {
+  it('never repeats a connection string it cannot read, since it may hold a password [claim:pg-password-never-shown] [claim:mpo-pg-password-hidden]', () => {
     const error = rejection({ connectionString: 'weft:hunter2@db.internal/agents' });
     expect(error.message).not.toContain('hunter2');
   });

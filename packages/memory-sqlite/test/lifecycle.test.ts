@@ -41,7 +41,7 @@ describe('SqliteMemoryProvider: options and lifecycle', () => {
     expect(connection.db.pragma('busy_timeout', { simple: true })).toBe(1234);
   });
 
-  it('waits 5000 ms for a write lock when not told otherwise, as the README says [claim:sqlite-busy]', async () => {
+  it('waits 5000 ms for a write lock when not told otherwise, as the README says [claim:sqlite-busy] [claim:mpo-sqlite-busy]', async () => {
     const memory = await db.open();
     const connection = (
       memory as unknown as { connection: { db: { pragma: (s: string, o: object) => unknown } } }

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { existsSync, readFileSync } from 'node:fs';
+import { WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { SqliteMemoryProvider } from '../src/index.js';
 import { useTempDatabase } from './helpers.js';
@@ -107,7 +108,7 @@ describe('SqliteMemoryProvider: persistence and migrations', () => {
     ]);
   });
 
-  it('refuses a database whose schema is newer than it knows, and leaves it untouched [claim:mpo-sqlite-init] [claim:sqlite-too-new] [claim:tsdoc-sqlite-init]', async () => {
+  it('refuses a database whose schema is newer than it knows, and leaves it untouched [claim:mpo-sqlite-init] [claim:sqlite-too-new] [claim:tsdoc-sqlite-init] [claim:mpo-sqlite-too-new]', async () => {
     // A file in SQLite's default rollback-journal mode: switching it to WAL would rewrite it.
     const raw = new Database(db.path());
     raw.exec('CREATE TABLE theirs (x INTEGER)');
@@ -116,7 +117,9 @@ describe('SqliteMemoryProvider: persistence and migrations', () => {
     const bytes = readFileSync(db.path());
 
     const memory = db.create();
-    await expect(memory.init()).rejects.toThrow(/schema version 7.*up to 1/);
+    const refused = await memory.init().catch((error: unknown) => error);
+    expect(WeftError.is(refused, 'WEFT_SQLITE_SCHEMA_TOO_NEW')).toBe(true);
+    expect((refused as Error).message).toMatch(/schema version 7.*up to 1/);
     expect(readFileSync(db.path())).toEqual(bytes);
     expect(existsSync(`${db.path()}-wal`)).toBe(false);
     expect(await memory.checkHealth()).toBe(false);

@@ -29,14 +29,14 @@ describe('SqliteMemoryProvider.query', () => {
     expect((await memory.query({})).map((m) => m.space)).toEqual(['c', 'b', 'a']);
   });
 
-  it('filters by exact space', async () => {
+  it('filters by exact space [claim:mpo-query-space]', async () => {
     const memory = await db.open();
     await seedSpaces(memory, ['room', 'room-1', 'ROOM', 'room']);
     expect(await spacesOf(memory, { space: 'room' })).toEqual(['room', 'room']);
     expect(await spacesOf(memory, { space: 'nope' })).toEqual([]);
   });
 
-  it('filters by space prefix, case-sensitively [claim:sp-prefix-plain] [claim:mpo-query-case] [claim:sqlite-space-filters] [claim:sp-case-sensitive]', async () => {
+  it('filters by space prefix, case-sensitively [claim:sp-prefix-plain] [claim:mpo-query-prefix] [claim:mpo-query-case] [claim:sqlite-space-filters] [claim:sp-case-sensitive]', async () => {
     const memory = await db.open();
     await seedSpaces(memory, [
       'chat-room-42',
@@ -127,7 +127,7 @@ describe('SqliteMemoryProvider.query', () => {
     ).toEqual(['x', 'p-1', 'p-2', 'q-1']);
   });
 
-  it('filters by kind and task, ANDed with the space filters [claim:sp-query-filters] [claim:mpo-query-and] [claim:sqlite-and-or]', async () => {
+  it('filters by kind and task, ANDed with the space filters [claim:sp-query-filters] [claim:mpo-query-kind-task] [claim:mpo-query-and] [claim:sqlite-and-or]', async () => {
     const memory = await db.open();
     const rows: [string, string, string | undefined][] = [
       ['room', 'trigger', 't1'],
@@ -161,7 +161,7 @@ describe('SqliteMemoryProvider.query', () => {
     expect(await contents({ kind: 'missing' })).toEqual([]);
   });
 
-  it('filters by since (inclusive) and until (exclusive) [claim:sqlite-and-or]', async () => {
+  it('filters by since (inclusive) and until (exclusive) [claim:sqlite-and-or] [claim:mpo-query-since-until]', async () => {
     const memory = await db.open();
     const base = Date.UTC(2030, 0, 1);
     const now = vi.spyOn(Date, 'now');

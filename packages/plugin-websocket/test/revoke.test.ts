@@ -71,7 +71,7 @@ const usersOf = (events: TriggerEvent[]) =>
   events.map((event) => (event.data as { user?: string } | undefined)?.user);
 
 describe('WebSocketPlugin.closeConnectionsOf', () => {
-  it("closes every connection of the user with 4001 and the reason, returns how many, and leaves other users' connections answering [claim:wsdoc-revoke] [claim:wsreadme-revoke] [claim:tsdoc-ws-close-connections-of] [claim:tsdoc-ws-revoked-close]", async () => {
+  it("closes every connection of the user with 4001 and the reason, returns how many, and leaves other users' connections answering [claim:wsdoc-revoke] [claim:wsreadme-revoke] [claim:prod-ws-revoke] [claim:tsdoc-ws-close-connections-of] [claim:tsdoc-ws-revoked-close]", async () => {
     const { booted, as } = await bootRecording();
     const [phone, laptop, eve] = [await as('ada'), await as('ada'), await as('eve')];
     expect(REVOKED_CLOSE.code).toBeGreaterThanOrEqual(4000);
@@ -244,7 +244,7 @@ describe('WebSocketPlugin reauthenticateMs', () => {
     };
   }
 
-  it('runs authenticate again on the first request and closes with 4001 a connection whose token was revoked, leaving the others [claim:wsdoc-reauthenticate] [claim:wsreadme-reauthenticate] [claim:tsdoc-ws-options-reauthenticate] [claim:tsdoc-chat-authenticate-when]', async () => {
+  it('runs authenticate again on the first request and closes with 4001 a connection whose token was revoked, leaving the others [claim:wsdoc-reauthenticate] [claim:wsreadme-reauthenticate] [claim:tsdoc-ws-options-reauthenticate] [claim:tsdoc-chat-authenticate-when] [claim:prod-ws-revoke]', async () => {
     const { tokens, seen, authenticate } = sessions();
     const { booted, as } = await bootRecording({ authenticate, reauthenticateMs: 100 });
     const ada = await as('ada');

@@ -1,4 +1,4 @@
-/** What a ScriptedModelProvider is before it answers anything: its id, capability and health. */
+/** What a ScriptedModelProvider is (its id, capability and health) and the kinds of answer it gives. */
 import { describe, expect, it } from 'vitest';
 import { ScriptedModelProvider } from '../src/index.js';
 
@@ -13,5 +13,37 @@ describe('ScriptedModelProvider', () => {
 
   it("answers true from the base class's checkHealth [claim:mpo-base-health]", async () => {
     expect(await new ScriptedModelProvider().checkHealth()).toBe(true);
+  });
+
+  it('answers a string as is, an object or array as JSON text, and what a function returns, awaited [claim:testing-scripted-response-kinds]', async () => {
+    const seen: { last: string | undefined; purpose: string | undefined }[] = [];
+    const model = new ScriptedModelProvider({
+      responses: [
+        'plain text',
+        { steps: [] },
+        [1, 'two'],
+        (messages, request) => {
+          seen.push({ last: messages.at(-1)?.content, purpose: request.purpose });
+          return ['from', 'a function'];
+        },
+        async (messages) => {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          return { echoed: messages.at(-1)?.content };
+        },
+      ],
+    });
+    const [generate] = model.capabilities;
+    const answer = async (content: string) =>
+      (
+        (await generate!.run({ messages: [{ role: 'user', content }] }, { purpose: 'test' })) as {
+          text: string;
+        }
+      ).text;
+    expect(await answer('one')).toBe('plain text');
+    expect(await answer('two')).toBe('{"steps":[]}');
+    expect(await answer('three')).toBe('[1,"two"]');
+    expect(await answer('four')).toBe('["from","a function"]');
+    expect(seen).toEqual([{ last: 'four', purpose: 'test' }]);
+    expect(await answer('five')).toBe('{"echoed":"five"}');
   });
 });

@@ -5,9 +5,12 @@ import { z } from 'zod';
 import {
   errorOf,
   makeRuntime,
+  plan,
+  recordingExecutor,
   silentLogger,
   startedRuntime,
   TestModelProvider,
+  TestPlugin,
 } from './fixtures.js';
 
 const City = z.object({ city: z.string().describe('The city name'), population: z.number().int() });
@@ -199,5 +202,31 @@ describe('ModelManager.getObject', () => {
       request: { purpose: 'destination' },
     });
     expect(purposes).toEqual(['get-object:City', 'destination']);
+  });
+
+  it("marks an executor's getObject call with its schema name, and leaves its other calls without a purpose [claim:testing-purpose] [claim:testing-executor-purpose]", async () => {
+    const purposes: (string | undefined)[] = [];
+    const asks = recordingExecutor('ask', async (_task, context) => {
+      await context.getObject({
+        schema: z.object({ city: z.string() }),
+        schemaName: 'City',
+        prompt: 'Where?',
+      });
+      await context.models.generateText('Say where.');
+      return { success: true };
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('work', { executors: [asks] })],
+      responses: {
+        fallback: (_messages, request: ModelRequestConfig) => {
+          purposes.push(request.purpose);
+          if (request.purpose === 'plan') return plan(['work', 'ask']);
+          return request.purpose === 'get-object:City' ? { city: 'Lisbon' } : 'Lisbon';
+        },
+      },
+    });
+    const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'purposes' });
+    expect(task.status).toBe('completed');
+    expect(purposes).toEqual(['plan', 'get-object:City', undefined]);
   });
 });

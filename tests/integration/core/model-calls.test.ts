@@ -132,8 +132,10 @@ describe('model calls per task', () => {
     expect(counts.plan + counts.review + counts.executor).toBe(2);
   });
 
-  it('each answer getObject rejects costs one more call, up to getObjectRetries [claim:task-cost-retries] [claim:trouble-max-retries] [claim:mpi-text-generation-needed] [claim:wp-cost]', async () => {
+  it('each answer getObject rejects costs one more call, up to getObjectRetries [claim:task-cost-retries] [claim:trouble-max-retries] [claim:mpi-text-generation-needed] [claim:wp-cost] [claim:testing-plan-retries]', async () => {
     expect(await callsFor(['ok'], {}, 2)).toMatchObject({ plan: 3, status: 'completed' });
+    // Two retries by default: a third bad plan fails the task without a fourth call.
+    expect(await callsFor(['ok'], {}, 3)).toMatchObject({ plan: 3, executor: 0, status: 'failed' });
     expect(await callsFor(['ok'], { getObjectRetries: 1 }, 2)).toMatchObject({
       plan: 2,
       executor: 0,

@@ -366,14 +366,19 @@ export class ServerManager implements HttpServer {
   ) => {
     const answer = errorAnswer(error, requestIdOf(response));
     if (answer.status >= 500) {
+      // The Weft code the failure is or wraps is what an operator needs; the code the client
+      // got stands in only when there is none. The pair is kept together, so that `docsUrl`
+      // always explains the `code` beside it.
+      const fields = errorLogFields(error);
+      const codes = fields.code === undefined ? { code: answer.code, docsUrl: answer.docsUrl } : {};
       this.logger?.error(
         {
           requestId: answer.requestId,
           method: request.method,
           path: request.path,
           status: answer.status,
-          ...errorLogFields(error),
-          code: answer.code,
+          ...fields,
+          ...codes,
           stack: (error as Error)?.stack,
         },
         'request failed',
