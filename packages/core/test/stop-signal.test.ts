@@ -15,6 +15,8 @@ interface Ended {
   signal: NodeJS.Signals | null;
   /** Every line the program wrote, `ready` included. */
   lines: string[];
+  /** From `stopping` reaching the test to the exit, when the stop ran. */
+  stopToExitMs?: number;
 }
 
 /**
@@ -35,6 +37,7 @@ async function signalled(
     },
   );
   let output = '';
+  let stoppingAt: number | undefined;
   try {
     return await new Promise<Ended>((resolve, reject) => {
       const deadline = setTimeout(
@@ -46,13 +49,19 @@ async function signalled(
         output += chunk.toString();
         const arrived = (line: string) => !before.includes(line) && output.includes(line);
         if (arrived('ready\n')) child.kill(signal);
+        if (arrived('stopping\n')) stoppingAt = performance.now();
         if (again !== undefined && arrived('stopping\n')) {
           setTimeout(() => child.kill(again), afterMs);
         }
       });
       child.once('exit', (code, exitSignal) => {
         clearTimeout(deadline);
-        resolve({ code, signal: exitSignal, lines: output.split('\n').filter(Boolean) });
+        resolve({
+          code,
+          signal: exitSignal,
+          lines: output.split('\n').filter(Boolean),
+          stopToExitMs: stoppingAt === undefined ? undefined : performance.now() - stoppingAt,
+        });
       });
     });
   } finally {
@@ -69,16 +78,28 @@ function logLines(ended: Ended): Record<string, unknown>[] {
 
 describe('TSDoc of onStopSignal', { timeout: 40_000 }, () => {
   it.each(['SIGINT', 'SIGTERM'] as const)(
-    'stops on %s, logs the signal, and ends the process a timer keeps alive with 0 [claim:tsdoc-node-stop-signal] [claim:tsdoc-node-stop-signal-logs]',
+    'stops on %s, logs the signal, and ends the process a timer keeps alive with 0, 2 s after the stop [claim:tsdoc-node-stop-signal] [claim:tsdoc-node-stop-signal-logs] [claim:prod-exit-after-stop]',
     async (signal) => {
       const ended = await signalled('stops', signal);
       expect(ended).toMatchObject({ code: 0, signal: null });
+      // The timer keeps the process alive until the 2 s deadline after the stop.
+      expect(ended.stopToExitMs).toBeGreaterThan(1_500);
+      expect(ended.stopToExitMs).toBeLessThan(8_000);
       expect(ended.lines).toContain('stopping');
       expect(logLines(ended)).toContainEqual(
         expect.objectContaining({ level: 30, signal, msg: 'signal received; stopping' }),
       );
     },
   );
+
+  it("writes the stop's last log line before the process ends, also while the thread pool is busy [claim:tsdoc-node-stop-signal]", async () => {
+    const ended = await signalled('busy-pool', 'SIGTERM');
+    expect(ended.code).toBe(0);
+    expect(logLines(ended).map((line) => line.msg)).toEqual([
+      'signal received; stopping',
+      'stop finished',
+    ]);
+  });
 
   it('keeps an exit code the program had set [claim:tsdoc-node-stop-signal]', async () => {
     const ended = await signalled('exit-code', 'SIGTERM');

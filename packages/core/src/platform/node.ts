@@ -100,9 +100,23 @@ export async function readTemplateFiles(
 const RELAYED_SIGNAL_MS = 1_000;
 
 /**
- * Stops the runtime on `SIGINT` or `SIGTERM` (`options.handleSignals`), then ends the process,
- * even while a timer would keep it alive: with `process.exitCode` (0 when unset) once the stop
- * resolves, with 1 when it fails. The same signal again within a second is taken for a copy of
+ * How long the process may take to end by itself once its stop has settled. pino writes each
+ * line asynchronously, through libuv's thread pool, and `process.exit` ends the process without
+ * waiting for a write still queued there, so the stop's last lines ("runtime stopped") were lost
+ * when the pool was busy. The process ends as soon as nothing is left to do, and at this
+ * deadline when something, such as a hung executor's timer, would keep it alive.
+ */
+const EXIT_AFTER_STOP_MS = 2_000;
+
+function exitSoon(code: NonNullable<typeof process.exitCode>): void {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), EXIT_AFTER_STOP_MS).unref();
+}
+
+/**
+ * Stops the runtime on `SIGINT` or `SIGTERM` (`options.handleSignals`), then ends the process
+ * once its last log lines are written, within two seconds even while a timer would keep it alive:
+ * with `process.exitCode` (0 when unset) when the stop resolves, with 1 when it fails. The same signal again within a second is taken for a copy of
  * the first, which a supervisor such as `tsx watch` forwards, and ignored. Later, a second
  * `SIGINT` during a hung stop gets Node's default (unless the program listens for it too),
  * which ends the process at once.
@@ -132,10 +146,10 @@ export function onStopSignal(stop: () => Promise<void>, logger: Logger): () => v
     // The runtime took over the signal, so it must also end the process, even if a hung
     // executor's timer would keep the event loop alive.
     stop().then(
-      () => process.exit(process.exitCode ?? 0),
+      () => exitSoon(process.exitCode ?? 0),
       (error: unknown) => {
         logger.error(errorLogFields(error), 'stop failed');
-        process.exit(1);
+        exitSoon(1);
       },
     );
   };
