@@ -45,7 +45,7 @@ import type { ErrorRegistry } from './errors/error-registry.js';
  * - `WEFT_ORIGIN_NOT_ALLOWED`: A web page of another origin sent a request to the runtime’s HTTP
  *   server.
  * - `WEFT_BAD_REQUEST`: An HTTP request was malformed or too slow: bad JSON, too large, nested too
- *   deep, or late.
+ *   deep, unreadable, or late.
  * - `WEFT_NOT_FOUND`: No route matches an HTTP request.
  * - `WEFT_INTERNAL`: An unexpected failure; the answer carries an id that the log line also has.
  */
@@ -407,16 +407,17 @@ export const CORE_ERRORS = {
     },
     WEFT_BAD_REQUEST: {
       summary:
-        'An HTTP request was malformed or too slow: bad JSON, too large, nested too deep, or late.',
-      status: [400, 408, 413, 431],
+        'An HTTP request was malformed or too slow: bad JSON, too large, nested too deep, unreadable, or late.',
+      status: [400, 408, 413, 415, 431],
       raisedBy: 'the runtime’s HTTP server, while it reads the request',
       raisers: [
         'core/src/server/client-errors.ts#rawAnswer',
         'core/src/server/error-answer.ts#errorAnswer',
         'core/src/server/server-manager.ts#ServerManager.constructor',
+        'core/src/server/server-manager.ts#bodyRefusal',
       ],
       cause:
-        'an HTTP request was malformed: its body is not valid JSON, is nested deeper than `server.maxJsonDepth`, or is larger than `server.bodyLimit` (answered `413`); its headers are larger than Node.js accepts (answered `431`); its bytes are not HTTP; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`).',
+        'an HTTP request was malformed: its body is not valid JSON, is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, or is larger than `server.bodyLimit` (answered `413`); its body is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its headers are larger than Node.js accepts (answered `431`); its bytes are not HTTP; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`).',
       fix: 'the client must send a valid request within the limits, without pausing halfway.',
     },
     WEFT_NOT_FOUND: {
