@@ -102,6 +102,29 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(message).not.toContain('hunter2');
   });
 
+  it('takes the password and the port its connection string leaves out from PGPASSWORD and PGPORT, as its driver pg does [claim:cfg-pg-variables]', async () => {
+    const url = new URL(db.url());
+    const { password, port } = url;
+    url.password = '';
+    url.port = '';
+    const saved = { PGPASSWORD: process.env.PGPASSWORD, PGPORT: process.env.PGPORT };
+    try {
+      process.env.PGPASSWORD = decodeURIComponent(password);
+      process.env.PGPORT = port;
+      const coordinator = await open({ connectionString: url.toString() });
+      expect(typeof (await coordinator.admit(arrival('env')))).toBe('number');
+      process.env.PGPASSWORD = 'not-the-password';
+      const error = await errorOf(open({ connectionString: url.toString() }));
+      expect(error.code).toBe('WEFT_COORDINATOR_CONNECT_FAILED');
+      expect(error.message).toMatch(/password authentication failed/);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
   it('names host and port when the server refuses, never the password, within the connect timeout', async () => {
     const started = Date.now();
     const refused = new PostgresSpaceCoordinator({
