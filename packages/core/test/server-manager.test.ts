@@ -846,6 +846,30 @@ describe('ServerManager', () => {
       expect(ran).toBe(false);
     });
 
+    it('answers chunk extensions over the size limit with 413 as JSON, before any route runs [claim:errors-413-chunk-extensions]', async () => {
+      let ran = false;
+      const server = await serve([
+        route({
+          handler: (_request, response) => {
+            ran = true;
+            response.json({});
+          },
+        }),
+      ]);
+      const received = await rawExchange(
+        server,
+        `POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2;ext=${'a'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`,
+      );
+      expect(received.status).toBe(413);
+      expect(received.error).toMatchObject({
+        status: 413,
+        code: 'WEFT_BAD_REQUEST',
+        docsUrl: docsOf('WEFT_BAD_REQUEST'),
+        message: expect.stringContaining('chunk extensions'),
+      });
+      expect(ran).toBe(false);
+    });
+
     it('answers headers over the size limit with 431 and bytes that are not HTTP with 400, both as JSON [claim:errors-431] [claim:errors-431-cause]', async () => {
       const server = await serve([echo]);
       const large = await rawExchange(
