@@ -1,7 +1,7 @@
 import { request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { once } from 'node:events';
-import { gzipSync } from 'node:zlib';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { WeftError, type Runtime, type TriggerRoute } from '@weft/core';
 import { ServerManager } from '@weft/core/node';
 import express, { type ErrorRequestHandler } from 'express';
@@ -249,13 +249,18 @@ describe('ServerManager', () => {
         });
       }
     }
-    // A body compressed as it says is read as usual.
-    const zipped = await fetch(`${server.url}/echo`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
-      body: gzipSync('{"a":1}'),
-    });
-    expect(zipped.status).toBe(200);
+    // A body compressed with gzip or deflate, as it says, is read as usual.
+    for (const [encoding, body] of [
+      ['gzip', gzipSync('{"a":1}')],
+      ['deflate', deflateSync('{"a":1}')],
+    ] as const) {
+      const zipped = await fetch(`${server.url}/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body,
+      });
+      expect(zipped.status, encoding).toBe(200);
+    }
     expect(ran).toBe(true);
   });
 
