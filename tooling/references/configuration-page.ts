@@ -212,12 +212,20 @@ export function configurationSections(): string {
         `- ${rule.keys.map((key) => `\`options.server.${key}\``).join(' and ')}: ${rule.rule}`,
     ),
     '## Environment variables',
-    'Every variable a first-party package, `create-weft` or a project it generates reads. A test fails when the code reads a variable that is not in this table.',
+    'Every variable a first-party package, `create-weft` or a project it generates reads in its own code. A test fails when the code reads a variable that is not in this table.',
     environmentTable(),
+    PG_VARIABLES,
     EXAMPLES_VARIABLES,
   );
   return `${parts.join('\n\n')}\n`;
 }
+
+/**
+ * What the PostgreSQL driver the two PostgreSQL packages hand their connection string to reads
+ * from the environment; packages/memory-postgres/test/faults.test.ts holds it to the driver.
+ */
+const PG_VARIABLES =
+  '`@weft/memory-postgres` and `@weft/coordinator-postgres` hand their `connectionString` to the PostgreSQL driver `pg`, which takes what the string leaves out from libpq’s `PG` variables when they are set, such as the password from `PGPASSWORD` and the port from `PGPORT`. <!-- claim: cfg-pg-variables --> Write every part in the string, or unset them, when the environment may hold values meant for another database.';
 
 /**
  * The variables the site's examples read, in their own code; a unit test fails when an example

@@ -63,6 +63,7 @@ export const COORDINATOR_ERRORS = {
         'the schema’s `meta` table records a version this version of `@weft/coordinator-postgres` does not know; nothing was changed.',
       fix: 'run the same version of the package on every instance of the group.',
     },
+    /** @claim errors-coordinator-not-started-before-start */
     WEFT_COORDINATOR_NOT_STARTED: {
       summary: 'A method was called before `init()` or after `shutdown()`.',
       status: 503,
@@ -72,7 +73,7 @@ export const COORDINATOR_ERRORS = {
         'coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.requireSession',
       ],
       cause:
-        'the coordinator was used outside the runtime’s start and stop, or `init` was called twice; a trigger that fires while the runtime stops gets this as a 503.',
+        'the coordinator was used outside the runtime’s start and stop, or `init` was called twice. A `dispatch` or `accept` on a runtime that has not started its coordinator yet gets this, which a trigger that lets it through answers as a 503; once `stop()` was called, a dispatch gets `WEFT_SHUTTING_DOWN` instead.',
       fix: 'let the runtime start and stop the coordinator; create a new one for a new runtime.',
     },
     WEFT_COORDINATOR_INVALID_ARRIVAL: {

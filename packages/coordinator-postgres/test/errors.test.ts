@@ -3,7 +3,15 @@
  * WEFT_COORDINATOR_* error, never shows the password, and every wait ends by its deadline.
  */
 import { randomBytes } from 'node:crypto';
-import { WeftError, type SpaceCoordinatorHost, type TaskArrival } from '@weft/core';
+import {
+  Plugin,
+  Runtime,
+  WeftError,
+  type SpaceCoordinatorHost,
+  type TaskArrival,
+} from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresSpaceCoordinator, PostgresSpaceCoordinatorError } from '../src/index.js';
 import { resolveOptions } from '../src/options.js';
@@ -100,6 +108,57 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(message).toMatch(/schema/);
     expect(message).toMatch(/pollIntervalMs/);
     expect(message).not.toContain('hunter2');
+  });
+
+  it('refuses a dispatch of a runtime that has not started it with WEFT_COORDINATOR_NOT_STARTED (503), and one after stop() with WEFT_SHUTTING_DOWN [claim:errors-coordinator-not-started-before-start]', async () => {
+    const coordinator = new PostgresSpaceCoordinator({
+      connectionString: db.url(),
+      schema: db.newSchema(),
+      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    const plugin = new (class extends Plugin {
+      readonly id = 'work';
+      readonly description = 'Takes tasks and runs none.';
+    })();
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider()],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [plugin],
+      coordinator,
+      options: { logger: pino({ level: 'silent' }) },
+    });
+    const event = { pluginId: 'work', triggerId: 'task', space: 'early' };
+    const early = await errorOf(runtime.dispatch(event));
+    expect(early.code).toBe('WEFT_COORDINATOR_NOT_STARTED');
+    expect(early.status).toBe(503);
+    await runtime.start();
+    await runtime.stop();
+    const late = await errorOf(runtime.dispatch(event));
+    expect(late.code).toBe('WEFT_SHUTTING_DOWN');
+    expect(late.status).toBe(503);
+  });
+
+  it('takes the password and the port its connection string leaves out from PGPASSWORD and PGPORT, as its driver pg does [claim:cfg-pg-variables]', async () => {
+    const url = new URL(db.url());
+    const { password, port } = url;
+    url.password = '';
+    url.port = '';
+    const saved = { PGPASSWORD: process.env.PGPASSWORD, PGPORT: process.env.PGPORT };
+    try {
+      process.env.PGPASSWORD = decodeURIComponent(password);
+      process.env.PGPORT = port;
+      const coordinator = await open({ connectionString: url.toString() });
+      expect(typeof (await coordinator.admit(arrival('env')))).toBe('number');
+      process.env.PGPASSWORD = 'not-the-password';
+      const error = await errorOf(open({ connectionString: url.toString() }));
+      expect(error.code).toBe('WEFT_COORDINATOR_CONNECT_FAILED');
+      expect(error.message).toMatch(/password authentication failed/);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 
   it('names host and port when the server refuses, never the password, within the connect timeout', async () => {

@@ -45,7 +45,7 @@ import type { ErrorRegistry } from './errors/error-registry.js';
  * - `WEFT_ORIGIN_NOT_ALLOWED`: A web page of another origin sent a request to the runtime’s HTTP
  *   server.
  * - `WEFT_BAD_REQUEST`: An HTTP request was malformed or too slow: bad JSON, too large, nested too
- *   deep, or late.
+ *   deep, unreadable, or late.
  * - `WEFT_NOT_FOUND`: No route matches an HTTP request.
  * - `WEFT_INTERNAL`: An unexpected failure; the answer carries an id that the log line also has.
  */
@@ -100,7 +100,7 @@ export const CORE_ERRORS = {
       raisedBy: '`Runtime.init`',
       raisers: ['core/src/runtime/runtime.ts#Runtime.init'],
       cause:
-        'the configuration has problems: an unknown or mistyped option, a value out of its range, options that contradict each other (such as `server.requestTimeout` below `server.headersTimeout`), an invalid `WEFT_LOG_LEVEL`, two providers or plugins with the same id, no provider of `text-generation`, a capability a plugin requires that no provider offers, a template that does not parse, a `bulkhead.limits` key that names no configured provider or plugin, or, in Node.js, plugins with route triggers while express and cors, the optional peer dependencies of the HTTP server in `@weft/core/node`, are not installed. The message lists every problem, one per line, each starting with the path, the variable or the owner at fault.',
+        'the configuration has problems, such as an unknown or mistyped option, a value out of its range, options that contradict each other (`server.requestTimeout` below `server.headersTimeout`), two routes with the same method and path, an invalid `WEFT_LOG_LEVEL`, two providers or plugins with the same id, no provider of `text-generation`, a capability a plugin requires that no provider offers, a template that does not parse, a `bulkhead.limits` key that names no configured provider or plugin, or, in Node.js, plugins with route triggers while express and cors, the optional peer dependencies of the HTTP server in `@weft/core/node`, are not installed. The message lists every problem, one per line, each starting with the path, the variable or the owner at fault.',
       fix: 'correct each listed problem; the [configuration reference](./configuration.md) gives every option’s type, range and default. For route triggers, install the server’s peer dependencies with `npm install express cors`.',
     },
     WEFT_INVALID_ARGUMENT: {
@@ -264,11 +264,12 @@ export const CORE_ERRORS = {
       cause: 'a task ran longer than its time limit, `options.taskTimeoutMs`.',
       fix: 'find what was slow: the message, and the `task timed out` log line with the task’s `taskId`, name what the task was doing when time ran out (`during`: recording the trigger, planning, reviewing the pipeline, or a step such as `step 2 (tools.fetch)`, which the line also gives as `step`). Lower the model provider’s own timeout and retries so that one call cannot use the whole budget, make the slow executor pass `context.signal` on, or raise the limit.',
     },
+    /** @claim errors-bulkhead-memory-logged */
     WEFT_BULKHEAD_FULL: {
       summary:
         'A call waited longer than `bulkhead.maxWaitMs` for a dependency whose every slot was taken.',
       raisedBy:
-        'the bulkhead of a model provider, plugin or memory provider, as a failed step’s error or a task’s planning error',
+        'the bulkhead of a model provider, plugin or memory provider, as a failed step’s error or a task’s planning error; for the memory provider’s, also in the log line of a memory the runtime could not store or read for a task (`could not store memory`, `could not read the space’s history`), which then runs without it',
       raisers: ['core/src/bulkhead/bulkhead.ts#Bulkhead.waitForSlot'],
       cause:
         'a model provider, a plugin’s steps or the memory provider already had its limit of calls running (`options.bulkhead.maxConcurrent`, or its entry in `options.bulkhead.limits`), and none finished within `options.bulkhead.maxWaitMs`. The dependency is hung or much slower than usual; the message names it. The waiting task held no worker meanwhile, and tasks that do not use the dependency kept running.',
@@ -407,16 +408,17 @@ export const CORE_ERRORS = {
     },
     WEFT_BAD_REQUEST: {
       summary:
-        'An HTTP request was malformed or too slow: bad JSON, too large, nested too deep, or late.',
-      status: [400, 408, 413, 431],
+        'An HTTP request was malformed or too slow: bad JSON, too large, nested too deep, unreadable, or late.',
+      status: [400, 408, 413, 415, 431],
       raisedBy: 'the runtime’s HTTP server, while it reads the request',
       raisers: [
         'core/src/server/client-errors.ts#rawAnswer',
         'core/src/server/error-answer.ts#errorAnswer',
         'core/src/server/server-manager.ts#ServerManager.constructor',
+        'core/src/server/server-manager.ts#bodyRefusal',
       ],
       cause:
-        'an HTTP request was malformed: its body is not valid JSON, is nested deeper than `server.maxJsonDepth`, or is larger than `server.bodyLimit` (answered `413`); its headers are larger than Node.js accepts (answered `431`); its bytes are not HTTP; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`).',
+        'an HTTP request was malformed: its body is not valid JSON, is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, or is larger than `server.bodyLimit` or has chunk extensions larger than Node.js accepts (answered `413`); its body is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its headers are larger than Node.js accepts (answered `431`); its bytes are not HTTP; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`).',
       fix: 'the client must send a valid request within the limits, without pausing halfway.',
     },
     WEFT_NOT_FOUND: {

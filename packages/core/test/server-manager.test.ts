@@ -1,6 +1,7 @@
 import { request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { once } from 'node:events';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { WeftError, type Runtime, type TriggerRoute } from '@weft/core';
 import { ServerManager } from '@weft/core/node';
 import express, { type ErrorRequestHandler } from 'express';
@@ -206,6 +207,61 @@ describe('ServerManager', () => {
     expect(large.status).toBe(413);
     expect((await errorBody(large)).code).toBe('WEFT_BAD_REQUEST');
     expect(ran).toBe(false);
+  });
+
+  it('answers a body the parser cannot decode with WEFT_BAD_REQUEST and its docsUrl: 415 for a charset or Content-Encoding it does not read, 400 for a compressed body that does not inflate, also on a route with its own invalidBodyCode [claim:errors-415-cause] [claim:errors-unreadable-body-code]', async () => {
+    let ran = false;
+    const handler = (_request: unknown, response: { json(body: unknown): void }) => {
+      ran = true;
+      response.json({});
+    };
+    const own = route({ path: '/own', invalidBodyCode: 'WEFT_CHAT_INVALID_REQUEST', handler });
+    const server = await serve([route({ handler }), own]);
+    const cases: { headers: Record<string, string>; body: Uint8Array | string; status: number }[] =
+      [
+        {
+          headers: { 'content-type': 'application/json; charset=latin1' },
+          body: '{}',
+          status: 415,
+        },
+        { headers: { 'content-encoding': 'x-unknown' }, body: '{}', status: 415 },
+        { headers: { 'content-encoding': 'gzip' }, body: '{"a":1}', status: 400 },
+        {
+          headers: { 'content-encoding': 'gzip' },
+          body: gzipSync('{"a":1}').subarray(0, 12),
+          status: 400,
+        },
+      ];
+    for (const path of ['/echo', '/own']) {
+      for (const { headers, body, status } of cases) {
+        const response = await fetch(`${server.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body,
+        });
+        const label = `${path} ${JSON.stringify(headers)}`;
+        expect(response.status, label).toBe(status);
+        expect(await errorBody(response), label).toEqual({
+          status,
+          code: 'WEFT_BAD_REQUEST',
+          docsUrl: docsOf('WEFT_BAD_REQUEST'),
+          message: expect.stringMatching(/^The request body could not be read: /),
+        });
+      }
+    }
+    // A body compressed with gzip or deflate, as it says, is read as usual.
+    for (const [encoding, body] of [
+      ['gzip', gzipSync('{"a":1}')],
+      ['deflate', deflateSync('{"a":1}')],
+    ] as const) {
+      const zipped = await fetch(`${server.url}/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body,
+      });
+      expect(zipped.status, encoding).toBe(200);
+    }
+    expect(ran).toBe(true);
   });
 
   it('answers a body over bodyLimit with 413 [claim:httpchat-413] [claim:trig-413] [claim:prod-body-limit] [claim:wp-resource-limits] [claim:errors-413-default]', async () => {
@@ -803,8 +859,29 @@ describe('ServerManager', () => {
       });
     });
 
-    it('answers 408 to a client whose body is still arriving after requestTimeout [claim:errors-408-cause] [claim:trig-request-timeout]', async () => {
-      const server = await serve([echo], { headersTimeout: 300, requestTimeout: 600 });
+    it('answers 408 to a client whose body is still arriving after requestTimeout, after the middleware ran and before any route handler, with a request id of its own, and to late headers before any middleware [claim:errors-408-cause] [claim:errors-408-late-body] [claim:trig-request-timeout]', async () => {
+      const server = new ServerManager(
+        { port: 0, headersTimeout: 300, requestTimeout: 600 },
+        silentLogger,
+      );
+      servers.push(server);
+      const seen: string[] = [];
+      server.app.use((request, response, next) => {
+        seen.push(`${request.method} ${request.path} ${String(response.locals.requestId)}`);
+        next();
+      });
+      let ran = false;
+      server.mount(
+        'test-plugin',
+        route({
+          handler: (_request, response) => {
+            ran = true;
+            response.json({});
+          },
+        }),
+        runtime,
+      );
+      await server.start();
       const received = await rawExchange(
         server,
         'POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n[',
@@ -812,6 +889,40 @@ describe('ServerManager', () => {
       );
       expect(received.status).toBe(408);
       expect(received.error).toMatchObject({ status: 408, code: 'WEFT_BAD_REQUEST' });
+      expect(seen).toHaveLength(1);
+      expect(seen[0]).toMatch(/^POST \/echo [0-9a-f-]{36}$/);
+      expect(seen[0]).not.toContain(String(received.error.requestId));
+      // Late headers, on the other hand, are answered before the middleware sees anything.
+      const lateHeaders = await rawExchange(server, 'POST /echo HTTP/1.1\r\nHost: localhost\r\n', {
+        drip: 'X-Drip: 1\r\n',
+      });
+      expect(lateHeaders.status).toBe(408);
+      expect(seen).toHaveLength(1);
+      expect(ran).toBe(false);
+    });
+
+    it('answers chunk extensions over the size limit with 413 as JSON, before any route runs [claim:errors-413-chunk-extensions]', async () => {
+      let ran = false;
+      const server = await serve([
+        route({
+          handler: (_request, response) => {
+            ran = true;
+            response.json({});
+          },
+        }),
+      ]);
+      const received = await rawExchange(
+        server,
+        `POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2;ext=${'a'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`,
+      );
+      expect(received.status).toBe(413);
+      expect(received.error).toMatchObject({
+        status: 413,
+        code: 'WEFT_BAD_REQUEST',
+        docsUrl: docsOf('WEFT_BAD_REQUEST'),
+        message: expect.stringContaining('chunk extensions'),
+      });
+      expect(ran).toBe(false);
     });
 
     it('answers headers over the size limit with 431 and bytes that are not HTTP with 400, both as JSON [claim:errors-431] [claim:errors-431-cause]', async () => {

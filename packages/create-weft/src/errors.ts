@@ -28,9 +28,12 @@ export type CreateWeftErrorCode =
  */
 export const CREATE_ERRORS = {
   packageName: 'create-weft',
-  /** @claim errors-create-install-failed-written */
+  /**
+   * @claim errors-create-install-failed-written
+   * @claim errors-create-not-instanceof
+   */
   intro:
-    'The command line prints these errors on one line, without a stack trace. All but `WEFT_CREATE_INSTALL_FAILED` stop it before it writes anything; that one comes after the project was written, so the command prints the next steps with the install command and exits with code 1. `createProject` and `assertProjectName` throw them as `CreateWeftError`s, which `WeftError.is(error, code)` recognises like any other Weft error.',
+    'The command line prints these errors on one line, without a stack trace. All but `WEFT_CREATE_INSTALL_FAILED` stop it before it writes anything; that one comes after the project was written, so the command prints the next steps with the install command and exits with code 1. `createProject` and `assertProjectName` throw them as `CreateWeftError`s, which `WeftError.is(error, code)` recognises like any other Weft error; since `create-weft` does not depend on `@weft/core`, they are not instances of its `WeftError` class, so `instanceof WeftError` is false for them.',
   codes: {
     WEFT_CREATE_INVALID_ARGUMENTS: {
       summary: 'The command line was given an unknown option, a bad choice, or no folder.',

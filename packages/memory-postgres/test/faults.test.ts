@@ -202,6 +202,35 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   });
 
+  it('takes the password and the port a connection string leaves out from PGPASSWORD and PGPORT, as its driver pg does [claim:cfg-pg-variables]', async () => {
+    const url = new URL(db.url());
+    const { password, port } = url;
+    url.password = '';
+    url.port = '';
+    const saved = { PGPASSWORD: process.env.PGPASSWORD, PGPORT: process.env.PGPORT };
+    try {
+      process.env.PGPASSWORD = decodeURIComponent(password);
+      process.env.PGPORT = port;
+      const memory = db.create({ connectionString: url.toString() });
+      await memory.init();
+      const stored = await memory.store({ space: 'env', kind: 'note', content: 1, metadata: {} });
+      expect((await memory.query({ space: 'env' })).map((memory) => memory.id)).toEqual([
+        stored.id,
+      ]);
+      // The same string with another PGPASSWORD is refused: the variable is what logged in.
+      process.env.PGPASSWORD = SECRET;
+      const refused = db.create({ connectionString: url.toString() });
+      const failure = await refused.init().catch((error: unknown) => error);
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_CONNECT_FAILED')).toBe(true);
+      expect((failure as Error).message).toMatch(/password authentication failed/);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
   it('fails init on a wrong password without showing the password tried [claim:pg-password-never-shown] [claim:mpo-pg-password-hidden] [claim:pg-connect-failed] [claim:pg-readme-connect-failed] [claim:mpo-pg-connect-failed]', async () => {
     const { host, port, user } = db.server();
     const memory = new PostgresMemoryProvider({

@@ -14,7 +14,7 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * - `WEFT_MCP_UNKNOWN_TOOL`: The allow-list names a tool the server does not have.
  * - `WEFT_MCP_UNSUPPORTED_SCHEMA`: An allowed tool’s input schema cannot be turned into a
  *   validator.
- * - `WEFT_MCP_UNAVAILABLE`: The server is disconnected and was not back in time for the call.
+ * - `WEFT_MCP_UNAVAILABLE`: The connection dropped during the call, or was not back in time for it.
  * - `WEFT_MCP_TIMEOUT`: The tool did not answer within `callTimeoutMs`, or the task ended first.
  * - `WEFT_MCP_TOOL_ERROR`: The tool answered with an error result (`isError`).
  * - `WEFT_MCP_CALL_FAILED`: The server refused the call with a protocol error.
@@ -77,12 +77,13 @@ export const MCP_ERRORS = {
         'the JSON Schema a server gave for an allowed tool uses a construct zod’s `z.fromJSONSchema` does not support, so the plugin cannot check the model’s arguments; or it has more than 5000 parts once its `$ref`s are written out, as the model is shown it (a few definitions that each refer twice to the next grow exponentially).',
       fix: 'leave the tool out of the allow-list, or ask its authors for a plainer schema.',
     },
+    /** @claim errors-mcp-unavailable-during-call */
     WEFT_MCP_UNAVAILABLE: {
-      summary: 'The server is disconnected and was not back in time for the call.',
+      summary: 'The connection dropped during the call, or was not back in time for it.',
       raisedBy: 'an MCP executor',
       raisers: ['plugin-mcp/src/connection.ts#McpConnection.callWithin'],
       cause:
-        'the server crashed or the connection dropped, and the plugin had not reconnected within the call’s deadline. The plugin keeps reconnecting, with backoff, until it is closed.',
+        'the server crashed or the connection dropped while the tool ran, which fails the call at once, or the server was already disconnected and the plugin had not reconnected within the call’s deadline. The plugin keeps reconnecting, with backoff, until it is closed.',
       fix: 'the step fails and later calls work again once the server is back; the log has each reconnection attempt.',
     },
     WEFT_MCP_TIMEOUT: {

@@ -289,15 +289,21 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(long.chain[1]?.error).toMatch(/more than 300|bytes, more than 300/);
   });
 
-  it('fails calls while the server is down, then reconnects to a new process [claim:mcpdoc-reconnect] [claim:mcp-reconnect-delay] [claim:mcp-no-arguments] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-reconnected]', async () => {
+  it('fails calls while the server is down, then reconnects to a new process [claim:mcpdoc-reconnect] [claim:mcp-reconnect-delay] [claim:mcp-no-arguments] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-reconnected] [claim:errors-mcp-unavailable-during-call]', async () => {
     agent = await startAgent(
       await connect(['pid', 'crash'], { reconnectDelayMs: 50, callTimeoutMs: 20_000 }),
       [plan('pid', 'crash'), plan('pid')],
     );
+    const started = Date.now();
     const first = await agent.run('pid, then crash');
+    const elapsed = Date.now() - started;
     expect(first.chain[1]?.type).toBe('result');
     expect(first.chain[2]).toMatchObject({ type: 'error', action: 'fixture.crash' });
     expect(first.chain[2]?.error).toMatch(/disconnected during the call of tool "crash"/);
+    // At once, with the code: the call does not wait out callTimeoutMs (20 s).
+    expect(first.chain[2]?.error).toContain('WEFT_MCP_UNAVAILABLE');
+    expect(elapsed).toBeLessThan(10_000);
+    expect(agent.logs.some((line) => line.code === 'WEFT_MCP_TIMEOUT')).toBe(false);
     const second = await agent.run('pid again');
     expect(second.chain[1]?.type).toBe('result');
     expect(pidOf(second.chain[1]?.data)).not.toBe(pidOf(first.chain[1]?.data));

@@ -105,6 +105,7 @@ export const WS_ERRORS = {
         'a request without `Upgrade: websocket` reached the plugin’s listener (426), or an upgrade asked for a path other than the plugin’s `path` (404).',
       fix: 'connect with a websocket client to the plugin’s `path`, such as `ws://127.0.0.1:3001/ws`.',
     },
+    /** @claim errors-ws-invalid-frame-id-in-use */
     WEFT_WS_INVALID_FRAME: {
       summary: 'A frame from the client is not valid; the connection stays open.',
       raisedBy: 'the websocket connection',
@@ -113,7 +114,7 @@ export const WS_ERRORS = {
         'plugin-websocket/src/connection.ts#ChatConnection.run',
       ],
       cause:
-        'a frame is not JSON, is binary, or is not a `message` frame with a valid `id`, `room`, `user` and `message` (too long, empty, or with characters an id may not have).',
+        'a frame is not JSON, is binary, or is not a `message` frame with a valid `id`, `room`, `user` and `message` (too long, empty, or with characters an id may not have), or its `id` is that of a message of the connection still waiting for its reply.',
       fix: 'the message names the field; send `{ "type": "message", "id", "room", "user", "message" }` as the package’s README describes.',
     },
     WEFT_WS_ROOM_FORBIDDEN: {

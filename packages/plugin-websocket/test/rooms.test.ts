@@ -193,7 +193,7 @@ describe('WebSocketPlugin: one user’s messages in flight', () => {
 });
 
 describe('WebSocketPlugin: one user’s connections', () => {
-  it('refuses a user past maxConnectionsPerUser with 503 while other users still connect, and takes them again once one closes [claim:ws-doc-connections-per-user] [claim:wsreadme-order] [claim:wsreadme-connections-per-user]', async () => {
+  it('refuses a user past maxConnectionsPerUser with 503 while other users still connect, and takes them again once one closes [claim:ws-doc-connections-per-user] [claim:wsreadme-order] [claim:wsreadme-connections-per-user] [claim:errors-503-ws-per-user]', async () => {
     booted = await boot({ authenticate: byToken, maxConnectionsPerUser: 2, maxConnections: 10 });
     const first = await open(`${booted.url}?token=t-eve`);
     await open(`${booted.url}?token=t-eve`);

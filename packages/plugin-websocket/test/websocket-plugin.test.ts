@@ -152,7 +152,7 @@ describe('WebSocketPlugin bad input', () => {
     expect(booted.runtime.status).toBe('running');
   });
 
-  it('refuses a message id already waiting for its reply, and more than maxInFlight messages [claim:wsdoc-caps] [claim:prod-chat-caps-refuse] [claim:wsreadme-error-codes] [claim:wsreadme-id]', async () => {
+  it('refuses a message id already waiting for its reply, and more than maxInFlight messages [claim:wsdoc-caps] [claim:prod-chat-caps-refuse] [claim:wsreadme-error-codes] [claim:wsreadme-id] [claim:errors-ws-invalid-frame-id-in-use]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     booted = await boot({ maxInFlight: 2 }, async (messages, request) => {

@@ -24,6 +24,7 @@ import {
   TestModelProvider,
   TestPlugin,
 } from './fixtures.js';
+import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
 
 const never = (): Promise<PluginResult> => new Promise(() => undefined);
 
@@ -117,6 +118,37 @@ describe('bulkheads', () => {
     expect(failure?.error).toContain('[WEFT_BULKHEAD_FULL]');
     expect(failure?.error).toContain('plugin:weather already has 1 calls running');
     expect(failure?.error).toContain('options.bulkhead.limits["plugin:weather"]');
+  });
+
+  it('logs a memory the runtime could not store or read past a full memory bulkhead with WEFT_BULKHEAD_FULL, and runs the task without it [claim:errors-bulkhead-memory-logged]', async () => {
+    class StuckMemory extends InMemoryMemoryProvider {
+      override store(memory: Parameters<InMemoryMemoryProvider['store']>[0]) {
+        return memory.space === 'stuck' ? new Promise<never>(() => undefined) : super.store(memory);
+      }
+    }
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await startedRuntime({
+      memory: new StuckMemory(),
+      responses: { fallback: { steps: [] } },
+      options: {
+        logger,
+        shutdown: 'cancel',
+        bulkhead: { limits: { 'memory:in-memory': 1 }, maxWaitMs: 100 },
+      },
+    });
+    const stuck = runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'stuck' });
+    stuck.catch(() => undefined);
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'free' });
+    expect(task.status).toBe('completed');
+    expect(task.recorded).toMatchObject({ trigger: false, chain: false });
+    const full = lines.filter((line) => line.code === 'WEFT_BULKHEAD_FULL');
+    expect(full.map((line) => line.msg)).toEqual(
+      expect.arrayContaining([
+        'could not store memory',
+        'could not read the space’s history; planning the task without it',
+      ]),
+    );
+    expect(task.chain.some((item) => item.type === 'error')).toBe(false);
   });
 
   it('answers a healthy space while a model provider hangs under a plugin’s steps [claim:prod-bulkhead-default]', async () => {

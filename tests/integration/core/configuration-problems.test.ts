@@ -54,7 +54,7 @@ describe('Runtime.init reports every configuration problem in one error', () => 
     expect(problems[0]).toMatch(/^options\.server\.requestTimeout: /);
   });
 
-  it('reports a bad WEFT_LOG_LEVEL as a configuration problem, not the logger library’s error [claim:obs-log-level-invalid] [claim:tsdoc-node-bad-level]', async () => {
+  it('reports a bad WEFT_LOG_LEVEL as a configuration problem, not the logger library’s error [claim:obs-log-level-invalid] [claim:tsdoc-node-bad-level] [claim:cfg-log-level-values]', async () => {
     vi.stubEnv('WEFT_LOG_LEVEL', 'verbose');
     expect(await problemsOf({})).toEqual([
       'WEFT_LOG_LEVEL: "verbose" is not a log level; set one of trace, debug, info, warn, error, fatal, silent, or unset it for info',
@@ -76,7 +76,7 @@ describe('Runtime.init reports every configuration problem in one error', () => 
     ]);
   });
 
-  it('reads WEFT_LOG_LEVEL only when no logger is given, and sets the default logger’s level from it [claim:obs-log-level-values] [claim:tsdoc-node-default-logger] [claim:obs-quiet-info-default]', async () => {
+  it('reads WEFT_LOG_LEVEL only when no logger is given, and sets the default logger’s level from it [claim:obs-log-level-values] [claim:tsdoc-node-default-logger] [claim:obs-quiet-info-default] [claim:cfg-log-level-values]', async () => {
     vi.stubEnv('WEFT_LOG_LEVEL', 'verbose');
     expect((await Runtime.init(config({ logger: silentLogger }))).status).toBe('ready');
     vi.stubEnv('WEFT_LOG_LEVEL', 'Warn');

@@ -394,7 +394,7 @@ describe('review after the final step', () => {
 });
 
 describe('handleSignals', () => {
-  it('exits the process soon after SIGTERM even while an executor hangs [claim:prod-handle-signals] [claim:tsdoc-node-stop-signal]', async () => {
+  it('exits the process soon after SIGTERM even while an executor hangs [claim:prod-handle-signals] [claim:tsdoc-node-stop-signal] [claim:tsdoc-options-default-handle-signals]', async () => {
     // An .mts file, so tsx runs it as ES module (top-level await) in this CommonJS folder.
     const program = path.join(__dirname, 'programs', 'hung-agent.mts');
     const child = spawn(

@@ -312,6 +312,23 @@ describe('Runtime.init configuration checks', () => {
     expect(shapeless).toContain('models: list at least one model provider');
     expect(shapeless).toContain('options.maxSteps');
     expect(shapeless).not.toContain('plugin "poet"');
+    // The other ways models, plugins or alias groups lack their shape defer the plugins too.
+    const misshapen: [string, Partial<RuntimeConfig>][] = [
+      [
+        'two providers share this id',
+        { models: [new ScriptedModelProvider(), new ScriptedModelProvider()], plugins: [poet] },
+      ],
+      ['plugins[1]: expected a Plugin instance', { plugins: [poet, {} as never] }],
+      [
+        'capabilityAliases: expected an array',
+        { plugins: [poet], capabilityAliases: 'chat' as never },
+      ],
+    ];
+    for (const [problem, overrides] of misshapen) {
+      const message = await initError(base(overrides));
+      expect(message, problem).toContain(problem);
+      expect(message, problem).not.toContain('plugin "poet"');
+    }
     const shaped = await initError(base({ plugins: [poet] }));
     expect(shaped).toContain('plugin "poet": executor "save" needs a description');
     expect(shaped).toContain('plugin "poet": PromptRegistry: template "poet/verse" does not parse');

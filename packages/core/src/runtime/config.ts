@@ -121,7 +121,7 @@ export interface RuntimeOptions {
    */
   analytics?: boolean | { trackers?: readonly AnalyticsTracker[] };
   /**
-   * Stop gracefully on SIGINT and SIGTERM. Default `false`.
+   * Stop gracefully on SIGINT and SIGTERM, then end the process. Default `false`.
    * @claim tsdoc-options-default-handle-signals
    */
   handleSignals?: boolean;

@@ -57,7 +57,8 @@ const REQUEST_ID_HEADER = 'X-Request-Id';
  * "requestId" } }` (`docsUrl` links the code's section of the errors reference; it is left out
  * only for a handler's own non-Weft error with a 4xx code of its own):
  * 400 `WEFT_BAD_REQUEST` for malformed or too deeply nested JSON, 413 `WEFT_BAD_REQUEST` for a
- * body over the limit, 403 `WEFT_HOST_NOT_ALLOWED`, 403 `WEFT_ORIGIN_NOT_ALLOWED`, 404
+ * body over the limit, 415 `WEFT_BAD_REQUEST` for a charset or `Content-Encoding` the parser
+ * cannot decode, 403 `WEFT_HOST_NOT_ALLOWED`, 403 `WEFT_ORIGIN_NOT_ALLOWED`, 404
  * `WEFT_NOT_FOUND` for an unknown path,
  * and the error's own `status` (and `code`) when it has one. Following the http-errors
  * convention, the message is the error's own only below 500; a 5xx answers the status's reason
@@ -88,10 +89,13 @@ export class ServerManager implements HttpServer {
   /**
    * The JSON body parser every trigger route runs first, with the `bodyLimit` and
    * `maxJsonDepth` limits: 413 for a body over the limit, 400 for malformed or too deeply
-   * nested JSON. Trigger routes use it already; add it to routes of your own on
+   * nested JSON, 415 for a charset or `Content-Encoding` it cannot decode, each with
+   * `WEFT_BAD_REQUEST`. Trigger routes use it already; add it to routes of your own on
    * {@link ServerManager.app} that read a JSON body.
    */
   readonly jsonBody: RequestHandler;
+  /** The body parser itself, whose refusals {@link ServerManager.jsonBody} gives Weft codes. */
+  private readonly parseJson: RequestHandler;
   private readonly config: Required<Omit<ServerManagerConfig, 'cors'>> & {
     cors: ServerManagerConfig['cors'];
   };
@@ -154,7 +158,7 @@ export class ServerManager implements HttpServer {
       this.app.use(cors((this.config.cors === true ? {} : this.config.cors) as cors.CorsOptions));
     }
     const maxDepth = this.config.maxJsonDepth;
-    this.jsonBody = express.json({
+    this.parseJson = express.json({
       limit: this.config.bodyLimit,
       verify: (_request, _response, body) => {
         if (nestsDeeperThan(body, maxDepth)) {
@@ -166,6 +170,7 @@ export class ServerManager implements HttpServer {
         }
       },
     });
+    this.jsonBody = withWeftBodyCodes(this.parseJson);
   }
 
   /** The port listened on, once started. */
@@ -214,7 +219,7 @@ export class ServerManager implements HttpServer {
     const parseBody =
       route.invalidBodyCode === undefined
         ? this.jsonBody
-        : bodyRefusedAs(this.jsonBody, route.invalidBodyCode);
+        : withWeftBodyCodes(bodyRefusedAs(this.parseJson, route.invalidBodyCode));
     this.app[method](route.path, parseBody, async (request, response) => {
       await route.handler(
         routeRequestOf(request, requestIdOf(response), response.locals),
@@ -400,6 +405,38 @@ export class ServerManager implements HttpServer {
  */
 function requestIdOf(response: Response): string {
   return String(response.locals.requestId);
+}
+
+/**
+ * The body parser with its own refusals under a Weft code: a body it cannot read (a charset or
+ * `Content-Encoding` it does not decode, 415; a compressed body that does not inflate, 400) is
+ * refused by the parser with an error whose `code`, if any, is zlib's (`Z_DATA_ERROR`), which the
+ * error answer would pass on with no `docsUrl`. Such a refusal becomes `WEFT_BAD_REQUEST` with
+ * the same status and message. Bodies that are not JSON or too large keep the parser's error,
+ * which the error answer (or a route's `invalidBodyCode`) reads by its `type`.
+ */
+function withWeftBodyCodes(parse: RequestHandler): RequestHandler {
+  return (request, response, next) => {
+    parse(request, response, (error?: unknown) => {
+      next(error === undefined ? undefined : bodyRefusal(error));
+    });
+  };
+}
+
+function bodyRefusal(error: unknown): unknown {
+  if (WeftError.is(error) || typeof error !== 'object' || error === null) return error;
+  const { type, status, message } = error as {
+    type?: unknown;
+    status?: unknown;
+    message?: unknown;
+  };
+  if (type === 'entity.parse.failed' || type === 'entity.too.large') return error;
+  if (typeof status !== 'number' || status < 400 || status > 499) return error;
+  return new WeftError(
+    'WEFT_BAD_REQUEST',
+    `The request body could not be read: ${typeof message === 'string' ? message : 'unreadable'}`,
+    { status, cause: error },
+  );
 }
 
 function sendError(response: Response, answer: ErrorAnswer): void {
