@@ -332,6 +332,29 @@ describe('the search_docs ranking', () => {
       ]);
     });
 
+    it('counts the words without the little ones, and has no "all but one" tier past six [claim:mcp-docs-fallback-tiers]', () => {
+      const tiers = new DocsSearch([
+        page(
+          '/docs/loom/',
+          'Looms',
+          '# Looms\n\nThe loom weaves cloth on spindle wheels with a treadle and a shuttle.',
+        ),
+        page('/docs/bobbin/', 'Bobbins', '# Bobbins\n\nA bobbin holds thread.'),
+      ]);
+      const found = (query: string) => tiers.search(query).map((hit) => hit.path);
+      // Eight words as typed, three once the little words are left out: the tier applies, and
+      // the part with one word of three does not count while the loom's has two.
+      expect(found('the loom and the cloth with a bobbin')).toEqual(['/docs/loom/']);
+      // Seven words: the loom's part has six of them, yet with no part holding all seven, the
+      // part with a single word counts too.
+      expect(found('loom cloth spindle wheel treadle shuttle bobbin')).toEqual([
+        '/docs/loom/',
+        '/docs/bobbin/',
+      ]);
+      // Six words, five in the loom's part: the tier applies again.
+      expect(found('loom cloth spindle wheel treadle bobbin')).toEqual(['/docs/loom/']);
+    });
+
     it('ranks the words in a row, as the query writes them, above the same words scattered', () => {
       const phrases = new DocsSearch([
         page('/docs/a/', 'Retries', '# Retries\n\nOnce a task fails, retry it at least twice.'),

@@ -211,7 +211,7 @@ describe('running steps', () => {
     expect(task.chain[2]?.timestamp).toBeInstanceOf(Date);
   });
 
-  it('gives each executor the chain so far and a full ExecutionContext [claim:exec-context-members] [claim:philo-failure-item] [claim:mpm-one-provider] [claim:wp-context] [claim:liq-context-render]', async () => {
+  it('gives each executor the chain so far and a full ExecutionContext [claim:exec-context-members] [claim:exec-render-namespace] [claim:philo-failure-item] [claim:mpm-one-provider] [claim:wp-context] [claim:liq-context-render]', async () => {
     const jsonAnswer = { city: 'Lyon' };
     const first = recordingExecutor('first', async (_task, context) => {
       const rendered = await context.render('greeting', { name: 'Ada' });
@@ -376,7 +376,7 @@ describe('running steps', () => {
     expect(task.status).toBe('failed');
   });
 
-  it('stops at maxSteps and records a max-steps error item [claim:wp-graph-bounds] [claim:task-status-failed] [claim:task-max-steps] [claim:task-max-steps-error-item] [claim:wp-step-limit] [claim:wp-resource-limits]', async () => {
+  it('stops at maxSteps and records a max-steps error item [claim:exec-chain-core-items] [claim:wp-graph-bounds] [claim:task-status-failed] [claim:task-max-steps] [claim:task-max-steps-error-item] [claim:wp-step-limit] [claim:wp-resource-limits]', async () => {
     const reply = recordingExecutor('reply');
     const { runtime } = await startedRuntime({
       plugins: [echoPlugin({ executors: [reply] })],
@@ -509,7 +509,7 @@ describe('pipeline review', () => {
 });
 
 describe('planning failures', () => {
-  it('fails the task with a core/plan item when the model never gives a valid pipeline, then serves the next task [claim:wp-plan-typed-value] [claim:task-status-failed] [claim:go-plan-fails] [claim:gs-retry-plan] [claim:trouble-plan-fails-first] [claim:core-readme-plan-zod] [claim:wp-status-rule] [claim:wp-fail-own-record] [claim:wp-plan-validated] [claim:wp-tradeoffs] [claim:wp-limits-model-quality] [claim:errors-task-failures-in-chain]', async () => {
+  it('fails the task with a core/plan item when the model never gives a valid pipeline, then serves the next task [claim:exec-chain-core-items] [claim:wp-plan-typed-value] [claim:task-status-failed] [claim:go-plan-fails] [claim:gs-retry-plan] [claim:trouble-plan-fails-first] [claim:core-readme-plan-zod] [claim:wp-status-rule] [claim:wp-fail-own-record] [claim:wp-plan-validated] [claim:wp-tradeoffs] [claim:wp-limits-model-quality] [claim:errors-task-failures-in-chain]', async () => {
     const reply = recordingExecutor('reply');
     const { runtime, model } = await startedRuntime({
       plugins: [echoPlugin({ executors: [reply] })],
@@ -520,7 +520,12 @@ describe('planning failures', () => {
     });
     const failed = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(failed.status).toBe('failed');
-    expect(failed.chain.at(-1)).toMatchObject({ type: 'error', pluginId: 'core', action: 'plan' });
+    // No step ran: the chain is the trigger and the runtime's own error item.
+    expect(failed.steps).toHaveLength(0);
+    expect(failed.chain.map((item) => `${item.type}:${item.pluginId}/${item.action}`)).toEqual([
+      'trigger:echo/message',
+      'error:core/plan',
+    ]);
     expect(failed.chain.at(-1)?.error).toContain('planning failed: getObject');
     expect(failed.chain.at(-1)?.error).toContain('"Pipeline" after 3 attempt(s)');
     expect(reply.calls).toHaveLength(0);
