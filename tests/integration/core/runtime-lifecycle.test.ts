@@ -536,7 +536,7 @@ describe('Runtime stop', () => {
     expect(waitsForAbort.calls).toHaveLength(1);
   });
 
-  it('cancels what is left when draining outlasts shutdownTimeoutMs [claim:trig-shutdown] [claim:task-status-cancelled] [claim:task-cancel-rejects-waiting] [claim:prod-drain-timeout] [claim:errors-task-cancelled-running] [claim:errors-503-sources] [claim:wp-stop-bounded]', async () => {
+  it('cancels what is left when draining outlasts shutdownTimeoutMs [claim:trig-shutdown] [claim:task-graceful-stop-drains] [claim:task-status-cancelled] [claim:task-cancel-rejects-waiting] [claim:prod-drain-timeout] [claim:errors-task-cancelled-running] [claim:errors-503-sources] [claim:wp-stop-bounded]', async () => {
     let reason: unknown;
     const stuck = recordingExecutor('reply', (_task, context) => {
       return new Promise((resolve) =>
