@@ -590,6 +590,59 @@ describe('Runtime stop', () => {
     expect((await running).status).toBe('completed');
   });
 
+  it('keeps the HTTP server open while the queue drains, and closes it before plugins shut down [claim:trig-shutdown-close] [claim:prod-shutdown-order]', async () => {
+    const gate = deferred();
+    const slow = recordingExecutor('reply', async () => {
+      await gate.promise;
+      return { success: true };
+    });
+    let url = '';
+    let serverAnsweredAtShutdown: boolean | undefined;
+    const plugin = echoPlugin({
+      executors: [slow],
+      triggers: [
+        {
+          type: 'route',
+          id: 'ask',
+          method: 'POST',
+          path: '/ask',
+          handler: async (_request, response, runtime) => {
+            const task = await runtime.dispatch({
+              pluginId: 'echo',
+              triggerId: 'ask',
+              space: 'asker',
+            });
+            response.json({ status: task.status });
+          },
+        },
+      ],
+      shutdown: async () => {
+        serverAnsweredAtShutdown = await fetch(url).then(
+          () => true,
+          () => false,
+        );
+      },
+    });
+    const { runtime } = await makeRuntime({
+      plugins: [plugin],
+      responses: planner(['echo', 'reply']),
+      // A grace far below the wait below: a server closed before the drain would cut the request.
+      options: { pipelineReview: 'never', server: { port: 0, stopGraceMs: 100 } },
+    });
+    await runtime.start();
+    url = `${runtime.server.url}/ask`;
+    const answer = fetch(url, { method: 'POST' });
+    await waitFor(() => slow.calls.length === 1);
+    const stopped = runtime.stop();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    gate.resolve();
+    const response = await answer;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'completed' });
+    await stopped;
+    expect(serverAnsweredAtShutdown).toBe(false);
+  });
+
   it('closes the HTTP server [claim:trig-shutdown-close] [claim:prod-shutdown-order]', async () => {
     const plugin = echoPlugin({
       triggers: [
