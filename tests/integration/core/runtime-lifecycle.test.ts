@@ -179,6 +179,36 @@ describe('Runtime start', () => {
     expect(events).toEqual(['init plugin first', 'init plugin second', 'start trigger (ping 200)']);
   });
 
+  it('makes a stop() called while a start trigger has not returned wait for it [claim:trig-start-blocks-stop]', async () => {
+    const entered = deferred();
+    const release = deferred();
+    const plugin = echoPlugin({
+      triggers: [
+        {
+          type: 'start',
+          id: 'slow-setup',
+          start: async () => {
+            entered.resolve();
+            await release.promise;
+          },
+        },
+      ],
+    });
+    const { runtime } = await makeRuntime({ plugins: [plugin] });
+    const started = errorOf(runtime.start());
+    await entered.promise;
+    let stopped = false;
+    const stopping = runtime.stop().then(() => {
+      stopped = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stopped).toBe(false);
+    release.resolve();
+    await stopping;
+    expect(runtime.status).toBe('stopped');
+    expect((await started).code).toBe('WEFT_RUNTIME_STOPPED');
+  });
+
   it('runs start triggers with a signal that is aborted at stop [claim:trig-start-order] [claim:trig-start-signal] [claim:trig-shutdown-order] [claim:prod-shutdown-order] [claim:wp-start-trigger-signal]', async () => {
     let received: AbortSignal | undefined;
     let runtimeSeen: Runtime | undefined;
