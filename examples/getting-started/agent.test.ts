@@ -163,7 +163,7 @@ describe('getting started agent', () => {
     expect(lines.some((line) => line.msg === 'step failed')).toBe(false);
   });
 
-  it('tells the user when the exchange could not be stored [claim:task-tell-when-unrecorded] [claim:gs-warning] [claim:gs-test-covers]', async () => {
+  it('tells the user when the exchange could not be stored [claim:task-tell-when-unrecorded] [claim:task-chat-warns-unrecorded] [claim:gs-warning] [claim:gs-test-covers]', async () => {
     // A store that keeps the trigger but fails on the task's chain.
     class FailingChainStore extends InMemoryMemoryProvider {
       override async store(

@@ -24,7 +24,9 @@ export class IssuesPlugin extends Plugin {
   override readonly executors: Executor[] = [
     {
       action: 'label',
-      description: 'Suggests a label for the issue: bug, feature or question.',
+      description:
+        'Labels the issue: bug when its title mentions a crash, an error or ' +
+        'something broken, question otherwise.',
       execute: async (task) => {
         const { issue } = task.trigger.data as IssueEvent;
         const label = /crash|error|broken/i.test(issue.title)

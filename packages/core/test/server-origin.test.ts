@@ -98,7 +98,7 @@ describe('ServerManager Origin check', () => {
     expect(runs).toHaveLength(2);
   });
 
-  it('refuses Origin null and a cross-site or same-site Sec-Fetch-Site without Origin [claim:prod-origin-none-passes] [claim:tsdoc-server-origin-refused]', async () => {
+  it('refuses Origin null and a cross-site or same-site Sec-Fetch-Site without Origin [claim:prod-origin-none-passes] [claim:trig-403-origin] [claim:trig-allowed-origins] [claim:tsdoc-server-origin-refused]', async () => {
     const { server, runs } = await serve();
     const json = { 'content-type': 'application/json' };
     expect((await send(`${server.url}/echo`, { ...json, origin: 'null' })).status).toBe(403);

@@ -198,7 +198,7 @@ describe('ChatPlugin', () => {
 
   // Guards docs/concepts/how-a-task-runs.md ("A trigger that answers a person should tell them
   // when recorded.chain is false") and the 200 row of the README's Responses table.
-  it('answers with a warning when the exchange could not be stored [claim:httpchat-row-200] [claim:httpchat-warning] [claim:chat-warning] [claim:tsdoc-chat-warning]', async () => {
+  it('answers with a warning when the exchange could not be stored [claim:httpchat-row-200] [claim:task-chat-warns-unrecorded] [claim:httpchat-warning] [claim:chat-warning] [claim:tsdoc-chat-warning]', async () => {
     class FailingChainStore extends InMemoryMemoryProvider {
       override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
         if (memory.kind === 'chain') throw new Error('SQLITE_BUSY: database is locked');

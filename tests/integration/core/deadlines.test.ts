@@ -69,6 +69,28 @@ describe('task deadline', () => {
     expect(reply.calls).toHaveLength(1);
   });
 
+  it('counts the deadline from when the task leaves the queue, not from its dispatch [claim:task-timeout-default]', async () => {
+    // Each task works 60 ms of its 300 ms; the last of six in one space waits about 300 ms in
+    // the queue first, which a deadline counted from dispatch would not allow it.
+    const work = recordingExecutor('reply', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      return { success: true };
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [work] })],
+      responses: planner(['tools', 'reply']),
+      options: { taskTimeoutMs: 300, pipelineReview: 'never' },
+    });
+    const dispatched = performance.now();
+    const tasks = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map(() =>
+        runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'one-lane' }),
+      ),
+    );
+    expect(performance.now() - dispatched).toBeGreaterThan(300);
+    expect(tasks.map((task) => task.status)).toEqual(Array(6).fill('completed'));
+  });
+
   it('names the step that was running in the timeout item and the timeout log line [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity]', async () => {
     const { logger, lines } = capturingLogger();
     const { runtime } = await startedRuntime({

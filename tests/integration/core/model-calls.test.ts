@@ -130,6 +130,8 @@ describe('model calls per task', () => {
   it('a one-step task like the getting-started message costs two calls [claim:task-cost-getobject-text-generation] [claim:task-getting-started-costs-two] [claim:gs-two-calls] [claim:mpo-scripted-two-requests] [claim:wp-cost] [claim:tut-default-skips-final-review]', async () => {
     const counts = await callsFor(['ok'], {});
     expect(counts.plan + counts.review + counts.executor).toBe(2);
+    const reviewed = await callsFor(['ok'], { reviewFinalStep: true });
+    expect(reviewed.plan + reviewed.review + reviewed.executor).toBe(3);
   });
 
   it('each answer getObject rejects costs one more call, up to getObjectRetries [claim:task-cost-retries] [claim:trouble-max-retries] [claim:mpi-text-generation-needed] [claim:wp-cost] [claim:testing-plan-retries]', async () => {

@@ -179,6 +179,36 @@ describe('Runtime start', () => {
     expect(events).toEqual(['init plugin first', 'init plugin second', 'start trigger (ping 200)']);
   });
 
+  it('makes a stop() called while a start trigger has not returned wait for it [claim:trig-start-blocks-stop]', async () => {
+    const entered = deferred();
+    const release = deferred();
+    const plugin = echoPlugin({
+      triggers: [
+        {
+          type: 'start',
+          id: 'slow-setup',
+          start: async () => {
+            entered.resolve();
+            await release.promise;
+          },
+        },
+      ],
+    });
+    const { runtime } = await makeRuntime({ plugins: [plugin] });
+    const started = errorOf(runtime.start());
+    await entered.promise;
+    let stopped = false;
+    const stopping = runtime.stop().then(() => {
+      stopped = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stopped).toBe(false);
+    release.resolve();
+    await stopping;
+    expect(runtime.status).toBe('stopped');
+    expect((await started).code).toBe('WEFT_RUNTIME_STOPPED');
+  });
+
   it('runs start triggers with a signal that is aborted at stop [claim:trig-start-order] [claim:trig-start-signal] [claim:trig-shutdown-order] [claim:prod-shutdown-order] [claim:wp-start-trigger-signal]', async () => {
     let received: AbortSignal | undefined;
     let runtimeSeen: Runtime | undefined;
@@ -536,7 +566,7 @@ describe('Runtime stop', () => {
     expect(waitsForAbort.calls).toHaveLength(1);
   });
 
-  it('cancels what is left when draining outlasts shutdownTimeoutMs [claim:trig-shutdown] [claim:task-status-cancelled] [claim:task-cancel-rejects-waiting] [claim:prod-drain-timeout] [claim:errors-task-cancelled-running] [claim:errors-503-sources] [claim:wp-stop-bounded]', async () => {
+  it('cancels what is left when draining outlasts shutdownTimeoutMs [claim:trig-shutdown] [claim:task-graceful-stop-drains] [claim:task-status-cancelled] [claim:task-cancel-rejects-waiting] [claim:prod-drain-timeout] [claim:errors-task-cancelled-running] [claim:errors-503-sources] [claim:wp-stop-bounded]', async () => {
     let reason: unknown;
     const stuck = recordingExecutor('reply', (_task, context) => {
       return new Promise((resolve) =>
@@ -588,6 +618,59 @@ describe('Runtime stop', () => {
     gate.resolve();
     await stopping;
     expect((await running).status).toBe('completed');
+  });
+
+  it('keeps the HTTP server open while the queue drains, and closes it before plugins shut down [claim:trig-shutdown-close] [claim:prod-shutdown-order]', async () => {
+    const gate = deferred();
+    const slow = recordingExecutor('reply', async () => {
+      await gate.promise;
+      return { success: true };
+    });
+    let url = '';
+    let serverAnsweredAtShutdown: boolean | undefined;
+    const plugin = echoPlugin({
+      executors: [slow],
+      triggers: [
+        {
+          type: 'route',
+          id: 'ask',
+          method: 'POST',
+          path: '/ask',
+          handler: async (_request, response, runtime) => {
+            const task = await runtime.dispatch({
+              pluginId: 'echo',
+              triggerId: 'ask',
+              space: 'asker',
+            });
+            response.json({ status: task.status });
+          },
+        },
+      ],
+      shutdown: async () => {
+        serverAnsweredAtShutdown = await fetch(url).then(
+          () => true,
+          () => false,
+        );
+      },
+    });
+    const { runtime } = await makeRuntime({
+      plugins: [plugin],
+      responses: planner(['echo', 'reply']),
+      // A grace far below the wait below: a server closed before the drain would cut the request.
+      options: { pipelineReview: 'never', server: { port: 0, stopGraceMs: 100 } },
+    });
+    await runtime.start();
+    url = `${runtime.server.url}/ask`;
+    const answer = fetch(url, { method: 'POST' });
+    await waitFor(() => slow.calls.length === 1);
+    const stopped = runtime.stop();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    gate.resolve();
+    const response = await answer;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'completed' });
+    await stopped;
+    expect(serverAnsweredAtShutdown).toBe(false);
   });
 
   it('closes the HTTP server [claim:trig-shutdown-close] [claim:prod-shutdown-order]', async () => {
