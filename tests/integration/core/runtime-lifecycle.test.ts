@@ -21,6 +21,7 @@ import {
   textWithUsage,
   waitFor,
 } from './fixtures.js';
+import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
 
 /** A runtime whose components log their lifecycle into `events`. */
 async function loggingRuntime(
@@ -179,15 +180,17 @@ describe('Runtime start', () => {
     expect(events).toEqual(['init plugin first', 'init plugin second', 'start trigger (ping 200)']);
   });
 
-  it('makes a stop() called while a start trigger has not returned wait for it [claim:trig-start-blocks-stop]', async () => {
+  it('makes a stop() called while a start trigger has not returned abort its signal and wait for it until it returns [claim:trig-start-blocks-stop]', async () => {
     const entered = deferred();
     const release = deferred();
+    let signalSeen: AbortSignal | undefined;
     const plugin = echoPlugin({
       triggers: [
         {
           type: 'start',
           id: 'slow-setup',
-          start: async () => {
+          start: async (_runtime, signal) => {
+            signalSeen = signal;
             entered.resolve();
             await release.promise;
           },
@@ -202,11 +205,54 @@ describe('Runtime start', () => {
       stopped = true;
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(signalSeen?.aborted).toBe(true);
     expect(stopped).toBe(false);
     release.resolve();
     await stopping;
     expect(runtime.status).toBe('stopped');
     expect((await started).code).toBe('WEFT_RUNTIME_STOPPED');
+  });
+
+  it('stops what has started 2 s after a stop() that a hung start trigger holds, and the rest when it returns [claim:trig-start-blocks-stop] [claim:obs-start-held-at-stop] [claim:tsdoc-runtime-stop-bounded]', async () => {
+    const entered = deferred();
+    const release = deferred();
+    const events: string[] = [];
+    const plugin = new TestPlugin('hung-start', {
+      events,
+      triggers: [
+        {
+          type: 'start',
+          id: 'never-returns',
+          // Ignores its signal, as a hung setup does.
+          start: async () => {
+            entered.resolve();
+            await release.promise;
+          },
+        },
+      ],
+    });
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await makeRuntime({ plugins: [plugin], options: { logger } });
+    const started = errorOf(runtime.start());
+    await entered.promise;
+    const before = performance.now();
+    await runtime.stop();
+    const tookMs = performance.now() - before;
+    expect(tookMs).toBeGreaterThanOrEqual(1_900);
+    expect(tookMs).toBeLessThan(8_000);
+    expect(runtime.status).toBe('stopped');
+    expect(events).toContain('shutdown plugin hung-start');
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 50,
+        graceMs: 2_000,
+        msg: 'start did not end after stop; stopping what has started',
+      }),
+    );
+    // The start it held gives up when the trigger returns.
+    release.resolve();
+    expect((await started).code).toBe('WEFT_RUNTIME_STOPPED');
+    expect(runtime.status).toBe('stopped');
   });
 
   it('runs start triggers with a signal that is aborted at stop [claim:trig-start-order] [claim:trig-start-signal] [claim:trig-shutdown-order] [claim:prod-shutdown-order] [claim:wp-start-trigger-signal]', async () => {

@@ -518,8 +518,23 @@ export class Runtime {
   private async stopOnce(): Promise<void> {
     if (this.phase === 'starting' && this.starting) {
       this.stopRequested = true;
+      // A start trigger still running learns of the stop through its signal.
+      this.triggerController.abort();
       // A start that sees the request rolls itself back; a start that completes is stopped below.
-      await this.starting.catch(() => undefined);
+      // One held by a hung init or start trigger is waited for no longer than the grace: what has
+      // started is stopped now, and the start stops what the hung call started when it returns.
+      const settled = await withDeadline(
+        this.starting.catch(() => undefined),
+        STOP_GRACE_MS,
+      );
+      if (!settled) {
+        this.logger.error(
+          { graceMs: STOP_GRACE_MS },
+          'start did not end after stop; stopping what has started',
+        );
+        await this.teardown('cancel');
+        return;
+      }
     }
     if (this.phase === 'stopped') return;
     // Draining runs queued tasks, which is only safe once everything they use has started.
