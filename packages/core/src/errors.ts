@@ -46,6 +46,8 @@ import type { ErrorRegistry } from './errors/error-registry.js';
  *   server.
  * - `WEFT_BAD_REQUEST`: An HTTP request was malformed or too slow: bad JSON, too large, nested too
  *   deep, unreadable, or late.
+ * - `WEFT_TOO_MANY_CONNECTIONS`: The HTTP server holds as many connections as it takes, from the
+ *   client or in all.
  * - `WEFT_NOT_FOUND`: No route matches an HTTP request.
  * - `WEFT_INTERNAL`: An unexpected failure; the answer carries an id that the log line also has.
  */
@@ -79,6 +81,7 @@ export type WeftErrorCode =
   | 'WEFT_HOST_NOT_ALLOWED'
   | 'WEFT_ORIGIN_NOT_ALLOWED'
   | 'WEFT_BAD_REQUEST'
+  | 'WEFT_TOO_MANY_CONNECTIONS'
   | 'WEFT_NOT_FOUND'
   | 'WEFT_INTERNAL';
 // </error-codes>
@@ -412,7 +415,7 @@ export const CORE_ERRORS = {
       status: [400, 408, 413, 415, 431],
       raisedBy: 'the runtime’s HTTP server, while it reads the request',
       raisers: [
-        'core/src/server/client-errors.ts#rawAnswer',
+        'core/src/server/client-errors.ts#answerClientErrors',
         'core/src/server/error-answer.ts#errorAnswer',
         'core/src/server/server-manager.ts#ServerManager.constructor',
         'core/src/server/server-manager.ts#bodyRefusal',
@@ -420,6 +423,16 @@ export const CORE_ERRORS = {
       cause:
         'an HTTP request was malformed: its body is not valid JSON, is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, or is larger than `server.bodyLimit` or has chunk extensions larger than Node.js accepts (answered `413`); its body is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its headers are larger than Node.js accepts (answered `431`); its bytes are not HTTP; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`).',
       fix: 'the client must send a valid request within the limits, without pausing halfway.',
+    },
+    /** @claim errors-too-many-connections */
+    WEFT_TOO_MANY_CONNECTIONS: {
+      summary: 'The HTTP server holds as many connections as it takes, from the client or in all.',
+      status: 503,
+      raisedBy: 'the runtime’s HTTP server, as a connection opens, before it reads a request',
+      raisers: ['core/src/server/connection-limits.ts#limitConnections'],
+      cause:
+        'a new connection would have gone past `server.maxConnections` (default 1000) open connections in all, or past `server.maxConnectionsPerClient` from the client’s address (no cap by default). The server answers `503` with `Retry-After: 1` and closes it at once; connections already open go on.',
+      fix: 'a client that opens connections without closing them (or without keep-alive) is the usual cause: reuse connections, or close them when done. If the load is real, raise the caps or run more instances; behind a reverse proxy, every client shares the proxy’s address, so leave `maxConnectionsPerClient` off there and cap clients in the proxy.',
     },
     WEFT_NOT_FOUND: {
       summary: 'No route matches an HTTP request.',

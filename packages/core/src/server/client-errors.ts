@@ -56,25 +56,20 @@ export function answerClientErrors(
       return;
     }
     const { status, message } = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
-    socket.end(rawAnswer(status, message, headers));
+    socket.end(rawAnswer(status, message, 'WEFT_BAD_REQUEST', headers));
     setTimeout(() => socket.destroy(), FLUSH_GRACE_MS).unref();
   });
 }
 
 /** A whole HTTP/1.1 error answer, written to the socket since there is no response object. */
-function rawAnswer(
+export function rawAnswer(
   status: number,
   message: string,
+  code: 'WEFT_BAD_REQUEST' | 'WEFT_TOO_MANY_CONNECTIONS',
   headers: Readonly<Record<string, string>>,
 ): string {
   const requestId = randomUUID();
-  const answer: ErrorAnswer = {
-    status,
-    message,
-    code: 'WEFT_BAD_REQUEST',
-    docsUrl: errorDocsUrl('WEFT_BAD_REQUEST'),
-    requestId,
-  };
+  const answer: ErrorAnswer = { status, message, code, docsUrl: errorDocsUrl(code), requestId };
   const body = JSON.stringify({ error: answer });
   const lines = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}`,

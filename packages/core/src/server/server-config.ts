@@ -124,6 +124,19 @@ export interface ServerManagerConfig {
    */
   keepAliveTimeout?: number;
   /**
+   * Most connections held open in all; one more is answered 503 `WEFT_TOO_MANY_CONNECTIONS`
+   * and closed, while those open go on. Default 1000.
+   * @claim tsdoc-server-default-max-connections
+   */
+  maxConnections?: number;
+  /**
+   * Most connections held open from one client address, answered like one over
+   * `maxConnections`. No cap by default: behind a reverse proxy every client has the proxy's
+   * address.
+   * @claim tsdoc-server-max-connections-per-client
+   */
+  maxConnectionsPerClient?: number;
+  /**
    * How long `stop()` lets open requests finish before it closes their connections, in
    * milliseconds. Default 1000.
    * @claim tsdoc-server-default-stop-grace-ms

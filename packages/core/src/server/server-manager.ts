@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import cors from 'cors';
 import express, {
   type ErrorRequestHandler,
@@ -21,6 +21,7 @@ import {
   type AllowedOrigins,
 } from './allowed-origins.js';
 import { answerClientErrors } from './client-errors.js';
+import { limitConnections, type RefusedConnection } from './connection-limits.js';
 import { routeRequestOf, routeResponseOf } from './route-adapter.js';
 import { bodyRefusedAs } from './route-body.js';
 import { errorAnswer, type ErrorAnswer } from './error-answer.js';
@@ -39,6 +40,9 @@ export type { CorsOptions, ServerManagerConfig } from './server-config.js';
 
 /** The response header that carries each request's correlation id. */
 const REQUEST_ID_HEADER = 'X-Request-Id';
+
+/** How often, at most, refused connections are logged. */
+const REFUSED_LOG_INTERVAL_MS = 10_000;
 
 /**
  * The HTTP server that plugins' {@link TriggerRoute}s are mounted on, built on express. Import it
@@ -96,13 +100,19 @@ export class ServerManager implements HttpServer {
   readonly jsonBody: RequestHandler;
   /** The body parser itself, whose refusals {@link ServerManager.jsonBody} gives Weft codes. */
   private readonly parseJson: RequestHandler;
-  private readonly config: Required<Omit<ServerManagerConfig, 'cors'>> & {
+  private readonly config: Required<
+    Omit<ServerManagerConfig, 'cors' | 'maxConnectionsPerClient'>
+  > & {
     cors: ServerManagerConfig['cors'];
+    maxConnectionsPerClient: number | undefined;
   };
   private readonly logger: Logger | undefined;
   private readonly mounted = new Set<string>();
   private server: Server | undefined;
   private listeningPort: number | undefined;
+  private isRefused: (socket: Socket) => boolean = () => false;
+  private refusedSinceLog = 0;
+  private refusedLoggedAt = Number.NEGATIVE_INFINITY;
 
   /**
    * Creates the server and its express application; it listens only once started.
@@ -110,8 +120,8 @@ export class ServerManager implements HttpServer {
    * @param config - Port, host, allowed hosts, CORS, body limits and timeouts.
    * @param logger - Where request failures are logged.
    * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` naming the option when `port` is not an
-   * integer from 0 to 65535, a timeout, `stopGraceMs` or `maxJsonDepth` is not a positive
-   * integer, `allowedHosts` is not `true`, `'all'` or a list of names, `allowedOrigins` is not
+   * integer from 0 to 65535, a timeout, `stopGraceMs`, `maxJsonDepth` or a connection cap is
+   * not a positive integer, `allowedHosts` is not `true`, `'all'` or a list of names, `allowedOrigins` is not
    * `true` or a list of origins, `bodyLimit` is neither a positive integer nor a size such as
    * `'100kb'`, `cors` is an object with a key or value the cors middleware does not take, or
    * `requestTimeout` is below `headersTimeout`.
@@ -141,6 +151,11 @@ export class ServerManager implements HttpServer {
       headersTimeout: positive('headersTimeout', config.headersTimeout),
       requestTimeout: positive('requestTimeout', config.requestTimeout),
       keepAliveTimeout: positive('keepAliveTimeout', config.keepAliveTimeout),
+      maxConnections: positive('maxConnections', config.maxConnections),
+      maxConnectionsPerClient:
+        config.maxConnectionsPerClient === undefined
+          ? undefined
+          : positive('maxConnectionsPerClient', config.maxConnectionsPerClient),
       stopGraceMs: positive('stopGraceMs', config.stopGraceMs),
     };
     const [broken] = serverCrossFieldProblems(this.config);
@@ -150,6 +165,7 @@ export class ServerManager implements HttpServer {
     this.logger = logger;
     this.app = express();
     this.app.disable('x-powered-by');
+    this.app.use(this.dropRefused);
     this.app.use(this.identify);
     this.app.use(this.checkHost());
     this.app.use(this.checkOrigin());
@@ -260,6 +276,12 @@ export class ServerManager implements HttpServer {
       this.app,
     );
     answerClientErrors(server, { 'X-Content-Type-Options': 'nosniff' });
+    this.isRefused = limitConnections(
+      server,
+      { total: this.config.maxConnections, perClient: this.config.maxConnectionsPerClient },
+      { 'X-Content-Type-Options': 'nosniff' },
+      (refused) => this.logRefused(refused),
+    );
     server.listen(this.config.port, this.config.host);
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);
@@ -295,6 +317,34 @@ export class ServerManager implements HttpServer {
     await closed;
     clearTimeout(grace);
     this.logger?.info('HTTP server stopped');
+  }
+
+  /**
+   * Drops a request that arrives on a connection refused for the connection caps: it was
+   * answered 503 as it opened, and no route may run for it.
+   */
+  private readonly dropRefused: RequestHandler = (request, _response, next) => {
+    if (this.isRefused(request.socket)) {
+      request.socket.destroy();
+      return;
+    }
+    next();
+  };
+
+  /**
+   * Logs refused connections at most once every 10 s: a client opening connections without end
+   * would otherwise write a line for each.
+   */
+  private logRefused(refused: RefusedConnection): void {
+    this.refusedSinceLog += 1;
+    const now = performance.now();
+    if (now - this.refusedLoggedAt < REFUSED_LOG_INTERVAL_MS) return;
+    this.logger?.warn(
+      { ...refused, refused: this.refusedSinceLog },
+      'refused connections over a connection cap (server.maxConnections or server.maxConnectionsPerClient)',
+    );
+    this.refusedLoggedAt = now;
+    this.refusedSinceLog = 0;
   }
 
   /** Gives each request its correlation id and the headers every answer carries. */
@@ -444,10 +494,17 @@ function sendError(response: Response, answer: ErrorAnswer): void {
 }
 
 function positive(
-  name: 'maxJsonDepth' | 'headersTimeout' | 'requestTimeout' | 'keepAliveTimeout' | 'stopGraceMs',
+  name:
+    | 'maxJsonDepth'
+    | 'headersTimeout'
+    | 'requestTimeout'
+    | 'keepAliveTimeout'
+    | 'maxConnections'
+    | 'maxConnectionsPerClient'
+    | 'stopGraceMs',
   value: number | undefined,
 ): number {
-  if (value === undefined) return SERVER_DEFAULTS[name];
+  if (value === undefined) return SERVER_DEFAULTS[name] ?? 0;
   if (!Number.isInteger(value) || value <= 0) {
     throw new WeftError(
       'WEFT_INVALID_ARGUMENT',
