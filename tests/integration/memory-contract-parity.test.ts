@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WeftError, type Memory, type MemoryProvider } from '@weft/core';
+import { WeftError, type Memory, type MemoryProvider, type QueryMemoryOptions } from '@weft/core';
 import { PostgresMemoryProvider } from '@weft/memory-postgres';
 import { SqliteMemoryProvider } from '@weft/memory-sqlite';
 import { INVALID_MEMORY_INPUTS, InMemoryMemoryProvider } from '@weft/testing';
@@ -137,6 +137,27 @@ describe('every first-party memory store accepts the same edge cases with the sa
       },
     ],
     ['remove() of an unknown id, false', (provider) => provider.remove('no-such-memory')],
+    [
+      'since and until before any database calendar: since matches every memory, until none',
+      async (provider) => {
+        const spaces = async (options: QueryMemoryOptions) =>
+          (await provider.query({ space: 'inputs', ...options })).map((memory) => memory.space);
+        const results = [];
+        // The earliest Date, 5000 BC, and the last day before PostgreSQL's timestamps begin.
+        for (const date of [
+          new Date(-8.64e15),
+          new Date(Date.UTC(-4999, 0, 1)),
+          new Date(Date.UTC(-4713, 10, 23)),
+        ]) {
+          results.push(await spaces({ since: date }), await spaces({ until: date }));
+        }
+        results.push(
+          await spaces({ since: new Date(8.64e15) }),
+          await spaces({ until: new Date(8.64e15) }),
+        );
+        return results;
+      },
+    ],
   ];
 
   it.each(cases)(

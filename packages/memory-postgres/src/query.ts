@@ -70,8 +70,8 @@ export function buildQuery(table: string, options: CheckedMemoryQuery): BuiltQue
   }
   if (options.kind !== undefined) where.push(`kind = ${bind(options.kind)}`);
   if (options.taskId !== undefined) where.push(`task_id = ${bind(options.taskId)}`);
-  if (since !== undefined) where.push(`created_at >= ${bind(since)}`);
-  if (until !== undefined) where.push(`created_at < ${bind(until)}`);
+  if (since !== undefined) where.push(`created_at >= ${bind(withinTimestampRange(since))}`);
+  if (until !== undefined) where.push(`created_at < ${bind(withinTimestampRange(until))}`);
 
   const direction = order === 'asc' ? 'ASC' : 'DESC';
   const sql =
@@ -79,6 +79,25 @@ export function buildQuery(table: string, options: CheckedMemoryQuery): BuiltQue
     (where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '') +
     ` ORDER BY created_at ${direction}, seq ${direction} LIMIT ${bind(limit)}`;
   return { sql, params };
+}
+
+/**
+ * The earliest instant this module binds: 1 January 4713 BC, within `timestamptz`'s range, which
+ * starts in late 4714 BC while a JavaScript `Date` reaches back to 271821 BC. Every memory was
+ * stored after it, so a query bound moved forward to it matches the same memories.
+ */
+const EARLIEST_TIMESTAMP = new Date(Date.UTC(-4712, 0, 1));
+
+/**
+ * A query bound the server accepts with the same meaning. An earlier `since` matches every memory
+ * and an earlier `until` none, as in the other stores, instead of failing with the server's
+ * "timestamp out of range"; the latest `Date` is within the range already.
+ *
+ * @param date - A valid `Date` from the checked options.
+ * @returns The date, or the earliest timestamp when the date is before it.
+ */
+function withinTimestampRange(date: Date): Date {
+  return date < EARLIEST_TIMESTAMP ? EARLIEST_TIMESTAMP : date;
 }
 
 /**

@@ -66,6 +66,22 @@ class UncheckedQueryProvider extends InMemoryMemoryProvider {
   }
 }
 
+/** A provider whose remove() skips checkMemoryId: an id that is not a string removes nothing. */
+class UncheckedRemoveProvider extends InMemoryMemoryProvider {
+  override remove(id: string): Promise<boolean> {
+    return typeof id === 'string' ? super.remove(id) : Promise.resolve(false);
+  }
+}
+
+/** A provider whose clear() skips checkClearSpace: a space that is not a string clears nothing. */
+class UncheckedClearProvider extends InMemoryMemoryProvider {
+  override clear(space?: string): Promise<number> {
+    return space === undefined || typeof space === 'string'
+      ? super.clear(space)
+      : Promise.resolve(0);
+  }
+}
+
 function caseNamed(cases: ReturnType<typeof memoryProviderContract>, name: string) {
   const found = cases.find((check) => check.name.startsWith(name));
   if (!found) throw new Error(`no case named ${name}`);
@@ -99,7 +115,7 @@ describe('memoryProviderContract', () => {
     );
   });
 
-  it('fails a provider that refuses bad input without the shared code, naming the code it expected [claim:testing-contract-codes] [claim:mpo-contract-shared-codes] [claim:tst-contract-shared-codes]', async () => {
+  it('fails a provider that refuses bad input without the shared code, naming the code it expected [claim:testing-contract-codes] [claim:mpo-contract-shared-codes] [claim:tst-contract-shared-codes] [claim:mpo-check-all]', async () => {
     const check = caseNamed(
       memoryProviderContract({ create: () => new UncodedProvider() }),
       'rejects an empty space or kind',
@@ -111,7 +127,7 @@ describe('memoryProviderContract', () => {
     );
   });
 
-  it('fails a provider that accepts an invalid query option, naming the input [claim:testing-contract-codes] [claim:mpo-contract-shared-codes] [claim:tst-contract-shared-codes] [claim:testing-invalid-inputs]', async () => {
+  it('fails a provider that accepts an invalid query option, naming the input [claim:testing-contract-codes] [claim:mpo-contract-shared-codes] [claim:tst-contract-shared-codes] [claim:testing-invalid-inputs] [claim:mpo-check-all]', async () => {
     const check = caseNamed(
       memoryProviderContract({ create: () => new UncheckedQueryProvider() }),
       'refuses every invalid input with the shared code',
@@ -120,6 +136,25 @@ describe('memoryProviderContract', () => {
     expect(WeftError.is(error, 'WEFT_TESTING_CONTRACT_FAILED')).toBe(true);
     expect((error as Error).message).toContain(
       'query() with order "sideways" was accepted; it must be rejected with a WeftError of code WEFT_MEMORY_INVALID_QUERY',
+    );
+  });
+
+  it('fails a provider that takes an id or space that is not a string without WEFT_INVALID_ARGUMENT [claim:testing-contract-codes] [claim:mpo-check-all]', async () => {
+    const failures = [];
+    for (const provider of [new UncheckedRemoveProvider(), new UncheckedClearProvider()]) {
+      const check = caseNamed(
+        memoryProviderContract({ create: () => provider }),
+        'refuses every invalid input with the shared code',
+      );
+      const error = await check.run().catch((caught: unknown) => caught);
+      expect(WeftError.is(error, 'WEFT_TESTING_CONTRACT_FAILED')).toBe(true);
+      failures.push((error as Error).message);
+    }
+    expect(failures[0]).toContain(
+      'remove() with a numeric id was accepted; it must be rejected with a WeftError of code WEFT_INVALID_ARGUMENT',
+    );
+    expect(failures[1]).toContain(
+      'clear() with a numeric space was accepted; it must be rejected with a WeftError of code WEFT_INVALID_ARGUMENT',
     );
   });
 

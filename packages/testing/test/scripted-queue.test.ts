@@ -64,7 +64,7 @@ describe('a scripted queue across tasks', () => {
     expect(second?.status).toBe('failed');
   });
 
-  it('a fallback branching on request.purpose plans and reviews every task (TSDoc example of ScriptedModelProvider) [claim:tsdoc-scripted-fallback-purpose] [claim:tst-readme-script-exhausted]', async () => {
+  it('a fallback branching on request.purpose plans and reviews every task (TSDoc example of ScriptedModelProvider) [claim:tsdoc-scripted-fallback-purpose]', async () => {
     const purposes: (string | undefined)[] = [];
     const model = new ScriptedModelProvider({
       fallback: (_messages, request) => {
@@ -141,6 +141,49 @@ describe('a scripted queue across tasks', () => {
       actions.push(task.steps.map((step) => step.action));
     }
     expect(actions).toEqual([['greet'], ['tell-time']]);
+  });
+
+  it('keeps the remaining steps when a review finds the queue empty, and the task completes [claim:testing-scripted-exhausted-review]', async () => {
+    const lines: { msg?: string; code?: string }[] = [];
+    const logger = pino(
+      { level: 'warn' },
+      { write: (line: string) => lines.push(JSON.parse(line) as { msg?: string; code?: string }) },
+    );
+    class EchoPlugin extends Plugin {
+      readonly id = 'echo';
+      readonly description = 'Echoes.';
+      override readonly executors: Executor[] = [
+        { action: 'reply', description: 'Replies.', execute: async () => ({ success: true }) },
+      ];
+    }
+    // A two-step plan and nothing else: the default policy reviews after the first step.
+    const model = new ScriptedModelProvider({
+      responses: [
+        {
+          steps: [
+            { pluginId: 'echo', action: 'reply' },
+            { pluginId: 'echo', action: 'reply' },
+          ],
+        },
+      ],
+    });
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new EchoPlugin()],
+      options: { logger },
+    });
+    await runtime.start();
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 't', space: 's' });
+    expect(task.status).toBe('completed');
+    expect(task.steps).toHaveLength(2);
+    expect(model.requests).toHaveLength(2);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        msg: 'pipeline review failed; keeping the remaining steps',
+        code: 'WEFT_TESTING_SCRIPT_EXHAUSTED',
+      }),
+    );
   });
 
   it('throws WEFT_TESTING_SCRIPT_EXHAUSTED for a call made when no response is queued and there is no fallback [claim:tst-readme-script-exhausted]', async () => {
