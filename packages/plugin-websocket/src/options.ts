@@ -65,7 +65,10 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
   maxBufferedBytes?: number;
   /**
    * How long closing waits for clients to answer the close frame before it cuts their
-   * connections. Default 2000.
+   * connections. `runtime.stop()` gives its plugins and providers one grace of 2 s together to
+   * shut down, so the default leaves the providers that stop after the plugin (the memory store)
+   * the rest; past the grace the stop goes on without waiting for them. Default 1000.
+   * @claim tsdoc-ws-close-timeout-grace
    */
   closeTimeoutMs?: number;
   /**
@@ -104,7 +107,7 @@ const DEFAULTS = {
   heartbeatIntervalMs: 30_000,
   idleTimeoutMs: 600_000,
   maxBufferedBytes: 1_048_576,
-  closeTimeoutMs: 2_000,
+  closeTimeoutMs: 1_000,
 } as const;
 
 const POSITIVE_OPTIONS = [

@@ -49,3 +49,18 @@ describe('the README of @weft/plugin-websocket', () => {
     expect(rows.get('reauthenticateMs')).toBe('none');
   });
 });
+
+describe('the Start section of the README', () => {
+  it('names every package its sample imports that the install line leaves out [claim:wsreadme-start-packages]', () => {
+    const start = README.split(/^## Start$/m)[1]?.split(/^## /m)[0] ?? '';
+    const sample = /```ts\n([\s\S]*?)```/.exec(start)?.[1] ?? '';
+    const imported = [...sample.matchAll(/from '([^']+)'/g)].map((match) => match[1] ?? '');
+    const installLine = /```sh\n(npm install [^\n]*)\n```/.exec(README)?.[1] ?? '';
+    const installed = installLine.split(' ').slice(2);
+    expect(installed).toEqual(['@weft/core', '@weft/plugin-websocket']);
+    const missing = imported.filter((name) => !installed.includes(name));
+    expect(missing.sort()).toEqual(['@weft/memory-sqlite', '@weft/model-openai']);
+    const sentence = start.split('```')[0] ?? '';
+    for (const name of missing) expect(sentence).toContain(`\`${name}\``);
+  });
+});

@@ -51,6 +51,30 @@ describe('upgradeGate', () => {
     expect(asked).toEqual(['localhost']);
   });
 
+  it('lets through the Host names allowedHosts lists, loopback names, IP addresses and the host it listens on, and with true any [claim:wsreadme-allowed-hosts]', async () => {
+    const hostOf = async (options: WebSocketPluginOptions, host: string) => {
+      const verdict = await gate({ trustClientUser: true, ...options })(
+        upgrade({ host }),
+        'r-h',
+        0,
+      );
+      return 'refused' in verdict ? verdict.refused.code : 'admitted';
+    };
+    const listed = { host: 'chat.internal', allowedHosts: ['chat.example.com'] };
+    for (const host of [
+      'chat.example.com',
+      'localhost:3001',
+      '203.0.113.7',
+      '[::1]:3001',
+      'chat.internal',
+    ]) {
+      expect(await hostOf(listed, host), host).toBe('admitted');
+    }
+    expect(await hostOf(listed, 'rebound.example')).toBe('WEFT_HOST_NOT_ALLOWED');
+    expect(await hostOf({}, 'chat.internal')).toBe('WEFT_HOST_NOT_ALLOWED');
+    expect(await hostOf({ allowedHosts: true }, 'rebound.example')).toBe('admitted');
+  });
+
   it('admits with the user authenticate names; any answer but true, false or { user } refuses with 401 [claim:tsdoc-chat-authenticate-result] [claim:tsdoc-ws-gate-user]', async () => {
     const answers: unknown[] = [{ user: 'ada' }, { user: '' }, 'yes', undefined, null];
     const verdicts = [];

@@ -468,6 +468,62 @@ describe('WebSocketPlugin close', () => {
     await stopping;
     expect((await client.closed).code).toBe(SHUTDOWN_CLOSE.code);
   });
+
+  it('refuses with 503 an upgrade whose authenticate was still running when the runtime began to stop [claim:wsreadme-stopping-first]', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    booted = await boot({
+      trustClientUser: false,
+      authenticate: async () => {
+        asked = true;
+        await gate;
+        return { user: 'ada' };
+      },
+    });
+    const refusal = refusedUpgrade(booted.url);
+    await expect.poll(() => asked, { timeout: 3_000 }).toBe(true);
+    const stopping = booted.runtime.stop();
+    release();
+    expect(await refusal).toMatchObject({
+      status: 503,
+      body: { error: { code: 'WEFT_WS_TOO_MANY_CONNECTIONS' } },
+    });
+    expect(booted.plugin.connectionCount).toBe(0);
+    await stopping;
+  });
+
+  it('stops within the runtime’s shutdown grace at the defaults when a client never answers the close frame, and the memory provider is still waited for [claim:wsdoc-close] [claim:wsdoc-close-grace] [claim:wsreadme-close-wait] [claim:wsreadme-close-grace] [claim:wsreadme-close-timeout-default] [claim:tsdoc-ws-close-timeout-grace]', async () => {
+    let memoryShutDown = false;
+    class SlowToCloseMemory extends InMemoryMemoryProvider {
+      override async shutdown(): Promise<void> {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        memoryShutDown = true;
+        await super.shutdown();
+      }
+    }
+    booted = await boot({}, echoModel, {}, new SlowToCloseMemory());
+    const deaf = await open(booted.url);
+    deaf.socket.pause(); // It never reads the close frame, so never answers it.
+    const started = Date.now();
+    await booted.runtime.stop();
+    const took = Date.now() - started;
+    // The plugin waits its closeTimeoutMs (1000 ms by default) and cuts the client; the memory
+    // provider then shuts down inside the same 2 s grace, and the stop waits for it.
+    expect(took).toBeGreaterThanOrEqual(1_000);
+    expect(took).toBeLessThan(2_000);
+    expect(memoryShutDown).toBe(true);
+    expect(booted.plugin.connectionCount).toBe(0);
+    expect(
+      booted.logs.filter((line) => line.msg === 'shutdown timed out; going on without it'),
+    ).toEqual([]);
+    expect(booted.logs).toContainEqual(
+      expect.objectContaining({
+        msg: 'websocket: clients did not answer the close frame in time; connections cut',
+        timeoutMs: 1_000,
+      }),
+    );
+  });
 });
 
 describe('WebSocketPlugin options', () => {
@@ -536,7 +592,7 @@ describe('WebSocketPlugin defaults', () => {
       heartbeatIntervalMs: 30_000,
       idleTimeoutMs: 600_000,
       maxBufferedBytes: 1_048_576,
-      closeTimeoutMs: 2_000,
+      closeTimeoutMs: 1_000,
     });
   });
 
