@@ -301,6 +301,28 @@ describe('bulkhead slots and deadlines', () => {
     expect(timedOut.chain.at(-1)?.error).toContain('[WEFT_TASK_TIMEOUT]');
   });
 
+  it('gives the memory slot back when the runtime stops waiting for a chain that is never stored [claim:prod-bulkhead-slot-back-chain]', async () => {
+    const memory = new InMemoryMemoryProvider();
+    const store = memory.store.bind(memory);
+    // Storing the chain of a task in space `a` never returns; every other write does.
+    memory.store = (input) =>
+      input.space === 'a' && input.kind === 'chain' ? new Promise(() => undefined) : store(input);
+    const { runtime } = await startedRuntime({
+      memory,
+      responses: planner(['echo', 'reply']),
+      options: {
+        shutdown: 'cancel',
+        bulkhead: { limits: { 'memory:in-memory': 1 }, maxWaitMs: 200 },
+      },
+    });
+    const first = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });
+    expect(first.recorded).toEqual({ trigger: true, chain: false });
+    // The store's only slot is free again: the next task's memory is stored and read.
+    const next = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'b' });
+    expect(next.recorded).toEqual({ trigger: true, chain: true });
+    expect(next.historyUnavailable).toBeUndefined();
+  }, 20_000);
+
   it('runs every task with a single worker (the default limit is then 1) [claim:prod-bulkhead-one]', async () => {
     const { runtime } = await startedRuntime({
       responses: planner(['echo', 'reply']),
