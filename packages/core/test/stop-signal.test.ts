@@ -92,6 +92,16 @@ describe('TSDoc of onStopSignal', { timeout: 40_000 }, () => {
     },
   );
 
+  it('ends the process as soon as its stop is done when nothing else keeps it alive [claim:prod-exit-after-stop]', async () => {
+    const ended = await signalled('idle', 'SIGTERM');
+    expect(ended).toMatchObject({ code: 0, signal: null });
+    // Well before the 2 s deadline that ends a process something keeps alive.
+    expect(ended.stopToExitMs).toBeLessThan(1_500);
+    expect(logLines(ended)).toContainEqual(
+      expect.objectContaining({ signal: 'SIGTERM', msg: 'signal received; stopping' }),
+    );
+  });
+
   it("writes the stop's last log line before the process ends, also while the thread pool is busy [claim:tsdoc-node-stop-signal]", async () => {
     const ended = await signalled('busy-pool', 'SIGTERM');
     expect(ended.code).toBe(0);

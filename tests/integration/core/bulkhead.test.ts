@@ -264,6 +264,65 @@ describe('bulkhead slots and deadlines', () => {
     expect(task.chain.at(-1)?.error).toContain('model:scripted');
   });
 
+  it('runs the other tasks without their memory while a hung store holds its slots, and times out those holding them [claim:prod-shared-memory-hangs]', async () => {
+    const { logger, lines } = capturingLogger();
+    const memory = new InMemoryMemoryProvider();
+    const store = memory.store.bind(memory);
+    // Recording the trigger of a task in space `a` never returns; every other write does.
+    memory.store = (input) =>
+      input.space === 'a' && input.kind === 'trigger' ? new Promise(() => undefined) : store(input);
+    const { runtime } = await startedRuntime({
+      memory,
+      responses: planner(['echo', 'reply']),
+      options: {
+        logger,
+        shutdown: 'cancel',
+        taskTimeoutMs: 1_500,
+        bulkhead: { limits: { 'memory:in-memory': 1 }, maxWaitMs: 100 },
+      },
+    });
+    const hung = runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });
+    // The hung call holds the store's only slot before the other task arrives.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const other = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'b' });
+    expect(other.status).toBe('completed');
+    expect(other.recorded).toEqual({ trigger: false, chain: false });
+    expect(other.historyUnavailable?.errorId).toEqual(expect.any(String));
+    const refusals = lines.filter(
+      (line) => line.taskId === other.id && line.code === 'WEFT_BULKHEAD_FULL',
+    );
+    expect(refusals.map((line) => line.msg)).toEqual([
+      'could not store memory',
+      'could not read the space’s history; planning the task without it',
+      'could not store memory',
+    ]);
+    const timedOut = await hung;
+    expect(timedOut.status).toBe('failed');
+    expect(timedOut.chain.at(-1)?.error).toContain('[WEFT_TASK_TIMEOUT]');
+  });
+
+  it('gives the memory slot back when the runtime stops waiting for a chain that is never stored [claim:prod-bulkhead-slot-back-chain]', async () => {
+    const memory = new InMemoryMemoryProvider();
+    const store = memory.store.bind(memory);
+    // Storing the chain of a task in space `a` never returns; every other write does.
+    memory.store = (input) =>
+      input.space === 'a' && input.kind === 'chain' ? new Promise(() => undefined) : store(input);
+    const { runtime } = await startedRuntime({
+      memory,
+      responses: planner(['echo', 'reply']),
+      options: {
+        shutdown: 'cancel',
+        bulkhead: { limits: { 'memory:in-memory': 1 }, maxWaitMs: 200 },
+      },
+    });
+    const first = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });
+    expect(first.recorded).toEqual({ trigger: true, chain: false });
+    // The store's only slot is free again: the next task's memory is stored and read.
+    const next = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'b' });
+    expect(next.recorded).toEqual({ trigger: true, chain: true });
+    expect(next.historyUnavailable).toBeUndefined();
+  }, 20_000);
+
   it('runs every task with a single worker (the default limit is then 1) [claim:prod-bulkhead-one]', async () => {
     const { runtime } = await startedRuntime({
       responses: planner(['echo', 'reply']),

@@ -392,6 +392,27 @@ describe('memory writes', () => {
     });
   }, 20_000);
 
+  it('ends a task past its deadline only once its chain is stored, or 10 s later [claim:prod-client-waits-chain]', async () => {
+    const memory = new InMemoryMemoryProvider();
+    const store = memory.store.bind(memory);
+    memory.store = (input) =>
+      input.kind === 'chain' ? new Promise(() => undefined) : store(input);
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [hung] })],
+      memory,
+      responses: planner(['tools', 'hang']),
+      options: { shutdown: 'cancel', taskTimeoutMs: 300 },
+    });
+    const started = performance.now();
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    const tookMs = performance.now() - started;
+    expect(task.chain.at(-1)?.error).toContain('[WEFT_TASK_TIMEOUT]');
+    expect(task.recorded.chain).toBe(false);
+    // The deadline, then the chain's 10 s.
+    expect(tookMs).toBeGreaterThanOrEqual(10_250);
+    expect(tookMs).toBeLessThan(15_000);
+  }, 20_000);
+
   it('says both memories were stored when they were [claim:task-recorded-flags]', async () => {
     const { runtime } = await startedRuntime({ responses: planner(['echo', 'reply']) });
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });

@@ -4,6 +4,7 @@ import { Runtime, type MemoryProvider, type ModelProvider } from '@weft/core';
 import { OpenAIModelProvider } from '@weft/model-openai';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
 import { echoPlugin, errorOf, silentLogger, stopAfterTest } from './fixtures.js';
 
 // Guards options.checkHealthOnStart (docs/reference/configuration.md and "Provider health at
@@ -132,6 +133,47 @@ describe('options.checkHealthOnStart', () => {
     );
     expect((error as { code?: string }).code).toBe('WEFT_START_FAILED');
   });
+
+  it('lets a stop() go on 2 s after a checkHealth that holds the start, stopping what has started [claim:obs-start-held-at-stop]', async () => {
+    let asked!: () => void;
+    const checking = new Promise<void>((resolve) => (asked = resolve));
+    let shutDown = false;
+    class HangingMemory extends InMemoryMemoryProvider {
+      override checkHealth(): Promise<boolean> {
+        asked();
+        return new Promise(() => undefined);
+      }
+      override async shutdown(): Promise<void> {
+        shutDown = true;
+        await super.shutdown();
+      }
+    }
+    const { logger, lines } = capturingLogger();
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        models: [ollamaAt(upUrl)],
+        memory: new HangingMemory({ id: 'hanging' }),
+        plugins: [echoPlugin()],
+        options: { logger, checkHealthOnStart: true, healthCheckTimeoutMs: 6_000 },
+      }),
+    );
+    const started = errorOf(runtime.start());
+    await checking;
+    const before = performance.now();
+    await runtime.stop();
+    const tookMs = performance.now() - before;
+    // The 2 s grace, well before the check's own 6 s deadline.
+    expect(tookMs).toBeGreaterThanOrEqual(1_900);
+    expect(tookMs).toBeLessThan(5_000);
+    expect(shutDown).toBe(true);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 50,
+        msg: 'start did not end after stop; stopping what has started',
+      }),
+    );
+    expect((await started).code).toBe('WEFT_START_FAILED');
+  }, 15_000);
 
   it('names what a throwing checkHealth said [claim:prod-health-on-start]', async () => {
     class ThrowingMemory extends InMemoryMemoryProvider {

@@ -180,7 +180,7 @@ describe('Runtime start', () => {
     expect(events).toEqual(['init plugin first', 'init plugin second', 'start trigger (ping 200)']);
   });
 
-  it('makes a stop() called while a start trigger has not returned abort its signal and wait for it until it returns [claim:trig-start-blocks-stop]', async () => {
+  it('makes a stop() called while a start trigger has not returned abort its signal and wait for it until it returns, logging the rollback with WEFT_RUNTIME_STOPPED [claim:trig-start-blocks-stop] [claim:obs-rollback-on-stop]', async () => {
     const entered = deferred();
     const release = deferred();
     let signalSeen: AbortSignal | undefined;
@@ -197,7 +197,8 @@ describe('Runtime start', () => {
         },
       ],
     });
-    const { runtime } = await makeRuntime({ plugins: [plugin] });
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await makeRuntime({ plugins: [plugin], options: { logger } });
     const started = errorOf(runtime.start());
     await entered.promise;
     let stopped = false;
@@ -211,9 +212,17 @@ describe('Runtime start', () => {
     await stopping;
     expect(runtime.status).toBe('stopped');
     expect((await started).code).toBe('WEFT_RUNTIME_STOPPED');
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 50,
+        msg: 'runtime failed to start; rolling back',
+        code: 'WEFT_RUNTIME_STOPPED',
+      }),
+    );
+    expect(lines.filter((line) => line.msg === 'runtime stopped')).toHaveLength(1);
   });
 
-  it('stops what has started 2 s after a stop() that a hung start trigger holds, and the rest when it returns [claim:trig-start-blocks-stop] [claim:obs-start-held-at-stop] [claim:tsdoc-runtime-stop-bounded]', async () => {
+  it('stops what has started 2 s after a stop() that a hung start trigger holds, and the rest when it returns [claim:trig-start-blocks-stop] [claim:obs-start-held-at-stop] [claim:obs-rollback-on-stop] [claim:tsdoc-runtime-stop-bounded]', async () => {
     const entered = deferred();
     const release = deferred();
     const events: string[] = [];
@@ -249,10 +258,17 @@ describe('Runtime start', () => {
         msg: 'start did not end after stop; stopping what has started',
       }),
     );
-    // The start it held gives up when the trigger returns.
+    const rollback = (line: Record<string, unknown>) =>
+      line.msg === 'runtime failed to start; rolling back';
+    expect(lines.filter(rollback)).toEqual([]);
+    // The start it held gives up when the trigger returns, and says so.
     release.resolve();
     expect((await started).code).toBe('WEFT_RUNTIME_STOPPED');
     expect(runtime.status).toBe('stopped');
+    expect(lines.filter(rollback)).toEqual([
+      expect.objectContaining({ level: 50, code: 'WEFT_RUNTIME_STOPPED' }),
+    ]);
+    expect(lines.filter((line) => line.msg === 'runtime stopped')).toHaveLength(2);
   });
 
   it('runs start triggers with a signal that is aborted at stop [claim:trig-start-order] [claim:trig-start-signal] [claim:trig-shutdown-order] [claim:prod-shutdown-order] [claim:wp-start-trigger-signal]', async () => {

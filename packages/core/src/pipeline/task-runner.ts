@@ -166,14 +166,19 @@ export class TaskRunner {
       logger.warn({ timeoutMs: taskTimeoutMs, during, ...step }, 'task timed out');
     }
     task.status = statusOf(task, signal.aborted && timedOut === undefined);
-    // The task's signal may have aborted (a timeout): the chain is stored all the same, so its
-    // wait for the memory provider's bulkhead is bounded by the bulkhead alone.
-    const chainGuard = this.guard(undefined, lease);
+    // The task's signal may have aborted (a timeout): the chain is stored all the same, under a
+    // signal of its own that aborts when the runtime stops waiting for it. That gives back the
+    // memory bulkhead's slot, which a store call that never returns would otherwise hold for good.
+    const chainDeadline = new AbortController();
+    const chainGuard = this.guard(chainDeadline.signal, lease);
     const chainWriter = chainGuard ? memory.forTask(chainGuard) : memory;
     const chainMemory = await settleWithin(chainWriter.recordChain(task), CHAIN_WRITE_TIMEOUT_MS);
     task.recorded.chain = chainMemory !== undefined && chainMemory !== TIMED_OUT;
     if (chainMemory === TIMED_OUT) {
       logger.error({ timeoutMs: CHAIN_WRITE_TIMEOUT_MS }, 'storing the chain memory timed out');
+      chainDeadline.abort(
+        new Error(`the chain was not stored within ${CHAIN_WRITE_TIMEOUT_MS} ms; given up`),
+      );
     }
     analytics.onTaskEnd(task, performance.now() - started);
     logger.debug({ status: task.status, steps: task.steps.length }, 'task finished');

@@ -2,7 +2,8 @@
  * A process that hands its stop to `onStopSignal` and keeps a timer running that would hold the
  * event loop open forever, for the signal test. The argument picks the case: `stops` (the stop
  * resolves), `fails` (it rejects), `hangs` (it never settles), `slow` (it resolves after 500 ms and writes `stopped`), `exit-code` (the process had set exitCode 3 before), or
- * `removed` (the function `onStopSignal` returned is called at once) or `busy-pool` (libuv's thread pool is busy for a
+ * `removed` (the function `onStopSignal` returned is called at once), `idle` (the stop clears the
+ * timer, so nothing keeps the process alive after it) or `busy-pool` (libuv's thread pool is busy for a
  * moment when the signal comes, and the stop logs `stop finished`). It logs JSON to stdout,
  * writes `stopping` when its stop runs and `ready` once it listens.
  */
@@ -13,10 +14,11 @@ import { onStopSignal } from '../../src/platform/node.js';
 const mode = process.argv[2] ?? 'stops';
 const logger = pino({ level: 'info' });
 
-setInterval(() => undefined, 1_000);
+const keepAlive = setInterval(() => undefined, 1_000);
 
 const remove = onStopSignal(async () => {
   process.stdout.write('stopping\n');
+  if (mode === 'idle') clearInterval(keepAlive);
   if (mode === 'fails') throw new Error('the stop broke');
   if (mode === 'hangs') await new Promise(() => undefined);
   if (mode === 'busy-pool') logger.info('stop finished');
