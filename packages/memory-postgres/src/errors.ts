@@ -61,12 +61,13 @@ export const POSTGRES_ERRORS = {
         "the schema's `weft_memory_migrations` table records a version this version of `@weft/memory-postgres` does not know: a newer version has run against it. Nothing was changed.",
       fix: 'upgrade the package on every instance, or point this one at another `schema`.',
     },
+    /** @claim errors-postgres-migration-privilege */
     WEFT_POSTGRES_MIGRATION_FAILED: {
       summary: 'A schema migration failed and was rolled back.',
       raisedBy: '`PostgresMemoryProvider.init`',
       raisers: ['memory-postgres/src/migrations.ts#migrate'],
       cause:
-        'a step of the schema migration failed, usually for a missing privilege or a table of the same name in the way; the whole transaction was rolled back.',
+        'creating the schema or its tables failed, usually for a missing privilege (PostgreSQL’s `permission denied`) or a table of the same name in the way; the whole transaction was rolled back.',
       fix: "the message includes PostgreSQL's error; give the role the `CREATE` privilege on the schema (and the database, for a new schema), or choose another `schema`.",
     },
     WEFT_POSTGRES_NOT_OPEN: {

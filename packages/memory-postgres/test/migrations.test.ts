@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { checkMemoryQuery, type QueryMemoryOptions } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { PostgresMemoryProvider } from '../src/index.js';
@@ -132,6 +133,38 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     expect(failure).toMatchObject({ code: 'WEFT_POSTGRES_MIGRATION_FAILED' });
     expect((failure as Error).message).toMatch(/migration 1 .*rolled back/);
     expect(await tablesIn(schema)).toEqual(['weft_memories_kind_created']);
+  });
+
+  it('refuses a role that may not create the schema or its tables with WEFT_POSTGRES_MIGRATION_FAILED carrying PostgreSQL’s error, and changes nothing [claim:errors-postgres-migration-privilege] [claim:pg-readme-migration-privilege]', async () => {
+    const role = `lowly_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'lowly-pw'`);
+    const url = new URL(db.url());
+    url.username = role;
+    url.password = 'lowly-pw';
+    const database = decodeURIComponent(url.pathname.slice(1));
+    await db.sql(`REVOKE CREATE ON DATABASE "${database}" FROM PUBLIC`);
+    await db.sql('REVOKE CREATE ON SCHEMA public FROM PUBLIC');
+    const existing = db.newSchema();
+    await db.sql(`CREATE SCHEMA "${existing}"`);
+    await db.sql(`GRANT USAGE ON SCHEMA "${existing}" TO ${role}`);
+    try {
+      // A new schema needs CREATE on the database; an existing one, CREATE on the schema.
+      for (const schema of [db.newSchema(), existing]) {
+        const memory = db.create({ connectionString: url.toString(), schema });
+        const failure = await memory.init().catch((error: unknown) => error);
+        expect(failure, schema).toMatchObject({ code: 'WEFT_POSTGRES_MIGRATION_FAILED' });
+        expect((failure as Error).message, schema).toMatch(
+          new RegExp(
+            `could not create schema "${schema}" .*permission denied for (database|schema)`,
+          ),
+        );
+        expect(((failure as Error).cause as { code?: string }).code, schema).toBe('42501');
+        expect(await tablesIn(schema), schema).toEqual([]);
+      }
+    } finally {
+      await db.sql(`REVOKE USAGE ON SCHEMA "${existing}" FROM ${role}`);
+      await db.sql(`DROP ROLE ${role}`);
+    }
   });
 
   it('answers each query filter from its own index, never a scan of the table, and a pattern starting with * without the space index [claim:mpo-postgres-indexes] [claim:pg-indexes] [claim:pg-collation]', async () => {

@@ -94,12 +94,13 @@ export const MCP_ERRORS = {
         'the tool did not answer within `callTimeoutMs`, or the task was cancelled or ran past `taskTimeoutMs`. The call is cancelled on the server (`notifications/cancelled`).',
       fix: 'raise `callTimeoutMs` (and the runtime’s `taskTimeoutMs`) for slow tools, or fix the tool that hangs.',
     },
+    /** @claim errors-mcp-tool-error-log */
     WEFT_MCP_TOOL_ERROR: {
       summary: 'The tool answered with an error result (`isError`).',
       raisedBy: 'an MCP executor',
       raisers: ['plugin-mcp/src/tool-executor.ts#toPluginResult'],
       cause:
-        'the tool ran and reported failure. Its text is not put into the step’s error, which the model reads as part of the plan; a bounded excerpt is in the step’s data, marked as untrusted, and the whole text is in the log under the error id.',
+        'the tool ran and reported failure. Its text is not put into the step’s error, which the model reads as part of the plan; its first 500 characters are in the step’s data, marked as untrusted, and its first 2000 in the log under the error id (`toolError` of the `MCP tool reported an error` line).',
       fix: 'search the log for the error id to read what the tool said.',
     },
     WEFT_MCP_CALL_FAILED: {

@@ -251,15 +251,14 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(review).not.toContain('ignore all previous instructions');
   });
 
-  it("keeps 500 characters of a tool's error text in the step's data [claim:mcp-tool-error]", async () => {
+  it("keeps 500 characters of a tool's error text in the step's data and 2000 in the log line [claim:mcp-tool-error] [claim:errors-mcp-tool-error-log]", async () => {
     agent = await startAgent(await connect(['fail_long']), [plan('fail_long')]);
     const task = await agent.run('fail at length');
     const { excerpt } = task.chain[1]?.data as { excerpt: string };
     expect(excerpt.startsWith(LONG_ERROR_TEXT.slice(0, 500))).toBe(true);
     expect(excerpt).not.toContain(LONG_ERROR_TEXT.slice(0, 501));
-    expect(agent.logs.find((line) => line.msg === 'MCP tool reported an error')?.toolError).toBe(
-      LONG_ERROR_TEXT,
-    );
+    const logged = agent.logs.find((line) => line.msg === 'MCP tool reported an error')?.toolError;
+    expect(logged).toBe(`${LONG_ERROR_TEXT.slice(0, 2000)}… (2500 characters)`);
   });
 
   it('refuses a 10 MiB result with a step error, reads no more than the limit, and reconnects [claim:mcpdoc-too-large] [claim:prod-mcp-stdio-size] [claim:mcp-max-result] [claim:mcp-too-large] [claim:mcp-stdio-message-bound] [claim:wp-plugin-mcp] [claim:mcpdoc-too-large-code]', async () => {
