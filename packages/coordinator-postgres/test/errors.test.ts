@@ -196,6 +196,59 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(error.expose).toBe(true);
   });
 
+  it('answers 400 with the code when a route lets WEFT_COORDINATOR_INVALID_ARRIVAL through, and runs nothing [claim:errors-400-coordinator-arrival]', async () => {
+    const coordinator = new PostgresSpaceCoordinator({
+      connectionString: db.url(),
+      schema: db.newSchema(),
+      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    const model = new ScriptedModelProvider();
+    const plugin = new (class extends Plugin {
+      readonly id = 'work';
+      readonly description = 'Takes a task per request.';
+      override readonly triggers = [
+        {
+          type: 'route' as const,
+          id: 'task',
+          method: 'POST' as const,
+          path: '/task',
+          // A BigInt has no JSON form, so the coordinator cannot record the task.
+          handler: async (
+            _request: unknown,
+            response: { json(body: unknown): void },
+            runtime: Runtime,
+          ) => {
+            await runtime.dispatch({
+              pluginId: 'work',
+              triggerId: 'task',
+              space: 'room',
+              data: { n: 10n },
+            });
+            response.json({ ok: true });
+          },
+        },
+      ];
+    })();
+    const runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [plugin],
+      coordinator,
+      options: { logger: pino({ level: 'silent' }), server: { port: 0 } },
+    });
+    await runtime.start();
+    try {
+      const answer = await fetch(`${runtime.server.url}/task`, { method: 'POST' });
+      expect(answer.status).toBe(400);
+      const body = (await answer.json()) as { error: { code: string; docsUrl: string } };
+      expect(body.error.code).toBe('WEFT_COORDINATOR_INVALID_ARRIVAL');
+      expect(body.error.docsUrl).toMatch(/#weft_coordinator_invalid_arrival$/);
+      expect(model.requests).toHaveLength(0);
+    } finally {
+      await runtime.stop();
+    }
+  });
+
   it('keeps hostile text, NUL characters included, intact through a takeover', async () => {
     const schema = db.newSchema();
     const first = await open({ schema });

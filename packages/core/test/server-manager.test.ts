@@ -788,6 +788,33 @@ describe('ServerManager', () => {
       },
     );
 
+    it.each([undefined, true] as const)(
+      'answers a request without Host in JSON: 400 for HTTP/1.1, 403 for HTTP/1.0 (allowedHosts: %j) [claim:errors-missing-host] [claim:errors-host-missing-http10] [claim:errors-400-missing-host]',
+      async (allowedHosts) => {
+        const server = await serve([echo], allowedHosts === undefined ? {} : { allowedHosts });
+        const http11 = await rawExchange(server, 'GET /echo HTTP/1.1\r\nConnection: close\r\n\r\n');
+        expect(http11).toMatchObject({
+          status: 400,
+          error: {
+            status: 400,
+            code: 'WEFT_BAD_REQUEST',
+            docsUrl: docsOf('WEFT_BAD_REQUEST'),
+            message: 'An HTTP/1.1 request must carry a Host header',
+          },
+        });
+        // HTTP/1.0 makes Host optional: with any host allowed, the request passes the host
+        // check (and finds no GET route); otherwise a missing Host is not an allowed one.
+        expect(await rawExchange(server, 'GET /echo HTTP/1.0\r\n\r\n')).toMatchObject(
+          allowedHosts === true
+            ? { status: 404, error: { code: 'WEFT_NOT_FOUND' } }
+            : {
+                status: 403,
+                error: { code: 'WEFT_HOST_NOT_ALLOWED', docsUrl: docsOf('WEFT_HOST_NOT_ALLOWED') },
+              },
+        );
+      },
+    );
+
     it('rejects a malformed allowedHosts option, naming it [claim:tsdoc-server-constructor]', () => {
       expect(() => new ServerManager({ allowedHosts: [''] })).toThrow(
         /option "allowedHosts" must be true, 'all' or a list of host names/,
