@@ -174,6 +174,31 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('starts with a schema made beforehand for a user who may not create schemas, and fails naming the reason without it [claim:errors-coordinator-schema-beforehand]', async () => {
+    const role = `agent_${randomBytes(6).toString('hex')}`;
+    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'agent-pw'`);
+    const url = new URL(db.url());
+    url.username = role;
+    url.password = 'agent-pw';
+    await db.sql(
+      `REVOKE CREATE ON DATABASE "${decodeURIComponent(url.pathname.slice(1))}" FROM PUBLIC`,
+    );
+    const made = db.newSchema();
+    await db.sql(`CREATE SCHEMA "${made}" AUTHORIZATION ${role}`);
+    try {
+      const refused = await errorOf(open({ connectionString: url.toString() }));
+      expect(refused.code).toBe('WEFT_COORDINATOR_CONNECT_FAILED');
+      expect(refused.message).toMatch(/permission denied for database/);
+      const coordinator = await open({ connectionString: url.toString(), schema: made });
+      expect(await coordinator.checkHealth()).toBe(true);
+      expect(await coordinator.admit(arrival('room'))).toBeGreaterThan(0);
+    } finally {
+      await Promise.all(opened.splice(0).map((coordinator) => coordinator.shutdown()));
+      await db.sql(`DROP SCHEMA "${made}" CASCADE`);
+      await db.sql(`DROP ROLE ${role}`);
+    }
+  });
+
   it('refuses a schema made by a newer version and changes nothing', async () => {
     const schema = db.newSchema();
     await db.sql(`CREATE SCHEMA "${schema}"`);
