@@ -111,6 +111,7 @@ export const MCP_ERRORS = {
         'the server answered the `tools/call` request with a JSON-RPC error, such as invalid parameters or an unknown tool; or its answer broke the tool’s own `outputSchema`, which the SDK’s client refuses with `-32602` (`-32600` when `structuredContent` is missing). The step’s error has the JSON-RPC code, and the message is in the log under the error id.',
       fix: 'search the log for the error id; an unknown tool usually means the server changed since the plugin connected.',
     },
+    /** @claim errors-mcp-too-large-connection */
     WEFT_MCP_RESULT_TOO_LARGE: {
       summary: 'The tool’s result was larger than `maxResultBytes`.',
       raisedBy: 'an MCP executor',
@@ -119,7 +120,7 @@ export const MCP_ERRORS = {
         'plugin-mcp/src/tool-executor.ts#toPluginResult',
       ],
       cause:
-        'the tool’s answer was larger than `maxResultBytes` (1 MiB unless set). The plugin stops reading it at the limit rather than holding it in memory, so over stdio the connection is closed and reopened.',
+        'the tool’s answer was larger than `maxResultBytes` (1 MiB unless set). An answer that passes the limit by more than the 64 KiB left for the message around it is not read further rather than held in memory, so over stdio the connection is closed and reopened; a smaller excess is read whole and refused on the same connection.',
       fix: 'ask the tool for less (a page, a range), or raise `maxResultBytes` if the agent really needs results that large.',
     },
   },
