@@ -120,7 +120,7 @@ export const MCP_ERRORS = {
         'plugin-mcp/src/tool-executor.ts#toPluginResult',
       ],
       cause:
-        'the tool’s answer was larger than `maxResultBytes` (1 MiB unless set). An answer that passes the limit by more than the 64 KiB left for the message around it is not read further rather than held in memory, so over stdio the connection is closed and reopened; a smaller excess is read whole and refused on the same connection.',
+        'the tool’s answer was larger than `maxResultBytes` (1 MiB unless set). An answer more than 64 KiB over the limit (the room left for the message around the result) is cut off rather than held in memory, so over stdio the connection is closed and reopened; a smaller excess is read whole and refused on the same connection.',
       fix: 'ask the tool for less (a page, a range), or raise `maxResultBytes` if the agent really needs results that large.',
     },
   },
