@@ -81,12 +81,16 @@ export const POSTGRES_ERRORS = {
         'a method was called before `init()` or after `shutdown()`, or `shutdown()` ran while an operation was waiting for the server. The runtime calls both for you; this happens when a provider is used outside a runtime, or after `stop()`.',
       fix: 'call `init()` first, and stop using the provider after `shutdown()`.',
     },
+    /** @claim errors-postgres-init-statement-timeout */
     WEFT_POSTGRES_STATEMENT_TIMEOUT: {
       summary: 'A statement ran past the statement timeout and was cancelled.',
-      raisedBy: 'every method of `PostgresMemoryProvider` that reads or writes',
-      raisers: ['memory-postgres/src/connection.ts#ConnectionRunner.run'],
+      raisedBy: 'every method of `PostgresMemoryProvider` that reads or writes, `init` included',
+      raisers: [
+        'memory-postgres/src/connection.ts#ConnectionRunner.run',
+        'memory-postgres/src/provider.ts#PostgresMemoryProvider.open',
+      ],
       cause:
-        'a statement ran past `pool.statementTimeoutMs` (the server cancelled it), or the server did not answer within a second more (the client gave up). Waiting for a lock counts: another session holding a lock on `weft_memories` is the usual reason. Nothing was written.',
+        'a statement ran past `pool.statementTimeoutMs` (the server cancelled it), or the server did not answer within a second more (the client gave up). Waiting for a lock counts: another session holding a lock on `weft_memories` is the usual reason, or, for `init`, another instance preparing the same schema. Nothing was written.',
       fix: 'look for long transactions holding locks (`pg_stat_activity`, `pg_locks`), or raise `pool.statementTimeoutMs`.',
     },
     WEFT_POSTGRES_UNAVAILABLE: {

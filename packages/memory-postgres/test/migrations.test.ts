@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { checkMemoryQuery, type QueryMemoryOptions } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { PostgresMemoryProvider } from '../src/index.js';
-import { tablesOf } from '../src/migrations.js';
+import { MIGRATION_LOCK_CLASS, tablesOf } from '../src/migrations.js';
 import { buildQuery } from '../src/query.js';
 import { useServer } from './helpers.js';
 
@@ -164,6 +165,27 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     } finally {
       await db.sql(`REVOKE USAGE ON SCHEMA "${existing}" FROM ${role}`);
       await db.sql(`DROP ROLE ${role}`);
+    }
+  });
+
+  it('fails init with WEFT_POSTGRES_STATEMENT_TIMEOUT when another session holds the schema’s migration lock past the timeout [claim:errors-postgres-init-statement-timeout]', async () => {
+    const schema = db.newSchema();
+    const holder = new pg.Client({ connectionString: db.url(), connectionTimeoutMillis: 10_000 });
+    await holder.connect();
+    try {
+      // The lock instances take while they prepare a schema, held as another instance would.
+      await holder.query('SELECT pg_advisory_lock($1, hashtext($2))', [
+        MIGRATION_LOCK_CLASS,
+        schema,
+      ]);
+      const memory = db.create({ schema, pool: { statementTimeoutMs: 300 } });
+      const failure = await memory.init().catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'WEFT_POSTGRES_STATEMENT_TIMEOUT' });
+      expect((failure as Error).message).toMatch(/preparing schema .* statement timeout of 300 ms/);
+      expect(((failure as Error).cause as { code?: string }).code).toBe('57014');
+      expect(await tablesIn(schema)).toEqual([]);
+    } finally {
+      await holder.end();
     }
   });
 
