@@ -47,13 +47,14 @@ export const COORDINATOR_ERRORS = {
         'the constructor’s options are missing or invalid: a `connectionString` that is not a `postgres://` URL, a `schema` that is not a lower-case identifier, a timeout, interval or pool size that is not a positive whole number. The message lists every bad option and never repeats the connection string, which may hold a password.',
       fix: 'the message names each option and what it must be.',
     },
+    /** @claim errors-coordinator-schema-beforehand */
     WEFT_COORDINATOR_CONNECT_FAILED: {
       summary: '`init` could not connect to PostgreSQL or prepare its tables.',
       raisedBy: '`PostgresSpaceCoordinator.init`, so `Runtime.start` (as `WEFT_START_FAILED`)',
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.init'],
       cause:
         'the server refused the connection, did not answer within `connectTimeoutMs`, rejected the login, or the user may not create the coordinator’s schema. The message names host, port and database and the driver’s reason, never the password.',
-      fix: 'check that the server runs at that address and accepts the user, and that the user may create the schema (or create it beforehand).',
+      fix: 'check that the server runs at that address and accepts the user, and that the user may create the schema, or create it beforehand for the user (`CREATE SCHEMA weft_coordinator AUTHORIZATION agent`); then the user needs no `CREATE` privilege on the database.',
     },
     WEFT_COORDINATOR_SCHEMA_TOO_NEW: {
       summary: 'The coordinator’s schema was made by a newer version of the package.',

@@ -14,7 +14,10 @@ export async function prepareSchema(client: PoolClient, schema: string): Promise
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1), 0)', [`${schema}:migrate`]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${q}`);
+    // CREATE SCHEMA IF NOT EXISTS asks for the CREATE privilege on the database even when the
+    // schema exists, which would refuse a role given only a schema made for it beforehand.
+    const existing = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+    if (existing.rowCount === 0) await client.query(`CREATE SCHEMA ${q}`);
     await client.query(
       `CREATE TABLE IF NOT EXISTS ${q}.meta (key text PRIMARY KEY, value text NOT NULL)`,
     );

@@ -174,6 +174,31 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('starts with a schema made beforehand for a user who may not create schemas, and fails naming the reason without it [claim:errors-coordinator-schema-beforehand]', async () => {
+    const role = `agent_${randomBytes(6).toString('hex')}`;
+    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'agent-pw'`);
+    const url = new URL(db.url());
+    url.username = role;
+    url.password = 'agent-pw';
+    await db.sql(
+      `REVOKE CREATE ON DATABASE "${decodeURIComponent(url.pathname.slice(1))}" FROM PUBLIC`,
+    );
+    const made = db.newSchema();
+    await db.sql(`CREATE SCHEMA "${made}" AUTHORIZATION ${role}`);
+    try {
+      const refused = await errorOf(open({ connectionString: url.toString() }));
+      expect(refused.code).toBe('WEFT_COORDINATOR_CONNECT_FAILED');
+      expect(refused.message).toMatch(/permission denied for database/);
+      const coordinator = await open({ connectionString: url.toString(), schema: made });
+      expect(await coordinator.checkHealth()).toBe(true);
+      expect(await coordinator.admit(arrival('room'))).toBeGreaterThan(0);
+    } finally {
+      await Promise.all(opened.splice(0).map((coordinator) => coordinator.shutdown()));
+      await db.sql(`DROP SCHEMA "${made}" CASCADE`);
+      await db.sql(`DROP ROLE ${role}`);
+    }
+  });
+
   it('refuses a schema made by a newer version and changes nothing', async () => {
     const schema = db.newSchema();
     await db.sql(`CREATE SCHEMA "${schema}"`);
@@ -194,6 +219,59 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(error.code).toBe('WEFT_COORDINATOR_INVALID_ARRIVAL');
     expect(error.status).toBe(400);
     expect(error.expose).toBe(true);
+  });
+
+  it('answers 400 with the code when a route lets WEFT_COORDINATOR_INVALID_ARRIVAL through, and runs nothing [claim:errors-400-coordinator-arrival]', async () => {
+    const coordinator = new PostgresSpaceCoordinator({
+      connectionString: db.url(),
+      schema: db.newSchema(),
+      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    const model = new ScriptedModelProvider();
+    const plugin = new (class extends Plugin {
+      readonly id = 'work';
+      readonly description = 'Takes a task per request.';
+      override readonly triggers = [
+        {
+          type: 'route' as const,
+          id: 'task',
+          method: 'POST' as const,
+          path: '/task',
+          // A BigInt has no JSON form, so the coordinator cannot record the task.
+          handler: async (
+            _request: unknown,
+            response: { json(body: unknown): void },
+            runtime: Runtime,
+          ) => {
+            await runtime.dispatch({
+              pluginId: 'work',
+              triggerId: 'task',
+              space: 'room',
+              data: { n: 10n },
+            });
+            response.json({ ok: true });
+          },
+        },
+      ];
+    })();
+    const runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [plugin],
+      coordinator,
+      options: { logger: pino({ level: 'silent' }), server: { port: 0 } },
+    });
+    await runtime.start();
+    try {
+      const answer = await fetch(`${runtime.server.url}/task`, { method: 'POST' });
+      expect(answer.status).toBe(400);
+      const body = (await answer.json()) as { error: { code: string; docsUrl: string } };
+      expect(body.error.code).toBe('WEFT_COORDINATOR_INVALID_ARRIVAL');
+      expect(body.error.docsUrl).toMatch(/#weft_coordinator_invalid_arrival$/);
+      expect(model.requests).toHaveLength(0);
+    } finally {
+      await runtime.stop();
+    }
   });
 
   it('keeps hostile text, NUL characters included, intact through a takeover', async () => {

@@ -385,7 +385,10 @@ export const CORE_ERRORS = {
         'the core runs in a browser, and code used what only Node.js has: the HTTP server (`runtime.server`) or files (`loadDirectory`). The message names what needed it. `Runtime.start` does not raise it: in a browser it leaves route triggers unserved and logs a warning.',
       fix: 'in a browser, dispatch tasks with `runtime.dispatch()` from your own code instead of route triggers, and register templates from their source; see [Runtime environments](../installation.md#runtime-environments). Run the HTTP server in Node.js.',
     },
-    /** @claim errors-host-not-allowed-websocket */
+    /**
+     * @claim errors-host-not-allowed-websocket
+     * @claim errors-host-missing-http10
+     */
     WEFT_HOST_NOT_ALLOWED: {
       summary: 'An HTTP request’s `Host` header is not an allowed host.',
       status: 403,
@@ -396,7 +399,7 @@ export const CORE_ERRORS = {
         'plugin-websocket/src/upgrade-gate.ts#upgradeGate',
       ],
       cause:
-        'an HTTP request’s `Host` header names a host that is not in `server.allowedHosts`. The server answers before any route runs, which stops a web page whose domain was pointed at your machine (DNS rebinding) from calling the agent. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed.',
+        'an HTTP request’s `Host` header names a host that is not in `server.allowedHosts`, or an HTTP/1.0 request has none (an HTTP/1.1 one without it gets `WEFT_BAD_REQUEST`). The server answers before any route runs, which stops a web page whose domain was pointed at your machine (DNS rebinding) from calling the agent. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed.',
       fix: "when the agent listens on `0.0.0.0` for remote clients, list the public host names they use, such as `allowedHosts: ['agent.example.com']`; see the [configuration reference](./configuration.md#server-options).",
     },
     /** @claim errors-origin-section */
@@ -409,6 +412,10 @@ export const CORE_ERRORS = {
         'an HTTP request’s `Origin` header names a web page that is not the server’s own origin, not in `server.allowedOrigins` and not allowed by `server.cors`, or a request without `Origin` says `Sec-Fetch-Site: cross-site` or `same-site`. A browser lets any page post a form to any address, and CORS only hides the answer after the route has run, so the server refuses such requests before any route runs or any body is read. Requests without these headers (curl, servers, apps) are not from a web page and pass.',
       fix: "list the origins of your web clients, such as `allowedOrigins: ['https://chat.example.com']` (origins allowed by `cors` pass too); behind a proxy that rewrites `Host`, list the public origin of your own pages; see the [configuration reference](./configuration.md#server-options).",
     },
+    /**
+     * @claim errors-bad-request-route-code
+     * @claim errors-missing-host
+     */
     WEFT_BAD_REQUEST: {
       summary:
         'An HTTP request was malformed or too slow: bad JSON, too large, nested too deep, unreadable, or late.',
@@ -418,10 +425,11 @@ export const CORE_ERRORS = {
         'core/src/server/client-errors.ts#answerClientErrors',
         'core/src/server/error-answer.ts#errorAnswer',
         'core/src/server/server-manager.ts#ServerManager.constructor',
+        'core/src/server/server-manager.ts#ServerManager.checkHost',
         'core/src/server/server-manager.ts#bodyRefusal',
       ],
       cause:
-        'an HTTP request was malformed: its body is not valid JSON, is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, or is larger than `server.bodyLimit` or has chunk extensions larger than Node.js accepts (answered `413`); its body is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its headers are larger than Node.js accepts (answered `431`); its bytes are not HTTP; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`).',
+        'an HTTP request was malformed: its body is not valid JSON, is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, or is larger than `server.bodyLimit` or has chunk extensions larger than Node.js accepts (answered `413`); its body is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its headers are larger than Node.js accepts (answered `431`); its bytes are not HTTP, or it is an HTTP/1.1 request without a `Host` header; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`). A route that sets its own `invalidBodyCode`, such as `@weft/plugin-chat`’s, answers a body that is not valid JSON or nests too deep with that code instead (`WEFT_CHAT_INVALID_REQUEST`), still `400`.',
       fix: 'the client must send a valid request within the limits, without pausing halfway.',
     },
     /** @claim errors-too-many-connections */

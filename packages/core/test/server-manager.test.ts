@@ -1,7 +1,7 @@
 import { request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { once } from 'node:events';
-import { deflateSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { WeftError, type Runtime, type TriggerRoute } from '@weft/core';
 import { ServerManager } from '@weft/core/node';
 import express, { type ErrorRequestHandler } from 'express';
@@ -182,7 +182,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it("answers a body that is not JSON of an object or array with the route's invalidBodyCode [claim:httpchat-400-malformed-json] [claim:httpchat-authenticate] [claim:trig-400-json] [claim:triggers-invalid-body-code]", async () => {
+  it("answers a body that is not JSON of an object or array with the route's invalidBodyCode [claim:httpchat-400-malformed-json] [claim:httpchat-authenticate] [claim:trig-400-json] [claim:triggers-invalid-body-code] [claim:errors-bad-request-route-code] [claim:errors-chat-invalid-request-body]", async () => {
     let ran = false;
     const own = route({
       invalidBodyCode: 'WEFT_CHAT_INVALID_REQUEST',
@@ -226,6 +226,7 @@ describe('ServerManager', () => {
         },
         { headers: { 'content-encoding': 'x-unknown' }, body: '{}', status: 415 },
         { headers: { 'content-encoding': 'gzip' }, body: '{"a":1}', status: 400 },
+        { headers: { 'content-encoding': 'br' }, body: '{"a":1}', status: 400 },
         {
           headers: { 'content-encoding': 'gzip' },
           body: gzipSync('{"a":1}').subarray(0, 12),
@@ -249,10 +250,11 @@ describe('ServerManager', () => {
         });
       }
     }
-    // A body compressed with gzip or deflate, as it says, is read as usual.
+    // A body compressed with gzip, deflate or brotli, as it says, is read as usual.
     for (const [encoding, body] of [
       ['gzip', gzipSync('{"a":1}')],
       ['deflate', deflateSync('{"a":1}')],
+      ['br', brotliCompressSync('{"a":1}')],
     ] as const) {
       const zipped = await fetch(`${server.url}/echo`, {
         method: 'POST',
@@ -783,6 +785,33 @@ describe('ServerManager', () => {
           body: '{}',
         });
         expect(answer.status).toBe(200);
+      },
+    );
+
+    it.each([undefined, true] as const)(
+      'answers a request without Host in JSON: 400 for HTTP/1.1, 403 for HTTP/1.0 (allowedHosts: %j) [claim:errors-missing-host] [claim:errors-host-missing-http10] [claim:errors-400-missing-host]',
+      async (allowedHosts) => {
+        const server = await serve([echo], allowedHosts === undefined ? {} : { allowedHosts });
+        const http11 = await rawExchange(server, 'GET /echo HTTP/1.1\r\nConnection: close\r\n\r\n');
+        expect(http11).toMatchObject({
+          status: 400,
+          error: {
+            status: 400,
+            code: 'WEFT_BAD_REQUEST',
+            docsUrl: docsOf('WEFT_BAD_REQUEST'),
+            message: 'An HTTP/1.1 request must carry a Host header',
+          },
+        });
+        // HTTP/1.0 makes Host optional: with any host allowed, the request passes the host
+        // check (and finds no GET route); otherwise a missing Host is not an allowed one.
+        expect(await rawExchange(server, 'GET /echo HTTP/1.0\r\n\r\n')).toMatchObject(
+          allowedHosts === true
+            ? { status: 404, error: { code: 'WEFT_NOT_FOUND' } }
+            : {
+                status: 403,
+                error: { code: 'WEFT_HOST_NOT_ALLOWED', docsUrl: docsOf('WEFT_HOST_NOT_ALLOWED') },
+              },
+        );
       },
     );
 

@@ -43,12 +43,13 @@ export const CREATE_ERRORS = {
         'an option `create-weft` does not know, a `--model` or `--memory` that is not one of the choices, more than one folder, or, off a terminal where nothing can be asked, no folder at all.',
       fix: 'the message names the argument; `create-weft --help` lists the options and their choices.',
     },
+    /** @claim errors-create-name-suggestion */
     WEFT_CREATE_INVALID_NAME: {
       summary: 'The project name is not one npm accepts for a new package.',
       raisedBy: '`assertProjectName`, `createProject`, the `create-weft` command',
       raisers: ['create-weft/src/project-name.ts#assertProjectName'],
       cause:
-        'the project name (the folder’s name, or `--name`) breaks a rule of npm for new package names, such as capital letters, spaces or a leading period. The message gives npm’s reason and, when there is one, a name that would do.',
+        'the project name (the folder’s name, or `--name`) breaks a rule of npm for new package names, such as capital letters, spaces or a leading period. The message gives npm’s reason and, when making the name lower-case and URL-friendly gives one npm accepts, that name.',
       fix: 'choose a folder name, or pass `--name`, that npm accepts, such as the one the message suggests.',
     },
     WEFT_CREATE_FOLDER_TAKEN: {

@@ -13,9 +13,12 @@ export function assertProjectName(name: string): void {
     .toLowerCase()
     .replace(/[^a-z0-9._~-]+/g, '-')
     .replace(/^[._-]+|-+$/g, '');
+  // Only a name npm takes is offered: lower-casing `Http` gives `http`, a core module's name.
+  const offered =
+    suggestion !== '' && suggestion !== name && validate(suggestion).validForNewPackages;
   throw new CreateWeftError(
     'WEFT_CREATE_INVALID_NAME',
     `project name "${name}": ${problems}; fix: choose a folder name (or pass --name) that npm accepts` +
-      (suggestion && suggestion !== name ? `, such as "${suggestion}"` : ''),
+      (offered ? `, such as "${suggestion}"` : ''),
   );
 }

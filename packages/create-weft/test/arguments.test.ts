@@ -70,4 +70,13 @@ describe('assertProjectName', () => {
       expect(() => assertProjectName(name)).toThrow(message);
     },
   );
+
+  it.each(['Http', 'Node_Modules', `A${'b'.repeat(214)}`])(
+    'suggests no name for %s when the one it would make is refused by npm too [claim:errors-create-name-suggestion]',
+    (name) => {
+      expect(() => assertProjectName(name)).toThrow(
+        /; fix: choose a folder name \(or pass --name\) that npm accepts \[WEFT_CREATE_INVALID_NAME\]$/,
+      );
+    },
+  );
 });

@@ -61,12 +61,13 @@ export const POSTGRES_ERRORS = {
         "the schema's `weft_memory_migrations` table records a version this version of `@weft/memory-postgres` does not know: a newer version has run against it. Nothing was changed.",
       fix: 'upgrade the package on every instance, or point this one at another `schema`.',
     },
+    /** @claim errors-postgres-migration-privilege */
     WEFT_POSTGRES_MIGRATION_FAILED: {
       summary: 'A schema migration failed and was rolled back.',
       raisedBy: '`PostgresMemoryProvider.init`',
       raisers: ['memory-postgres/src/migrations.ts#migrate'],
       cause:
-        'a step of the schema migration failed, usually for a missing privilege or a table of the same name in the way; the whole transaction was rolled back.',
+        'creating the schema or its tables failed, usually for a missing privilege (PostgreSQL’s `permission denied`) or a table of the same name in the way; the whole transaction was rolled back.',
       fix: "the message includes PostgreSQL's error; give the role the `CREATE` privilege on the schema (and the database, for a new schema), or choose another `schema`.",
     },
     WEFT_POSTGRES_NOT_OPEN: {
@@ -80,12 +81,16 @@ export const POSTGRES_ERRORS = {
         'a method was called before `init()` or after `shutdown()`, or `shutdown()` ran while an operation was waiting for the server. The runtime calls both for you; this happens when a provider is used outside a runtime, or after `stop()`.',
       fix: 'call `init()` first, and stop using the provider after `shutdown()`.',
     },
+    /** @claim errors-postgres-init-statement-timeout */
     WEFT_POSTGRES_STATEMENT_TIMEOUT: {
       summary: 'A statement ran past the statement timeout and was cancelled.',
-      raisedBy: 'every method of `PostgresMemoryProvider` that reads or writes',
-      raisers: ['memory-postgres/src/connection.ts#ConnectionRunner.run'],
+      raisedBy: 'every method of `PostgresMemoryProvider` that reads or writes, `init` included',
+      raisers: [
+        'memory-postgres/src/connection.ts#ConnectionRunner.run',
+        'memory-postgres/src/provider.ts#PostgresMemoryProvider.open',
+      ],
       cause:
-        'a statement ran past `pool.statementTimeoutMs` (the server cancelled it), or the server did not answer within a second more (the client gave up). Waiting for a lock counts: another session holding a lock on `weft_memories` is the usual reason. Nothing was written.',
+        'a statement ran past `pool.statementTimeoutMs` (the server cancelled it), or the server did not answer within a second more (the client gave up). Waiting for a lock counts: another session holding a lock on `weft_memories` is the usual reason, or, for `init`, another instance preparing the same schema. Nothing was written.',
       fix: 'look for long transactions holding locks (`pg_stat_activity`, `pg_locks`), or raise `pool.statementTimeoutMs`.',
     },
     WEFT_POSTGRES_UNAVAILABLE: {

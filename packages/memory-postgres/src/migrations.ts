@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { isTimeoutError } from './connection.js';
 import { PostgresMemoryProviderError } from './errors.js';
 
 /** The tables of one schema, quoted and schema-qualified, ready to put into SQL text. */
@@ -108,7 +109,8 @@ export async function readSchemaVersion(client: pg.ClientBase, tables: Tables): 
  * @param label - Names the provider and server in error messages.
  * @returns The versions of the steps that were applied (empty when the schema was current).
  * @throws `WEFT_POSTGRES_SCHEMA_TOO_NEW` when the schema is newer than this package, or
- * `WEFT_POSTGRES_MIGRATION_FAILED` when a step fails.
+ * `WEFT_POSTGRES_MIGRATION_FAILED` when creating the schema or its migrations table fails
+ * (a missing privilege, usually) or a step fails.
  */
 export async function migrate(
   client: pg.ClientBase,
@@ -132,12 +134,26 @@ export async function migrate(
     }
     const applied: number[] = [];
     if (current < SCHEMA_VERSION) {
-      await createSchemaTables(client, tables);
+      try {
+        await createSchemaTables(client, tables);
+      } catch (error) {
+        // A lock waited for past the statement timeout is reported as such by the provider.
+        if (isTimeoutError(error)) throw error;
+        // Usually a missing privilege: the role may not create the schema or its tables.
+        throw new PostgresMemoryProviderError(
+          'WEFT_POSTGRES_MIGRATION_FAILED',
+          `${label}: could not create schema "${tables.schema}" or its migrations table, so ` +
+            `nothing was changed: ${error instanceof Error ? error.message : String(error)}; ` +
+            `give the role the CREATE privilege there, or choose another schema`,
+          { cause: error },
+        );
+      }
       for (const migration of MIGRATIONS) {
         if (migration.version <= current) continue;
         try {
           for (const statement of migration.statements(tables)) await client.query(statement);
         } catch (error) {
+          if (isTimeoutError(error)) throw error;
           throw new PostgresMemoryProviderError(
             'WEFT_POSTGRES_MIGRATION_FAILED',
             `${label}: schema migration ${migration.version} (${migration.description}) failed ` +

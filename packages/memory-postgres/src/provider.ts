@@ -12,7 +12,7 @@ import {
   type QueryMemoryOptions,
 } from '@weft/core';
 import { describeError, unstorableText } from '@weft/core/internal';
-import { ConnectionRunner, createPool, listenForBreaks } from './connection.js';
+import { ConnectionRunner, createPool, isTimeoutError, listenForBreaks } from './connection.js';
 import { PostgresMemoryProviderError } from './errors.js';
 import { migrate, tablesOf, type Tables } from './migrations.js';
 import {
@@ -141,6 +141,16 @@ export class PostgresMemoryProvider extends MemoryProvider {
     } catch (error) {
       client.release(true);
       await pool.end().catch(() => undefined);
+      if (isTimeoutError(error)) {
+        // Usually another instance migrating the same schema, or a session locking its tables.
+        throw new PostgresMemoryProviderError(
+          'WEFT_POSTGRES_STATEMENT_TIMEOUT',
+          `${this.label}: preparing schema "${this.schema}" ran past the statement timeout of ` +
+            `${this.options.pool.statementTimeoutMs} ms and was rolled back; look for a session ` +
+            `holding a lock on its tables, or raise pool.statementTimeoutMs`,
+          { cause: error },
+        );
+      }
       throw error;
     }
     this.connection = { pool, runner: new ConnectionRunner(pool, this.options, this.label) };

@@ -1,7 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { checkMemoryQuery, type QueryMemoryOptions } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { PostgresMemoryProvider } from '../src/index.js';
-import { tablesOf } from '../src/migrations.js';
+import { MIGRATION_LOCK_CLASS, tablesOf } from '../src/migrations.js';
 import { buildQuery } from '../src/query.js';
 import { useServer } from './helpers.js';
 
@@ -132,6 +134,59 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     expect(failure).toMatchObject({ code: 'WEFT_POSTGRES_MIGRATION_FAILED' });
     expect((failure as Error).message).toMatch(/migration 1 .*rolled back/);
     expect(await tablesIn(schema)).toEqual(['weft_memories_kind_created']);
+  });
+
+  it('refuses a role that may not create the schema or its tables with WEFT_POSTGRES_MIGRATION_FAILED carrying PostgreSQL’s error, and changes nothing [claim:errors-postgres-migration-privilege] [claim:pg-readme-migration-privilege]', async () => {
+    const role = `lowly_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'lowly-pw'`);
+    const url = new URL(db.url());
+    url.username = role;
+    url.password = 'lowly-pw';
+    const database = decodeURIComponent(url.pathname.slice(1));
+    await db.sql(`REVOKE CREATE ON DATABASE "${database}" FROM PUBLIC`);
+    await db.sql('REVOKE CREATE ON SCHEMA public FROM PUBLIC');
+    const existing = db.newSchema();
+    await db.sql(`CREATE SCHEMA "${existing}"`);
+    await db.sql(`GRANT USAGE ON SCHEMA "${existing}" TO ${role}`);
+    try {
+      // A new schema needs CREATE on the database; an existing one, CREATE on the schema.
+      for (const schema of [db.newSchema(), existing]) {
+        const memory = db.create({ connectionString: url.toString(), schema });
+        const failure = await memory.init().catch((error: unknown) => error);
+        expect(failure, schema).toMatchObject({ code: 'WEFT_POSTGRES_MIGRATION_FAILED' });
+        expect((failure as Error).message, schema).toMatch(
+          new RegExp(
+            `could not create schema "${schema}" .*permission denied for (database|schema)`,
+          ),
+        );
+        expect(((failure as Error).cause as { code?: string }).code, schema).toBe('42501');
+        expect(await tablesIn(schema), schema).toEqual([]);
+      }
+    } finally {
+      await db.sql(`REVOKE USAGE ON SCHEMA "${existing}" FROM ${role}`);
+      await db.sql(`DROP ROLE ${role}`);
+    }
+  });
+
+  it('fails init with WEFT_POSTGRES_STATEMENT_TIMEOUT when another session holds the schema’s migration lock past the timeout [claim:errors-postgres-init-statement-timeout]', async () => {
+    const schema = db.newSchema();
+    const holder = new pg.Client({ connectionString: db.url(), connectionTimeoutMillis: 10_000 });
+    await holder.connect();
+    try {
+      // The lock instances take while they prepare a schema, held as another instance would.
+      await holder.query('SELECT pg_advisory_lock($1, hashtext($2))', [
+        MIGRATION_LOCK_CLASS,
+        schema,
+      ]);
+      const memory = db.create({ schema, pool: { statementTimeoutMs: 300 } });
+      const failure = await memory.init().catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'WEFT_POSTGRES_STATEMENT_TIMEOUT' });
+      expect((failure as Error).message).toMatch(/preparing schema .* statement timeout of 300 ms/);
+      expect(((failure as Error).cause as { code?: string }).code).toBe('57014');
+      expect(await tablesIn(schema)).toEqual([]);
+    } finally {
+      await holder.end();
+    }
   });
 
   it('answers each query filter from its own index, never a scan of the table, and a pattern starting with * without the space index [claim:mpo-postgres-indexes] [claim:pg-indexes] [claim:pg-collation]', async () => {

@@ -55,6 +55,7 @@ export const SQLITE_ERRORS = {
         'the file was written by a newer version of `@weft/memory-sqlite`, whose schema this version does not know.',
       fix: 'upgrade the package, or restore a backup taken before the newer version ran.',
     },
+    /** @claim errors-sqlite-migration-message */
     WEFT_SQLITE_MIGRATION_FAILED: {
       summary: 'A schema migration failed; no step was applied.',
       raisedBy: '`SqliteMemoryProvider.init`',

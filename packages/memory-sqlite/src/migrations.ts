@@ -100,7 +100,8 @@ export function migrate(db: BetterSqlite3.Database, label: string): number[] {
       } catch (error) {
         throw new SqliteMemoryProviderError(
           'WEFT_SQLITE_MIGRATION_FAILED',
-          `${label}: schema migration ${migration.version} (${migration.description}) failed`,
+          `${label}: schema migration ${migration.version} (${migration.description}) failed ` +
+            `and was rolled back: ${error instanceof Error ? error.message : String(error)}`,
           { cause: error },
         );
       }

@@ -95,14 +95,21 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await codeOf(() => db.create().init())).toBe('WEFT_SQLITE_SCHEMA_TOO_NEW');
   });
 
-  it('give WEFT_SQLITE_MIGRATION_FAILED when a step fails, and leave its tables, rows and version as they were [claim:sqlite-readme-migration-failed] [claim:sqlite-migrations]', async () => {
+  it("give WEFT_SQLITE_MIGRATION_FAILED with SQLite's error in the message when a step fails, and leave its tables, rows and version as they were [claim:sqlite-readme-migration-failed] [claim:sqlite-migrations] [claim:errors-sqlite-migration-message]", async () => {
     // An index that already holds a name the first step creates makes that step fail midway,
     // after it has created the memories table.
     const raw = new Database(db.path());
     raw.exec('CREATE TABLE other (x INTEGER); CREATE INDEX memories_created_at ON other (x);');
     raw.close();
 
-    expect(await codeOf(() => db.create().init())).toBe('WEFT_SQLITE_MIGRATION_FAILED');
+    const failure = await db
+      .create()
+      .init()
+      .catch((error: unknown) => error);
+    expect(WeftError.is(failure, 'WEFT_SQLITE_MIGRATION_FAILED')).toBe(true);
+    expect((failure as Error).message).toMatch(
+      /schema migration 1 .* failed and was rolled back: index memories_created_at already exists/,
+    );
 
     const check = new Database(db.path(), { readonly: true });
     try {

@@ -57,6 +57,7 @@ export const OPENAI_ERRORS = {
       cause: 'the `apiKey` function threw, or returned something other than a string.',
       fix: 'make the function return the key as a string. An empty string is allowed and sends no `Authorization` header; see [A missing API key](../guides/troubleshooting.md#a-missing-api-key).',
     },
+    /** @claim errors-openai-http-status-3xx */
     WEFT_OPENAI_HTTP_STATUS: {
       summary:
         'The API answered with an error status (a 4xx other than 429 at once, or a 429/5xx on the last attempt).',
@@ -66,7 +67,7 @@ export const OPENAI_ERRORS = {
         'model-openai/src/http.ts#sendWithRetry',
       ],
       cause:
-        'the API answered with an error status: a `4xx` other than `429` at once (a wrong key gives `401`, an unknown model `404`), or a `429` or `5xx` that lasted through every retry. `httpStatus` holds the status, and the message includes the API’s own explanation.',
+        'the API answered with an error status: a `4xx` other than `429` at once (a wrong key gives `401`, an unknown model `404`), or a `429` or `5xx` that lasted through every retry; a `3xx` that fetch did not follow fails at once too. `httpStatus` holds the status, and the message includes the API’s own explanation.',
       fix: 'for `401` and `403`, check the key; for `404`, the model name and the base URL; for `429` and `5xx`, the provider’s limits and status, or raise `maxRetries`.',
     },
     WEFT_OPENAI_TIMEOUT: {

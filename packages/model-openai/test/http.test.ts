@@ -82,7 +82,7 @@ describe('TSDoc of isRetryableStatus', () => {
 });
 
 describe('TSDoc of sendWithRetry', () => {
-  it('fails at once with WEFT_OPENAI_HTTP_STATUS on a 3xx answer fetch did not follow [claim:tsdoc-openai-3xx]', async () => {
+  it('fails at once with WEFT_OPENAI_HTTP_STATUS on a 3xx answer fetch did not follow [claim:tsdoc-openai-3xx] [claim:errors-openai-http-status-3xx]', async () => {
     let calls = 0;
     const redirecting = (() => {
       calls += 1;

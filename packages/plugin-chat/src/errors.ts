@@ -46,13 +46,14 @@ export const CHAT_ERRORS = {
         'the `ChatPlugin` constructor was given a bad option, such as a `path` that does not start with `/`.',
       fix: 'the message names the option and what it must be.',
     },
+    /** @claim errors-chat-invalid-request-body */
     WEFT_CHAT_INVALID_REQUEST: {
       summary: 'A chat request’s body is not valid.',
       status: 400,
       raisedBy: 'the chat route',
       raisers: ['plugin-chat/src/chat-plugin.ts#ChatPlugin.messageRoute'],
       cause:
-        'a chat request’s body is not valid: not a JSON object (malformed JSON and bare strings or numbers included, which the runtime’s server refuses with this code before the route runs), or a `room`, `user` or `message` missing, empty, too long or with characters an id may not have.',
+        'a chat request’s body is not valid: not a JSON object (malformed JSON, bare strings or numbers, and JSON nested deeper than `server.maxJsonDepth` included, which the runtime’s server refuses with this code before the route runs), or a `room`, `user` or `message` missing, empty, too long or with characters an id may not have.',
       fix: 'the message names the field; send `{ "room", "user", "message" }` as [The request](../building-plugins/http-chat.md#the-request) describes.',
     },
     WEFT_CHAT_UNAUTHORIZED: {

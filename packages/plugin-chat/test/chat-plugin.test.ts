@@ -306,8 +306,9 @@ describe('ChatPlugin', () => {
     });
   });
 
-  it.each(['{"room":', '"hello"', '42'])(
-    'answers %s sent as application/json with 400 WEFT_CHAT_INVALID_REQUEST, not the server’s code [claim:httpchat-400-malformed-json] [claim:httpchat-row-400] [claim:chat-400]',
+  // The last body nests deeper than the server's default maxJsonDepth (64).
+  it.each(['{"room":', '"hello"', '42', `${'['.repeat(65)}${']'.repeat(65)}`])(
+    'answers %s sent as application/json with 400 WEFT_CHAT_INVALID_REQUEST, not the server’s code [claim:httpchat-400-malformed-json] [claim:httpchat-row-400] [claim:chat-400] [claim:errors-chat-invalid-request-body] [claim:errors-bad-request-route-code]',
     async (body) => {
       const { runtime, model } = await boot([]);
       const response = await fetch(`${runtime.server.url}/chat`, {

@@ -94,12 +94,13 @@ export const MCP_ERRORS = {
         'the tool did not answer within `callTimeoutMs`, or the task was cancelled or ran past `taskTimeoutMs`. The call is cancelled on the server (`notifications/cancelled`).',
       fix: 'raise `callTimeoutMs` (and the runtime’s `taskTimeoutMs`) for slow tools, or fix the tool that hangs.',
     },
+    /** @claim errors-mcp-tool-error-log */
     WEFT_MCP_TOOL_ERROR: {
       summary: 'The tool answered with an error result (`isError`).',
       raisedBy: 'an MCP executor',
       raisers: ['plugin-mcp/src/tool-executor.ts#toPluginResult'],
       cause:
-        'the tool ran and reported failure. Its text is not put into the step’s error, which the model reads as part of the plan; a bounded excerpt is in the step’s data, marked as untrusted, and the whole text is in the log under the error id.',
+        'the tool ran and reported failure. Its text is not put into the step’s error, which the model reads as part of the plan; its first 500 characters are in the step’s data, marked as untrusted, and its first 2000 in the log under the error id (`toolError` of the `MCP tool reported an error` line).',
       fix: 'search the log for the error id to read what the tool said.',
     },
     WEFT_MCP_CALL_FAILED: {
@@ -110,6 +111,7 @@ export const MCP_ERRORS = {
         'the server answered the `tools/call` request with a JSON-RPC error, such as invalid parameters or an unknown tool; or its answer broke the tool’s own `outputSchema`, which the SDK’s client refuses with `-32602` (`-32600` when `structuredContent` is missing). The step’s error has the JSON-RPC code, and the message is in the log under the error id.',
       fix: 'search the log for the error id; an unknown tool usually means the server changed since the plugin connected.',
     },
+    /** @claim errors-mcp-too-large-connection */
     WEFT_MCP_RESULT_TOO_LARGE: {
       summary: 'The tool’s result was larger than `maxResultBytes`.',
       raisedBy: 'an MCP executor',
@@ -118,7 +120,7 @@ export const MCP_ERRORS = {
         'plugin-mcp/src/tool-executor.ts#toPluginResult',
       ],
       cause:
-        'the tool’s answer was larger than `maxResultBytes` (1 MiB unless set). The plugin stops reading it at the limit rather than holding it in memory, so over stdio the connection is closed and reopened.',
+        'the tool’s answer was larger than `maxResultBytes` (1 MiB unless set). An answer more than 64 KiB over the limit (the room left for the message around the result) is cut off rather than held in memory, so over stdio the connection is closed and reopened; a smaller excess is read whole and refused on the same connection.',
       fix: 'ask the tool for less (a page, a range), or raise `maxResultBytes` if the agent really needs results that large.',
     },
   },

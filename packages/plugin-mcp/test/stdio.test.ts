@@ -251,18 +251,17 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(review).not.toContain('ignore all previous instructions');
   });
 
-  it("keeps 500 characters of a tool's error text in the step's data [claim:mcp-tool-error]", async () => {
+  it("keeps 500 characters of a tool's error text in the step's data and 2000 in the log line [claim:mcp-tool-error] [claim:errors-mcp-tool-error-log]", async () => {
     agent = await startAgent(await connect(['fail_long']), [plan('fail_long')]);
     const task = await agent.run('fail at length');
     const { excerpt } = task.chain[1]?.data as { excerpt: string };
     expect(excerpt.startsWith(LONG_ERROR_TEXT.slice(0, 500))).toBe(true);
     expect(excerpt).not.toContain(LONG_ERROR_TEXT.slice(0, 501));
-    expect(agent.logs.find((line) => line.msg === 'MCP tool reported an error')?.toolError).toBe(
-      LONG_ERROR_TEXT,
-    );
+    const logged = agent.logs.find((line) => line.msg === 'MCP tool reported an error')?.toolError;
+    expect(logged).toBe(`${LONG_ERROR_TEXT.slice(0, 2000)}… (2500 characters)`);
   });
 
-  it('refuses a 10 MiB result with a step error, reads no more than the limit, and reconnects [claim:mcpdoc-too-large] [claim:prod-mcp-stdio-size] [claim:mcp-max-result] [claim:mcp-too-large] [claim:mcp-stdio-message-bound] [claim:wp-plugin-mcp] [claim:mcpdoc-too-large-code]', async () => {
+  it('refuses a 10 MiB result with a step error, reads no more than the limit, and reconnects [claim:mcpdoc-too-large] [claim:errors-mcp-too-large-connection] [claim:prod-mcp-stdio-size] [claim:mcp-max-result] [claim:mcp-too-large] [claim:mcp-stdio-message-bound] [claim:wp-plugin-mcp] [claim:mcpdoc-too-large-code]', async () => {
     agent = await startAgent(await connect(['huge', 'echo'], { reconnectDelayMs: 50 }), [
       plan('huge', 'echo'),
       { text: 'after the flood' },
@@ -275,18 +274,27 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
       type: 'result',
       data: { content: [{ text: 'after the flood' }] },
     });
+    // The answer was cut, not read: the connection was closed and opened again.
+    expect(agent.logs.some((line) => line.msg === 'MCP server reconnected')).toBe(true);
   });
 
-  it('keeps results under maxResultBytes and refuses those over it [claim:mcp-max-result]', async () => {
-    agent = await startAgent(await connect(['echo'], { maxResultBytes: 300 }), [
-      plan('echo'),
+  it('keeps results under maxResultBytes and refuses those over it, a little over on the same connection [claim:mcp-max-result] [claim:errors-mcp-too-large-connection]', async () => {
+    agent = await startAgent(await connect(['echo', 'pid'], { maxResultBytes: 300 }), [
+      plan('pid', 'echo'),
       { text: 'short' },
-      plan('echo'),
+      plan('echo', 'pid'),
       { text: 'y'.repeat(400) },
     ]);
-    expect((await agent.run('short')).chain[1]?.type).toBe('result');
+    const short = await agent.run('short');
+    expect(short.chain[2]?.type).toBe('result');
     const long = await agent.run('long');
     expect(long.chain[1]?.error).toMatch(/more than 300|bytes, more than 300/);
+    expect(long.chain[1]?.error).toContain('[WEFT_MCP_RESULT_TOO_LARGE]');
+    // 100 bytes over is read whole: the same server process answers the next call.
+    expect(pidOf(long.chain[2]?.data)).toBe(pidOf(short.chain[1]?.data));
+    expect(agent.logs.some((line) => line.msg === 'MCP server disconnected; reconnecting')).toBe(
+      false,
+    );
   });
 
   it('fails calls while the server is down, then reconnects to a new process [claim:mcpdoc-reconnect] [claim:mcp-reconnect-delay] [claim:mcp-no-arguments] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-reconnected] [claim:errors-mcp-unavailable-during-call]', async () => {

@@ -48,7 +48,7 @@ export type WebSocketPluginErrorCode =
 export const WS_ERRORS = {
   packageName: '@weft/plugin-websocket',
   intro:
-    'Codes with status 401, 403, 404, 426 or 503 refuse the upgrade: they answer the HTTP request with a JSON body and no websocket opens. The others arrive over an open connection, as an `error` frame `{ "type": "error", "id", "code", "message", "docsUrl" }` whose `id` is the `id` of the client’s frame (`null` when the frame had none that could be read); the connection stays open.',
+    'Codes with status 401, 403, 404 or 503 refuse the upgrade, and 426 a plain HTTP request: they answer the HTTP request with a JSON body and no websocket opens. The others, but `WEFT_WS_INVALID_OPTIONS`, which the constructor throws, arrive over an open connection, as an `error` frame `{ "type": "error", "id", "code", "message", "docsUrl" }` whose `id` is the `id` of the client’s frame (`null` when the frame had none that could be read); the connection stays open.',
   codes: {
     WEFT_WS_INVALID_OPTIONS: {
       summary: 'The `WebSocketPlugin` constructor was given a bad option.',

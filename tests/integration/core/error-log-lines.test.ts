@@ -1,6 +1,7 @@
 /**
  * docs/reference/errors.md, "How errors look": the log line about a failed step carries the Weft
- * error's code and docsUrl next to its message; a plain error's line has its message only.
+ * error's code and docsUrl next to its message, thrown or returned as text; a plain error's line
+ * has its message only.
  */
 import { Runtime, WeftError } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
@@ -42,6 +43,47 @@ describe('docs/reference/errors.md#how-errors-look', () => {
       error: 'PromptRegistry: no template "greeting". [WEFT_TEMPLATE_NOT_FOUND]',
     });
     expect(failed[1]).toMatchObject({ error: 'disk full' });
+    expect(failed[1]).not.toHaveProperty('docsUrl');
+  });
+
+  it('logs a failure an executor returned with the code and docsUrl its Weft error text names, and a plain one without [claim:errors-log-returned-failure-code]', async () => {
+    const { logger, lines } = capturingLogger('warn');
+    // As @weft/plugin-mcp returns a tool's error result: a failure, not a throw.
+    const toolError = new WeftError(
+      'WEFT_MCP_TOOL_ERROR' as never,
+      'McpPlugin: tool "t" reported an error; its text is logged under error id 1.',
+    );
+    const returned = recordingExecutor('returned', {
+      success: false,
+      error: toolError.message,
+    });
+    const plain = recordingExecutor('plain', { success: false, error: 'no such ticket [WEFT_X' });
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        models: [
+          new ScriptedModelProvider({
+            fallback: (_messages, request) =>
+              request.purpose === 'review'
+                ? { type: 'continue' }
+                : plan(['work', 'returned'], ['work', 'plain']),
+          }),
+        ],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new TestPlugin('work', { executors: [returned, plain] })],
+        options: { logger },
+      }),
+    );
+    await runtime.start();
+    await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'log-lines' });
+    const failed = lines.filter((line) => line.msg === 'step failed');
+    expect(failed).toHaveLength(2);
+    expect(failed[0]).toMatchObject({
+      code: 'WEFT_MCP_TOOL_ERROR',
+      docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_mcp_tool_error',
+      error: toolError.message,
+    });
+    expect(failed[1]).toMatchObject({ error: 'no such ticket [WEFT_X' });
+    expect(failed[1]).not.toHaveProperty('code');
     expect(failed[1]).not.toHaveProperty('docsUrl');
   });
 });

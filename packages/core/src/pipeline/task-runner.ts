@@ -9,6 +9,7 @@ import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import { settleWithin, TIMED_OUT } from '../util/deadline.js';
 import { createTaskSignal } from '../util/task-signal.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
+import { errorDocsUrl } from '../errors/error-registry.js';
 import { errorLogFields } from '../util/logger.js';
 import { randomId } from '../util/random-id.js';
 import type { Memory } from '../memory/memory-provider.js';
@@ -314,8 +315,11 @@ export class TaskRunner {
       }
     }
     if (item.type === 'error') {
-      // The thrown error, when there is one, gives the line its code and docsUrl.
-      const fields = failure === undefined ? { error: item.error } : errorLogFields(failure);
+      // The thrown error, when there is one, gives the line its code and docsUrl; a returned
+      // failure gives them when its text is a Weft error's message, which ends its first line
+      // with the code.
+      const fields =
+        failure === undefined ? returnedFailureFields(item.error) : errorLogFields(failure);
       logger.warn({ step, ...fields }, 'step failed');
     }
     scope.analytics.onStep({
@@ -406,6 +410,19 @@ function errorItem(pluginId: string, action: string, error: string): Context {
 }
 
 /** The status rule: see {@link AgentTask.status}. */
+/** The log fields of a failure an executor returned: its text, and the Weft code it names. */
+function returnedFailureFields(error: string | undefined): {
+  error: string | undefined;
+  code?: string;
+  docsUrl?: string;
+} {
+  const code = WEFT_CODE_AT_END.exec(error?.split('\n')[0] ?? '')?.[1];
+  return code === undefined ? { error } : { error, code, docsUrl: errorDocsUrl(code) };
+}
+
+/** The code a WeftError appends to the first line of its message, such as ` [WEFT_QUEUE_FULL]`. */
+const WEFT_CODE_AT_END = / \[(WEFT_[A-Z0-9_]+)\]$/;
+
 function statusOf(task: AgentTask, cancelled: boolean): AgentTask['status'] {
   if (cancelled) return 'cancelled';
   return task.chain.some((item) => item.type === 'error') ? 'failed' : 'completed';

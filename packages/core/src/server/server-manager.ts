@@ -272,6 +272,9 @@ export class ServerManager implements HttpServer {
         keepAliveTimeout: this.config.keepAliveTimeout,
         // Node checks the two timeouts above only this often (30 s by default).
         connectionsCheckingInterval: Math.min(1_000, this.config.headersTimeout),
+        // Node would answer an HTTP/1.1 request without Host with a bare 400 of its own; the
+        // host check answers it instead, in JSON with a code like every other error.
+        requireHostHeader: false,
       },
       this.app,
     );
@@ -360,6 +363,20 @@ export class ServerManager implements HttpServer {
     const isAllowed = hostChecker(this.config.allowedHosts, this.config.host);
     return (request, response, next) => {
       const host = request.headers.host;
+      const http11 =
+        request.httpVersionMajor > 1 ||
+        (request.httpVersionMajor === 1 && request.httpVersionMinor >= 1);
+      if (host === undefined && http11) {
+        // HTTP/1.1 makes Host mandatory, whatever the allowed hosts.
+        sendError(response, {
+          status: 400,
+          message: 'An HTTP/1.1 request must carry a Host header',
+          code: 'WEFT_BAD_REQUEST',
+          docsUrl: errorDocsUrl('WEFT_BAD_REQUEST'),
+          requestId: requestIdOf(response),
+        });
+        return;
+      }
       if (isAllowed(host)) {
         next();
         return;
