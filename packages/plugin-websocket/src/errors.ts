@@ -88,9 +88,10 @@ export const WS_ERRORS = {
       raisers: [
         'plugin-websocket/src/upgrade-gate.ts#upgradeGate',
         'plugin-websocket/src/websocket-plugin.ts#WebSocketPlugin.upgrade',
+        'plugin-websocket/src/websocket-plugin.ts#stoppingRefusal',
       ],
       cause:
-        'the plugin already holds `maxConnections` open connections, the user `authenticate` named already holds `maxConnectionsPerUser`, or the plugin is closing.',
+        'the plugin already holds `maxConnections` open connections, the user `authenticate` named already holds `maxConnectionsPerUser`, or the runtime is stopping or the plugin closing.',
       fix: 'retry later with backoff, or close another connection of the same user; raise `maxConnections` if the server has the memory for more.',
     },
     WEFT_WS_UPGRADE_REQUIRED: {

@@ -248,7 +248,7 @@ export class WebSocketPlugin extends Plugin {
     socket.on('error', () => socket.destroy());
     const requestId = randomUUID();
     if (this.stopping || this.closing) {
-      refuse(socket, requestId, STOPPING_REFUSAL);
+      refuse(socket, requestId, stoppingRefusal());
       return;
     }
     // Upgrades still being checked count against the cap, so a burst cannot overshoot it.
@@ -278,7 +278,7 @@ export class WebSocketPlugin extends Plugin {
     // The checks wait on the application's hook, during which the runtime may begin to stop: an
     // upgrade must not open a websocket that the drain then holds open.
     if (this.stopping || this.closing) {
-      refuse(socket, requestId, STOPPING_REFUSAL);
+      refuse(socket, requestId, stoppingRefusal());
       return;
     }
     const { user } = verdict.admitted;
@@ -429,11 +429,13 @@ export class WebSocketPlugin extends Plugin {
 }
 
 /** The answer to an upgrade while the runtime stops or the plugin closes. */
-const STOPPING_REFUSAL: Refusal = {
-  status: 503,
-  code: 'WEFT_WS_TOO_MANY_CONNECTIONS',
-  message: 'The server is stopping; try again later',
-};
+function stoppingRefusal(): Refusal {
+  return {
+    status: 503,
+    code: 'WEFT_WS_TOO_MANY_CONNECTIONS',
+    message: 'The server is stopping; try again later',
+  };
+}
 
 /** Answers a refused upgrade with a JSON error over plain HTTP, then ends the socket. */
 function refuse(socket: Duplex, requestId: string, refusal: Refusal): void {
