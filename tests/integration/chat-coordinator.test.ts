@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   SERVER_START_TIMEOUT_MS,
   usePostgresPerFile,
-} from '../../libs/test-support/postgres-per-file.js';
+} from '@weft-internal/test-support/postgres-per-file';
 
 const postgres = usePostgresPerFile('c_');
 const runtimes: Runtime[] = [];

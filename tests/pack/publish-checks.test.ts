@@ -12,7 +12,7 @@ import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PackedPackage } from '../../packages/create-weft/src/weft-packages';
 import { packedPackages } from '../../tooling/packed-packages';
-import { runCommand } from '../../libs/test-support/commands';
+import { runCommand } from '@weft-internal/test-support/commands';
 import { SUPPORTED_NODE_RANGE } from '../../tooling/node-versions';
 
 const root = path.resolve(__dirname, '../..');

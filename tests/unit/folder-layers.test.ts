@@ -203,10 +203,10 @@ describe('the folders are layers', () => {
   });
 
   it('resolves relative, @site/ and workspace imports to files, and sees an upward one', () => {
-    expect(resolveSpecifier('src/pages/index.tsx', '@site/libs/docs-model/site')).toBe(
+    expect(resolveSpecifier('src/pages/index.tsx', '@weft-internal/docs-model/site')).toBe(
       'libs/docs-model/site.ts',
     );
-    expect(resolveSpecifier('tests/unit/x.test.ts', '../../libs/docs-model/site')).toBe(
+    expect(resolveSpecifier('tests/unit/x.test.ts', '@weft-internal/docs-model/site')).toBe(
       'libs/docs-model/site.ts',
     );
     expect(resolveSpecifier('tests/unit/x.test.ts', '@weft/core')).toBe(

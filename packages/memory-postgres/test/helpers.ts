@@ -2,7 +2,7 @@ import { afterEach } from 'vitest';
 import {
   usePostgresPerFile,
   type PostgresFixture,
-} from '../../../libs/test-support/postgres-per-file.js';
+} from '@weft-internal/test-support/postgres-per-file';
 import { PostgresMemoryProvider, type PostgresMemoryProviderOptions } from '../src/index.js';
 
 /** What {@link useServer} gives a test file. */

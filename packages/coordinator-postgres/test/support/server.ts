@@ -1,7 +1,7 @@
 import {
   usePostgresPerFile,
   type PostgresFixture,
-} from '../../../../libs/test-support/postgres-per-file.js';
+} from '@weft-internal/test-support/postgres-per-file';
 
 /** What {@link useServer} gives a test file. */
 export type ServerFixture = PostgresFixture;
