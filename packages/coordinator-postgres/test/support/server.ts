@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import {
   usePostgresPerFile,
   type PostgresFixture,
@@ -11,5 +12,5 @@ export type ServerFixture = PostgresFixture;
  * a free port) with one database for the file.
  */
 export function useServer(): ServerFixture {
-  return usePostgresPerFile('c_');
+  return usePostgresPerFile('c_', { beforeAll, afterAll });
 }
