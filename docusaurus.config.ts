@@ -12,7 +12,11 @@ import { announcementHeadScript } from './src/config/announcement-storage';
 import { apiDocsDir, apiPagesLeftOut, writeApiStandIn } from './src/config/api-in-dev';
 import { parseSiteEnv } from './src/config/env';
 import { codeTheme } from './src/config/prism';
-import { API_OUT_DIR, API_ROUTE_BASE_PATH, typedocOptions } from '@weft-internal/docs-model/typedoc';
+import {
+  API_OUT_DIR,
+  API_ROUTE_BASE_PATH,
+  typedocOptions,
+} from '@weft-internal/docs-model/typedoc';
 import { FAVICON, PWA_OUT_DIR } from './src/pwa/assets';
 import { ensureApiDir, type ApiReferencePluginOptions } from './src/plugins/api-reference';
 import type { PluginCatalogueOptions } from './src/plugins/plugin-catalogue';

@@ -1,7 +1,10 @@
 import type { ReactNode } from 'react';
 import Link from '@docusaurus/Link';
 import { packageSourceUrl } from '@weft-internal/docs-model/site';
-import { PACKAGE_MANAGERS, type CommandsByManager } from '@weft-internal/docs-model/package-managers';
+import {
+  PACKAGE_MANAGERS,
+  type CommandsByManager,
+} from '@weft-internal/docs-model/package-managers';
 import type { CardFact, CatalogueCard } from '@weft-internal/docs-model/catalogue/model';
 import styles from './PackageCard.module.css';
 
