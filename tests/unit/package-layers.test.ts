@@ -72,7 +72,7 @@ describe('the layers of the workspace packages', () => {
     expect(sqliteSources.flatMap(({ imports }) => imports)).toContain('@weft/core');
   });
 
-  it('keeps @weft/core, its sources and its tests, free of every other package', () => {
+  it('keeps @weft/core, its sources and its tests, free of every other published package', () => {
     const core = packages.find(({ manifest }) => manifest.name === '@weft/core')!;
     expect(
       workspaceDeclared(
