@@ -7,16 +7,20 @@ import type { Options as DocsOptions } from '@docusaurus/plugin-content-docs';
 import type { PluginOptions as PwaOptions } from '@docusaurus/plugin-pwa';
 import npm2yarn from '@docusaurus/remark-plugin-npm2yarn';
 import type { PluginOptions as SearchOptions } from '@easyops-cn/docusaurus-search-local';
-import { announcement, editUrl, links, site } from './libs/docs-model/site';
+import { announcement, editUrl, links, site } from '@weft-internal/docs-model/site';
 import { announcementHeadScript } from './src/config/announcement-storage';
 import { apiDocsDir, apiPagesLeftOut, writeApiStandIn } from './src/config/api-in-dev';
 import { parseSiteEnv } from './src/config/env';
 import { codeTheme } from './src/config/prism';
-import { API_OUT_DIR, API_ROUTE_BASE_PATH, typedocOptions } from './libs/docs-model/typedoc';
+import {
+  API_OUT_DIR,
+  API_ROUTE_BASE_PATH,
+  typedocOptions,
+} from '@weft-internal/docs-model/typedoc';
 import { FAVICON, PWA_OUT_DIR } from './src/pwa/assets';
 import { ensureApiDir, type ApiReferencePluginOptions } from './src/plugins/api-reference';
 import type { PluginCatalogueOptions } from './src/plugins/plugin-catalogue';
-import { PLUGINS_PAGE_PATH } from './libs/docs-model/catalogue/model';
+import { PLUGINS_PAGE_PATH } from '@weft-internal/docs-model/catalogue/model';
 import type { MarkdownCopiesOptions } from './src/plugins/markdown-copies';
 import cleanDocusaurusHtml from './src/plugins/markdown-copies/clean-docusaurus-html';
 import { SOCIAL_CARD_DIR } from './src/plugins/social-cards/card-path';

@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { chromiumArgs, chromiumPath } from './libs/test-support/chromium';
+import { chromiumArgs, chromiumPath } from '@weft-internal/test-support/chromium';
 
 // Browser tests of the packages themselves (tests/browser), apart from the site's (tests/e2e):
 // each serves its own page, so none needs the site built.

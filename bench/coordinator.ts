@@ -25,7 +25,7 @@ import {
 } from '../packages/coordinator-postgres/test/support/agent-processes';
 import { overlaps, type RunRow } from '../packages/coordinator-postgres/test/support/runs';
 import { createRunsTable } from '../packages/coordinator-postgres/test/support/work-agent';
-import { startPostgres } from '../libs/test-support/postgres-server';
+import { startPostgres } from '@weft-internal/test-support/postgres-server';
 
 const { values } = parseArgs({
   options: {

@@ -24,7 +24,7 @@ import {
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
 // Keeps nothing, so the heap figure shows the framework alone.
-import { DiscardingMemoryProvider } from '../libs/test-support/discarding-memory';
+import { DiscardingMemoryProvider } from '@weft-internal/test-support/discarding-memory';
 
 const GOAL_STEP_MS = 1;
 const GOAL_BYTES_PER_TASK = 200;

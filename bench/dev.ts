@@ -38,7 +38,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import { chromiumArgs, chromiumPath } from '../libs/test-support/chromium';
+import { chromiumArgs, chromiumPath } from '@weft-internal/test-support/chromium';
 import {
   createStockSite,
   median,

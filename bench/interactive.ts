@@ -43,7 +43,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import { chromiumArgs, chromiumPath } from '../libs/test-support/chromium';
+import { chromiumArgs, chromiumPath } from '@weft-internal/test-support/chromium';
 import {
   FIRST_TAPS,
   tapAt,

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import type { MemoryProvider, QueryMemoryOptions } from '@weft/core';
 import { PostgresMemoryProvider } from '@weft/memory-postgres';
 import { SqliteMemoryProvider } from '@weft/memory-sqlite';
-import { startPostgres } from '../libs/test-support/postgres-server';
+import { startPostgres } from '@weft-internal/test-support/postgres-server';
 
 const { values } = parseArgs({
   options: {

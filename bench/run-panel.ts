@@ -36,7 +36,7 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { chromium } from '@playwright/test';
-import { chromiumArgs, chromiumPath } from '../libs/test-support/chromium';
+import { chromiumArgs, chromiumPath } from '@weft-internal/test-support/chromium';
 import { buildDir, startStaticServer } from '../tests/e2e/support/static-server';
 import { median, positiveInteger } from './support/sites';
 

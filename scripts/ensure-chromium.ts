@@ -6,7 +6,7 @@
  * and the command that installs it. It never downloads a browser build of its own.
  */
 import { existsSync } from 'node:fs';
-import { chromiumPath } from '../libs/test-support/chromium';
+import { chromiumPath } from '@weft-internal/test-support/chromium';
 
 if (!existsSync(chromiumPath)) {
   console.error(

@@ -5,7 +5,7 @@
  * on every contributor's machine, so when they are missing it stops with one line naming the
  * package and the command that installs it. The tests start their own server; nothing runs here.
  */
-import { findPostgresBin } from '../libs/test-support/postgres-server';
+import { findPostgresBin } from '@weft-internal/test-support/postgres-server';
 
 try {
   findPostgresBin();

@@ -12,7 +12,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { generatedReferences } from '../tooling/references/generated-files';
-import { REPOSITORY_ROOT } from '../libs/docs-model/error-registries';
+import { REPOSITORY_ROOT } from '@weft-internal/docs-model/error-registries';
 import { runWhenMain } from '../tooling/run-when-main';
 
 async function generateReferences(): Promise<void> {

@@ -16,19 +16,24 @@ export const PACKED_DIR_ENV = 'WEFT_PACKED_DIR';
 
 const INDEX_FILE = 'packed.json';
 
-/** The names of every workspace package, in the root package.json's order. */
+/**
+ * The names of every published workspace package, in the root package.json's order: the private
+ * libraries of libs/ are workspaces too, but nothing packs or publishes them.
+ */
 export async function workspacePackageNames(root: string): Promise<string[]> {
   const { workspaces } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {
     workspaces: string[];
   };
-  return Promise.all(
-    workspaces.map(async (folder) => {
-      const manifest = JSON.parse(
-        await readFile(path.join(root, folder, 'package.json'), 'utf8'),
-      ) as { name: string };
-      return manifest.name;
-    }),
+  const manifests = await Promise.all(
+    workspaces.map(
+      async (folder) =>
+        JSON.parse(await readFile(path.join(root, folder, 'package.json'), 'utf8')) as {
+          name: string;
+          private?: boolean;
+        },
+    ),
   );
+  return manifests.filter((manifest) => manifest.private !== true).map(({ name }) => name);
 }
 
 /** Packs every workspace package into `directory` (emptied first), with an index of them. */

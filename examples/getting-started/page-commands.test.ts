@@ -12,12 +12,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI } from '../../tests/scaffold/support/fake-openai.js';
-import { cleanEnv, runCommand } from '../../libs/test-support/commands.js';
+import { cleanEnv, runCommand } from '@weft-internal/test-support/commands';
 import {
   sectionCommands,
   StartedCommand,
 } from '../../tests/support/page-commands.js';
-import { freePort } from '../../libs/test-support/postgres-server.js';
+import { freePort } from '@weft-internal/test-support/postgres-server';
 import { DEFAULT_PORT } from './port.js';
 
 const ROOT = path.resolve(

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   startPostgres,
   type PostgresServer,
-} from '../../libs/test-support/postgres-server.js';
+} from '@weft-internal/test-support/postgres-server';
 import { createPostgresMemory } from './postgres-memory.js';
 
 // A real PostgreSQL server, started in a temporary directory for this file.

@@ -15,12 +15,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { readSettings } from './settings.js';
-import { cleanEnv, runCommand } from '../../libs/test-support/commands.js';
+import { cleanEnv, runCommand } from '@weft-internal/test-support/commands';
 import {
   freePort,
   startPostgres,
   type PostgresServer,
-} from '../../libs/test-support/postgres-server.js';
+} from '@weft-internal/test-support/postgres-server';
 
 const ROOT = path.resolve(
   fileURLToPath(new URL('.', import.meta.url)),

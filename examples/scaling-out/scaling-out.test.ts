@@ -16,7 +16,7 @@ import { parse } from 'yaml';
 import {
   startPostgres,
   type PostgresServer,
-} from '../../libs/test-support/postgres-server.js';
+} from '@weft-internal/test-support/postgres-server';
 import { acceptWebhook, startInstance } from './instance.js';
 
 let server: PostgresServer;

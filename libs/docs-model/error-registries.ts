@@ -7,7 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ErrorCodeEntry, ErrorRegistry } from '../../packages/core/src/errors/error-registry';
+import type { ErrorCodeEntry, ErrorRegistry } from '@weft/core/internal';
 
 export const REPOSITORY_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const PACKAGES_DIRECTORY = join(REPOSITORY_ROOT, 'packages');

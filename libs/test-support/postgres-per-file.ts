@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
 import { startPostgres, type PostgresServer } from './postgres-server.js';
 
 /** initdb and the first start take a few seconds on a busy machine. */
@@ -18,13 +17,31 @@ export interface PostgresFixture {
   readonly sql: <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => Promise<R[]>;
 }
 
+/** A test runner's file-level hook: vitest's `beforeAll` and `afterAll` fit it. */
+export type FileHook = (run: () => Promise<void>, timeoutMs?: number) => void;
+
+/**
+ * The hooks of the runner that runs the calling file. The caller passes its own rather than this
+ * module importing vitest: a package that lists this library in its devDependencies would
+ * otherwise make npm install the whole runner wherever that package's development dependencies
+ * are installed, such as the Scaling out image's build stage.
+ */
+export interface FileHooks {
+  readonly beforeAll: FileHook;
+  readonly afterAll: FileHook;
+}
+
 /**
  * Starts a real PostgreSQL server for the calling test file (initdb in a temporary directory,
  * pg_ctl on a free port) with one database for the file, and destroys it after the file.
  *
  * @param schemaPrefix - What the names {@link PostgresFixture.newSchema} makes start with.
+ * @param hooks - The runner's `beforeAll` and `afterAll`, which start and destroy the server.
  */
-export function usePostgresPerFile(schemaPrefix: string): PostgresFixture {
+export function usePostgresPerFile(
+  schemaPrefix: string,
+  { beforeAll, afterAll }: FileHooks,
+): PostgresFixture {
   let server: PostgresServer | undefined;
   let url = '';
   beforeAll(async () => {

@@ -11,7 +11,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEV_API_PAGES_COMMAND } from './api-in-dev-command';
-import { API_OUT_DIR, API_ROUTE_BASE_PATH, API_SIDEBAR_FILE } from '../../libs/docs-model/typedoc';
+import {
+  API_OUT_DIR,
+  API_ROUTE_BASE_PATH,
+  API_SIDEBAR_FILE,
+} from '@weft-internal/docs-model/typedoc';
 import type { SiteEnv } from './env';
 
 /** Where the stand-in page is written, site-relative (gitignored, like every .cache/ folder). */

@@ -5,9 +5,9 @@
  * its line rather than showing a guess. The plugins catalogue uses it at build time too.
  */
 
-import type { CommandsByManager, PackageManager } from '../../libs/docs-model/package-managers';
+import type { CommandsByManager, PackageManager } from '@weft-internal/docs-model/package-managers';
 
-export { PACKAGE_MANAGERS, type PackageManager } from '../../libs/docs-model/package-managers';
+export { PACKAGE_MANAGERS, type PackageManager } from '@weft-internal/docs-model/package-managers';
 export type OtherPackageManager = Exclude<PackageManager, 'npm'>;
 export const OTHER_PACKAGE_MANAGERS: readonly OtherPackageManager[] = ['pnpm', 'yarn', 'bun'];
 

@@ -1,7 +1,7 @@
 /**
  * Where the not-found page sends a lost reader: the places they most likely wanted.
  */
-import { PLUGINS_PAGE_PATH } from '../../libs/docs-model/catalogue/model';
+import { PLUGINS_PAGE_PATH } from '@weft-internal/docs-model/catalogue/model';
 import { SEARCH_PAGE_PATH } from './search-page';
 
 /** One suggested page. */

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import Layout from '@theme/Layout';
-import { site } from '@site/libs/docs-model/site';
+import { site } from '@weft-internal/docs-model/site';
 import Hero from './_components/Hero';
 import BuildingBlocks from './_components/BuildingBlocks';
 import Snippet from './_components/Snippet';

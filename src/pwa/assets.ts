@@ -6,7 +6,7 @@
  * written from `webManifest()`. Adding a device here is the only step needed to
  * support it.
  */
-import { site } from '../../libs/docs-model/site';
+import { site } from '@weft-internal/docs-model/site';
 
 /** Source of every generated image. */
 export const LOGO_SOURCE = 'static/img/logo.svg';

@@ -12,8 +12,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { diagramPublicPath, diagramSourceCandidates } from '../../libs/diagrams/render';
-import { readDiagram } from '../../libs/diagrams/svg';
+import { diagramPublicPath, diagramSourceCandidates } from '@weft-internal/diagrams/render';
+import { readDiagram } from '@weft-internal/diagrams/svg';
 
 export interface RemarkDiagramsOptions {
   /** The site's root folder, holding docs/ and static/. */

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { assert, beforeAll, describe, expect, it } from 'vitest';
-import { readDiagram } from '../../libs/diagrams/svg';
+import { readDiagram } from '@weft-internal/diagrams/svg';
 import { assertBuildExists, buildDir, buildPath, findTags } from './support/build-output';
 
 beforeAll(assertBuildExists);

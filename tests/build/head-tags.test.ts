@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { site } from '../../libs/docs-model/site';
+import { site } from '@weft-internal/docs-model/site';
 import { siteRoutes } from '../e2e/support/site-routes';
 import {
   attributeOf,

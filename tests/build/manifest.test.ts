@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { site } from '../../libs/docs-model/site';
+import { site } from '@weft-internal/docs-model/site';
 import { assertBuildExists, buildDir, buildPath } from './support/build-output';
 
 interface ManifestIcon {

@@ -6,9 +6,9 @@
  */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readCatalogue, type CatalogueEntry } from '../../libs/docs-model/catalogue/catalogue';
-import { cardFacts } from '../../libs/docs-model/catalogue/facts';
-import { catalogueFilters } from '../../libs/docs-model/catalogue/filters';
+import { readCatalogue, type CatalogueEntry } from '@weft-internal/docs-model/catalogue/catalogue';
+import { cardFacts } from '@weft-internal/docs-model/catalogue/facts';
+import { catalogueFilters } from '@weft-internal/docs-model/catalogue/filters';
 import { assertBuildExists, attributeOf, findTags, readRouteHtml } from './support/build-output';
 
 let html = '';

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_PAGE_PATH } from '../../src/data/search-page';
-import { site } from '../../libs/docs-model/site';
+import { site } from '@weft-internal/docs-model/site';
 import { apiPages } from '../e2e/support/api-pages';
 import { siteRoutes } from '../e2e/support/site-routes';
 import { assertBuildExists, buildDir, readRouteHtml, routeHtmlFile } from './support/build-output';

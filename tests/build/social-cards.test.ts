@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { site } from '../../libs/docs-model/site';
+import { site } from '@weft-internal/docs-model/site';
 import { assertBuildExists, buildDir, buildPath, findTags, headOf } from './support/build-output';
 import { readFileSync, existsSync } from 'node:fs';
 

@@ -4,7 +4,7 @@
  * edit links, docs sidebar behaviour and the version label.
  */
 import { test, expect, type Locator, type Page } from '@playwright/test';
-import { announcement, editUrl, links, site } from '../../libs/docs-model/site';
+import { announcement, editUrl, links, site } from '@weft-internal/docs-model/site';
 import {
   gotoHydrated,
   hexToRgb,

@@ -12,9 +12,9 @@ import {
   CORE_PACKAGE,
   readCatalogue,
   type CatalogueEntry,
-} from '../../libs/docs-model/catalogue/catalogue';
-import { providedFeatures, worksWith } from '../../libs/docs-model/catalogue/filters';
-import { describeRange } from '../../libs/docs-model/catalogue/version-words';
+} from '@weft-internal/docs-model/catalogue/catalogue';
+import { providedFeatures, worksWith } from '@weft-internal/docs-model/catalogue/filters';
+import { describeRange } from '@weft-internal/docs-model/catalogue/version-words';
 
 let entries: CatalogueEntry[] = [];
 let relations: Record<string, string[]> = {};

@@ -8,13 +8,13 @@ import { PostgresSpaceCoordinator } from '@weft/coordinator-postgres';
 import { ChatPlugin } from '@weft/plugin-chat';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   SERVER_START_TIMEOUT_MS,
   usePostgresPerFile,
-} from '../../libs/test-support/postgres-per-file.js';
+} from '@weft-internal/test-support/postgres-per-file';
 
-const postgres = usePostgresPerFile('c_');
+const postgres = usePostgresPerFile('c_', { beforeAll, afterAll });
 const runtimes: Runtime[] = [];
 
 // Registered after the server's own hook, so it runs first: the instances stop before the server.

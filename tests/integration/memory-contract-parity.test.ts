@@ -15,10 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   SERVER_START_TIMEOUT_MS,
   usePostgresPerFile,
-} from '../../libs/test-support/postgres-per-file.js';
+} from '@weft-internal/test-support/postgres-per-file';
 
 // Its hooks come first: the server is up before the stores open, and destroyed after they shut down.
-const postgres = usePostgresPerFile('p_');
+const postgres = usePostgresPerFile('p_', { beforeAll, afterAll });
 let directory = '';
 const stores: { name: string; provider: MemoryProvider; seed: Memory }[] = [];
 

@@ -12,7 +12,7 @@ import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PackedPackage } from '../../packages/create-weft/src/weft-packages';
 import { packedPackages } from '../../tooling/packed-packages';
-import { runCommand } from '../../libs/test-support/commands';
+import { runCommand } from '@weft-internal/test-support/commands';
 import { SUPPORTED_NODE_RANGE } from '../../tooling/node-versions';
 
 const root = path.resolve(__dirname, '../..');
@@ -29,9 +29,10 @@ interface Manifest {
   keywords?: string[];
 }
 
-const { workspaces } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as {
-  workspaces: string[];
-};
+// The published packages: the private libraries of libs/ are workspaces too, never packed.
+const workspaces = (
+  JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { workspaces: string[] }
+).workspaces.filter((folder) => folder.startsWith('packages/'));
 const manifests = await Promise.all(
   workspaces.map(
     async (folder) =>
@@ -77,6 +78,36 @@ describe('the packed tarballs', () => {
       manifests.map(([, manifest]) => manifest.name).sort(),
     );
   });
+
+  it(
+    "never make an install fetch a private library of libs/: a packed package.json names one only among the devDependencies, which a package's users never install",
+    async () => {
+      expect(packed.length).toBe(workspaces.length);
+      const installed = [
+        'dependencies',
+        'peerDependencies',
+        'optionalDependencies',
+        'bundleDependencies',
+      ] as const;
+      for (const item of packed) {
+        const unpacked = path.join(work, `manifest-${item.name.replace(/\W/g, '-')}`);
+        await mkdir(unpacked, { recursive: true });
+        await runCommand(
+          'tar',
+          ['-xzf', path.join(work, item.filename), '-C', unpacked, 'package/package.json'],
+          { cwd: work, timeoutMs: 60_000 },
+        );
+        const manifest = JSON.parse(
+          await readFile(path.join(unpacked, 'package/package.json'), 'utf8'),
+        ) as Record<string, unknown>;
+        const named = installed.flatMap((field) =>
+          JSON.stringify(manifest[field] ?? {}).includes('@weft-internal/') ? [field] : [],
+        );
+        expect(named, item.name).toEqual([]);
+      }
+    },
+    TIMEOUT,
+  );
 
   it.each(workspaces)('%s passes publint, suggestions included', async (folder) => {
     const name = manifests.find(([dir]) => dir === folder)?.[1].name;

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_ENTRY, startAgent, startAgentExpectingExit } from './support/agent-process';
-import { cleanEnv, runCommand } from '../../libs/test-support/commands';
+import { cleanEnv, runCommand } from '@weft-internal/test-support/commands';
 import { reviewInstallScripts } from '../support/install-scripts';
 import { OTHER_DEPENDENCIES } from '../../packages/create-weft/src/weft-packages';
 import { startFakeOpenAI } from './support/fake-openai';

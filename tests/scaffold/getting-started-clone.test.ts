@@ -40,9 +40,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv, runCommand } from '../../libs/test-support/commands';
+import { cleanEnv, runCommand } from '@weft-internal/test-support/commands';
 import { sectionBlocks, sectionCommands, StartedCommand } from '../support/page-commands';
-import { freePort } from '../../libs/test-support/postgres-server';
+import { freePort } from '@weft-internal/test-support/postgres-server';
 
 const git = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');

@@ -13,7 +13,7 @@ import { reviewInstallScripts } from '../support/install-scripts';
 import { OTHER_DEPENDENCIES } from '../../packages/create-weft/src/weft-packages';
 import { packedPackages, workspacePackageNames } from '../../tooling/packed-packages';
 import { startAgent } from './support/agent-process';
-import { cleanEnv, runCommand } from '../../libs/test-support/commands';
+import { cleanEnv, runCommand } from '@weft-internal/test-support/commands';
 import { postMessage } from './support/messages';
 import { installManagers, managerEnv, OTHER_MANAGERS } from './support/package-managers';
 import { startLocalRegistry, upstreamRegistry, type LocalRegistry } from './support/verdaccio';

@@ -17,12 +17,12 @@ import { PostgresMemoryProvider } from '@weft/memory-postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { parseDockerfile } from '../../packages/create-weft/test/support/dockerfile';
-import { cleanEnv, runCommand } from '../../libs/test-support/commands';
+import { cleanEnv, runCommand } from '@weft-internal/test-support/commands';
 import {
   freePort,
   startPostgres,
   type PostgresServer,
-} from '../../libs/test-support/postgres-server';
+} from '@weft-internal/test-support/postgres-server';
 import { filesIn, ignoreRule, rehearseImage, type RehearsedImage } from './support/image-rehearsal';
 
 const root = path.resolve(__dirname, '../..');

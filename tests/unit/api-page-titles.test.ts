@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addPlainTitle, unescapeMarkdown } from '../../libs/docs-model/typedoc';
+import { addPlainTitle, unescapeMarkdown } from '@weft-internal/docs-model/typedoc';
 
 describe('API page titles', () => {
   it('removes markdown escapes', () => {

@@ -13,7 +13,7 @@ import {
   isGenerated,
   recordGenerated,
   type GeneratedAsset,
-} from '../../libs/generated-assets/stamp';
+} from '@weft-internal/generated-assets/stamp';
 import { devServerPlugin } from '../../src/plugins/api-reference';
 
 const siteDir = path.resolve(__dirname, '../..');

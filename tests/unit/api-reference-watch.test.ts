@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Application, LogLevel } from 'typedoc';
 import ts from 'typescript';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { typedocOptions } from '../../libs/docs-model/typedoc';
+import { typedocOptions } from '@weft-internal/docs-model/typedoc';
 
 const DEADLINE_MS = 30_000;
 

@@ -14,7 +14,7 @@ import {
   API_TSCONFIG,
   alphabeticalExports,
   typedocOptions,
-} from '../../libs/docs-model/typedoc';
+} from '@weft-internal/docs-model/typedoc';
 import { coreApiNames, SPECIFIED_API_KIND_COUNTS, type ApiKind } from '../support/core-api';
 
 /** A file of the repository, from its root. */

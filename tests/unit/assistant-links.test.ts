@@ -16,7 +16,7 @@ import {
   CURSOR_SETUP_PATH,
   MCP_DOCS_ON_NPM,
 } from '../../src/components/CopyPage/assistant-links';
-import { PACKAGES_ON_NPM } from '../../libs/docs-model/catalogue/model';
+import { PACKAGES_ON_NPM } from '@weft-internal/docs-model/catalogue/model';
 
 const page = 'https://weft-ai.github.io/docs/guides/production.md';
 

@@ -14,7 +14,7 @@ import { Application, type Comment, LogLevel, OptionDefaults, ReflectionKind } f
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWhitepaper } from '../../tooling/assets/generate-whitepaper';
 import { readGuidePages } from '../../packages/mcp-docs/scripts/docs-pages';
-import { TYPEDOC_EXCLUDED_TAGS, typedocOptions } from '../../libs/docs-model/typedoc';
+import { TYPEDOC_EXCLUDED_TAGS, typedocOptions } from '@weft-internal/docs-model/typedoc';
 import { collectClaims, markdownClaims, repositoryRoot } from '../claims/claims';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'weft-claims-hidden-'));

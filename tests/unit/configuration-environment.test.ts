@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPOSITORY_ROOT } from '../../libs/docs-model/error-registries';
+import { REPOSITORY_ROOT } from '@weft-internal/docs-model/error-registries';
 import { EXAMPLES_VARIABLES } from '../../tooling/references/configuration-page';
 import { defaultOf, ENVIRONMENT_VARIABLES } from '../../tooling/references/environment-variables';
 import { codeRows, readDoc } from './support/doc-tables';

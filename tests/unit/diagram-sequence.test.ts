@@ -1,12 +1,12 @@
 import { assert, describe, expect, it } from 'vitest';
-import { printPalette } from '../../libs/diagrams/palette';
+import { printPalette } from '@weft-internal/diagrams/palette';
 import {
   parseSequenceSpec,
   renderSequence,
   textWidth,
   type SequenceSpec,
-} from '../../libs/diagrams/sequence';
-import { readDiagram } from '../../libs/diagrams/svg';
+} from '@weft-internal/diagrams/sequence';
+import { readDiagram } from '@weft-internal/diagrams/svg';
 
 const spec: SequenceSpec = {
   title: 'Ping & pong',

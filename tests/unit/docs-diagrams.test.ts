@@ -5,14 +5,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sitePalette } from '../../libs/diagrams/palette';
+import { sitePalette } from '@weft-internal/diagrams/palette';
 import {
   diagramPublicPath,
   diagramSourceCandidates,
   isDiagramSource,
   renderDiagramSource,
-} from '../../libs/diagrams/render';
-import { readDiagram } from '../../libs/diagrams/svg';
+} from '@weft-internal/diagrams/render';
+import { readDiagram } from '@weft-internal/diagrams/svg';
 import { isDiagramUrl } from '../../src/remark/diagrams';
 
 const siteDir = path.resolve(__dirname, '../..');

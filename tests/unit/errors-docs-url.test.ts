@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERRORS_REFERENCE_URL } from '../../packages/core/src/errors/error-registry';
-import { site } from '../../libs/docs-model/site';
+import { site } from '@weft-internal/docs-model/site';
 import { readDoc } from './support/doc-tables';
 
 const config = readFileSync(join(__dirname, '..', '..', 'docusaurus.config.ts'), 'utf8');

@@ -13,7 +13,7 @@ import {
   packagesWithErrorFiles,
   REPOSITORY_ROOT,
   type LoadedRegistry,
-} from '../../libs/docs-model/error-registries';
+} from '@weft-internal/docs-model/error-registries';
 import { ENVIRONMENT_VARIABLES } from '../../tooling/references/environment-variables';
 import { statusesOf } from '../../tooling/references/errors-page';
 import { generatedReferences } from '../../tooling/references/generated-files';

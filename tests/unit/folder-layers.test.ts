@@ -5,7 +5,8 @@
  * several layers share (libs/); the packages' own tests and build scripts; the site (src/, docs/,
  * static/, its config at the root); the libraries the commands share (tooling/); the commands
  * (scripts/); the tests (tests/, and the samples' tests); the benches and probes (bench/). The
- * guard resolves relative imports, `@site/` imports and workspace package names to files, and
+ * guard resolves relative imports, `@site/` imports and workspace package names to files (a
+ * private library's subpath, `@weft-internal/docs-model/site`, through its exports map), and
  * reads the package scripts too: the root's scripts run commands from scripts/ or bench/, a
  * package's scripts run files of its own folder.
  * (Which workspace package may import which is package-layers.test.ts's job.)
@@ -73,12 +74,13 @@ interface Manifest {
 
 const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
 const rootManifest = readJson<Manifest & { workspaces: string[] }>(path.join(root, 'package.json'));
-const workspaces = new Map(
-  rootManifest.workspaces.map((dir) => [
-    readJson<Manifest>(path.join(root, dir, 'package.json')).name,
-    dir,
-  ]),
+const workspaceManifests = new Map(
+  rootManifest.workspaces.map((dir) => {
+    const manifest = readJson<Manifest>(path.join(root, dir, 'package.json'));
+    return [manifest.name, { dir, manifest }] as const;
+  }),
 );
+const workspaces = new Map([...workspaceManifests].map(([name, { dir }]) => [name, dir]));
 
 const tracked = workingTreeFiles(root);
 const sources = tracked.filter((file) => /\.(ts|tsx|mts|cts|mjs|js|cjs)$/.test(file));
@@ -95,9 +97,14 @@ function resolveSpecifier(from: string, specifier: string): string | undefined {
     const parts = specifier.split('/');
     const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
     const dir = workspaces.get(name);
-    // A workspace package by name is its published entry, whatever the subpath.
-    if (dir !== undefined) return `${dir}/src/index.ts`;
-    return undefined;
+    if (dir === undefined) return undefined;
+    // A private library (libs/) is its TypeScript sources, named by its exports map; a published
+    // package by name is its published entry, whatever the subpath.
+    if (!dir.startsWith('libs/')) return `${dir}/src/index.ts`;
+    const subpath = `.${specifier.slice(name.length)}`;
+    const target = workspaceManifests.get(name)?.manifest.exports?.[subpath];
+    if (typeof target !== 'string') return `${dir}/${subpath.slice(2)}`;
+    return path.posix.join(dir, target);
   }
   const stripped = base.replace(/\.(js|mjs|cjs)$/, '');
   const candidates = [
@@ -209,6 +216,14 @@ describe('the folders are layers', () => {
     expect(resolveSpecifier('tests/unit/x.test.ts', '../../libs/docs-model/site')).toBe(
       'libs/docs-model/site.ts',
     );
+    expect(resolveSpecifier('src/pages/index.tsx', '@weft-internal/docs-model/site')).toBe(
+      'libs/docs-model/site.ts',
+    );
+    expect(
+      resolveSpecifier('tests/unit/x.test.ts', '@weft-internal/docs-model/catalogue/model'),
+    ).toBe('libs/docs-model/catalogue/model.ts');
+    // A library that imported a site file would reach up; the guard must see it.
+    expect(layerOf('libs/docs-model/site.ts')).toBeLessThan(layerOf('src/pages/index.tsx'));
     expect(resolveSpecifier('tests/unit/x.test.ts', '@weft/core')).toBe(
       'packages/core/src/index.ts',
     );

@@ -1,9 +1,13 @@
 /**
  * The workspace packages depend one way: @weft/core depends on none of the others, and each
  * other package imports only the workspace packages its package.json declares (its sources:
- * `dependencies`; its tests: `devDependencies` too), with no circle among those declarations.
- * A core test that borrows a double of @weft/testing would point the core back up at a package
- * built on it; such a test belongs in tests/integration/, which sits above every package.
+ * `dependencies`; its tests and build scripts: `devDependencies` too), with no circle among those
+ * declarations. A core test that borrows a double of @weft/testing would point the core back up at
+ * a package built on it; such a test belongs in tests/integration/, which sits above every package.
+ * The private libraries of libs/ (`@weft-internal/*`, never published) are workspaces too: a
+ * published package's tests and build scripts may use one, declared in `devDependencies`, but its
+ * sources never import one and its `dependencies` never name one, or its tarball would need a
+ * package no registry has.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,7 +18,9 @@ const root = path.resolve(__dirname, '../..');
 
 interface Manifest {
   name: string;
+  private?: boolean;
   dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
 }
@@ -25,6 +31,10 @@ const packages = readJson<{ workspaces: string[] }>(path.join(root, 'package.jso
   (dir) => ({ dir, manifest: readJson<Manifest>(path.join(root, dir, 'package.json')) }),
 );
 const workspaceNames = new Set(packages.map(({ manifest }) => manifest.name));
+/** The private libraries of libs/: workspaces that are never published. */
+const libraries = packages.filter(({ dir }) => dir.startsWith('libs/'));
+const libraryNames = new Set(libraries.map(({ manifest }) => manifest.name));
+const published = packages.filter(({ dir }) => dir.startsWith('packages/'));
 
 /** The workspace package a module specifier names, if any: `@weft/core/internal` → `@weft/core`. */
 function workspacePackageOf(specifier: string): string | undefined {
@@ -62,25 +72,25 @@ describe('the layers of the workspace packages', () => {
     expect(sqliteSources.flatMap(({ imports }) => imports)).toContain('@weft/core');
   });
 
-  it('keeps @weft/core, its sources and its tests, free of every other package', () => {
+  it('keeps @weft/core, its sources and its tests, free of every other published package', () => {
     const core = packages.find(({ manifest }) => manifest.name === '@weft/core')!;
     expect(
       workspaceDeclared(
         core.manifest.dependencies,
         core.manifest.devDependencies,
         core.manifest.peerDependencies,
-      ),
+      ).filter((name) => !libraryNames.has(name)),
     ).toEqual([]);
     const reachesUp = workspaceImports(core.dir)
       .map(({ file, imports }) => ({
         file,
-        imports: imports.filter((name) => name !== '@weft/core'),
+        imports: imports.filter((name) => name !== '@weft/core' && !libraryNames.has(name)),
       }))
       .filter(({ imports }) => imports.length > 0);
     expect(reachesUp).toEqual([]);
   });
 
-  it('lets each package import only the workspace packages it declares', () => {
+  it('lets each package and library import only the workspace packages it declares', () => {
     const undeclared: string[] = [];
     for (const { dir, manifest } of packages) {
       const runtime = new Set([
@@ -88,10 +98,14 @@ describe('the layers of the workspace packages', () => {
         ...workspaceDeclared(manifest.dependencies, manifest.peerDependencies),
       ]);
       const forTests = new Set([...runtime, ...workspaceDeclared(manifest.devDependencies)]);
-      const checks = [
-        { folder: 'src', allowed: runtime, field: 'dependencies' },
-        { folder: 'test', allowed: forTests, field: 'devDependencies' },
-      ];
+      // A library is never built or packed: all of it is what its consumers run.
+      const checks = libraryNames.has(manifest.name)
+        ? [{ folder: '', allowed: runtime, field: 'dependencies or peerDependencies' }]
+        : [
+            { folder: 'src', allowed: runtime, field: 'dependencies' },
+            { folder: 'test', allowed: forTests, field: 'devDependencies' },
+            { folder: 'scripts', allowed: forTests, field: 'devDependencies' },
+          ];
       for (const { folder, allowed, field } of checks) {
         for (const { file, imports } of workspaceImports(path.posix.join(dir, folder))) {
           for (const name of imports.filter((imported) => !allowed.has(imported))) {
@@ -105,26 +119,74 @@ describe('the layers of the workspace packages', () => {
     expect(undeclared).toEqual([]);
   });
 
+  it('keeps the private libraries out of what a published package ships', () => {
+    expect([...libraryNames].sort()).toEqual([
+      '@weft-internal/diagrams',
+      '@weft-internal/docs-model',
+      '@weft-internal/generated-assets',
+      '@weft-internal/test-support',
+    ]);
+    expect(libraries.every(({ manifest }) => manifest.private === true)).toBe(true);
+    expect(published.every(({ manifest }) => manifest.private !== true)).toBe(true);
+    const leaks: string[] = [];
+    for (const { dir, manifest } of published) {
+      for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies'] as const) {
+        for (const name of Object.keys(manifest[field] ?? {}).filter((n) => libraryNames.has(n))) {
+          leaks.push(`${dir}/package.json names the private ${name} in ${field}`);
+        }
+      }
+      for (const { file, imports } of workspaceImports(path.posix.join(dir, 'src'))) {
+        for (const name of imports.filter((imported) => libraryNames.has(imported))) {
+          leaks.push(`${file} imports the private ${name}, which no registry has`);
+        }
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
+
   it('has no circle among the packages each one declares', () => {
-    const declared = new Map(
-      packages.map(({ manifest }) => [
-        manifest.name,
-        workspaceDeclared(
-          manifest.dependencies,
-          manifest.devDependencies,
-          manifest.peerDependencies,
-        ).filter((name) => name !== manifest.name),
-      ]),
-    );
+    // A published package's tests may use a library that is built on the package's sources (the
+    // core's tests use test-support, whose doubles extend the core's classes): that reaches the
+    // package's runtime only, through its `dependencies` and `peerDependencies`, and so is no
+    // circle unless those lead back.
+    const runtimeOf = (manifest: Manifest): string[] =>
+      workspaceDeclared(manifest.dependencies, manifest.peerDependencies);
+    const node = (name: string, whole: boolean): string =>
+      whole || libraryNames.has(name) ? name : `${name} (runtime)`;
+    const edges = new Map<string, string[]>();
+    for (const { manifest } of packages) {
+      const { name } = manifest;
+      const others = (list: string[]): string[] => list.filter((other) => other !== name);
+      if (libraryNames.has(name)) {
+        edges.set(
+          name,
+          others(runtimeOf(manifest)).map((next) => node(next, false)),
+        );
+        continue;
+      }
+      const all = workspaceDeclared(
+        manifest.dependencies,
+        manifest.devDependencies,
+        manifest.peerDependencies,
+      );
+      edges.set(
+        name,
+        others(all).map((next) => node(next, true)),
+      );
+      edges.set(
+        node(name, false),
+        others(runtimeOf(manifest)).map((next) => node(next, false)),
+      );
+    }
     const circles: string[] = [];
     const walk = (name: string, trail: string[]): void => {
       if (trail.includes(name)) {
         circles.push([...trail.slice(trail.indexOf(name)), name].join(' → '));
         return;
       }
-      for (const next of declared.get(name) ?? []) walk(next, [...trail, name]);
+      for (const next of edges.get(name) ?? []) walk(next, [...trail, name]);
     };
-    for (const name of declared.keys()) walk(name, []);
+    for (const name of edges.keys()) walk(name, []);
     expect(circles).toEqual([]);
   });
 });

@@ -6,12 +6,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { site } from '../../libs/docs-model/site';
+import { site } from '@weft-internal/docs-model/site';
 import {
   INSTALLATION_PATH,
   installCommand,
   readCatalogue,
-} from '../../libs/docs-model/catalogue/catalogue';
+} from '@weft-internal/docs-model/catalogue/catalogue';
 
 const packagesDir = path.resolve(__dirname, '../../packages');
 const { entries, errors } = await readCatalogue(packagesDir);

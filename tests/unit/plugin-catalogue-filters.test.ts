@@ -4,14 +4,14 @@
  * (tests/e2e/plugins-catalogue.spec.ts) check that the stylesheet does what these rules say.
  */
 import { describe, expect, it } from 'vitest';
-import type { CatalogueEntry } from '../../libs/docs-model/catalogue/catalogue';
-import { cardFacts } from '../../libs/docs-model/catalogue/facts';
+import type { CatalogueEntry } from '@weft-internal/docs-model/catalogue/catalogue';
+import { cardFacts } from '@weft-internal/docs-model/catalogue/facts';
 import {
   catalogueFilters,
   featureValues,
   meetsEitherWay,
   worksWith,
-} from '../../libs/docs-model/catalogue/filters';
+} from '@weft-internal/docs-model/catalogue/filters';
 
 function entry(
   directory: string,

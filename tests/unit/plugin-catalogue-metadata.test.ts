@@ -15,7 +15,7 @@ import {
   readCatalogue,
   type CatalogueEntry,
   type ServiceId,
-} from '../../libs/docs-model/catalogue/catalogue';
+} from '@weft-internal/docs-model/catalogue/catalogue';
 
 const packagesDir = path.resolve(__dirname, '../../packages');
 const { entries, errors } = await readCatalogue(packagesDir);

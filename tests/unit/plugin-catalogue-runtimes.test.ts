@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { readCatalogue } from '../../libs/docs-model/catalogue/catalogue';
+import { readCatalogue } from '@weft-internal/docs-model/catalogue/catalogue';
 
 const root = path.resolve(__dirname, '../..');
 const { entries } = await readCatalogue(path.join(root, 'packages'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeRange } from '../../libs/docs-model/catalogue/version-words';
+import { describeRange } from '@weft-internal/docs-model/catalogue/version-words';
 
 describe('describeRange', () => {
   it('reads the Node.js range the packages declare as the releases a reader knows [claim:contributing-catalogue-node-in-words]', () => {

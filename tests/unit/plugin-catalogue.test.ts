@@ -10,7 +10,7 @@ import {
   sortCatalogue,
   validatePackage,
   type CatalogueEntry,
-} from '../../libs/docs-model/catalogue/catalogue';
+} from '@weft-internal/docs-model/catalogue/catalogue';
 
 function manifest(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {

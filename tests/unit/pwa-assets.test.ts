@@ -8,7 +8,7 @@ import {
   startupImages,
   webManifestJson,
 } from '../../src/pwa/assets';
-import { site } from '../../libs/docs-model/site';
+import { site } from '@weft-internal/docs-model/site';
 
 describe('PWA assets', () => {
   it('static/manifest.json is the one written from src/pwa/assets.ts [claim:cg-manifest-from-assets]', () => {

@@ -67,6 +67,6 @@ describe('the release workflow', () => {
     expect(steps.filter((step) => step.uses?.startsWith('changesets/action'))).toEqual([]);
     const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> })
       .scripts;
-    expect(scripts.release).toBe('npm run build --workspaces && changeset publish');
+    expect(scripts.release).toBe('npm run build --workspace packages && changeset publish');
   });
 });

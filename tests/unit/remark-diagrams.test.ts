@@ -2,8 +2,8 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { printPalette } from '../../libs/diagrams/palette';
-import { svgDocument } from '../../libs/diagrams/svg';
+import { printPalette } from '@weft-internal/diagrams/palette';
+import { svgDocument } from '@weft-internal/diagrams/svg';
 import remarkDiagrams, { isDiagramUrl, WIDE_DIAGRAM_PX } from '../../src/remark/diagrams';
 
 interface Node {

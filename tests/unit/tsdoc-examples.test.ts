@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Application, type Reflection } from 'typedoc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_ENTRY_POINT, API_TSCONFIG } from '../../libs/docs-model/typedoc';
+import { API_ENTRY_POINT, API_TSCONFIG } from '@weft-internal/docs-model/typedoc';
 
 const run = promisify(execFile);
 const coreDir = path.resolve('packages/core');

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Application, LogLevel } from 'typedoc';
 import { afterAll, describe, expect, it } from 'vitest';
-import { strictValidation, typedocOptions } from '../../libs/docs-model/typedoc';
+import { strictValidation, typedocOptions } from '@weft-internal/docs-model/typedoc';
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'weft-typedoc-strict-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

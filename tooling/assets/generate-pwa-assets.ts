@@ -18,8 +18,8 @@ import {
   startupImages,
   webManifestJson,
 } from '../../src/pwa/assets';
-import { site } from '../../libs/docs-model/site';
-import { generateIfChanged } from '../../libs/generated-assets/stamp';
+import { site } from '@weft-internal/docs-model/site';
+import { generateIfChanged } from '@weft-internal/generated-assets/stamp';
 import { runWhenMain } from '../run-when-main';
 
 const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

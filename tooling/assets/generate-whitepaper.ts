@@ -15,12 +15,12 @@ import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { links, site } from '../../libs/docs-model/site';
-import { filesUnder, generateIfChanged } from '../../libs/generated-assets/stamp';
-import { printPalette } from '../../libs/diagrams/palette';
-import { renderDiagramSource } from '../../libs/diagrams/render';
+import { links, site } from '@weft-internal/docs-model/site';
+import { filesUnder, generateIfChanged } from '@weft-internal/generated-assets/stamp';
+import { printPalette } from '@weft-internal/diagrams/palette';
+import { renderDiagramSource } from '@weft-internal/diagrams/render';
 import { runWhenMain } from '../run-when-main';
-import { readDiagram } from '../../libs/diagrams/svg';
+import { readDiagram } from '@weft-internal/diagrams/svg';
 
 const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SOURCE = path.join(siteDir, 'whitepaper', 'whitepaper.md');

@@ -17,8 +17,8 @@ import {
   diagramPublicPath,
   isDiagramSource,
   renderDiagramSource,
-} from '../../libs/diagrams/render';
-import { sitePalette } from '../../libs/diagrams/palette';
+} from '@weft-internal/diagrams/render';
+import { sitePalette } from '@weft-internal/diagrams/palette';
 import { runWhenMain } from '../run-when-main';
 
 const siteDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DEFAULT_LOG_LEVEL, LOG_LEVELS } from '../../packages/core/src/util/environment';
-import { REPOSITORY_ROOT } from '../../libs/docs-model/error-registries';
+import { REPOSITORY_ROOT } from '@weft-internal/docs-model/error-registries';
 
 /** One variable, as the reference shows it. */
 export interface EnvironmentVariable {

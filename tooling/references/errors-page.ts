@@ -3,7 +3,7 @@
  * (docs/reference/errors.md) and the TSDoc'd code union of each package.
  */
 import type { ErrorCodeEntry, ErrorRegistry } from '../../packages/core/src/errors/error-registry';
-import type { LoadedRegistry } from '../../libs/docs-model/error-registries';
+import type { LoadedRegistry } from '@weft-internal/docs-model/error-registries';
 
 /** The generated part of the errors page runs from this heading to {@link ERRORS_PAGE_END}. */
 export const ERRORS_PAGE_START = '## Core codes';

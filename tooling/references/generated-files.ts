@@ -14,7 +14,7 @@ import {
   loadErrorRegistries,
   REPOSITORY_ROOT,
   type LoadedRegistry,
-} from '../../libs/docs-model/error-registries';
+} from '@weft-internal/docs-model/error-registries';
 import {
   CODE_UNION_END,
   CODE_UNION_START,

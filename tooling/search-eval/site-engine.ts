@@ -3,7 +3,7 @@
  * with the same search worker as the navbar box (the box shows the first eight of the same list).
  */
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { chromiumArgs, chromiumPath } from '../../libs/test-support/chromium';
+import { chromiumArgs, chromiumPath } from '@weft-internal/test-support/chromium';
 
 /** The index is 2 MB: its first load in the worker takes seconds on a busy machine. */
 const RESULTS_DEADLINE_MS = 60_000;

@@ -18,6 +18,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
+// The docs model's modules name each other by the package's own name rather than a relative path:
+// @weft/mcp-docs type-checks them as ES modules under NodeNext, which wants a `.js` extension on a
+// relative path, and the site's bundler would not map that extension to the `.ts` file.
 import {
   CAPABILITY_IDS,
   CORE_PACKAGE,
@@ -27,10 +30,10 @@ import {
   SERVICE_IDS,
   type CatalogueEntry,
   type ServiceId,
-} from './model';
-import { describeRange } from './version-words';
+} from '@weft-internal/docs-model/catalogue/model';
+import { describeRange } from '@weft-internal/docs-model/catalogue/version-words';
 
-export * from './model';
+export * from '@weft-internal/docs-model/catalogue/model';
 
 export class CatalogueError extends Error {
   constructor(

@@ -10,9 +10,9 @@ import {
   type CardFact,
   type CatalogueEntry,
   type Feature,
-} from './model';
-import { providedFeatures, requiredFeatures } from './filters';
-import { describeRange } from './version-words';
+} from '@weft-internal/docs-model/catalogue/model';
+import { providedFeatures, requiredFeatures } from '@weft-internal/docs-model/catalogue/filters';
+import { describeRange } from '@weft-internal/docs-model/catalogue/version-words';
 
 const NOTHING = 'Nothing';
 

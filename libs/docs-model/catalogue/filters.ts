@@ -14,7 +14,7 @@ import {
   type CatalogueFilters,
   type Feature,
   type FeatureChoice,
-} from './model';
+} from '@weft-internal/docs-model/catalogue/model';
 
 const FEATURE_ORDER: Feature[] = [
   ...CAPABILITY_IDS.map((id) => `capability:${id}` as const),

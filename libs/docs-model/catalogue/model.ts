@@ -3,7 +3,7 @@
  * page. Browser-safe: no Node.js imports here.
  */
 
-import type { CommandsByManager } from '../package-managers';
+import type { CommandsByManager } from '@weft-internal/docs-model/package-managers';
 
 export const PACKAGE_KINDS = [
   'core',

@@ -6,7 +6,7 @@
 import { WeftError, type Runtime, type TriggerRoute } from '@weft/core';
 import { ServerManager } from '@weft/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { CORE_ERRORS } from '../src/errors.js';
 import { ERRORS_REFERENCE_URL } from '../src/errors/error-registry.js';
 import { errorLogFields } from '../src/util/logger.js';

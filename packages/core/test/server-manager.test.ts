@@ -7,7 +7,7 @@ import { ServerManager } from '@weft/core/node';
 import express, { type ErrorRequestHandler } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { byteSizeOf } from '../src/server/server-options.js';
-import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { errorOf, silentLogger } from './fixtures.js';
 
 const servers: ServerManager[] = [];

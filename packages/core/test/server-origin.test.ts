@@ -8,7 +8,7 @@ import { WeftError, type Runtime, type TriggerRoute } from '@weft/core';
 import { ServerManager } from '@weft/core/node';
 import { ORIGIN_HOOK_TIMEOUT_MS } from '../src/server/allowed-origins.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 
 const servers: ServerManager[] = [];
 afterEach(async () => {

@@ -6,8 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Runtime, TEXT_GENERATION_CAPABILITY, type ModelCapability } from '@weft/core';
-import { collectUntil, finalizationCounter, gc } from '../../../libs/test-support/collection.js';
-import { DiscardingMemoryProvider } from '../../../libs/test-support/discarding-memory.js';
+import { collectUntil, finalizationCounter, gc } from '@weft-internal/test-support/collection';
+import { DiscardingMemoryProvider } from '@weft-internal/test-support/discarding-memory';
 import { recordingExecutor, silentLogger, TestModelProvider, TestPlugin } from './fixtures.js';
 
 /** Answers at once, without I/O: planning with one `tools.watch` step, reviews with continue. */

@@ -16,7 +16,7 @@ import {
   type SignatureReflection,
   type TypeDocOptions,
 } from 'typedoc';
-import { typedocOptions, unescapeMarkdown } from '../../../libs/docs-model/typedoc.js';
+import { typedocOptions, unescapeMarkdown } from '@weft-internal/docs-model/typedoc';
 import type { ApiMember, ApiSymbol, DocsPage } from '../src/bundle.js';
 import { absoluteLinks, splitFrontMatter } from './docs-pages.js';
 

@@ -12,16 +12,16 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadErrorRegistries } from '../../../libs/docs-model/error-registries.js';
-import sidebars from '../../../libs/docs-model/sidebar-order.js';
-import { site } from '../../../libs/docs-model/site.js';
-import { readCatalogue } from '../../../libs/docs-model/catalogue/catalogue.js';
-import { cardFacts } from '../../../libs/docs-model/catalogue/facts.js';
+import { loadErrorRegistries } from '@weft-internal/docs-model/error-registries';
+import sidebars from '@weft-internal/docs-model/sidebar-order';
+import { site } from '@weft-internal/docs-model/site';
+import { readCatalogue } from '@weft-internal/docs-model/catalogue/catalogue';
+import { cardFacts } from '@weft-internal/docs-model/catalogue/facts';
 import {
   INSTALLATION_PATH,
   installCommand,
   PACKAGES_ON_NPM,
-} from '../../../libs/docs-model/catalogue/model.js';
+} from '@weft-internal/docs-model/catalogue/model';
 import {
   BUNDLE_FORMAT,
   DEFAULT_BUNDLE_FILE,

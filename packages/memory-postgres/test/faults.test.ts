@@ -12,7 +12,7 @@ import { Runtime, WeftError, type Memory } from '@weft/core';
 import { ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { PostgresMemoryProvider, PostgresMemoryProviderError } from '../src/index.js';
-import { freePort } from '../../../libs/test-support/postgres-server.js';
+import { freePort } from '@weft-internal/test-support/postgres-server';
 import { useServer } from './helpers.js';
 
 const db = useServer();

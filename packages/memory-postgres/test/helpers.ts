@@ -1,8 +1,8 @@
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import {
   usePostgresPerFile,
   type PostgresFixture,
-} from '../../../libs/test-support/postgres-per-file.js';
+} from '@weft-internal/test-support/postgres-per-file';
 import { PostgresMemoryProvider, type PostgresMemoryProviderOptions } from '../src/index.js';
 
 /** What {@link useServer} gives a test file. */
@@ -20,7 +20,7 @@ export interface ServerFixture extends PostgresFixture {
  * with one database for the file, and shuts down every provider a test opened.
  */
 export function useServer(): ServerFixture {
-  const base = usePostgresPerFile('t_');
+  const base = usePostgresPerFile('t_', { beforeAll, afterAll });
   const providers: PostgresMemoryProvider[] = [];
   afterEach(async () => {
     await Promise.all(providers.splice(0).map((provider) => provider.shutdown()));

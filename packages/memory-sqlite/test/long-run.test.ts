@@ -6,7 +6,7 @@
  */
 import { MAX_QUERY_SPACE_PATTERNS } from '@weft/core';
 import { describe, expect, it } from 'vitest';
-import { collectUntil, finalizationCounter } from '../../../libs/test-support/collection.js';
+import { collectUntil, finalizationCounter } from '@weft-internal/test-support/collection';
 import { useTempDatabase } from './helpers.js';
 
 describe('SqliteMemoryProvider over a long run', () => {

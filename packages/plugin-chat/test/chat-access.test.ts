@@ -8,7 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { Runtime, WeftError } from '@weft/core';
 import { serverOf } from '@weft/core/node';
 import {

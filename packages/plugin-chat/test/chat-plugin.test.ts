@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { Runtime, WeftError, type AgentTask, type Context, type Memory } from '@weft/core';
 import {
   InMemoryMemoryProvider,

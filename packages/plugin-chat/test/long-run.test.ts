@@ -10,8 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Runtime } from '@weft/core';
 import { serverOf } from '@weft/core/node';
 import { ScriptedModelProvider } from '@weft/testing';
-import { collectUntil, finalizationCounter } from '../../../libs/test-support/collection.js';
-import { DiscardingMemoryProvider } from '../../../libs/test-support/discarding-memory.js';
+import { collectUntil, finalizationCounter } from '@weft-internal/test-support/collection';
+import { DiscardingMemoryProvider } from '@weft-internal/test-support/discarding-memory';
 import { ChatPlugin } from '../src/index.js';
 
 /**

@@ -8,7 +8,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { WeftError } from '@weft/core';
 import { afterEach, describe, expect, it } from 'vitest';
 // Forcing collections between pages churns the agent's heap.
-import { gc } from '../../../libs/test-support/collection.js';
+import { gc } from '@weft-internal/test-support/collection';
 import { McpPlugin } from '../src/index.js';
 import { MAX_TOOL_PAGES } from '../src/connection.js';
 import { MAX_SCHEMA_PARTS } from '../src/input-schema.js';

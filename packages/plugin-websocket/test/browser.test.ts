@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumArgs, chromiumPath } from '../../../libs/test-support/chromium.js';
+import { chromiumArgs, chromiumPath } from '@weft-internal/test-support/chromium';
 import { boot, type Booted } from './support.js';
 
 let browser: Browser;

@@ -8,7 +8,7 @@ import {
 import { afterEach } from 'vitest';
 import { WebSocket, type ClientOptions } from 'ws';
 import { WebSocketPlugin, type ServerFrame, type WebSocketPluginOptions } from '../src/index.js';
-import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 
 /** Writes the reply to each message: `echo: <message>`. Plans and reviews as a chat task needs. */
 export const echoModel = (

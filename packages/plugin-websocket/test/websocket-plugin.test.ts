@@ -4,7 +4,7 @@ import { Runtime, WeftError, type AgentTask, type Memory, type SpaceCoordinator 
 import { chatSpace, NOT_REMEMBERED_WARNING } from '@weft/plugin-chat';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { IDLE_CLOSE, SHUTDOWN_CLOSE, WebSocketPlugin, type ServerFrame } from '../src/index.js';
-import { capturingLogger, type LogLine } from '../../../libs/test-support/capturing-logger.js';
+import { capturingLogger, type LogLine } from '@weft-internal/test-support/capturing-logger';
 import {
   connect,
   echoModel,

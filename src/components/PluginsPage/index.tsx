@@ -7,7 +7,7 @@ import {
   PACKAGE_KINDS,
   type Catalogue,
   type CatalogueCard,
-} from '@site/libs/docs-model/catalogue/model';
+} from '@weft-internal/docs-model/catalogue/model';
 import CatalogueFilters from './_components/CatalogueFilters';
 import KindSection from './_components/KindSection';
 import PackageManagerSwitch from './_components/PackageManagerSwitch';

@@ -27,13 +27,13 @@ import {
   isGenerated,
   recordGenerated,
   type GeneratedAsset,
-} from '../../../libs/generated-assets/stamp';
+} from '@weft-internal/generated-assets/stamp';
 import {
   API_ENTRY_POINT,
   API_SIDEBAR_FILE,
   API_TSCONFIG,
   type ApiReferenceOptions,
-} from '../../../libs/docs-model/typedoc';
+} from '@weft-internal/docs-model/typedoc';
 
 /** What TypeDoc reads besides its options: the core's sources and compiler settings. */
 const CORE_DIR = 'packages/core';

@@ -6,9 +6,9 @@
  */
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
-import { readCatalogue } from '../../../libs/docs-model/catalogue/catalogue';
-import { catalogueFilters } from '../../../libs/docs-model/catalogue/filters';
-import { cardFacts } from '../../../libs/docs-model/catalogue/facts';
+import { readCatalogue } from '@weft-internal/docs-model/catalogue/catalogue';
+import { catalogueFilters } from '@weft-internal/docs-model/catalogue/filters';
+import { cardFacts } from '@weft-internal/docs-model/catalogue/facts';
 import { commandsByManager } from '../../config/package-manager-commands';
 import {
   CATALOGUE_PLUGIN_NAME,
@@ -16,7 +16,7 @@ import {
   installCommand,
   PLUGINS_PAGE_PATH,
   type Catalogue,
-} from '../../../libs/docs-model/catalogue/model';
+} from '@weft-internal/docs-model/catalogue/model';
 
 export interface PluginCatalogueOptions {
   /** Folder holding one sub-folder per package, relative to the site. */

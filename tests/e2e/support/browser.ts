@@ -1,5 +1,5 @@
 // The Chromium launcher is shared with the benches and package tests; it lives in libs/test-support.
-export { chromiumArgs, chromiumPath } from '../../../libs/test-support/chromium';
+export { chromiumArgs, chromiumPath } from '@weft-internal/test-support/chromium';
 
 /**
  * The production build is served here for the whole run (see playwright.config.ts). Outside CI

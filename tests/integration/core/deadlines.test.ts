@@ -10,7 +10,7 @@ import {
   type TaskArrival,
 } from '@weft/core';
 import { InMemoryMemoryProvider } from '@weft/testing';
-import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import {
   makeRuntime,
   plan,

@@ -6,7 +6,7 @@
 import { Runtime, WeftError } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
-import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { plan, recordingExecutor, stopAfterTest, TestPlugin } from './fixtures.js';
 
 describe('docs/reference/errors.md#how-errors-look', () => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Runtime } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
-import { capturingLogger, type LogLine } from '../../../libs/test-support/capturing-logger.js';
+import { capturingLogger, type LogLine } from '@weft-internal/test-support/capturing-logger';
 import { plan, recordingExecutor, stopAfterTest, TestPlugin } from './fixtures.js';
 
 async function runOneTask(level: string, executorLogs = false) {

@@ -2,7 +2,7 @@ import { MAX_QUERY_SPACE_PATTERNS, MemoryManager, type ModelRequestTask } from '
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import {
   echoPlugin,
   startedRuntime,

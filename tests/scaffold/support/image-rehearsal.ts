@@ -14,7 +14,7 @@ import {
   parseDockerfile,
   type Instruction,
 } from '../../../packages/create-weft/test/support/dockerfile';
-import { runCommand } from '../../../libs/test-support/commands';
+import { runCommand } from '@weft-internal/test-support/commands';
 
 const KNOWN = new Set(['FROM', 'WORKDIR', 'COPY', 'RUN', 'ENV', 'USER', 'EXPOSE', 'CMD']);
 const WORKDIR = '/app';

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runCommand } from '../../../libs/test-support/commands';
+import { runCommand } from '@weft-internal/test-support/commands';
 
 /**
  * The managers besides npm that run `<manager> create weft`, as installed from the npm registry:

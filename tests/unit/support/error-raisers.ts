@@ -7,7 +7,7 @@
  */
 import { relative } from 'node:path';
 import ts from 'typescript';
-import { PACKAGES_DIRECTORY, REPOSITORY_ROOT } from '../../../libs/docs-model/error-registries';
+import { PACKAGES_DIRECTORY, REPOSITORY_ROOT } from '@weft-internal/docs-model/error-registries';
 import type { SourceFile } from './package-sources';
 
 const CODE = /^WEFT_[A-Z0-9_]+$/;

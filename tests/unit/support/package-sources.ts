@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { PACKAGES_DIRECTORY, REPOSITORY_ROOT } from '../../../libs/docs-model/error-registries';
+import { PACKAGES_DIRECTORY, REPOSITORY_ROOT } from '@weft-internal/docs-model/error-registries';
 
 /** A source file of a package, by its path from the repository root, with its text. */
 export interface SourceFile {

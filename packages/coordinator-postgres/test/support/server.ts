@@ -1,7 +1,8 @@
+import { afterAll, beforeAll } from 'vitest';
 import {
   usePostgresPerFile,
   type PostgresFixture,
-} from '../../../../libs/test-support/postgres-per-file.js';
+} from '@weft-internal/test-support/postgres-per-file';
 
 /** What {@link useServer} gives a test file. */
 export type ServerFixture = PostgresFixture;
@@ -11,5 +12,5 @@ export type ServerFixture = PostgresFixture;
  * a free port) with one database for the file.
  */
 export function useServer(): ServerFixture {
-  return usePostgresPerFile('c_');
+  return usePostgresPerFile('c_', { beforeAll, afterAll });
 }

@@ -5,7 +5,7 @@ import {
   type CatalogueCard,
   type CatalogueFilters as Filters,
   type PackageKind,
-} from '@site/libs/docs-model/catalogue/model';
+} from '@weft-internal/docs-model/catalogue/model';
 
 interface CatalogueFiltersProps {
   kinds: { kind: PackageKind; title: string }[];

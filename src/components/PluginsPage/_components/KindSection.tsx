@@ -1,6 +1,10 @@
 import type { ReactNode } from 'react';
-import type { CommandsByManager } from '@site/libs/docs-model/package-managers';
-import type { CardFact, CatalogueCard, PackageKind } from '@site/libs/docs-model/catalogue/model';
+import type { CommandsByManager } from '@weft-internal/docs-model/package-managers';
+import type {
+  CardFact,
+  CatalogueCard,
+  PackageKind,
+} from '@weft-internal/docs-model/catalogue/model';
 import PackageCard from './PackageCard';
 import styles from './KindSection.module.css';
 

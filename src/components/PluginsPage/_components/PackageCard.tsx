@@ -1,8 +1,11 @@
 import type { ReactNode } from 'react';
 import Link from '@docusaurus/Link';
-import { packageSourceUrl } from '@site/libs/docs-model/site';
-import { PACKAGE_MANAGERS, type CommandsByManager } from '@site/libs/docs-model/package-managers';
-import type { CardFact, CatalogueCard } from '@site/libs/docs-model/catalogue/model';
+import { packageSourceUrl } from '@weft-internal/docs-model/site';
+import {
+  PACKAGE_MANAGERS,
+  type CommandsByManager,
+} from '@weft-internal/docs-model/package-managers';
+import type { CardFact, CatalogueCard } from '@weft-internal/docs-model/catalogue/model';
 import styles from './PackageCard.module.css';
 
 interface PackageCardProps {

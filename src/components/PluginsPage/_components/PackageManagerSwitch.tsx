@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { PACKAGE_MANAGERS } from '@site/libs/docs-model/package-managers';
+import { PACKAGE_MANAGERS } from '@weft-internal/docs-model/package-managers';
 import styles from './PackageManagerSwitch.module.css';
 
 /** The radio group's name; each card's commands follow its checked input (CSS, no script). */
