@@ -9,7 +9,7 @@ import { WeftError, type Runtime, type TriggerRoute } from '@weft/core';
 import { ServerManager } from '@weft/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SERVER_DEFAULTS } from '../src/server/server-options.js';
-import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { silentLogger } from './fixtures.js';
 
 const servers: ServerManager[] = [];

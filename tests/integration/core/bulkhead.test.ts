@@ -24,7 +24,7 @@ import {
   TestModelProvider,
   TestPlugin,
 } from './fixtures.js';
-import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 
 const never = (): Promise<PluginResult> => new Promise(() => undefined);
 

@@ -4,7 +4,7 @@ import { Runtime, type MemoryProvider, type ModelProvider } from '@weft/core';
 import { OpenAIModelProvider } from '@weft/model-openai';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { echoPlugin, errorOf, silentLogger, stopAfterTest } from './fixtures.js';
 
 // Guards options.checkHealthOnStart (docs/reference/configuration.md and "Provider health at

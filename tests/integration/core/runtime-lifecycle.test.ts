@@ -21,7 +21,7 @@ import {
   textWithUsage,
   waitFor,
 } from './fixtures.js';
-import { capturingLogger } from '../../../libs/test-support/capturing-logger.js';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 
 /** A runtime whose components log their lifecycle into `events`. */
 async function loggingRuntime(
