@@ -8,14 +8,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { NARROW } from './support/run-panel';
+import { NARROW, pressRun } from './support/run-panel';
 import { waitForHydration } from './support/shell';
 import { copyBuild, startStaticServer } from './support/static-server';
 
 const PATH = '/docs/getting-started/';
 const REPLY = 'You said "Hello, agent!". Your Weft agent is listening.';
 
-const runButton = (page: Page) => page.getByRole('button', { name: /^Run the getting-started/ });
+const RUN = /^Run the getting-started/;
+// Pressed right after load, where the button is in view; after edits further down, pressRun.
+const runButton = (page: Page) => page.getByRole('button', { name: RUN });
 const liveRegion = (page: Page) => page.locator('[data-run-panel] [role="status"]');
 const events = (page: Page) => page.getByRole('list', { name: 'What happened in the run' });
 
@@ -53,7 +55,7 @@ test('runs the example, then an edited message [claim:gs-run-panel-runs] [claim:
 
   await openEditors(page);
   await page.getByLabel('Incoming message').fill('What can you do?');
-  await runButton(page).click();
+  await pressRun(page, RUN);
   await expect(liveRegion(page)).toContainText(
     'Reply: You said "What can you do?". Your Weft agent is listening.',
   );
@@ -75,12 +77,12 @@ test.describe(`at ${NARROW.label}`, () => {
     await openEditors(page);
     const plan = page.getByLabel("The model's plan answer (JSON)");
     await plan.fill('{"steps": [{"pluginId": "assistant"}]}');
-    await runButton(page).click();
+    await pressRun(page, RUN);
     await expect(plan).toHaveAttribute('aria-invalid', 'true');
     await expect(plan).toHaveAccessibleDescription(/^plan answer: steps\.0\.action: /);
     await expect(liveRegion(page)).toContainText('Not run. plan answer: steps.0.action');
     await plan.fill('{"steps": [');
-    await runButton(page).click();
+    await pressRun(page, RUN);
     await expect(plan).toHaveAccessibleDescription(/^plan answer: not valid JSON/);
     expect(await sidewaysOverflow(page)).toBeLessThanOrEqual(0);
   });
@@ -96,7 +98,7 @@ test.describe(`at ${NARROW.label}`, () => {
     await page
       .getByLabel('Preset')
       .selectOption({ label: "A step fails: the model does not answer the reply's call" });
-    await runButton(page).click();
+    await pressRun(page, RUN);
     await expect(liveRegion(page)).toContainText('Task failed');
     const list = events(page);
     // The step's error is the model manager's, wrapping what the model call threw.
@@ -168,7 +170,7 @@ test('runs offline once the offline mode has precached the site [claim:gs-run-pa
         'utf8',
       ).replace('message: text }', 'message: `Offline: ${text}` }'),
     );
-    await runButton(page).click();
+    await pressRun(page, RUN);
     await expect(liveRegion(page)).toContainText(`Reply: Offline: ${REPLY}`);
   } finally {
     await server.stop().catch(() => undefined);
