@@ -7,35 +7,39 @@ import { Runtime, WeftError } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
-import { plan, recordingExecutor, stopAfterTest, TestPlugin } from './fixtures.js';
+import { planner, recordingExecutor, stopAfterTest, TestPlugin } from './fixtures.js';
+
+/** Runs one task whose plan calls the executors in order, and returns its `step failed` lines. */
+async function failedStepLines(
+  executors: ReturnType<typeof recordingExecutor>[],
+): Promise<Record<string, unknown>[]> {
+  const { logger, lines } = capturingLogger('warn');
+  const runtime = stopAfterTest(
+    await Runtime.init({
+      models: [
+        new ScriptedModelProvider(
+          planner(...executors.map(({ action }): [string, string] => ['work', action])),
+        ),
+      ],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new TestPlugin('work', { executors })],
+      options: { logger },
+    }),
+  );
+  await runtime.start();
+  await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'log-lines' });
+  return lines.filter((line) => line.msg === 'step failed');
+}
 
 describe('docs/reference/errors.md#how-errors-look', () => {
   it('logs a failed step with the code and docsUrl of the Weft error it threw [claim:obs-error-code-docsurl]', async () => {
-    const { logger, lines } = capturingLogger('warn');
     const weft = recordingExecutor('weft', () => {
       throw new WeftError('WEFT_TEMPLATE_NOT_FOUND', 'PromptRegistry: no template "greeting".');
     });
     const plain = recordingExecutor('plain', () => {
       throw new Error('disk full');
     });
-    const runtime = stopAfterTest(
-      await Runtime.init({
-        models: [
-          new ScriptedModelProvider({
-            fallback: (_messages, request) =>
-              request.purpose === 'review'
-                ? { type: 'continue' }
-                : plan(['work', 'weft'], ['work', 'plain']),
-          }),
-        ],
-        memory: new InMemoryMemoryProvider(),
-        plugins: [new TestPlugin('work', { executors: [weft, plain] })],
-        options: { logger },
-      }),
-    );
-    await runtime.start();
-    await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'log-lines' });
-    const failed = lines.filter((line) => line.msg === 'step failed');
+    const failed = await failedStepLines([weft, plain]);
     expect(failed).toHaveLength(2);
     expect(failed[0]).toMatchObject({
       code: 'WEFT_TEMPLATE_NOT_FOUND',
@@ -47,7 +51,6 @@ describe('docs/reference/errors.md#how-errors-look', () => {
   });
 
   it('logs a failure an executor returned with the code and docsUrl its Weft error text names, and a plain one without [claim:errors-log-returned-failure-code]', async () => {
-    const { logger, lines } = capturingLogger('warn');
     // As @weft/plugin-mcp returns a tool's error result: a failure, not a throw.
     const toolError = new WeftError(
       'WEFT_MCP_TOOL_ERROR' as never,
@@ -58,24 +61,7 @@ describe('docs/reference/errors.md#how-errors-look', () => {
       error: toolError.message,
     });
     const plain = recordingExecutor('plain', { success: false, error: 'no such ticket [WEFT_X' });
-    const runtime = stopAfterTest(
-      await Runtime.init({
-        models: [
-          new ScriptedModelProvider({
-            fallback: (_messages, request) =>
-              request.purpose === 'review'
-                ? { type: 'continue' }
-                : plan(['work', 'returned'], ['work', 'plain']),
-          }),
-        ],
-        memory: new InMemoryMemoryProvider(),
-        plugins: [new TestPlugin('work', { executors: [returned, plain] })],
-        options: { logger },
-      }),
-    );
-    await runtime.start();
-    await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'log-lines' });
-    const failed = lines.filter((line) => line.msg === 'step failed');
+    const failed = await failedStepLines([returned, plain]);
     expect(failed).toHaveLength(2);
     expect(failed[0]).toMatchObject({
       code: 'WEFT_MCP_TOOL_ERROR',
