@@ -12,6 +12,7 @@ import {
   type Plugin,
   type RuntimeOptions,
   type SpaceCoordinator,
+  type Trigger,
 } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { onTestFinished } from 'vitest';
@@ -26,6 +27,17 @@ export * from '../../../packages/core/test/fixtures.js';
 /** A plugin `echo` with one executor `reply` that succeeds. */
 export function echoPlugin(parts: ConstructorParameters<typeof TestPlugin>[1] = {}): TestPlugin {
   return new TestPlugin('echo', { executors: [recordingExecutor('reply')], ...parts });
+}
+
+/** A route trigger, GET /ping, that answers `pong`: a route to find the server open or closed by. */
+export function pingRoute(): Trigger {
+  return {
+    type: 'route',
+    id: 'ping',
+    method: 'GET',
+    path: '/ping',
+    handler: (_request, response) => response.send('pong'),
+  };
 }
 
 /** A plugin `pinger` with one route trigger, GET /ping, that answers `{ pong: <its request id> }`. */

@@ -12,6 +12,7 @@ import {
   errorOf,
   LoggingMemoryProvider,
   makeRuntime,
+  pingRoute,
   planner,
   recordingExecutor,
   silentLogger,
@@ -151,13 +152,7 @@ describe('Runtime start', () => {
     const first = new TestPlugin('first', {
       events,
       triggers: [
-        {
-          type: 'route',
-          id: 'ping',
-          method: 'GET',
-          path: '/ping',
-          handler: (_request, response) => response.json({ pong: true }),
-        },
+        pingRoute(),
         {
           type: 'start',
           id: 'probe',
@@ -426,13 +421,7 @@ describe('Runtime start', () => {
     const plugin = new TestPlugin('clock', {
       events,
       triggers: [
-        {
-          type: 'route',
-          id: 'ping',
-          method: 'GET',
-          path: '/ping',
-          handler: (_q, response) => response.send('pong'),
-        },
+        pingRoute(),
         {
           type: 'start',
           id: 'tick',
@@ -737,15 +726,7 @@ describe('Runtime stop', () => {
 
   it('closes the HTTP server [claim:trig-shutdown-close] [claim:prod-shutdown-order]', async () => {
     const plugin = echoPlugin({
-      triggers: [
-        {
-          type: 'route',
-          id: 'ping',
-          method: 'GET',
-          path: '/ping',
-          handler: (_q, r) => r.send('pong'),
-        },
-      ],
+      triggers: [pingRoute()],
     });
     const { runtime } = await makeRuntime({ plugins: [plugin], options: { server: { port: 0 } } });
     await runtime.start();
