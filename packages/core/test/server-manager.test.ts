@@ -24,12 +24,25 @@ function route(partial: Partial<TriggerRoute> & Pick<TriggerRoute, 'handler'>): 
 async function serve(
   routes: TriggerRoute[],
   config: ConstructorParameters<typeof ServerManager>[0] = {},
+  logger = silentLogger,
 ): Promise<ServerManager> {
-  const server = new ServerManager({ port: 0, ...config }, silentLogger);
+  const server = new ServerManager({ port: 0, ...config }, logger);
   servers.push(server);
   for (const entry of routes) server.mount('test-plugin', entry, runtime);
   await server.start();
   return server;
+}
+
+/** One POST route per path, whose handler throws what the path names. */
+function throwingRoutes(failures: Record<string, unknown>): TriggerRoute[] {
+  return Object.entries(failures).map(([path, failure]) =>
+    route({
+      path,
+      handler: () => {
+        throw failure;
+      },
+    }),
+  );
 }
 
 const echo = route({
@@ -396,8 +409,6 @@ describe('ServerManager', () => {
 
   it('hides the message of an error whose own status is 5xx, and keeps its code [claim:trig-5xx-own-code] [claim:trig-500-hidden] [claim:errors-task-cancelled-running] [claim:errors-internal-keeps-weft-code] [claim:errors-500-code] [claim:tsdoc-route-5xx] [claim:wp-error-answers]', async () => {
     const { logger, lines } = capturingLogger();
-    const server = new ServerManager({ port: 0 }, logger);
-    servers.push(server);
     const failures: Record<string, unknown> = {
       '/status': Object.assign(new Error('upstream http://10.0.0.5:5432 refused'), {
         status: 502,
@@ -411,19 +422,7 @@ describe('ServerManager', () => {
       }),
       '/no-status': new WeftError('WEFT_TEMPLATE_NOT_FOUND', 'no template "secret/prompt"'),
     };
-    for (const [path, failure] of Object.entries(failures)) {
-      server.mount(
-        'test-plugin',
-        route({
-          path,
-          handler: () => {
-            throw failure;
-          },
-        }),
-        runtime,
-      );
-    }
-    await server.start();
+    const server = await serve(throwingRoutes(failures), {}, logger);
     const answers: Record<string, unknown> = {};
     for (const path of Object.keys(failures)) {
       const response = await post(`${server.url}${path}`, '{}');
@@ -475,8 +474,6 @@ describe('ServerManager', () => {
 
   it('logs a 5xx with the code and docsUrl of the Weft error it is or wraps, else those of its answer [claim:obs-error-code-docsurl] [claim:obs-request-failed-codes]', async () => {
     const { logger, lines } = capturingLogger();
-    const server = new ServerManager({ port: 0 }, logger);
-    servers.push(server);
     const failures: Record<string, Error> = {
       '/wrapped': new Error('the lookup failed', {
         cause: new WeftError('WEFT_TASK_TIMEOUT', 'the task ran past its time limit'),
@@ -484,19 +481,7 @@ describe('ServerManager', () => {
       '/weft': new WeftError('WEFT_PROVIDER_FAILED', 'the provider failed', { status: 502 }),
       '/plain': new Error('disk full'),
     };
-    for (const [path, failure] of Object.entries(failures)) {
-      server.mount(
-        'test-plugin',
-        route({
-          path,
-          handler: () => {
-            throw failure;
-          },
-        }),
-        runtime,
-      );
-    }
-    await server.start();
+    const server = await serve(throwingRoutes(failures), {}, logger);
     const logged: Record<string, unknown> = {};
     for (const path of Object.keys(failures)) {
       const response = await post(`${server.url}${path}`, '{}');
