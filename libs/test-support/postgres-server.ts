@@ -183,3 +183,20 @@ function psql(bin: string, base: string, sql: string): Promise<void> {
     });
   });
 }
+
+/**
+ * A connection string without the password and port of `url`, and the two it left out: for a
+ * test that the client takes them from PGPASSWORD and PGPORT, as the driver pg does.
+ */
+export function withoutPasswordAndPort(url: string): {
+  connectionString: string;
+  password: string;
+  port: string;
+} {
+  const parsed = new URL(url);
+  const password = decodeURIComponent(parsed.password);
+  const { port } = parsed;
+  parsed.password = '';
+  parsed.port = '';
+  return { connectionString: parsed.toString(), password, port };
+}

@@ -12,7 +12,8 @@ import {
 } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { withoutPasswordAndPort } from '@weft-internal/test-support/postgres-server';
 import { PostgresSpaceCoordinator, PostgresSpaceCoordinatorError } from '../src/index.js';
 import { resolveOptions } from '../src/options.js';
 import { useServer } from './support/server.js';
@@ -139,26 +140,16 @@ describe('PostgresSpaceCoordinator errors', () => {
   });
 
   it('takes the password and the port its connection string leaves out from PGPASSWORD and PGPORT, as its driver pg does [claim:cfg-pg-variables]', async () => {
-    const url = new URL(db.url());
-    const { password, port } = url;
-    url.password = '';
-    url.port = '';
-    const saved = { PGPASSWORD: process.env.PGPASSWORD, PGPORT: process.env.PGPORT };
-    try {
-      process.env.PGPASSWORD = decodeURIComponent(password);
-      process.env.PGPORT = port;
-      const coordinator = await open({ connectionString: url.toString() });
-      expect(typeof (await coordinator.admit(arrival('env')))).toBe('number');
-      process.env.PGPASSWORD = 'not-the-password';
-      const error = await errorOf(open({ connectionString: url.toString() }));
-      expect(error.code).toBe('WEFT_COORDINATOR_CONNECT_FAILED');
-      expect(error.message).toMatch(/password authentication failed/);
-    } finally {
-      for (const [name, value] of Object.entries(saved)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-    }
+    const { connectionString, password, port } = withoutPasswordAndPort(db.url());
+    onTestFinished(() => vi.unstubAllEnvs());
+    vi.stubEnv('PGPASSWORD', password);
+    vi.stubEnv('PGPORT', port);
+    const coordinator = await open({ connectionString: connectionString });
+    expect(typeof (await coordinator.admit(arrival('env')))).toBe('number');
+    vi.stubEnv('PGPASSWORD', 'not-the-password');
+    const error = await errorOf(open({ connectionString: connectionString }));
+    expect(error.code).toBe('WEFT_COORDINATOR_CONNECT_FAILED');
+    expect(error.message).toMatch(/password authentication failed/);
   });
 
   it('names host and port when the server refuses, never the password, within the connect timeout', async () => {

@@ -10,9 +10,9 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { Runtime, WeftError, type Memory } from '@weft/core';
 import { ScriptedModelProvider } from '@weft/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { PostgresMemoryProvider, PostgresMemoryProviderError } from '../src/index.js';
-import { freePort } from '@weft-internal/test-support/postgres-server';
+import { freePort, withoutPasswordAndPort } from '@weft-internal/test-support/postgres-server';
 import { useServer } from './helpers.js';
 
 const db = useServer();
@@ -203,32 +203,20 @@ describe('PostgresMemoryProvider under faults', () => {
   });
 
   it('takes the password and the port a connection string leaves out from PGPASSWORD and PGPORT, as its driver pg does [claim:cfg-pg-variables]', async () => {
-    const url = new URL(db.url());
-    const { password, port } = url;
-    url.password = '';
-    url.port = '';
-    const saved = { PGPASSWORD: process.env.PGPASSWORD, PGPORT: process.env.PGPORT };
-    try {
-      process.env.PGPASSWORD = decodeURIComponent(password);
-      process.env.PGPORT = port;
-      const memory = db.create({ connectionString: url.toString() });
-      await memory.init();
-      const stored = await memory.store({ space: 'env', kind: 'note', content: 1, metadata: {} });
-      expect((await memory.query({ space: 'env' })).map((memory) => memory.id)).toEqual([
-        stored.id,
-      ]);
-      // The same string with another PGPASSWORD is refused: the variable is what logged in.
-      process.env.PGPASSWORD = SECRET;
-      const refused = db.create({ connectionString: url.toString() });
-      const failure = await refused.init().catch((error: unknown) => error);
-      expect(WeftError.is(failure, 'WEFT_POSTGRES_CONNECT_FAILED')).toBe(true);
-      expect((failure as Error).message).toMatch(/password authentication failed/);
-    } finally {
-      for (const [name, value] of Object.entries(saved)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
-    }
+    const { connectionString, password, port } = withoutPasswordAndPort(db.url());
+    onTestFinished(() => vi.unstubAllEnvs());
+    vi.stubEnv('PGPASSWORD', password);
+    vi.stubEnv('PGPORT', port);
+    const memory = db.create({ connectionString: connectionString });
+    await memory.init();
+    const stored = await memory.store({ space: 'env', kind: 'note', content: 1, metadata: {} });
+    expect((await memory.query({ space: 'env' })).map((memory) => memory.id)).toEqual([stored.id]);
+    // The same string with another PGPASSWORD is refused: the variable is what logged in.
+    vi.stubEnv('PGPASSWORD', SECRET);
+    const refused = db.create({ connectionString: connectionString });
+    const failure = await refused.init().catch((error: unknown) => error);
+    expect(WeftError.is(failure, 'WEFT_POSTGRES_CONNECT_FAILED')).toBe(true);
+    expect((failure as Error).message).toMatch(/password authentication failed/);
   });
 
   it('fails init on a wrong password without showing the password tried [claim:pg-password-never-shown] [claim:mpo-pg-password-hidden] [claim:pg-connect-failed] [claim:pg-readme-connect-failed] [claim:mpo-pg-connect-failed]', async () => {
