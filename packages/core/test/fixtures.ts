@@ -14,13 +14,33 @@ import {
   type ModelCapability,
   type PluginResult,
   type PromptTemplate,
+  type Runtime,
   type Trigger,
+  type TriggerRoute,
 } from '@weft/core';
-import { pino } from 'pino';
+import { ServerManager } from '@weft/core/node';
+import { pino, type Logger } from 'pino';
+import { onTestFinished } from 'vitest';
 import { z } from 'zod';
 
 /** A logger that writes nothing. */
 export const silentLogger = pino({ level: 'silent' });
+
+/**
+ * A `ServerManager` on a free port with `routes` mounted for the plugin `test-plugin` (their
+ * handlers get `runtime`), started, and stopped when the test ends.
+ */
+export async function startServer(
+  routes: readonly TriggerRoute[],
+  config: ConstructorParameters<typeof ServerManager>[0] = {},
+  { logger = silentLogger, runtime = {} as Runtime }: { logger?: Logger; runtime?: Runtime } = {},
+): Promise<ServerManager> {
+  const server = new ServerManager({ port: 0, ...config }, logger);
+  onTestFinished(() => server.stop());
+  for (const route of routes) server.mount('test-plugin', route, runtime);
+  await server.start();
+  return server;
+}
 
 /** A plugin assembled from parts, for tests. */
 export class TestPlugin extends Plugin {

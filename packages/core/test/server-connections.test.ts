@@ -5,21 +5,18 @@
  */
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
-import { WeftError, type Runtime, type TriggerRoute } from '@weft/core';
+import { WeftError, type TriggerRoute } from '@weft/core';
 import { ServerManager } from '@weft/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SERVER_DEFAULTS } from '../src/server/server-options.js';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
-import { silentLogger } from './fixtures.js';
+import { silentLogger, startServer } from './fixtures.js';
 
-const servers: ServerManager[] = [];
 const sockets: Socket[] = [];
 afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.destroy();
-  await Promise.all(servers.splice(0).map((server) => server.stop()));
 });
 
-const runtime = {} as Runtime;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A server with one route, `GET /ping`, that counts its calls. */
@@ -38,10 +35,7 @@ async function serve(
       response.json({ pong: true });
     },
   };
-  const server = new ServerManager({ port: 0, ...config }, logger);
-  servers.push(server);
-  server.mount('test-plugin', ping, runtime);
-  await server.start();
+  const server = await startServer([ping], config, { logger });
   return { server, calls: () => calls };
 }
 

@@ -8,7 +8,7 @@ import express, { type ErrorRequestHandler } from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import { byteSizeOf } from '../src/server/server-options.js';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
-import { errorOf, silentLogger } from './fixtures.js';
+import { errorOf, silentLogger, startServer } from './fixtures.js';
 
 const servers: ServerManager[] = [];
 afterEach(async () => {
@@ -26,11 +26,7 @@ async function serve(
   config: ConstructorParameters<typeof ServerManager>[0] = {},
   logger = silentLogger,
 ): Promise<ServerManager> {
-  const server = new ServerManager({ port: 0, ...config }, logger);
-  servers.push(server);
-  for (const entry of routes) server.mount('test-plugin', entry, runtime);
-  await server.start();
-  return server;
+  return startServer(routes, config, { logger, runtime });
 }
 
 /** One POST route per path, whose handler throws what the path names. */

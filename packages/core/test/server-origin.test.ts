@@ -4,16 +4,12 @@
  * go on.
  */
 import { request as httpRequest } from 'node:http';
-import { WeftError, type Runtime, type TriggerRoute } from '@weft/core';
+import { WeftError, type TriggerRoute } from '@weft/core';
 import { ServerManager } from '@weft/core/node';
 import { ORIGIN_HOOK_TIMEOUT_MS } from '../src/server/allowed-origins.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
-
-const servers: ServerManager[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.stop()));
-});
+import { startServer } from './fixtures.js';
 
 /** A server with one POST /echo route that counts its runs, and its log lines. */
 async function serve(config: ConstructorParameters<typeof ServerManager>[0] = {}) {
@@ -29,10 +25,7 @@ async function serve(config: ConstructorParameters<typeof ServerManager>[0] = {}
       response.json({ ran: true });
     },
   };
-  const server = new ServerManager({ port: 0, ...config }, logger);
-  servers.push(server);
-  server.mount('test-plugin', route, {} as Runtime);
-  await server.start();
+  const server = await startServer([route], config, { logger });
   return { server, runs, logs };
 }
 
