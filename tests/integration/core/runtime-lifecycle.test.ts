@@ -3,6 +3,7 @@ import {
   WeftError,
   type RuntimeOptions,
   type SpaceCoordinator,
+  type Trigger,
   type TriggerRoute,
 } from '@weft/core';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
@@ -49,6 +50,26 @@ async function loggingRuntime(
     options: { logger: silentLogger, ...parts.options },
   });
   return stopAfterTest(runtime);
+}
+
+/**
+ * A start trigger that waits until `release` is resolved, whatever its signal says; `entered`
+ * resolves when it begins, and `signal()` is the signal it was given.
+ */
+function heldStartTrigger(id: string) {
+  const entered = deferred();
+  const release = deferred();
+  let given: AbortSignal | undefined;
+  const trigger: Trigger = {
+    type: 'start',
+    id,
+    start: async (_runtime, signal) => {
+      given = signal;
+      entered.resolve();
+      await release.promise;
+    },
+  };
+  return { trigger, entered, release, signal: () => given };
 }
 
 describe('Runtime start', () => {
@@ -176,22 +197,8 @@ describe('Runtime start', () => {
   });
 
   it('makes a stop() called while a start trigger has not returned abort its signal and wait for it until it returns, logging the rollback with WEFT_RUNTIME_STOPPED [claim:trig-start-blocks-stop] [claim:obs-rollback-on-stop]', async () => {
-    const entered = deferred();
-    const release = deferred();
-    let signalSeen: AbortSignal | undefined;
-    const plugin = echoPlugin({
-      triggers: [
-        {
-          type: 'start',
-          id: 'slow-setup',
-          start: async (_runtime, signal) => {
-            signalSeen = signal;
-            entered.resolve();
-            await release.promise;
-          },
-        },
-      ],
-    });
+    const { trigger, entered, release, signal } = heldStartTrigger('slow-setup');
+    const plugin = echoPlugin({ triggers: [trigger] });
     const { logger, lines } = capturingLogger();
     const { runtime } = await makeRuntime({ plugins: [plugin], options: { logger } });
     const started = errorOf(runtime.start());
@@ -201,7 +208,7 @@ describe('Runtime start', () => {
       stopped = true;
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(signalSeen?.aborted).toBe(true);
+    expect(signal()?.aborted).toBe(true);
     expect(stopped).toBe(false);
     release.resolve();
     await stopping;
@@ -218,23 +225,10 @@ describe('Runtime start', () => {
   });
 
   it('stops what has started 2 s after a stop() that a hung start trigger holds, and the rest when it returns [claim:trig-start-blocks-stop] [claim:obs-start-held-at-stop] [claim:obs-rollback-on-stop] [claim:tsdoc-runtime-stop-bounded]', async () => {
-    const entered = deferred();
-    const release = deferred();
+    // Its start ignores the signal, as a hung setup does.
+    const { trigger, entered, release } = heldStartTrigger('never-returns');
     const events: string[] = [];
-    const plugin = new TestPlugin('hung-start', {
-      events,
-      triggers: [
-        {
-          type: 'start',
-          id: 'never-returns',
-          // Ignores its signal, as a hung setup does.
-          start: async () => {
-            entered.resolve();
-            await release.promise;
-          },
-        },
-      ],
-    });
+    const plugin = new TestPlugin('hung-start', { events, triggers: [trigger] });
     const { logger, lines } = capturingLogger();
     const { runtime } = await makeRuntime({ plugins: [plugin], options: { logger } });
     const started = errorOf(runtime.start());
