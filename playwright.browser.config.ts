@@ -13,6 +13,9 @@ export default defineConfig({
   use: {
     ...devices['Desktop Chrome'],
     launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
-    trace: 'retain-on-failure',
+    // Recording a trace of every test costs about half as much processor time again as the
+    // tests themselves: a failure keeps a screenshot, and its retry on CI records the trace.
+    trace: 'on-first-retry',
+    screenshot: 'only-on-failure',
   },
 });

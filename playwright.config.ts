@@ -16,7 +16,10 @@ export default defineConfig({
     ...devices['Desktop Chrome'],
     baseURL: siteUrl,
     launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
-    trace: 'retain-on-failure',
+    // Recording a trace of every test costs about half as much processor time again as the
+    // tests themselves: a failure keeps a screenshot, and its retry on CI records the trace.
+    trace: 'on-first-retry',
+    screenshot: 'only-on-failure',
   },
   webServer: {
     // The production build, served the way `npm run serve` serves it.
