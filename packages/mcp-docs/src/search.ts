@@ -5,8 +5,9 @@
  *
  * The rules, each for a reason a reader would notice:
  * - sections with all the words come first; when fewer than a page of results have them all,
- *   sections with all but one follow, and when none has all but one, any word will do, so one
- *   word outside the docs' wording does not empty the list;
+ *   sections with all but one join them at half their score (so one of these leads only when it
+ *   matches more than twice as closely), and when none has all but one, any word will do, so
+ *   one word outside the docs' wording does not empty the list;
  * - a section with several of the query's words in a row, as written ("at least once"), ranks
  *   above one where the same words are scattered;
  * - typos are forgiven in proportion to the word: one edit from 4 letters, two from 8;

@@ -313,6 +313,35 @@ describe('the search_docs ranking', () => {
       expect(found).toEqual(['/docs/a/', '/docs/b/']);
     });
 
+    it('scores a part with all words but one at half, so it ranks higher only when it matches more than twice as closely [claim:mcp-docs-fallback-tiers]', () => {
+      const filler = 'Many other words on other subjects fill this long section. '.repeat(40);
+      const halves = new DocsSearch([
+        page(
+          '/docs/workshop/',
+          'Workshop',
+          `# Workshop\n\n${filler}A loom, some cloth and a spindle are mentioned once.`,
+        ),
+        page(
+          '/docs/weaving/',
+          'Weaving',
+          '# Weaving\n\n## Loom cloth\n\nLoom cloth: the loom weaves cloth.',
+        ),
+      ]);
+      const score = (query: string, path: string): number =>
+        halves.rank(query).find((ranked) => ranked.pagePath === path)?.score ?? 0;
+      // The weaving part lacks "spindle": it counts at half of what it scores for its two words.
+      expect(score('loom cloth spindle', '/docs/weaving/')).toBeCloseTo(
+        score('loom cloth', '/docs/weaving/') / 2,
+      );
+      // Half of its score is still more than the workshop's, which has all three words once.
+      expect(score('loom cloth spindle', '/docs/weaving/')).toBeGreaterThan(
+        score('loom cloth spindle', '/docs/workshop/'),
+      );
+      expect(
+        halves.search('loom cloth spindle').map((hit) => hit.path.replace(/#.*$/, '')),
+      ).toEqual(['/docs/weaving/', '/docs/workshop/']);
+    });
+
     it('leaves out the parts with one word of three while a part has two, and takes any word only when none has [claim:mcp-docs-fallback-tiers]', () => {
       const tiers = new DocsSearch([
         page('/docs/loom/', 'Looms', '# Looms\n\nThe loom weaves cloth quickly.'),

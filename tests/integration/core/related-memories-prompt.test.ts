@@ -40,7 +40,34 @@ describe('the planning prompt', () => {
     expect(related.match(/trigger echo\/message/g)).toHaveLength(1);
   });
 
-  it('limits the rendering to options.relatedMemoryChars [claim:task-planner-memory-limits]', async () => {
+  it("shows the space, the trigger, every executor, the earlier tasks and a plugin's own memory as entries, then asks for at most maxSteps steps [claim:liq-planning-prompt] [claim:liq-related-text]", async () => {
+    const memory = new InMemoryMemoryProvider();
+    const { runtime, model } = await started({
+      memory,
+      responses: { responses: [plan(['echo', 'reply']), plan()] },
+      options: { pipelineReview: 'never', maxSteps: 4 },
+    });
+    await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's', message: 'hi' });
+    // A plugin's own memory of the space, stored between the two tasks, as the notes plugin does.
+    await runtime.memory.store({ space: 's', kind: 'note', content: 'likes tea', metadata: {} });
+    await runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'message',
+      space: { id: 's', description: 'a test room' },
+      message: 'again',
+    });
+    const prompt = model.requests[1]?.[1]?.content ?? '';
+    expect(prompt).toContain('Space: s (a test room)\nTrigger: echo/message\nMessage: again\n');
+    expect(prompt).toContain('- pluginId "echo", action "reply": Runs the reply action.\n');
+    const related = prompt.slice(prompt.indexOf('## Earlier tasks and related memories'));
+    // Newest first: the note, then the earlier task, each an entry of its own.
+    expect(related).toMatch(
+      /^## Earlier tasks and related memories, newest first\n- [^\n]* UTC, space s, note: "likes tea"\n- [^\n]* UTC, space s, trigger echo\/message: hi\n {2}Steps: echo\/reply\n {2}Outcome: completed/,
+    );
+    expect(prompt).toContain('Answer with at most 4 steps, using only the executors listed.');
+  });
+
+  it('limits the rendering to options.relatedMemoryChars [claim:task-planner-memory-limits] [claim:liq-related-text]', async () => {
     const memory = new InMemoryMemoryProvider();
     for (const n of [1, 2, 3]) {
       await memory.store({ space: 's', kind: 'note', content: `fact ${n}`, metadata: {} });

@@ -16,10 +16,11 @@ export interface PipelineGenerationContext {
   /** Memories of the space and its related spaces, newest first. */
   memories: Memory[];
   /**
-   * The same memories as the model reads them: one entry per earlier task (when, which space and
-   * trigger, what was asked, the steps run, the outcome), newest first, within the
-   * `relatedMemories` and `relatedMemoryChars` limits; `None.` when there are none, and a line
-   * saying the history is unavailable when the memory store could not be read.
+   * Those memories as the model reads them: one entry per earlier task (when, which space and
+   * trigger, what was asked, the steps run, the outcome) and one per other memory, such as a
+   * plugin's own, newest first, within the `relatedMemories` and `relatedMemoryChars` limits;
+   * `None.` when there are none, and a line saying the history is unavailable when the memory
+   * store could not be read.
    */
   relatedText: string;
   /** The most steps a task may run. */
