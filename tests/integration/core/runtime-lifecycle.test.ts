@@ -180,7 +180,7 @@ describe('Runtime start', () => {
     expect(events).toEqual(['init plugin first', 'init plugin second', 'start trigger (ping 200)']);
   });
 
-  it('makes a stop() called while a start trigger has not returned abort its signal and wait for it until it returns, logging the rollback with WEFT_RUNTIME_STOPPED [claim:trig-start-blocks-stop] [claim:obs-rollback-on-stop]', async () => {
+  it('makes a stop() called while a start trigger has not returned abort its signal and wait for it until it returns, logging the rollback with WEFT_RUNTIME_STOPPED [claim:task-stop-during-start] [claim:trig-start-blocks-stop] [claim:obs-rollback-on-stop]', async () => {
     const entered = deferred();
     const release = deferred();
     let signalSeen: AbortSignal | undefined;
@@ -222,7 +222,7 @@ describe('Runtime start', () => {
     expect(lines.filter((line) => line.msg === 'runtime stopped')).toHaveLength(1);
   });
 
-  it('stops what has started 2 s after a stop() that a hung start trigger holds, and the rest when it returns [claim:trig-start-blocks-stop] [claim:obs-start-held-at-stop] [claim:obs-rollback-on-stop] [claim:tsdoc-runtime-stop-bounded]', async () => {
+  it('stops what has started 2 s after a stop() that a hung start trigger holds, and the rest when it returns [claim:task-stop-hung-start] [claim:trig-start-blocks-stop] [claim:obs-start-held-at-stop] [claim:obs-rollback-on-stop] [claim:tsdoc-runtime-stop-bounded]', async () => {
     const entered = deferred();
     const release = deferred();
     const events: string[] = [];
@@ -244,6 +244,7 @@ describe('Runtime start', () => {
     const { runtime } = await makeRuntime({ plugins: [plugin], options: { logger } });
     const started = errorOf(runtime.start());
     await entered.promise;
+    const stopAsked = Date.now();
     const before = performance.now();
     await runtime.stop();
     const tookMs = performance.now() - before;
@@ -258,6 +259,11 @@ describe('Runtime start', () => {
         msg: 'start did not end after stop; stopping what has started',
       }),
     );
+    // The hung start is given 2 s, no more, before what has started is shut down.
+    const gaveUp = lines.find(
+      (line) => line.msg === 'start did not end after stop; stopping what has started',
+    );
+    expect(Number(gaveUp?.time) - stopAsked).toBeLessThan(2_500);
     const rollback = (line: Record<string, unknown>) =>
       line.msg === 'runtime failed to start; rolling back';
     expect(lines.filter(rollback)).toEqual([]);
@@ -457,7 +463,7 @@ describe('Runtime start', () => {
     await expect(fetch(`http://127.0.0.1:${port}/ping`)).rejects.toThrow();
   });
 
-  it('abandons and rolls back a start when stop() is called while it is starting [claim:tsdoc-runtime-start-stopped]', async () => {
+  it('abandons and rolls back a start when stop() is called while it is starting [claim:task-stop-during-start] [claim:tsdoc-runtime-start-stopped]', async () => {
     const events: string[] = [];
     const initStarted = deferred();
     const releaseInit = deferred();
@@ -682,7 +688,7 @@ describe('Runtime stop', () => {
     expect((await running).status).toBe('completed');
   });
 
-  it('keeps the HTTP server open while the queue drains, and closes it before plugins shut down [claim:trig-shutdown-close] [claim:prod-shutdown-order]', async () => {
+  it('keeps the HTTP server open while the queue drains, and closes it before plugins shut down [claim:trig-shutdown-close] [claim:prod-shutdown-order] [claim:task-stop-reverse-order]', async () => {
     const gate = deferred();
     const slow = recordingExecutor('reply', async () => {
       await gate.promise;
