@@ -316,7 +316,7 @@ describe('Runtime start', () => {
     expect((await pending).status).toBe('completed');
   });
 
-  it('rolls back what started when a plugin fails to initialise, naming the plugin [claim:plugin-init-fails] [claim:task-start-rollback] [claim:errors-start-failed-sources] [claim:tsdoc-runtime-start-failed] [claim:wp-start-order] [claim:wp-rollback]', async () => {
+  it('rolls back what started when a plugin fails to initialise, naming the plugin [claim:mpo-first-start-last-stop] [claim:plugin-init-fails] [claim:task-start-rollback] [claim:errors-start-failed-sources] [claim:tsdoc-runtime-start-failed] [claim:wp-start-order] [claim:wp-rollback]', async () => {
     const events: string[] = [];
     const runtime = await loggingRuntime(events, {
       plugins: [
@@ -511,7 +511,7 @@ describe('Runtime stop', () => {
     expect(runtime.status).toBe('stopped');
   });
 
-  it('shuts plugins and providers down in reverse order and survives a failing shutdown [claim:plugin-shutdown] [claim:trig-shutdown-close] [claim:task-stop-reverse-order] [claim:prod-shutdown-order] [claim:mpm-start-first] [claim:mpi-start-order] [claim:mpo-lifecycle] [claim:mpo-shutdown-after] [claim:wp-stop-reverse] [claim:wp-providers-before-plugins]', async () => {
+  it('shuts plugins and providers down in reverse order and survives a failing shutdown [claim:mpo-first-start-last-stop] [claim:plugin-shutdown] [claim:trig-shutdown-close] [claim:task-stop-reverse-order] [claim:prod-shutdown-order] [claim:mpm-start-first] [claim:mpi-start-order] [claim:mpo-lifecycle] [claim:mpo-shutdown-after] [claim:wp-stop-reverse] [claim:wp-providers-before-plugins]', async () => {
     const events: string[] = [];
     const runtime = await loggingRuntime(events, {
       plugins: [
