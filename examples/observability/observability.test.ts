@@ -31,6 +31,9 @@ async function startAgent(
       logger: createServiceLogger(stream),
       analytics: { trackers: [tracker] },
       pipelineReview: 'on-failure',
+      // A free port: the plugin's route starts the HTTP server, and the
+      // default 3000 may be taken.
+      server: { port: 0 },
     },
   });
   await runtime.start();

@@ -11,7 +11,10 @@ async function agentWith(model: ScriptedModelProvider) {
     models: [model],
     memory: new InMemoryMemoryProvider(),
     plugins: [new AssistantPlugin()],
-    options: { logger, pipelineReview: 'never' },
+    // The plugin has a route trigger, so the runtime starts its HTTP server:
+    // port 0 lets the system pick a free port, and a test never fails because
+    // another server holds the default one.
+    options: { logger, pipelineReview: 'never', server: { port: 0 } },
   });
   await runtime.start();
   return runtime;
@@ -25,6 +28,14 @@ const message = (text: string) => ({
 });
 
 describe('the scripted model', () => {
+  it('runs the agent on a free port, not the default 3000 that a dev server may hold [claim:testing-no-network] [claim:testing-port-zero-runtime]', async () => {
+    const runtime = await agentWith(new ScriptedModelProvider());
+    const { port } = runtime.server;
+    await runtime.stop();
+    expect(port).toBeGreaterThan(0);
+    expect(port).not.toBe(3000);
+  });
+
   it('answers from its queue in order, objects as JSON, and records each request [claim:testing-no-network] [claim:testing-scripted-queue] [claim:testing-scripted-response-kinds] [claim:testing-scripted-records] [claim:tst-scripted]', async () => {
     const model = new ScriptedModelProvider({
       responses: [

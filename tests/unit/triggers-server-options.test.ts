@@ -37,7 +37,7 @@ describe('the server options table of the triggers page', () => {
 });
 
 describe('the default port', () => {
-  it('is 3000 for an agent, which the docs site also takes: npm start gives Docusaurus no other port [claim:trouble-port-3000]', () => {
+  it('is 3000 for an agent, which the docs site also takes: npm start gives Docusaurus no other port [claim:trouble-port-3000] [claim:testing-port-zero-runtime]', () => {
     expect(SERVER_DEFAULTS.port).toBe(3000);
     const manifest = JSON.parse(
       readFileSync(path.join(__dirname, '../../package.json'), 'utf8'),

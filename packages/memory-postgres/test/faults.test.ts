@@ -80,7 +80,7 @@ async function hangableProxy(
 const everything = (error: unknown): string => `${String(error)}\n${inspect(error, { depth: 8 })}`;
 
 describe('PostgresMemoryProvider under faults', () => {
-  it('loses no acknowledged write when the server crashes and restarts mid-run [claim:prod-outage-memory-postgres] [claim:pg-restart-no-loss] [claim:pg-restart]', async () => {
+  it('loses no acknowledged write when the server crashes and restarts mid-run [claim:mpo-pg-timeouts] [claim:prod-outage-memory-postgres] [claim:pg-restart-no-loss] [claim:pg-restart]', async () => {
     const memory = await db.open({ pool: { reconnectTimeoutMs: 30_000, max: 4 } });
     const acknowledged: Memory[] = [];
     const failures: unknown[] = [];
@@ -248,7 +248,7 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   });
 
-  it('retries a remove that never reached the server until the server is back [claim:pg-remove-retry]', async () => {
+  it('retries a remove that never reached the server until the server is back [claim:mpo-pg-timeouts] [claim:pg-remove-retry]', async () => {
     const memory = await db.open({ pool: { reconnectTimeoutMs: 30_000 } });
     const stored = await memory.store({ space: 'gone', kind: 'note', content: 1, metadata: {} });
     await db.server().stop('fast');
@@ -314,7 +314,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect((await memory.query({})).map((each) => each.space)).toEqual(['up']);
   }, 60_000);
 
-  it('fails a remove whose connection broke while it ran with WEFT_POSTGRES_UNAVAILABLE, saying the outcome is unknown, and does not retry it [claim:pg-readme-unavailable-row]', async () => {
+  it('fails a remove whose connection broke while it ran with WEFT_POSTGRES_UNAVAILABLE, saying the outcome is unknown, and does not retry it [claim:mpo-pg-timeouts] [claim:pg-readme-unavailable-row]', async () => {
     const memory = await db.open({ id: 'broken-remove', pool: { statementTimeoutMs: 20_000 } });
     const stored = await memory.store({ space: 'held', kind: 'note', content: 1, metadata: {} });
     const locker = new pg.Client({ connectionString: db.url() });

@@ -267,7 +267,7 @@ describe('running steps', () => {
     ]);
   });
 
-  it('records a thrown error or success:false as an error item and carries on [claim:index-dispatch-never-rejects] [claim:exec-result-or-error] [claim:exec-throw-is-error] [claim:philo-throw-same] [claim:philo-fail-independently] [claim:philo-failure-item] [claim:trig-dispatch-resolves] [claim:task-step-result-or-error-item] [claim:task-dispatch-never-rejects-inside] [claim:task-plugin-memory-errors] [claim:task-failed-step-continues] [claim:wp-error-items] [claim:wp-goal-failure-data] [claim:errors-task-failures-in-chain]', async () => {
+  it('records a thrown error or success:false as an error item and carries on [claim:index-dispatch-never-rejects] [claim:exec-result-or-error] [claim:exec-throw-is-error] [claim:philo-throw-same] [claim:philo-fail-independently] [claim:philo-failure-item] [claim:trig-dispatch-resolves] [claim:task-step-result-or-error-item] [claim:task-dispatch-never-rejects-inside] [claim:task-failed-step-continues] [claim:wp-error-items] [claim:wp-goal-failure-data] [claim:errors-task-failures-in-chain]', async () => {
     const throws = recordingExecutor('throws', async () => {
       throw new Error('network unreachable');
     });
@@ -628,6 +628,35 @@ describe('task memories', () => {
     const { runtime: healthy } = await startedRuntime({ responses: planner(['echo', 'reply']) });
     const fine = await healthy.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(fine.historyUnavailable).toBeUndefined();
+  });
+
+  it("fails the step of an executor whose own memory query meets the store's error, as a thrown error does [claim:task-plugin-memory-errors]", async () => {
+    /** The in-memory store, whose reads fail as a store that lost its disk would. */
+    class UnreadableStore extends InMemoryMemoryProvider {
+      override async query(): Promise<never> {
+        throw new Error('SQLITE_CANTOPEN: unable to open database file');
+      }
+    }
+    const lookup = recordingExecutor('lookup', async (_task, context) => {
+      const notes = await context.memory.query({ kind: 'note' });
+      return { success: true, data: { notes: notes.length } };
+    });
+    const after = recordingExecutor('after');
+    const { runtime } = await startedRuntime({
+      memory: new UnreadableStore(),
+      plugins: [echoPlugin({ executors: [lookup, after] })],
+      responses: planner(['echo', 'lookup'], ['echo', 'after']),
+      options: { pipelineReview: 'never' },
+    });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+
+    expect(lookup.calls).toHaveLength(1);
+    // The store's own error becomes the step's error item; the next step still runs.
+    expect(task.chain.slice(1).map((item) => [item.type, item.action, item.error])).toEqual([
+      ['error', 'lookup', expect.stringContaining('SQLITE_CANTOPEN: unable to open database file')],
+      ['result', 'after', undefined],
+    ]);
+    expect(task.status).toBe('failed');
   });
 
   it('plans without the history when a space names more related patterns than a query may hold [claim:tsdoc-core-related-spaces-max]', async () => {

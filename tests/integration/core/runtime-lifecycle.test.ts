@@ -196,7 +196,7 @@ describe('Runtime start', () => {
     expect(events).toEqual(['init plugin first', 'init plugin second', 'start trigger (ping 200)']);
   });
 
-  it('makes a stop() called while a start trigger has not returned abort its signal and wait for it until it returns, logging the rollback with WEFT_RUNTIME_STOPPED [claim:trig-start-blocks-stop] [claim:obs-rollback-on-stop]', async () => {
+  it('makes a stop() called while a start trigger has not returned abort its signal and wait for it until it returns, logging the rollback with WEFT_RUNTIME_STOPPED [claim:task-stop-during-start] [claim:trig-start-blocks-stop] [claim:obs-rollback-on-stop]', async () => {
     const { trigger, entered, release, signal } = heldStartTrigger('slow-setup');
     const plugin = echoPlugin({ triggers: [trigger] });
     const { logger, lines } = capturingLogger();
@@ -224,7 +224,7 @@ describe('Runtime start', () => {
     expect(lines.filter((line) => line.msg === 'runtime stopped')).toHaveLength(1);
   });
 
-  it('stops what has started 2 s after a stop() that a hung start trigger holds, and the rest when it returns [claim:trig-start-blocks-stop] [claim:obs-start-held-at-stop] [claim:obs-rollback-on-stop] [claim:tsdoc-runtime-stop-bounded]', async () => {
+  it('stops what has started 2 s after a stop() that a hung start trigger holds, and the rest when it returns [claim:task-stop-hung-start] [claim:trig-start-blocks-stop] [claim:obs-start-held-at-stop] [claim:obs-rollback-on-stop] [claim:tsdoc-runtime-stop-bounded]', async () => {
     // Its start ignores the signal, as a hung setup does.
     const { trigger, entered, release } = heldStartTrigger('never-returns');
     const events: string[] = [];
@@ -233,6 +233,7 @@ describe('Runtime start', () => {
     const { runtime } = await makeRuntime({ plugins: [plugin], options: { logger } });
     const started = errorOf(runtime.start());
     await entered.promise;
+    const stopAsked = Date.now();
     const before = performance.now();
     await runtime.stop();
     const tookMs = performance.now() - before;
@@ -247,6 +248,11 @@ describe('Runtime start', () => {
         msg: 'start did not end after stop; stopping what has started',
       }),
     );
+    // The hung start is given 2 s, no more, before what has started is shut down.
+    const gaveUp = lines.find(
+      (line) => line.msg === 'start did not end after stop; stopping what has started',
+    );
+    expect(Number(gaveUp?.time) - stopAsked).toBeLessThan(2_500);
     const rollback = (line: Record<string, unknown>) =>
       line.msg === 'runtime failed to start; rolling back';
     expect(lines.filter(rollback)).toEqual([]);
@@ -299,7 +305,7 @@ describe('Runtime start', () => {
     expect((await pending).status).toBe('completed');
   });
 
-  it('rolls back what started when a plugin fails to initialise, naming the plugin [claim:plugin-init-fails] [claim:task-start-rollback] [claim:errors-start-failed-sources] [claim:tsdoc-runtime-start-failed] [claim:wp-start-order] [claim:wp-rollback]', async () => {
+  it('rolls back what started when a plugin fails to initialise, naming the plugin [claim:mpo-first-start-last-stop] [claim:plugin-init-fails] [claim:task-start-rollback] [claim:errors-start-failed-sources] [claim:tsdoc-runtime-start-failed] [claim:wp-start-order] [claim:wp-rollback]', async () => {
     const events: string[] = [];
     const runtime = await loggingRuntime(events, {
       plugins: [
@@ -440,7 +446,7 @@ describe('Runtime start', () => {
     await expect(fetch(`http://127.0.0.1:${port}/ping`)).rejects.toThrow();
   });
 
-  it('abandons and rolls back a start when stop() is called while it is starting [claim:tsdoc-runtime-start-stopped]', async () => {
+  it('abandons and rolls back a start when stop() is called while it is starting [claim:task-stop-during-start] [claim:tsdoc-runtime-start-stopped]', async () => {
     const events: string[] = [];
     const initStarted = deferred();
     const releaseInit = deferred();
@@ -488,7 +494,7 @@ describe('Runtime stop', () => {
     expect(runtime.status).toBe('stopped');
   });
 
-  it('shuts plugins and providers down in reverse order and survives a failing shutdown [claim:plugin-shutdown] [claim:trig-shutdown-close] [claim:task-stop-reverse-order] [claim:prod-shutdown-order] [claim:mpm-start-first] [claim:mpi-start-order] [claim:mpo-lifecycle] [claim:mpo-shutdown-after] [claim:wp-stop-reverse] [claim:wp-providers-before-plugins]', async () => {
+  it('shuts plugins and providers down in reverse order and survives a failing shutdown [claim:mpo-first-start-last-stop] [claim:plugin-shutdown] [claim:trig-shutdown-close] [claim:task-stop-reverse-order] [claim:prod-shutdown-order] [claim:mpm-start-first] [claim:mpi-start-order] [claim:mpo-lifecycle] [claim:mpo-shutdown-after] [claim:wp-stop-reverse] [claim:wp-providers-before-plugins]', async () => {
     const events: string[] = [];
     const runtime = await loggingRuntime(events, {
       plugins: [
@@ -665,7 +671,7 @@ describe('Runtime stop', () => {
     expect((await running).status).toBe('completed');
   });
 
-  it('keeps the HTTP server open while the queue drains, and closes it before plugins shut down [claim:trig-shutdown-close] [claim:prod-shutdown-order]', async () => {
+  it('keeps the HTTP server open while the queue drains, and closes it before plugins shut down [claim:trig-shutdown-close] [claim:prod-shutdown-order] [claim:task-stop-reverse-order]', async () => {
     const gate = deferred();
     const slow = recordingExecutor('reply', async () => {
       await gate.promise;
