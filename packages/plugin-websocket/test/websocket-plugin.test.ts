@@ -112,6 +112,45 @@ describe('WebSocketPlugin conversation', () => {
   });
 });
 
+describe('WebSocketPlugin message order', () => {
+  it("runs the messages of one room and user one at a time, while another room's message runs meanwhile [claim:wsdoc-one-space]", async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const asked: string[] = [];
+    booted = await boot({}, async (messages, request) => {
+      const prompt = messages.map((entry) => entry.content).join('\n');
+      const text = /first|second|elsewhere/.exec(prompt)?.[0] ?? '?';
+      asked.push(`${request.purpose ?? 'reply'}:${text}`);
+      if (request.purpose !== 'plan' && request.purpose !== 'review' && text === 'first') {
+        await gate;
+      }
+      return echoModel(messages, request);
+    });
+    const client = await open(booted.url);
+    client.send(message('1', 'first'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+    await expect.poll(() => asked.length, { timeout: 3_000 }).toBe(2);
+    client.send(message('2', 'second'));
+    client.send(message('3', 'elsewhere', 'r7'));
+    const frames: ServerFrame[] = [];
+    while (!frames.some((frame) => frame.type === 'reply' && frame.id === '3')) {
+      frames.push(await client.next());
+    }
+    // The other room's task ran while the first held its space; the second waits behind it.
+    expect(asked.filter((entry) => entry.endsWith(':second'))).toEqual([]);
+    release();
+    const rest: ServerFrame[] = [];
+    while (!rest.some((frame) => frame.type === 'reply' && frame.id === '2')) {
+      rest.push(await client.next());
+    }
+    expect(rest.filter((frame) => frame.type === 'reply').map((frame) => frame.id)).toEqual([
+      '1',
+      '2',
+    ]);
+    expect(asked.indexOf('plan:second')).toBeGreaterThan(asked.indexOf('reply:first'));
+  });
+});
+
 describe('WebSocketPlugin beside ChatPlugin in one runtime', () => {
   it("answers with the reply whichever plugin's reply step the model planned, over both transports, and each sees the other's messages [claim:wsdoc-same-space] [claim:wsdoc-both-transports] [claim:wsreadme-space] [claim:wsreadme-both-transports] [claim:httpchat-last-reply] [claim:chat-200]", async () => {
     const plans: string[] = [];
