@@ -97,7 +97,7 @@ async function ping(connection: Awaited<ReturnType<typeof openConnection>>): Pro
 }
 
 describe('ServerManager connection caps', () => {
-  it('answers 503 WEFT_TOO_MANY_CONNECTIONS with Retry-After to a connection over maxConnections and closes it, keeps the open ones answering, and takes a new one once one closes [claim:errors-too-many-connections] [claim:tsdoc-server-default-max-connections] [claim:prod-max-connections] [claim:trig-max-connections]', async () => {
+  it('answers 503 WEFT_TOO_MANY_CONNECTIONS with Retry-After to a connection over maxConnections and closes it, keeps the open ones answering, and takes a new one once one closes [claim:errors-too-many-connections] [claim:tsdoc-server-default-max-connections] [claim:prod-max-connections] [claim:trig-max-connections] [claim:httpchat-max-connections]', async () => {
     const { server, calls } = await serve({ maxConnections: 3 });
     const open = [
       await openConnection(server),
@@ -131,7 +131,7 @@ describe('ServerManager connection caps', () => {
     expect(SERVER_DEFAULTS.maxConnections).toBe(1_000);
   });
 
-  it('refuses a connection over maxConnectionsPerClient before any route sees its request, and logs the refusals at most once in 10 s [claim:errors-too-many-connections] [claim:obs-connections-refused] [claim:tsdoc-server-max-connections-per-client] [claim:prod-max-connections-per-client] [claim:trig-max-connections-per-client]', async () => {
+  it('refuses a connection over maxConnectionsPerClient before any route sees its request, and logs the refusals at most once in 10 s [claim:errors-too-many-connections] [claim:obs-connections-refused] [claim:tsdoc-server-max-connections-per-client] [claim:prod-max-connections-per-client] [claim:trig-max-connections-per-client] [claim:httpchat-max-connections]', async () => {
     const { logger, lines } = capturingLogger();
     const { server, calls } = await serve(
       { maxConnections: 50, maxConnectionsPerClient: 2 },

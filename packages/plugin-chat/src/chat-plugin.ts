@@ -12,7 +12,12 @@ import {
 import { errorDocsUrl } from '@weft/core/internal';
 import { z } from 'zod';
 import { ChatAccess, chatSpace, type ChatAccessOptions } from './chat-access.js';
-import { CHAT_REPLY_TEMPLATE, chatReplyExecutor, lastTaskError } from './chat-reply.js';
+import {
+  CHAT_REPLY_TEMPLATE,
+  chatReplyExecutor,
+  chatReplyPluginIds,
+  lastTaskError,
+} from './chat-reply.js';
 import { ChatPluginError, type ChatPluginErrorCode } from './errors.js';
 
 /**
@@ -276,7 +281,7 @@ export class ChatPlugin extends Plugin {
           if (left <= 0) this.inFlightByConnection.delete(connection);
           else this.inFlightByConnection.set(connection, left);
         }
-        const reply = findReply(task, this.id);
+        const reply = findReply(task, chatReplyPluginIds(runtime.plugins, this.id));
         if (reply === undefined) {
           // The cause may quote upstream URLs, keys or an executor's internals: it goes to the
           // log under the task id, and the client gets that id to quote.
@@ -387,16 +392,20 @@ export function parseChatRequest(
 }
 
 /**
- * Finds the text of the last `reply` result of a plugin in a task's chain.
+ * Finds the text of the last `reply` result of a plugin, or of one of several, in a task's chain.
  *
  * @param task - A finished task.
- * @param pluginId - The chat plugin's id.
+ * @param pluginIds - The chat plugin's id, or the ids of every chat plugin whose reply counts.
  * @returns The reply text, or `undefined` when no reply step succeeded.
  */
-export function findReply(task: AgentTask, pluginId: string = CHAT_PLUGIN_ID): string | undefined {
+export function findReply(
+  task: AgentTask,
+  pluginIds: string | readonly string[] = CHAT_PLUGIN_ID,
+): string | undefined {
+  const ids: readonly string[] = typeof pluginIds === 'string' ? [pluginIds] : pluginIds;
   for (let index = task.chain.length - 1; index >= 0; index -= 1) {
     const item = task.chain[index] as Context;
-    if (item.type !== 'result' || item.pluginId !== pluginId || item.action !== 'reply') continue;
+    if (item.type !== 'result' || !ids.includes(item.pluginId) || item.action !== 'reply') continue;
     const text = (item.data as { text?: unknown } | undefined)?.text;
     if (typeof text === 'string') return text;
   }

@@ -22,6 +22,13 @@ export const CHAT_REPLY_TEMPLATE = `You are a helpful assistant taking part in t
 Write only the reply itself, as plain text addressed to {{ user }}: no preamble, no quotes, no JSON.`;
 
 /**
+ * Marks the executors {@link chatReplyExecutor} made, to tell a chat plugin's reply step from
+ * other `reply` actions. A registered symbol, so the check holds across two installed copies of
+ * this package (the websocket plugin may bring its own).
+ */
+const CHAT_REPLY_MARK = Symbol.for('weft.plugin-chat.reply-executor');
+
+/**
  * The `reply` executor of a chat plugin: renders the plugin's `reply` template (register
  * {@link CHAT_REPLY_TEMPLATE} under that name) with the task's room, user and message and asks
  * the text model for the answer. Its result's `data.text` is what `findReply` reads back.
@@ -42,7 +49,7 @@ Write only the reply itself, as plain text addressed to {{ user }}: no preamble,
  * ```
  */
 export function chatReplyExecutor(): Executor {
-  return {
+  const executor: Executor = {
     action: 'reply',
     description:
       "Writes the agent's answer to the user's chat message with the text model, taking into account what earlier steps found. Its text is what the user receives, so use it as the last step of every chat task.",
@@ -61,6 +68,36 @@ export function chatReplyExecutor(): Executor {
       return { success: true, data: { text } };
     },
   };
+  Object.defineProperty(executor, CHAT_REPLY_MARK, { value: true });
+  return executor;
+}
+
+/**
+ * The ids of the plugins whose `reply` executor is {@link chatReplyExecutor}'s, own id first. A
+ * runtime with both chat transports offers the planner both reply steps, which write the same
+ * reply: a transport takes the reply of either, whichever the model planned.
+ *
+ * @param plugins - The runtime's plugins (`runtime.plugins`).
+ * @param ownId - The id of the plugin asking.
+ * @returns The ids to pass to `findReply`.
+ */
+export function chatReplyPluginIds(
+  plugins: { list(): readonly { id: string; executors: readonly Executor[] }[] },
+  ownId: string,
+): string[] {
+  const others = plugins
+    .list()
+    .filter(
+      (plugin) =>
+        plugin.id !== ownId &&
+        plugin.executors.some(
+          (executor) =>
+            executor.action === 'reply' &&
+            (executor as { [CHAT_REPLY_MARK]?: unknown })[CHAT_REPLY_MARK] === true,
+        ),
+    )
+    .map((plugin) => plugin.id);
+  return [ownId, ...others];
 }
 
 /**

@@ -25,5 +25,10 @@ export {
   type RoomAccess,
   type RoomHistory,
 } from './chat-access.js';
-export { CHAT_REPLY_TEMPLATE, chatReplyExecutor, lastTaskError } from './chat-reply.js';
+export {
+  CHAT_REPLY_TEMPLATE,
+  chatReplyExecutor,
+  chatReplyPluginIds,
+  lastTaskError,
+} from './chat-reply.js';
 export { ChatPluginError, type ChatPluginErrorCode } from './errors.js';

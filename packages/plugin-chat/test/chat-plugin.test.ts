@@ -1,4 +1,6 @@
+import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
@@ -507,5 +509,137 @@ describe('ChatPlugin request ids', () => {
     const stored = await memory.query({ space: chatSpace('42', 'ada').id });
     expect(stored.map((entry) => entry.kind).sort()).toEqual(['chain', 'trigger']);
     for (const entry of stored) expect(entry.metadata).toMatchObject({ requestId });
+  });
+});
+
+describe("ChatPlugin's 503 answers", () => {
+  /** A model whose reply waits until `release()` or the task's signal aborts. */
+  function heldModel() {
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const model = new ScriptedModelProvider({
+      fallback: (_messages, request) => {
+        if (request.purpose === 'plan') return PLAN;
+        if (request.purpose === 'review') return { type: 'stop', reason: 'stopped' };
+        return new Promise<string>((resolve, reject) => {
+          void released.then(() => resolve('Late reply'));
+          request.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+        });
+      },
+    });
+    return { model, release };
+  }
+
+  async function start(
+    model: ScriptedModelProvider,
+    options: NonNullable<Parameters<typeof Runtime.init>[0]['options']> = {},
+  ): Promise<Runtime> {
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new ChatPlugin({ trustClientUser: true })],
+      options: { server: { port: 0 }, logger: pino({ level: 'silent' }), ...options },
+    });
+    await runtime.start();
+    return runtime;
+  }
+
+  async function until(what: string, check: () => boolean): Promise<void> {
+    const deadline = Date.now() + 5_000;
+    while (!check()) {
+      if (Date.now() > deadline) throw new Error(`${what} did not happen within 5 s`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  it('answers 503 WEFT_SHUTTING_DOWN to a message sent while the runtime stops, and still answers the running one [claim:httpchat-row-503] [claim:chat-503]', async () => {
+    const { model, release } = heldModel();
+    const target = await start(model);
+    const running = post(target, { room: '1', user: 'ada', message: 'first' });
+    await until('the first reply call', () => model.requests.length === 2);
+    const stopped = target.stop();
+    const refused = await post(target, { room: '2', user: 'bob', message: 'second' });
+    expect(refused.status).toBe(503);
+    expect(refused.json).toEqual({
+      error: {
+        status: 503,
+        code: 'WEFT_SHUTTING_DOWN',
+        message: expect.stringMatching(/stopping/),
+        docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_shutting_down',
+        requestId: expect.any(String),
+      },
+    });
+    release();
+    expect((await running).json).toMatchObject({ status: 'completed', reply: 'Late reply' });
+    await stopped;
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it('answers 503 WEFT_TASK_CANCELLED to a message still queued when a stop cancels it, and 502 cancelled to the running one [claim:httpchat-row-503] [claim:chat-503]', async () => {
+    const { model } = heldModel();
+    const target = await start(model, { shutdown: 'cancel' });
+    const running = post(target, { room: '1', user: 'ada', message: 'first' });
+    await until('the first reply call', () => model.requests.length === 2);
+    // The same room and user: it waits behind the first.
+    const queued = post(target, { room: '1', user: 'ada', message: 'second' });
+    await until('the second message queued', () => target.scheduler.pending === 1);
+    await target.stop();
+    expect((await running).status).toBe(502);
+    expect((await running).json).toMatchObject({
+      status: 'cancelled',
+      error: { code: 'WEFT_CHAT_NO_REPLY' },
+    });
+    const dropped = await queued;
+    expect(dropped.status).toBe(503);
+    expect(dropped.json).toEqual({
+      error: {
+        status: 503,
+        code: 'WEFT_TASK_CANCELLED',
+        message: expect.stringMatching(/^Service Unavailable/),
+        docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_task_cancelled',
+        requestId: expect.any(String),
+      },
+    });
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it('answers 503 WEFT_TOO_MANY_CONNECTIONS with Retry-After to a connection past server.maxConnections, and runs no task [claim:httpchat-row-503] [claim:chat-503] [claim:httpchat-max-connections]', async () => {
+    const { model } = heldModel();
+    const target = await start(model, { server: { port: 0, maxConnections: 1 } });
+    const port = Number(new URL(target.server.url as string).port);
+    const held = connect(port, '127.0.0.1');
+    held.on('error', () => undefined);
+    await once(held, 'connect');
+    try {
+      const refused = connect(port, '127.0.0.1');
+      refused.on('error', () => undefined);
+      let received = '';
+      refused.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+      const closed = once(refused, 'close');
+      await once(refused, 'connect');
+      const body = JSON.stringify({ room: '1', user: 'ada', message: 'hi' });
+      refused.write(
+        `POST /chat HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      await Promise.race([
+        closed,
+        new Promise((_resolve, reject) =>
+          setTimeout(() => reject(new Error('the refused connection stayed open 5 s')), 5_000),
+        ),
+      ]);
+      const [head = '', answer = ''] = received.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 503 /);
+      expect(head).toMatch(/^retry-after: 1$/im);
+      expect(JSON.parse(answer)).toMatchObject({
+        error: {
+          status: 503,
+          code: 'WEFT_TOO_MANY_CONNECTIONS',
+          docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_too_many_connections',
+        },
+      });
+      expect(model.requests).toHaveLength(0);
+    } finally {
+      held.destroy();
+    }
   });
 });

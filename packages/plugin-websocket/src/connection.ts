@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { WeftError, type AgentTask, type Runtime, type Space } from '@weft/core';
 import { describeError, errorDocsUrl } from '@weft/core/internal';
 import {
+  chatReplyPluginIds,
   findReply,
   lastTaskError,
   NOT_REMEMBERED_WARNING,
@@ -285,7 +286,10 @@ export class ChatConnection {
       );
       return;
     }
-    const reply = task instanceof Error ? undefined : findReply(task, pluginId);
+    const reply =
+      task instanceof Error
+        ? undefined
+        : findReply(task, chatReplyPluginIds(runtime.plugins, pluginId));
     if (reply === undefined || task instanceof Error) {
       // The cause may quote upstream URLs, keys or an executor's internals: it goes to the log
       // under the task id, and the client gets that id to quote.

@@ -1,7 +1,7 @@
 import { connect as tcpConnect } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { Runtime, WeftError, type AgentTask, type Memory, type SpaceCoordinator } from '@weft/core';
-import { chatSpace, NOT_REMEMBERED_WARNING } from '@weft/plugin-chat';
+import { ChatPlugin, chatSpace, NOT_REMEMBERED_WARNING } from '@weft/plugin-chat';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { IDLE_CLOSE, SHUTDOWN_CLOSE, WebSocketPlugin, type ServerFrame } from '../src/index.js';
 import { capturingLogger, type LogLine } from '@weft-internal/test-support/capturing-logger';
@@ -109,6 +109,103 @@ describe('WebSocketPlugin conversation', () => {
     expect(inFirst.map((memory) => JSON.stringify(memory.content)).join()).not.toContain('second');
     expect(inSecond.map((memory) => JSON.stringify(memory.content)).join()).toContain('second');
     expect(inSecond.map((memory) => JSON.stringify(memory.content)).join()).not.toContain('first');
+  });
+});
+
+describe('WebSocketPlugin message order', () => {
+  it("runs the messages of one room and user one at a time, while another room's message runs meanwhile [claim:wsdoc-one-space]", async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const asked: string[] = [];
+    booted = await boot({}, async (messages, request) => {
+      const prompt = messages.map((entry) => entry.content).join('\n');
+      const text = /first|second|elsewhere/.exec(prompt)?.[0] ?? '?';
+      asked.push(`${request.purpose ?? 'reply'}:${text}`);
+      if (request.purpose !== 'plan' && request.purpose !== 'review' && text === 'first') {
+        await gate;
+      }
+      return echoModel(messages, request);
+    });
+    const client = await open(booted.url);
+    client.send(message('1', 'first'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+    await expect.poll(() => asked.length, { timeout: 3_000 }).toBe(2);
+    client.send(message('2', 'second'));
+    client.send(message('3', 'elsewhere', 'r7'));
+    const frames: ServerFrame[] = [];
+    while (!frames.some((frame) => frame.type === 'reply' && frame.id === '3')) {
+      frames.push(await client.next());
+    }
+    // The other room's task ran while the first held its space; the second waits behind it.
+    expect(asked.filter((entry) => entry.endsWith(':second'))).toEqual([]);
+    release();
+    const rest: ServerFrame[] = [];
+    while (!rest.some((frame) => frame.type === 'reply' && frame.id === '2')) {
+      rest.push(await client.next());
+    }
+    expect(rest.filter((frame) => frame.type === 'reply').map((frame) => frame.id)).toEqual([
+      '1',
+      '2',
+    ]);
+    expect(asked.indexOf('plan:second')).toBeGreaterThan(asked.indexOf('reply:first'));
+  });
+});
+
+describe('WebSocketPlugin beside ChatPlugin in one runtime', () => {
+  it("answers with the reply whichever plugin's reply step the model planned, over both transports, and each sees the other's messages [claim:wsdoc-same-space] [claim:wsdoc-both-transports] [claim:wsreadme-space] [claim:wsreadme-both-transports] [claim:httpchat-last-reply] [claim:chat-200]", async () => {
+    const plans: string[] = [];
+    // The planner is offered chat/reply and websocket/reply, which write the same reply: it
+    // picks the other transport's step here, for both messages.
+    const model = new ScriptedModelProvider({
+      fallback: (messages, request) => {
+        const prompt = messages.map((entry) => entry.content).join('\n');
+        if (request.purpose === 'plan') {
+          plans.push(prompt);
+          return {
+            steps: [
+              {
+                pluginId: prompt.includes('over the websocket') ? 'chat' : 'websocket',
+                action: 'reply',
+              },
+            ],
+          };
+        }
+        if (request.purpose === 'review') return { type: 'continue' };
+        return echoModel(messages, request);
+      },
+    });
+    const plugin = new WebSocketPlugin({ port: 0, trustClientUser: true });
+    const runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new ChatPlugin({ trustClientUser: true }), plugin],
+      options: { server: { port: 0 }, logger: capturingLogger('info').logger },
+    });
+    stopAfterTest(runtime);
+    await runtime.start();
+
+    const client = await open(plugin.url as string);
+    client.send(message('1', 'over the websocket'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+    expect(await client.next()).toMatchObject({
+      type: 'reply',
+      id: '1',
+      status: 'completed',
+      reply: 'echo: over the websocket',
+    });
+
+    const response = await fetch(`${runtime.server.url}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ room: 'r42', user: 'ada', message: 'then over HTTP' }),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      status: 'completed',
+      reply: 'echo: then over HTTP',
+    });
+    // The same space: the HTTP message's planning saw the websocket one.
+    expect(plans[1]).toContain('over the websocket');
   });
 });
 
