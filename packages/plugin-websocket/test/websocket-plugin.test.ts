@@ -342,7 +342,7 @@ describe('WebSocketPlugin deadlines and limits', () => {
     ]);
   });
 
-  it('answers WEFT_WS_NO_REPLY without the model error, which goes to the log [claim:wsdoc-no-internals] [claim:wsreadme-error-codes] [claim:wsreadme-errors]', async () => {
+  it('answers WEFT_WS_NO_REPLY without the model error, which goes to the log [claim:errors-ws-no-reply-frame] [claim:wsdoc-no-internals] [claim:wsreadme-error-codes] [claim:wsreadme-errors]', async () => {
     booted = await boot({}, (messages, request) => {
       if (request.purpose === 'plan' || request.purpose === 'review')
         return echoModel(messages, request);
@@ -353,6 +353,11 @@ describe('WebSocketPlugin deadlines and limits', () => {
     const { taskId } = (await client.next()) as { taskId: string };
     const error = await client.next();
     expect(error).toMatchObject({ type: 'error', id: '1', code: 'WEFT_WS_NO_REPLY', taskId });
+    // The task's status is in the message, not a field of its own.
+    expect(Object.keys(error as object).sort()).toEqual(
+      ['code', 'docsUrl', 'id', 'message', 'requestId', 'taskId', 'type'].sort(),
+    );
+    expect((error as { message: string }).message).toMatch(/the task failed without one/);
     expect(JSON.stringify(error)).not.toContain('sk-123');
     const logged = booted.logs.find((line) => line.msg === 'websocket: task ended without a reply');
     expect(logged).toMatchObject({ taskId });
