@@ -87,12 +87,13 @@ export const OPENAI_ERRORS = {
         'the last attempt could not reach the API: connection refused, a DNS failure, a reset connection. The message includes the system’s reason, such as `ECONNREFUSED`.',
       fix: 'check that the server runs and that `baseUrl` points at it, including the port and the `/v1` suffix.',
     },
+    /** @claim errors-openai-aborted-causes */
     WEFT_OPENAI_ABORTED: {
       summary: 'The caller’s `AbortSignal` fired.',
       raisedBy: 'every call of `OpenAIModelProvider`',
       raisers: ['model-openai/src/http.ts#abortedError'],
       cause:
-        'the call’s abort signal fired: the task reached its deadline or the runtime stopped in cancel mode.',
+        'the call’s abort signal fired. Inside a task it is the task’s signal, which the runtime aborts when the task passes `taskTimeoutMs`, when a stop cancels it (a stop in `cancel` mode, or a draining stop that ran out of `shutdownTimeoutMs`), or when the space coordinator loses the task’s space.',
       fix: 'nothing to fix in the provider; see [WEFT_TASK_TIMEOUT](#weft_task_timeout) and [WEFT_TASK_CANCELLED](#weft_task_cancelled).',
     },
     WEFT_OPENAI_INVALID_RESPONSE: {
