@@ -70,14 +70,15 @@ export const OPENAI_ERRORS = {
         'the API answered with an error status: a `4xx` other than `429` at once (a wrong key gives `401`, an unknown model `404`), or a `429` or `5xx` that lasted through every retry; a `3xx` that fetch did not follow fails at once too. `httpStatus` holds the status, and the message includes the API’s own explanation.',
       fix: 'for `401` and `403`, check the key; for `404`, the model name and the base URL; for `429` and `5xx`, the provider’s limits and status, or raise `maxRetries`.',
     },
+    /** @claim errors-openai-timeout-last-status */
     WEFT_OPENAI_TIMEOUT: {
       summary:
         'The last attempt got no complete answer within `timeoutMs`, or the attempts together ran past `totalTimeoutMs`.',
       raisedBy: 'every call of `OpenAIModelProvider`',
       raisers: ['model-openai/src/http.ts#exhaustedError'],
       cause:
-        'the last attempt got no complete answer within `timeoutMs`, or the attempts together ran past `totalTimeoutMs`.',
-      fix: 'a local model may need longer while it loads: raise both `timeoutMs` and `totalTimeoutMs` (the second caps every attempt, so raising the first alone changes nothing past 60 s), keeping them below the runtime’s `taskTimeoutMs`.',
+        'the last attempt got no complete answer within `timeoutMs`, or the attempts together ran past `totalTimeoutMs`. A `429` or `5xx` whose retry would not end before `totalTimeoutMs` ends here too, not as `WEFT_OPENAI_HTTP_STATUS`: `httpStatus` then holds that status, and the message says `leaves no time for another`.',
+      fix: 'a local model may need longer while it loads: raise both `timeoutMs` and `totalTimeoutMs` (the second caps every attempt, so raising the first alone changes nothing past 60 s), keeping them below the runtime’s `taskTimeoutMs`. When `httpStatus` is set, the API kept refusing: see [WEFT_OPENAI_HTTP_STATUS](#weft_openai_http_status).',
     },
     WEFT_OPENAI_NETWORK: {
       summary: 'The last attempt could not reach the API (refused connection, DNS failure, ...).',
