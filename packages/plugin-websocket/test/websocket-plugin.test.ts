@@ -243,7 +243,7 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(booted.plugin.connectionCount).toBe(1);
   });
 
-  it('refuses connections past maxConnections with 503, and plain HTTP with 426 [claim:wsdoc-caps] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:errors-426-cause]', async () => {
+  it('refuses connections past maxConnections with 503, and plain HTTP with 426 [claim:errors-503-sources] [claim:wsdoc-caps] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:errors-426-cause]', async () => {
     booted = await boot({ maxConnections: 1 });
     await open(booted.url);
     const refused = await refusedUpgrade(booted.url);
@@ -442,7 +442,7 @@ describe('WebSocketPlugin close', () => {
     await expect(client.next(200)).rejects.toThrow('no frame');
   });
 
-  it('refuses new messages and, before any other check, new upgrades while the runtime stops, delivers the reply of a running task, then closes with 1001 [claim:wsdoc-stop] [claim:wsdoc-close] [claim:wsreadme-stopping-first] [claim:wsreadme-close] [claim:errors-shutting-down-websocket] [claim:wsreadme-error-codes] [claim:errors-ws-internal]', async () => {
+  it('refuses new messages and, before any other check, new upgrades while the runtime stops, delivers the reply of a running task, then closes with 1001 [claim:errors-503-sources] [claim:wsdoc-stop] [claim:wsdoc-close] [claim:wsreadme-stopping-first] [claim:wsreadme-close] [claim:errors-shutting-down-websocket] [claim:wsreadme-error-codes] [claim:errors-ws-internal]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     booted = await boot({}, async (messages, request) => {
