@@ -177,7 +177,7 @@ describe('Runtime end to end with the chat plugin', () => {
     expect(await memory.query({})).toEqual([]);
   });
 
-  it('answers 503 when the scheduler queue is full [claim:httpchat-row-503] [claim:httpchat-queue-full] [claim:task-queue-full-503] [claim:chat-503]', async () => {
+  it('answers 503 when the scheduler queue is full [claim:errors-503-sources] [claim:httpchat-row-503] [claim:httpchat-queue-full] [claim:task-queue-full-503] [claim:chat-503]', async () => {
     const gate = deferred();
     const slowPlan: ScriptedResponse = async () => {
       await gate.promise;

@@ -111,7 +111,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(message).not.toContain('hunter2');
   });
 
-  it('refuses a dispatch of a runtime that has not started it with WEFT_COORDINATOR_NOT_STARTED (503), and one after stop() with WEFT_SHUTTING_DOWN [claim:errors-coordinator-not-started-before-start]', async () => {
+  it('refuses a dispatch of a runtime that has not started it with WEFT_COORDINATOR_NOT_STARTED (503), and one after stop() with WEFT_SHUTTING_DOWN [claim:errors-coordinator-not-started-before-start] [claim:errors-503-sources]', async () => {
     const coordinator = new PostgresSpaceCoordinator({
       connectionString: db.url(),
       schema: db.newSchema(),

@@ -97,7 +97,7 @@ async function ping(connection: Awaited<ReturnType<typeof openConnection>>): Pro
 }
 
 describe('ServerManager connection caps', () => {
-  it('answers 503 WEFT_TOO_MANY_CONNECTIONS with Retry-After to a connection over maxConnections and closes it, keeps the open ones answering, and takes a new one once one closes [claim:errors-too-many-connections] [claim:tsdoc-server-default-max-connections] [claim:prod-max-connections] [claim:trig-max-connections] [claim:httpchat-max-connections]', async () => {
+  it('answers 503 WEFT_TOO_MANY_CONNECTIONS with Retry-After to a connection over maxConnections and closes it, keeps the open ones answering, and takes a new one once one closes [claim:errors-too-many-connections] [claim:errors-503-too-many-connections] [claim:errors-5xx-message-generic] [claim:tsdoc-server-default-max-connections] [claim:prod-max-connections] [claim:trig-max-connections] [claim:httpchat-max-connections]', async () => {
     const { server, calls } = await serve({ maxConnections: 3 });
     const open = [
       await openConnection(server),
@@ -115,6 +115,8 @@ describe('ServerManager connection caps', () => {
         docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_too_many_connections',
       },
     });
+    // Unlike other 5xx answers, the message says which limit the client met.
+    expect(refused.error.message).toMatch(/as many connections as it takes/);
     expect(calls()).toBe(0);
     expect(await ping(open[0]!)).toBe(200);
 
@@ -131,7 +133,7 @@ describe('ServerManager connection caps', () => {
     expect(SERVER_DEFAULTS.maxConnections).toBe(1_000);
   });
 
-  it('refuses a connection over maxConnectionsPerClient before any route sees its request, and logs the refusals at most once in 10 s [claim:errors-too-many-connections] [claim:obs-connections-refused] [claim:tsdoc-server-max-connections-per-client] [claim:prod-max-connections-per-client] [claim:trig-max-connections-per-client] [claim:httpchat-max-connections]', async () => {
+  it('refuses a connection over maxConnectionsPerClient before any route sees its request, and logs the refusals at most once in 10 s [claim:errors-too-many-connections] [claim:errors-503-too-many-connections] [claim:errors-503-connection-cap-log] [claim:obs-connections-refused] [claim:tsdoc-server-max-connections-per-client] [claim:prod-max-connections-per-client] [claim:trig-max-connections-per-client] [claim:httpchat-max-connections]', async () => {
     const { logger, lines } = capturingLogger();
     const { server, calls } = await serve(
       { maxConnections: 50, maxConnectionsPerClient: 2 },
@@ -143,11 +145,14 @@ describe('ServerManager connection caps', () => {
     // The third from the same address sends its request at once: the route never runs for it.
     const third = await openConnection(server);
     third.socket.write('GET /ping HTTP/1.1\r\nHost: localhost\r\n\r\n');
-    expect(await refusal(third)).toMatchObject({
+    const thirdRefused = await refusal(third);
+    expect(thirdRefused).toMatchObject({
       status: 503,
+      retryAfter: '1',
       error: { code: 'WEFT_TOO_MANY_CONNECTIONS' },
     });
-    expect(await refusal(await openConnection(server))).toMatchObject({ status: 503 });
+    const fourthRefused = await refusal(await openConnection(server));
+    expect(fourthRefused).toMatchObject({ status: 503 });
     expect(calls()).toBe(0);
     expect(await ping(first)).toBe(200);
     expect(calls()).toBe(1);
@@ -164,6 +169,10 @@ describe('ServerManager connection caps', () => {
         refused: 1,
       }),
     ]);
+    // The refusals' request ids are in no log line: the warning counts them instead.
+    for (const { error } of [thirdRefused, fourthRefused]) {
+      expect(JSON.stringify(lines)).not.toContain(String(error.requestId));
+    }
     expect(SERVER_DEFAULTS.maxConnectionsPerClient).toBeUndefined();
   });
 

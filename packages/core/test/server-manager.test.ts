@@ -403,7 +403,7 @@ describe('ServerManager', () => {
     }
   });
 
-  it('hides the message of an error whose own status is 5xx, and keeps its code [claim:trig-5xx-own-code] [claim:trig-500-hidden] [claim:errors-task-cancelled-running] [claim:errors-internal-keeps-weft-code] [claim:errors-500-code] [claim:tsdoc-route-5xx] [claim:wp-error-answers]', async () => {
+  it('hides the message of an error whose own status is 5xx, and keeps its code [claim:trig-5xx-own-code] [claim:trig-500-hidden] [claim:errors-5xx-message-generic] [claim:errors-task-cancelled-running] [claim:errors-internal-keeps-weft-code] [claim:errors-500-code] [claim:tsdoc-route-5xx] [claim:wp-error-answers]', async () => {
     const { logger, lines } = capturingLogger();
     const failures: Record<string, unknown> = {
       '/status': Object.assign(new Error('upstream http://10.0.0.5:5432 refused'), {

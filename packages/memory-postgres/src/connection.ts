@@ -43,10 +43,15 @@ export function isConnectionError(error: unknown): boolean {
 export function isTimeoutError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
-  return (
-    (code === '57014' && /statement timeout/.test(error.message)) ||
-    error.message === 'Query read timeout'
-  );
+  return (code === '57014' && /statement timeout/.test(error.message)) || clientGaveUp(error);
+}
+
+/**
+ * Whether the client stopped waiting for an answer that never came. Unlike the server's cancel,
+ * this does not undo the statement: the server may have run it and lost only its answer.
+ */
+export function clientGaveUp(error: unknown): boolean {
+  return error instanceof Error && error.message === 'Query read timeout';
 }
 
 /**
@@ -150,9 +155,14 @@ export class ConnectionRunner {
         if (isTimeoutError(error)) {
           throw new PostgresMemoryProviderError(
             'WEFT_POSTGRES_STATEMENT_TIMEOUT',
-            `${this.label}: ${operation} ran past the statement timeout of ${statementTimeoutMs} ms ` +
-              `and was cancelled; look for long-held locks on the table, or raise ` +
-              `pool.statementTimeoutMs`,
+            clientGaveUp(error)
+              ? `${this.label}: ${operation} got no answer within ${statementTimeoutMs + CLIENT_GRACE_MS} ms ` +
+                  `(the statement timeout and ${CLIENT_GRACE_MS} ms more) and was given up; the ` +
+                  `server may still have run it, so query to find out whether it took effect, and ` +
+                  `check the server and the network`
+              : `${this.label}: ${operation} ran past the statement timeout of ${statementTimeoutMs} ms ` +
+                  `and was cancelled; look for long-held locks on the table, or raise ` +
+                  `pool.statementTimeoutMs`,
             { cause: error },
           );
         }

@@ -81,7 +81,10 @@ export const POSTGRES_ERRORS = {
         'a method was called before `init()` or after `shutdown()`, or `shutdown()` ran while an operation was waiting for the server. The runtime calls both for you; this happens when a provider is used outside a runtime, or after `stop()`.',
       fix: 'call `init()` first, and stop using the provider after `shutdown()`.',
     },
-    /** @claim errors-postgres-init-statement-timeout */
+    /**
+     * @claim errors-postgres-init-statement-timeout
+     * @claim errors-postgres-statement-timeout-written
+     */
     WEFT_POSTGRES_STATEMENT_TIMEOUT: {
       summary: 'A statement ran past the statement timeout and was cancelled.',
       raisedBy: 'every method of `PostgresMemoryProvider` that reads or writes, `init` included',
@@ -90,7 +93,7 @@ export const POSTGRES_ERRORS = {
         'memory-postgres/src/provider.ts#PostgresMemoryProvider.open',
       ],
       cause:
-        'a statement ran past `pool.statementTimeoutMs` (the server cancelled it), or the server did not answer within a second more (the client gave up). Waiting for a lock counts: another session holding a lock on `weft_memories` is the usual reason, or, for `init`, another instance preparing the same schema. Nothing was written.',
+        'a statement ran past `pool.statementTimeoutMs` (the server cancelled it), or the server did not answer within a second more (the client gave up). Waiting for a lock counts: another session holding a lock on `weft_memories` is the usual reason, or, for `init`, another instance preparing the same schema. When the server cancelled the statement, or `init` timed out, nothing was written; when the client gave up, the server may have run the statement and lost only its answer, as the message then says: query to see whether it took effect.',
       fix: 'look for long transactions holding locks (`pg_stat_activity`, `pg_locks`), or raise `pool.statementTimeoutMs`.',
     },
     WEFT_POSTGRES_UNAVAILABLE: {

@@ -38,13 +38,16 @@ async function silentServer(): Promise<{ port: number; close: () => Promise<void
 }
 
 /**
- * A TCP proxy to the server that can stop forwarding in both directions: a server, or a
- * network, that hangs without closing anything.
+ * A TCP proxy to the server that can stop forwarding in both directions (a server, or a
+ * network, that hangs without closing anything), or only the server's answers (a network that
+ * loses them after the server got the statement).
  */
-async function hangableProxy(
-  port: number,
-): Promise<{ port: number; hang: (on: boolean) => void; close: () => Promise<void> }> {
-  let hung = false;
+async function hangableProxy(port: number): Promise<{
+  port: number;
+  hang: (on: boolean | 'answers') => void;
+  close: () => Promise<void>;
+}> {
+  let hung: boolean | 'answers' = false;
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
     const upstream = connect(port, '127.0.0.1');
@@ -54,7 +57,7 @@ async function hangableProxy(
       socket.on('error', () => undefined);
     }
     client.on('data', (chunk) => {
-      if (!hung) upstream.write(chunk);
+      if (hung !== true) upstream.write(chunk);
     });
     upstream.on('data', (chunk) => {
       if (!hung) client.write(chunk);
@@ -127,7 +130,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect(await memory.checkHealth()).toBe(true);
   }, 120_000);
 
-  it('cancels a statement held up past the statement timeout, with a clear error [claim:pg-statement-timeout] [claim:mpo-pg-default-statement-timeout] [claim:pg-readme-statement-timeout-row] [claim:pg-readme-statement-timeout-option] [claim:mpo-pg-timeouts]', async () => {
+  it('cancels a statement held up past the statement timeout, with a clear error [claim:errors-postgres-statement-timeout-written] [claim:pg-statement-timeout] [claim:mpo-pg-default-statement-timeout] [claim:pg-readme-statement-timeout-row] [claim:pg-readme-statement-timeout-option] [claim:mpo-pg-timeouts]', async () => {
     const memory = await db.open({ pool: { statementTimeoutMs: 300 } });
     const locker = new pg.Client({ connectionString: db.url() });
     await locker.connect();
@@ -286,6 +289,36 @@ describe('PostgresMemoryProvider under faults', () => {
       proxy.hang(false);
       // The connection that hung was dropped; new ones work.
       expect((await memory.query({})).map((each) => each.space)).toEqual(['before']);
+    } finally {
+      await memory.shutdown();
+      await proxy.close();
+    }
+  }, 60_000);
+
+  it('gives up on a store whose answer is lost with WEFT_POSTGRES_STATEMENT_TIMEOUT saying it may have taken effect, which it did [claim:errors-postgres-statement-timeout-written]', async () => {
+    const { host, port, user, password } = db.server();
+    const proxy = await hangableProxy(port);
+    const database = new URL(db.url()).pathname.slice(1);
+    const memory = new PostgresMemoryProvider({
+      connectionString: `postgres://${user}:${encodeURIComponent(password)}@${host}:${proxy.port}/${database}`,
+      schema: db.newSchema(),
+      pool: { statementTimeoutMs: 300, reconnectTimeoutMs: 0 },
+    });
+    try {
+      await memory.init();
+      // The server gets the INSERT and commits it; only its answer is lost on the way back.
+      proxy.hang('answers');
+      const failure = await memory
+        .store({ space: 'lost-answer', kind: 'note', content: 1, metadata: {} })
+        .catch((error: unknown) => error);
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_STATEMENT_TIMEOUT')).toBe(true);
+      expect((failure as Error).message).toMatch(
+        /got no answer within 1300 ms .* the server may still have run it, so query to find out whether it took effect/,
+      );
+      proxy.hang(false);
+      expect((await memory.query({ space: 'lost-answer' })).map((each) => each.content)).toEqual([
+        1,
+      ]);
     } finally {
       await memory.shutdown();
       await proxy.close();

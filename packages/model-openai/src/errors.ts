@@ -70,14 +70,15 @@ export const OPENAI_ERRORS = {
         'the API answered with an error status: a `4xx` other than `429` at once (a wrong key gives `401`, an unknown model `404`), or a `429` or `5xx` that lasted through every retry; a `3xx` that fetch did not follow fails at once too. `httpStatus` holds the status, and the message includes the API’s own explanation.',
       fix: 'for `401` and `403`, check the key; for `404`, the model name and the base URL; for `429` and `5xx`, the provider’s limits and status, or raise `maxRetries`.',
     },
+    /** @claim errors-openai-timeout-last-status */
     WEFT_OPENAI_TIMEOUT: {
       summary:
         'The last attempt got no complete answer within `timeoutMs`, or the attempts together ran past `totalTimeoutMs`.',
       raisedBy: 'every call of `OpenAIModelProvider`',
       raisers: ['model-openai/src/http.ts#exhaustedError'],
       cause:
-        'the last attempt got no complete answer within `timeoutMs`, or the attempts together ran past `totalTimeoutMs`.',
-      fix: 'a local model may need longer while it loads: raise both `timeoutMs` and `totalTimeoutMs` (the second caps every attempt, so raising the first alone changes nothing past 60 s), keeping them below the runtime’s `taskTimeoutMs`.',
+        'the last attempt got no complete answer within `timeoutMs`, or the attempts together ran past `totalTimeoutMs`. A `429` or `5xx` whose retry would not end before `totalTimeoutMs` ends here too, not as `WEFT_OPENAI_HTTP_STATUS`: `httpStatus` then holds that status, and the message says `leaves no time for another`.',
+      fix: 'a local model may need longer while it loads: raise both `timeoutMs` and `totalTimeoutMs` (the second caps every attempt, so raising the first alone changes nothing past 60 s), keeping them below the runtime’s `taskTimeoutMs`. When `httpStatus` is set, the API kept refusing: see [WEFT_OPENAI_HTTP_STATUS](#weft_openai_http_status).',
     },
     WEFT_OPENAI_NETWORK: {
       summary: 'The last attempt could not reach the API (refused connection, DNS failure, ...).',
@@ -87,12 +88,13 @@ export const OPENAI_ERRORS = {
         'the last attempt could not reach the API: connection refused, a DNS failure, a reset connection. The message includes the system’s reason, such as `ECONNREFUSED`.',
       fix: 'check that the server runs and that `baseUrl` points at it, including the port and the `/v1` suffix.',
     },
+    /** @claim errors-openai-aborted-causes */
     WEFT_OPENAI_ABORTED: {
       summary: 'The caller’s `AbortSignal` fired.',
       raisedBy: 'every call of `OpenAIModelProvider`',
       raisers: ['model-openai/src/http.ts#abortedError'],
       cause:
-        'the call’s abort signal fired: the task reached its deadline or the runtime stopped in cancel mode.',
+        'the call’s abort signal fired. Inside a task it is the task’s signal, which the runtime aborts when the task passes `taskTimeoutMs`, when a stop cancels it (a stop in `cancel` mode, or a draining stop that ran out of `shutdownTimeoutMs`), or when the space coordinator loses the task’s space.',
       fix: 'nothing to fix in the provider; see [WEFT_TASK_TIMEOUT](#weft_task_timeout) and [WEFT_TASK_CANCELLED](#weft_task_cancelled).',
     },
     WEFT_OPENAI_INVALID_RESPONSE: {

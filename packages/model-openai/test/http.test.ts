@@ -93,7 +93,7 @@ describe('TSDoc of sendWithRetry', () => {
     expect(calls).toBe(1);
   });
 
-  it('starts no retry whose wait would end past totalTimeoutMs: WEFT_OPENAI_TIMEOUT with the last status [claim:tsdoc-openai-total-deadline]', async () => {
+  it('starts no retry whose wait would end past totalTimeoutMs: WEFT_OPENAI_TIMEOUT with the last status [claim:errors-openai-timeout-last-status] [claim:tsdoc-openai-total-deadline]', async () => {
     let calls = 0;
     const failing = (() => {
       calls += 1;

@@ -300,7 +300,7 @@ describe('ChatPlugin: limits', () => {
   it('refuses a user past maxInFlightPerUser with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes them again once a task ends [claim:httpchat-per-user] [claim:httpchat-per-user-scope] [claim:httpchat-row-429] [claim:prod-chat-caps] [claim:prod-chat-caps-refuse] [claim:chat-429] [claim:chat-option-defaults] [claim:errors-429] [claim:tsdoc-chat-per-user] [claim:tsdoc-chat-per-user-cap] [claim:errors-429-cause]', async () => {
     let release: () => void = () => undefined;
     let gate = new Promise<void>((resolve) => (release = resolve));
-    const { url, plugin } = await boot(
+    const { url, plugin, plans } = await boot(
       { authenticate: bearer, maxInFlightPerUser: 2 },
       async () => {
         await gate;
@@ -326,6 +326,8 @@ describe('ChatPlugin: limits', () => {
     expect((await eve).status).toBe(200);
     gate = Promise.resolve();
     expect(plugin.access.inFlightOf('ada')).toBe(0);
+    // The refused message became no task: three were planned, one each for the accepted ones.
+    expect(plans).toHaveLength(3);
     expect((await post(url, { room: 'r3', user: 'ada', message: 'three' }, 't-ada')).status).toBe(
       200,
     );

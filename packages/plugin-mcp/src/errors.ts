@@ -40,8 +40,9 @@ export type McpPluginErrorCode =
  */
 export const MCP_ERRORS = {
   packageName: '@weft/plugin-mcp',
+  /** @claim errors-mcp-step-codes-after-task-end */
   intro:
-    'Codes raised at start (`McpPlugin.connect`) stop the agent before it serves anything. Codes raised while a step runs are recorded as the step’s error: the review and the log see them, and the server’s own text is never part of the message.',
+    'Codes raised at start (`McpPlugin.connect`) stop the agent before it serves anything. Codes raised while a step runs are recorded as the step’s error: the review and the log see them, and the server’s own text is never part of the message. A call cut short because its task was cancelled or passed its deadline ends after the task did, so its `WEFT_MCP_TIMEOUT` is only in the log.',
   codes: {
     /** @claim errors-mcp-server-name */
     WEFT_MCP_INVALID_OPTIONS: {
@@ -120,7 +121,7 @@ export const MCP_ERRORS = {
         'plugin-mcp/src/tool-executor.ts#toPluginResult',
       ],
       cause:
-        'the tool’s answer was larger than `maxResultBytes` (1 MiB unless set). An answer more than 64 KiB over the limit (the room left for the message around the result) is cut off rather than held in memory, so over stdio the connection is closed and reopened; a smaller excess is read whole and refused on the same connection.',
+        'the tool’s answer was larger than `maxResultBytes` (1 MiB unless set). An answer more than 64 KiB over the limit (the room left for the message around the result) is cut off rather than held in memory, so the connection is closed and opened again (a new process over stdio, a new session over HTTP); a smaller excess is read whole and refused on the same connection.',
       fix: 'ask the tool for less (a page, a range), or raise `maxResultBytes` if the agent really needs results that large.',
     },
   },

@@ -47,7 +47,7 @@ describe('McpPlugin over streamable HTTP', () => {
     });
   });
 
-  it('stops reading a 10 MiB answer at the limit and fails the step [claim:mcpdoc-too-large] [claim:mcpdoc-http-flood] [claim:prod-mcp-size-time] [claim:mcp-too-large] [claim:mcp-http-answer-bound] [claim:tsdoc-mcp-connection-call-throws] [claim:tsdoc-mcp-connection-broken-stream]', async () => {
+  it('stops reading a 10 MiB answer at the limit, fails the step and opens a new session [claim:errors-mcp-too-large-connection] [claim:mcpdoc-too-large] [claim:mcpdoc-http-flood] [claim:prod-mcp-size-time] [claim:mcp-too-large] [claim:mcp-http-answer-bound] [claim:tsdoc-mcp-connection-call-throws] [claim:tsdoc-mcp-connection-broken-stream]', async () => {
     agent = await startAgent(await connect(['huge', 'echo']), [
       plan('huge', 'echo'),
       { text: 'still fine' },
@@ -58,6 +58,8 @@ describe('McpPlugin over streamable HTTP', () => {
       type: 'result',
       data: { content: [{ text: 'still fine' }] },
     });
+    // The cut answer left the session unusable: the plugin closed it and connected again.
+    expect(agent.logs.some((line) => line.msg === 'MCP server reconnected')).toBe(true);
   });
 
   it('fails a hanging call after callTimeoutMs [claim:mcp-option-defaults] [claim:tsdoc-mcp-connection-call-throws]', async () => {

@@ -174,7 +174,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(agent.logs.some((line) => line.code === 'WEFT_MCP_TIMEOUT')).toBe(true);
   });
 
-  it("cancels a hanging call when the task's deadline passes, whatever callTimeoutMs says [claim:mcpdoc-deadlines] [claim:mcpdoc-hung] [claim:mcp-cancel] [claim:mcp-timeout] [claim:tsdoc-mcp-connection-call-deadline] [claim:mcpdoc-hung-codes]", async () => {
+  it("cancels a hanging call when the task's deadline passes, whatever callTimeoutMs says [claim:errors-mcp-step-codes-after-task-end] [claim:mcpdoc-deadlines] [claim:mcpdoc-hung] [claim:mcp-cancel] [claim:mcp-timeout] [claim:tsdoc-mcp-connection-call-deadline] [claim:mcpdoc-hung-codes]", async () => {
     agent = await startAgent(await connect(['hang'], { callTimeoutMs: 120_000 }), [plan('hang')], {
       taskTimeoutMs: 1000,
     });
@@ -200,7 +200,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     );
   });
 
-  it('cancels a hanging call when the runtime cancels its tasks as it stops, whatever callTimeoutMs says [claim:mcp-cancel] [claim:mcpdoc-deadlines]', async () => {
+  it('cancels a hanging call when the runtime cancels its tasks as it stops, whatever callTimeoutMs says [claim:errors-mcp-step-codes-after-task-end] [claim:mcp-cancel] [claim:mcpdoc-deadlines]', async () => {
     agent = await startAgent(await connect(['hang'], { callTimeoutMs: 120_000 }), [plan('hang')], {
       shutdown: 'cancel',
     });
@@ -213,7 +213,10 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     const started = Date.now();
     await agent.runtime.stop();
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect((await running).status).toBe('cancelled');
+    const task = await running;
+    expect(task.status).toBe('cancelled');
+    // The step's WEFT_MCP_TIMEOUT is not in the chain: the task had ended already.
+    expect(task.chain.some((item) => item.error?.includes('WEFT_MCP_TIMEOUT'))).toBe(false);
     // The step ended too: its call was cancelled with the task, not left to callTimeoutMs.
     await expect
       .poll(() => agent?.logs.find((line) => line.code === 'WEFT_MCP_TIMEOUT')?.error, {

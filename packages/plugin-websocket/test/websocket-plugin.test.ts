@@ -340,7 +340,7 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(booted.plugin.connectionCount).toBe(1);
   });
 
-  it('refuses connections past maxConnections with 503, and plain HTTP with 426 [claim:wsdoc-caps] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:errors-426-cause]', async () => {
+  it('refuses connections past maxConnections with 503, and plain HTTP with 426 [claim:errors-503-sources] [claim:wsdoc-caps] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:errors-426-cause]', async () => {
     booted = await boot({ maxConnections: 1 });
     await open(booted.url);
     const refused = await refusedUpgrade(booted.url);
@@ -439,7 +439,7 @@ describe('WebSocketPlugin deadlines and limits', () => {
     ]);
   });
 
-  it('answers WEFT_WS_NO_REPLY without the model error, which goes to the log [claim:wsdoc-no-internals] [claim:wsreadme-error-codes] [claim:wsreadme-errors]', async () => {
+  it('answers WEFT_WS_NO_REPLY without the model error, which goes to the log [claim:errors-ws-no-reply-frame] [claim:wsdoc-no-internals] [claim:wsreadme-error-codes] [claim:wsreadme-errors]', async () => {
     booted = await boot({}, (messages, request) => {
       if (request.purpose === 'plan' || request.purpose === 'review')
         return echoModel(messages, request);
@@ -450,6 +450,11 @@ describe('WebSocketPlugin deadlines and limits', () => {
     const { taskId } = (await client.next()) as { taskId: string };
     const error = await client.next();
     expect(error).toMatchObject({ type: 'error', id: '1', code: 'WEFT_WS_NO_REPLY', taskId });
+    // The task's status is in the message, not a field of its own.
+    expect(Object.keys(error as object).sort()).toEqual(
+      ['code', 'docsUrl', 'id', 'message', 'requestId', 'taskId', 'type'].sort(),
+    );
+    expect((error as { message: string }).message).toMatch(/the task failed without one/);
     expect(JSON.stringify(error)).not.toContain('sk-123');
     const logged = booted.logs.find((line) => line.msg === 'websocket: task ended without a reply');
     expect(logged).toMatchObject({ taskId });
@@ -534,7 +539,7 @@ describe('WebSocketPlugin close', () => {
     await expect(client.next(200)).rejects.toThrow('no frame');
   });
 
-  it('refuses new messages and, before any other check, new upgrades while the runtime stops, delivers the reply of a running task, then closes with 1001 [claim:wsdoc-stop] [claim:wsdoc-close] [claim:wsreadme-stopping-first] [claim:wsreadme-close] [claim:errors-shutting-down-websocket] [claim:wsreadme-error-codes] [claim:errors-ws-internal]', async () => {
+  it('refuses new messages and, before any other check, new upgrades while the runtime stops, delivers the reply of a running task, then closes with 1001 [claim:errors-503-sources] [claim:wsdoc-stop] [claim:wsdoc-close] [claim:wsreadme-stopping-first] [claim:wsreadme-close] [claim:errors-shutting-down-websocket] [claim:wsreadme-error-codes] [claim:errors-ws-internal]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     booted = await boot({}, async (messages, request) => {
