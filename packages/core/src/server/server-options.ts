@@ -170,7 +170,7 @@ export const serverOptionsSchema = z
     maxConnections: positiveInteger
       .default(1_000)
       .describe(
-        'The most connections the server holds open in all; one more is answered `503` with `WEFT_TOO_MANY_CONNECTIONS` and `Retry-After: 1`, and closed. Keep it below the process’s file descriptor limit (`ulimit -n`), so that the database and the model server always get theirs.',
+        'The most connections the server holds open in all; one more is answered `503` with `WEFT_TOO_MANY_CONNECTIONS` and `Retry-After: 1`, and closed. Keep it well below the process’s file descriptor limit (`ulimit -n`): a connection over the cap takes a descriptor too until it is closed, and the database and the model server need theirs.',
       ),
     maxConnectionsPerClient: positiveInteger
       .optional()
