@@ -123,7 +123,7 @@ export interface RuntimeOptions {
   /**
    * Stop gracefully on SIGINT and SIGTERM, then end the process. Default `false`. The listeners
    * are added when `start()` has finished: a signal while it starts meets Node's default, which
-   * ends the process at once.
+   * ends the process at once, unless the program listens for it.
    * @claim tsdoc-options-default-handle-signals
    * @claim tsdoc-options-handle-signals-after-start
    */
