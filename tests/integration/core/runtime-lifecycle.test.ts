@@ -23,6 +23,7 @@ import {
   textWithUsage,
   waitFor,
 } from './fixtures.js';
+import { InMemoryMemoryProvider } from '@weft/testing';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 
 /** A runtime whose components log their lifecycle into `events`. */
@@ -264,6 +265,47 @@ describe('Runtime start', () => {
       expect.objectContaining({ level: 50, code: 'WEFT_RUNTIME_STOPPED' }),
     ]);
     expect(lines.filter((line) => line.msg === 'runtime stopped')).toHaveLength(2);
+  });
+
+  it('shuts each part down once, plugins before providers, when a stop() stops waiting for a slow rollback [claim:prod-shutdown-order] [claim:tsdoc-runtime-stop-bounded]', async () => {
+    const events: string[] = [];
+    const initEntered = deferred();
+    class RecordingMemory extends InMemoryMemoryProvider {
+      override async shutdown(): Promise<void> {
+        events.push('shutdown memory');
+      }
+    }
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await makeRuntime({
+      memory: new RecordingMemory(),
+      plugins: [
+        // Its shutdown hangs, so the rollback takes the whole 2 s grace, as long as stop() waits.
+        new TestPlugin('stuck', { events, shutdown: () => new Promise(() => undefined) }),
+        new TestPlugin('slow', {
+          events,
+          init: async () => {
+            initEntered.resolve();
+            await new Promise((resolve) => setTimeout(resolve, 300));
+          },
+        }),
+      ],
+      options: { logger },
+    });
+    const started = errorOf(runtime.start());
+    await initEntered.promise;
+    const before = performance.now();
+    await runtime.stop();
+    expect(performance.now() - before).toBeLessThan(2_000 + 2_000 + 1_000);
+    expect((await started).code).toBe('WEFT_RUNTIME_STOPPED');
+    expect(lines).toContainEqual(
+      expect.objectContaining({ msg: 'start did not end after stop; stopping what has started' }),
+    );
+    expect(events.filter((event) => event.startsWith('shutdown'))).toEqual([
+      'shutdown plugin slow',
+      'shutdown plugin stuck',
+      'shutdown memory',
+    ]);
+    expect(runtime.status).toBe('stopped');
   });
 
   it('runs start triggers with a signal that is aborted at stop [claim:trig-start-order] [claim:trig-start-signal] [claim:trig-shutdown-order] [claim:prod-shutdown-order] [claim:wp-start-trigger-signal]', async () => {
@@ -819,10 +861,16 @@ describe('Runtime dispatch input checks', () => {
 describe('Runtime signal handling', () => {
   const counts = () => [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
 
-  it('registers SIGINT and SIGTERM listeners with handleSignals and removes them at stop [claim:trig-signals] [claim:gs-signals] [claim:prod-handle-signals] [claim:tsdoc-node-stop-signal-remove]', async () => {
-    const { runtime } = await makeRuntime({ options: { handleSignals: true } });
+  it('registers SIGINT and SIGTERM listeners with handleSignals once start() has finished, and removes them at stop [claim:trig-signals] [claim:gs-signals] [claim:prod-handle-signals] [claim:tsdoc-node-stop-signal-remove] [claim:prod-signals-after-start] [claim:tsdoc-options-handle-signals-after-start]', async () => {
+    let duringStart: number[] = [];
+    const { runtime } = await makeRuntime({
+      plugins: [new TestPlugin('late', { init: () => void (duringStart = counts()) })],
+      options: { handleSignals: true },
+    });
     const before = counts();
     await runtime.start();
+    // While the plugins start, a signal still meets Node's default, which ends the process.
+    expect(duringStart).toEqual(before);
     expect(counts()).toEqual([before[0]! + 1, before[1]! + 1]);
     await runtime.stop();
     expect(counts()).toEqual(before);

@@ -121,8 +121,11 @@ export interface RuntimeOptions {
    */
   analytics?: boolean | { trackers?: readonly AnalyticsTracker[] };
   /**
-   * Stop gracefully on SIGINT and SIGTERM, then end the process. Default `false`.
+   * Stop gracefully on SIGINT and SIGTERM, then end the process. Default `false`. The listeners
+   * are added when `start()` has finished: a signal while it starts meets Node's default, which
+   * ends the process at once, unless the program listens for it.
    * @claim tsdoc-options-default-handle-signals
+   * @claim tsdoc-options-handle-signals-after-start
    */
   handleSignals?: boolean;
   /**

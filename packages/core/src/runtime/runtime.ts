@@ -93,6 +93,8 @@ export class Runtime {
   private readonly running = new Set<AgentTask>();
   /** Removes the signal listeners of `options.handleSignals`, once they are added. */
   private stopListeningForSignals: () => void = () => undefined;
+  /** The teardown running or last run; the next one waits for it. */
+  private tearingDown: Promise<void> = Promise.resolve();
 
   private constructor(
     config: RuntimeConfig,
@@ -541,7 +543,21 @@ export class Runtime {
     await this.teardown(this.phase === 'running' ? this.options.shutdown : 'cancel');
   }
 
-  private async teardown(mode: 'drain' | 'cancel'): Promise<void> {
+  /**
+   * One teardown at a time: a stop() that no longer waits for a start's rollback must not shut
+   * the same components down beside it, each twice and the providers before the plugins.
+   */
+  private teardown(mode: 'drain' | 'cancel'): Promise<void> {
+    // Refuse tasks and tell start triggers at once, even while an earlier teardown runs.
+    this.phase = 'stopping';
+    this.stopListeningForSignals();
+    this.triggerController.abort();
+    const next = this.tearingDown.then(() => this.teardownOnce(mode));
+    this.tearingDown = next.catch(() => undefined);
+    return next;
+  }
+
+  private async teardownOnce(mode: 'drain' | 'cancel'): Promise<void> {
     this.phase = 'stopping';
     this.stopListeningForSignals();
     this.triggerController.abort();

@@ -170,13 +170,13 @@ export const serverOptionsSchema = z
     maxConnections: positiveInteger
       .default(1_000)
       .describe(
-        'The most connections the server holds open in all; one more is answered `503` with `WEFT_TOO_MANY_CONNECTIONS` and `Retry-After: 1`, and closed. Keep it below the process’s file descriptor limit (`ulimit -n`), so that the database and the model server always get theirs.',
+        'The most connections the server serves at once, in all; one more is answered `503` with `WEFT_TOO_MANY_CONNECTIONS` and `Retry-After: 1`, and closed. Keep it well below the process’s file descriptor limit (`ulimit -n`): a connection over the cap takes a descriptor too until it is closed, and the database and the model server need theirs.',
       ),
     maxConnectionsPerClient: positiveInteger
       .optional()
       .meta({ defaultLabel: 'none' })
       .describe(
-        'The most connections the server holds open from one client address; one more is answered like one over `maxConnections`. Set it when clients reach the server directly. Behind a reverse proxy every client has the proxy’s address: leave it unset there and cap clients in the proxy.',
+        'The most connections the server serves at once from one client address; one more is answered like one over `maxConnections`. Set it when clients reach the server directly. Behind a reverse proxy every client has the proxy’s address: leave it unset there and cap clients in the proxy.',
       ),
     stopGraceMs: positiveInteger
       .default(1_000)
