@@ -905,7 +905,11 @@ describe('Runtime signal handling', () => {
     await waitFor(() => exit.mock.calls.length > 0);
     expect(runtime.status).toBe('stopped');
     expect(exit).toHaveBeenCalledWith(0);
-    expect(process.listeners('SIGTERM')).toEqual([...before]);
+    // The listeners a signal set off stay until the process ends, to ignore copies of it.
+    expect(process.listeners('SIGTERM')).toEqual([...before, added[0]]);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.off(signal, added[0] as (signal: NodeJS.Signals) => void);
+    }
   });
 
   it('registers no listeners without handleSignals', async () => {
