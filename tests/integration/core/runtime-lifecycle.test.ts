@@ -316,6 +316,35 @@ describe('Runtime start', () => {
     expect(lines.filter((line) => line.msg === 'runtime stopped')).toHaveLength(2);
   });
 
+  it('stops a memory provider whose init held the start past stop() once that init returns [claim:obs-start-held-at-stop]', async () => {
+    const entered = deferred();
+    const release = deferred();
+    const events: string[] = [];
+    const { logger, lines } = capturingLogger();
+    const runtime = await loggingRuntime(events, {
+      memoryHooks: {
+        init: async () => {
+          entered.resolve();
+          await release.promise;
+        },
+      },
+      options: { logger },
+    });
+    const started = errorOf(runtime.start());
+    await entered.promise;
+    await runtime.stop();
+    expect(lines).toContainEqual(
+      expect.objectContaining({ msg: 'start did not end after stop; stopping what has started' }),
+    );
+    expect(events).not.toContain('shutdown memory');
+
+    release.resolve();
+    expect((await started).code).toBe('WEFT_RUNTIME_STOPPED');
+    expect(events.at(-1)).toBe('shutdown memory');
+    // Nothing after it started: the models and plugins never initialised.
+    expect(events.filter((event) => event.startsWith('init '))).toEqual(['init memory']);
+  });
+
   it('runs start triggers with a signal that is aborted at stop [claim:trig-start-order] [claim:trig-start-signal] [claim:trig-shutdown-order] [claim:prod-shutdown-order] [claim:wp-start-trigger-signal]', async () => {
     let received: AbortSignal | undefined;
     let runtimeSeen: Runtime | undefined;
