@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { WeftError, type TriggerRoute } from '@weft/core';
 import { ServerManager } from '@weft/core/node';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { SERVER_DEFAULTS } from '../src/server/server-options.js';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { silentLogger, startServer } from './fixtures.js';
@@ -17,6 +17,9 @@ afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.destroy();
 });
 
+/** The server's line about refused connections. */
+const refusedLine = (line: Record<string, unknown>): boolean =>
+  String(line.msg).startsWith('refused connections over a connection cap');
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A server with one route, `GET /ping`, that counts its calls. */
@@ -39,11 +42,15 @@ async function serve(
   return { server, calls: () => calls };
 }
 
-/** An open connection that has sent nothing yet, with everything it receives. */
+/**
+ * An open connection that has sent nothing yet, with everything it receives. `from` is the
+ * client's address: Linux routes all of 127.0.0.0/8 to the loopback interface.
+ */
 async function openConnection(
   server: ServerManager,
+  from = '127.0.0.1',
 ): Promise<{ socket: Socket; received: () => string; closed: Promise<unknown> }> {
-  const socket = connect(server.port as number, '127.0.0.1');
+  const socket = connect({ port: server.port as number, host: '127.0.0.1', localAddress: from });
   sockets.push(socket);
   socket.on('error', () => undefined);
   let received = '';
@@ -97,15 +104,16 @@ async function ping(connection: Awaited<ReturnType<typeof openConnection>>): Pro
 }
 
 describe('ServerManager connection caps', () => {
-  it('answers 503 WEFT_TOO_MANY_CONNECTIONS with Retry-After to a connection over maxConnections and closes it, keeps the open ones answering, and takes a new one once one closes [claim:errors-too-many-connections] [claim:errors-503-too-many-connections] [claim:errors-5xx-message-generic] [claim:tsdoc-server-default-max-connections] [claim:prod-max-connections] [claim:trig-max-connections] [claim:httpchat-max-connections]', async () => {
-    const { server, calls } = await serve({ maxConnections: 3 });
+  it('answers 503 WEFT_TOO_MANY_CONNECTIONS with Retry-After to a connection over maxConnections and closes it, keeps the open ones answering, and takes a new one once one closes [claim:errors-too-many-connections] [claim:errors-503-too-many-connections] [claim:errors-5xx-message-generic] [claim:tsdoc-server-default-max-connections] [claim:prod-max-connections] [claim:trig-max-connections] [claim:trig-503-connections] [claim:obs-connections-refused] [claim:httpchat-max-connections]', async () => {
+    const { logger, lines } = capturingLogger();
+    const { server, calls } = await serve({ maxConnections: 3 }, logger);
     const open = [
       await openConnection(server),
       await openConnection(server),
-      await openConnection(server),
+      await openConnection(server, '127.0.0.2'),
     ];
 
-    const refused = await refusal(await openConnection(server));
+    const refused = await refusal(await openConnection(server, '127.0.0.3'));
     expect(refused).toMatchObject({
       status: 503,
       retryAfter: '1',
@@ -119,6 +127,16 @@ describe('ServerManager connection caps', () => {
     expect(refused.error.message).toMatch(/as many connections as it takes/);
     expect(calls()).toBe(0);
     expect(await ping(open[0]!)).toBe(200);
+    // Against the total cap, `open` counts the server's connections, not the client's.
+    expect(lines.filter(refusedLine)).toEqual([
+      expect.objectContaining({
+        level: 40,
+        address: '127.0.0.3',
+        open: 3,
+        limit: 'maxConnections',
+        refused: 1,
+      }),
+    ]);
 
     // A closed connection frees its slot: a new one is served.
     open[1]!.socket.destroy();
@@ -157,22 +175,30 @@ describe('ServerManager connection caps', () => {
     expect(await ping(first)).toBe(200);
     expect(calls()).toBe(1);
 
-    const logged = lines.filter((line) =>
-      String(line.msg).startsWith('refused connections over a connection cap'),
-    );
-    expect(logged).toEqual([
+    const lineFor = (refused: number) =>
       expect.objectContaining({
         level: 40,
         address: '127.0.0.1',
         open: 2,
         limit: 'maxConnectionsPerClient',
-        refused: 1,
-      }),
-    ]);
+        refused,
+      });
+    // The first refusal is logged; the second, within 10 s, is only counted.
+    expect(lines.filter(refusedLine)).toEqual([lineFor(1)]);
     // The refusals' request ids are in no log line: the warning counts them instead.
     for (const { error } of [thirdRefused, fourthRefused]) {
       expect(JSON.stringify(lines)).not.toContain(String(error.requestId));
     }
+
+    // 10 s later the next refusal writes a line again, counting the one in between and itself.
+    const now = performance.now();
+    const clock = vi.spyOn(performance, 'now').mockReturnValue(now + 9_000);
+    onTestFinished(() => clock.mockRestore());
+    expect(await refusal(await openConnection(server))).toMatchObject({ status: 503 });
+    expect(lines.filter(refusedLine)).toEqual([lineFor(1)]);
+    clock.mockReturnValue(now + 10_500);
+    expect(await refusal(await openConnection(server))).toMatchObject({ status: 503 });
+    expect(lines.filter(refusedLine)).toEqual([lineFor(1), lineFor(3)]);
     expect(SERVER_DEFAULTS.maxConnectionsPerClient).toBeUndefined();
   });
 

@@ -300,7 +300,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     );
   });
 
-  it('fails calls while the server is down, then reconnects to a new process [claim:mcpdoc-reconnect] [claim:mcp-reconnect-delay] [claim:mcp-no-arguments] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-reconnected] [claim:errors-mcp-unavailable-during-call]', async () => {
+  it('fails calls while the server is down, then reconnects to a new process [claim:mcpdoc-reconnect] [claim:mcp-reconnect-delay] [claim:mcp-no-arguments] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-reconnected] [claim:errors-mcp-unavailable-during-call] [claim:mcpdoc-unavailable-at-once]', async () => {
     agent = await startAgent(
       await connect(['pid', 'crash'], { reconnectDelayMs: 50, callTimeoutMs: 20_000 }),
       [plan('pid', 'crash'), plan('pid')],
@@ -331,6 +331,20 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(Date.now() - started).toBeLessThan(4000);
     expect(task.chain[2]?.error).toMatch(/is disconnected and was not back within 400 ms/);
     expect(task.chain[2]?.error).toContain('WEFT_MCP_UNAVAILABLE');
+  });
+
+  it('lets a call made during an outage wait for the reconnection and go through [claim:mcpdoc-reconnect] [claim:mcp-readme-calls-during-outage]', async () => {
+    agent = await startAgent(
+      await connect(['crash', 'pid'], { reconnectDelayMs: 50, callTimeoutMs: SLOW_START_MS }),
+      [plan('crash', 'pid')],
+    );
+    const task = await agent.run('crash, then pid');
+    // The crashing call fails at once; the next one, made while the server is down, waits.
+    expect(task.chain[1]).toMatchObject({ type: 'error', action: 'fixture.crash' });
+    expect(task.chain[1]?.error).toContain('WEFT_MCP_UNAVAILABLE');
+    expect(task.chain[2]).toMatchObject({ type: 'result', action: 'fixture.pid' });
+    expect(pidOf(task.chain[2]?.data)).toBeGreaterThan(0);
+    expect(agent.logs.some((line) => line.msg === 'MCP server reconnected')).toBe(true);
   });
 
   it("fails a call during an outage with WEFT_MCP_TIMEOUT when the task's deadline comes before callTimeoutMs [claim:mcpdoc-reconnect] [claim:mcp-unavailable] [claim:mcp-readme-calls-during-outage]", async () => {

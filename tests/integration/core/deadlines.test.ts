@@ -460,6 +460,44 @@ describe('handleSignals', () => {
   }, 40_000);
 });
 
+describe('handleSignals and a forwarded signal', () => {
+  it('finishes its stop when a copy of SIGINT arrives during it, as a supervisor such as tsx watch forwards one [claim:tsdoc-node-stop-signal-copy]', async () => {
+    const program = path.join(__dirname, 'programs', 'slow-stop-agent.mts');
+    const child = spawn(
+      process.execPath,
+      ['--conditions=weft-source', '--import', 'tsx', program],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let output = '';
+    try {
+      const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
+        (resolve, reject) => {
+          const timer = setTimeout(
+            () => reject(new Error(`no exit within 30 s: ${output}`)),
+            30_000,
+          );
+          child.stdout.on('data', (chunk: Buffer) => {
+            const before = output;
+            output += chunk.toString();
+            const arrived = (line: string) => !before.includes(line) && output.includes(line);
+            if (arrived('ready\n')) child.kill('SIGINT');
+            // The copy comes while the runtime is stopping, well within the second it is ignored.
+            if (arrived('stopping\n')) setTimeout(() => child.kill('SIGINT'), 20);
+          });
+          child.on('exit', (code, signal) => {
+            clearTimeout(timer);
+            resolve({ code, signal });
+          });
+        },
+      );
+      expect(ended).toEqual({ code: 0, signal: null });
+      expect(output).toContain('stopped\n');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 40_000);
+});
+
 describe('the task signal', () => {
   it("passes the task's signal to planning, review and executor model calls [claim:exec-models-signal] [claim:task-signal-reaches-model-calls] [claim:go-context-abort] [claim:testing-purpose] [claim:mpo-scripted-function] [claim:tst-purpose] [claim:wp-signal-model-calls] [claim:cap-request-purpose]", async () => {
     const seen: { purpose: string | undefined; signal: AbortSignal | undefined }[] = [];

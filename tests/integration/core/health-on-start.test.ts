@@ -134,7 +134,7 @@ describe('options.checkHealthOnStart', () => {
     expect((error as { code?: string }).code).toBe('WEFT_START_FAILED');
   });
 
-  it('lets a stop() go on 2 s after a checkHealth that holds the start, stopping what has started [claim:obs-start-held-at-stop]', async () => {
+  it('lets a stop() go on 2 s after a checkHealth that holds the start, stopping what has started [claim:obs-start-held-at-stop] [claim:obs-rollback-on-stop]', async () => {
     let asked!: () => void;
     const checking = new Promise<void>((resolve) => (asked = resolve));
     let shutDown = false;
@@ -173,6 +173,10 @@ describe('options.checkHealthOnStart', () => {
       }),
     );
     expect((await started).code).toBe('WEFT_START_FAILED');
+    // The held check ran out of its own deadline: the rollback names that failure, not the stop.
+    expect(lines.filter((line) => line.msg === 'runtime failed to start; rolling back')).toEqual([
+      expect.objectContaining({ level: 50, code: 'WEFT_START_FAILED' }),
+    ]);
   }, 15_000);
 
   it('names what a throwing checkHealth said [claim:prod-health-on-start]', async () => {

@@ -308,6 +308,80 @@ describe('Runtime start', () => {
     expect(runtime.status).toBe('stopped');
   });
 
+  it('stops what has started 2 s after a stop() that a hung plugin init holds, and that plugin once its init returns [claim:obs-start-held-at-stop] [claim:obs-rollback-on-stop]', async () => {
+    const entered = deferred();
+    const release = deferred();
+    const events: string[] = [];
+    const { logger, lines } = capturingLogger();
+    const runtime = await loggingRuntime(events, {
+      plugins: [
+        new TestPlugin('first', { events }),
+        new TestPlugin('hung-init', {
+          events,
+          init: async () => {
+            entered.resolve();
+            await release.promise;
+          },
+        }),
+      ],
+      options: { logger },
+    });
+    const started = errorOf(runtime.start());
+    await entered.promise;
+    const before = performance.now();
+    await runtime.stop();
+    expect(performance.now() - before).toBeGreaterThanOrEqual(1_900);
+    expect(runtime.status).toBe('stopped');
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 50,
+        graceMs: 2_000,
+        msg: 'start did not end after stop; stopping what has started',
+      }),
+    );
+    // What had started is stopped; the plugin whose init is still running is not, yet.
+    expect(events).toContain('shutdown plugin first');
+    expect(events).toContain('shutdown memory');
+    expect(events).not.toContain('shutdown plugin hung-init');
+
+    release.resolve();
+    expect((await started).code).toBe('WEFT_RUNTIME_STOPPED');
+    expect(events.at(-1)).toBe('shutdown plugin hung-init');
+    expect(lines.filter((line) => line.msg === 'runtime failed to start; rolling back')).toEqual([
+      expect.objectContaining({ level: 50, code: 'WEFT_RUNTIME_STOPPED' }),
+    ]);
+    expect(lines.filter((line) => line.msg === 'runtime stopped')).toHaveLength(2);
+  });
+
+  it('stops a memory provider whose init held the start past stop() once that init returns [claim:obs-start-held-at-stop]', async () => {
+    const entered = deferred();
+    const release = deferred();
+    const events: string[] = [];
+    const { logger, lines } = capturingLogger();
+    const runtime = await loggingRuntime(events, {
+      memoryHooks: {
+        init: async () => {
+          entered.resolve();
+          await release.promise;
+        },
+      },
+      options: { logger },
+    });
+    const started = errorOf(runtime.start());
+    await entered.promise;
+    await runtime.stop();
+    expect(lines).toContainEqual(
+      expect.objectContaining({ msg: 'start did not end after stop; stopping what has started' }),
+    );
+    expect(events).not.toContain('shutdown memory');
+
+    release.resolve();
+    expect((await started).code).toBe('WEFT_RUNTIME_STOPPED');
+    expect(events.at(-1)).toBe('shutdown memory');
+    // Nothing after it started: the models and plugins never initialised.
+    expect(events.filter((event) => event.startsWith('init '))).toEqual(['init memory']);
+  });
+
   it('runs start triggers with a signal that is aborted at stop [claim:trig-start-order] [claim:trig-start-signal] [claim:trig-shutdown-order] [claim:prod-shutdown-order] [claim:wp-start-trigger-signal]', async () => {
     let received: AbortSignal | undefined;
     let runtimeSeen: Runtime | undefined;
@@ -889,7 +963,11 @@ describe('Runtime signal handling', () => {
     await waitFor(() => exit.mock.calls.length > 0);
     expect(runtime.status).toBe('stopped');
     expect(exit).toHaveBeenCalledWith(0);
-    expect(process.listeners('SIGTERM')).toEqual([...before]);
+    // The listeners a signal set off stay until the process ends, to ignore copies of it.
+    expect(process.listeners('SIGTERM')).toEqual([...before, added[0]]);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.off(signal, added[0] as (signal: NodeJS.Signals) => void);
+    }
   });
 
   it('registers no listeners without handleSignals', async () => {

@@ -123,7 +123,8 @@ function exitSoon(code: NonNullable<typeof process.exitCode>): void {
  *
  * @param stop - Stops the runtime.
  * @param logger - Where the signal and a failed stop are logged.
- * @returns A function that removes the listeners again.
+ * @returns A function that removes the listeners again, before a signal has come; after one, it
+ * leaves them, so that they still ignore copies of it and hand a later one to Node.
  * @claim tsdoc-node-stop-signal
  * @claim tsdoc-node-stop-signal-copy
  * @claim tsdoc-node-stop-signal-once
@@ -156,6 +157,10 @@ export function onStopSignal(stop: () => Promise<void>, logger: Logger): () => v
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   return () => {
+    // Once a signal has begun the stop, the listeners stay until the process ends: the stop
+    // removes them as it begins, and a forwarded copy would otherwise reach Node's default,
+    // which ends the process in the middle of the stop.
+    if (firstAt.size > 0) return;
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   };
