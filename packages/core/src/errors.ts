@@ -161,16 +161,17 @@ export const CORE_ERRORS = {
         'a memory provider, model provider, space coordinator, plugin or start trigger threw while the runtime started, or, with `options.checkHealthOnStart`, a provider’s `checkHealth()` answered `false`, threw or did not answer in time. The runtime stops what it had already started before it rejects. The original error, when there is one, is the `cause`, and its message is included.',
       fix: 'read the included message: usually a database path whose directory is missing, a failed health check, or a plugin’s own `init` check.',
     },
+    /** @claim errors-runtime-stopped-during-start */
     WEFT_RUNTIME_STOPPED: {
       summary: 'The runtime was stopped (or stopped while starting).',
       raisedBy: '`Runtime.start`, `ServerManager.mount`',
       raisers: [
-        'core/src/runtime/runtime.ts#Runtime.abandonIfStopped',
+        'core/src/runtime/runtime.ts#abandonedStart',
         'core/src/runtime/runtime.ts#Runtime.start',
         'core/src/server/server-manager.ts#ServerManager.mount',
       ],
       cause:
-        '`start()` was called on a runtime that was stopped, `stop()` was called while the runtime was starting, or a route was mounted after the server started.',
+        '`start()` was called on a runtime that was stopped, `stop()` was called while the runtime was starting, or a route was mounted after the server started. A start abandoned for a `stop()` rejects with this code even when the part it was starting failed meanwhile, such as a start trigger that gave up when its signal aborted; that failure is the `cause`, and its message is included.',
       fix: 'a stopped runtime cannot start again; create a new one with `Runtime.init`. Add middleware and routes before `start()`.',
     },
     /** @claim errors-invalid-space-first-character */
@@ -224,7 +225,10 @@ export const CORE_ERRORS = {
       cause: '`dispatch` names a plugin id that is not registered.',
       fix: 'use the `id` of a plugin passed to `Runtime.init`.',
     },
-    /** @claim errors-shutting-down-websocket */
+    /**
+     * @claim errors-shutting-down-websocket
+     * @claim errors-shutting-down-during-start
+     */
     WEFT_SHUTTING_DOWN: {
       summary: 'The runtime is stopping and accepts no new tasks.',
       status: 503,
@@ -236,7 +240,7 @@ export const CORE_ERRORS = {
         'plugin-websocket/src/connection.ts#ChatConnection.onFrame',
       ],
       cause:
-        'a task was dispatched while the runtime was stopping, or a websocket message arrived while the runtime or the websocket plugin was stopping.',
+        'a task was dispatched once `stop()` had been called (while the runtime stops, or while the stop waits for a start still under way), or a websocket message arrived while the runtime or the websocket plugin was stopping.',
       fix: 'nothing is wrong; the client should retry against another instance or after the restart.',
     },
     WEFT_QUEUE_FULL: {
@@ -248,14 +252,17 @@ export const CORE_ERRORS = {
         'the scheduler already holds `options.scheduler.maxQueueSize` waiting tasks (default 1000).',
       fix: 'the agent is receiving work faster than it completes it. Raise `scheduler.concurrency` if the model server can take more parallel calls, rate-limit clients, or run more instances.',
     },
-    /** @claim errors-task-cancelled-running */
+    /**
+     * @claim errors-task-cancelled-running
+     * @claim errors-task-cancelled-failed-start
+     */
     WEFT_TASK_CANCELLED: {
       summary: 'A task was cancelled because the runtime stopped.',
       status: 503,
       raisedBy: 'the scheduler, when the runtime stops',
       raisers: ['core/src/scheduler/scheduler.ts#Scheduler.stop'],
       cause:
-        'the runtime stopped in `cancel` mode, or a draining stop ran out of `shutdownTimeoutMs`. A task still waiting in the queue is rejected with this error, with status `503`, which a route trigger that lets it through answers as `503`. A running task is not rejected: its signal is aborted with this error as the reason, and `dispatch` resolves with the task, whose status is `cancelled`.',
+        'the runtime stopped in `cancel` mode, a draining stop ran out of `shutdownTimeoutMs`, or a start failed or was stopped, which cancels the tasks dispatched before the runtime was running. A task still waiting in the queue is rejected with this error, with status `503`, which a route trigger that lets it through answers as `503`. A running task is not rejected: its signal is aborted with this error as the reason, and `dispatch` resolves with the task, whose status is `cancelled`.',
       fix: 'expected during shutdown. Raise `shutdownTimeoutMs` if tasks are cut short in normal restarts.',
     },
     /** @claim errors-task-timeout-names-activity */

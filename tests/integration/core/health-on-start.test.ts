@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Runtime, type MemoryProvider, type ModelProvider } from '@weft/core';
+import { Runtime, WeftError, type MemoryProvider, type ModelProvider } from '@weft/core';
 import { OpenAIModelProvider } from '@weft/model-openai';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -172,7 +172,10 @@ describe('options.checkHealthOnStart', () => {
         msg: 'start did not end after stop; stopping what has started',
       }),
     );
-    expect((await started).code).toBe('WEFT_START_FAILED');
+    // The check's deadline fails the start later, but the stop came first: the start was abandoned.
+    const error = await started;
+    expect(error.code).toBe('WEFT_RUNTIME_STOPPED');
+    expect(WeftError.is(error.cause, 'WEFT_START_FAILED')).toBe(true);
   }, 15_000);
 
   it('names what a throwing checkHealth said [claim:prod-health-on-start]', async () => {

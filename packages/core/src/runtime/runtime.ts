@@ -273,7 +273,7 @@ export class Runtime {
    * @throws {@link WeftError} with `status` 400: `WEFT_INVALID_SPACE` for a space id that is not
    * 1 to 200 letters, digits, `_`, `.`, `:` or `-` starting with a letter or digit (checked
    * first), `WEFT_UNKNOWN_PLUGIN` for a `pluginId` no plugin has; with `status` 503:
-   * `WEFT_SHUTTING_DOWN` once the runtime is stopping, `WEFT_QUEUE_FULL` when
+   * `WEFT_SHUTTING_DOWN` once `stop()` was called, `WEFT_QUEUE_FULL` when
    * `scheduler.maxQueueSize` tasks are waiting.
    *
    * @example
@@ -327,7 +327,9 @@ export class Runtime {
         { status: 400 },
       );
     }
-    if (this.phase === 'stopping' || this.phase === 'stopped') {
+    // A stop() called during start leaves the phase `starting` until the start rolls back, and
+    // a task accepted meanwhile would only be cancelled.
+    if (this.stopRequested || this.phase === 'stopping' || this.phase === 'stopped') {
       throw new WeftError(
         'WEFT_SHUTTING_DOWN',
         'Runtime.dispatch: the runtime is stopping and accepts no new tasks.',
@@ -449,9 +451,10 @@ export class Runtime {
         'runtime started',
       );
     } catch (error) {
-      this.logger.error(errorLogFields(error), 'runtime failed to start; rolling back');
+      const failure = this.stopRequested ? abandonedStart(error) : error;
+      this.logger.error(errorLogFields(failure), 'runtime failed to start; rolling back');
       await this.teardown('cancel');
-      throw error;
+      throw failure;
     }
   }
 
@@ -507,12 +510,7 @@ export class Runtime {
 
   /** Lets a stop() that arrives mid-start win: start rolls back at its next checkpoint. */
   private abandonIfStopped(): void {
-    if (this.stopRequested) {
-      throw new WeftError(
-        'WEFT_RUNTIME_STOPPED',
-        'Runtime.start: stop() was called while the runtime was starting; start was abandoned.',
-      );
-    }
+    if (this.stopRequested) throw abandonedStart(undefined);
   }
 
   private async stopOnce(): Promise<void> {
@@ -677,6 +675,22 @@ export class Runtime {
       }
     }
   }
+}
+
+/**
+ * The error of a start that stop() abandoned. A part that fails once the stop began (a start
+ * trigger that honours its aborted signal, an init cut short) fails because of the stop, so the
+ * start still rejects with the code of an abandoned start, the failure as its cause.
+ */
+function abandonedStart(failure: unknown): WeftError {
+  if (WeftError.is(failure, 'WEFT_RUNTIME_STOPPED')) return failure;
+  const base =
+    'Runtime.start: stop() was called while the runtime was starting; start was abandoned';
+  return failure === undefined
+    ? new WeftError('WEFT_RUNTIME_STOPPED', `${base}.`)
+    : new WeftError('WEFT_RUNTIME_STOPPED', `${base} (meanwhile: ${describeError(failure)})`, {
+        cause: failure,
+      });
 }
 
 /**
