@@ -89,13 +89,15 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(resolved.reconnectMaxDelayMs).toBe(30_000);
   });
 
-  it('lists every bad option at once, without the connection string, in a PostgresSpaceCoordinatorError [claim:coord-error-class]', () => {
+  it('lists every bad option at once, without the connection string, in a PostgresSpaceCoordinatorError [claim:coord-error-class] [claim:errors-coordinator-invalid-options]', () => {
     let error: unknown;
     try {
       new PostgresSpaceCoordinator({
         connectionString: 'mysql://root:hunter2@db/app',
         schema: 'Bad-Name',
         pollIntervalMs: 0,
+        reconnectDelayMs: 1_000,
+        reconnectMaxDelayMs: 500,
       });
     } catch (caught) {
       error = caught;
@@ -107,6 +109,9 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(message).toMatch(/connectionString/);
     expect(message).toMatch(/schema/);
     expect(message).toMatch(/pollIntervalMs/);
+    expect(message).toContain(
+      'reconnectMaxDelayMs (500) must not be below reconnectDelayMs (1000)',
+    );
     expect(message).not.toContain('hunter2');
   });
 

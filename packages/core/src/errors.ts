@@ -97,7 +97,10 @@ export type WeftErrorCode =
 export const CORE_ERRORS = {
   packageName: '@weft/core',
   codes: {
-    /** @claim errors-invalid-config-peers */
+    /**
+     * @claim errors-invalid-config-peers
+     * @claim errors-invalid-config-lines
+     */
     WEFT_INVALID_CONFIG: {
       summary: '`Runtime.init` found problems in the configuration (all are listed).',
       raisedBy: '`Runtime.init`',
@@ -188,6 +191,7 @@ export const CORE_ERRORS = {
         '`dispatch` received a space id that is not valid: empty, longer than 200 characters, not starting with a letter or digit, or containing characters other than letters, digits, `-`, `_`, `.` and `:`.',
       fix: "build space ids from checked parts. `spaceId('chat', 'room', room)` from `@weft/core` builds a valid id from any non-empty parts of well-formed text and throws this error itself when it cannot (no part, an empty part, a part holding a lone UTF-16 surrogate, a first part that does not start with a letter or digit, an encoded id over 200 characters); see [Spaces](../core-utilities/spaces.md).",
     },
+    /** @claim errors-memory-invalid-contract */
     WEFT_MEMORY_INVALID: {
       summary:
         'A memory or patch given to a memory store breaks the memory contract: an empty `space` or `kind`, or content or metadata with no JSON form.',
@@ -195,7 +199,7 @@ export const CORE_ERRORS = {
         '`store` and `update` of every first-party memory store (`InMemoryMemoryProvider`, `SqliteMemoryProvider`, `PostgresMemoryProvider`), through `checkNewMemory` and `checkMemoryPatch`',
       raisers: ['core/src/memory/memory-input.ts#invalid'],
       cause:
-        'a memory or patch breaks the memory contract that every store keeps: a `space` or `kind` that is not a non-empty string, a `taskId` that is not a string, a `space`, `kind` or `taskId` longer than 500 characters, content with no JSON form (`undefined`, a function, a `BigInt`, a cycle), metadata that is not a plain object, or a string (a key included) holding a NUL character or a lone UTF-16 surrogate, which a database cannot store unchanged. The message names the field. Nothing was written.',
+        'a memory or patch breaks the memory contract that every store keeps: a memory or patch that is not an object, a `space` or `kind` that is not a non-empty string, a `taskId` that is not a string, a `space`, `kind` or `taskId` longer than 500 characters, content with no JSON form (`undefined`, a function, a `BigInt`, a cycle), metadata that is not a plain object, or a string (a key included) holding a NUL character or a lone UTF-16 surrogate, which a database cannot store unchanged. The message names the field. Nothing was written.',
       fix: 'store plain JSON data; strip NUL characters and broken surrogate pairs from text received from outside. See [Input rules and error codes](../memory-providers/overview.md#input-rules-and-error-codes).',
     },
     WEFT_MEMORY_INVALID_QUERY: {
@@ -293,6 +297,7 @@ export const CORE_ERRORS = {
         'a call names a capability id that no provider’s descriptors define, such as a misspelt id.',
       fix: 'check the id’s spelling, or list the capability’s descriptor in the provider that offers it; see [Capabilities](../capabilities/capabilities.md).',
     },
+    /** @claim errors-capability-default-direct */
     WEFT_CAPABILITY_UNAVAILABLE: {
       summary: 'No provider (or not the named one) offers a registered capability.',
       raisedBy:
@@ -303,7 +308,7 @@ export const CORE_ERRORS = {
       ],
       cause:
         "the capability is registered, but no configured provider offers it, or the provider named with `{ provider: '...' }` (or in `defaultProviders`) does not offer it.",
-      fix: 'add a provider that offers it, add an alias group that maps it to one that is offered, or name a provider that has it.',
+      fix: 'add a provider that offers it, add an alias group that maps it to one that is offered, or name a provider that has it. A default provider (`setDefaultProvider`, `defaultProviders`) must offer the capability itself: an alias does not count there.',
     },
     WEFT_PROVIDER_FAILED: {
       summary: 'A model provider threw while serving a capability.',
@@ -465,7 +470,7 @@ export const CORE_ERRORS = {
         'the runtime’s HTTP server, for an error of a route that has no 4xx status and is not a `WeftError`',
       raisers: ['core/src/server/error-answer.ts#errorAnswer'],
       cause:
-        'something failed unexpectedly while the server handled a request. The client gets a generic answer with a request id, and the log has the full error under the same id. An error that carries a 5xx `status` (or `statusCode`) of its own, such as an HTTP error of a library, is answered with that status instead of `500`, with this code. A `WeftError` without a 4xx status keeps its own code in the answer instead (a handler that lets `WEFT_TEMPLATE_NOT_FOUND` through answers `500` with that code, and its own `status` if it has a 5xx one), still with the generic message.',
+        'something failed unexpectedly while the server handled a request. The client gets a generic answer with a request id, and the log has the full error under the same id. An error that carries a 5xx `status` (or `statusCode`) of its own, such as an HTTP error of a library, is answered with that status instead of `500`, with this code. A `WeftError` without a 4xx status keeps its own code in the answer instead (a handler that lets `WEFT_TEMPLATE_NOT_FOUND` through answers `500` with that code, and its own `status` if it has a 5xx one), still with the generic message, unless it was made with `expose`, as the `503`s of a full queue and of a stopping runtime are, whose message the client gets.',
       fix: 'find the id in the log (`request failed` lines) and fix the error it shows.',
     },
   },

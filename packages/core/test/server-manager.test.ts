@@ -410,6 +410,14 @@ describe('ServerManager', () => {
         status: 503,
       }),
       '/no-status': new WeftError('WEFT_TEMPLATE_NOT_FOUND', 'no template "secret/prompt"'),
+      '/exposed': new WeftError(
+        'WEFT_QUEUE_FULL',
+        'Scheduler: the queue is full; try again later.',
+        {
+          status: 503,
+          expose: true,
+        },
+      ),
     };
     for (const [path, failure] of Object.entries(failures)) {
       server.mount(
@@ -469,6 +477,13 @@ describe('ServerManager', () => {
         code: 'WEFT_TEMPLATE_NOT_FOUND',
         docsUrl: docsOf('WEFT_TEMPLATE_NOT_FOUND'),
         message: expect.stringMatching(/^Internal Server Error;/),
+      },
+      // Made with `expose`, as the scheduler's 503s are: the client reads its message.
+      '/exposed': {
+        status: 503,
+        code: 'WEFT_QUEUE_FULL',
+        docsUrl: docsOf('WEFT_QUEUE_FULL'),
+        message: 'Scheduler: the queue is full; try again later. [WEFT_QUEUE_FULL]',
       },
     });
   });

@@ -662,7 +662,7 @@ export class Runtime {
     }
     if (!models.canProvide('text-generation')) {
       problems.push(
-        'no model provider offers "text-generation" (or an alias of it); the runtime needs one to plan pipelines',
+        'models: no model provider offers "text-generation" (or an alias of it); the runtime needs one to plan pipelines',
       );
     }
     for (const plugin of config.plugins) {
