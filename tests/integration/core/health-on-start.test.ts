@@ -178,10 +178,11 @@ describe('options.checkHealthOnStart', () => {
     expect(WeftError.is(error.cause, 'WEFT_START_FAILED')).toBe(true);
   }, 15_000);
 
-  it('names what a throwing checkHealth said [claim:prod-health-on-start]', async () => {
+  it('names what a throwing checkHealth said, and keeps its error as the cause [claim:prod-health-on-start] [claim:errors-start-failed-sources]', async () => {
+    const gone = new Error('disk gone');
     class ThrowingMemory extends InMemoryMemoryProvider {
       override checkHealth(): Promise<boolean> {
-        return Promise.reject(new Error('disk gone'));
+        return Promise.reject(gone);
       }
     }
     const runtime = await runtimeWith(
@@ -193,6 +194,7 @@ describe('options.checkHealthOnStart', () => {
     expect(error.message).toMatch(
       /^Runtime\.start: memory provider "throwing" is not healthy: checkHealth\(\) threw: disk gone\./,
     );
+    expect(error.cause).toBe(gone);
   });
 
   it('rejects a healthCheckTimeoutMs that is not a positive integer, with the other problems', async () => {

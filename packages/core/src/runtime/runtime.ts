@@ -494,17 +494,20 @@ export class Runtime {
     if (typeof component.checkHealth !== 'function') return;
     const timeoutMs = this.options.healthCheckTimeoutMs;
     let problem: string | undefined;
+    let thrown: unknown;
     try {
       const healthy = await settleWithin(component.checkHealth(), timeoutMs);
       if (healthy === TIMED_OUT) problem = `checkHealth() did not answer within ${timeoutMs} ms`;
       else if (healthy !== true) problem = 'checkHealth() answered false';
     } catch (error) {
       problem = `checkHealth() threw: ${describeError(error)}`;
+      thrown = error;
     }
     if (problem === undefined) return;
     throw new WeftError(
       'WEFT_START_FAILED',
       `Runtime.start: ${kind} "${id}" is not healthy: ${problem}. Start it or fix its settings, or set options.checkHealthOnStart to false to start without checking.`,
+      thrown === undefined ? {} : { cause: thrown },
     );
   }
 
