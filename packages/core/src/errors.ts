@@ -398,6 +398,7 @@ export const CORE_ERRORS = {
       fix: 'in a browser, dispatch tasks with `runtime.dispatch()` from your own code instead of route triggers, and register templates from their source; see [Runtime environments](../installation.md#runtime-environments). Run the HTTP server in Node.js.',
     },
     /**
+     * @claim errors-host-not-allowed-section
      * @claim errors-host-not-allowed-websocket
      * @claim errors-host-missing-http10
      */

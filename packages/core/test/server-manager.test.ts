@@ -718,7 +718,7 @@ describe('ServerManager', () => {
       return { calls, counting };
     }
 
-    it('refuses a spoofed Host with a matching Origin before the route runs [claim:trig-host-first] [claim:trig-403-row] [claim:prod-allowed-hosts-403] [claim:errors-403-cause]', async () => {
+    it('refuses a spoofed Host with a matching Origin before the route runs [claim:trig-host-first] [claim:trig-403-row] [claim:prod-allowed-hosts-403] [claim:errors-403-cause] [claim:errors-host-not-allowed-section]', async () => {
       const { logger, lines } = capturingLogger();
       const { calls, counting } = counted();
       const server = new ServerManager({ port: 0, cors: true }, logger);
@@ -758,7 +758,7 @@ describe('ServerManager', () => {
       '[::1]:3000',
       '192.168.1.20:3000',
     ])(
-      'allows the loopback names and IP literals by default: %s [claim:tsdoc-host-checker-ip] [claim:tsdoc-hostname-of] [claim:prod-allowed-hosts-403]',
+      'allows the loopback names and IP literals by default: %s [claim:tsdoc-host-checker-ip] [claim:tsdoc-hostname-of] [claim:prod-allowed-hosts-403] [claim:errors-host-not-allowed-section]',
       async (host) => {
         const { calls, counting } = counted();
         const server = await serve([counting]);
@@ -777,7 +777,7 @@ describe('ServerManager', () => {
       },
     );
 
-    it('allows listed names, subdomains of a dotted name and the configured host [claim:prod-allowed-hosts-403]', async () => {
+    it('allows listed names, subdomains of a dotted name and the configured host [claim:prod-allowed-hosts-403] [claim:errors-host-not-allowed-section]', async () => {
       const server = await serve([echo], {
         host: '127.0.0.1',
         allowedHosts: ['agent.example.com', '.corp.example'],
