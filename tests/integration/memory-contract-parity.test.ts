@@ -62,7 +62,7 @@ async function outcomeOf(call: () => Promise<unknown>, id: string): Promise<stri
 
 describe('every first-party memory store refuses the same invalid input the same way', () => {
   it.each(INVALID_MEMORY_INPUTS.map((input) => [input.name, input] as const))(
-    '%s [claim:testing-in-memory-same-rules] [claim:mpo-develop-in-memory] [claim:mpo-same-code] [claim:mpo-unstorable] [claim:mpo-max-patterns] [claim:mpo-in-memory-same-refusals] [claim:mpo-max-key-length] [claim:pg-refused-text] [claim:pg-shared-text-rules] [claim:core-readme-memory-store] [claim:sqlite-shared-codes] [claim:tst-in-memory] [claim:tst-in-memory-holds-for-durable] [claim:tsdoc-core-check-id] [claim:tsdoc-core-provider-same-code] [claim:tsdoc-core-provider-store-throws] [claim:tsdoc-core-provider-query-throws] [claim:tsdoc-core-provider-remove-throws] [claim:tsdoc-core-provider-clear-throws] [claim:tsdoc-postgres-store-invalid]',
+    '%s [claim:testing-in-memory-same-rules] [claim:mpo-develop-in-memory] [claim:mpo-same-code] [claim:mpo-unstorable] [claim:mpo-max-patterns] [claim:mpo-in-memory-same-refusals] [claim:mpo-max-key-length] [claim:pg-refused-text] [claim:pg-shared-text-rules] [claim:core-readme-memory-store] [claim:sqlite-shared-codes] [claim:tst-in-memory] [claim:tst-in-memory-holds-for-durable] [claim:tsdoc-core-check-id] [claim:tsdoc-core-provider-same-code] [claim:tsdoc-core-provider-store-throws] [claim:tsdoc-core-provider-query-throws] [claim:tsdoc-core-provider-remove-throws] [claim:tsdoc-core-provider-clear-throws] [claim:tsdoc-postgres-store-invalid] [claim:errors-memory-invalid-contract]',
     async (_name, input) => {
       const outcomes = Object.fromEntries(
         await Promise.all(
@@ -79,7 +79,7 @@ describe('every first-party memory store refuses the same invalid input the same
     },
   );
 
-  it('leaves every store holding only its one valid memory, unchanged [claim:tst-in-memory-holds-for-durable] [claim:tsdoc-core-provider-store-throws]', async () => {
+  it('leaves every store holding only its one valid memory, unchanged [claim:tst-in-memory-holds-for-durable] [claim:tsdoc-core-provider-store-throws] [claim:errors-memory-invalid-contract]', async () => {
     for (const { name, provider, seed } of stores) {
       expect(await provider.query({}), name).toEqual([seed]);
     }

@@ -39,12 +39,13 @@ export type PostgresSpaceCoordinatorErrorCode =
 export const COORDINATOR_ERRORS = {
   packageName: '@weft/coordinator-postgres',
   codes: {
+    /** @claim errors-coordinator-invalid-options */
     WEFT_COORDINATOR_INVALID_OPTIONS: {
       summary: 'The constructor’s options are missing or invalid.',
       raisedBy: '`new PostgresSpaceCoordinator`',
       raisers: ['coordinator-postgres/src/options.ts#resolveOptions'],
       cause:
-        'the constructor’s options are missing or invalid: a `connectionString` that is not a `postgres://` URL, a `schema` that is not a lower-case identifier, a timeout, interval or pool size that is not a positive whole number. The message lists every bad option and never repeats the connection string, which may hold a password.',
+        'the constructor’s options are missing or invalid: a `connectionString` that is not a `postgres://` URL, a `schema` that is not a lower-case identifier, a timeout, interval or pool size that is not a positive whole number, or a `reconnectMaxDelayMs` below `reconnectDelayMs`. The message lists every bad option and never repeats the connection string, which may hold a password.',
       fix: 'the message names each option and what it must be.',
     },
     /** @claim errors-coordinator-schema-beforehand */

@@ -90,13 +90,15 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(resolved.reconnectMaxDelayMs).toBe(30_000);
   });
 
-  it('lists every bad option at once, without the connection string, in a PostgresSpaceCoordinatorError [claim:coord-error-class]', () => {
+  it('lists every bad option at once, without the connection string, in a PostgresSpaceCoordinatorError [claim:coord-error-class] [claim:errors-coordinator-invalid-options]', () => {
     let error: unknown;
     try {
       new PostgresSpaceCoordinator({
         connectionString: 'mysql://root:hunter2@db/app',
         schema: 'Bad-Name',
         pollIntervalMs: 0,
+        reconnectDelayMs: 1_000,
+        reconnectMaxDelayMs: 500,
       });
     } catch (caught) {
       error = caught;
@@ -108,6 +110,9 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(message).toMatch(/connectionString/);
     expect(message).toMatch(/schema/);
     expect(message).toMatch(/pollIntervalMs/);
+    expect(message).toContain(
+      'reconnectMaxDelayMs (500) must not be below reconnectDelayMs (1000)',
+    );
     expect(message).not.toContain('hunter2');
   });
 
@@ -137,6 +142,46 @@ describe('PostgresSpaceCoordinator errors', () => {
     const late = await errorOf(runtime.dispatch(event));
     expect(late.code).toBe('WEFT_SHUTTING_DOWN');
     expect(late.status).toBe(503);
+  });
+
+  it('refuses with WEFT_SHUTTING_DOWN, recording nothing, a dispatch after a stop() that waits for a start still under way [claim:errors-coordinator-not-started-before-start]', async () => {
+    const schema = db.newSchema();
+    const coordinator = new PostgresSpaceCoordinator({
+      connectionString: db.url(),
+      schema,
+      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    let entered!: () => void;
+    const initEntered = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The coordinator starts before the plugins, so it is running while this init holds the start.
+    const plugin = new (class extends Plugin {
+      readonly id = 'work';
+      readonly description = 'Takes tasks and runs none.';
+      override async init(): Promise<void> {
+        entered();
+        await held;
+      }
+    })();
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider()],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [plugin],
+      coordinator,
+      options: { logger: pino({ level: 'silent' }) },
+    });
+    const starting = errorOf(runtime.start());
+    await initEntered;
+    const stopping = runtime.stop();
+    const refused = await errorOf(
+      runtime.dispatch({ pluginId: 'work', triggerId: 'task', space: 'during' }),
+    );
+    expect(refused).toMatchObject({ code: 'WEFT_SHUTTING_DOWN', status: 503 });
+    release();
+    expect((await starting).code).toBe('WEFT_RUNTIME_STOPPED');
+    await stopping;
+    expect(await db.sql(`SELECT count(*)::int AS n FROM "${schema}".tasks`)).toEqual([{ n: 0 }]);
   });
 
   it('takes the password and the port its connection string leaves out from PGPASSWORD and PGPORT, as its driver pg does [claim:cfg-pg-variables]', async () => {

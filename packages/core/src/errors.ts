@@ -97,7 +97,10 @@ export type WeftErrorCode =
 export const CORE_ERRORS = {
   packageName: '@weft/core',
   codes: {
-    /** @claim errors-invalid-config-peers */
+    /**
+     * @claim errors-invalid-config-peers
+     * @claim errors-invalid-config-lines
+     */
     WEFT_INVALID_CONFIG: {
       summary: '`Runtime.init` found problems in the configuration (all are listed).',
       raisedBy: '`Runtime.init`',
@@ -161,16 +164,17 @@ export const CORE_ERRORS = {
         'a memory provider, model provider, space coordinator, plugin or start trigger threw while the runtime started, or, with `options.checkHealthOnStart`, a provider’s `checkHealth()` answered `false`, threw or did not answer in time. The runtime stops what it had already started before it rejects. The original error, when there is one, is the `cause`, and its message is included.',
       fix: 'read the included message: usually a database path whose directory is missing, a failed health check, or a plugin’s own `init` check.',
     },
+    /** @claim errors-runtime-stopped-during-start */
     WEFT_RUNTIME_STOPPED: {
       summary: 'The runtime was stopped (or stopped while starting).',
       raisedBy: '`Runtime.start`, `ServerManager.mount`',
       raisers: [
-        'core/src/runtime/runtime.ts#Runtime.abandonIfStopped',
+        'core/src/runtime/runtime.ts#abandonedStart',
         'core/src/runtime/runtime.ts#Runtime.start',
         'core/src/server/server-manager.ts#ServerManager.mount',
       ],
       cause:
-        '`start()` was called on a runtime that was stopped, `stop()` was called while the runtime was starting, or a route was mounted after the server started.',
+        '`start()` was called on a runtime that was stopped, `stop()` was called while the runtime was starting, or a route was mounted after the server started. A start abandoned for a `stop()` rejects with this code even when the part it was starting failed meanwhile, such as a start trigger that gave up when its signal aborted; that failure is the `cause`, and its message is included.',
       fix: 'a stopped runtime cannot start again; create a new one with `Runtime.init`. Add middleware and routes before `start()`.',
     },
     /** @claim errors-invalid-space-first-character */
@@ -187,6 +191,7 @@ export const CORE_ERRORS = {
         '`dispatch` received a space id that is not valid: empty, longer than 200 characters, not starting with a letter or digit, or containing characters other than letters, digits, `-`, `_`, `.` and `:`.',
       fix: "build space ids from checked parts. `spaceId('chat', 'room', room)` from `@weft/core` builds a valid id from any non-empty parts of well-formed text and throws this error itself when it cannot (no part, an empty part, a part holding a lone UTF-16 surrogate, a first part that does not start with a letter or digit, an encoded id over 200 characters); see [Spaces](../core-utilities/spaces.md).",
     },
+    /** @claim errors-memory-invalid-contract */
     WEFT_MEMORY_INVALID: {
       summary:
         'A memory or patch given to a memory store breaks the memory contract: an empty `space` or `kind`, or content or metadata with no JSON form.',
@@ -194,7 +199,7 @@ export const CORE_ERRORS = {
         '`store` and `update` of every first-party memory store (`InMemoryMemoryProvider`, `SqliteMemoryProvider`, `PostgresMemoryProvider`), through `checkNewMemory` and `checkMemoryPatch`',
       raisers: ['core/src/memory/memory-input.ts#invalid'],
       cause:
-        'a memory or patch breaks the memory contract that every store keeps: a `space` or `kind` that is not a non-empty string, a `taskId` that is not a string, a `space`, `kind` or `taskId` longer than 500 characters, content with no JSON form (`undefined`, a function, a `BigInt`, a cycle), metadata that is not a plain object, or a string (a key included) holding a NUL character or a lone UTF-16 surrogate, which a database cannot store unchanged. The message names the field. Nothing was written.',
+        'a memory or patch breaks the memory contract that every store keeps: a memory or patch that is not an object, a `space` or `kind` that is not a non-empty string, a `taskId` that is not a string, a `space`, `kind` or `taskId` longer than 500 characters, content with no JSON form (`undefined`, a function, a `BigInt`, a cycle), metadata that is not a plain object, or a string (a key included) holding a NUL character or a lone UTF-16 surrogate, which a database cannot store unchanged. The message names the field. Nothing was written.',
       fix: 'store plain JSON data; strip NUL characters and broken surrogate pairs from text received from outside. See [Input rules and error codes](../memory-providers/overview.md#input-rules-and-error-codes).',
     },
     WEFT_MEMORY_INVALID_QUERY: {
@@ -224,7 +229,10 @@ export const CORE_ERRORS = {
       cause: '`dispatch` names a plugin id that is not registered.',
       fix: 'use the `id` of a plugin passed to `Runtime.init`.',
     },
-    /** @claim errors-shutting-down-websocket */
+    /**
+     * @claim errors-shutting-down-websocket
+     * @claim errors-shutting-down-during-start
+     */
     WEFT_SHUTTING_DOWN: {
       summary: 'The runtime is stopping and accepts no new tasks.',
       status: 503,
@@ -236,7 +244,7 @@ export const CORE_ERRORS = {
         'plugin-websocket/src/connection.ts#ChatConnection.onFrame',
       ],
       cause:
-        'a task was dispatched while the runtime was stopping, or a websocket message arrived while the runtime or the websocket plugin was stopping.',
+        'a task was dispatched once `stop()` had been called (while the runtime stops, or while the stop waits for a start still under way), or a websocket message arrived while the runtime or the websocket plugin was stopping.',
       fix: 'nothing is wrong; the client should retry against another instance or after the restart.',
     },
     WEFT_QUEUE_FULL: {
@@ -248,14 +256,17 @@ export const CORE_ERRORS = {
         'the scheduler already holds `options.scheduler.maxQueueSize` waiting tasks (default 1000).',
       fix: 'the agent is receiving work faster than it completes it. Raise `scheduler.concurrency` if the model server can take more parallel calls, rate-limit clients, or run more instances.',
     },
-    /** @claim errors-task-cancelled-running */
+    /**
+     * @claim errors-task-cancelled-running
+     * @claim errors-task-cancelled-failed-start
+     */
     WEFT_TASK_CANCELLED: {
       summary: 'A task was cancelled because the runtime stopped.',
       status: 503,
       raisedBy: 'the scheduler, when the runtime stops',
       raisers: ['core/src/scheduler/scheduler.ts#Scheduler.stop'],
       cause:
-        'the runtime stopped in `cancel` mode, or a draining stop ran out of `shutdownTimeoutMs`. A task still waiting in the queue is rejected with this error, with status `503`, which a route trigger that lets it through answers as `503`. A running task is not rejected: its signal is aborted with this error as the reason, and `dispatch` resolves with the task, whose status is `cancelled`.',
+        'the runtime stopped in `cancel` mode, a draining stop ran out of `shutdownTimeoutMs`, or a start failed or was stopped, which cancels the tasks dispatched before the runtime was running. A task still waiting in the queue is rejected with this error, with status `503`, which a route trigger that lets it through answers as `503`. A running task is not rejected: its signal is aborted with this error as the reason, and `dispatch` resolves with the task, whose status is `cancelled`.',
       fix: 'expected during shutdown. Raise `shutdownTimeoutMs` if tasks are cut short in normal restarts.',
     },
     /** @claim errors-task-timeout-names-activity */
@@ -286,6 +297,7 @@ export const CORE_ERRORS = {
         'a call names a capability id that no provider’s descriptors define, such as a misspelt id.',
       fix: 'check the id’s spelling, or list the capability’s descriptor in the provider that offers it; see [Capabilities](../capabilities/capabilities.md).',
     },
+    /** @claim errors-capability-default-direct */
     WEFT_CAPABILITY_UNAVAILABLE: {
       summary: 'No provider (or not the named one) offers a registered capability.',
       raisedBy:
@@ -296,7 +308,7 @@ export const CORE_ERRORS = {
       ],
       cause:
         "the capability is registered, but no configured provider offers it, or the provider named with `{ provider: '...' }` (or in `defaultProviders`) does not offer it.",
-      fix: 'add a provider that offers it, add an alias group that maps it to one that is offered, or name a provider that has it.',
+      fix: 'add a provider that offers it, add an alias group that maps it to one that is offered, or name a provider that has it. A default provider (`setDefaultProvider`, `defaultProviders`) must offer the capability itself: an alias does not count there.',
     },
     WEFT_PROVIDER_FAILED: {
       summary: 'A model provider threw while serving a capability.',
@@ -386,6 +398,7 @@ export const CORE_ERRORS = {
       fix: 'in a browser, dispatch tasks with `runtime.dispatch()` from your own code instead of route triggers, and register templates from their source; see [Runtime environments](../installation.md#runtime-environments). Run the HTTP server in Node.js.',
     },
     /**
+     * @claim errors-host-not-allowed-section
      * @claim errors-host-not-allowed-websocket
      * @claim errors-host-missing-http10
      */
@@ -458,7 +471,7 @@ export const CORE_ERRORS = {
         'the runtime’s HTTP server, for an error of a route that has no 4xx status and is not a `WeftError`',
       raisers: ['core/src/server/error-answer.ts#errorAnswer'],
       cause:
-        'something failed unexpectedly while the server handled a request. The client gets a generic answer with a request id, and the log has the full error under the same id. An error that carries a 5xx `status` (or `statusCode`) of its own, such as an HTTP error of a library, is answered with that status instead of `500`, with this code. A `WeftError` without a 4xx status keeps its own code in the answer instead (a handler that lets `WEFT_TEMPLATE_NOT_FOUND` through answers `500` with that code, and its own `status` if it has a 5xx one), still with the generic message.',
+        'something failed unexpectedly while the server handled a request. The client gets a generic answer with a request id, and the log has the full error under the same id. An error that carries a 5xx `status` (or `statusCode`) of its own, such as an HTTP error of a library, is answered with that status instead of `500`, with this code. A `WeftError` without a 4xx status keeps its own code in the answer instead (a handler that lets `WEFT_TEMPLATE_NOT_FOUND` through answers `500` with that code, and its own `status` if it has a 5xx one), still with the generic message, unless it was made with `expose`, as the `503`s of a full queue and of a stopping runtime are, whose message the client gets.',
       fix: 'find the id in the log (`request failed` lines) and fix the error it shows.',
     },
   },

@@ -413,6 +413,30 @@ describe('ModelManager.call', () => {
     );
   });
 
+  it('refuses as a default a provider that serves the capability only through an alias [claim:errors-capability-default-direct]', async () => {
+    const chat = defineCapability({
+      id: 'chat',
+      description: 'Chat.',
+      input: z.object({
+        messages: z.array(z.object({ role: z.enum(['user']), content: z.string() })),
+      }),
+      output: z.object({ text: z.string() }),
+    });
+    const models = manager(
+      [new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })],
+      (registry) => {
+        registry.register(chat);
+        registry.addAliasGroup(['chat', 'text-generation']);
+      },
+    );
+    // Calls reach it through the alias, but it cannot be the default of the alias's id.
+    expect(await models.callDynamic('chat', hello, { provider: 'alpha' })).toEqual({
+      text: 'alpha:hello',
+    });
+    const error = await errorOf(() => models.setDefaultProvider('chat', 'alpha'));
+    expect(error.code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
+  });
+
   it('reports each call to analytics, with token usage when the output has it [claim:mpo-id-selects]', async () => {
     const analytics = new AnalyticsManager({ enabled: true });
     const withUsage: ModelCapability = {

@@ -417,6 +417,14 @@ describe('ServerManager', () => {
         status: 503,
       }),
       '/no-status': new WeftError('WEFT_TEMPLATE_NOT_FOUND', 'no template "secret/prompt"'),
+      '/exposed': new WeftError(
+        'WEFT_QUEUE_FULL',
+        'Scheduler: the queue is full; try again later.',
+        {
+          status: 503,
+          expose: true,
+        },
+      ),
     };
     const server = await serve(throwingRoutes(failures), {}, logger);
     const answers: Record<string, unknown> = {};
@@ -464,6 +472,13 @@ describe('ServerManager', () => {
         code: 'WEFT_TEMPLATE_NOT_FOUND',
         docsUrl: docsOf('WEFT_TEMPLATE_NOT_FOUND'),
         message: expect.stringMatching(/^Internal Server Error;/),
+      },
+      // Made with `expose`, as the scheduler's 503s are: the client reads its message.
+      '/exposed': {
+        status: 503,
+        code: 'WEFT_QUEUE_FULL',
+        docsUrl: docsOf('WEFT_QUEUE_FULL'),
+        message: 'Scheduler: the queue is full; try again later. [WEFT_QUEUE_FULL]',
       },
     });
   });
@@ -684,7 +699,7 @@ describe('ServerManager', () => {
       return { calls, counting };
     }
 
-    it('refuses a spoofed Host with a matching Origin before the route runs [claim:trig-host-first] [claim:trig-403-row] [claim:prod-allowed-hosts-403] [claim:errors-403-cause]', async () => {
+    it('refuses a spoofed Host with a matching Origin before the route runs [claim:trig-host-first] [claim:trig-403-row] [claim:prod-allowed-hosts-403] [claim:errors-403-cause] [claim:errors-host-not-allowed-section]', async () => {
       const { logger, lines } = capturingLogger();
       const { calls, counting } = counted();
       const server = new ServerManager({ port: 0, cors: true }, logger);
@@ -724,7 +739,7 @@ describe('ServerManager', () => {
       '[::1]:3000',
       '192.168.1.20:3000',
     ])(
-      'allows the loopback names and IP literals by default: %s [claim:tsdoc-host-checker-ip] [claim:tsdoc-hostname-of] [claim:prod-allowed-hosts-403]',
+      'allows the loopback names and IP literals by default: %s [claim:tsdoc-host-checker-ip] [claim:tsdoc-hostname-of] [claim:prod-allowed-hosts-403] [claim:errors-host-not-allowed-section]',
       async (host) => {
         const { calls, counting } = counted();
         const server = await serve([counting]);
@@ -743,7 +758,7 @@ describe('ServerManager', () => {
       },
     );
 
-    it('allows listed names, subdomains of a dotted name and the configured host [claim:prod-allowed-hosts-403]', async () => {
+    it('allows listed names, subdomains of a dotted name and the configured host [claim:prod-allowed-hosts-403] [claim:errors-host-not-allowed-section]', async () => {
       const server = await serve([echo], {
         host: '127.0.0.1',
         allowedHosts: ['agent.example.com', '.corp.example'],

@@ -57,7 +57,7 @@ function send(
 }
 
 describe('ServerManager Origin check', () => {
-  it('refuses a cross-site text/plain form POST with 403 WEFT_ORIGIN_NOT_ALLOWED, and the route does not run [claim:trig-host-first] [claim:trig-403-origin] [claim:prod-origin-refused] [claim:tsdoc-server-default-allowed-origins] [claim:tsdoc-server-origin-refused] [claim:errors-403-cause] [claim:obs-origin-refused-line]', async () => {
+  it('refuses a cross-site text/plain form POST with 403 WEFT_ORIGIN_NOT_ALLOWED, and the route does not run [claim:trig-host-first] [claim:trig-403-origin] [claim:prod-origin-refused] [claim:tsdoc-server-default-allowed-origins] [claim:tsdoc-server-origin-refused] [claim:errors-403-cause] [claim:obs-origin-refused-line] [claim:errors-origin-section]', async () => {
     const { server, runs, logs } = await serve();
     const answer = await send(
       `${server.url}/echo`,
@@ -80,6 +80,16 @@ describe('ServerManager Origin check', () => {
       path: '/echo',
       msg: expect.stringContaining('options.server.allowedOrigins'),
     });
+    // Refused before its body is read: a body over the limit gets 403, not the parser's 413.
+    const small = await serve({ bodyLimit: 16 });
+    const large = await send(
+      `${small.server.url}/echo`,
+      { origin: 'https://attacker.example', 'content-type': 'application/json' },
+      JSON.stringify({ message: 'x'.repeat(1_000) }),
+    );
+    expect(large.status).toBe(403);
+    expect(large.json.error?.code).toBe('WEFT_ORIGIN_NOT_ALLOWED');
+    expect(small.runs).toEqual([]);
   });
 
   it('runs the route for a request without Origin and for one from the server’s own origin [claim:trig-allowed-origins] [claim:prod-origin-none-passes] [claim:errors-origin-section] [claim:tsdoc-server-origin-pass]', async () => {
@@ -91,7 +101,7 @@ describe('ServerManager Origin check', () => {
     expect(runs).toHaveLength(2);
   });
 
-  it('refuses Origin null and a cross-site or same-site Sec-Fetch-Site without Origin [claim:prod-origin-none-passes] [claim:trig-403-origin] [claim:trig-allowed-origins] [claim:tsdoc-server-origin-refused]', async () => {
+  it('refuses Origin null and a cross-site or same-site Sec-Fetch-Site without Origin [claim:prod-origin-none-passes] [claim:trig-403-origin] [claim:trig-allowed-origins] [claim:tsdoc-server-origin-refused] [claim:errors-origin-section]', async () => {
     const { server, runs } = await serve();
     const json = { 'content-type': 'application/json' };
     expect((await send(`${server.url}/echo`, { ...json, origin: 'null' })).status).toBe(403);
@@ -108,7 +118,7 @@ describe('ServerManager Origin check', () => {
     expect(runs).toHaveLength(1);
   });
 
-  it('takes the origins listed in allowedOrigins, and every origin with allowedOrigins: true [claim:httpchat-origin] [claim:trig-allowed-origins] [claim:prod-origin-refused] [claim:tsdoc-server-origin-pass]', async () => {
+  it('takes the origins listed in allowedOrigins, and every origin with allowedOrigins: true [claim:httpchat-origin] [claim:trig-allowed-origins] [claim:prod-origin-refused] [claim:tsdoc-server-origin-pass] [claim:errors-origin-section]', async () => {
     const { server, runs } = await serve({ allowedOrigins: ['https://chat.example.com'] });
     const json = { 'content-type': 'application/json' };
     expect(
@@ -127,7 +137,7 @@ describe('ServerManager Origin check', () => {
     expect(open.runs).toHaveLength(1);
   });
 
-  it('lets through the origins the cors option allows, and only those [claim:httpchat-origin] [claim:trig-403-origin] [claim:trig-cors] [claim:prod-origin-refused] [claim:tsdoc-server-cors-origins]', async () => {
+  it('lets through the origins the cors option allows, and only those [claim:httpchat-origin] [claim:trig-403-origin] [claim:trig-cors] [claim:prod-origin-refused] [claim:tsdoc-server-cors-origins] [claim:errors-origin-section]', async () => {
     const json = { 'content-type': 'application/json' };
     const listed = await serve({
       cors: { origin: ['https://app.example.com', /\.trusted\.example$/] },

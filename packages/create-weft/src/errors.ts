@@ -35,12 +35,13 @@ export const CREATE_ERRORS = {
   intro:
     'The command line prints these errors on one line, without a stack trace. All but `WEFT_CREATE_INSTALL_FAILED` stop it before it writes anything; that one comes after the project was written, so the command prints the next steps with the install command and exits with code 1. `createProject` and `assertProjectName` throw them as `CreateWeftError`s, which `WeftError.is(error, code)` recognises like any other Weft error; since `create-weft` does not depend on `@weft/core`, they are not instances of its `WeftError` class, so `instanceof WeftError` is false for them.',
   codes: {
+    /** @claim errors-create-invalid-arguments */
     WEFT_CREATE_INVALID_ARGUMENTS: {
       summary: 'The command line was given an unknown option, a bad choice, or no folder.',
       raisedBy: 'the `create-weft` command, `parseArguments`',
       raisers: ['create-weft/src/arguments.ts#parseArguments', 'create-weft/src/cli.ts#complete'],
       cause:
-        'an option `create-weft` does not know, a `--model` or `--memory` that is not one of the choices, more than one folder, or, off a terminal where nothing can be asked, no folder at all.',
+        'an option `create-weft` does not know or one given without its value, a `--model` or `--memory` that is not one of the choices, more than one folder, or, off a terminal where nothing can be asked, no folder at all.',
       fix: 'the message names the argument; `create-weft --help` lists the options and their choices.',
     },
     /** @claim errors-create-name-suggestion */

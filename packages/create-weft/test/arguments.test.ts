@@ -42,8 +42,12 @@ describe('parseArguments', () => {
       ['a', '--colour'],
       /^arguments: .*colour.*; fix: see --help \[WEFT_CREATE_INVALID_ARGUMENTS\]$/,
     ],
+    [
+      ['a', '--model'],
+      /^arguments: .*--model.*; fix: see --help \[WEFT_CREATE_INVALID_ARGUMENTS\]$/,
+    ],
   ])(
-    'rejects %j, naming what was wrong [claim:create-weft-readme-model-flag] [claim:create-weft-readme-memory-flag]',
+    'rejects %j, naming what was wrong [claim:create-weft-readme-model-flag] [claim:create-weft-readme-memory-flag] [claim:errors-create-invalid-arguments]',
     (argv, message) => {
       expect(() => parseArguments(argv)).toThrow(CreateWeftError);
       expect(() => parseArguments(argv)).toThrow(message);

@@ -23,12 +23,13 @@ export type DocsServerErrorCode = 'WEFT_DOCS_INVALID_OPTIONS' | 'WEFT_DOCS_NO_DA
 export const DOCS_ERRORS = {
   packageName: '@weft/mcp-docs',
   codes: {
+    /** @claim errors-docs-invalid-options */
     WEFT_DOCS_INVALID_OPTIONS: {
       summary: 'The `weft-docs-mcp` command was given an unknown or bad option.',
       raisedBy: 'the `weft-docs-mcp` command',
       raisers: ['mcp-docs/src/cli-options.ts#invalid'],
       cause:
-        'the `weft-docs-mcp` command was given an option it does not know, or a value it cannot use, such as a `--port` that is not a number from 0 to 65535.',
+        'the `weft-docs-mcp` command was given an option it does not know, an argument that is no option, `--port` or `--host` without `--http`, or a value it cannot use, such as a `--port` that is not a number from 0 to 65535.',
       fix: 'the message names the option; run `weft-docs-mcp --help` for the list.',
     },
     WEFT_DOCS_NO_DATA: {

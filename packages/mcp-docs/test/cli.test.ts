@@ -41,7 +41,7 @@ describe('parseCliOptions', () => {
     [['--http', '--port', '65536'], '--port must be a number from 0 to 65535, got "65536"'],
     [['--http', '--port', '-1'], "Option '--port' argument is ambiguous"],
     [['docs'], "Unexpected argument 'docs'"],
-  ])('names what is wrong in %j', (argv, message) => {
+  ])('names what is wrong in %j [claim:errors-docs-invalid-options]', (argv, message) => {
     let caught: unknown;
     try {
       parseCliOptions(argv);

@@ -37,12 +37,13 @@ export type PostgresMemoryProviderErrorCode =
 export const POSTGRES_ERRORS = {
   packageName: '@weft/memory-postgres',
   codes: {
+    /** @claim errors-postgres-invalid-options */
     WEFT_POSTGRES_INVALID_OPTIONS: {
       summary: "The constructor's options are missing or invalid.",
       raisedBy: '`new PostgresMemoryProvider`',
       raisers: ['memory-postgres/src/options.ts#invalid'],
       cause:
-        "the constructor's options are missing or invalid: a `connectionString` that is not a `postgres://` URL, a `schema` that is not a plain identifier, an unknown `pool` key, a timeout that is not a whole number of milliseconds. The message never repeats the connection string, which may hold a password.",
+        "the constructor's options are missing or invalid: a `connectionString` that is not a `postgres://` URL, a `schema` that is not a plain identifier, an empty `id`, a `pool` that is not an object or has an unknown key, a `pool.max` that is not a positive integer, or a timeout that is not a whole number of milliseconds from 1 (0 for `reconnectTimeoutMs`) to 2,147,483,647 (about 24 days). The message never repeats the connection string, which may hold a password.",
       fix: 'the message names the option and what it must be.',
     },
     WEFT_POSTGRES_CONNECT_FAILED: {

@@ -66,8 +66,9 @@ describe('PostgresMemoryProvider options', () => {
     [{ connectionString: URL, pool: { statementTimeoutMs: -1 } }, /"pool.statementTimeoutMs"/],
     [{ connectionString: URL, pool: { connectionTimeoutMs: 1.5 } }, /"pool.connectionTimeoutMs"/],
     [{ connectionString: URL, pool: { reconnectTimeoutMs: 2 ** 40 } }, /"pool.reconnectTimeoutMs"/],
+    [{ connectionString: URL, pool: { idleTimeoutMs: 0 } }, /"pool.idleTimeoutMs"/],
   ])(
-    'refuses %j with WEFT_POSTGRES_INVALID_OPTIONS [claim:pg-invalid-options] [claim:pg-readme-invalid-options]',
+    'refuses %j with WEFT_POSTGRES_INVALID_OPTIONS [claim:pg-invalid-options] [claim:pg-readme-invalid-options] [claim:errors-postgres-invalid-options]',
     (options, message) => {
       const error = rejection(options);
       expect(error.code).toBe('WEFT_POSTGRES_INVALID_OPTIONS');
@@ -75,6 +76,20 @@ describe('PostgresMemoryProvider options', () => {
       expect(error.message).not.toContain('hunter2');
     },
   );
+
+  it('takes 0 for reconnectTimeoutMs alone, and 2,147,483,647 ms for a timeout [claim:errors-postgres-invalid-options]', () => {
+    expect(
+      resolveOptions({ connectionString: URL, pool: { reconnectTimeoutMs: 0 } }).pool
+        .reconnectTimeoutMs,
+    ).toBe(0);
+    expect(
+      resolveOptions({ connectionString: URL, pool: { idleTimeoutMs: 2_147_483_647 } }).pool
+        .idleTimeoutMs,
+    ).toBe(2_147_483_647);
+    expect(rejection({ connectionString: URL, pool: { idleTimeoutMs: 2_147_483_648 } }).code).toBe(
+      'WEFT_POSTGRES_INVALID_OPTIONS',
+    );
+  });
 
   it('never repeats a connection string it cannot read, since it may hold a password [claim:pg-password-never-shown] [claim:mpo-pg-password-hidden]', () => {
     const error = rejection({ connectionString: 'weft:hunter2@db.internal/agents' });

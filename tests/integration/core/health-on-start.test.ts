@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Runtime, type MemoryProvider, type ModelProvider } from '@weft/core';
+import { Runtime, WeftError, type MemoryProvider, type ModelProvider } from '@weft/core';
 import { OpenAIModelProvider } from '@weft/model-openai';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -172,17 +172,20 @@ describe('options.checkHealthOnStart', () => {
         msg: 'start did not end after stop; stopping what has started',
       }),
     );
-    expect((await started).code).toBe('WEFT_START_FAILED');
-    // The held check ran out of its own deadline: the rollback names that failure, not the stop.
+    // The check's deadline fails the start later, but the stop came first: the start was abandoned.
+    const error = await started;
+    expect(error.code).toBe('WEFT_RUNTIME_STOPPED');
+    expect(WeftError.is(error.cause, 'WEFT_START_FAILED')).toBe(true);
     expect(lines.filter((line) => line.msg === 'runtime failed to start; rolling back')).toEqual([
-      expect.objectContaining({ level: 50, code: 'WEFT_START_FAILED' }),
+      expect.objectContaining({ level: 50, code: 'WEFT_RUNTIME_STOPPED' }),
     ]);
   }, 15_000);
 
-  it('names what a throwing checkHealth said [claim:prod-health-on-start]', async () => {
+  it('names what a throwing checkHealth said, and keeps its error as the cause [claim:prod-health-on-start] [claim:errors-start-failed-sources]', async () => {
+    const gone = new Error('disk gone');
     class ThrowingMemory extends InMemoryMemoryProvider {
       override checkHealth(): Promise<boolean> {
-        return Promise.reject(new Error('disk gone'));
+        return Promise.reject(gone);
       }
     }
     const runtime = await runtimeWith(
@@ -194,6 +197,7 @@ describe('options.checkHealthOnStart', () => {
     expect(error.message).toMatch(
       /^Runtime\.start: memory provider "throwing" is not healthy: checkHealth\(\) threw: disk gone\./,
     );
+    expect(error.cause).toBe(gone);
   });
 
   it('rejects a healthCheckTimeoutMs that is not a positive integer, with the other problems', async () => {

@@ -370,6 +370,75 @@ describe('Runtime.init configuration checks', () => {
     );
   });
 
+  it('starts each listed problem with the path, the variable or the owner at fault [claim:errors-invalid-config-lines]', async () => {
+    const route = (id: string) => ({
+      type: 'route' as const,
+      id,
+      method: 'POST' as const,
+      path: '/chat',
+      handler: () => undefined,
+    });
+    const saved = process.env.WEFT_LOG_LEVEL;
+    process.env.WEFT_LOG_LEVEL = 'loud';
+    let registries: string;
+    try {
+      // Options that parse, so that the checks needing them (bulkhead limits) run too; no
+      // logger, so that WEFT_LOG_LEVEL is read.
+      registries = await initError({
+        models: [
+          new TestModelProvider('sentiment-only', {
+            capabilities: [sentimentOnly],
+            descriptors: [sentimentCapability],
+          }),
+        ],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [
+          new TestPlugin('first', { triggers: [route('a')] }),
+          new TestPlugin('second', { triggers: [route('b')] }),
+          new TestPlugin('poet', { templates: { verse: 'Roses {% if %}' } }),
+          new TestPlugin('vision', { requiredCapabilities: ['image-caption'] }),
+          new TestPlugin('first'),
+        ],
+        options: { bulkhead: { limits: { 'plugin:nowhere': 1 } } },
+      });
+    } finally {
+      if (saved === undefined) delete process.env.WEFT_LOG_LEVEL;
+      else process.env.WEFT_LOG_LEVEL = saved;
+    }
+    const options = await initError(
+      base({
+        options: {
+          logger: silentLogger,
+          maxSteps: 0,
+          server: { headersTimeout: 20_000, requestTimeout: 10_000 },
+          ...({ maxStep: 3 } as object),
+        },
+      }),
+    );
+    const lines = [...registries.split('\n').slice(1), ...options.split('\n').slice(1)];
+    // One of each kind the errors page lists, so a line without its owner would be seen.
+    for (const part of [
+      'WEFT_LOG_LEVEL',
+      'route POST /chat',
+      'another plugin already has this id',
+      'does not parse',
+      'requires capability "image-caption"',
+      '"text-generation"',
+      'options.bulkhead.limits["plugin:nowhere"]',
+      'options.maxSteps',
+      'options: Unrecognized key',
+      'requestTimeout',
+    ]) {
+      expect(
+        lines.some((line) => line.includes(part)),
+        part,
+      ).toBe(true);
+    }
+    const owner =
+      /^- (options(\.[\w[\]":-]+)*|WEFT_LOG_LEVEL|models(\[\d+\])?|memory|coordinator|plugins(\[\d+\])?|capabilityAliases|model "[^"]+"|plugin "[^"]+"|a plugin): /;
+    for (const line of lines) expect(line).toMatch(owner);
+  });
+
   it('reports every problem in one error, whatever stage finds it [claim:plugin-registration-all-problems] [claim:philo-init-one-error] [claim:gs-init-one-error] [claim:core-readme-init-checks] [claim:tsdoc-runtime-init-one-error] [claim:wp-init-all-problems] [claim:wp-goal-checked] [claim:cfg-init-checks-all]', async () => {
     const message = await initError({
       models: [new ScriptedModelProvider()],

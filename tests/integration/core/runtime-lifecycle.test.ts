@@ -225,6 +225,67 @@ describe('Runtime start', () => {
     expect(lines.filter((line) => line.msg === 'runtime stopped')).toHaveLength(1);
   });
 
+  it('rejects with WEFT_RUNTIME_STOPPED, logged as such, when a start trigger that honours its signal fails because stop() aborted it, with the failure as its cause [claim:errors-runtime-stopped-during-start] [claim:tsdoc-runtime-start-stopped] [claim:obs-rollback-on-stop]', async () => {
+    const entered = deferred();
+    const plugin = echoPlugin({
+      triggers: [
+        {
+          type: 'start',
+          id: 'connect',
+          // Gives up as soon as its signal aborts, as a well-behaved start trigger does.
+          start: (_runtime, signal) =>
+            new Promise<void>((_resolve, reject) => {
+              entered.resolve();
+              signal.addEventListener('abort', () => reject(new Error('connect aborted')));
+            }),
+        },
+      ],
+    });
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await makeRuntime({ plugins: [plugin], options: { logger } });
+    const started = errorOf(runtime.start());
+    await entered.promise;
+    await runtime.stop();
+    const error = await started;
+    expect(error.code).toBe('WEFT_RUNTIME_STOPPED');
+    expect(error.message).toContain('stop() was called while the runtime was starting');
+    expect(error.message).toContain('connect aborted');
+    expect(WeftError.is(error.cause, 'WEFT_START_FAILED')).toBe(true);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 50,
+        msg: 'runtime failed to start; rolling back',
+        code: 'WEFT_RUNTIME_STOPPED',
+      }),
+    );
+    expect(runtime.status).toBe('stopped');
+  });
+
+  it('refuses a dispatch with WEFT_SHUTTING_DOWN once stop() was called during a start it still waits for, rather than accepting a task it would cancel [claim:errors-shutting-down-during-start] [claim:tsdoc-runtime-dispatch-503]', async () => {
+    const entered = deferred();
+    const release = deferred();
+    const plugin = echoPlugin({
+      init: async () => {
+        entered.resolve();
+        await release.promise;
+      },
+    });
+    const { runtime } = await makeRuntime({ plugins: [plugin] });
+    const started = errorOf(runtime.start());
+    await entered.promise;
+    const stopping = runtime.stop();
+    // The start has not rolled back yet: the runtime still says it is starting.
+    expect(runtime.status).toBe('starting');
+    const refused = await errorOf(
+      runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'late' }),
+    );
+    expect(refused).toMatchObject({ code: 'WEFT_SHUTTING_DOWN', status: 503 });
+    expect(runtime.scheduler.pending).toBe(0);
+    release.resolve();
+    expect((await started).code).toBe('WEFT_RUNTIME_STOPPED');
+    await stopping;
+  });
+
   it('stops what has started 2 s after a stop() that a hung start trigger holds, and the rest when it returns [claim:task-stop-hung-start] [claim:trig-start-blocks-stop] [claim:obs-start-held-at-stop] [claim:obs-rollback-on-stop] [claim:tsdoc-runtime-stop-bounded]', async () => {
     // Its start ignores the signal, as a hung setup does.
     const { trigger, entered, release } = heldStartTrigger('never-returns');
@@ -403,6 +464,23 @@ describe('Runtime start', () => {
     expect(received?.aborted).toBe(false);
     await runtime.stop();
     expect(received?.aborted).toBe(true);
+  });
+
+  it('cancels with WEFT_TASK_CANCELLED (503) the tasks dispatched before a start that fails [claim:errors-task-cancelled-failed-start]', async () => {
+    const { runtime } = await makeRuntime({
+      plugins: [
+        echoPlugin({
+          init: () => {
+            throw new Error('no licence key');
+          },
+        }),
+      ],
+      responses: planner(['echo', 'reply']),
+    });
+    const early = errorOf(runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'a' }));
+    await waitFor(() => runtime.scheduler.pending === 1);
+    expect((await errorOf(runtime.start())).code).toBe('WEFT_START_FAILED');
+    expect(await early).toMatchObject({ code: 'WEFT_TASK_CANCELLED', status: 503 });
   });
 
   it('holds dispatched tasks until the scheduler starts [claim:task-held-until-start]', async () => {

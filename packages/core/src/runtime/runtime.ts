@@ -275,7 +275,7 @@ export class Runtime {
    * @throws {@link WeftError} with `status` 400: `WEFT_INVALID_SPACE` for a space id that is not
    * 1 to 200 letters, digits, `_`, `.`, `:` or `-` starting with a letter or digit (checked
    * first), `WEFT_UNKNOWN_PLUGIN` for a `pluginId` no plugin has; with `status` 503:
-   * `WEFT_SHUTTING_DOWN` once the runtime is stopping, `WEFT_QUEUE_FULL` when
+   * `WEFT_SHUTTING_DOWN` once `stop()` was called, `WEFT_QUEUE_FULL` when
    * `scheduler.maxQueueSize` tasks are waiting.
    *
    * @example
@@ -329,7 +329,9 @@ export class Runtime {
         { status: 400 },
       );
     }
-    if (this.phase === 'stopping' || this.phase === 'stopped') {
+    // A stop() called during start leaves the phase `starting` until the start rolls back, and
+    // a task accepted meanwhile would only be cancelled.
+    if (this.stopRequested || this.phase === 'stopping' || this.phase === 'stopped') {
       throw new WeftError(
         'WEFT_SHUTTING_DOWN',
         'Runtime.dispatch: the runtime is stopping and accepts no new tasks.',
@@ -451,9 +453,10 @@ export class Runtime {
         'runtime started',
       );
     } catch (error) {
-      this.logger.error(errorLogFields(error), 'runtime failed to start; rolling back');
+      const failure = this.stopRequested ? abandonedStart(error) : error;
+      this.logger.error(errorLogFields(failure), 'runtime failed to start; rolling back');
       await this.teardown('cancel');
-      throw error;
+      throw failure;
     }
   }
 
@@ -493,28 +496,26 @@ export class Runtime {
     if (typeof component.checkHealth !== 'function') return;
     const timeoutMs = this.options.healthCheckTimeoutMs;
     let problem: string | undefined;
+    let thrown: unknown;
     try {
       const healthy = await settleWithin(component.checkHealth(), timeoutMs);
       if (healthy === TIMED_OUT) problem = `checkHealth() did not answer within ${timeoutMs} ms`;
       else if (healthy !== true) problem = 'checkHealth() answered false';
     } catch (error) {
       problem = `checkHealth() threw: ${describeError(error)}`;
+      thrown = error;
     }
     if (problem === undefined) return;
     throw new WeftError(
       'WEFT_START_FAILED',
       `Runtime.start: ${kind} "${id}" is not healthy: ${problem}. Start it or fix its settings, or set options.checkHealthOnStart to false to start without checking.`,
+      thrown === undefined ? {} : { cause: thrown },
     );
   }
 
   /** Lets a stop() that arrives mid-start win: start rolls back at its next checkpoint. */
   private abandonIfStopped(): void {
-    if (this.stopRequested) {
-      throw new WeftError(
-        'WEFT_RUNTIME_STOPPED',
-        'Runtime.start: stop() was called while the runtime was starting; start was abandoned.',
-      );
-    }
+    if (this.stopRequested) throw abandonedStart(undefined);
   }
 
   private async stopOnce(): Promise<void> {
@@ -680,7 +681,7 @@ export class Runtime {
     }
     if (!models.canProvide('text-generation')) {
       problems.push(
-        'no model provider offers "text-generation" (or an alias of it); the runtime needs one to plan pipelines',
+        'models: no model provider offers "text-generation" (or an alias of it); the runtime needs one to plan pipelines',
       );
     }
     for (const plugin of config.plugins) {
@@ -693,6 +694,22 @@ export class Runtime {
       }
     }
   }
+}
+
+/**
+ * The error of a start that stop() abandoned. A part that fails once the stop began (a start
+ * trigger that honours its aborted signal, an init cut short) fails because of the stop, so the
+ * start still rejects with the code of an abandoned start, the failure as its cause.
+ */
+function abandonedStart(failure: unknown): WeftError {
+  if (WeftError.is(failure, 'WEFT_RUNTIME_STOPPED')) return failure;
+  const base =
+    'Runtime.start: stop() was called while the runtime was starting; start was abandoned';
+  return failure === undefined
+    ? new WeftError('WEFT_RUNTIME_STOPPED', `${base}.`)
+    : new WeftError('WEFT_RUNTIME_STOPPED', `${base} (meanwhile: ${describeError(failure)})`, {
+        cause: failure,
+      });
 }
 
 /**
