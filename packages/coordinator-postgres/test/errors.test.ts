@@ -186,7 +186,9 @@ describe('PostgresSpaceCoordinator errors', () => {
 
   it('takes the password and the port its connection string leaves out from PGPASSWORD and PGPORT, as its driver pg does [claim:cfg-pg-variables]', async () => {
     const { connectionString, password, port } = withoutPasswordAndPort(db.url());
-    onTestFinished(() => vi.unstubAllEnvs());
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
     vi.stubEnv('PGPASSWORD', password);
     vi.stubEnv('PGPORT', port);
     const coordinator = await open({ connectionString: connectionString });

@@ -207,7 +207,9 @@ describe('PostgresMemoryProvider under faults', () => {
 
   it('takes the password and the port a connection string leaves out from PGPASSWORD and PGPORT, as its driver pg does [claim:cfg-pg-variables]', async () => {
     const { connectionString, password, port } = withoutPasswordAndPort(db.url());
-    onTestFinished(() => vi.unstubAllEnvs());
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
     vi.stubEnv('PGPASSWORD', password);
     vi.stubEnv('PGPORT', port);
     const memory = db.create({ connectionString: connectionString });
