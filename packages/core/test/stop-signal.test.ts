@@ -4,9 +4,9 @@
  * the signal and a failed stop, ends the process even while a timer would keep it alive, ignores
  * a forwarded copy of the signal, and the function it returns removes its listeners.
  */
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runProgram } from '@weft-internal/test-support/program-run';
 
 const PROGRAM = fileURLToPath(new URL('./programs/stop-on-signal.ts', import.meta.url));
 
@@ -29,44 +29,20 @@ async function signalled(
   again?: NodeJS.Signals,
   afterMs = 0,
 ): Promise<Ended> {
-  const child = spawn(
-    process.execPath,
-    ['--conditions=weft-source', '--import', 'tsx', PROGRAM, mode],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let output = '';
   let stoppingAt: number | undefined;
-  try {
-    return await new Promise<Ended>((resolve, reject) => {
-      const deadline = setTimeout(
-        () => reject(new Error(`no exit within 30 s: ${output}`)),
-        30_000,
-      );
-      child.stdout.on('data', (chunk: Buffer) => {
-        const before = output;
-        output += chunk.toString();
-        const arrived = (line: string) => !before.includes(line) && output.includes(line);
-        if (arrived('ready\n')) child.kill(signal);
-        if (arrived('stopping\n')) stoppingAt = performance.now();
-        if (again !== undefined && arrived('stopping\n')) {
-          setTimeout(() => child.kill(again), afterMs);
-        }
-      });
-      child.once('exit', (code, exitSignal) => {
-        clearTimeout(deadline);
-        resolve({
-          code,
-          signal: exitSignal,
-          lines: output.split('\n').filter(Boolean),
-          stopToExitMs: stoppingAt === undefined ? undefined : performance.now() - stoppingAt,
-        });
-      });
-    });
-  } finally {
-    child.kill('SIGKILL');
-  }
+  const ended = await runProgram(PROGRAM, [mode], (line, child) => {
+    if (line === 'ready') child.kill(signal);
+    if (line === 'stopping') {
+      stoppingAt = performance.now();
+      if (again !== undefined) setTimeout(() => child.kill(again), afterMs);
+    }
+  });
+  return {
+    code: ended.code,
+    signal: ended.signal,
+    lines: ended.lines.filter(Boolean),
+    stopToExitMs: stoppingAt === undefined ? undefined : ended.exitAt - stoppingAt,
+  };
 }
 
 /** The JSON log lines among the program's output. */

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,6 +10,7 @@ import {
 } from '@weft/core';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
+import { runProgram } from '@weft-internal/test-support/program-run';
 import {
   makeRuntime,
   plan,
@@ -424,77 +424,28 @@ describe('handleSignals', () => {
   it('exits the process soon after SIGTERM even while an executor hangs [claim:prod-handle-signals] [claim:tsdoc-node-stop-signal] [claim:tsdoc-options-default-handle-signals]', async () => {
     // An .mts file, so tsx runs it as ES module (top-level await) in this CommonJS folder.
     const program = path.join(__dirname, 'programs', 'hung-agent.mts');
-    const child = spawn(
-      process.execPath,
-      ['--conditions=weft-source', '--import', 'tsx', program],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    try {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error('the agent did not start in 20 s')),
-          20_000,
-        );
-        child.stdout.on('data', (chunk: Buffer) => {
-          if (chunk.toString().includes('ready')) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-      });
-      const sent = performance.now();
+    let sent = 0;
+    const ended = await runProgram(program, [], (line, child) => {
+      if (line !== 'ready') return;
+      sent = performance.now();
       child.kill('SIGTERM');
-      const code = await new Promise<number | null>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('no exit within 10 s of SIGTERM')), 10_000);
-        child.on('exit', (exitCode) => {
-          clearTimeout(timer);
-          resolve(exitCode);
-        });
-      });
-      expect(code).toBe(0);
-      // Drain of 300 ms, then the cancelled task ends at once; the grace is the upper bound.
-      expect(performance.now() - sent).toBeLessThan(300 + 2_000 + 1_500);
-    } finally {
-      child.kill('SIGKILL');
-    }
+    });
+    expect(ended.code).toBe(0);
+    // Drain of 300 ms, then the cancelled task ends at once; the grace is the upper bound.
+    expect(ended.exitAt - sent).toBeLessThan(300 + 2_000 + 1_500);
   }, 40_000);
 });
 
 describe('handleSignals and a forwarded signal', () => {
   it('finishes its stop when a copy of SIGINT arrives during it, as a supervisor such as tsx watch forwards one [claim:tsdoc-node-stop-signal-copy]', async () => {
     const program = path.join(__dirname, 'programs', 'slow-stop-agent.mts');
-    const child = spawn(
-      process.execPath,
-      ['--conditions=weft-source', '--import', 'tsx', program],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let output = '';
-    try {
-      const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
-        (resolve, reject) => {
-          const timer = setTimeout(
-            () => reject(new Error(`no exit within 30 s: ${output}`)),
-            30_000,
-          );
-          child.stdout.on('data', (chunk: Buffer) => {
-            const before = output;
-            output += chunk.toString();
-            const arrived = (line: string) => !before.includes(line) && output.includes(line);
-            if (arrived('ready\n')) child.kill('SIGINT');
-            // The copy comes while the runtime is stopping, well within the second it is ignored.
-            if (arrived('stopping\n')) setTimeout(() => child.kill('SIGINT'), 20);
-          });
-          child.on('exit', (code, signal) => {
-            clearTimeout(timer);
-            resolve({ code, signal });
-          });
-        },
-      );
-      expect(ended).toEqual({ code: 0, signal: null });
-      expect(output).toContain('stopped\n');
-    } finally {
-      child.kill('SIGKILL');
-    }
+    const ended = await runProgram(program, [], (line, child) => {
+      if (line === 'ready') child.kill('SIGINT');
+      // The copy comes while the runtime is stopping, well within the second it is ignored.
+      if (line === 'stopping') setTimeout(() => child.kill('SIGINT'), 20);
+    });
+    expect(ended).toMatchObject({ code: 0, signal: null });
+    expect(ended.lines).toContain('stopped');
   }, 40_000);
 });
 

@@ -5,9 +5,9 @@
  * from. Each phase is timed from the agent's own log, so a phase that grows fails the test even
  * when another one shrinks.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runProgram } from '@weft-internal/test-support/program-run';
 
 const PROGRAM = path.join(__dirname, 'programs', 'worst-stop-agent.mts');
 /** The program's `shutdownTimeoutMs`. */
@@ -29,39 +29,17 @@ interface Ended {
 
 /** Starts the program, sends it SIGTERM once it is ready, and waits at most 30 s for its end. */
 async function signalled(): Promise<Ended> {
-  const child = spawn(process.execPath, ['--conditions=weft-source', '--import', 'tsx', PROGRAM], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+  const ended = await runProgram(PROGRAM, [], (line, child) => {
+    if (line === 'ready') child.kill('SIGTERM');
   });
-  let output = '';
-  let lastLineAt = 0;
-  try {
-    return await new Promise<Ended>((resolve, reject) => {
-      const deadline = setTimeout(
-        () => reject(new Error(`no exit within 30 s: ${output}`)),
-        30_000,
-      );
-      child.stdout.on('data', (chunk: Buffer) => {
-        const before = output;
-        output += chunk.toString();
-        lastLineAt = performance.now();
-        if (!before.includes('ready\n') && output.includes('ready\n')) child.kill('SIGTERM');
-      });
-      child.once('exit', (code) => {
-        clearTimeout(deadline);
-        resolve({
-          code,
-          lines: output
-            .split('\n')
-            .filter((line) => line.startsWith('{'))
-            .map((line) => JSON.parse(line) as LogLine),
-          lastLineAt,
-          exitAt: performance.now(),
-        });
-      });
-    });
-  } finally {
-    child.kill('SIGKILL');
-  }
+  return {
+    code: ended.code,
+    lines: ended.lines
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as LogLine),
+    lastLineAt: ended.lastLineAt,
+    exitAt: ended.exitAt,
+  };
 }
 
 describe('a signalled stop in which everything hangs', () => {
