@@ -31,6 +31,22 @@ function echoText(tag: string, seen: { input: unknown; options: unknown }[] = []
   };
 }
 
+/** A capability `chat` that takes a list of messages and answers text. */
+const chat = defineCapability({
+  id: 'chat',
+  description: 'Chat.',
+  input: z.object({
+    messages: z.array(z.object({ role: z.enum(['user']), content: z.string() })),
+  }),
+  output: z.object({ text: z.string() }),
+});
+
+/** Registers `chat` as an alias of `text-generation`. */
+function chatAliasOfText(registry: CapabilityRegistry): void {
+  registry.register(chat);
+  registry.addAliasGroup(['chat', 'text-generation']);
+}
+
 function manager(
   providers: ModelProvider[],
   setup: (registry: CapabilityRegistry) => void = () => undefined,
@@ -211,44 +227,22 @@ describe('ModelManager.call', () => {
   });
 
   it('serves a capability through an alias without a transform [claim:tr-alias-order] [claim:tr-alias-validated-twice] [claim:core-readme-aliases]', async () => {
-    const chat = defineCapability({
-      id: 'chat',
-      description: 'Chat.',
-      input: z.object({
-        messages: z.array(z.object({ role: z.enum(['user']), content: z.string() })),
-      }),
-      output: z.object({ text: z.string() }),
-    });
     const models = manager(
       [new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })],
-      (registry) => {
-        registry.register(chat);
-        registry.addAliasGroup(['chat', 'text-generation']);
-      },
+      chatAliasOfText,
     );
     expect(models.canProvide('chat')).toBe(true);
     expect(await models.callDynamic('chat', hello)).toEqual({ text: 'alpha:hello' });
   });
 
   it('serves the requested id with its own provider, even one listed after a provider of an alias [claim:tr-alias-order]', async () => {
-    const chat = defineCapability({
-      id: 'chat',
-      description: 'Chat.',
-      input: z.object({
-        messages: z.array(z.object({ role: z.enum(['user']), content: z.string() })),
-      }),
-      output: z.object({ text: z.string() }),
-    });
     const direct = { ...echoText('direct'), id: 'chat' };
     const models = manager(
       [
         new TestModelProvider('alias', { capabilities: [echoText('alias')] }),
         new TestModelProvider('direct', { capabilities: [direct] }),
       ],
-      (registry) => {
-        registry.register(chat);
-        registry.addAliasGroup(['chat', 'text-generation']);
-      },
+      chatAliasOfText,
     );
     expect(await models.callDynamic('chat', hello)).toEqual({ text: 'direct:hello' });
     // The other way round, text-generation is served by its own provider too.
@@ -414,20 +408,9 @@ describe('ModelManager.call', () => {
   });
 
   it('refuses as a default a provider that serves the capability only through an alias [claim:errors-capability-default-direct]', async () => {
-    const chat = defineCapability({
-      id: 'chat',
-      description: 'Chat.',
-      input: z.object({
-        messages: z.array(z.object({ role: z.enum(['user']), content: z.string() })),
-      }),
-      output: z.object({ text: z.string() }),
-    });
     const models = manager(
       [new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })],
-      (registry) => {
-        registry.register(chat);
-        registry.addAliasGroup(['chat', 'text-generation']);
-      },
+      chatAliasOfText,
     );
     // Calls reach it through the alias, but it cannot be the default of the alias's id.
     expect(await models.callDynamic('chat', hello, { provider: 'alpha' })).toEqual({
