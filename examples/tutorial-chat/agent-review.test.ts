@@ -91,20 +91,22 @@ describe('the tutorial agent’s review policy', () => {
     if (directory) rmSync(directory, { recursive: true, force: true });
   });
 
-  it('asks for no review between two answer steps that worked [claim:tut-on-failure-review]', async () => {
-    const model = await startModelServer({ plannedSteps: 2 });
+  /** Starts the tutorial agent on `model`'s server and posts one message to it. */
+  async function sendOneMessage(
+    model: Awaited<ReturnType<typeof startModelServer>>,
+  ): Promise<{
+    settings: ReturnType<typeof readChatSettings>;
+    response: Response;
+  }> {
     server = model.server;
     directory = mkdtempSync(join(tmpdir(), 'weft-chat-review-'));
-    runtime = await createChatAgent(
-      readChatSettings({
-        CHAT_BASE_URL: model.baseUrl,
-        CHAT_DB: join(directory, 'chat.db'),
-        CHAT_PORT: '0',
-      }),
-      pino({ level: 'silent' }),
-    );
+    const settings = readChatSettings({
+      CHAT_BASE_URL: model.baseUrl,
+      CHAT_DB: join(directory, 'chat.db'),
+      CHAT_PORT: '0',
+    });
+    runtime = await createChatAgent(settings, pino({ level: 'silent' }));
     await runtime.start();
-
     const response = await fetch(
       `${runtime.server.url}/conversations/c1/messages`,
       {
@@ -113,6 +115,12 @@ describe('the tutorial agent’s review policy', () => {
         body: JSON.stringify({ text: 'Hello' }),
       },
     );
+    return { settings, response };
+  }
+
+  it('asks for no review between two answer steps that worked [claim:tut-on-failure-review]', async () => {
+    const model = await startModelServer({ plannedSteps: 2 });
+    const { response } = await sendOneMessage(model);
 
     expect(response.status).toBe(200);
     // Under the default policy, 'always', a review would sit between the two replies.
@@ -124,24 +132,7 @@ describe('the tutorial agent’s review policy', () => {
       plannedSteps: 1,
       writerFails: true,
     });
-    server = model.server;
-    directory = mkdtempSync(join(tmpdir(), 'weft-chat-review-'));
-    const settings = readChatSettings({
-      CHAT_BASE_URL: model.baseUrl,
-      CHAT_DB: join(directory, 'chat.db'),
-      CHAT_PORT: '0',
-    });
-    runtime = await createChatAgent(settings, pino({ level: 'silent' }));
-    await runtime.start();
-
-    const response = await fetch(
-      `${runtime.server.url}/conversations/c1/messages`,
-      {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ text: 'Hello' }),
-      },
-    );
+    const { settings, response } = await sendOneMessage(model);
 
     expect(response.status).toBe(502);
     expect(model.calls).toEqual(['plan', 'reply', 'review']);
