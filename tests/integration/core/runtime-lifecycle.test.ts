@@ -54,20 +54,32 @@ async function loggingRuntime(
 }
 
 /**
+ * A wait that holds until `release` is resolved: `hold` is an `init` or a start that hangs, and
+ * `entered` resolves when it begins.
+ */
+function heldWait() {
+  const entered = deferred();
+  const release = deferred();
+  const hold = async (): Promise<void> => {
+    entered.resolve();
+    await release.promise;
+  };
+  return { entered, release, hold };
+}
+
+/**
  * A start trigger that waits until `release` is resolved, whatever its signal says; `entered`
  * resolves when it begins, and `signal()` is the signal it was given.
  */
 function heldStartTrigger(id: string) {
-  const entered = deferred();
-  const release = deferred();
+  const { entered, release, hold } = heldWait();
   let given: AbortSignal | undefined;
   const trigger: Trigger = {
     type: 'start',
     id,
     start: async (_runtime, signal) => {
       given = signal;
-      entered.resolve();
-      await release.promise;
+      await hold();
     },
   };
   return { trigger, entered, release, signal: () => given };
@@ -262,13 +274,9 @@ describe('Runtime start', () => {
   });
 
   it('refuses a dispatch with WEFT_SHUTTING_DOWN once stop() was called during a start it still waits for, rather than accepting a task it would cancel [claim:errors-shutting-down-during-start] [claim:tsdoc-runtime-dispatch-503]', async () => {
-    const entered = deferred();
-    const release = deferred();
+    const { entered, release, hold } = heldWait();
     const plugin = echoPlugin({
-      init: async () => {
-        entered.resolve();
-        await release.promise;
-      },
+      init: hold,
     });
     const { runtime } = await makeRuntime({ plugins: [plugin] });
     const started = errorOf(runtime.start());
@@ -370,8 +378,7 @@ describe('Runtime start', () => {
   });
 
   it('stops what has started 2 s after a stop() that a hung plugin init holds, and that plugin once its init returns [claim:obs-start-held-at-stop] [claim:obs-rollback-on-stop]', async () => {
-    const entered = deferred();
-    const release = deferred();
+    const { entered, release, hold } = heldWait();
     const events: string[] = [];
     const { logger, lines } = capturingLogger();
     const runtime = await loggingRuntime(events, {
@@ -379,10 +386,7 @@ describe('Runtime start', () => {
         new TestPlugin('first', { events }),
         new TestPlugin('hung-init', {
           events,
-          init: async () => {
-            entered.resolve();
-            await release.promise;
-          },
+          init: hold,
         }),
       ],
       options: { logger },
@@ -415,16 +419,12 @@ describe('Runtime start', () => {
   });
 
   it('stops a memory provider whose init held the start past stop() once that init returns [claim:obs-start-held-at-stop]', async () => {
-    const entered = deferred();
-    const release = deferred();
+    const { entered, release, hold } = heldWait();
     const events: string[] = [];
     const { logger, lines } = capturingLogger();
     const runtime = await loggingRuntime(events, {
       memoryHooks: {
-        init: async () => {
-          entered.resolve();
-          await release.promise;
-        },
+        init: hold,
       },
       options: { logger },
     });
