@@ -11,7 +11,11 @@ import { pino } from 'pino';
 import { Runtime, WeftError, type Memory } from '@weft/core';
 import { ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
-import { PostgresMemoryProvider, PostgresMemoryProviderError } from '../src/index.js';
+import {
+  PostgresMemoryProvider,
+  PostgresMemoryProviderError,
+  type PostgresPoolOptions,
+} from '../src/index.js';
 import { freePort, withoutPasswordAndPort } from '@weft-internal/test-support/postgres-server';
 import { useServer } from './helpers.js';
 
@@ -77,6 +81,22 @@ async function hangableProxy(port: number): Promise<{
       return new Promise((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * A provider that reaches the test server through a {@link hangableProxy}, with its own schema
+ * and the given pool settings.
+ */
+async function behindHangableProxy(pool: PostgresPoolOptions) {
+  const { host, port, user, password } = db.server();
+  const proxy = await hangableProxy(port);
+  const database = new URL(db.url()).pathname.slice(1);
+  const memory = new PostgresMemoryProvider({
+    connectionString: `postgres://${user}:${encodeURIComponent(password)}@${host}:${proxy.port}/${database}`,
+    schema: db.newSchema(),
+    pool,
+  });
+  return { proxy, memory };
 }
 
 /** Everything an error shows: message, code, cause chain, as util.inspect prints it. */
@@ -266,13 +286,10 @@ describe('PostgresMemoryProvider under faults', () => {
   }, 60_000);
 
   it('gives up on a statement whose answer never comes, and on connections that hang [claim:pg-client-deadline] [claim:pg-deadlines] [claim:pg-readme-statement-timeout-option]', async () => {
-    const { host, port, user, password } = db.server();
-    const proxy = await hangableProxy(port);
-    const database = new URL(db.url()).pathname.slice(1);
-    const memory = new PostgresMemoryProvider({
-      connectionString: `postgres://${user}:${encodeURIComponent(password)}@${host}:${proxy.port}/${database}`,
-      schema: db.newSchema(),
-      pool: { statementTimeoutMs: 300, connectionTimeoutMs: 500, reconnectTimeoutMs: 0 },
+    const { proxy, memory } = await behindHangableProxy({
+      statementTimeoutMs: 300,
+      connectionTimeoutMs: 500,
+      reconnectTimeoutMs: 0,
     });
     try {
       await memory.init();
@@ -298,13 +315,9 @@ describe('PostgresMemoryProvider under faults', () => {
   }, 60_000);
 
   it('gives up on a store whose answer is lost with WEFT_POSTGRES_STATEMENT_TIMEOUT saying it may have taken effect, which it did [claim:errors-postgres-statement-timeout-written]', async () => {
-    const { host, port, user, password } = db.server();
-    const proxy = await hangableProxy(port);
-    const database = new URL(db.url()).pathname.slice(1);
-    const memory = new PostgresMemoryProvider({
-      connectionString: `postgres://${user}:${encodeURIComponent(password)}@${host}:${proxy.port}/${database}`,
-      schema: db.newSchema(),
-      pool: { statementTimeoutMs: 300, reconnectTimeoutMs: 0 },
+    const { proxy, memory } = await behindHangableProxy({
+      statementTimeoutMs: 300,
+      reconnectTimeoutMs: 0,
     });
     try {
       await memory.init();
