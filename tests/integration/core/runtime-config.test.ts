@@ -31,6 +31,15 @@ async function initError(config: RuntimeConfig): Promise<string> {
 
 const sentimentOnly: ModelCapability = { id: 'sentiment', run: async () => ({ score: 0 }) };
 
+/** A route trigger `id` on POST /chat, for configurations in which two plugins claim it. */
+const chatRoute = (id: string) => ({
+  type: 'route' as const,
+  id,
+  method: 'POST' as const,
+  path: '/chat',
+  handler: () => undefined,
+});
+
 describe('Runtime.init configuration checks', () => {
   it('builds a ready runtime from a valid configuration', async () => {
     const runtime = await Runtime.init(base());
@@ -126,18 +135,11 @@ describe('Runtime.init configuration checks', () => {
   });
 
   it('names the route that two plugins both claim [claim:plugin-trigger-rules] [claim:philo-init-one-error] [claim:trig-route-clash]', async () => {
-    const route = (id: string) => ({
-      type: 'route' as const,
-      id,
-      method: 'POST' as const,
-      path: '/chat',
-      handler: () => undefined,
-    });
     const message = await initError(
       base({
         plugins: [
-          new TestPlugin('first', { triggers: [route('a')] }),
-          new TestPlugin('second', { triggers: [route('b')] }),
+          new TestPlugin('first', { triggers: [chatRoute('a')] }),
+          new TestPlugin('second', { triggers: [chatRoute('b')] }),
         ],
       }),
     );
@@ -371,13 +373,6 @@ describe('Runtime.init configuration checks', () => {
   });
 
   it('starts each listed problem with the path, the variable or the owner at fault [claim:errors-invalid-config-lines]', async () => {
-    const route = (id: string) => ({
-      type: 'route' as const,
-      id,
-      method: 'POST' as const,
-      path: '/chat',
-      handler: () => undefined,
-    });
     const saved = process.env.WEFT_LOG_LEVEL;
     process.env.WEFT_LOG_LEVEL = 'loud';
     let registries: string;
@@ -393,8 +388,8 @@ describe('Runtime.init configuration checks', () => {
         ],
         memory: new InMemoryMemoryProvider(),
         plugins: [
-          new TestPlugin('first', { triggers: [route('a')] }),
-          new TestPlugin('second', { triggers: [route('b')] }),
+          new TestPlugin('first', { triggers: [chatRoute('a')] }),
+          new TestPlugin('second', { triggers: [chatRoute('b')] }),
           new TestPlugin('poet', { templates: { verse: 'Roses {% if %}' } }),
           new TestPlugin('vision', { requiredCapabilities: ['image-caption'] }),
           new TestPlugin('first'),
