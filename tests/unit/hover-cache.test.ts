@@ -28,7 +28,9 @@ function entries(): string[] {
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
-describe('the hover-type cache', () => {
+// The first answer builds a TypeScript program over every sample: seconds of work, more on a
+// loaded machine. No claim here is about time.
+describe('the hover-type cache', { timeout: 90_000 }, () => {
   it('answers an unchanged sample from disk, without asking TypeScript again [claim:contributing-hover-types-cache]', () => {
     const { code, hovers } = sampleHoverTypes(SAMPLE);
     expect(hovers.length).toBeGreaterThan(10);
