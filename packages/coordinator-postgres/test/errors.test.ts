@@ -11,6 +11,7 @@ import {
   type TaskArrival,
 } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import pg from 'pg';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { withoutPasswordAndPort } from '@weft-internal/test-support/postgres-server';
@@ -308,6 +309,75 @@ describe('PostgresSpaceCoordinator errors', () => {
       expect(body.error.docsUrl).toMatch(/#weft_coordinator_invalid_arrival$/);
       expect(model.requests).toHaveLength(0);
     } finally {
+      await runtime.stop();
+    }
+  });
+
+  it('answers 503 with WEFT_COORDINATOR_ADMIT_FAILED and a generic message when PostgreSQL does not record the task within statementTimeoutMs, and runs nothing [claim:errors-503-sources]', async () => {
+    const schema = db.newSchema();
+    const coordinator = new PostgresSpaceCoordinator({
+      connectionString: db.url(),
+      schema,
+      statementTimeoutMs: 300,
+      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    const model = new ScriptedModelProvider();
+    const plugin = new (class extends Plugin {
+      readonly id = 'work';
+      readonly description = 'Takes a task per request.';
+      override readonly triggers = [
+        {
+          type: 'route' as const,
+          id: 'task',
+          method: 'POST' as const,
+          path: '/task',
+          handler: async (
+            _request: unknown,
+            response: { json(body: unknown): void },
+            runtime: Runtime,
+          ) => {
+            await runtime.dispatch({ pluginId: 'work', triggerId: 'task', space: 'room' });
+            response.json({ ok: true });
+          },
+        },
+      ];
+    })();
+    const runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [plugin],
+      coordinator,
+      options: { logger: pino({ level: 'silent' }), server: { port: 0 } },
+    });
+    await runtime.start();
+    // Another session holds the lock that orders the admissions of the space, in a transaction
+    // left open, so the insert of the task waits past the statement timeout.
+    const blocker = new pg.Client({ connectionString: db.url() });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [
+        `${schema}:admit`,
+        'room',
+      ]);
+      const started = Date.now();
+      const answer = await fetch(`${runtime.server.url}/task`, {
+        method: 'POST',
+        signal: AbortSignal.timeout(10_000),
+      });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(answer.status).toBe(503);
+      const body = (await answer.json()) as {
+        error: { code: string; message: string; docsUrl: string };
+      };
+      expect(body.error.code).toBe('WEFT_COORDINATOR_ADMIT_FAILED');
+      expect(body.error.docsUrl).toMatch(/#weft_coordinator_admit_failed$/);
+      // The details name the database: they go to the log, not to the client.
+      expect(body.error.message).not.toMatch(/PostgreSQL|statement/);
+      expect(model.requests).toHaveLength(0);
+    } finally {
+      await blocker.query('ROLLBACK').catch(() => undefined);
+      await blocker.end();
       await runtime.stop();
     }
   });

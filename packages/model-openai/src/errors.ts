@@ -77,15 +77,16 @@ export const OPENAI_ERRORS = {
       raisedBy: 'every call of `OpenAIModelProvider`',
       raisers: ['model-openai/src/http.ts#exhaustedError'],
       cause:
-        'the last attempt got no complete answer within `timeoutMs`, or the attempts together ran past `totalTimeoutMs`. A `429` or `5xx` whose retry would not end before `totalTimeoutMs` ends here too, not as `WEFT_OPENAI_HTTP_STATUS`: `httpStatus` then holds that status, and the message says `leaves no time for another`.',
+        'the last attempt got no complete answer within `timeoutMs`, or the attempts together ran past `totalTimeoutMs`. Any attempt that would be retried (a `429`, a `5xx`, a timeout, a network failure) ends here too, not as `WEFT_OPENAI_HTTP_STATUS` or `WEFT_OPENAI_NETWORK`, when the wait before the next attempt would end past `totalTimeoutMs`, or the deadline cut the last attempt short: the message says `leaves no time for another` and names how the last attempt ended, and `httpStatus` holds the status of that attempt’s answer, when it had one.',
       fix: 'a local model may need longer while it loads: raise both `timeoutMs` and `totalTimeoutMs` (the second caps every attempt, so raising the first alone changes nothing past 60 s), keeping them below the runtime’s `taskTimeoutMs`. When `httpStatus` is set, the API kept refusing: see [WEFT_OPENAI_HTTP_STATUS](#weft_openai_http_status).',
     },
+    /** @claim errors-openai-network-no-time */
     WEFT_OPENAI_NETWORK: {
       summary: 'The last attempt could not reach the API (refused connection, DNS failure, ...).',
       raisedBy: 'every call of `OpenAIModelProvider`',
       raisers: ['model-openai/src/http.ts#exhaustedError'],
       cause:
-        'the last attempt could not reach the API: connection refused, a DNS failure, a reset connection. The message includes the system’s reason, such as `ECONNREFUSED`.',
+        'the last attempt could not reach the API: connection refused, a DNS failure, a reset connection. The message includes the system’s reason, such as `ECONNREFUSED`. When `totalTimeoutMs` leaves no time for another attempt, the same failure ends as [WEFT_OPENAI_TIMEOUT](#weft_openai_timeout), whose message then gives that reason.',
       fix: 'check that the server runs and that `baseUrl` points at it, including the port and the `/v1` suffix.',
     },
     /** @claim errors-openai-aborted-causes */

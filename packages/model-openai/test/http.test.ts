@@ -4,7 +4,9 @@
  * ignores its signal or an answer fetch did not follow.
  */
 import { getEventListeners } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   attemptRequest,
   isRetryableStatus,
@@ -43,6 +45,16 @@ function config(fetch: typeof globalThis.fetch, overrides: Partial<RetryConfig> 
     random: () => 0.5,
     ...overrides,
   };
+}
+
+/** A real HTTP server on a free port, closed when the test ends. */
+async function listening(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
 }
 
 describe('TSDoc of attemptRequest', () => {
@@ -140,5 +152,54 @@ describe('TSDoc of sendWithRetry', () => {
       ['WEFT_OPENAI_TIMEOUT', 2],
       ['WEFT_OPENAI_NETWORK', 2],
     ]);
+  });
+  it('ends a refused connection as WEFT_OPENAI_TIMEOUT, not WEFT_OPENAI_NETWORK, when the wait before a retry would pass totalTimeoutMs [claim:errors-openai-timeout-last-status] [claim:errors-openai-network-no-time]', async () => {
+    // A port that was just free: nothing listens there, so the connection is refused.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const refused = { ...request, url: `http://127.0.0.1:${port}/v1/chat/completions` };
+    const error = await failureOf(
+      sendWithRetry(
+        refused,
+        config(globalThis.fetch, {
+          timeoutMs: 5_000,
+          maxRetries: 2,
+          retryBaseDelayMs: 5_000,
+          totalTimeoutMs: 1_000,
+        }),
+      ),
+    );
+    expect(error).toMatchObject({ code: 'WEFT_OPENAI_TIMEOUT', attempts: 1 });
+    expect(error.httpStatus).toBeUndefined();
+    expect(error.message).toContain('leaves no time for another; last attempt could not connect');
+    expect(error.message).toContain('ECONNREFUSED');
+    // With time for its retries, the same failure is WEFT_OPENAI_NETWORK.
+    const network = await failureOf(
+      sendWithRetry(refused, config(globalThis.fetch, { timeoutMs: 5_000, maxRetries: 1 })),
+    );
+    expect(network).toMatchObject({ code: 'WEFT_OPENAI_NETWORK', attempts: 2 });
+  });
+
+  it('leaves httpStatus unset when a 429 was retried and the deadline cut that retry short [claim:errors-openai-timeout-last-status]', async () => {
+    let calls = 0;
+    const url = await listening(
+      createServer((_request, response) => {
+        calls += 1;
+        if (calls === 1) response.writeHead(429, { 'content-type': 'application/json' }).end('{}');
+        // The retry is never answered.
+      }),
+    );
+    const error = await failureOf(
+      sendWithRetry(
+        { ...request, url },
+        config(globalThis.fetch, { timeoutMs: 5_000, maxRetries: 1, totalTimeoutMs: 600 }),
+      ),
+    );
+    expect(calls).toBe(2);
+    expect(error).toMatchObject({ code: 'WEFT_OPENAI_TIMEOUT', attempts: 2 });
+    expect(error.httpStatus).toBeUndefined();
+    expect(error.message).toContain('leaves no time for another; last attempt timed out');
   });
 });

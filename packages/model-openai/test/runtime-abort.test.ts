@@ -102,6 +102,23 @@ describe('a model call inside a task that ends first', () => {
     expect(WeftError.is(plugin.failures[0], 'WEFT_OPENAI_ABORTED')).toBe(true);
   });
 
+  it('fails with WEFT_OPENAI_ABORTED when a stop in cancel mode cancels the task [claim:errors-openai-aborted-causes]', async () => {
+    server.enqueue(hang());
+    // A drain long enough that only the cancel mode can end the call within the test.
+    const { runtime, plugin } = await startRuntime({
+      shutdown: 'cancel',
+      shutdownTimeoutMs: 60_000,
+    });
+    const running = runtime.dispatch({ pluginId: 'ask', triggerId: 'manual', space: 'cancelled' });
+    await untilAsked();
+    const stopping = Date.now();
+    await runtime.stop();
+    expect(Date.now() - stopping).toBeLessThan(5_000);
+    expect((await running).status).toBe('cancelled');
+    expect(plugin.failures).toHaveLength(1);
+    expect(WeftError.is(plugin.failures[0], 'WEFT_OPENAI_ABORTED')).toBe(true);
+  });
+
   it('fails with WEFT_OPENAI_ABORTED when the space coordinator loses the task’s space [claim:errors-openai-aborted-causes]', async () => {
     server.enqueue(hang());
     // Grants every space at once, with a signal the test aborts to take the space away.
