@@ -73,9 +73,12 @@ describe('NotesPlugin', () => {
       plugins: [new NotesPlugin()],
       options: { logger, server: { port: 0 } },
     });
-    await expect(runtime.start()).rejects.toThrow(
-      'Runtime.start: plugin "notes" failed to initialise: memory provider "in-memory" is not healthy',
-    );
+    // The whole message, as the Philosophy page shows it, code included.
+    await expect(runtime.start()).rejects.toMatchObject({
+      code: 'WEFT_START_FAILED',
+      message:
+        'Runtime.start: plugin "notes" failed to initialise: memory provider "in-memory" is not healthy [WEFT_START_FAILED]',
+    });
     expect(runtime.status).toBe('stopped');
   });
 });

@@ -136,6 +136,17 @@ describe('the Node version', () => {
     );
   });
 
+  it('is what the contributing guide tells a contributor to install, major by major [claim:cg-node-versions]', () => {
+    const guide = readFileSync(path.join(root, 'docs/contributing-guide.md'), 'utf8');
+    const majors = SUPPORTED_NODE_RANGE.split('||').map((part) => {
+      const [major, minor] = part.trim().replace(/^\^/, '').split('.');
+      return minor === '0' ? major : `${major} (${major}.${minor} or later)`;
+    });
+    expect(guide).toContain(
+      `You need Node.js ${majors.slice(0, -1).join(', ')} or ${majors.at(-1)}, and npm.`,
+    );
+  });
+
   it('tells a version apart from those outside the range [claim:install-node-engines]', () => {
     expect(satisfiesRange('v20.19.0', SUPPORTED_NODE_RANGE)).toBe(true);
     expect(satisfiesRange('22.12.0', SUPPORTED_NODE_RANGE)).toBe(true);

@@ -267,7 +267,7 @@ describe('running steps', () => {
     ]);
   });
 
-  it('records a thrown error or success:false as an error item and carries on [claim:index-dispatch-never-rejects] [claim:exec-result-or-error] [claim:exec-throw-is-error] [claim:philo-throw-same] [claim:philo-fail-independently] [claim:philo-failure-item] [claim:trig-dispatch-resolves] [claim:task-step-result-or-error-item] [claim:task-dispatch-never-rejects-inside] [claim:task-failed-step-continues] [claim:wp-error-items] [claim:wp-goal-failure-data] [claim:errors-task-failures-in-chain]', async () => {
+  it('records a thrown error or success:false as an error item and carries on [claim:index-dispatch-never-rejects] [claim:exec-result-or-error] [claim:exec-throw-is-error] [claim:philo-throw-same] [claim:philo-failure-item] [claim:trig-dispatch-resolves] [claim:task-step-result-or-error-item] [claim:task-dispatch-never-rejects-inside] [claim:task-failed-step-continues] [claim:wp-error-items] [claim:wp-goal-failure-data] [claim:errors-task-failures-in-chain]', async () => {
     const throws = recordingExecutor('throws', async () => {
       throw new Error('network unreachable');
     });
@@ -311,6 +311,37 @@ describe('running steps', () => {
     expect(works.calls).toHaveLength(1);
     // A later step that works does not hide the failures before it.
     expect(task.status).toBe('failed');
+  });
+
+  it('fails only the executors of the plugin whose dependency is down, in that task and the next [claim:philo-fail-independently]', async () => {
+    const send = recordingExecutor('send', async () => {
+      throw new Error('mail server unreachable');
+    });
+    const save = recordingExecutor('save', { success: true, message: 'saved' });
+    const list = recordingExecutor('list', { success: true, message: 'listed' });
+    const plans = [plan(['mail', 'send'], ['notes', 'save']), plan(['notes', 'list'])];
+    const { runtime } = await startedRuntime({
+      plugins: [
+        new TestPlugin('mail', { executors: [send] }),
+        new TestPlugin('notes', { executors: [save, list] }),
+      ],
+      responses: {
+        fallback: (_messages, request) =>
+          request.purpose === 'review' ? { type: 'continue' } : (plans.shift() ?? plan()),
+      },
+    });
+    const first = await runtime.dispatch({ pluginId: 'notes', triggerId: 'message', space: 's' });
+    expect(first.chain.slice(1).map((item) => [item.type, item.pluginId, item.action])).toEqual([
+      ['error', 'mail', 'send'],
+      ['result', 'notes', 'save'],
+    ]);
+    expect(first.chain[1]?.error).toBe('mail server unreachable');
+    const next = await runtime.dispatch({ pluginId: 'notes', triggerId: 'message', space: 's' });
+    expect(next.status).toBe('completed');
+    expect(next.chain.slice(1).map((item) => [item.type, item.pluginId, item.action])).toEqual([
+      ['result', 'notes', 'list'],
+    ]);
+    expect([send.calls.length, save.calls.length, list.calls.length]).toEqual([1, 1, 1]);
   });
 
   it("records a thrown error's cause after its message in the error item [claim:exec-throw-is-error]", async () => {
