@@ -276,7 +276,7 @@ export const CORE_ERRORS = {
         'the task runner, as the reason of the task’s aborted signal and its last chain item',
       raisers: ['core/src/pipeline/task-runner.ts#TaskRunner.run'],
       cause: 'a task ran longer than its time limit, `options.taskTimeoutMs`.',
-      fix: 'find what was slow: the message, and the `task timed out` log line with the task’s `taskId`, name what the task was doing when time ran out (`during`: recording the trigger, planning, reviewing the pipeline, or a step such as `step 2 (tools.fetch)`, whose planned step, with its `pluginId`, `action` and `input`, the line also gives as `step`). Lower the model provider’s own timeout and retries so that one call cannot use the whole budget, make the slow executor pass `context.signal` on, or raise the limit.',
+      fix: 'find what was slow: the message, and the `task timed out` log line with the task’s `taskId`, name what the task was doing when time ran out (`during`: recording the trigger, planning, reviewing the pipeline, or a step such as `step 2 (tools.fetch)`, whose planned step, `{ pluginId, action, reason }`, the line also gives as `step`). Lower the model provider’s own timeout and retries so that one call cannot use the whole budget, make the slow executor pass `context.signal` on, or raise the limit.',
     },
     /** @claim errors-bulkhead-memory-logged */
     WEFT_BULKHEAD_FULL: {
