@@ -15,7 +15,8 @@ import type { ErrorRegistry } from '@weft/core/internal';
  *   package.
  * - `WEFT_COORDINATOR_NOT_STARTED`: A method was called before `init()` or after `shutdown()`.
  * - `WEFT_COORDINATOR_INVALID_ARRIVAL`: A task’s event has no JSON form, so it cannot be recorded.
- * - `WEFT_COORDINATOR_ADMIT_FAILED`: PostgreSQL did not record a task’s arrival in time.
+ * - `WEFT_COORDINATOR_ADMIT_FAILED`: PostgreSQL did not record a task’s arrival, or did not answer
+ *   in time.
  * - `WEFT_COORDINATOR_ACQUIRE_TIMEOUT`: A space’s earlier tasks did not end within
  *   `acquireTimeoutMs`.
  * - `WEFT_COORDINATOR_CONNECTION_LOST`: The connection holding this instance’s locks dropped.
@@ -87,14 +88,15 @@ export const COORDINATOR_ERRORS = {
         'the event’s `data` or `metadata` holds a value `JSON.stringify` cannot write, such as a `BigInt` or a circular structure, or the task is too large for PostgreSQL to record (a space id whose index entry passes PostgreSQL’s limit of about 2,700 bytes, which the runtime’s 200-character cap on space ids keeps out of reach). Nothing was recorded and the task did not run. HTTP triggers answer 400.',
       fix: 'send plain JSON values and a shorter space id; another instance must be able to run the task from its record.',
     },
+    /** @claim errors-coordinator-admit-failed-may-run */
     WEFT_COORDINATOR_ADMIT_FAILED: {
-      summary: 'PostgreSQL did not record a task’s arrival in time.',
+      summary: 'PostgreSQL did not record a task’s arrival, or did not answer in time.',
       status: 503,
       raisedBy: '`Runtime.accept` and `Runtime.dispatch` with a coordinator',
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.admit'],
       cause:
-        'the insert of the task’s row failed or ran past `statementTimeoutMs`, for example while the server restarts. The task was not acknowledged and does not run. HTTP triggers answer 503 without the details, which go to the log.',
-      fix: 'retry the request; if it lasts, check the server’s health and connection limits.',
+        'the insert of the task’s row failed, or its answer did not come in time (`statementTimeoutMs`, and the client’s own deadline a second later), for example while the server restarts. The task was not acknowledged, and usually nothing was recorded; but when PostgreSQL wrote the row and only its answer came too late, the row holds this instance’s key, and the instance’s next sweep runs the task all the same. HTTP triggers answer 503 without the details, which go to the log.',
+      fix: 'retry the request; if it lasts, check the server’s health and connection limits. A retry may run a task twice when the first attempt was written after all: give tasks that must not run twice an id of the client’s, and skip one already done.',
     },
     WEFT_COORDINATOR_ACQUIRE_TIMEOUT: {
       summary: 'A space’s earlier tasks did not end within `acquireTimeoutMs`.',

@@ -565,4 +565,28 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(await coordinator.checkHealth()).toBe(true);
     expect(await coordinator.admit(arrival('fine'))).toBeGreaterThan(0);
   });
+
+  it('answers WEFT_COORDINATOR_ADMIT_FAILED (503) when the answer comes too late, and still runs a task whose row was written [claim:errors-coordinator-admit-failed-may-run]', async () => {
+    const schema = db.newSchema();
+    const statementTimeoutMs = 200;
+    const coordinator = await open({ schema, statementTimeoutMs, sweepIntervalMs: 100 });
+    // A trigger deferred to the commit holds the commit past the client's deadline
+    // (statementTimeoutMs + 1 s): PostgreSQL stops timing a statement before it commits, so the
+    // row is written after the client has given up on its answer, as when an answer is lost.
+    await db.sql(`CREATE FUNCTION "${schema}".slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM pg_sleep(2); RETURN NULL; END $$`);
+    await db.sql(`CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON "${schema}".tasks
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "${schema}".slow_commit()`);
+    const late = arrival('room');
+    const error = await errorOf(coordinator.admit(late));
+    expect(error.code).toBe('WEFT_COORDINATOR_ADMIT_FAILED');
+    expect(error.status).toBe(503);
+    const deadline = Date.now() + 10_000;
+    while (!resumed.some((entry) => entry.arrival.taskId === late.taskId)) {
+      if (Date.now() > deadline) throw new Error('the written task was not resumed within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const rows = await db.sql<{ owner: string }>(`SELECT owner::text FROM "${schema}".tasks`);
+    expect(rows).toEqual([{ owner: coordinator.instance }]);
+  }, 20_000);
 });

@@ -106,7 +106,7 @@ export const CORE_ERRORS = {
       raisedBy: '`Runtime.init`',
       raisers: ['core/src/runtime/runtime.ts#Runtime.init'],
       cause:
-        'the configuration has problems, such as an unknown or mistyped option, a value out of its range, options that contradict each other (`server.requestTimeout` below `server.headersTimeout`), two routes with the same method and path, an invalid `WEFT_LOG_LEVEL`, two providers or plugins with the same id, no provider of `text-generation`, a capability a plugin requires that no provider offers, a template that does not parse, a `bulkhead.limits` key that names no configured provider or plugin, or, in Node.js, plugins with route triggers while express and cors, the optional peer dependencies of the HTTP server in `@weft/core/node`, are not installed. The message lists every problem, one per line, each starting with the path, the variable or the owner at fault.',
+        'the configuration has problems, such as an unknown or mistyped option, a value out of its range, options that contradict each other (`server.requestTimeout` below `server.headersTimeout`), two routes with the same method and path, an invalid `WEFT_LOG_LEVEL`, two providers or plugins with the same id, no provider of `text-generation`, a capability a plugin requires that no provider offers, a `defaultProviders` entry that names no provider or one that does not offer the capability itself, a template that does not parse, a `bulkhead.limits` key that names no configured provider or plugin, or, in Node.js, plugins with route triggers while express and cors, the optional peer dependencies of the HTTP server in `@weft/core/node`, are not installed. The message lists every problem, one per line, each starting with the path, the variable or the owner at fault.',
       fix: 'correct each listed problem; the [configuration reference](./configuration.md) gives every option’s type, range and default. For route triggers, install the server’s peer dependencies with `npm install express cors`.',
     },
     WEFT_INVALID_ARGUMENT: {
@@ -188,7 +188,7 @@ export const CORE_ERRORS = {
         'core/src/runtime/runtime.ts#Runtime.accept',
       ],
       cause:
-        '`dispatch` received a space id that is not valid: empty, longer than 200 characters, not starting with a letter or digit, or containing characters other than letters, digits, `-`, `_`, `.` and `:`.',
+        '`dispatch` received a space id that is not valid: empty, longer than 200 characters, not starting with an ASCII letter or digit, or containing characters other than ASCII letters and digits, `-`, `_`, `.` and `:` (an accented letter such as `é` is refused).',
       fix: "build space ids from checked parts. `spaceId('chat', 'room', room)` from `@weft/core` builds a valid id from any non-empty parts of well-formed text and throws this error itself when it cannot (no part, an empty part, a part holding a lone UTF-16 surrogate, a first part that does not start with a letter or digit, an encoded id over 200 characters); see [Spaces](../core-utilities/spaces.md).",
     },
     /** @claim errors-memory-invalid-contract */
@@ -276,7 +276,7 @@ export const CORE_ERRORS = {
         'the task runner, as the reason of the task’s aborted signal and its last chain item',
       raisers: ['core/src/pipeline/task-runner.ts#TaskRunner.run'],
       cause: 'a task ran longer than its time limit, `options.taskTimeoutMs`.',
-      fix: 'find what was slow: the message, and the `task timed out` log line with the task’s `taskId`, name what the task was doing when time ran out (`during`: recording the trigger, planning, reviewing the pipeline, or a step such as `step 2 (tools.fetch)`, which the line also gives as `step`). Lower the model provider’s own timeout and retries so that one call cannot use the whole budget, make the slow executor pass `context.signal` on, or raise the limit.',
+      fix: 'find what was slow: the message, and the `task timed out` log line with the task’s `taskId`, name what the task was doing when time ran out (`during`: recording the trigger, planning, reviewing the pipeline, or a step such as `step 2 (tools.fetch)`, whose planned step, `{ pluginId, action, reason }`, the line also gives as `step`). Lower the model provider’s own timeout and retries so that one call cannot use the whole budget, make the slow executor pass `context.signal` on, or raise the limit.',
     },
     /** @claim errors-bulkhead-memory-logged */
     WEFT_BULKHEAD_FULL: {
@@ -297,7 +297,10 @@ export const CORE_ERRORS = {
         'a call names a capability id that no provider’s descriptors define, such as a misspelt id.',
       fix: 'check the id’s spelling, or list the capability’s descriptor in the provider that offers it; see [Capabilities](../capabilities/capabilities.md).',
     },
-    /** @claim errors-capability-default-direct */
+    /**
+     * @claim errors-capability-default-direct
+     * @claim errors-capability-default-config
+     */
     WEFT_CAPABILITY_UNAVAILABLE: {
       summary: 'No provider (or not the named one) offers a registered capability.',
       raisedBy:
@@ -307,7 +310,7 @@ export const CORE_ERRORS = {
         'core/src/models/model-manager.ts#ModelManager.setDefaultProvider',
       ],
       cause:
-        "the capability is registered, but no configured provider offers it, or the provider named with `{ provider: '...' }` (or in `defaultProviders`) does not offer it.",
+        "the capability is registered, but no configured provider offers it, the provider named with `{ provider: '...' }` does not offer it, or `setDefaultProvider` names a provider that does not offer it itself. `Runtime.init` checks `options.defaultProviders` the same way and reports such an entry in its `WEFT_INVALID_CONFIG`, on a line that ends with this code.",
       fix: 'add a provider that offers it, add an alias group that maps it to one that is offered, or name a provider that has it. A default provider (`setDefaultProvider`, `defaultProviders`) must offer the capability itself: an alias does not count there.',
     },
     WEFT_PROVIDER_FAILED: {
@@ -427,13 +430,15 @@ export const CORE_ERRORS = {
     },
     /**
      * @claim errors-bad-request-route-code
+     * @claim errors-bad-request-route-4xx
      * @claim errors-missing-host
      */
     WEFT_BAD_REQUEST: {
       summary:
         'An HTTP request was malformed or too slow: bad JSON, too large, nested too deep, unreadable, or late.',
       status: [400, 408, 413, 415, 431],
-      raisedBy: 'the runtime’s HTTP server, while it reads the request',
+      raisedBy:
+        'the runtime’s HTTP server, while it reads the request, and for a route’s error with a 4xx status and no code of its own',
       raisers: [
         'core/src/server/client-errors.ts#answerClientErrors',
         'core/src/server/error-answer.ts#errorAnswer',
@@ -442,7 +447,7 @@ export const CORE_ERRORS = {
         'core/src/server/server-manager.ts#bodyRefusal',
       ],
       cause:
-        'an HTTP request was malformed: its body is not valid JSON, is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, or is larger than `server.bodyLimit` or has chunk extensions larger than Node.js accepts (answered `413`); its body is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its headers are larger than Node.js accepts (answered `431`); its bytes are not HTTP, or it is an HTTP/1.1 request without a `Host` header; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`). A route that sets its own `invalidBodyCode`, such as `@weft/plugin-chat`’s, answers a body that is not valid JSON or nests too deep with that code instead (`WEFT_CHAT_INVALID_REQUEST`), still `400`.',
+        'an HTTP request was malformed: its body is not valid JSON, is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, or is larger than `server.bodyLimit` or has chunk extensions larger than Node.js accepts (answered `413`); its body is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its headers are larger than Node.js accepts (answered `431`); its bytes are not HTTP, or it is an HTTP/1.1 request without a `Host` header; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`). A route that sets its own `invalidBodyCode`, such as `@weft/plugin-chat`’s, answers a body that is not valid JSON or nests too deep with that code instead (`WEFT_CHAT_INVALID_REQUEST`), still `400`. An error a route handler throws with another 4xx `status` (or `statusCode`) and no code of its own, such as a `422`, is answered with that status, its message and this code.',
       fix: 'the client must send a valid request within the limits, without pausing halfway.',
     },
     /** @claim errors-too-many-connections */

@@ -108,6 +108,11 @@ describe('task deadline', () => {
       during: 'step 2 (tools.hang)',
       step: { pluginId: 'tools', action: 'hang' },
     });
+    // The planned step as the model gave it, not the text of `during`.
+    const { step } = lines.find((line) => line.msg === 'task timed out') as { step: object };
+    expect(Object.keys(step).every((key) => ['pluginId', 'action', 'reason'].includes(key))).toBe(
+      true,
+    );
   });
 
   it('says the task was planning when the planning call outlives the limit [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity]', async () => {

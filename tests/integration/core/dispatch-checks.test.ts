@@ -26,6 +26,16 @@ describe('the order of the checks of Runtime.dispatch', () => {
       expect(error.message).toContain('starting with a letter or digit');
     }
   });
+
+  it('refuses a letter outside ASCII anywhere in a space id, and takes ASCII letters, digits, -, _, . and : [claim:errors-invalid-space-first-character]', async () => {
+    const { runtime } = await startedRuntime();
+    for (const space of ['café', 'élan', 'room-ü']) {
+      const error = await errorOf(runtime.dispatch({ pluginId: 'echo', triggerId: 't', space }));
+      expect([error.code, error.status]).toEqual(['WEFT_INVALID_SPACE', 400]);
+    }
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 't', space: 'Az09-_.:x' });
+    expect(task.space.id).toBe('Az09-_.:x');
+  });
 });
 
 describe('Runtime.accept', () => {

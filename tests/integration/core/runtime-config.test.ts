@@ -260,6 +260,27 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('"ghost"');
   });
 
+  it('reports a defaultProviders entry whose provider does not offer the capability as WEFT_INVALID_CONFIG, its line ending with WEFT_CAPABILITY_UNAVAILABLE [claim:errors-capability-default-config]', async () => {
+    const message = await initError(
+      base({
+        models: [
+          new ScriptedModelProvider(),
+          new TestModelProvider('sentiment-only', {
+            capabilities: [sentimentOnly],
+            descriptors: [sentimentCapability],
+          }),
+        ],
+        options: {
+          logger: silentLogger,
+          defaultProviders: { 'text-generation': 'sentiment-only' },
+        },
+      }),
+    );
+    const line = message.split('\n').find((entry) => entry.includes('options.defaultProviders'));
+    expect(line).toMatch(/^- options\.defaultProviders\["text-generation"\]: .*"sentiment-only"/);
+    expect(line).toMatch(/\[WEFT_CAPABILITY_UNAVAILABLE\]$/);
+  });
+
   it('names the plugin whose template does not parse [claim:plugin-registration-all-problems] [claim:plugin-templates-compiled] [claim:philo-init-one-error] [claim:liq-plugin-templates]', async () => {
     const plugin = new TestPlugin('poet', { templates: { verse: 'Roses {% if %}' } });
     const message = await initError(base({ plugins: [plugin] }));
