@@ -233,6 +233,17 @@ describe('ModelManager.call', () => {
     );
     expect(models.canProvide('chat')).toBe(true);
     expect(await models.callDynamic('chat', hello)).toEqual({ text: 'alpha:hello' });
+    // The input is checked against the requested schema (chat takes only user messages)...
+    const requested = await errorOf(
+      models.callDynamic('chat', { messages: [{ role: 'system', content: 'x' }] }),
+    );
+    expect(requested.message).toContain('input for capability "chat" is invalid');
+    // ...and again against the serving one (text-generation needs at least one message).
+    const serving = await errorOf(models.callDynamic('chat', { messages: [] }));
+    expect(serving.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(serving.message).toContain(
+      'input for capability "text-generation" (serving "chat") is invalid',
+    );
   });
 
   it('serves the requested id with its own provider, even one listed after a provider of an alias [claim:tr-alias-order]', async () => {
