@@ -233,6 +233,17 @@ describe('ModelManager.call', () => {
     );
     expect(models.canProvide('chat')).toBe(true);
     expect(await models.callDynamic('chat', hello)).toEqual({ text: 'alpha:hello' });
+    // The input is checked against the requested schema (chat takes only user messages)...
+    const requested = await errorOf(
+      models.callDynamic('chat', { messages: [{ role: 'system', content: 'x' }] }),
+    );
+    expect(requested.message).toContain('input for capability "chat" is invalid');
+    // ...and again against the serving one (text-generation needs at least one message).
+    const serving = await errorOf(models.callDynamic('chat', { messages: [] }));
+    expect(serving.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(serving.message).toContain(
+      'input for capability "text-generation" (serving "chat") is invalid',
+    );
   });
 
   it('serves the requested id with its own provider, even one listed after a provider of an alias [claim:tr-alias-order]', async () => {
@@ -357,6 +368,32 @@ describe('ModelManager.call', () => {
     );
     await models.callDynamic('summarise', { text: 'story' }, { options: { words: 20 } });
     expect(seen[0]?.options).toEqual({ maxTokens: 20 });
+  });
+
+  it("passes the caller's options unchanged through a transform without an options function, checked against the serving config [claim:tr-options-unchanged]", async () => {
+    const seen: { input: unknown; options: unknown }[] = [];
+    const models = manager(
+      [new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] })],
+      (registry) => {
+        registry.addAliasGroup(['summarise', 'text-generation']);
+        registry.addTransform({
+          from: 'summarise',
+          to: 'text-generation',
+          input: (input) => ({
+            messages: [{ role: 'user', content: (input as { text: string }).text }],
+          }),
+          output: (output) => ({ summary: (output as { text: string }).text }),
+        });
+      },
+    );
+    await models.callDynamic('summarise', { text: 'story' }, { options: { temperature: 0.3 } });
+    expect(seen[0]?.options).toEqual({ temperature: 0.3 });
+    const error = await errorOf(
+      models.callDynamic('summarise', { text: 'story' }, { options: { temperature: 5 } }),
+    );
+    expect(error.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(error.message).toContain('options for capability "text-generation" are invalid');
+    expect(seen).toHaveLength(1);
   });
 
   it('rejects a transform that produces invalid output, naming it [claim:tr-invalid-output]', async () => {

@@ -39,7 +39,7 @@ describe('getObject through OpenAIModelProvider', () => {
     expect(shownSchema(body)).toMatchObject({ type: 'object', properties: { city: {} } });
   });
 
-  it('sends an array schema inside a { "value": ... } object, so json_object mode can match it [claim:mpo-json-mode] [claim:mpo-envelope]', async () => {
+  it('sends an array schema inside a { "value": ... } object, so json_object mode can match it [claim:mpo-json-mode] [claim:mpo-envelope] [claim:mpo-json-word-system]', async () => {
     server.enqueue(completion('{"value":[3,1,2]}'));
     const value = await (
       await models()
@@ -47,6 +47,7 @@ describe('getObject through OpenAIModelProvider', () => {
     expect(value).toEqual([3, 1, 2]);
     const body = server.requests[0]?.json as SentBody;
     expect(body.response_format).toEqual({ type: 'json_object' });
+    expect(body.messages[0]?.role).toBe('system');
     expect(body.messages[0]?.content).toContain('JSON');
     expect(shownSchema(body)).toMatchObject({
       type: 'object',

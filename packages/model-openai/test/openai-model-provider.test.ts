@@ -137,7 +137,7 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(0);
     });
 
-    it('sends no Authorization header when the apiKey function resolves to an empty string, and refuses a non-string (TSDoc of apiKey) [claim:tsdoc-openai-api-key] [claim:oai-empty-key]', async () => {
+    it('sends no Authorization header when the apiKey function resolves to an empty string, and refuses a non-string (TSDoc of apiKey) [claim:tsdoc-openai-api-key] [claim:oai-empty-key] [claim:mpo-apikey-function]', async () => {
       server.enqueue(completion('ok'));
       await generate(provider({ apiKey: () => '' }));
       expect(server.requests[0]?.headers.authorization).toBeUndefined();
@@ -391,7 +391,7 @@ describe('OpenAIModelProvider', () => {
       },
     );
 
-    it('never echoes a secret apiKey in the error, and refuses an empty string given directly [claim:mpo-no-secret-echo] [claim:oai-no-echo] [claim:wp-secrets] [claim:tsdoc-openai-api-key]', () => {
+    it('never echoes a secret apiKey or header value in the error, and refuses an empty string given directly [claim:mpo-no-secret-echo] [claim:oai-no-echo] [claim:wp-secrets] [claim:tsdoc-openai-api-key]', () => {
       expect(
         () =>
           new OpenAIModelProvider({
@@ -399,6 +399,15 @@ describe('OpenAIModelProvider', () => {
             apiKey: '' as string,
           }),
       ).toThrow(/option "apiKey" .*got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/);
+      // A header whose value is refused is not quoted either: it may hold a key.
+      let refused: unknown;
+      try {
+        new OpenAIModelProvider({ ...valid, headers: { 'X-Api-Key': 'sk-secret-1\nX' } });
+      } catch (error) {
+        refused = error;
+      }
+      expect((refused as Error).message).toMatch(/option "headers" .*got an object/);
+      expect((refused as Error).message).not.toContain('sk-secret-1');
     });
 
     it('rejects options that are not an object [claim:mpo-options-validated] [claim:oai-invalid-options]', () => {

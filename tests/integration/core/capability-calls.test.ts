@@ -43,4 +43,14 @@ describe('capability call errors', () => {
     expect((invalid as WeftError).code).toBe('WEFT_VALIDATION_FAILED');
     expect((invalid as Error).message).toContain('input for capability "text-generation"');
   });
+
+  it('finds a provider before it checks the input: an invalid input nobody can serve is unavailable [claim:tr-find-before-validate]', async () => {
+    const { runtime } = await startedRuntime({ responses: { fallback: 'text' } });
+    runtime.capabilities.register(sentimentCapability);
+    const failure = await runtime.models
+      .callDynamic('sentiment', { text: 42 })
+      .catch((error: unknown) => error);
+    expect((failure as WeftError).code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
+    expect((failure as Error).message).toContain('cannot call capability "sentiment"');
+  });
 });

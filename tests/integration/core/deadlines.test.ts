@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   type Executor,
   type ModelRequestConfig,
@@ -461,6 +462,7 @@ describe('the task signal', () => {
     const asksModel = recordingExecutor('ask', async (_task, context) => {
       executorSignal = context.signal;
       await context.models.generateText('hi');
+      await context.getObject({ schema: z.object({ ok: z.boolean() }), prompt: 'ok?' });
       return { success: true };
     });
     const { runtime } = await startedRuntime({
@@ -469,12 +471,19 @@ describe('the task signal', () => {
         fallback: (_messages, request: ModelRequestConfig) => {
           seen.push({ purpose: request.purpose, signal: request.signal });
           if (request.purpose === 'plan') return plan(['work', 'ask'], ['work', 'after']);
+          if (request.purpose === 'get-object:object') return { ok: true };
           return request.purpose === 'review' ? { type: 'continue' } : 'hello';
         },
       },
     });
     await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'signals' });
-    expect(seen.map((call) => call.purpose)).toEqual(['plan', undefined, 'review']);
+    // The executor's context.getObject carries the task's signal too.
+    expect(seen.map((call) => call.purpose)).toEqual([
+      'plan',
+      undefined,
+      'get-object:object',
+      'review',
+    ]);
     expect(executorSignal).toBeInstanceOf(AbortSignal);
     for (const call of seen) expect(call.signal).toBe(executorSignal);
   });

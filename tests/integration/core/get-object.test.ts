@@ -155,6 +155,11 @@ describe('ModelManager.getObject', () => {
     const error = await errorOf(manager.getObject({ schema: City, prompt: 'x' }));
     expect(error.message).toContain('after 2 attempt(s)');
     expect(model.requests).toHaveLength(2);
+    // Without the option, the runtime's getObjectRetries is 2: three attempts.
+    const unset = await models(['a', 'b', 'c', 'd']);
+    const unsetError = await errorOf(unset.models.getObject({ schema: City, prompt: 'x' }));
+    expect(unsetError.message).toContain('after 3 attempt(s)');
+    expect(unset.model.requests).toHaveLength(3);
   });
 
   it.each([-1, 1.5, Number.NaN])(
