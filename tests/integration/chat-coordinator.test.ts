@@ -8,7 +8,7 @@ import { PostgresSpaceCoordinator } from '@weft/coordinator-postgres';
 import { ChatPlugin } from '@weft/plugin-chat';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   SERVER_START_TIMEOUT_MS,
   usePostgresPerFile,
@@ -17,15 +17,20 @@ import {
 const postgres = usePostgresPerFile('c_', { beforeAll, afterAll });
 const runtimes: Runtime[] = [];
 
-// Registered after the server's own hook, so it runs first: the instances stop before the server.
-afterAll(async () => {
-  await Promise.all(runtimes.map((runtime) => runtime.stop()));
+// Each test's instances stop before the next test starts (and before the server): the instance
+// keys of every schema are drawn from 1, and advisory locks are the database's, so an instance
+// left running would hold the key a later test's instance draws.
+afterEach(async () => {
+  await Promise.all(runtimes.splice(0).map((runtime) => runtime.stop()));
 }, SERVER_START_TIMEOUT_MS);
 
-/** One chat instance; `reply` writes the reply text, or hangs until the task's signal ends. */
+/**
+ * One chat instance; `reply` writes the reply text from the reply prompt, or hangs until the
+ * task's signal ends.
+ */
 async function startInstance(
   schema: string,
-  reply: (signal: AbortSignal | undefined) => Promise<string>,
+  reply: (signal: AbortSignal | undefined, prompt: string) => Promise<string>,
   reconnectDelayMs = 500,
 ): Promise<{ runtime: Runtime; coordinator: PostgresSpaceCoordinator }> {
   const coordinator = new PostgresSpaceCoordinator({
@@ -40,7 +45,7 @@ async function startInstance(
     fallback: (_messages, request) =>
       request.purpose === 'plan'
         ? { steps: [{ pluginId: 'chat', action: 'reply' }] }
-        : reply(request.signal),
+        : reply(request.signal, _messages.at(-1)?.content ?? ''),
   });
   const runtime = await Runtime.init({
     models: [model],
@@ -60,6 +65,10 @@ async function startInstance(
   return { runtime, coordinator };
 }
 
+/** Ends the connection that holds an instance's locks, as a network failure would. */
+const KILL_LOCK_CONNECTION =
+  "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)";
+
 async function waitFor(what: string, check: () => boolean, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
@@ -69,7 +78,7 @@ async function waitFor(what: string, check: () => boolean, ms: number): Promise<
 }
 
 describe('the chat route with a PostgreSQL coordinator', () => {
-  it('answers 502 cancelled for a message whose task was running when the database connection dropped, and the task runs again elsewhere [claim:httpchat-coordinator-running-cancelled] [claim:chatreadme-coordinator-running-cancelled]', async () => {
+  it('answers 502 cancelled for a message whose task was running when the database connection dropped, and the task runs again elsewhere [claim:httpchat-coordinator-running-cancelled] [claim:chatreadme-coordinator-running-cancelled] [claim:httpchat-coordinator-twice] [claim:chat-readme-coordinator-twice]', async () => {
     const schema = postgres.newSchema();
     let hanging = 0;
     const victim = await startInstance(schema, (signal) => {
@@ -96,10 +105,7 @@ describe('the chat route with a PostgreSQL coordinator', () => {
       signal: AbortSignal.timeout(30_000),
     });
     await waitFor('the reply step starting', () => hanging === 1, 10_000);
-    await postgres.sql(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
-      [victim.coordinator.instance],
-    );
+    await postgres.sql(KILL_LOCK_CONNECTION, [victim.coordinator.instance]);
 
     const response = await answer;
     const body = (await response.json()) as { status: string; error: { code: string } };
@@ -125,10 +131,7 @@ describe('the chat route with a PostgreSQL coordinator', () => {
       },
       60_000,
     );
-    await postgres.sql(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
-      [lost.coordinator.instance],
-    );
+    await postgres.sql(KILL_LOCK_CONNECTION, [lost.coordinator.instance]);
     const deadline = Date.now() + 10_000;
     while ((await lost.coordinator.checkHealth()) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -146,5 +149,71 @@ describe('the chat route with a PostgreSQL coordinator', () => {
     expect(body.error.status).toBe(503);
     expect(body.error.code).toMatch(/^WEFT_COORDINATOR_/);
     expect(replies).toBe(0);
+  }, 60_000);
+  it('answers 503 WEFT_COORDINATOR_CONNECTION_LOST to a message still queued when the connection dropped, and its task runs elsewhere all the same [claim:httpchat-coordinator-queued-503] [claim:chat-readme-coordinator-queued-503] [claim:httpchat-coordinator-twice] [claim:chat-readme-coordinator-twice]', async () => {
+    const schema = postgres.newSchema();
+    let hanging = 0;
+    // A minute before it reconnects, so the queued message's turn comes while it is lost.
+    const victim = await startInstance(
+      schema,
+      (signal) => {
+        hanging += 1;
+        return new Promise<string>((_resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error('never aborted')), 20_000);
+          signal?.addEventListener('abort', () => {
+            clearTimeout(timer);
+            reject(signal.reason);
+          });
+        });
+      },
+      60_000,
+    );
+    const repliedElsewhere: string[] = [];
+    await startInstance(schema, async (_signal, prompt) => {
+      const message = /first message|second message/.exec(prompt)?.[0] ?? prompt;
+      repliedElsewhere.push(message);
+      return `answered: ${message}`;
+    });
+    const post = (message: string) =>
+      fetch(`${victim.runtime.server.url}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ room: 'r3', user: 'ada', message }),
+        signal: AbortSignal.timeout(30_000),
+      });
+
+    const first = post('first message');
+    await waitFor('the first reply step starting', () => hanging === 1, 10_000);
+    // Same room and user: the second waits in the victim's queue behind the first.
+    const second = post('second message');
+    const recorded = async () =>
+      (await postgres.sql<{ n: number }>(`SELECT count(*)::int AS n FROM "${schema}".tasks`))[0]
+        ?.n ?? 0;
+    const deadline = Date.now() + 10_000;
+    while ((await recorded()) < 2) {
+      if (Date.now() > deadline) throw new Error('the second message was not recorded in 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await postgres.sql(KILL_LOCK_CONNECTION, [victim.coordinator.instance]);
+
+    const running = await first;
+    expect(running.status).toBe(502);
+    expect(await running.json()).toMatchObject({
+      status: 'cancelled',
+      error: { code: 'WEFT_CHAT_NO_REPLY' },
+    });
+    const queued = await second;
+    expect(queued.status).toBe(503);
+    expect(await queued.json()).toMatchObject({
+      error: { status: 503, code: 'WEFT_COORDINATOR_CONNECTION_LOST' },
+    });
+    // Both were accepted before the drop, so both run again from their records.
+    await waitFor(
+      'both messages running on the survivor',
+      () => repliedElsewhere.length >= 2,
+      15_000,
+    );
+    expect(repliedElsewhere.sort()).toEqual(['first message', 'second message']);
+    expect(hanging).toBe(1);
   }, 60_000);
 });

@@ -142,7 +142,7 @@ describe('Runtime analytics', () => {
     expect(runtime.analytics.snapshot().tasks.started).toBe(0);
   });
 
-  it('collects figures from a real task with options.analytics true [claim:obs-analytics-off]', async () => {
+  it('collects figures from a real task with options.analytics true, its reviews counted as model calls [claim:obs-analytics-off] [claim:obs-calls-per-task]', async () => {
     let calls = 0;
     const provider = new TestModelProvider('counting', {
       capabilities: [

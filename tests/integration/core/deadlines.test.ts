@@ -331,6 +331,29 @@ describe('stop() with tasks that ignore their signal', () => {
     ).toMatchObject({ component: 'plugin "stuck"' });
   });
 
+  it("names the failed part in the shutdown lines' component field, which the runtime's other lines lack [claim:obs-shutdown-component] [claim:obs-task-fields]", async () => {
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await makeRuntime({
+      plugins: [
+        new TestPlugin('broken', { shutdown: () => Promise.reject(new Error('socket gone')) }),
+        new TestPlugin('stuck', { shutdown: () => new Promise(() => undefined) }),
+      ],
+      options: { logger },
+    });
+    await runtime.start();
+    await runtime.stop();
+    expect(lines.find((line) => line.msg === 'shutdown failed')).toMatchObject({
+      component: 'plugin "broken"',
+      error: 'socket gone',
+    });
+    expect(
+      lines.find((line) => line.msg === 'shutdown timed out; going on without it'),
+    ).toMatchObject({ component: 'plugin "stuck"' });
+    for (const msg of ['runtime started', 'runtime stopped']) {
+      expect(lines.find((line) => line.msg === msg)).not.toHaveProperty('component');
+    }
+  });
+
   it('gives all hung shutdowns one grace together, not one each, and still asks every one [claim:task-stop-bounded] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded]', async () => {
     const { logger, lines } = capturingLogger();
     const asked: string[] = [];
