@@ -86,9 +86,12 @@ export async function openSession(
       client.release();
     }
     await lockClient.connect();
+    // The instance lock is database-wide, while the sequence is the schema's: each schema's
+    // keys start at 1. The upper 32 bits, from the schema's name, keep two groups in one
+    // database (separate schemas) from waiting on each other's instance locks.
     const drawn = await lockClient.query<{ key: string }>(
-      'SELECT nextval($1::regclass)::text AS key',
-      [`"${schema}".instance_keys`],
+      `SELECT (((hashtext($2) & 2147483647)::bigint << 32) | nextval($1::regclass))::text AS key`,
+      [`"${schema}".instance_keys`, schema],
     );
     const key = drawn.rows[0]?.key as string;
     await lockClient.query('SELECT pg_advisory_lock($1::bigint)', [key]);

@@ -148,6 +148,23 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     expect(new Set(agents4.map((agent) => agent.coordinator.instance)).size).toBe(4);
   });
 
+  it('runs two groups side by side in separate schemas of one database, each with its own instance keys [claim:coord-readme-schema-groups]', async () => {
+    const [first, second] = await Promise.all([group(1), group(1)]);
+    const ran = await Promise.all(
+      [first, second].map(async ([agent]) => {
+        const task = await (agent as WorkAgent).runtime.accept({
+          pluginId: 'work',
+          triggerId: 'task',
+          space: 'shared-name',
+          data: { n: 0, ms: 1 },
+        });
+        return (await task.done).status;
+      }),
+    );
+    expect(ran).toEqual(['completed', 'completed']);
+    expect(first[0]?.coordinator.instance).not.toBe(second[0]?.coordinator.instance);
+  });
+
   it('holds at most poolSize + 1 connections: its pool and its lock connection [claim:scaling-connections]', async () => {
     const schema = db.newSchema();
     await createRunsTable(db.sql, schema);
