@@ -314,7 +314,7 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   }, 60_000);
 
-  it('gives up on a store whose answer is lost with WEFT_POSTGRES_STATEMENT_TIMEOUT saying it may have taken effect, which it did [claim:errors-postgres-statement-timeout-written]', async () => {
+  it('gives up on a store whose answer is lost with WEFT_POSTGRES_STATEMENT_TIMEOUT saying it may have taken effect, which it did [claim:errors-postgres-statement-timeout-written] [claim:pg-readme-lost-answer] [claim:pg-readme-statement-timeout-row]', async () => {
     const { proxy, memory } = await behindHangableProxy({
       statementTimeoutMs: 300,
       reconnectTimeoutMs: 0,
