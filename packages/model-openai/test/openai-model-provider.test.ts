@@ -324,6 +324,21 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-health');
     });
 
+    it('reads a function apiKey again at each checkHealth(), so a rotated key is used [claim:oai-apikey]', async () => {
+      server.enqueue(
+        reply(200, { object: 'list', data: [] }),
+        reply(200, { object: 'list', data: [] }),
+      );
+      let calls = 0;
+      const target = provider({ apiKey: () => `sk-${++calls}` });
+      await expect(target.checkHealth()).resolves.toBe(true);
+      await expect(target.checkHealth()).resolves.toBe(true);
+      expect(server.requests.map((r) => r.headers.authorization)).toEqual([
+        'Bearer sk-1',
+        'Bearer sk-2',
+      ]);
+    });
+
     it('is false on an error status, without retrying [claim:mpo-health-no-throw] [claim:oai-health] [claim:wp-health-on-start]', async () => {
       server.enqueue(reply(401, { error: { message: 'Incorrect API key' } }));
       await expect(provider({ apiKey: 'bad' }).checkHealth()).resolves.toBe(false);
