@@ -1,7 +1,7 @@
 /**
  * The `options` row of packages/core/README.md's configuration table, held to the options
- * schema `Runtime.init` validates with: it names every option (and no other) and shows the
- * default the schema applies wherever it gives one. The README's claim ids are in the
+ * schema `Runtime.init` validates with: it names every option (and no other), every sub-option of
+ * the object options it details, and shows the default the schema applies wherever it gives one. The README's claim ids are in the
  * titles of this and the other tests that guard them.
  */
 import { readFile } from 'node:fs/promises';
@@ -99,7 +99,7 @@ describe('the core README', () => {
     expect(names.sort()).toEqual(Object.keys(optionsSchema.shape).sort());
   });
 
-  it('shows the default the schema applies for each option it gives one for [claim:core-readme-options]', async () => {
+  it('shows the default the schema applies for each option it gives one for, and every sub-option of the options it details [claim:core-readme-options]', async () => {
     for (const { name, details } of await shownOptions()) {
       if (details === undefined || name === 'logger') continue;
       const expected = defaults[name];
@@ -107,15 +107,19 @@ describe('the core README', () => {
         expect(shows(details, expected), `${name} (${details})`).toBe(true);
         continue;
       }
-      // An object option: its sub-options, each `name` with its default when shown.
+      // An object option: all its sub-options, each `name` with its default when shown.
+      const shownSubs: string[] = [];
       for (const sub of details.split(', ')) {
         const [, subName = '', value] = /^`(\w+)`(?: (.*))?$/.exec(sub) ?? [];
         const nested = expected as Record<string, unknown>;
         expect(subOptionNames(name), `${name}.${subName} is an option`).toContain(subName);
+        shownSubs.push(subName);
         if (value !== undefined) {
           expect(shows(value, nested[subName]), `${name}.${subName} (${value})`).toBe(true);
         }
       }
+      // A list that leaves one out reads as complete, so a reader would never learn of it.
+      expect(shownSubs.sort(), `the sub-options of ${name}`).toEqual(subOptionNames(name).sort());
     }
   });
 });

@@ -314,7 +314,7 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   }, 60_000);
 
-  it('gives up on a store whose answer is lost with WEFT_POSTGRES_STATEMENT_TIMEOUT saying it may have taken effect, which it did [claim:errors-postgres-statement-timeout-written]', async () => {
+  it('gives up on a store whose answer is lost with WEFT_POSTGRES_STATEMENT_TIMEOUT saying it may have taken effect, which it did [claim:errors-postgres-statement-timeout-written] [claim:pg-readme-lost-answer] [claim:pg-readme-statement-timeout-row]', async () => {
     const { proxy, memory } = await behindHangableProxy({
       statementTimeoutMs: 300,
       reconnectTimeoutMs: 0,
@@ -362,7 +362,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect((await memory.query({})).map((each) => each.space)).toEqual(['up']);
   }, 60_000);
 
-  it('fails a remove whose connection broke while it ran with WEFT_POSTGRES_UNAVAILABLE, saying the outcome is unknown, and does not retry it [claim:mpo-pg-timeouts] [claim:pg-readme-unavailable-row]', async () => {
+  it('fails a remove whose connection broke while it ran with WEFT_POSTGRES_UNAVAILABLE, saying the outcome is unknown, and does not retry it [claim:mpo-pg-timeouts] [claim:pg-readme-unavailable-row] [claim:pg-remove-retry]', async () => {
     const memory = await db.open({ id: 'broken-remove', pool: { statementTimeoutMs: 20_000 } });
     const stored = await memory.store({ space: 'held', kind: 'note', content: 1, metadata: {} });
     const locker = new pg.Client({ connectionString: db.url() });

@@ -16,6 +16,23 @@ async function codeOf(action: () => Promise<unknown>): Promise<string> {
 
 const note = { space: 'room', kind: 'note', content: 'ok', metadata: {} };
 
+describe('PostgresMemoryProvider: after shutdown()', () => {
+  it('refuses every operation with WEFT_POSTGRES_NOT_OPEN, saying to call init() [claim:pg-readme-not-open]', async () => {
+    const memory = await db.open();
+    const stored = await memory.store(note);
+    await memory.shutdown();
+    const calls = [
+      () => memory.store(note),
+      () => memory.query({}),
+      () => memory.update(stored.id, { content: 'again' }),
+      () => memory.remove(stored.id),
+      () => memory.clear(),
+    ];
+    for (const call of calls) expect(await codeOf(call)).toBe('WEFT_POSTGRES_NOT_OPEN');
+    expect(await memory.checkHealth()).toBe(false);
+  });
+});
+
 describe('PostgresMemoryProvider: hostile input', () => {
   it('refuses text PostgreSQL cannot hold with WEFT_MEMORY_INVALID, naming the field, and writes nothing [claim:mpo-unstorable] [claim:pg-refused-text] [claim:pg-surrogate] [claim:pg-memory-invalid] [claim:tsdoc-postgres-store-invalid]', async () => {
     const memory = await db.open();

@@ -47,9 +47,18 @@ describe('PostgresMemoryProvider options', () => {
     expect(memory.id).toBe('postgres');
     expect(memory.schema).toBe('public');
     expect(await memory.checkHealth()).toBe(false);
-    await expect(memory.store({ space: 's', kind: 'k', content: 1, metadata: {} })).rejects.toThrow(
-      /is not open: call init\(\) first.*\[WEFT_POSTGRES_NOT_OPEN\]/,
-    );
+    const calls = [
+      () => memory.store({ space: 's', kind: 'k', content: 1, metadata: {} }),
+      () => memory.query({}),
+      () => memory.update('00000000-0000-4000-8000-000000000000', { content: 2 }),
+      () => memory.remove('00000000-0000-4000-8000-000000000000'),
+      () => memory.clear(),
+    ];
+    for (const call of calls) {
+      await expect(call()).rejects.toThrow(
+        /is not open: call init\(\) first.*\[WEFT_POSTGRES_NOT_OPEN\]/,
+      );
+    }
     await memory.shutdown();
   });
 

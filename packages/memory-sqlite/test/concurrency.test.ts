@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
@@ -90,5 +91,55 @@ describe('SqliteMemoryProvider: concurrent writers', () => {
 
     expect(await memory.query({ space: 'main', limit: 1000 })).toHaveLength(100);
     expect(await memory.query({ space: 'worker', limit: 1000 })).toHaveLength(200);
+  });
+
+  it('shares the file with another process writing at the same time [claim:sqlite-shared-file]', async () => {
+    const memory = await db.open();
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    // Another Node process takes the write lock in bursts and inserts its own rows meanwhile.
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        `
+        const Database = require(process.argv[1]);
+        const db = new Database(process.argv[2], { timeout: 5000 });
+        const insert = db.prepare(
+          'INSERT INTO memories (id, space, kind, content, task_id, metadata, created_at) VALUES (?, ?, ?, ?, NULL, ?, ?)',
+        );
+        console.log('ready');
+        for (let burst = 0; burst < 20; burst++) {
+          db.exec('BEGIN IMMEDIATE');
+          for (let i = 0; i < 10; i++) {
+            insert.run('process-' + burst + '-' + i, 'process', 'k', JSON.stringify(burst * 10 + i), '{}', Date.now());
+          }
+          const until = Date.now() + 5;
+          while (Date.now() < until) {}
+          db.exec('COMMIT');
+        }
+        db.close();
+        `,
+        driver,
+        db.path(),
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 },
+    );
+    let errors = '';
+    child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.once('data', () => resolve());
+      child.once('exit', () => reject(new Error(`the writer process ended early: ${errors}`)));
+    });
+
+    for (let i = 0; i < 100; i++) {
+      await memory.store({ space: 'main', kind: 'k', content: i, metadata: {} });
+      if (i % 10 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(await exited, errors).toBe(0);
+
+    expect(await memory.query({ space: 'main', limit: 1000 })).toHaveLength(100);
+    const fromProcess = await memory.query({ space: 'process', limit: 1000, order: 'asc' });
+    expect(fromProcess.map((m) => m.content)).toEqual([...Array(200).keys()]);
   });
 });

@@ -30,6 +30,24 @@ describe('SqliteMemoryProvider: store, update, remove, clear', () => {
     expect(read).toEqual(stored);
   });
 
+  it('drops an object field holding undefined or a function, as JSON.stringify does, and returns what it reads back [claim:sqlite-json]', async () => {
+    const memory = await db.open();
+    const when = new Date(Date.UTC(2026, 0, 2));
+    const stored = await memory.store({
+      space: 'json-form',
+      kind: 'k',
+      content: { kept: 1, gone: undefined, call: () => 1, list: [undefined, 2], when },
+      metadata: { kept: 'yes', gone: undefined },
+    });
+    // In an array, JSON writes null where it cannot write the item.
+    const expected = { kept: 1, list: [null, 2], when: when.toISOString() };
+    expect(stored.content).toStrictEqual(expected);
+    expect(stored.metadata).toStrictEqual({ kept: 'yes' });
+    const [read] = await memory.query({ space: 'json-form' });
+    expect(read?.content).toStrictEqual(expected);
+    expect(read).toStrictEqual(stored);
+  });
+
   it('omits taskId when none was given and defaults missing metadata to {}', async () => {
     const memory = await db.open();
     const stored = await memory.store({

@@ -324,6 +324,21 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-health');
     });
 
+    it('reads a function apiKey again at each checkHealth(), so a rotated key is used [claim:oai-apikey]', async () => {
+      server.enqueue(
+        reply(200, { object: 'list', data: [] }),
+        reply(200, { object: 'list', data: [] }),
+      );
+      let calls = 0;
+      const target = provider({ apiKey: () => `sk-${++calls}` });
+      await expect(target.checkHealth()).resolves.toBe(true);
+      await expect(target.checkHealth()).resolves.toBe(true);
+      expect(server.requests.map((r) => r.headers.authorization)).toEqual([
+        'Bearer sk-1',
+        'Bearer sk-2',
+      ]);
+    });
+
     it('is false on an error status, without retrying [claim:mpo-health-no-throw] [claim:oai-health] [claim:wp-health-on-start]', async () => {
       server.enqueue(reply(401, { error: { message: 'Incorrect API key' } }));
       await expect(provider({ apiKey: 'bad' }).checkHealth()).resolves.toBe(false);
@@ -445,7 +460,7 @@ describe('OpenAIModelProvider limits', () => {
     ['with Content-Length', true],
     ['streamed without Content-Length', false],
   ])(
-    'abandons a 20 MiB answer %s, without retrying [claim:oai-too-large-row]',
+    'abandons a 20 MiB answer %s once past the limit, without retrying [claim:oai-too-large-row] [claim:oai-max-bytes]',
     async (_label, declared) => {
       let written = 0;
       server.enqueue((_request, response) => {
@@ -475,6 +490,9 @@ describe('OpenAIModelProvider limits', () => {
       );
       expect(error.httpStatus).toBe(200);
       expect(server.requests).toHaveLength(1);
+      // Abandoned once past the limit, not read to the end first: the server writes only as the
+      // client reads (backpressure), so it cannot have got far beyond the 2 MiB.
+      expect(written).toBeLessThan(10 * MIB);
     },
   );
 
