@@ -30,6 +30,9 @@ describe('parseCliOptions', () => {
     });
     expect(parseCliOptions(['--http'])).toMatchObject({ transport: 'http', port: 3920 });
     expect(USAGE).toContain(`the HTTP port (${DEFAULT_HTTP_PORT}; 0 picks a free one)`);
+  });
+
+  it('reads each --allowed-host, repeated as often as needed, into the allowedHosts it starts the server with [claim:mcp-docs-http-allowed-host]', () => {
     expect(
       parseCliOptions(['--http', '--allowed-host', 'a.test', '--allowed-host', 'b.test']),
     ).toMatchObject({ allowedHosts: ['a.test', 'b.test'] });

@@ -107,3 +107,43 @@ describe('startHttpServer (TSDoc of HttpOptions and RunningHttpServer)', () => {
     await expect(fetch(url, { method: 'POST' })).rejects.toThrow();
   });
 });
+
+describe('startHttpServer and the Host and Origin a request names', () => {
+  /** The status of a POST to a path other than the endpoint: 404 once Host and Origin pass, else 403. */
+  async function statusFor(
+    options: { allowedHosts?: string[] },
+    headers: { host?: string; origin?: string },
+  ): Promise<number> {
+    const server = await startHttpServer(noDocs, { log: () => undefined, ...options });
+    started.push(server);
+    const url = new URL('/other', server.url);
+    return new Promise((resolve, reject) => {
+      const outgoing = request(
+        url,
+        { method: 'POST', headers: { host: url.host, ...headers }, timeout: 10_000 },
+        (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode ?? 0));
+        },
+      );
+      outgoing.on('timeout', () => outgoing.destroy(new Error('no answer in 10 s')));
+      outgoing.on('error', reject);
+      outgoing.end();
+    });
+  }
+
+  it('takes any IP address as Host, and a name only when it is loopback or listed in allowedHosts [claim:mcp-docs-http-host-check] [claim:mcp-docs-http-allowed-host] [claim:mcp-docs-readme-http]', async () => {
+    expect(await statusFor({}, { host: '192.0.2.5:3920' })).toBe(404);
+    expect(await statusFor({}, { host: 'localhost:3920' })).toBe(404);
+    expect(await statusFor({}, { host: 'docs.example.test:3920' })).toBe(403);
+    const listed = { allowedHosts: ['docs.example.test'] };
+    expect(await statusFor(listed, { host: 'docs.example.test:3920' })).toBe(404);
+    expect(await statusFor(listed, { host: 'other.example.test:3920' })).toBe(403);
+  });
+
+  it('takes an Origin on a listed name, but not an unlisted one [claim:mcp-docs-http-allowed-host] [claim:mcp-docs-readme-http]', async () => {
+    const origin = 'http://docs.example.test:3920';
+    expect(await statusFor({}, { origin })).toBe(403);
+    expect(await statusFor({ allowedHosts: ['docs.example.test'] }, { origin })).toBe(404);
+  });
+});

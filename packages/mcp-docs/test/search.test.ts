@@ -92,6 +92,22 @@ describe('the search_docs ranking', () => {
     expect(paths('capabiltes')[0]).toBe('/docs/capabilities/');
   });
 
+  it('allows one typo from four letters to seven, two from eight, and no more [claim:mcp-docs-typos-fallback] [claim:tsdoc-edit-tolerance]', () => {
+    const fruit = (word: string): SearchablePage =>
+      page(`/docs/${word}/`, `About ${word}`, `# About ${word}\n\nThe ${word} grows here.`);
+    const orchard = new DocsSearch(['kiwi', 'apricot', 'mulberry'].map(fruit), []);
+    const found = (query: string): string[] => orchard.search(query).map((hit) => hit.path);
+    // Four letters: one typo, not two.
+    expect(found('kiwa')).toEqual(['/docs/kiwi/']);
+    expect(found('kxwa')).toEqual([]);
+    // Seven letters: still one.
+    expect(found('aprixot')).toEqual(['/docs/apricot/']);
+    expect(found('aprixoz')).toEqual([]);
+    // Eight letters: two, not three.
+    expect(found('mulbarrz')).toEqual(['/docs/mulberry/']);
+    expect(found('mxlbarrz')).toEqual([]);
+  });
+
   it('does not stretch a short word: three letters must be exact [claim:mcp-docs-typos-fallback] [claim:tsdoc-edit-tolerance]', () => {
     expect(paths('ngi')).toEqual(paths('ngi').filter((path) => path === '/docs/production/'));
     expect(search.search('qux')).toEqual([]);

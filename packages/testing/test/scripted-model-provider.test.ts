@@ -11,6 +11,30 @@ describe('ScriptedModelProvider', () => {
     ]);
   });
 
+  it('answers the responses option first, then what enqueue adds, in order; remaining counts both [claim:testing-scripted-queue]', async () => {
+    const model = new ScriptedModelProvider({ responses: ['first', 'second'] });
+    model.enqueue('third', 'fourth');
+    expect(model.remaining).toBe(4);
+    const [generate] = model.capabilities;
+    const answers: string[] = [];
+    for (const content of ['a', 'b', 'c']) {
+      const { text } = (await generate!.run({ messages: [{ role: 'user', content }] }, {})) as {
+        text: string;
+      };
+      answers.push(text);
+    }
+    // Added while answers are being taken: still after everything queued before.
+    model.enqueue('fifth');
+    for (const content of ['d', 'e']) {
+      const { text } = (await generate!.run({ messages: [{ role: 'user', content }] }, {})) as {
+        text: string;
+      };
+      answers.push(text);
+    }
+    expect(answers).toEqual(['first', 'second', 'third', 'fourth', 'fifth']);
+    expect(model.remaining).toBe(0);
+  });
+
   it("answers true from the base class's checkHealth [claim:mpo-base-health]", async () => {
     expect(await new ScriptedModelProvider().checkHealth()).toBe(true);
   });

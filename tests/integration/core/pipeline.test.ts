@@ -106,6 +106,44 @@ describe('planning', () => {
     expect(seen.at(-1)).toBeUndefined();
   });
 
+  it('tells a review call the task too, and a getObject call an executor makes [claim:testing-request-task]', async () => {
+    const asks = recordingExecutor('ask', async (_task, context) => {
+      await context.getObject({
+        schema: z.object({ ok: z.boolean() }),
+        schemaName: 'Ok',
+        prompt: 'Ok?',
+      });
+      return { success: true };
+    });
+    const seen: { purpose: string | undefined; task: ModelRequestTask | undefined }[] = [];
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [asks] })],
+      responses: {
+        fallback: (_messages, request) => {
+          seen.push({ purpose: request.purpose, task: request.task });
+          if (request.purpose === 'plan') return plan(['tools', 'ask'], ['tools', 'ask']);
+          if (request.purpose === 'review') return { type: 'continue' };
+          return { ok: true };
+        },
+      },
+    });
+    const task = await runtime.dispatch({
+      pluginId: 'tools',
+      triggerId: 'message',
+      space: 's',
+      message: 'check twice',
+    });
+    expect(task.status).toBe('completed');
+    const told = { id: task.id, message: 'check twice' };
+    // The default policy reviews after the first of the two steps.
+    expect(seen).toEqual([
+      { purpose: 'plan', task: told },
+      { purpose: 'get-object:Ok', task: told },
+      { purpose: 'review', task: told },
+      { purpose: 'get-object:Ok', task: told },
+    ]);
+  });
+
   it("shows the executors' descriptions and the memories of the space and related spaces [claim:philo-descriptions-in-prompt] [claim:task-plans-with-related-memories] [claim:task-planner-sees-executors-in-order] [claim:sp-planner-memories] [claim:mpm-one-read] [claim:wp-planning-prompt]", async () => {
     const memory = new InMemoryMemoryProvider();
     await memory.store({

@@ -1,0 +1,47 @@
+/**
+ * The HTTP transport's request deadline when the embedding program sets none: 30 s, as the
+ * README's option table and the AI-assistants guide say. Waiting 30 s for a cut would slow the
+ * suite, so this reads the deadlines the transport gives node's HTTP server; http-limits.test.ts
+ * shows, with a short deadline, that the server cuts a request at the deadline it was given.
+ */
+import type * as Http from 'node:http';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startHttpServer, type RunningHttpServer } from '../src/http.js';
+import { SMALL_BUNDLE } from './support.js';
+
+const made = vi.hoisted(() => ({ servers: [] as { options: unknown; server: Http.Server }[] }));
+
+vi.mock('node:http', async (importOriginal) => {
+  const http = await importOriginal<typeof Http>();
+  const createServer = (options: Http.ServerOptions, listener: Http.RequestListener) => {
+    const server = http.createServer(options, listener);
+    made.servers.push({ options, server });
+    return server;
+  };
+  return { ...http, createServer, default: { ...http, createServer } };
+});
+
+const started: RunningHttpServer[] = [];
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((server) => server.close()));
+  made.servers.length = 0;
+});
+
+describe('startHttpServer without requestTimeoutMs', () => {
+  it('gives a request 30 s to arrive and cuts a connection silent for as long [claim:mcp-docs-http-limits] [claim:mcp-docs-readme-timeout-row]', async () => {
+    started.push(await startHttpServer(SMALL_BUNDLE, { log: () => undefined }));
+    expect(made.servers).toHaveLength(1);
+    const [{ options, server }] = made.servers as [(typeof made.servers)[number]];
+    expect(options).toMatchObject({ requestTimeout: 30_000, headersTimeout: 30_000 });
+    expect(server.timeout).toBe(30_000);
+  });
+
+  it('takes another deadline from requestTimeoutMs', async () => {
+    started.push(
+      await startHttpServer(SMALL_BUNDLE, { log: () => undefined, requestTimeoutMs: 1_234 }),
+    );
+    const [{ options, server }] = made.servers as [(typeof made.servers)[number]];
+    expect(options).toMatchObject({ requestTimeout: 1_234, headersTimeout: 1_234 });
+    expect(server.timeout).toBe(1_234);
+  });
+});
