@@ -285,7 +285,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect(await memory.query({ space: 'gone' })).toEqual([]);
   }, 60_000);
 
-  it('gives up on a statement whose answer never comes, and on connections that hang [claim:pg-client-deadline] [claim:pg-deadlines] [claim:pg-readme-statement-timeout-option]', async () => {
+  it('gives up on a statement whose answer never comes, and on connections that hang [claim:pg-client-deadline] [claim:pg-deadlines] [claim:pg-readme-statement-timeout-option] [claim:mpo-pg-timeouts]', async () => {
     const { proxy, memory } = await behindHangableProxy({
       statementTimeoutMs: 300,
       connectionTimeoutMs: 500,
@@ -314,7 +314,7 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   }, 60_000);
 
-  it('gives up on a store whose answer is lost with WEFT_POSTGRES_STATEMENT_TIMEOUT saying it may have taken effect, which it did [claim:errors-postgres-statement-timeout-written] [claim:pg-readme-lost-answer] [claim:pg-readme-statement-timeout-row]', async () => {
+  it('gives up on a store whose answer is lost with WEFT_POSTGRES_STATEMENT_TIMEOUT saying it may have taken effect, which it did [claim:errors-postgres-statement-timeout-written] [claim:pg-readme-lost-answer] [claim:pg-readme-statement-timeout-row] [claim:mpo-pg-timeouts]', async () => {
     const { proxy, memory } = await behindHangableProxy({
       statementTimeoutMs: 300,
       reconnectTimeoutMs: 0,
