@@ -33,8 +33,10 @@ export interface PostgresSpaceCoordinatorOptions {
    */
   statementTimeoutMs?: number;
   /**
-   * Longest a task waits for its space (for the tasks before it, on any instance, to end), in
-   * milliseconds; past it the task fails with `WEFT_COORDINATOR_ACQUIRE_TIMEOUT`. Default 600000.
+   * Longest this instance waits for a space (for the space's tasks on other instances to end), in
+   * milliseconds; past it the space's tasks waiting here fail with
+   * `WEFT_COORDINATOR_ACQUIRE_TIMEOUT`. The wait starts anew each time one of the space's tasks
+   * ends here, so tasks queued behind this instance's own are not timed. Default 600000.
    * @claim tsdoc-coordinator-default-acquire-timeout-ms
    */
   acquireTimeoutMs?: number;

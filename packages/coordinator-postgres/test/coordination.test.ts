@@ -237,6 +237,39 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     expect(runs.map((run) => run.n)).toEqual([0]);
   });
 
+  it('does not time a task queued behind its own instance’s tasks of the space: acquireTimeoutMs bounds each wait for the space, not a task’s whole wait [claim:coord-readme-acquire-timeout-local] [claim:tsdoc-coordinator-default-acquire-timeout-ms]', async () => {
+    const schema = db.newSchema();
+    await createRunsTable(db.sql, schema);
+    prepared.add(schema);
+    const agent = await startWorkAgent({
+      connectionString: db.url(),
+      schema,
+      instance: 'alone',
+      coordinator: { acquireTimeoutMs: 800 },
+    });
+    agents.push(agent);
+    const started = Date.now();
+    const accepted = [];
+    for (let n = 0; n < 3; n += 1) {
+      accepted.push(
+        await agent.runtime.accept({
+          pluginId: 'work',
+          triggerId: 'task',
+          space: 'local-queue',
+          data: { n, ms: 500 },
+        }),
+      );
+    }
+    const tasks = await Promise.all(accepted.map((each) => each.done));
+    expect(tasks.map((task) => task.status)).toEqual(['completed', 'completed', 'completed']);
+    const runs = await db.sql<RunRow>(`SELECT * FROM "${schema}".runs ORDER BY n`);
+    expect(runs.map((run) => run.n)).toEqual([0, 1, 2]);
+    // The last task waited for two tasks of 500 ms, longer than acquireTimeoutMs, and ran.
+    const lastStart = (runs[2] as RunRow).started_at.getTime();
+    expect(lastStart - started).toBeGreaterThan(800);
+    expect(await db.sql(`SELECT ticket FROM "${schema}".tasks`)).toEqual([]);
+  });
+
   it('refuses at accept a space id over 200 characters with WEFT_INVALID_SPACE (400) before the coordinator sees it [claim:coord-readme-runtime-space-limit] [claim:coord-readme-invalid-arrival]', async () => {
     const [agent] = (await group(1)) as [WorkAgent];
     const admit = vi.spyOn(agent.coordinator, 'admit');

@@ -95,7 +95,7 @@ function answered<T extends string>(value: T | symbol): T {
 
 /**
  * Installs with the manager that ran create-weft. A failed install keeps the project (it was
- * written whole) and exits with 1 once the next steps, install first, are shown.
+ * written whole) and exits with 1 once the next steps (`cd` into it, then the install) are shown.
  * @claim tsdoc-cw-cli-install
  */
 async function install(

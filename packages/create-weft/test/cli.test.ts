@@ -123,7 +123,7 @@ describe('create-weft off a terminal (cli.ts)', () => {
   );
 
   it.skipIf(process.platform === 'win32')(
-    'installs with the manager that ran it; a failed install keeps the project and exits 1 after the next steps, install first [claim:gs-install-fails] [claim:errors-create-install-failed-written] [claim:gs-creator-installs] [claim:create-weft-readme-managers] [claim:create-weft-readme-install-fails] [claim:tsdoc-cw-cli-install] [claim:tsdoc-cw-install-stays] [claim:tsdoc-cw-install-stdio]',
+    'installs with the manager that ran it; a failed install keeps the project and exits 1 after the next steps, cd then the install [claim:gs-install-fails] [claim:errors-create-install-failed-written] [claim:gs-creator-installs] [claim:create-weft-readme-managers] [claim:create-weft-readme-install-fails] [claim:tsdoc-cw-cli-install] [claim:tsdoc-cw-install-stays] [claim:tsdoc-cw-install-stdio]',
     async () => {
       const bin = await mkdtemp(path.join(tmpdir(), 'create-weft-cli-bin-'));
       try {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { OpenAIModelProvider, OpenAIModelProviderError } from '../src/index.js';
 import { DEFAULTS } from '../src/options.js';
-import { completion } from './chat-server.js';
+import { completion, reply } from './chat-server.js';
 import { chatServerPerTest, send } from './support/chat-server-per-test.js';
 
 const server = chatServerPerTest();
@@ -53,6 +53,44 @@ describe('OpenAIModelProvider options', () => {
       /unknown option "apikey"; known options are id, baseUrl, apiKey/,
     );
     expect((thrown as Error).message).not.toContain('sk-typo');
+  });
+
+  it("writes no key or header value into its errors, and quotes a refused request's server message [claim:wp-secrets]", async () => {
+    const key = 'sk-secret-4242';
+    const header = 'tenant-secret-77';
+    const refused: unknown[] = [];
+    for (const bad of [{ apiKey: 4242 }, { headers: { 'bad name': `Bearer ${key}` } }]) {
+      try {
+        new OpenAIModelProvider({
+          baseUrl: server.baseUrl,
+          model: 'm',
+          ...bad,
+        } as unknown as ConstructorParameters<typeof OpenAIModelProvider>[0]);
+      } catch (error) {
+        refused.push(error);
+      }
+    }
+    expect(refused).toHaveLength(2);
+    for (const error of refused) {
+      expect(OpenAIModelProviderError.is(error, 'WEFT_OPENAI_INVALID_OPTIONS')).toBe(true);
+      expect((error as Error).message).not.toMatch(/4242|secret/);
+    }
+    server.enqueue(reply(401, { error: { message: 'Incorrect API key provided' } }));
+    const provider = new OpenAIModelProvider({
+      baseUrl: server.baseUrl,
+      model: 'm',
+      apiKey: key,
+      headers: { 'x-tenant': header },
+    });
+    const failed = await send(provider).catch((error: unknown) => error);
+    // The key and the header were sent, and the error names neither.
+    expect(server.requests[0]?.headers).toMatchObject({
+      authorization: `Bearer ${key}`,
+      'x-tenant': header,
+    });
+    expect(OpenAIModelProviderError.is(failed, 'WEFT_OPENAI_HTTP_STATUS')).toBe(true);
+    expect((failed as Error).message).toContain('401 Unauthorized: Incorrect API key provided');
+    expect((failed as Error).message).not.toMatch(/4242|secret/);
   });
 
   it('shows in its options table the defaults the provider applies [claim:oai-defaults-table]', () => {

@@ -14,7 +14,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * How long a server has to exit after SIGTERM before its group gets SIGKILL. The runtime's
- * `stop()` gives each plugin 2 s to shut down, and this leaves room for the kill to land.
+ * `stop()` gives its plugins and providers 2 s together to shut down, and this leaves room for
+ * the kill to land.
  */
 export const TERM_GRACE_MS = 1_000;
 

@@ -89,6 +89,30 @@ describe('McpPlugin over streamable HTTP', () => {
     expect(back.chain[1]).toMatchObject({ type: 'result', data: { content: [{ text: 'back' }] } });
   });
 
+  it('notices a server that went away only when a call fails to reach it, then reconnects [claim:mcp-readme-http-noticed-by-call]', async () => {
+    agent = await startAgent(await connect(['echo'], { callTimeoutMs: 1500 }), [
+      plan('echo'),
+      { text: 'down' },
+      plan('echo'),
+      { text: 'back' },
+    ]);
+    const port = Number(new URL(server?.url ?? '').port);
+    await server?.close();
+    const reconnecting = () =>
+      agent?.logs.filter((line) => line.msg === 'MCP server disconnected; reconnecting') ?? [];
+    // Many reconnection delays pass, and nothing tells the plugin the server is gone.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(reconnecting()).toEqual([]);
+    const down = await agent.run('echo while down');
+    expect(down.chain[1]?.error).toMatch(
+      /server "web" disconnected during the call of tool "echo"; the plugin is reconnecting\.[^]*WEFT_MCP_UNAVAILABLE/,
+    );
+    expect(reconnecting()).toHaveLength(1);
+    server = await serveOverHttp(port);
+    const back = await agent.run('echo when back');
+    expect(back.chain[1]).toMatchObject({ type: 'result', data: { content: [{ text: 'back' }] } });
+  });
+
   it("turns a JSON-RPC error into a step error with the code, logging the server's message under an id [claim:mcpdoc-call-failed] [claim:mcpdoc-failures-no-server-text] [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments] [claim:mcp-call-failed] [claim:mcp-readme-failures-server-words] [claim:tsdoc-mcp-connection-call-throws] [claim:tsdoc-mcp-connection-settings-logger]", async () => {
     server = await serveOverHttp(0, createRefusingServer);
     agent = await startAgent(

@@ -29,7 +29,7 @@ describe("the README's options table", () => {
     rows.set(name.replace(/`/g, ''), shown);
   }
 
-  it('lists every option with the default resolveOptions applies [claim:mcpdoc-readme-options]', () => {
+  it('lists every option with the default resolveOptions applies [claim:mcpdoc-readme-options] [claim:mcp-option-defaults] [claim:mcp-max-result] [claim:mcp-reconnect-delay]', () => {
     const resolved = resolveOptions({
       servers: [{ name: 'files', command: process.execPath, tools: ['read'] }],
     }) as unknown as Record<string, unknown>;

@@ -181,7 +181,7 @@ describe('Runtime start', () => {
     expect(await response.json()).toEqual({ status: 'completed', chain: ['trigger', 'result'] });
   });
 
-  it('runs start triggers after every plugin has initialised and the HTTP server listens [claim:trig-start-order]', async () => {
+  it('runs start triggers after every plugin has initialised and the HTTP server listens [claim:trig-start-order] [claim:wp-start-order]', async () => {
     const events: string[] = [];
     const first = new TestPlugin('first', {
       events,
@@ -441,6 +441,39 @@ describe('Runtime start', () => {
     expect(events.at(-1)).toBe('shutdown memory');
     // Nothing after it started: the models and plugins never initialised.
     expect(events.filter((event) => event.startsWith('init '))).toEqual(['init memory']);
+  });
+
+  it('starts the scheduler last: a task a start trigger dispatches runs only once the start triggers have returned [claim:wp-start-order]', async () => {
+    const reply = recordingExecutor('reply');
+    let seenWhileStarting: { ran: number; pending: number } | undefined;
+    let dispatched: Promise<unknown> | undefined;
+    const plugin = echoPlugin({
+      executors: [reply],
+      triggers: [
+        {
+          type: 'start',
+          id: 'first-task',
+          start: async (runtime) => {
+            dispatched = runtime.dispatch({
+              pluginId: 'echo',
+              triggerId: 'first-task',
+              space: 'a',
+            });
+            // Long enough for the task to plan and run, were the scheduler already started.
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            seenWhileStarting = { ran: reply.calls.length, pending: runtime.scheduler.pending };
+          },
+        },
+      ],
+    });
+    const { runtime } = await makeRuntime({
+      plugins: [plugin],
+      responses: planner(['echo', 'reply']),
+    });
+    await runtime.start();
+    expect(seenWhileStarting).toEqual({ ran: 0, pending: 1 });
+    expect(await dispatched).toMatchObject({ status: 'completed' });
+    expect(reply.calls).toHaveLength(1);
   });
 
   it('runs start triggers with a signal that is aborted at stop [claim:trig-start-order] [claim:trig-start-signal] [claim:trig-shutdown-order] [claim:prod-shutdown-order] [claim:wp-start-trigger-signal]', async () => {
