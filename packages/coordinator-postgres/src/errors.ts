@@ -17,7 +17,7 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * - `WEFT_COORDINATOR_INVALID_ARRIVAL`: A task’s event has no JSON form, so it cannot be recorded.
  * - `WEFT_COORDINATOR_ADMIT_FAILED`: PostgreSQL did not record a task’s arrival, or did not answer
  *   in time.
- * - `WEFT_COORDINATOR_ACQUIRE_TIMEOUT`: A space’s earlier tasks did not end within
+ * - `WEFT_COORDINATOR_ACQUIRE_TIMEOUT`: A space’s tasks on other instances did not end within
  *   `acquireTimeoutMs`.
  * - `WEFT_COORDINATOR_CONNECTION_LOST`: The connection holding this instance’s locks dropped.
  */
@@ -99,12 +99,12 @@ export const COORDINATOR_ERRORS = {
       fix: 'retry the request; if it lasts, check the server’s health and connection limits. A retry may run a task twice when the first attempt was written after all: give tasks that must not run twice an id of the client’s, and skip one already done.',
     },
     WEFT_COORDINATOR_ACQUIRE_TIMEOUT: {
-      summary: 'A space’s earlier tasks did not end within `acquireTimeoutMs`.',
+      summary: 'A space’s tasks on other instances did not end within `acquireTimeoutMs`.',
       status: 503,
       raisedBy: 'the scheduler, for a task waiting for its space',
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.acquire'],
       cause:
-        'the space’s older tasks, on this or another instance, took longer than `acquireTimeoutMs` (10 minutes by default) to end. The waiting tasks of the space fail, their records are removed, and HTTP triggers answer 503.',
+        'this instance waited longer than `acquireTimeoutMs` (10 minutes by default) for the space’s tasks on other instances to end. Each such wait is timed on its own, and only while none of the space’s tasks runs on this instance: a task queued behind its own instance’s tasks is not timed. The space’s tasks waiting on this instance fail, their records are removed, and HTTP triggers answer 503.',
       fix: 'look for a task that hangs in that space (its instance’s logs); raise `acquireTimeoutMs` if tasks legitimately take that long.',
     },
     WEFT_COORDINATOR_CONNECTION_LOST: {
