@@ -237,7 +237,7 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     expect(runs.map((run) => run.n)).toEqual([0]);
   });
 
-  it('does not time a task queued behind its own instance’s tasks of the space: acquireTimeoutMs bounds each wait for the space, not a task’s whole wait [claim:coord-readme-acquire-timeout-local] [claim:scaling-ack-acquire-timeout] [claim:tsdoc-coordinator-default-acquire-timeout-ms]', async () => {
+  it('does not time a task queued behind its own instance’s tasks of the space: acquireTimeoutMs bounds each wait for the space, not a task’s whole wait [claim:coord-readme-acquire-timeout-local] [claim:scaling-acquire-timeout-local] [claim:tsdoc-coordinator-default-acquire-timeout-ms]', async () => {
     const schema = db.newSchema();
     await createRunsTable(db.sql, schema);
     prepared.add(schema);
