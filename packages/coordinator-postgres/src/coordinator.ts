@@ -150,8 +150,9 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
    * transaction-level advisory lock), so tickets of a space become visible in ticket order.
    *
    * @throws `WEFT_COORDINATOR_INVALID_ARRIVAL` (400) when the event has no JSON form or is too
-   * large for PostgreSQL to record; `WEFT_COORDINATOR_ADMIT_FAILED` (503) when PostgreSQL did
-   * not record it in time; `WEFT_COORDINATOR_NOT_STARTED` before `init()` or after
+   * large for PostgreSQL to record; `WEFT_COORDINATOR_ADMIT_FAILED` (503) when recording it
+   * failed or its answer did not come in time (then the row may have been written after all, and
+   * the task runs); `WEFT_COORDINATOR_NOT_STARTED` before `init()` or after
    * `shutdown()`, and `WEFT_COORDINATOR_CONNECTION_LOST` (503) while it reconnects.
    * @claim tsdoc-coordinator-not-started
    * @claim tsdoc-coordinator-too-large
