@@ -156,6 +156,7 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
    * `shutdown()`, and `WEFT_COORDINATOR_CONNECTION_LOST` (503) while it reconnects.
    * @claim tsdoc-coordinator-not-started
    * @claim tsdoc-coordinator-too-large
+   * @claim tsdoc-coordinator-admit-failed
    */
   async admit(arrival: TaskArrival): Promise<number> {
     const session = this.requireSession('admit');
