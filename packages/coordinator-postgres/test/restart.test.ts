@@ -21,7 +21,11 @@ const SPACES = 12;
 const IN_FLIGHT_PER_SPACE = 3;
 const OUTAGE_MS = 1_500;
 
-type Phase = 'before' | 'during' | 'after';
+/**
+ * When a task was sent: before the stop, while the server was down, while it was starting (the
+ * instances may reconnect before `pg_ctl start` returns, so a task may go either way), after.
+ */
+type Phase = 'before' | 'during' | 'starting' | 'after';
 
 interface Sent {
   id: string;
@@ -107,6 +111,7 @@ describe('PostgresSpaceCoordinator across a PostgreSQL restart', () => {
       await sleep(OUTAGE_MS);
       // Every run the outage cut short ended by now: its task's signal was aborted at the stop.
       const restartedAt = new Date();
+      phase = 'starting';
       await db.server().start();
       phase = 'after';
       const startedAt = Date.now();
