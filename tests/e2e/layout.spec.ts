@@ -297,7 +297,10 @@ test.describe('docs pages', () => {
     // The other categories (model and memory providers, guides, reference) stay as they were.
     await expect(sidebar.locator('.menu__list-item--collapsed')).toHaveCount(4);
 
-    // Navigating to a page in another category keeps the opened ones open.
+    // Navigating to a page in another category keeps the opened ones open. The link is pressed
+    // once the categories have finished opening: while their height animates, the links below
+    // them move, and a press could start on one link and end on another.
+    await expect.poll(() => page.evaluate(() => document.getAnimations().length)).toBe(0);
     await sidebar.getByRole('link', { name: 'Spaces' }).click();
     await expect(page).toHaveURL(/\/docs\/core-utilities\/spaces\/$/);
     await expect(sidebar.getByRole('link', { name: 'Transforms' })).toBeVisible();

@@ -220,8 +220,12 @@ test.describe(`at ${NARROW.label}`, () => {
     await openAndRun(page, '/docs/building-plugins/http-chat/', button);
     await expect(liveRegion(page)).toContainText('Task completed');
     await page.getByRole('button', { name: 'Edit the plugin’s TypeScript' }).click();
-    // CodeMirror renders the lines in view; the schema is near the top of the 289-line file.
-    await expect(code(page)).toContainText('export const ChatRequestSchema = z.object({');
+    // CodeMirror renders only the lines in view: an import near the top shows the file is
+    // ChatPlugin's source.
+    const opening =
+      "import { ChatAccess, chatSpace, type ChatAccessOptions } from './chat-access.js';";
+    expect(CHAT_PLUGIN).toContain(opening);
+    await expect(code(page)).toContainText(opening);
     await replaceCode(
       page,
       edited(
