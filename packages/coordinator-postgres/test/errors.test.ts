@@ -66,6 +66,51 @@ async function errorOf(promise: Promise<unknown>): Promise<WeftError> {
   throw new Error('expected a rejection');
 }
 
+/**
+ * A started runtime with `coordinator` whose plugin `work` has one route, POST /task, that
+ * dispatches a task of the space `room` (with `data`, when given) and answers `{ ok: true }`.
+ */
+async function startDispatching(
+  coordinator: PostgresSpaceCoordinator,
+  data?: Record<string, unknown>,
+): Promise<{ runtime: Runtime; model: ScriptedModelProvider }> {
+  const model = new ScriptedModelProvider();
+  const plugin = new (class extends Plugin {
+    readonly id = 'work';
+    readonly description = 'Takes a task per request.';
+    override readonly triggers = [
+      {
+        type: 'route' as const,
+        id: 'task',
+        method: 'POST' as const,
+        path: '/task',
+        handler: async (
+          _request: unknown,
+          response: { json(body: unknown): void },
+          runtime: Runtime,
+        ) => {
+          await runtime.dispatch({
+            pluginId: 'work',
+            triggerId: 'task',
+            space: 'room',
+            ...(data === undefined ? {} : { data }),
+          });
+          response.json({ ok: true });
+        },
+      },
+    ];
+  })();
+  const runtime = await Runtime.init({
+    models: [model],
+    memory: new InMemoryMemoryProvider(),
+    plugins: [plugin],
+    coordinator,
+    options: { logger: pino({ level: 'silent' }), server: { port: 0 } },
+  });
+  await runtime.start();
+  return { runtime, model };
+}
+
 describe('PostgresSpaceCoordinator errors', () => {
   it('refuses admit and acquire before init, and a second init, with WEFT_COORDINATOR_NOT_STARTED (TSDoc of admit, acquire, init) [claim:tsdoc-coordinator-not-started] [claim:tsdoc-coordinator-init-twice]', async () => {
     const idle = new PostgresSpaceCoordinator({
@@ -266,41 +311,8 @@ describe('PostgresSpaceCoordinator errors', () => {
       schema: db.newSchema(),
       logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
     });
-    const model = new ScriptedModelProvider();
-    const plugin = new (class extends Plugin {
-      readonly id = 'work';
-      readonly description = 'Takes a task per request.';
-      override readonly triggers = [
-        {
-          type: 'route' as const,
-          id: 'task',
-          method: 'POST' as const,
-          path: '/task',
-          // A BigInt has no JSON form, so the coordinator cannot record the task.
-          handler: async (
-            _request: unknown,
-            response: { json(body: unknown): void },
-            runtime: Runtime,
-          ) => {
-            await runtime.dispatch({
-              pluginId: 'work',
-              triggerId: 'task',
-              space: 'room',
-              data: { n: 10n },
-            });
-            response.json({ ok: true });
-          },
-        },
-      ];
-    })();
-    const runtime = await Runtime.init({
-      models: [model],
-      memory: new InMemoryMemoryProvider(),
-      plugins: [plugin],
-      coordinator,
-      options: { logger: pino({ level: 'silent' }), server: { port: 0 } },
-    });
-    await runtime.start();
+    // A BigInt has no JSON form, so the coordinator cannot record the task.
+    const { runtime, model } = await startDispatching(coordinator, { n: 10n });
     try {
       const answer = await fetch(`${runtime.server.url}/task`, { method: 'POST' });
       expect(answer.status).toBe(400);
@@ -321,35 +333,7 @@ describe('PostgresSpaceCoordinator errors', () => {
       statementTimeoutMs: 300,
       logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
     });
-    const model = new ScriptedModelProvider();
-    const plugin = new (class extends Plugin {
-      readonly id = 'work';
-      readonly description = 'Takes a task per request.';
-      override readonly triggers = [
-        {
-          type: 'route' as const,
-          id: 'task',
-          method: 'POST' as const,
-          path: '/task',
-          handler: async (
-            _request: unknown,
-            response: { json(body: unknown): void },
-            runtime: Runtime,
-          ) => {
-            await runtime.dispatch({ pluginId: 'work', triggerId: 'task', space: 'room' });
-            response.json({ ok: true });
-          },
-        },
-      ];
-    })();
-    const runtime = await Runtime.init({
-      models: [model],
-      memory: new InMemoryMemoryProvider(),
-      plugins: [plugin],
-      coordinator,
-      options: { logger: pino({ level: 'silent' }), server: { port: 0 } },
-    });
-    await runtime.start();
+    const { runtime, model } = await startDispatching(coordinator);
     // Another session holds the lock that orders the admissions of the space, in a transaction
     // left open, so the insert of the task waits past the statement timeout.
     const blocker = new pg.Client({ connectionString: db.url() });
