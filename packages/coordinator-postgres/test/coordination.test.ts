@@ -31,7 +31,7 @@ async function group(count: number, schema = db.newSchema()): Promise<WorkAgent[
 }
 
 describe('PostgresSpaceCoordinator with two runtimes', () => {
-  it('runs a space’s tasks sent to both instances one at a time, in the order they were accepted [claim:scaling-many-instances] [claim:scaling-row] [claim:scaling-order] [claim:scaling-any-instance]', async () => {
+  it('runs a space’s tasks sent to both instances one at a time, in the order they were accepted [claim:philo-spaces-instances] [claim:scaling-many-instances] [claim:scaling-row] [claim:scaling-order] [claim:scaling-any-instance]', async () => {
     const schema = db.newSchema();
     const [first, second] = (await group(2, schema)) as [WorkAgent, WorkAgent];
     const spaces = ['room-a', 'room-b', 'room-c'];

@@ -13,6 +13,7 @@ import { InMemoryMemoryProvider } from '@weft/testing';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { runProgram } from '@weft-internal/test-support/program-run';
 import {
+  deferred,
   makeRuntime,
   plan,
   planner,
@@ -68,6 +69,39 @@ describe('task deadline', () => {
     expect(seen?.aborted).toBe(true);
     expect((await fast).status).toBe('completed');
     expect(reply.calls).toHaveLength(1);
+  });
+
+  it("starts the space's next task once a task times out, while its executor that ignores the signal still runs [claim:philo-timeout-next-task]", async () => {
+    const order: string[] = [];
+    const released = deferred();
+    const writes = recordingExecutor('write', async (task) => {
+      const name = task.trigger.message ?? '';
+      order.push(`start ${name}`);
+      if (name === 'first') {
+        // Ignores its signal; held until the test lets go, or at most a second.
+        await Promise.race([
+          released.promise,
+          new Promise((resolve) => setTimeout(resolve, 1_000)),
+        ]);
+      }
+      order.push(`end ${name}`);
+      return { success: true };
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('state', { executors: [writes] })],
+      responses: planner(['state', 'write']),
+      options: { taskTimeoutMs: 150, pipelineReview: 'never' },
+    });
+    const dispatch = (message: string) =>
+      runtime.dispatch({ pluginId: 'state', triggerId: 'message', space: 'user-1', message });
+    const [first, second] = await Promise.all([dispatch('first'), dispatch('second')]);
+    expect(first.status).toBe('failed');
+    expect(first.chain.at(-1)).toMatchObject({ pluginId: 'core', action: 'timeout' });
+    expect(second.status).toBe('completed');
+    // The second task's executor ran from start to end while the first one's had not returned.
+    expect(order).toEqual(['start first', 'start second', 'end second']);
+    released.resolve();
+    await waitFor(() => order.includes('end first'));
   });
 
   it('counts the deadline from when the task leaves the queue, not from its dispatch [claim:task-timeout-default]', async () => {

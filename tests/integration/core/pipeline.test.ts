@@ -217,7 +217,7 @@ describe('planning', () => {
 });
 
 describe('running steps', () => {
-  it('runs the planned steps in order and appends their results [claim:wp-graph-bounds] [claim:exec-chain-items] [claim:philo-descriptions-in-prompt] [claim:task-step-result-or-error-item] [claim:task-status-completed] [claim:gs-what-happened-result] [claim:core-readme-steps-in-order] [claim:wp-limits-sequential]', async () => {
+  it('runs the planned steps in order and appends their results [claim:philo-compose] [claim:wp-graph-bounds] [claim:exec-chain-items] [claim:philo-descriptions-in-prompt] [claim:task-step-result-or-error-item] [claim:task-status-completed] [claim:gs-what-happened-result] [claim:core-readme-steps-in-order] [claim:wp-limits-sequential]', async () => {
     const { save, list, send, plugins } = toolPlugins();
     const order: string[] = [];
     for (const executor of [save, list, send]) {
@@ -347,6 +347,14 @@ describe('running steps', () => {
     ]);
     expect(task.chain[2]?.data).toEqual({ left: 0 });
     expect(works.calls).toHaveLength(1);
+    // A later step reads the failures before it in its chain.
+    expect(works.calls[0]?.context.chain.map((item) => [item.type, item.action])).toEqual([
+      ['trigger', 'message'],
+      ['error', 'throws'],
+      ['error', 'fails'],
+      ['error', 'vague'],
+      ['error', 'invalid'],
+    ]);
     // A later step that works does not hide the failures before it.
     expect(task.status).toBe('failed');
   });

@@ -336,11 +336,22 @@ describe('Runtime.init configuration checks', () => {
     expect(shapeless).toContain('options.maxSteps');
     expect(shapeless).not.toContain('plugin "poet"');
     // The other ways models, plugins or alias groups lack their shape defer the plugins too.
+    const noId = new TestModelProvider('');
+    const listless = new TestModelProvider('listless', { capabilities: 'none' as never });
     const misshapen: [string, Partial<RuntimeConfig>][] = [
       [
         'two providers share this id',
         { models: [new ScriptedModelProvider(), new ScriptedModelProvider()], plugins: [poet] },
       ],
+      [
+        'models[1]: the provider has no id',
+        { models: [new ScriptedModelProvider(), noId], plugins: [poet] },
+      ],
+      [
+        'model "listless": capabilities must be an array',
+        { models: [new ScriptedModelProvider(), listless], plugins: [poet] },
+      ],
+      ['plugins: expected an array of plugins', { plugins: poet as never }],
       ['plugins[1]: expected a Plugin instance', { plugins: [poet, {} as never] }],
       [
         'capabilityAliases: expected an array',

@@ -97,7 +97,7 @@ describe('the review prompt', () => {
 });
 
 describe('the review after a failed step', () => {
-  it("shows the model the step's error, and its stop or replace acts on the remaining steps [claim:exec-review-after-failure] [claim:task-failed-step-continues]", async () => {
+  it("shows the model the step's error, and its stop or replace acts on the remaining steps [claim:exec-review-after-failure] [claim:philo-failure-item] [claim:task-failed-step-continues]", async () => {
     const run = async (review: Record<string, unknown>) => {
       const book = recordingExecutor('book');
       const ask = recordingExecutor('ask-another-day');
