@@ -28,6 +28,7 @@ import type { SocialCardsOptions } from './src/plugins/social-cards';
 import codeImport from 'remark-code-import';
 import { convertNpmCommands, OTHER_PACKAGE_MANAGERS } from './src/config/package-manager-commands';
 import rehypeFocusableTables from './src/config/rehype-focusable-tables';
+import rehypeHeadingBreaks from './src/config/rehype-heading-breaks';
 import remarkDiagrams from './src/remark/diagrams';
 import rehypeTypeHovers from './src/remark/type-hovers';
 import { SEARCH_PAGE_PATH } from './src/data/search-page';
@@ -77,7 +78,7 @@ const remarkPlugins = [
     },
   ],
 ] as DocsOptions['remarkPlugins'];
-const rehypePlugins = [rehypeFocusableTables] as DocsOptions['rehypePlugins'];
+const rehypePlugins = [rehypeFocusableTables, rehypeHeadingBreaks] as DocsOptions['rehypePlugins'];
 /**
  * The guides' TypeScript samples show each identifier's type on hover and keyboard focus, read
  * from TypeScript at build time; a sample that no longer type-checks fails the build (see

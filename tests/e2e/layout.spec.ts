@@ -307,6 +307,31 @@ test.describe('docs pages', () => {
     await expect(sidebar.getByRole('link', { name: 'Executors' })).toBeVisible();
   });
 
+  test('at 375 px, a heading with a long constant name wraps after an underscore, not inside a word', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.goto('/docs/reference/errors/');
+    const heading = page.locator('h3#weft_too_many_connections');
+    await expect(heading).toContainText('WEFT_TOO_MANY_CONNECTIONS');
+    // Each piece between two break points sits on one line, and the heading takes more than one.
+    const lineTops = await heading.evaluate((element) => {
+      const range = document.createRange();
+      const lines = new Set<number>();
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      const piecesOnOneLine: boolean[] = [];
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        range.selectNodeContents(node);
+        const tops = new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top)));
+        piecesOnOneLine.push(tops.size === 1);
+        for (const top of tops) lines.add(top);
+      }
+      return { lines: lines.size, piecesOnOneLine };
+    });
+    expect(lineTops.piecesOnOneLine.every(Boolean)).toBe(true);
+    expect(lineTops.lines).toBeGreaterThan(1);
+  });
+
   test('the single docs version ("Next") gets no version badge or banner', async ({ page }) => {
     // Both docs instances have one version, "current", labelled "Next" (docusaurus.config.ts).
     // Docusaurus shows the version badge only when a plugin has several versions and the banner
