@@ -222,6 +222,8 @@ describe('the triggers run (docs/building-plugins/triggers.md)', () => {
     const { task, events } = await run(triggers, 'issue');
     expect(task.status).toBe('completed');
     expect(task.space).toEqual({ id: 'repo-weft', description: 'Issues of weft' });
+    // No request, so no X-Delivery-Id header: the run gives the delivery id of its own.
+    expect(task.metadata).toEqual({ deliveryId: 'run-panel' });
     expect(task.trigger.data).toEqual({
       repository: 'weft',
       issue: { number: 7, title: 'Crash on start' },

@@ -87,6 +87,49 @@ describe('the request a route handler reads', () => {
     });
   });
 
+  it('leaves a body sent as another type or with no Content-Type unparsed, and reads an empty JSON body as {} [claim:trig-unparsed-body] [claim:trig-empty-json-body]', async () => {
+    const server = await serve({
+      type: 'route',
+      id: 'body',
+      method: 'POST',
+      path: '/body',
+      handler: (request, response) => {
+        response.json({
+          type: request.headers['content-type'] ?? null,
+          undefined: request.body === undefined,
+          body: request.body ?? null,
+        });
+      },
+    });
+    const sent = async (headers: Record<string, string>, body: string | Uint8Array) => {
+      const answer = await fetch(`${server.url}/body`, { method: 'POST', headers, body });
+      expect(answer.status).toBe(200);
+      return answer.json();
+    };
+    const json = '{"text":"hi"}';
+    expect(await sent({ 'content-type': 'text/plain' }, json)).toEqual({
+      type: 'text/plain',
+      undefined: true,
+      body: null,
+    });
+    // A Uint8Array body makes fetch send no Content-Type at all.
+    expect(await sent({}, new TextEncoder().encode(json))).toEqual({
+      type: null,
+      undefined: true,
+      body: null,
+    });
+    expect(await sent({ 'content-type': 'application/json' }, '')).toEqual({
+      type: 'application/json',
+      undefined: false,
+      body: {},
+    });
+    expect(await sent({ 'content-type': 'application/json' }, json)).toEqual({
+      type: 'application/json',
+      undefined: false,
+      body: { text: 'hi' },
+    });
+  });
+
   it('has a connection that is the same for every request of one keep-alive connection [claim:trig-route-connection]', async () => {
     const connections: object[] = [];
     const server = await serve({
@@ -119,6 +162,7 @@ describe('the request a route handler reads', () => {
 
 describe('the response a route handler answers through', () => {
   it('sets the status and headers, chained, and answers JSON or plain text [claim:trig-route-response]', async () => {
+    let sentAfterAnswer: boolean | undefined;
     const server = await serve(
       {
         type: 'route',
@@ -139,6 +183,16 @@ describe('the response a route handler answers through', () => {
       },
       {
         type: 'route',
+        id: 'html',
+        method: 'GET',
+        path: '/html',
+        handler: (_request, response) => {
+          response.set('Content-Type', 'text/html; charset=utf-8').send('<b>pong</b>');
+          sentAfterAnswer = response.headersSent;
+        },
+      },
+      {
+        type: 'route',
         id: 'empty',
         method: 'DELETE',
         path: '/empty',
@@ -154,6 +208,12 @@ describe('the response a route handler answers through', () => {
     const text = await fetch(`${server.url}/text`);
     expect(text.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     expect(await text.text()).toBe('<b>pong</b>');
+
+    // A Content-Type set before send is kept; once answered, headersSent says so.
+    const html = await fetch(`${server.url}/html`);
+    expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await html.text()).toBe('<b>pong</b>');
+    expect(sentAfterAnswer).toBe(true);
 
     const empty = await fetch(`${server.url}/empty`, { method: 'DELETE' });
     expect(empty.status).toBe(204);

@@ -27,7 +27,7 @@ describe('the order of the checks of Runtime.dispatch', () => {
     }
   });
 
-  it('refuses a letter outside ASCII anywhere in a space id, and takes ASCII letters, digits, -, _, . and : [claim:errors-invalid-space-first-character]', async () => {
+  it('refuses a letter outside ASCII anywhere in a space id, and takes ASCII letters, digits, -, _, . and : [claim:errors-invalid-space-first-character] [claim:trig-space-rule]', async () => {
     const { runtime } = await startedRuntime();
     for (const space of ['café', 'élan', 'room-ü']) {
       const error = await errorOf(runtime.dispatch({ pluginId: 'echo', triggerId: 't', space }));

@@ -1,4 +1,10 @@
-import { defineCapability, Runtime, type ModelCapability, type RuntimeConfig } from '@weft/core';
+import {
+  defineCapability,
+  Runtime,
+  type ModelCapability,
+  type RuntimeConfig,
+  type TriggerRoute,
+} from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -8,6 +14,7 @@ import {
   recordingExecutor,
   sentimentCapability,
   silentLogger,
+  startedRuntime,
   TestModelProvider,
   TestPlugin,
 } from './fixtures.js';
@@ -145,6 +152,35 @@ describe('Runtime.init configuration checks', () => {
     );
     expect(message).toContain('plugin "second": route POST /chat of trigger "b" is already taken');
     expect(message).not.toContain('plugin "first"');
+  });
+
+  it('compares routes as written: paths that differ in letter case, a trailing slash or a parameter name both pass, and the first mounted answers them all [claim:trig-route-overlap]', async () => {
+    const answering = (path: string): TriggerRoute => ({
+      type: 'route',
+      id: 'read',
+      method: 'GET',
+      path,
+      handler: (_request, response) => response.json({ path }),
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [
+        new TestPlugin('first', { triggers: [answering('/notes/:user')] }),
+        new TestPlugin('second', { triggers: [answering('/Notes/:name/')] }),
+      ],
+      options: { server: { port: 0 } },
+    });
+    const answers: unknown[] = [];
+    for (const path of ['/notes/ada', '/notes/ada/', '/Notes/ada']) {
+      const response = await fetch(`${runtime.server.url}${path}`, {
+        signal: AbortSignal.timeout(5_000),
+      });
+      answers.push(await response.json());
+    }
+    expect(answers).toEqual([
+      { path: '/notes/:user' },
+      { path: '/notes/:user' },
+      { path: '/notes/:user' },
+    ]);
   });
 
   it('requires a provider of text-generation [claim:mpi-text-generation-needed] [claim:core-readme-models] [claim:cfg-models-row]', async () => {

@@ -443,7 +443,7 @@ describe('Runtime start', () => {
     expect(events.filter((event) => event.startsWith('init '))).toEqual(['init memory']);
   });
 
-  it('starts the scheduler last: a task a start trigger dispatches runs only once the start triggers have returned [claim:wp-start-order]', async () => {
+  it('starts the scheduler last: a task a start trigger dispatches runs only once the start triggers have returned [claim:wp-start-order] [claim:trig-start-dispatch-waits]', async () => {
     const reply = recordingExecutor('reply');
     let seenWhileStarting: { ran: number; pending: number } | undefined;
     let dispatched: Promise<unknown> | undefined;
