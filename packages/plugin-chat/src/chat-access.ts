@@ -244,7 +244,7 @@ export class ChatAccess {
       if (CHAT_ID_PATTERN.test(verdict.user)) return { user: verdict.user };
       logger?.error(
         { requestId, user: verdict.user.slice(0, 100) },
-        'chat: authenticate named a user that is not a valid id (letters, digits, _ . : -, at most 64); client refused',
+        'chat: authenticate named a user that is not a valid id (ASCII letters, digits, _ . : -, at most 64); client refused',
       );
       return false;
     }

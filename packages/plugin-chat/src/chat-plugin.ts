@@ -31,7 +31,7 @@ const idSchema = (what: string) =>
     .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
     .min(1, 'must not be empty')
     .max(64, 'must be at most 64 characters')
-    .regex(ID_PATTERN, `must be a ${what} id of letters, digits, '_', '.', ':' or '-'`);
+    .regex(ID_PATTERN, `must be a ${what} id of ASCII letters, digits, '_', '.', ':' or '-'`);
 
 /** Schema of the JSON body of a chat request. */
 export const ChatRequestSchema = z.object({

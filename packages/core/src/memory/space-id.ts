@@ -2,7 +2,7 @@ import { WeftError } from '../errors/weft-error.js';
 import { hasLoneSurrogate } from './memory-input.js';
 
 /**
- * What a space id may be: 1 to 200 letters, digits, `_`, `.`, `:` and `-`, starting with a
+ * What a space id may be: 1 to 200 ASCII letters, digits, `_`, `.`, `:` and `-`, starting with a
  * letter or digit.
  *
  * @internal

@@ -9,7 +9,7 @@ export interface TriggerEvent {
   /** The trigger's id. */
   triggerId: string;
   /**
-   * The space id, or a space with related spaces. The id must be 1 to 200 letters, digits,
+   * The space id, or a space with related spaces. The id must be 1 to 200 ASCII letters, digits,
    * `_`, `.`, `:` or `-`, starting with a letter or digit; {@link spaceId} builds one from parts.
    */
   space: string | Space;

@@ -273,7 +273,7 @@ export class Runtime {
    * @param event - Who triggered it, the space, and the event's message, data and metadata.
    * @returns The finished task.
    * @throws {@link WeftError} with `status` 400: `WEFT_INVALID_SPACE` for a space id that is not
-   * 1 to 200 letters, digits, `_`, `.`, `:` or `-` starting with a letter or digit (checked
+   * 1 to 200 ASCII letters, digits, `_`, `.`, `:` or `-` starting with a letter or digit (checked
    * first), `WEFT_UNKNOWN_PLUGIN` for a `pluginId` no plugin has; with `status` 503:
    * `WEFT_SHUTTING_DOWN` once `stop()` was called, `WEFT_QUEUE_FULL` when
    * `scheduler.maxQueueSize` tasks are waiting.
@@ -318,7 +318,7 @@ export class Runtime {
     if (typeof space?.id !== 'string' || !SPACE_ID_PATTERN.test(space.id)) {
       throw new WeftError(
         'WEFT_INVALID_SPACE',
-        `Runtime.dispatch: invalid space id ${JSON.stringify(space?.id)}; use up to 200 letters, digits, '-', '_', '.' or ':', starting with a letter or digit.`,
+        `Runtime.dispatch: invalid space id ${JSON.stringify(space?.id)}; use up to 200 ASCII letters, digits, '-', '_', '.' or ':', starting with a letter or digit.`,
         { status: 400 },
       );
     }
