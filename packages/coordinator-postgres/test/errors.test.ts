@@ -139,6 +139,14 @@ function idlePlugin(init: () => Promise<void> = async () => undefined): Plugin {
   })();
 }
 
+/** Ends the connection that holds `instance`'s lock, as a network failure would. */
+async function dropLockConnection(instance: string | undefined): Promise<void> {
+  await db.sql(
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
+    [instance],
+  );
+}
+
 describe('PostgresSpaceCoordinator errors', () => {
   it('refuses admit and acquire before init, and a second init, with WEFT_COORDINATOR_NOT_STARTED (TSDoc of admit, acquire, init) [claim:tsdoc-coordinator-not-started] [claim:tsdoc-coordinator-init-twice]', async () => {
     const idle = new PostgresSpaceCoordinator({
@@ -430,10 +438,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     });
     const holder = await open({ schema });
     const before = victim.instance;
-    await db.sql(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
-      [before],
-    );
+    await dropLockConnection(before);
     const deadline = Date.now() + 10_000;
     while (victim.instance === before && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 20));
@@ -469,10 +474,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     });
     const before = coordinator.instance;
     const early = await coordinator.admit(arrival('room'));
-    await db.sql(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
-      [before],
-    );
+    await dropLockConnection(before);
     // The early task is never given back here, as a scheduler stuck behind it would not: the
     // reconnection waits for it for a while, then goes ahead.
     const deadline = Date.now() + 30_000;
