@@ -4,9 +4,10 @@
  * `delayMs` if asked, or hangs (ignoring its signal) when `hang` is set. Run on its own it
  * serves on a free port with SQLite memory and prints `listening <url>`, so the probe can kill it.
  */
-import { Plugin, Runtime, type Executor, type Trigger } from '@weft/core';
+import { Runtime, type Plugin } from '@weft/core';
 import { SqliteMemoryProvider } from '@weft/memory-sqlite';
 import { ScriptedModelProvider } from '@weft/testing';
+import { hangWithTimer, pluginOf } from '@weft-internal/test-support/agent-parts';
 import { pino } from 'pino';
 
 interface ProbeBody {
@@ -16,40 +17,41 @@ interface ProbeBody {
   hang?: boolean;
 }
 
-class ProbePlugin extends Plugin {
-  readonly id = 'probe';
-  readonly description = 'Records probe requests.';
-  override readonly executors: readonly Executor[] = [
-    {
-      action: 'work',
-      description: 'Records the request.',
-      execute: async (task) => {
-        const body = task.trigger.data as ProbeBody;
-        if (body.hang) await new Promise(() => setInterval(() => undefined, 1_000));
-        if (body.delayMs) await new Promise((resolve) => setTimeout(resolve, body.delayMs));
-        return { success: true, data: { id: body.id } };
+const probePlugin = (): Plugin =>
+  pluginOf({
+    id: 'probe',
+    description: 'Records probe requests.',
+    executors: [
+      {
+        action: 'work',
+        description: 'Records the request.',
+        execute: async (task) => {
+          const body = task.trigger.data as ProbeBody;
+          if (body.hang) await hangWithTimer();
+          if (body.delayMs) await new Promise((resolve) => setTimeout(resolve, body.delayMs));
+          return { success: true, data: { id: body.id } };
+        },
       },
-    },
-  ];
-  override readonly triggers: readonly Trigger[] = [
-    {
-      type: 'route',
-      id: 'request',
-      method: 'POST',
-      path: '/probe',
-      handler: async (request, response, runtime) => {
-        const body = request.body as ProbeBody;
-        const task = await runtime.dispatch({
-          pluginId: 'probe',
-          triggerId: 'request',
-          space: body.space,
-          data: body,
-        });
-        response.json({ id: body.id, taskId: task.id, status: task.status });
+    ],
+    triggers: [
+      {
+        type: 'route',
+        id: 'request',
+        method: 'POST',
+        path: '/probe',
+        handler: async (request, response, runtime) => {
+          const body = request.body as ProbeBody;
+          const task = await runtime.dispatch({
+            pluginId: 'probe',
+            triggerId: 'request',
+            space: body.space,
+            data: body,
+          });
+          response.json({ id: body.id, taskId: task.id, status: task.status });
+        },
       },
-    },
-  ];
-}
+    ],
+  });
 
 /** Options of {@link createProbeAgent}. */
 export interface ProbeAgentOptions {
@@ -67,7 +69,7 @@ export function createProbeAgent(options: ProbeAgentOptions): Promise<Runtime> {
       new ScriptedModelProvider({ fallback: { steps: [{ pluginId: 'probe', action: 'work' }] } }),
     ],
     memory: new SqliteMemoryProvider({ path: options.dbPath }),
-    plugins: [new ProbePlugin()],
+    plugins: [probePlugin()],
     options: {
       server: { port: 0 },
       scheduler: { concurrency: options.concurrency, maxQueueSize: options.maxQueueSize },

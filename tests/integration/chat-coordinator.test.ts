@@ -77,20 +77,42 @@ async function waitFor(what: string, check: () => boolean, ms: number): Promise<
   }
 }
 
+/**
+ * A reply that never comes: it rejects with the reason when the task's signal ends, and after
+ * 20 s of its own, so a broken abort cannot hang the test.
+ */
+function untilAborted(signal: AbortSignal | undefined): Promise<string> {
+  return new Promise<string>((_resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('never aborted')), 20_000);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+}
+
+/** Posts `message` from the user ada in `room` to an instance's chat route. */
+function postChat(
+  runtime: Runtime,
+  room: string,
+  message: string,
+  timeoutMs: number,
+): Promise<Response> {
+  return fetch(`${runtime.server.url}/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ room, user: 'ada', message }),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+}
+
 describe('the chat route with a PostgreSQL coordinator', () => {
   it('answers 502 cancelled for a message whose task was running when the database connection dropped, and the task runs again elsewhere [claim:httpchat-coordinator-running-cancelled] [claim:chatreadme-coordinator-running-cancelled] [claim:httpchat-coordinator-twice] [claim:chat-readme-coordinator-twice]', async () => {
     const schema = postgres.newSchema();
     let hanging = 0;
     const victim = await startInstance(schema, (signal) => {
       hanging += 1;
-      return new Promise<string>((_resolve, reject) => {
-        // A deadline of its own, so a broken abort cannot hang the test.
-        const timer = setTimeout(() => reject(new Error('never aborted')), 20_000);
-        signal?.addEventListener('abort', () => {
-          clearTimeout(timer);
-          reject(signal.reason);
-        });
-      });
+      return untilAborted(signal);
     });
     const repliedElsewhere: string[] = [];
     await startInstance(schema, async () => {
@@ -98,12 +120,7 @@ describe('the chat route with a PostgreSQL coordinator', () => {
       return 'from the survivor';
     });
 
-    const answer = fetch(`${victim.runtime.server.url}/chat`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ room: 'r1', user: 'ada', message: 'hello' }),
-      signal: AbortSignal.timeout(30_000),
-    });
+    const answer = postChat(victim.runtime, 'r1', 'hello', 30_000);
     await waitFor('the reply step starting', () => hanging === 1, 10_000);
     await postgres.sql(KILL_LOCK_CONNECTION, [victim.coordinator.instance]);
 
@@ -138,18 +155,14 @@ describe('the chat route with a PostgreSQL coordinator', () => {
     }
     expect(await lost.coordinator.checkHealth()).toBe(false);
 
-    const response = await fetch(`${lost.runtime.server.url}/chat`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ room: 'r2', user: 'ada', message: 'hello' }),
-      signal: AbortSignal.timeout(10_000),
-    });
+    const response = await postChat(lost.runtime, 'r2', 'hello', 10_000);
     const body = (await response.json()) as { error: { status: number; code: string } };
     expect(response.status).toBe(503);
     expect(body.error.status).toBe(503);
     expect(body.error.code).toMatch(/^WEFT_COORDINATOR_/);
     expect(replies).toBe(0);
   }, 60_000);
+
   it('answers 503 WEFT_COORDINATOR_CONNECTION_LOST to a message still queued when the connection dropped, and its task runs elsewhere all the same [claim:httpchat-coordinator-queued-503] [claim:chat-readme-coordinator-queued-503] [claim:httpchat-coordinator-twice] [claim:chat-readme-coordinator-twice]', async () => {
     const schema = postgres.newSchema();
     let hanging = 0;
@@ -158,13 +171,7 @@ describe('the chat route with a PostgreSQL coordinator', () => {
       schema,
       (signal) => {
         hanging += 1;
-        return new Promise<string>((_resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error('never aborted')), 20_000);
-          signal?.addEventListener('abort', () => {
-            clearTimeout(timer);
-            reject(signal.reason);
-          });
-        });
+        return untilAborted(signal);
       },
       60_000,
     );
@@ -174,13 +181,7 @@ describe('the chat route with a PostgreSQL coordinator', () => {
       repliedElsewhere.push(message);
       return `answered: ${message}`;
     });
-    const post = (message: string) =>
-      fetch(`${victim.runtime.server.url}/chat`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ room: 'r3', user: 'ada', message }),
-        signal: AbortSignal.timeout(30_000),
-      });
+    const post = (message: string) => postChat(victim.runtime, 'r3', message, 30_000);
 
     const first = post('first message');
     await waitFor('the first reply step starting', () => hanging === 1, 10_000);

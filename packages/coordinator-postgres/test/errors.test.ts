@@ -31,15 +31,20 @@ afterEach(async () => {
   resumed.length = 0;
 });
 
-async function open(
-  options: Partial<ConstructorParameters<typeof PostgresSpaceCoordinator>[0]> = {},
-): Promise<PostgresSpaceCoordinator> {
-  const coordinator = new PostgresSpaceCoordinator({
+type CoordinatorOptions = Partial<ConstructorParameters<typeof PostgresSpaceCoordinator>[0]>;
+
+/** A coordinator on a new schema of the test server, logging nothing, not started. */
+function unstarted(options: CoordinatorOptions = {}): PostgresSpaceCoordinator {
+  return new PostgresSpaceCoordinator({
     connectionString: db.url(),
     schema: db.newSchema(),
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
     ...options,
   });
+}
+
+async function open(options: CoordinatorOptions = {}): Promise<PostgresSpaceCoordinator> {
+  const coordinator = unstarted(options);
   opened.push(coordinator);
   await coordinator.init(host);
   return coordinator;
@@ -100,15 +105,46 @@ async function startDispatching(
       },
     ];
   })();
-  const runtime = await Runtime.init({
-    models: [model],
+  const runtime = await runtimeOf(coordinator, plugin, { model, server: { port: 0 } });
+  await runtime.start();
+  return { runtime, model };
+}
+
+/**
+ * A runtime, not started, with `coordinator` and `plugin`, a scripted model (`model`, or one
+ * of its own) and a silent log; `server` starts its HTTP server.
+ */
+function runtimeOf(
+  coordinator: PostgresSpaceCoordinator,
+  plugin: Plugin,
+  { model, server }: { model?: ScriptedModelProvider; server?: { port: number } } = {},
+): Promise<Runtime> {
+  return Runtime.init({
+    models: [model ?? new ScriptedModelProvider()],
     memory: new InMemoryMemoryProvider(),
     plugins: [plugin],
     coordinator,
-    options: { logger: pino({ level: 'silent' }), server: { port: 0 } },
+    options: { logger: pino({ level: 'silent' }), ...(server === undefined ? {} : { server }) },
   });
-  await runtime.start();
-  return { runtime, model };
+}
+
+/** A plugin `work` that takes tasks and runs none; `init` runs when the runtime starts it. */
+function idlePlugin(init: () => Promise<void> = async () => undefined): Plugin {
+  return new (class extends Plugin {
+    readonly id = 'work';
+    readonly description = 'Takes tasks and runs none.';
+    override async init(): Promise<void> {
+      await init();
+    }
+  })();
+}
+
+/** Ends the connection that holds `instance`'s lock, as a network failure would. */
+async function dropLockConnection(instance: string | undefined): Promise<void> {
+  await db.sql(
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
+    [instance],
+  );
 }
 
 describe('PostgresSpaceCoordinator errors', () => {
@@ -163,22 +199,7 @@ describe('PostgresSpaceCoordinator errors', () => {
   });
 
   it('refuses a dispatch of a runtime that has not started it with WEFT_COORDINATOR_NOT_STARTED (503), and one after stop() with WEFT_SHUTTING_DOWN [claim:errors-coordinator-not-started-before-start] [claim:errors-503-sources]', async () => {
-    const coordinator = new PostgresSpaceCoordinator({
-      connectionString: db.url(),
-      schema: db.newSchema(),
-      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
-    });
-    const plugin = new (class extends Plugin {
-      readonly id = 'work';
-      readonly description = 'Takes tasks and runs none.';
-    })();
-    const runtime = await Runtime.init({
-      models: [new ScriptedModelProvider()],
-      memory: new InMemoryMemoryProvider(),
-      plugins: [plugin],
-      coordinator,
-      options: { logger: pino({ level: 'silent' }) },
-    });
+    const runtime = await runtimeOf(unstarted(), idlePlugin());
     const event = { pluginId: 'work', triggerId: 'task', space: 'early' };
     const early = await errorOf(runtime.dispatch(event));
     expect(early.code).toBe('WEFT_COORDINATOR_NOT_STARTED');
@@ -192,31 +213,16 @@ describe('PostgresSpaceCoordinator errors', () => {
 
   it('refuses with WEFT_SHUTTING_DOWN, recording nothing, a dispatch after a stop() that waits for a start still under way [claim:errors-coordinator-not-started-before-start]', async () => {
     const schema = db.newSchema();
-    const coordinator = new PostgresSpaceCoordinator({
-      connectionString: db.url(),
-      schema,
-      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
-    });
     let entered!: () => void;
     const initEntered = new Promise<void>((resolve) => (entered = resolve));
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     // The coordinator starts before the plugins, so it is running while this init holds the start.
-    const plugin = new (class extends Plugin {
-      readonly id = 'work';
-      readonly description = 'Takes tasks and runs none.';
-      override async init(): Promise<void> {
-        entered();
-        await held;
-      }
-    })();
-    const runtime = await Runtime.init({
-      models: [new ScriptedModelProvider()],
-      memory: new InMemoryMemoryProvider(),
-      plugins: [plugin],
-      coordinator,
-      options: { logger: pino({ level: 'silent' }) },
+    const plugin = idlePlugin(async () => {
+      entered();
+      await held;
     });
+    const runtime = await runtimeOf(unstarted({ schema }), plugin);
     const starting = errorOf(runtime.start());
     await initEntered;
     const stopping = runtime.stop();
@@ -306,13 +312,8 @@ describe('PostgresSpaceCoordinator errors', () => {
   });
 
   it('answers 400 with the code when a route lets WEFT_COORDINATOR_INVALID_ARRIVAL through, and runs nothing [claim:errors-400-coordinator-arrival]', async () => {
-    const coordinator = new PostgresSpaceCoordinator({
-      connectionString: db.url(),
-      schema: db.newSchema(),
-      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
-    });
     // A BigInt has no JSON form, so the coordinator cannot record the task.
-    const { runtime, model } = await startDispatching(coordinator, { n: 10n });
+    const { runtime, model } = await startDispatching(unstarted(), { n: 10n });
     try {
       const answer = await fetch(`${runtime.server.url}/task`, { method: 'POST' });
       expect(answer.status).toBe(400);
@@ -327,13 +328,9 @@ describe('PostgresSpaceCoordinator errors', () => {
 
   it('answers 503 with WEFT_COORDINATOR_ADMIT_FAILED and a generic message when PostgreSQL does not record the task within statementTimeoutMs, and runs nothing [claim:errors-503-sources]', async () => {
     const schema = db.newSchema();
-    const coordinator = new PostgresSpaceCoordinator({
-      connectionString: db.url(),
-      schema,
-      statementTimeoutMs: 300,
-      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
-    });
-    const { runtime, model } = await startDispatching(coordinator);
+    const { runtime, model } = await startDispatching(
+      unstarted({ schema, statementTimeoutMs: 300 }),
+    );
     // Another session holds the lock that orders the admissions of the space, in a transaction
     // left open, so the insert of the task waits past the statement timeout.
     const blocker = new pg.Client({ connectionString: db.url() });
@@ -441,10 +438,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     });
     const holder = await open({ schema });
     const before = victim.instance;
-    await db.sql(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
-      [before],
-    );
+    await dropLockConnection(before);
     const deadline = Date.now() + 10_000;
     while (victim.instance === before && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 20));
@@ -480,10 +474,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     });
     const before = coordinator.instance;
     const early = await coordinator.admit(arrival('room'));
-    await db.sql(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
-      [before],
-    );
+    await dropLockConnection(before);
     // The early task is never given back here, as a scheduler stuck behind it would not: the
     // reconnection waits for it for a while, then goes ahead.
     const deadline = Date.now() + 30_000;

@@ -4,6 +4,7 @@ import {
   defineCapability,
   ModelManager,
   PromptRegistry,
+  type CapabilityTransformEntry,
   type ModelCapability,
   type ModelProvider,
   WeftError,
@@ -60,6 +61,34 @@ function manager(
 }
 
 const hello = { messages: [{ role: 'user' as const, content: 'hello' }] };
+
+/**
+ * A manager whose one provider, `alpha`, offers `text-generation` through {@link echoText} and
+ * serves `summarise` through it by a transform: the text goes as one user message after
+ * "Summarise: ", the answer's text comes back as the summary. `members` adds an options function
+ * or replaces the output function.
+ */
+function summariseThroughText(
+  members: Partial<Pick<CapabilityTransformEntry, 'options' | 'output'>> = {},
+): { models: ModelManager; seen: { input: unknown; options: unknown }[] } {
+  const seen: { input: unknown; options: unknown }[] = [];
+  const models = manager(
+    [new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] })],
+    (registry) => {
+      registry.addAliasGroup(['summarise', 'text-generation']);
+      registry.addTransform({
+        from: 'summarise',
+        to: 'text-generation',
+        input: (input) => ({
+          messages: [{ role: 'user', content: `Summarise: ${(input as { text: string }).text}` }],
+        }),
+        output: (output) => ({ summary: (output as { text: string }).text }),
+        ...members,
+      });
+    },
+  );
+  return { models, seen };
+}
 
 describe('ModelManager.call', () => {
   it('calls the provider with the validated input and returns its output [claim:cap-request-fields]', async () => {
@@ -285,21 +314,7 @@ describe('ModelManager.call', () => {
   });
 
   it('applies transforms both ways when serving through an alias [claim:tr-alias-validated-twice] [claim:tr-members] [claim:mpi-alias] [claim:wp-alias-transform]', async () => {
-    const seen: { input: unknown; options: unknown }[] = [];
-    const models = manager(
-      [new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] })],
-      (registry) => {
-        registry.addAliasGroup(['summarise', 'text-generation']);
-        registry.addTransform({
-          from: 'summarise',
-          to: 'text-generation',
-          input: (input) => ({
-            messages: [{ role: 'user', content: `Summarise: ${(input as { text: string }).text}` }],
-          }),
-          output: (output) => ({ summary: (output as { text: string }).text }),
-        });
-      },
-    );
+    const { models, seen } = summariseThroughText();
     expect(await models.callDynamic('summarise', { text: 'a long story' })).toEqual({
       summary: 'alpha:Summarise: a long story',
     });
@@ -350,42 +365,15 @@ describe('ModelManager.call', () => {
   });
 
   it("maps the caller's options with the transform's options function [claim:tr-members] [claim:tr-options-unchanged] [claim:wp-alias-transform]", async () => {
-    const seen: { input: unknown; options: unknown }[] = [];
-    const models = manager(
-      [new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] })],
-      (registry) => {
-        registry.addAliasGroup(['summarise', 'text-generation']);
-        registry.addTransform({
-          from: 'summarise',
-          to: 'text-generation',
-          input: (input) => ({
-            messages: [{ role: 'user', content: (input as { text: string }).text }],
-          }),
-          options: (options) => ({ maxTokens: (options as { words?: number }).words ?? 50 }),
-          output: (output) => ({ summary: (output as { text: string }).text }),
-        });
-      },
-    );
+    const { models, seen } = summariseThroughText({
+      options: (options) => ({ maxTokens: (options as { words?: number }).words ?? 50 }),
+    });
     await models.callDynamic('summarise', { text: 'story' }, { options: { words: 20 } });
     expect(seen[0]?.options).toEqual({ maxTokens: 20 });
   });
 
   it("passes the caller's options unchanged through a transform without an options function, checked against the serving config [claim:tr-options-unchanged]", async () => {
-    const seen: { input: unknown; options: unknown }[] = [];
-    const models = manager(
-      [new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] })],
-      (registry) => {
-        registry.addAliasGroup(['summarise', 'text-generation']);
-        registry.addTransform({
-          from: 'summarise',
-          to: 'text-generation',
-          input: (input) => ({
-            messages: [{ role: 'user', content: (input as { text: string }).text }],
-          }),
-          output: (output) => ({ summary: (output as { text: string }).text }),
-        });
-      },
-    );
+    const { models, seen } = summariseThroughText();
     await models.callDynamic('summarise', { text: 'story' }, { options: { temperature: 0.3 } });
     expect(seen[0]?.options).toEqual({ temperature: 0.3 });
     const error = await errorOf(
@@ -397,20 +385,7 @@ describe('ModelManager.call', () => {
   });
 
   it('rejects a transform that produces invalid output, naming it [claim:tr-invalid-output]', async () => {
-    const models = manager(
-      [new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })],
-      (registry) => {
-        registry.addAliasGroup(['summarise', 'text-generation']);
-        registry.addTransform({
-          from: 'summarise',
-          to: 'text-generation',
-          input: (input) => ({
-            messages: [{ role: 'user', content: (input as { text: string }).text }],
-          }),
-          output: () => ({ wrong: true }),
-        });
-      },
-    );
+    const { models } = summariseThroughText({ output: () => ({ wrong: true }) });
     const error = await errorOf(models.callDynamic('summarise', { text: 'x' }));
     expect(error.message).toContain(
       'transform "summarise" -> "text-generation" produced invalid output',

@@ -37,6 +37,36 @@ async function connect(tools: string[], options: { callTimeoutMs?: number } = {}
   });
 }
 
+/**
+ * Starts an agent whose two tasks echo 'down' and then 'back', and closes the server under it.
+ * `backOnPort` serves again on the same port and checks that the next echo gets through.
+ */
+async function agentWithServerDown(): Promise<{
+  running: TestAgent;
+  backOnPort: () => Promise<void>;
+}> {
+  const running = await startAgent(await connect(['echo'], { callTimeoutMs: 1500 }), [
+    plan('echo'),
+    { text: 'down' },
+    plan('echo'),
+    { text: 'back' },
+  ]);
+  agent = running;
+  const port = Number(new URL(server?.url ?? '').port);
+  await server?.close();
+  return {
+    running,
+    backOnPort: async () => {
+      server = await serveOverHttp(port);
+      const back = await running.run('echo when back');
+      expect(back.chain[1]).toMatchObject({
+        type: 'result',
+        data: { content: [{ text: 'back' }] },
+      });
+    },
+  };
+}
+
 describe('McpPlugin over streamable HTTP', () => {
   it('calls a tool and records its structured result as data [claim:mcpdoc-http] [claim:mcpdoc-data] [claim:mcp-data]', async () => {
     agent = await startAgent(await connect(['add']), [plan('add'), { a: 1.5, b: 2 }]);
@@ -71,46 +101,28 @@ describe('McpPlugin over streamable HTTP', () => {
   });
 
   it('fails calls while the server is down and works again when it is back on its port [claim:mcp-unavailable] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-call-throws]', async () => {
-    agent = await startAgent(await connect(['echo'], { callTimeoutMs: 1500 }), [
-      plan('echo'),
-      { text: 'down' },
-      plan('echo'),
-      { text: 'back' },
-    ]);
-    const port = Number(new URL(server?.url ?? '').port);
-    await server?.close();
-    const down = await agent.run('echo while down');
+    const { running, backOnPort } = await agentWithServerDown();
+    const down = await running.run('echo while down');
     expect(down.chain[1]?.type).toBe('error');
     expect(down.chain[1]?.error).toMatch(
       /server "web" (disconnected during the call|is disconnected)/,
     );
-    server = await serveOverHttp(port);
-    const back = await agent.run('echo when back');
-    expect(back.chain[1]).toMatchObject({ type: 'result', data: { content: [{ text: 'back' }] } });
+    await backOnPort();
   });
 
   it('notices a server that went away only when a call fails to reach it, then reconnects [claim:mcp-readme-http-noticed-by-call]', async () => {
-    agent = await startAgent(await connect(['echo'], { callTimeoutMs: 1500 }), [
-      plan('echo'),
-      { text: 'down' },
-      plan('echo'),
-      { text: 'back' },
-    ]);
-    const port = Number(new URL(server?.url ?? '').port);
-    await server?.close();
+    const { running, backOnPort } = await agentWithServerDown();
     const reconnecting = () =>
-      agent?.logs.filter((line) => line.msg === 'MCP server disconnected; reconnecting') ?? [];
+      running.logs.filter((line) => line.msg === 'MCP server disconnected; reconnecting');
     // Many reconnection delays pass, and nothing tells the plugin the server is gone.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(reconnecting()).toEqual([]);
-    const down = await agent.run('echo while down');
+    const down = await running.run('echo while down');
     expect(down.chain[1]?.error).toMatch(
       /server "web" disconnected during the call of tool "echo"; the plugin is reconnecting\.[^]*WEFT_MCP_UNAVAILABLE/,
     );
     expect(reconnecting()).toHaveLength(1);
-    server = await serveOverHttp(port);
-    const back = await agent.run('echo when back');
-    expect(back.chain[1]).toMatchObject({ type: 'result', data: { content: [{ text: 'back' }] } });
+    await backOnPort();
   });
 
   it("turns a JSON-RPC error into a step error with the code, logging the server's message under an id [claim:mcpdoc-call-failed] [claim:mcpdoc-failures-no-server-text] [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments] [claim:mcp-call-failed] [claim:mcp-readme-failures-server-words] [claim:tsdoc-mcp-connection-call-throws] [claim:tsdoc-mcp-connection-settings-logger]", async () => {

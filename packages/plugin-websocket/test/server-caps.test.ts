@@ -4,7 +4,8 @@
  */
 import { once } from 'node:events';
 import { connect as tcpConnect, type Socket } from 'node:net';
-import { Plugin, Runtime, type TriggerRoute } from '@weft/core';
+import { type Plugin, Runtime } from '@weft/core';
+import { pluginOf } from '@weft-internal/test-support/agent-parts';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,21 +13,22 @@ import { WebSocketPlugin } from '../src/index.js';
 import { connect, echoModel, refusedUpgrade, type Client } from './support.js';
 
 /** A plugin with one route, so that the runtime's own HTTP server starts. */
-class PingPlugin extends Plugin {
-  readonly id = 'ping';
-  readonly description = 'Answers pong.';
-  override readonly triggers: readonly TriggerRoute[] = [
-    {
-      type: 'route',
-      id: 'ping',
-      method: 'GET',
-      path: '/ping',
-      handler: (_request, response) => {
-        response.json({ pong: true });
+const pingPlugin = (): Plugin =>
+  pluginOf({
+    id: 'ping',
+    description: 'Answers pong.',
+    triggers: [
+      {
+        type: 'route',
+        id: 'ping',
+        method: 'GET',
+        path: '/ping',
+        handler: (_request, response) => {
+          response.json({ pong: true });
+        },
       },
-    },
-  ];
-}
+    ],
+  });
 
 const runtimes: Runtime[] = [];
 const clients: Client[] = [];
@@ -43,7 +45,7 @@ describe('WebSocketPlugin beside the runtime server', () => {
     const runtime = await Runtime.init({
       models: [new ScriptedModelProvider({ fallback: echoModel })],
       memory: new InMemoryMemoryProvider(),
-      plugins: [new PingPlugin(), plugin],
+      plugins: [pingPlugin(), plugin],
       options: { server: { port: 0, maxConnections: 1 }, logger: pino({ level: 'silent' }) },
     });
     runtimes.push(runtime);

@@ -5,8 +5,9 @@
  * down. The signal test sends it SIGTERM and reads from its log how long each phase of the stop
  * took. It logs JSON to stdout and writes `ready` once the task and the request are hanging.
  */
-import { Plugin, Runtime, type Executor, type Memory, type TriggerRoute } from '@weft/core';
+import { Runtime, type Memory } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { hangWithTimer, pluginOf } from '@weft-internal/test-support/agent-parts';
 import { pino } from 'pino';
 
 const never = () => new Promise<never>(() => undefined);
@@ -14,22 +15,20 @@ const never = () => new Promise<never>(() => undefined);
 let executing = false;
 let requested = false;
 
-class HangingPlugin extends Plugin {
-  readonly id = 'hung';
-  readonly description = 'Hangs in every way a stop waits for.';
-  override readonly executors: readonly Executor[] = [
+const hangingPlugin = pluginOf({
+  id: 'hung',
+  description: 'Hangs in every way a stop waits for.',
+  executors: [
     {
       action: 'hang',
       description: 'Never finishes.',
       execute: () => {
         executing = true;
-        // A timer that is never cleared keeps the process alive unless the runtime exits it.
-        setInterval(() => undefined, 1_000);
-        return never();
+        return hangWithTimer();
       },
     },
-  ];
-  override readonly triggers: readonly TriggerRoute[] = [
+  ],
+  triggers: [
     {
       type: 'route',
       id: 'hang',
@@ -40,11 +39,9 @@ class HangingPlugin extends Plugin {
         return never();
       },
     },
-  ];
-  override shutdown(): Promise<void> {
-    return never();
-  }
-}
+  ],
+  shutdown: never,
+});
 
 /** Stores everything but a task's chain, and never shuts down. */
 class HangingMemory extends InMemoryMemoryProvider {
@@ -61,7 +58,7 @@ const runtime = await Runtime.init({
     new ScriptedModelProvider({ fallback: { steps: [{ pluginId: 'hung', action: 'hang' }] } }),
   ],
   memory: new HangingMemory(),
-  plugins: [new HangingPlugin()],
+  plugins: [hangingPlugin],
   options: {
     handleSignals: true,
     shutdownTimeoutMs: 200,
