@@ -78,6 +78,12 @@ describe('Markdown copies', () => {
     }
   });
 
+  it('write a heading that may wrap inside a name as the name alone, with no hidden character', () => {
+    const markdown = read('/docs/reference/errors.md');
+    expect(markdown).toMatch(/^### WEFT_TOO_MANY_CONNECTIONS$/m);
+    expect(markdown).not.toContain('\u200b');
+  });
+
   it('are precached by the service worker, so Copy page works offline', () => {
     const sw = read('/sw.js');
     for (const route of routes) {

@@ -10,6 +10,8 @@
  *   identifiers (src/remark/type-hovers) are attributes of their spans, which are not kept.
  * - Run panels (`data-run-panel`, src/components/RunPanel/) are dropped: a button and an empty
  *   live region mean nothing in Markdown, and the page's prose already says what the panel does.
+ * - Line-break opportunities (`<wbr>`, src/config/rehype-heading-breaks.ts) are dropped: the
+ *   converter writes each as a zero-width space, which would hide inside a copied error code.
  */
 import type { Element, ElementContent, Root, RootContent } from 'hast';
 
@@ -67,7 +69,9 @@ function clean(node: Root | Element, ancestors: Element[]): void {
     (child) =>
       !(
         child.type === 'element' &&
-        (classNames(child).includes('hash-link') || child.properties?.dataRunPanel !== undefined)
+        (child.tagName === 'wbr' ||
+          classNames(child).includes('hash-link') ||
+          child.properties?.dataRunPanel !== undefined)
       ),
   ) as typeof node.children;
   for (const [index, child] of node.children.entries()) {
