@@ -1,6 +1,7 @@
 /**
  * Getting started's commands in the clone, followed as written: "Run the example" starts the
- * example's entry point with `npx tsx` from the clone's root and sends it the `curl` of "Run it";
+ * example's entry point with `node --import tsx` from the clone's root and sends it the `curl` of
+ * "Run it";
  * "Switch to a real model" starts the second entry point with a key exported as the page does.
  * Each agent is a process of its own, stopped as Ctrl+C stops it. The only changes to the page:
  * a free port in place of 8787 (PORT), and a stand-in chat-completions server on 127.0.0.1 in
@@ -14,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI } from '../../tests/scaffold/support/fake-openai.js';
 import { cleanEnv, runCommand } from '@weft-internal/test-support/commands';
 import {
+  parentPid,
   sectionCommands,
   StartedCommand,
 } from '../../tests/support/page-commands.js';
@@ -41,21 +43,42 @@ async function curlHello(port: string, env: NodeJS.ProcessEnv) {
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
-/** Plays Ctrl+C and waits for the runtime to say it stopped. */
-async function pressCtrlC(agent: StartedCommand): Promise<void> {
+/**
+ * Checks that the runtime runs in the process the page's command started, a child of the shell
+ * that ran the line, and not under a wrapper (`npx`, the `tsx` CLI) that could kill it while it
+ * stops; returns that process's pid.
+ */
+async function expectOneProcess(agent: StartedCommand): Promise<number> {
+  const loggers = [...new Set(agent.logPids())];
+  expect(loggers).toHaveLength(1);
+  const runtime = loggers[0] as number;
+  expect(await parentPid(runtime)).toBe(agent.child.pid);
+  return runtime;
+}
+
+/**
+ * Plays Ctrl+C, a SIGINT to the process group as a terminal sends it, and waits for the runtime
+ * to say it stopped, from the process that started it.
+ */
+async function pressCtrlC(
+  agent: StartedCommand,
+  runtime: number,
+): Promise<void> {
   agent.signal('SIGINT');
   await agent.waitFor(/"msg":"runtime stopped"/, 15_000);
   expect(await agent.exited(15_000)).toBe(true);
+  expect(agent.output).toContain('"msg":"signal received; stopping"');
+  expect(new Set(agent.logPids())).toEqual(new Set([runtime]));
 }
 
 // The page's commands are a POSIX shell's (sh, curl), as the page shows them.
 describe.skipIf(process.platform === 'win32')(
   'Getting started’s commands, in the clone',
   () => {
-    it("runs the example's entry point from the clone, on 8787 unless PORT moves it, and not beside an agent that holds its port [claim:gs-example-port] [claim:gs-example-runs] [claim:gs-page-commands-test]", async () => {
+    it("runs the example's entry point from the clone, on 8787 unless PORT moves it, in one process that Ctrl+C stops gracefully, and not beside an agent that holds its port [claim:gs-example-port] [claim:gs-example-runs] [claim:gs-example-one-process] [claim:gs-page-commands-test]", async () => {
       const [start, ...rest] = sectionCommands(PAGE, 'Run the example');
       expect(start).toBe(
-        'npx tsx --conditions=weft-source examples/getting-started/main.ts',
+        'node --conditions=weft-source --import tsx examples/getting-started/main.ts',
       );
       expect(rest).toEqual([]);
       expect(DEFAULT_PORT).toBe(8787);
@@ -94,7 +117,7 @@ describe.skipIf(process.platform === 'win32')(
           status: 'completed',
           reply: 'You said "Hello". Your Weft agent is listening.',
         });
-        await pressCtrlC(agent);
+        await pressCtrlC(agent, await expectOneProcess(agent));
       } finally {
         await agent.stop();
       }
@@ -119,7 +142,7 @@ describe.skipIf(process.platform === 'win32')(
         const start = commands.at(-1);
         expect(exportKey).toBe('export OPENAI_API_KEY=sk-...');
         expect(start).toBe(
-          'npx tsx --conditions=weft-source examples/getting-started/main-real-model.ts',
+          'node --conditions=weft-source --import tsx examples/getting-started/main-real-model.ts',
         );
         expect(commands.indexOf(exportKey as string)).toBe(commands.length - 2);
 
@@ -144,7 +167,7 @@ describe.skipIf(process.platform === 'win32')(
           for (const request of model.requests) {
             expect(request.authorization).toBe('Bearer sk-...');
           }
-          await pressCtrlC(agent);
+          await pressCtrlC(agent, await expectOneProcess(agent));
         } finally {
           await agent.stop();
         }
@@ -152,7 +175,7 @@ describe.skipIf(process.platform === 'win32')(
 
       it('stops the start at once, naming the provider, when no Ollama answers [claim:gs-health-on-start]', async () => {
         const start = sectionCommands(PAGE, 'Switch to a real model').find(
-          (line) => line.startsWith('npx tsx '),
+          (line) => line.startsWith('node '),
         );
         // A port that was free a moment ago: nothing listens there.
         const nobody = await freePort();
