@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, runCommand } from '@weft-internal/test-support/commands';
 import {
+  parentPid,
   sectionCommands,
   StartedCommand,
 } from '../../tests/support/page-commands.js';
@@ -52,7 +53,7 @@ describe.skipIf(process.platform === 'win32')(
       const commands = sectionCommands(PAGE, 'Run it');
       const [start, ...messages] = commands;
       expect(start).toBe(
-        'npx tsx --conditions=weft-source examples/tutorial-chat/main.ts',
+        'node --conditions=weft-source --import tsx examples/tutorial-chat/main.ts',
       );
       expect(messages).toHaveLength(2);
       for (const line of messages) {
@@ -83,6 +84,11 @@ describe.skipIf(process.platform === 'win32')(
       try {
         const [, url] = await first.waitFor(LISTENING, START_MS);
         expect(url).toBe(`http://127.0.0.1:${port}`);
+        // The runtime runs in the process the line started, the shell's child, with no wrapper
+        // (`npx`, the `tsx` CLI) that could kill it while Ctrl+C's stop runs.
+        const loggers = [...new Set(first.logPids())];
+        expect(loggers).toHaveLength(1);
+        expect(await parentPid(loggers[0] as number)).toBe(first.child.pid);
         expect(await curl(messages[0] as string)).toMatchObject({
           status: 'completed',
           reply:
@@ -101,6 +107,7 @@ describe.skipIf(process.platform === 'win32')(
         first.signal('SIGINT');
         await first.waitFor(/"msg":"runtime stopped"/, 15_000);
         expect(await first.exited(15_000)).toBe(true);
+        expect(new Set(first.logPids())).toEqual(new Set(loggers));
       } finally {
         await first.stop();
       }
