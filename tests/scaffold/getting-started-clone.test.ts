@@ -41,7 +41,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanEnv, runCommand } from '@weft-internal/test-support/commands';
-import { sectionBlocks, sectionCommands, StartedCommand } from '../support/page-commands';
+import {
+  parentPid,
+  sectionBlocks,
+  sectionCommands,
+  StartedCommand,
+} from '../support/page-commands';
 import { freePort } from '@weft-internal/test-support/postgres-server';
 
 const git = promisify(execFile);
@@ -331,7 +336,7 @@ describe.skipIf(process.platform === 'win32')(
     );
 
     it(
-      '"Run the example": `cd ../weft` from the project, and the example\'s entry point answers the same `curl` with the same reply [claim:cg-getting-started-clone] [claim:gs-example-cd-clone] [claim:gs-example-runs]',
+      '"Run the example": `cd ../weft` from the project, and the example\'s entry point answers the same `curl` with the same reply, in one process that Ctrl+C stops [claim:cg-getting-started-clone] [claim:gs-example-cd-clone] [claim:gs-example-runs] [claim:gs-example-one-process]',
       async () => {
         expect(cwd).toBe(project);
         const cd = proseCd('Run the example', /from `my-agent`/);
@@ -360,11 +365,17 @@ describe.skipIf(process.platform === 'win32')(
           ...(JSON.parse(reply as string) as Record<string, unknown>),
           taskId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         });
+        // One process: the runtime is the shell's own child, with no wrapper that could kill it
+        // while Ctrl+C's stop runs.
+        const loggers = [...new Set(agent.logPids())];
+        expect(loggers).toHaveLength(1);
+        expect(await parentPid(loggers[0] as number)).toBe(agent.child.pid);
         agent.signal('SIGINT');
         expect(await groupEnded(agent, 20_000), `left running after Ctrl+C:\n${agent.output}`).toBe(
           true,
         );
         expect(agent.output).toContain('"msg":"runtime stopped"');
+        expect(new Set(agent.logPids())).toEqual(new Set(loggers));
       },
       5 * MINUTE,
     );
