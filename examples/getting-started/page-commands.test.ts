@@ -15,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI } from '../../tests/scaffold/support/fake-openai.js';
 import { cleanEnv, runCommand } from '@weft-internal/test-support/commands';
 import {
-  parentPid,
   sectionCommands,
   StartedCommand,
 } from '../../tests/support/page-commands.js';
@@ -41,19 +40,6 @@ async function curlHello(port: string, env: NodeJS.ProcessEnv) {
     { cwd: ROOT, env, timeoutMs: 30_000 },
   );
   return JSON.parse(stdout) as Record<string, unknown>;
-}
-
-/**
- * Checks that the runtime runs in the process the page's command started, a child of the shell
- * that ran the line, and not under a wrapper (`npx`, the `tsx` CLI) that could kill it while it
- * stops; returns that process's pid.
- */
-async function expectOneProcess(agent: StartedCommand): Promise<number> {
-  const loggers = [...new Set(agent.logPids())];
-  expect(loggers).toHaveLength(1);
-  const runtime = loggers[0] as number;
-  expect(await parentPid(runtime)).toBe(agent.child.pid);
-  return runtime;
 }
 
 /**
@@ -117,7 +103,7 @@ describe.skipIf(process.platform === 'win32')(
           status: 'completed',
           reply: 'You said "Hello". Your Weft agent is listening.',
         });
-        await pressCtrlC(agent, await expectOneProcess(agent));
+        await pressCtrlC(agent, await agent.loggingProcess());
       } finally {
         await agent.stop();
       }
@@ -167,7 +153,7 @@ describe.skipIf(process.platform === 'win32')(
           for (const request of model.requests) {
             expect(request.authorization).toBe('Bearer sk-...');
           }
-          await pressCtrlC(agent, await expectOneProcess(agent));
+          await pressCtrlC(agent, await agent.loggingProcess());
         } finally {
           await agent.stop();
         }

@@ -105,6 +105,28 @@ export class StartedCommand {
     );
   }
 
+  /**
+   * The process the runtime logs from, checked to be the one the page's line started: the shell's
+   * own child (dash forks to run a line), or the shell itself when it has replaced itself with the
+   * program (bash does so for a lone command); not a process that a wrapper such as `npx` or the
+   * `tsx` CLI started under it, which could kill the runtime while it stops.
+   *
+   * @returns Its pid.
+   * @throws {Error} When no process or more than one has logged, or the one that logs is another.
+   */
+  async loggingProcess(): Promise<number> {
+    const loggers = [...new Set(this.logPids())];
+    const [pid] = loggers;
+    if (loggers.length !== 1 || pid === undefined) {
+      throw new Error(`expected one process to log, not ${loggers.length}:\n${this.output}`);
+    }
+    const shell = this.child.pid as number;
+    if (pid !== shell && (await parentPid(pid)) !== shell) {
+      throw new Error(`process ${pid} logs, which the shell ${shell} did not start itself`);
+    }
+    return pid;
+  }
+
   /** Sends `signal` to the whole group, as Ctrl+C (SIGINT) in a terminal does. */
   signal(signal: NodeJS.Signals): void {
     process.kill(-(this.child.pid as number), signal);
