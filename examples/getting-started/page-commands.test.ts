@@ -1,6 +1,7 @@
 /**
  * Getting started's commands in the clone, followed as written: "Run the example" starts the
- * example's entry point with `npx tsx` from the clone's root and sends it the `curl` of "Run it";
+ * example's entry point with `node --import tsx` from the clone's root and sends it the `curl` of
+ * "Run it";
  * "Switch to a real model" starts the second entry point with a key exported as the page does.
  * Each agent is a process of its own, stopped as Ctrl+C stops it. The only changes to the page:
  * a free port in place of 8787 (PORT), and a stand-in chat-completions server on 127.0.0.1 in
@@ -41,21 +42,29 @@ async function curlHello(port: string, env: NodeJS.ProcessEnv) {
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
-/** Plays Ctrl+C and waits for the runtime to say it stopped. */
-async function pressCtrlC(agent: StartedCommand): Promise<void> {
+/**
+ * Plays Ctrl+C, a SIGINT to the process group as a terminal sends it, and waits for the runtime
+ * to say it stopped, from the process that started it.
+ */
+async function pressCtrlC(
+  agent: StartedCommand,
+  runtime: number,
+): Promise<void> {
   agent.signal('SIGINT');
   await agent.waitFor(/"msg":"runtime stopped"/, 15_000);
   expect(await agent.exited(15_000)).toBe(true);
+  expect(agent.output).toContain('"msg":"signal received; stopping"');
+  expect(new Set(agent.logPids())).toEqual(new Set([runtime]));
 }
 
 // The page's commands are a POSIX shell's (sh, curl), as the page shows them.
 describe.skipIf(process.platform === 'win32')(
   'Getting started’s commands, in the clone',
   () => {
-    it("runs the example's entry point from the clone, on 8787 unless PORT moves it, and not beside an agent that holds its port [claim:gs-example-port] [claim:gs-example-runs] [claim:gs-page-commands-test]", async () => {
+    it("runs the example's entry point from the clone, on 8787 unless PORT moves it, in one process that Ctrl+C stops gracefully, and not beside an agent that holds its port [claim:gs-example-port] [claim:gs-example-runs] [claim:gs-example-one-process] [claim:gs-page-commands-test]", async () => {
       const [start, ...rest] = sectionCommands(PAGE, 'Run the example');
       expect(start).toBe(
-        'npx tsx --conditions=weft-source examples/getting-started/main.ts',
+        'node --conditions=weft-source --import tsx examples/getting-started/main.ts',
       );
       expect(rest).toEqual([]);
       expect(DEFAULT_PORT).toBe(8787);
@@ -94,7 +103,7 @@ describe.skipIf(process.platform === 'win32')(
           status: 'completed',
           reply: 'You said "Hello". Your Weft agent is listening.',
         });
-        await pressCtrlC(agent);
+        await pressCtrlC(agent, await agent.loggingProcess());
       } finally {
         await agent.stop();
       }
@@ -119,7 +128,7 @@ describe.skipIf(process.platform === 'win32')(
         const start = commands.at(-1);
         expect(exportKey).toBe('export OPENAI_API_KEY=sk-...');
         expect(start).toBe(
-          'npx tsx --conditions=weft-source examples/getting-started/main-real-model.ts',
+          'node --conditions=weft-source --import tsx examples/getting-started/main-real-model.ts',
         );
         expect(commands.indexOf(exportKey as string)).toBe(commands.length - 2);
 
@@ -144,7 +153,7 @@ describe.skipIf(process.platform === 'win32')(
           for (const request of model.requests) {
             expect(request.authorization).toBe('Bearer sk-...');
           }
-          await pressCtrlC(agent);
+          await pressCtrlC(agent, await agent.loggingProcess());
         } finally {
           await agent.stop();
         }
@@ -152,7 +161,7 @@ describe.skipIf(process.platform === 'win32')(
 
       it('stops the start at once, naming the provider, when no Ollama answers [claim:gs-health-on-start]', async () => {
         const start = sectionCommands(PAGE, 'Switch to a real model').find(
-          (line) => line.startsWith('npx tsx '),
+          (line) => line.startsWith('node '),
         );
         // A port that was free a moment ago: nothing listens there.
         const nobody = await freePort();

@@ -2,10 +2,11 @@
  * The tutorial's "Run it" section, followed as written: its commands are read from the page and
  * run in order from the clone's root, the entry point as a process of its own, the messages with
  * curl; then Ctrl+C (a SIGINT to the process group, as a terminal sends it), a second start,
- * and a third question that finds the conversation in the SQLite file. The only changes to the
- * page: the stand-in model server in place of Ollama (CHAT_BASE_URL), a free port in place of
- * 8787 (CHAT_PORT) and the database in a temporary folder (CHAT_DB), so nothing is left in the
- * clone.
+ * and a third question that finds the conversation in the SQLite file. Then the exports of "Point
+ * it at a real model" and the same start, typed in one shell. The only changes to the page: the
+ * stand-in model server in place of Ollama (CHAT_BASE_URL) and of OpenAI (the exported address),
+ * a free port in place of 8787 (CHAT_PORT) and the database in a temporary folder (CHAT_DB), so
+ * nothing is left in the clone.
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -33,7 +34,7 @@ const LISTENING = /Chat assistant on (http:\/\/\S+) /;
 
 // The page's commands are a POSIX shell's (sh, curl), as the page shows them.
 describe.skipIf(process.platform === 'win32')(
-  'the chat tutorial’s "Run it" commands, from the clone',
+  'the chat tutorial’s commands, from the clone',
   () => {
     let model: FakeChatServer;
     let directory = '';
@@ -52,7 +53,7 @@ describe.skipIf(process.platform === 'win32')(
       const commands = sectionCommands(PAGE, 'Run it');
       const [start, ...messages] = commands;
       expect(start).toBe(
-        'npx tsx --conditions=weft-source examples/tutorial-chat/main.ts',
+        'node --conditions=weft-source --import tsx examples/tutorial-chat/main.ts',
       );
       expect(messages).toHaveLength(2);
       for (const line of messages) {
@@ -83,6 +84,9 @@ describe.skipIf(process.platform === 'win32')(
       try {
         const [, url] = await first.waitFor(LISTENING, START_MS);
         expect(url).toBe(`http://127.0.0.1:${port}`);
+        // The runtime runs in the process the line started, with no wrapper
+        // (`npx`, the `tsx` CLI) that could kill it while Ctrl+C's stop runs.
+        const runtime = await first.loggingProcess();
         expect(await curl(messages[0] as string)).toMatchObject({
           status: 'completed',
           reply:
@@ -101,6 +105,7 @@ describe.skipIf(process.platform === 'win32')(
         first.signal('SIGINT');
         await first.waitFor(/"msg":"runtime stopped"/, 15_000);
         expect(await first.exited(15_000)).toBe(true);
+        expect(new Set(first.logPids())).toEqual(new Set([runtime]));
       } finally {
         await first.stop();
       }
@@ -125,6 +130,76 @@ describe.skipIf(process.platform === 'win32')(
         });
       } finally {
         await second.stop();
+      }
+    }, 180_000);
+
+    it('runs the exports of "Point it at a real model" and the same start in one shell: the two models named there plan and answer, with the key sent [claim:tut-openai-commands-test]', async () => {
+      const [start] = sectionCommands(PAGE, 'Run it');
+      const commands = sectionCommands(PAGE, 'Point it at a real model');
+      expect(commands).toEqual([
+        'export CHAT_BASE_URL=https://api.openai.com/v1',
+        'export CHAT_API_KEY=sk-...',
+        'export CHAT_PLANNER_MODEL=gpt-4o-mini',
+        'export CHAT_WRITER_MODEL=gpt-4o',
+        start,
+      ]);
+      // The stand-in's address in place of OpenAI's, the only change to what is typed.
+      const typed = commands
+        .join('\n')
+        .replace('https://api.openai.com/v1', model.baseUrl);
+      expect(typed).toContain(`export CHAT_BASE_URL=${model.baseUrl}\n`);
+
+      const port = String(await freePort());
+      const env = cleanEnv({
+        CHAT_PORT: port,
+        CHAT_DB: path.join(directory, 'openai-memory.db'),
+      });
+      for (const name of [
+        'CHAT_BASE_URL',
+        'CHAT_API_KEY',
+        'CHAT_PLANNER_MODEL',
+        'CHAT_WRITER_MODEL',
+      ]) {
+        delete env[name];
+      }
+      const seenBefore = model.requests.length;
+      const agent = new StartedCommand(typed, { cwd: ROOT, env });
+      try {
+        await agent.waitFor(
+          /Chat assistant on http:\/\/127\.0\.0\.1:\d+ \(planner gpt-4o-mini, writer gpt-4o at /,
+          START_MS,
+        );
+        // Also one process here: the shell that ran the exports started the runtime itself.
+        await agent.loggingProcess();
+
+        const curl = (sectionCommands(PAGE, 'Run it')[1] as string).replace(
+          /\b8787\b/g,
+          port,
+        );
+        const { stdout } = await runCommand('sh', ['-c', curl], {
+          cwd: ROOT,
+          env,
+          timeoutMs: 30_000,
+        });
+        expect(JSON.parse(stdout)).toMatchObject({
+          status: 'completed',
+          reply:
+            'You said "I am going to Lisbon in May." after 0 earlier message(s).',
+        });
+        const seen = model.requests.slice(seenBefore);
+        expect(seen.map((request) => request.model)).toEqual([
+          'gpt-4o-mini',
+          'gpt-4o',
+        ]);
+        for (const request of seen) {
+          expect(request.authorization).toBe('Bearer sk-...');
+        }
+
+        agent.signal('SIGINT');
+        await agent.waitFor(/"msg":"runtime stopped"/, 15_000);
+        expect(await agent.exited(15_000)).toBe(true);
+      } finally {
+        await agent.stop();
       }
     }, 180_000);
   },

@@ -331,7 +331,7 @@ describe.skipIf(process.platform === 'win32')(
     );
 
     it(
-      '"Run the example": `cd ../weft` from the project, and the example\'s entry point answers the same `curl` with the same reply [claim:cg-getting-started-clone] [claim:gs-example-cd-clone] [claim:gs-example-runs]',
+      '"Run the example": `cd ../weft` from the project, and the example\'s entry point answers the same `curl` with the same reply, in one process that Ctrl+C stops [claim:cg-getting-started-clone] [claim:gs-example-cd-clone] [claim:gs-example-runs] [claim:gs-example-one-process]',
       async () => {
         expect(cwd).toBe(project);
         const cd = proseCd('Run the example', /from `my-agent`/);
@@ -360,11 +360,15 @@ describe.skipIf(process.platform === 'win32')(
           ...(JSON.parse(reply as string) as Record<string, unknown>),
           taskId: expect.stringMatching(/^[0-9a-f-]{36}$/),
         });
+        // One process: the line started the runtime itself, with no wrapper that could kill it
+        // while Ctrl+C's stop runs.
+        const runtime = await agent.loggingProcess();
         agent.signal('SIGINT');
         expect(await groupEnded(agent, 20_000), `left running after Ctrl+C:\n${agent.output}`).toBe(
           true,
         );
         expect(agent.output).toContain('"msg":"runtime stopped"');
+        expect(new Set(agent.logPids())).toEqual(new Set([runtime]));
       },
       5 * MINUTE,
     );

@@ -3,8 +3,9 @@
  * page's order, from the folder the page says, each long-running one in its own process group
  * so that "press Ctrl+C" can be played by a SIGINT to the group, as a terminal sends it.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 
 /**
  * The contents of the fenced blocks of one `## heading` section of a Markdown page whose
@@ -48,7 +49,11 @@ export function sectionCommands(file: string, heading: string): string[] {
   );
 }
 
-/** A command started by `sh -c` in its own process group, with what it printed so far. */
+/**
+ * A command started in its own process group, with what it printed so far: a line of a page by
+ * `sh -c`, as a terminal runs it, or an argument vector without a shell, as systemd runs a unit's
+ * `ExecStart=`.
+ */
 export class StartedCommand {
   readonly child: ChildProcess;
   output = '';
@@ -60,8 +65,12 @@ export class StartedCommand {
   readonly exit: Promise<number | NodeJS.Signals | null>;
   private ended = false;
 
-  constructor(command: string, options: { cwd: string; env: NodeJS.ProcessEnv }) {
-    this.child = spawn('sh', ['-c', command], { ...options, detached: true });
+  constructor(
+    command: string | readonly [string, ...string[]],
+    options: { cwd: string; env: NodeJS.ProcessEnv },
+  ) {
+    const [file, ...args] = typeof command === 'string' ? ['sh', '-c', command] : command;
+    this.child = spawn(file, args, { ...options, detached: true });
     const keep = (chunk: Buffer) => (this.output += chunk.toString());
     this.child.stdout?.on('data', keep);
     this.child.stderr?.on('data', keep);
@@ -84,6 +93,38 @@ export class StartedCommand {
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
+
+  /**
+   * The `pid` field of every JSON log line printed so far, which pino writes after the level and
+   * the time: the processes the runtime logs from.
+   */
+  logPids(): number[] {
+    return [...this.output.matchAll(/^\{"level":\d+,"time":\d+,"pid":(\d+),/gm)].map((match) =>
+      Number(match[1]),
+    );
+  }
+
+  /**
+   * The process the runtime logs from, checked to be the one the page's line started: the shell's
+   * own child (dash forks to run a line), or the shell itself when it has replaced itself with the
+   * program (bash does so for a lone command); not a process that a wrapper such as `npx` or the
+   * `tsx` CLI started under it, which could kill the runtime while it stops.
+   *
+   * @returns Its pid.
+   * @throws {Error} When no process or more than one has logged, or the one that logs is another.
+   */
+  async loggingProcess(): Promise<number> {
+    const loggers = [...new Set(this.logPids())];
+    const [pid] = loggers;
+    if (loggers.length !== 1 || pid === undefined) {
+      throw new Error(`expected one process to log, not ${loggers.length}:\n${this.output}`);
+    }
+    const shell = this.child.pid as number;
+    if (pid !== shell && (await parentPid(pid)) !== shell) {
+      throw new Error(`process ${pid} logs, which the shell ${shell} did not start itself`);
+    }
+    return pid;
   }
 
   /** Sends `signal` to the whole group, as Ctrl+C (SIGINT) in a terminal does. */
@@ -116,4 +157,31 @@ export class StartedCommand {
       }
     }
   }
+}
+
+/**
+ * The parent of a running process, so that a test can tell whether the process that logs is the
+ * one a command started or one that a wrapper (`npx`, the `tsx` CLI) started under it. Linux
+ * answers from /proc; elsewhere POSIX `ps` answers, within 10 s.
+ *
+ * @param pid - A running process.
+ * @returns Its parent's pid.
+ * @throws {Error} When the process is not found.
+ */
+export async function parentPid(pid: number): Promise<number> {
+  if (process.platform === 'linux') {
+    // The command name in field 2 is in parentheses and may hold spaces; the parent follows the state.
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const match = /\) \S+ (\d+) /.exec(stat.slice(stat.lastIndexOf(')')));
+    if (match) return Number(match[1]);
+    throw new Error(`cannot read the parent from /proc/${pid}/stat: ${stat}`);
+  }
+  const stdout = await new Promise<string>((resolve, reject) =>
+    execFile('ps', ['-o', 'ppid=', '-p', String(pid)], { timeout: 10_000 }, (error, out) =>
+      error ? reject(error) : resolve(out),
+    ),
+  );
+  const parent = Number(stdout.trim());
+  if (!Number.isInteger(parent) || stdout.trim() === '') throw new Error(`no process ${pid}`);
+  return parent;
 }

@@ -1,0 +1,109 @@
+/**
+ * The production guide's systemd unit, its `ExecStart=` run as systemd runs it: the line split
+ * into words and executed without a shell, from the clone in place of `WorkingDirectory`, in a
+ * process group of its own, and stopped by a SIGTERM to the whole group, as systemd's default
+ * `KillMode=control-group` sends it to every process of the service. The only changes to the
+ * unit: the Node.js running the tests in place of /usr/bin/node, the stand-in model server, a
+ * token and a free port in place of the environment file, and the database in a temporary folder.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanEnv } from '@weft-internal/test-support/commands';
+import {
+  sectionBlocks,
+  StartedCommand,
+} from '../../tests/support/page-commands.js';
+import {
+  startFakeChatServer,
+  type FakeChatServer,
+} from '../tutorial-chat/fake-chat-server.js';
+
+const ROOT = path.resolve(
+  fileURLToPath(new URL('.', import.meta.url)),
+  '../..',
+);
+const PAGE = path.join(ROOT, 'docs/guides/production.md');
+
+/** The `[Service]` settings of the page's unit file, by key. */
+function serviceSettings(): Map<string, string> {
+  const [unit] = sectionBlocks(PAGE, 'Run it as a service', ['text']);
+  expect(unit).toContain('[Service]');
+  const service = (unit as string).split('[Service]')[1]?.split(/^\[/m)[0];
+  const settings = new Map<string, string>();
+  for (const line of (service ?? '').split('\n')) {
+    const match = /^(\w+)=(.*)$/.exec(line.trim());
+    if (match) settings.set(match[1] as string, match[2] as string);
+  }
+  return settings;
+}
+
+// systemd and process groups are POSIX's.
+describe.skipIf(process.platform === 'win32')(
+  'the production guide’s systemd unit',
+  () => {
+    let model: FakeChatServer;
+    let directory = '';
+
+    beforeAll(async () => {
+      model = await startFakeChatServer();
+      directory = await mkdtemp(path.join(tmpdir(), 'weft-service-unit-'));
+    });
+
+    afterAll(async () => {
+      await model?.close();
+      if (directory) await rm(directory, { recursive: true, force: true });
+    });
+
+    it("runs ExecStart as the service's only process, which stops on systemd's SIGTERM and exits 0 [claim:prod-execstart-one-process] [claim:prod-sigterm-exit]", async () => {
+      const settings = serviceSettings();
+      expect(settings.get('WorkingDirectory')).toBe('/srv/weft');
+      const execStart = settings.get('ExecStart') ?? '';
+      // systemd runs the line itself, with no shell: quotes or shell syntax would change its words.
+      expect(execStart).not.toMatch(/["'$;&|<>`\\]/);
+      const [program, ...args] = execStart.split(/\s+/);
+      expect(program).toBe('/usr/bin/node');
+
+      const fromUnit: NodeJS.ProcessEnv = {};
+      for (const pair of (settings.get('Environment') ?? '').split(/\s+/)) {
+        const [key, ...value] = pair.split('=');
+        fromUnit[key as string] = value.join('=');
+      }
+      expect(Object.keys(fromUnit)).toEqual(['CHAT_DB', 'WEFT_LOG_LEVEL']);
+      const env = cleanEnv({
+        ...fromUnit,
+        CHAT_DB: path.join(directory, 'chat-memory.db'),
+        CHAT_API_TOKEN: 'a'.repeat(64),
+        CHAT_BASE_URL: model.baseUrl,
+        CHAT_PORT: '0',
+      });
+
+      const service = new StartedCommand([process.execPath, ...args], {
+        cwd: ROOT,
+        env,
+      });
+      try {
+        await service.waitFor(/"msg":"chat service ready"/, 60_000);
+        // The process systemd started is the one the runtime logs from: no wrapper between them.
+        expect(new Set(service.logPids())).toEqual(
+          new Set([service.child.pid]),
+        );
+
+        service.signal('SIGTERM');
+        await service.waitFor(/"msg":"runtime stopped"/, 30_000);
+        expect(await service.exited(15_000)).toBe(true);
+        expect(await service.exit).toBe(0);
+        expect(service.output).toMatch(
+          /"signal":"SIGTERM","msg":"signal received; stopping"/,
+        );
+        expect(new Set(service.logPids())).toEqual(
+          new Set([service.child.pid]),
+        );
+      } finally {
+        await service.stop();
+      }
+    }, 120_000);
+  },
+);
