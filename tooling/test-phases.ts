@@ -36,11 +36,11 @@ export type Lane = readonly (readonly TestPhase[])[];
  * at its first failure (the others finish the step they are in and start no other).
  *
  * The packages lane mostly waits on npm installs and child processes in temporary folders of
- * its own, and reads the sources and `.cache/packed` only, so it runs beside lint, the types and
- * the site build, which hold no deadlines. The unit and browser tests each run alone after it:
- * many of them hold a deadline, and a second CPU-heavy lane beside them would make whether they
- * pass depend on it. Nor would it save time: the scaffold tests and the browser tests both keep
- * the processor busy, and side by side each took as long as the two did one after the other.
+ * its own, and reads the sources and `.cache/packed` only, so it runs beside lint, the types, the
+ * site build and the unit tests. The unit tests come after the build, when the packages lane is
+ * at its installs and leaves a processor free for much of the time; their deadlines leave room for
+ * that load. The site's browser tests run alone, last: they keep both processors busy, and several
+ * of them time what a reader sees.
  */
 export const TEST_STAGES: readonly (readonly Lane[])[] = [
   [
@@ -48,6 +48,8 @@ export const TEST_STAGES: readonly (readonly Lane[])[] = [
       [phase('lint', 'lint-and-types', true), phase('typecheck', 'lint-and-types', false)],
       [phase('build', 'site', true)],
       [phase('test:build', 'site', true)],
+      [phase('test:unit', 'framework', true)],
+      [phase('test:browser', 'framework', false)],
     ],
     [
       [phase('test:packages', 'packages', false, true)],
@@ -57,7 +59,6 @@ export const TEST_STAGES: readonly (readonly Lane[])[] = [
       ],
     ],
   ],
-  [[[phase('test:unit', 'framework', true)], [phase('test:browser', 'framework', false)]]],
   [[[phase('test:e2e', 'site', true)]]],
 ];
 

@@ -74,13 +74,12 @@ describe('the stages of npm test', () => {
   const scripts = (steps: readonly (readonly { script: string }[])[]): string[][] =>
     steps.map((step) => step.map(({ script }) => script));
 
-  it('runs two lanes first, then the unit tests and the core in a browser, then the site in a browser, each alone [claim:cg-test-phase-order]', () => {
+  it('runs two lanes first, the unit tests and the core in a browser after the site build in one, then the site in a browser alone [claim:cg-test-phase-order]', () => {
     expect(TEST_STAGES.map((lanes) => lanes.map(scripts))).toEqual([
       [
-        [['lint', 'typecheck'], ['build'], ['test:build']],
+        [['lint', 'typecheck'], ['build'], ['test:build'], ['test:unit'], ['test:browser']],
         [['test:packages'], ['test:scaffold', 'test:node-versions']],
       ],
-      [[['test:unit'], ['test:browser']]],
       [[['test:e2e']]],
     ]);
   });
