@@ -52,7 +52,7 @@ describe('a function apiKey within the limits of its call', () => {
     vi.useRealTimers();
   });
 
-  it('fails the call with WEFT_OPENAI_TIMEOUT at totalTimeoutMs when the key never comes, sending nothing [claim:oai-total] [claim:tsdoc-openai-api-key] [claim:tsdoc-openai-default-total-timeout-ms] [claim:errors-openai-timeout-last-status]', async () => {
+  it('fails the call with WEFT_OPENAI_TIMEOUT at totalTimeoutMs when the key never comes, sending nothing [claim:oai-total] [claim:oai-key-timeout-row] [claim:tsdoc-openai-api-key] [claim:tsdoc-openai-default-total-timeout-ms] [claim:errors-openai-timeout-last-status]', async () => {
     const key = silentKey();
     const started = Date.now();
     const error = await failureOf(provider({ apiKey: key.apiKey, totalTimeoutMs: 300 }));
@@ -64,6 +64,19 @@ describe('a function apiKey within the limits of its call', () => {
     expect(error.attempts).toBe(0);
     expect(key.calls()).toBe(1);
     expect(server.requests).toHaveLength(0);
+  });
+
+  it('with the defaults, waits 60 s for the key, then fails as the README shows [claim:oai-key-timeout-row]', async () => {
+    vi.useFakeTimers();
+    const key = silentKey();
+    let settled: unknown;
+    void failureOf(provider({ apiKey: key.apiKey })).then((error) => (settled = error));
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(settled).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect((settled as Error | undefined)?.message).toBe(
+      'OpenAIModelProvider "openai": option "apiKey" gave no key within option "totalTimeoutMs" (60000 ms); no request was sent [WEFT_OPENAI_TIMEOUT]',
+    );
   });
 
   it('counts the time the key took against totalTimeoutMs [claim:oai-total] [claim:tsdoc-openai-default-total-timeout-ms] [claim:mpo-wait-cap]', async () => {
