@@ -139,7 +139,7 @@ describe('OpenAIModelProvider configurations', () => {
       expect(await ask(ollama())).toBe('Loaded.');
     });
 
-    it('still gives up after 60 s with timeoutMs raised alone [claim:mpo-ollama-deadline]', async () => {
+    it('still gives up after 60 s with timeoutMs raised alone [claim:mpo-ollama-deadline] [claim:oai-ollama-timeouts]', async () => {
       answerAfter90Seconds();
       const model = new OpenAIModelProvider({
         id: 'ollama',

@@ -12,8 +12,8 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * - `WEFT_OPENAI_API_KEY`: The `apiKey` function threw or returned something other than a string.
  * - `WEFT_OPENAI_HTTP_STATUS`: The API answered with an error status (a 4xx other than 429 at once,
  *   or a 429/5xx on the last attempt).
- * - `WEFT_OPENAI_TIMEOUT`: The last attempt got no complete answer within `timeoutMs`, or the
- *   attempts together ran past `totalTimeoutMs`.
+ * - `WEFT_OPENAI_TIMEOUT`: The last attempt got no complete answer within `timeoutMs`, or the call
+ *   ran past `totalTimeoutMs`.
  * - `WEFT_OPENAI_NETWORK`: The last attempt could not reach the API (refused connection, DNS
  *   failure, ...).
  * - `WEFT_OPENAI_ABORTED`: The caller’s `AbortSignal` fired.
@@ -73,12 +73,15 @@ export const OPENAI_ERRORS = {
     /** @claim errors-openai-timeout-last-status */
     WEFT_OPENAI_TIMEOUT: {
       summary:
-        'The last attempt got no complete answer within `timeoutMs`, or the attempts together ran past `totalTimeoutMs`.',
+        'The last attempt got no complete answer within `timeoutMs`, or the call ran past `totalTimeoutMs`.',
       raisedBy: 'every call of `OpenAIModelProvider`',
-      raisers: ['model-openai/src/http.ts#exhaustedError'],
+      raisers: [
+        'model-openai/src/http.ts#exhaustedError',
+        'model-openai/src/openai-model-provider.ts#OpenAIModelProvider.#resolveApiKey',
+      ],
       cause:
-        'the last attempt got no complete answer within `timeoutMs`, or the attempts together ran past `totalTimeoutMs`. Any attempt that would be retried (a `429`, a `5xx`, a timeout, a network failure) ends here too, not as `WEFT_OPENAI_HTTP_STATUS` or `WEFT_OPENAI_NETWORK`, when the wait before the next attempt would end past `totalTimeoutMs`, or the deadline cut the last attempt short: the message says `leaves no time for another` and names how the last attempt ended, and `httpStatus` holds the status of that attempt’s answer, when it had one.',
-      fix: 'a local model may need longer while it loads: raise both `timeoutMs` and `totalTimeoutMs` (the second caps every attempt, so raising the first alone changes nothing past 60 s), keeping them below the runtime’s `taskTimeoutMs`. When `httpStatus` is set, the API kept refusing: see [WEFT_OPENAI_HTTP_STATUS](#weft_openai_http_status).',
+        'the last attempt got no complete answer within `timeoutMs`, or the call ran past `totalTimeoutMs`, which counts from its start: the reading of a function `apiKey`, the attempts and the waits between them. A key function that has given no key by then ends the call here before any request, with a message that names `apiKey` and `attempts` 0. Any attempt that would be retried (a `429`, a `5xx`, a timeout, a network failure) ends here too, not as `WEFT_OPENAI_HTTP_STATUS` or `WEFT_OPENAI_NETWORK`, when the wait before the next attempt would end past `totalTimeoutMs`, or the deadline cut the last attempt short: the message says `leaves no time for another` and names how the last attempt ended, and `httpStatus` holds the status of that attempt’s answer, when it had one.',
+      fix: 'when the message names `apiKey`, make the key function answer sooner (cache the key it reads). A local model may need longer while it loads: raise both `timeoutMs` and `totalTimeoutMs` (the second caps every attempt, so raising the first alone changes nothing past 60 s), keeping them below the runtime’s `taskTimeoutMs`. When `httpStatus` is set, the API kept refusing: see [WEFT_OPENAI_HTTP_STATUS](#weft_openai_http_status).',
     },
     /** @claim errors-openai-network-no-time */
     WEFT_OPENAI_NETWORK: {

@@ -58,8 +58,13 @@ export interface RetryConfig extends AttemptConfig {
   readonly maxRetries: number;
   /** The wait after the first failed attempt, doubled for each further one (before jitter). */
   readonly retryBaseDelayMs: number;
-  /** The most time all attempts and waits together may take. */
+  /** The most time all attempts and waits together may take, counted from `startedAt`. */
   readonly totalTimeoutMs: number;
+  /**
+   * When the call began, in milliseconds since the epoch, so that what it did before its first
+   * attempt (reading the key) counts against `totalTimeoutMs`; now when left out.
+   */
+  readonly startedAt?: number;
   /** Prefix of every error message, such as `OpenAIModelProvider "openai"`. */
   readonly label: string;
   /** A source of numbers in [0, 1) for the jitter; `Math.random` unless testing. */
@@ -204,7 +209,7 @@ export async function sendWithRetry(
   config: RetryConfig,
 ): Promise<RetriedResponse> {
   const totalAttempts = config.maxRetries + 1;
-  const deadline = Date.now() + config.totalTimeoutMs;
+  const deadline = (config.startedAt ?? Date.now()) + config.totalTimeoutMs;
   // One signal of this call's own, so that its attempts and waits listen to it rather than
   // each adding a listener to a signal the caller may share with many concurrent calls.
   const signal = config.signal === undefined ? undefined : AbortSignal.any([config.signal]);
@@ -259,7 +264,16 @@ function attemptsText(attempts: number): string {
   return `${attempts} ${attempts === 1 ? 'attempt' : 'attempts'}`;
 }
 
-function abortedError(
+/**
+ * The error of a call whose signal fired.
+ *
+ * @param label - Prefix of the message, such as `OpenAIModelProvider "openai"`.
+ * @param reason - The signal's reason.
+ * @param attempts - How many requests were made.
+ * @param httpStatus - The status of the last answer, when there was one.
+ * @returns The error, with code `WEFT_OPENAI_ABORTED`.
+ */
+export function abortedError(
   label: string,
   reason: unknown,
   attempts: number,

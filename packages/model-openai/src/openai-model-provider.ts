@@ -13,7 +13,7 @@ import {
 } from './chat-completions.js';
 import { describeError } from '@weft/core/internal';
 import { OpenAIModelProviderError } from './errors.js';
-import { attemptRequest, sendWithRetry, type HttpRequest } from './http.js';
+import { abortedError, attemptRequest, sendWithRetry, type HttpRequest } from './http.js';
 import { parseOptions, type OpenAIModelProviderOptions, type ResolvedOptions } from './options.js';
 
 /**
@@ -89,15 +89,20 @@ export class OpenAIModelProvider extends ModelProvider {
   /**
    * Asks the server for its model list (`GET {baseUrl}/models`), without retries.
    *
-   * @returns `true` when it answers 2xx within `timeoutMs`; `false` on any other answer, a
-   * timeout, a network failure or an `apiKey` function that throws. Never throws.
+   * @returns `true` when it answers 2xx within `timeoutMs`, counted from the call, the reading
+   * of a function `apiKey` included; `false` on any other answer, a timeout, a network failure
+   * or an `apiKey` function that throws or has given no key by then. Never throws.
    */
   override async checkHealth(): Promise<boolean> {
     try {
-      const request = await this.#buildRequest('GET', '/models');
+      const deadline = Date.now() + this.#options.timeoutMs;
+      const request = await this.#buildRequest('GET', '/models', undefined, {
+        deadline,
+        limit: 'timeoutMs',
+      });
       const outcome = await attemptRequest(request, {
         fetch: this.#options.fetch,
-        timeoutMs: this.#options.timeoutMs,
+        timeoutMs: Math.max(1, deadline - Date.now()),
         maxResponseBytes: this.#options.maxResponseBytes,
       });
       return (
@@ -114,17 +119,27 @@ export class OpenAIModelProvider extends ModelProvider {
     input: TextGenerationInput,
     request: ModelRequestConfig<TextGenerationOptions> | undefined,
   ): Promise<TextGenerationOutput> {
+    // The call's deadline and signal cover the reading of the key too: a key function that
+    // never answers must not hold the call past either.
+    const startedAt = Date.now();
+    const signal = request?.signal;
+    if (signal?.aborted) throw abortedError(this.#label, signal.reason, 0);
     const body = buildChatCompletionBody(
       this.#options.model,
       input,
       request?.options,
       this.#options.defaultTemperature,
     );
-    const httpRequest = await this.#buildRequest('POST', '/chat/completions', body);
+    const httpRequest = await this.#buildRequest('POST', '/chat/completions', body, {
+      deadline: startedAt + this.#options.totalTimeoutMs,
+      limit: 'totalTimeoutMs',
+      signal,
+    });
     const response = await sendWithRetry(httpRequest, {
       fetch: this.#options.fetch,
       timeoutMs: this.#options.timeoutMs,
-      signal: request?.signal,
+      startedAt,
+      signal,
       maxRetries: this.#options.maxRetries,
       retryBaseDelayMs: this.#options.retryBaseDelayMs,
       totalTimeoutMs: this.#options.totalTimeoutMs,
@@ -140,12 +155,13 @@ export class OpenAIModelProvider extends ModelProvider {
   async #buildRequest(
     method: HttpRequest['method'],
     path: string,
-    body?: unknown,
+    body: unknown,
+    keyBounds: KeyBounds,
   ): Promise<HttpRequest> {
     const headers = new Headers({ Accept: 'application/json' });
     if (body !== undefined) headers.set('Content-Type', 'application/json');
     for (const [name, value] of Object.entries(this.#options.headers)) headers.set(name, value);
-    const apiKey = await this.#resolveApiKey();
+    const apiKey = await this.#resolveApiKey(keyBounds);
     if (apiKey !== undefined) headers.set('Authorization', `Bearer ${apiKey}`);
     return {
       method,
@@ -155,12 +171,15 @@ export class OpenAIModelProvider extends ModelProvider {
     };
   }
 
-  async #resolveApiKey(): Promise<string | undefined> {
+  async #resolveApiKey(bounds: KeyBounds): Promise<string | undefined> {
     const { apiKey } = this.#options;
     if (apiKey === undefined) return undefined;
-    let value: unknown;
+    let read: KeyRead;
     try {
-      value = await this.resolve(apiKey);
+      read =
+        typeof apiKey === 'function'
+          ? await readWithin(() => this.resolve(apiKey), bounds)
+          : { kind: 'value', value: apiKey };
     } catch (error) {
       throw new OpenAIModelProviderError(
         'WEFT_OPENAI_API_KEY',
@@ -168,6 +187,16 @@ export class OpenAIModelProvider extends ModelProvider {
         { cause: error },
       );
     }
+    if (read.kind === 'aborted') throw abortedError(this.#label, read.reason, 0);
+    if (read.kind === 'late') {
+      const limitMs = this.#options[bounds.limit];
+      throw new OpenAIModelProviderError(
+        'WEFT_OPENAI_TIMEOUT',
+        `${this.#label}: option "apiKey" gave no key within option "${bounds.limit}" (${limitMs} ms); no request was sent`,
+        { attempts: 0 },
+      );
+    }
+    const { value } = read;
     if (typeof value !== 'string') {
       throw new OpenAIModelProviderError(
         'WEFT_OPENAI_API_KEY',
@@ -176,5 +205,50 @@ export class OpenAIModelProvider extends ModelProvider {
     }
     // An empty key (an unset environment variable, say) means "send no Authorization header".
     return value === '' ? undefined : value;
+  }
+}
+
+/** What bounds the reading of a function `apiKey`: a deadline, the option that set it, a signal. */
+interface KeyBounds {
+  /** When to stop waiting for the key, in milliseconds since the epoch. */
+  readonly deadline: number;
+  /** The option the deadline comes from, named in the error. */
+  readonly limit: 'timeoutMs' | 'totalTimeoutMs';
+  /** The call's signal, when it has one. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** How reading the key ended, when it did not throw. */
+type KeyRead =
+  | { readonly kind: 'value'; readonly value: unknown }
+  | { readonly kind: 'aborted'; readonly reason: unknown }
+  | { readonly kind: 'late' };
+
+/**
+ * Reads the key, unless the deadline passes or the signal fires first; the function is not
+ * called at all when the signal has already fired. A key that arrives later is dropped.
+ *
+ * @param read - Reads the key; may throw or reject, which is passed on.
+ * @param bounds - The deadline and the signal.
+ * @returns The value, or why it was not waited for.
+ */
+async function readWithin(read: () => Promise<unknown>, bounds: KeyBounds): Promise<KeyRead> {
+  const { signal } = bounds;
+  if (signal?.aborted) return { kind: 'aborted', reason: signal.reason };
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), Math.max(0, bounds.deadline - Date.now()));
+  // AbortSignal.any adds no listener to the caller's signal, which many calls may share.
+  const stop = signal === undefined ? timeout.signal : AbortSignal.any([signal, timeout.signal]);
+  let onStop: (() => void) | undefined;
+  try {
+    return await new Promise<KeyRead>((resolve, reject) => {
+      onStop = () =>
+        resolve(signal?.aborted ? { kind: 'aborted', reason: signal.reason } : { kind: 'late' });
+      stop.addEventListener('abort', onStop, { once: true });
+      read().then((value) => resolve({ kind: 'value', value }), reject);
+    });
+  } finally {
+    clearTimeout(timer);
+    if (onStop !== undefined) stop.removeEventListener('abort', onStop);
   }
 }

@@ -20,7 +20,11 @@ export interface OpenAIModelProviderOptions {
   /**
    * The API key, sent as `Authorization: Bearer <key>`. A function is called once per call,
    * before its first attempt (its retries reuse the key), and once per `checkHealth()`, so a
-   * rotated secret is picked up; cache inside it if reading is expensive. A
+   * rotated secret is picked up; cache inside it if reading is expensive. Its reading counts
+   * against the call's `totalTimeoutMs` (the health check's `timeoutMs`): a key that has not come
+   * by then fails the call with `WEFT_OPENAI_TIMEOUT`, and one still awaited when the call's
+   * signal fires, with `WEFT_OPENAI_ABORTED`; the function is not called when the signal has
+   * already fired. A
    * function that throws, or resolves to something other than a string, fails the call with
    * `WEFT_OPENAI_API_KEY`; a function that resolves to an empty string (an unset environment
    * variable) sends no `Authorization` header, whereas an empty string given directly is refused
@@ -51,8 +55,9 @@ export interface OpenAIModelProviderOptions {
    */
   retryBaseDelayMs?: number;
   /**
-   * The most time one call may take, all attempts and the waits between them together, in
-   * milliseconds; a call that reaches it fails with `WEFT_OPENAI_TIMEOUT`. With the defaults,
+   * The most time one call may take, in milliseconds, from its start: the reading of a function
+   * `apiKey`, all attempts and the waits between them together; a call that reaches it fails with
+   * `WEFT_OPENAI_TIMEOUT`. With the defaults,
    * 3 attempts of up to 30 s plus waits of up to 0.5 s and 1 s could take 91.5 s, so this
    * deadline is what bounds the worst case: one call holds its task at most 60 s.
    * Default: `60000`.

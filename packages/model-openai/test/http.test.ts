@@ -182,7 +182,7 @@ describe('TSDoc of sendWithRetry', () => {
     expect(network).toMatchObject({ code: 'WEFT_OPENAI_NETWORK', attempts: 2 });
   });
 
-  it('leaves httpStatus unset when a 429 was retried and the deadline cut that retry short [claim:errors-openai-timeout-last-status]', async () => {
+  it('leaves httpStatus unset when a 429 was retried and the deadline cut that retry short [claim:errors-openai-timeout-last-status] [claim:oai-errors]', async () => {
     let calls = 0;
     const url = await listening(
       createServer((_request, response) => {

@@ -123,7 +123,7 @@ describe('OpenAIModelProvider', () => {
       ]);
     });
 
-    it('reports an apiKey function that throws [claim:oai-apikey-throws] [claim:tsdoc-openai-api-key]', async () => {
+    it('reports an apiKey function that throws, with no attempts or status [claim:oai-apikey-throws] [claim:tsdoc-openai-api-key] [claim:oai-errors]', async () => {
       const target = provider({
         apiKey: () => {
           throw new Error('vault sealed');
@@ -134,6 +134,8 @@ describe('OpenAIModelProvider', () => {
       expect(error.message).toBe(
         'OpenAIModelProvider "openai": could not read option "apiKey": vault sealed [WEFT_OPENAI_API_KEY]',
       );
+      expect(error.attempts).toBeUndefined();
+      expect(error.httpStatus).toBeUndefined();
       expect(server.requests).toHaveLength(0);
     });
 
@@ -171,7 +173,7 @@ describe('OpenAIModelProvider', () => {
       expect(Date.now() - started).toBeLessThan(2_000);
     });
 
-    it('retries 5xx answers and names the attempts when they run out [claim:oai-readme-retried-status-row] [claim:mpo-retries] [claim:oai-retries] [claim:oai-errors] [claim:oai-offers-retries] [claim:wp-openai-retries]', async () => {
+    it('retries 5xx answers and names the attempts when they run out [claim:oai-readme-retried-status-row] [claim:oai-messages] [claim:mpo-retries] [claim:oai-retries] [claim:oai-errors] [claim:oai-offers-retries] [claim:wp-openai-retries]', async () => {
       server.enqueue(
         ...Array.from({ length: 3 }, () =>
           reply(500, { error: { message: 'The server had an error' } }),
@@ -185,6 +187,18 @@ describe('OpenAIModelProvider', () => {
       expect(error.message).toBe(
         'OpenAIModelProvider "openai": request failed after 3 attempts; last status 500 Internal Server Error: The server had an error [WEFT_OPENAI_HTTP_STATUS]',
       );
+    });
+
+    it('makes one attempt when maxRetries is 0 [claim:oai-retries]', async () => {
+      server.enqueue(reply(503, { error: { message: 'overloaded' } }), completion('never asked'));
+      const error = await failure(generate(provider({ maxRetries: 0 })));
+      expect(server.requests).toHaveLength(1);
+      expect(error).toMatchObject({
+        code: 'WEFT_OPENAI_HTTP_STATUS',
+        httpStatus: 503,
+        attempts: 1,
+      });
+      expect(error.message).toContain('request failed after 1 attempt; last status 503');
     });
 
     it('recovers when a 5xx is followed by a success', async () => {
@@ -274,6 +288,13 @@ describe('OpenAIModelProvider', () => {
       expect(error.message).toContain(
         `could not reach POST ${unreachable}/chat/completions (2 attempts)`,
       );
+      // The system's reason, as the README's example shows it.
+      const { port } = new URL(unreachable);
+      expect(error.message).toMatch(
+        new RegExp(
+          `: fetch failed \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\) \\[WEFT_OPENAI_NETWORK\\]$`,
+        ),
+      );
     });
 
     it('stops at once, without retrying, when the signal aborts a request [claim:mpo-abort] [claim:oai-signal] [claim:oai-aborted-row] [claim:wp-openai-retries]', async () => {
@@ -288,7 +309,9 @@ describe('OpenAIModelProvider', () => {
       const error = await failure(pending);
       expect(Date.now() - started).toBeLessThan(2_000);
       expect(error.code).toBe('WEFT_OPENAI_ABORTED');
-      expect(error.message).toMatch(/^OpenAIModelProvider "openai": request was aborted/);
+      expect(error.message).toBe(
+        'OpenAIModelProvider "openai": request was aborted: This operation was aborted [WEFT_OPENAI_ABORTED]',
+      );
       expect(server.requests).toHaveLength(1);
     });
 
@@ -514,11 +537,12 @@ describe('OpenAIModelProvider limits', () => {
     expect(error.message).toMatch(/totalTimeoutMs|timed out/);
   });
 
-  it('has defaults a person waiting would accept [claim:prod-openai-defaults] [claim:mpo-defaults] [claim:mpo-bounded] [claim:oai-total] [claim:oai-worst-case]', async () => {
+  it('has defaults a person waiting would accept [claim:prod-openai-defaults] [claim:mpo-defaults] [claim:mpo-bounded] [claim:oai-total] [claim:oai-worst-case] [claim:oai-ollama-timeouts]', async () => {
     const { DEFAULTS } = await import('../src/options.js');
     expect(DEFAULTS).toMatchObject({
       timeoutMs: 30_000,
       maxRetries: 2,
+      retryBaseDelayMs: 500,
       totalTimeoutMs: 60_000,
       maxResponseBytes: 10 * MIB,
     });
@@ -611,7 +635,7 @@ describe('OpenAIModelProvider timeouts with the default options', () => {
     return failure;
   }
 
-  it('gives up after 2 attempts when every attempt hangs: totalTimeoutMs holds [claim:oai-total-timeout-row] [claim:oai-gave-up-message]', async () => {
+  it('gives up after 2 attempts when every attempt hangs: totalTimeoutMs holds [claim:oai-total-timeout-row] [claim:oai-gave-up-message] [claim:oai-worst-case]', async () => {
     expect(await messageWithDefaults([])).toBe(
       'OpenAIModelProvider "ollama": gave up after 2 attempts: option "totalTimeoutMs" (60000 ms) leaves no time for another; last attempt timed out [WEFT_OPENAI_TIMEOUT]',
     );

@@ -37,7 +37,7 @@ describe('OpenAIModelProvider options', () => {
     expect(withEmptyKey?.authorization).toBe('Bearer from-headers');
   });
 
-  it('names an unknown option and lists the known ones [claim:oai-invalid-options] [claim:oai-no-echo]', () => {
+  it('names an unknown option and lists the known ones [claim:oai-invalid-options] [claim:oai-no-echo] [claim:oai-errors]', () => {
     let thrown: unknown;
     try {
       new OpenAIModelProvider({
@@ -53,6 +53,7 @@ describe('OpenAIModelProvider options', () => {
       /unknown option "apikey"; known options are id, baseUrl, apiKey/,
     );
     expect((thrown as Error).message).not.toContain('sk-typo');
+    expect((thrown as OpenAIModelProviderError).attempts).toBeUndefined();
   });
 
   it("writes no key or header value into its errors, and quotes a refused request's server message [claim:wp-secrets]", async () => {
