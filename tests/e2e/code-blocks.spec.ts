@@ -210,12 +210,19 @@ test.describe('at 375 px', () => {
     const block = page.locator('.theme-code-block').last();
     const pre = block.locator('pre');
     const wordWrap = block.getByRole('button', { name: 'Toggle word wrap' });
+    // The buttons mount together a moment after hydration (src/theme/CodeBlock/Buttons): once the
+    // copy button is there, a missing word-wrap button is the off-screen block's own answer.
+    await expect(block.getByRole('button', { name: 'Copy code to clipboard' })).toHaveCount(1);
     await expect(wordWrap).toHaveCount(0);
     await pre.scrollIntoViewIfNeeded();
     const scrollsSideways = () =>
       pre.evaluate((element) => element.scrollWidth > element.clientWidth);
-    expect(await scrollsSideways()).toBe(true);
+    // The browser lays out a block that came into view only at one of its next frames
+    // (content-visibility: auto, src/theme/CodeBlock/Content/offscreen.module.css); until then its
+    // code has no width and the block does not scroll, so the check waits for that frame.
+    await expect.poll(scrollsSideways).toBe(true);
     await block.hover();
+    await expect(wordWrap).toBeVisible();
     await wordWrap.click();
     await expect.poll(scrollsSideways).toBe(false);
     await wordWrap.click();
