@@ -337,12 +337,13 @@ export const CORE_ERRORS = {
         'the value passed as a schema is not a zod 4 schema: most often a zod 3 schema, because the project has zod 3 installed (the message says `a zod 3 schema (ZodObject)`), or a value that is no schema at all.',
       fix: 'Weft requires zod 4. Install it in your project (`npm install zod@^4`) and build your schemas with its `z`; see [Installation](../installation.md).',
     },
+    /** @claim errors-get-object-review */
     WEFT_GET_OBJECT_FAILED: {
       summary: '`getObject` got no answer matching the schema within its retries.',
-      raisedBy: '`ModelManager.getObject`, planning',
+      raisedBy: '`ModelManager.getObject`, planning, the review after a step',
       raisers: ['core/src/models/model-manager.ts#ModelManager.getObject'],
       cause:
-        'getObject (or planning, which uses it) got no answer that parses as JSON and matches the schema, within its retries.',
+        'getObject (or planning or the review after a step, which use it) got no answer that parses as JSON and matches the schema, within its retries. A review that fails does not fail the task: it keeps its remaining steps, and the error is only in the log, on the `pipeline review failed` line, with its code.',
       fix: 'see [getObject fails with a small local model](../guides/troubleshooting.md#getobject-fails-with-a-small-local-model).',
     },
     /** @claim errors-template-invalid-first-character */
