@@ -337,12 +337,13 @@ export const CORE_ERRORS = {
         'the value passed as a schema is not a zod 4 schema: most often a zod 3 schema, because the project has zod 3 installed (the message says `a zod 3 schema (ZodObject)`), or a value that is no schema at all.',
       fix: 'Weft requires zod 4. Install it in your project (`npm install zod@^4`) and build your schemas with its `z`; see [Installation](../installation.md).',
     },
+    /** @claim errors-get-object-review */
     WEFT_GET_OBJECT_FAILED: {
       summary: '`getObject` got no answer matching the schema within its retries.',
-      raisedBy: '`ModelManager.getObject`, planning',
+      raisedBy: '`ModelManager.getObject`, planning, the review after a step',
       raisers: ['core/src/models/model-manager.ts#ModelManager.getObject'],
       cause:
-        'getObject (or planning, which uses it) got no answer that parses as JSON and matches the schema, within its retries.',
+        'getObject (or planning or the review after a step, which use it) got no answer that parses as JSON and matches the schema, within its retries. A review that fails does not fail the task: it keeps its remaining steps, and the error is only in the log, on the `pipeline review failed` line, with its code.',
       fix: 'see [getObject fails with a small local model](../guides/troubleshooting.md#getobject-fails-with-a-small-local-model).',
     },
     /** @claim errors-template-invalid-first-character */
@@ -404,6 +405,7 @@ export const CORE_ERRORS = {
      * @claim errors-host-not-allowed-section
      * @claim errors-host-not-allowed-websocket
      * @claim errors-host-missing-http10
+     * @claim errors-host-missing-websocket
      */
     WEFT_HOST_NOT_ALLOWED: {
       summary: 'An HTTP request’s `Host` header is not an allowed host.',
@@ -415,7 +417,7 @@ export const CORE_ERRORS = {
         'plugin-websocket/src/upgrade-gate.ts#upgradeGate',
       ],
       cause:
-        'an HTTP request’s `Host` header names a host that is not in `server.allowedHosts`, or an HTTP/1.0 request has none (an HTTP/1.1 one without it gets `WEFT_BAD_REQUEST`). The server answers before any route runs, which stops a web page whose domain was pointed at your machine (DNS rebinding) from calling the agent. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed.',
+        "an HTTP request’s `Host` header names a host that is not in `server.allowedHosts` (for a websocket upgrade, the plugin’s own `allowedHosts`), or the request has none while the allowed hosts are not `true` or `'all'`. The runtime’s server refuses a missing `Host` with this code only over HTTP/1.0: an HTTP/1.1 request without it gets `400` `WEFT_BAD_REQUEST`, whatever the allowed hosts. The websocket upgrade refuses a missing `Host` with this code over HTTP/1.1 too. The server answers before any route runs, which stops a web page whose domain was pointed at your machine (DNS rebinding) from calling the agent. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed.",
       fix: "when the agent listens on `0.0.0.0` for remote clients, list the public host names they use, such as `allowedHosts: ['agent.example.com']`; see the [configuration reference](./configuration.md#server-options).",
     },
     /** @claim errors-origin-section */

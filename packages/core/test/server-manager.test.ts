@@ -928,6 +928,63 @@ describe('ServerManager', () => {
       expect(ran).toBe(false);
     });
 
+    it('closes without a 408 a connection whose answer is still being written when requestTimeout passes, and sends the 408 after an answer already complete [claim:errors-408-json] [claim:errors-408-after-answer]', async () => {
+      const server = new ServerManager(
+        { port: 0, headersTimeout: 300, requestTimeout: 600 },
+        silentLogger,
+      );
+      servers.push(server);
+      // Middleware that answers before the body has arrived: in part, or in full (a refusal).
+      server.app.use((request, response) => {
+        if (request.path === '/partial') {
+          response.writeHead(200, { 'content-type': 'text/plain' });
+          response.write('partial');
+        } else response.status(401).json({ refused: true });
+      });
+      await server.start();
+      const lateBody = async (path: string): Promise<string> => {
+        const socket = connect(server.port as number, '127.0.0.1');
+        socket.on('error', () => undefined);
+        let received = '';
+        socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+        const closed = new Promise((resolve) => socket.once('close', resolve));
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n[`,
+        );
+        const drip = setInterval(() => {
+          if (!socket.destroyed) socket.write(' ');
+        }, 100);
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          await Promise.race([
+            closed,
+            new Promise((_resolve, reject) => {
+              timer = setTimeout(() => reject(new Error(`not closed: ${received}`)), 5_000);
+            }),
+          ]);
+        } finally {
+          clearTimeout(timer);
+          clearInterval(drip);
+          socket.destroy();
+        }
+        return received;
+      };
+      const partial = await lateBody('/partial');
+      expect(partial).toMatch(/^HTTP\/1\.1 200 /);
+      expect(partial).toContain('partial');
+      expect(partial).not.toContain('408');
+      const refused = await lateBody('/refused');
+      const answers = refused.split(/(?=HTTP\/1\.1 \d{3} )/);
+      expect(answers).toHaveLength(2);
+      expect(answers[0]).toMatch(/^HTTP\/1\.1 401 [\s\S]*\{"refused":true\}$/);
+      expect(answers[1]).toMatch(/^HTTP\/1\.1 408 /);
+      expect(answers[1]).toMatch(/^connection: close$/im);
+      const body = JSON.parse(answers[1]?.split('\r\n\r\n')[1] ?? '') as {
+        error: Record<string, unknown>;
+      };
+      expect(body.error).toMatchObject({ status: 408, code: 'WEFT_BAD_REQUEST' });
+    });
+
     it('answers chunk extensions over the size limit with 413 as JSON, before any route runs [claim:errors-413-chunk-extensions]', async () => {
       let ran = false;
       const server = await serve([

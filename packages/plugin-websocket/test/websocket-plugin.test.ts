@@ -310,6 +310,46 @@ describe('WebSocketPlugin upgrade checks', () => {
     });
   });
 
+  it('refuses an upgrade without a Host header with 403 WEFT_HOST_NOT_ALLOWED over HTTP/1.1 as over HTTP/1.0, unless allowedHosts is true [claim:errors-host-missing-websocket]', async () => {
+    // Clients always send Host, so the request is written by hand.
+    const upgradeWithoutHost = async (url: string, version: '1.0' | '1.1'): Promise<string> => {
+      const socket = tcpConnect(Number(new URL(url).port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write(
+        `GET /ws HTTP/${version}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+      );
+      let answer = '';
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+      await new Promise<void>((resolve, reject) => {
+        const deadline = setTimeout(() => reject(new Error(`no answer: ${answer}`)), 3_000);
+        const settle = () => {
+          clearTimeout(deadline);
+          resolve();
+        };
+        socket.on('close', settle);
+        // An accepted upgrade keeps the socket open: its status line is enough.
+        socket.on('data', () => {
+          if (answer.includes('\r\n\r\n') && answer.startsWith('HTTP/1.1 101')) settle();
+        });
+      });
+      socket.destroy();
+      return answer;
+    };
+    booted = await boot();
+    for (const version of ['1.1', '1.0'] as const) {
+      const answer = await upgradeWithoutHost(booted.url, version);
+      expect(answer, version).toMatch(/^HTTP\/1\.1 403 /);
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as {
+        error: Record<string, unknown>;
+      };
+      expect(body.error, version).toMatchObject({ status: 403, code: 'WEFT_HOST_NOT_ALLOWED' });
+    }
+    expect(booted.plugin.connectionCount).toBe(0);
+    const anyHost = await boot({ allowedHosts: true });
+    expect(await upgradeWithoutHost(anyHost.url, '1.1')).toMatch(/^HTTP\/1\.1 101 /);
+  });
+
   it('runs authenticate before the upgrade: refused, throwing and hung hooks answer 401 without internals [claim:httpchat-options-same] [claim:wsdoc-auth] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:wp-websocket] [claim:errors-401-cause]', async () => {
     const seen: string[] = [];
     booted = await boot({

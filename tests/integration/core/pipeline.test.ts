@@ -524,7 +524,7 @@ describe('pipeline review', () => {
     expect(task.status).toBe('completed');
   });
 
-  it('keeps the remaining steps when the review answer is unusable [claim:task-failed-review-keeps-steps] [claim:wp-review-unparsable] [claim:wp-goal-checked]', async () => {
+  it('keeps the remaining steps when the review answer is unusable, and logs WEFT_GET_OBJECT_FAILED [claim:task-failed-review-keeps-steps] [claim:wp-review-unparsable] [claim:wp-goal-checked] [claim:errors-review-failure-logged] [claim:errors-get-object-review]', async () => {
     const { save, list, plugins } = toolPlugins();
     const { logger, lines } = capturingLogger('warn');
     const { runtime } = await startedRuntime({
@@ -535,12 +535,17 @@ describe('pipeline review', () => {
     const task = await runtime.dispatch({ pluginId: 'notes', triggerId: 'message', space: 's' });
     expect([save.calls.length, list.calls.length]).toEqual([1, 1]);
     expect(task.status).toBe('completed');
+    expect(task.chain.some((item) => item.type === 'error')).toBe(false);
     expect(
       lines.find((line) => line.msg === 'pipeline review failed; keeping the remaining steps'),
-    ).toMatchObject({ taskId: task.id });
+    ).toMatchObject({
+      taskId: task.id,
+      code: 'WEFT_GET_OBJECT_FAILED',
+      docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_get_object_failed',
+    });
   });
 
-  it('keeps the remaining steps when the scripted model runs out at a review, and logs the review [claim:trouble-script-exhausted-review]', async () => {
+  it('keeps the remaining steps when the scripted model runs out at a review, and logs the review [claim:trouble-script-exhausted-review] [claim:errors-review-failure-logged]', async () => {
     const { save, list, plugins } = toolPlugins();
     const { logger, lines } = capturingLogger('warn');
     const { runtime } = await startedRuntime({
