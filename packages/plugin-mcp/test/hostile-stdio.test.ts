@@ -143,9 +143,14 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
 
   it('stop() ends a server that ignores SIGTERM before it returns [claim:mcpdoc-process-group] [claim:prod-mcp-processes] [claim:mcp-process-group] [claim:tsdoc-mcp-process-close]', async () => {
     const pidFile = await tempFile('pid');
+    const termFile = await tempFile('term');
     agent = await startAgent(
       await connect(
-        hostileServer(['pid'], { WEFT_FIXTURE_IGNORE_TERM: '1', WEFT_FIXTURE_PID_FILE: pidFile }),
+        hostileServer(['pid'], {
+          WEFT_FIXTURE_IGNORE_TERM: '1',
+          WEFT_FIXTURE_PID_FILE: pidFile,
+          WEFT_FIXTURE_TERM_FILE: termFile,
+        }),
       ),
       [],
     );
@@ -153,9 +158,14 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     expect(isRunning(pid)).toBe(true);
     const started = Date.now();
     await agent.runtime.stop();
+    const stopped = Date.now();
     agent = undefined;
     expect(isRunning(pid)).toBe(false);
-    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(stopped - started).toBeLessThan(4_000);
+    // SIGTERM first, which it noted and ignored; SIGKILL a second later, not at once.
+    const terms = (await readFile(termFile, 'utf8')).trim().split('\n').map(Number);
+    expect(terms).toHaveLength(1);
+    expect(stopped - (terms[0] ?? stopped)).toBeGreaterThanOrEqual(900);
   });
 
   it('stop() ends a server started through sh -c, the shell and the server under it [claim:mcpdoc-process-group] [claim:prod-mcp-processes] [claim:mcp-process-group] [claim:tsdoc-mcp-process-close] [claim:tsdoc-mcp-group-alive-zombie]', async () => {
