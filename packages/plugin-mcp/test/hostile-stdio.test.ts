@@ -146,7 +146,10 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
       asked.indexOf(`</${SERVER_TEXT_TAG}>`),
     );
     expect(tagged).not.toContain(INJECTED_ARGUMENT_DESCRIPTION);
-    // A value its pattern refuses fails the step with the server's pattern in the error.
+    // A value its pattern refuses is refused with the server's pattern in the error, which the
+    // model is shown when asked again (and the step fails with, once every attempt has).
+    const askedAgain = agent.model.requests[3]?.map((message) => message.content).join('\n');
+    expect(askedAgain).toContain('must match the pattern ^(a+)+$');
     expect(task.chain[2]?.error).toContain('must match the pattern ^(a+)+$');
   });
 

@@ -112,7 +112,7 @@ describe('McpPlugin over streamable HTTP', () => {
     expect(back.chain[1]).toMatchObject({ type: 'result', data: { content: [{ text: 'back' }] } });
   });
 
-  it('fails a call at once when the server goes away in the middle of its answer, and reconnects [claim:mcpdoc-unavailable-at-once] [claim:errors-mcp-unavailable-during-call] [claim:tsdoc-mcp-bounded-fetch-lost]', async () => {
+  it('fails a call at once when the server goes away in the middle of its answer, and reconnects [claim:mcpdoc-unavailable-at-once] [claim:errors-mcp-unavailable-during-call] [claim:mcp-unavailable] [claim:tsdoc-mcp-bounded-fetch-lost]', async () => {
     agent = await startAgent(await connect(['hang', 'echo'], { callTimeoutMs: 20_000 }), [
       plan('hang'),
       plan('echo'),
