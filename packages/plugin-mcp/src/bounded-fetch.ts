@@ -94,6 +94,7 @@ function boundedBody(
   release: () => void,
   onCut: (cut: StreamCut) => void,
   onEnd: () => void,
+  onBroken: () => void,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   const isStream = method === 'GET';
@@ -149,6 +150,7 @@ function boundedBody(
         if (finished) return;
         finished = true;
         stopTimers();
+        onBroken();
         controller.error(error);
         return;
       }
@@ -204,18 +206,24 @@ function pause(ms: number, signal: AbortSignal | null | undefined): Promise<void
  * Wraps `fetch` so that every answer is bounded: the answer to a POST errors past `maxBytes`
  * in all or after `answerDeadlineMs`; the background stream (GET) after `streamIdleMs` of
  * silence or `streamLifetimeMs` in all; any server-sent event past `maxEventBytes`. Each cut
- * calls `onCut` before the read fails; the SDK then fails the call (POST) or opens the
- * background stream again (GET), which this fetch delays after each cut.
+ * calls `onCut` before the read fails; the connection then fails the call (POST), or the SDK
+ * opens the background stream again (GET), which this fetch delays after each cut.
+ *
+ * A POST answer whose body breaks for another reason (the server went away in the middle of it)
+ * calls `onLost`: the SDK only reports that to its `onerror`, leaving the call waiting.
  *
  * @param bounds - The limits.
  * @param onCut - Called when an answer is cut, before the read fails.
+ * @param onLost - Called when a POST answer's body breaks without a cut, before the read fails.
  * @claim tsdoc-mcp-bounded-fetch-post
  * @claim tsdoc-mcp-bounded-fetch-get
  * @claim tsdoc-mcp-bounded-fetch-callback
+ * @claim tsdoc-mcp-bounded-fetch-lost
  */
 export function boundedFetch(
   bounds: FetchBounds,
   onCut: (cut: StreamCut) => void,
+  onLost: () => void = () => undefined,
 ): (url: string | URL, init?: RequestInit) => Promise<Response> {
   let cutsInARow = 0;
   let lastStreamAt = Number.NEGATIVE_INFINITY;
@@ -280,10 +288,18 @@ export function boundedFetch(
         cutsInARow = performance.now() - openedAt < bounds.reopenDelayMs ? cutsInARow + 1 : 0;
       }
     };
-    return new Response(boundedBody(response.body, method, bounds, release, track, onEnd), {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    const onBroken = () => {
+      // A break this fetch caused (its deadline) or the caller asked for (the transport closing)
+      // is not the server going away.
+      if (method === 'POST' && !giveUp.signal.aborted) onLost();
+    };
+    return new Response(
+      boundedBody(response.body, method, bounds, release, track, onEnd, onBroken),
+      {
+        status: response.status,
+        statusText: response.statusText,
+        headers: response.headers,
+      },
+    );
   };
 }

@@ -403,7 +403,15 @@ export class McpConnection {
       live.oversized = true;
       live.broken.abort();
     };
-    const transport = this.transport(markOversized);
+    // An HTTP answer's stream broke: the server went away mid-answer. The SDK leaves the call
+    // waiting; closing the client fails it at once (as a stdio server's exit does) and reconnects.
+    const markLost = () => {
+      this.settings
+        .logger()
+        .warn({ server: this.server.name }, 'MCP server answer broke off; reconnecting');
+      void this.restart(live);
+    };
+    const transport = this.transport(markOversized, markLost);
     client.onerror = (error) => {
       // The SDK's stdio transport reports an over-long message this way, then closes.
       if (/exceeded maximum size/.test(error.message)) markOversized();
@@ -468,7 +476,7 @@ export class McpConnection {
     return { tools, others, more };
   }
 
-  private transport(onOversized: () => void): Transport {
+  private transport(onOversized: () => void, onLost: () => void): Transport {
     const limit = this.settings.options.maxResultBytes + ENVELOPE_BYTES;
     const server = this.server;
     if (isStdioServer(server)) {
@@ -507,7 +515,7 @@ export class McpConnection {
     };
     return new StreamableHTTPClientTransport(new URL(server.url), {
       requestInit: { headers: { ...server.headers } },
-      fetch: boundedFetch(bounds, (cut) => this.cut(cut, onOversized)),
+      fetch: boundedFetch(bounds, (cut) => this.cut(cut, onOversized), onLost),
     });
   }
 

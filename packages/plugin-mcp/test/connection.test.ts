@@ -236,6 +236,35 @@ describe('TSDoc of boundedFetch', () => {
     expect(cuts.map((cut) => cut.reason)).toEqual(['deadline', 'deadline']);
   });
 
+  it('calls onLost when a POST answer breaks off, and not for its own cuts, a GET stream or a caller abort [claim:tsdoc-mcp-bounded-fetch-lost]', async () => {
+    const url = await serve((request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(': open\n\n');
+      // The server goes away in the middle of its answer.
+      if (request.headers['x-drop'] === '1') setTimeout(() => response.socket?.destroy(), 50);
+    });
+    const lost: string[] = [];
+    const fetchBounded = boundedFetch(
+      bounds({ answerDeadlineMs: 300, streamIdleMs: 300 }),
+      () => undefined,
+      () => lost.push('lost'),
+    );
+    const dropped = await fetchBounded(url, { method: 'POST', headers: { 'x-drop': '1' } });
+    expect(await outcome(dropped)).toMatch(/^failed: /);
+    expect(lost).toEqual(['lost']);
+    // A broken background stream is the SDK's to reopen; this fetch's own cuts, and an abort
+    // its caller asked for, are not the server going away.
+    const stream = await fetchBounded(url, { headers: { 'x-drop': '1' } });
+    expect(await outcome(stream)).toMatch(/^failed: /);
+    const stalled = await fetchBounded(url, { method: 'POST' });
+    expect(await outcome(stalled)).toMatch(/^failed: /);
+    const closing = new AbortController();
+    const aborted = await fetchBounded(url, { method: 'POST', signal: closing.signal });
+    closing.abort();
+    expect(await outcome(aborted)).toMatch(/^failed: /);
+    expect(lost).toEqual(['lost']);
+  });
+
   it('waits reopenDelayMs before opening the background stream again after a flood, doubling [claim:prod-mcp-size-time] [claim:mcp-http-flood] [claim:tsdoc-mcp-bounded-fetch-reopen]', async () => {
     const opened: number[] = [];
     const url = await serve((_request, response) => {

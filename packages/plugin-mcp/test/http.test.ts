@@ -4,6 +4,7 @@
  */
 import { Server as LowLevelServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { WeftError } from '@weft/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpPlugin, UNTRUSTED_NOTICE } from '../src/index.js';
 import {
@@ -68,6 +69,28 @@ async function agentWithServerDown(): Promise<{
 }
 
 describe('McpPlugin over streamable HTTP', () => {
+  it('sends the headers given with the url, such as a token, with every request [claim:mcpdoc-http]', async () => {
+    server = await serveOverHttp(0, undefined, {}, { authorization: 'Bearer t0ken' });
+    const url = server.url;
+    const refused = await McpPlugin.connect({
+      servers: [{ name: 'web', url, tools: ['echo'] }],
+    }).catch((caught: unknown) => caught);
+    expect(WeftError.is(refused, 'WEFT_MCP_CONNECT_FAILED')).toBe(true);
+    agent = await startAgent(
+      await McpPlugin.connect({
+        servers: [
+          { name: 'web', url, headers: { authorization: 'Bearer t0ken' }, tools: ['echo'] },
+        ],
+      }),
+      [plan('echo'), { text: 'let in' }],
+    );
+    const task = await agent.run('echo with a token');
+    expect(task.chain[1]).toMatchObject({
+      type: 'result',
+      data: { content: [{ text: 'let in' }] },
+    });
+  });
+
   it('calls a tool and records its structured result as data [claim:mcpdoc-http] [claim:mcpdoc-data] [claim:mcp-data]', async () => {
     agent = await startAgent(await connect(['add']), [plan('add'), { a: 1.5, b: 2 }]);
     const task = await agent.run('add 1.5 and 2');
@@ -110,7 +133,38 @@ describe('McpPlugin over streamable HTTP', () => {
     await backOnPort();
   });
 
-  it('notices a server that went away only when a call fails to reach it, then reconnects [claim:mcp-readme-http-noticed-by-call]', async () => {
+  it('fails a call at once when the server goes away in the middle of its answer, and reconnects [claim:mcpdoc-unavailable-at-once] [claim:errors-mcp-unavailable-during-call] [claim:mcp-unavailable] [claim:tsdoc-mcp-bounded-fetch-lost]', async () => {
+    agent = await startAgent(await connect(['hang', 'echo'], { callTimeoutMs: 20_000 }), [
+      plan('hang'),
+      plan('echo'),
+      { text: 'back' },
+    ]);
+    const port = Number(new URL(server?.url ?? '').port);
+    const started = Date.now();
+    const running = agent.run('hang');
+    // The tool takes no arguments: its call starts, and the SDK's server streams its answer, as
+    // soon as the plan is made.
+    await expect
+      .poll(() => agent?.logs.some((line) => line.msg === 'pipeline planned'), { timeout: 10_000 })
+      .toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await server?.close();
+    const down = await running;
+    // At once, not after callTimeoutMs (20 s) with WEFT_MCP_TIMEOUT.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(down.chain[1]).toMatchObject({ type: 'error', action: 'web.hang' });
+    expect(down.chain[1]?.error).toMatch(
+      /server "web" disconnected during the call of tool "hang"; the plugin is reconnecting\. \[WEFT_MCP_UNAVAILABLE\]/,
+    );
+    expect(agent.logs.some((line) => line.msg === 'MCP server disconnected; reconnecting')).toBe(
+      true,
+    );
+    server = await serveOverHttp(port);
+    const back = await agent.run('echo when back');
+    expect(back.chain[1]).toMatchObject({ type: 'result', data: { content: [{ text: 'back' }] } });
+  }, 40_000);
+
+  it('notices a server that went away only when a call fails to reach it, then reconnects [claim:mcp-readme-http-noticed-by-call] [claim:mcpdoc-http-noticed-by-call]', async () => {
     const { running, backOnPort } = await agentWithServerDown();
     const reconnecting = () =>
       running.logs.filter((line) => line.msg === 'MCP server disconnected; reconnecting');
@@ -206,7 +260,35 @@ describe('McpPlugin over streamable HTTP', () => {
     expect(JSON.stringify(task.chain[1]?.data ?? null)).not.toContain('many');
   });
 
-  it('waits twice as long after each failed reconnection, up to maxReconnectDelayMs [claim:mcpdoc-reconnect] [claim:mcp-reconnect-delay] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-backoff]', async () => {
+  it('gives each reconnection attempt connectTimeoutMs, then tries again [claim:mcpdoc-reconnect-backoff] [claim:mcp-reconnect]', async () => {
+    server = await serveOverHttp();
+    agent = await startAgent(
+      await McpPlugin.connect({
+        servers: [{ name: 'web', url: server.url, tools: ['echo'] }],
+        reconnectDelayMs: 50,
+        maxReconnectDelayMs: 50,
+        connectTimeoutMs: 1_500,
+        callTimeoutMs: 300,
+      }),
+      [plan('echo'), { text: 'nobody home' }],
+    );
+    const port = Number(new URL(server.url).port);
+    await server.close();
+    // The call finds no server, which starts the reconnection.
+    await agent.run('echo while down');
+    // Back on its port, the server now holds every handshake far longer than connectTimeoutMs.
+    server = await serveOverHttp(port, undefined, { initialize: 20_000 });
+    const timedOut = () =>
+      agent?.logs.filter(
+        (line) =>
+          line.msg === 'MCP server reconnection failed' &&
+          /aborted due to timeout/.test(String(line.error)),
+      ) ?? [];
+    // Without a deadline of its own, the first attempt would wait the 20 s out.
+    await expect.poll(() => timedOut().length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+  });
+
+  it('waits twice as long after each failed reconnection, up to maxReconnectDelayMs [claim:mcpdoc-reconnect-backoff] [claim:mcpdoc-reconnect] [claim:mcp-reconnect-delay] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-backoff]', async () => {
     server = await serveOverHttp();
     agent = await startAgent(
       await McpPlugin.connect({

@@ -119,6 +119,8 @@ describe('patterns of a tool schema (PATTERN_TIME_MS, PATTERN_BUDGET_MS)', () =>
       expect(JSON.stringify(result.error?.issues)).toContain(
         `could not be checked against the pattern ^(a+)+$ within ${PATTERN_TIME_MS} ms`,
       );
+      // The figure the pages give, not only the code's own constant.
+      expect(PATTERN_TIME_MS).toBe(100);
       // The same pattern still works on plain values.
       expect(parsed.safeParse(value('aaaa')).success).toBe(true);
     },
@@ -146,7 +148,11 @@ describe('patterns of a tool schema (PATTERN_TIME_MS, PATTERN_BUDGET_MS)', () =>
     );
     const { result, ms } = timed(schema, { names: Array.from({ length: 50 }, () => hostile) });
     expect(result.success).toBe(false);
-    expect(ms).toBeLessThan(PATTERN_BUDGET_MS + 500);
+    // 500 ms for the call's checks together (the figure the pages give), not 100 ms for each
+    // of the 50 values: the budget is spent, then the rest time out at once.
+    expect(PATTERN_BUDGET_MS).toBe(500);
+    expect(ms).toBeGreaterThanOrEqual(450);
+    expect(ms).toBeLessThan(1_000);
     expect(budget.remainingMs).toBeLessThan(1);
   });
 

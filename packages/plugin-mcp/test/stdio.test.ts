@@ -225,6 +225,33 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
       .toMatch(/cancelled with the task/);
   });
 
+  it('cancels a hanging call when a drain outlasts shutdownTimeoutMs, whatever callTimeoutMs says [claim:mcpdoc-deadlines]', async () => {
+    agent = await startAgent(await connect(['hang'], { callTimeoutMs: 120_000 }), [plan('hang')], {
+      shutdown: 'drain',
+      shutdownTimeoutMs: 500,
+    });
+    const running = agent.run('hang');
+    await expect
+      .poll(() => agent?.logs.some((line) => line.msg === 'pipeline planned'), { timeout: 10_000 })
+      .toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = Date.now();
+    await agent.runtime.stop();
+    // The drain gave the task 500 ms, then cancelled it: not callTimeoutMs (120 s).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(
+      agent.logs.some((line) => line.msg === 'drain timed out; cancelling remaining tasks'),
+    ).toBe(true);
+    const task = await running;
+    expect(task.status).toBe('cancelled');
+    await expect
+      .poll(() => agent?.logs.find((line) => line.code === 'WEFT_MCP_TIMEOUT')?.error, {
+        timeout: 2000,
+      })
+      .toMatch(/cancelled with the task/);
+  });
+
   it('turns an isError result into a step error without the server text; the text is logged under an id [claim:mcpdoc-tool-error] [claim:mcpdoc-failures-no-server-text] [claim:mcpdoc-outside-code] [claim:prod-mcp-untrusted] [claim:mcp-tool-error] [claim:mcpdoc-tool-error-code] [claim:mcp-readme-failures-server-words]', async () => {
     agent = await startAgent(await connect(['fail']), [plan('fail'), { type: 'stop' }], {
       pipelineReview: 'always',
@@ -254,7 +281,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(review).not.toContain('ignore all previous instructions');
   });
 
-  it("keeps 500 characters of a tool's error text in the step's data and 2000 in the log line [claim:mcp-tool-error] [claim:errors-mcp-tool-error-log]", async () => {
+  it("keeps 500 characters of a tool's error text in the step's data and 2000 in the log line [claim:mcp-tool-error] [claim:errors-mcp-tool-error-log] [claim:mcpdoc-outside-code]", async () => {
     agent = await startAgent(await connect(['fail_long']), [plan('fail_long')]);
     const task = await agent.run('fail at length');
     const { excerpt } = task.chain[1]?.data as { excerpt: string };
@@ -300,7 +327,31 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     );
   });
 
-  it('fails calls while the server is down, then reconnects to a new process [claim:mcpdoc-reconnect] [claim:mcp-reconnect-delay] [claim:mcp-no-arguments] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-reconnected] [claim:errors-mcp-unavailable-during-call] [claim:mcpdoc-unavailable-at-once]', async () => {
+  it('reads an answer up to 64 KiB past maxResultBytes whole, and cuts one further past [claim:mcpdoc-too-large] [claim:errors-mcp-too-large-connection]', async () => {
+    agent = await startAgent(
+      await connect(['echo', 'pid'], { maxResultBytes: 300, reconnectDelayMs: 50 }),
+      [
+        plan('pid', 'echo', 'pid'),
+        { text: 'y'.repeat(60 * 1024) },
+        plan('echo', 'pid'),
+        { text: 'y'.repeat(70 * 1024) },
+      ],
+    );
+    const near = await agent.run('60 KiB');
+    // Read whole and measured, then refused; the same process answers the next call.
+    expect(near.chain[2]?.error).toMatch(
+      /answered with \d+ bytes, more than 300 \(maxResultBytes\)\. \[WEFT_MCP_RESULT_TOO_LARGE\]/,
+    );
+    expect(pidOf(near.chain[3]?.data)).toBe(pidOf(near.chain[1]?.data));
+    const far = await agent.run('70 KiB');
+    // Cut off unread: the connection was closed, and a new process answers.
+    expect(far.chain[1]?.error).toMatch(
+      /more than 300 bytes \(maxResultBytes\); the answer was dropped unread\. \[WEFT_MCP_RESULT_TOO_LARGE\]/,
+    );
+    expect(pidOf(far.chain[2]?.data)).not.toBe(pidOf(near.chain[1]?.data));
+  });
+
+  it('fails calls while the server is down, then reconnects to a new process [claim:mcpdoc-reconnect-backoff] [claim:mcpdoc-reconnect] [claim:mcp-reconnect-delay] [claim:mcp-no-arguments] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-reconnected] [claim:errors-mcp-unavailable-during-call] [claim:mcpdoc-unavailable-at-once]', async () => {
     agent = await startAgent(
       await connect(['pid', 'crash'], { reconnectDelayMs: 50, callTimeoutMs: 20_000 }),
       [plan('pid', 'crash'), plan('pid')],
