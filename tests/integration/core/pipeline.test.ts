@@ -249,7 +249,7 @@ describe('running steps', () => {
     expect(task.chain[2]?.timestamp).toBeInstanceOf(Date);
   });
 
-  it('gives each executor the chain so far and a full ExecutionContext [claim:exec-context-members] [claim:exec-render-namespace] [claim:philo-failure-item] [claim:mpm-one-provider] [claim:wp-context] [claim:liq-context-render]', async () => {
+  it('gives each executor the chain so far and a full ExecutionContext [claim:exec-context-members] [claim:exec-render-namespace] [claim:philo-failure-item] [claim:mpm-one-provider] [claim:wp-context] [claim:liq-context-render] [claim:cu-executor-parts]', async () => {
     const jsonAnswer = { city: 'Lyon' };
     const first = recordingExecutor('first', async (_task, context) => {
       const rendered = await context.render('greeting', { name: 'Ada' });
@@ -276,6 +276,7 @@ describe('running steps', () => {
 
     const firstCall = first.calls[0]!;
     expect(firstCall.task).toBe(task);
+    expect(firstCall.task.space.id).toBe('s');
     expect(firstCall.chain.map((item) => item.type)).toEqual(['trigger']);
     expect(firstCall.context).toMatchObject({
       pluginId: 'tools',
