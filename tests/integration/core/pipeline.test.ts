@@ -1,4 +1,9 @@
-import { MAX_QUERY_SPACE_PATTERNS, MemoryManager, type ModelRequestTask } from '@weft/core';
+import {
+  MAX_QUERY_SPACE_PATTERNS,
+  MemoryManager,
+  Scheduler,
+  type ModelRequestTask,
+} from '@weft/core';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -249,7 +254,7 @@ describe('running steps', () => {
     expect(task.chain[2]?.timestamp).toBeInstanceOf(Date);
   });
 
-  it('gives each executor the chain so far and a full ExecutionContext [claim:exec-context-members] [claim:exec-render-namespace] [claim:philo-failure-item] [claim:mpm-one-provider] [claim:wp-context] [claim:liq-context-render] [claim:cu-executor-parts]', async () => {
+  it('gives each executor the chain so far and a full ExecutionContext [claim:exec-context-members] [claim:exec-render-namespace] [claim:philo-failure-item] [claim:mpm-one-provider] [claim:wp-context] [claim:liq-context-render] [claim:cu-executor-parts] [claim:cu-runtime-parts]', async () => {
     const jsonAnswer = { city: 'Lyon' };
     const first = recordingExecutor('first', async (_task, context) => {
       const rendered = await context.render('greeting', { name: 'Ada' });
@@ -290,6 +295,7 @@ describe('running steps', () => {
     expect(firstCall.context.memory).toBeInstanceOf(MemoryManager);
     expect(firstCall.context.memory.provider).toBe(runtime.memory.provider);
     expect(firstCall.context.prompts).toBe(runtime.prompts);
+    expect(runtime.scheduler).toBeInstanceOf(Scheduler);
     expect(firstCall.context.signal).toBeInstanceOf(AbortSignal);
     expect(typeof firstCall.context.logger.info).toBe('function');
     expect(task.chain[1]?.data).toEqual({
