@@ -94,6 +94,27 @@ describe('PromptRegistry', () => {
     expect(await prompts.render('chat/reply', { name: 'Ada', title: 'Dr' })).toBe('Dr Ada');
   });
 
+  it('fails on a misspelt variable in an output or a for loop, and treats one in an if as false [claim:cu-liquid-strict]', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('chat', 'output', 'Hello {{ usr }}');
+    prompts.register('chat', 'property', 'Hello {{ user.nmae }}');
+    prompts.register('chat', 'loop', '{% for item in itmes %}{{ item }}{% endfor %}');
+    prompts.register('chat', 'condition', '{% if usr %}known{% else %}missing{% endif %}');
+    const variables = { user: { name: 'Ada' }, items: ['a'] };
+
+    for (const [name, missing] of [
+      ['output', 'usr'],
+      ['property', 'user.nmae'],
+      ['loop', 'itmes'],
+    ] as const) {
+      const error = await errorOf(prompts.render(`chat/${name}`, variables));
+      expect(error.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+      expect(error.message).toContain(`undefined variable: ${missing}`);
+    }
+    expect(await prompts.render('chat/condition', variables)).toBe('missing');
+    expect(await prompts.render('chat/condition', { usr: 'Ada' })).toBe('known');
+  });
+
   it('falls back to the default filter’s value when a variable is missing [claim:liq-default-filter]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('digest', 'length', 'At most {{ maxWords | default: 80 }} words.');

@@ -1,6 +1,13 @@
-import { MAX_QUERY_SPACE_PATTERNS, MemoryManager, type ModelRequestTask } from '@weft/core';
+import {
+  formatZodSchema,
+  MAX_QUERY_SPACE_PATTERNS,
+  MemoryManager,
+  PipelineSchema,
+  Scheduler,
+  type ModelRequestTask,
+} from '@weft/core';
 import { InMemoryMemoryProvider } from '@weft/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import {
@@ -73,6 +80,83 @@ describe('dispatch', () => {
 });
 
 describe('planning', () => {
+  it('plans through getObject: the schema shown and a bad plan asked again as a getObject call does, in core templates rendered by name from the registry of the plugins [claim:cu-planning-get-object] [claim:cu-core-templates]', async () => {
+    const badPlan = { steps: 'all of them' };
+    const { runtime, model } = await startedRuntime({
+      plugins: [echoPlugin({ templates: { hello: 'Hello {{ name }}' } })],
+      responses: { responses: [badPlan, plan(['echo', 'reply'])] },
+    });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(task.status).toBe('completed');
+    expect(model.requests).toHaveLength(2);
+
+    // The same schema and answers through getObject itself give the same system and retry messages.
+    model.enqueue(badPlan, plan(['echo', 'reply']));
+    await runtime.models.getObject({ schema: PipelineSchema, schemaName: 'Pipeline', prompt: 'p' });
+    const [planning, planningRetry, direct, directRetry] = model.requests;
+    expect(planning?.[0]).toEqual(direct?.[0]);
+    expect(planningRetry?.slice(2)).toEqual(directRetry?.slice(2));
+    expect(planningRetry?.[3]?.content).toContain(
+      'Your previous answer was not valid for the schema Pipeline:\n✖ Invalid input: expected array, received string\n  → at steps',
+    );
+
+    // The runtime's own prompts are core/ templates of the registry that holds the plugins' ones,
+    // and rendering them by name gives the text the model received.
+    expect(runtime.prompts.list()).toEqual(
+      expect.arrayContaining(['core/get-object', 'core/pipeline-generation', 'echo/hello']),
+    );
+    expect(planning?.[0]?.content).toBe(
+      await runtime.prompts.render('core/get-object', {
+        system: '',
+        schemaName: 'Pipeline',
+        schema: formatZodSchema(PipelineSchema),
+      }),
+    );
+  });
+
+  it('lets the space a trigger chooses decide which tasks wait for each other and which memories the planner sees [claim:cu-space-decides]', async () => {
+    const events: string[] = [];
+    let release = (): void => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const work = recordingExecutor('work', async (task) => {
+      events.push(`start ${task.trigger.message}`);
+      if (task.trigger.message === 'a1') await gate;
+      events.push(`end ${task.trigger.message}`);
+      return { success: true };
+    });
+    const { runtime, model } = await startedRuntime({
+      plugins: [echoPlugin({ executors: [work] })],
+      responses: planner(['echo', 'work']),
+    });
+    const dispatch = (space: string, message: string) =>
+      runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space, message });
+
+    // Released in any case: a test that fails with a1 still held would keep the runtime's stop waiting.
+    try {
+      const a1 = dispatch('room-a', 'a1');
+      await vi.waitFor(() => expect(events).toEqual(['start a1']), { timeout: 5000 });
+      const a2 = dispatch('room-a', 'a2');
+      const b1 = await dispatch('room-b', 'b1');
+      // b1 ran while a1 held room-a; a2, dispatched before b1, still waits for a1.
+      expect(b1.status).toBe('completed');
+      expect(events).toEqual(['start a1', 'start b1', 'end b1']);
+      expect(runtime.scheduler.pending).toBe(1);
+      release();
+      await Promise.all([a1, a2]);
+      expect(events.slice(3)).toEqual(['end a1', 'start a2', 'end a2']);
+
+      const a2Prompt = model.requests.find((messages) =>
+        messages[1]?.content.includes('Message: a2'),
+      )?.[1]?.content;
+      expect(a2Prompt).toContain('space room-a, trigger echo/message: a1');
+      expect(a2Prompt).not.toContain('b1');
+    } finally {
+      release();
+    }
+  });
+
   it("tells every model call of a task the task's id and message in request.task [claim:cap-request-task] [claim:gs-routes] [claim:testing-request-task] [claim:tst-task-message]", async () => {
     const asks = recordingExecutor('ask', async (_task, context) => {
       const text = await context.models.generateText('Say something.');
@@ -249,7 +333,7 @@ describe('running steps', () => {
     expect(task.chain[2]?.timestamp).toBeInstanceOf(Date);
   });
 
-  it('gives each executor the chain so far and a full ExecutionContext [claim:exec-context-members] [claim:exec-render-namespace] [claim:philo-failure-item] [claim:mpm-one-provider] [claim:wp-context] [claim:liq-context-render]', async () => {
+  it('gives each executor the chain so far and a full ExecutionContext [claim:exec-context-members] [claim:exec-render-namespace] [claim:philo-failure-item] [claim:mpm-one-provider] [claim:wp-context] [claim:liq-context-render] [claim:cu-executor-parts] [claim:cu-runtime-parts]', async () => {
     const jsonAnswer = { city: 'Lyon' };
     const first = recordingExecutor('first', async (_task, context) => {
       const rendered = await context.render('greeting', { name: 'Ada' });
@@ -276,6 +360,7 @@ describe('running steps', () => {
 
     const firstCall = first.calls[0]!;
     expect(firstCall.task).toBe(task);
+    expect(firstCall.task.space.id).toBe('s');
     expect(firstCall.chain.map((item) => item.type)).toEqual(['trigger']);
     expect(firstCall.context).toMatchObject({
       pluginId: 'tools',
@@ -289,6 +374,7 @@ describe('running steps', () => {
     expect(firstCall.context.memory).toBeInstanceOf(MemoryManager);
     expect(firstCall.context.memory.provider).toBe(runtime.memory.provider);
     expect(firstCall.context.prompts).toBe(runtime.prompts);
+    expect(runtime.scheduler).toBeInstanceOf(Scheduler);
     expect(firstCall.context.signal).toBeInstanceOf(AbortSignal);
     expect(typeof firstCall.context.logger.info).toBe('function');
     expect(task.chain[1]?.data).toEqual({
