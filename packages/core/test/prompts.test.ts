@@ -115,6 +115,23 @@ describe('PromptRegistry', () => {
     expect(await prompts.render('chat/condition', { usr: 'Ada' })).toBe('known');
   });
 
+  it('lets a missing value through unless, case, a comparison and assign, as through if [claim:liq-lenient-places]', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('chat', 'unless', '{% unless usr %}missing{% endunless %}');
+    prompts.register(
+      'chat',
+      'case',
+      '{% case usr %}{% when "Ada" %}Ada{% else %}other{% endcase %}',
+    );
+    prompts.register('chat', 'compare', '{% if usr == "Ada" %}Ada{% else %}other{% endif %}');
+    prompts.register('chat', 'assign', '{% assign name = usr %}[{{ name }}]');
+    expect(await prompts.render('chat/unless', {})).toBe('missing');
+    expect(await prompts.render('chat/case', {})).toBe('other');
+    expect(await prompts.render('chat/compare', {})).toBe('other');
+    expect(await prompts.render('chat/assign', {})).toBe('[]');
+    expect(await prompts.render('chat/assign', { usr: 'Ada' })).toBe('[Ada]');
+  });
+
   it('falls back to the default filter’s value when a variable is missing [claim:liq-default-filter]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('digest', 'length', 'At most {{ maxWords | default: 80 }} words.');
