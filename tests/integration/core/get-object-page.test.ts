@@ -65,6 +65,10 @@ describe('docs/core-utilities/getObject.md, the messages of extractInvoice', () 
     // The system text, then the instruction, then the schema: the same words in the same order.
     expect(sent.prose).toBe(shown.prose);
     expect(sent.schema).toEqual(shown.schema);
+    // The page folds the instruction, which is one line in the real message.
+    expect(model.requests[0]?.[0]?.content).toContain(
+      'nothing else: no prose, no code fences. It must match this JSON Schema (Invoice):\n{',
+    );
     // The real schema is indented JSON, two spaces a level, one array item a line.
     expect(sent.schemaText).toBe(JSON.stringify(sent.schema, null, 2));
 
