@@ -61,7 +61,7 @@ describe('formatZodSchema', () => {
     expect(formatZodSchema(z.object({ city: z.string().describe('City name') }))).toBe(expected);
   });
 
-  it("converts a schema once for the prompt and getObject's JSON mode, and changes neither", () => {
+  it("converts a schema once for the prompt and getObject's JSON mode, and changes neither [claim:go-format-zod]", () => {
     const schema = z.object({ steps: z.array(z.string()) });
     const converted = inputJsonSchema(schema);
     expect(converted.$schema).toBe('https://json-schema.org/draft/2020-12/schema');

@@ -513,6 +513,42 @@ describe('handleSignals and a forwarded signal', () => {
 });
 
 describe('the task signal', () => {
+  it('aborts a running context.getObject when the task is cancelled [claim:go-context-abort]', async () => {
+    let requestSignal: AbortSignal | undefined;
+    const outcome = deferred<unknown>();
+    const asks = recordingExecutor('ask', async (_task, context) => {
+      await context.getObject({ schema: z.object({ ok: z.boolean() }), prompt: 'ok?' }).then(
+        () => outcome.resolve('resolved'),
+        (error: unknown) => outcome.resolve(error),
+      );
+      return { success: true };
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('work', { executors: [asks] })],
+      responses: {
+        fallback: (_messages, request: ModelRequestConfig) => {
+          if (request.purpose === 'plan') return plan(['work', 'ask']);
+          requestSignal = request.signal;
+          // Like a provider's HTTP call: it ends when its signal aborts, or fails the test later.
+          return new Promise<string>((_resolve, reject) => {
+            const late = setTimeout(() => reject(new Error('the signal never aborted')), 5_000);
+            request.signal?.addEventListener('abort', () => {
+              clearTimeout(late);
+              reject(new Error('aborted'));
+            });
+          });
+        },
+      },
+      options: { shutdown: 'cancel', pipelineReview: 'never' },
+    });
+    const task = runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'cancel' });
+    await waitFor(() => requestSignal !== undefined);
+    expect(requestSignal?.aborted).toBe(false);
+    await runtime.stop();
+    expect((await task).status).toBe('cancelled');
+    expect(requestSignal?.aborted).toBe(true);
+    expect(describeOutcome(await outcome.promise)).toContain('aborted');
+  });
   it("passes the task's signal to planning, review and executor model calls [claim:exec-models-signal] [claim:task-signal-reaches-model-calls] [claim:go-context-abort] [claim:testing-purpose] [claim:mpo-scripted-function] [claim:tst-purpose] [claim:wp-signal-model-calls] [claim:cap-request-purpose]", async () => {
     const seen: { purpose: string | undefined; signal: AbortSignal | undefined }[] = [];
     let executorSignal: AbortSignal | undefined;
@@ -545,3 +581,7 @@ describe('the task signal', () => {
     for (const call of seen) expect(call.signal).toBe(executorSignal);
   });
 });
+
+function describeOutcome(outcome: unknown): string {
+  return outcome instanceof Error ? outcome.message : String(outcome);
+}

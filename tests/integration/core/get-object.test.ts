@@ -104,6 +104,34 @@ describe('ModelManager.getObject', () => {
     });
   });
 
+  it('reads a fenced block before the brace span, and a fence whose prose holds braces [claim:go-reading]', async () => {
+    const { models: manager, model } = await models([
+      // The whole answer does not parse; the span from the first [ to the last ] does ([1]), but
+      // the fence comes first in the order, so its object is the answer and no retry is needed.
+      '[1]\n```json\n{"city":"Oslo","population":700000}\n```',
+      // The span from the first { to the last } does not parse: only the fence can be read.
+      'Use {braces} like this:\n```\n{"city":"Bergen","population":285000}\n```',
+    ]);
+    expect(await manager.getObject({ schema: City, prompt: 'a', maxRetries: 0 })).toEqual({
+      city: 'Oslo',
+      population: 700000,
+    });
+    expect(await manager.getObject({ schema: City, prompt: 'b', maxRetries: 0 })).toEqual({
+      city: 'Bergen',
+      population: 285000,
+    });
+    expect(model.requests).toHaveLength(2);
+  });
+
+  it('reads the span from the first { to the last }, so two objects in prose are not read [claim:go-reading]', async () => {
+    const { models: manager } = await models([
+      'Either {"city":"Lyon","population":1} or {"city":"Nice","population":2}.',
+    ]);
+    const error = await errorOf(manager.getObject({ schema: City, prompt: 'x', maxRetries: 0 }));
+    expect(error.code).toBe('WEFT_GET_OBJECT_FAILED');
+    expect(error.message).toContain('the answer is not JSON');
+  });
+
   it('asks again with a retry prompt that contains the validation error [claim:wp-getobject-retry] [claim:go-retry-conversation] [claim:trouble-getobject-retries] [claim:wp-getobject]', async () => {
     const { models: manager, model } = await models([
       'I think it is Lyon',
@@ -188,7 +216,7 @@ describe('ModelManager.getObject', () => {
     expect(model.requests).toHaveLength(1);
   });
 
-  it("marks a getObject call's purpose with its schema name unless the caller gives one [claim:testing-purpose] [claim:mpo-scripted-function] [claim:tst-purpose] [claim:cap-request-purpose]", async () => {
+  it("marks a getObject call's purpose with its schema name unless the caller gives one [claim:testing-purpose] [claim:mpo-scripted-function] [claim:tst-purpose] [claim:cap-request-purpose] [claim:go-request-purpose]", async () => {
     const purposes: (string | undefined)[] = [];
     const { runtime } = await startedRuntime({
       responses: {
@@ -207,6 +235,43 @@ describe('ModelManager.getObject', () => {
       request: { purpose: 'destination' },
     });
     expect(purposes).toEqual(['get-object:City', 'destination']);
+  });
+
+  it("makes an executor's failed getObject an error item of its step, thrown or returned as a message [claim:go-executor-error-item]", async () => {
+    const ask = { schema: City, schemaName: 'City', prompt: 'Where?', maxRetries: 0 };
+    const lets = recordingExecutor('lets-it-throw', async (_task, context) => {
+      await context.getObject(ask);
+      return { success: true };
+    });
+    const catches = recordingExecutor('catches-it', async (_task, context) => {
+      try {
+        await context.getObject(ask);
+        return { success: true };
+      } catch (error) {
+        return { success: false, error: error instanceof Error ? error.message : String(error) };
+      }
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('work', { executors: [lets, catches] })],
+      responses: {
+        fallback: (_messages, request: ModelRequestConfig) =>
+          request.purpose === 'plan'
+            ? plan(['work', 'lets-it-throw'], ['work', 'catches-it'])
+            : 'I am not sure.',
+      },
+      options: { pipelineReview: 'never' },
+    });
+    const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'fails' });
+    expect(task.status).toBe('failed');
+    const items = task.chain.slice(1);
+    expect(items.map((item) => `${item.type}:${item.pluginId}/${item.action}`)).toEqual([
+      'error:work/lets-it-throw',
+      'error:work/catches-it',
+    ]);
+    for (const item of items) {
+      expect(item.error).toMatch(/^getObject: the model's answer did not match schema "City"/);
+      expect(item.error).toContain('[WEFT_GET_OBJECT_FAILED]');
+    }
   });
 
   it("marks an executor's getObject call with its schema name, and leaves its other calls without a purpose [claim:testing-purpose] [claim:testing-executor-purpose]", async () => {

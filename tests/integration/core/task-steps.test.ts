@@ -2,7 +2,7 @@
  * The steps of a task: how many may run, counting those a review added, and what a step that
  * fails or returns no PluginResult leaves in the chain.
  */
-import { type ModelRequestConfig } from '@weft/core';
+import { type ModelRequestConfig, WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { plan, recordingExecutor, startedRuntime, TestPlugin } from './fixtures.js';
 
@@ -58,6 +58,19 @@ describe('the result of a step', () => {
       ['error', 'only a message'],
       ['error', 'the executor reported failure without a reason'],
     ]);
+  });
+
+  it("records a caught Error returned as the reason as that step's error item, described like a thrown one and never exposed [claim:go-executor-error-item]", async () => {
+    const caught = new WeftError('WEFT_GET_OBJECT_FAILED', 'getObject: no valid answer');
+    const chain = await chainOf(
+      { success: false, error: caught, expose: true },
+      { success: false, message: { why: 'a reason that is not text' } },
+    );
+    expect(chain.map((item) => [item.type, item.pluginId, item.action, item.error])).toEqual([
+      ['error', 'work', 'step-0', 'getObject: no valid answer [WEFT_GET_OBJECT_FAILED]'],
+      ['error', 'work', 'step-1', '{"why":"a reason that is not text"}'],
+    ]);
+    expect(chain[0]?.expose).toBeUndefined();
   });
 
   it('records a return value that is not a PluginResult as an error item saying so [claim:exec-not-a-result]', async () => {

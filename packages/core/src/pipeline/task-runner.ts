@@ -383,15 +383,21 @@ function toItem(step: PipelineStep, result: PluginResult): Context {
     );
   }
   if (!result.success) {
+    // The reason is text; from JavaScript, or through a cast, it may be what a catch caught (an
+    // Error): that is described like a thrown error, and is never marked for users either.
+    const reason: unknown = result.error ?? result.message;
+    const written = reason === undefined || reason === null || typeof reason === 'string';
     return {
       type: 'error',
       pluginId: step.pluginId,
       action: step.action,
       data: result.data,
       message: result.message,
-      error: result.error ?? result.message ?? 'the executor reported failure without a reason',
+      error: written
+        ? (reason ?? 'the executor reported failure without a reason')
+        : describeError(reason),
       // Only a returned failure can be marked: a thrown error's text was not written for users.
-      ...(result.expose === true ? { expose: true } : {}),
+      ...(result.expose === true && written ? { expose: true } : {}),
       timestamp: new Date(),
     };
   }
