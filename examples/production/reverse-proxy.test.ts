@@ -114,7 +114,7 @@ describe('behind a reverse proxy that passes Host on', () => {
     return proxy;
   }
 
-  it('refuses every forwarded request with 403 WEFT_HOST_NOT_ALLOWED on the loopback until allowedHosts lists the public name [claim:prod-allowed-hosts-behind-proxy] [claim:prod-allowed-hosts-403]', async () => {
+  it('refuses every forwarded request with 403 WEFT_HOST_NOT_ALLOWED on the loopback until allowedHosts lists the public name [claim:prod-allowed-hosts-behind-proxy] [claim:prod-allowed-hosts-403] [claim:errors-host-not-allowed-section]', async () => {
     const unlisted = await agentBehindProxy();
     const refused = await getThrough(unlisted, '/healthz');
     expect(refused.status).toBe(403);
