@@ -418,7 +418,7 @@ export const CORE_ERRORS = {
       ],
       cause:
         "an HTTP request’s `Host` header names a host that is not in `server.allowedHosts` (for a websocket upgrade, the plugin’s own `allowedHosts`), or the request has none while the allowed hosts are not `true` or `'all'`. The runtime’s server refuses a missing `Host` with this code only over HTTP/1.0: an HTTP/1.1 request without it gets `400` `WEFT_BAD_REQUEST`, whatever the allowed hosts. The websocket upgrade refuses a missing `Host` with this code over HTTP/1.1 too. The server answers before any route runs, which stops a web page whose domain was pointed at your machine (DNS rebinding) from calling the agent. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed.",
-      fix: "when the agent listens on `0.0.0.0` for remote clients, list the public host names they use, such as `allowedHosts: ['agent.example.com']`; see the [configuration reference](./configuration.md#server-options).",
+      fix: "when the agent listens on `0.0.0.0` for remote clients, or behind a reverse proxy that passes the client’s `Host` on (whatever address the agent listens on), list the public host names clients use, such as `allowedHosts: ['agent.example.com']`; see the [configuration reference](./configuration.md#server-options).",
     },
     /** @claim errors-origin-section */
     WEFT_ORIGIN_NOT_ALLOWED: {

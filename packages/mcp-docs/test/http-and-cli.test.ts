@@ -107,13 +107,13 @@ describe('weft-docs-mcp --http', () => {
     expect(body).toContain('Host \\"attacker.example\\" is not allowed by this server');
   });
 
-  it('refuses a browser Origin of another name, even with its own Host [claim:mcp-docs-http-host-check] [claim:mcp-docs-readme-http]', async () => {
+  it('refuses a browser Origin of another name, even with its own Host [claim:mcp-docs-http-host-check] [claim:mcp-docs-readme-http] [claim:prod-mcp-docs-limits]', async () => {
     const { status, body } = await post({ origin: 'http://attacker.example' });
     expect(status).toBe(403);
     expect(body).toContain('Origin \\"http://attacker.example\\" is not allowed');
   });
 
-  it('refuses a browser Origin of another IP address, which a Host of one would pass [claim:mcp-docs-http-host-check] [claim:mcp-docs-readme-http]', async () => {
+  it('refuses a browser Origin of another IP address, which a Host of one would pass [claim:mcp-docs-http-host-check] [claim:mcp-docs-readme-http] [claim:prod-mcp-docs-limits]', async () => {
     const { status, body } = await post({ origin: 'http://192.0.2.5' });
     expect(status).toBe(403);
     expect(body).toContain('Origin \\"http://192.0.2.5\\" is not allowed');
@@ -142,7 +142,7 @@ describe('weft-docs-mcp --http', () => {
     expect((await cpuMs()) - before).toBeLessThan(1_000);
   });
 
-  it('accepts localhost as Host, and an Origin on the loopback [claim:mcp-docs-http-host-check]', async () => {
+  it('accepts localhost as Host, and an Origin on the loopback [claim:mcp-docs-http-host-check] [claim:prod-mcp-docs-limits]', async () => {
     const { status } = await post({
       host: `localhost:${url.port}`,
       origin: 'http://localhost:5173',

@@ -385,7 +385,7 @@ export class ServerManager implements HttpServer {
       const shown = JSON.stringify(hostnameOf(host ?? '').slice(0, 100));
       this.logger?.warn(
         { requestId, host, method: request.method, path: request.path },
-        `refused a request for host ${shown}: not in options.server.allowedHosts. When the server listens on 0.0.0.0 or ::, list the public host names clients use in allowedHosts.`,
+        `refused a request for host ${shown}: not in options.server.allowedHosts. When the server listens on 0.0.0.0 or ::, or behind a reverse proxy that passes the client's Host on, list the public host names clients use in allowedHosts.`,
       );
       sendError(response, {
         status: 403,

@@ -99,7 +99,7 @@ export const serverOptionsSchema = z
       .union([z.literal(true), z.literal('all'), z.array(z.string().trim().min(1))])
       .default([])
       .describe(
-        "Host names a request’s `Host` header may carry, against DNS rebinding; others get `403` with `WEFT_HOST_NOT_ALLOWED`. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed; `.example.com` allows the name and its subdomains; `true` or `'all'` turns the check off. List your public names when you listen on `0.0.0.0`.",
+        "Host names a request’s `Host` header may carry, against DNS rebinding; others get `403` with `WEFT_HOST_NOT_ALLOWED`. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed; `.example.com` allows the name and its subdomains; `true` or `'all'` turns the check off. List your public names when you listen on `0.0.0.0`, and behind a reverse proxy that passes the client’s `Host` on, even on the loopback.",
       ),
     allowedOrigins: z
       .union([

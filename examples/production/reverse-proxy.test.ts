@@ -1,0 +1,130 @@
+/**
+ * The production guide's advice on `server.allowedHosts` behind a reverse proxy, with a real proxy
+ * in front of the runtime's server: a small Node.js one that forwards each request with the
+ * client's headers, `Host` included, as Caddy does by default and nginx with
+ * `proxy_set_header Host $host`.
+ */
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Runtime } from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConversationPlugin } from '../tutorial-chat/conversation-plugin.js';
+import { addHealthRoutes } from './health.js';
+
+const logger = pino({ level: 'silent' });
+const PUBLIC_HOST = 'agent.example.com';
+
+/** A reverse proxy to `upstream` that passes the client's `Host` on unchanged. */
+async function hostPreservingProxy(upstream: URL): Promise<Server> {
+  const proxy = createServer((incoming, outgoing) => {
+    const forwarded = httpRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: incoming.headers,
+        timeout: 5_000,
+      },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    forwarded.on('timeout', () => forwarded.destroy(new Error('no answer')));
+    forwarded.on('error', () => {
+      if (!outgoing.headersSent) outgoing.writeHead(502);
+      outgoing.end();
+    });
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return proxy;
+}
+
+/** A GET through the proxy as a browser of the public site sends it. */
+function getThrough(
+  proxy: Server,
+  path: string,
+): Promise<{ status: number; body: string }> {
+  const { port } = proxy.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        headers: { host: PUBLIC_HOST },
+        timeout: 5_000,
+      },
+      (answer: IncomingMessage) => {
+        let body = '';
+        answer.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        answer.on('end', () =>
+          resolve({ status: answer.statusCode ?? 0, body }),
+        );
+      },
+    );
+    outgoing.on('timeout', () =>
+      outgoing.destroy(new Error('no answer in 5 s')),
+    );
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+describe('behind a reverse proxy that passes Host on', () => {
+  const runtimes: Runtime[] = [];
+  const proxies: Server[] = [];
+
+  afterEach(async () => {
+    for (const proxy of proxies.splice(0)) {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+    for (const runtime of runtimes.splice(0)) await runtime.stop();
+  });
+
+  async function agentBehindProxy(allowedHosts?: string[]): Promise<Server> {
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider()],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new ConversationPlugin({ writerProvider: 'scripted' })],
+      options: {
+        logger,
+        server: { port: 0, ...(allowedHosts ? { allowedHosts } : {}) },
+      },
+    });
+    runtimes.push(runtime);
+    addHealthRoutes(runtime);
+    await runtime.start();
+    // The loopback default: the proxy is the only way in.
+    expect(runtime.server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const proxy = await hostPreservingProxy(
+      new URL(runtime.server.url as string),
+    );
+    proxies.push(proxy);
+    return proxy;
+  }
+
+  it('refuses every forwarded request with 403 WEFT_HOST_NOT_ALLOWED on the loopback until allowedHosts lists the public name [claim:prod-allowed-hosts-behind-proxy] [claim:prod-allowed-hosts-403] [claim:errors-host-not-allowed-section]', async () => {
+    const unlisted = await agentBehindProxy();
+    const refused = await getThrough(unlisted, '/healthz');
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.body)).toMatchObject({
+      error: { status: 403, code: 'WEFT_HOST_NOT_ALLOWED' },
+    });
+
+    const listed = await agentBehindProxy([PUBLIC_HOST]);
+    const served = await getThrough(listed, '/healthz');
+    expect(served.status).toBe(200);
+    expect(JSON.parse(served.body)).toEqual({ status: 'ok' });
+  });
+});
