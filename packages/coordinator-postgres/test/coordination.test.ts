@@ -276,7 +276,14 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
       expect(WeftError.is(error, 'WEFT_COORDINATOR_ACQUIRE_TIMEOUT')).toBe(true);
     }
     // Only the holder's row is left while its task runs; then nothing is, and no one ran theirs.
-    const rows = await db.sql<{ ticket: string }>(`SELECT ticket FROM "${schema}".tasks`);
+    // The rows of the failed tasks are deleted just after their callers hear of it: wait for
+    // that, well within the holder's 3 s task.
+    const rowsGoneBy = Date.now() + 1_500;
+    let rows = await db.sql<{ ticket: string }>(`SELECT ticket FROM "${schema}".tasks`);
+    while (rows.length > 1 && Date.now() < rowsGoneBy) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      rows = await db.sql<{ ticket: string }>(`SELECT ticket FROM "${schema}".tasks`);
+    }
     expect(rows).toHaveLength(1);
     await slow.done;
     await new Promise((resolve) => setTimeout(resolve, 1_500));
