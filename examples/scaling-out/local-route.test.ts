@@ -124,7 +124,7 @@ async function sh(command: string, env: NodeJS.ProcessEnv): Promise<string> {
 }
 
 describe('the Scaling out guide, on one machine', () => {
-  it('runs two instances by the page’s commands, and the second finishes the task of the first after it is killed [claim:task-crash-coordinator-takes-over] [claim:scaling-local-example] [claim:scaling-local-no-key] [claim:scaling-local-from-clone] [claim:scaling-local-listening] [claim:scaling-local-accepted] [claim:scaling-local-takeover] [claim:scaling-local-answer] [claim:scaling-local-test]', async () => {
+  it('runs two instances by the page’s commands, and the second finishes the task of the first after it is killed [claim:task-crash-coordinator-takes-over] [claim:scaling-local-example] [claim:scaling-local-no-key] [claim:scaling-local-from-clone] [claim:scaling-local-listening] [claim:scaling-local-accepted] [claim:scaling-local-takeover] [claim:scaling-local-answer] [claim:scaling-local-test] [claim:scaling-keeps-id]', async () => {
     const commands = sectionCommands(
       readFileSync(PAGE, 'utf8'),
       'Run two instances on one machine',

@@ -121,7 +121,11 @@ it('starts two agents against the PostgreSQL server the compose file starts, aft
   expect(url.hostname).toBe('postgres');
   expect(Object.keys(compose.services)).toContain(url.hostname);
   expect(agent.depends_on[url.hostname]?.condition).toBe('service_healthy');
-  expect(compose.services.postgres?.healthcheck).toBeDefined();
+  // Healthy means the server answers pg_isready.
+  const healthcheck = compose.services.postgres?.healthcheck as {
+    test: string[];
+  };
+  expect(healthcheck.test.join(' ')).toContain('pg_isready');
   expect(agent.deploy.replicas).toBeGreaterThanOrEqual(2);
   // The password is read from the environment, never written in the file.
   expect(agent.environment.DATABASE_URL).toContain('${POSTGRES_PASSWORD}');

@@ -18,7 +18,7 @@ vi.mock('../../../packages/core/src/platform/node.ts', async (importOriginal) =>
 }));
 
 describe('Runtime.init without express installed', () => {
-  it('reports the plugins whose route triggers need the server, and the command that installs it [claim:node-subpath-missing-peers] [claim:errors-invalid-config-peers]', async () => {
+  it('reports the plugins whose route triggers need the server, and the command that installs it [claim:node-subpath-missing-peers] [claim:errors-invalid-config-peers] [claim:scaling-pack-express-cors]', async () => {
     let caught: unknown;
     try {
       await makeRuntime({ plugins: [pingerPlugin()] });

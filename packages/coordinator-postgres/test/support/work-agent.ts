@@ -114,6 +114,8 @@ export async function startWorkAgent(options: {
   instance: string;
   concurrency?: number;
   coordinator?: Partial<PostgresSpaceCoordinatorOptions>;
+  /** How long `stop()` drains before it cancels the rest; 5 s unless given. */
+  shutdownTimeoutMs?: number;
 }): Promise<WorkAgent> {
   const pool = new pg.Pool({ connectionString: options.connectionString, max: 8 });
   // A connection the server ends while idle must not crash the process.
@@ -138,7 +140,7 @@ export async function startWorkAgent(options: {
       relatedMemories: 0,
       scheduler: { concurrency: options.concurrency ?? 4, maxQueueSize: 10_000 },
       logger: pino({ level: process.env.WEFT_LOG_LEVEL ?? 'silent' }),
-      shutdownTimeoutMs: 5_000,
+      shutdownTimeoutMs: options.shutdownTimeoutMs ?? 5_000,
     },
   });
   await runtime.start();
