@@ -167,6 +167,45 @@ describe('tutorial: chat assistant', () => {
     ]);
   });
 
+  it('leaves out a task that ended without a reply, which still counts towards the limit', async () => {
+    runtime = await createChatAgent(settings, logger);
+    await runtime.start();
+    for (const text of ['one', 'two']) await send('c1', text);
+    const [stored] = await runtime.memory.query({ kind: 'chain', limit: 1 });
+    const space = stored?.space ?? '';
+    // A later task of the conversation that failed before any reply, as the runtime records it.
+    await runtime.memory.store({
+      space,
+      kind: 'chain',
+      content: {
+        status: 'failed',
+        steps: [],
+        chain: [
+          {
+            type: 'trigger',
+            pluginId: 'conversation',
+            action: 'message',
+            message: 'lost',
+          },
+          {
+            type: 'error',
+            pluginId: 'core',
+            action: 'plan',
+            error: 'planning failed',
+          },
+        ],
+      },
+      metadata: {},
+    });
+
+    const turns = await loadHistory(runtime.memory, space, 2);
+    expect(
+      turns.map(
+        ({ role, content }) => `${role}: ${content.split(' after')[0]}`,
+      ),
+    ).toEqual(['user: two', 'assistant: You said "two"']);
+  });
+
   it('keeps conversations in SQLite across a restart [claim:tut-survives-restart]', async () => {
     runtime = await createChatAgent(settings, logger);
     await runtime.start();
