@@ -123,6 +123,32 @@ describe('tutorial: chat assistant', () => {
     expect(lastWriterCall?.messages[1]?.content).toBe('My name is Ada.');
   });
 
+  it('answers two messages of one conversation sent at once one after the other: the second sees the first [claim:tut-conversations-apart]', async () => {
+    runtime = await createChatAgent(settings, logger);
+    await runtime.start();
+
+    const replies = await Promise.all([
+      send('c1', 'First at once.'),
+      send('c1', 'Second at once.'),
+    ]);
+
+    // Run side by side, both would read the history before either ended and count 0 earlier.
+    expect(
+      replies.map(({ body }) => String(body.reply).split(' after ')[1]).sort(),
+    ).toEqual(['0 earlier message(s).', '1 earlier message(s).']);
+    const writerCalls = server.requests.filter(
+      (request) => request.model === 'large-writer',
+    );
+    expect(writerCalls).toHaveLength(2);
+    // The later writer call was shown the earlier exchange, question and reply.
+    expect(writerCalls[1]?.messages.map((message) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+    ]);
+  });
+
   it('reads back the newest exchanges up to the limit, in reading order [claim:tut-history-newest]', async () => {
     runtime = await createChatAgent(settings, logger);
     await runtime.start();
@@ -139,6 +165,45 @@ describe('tutorial: chat assistant', () => {
       'user: three',
       'assistant: You said "three"',
     ]);
+  });
+
+  it('leaves out a task that ended without a reply, which still counts towards the limit', async () => {
+    runtime = await createChatAgent(settings, logger);
+    await runtime.start();
+    for (const text of ['one', 'two']) await send('c1', text);
+    const [stored] = await runtime.memory.query({ kind: 'chain', limit: 1 });
+    const space = stored?.space ?? '';
+    // A later task of the conversation that failed before any reply, as the runtime records it.
+    await runtime.memory.store({
+      space,
+      kind: 'chain',
+      content: {
+        status: 'failed',
+        steps: [],
+        chain: [
+          {
+            type: 'trigger',
+            pluginId: 'conversation',
+            action: 'message',
+            message: 'lost',
+          },
+          {
+            type: 'error',
+            pluginId: 'core',
+            action: 'plan',
+            error: 'planning failed',
+          },
+        ],
+      },
+      metadata: {},
+    });
+
+    const turns = await loadHistory(runtime.memory, space, 2);
+    expect(
+      turns.map(
+        ({ role, content }) => `${role}: ${content.split(' after')[0]}`,
+      ),
+    ).toEqual(['user: two', 'assistant: You said "two"']);
   });
 
   it('keeps conversations in SQLite across a restart [claim:tut-survives-restart]', async () => {

@@ -72,6 +72,72 @@ describe('the conversation route', () => {
     expect((await post('-'.repeat(62), { text: 'hi' })).status).toBe(200);
   });
 
+  it('leaves a body that is not JSON to the server, which answers 400 WEFT_BAD_REQUEST before the trigger runs [claim:tut-400-not-json]', async () => {
+    server = await startFakeChatServer();
+    directory = mkdtempSync(join(tmpdir(), 'weft-chat-claims-'));
+    runtime = await createChatAgent(
+      readChatSettings({
+        CHAT_BASE_URL: server.baseUrl,
+        CHAT_DB: join(directory, 'chat.db'),
+        CHAT_PORT: '0',
+      }),
+      pino({ level: 'silent' }),
+    );
+    await runtime.start();
+
+    const response = await fetch(
+      `${runtime.server.url}/conversations/c1/messages`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"text": "no closing brace"',
+      },
+    );
+    const body = (await response.json()) as {
+      error: { code?: string; message: string };
+    };
+
+    expect(response.status).toBe(400);
+    expect(body.error.code).toBe('WEFT_BAD_REQUEST');
+    // Not the trigger's own answer, which names a field and carries no code.
+    expect(body.error.message).not.toMatch(/^(text|conversation id):/);
+    expect(server.requests).toHaveLength(0);
+    expect(await runtime.memory.query({})).toEqual([]);
+  });
+
+  it('keeps each conversation in the space spaceId("conversation", id) builds [claim:tut-space-per-conversation]', async () => {
+    server = await startFakeChatServer();
+    directory = mkdtempSync(join(tmpdir(), 'weft-chat-claims-'));
+    runtime = await createChatAgent(
+      readChatSettings({
+        CHAT_BASE_URL: server.baseUrl,
+        CHAT_DB: join(directory, 'chat.db'),
+        CHAT_PORT: '0',
+      }),
+      pino({ level: 'silent' }),
+    );
+    await runtime.start();
+
+    for (const id of ['trip', 'a-b']) {
+      const response = await fetch(
+        `${runtime.server.url}/conversations/${id}/messages`,
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ text: 'hi' }),
+        },
+      );
+      expect(response.status).toBe(200);
+    }
+
+    const spaces = new Set(
+      (await runtime.memory.query({})).map((stored) => stored.space),
+    );
+    expect(spaces).toEqual(
+      new Set(['conversation-trip', 'conversation-a_2db']),
+    );
+  });
+
   it('answers 502 with a short message when the model is down, and writes the details to the log [claim:tut-502-no-internals]', async () => {
     server = await startFakeChatServer();
     const modelUrl = server.baseUrl;

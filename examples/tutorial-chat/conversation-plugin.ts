@@ -10,7 +10,10 @@ const MAX_MESSAGE_LENGTH = 4000;
 export interface ConversationPluginOptions {
   /** Id of the model provider that writes the replies. */
   writerProvider: string;
-  /** How many earlier exchanges the writer sees. Default 10. */
+  /**
+   * How many of the conversation's latest tasks the writer is shown, as exchanges; a task
+   * that ended without a reply shows nothing but still counts. Default 10.
+   */
   historyTurns?: number;
 }
 

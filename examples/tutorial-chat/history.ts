@@ -12,10 +12,10 @@ interface StoredChain {
 }
 
 /**
- * Rebuilds the last `limit` exchanges of a conversation from the memories the
- * runtime stored: each finished task left a `chain` memory whose first item is
- * the user's message and whose `answer` result is the reply. Tasks that ended
- * without a reply are left out, so the model never sees a question twice
+ * Rebuilds a conversation's exchanges from the `chain` memories of its last
+ * `limit` finished tasks: each chain's first item is the user's message and its
+ * `answer` result is the reply. A task that ended without a reply is left out
+ * (it still counts towards `limit`), so the model never sees a question twice
  * without an answer between.
  */
 export async function loadHistory(

@@ -114,7 +114,7 @@ describe('planning', () => {
     );
   });
 
-  it('lets the space a trigger chooses decide which tasks wait for each other and which memories the planner sees [claim:cu-space-decides]', async () => {
+  it('lets the space a trigger chooses decide which tasks wait for each other and which memories the planner sees [claim:cu-space-decides] [claim:tut-conversations-apart]', async () => {
     const events: string[] = [];
     let release = (): void => {};
     const gate = new Promise<void>((resolve) => {
