@@ -88,6 +88,68 @@ describe('renderRelatedMemories', () => {
     );
   });
 
+  it("renders a ticket's earlier task and a knowledge-base note as the spaces page shows them [claim:sp-entry-sample]", () => {
+    const ticket = 'support-billing-ticket-1042';
+    const asked = {
+      type: 'trigger',
+      pluginId: 'email',
+      action: 'received',
+      message: 'Refund still missing',
+    };
+    const memories: Memory[] = [
+      {
+        id: 'c',
+        space: ticket,
+        kind: 'chain',
+        taskId: 't',
+        content: {
+          status: 'completed',
+          steps: [
+            { pluginId: 'billing', action: 'lookup' },
+            { pluginId: 'email', action: 'reply' },
+          ],
+          chain: [
+            asked,
+            { type: 'result', pluginId: 'billing', action: 'lookup', data: { refunded: true } },
+            {
+              type: 'result',
+              pluginId: 'email',
+              action: 'reply',
+              message: 'Refund issued on 21 November.',
+            },
+          ],
+        },
+        metadata: {},
+        createdAt: at(6),
+      },
+      {
+        id: 'tr',
+        space: ticket,
+        kind: 'trigger',
+        taskId: 't',
+        content: { pluginId: 'email', action: 'received', message: 'Refund still missing' },
+        metadata: {},
+        createdAt: at(5),
+      },
+      {
+        id: 'n',
+        space: 'support-billing-kb',
+        kind: 'note',
+        content: 'Refunds take 3 to 5 working days.',
+        metadata: {},
+        createdAt: new Date(Date.UTC(2026, 10, 23, 8, 40)),
+      },
+    ];
+    expect(renderRelatedMemories(memories, wide)).toBe(
+      [
+        '- 2026-11-23 09:05 UTC, space support-billing-ticket-1042, trigger email/received: Refund still missing',
+        '  Steps: billing/lookup, email/reply',
+        '  Outcome: completed; email/reply: Refund issued on 21 November.',
+        '- 2026-11-23 08:40 UTC, space support-billing-kb, note: "Refunds take 3 to 5 working days."',
+      ].join('\n'),
+    );
+  });
+
   it('says when a task has no recorded outcome, and reads the trigger from a lone chain', () => {
     const onlyChain = chain('t3', 8, 'completed', {
       type: 'result',

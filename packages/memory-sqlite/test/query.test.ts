@@ -161,7 +161,7 @@ describe('SqliteMemoryProvider.query', () => {
     expect(await contents({ kind: 'missing' })).toEqual([]);
   });
 
-  it('filters by since (inclusive) and until (exclusive) [claim:sqlite-and-or] [claim:mpo-query-since-until]', async () => {
+  it('filters by since (inclusive) and until (exclusive), ANDed with the space filters [claim:sqlite-and-or] [claim:mpo-query-since-until] [claim:sp-query-filters]', async () => {
     const memory = await db.open();
     const base = Date.UTC(2030, 0, 1);
     const now = vi.spyOn(Date, 'now');
@@ -181,6 +181,11 @@ describe('SqliteMemoryProvider.query', () => {
     expect(await contents({ since: new Date(base + 500), until: new Date(base + 900) })).toEqual(
       [],
     );
+    // A space filter that every memory matches narrows nothing: the times must match as well.
+    expect(await contents({ space: 's', until: new Date(base + 1000) })).toEqual([0]);
+    expect(
+      await contents({ spacePrefix: 's', spacePatterns: ['*'], since: new Date(base + 3000) }),
+    ).toEqual([3000]);
     const [first] = await memory.query({ order: 'asc', limit: 1 });
     expect(first?.createdAt).toEqual(new Date(base));
   });

@@ -264,7 +264,7 @@ describe('bulkhead slots and deadlines', () => {
     expect(task.chain.at(-1)?.error).toContain('model:scripted');
   });
 
-  it('runs the other tasks without their memory while a hung store holds its slots, and times out those holding them [claim:prod-shared-memory-hangs]', async () => {
+  it('runs the other tasks without their memory while a hung store holds its slots, and times out those holding them [claim:prod-shared-memory-hangs] [claim:sp-hung-store]', async () => {
     const { logger, lines } = capturingLogger();
     const memory = new InMemoryMemoryProvider();
     const store = memory.store.bind(memory);

@@ -65,6 +65,11 @@ describe('Runtime.accept', () => {
     await expect(
       runtime.accept({ pluginId: 'hook', triggerId: 'test', space: 'c' }),
     ).rejects.toMatchObject({ code: 'WEFT_QUEUE_FULL', status: 503 });
+    // dispatch refuses the same way, at once: the queue is still full and nothing has run.
+    await expect(
+      runtime.dispatch({ pluginId: 'hook', triggerId: 'test', space: 'c' }),
+    ).rejects.toMatchObject({ code: 'WEFT_QUEUE_FULL', status: 503 });
+    expect(runtime.scheduler.running + runtime.scheduler.pending).toBe(2);
     open();
     const [first, next] = await Promise.all([accepted.done, second.done]);
     expect(first).toMatchObject({ id: accepted.taskId, status: 'completed' });

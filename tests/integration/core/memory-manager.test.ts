@@ -99,7 +99,13 @@ describe('MemoryManager', () => {
   it('recordChain stores the status, steps and chain [claim:task-records-chain] [claim:sp-stored] [claim:mpm-two-writes]', async () => {
     const provider = new InMemoryMemoryProvider();
     const stored = await new MemoryManager(provider).recordChain(sampleTask({ status: 'failed' }));
-    expect(stored?.kind).toBe('chain');
+    // In the task's space, under its id and with the trigger's metadata, as its trigger memory.
+    expect(stored).toMatchObject({
+      space: 'chat-room-1-user-1',
+      kind: 'chain',
+      taskId: 'task-1',
+      metadata: { requestId: 'r-1' },
+    });
     expect(stored?.content).toMatchObject({
       status: 'failed',
       steps: [{ pluginId: 'chat', action: 'reply' }],

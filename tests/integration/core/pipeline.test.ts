@@ -716,7 +716,7 @@ describe('planning failures', () => {
 });
 
 describe('task memories', () => {
-  it('records a trigger memory and a chain memory per task [claim:task-records-trigger] [claim:task-records-chain] [claim:gs-what-happened-memories] [claim:mpm-two-writes] [claim:core-readme-steps-in-order] [claim:tut-two-memories] [claim:wp-two-memories] [claim:index-trigger-memory] [claim:index-chain-memory]', async () => {
+  it('records a trigger memory and a chain memory per task [claim:task-records-trigger] [claim:task-records-chain] [claim:gs-what-happened-memories] [claim:mpm-two-writes] [claim:core-readme-steps-in-order] [claim:tut-two-memories] [claim:wp-two-memories] [claim:index-trigger-memory] [claim:index-chain-memory] [claim:sp-stored]', async () => {
     const { runtime, memory } = await startedRuntime({ responses: planner(['echo', 'reply']) });
     const task = await runtime.dispatch({
       pluginId: 'echo',
@@ -733,6 +733,11 @@ describe('task memories', () => {
       metadata: { requestId: 'r-9' },
       content: { pluginId: 'echo', action: 'message', message: 'hi' },
     });
+    expect(memories[1]).toMatchObject({
+      space: 'mem-space',
+      taskId: task.id,
+      metadata: { requestId: 'r-9' },
+    });
     expect(memories[1]?.content).toMatchObject({
       status: 'completed',
       steps: [{ pluginId: 'echo', action: 'reply' }],
@@ -743,24 +748,33 @@ describe('task memories', () => {
     expect(memories[1]?.content).toMatchObject({ status: task.status, steps: task.steps });
   });
 
-  it('does not lose the task when the memory store throws [claim:task-dispatch-never-rejects-inside] [claim:sp-store-failure] [claim:prod-outage-memory-write] [claim:mpm-failed-write]', async () => {
+  it('does not lose the task when the memory store throws, and logs each record it could not store [claim:task-dispatch-never-rejects-inside] [claim:sp-store-failure] [claim:prod-outage-memory-write] [claim:mpm-failed-write] [claim:sp-failing-store-answers]', async () => {
     class BrokenStore extends InMemoryMemoryProvider {
       override async store(): Promise<never> {
         throw new Error('database is locked');
       }
     }
     const reply = recordingExecutor('reply');
+    const { logger, lines } = capturingLogger('error');
     const { runtime } = await startedRuntime({
       memory: new BrokenStore(),
       plugins: [echoPlugin({ executors: [reply] })],
       responses: planner(['echo', 'reply']),
+      options: { logger },
     });
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(task.status).toBe('completed');
     expect(reply.calls).toHaveLength(1);
+    const failedWrites = lines.filter((line) => line.msg === 'could not store memory');
+    expect(failedWrites).toEqual([
+      expect.objectContaining({ level: 50, taskId: task.id, space: 's', kind: 'trigger' }),
+      expect.objectContaining({ level: 50, taskId: task.id, space: 's', kind: 'chain' }),
+    ]);
+    expect(String(failedWrites[0]?.error)).toContain('database is locked');
+    expect(task.recorded).toEqual({ trigger: false, chain: false });
   });
 
-  it('plans without the history when the memory store cannot be read, flags the task and logs a warning with its id and an error id [claim:task-history-unavailable] [claim:task-history-unreadable-not-fatal] [claim:task-planner-history-unavailable] [claim:sp-read-failure] [claim:prod-outage-memory-read] [claim:mpm-failed-read] [claim:tsdoc-task-history-unavailable]', async () => {
+  it('plans without the history when the memory store cannot be read, flags the task and logs a warning with its id and an error id [claim:task-history-unavailable] [claim:task-history-unreadable-not-fatal] [claim:task-planner-history-unavailable] [claim:sp-read-failure] [claim:prod-outage-memory-read] [claim:mpm-failed-read] [claim:tsdoc-task-history-unavailable] [claim:sp-failing-store-answers]', async () => {
     /** The in-memory store, whose reads fail as a store that lost its disk or its server would. */
     class UnreadableStore extends InMemoryMemoryProvider {
       override async query(): Promise<never> {

@@ -82,6 +82,32 @@ describe('spaceId', () => {
     }
   });
 
+  it('matches a subtree with "<id>-*" but not the id itself, and a pattern without the separator matches a sibling too [claim:sp-pattern-subtree] [claim:sp-pattern-separator]', async () => {
+    const memory = new InMemoryMemoryProvider();
+    await memory.init();
+    const spaces = [
+      'support-billing-kb',
+      'support-billing-kb-faq',
+      'support-billing-kbx',
+      'support-billing-ticket-1042',
+    ];
+    for (const space of spaces) {
+      await memory.store({ space, kind: 'note', content: space, metadata: {} });
+    }
+    const matched = async (patterns: string[]) =>
+      (await memory.query({ spacePatterns: patterns })).map((found) => found.space).sort();
+    expect(await matched(['support-billing-kb-*'])).toEqual(['support-billing-kb-faq']);
+    expect(await matched(['support-billing-kb', 'support-billing-kb-*'])).toEqual([
+      'support-billing-kb',
+      'support-billing-kb-faq',
+    ]);
+    expect(await matched(['support-billing-kb*'])).toEqual([
+      'support-billing-kb',
+      'support-billing-kb-faq',
+      'support-billing-kbx',
+    ]);
+  });
+
   it.each([
     [[], /give at least one part/],
     [['chat', ''], /part 2 must be a non-empty string, got an empty string/],
