@@ -41,7 +41,7 @@ const factories: [string, MemoryProviderContractFactory][] = [
 
 // The contract from @weft/testing: add your provider's factory to the list.
 describe.each(factories)(
-  '%s [claim:testing-in-memory-same-rules] [claim:testing-contract-stores] [claim:mpo-develop-in-memory] [claim:mpo-content-json] [claim:mpo-in-memory] [claim:mpo-in-memory-refusals] [claim:mpo-pattern-any-run] [claim:core-readme-memory-store] [claim:tst-in-memory] [claim:mpo-json-file-checks]',
+  '%s [claim:testing-in-memory-same-rules] [claim:testing-contract-stores] [claim:mpo-develop-in-memory] [claim:mpo-content-json] [claim:mpo-in-memory] [claim:mpo-in-memory-refusals] [claim:mpo-pattern-any-run] [claim:core-readme-memory-store] [claim:tst-in-memory] [claim:mpo-json-file-checks] [claim:mpo-check-all]',
   (_name, factory) => {
     for (const check of memoryProviderContract(factory)) {
       it(check.name, check.run);

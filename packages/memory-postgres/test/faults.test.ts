@@ -362,7 +362,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect((await memory.query({})).map((each) => each.space)).toEqual(['up']);
   }, 60_000);
 
-  it('fails a remove whose connection broke while it ran with WEFT_POSTGRES_UNAVAILABLE, saying the outcome is unknown, and does not retry it [claim:mpo-pg-timeouts] [claim:pg-readme-unavailable-row] [claim:pg-remove-retry]', async () => {
+  it('fails a remove and a clear whose connections broke while they ran with WEFT_POSTGRES_UNAVAILABLE, saying the outcome is unknown, and does not retry them [claim:mpo-pg-timeouts] [claim:mpo-pg-remove-broken] [claim:pg-readme-unavailable-row] [claim:pg-remove-retry]', async () => {
     const memory = await db.open({ id: 'broken-remove', pool: { statementTimeoutMs: 20_000 } });
     const stored = await memory.store({ space: 'held', kind: 'note', content: 1, metadata: {} });
     const locker = new pg.Client({ connectionString: db.url() });
@@ -371,10 +371,11 @@ describe('PostgresMemoryProvider under faults', () => {
       await locker.query('BEGIN');
       await locker.query(`LOCK TABLE "${memory.schema}".weft_memories IN ACCESS EXCLUSIVE MODE`);
       const removing = memory.remove(stored.id).catch((error: unknown) => error);
-      // Wait, with a deadline, for the remove to reach the server and wait on the lock.
+      const clearing = memory.clear('held').catch((error: unknown) => error);
+      // Wait, with a deadline, for both to reach the server and wait on the lock.
       const deadline = Date.now() + 10_000;
       let pids: number[] = [];
-      while (pids.length === 0 && Date.now() < deadline) {
+      while (pids.length < 2 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 50));
         pids = (
           await db.sql<{ pid: number }>(
@@ -383,16 +384,60 @@ describe('PostgresMemoryProvider under faults', () => {
           )
         ).map((row) => row.pid);
       }
-      expect(pids.length).toBe(1);
-      await db.sql('SELECT pg_terminate_backend($1)', [pids[0]]);
-      const failure = await removing;
-      expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
-      expect((failure as Error).message).toMatch(/broke while .* was running.*is unknown/);
+      expect(pids.length).toBe(2);
+      for (const pid of pids) await db.sql('SELECT pg_terminate_backend($1)', [pid]);
+      for (const [failure, call] of [
+        [await removing, 'remove'],
+        [await clearing, 'clear'],
+      ] as const) {
+        expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE'), call).toBe(true);
+        expect((failure as Error).message).toMatch(
+          new RegExp(`broke while ${call}\\(\\).* was running.*is unknown`),
+        );
+      }
     } finally {
       await locker.query('ROLLBACK');
       await locker.end();
     }
-    // The remove never took effect, and nothing ran it again.
+    // Neither took effect, and nothing ran them again.
     expect(await memory.query({})).toEqual([stored]);
+  }, 60_000);
+
+  it('retries an update and a query whose connections broke while they ran, on new connections [claim:mpo-pg-timeouts]', async () => {
+    const memory = await db.open({ id: 'broken-update', pool: { statementTimeoutMs: 20_000 } });
+    const stored = await memory.store({ space: 'held', kind: 'note', content: 1, metadata: {} });
+    const locker = new pg.Client({ connectionString: db.url() });
+    await locker.connect();
+    let locked = true;
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE "${memory.schema}".weft_memories IN ACCESS EXCLUSIVE MODE`);
+      const updating = memory.update(stored.id, { content: 2 }).catch((error: unknown) => error);
+      const querying = memory.query({ space: 'held' }).catch((error: unknown) => error);
+      // Wait, with a deadline, for both to reach the server and wait on the lock.
+      const deadline = Date.now() + 10_000;
+      let pids: number[] = [];
+      while (pids.length < 2 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        pids = (
+          await db.sql<{ pid: number }>(
+            `SELECT pid FROM pg_stat_activity
+              WHERE application_name = 'weft-memory-postgres/broken-update' AND wait_event_type = 'Lock'`,
+          )
+        ).map((row) => row.pid);
+      }
+      expect(pids.length).toBe(2);
+      for (const pid of pids) await db.sql('SELECT pg_terminate_backend($1)', [pid]);
+      await locker.query('ROLLBACK');
+      locked = false;
+      const updated = await updating;
+      expect(updated).toMatchObject({ id: stored.id, content: 2 });
+      const found = await querying;
+      expect(Array.isArray(found) && found.map((each: Memory) => each.id)).toEqual([stored.id]);
+    } finally {
+      if (locked) await locker.query('ROLLBACK');
+      await locker.end();
+    }
+    expect((await memory.query({})).map((each) => each.content)).toEqual([2]);
   }, 60_000);
 });

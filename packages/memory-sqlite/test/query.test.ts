@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SqliteMemoryProvider } from '../src/index.js';
 import { useTempDatabase } from './helpers.js';
@@ -259,5 +260,50 @@ describe('SqliteMemoryProvider.query', () => {
     expect(await spacesOf(memory, { spacePrefix: "' OR 1=1 --" })).toEqual([]);
     expect(await spacesOf(memory, { spacePatterns: ["*' OR '1'='1"] })).toEqual([]);
     expect(await spacesOf(memory, {})).toHaveLength(2);
+  });
+
+  it('prepares no statement holding a value of a memory or a query: every value is a bound parameter [claim:mpo-sqlite-bound]', async () => {
+    const prepared: string[] = [];
+    const prepare = Database.prototype.prepare;
+    vi.spyOn(Database.prototype, 'prepare').mockImplementation(function (
+      this: Database.Database,
+      source: string,
+    ) {
+      prepared.push(source);
+      return prepare.call(this, source);
+    });
+    const exec = vi.spyOn(Database.prototype, 'exec');
+    const memory = await db.open();
+    const stored = await memory.store({
+      space: 'zq-space',
+      kind: 'zq-kind',
+      content: { text: 'zq-content' },
+      taskId: 'zq-task',
+      metadata: { tag: 'zq-meta' },
+    });
+    const since = new Date(stored.createdAt.getTime() - 1);
+    const until = new Date(stored.createdAt.getTime() + 1);
+    const found = await memory.query({
+      space: 'zq-space',
+      spacePrefix: 'zq-sp',
+      spacePatterns: ['zq-*'],
+      kind: 'zq-kind',
+      taskId: 'zq-task',
+      since,
+      until,
+      limit: 7,
+      order: 'asc',
+    });
+    expect(found.map((each) => each.id)).toEqual([stored.id]);
+    await memory.update(stored.id, { content: 'zq-updated', metadata: { tag: 'zq-meta-2' } });
+    expect(await memory.remove(stored.id)).toBe(true);
+    expect(await memory.clear('zq-space')).toBe(0);
+    const values = [stored.id, 'zq-', String(since.getTime()), String(until.getTime())];
+    const statements = [...prepared, ...exec.mock.calls.map(([source]) => source)];
+    expect(statements.length).toBeGreaterThan(0);
+    for (const source of statements) {
+      for (const value of values) expect(source).not.toContain(value);
+      expect(source).not.toMatch(/LIMIT \d/);
+    }
   });
 });

@@ -115,7 +115,7 @@ describe('memoryProviderContract', () => {
     );
   });
 
-  it('fails a provider that refuses bad input without the shared code, naming the code it expected [claim:testing-contract-codes] [claim:mpo-contract-shared-codes] [claim:tst-contract-shared-codes] [claim:mpo-check-all]', async () => {
+  it('fails a provider that refuses bad input without the shared code, naming the code it expected [claim:testing-contract-codes] [claim:mpo-contract-shared-codes] [claim:tst-contract-shared-codes] [claim:mpo-contract-lists-inputs]', async () => {
     const check = caseNamed(
       memoryProviderContract({ create: () => new UncodedProvider() }),
       'rejects an empty space or kind',
@@ -127,7 +127,7 @@ describe('memoryProviderContract', () => {
     );
   });
 
-  it('fails a provider that accepts an invalid query option, naming the input [claim:testing-contract-codes] [claim:mpo-contract-shared-codes] [claim:tst-contract-shared-codes] [claim:testing-invalid-inputs] [claim:mpo-check-all]', async () => {
+  it('fails a provider that accepts an invalid query option, naming the input [claim:testing-contract-codes] [claim:mpo-contract-shared-codes] [claim:tst-contract-shared-codes] [claim:testing-invalid-inputs] [claim:mpo-contract-lists-inputs]', async () => {
     const check = caseNamed(
       memoryProviderContract({ create: () => new UncheckedQueryProvider() }),
       'refuses every invalid input with the shared code',
@@ -139,7 +139,7 @@ describe('memoryProviderContract', () => {
     );
   });
 
-  it('fails a provider that takes an id or space that is not a string without WEFT_INVALID_ARGUMENT [claim:testing-contract-codes] [claim:mpo-check-all]', async () => {
+  it('fails a provider that takes an id or space that is not a string without WEFT_INVALID_ARGUMENT [claim:testing-contract-codes] [claim:mpo-contract-lists-inputs]', async () => {
     const failures = [];
     for (const provider of [new UncheckedRemoveProvider(), new UncheckedClearProvider()]) {
       const check = caseNamed(
@@ -231,6 +231,106 @@ describe('INVALID_MEMORY_INPUTS', () => {
       expect(await memory.query({})).toEqual([stored]);
     },
   );
+});
+
+/** Message of an error with the ids taken out, so two stores' refusals of one input compare equal. */
+const withoutIds = (message: string): string =>
+  message.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>');
+
+/** A store that checks its input as the others do, but lets through the input refused with `message`. */
+class LetsOneThrough extends InMemoryMemoryProvider {
+  constructor(private readonly message: string) {
+    super();
+  }
+  private letThrough<T>(call: Promise<T>, accepted: T): Promise<T> {
+    return call.catch((error: unknown) => {
+      if (error instanceof Error && withoutIds(error.message) === this.message) return accepted;
+      throw error;
+    });
+  }
+  override store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
+    return this.letThrough(super.store(memory), LET_THROUGH);
+  }
+  override update(id: string, patch: { content?: unknown }): Promise<Memory> {
+    return this.letThrough(super.update(id, patch), LET_THROUGH);
+  }
+  override query(options: QueryMemoryOptions): Promise<Memory[]> {
+    return this.letThrough(super.query(options), []);
+  }
+  override remove(id: string): Promise<boolean> {
+    return this.letThrough(super.remove(id), false);
+  }
+  override clear(space?: string): Promise<number> {
+    return this.letThrough(super.clear(space), 0);
+  }
+}
+
+/** What {@link LetsOneThrough} answers for a memory it should have refused. */
+const LET_THROUGH: Memory = {
+  id: 'let-through',
+  space: 'let-through',
+  kind: 'note',
+  content: null,
+  metadata: {},
+  createdAt: new Date(0),
+};
+
+describe('the contract and INVALID_MEMORY_INPUTS', () => {
+  it('fails a store that lets through any one input of the list, naming the input [claim:mpo-contract-lists-inputs]', async () => {
+    // Each input's refusal as the checks word it, from a store holding one memory.
+    const messages: string[] = [];
+    for (const input of INVALID_MEMORY_INPUTS) {
+      const memory = new InMemoryMemoryProvider();
+      const stored = await memory.store({
+        space: 'inputs',
+        kind: 'note',
+        content: 1,
+        metadata: {},
+      });
+      const error = await input.call(memory, stored.id).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(WeftError.is(error, input.code), input.name).toBe(true);
+      messages.push(withoutIds((error as Error).message));
+    }
+    for (const [index, input] of INVALID_MEMORY_INPUTS.entries()) {
+      const message = messages[index]!;
+      // Two inputs refused in the same words are let through together; the suite names the first.
+      const first = INVALID_MEMORY_INPUTS[messages.indexOf(message)]!;
+      const check = caseNamed(
+        memoryProviderContract({ create: () => new LetsOneThrough(message) }),
+        'refuses every invalid input with the shared code',
+      );
+      const error = await check.run().catch((caught: unknown) => caught);
+      expect(WeftError.is(error, 'WEFT_TESTING_CONTRACT_FAILED'), input.name).toBe(true);
+      expect((error as Error).message, input.name).toContain(
+        `${first.name} was accepted; it must be rejected with a WeftError of code ${first.code}`,
+      );
+    }
+  });
+});
+
+describe('what the contract cannot see', () => {
+  it('passes a store that skips the check of metadata text, since the list has no such example [claim:mpo-contract-examples-only]', async () => {
+    const refused = (error: unknown): boolean =>
+      WeftError.is(error, 'WEFT_MEMORY_INVALID') && /"metadata".*NUL/.test(error.message);
+    class SkipsMetadataText extends InMemoryMemoryProvider {
+      override store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
+        return super.store(memory).catch((error: unknown) => {
+          if (refused(error)) return LET_THROUGH;
+          throw error;
+        });
+      }
+    }
+    const lenient = new SkipsMetadataText();
+    const nul = { space: 'room', kind: 'note', content: 1, metadata: { tag: 'a\0b' } };
+    await expect(new InMemoryMemoryProvider().store(nul)).rejects.toSatisfy(refused);
+    await expect(lenient.store(nul)).resolves.toBe(LET_THROUGH);
+    for (const check of memoryProviderContract({ create: () => new SkipsMetadataText() })) {
+      await check.run();
+    }
+  });
 });
 
 describe('InMemoryMemoryProvider errors', () => {
