@@ -430,7 +430,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(resumed).toHaveLength(1);
   });
 
-  it('reconnects by itself after its lock connection is killed, under a new key, and takes work again [claim:coord-readme-reconnect] [claim:prod-outage-coordinator] [claim:prod-outage-coordinator-health] [claim:scaling-connection-lost] [claim:scaling-restart-new-key] [claim:scaling-restart-readiness] [claim:tsdoc-coordinator-reconnects] [claim:tsdoc-coordinator-health-reconnecting] [claim:wp-coordinator-reconnects] [claim:coord-readme-health]', async () => {
+  it('reconnects by itself after its lock connection is killed, under a new key, and takes work again [claim:coord-readme-reconnect] [claim:prod-outage-coordinator] [claim:prod-outage-coordinator-health] [claim:scaling-connection-lost] [claim:scaling-restart-new-key] [claim:scaling-restart-readiness] [claim:tsdoc-coordinator-reconnects] [claim:tsdoc-coordinator-health-reconnecting] [claim:wp-coordinator-reconnects] [claim:coord-readme-health] [claim:coord-readme-new-key]', async () => {
     const schema = db.newSchema();
     // Only a notification can wake the victim's waits within the test: its poll is a minute apart.
     const victim = await open({
