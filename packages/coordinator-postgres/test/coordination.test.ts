@@ -299,8 +299,9 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     };
-    // The survivor holds space "held", so the victim's task of it waits for the space.
-    const holding = await survivor.runtime.accept(event('held', 0, 3_000));
+    // The survivor holds space "held", so the victim's task of it waits for the space; long
+    // enough that it still waits at the kill on a machine busy with other tests.
+    const holding = await survivor.runtime.accept(event('held', 0, 6_000));
     await started('held-0');
     // The victim runs a long task of "room"; a second one queues behind it.
     const running = victim.runtime.dispatch(event('room', 0, 4_000));
