@@ -30,7 +30,7 @@ async function group(count: number, schema = db.newSchema()): Promise<WorkAgent[
 }
 
 describe('PostgresSpaceCoordinator with two runtimes', () => {
-  it('runs a space’s tasks sent to both instances one at a time, in the order they were accepted [claim:philo-spaces-instances] [claim:scaling-many-instances] [claim:scaling-row] [claim:scaling-order] [claim:scaling-any-instance]', async () => {
+  it('runs a space’s tasks sent to both instances one at a time, in the order they were accepted [claim:philo-spaces-instances] [claim:scaling-many-instances] [claim:scaling-row] [claim:scaling-order] [claim:scaling-any-instance] [claim:coord-readme-order]', async () => {
     const schema = db.newSchema();
     const [first, second] = (await group(2, schema)) as [WorkAgent, WorkAgent];
     const spaces = ['room-a', 'room-b', 'room-c'];
@@ -213,7 +213,7 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     expect(first[0]?.coordinator.instance).not.toBe(second[0]?.coordinator.instance);
   });
 
-  it('holds at most poolSize + 1 connections: its pool and its lock connection [claim:scaling-connections]', async () => {
+  it('holds at most poolSize + 1 connections: its pool and its lock connection [claim:scaling-connections] [claim:coord-readme-connections]', async () => {
     const schema = db.newSchema();
     await createRunsTable(db.sql, schema);
     const agent = await startWorkAgent({
@@ -324,6 +324,68 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     expect(lastStart - started).toBeGreaterThan(800);
     expect(await db.sql(`SELECT ticket FROM "${schema}".tasks`)).toEqual([]);
   });
+
+  it('on losing its lock connection, hands a dispatch of its running task back cancelled and fails its waiting ones with WEFT_COORDINATOR_CONNECTION_LOST; all of them still run [claim:coord-readme-connection-lost]', async () => {
+    const schema = db.newSchema();
+    await createRunsTable(db.sql, schema);
+    prepared.add(schema);
+    const survivor = await startWorkAgent({
+      connectionString: db.url(),
+      schema,
+      instance: 'survivor',
+      coordinator: { sweepIntervalMs: 100 },
+    });
+    agents.push(survivor);
+    const victim = await startWorkAgent({ connectionString: db.url(), schema, instance: 'victim' });
+    agents.push(victim);
+    const event = (space: string, n: number, ms: number) => ({
+      pluginId: 'work',
+      triggerId: 'task',
+      space,
+      data: { n, ms },
+      metadata: { requestId: `${space}-${n}` },
+    });
+    const started = async (id: string) => {
+      const by = Date.now() + 10_000;
+      while (
+        (await db.sql(`SELECT 1 FROM "${schema}".runs WHERE task_id = $1`, [id])).length === 0
+      ) {
+        if (Date.now() > by) throw new Error(`${id} did not start within 10 s`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    // The survivor holds space "held", so the victim's task of it waits for the space; long
+    // enough that it still waits at the kill on a machine busy with other tests.
+    const holding = await survivor.runtime.accept(event('held', 0, 6_000));
+    await started('held-0');
+    // The victim runs a long task of "room"; a second one queues behind it.
+    const running = victim.runtime.dispatch(event('room', 0, 4_000));
+    const queued = victim.runtime.dispatch(event('room', 1, 1)).catch((error: unknown) => error);
+    const waiting = victim.runtime.dispatch(event('held', 1, 1)).catch((error: unknown) => error);
+    await started('room-0');
+    await db.sql(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'weft-coordinator' AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint)",
+      [victim.coordinator.instance],
+    );
+    expect((await running).status).toBe('cancelled');
+    for (const error of [await queued, await waiting]) {
+      expect(WeftError.is(error, 'WEFT_COORDINATOR_CONNECTION_LOST')).toBe(true);
+      expect((error as WeftError).status).toBe(503);
+    }
+    await holding.done;
+    // Their rows pass to whichever instance sweeps first, which runs each to its end.
+    const ids = ['room-0', 'room-1', 'held-1'];
+    const deadline = Date.now() + 30_000;
+    let finished: string[] = [];
+    while (ids.some((id) => !finished.includes(id))) {
+      if (Date.now() > deadline) throw new Error(`not run to the end: ${ids.join(', ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      finished = (
+        await db.sql<RunRow>(`SELECT * FROM "${schema}".runs WHERE ended_at IS NOT NULL`)
+      ).map((run) => run.task_id);
+    }
+    expect(outOfOrder(await db.sql<RunRow>(`SELECT * FROM "${schema}".runs`))).toEqual([]);
+  }, 60_000);
 
   it('refuses at accept a space id over 200 characters with WEFT_INVALID_SPACE (400) before the coordinator sees it [claim:coord-readme-runtime-space-limit] [claim:coord-readme-invalid-arrival]', async () => {
     const [agent] = (await group(1)) as [WorkAgent];

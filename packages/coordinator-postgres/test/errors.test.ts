@@ -164,10 +164,12 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect((await errorOf(started.init(host))).code).toBe('WEFT_COORDINATOR_NOT_STARTED');
   });
 
-  it('fills in the timings the README gives when they are left out [claim:coord-readme-acquire-timeout] [claim:scaling-ack-acquire-timeout] [claim:coord-readme-takeover] [claim:coord-readme-reconnect]', () => {
+  it('fills in the timings the README gives when they are left out [claim:coord-readme-acquire-timeout] [claim:scaling-ack-acquire-timeout] [claim:coord-readme-takeover] [claim:coord-readme-reconnect] [claim:coord-readme-health]', () => {
     const resolved = resolveOptions({ connectionString: 'postgres://localhost/weft' });
     expect(resolved.acquireTimeoutMs).toBe(10 * 60_000);
     expect(resolved.sweepIntervalMs).toBe(1_000);
+    // A network cut is noticed within a sweep and the client's read deadline: 7 s by default.
+    expect(resolved.sweepIntervalMs + resolved.statementTimeoutMs + 1_000).toBe(7_000);
     expect(resolved.reconnectDelayMs).toBe(500);
     expect(resolved.reconnectMaxDelayMs).toBe(30_000);
   });
@@ -187,6 +189,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     }
     expect(WeftError.is(error, 'WEFT_COORDINATOR_INVALID_OPTIONS')).toBe(true);
     expect(error).toBeInstanceOf(PostgresSpaceCoordinatorError);
+    expect(error).toBeInstanceOf(WeftError);
     expect((error as Error).name).toBe('PostgresSpaceCoordinatorError');
     const message = (error as Error).message;
     expect(message).toMatch(/connectionString/);
@@ -403,7 +406,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     await expect(waiting).rejects.toThrow('stopping');
   });
 
-  it('aborts the running task and refuses new ones when its lock connection is killed; another instance takes the task over [claim:coord-readme-connection-lost] [claim:httpchat-503-coordinator] [claim:prod-outage-coordinator] [claim:prod-outage-coordinator-health] [claim:scaling-connection-lost] [claim:scaling-restart-gives-up] [claim:scaling-restart-readiness] [claim:errors-503-sources] [claim:tsdoc-coordinator-reconnects] [claim:tsdoc-coordinator-health-reconnecting] [claim:wp-coordinator-reconnects]', async () => {
+  it('aborts the running task and refuses new ones when its lock connection is killed; another instance takes the task over [claim:coord-readme-connection-lost] [claim:httpchat-503-coordinator] [claim:prod-outage-coordinator] [claim:prod-outage-coordinator-health] [claim:scaling-connection-lost] [claim:scaling-restart-gives-up] [claim:scaling-restart-readiness] [claim:errors-503-sources] [claim:tsdoc-coordinator-reconnects] [claim:tsdoc-coordinator-health-reconnecting] [claim:wp-coordinator-reconnects] [claim:coord-readme-health]', async () => {
     const schema = db.newSchema();
     const victim = await open({ schema });
     await victim.admit(arrival('room'));
@@ -427,7 +430,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(resumed).toHaveLength(1);
   });
 
-  it('reconnects by itself after its lock connection is killed, under a new key, and takes work again [claim:coord-readme-reconnect] [claim:prod-outage-coordinator] [claim:prod-outage-coordinator-health] [claim:scaling-connection-lost] [claim:scaling-restart-new-key] [claim:scaling-restart-readiness] [claim:tsdoc-coordinator-reconnects] [claim:tsdoc-coordinator-health-reconnecting] [claim:wp-coordinator-reconnects]', async () => {
+  it('reconnects by itself after its lock connection is killed, under a new key, and takes work again [claim:coord-readme-reconnect] [claim:prod-outage-coordinator] [claim:prod-outage-coordinator-health] [claim:scaling-connection-lost] [claim:scaling-restart-new-key] [claim:scaling-restart-readiness] [claim:tsdoc-coordinator-reconnects] [claim:tsdoc-coordinator-health-reconnecting] [claim:wp-coordinator-reconnects] [claim:coord-readme-health] [claim:coord-readme-new-key]', async () => {
     const schema = db.newSchema();
     // Only a notification can wake the victim's waits within the test: its poll is a minute apart.
     const victim = await open({
@@ -532,16 +535,20 @@ describe('PostgresSpaceCoordinator errors', () => {
 
   it('refuses a space id too large for PostgreSQL’s index as a 400, and keeps running [claim:tsdoc-coordinator-too-large] [claim:coord-readme-invalid-arrival]', async () => {
     const coordinator = await open();
-    const huge = randomBytes(4_500).toString('hex');
-    const error = await errorOf(coordinator.admit(arrival(huge)));
-    expect(error.code).toBe('WEFT_COORDINATOR_INVALID_ARRIVAL');
-    expect(error.status).toBe(400);
-    expect(error.message.length).toBeLessThan(1_000);
+    // Hexadecimal digits of random bytes do not compress: 2,600 of them fit, 2,800 do not.
+    const hex = (length: number) => randomBytes(length / 2).toString('hex');
+    expect(await coordinator.admit(arrival(hex(2_600)))).toBeGreaterThan(0);
+    for (const huge of [hex(2_800), hex(9_000)]) {
+      const error = await errorOf(coordinator.admit(arrival(huge)));
+      expect(error.code).toBe('WEFT_COORDINATOR_INVALID_ARRIVAL');
+      expect(error.status).toBe(400);
+      expect(error.message.length).toBeLessThan(1_000);
+    }
     expect(await coordinator.checkHealth()).toBe(true);
     expect(await coordinator.admit(arrival('fine'))).toBeGreaterThan(0);
   });
 
-  it('answers WEFT_COORDINATOR_ADMIT_FAILED (503) when the answer comes too late, and still runs a task whose row was written [claim:errors-coordinator-admit-failed-may-run] [claim:tsdoc-coordinator-admit-failed]', async () => {
+  it('answers WEFT_COORDINATOR_ADMIT_FAILED (503) when the answer comes too late, and still runs a task whose row was written [claim:errors-coordinator-admit-failed-may-run] [claim:tsdoc-coordinator-admit-failed] [claim:coord-readme-admit-failed-may-run]', async () => {
     const schema = db.newSchema();
     const statementTimeoutMs = 200;
     const coordinator = await open({ schema, statementTimeoutMs, sweepIntervalMs: 100 });

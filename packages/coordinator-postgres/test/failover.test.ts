@@ -28,7 +28,7 @@ async function pgNow(): Promise<Date> {
   return (row as { now: Date }).now;
 }
 
-it('loses no acknowledged task, never overlaps a space, keeps arrival order, and takes over a killed process’s spaces [claim:coord-readme-acquire-timeout] [claim:coord-readme-takeover] [claim:coord-readme-at-least-once] [claim:wp-queue-coordinator] [claim:wp-limits-coordinator] [claim:task-crash-coordinator-takes-over] [claim:scaling-many-instances] [claim:scaling-ack-runs] [claim:scaling-order] [claim:scaling-takeover] [claim:scaling-at-least-once] [claim:scaling-keeps-id] [claim:scaling-measured] [claim:scaling-accept] [claim:wp-coordinator] [claim:prod-queue-coordinator]', async () => {
+it('loses no acknowledged task, never overlaps a space, keeps arrival order, and takes over a killed process’s spaces [claim:coord-readme-acquire-timeout] [claim:coord-readme-takeover] [claim:coord-readme-at-least-once] [claim:wp-queue-coordinator] [claim:wp-limits-coordinator] [claim:task-crash-coordinator-takes-over] [claim:scaling-many-instances] [claim:scaling-ack-runs] [claim:scaling-order] [claim:scaling-takeover] [claim:scaling-at-least-once] [claim:scaling-keeps-id] [claim:scaling-measured] [claim:scaling-accept] [claim:wp-coordinator] [claim:prod-queue-coordinator] [claim:coord-readme-order] [claim:coord-readme-tests]', async () => {
   const schema = db.newSchema();
   await createRunsTable(db.sql, schema);
   const agents = [0, 1].map(

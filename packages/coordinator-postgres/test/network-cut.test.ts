@@ -106,7 +106,7 @@ afterEach(async () => {
 });
 
 describe('PostgresSpaceCoordinator across a network cut', () => {
-  it('gives its spaces up within a sweep and a statement deadline, aborting the task it runs, and reconnects once the network is back [claim:coord-readme-takeover] [claim:scaling-keepalive] [claim:scaling-network-cut] [claim:scaling-restart-gives-up]', async () => {
+  it('gives its spaces up within a sweep and a statement deadline, aborting the task it runs, and reconnects once the network is back [claim:coord-readme-takeover] [claim:scaling-keepalive] [claim:scaling-network-cut] [claim:scaling-restart-gives-up] [claim:coord-readme-health]', async () => {
     const relay = await startRelay(new URL(db.url()));
     cleanups.push(() => relay.close());
     const statementTimeoutMs = 500;

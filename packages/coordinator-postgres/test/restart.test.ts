@@ -50,7 +50,7 @@ async function waitUntil(what: string, check: () => boolean | Promise<boolean>, 
 }
 
 describe('PostgresSpaceCoordinator across a PostgreSQL restart', () => {
-  it('refuses work while the server is down, reconnects by itself, and loses, reorders or overlaps no task [claim:coord-readme-connection-lost] [claim:coord-readme-reconnect] [claim:httpchat-503-coordinator] [claim:prod-outage-coordinator] [claim:scaling-connection-lost] [claim:scaling-restart-gives-up] [claim:scaling-restart-tasks-still-run] [claim:scaling-restart-new-key] [claim:scaling-restart-takeover] [claim:scaling-restart-test] [claim:errors-503-sources] [claim:tsdoc-coordinator-reconnects]', async () => {
+  it('refuses work while the server is down, reconnects by itself, and loses, reorders or overlaps no task [claim:coord-readme-connection-lost] [claim:coord-readme-reconnect] [claim:httpchat-503-coordinator] [claim:prod-outage-coordinator] [claim:scaling-connection-lost] [claim:scaling-restart-gives-up] [claim:scaling-restart-tasks-still-run] [claim:scaling-restart-new-key] [claim:scaling-restart-takeover] [claim:scaling-restart-test] [claim:errors-503-sources] [claim:tsdoc-coordinator-reconnects] [claim:coord-readme-tests]', async () => {
     const schema = db.newSchema();
     await createRunsTable(db.sql, schema);
     const agents: WorkAgent[] = await Promise.all(
