@@ -221,13 +221,22 @@ describe('startHttpServer and a body over the limit', () => {
     return body;
   };
 
-  /** POSTs `body` through `agent`; the status, and whether the request reused a connection. */
+  /**
+   * POSTs `body` through `agent`; the status, and whether the request reused a connection.
+   * Settles once the answer has ended and the whole body is written: an answer may come before,
+   * and the agent hands the connection to the next request only then.
+   */
   function postWith(
     agent: Agent,
     url: URL,
     body: string,
   ): Promise<{ status: number; text: string; reused: boolean }> {
     return new Promise((resolve, reject) => {
+      let answer: { status: number; text: string; reused: boolean } | undefined;
+      let written = false;
+      const settle = (): void => {
+        if (answer !== undefined && written) resolve(answer);
+      };
       const outgoing = request(
         url,
         {
@@ -243,14 +252,18 @@ describe('startHttpServer and a body over the limit', () => {
         (response) => {
           let text = '';
           response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          response.on('end', () =>
-            resolve({ status: response.statusCode ?? 0, text, reused: outgoing.reusedSocket }),
-          );
+          response.on('end', () => {
+            answer = { status: response.statusCode ?? 0, text, reused: outgoing.reusedSocket };
+            settle();
+          });
         },
       );
       outgoing.on('timeout', () => outgoing.destroy(new Error('no answer in 10 s')));
       outgoing.on('error', reject);
-      outgoing.end(body);
+      outgoing.end(body, () => {
+        written = true;
+        settle();
+      });
     });
   }
 
@@ -270,8 +283,11 @@ describe('startHttpServer and a body over the limit', () => {
     // One connection, kept alive: each request after the first goes over the same one.
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
-      for (const id of [1, 3]) {
-        const over = await postWith(agent, url, paddedPing(id, 1_200_000));
+      for (const [id, bytes] of [
+        [1, 1_200_000],
+        [3, 5_000_000],
+      ] as const) {
+        const over = await postWith(agent, url, paddedPing(id, bytes));
         expect(over.status).toBe(413);
         const next = await postWith(agent, url, JSON.stringify(ping(id + 1)));
         expect([next.status, next.reused]).toEqual([200, true]);
