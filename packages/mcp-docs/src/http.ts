@@ -55,8 +55,8 @@ export interface HttpOptions {
   readonly log?: FailureLog;
   /**
    * How long a client has to send a whole request, headers and body, and the longest a
-   * connection may stay silent; the connection is then cut (with `408` when a request was
-   * under way). {@link REQUEST_DEADLINE_MS} (30000) by default.
+   * connection may stay silent; the connection is then cut, after a `408` answer when a request
+   * was still arriving, slowly, at the deadline. {@link REQUEST_DEADLINE_MS} (30000) by default.
    * @claim tsdoc-docs-http-request-deadline
    */
   readonly requestTimeoutMs?: number;
@@ -138,16 +138,44 @@ class RateLimiter {
   }
 }
 
-async function readJsonBody(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES)
-      throw new RangeError(`the body is larger than ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk);
-  }
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+/**
+ * Reads the request's JSON body. Past {@link MAX_BODY_BYTES} it keeps nothing more and rejects
+ * with a `RangeError` at once, so the 413 goes out while the client still sends, but it goes on
+ * reading the rest to drop it: a body nobody reads holds its connection (and any request the
+ * client sends next on it) until the deadline, and the connection counts against the client's
+ * share. Leaving a `for await` over the request would do just that: node's iterator destroys the
+ * request and detaches it from its socket.
+ */
+function readJsonBody(request: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    let chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const fail = (error: Error): void => {
+      if (settled) return;
+      settled = true;
+      chunks = [];
+      reject(error);
+    };
+    request.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        fail(new RangeError(`the body is larger than ${MAX_BODY_BYTES} bytes`));
+      } else chunks.push(chunk);
+    });
+    request.on('end', () => {
+      if (settled) return;
+      settled = true;
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch (error) {
+        reject(error as Error);
+      }
+    });
+    request.on('error', fail);
+    request.on('close', () => fail(new Error('the connection closed before the body ended')));
+  });
 }
 
 /**

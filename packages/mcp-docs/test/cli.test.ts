@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -109,6 +110,63 @@ describe('the weft-docs-mcp command: stdout belongs to the protocol', () => {
       const { code, stdout } = await running.exited;
       expect(code).toBe(0);
       expect(stdout).toBe('');
+    } finally {
+      running.child.kill('SIGKILL');
+    }
+  }, 90_000);
+
+  it('listens on the --host given and accepts each --allowed-host as Host and as Origin [claim:mcp-docs-readme-http] [claim:mcp-docs-http-allowed-host]', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'weft-mcp-cli-'));
+    const data = join(dir, 'bundle.json');
+    await writeFile(data, JSON.stringify(bundle));
+    const running = start([
+      '--http',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.2',
+      '--allowed-host',
+      'a.test',
+      '--allowed-host',
+      'b.test',
+      '--data',
+      data,
+    ]);
+    try {
+      await vi.waitFor(() => expect(running.stderr()).toMatch(/listening at \S+/), {
+        timeout: 60_000,
+        interval: 100,
+      });
+      const url = new URL(/listening at (\S+)/.exec(running.stderr())?.[1] ?? '');
+      expect(url.hostname).toBe('127.0.0.2');
+      /** The status of a ping sent with these headers. */
+      const status = (headers: Record<string, string>): Promise<number> =>
+        new Promise((resolve, reject) => {
+          const outgoing = request(
+            url,
+            {
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                accept: 'application/json, text/event-stream',
+                ...headers,
+              },
+              timeout: 10_000,
+            },
+            (response) => {
+              response.resume();
+              response.on('end', () => resolve(response.statusCode ?? 0));
+            },
+          );
+          outgoing.on('timeout', () => outgoing.destroy(new Error('no answer in 10 s')));
+          outgoing.on('error', reject);
+          outgoing.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+        });
+      expect(await status({ host: `a.test:${url.port}` })).toBe(200);
+      expect(await status({ host: `b.test:${url.port}` })).toBe(200);
+      expect(await status({ origin: 'http://b.test:5173' })).toBe(200);
+      expect(await status({ host: `c.test:${url.port}` })).toBe(403);
+      expect(await status({ origin: 'http://c.test:5173' })).toBe(403);
     } finally {
       running.child.kill('SIGKILL');
     }

@@ -4,10 +4,12 @@
  * with a clear 429 and 503; a stalled request cut at its deadline (short here, 30 s by default);
  * and a browser's `Origin: null` refused.
  */
+import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DocsBundle } from '../src/bundle.js';
 import { startHttpServer, type HttpOptions, type RunningHttpServer } from '../src/http.js';
+import { createDocsServer } from '../src/server.js';
 import { SMALL_BUNDLE } from './support.js';
 
 const started: RunningHttpServer[] = [];
@@ -77,6 +79,8 @@ describe('startHttpServer with many clients', () => {
       },
     });
     const url = await start({ requestsPerSecond: 1_000 }, bundle);
+    // Nothing is built before a request comes.
+    expect(reads).toBe(0);
     for (let id = 0; id < 5; id += 1) {
       const response = await post(url, search(id));
       expect(await response.text()).toContain('Running in production');
@@ -87,7 +91,56 @@ describe('startHttpServer with many clients', () => {
     expect(reads).toBe(afterFive);
   });
 
-  it('answers 429 with Retry-After once a client passes requestsPerSecond, and serves it again later [claim:mcp-docs-http-limits] [claim:mcp-docs-http-limit-options] [claim:mcp-docs-readme-rate-row] [claim:tsdoc-docs-http-rate]', async () => {
+  it('builds it as the server is made, before any message: the command over stdio makes it at start [claim:mcp-docs-readme-index-once]', () => {
+    let reads = 0;
+    const bundle = { ...SMALL_BUNDLE };
+    Object.defineProperty(bundle, 'errors', {
+      get: () => {
+        reads += 1;
+        return [];
+      },
+    });
+    createDocsServer(bundle);
+    const built = reads;
+    expect(built).toBeGreaterThan(0);
+    createDocsServer(bundle);
+    expect(reads).toBe(built);
+  });
+
+  it('keeps each client address to its own allowance [claim:mcp-docs-readme-limit-options]', async () => {
+    const url = await start({ requestsPerSecond: 3 });
+    /** The status of a POST to another path (404 once counted) from `localAddress`. */
+    const from = (localAddress: string, id: number): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const outgoing = request(
+          new URL('/other', url),
+          {
+            method: 'POST',
+            localAddress,
+            agent: false,
+            headers: { 'content-type': 'application/json' },
+            timeout: 10_000,
+          },
+          (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.statusCode ?? 0));
+          },
+        );
+        outgoing.on('timeout', () => outgoing.destroy(new Error('no answer in 10 s')));
+        outgoing.on('error', reject);
+        outgoing.end(JSON.stringify(ping(id)));
+      });
+    const first: number[] = [];
+    for (let id = 0; id < 10 && !first.includes(429); id += 1)
+      first.push(await from('127.0.0.1', id));
+    expect(first).toContain(429);
+    // Another address of this machine is another client, with its whole allowance.
+    const other: number[] = [];
+    for (let id = 0; id < 3; id += 1) other.push(await from('127.0.0.2', id));
+    expect(other).toEqual([404, 404, 404]);
+  });
+
+  it('answers 429 with Retry-After once a client passes requestsPerSecond, and serves it again later [claim:mcp-docs-http-limits] [claim:mcp-docs-http-limit-options] [claim:mcp-docs-readme-rate-row] [claim:mcp-docs-readme-limit-options] [claim:tsdoc-docs-http-rate]', async () => {
     const url = await start({ requestsPerSecond: 5 });
     for (let id = 0; id < 5; id += 1) {
       const response = await post(url, ping(id));
@@ -111,7 +164,7 @@ describe('startHttpServer with many clients', () => {
     expect((await post(url, ping(99))).status).toBe(200);
   });
 
-  it('counts each message of a batch against requestsPerSecond, answering 429 with Retry-After past it [claim:mcp-docs-http-batch-limits]', async () => {
+  it('counts each message of a batch against requestsPerSecond, answering 429 with Retry-After past it [claim:mcp-docs-http-batch-limits] [claim:mcp-docs-readme-batch]', async () => {
     const url = await start({ requestsPerSecond: 10 });
     const batch = (from: number, count: number) =>
       Array.from({ length: count }, (_, index) => search(from + index));
@@ -129,7 +182,7 @@ describe('startHttpServer with many clients', () => {
     await later.text();
   });
 
-  it('refuses a batch of more messages than requestsPerSecond with 400, whatever the allowance [claim:mcp-docs-http-batch-limits]', async () => {
+  it('refuses a batch of more messages than requestsPerSecond with 400, whatever the allowance [claim:mcp-docs-http-batch-limits] [claim:mcp-docs-readme-batch]', async () => {
     const url = await start({ requestsPerSecond: 10 });
     const response = await post(
       url,
@@ -143,7 +196,7 @@ describe('startHttpServer with many clients', () => {
     await single.text();
   });
 
-  it('answers 503 to a connection past connectionsPerClient, and serves it once one closes [claim:mcp-docs-http-limit-options] [claim:mcp-docs-readme-connections-row] [claim:tsdoc-docs-http-connections]', async () => {
+  it('answers 503 to a connection past connectionsPerClient, and serves it once one closes [claim:mcp-docs-http-limit-options] [claim:mcp-docs-readme-connections-row] [claim:mcp-docs-readme-limit-options] [claim:tsdoc-docs-http-connections]', async () => {
     const url = await start({ connectionsPerClient: 2 });
     const first = rawConnection(url);
     rawConnection(url);
@@ -156,6 +209,106 @@ describe('startHttpServer with many clients', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     const response = await post(url, ping(1), { connection: 'close' });
     expect(response.status).toBe(200);
+  });
+});
+
+describe('startHttpServer and a body over the limit', () => {
+  /** A ping whose JSON is exactly `bytes` long (ASCII). */
+  const paddedPing = (id: number, bytes: number): string => {
+    const bare = JSON.stringify({ ...ping(id), params: { pad: '' } });
+    const body = bare.replace('"pad":""', `"pad":"${'x'.repeat(bytes - bare.length)}"`);
+    expect(body.length).toBe(bytes);
+    return body;
+  };
+
+  /**
+   * POSTs `body` through `agent`; the status, and whether the request reused a connection.
+   * Settles once the answer has ended and the whole body is written: an answer may come before,
+   * and the agent hands the connection to the next request only then.
+   */
+  function postWith(
+    agent: Agent,
+    url: URL,
+    body: string,
+  ): Promise<{ status: number; text: string; reused: boolean }> {
+    return new Promise((resolve, reject) => {
+      let answer: { status: number; text: string; reused: boolean } | undefined;
+      let written = false;
+      const settle = (): void => {
+        if (answer !== undefined && written) resolve(answer);
+      };
+      const outgoing = request(
+        url,
+        {
+          agent,
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'content-length': String(Buffer.byteLength(body)),
+          },
+          timeout: 10_000,
+        },
+        (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => {
+            answer = { status: response.statusCode ?? 0, text, reused: outgoing.reusedSocket };
+            settle();
+          });
+        },
+      );
+      outgoing.on('timeout', () => outgoing.destroy(new Error('no answer in 10 s')));
+      outgoing.on('error', reject);
+      outgoing.end(body, () => {
+        written = true;
+        settle();
+      });
+    });
+  }
+
+  it('answers a body of 1,000,000 bytes and refuses one of 1,000,001 with 413, the figure the README gives [claim:mcp-docs-readme-body-bound]', async () => {
+    const url = await start();
+    const agent = new Agent({ keepAlive: false });
+    const fits = await postWith(agent, url, paddedPing(1, 1_000_000));
+    expect(fits.status).toBe(200);
+    expect(fits.text).toContain('"id":1');
+    const over = await postWith(agent, url, paddedPing(2, 1_000_001));
+    expect(over.status).toBe(413);
+    expect(over.text).toContain('the body is larger than 1000000 bytes');
+  });
+
+  it('reads and drops the rest of a larger body, so the connection serves the next request [claim:mcp-docs-readme-body-bound] [claim:tsdoc-docs-http-max-body]', async () => {
+    const url = await start({ requestsPerSecond: 1_000 });
+    // One connection, kept alive: each request after the first goes over the same one.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      for (const [id, bytes] of [
+        [1, 1_200_000],
+        [3, 5_000_000],
+      ] as const) {
+        const over = await postWith(agent, url, paddedPing(id, bytes));
+        expect(over.status).toBe(413);
+        const next = await postWith(agent, url, JSON.stringify(ping(id + 1)));
+        expect([next.status, next.reused]).toEqual([200, true]);
+      }
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('leaves no connection held by a refused body, so a client sending many is not refused 503 [claim:mcp-docs-readme-body-bound]', async () => {
+    const url = await start({ requestsPerSecond: 1_000, connectionsPerClient: 2 });
+    const agent = new Agent({ keepAlive: true, maxSockets: 2 });
+    try {
+      const statuses = await Promise.all(
+        Array.from({ length: 6 }, (_, id) => postWith(agent, url, paddedPing(id, 1_200_000))),
+      );
+      expect(statuses.map(({ status }) => status)).toEqual([413, 413, 413, 413, 413, 413]);
+      expect((await postWith(agent, url, JSON.stringify(ping(9)))).status).toBe(200);
+    } finally {
+      agent.destroy();
+    }
   });
 });
 
@@ -209,7 +362,7 @@ describe('startHttpServer with stalled clients (requestTimeoutMs)', () => {
 });
 
 describe('startHttpServer with a client that drips its request', () => {
-  it('cuts it at the deadline with 408, though it is never silent for long [claim:mcp-docs-http-limit-options] [claim:mcp-docs-readme-timeout-row] [claim:tsdoc-docs-http-request-deadline]', async () => {
+  it('cuts it at the deadline with 408, though it is never silent for long [claim:mcp-docs-http-limit-options] [claim:mcp-docs-readme-timeout-row] [claim:mcp-docs-readme-limit-options] [claim:tsdoc-docs-http-request-deadline]', async () => {
     const url = await start({ requestTimeoutMs: 500 });
     const { socket, closed } = rawConnection(url, 'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     const drip = setInterval(() => socket.write('X-Drip: 1\r\n'), 100);

@@ -5,6 +5,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FailureLog } from '../src/answers.js';
 import { resourceUri } from '../src/resources.js';
@@ -73,6 +74,27 @@ describe('unexpected failures and input errors', () => {
       'No Weft package raises the error code "WEFT_QUEUE_FUL". Did you mean: WEFT_QUEUE_FULL?',
     );
     expect(lines).toEqual([]);
+  });
+});
+
+describe('unknown names', () => {
+  it('names an unknown path, adding no "Did you mean" when no page is near [claim:mcp-docs-readme-bad-input]', async () => {
+    const client = await connected();
+    const { text, isError } = await call(client, 'read_page', { path: '/zzzz/qqqq/' });
+    expect(isError).toBe(true);
+    expect(text).toBe('No page has the path "/zzzz/qqqq/".');
+  });
+
+  it('answers a read of a resource that is no page with a JSON-RPC error naming its URI [claim:mcp-docs-readme-unknown-resource]', async () => {
+    const client = await connected();
+    const uri = 'weft-docs://pages/docs/nope/';
+    const failure = await client.readResource({ uri }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(McpError);
+    expect((failure as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect((failure as McpError).message).toContain(uri);
   });
 });
 
