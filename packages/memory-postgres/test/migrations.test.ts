@@ -246,7 +246,7 @@ describe('PostgresMemoryProvider: connections', () => {
       )
     ).map((row) => Number(row.count))[0] ?? 0;
 
-  it('opens one pool for concurrent init() calls and closes every connection at shutdown [claim:pg-nothing-until-init] [claim:scaling-memory-pool]', async () => {
+  it('opens one pool for concurrent init() calls and closes every connection at shutdown [claim:pg-nothing-until-init] [claim:scaling-memory-pool] [claim:coord-readme-memory-pool]', async () => {
     const memory = db.create({ id: 'pool-check', pool: { max: 3 } });
     await Promise.all([memory.init(), memory.init(), memory.init()]);
     await Promise.all(

@@ -17,7 +17,7 @@ function rejection(options: unknown): WeftError<string> {
 }
 
 describe('PostgresMemoryProvider options', () => {
-  it('shows in the README and the memory providers overview the defaults the provider applies [claim:pg-defaults] [claim:mpo-pg-default-schema] [claim:mpo-pg-default-id] [claim:mpo-pg-default-pool-max] [claim:mpo-pg-default-connection-timeout] [claim:mpo-pg-default-statement-timeout] [claim:mpo-pg-default-idle-timeout] [claim:mpo-pg-default-reconnect-timeout] [claim:scaling-memory-pool]', () => {
+  it('shows in the README and the memory providers overview the defaults the provider applies [claim:pg-defaults] [claim:mpo-pg-default-schema] [claim:mpo-pg-default-id] [claim:mpo-pg-default-pool-max] [claim:mpo-pg-default-connection-timeout] [claim:mpo-pg-default-statement-timeout] [claim:mpo-pg-default-idle-timeout] [claim:mpo-pg-default-reconnect-timeout] [claim:scaling-memory-pool] [claim:coord-readme-memory-pool]', () => {
     for (const file of ['../README.md', '../../../docs/memory-providers/overview.md']) {
       const text = readFileSync(new globalThis.URL(file, import.meta.url), 'utf8');
       // The overview has tables of other providers too: read its PostgreSQL section only.
