@@ -31,26 +31,41 @@ describe('the conversation route', () => {
     if (directory) rmSync(directory, { recursive: true, force: true });
   });
 
-  it('answers 400 naming the conversation id or the text, and asks no model [claim:prod-tutorial-validates] [claim:tut-400-field]', async () => {
-    server = await startFakeChatServer();
+  /** Starts the tutorial's agent on a free port, its database in a temporary folder. */
+  async function startAgent(
+    modelUrl: string,
+    logger = pino({ level: 'silent' }),
+  ): Promise<Runtime> {
     directory = mkdtempSync(join(tmpdir(), 'weft-chat-claims-'));
-    runtime = await createChatAgent(
+    const agent = await createChatAgent(
       readChatSettings({
-        CHAT_BASE_URL: server.baseUrl,
+        CHAT_BASE_URL: modelUrl,
         CHAT_DB: join(directory, 'chat.db'),
         CHAT_PORT: '0',
       }),
-      pino({ level: 'silent' }),
+      logger,
     );
-    await runtime.start();
+    await agent.start();
+    return agent;
+  }
+
+  /** Posts a body, as it is written, to a conversation's messages. */
+  const postBody = (agent: Runtime, conversation: string, body: string) =>
+    fetch(`${agent.server.url}/conversations/${conversation}/messages`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body,
+    });
+
+  it('answers 400 naming the conversation id or the text, and asks no model [claim:prod-tutorial-validates] [claim:tut-400-field]', async () => {
+    server = await startFakeChatServer();
+    runtime = await startAgent(server.baseUrl);
+    const agent = runtime;
     const post = async (conversation: string, body: unknown) => {
-      const response = await fetch(
-        `${runtime?.server.url}/conversations/${conversation}/messages`,
-        {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify(body),
-        },
+      const response = await postBody(
+        agent,
+        conversation,
+        JSON.stringify(body),
       );
       const json = (await response.json()) as { error?: { message: string } };
       return { status: response.status, message: json.error?.message };
@@ -74,24 +89,12 @@ describe('the conversation route', () => {
 
   it('leaves a body that is not JSON to the server, which answers 400 WEFT_BAD_REQUEST before the trigger runs [claim:tut-400-not-json]', async () => {
     server = await startFakeChatServer();
-    directory = mkdtempSync(join(tmpdir(), 'weft-chat-claims-'));
-    runtime = await createChatAgent(
-      readChatSettings({
-        CHAT_BASE_URL: server.baseUrl,
-        CHAT_DB: join(directory, 'chat.db'),
-        CHAT_PORT: '0',
-      }),
-      pino({ level: 'silent' }),
-    );
-    await runtime.start();
+    runtime = await startAgent(server.baseUrl);
 
-    const response = await fetch(
-      `${runtime.server.url}/conversations/c1/messages`,
-      {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: '{"text": "no closing brace"',
-      },
+    const response = await postBody(
+      runtime,
+      'c1',
+      '{"text": "no closing brace"',
     );
     const body = (await response.json()) as {
       error: { code?: string; message: string };
@@ -107,25 +110,13 @@ describe('the conversation route', () => {
 
   it('keeps each conversation in the space spaceId("conversation", id) builds [claim:tut-space-per-conversation]', async () => {
     server = await startFakeChatServer();
-    directory = mkdtempSync(join(tmpdir(), 'weft-chat-claims-'));
-    runtime = await createChatAgent(
-      readChatSettings({
-        CHAT_BASE_URL: server.baseUrl,
-        CHAT_DB: join(directory, 'chat.db'),
-        CHAT_PORT: '0',
-      }),
-      pino({ level: 'silent' }),
-    );
-    await runtime.start();
+    runtime = await startAgent(server.baseUrl);
 
     for (const id of ['trip', 'a-b']) {
-      const response = await fetch(
-        `${runtime.server.url}/conversations/${id}/messages`,
-        {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ text: 'hi' }),
-        },
+      const response = await postBody(
+        runtime,
+        id,
+        JSON.stringify({ text: 'hi' }),
       );
       expect(response.status).toBe(200);
     }
@@ -142,29 +133,17 @@ describe('the conversation route', () => {
     server = await startFakeChatServer();
     const modelUrl = server.baseUrl;
     await server.close();
-    directory = mkdtempSync(join(tmpdir(), 'weft-chat-claims-'));
     const lines: string[] = [];
     const logger = pino(
       { level: 'warn' },
       { write: (line: string) => void lines.push(line) },
     );
-    runtime = await createChatAgent(
-      readChatSettings({
-        CHAT_BASE_URL: modelUrl,
-        CHAT_DB: join(directory, 'chat.db'),
-        CHAT_PORT: '0',
-      }),
-      logger,
-    );
-    await runtime.start();
+    runtime = await startAgent(modelUrl, logger);
 
-    const response = await fetch(
-      `${runtime.server.url}/conversations/c1/messages`,
-      {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ text: 'Anyone there?' }),
-      },
+    const response = await postBody(
+      runtime,
+      'c1',
+      JSON.stringify({ text: 'Anyone there?' }),
     );
     const body = (await response.json()) as {
       taskId: string;

@@ -4,7 +4,6 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,7 +11,15 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { WeftError } from '@weft/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_HTTP_PORT, parseCliOptions, USAGE } from '../src/cli-options.js';
-import { call, CLI_ENTRY, NODE_SOURCE_ARGS, ROOT_DIR, TOOLS_BUNDLE as bundle } from './support.js';
+import {
+  call,
+  CLI_ENTRY,
+  NODE_SOURCE_ARGS,
+  PING,
+  rawPost,
+  ROOT_DIR,
+  TOOLS_BUNDLE as bundle,
+} from './support.js';
 
 const clients: Client[] = [];
 
@@ -140,28 +147,8 @@ describe('the weft-docs-mcp command: stdout belongs to the protocol', () => {
       const url = new URL(/listening at (\S+)/.exec(running.stderr())?.[1] ?? '');
       expect(url.hostname).toBe('127.0.0.2');
       /** The status of a ping sent with these headers. */
-      const status = (headers: Record<string, string>): Promise<number> =>
-        new Promise((resolve, reject) => {
-          const outgoing = request(
-            url,
-            {
-              method: 'POST',
-              headers: {
-                'content-type': 'application/json',
-                accept: 'application/json, text/event-stream',
-                ...headers,
-              },
-              timeout: 10_000,
-            },
-            (response) => {
-              response.resume();
-              response.on('end', () => resolve(response.statusCode ?? 0));
-            },
-          );
-          outgoing.on('timeout', () => outgoing.destroy(new Error('no answer in 10 s')));
-          outgoing.on('error', reject);
-          outgoing.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
-        });
+      const status = async (headers: Record<string, string>): Promise<number> =>
+        (await rawPost(url, PING, { headers, mcp: true })).status;
       expect(await status({ host: `a.test:${url.port}` })).toBe(200);
       expect(await status({ host: `b.test:${url.port}` })).toBe(200);
       expect(await status({ origin: 'http://b.test:5173' })).toBe(200);

@@ -5,13 +5,12 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { request } from 'node:http';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_ENTRY, generateBundle, NODE_SOURCE_ARGS, ROOT_DIR } from './support.js';
+import { CLI_ENTRY, generateBundle, NODE_SOURCE_ARGS, PING, rawPost, ROOT_DIR } from './support.js';
 
 const run = promisify(execFile);
 
@@ -50,31 +49,9 @@ afterAll(() => {
   child?.kill('SIGTERM');
 });
 
-/** A raw POST with the headers given, as a browser page on another name would send it. */
+/** A raw POST of a ping with the headers given, as a browser page on another name would send it. */
 function post(headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
-    const outgoing = request(
-      url,
-      {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...headers,
-        },
-        timeout: 10_000,
-      },
-      (response) => {
-        let text = '';
-        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
-      },
-    );
-    outgoing.on('timeout', () => outgoing.destroy(new Error('no answer in 10 s')));
-    outgoing.on('error', reject);
-    outgoing.end(body);
-  });
+  return rawPost(url, PING, { headers, mcp: true });
 }
 
 describe('weft-docs-mcp --http', () => {

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DocsBundle } from '../src/bundle.js';
 import { startHttpServer, type HttpOptions, type RunningHttpServer } from '../src/http.js';
 import { createDocsServer } from '../src/server.js';
-import { SMALL_BUNDLE } from './support.js';
+import { rawPost, SMALL_BUNDLE } from './support.js';
 
 const started: RunningHttpServer[] = [];
 const sockets: Socket[] = [];
@@ -67,69 +67,50 @@ function rawConnection(
   return { socket, closed };
 }
 
+/** The small bundle, counting the reads of its error codes, which only building the index makes. */
+function countingBundle(): { bundle: DocsBundle; reads: () => number } {
+  let reads = 0;
+  const bundle = { ...SMALL_BUNDLE };
+  Object.defineProperty(bundle, 'errors', {
+    get: () => {
+      reads += 1;
+      return [];
+    },
+  });
+  return { bundle, reads: () => reads };
+}
+
 describe('startHttpServer with many clients', () => {
   it('builds the search index once for the bundle, not for each request [claim:mcp-docs-http-index-once] [claim:mcp-docs-readme-index-once] [claim:tsdoc-mcp-register-tools]', async () => {
     // The bundle's error codes are read only to build the index: count the reads.
-    let reads = 0;
-    const bundle = { ...SMALL_BUNDLE };
-    Object.defineProperty(bundle, 'errors', {
-      get: () => {
-        reads += 1;
-        return [];
-      },
-    });
+    const { bundle, reads } = countingBundle();
     const url = await start({ requestsPerSecond: 1_000 }, bundle);
     // Nothing is built before a request comes.
-    expect(reads).toBe(0);
+    expect(reads()).toBe(0);
     for (let id = 0; id < 5; id += 1) {
       const response = await post(url, search(id));
       expect(await response.text()).toContain('Running in production');
     }
-    const afterFive = reads;
+    const afterFive = reads();
     expect(afterFive).toBeGreaterThan(0);
     for (let id = 5; id < 10; id += 1) await (await post(url, ping(id))).text();
-    expect(reads).toBe(afterFive);
+    expect(reads()).toBe(afterFive);
   });
 
   it('builds it as the server is made, before any message: the command over stdio makes it at start [claim:mcp-docs-readme-index-once]', () => {
-    let reads = 0;
-    const bundle = { ...SMALL_BUNDLE };
-    Object.defineProperty(bundle, 'errors', {
-      get: () => {
-        reads += 1;
-        return [];
-      },
-    });
+    const { bundle, reads } = countingBundle();
     createDocsServer(bundle);
-    const built = reads;
+    const built = reads();
     expect(built).toBeGreaterThan(0);
     createDocsServer(bundle);
-    expect(reads).toBe(built);
+    expect(reads()).toBe(built);
   });
 
   it('keeps each client address to its own allowance [claim:mcp-docs-readme-limit-options]', async () => {
     const url = await start({ requestsPerSecond: 3 });
     /** The status of a POST to another path (404 once counted) from `localAddress`. */
-    const from = (localAddress: string, id: number): Promise<number> =>
-      new Promise((resolve, reject) => {
-        const outgoing = request(
-          new URL('/other', url),
-          {
-            method: 'POST',
-            localAddress,
-            agent: false,
-            headers: { 'content-type': 'application/json' },
-            timeout: 10_000,
-          },
-          (response) => {
-            response.resume();
-            response.on('end', () => resolve(response.statusCode ?? 0));
-          },
-        );
-        outgoing.on('timeout', () => outgoing.destroy(new Error('no answer in 10 s')));
-        outgoing.on('error', reject);
-        outgoing.end(JSON.stringify(ping(id)));
-      });
+    const from = async (localAddress: string, id: number): Promise<number> =>
+      (await rawPost(new URL('/other', url), JSON.stringify(ping(id)), { localAddress })).status;
     const first: number[] = [];
     for (let id = 0; id < 10 && !first.includes(429); id += 1)
       first.push(await from('127.0.0.1', id));

@@ -4,6 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -154,3 +155,50 @@ export async function call(
   const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
   return { text, isError: result.isError === true };
 }
+
+/** What {@link rawPost} sends besides its body. */
+export interface RawPostOptions {
+  /** Headers over the JSON content type (and, with `mcp`, the MCP client's `accept`). */
+  readonly headers?: Record<string, string>;
+  /** Sent with the `accept` header of an MCP client: JSON or an event stream. */
+  readonly mcp?: boolean;
+  /** The local address to connect from, on its own connection. */
+  readonly localAddress?: string;
+}
+
+/**
+ * A POST of `body` made with Node's own client, so that any `Host` or `Origin` can be sent as a
+ * browser on another name would, read whole; it fails after 10 s without an answer.
+ */
+export function rawPost(
+  url: URL,
+  body: string,
+  { headers = {}, mcp = false, localAddress }: RawPostOptions = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      url,
+      {
+        method: 'POST',
+        ...(localAddress === undefined ? {} : { localAddress, agent: false }),
+        headers: {
+          'content-type': 'application/json',
+          ...(mcp ? { accept: 'application/json, text/event-stream' } : {}),
+          ...headers,
+        },
+        timeout: 10_000,
+      },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+      },
+    );
+    outgoing.on('timeout', () => outgoing.destroy(new Error('no answer in 10 s')));
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+/** A JSON-RPC ping, as a client sends it to check the server answers. */
+export const PING = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });

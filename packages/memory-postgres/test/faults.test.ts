@@ -102,6 +102,27 @@ async function behindHangableProxy(pool: PostgresPoolOptions) {
 /** Everything an error shows: message, code, cause chain, as util.inspect prints it. */
 const everything = (error: unknown): string => `${String(error)}\n${inspect(error, { depth: 8 })}`;
 
+/**
+ * Waits, with a deadline, until `count` statements of the provider `id` wait on a lock, then ends
+ * their connections on the server, as a connection that breaks while a statement runs.
+ */
+async function terminateLockWaiters(id: string, count: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  let pids: number[] = [];
+  while (pids.length < count && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    pids = (
+      await db.sql<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity
+          WHERE application_name = $1 AND wait_event_type = 'Lock'`,
+        [`weft-memory-postgres/${id}`],
+      )
+    ).map((row) => row.pid);
+  }
+  expect(pids.length).toBe(count);
+  for (const pid of pids) await db.sql('SELECT pg_terminate_backend($1)', [pid]);
+}
+
 describe('PostgresMemoryProvider under faults', () => {
   it('loses no acknowledged write when the server crashes and restarts mid-run [claim:mpo-pg-timeouts] [claim:prod-outage-memory-postgres] [claim:pg-restart-no-loss] [claim:pg-restart]', async () => {
     const memory = await db.open({ pool: { reconnectTimeoutMs: 30_000, max: 4 } });
@@ -372,20 +393,7 @@ describe('PostgresMemoryProvider under faults', () => {
       await locker.query(`LOCK TABLE "${memory.schema}".weft_memories IN ACCESS EXCLUSIVE MODE`);
       const removing = memory.remove(stored.id).catch((error: unknown) => error);
       const clearing = memory.clear('held').catch((error: unknown) => error);
-      // Wait, with a deadline, for both to reach the server and wait on the lock.
-      const deadline = Date.now() + 10_000;
-      let pids: number[] = [];
-      while (pids.length < 2 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        pids = (
-          await db.sql<{ pid: number }>(
-            `SELECT pid FROM pg_stat_activity
-              WHERE application_name = 'weft-memory-postgres/broken-remove' AND wait_event_type = 'Lock'`,
-          )
-        ).map((row) => row.pid);
-      }
-      expect(pids.length).toBe(2);
-      for (const pid of pids) await db.sql('SELECT pg_terminate_backend($1)', [pid]);
+      await terminateLockWaiters('broken-remove', 2);
       for (const [failure, call] of [
         [await removing, 'remove'],
         [await clearing, 'clear'],
@@ -414,20 +422,7 @@ describe('PostgresMemoryProvider under faults', () => {
       await locker.query(`LOCK TABLE "${memory.schema}".weft_memories IN ACCESS EXCLUSIVE MODE`);
       const updating = memory.update(stored.id, { content: 2 }).catch((error: unknown) => error);
       const querying = memory.query({ space: 'held' }).catch((error: unknown) => error);
-      // Wait, with a deadline, for both to reach the server and wait on the lock.
-      const deadline = Date.now() + 10_000;
-      let pids: number[] = [];
-      while (pids.length < 2 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        pids = (
-          await db.sql<{ pid: number }>(
-            `SELECT pid FROM pg_stat_activity
-              WHERE application_name = 'weft-memory-postgres/broken-update' AND wait_event_type = 'Lock'`,
-          )
-        ).map((row) => row.pid);
-      }
-      expect(pids.length).toBe(2);
-      for (const pid of pids) await db.sql('SELECT pg_terminate_backend($1)', [pid]);
+      await terminateLockWaiters('broken-update', 2);
       await locker.query('ROLLBACK');
       locked = false;
       const updated = await updating;

@@ -44,6 +44,41 @@ function pidOf(data: unknown): number {
 }
 
 // Each test spawns the fixture (and some respawn it), so they get more than the default 20 s.
+
+/**
+ * Starts an agent whose task calls the tool that never answers (callTimeoutMs 120 s), and stops
+ * the runtime while the call runs: the task, and how long stop() took.
+ */
+async function stopDuringHangingCall(
+  options: Parameters<typeof startAgent>[2],
+): Promise<{ task: Awaited<ReturnType<TestAgent['run']>>; stopMs: number }> {
+  const running = await startAgent(
+    await connect(['hang'], { callTimeoutMs: 120_000 }),
+    [plan('hang')],
+    options,
+  );
+  agent = running;
+  const task = running.run('hang');
+  // The tool takes no arguments, so the call starts as soon as the plan is made.
+  await expect
+    .poll(() => running.logs.some((line) => line.msg === 'pipeline planned'), { timeout: 10_000 })
+    .toBe(true);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const started = Date.now();
+  await running.runtime.stop();
+  const stopMs = Date.now() - started;
+  return { task: await task, stopMs };
+}
+
+/** The hanging call's step logged that its call was cancelled with the task. */
+async function expectCallCancelledWithTask(): Promise<void> {
+  await expect
+    .poll(() => agent?.logs.find((line) => line.code === 'WEFT_MCP_TIMEOUT')?.error, {
+      timeout: 2000,
+    })
+    .toMatch(/cancelled with the task/);
+}
+
 describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
   it('offers only the allowed tools, as <server>.<tool> executors the planner sees [claim:mcpdoc-allow-list] [claim:prod-mcp-untrusted] [claim:mcp-connect-checks] [claim:mcp-action-names] [claim:mcp-allow-list] [claim:mcp-data] [claim:wp-plugin-mcp]', async () => {
     agent = await startAgent(await connect(['echo', 'add']), [plan('add'), { a: 2, b: 40 }]);
@@ -201,55 +236,28 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
   });
 
   it('cancels a hanging call when the runtime cancels its tasks as it stops, whatever callTimeoutMs says [claim:errors-mcp-step-codes-after-task-end] [claim:mcp-cancel] [claim:mcpdoc-deadlines]', async () => {
-    agent = await startAgent(await connect(['hang'], { callTimeoutMs: 120_000 }), [plan('hang')], {
-      shutdown: 'cancel',
-    });
-    const running = agent.run('hang');
-    // The tool takes no arguments, so the call starts as soon as the plan is made.
-    await expect
-      .poll(() => agent?.logs.some((line) => line.msg === 'pipeline planned'), { timeout: 10_000 })
-      .toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const started = Date.now();
-    await agent.runtime.stop();
-    expect(Date.now() - started).toBeLessThan(10_000);
-    const task = await running;
+    const { task, stopMs } = await stopDuringHangingCall({ shutdown: 'cancel' });
+    expect(stopMs).toBeLessThan(10_000);
     expect(task.status).toBe('cancelled');
     // The step's WEFT_MCP_TIMEOUT is not in the chain: the task had ended already.
     expect(task.chain.some((item) => item.error?.includes('WEFT_MCP_TIMEOUT'))).toBe(false);
     // The step ended too: its call was cancelled with the task, not left to callTimeoutMs.
-    await expect
-      .poll(() => agent?.logs.find((line) => line.code === 'WEFT_MCP_TIMEOUT')?.error, {
-        timeout: 2000,
-      })
-      .toMatch(/cancelled with the task/);
+    await expectCallCancelledWithTask();
   });
 
   it('cancels a hanging call when a drain outlasts shutdownTimeoutMs, whatever callTimeoutMs says [claim:mcpdoc-deadlines]', async () => {
-    agent = await startAgent(await connect(['hang'], { callTimeoutMs: 120_000 }), [plan('hang')], {
+    const { task, stopMs } = await stopDuringHangingCall({
       shutdown: 'drain',
       shutdownTimeoutMs: 500,
     });
-    const running = agent.run('hang');
-    await expect
-      .poll(() => agent?.logs.some((line) => line.msg === 'pipeline planned'), { timeout: 10_000 })
-      .toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const started = Date.now();
-    await agent.runtime.stop();
     // The drain gave the task 500 ms, then cancelled it: not callTimeoutMs (120 s).
-    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(stopMs).toBeGreaterThanOrEqual(450);
+    expect(stopMs).toBeLessThan(10_000);
     expect(
-      agent.logs.some((line) => line.msg === 'drain timed out; cancelling remaining tasks'),
+      agent?.logs.some((line) => line.msg === 'drain timed out; cancelling remaining tasks'),
     ).toBe(true);
-    const task = await running;
     expect(task.status).toBe('cancelled');
-    await expect
-      .poll(() => agent?.logs.find((line) => line.code === 'WEFT_MCP_TIMEOUT')?.error, {
-        timeout: 2000,
-      })
-      .toMatch(/cancelled with the task/);
+    await expectCallCancelledWithTask();
   });
 
   it('turns an isError result into a step error without the server text; the text is logged under an id [claim:mcpdoc-tool-error] [claim:mcpdoc-failures-no-server-text] [claim:mcpdoc-outside-code] [claim:prod-mcp-untrusted] [claim:mcp-tool-error] [claim:mcpdoc-tool-error-code] [claim:mcp-readme-failures-server-words]', async () => {
