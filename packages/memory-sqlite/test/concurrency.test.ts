@@ -93,7 +93,7 @@ describe('SqliteMemoryProvider: concurrent writers', () => {
     expect(await memory.query({ space: 'worker', limit: 1000 })).toHaveLength(200);
   });
 
-  it('shares the file with another process writing at the same time [claim:sqlite-shared-file]', async () => {
+  it('shares the file with another process writing at the same time [claim:sqlite-shared-file] [claim:mpm-sqlite-shared]', async () => {
     const memory = await db.open();
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     // Another Node process takes the write lock in bursts and inserts its own rows meanwhile.

@@ -351,15 +351,31 @@ describe('stop() with tasks that ignore their signal', () => {
     expect(done.status).toBe('cancelled');
   });
 
-  it('abandons a plugin whose shutdown never ends, and still stops [claim:task-stop-reverse-order]', async () => {
+  it('abandons a plugin whose shutdown never ends, and still stops, shutting the memory provider down beside it [claim:task-stop-reverse-order] [claim:mpm-stop-grace]', async () => {
+    const events: string[] = [];
+    class RecordingMemory extends InMemoryMemoryProvider {
+      override async shutdown(): Promise<void> {
+        events.push('memory shut down');
+      }
+    }
     const { logger, lines } = capturingLogger();
     const { runtime } = await makeRuntime({
-      plugins: [new TestPlugin('stuck', { shutdown: () => new Promise(() => undefined) })],
+      memory: new RecordingMemory(),
+      plugins: [
+        new TestPlugin('stuck', {
+          shutdown: () => {
+            events.push('plugin shutdown began');
+            return new Promise(() => undefined);
+          },
+        }),
+      ],
       options: { logger },
     });
     await runtime.start();
     await runtime.stop();
     expect(runtime.status).toBe('stopped');
+    // The plugin's shutdown never ended, and the memory provider was shut down all the same.
+    expect(events).toEqual(['plugin shutdown began', 'memory shut down']);
     expect(
       lines.find((line) => line.msg === 'shutdown timed out; going on without it'),
     ).toMatchObject({ component: 'plugin "stuck"' });

@@ -349,7 +349,7 @@ describe('running steps', () => {
       executors: [first, second],
       templates: { greeting: 'Hello {{ name }}!' },
     });
-    const { runtime } = await startedRuntime({
+    const { runtime, memory } = await startedRuntime({
       plugins: [plugin],
       responses: {
         responses: [plan(['tools', 'first'], ['tools', 'second']), jsonAnswer],
@@ -373,6 +373,9 @@ describe('running steps', () => {
     // The task's view of the runtime's memory: the same store, its calls under the bulkhead.
     expect(firstCall.context.memory).toBeInstanceOf(MemoryManager);
     expect(firstCall.context.memory.provider).toBe(runtime.memory.provider);
+    // The one store given to Runtime.init, behind the runtime's manager and every step's view.
+    expect(runtime.memory).toBeInstanceOf(MemoryManager);
+    expect(runtime.memory.provider).toBe(memory);
     expect(firstCall.context.prompts).toBe(runtime.prompts);
     expect(runtime.scheduler).toBeInstanceOf(Scheduler);
     expect(firstCall.context.signal).toBeInstanceOf(AbortSignal);
@@ -385,6 +388,8 @@ describe('running steps', () => {
 
     const secondCall = second.calls[0]!;
     expect(secondCall.context.stepIndex).toBe(1);
+    expect(secondCall.context.memory).toBeInstanceOf(MemoryManager);
+    expect(secondCall.context.memory.provider).toBe(memory);
     expect(secondCall.chain.map((item) => `${item.type}:${item.action}`)).toEqual([
       'trigger:message',
       'result:first',
@@ -746,6 +751,69 @@ describe('task memories', () => {
     // dispatch resolves with the task the chain memory records, finished.
     expect(task.status).toBe('completed');
     expect(memories[1]?.content).toMatchObject({ status: task.status, steps: task.steps });
+  });
+
+  it("keeps a task id only where the writer gives one: the runtime's own memories, not an executor's unless it sets taskId [claim:mpm-memory-task-id]", async () => {
+    const note = recordingExecutor('note', async (task, context) => {
+      await context.memory.store({ space: task.space.id, kind: 'loose', content: 1, metadata: {} });
+      await context.memory.store({
+        space: task.space.id,
+        kind: 'tagged',
+        content: 2,
+        taskId: task.id,
+        metadata: {},
+      });
+      return { success: true };
+    });
+    const { runtime, memory } = await startedRuntime({
+      plugins: [echoPlugin({ executors: [note] })],
+      responses: planner(['echo', 'note']),
+    });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(task.status).toBe('completed');
+    const [loose] = await memory.query({ kind: 'loose' });
+    expect(loose).toBeDefined();
+    expect(loose).not.toHaveProperty('taskId');
+    const ofTask = await memory.query({ taskId: task.id, order: 'asc' });
+    expect(ofTask.map((stored) => stored.kind)).toEqual(['trigger', 'tagged', 'chain']);
+  });
+
+  it('reads the store once per task, before the planning request and not at review, and not at all with relatedMemories 0 [claim:mpm-one-read]', async () => {
+    const events: string[] = [];
+    const countingStore = () => {
+      const memory = new InMemoryMemoryProvider();
+      const query = memory.query.bind(memory);
+      memory.query = (options) => {
+        events.push('query');
+        return query(options);
+      };
+      return memory;
+    };
+    const responses = {
+      fallback: (_messages: readonly unknown[], request: { purpose?: string }) => {
+        events.push(request.purpose ?? 'other');
+        return request.purpose === 'review'
+          ? { type: 'continue' }
+          : plan(['echo', 'reply'], ['echo', 'reply']);
+      },
+    };
+    const { runtime } = await startedRuntime({
+      memory: countingStore(),
+      responses,
+      options: { pipelineReview: 'always' },
+    });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(task.steps).toHaveLength(2);
+    expect(events).toEqual(['query', 'plan', 'review']);
+
+    events.length = 0;
+    const { runtime: none } = await startedRuntime({
+      memory: countingStore(),
+      responses,
+      options: { pipelineReview: 'always', relatedMemories: 0 },
+    });
+    await none.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(events).toEqual(['plan', 'review']);
   });
 
   it('does not lose the task when the memory store throws, and logs each record it could not store [claim:task-dispatch-never-rejects-inside] [claim:sp-store-failure] [claim:prod-outage-memory-write] [claim:mpm-failed-write] [claim:sp-failing-store-answers]', async () => {

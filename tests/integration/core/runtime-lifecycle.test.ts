@@ -377,7 +377,7 @@ describe('Runtime start', () => {
     expect(runtime.status).toBe('stopped');
   });
 
-  it('stops what has started 2 s after a stop() that a hung plugin init holds, and that plugin once its init returns [claim:obs-start-held-at-stop] [claim:obs-rollback-on-stop]', async () => {
+  it('stops what has started 2 s after a stop() that a hung plugin init holds, and that plugin once its init returns [claim:obs-start-held-at-stop] [claim:obs-rollback-on-stop] [claim:mpm-stop-grace]', async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];
     const { logger, lines } = capturingLogger();
