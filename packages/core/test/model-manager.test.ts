@@ -115,7 +115,9 @@ describe('ModelManager.call', () => {
     ]);
     const error = await errorOf(models.call('text-generation', { messages: [] }));
     expect(error.code).toBe('WEFT_VALIDATION_FAILED');
-    expect(error.message).toContain('input for capability "text-generation" is invalid');
+    expect(error.message).toMatch(
+      /^ModelManager: input for capability "text-generation" is invalid: /,
+    );
     expect(error.message).toContain('at least one message is required');
     expect(seen).toHaveLength(0);
   });
@@ -125,7 +127,9 @@ describe('ModelManager.call', () => {
     const error = await errorOf(
       models.call('text-generation', hello, { options: { temperature: 9 } }),
     );
-    expect(error.message).toContain('options for capability "text-generation" are invalid');
+    expect(error.message).toMatch(
+      /^ModelManager: options for capability "text-generation" are invalid: /,
+    );
     expect(error.message).toContain('temperature');
   });
 
@@ -176,8 +180,9 @@ describe('ModelManager.call', () => {
     const sloppy: ModelCapability = { id: 'sentiment', run: async () => ({ score: 3 }) };
     const models = manager([new TestModelProvider('sloppy', { capabilities: [sloppy] })]);
     const error = await errorOf(models.call('sentiment', { text: 'great' }));
-    expect(error.message).toContain(
-      'provider "sloppy" returned invalid output for capability "sentiment"',
+    expect(error.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(error.message).toMatch(
+      /^ModelManager: provider "sloppy" returned invalid output for capability "sentiment": /,
     );
   });
 
@@ -230,13 +235,13 @@ describe('ModelManager.call', () => {
     const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
     const error = await errorOf(models.call('sentiment', { text: 'x' }));
     expect(error.code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
-    expect(error.message).toContain('cannot call capability "sentiment"');
+    expect(error.message).toMatch(/^ModelManager: cannot call capability "sentiment": /);
     expect(error.message).toContain('(providers: "alpha")');
     expect(models.canProvide('sentiment')).toBe(false);
     expect(models.canProvide('text-generation')).toBe(true);
   });
 
-  it('gives a misspelt capability id WEFT_CAPABILITY_UNKNOWN, not UNAVAILABLE (errors reference) [claim:tsdoc-models-unknown]', async () => {
+  it('gives a misspelt capability id WEFT_CAPABILITY_UNKNOWN, not UNAVAILABLE (errors reference) [claim:tsdoc-models-unknown] [claim:cap-unknown-id]', async () => {
     const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
     const error = await errorOf(models.callDynamic('sentimnet', { text: 'x' }));
     expect(error.code).toBe('WEFT_CAPABILITY_UNKNOWN');
@@ -419,7 +424,7 @@ describe('ModelManager.call', () => {
     );
   });
 
-  it('refuses as a default a provider that serves the capability only through an alias [claim:errors-capability-default-direct]', async () => {
+  it('refuses as a default a provider that serves the capability only through an alias [claim:errors-capability-default-direct] [claim:cap-default-checked]', async () => {
     const models = manager(
       [new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })],
       chatAliasOfText,
