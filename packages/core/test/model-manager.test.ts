@@ -260,7 +260,7 @@ describe('ModelManager.call', () => {
     expect(error.message).toContain('capability "ocr" is not registered');
   });
 
-  it('serves a capability through an alias without a transform [claim:tr-alias-order] [claim:tr-alias-validated-twice] [claim:core-readme-aliases]', async () => {
+  it('serves a capability through an alias without a transform [claim:tr-alias-order] [claim:tr-alias-validated-twice] [claim:core-readme-aliases] [claim:cap-alias-checked-both]', async () => {
     const models = manager(
       [new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })],
       chatAliasOfText,
@@ -278,6 +278,17 @@ describe('ModelManager.call', () => {
     expect(serving.message).toContain(
       'input for capability "text-generation" (serving "chat") is invalid',
     );
+    // The answer is checked against the serving capability's output schema first.
+    const wrongText: ModelCapability = { id: 'text-generation', run: async () => ({ text: 42 }) };
+    const sloppy = manager(
+      [new TestModelProvider('sloppy', { capabilities: [wrongText] })],
+      chatAliasOfText,
+    );
+    const answer = await errorOf(sloppy.callDynamic('chat', hello));
+    expect(answer.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(answer.message).toContain(
+      'provider "sloppy" returned invalid output for capability "text-generation"',
+    );
   });
 
   it('serves the requested id with its own provider, even one listed after a provider of an alias [claim:tr-alias-order]', async () => {
@@ -294,7 +305,7 @@ describe('ModelManager.call', () => {
     expect(await models.generateText('hello')).toBe('alias:hello');
   });
 
-  it("checks an alias's answer against the requested capability's output schema too [claim:cap-validates-both-ways] [claim:tr-alias-validated-twice]", async () => {
+  it("checks an alias's answer against the requested capability's output schema too [claim:cap-validates-both-ways] [claim:tr-alias-validated-twice] [claim:cap-alias-checked-both]", async () => {
     const moodyChat = defineCapability({
       id: 'moody-chat',
       description: 'Chat that also reports a mood.',
