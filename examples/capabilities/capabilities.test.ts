@@ -1,7 +1,7 @@
 import { Runtime } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FeedbackPlugin } from './feedback-plugin.js';
 import { LexiconSentimentProvider } from './lexicon-provider.js';
 
@@ -36,12 +36,14 @@ describe('a custom capability', () => {
   });
 
   it('validates input before the provider sees it [claim:cap-run-validated]', async () => {
+    const lexicon = new LexiconSentimentProvider();
     const runtime = await Runtime.init({
-      models: [text, new LexiconSentimentProvider()],
+      models: [text, lexicon],
       memory: new InMemoryMemoryProvider(),
       plugins: [],
       options: { logger },
     });
+    const run = vi.spyOn(lexicon.capabilities[0]!, 'run');
     await expect(
       runtime.models.call('sentiment', { text: '' }),
     ).rejects.toThrow(
@@ -50,6 +52,10 @@ describe('a custom capability', () => {
     await expect(
       runtime.models.call('sentiment', { text: '' }),
     ).rejects.toThrow('text must not be empty');
+    // Rejected before `run` was ever called.
+    expect(run).not.toHaveBeenCalled();
+    await runtime.models.call('sentiment', { text: 'works' });
+    expect(run).toHaveBeenCalledTimes(1);
   });
 
   it('uses the first provider, or the default one, when several offer the capability [claim:cap-choose-provider]', async () => {

@@ -115,7 +115,9 @@ describe('ModelManager.call', () => {
     ]);
     const error = await errorOf(models.call('text-generation', { messages: [] }));
     expect(error.code).toBe('WEFT_VALIDATION_FAILED');
-    expect(error.message).toContain('input for capability "text-generation" is invalid');
+    expect(error.message).toMatch(
+      /^ModelManager: input for capability "text-generation" is invalid: /,
+    );
     expect(error.message).toContain('at least one message is required');
     expect(seen).toHaveLength(0);
   });
@@ -125,7 +127,9 @@ describe('ModelManager.call', () => {
     const error = await errorOf(
       models.call('text-generation', hello, { options: { temperature: 9 } }),
     );
-    expect(error.message).toContain('options for capability "text-generation" are invalid');
+    expect(error.message).toMatch(
+      /^ModelManager: options for capability "text-generation" are invalid: /,
+    );
     expect(error.message).toContain('temperature');
   });
 
@@ -176,8 +180,9 @@ describe('ModelManager.call', () => {
     const sloppy: ModelCapability = { id: 'sentiment', run: async () => ({ score: 3 }) };
     const models = manager([new TestModelProvider('sloppy', { capabilities: [sloppy] })]);
     const error = await errorOf(models.call('sentiment', { text: 'great' }));
-    expect(error.message).toContain(
-      'provider "sloppy" returned invalid output for capability "sentiment"',
+    expect(error.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(error.message).toMatch(
+      /^ModelManager: provider "sloppy" returned invalid output for capability "sentiment": /,
     );
   });
 
@@ -230,13 +235,13 @@ describe('ModelManager.call', () => {
     const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
     const error = await errorOf(models.call('sentiment', { text: 'x' }));
     expect(error.code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
-    expect(error.message).toContain('cannot call capability "sentiment"');
+    expect(error.message).toMatch(/^ModelManager: cannot call capability "sentiment": /);
     expect(error.message).toContain('(providers: "alpha")');
     expect(models.canProvide('sentiment')).toBe(false);
     expect(models.canProvide('text-generation')).toBe(true);
   });
 
-  it('gives a misspelt capability id WEFT_CAPABILITY_UNKNOWN, not UNAVAILABLE (errors reference) [claim:tsdoc-models-unknown]', async () => {
+  it('gives a misspelt capability id WEFT_CAPABILITY_UNKNOWN, not UNAVAILABLE (errors reference) [claim:tsdoc-models-unknown] [claim:cap-unknown-id]', async () => {
     const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
     const error = await errorOf(models.callDynamic('sentimnet', { text: 'x' }));
     expect(error.code).toBe('WEFT_CAPABILITY_UNKNOWN');
@@ -255,7 +260,7 @@ describe('ModelManager.call', () => {
     expect(error.message).toContain('capability "ocr" is not registered');
   });
 
-  it('serves a capability through an alias without a transform [claim:tr-alias-order] [claim:tr-alias-validated-twice] [claim:core-readme-aliases]', async () => {
+  it('serves a capability through an alias without a transform [claim:tr-alias-order] [claim:tr-alias-validated-twice] [claim:core-readme-aliases] [claim:cap-alias-checked-both]', async () => {
     const models = manager(
       [new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })],
       chatAliasOfText,
@@ -273,6 +278,17 @@ describe('ModelManager.call', () => {
     expect(serving.message).toContain(
       'input for capability "text-generation" (serving "chat") is invalid',
     );
+    // The answer is checked against the serving capability's output schema first.
+    const wrongText: ModelCapability = { id: 'text-generation', run: async () => ({ text: 42 }) };
+    const sloppy = manager(
+      [new TestModelProvider('sloppy', { capabilities: [wrongText] })],
+      chatAliasOfText,
+    );
+    const answer = await errorOf(sloppy.callDynamic('chat', hello));
+    expect(answer.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(answer.message).toContain(
+      'provider "sloppy" returned invalid output for capability "text-generation"',
+    );
   });
 
   it('serves the requested id with its own provider, even one listed after a provider of an alias [claim:tr-alias-order]', async () => {
@@ -289,7 +305,7 @@ describe('ModelManager.call', () => {
     expect(await models.generateText('hello')).toBe('alias:hello');
   });
 
-  it("checks an alias's answer against the requested capability's output schema too [claim:cap-validates-both-ways] [claim:tr-alias-validated-twice]", async () => {
+  it("checks an alias's answer against the requested capability's output schema too [claim:cap-validates-both-ways] [claim:tr-alias-validated-twice] [claim:cap-alias-checked-both]", async () => {
     const moodyChat = defineCapability({
       id: 'moody-chat',
       description: 'Chat that also reports a mood.',
@@ -419,7 +435,7 @@ describe('ModelManager.call', () => {
     );
   });
 
-  it('refuses as a default a provider that serves the capability only through an alias [claim:errors-capability-default-direct]', async () => {
+  it('refuses as a default a provider that serves the capability only through an alias [claim:errors-capability-default-direct] [claim:cap-default-checked]', async () => {
     const models = manager(
       [new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })],
       chatAliasOfText,

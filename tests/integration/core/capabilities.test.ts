@@ -32,16 +32,32 @@ describe('defineCapability', () => {
     expect(descriptor).toMatchObject({ id: 'image/caption', description: 'Captions an image.' });
     expect(descriptor.input).toBe(schemas.input);
     expect(Object.isFrozen(descriptor)).toBe(true);
+    // The literal id is kept in the type, so the descriptor can key ICapabilities.
+    const literal = defineCapability({ id: 'image/caption', description: 'Captions.', ...schemas });
+    expectTypeOf(literal.id).toEqualTypeOf<'image/caption'>();
+    expectTypeOf(literal.input).toEqualTypeOf(schemas.input);
   });
 
-  it.each(['', 'has space', '-leading-dash', 'emoji🙂'])(
-    'rejects the id %j, naming it [claim:cap-define-id-rule]',
+  it.each(['a', '3d-render', 'vision.caption:en/short_form-2'])(
+    'accepts the id %j: a letter or digit first, then letters, digits and -_.:/ [claim:cap-define-id-rule]',
     (id) => {
-      expect(() => defineCapability({ id, description: 'x', ...schemas })).toThrow(
-        `defineCapability: invalid capability id "${id}"`,
-      );
+      expect(defineCapability({ id, description: 'x', ...schemas }).id).toBe(id);
     },
   );
+
+  it.each([
+    '',
+    'has space',
+    '-leading-dash',
+    '_leading-underscore',
+    '.hidden',
+    'tab\there',
+    'emoji🙂',
+  ])('rejects the id %j, naming it [claim:cap-define-id-rule]', (id) => {
+    expect(() => defineCapability({ id, description: 'x', ...schemas })).toThrow(
+      `defineCapability: invalid capability id "${id}"`,
+    );
+  });
 
   it('rejects an id that is not a string [claim:cap-define-frozen]', () => {
     expect(() =>

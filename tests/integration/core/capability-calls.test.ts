@@ -44,6 +44,26 @@ describe('capability call errors', () => {
     expect((invalid as Error).message).toContain('input for capability "text-generation"');
   });
 
+  it('gives WEFT_CAPABILITY_UNKNOWN, before looking for a provider, to an id no registered descriptor defines [claim:cap-unknown-id]', async () => {
+    // `sentiment` is declared in ICapabilities, but no provider in `models` lists its descriptor.
+    const { runtime } = await startedRuntime({ responses: { fallback: 'text' } });
+    const unregistered = await runtime.models
+      .call('sentiment', { text: 'fine' })
+      .catch((error: unknown) => error);
+    expect((unregistered as WeftError).code).toBe('WEFT_CAPABILITY_UNKNOWN');
+    expect((unregistered as Error).message).toMatch(
+      /^ModelManager: capability "sentiment" is not registered/,
+    );
+    // A misspelt id given to callDynamic, even naming a provider that exists.
+    const misspelt = await runtime.models
+      .callDynamic('text-generaton', { messages: [] }, { provider: 'scripted' })
+      .catch((error: unknown) => error);
+    expect((misspelt as WeftError).code).toBe('WEFT_CAPABILITY_UNKNOWN');
+    expect((misspelt as Error).message).toMatch(
+      /^ModelManager: capability "text-generaton" is not registered/,
+    );
+  });
+
   it('finds a provider before it checks the input: an invalid input nobody can serve is unavailable [claim:tr-find-before-validate]', async () => {
     const { runtime } = await startedRuntime({ responses: { fallback: 'text' } });
     runtime.capabilities.register(sentimentCapability);
