@@ -38,6 +38,15 @@ describe('SqliteMemoryProvider errors', () => {
     const note = { space: 's', kind: 'note', content: 1, metadata: {} };
     expect(await codeOf(() => memory.store({ ...note, kind: '' }))).toBe('WEFT_MEMORY_INVALID');
     expect(await codeOf(() => memory.store({ ...note, content: 1n }))).toBe('WEFT_MEMORY_INVALID');
+    expect(await codeOf(() => memory.store({ ...note, space: 7 as unknown as string }))).toBe(
+      'WEFT_MEMORY_INVALID',
+    );
+    expect(await codeOf(() => memory.store(null as unknown as typeof note))).toBe(
+      'WEFT_MEMORY_INVALID',
+    );
+    expect(await codeOf(() => memory.update('nope', null as unknown as { content: unknown }))).toBe(
+      'WEFT_MEMORY_INVALID',
+    );
     expect(await codeOf(() => memory.query({ limit: 0 }))).toBe('WEFT_MEMORY_INVALID_QUERY');
     expect(await codeOf(() => memory.update('nope', { content: 1 }))).toBe('WEFT_MEMORY_NOT_FOUND');
     expect(await codeOf(() => memory.remove(42 as unknown as string))).toBe(
