@@ -106,6 +106,52 @@ describe('SqliteMemoryProvider: concurrent writers', () => {
     }
   });
 
+  it('waits for another connection migrating a new file and then applies no step twice [claim:sqlite-migrations]', async () => {
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    // Another thread creates the file, takes the write lock, applies the first schema step
+    // itself while the provider opens the file, and commits.
+    const worker = new Worker(
+      `
+      const { parentPort, workerData } = require('node:worker_threads');
+      const Database = require(workerData.driver);
+      const db = new Database(workerData.path);
+      db.pragma('journal_mode = WAL');
+      db.exec('BEGIN IMMEDIATE');
+      parentPort.postMessage('locked');
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+      db.exec(\`
+        CREATE TABLE memories (
+          id TEXT PRIMARY KEY, space TEXT NOT NULL, kind TEXT NOT NULL, content TEXT NOT NULL,
+          task_id TEXT, metadata TEXT NOT NULL, created_at INTEGER NOT NULL
+        );
+        CREATE INDEX memories_space_created_at ON memories (space, created_at);
+        CREATE INDEX memories_created_at ON memories (created_at);
+        CREATE INDEX memories_task_id ON memories (task_id);
+        INSERT INTO memories VALUES ('from-worker', 's', 'k', '1', NULL, '{}', 1);
+      \`);
+      db.pragma('user_version = 1');
+      db.exec('COMMIT');
+      db.close();
+      `,
+      { eval: true, workerData: { driver, path: db.path() } },
+    );
+    const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        worker.once('message', () => resolve());
+        worker.once('error', reject);
+      });
+      const memory = db.create();
+      await memory.init();
+      expect((await memory.query({})).map((m) => m.id)).toEqual(['from-worker']);
+      await memory.store({ space: 's', kind: 'k', content: 2, metadata: {} });
+      expect(await memory.query({})).toHaveLength(2);
+      expect(await exited).toBe(0);
+    } finally {
+      await worker.terminate();
+    }
+  });
+
   it('waits for another thread holding the write lock instead of failing [claim:mpm-sqlite-shared] [claim:mpo-sqlite-busy] [claim:sqlite-busy] [claim:sqlite-shared-file]', async () => {
     const memory = await db.open();
     const require = createRequire(import.meta.url);
