@@ -44,8 +44,8 @@ export const SQLITE_ERRORS = {
       raisedBy: '`SqliteMemoryProvider.init`, so `Runtime.start` (as `WEFT_START_FAILED`)',
       raisers: ['memory-sqlite/src/provider.ts#SqliteMemoryProvider.init'],
       cause:
-        'the database file could not be opened: its directory does not exist, the process may not write there, or the file is not a SQLite database.',
-      fix: 'create the directory and give the service’s user write access to it. When the message says `file is not a database`, `path` names a file of another kind: point it at a SQLite database written by this package, or at a new file.',
+        'the database file could not be opened: its directory does not exist, the process may not write there, the file is not a SQLite database, or another connection held the file’s write lock longer than `busyTimeoutMs` while `init()` brought the schema up to date.',
+      fix: 'create the directory and give the service’s user write access to it. When the message says `file is not a database`, `path` names a file of another kind: point it at a SQLite database written by this package, or at a new file. When it says `database is locked`, start again once the other connection has released the lock, or raise `busyTimeoutMs`.',
     },
     WEFT_SQLITE_SCHEMA_TOO_NEW: {
       summary: 'The file was written by a newer version of the package.',

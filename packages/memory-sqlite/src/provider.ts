@@ -113,7 +113,8 @@ export class SqliteMemoryProvider extends MemoryProvider {
    * opens the database again.
    *
    * @throws `WeftError` `WEFT_SQLITE_OPEN_FAILED` when the file cannot be
-   * opened or is not a SQLite database, `WEFT_SQLITE_SCHEMA_TOO_NEW` when its schema version is newer than this package
+   * opened or is not a SQLite database, or another connection holds its write lock longer than
+   * `busyTimeoutMs` (SQLite's error is the `cause`), `WEFT_SQLITE_SCHEMA_TOO_NEW` when its schema version is newer than this package
    * knows (before anything writes to the file), or `WEFT_SQLITE_MIGRATION_FAILED` when a migration
    * step fails (none is applied then).
    * @claim tsdoc-sqlite-init
@@ -150,7 +151,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
       throw new SqliteMemoryProviderError(
         'WEFT_SQLITE_OPEN_FAILED',
         `${this.label}: cannot open the database "${path}": ${describeError(error)}; ` +
-          'check that the path names a SQLite database file written by this package, or a new file',
+          openFailureHint(error, busyTimeoutMs),
         { cause: error },
       );
     }
@@ -315,6 +316,22 @@ export class SqliteMemoryProvider extends MemoryProvider {
     this.lastCreatedAt = now > this.lastCreatedAt ? now : this.lastCreatedAt + 1;
     return this.lastCreatedAt;
   }
+}
+
+/**
+ * The fix an `init()` failure's message suggests. A lock held by another connection past the busy
+ * timeout (SQLite's `SQLITE_BUSY` family of codes) says nothing about the file, so it gets its own
+ * advice.
+ */
+function openFailureHint(error: unknown, busyTimeoutMs: number): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) {
+    return (
+      `another connection held the write lock longer than busyTimeoutMs (${busyTimeoutMs} ms); ` +
+      'start again once it is released, or raise busyTimeoutMs'
+    );
+  }
+  return 'check that the path names a SQLite database file written by this package, or a new file';
 }
 
 function prepareStatements(db: Database.Database): Statements {

@@ -1,6 +1,8 @@
+import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
+import { WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { useTempDatabase } from './helpers.js';
 
@@ -44,6 +46,110 @@ describe('SqliteMemoryProvider: concurrent writers', () => {
     await b.shutdown();
     const reopened = await db.open({ id: 'c' });
     expect(await reopened.query({ space: 'shared', limit: 1000 })).toHaveLength(200);
+  });
+
+  it('reads while another connection holds the write lock, and writes while another reads, without waiting [claim:sqlite-wal-readers]', async () => {
+    // A zero busy timeout turns any wait for a lock into an immediate SQLITE_BUSY.
+    const memory = await db.open({ busyTimeoutMs: 0 });
+    const kept = await memory.store({ space: 'kept', kind: 'k', content: 1, metadata: {} });
+    const other = new Database(db.path());
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      other
+        .prepare(
+          'INSERT INTO memories (id, space, kind, content, task_id, metadata, created_at) VALUES (?, ?, ?, ?, NULL, ?, ?)',
+        )
+        .run('uncommitted', 'kept', 'k', '2', '{}', Date.now());
+      // The reader sees the last committed state, not the writer's pending row.
+      expect(await memory.query({ space: 'kept' })).toEqual([kept]);
+      other.exec('COMMIT');
+
+      other.exec('BEGIN');
+      expect(other.prepare('SELECT count(*) AS count FROM memories').get()).toEqual({ count: 2 });
+      const written = await memory.store({
+        space: 'during-read',
+        kind: 'k',
+        content: 3,
+        metadata: {},
+      });
+      expect(await memory.query({ space: 'during-read' })).toEqual([written]);
+      // The open read transaction keeps its snapshot.
+      expect(other.prepare('SELECT count(*) AS count FROM memories').get()).toEqual({ count: 2 });
+      other.exec('COMMIT');
+    } finally {
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+    }
+  });
+
+  it("fails a write with SQLite's own SQLITE_BUSY error, database is locked, after waiting busyTimeoutMs for another connection's lock [claim:sqlite-busy-error] [claim:sqlite-sqlite-errors] [claim:sqlite-busy]", async () => {
+    const memory = await db.open({ busyTimeoutMs: 150 });
+    const other = new Database(db.path());
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      const started = Date.now();
+      const error = await memory
+        .store({ space: 's', kind: 'k', content: 1, metadata: {} })
+        .catch((caught: unknown) => caught);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+      expect(error).toBeInstanceOf(Database.SqliteError);
+      expect(WeftError.is(error)).toBe(false);
+      expect((error as { code?: string }).code).toBe('SQLITE_BUSY');
+      expect((error as Error).message).toBe('database is locked');
+      other.exec('ROLLBACK');
+      // Once the lock is free the provider writes again.
+      await memory.store({ space: 's', kind: 'k', content: 2, metadata: {} });
+      expect((await memory.query({ space: 's' })).map((m) => m.content)).toEqual([2]);
+    } finally {
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+    }
+  });
+
+  it('waits for another connection migrating a new file and then applies no step twice [claim:sqlite-migrations]', async () => {
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    // Another thread creates the file, takes the write lock, applies the first schema step
+    // itself while the provider opens the file, and commits.
+    const worker = new Worker(
+      `
+      const { parentPort, workerData } = require('node:worker_threads');
+      const Database = require(workerData.driver);
+      const db = new Database(workerData.path);
+      db.pragma('journal_mode = WAL');
+      db.exec('BEGIN IMMEDIATE');
+      parentPort.postMessage('locked');
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+      db.exec(\`
+        CREATE TABLE memories (
+          id TEXT PRIMARY KEY, space TEXT NOT NULL, kind TEXT NOT NULL, content TEXT NOT NULL,
+          task_id TEXT, metadata TEXT NOT NULL, created_at INTEGER NOT NULL
+        );
+        CREATE INDEX memories_space_created_at ON memories (space, created_at);
+        CREATE INDEX memories_created_at ON memories (created_at);
+        CREATE INDEX memories_task_id ON memories (task_id);
+        INSERT INTO memories VALUES ('from-worker', 's', 'k', '1', NULL, '{}', 1);
+      \`);
+      db.pragma('user_version = 1');
+      db.exec('COMMIT');
+      db.close();
+      `,
+      { eval: true, workerData: { driver, path: db.path() } },
+    );
+    const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        worker.once('message', () => resolve());
+        worker.once('error', reject);
+      });
+      const memory = db.create();
+      await memory.init();
+      expect((await memory.query({})).map((m) => m.id)).toEqual(['from-worker']);
+      await memory.store({ space: 's', kind: 'k', content: 2, metadata: {} });
+      expect(await memory.query({})).toHaveLength(2);
+      expect(await exited).toBe(0);
+    } finally {
+      await worker.terminate();
+    }
   });
 
   it('waits for another thread holding the write lock instead of failing [claim:mpm-sqlite-shared] [claim:mpo-sqlite-busy] [claim:sqlite-busy] [claim:sqlite-shared-file]', async () => {

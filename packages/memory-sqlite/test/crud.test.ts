@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useTempDatabase } from './helpers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -96,6 +96,27 @@ describe('SqliteMemoryProvider: store, update, remove, clear', () => {
     }
     const newestFirst = await memory.query({ space: 's' });
     expect(newestFirst.map((m) => m.content)).toEqual([...Array(50).keys()].reverse());
+  });
+
+  it('gives memories stored in one millisecond timestamps one millisecond apart, usable as since/until cursors [claim:sqlite-monotonic]', async () => {
+    const memory = await db.open();
+    const frozen = Date.UTC(2030, 0, 1);
+    vi.spyOn(Date, 'now').mockReturnValue(frozen);
+    const stored = [];
+    try {
+      for (let i = 0; i < 3; i++) {
+        stored.push(await memory.store({ space: 'same-ms', kind: 'k', content: i, metadata: {} }));
+      }
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(stored.map((m) => m.createdAt.getTime())).toEqual([frozen, frozen + 1, frozen + 2]);
+    const between = await memory.query({
+      space: 'same-ms',
+      since: stored[1]!.createdAt,
+      until: stored[2]!.createdAt,
+    });
+    expect(between.map((m) => m.content)).toEqual([1]);
   });
 
   it('updates content, metadata or both, and keeps what the patch omits', async () => {

@@ -38,6 +38,15 @@ describe('SqliteMemoryProvider errors', () => {
     const note = { space: 's', kind: 'note', content: 1, metadata: {} };
     expect(await codeOf(() => memory.store({ ...note, kind: '' }))).toBe('WEFT_MEMORY_INVALID');
     expect(await codeOf(() => memory.store({ ...note, content: 1n }))).toBe('WEFT_MEMORY_INVALID');
+    expect(await codeOf(() => memory.store({ ...note, space: 7 as unknown as string }))).toBe(
+      'WEFT_MEMORY_INVALID',
+    );
+    expect(await codeOf(() => memory.store(null as unknown as typeof note))).toBe(
+      'WEFT_MEMORY_INVALID',
+    );
+    expect(await codeOf(() => memory.update('nope', null as unknown as { content: unknown }))).toBe(
+      'WEFT_MEMORY_INVALID',
+    );
     expect(await codeOf(() => memory.query({ limit: 0 }))).toBe('WEFT_MEMORY_INVALID_QUERY');
     expect(await codeOf(() => memory.update('nope', { content: 1 }))).toBe('WEFT_MEMORY_NOT_FOUND');
     expect(await codeOf(() => memory.remove(42 as unknown as string))).toBe(
@@ -74,6 +83,32 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await readFile(db.path())).toEqual(junk);
     // The provider did not open: it says so rather than reading the junk.
     expect(await codeOf(() => memory.query({}))).toBe('WEFT_SQLITE_NOT_OPEN');
+  });
+
+  it('give WEFT_SQLITE_OPEN_FAILED, with SQLITE_BUSY as cause and advice about the lock, when init() meets a write lock held past busyTimeoutMs [claim:sqlite-init-busy] [claim:sqlite-sqlite-errors] [claim:tsdoc-sqlite-init] [claim:sqlite-error-format]', async () => {
+    const first = await db.open();
+    await first.shutdown();
+    const holder = new Database(db.path());
+    try {
+      holder.exec('BEGIN IMMEDIATE');
+      const memory = db.create({ busyTimeoutMs: 100 });
+      const started = Date.now();
+      const error = await memory.init().catch((caught: unknown) => caught);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+      expect(error).toBeInstanceOf(SqliteMemoryProviderError);
+      expect(WeftError.is(error, 'WEFT_SQLITE_OPEN_FAILED')).toBe(true);
+      expect(((error as Error).cause as { code?: string }).code).toBe('SQLITE_BUSY');
+      const [firstLine] = (error as Error).message.split('\n');
+      expect(firstLine).toBe(
+        `SqliteMemoryProvider "sqlite": cannot open the database "${db.path()}": database is locked; ` +
+          'another connection held the write lock longer than busyTimeoutMs (100 ms); ' +
+          'start again once it is released, or raise busyTimeoutMs [WEFT_SQLITE_OPEN_FAILED]',
+      );
+      expect(await codeOf(() => memory.query({}))).toBe('WEFT_SQLITE_NOT_OPEN');
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
   });
 
   it('give WEFT_SQLITE_NOT_OPEN before init() and again after shutdown() [claim:sqlite-readme-not-open]', async () => {

@@ -84,6 +84,8 @@ describe('SqliteMemoryProvider.query', () => {
       'a?b',
       'a[b]',
       'ab',
+      'a\\b',
+      'A\\b',
     ]);
     expect(await spacesOf(memory, { spacePatterns: ['chat-room-42*'] })).toEqual([
       'chat-room-42',
@@ -99,14 +101,16 @@ describe('SqliteMemoryProvider.query', () => {
     expect(await spacesOf(memory, { spacePatterns: ['a%b'] })).toEqual(['a%b']);
     expect(await spacesOf(memory, { spacePatterns: ['a?b'] })).toEqual(['a?b']);
     expect(await spacesOf(memory, { spacePatterns: ['a[b]'] })).toEqual(['a[b]']);
+    expect(await spacesOf(memory, { spacePatterns: ['a\\b'] })).toEqual(['a\\b']);
     expect(await spacesOf(memory, { spacePatterns: ['a*b'] })).toEqual([
       'a_b',
       'axb',
       'a%b',
       'a?b',
       'ab',
+      'a\\b',
     ]);
-    expect(await spacesOf(memory, { spacePatterns: ['*'] })).toHaveLength(11);
+    expect(await spacesOf(memory, { spacePatterns: ['*'] })).toHaveLength(13);
     expect(await spacesOf(memory, { spacePatterns: ['chat-room-43', 'ab'] })).toEqual([
       'chat-room-43',
       'ab',
