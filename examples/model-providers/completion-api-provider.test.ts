@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Runtime } from '@weft/core';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CompletionApiProvider } from './completion-api-provider.js';
 
 let server: Server;
@@ -21,6 +21,8 @@ beforeAll(async () => {
         authorization: request.headers.authorization,
         body: JSON.parse(raw),
       });
+      // Never answers: only the caller's signal ends such a request.
+      if (raw.includes('hang')) return;
       const status = raw.includes('fail') ? 500 : 200;
       response.writeHead(status, { 'Content-Type': 'application/json' });
       response.end(
@@ -93,6 +95,29 @@ describe('CompletionApiProvider', () => {
           message: 'POST /v1/complete answered 500: {"error":"boom"}',
         }),
       });
+    } finally {
+      await runtime.stop();
+    }
+  });
+
+  it("passes the caller's abort signal on to fetch [claim:mpo-example-provider]", async () => {
+    const { runtime } = await start('s3cret');
+    await runtime.start();
+    try {
+      const controller = new AbortController();
+      const asked = seen.length;
+      const pending = runtime.models
+        .generateText('please hang', { signal: controller.signal })
+        .catch((error: unknown) => error);
+      await vi.waitFor(() => expect(seen.length).toBe(asked + 1));
+      const abortedAt = Date.now();
+      controller.abort();
+      // Well before the provider's own 30 s timeout.
+      expect(await pending).toMatchObject({
+        code: 'WEFT_PROVIDER_FAILED',
+        cause: expect.objectContaining({ name: 'AbortError' }),
+      });
+      expect(Date.now() - abortedAt).toBeLessThan(2_000);
     } finally {
       await runtime.stop();
     }

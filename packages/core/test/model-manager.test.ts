@@ -186,7 +186,7 @@ describe('ModelManager.call', () => {
     );
   });
 
-  it('wraps a provider failure, naming the provider and keeping the cause [claim:cap-provider-failed-code] [claim:cap-provider-failed-message] [claim:cap-provider-throws]', async () => {
+  it('wraps a provider failure, naming the provider and keeping the cause [claim:mpo-id-selects] [claim:cap-provider-failed-code] [claim:cap-provider-failed-message] [claim:cap-provider-throws]', async () => {
     const cause = new Error('HTTP 429 Too Many Requests');
     const failing: ModelCapability = {
       id: 'text-generation',
@@ -448,8 +448,12 @@ describe('ModelManager.call', () => {
     expect(error.code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
   });
 
-  it('reports each call to analytics, with token usage when the output has it [claim:mpo-id-selects]', async () => {
-    const analytics = new AnalyticsManager({ enabled: true });
+  it('reports each call to analytics, with the provider id and token usage when the output has it [claim:mpo-id-selects]', async () => {
+    const providers: string[] = [];
+    const analytics = new AnalyticsManager({
+      enabled: true,
+      trackers: [{ onModelCall: (call) => providers.push(call.providerId) }],
+    });
     const withUsage: ModelCapability = {
       id: 'text-generation',
       run: async () => ({ text: 'ok', usage: { inputTokens: 12, outputTokens: 5 } }),
@@ -465,6 +469,8 @@ describe('ModelManager.call', () => {
     expect(data.modelCalls.total).toBe(1);
     expect(data.modelCalls.byCapability['text-generation']?.calls).toBe(1);
     expect(data.tokens).toEqual({ input: 12, output: 5 });
+    // The call refused before it reached a provider is not reported.
+    expect(providers).toEqual(['alpha']);
   });
 
   it('lists its providers in configuration order', () => {

@@ -9,7 +9,8 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
  *
  * - `WEFT_OPENAI_INVALID_OPTIONS`: The constructor was given a bad option.
- * - `WEFT_OPENAI_API_KEY`: The `apiKey` function threw or returned something other than a string.
+ * - `WEFT_OPENAI_API_KEY`: The `apiKey` function threw, or gave something other than a string or a
+ *   key no header can carry.
  * - `WEFT_OPENAI_HTTP_STATUS`: The API answered with an error status (a 4xx other than 429 at once,
  *   or a 429/5xx on the last attempt).
  * - `WEFT_OPENAI_TIMEOUT`: The last attempt got no complete answer within `timeoutMs`, or the call
@@ -50,12 +51,15 @@ export const OPENAI_ERRORS = {
         'the constructor was given a bad option: a `baseUrl` that is not an absolute http(s) URL, an empty `model`, a negative timeout, an unknown option name.',
       fix: 'the message names the first bad option and what it must be.',
     },
+    /** @claim errors-openai-api-key-unsendable */
     WEFT_OPENAI_API_KEY: {
-      summary: 'The `apiKey` function threw or returned something other than a string.',
+      summary:
+        'The `apiKey` function threw, or gave something other than a string or a key no header can carry.',
       raisedBy: 'every call of `OpenAIModelProvider`',
       raisers: ['model-openai/src/openai-model-provider.ts#OpenAIModelProvider.#resolveApiKey'],
-      cause: 'the `apiKey` function threw, or returned something other than a string.',
-      fix: 'make the function return the key as a string. An empty string is allowed and sends no `Authorization` header; see [A missing API key](../guides/troubleshooting.md#a-missing-api-key).',
+      cause:
+        'the `apiKey` function threw, or returned something other than a string, or a key with a line break or another control character inside it, which no HTTP header can carry (the message does not show the key).',
+      fix: 'make the function return the key as a string, without line breaks inside it (one at the end, from a file, is trimmed). An empty string is allowed and sends no `Authorization` header; see [A missing API key](../guides/troubleshooting.md#a-missing-api-key).',
     },
     /** @claim errors-openai-http-status-3xx */
     WEFT_OPENAI_HTTP_STATUS: {

@@ -14,7 +14,12 @@ import {
 import { describeError } from '@weft/core/internal';
 import { OpenAIModelProviderError } from './errors.js';
 import { abortedError, attemptRequest, sendWithRetry, type HttpRequest } from './http.js';
-import { parseOptions, type OpenAIModelProviderOptions, type ResolvedOptions } from './options.js';
+import {
+  isSendableKey,
+  parseOptions,
+  type OpenAIModelProviderOptions,
+  type ResolvedOptions,
+} from './options.js';
 
 /**
  * A model provider for any server that speaks the OpenAI chat-completions protocol: OpenAI
@@ -204,7 +209,14 @@ export class OpenAIModelProvider extends ModelProvider {
       );
     }
     // An empty key (an unset environment variable, say) means "send no Authorization header".
-    return value === '' ? undefined : value;
+    if (value === '') return undefined;
+    if (!isSendableKey(value)) {
+      throw new OpenAIModelProviderError(
+        'WEFT_OPENAI_API_KEY',
+        `${this.#label}: option "apiKey" gave a key that no HTTP header can carry (it holds a line break or another control character); the key is not shown`,
+      );
+    }
+    return value;
   }
 }
 

@@ -24,12 +24,12 @@ export interface OpenAIModelProviderOptions {
    * against the call's `totalTimeoutMs` (the health check's `timeoutMs`): a key that has not come
    * by then fails the call with `WEFT_OPENAI_TIMEOUT`, and one still awaited when the call's
    * signal fires, with `WEFT_OPENAI_ABORTED`; the function is not called when the signal has
-   * already fired. A
-   * function that throws, or resolves to something other than a string, fails the call with
-   * `WEFT_OPENAI_API_KEY`; a function that resolves to an empty string (an unset environment
-   * variable) sends no `Authorization` header, whereas an empty string given directly is refused
-   * by the constructor. Leave it out for servers that need no key (Ollama, LM Studio, a local
-   * vLLM). Default: none.
+   * already fired. A function that throws, or resolves to something other than a string or to a
+   * key with a line break or another control character (which no header can carry; the message
+   * does not show it), fails the call with `WEFT_OPENAI_API_KEY`; a function that resolves to an
+   * empty string (an unset environment variable) sends no `Authorization` header, whereas an empty
+   * string or such a key given directly is refused by the constructor. Leave it out for servers
+   * that need no key (Ollama, LM Studio, a local vLLM). Default: none.
    * @claim tsdoc-openai-api-key
    */
   apiKey?: Resolvable<string>;
@@ -144,11 +144,32 @@ function isValidHeaders(value: Record<string, string>): boolean {
 
 const isFunction = (value: unknown): boolean => typeof value === 'function';
 
+/**
+ * Whether a key can be sent as `Authorization: Bearer <key>`. A line break or another control
+ * character cannot, and fetch's own error for it quotes the whole header, key included, so the
+ * key is refused here, by an error that does not show it.
+ *
+ * @param key - The key, as given or as a key function resolved it.
+ * @returns `true` when the header can be built.
+ * @internal
+ */
+export function isSendableKey(key: string): boolean {
+  try {
+    new Headers().set('Authorization', `Bearer ${key}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const optionsSchema = z.strictObject({
   id: z.string().trim().min(1).optional(),
   baseUrl: z.string().trim().refine(isHttpUrl),
   apiKey: z
-    .union([z.string().min(1), z.custom<() => string | Promise<string>>(isFunction)])
+    .union([
+      z.string().min(1).refine(isSendableKey),
+      z.custom<() => string | Promise<string>>(isFunction),
+    ])
     .optional(),
   model: z.string().trim().min(1),
   timeoutMs: z.number().int().positive().optional(),
@@ -167,7 +188,8 @@ type OptionName = keyof OpenAIModelProviderOptions;
 const REQUIREMENTS: Record<OptionName, string> = {
   id: 'must be a non-empty string',
   baseUrl: 'must be an absolute http(s) URL',
-  apiKey: 'must be a non-empty string or a function returning one',
+  apiKey:
+    'must be a non-empty string or a function returning one, without line breaks or other control characters',
   model: 'must be a non-empty string (the model name the API knows)',
   timeoutMs: 'must be a positive integer number of milliseconds',
   maxRetries: 'must be a non-negative integer',

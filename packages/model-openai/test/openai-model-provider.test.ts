@@ -123,7 +123,7 @@ describe('OpenAIModelProvider', () => {
       ]);
     });
 
-    it('reports an apiKey function that throws, with no attempts or status [claim:oai-apikey-throws] [claim:tsdoc-openai-api-key] [claim:oai-errors]', async () => {
+    it('reports an apiKey function that throws, with no attempts or status [claim:mpo-error-fields] [claim:oai-apikey-throws] [claim:tsdoc-openai-api-key] [claim:oai-errors]', async () => {
       const target = provider({
         apiKey: () => {
           throw new Error('vault sealed');
@@ -148,6 +148,28 @@ describe('OpenAIModelProvider', () => {
       );
       expect(error.code).toBe('WEFT_OPENAI_API_KEY');
       expect(server.requests).toHaveLength(1);
+    });
+
+    it('refuses a key no header can carry with its own error, never quoting the key [claim:mpo-no-secret-echo] [claim:mpo-error-fields] [claim:tsdoc-openai-api-key] [claim:errors-openai-api-key-unsendable]', async () => {
+      // fetch's own error for such a header quotes it whole, key included.
+      for (const key of ['sk-secret-2\nX', 'sk-secret-2\u0000']) {
+        const error = await failure(generate(provider({ apiKey: async () => key })));
+        expect(error.code).toBe('WEFT_OPENAI_API_KEY');
+        expect(error.message).toBe(
+          'OpenAIModelProvider "openai": option "apiKey" gave a key that no HTTP header can carry (it holds a line break or another control character); the key is not shown [WEFT_OPENAI_API_KEY]',
+        );
+        expect(error.attempts).toBeUndefined();
+      }
+      expect(server.requests).toHaveLength(0);
+      // Given directly, the constructor refuses it, without quoting it either.
+      const create = () => provider({ apiKey: 'sk-secret-2\nX' });
+      expect(create).toThrow(
+        /option "apiKey" must be a non-empty string or a function returning one, without line breaks or other control characters, got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/,
+      );
+      // A trailing line break (a key read from a file) is not inside the header: fetch trims it.
+      server.enqueue(completion('ok'));
+      await generate(provider({ apiKey: () => 'sk-padded\n' }));
+      expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-padded');
     });
 
     it('asks for a JSON object when options.json is set [claim:go-json-mode] [claim:mpo-json-mode] [claim:oai-json]', async () => {
@@ -411,7 +433,7 @@ describe('OpenAIModelProvider', () => {
       ],
       [
         { apiKey: 42 },
-        'option "apiKey" must be a non-empty string or a function returning one, got a number',
+        'option "apiKey" must be a non-empty string or a function returning one, without line breaks or other control characters, got a number',
       ],
       [
         { headers: { 'Bad Header': 'x' } },
@@ -420,7 +442,7 @@ describe('OpenAIModelProvider', () => {
       [{ fetch: 'nope' }, 'option "fetch" must be a fetch function, got "nope"'],
       [{ apikey: 'sk' }, 'unknown option "apikey"'],
     ])(
-      'rejects %o with WEFT_OPENAI_INVALID_OPTIONS [claim:oai-readme-invalid-options-row]',
+      'rejects %o with WEFT_OPENAI_INVALID_OPTIONS [claim:mpo-options-validated] [claim:oai-readme-invalid-options-row]',
       (override, message) => {
         const create = () =>
           new OpenAIModelProvider({ ...valid, ...override } as OpenAIModelProviderOptions);
@@ -483,7 +505,7 @@ describe('OpenAIModelProvider limits', () => {
     ['with Content-Length', true],
     ['streamed without Content-Length', false],
   ])(
-    'abandons a 20 MiB answer %s once past the limit, without retrying [claim:oai-too-large-row] [claim:oai-max-bytes]',
+    'abandons a 20 MiB answer %s once past the limit, without retrying [claim:mpo-max-response] [claim:oai-too-large-row] [claim:oai-max-bytes]',
     async (_label, declared) => {
       let written = 0;
       server.enqueue((_request, response) => {

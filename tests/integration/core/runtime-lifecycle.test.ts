@@ -532,7 +532,7 @@ describe('Runtime start', () => {
     expect((await pending).status).toBe('completed');
   });
 
-  it('rolls back what started when a plugin fails to initialise, naming the plugin [claim:mpo-first-start-last-stop] [claim:plugin-init-fails] [claim:task-start-rollback] [claim:errors-start-failed-sources] [claim:tsdoc-runtime-start-failed] [claim:wp-start-order] [claim:wp-rollback]', async () => {
+  it('rolls back what started when a plugin fails to initialise, naming the plugin [claim:mpo-shutdown-after] [claim:mpo-first-start-last-stop] [claim:plugin-init-fails] [claim:task-start-rollback] [claim:errors-start-failed-sources] [claim:tsdoc-runtime-start-failed] [claim:wp-start-order] [claim:wp-rollback]', async () => {
     const events: string[] = [];
     const runtime = await loggingRuntime(events, {
       plugins: [
@@ -564,7 +564,7 @@ describe('Runtime start', () => {
     expect(runtime.status).toBe('stopped');
   });
 
-  it('names the model provider that fails to initialise [claim:task-start-rollback] [claim:mpo-init-fails] [claim:errors-start-failed-sources]', async () => {
+  it('names the model provider that fails to initialise [claim:mpo-shutdown-after] [claim:task-start-rollback] [claim:mpo-init-fails] [claim:errors-start-failed-sources]', async () => {
     const events: string[] = [];
     const runtime = await loggingRuntime(events, {
       models: [
