@@ -150,7 +150,7 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(1);
     });
 
-    it('refuses a key no header can carry with its own error, never quoting the key [claim:mpo-no-secret-echo] [claim:mpo-error-fields] [claim:tsdoc-openai-api-key] [claim:errors-openai-api-key-unsendable]', async () => {
+    it('refuses a key no header can carry with its own error, never quoting the key [claim:mpo-no-secret-echo] [claim:mpo-error-fields] [claim:tsdoc-openai-api-key] [claim:errors-openai-api-key-unsendable] [claim:oai-apikey-throws]', async () => {
       // fetch's own error for such a header quotes it whole, key included.
       for (const key of ['sk-secret-2\nX', 'sk-secret-2\u0000']) {
         const error = await failure(generate(provider({ apiKey: async () => key })));
