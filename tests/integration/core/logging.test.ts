@@ -103,7 +103,7 @@ describe('the logs of a runtime and its tasks', () => {
     });
   });
 
-  it('tags every line a task causes with its taskId, those of getObject and a throwing tracker too [claim:obs-task-fields]', async () => {
+  it('tags every line a task causes with its taskId, those of getObject and a throwing tracker too, and the task goes on [claim:obs-task-fields] [claim:obs-tracker-throws]', async () => {
     const { logger, lines } = capturingLogger('debug');
     const throwing = () => {
       throw new Error('tracker broke');
@@ -154,6 +154,43 @@ describe('the logs of a runtime and its tasks', () => {
     expect(verbose.perTask.map((line) => line.msg)).toEqual(
       expect.arrayContaining(['pipeline planned', 'task finished']),
     );
+  });
+});
+
+describe('the lines of a stop', () => {
+  it('writes runtime stopped when stop() finishes, and when a failed start has rolled back with no stop() called [claim:obs-runtime-stopped-line]', async () => {
+    const stopped = (lines: LogLine[]) => lines.filter((line) => line.msg === 'runtime stopped');
+
+    const asked = capturingLogger('info');
+    const running = await Runtime.init({
+      models: [new ScriptedModelProvider()],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [],
+      options: { logger: asked.logger },
+    });
+    await running.start();
+    expect(stopped(asked.lines)).toEqual([]);
+    await running.stop();
+    expect(stopped(asked.lines)).toEqual([expect.objectContaining({ level: 30 })]);
+
+    const failed = capturingLogger('info');
+    class Unreachable extends InMemoryMemoryProvider {
+      override async init(): Promise<void> {
+        throw new Error('connection refused');
+      }
+    }
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider()],
+      memory: new Unreachable(),
+      plugins: [],
+      options: { logger: failed.logger },
+    });
+    await expect(runtime.start()).rejects.toMatchObject({ code: 'WEFT_START_FAILED' });
+    expect(runtime.status).toBe('stopped');
+    expect(failed.lines.map((line) => line.msg)).toEqual([
+      'runtime failed to start; rolling back',
+      'runtime stopped',
+    ]);
   });
 });
 
