@@ -8,7 +8,14 @@ import { Runtime } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { capturingLogger, type LogLine } from '@weft-internal/test-support/capturing-logger';
-import { plan, recordingExecutor, stopAfterTest, TestPlugin } from './fixtures.js';
+import {
+  echoPlugin,
+  pingerPlugin,
+  plan,
+  recordingExecutor,
+  stopAfterTest,
+  TestPlugin,
+} from './fixtures.js';
 
 async function runOneTask(level: string, executorLogs = false) {
   const { logger, lines } = capturingLogger(level);
@@ -154,6 +161,32 @@ describe('the logs of a runtime and its tasks', () => {
     expect(verbose.perTask.map((line) => line.msg)).toEqual(
       expect.arrayContaining(['pipeline planned', 'task finished']),
     );
+  });
+});
+
+describe('the component of a line', () => {
+  it('names the server and the memory manager in the component field of their lines [claim:obs-task-fields]', async () => {
+    const { logger, lines } = capturingLogger('info');
+    const memory = new InMemoryMemoryProvider();
+    memory.store = () => Promise.reject(new Error('disk full'));
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        models: [new ScriptedModelProvider({ fallback: plan(['echo', 'reply']) })],
+        memory,
+        plugins: [echoPlugin(), pingerPlugin()],
+        options: { logger, server: { port: 0 } },
+      }),
+    );
+    await runtime.start();
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'test', space: 'obs-4' });
+    await runtime.stop();
+    expect(lines.find((line) => line.msg === 'HTTP server listening')).toMatchObject({
+      component: 'server',
+    });
+    expect(lines.filter((line) => line.msg === 'could not store memory')).toEqual([
+      expect.objectContaining({ component: 'memory', taskId: task.id, kind: 'trigger' }),
+      expect.objectContaining({ component: 'memory', taskId: task.id, kind: 'chain' }),
+    ]);
   });
 });
 
