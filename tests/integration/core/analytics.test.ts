@@ -231,5 +231,7 @@ describe('Runtime analytics', () => {
     await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     await runtime.stop();
     expect(events).toEqual(['start message', 'step reply', 'end completed']);
+    // Trackers come on top of the counting, which they turn on too.
+    expect(runtime.analytics.snapshot().tasks).toMatchObject({ started: 1, completed: 1 });
   });
 });
