@@ -250,7 +250,7 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     expect(most).toBeLessThanOrEqual(3);
   });
 
-  it('fails the tasks waiting on an instance past acquireTimeoutMs, deletes their rows and never runs them; dispatch and done reject, accept does not [claim:coord-readme-acquire-timeout] [claim:coord-readme-acquire-timeout-callers] [claim:scaling-ack-acquire-timeout]', async () => {
+  it('fails the tasks waiting on an instance past acquireTimeoutMs, deletes their rows and never runs them; dispatch and done reject, accept does not, with a 503 whose message is shown [claim:coord-readme-acquire-timeout] [claim:coord-readme-acquire-timeout-callers] [claim:scaling-ack-acquire-timeout] [claim:obs-request-failed-generic] [claim:errors-5xx-message-generic]', async () => {
     const schema = db.newSchema();
     const [holder] = (await group(1, schema)) as [WorkAgent];
     const waiter = await startWorkAgent({
@@ -274,6 +274,9 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     const fromDispatch = await dispatched;
     for (const error of [fromDone, fromDispatch]) {
       expect(WeftError.is(error, 'WEFT_COORDINATOR_ACQUIRE_TIMEOUT')).toBe(true);
+      // Made with `expose`, so a route that lets it through answers 503 with this message, not
+      // the generic one (the rule server-manager.test.ts checks).
+      expect(error).toMatchObject({ status: 503, expose: true });
     }
     // Only the holder's row is left while its task runs; then nothing is, and no one ran theirs.
     // The rows of the failed tasks are deleted just after their callers hear of it: wait for

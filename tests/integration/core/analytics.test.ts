@@ -1,6 +1,7 @@
 import { AnalyticsManager, Runtime, type AgentTask, type AnalyticsTracker } from '@weft/core';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import {
   echoPlugin,
   makeRuntime,
@@ -117,10 +118,11 @@ describe('AnalyticsManager', () => {
       onStep: (event) => received.push(`step ${event.success}`),
       onModelCall: (event) => received.push(`model ${event.providerId}`),
     };
+    const { logger, lines } = capturingLogger();
     const analytics = new AnalyticsManager({
       enabled: true,
       trackers: [throwing],
-      logger: silentLogger,
+      logger,
     });
     analytics.addTracker(recording);
     analytics.onTaskStart(task('running'));
@@ -129,6 +131,21 @@ describe('AnalyticsManager', () => {
     analytics.onTaskEnd(task('completed'), 42);
     expect(received).toEqual(['taskStart', 'step true', 'model local', 'taskEnd 42']);
     expect(analytics.snapshot().tasks.started).toBe(1);
+    // Each throw is logged once, naming the hook, at warn.
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: 'analytics tracker threw; ignored',
+        hook: 'onTaskStart',
+        error: 'metrics backend down',
+      }),
+      expect.objectContaining({
+        level: 40,
+        msg: 'analytics tracker threw; ignored',
+        hook: 'onModelCall',
+        error: 'metrics backend down',
+      }),
+    ]);
   });
 });
 
@@ -214,5 +231,7 @@ describe('Runtime analytics', () => {
     await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     await runtime.stop();
     expect(events).toEqual(['start message', 'step reply', 'end completed']);
+    // Trackers come on top of the counting, which they turn on too.
+    expect(runtime.analytics.snapshot().tasks).toMatchObject({ started: 1, completed: 1 });
   });
 });

@@ -7,6 +7,7 @@
 import { Runtime, WeftError, type RuntimeOptions } from '@weft/core';
 import { ServerManager } from '@weft/core/node';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { echoPlugin, errorOf, silentLogger } from './fixtures.js';
 
@@ -76,9 +77,15 @@ describe('Runtime.init reports every configuration problem in one error', () => 
     ]);
   });
 
-  it('reads WEFT_LOG_LEVEL only when no logger is given, and sets the default logger’s level from it [claim:obs-log-level-values] [claim:tsdoc-node-default-logger] [claim:obs-quiet-info-default] [claim:cfg-log-level-values]', async () => {
+  it('reads WEFT_LOG_LEVEL only when no logger is given, and sets the default logger’s level from it [claim:obs-log-level-values] [claim:tsdoc-node-default-logger] [claim:obs-quiet-info-default] [claim:cfg-log-level-values] [claim:obs-log-level-env] [claim:obs-log-level-invalid]', async () => {
     vi.stubEnv('WEFT_LOG_LEVEL', 'verbose');
     expect((await Runtime.init(config({ logger: silentLogger }))).status).toBe('ready');
+    // A logger of your own keeps its level, whatever the variable says.
+    vi.stubEnv('WEFT_LOG_LEVEL', 'debug');
+    const own = pino({ level: 'warn' });
+    const given = await Runtime.init(config({ logger: own }));
+    expect(given.logger).toBe(own);
+    expect(given.logger.level).toBe('warn');
     vi.stubEnv('WEFT_LOG_LEVEL', 'Warn');
     expect((await Runtime.init(config({}))).logger.level).toBe('warn');
     vi.stubEnv('WEFT_LOG_LEVEL', '');

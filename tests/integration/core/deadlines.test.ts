@@ -404,7 +404,7 @@ describe('stop() with tasks that ignore their signal', () => {
     }
   });
 
-  it('gives all hung shutdowns one grace together, not one each, and still asks every one [claim:task-stop-bounded] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded]', async () => {
+  it('gives all hung shutdowns one grace together, not one each, and still asks every one [claim:task-stop-bounded] [claim:obs-shutdown-shared-grace] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded]', async () => {
     const { logger, lines } = capturingLogger();
     const asked: string[] = [];
     const stuck = (id: string) =>
@@ -427,8 +427,8 @@ describe('stop() with tasks that ignore their signal', () => {
     expect(asked).toEqual(['three', 'two', 'one']);
     const abandoned = lines
       .filter((line) => line.msg === 'shutdown timed out; going on without it')
-      .map((line) => line.component);
-    expect(abandoned).toEqual(['plugin "three"', 'plugin "two"', 'plugin "one"']);
+      .map((line) => `${String(line.component)} ${String(line.graceMs)}`);
+    expect(abandoned).toEqual(['plugin "three" 2000', 'plugin "two" 2000', 'plugin "one" 2000']);
   });
 });
 

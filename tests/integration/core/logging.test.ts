@@ -8,7 +8,14 @@ import { Runtime } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { capturingLogger, type LogLine } from '@weft-internal/test-support/capturing-logger';
-import { plan, recordingExecutor, stopAfterTest, TestPlugin } from './fixtures.js';
+import {
+  echoPlugin,
+  pingerPlugin,
+  plan,
+  recordingExecutor,
+  stopAfterTest,
+  TestPlugin,
+} from './fixtures.js';
 
 async function runOneTask(level: string, executorLogs = false) {
   const { logger, lines } = capturingLogger(level);
@@ -103,7 +110,7 @@ describe('the logs of a runtime and its tasks', () => {
     });
   });
 
-  it('tags every line a task causes with its taskId, those of getObject and a throwing tracker too [claim:obs-task-fields]', async () => {
+  it('tags every line a task causes with its taskId, those of getObject and a throwing tracker too, and the task goes on [claim:obs-task-fields] [claim:obs-tracker-throws]', async () => {
     const { logger, lines } = capturingLogger('debug');
     const throwing = () => {
       throw new Error('tracker broke');
@@ -154,6 +161,69 @@ describe('the logs of a runtime and its tasks', () => {
     expect(verbose.perTask.map((line) => line.msg)).toEqual(
       expect.arrayContaining(['pipeline planned', 'task finished']),
     );
+  });
+});
+
+describe('the component of a line', () => {
+  it('names the server and the memory manager in the component field of their lines [claim:obs-task-fields]', async () => {
+    const { logger, lines } = capturingLogger('info');
+    const memory = new InMemoryMemoryProvider();
+    memory.store = () => Promise.reject(new Error('disk full'));
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        models: [new ScriptedModelProvider({ fallback: plan(['echo', 'reply']) })],
+        memory,
+        plugins: [echoPlugin(), pingerPlugin()],
+        options: { logger, server: { port: 0 } },
+      }),
+    );
+    await runtime.start();
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'test', space: 'obs-4' });
+    await runtime.stop();
+    expect(lines.find((line) => line.msg === 'HTTP server listening')).toMatchObject({
+      component: 'server',
+    });
+    expect(lines.filter((line) => line.msg === 'could not store memory')).toEqual([
+      expect.objectContaining({ component: 'memory', taskId: task.id, kind: 'trigger' }),
+      expect.objectContaining({ component: 'memory', taskId: task.id, kind: 'chain' }),
+    ]);
+  });
+});
+
+describe('the lines of a stop', () => {
+  it('writes runtime stopped when stop() finishes, and when a failed start has rolled back with no stop() called [claim:obs-runtime-stopped-line]', async () => {
+    const stopped = (lines: LogLine[]) => lines.filter((line) => line.msg === 'runtime stopped');
+
+    const asked = capturingLogger('info');
+    const running = await Runtime.init({
+      models: [new ScriptedModelProvider()],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [],
+      options: { logger: asked.logger },
+    });
+    await running.start();
+    expect(stopped(asked.lines)).toEqual([]);
+    await running.stop();
+    expect(stopped(asked.lines)).toEqual([expect.objectContaining({ level: 30 })]);
+
+    const failed = capturingLogger('info');
+    class Unreachable extends InMemoryMemoryProvider {
+      override async init(): Promise<void> {
+        throw new Error('connection refused');
+      }
+    }
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider()],
+      memory: new Unreachable(),
+      plugins: [],
+      options: { logger: failed.logger },
+    });
+    await expect(runtime.start()).rejects.toMatchObject({ code: 'WEFT_START_FAILED' });
+    expect(runtime.status).toBe('stopped');
+    expect(failed.lines.map((line) => line.msg)).toEqual([
+      'runtime failed to start; rolling back',
+      'runtime stopped',
+    ]);
   });
 });
 

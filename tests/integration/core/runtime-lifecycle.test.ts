@@ -892,7 +892,8 @@ describe('Runtime stop', () => {
     const error = await errorOf(
       runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'busy' }),
     );
-    expect(error.status).toBe(503);
+    // Made with `expose`, so a route that lets it through answers with this message.
+    expect(error).toMatchObject({ status: 503, code: 'WEFT_SHUTTING_DOWN', expose: true });
     gate.resolve();
     await stopping;
     expect((await running).status).toBe('completed');
