@@ -50,6 +50,12 @@ export function sectionCommands(file: string, heading: string): string[] {
 }
 
 /**
+ * The start of a JSON log line of pino's, with the pid of the process that wrote it. Global, for
+ * `matchAll` only, which copies it: `exec` would move its `lastIndex`.
+ */
+const LOG_LINE_PID = /^\{"level":\d+,"time":\d+,"pid":(\d+),/gm;
+
+/**
  * A command started in its own process group, with what it printed so far: a line of a page by
  * `sh -c`, as a terminal runs it, or an argument vector without a shell, as systemd runs a unit's
  * `ExecStart=`.
@@ -100,9 +106,7 @@ export class StartedCommand {
    * the time: the processes the runtime logs from.
    */
   logPids(): number[] {
-    return [...this.output.matchAll(/^\{"level":\d+,"time":\d+,"pid":(\d+),/gm)].map((match) =>
-      Number(match[1]),
-    );
+    return [...this.output.matchAll(LOG_LINE_PID)].map((match) => Number(match[1]));
   }
 
   /**
@@ -115,6 +119,9 @@ export class StartedCommand {
    * @throws {Error} When no process or more than one has logged, or the one that logs is another.
    */
   async loggingProcess(): Promise<number> {
+    // pino writes its lines through libuv's thread pool, after a console.log written at the same
+    // moment: the first may come a while after the program has said it is listening.
+    await this.waitFor(new RegExp(LOG_LINE_PID.source, 'm'), 30_000);
     const loggers = [...new Set(this.logPids())];
     const [pid] = loggers;
     if (loggers.length !== 1 || pid === undefined) {
