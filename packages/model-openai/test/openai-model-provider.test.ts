@@ -1,3 +1,4 @@
+import { connect, type LookupFunction } from 'node:net';
 import { ModelProvider, TEXT_GENERATION_CAPABILITY, type ModelRequestConfig } from '@weft/core';
 import { WeftError } from '@weft/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -315,6 +316,42 @@ describe('OpenAIModelProvider', () => {
       expect(error.message).toMatch(
         new RegExp(
           `: fetch failed \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\) \\[WEFT_OPENAI_NETWORK\\]$`,
+        ),
+      );
+    });
+
+    it("gives the system's reason when localhost, both ::1 and 127.0.0.1, refuses [claim:oai-network] [claim:oai-offers-retries]", async () => {
+      const { port } = new URL(server.baseUrl);
+      await server.close();
+      // Node.js refuses a name with two addresses with an AggregateError that has no message of
+      // its own, one reason per address; fetch wraps it as the cause of "fetch failed".
+      const lookup: LookupFunction = (_hostname, _options, callback) => {
+        (callback as (error: null, addresses: { address: string; family: number }[]) => void)(
+          null,
+          [
+            { address: '::1', family: 6 },
+            { address: '127.0.0.1', family: 4 },
+          ],
+        );
+      };
+      const dualStackFetch = (() =>
+        new Promise<Response>((_resolve, reject) => {
+          const socket = connect({ host: 'localhost', port: Number(port), lookup });
+          socket.on('error', (cause) => reject(new TypeError('fetch failed', { cause })));
+        })) as typeof fetch;
+      const error = await failure(
+        generate(
+          provider({
+            baseUrl: `http://localhost:${port}/v1`,
+            fetch: dualStackFetch,
+            maxRetries: 0,
+          }),
+        ),
+      );
+      expect(error.code).toBe('WEFT_OPENAI_NETWORK');
+      expect(error.message).toMatch(
+        new RegExp(
+          `: fetch failed \\(.*connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\) \\[WEFT_OPENAI_NETWORK\\]$`,
         ),
       );
     });
