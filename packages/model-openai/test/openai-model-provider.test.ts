@@ -140,7 +140,7 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(0);
     });
 
-    it('sends no Authorization header when the apiKey function resolves to an empty string, and refuses a non-string (TSDoc of apiKey) [claim:tsdoc-openai-api-key] [claim:oai-empty-key] [claim:mpo-apikey-function]', async () => {
+    it('sends no Authorization header when the apiKey function resolves to an empty string, and refuses a non-string (TSDoc of apiKey) [claim:tsdoc-openai-api-key] [claim:oai-empty-key] [claim:mpo-apikey-function] [claim:oai-apikey-throws] [claim:oai-errors]', async () => {
       server.enqueue(completion('ok'));
       await generate(provider({ apiKey: () => '' }));
       expect(server.requests[0]?.headers.authorization).toBeUndefined();
@@ -148,6 +148,10 @@ describe('OpenAIModelProvider', () => {
         generate(provider({ apiKey: async () => 42 as unknown as string })),
       );
       expect(error.code).toBe('WEFT_OPENAI_API_KEY');
+      expect(error.message).toBe(
+        'OpenAIModelProvider "openai": option "apiKey" must resolve to a string, got number [WEFT_OPENAI_API_KEY]',
+      );
+      expect(error.attempts).toBeUndefined();
       expect(server.requests).toHaveLength(1);
     });
 
@@ -391,10 +395,25 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(1);
     });
 
-    it('sends nothing when the signal has already fired [claim:oai-signal]', async () => {
+    it('sends nothing when the signal has already fired, and counts 0 attempts [claim:oai-signal] [claim:oai-errors]', async () => {
       const error = await failure(generate(provider(), { signal: AbortSignal.abort() }));
       expect(error.code).toBe('WEFT_OPENAI_ABORTED');
+      expect(error.attempts).toBe(0);
       expect(server.requests).toHaveLength(0);
+    });
+  });
+
+  describe('called directly, without the runtime', () => {
+    it('checks neither the input nor the options against the capability schemas [claim:oai-direct-unchecked]', async () => {
+      const error: unknown = await generate(provider(), {}, { prompt: 'Say hi.' }).catch(
+        (reason: unknown) => reason,
+      );
+      expect(error).toBeInstanceOf(TypeError);
+      expect(OpenAIModelProviderError.is(error)).toBe(false);
+      expect(server.requests).toHaveLength(0);
+      server.enqueue(completion('ok'));
+      await generate(provider(), { options: { temperature: 5 } });
+      expect(server.requests[0]?.json).toMatchObject({ temperature: 5 });
     });
   });
 
