@@ -1,3 +1,4 @@
+import { connect, type LookupFunction } from 'node:net';
 import { ModelProvider, TEXT_GENERATION_CAPABILITY, type ModelRequestConfig } from '@weft/core';
 import { WeftError } from '@weft/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -139,7 +140,7 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(0);
     });
 
-    it('sends no Authorization header when the apiKey function resolves to an empty string, and refuses a non-string (TSDoc of apiKey) [claim:tsdoc-openai-api-key] [claim:oai-empty-key] [claim:mpo-apikey-function]', async () => {
+    it('sends no Authorization header when the apiKey function resolves to an empty string, and refuses a non-string (TSDoc of apiKey) [claim:tsdoc-openai-api-key] [claim:oai-empty-key] [claim:mpo-apikey-function] [claim:oai-apikey-throws] [claim:oai-errors]', async () => {
       server.enqueue(completion('ok'));
       await generate(provider({ apiKey: () => '' }));
       expect(server.requests[0]?.headers.authorization).toBeUndefined();
@@ -147,6 +148,10 @@ describe('OpenAIModelProvider', () => {
         generate(provider({ apiKey: async () => 42 as unknown as string })),
       );
       expect(error.code).toBe('WEFT_OPENAI_API_KEY');
+      expect(error.message).toBe(
+        'OpenAIModelProvider "openai": option "apiKey" must resolve to a string, got number [WEFT_OPENAI_API_KEY]',
+      );
+      expect(error.attempts).toBeUndefined();
       expect(server.requests).toHaveLength(1);
     });
 
@@ -319,6 +324,42 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
+    it("gives the system's reason when localhost, both ::1 and 127.0.0.1, refuses [claim:oai-network] [claim:oai-offers-retries]", async () => {
+      const { port } = new URL(server.baseUrl);
+      await server.close();
+      // Node.js refuses a name with two addresses with an AggregateError that has no message of
+      // its own, one reason per address; fetch wraps it as the cause of "fetch failed".
+      const lookup: LookupFunction = (_hostname, _options, callback) => {
+        (callback as (error: null, addresses: { address: string; family: number }[]) => void)(
+          null,
+          [
+            { address: '::1', family: 6 },
+            { address: '127.0.0.1', family: 4 },
+          ],
+        );
+      };
+      const dualStackFetch = (() =>
+        new Promise<Response>((_resolve, reject) => {
+          const socket = connect({ host: 'localhost', port: Number(port), lookup });
+          socket.on('error', (cause) => reject(new TypeError('fetch failed', { cause })));
+        })) as typeof fetch;
+      const error = await failure(
+        generate(
+          provider({
+            baseUrl: `http://localhost:${port}/v1`,
+            fetch: dualStackFetch,
+            maxRetries: 0,
+          }),
+        ),
+      );
+      expect(error.code).toBe('WEFT_OPENAI_NETWORK');
+      expect(error.message).toMatch(
+        new RegExp(
+          `: fetch failed \\(.*connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\) \\[WEFT_OPENAI_NETWORK\\]$`,
+        ),
+      );
+    });
+
     it('stops at once, without retrying, when the signal aborts a request [claim:mpo-abort] [claim:oai-signal] [claim:oai-aborted-row] [claim:wp-openai-retries]', async () => {
       server.enqueue(hang(), completion('too late'));
       const controller = new AbortController();
@@ -354,10 +395,25 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(1);
     });
 
-    it('sends nothing when the signal has already fired [claim:oai-signal]', async () => {
+    it('sends nothing when the signal has already fired, and counts 0 attempts [claim:oai-signal] [claim:oai-errors]', async () => {
       const error = await failure(generate(provider(), { signal: AbortSignal.abort() }));
       expect(error.code).toBe('WEFT_OPENAI_ABORTED');
+      expect(error.attempts).toBe(0);
       expect(server.requests).toHaveLength(0);
+    });
+  });
+
+  describe('called directly, without the runtime', () => {
+    it('checks neither the input nor the options against the capability schemas [claim:oai-direct-unchecked]', async () => {
+      const error: unknown = await generate(provider(), {}, { prompt: 'Say hi.' }).catch(
+        (reason: unknown) => reason,
+      );
+      expect(error).toBeInstanceOf(TypeError);
+      expect(OpenAIModelProviderError.is(error)).toBe(false);
+      expect(server.requests).toHaveLength(0);
+      server.enqueue(completion('ok'));
+      await generate(provider(), { options: { temperature: 5 } });
+      expect(server.requests[0]?.json).toMatchObject({ temperature: 5 });
     });
   });
 

@@ -113,18 +113,23 @@ function withCode(message: string, code: string): string {
 /**
  * Renders any thrown value as a one-line message, for logs, chains and retry prompts. The
  * causes an error wraps are appended when their text is not already part of its message
- * (`fetch failed (connect ECONNREFUSED ...)`), so the reason is never lost.
+ * (`fetch failed (connect ECONNREFUSED ...)`), so the reason is never lost. An error with an
+ * empty message is described by the errors it aggregates, or else by its `code`: Node.js
+ * refuses a connection to a name with several addresses (`localhost` is both `::1` and
+ * `127.0.0.1`) with such an `AggregateError`, one reason per address.
  *
  * @param error - Anything that was thrown.
  * @returns A description of it.
  */
 export function describeError(error: unknown): string {
   if (error instanceof Error) {
+    const text = ownText(error);
     const cause = error.cause;
-    if (cause instanceof Error && cause.message !== '' && !error.message.includes(cause.message)) {
-      return `${error.message} (${cause.message})`;
+    const causeText = cause instanceof Error ? ownText(cause) : '';
+    if (causeText !== '' && !text.includes(causeText)) {
+      return text === '' ? causeText : `${text} (${causeText})`;
     }
-    return error.message;
+    return text;
   }
   if (typeof error === 'string') return error;
   try {
@@ -132,4 +137,24 @@ export function describeError(error: unknown): string {
   } catch {
     return String(error);
   }
+}
+
+/**
+ * What an error says of itself: its message or, when that is empty, the distinct messages of the
+ * errors it aggregates (an `AggregateError`), or its `code`.
+ *
+ * @param error - An error.
+ * @returns Its text; empty when it has none of them.
+ */
+function ownText(error: Error): string {
+  if (error.message !== '') return error.message;
+  const inner: unknown = (error as { errors?: unknown }).errors;
+  if (Array.isArray(inner)) {
+    const texts = inner
+      .map((item: unknown) => (item instanceof Error ? item.message : ''))
+      .filter((text) => text !== '');
+    if (texts.length > 0) return [...new Set(texts)].join('; ');
+  }
+  const code: unknown = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? code : '';
 }
