@@ -160,7 +160,7 @@ describe('ChatPlugin: who the sender is', () => {
     expect(plans[2]).toContain('4242');
   });
 
-  it('with authenticate, still refuses a body without a valid user, naming the field [claim:httpchat-authenticate-row] [claim:httpchat-authenticate]', async () => {
+  it('with authenticate, still refuses a body without a valid user, naming the field [claim:httpchat-authenticate-row] [claim:httpchat-authenticate] [claim:chat-readme-body-user-checked]', async () => {
     const { url, model } = await boot({ authenticate: bearer });
     for (const body of [
       { room: 'room-x', message: 'hello' },
