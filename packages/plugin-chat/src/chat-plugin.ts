@@ -171,8 +171,8 @@ export class ChatPlugin extends Plugin {
    * @param options - The route's path, the hooks that authenticate and authorise, and the
    *   limits.
    * @throws {@link ChatPluginError} `WEFT_CHAT_INVALID_OPTIONS` naming a bad option: a path that
-   * does not start with `/`, a limit that is not a positive integer, or `roomHistory: 'shared'`
-   * without `authorizeRoom`.
+   * does not start with `/`, a limit that is not a positive integer, an `authTimeoutMs` over
+   * 2147483647, or `roomHistory: 'shared'` without `authorizeRoom`.
    */
   constructor(options: ChatPluginOptions = {}) {
     super();
