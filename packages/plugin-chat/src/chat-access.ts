@@ -85,8 +85,10 @@ export interface ChatAccessOptions {
    */
   authorizeRoom?: (access: RoomAccess) => boolean | Promise<boolean>;
   /**
-   * Longest wait for `authenticate` and for `authorizeRoom`; past it the client is refused. Default 5000.
+   * Longest wait for `authenticate` and for `authorizeRoom`; past it the client is refused. Default
+   * 5000; at most 2147483647 (about 24.8 days), the longest delay a Node.js timer keeps.
    * @claim tsdoc-chat-auth-timeout-default
+   * @claim tsdoc-chat-auth-timeout-max
    */
   authTimeoutMs?: number;
   /**
@@ -105,6 +107,12 @@ export const CHAT_ACCESS_DEFAULTS = {
   authTimeoutMs: 5_000,
   maxInFlightPerUser: 8,
 } as const satisfies ChatAccessOptions;
+
+/**
+ * The longest delay a Node.js timer keeps: a longer one fires after 1 ms, which would refuse
+ * every client at once.
+ */
+const MAX_TIMER_MS = 0x7fffffff;
 
 /**
  * Letters, digits, `_`, `.`, `:` and `-`, starting with a letter or digit, at most 64: the ids a
@@ -191,6 +199,13 @@ export class ChatAccess {
     for (const name of ['authTimeoutMs', 'maxInFlightPerUser'] as const) {
       const value = given[name] ?? CHAT_ACCESS_DEFAULTS[name];
       if (!Number.isInteger(value) || value <= 0) throw invalid(name, 'a positive integer', value);
+    }
+    if (given.authTimeoutMs !== undefined && given.authTimeoutMs > MAX_TIMER_MS) {
+      throw invalid(
+        'authTimeoutMs',
+        `at most ${MAX_TIMER_MS} ms (about 24.8 days), the longest delay a Node.js timer keeps`,
+        given.authTimeoutMs,
+      );
     }
     this.authTimeoutMs = given.authTimeoutMs ?? CHAT_ACCESS_DEFAULTS.authTimeoutMs;
     this.maxInFlightPerUser = given.maxInFlightPerUser ?? CHAT_ACCESS_DEFAULTS.maxInFlightPerUser;

@@ -60,15 +60,18 @@ export interface ChatResponse {
   reply: string;
   /**
    * Present only when the exchange could not be stored (the memory provider failed or did not
-   * answer in time, so `task.recorded.chain` is `false`): later messages will not see it. Show
-   * it to the user.
+   * answer in time, so `task.recorded.chain` is `false`): later messages will not see the reply,
+   * only, at most, the message it answered (stored when the task started). Show it to the user.
    */
   warning?: string;
 }
 
-/** The {@link ChatResponse.warning} of a reply whose exchange was not stored. */
+/**
+ * The {@link ChatResponse.warning} of a reply whose exchange was not stored. It speaks of the
+ * reply: the message itself was stored when its task started, so later messages may still see it.
+ */
 export const NOT_REMEMBERED_WARNING =
-  'This exchange could not be saved, so the agent will not remember it in later messages.';
+  'This reply could not be saved, so the agent will not remember it in later messages.';
 
 /**
  * Options of {@link ChatPlugin}: the route's path, and who may chat as whom, in which room and
@@ -168,8 +171,8 @@ export class ChatPlugin extends Plugin {
    * @param options - The route's path, the hooks that authenticate and authorise, and the
    *   limits.
    * @throws {@link ChatPluginError} `WEFT_CHAT_INVALID_OPTIONS` naming a bad option: a path that
-   * does not start with `/`, a limit that is not a positive integer, or `roomHistory: 'shared'`
-   * without `authorizeRoom`.
+   * does not start with `/`, a limit that is not a positive integer, an `authTimeoutMs` over
+   * 2147483647, or `roomHistory: 'shared'` without `authorizeRoom`.
    */
   constructor(options: ChatPluginOptions = {}) {
     super();

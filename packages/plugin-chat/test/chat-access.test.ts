@@ -160,7 +160,7 @@ describe('ChatPlugin: who the sender is', () => {
     expect(plans[2]).toContain('4242');
   });
 
-  it('with authenticate, still refuses a body without a valid user, naming the field [claim:httpchat-authenticate-row] [claim:httpchat-authenticate]', async () => {
+  it('with authenticate, still refuses a body without a valid user, naming the field [claim:httpchat-authenticate-row] [claim:httpchat-authenticate] [claim:chat-readme-body-user-checked]', async () => {
     const { url, model } = await boot({ authenticate: bearer });
     for (const body of [
       { room: 'room-x', message: 'hello' },
@@ -297,6 +297,22 @@ describe('ChatPlugin: shared rooms', () => {
 });
 
 describe('ChatPlugin: limits', () => {
+  it('refuses an authTimeoutMs past the longest Node.js timer, which would refuse every client after 1 ms [claim:tsdoc-chat-auth-timeout-max] [claim:chat-bad-options-more]', () => {
+    let thrown: unknown;
+    try {
+      new ChatPlugin({ authTimeoutMs: 2_147_483_648 });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(WeftError.is(thrown, 'WEFT_CHAT_INVALID_OPTIONS')).toBe(true);
+    expect((thrown as Error).message).toContain(
+      'option "authTimeoutMs" must be at most 2147483647 ms',
+    );
+    expect(new ChatPlugin({ authTimeoutMs: 2_147_483_647 }).access.authTimeoutMs).toBe(
+      2_147_483_647,
+    );
+  });
+
   it('refuses a user past maxInFlightPerUser with 429 WEFT_CHAT_TOO_MANY_TASKS, and takes them again once a task ends [claim:httpchat-per-user] [claim:httpchat-per-user-scope] [claim:httpchat-row-429] [claim:prod-chat-caps] [claim:prod-chat-caps-refuse] [claim:chat-429] [claim:chat-option-defaults] [claim:errors-429] [claim:tsdoc-chat-per-user] [claim:tsdoc-chat-per-user-cap] [claim:errors-429-cause]', async () => {
     let release: () => void = () => undefined;
     let gate = new Promise<void>((resolve) => (release = resolve));

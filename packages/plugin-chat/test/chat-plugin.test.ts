@@ -4,14 +4,24 @@ import { connect } from 'node:net';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
-import { Runtime, WeftError, type AgentTask, type Context, type Memory } from '@weft/core';
+import {
+  Plugin,
+  Runtime,
+  WeftError,
+  type AgentTask,
+  type Context,
+  type Executor,
+  type Memory,
+} from '@weft/core';
 import {
   InMemoryMemoryProvider,
   ScriptedModelProvider,
   type ScriptedResponse,
 } from '@weft/testing';
 import {
+  CHAT_REPLY_TEMPLATE,
   ChatPlugin,
+  chatReplyExecutor,
   chatSpace,
   findReply,
   NOT_REMEMBERED_WARNING,
@@ -92,6 +102,18 @@ describe('parseChatRequest', () => {
     );
   });
 
+  it('counts the 8000 in characters (code points), so an emoji of two UTF-16 units counts one [claim:chat-message-limit]', () => {
+    // U+1F600, one emoji, is two UTF-16 code units.
+    const emoji = '\u{1F600}';
+    expect(emoji).toHaveLength(2);
+    expect(parseChatRequest({ room: '42', user: 'ada', message: emoji.repeat(8000) }).success).toBe(
+      true,
+    );
+    const over = parseChatRequest({ room: '42', user: 'ada', message: `${emoji.repeat(8000)}x` });
+    expect(over.success).toBe(false);
+    if (!over.success) expect(over.error).toMatch(/"message" must be at most 8000 characters/);
+  });
+
   it.each([
     [{ user: 'ada', message: 'hi' }, /"room" is required/],
     [{ room: 42, user: 'ada', message: 'hi' }, /"room" must be a string/],
@@ -128,6 +150,54 @@ describe('findReply', () => {
       ],
     } as unknown as AgentTask;
     expect(findReply(task)).toBe('second');
+  });
+
+  it('takes the reply of another plugin in the runtime built with chatReplyExecutor [claim:chat-reply-other-plugins]', async () => {
+    class PagerChatPlugin extends Plugin {
+      readonly id = 'pager';
+      readonly description = 'Answers pager messages.';
+      override readonly templates = { reply: CHAT_REPLY_TEMPLATE };
+      override readonly executors: readonly Executor[] = [chatReplyExecutor()];
+    }
+    /** A reply action that is not the chat's: its text is never taken for the answer. */
+    class ToolsPlugin extends Plugin {
+      readonly id = 'tools';
+      readonly description = 'Tools.';
+      override readonly executors: readonly Executor[] = [
+        {
+          action: 'reply',
+          description: 'Not a chat reply.',
+          execute: async () => ({ success: true, data: { text: 'from tools' } }),
+        },
+      ];
+    }
+    runtime = await Runtime.init({
+      models: [
+        new ScriptedModelProvider({
+          responses: [
+            {
+              steps: [
+                { pluginId: 'pager', action: 'reply' },
+                { pluginId: 'tools', action: 'reply' },
+              ],
+            },
+            'Paged reply',
+            CONTINUE,
+          ],
+        }),
+      ],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [
+        new ChatPlugin({ trustClientUser: true }),
+        new PagerChatPlugin(),
+        new ToolsPlugin(),
+      ],
+      options: { server: { port: 0 }, logger: pino({ level: 'silent' }) },
+    });
+    await runtime.start();
+    const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 'Hi' });
+    expect(status).toBe(200);
+    expect(json).toMatchObject({ status: 'completed', reply: 'Paged reply' });
   });
 
   it('returns undefined when no reply succeeded', () => {
@@ -200,18 +270,59 @@ describe('ChatPlugin', () => {
 
   // Guards docs/concepts/how-a-task-runs.md ("A trigger that answers a person should tell them
   // when recorded.chain is false") and the 200 row of the README's Responses table.
-  it('answers with a warning when the exchange could not be stored [claim:httpchat-row-200] [claim:task-chat-warns-unrecorded] [claim:httpchat-warning] [claim:chat-warning] [claim:tsdoc-chat-warning]', async () => {
+  it('answers with a warning when the exchange could not be stored [claim:httpchat-row-200] [claim:task-chat-warns-unrecorded] [claim:httpchat-warning] [claim:chat-warning] [claim:chat-warning-reply-lost] [claim:tsdoc-chat-warning]', async () => {
     class FailingChainStore extends InMemoryMemoryProvider {
       override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
         if (memory.kind === 'chain') throw new Error('SQLITE_BUSY: database is locked');
         return super.store(memory);
       }
     }
-    const { runtime, logs } = await boot(
-      [PLAN, 'Hello Ada!'],
+    const { runtime, model, logs } = await boot(
+      [PLAN, 'Hello Ada, the code is 7781.', PLAN, 'Again'],
       new ChatPlugin({ trustClientUser: true }),
       new FailingChainStore(),
     );
+    const { status, json } = await post(runtime, {
+      room: '42',
+      user: 'ada',
+      message: 'Which code opens the shed?',
+    });
+    expect(status).toBe(200);
+    expect(json).toEqual({
+      taskId: expect.any(String),
+      status: 'completed',
+      reply: 'Hello Ada, the code is 7781.',
+      warning: NOT_REMEMBERED_WARNING,
+    });
+    expect(NOT_REMEMBERED_WARNING).toMatch(/^This reply could not be saved/);
+    expect(JSON.stringify(json)).not.toContain('SQLITE_BUSY');
+    // The store's own error is in the log, under the task's id.
+    expect(
+      logs.some(
+        (line) => line.taskId === json.taskId && JSON.stringify(line).includes('SQLITE_BUSY'),
+      ),
+    ).toBe(true);
+    // What the next message's planning sees: the question, stored as its task started, and not
+    // the reply, which is what the warning says is lost.
+    await post(runtime, { room: '42', user: 'ada', message: 'And the gate?' });
+    const nextPlanning = model.requests[2]?.at(-1)?.content ?? '';
+    expect(nextPlanning).toContain('Which code opens the shed?');
+    expect(nextPlanning).not.toContain('7781');
+  });
+
+  it('answers with the warning when the store does not answer for the chain within 10 s [claim:chat-warning-timeout]', async () => {
+    /** Stores the trigger memory, and never answers for the chain memory, like a hung database. */
+    class HangingChainStore extends InMemoryMemoryProvider {
+      override store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
+        return memory.kind === 'chain' ? new Promise(() => undefined) : super.store(memory);
+      }
+    }
+    const { runtime } = await boot(
+      [PLAN, 'Hello Ada!'],
+      new ChatPlugin({ trustClientUser: true }),
+      new HangingChainStore(),
+    );
+    const started = performance.now();
     const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 'Hi' });
     expect(status).toBe(200);
     expect(json).toEqual({
@@ -220,14 +331,8 @@ describe('ChatPlugin', () => {
       reply: 'Hello Ada!',
       warning: NOT_REMEMBERED_WARNING,
     });
-    expect(JSON.stringify(json)).not.toContain('SQLITE_BUSY');
-    // The store's own error is in the log, under the task's id.
-    expect(
-      logs.some(
-        (line) => line.taskId === json.taskId && JSON.stringify(line).includes('SQLITE_BUSY'),
-      ),
-    ).toBe(true);
-  });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(9_900);
+  }, 20_000);
 
   // Guards the README's last paragraph: no review follows a successful last step by default,
   // so a queue of plan, reply, plan, reply answers two messages.
