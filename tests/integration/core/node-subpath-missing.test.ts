@@ -34,6 +34,20 @@ describe('Runtime.init without express installed', () => {
     expect(message).toContain('npm install express cors');
   });
 
+  it('lists the missing server beside a wrong option [claim:philo-init-one-error]', async () => {
+    let caught: unknown;
+    try {
+      await makeRuntime({ plugins: [pingerPlugin()], options: { maxSteps: 0 } });
+    } catch (error) {
+      caught = error;
+    }
+    expect(WeftError.is(caught, 'WEFT_INVALID_CONFIG')).toBe(true);
+    const problems = (caught as Error).message.split('\n- ').slice(1);
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^options\.maxSteps: /);
+    expect(problems[1]).toMatch(/^plugin "pinger": route triggers need the HTTP server/);
+  });
+
   it('still builds a runtime without route triggers, which never loads the server', async () => {
     const { runtime } = await makeRuntime({ plugins: [] });
     expect(runtime.server.url).toBeUndefined();

@@ -179,7 +179,7 @@ export class Runtime {
    * @claim tsdoc-runtime-init-one-error
    */
   static async init(config: RuntimeConfig): Promise<Runtime> {
-    const { options, problems, registrable } = checkConfigShape(config);
+    const { options, problems, registrable, naming } = checkConfigShape(config);
     const capabilities = new CapabilityRegistry();
     const prompts = new PromptRegistry();
     const plugins = new PluginRegistry();
@@ -190,9 +190,10 @@ export class Runtime {
       if (hasLiquidTemplate(config)) await loadLiquid();
       Runtime.fillRegistries(config, { capabilities, prompts, plugins }, problems);
       // The HTTP server (express) is loaded only for routes, so an agent without them needs
-      // neither express nor cors installed.
+      // neither express nor cors installed. It is loaded even when the options are wrong, so
+      // that a missing express is listed beside them.
       const makeServer =
-        options && SUPPORTS_SERVER && plugins.routes().length > 0
+        SUPPORTS_SERVER && plugins.routes().length > 0
           ? await loadServerFor(plugins, problems)
           : undefined;
       const runtime =
@@ -200,14 +201,15 @@ export class Runtime {
       const models =
         runtime?.models ??
         new ModelManager({ registry: capabilities, providers: config.models, prompts });
+      // The options that name providers and plugins are checked even when other options are
+      // wrong (they are then parsed on their own), so that one error lists their problems too.
       Runtime.checkCapabilities(
         config,
-        options?.defaultProviders ?? {},
+        naming.defaultProviders,
         { capabilities, models },
         problems,
       );
-      if (options)
-        problems.push(...unknownLimitKeys(options.bulkhead.limits, dependencyKeys(config)));
+      problems.push(...unknownLimitKeys(naming.limits, dependencyKeys(config)));
       if (runtime && problems.length === 0) return runtime;
     }
     throw new WeftError(
@@ -738,12 +740,18 @@ function hasLiquidTemplate(config: RuntimeConfig): boolean {
   );
 }
 
-/** The names `options.bulkhead.limits` may use for the configured providers and plugins. */
+/**
+ * The names `options.bulkhead.limits` may use for the configured providers and plugins. A
+ * memory that is not a provider (its own problem, listed already) gives no name.
+ */
 function dependencyKeys(config: RuntimeConfig): Set<string> {
+  const memory: unknown = config.memory;
+  const memoryId =
+    typeof memory === 'object' && memory !== null ? (memory as { id?: unknown }).id : undefined;
   return new Set([
     ...config.models.map((model) => `model:${model.id}`),
     ...config.plugins.map((plugin) => `plugin:${plugin.id}`),
-    `memory:${config.memory.id}`,
+    ...(typeof memoryId === 'string' ? [`memory:${memoryId}`] : []),
   ]);
 }
 
