@@ -172,6 +172,24 @@ describe('Runtime.init configuration checks', () => {
     expect(message).not.toContain('plugin "first"');
   });
 
+  it('names an id or a route shared with an earlier plugin that has problems of its own [claim:philo-init-one-error] [claim:plugin-registration-all-problems]', async () => {
+    const undescribed = recordingExecutor('save', undefined, '');
+    const message = await initError(
+      base({
+        plugins: [
+          new TestPlugin('first', { executors: [undescribed], triggers: [chatRoute('a')] }),
+          new TestPlugin('first'),
+          new TestPlugin('second', { triggers: [chatRoute('b')] }),
+        ],
+      }),
+    );
+    expect(message.split('\n- ').slice(1)).toEqual([
+      'plugin "first": executor "save" needs a description (the model chooses executors by it)',
+      'plugin "first": another plugin already has this id',
+      'plugin "second": route POST /chat of trigger "b" is already taken',
+    ]);
+  });
+
   it('compares routes as written: paths that differ in letter case, a trailing slash or a parameter name both pass, and the first mounted answers them all [claim:trig-route-overlap]', async () => {
     const answering = (path: string): TriggerRoute => ({
       type: 'route',
