@@ -34,6 +34,35 @@ describe('Runtime.init without express installed', () => {
     expect(message).toContain('npm install express cors');
   });
 
+  it('lists the missing server beside a wrong option [claim:philo-init-one-error]', async () => {
+    let caught: unknown;
+    try {
+      await makeRuntime({ plugins: [pingerPlugin()], options: { maxSteps: 0 } });
+    } catch (error) {
+      caught = error;
+    }
+    expect(WeftError.is(caught, 'WEFT_INVALID_CONFIG')).toBe(true);
+    const problems = (caught as Error).message.split('\n- ').slice(1);
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^options\.maxSteps: /);
+    expect(problems[1]).toMatch(/^plugin "pinger": route triggers need the HTTP server/);
+  });
+
+  it('lists the missing server for a plugin with routes that has problems of its own [claim:philo-init-one-error]', async () => {
+    // An id the registry refuses: the plugin is not registered, and its routes still count.
+    const pinger = Object.assign(pingerPlugin(), { id: 'Pinger' });
+    let caught: unknown;
+    try {
+      await makeRuntime({ plugins: [pinger] });
+    } catch (error) {
+      caught = error;
+    }
+    const problems = (caught as Error).message.split('\n- ').slice(1);
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^plugin "Pinger": id must be lower-case letters/);
+    expect(problems[1]).toMatch(/^plugin "Pinger": route triggers need the HTTP server/);
+  });
+
   it('still builds a runtime without route triggers, which never loads the server', async () => {
     const { runtime } = await makeRuntime({ plugins: [] });
     expect(runtime.server.url).toBeUndefined();

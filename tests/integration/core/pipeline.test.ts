@@ -481,20 +481,25 @@ describe('running steps', () => {
     expect([send.calls.length, save.calls.length, list.calls.length]).toEqual([1, 1, 1]);
   });
 
-  it("records a thrown error's cause after its message in the error item [claim:exec-throw-is-error]", async () => {
+  it("records a thrown error's cause after its message in the error item [claim:exec-throw-is-error] [claim:philo-throw-same]", async () => {
     const wraps = recordingExecutor('wraps', async () => {
       throw new Error('could not fetch the page', { cause: new Error('socket hang up') });
     });
+    // A message that already contains its cause's is not followed by it again.
+    const repeats = recordingExecutor('repeats', async () => {
+      throw new Error('fetch failed: socket hang up', { cause: new Error('socket hang up') });
+    });
     const { runtime } = await startedRuntime({
-      plugins: [new TestPlugin('tools', { executors: [wraps] })],
-      responses: planner(['tools', 'wraps']),
+      plugins: [new TestPlugin('tools', { executors: [wraps, repeats] })],
+      responses: planner(['tools', 'wraps'], ['tools', 'repeats']),
     });
     const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
-    expect(task.chain[1]).toMatchObject({
-      type: 'error',
-      action: 'wraps',
-      error: 'could not fetch the page (socket hang up)',
-    });
+    expect(task.chain.slice(1).map(({ type, action, error }) => ({ type, action, error }))).toEqual(
+      [
+        { type: 'error', action: 'wraps', error: 'could not fetch the page (socket hang up)' },
+        { type: 'error', action: 'repeats', error: 'fetch failed: socket hang up' },
+      ],
+    );
   });
 
   it('marks a returned failure with expose: true as safe to show, and never a thrown error [claim:exec-expose-field] [claim:exec-expose] [claim:gs-add-plugin-500]', async () => {

@@ -6,7 +6,7 @@ import {
   type TriggerRoute,
 } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   echoPlugin,
@@ -93,6 +93,24 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('memory: expected a MemoryProvider instance');
   });
 
+  it('lists a missing memory among the problems instead of failing on it [claim:philo-init-one-error]', async () => {
+    // The names bulkhead limits may use include the memory's: a missing one was a TypeError.
+    for (const memory of [undefined, null]) {
+      const message = await initError(
+        base({
+          memory: memory as never,
+          plugins: [echoPlugin(), echoPlugin()],
+          options: { bulkhead: { limits: { 'plugin:echo': 1, 'memory:in-memory': 1 } } },
+        }),
+      );
+      expect(message.split('\n- ').slice(1)).toEqual([
+        `memory: expected a MemoryProvider instance, got ${String(memory)}`,
+        'plugin "echo": another plugin already has this id',
+        'options.bulkhead.limits["memory:in-memory"]: no such dependency; configured: "model:scripted", "plugin:echo"',
+      ]);
+    }
+  });
+
   it('names a plugin id used twice [claim:plugin-id-rule] [claim:gs-init-one-error]', async () => {
     const message = await initError(base({ plugins: [echoPlugin(), echoPlugin()] }));
     expect(message).toContain('plugin "echo": another plugin already has this id');
@@ -152,6 +170,24 @@ describe('Runtime.init configuration checks', () => {
     );
     expect(message).toContain('plugin "second": route POST /chat of trigger "b" is already taken');
     expect(message).not.toContain('plugin "first"');
+  });
+
+  it('names an id or a route shared with an earlier plugin that has problems of its own [claim:philo-init-one-error] [claim:plugin-registration-all-problems]', async () => {
+    const undescribed = recordingExecutor('save', undefined, '');
+    const message = await initError(
+      base({
+        plugins: [
+          new TestPlugin('first', { executors: [undescribed], triggers: [chatRoute('a')] }),
+          new TestPlugin('first'),
+          new TestPlugin('second', { triggers: [chatRoute('b')] }),
+        ],
+      }),
+    );
+    expect(message.split('\n- ').slice(1)).toEqual([
+      'plugin "first": executor "save" needs a description (the model chooses executors by it)',
+      'plugin "first": another plugin already has this id',
+      'plugin "second": route POST /chat of trigger "b" is already taken',
+    ]);
   });
 
   it('compares routes as written: paths that differ in letter case, a trailing slash or a parameter name both pass, and the first mounted answers them all [claim:trig-route-overlap]', async () => {
@@ -358,19 +394,35 @@ describe('Runtime.init configuration checks', () => {
     expect(message.split('\n- ')).toHaveLength(7);
   });
 
-  it('checks plugins and capabilities once models and plugins have their shape, listing the shape and option problems first [claim:philo-init-shape-first] [claim:cfg-init-shape-first]', async () => {
+  it('checks plugins and capabilities once models and plugins have their shape, listing the shape and option problems first [claim:philo-init-shape-first] [claim:philo-init-shape-first-later] [claim:cfg-init-shape-first]', async () => {
     const undescribed = { ...recordingExecutor('save'), description: '' };
     const poet = new TestPlugin('poet', {
       executors: [undescribed],
       templates: { verse: 'Roses {% if %}' },
       requiredCapabilities: ['image-caption'],
     });
-    const shapeless = await initError(
-      base({ models: [], plugins: [poet], options: { logger: silentLogger, maxSteps: 0 } }),
-    );
-    expect(shapeless).toContain('models: list at least one model provider');
-    expect(shapeless).toContain('options.maxSteps');
-    expect(shapeless).not.toContain('plugin "poet"');
+    // The options that name a provider or plugin are checked with the plugins.
+    const naming = {
+      defaultProviders: { 'text-generation': 'ghost' },
+      bulkhead: { limits: { 'plugin:ghost': 1 } },
+    };
+    // Without a logger the environment is read, and its problems are listed with the shape's.
+    vi.stubEnv('WEFT_LOG_LEVEL', 'verbose');
+    let shapeless: string;
+    try {
+      shapeless = await initError({
+        ...base({ models: [], plugins: [poet] }),
+        options: { maxSteps: 0, ...naming },
+      });
+    } finally {
+      vi.unstubAllEnvs();
+    }
+    expect(
+      shapeless
+        .split('\n- ')
+        .slice(1)
+        .map((line) => line.split(':')[0]),
+    ).toEqual(['models', 'options.maxSteps', 'WEFT_LOG_LEVEL']);
     // The other ways models, plugins or alias groups lack their shape defer the plugins too.
     const noId = new TestModelProvider('');
     const listless = new TestModelProvider('listless', { capabilities: 'none' as never });
@@ -399,7 +451,9 @@ describe('Runtime.init configuration checks', () => {
       expect(message, problem).toContain(problem);
       expect(message, problem).not.toContain('plugin "poet"');
     }
-    const shaped = await initError(base({ plugins: [poet] }));
+    const shaped = await initError(base({ plugins: [poet], options: naming }));
+    expect(shaped).toContain('options.defaultProviders["text-generation"]');
+    expect(shaped).toContain('options.bulkhead.limits["plugin:ghost"]');
     expect(shaped).toContain('plugin "poet": executor "save" needs a description');
     expect(shaped).toContain('plugin "poet": PromptRegistry: template "poet/verse" does not parse');
     expect(shaped).toContain('plugin "poet": requires capability "image-caption"');
@@ -500,6 +554,26 @@ describe('Runtime.init configuration checks', () => {
     const owner =
       /^- (options(\.[\w[\]":-]+)*|WEFT_LOG_LEVEL|models(\[\d+\])?|memory|coordinator|plugins(\[\d+\])?|capabilityAliases|model "[^"]+"|plugin "[^"]+"|a plugin): /;
     for (const line of lines) expect(line).toMatch(owner);
+  });
+
+  it('names the providers and plugins that options name but do not exist, beside a wrong option [claim:philo-init-one-error] [claim:cfg-init-checks-all]', async () => {
+    const message = await initError(
+      base({
+        options: {
+          maxSteps: 0,
+          defaultProviders: { 'text-generation': 'ghost' },
+          bulkhead: { maxWaitMs: -1, limits: { 'plugin:ghost': 1 } },
+        },
+      }),
+    );
+    const problems = message.split('\n- ').slice(1);
+    expect(problems).toHaveLength(4);
+    expect(problems[0]).toContain('options.maxSteps');
+    expect(problems[1]).toContain('options.bulkhead.maxWaitMs');
+    expect(problems[2]).toMatch(
+      /^options\.defaultProviders\["text-generation"\]: .*cannot make "ghost" the default/,
+    );
+    expect(problems[3]).toMatch(/^options\.bulkhead\.limits\["plugin:ghost"\]: no such dependency/);
   });
 
   it('reports every problem in one error, whatever stage finds it [claim:plugin-registration-all-problems] [claim:philo-init-one-error] [claim:gs-init-one-error] [claim:core-readme-init-checks] [claim:tsdoc-runtime-init-one-error] [claim:wp-init-all-problems] [claim:wp-goal-checked] [claim:cfg-init-checks-all]', async () => {

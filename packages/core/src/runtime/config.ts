@@ -172,6 +172,7 @@ export function checkConfigShape(config: RuntimeConfig): {
   options: ResolvedOptions | undefined;
   problems: string[];
   registrable: boolean;
+  naming: NamingOptions;
 } {
   const problems: string[] = [];
   if (typeof config !== 'object' || config === null) {
@@ -179,6 +180,7 @@ export function checkConfigShape(config: RuntimeConfig): {
       options: undefined,
       problems: ['the configuration must be an object with models, memory and plugins'],
       registrable: false,
+      naming: { defaultProviders: {}, limits: {} },
     };
   }
   if (!Array.isArray(config.models) || config.models.length === 0) {
@@ -274,6 +276,35 @@ export function checkConfigShape(config: RuntimeConfig): {
     options: parsed.success && ruleProblems.length === 0 ? parsed.data : undefined,
     problems,
     registrable: registrable && pluginsValid && aliasesValid,
+    naming: parsed.success
+      ? { defaultProviders: parsed.data.defaultProviders, limits: parsed.data.bulkhead.limits }
+      : namingOptions(optionsRecord(config.options)),
+  };
+}
+
+/**
+ * The options that name a model provider or plugin, which only the runtime's registries can
+ * check: `defaultProviders` and `bulkhead.limits`.
+ */
+export interface NamingOptions {
+  defaultProviders: Readonly<Record<string, string>>;
+  limits: Readonly<Record<string, number>>;
+}
+
+/**
+ * The naming options when the options as a whole did not parse, each parsed on its own, so
+ * that a wrong option elsewhere does not hide a provider or plugin they name that does not
+ * exist. One that is wrong itself is named by the whole parse already, and left out here.
+ */
+function namingOptions(given: Record<string, unknown>): NamingOptions {
+  const { defaultProviders, bulkhead } = optionsSchema.shape;
+  const defaults = defaultProviders.safeParse(given.defaultProviders, ONE_SHOT);
+  const limits = bulkhead
+    .unwrap()
+    .shape.limits.safeParse(optionsRecord(given.bulkhead).limits, ONE_SHOT);
+  return {
+    defaultProviders: defaults.success ? defaults.data : {},
+    limits: limits.success ? limits.data : {},
   };
 }
 

@@ -9,6 +9,7 @@ import { TaskRunner } from '../pipeline/task-runner.js';
 import { Bulkheads } from '../bulkhead/bulkhead.js';
 import { DEFAULT_BULKHEAD_WAIT_MS, unknownLimitKeys } from '../bulkhead/bulkhead-options.js';
 import { PluginRegistry } from '../plugins/plugin.js';
+import { pluginProblems } from '../plugins/plugin-checks.js';
 import type { AgentTask } from '../tasks/task.js';
 import { PromptRegistry } from '../prompts/prompt-registry.js';
 import { loadLiquid } from '../prompts/liquid-engine.js';
@@ -179,7 +180,7 @@ export class Runtime {
    * @claim tsdoc-runtime-init-one-error
    */
   static async init(config: RuntimeConfig): Promise<Runtime> {
-    const { options, problems, registrable } = checkConfigShape(config);
+    const { options, problems, registrable, naming } = checkConfigShape(config);
     const capabilities = new CapabilityRegistry();
     const prompts = new PromptRegistry();
     const plugins = new PluginRegistry();
@@ -190,24 +191,27 @@ export class Runtime {
       if (hasLiquidTemplate(config)) await loadLiquid();
       Runtime.fillRegistries(config, { capabilities, prompts, plugins }, problems);
       // The HTTP server (express) is loaded only for routes, so an agent without them needs
-      // neither express nor cors installed.
+      // neither express nor cors installed. It is loaded even when the options or the plugins
+      // with routes have problems, so that a missing express is listed beside them.
+      const routeOwners = routeOwnersOf(config.plugins);
       const makeServer =
-        options && SUPPORTS_SERVER && plugins.routes().length > 0
-          ? await loadServerFor(plugins, problems)
+        SUPPORTS_SERVER && routeOwners.length > 0
+          ? await loadServerFor(routeOwners, problems)
           : undefined;
       const runtime =
         options && new Runtime(config, options, { capabilities, prompts, plugins }, makeServer);
       const models =
         runtime?.models ??
         new ModelManager({ registry: capabilities, providers: config.models, prompts });
+      // The options that name providers and plugins are checked even when other options are
+      // wrong (they are then parsed on their own), so that one error lists their problems too.
       Runtime.checkCapabilities(
         config,
-        options?.defaultProviders ?? {},
+        naming.defaultProviders,
         { capabilities, models },
         problems,
       );
-      if (options)
-        problems.push(...unknownLimitKeys(options.bulkhead.limits, dependencyKeys(config)));
+      problems.push(...unknownLimitKeys(naming.limits, dependencyKeys(config)));
       if (runtime && problems.length === 0) return runtime;
     }
     throw new WeftError(
@@ -645,10 +649,14 @@ export class Runtime {
         collect(problems, `model "${model.id}"`, () => capabilities.addTransform(transform));
       }
     }
+    // Each plugin is checked against every plugin before it, registered or not, so that an id
+    // or a route it shares with one that has problems of its own is named in the same error.
+    const earlier: RuntimeConfig['plugins'][number][] = [];
     for (const plugin of config.plugins) {
-      const pluginProblems = plugins.validate(plugin);
-      if (pluginProblems.length > 0) {
-        problems.push(...pluginProblems);
+      const found = pluginProblems(plugin, earlier);
+      if (Array.isArray(plugin.triggers)) earlier.push(plugin);
+      if (found.length > 0) {
+        problems.push(...found);
         compileAside(plugin, problems);
         continue;
       }
@@ -713,17 +721,29 @@ function abandonedStart(failure: unknown): WeftError {
 }
 
 /**
+ * The ids of the plugins with a route trigger, quoted, each once; read by shape, so that a
+ * plugin that could not be registered counts too.
+ */
+function routeOwnersOf(plugins: RuntimeConfig['plugins']): string[] {
+  const owners = plugins.filter(
+    (plugin) =>
+      Array.isArray(plugin.triggers) &&
+      plugin.triggers.some((trigger: unknown) => (trigger as { type?: unknown })?.type === 'route'),
+  );
+  return [...new Set(owners.map((plugin) => JSON.stringify(String(plugin.id))))];
+}
+
+/**
  * The HTTP server of `@weft/core/node`, or a problem naming the plugins whose routes need it
  * when it cannot be loaded (express or cors, its optional peer dependencies, not installed).
  */
 async function loadServerFor(
-  plugins: PluginRegistry,
+  owners: readonly string[],
   problems: string[],
 ): Promise<((config: ServerManagerConfig, logger: Logger) => HttpServer) | undefined> {
   try {
     return await loadHttpServer();
   } catch (error) {
-    const owners = [...new Set(plugins.routes().map(({ pluginId }) => `"${pluginId}"`))];
     problems.push(
       `plugin ${owners.join(', ')}: route triggers need the HTTP server of @weft/core/node, which could not be loaded (${describeError(error)}); install its peer dependencies with npm install express cors`,
     );
@@ -738,12 +758,18 @@ function hasLiquidTemplate(config: RuntimeConfig): boolean {
   );
 }
 
-/** The names `options.bulkhead.limits` may use for the configured providers and plugins. */
+/**
+ * The names `options.bulkhead.limits` may use for the configured providers and plugins. A
+ * memory that is not a provider (its own problem, listed already) gives no name.
+ */
 function dependencyKeys(config: RuntimeConfig): Set<string> {
+  const memory: unknown = config.memory;
+  const memoryId =
+    typeof memory === 'object' && memory !== null ? (memory as { id?: unknown }).id : undefined;
   return new Set([
     ...config.models.map((model) => `model:${model.id}`),
     ...config.plugins.map((plugin) => `plugin:${plugin.id}`),
-    `memory:${config.memory.id}`,
+    ...(typeof memoryId === 'string' ? [`memory:${memoryId}`] : []),
   ]);
 }
 
