@@ -108,6 +108,50 @@ describe('the search_docs ranking', () => {
     expect(found('mxlbarrz')).toEqual([]);
   });
 
+  it('counts the letters of a word as typed, not of its root without the ending [claim:mcp-docs-typos-fallback] [claim:tsdoc-edit-tolerance]', () => {
+    const topic = (word: string): SearchablePage =>
+      page(`/docs/${word}/`, `About ${word}`, `# About ${word}\n\nThe ${word} is kept here.`);
+    const shelf = new DocsSearch(
+      ['database', 'response', 'memories', 'creating'].map(topic),
+      [],
+    );
+    const found = (query: string): string[] => shelf.search(query).map((hit) => hit.path);
+    // Eight letters each, two edits (a swap), though their roots (databas, respons, memory)
+    // are shorter than eight.
+    expect(found('databsae')).toEqual(['/docs/database/']);
+    expect(found('resposne')).toEqual(['/docs/response/']);
+    expect(found('memroies')).toEqual(['/docs/memories/']);
+    // Three edits are still too many.
+    expect(found('dxtxbxse')).toEqual([]);
+    // A typo in an ending the search drops keeps the ending on: "creatign" is three edits
+    // from the root "creat", where "craeting" is one, "craet" against "creat".
+    expect(found('craeting')).toEqual(['/docs/creating/']);
+    expect(found('creatign')).toEqual([]);
+  });
+
+  it('keeps a root of three letters exact, whatever the word: "setting" does not find "get" [claim:mcp-docs-typos-fallback] [claim:tsdoc-edit-tolerance]', () => {
+    const roots = new DocsSearch(
+      [
+        page('/docs/set/', 'Settings', '# Settings\n\nEach option is set once.'),
+        page('/docs/get/', 'Reading', '# Reading\n\nEach option can get read.'),
+      ],
+      [],
+    );
+    expect(roots.search('setting').map((hit) => hit.path)).toEqual(['/docs/set/']);
+    expect(roots.search('sxtting')).toEqual([]);
+  });
+
+  it('scores a section with all words but one at half, for words whose ending the search drops too [claim:mcp-docs-fallback-tiers]', () => {
+    const near = new DocsSearch(
+      [page('/docs/db/', 'Storage', '# Storage\n\nThe database response is cached.')],
+      [],
+    );
+    const score = (query: string): number => near.rank(query)[0]?.score ?? 0;
+    // "database" and "response" become "databas" and "respons"; the tier without "zebra" must
+    // look for those, not strip them again to "databa" and "respon".
+    expect(score('database response zebra')).toBeCloseTo(score('database response') / 2);
+  });
+
   it('does not stretch a short word: three letters must be exact [claim:mcp-docs-typos-fallback] [claim:tsdoc-edit-tolerance]', () => {
     expect(paths('ngi')).toEqual(paths('ngi').filter((path) => path === '/docs/production/'));
     expect(search.search('qux')).toEqual([]);
