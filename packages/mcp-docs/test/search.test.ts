@@ -111,10 +111,7 @@ describe('the search_docs ranking', () => {
   it('counts the letters of a word as typed, not of its root without the ending [claim:mcp-docs-typos-fallback] [claim:tsdoc-edit-tolerance]', () => {
     const topic = (word: string): SearchablePage =>
       page(`/docs/${word}/`, `About ${word}`, `# About ${word}\n\nThe ${word} is kept here.`);
-    const shelf = new DocsSearch(
-      ['database', 'response', 'memories', 'creating'].map(topic),
-      [],
-    );
+    const shelf = new DocsSearch(['database', 'response', 'memories', 'creating'].map(topic), []);
     const found = (query: string): string[] => shelf.search(query).map((hit) => hit.path);
     // Eight letters each, two edits (a swap), though their roots (databas, respons, memory)
     // are shorter than eight.
