@@ -370,6 +370,28 @@ describe('the search_docs ranking', () => {
       expect(found).toEqual(['/docs/a/', '/docs/b/']);
     });
 
+    it('looks for the parts with all words but one only while fewer pages than the limit have them all [claim:mcp-docs-fallback-tiers]', () => {
+      const filler = 'Many other words on other subjects fill this long section. '.repeat(40);
+      const shop = (path: string): SearchablePage =>
+        page(path, 'Workshop', `# Workshop\n\n${filler}A loom, some cloth and a spindle.`);
+      const tiers = new DocsSearch([
+        shop('/docs/shop-one/'),
+        shop('/docs/shop-two/'),
+        page(
+          '/docs/weaving/',
+          'Weaving',
+          '# Weaving\n\n## Loom cloth\n\nLoom cloth: the loom weaves cloth.',
+        ),
+      ]);
+      const found = (limit: number): string[] =>
+        tiers.search('loom cloth spindle', limit).map((hit) => hit.path.replace(/#.*$/, ''));
+      // Two pages have all three words: fewer than three, so the weaving page, which lacks
+      // "spindle" but matches twice as closely, joins them and leads.
+      expect(found(3)).toEqual(['/docs/weaving/', '/docs/shop-one/', '/docs/shop-two/']);
+      // As many as two: the tier is not looked at.
+      expect(found(2)).toEqual(['/docs/shop-one/', '/docs/shop-two/']);
+    });
+
     it('scores a part with all words but one at half, so it ranks higher only when it matches more than twice as closely [claim:mcp-docs-fallback-tiers]', () => {
       const filler = 'Many other words on other subjects fill this long section. '.repeat(40);
       const halves = new DocsSearch([
