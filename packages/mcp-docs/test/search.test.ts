@@ -75,6 +75,32 @@ describe('the search_docs ranking', () => {
     expect(paths('memory')[0]).toBe('/docs/memory/');
   });
 
+  it('counts a guide at more than twice an API page that matches as well, so an API page leads only when it matches far more closely [claim:mcp-docs-symbol-vs-concept]', () => {
+    const text = '# Looms\n\nA loom weaves cloth.';
+    const same = new DocsSearch([
+      page('/docs/looms/', 'Looms', text),
+      page('/api/interfaces/Looms/', 'Looms', text, 'api'),
+    ]);
+    const [guide, api] = same.rank('loom');
+    expect(guide?.pagePath).toBe('/docs/looms/');
+    expect(guide!.score / api!.score).toBeGreaterThan(2);
+    // The API page names the word in its title and text again and again; the guide once.
+    const closer = new DocsSearch([
+      page(
+        '/docs/weaving/',
+        'Weaving',
+        `# Weaving\n\n${'Cloth is woven by hand here. '.repeat(20)}A loom helps.`,
+      ),
+      page(
+        '/api/interfaces/LoomCoordinator/',
+        'Interface: LoomCoordinator',
+        '# Interface: LoomCoordinator\n\nThe loom coordinator: a loom for each loom.',
+        'api',
+      ),
+    ]);
+    expect(closer.search('loom')[0]?.path).toBe('/api/interfaces/LoomCoordinator/');
+  });
+
   it('puts the API page first for an exact name, and for a compound name in any case [claim:mcp-docs-symbol-vs-concept]', () => {
     expect(paths('Memory')[0]).toBe('/api/interfaces/Memory/');
     expect(paths('memorymanager')[0]).toBe('/api/classes/MemoryManager/');
