@@ -2,8 +2,8 @@
  * The set-ups of docs/guides/ai-assistants.md, as each client reads them: every config starts
  * the command a clone builds, `node /path/to/weft/packages/mcp-docs/dist/cli.js`, with its
  * arguments, and those arguments, given to the package's command, start a server the MCP SDK's
- * client can talk to. Here the command runs from its sources; packages/mcp-docs/test/
- * clone-route.test.ts builds it and starts the built file. The entry for after publication
+ * client can talk to. Here the command runs from its sources; tests/pack/
+ * mcp-docs-clone-route.test.ts builds it and starts the built file. The entry for after publication
  * starts `npx -y @weft/mcp-docs`, whose only `bin` is the same command (npx itself is not run:
  * the package is not on the registry yet).
  */

@@ -38,15 +38,51 @@ export function withoutClaimIds(markdown: string): string {
   return markdown.replace(/[ \t]*<!--\s*claim:[\s\S]*?-->/g, '');
 }
 
-/** Fills each `file=<rootDir>/…` fence with the file it names. */
+/**
+ * Fills each `file=<rootDir>/…` fence with the file it names, as the site does: an indented
+ * fence too (a sample in a list item), its lines indented as the fence is. A fence inside
+ * another fence (a page showing the syntax) is text, and stays as written.
+ */
 export function embedSamples(markdown: string, rootDir: string): string {
-  return markdown.replace(
-    /^(```[^\n]*?)\s*file=<rootDir>\/(\S+)\n[\s\S]*?^```$/gm,
-    (_whole, fence: string, file: string) => {
-      const code = readFileSync(join(rootDir, file), 'utf8').replace(/\n$/, '');
-      return `${fence}\n${code}\n\`\`\``;
-    },
-  );
+  const out: string[] = [];
+  /** The fence being read: its marker and indent, and the file to fill it with, if any. */
+  let open: { marker: string; indent: string; file?: string; skipped: string[] } | undefined;
+  for (const line of markdown.split('\n')) {
+    const fence = /^([ \t]*)(`{3,}|~{3,})(.*)$/.exec(line);
+    if (open === undefined) {
+      out.push(line);
+      if (fence === null) continue;
+      const [, indent = '', marker = '', info = ''] = fence;
+      const file = /(^|\s)file=<rootDir>\/(\S+)/.exec(info);
+      open = { marker, indent, skipped: [] };
+      if (file !== null) {
+        // The fence line keeps its language and title; `file=` and the site's flags after it go.
+        out[out.length - 1] = `${indent}${marker}${info.slice(0, file.index).trimEnd()}`;
+        open.file = file[2]!;
+      }
+      continue;
+    }
+    const closes =
+      fence !== null &&
+      fence[3]!.trim() === '' &&
+      fence[2]![0] === open.marker[0] &&
+      fence[2]!.length >= open.marker.length;
+    if (!closes) {
+      if (open.file === undefined) out.push(line);
+      else open.skipped.push(line);
+      continue;
+    }
+    if (open.file !== undefined) {
+      const code = readFileSync(join(rootDir, open.file), 'utf8').replace(/\n$/, '');
+      const indent = open.indent;
+      out.push(...code.split('\n').map((codeLine) => (codeLine === '' ? '' : indent + codeLine)));
+    }
+    out.push(line);
+    open = undefined;
+  }
+  // A fence left open to the end is not filled: what was in it stays.
+  if (open?.file !== undefined) out.push(...open.skipped);
+  return out.join('\n');
 }
 
 /** Rewrites relative links to Markdown files as site paths, with `routeOf` naming each file's page. */

@@ -330,12 +330,32 @@ function anchorOf(heading: string): string {
 
 /**
  * One edit for words of 4 to 7 letters, two from 8: "capabilites" still finds "capabilities".
+ * The letters are counted as the reader typed the word, before {@link processTerm} takes its
+ * ending off: "databsae" has eight, though its term, "databsa", has seven. A term shorter than
+ * four letters must still be exact, whatever the word: one edit would take "setting" (`set`) to
+ * every page that says "get".
  * @claim tsdoc-edit-tolerance
  */
-function typoAllowance(term: string): number {
-  if (term.length >= 8) return 2;
-  if (term.length >= 4) return 1;
+function typoAllowance(term: string, typedLength: number): number {
+  if (term.length < 4) return 0;
+  if (typedLength >= 8) return 2;
+  if (typedLength >= 4) return 1;
   return 0;
+}
+
+/**
+ * The query's words that count, once per term: each term as {@link processTerm} makes it, with
+ * the longest word the reader typed for it (whose length sets its {@link typoAllowance}).
+ */
+function queryWords(query: string): { word: string; term: string }[] {
+  const byTerm = new Map<string, string>();
+  for (const word of tokenize(query, true)) {
+    const term = processTerm(word);
+    if (term === null) continue;
+    const known = byTerm.get(term);
+    if (known === undefined || word.length > known.length) byTerm.set(term, word);
+  }
+  return [...byTerm].map(([term, word]) => ({ word, term }));
 }
 
 /** The search over a fixed set of pages. */
@@ -533,9 +553,11 @@ export class DocsSearch {
     // An exported name (or a guide's title) means its page before any table row.
     const definingSections =
       exactSymbolPage === undefined ? this.definitions.get(trimmed.toLowerCase()) : undefined;
+    const words = queryWords(query);
+    const typedLengths = new Map(words.map(({ word, term }) => [term, word.length]));
     const options = {
       boost: { title: 4, heading: 2, text: 1 },
-      fuzzy: (term: string) => typoAllowance(term),
+      fuzzy: (term: string) => typoAllowance(term, typedLengths.get(term) ?? term.length),
       prefix: (term: string, index: number, terms: string[]) =>
         index === terms.length - 1 && term.length >= 3,
       boostDocument: (id: unknown) => {
@@ -551,13 +573,6 @@ export class DocsSearch {
     let results = fullMatches;
     // Too few parts have every word: then the parts with all words but one (a word outside the
     // docs' wording, as "behind" in "deploy behind nginx"), after those that have them all.
-    const words = [
-      ...new Set(
-        tokenize(query, true)
-          .map((word) => processTerm(word))
-          .filter((term) => term !== null),
-      ),
-    ];
     if (
       this.pageCount(fullMatches) < limit &&
       words.length >= 3 &&
@@ -568,9 +583,11 @@ export class DocsSearch {
         .search(
           {
             combineWith: 'OR',
+            // The words as typed: the search makes each one's term, as it does for the query.
+            // Given the terms, it would take an ending off twice ("respons" to "respon").
             queries: words.map((_, left) => ({
               combineWith: 'AND',
-              queries: words.filter((__, index) => index !== left),
+              queries: words.filter((__, index) => index !== left).map(({ word }) => word),
             })),
           },
           options,

@@ -2,7 +2,7 @@
  * loadDocsBundle refuses what it cannot answer from, with the code the errors reference
  * explains and the file it tried.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { WeftError } from '@weft/core';
@@ -47,5 +47,29 @@ describe('loadDocsBundle', () => {
     const error = await loadDocsBundle(file).catch((caught: unknown) => caught);
     expect(WeftError.is(error, 'WEFT_DOCS_NO_DATA')).toBe(true);
     expect((error as Error).message).toContain(`${file} is not a documentation bundle`);
+  });
+});
+
+describe("the bundle's version", () => {
+  it("is every Weft package's: they are released together under one version [claim:mcp-docs-offline-version]", async () => {
+    const root = join(PACKAGE_DIR, '..', '..');
+    const config = JSON.parse(await readFile(join(root, '.changeset', 'config.json'), 'utf8')) as {
+      fixed: string[][];
+    };
+    expect(config.fixed).toContainEqual(expect.arrayContaining(['@weft/*']));
+    const own = JSON.parse(await readFile(join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const packagesDir = join(root, 'packages');
+    const versions = new Map<string, string>();
+    for (const entry of await readdir(packagesDir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const manifest = JSON.parse(
+        await readFile(join(packagesDir, entry.name, 'package.json'), 'utf8'),
+      ) as { name: string; version: string };
+      if (manifest.name.startsWith('@weft/')) versions.set(manifest.name, manifest.version);
+    }
+    expect(versions.get('@weft/core')).toBe(own.version);
+    expect(new Set(versions.values())).toEqual(new Set([own.version]));
   });
 });

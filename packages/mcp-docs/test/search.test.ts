@@ -75,6 +75,32 @@ describe('the search_docs ranking', () => {
     expect(paths('memory')[0]).toBe('/docs/memory/');
   });
 
+  it('counts a guide at more than twice an API page that matches as well, so an API page leads only when it matches far more closely [claim:mcp-docs-symbol-vs-concept]', () => {
+    const text = '# Looms\n\nA loom weaves cloth.';
+    const same = new DocsSearch([
+      page('/docs/looms/', 'Looms', text),
+      page('/api/interfaces/Looms/', 'Looms', text, 'api'),
+    ]);
+    const [guide, api] = same.rank('loom');
+    expect(guide?.pagePath).toBe('/docs/looms/');
+    expect(guide!.score / api!.score).toBeGreaterThan(2);
+    // The API page names the word in its title and text again and again; the guide once.
+    const closer = new DocsSearch([
+      page(
+        '/docs/weaving/',
+        'Weaving',
+        `# Weaving\n\n${'Cloth is woven by hand here. '.repeat(20)}A loom helps.`,
+      ),
+      page(
+        '/api/interfaces/LoomCoordinator/',
+        'Interface: LoomCoordinator',
+        '# Interface: LoomCoordinator\n\nThe loom coordinator: a loom for each loom.',
+        'api',
+      ),
+    ]);
+    expect(closer.search('loom')[0]?.path).toBe('/api/interfaces/LoomCoordinator/');
+  });
+
   it('puts the API page first for an exact name, and for a compound name in any case [claim:mcp-docs-symbol-vs-concept]', () => {
     expect(paths('Memory')[0]).toBe('/api/interfaces/Memory/');
     expect(paths('memorymanager')[0]).toBe('/api/classes/MemoryManager/');
@@ -106,6 +132,47 @@ describe('the search_docs ranking', () => {
     // Eight letters: two, not three.
     expect(found('mulbarrz')).toEqual(['/docs/mulberry/']);
     expect(found('mxlbarrz')).toEqual([]);
+  });
+
+  it('counts the letters of a word as typed, not of its root without the ending [claim:mcp-docs-typos-fallback] [claim:tsdoc-edit-tolerance]', () => {
+    const topic = (word: string): SearchablePage =>
+      page(`/docs/${word}/`, `About ${word}`, `# About ${word}\n\nThe ${word} is kept here.`);
+    const shelf = new DocsSearch(['database', 'response', 'memories', 'creating'].map(topic), []);
+    const found = (query: string): string[] => shelf.search(query).map((hit) => hit.path);
+    // Eight letters each, two edits (a swap), though their roots (databas, respons, memory)
+    // are shorter than eight.
+    expect(found('databsae')).toEqual(['/docs/database/']);
+    expect(found('resposne')).toEqual(['/docs/response/']);
+    expect(found('memroies')).toEqual(['/docs/memories/']);
+    // Three edits are still too many.
+    expect(found('dxtxbxse')).toEqual([]);
+    // A typo in an ending the search drops keeps the ending on: "creatign" is three edits
+    // from the root "creat", where "craeting" is one, "craet" against "creat".
+    expect(found('craeting')).toEqual(['/docs/creating/']);
+    expect(found('creatign')).toEqual([]);
+  });
+
+  it('keeps a root of three letters exact, whatever the word: "setting" does not find "get" [claim:mcp-docs-typos-fallback] [claim:tsdoc-edit-tolerance]', () => {
+    const roots = new DocsSearch(
+      [
+        page('/docs/set/', 'Settings', '# Settings\n\nEach option is set once.'),
+        page('/docs/get/', 'Reading', '# Reading\n\nEach option can get read.'),
+      ],
+      [],
+    );
+    expect(roots.search('setting').map((hit) => hit.path)).toEqual(['/docs/set/']);
+    expect(roots.search('sxtting')).toEqual([]);
+  });
+
+  it('scores a section with all words but one at half, for words whose ending the search drops too [claim:mcp-docs-fallback-tiers]', () => {
+    const near = new DocsSearch(
+      [page('/docs/db/', 'Storage', '# Storage\n\nThe database response is cached.')],
+      [],
+    );
+    const score = (query: string): number => near.rank(query)[0]?.score ?? 0;
+    // "database" and "response" become "databas" and "respons"; the tier without "zebra" must
+    // look for those, not strip them again to "databa" and "respon".
+    expect(score('database response zebra')).toBeCloseTo(score('database response') / 2);
   });
 
   it('does not stretch a short word: three letters must be exact [claim:mcp-docs-typos-fallback] [claim:tsdoc-edit-tolerance]', () => {
@@ -327,6 +394,28 @@ describe('the search_docs ranking', () => {
       ]);
       const found = near.search('least once delivery').map((hit) => hit.path);
       expect(found).toEqual(['/docs/a/', '/docs/b/']);
+    });
+
+    it('looks for the parts with all words but one only while fewer pages than the limit have them all [claim:mcp-docs-fallback-tiers]', () => {
+      const filler = 'Many other words on other subjects fill this long section. '.repeat(40);
+      const shop = (path: string): SearchablePage =>
+        page(path, 'Workshop', `# Workshop\n\n${filler}A loom, some cloth and a spindle.`);
+      const tiers = new DocsSearch([
+        shop('/docs/shop-one/'),
+        shop('/docs/shop-two/'),
+        page(
+          '/docs/weaving/',
+          'Weaving',
+          '# Weaving\n\n## Loom cloth\n\nLoom cloth: the loom weaves cloth.',
+        ),
+      ]);
+      const found = (limit: number): string[] =>
+        tiers.search('loom cloth spindle', limit).map((hit) => hit.path.replace(/#.*$/, ''));
+      // Two pages have all three words: fewer than three, so the weaving page, which lacks
+      // "spindle" but matches twice as closely, joins them and leads.
+      expect(found(3)).toEqual(['/docs/weaving/', '/docs/shop-one/', '/docs/shop-two/']);
+      // As many as two: the tier is not looked at.
+      expect(found(2)).toEqual(['/docs/shop-one/', '/docs/shop-two/']);
     });
 
     it('scores a part with all words but one at half, so it ranks higher only when it matches more than twice as closely [claim:mcp-docs-fallback-tiers]', () => {

@@ -8,6 +8,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FailureLog } from '../src/answers.js';
+import type { DocsBundle } from '../src/bundle.js';
 import { resourceUri } from '../src/resources.js';
 import { createDocsServer } from '../src/server.js';
 import { MAX_NAME_LENGTH } from '../src/tools.js';
@@ -21,8 +22,8 @@ afterEach(async () => {
 });
 
 /** The server from createDocsServer, connected in memory to the SDK's client. */
-async function connected(log?: FailureLog): Promise<Client> {
-  const server = log === undefined ? createDocsServer(bundle) : createDocsServer(bundle, log);
+async function connected(log?: FailureLog, docs: DocsBundle = bundle): Promise<Client> {
+  const server = log === undefined ? createDocsServer(docs) : createDocsServer(docs, log);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'weft-docs-test', version: '1.0.0' });
@@ -117,6 +118,31 @@ describe('the length bound on names', () => {
     expect(kind.isError).toBe(true);
     expect(kind.text).toContain('kind');
     expect(kind.text).not.toContain('No package has the kind');
+  });
+});
+
+describe("search_docs's limit", () => {
+  it('answers 8 pages unless asked, up to 20, and refuses more [claim:mcp-docs-search-limit]', async () => {
+    // Thirty pages that all match the query.
+    const pages = Array.from({ length: 30 }, (_, index) => ({
+      path: `/docs/loom-${index}/`,
+      title: `Loom ${index}`,
+      description: '',
+      section: 'Guides',
+      kind: 'guide' as const,
+      markdown: `# Loom ${index}\n\nA loom weaves cloth.\n`,
+    }));
+    const client = await connected(undefined, { ...bundle, pages });
+    const count = async (args: Record<string, unknown>): Promise<number> =>
+      (await call(client, 'search_docs', args)).text.match(/^ {3}path: /gm)?.length ?? 0;
+    expect(await count({ query: 'loom' })).toBe(8);
+    expect(await count({ query: 'loom', limit: 20 })).toBe(20);
+    expect(await count({ query: 'loom', limit: 1 })).toBe(1);
+    for (const limit of [0, 21]) {
+      const refused = await call(client, 'search_docs', { query: 'loom', limit });
+      expect(refused.isError, String(limit)).toBe(true);
+      expect(refused.text).toContain('limit');
+    }
   });
 });
 
