@@ -138,6 +138,7 @@ export const CORE_ERRORS = {
         'a constructor or method received a value it cannot use, such as a port outside 0–65535, a negative `maxRetries`, a capability id with spaces, an alias group with fewer than two ids, or a memory id (or the space of `clear`) that is not a string.',
       fix: 'the message names the option or argument and what it must be; pass a valid value.',
     },
+    /** @claim errors-duplicate-descriptor-object */
     WEFT_DUPLICATE: {
       summary: 'Something with the same id or name is already registered or mounted.',
       raisedBy: '`CapabilityRegistry`, `PromptRegistry`, `ServerManager.mount`',
@@ -148,8 +149,8 @@ export const CORE_ERRORS = {
         'core/src/server/server-manager.ts#ServerManager.mount',
       ],
       cause:
-        'something with the same id or name is already registered: a capability with a different descriptor, a transform, a prompt template, or two route triggers with the same method and path.',
-      fix: 'give the new one another id, name or path.',
+        'something with the same id or name is already registered: a capability with another descriptor object (a second `defineCapability` call makes another, even with the same fields), a transform, a prompt template, or two route triggers with the same method and path.',
+      fix: 'give the new one another id, name or path. Providers that offer the same capability list the same descriptor: define it once, in one module, and import it in each.',
     },
     /** @claim errors-start-failed-sources */
     WEFT_START_FAILED: {
