@@ -69,7 +69,7 @@ describe('Scheduler', () => {
       scheduler.schedule(`space-${index}`, async () => index),
     );
     const error = await errorOf(scheduler.schedule('one-more', async () => -1));
-    expect(WeftError.is(error, 'WEFT_QUEUE_FULL')).toBe(true);
+    if (!WeftError.is(error, 'WEFT_QUEUE_FULL')) throw new Error('expected WEFT_QUEUE_FULL');
     expect(error.status).toBe(503);
     expect(error.cause).toBeUndefined();
     expect(error.docsUrl).toBe('https://weft-ai.github.io/docs/reference/errors/#weft_queue_full');
