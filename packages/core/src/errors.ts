@@ -100,13 +100,14 @@ export const CORE_ERRORS = {
     /**
      * @claim errors-invalid-config-peers
      * @claim errors-invalid-config-lines
+     * @claim errors-invalid-config-log-level
      */
     WEFT_INVALID_CONFIG: {
       summary: '`Runtime.init` found problems in the configuration (all are listed).',
       raisedBy: '`Runtime.init`',
       raisers: ['core/src/runtime/runtime.ts#Runtime.init'],
       cause:
-        'the configuration has problems, such as an unknown or mistyped option, a value out of its range, options that contradict each other (`server.requestTimeout` below `server.headersTimeout`), two routes with the same method and path, an invalid `WEFT_LOG_LEVEL`, two providers or plugins with the same id, no provider of `text-generation`, a capability a plugin requires that no provider offers, a `defaultProviders` entry that names no provider or one that does not offer the capability itself, a template that does not parse, a `bulkhead.limits` key that names no configured provider or plugin, or, in Node.js, plugins with route triggers while express and cors, the optional peer dependencies of the HTTP server in `@weft/core/node`, are not installed. The message lists every problem, one per line, each starting with the path, the variable or the owner at fault.',
+        'the configuration has problems, such as an unknown or mistyped option, a value out of its range, options that contradict each other (`server.requestTimeout` below `server.headersTimeout`), two routes with the same method and path, an invalid `WEFT_LOG_LEVEL` (read only when `options.logger` is not given), two providers or plugins with the same id, no provider of `text-generation`, a capability a plugin requires that no provider offers, a `defaultProviders` entry that names no provider or one that does not offer the capability itself, a template that does not parse, a `bulkhead.limits` key that names no configured provider or plugin, or, in Node.js, plugins with route triggers while express and cors, the optional peer dependencies of the HTTP server in `@weft/core/node`, are not installed. The message lists every problem, one per line, each starting with the path, the variable or the owner at fault.',
       fix: 'correct each listed problem; the [configuration reference](./configuration.md) gives every option’s type, range and default. For route triggers, install the server’s peer dependencies with `npm install express cors`.',
     },
     WEFT_INVALID_ARGUMENT: {
@@ -137,6 +138,7 @@ export const CORE_ERRORS = {
         'a constructor or method received a value it cannot use, such as a port outside 0–65535, a negative `maxRetries`, a capability id with spaces, an alias group with fewer than two ids, or a memory id (or the space of `clear`) that is not a string.',
       fix: 'the message names the option or argument and what it must be; pass a valid value.',
     },
+    /** @claim errors-duplicate-descriptor-object */
     WEFT_DUPLICATE: {
       summary: 'Something with the same id or name is already registered or mounted.',
       raisedBy: '`CapabilityRegistry`, `PromptRegistry`, `ServerManager.mount`',
@@ -147,8 +149,8 @@ export const CORE_ERRORS = {
         'core/src/server/server-manager.ts#ServerManager.mount',
       ],
       cause:
-        'something with the same id or name is already registered: a capability with a different descriptor, a transform, a prompt template, or two route triggers with the same method and path.',
-      fix: 'give the new one another id, name or path.',
+        'something with the same id or name is already registered: a capability with another descriptor object (a second `defineCapability` call makes another, even with the same fields), a transform, a prompt template, or two route triggers with the same method and path.',
+      fix: 'give the new one another id, name or path. Providers that offer the same capability list the same descriptor: define it once, in one module, and import it in each.',
     },
     /** @claim errors-start-failed-sources */
     WEFT_START_FAILED: {
@@ -164,7 +166,10 @@ export const CORE_ERRORS = {
         'a memory provider, model provider, space coordinator, plugin or start trigger threw while the runtime started, or, with `options.checkHealthOnStart`, a provider’s `checkHealth()` answered `false`, threw or did not answer in time. The runtime stops what it had already started before it rejects. The original error, when there is one, is the `cause`, and its message is included.',
       fix: 'read the included message: usually a database path whose directory is missing, a failed health check, or a plugin’s own `init` check.',
     },
-    /** @claim errors-runtime-stopped-during-start */
+    /**
+     * @claim errors-runtime-stopped-during-start
+     * @claim errors-runtime-stopped-after-failed-start
+     */
     WEFT_RUNTIME_STOPPED: {
       summary: 'The runtime was stopped (or stopped while starting).',
       raisedBy: '`Runtime.start`, `ServerManager.mount`',
@@ -174,24 +179,30 @@ export const CORE_ERRORS = {
         'core/src/server/server-manager.ts#ServerManager.mount',
       ],
       cause:
-        '`start()` was called on a runtime that was stopped, `stop()` was called while the runtime was starting, or a route was mounted after the server started. A start abandoned for a `stop()` rejects with this code even when the part it was starting failed meanwhile, such as a start trigger that gave up when its signal aborted; that failure is the `cause`, and its message is included.',
-      fix: 'a stopped runtime cannot start again; create a new one with `Runtime.init`. Add middleware and routes before `start()`.',
+        '`start()` was called on a runtime that was stopped, including one whose start failed (a failed start stops the runtime), `stop()` was called while the runtime was starting, or a route was mounted after the server started. A start abandoned for a `stop()` rejects with this code even when the part it was starting failed meanwhile, such as a start trigger that gave up when its signal aborted; that failure is the `cause`, and its message is included.',
+      fix: 'a stopped runtime, or one whose start failed, cannot start again; create a new one with `Runtime.init`. Add middleware and routes before `start()`.',
     },
-    /** @claim errors-invalid-space-first-character */
+    /**
+     * @claim errors-invalid-space-first-character
+     * @claim errors-dispatch-refusals-accept
+     */
     WEFT_INVALID_SPACE: {
       summary:
         'A space id is not valid (empty, too long, or with a first character or characters an id may not have).',
       status: 400,
-      raisedBy: '`Runtime.dispatch`, `spaceId`',
+      raisedBy: '`Runtime.dispatch` (and `Runtime.accept`), `spaceId`',
       raisers: [
         'core/src/memory/space-id.ts#invalid',
         'core/src/runtime/runtime.ts#Runtime.accept',
       ],
       cause:
-        '`dispatch` received a space id that is not valid: empty, longer than 200 characters, not starting with an ASCII letter or digit, or containing characters other than ASCII letters and digits, `-`, `_`, `.` and `:` (an accented letter such as `é` is refused).',
-      fix: "build space ids from checked parts. `spaceId('chat', 'room', room)` from `@weft/core` builds a valid id from any non-empty parts of well-formed text and throws this error itself when it cannot (no part, an empty part, a part holding a lone UTF-16 surrogate, a first part that does not start with a letter or digit, an encoded id over 200 characters); see [Spaces](../core-utilities/spaces.md).",
+        '`dispatch` (or `accept`) received a space id that is not valid: empty, longer than 200 characters, not starting with an ASCII letter or digit, or containing characters other than ASCII letters and digits, `-`, `_`, `.` and `:` (an accented letter such as `é` is refused).',
+      fix: "build space ids from checked parts. `spaceId('chat', 'room', room)` from `@weft/core` builds a valid id from any non-empty parts of well-formed text and throws this error itself when it cannot (no part, an empty part, a part holding a lone UTF-16 surrogate, a first part that does not start with an ASCII letter or digit, an encoded id over 200 characters); see [Spaces](../core-utilities/spaces.md).",
     },
-    /** @claim errors-memory-invalid-contract */
+    /**
+     * @claim errors-memory-invalid-contract
+     * @claim errors-memory-key-length
+     */
     WEFT_MEMORY_INVALID: {
       summary:
         'A memory or patch given to a memory store breaks the memory contract: an empty `space` or `kind`, or content or metadata with no JSON form.',
@@ -199,7 +210,7 @@ export const CORE_ERRORS = {
         '`store` and `update` of every first-party memory store (`InMemoryMemoryProvider`, `SqliteMemoryProvider`, `PostgresMemoryProvider`), through `checkNewMemory` and `checkMemoryPatch`',
       raisers: ['core/src/memory/memory-input.ts#invalid'],
       cause:
-        'a memory or patch breaks the memory contract that every store keeps: a memory or patch that is not an object, a `space` or `kind` that is not a non-empty string, a `taskId` that is not a string, a `space`, `kind` or `taskId` longer than 500 characters, content with no JSON form (`undefined`, a function, a `BigInt`, a cycle), metadata that is not a plain object, or a string (a key included) holding a NUL character or a lone UTF-16 surrogate, which a database cannot store unchanged. The message names the field. Nothing was written.',
+        'a memory or patch breaks the memory contract that every store keeps: a memory or patch that is not an object, a `space` or `kind` that is not a non-empty string, a `taskId` that is not a string, a `space`, `kind` or `taskId` longer than 500 UTF-16 code units (an emoji counts two), content with no JSON form (`undefined`, a function, a `BigInt`, a cycle), metadata that is not a plain object, or a string (a key included) holding a NUL character or a lone UTF-16 surrogate, which a database cannot store unchanged. The message names the field. Nothing was written.',
       fix: 'store plain JSON data; strip NUL characters and broken surrogate pairs from text received from outside. See [Input rules and error codes](../memory-providers/overview.md#input-rules-and-error-codes).',
     },
     WEFT_MEMORY_INVALID_QUERY: {
@@ -224,9 +235,9 @@ export const CORE_ERRORS = {
     WEFT_UNKNOWN_PLUGIN: {
       summary: 'A dispatched event names a plugin that is not registered.',
       status: 400,
-      raisedBy: '`Runtime.dispatch`',
+      raisedBy: '`Runtime.dispatch` (and `Runtime.accept`)',
       raisers: ['core/src/runtime/runtime.ts#Runtime.accept'],
-      cause: '`dispatch` names a plugin id that is not registered.',
+      cause: '`dispatch` (or `accept`) names a plugin id that is not registered.',
       fix: 'use the `id` of a plugin passed to `Runtime.init`.',
     },
     /**
@@ -237,7 +248,7 @@ export const CORE_ERRORS = {
       summary: 'The runtime is stopping and accepts no new tasks.',
       status: 503,
       raisedBy:
-        '`Runtime.dispatch`, the scheduler; `@weft/plugin-websocket` sends it as an `error` frame',
+        '`Runtime.dispatch` (and `Runtime.accept`), the scheduler; `@weft/plugin-websocket` sends it as an `error` frame',
       raisers: [
         'core/src/runtime/runtime.ts#Runtime.accept',
         'core/src/scheduler/scheduler.ts#Scheduler.refusal',
@@ -250,7 +261,7 @@ export const CORE_ERRORS = {
     WEFT_QUEUE_FULL: {
       summary: 'The scheduler’s queue holds `maxQueueSize` tasks already.',
       status: 503,
-      raisedBy: '`Runtime.dispatch` (the scheduler)',
+      raisedBy: '`Runtime.dispatch` and `Runtime.accept` (the scheduler)',
       raisers: ['core/src/scheduler/scheduler.ts#Scheduler.refusal'],
       cause:
         'the scheduler already holds `options.scheduler.maxQueueSize` waiting tasks (default 1000).',
@@ -259,6 +270,7 @@ export const CORE_ERRORS = {
     /**
      * @claim errors-task-cancelled-running
      * @claim errors-task-cancelled-failed-start
+     * @claim errors-task-cancelled-never-started
      */
     WEFT_TASK_CANCELLED: {
       summary: 'A task was cancelled because the runtime stopped.',
@@ -266,7 +278,7 @@ export const CORE_ERRORS = {
       raisedBy: 'the scheduler, when the runtime stops',
       raisers: ['core/src/scheduler/scheduler.ts#Scheduler.stop'],
       cause:
-        'the runtime stopped in `cancel` mode, a draining stop ran out of `shutdownTimeoutMs`, or a start failed or was stopped, which cancels the tasks dispatched before the runtime was running. A task still waiting in the queue is rejected with this error, with status `503`, which a route trigger that lets it through answers as `503`. A running task is not rejected: its signal is aborted with this error as the reason, and `dispatch` resolves with the task, whose status is `cancelled`.',
+        'the runtime stopped in `cancel` mode, a draining stop ran out of `shutdownTimeoutMs`, or the runtime stopped before it was running (its start failed or was stopped, or it was never started), which cancels the tasks dispatched meanwhile. A task still waiting in the queue is rejected with this error, with status `503`, which a route trigger that lets it through answers as `503`. A running task is not rejected: its signal is aborted with this error as the reason, and `dispatch` resolves with the task, whose status is `cancelled`.',
       fix: 'expected during shutdown. Raise `shutdownTimeoutMs` if tasks are cut short in normal restarts.',
     },
     /** @claim errors-task-timeout-names-activity */
@@ -278,15 +290,18 @@ export const CORE_ERRORS = {
       cause: 'a task ran longer than its time limit, `options.taskTimeoutMs`.',
       fix: 'find what was slow: the message, and the `task timed out` log line with the task’s `taskId`, name what the task was doing when time ran out (`during`: recording the trigger, planning, reviewing the pipeline, or a step such as `step 2 (tools.fetch)`, whose planned step, `{ pluginId, action, reason }`, the line also gives as `step`). Lower the model provider’s own timeout and retries so that one call cannot use the whole budget, make the slow executor pass `context.signal` on, or raise the limit.',
     },
-    /** @claim errors-bulkhead-memory-logged */
+    /**
+     * @claim errors-bulkhead-memory-logged
+     * @claim errors-bulkhead-no-slot
+     */
     WEFT_BULKHEAD_FULL: {
       summary:
         'A call waited longer than `bulkhead.maxWaitMs` for a dependency whose every slot was taken.',
       raisedBy:
-        'the bulkhead of a model provider, plugin or memory provider, as a failed step’s error or a task’s planning error; for the memory provider’s, also in the log line of a memory the runtime could not store or read for a task (`could not store memory`, `could not read the space’s history`), which then runs without it',
+        'the bulkhead of a model provider, plugin or memory provider, as a failed step’s error or a task’s planning error; for the memory provider’s, also in the log line of a memory the runtime could not store or read for a task (`could not store memory`, `could not read the space’s history; planning the task without it`), which then runs without it',
       raisers: ['core/src/bulkhead/bulkhead.ts#Bulkhead.waitForSlot'],
       cause:
-        'a model provider, a plugin’s steps or the memory provider already had its limit of calls running (`options.bulkhead.maxConcurrent`, or its entry in `options.bulkhead.limits`), and none finished within `options.bulkhead.maxWaitMs`. The dependency is hung or much slower than usual; the message names it. The waiting task held no worker meanwhile, and tasks that do not use the dependency kept running.',
+        'a model provider, a plugin’s steps or the memory provider already had its limit of calls running (`options.bulkhead.maxConcurrent`, or its entry in `options.bulkhead.limits`), and the call got no slot within `options.bulkhead.maxWaitMs` (a slot that comes free goes to the call that has waited longest). The dependency is hung or much slower than usual; the message names it. The waiting task held no worker meanwhile, and tasks that do not use the dependency kept running.',
       fix: 'find why the dependency does not answer (its own timeouts, the upstream’s health); if it is only slow, raise its limit or `maxWaitMs`. See [One hung dependency](../guides/production.md#one-hung-dependency).',
     },
     WEFT_CAPABILITY_UNKNOWN: {
@@ -343,10 +358,13 @@ export const CORE_ERRORS = {
       raisedBy: '`ModelManager.getObject`, planning, the review after a step',
       raisers: ['core/src/models/model-manager.ts#ModelManager.getObject'],
       cause:
-        'getObject (or planning or the review after a step, which use it) got no answer that parses as JSON and matches the schema, within its retries. A review that fails does not fail the task: it keeps its remaining steps, and the error is only in the log, on the `pipeline review failed` line, with its code.',
+        'getObject (or planning or the review after a step, which use it) got no answer that parses as JSON and matches the schema, within its retries. A review that fails does not fail the task: it keeps its remaining steps, and the error is only in the log, on the `pipeline review failed; keeping the remaining steps` line, with its code.',
       fix: 'see [getObject fails with a small local model](../guides/troubleshooting.md#getobject-fails-with-a-small-local-model).',
     },
-    /** @claim errors-template-invalid-first-character */
+    /**
+     * @claim errors-template-invalid-first-character
+     * @claim errors-template-invalid-ascii
+     */
     WEFT_TEMPLATE_INVALID: {
       summary: 'A prompt template’s name or source is invalid.',
       raisedBy: '`PromptRegistry`',
@@ -356,7 +374,7 @@ export const CORE_ERRORS = {
         'core/src/prompts/prompt-registry.ts#liquidRender',
       ],
       cause:
-        'a prompt template’s name or namespace does not start with a letter or digit or has characters other than letters, digits, `-`, `_` and `.`, its source is neither text nor a function, its source does not parse as Liquid, or a template directory cannot be read. A Liquid template given to a registry of your own before liquidjs has loaded is parsed on its first render, which then rejects with this code.',
+        'a prompt template’s name or namespace does not start with an ASCII letter or digit or has characters other than ASCII letters, digits, `-`, `_` and `.`, its source is neither text nor a function, its source does not parse as Liquid, or a template directory cannot be read. A Liquid template given to a registry of your own before liquidjs has loaded is parsed on its first render, which then rejects with this code.',
       fix: 'the message names the template and the parser’s complaint; see [Liquid templates](../core-utilities/liquid-templates.md).',
     },
     WEFT_TEMPLATE_NOT_FOUND: {
@@ -366,12 +384,13 @@ export const CORE_ERRORS = {
       cause: 'no template has the requested name. The message lists the registered names.',
       fix: 'render `name` for a template of the executor’s own plugin, or `namespace/name` for another plugin’s.',
     },
+    /** @claim errors-template-missing-variable */
     WEFT_TEMPLATE_RENDER_FAILED: {
       summary: 'Rendering a template failed, usually a missing variable.',
       raisedBy: '`PromptRegistry.render`, the function `PromptRegistry.get` returns',
       raisers: ['core/src/prompts/prompt-registry.ts#PromptRegistry.render'],
       cause:
-        'rendering a template failed, usually because it uses a variable the caller did not pass: templates render in strict mode, so a missing variable is an error rather than an empty string. A function template that throws, or returns something other than text, fails the same way.',
+        'rendering a template failed, usually because it uses a variable the caller did not pass: templates render in strict mode, so a missing variable in an output such as `{{ name }}` is an error rather than an empty string (a condition such as `{% if name %}`, or the `default` filter, lets a missing one through; see [Strict variables](../core-utilities/liquid-templates.md#strict-variables)). A function template that throws, or returns something other than text, fails the same way.',
       fix: 'pass every variable the template uses (for a function template, every name its `variables` lists).',
     },
     /** @claim errors-listen-failed-websocket */
@@ -434,6 +453,7 @@ export const CORE_ERRORS = {
      * @claim errors-bad-request-route-code
      * @claim errors-bad-request-route-4xx
      * @claim errors-missing-host
+     * @claim errors-bad-request-not-object
      */
     WEFT_BAD_REQUEST: {
       summary:
@@ -449,7 +469,7 @@ export const CORE_ERRORS = {
         'core/src/server/server-manager.ts#bodyRefusal',
       ],
       cause:
-        'an HTTP request was malformed: its body is not valid JSON, is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, or is larger than `server.bodyLimit` or has chunk extensions larger than Node.js accepts (answered `413`); its body is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its headers are larger than Node.js accepts (answered `431`); its bytes are not HTTP, or it is an HTTP/1.1 request without a `Host` header; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`). A route that sets its own `invalidBodyCode`, such as `@weft/plugin-chat`’s, answers a body that is not valid JSON or nests too deep with that code instead (`WEFT_CHAT_INVALID_REQUEST`), still `400`. An error a route handler throws with another 4xx `status` (or `statusCode`) and no code of its own, such as a `422`, is answered with that status, its message and this code.',
+        'an HTTP request was malformed: its body is not JSON of an object or array (a bare `42`, `"text"` or `null` is refused too), is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, or is larger than `server.bodyLimit` or has chunk extensions larger than Node.js accepts (answered `413`); its body is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its headers are larger than Node.js accepts (answered `431`); its bytes are not HTTP, or it is an HTTP/1.1 request without a `Host` header; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`). A route that sets its own `invalidBodyCode`, such as `@weft/plugin-chat`’s, answers a body that is not JSON of an object or array or nests too deep with that code instead (`WEFT_CHAT_INVALID_REQUEST`), still `400`. An error a route handler throws with another 4xx `status` (or `statusCode`) and no code of its own, such as a `422`, is answered with that status, its message and this code.',
       fix: 'the client must send a valid request within the limits, without pausing halfway.',
     },
     /** @claim errors-too-many-connections */

@@ -52,6 +52,27 @@ describe('Bulkhead', () => {
     void hung;
   });
 
+  it('fails a waiter that got no slot in time even when a call finished meanwhile, since the freed slot went to the call waiting longest [claim:errors-bulkhead-no-slot]', async () => {
+    const bulkhead = new Bulkhead('model:busy', 1, 80, 'options.bulkhead.maxConcurrent');
+    const first = deferred();
+    const running = bulkhead.run(() => first.promise);
+    // The oldest waiter takes the slot the first call frees, and holds it.
+    const oldest = bulkhead.run(() => new Promise(() => undefined));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const latest = errorOf(bulkhead.run(async () => 'never runs'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    first.resolve();
+    await running;
+    const error = await latest;
+    expect(error.code).toBe('WEFT_BULKHEAD_FULL');
+    expect(error.message).toContain(
+      'model:busy already has 1 calls running, and this call got no slot within 80 ms',
+    );
+    expect(error.message).not.toContain('none finished');
+    expect([bulkhead.running, bulkhead.waiting]).toEqual([1, 0]);
+    void oldest;
+  });
+
   it('gives the slot back when the caller’s signal aborts, even if the call never settles [claim:prod-bulkhead-slot-back]', async () => {
     const bulkhead = new Bulkhead('plugin:hangs', 1, 5_000, 'options.bulkhead.maxConcurrent');
     const task = new AbortController();

@@ -59,7 +59,7 @@ describe('errorLogFields', () => {
 });
 
 describe('the log line of a failed request', () => {
-  it('carries the docsUrl, while the answer hides the message', async () => {
+  it('carries the code and docsUrl, while the answer hides the message [claim:errors-log-lines-code]', async () => {
     const { logger, lines } = capturingLogger('info');
     const server = new ServerManager({ port: 0 }, logger);
     servers.push(server);

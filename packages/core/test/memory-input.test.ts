@@ -119,6 +119,21 @@ describe('MAX_MEMORY_KEY_LENGTH', () => {
   });
 });
 
+describe('the length of a memory key', () => {
+  it('counts UTF-16 code units, an emoji two [claim:errors-memory-key-length]', () => {
+    const emoji = '🧵';
+    expect(emoji.length).toBe(2);
+    expect(checkNewMemory({ space: emoji.repeat(250), kind: 'k', content: 1 }, OWNER).space).toBe(
+      emoji.repeat(250),
+    );
+    const error = refusal(() =>
+      checkNewMemory({ space: `${emoji.repeat(250)}x`, kind: 'k', content: 1 }, OWNER),
+    );
+    expect(error.code).toBe('WEFT_MEMORY_INVALID');
+    expect(error.message).toContain('may be at most 500 characters long, got 501');
+  });
+});
+
 describe('checkMemoryPatch', () => {
   it('leaves out the fields a patch leaves out or gives as undefined [claim:mpo-check-patch] [claim:mpo-in-memory-refusals] [claim:tsdoc-core-check-patch]', () => {
     expect(checkMemoryPatch('m-1', {}, OWNER)).toEqual({ id: 'm-1' });

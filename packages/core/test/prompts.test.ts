@@ -87,6 +87,18 @@ describe('PromptRegistry', () => {
     expect(missingBody.message).toContain('undefined variable: body');
   });
 
+  it('fails on a missing variable in an output, and lets one through a condition and the default filter [claim:errors-template-missing-variable]', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('chat', 'output', 'Hello {{ name }}');
+    prompts.register('chat', 'condition', '{% if name %}{{ name }}{% else %}stranger{% endif %}');
+    prompts.register('chat', 'fallback', 'Hello {{ name | default: "stranger" }}');
+    const error = await errorOf(prompts.render('chat/output', {}));
+    expect(error.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+    expect(error.message).toContain('undefined variable: name');
+    expect(await prompts.render('chat/condition', {})).toBe('stranger');
+    expect(await prompts.render('chat/fallback', {})).toBe('Hello stranger');
+  });
+
   it('lets optional values be tested with if [claim:liq-optional]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('chat', 'reply', '{% if title %}{{ title }} {% endif %}{{ name }}');
@@ -454,6 +466,18 @@ describe('PromptRegistry errors', () => {
       expect(error.message).toContain('start with a letter or digit');
     }
     expect(() => new PromptRegistry().register('a_b', 'c-d.e_f', 'x')).not.toThrow();
+  });
+
+  it('refuses a letter outside ASCII in a name or namespace, first or not [claim:errors-template-invalid-ascii]', async () => {
+    for (const [namespace, name] of [
+      ['mail', 'café'],
+      ['mail', 'élan'],
+      ['straße', 'greet'],
+    ] as const) {
+      const error = await errorOf(() => new PromptRegistry().register(namespace, name, 'x'));
+      expect(error.code).toBe('WEFT_TEMPLATE_INVALID');
+    }
+    expect(() => new PromptRegistry().register('Mail', 'Cafe2', 'x')).not.toThrow();
   });
 });
 

@@ -63,6 +63,23 @@ describe('Scheduler', () => {
     expect(await Promise.all([first, second])).toEqual([1, 2]);
   });
 
+  it('refuses with the errors page’s example: a WeftError with status 503, its docsUrl, and the code ending its message [claim:errors-weft-error-shape]', async () => {
+    const scheduler = new Scheduler({ maxQueueSize: 1000 });
+    const waiting = Array.from({ length: 1000 }, (_, index) =>
+      scheduler.schedule(`space-${index}`, async () => index),
+    );
+    const error = await errorOf(scheduler.schedule('one-more', async () => -1));
+    if (!WeftError.is(error, 'WEFT_QUEUE_FULL')) throw new Error('expected WEFT_QUEUE_FULL');
+    expect(error.status).toBe(503);
+    expect(error.cause).toBeUndefined();
+    expect(error.docsUrl).toBe('https://weft-ai.github.io/docs/reference/errors/#weft_queue_full');
+    expect(error.message).toBe(
+      'Scheduler: the queue is full (1000 tasks waiting); try again later. [WEFT_QUEUE_FULL]',
+    );
+    scheduler.start();
+    expect(await Promise.all(waiting)).toHaveLength(1000);
+  });
+
   it('lets one failing task reject only its own promise [claim:wp-fail-own-record]', async () => {
     const scheduler = new Scheduler();
     scheduler.start();

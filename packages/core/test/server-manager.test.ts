@@ -191,6 +191,30 @@ describe('ServerManager', () => {
     });
   });
 
+  it('answers valid JSON that is not an object or array, such as 42 or null, as malformed: 400 WEFT_BAD_REQUEST, and runs no route [claim:errors-bad-request-not-object]', async () => {
+    let ran = false;
+    const server = await serve([
+      route({
+        handler: (_request, response) => {
+          ran = true;
+          response.json({});
+        },
+      }),
+    ]);
+    for (const body of ['42', '"text"', 'null', 'true']) {
+      const response = await post(`${server.url}/echo`, body);
+      expect(response.status, body).toBe(400);
+      expect(await errorBody(response), body).toEqual({
+        status: 400,
+        code: 'WEFT_BAD_REQUEST',
+        docsUrl: docsOf('WEFT_BAD_REQUEST'),
+        message: expect.stringMatching(/^Malformed JSON body/),
+      });
+    }
+    expect(ran).toBe(false);
+    expect((await post(`${server.url}/echo`, '[1]')).status).toBe(200);
+  });
+
   it("answers a body that is not JSON of an object or array with the route's invalidBodyCode [claim:httpchat-400-malformed-json] [claim:httpchat-authenticate] [claim:trig-400-json] [claim:triggers-invalid-body-code] [claim:errors-bad-request-route-code] [claim:errors-chat-invalid-request-body]", async () => {
     let ran = false;
     const own = route({

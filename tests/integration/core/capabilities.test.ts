@@ -101,6 +101,31 @@ describe('CapabilityRegistry', () => {
     ).toThrow('capability "chat" is already registered with a different descriptor');
   });
 
+  it('takes one descriptor listed by two providers, and refuses two made by separate defineCapability calls with the same fields [claim:errors-duplicate-descriptor-object]', async () => {
+    const fields = { id: 'caption', description: 'Captions an image.', ...schemas };
+    const shared = defineCapability(fields);
+    const provider = (id: string, descriptor: typeof shared) =>
+      new TestModelProvider(id, {
+        capabilities: [
+          { id: 'text-generation', run: async () => ({ text: '{"steps":[]}' }) },
+          { id: 'caption', run: async () => ({ ok: true }) },
+        ],
+        descriptors: [descriptor],
+      });
+    const config = (descriptors: [typeof shared, typeof shared]) => ({
+      models: [provider('a', descriptors[0]), provider('b', descriptors[1])],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [],
+      options: { logger: silentLogger },
+    });
+    expect((await Runtime.init(config([shared, shared]))).status).toBe('ready');
+    const error = await errorOf(Runtime.init(config([shared, defineCapability(fields)])));
+    expect(error.code).toBe('WEFT_INVALID_CONFIG');
+    expect(error.message).toContain(
+      'model "b": CapabilityRegistry: capability "caption" is already registered with a different descriptor; give the new one another id. [WEFT_DUPLICATE]',
+    );
+  });
+
   it('resolves alias groups in the order they were added [claim:tr-alias-order]', () => {
     const registry = new CapabilityRegistry();
     registry.addAliasGroup(['text-generation', 'chat', 'completion']);

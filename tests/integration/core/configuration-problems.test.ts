@@ -77,7 +77,7 @@ describe('Runtime.init reports every configuration problem in one error', () => 
     ]);
   });
 
-  it('reads WEFT_LOG_LEVEL only when no logger is given, and sets the default logger’s level from it [claim:obs-log-level-values] [claim:tsdoc-node-default-logger] [claim:obs-quiet-info-default] [claim:cfg-log-level-values] [claim:obs-log-level-env] [claim:obs-log-level-invalid]', async () => {
+  it('reads WEFT_LOG_LEVEL only when no logger is given, and sets the default logger’s level from it [claim:obs-log-level-values] [claim:tsdoc-node-default-logger] [claim:obs-quiet-info-default] [claim:cfg-log-level-values] [claim:obs-log-level-env] [claim:obs-log-level-invalid] [claim:errors-invalid-config-log-level]', async () => {
     vi.stubEnv('WEFT_LOG_LEVEL', 'verbose');
     expect((await Runtime.init(config({ logger: silentLogger }))).status).toBe('ready');
     // A logger of your own keeps its level, whatever the variable says.

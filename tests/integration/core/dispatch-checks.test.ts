@@ -39,7 +39,7 @@ describe('the order of the checks of Runtime.dispatch', () => {
 });
 
 describe('Runtime.accept', () => {
-  it('resolves accept once the task is queued, before it runs, and rejects what dispatch rejects [claim:trig-answer-first] [claim:sp-queue-row]', async () => {
+  it('resolves accept once the task is queued, before it runs, and rejects what dispatch rejects [claim:trig-answer-first] [claim:sp-queue-row] [claim:errors-dispatch-refusals-accept]', async () => {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     const waiting = recordingExecutor('wait', async () => {
@@ -74,5 +74,16 @@ describe('Runtime.accept', () => {
     const [first, next] = await Promise.all([accepted.done, second.done]);
     expect(first).toMatchObject({ id: accepted.taskId, status: 'completed' });
     expect(next).toMatchObject({ id: second.taskId, status: 'completed' });
+  });
+
+  it('refuses with WEFT_SHUTTING_DOWN, status 503, once stop() was called, as dispatch does [claim:errors-dispatch-refusals-accept]', async () => {
+    const { runtime } = await startedRuntime();
+    await runtime.stop();
+    await expect(
+      runtime.accept({ pluginId: 'echo', triggerId: 'test', space: 'a' }),
+    ).rejects.toMatchObject({ code: 'WEFT_SHUTTING_DOWN', status: 503 });
+    await expect(
+      runtime.dispatch({ pluginId: 'echo', triggerId: 'test', space: 'a' }),
+    ).rejects.toMatchObject({ code: 'WEFT_SHUTTING_DOWN', status: 503 });
   });
 });

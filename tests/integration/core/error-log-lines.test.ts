@@ -32,7 +32,7 @@ async function failedStepLines(
 }
 
 describe('docs/reference/errors.md#how-errors-look', () => {
-  it('logs a failed step with the code and docsUrl of the Weft error it threw [claim:obs-error-code-docsurl]', async () => {
+  it('logs a failed step with the code and docsUrl of the Weft error it threw [claim:obs-error-code-docsurl] [claim:errors-log-lines-code]', async () => {
     const weft = recordingExecutor('weft', () => {
       throw new WeftError('WEFT_TEMPLATE_NOT_FOUND', 'PromptRegistry: no template "greeting".');
     });
@@ -71,5 +71,30 @@ describe('docs/reference/errors.md#how-errors-look', () => {
     expect(failed[1]).toMatchObject({ error: 'no such ticket [WEFT_X' });
     expect(failed[1]).not.toHaveProperty('code');
     expect(failed[1]).not.toHaveProperty('docsUrl');
+  });
+
+  it('puts the code in the chain item of a failed plan and the code and docsUrl in its task failed line [claim:errors-log-lines-code]', async () => {
+    const { logger, lines } = capturingLogger('warn');
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        // Never JSON, so planning fails once getObject's retries are spent.
+        models: [new ScriptedModelProvider({ fallback: 'I would rather chat.' })],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new TestPlugin('work', { executors: [recordingExecutor('reply')] })],
+        options: { logger, getObjectRetries: 0 },
+      }),
+    );
+    await runtime.start();
+    const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'plan' });
+    expect(task.status).toBe('failed');
+    const item = task.chain.at(-1);
+    expect(item).toMatchObject({ type: 'error', pluginId: 'core', action: 'plan' });
+    expect(item?.type === 'error' ? item.error : '').toContain('[WEFT_GET_OBJECT_FAILED]');
+    expect(lines.find((line) => line.msg === 'task failed')).toMatchObject({
+      taskId: task.id,
+      code: 'WEFT_GET_OBJECT_FAILED',
+      docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_get_object_failed',
+      error: expect.stringContaining('[WEFT_GET_OBJECT_FAILED]'),
+    });
   });
 });

@@ -516,6 +516,36 @@ describe('Runtime start', () => {
     expect(await early).toMatchObject({ code: 'WEFT_TASK_CANCELLED', status: 503 });
   });
 
+  it('cancels with WEFT_TASK_CANCELLED (503) the tasks dispatched to a runtime stopped before it ever started [claim:errors-task-cancelled-never-started]', async () => {
+    const { runtime } = await makeRuntime({ responses: planner(['echo', 'reply']) });
+    const early = errorOf(runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'a' }));
+    await waitFor(() => runtime.scheduler.pending === 1);
+    await runtime.stop();
+    expect(await early).toMatchObject({ code: 'WEFT_TASK_CANCELLED', status: 503 });
+    expect(runtime.status).toBe('stopped');
+  });
+
+  it('refuses a second start() after a failed one with WEFT_RUNTIME_STOPPED: a failed start leaves the runtime stopped [claim:errors-runtime-stopped-after-failed-start]', async () => {
+    let attempts = 0;
+    const { runtime } = await makeRuntime({
+      plugins: [
+        echoPlugin({
+          init: () => {
+            attempts += 1;
+            if (attempts === 1) throw new Error('database not up yet');
+          },
+        }),
+      ],
+    });
+    expect((await errorOf(runtime.start())).code).toBe('WEFT_START_FAILED');
+    expect(runtime.status).toBe('stopped');
+    const again = await errorOf(runtime.start());
+    expect(again.code).toBe('WEFT_RUNTIME_STOPPED');
+    expect(again.message).toContain('create a new one with Runtime.init');
+    // The plugin was not initialised a second time: the runtime did not try again.
+    expect(attempts).toBe(1);
+  });
+
   it('holds dispatched tasks until the scheduler starts [claim:task-held-until-start]', async () => {
     const { runtime } = await makeRuntime({ responses: planner(['echo', 'reply']) });
     let settled = false;

@@ -128,7 +128,7 @@ export class Bulkhead {
         waiter.fail(
           new WeftError(
             'WEFT_BULKHEAD_FULL',
-            `Bulkhead: ${this.name} already has ${this.limit} calls running and none finished within ${this.maxWaitMs} ms; it may be hung or overloaded. Raise ${this.option} or options.bulkhead.maxWaitMs if it is only slow.`,
+            `Bulkhead: ${this.name} already has ${this.limit} calls running, and this call got no slot within ${this.maxWaitMs} ms; it may be hung or overloaded. Raise ${this.option} or options.bulkhead.maxWaitMs if it is only slow.`,
             { status: 503 },
           ),
         );
