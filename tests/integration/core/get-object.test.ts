@@ -232,7 +232,7 @@ describe('ModelManager.getObject', () => {
   });
 
   it.each([-1, 1.5, Number.NaN])(
-    'rejects maxRetries %s, naming the option and value',
+    'rejects maxRetries %s, naming the option and value, before any model call [claim:go-invalid-max-retries]',
     async (maxRetries) => {
       const { models: manager, model } = await models([]);
       const error = await errorOf(manager.getObject({ schema: City, prompt: 'x', maxRetries }));
