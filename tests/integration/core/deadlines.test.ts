@@ -150,13 +150,19 @@ describe('task deadline', () => {
     );
   });
 
-  it('says the task was planning when the planning call outlives the limit [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity]', async () => {
+  it('says the task was planning when the planning call outlives the limit [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity] [claim:go-plan-timeout]', async () => {
     const { logger, lines } = capturingLogger();
     const { runtime } = await startedRuntime({
       responses: { fallback: () => new Promise(() => undefined) },
       options: { taskTimeoutMs: 150, logger },
     });
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });
+    expect(task.status).toBe('failed');
+    // The timeout item only: the aborted planning call adds no core/plan item.
+    expect(task.chain.map((item) => `${item.type}:${item.pluginId}/${item.action}`)).toEqual([
+      'trigger:echo/message',
+      'error:core/timeout',
+    ]);
     expect(task.chain.at(-1)?.error).toContain('during planning');
     const line = lines.find((entry) => entry.msg === 'task timed out');
     expect(line).toMatchObject({ during: 'planning' });
