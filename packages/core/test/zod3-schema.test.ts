@@ -31,7 +31,7 @@ describe('zod 3 schemas', () => {
     );
   });
 
-  it('makes getObject throw WEFT_UNSUPPORTED_SCHEMA before calling any model [claim:install-zod3-refused]', async () => {
+  it('makes getObject throw WEFT_UNSUPPORTED_SCHEMA before calling any model [claim:install-zod3-refused] [claim:go-unsupported-schema]', async () => {
     const calls: unknown[] = [];
     const models = new ModelManager({
       registry: new CapabilityRegistry(),

@@ -39,7 +39,7 @@ describe('ScriptedModelProvider', () => {
     expect(await new ScriptedModelProvider().checkHealth()).toBe(true);
   });
 
-  it('answers a string as is, an object or array as JSON text, and what a function returns, awaited [claim:testing-scripted-response-kinds]', async () => {
+  it('answers a string as is, an object or array as JSON text, and what a function returns, awaited [claim:testing-scripted-response-kinds] [claim:go-scripted-json]', async () => {
     const seen: { last: string | undefined; purpose: string | undefined }[] = [];
     const model = new ScriptedModelProvider({
       responses: [

@@ -150,13 +150,19 @@ describe('task deadline', () => {
     );
   });
 
-  it('says the task was planning when the planning call outlives the limit [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity]', async () => {
+  it('says the task was planning when the planning call outlives the limit [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity] [claim:go-plan-timeout]', async () => {
     const { logger, lines } = capturingLogger();
     const { runtime } = await startedRuntime({
       responses: { fallback: () => new Promise(() => undefined) },
       options: { taskTimeoutMs: 150, logger },
     });
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });
+    expect(task.status).toBe('failed');
+    // The timeout item only: the aborted planning call adds no core/plan item.
+    expect(task.chain.map((item) => `${item.type}:${item.pluginId}/${item.action}`)).toEqual([
+      'trigger:echo/message',
+      'error:core/timeout',
+    ]);
     expect(task.chain.at(-1)?.error).toContain('during planning');
     const line = lines.find((entry) => entry.msg === 'task timed out');
     expect(line).toMatchObject({ during: 'planning' });
@@ -564,6 +570,39 @@ describe('the task signal', () => {
     expect((await task).status).toBe('cancelled');
     expect(requestSignal?.aborted).toBe(true);
     expect(describeOutcome(await outcome.promise)).toContain('aborted');
+  });
+  it('aborts a running context.getObject when the task times out, unless the call passes a signal of its own [claim:go-context-abort]', async () => {
+    const signals: (AbortSignal | undefined)[] = [];
+    const own = new AbortController();
+    const asks = recordingExecutor('ask', async (_task, context) => {
+      const ask = { schema: z.object({ ok: z.boolean() }), prompt: 'ok?' };
+      await context.getObject({ ...ask, request: { signal: own.signal } });
+      await context.getObject(ask).catch(() => undefined);
+      return { success: true };
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('work', { executors: [asks] })],
+      responses: {
+        fallback: (_messages, request: ModelRequestConfig) => {
+          if (request.purpose === 'plan') return plan(['work', 'ask']);
+          signals.push(request.signal);
+          if (signals.length === 1) return { ok: true };
+          // The second call hangs until its signal aborts, as an HTTP call would.
+          return new Promise<string>((_resolve, reject) => {
+            request.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+          });
+        },
+      },
+      options: { taskTimeoutMs: 200, pipelineReview: 'never' },
+    });
+    const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'late' });
+    expect(task.chain.at(-1)).toMatchObject({ type: 'error', pluginId: 'core', action: 'timeout' });
+    expect(signals).toHaveLength(2);
+    // The call that passed its own signal got that one, not the task's.
+    expect(signals[0]).toBe(own.signal);
+    expect(signals[1]).not.toBe(own.signal);
+    expect(signals[1]?.aborted).toBe(true);
+    expect(own.signal.aborted).toBe(false);
   });
   it("passes the task's signal to planning, review and executor model calls [claim:exec-models-signal] [claim:task-signal-reaches-model-calls] [claim:go-context-abort] [claim:testing-purpose] [claim:mpo-scripted-function] [claim:tst-purpose] [claim:wp-signal-model-calls] [claim:cap-request-purpose]", async () => {
     const seen: { purpose: string | undefined; signal: AbortSignal | undefined }[] = [];

@@ -58,6 +58,37 @@ describe('ModelManager.getObject', () => {
     expect(value).toEqual({ city: 'LYON', country: 'France' });
   });
 
+  it('runs async refinements and transforms, and asks again when an async check rejects the answer [claim:go-safe-parse-output]', async () => {
+    const known = new Set(['Lyon']);
+    const Checked = z.object({
+      city: z.string().refine(async (name) => known.has(name), 'not a city we serve'),
+      slug: z.string().transform(async (text) => text.toLowerCase()),
+    });
+    const { models: manager, model } = await models([
+      '{"city":"Atlantis","slug":"A"}',
+      '{"city":"Lyon","slug":"LYO"}',
+    ]);
+    const value = await manager.getObject({ schema: Checked, prompt: 'Where?', maxRetries: 1 });
+    expect(value).toEqual({ city: 'Lyon', slug: 'lyo' });
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[1]?.at(-1)?.content).toContain('not a city we serve');
+  });
+
+  it('never accepts an answer for a z.date() field, as JSON has no dates; z.coerce.date() reads the string [claim:go-json-dates]', async () => {
+    const { models: manager } = await models(['{"due":"2025-03-14"}', '{"due":"2025-03-14"}']);
+    const error = await errorOf(
+      manager.getObject({ schema: z.object({ due: z.date() }), prompt: 'When?', maxRetries: 0 }),
+    );
+    expect(error.code).toBe('WEFT_GET_OBJECT_FAILED');
+    expect(error.message).toMatch(/expected date, received string/);
+    const coerced = await manager.getObject({
+      schema: z.object({ due: z.coerce.date() }),
+      prompt: 'When?',
+      maxRetries: 0,
+    });
+    expect(coerced.due).toEqual(new Date('2025-03-14'));
+  });
+
   it('puts the system instructions first and names the schema "object" by default [claim:go-schema-name-default] [claim:go-system-message] [claim:wp-getobject-schema]', async () => {
     const { models: manager, model } = await models(['{"city":"Lyon","population":1}']);
     await manager.getObject({ schema: City, prompt: 'Where?', system: 'You are a geographer.' });
@@ -121,6 +152,16 @@ describe('ModelManager.getObject', () => {
       population: 285000,
     });
     expect(model.requests).toHaveLength(2);
+  });
+
+  it('reads only the first fenced block, so JSON in a later one is not found [claim:go-reading]', async () => {
+    const { models: manager } = await models([
+      // The first block holds braces that are not JSON, so the brace span does not parse either.
+      'Placeholders look like {name}:\n```\n{name}\n```\nThe answer:\n```json\n{"city":"Oslo","population":1}\n```',
+    ]);
+    const error = await errorOf(manager.getObject({ schema: City, prompt: 'x', maxRetries: 0 }));
+    expect(error.code).toBe('WEFT_GET_OBJECT_FAILED');
+    expect(error.message).toContain('the answer is not JSON');
   });
 
   it('reads the span from the first { to the last }, so two objects in prose are not read [claim:go-reading]', async () => {
@@ -191,7 +232,7 @@ describe('ModelManager.getObject', () => {
   });
 
   it.each([-1, 1.5, Number.NaN])(
-    'rejects maxRetries %s, naming the option and value',
+    'rejects maxRetries %s, naming the option and value, before any model call [claim:go-invalid-max-retries]',
     async (maxRetries) => {
       const { models: manager, model } = await models([]);
       const error = await errorOf(manager.getObject({ schema: City, prompt: 'x', maxRetries }));

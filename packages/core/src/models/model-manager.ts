@@ -439,7 +439,7 @@ export class ModelManager {
     let lastError = '';
     for (let attempt = 0; attempt <= maxRetries; attempt += 1) {
       const { text } = await this.call(TEXT_GENERATION_CAPABILITY, { messages }, request);
-      const parsed = parseAnswer(asked.schema, text);
+      const parsed = await parseAnswer(asked.schema, text);
       if (parsed.success) return asked.unwrap(parsed.data) as z.output<T>;
       lastError = parsed.error;
       this.logger?.debug({ schemaName, attempt, error: lastError }, 'getObject answer rejected');
@@ -586,17 +586,21 @@ function acceptsOnlyObjects(node: JsonSchemaNode, root: JsonSchemaNode, depth = 
   return false;
 }
 
-function parseAnswer<T extends z.ZodType>(
+/**
+ * Reads and validates one answer. Validation is asynchronous, so a schema with async refinements
+ * or transforms works: getObject is async anyway, and `safeParse` would throw on such a schema.
+ */
+async function parseAnswer<T extends z.ZodType>(
   schema: T,
   text: string,
-): { success: true; data: z.output<T> } | { success: false; error: string } {
+): Promise<{ success: true; data: z.output<T> } | { success: false; error: string }> {
   let json: unknown;
   try {
     json = extractJson(text);
   } catch (error) {
     return { success: false, error: describeError(error) };
   }
-  const result = schema.safeParse(json);
+  const result = await schema.safeParseAsync(json);
   return result.success
     ? { success: true, data: result.data }
     : { success: false, error: z.prettifyError(result.error) };
