@@ -236,6 +236,21 @@ describe('Runtime.init configuration checks', () => {
     );
   });
 
+  it('names a plugin whose requiredCapabilities is not a list of ids, once, rather than a problem per letter', async () => {
+    const word = new TestPlugin('worded', { requiredCapabilities: 'text-generation' as never });
+    const holed = new TestPlugin('holed', {
+      requiredCapabilities: ['text-generation', 5] as never,
+    });
+    const message = await initError(base({ plugins: [word, holed] }));
+    expect(message).toContain(
+      'plugin "worded": requiredCapabilities must be an array of capability ids, such as ["text-generation"] (got "text-generation")',
+    );
+    expect(message).toContain(
+      'plugin "holed": requiredCapabilities must be an array of capability ids, such as ["text-generation"] (got ["text-generation",5])',
+    );
+    expect(message).not.toContain('requires capability "t"');
+  });
+
   it('accepts a required capability served through capabilityAliases [claim:plugin-required-caps] [claim:core-readme-models] [claim:core-readme-aliases] [claim:cfg-models-row]', async () => {
     const plugin = new TestPlugin('chatty', { requiredCapabilities: ['chat'] });
     const chat = defineCapability({
@@ -426,6 +441,10 @@ describe('Runtime.init configuration checks', () => {
     // The other ways models, plugins or alias groups lack their shape defer the plugins too.
     const noId = new TestModelProvider('');
     const listless = new TestModelProvider('listless', { capabilities: 'none' as never });
+    const holey = new TestModelProvider('holey', {
+      capabilities: [sentimentOnly, null] as never,
+      descriptors: [sentimentCapability],
+    });
     const misshapen: [string, Partial<RuntimeConfig>][] = [
       [
         'two providers share this id',
@@ -438,6 +457,10 @@ describe('Runtime.init configuration checks', () => {
       [
         'model "listless": capabilities must be an array',
         { models: [new ScriptedModelProvider(), listless], plugins: [poet] },
+      ],
+      [
+        'model "holey": capabilities[1] must be an object with an id and a run function, got null',
+        { models: [new ScriptedModelProvider(), holey], plugins: [poet] },
       ],
       ['plugins: expected an array of plugins', { plugins: poet as never }],
       ['plugins[1]: expected a Plugin instance', { plugins: [poet, {} as never] }],

@@ -11,6 +11,7 @@ export interface CheckedPlugin {
   readonly id: string;
   readonly executors: readonly Executor[];
   readonly triggers: readonly CheckedTrigger[];
+  readonly requiredCapabilities?: readonly string[];
 }
 
 /** What the checks read of a trigger: TriggerRoute and TriggerStart without their callers' types. */
@@ -30,7 +31,8 @@ const METHODS = new Set<string>(HTTP_METHODS);
 
 /**
  * Checks a plugin against itself and the plugins already registered: an invalid or duplicate
- * id, duplicate executor actions or trigger ids, and invalid or clashing routes.
+ * id, required capabilities that are not a list of ids, duplicate executor actions or trigger
+ * ids, and invalid or clashing routes.
  *
  * @returns One message per problem, each naming the plugin; empty when the plugin is valid.
  */
@@ -55,6 +57,16 @@ export function pluginProblems(
   if (!Array.isArray(plugin?.executors) || !Array.isArray(plugin?.triggers)) {
     problems.push(`${name}: executors and triggers must be arrays; does the plugin extend Plugin?`);
     return problems;
+  }
+  const required: unknown = plugin.requiredCapabilities;
+  if (
+    required !== undefined &&
+    (!Array.isArray(required) ||
+      required.some((capability) => typeof capability !== 'string' || capability === ''))
+  ) {
+    problems.push(
+      `${name}: requiredCapabilities must be an array of capability ids, such as ["text-generation"] (got ${JSON.stringify(required)})`,
+    );
   }
   const actions = new Set<string>();
   for (const executor of plugin.executors) {

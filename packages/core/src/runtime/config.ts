@@ -199,8 +199,18 @@ export function checkConfigShape(config: RuntimeConfig): {
       else if (ids.has(model.id))
         problems.push(`model "${model.id}": two providers share this id; give each a unique id`);
       ids.add(model.id);
-      if (!Array.isArray(model.capabilities))
+      if (!Array.isArray(model.capabilities)) {
         problems.push(`model "${model.id}": capabilities must be an array`);
+        return;
+      }
+      model.capabilities.forEach((capability: unknown, position) => {
+        const { id, run } = (capability ?? {}) as { id?: unknown; run?: unknown };
+        if (typeof id !== 'string' || id === '' || typeof run !== 'function') {
+          problems.push(
+            `model "${model.id}": capabilities[${position}] must be an object with an id and a run function, got ${describe(capability)}`,
+          );
+        }
+      });
     });
   }
   const registrable = problems.length === 0;

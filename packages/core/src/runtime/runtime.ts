@@ -693,7 +693,10 @@ export class Runtime {
       );
     }
     for (const plugin of config.plugins) {
-      for (const capability of plugin.requiredCapabilities ?? []) {
+      // A list that is not one is reported with the plugin's other problems.
+      const required: unknown = plugin.requiredCapabilities;
+      if (!Array.isArray(required)) continue;
+      for (const capability of required as readonly string[]) {
         if (!models.canProvide(capability)) {
           problems.push(
             `plugin "${plugin.id}": requires capability "${capability}", which no model provider offers`,
