@@ -122,7 +122,7 @@ describe('the weft-docs-mcp command: stdout belongs to the protocol', () => {
     }
   }, 90_000);
 
-  it('listens on the --host given and accepts each --allowed-host as Host and as Origin [claim:mcp-docs-readme-http] [claim:mcp-docs-http-allowed-host]', async () => {
+  it('listens on the --host given and accepts each --allowed-host as Host and as Origin [claim:mcp-docs-readme-http] [claim:mcp-docs-http-allowed-host] [claim:prod-mcp-docs-limits]', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'weft-mcp-cli-'));
     const data = join(dir, 'bundle.json');
     await writeFile(data, JSON.stringify(bundle));

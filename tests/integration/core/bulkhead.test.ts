@@ -301,6 +301,63 @@ describe('bulkhead slots and deadlines', () => {
     expect(timedOut.chain.at(-1)?.error).toContain('[WEFT_TASK_TIMEOUT]');
   });
 
+  it('gives up the chain write after 10 s while it waits for a slot of a hung store, sooner than a longer maxWaitMs and without WEFT_BULKHEAD_FULL [claim:prod-shared-memory-hangs]', async () => {
+    const { logger, lines } = capturingLogger();
+    const memory = new InMemoryMemoryProvider();
+    const store = memory.store.bind(memory);
+    let hungCalls = 0;
+    // Recording the trigger of a task in space `a` never returns; every other write does.
+    memory.store = (input) => {
+      if (input.space !== 'a' || input.kind !== 'trigger') return store(input);
+      hungCalls += 1;
+      return new Promise(() => undefined);
+    };
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const step = recordingExecutor('step', async () => {
+      await gate;
+      return { success: true };
+    });
+    const { runtime } = await startedRuntime({
+      memory,
+      plugins: [new TestPlugin('work', { executors: [step] })],
+      responses: planner(['work', 'step']),
+      options: {
+        logger,
+        shutdown: 'cancel',
+        pipelineReview: 'never',
+        taskTimeoutMs: 60_000,
+        bulkhead: { limits: { 'memory:in-memory': 1 }, maxWaitMs: 60_000 },
+      },
+    });
+    const waitUntil = async (done: () => boolean) => {
+      const deadline = Date.now() + 5_000;
+      while (!done() && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(done()).toBe(true);
+    };
+    // Task `b` has stored its trigger and read its history, and is in its step...
+    const pending = runtime.dispatch({ pluginId: 'work', triggerId: 'message', space: 'b' });
+    await waitUntil(() => step.calls.length === 1);
+    // ...when a task of `a` takes the store's only slot and hangs in it.
+    const hung = runtime.dispatch({ pluginId: 'work', triggerId: 'message', space: 'a' });
+    hung.catch(() => undefined);
+    await waitUntil(() => hungCalls === 1);
+    const stepEnded = Date.now();
+    open();
+    const task = await pending;
+    const waited = Date.now() - stepEnded;
+    // The chain write waited for the slot as long as any chain write may take, not maxWaitMs.
+    expect(waited).toBeGreaterThanOrEqual(9_900);
+    expect(waited).toBeLessThan(20_000);
+    expect(task.status).toBe('completed');
+    expect(task.recorded).toEqual({ trigger: true, chain: false });
+    const ofTask = lines.filter((line) => line.taskId === task.id);
+    expect(ofTask.map((line) => line.msg)).toContain('storing the chain memory timed out');
+    expect(ofTask.some((line) => line.code === 'WEFT_BULKHEAD_FULL')).toBe(false);
+  }, 30_000);
+
   it('gives the memory slot back when the runtime stops waiting for a chain that is never stored [claim:prod-bulkhead-slot-back-chain]', async () => {
     const memory = new InMemoryMemoryProvider();
     const store = memory.store.bind(memory);
@@ -369,7 +426,7 @@ describe('bulkhead options', () => {
 });
 
 describe('workers and waiting tasks', () => {
-  it('counts working tasks against concurrency: a task waiting for a busy plugin lets another space run [claim:sp-concurrency-working] [claim:tsdoc-scheduler-concurrency-workers] [claim:task-concurrency-working]', async () => {
+  it('counts working tasks against concurrency: a task waiting for a busy plugin lets another space run [claim:sp-concurrency-working] [claim:tsdoc-scheduler-concurrency-workers] [claim:task-concurrency-working] [claim:prod-concurrency]', async () => {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     const blocking = recordingExecutor('wait', async () => {

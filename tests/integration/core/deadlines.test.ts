@@ -126,6 +126,27 @@ describe('task deadline', () => {
     expect(tasks.map((task) => task.status)).toEqual(Array(6).fill('completed'));
   });
 
+  it('does not count the wait for a free worker, behind tasks of other spaces, against the deadline [claim:prod-client-waits-queue]', async () => {
+    // One worker: the task of space `b` waits about 450 ms for it, behind `a`'s, then takes
+    // 300 ms of its 600 ms; a deadline counted from dispatch would have ended it in its step.
+    const work = recordingExecutor('reply', async (task) => {
+      const ms = task.space.id === 'a' ? 450 : 300;
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return { success: true };
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [work] })],
+      responses: planner(['tools', 'reply']),
+      options: { taskTimeoutMs: 600, pipelineReview: 'never', scheduler: { concurrency: 1 } },
+    });
+    const dispatched = performance.now();
+    const first = runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
+    const second = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'b' });
+    expect(performance.now() - dispatched).toBeGreaterThan(600);
+    expect(second.status).toBe('completed');
+    expect((await first).status).toBe('completed');
+  });
+
   it('names the step that was running in the timeout item and the timeout log line [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity]', async () => {
     const { logger, lines } = capturingLogger();
     const { runtime } = await startedRuntime({
