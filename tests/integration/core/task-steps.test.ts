@@ -81,4 +81,25 @@ describe('the result of a step', () => {
       expect(item.error).toContain('instead of a PluginResult');
     }
   });
+
+  it('says so too for a value with no JSON form, a returned Error or a long value, which it quotes at most 200 characters of [claim:exec-not-a-result]', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const chain = await chainOf(circular, 10n, new Error('disk full'), 'y'.repeat(10_000));
+    expect(chain.map((item) => [item.type, item.error])).toEqual([
+      [
+        'error',
+        'the executor returned an object with no JSON form instead of a PluginResult ({ success: boolean, ... })',
+      ],
+      ['error', 'the executor returned 10n instead of a PluginResult ({ success: boolean, ... })'],
+      [
+        'error',
+        'the executor returned an Error (disk full) instead of a PluginResult ({ success: boolean, ... })',
+      ],
+      [
+        'error',
+        `the executor returned "${'y'.repeat(196)}... instead of a PluginResult ({ success: boolean, ... })`,
+      ],
+    ]);
+  });
 });
