@@ -87,7 +87,7 @@ describe('CalendarPlugin executors', () => {
     const error = retry.split('\n\n')[0] ?? '';
     expect(error).toContain('title');
     expect(error).toContain('date');
-    // The second answer is accepted: no third request, and the slot is booked.
+    // The second answer is accepted: no request follows it, and the slot is booked.
     expect(model.requests).toHaveLength(3);
     expect(task.chain.at(-1)?.data).toEqual({ ...request, start: '09:00' });
   });

@@ -231,6 +231,27 @@ describe('ModelManager.call', () => {
     expect(view.providers).toBe(models.providers);
   });
 
+  it("getObject on a withSignal view carries the view's signal unless its request passes its own [claim:exec-getobject-signal]", async () => {
+    const signals: (AbortSignal | undefined)[] = [];
+    const models = managerOf(
+      textModel('alpha', async (_input, request) => {
+        signals.push(request.signal);
+        return { text: '{"ok": true}' };
+      }),
+    );
+    const task = new AbortController().signal;
+    const own = new AbortController().signal;
+    const view = models.withSignal(task);
+    const schema = z.object({ ok: z.boolean() });
+
+    await view.getObject({ schema, prompt: 'ok?' });
+    await view.getObject({ schema, prompt: 'ok?', request: { signal: own } });
+
+    expect(signals).toHaveLength(2);
+    expect(signals[0]).toBe(task);
+    expect(signals[1]).toBe(own);
+  });
+
   it('throws naming the capability when no provider offers it [claim:cap-no-provider] [claim:tsdoc-models-unknown]', async () => {
     const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
     const error = await errorOf(models.call('sentiment', { text: 'x' }));

@@ -4,7 +4,8 @@
  */
 import { type ModelRequestConfig, WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
-import { plan, recordingExecutor, startedRuntime, TestPlugin } from './fixtures.js';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
+import { plan, planner, recordingExecutor, startedRuntime, TestPlugin } from './fixtures.js';
 
 describe('the step limit', () => {
   it('counts steps a review added against maxSteps, which defaults to 10, so a model that keeps replacing the plan is stopped [claim:task-max-steps] [claim:task-max-steps-stops-replacing] [claim:prod-max-steps] [claim:wp-step-limit]', async () => {
@@ -80,5 +81,48 @@ describe('the result of a step', () => {
       expect(item.type).toBe('error');
       expect(item.error).toContain('instead of a PluginResult');
     }
+  });
+
+  it('says so too for a value with no JSON form, a returned Error or a long value, which it quotes at most 200 characters of [claim:exec-not-a-result]', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const chain = await chainOf(circular, 10n, new Error('disk full'), 'y'.repeat(10_000));
+    expect(chain.map((item) => [item.type, item.error])).toEqual([
+      [
+        'error',
+        'the executor returned an object with no JSON form instead of a PluginResult ({ success: boolean, ... })',
+      ],
+      ['error', 'the executor returned 10n instead of a PluginResult ({ success: boolean, ... })'],
+      [
+        'error',
+        'the executor returned an Error (disk full) instead of a PluginResult ({ success: boolean, ... })',
+      ],
+      [
+        'error',
+        `the executor returned "${'y'.repeat(196)}... instead of a PluginResult ({ success: boolean, ... })`,
+      ],
+    ]);
+  });
+
+  it('keeps a result whose data has no JSON form, but its chain is not stored, and the log says why [claim:exec-data-json]', async () => {
+    const { logger, lines } = capturingLogger('error');
+    const counts = recordingExecutor('count', { success: true, data: { seen: 10n } });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('work', { executors: [counts] })],
+      responses: planner(['work', 'count']),
+      options: { logger, pipelineReview: 'never' },
+    });
+    const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'json' });
+    expect(task.status).toBe('completed');
+    expect(task.chain[1]).toMatchObject({ type: 'result', data: { seen: 10n } });
+    expect(task.recorded).toEqual({ trigger: true, chain: false });
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        msg: 'could not store memory',
+        kind: 'chain',
+        code: 'WEFT_MEMORY_INVALID',
+        error: expect.stringContaining('has no JSON form') as unknown,
+      }),
+    );
   });
 });

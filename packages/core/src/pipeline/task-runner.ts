@@ -379,7 +379,7 @@ function toItem(step: PipelineStep, result: PluginResult): Context {
     return errorItem(
       step.pluginId,
       step.action,
-      `the executor returned ${JSON.stringify(result) ?? 'undefined'} instead of a PluginResult ({ success: boolean, ... })`,
+      `the executor returned ${describeReturned(result)} instead of a PluginResult ({ success: boolean, ... })`,
     );
   }
   if (!result.success) {
@@ -411,11 +411,35 @@ function toItem(step: PipelineStep, result: PluginResult): Context {
   };
 }
 
+/** The most characters of a returned value the not-a-PluginResult error quotes. */
+const RETURNED_CHARS = 200;
+
+/**
+ * A value an executor returned in place of a PluginResult, as its error item quotes it: its JSON,
+ * cut to {@link RETURNED_CHARS}. A value with no JSON form (a bigint, a circular object) is named,
+ * so the error still says that the executor returned no PluginResult rather than why
+ * `JSON.stringify` failed; a returned Error, a common slip for a thrown one, gives its message.
+ */
+function describeReturned(value: unknown): string {
+  const text = returnedText(value);
+  return text.length <= RETURNED_CHARS ? text : `${text.slice(0, RETURNED_CHARS - 3)}...`;
+}
+
+function returnedText(value: unknown): string {
+  if (value instanceof Error) return `an Error (${describeError(value)})`;
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'bigint') return `${value}n`;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return 'an object with no JSON form';
+  }
+}
+
 function errorItem(pluginId: string, action: string, error: string): Context {
   return { type: 'error', pluginId, action, error, timestamp: new Date() };
 }
 
-/** The status rule: see {@link AgentTask.status}. */
 /** The log fields of a failure an executor returned: its text, and the Weft code it names. */
 function returnedFailureFields(error: string | undefined): {
   error: string | undefined;
@@ -429,6 +453,7 @@ function returnedFailureFields(error: string | undefined): {
 /** The code a WeftError appends to the first line of its message, such as ` [WEFT_QUEUE_FULL]`. */
 const WEFT_CODE_AT_END = / \[(WEFT_[A-Z0-9_]+)\]$/;
 
+/** The status rule: see {@link AgentTask.status}. */
 function statusOf(task: AgentTask, cancelled: boolean): AgentTask['status'] {
   if (cancelled) return 'cancelled';
   return task.chain.some((item) => item.type === 'error') ? 'failed' : 'completed';
