@@ -423,6 +423,43 @@ describe('PromptRegistry', () => {
     expect(error.message).toContain('template "mail/broken" does not parse');
   });
 
+  it("skips hidden files, as a shell's *.liquid does [claim:liq-load-directory] [claim:tsdoc-node-read-templates]", async () => {
+    // An editor's lock or backup file; its name could not be a template's.
+    const directory = await tempDir({ '.reply.liquid': 'lock', 'reply.liquid': 'Reply' });
+    const prompts = new PromptRegistry();
+    expect(await prompts.loadDirectory('mail', directory)).toEqual(['mail/reply']);
+    expect(prompts.list()).toEqual(['mail/reply']);
+  });
+
+  it('registers none of the files when one does not parse, so the fixed directory loads again [claim:liq-load-directory]', async () => {
+    const directory = await tempDir({ 'a.liquid': 'A', 'b.liquid': 'B {% if %}' });
+    const prompts = new PromptRegistry();
+    const error = await errorOf(prompts.loadDirectory('mail', directory));
+    expect(error.code).toBe('WEFT_TEMPLATE_INVALID');
+    expect(error.message).toContain('template "mail/b" does not parse');
+    expect(prompts.list()).toEqual([]);
+    await writeFile(join(directory, 'b.liquid'), 'B');
+    expect(await prompts.loadDirectory('mail', directory)).toEqual(['mail/a', 'mail/b']);
+  });
+
+  it('refuses a file whose name is not a template name, or is taken, registering none [claim:liq-load-directory]', async () => {
+    const prompts = new PromptRegistry();
+    const badName = await errorOf(
+      prompts.loadDirectory('mail', await tempDir({ 'a.liquid': 'A', 'my draft.liquid': 'D' })),
+    );
+    expect(badName.code).toBe('WEFT_TEMPLATE_INVALID');
+    expect(badName.message).toContain('invalid template name "my draft"');
+    expect(prompts.list()).toEqual([]);
+    prompts.register('mail', 'b', 'taken');
+    const taken = await errorOf(
+      prompts.loadDirectory('mail', await tempDir({ 'a.liquid': 'A', 'b.liquid': 'B' })),
+    );
+    expect(taken.code).toBe('WEFT_DUPLICATE');
+    expect(taken.message).toContain('template "mail/b" is already registered');
+    expect(prompts.list()).toEqual(['mail/b']);
+    expect(await prompts.render('mail/b')).toBe('taken');
+  });
+
   it('names the namespace and directory it cannot read [claim:liq-load-directory]', async () => {
     const missing = join(tmpdir(), `weft-missing-${process.pid}-${Date.now()}`);
     const error = await errorOf(new PromptRegistry().loadDirectory('mail', missing));
