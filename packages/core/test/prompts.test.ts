@@ -48,14 +48,20 @@ describe('PromptRegistry', () => {
     const prompts = new PromptRegistry();
     prompts.register('chat', 'reply', 'a');
     expect(() => prompts.register('chat', 'reply', 'b')).toThrow(
-      'template "chat/reply" is already registered',
+      expect.objectContaining({
+        code: 'WEFT_DUPLICATE',
+        message: expect.stringContaining('template "chat/reply" is already registered'),
+      }),
     );
   });
 
   it('rejects an invalid namespace or name, naming it [claim:liq-register] [claim:liq-name-rule]', () => {
     const prompts = new PromptRegistry();
     expect(() => prompts.register('bad space', 'x', 'a')).toThrow(
-      'invalid template namespace "bad space"',
+      expect.objectContaining({
+        code: 'WEFT_TEMPLATE_INVALID',
+        message: expect.stringContaining('invalid template namespace "bad space"'),
+      }),
     );
     expect(() => prompts.register('ok', 'a/b', 'a')).toThrow('invalid template name "a/b"');
     // Letters, digits, '-', '_' and '.', but the first character is a letter or a digit.
@@ -142,6 +148,52 @@ describe('PromptRegistry', () => {
     expect(await prompts.render('chat/compare', {})).toBe('other');
     expect(await prompts.render('chat/assign', {})).toBe('[]');
     expect(await prompts.render('chat/assign', { usr: 'Ada' })).toBe('[Ada]');
+    // Missing is nil: equal to nil and blank, not to "" or empty; an assigned one too.
+    prompts.register(
+      'chat',
+      'nil',
+      '{% if usr == nil %}nil {% endif %}{% if usr == blank %}blank {% endif %}' +
+        '{% if usr == "" %}quotes {% endif %}{% if usr == empty %}empty{% endif %}',
+    );
+    prompts.register(
+      'chat',
+      'assigned',
+      '{% assign name = usr %}{% if name == nil %}nil{% endif %}',
+    );
+    expect(await prompts.render('chat/nil', {})).toBe('nil blank ');
+    expect(await prompts.render('chat/assigned', {})).toBe('nil');
+  });
+
+  it('renders a variable passed as null, and a property read through it, as nothing; undefined is missing [claim:liq-null-passed]', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('chat', 'reply', '[{{ user }}][{{ user.name }}]');
+    expect(await prompts.render('chat/reply', { user: null })).toBe('[][]');
+    const error = await errorOf(prompts.render('chat/reply', { user: undefined }));
+    expect(error.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+    expect(error.message).toContain('undefined variable: user');
+  });
+
+  it("reads only an object's own properties: a class's getter is an undefined variable [claim:liq-own-properties]", async () => {
+    class User {
+      constructor(
+        readonly first: string,
+        readonly last: string,
+      ) {}
+      get fullName(): string {
+        return `${this.first} ${this.last}`;
+      }
+    }
+    const prompts = new PromptRegistry();
+    prompts.register('chat', 'first', 'Hello {{ user.first }}');
+    prompts.register('chat', 'full', 'Hello {{ user.fullName }}');
+    const user = new User('Ada', 'Lovelace');
+    expect(await prompts.render('chat/first', { user })).toBe('Hello Ada');
+    const error = await errorOf(prompts.render('chat/full', { user }));
+    expect(error.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+    expect(error.message).toContain('undefined variable: user.fullName');
+    expect(await prompts.render('chat/full', { user: { fullName: 'Ada Lovelace' } })).toBe(
+      'Hello Ada Lovelace',
+    );
   });
 
   it('falls back to the default filter’s value when a variable is missing [claim:liq-default-filter]', async () => {
@@ -149,6 +201,13 @@ describe('PromptRegistry', () => {
     prompts.register('digest', 'length', 'At most {{ maxWords | default: 80 }} words.');
     expect(await prompts.render('digest/length', {})).toBe('At most 80 words.');
     expect(await prompts.render('digest/length', { maxWords: 20 })).toBe('At most 20 words.');
+    // Only as the first filter: a filter before it reads the missing value first.
+    prompts.register('digest', 'first', 'Dear {{ name | default: "you" | upcase }}');
+    prompts.register('digest', 'later', 'Dear {{ name | upcase | default: "you" }}');
+    expect(await prompts.render('digest/first', {})).toBe('Dear YOU');
+    const error = await errorOf(prompts.render('digest/later', {}));
+    expect(error.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+    expect(error.message).toContain('undefined variable: name');
   });
 
   it('names the template that does not parse, at registration [claim:liq-compile-on-register] [claim:liq-register]', async () => {
@@ -157,7 +216,10 @@ describe('PromptRegistry', () => {
     await loadLiquid();
     const prompts = new PromptRegistry();
     expect(() => prompts.register('poet', 'verse', 'Roses {% for %}')).toThrow(
-      'PromptRegistry: template "poet/verse" does not parse',
+      expect.objectContaining({
+        code: 'WEFT_TEMPLATE_INVALID',
+        message: expect.stringContaining('PromptRegistry: template "poet/verse" does not parse'),
+      }),
     );
     expect(prompts.has('poet/verse')).toBe(false);
   });
@@ -423,6 +485,43 @@ describe('PromptRegistry', () => {
     expect(error.message).toContain('template "mail/broken" does not parse');
   });
 
+  it("skips hidden files, as a shell's *.liquid does [claim:liq-load-directory] [claim:tsdoc-node-read-templates]", async () => {
+    // An editor's lock or backup file; its name could not be a template's.
+    const directory = await tempDir({ '.reply.liquid': 'lock', 'reply.liquid': 'Reply' });
+    const prompts = new PromptRegistry();
+    expect(await prompts.loadDirectory('mail', directory)).toEqual(['mail/reply']);
+    expect(prompts.list()).toEqual(['mail/reply']);
+  });
+
+  it('registers none of the files when one does not parse, so the fixed directory loads again [claim:liq-load-directory]', async () => {
+    const directory = await tempDir({ 'a.liquid': 'A', 'b.liquid': 'B {% if %}' });
+    const prompts = new PromptRegistry();
+    const error = await errorOf(prompts.loadDirectory('mail', directory));
+    expect(error.code).toBe('WEFT_TEMPLATE_INVALID');
+    expect(error.message).toContain('template "mail/b" does not parse');
+    expect(prompts.list()).toEqual([]);
+    await writeFile(join(directory, 'b.liquid'), 'B');
+    expect(await prompts.loadDirectory('mail', directory)).toEqual(['mail/a', 'mail/b']);
+  });
+
+  it('refuses a file whose name is not a template name, or is taken, registering none [claim:liq-load-directory]', async () => {
+    const prompts = new PromptRegistry();
+    const badName = await errorOf(
+      prompts.loadDirectory('mail', await tempDir({ 'a.liquid': 'A', 'my draft.liquid': 'D' })),
+    );
+    expect(badName.code).toBe('WEFT_TEMPLATE_INVALID');
+    expect(badName.message).toContain('invalid template name "my draft"');
+    expect(prompts.list()).toEqual([]);
+    prompts.register('mail', 'b', 'taken');
+    const taken = await errorOf(
+      prompts.loadDirectory('mail', await tempDir({ 'a.liquid': 'A', 'b.liquid': 'B' })),
+    );
+    expect(taken.code).toBe('WEFT_DUPLICATE');
+    expect(taken.message).toContain('template "mail/b" is already registered');
+    expect(prompts.list()).toEqual(['mail/b']);
+    expect(await prompts.render('mail/b')).toBe('taken');
+  });
+
   it('names the namespace and directory it cannot read [claim:liq-load-directory]', async () => {
     const missing = join(tmpdir(), `weft-missing-${process.pid}-${Date.now()}`);
     const error = await errorOf(new PromptRegistry().loadDirectory('mail', missing));
@@ -546,7 +645,7 @@ describe('PromptRegistry with function templates', () => {
     expect(await template({ name: 'Hopper', title: 'Dr' })).toBe('Hello Dr Hopper!');
   });
 
-  it('names a declared variable the caller did not pass, without calling the function [claim:liq-function-strict] [claim:tsdoc-prompt-template-variables] [claim:tsdoc-define-template-checked]', async () => {
+  it('names a declared variable the caller did not pass, without calling the function, and passes null on [claim:liq-function-strict] [claim:liq-function-null] [claim:tsdoc-prompt-template-variables] [claim:tsdoc-define-template-checked]', async () => {
     const render = vi.fn(() => 'never');
     const prompts = new PromptRegistry();
     prompts.register('mail', 'note', Object.assign(render, { variables: ['to', 'body'] }));
@@ -556,6 +655,9 @@ describe('PromptRegistry with function templates', () => {
       'PromptRegistry: rendering "mail/note" failed: undefined variable: body [WEFT_TEMPLATE_RENDER_FAILED]',
     );
     expect(render).not.toHaveBeenCalled();
+    // null is a value: the function gets it.
+    expect(await prompts.render('mail/note', { to: 'Ada', body: null })).toBe('never');
+    expect(render).toHaveBeenCalledWith({ to: 'Ada', body: null });
   });
 
   it('reports a function that throws or returns no text as a failed render', async () => {
@@ -572,7 +674,7 @@ describe('PromptRegistry with function templates', () => {
     expect(number.message).toContain('the function returned number, not text');
   });
 
-  it('refuses a name taken by either kind, and a source of neither kind [claim:liq-one-registry] [claim:tsdoc-prompts-register]', () => {
+  it('refuses a name taken by either kind, and a source of neither kind [claim:liq-one-registry] [claim:liq-register] [claim:tsdoc-prompts-register]', () => {
     const prompts = new PromptRegistry();
     prompts.register('chat', 'reply', greeting);
     expect(() => prompts.register('chat', 'reply', 'Hi {{ name }}')).toThrow(

@@ -368,7 +368,7 @@ describe('Runtime.init configuration checks', () => {
     expect(line).toMatch(/\[WEFT_CAPABILITY_UNAVAILABLE\]$/);
   });
 
-  it('names the plugin whose template does not parse [claim:plugin-registration-all-problems] [claim:plugin-templates-compiled] [claim:philo-init-one-error] [claim:liq-plugin-templates]', async () => {
+  it('names the plugin whose template does not parse [claim:plugin-registration-all-problems] [claim:plugin-templates-compiled] [claim:philo-init-one-error] [claim:liq-plugin-templates] [claim:liq-compile-on-register]', async () => {
     const plugin = new TestPlugin('poet', { templates: { verse: 'Roses {% if %}' } });
     const message = await initError(base({ plugins: [plugin] }));
     expect(message).toContain(

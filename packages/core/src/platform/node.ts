@@ -66,7 +66,9 @@ export function allowManyListeners(signal: AbortSignal): void {
 
 /**
  * Reads every `*.liquid` file of a directory (not recursive: a subdirectory is skipped, even one
- * whose name ends in `.liquid`), sorted by template name.
+ * whose name ends in `.liquid`), sorted by template name. A hidden file, whose name starts with
+ * `.` (an editor's lock or backup file), is skipped as a shell's `*.liquid` would skip it: its
+ * name could not be a template's.
  *
  * @param directory - Path of the directory.
  * @returns Each template's name (the file name without `.liquid`) and source.
@@ -80,7 +82,10 @@ export async function readTemplateFiles(
   // Sorted without the extension, as the registry lists names: `a` before `a-b`, although
   // `a-b.liquid` sorts before `a.liquid`.
   const names = entries
-    .filter((entry) => !entry.isDirectory() && extname(entry.name) === '.liquid')
+    .filter(
+      (entry) =>
+        !entry.isDirectory() && !entry.name.startsWith('.') && extname(entry.name) === '.liquid',
+    )
     .map((entry) => basename(entry.name, '.liquid'))
     .sort();
   return Promise.all(

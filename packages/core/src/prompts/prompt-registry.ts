@@ -124,15 +124,16 @@ export class PromptRegistry {
   }
 
   /**
-   * Registers every `*.liquid` file of a directory under a namespace; the file name without
-   * its extension becomes the template name.
+   * Registers every `*.liquid` file of a directory under a namespace (hidden files, whose name
+   * starts with `.`, are skipped); the file name without its extension becomes the template
+   * name. Every file is checked before any is registered, so when one fails none is.
    *
    * @param namespace - The owner: `core` or a plugin id.
    * @param directory - Path of the directory to read (not recursive).
    * @returns The full names registered, sorted.
-   * @throws {@link WeftError} `WEFT_TEMPLATE_INVALID` when the directory cannot be read or a
-   * template does not parse; `WEFT_DUPLICATE` when a template of that name exists; in a
-   * browser, which has no files, `WEFT_UNSUPPORTED_PLATFORM`.
+   * @throws {@link WeftError} `WEFT_TEMPLATE_INVALID` when the directory cannot be read, a file's
+   * name is not a valid template name or a template does not parse; `WEFT_DUPLICATE` when a
+   * template of that name exists; in a browser, which has no files, `WEFT_UNSUPPORTED_PLATFORM`.
    */
   async loadDirectory(namespace: string, directory: string): Promise<string[]> {
     let files: { name: string; source: string }[];
@@ -148,11 +149,13 @@ export class PromptRegistry {
     }
     // Loaded first, so that a file that does not parse is named here rather than on render.
     if (files.length > 0) await loadLiquid();
-    const names: string[] = [];
-    for (const { name, source } of files) {
-      this.register(namespace, name, source);
-      names.push(`${namespace}/${name}`);
-    }
+    // Compiled in a registry aside, so that a directory with one bad file registers none of them
+    // and can be loaded again once it is fixed.
+    const staged = new PromptRegistry();
+    for (const { name, source } of files) staged.register(namespace, name, source);
+    const names = staged.list();
+    for (const fullName of names) this.refuseDuplicate(fullName);
+    for (const [fullName, render] of staged.templates) this.templates.set(fullName, render);
     return names;
   }
 
