@@ -173,6 +173,19 @@ function closedUnder(live: Live, error: McpError): boolean {
   return error.code === ErrorCode.ConnectionClosed && live.client.transport === undefined;
 }
 
+/**
+ * Hands a client the allow-listed tools as if it had listed them itself. The SDK's client checks
+ * a tool's answers against its `outputSchema` only for the tools of the last `tools/list` page it
+ * read: the listing may end on another page, and a reconnected client lists nothing. Reaches into
+ * the client (`cacheToolMetadata`, private in its types): the package's test of output schemas
+ * over several pages and a reconnection fails if it moves.
+ */
+function rememberTools(client: Client, tools: readonly Tool[]): void {
+  const cache = (client as unknown as { cacheToolMetadata?: (tools: Tool[]) => void })
+    .cacheToolMetadata;
+  cache?.call(client, [...tools]);
+}
+
 /** A live client and what is known about its transport. */
 interface Live {
   readonly client: Client;
@@ -192,6 +205,8 @@ interface Live {
  */
 export class McpConnection {
   private live: Live | undefined;
+  /** The allow-listed tools as the server listed them at open, given to every new client. */
+  private tools: readonly Tool[] = [];
   /** Settles when a reconnection succeeds; replaced at each outage. */
   private reconnecting: Promise<Live> | undefined;
   private readonly closing = new AbortController();
@@ -220,6 +235,8 @@ export class McpConnection {
         this.listTools(opened.client, deadline.signal),
         deadline.signal,
       );
+      this.tools = tools.tools;
+      rememberTools(opened.client, this.tools);
       this.live = opened;
       return tools;
     } catch (error) {
@@ -422,6 +439,7 @@ export class McpConnection {
     client.onclose = () => this.dropped(live);
     try {
       await raceSignal(client.connect(transport, { signal: deadline }), deadline);
+      rememberTools(client, this.tools);
     } catch (error) {
       client.onclose = undefined;
       await client.close().catch(() => undefined);

@@ -260,6 +260,107 @@ describe('McpPlugin over streamable HTTP', () => {
     expect(JSON.stringify(task.chain[1]?.data ?? null)).not.toContain('many');
   });
 
+  it("keeps refusing an answer that breaks the tool's outputSchema when the tool was on an earlier page of the listing, and after a reconnection [claim:mcp-call-failed-output-schema]", async () => {
+    // The SDK's client checks answers against the output schemas of the last tools/list page it
+    // read, on the client that read it: the plugin hands it those of every allowed tool.
+    const count = {
+      name: 'count',
+      description: 'Counts.',
+      inputSchema: { type: 'object' as const },
+      outputSchema: {
+        type: 'object' as const,
+        properties: { n: { type: 'number' } },
+        required: ['n'],
+      },
+    };
+    const other = {
+      name: 'other',
+      description: 'Other.',
+      inputSchema: { type: 'object' as const },
+    };
+    const wrongOutput = () => {
+      const mcp = new LowLevelServer(
+        { name: 'weft-paged-output-fixture', version: '1.0.0' },
+        { capabilities: { tools: {} } },
+      );
+      mcp.setRequestHandler(ListToolsRequestSchema, (request) =>
+        request.params?.cursor === 'two'
+          ? { tools: [other] }
+          : { tools: [count], nextCursor: 'two' },
+      );
+      mcp.setRequestHandler(CallToolRequestSchema, () => ({
+        content: [{ type: 'text', text: 'many' }],
+        structuredContent: { n: 'many' },
+      }));
+      return mcp;
+    };
+    server = await serveOverHttp(0, wrongOutput);
+    agent = await startAgent(
+      await McpPlugin.connect({
+        servers: [{ name: 'web', url: server.url, tools: ['count', 'other'] }],
+        reconnectDelayMs: 50,
+        callTimeoutMs: 1_500,
+      }),
+      [plan('count'), plan('count'), plan('count')],
+    );
+    const refused =
+      /tool "count" \(JSON-RPC error -32602\); its message is logged under error id [0-9a-f-]{36}\. \[WEFT_MCP_CALL_FAILED\]/;
+    expect((await agent.run('count them')).chain[1]?.error).toMatch(refused);
+    // The server goes away: a call fails to reach it, and the plugin connects anew once it is back.
+    const port = Number(new URL(server.url).port);
+    await server.close();
+    expect((await agent.run('count while down')).chain[1]?.error).toContain(
+      '[WEFT_MCP_UNAVAILABLE]',
+    );
+    server = await serveOverHttp(port, wrongOutput);
+    const again = await agent.run('count once back');
+    expect(again.chain[1]?.error).toMatch(refused);
+    expect(JSON.stringify(again.chain[1]?.data ?? null)).not.toContain('many');
+    expect(agent.logs.some((line) => line.msg === 'MCP server reconnected')).toBe(true);
+  });
+
+  it('asks the model for the arguments of a tool whose parameters come from allOf, and checks them [claim:mcp-no-arguments]', async () => {
+    const received: unknown[] = [];
+    server = await serveOverHttp(0, () => {
+      const mcp = new LowLevelServer(
+        { name: 'weft-all-of-fixture', version: '1.0.0' },
+        { capabilities: { tools: {} } },
+      );
+      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
+        tools: [
+          {
+            name: 'order',
+            description: 'Orders an item.',
+            inputSchema: {
+              type: 'object' as const,
+              allOf: [
+                { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
+                { type: 'object', properties: { quantity: { type: 'integer', minimum: 1 } } },
+              ],
+            },
+          },
+        ],
+      }));
+      mcp.setRequestHandler(CallToolRequestSchema, (request) => {
+        received.push(request.params.arguments);
+        return { content: [{ type: 'text', text: 'ordered' }] };
+      });
+      return mcp;
+    });
+    agent = await startAgent(
+      await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['order'] }] }),
+      [plan('order'), { sku: 'A-1', quantity: 0 }, { sku: 'A-1', quantity: 2 }],
+    );
+    const task = await agent.run('order two of A-1');
+    expect(task.chain[1]).toMatchObject({
+      type: 'result',
+      data: { content: [{ text: 'ordered' }] },
+    });
+    // The first answer broke the allOf part's minimum and was asked again; only the second went out.
+    expect(received).toEqual([{ sku: 'A-1', quantity: 2 }]);
+    expect(agent.model.remaining).toBe(0);
+  });
+
   it('gives each reconnection attempt connectTimeoutMs, then tries again [claim:mcpdoc-reconnect-backoff] [claim:mcp-reconnect]', async () => {
     server = await serveOverHttp();
     agent = await startAgent(
