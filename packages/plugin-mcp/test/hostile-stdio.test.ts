@@ -61,7 +61,7 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     expect(received.map((line) => JSON.parse(line) as unknown)).toEqual([{ text: 'hi' }]);
   });
 
-  it('checks a ^(a+)+$ pattern against a hostile answer promptly and fails the step clearly [claim:mcpdoc-pattern] [claim:prod-mcp-arguments] [claim:mcp-pattern-bound] [claim:tsdoc-mcp-pattern-budget]', async () => {
+  it('checks a ^(a+)+$ pattern against a hostile answer promptly and fails the step clearly [claim:mcpdoc-pattern] [claim:prod-mcp-arguments] [claim:mcp-pattern-bound] [claim:tsdoc-mcp-pattern-budget] [claim:mcp-readme-failures-server-words]', async () => {
     const hostile = { name: `${'a'.repeat(40)}!` };
     agent = await startAgent(await connect(hostileServer(['match'])), [
       plan('match'),

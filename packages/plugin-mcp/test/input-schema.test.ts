@@ -208,7 +208,7 @@ describe('declaredOnly', () => {
     }
   });
 
-  it('takes an object whose parts come from allOf, and refuses what no part declares', () => {
+  it('takes an object whose parts come from allOf, and refuses what no part declares [claim:mcp-readme-all-of]', () => {
     const parsed = inputSchemaOf(
       'shop',
       tool({
@@ -224,7 +224,7 @@ describe('declaredOnly', () => {
     expect(extra.error?.issues[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['path'] });
   });
 
-  it('leaves an object whose allOf parts say more than their properties open, and callable [claim:mcpdoc-undeclared]', () => {
+  it('leaves an object whose allOf parts say more than their properties open, and callable [claim:mcpdoc-undeclared] [claim:mcp-readme-all-of]', () => {
     const parsed = inputSchemaOf(
       'shop',
       tool({
@@ -236,6 +236,22 @@ describe('declaredOnly', () => {
     );
     expect(parsed.safeParse({ sku: 'A-1' }).success).toBe(true);
     expect(parsed.safeParse({ sku: 'A-1', note: 'for Ada' }).success).toBe(true);
+  });
+
+  it('leaves an object open whose allOf parts describe one property in two ways, checking both [claim:mcp-readme-all-of]', () => {
+    const parsed = inputSchemaOf(
+      'shop',
+      tool({
+        allOf: [
+          { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
+          { type: 'object', properties: { sku: { type: 'string', minLength: 3 } } },
+        ],
+      }),
+    );
+    expect(parsed.safeParse({ sku: 'A-1' }).success).toBe(true);
+    expect(parsed.safeParse({ sku: 'A' }).success).toBe(false);
+    // Merged, the two parts would have to pick one description of sku: they stay apart, open.
+    expect(parsed.safeParse({ sku: 'A-1', path: '/etc/shadow' }).success).toBe(true);
   });
 
   it('leaves values that only look like schemas (enum, const, default) alone', () => {

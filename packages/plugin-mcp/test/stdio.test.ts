@@ -170,7 +170,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     );
   });
 
-  it('checks nested arguments against the tool schema; the review sees the field that was wrong [claim:mcp-arguments-review] [claim:wp-plugin-mcp]', async () => {
+  it('checks nested arguments against the tool schema; the review sees the field that was wrong [claim:mcp-arguments-review] [claim:mcp-readme-failures-step-errors] [claim:wp-plugin-mcp]', async () => {
     const bad = {
       customer: { id: 'c-7', email: 'ada@example.com' },
       lines: [{ sku: 'tea', quantity: 0 }],
@@ -224,7 +224,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(agent.logs.some((line) => line.code === 'WEFT_MCP_TIMEOUT')).toBe(true);
   });
 
-  it("cancels a hanging call when the task's deadline passes, whatever callTimeoutMs says [claim:errors-mcp-step-codes-after-task-end] [claim:mcpdoc-deadlines] [claim:mcpdoc-hung] [claim:mcp-cancel] [claim:mcp-timeout] [claim:tsdoc-mcp-connection-call-deadline] [claim:mcpdoc-hung-codes]", async () => {
+  it("cancels a hanging call when the task's deadline passes, whatever callTimeoutMs says [claim:errors-mcp-step-codes-after-task-end] [claim:mcpdoc-deadlines] [claim:mcpdoc-hung] [claim:mcp-cancel] [claim:mcp-timeout] [claim:tsdoc-mcp-connection-call-deadline] [claim:mcpdoc-hung-codes] [claim:mcp-readme-failures-step-errors]", async () => {
     agent = await startAgent(await connect(['hang'], { callTimeoutMs: 120_000 }), [plan('hang')], {
       taskTimeoutMs: 1000,
     });
@@ -350,7 +350,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     );
   });
 
-  it('reads an answer up to 64 KiB past maxResultBytes whole, and cuts one further past [claim:mcpdoc-too-large] [claim:errors-mcp-too-large-connection]', async () => {
+  it('reads an answer up to 64 KiB past maxResultBytes whole, and cuts one further past [claim:mcpdoc-too-large] [claim:errors-mcp-too-large-connection] [claim:mcp-too-large]', async () => {
     agent = await startAgent(
       await connect(['echo', 'pid'], { maxResultBytes: 300, reconnectDelayMs: 50 }),
       [
