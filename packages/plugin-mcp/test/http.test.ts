@@ -2,6 +2,10 @@
  * The plugin against the fixture tools served over MCP's streamable HTTP transport, on a real
  * loopback HTTP server, driven through real Weft tasks.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { Server as LowLevelServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { WeftError } from '@weft/core';
@@ -131,6 +135,78 @@ describe('McpPlugin over streamable HTTP', () => {
       /server "web" (disconnected during the call|is disconnected)/,
     );
     await backOnPort();
+  });
+
+  it('fails a call the server answers with an HTTP error status as WEFT_MCP_UNAVAILABLE, and connects anew [claim:mcp-unavailable]', async () => {
+    server = await serveOverHttp();
+    const upstream = server.url;
+    let refuseCalls = true;
+    // In front of the fixture server: every request goes through, but a tools/call gets a 500.
+    const front = createServer((request, response) => {
+      void (async () => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of request) chunks.push(chunk as Buffer);
+        const body = Buffer.concat(chunks);
+        if (refuseCalls && body.toString('utf8').includes('"tools/call"')) {
+          response.writeHead(500, { 'content-type': 'text/plain' }).end('database on fire');
+          return;
+        }
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(request.headers)) {
+          if (typeof value === 'string' && name !== 'host' && name !== 'content-length')
+            headers.set(name, value);
+        }
+        // The upstream request ends with this one (the background stream stays open otherwise).
+        const done = new AbortController();
+        response.on('close', () => done.abort());
+        const answer = await fetch(upstream, {
+          method: request.method ?? 'GET',
+          headers,
+          signal: done.signal,
+          ...(request.method === 'POST' ? { body } : {}),
+        });
+        response.writeHead(answer.status, Object.fromEntries(answer.headers.entries()));
+        if (answer.body === null) {
+          response.end();
+          return;
+        }
+        const relayed = Readable.fromWeb(answer.body as NodeReadableStream);
+        relayed.on('error', () => response.destroy());
+        relayed.pipe(response);
+      })().catch(() => response.destroy());
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = front.address() as AddressInfo;
+      agent = await startAgent(
+        await McpPlugin.connect({
+          servers: [{ name: 'web', url: `http://127.0.0.1:${port}/mcp`, tools: ['echo'] }],
+          reconnectDelayMs: 50,
+        }),
+        [plan('echo'), { text: 'refused' }, plan('echo'), { text: 'let through' }],
+      );
+      const refused = await agent.run('echo, refused');
+      expect(refused.chain[1]?.error).toMatch(
+        /server "web" disconnected during the call of tool "echo"; the plugin is reconnecting\. \[WEFT_MCP_UNAVAILABLE\]/,
+      );
+      expect(refused.chain[1]?.error).not.toContain('on fire');
+      refuseCalls = false;
+      await expect
+        .poll(() => agent?.logs.some((line) => line.msg === 'MCP server reconnected'), {
+          timeout: 5_000,
+        })
+        .toBe(true);
+      const through = await agent.run('echo, let through');
+      expect(through.chain[1]).toMatchObject({
+        type: 'result',
+        data: { content: [{ text: 'let through' }] },
+      });
+    } finally {
+      await agent?.runtime.stop();
+      agent = undefined;
+      front.closeAllConnections();
+      await new Promise((resolve) => front.close(resolve));
+    }
   });
 
   it('fails a call at once when the server goes away in the middle of its answer, and reconnects [claim:mcpdoc-unavailable-at-once] [claim:errors-mcp-unavailable-during-call] [claim:mcp-unavailable] [claim:tsdoc-mcp-bounded-fetch-lost]', async () => {
