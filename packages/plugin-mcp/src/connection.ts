@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { boundedFetch, type FetchBounds, type StreamCut } from './bounded-fetch.js';
 import { McpPluginError } from './errors.js';
+import { boundedOutputChecker } from './output-schema.js';
 import { ProcessGroupTransport } from './process-transport.js';
 import {
   isStdioServer,
@@ -414,7 +415,10 @@ export class McpConnection {
 
   /** Opens a client over a new transport, before `deadline` aborts. */
   private async connect(deadline: AbortSignal): Promise<Live> {
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const client = new Client(CLIENT_INFO, {
+      capabilities: {},
+      jsonSchemaValidator: boundedOutputChecker(),
+    });
     const live: Live = { client, oversized: false, broken: new AbortController() };
     const markOversized = () => {
       live.oversized = true;

@@ -153,6 +153,27 @@ function closeObjects(schema: unknown, close: boolean): unknown {
 const sandbox = createContext({});
 const runTest = new Script('pattern.test(value)');
 
+const runCheck = new Script('check()');
+
+/**
+ * Runs `check` for at most `ms`, in the context whose timeout can stop it, as patterns run.
+ *
+ * @returns What `check` returned, or `'timeout'` when it ran out of time.
+ */
+export function withinTime<T>(check: () => T, ms: number): T | 'timeout' {
+  sandbox.check = check;
+  try {
+    return runCheck.runInContext(sandbox, { timeout: ms }) as T;
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
+      return 'timeout';
+    }
+    throw error;
+  } finally {
+    sandbox.check = undefined;
+  }
+}
+
 /** Time the pattern checks of one call still have; see {@link PATTERN_BUDGET_MS}. */
 export interface PatternBudget {
   remainingMs: number;

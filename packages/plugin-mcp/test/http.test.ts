@@ -395,6 +395,48 @@ describe('McpPlugin over streamable HTTP', () => {
     expect(agent.logs.some((line) => line.msg === 'MCP server reconnected')).toBe(true);
   });
 
+  it("gives the check of an answer against the tool's outputSchema 500 ms, so its pattern cannot stall the agent [claim:mcp-readme-output-schema-bound] [claim:tsdoc-mcp-output-check-time]", async () => {
+    server = await serveOverHttp(0, () => {
+      const mcp = new LowLevelServer(
+        { name: 'weft-backtracking-output-fixture', version: '1.0.0' },
+        { capabilities: { tools: {} } },
+      );
+      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
+        tools: [
+          {
+            name: 'name',
+            description: 'Names.',
+            inputSchema: { type: 'object' as const },
+            outputSchema: {
+              type: 'object' as const,
+              properties: { name: { type: 'string', pattern: '^(a+)+$' } },
+            },
+          },
+        ],
+      }));
+      // Unbounded, checking this against ^(a+)+$ backtracks for hours on the agent's thread.
+      mcp.setRequestHandler(CallToolRequestSchema, () => ({
+        content: [{ type: 'text', text: 'named' }],
+        structuredContent: { name: `${'a'.repeat(40)}!` },
+      }));
+      return mcp;
+    });
+    agent = await startAgent(
+      await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['name'] }] }),
+      [plan('name')],
+    );
+    const started = Date.now();
+    const task = await agent.run('name it');
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(task.chain[1]?.error).toMatch(
+      /tool "name" \(JSON-RPC error -32602\); its message is logged under error id [0-9a-f-]{36}\. \[WEFT_MCP_CALL_FAILED\]/,
+    );
+    const errorId = /error id ([0-9a-f-]{36})/.exec(task.chain[1]?.error ?? '')?.[1];
+    expect(agent.logs.find((line) => line.errorId === errorId)?.serverMessage).toMatch(
+      /could not be checked against the tool's outputSchema within 500 ms/,
+    );
+  });
+
   it('asks the model for the arguments of a tool whose parameters come from allOf, and checks them [claim:mcp-no-arguments]', async () => {
     const received: unknown[] = [];
     server = await serveOverHttp(0, () => {
