@@ -130,7 +130,7 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     expect(planning).not.toMatch(/^- pluginId "mcp", action "hostile\.delete-everything"/m);
   });
 
-  it("shows the model the tool's input schema with the server's descriptions, and refuses with its patterns [claim:mcpdoc-schema-as-written]", async () => {
+  it("shows the model the tool's input schema with the server's descriptions, and refuses with its patterns [claim:mcpdoc-schema-as-written] [claim:mcp-readme-schema-words]", async () => {
     agent = await startAgent(await connect(hostileServer(['record', 'match'])), [
       plan('record', 'match'),
       { text: 'x' },
