@@ -59,7 +59,8 @@ function isObjectSchema(schema: JsonObject): boolean {
 
 /**
  * A copy of a JSON Schema in which every object accepts only the properties it names: its
- * `additionalProperties` becomes `false` unless it is a (non-empty) schema for them, and
+ * `type` becomes `object` when it lists properties without one (zod ignores them otherwise),
+ * its `additionalProperties` becomes `false` unless it is a (non-empty) schema for them, and
  * `patternProperties` and `propertyNames` are dropped, as they admit names the schema does not
  * list (and their patterns would run unbounded inside zod). An undeclared argument is then
  * refused like a wrong one, and the model is asked again with the key named.
@@ -139,6 +140,8 @@ function closeObjects(schema: unknown, close: boolean): unknown {
       : closeObjects(value, true);
   }
   if (isObjectSchema(out)) {
+    // z.fromJSONSchema checks properties and required only where the type says object.
+    if (out.type === undefined) out.type = 'object';
     delete out.patternProperties;
     delete out.propertyNames;
     const extra = out.additionalProperties;
