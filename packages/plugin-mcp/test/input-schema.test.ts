@@ -213,6 +213,22 @@ describe('declaredOnly', () => {
     ).toMatchObject({ code: 'unrecognized_keys', keys: ['path'] });
   });
 
+  it('leaves unchecked the keywords of a schema without type other than properties [claim:mcp-readme-typeless-object]', () => {
+    const parsed = inputSchemaOf(
+      'shop',
+      tool({
+        properties: {
+          code: { minLength: 3, pattern: '^[A-Z]+$' },
+          tags: { items: { type: 'string' } },
+          checked: { type: 'string', minLength: 3 },
+        },
+      }),
+    );
+    // zod's z.fromJSONSchema reads these keywords only under their type.
+    expect(parsed.safeParse({ code: 'a', tags: [1] }).success).toBe(true);
+    expect(parsed.safeParse({ checked: 'a' }).success).toBe(false);
+  });
+
   it("tells apart the members of a oneOf written without type: 'object' [claim:mcp-arguments-schema] [claim:mcp-readme-typeless-object]", () => {
     const parsed = inputSchemaOf(
       'shop',
