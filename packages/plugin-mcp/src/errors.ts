@@ -104,12 +104,13 @@ export const MCP_ERRORS = {
         'the tool ran and reported failure. Its text is not put into the step’s error, which the model reads as part of the plan; its first 500 characters are in the step’s data, marked as untrusted, and its first 2000 in the log under the error id (`toolError` of the `MCP tool reported an error` line).',
       fix: 'search the log for the error id to read what the tool said.',
     },
+    /** @claim errors-mcp-call-failed-output-check */
     WEFT_MCP_CALL_FAILED: {
       summary: 'The server refused the call with a protocol error.',
       raisedBy: 'an MCP executor',
       raisers: ['plugin-mcp/src/connection.ts#McpConnection.callWithin'],
       cause:
-        'the server answered the `tools/call` request with a JSON-RPC error, such as invalid parameters or an unknown tool; or its answer broke the tool’s own `outputSchema`, which the SDK’s client refuses with `-32602` (`-32600` when `structuredContent` is missing). The step’s error has the JSON-RPC code, and the message is in the log under the error id.',
+        'the server answered the `tools/call` request with a JSON-RPC error, such as invalid parameters or an unknown tool; or its answer broke the tool’s own `outputSchema`, which the SDK’s client refuses with `-32602` (`-32600` when `structuredContent` is missing), as the plugin has it refuse an answer it cannot check against that schema within 500 ms. The step’s error has the JSON-RPC code, and the message is in the log under the error id.',
       fix: 'search the log for the error id; an unknown tool usually means the server changed since the plugin connected.',
     },
     /** @claim errors-mcp-too-large-connection */

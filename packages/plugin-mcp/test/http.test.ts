@@ -395,7 +395,7 @@ describe('McpPlugin over streamable HTTP', () => {
     expect(agent.logs.some((line) => line.msg === 'MCP server reconnected')).toBe(true);
   });
 
-  it("gives the check of an answer against the tool's outputSchema 500 ms, so its pattern cannot stall the agent [claim:mcp-readme-output-schema-bound] [claim:tsdoc-mcp-output-check-time]", async () => {
+  it("gives the check of an answer against the tool's outputSchema 500 ms, so its pattern cannot stall the agent [claim:mcp-readme-output-schema-bound] [claim:tsdoc-mcp-output-check-time] [claim:errors-mcp-call-failed-output-check]", async () => {
     server = await serveOverHttp(0, () => {
       const mcp = new LowLevelServer(
         { name: 'weft-backtracking-output-fixture', version: '1.0.0' },
