@@ -48,9 +48,13 @@ export const MCP_ERRORS = {
     WEFT_MCP_INVALID_OPTIONS: {
       summary: 'The `McpPlugin.connect` options are not valid.',
       raisedBy: '`McpPlugin.connect`',
-      raisers: ['plugin-mcp/src/options.ts#check', 'plugin-mcp/src/options.ts#resolveOptions'],
+      raisers: [
+        'plugin-mcp/src/options.ts#check',
+        'plugin-mcp/src/options.ts#checkToolNames',
+        'plugin-mcp/src/options.ts#resolveOptions',
+      ],
       cause:
-        'an option is missing or has the wrong type or range, such as a server without a `command` or `url`, a `name` that is not lower-case letters, digits and dashes starting with a letter, two servers with the same name, or a `callTimeoutMs` that is not a positive integer.',
+        'an option is missing or has the wrong type or range, such as a server without a `command` or `url`, a `name` that is not lower-case letters, digits and dashes starting with a letter, two servers with the same name, a tool named twice in an allow-list, a description for a tool outside it, or a `callTimeoutMs` that is not a positive integer.',
       fix: 'the message names the option (`servers[0].tools`, `callTimeoutMs`) and what it must be.',
     },
     /** @claim errors-mcp-connect-failed-reason */
