@@ -126,7 +126,7 @@ export const MCP_ERRORS = {
         'plugin-mcp/src/tool-executor.ts#toPluginResult',
       ],
       cause:
-        'the tool’s answer was larger than `maxResultBytes` (1 MiB unless set). An answer more than 64 KiB over the limit (the room left for the message around the result) is cut off rather than held in memory, so the connection is closed and opened again (a new process over stdio, a new session over HTTP); a smaller excess is read whole and refused on the same connection.',
+        'the step’s data, the tool’s answer as recorded with the call’s arguments, measured as JSON, was larger than `maxResultBytes` (1 MiB unless set). An answer more than 64 KiB over the limit (the room left for the message around the result) is cut off rather than held in memory, so the connection is closed and opened again (a new process over stdio, a new session over HTTP); a smaller excess is read whole and refused on the same connection.',
       fix: 'ask the tool for less (a page, a range), or raise `maxResultBytes` if the agent really needs results that large.',
     },
   },
