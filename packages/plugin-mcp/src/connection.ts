@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { boundedFetch, type FetchBounds, type StreamCut } from './bounded-fetch.js';
 import { McpPluginError } from './errors.js';
+import { boundedOutputChecker } from './output-schema.js';
 import { ProcessGroupTransport } from './process-transport.js';
 import {
   isStdioServer,
@@ -173,6 +174,19 @@ function closedUnder(live: Live, error: McpError): boolean {
   return error.code === ErrorCode.ConnectionClosed && live.client.transport === undefined;
 }
 
+/**
+ * Hands a client the allow-listed tools as if it had listed them itself. The SDK's client checks
+ * a tool's answers against its `outputSchema` only for the tools of the last `tools/list` page it
+ * read: the listing may end on another page, and a reconnected client lists nothing. Reaches into
+ * the client (`cacheToolMetadata`, private in its types): the package's test of output schemas
+ * over several pages and a reconnection fails if it moves.
+ */
+function rememberTools(client: Client, tools: readonly Tool[]): void {
+  const cache = (client as unknown as { cacheToolMetadata?: (tools: Tool[]) => void })
+    .cacheToolMetadata;
+  cache?.call(client, [...tools]);
+}
+
 /** A live client and what is known about its transport. */
 interface Live {
   readonly client: Client;
@@ -192,6 +206,8 @@ interface Live {
  */
 export class McpConnection {
   private live: Live | undefined;
+  /** The allow-listed tools as the server listed them at open, given to every new client. */
+  private tools: readonly Tool[] = [];
   /** Settles when a reconnection succeeds; replaced at each outage. */
   private reconnecting: Promise<Live> | undefined;
   private readonly closing = new AbortController();
@@ -220,6 +236,8 @@ export class McpConnection {
         this.listTools(opened.client, deadline.signal),
         deadline.signal,
       );
+      this.tools = tools.tools;
+      rememberTools(opened.client, this.tools);
       this.live = opened;
       return tools;
     } catch (error) {
@@ -397,7 +415,10 @@ export class McpConnection {
 
   /** Opens a client over a new transport, before `deadline` aborts. */
   private async connect(deadline: AbortSignal): Promise<Live> {
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const client = new Client(CLIENT_INFO, {
+      capabilities: {},
+      jsonSchemaValidator: boundedOutputChecker(),
+    });
     const live: Live = { client, oversized: false, broken: new AbortController() };
     const markOversized = () => {
       live.oversized = true;
@@ -422,6 +443,7 @@ export class McpConnection {
     client.onclose = () => this.dropped(live);
     try {
       await raceSignal(client.connect(transport, { signal: deadline }), deadline);
+      rememberTools(client, this.tools);
     } catch (error) {
       client.onclose = undefined;
       await client.close().catch(() => undefined);

@@ -48,9 +48,13 @@ export const MCP_ERRORS = {
     WEFT_MCP_INVALID_OPTIONS: {
       summary: 'The `McpPlugin.connect` options are not valid.',
       raisedBy: '`McpPlugin.connect`',
-      raisers: ['plugin-mcp/src/options.ts#check', 'plugin-mcp/src/options.ts#resolveOptions'],
+      raisers: [
+        'plugin-mcp/src/options.ts#check',
+        'plugin-mcp/src/options.ts#checkToolNames',
+        'plugin-mcp/src/options.ts#resolveOptions',
+      ],
       cause:
-        'an option is missing or has the wrong type or range, such as a server without a `command` or `url`, a `name` that is not lower-case letters, digits and dashes starting with a letter, two servers with the same name, or a `callTimeoutMs` that is not a positive integer.',
+        'an option is missing or has the wrong type or range, such as a server without a `command` or `url`, a `name` that is not lower-case letters, digits and dashes starting with a letter, two servers with the same name, a tool named twice in an allow-list, a description for a tool outside it, or a `callTimeoutMs` that is not a positive integer.',
       fix: 'the message names the option (`servers[0].tools`, `callTimeoutMs`) and what it must be.',
     },
     /** @claim errors-mcp-connect-failed-reason */
@@ -104,12 +108,13 @@ export const MCP_ERRORS = {
         'the tool ran and reported failure. Its text is not put into the step’s error, which the model reads as part of the plan; its first 500 characters are in the step’s data, marked as untrusted, and its first 2000 in the log under the error id (`toolError` of the `MCP tool reported an error` line).',
       fix: 'search the log for the error id to read what the tool said.',
     },
+    /** @claim errors-mcp-call-failed-output-check */
     WEFT_MCP_CALL_FAILED: {
       summary: 'The server refused the call with a protocol error.',
       raisedBy: 'an MCP executor',
       raisers: ['plugin-mcp/src/connection.ts#McpConnection.callWithin'],
       cause:
-        'the server answered the `tools/call` request with a JSON-RPC error, such as invalid parameters or an unknown tool; or its answer broke the tool’s own `outputSchema`, which the SDK’s client refuses with `-32602` (`-32600` when `structuredContent` is missing). The step’s error has the JSON-RPC code, and the message is in the log under the error id.',
+        'the server answered the `tools/call` request with a JSON-RPC error, such as invalid parameters or an unknown tool; or its answer broke the tool’s own `outputSchema`, which the SDK’s client refuses with `-32602` (`-32600` when `structuredContent` is missing), as the plugin has it refuse an answer it cannot check against that schema within 500 ms. The step’s error has the JSON-RPC code, and the message is in the log under the error id.',
       fix: 'search the log for the error id; an unknown tool usually means the server changed since the plugin connected.',
     },
     /** @claim errors-mcp-too-large-connection */
@@ -121,7 +126,7 @@ export const MCP_ERRORS = {
         'plugin-mcp/src/tool-executor.ts#toPluginResult',
       ],
       cause:
-        'the tool’s answer was larger than `maxResultBytes` (1 MiB unless set). An answer more than 64 KiB over the limit (the room left for the message around the result) is cut off rather than held in memory, so the connection is closed and opened again (a new process over stdio, a new session over HTTP); a smaller excess is read whole and refused on the same connection.',
+        'the step’s data, the tool’s answer as recorded with the call’s arguments, measured as JSON, was larger than `maxResultBytes` (1 MiB unless set). An answer more than 64 KiB over the limit (the room left for the message around the result) is cut off rather than held in memory, so the connection is closed and opened again (a new process over stdio, a new session over HTTP); a smaller excess is read whole and refused on the same connection.',
       fix: 'ask the tool for less (a page, a range), or raise `maxResultBytes` if the agent really needs results that large.',
     },
   },

@@ -59,7 +59,8 @@ function isObjectSchema(schema: JsonObject): boolean {
 
 /**
  * A copy of a JSON Schema in which every object accepts only the properties it names: its
- * `additionalProperties` becomes `false` unless it is a (non-empty) schema for them, and
+ * `type` becomes `object` when it lists properties without one (zod ignores them otherwise),
+ * its `additionalProperties` becomes `false` unless it is a (non-empty) schema for them, and
  * `patternProperties` and `propertyNames` are dropped, as they admit names the schema does not
  * list (and their patterns would run unbounded inside zod). An undeclared argument is then
  * refused like a wrong one, and the model is asked again with the key named.
@@ -139,6 +140,8 @@ function closeObjects(schema: unknown, close: boolean): unknown {
       : closeObjects(value, true);
   }
   if (isObjectSchema(out)) {
+    // z.fromJSONSchema checks properties and required only where the type says object.
+    if (out.type === undefined) out.type = 'object';
     delete out.patternProperties;
     delete out.propertyNames;
     const extra = out.additionalProperties;
@@ -152,6 +155,27 @@ function closeObjects(schema: unknown, close: boolean): unknown {
 /** Where patterns run: a context of their own, so that its timeout can stop them. */
 const sandbox = createContext({});
 const runTest = new Script('pattern.test(value)');
+
+const runCheck = new Script('check()');
+
+/**
+ * Runs `check` for at most `ms`, in the context whose timeout can stop it, as patterns run.
+ *
+ * @returns What `check` returned, or `'timeout'` when it ran out of time.
+ */
+export function withinTime<T>(check: () => T, ms: number): T | 'timeout' {
+  sandbox.check = check;
+  try {
+    return runCheck.runInContext(sandbox, { timeout: ms }) as T;
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
+      return 'timeout';
+    }
+    throw error;
+  } finally {
+    sandbox.check = undefined;
+  }
+}
 
 /** Time the pattern checks of one call still have; see {@link PATTERN_BUDGET_MS}. */
 export interface PatternBudget {

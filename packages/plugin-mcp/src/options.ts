@@ -90,8 +90,8 @@ export interface McpStdioServerOptions {
    */
   readonly tools: readonly string[];
   /**
-   * Descriptions to show the model instead of the server's own, by tool name. The server's
-   * descriptions are shown otherwise, cut to 1000 characters.
+   * Descriptions to show the model instead of the server's own, by tool name, each a tool of
+   * `tools`. The server's descriptions are shown otherwise, cut to 1000 characters.
    */
   readonly descriptions?: Readonly<Record<string, string>>;
 }
@@ -113,8 +113,8 @@ export interface McpHttpServerOptions {
    */
   readonly tools: readonly string[];
   /**
-   * Descriptions to show the model instead of the server's own, by tool name. The server's
-   * descriptions are shown otherwise, cut to 1000 characters.
+   * Descriptions to show the model instead of the server's own, by tool name, each a tool of
+   * `tools`. The server's descriptions are shown otherwise, cut to 1000 characters.
    */
   readonly descriptions?: Readonly<Record<string, string>>;
 }
@@ -205,6 +205,7 @@ export function resolveOptions(options: McpPluginOptions): ResolvedMcpOptions {
       );
     }
     names.add(server.name);
+    checkToolNames(server, index);
   }
   const reconnectDelayMs = options.reconnectDelayMs ?? 250;
   return {
@@ -217,6 +218,32 @@ export function resolveOptions(options: McpPluginOptions): ResolvedMcpOptions {
     reconnectDelayMs,
     maxReconnectDelayMs: Math.max(options.maxReconnectDelayMs ?? 10_000, reconnectDelayMs),
   };
+}
+
+/**
+ * A tool named twice would make two executors of one action, which the runtime refuses; a
+ * description for a tool outside the allow-list (a typo, most often) would leave the server's
+ * own description in its place without a word.
+ */
+function checkToolNames(server: McpServerOptions, index: number): void {
+  const tools = new Set<string>();
+  for (const tool of server.tools) {
+    if (tools.has(tool)) {
+      throw new McpPluginError(
+        'WEFT_MCP_INVALID_OPTIONS',
+        `McpPlugin: servers[${index}].tools names "${tool}" twice; each tool is named once.`,
+      );
+    }
+    tools.add(tool);
+  }
+  for (const tool of Object.keys(server.descriptions ?? {})) {
+    if (!tools.has(tool)) {
+      throw new McpPluginError(
+        'WEFT_MCP_INVALID_OPTIONS',
+        `McpPlugin: servers[${index}].descriptions has a description for "${tool}", which is not in servers[${index}].tools; describe only allowed tools.`,
+      );
+    }
+  }
 }
 
 function check(schema: z.ZodType, value: unknown, prefix: readonly PropertyKey[]): void {

@@ -204,14 +204,21 @@ export class ProcessGroupTransport implements Transport {
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => {
-        try {
-          this.buffer.append(chunk);
-        } catch (error) {
-          this.onerror?.(error as Error);
-          void this.close();
-          return;
+        // Line by line, reading each message as it completes: the buffer's limit then holds one
+        // message, not a message and the start of the next that came in the same chunk.
+        for (let start = 0; start < chunk.length;) {
+          const newline = chunk.indexOf(0x0a, start);
+          const end = newline === -1 ? chunk.length : newline + 1;
+          try {
+            this.buffer.append(chunk.subarray(start, end));
+          } catch (error) {
+            this.onerror?.(error as Error);
+            void this.close();
+            return;
+          }
+          this.readMessages();
+          start = end;
         }
-        this.readMessages();
       });
       child.stderr?.pipe(this.stderrStream);
     });

@@ -7,7 +7,7 @@ import type { AgentTask, ExecutionContext, Executor, PluginResult } from '@weft/
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { bounded, type McpConnection } from './connection.js';
 import { McpPluginError } from './errors.js';
-import { toolInput, withPatternBudget } from './input-schema.js';
+import { declaredOnly, toolInput, withPatternBudget } from './input-schema.js';
 import type { McpLogger } from './options.js';
 
 /** The longest server-written description shown to the model. */
@@ -55,10 +55,42 @@ export interface ToolExecutorSettings {
   readonly logger: () => McpLogger;
 }
 
-/** Whether a tool takes no arguments at all, so the model need not be asked for any. */
+/**
+ * The keywords a tool's input schema may have, once undeclared arguments are refused
+ * ({@link declaredOnly}), and still take no argument: they declare none and admit none.
+ */
+const NO_ARGUMENT_KEYWORDS = new Set([
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'title',
+  'description',
+  '$schema',
+  '$id',
+  '$comment',
+  '$defs',
+  'definitions',
+  'default',
+  'examples',
+]);
+
+/**
+ * Whether a tool takes no arguments at all, so the model need not be asked for any: its schema
+ * declares no property and admits no other. Parameters declared elsewhere than `properties`
+ * (in `allOf` parts, `anyOf`, a `$ref`) count, so such a tool is asked for them.
+ */
 function takesNoArguments(tool: Tool): boolean {
-  const properties = tool.inputSchema.properties;
-  return properties === undefined || Object.keys(properties).length === 0;
+  const schema = declaredOnly(tool.inputSchema) as Record<string, unknown>;
+  const { properties, additionalProperties } = schema;
+  return (
+    (properties === undefined ||
+      (typeof properties === 'object' &&
+        properties !== null &&
+        Object.keys(properties).length === 0)) &&
+    (additionalProperties === undefined || additionalProperties === false) &&
+    Object.keys(schema).every((key) => NO_ARGUMENT_KEYWORDS.has(key))
+  );
 }
 
 /** The tag around a server's own description of a tool, in the executor's description. */

@@ -19,6 +19,7 @@ import {
 } from '../src/bounded-fetch.js';
 import { bounded, CLIENT_INFO } from '../src/connection.js';
 import { McpPlugin } from '../src/index.js';
+import { ProcessGroupTransport } from '../src/process-transport.js';
 import { serveOverHttp, type FixtureHttpServer } from './fixtures/fixture-server.js';
 
 const UNLISTING = fileURLToPath(new URL('./fixtures/unlisting-server.mjs', import.meta.url));
@@ -280,5 +281,59 @@ describe('TSDoc of boundedFetch', () => {
     const gaps = [opened[1]! - opened[0]!, opened[2]! - opened[1]!];
     expect(gaps[0]).toBeGreaterThanOrEqual(190);
     expect(gaps[1]).toBeGreaterThanOrEqual(390);
+  });
+});
+
+describe('ProcessGroupTransport', () => {
+  /** Starts `node -e script` through the transport, collecting what it reads. */
+  async function transportFor(script: string, maxBufferSize: number) {
+    const transport = new ProcessGroupTransport({
+      command: process.execPath,
+      args: ['-e', script],
+      maxBufferSize,
+    });
+    const messages: unknown[] = [];
+    const errors: string[] = [];
+    let closed = false;
+    transport.onmessage = (message) => messages.push(message);
+    transport.onerror = (error) => errors.push(error.message);
+    transport.onclose = () => {
+      closed = true;
+    };
+    await transport.start();
+    return { transport, messages, errors, closed: () => closed };
+  }
+
+  it('holds its byte limit to each message, not to a message and the next one read with it [claim:mcp-stdio-message-bound]', async () => {
+    const note = (text: string) =>
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { text } });
+    const near = note('n'.repeat(900));
+    const next = note('next');
+    // One write: both lines reach the client in one chunk, 900-odd bytes and then some.
+    const { transport, messages, errors, closed } = await transportFor(
+      `process.stdout.write(${JSON.stringify(`${near}\n${next}\n`)}); setInterval(() => {}, 1000);`,
+      near.length + 10,
+    );
+    try {
+      await expect.poll(() => messages.length, { timeout: 5_000 }).toBe(2);
+      expect(errors).toEqual([]);
+      expect(closed()).toBe(false);
+    } finally {
+      await transport.close();
+    }
+  });
+
+  it('closes on a message longer than its byte limit [claim:mcp-stdio-message-bound]', async () => {
+    const long = JSON.stringify({ jsonrpc: '2.0', method: 'x', params: { t: 'l'.repeat(2_000) } });
+    const { transport, errors, closed } = await transportFor(
+      `process.stdout.write(${JSON.stringify(`${long}\n`)}); setInterval(() => {}, 1000);`,
+      1_000,
+    );
+    try {
+      await expect.poll(() => closed(), { timeout: 5_000 }).toBe(true);
+      expect(errors.some((error) => /exceeded maximum size/.test(error))).toBe(true);
+    } finally {
+      await transport.close();
+    }
   });
 });

@@ -8,6 +8,8 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Plugin, Runtime } from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpPlugin, type McpStdioServerOptions } from '../src/index.js';
 import { procStat, running as isRunning } from '../src/process-transport.js';
@@ -61,7 +63,7 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     expect(received.map((line) => JSON.parse(line) as unknown)).toEqual([{ text: 'hi' }]);
   });
 
-  it('checks a ^(a+)+$ pattern against a hostile answer promptly and fails the step clearly [claim:mcpdoc-pattern] [claim:prod-mcp-arguments] [claim:mcp-pattern-bound] [claim:tsdoc-mcp-pattern-budget]', async () => {
+  it('checks a ^(a+)+$ pattern against a hostile answer promptly and fails the step clearly [claim:mcpdoc-pattern] [claim:prod-mcp-arguments] [claim:mcp-pattern-bound] [claim:tsdoc-mcp-pattern-budget] [claim:mcp-readme-failures-server-words]', async () => {
     const hostile = { name: `${'a'.repeat(40)}!` };
     agent = await startAgent(await connect(hostileServer(['match'])), [
       plan('match'),
@@ -128,7 +130,7 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     expect(planning).not.toMatch(/^- pluginId "mcp", action "hostile\.delete-everything"/m);
   });
 
-  it("shows the model the tool's input schema with the server's descriptions, and refuses with its patterns [claim:mcpdoc-schema-as-written]", async () => {
+  it("shows the model the tool's input schema with the server's descriptions, and refuses with its patterns [claim:mcpdoc-schema-as-written] [claim:mcp-readme-schema-words]", async () => {
     agent = await startAgent(await connect(hostileServer(['record', 'match'])), [
       plan('record', 'match'),
       { text: 'x' },
@@ -194,6 +196,37 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     const terms = (await readFile(termFile, 'utf8')).trim().split('\n').map(Number);
     expect(terms).toHaveLength(1);
     expect(stopped - (terms[0] ?? stopped)).toBeGreaterThanOrEqual(900);
+  });
+
+  it('stop() returns at its 2 s shutdown deadline when other plugins used it up, and the server is ended after [claim:mcp-readme-stop-deadline]', async () => {
+    const pidFile = await tempFile('pid');
+    const mcp = await connect(
+      hostileServer(['pid'], { WEFT_FIXTURE_IGNORE_TERM: '1', WEFT_FIXTURE_PID_FILE: pidFile }),
+    );
+    /** Shut down after the MCP plugin's turn comes (plugins stop in reverse order), slowly. */
+    class SlowToStop extends Plugin {
+      readonly id = 'slow';
+      readonly description = 'Takes 2.5 s to shut down.';
+      override async shutdown(): Promise<void> {
+        await new Promise((resolve) => setTimeout(resolve, 2_500));
+      }
+    }
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider()],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [mcp, new SlowToStop()],
+    });
+    await runtime.start();
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    await runtime.stop();
+    // The slow plugin used the runtime's 2 s: the MCP plugin was asked to shut down, not waited
+    // for, and its server (which ignores SIGTERM) was still running when stop() returned.
+    expect(isRunning(pid)).toBe(true);
+    const deadline = Date.now() + 5_000;
+    while (isRunning(pid) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(isRunning(pid)).toBe(false);
   });
 
   it('stop() ends a server started through sh -c, the shell and the server under it [claim:mcpdoc-process-group] [claim:prod-mcp-processes] [claim:mcp-process-group] [claim:tsdoc-mcp-process-close] [claim:tsdoc-mcp-group-alive-zombie]', async () => {

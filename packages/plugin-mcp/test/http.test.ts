@@ -2,6 +2,10 @@
  * The plugin against the fixture tools served over MCP's streamable HTTP transport, on a real
  * loopback HTTP server, driven through real Weft tasks.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { Server as LowLevelServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { WeftError } from '@weft/core';
@@ -133,6 +137,78 @@ describe('McpPlugin over streamable HTTP', () => {
     await backOnPort();
   });
 
+  it('fails a call the server answers with an HTTP error status as WEFT_MCP_UNAVAILABLE, and connects anew [claim:mcp-unavailable]', async () => {
+    server = await serveOverHttp();
+    const upstream = server.url;
+    let refuseCalls = true;
+    // In front of the fixture server: every request goes through, but a tools/call gets a 500.
+    const front = createServer((request, response) => {
+      void (async () => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of request) chunks.push(chunk as Buffer);
+        const body = Buffer.concat(chunks);
+        if (refuseCalls && body.toString('utf8').includes('"tools/call"')) {
+          response.writeHead(500, { 'content-type': 'text/plain' }).end('database on fire');
+          return;
+        }
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(request.headers)) {
+          if (typeof value === 'string' && name !== 'host' && name !== 'content-length')
+            headers.set(name, value);
+        }
+        // The upstream request ends with this one (the background stream stays open otherwise).
+        const done = new AbortController();
+        response.on('close', () => done.abort());
+        const answer = await fetch(upstream, {
+          method: request.method ?? 'GET',
+          headers,
+          signal: done.signal,
+          ...(request.method === 'POST' ? { body } : {}),
+        });
+        response.writeHead(answer.status, Object.fromEntries(answer.headers.entries()));
+        if (answer.body === null) {
+          response.end();
+          return;
+        }
+        const relayed = Readable.fromWeb(answer.body as NodeReadableStream);
+        relayed.on('error', () => response.destroy());
+        relayed.pipe(response);
+      })().catch(() => response.destroy());
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = front.address() as AddressInfo;
+      agent = await startAgent(
+        await McpPlugin.connect({
+          servers: [{ name: 'web', url: `http://127.0.0.1:${port}/mcp`, tools: ['echo'] }],
+          reconnectDelayMs: 50,
+        }),
+        [plan('echo'), { text: 'refused' }, plan('echo'), { text: 'let through' }],
+      );
+      const refused = await agent.run('echo, refused');
+      expect(refused.chain[1]?.error).toMatch(
+        /server "web" disconnected during the call of tool "echo"; the plugin is reconnecting\. \[WEFT_MCP_UNAVAILABLE\]/,
+      );
+      expect(refused.chain[1]?.error).not.toContain('on fire');
+      refuseCalls = false;
+      await expect
+        .poll(() => agent?.logs.some((line) => line.msg === 'MCP server reconnected'), {
+          timeout: 5_000,
+        })
+        .toBe(true);
+      const through = await agent.run('echo, let through');
+      expect(through.chain[1]).toMatchObject({
+        type: 'result',
+        data: { content: [{ text: 'let through' }] },
+      });
+    } finally {
+      await agent?.runtime.stop();
+      agent = undefined;
+      front.closeAllConnections();
+      await new Promise((resolve) => front.close(resolve));
+    }
+  });
+
   it('fails a call at once when the server goes away in the middle of its answer, and reconnects [claim:mcpdoc-unavailable-at-once] [claim:errors-mcp-unavailable-during-call] [claim:mcp-unavailable] [claim:tsdoc-mcp-bounded-fetch-lost]', async () => {
     agent = await startAgent(await connect(['hang', 'echo'], { callTimeoutMs: 20_000 }), [
       plan('hang'),
@@ -258,6 +334,149 @@ describe('McpPlugin over streamable HTTP', () => {
       /tool "count" \(JSON-RPC error -32602\); its message is logged under error id [0-9a-f-]{36}\. \[WEFT_MCP_CALL_FAILED\]/,
     );
     expect(JSON.stringify(task.chain[1]?.data ?? null)).not.toContain('many');
+  });
+
+  it("keeps refusing an answer that breaks the tool's outputSchema when the tool was on an earlier page of the listing, and after a reconnection [claim:mcp-call-failed-output-schema]", async () => {
+    // The SDK's client checks answers against the output schemas of the last tools/list page it
+    // read, on the client that read it: the plugin hands it those of every allowed tool.
+    const count = {
+      name: 'count',
+      description: 'Counts.',
+      inputSchema: { type: 'object' as const },
+      outputSchema: {
+        type: 'object' as const,
+        properties: { n: { type: 'number' } },
+        required: ['n'],
+      },
+    };
+    const other = {
+      name: 'other',
+      description: 'Other.',
+      inputSchema: { type: 'object' as const },
+    };
+    const wrongOutput = () => {
+      const mcp = new LowLevelServer(
+        { name: 'weft-paged-output-fixture', version: '1.0.0' },
+        { capabilities: { tools: {} } },
+      );
+      mcp.setRequestHandler(ListToolsRequestSchema, (request) =>
+        request.params?.cursor === 'two'
+          ? { tools: [other] }
+          : { tools: [count], nextCursor: 'two' },
+      );
+      mcp.setRequestHandler(CallToolRequestSchema, () => ({
+        content: [{ type: 'text', text: 'many' }],
+        structuredContent: { n: 'many' },
+      }));
+      return mcp;
+    };
+    server = await serveOverHttp(0, wrongOutput);
+    agent = await startAgent(
+      await McpPlugin.connect({
+        servers: [{ name: 'web', url: server.url, tools: ['count', 'other'] }],
+        reconnectDelayMs: 50,
+        callTimeoutMs: 1_500,
+      }),
+      [plan('count'), plan('count'), plan('count')],
+    );
+    const refused =
+      /tool "count" \(JSON-RPC error -32602\); its message is logged under error id [0-9a-f-]{36}\. \[WEFT_MCP_CALL_FAILED\]/;
+    expect((await agent.run('count them')).chain[1]?.error).toMatch(refused);
+    // The server goes away: a call fails to reach it, and the plugin connects anew once it is back.
+    const port = Number(new URL(server.url).port);
+    await server.close();
+    expect((await agent.run('count while down')).chain[1]?.error).toContain(
+      '[WEFT_MCP_UNAVAILABLE]',
+    );
+    server = await serveOverHttp(port, wrongOutput);
+    const again = await agent.run('count once back');
+    expect(again.chain[1]?.error).toMatch(refused);
+    expect(JSON.stringify(again.chain[1]?.data ?? null)).not.toContain('many');
+    expect(agent.logs.some((line) => line.msg === 'MCP server reconnected')).toBe(true);
+  });
+
+  it("gives the check of an answer against the tool's outputSchema 500 ms, so its pattern cannot stall the agent [claim:mcp-readme-output-schema-bound] [claim:tsdoc-mcp-output-check-time] [claim:errors-mcp-call-failed-output-check]", async () => {
+    server = await serveOverHttp(0, () => {
+      const mcp = new LowLevelServer(
+        { name: 'weft-backtracking-output-fixture', version: '1.0.0' },
+        { capabilities: { tools: {} } },
+      );
+      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
+        tools: [
+          {
+            name: 'name',
+            description: 'Names.',
+            inputSchema: { type: 'object' as const },
+            outputSchema: {
+              type: 'object' as const,
+              properties: { name: { type: 'string', pattern: '^(a+)+$' } },
+            },
+          },
+        ],
+      }));
+      // Unbounded, checking this against ^(a+)+$ backtracks for hours on the agent's thread.
+      mcp.setRequestHandler(CallToolRequestSchema, () => ({
+        content: [{ type: 'text', text: 'named' }],
+        structuredContent: { name: `${'a'.repeat(40)}!` },
+      }));
+      return mcp;
+    });
+    agent = await startAgent(
+      await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['name'] }] }),
+      [plan('name')],
+    );
+    const started = Date.now();
+    const task = await agent.run('name it');
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(task.chain[1]?.error).toMatch(
+      /tool "name" \(JSON-RPC error -32602\); its message is logged under error id [0-9a-f-]{36}\. \[WEFT_MCP_CALL_FAILED\]/,
+    );
+    const errorId = /error id ([0-9a-f-]{36})/.exec(task.chain[1]?.error ?? '')?.[1];
+    expect(agent.logs.find((line) => line.errorId === errorId)?.serverMessage).toMatch(
+      /could not be checked against the tool's outputSchema within 500 ms/,
+    );
+  });
+
+  it('asks the model for the arguments of a tool whose parameters come from allOf, and checks them [claim:mcp-no-arguments]', async () => {
+    const received: unknown[] = [];
+    server = await serveOverHttp(0, () => {
+      const mcp = new LowLevelServer(
+        { name: 'weft-all-of-fixture', version: '1.0.0' },
+        { capabilities: { tools: {} } },
+      );
+      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
+        tools: [
+          {
+            name: 'order',
+            description: 'Orders an item.',
+            inputSchema: {
+              type: 'object' as const,
+              allOf: [
+                { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
+                { type: 'object', properties: { quantity: { type: 'integer', minimum: 1 } } },
+              ],
+            },
+          },
+        ],
+      }));
+      mcp.setRequestHandler(CallToolRequestSchema, (request) => {
+        received.push(request.params.arguments);
+        return { content: [{ type: 'text', text: 'ordered' }] };
+      });
+      return mcp;
+    });
+    agent = await startAgent(
+      await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['order'] }] }),
+      [plan('order'), { sku: 'A-1', quantity: 0 }, { sku: 'A-1', quantity: 2 }],
+    );
+    const task = await agent.run('order two of A-1');
+    expect(task.chain[1]).toMatchObject({
+      type: 'result',
+      data: { content: [{ text: 'ordered' }] },
+    });
+    // The first answer broke the allOf part's minimum and was asked again; only the second went out.
+    expect(received).toEqual([{ sku: 'A-1', quantity: 2 }]);
+    expect(agent.model.remaining).toBe(0);
   });
 
   it('gives each reconnection attempt connectTimeoutMs, then tries again [claim:mcpdoc-reconnect-backoff] [claim:mcp-reconnect]', async () => {

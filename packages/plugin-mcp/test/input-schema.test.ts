@@ -6,7 +6,9 @@
  * marked as untrusted (src/tool-executor.ts).
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentTask, ExecutionContext } from '@weft/core';
 import { describe, expect, it } from 'vitest';
+import type { McpConnection } from '../src/connection.js';
 import { McpPluginError } from '../src/errors.js';
 import {
   declaredOnly,
@@ -15,7 +17,7 @@ import {
   PATTERN_TIME_MS,
   toolInput,
 } from '../src/input-schema.js';
-import { describeServerTool, SERVER_TEXT_TAG } from '../src/tool-executor.js';
+import { describeServerTool, SERVER_TEXT_TAG, toolExecutor } from '../src/tool-executor.js';
 
 const tool = (inputSchema: Record<string, unknown>): Tool =>
   ({ name: 'lookup', inputSchema: { type: 'object', ...inputSchema } }) as Tool;
@@ -189,6 +191,59 @@ describe('declaredOnly', () => {
     expect(nested.error?.issues[0]).toMatchObject({ path: ['options'], keys: ['path'] });
   });
 
+  it("checks an object whose schema lists properties without type: 'object', at any depth [claim:mcp-arguments-schema] [claim:mcp-undeclared-arguments] [claim:mcp-readme-typeless-object]", () => {
+    // z.fromJSONSchema alone ignores properties and required where type is missing.
+    const parsed = inputSchemaOf(
+      'shop',
+      tool({
+        properties: {
+          order: { properties: { quantity: { type: 'integer' } }, required: ['quantity'] },
+        },
+        required: ['order'],
+      }),
+    );
+    expect(parsed.safeParse({ order: { quantity: 2 } }).success).toBe(true);
+    expect(parsed.safeParse({ order: { quantity: 'two' } }).error?.issues[0]?.path).toEqual([
+      'order',
+      'quantity',
+    ]);
+    expect(parsed.safeParse({ order: {} }).success).toBe(false);
+    expect(
+      parsed.safeParse({ order: { quantity: 2, path: '/etc/shadow' } }).error?.issues[0],
+    ).toMatchObject({ code: 'unrecognized_keys', keys: ['path'] });
+  });
+
+  it('leaves unchecked the keywords of a schema without type other than properties [claim:mcp-readme-typeless-object]', () => {
+    const parsed = inputSchemaOf(
+      'shop',
+      tool({
+        properties: {
+          code: { minLength: 3, pattern: '^[A-Z]+$' },
+          tags: { items: { type: 'string' } },
+          checked: { type: 'string', minLength: 3 },
+        },
+      }),
+    );
+    // zod's z.fromJSONSchema reads these keywords only under their type.
+    expect(parsed.safeParse({ code: 'a', tags: [1] }).success).toBe(true);
+    expect(parsed.safeParse({ checked: 'a' }).success).toBe(false);
+  });
+
+  it("tells apart the members of a oneOf written without type: 'object' [claim:mcp-arguments-schema] [claim:mcp-readme-typeless-object]", () => {
+    const parsed = inputSchemaOf(
+      'shop',
+      tool({
+        oneOf: [
+          { properties: { sku: { type: 'string' } }, required: ['sku'] },
+          { properties: { id: { type: 'string' } }, required: ['id'] },
+        ],
+      }),
+    );
+    expect(parsed.safeParse({ sku: 'A-1' }).success).toBe(true);
+    expect(parsed.safeParse({ id: 'c-7' }).success).toBe(true);
+    expect(parsed.safeParse({}).success).toBe(false);
+  });
+
   it('keeps extra properties a schema describes with a schema of their own, and checks them [claim:mcpdoc-undeclared] [claim:mcp-declared-only-rule] [claim:tsdoc-mcp-declared-only]', () => {
     const parsed = inputSchemaOf(
       'files',
@@ -208,7 +263,7 @@ describe('declaredOnly', () => {
     }
   });
 
-  it('takes an object whose parts come from allOf, and refuses what no part declares', () => {
+  it('takes an object whose parts come from allOf, and refuses what no part declares [claim:mcp-readme-all-of]', () => {
     const parsed = inputSchemaOf(
       'shop',
       tool({
@@ -224,7 +279,7 @@ describe('declaredOnly', () => {
     expect(extra.error?.issues[0]).toMatchObject({ code: 'unrecognized_keys', keys: ['path'] });
   });
 
-  it('leaves an object whose allOf parts say more than their properties open, and callable [claim:mcpdoc-undeclared]', () => {
+  it('leaves an object whose allOf parts say more than their properties open, and callable [claim:mcpdoc-undeclared] [claim:mcp-readme-all-of]', () => {
     const parsed = inputSchemaOf(
       'shop',
       tool({
@@ -236,6 +291,22 @@ describe('declaredOnly', () => {
     );
     expect(parsed.safeParse({ sku: 'A-1' }).success).toBe(true);
     expect(parsed.safeParse({ sku: 'A-1', note: 'for Ada' }).success).toBe(true);
+  });
+
+  it('leaves an object open whose allOf parts describe one property in two ways, checking both [claim:mcp-readme-all-of]', () => {
+    const parsed = inputSchemaOf(
+      'shop',
+      tool({
+        allOf: [
+          { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
+          { type: 'object', properties: { sku: { type: 'string', minLength: 3 } } },
+        ],
+      }),
+    );
+    expect(parsed.safeParse({ sku: 'A-1' }).success).toBe(true);
+    expect(parsed.safeParse({ sku: 'A' }).success).toBe(false);
+    // Merged, the two parts would have to pick one description of sku: they stay apart, open.
+    expect(parsed.safeParse({ sku: 'A-1', path: '/etc/shadow' }).success).toBe(true);
   });
 
   it('leaves values that only look like schemas (enum, const, default) alone', () => {
@@ -266,4 +337,70 @@ describe('describeServerTool', () => {
     expect(description).not.toContain('\n');
     expect(description.endsWith(`</${SERVER_TEXT_TAG}>`)).toBe(true);
   });
+});
+
+describe('toolExecutor, for a tool that may take no arguments', () => {
+  /** Runs the tool's executor once: whether it asked the model, and what the server got. */
+  async function run(schema: Record<string, unknown>, answer: Record<string, unknown> = {}) {
+    let asked = false;
+    const sent: unknown[] = [];
+    const connection = {
+      callTool: async (_tool: string, args: Record<string, unknown>) => {
+        sent.push(args);
+        return { content: [] };
+      },
+    } as unknown as McpConnection;
+    const executor = toolExecutor('shop', tool(schema), {
+      connection,
+      maxResultBytes: 1_000_000,
+      logger: () => ({ debug() {}, info() {}, warn() {}, error() {} }),
+    });
+    const context = {
+      getObject: async () => {
+        asked = true;
+        return answer;
+      },
+      chain: [],
+      signal: new AbortController().signal,
+    } as unknown as ExecutionContext;
+    await executor.execute({ trigger: { message: 'go' } } as AgentTask, context);
+    return { asked, sent };
+  }
+
+  it.each([
+    ['no properties', {}],
+    ['empty properties', { properties: {} }],
+    ['additionalProperties true', { properties: {}, additionalProperties: true }],
+  ])(
+    'calls a tool whose schema has %s without asking [claim:mcp-no-arguments]',
+    async (_what, schema) => {
+      expect(await run(schema)).toEqual({ asked: false, sent: [{}] });
+    },
+  );
+
+  it.each([
+    ['allOf parts', { allOf: [{ type: 'object', properties: { sku: { type: 'string' } } }] }],
+    [
+      'anyOf',
+      {
+        anyOf: [
+          { type: 'object', properties: { sku: { type: 'string' } } },
+          { type: 'object', properties: { id: { type: 'string' } } },
+        ],
+      },
+    ],
+    [
+      'a $ref',
+      {
+        $ref: '#/$defs/order',
+        $defs: { order: { type: 'object', properties: { sku: { type: 'string' } } } },
+      },
+    ],
+    ['a schema for extra properties', { additionalProperties: { type: 'string' } }],
+  ])(
+    'asks for the arguments of a tool whose parameters come from %s [claim:mcp-no-arguments]',
+    async (_what, schema) => {
+      expect(await run(schema, { sku: 'A-1' })).toEqual({ asked: true, sent: [{ sku: 'A-1' }] });
+    },
+  );
 });

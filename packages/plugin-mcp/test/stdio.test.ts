@@ -2,7 +2,8 @@
  * The plugin against the fixture MCP server spawned as a child process over stdio, driven
  * through real Weft tasks: plan, step, review.
  */
-import { WeftError } from '@weft/core';
+import { Runtime, WeftError, type AgentTask, type ExecutionContext } from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpPlugin, UNTRUSTED_NOTICE, type McpPluginOptions } from '../src/index.js';
 import { INJECTED_ERROR_TEXT, LONG_ERROR_TEXT } from './fixtures/fixture-server.js';
@@ -37,6 +38,20 @@ async function connect(tools: readonly string[], options: Partial<McpPluginOptio
 const plan = (...tools: string[]) => ({
   steps: tools.map((tool) => ({ pluginId: 'mcp', action: `fixture.${tool}` })),
 });
+
+/** Whether the process `pid` is gone within `ms`. */
+async function goneWithin(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return true;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
 
 function pidOf(data: unknown): number {
   const { content } = data as { content: { text: string }[] };
@@ -155,7 +170,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     );
   });
 
-  it('checks nested arguments against the tool schema; the review sees the field that was wrong [claim:mcp-arguments-review] [claim:wp-plugin-mcp]', async () => {
+  it('checks nested arguments against the tool schema; the review sees the field that was wrong [claim:mcp-arguments-review] [claim:mcp-readme-failures-step-errors] [claim:wp-plugin-mcp]', async () => {
     const bad = {
       customer: { id: 'c-7', email: 'ada@example.com' },
       lines: [{ sku: 'tea', quantity: 0 }],
@@ -209,7 +224,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(agent.logs.some((line) => line.code === 'WEFT_MCP_TIMEOUT')).toBe(true);
   });
 
-  it("cancels a hanging call when the task's deadline passes, whatever callTimeoutMs says [claim:errors-mcp-step-codes-after-task-end] [claim:mcpdoc-deadlines] [claim:mcpdoc-hung] [claim:mcp-cancel] [claim:mcp-timeout] [claim:tsdoc-mcp-connection-call-deadline] [claim:mcpdoc-hung-codes]", async () => {
+  it("cancels a hanging call when the task's deadline passes, whatever callTimeoutMs says [claim:errors-mcp-step-codes-after-task-end] [claim:mcpdoc-deadlines] [claim:mcpdoc-hung] [claim:mcp-cancel] [claim:mcp-timeout] [claim:tsdoc-mcp-connection-call-deadline] [claim:mcpdoc-hung-codes] [claim:mcp-readme-failures-step-errors]", async () => {
     agent = await startAgent(await connect(['hang'], { callTimeoutMs: 120_000 }), [plan('hang')], {
       taskTimeoutMs: 1000,
     });
@@ -335,7 +350,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     );
   });
 
-  it('reads an answer up to 64 KiB past maxResultBytes whole, and cuts one further past [claim:mcpdoc-too-large] [claim:errors-mcp-too-large-connection]', async () => {
+  it('reads an answer up to 64 KiB past maxResultBytes whole, and cuts one further past [claim:mcpdoc-too-large] [claim:errors-mcp-too-large-connection] [claim:mcp-too-large]', async () => {
     agent = await startAgent(
       await connect(['echo', 'pid'], { maxResultBytes: 300, reconnectDelayMs: 50 }),
       [
@@ -436,17 +451,30 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(() => process.kill(pid, 0)).not.toThrow();
     await agent.runtime.stop();
     agent = undefined;
-    const deadline = Date.now() + 5000;
-    let alive = true;
-    while (alive && Date.now() < deadline) {
-      try {
-        process.kill(pid, 0);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      } catch {
-        alive = false;
-      }
-    }
-    expect(alive).toBe(false);
+    expect(await goneWithin(pid, 5000)).toBe(true);
+  });
+
+  it('leaves the servers to close() when the runtime never started, as stop() only shuts down what started [claim:mcp-close]', async () => {
+    const connected = await connect(['pid']);
+    // The tool takes no arguments: its executor runs without a model, outside any runtime.
+    const executor = connected.executors.find((candidate) => candidate.action === 'fixture.pid');
+    const result = await executor?.execute(
+      { trigger: {} } as AgentTask,
+      {
+        signal: new AbortController().signal,
+        chain: [],
+      } as unknown as ExecutionContext,
+    );
+    const pid = pidOf(result?.data);
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider()],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [connected],
+    });
+    await runtime.stop();
+    expect(await goneWithin(pid, 1500)).toBe(false);
+    await connected.close();
+    expect(await goneWithin(pid, 5000)).toBe(true);
   });
 });
 
@@ -475,6 +503,14 @@ describe('McpPlugin.connect', () => {
       [
         { servers: [fixtureServer(['echo']), fixtureServer(['add'])] },
         /servers\[1\]\.name "fixture" is used by another server/,
+      ],
+      [
+        { servers: [fixtureServer(['echo', 'add', 'echo'])] },
+        /servers\[0\]\.tools names "echo" twice/,
+      ],
+      [
+        { servers: [{ ...fixtureServer(['echo']), descriptions: { ech: 'Repeats.' } }] },
+        /servers\[0\]\.descriptions has a description for "ech", which is not in servers\[0\]\.tools/,
       ],
     ];
     for (const [options, message] of cases) {
