@@ -33,7 +33,7 @@ describe('the assistant links of the copy-page bar', () => {
     expect(claude.searchParams.get('q')).toBe(assistantPrompt(page));
   });
 
-  it('lead to the Cursor set-up from a clone while the package is not on npm [claim:mcp-docs-clone-not-on-npm] [claim:mcp-docs-cursor-link]', () => {
+  it('lead to the Cursor set-up from a clone while the package is not on npm [claim:mcp-docs-clone-not-on-npm] [claim:mcp-docs-cursor-link] [claim:cg-first-release-flags]', () => {
     // Until the release, the one-click install would add an `npx` command that answers E404.
     expect(MCP_DOCS_ON_NPM).toBe(PACKAGES_ON_NPM);
     expect(MCP_DOCS_ON_NPM).toBe(false);

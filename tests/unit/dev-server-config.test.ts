@@ -144,6 +144,36 @@ describe('the site config under the dev server', () => {
     expect((await siteConfig('build')).onBrokenLinks).toBe('warn');
   }, 60_000);
 
+  it('turns every part of Docusaurus Faster off with FASTER=false, and on without it [claim:cg-faster-false]', async () => {
+    // The site config passes a boolean; Docusaurus's own validation expands it into the parts.
+    const { validateConfig } =
+      (await import('@docusaurus/core/lib/server/configValidation.js')) as {
+        validateConfig: (
+          config: unknown,
+          siteConfigPath: string,
+        ) => Config & {
+          future: { faster: Record<string, boolean> };
+        };
+      };
+    const parts = async (): Promise<Record<string, boolean>> => {
+      const { title, url, baseUrl, future } = await siteConfig('build');
+      return validateConfig({ title, url, baseUrl, future }, 'docusaurus.config.ts').future.faster;
+    };
+    const named = [
+      'rspackBundler',
+      'rspackPersistentCache',
+      'swcJsLoader',
+      'lightningCssMinimizer',
+    ];
+    vi.stubEnv('FASTER', undefined);
+    const on = await parts();
+    for (const part of named) expect(on[part], part).toBe(true);
+    vi.stubEnv('FASTER', 'false');
+    const off = await parts();
+    for (const part of named) expect(off[part], part).toBe(false);
+    expect(Object.values(off).every((value) => !value)).toBe(true);
+  }, 60_000);
+
   it('rejects a DEV_API_PAGES value that is not a boolean, naming it', () => {
     expect(() => parseSiteEnv({ DEV_API_PAGES: 'yes' }, ['node', 'docusaurus', 'start'])).toThrow(
       /DEV_API_PAGES must be "true" or "false".*got "yes"/,

@@ -128,6 +128,30 @@ describe('the map of the repository', () => {
     }
   });
 
+  it('names every override of package.json, with its version, and counts them [claim:cg-overrides-listed]', () => {
+    const { overrides } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      overrides: Record<string, string | Record<string, string>>;
+    };
+    // `"verdaccio-audit": { "node-fetch": "2.7.0" }` is node-fetch under verdaccio-audit.
+    const pinned = Object.entries(overrides).flatMap(
+      ([name, value]): { name: string; version: string; under: string | undefined }[] =>
+        typeof value === 'string'
+          ? [{ name, version: value, under: undefined }]
+          : Object.entries(value).map(([inner, version]) => ({
+              name: inner,
+              version,
+              under: name,
+            })),
+    );
+    const listing = section('Why package.json has overrides').split('\n\n')[1] ?? '';
+    const words = ['none', 'one', 'two', 'three', 'four', 'five', 'six'];
+    expect(listing).toContain(`pins ${words[pinned.length]} packages under \`overrides\``);
+    for (const { name, version, under } of pinned) {
+      const named = under === undefined ? `\`${name}\`` : `\`${name}\` under \`${under}\``;
+      expect(listing).toContain(`${named} (${version})`);
+    }
+  });
+
   it("keeps one layout: the README points to the guide's instead of drawing its own", () => {
     expect(readme).toContain('(docs/contributing-guide.md#repository-layout)');
     expect(readme).not.toMatch(/^```text\n(?:.*\n)*?packages\//m);

@@ -17,12 +17,15 @@ afterAll(() => rmSync(bin, { recursive: true, force: true }));
 
 writeFileSync(
   path.join(bin, 'npm'),
-  '#!/bin/sh\n# npm run <script>: record the script; fail the one named in FAIL_PHASE.\necho "$2" >> "$PHASES_LOG"\n[ "$2" = "$FAIL_PHASE" ] && exit 1\nexit 0\n',
+  '#!/bin/sh\n# npm run <script>: record the script, say its name; fail the one named in FAIL_PHASE.\necho "$2" >> "$PHASES_LOG"\necho "output of $2"\n[ "$2" = "$FAIL_PHASE" ] && exit 1\nexit 0\n',
 );
 chmodSync(path.join(bin, 'npm'), 0o755);
 
 /** Runs `npm test -- <phases>` with the stand-in npm; answers its status and the phases started. */
-function npmTest(phases: string[], failPhase: string): { status: number | null; ran: string[] } {
+function npmTest(
+  phases: string[],
+  failPhase: string,
+): { status: number | null; ran: string[]; stdout: string } {
   rmSync(log, { force: true });
   const result = spawnSync(
     path.join(root, 'node_modules/.bin/tsx'),
@@ -40,7 +43,7 @@ function npmTest(phases: string[], failPhase: string): { status: number | null; 
     },
   );
   const ran = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : [];
-  return { status: result.status, ran };
+  return { status: result.status, ran, stdout: result.stdout };
 }
 
 describe('npm test', () => {
@@ -61,6 +64,28 @@ describe('npm test', () => {
     expect(ran.slice(0, 2).sort()).toEqual(['lint', 'typecheck']);
     expect(ran.slice(2)).toEqual(['test:unit']);
   }, 60_000);
+
+  it('holds the output of phases that share a step until each ends, and lets a lone phase of the first lane print as it goes [claim:cg-test-held-output]', () => {
+    const { status, stdout } = npmTest(['lint', 'typecheck', 'build'], 'none');
+    expect(status).toBe(0);
+    for (const phase of ['lint', 'typecheck']) {
+      expect(stdout).toContain(`===== ${phase} (ran beside another phase)\noutput of ${phase}\n`);
+    }
+    expect(stdout).toContain('output of build\n');
+    expect(stdout).not.toContain('===== build (ran beside another phase)');
+  }, 60_000);
+
+  it('holds the output of the packages lane, which runs beside the first [claim:cg-test-held-output]', () => {
+    // Which lane streams is decided where the lanes start: the first lane's lone phases stream.
+    const source = readFileSync(path.join(root, 'scripts/test.ts'), 'utf8');
+    expect(source).toMatch(/runLane\(lane, index === 0\)/);
+    expect(source).toMatch(/runPhase\(phase, !streams \|\| step\.length > 1\)/);
+    expect(TEST_STAGES[0]![1]!.flat().map(({ script }) => script)).toEqual([
+      'test:packages',
+      'test:scaffold',
+      'test:node-versions',
+    ]);
+  });
 
   it('stops at the first phase that fails, starting no later one [claim:cg-npm-test-phases]', () => {
     // lint and typecheck run side by side; test:unit comes after them.

@@ -45,12 +45,41 @@ const MEMBERS = [
 ];
 
 describe('npm run typecheck', () => {
-  it('runs the site, the shared packages program and the samples', () => {
+  it('runs the site, the shared packages program and the samples [claim:cg-typecheck-programs]', () => {
     expect(typecheckScript.split(' && ')).toEqual([
       'tsc -p tsconfig.json',
       'tsc -p tsconfig.packages.json',
       'tsc -p examples/tsconfig.json',
     ]);
+  });
+
+  it('checks in each program the folders the contributing guide names for it [claim:cg-typecheck-programs]', () => {
+    const folders = (configFile: string): Set<string> =>
+      new Set(
+        parse(configFile).fileNames.map((file) => {
+          const parts = path.relative(ROOT, file).split(path.sep);
+          // tests/integration and bench/probe by their second folder; packages by their own.
+          return ['packages', 'tests', 'bench'].includes(parts[0]!)
+            ? parts.slice(0, 2).join('/')
+            : parts[0]!;
+        }),
+      );
+    const site = folders('tsconfig.json');
+    for (const folder of ['src', 'libs', 'scripts', 'tooling', 'tests/unit', 'tests/e2e']) {
+      expect(site, `tsconfig.json checks ${folder}`).toContain(folder);
+    }
+    expect(site).not.toContain('tests/integration');
+    const packages = folders('tsconfig.packages.json');
+    for (const folder of [
+      'packages/core',
+      'packages/testing',
+      'bench/probe',
+      'tests/integration',
+    ]) {
+      expect(packages, `tsconfig.packages.json checks ${folder}`).toContain(folder);
+    }
+    expect([...packages].filter((folder) => !/^(packages|bench|tests)\//.test(folder))).toEqual([]);
+    expect([...folders('examples/tsconfig.json')]).toEqual(['examples']);
   });
 
   const shared = parse('tsconfig.packages.json');

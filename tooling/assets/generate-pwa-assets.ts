@@ -91,7 +91,7 @@ async function main(): Promise<void> {
   );
 }
 
-const pwaAssets = {
+export const pwaAssets = {
   name: 'pwa-assets',
   sources: [
     LOGO_SOURCE,

@@ -230,7 +230,7 @@ async function main(): Promise<void> {
   );
 }
 
-const whitepaper = {
+export const whitepaper = {
   name: 'whitepaper',
   // The figures are drawn from the docs' diagram sources, so they are sources of the PDF too.
   sources: [

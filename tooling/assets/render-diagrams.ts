@@ -5,7 +5,8 @@
  * `![](./diagrams/<name>.svg)` (src/remark/diagrams.ts maps the path).
  *
  * Each SVG starts with a comment holding the hash of its source, the palette and the renderer
- * code; a diagram whose hash has not changed is not rendered again.
+ * code; a diagram whose hash has not changed is not rendered again, unless FORCE_GENERATE=true,
+ * which redraws every diagram as it regenerates every other asset (libs/generated-assets/stamp.ts).
  *
  * Run: npm run generate:assets -- diagrams (also run by `npm start` and `npm run build`).
  */
@@ -42,11 +43,25 @@ async function rendererHash(): Promise<string> {
   return hash.digest('hex');
 }
 
-async function main(): Promise<void> {
+/** Where the diagram sources are read and the SVG files written; the site's own by default. */
+export interface DiagramFolders {
+  /** The folder whose `diagrams/` folders hold the sources (the site's docs/). */
+  docsDir: string;
+  /** The folder the SVG files go under, in `diagrams/` (the site's static/). */
+  staticDir: string;
+}
+
+async function main(
+  folders: DiagramFolders = {
+    docsDir: path.join(siteDir, 'docs'),
+    staticDir: path.join(siteDir, 'static'),
+  },
+): Promise<void> {
   const palette = sitePalette(siteDir);
   const renderer = await rendererHash();
-  const docsDir = path.join(siteDir, 'docs');
+  const { docsDir, staticDir } = folders;
   const sources = await findSources(docsDir);
+  const force = process.env.FORCE_GENERATE === 'true';
   let rendered = 0;
   for (const source of sources) {
     const text = await readFile(source, 'utf8');
@@ -56,9 +71,9 @@ async function main(): Promise<void> {
       .update(text)
       .digest('hex')
       .slice(0, 32);
-    const target = path.join(siteDir, 'static', diagramPublicPath(docsDir, source));
+    const target = path.join(staticDir, diagramPublicPath(docsDir, source));
     const existing = await readFile(target, 'utf8').catch(() => '');
-    if (HASH_COMMENT.exec(existing)?.[1] === hash) continue;
+    if (!force && HASH_COMMENT.exec(existing)?.[1] === hash) continue;
     const svg = await renderDiagramSource(path.relative(siteDir, source), text, palette);
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, `<!-- source-hash: ${hash} -->\n${svg}`);
@@ -67,6 +82,6 @@ async function main(): Promise<void> {
   console.log(`diagrams: ${rendered} rendered, ${sources.length - rendered} unchanged`);
 }
 
-export const renderDiagrams = main;
+export const renderDiagrams = (folders?: DiagramFolders): Promise<void> => main(folders);
 
-runWhenMain(import.meta.url, 'render the diagrams', renderDiagrams);
+runWhenMain(import.meta.url, 'render the diagrams', () => renderDiagrams());

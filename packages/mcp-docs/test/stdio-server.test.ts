@@ -322,7 +322,7 @@ describe('list_plugins', () => {
     );
   });
 
-  it('says that an install command answers E404 until the packages are on npm, and where to go [claim:mcp-docs-plugins-row] [claim:mcp-docs-clone-not-on-npm] [claim:tsdoc-format-package-not-on-npm]', async () => {
+  it('says that an install command answers E404 until the packages are on npm, and where to go [claim:mcp-docs-plugins-row] [claim:mcp-docs-clone-not-on-npm] [claim:tsdoc-format-package-not-on-npm] [claim:cg-first-release-flags]', async () => {
     expect(PACKAGES_ON_NPM).toBe(false);
     const { text } = await call('list_plugins', {});
     const installs = [...text.matchAll(/^Install: .*$/gm)].map((match) => match[0]);
