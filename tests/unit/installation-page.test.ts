@@ -254,3 +254,33 @@ describe('the packages the tests run on every Node.js major', () => {
     expect(named).toEqual(published.filter((name) => !tested.has(name)).sort());
   });
 });
+
+describe('packing Weft into a project you already have', () => {
+  it('names the Weft packages each one depends on, which must be packed with it [claim:install-pack-dependencies]', () => {
+    const manifests = readdirSync(PACKAGES, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map(
+        (entry) =>
+          manifestOf(entry.name) as Manifest & { peerDependencies?: Record<string, string> },
+      )
+      .filter((manifest) => manifest.private !== true && manifest.name.startsWith('@weft/'));
+    const beyondCore: Record<string, string[]> = {};
+    for (const manifest of manifests) {
+      if (manifest.name === '@weft/core') continue;
+      const weft = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter(
+        (name) => name.startsWith('@weft/'),
+      );
+      // "@weft/core for every one".
+      expect({ name: manifest.name, core: weft.includes('@weft/core') }).toEqual({
+        name: manifest.name,
+        core: true,
+      });
+      const others = weft.filter((name) => name !== '@weft/core');
+      if (others.length > 0) beyondCore[manifest.name] = others;
+    }
+    expect(beyondCore).toEqual({ '@weft/plugin-websocket': ['@weft/plugin-chat'] });
+    expect(readDoc('installation.md')).toContain(
+      '`@weft/core` for every one and `@weft/plugin-chat` for `@weft/plugin-websocket`',
+    );
+  });
+});
