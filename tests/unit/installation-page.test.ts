@@ -6,8 +6,11 @@ import { formatZodSchema } from '@weft/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
+import { MEMORY_CHOICES, MODEL_CHOICES } from '../../packages/create-weft/src/choices';
 import { createProject } from '../../packages/create-weft/src/create-project';
 import { renderProject } from '../../packages/create-weft/src/templates';
+import { weftPackagesFor } from '../../packages/create-weft/src/weft-packages';
+import { MAJOR_SUITES } from '../../scripts/test-node-versions';
 import { codeRows, readDoc } from './support/doc-tables';
 
 // The tables of docs/installation.md, held to the repository: "What your project installs itself"
@@ -167,5 +170,117 @@ describe('the packages table', () => {
       expect(rows.get(name)?.[1], `a row for ${name}`).toMatch(/^`npm (install|create) /);
     }
     expect(published.length).toBeGreaterThanOrEqual(8);
+  });
+});
+
+describe('a project that depends on tarballs packed from a clone', () => {
+  // Seen on 2026-11-30 with the packed @weft/core and @weft/model-openai: npm installs them;
+  // pnpm 12 stops with ERR_PNPM_FETCH_404 and Yarn 1 with 'Couldn't find package "@weft/core"',
+  // since both resolve model-openai's own dependency on @weft/core in the registry.
+  it('installs with npm only, since the other Weft packages name @weft/core by version and nothing points it at vendor/ [claim:install-vendored-npm-only]', async () => {
+    const vendored = new Set(
+      MODEL_CHOICES.flatMap((model) =>
+        MEMORY_CHOICES.flatMap((memory) => weftPackagesFor({ model, memory })),
+      ),
+    );
+    vendored.delete('@weft/core');
+    expect(vendored.size).toBeGreaterThanOrEqual(3);
+    for (const name of vendored) {
+      const range = manifestOf(name.replace(/^@weft\//, '')).dependencies?.['@weft/core'];
+      // A registry version, which pnpm and Yarn look up there, not a file: or workspace: spec.
+      expect({ name, range }).toEqual({ name, range: expect.stringMatching(/^\^?\d+\.\d+\.\d+$/) });
+    }
+    const files = await renderProject({
+      projectName: 'check',
+      model: 'openai',
+      memory: 'sqlite',
+      dependencies: { '@weft/core': 'file:vendor/weft-core-0.1.0.tgz' },
+      dependencyNote: '',
+    });
+    const manifest = JSON.parse(files.get('package.json') ?? '{}') as Record<string, unknown>;
+    // No override sends another manager to vendor/ for the packages' own @weft/core.
+    for (const field of ['overrides', 'resolutions', 'pnpm'])
+      expect(manifest).not.toHaveProperty(field);
+    expect([...files.keys()]).not.toContain('pnpm-workspace.yaml');
+  });
+});
+
+describe('the packages the tests run on every Node.js major', () => {
+  /** The Weft packages the suites of test:node-versions install: tarball checks and the project. */
+  function testedOnEveryMajor(): Set<string> {
+    const [packages, project] = MAJOR_SUITES;
+    const args = packages?.args ?? [];
+    const excluded = args.filter((_arg, index) => args[index - 1] === '--exclude');
+    const packFiles = readdirSync(path.join(root, 'tests/pack'))
+      .filter((file) => file.endsWith('.test.ts'))
+      .map((file) => `tests/pack/${file}`)
+      .filter((file) => !excluded.includes(file));
+    expect(packFiles.length).toBeGreaterThanOrEqual(3);
+    const names = new Set<string>();
+    for (const file of packFiles) {
+      const text = readFileSync(path.join(root, file), 'utf8');
+      for (const match of text.matchAll(/'(@weft\/[a-z-]+)'/g)) names.add(match[1] as string);
+    }
+    // The generated project: the choices tests/scaffold/clone.test.ts passes to create-agent.
+    const clone = readFileSync(path.join(root, project?.args.at(-1) ?? ''), 'utf8');
+    const model = /'--model',\s*'(\w+)'/.exec(clone)?.[1];
+    const memory = /'--memory',\s*'(\w+)'/.exec(clone)?.[1];
+    expect({ model, memory }).toEqual({ model: 'openai', memory: 'memory' });
+    for (const name of weftPackagesFor({ model: 'openai', memory: 'memory' })) names.add(name);
+    return names;
+  }
+
+  it('are the ones the page names, and the others it says run on Node.js 20 only [claim:install-node-tested] [claim:install-node-tested-packages]', () => {
+    const tested = testedOnEveryMajor();
+    expect([...tested].sort()).toEqual([
+      '@weft/core',
+      '@weft/mcp-docs',
+      '@weft/model-openai',
+      '@weft/plugin-chat',
+      '@weft/testing',
+    ]);
+    const page = readDoc('installation.md');
+    const sentence =
+      /The other packages \(([^)]*)\) are tested on Node\.js 20 only\. <!-- claim: install-node-tested-packages -->/.exec(
+        page,
+      )?.[1] ?? '';
+    const named = [...sentence.matchAll(/`(@weft\/[a-z-]+)`/g)].map((match) => match[1]).sort();
+    const published = readdirSync(PACKAGES, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => manifestOf(entry.name))
+      .filter((manifest) => manifest.private !== true && manifest.name.startsWith('@weft/'))
+      .map((manifest) => manifest.name);
+    // create-weft runs from the clone's sources on every major (clone.test.ts), not packed.
+    expect(named).toEqual(published.filter((name) => !tested.has(name)).sort());
+  });
+});
+
+describe('packing Weft into a project you already have', () => {
+  it('names the Weft packages each one depends on, which must be packed with it [claim:install-pack-dependencies]', () => {
+    const manifests = readdirSync(PACKAGES, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map(
+        (entry) =>
+          manifestOf(entry.name) as Manifest & { peerDependencies?: Record<string, string> },
+      )
+      .filter((manifest) => manifest.private !== true && manifest.name.startsWith('@weft/'));
+    const beyondCore: Record<string, string[]> = {};
+    for (const manifest of manifests) {
+      if (manifest.name === '@weft/core') continue;
+      const weft = Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).filter(
+        (name) => name.startsWith('@weft/'),
+      );
+      // "@weft/core for every one".
+      expect({ name: manifest.name, core: weft.includes('@weft/core') }).toEqual({
+        name: manifest.name,
+        core: true,
+      });
+      const others = weft.filter((name) => name !== '@weft/core');
+      if (others.length > 0) beyondCore[manifest.name] = others;
+    }
+    expect(beyondCore).toEqual({ '@weft/plugin-websocket': ['@weft/plugin-chat'] });
+    expect(readDoc('installation.md')).toContain(
+      '`@weft/core` for every one and `@weft/plugin-chat` for `@weft/plugin-websocket`',
+    );
   });
 });
