@@ -152,7 +152,7 @@ describe('findReply', () => {
     expect(findReply(task)).toBe('second');
   });
 
-  it('takes the reply of another plugin in the runtime built with chatReplyExecutor [claim:chat-reply-other-plugins]', async () => {
+  it('takes the reply of another plugin in the runtime built with chatReplyExecutor [claim:chat-reply-other-plugins] [claim:httpchat-last-reply]', async () => {
     class PagerChatPlugin extends Plugin {
       readonly id = 'pager';
       readonly description = 'Answers pager messages.';

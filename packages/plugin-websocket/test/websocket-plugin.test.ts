@@ -54,7 +54,7 @@ describe('WebSocketPlugin conversation', () => {
     );
   });
 
-  it('adds the warning to a reply whose exchange could not be stored, without the store error [claim:wsreadme-warning]', async () => {
+  it('adds the warning to a reply whose chain could not be stored, without the store error; the message was stored [claim:wsreadme-warning] [claim:wsdoc-warning]', async () => {
     class FailingChainStore extends InMemoryMemoryProvider {
       override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
         if (memory.kind === 'chain') throw new Error('SQLITE_BUSY: database is locked');
@@ -74,6 +74,11 @@ describe('WebSocketPlugin conversation', () => {
       warning: NOT_REMEMBERED_WARNING,
     });
     expect(JSON.stringify(reply)).not.toContain('SQLITE_BUSY');
+    // The reply is what is lost: the message was stored as its task started.
+    const stored = await booted.memory.query({ space: chatSpace('r42', 'ada').id, limit: 10 });
+    expect(stored.map((memory) => [memory.kind, memory.content])).toEqual([
+      ['trigger', expect.objectContaining({ message: 'Hello' })],
+    ]);
   });
 
   it('uses the user named by authenticate, not the one the frame claims [claim:wsdoc-auth-user] [claim:wsreadme-auth-user]', async () => {
