@@ -9,7 +9,7 @@ import {
   type Trigger,
   type TriggerRoute,
 } from '@weft/core';
-import { errorDocsUrl } from '@weft/core/internal';
+import { errorDocsUrl, unstorableText } from '@weft/core/internal';
 import { z } from 'zod';
 import { ChatAccess, chatSpace, type ChatAccessOptions } from './chat-access.js';
 import {
@@ -39,12 +39,20 @@ export const ChatRequestSchema = z.object({
   room: idSchema('room'),
   /** Who wrote the message. */
   user: idSchema('user'),
-  /** What they wrote. */
+  /**
+   * What they wrote. A NUL character or a lone UTF-16 surrogate is refused: no memory store
+   * can hold it, so the task could store neither the message nor the reply.
+   * @claim tsdoc-chat-message-unstorable
+   */
   message: z
     .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
     .trim()
     .min(1, 'must not be empty')
-    .max(8000, 'must be at most 8000 characters'),
+    .max(8000, 'must be at most 8000 characters')
+    .superRefine((text, context) => {
+      const problem = unstorableText(text);
+      if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+    }),
 });
 
 /** A validated chat request. */

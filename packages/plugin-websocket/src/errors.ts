@@ -115,7 +115,7 @@ export const WS_ERRORS = {
         'plugin-websocket/src/connection.ts#ChatConnection.run',
       ],
       cause:
-        'a frame is not JSON, is binary, or is not a `message` frame with a valid `id`, `room`, `user` and `message` (too long, empty, or with characters an id may not have), or its `id` is that of a message of the connection still waiting for its reply.',
+        'a frame is not JSON, is binary, or is not a `message` frame with a valid `id`, `room`, `user` and `message` (too long, empty, with characters an id may not have, or a `message` holding a NUL character or a lone UTF-16 surrogate, which no memory store can hold), or its `id` is that of a message of the connection still waiting for its reply.',
       fix: 'the message names the field; send `{ "type": "message", "id", "room", "user", "message" }` as the package’s README describes.',
     },
     WEFT_WS_ROOM_FORBIDDEN: {

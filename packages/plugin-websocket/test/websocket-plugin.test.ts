@@ -246,6 +246,31 @@ describe('WebSocketPlugin bad input', () => {
     });
   });
 
+  it('refuses a message holding a NUL character or a lone surrogate with WEFT_WS_INVALID_FRAME, running no task [claim:wsdoc-message-unstorable] [claim:wsreadme-message-unstorable]', async () => {
+    booted = await boot();
+    const client = await open(booted.url);
+    const frame = (id: string, escaped: string) =>
+      `{"type":"message","id":"${id}","room":"r42","user":"ada","message":"${escaped}"}`;
+    client.socket.send(frame('1', 'Hi\\u0000there'));
+    expect(await client.next()).toMatchObject({
+      type: 'error',
+      id: '1',
+      code: 'WEFT_WS_INVALID_FRAME',
+      message: expect.stringContaining('"message" contains a NUL character'),
+    });
+    client.socket.send(frame('2', 'Hi \\udc00'));
+    expect(await client.next()).toMatchObject({
+      type: 'error',
+      id: '2',
+      code: 'WEFT_WS_INVALID_FRAME',
+      message: expect.stringContaining('"message" contains a lone UTF-16 surrogate'),
+    });
+    expect(await booted.memory.query({ limit: 10 })).toEqual([]);
+    client.send(message('3', 'still here?'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '3' });
+    expect(await client.next()).toMatchObject({ type: 'reply', id: '3' });
+  });
+
   it('closes the connection with 1009 on a frame over maxPayloadBytes, without reading it into a task [claim:wsdoc-payload]', async () => {
     booted = await boot({ maxPayloadBytes: 1024 });
     const client = await open(booted.url);
