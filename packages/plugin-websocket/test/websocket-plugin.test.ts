@@ -727,6 +727,47 @@ describe('WebSocketPlugin options', () => {
   );
 });
 
+describe('WebSocketPlugin timer options', () => {
+  const TIMERS = [
+    'authTimeoutMs',
+    'taskTimeoutMs',
+    'heartbeatIntervalMs',
+    'idleTimeoutMs',
+    'closeTimeoutMs',
+    'reauthenticateMs',
+  ] as const;
+
+  // Node.js runs a setTimeout or setInterval longer than 2147483647 ms after 1 ms: such an
+  // idleTimeoutMs would close every connection at once, a taskTimeoutMs time every message out.
+  it.each(TIMERS)(
+    'refuses %s over 2147483647 ms, the longest delay a Node.js timer keeps, naming it [claim:wsreadme-timer-max] [claim:tsdoc-ws-options-timer-max]',
+    (name) => {
+      const options = { authenticate: () => true, [name]: 2_147_483_648 };
+      let thrown: unknown;
+      try {
+        new WebSocketPlugin(options);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(WeftError.is(thrown, 'WEFT_WS_INVALID_OPTIONS')).toBe(true);
+      expect((thrown as Error).message).toContain(
+        `option "${name}" must be at most 2147483647 ms (about 24.8 days), the longest delay a Node.js timer keeps, got 2147483648`,
+      );
+      expect(
+        () => new WebSocketPlugin({ authenticate: () => true, [name]: 2_147_483_647 }),
+      ).not.toThrow();
+    },
+  );
+
+  it('takes a handshakeTimeoutMs over it, which the HTTP server compares with elapsed time rather than setting a timer [claim:wsreadme-timer-max]', async () => {
+    booted = await boot({ handshakeTimeoutMs: 3_000_000_000 });
+    const client = await open(booted.url);
+    client.send(message('1', 'Hello'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+    expect(await client.next()).toMatchObject({ type: 'reply', id: '1', reply: 'echo: Hello' });
+  });
+});
+
 describe('WebSocketPlugin listening', () => {
   it('fails the runtime start, caused by WEFT_LISTEN_FAILED naming the address, when the port is taken [claim:errors-listen-failed-websocket]', async () => {
     booted = await boot();
