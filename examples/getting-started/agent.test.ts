@@ -163,7 +163,7 @@ describe('getting started agent', () => {
     expect(lines.some((line) => line.msg === 'step failed')).toBe(false);
   });
 
-  it('tells the user when the exchange could not be stored [claim:task-tell-when-unrecorded] [claim:task-chat-warns-unrecorded] [claim:gs-warning] [claim:gs-test-covers]', async () => {
+  it('tells the user when the reply could not be stored; later messages still see the message [claim:task-tell-when-unrecorded] [claim:task-chat-warns-unrecorded] [claim:gs-warning] [claim:gs-test-covers]', async () => {
     // A store that keeps the trigger but fails on the task's chain.
     class FailingChainStore extends InMemoryMemoryProvider {
       override async store(
@@ -173,15 +173,25 @@ describe('getting started agent', () => {
         return super.store(memory);
       }
     }
-    const agent = await start({ memory: new FailingChainStore() });
+    const model = createScriptedModel();
+    const agent = await start({ model, memory: new FailingChainStore() });
     const response = await post(agent, { user: 'ada', text: 'Hello' });
     expect(response.status).toBe(200);
     expect(JSON.parse(response.body)).toMatchObject({
       status: 'completed',
       reply: 'You said "Hello". Your Weft agent is listening.',
       warning:
-        'This exchange could not be saved; the agent will not remember it.',
+        'This reply could not be saved, so the agent will not remember it in later messages.',
     });
+    // What the warning says is lost is the reply: the next message's plan is
+    // shown the first message, stored when its task started, but not the reply.
+    await post(agent, { user: 'ada', text: 'Again' });
+    // Each message is one plan and one reply: the third request plans "Again".
+    expect(model.requests).toHaveLength(4);
+    const nextPlan = JSON.stringify(model.requests[2]);
+    expect(nextPlan).toContain('Again');
+    expect(nextPlan).toContain('Hello');
+    expect(nextPlan).not.toContain('Your Weft agent is listening');
   });
 
   it('accepts the OpenAI provider in place of the scripted one (no request is sent) [claim:wp-goal-vendors]', async () => {

@@ -82,12 +82,13 @@ export class AssistantPlugin extends Plugin {
           taskId: task.id,
           status: task.status,
           reply: last.message,
-          // Later tasks only see this exchange if its chain was stored.
+          // The message was stored when the task started; the reply is stored
+          // with the task's chain, and later tasks see it only if that worked.
           ...(task.recorded.chain
             ? {}
             : {
                 warning:
-                  'This exchange could not be saved; the agent will not remember it.',
+                  'This reply could not be saved, so the agent will not remember it in later messages.',
               }),
         });
       },

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { errorDocsUrl } from '@weft/core/internal';
+import { errorDocsUrl, unstorableText } from '@weft/core/internal';
 import * as zod from 'zod';
 import * as history from '../../examples/tutorial-chat/history';
 import * as chatAccess from '../../packages/plugin-chat/src/chat-access';
@@ -358,7 +358,7 @@ describe('the Run panel editor: ChatPlugin on the HTTP chat page, from the packa
   const chatPlugin = readExample(CHAT_PLUGIN);
   // The modules src/components/RunPanel/examples/http-chat/editor.ts gives the loader: the file's own imports.
   const loadHttpChat = editedPluginLoader({
-    '@weft/core/internal': { errorDocsUrl },
+    '@weft/core/internal': { errorDocsUrl, unstorableText },
     zod,
     './chat-access.js': chatAccess,
     './chat-reply.js': chatReply,

@@ -1,3 +1,4 @@
+import { MAX_TIMER_MS, TIMER_LIMIT_RULE } from '@weft/core/internal';
 import { PostgresSpaceCoordinatorError } from './errors.js';
 
 /** Where the coordinator writes what goes wrong; a pino logger fits. */
@@ -120,17 +121,35 @@ export function resolveOptions(
     }
     return value as number;
   };
+  // A timer's delay: Node.js runs a longer one after 1 ms. `acquireTimeoutMs` is not one (it is
+  // a deadline, waited for in `pollIntervalMs` steps).
+  const timer = (
+    name: keyof PostgresSpaceCoordinatorOptions,
+    fallback: number,
+    limit = MAX_TIMER_MS,
+    rule = TIMER_LIMIT_RULE,
+  ): number => {
+    const value = positive(name, fallback);
+    if (value > limit) problems.push(`${name} must be ${rule}, got ${value}`);
+    return value;
+  };
   const resolved = {
     connectionString: options.connectionString,
     schema,
     poolSize: positive('poolSize', 8),
-    connectTimeoutMs: positive('connectTimeoutMs', 5_000),
-    statementTimeoutMs: positive('statementTimeoutMs', 5_000),
+    connectTimeoutMs: timer('connectTimeoutMs', 5_000),
+    // The client's own deadline for a statement is a second longer, and a timer too.
+    statementTimeoutMs: timer(
+      'statementTimeoutMs',
+      5_000,
+      MAX_TIMER_MS - 1_000,
+      `at most ${MAX_TIMER_MS - 1_000} ms: the client's own deadline, a second longer, is a timer, and ${MAX_TIMER_MS} ms is the longest delay a Node.js timer keeps`,
+    ),
     acquireTimeoutMs: positive('acquireTimeoutMs', 600_000),
-    pollIntervalMs: positive('pollIntervalMs', 1_000),
-    sweepIntervalMs: positive('sweepIntervalMs', 1_000),
-    reconnectDelayMs: positive('reconnectDelayMs', 500),
-    reconnectMaxDelayMs: positive('reconnectMaxDelayMs', 30_000),
+    pollIntervalMs: timer('pollIntervalMs', 1_000),
+    sweepIntervalMs: timer('sweepIntervalMs', 1_000),
+    reconnectDelayMs: timer('reconnectDelayMs', 500),
+    reconnectMaxDelayMs: timer('reconnectMaxDelayMs', 30_000),
     logger: options.logger ?? stderrLogger,
   };
   if (resolved.reconnectMaxDelayMs < resolved.reconnectDelayMs) {

@@ -174,7 +174,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(resolved.reconnectMaxDelayMs).toBe(30_000);
   });
 
-  it('lists every bad option at once, without the connection string, in a PostgresSpaceCoordinatorError [claim:coord-error-class] [claim:errors-coordinator-invalid-options]', () => {
+  it('lists every bad option at once, without the connection string, in a PostgresSpaceCoordinatorError [claim:coord-error-class] [claim:errors-coordinator-invalid-options] [claim:coord-readme-invalid-options]', () => {
     let error: unknown;
     try {
       new PostgresSpaceCoordinator({

@@ -10,3 +10,4 @@ export { errorDocsUrl, type ErrorCodeEntry, type ErrorRegistry } from './errors/
 export { hostChecker, hostnameOf, type AllowedHosts } from './server/allowed-hosts.js';
 export { normaliseOrigin, type AllowedOrigins } from './server/allowed-origins.js';
 export { unstorableText } from './memory/memory-input.js';
+export { MAX_TIMER_MS, TIMER_LIMIT_RULE } from './util/timer-limit.js';

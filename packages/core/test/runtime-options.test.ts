@@ -1,6 +1,10 @@
 /** The defaults the runtime's options schema applies, where pages state them as figures. */
 import { describe, expect, it } from 'vitest';
+import { Runtime } from '@weft/core';
+import { ServerManager } from '@weft/core/node';
+import { DiscardingMemoryProvider } from '@weft-internal/test-support/discarding-memory';
 import { optionsSchema } from '../src/runtime/options-schema.js';
+import { silentLogger, TestModelProvider } from './fixtures.js';
 
 describe('runtime options', () => {
   it('give each task 120 s (taskTimeoutMs) unless configured [claim:mpo-keep-below-task-timeout] [claim:oai-ollama-timeouts]', () => {
@@ -21,5 +25,45 @@ describe('runtime options', () => {
       reviewFinalStep: false,
       scheduler: { concurrency: 4, maxQueueSize: 1_000 },
     });
+  });
+});
+
+// Node.js runs a setTimeout longer than 2147483647 ms after 1 ms: such a taskTimeoutMs would fail
+// every task at once, a shutdownTimeoutMs cancel every drain, a maxWaitMs fail every wait.
+describe('runtime options that become timers', () => {
+  const over = 2_147_483_648;
+  const cases = [
+    ['taskTimeoutMs', { taskTimeoutMs: over }],
+    ['shutdownTimeoutMs', { shutdownTimeoutMs: over }],
+    ['healthCheckTimeoutMs', { healthCheckTimeoutMs: over }],
+    ['bulkhead.maxWaitMs', { bulkhead: { maxWaitMs: over } }],
+    ['server.stopGraceMs', { server: { stopGraceMs: over } }],
+  ] as const;
+
+  it.each(cases)(
+    'refuse options.%s over 2147483647 ms, the longest delay a Node.js timer keeps, naming it [claim:cfg-timer-max]',
+    async (name, options) => {
+      const init = Runtime.init({
+        models: [new TestModelProvider('model')],
+        memory: new DiscardingMemoryProvider(),
+        plugins: [],
+        options: { ...options, logger: silentLogger },
+      });
+      await expect(init).rejects.toMatchObject({ code: 'WEFT_INVALID_CONFIG' });
+      await expect(init).rejects.toThrow(
+        `options.${name}: must be at most 2147483647 ms (about 24.8 days), the longest delay a Node.js timer keeps, got 2147483648`,
+      );
+    },
+  );
+
+  it.each(cases)('take options.%s of exactly 2147483647 ms', (_name, options) => {
+    const limit = JSON.parse(JSON.stringify(options).replace(String(over), '2147483647')) as object;
+    expect(optionsSchema.safeParse(limit).success).toBe(true);
+  });
+
+  it('refuse a ServerManager stopGraceMs over it, naming it', () => {
+    expect(() => new ServerManager({ stopGraceMs: over })).toThrow(
+      'ServerManager: option "stopGraceMs" must be at most 2147483647 ms (about 24.8 days), the longest delay a Node.js timer keeps, got 2147483648.',
+    );
   });
 });

@@ -48,7 +48,7 @@ export const OPENAI_ERRORS = {
       raisedBy: '`new OpenAIModelProvider`',
       raisers: ['model-openai/src/options.ts#invalid'],
       cause:
-        'the constructor was given a bad option: a `baseUrl` that is not an absolute http(s) URL, an empty `model`, a negative timeout, an unknown option name.',
+        'the constructor was given a bad option: a `baseUrl` that is not an absolute http(s) URL, an empty `model`, a negative timeout, a `timeoutMs` or `totalTimeoutMs` over 2147483647 ms (the longest delay a Node.js timer keeps), an unknown option name.',
       fix: 'the message names the first bad option and what it must be.',
     },
     /** @claim errors-openai-api-key-unsendable */

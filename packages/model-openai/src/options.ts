@@ -1,4 +1,5 @@
 import type { Resolvable } from '@weft/core';
+import { MAX_TIMER_MS, TIMER_LIMIT_RULE } from '@weft/core/internal';
 import { z } from 'zod';
 import { OpenAIModelProviderError } from './errors.js';
 
@@ -172,10 +173,10 @@ const optionsSchema = z.strictObject({
     ])
     .optional(),
   model: z.string().trim().min(1),
-  timeoutMs: z.number().int().positive().optional(),
+  timeoutMs: z.number().int().positive().max(MAX_TIMER_MS).optional(),
   maxRetries: z.number().int().nonnegative().optional(),
   retryBaseDelayMs: z.number().nonnegative().optional(),
-  totalTimeoutMs: z.number().int().positive().optional(),
+  totalTimeoutMs: z.number().int().positive().max(MAX_TIMER_MS).optional(),
   maxResponseBytes: z.number().int().positive().optional(),
   headers: z.record(z.string(), z.string()).refine(isValidHeaders).optional(),
   fetch: z.custom<typeof fetch>(isFunction).optional(),
@@ -191,10 +192,10 @@ const REQUIREMENTS: Record<OptionName, string> = {
   apiKey:
     'must be a non-empty string or a function returning one, without line breaks or other control characters',
   model: 'must be a non-empty string (the model name the API knows)',
-  timeoutMs: 'must be a positive integer number of milliseconds',
+  timeoutMs: `must be a positive integer number of milliseconds, ${TIMER_LIMIT_RULE}`,
   maxRetries: 'must be a non-negative integer',
   retryBaseDelayMs: 'must be a non-negative number of milliseconds',
-  totalTimeoutMs: 'must be a positive integer number of milliseconds',
+  totalTimeoutMs: `must be a positive integer number of milliseconds, ${TIMER_LIMIT_RULE}`,
   maxResponseBytes: 'must be a positive integer number of bytes',
   headers: 'must be an object mapping valid header names to string values',
   fetch: 'must be a fetch function',

@@ -478,7 +478,16 @@ describe('OpenAIModelProvider', () => {
       [{ id: ' ' }, 'option "id" must be a non-empty string'],
       [
         { timeoutMs: 0 },
-        'option "timeoutMs" must be a positive integer number of milliseconds, got 0',
+        'option "timeoutMs" must be a positive integer number of milliseconds, at most 2147483647 ms (about 24.8 days), the longest delay a Node.js timer keeps, got 0',
+      ],
+      // Node.js runs a longer timer after 1 ms: every attempt would time out at once.
+      [
+        { timeoutMs: 2_147_483_648 },
+        'option "timeoutMs" must be a positive integer number of milliseconds, at most 2147483647 ms (about 24.8 days), the longest delay a Node.js timer keeps, got 2147483648',
+      ],
+      [
+        { totalTimeoutMs: 2_147_483_648 },
+        'option "totalTimeoutMs" must be a positive integer number of milliseconds, at most 2147483647 ms (about 24.8 days), the longest delay a Node.js timer keeps, got 2147483648',
       ],
       [{ maxRetries: -1 }, 'option "maxRetries" must be a non-negative integer, got -1'],
       [{ maxRetries: 1.5 }, 'option "maxRetries" must be a non-negative integer, got 1.5'],
@@ -498,7 +507,7 @@ describe('OpenAIModelProvider', () => {
       [{ fetch: 'nope' }, 'option "fetch" must be a fetch function, got "nope"'],
       [{ apikey: 'sk' }, 'unknown option "apikey"'],
     ])(
-      'rejects %o with WEFT_OPENAI_INVALID_OPTIONS [claim:mpo-options-validated] [claim:oai-readme-invalid-options-row]',
+      'rejects %o with WEFT_OPENAI_INVALID_OPTIONS [claim:mpo-options-validated] [claim:oai-readme-invalid-options-row] [claim:oai-timer-max]',
       (override, message) => {
         const create = () =>
           new OpenAIModelProvider({ ...valid, ...override } as OpenAIModelProviderOptions);

@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { spaceId, type Runtime, type Space } from '@weft/core';
-import { describeError } from '@weft/core/internal';
+import { describeError, MAX_TIMER_MS, TIMER_LIMIT_RULE } from '@weft/core/internal';
 
 /**
  * What an `authenticate` hook answers: `false` refuses the client, `true` accepts it without
@@ -109,12 +109,6 @@ export const CHAT_ACCESS_DEFAULTS = {
 } as const satisfies ChatAccessOptions;
 
 /**
- * The longest delay a Node.js timer keeps: a longer one fires after 1 ms, which would refuse
- * every client at once.
- */
-const MAX_TIMER_MS = 0x7fffffff;
-
-/**
  * Letters, digits, `_`, `.`, `:` and `-`, starting with a letter or digit, at most 64: the ids a
  * message's `room` and `user` may be, and so the users `authenticate` may name.
  */
@@ -201,11 +195,8 @@ export class ChatAccess {
       if (!Number.isInteger(value) || value <= 0) throw invalid(name, 'a positive integer', value);
     }
     if (given.authTimeoutMs !== undefined && given.authTimeoutMs > MAX_TIMER_MS) {
-      throw invalid(
-        'authTimeoutMs',
-        `at most ${MAX_TIMER_MS} ms (about 24.8 days), the longest delay a Node.js timer keeps`,
-        given.authTimeoutMs,
-      );
+      // A longer timer fires after 1 ms, which would refuse every client at once.
+      throw invalid('authTimeoutMs', TIMER_LIMIT_RULE, given.authTimeoutMs);
     }
     this.authTimeoutMs = given.authTimeoutMs ?? CHAT_ACCESS_DEFAULTS.authTimeoutMs;
     this.maxInFlightPerUser = given.maxInFlightPerUser ?? CHAT_ACCESS_DEFAULTS.maxInFlightPerUser;

@@ -9,7 +9,7 @@ import {
   type Trigger,
   type TriggerRoute,
 } from '@weft/core';
-import { errorDocsUrl } from '@weft/core/internal';
+import { errorDocsUrl, unstorableText } from '@weft/core/internal';
 import { z } from 'zod';
 import { ChatAccess, chatSpace, type ChatAccessOptions } from './chat-access.js';
 import {
@@ -39,12 +39,20 @@ export const ChatRequestSchema = z.object({
   room: idSchema('room'),
   /** Who wrote the message. */
   user: idSchema('user'),
-  /** What they wrote. */
+  /**
+   * What they wrote. A NUL character or a lone UTF-16 surrogate is refused: no memory store
+   * can hold it, so the task could store neither the message nor the reply.
+   * @claim tsdoc-chat-message-unstorable
+   */
   message: z
     .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
     .trim()
     .min(1, 'must not be empty')
-    .max(8000, 'must be at most 8000 characters'),
+    .max(8000, 'must be at most 8000 characters')
+    .superRefine((text, context) => {
+      const problem = unstorableText(text);
+      if (problem !== undefined) context.addIssue({ code: 'custom', message: problem });
+    }),
 });
 
 /** A validated chat request. */
@@ -59,15 +67,16 @@ export interface ChatResponse {
   /** The agent's reply. */
   reply: string;
   /**
-   * Present only when the exchange could not be stored (the memory provider failed or did not
-   * answer in time, so `task.recorded.chain` is `false`): later messages will not see the reply,
-   * only, at most, the message it answered (stored when the task started). Show it to the user.
+   * Present only when the task's chain, which holds the reply, could not be stored (the memory
+   * provider failed or did not answer in time, so `task.recorded.chain` is `false`): later
+   * messages will not see the reply, only, at most, the message it answered (stored when the task
+   * started). Show it to the user.
    */
   warning?: string;
 }
 
 /**
- * The {@link ChatResponse.warning} of a reply whose exchange was not stored. It speaks of the
+ * The {@link ChatResponse.warning} of a reply whose task's chain was not stored. It speaks of the
  * reply: the message itself was stored when its task started, so later messages may still see it.
  */
 export const NOT_REMEMBERED_WARNING =
@@ -97,8 +106,8 @@ export const CHAT_PLUGIN_ID = 'chat';
 /**
  * A Weft plugin for chatting over HTTP. It mounts a POST route (default `/chat`) that takes
  * `{ room, user, message }`, runs the message as a task in the space {@link chatSpace} builds,
- * and answers `{ taskId, status, reply }`, with a `warning` when the exchange could not be
- * stored (see {@link ChatResponse.warning}).
+ * and answers `{ taskId, status, reply }`, with a `warning` when the reply could not be stored
+ * (see {@link ChatResponse.warning}).
  *
  * Who the sender is comes from your `authenticate` hook, asked for every request: the `user` it
  * names replaces the body's. A body's own `user` is believed only with `trustClientUser: true`;
@@ -315,7 +324,7 @@ export class ChatPlugin extends Plugin {
           status: task.status,
           reply,
           // As "How a task runs" asks of a trigger that answers a person: say when later tasks
-          // will not see this exchange. The memory manager has logged the store's failure.
+          // will not see this reply. The memory manager has logged the store's failure.
           ...(task.recorded.chain ? {} : { warning: NOT_REMEMBERED_WARNING }),
         };
         response.status(200).json(body);

@@ -131,6 +131,27 @@ describe('parseChatRequest', () => {
     },
   );
 
+  it.each([
+    ['a NUL character', 'before\u0000after', /"message" contains a NUL character \(\\u0000\)/],
+    ['a lone high surrogate', 'a\uD800b', /"message" contains a lone UTF-16 surrogate/],
+    ['a lone low surrogate', '\uDC00', /"message" contains a lone UTF-16 surrogate/],
+    ['a high surrogate at the end', 'ab\uDBFF', /"message" contains a lone UTF-16 surrogate/],
+  ])(
+    'rejects a message holding %s, which no memory store can hold [claim:httpchat-message-unstorable] [claim:chat-message-unstorable] [claim:tsdoc-chat-message-unstorable]',
+    (_what, message, problem) => {
+      const result = parseChatRequest({ room: '42', user: 'ada', message });
+      expect(result.success).toBe(false);
+      if (!result.success) expect(result.error).toMatch(problem);
+    },
+  );
+
+  it('accepts a message whose surrogates are paired [claim:httpchat-message-unstorable] [claim:chat-message-unstorable]', () => {
+    expect(parseChatRequest({ room: '42', user: 'ada', message: 'ok \u{1F600}' })).toEqual({
+      success: true,
+      data: { room: '42', user: 'ada', message: 'ok \u{1F600}' },
+    });
+  });
+
   it.each([undefined, null, 'text', [1, 2]])('rejects a body that is not an object: %j', (body) => {
     const result = parseChatRequest(body);
     expect(result.success).toBe(false);
@@ -152,7 +173,7 @@ describe('findReply', () => {
     expect(findReply(task)).toBe('second');
   });
 
-  it('takes the reply of another plugin in the runtime built with chatReplyExecutor [claim:chat-reply-other-plugins]', async () => {
+  it('takes the reply of another plugin in the runtime built with chatReplyExecutor [claim:chat-reply-other-plugins] [claim:httpchat-last-reply]', async () => {
     class PagerChatPlugin extends Plugin {
       readonly id = 'pager';
       readonly description = 'Answers pager messages.';
@@ -397,6 +418,30 @@ describe('ChatPlugin', () => {
     });
     expect(model.requests).toHaveLength(0);
   });
+
+  it.each([
+    ['a NUL character', '{"room":"42","user":"ada","message":"Hi\\u0000there"}', 'a NUL character'],
+    [
+      'a lone surrogate',
+      '{"room":"42","user":"ada","message":"Hi \\ud83d"}',
+      'a lone UTF-16 surrogate',
+    ],
+  ])(
+    'answers 400 for a message holding %s, without running a task or storing a memory [claim:httpchat-message-unstorable] [claim:chat-message-unstorable] [claim:httpchat-400] [claim:chat-400]',
+    async (_what, body, named) => {
+      const { runtime, model, memory } = await boot([PLAN, 'Hello']);
+      const { status, json } = await post(runtime, body);
+      expect(status).toBe(400);
+      expect(json).toEqual({
+        error: expect.objectContaining({
+          code: 'WEFT_CHAT_INVALID_REQUEST',
+          message: expect.stringContaining(`"message" contains ${named}`),
+        }),
+      });
+      expect(model.requests).toHaveLength(0);
+      expect(await memory.query({ limit: 10 })).toEqual([]);
+    },
+  );
 
   it('answers 400 for a body that is not JSON [claim:httpchat-body] [claim:httpchat-400] [claim:httpchat-row-400] [claim:httpchat-request-id] [claim:chat-400]', async () => {
     const { runtime } = await boot([]);

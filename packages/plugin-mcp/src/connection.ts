@@ -18,6 +18,7 @@ import { McpPluginError } from './errors.js';
 import { boundedOutputChecker } from './output-schema.js';
 import { ProcessGroupTransport } from './process-transport.js';
 import {
+  ANSWER_GRACE_MS,
   isStdioServer,
   type McpLogger,
   type McpServerOptions,
@@ -38,9 +39,6 @@ export const STREAM_LIFETIME_MS = 30 * 60_000;
 
 /** The first wait before opening the background stream again after a flood cut it. */
 const STREAM_REOPEN_DELAY_MS = 1_000;
-
-/** How much longer than the call's own deadline an answer's body may take before it is cut. */
-const ANSWER_GRACE_MS = 5_000;
 
 /**
  * How much later than the call's deadline the SDK's own request timer is set: the deadline ends

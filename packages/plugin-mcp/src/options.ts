@@ -2,14 +2,33 @@
  * The options of `McpPlugin.connect`, checked with zod so that a bad option fails at start with
  * a message that names it.
  */
+import { MAX_TIMER_MS, TIMER_LIMIT_RULE } from '@weft/core/internal';
 import { z } from 'zod';
 import { McpPluginError } from './errors.js';
 
 /** Letters, digits and dashes, starting with a letter: a server name becomes part of action names. */
 const NAME_PATTERN = /^[a-z][a-z0-9-]*$/;
 
-const positiveInteger = (what: string) =>
-  z.number().int(`${what} must be a whole number`).positive(`${what} must be positive`);
+// The messages follow the option's path, which the error puts first.
+const positiveInteger = () => z.number().int('must be a whole number').positive('must be positive');
+
+/**
+ * How much longer than the call's own deadline (`callTimeoutMs` or `connectTimeoutMs`, whichever
+ * is longer) a streamable HTTP server's answer, body included, may take before it is cut.
+ */
+export const ANSWER_GRACE_MS = 5_000;
+
+/**
+ * A delay that becomes a timer, which Node.js runs after 1 ms when it is longer than
+ * `MAX_TIMER_MS`; `grace` is what the plugin adds to it for a timer of its own.
+ */
+const timerMs = (grace = 0) =>
+  positiveInteger().max(
+    MAX_TIMER_MS - grace,
+    grace === 0
+      ? `must be ${TIMER_LIMIT_RULE}`
+      : `must be at most ${MAX_TIMER_MS - grace} ms: an HTTP server's answer may take ${grace / 1000} s more, and ${MAX_TIMER_MS} ms is the longest delay a Node.js timer keeps`,
+  );
 
 const allowList = z
   .array(z.string().min(1, 'a tool name must not be empty'))
@@ -57,11 +76,11 @@ const OptionsSchema = z.object({
     .optional(),
   description: z.string().min(1).optional(),
   servers: z.array(z.unknown()).min(1, 'must list at least one server'),
-  callTimeoutMs: positiveInteger('callTimeoutMs').optional(),
-  connectTimeoutMs: positiveInteger('connectTimeoutMs').optional(),
-  maxResultBytes: positiveInteger('maxResultBytes').optional(),
-  reconnectDelayMs: positiveInteger('reconnectDelayMs').optional(),
-  maxReconnectDelayMs: positiveInteger('maxReconnectDelayMs').optional(),
+  callTimeoutMs: timerMs(ANSWER_GRACE_MS).optional(),
+  connectTimeoutMs: timerMs(ANSWER_GRACE_MS).optional(),
+  maxResultBytes: positiveInteger().optional(),
+  reconnectDelayMs: timerMs().optional(),
+  maxReconnectDelayMs: timerMs().optional(),
 });
 
 /** A server started as a child process and spoken to over its stdin and stdout. */

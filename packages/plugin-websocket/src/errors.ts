@@ -55,7 +55,7 @@ export const WS_ERRORS = {
       raisedBy: '`new WebSocketPlugin`',
       raisers: ['plugin-websocket/src/options.ts#invalid'],
       cause:
-        "the `WebSocketPlugin` constructor was given a bad option, such as a `path` that does not start with `/`, a limit that is not a positive integer, an origin that is not `scheme://host[:port]`, or `roomHistory: 'shared'` without `authorizeRoom`.",
+        "the `WebSocketPlugin` constructor was given a bad option, such as a `path` that does not start with `/`, a limit that is not a positive integer, a time that becomes a timer over 2147483647 ms (the longest delay a Node.js timer keeps), an origin that is not `scheme://host[:port]`, or `roomHistory: 'shared'` without `authorizeRoom`.",
       fix: 'the message names the option and what it must be.',
     },
     WEFT_WS_ORIGIN_NOT_ALLOWED: {
@@ -115,7 +115,7 @@ export const WS_ERRORS = {
         'plugin-websocket/src/connection.ts#ChatConnection.run',
       ],
       cause:
-        'a frame is not JSON, is binary, or is not a `message` frame with a valid `id`, `room`, `user` and `message` (too long, empty, or with characters an id may not have), or its `id` is that of a message of the connection still waiting for its reply.',
+        'a frame is not JSON, is binary, or is not a `message` frame with a valid `id`, `room`, `user` and `message` (too long, empty, with characters an id may not have, or a `message` holding a NUL character or a lone UTF-16 surrogate, which no memory store can hold), or its `id` is that of a message of the connection still waiting for its reply.',
       fix: 'the message names the field; send `{ "type": "message", "id", "room", "user", "message" }` as the package’s README describes.',
     },
     WEFT_WS_ROOM_FORBIDDEN: {

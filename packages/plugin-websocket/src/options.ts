@@ -1,16 +1,19 @@
 /** The options of `WebSocketPlugin`, their defaults, and the checks that name a bad one. */
-import type { AllowedHosts } from '@weft/core/internal';
+import { MAX_TIMER_MS, TIMER_LIMIT_RULE, type AllowedHosts } from '@weft/core/internal';
 import { CHAT_ACCESS_DEFAULTS, type ChatAccessOptions } from '@weft/plugin-chat';
 import { WebSocketPluginError } from './errors.js';
 
 /**
- * Options of `WebSocketPlugin`. Every limit has a default; all times are milliseconds. Who may
+ * Options of `WebSocketPlugin`. Every limit has a default; all times are milliseconds, and those
+ * that become timers (all but `handshakeTimeoutMs`) at most 2147483647, the longest delay a
+ * Node.js timer keeps. Who may
  * connect as whom, in which room, and how many messages one user may have waiting are the
  * options `@weft/plugin-chat`'s `ChatPlugin` takes too ({@link ChatAccessOptions}):
  * `authenticate` runs before the upgrade is accepted (and again every `reauthenticateMs` when
  * that is set), and a connection for which it names no user is refused (401) unless
  * `trustClientUser` is on.
  * @claim tsdoc-ws-options-defaults
+ * @claim tsdoc-ws-options-timer-max
  * @claim tsdoc-ws-options-no-user
  */
 export interface WebSocketPluginOptions extends ChatAccessOptions {
@@ -126,6 +129,19 @@ const POSITIVE_OPTIONS = [
 ] as const;
 
 /**
+ * The options that become `setTimeout` or `setInterval` delays, which Node.js runs after 1 ms
+ * when they are longer than it keeps. `handshakeTimeoutMs` is not one: the HTTP server compares
+ * it with the time a request has taken.
+ */
+const TIMER_OPTIONS = [
+  'authTimeoutMs',
+  'taskTimeoutMs',
+  'heartbeatIntervalMs',
+  'idleTimeoutMs',
+  'closeTimeoutMs',
+] as const;
+
+/**
  * Fills in the defaults and checks every option.
  *
  * @param options - What the user passed.
@@ -148,11 +164,15 @@ export function resolveOptions(options: WebSocketPluginOptions): ResolvedOptions
     const value = resolved[name];
     if (!Number.isInteger(value) || value <= 0) throw invalid(name, 'a positive integer', value);
   }
+  for (const name of TIMER_OPTIONS) {
+    if (resolved[name] > MAX_TIMER_MS) throw invalid(name, TIMER_LIMIT_RULE, resolved[name]);
+  }
   const recheck = resolved.reauthenticateMs;
   if (recheck !== undefined) {
     if (!Number.isInteger(recheck) || recheck <= 0) {
       throw invalid('reauthenticateMs', 'a positive integer', recheck);
     }
+    if (recheck > MAX_TIMER_MS) throw invalid('reauthenticateMs', TIMER_LIMIT_RULE, recheck);
     if (resolved.authenticate === undefined) {
       throw invalid(
         'reauthenticateMs',

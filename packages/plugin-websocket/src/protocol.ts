@@ -51,7 +51,11 @@ export interface ReplyFrame {
   status: AgentTask['status'];
   /** The agent's reply. */
   reply: string;
-  /** Present only when the exchange could not be stored; show it to the user. */
+  /**
+   * Present only when the task's chain, which holds the reply, could not be stored: later
+   * messages will not see the reply (the message itself was stored when its task started). Show
+   * it to the user.
+   */
   warning?: string;
 }
 

@@ -54,7 +54,7 @@ describe('WebSocketPlugin conversation', () => {
     );
   });
 
-  it('adds the warning to a reply whose exchange could not be stored, without the store error [claim:wsreadme-warning]', async () => {
+  it('adds the warning to a reply whose chain could not be stored, without the store error; the message was stored [claim:wsreadme-warning] [claim:wsdoc-warning]', async () => {
     class FailingChainStore extends InMemoryMemoryProvider {
       override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
         if (memory.kind === 'chain') throw new Error('SQLITE_BUSY: database is locked');
@@ -74,6 +74,11 @@ describe('WebSocketPlugin conversation', () => {
       warning: NOT_REMEMBERED_WARNING,
     });
     expect(JSON.stringify(reply)).not.toContain('SQLITE_BUSY');
+    // The reply is what is lost: the message was stored as its task started.
+    const stored = await booted.memory.query({ space: chatSpace('r42', 'ada').id, limit: 10 });
+    expect(stored.map((memory) => [memory.kind, memory.content])).toEqual([
+      ['trigger', expect.objectContaining({ message: 'Hello' })],
+    ]);
   });
 
   it('uses the user named by authenticate, not the one the frame claims [claim:wsdoc-auth-user] [claim:wsreadme-auth-user]', async () => {
@@ -239,6 +244,31 @@ describe('WebSocketPlugin bad input', () => {
       id: '9',
       reply: 'echo: still here?',
     });
+  });
+
+  it('refuses a message holding a NUL character or a lone surrogate with WEFT_WS_INVALID_FRAME, running no task [claim:wsdoc-message-unstorable] [claim:wsreadme-message-unstorable]', async () => {
+    booted = await boot();
+    const client = await open(booted.url);
+    const frame = (id: string, escaped: string) =>
+      `{"type":"message","id":"${id}","room":"r42","user":"ada","message":"${escaped}"}`;
+    client.socket.send(frame('1', 'Hi\\u0000there'));
+    expect(await client.next()).toMatchObject({
+      type: 'error',
+      id: '1',
+      code: 'WEFT_WS_INVALID_FRAME',
+      message: expect.stringContaining('"message" contains a NUL character'),
+    });
+    client.socket.send(frame('2', 'Hi \\udc00'));
+    expect(await client.next()).toMatchObject({
+      type: 'error',
+      id: '2',
+      code: 'WEFT_WS_INVALID_FRAME',
+      message: expect.stringContaining('"message" contains a lone UTF-16 surrogate'),
+    });
+    expect(await booted.memory.query({ limit: 10 })).toEqual([]);
+    client.send(message('3', 'still here?'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '3' });
+    expect(await client.next()).toMatchObject({ type: 'reply', id: '3' });
   });
 
   it('closes the connection with 1009 on a frame over maxPayloadBytes, without reading it into a task [claim:wsdoc-payload]', async () => {
@@ -695,6 +725,47 @@ describe('WebSocketPlugin options', () => {
       expect((thrown as Error).message).toContain(expected);
     },
   );
+});
+
+describe('WebSocketPlugin timer options', () => {
+  const TIMERS = [
+    'authTimeoutMs',
+    'taskTimeoutMs',
+    'heartbeatIntervalMs',
+    'idleTimeoutMs',
+    'closeTimeoutMs',
+    'reauthenticateMs',
+  ] as const;
+
+  // Node.js runs a setTimeout or setInterval longer than 2147483647 ms after 1 ms: such an
+  // idleTimeoutMs would close every connection at once, a taskTimeoutMs time every message out.
+  it.each(TIMERS)(
+    'refuses %s over 2147483647 ms, the longest delay a Node.js timer keeps, naming it [claim:wsreadme-timer-max] [claim:tsdoc-ws-options-timer-max]',
+    (name) => {
+      const options = { authenticate: () => true, [name]: 2_147_483_648 };
+      let thrown: unknown;
+      try {
+        new WebSocketPlugin(options);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(WeftError.is(thrown, 'WEFT_WS_INVALID_OPTIONS')).toBe(true);
+      expect((thrown as Error).message).toContain(
+        `option "${name}" must be at most 2147483647 ms (about 24.8 days), the longest delay a Node.js timer keeps, got 2147483648`,
+      );
+      expect(
+        () => new WebSocketPlugin({ authenticate: () => true, [name]: 2_147_483_647 }),
+      ).not.toThrow();
+    },
+  );
+
+  it('takes a handshakeTimeoutMs over it, which the HTTP server compares with elapsed time rather than setting a timer [claim:wsreadme-timer-max]', async () => {
+    booted = await boot({ handshakeTimeoutMs: 3_000_000_000 });
+    const client = await open(booted.url);
+    client.send(message('1', 'Hello'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+    expect(await client.next()).toMatchObject({ type: 'reply', id: '1', reply: 'echo: Hello' });
+  });
 });
 
 describe('WebSocketPlugin listening', () => {

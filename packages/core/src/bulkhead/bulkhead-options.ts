@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { timerMilliseconds } from '../util/timer-schema.js';
 
 const positiveInteger = z.number().int().positive();
 
@@ -18,7 +19,7 @@ export const bulkheadOptionsSchema = z
       .describe(
         'The most calls one dependency (a model provider, a plugin’s steps, the memory provider) may have running at once, so a dependency that hangs holds at most this many workers. Below `scheduler.concurrency`, a hung dependency always leaves a worker for other spaces.',
       ),
-    maxWaitMs: positiveInteger
+    maxWaitMs: timerMilliseconds
       .default(DEFAULT_BULKHEAD_WAIT_MS)
       .describe(
         'The longest a call waits for a slot of a full dependency, in milliseconds, before its step (or the task) fails with `WEFT_BULKHEAD_FULL`. A waiting task gives its worker back, so the wait holds no worker.',

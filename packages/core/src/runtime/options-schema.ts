@@ -4,6 +4,7 @@ import type { AnalyticsTracker } from '../analytics/analytics-manager.js';
 import { PIPELINE_REVIEW_POLICIES } from '../pipeline/review-policy.js';
 import { serverOptionsSchema } from '../server/server-options.js';
 import { bulkheadOptionsSchema } from '../bulkhead/bulkhead-options.js';
+import { timerMilliseconds } from '../util/timer-schema.js';
 
 const positiveInteger = z.number().int().positive();
 
@@ -22,7 +23,7 @@ export const optionsSchema = z
       .describe(
         'The most steps one task may run. A plan that would run more is cut off, with an error item in the task’s chain.',
       ),
-    taskTimeoutMs: positiveInteger
+    taskTimeoutMs: timerMilliseconds
       .default(120_000)
       .describe(
         'The longest a task may run, in milliseconds, from when it leaves the queue. Past it the task’s signal is aborted, an error item with `WEFT_TASK_TIMEOUT` ends its chain, the task ends `failed`, and its worker is freed even if an executor ignores the signal.',
@@ -116,7 +117,7 @@ export const optionsSchema = z
       .describe(
         'What `stop()` does with queued and running tasks: let them finish, or cancel them.',
       ),
-    shutdownTimeoutMs: positiveInteger
+    shutdownTimeoutMs: timerMilliseconds
       .default(30_000)
       .describe(
         'How long a draining stop waits for tasks before it cancels the rest, in milliseconds.',
@@ -133,7 +134,7 @@ export const optionsSchema = z
       .describe(
         'Call each model and memory provider’s `checkHealth()` during `start()`, after its `init`, and fail the start with `WEFT_START_FAILED` naming the provider when it answers `false`, throws or does not answer in time. Without it the runtime never calls `checkHealth()`, and a provider that is down is first noticed by the first task that uses it.',
       ),
-    healthCheckTimeoutMs: positiveInteger
+    healthCheckTimeoutMs: timerMilliseconds
       .default(10_000)
       .describe(
         'With `checkHealthOnStart`, the longest one provider’s `checkHealth()` may take, in milliseconds.',

@@ -29,6 +29,7 @@ import { nestsDeeperThan } from './json-depth.js';
 import type { HttpServer, MountedRoute } from './route.js';
 import type { ServerManagerConfig } from './server-config.js';
 import { ONE_SHOT } from '../util/one-shot-parse.js';
+import { MAX_TIMER_MS, TIMER_LIMIT_RULE } from '../util/timer-limit.js';
 import {
   byteSizeOf,
   corsOptionsSchema,
@@ -526,6 +527,13 @@ function positive(
     throw new WeftError(
       'WEFT_INVALID_ARGUMENT',
       `ServerManager: option "${name}" must be a positive integer, got ${String(value)}.`,
+    );
+  }
+  // The one option here that becomes a timer's delay, which Node.js runs after 1 ms past it.
+  if (name === 'stopGraceMs' && value > MAX_TIMER_MS) {
+    throw new WeftError(
+      'WEFT_INVALID_ARGUMENT',
+      `ServerManager: option "${name}" must be ${TIMER_LIMIT_RULE}, got ${value}.`,
     );
   }
   return value;

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ONE_SHOT } from '../util/one-shot-parse.js';
+import { timerMilliseconds } from '../util/timer-schema.js';
 import { normaliseOrigin } from './allowed-origins.js';
 import type { CorsOptions } from './server-config.js';
 
@@ -178,7 +179,7 @@ export const serverOptionsSchema = z
       .describe(
         'The most connections the server serves at once from one client address; one more is answered like one over `maxConnections`. Set it when clients reach the server directly. Behind a reverse proxy every client has the proxy’s address: leave it unset there and cap clients in the proxy.',
       ),
-    stopGraceMs: positiveInteger
+    stopGraceMs: timerMilliseconds
       .default(1_000)
       .describe(
         'How long the server’s `stop()` lets open requests finish before it closes their connections, in milliseconds.',

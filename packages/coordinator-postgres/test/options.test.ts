@@ -1,0 +1,48 @@
+import { WeftError } from '@weft/core';
+import { describe, expect, it } from 'vitest';
+import { resolveOptions } from '../src/options.js';
+
+const connectionString = 'postgres://localhost/weft';
+
+function problemsOf(options: Record<string, number>): string {
+  try {
+    resolveOptions({ connectionString, ...options });
+  } catch (error) {
+    expect(WeftError.is(error, 'WEFT_COORDINATOR_INVALID_OPTIONS')).toBe(true);
+    return (error as Error).message;
+  }
+  return '';
+}
+
+// Node.js runs a setTimeout longer than 2147483647 ms after 1 ms: such a sweepIntervalMs would
+// sweep without pause, a connectTimeoutMs fail every connection at once.
+describe('PostgresSpaceCoordinator timer options', () => {
+  it.each(['connectTimeoutMs', 'pollIntervalMs', 'sweepIntervalMs', 'reconnectDelayMs'])(
+    'refuses %s over 2147483647 ms, naming it [claim:coord-readme-timer-max]',
+    (name) => {
+      expect(problemsOf({ [name]: 2_147_483_648, reconnectMaxDelayMs: 2_147_483_647 })).toContain(
+        `${name} must be at most 2147483647 ms (about 24.8 days), the longest delay a Node.js timer keeps, got 2147483648`,
+      );
+      expect(problemsOf({ [name]: 2_147_483_647, reconnectMaxDelayMs: 2_147_483_647 })).toBe('');
+    },
+  );
+
+  it('refuses reconnectMaxDelayMs over 2147483647 ms, naming it [claim:coord-readme-timer-max]', () => {
+    expect(problemsOf({ reconnectMaxDelayMs: 2_147_483_648 })).toContain(
+      'reconnectMaxDelayMs must be at most 2147483647 ms',
+    );
+  });
+
+  it("refuses statementTimeoutMs over 2147482647 ms, since the client's deadline is a second longer [claim:coord-readme-timer-max]", () => {
+    expect(problemsOf({ statementTimeoutMs: 2_147_482_648 })).toContain(
+      'statementTimeoutMs must be at most 2147482647 ms',
+    );
+    expect(problemsOf({ statementTimeoutMs: 2_147_482_647 })).toBe('');
+  });
+
+  it('takes an acquireTimeoutMs over it, a deadline waited for in pollIntervalMs steps [claim:coord-readme-timer-max]', () => {
+    expect(resolveOptions({ connectionString, acquireTimeoutMs: 3_000_000_000 })).toMatchObject({
+      acquireTimeoutMs: 3_000_000_000,
+    });
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * The options that become timers: Node.js runs a setTimeout longer than 2147483647 ms after 1 ms,
+ * so such a callTimeoutMs would fail every tool call at once.
+ */
+import { WeftError } from '@weft/core';
+import { describe, expect, it } from 'vitest';
+import { resolveOptions, type McpPluginOptions } from '../src/options.js';
+
+const servers = [{ name: 'files', command: process.execPath, tools: ['read'] }];
+
+function refusal(options: Partial<McpPluginOptions>): string {
+  try {
+    resolveOptions({ servers, ...options });
+  } catch (error) {
+    expect(WeftError.is(error, 'WEFT_MCP_INVALID_OPTIONS')).toBe(true);
+    return (error as Error).message;
+  }
+  return '';
+}
+
+describe('McpPlugin timer options', () => {
+  it.each(['reconnectDelayMs', 'maxReconnectDelayMs'])(
+    'refuse %s over 2147483647 ms, naming it [claim:mcp-timer-max]',
+    (name) => {
+      expect(refusal({ [name]: 2_147_483_648 })).toBe(
+        `McpPlugin: ${name} must be at most 2147483647 ms (about 24.8 days), the longest delay a Node.js timer keeps. [WEFT_MCP_INVALID_OPTIONS]`,
+      );
+      expect(refusal({ [name]: 2_147_483_647 })).toBe('');
+    },
+  );
+
+  it.each(['callTimeoutMs', 'connectTimeoutMs'])(
+    "refuse %s over 2147478647 ms, since an HTTP server's answer may take 5 s more [claim:mcp-timer-max]",
+    (name) => {
+      expect(refusal({ [name]: 2_147_478_648 })).toBe(
+        `McpPlugin: ${name} must be at most 2147478647 ms: an HTTP server's answer may take 5 s more, and 2147483647 ms is the longest delay a Node.js timer keeps. [WEFT_MCP_INVALID_OPTIONS]`,
+      );
+      expect(refusal({ [name]: 2_147_478_647 })).toBe('');
+    },
+  );
+
+  it('name a bad option once [claim:mcp-invalid-options]', () => {
+    expect(refusal({ callTimeoutMs: 0 })).toBe(
+      'McpPlugin: callTimeoutMs must be positive. [WEFT_MCP_INVALID_OPTIONS]',
+    );
+  });
+});
