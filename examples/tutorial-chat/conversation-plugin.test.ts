@@ -129,7 +129,7 @@ describe('the conversation route', () => {
     );
   });
 
-  it('answers 502 with a short message when the model is down, and writes the details to the log [claim:tut-502-no-internals]', async () => {
+  it('answers 502 with a short message, the task id and status when the model is down, and writes the details to the log [claim:tut-502-no-internals] [claim:errors-502-cause]', async () => {
     server = await startFakeChatServer();
     const modelUrl = server.baseUrl;
     await server.close();
@@ -147,10 +147,15 @@ describe('the conversation route', () => {
     );
     const body = (await response.json()) as {
       taskId: string;
+      status: string;
       error: { message: string };
     };
 
     expect(response.status).toBe(502);
+    expect(body).toMatchObject({
+      taskId: expect.any(String),
+      status: 'failed',
+    });
     expect(body.error.message).toBe(
       'The assistant could not answer; try again.',
     );

@@ -114,7 +114,7 @@ export const COORDINATOR_ERRORS = {
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.connectionLost'],
       cause:
         'the coordinator’s lock connection closed (the server restarted, a network failure, or an error recording a finished task), so PostgreSQL released this instance’s locks and whichever instance sweeps first takes its unfinished tasks over; its running tasks are aborted, its waiting ones fail with this code, and it accepts no new ones until it has reconnected, which it does by itself with a growing delay (`reconnectDelayMs`, `reconnectMaxDelayMs`). Tasks it had accepted still run, on another instance or on this one once it is back.',
-      fix: 'retry the request shortly; nothing needs restarting. A readiness probe on `checkHealth()` keeps requests away from the instance while it reconnects; see the Scaling out guide.',
+      fix: 'retry the request shortly; nothing needs restarting. A readiness probe on `checkHealth()` keeps requests away from the instance while it reconnects; see [When PostgreSQL restarts](../guides/scaling-out.md#when-postgresql-restarts).',
     },
   },
 } as const satisfies ErrorRegistry<PostgresSpaceCoordinatorErrorCode>;

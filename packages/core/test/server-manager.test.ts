@@ -379,7 +379,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it('answers a throwing handler with a generic 500 and logs the error under the request id [claim:trig-500-hidden] [claim:obs-request-failed-generic] [claim:errors-500-code] [claim:wp-error-answers]', async () => {
+  it('answers a throwing handler with a generic 500 and logs the error under the request id [claim:trig-500-hidden] [claim:obs-request-failed-generic] [claim:errors-500-code] [claim:wp-error-answers] [claim:errors-500-logged]', async () => {
     const { logger, lines } = capturingLogger();
     const server = new ServerManager({ port: 0 }, logger);
     servers.push(server);
@@ -424,6 +424,8 @@ describe('ServerManager', () => {
       const logged = lines.find((line) => line.requestId === error.requestId);
       expect(logged).toMatchObject({ msg: 'request failed', status: 500, path });
       expect(String(logged?.error)).toContain(secret);
+      expect(String(logged?.stack)).toContain(secret);
+      expect(String(logged?.stack)).toMatch(/\n\s+at /);
     }
   });
 

@@ -31,12 +31,13 @@ export type SqliteMemoryProviderErrorCode =
 export const SQLITE_ERRORS = {
   packageName: '@weft/memory-sqlite',
   codes: {
+    /** @claim errors-sqlite-invalid-options */
     WEFT_SQLITE_INVALID_OPTIONS: {
       summary: 'The constructor’s options are missing or invalid.',
       raisedBy: '`new SqliteMemoryProvider`',
       raisers: ['memory-sqlite/src/options.ts#resolveOptions'],
       cause:
-        'the constructor’s options are missing or invalid: an empty `path`, an empty `id`, a negative `busyTimeoutMs`.',
+        'the constructor’s options are missing or invalid: options that are not an object, an empty `path` or one with a NUL character, an empty `id`, or a `busyTimeoutMs` that is not a whole number of milliseconds from 0 to 2,147,483,647.',
       fix: 'the message names the option.',
     },
     WEFT_SQLITE_OPEN_FAILED: {

@@ -33,6 +33,30 @@ describe('SqliteMemoryProvider errors', () => {
     expect((error as Error).name).toBe('SqliteMemoryProviderError');
   });
 
+  it('refuse with WEFT_SQLITE_INVALID_OPTIONS, naming the option, every bad option the errors reference lists [claim:errors-sqlite-invalid-options]', async () => {
+    type Options = ConstructorParameters<typeof SqliteMemoryProvider>[0];
+    const refused: [Options, string][] = [
+      [null as unknown as Options, 'options must be an object'],
+      [{ path: ' ' }, 'option "path"'],
+      [{ path: 'a\0b.db' }, 'option "path" must not contain NUL'],
+      [{ path: ':memory:', id: '' }, 'option "id"'],
+      [{ path: ':memory:', busyTimeoutMs: -1 }, 'option "busyTimeoutMs"'],
+      [{ path: ':memory:', busyTimeoutMs: 1.5 }, 'option "busyTimeoutMs"'],
+      [{ path: ':memory:', busyTimeoutMs: 2 ** 31 }, 'option "busyTimeoutMs"'],
+    ];
+    for (const [options, named] of refused) {
+      expect(await codeOf(() => new SqliteMemoryProvider(options))).toBe(
+        'WEFT_SQLITE_INVALID_OPTIONS',
+      );
+      expect(() => new SqliteMemoryProvider(options)).toThrow(named);
+    }
+    // The bounds themselves are accepted.
+    expect(new SqliteMemoryProvider({ path: ':memory:', busyTimeoutMs: 0 }).path).toBe(':memory:');
+    expect(new SqliteMemoryProvider({ path: ':memory:', busyTimeoutMs: 2 ** 31 - 1 }).path).toBe(
+      ':memory:',
+    );
+  });
+
   it('carry the shared memory codes of @weft/core for input the memory contract refuses [claim:sqlite-shared-codes] [claim:sqlite-readme-invalid-query] [claim:sqlite-memory-invalid] [claim:tsdoc-sqlite-codes] [claim:tsdoc-sqlite-query]', async () => {
     const memory = await db.open();
     const note = { space: 's', kind: 'note', content: 1, metadata: {} };

@@ -43,12 +43,13 @@ export const OPENAI_ERRORS = {
   intro:
     "Errors of `OpenAIModelProvider` are `OpenAIModelProviderError`s, Weft errors that also carry the upstream API’s `httpStatus` (when it answered) and the number of `attempts`. They reach an executor unwrapped, so `WeftError.is(error, 'WEFT_OPENAI_HTTP_STATUS')` works on what `generateText` throws.",
   codes: {
+    /** @claim errors-openai-invalid-options */
     WEFT_OPENAI_INVALID_OPTIONS: {
       summary: 'The constructor was given a bad option.',
       raisedBy: '`new OpenAIModelProvider`',
       raisers: ['model-openai/src/options.ts#invalid'],
       cause:
-        'the constructor was given a bad option: a `baseUrl` that is not an absolute http(s) URL, an empty `model`, a negative timeout, a `timeoutMs` or `totalTimeoutMs` over 2147483647 ms (the longest delay a Node.js timer keeps), an unknown option name.',
+        'the constructor was given a bad option, such as a `baseUrl` that is not an absolute http(s) URL, an empty `model`, a timeout that is not a positive whole number of milliseconds (`0` included), a `timeoutMs` or `totalTimeoutMs` over 2147483647 ms (the longest delay a Node.js timer keeps), a negative `maxRetries`, an `apiKey` string that is empty or holds a line break or another control character, or an unknown option name.',
       fix: 'the message names the first bad option and what it must be.',
     },
     /** @claim errors-openai-api-key-unsendable */

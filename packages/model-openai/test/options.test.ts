@@ -56,6 +56,32 @@ describe('OpenAIModelProvider options', () => {
     expect((thrown as OpenAIModelProviderError).attempts).toBeUndefined();
   });
 
+  it('refuses with WEFT_OPENAI_INVALID_OPTIONS each kind of bad option the errors reference names, naming the option [claim:errors-openai-invalid-options]', () => {
+    type Options = ConstructorParameters<typeof OpenAIModelProvider>[0];
+    const base: Options = { baseUrl: server.baseUrl, model: 'm' };
+    const refused: [Partial<Options>, string][] = [
+      [{ baseUrl: 'localhost:11434' }, 'option "baseUrl"'],
+      [{ model: ' ' }, 'option "model"'],
+      [{ timeoutMs: 0 }, 'option "timeoutMs"'],
+      [{ timeoutMs: 1.5 }, 'option "timeoutMs"'],
+      [{ totalTimeoutMs: -1 }, 'option "totalTimeoutMs"'],
+      [{ maxRetries: -1 }, 'option "maxRetries"'],
+      [{ apiKey: '' }, 'option "apiKey"'],
+      [{ apiKey: 'sk-a\nb' }, 'option "apiKey"'],
+    ];
+    for (const [bad, named] of refused) {
+      let thrown: unknown;
+      try {
+        new OpenAIModelProvider({ ...base, ...bad });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(OpenAIModelProviderError.is(thrown, 'WEFT_OPENAI_INVALID_OPTIONS'), named).toBe(true);
+      expect((thrown as Error).message).toContain(named);
+    }
+    expect(new OpenAIModelProvider({ ...base, timeoutMs: 1, maxRetries: 0 }).model).toBe('m');
+  });
+
   it("writes no key or header value into its errors, and quotes a refused request's server message [claim:wp-secrets]", async () => {
     const key = 'sk-secret-4242';
     const header = 'tenant-secret-77';

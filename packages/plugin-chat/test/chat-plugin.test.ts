@@ -482,7 +482,7 @@ describe('ChatPlugin', () => {
     },
   );
 
-  it('answers 502 without the internal error text, which is logged under the task id [claim:httpchat-row-502] [claim:httpchat-docs-url] [claim:httpchat-502-generic] [claim:httpchat-502-log] [claim:chat-502] [claim:chat-readme-error-docs-url] [claim:tsdoc-chat-502]', async () => {
+  it('answers 502 without the internal error text, which is logged under the task id [claim:httpchat-row-502] [claim:httpchat-docs-url] [claim:httpchat-502-generic] [claim:httpchat-502-log] [claim:chat-502] [claim:chat-readme-error-docs-url] [claim:tsdoc-chat-502] [claim:errors-502-cause]', async () => {
     const failing: ScriptedResponse = () => {
       throw new Error(
         'connect ECONNREFUSED 127.0.0.1:5432 (postgres://agent:hunter2@db.internal/agent)',

@@ -152,7 +152,7 @@ describe('WebSocketPlugin.closeConnectionsOf', () => {
     expect(usersOf(accepted)).toEqual(['eve']);
   });
 
-  it("refuses with 401 an upgrade of the user whose authenticate was still running at the call, and lets other users' through [claim:wsreadme-revoke-pending] [claim:wsdoc-revoke-pending] [claim:tsdoc-ws-close-connections-of]", async () => {
+  it("refuses with 401 an upgrade of the user whose authenticate was still running at the call, and lets other users' through [claim:wsreadme-revoke-pending] [claim:wsdoc-revoke-pending] [claim:tsdoc-ws-close-connections-of] [claim:errors-401-cause]", async () => {
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
     const seen: string[] = [];
