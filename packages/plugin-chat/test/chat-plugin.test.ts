@@ -443,6 +443,27 @@ describe('ChatPlugin', () => {
     },
   );
 
+  it('answers 400 naming a room, user or message that is not a string, empty, too long or not an id [claim:errors-chat-invalid-request-body]', async () => {
+    const { runtime, model } = await boot([]);
+    const good = { room: '42', user: 'ada', message: 'hi' };
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ ...good, room: 42 }, /"room" must be a string/],
+      [{ ...good, user: undefined }, /"user" is required/],
+      [{ ...good, message: '  ' }, /"message" must not be empty/],
+      [{ ...good, user: 'a'.repeat(65) }, /"user" must be at most 64 characters/],
+      [{ ...good, room: 'room 42' }, /"room" must be a room id/],
+    ];
+    for (const [body, named] of cases) {
+      const { status, json } = await post(runtime, body);
+      expect(status).toBe(400);
+      expect(json.error).toMatchObject({
+        code: 'WEFT_CHAT_INVALID_REQUEST',
+        message: expect.stringMatching(named),
+      });
+    }
+    expect(model.requests).toHaveLength(0);
+  });
+
   it('answers 400 for a body that is not JSON [claim:httpchat-body] [claim:httpchat-400] [claim:httpchat-row-400] [claim:httpchat-request-id] [claim:chat-400]', async () => {
     const { runtime } = await boot([]);
     const response = await fetch(`${runtime.server.url}/chat`, { method: 'POST', body: 'hello' });

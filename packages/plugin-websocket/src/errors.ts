@@ -106,7 +106,10 @@ export const WS_ERRORS = {
         'a request without `Upgrade: websocket` reached the plugin’s listener (426), or an upgrade asked for a path other than the plugin’s `path` (404).',
       fix: 'connect with a websocket client to the plugin’s `path`, such as `ws://127.0.0.1:3001/ws`.',
     },
-    /** @claim errors-ws-invalid-frame-id-in-use */
+    /**
+     * @claim errors-ws-invalid-frame-id-in-use
+     * @claim errors-ws-invalid-frame-fields
+     */
     WEFT_WS_INVALID_FRAME: {
       summary: 'A frame from the client is not valid; the connection stays open.',
       raisedBy: 'the websocket connection',
@@ -115,7 +118,7 @@ export const WS_ERRORS = {
         'plugin-websocket/src/connection.ts#ChatConnection.run',
       ],
       cause:
-        'a frame is not JSON, is binary, or is not a `message` frame with a valid `id`, `room`, `user` and `message` (too long, empty, with characters an id may not have, or a `message` holding a NUL character or a lone UTF-16 surrogate, which no memory store can hold), or its `id` is that of a message of the connection still waiting for its reply.',
+        'a frame is not JSON, is binary, or is not a `message` frame with a valid `id`, `room`, `user` and `message` (one is missing, not a string, empty or too long, a `room` or `user` has characters an id may not have, or a `message` holds a NUL character or a lone UTF-16 surrogate, which no memory store can hold), or its `id` is that of a message of the connection still waiting for its reply.',
       fix: 'the message names the field; send `{ "type": "message", "id", "room", "user", "message" }` as the package’s README describes.',
     },
     WEFT_WS_ROOM_FORBIDDEN: {

@@ -19,4 +19,29 @@ describe('parseClientFrame', () => {
     });
     expect(parseClientFrame('[1]')).toMatchObject({ success: false, id: null });
   });
+
+  it('refuses a frame that is not JSON, not a message frame, or has a field missing, not a string, empty, too long or not an id [claim:errors-ws-invalid-frame-fields]', () => {
+    const frame = { type: 'message', id: '7', room: 'r1', user: 'ada', message: 'hi' };
+    const refusal = (changes: Record<string, unknown>) =>
+      parseClientFrame(JSON.stringify({ ...frame, ...changes }));
+    expect(parseClientFrame('{"type":')).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/not JSON/),
+    });
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ type: 'hello' }, /"type" must be "message"/],
+      [{ room: undefined }, /"room" is required/],
+      [{ user: 7 }, /"user" must be a string/],
+      [{ message: '' }, /"message" must not be empty/],
+      [{ message: 'x'.repeat(8001) }, /"message" must be at most 8000 characters/],
+      [{ room: 'r'.repeat(65) }, /"room" must be at most 64 characters/],
+      [{ user: 'ada lovelace' }, /"user" must be a user id/],
+    ];
+    for (const [changes, named] of cases) {
+      const parsed = refusal(changes);
+      expect(parsed).toMatchObject({ success: false, id: '7' });
+      expect(parsed.success ? '' : parsed.error).toMatch(named);
+    }
+    expect(refusal({})).toMatchObject({ success: true });
+  });
 });
