@@ -15,7 +15,8 @@ import type { ErrorRegistry } from '@weft/core/internal';
  *   time, named no user, or named one revoked meanwhile.
  * - `WEFT_WS_TOO_MANY_CONNECTIONS`: The plugin already holds `maxConnections` connections, or the
  *   user `maxConnectionsPerUser`.
- * - `WEFT_WS_UPGRADE_REQUIRED`: A plain HTTP request reached the websocket listener.
+ * - `WEFT_WS_UPGRADE_REQUIRED`: A request that is not a websocket handshake reached the websocket
+ *   listener, or an upgrade asked for another path.
  * - `WEFT_WS_INVALID_FRAME`: A frame from the client is not valid; the connection stays open.
  * - `WEFT_WS_ROOM_FORBIDDEN`: The `authorizeRoom` hook did not let the user post in the room.
  * - `WEFT_WS_TOO_MANY_TASKS`: The connection already has `maxInFlight`, or its user
@@ -48,7 +49,7 @@ export type WebSocketPluginErrorCode =
 export const WS_ERRORS = {
   packageName: '@weft/plugin-websocket',
   intro:
-    'Codes with status 401, 403, 404 or 503 refuse the upgrade, and 426 a plain HTTP request: they answer the HTTP request with a JSON body and no websocket opens. The others, but `WEFT_WS_INVALID_OPTIONS`, which the constructor throws, arrive over an open connection, as an `error` frame `{ "type": "error", "id", "code", "message", "docsUrl" }` whose `id` is the `id` of the client’s frame (`null` when the frame had none that could be read); the connection stays open.',
+    'Codes with status 401, 403, 404, 426 or 503 refuse the upgrade, and 426 also a plain HTTP request: they answer the HTTP request with a JSON body and no websocket opens. The others, but `WEFT_WS_INVALID_OPTIONS`, which the constructor throws, arrive over an open connection, as an `error` frame `{ "type": "error", "id", "code", "message", "docsUrl" }` whose `id` is the `id` of the client’s frame (`null` when the frame had none that could be read); the connection stays open.',
   codes: {
     WEFT_WS_INVALID_OPTIONS: {
       summary: 'The `WebSocketPlugin` constructor was given a bad option.',
@@ -94,16 +95,19 @@ export const WS_ERRORS = {
         'the plugin already holds `maxConnections` open connections, the user `authenticate` named already holds `maxConnectionsPerUser`, or the runtime is stopping or the plugin closing.',
       fix: 'retry later with backoff, or close another connection of the same user; raise `maxConnections` if the server has the memory for more.',
     },
+    /** @claim errors-ws-upgrade-required-handshake */
     WEFT_WS_UPGRADE_REQUIRED: {
-      summary: 'A plain HTTP request reached the websocket listener.',
+      summary:
+        'A request that is not a websocket handshake reached the websocket listener, or an upgrade asked for another path.',
       status: [404, 426],
       raisedBy: 'the websocket listener',
       raisers: [
         'plugin-websocket/src/upgrade-gate.ts#upgradeGate',
+        'plugin-websocket/src/websocket-plugin.ts#WebSocketPlugin.constructor',
         'plugin-websocket/src/websocket-plugin.ts#WebSocketPlugin.answerPlainRequest',
       ],
       cause:
-        'a request without `Upgrade: websocket` reached the plugin’s listener (426), or an upgrade asked for a path other than the plugin’s `path` (404).',
+        'an upgrade asked for a path other than the plugin’s `path` (404, whatever else it holds); or a request that is not a websocket handshake reached the plugin’s listener (426): a plain HTTP request, or an upgrade with a method other than `GET`, an `Upgrade` header other than `websocket`, a missing or malformed `Sec-WebSocket-Key` or `Sec-WebSocket-Protocol`, or a `Sec-WebSocket-Version` other than 13 (or 8). The message says what was wrong.',
       fix: 'connect with a websocket client to the plugin’s `path`, such as `ws://127.0.0.1:3001/ws`.',
     },
     /**

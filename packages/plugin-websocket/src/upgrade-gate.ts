@@ -13,6 +13,34 @@ export interface Refusal {
   message: string;
 }
 
+/** A `Sec-WebSocket-Key` as `ws` accepts it: 16 bytes in base64. */
+const HANDSHAKE_KEY = /^[+/0-9A-Za-z]{22}==$/;
+
+/**
+ * What makes an upgrade request something other than a websocket handshake that `ws` completes:
+ * the method, the `Upgrade` header, the key or the version. `ws` would refuse such a request
+ * itself, with a plain-text answer; the gate refuses it first, in JSON, like its other refusals.
+ *
+ * @param request - The upgrade request.
+ * @returns What is wrong, for the answer's message, or `undefined` for a handshake.
+ * @claim tsdoc-ws-handshake-problem
+ */
+export function handshakeProblem(request: IncomingMessage): string | undefined {
+  if (request.method !== 'GET') {
+    return `the method must be GET, not ${clip(request.method ?? '')}`;
+  }
+  if (request.headers.upgrade?.toLowerCase() !== 'websocket') {
+    return 'the Upgrade header must be websocket';
+  }
+  const key = request.headers['sec-websocket-key'];
+  if (key === undefined || !HANDSHAKE_KEY.test(key)) {
+    return 'the Sec-WebSocket-Key header is missing or invalid';
+  }
+  const version = Number(request.headers['sec-websocket-version']);
+  if (version !== 13 && version !== 8) return 'the Sec-WebSocket-Version header must be 13';
+  return undefined;
+}
+
 /** What an accepted upgrade carries into its connection. */
 export interface Admission {
   /**
@@ -24,10 +52,10 @@ export interface Admission {
 
 /**
  * Builds the gate for one plugin's options. An upgrade request passes its checks in order: the
- * path, the `Host` header (DNS rebinding), the `Origin` header (cross-site pages), the connection
- * cap, and the user's `authenticate` hook under a deadline, which must name a user unless
- * `trustClientUser` is on. Refusals answer plain HTTP, so a
- * refused client never holds a websocket.
+ * path, the handshake itself ({@link handshakeProblem}), the `Host` header (DNS rebinding), the
+ * `Origin` header (cross-site pages), the connection cap, and the user's `authenticate` hook
+ * under a deadline, which must name a user unless `trustClientUser` is on. Refusals answer plain
+ * HTTP, so a refused client never holds a websocket.
  *
  * @param options - The plugin's options.
  * @param access - The plugin's access rules, whose `authenticate` runs last.
@@ -53,6 +81,14 @@ export function upgradeGate(
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (path !== options.path) {
       return refuse(404, 'WEFT_WS_UPGRADE_REQUIRED', `No websocket at ${clip(path)}`);
+    }
+    const problem = handshakeProblem(request);
+    if (problem !== undefined) {
+      return refuse(
+        426,
+        'WEFT_WS_UPGRADE_REQUIRED',
+        `Not a websocket handshake: ${problem}; connect with a websocket client to ${options.path}`,
+      );
     }
     if (!isAllowedHost(request.headers.host)) {
       return refuse(

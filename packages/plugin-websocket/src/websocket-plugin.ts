@@ -122,6 +122,20 @@ export class WebSocketPlugin extends Plugin {
       perMessageDeflate: false,
       clientTracking: false,
     });
+    // The gate refuses what is not a handshake; what `ws` still refuses after it (a malformed
+    // Sec-WebSocket-Protocol header) is answered as the gate would, in JSON, not in ws's text.
+    this.sockets.on('wsClientError', (error, socket) => {
+      const requestId = randomUUID();
+      this.runtime?.logger.info(
+        { requestId, code: 'WEFT_WS_UPGRADE_REQUIRED', reason: error.message },
+        'websocket: upgrade refused',
+      );
+      refuse(socket, requestId, {
+        status: 426,
+        code: 'WEFT_WS_UPGRADE_REQUIRED',
+        message: `Not a websocket handshake: ${error.message}; connect with a websocket client to ${this.options.path}`,
+      });
+    });
     this.triggers = [this.listener()];
   }
 
@@ -449,9 +463,13 @@ function refuse(socket: Duplex, requestId: string, refusal: Refusal): void {
       requestId,
     },
   });
+  // A 426 names the protocol to upgrade to, and the websocket version this server speaks.
+  const upgradeTo =
+    refusal.status === 426 ? 'Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n' : '';
   socket.end(
     `HTTP/1.1 ${refusal.status} ${STATUS_TEXT[refusal.status] ?? 'Error'}\r\n` +
       'Connection: close\r\n' +
+      upgradeTo +
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-Id: ${requestId}\r\n\r\n` +
@@ -465,5 +483,6 @@ const STATUS_TEXT: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  426: 'Upgrade Required',
   503: 'Service Unavailable',
 };

@@ -8,9 +8,16 @@ import { ChatAccess } from '@weft/plugin-chat';
 import { invalid, resolveOptions, type WebSocketPluginOptions } from '../src/options.js';
 import { upgradeGate } from '../src/upgrade-gate.js';
 
-/** An upgrade request as the gate reads it: its URL and headers. */
-function upgrade(headers: Record<string, string>, url = '/ws'): IncomingMessage {
-  return { url, headers } as unknown as IncomingMessage;
+/** A handshake's headers, as a websocket client sends them. */
+const HANDSHAKE = {
+  upgrade: 'websocket',
+  'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+  'sec-websocket-version': '13',
+};
+
+/** An upgrade request as the gate reads it: a GET handshake, its URL and other headers. */
+function upgrade(headers: Record<string, string>, url = '/ws', method = 'GET'): IncomingMessage {
+  return { method, url, headers: { ...HANDSHAKE, ...headers } } as unknown as IncomingMessage;
 }
 
 function gate(options: WebSocketPluginOptions) {
@@ -49,6 +56,48 @@ describe('upgradeGate', () => {
     // A client that sends no Origin is no browser: it goes on to authenticate.
     expect(await refusal(upgrade({ host: 'localhost' }), 0)).toBe('admitted');
     expect(asked).toEqual(['localhost']);
+  });
+
+  it('refuses with 426 what is not a websocket handshake, after the path and before Host, naming what is wrong [claim:tsdoc-ws-handshake-problem] [claim:tsdoc-ws-gate-order] [claim:errors-426-cause] [claim:errors-ws-upgrade-required-handshake] [claim:wsreadme-order]', async () => {
+    let asked = 0;
+    const check = gate({
+      authenticate: () => {
+        asked += 1;
+        return { user: 'ada' };
+      },
+    });
+    const refusal = async (request: IncomingMessage) => {
+      const verdict = await check(request, 'r-2', 0);
+      return 'refused' in verdict ? verdict.refused : 'admitted';
+    };
+    const notHandshakes: [IncomingMessage, string][] = [
+      [upgrade({ host: 'localhost' }, '/ws', 'POST'), 'the method must be GET, not "POST"'],
+      [upgrade({ host: 'localhost', upgrade: 'h2c' }), 'the Upgrade header must be websocket'],
+      [upgrade({ host: 'localhost', 'sec-websocket-key': 'short' }), 'Sec-WebSocket-Key'],
+      [upgrade({ host: 'localhost', 'sec-websocket-version': '7' }), 'Sec-WebSocket-Version'],
+    ];
+    for (const [request, problem] of notHandshakes) {
+      expect(await refusal(request)).toEqual({
+        status: 426,
+        code: 'WEFT_WS_UPGRADE_REQUIRED',
+        message: expect.stringMatching(/^Not a websocket handshake: .*connect .* to \/ws$/),
+      });
+      expect(await refusal(request)).toMatchObject({ message: expect.stringContaining(problem) });
+    }
+    // The path comes first, the Host after.
+    expect(await refusal(upgrade({ host: 'localhost', upgrade: 'h2c' }, '/other'))).toMatchObject({
+      status: 404,
+    });
+    expect(await refusal(upgrade({ host: 'rebound.example', upgrade: 'h2c' }))).toMatchObject({
+      status: 426,
+    });
+    expect(asked).toBe(0);
+    // Upgrade is read without regard to case, and version 8 is taken as ws takes it.
+    expect(
+      await refusal(
+        upgrade({ host: 'localhost', upgrade: 'WebSocket', 'sec-websocket-version': '8' }),
+      ),
+    ).toBe('admitted');
   });
 
   it('lets through the Host names allowedHosts lists, loopback names, IP addresses and the host it listens on, and with true any [claim:wsreadme-allowed-hosts]', async () => {

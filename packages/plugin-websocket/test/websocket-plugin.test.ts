@@ -425,6 +425,59 @@ describe('WebSocketPlugin upgrade checks', () => {
     );
   });
 
+  it('answers an upgrade that is not a websocket handshake with 426 in JSON, not ws’s plain text, and runs no authenticate [claim:errors-426-cause] [claim:wsreadme-plain-http] [claim:tsdoc-ws-handshake-problem] [claim:errors-ws-upgrade-required-handshake]', async () => {
+    let asked = 0;
+    booted = await boot({
+      authenticate: () => {
+        asked += 1;
+        return { user: 'ada' };
+      },
+    });
+    const { port } = new URL(booted.url);
+    const handshake =
+      `Host: 127.0.0.1:${port}\r\nConnection: Upgrade\r\n` +
+      'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n';
+    const answerTo = (request: string) =>
+      new Promise<string>((resolve) => {
+        const socket = tcpConnect(Number(port), '127.0.0.1', () => socket.write(request));
+        let text = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (text += chunk));
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve(text));
+      });
+    const requests = [
+      `GET /ws HTTP/1.1\r\n${handshake}Upgrade: h2c\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+      `POST /ws HTTP/1.1\r\n${handshake}Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+      `GET /ws HTTP/1.1\r\n${handshake}Upgrade: websocket\r\nSec-WebSocket-Version: 7\r\n\r\n`,
+      `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+    ];
+    for (const request of requests) {
+      const answer = await answerTo(request);
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      expect(head, request).toMatch(/^HTTP\/1\.1 426 Upgrade Required\r\n/);
+      expect(head).toMatch(/\r\nUpgrade: websocket\r\n/i);
+      expect(head).toMatch(/\r\nContent-Type: application\/json/i);
+      expect(JSON.parse(body)).toMatchObject({
+        error: {
+          status: 426,
+          code: 'WEFT_WS_UPGRADE_REQUIRED',
+          message: expect.stringMatching(/^Not a websocket handshake: /),
+        },
+      });
+    }
+    expect(asked).toBe(0);
+    // What ws itself still refuses after the gate, a malformed subprotocol list, is answered alike.
+    const badProtocol = await answerTo(
+      `GET /ws HTTP/1.1\r\n${handshake}Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: a,,b\r\n\r\n`,
+    );
+    expect(badProtocol).toMatch(/^HTTP\/1\.1 426 Upgrade Required\r\n/);
+    expect(JSON.parse(badProtocol.split('\r\n\r\n')[1] ?? '')).toMatchObject({
+      error: { code: 'WEFT_WS_UPGRADE_REQUIRED', message: expect.stringContaining('Protocol') },
+    });
+    expect(booted.plugin.connectionCount).toBe(0);
+  });
+
   it('drops a client that sends its upgrade headers too slowly (handshakeTimeoutMs)', async () => {
     booted = await boot({ handshakeTimeoutMs: 300 });
     const { port } = new URL(booted.url);
