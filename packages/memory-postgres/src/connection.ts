@@ -1,9 +1,6 @@
 import pg from 'pg';
 import { PostgresMemoryProviderError } from './errors.js';
-import { scrub, type ResolvedPostgresMemoryProviderOptions } from './options.js';
-
-/** How long the client waits past the statement timeout for a server that does not answer. */
-export const CLIENT_GRACE_MS = 1000;
+import { CLIENT_GRACE_MS, scrub, type ResolvedPostgresMemoryProviderOptions } from './options.js';
 
 /** First and longest pause between attempts while the server cannot be reached. */
 const FIRST_RETRY_DELAY_MS = 50;

@@ -19,7 +19,8 @@ export interface PostgresPoolOptions {
   connectionTimeoutMs?: number;
   /**
    * Milliseconds one statement may run, waits for locks included, before the server cancels it.
-   * The client gives up a second later if the server does not answer at all.
+   * The client gives up a second later if the server does not answer at all, so the largest value
+   * is 2,147,482,647, a second short of the largest timer.
    *
    * @default 10000
    * @claim tsdoc-postgres-default-statement-timeout-ms
@@ -106,22 +107,34 @@ const PREFIX = 'PostgresMemoryProvider:';
 // Unquoted PostgreSQL identifiers: letters, digits and underscores, at most 63 bytes.
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
-// setTimeout's largest delay; longer ones fire at once.
+// setTimeout's largest delay (longer ones fire at once), and PostgreSQL's largest timeout.
 const MAX_TIMER_MS = 0x7fffffff;
+
+/**
+ * How long the client waits past the statement timeout for a server that does not answer; the
+ * pool's read deadline and `idle_in_transaction_session_timeout` are the statement timeout plus
+ * this, so the statement timeout stops this much short of {@link MAX_TIMER_MS}.
+ */
+export const CLIENT_GRACE_MS = 1000;
 
 function invalid(message: string): never {
   throw new PostgresMemoryProviderError('WEFT_POSTGRES_INVALID_OPTIONS', `${PREFIX} ${message}`);
 }
 
-function milliseconds(name: string, value: unknown, minimum: number): number {
+function milliseconds(
+  name: string,
+  value: unknown,
+  minimum: number,
+  maximum = MAX_TIMER_MS,
+): number {
   if (
     typeof value !== 'number' ||
     !Number.isSafeInteger(value) ||
     value < minimum ||
-    value > MAX_TIMER_MS
+    value > maximum
   ) {
     invalid(
-      `option "pool.${name}" must be an integer of milliseconds from ${minimum} to ${MAX_TIMER_MS}, ` +
+      `option "pool.${name}" must be an integer of milliseconds from ${minimum} to ${maximum}, ` +
         `got ${String(value)}`,
     );
   }
@@ -147,7 +160,12 @@ function resolvePool(pool: unknown): Required<PostgresPoolOptions> {
   return {
     max: given.max,
     connectionTimeoutMs: milliseconds('connectionTimeoutMs', given.connectionTimeoutMs, 1),
-    statementTimeoutMs: milliseconds('statementTimeoutMs', given.statementTimeoutMs, 1),
+    statementTimeoutMs: milliseconds(
+      'statementTimeoutMs',
+      given.statementTimeoutMs,
+      1,
+      MAX_TIMER_MS - CLIENT_GRACE_MS,
+    ),
     idleTimeoutMs: milliseconds('idleTimeoutMs', given.idleTimeoutMs, 1),
     reconnectTimeoutMs: milliseconds('reconnectTimeoutMs', given.reconnectTimeoutMs, 0),
   };

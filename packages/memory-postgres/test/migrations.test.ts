@@ -268,6 +268,13 @@ describe('PostgresMemoryProvider: connections', () => {
     expect(left).toBe(0);
   });
 
+  it('opens and stores with the largest statementTimeoutMs it accepts, 2,147,482,647 ms [claim:errors-postgres-invalid-options]', async () => {
+    // One more and the second the client waits past it would pass PostgreSQL's and Node's limit.
+    const memory = await db.open({ pool: { statementTimeoutMs: 2_147_482_647 } });
+    const stored = await memory.store({ space: 's', kind: 'note', content: 1, metadata: {} });
+    expect((await memory.query({ space: 's' })).map((found) => found.id)).toEqual([stored.id]);
+  });
+
   it('refuses calls with WEFT_POSTGRES_NOT_OPEN after shutdown() [claim:pg-readme-not-open]', async () => {
     const memory = await db.open();
     await memory.store({ space: 's', kind: 'note', content: 1, metadata: {} });

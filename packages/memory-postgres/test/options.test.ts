@@ -100,6 +100,20 @@ describe('PostgresMemoryProvider options', () => {
     );
   });
 
+  it('takes statementTimeoutMs up to 2,147,482,647 ms, since the client waits a second past it [claim:errors-postgres-invalid-options]', () => {
+    // The read deadline and idle_in_transaction_session_timeout are a second longer: past the
+    // largest timer, Node fires the deadline at once and PostgreSQL refuses the setting.
+    expect(
+      resolveOptions({ connectionString: URL, pool: { statementTimeoutMs: 2_147_482_647 } }).pool
+        .statementTimeoutMs,
+    ).toBe(2_147_482_647);
+    const error = rejection({ connectionString: URL, pool: { statementTimeoutMs: 2_147_482_648 } });
+    expect(error.code).toBe('WEFT_POSTGRES_INVALID_OPTIONS');
+    expect(error.message).toContain(
+      'option "pool.statementTimeoutMs" must be an integer of milliseconds from 1 to 2147482647',
+    );
+  });
+
   it('never repeats a connection string it cannot read, since it may hold a password [claim:pg-password-never-shown] [claim:mpo-pg-password-hidden]', () => {
     const error = rejection({ connectionString: 'weft:hunter2@db.internal/agents' });
     expect(error.message).not.toContain('hunter2');
