@@ -20,10 +20,13 @@ const NETWORK_CODES = new Set([
   'ENETUNREACH',
   'EAI_AGAIN',
 ]);
+/** What pg-pool says when a caller waited `connectionTimeoutMillis` for a free connection. */
+const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
+
 // node-postgres reports these without a code.
 const CONNECTION_MESSAGES = [
   'Connection terminated',
-  'timeout exceeded when trying to connect',
+  POOL_WAIT_TIMEOUT,
   'Client has encountered a connection error',
   'Connection ended',
 ];
@@ -37,6 +40,11 @@ export function isConnectionError(error: unknown): boolean {
       return true;
   }
   return CONNECTION_MESSAGES.some((text) => error.message.includes(text));
+}
+
+/** Whether an error is pg-pool giving up waiting for a free connection of a full pool. */
+function isPoolWaitTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === POOL_WAIT_TIMEOUT;
 }
 
 /** Whether an error is a statement cut short by the server's or the client's timeout. */
@@ -90,6 +98,8 @@ export type Retry = 'idempotent' | 'once';
  */
 export class ConnectionRunner {
   private closed = false;
+  /** How many connections operations of this runner hold at the moment. */
+  private inUse = 0;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -118,14 +128,15 @@ export class ConnectionRunner {
     retry: Retry,
     work: (client: pg.PoolClient) => Promise<T>,
   ): Promise<T> {
-    const { reconnectTimeoutMs, statementTimeoutMs } = this.options.pool;
+    const { reconnectTimeoutMs, statementTimeoutMs, max } = this.options.pool;
     const deadline = Date.now() + reconnectTimeoutMs;
     let delay = FIRST_RETRY_DELAY_MS;
     for (let attempt = 1; ; attempt += 1) {
       if (this.closed) {
         throw new PostgresMemoryProviderError(
           'WEFT_POSTGRES_NOT_OPEN',
-          `${this.label} was shut down while ${operation} waited for the server`,
+          `${this.label} was shut down while ${operation} waited for the server; finish ` +
+            `operations before calling shutdown(), or call init() to open it again`,
         );
       }
       let client: pg.PoolClient;
@@ -133,16 +144,21 @@ export class ConnectionRunner {
         client = await this.pool.connect();
       } catch (error) {
         if (!isConnectionError(error)) throw this.clean(error);
+        // Every connection is held by another operation of this provider: the server answers,
+        // so waiting again would only stretch connectionTimeoutMs into reconnectTimeoutMs.
+        if (isPoolWaitTimeout(error) && this.inUse >= max) throw this.busy(operation, error);
         if (Date.now() + delay > deadline) throw this.unavailable(operation, attempt, error);
         await sleep(delay);
         delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
         continue;
       }
+      this.inUse += 1;
       const stopListening = listenForBreaks(client);
       try {
         const result = await work(client);
         stopListening();
         client.release();
+        this.inUse -= 1;
         return result;
       } catch (error) {
         const broken = isConnectionError(error) || isTimeoutError(error);
@@ -152,6 +168,7 @@ export class ConnectionRunner {
           stopListening();
           client.release();
         }
+        this.inUse -= 1;
         if (isTimeoutError(error)) {
           throw new PostgresMemoryProviderError(
             'WEFT_POSTGRES_STATEMENT_TIMEOUT',
@@ -179,6 +196,19 @@ export class ConnectionRunner {
   get where(): string {
     const { host, port, database } = this.options.address;
     return `${host}:${port} (database "${database}")`;
+  }
+
+  /** The error of an operation that found every connection of the pool busy for too long. */
+  private busy(operation: string, error: unknown): Error {
+    const { max, connectionTimeoutMs } = this.options.pool;
+    return new PostgresMemoryProviderError(
+      'WEFT_POSTGRES_UNAVAILABLE',
+      `${this.label}: ${operation} waited ${connectionTimeoutMs} ms (pool.connectionTimeoutMs) for ` +
+        `a free connection, but all ${max} connections of the pool (pool.max) stayed busy with ` +
+        `other operations; look for slow statements, long-held locks or a server that stopped ` +
+        `answering, or raise pool.max or pool.connectionTimeoutMs`,
+      { cause: this.safeCause(error) },
+    );
   }
 
   private unavailable(

@@ -157,7 +157,9 @@ export async function migrate(
           throw new PostgresMemoryProviderError(
             'WEFT_POSTGRES_MIGRATION_FAILED',
             `${label}: schema migration ${migration.version} (${migration.description}) failed ` +
-              `and was rolled back: ${error instanceof Error ? error.message : String(error)}`,
+              `and was rolled back: ${error instanceof Error ? error.message : String(error)}; ` +
+              `remove what PostgreSQL names as in the way, grant what it says is missing, or ` +
+              `choose another schema`,
             { cause: error },
           );
         }

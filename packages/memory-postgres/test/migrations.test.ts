@@ -122,7 +122,7 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     await expect(memory.query({})).rejects.toMatchObject({ code: 'WEFT_POSTGRES_NOT_OPEN' });
   });
 
-  it('rolls a failed migration back whole, leaving no table behind [claim:pg-migration-rollback] [claim:pg-readme-migration-failed]', async () => {
+  it('rolls a failed migration back whole, leaving no table behind, and says what to do [claim:pg-migration-rollback] [claim:pg-readme-migration-failed] [claim:pg-error-codes]', async () => {
     const schema = db.newSchema();
     // A table in the way of step 1's index names makes the step fail half-way.
     await db.sql(`CREATE SCHEMA "${schema}"`);
@@ -132,7 +132,9 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
       .init()
       .catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: 'WEFT_POSTGRES_MIGRATION_FAILED' });
-    expect((failure as Error).message).toMatch(/migration 1 .*rolled back/);
+    expect((failure as Error).message).toMatch(
+      /migration 1 .*rolled back: .*weft_memories_kind_created.*; remove what PostgreSQL names as in the way, .*or choose another schema \[WEFT_POSTGRES_MIGRATION_FAILED\]$/,
+    );
     expect(await tablesIn(schema)).toEqual(['weft_memories_kind_created']);
   });
 
