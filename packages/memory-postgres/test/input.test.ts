@@ -56,15 +56,30 @@ describe('PostgresMemoryProvider: hostile input', () => {
   it('keeps spaces that differ only in characters PostgreSQL could mangle apart [claim:pg-refused-text] [claim:pg-literal-wildcards] [claim:pg-surrogate]', async () => {
     const memory = await db.open();
     // Surrogate pairs, combining marks and look-alikes each stay their own space.
-    const spaces = ['room-😀', 'room-😁', 'café', 'cafe\u0301', 'ROOM', 'room', 'room%', 'room_'];
+    const spaces = [
+      'room-😀',
+      'room-😁',
+      'café',
+      'cafe\u0301',
+      'ROOM',
+      'room',
+      'room%',
+      'room_',
+      'room\\',
+    ];
     for (const space of spaces) await memory.store({ ...note, space, content: space });
     for (const space of spaces) {
       expect((await memory.query({ space })).map((each) => each.content)).toEqual([space]);
     }
-    expect((await memory.query({ spacePrefix: 'room' })).length).toBe(5);
+    expect((await memory.query({ spacePrefix: 'room' })).length).toBe(6);
     expect((await memory.query({ spacePatterns: ['room_'] })).map((m) => m.space)).toEqual([
       'room_',
     ]);
+    // A backslash is literal too, not LIKE's escape character.
+    expect((await memory.query({ spacePatterns: ['room\\*'] })).map((m) => m.space)).toEqual([
+      'room\\',
+    ]);
+    expect((await memory.query({ spacePrefix: 'room\\' })).map((m) => m.space)).toEqual(['room\\']);
   });
 
   it('answers unknown and malformed ids as not found, and bad arguments with clear codes [claim:pg-invalid-argument] [claim:pg-readme-not-found] [claim:tsdoc-postgres-arguments] [claim:tsdoc-postgres-remove] [claim:tsdoc-postgres-update-not-found]', async () => {
