@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { useServer } from './helpers.js';
@@ -80,6 +81,26 @@ describe('PostgresMemoryProvider: hostile input', () => {
       'room\\',
     ]);
     expect((await memory.query({ spacePrefix: 'room\\' })).map((m) => m.space)).toEqual(['room\\']);
+  });
+
+  it('sends a character a database of another encoding than UTF8 has no equivalent for, and passes PostgreSQL’s error on [claim:pg-non-utf8-database]', async () => {
+    const name = `latin1_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    await db.sql(
+      `CREATE DATABASE ${name} ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0`,
+    );
+    const url = new URL(db.url());
+    url.pathname = `/${name}`;
+    const memory = await db.open({ connectionString: url.toString() });
+    // A character LATIN1 has: stored and read back unchanged.
+    const kept = await memory.store({ ...note, space: 'café', content: 'crème' });
+    expect((await memory.query({ space: 'café' })).map((each) => each.content)).toEqual(['crème']);
+    const failure = await memory
+      .store({ ...note, space: 'room-😀' })
+      .catch((error: unknown) => error);
+    expect(WeftError.is(failure)).toBe(false);
+    expect(failure).toMatchObject({ code: '22P05' });
+    expect((failure as Error).message).toMatch(/has no equivalent in encoding "LATIN1"/);
+    expect(await memory.query({})).toEqual([kept]);
   });
 
   it('answers unknown and malformed ids as not found, and bad arguments with clear codes [claim:pg-invalid-argument] [claim:pg-readme-not-found] [claim:tsdoc-postgres-arguments] [claim:tsdoc-postgres-remove] [claim:tsdoc-postgres-update-not-found]', async () => {
