@@ -47,11 +47,29 @@ function isPoolWaitTimeout(error: unknown): boolean {
   return error instanceof Error && error.message === POOL_WAIT_TIMEOUT;
 }
 
-/** Whether an error is a statement cut short by the server's or the client's timeout. */
-export function isTimeoutError(error: unknown): boolean {
+/**
+ * Whether an error is a statement cut short by the server's or the client's timeout.
+ *
+ * The server reports its timeout and a cancel asked for by another session (`pg_cancel_backend`)
+ * with the same code, 57014, in the language of its `lc_messages`, so the English text alone
+ * would miss the timeout on a server set to another language: a cancel that came once the
+ * statements had run for the whole statement timeout is taken for it too.
+ *
+ * @param error - What the statements failed with.
+ * @param ranMs - How long the statements had run when they failed.
+ * @param statementTimeoutMs - The connection's statement timeout.
+ */
+export function isTimeoutError(error: unknown, ranMs = 0, statementTimeoutMs = Infinity): boolean {
   if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  return (code === '57014' && /statement timeout/.test(error.message)) || clientGaveUp(error);
+  if (isCancelled(error)) {
+    return /statement timeout/.test(error.message) || ranMs >= statementTimeoutMs;
+  }
+  return clientGaveUp(error);
+}
+
+/** Whether the server cancelled the statement (57014), for its timeout or at another's request. */
+export function isCancelled(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === '57014';
 }
 
 /**
@@ -154,6 +172,7 @@ export class ConnectionRunner {
       }
       this.inUse += 1;
       const stopListening = listenForBreaks(client);
+      const started = Date.now();
       try {
         const result = await work(client);
         stopListening();
@@ -161,7 +180,8 @@ export class ConnectionRunner {
         this.inUse -= 1;
         return result;
       } catch (error) {
-        const broken = isConnectionError(error) || isTimeoutError(error);
+        const timedOut = isTimeoutError(error, Date.now() - started, statementTimeoutMs);
+        const broken = isConnectionError(error) || timedOut;
         // A connection whose statement timed out on the client may still be busy: destroy it.
         if (broken) client.release(error as Error);
         else {
@@ -169,7 +189,7 @@ export class ConnectionRunner {
           client.release();
         }
         this.inUse -= 1;
-        if (isTimeoutError(error)) {
+        if (timedOut) {
           throw new PostgresMemoryProviderError(
             'WEFT_POSTGRES_STATEMENT_TIMEOUT',
             clientGaveUp(error)

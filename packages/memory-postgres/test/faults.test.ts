@@ -463,6 +463,31 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   }, 60_000);
 
+  it('passes on PostgreSQL’s 57014 for a statement another session cancels before the statement timeout [claim:pg-other-errors-cancel]', async () => {
+    const memory = await db.open({ id: 'cancelled', pool: { statementTimeoutMs: 20_000 } });
+    const locker = new pg.Client({ connectionString: db.url() });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE "${memory.schema}".weft_memories IN ACCESS EXCLUSIVE MODE`);
+      const querying = memory.query({}).catch((error: unknown) => error);
+      for (const pid of await lockWaiters('cancelled', 1)) {
+        await db.sql('SELECT pg_cancel_backend($1)', [pid]);
+      }
+      const failure = await querying;
+      expect(WeftError.is(failure)).toBe(false);
+      expect(failure).toMatchObject({
+        code: '57014',
+        message: 'canceling statement due to user request',
+      });
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+    // The connection went back to the pool in good health.
+    expect(await memory.query({})).toEqual([]);
+  }, 60_000);
+
   it('fails a call still retrying when shutdown() runs with WEFT_POSTGRES_NOT_OPEN, naming the call [claim:pg-readme-shutdown-while-waiting] [claim:pg-readme-not-open]', async () => {
     const memory = await db.open({ pool: { reconnectTimeoutMs: 30_000 } });
     await db.server().stop('fast');
