@@ -17,10 +17,13 @@ const NETWORK_CODES = new Set([
   'ENETUNREACH',
   'EAI_AGAIN',
 ]);
+/** What pg-pool says when a caller waited `connectionTimeoutMillis` for a free connection. */
+const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
+
 // node-postgres reports these without a code.
 const CONNECTION_MESSAGES = [
   'Connection terminated',
-  'timeout exceeded when trying to connect',
+  POOL_WAIT_TIMEOUT,
   'Client has encountered a connection error',
   'Connection ended',
 ];
@@ -36,11 +39,34 @@ export function isConnectionError(error: unknown): boolean {
   return CONNECTION_MESSAGES.some((text) => error.message.includes(text));
 }
 
-/** Whether an error is a statement cut short by the server's or the client's timeout. */
-export function isTimeoutError(error: unknown): boolean {
+/** Whether an error is pg-pool giving up waiting for a free connection of a full pool. */
+function isPoolWaitTimeout(error: unknown): boolean {
+  return error instanceof Error && error.message === POOL_WAIT_TIMEOUT;
+}
+
+/**
+ * Whether an error is a statement cut short by the server's or the client's timeout.
+ *
+ * The server reports its timeout and a cancel asked for by another session (`pg_cancel_backend`)
+ * with the same code, 57014, in the language of its `lc_messages`, so the English text alone
+ * would miss the timeout on a server set to another language: a cancel that came once the
+ * statements had run for the whole statement timeout is taken for it too.
+ *
+ * @param error - What the statements failed with.
+ * @param ranMs - How long the statements had run when they failed.
+ * @param statementTimeoutMs - The connection's statement timeout.
+ */
+export function isTimeoutError(error: unknown, ranMs = 0, statementTimeoutMs = Infinity): boolean {
   if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown }).code;
-  return (code === '57014' && /statement timeout/.test(error.message)) || clientGaveUp(error);
+  if (isCancelled(error)) {
+    return /statement timeout/.test(error.message) || ranMs >= statementTimeoutMs;
+  }
+  return clientGaveUp(error);
+}
+
+/** Whether the server cancelled the statement (57014), for its timeout or at another's request. */
+export function isCancelled(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === '57014';
 }
 
 /**
@@ -87,6 +113,8 @@ export type Retry = 'idempotent' | 'once';
  */
 export class ConnectionRunner {
   private closed = false;
+  /** How many connections operations of this runner hold at the moment. */
+  private inUse = 0;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -115,14 +143,15 @@ export class ConnectionRunner {
     retry: Retry,
     work: (client: pg.PoolClient) => Promise<T>,
   ): Promise<T> {
-    const { reconnectTimeoutMs, statementTimeoutMs } = this.options.pool;
+    const { reconnectTimeoutMs, statementTimeoutMs, max } = this.options.pool;
     const deadline = Date.now() + reconnectTimeoutMs;
     let delay = FIRST_RETRY_DELAY_MS;
     for (let attempt = 1; ; attempt += 1) {
       if (this.closed) {
         throw new PostgresMemoryProviderError(
           'WEFT_POSTGRES_NOT_OPEN',
-          `${this.label} was shut down while ${operation} waited for the server`,
+          `${this.label} was shut down while ${operation} waited for the server; finish ` +
+            `operations before calling shutdown(), or call init() to open it again`,
         );
       }
       let client: pg.PoolClient;
@@ -130,26 +159,34 @@ export class ConnectionRunner {
         client = await this.pool.connect();
       } catch (error) {
         if (!isConnectionError(error)) throw this.clean(error);
+        // Every connection is held by another operation of this provider: the server answers,
+        // so waiting again would only stretch connectionTimeoutMs into reconnectTimeoutMs.
+        if (isPoolWaitTimeout(error) && this.inUse >= max) throw this.busy(operation, error);
         if (Date.now() + delay > deadline) throw this.unavailable(operation, attempt, error);
         await sleep(delay);
         delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
         continue;
       }
+      this.inUse += 1;
       const stopListening = listenForBreaks(client);
+      const started = Date.now();
       try {
         const result = await work(client);
         stopListening();
         client.release();
+        this.inUse -= 1;
         return result;
       } catch (error) {
-        const broken = isConnectionError(error) || isTimeoutError(error);
+        const timedOut = isTimeoutError(error, Date.now() - started, statementTimeoutMs);
+        const broken = isConnectionError(error) || timedOut;
         // A connection whose statement timed out on the client may still be busy: destroy it.
         if (broken) client.release(error as Error);
         else {
           stopListening();
           client.release();
         }
-        if (isTimeoutError(error)) {
+        this.inUse -= 1;
+        if (timedOut) {
           throw new PostgresMemoryProviderError(
             'WEFT_POSTGRES_STATEMENT_TIMEOUT',
             clientGaveUp(error)
@@ -176,6 +213,19 @@ export class ConnectionRunner {
   get where(): string {
     const { host, port, database } = this.options.address;
     return `${host}:${port} (database "${database}")`;
+  }
+
+  /** The error of an operation that found every connection of the pool busy for too long. */
+  private busy(operation: string, error: unknown): Error {
+    const { max, connectionTimeoutMs } = this.options.pool;
+    return new PostgresMemoryProviderError(
+      'WEFT_POSTGRES_UNAVAILABLE',
+      `${this.label}: ${operation} waited ${connectionTimeoutMs} ms (pool.connectionTimeoutMs) for ` +
+        `a free connection, but all ${max} connections of the pool (pool.max) stayed busy with ` +
+        `other operations; look for slow statements, long-held locks or a server that stopped ` +
+        `answering, or raise pool.max or pool.connectionTimeoutMs`,
+      { cause: this.safeCause(error) },
+    );
   }
 
   private unavailable(

@@ -15,8 +15,8 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * - `WEFT_POSTGRES_NOT_OPEN`: A method was called before `init()` or after `shutdown()`.
  * - `WEFT_POSTGRES_STATEMENT_TIMEOUT`: A statement ran past the statement timeout and was
  *   cancelled.
- * - `WEFT_POSTGRES_UNAVAILABLE`: The server could not be reached within the reconnect window, or
- *   broke during a `remove` or `clear`.
+ * - `WEFT_POSTGRES_UNAVAILABLE`: The server could not be reached within the reconnect window, every
+ *   connection of the pool stayed busy, or the connection broke during a `remove` or `clear`.
  */
 export type PostgresMemoryProviderErrorCode =
   | 'WEFT_POSTGRES_INVALID_OPTIONS'
@@ -99,12 +99,15 @@ export const POSTGRES_ERRORS = {
     },
     WEFT_POSTGRES_UNAVAILABLE: {
       summary:
-        'The server could not be reached within the reconnect window, or broke during a `remove` or `clear`.',
+        'The server could not be reached within the reconnect window, every connection of the pool stayed busy, or the connection broke during a `remove` or `clear`.',
       raisedBy: 'every method of `PostgresMemoryProvider` that reads or writes',
-      raisers: ['memory-postgres/src/connection.ts#ConnectionRunner.unavailable'],
+      raisers: [
+        'memory-postgres/src/connection.ts#ConnectionRunner.unavailable',
+        'memory-postgres/src/connection.ts#ConnectionRunner.busy',
+      ],
       cause:
-        'the server could not be reached for longer than `pool.reconnectTimeoutMs` (it is down, restarting slowly, or out of connections), or the connection broke while a `remove` or `clear` was running, so whether it took effect is unknown. The message names host and port.',
-      fix: 'check the server; raise `pool.reconnectTimeoutMs` to ride out longer restarts. After an unknown outcome, query to see what is left.',
+        "the server could not be reached for longer than `pool.reconnectTimeoutMs` (it is down, restarting slowly, or out of connections), and the message names host and port; or every one of the pool's `pool.max` connections was held by another operation for `pool.connectionTimeoutMs`, which is not retried; or the connection broke while a `remove` or `clear` was running, so whether it took effect is unknown.",
+      fix: 'check the server; raise `pool.reconnectTimeoutMs` to ride out longer restarts. For a busy pool, look for slow statements and long-held locks (`pg_stat_activity`), or raise `pool.max` or `pool.connectionTimeoutMs`. After an unknown outcome, query to see what is left.',
     },
   },
 } as const satisfies ErrorRegistry<PostgresMemoryProviderErrorCode>;

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { isTimeoutError } from './connection.js';
+import { isCancelled, isTimeoutError } from './connection.js';
 import { PostgresMemoryProviderError } from './errors.js';
 
 /** The tables of one schema, quoted and schema-qualified, ready to put into SQL text. */
@@ -138,7 +138,7 @@ export async function migrate(
         await createSchemaTables(client, tables);
       } catch (error) {
         // A lock waited for past the statement timeout is reported as such by the provider.
-        if (isTimeoutError(error)) throw error;
+        if (isCancelled(error) || isTimeoutError(error)) throw error;
         // Usually a missing privilege: the role may not create the schema or its tables.
         throw new PostgresMemoryProviderError(
           'WEFT_POSTGRES_MIGRATION_FAILED',
@@ -153,11 +153,13 @@ export async function migrate(
         try {
           for (const statement of migration.statements(tables)) await client.query(statement);
         } catch (error) {
-          if (isTimeoutError(error)) throw error;
+          if (isCancelled(error) || isTimeoutError(error)) throw error;
           throw new PostgresMemoryProviderError(
             'WEFT_POSTGRES_MIGRATION_FAILED',
             `${label}: schema migration ${migration.version} (${migration.description}) failed ` +
-              `and was rolled back: ${error instanceof Error ? error.message : String(error)}`,
+              `and was rolled back: ${error instanceof Error ? error.message : String(error)}; ` +
+              `remove what PostgreSQL names as in the way, grant what it says is missing, or ` +
+              `choose another schema`,
             { cause: error },
           );
         }

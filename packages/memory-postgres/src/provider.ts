@@ -134,6 +134,7 @@ export class PostgresMemoryProvider extends MemoryProvider {
       );
     }
     const stopListening = listenForBreaks(client);
+    const started = Date.now();
     try {
       await migrate(client, this.tables, `${this.label} (${this.where})`);
       stopListening();
@@ -141,7 +142,7 @@ export class PostgresMemoryProvider extends MemoryProvider {
     } catch (error) {
       client.release(true);
       await pool.end().catch(() => undefined);
-      if (isTimeoutError(error)) {
+      if (isTimeoutError(error, Date.now() - started, this.options.pool.statementTimeoutMs)) {
         // Usually another instance migrating the same schema, or a session locking its tables.
         throw new PostgresMemoryProviderError(
           'WEFT_POSTGRES_STATEMENT_TIMEOUT',

@@ -103,10 +103,10 @@ async function behindHangableProxy(pool: PostgresPoolOptions) {
 const everything = (error: unknown): string => `${String(error)}\n${inspect(error, { depth: 8 })}`;
 
 /**
- * Waits, with a deadline, until `count` statements of the provider `id` wait on a lock, then ends
- * their connections on the server, as a connection that breaks while a statement runs.
+ * Waits, with a deadline, until `count` statements of the provider `id` wait on a lock, and
+ * returns their server process ids.
  */
-async function terminateLockWaiters(id: string, count: number): Promise<void> {
+async function lockWaiters(id: string, count: number): Promise<number[]> {
   const deadline = Date.now() + 10_000;
   let pids: number[] = [];
   while (pids.length < count && Date.now() < deadline) {
@@ -120,7 +120,17 @@ async function terminateLockWaiters(id: string, count: number): Promise<void> {
     ).map((row) => row.pid);
   }
   expect(pids.length).toBe(count);
-  for (const pid of pids) await db.sql('SELECT pg_terminate_backend($1)', [pid]);
+  return pids;
+}
+
+/**
+ * Waits until `count` statements of the provider `id` wait on a lock, then ends their
+ * connections on the server, as a connection that breaks while a statement runs.
+ */
+async function terminateLockWaiters(id: string, count: number): Promise<void> {
+  for (const pid of await lockWaiters(id, count)) {
+    await db.sql('SELECT pg_terminate_backend($1)', [pid]);
+  }
 }
 
 describe('PostgresMemoryProvider under faults', () => {
@@ -409,6 +419,93 @@ describe('PostgresMemoryProvider under faults', () => {
     }
     // Neither took effect, and nothing ran them again.
     expect(await memory.query({})).toEqual([stored]);
+  }, 60_000);
+
+  it('fails a call that waits connectionTimeoutMs for a free connection while every one is busy, without retrying it, with WEFT_POSTGRES_UNAVAILABLE saying the pool stayed busy [claim:pg-readme-pool-busy] [claim:pg-readme-pool-busy-row] [claim:pg-deadlines] [claim:mpo-pg-default-connection-timeout]', async () => {
+    // One connection, held by a store that waits on a lock; the reconnect window stays long.
+    const memory = await db.open({
+      id: 'busy-pool',
+      pool: {
+        max: 1,
+        connectionTimeoutMs: 300,
+        reconnectTimeoutMs: 20_000,
+        statementTimeoutMs: 20_000,
+      },
+    });
+    const locker = new pg.Client({ connectionString: db.url() });
+    await locker.connect();
+    let locked = true;
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE "${memory.schema}".weft_memories IN ACCESS EXCLUSIVE MODE`);
+      const holding = memory
+        .store({ space: 'held', kind: 'note', content: 1, metadata: {} })
+        .catch((error: unknown) => error);
+      await lockWaiters('busy-pool', 1);
+      const started = Date.now();
+      const failure = await memory.query({}).catch((error: unknown) => error);
+      const waited = Date.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(250);
+      // Not retried up to the 20 s reconnect window.
+      expect(waited).toBeLessThan(3000);
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
+      expect((failure as Error).message).toMatch(
+        /query\(\) waited 300 ms \(pool\.connectionTimeoutMs\) for a free connection, but all 1 connections of the pool \(pool\.max\) stayed busy/,
+      );
+      await locker.query('ROLLBACK');
+      locked = false;
+      // The held store finishes once the lock is gone, and the pool serves calls again.
+      expect(await holding).toMatchObject({ space: 'held' });
+      expect((await memory.query({})).map((each) => each.space)).toEqual(['held']);
+    } finally {
+      if (locked) await locker.query('ROLLBACK');
+      await locker.end();
+    }
+  }, 60_000);
+
+  it('passes on PostgreSQL’s 57014 for a statement another session cancels before the statement timeout [claim:pg-other-errors-cancel]', async () => {
+    const memory = await db.open({ id: 'cancelled', pool: { statementTimeoutMs: 20_000 } });
+    const locker = new pg.Client({ connectionString: db.url() });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE "${memory.schema}".weft_memories IN ACCESS EXCLUSIVE MODE`);
+      const querying = memory.query({}).catch((error: unknown) => error);
+      for (const pid of await lockWaiters('cancelled', 1)) {
+        await db.sql('SELECT pg_cancel_backend($1)', [pid]);
+      }
+      const failure = await querying;
+      expect(WeftError.is(failure)).toBe(false);
+      expect(failure).toMatchObject({
+        code: '57014',
+        message: 'canceling statement due to user request',
+      });
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+    // The connection went back to the pool in good health.
+    expect(await memory.query({})).toEqual([]);
+  }, 60_000);
+
+  it('fails a call still retrying when shutdown() runs with WEFT_POSTGRES_NOT_OPEN, naming the call [claim:pg-readme-shutdown-while-waiting] [claim:pg-readme-not-open]', async () => {
+    const memory = await db.open({ pool: { reconnectTimeoutMs: 30_000 } });
+    await db.server().stop('fast');
+    try {
+      const querying = memory.query({}).catch((error: unknown) => error);
+      // Refused connections: the query retries, pausing between attempts.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const started = Date.now();
+      await memory.shutdown();
+      const failure = await querying;
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_NOT_OPEN')).toBe(true);
+      expect((failure as Error).message).toMatch(
+        /was shut down while query\(\) waited for the server; .*call init\(\) to open it again/,
+      );
+    } finally {
+      await db.server().start();
+    }
   }, 60_000);
 
   it('retries an update and a query whose connections broke while they ran, on new connections [claim:mpo-pg-timeouts]', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { useServer } from './helpers.js';
@@ -56,15 +57,50 @@ describe('PostgresMemoryProvider: hostile input', () => {
   it('keeps spaces that differ only in characters PostgreSQL could mangle apart [claim:pg-refused-text] [claim:pg-literal-wildcards] [claim:pg-surrogate]', async () => {
     const memory = await db.open();
     // Surrogate pairs, combining marks and look-alikes each stay their own space.
-    const spaces = ['room-😀', 'room-😁', 'café', 'cafe\u0301', 'ROOM', 'room', 'room%', 'room_'];
+    const spaces = [
+      'room-😀',
+      'room-😁',
+      'café',
+      'cafe\u0301',
+      'ROOM',
+      'room',
+      'room%',
+      'room_',
+      'room\\',
+    ];
     for (const space of spaces) await memory.store({ ...note, space, content: space });
     for (const space of spaces) {
       expect((await memory.query({ space })).map((each) => each.content)).toEqual([space]);
     }
-    expect((await memory.query({ spacePrefix: 'room' })).length).toBe(5);
+    expect((await memory.query({ spacePrefix: 'room' })).length).toBe(6);
     expect((await memory.query({ spacePatterns: ['room_'] })).map((m) => m.space)).toEqual([
       'room_',
     ]);
+    // A backslash is literal too, not LIKE's escape character.
+    expect((await memory.query({ spacePatterns: ['room\\*'] })).map((m) => m.space)).toEqual([
+      'room\\',
+    ]);
+    expect((await memory.query({ spacePrefix: 'room\\' })).map((m) => m.space)).toEqual(['room\\']);
+  });
+
+  it('sends a character a database of another encoding than UTF8 has no equivalent for, and passes PostgreSQL’s error on [claim:pg-non-utf8-database]', async () => {
+    const name = `latin1_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    await db.sql(
+      `CREATE DATABASE ${name} ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0`,
+    );
+    const url = new URL(db.url());
+    url.pathname = `/${name}`;
+    const memory = await db.open({ connectionString: url.toString() });
+    // A character LATIN1 has: stored and read back unchanged.
+    const kept = await memory.store({ ...note, space: 'café', content: 'crème' });
+    expect((await memory.query({ space: 'café' })).map((each) => each.content)).toEqual(['crème']);
+    const failure = await memory
+      .store({ ...note, space: 'room-😀' })
+      .catch((error: unknown) => error);
+    expect(WeftError.is(failure)).toBe(false);
+    expect(failure).toMatchObject({ code: '22P05' });
+    expect((failure as Error).message).toMatch(/has no equivalent in encoding "LATIN1"/);
+    expect(await memory.query({})).toEqual([kept]);
   });
 
   it('answers unknown and malformed ids as not found, and bad arguments with clear codes [claim:pg-invalid-argument] [claim:pg-readme-not-found] [claim:tsdoc-postgres-arguments] [claim:tsdoc-postgres-remove] [claim:tsdoc-postgres-update-not-found]', async () => {

@@ -122,7 +122,7 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     await expect(memory.query({})).rejects.toMatchObject({ code: 'WEFT_POSTGRES_NOT_OPEN' });
   });
 
-  it('rolls a failed migration back whole, leaving no table behind [claim:pg-migration-rollback] [claim:pg-readme-migration-failed]', async () => {
+  it('rolls a failed migration back whole, leaving no table behind, and says what to do [claim:pg-migration-rollback] [claim:pg-readme-migration-failed] [claim:pg-error-codes]', async () => {
     const schema = db.newSchema();
     // A table in the way of step 1's index names makes the step fail half-way.
     await db.sql(`CREATE SCHEMA "${schema}"`);
@@ -132,11 +132,13 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
       .init()
       .catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: 'WEFT_POSTGRES_MIGRATION_FAILED' });
-    expect((failure as Error).message).toMatch(/migration 1 .*rolled back/);
+    expect((failure as Error).message).toMatch(
+      /migration 1 .*rolled back: .*weft_memories_kind_created.*; remove what PostgreSQL names as in the way, .*or choose another schema \[WEFT_POSTGRES_MIGRATION_FAILED\]$/,
+    );
     expect(await tablesIn(schema)).toEqual(['weft_memories_kind_created']);
   });
 
-  it('refuses a role that may not create the schema or its tables with WEFT_POSTGRES_MIGRATION_FAILED carrying PostgreSQL’s error, and changes nothing [claim:errors-postgres-migration-privilege] [claim:pg-readme-migration-privilege]', async () => {
+  it('refuses a role that may not create the schema or its tables with WEFT_POSTGRES_MIGRATION_FAILED carrying PostgreSQL’s error, and changes nothing [claim:errors-postgres-migration-privilege] [claim:pg-readme-migration-privilege] [claim:pg-role-first-init]', async () => {
     const role = `lowly_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
     await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'lowly-pw'`);
     const url = new URL(db.url());
@@ -164,6 +166,42 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
       }
     } finally {
       await db.sql(`REVOKE USAGE ON SCHEMA "${existing}" FROM ${role}`);
+      await db.sql(`DROP ROLE ${role}`);
+    }
+  });
+
+  it('opens a migrated schema with a role that may only use it and read and write its tables [claim:pg-role-after-first-init]', async () => {
+    const owner = await db.open();
+    const { schema } = owner;
+    await owner.shutdown();
+    const role = `runner_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'runner-pw'`);
+    const grants = [
+      `USAGE ON SCHEMA "${schema}"`,
+      `SELECT ON "${schema}".weft_memory_migrations`,
+      `SELECT, INSERT, UPDATE, DELETE ON "${schema}".weft_memories`,
+    ];
+    for (const grant of grants) await db.sql(`GRANT ${grant} TO ${role}`);
+    try {
+      const url = new URL(db.url());
+      url.username = role;
+      url.password = 'runner-pw';
+      const memory = db.create({ connectionString: url.toString(), schema });
+      await memory.init();
+      const stored = await memory.store({ space: 'room', kind: 'note', content: 1, metadata: {} });
+      expect(await memory.update(stored.id, { content: 2 })).toMatchObject({ content: 2 });
+      expect((await memory.query({ space: 'room' })).map((each) => each.id)).toEqual([stored.id]);
+      expect(await memory.remove(stored.id)).toBe(true);
+      expect(await memory.clear()).toBe(0);
+      await memory.shutdown();
+      // The role could not have created the tables: it may create nothing in the schema.
+      const [privilege] = await db.sql<{ can: boolean }>(
+        `SELECT has_schema_privilege($1, $2, 'CREATE') AS can`,
+        [role, schema],
+      );
+      expect(privilege?.can).toBe(false);
+    } finally {
+      for (const grant of grants) await db.sql(`REVOKE ${grant} FROM ${role}`);
       await db.sql(`DROP ROLE ${role}`);
     }
   });
@@ -219,12 +257,14 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
       expect(plan, JSON.stringify(filter)).toContain(index);
       expect(plan, JSON.stringify(filter)).not.toMatch(/Seq Scan/);
     }
-    // A pattern with no literal start has no range of the space index to read.
-    const { sql, params } = buildQuery(table, checkMemoryQuery({ spacePatterns: ['*-7'] }, 'test'));
-    const plan = (await db.sql<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [...params]))
-      .map((row) => row['QUERY PLAN'])
-      .join('\n');
-    expect(plan).not.toContain('weft_memories_space_created');
+    // A pattern with no literal start, or an empty prefix, has no range of the space index to read.
+    for (const filter of [{ spacePatterns: ['*-7'] }, { spacePrefix: '' }]) {
+      const { sql, params } = buildQuery(table, checkMemoryQuery(filter, 'test'));
+      const plan = (await db.sql<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [...params]))
+        .map((row) => row['QUERY PLAN'])
+        .join('\n');
+      expect(plan, JSON.stringify(filter)).not.toContain('weft_memories_space_created');
+    }
   });
 
   it('accepts a schema name only as a plain identifier, so it cannot inject SQL [claim:pg-schema-ident]', () => {

@@ -114,6 +114,17 @@ describe('PostgresMemoryProvider options', () => {
     );
   });
 
+  it('refuses a key pool does not know and ignores an unknown key beside connectionString [claim:pg-unknown-keys]', () => {
+    expect(rejection({ connectionString: URL, pool: { maxSize: 5 } }).message).toMatch(
+      /option "pool" has unknown keys maxSize; known: max, connectionTimeoutMs/,
+    );
+    const memory = new PostgresMemoryProvider({
+      connectionString: URL,
+      shema: 'weft',
+    } as PostgresMemoryProviderOptions);
+    expect(memory.schema).toBe('public');
+  });
+
   it('never repeats a connection string it cannot read, since it may hold a password [claim:pg-password-never-shown] [claim:mpo-pg-password-hidden]', () => {
     const error = rejection({ connectionString: 'weft:hunter2@db.internal/agents' });
     expect(error.message).not.toContain('hunter2');

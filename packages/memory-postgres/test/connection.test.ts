@@ -1,0 +1,72 @@
+/**
+ * The connection runner's reading of the server's errors, on a stand-in pool: what a server set
+ * to another language than English sends cannot be produced by the test server, whose cluster
+ * has only the C locale.
+ */
+import type pg from 'pg';
+import { WeftError } from '@weft/core';
+import { describe, expect, it } from 'vitest';
+import { ConnectionRunner } from '../src/connection.js';
+import { resolveOptions } from '../src/options.js';
+
+/** A server error as node-postgres reports it: its message, in the server's language, and code. */
+function serverError(message: string, code: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+/** A pool of one connection whose every statement fails with `error` after `afterMs`. */
+function failingPool(error: Error, afterMs: number): pg.Pool {
+  const client = {
+    query: () =>
+      new Promise((_, reject) => {
+        setTimeout(() => reject(error), afterMs);
+      }),
+    release: () => undefined,
+    on: () => client,
+    removeListener: () => client,
+  };
+  return { connect: () => Promise.resolve(client) } as unknown as pg.Pool;
+}
+
+const options = resolveOptions({
+  connectionString: 'postgres://weft:secret@db.internal:5432/weft',
+  pool: { statementTimeoutMs: 100, reconnectTimeoutMs: 0 },
+});
+
+async function failureOf(error: Error, afterMs: number): Promise<unknown> {
+  const runner = new ConnectionRunner(
+    failingPool(error, afterMs),
+    options,
+    'PostgresMemoryProvider "postgres"',
+  );
+  return runner
+    .run('query()', 'idempotent', (client) => client.query('SELECT 1'))
+    .catch((failure: unknown) => failure);
+}
+
+describe('ConnectionRunner', () => {
+  it('reports the server cancelling a statement at its statement timeout as WEFT_POSTGRES_STATEMENT_TIMEOUT, whatever the language of the server’s message [claim:pg-statement-timeout]', async () => {
+    for (const message of [
+      'canceling statement due to statement timeout',
+      // A server whose lc_messages is German.
+      'storniere Anfrage wegen Zeitüberschreitung der Anweisung',
+    ]) {
+      const failure = await failureOf(serverError(message, '57014'), 120);
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_STATEMENT_TIMEOUT'), message).toBe(true);
+      expect((failure as Error).message, message).toMatch(
+        /query\(\) ran past the statement timeout of 100 ms and was cancelled/,
+      );
+    }
+  });
+
+  it('passes on a cancel another session asked for before the statement timeout, as PostgreSQL reported it, in any language [claim:pg-other-errors-cancel]', async () => {
+    for (const message of [
+      'canceling statement due to user request',
+      // The same from a server whose lc_messages is German.
+      'storniere Anfrage wegen Benutzeraufforderung',
+    ]) {
+      const cancel = serverError(message, '57014');
+      expect(await failureOf(cancel, 10), message).toBe(cancel);
+    }
+  });
+});
