@@ -143,7 +143,7 @@ describe('Runtime start', () => {
     await first;
   });
 
-  it('starts no HTTP server when no plugin has a route [claim:httpchat-server] [claim:trig-server-only-with-routes] [claim:gs-server-only-route] [claim:prod-server-only-routes] [claim:wp-start-order]', async () => {
+  it('starts no HTTP server when no plugin has a route [claim:httpchat-server] [claim:trig-server-only-with-routes] [claim:gs-server-only-route] [claim:prod-server-only-routes] [claim:wp-start-order] [claim:plugin-triggers-run]', async () => {
     const { runtime } = await makeRuntime({ options: { server: { port: 0 } } });
     await runtime.start();
     expect(runtime.server.url).toBeUndefined();
@@ -181,7 +181,7 @@ describe('Runtime start', () => {
     expect(await response.json()).toEqual({ status: 'completed', chain: ['trigger', 'result'] });
   });
 
-  it('runs start triggers after every plugin has initialised and the HTTP server listens [claim:trig-start-order] [claim:wp-start-order]', async () => {
+  it('runs start triggers after every plugin has initialised and the HTTP server listens [claim:trig-start-order] [claim:wp-start-order] [claim:plugin-triggers-run]', async () => {
     const events: string[] = [];
     const first = new TestPlugin('first', {
       events,
