@@ -348,6 +348,39 @@ describe('stop() with tasks that ignore their signal', () => {
     );
   });
 
+  it("calls the plugin's shutdown while its executor that ignores the signal still runs [claim:plugin-shutdown-executor-running]", async () => {
+    const events: string[] = [];
+    const finish = deferred();
+    const stubborn = recordingExecutor('wait', async () => {
+      events.push('executor began');
+      await finish.promise;
+      events.push('executor ended');
+      return { success: true };
+    });
+    const { runtime } = await makeRuntime({
+      plugins: [
+        new TestPlugin('tools', {
+          executors: [stubborn],
+          shutdown: () => {
+            events.push('plugin shut down');
+          },
+        }),
+      ],
+      responses: planner(['tools', 'wait']),
+      options: { shutdown: 'cancel' },
+    });
+    await runtime.start();
+    const task = runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
+    await waitFor(() => stubborn.calls.length > 0);
+    await runtime.stop();
+    expect((await task).status).toBe('cancelled');
+    // The task ended when it was cancelled; its executor had not, and shutdown did not wait.
+    expect(events).toEqual(['executor began', 'plugin shut down']);
+    finish.resolve();
+    await waitFor(() => events.length === 3);
+    expect(events.at(-1)).toBe('executor ended');
+  });
+
   it('abandons, and names, a cancelled task whose chain the memory store is slow to store [claim:task-stop-bounded] [claim:obs-tasks-abandoned] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:wp-stop-bounded] [claim:prod-cancelled-ends-at-once] [claim:wp-stop-reverse]', async () => {
     const { logger, lines } = capturingLogger();
     /** Takes 3 s to store a chain memory, longer than the grace stop() gives cancelled tasks. */
@@ -408,7 +441,7 @@ describe('stop() with tasks that ignore their signal', () => {
     ).toMatchObject({ component: 'plugin "stuck"' });
   });
 
-  it("names the failed part in the shutdown lines' component field, which the runtime's other lines lack [claim:obs-shutdown-component] [claim:obs-task-fields]", async () => {
+  it("names the failed part in the shutdown lines' component field, which the runtime's other lines lack [claim:obs-shutdown-component] [claim:obs-task-fields] [claim:plugin-shutdown]", async () => {
     const { logger, lines } = capturingLogger();
     const { runtime } = await makeRuntime({
       plugins: [
@@ -431,7 +464,7 @@ describe('stop() with tasks that ignore their signal', () => {
     }
   });
 
-  it('gives all hung shutdowns one grace together, not one each, and still asks every one [claim:task-stop-bounded] [claim:obs-shutdown-shared-grace] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded]', async () => {
+  it('gives all hung shutdowns one grace together, not one each, and still asks every one [claim:task-stop-bounded] [claim:obs-shutdown-shared-grace] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:plugin-shutdown-grace]', async () => {
     const { logger, lines } = capturingLogger();
     const asked: string[] = [];
     const stuck = (id: string) =>

@@ -172,6 +172,14 @@ describe('Runtime.init configuration checks', () => {
     expect(message).not.toContain('plugin "first"');
   });
 
+  it('names a route that two triggers of one plugin both claim [claim:plugin-trigger-rules]', async () => {
+    const plugin = new TestPlugin('chat', { triggers: [chatRoute('a'), chatRoute('b')] });
+    expect(await initError(base({ plugins: [plugin] }))).toBe(
+      'Runtime.init: invalid configuration: [WEFT_INVALID_CONFIG]\n' +
+        '- plugin "chat": route POST /chat of trigger "b" is already taken',
+    );
+  });
+
   it('names an id or a route shared with an earlier plugin that has problems of its own [claim:philo-init-one-error] [claim:plugin-registration-all-problems]', async () => {
     const undescribed = recordingExecutor('save', undefined, '');
     const message = await initError(

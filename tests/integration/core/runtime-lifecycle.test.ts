@@ -143,7 +143,7 @@ describe('Runtime start', () => {
     await first;
   });
 
-  it('starts no HTTP server when no plugin has a route [claim:httpchat-server] [claim:trig-server-only-with-routes] [claim:gs-server-only-route] [claim:prod-server-only-routes] [claim:wp-start-order]', async () => {
+  it('starts no HTTP server when no plugin has a route [claim:httpchat-server] [claim:trig-server-only-with-routes] [claim:gs-server-only-route] [claim:prod-server-only-routes] [claim:wp-start-order] [claim:plugin-triggers-run]', async () => {
     const { runtime } = await makeRuntime({ options: { server: { port: 0 } } });
     await runtime.start();
     expect(runtime.server.url).toBeUndefined();
@@ -181,7 +181,7 @@ describe('Runtime start', () => {
     expect(await response.json()).toEqual({ status: 'completed', chain: ['trigger', 'result'] });
   });
 
-  it('runs start triggers after every plugin has initialised and the HTTP server listens [claim:trig-start-order] [claim:wp-start-order]', async () => {
+  it('runs start triggers after every plugin has initialised and the HTTP server listens [claim:trig-start-order] [claim:wp-start-order] [claim:plugin-triggers-run]', async () => {
     const events: string[] = [];
     const first = new TestPlugin('first', {
       events,
@@ -562,7 +562,7 @@ describe('Runtime start', () => {
     expect((await pending).status).toBe('completed');
   });
 
-  it('rolls back what started when a plugin fails to initialise, naming the plugin [claim:mpo-shutdown-after] [claim:mpo-first-start-last-stop] [claim:plugin-init-fails] [claim:task-start-rollback] [claim:errors-start-failed-sources] [claim:tsdoc-runtime-start-failed] [claim:wp-start-order] [claim:wp-rollback]', async () => {
+  it('rolls back what started when a plugin fails to initialise, naming the plugin [claim:mpo-shutdown-after] [claim:mpo-first-start-last-stop] [claim:plugin-init-fails] [claim:plugin-init-fails-no-shutdown] [claim:task-start-rollback] [claim:errors-start-failed-sources] [claim:tsdoc-runtime-start-failed] [claim:wp-start-order] [claim:wp-rollback]', async () => {
     const events: string[] = [];
     const runtime = await loggingRuntime(events, {
       plugins: [
@@ -586,6 +586,7 @@ describe('Runtime start', () => {
       'init model model-b',
       'init plugin first',
       'init plugin broken',
+      // Only what started is shut down: not the plugin whose init failed.
       'shutdown plugin first',
       'shutdown model model-b',
       'shutdown model model-a',
