@@ -11,6 +11,8 @@ export function connectShop(
   return McpPlugin.connect({
     servers: [{ name: 'shop', command, args, tools: ['place-order', 'add'] }],
     callTimeoutMs: 10_000, // a call that takes longer fails the step
-    maxResultBytes: 256 * 1024, // a larger answer fails the step; reading stops 64 KiB past it
+    // Step data (the answer with its arguments, as JSON) past this fails the step;
+    // reading an answer stops 64 KiB past it.
+    maxResultBytes: 256 * 1024,
   });
 }

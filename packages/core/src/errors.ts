@@ -364,6 +364,7 @@ export const CORE_ERRORS = {
     /**
      * @claim errors-template-invalid-first-character
      * @claim errors-template-invalid-ascii
+     * @claim errors-template-invalid-file-tags
      */
     WEFT_TEMPLATE_INVALID: {
       summary: 'A prompt template’s name or source is invalid.',
@@ -374,7 +375,7 @@ export const CORE_ERRORS = {
         'core/src/prompts/prompt-registry.ts#liquidRender',
       ],
       cause:
-        'a prompt template’s name or namespace does not start with an ASCII letter or digit or has characters other than ASCII letters, digits, `-`, `_` and `.`, its source is neither text nor a function, its source does not parse as Liquid, or a template directory cannot be read. A Liquid template given to a registry of your own before liquidjs has loaded is parsed on its first render, which then rejects with this code.',
+        'a prompt template’s name or namespace does not start with an ASCII letter or digit or has characters other than ASCII letters, digits, `-`, `_` and `.`, its source is neither text nor a function, its source does not parse as Liquid (a `render`, `include` or `layout` tag counts as such, since templates cannot read files), or a template directory cannot be read. A Liquid template given to a registry of your own before liquidjs has loaded is parsed on its first render, which then rejects with this code.',
       fix: 'the message names the template and the parser’s complaint; see [Liquid templates](../core-utilities/liquid-templates.md).',
     },
     WEFT_TEMPLATE_NOT_FOUND: {
@@ -384,13 +385,16 @@ export const CORE_ERRORS = {
       cause: 'no template has the requested name. The message lists the registered names.',
       fix: 'render `name` for a template of the executor’s own plugin, or `namespace/name` for another plugin’s.',
     },
-    /** @claim errors-template-missing-variable */
+    /**
+     * @claim errors-template-missing-variable
+     * @claim errors-template-render-liquid-import
+     */
     WEFT_TEMPLATE_RENDER_FAILED: {
       summary: 'Rendering a template failed, usually a missing variable.',
       raisedBy: '`PromptRegistry.render`, the function `PromptRegistry.get` returns',
       raisers: ['core/src/prompts/prompt-registry.ts#PromptRegistry.render'],
       cause:
-        'rendering a template failed, usually because it uses a variable the caller did not pass: templates render in strict mode, so a missing variable in an output such as `{{ name }}` is an error rather than an empty string (a condition such as `{% if name %}`, or the `default` filter, lets a missing one through; see [Strict variables](../core-utilities/liquid-templates.md#strict-variables)). A function template that throws, or returns something other than text, fails the same way.',
+        'rendering a template failed, usually because it uses a variable the caller did not pass: templates render in strict mode, so a missing variable in an output such as `{{ name }}` is an error rather than an empty string (a condition such as `{% if name %}`, or the `default` filter, lets a missing one through; see [Strict variables](../core-utilities/liquid-templates.md#strict-variables)). A function template that throws, or returns something other than text, fails the same way, and so does the first render of a Liquid template registered before liquidjs loaded when liquidjs cannot be imported; the next render tries the import again.',
       fix: 'pass every variable the template uses (for a function template, every name its `variables` lists).',
     },
     /** @claim errors-listen-failed-websocket */

@@ -8,11 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { errorOf } from './fixtures.js';
 
 describe('PromptRegistry before liquidjs is loaded', () => {
-  it('parses a liquid template on its first render, with the same errors [claim:liq-engine-on-first-need] [claim:tsdoc-prompts-register-deferred]', async () => {
+  it('parses a liquid template on its first render, with the same errors [claim:liq-engine-on-first-need] [claim:tsdoc-prompts-register-deferred] [claim:liq-no-files]', async () => {
     const prompts = new PromptRegistry();
     // No throw here: the template cannot be parsed before liquidjs is loaded.
     prompts.register('poet', 'verse', 'Roses {% for %}');
     prompts.register('greeter', 'hello', 'Hello {{ name }}!');
+    prompts.register('poet', 'anthology', '{% include "package.json" %}');
     expect(() => prompts.register('greeter', 'hello', () => 'again')).toThrow(
       'template "greeter/hello" is already registered',
     );
@@ -24,6 +25,13 @@ describe('PromptRegistry before liquidjs is loaded', () => {
     expect(missing.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
     expect(missing.message).toContain('undefined variable: name');
     expect(await prompts.render('greeter/hello', { name: 'Ada' })).toBe('Hello Ada!');
+
+    // A tag that would read a file is refused the same way, on the first render.
+    const files = await errorOf(prompts.render('poet/anthology'));
+    expect(files.code).toBe('WEFT_TEMPLATE_INVALID');
+    expect(files.message).toContain(
+      'template "poet/anthology" does not parse: the {% include %} tag is not supported: templates cannot read files',
+    );
 
     // Once liquidjs is loaded, a template is parsed when registered.
     expect(() => prompts.register('poet', 'ode', 'O {% if %}')).toThrow(

@@ -6,7 +6,7 @@ import { defineTemplate, PromptRegistry, type PromptTemplate } from '@weft/core'
 import { Liquid } from 'liquidjs';
 import ts from 'typescript';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadLiquid } from '../src/prompts/liquid-engine.js';
+import { loadedLiquid, loadLiquid } from '../src/prompts/liquid-engine.js';
 import { errorOf } from './fixtures.js';
 
 const directories: string[] = [];
@@ -235,6 +235,39 @@ describe('PromptRegistry', () => {
       'PromptRegistry: template "chat/reply" does not parse: undefined filter: shout',
     );
     expect(prompts.has('chat/reply')).toBe(false);
+  });
+
+  it('refuses render, include and layout, which would read a file, when the template is registered [claim:liq-no-files] [claim:errors-template-invalid-file-tags] [claim:tsdoc-prompts-register]', async () => {
+    await loadLiquid();
+    const prompts = new PromptRegistry();
+    // package.json is in the working directory; liquid's default set-up would read it.
+    const sources = {
+      render: '{% render "package.json" %}',
+      include: 'Notes: {% if notes %}{% include "package.json" %}{% endif %}',
+      layout: '{% layout "package.json" %}Hello',
+      liquid: '{% liquid\n  include "package.json"\n%}',
+    };
+    for (const [name, source] of Object.entries(sources)) {
+      const tag = name === 'liquid' ? 'include' : name;
+      const error = await errorOf(() => prompts.register('files', name, source));
+      expect(error.code).toBe('WEFT_TEMPLATE_INVALID');
+      expect(error.message).toContain(
+        `PromptRegistry: template "files/${name}" does not parse: the {% ${tag} %} tag is not supported: templates cannot read files`,
+      );
+      expect(prompts.has(`files/${name}`)).toBe(false);
+    }
+  });
+
+  it('gives the engine no file system, so no other way reads a file [claim:liq-no-files]', async () => {
+    const engine = await loadLiquid();
+    expect(loadedLiquid()).toBe(engine);
+    // A file of the working directory, which liquid's default file system would read.
+    expect(() => engine.parseFileSync('package.json')).toThrow(
+      'ENOENT: Failed to lookup "package.json"',
+    );
+    await expect(engine.renderFile('package.json')).rejects.toThrow(
+      'ENOENT: Failed to lookup "package.json"',
+    );
   });
 
   it('loads no date data until a template formats a date', async () => {

@@ -215,7 +215,7 @@ function toPluginResult(
   if (size > settings.maxResultBytes) {
     throw new McpPluginError(
       'WEFT_MCP_RESULT_TOO_LARGE',
-      `McpPlugin: tool "${tool}" on server "${server}" answered with ${size} bytes, more than ${settings.maxResultBytes} (maxResultBytes).`,
+      `McpPlugin: the step data of tool "${tool}" on server "${server}" (its answer as recorded, with the call's arguments) is ${size} bytes of JSON, more than ${settings.maxResultBytes} (maxResultBytes).`,
     );
   }
   return {

@@ -198,7 +198,7 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     expect(stopped - (terms[0] ?? stopped)).toBeGreaterThanOrEqual(900);
   });
 
-  it('stop() returns at its 2 s shutdown deadline when other plugins used it up, and the server is ended after [claim:mcp-readme-stop-deadline]', async () => {
+  it('stop() returns at its 2 s shutdown deadline when other plugins used it up, and the server is ended after [claim:mcp-readme-stop-deadline] [claim:mcpdoc-stop-deadline]', async () => {
     const pidFile = await tempFile('pid');
     const mcp = await connect(
       hostileServer(['pid'], { WEFT_FIXTURE_IGNORE_TERM: '1', WEFT_FIXTURE_PID_FILE: pidFile }),

@@ -350,6 +350,36 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     );
   });
 
+  it("measures the step's data, the answer as recorded with the call's arguments, against maxResultBytes [claim:mcpdoc-too-large-code] [claim:mcp-max-result]", async () => {
+    agent = await startAgent(await connect(['echo'], { maxResultBytes: 1000 }), [
+      plan('echo', 'echo'),
+      { text: 'a'.repeat(300) },
+      { text: 'b'.repeat(500) },
+    ]);
+    const task = await agent.run('echo twice');
+    expect(task.chain[1]).toMatchObject({
+      type: 'result',
+      data: { arguments: { text: 'a'.repeat(300) } },
+    });
+    const text = 'b'.repeat(500);
+    const data = {
+      notice: UNTRUSTED_NOTICE,
+      server: 'fixture',
+      tool: 'echo',
+      arguments: { text },
+      content: [{ type: 'text', text }],
+    };
+    const { arguments: _arguments, ...answer } = data;
+    // The answer alone is under the limit; with the arguments that made it, it is over.
+    expect(Buffer.byteLength(JSON.stringify(answer))).toBeLessThan(1000);
+    const size = Buffer.byteLength(JSON.stringify(data));
+    expect(size).toBeGreaterThan(1000);
+    expect(task.chain[2]).toMatchObject({ type: 'error', action: 'fixture.echo' });
+    expect(task.chain[2]?.error).toContain(
+      `the step data of tool "echo" on server "fixture" (its answer as recorded, with the call's arguments) is ${size} bytes of JSON, more than 1000 (maxResultBytes). [WEFT_MCP_RESULT_TOO_LARGE]`,
+    );
+  });
+
   it('reads an answer up to 64 KiB past maxResultBytes whole, and cuts one further past [claim:mcpdoc-too-large] [claim:errors-mcp-too-large-connection] [claim:mcp-too-large]', async () => {
     agent = await startAgent(
       await connect(['echo', 'pid'], { maxResultBytes: 300, reconnectDelayMs: 50 }),
@@ -363,7 +393,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     const near = await agent.run('60 KiB');
     // Read whole and measured, then refused; the same process answers the next call.
     expect(near.chain[2]?.error).toMatch(
-      /answered with \d+ bytes, more than 300 \(maxResultBytes\)\. \[WEFT_MCP_RESULT_TOO_LARGE\]/,
+      /is \d+ bytes of JSON, more than 300 \(maxResultBytes\)\. \[WEFT_MCP_RESULT_TOO_LARGE\]/,
     );
     expect(pidOf(near.chain[3]?.data)).toBe(pidOf(near.chain[1]?.data));
     const far = await agent.run('70 KiB');
@@ -454,7 +484,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(await goneWithin(pid, 5000)).toBe(true);
   });
 
-  it('leaves the servers to close() when the runtime never started, as stop() only shuts down what started [claim:mcp-close]', async () => {
+  it('leaves the servers to close() when the runtime never started, as stop() only shuts down what started [claim:mcp-close] [claim:mcpdoc-stop]', async () => {
     const connected = await connect(['pid']);
     // The tool takes no arguments: its executor runs without a model, outside any runtime.
     const executor = connected.executors.find((candidate) => candidate.action === 'fixture.pid');

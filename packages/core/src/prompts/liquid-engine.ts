@@ -11,8 +11,32 @@ import type { Liquid } from 'liquidjs';
  */
 const SYSTEM_LOCALE = [] as unknown as string;
 
+/**
+ * The tags that read another template from a file: liquid looks the name up under the process's
+ * working directory (in a browser, fetches it relative to the page). Values rendered into a
+ * prompt come from users and models, so a template must not be able to reach files; each of these
+ * tags is replaced by one that refuses the template when it is parsed, naming the tag.
+ */
+const FILE_TAGS = ['render', 'include', 'layout'] as const;
+
 let engine: Liquid | undefined;
 let loading: Promise<Liquid> | undefined;
+
+/** How liquidjs is imported; see {@link setLiquidImporter}. */
+type LiquidImporter = () => Promise<{ Liquid: typeof Liquid }>;
+
+const importLiquidjs: LiquidImporter = () => import('liquidjs');
+let importLiquid: LiquidImporter = importLiquidjs;
+
+/**
+ * Replaces how liquidjs is imported, until called again without an importer, which restores the
+ * real import. For tests of a failed import; it has no effect once the engine is made.
+ *
+ * @internal
+ */
+export function setLiquidImporter(importer?: LiquidImporter): void {
+  importLiquid = importer ?? importLiquidjs;
+}
 
 /**
  * The liquid engine of every registry, once {@link loadLiquid} has made it. All registries use
@@ -28,17 +52,35 @@ export function loadedLiquid(): Liquid | undefined {
  * liquid template, and nowhere else: a runtime whose templates are all functions never loads
  * it, which spares a page its download and evaluation. A failed import is tried again by the
  * next call.
+ *
+ * The engine reads no files: `render`, `include` and `layout` refuse the template when it is
+ * parsed, and its file system is an empty set of templates, so that no other way reaches a file.
  */
 export function loadLiquid(): Promise<Liquid> {
-  loading ??= import('liquidjs').then(
-    ({ Liquid: LiquidEngine }) =>
-      (engine = new LiquidEngine({
+  loading ??= importLiquid().then(
+    ({ Liquid: LiquidEngine }) => {
+      const made = new LiquidEngine({
         strictVariables: true,
         strictFilters: true,
         lenientIf: true,
         ownPropertyOnly: true,
         locale: SYSTEM_LOCALE,
-      })),
+        templates: {},
+      });
+      for (const tag of FILE_TAGS) {
+        made.registerTag(tag, {
+          parse() {
+            throw new Error(
+              `the {% ${tag} %} tag is not supported: templates cannot read files; register each template and pass what one renders to another as a variable`,
+            );
+          },
+          render() {
+            return '';
+          },
+        });
+      }
+      return (engine = made);
+    },
     (error: unknown) => {
       loading = undefined;
       throw error;

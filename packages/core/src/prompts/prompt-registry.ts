@@ -51,14 +51,15 @@ export class PromptRegistry {
    * A liquid source is parsed here when liquidjs is loaded, as it is once a runtime with a liquid
    * template has been built or {@link PromptRegistry.loadDirectory} has run; otherwise it is
    * parsed on its first render, which then rejects with `WEFT_TEMPLATE_INVALID` if it does not
-   * parse, as liquidjs is loaded asynchronously.
+   * parse, as liquidjs is loaded asynchronously. When liquidjs cannot be imported, that render
+   * rejects with `WEFT_TEMPLATE_RENDER_FAILED` and the next one tries the import again.
    *
    * @param namespace - The owner: `core` or a plugin id.
    * @param name - The template's name within the namespace, such as `pipeline-generation`.
    * @param source - Liquid source text, or a function of the variables ({@link PromptTemplate}).
    * @throws {@link WeftError} `WEFT_TEMPLATE_INVALID` when a name is invalid, the source is
-   * neither text nor a function, or the source does not parse; `WEFT_DUPLICATE` when the template
-   * exists.
+   * neither text nor a function, or the source does not parse (a `render`, `include` or `layout`
+   * tag counts as such: templates cannot read files); `WEFT_DUPLICATE` when the template exists.
    * @claim tsdoc-prompts-register
    * @claim tsdoc-prompts-register-deferred
    */
@@ -93,7 +94,14 @@ export class PromptRegistry {
     }
     let compiled: Promise<Render> | undefined;
     this.templates.set(fullName, async (variables) => {
-      compiled ??= loadLiquid().then((loaded) => liquidRender(loaded, fullName, source));
+      // A failed import of liquidjs is tried again on the next render; a parse error stays.
+      compiled ??= loadLiquid().then(
+        (loaded) => liquidRender(loaded, fullName, source),
+        (error: unknown) => {
+          compiled = undefined;
+          throw error;
+        },
+      );
       return (await compiled)(variables);
     });
   }
