@@ -20,7 +20,7 @@ async function started(config: Parameters<typeof makeRuntime>[0]): ReturnType<ty
 }
 
 describe('the planning prompt', () => {
-  it('shows an earlier task once, with what was asked, done and answered [claim:task-planner-sees-earlier-tasks] [claim:sp-entry-format] [claim:wp-related-entries] [claim:liq-planning-prompt]', async () => {
+  it('shows an earlier task once, with what was asked, done and answered [claim:task-planner-sees-earlier-tasks] [claim:sp-entry-format] [claim:wp-related-entries] [claim:liq-planning-prompt] [claim:index-planner-history]', async () => {
     const { runtime, model } = await started({
       responses: { responses: [plan(['echo', 'reply']), plan()] },
       options: { pipelineReview: 'never' },

@@ -875,6 +875,34 @@ describe('Runtime stop', () => {
     expect(waitsForAbort.calls).toHaveLength(1);
   });
 
+  it('ends a task whose step failed cancelled, not failed, when the runtime cancels it before it ends; dispatch still resolves [claim:index-dispatch-never-rejects]', async () => {
+    const fails = recordingExecutor('fails', { success: false, error: 'quota exceeded' });
+    const waitsForAbort = recordingExecutor(
+      'waits',
+      (_task, context) =>
+        new Promise((resolve) =>
+          context.signal.addEventListener('abort', () =>
+            resolve({ success: false, error: 'aborted' }),
+          ),
+        ),
+    );
+    const { runtime } = await makeRuntime({
+      plugins: [echoPlugin({ executors: [fails, waitsForAbort] })],
+      responses: planner(['echo', 'fails'], ['echo', 'waits']),
+      options: { shutdown: 'cancel', pipelineReview: 'never' },
+    });
+    await runtime.start();
+    const running = runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'late' });
+    await waitFor(() => waitsForAbort.calls.length === 1);
+    await runtime.stop();
+    const task = await running;
+    expect(task.status).toBe('cancelled');
+    // The failed step's error item stays; the step cut off by the cancellation adds none.
+    expect(task.chain.slice(1).map((item) => [item.type, item.action, item.error])).toEqual([
+      ['error', 'fails', 'quota exceeded'],
+    ]);
+  });
+
   it('cancels what is left when draining outlasts shutdownTimeoutMs [claim:trig-shutdown] [claim:task-graceful-stop-drains] [claim:task-status-cancelled] [claim:task-cancel-rejects-waiting] [claim:prod-drain-timeout] [claim:errors-task-cancelled-running] [claim:errors-503-sources] [claim:wp-stop-bounded]', async () => {
     let reason: unknown;
     const stuck = recordingExecutor('reply', (_task, context) => {
