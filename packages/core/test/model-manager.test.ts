@@ -203,7 +203,7 @@ describe('ModelManager.call', () => {
     expect(error.cause).toBe(cause);
   });
 
-  it('withSignal gives a view whose calls carry the signal unless a call passes its own [claim:exec-models-signal] [claim:task-signal-reaches-model-calls]', async () => {
+  it('withSignal gives a view whose calls carry the signal unless a call passes its own [claim:exec-models-signal] [claim:task-signal-reaches-model-calls] [claim:cap-request-signal]', async () => {
     const signals: (AbortSignal | undefined)[] = [];
     const recording: ModelCapability = {
       id: 'text-generation',
@@ -440,10 +440,19 @@ describe('ModelManager.call', () => {
     expect(await models.generateText('x', { provider: 'alpha' })).toBe('alpha:x');
   });
 
-  it('names the provider that request.provider asks for when it cannot serve [claim:tr-named-provider-only] [claim:tr-provider-choice] [claim:mpi-selection-order] [claim:wp-routing]', async () => {
-    const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
-    const error = await errorOf(models.generateText('x', { provider: 'gamma' }));
-    expect(error.message).toContain('provider "gamma" does not offer it');
+  it('names the provider that request.provider asks for when it cannot serve, and tries no other [claim:tr-named-provider-only] [claim:tr-provider-choice] [claim:mpi-selection-order] [claim:wp-routing] [claim:cap-request-provider]', async () => {
+    const models = manager([
+      new TestModelProvider('alpha', { capabilities: [echoText('alpha')] }),
+      new TestModelProvider('scorer', {
+        capabilities: [{ id: 'sentiment', run: async () => ({ score: 0 }) }],
+      }),
+    ]);
+    // An id no provider has, and a provider that offers other capabilities only.
+    for (const provider of ['gamma', 'scorer']) {
+      const error = await errorOf(models.generateText('x', { provider }));
+      expect(error.code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
+      expect(error.message).toContain(`provider "${provider}" does not offer it`);
+    }
   });
 
   it('rejects a default provider that does not exist or does not offer the capability [claim:cap-default-checked] [claim:tsdoc-models-default-provider]', () => {
