@@ -176,6 +176,35 @@ describe('ModelManager.call', () => {
     expect(seen).toHaveLength(2);
   });
 
+  it('takes text-generation token counts only as whole numbers, 0 or more [claim:cap-text-generation-usage]', async () => {
+    const answering = (usage: unknown): ModelCapability => ({
+      id: 'text-generation',
+      run: async () => ({ text: 'ok', usage }),
+    });
+    const counted = manager([
+      new TestModelProvider('alpha', {
+        capabilities: [answering({ inputTokens: 0, outputTokens: 12 })],
+      }),
+    ]);
+    expect(await counted.call('text-generation', hello)).toEqual({
+      text: 'ok',
+      usage: { inputTokens: 0, outputTokens: 12 },
+    });
+    for (const usage of [
+      { inputTokens: -1, outputTokens: 1 },
+      { inputTokens: 1, outputTokens: 1.5 },
+    ]) {
+      const models = manager([
+        new TestModelProvider('alpha', { capabilities: [answering(usage)] }),
+      ]);
+      const error = await errorOf(models.call('text-generation', hello));
+      expect(error.code, JSON.stringify(usage)).toBe('WEFT_VALIDATION_FAILED');
+      expect(error.message).toContain(
+        'provider "alpha" returned invalid output for capability "text-generation"',
+      );
+    }
+  });
+
   it('rejects invalid provider output, naming the provider and the capability [claim:cap-validates-both-ways] [claim:cap-run-validated] [claim:cap-error-messages] [claim:testing-provider-validated] [claim:mpo-validated-around-run] [claim:wp-validated-boundary]', async () => {
     const sloppy: ModelCapability = { id: 'sentiment', run: async () => ({ score: 3 }) };
     const models = manager([new TestModelProvider('sloppy', { capabilities: [sloppy] })]);
