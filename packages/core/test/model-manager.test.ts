@@ -176,6 +176,35 @@ describe('ModelManager.call', () => {
     expect(seen).toHaveLength(2);
   });
 
+  it('takes text-generation token counts only as whole numbers, 0 or more [claim:cap-text-generation-usage]', async () => {
+    const answering = (usage: unknown): ModelCapability => ({
+      id: 'text-generation',
+      run: async () => ({ text: 'ok', usage }),
+    });
+    const counted = manager([
+      new TestModelProvider('alpha', {
+        capabilities: [answering({ inputTokens: 0, outputTokens: 12 })],
+      }),
+    ]);
+    expect(await counted.call('text-generation', hello)).toEqual({
+      text: 'ok',
+      usage: { inputTokens: 0, outputTokens: 12 },
+    });
+    for (const usage of [
+      { inputTokens: -1, outputTokens: 1 },
+      { inputTokens: 1, outputTokens: 1.5 },
+    ]) {
+      const models = manager([
+        new TestModelProvider('alpha', { capabilities: [answering(usage)] }),
+      ]);
+      const error = await errorOf(models.call('text-generation', hello));
+      expect(error.code, JSON.stringify(usage)).toBe('WEFT_VALIDATION_FAILED');
+      expect(error.message).toContain(
+        'provider "alpha" returned invalid output for capability "text-generation"',
+      );
+    }
+  });
+
   it('rejects invalid provider output, naming the provider and the capability [claim:cap-validates-both-ways] [claim:cap-run-validated] [claim:cap-error-messages] [claim:testing-provider-validated] [claim:mpo-validated-around-run] [claim:wp-validated-boundary]', async () => {
     const sloppy: ModelCapability = { id: 'sentiment', run: async () => ({ score: 3 }) };
     const models = manager([new TestModelProvider('sloppy', { capabilities: [sloppy] })]);
@@ -203,7 +232,7 @@ describe('ModelManager.call', () => {
     expect(error.cause).toBe(cause);
   });
 
-  it('withSignal gives a view whose calls carry the signal unless a call passes its own [claim:exec-models-signal] [claim:task-signal-reaches-model-calls]', async () => {
+  it('withSignal gives a view whose calls carry the signal unless a call passes its own [claim:exec-models-signal] [claim:task-signal-reaches-model-calls] [claim:cap-request-signal]', async () => {
     const signals: (AbortSignal | undefined)[] = [];
     const recording: ModelCapability = {
       id: 'text-generation',
@@ -440,10 +469,19 @@ describe('ModelManager.call', () => {
     expect(await models.generateText('x', { provider: 'alpha' })).toBe('alpha:x');
   });
 
-  it('names the provider that request.provider asks for when it cannot serve [claim:tr-named-provider-only] [claim:tr-provider-choice] [claim:mpi-selection-order] [claim:wp-routing]', async () => {
-    const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
-    const error = await errorOf(models.generateText('x', { provider: 'gamma' }));
-    expect(error.message).toContain('provider "gamma" does not offer it');
+  it('names the provider that request.provider asks for when it cannot serve, and tries no other [claim:tr-named-provider-only] [claim:tr-provider-choice] [claim:mpi-selection-order] [claim:wp-routing] [claim:cap-request-provider]', async () => {
+    const models = manager([
+      new TestModelProvider('alpha', { capabilities: [echoText('alpha')] }),
+      new TestModelProvider('scorer', {
+        capabilities: [{ id: 'sentiment', run: async () => ({ score: 0 }) }],
+      }),
+    ]);
+    // An id no provider has, and a provider that offers other capabilities only.
+    for (const provider of ['gamma', 'scorer']) {
+      const error = await errorOf(models.generateText('x', { provider }));
+      expect(error.code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
+      expect(error.message).toContain(`provider "${provider}" does not offer it`);
+    }
   });
 
   it('rejects a default provider that does not exist or does not offer the capability [claim:cap-default-checked] [claim:tsdoc-models-default-provider]', () => {

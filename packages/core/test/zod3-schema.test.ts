@@ -63,7 +63,7 @@ describe('zod 3 schemas', () => {
     expect(calls).toEqual([]);
   });
 
-  it('makes defineCapability name the part of the capability that is a zod 3 schema [claim:install-zod3-refused]', async () => {
+  it('makes defineCapability name the part of the capability that is a zod 3 schema [claim:install-zod3-refused] [claim:cap-define-zod4]', async () => {
     const error = await errorOf(() =>
       defineCapability({
         id: 'summarise',

@@ -53,11 +53,21 @@ describe('defineCapability', () => {
     '.hidden',
     'tab\there',
     'emoji🙂',
-  ])('rejects the id %j, naming it [claim:cap-define-id-rule]', (id) => {
-    expect(() => defineCapability({ id, description: 'x', ...schemas })).toThrow(
-      `defineCapability: invalid capability id "${id}"`,
-    );
-  });
+    'café',
+    'Ωmega',
+    'with,comma',
+    'newline-at-end\n',
+  ])(
+    'rejects the id %j with WEFT_INVALID_ARGUMENT, naming it [claim:cap-define-id-rule]',
+    async (id) => {
+      const error = await errorOf(() => defineCapability({ id, description: 'x', ...schemas }));
+      expect(error.code).toBe('WEFT_INVALID_ARGUMENT');
+      // The code goes at the end of the message's first line, so compare up to any line break.
+      expect(error.message).toContain(
+        `defineCapability: invalid capability id "${id.split('\n')[0]}`,
+      );
+    },
+  );
 
   it('rejects an id that is not a string [claim:cap-define-frozen]', () => {
     expect(() =>
@@ -65,10 +75,12 @@ describe('defineCapability', () => {
     ).toThrow('defineCapability: invalid capability id');
   });
 
-  it('rejects a missing or blank description, naming the capability [claim:cap-define-frozen] [claim:cap-define-id-rule]', () => {
-    expect(() => defineCapability({ id: 'blank', description: '   ', ...schemas })).toThrow(
-      'defineCapability: capability "blank" needs a description.',
+  it('rejects a missing or blank description with WEFT_INVALID_ARGUMENT, naming the capability [claim:cap-define-frozen] [claim:cap-define-id-rule]', async () => {
+    const blank = await errorOf(() =>
+      defineCapability({ id: 'blank', description: '   ', ...schemas }),
     );
+    expect(blank.code).toBe('WEFT_INVALID_ARGUMENT');
+    expect(blank.message).toContain('defineCapability: capability "blank" needs a description.');
     expect(() =>
       defineCapability({ id: 'missing', description: undefined as unknown as string, ...schemas }),
     ).toThrow('defineCapability: capability "missing" needs a description.');

@@ -658,7 +658,7 @@ describe('the task signal', () => {
     expect(signals[1]?.aborted).toBe(true);
     expect(own.signal.aborted).toBe(false);
   });
-  it("passes the task's signal to planning, review and executor model calls [claim:exec-models-signal] [claim:exec-getobject-signal] [claim:task-signal-reaches-model-calls] [claim:go-context-abort] [claim:testing-purpose] [claim:mpo-scripted-function] [claim:tst-purpose] [claim:wp-signal-model-calls] [claim:cap-request-purpose]", async () => {
+  it("passes the task's signal to planning, review and executor model calls [claim:exec-models-signal] [claim:exec-getobject-signal] [claim:task-signal-reaches-model-calls] [claim:go-context-abort] [claim:testing-purpose] [claim:mpo-scripted-function] [claim:tst-purpose] [claim:wp-signal-model-calls] [claim:cap-request-purpose] [claim:cap-request-signal]", async () => {
     const seen: { purpose: string | undefined; signal: AbortSignal | undefined }[] = [];
     let executorSignal: AbortSignal | undefined;
     const asksModel = recordingExecutor('ask', async (_task, context) => {
