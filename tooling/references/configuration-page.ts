@@ -197,7 +197,7 @@ export function configurationSections(): string {
   const parts = [
     CONFIGURATION_PAGE_START,
     'These tables are generated from the schema `Runtime.init` validates `options` with (`packages/core/src/runtime/options-schema.ts`): the type, the allowed values and the default are the schema’s, so the page cannot promise what the runtime refuses.',
-    'The times that become timers (`taskTimeoutMs`, `shutdownTimeoutMs`, `healthCheckTimeoutMs`, `bulkhead.maxWaitMs` and `server.stopGraceMs`) allow at most 2147483647 ms (about 24.8 days), the longest delay a Node.js timer keeps: Node.js runs a longer one after 1 ms, so `Runtime.init` refuses it, naming the option. <!-- claim: cfg-timer-max -->',
+    'The times that become timers (`taskTimeoutMs`, `shutdownTimeoutMs`, `startTimeoutMs`, `healthCheckTimeoutMs`, `bulkhead.maxWaitMs` and `server.stopGraceMs`) allow at most 2147483647 ms (about 24.8 days), the longest delay a Node.js timer keeps: Node.js runs a longer one after 1 ms, so `Runtime.init` refuses it, naming the option. <!-- claim: cfg-timer-max -->',
     table('Options of Runtime.init', top?.rows ?? []),
   ];
   for (const { section, intro, rows } of nested) {

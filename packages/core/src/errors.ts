@@ -11,7 +11,7 @@ import type { ErrorRegistry } from './errors/error-registry.js';
  * - `WEFT_INVALID_ARGUMENT`: A constructor or method was given a value it cannot use.
  * - `WEFT_DUPLICATE`: Something with the same id or name is already registered or mounted.
  * - `WEFT_START_FAILED`: A provider, coordinator, plugin or start trigger failed (or a provider was
- *   not healthy) while the runtime started.
+ *   not healthy, or a part did not finish within `startTimeoutMs`) while the runtime started.
  * - `WEFT_RUNTIME_STOPPED`: The runtime was stopped (or stopped while starting).
  * - `WEFT_INVALID_SPACE`: A space id is not valid (empty, too long, or with a first character or
  *   characters an id may not have).
@@ -152,19 +152,23 @@ export const CORE_ERRORS = {
         'something with the same id or name is already registered: a capability with another descriptor object (a second `defineCapability` call makes another, even with the same fields), a transform, a prompt template, or two route triggers with the same method and path.',
       fix: 'give the new one another id, name or path. Providers that offer the same capability list the same descriptor: define it once, in one module, and import it in each.',
     },
-    /** @claim errors-start-failed-sources */
+    /**
+     * @claim errors-start-failed-sources
+     * @claim errors-start-failed-deadline
+     */
     WEFT_START_FAILED: {
       summary:
-        'A provider, coordinator, plugin or start trigger failed (or a provider was not healthy) while the runtime started.',
+        'A provider, coordinator, plugin or start trigger failed (or a provider was not healthy, or a part did not finish within `startTimeoutMs`) while the runtime started.',
       raisedBy: '`Runtime.start`',
       raisers: [
         'core/src/runtime/runtime.ts#Runtime.requireHealthy',
         'core/src/runtime/runtime.ts#Runtime.startComponent',
         'core/src/runtime/runtime.ts#Runtime.startOnce',
+        'core/src/runtime/runtime.ts#Runtime.startWithinDeadline',
       ],
       cause:
-        'a memory provider, model provider, space coordinator, plugin or start trigger threw while the runtime started, or, with `options.checkHealthOnStart`, a provider’s `checkHealth()` answered `false`, threw or did not answer in time. The runtime stops what it had already started before it rejects. The original error, when there is one, is the `cause`, and its message is included.',
-      fix: 'read the included message: usually a database path whose directory is missing, a failed health check, or a plugin’s own `init` check.',
+        'a memory provider, model provider, space coordinator, plugin or start trigger threw while the runtime started, or, with `options.checkHealthOnStart`, a provider’s `checkHealth()` answered `false`, threw or did not answer in time. The runtime stops what it had already started before it rejects. The original error, when there is one, is the `cause`, and its message is included. The start also fails when it has not finished within `options.startTimeoutMs` (60 s by default): the message then names the part it was still waiting for and the option, as in `plugin "weather": init() did not finish within startTimeoutMs (60000 ms)`, and whatever that part does later is only logged.',
+      fix: 'read the included message: usually a database path whose directory is missing, a failed health check, or a plugin’s own `init` check. For a start that ran out of time, find out why the named part hangs (most often a service it connects to that does not answer), or raise `options.startTimeoutMs` if it is only slow.',
     },
     /**
      * @claim errors-runtime-stopped-during-start

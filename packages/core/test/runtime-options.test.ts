@@ -12,6 +12,11 @@ describe('runtime options', () => {
     expect(optionsSchema.parse({ taskTimeoutMs: 30_000 }).taskTimeoutMs).toBe(30_000);
   });
 
+  it('give start() 60 s (startTimeoutMs) unless configured [claim:task-start-deadline] [claim:prod-start-timeout] [claim:errors-start-failed-deadline]', () => {
+    expect(optionsSchema.parse({}).startTimeoutMs).toBe(60_000);
+    expect(optionsSchema.parse({ startTimeoutMs: 200 }).startTimeoutMs).toBe(200);
+  });
+
   it('default to the figures "How a task runs" gives [claim:task-timeout-default] [claim:task-planner-memory-limits] [claim:task-cancel-rejects-waiting] [claim:task-cost-retries] [claim:task-max-steps] [claim:task-review-policy-always] [claim:sp-limits] [claim:index-planner-history]', () => {
     expect(optionsSchema.parse({})).toMatchObject({
       taskTimeoutMs: 120_000,
@@ -35,6 +40,7 @@ describe('runtime options that become timers', () => {
   const cases = [
     ['taskTimeoutMs', { taskTimeoutMs: over }],
     ['shutdownTimeoutMs', { shutdownTimeoutMs: over }],
+    ['startTimeoutMs', { startTimeoutMs: over }],
     ['healthCheckTimeoutMs', { healthCheckTimeoutMs: over }],
     ['bulkhead.maxWaitMs', { bulkhead: { maxWaitMs: over } }],
     ['server.stopGraceMs', { server: { stopGraceMs: over } }],
@@ -60,6 +66,20 @@ describe('runtime options that become timers', () => {
     const limit = JSON.parse(JSON.stringify(options).replace(String(over), '2147483647')) as object;
     expect(optionsSchema.safeParse(limit).success).toBe(true);
   });
+
+  it.each([0, -1, 1.5])(
+    'refuse options.startTimeoutMs of %s, naming it [claim:cfg-init-checks-all]',
+    async (value) => {
+      const init = Runtime.init({
+        models: [new TestModelProvider('model')],
+        memory: new DiscardingMemoryProvider(),
+        plugins: [],
+        options: { startTimeoutMs: value, logger: silentLogger },
+      });
+      await expect(init).rejects.toMatchObject({ code: 'WEFT_INVALID_CONFIG' });
+      await expect(init).rejects.toThrow(/options\.startTimeoutMs: /);
+    },
+  );
 
   it('refuse a ServerManager stopGraceMs over it, naming it', () => {
     expect(() => new ServerManager({ stopGraceMs: over })).toThrow(

@@ -742,6 +742,221 @@ describe('Runtime start', () => {
   });
 });
 
+describe('Runtime start deadline', () => {
+  const rollback = (line: Record<string, unknown>) =>
+    line.msg === 'runtime failed to start; rolling back';
+
+  it('fails a start held by a plugin init that never settles after startTimeoutMs, naming the plugin, and shuts down what started [claim:task-start-deadline] [claim:prod-start-timeout] [claim:errors-start-failed-deadline] [claim:tsdoc-runtime-start-deadline] [claim:task-start-rollback]', async () => {
+    const { entered, release, hold } = heldWait();
+    const events: string[] = [];
+    const { logger, lines } = capturingLogger();
+    const runtime = await loggingRuntime(events, {
+      plugins: [
+        new TestPlugin('first', { events }),
+        new TestPlugin('weather', { events, init: hold }),
+        new TestPlugin('never', { events }),
+      ],
+      options: { logger, startTimeoutMs: 200 },
+    });
+    const before = performance.now();
+    const started = errorOf(runtime.start());
+    await entered.promise;
+    const error = await started;
+    const tookMs = performance.now() - before;
+    expect(error).toBeInstanceOf(WeftError);
+    expect(error.code).toBe('WEFT_START_FAILED');
+    expect(error.message).toBe(
+      'Runtime.start: plugin "weather": init() did not finish within startTimeoutMs (200 ms), so the start was abandoned. Find out why it hangs (its logs, the service it waits for), or raise options.startTimeoutMs if it needs longer. [WEFT_START_FAILED]',
+    );
+    // Not before the deadline, and not much after it: the rollback's shutdowns are quick here.
+    expect(tookMs).toBeGreaterThanOrEqual(190);
+    expect(tookMs).toBeLessThan(2_000);
+    expect(events).toEqual([
+      'init memory',
+      'init model model-a',
+      'init model model-b',
+      'init plugin first',
+      'init plugin weather',
+      // What had started is shut down in reverse order; the held plugin has not started.
+      'shutdown plugin first',
+      'shutdown model model-b',
+      'shutdown model model-a',
+      'shutdown memory',
+    ]);
+    expect(runtime.status).toBe('stopped');
+    expect(lines.filter(rollback)).toEqual([
+      expect.objectContaining({ level: 50, code: 'WEFT_START_FAILED' }),
+    ]);
+    release.resolve();
+  });
+
+  it('lets an init that resolves after the deadline change nothing but shut its plugin down, and leaves the runtime stopped [claim:task-start-deadline-late] [claim:task-start-deadline-stopped] [claim:errors-runtime-stopped-after-failed-start]', async () => {
+    const { entered, release, hold } = heldWait();
+    const events: string[] = [];
+    const { logger, lines } = capturingLogger();
+    const runtime = await loggingRuntime(events, {
+      plugins: [
+        new TestPlugin('first', { events }),
+        new TestPlugin('weather', { events, init: hold }),
+        new TestPlugin('never', { events }),
+      ],
+      options: { logger, startTimeoutMs: 200 },
+    });
+    const started = errorOf(runtime.start());
+    await entered.promise;
+    expect((await started).code).toBe('WEFT_START_FAILED');
+    const afterFailure = events.length;
+
+    release.resolve();
+    await waitFor(() => events.includes('shutdown plugin weather'));
+    // Only the late plugin is shut down: nothing after it initialises, nothing else runs twice.
+    expect(events.slice(afterFailure)).toEqual(['shutdown plugin weather']);
+    expect(runtime.status).toBe('stopped');
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        part: 'plugin "weather": init()',
+        msg: 'a part finished after start timed out; shutting down what it started',
+      }),
+    );
+    expect(lines.filter((line) => line.msg === 'runtime started')).toEqual([]);
+    expect(lines.filter(rollback)).toHaveLength(1);
+    // As after any failed start, the runtime cannot start again.
+    const again = await errorOf(runtime.start());
+    expect(again.code).toBe('WEFT_RUNTIME_STOPPED');
+    expect(events.filter((event) => event === 'init plugin weather')).toHaveLength(1);
+  });
+
+  it('logs, and does not throw, an init that rejects after the deadline [claim:task-start-deadline-late]', async () => {
+    const { entered, release, hold } = heldWait();
+    const events: string[] = [];
+    const { logger, lines } = capturingLogger();
+    const runtime = await loggingRuntime(events, {
+      plugins: [
+        new TestPlugin('weather', {
+          events,
+          init: async () => {
+            await hold();
+            throw new Error('upstream refused');
+          },
+        }),
+      ],
+      options: { logger, startTimeoutMs: 200 },
+    });
+    const started = errorOf(runtime.start());
+    await entered.promise;
+    expect((await started).code).toBe('WEFT_START_FAILED');
+
+    release.resolve();
+    await waitFor(() =>
+      lines.some((line) => line.msg === 'a part failed after start timed out; ignored'),
+    );
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        part: 'plugin "weather": init()',
+        code: 'WEFT_START_FAILED',
+        msg: 'a part failed after start timed out; ignored',
+      }),
+    );
+    const failed = lines.find(
+      (line) => line.msg === 'a part failed after start timed out; ignored',
+    );
+    expect(JSON.stringify(failed)).toContain('upstream refused');
+    // A plugin whose init failed is not shut down, and the runtime stays stopped.
+    expect(events).not.toContain('shutdown plugin weather');
+    expect(runtime.status).toBe('stopped');
+  });
+
+  it('aborts the signal of a start trigger that holds the start past the deadline, naming it [claim:task-start-deadline-late] [claim:task-start-deadline]', async () => {
+    const { trigger, entered, release, signal } = heldStartTrigger('subscribe');
+    const events: string[] = [];
+    const runtime = await loggingRuntime(events, {
+      plugins: [new TestPlugin('queue', { events, triggers: [trigger] })],
+      options: { startTimeoutMs: 200 },
+    });
+    const started = errorOf(runtime.start());
+    await entered.promise;
+    expect(signal()?.aborted).toBe(false);
+    const error = await started;
+    expect(error.code).toBe('WEFT_START_FAILED');
+    expect(error.message).toContain(
+      'Runtime.start: start trigger "subscribe" of plugin "queue": start() did not finish within startTimeoutMs (200 ms)',
+    );
+    expect(signal()?.aborted).toBe(true);
+    expect(events).toContain('shutdown plugin queue');
+    expect(runtime.status).toBe('stopped');
+    release.resolve();
+  });
+
+  it('names the memory provider whose init holds the start past the deadline [claim:task-start-deadline] [claim:errors-start-failed-deadline]', async () => {
+    const { entered, release, hold } = heldWait();
+    const events: string[] = [];
+    const runtime = await loggingRuntime(events, {
+      memoryHooks: { init: hold },
+      options: { startTimeoutMs: 200 },
+    });
+    const started = errorOf(runtime.start());
+    await entered.promise;
+    const error = await started;
+    expect(error.code).toBe('WEFT_START_FAILED');
+    expect(error.message).toContain(
+      'Runtime.start: memory provider "logging-memory": init() did not finish within startTimeoutMs (200 ms)',
+    );
+    expect(events).toEqual(['init memory']);
+    release.resolve();
+    await waitFor(() => events.includes('shutdown memory'));
+    expect(events).toEqual(['init memory', 'shutdown memory']);
+    expect(runtime.status).toBe('stopped');
+  });
+
+  it('rejects with WEFT_RUNTIME_STOPPED, the timeout as its cause, when stop() was called before the deadline passed [claim:errors-runtime-stopped-during-start]', async () => {
+    const { entered, release, hold } = heldWait();
+    const events: string[] = [];
+    const runtime = await loggingRuntime(events, {
+      plugins: [new TestPlugin('weather', { events, init: hold })],
+      options: { startTimeoutMs: 200 },
+    });
+    const started = errorOf(runtime.start());
+    await entered.promise;
+    const before = performance.now();
+    await runtime.stop();
+    // The deadline came before stop()'s 2 s grace: stop() waited for the start's rollback.
+    expect(performance.now() - before).toBeLessThan(1_900);
+    const error = await started;
+    expect(error.code).toBe('WEFT_RUNTIME_STOPPED');
+    expect(WeftError.is(error.cause, 'WEFT_START_FAILED')).toBe(true);
+    expect(runtime.status).toBe('stopped');
+    release.resolve();
+  });
+
+  it('does not cut short a start that failed in time and is rolling back past the deadline', async () => {
+    const events: string[] = [];
+    const runtime = await loggingRuntime(events, {
+      plugins: [
+        // Its shutdown takes longer than the deadline, so the rollback outlasts it.
+        new TestPlugin('slow-stop', {
+          events,
+          shutdown: () => new Promise((resolve) => setTimeout(resolve, 400)),
+        }),
+        new TestPlugin('broken', {
+          events,
+          init: () => {
+            throw new Error('no credentials');
+          },
+        }),
+      ],
+      options: { startTimeoutMs: 200 },
+    });
+    const error = await errorOf(runtime.start());
+    expect(error.message).toBe(
+      'Runtime.start: plugin "broken" failed to initialise: no credentials [WEFT_START_FAILED]',
+    );
+    expect(events.at(-1)).toBe('shutdown memory');
+    expect(runtime.status).toBe('stopped');
+  });
+});
+
 describe('Runtime stop', () => {
   it('returns the same promise when called twice', async () => {
     const { runtime } = await makeRuntime();

@@ -151,6 +151,18 @@ export interface RuntimeOptions {
    */
   checkHealthOnStart?: boolean;
   /**
+   * The longest `start()` may take, in milliseconds. Default 60000. Past it the start fails with
+   * `WEFT_START_FAILED` naming the part it was still waiting for (an `init` that never settles,
+   * a health check, the HTTP server or a start trigger), the start triggers' signal is aborted,
+   * what had started is shut down, and the runtime is left stopped. Whatever the held part does
+   * later is only logged, and what it started then is shut down. The default is below systemd's
+   * default start timeout of 90 s (`DefaultTimeoutStartSec`), and the 60 s leave room for the
+   * rollback's 2 s shutdown grace within it, so a unit that waits for the start (`Type=notify`)
+   * logs the error naming the hung part rather than a kill by systemd that names nothing.
+   * @claim tsdoc-options-default-start-timeout-ms
+   */
+  startTimeoutMs?: number;
+  /**
    * The longest one provider's `checkHealth()` may take at start, with `checkHealthOnStart`,
    * in milliseconds. Default 10000.
    * @claim tsdoc-options-default-health-check-timeout-ms

@@ -134,6 +134,11 @@ export const optionsSchema = z
       .describe(
         'Call each model and memory provider’s `checkHealth()` during `start()`, after its `init`, and fail the start with `WEFT_START_FAILED` naming the provider when it answers `false`, throws or does not answer in time. Without it the runtime never calls `checkHealth()`, and a provider that is down is first noticed by the first task that uses it.',
       ),
+    startTimeoutMs: timerMilliseconds
+      .default(60_000)
+      .describe(
+        'The longest `start()` may take, in milliseconds. Past it the start fails with `WEFT_START_FAILED` naming the part it was still waiting for (a provider’s or plugin’s `init`, a health check, the HTTP server, a start trigger), the start triggers’ signal is aborted, and what had started is shut down. The default is below systemd’s default start timeout of 90 s, so a supervisor that times the start sees this error before it kills the process.',
+      ),
     healthCheckTimeoutMs: timerMilliseconds
       .default(10_000)
       .describe(

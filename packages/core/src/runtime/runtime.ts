@@ -91,6 +91,12 @@ export class Runtime {
   private readonly started: { shutdown(): Promise<void>; label: string }[] = [];
   private serverStarted = false;
   private stopRequested = false;
+  /** What start() is waiting for, named in the error of a start that runs out of time. */
+  private startingPart = 'the runtime';
+  /** Set when start() failed at `startTimeoutMs`: the part it held then ends on its own. */
+  private startTimedOut: WeftError | undefined;
+  /** Set when a start that failed is shutting down what it started: it is no longer held. */
+  private startRollingBack = false;
   private readonly running = new Set<AgentTask>();
   /** Removes the signal listeners of `options.handleSignals`, once they are added. */
   private stopListeningForSignals: () => void = () => undefined;
@@ -231,16 +237,20 @@ export class Runtime {
    * route triggers and starts the HTTP server (only when some plugin has a route; in a browser,
    * which has no server, route triggers are left unserved and a warning is logged), runs start
    * triggers, and starts the scheduler. If any part fails, the parts already started are shut
-   * down again and the error names the part. Calling it again while starting or running returns
-   * the same promise.
+   * down again and the error names the part. The start has a deadline, `options.startTimeoutMs`
+   * (default 60 s): past it, the parts already started are shut down in the same way, and the
+   * error names the part that has not finished. Calling it again while starting or running
+   * returns the same promise.
    *
    * @throws {@link WeftError} `WEFT_START_FAILED` naming the provider, coordinator, plugin or
-   * start trigger that failed (or, with `checkHealthOnStart`, the provider that is not healthy);
-   * `WEFT_LISTEN_FAILED` when the HTTP server cannot listen; `WEFT_RUNTIME_STOPPED` when the
-   * runtime was stopped, or `stop()` was called while it was starting.
+   * start trigger that failed (or, with `checkHealthOnStart`, the provider that is not healthy),
+   * or the part still starting when `startTimeoutMs` ran out; `WEFT_LISTEN_FAILED` when the HTTP
+   * server cannot listen; `WEFT_RUNTIME_STOPPED` when the runtime was stopped, or `stop()` was
+   * called while it was starting.
    * @claim tsdoc-runtime-start-same-promise
    * @claim tsdoc-runtime-start-failed
    * @claim tsdoc-runtime-start-stopped
+   * @claim tsdoc-runtime-start-deadline
    */
   start(): Promise<void> {
     if (this.phase === 'stopping' || this.phase === 'stopped') {
@@ -251,7 +261,7 @@ export class Runtime {
         ),
       );
     }
-    this.starting ??= this.startOnce();
+    this.starting ??= this.startWithinDeadline();
     return this.starting;
   }
 
@@ -391,6 +401,33 @@ export class Runtime {
     }
   }
 
+  /**
+   * Runs the start, but fails it once `startTimeoutMs` has passed, naming the part it waits for,
+   * and shuts down what has started. The held part cannot be cancelled (an `init` has no
+   * signal); when it ends, the start sees `startTimedOut` at its next checkpoint and only logs
+   * how it ended, shutting down what it started meanwhile. The deadline is for starting: a start
+   * that failed in time and is rolling back is waited for, as its rollback has deadlines of its
+   * own, and rejects with its own error.
+   */
+  private async startWithinDeadline(): Promise<void> {
+    const attempt = this.startOnce();
+    const limitMs = this.options.startTimeoutMs;
+    if ((await settleWithin(attempt, limitMs)) !== TIMED_OUT) return;
+    if (this.startRollingBack) return attempt;
+    const timedOut = new WeftError(
+      'WEFT_START_FAILED',
+      `Runtime.start: ${this.startingPart} did not finish within startTimeoutMs (${limitMs} ms), so the start was abandoned. Find out why it hangs (its logs, the service it waits for), or raise options.startTimeoutMs if it needs longer.`,
+    );
+    this.startTimedOut = timedOut;
+    // How the held part ends is logged by startOnce; its rejection is no longer anyone's answer.
+    attempt.catch(() => undefined);
+    const failure = this.stopRequested ? abandonedStart(timedOut) : timedOut;
+    this.logger.error(errorLogFields(failure), 'runtime failed to start; rolling back');
+    // A stop() that gave up waiting for the start has begun the teardown already.
+    await (this.phase === 'starting' ? this.teardown('cancel') : this.tearingDown);
+    throw failure;
+  }
+
   private async startOnce(): Promise<void> {
     this.phase = 'starting';
     try {
@@ -406,6 +443,7 @@ export class Runtime {
         });
       }
       for (const plugin of this.plugins.list()) {
+        this.startingPart = `plugin "${plugin.id}": init()`;
         try {
           await plugin.init(this);
         } catch (error) {
@@ -431,11 +469,13 @@ export class Runtime {
         );
       } else if (routes.length > 0) {
         for (const { pluginId, route } of routes) this.server.mount(pluginId, route, this);
+        this.startingPart = 'the HTTP server: start()';
         await this.server.start();
         this.serverStarted = true;
         this.abandonIfStopped();
       }
       for (const { pluginId, trigger } of this.plugins.startTriggers()) {
+        this.startingPart = `start trigger "${trigger.id}" of plugin "${pluginId}": start()`;
         try {
           await trigger.start(this, this.triggerController.signal);
         } catch (error) {
@@ -457,7 +497,12 @@ export class Runtime {
         'runtime started',
       );
     } catch (error) {
+      if (this.startTimedOut) {
+        await this.endLateStart(error);
+        return;
+      }
       const failure = this.stopRequested ? abandonedStart(error) : error;
+      this.startRollingBack = true;
       this.logger.error(errorLogFields(failure), 'runtime failed to start; rolling back');
       await this.teardown('cancel');
       throw failure;
@@ -474,6 +519,7 @@ export class Runtime {
       shutdown(): Promise<void>;
     },
   ): Promise<void> {
+    this.startingPart = `${kind} "${id}": init()`;
     try {
       await component.init();
     } catch (error) {
@@ -486,6 +532,7 @@ export class Runtime {
     this.started.push({ label: `${kind} "${id}"`, shutdown: () => component.shutdown() });
     this.abandonIfStopped();
     if (this.options.checkHealthOnStart) {
+      this.startingPart = `${kind} "${id}": checkHealth()`;
       await this.requireHealthy(kind, id, component);
       this.abandonIfStopped();
     }
@@ -517,9 +564,45 @@ export class Runtime {
     );
   }
 
-  /** Lets a stop() that arrives mid-start win: start rolls back at its next checkpoint. */
+  /**
+   * Lets a stop() that arrives mid-start win, and a start past its deadline end: start rolls back
+   * at its next checkpoint.
+   */
   private abandonIfStopped(): void {
+    if (this.startTimedOut) throw this.startTimedOut;
     if (this.stopRequested) throw abandonedStart(undefined);
+  }
+
+  /**
+   * The part a start past its deadline held has ended: start() has failed and rolled back
+   * already, so its end changes nothing but the log, and what it started is shut down.
+   */
+  private async endLateStart(error: unknown): Promise<void> {
+    const part = this.startingPart;
+    if (error === this.startTimedOut) {
+      this.logger.warn(
+        { part },
+        'a part finished after start timed out; shutting down what it started',
+      );
+    } else {
+      this.logger.warn(
+        { part, ...errorLogFields(error) },
+        'a part failed after start timed out; ignored',
+      );
+    }
+    const late = this.tearingDown.then(async () => {
+      if (this.serverStarted) {
+        this.serverStarted = false;
+        await this.server.stop();
+      }
+      await this.shutDownStarted();
+    });
+    this.tearingDown = late.catch(() => undefined);
+    try {
+      await late;
+    } catch (failure) {
+      this.logger.error({ part, ...errorLogFields(failure) }, 'shutdown failed');
+    }
   }
 
   private async stopOnce(): Promise<void> {
@@ -584,12 +667,24 @@ export class Runtime {
         'tasks did not end after cancellation; abandoning them',
       );
     }
-    if (this.serverStarted) await this.server.stop();
-    // One deadline for all components, not one each: hung shutdowns must not add up. They still
-    // run in reverse order, so a plugin stops before the providers it uses; once the deadline
-    // has passed, the rest are still asked to shut down but not waited for.
+    if (this.serverStarted) {
+      this.serverStarted = false;
+      await this.server.stop();
+    }
+    await this.shutDownStarted();
+    this.phase = 'stopped';
+    this.logger.info('runtime stopped');
+  }
+
+  /**
+   * Shuts down the parts started so far, and forgets them. One deadline for all of them, not one
+   * each: hung shutdowns must not add up. They still run in reverse order, so a plugin stops
+   * before the providers it uses; once the deadline has passed, the rest are still asked to
+   * shut down but not waited for. A part that a held start adds meanwhile is left for later.
+   */
+  private async shutDownStarted(): Promise<void> {
     const deadline = performance.now() + STOP_GRACE_MS;
-    for (const component of this.started.reverse()) {
+    for (const component of this.started.splice(0).reverse()) {
       try {
         const left = Math.max(0, deadline - performance.now());
         if (!(await withDeadline(component.shutdown(), left))) {
@@ -606,9 +701,6 @@ export class Runtime {
         );
       }
     }
-    this.started.length = 0;
-    this.phase = 'stopped';
-    this.logger.info('runtime stopped');
   }
 
   /**
