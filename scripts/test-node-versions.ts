@@ -113,7 +113,13 @@ export const MAJOR_SUITES: readonly MajorSuite[] = [
   },
 ];
 
-/** The environment of a major's suites: its binary first on PATH, and the major they must see. */
+/**
+ * The environment of a major's suites: its binary first on PATH, the major they must see, and
+ * its own headers for node-gyp. A native addon that finds no prebuilt binary (better-sqlite3,
+ * whose prebuilds come from GitHub) is compiled on install, against the headers `nodedir` names;
+ * npm's configuration may name the machine's own Node.js there, whose module version no other
+ * major loads. The `node-<platform>-<arch>` package ships the headers of its version beside bin/.
+ */
 export function environmentFor(
   major: number,
   bin: string,
@@ -122,6 +128,7 @@ export function environmentFor(
   return {
     ...env,
     PATH: `${bin}${path.delimiter}${env.PATH ?? ''}`,
+    npm_config_nodedir: path.dirname(bin),
     [EXPECTED_NODE_MAJOR_ENV]: String(major),
   };
 }

@@ -38,11 +38,12 @@ describe('npm run test:node-versions', () => {
     });
   });
 
-  it('puts that binary first on PATH and names the major the tests must run on [claim:cg-test-node-versions]', () => {
+  it('puts that binary first on PATH, builds native addons against its headers and names the major the tests must run on [claim:cg-test-node-versions]', () => {
     const env = environmentFor(24, '/opt/node-24/bin', { PATH: '/usr/bin', HOME: '/home/a' });
     expect(env).toEqual({
       PATH: `/opt/node-24/bin${path.delimiter}/usr/bin`,
       HOME: '/home/a',
+      npm_config_nodedir: '/opt/node-24',
       [EXPECTED_NODE_MAJOR_ENV]: '24',
     });
     expect(EXPECTED_NODE_MAJOR_ENV).toBe('WEFT_EXPECT_NODE_MAJOR');
