@@ -207,6 +207,34 @@ describe('checkMemoryQuery', () => {
   });
 });
 
+describe('checkMemoryQuery and long space filters', () => {
+  it('writes each run of * as one and leaves out a prefix or pattern no kept space can match [claim:mpo-check-query-space-filters] [claim:tsdoc-core-check-query]', () => {
+    const long = 'x'.repeat(MAX_MEMORY_KEY_LENGTH + 1);
+    expect(checkMemoryQuery({ spacePatterns: ['a**b', '*'.repeat(60_000)] }, OWNER)).toEqual({
+      spacePatterns: ['a*b', '*'],
+      limit: 100,
+      order: 'desc',
+    });
+    // 500 literal code units can still match a space of 500; 501 cannot.
+    const longest = `${'x'.repeat(MAX_MEMORY_KEY_LENGTH)}*`;
+    expect(checkMemoryQuery({ spacePatterns: [longest, `${long}*`] }, OWNER).spacePatterns).toEqual(
+      [longest],
+    );
+    // The filter left out matched nothing, so the query still matches only the other space filters.
+    expect(checkMemoryQuery({ space: 'room', spacePrefix: long }, OWNER)).toMatchObject({
+      space: 'room',
+      spacePatterns: [],
+    });
+    const onlyFilter = checkMemoryQuery({ spacePrefix: long }, OWNER);
+    expect(onlyFilter.spacePrefix).toBeUndefined();
+    expect(onlyFilter.spacePatterns).toEqual([]);
+    expect(
+      checkMemoryQuery({ spacePrefix: 'x'.repeat(MAX_MEMORY_KEY_LENGTH) }, OWNER),
+    ).toMatchObject({ spacePrefix: 'x'.repeat(MAX_MEMORY_KEY_LENGTH) });
+    expect(checkMemoryQuery({ kind: 'note' }, OWNER).spacePatterns).toBeUndefined();
+  });
+});
+
 describe('checkMemoryId, checkClearSpace and memoryNotFound', () => {
   it('accept any string, and refuse anything else with WEFT_INVALID_ARGUMENT [claim:mpo-check-id] [claim:tsdoc-core-check-id]', () => {
     expect(checkMemoryId('', 'remove', OWNER)).toBe('');
