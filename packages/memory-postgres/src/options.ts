@@ -10,8 +10,9 @@ export interface PostgresPoolOptions {
    */
   max?: number;
   /**
-   * Milliseconds to connect and log in, or to wait for a free connection when all `max` are
-   * busy.
+   * Milliseconds one attempt waits to connect and log in, or for a free connection when all
+   * `max` are busy. An operation that gets no connection tries again until `reconnectTimeoutMs`
+   * has passed, then fails with `WEFT_POSTGRES_UNAVAILABLE`.
    *
    * @default 5000
    * @claim tsdoc-postgres-default-connection-timeout-ms

@@ -294,6 +294,40 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   });
 
+  it('keeps a call waiting for a busy pool past the connection timeout, retrying until the reconnect window ends [claim:mpo-pg-pool-busy] [claim:pg-readme-pool-busy]', async () => {
+    const memory = await db.open({
+      pool: {
+        max: 1,
+        statementTimeoutMs: 8000,
+        connectionTimeoutMs: 200,
+        reconnectTimeoutMs: 1500,
+      },
+    });
+    const locker = new pg.Client({ connectionString: db.url() });
+    await locker.connect();
+    let first: Promise<unknown> = Promise.resolve();
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE "${memory.schema}".weft_memories IN ACCESS EXCLUSIVE MODE`);
+      // The pool's one connection waits for the lock; the second call waits for the connection.
+      first = memory.query({});
+      const started = Date.now();
+      const failure = await memory.query({}).catch((error: unknown) => error);
+      const waited = Date.now() - started;
+      // Several attempts of 200 ms each, not one: the last stops short of a pause past the window.
+      expect(waited).toBeGreaterThanOrEqual(600);
+      expect(waited).toBeLessThan(4000);
+      expect((failure as Error).message).toMatch(/in [3-9] attempt\(s\) over 1500 ms/);
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
+      expect((failure as Error).message).toMatch(/timeout exceeded when trying to connect/);
+    } finally {
+      await locker.query('ROLLBACK');
+      await locker.end();
+    }
+    // The call that held the connection ends once the lock is gone.
+    expect(await first).toEqual([]);
+  });
+
   it('retries a remove that never reached the server until the server is back [claim:mpo-pg-timeouts] [claim:pg-remove-retry]', async () => {
     const memory = await db.open({ pool: { reconnectTimeoutMs: 30_000 } });
     const stored = await memory.store({ space: 'gone', kind: 'note', content: 1, metadata: {} });
