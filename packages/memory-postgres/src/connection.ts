@@ -129,11 +129,17 @@ export class ConnectionRunner {
         );
       }
       let client: pg.PoolClient;
+      const busyBefore = this.poolBusy();
       try {
         client = await this.pool.connect();
       } catch (error) {
         if (!isConnectionError(error)) throw this.clean(error);
-        if (Date.now() + delay > deadline) throw this.unavailable(operation, attempt, error);
+        if (Date.now() + delay > deadline) {
+          // Every connection in use from the request to the timeout: the wait was for one of
+          // them, not for the server.
+          const busy = busyBefore && this.poolBusy();
+          throw this.unavailable(operation, attempt, error, false, busy);
+        }
         await sleep(delay);
         delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS);
         continue;
@@ -181,22 +187,33 @@ export class ConnectionRunner {
     return `${host}:${port} (database "${database}")`;
   }
 
+  /** Whether the pool has opened all the connections it may and none of them is free. */
+  private poolBusy(): boolean {
+    return this.pool.totalCount >= this.options.pool.max && this.pool.idleCount === 0;
+  }
+
   private unavailable(
     operation: string,
     attempts: number,
     error: unknown,
     outcomeUnknown = false,
+    poolBusy = false,
   ): Error {
     const reason = scrub(
       error instanceof Error ? error.message : String(error),
       this.options.secrets,
     );
+    const { max, reconnectTimeoutMs } = this.options.pool;
     const what = outcomeUnknown
       ? `the connection to PostgreSQL at ${this.where} broke while ${operation} was running, ` +
         `so whether it took effect is unknown (${reason}); query to find out`
-      : `${operation} could not reach PostgreSQL at ${this.where} in ${attempts} attempt(s) ` +
-        `over ${this.options.pool.reconnectTimeoutMs} ms (${reason}); check that the server ` +
-        `runs, or raise pool.reconnectTimeoutMs to wait longer for a restart`;
+      : poolBusy
+        ? `${operation} got no connection in ${attempts} attempt(s) over ${reconnectTimeoutMs} ms: ` +
+          `all ${max} connection(s) of the pool to PostgreSQL at ${this.where} stayed in use ` +
+          `(${reason}); raise pool.max, or look for slow statements or lock waits holding them`
+        : `${operation} could not reach PostgreSQL at ${this.where} in ${attempts} attempt(s) ` +
+          `over ${reconnectTimeoutMs} ms (${reason}); check that the server ` +
+          `runs, or raise pool.reconnectTimeoutMs to wait longer for a restart`;
     return new PostgresMemoryProviderError('WEFT_POSTGRES_UNAVAILABLE', `${this.label}: ${what}`, {
       cause: this.safeCause(error),
     });

@@ -103,8 +103,8 @@ export const POSTGRES_ERRORS = {
       raisedBy: 'every method of `PostgresMemoryProvider` that reads or writes',
       raisers: ['memory-postgres/src/connection.ts#ConnectionRunner.unavailable'],
       cause:
-        'the server could not be reached for longer than `pool.reconnectTimeoutMs` (it is down, restarting slowly, or out of connections), or the connection broke while a `remove` or `clear` was running, so whether it took effect is unknown. The message names host and port.',
-      fix: 'check the server; raise `pool.reconnectTimeoutMs` to ride out longer restarts. After an unknown outcome, query to see what is left.',
+        'the server could not be reached for longer than `pool.reconnectTimeoutMs` (it is down, restarting slowly, or out of connections), every connection of the pool stayed in use that long (the message then says so), or the connection broke while a `remove` or `clear` was running, so whether it took effect is unknown. The message names host and port.',
+      fix: 'check the server; raise `pool.reconnectTimeoutMs` to ride out longer restarts. When the pool stayed in use, raise `pool.max` or look for slow statements and lock waits. After an unknown outcome, query to see what is left.',
     },
   },
 } as const satisfies ErrorRegistry<PostgresMemoryProviderErrorCode>;
