@@ -194,6 +194,17 @@ describe('checkMemoryQuery', () => {
     }
   });
 
+  it('takes any positive integer as the limit, lowering one past Number.MAX_SAFE_INTEGER to it [claim:mpo-check-query]', () => {
+    expect(checkMemoryQuery({ limit: 1 }, OWNER).limit).toBe(1);
+    expect(checkMemoryQuery({ limit: 2 ** 53 }, OWNER).limit).toBe(Number.MAX_SAFE_INTEGER);
+    expect(checkMemoryQuery({ limit: 1e300 }, OWNER).limit).toBe(Number.MAX_SAFE_INTEGER);
+    for (const limit of [Number.POSITIVE_INFINITY, 0.5, -3]) {
+      expect(refusal(() => checkMemoryQuery({ limit }, OWNER)).code).toBe(
+        'WEFT_MEMORY_INVALID_QUERY',
+      );
+    }
+  });
+
   it('takes at most MAX_QUERY_SPACE_PATTERNS patterns [claim:mpo-max-patterns]', () => {
     const patterns = (count: number) => Array.from({ length: count }, (_, index) => `p${index}*`);
     expect(MAX_QUERY_SPACE_PATTERNS).toBe(100);

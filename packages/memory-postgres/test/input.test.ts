@@ -127,7 +127,7 @@ describe('PostgresMemoryProvider: hostile input', () => {
       'second',
     ]);
   });
-  it('answers a prefix or pattern longer than any space as matching nothing, as every store does [claim:mpo-long-space-filters]', async () => {
+  it('answers a prefix or pattern longer than any space as matching nothing, as every store does, and any positive limit [claim:mpo-long-space-filters] [claim:mpo-query-limit]', async () => {
     const memory = await db.open();
     await memory.store(note);
     const long = 'x'.repeat(60_000);
@@ -135,6 +135,7 @@ describe('PostgresMemoryProvider: hostile input', () => {
     expect(await memory.query({ spacePatterns: [long] })).toEqual([]);
     expect((await memory.query({ space: 'room', spacePrefix: long })).length).toBe(1);
     expect((await memory.query({ spacePatterns: ['*'.repeat(60_000)] })).length).toBe(1);
+    expect((await memory.query({ limit: 1e300 })).length).toBe(1);
   });
 
   it("gives object keys back in jsonb's order, not the order they were written in [claim:mpo-pg-jsonb-key-order]", async () => {

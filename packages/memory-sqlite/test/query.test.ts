@@ -44,6 +44,12 @@ describe('SqliteMemoryProvider.query', () => {
     ]);
   });
 
+  it('takes a limit past Number.MAX_SAFE_INTEGER as no limit [claim:mpo-query-limit]', async () => {
+    const memory = await db.open();
+    await seedSpaces(memory, ['a', 'b']);
+    expect(await spacesOf(memory, { limit: 1e300 })).toEqual(['a', 'b']);
+  });
+
   it('filters by exact space [claim:mpo-query-space]', async () => {
     const memory = await db.open();
     await seedSpaces(memory, ['room', 'room-1', 'ROOM', 'room']);

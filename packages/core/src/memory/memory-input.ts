@@ -68,7 +68,10 @@ export interface CheckedMemoryQuery {
   readonly since?: Date;
   /** Only memories created before this instant (a copy of the caller's `Date`). */
   readonly until?: Date;
-  /** Most memories to return: a positive integer, {@link DEFAULT_MEMORY_QUERY_LIMIT} by default. */
+  /**
+   * Most memories to return: a positive integer, {@link DEFAULT_MEMORY_QUERY_LIMIT} by default,
+   * and at most `Number.MAX_SAFE_INTEGER` (a larger limit is lowered to it).
+   */
   readonly limit: number;
   /** Order by creation time, `desc` by default. */
   readonly order: 'asc' | 'desc';
@@ -479,7 +482,7 @@ export function checkMemoryQuery(options: unknown, owner: string): CheckedMemory
   const until = optionalDate(owner, 'until', given.until);
   if (until !== undefined) checked.until = until;
   const limit = given.limit ?? DEFAULT_MEMORY_QUERY_LIMIT;
-  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1) {
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
     throw invalidQuery(
       owner,
       'limit',
@@ -490,5 +493,6 @@ export function checkMemoryQuery(options: unknown, owner: string): CheckedMemory
   if (order !== 'asc' && order !== 'desc') {
     throw invalidQuery(owner, 'order', `must be "asc" or "desc", got ${show(order)}`);
   }
-  return { ...checked, limit, order };
+  // No store holds more memories than this, and a larger number has no exact form to bind.
+  return { ...checked, limit: Math.min(limit, Number.MAX_SAFE_INTEGER), order };
 }
