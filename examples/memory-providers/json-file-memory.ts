@@ -106,11 +106,7 @@ export class JsonFileMemoryProvider extends MemoryProvider {
   async query(options: QueryMemoryOptions): Promise<Memory[]> {
     // The limit and order come back with their defaults filled in.
     const query = checkMemoryQuery(options, LABEL);
-    // `s` lets `*` match a line break in a space id too, as SQL's LIKE does.
-    const patterns = (query.spacePatterns ?? []).map(
-      (pattern) =>
-        new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`, 's'),
-    );
+    const patterns = query.spacePatterns ?? [];
     const bySpace =
       query.space !== undefined ||
       query.spacePrefix !== undefined ||
@@ -122,7 +118,7 @@ export class JsonFileMemoryProvider extends MemoryProvider {
           memory.space === query.space ||
           (query.spacePrefix !== undefined &&
             memory.space.startsWith(query.spacePrefix)) ||
-          patterns.some((pattern) => pattern.test(memory.space))) &&
+          patterns.some((pattern) => matchesPattern(memory.space, pattern))) &&
         // ...and every other filter must match too.
         (query.kind === undefined || memory.kind === query.kind) &&
         (query.taskId === undefined || memory.taskId === query.taskId) &&
@@ -196,6 +192,25 @@ function copy(memory: Memory): Memory {
   return structuredClone(memory);
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * Whether a space matches a pattern in which `*` matches any run of
+ * characters. Each piece between stars is found at its first place after the
+ * one before; a regular expression would do the same but can backtrack for
+ * minutes on a pattern with many stars.
+ */
+function matchesPattern(space: string, pattern: string): boolean {
+  const [first = '', ...rest] = pattern.split('*');
+  const last = rest.pop();
+  if (last === undefined) return space === first;
+  const end = space.length - last.length;
+  if (end < first.length || !space.startsWith(first) || !space.endsWith(last)) {
+    return false;
+  }
+  let at = first.length;
+  for (const piece of rest) {
+    const found = space.indexOf(piece, at);
+    if (found < 0 || found + piece.length > end) return false;
+    at = found + piece.length;
+  }
+  return true;
 }

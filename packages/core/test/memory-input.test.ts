@@ -194,6 +194,17 @@ describe('checkMemoryQuery', () => {
     }
   });
 
+  it('takes any positive integer as the limit, lowering one past Number.MAX_SAFE_INTEGER to it [claim:mpo-check-query]', () => {
+    expect(checkMemoryQuery({ limit: 1 }, OWNER).limit).toBe(1);
+    expect(checkMemoryQuery({ limit: 2 ** 53 }, OWNER).limit).toBe(Number.MAX_SAFE_INTEGER);
+    expect(checkMemoryQuery({ limit: 1e300 }, OWNER).limit).toBe(Number.MAX_SAFE_INTEGER);
+    for (const limit of [Number.POSITIVE_INFINITY, 0.5, -3]) {
+      expect(refusal(() => checkMemoryQuery({ limit }, OWNER)).code).toBe(
+        'WEFT_MEMORY_INVALID_QUERY',
+      );
+    }
+  });
+
   it('takes at most MAX_QUERY_SPACE_PATTERNS patterns [claim:mpo-max-patterns]', () => {
     const patterns = (count: number) => Array.from({ length: count }, (_, index) => `p${index}*`);
     expect(MAX_QUERY_SPACE_PATTERNS).toBe(100);
@@ -204,6 +215,34 @@ describe('checkMemoryQuery', () => {
     expect(error.message).toContain(
       'query option "spacePatterns" may hold at most 100 patterns, got 101',
     );
+  });
+});
+
+describe('checkMemoryQuery and long space filters', () => {
+  it('writes each run of * as one and leaves out a prefix or pattern no kept space can match [claim:mpo-check-query-space-filters] [claim:tsdoc-core-check-query]', () => {
+    const long = 'x'.repeat(MAX_MEMORY_KEY_LENGTH + 1);
+    expect(checkMemoryQuery({ spacePatterns: ['a**b', '*'.repeat(60_000)] }, OWNER)).toEqual({
+      spacePatterns: ['a*b', '*'],
+      limit: 100,
+      order: 'desc',
+    });
+    // 500 literal code units can still match a space of 500; 501 cannot.
+    const longest = `${'x'.repeat(MAX_MEMORY_KEY_LENGTH)}*`;
+    expect(checkMemoryQuery({ spacePatterns: [longest, `${long}*`] }, OWNER).spacePatterns).toEqual(
+      [longest],
+    );
+    // The filter left out matched nothing, so the query still matches only the other space filters.
+    expect(checkMemoryQuery({ space: 'room', spacePrefix: long }, OWNER)).toMatchObject({
+      space: 'room',
+      spacePatterns: [],
+    });
+    const onlyFilter = checkMemoryQuery({ spacePrefix: long }, OWNER);
+    expect(onlyFilter.spacePrefix).toBeUndefined();
+    expect(onlyFilter.spacePatterns).toEqual([]);
+    expect(
+      checkMemoryQuery({ spacePrefix: 'x'.repeat(MAX_MEMORY_KEY_LENGTH) }, OWNER),
+    ).toMatchObject({ spacePrefix: 'x'.repeat(MAX_MEMORY_KEY_LENGTH) });
+    expect(checkMemoryQuery({ kind: 'note' }, OWNER).spacePatterns).toBeUndefined();
   });
 });
 

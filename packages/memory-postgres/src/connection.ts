@@ -238,11 +238,12 @@ export class ConnectionRunner {
       error instanceof Error ? error.message : String(error),
       this.options.secrets,
     );
+    const { reconnectTimeoutMs } = this.options.pool;
     const what = outcomeUnknown
       ? `the connection to PostgreSQL at ${this.where} broke while ${operation} was running, ` +
         `so whether it took effect is unknown (${reason}); query to find out`
       : `${operation} could not reach PostgreSQL at ${this.where} in ${attempts} attempt(s) ` +
-        `over ${this.options.pool.reconnectTimeoutMs} ms (${reason}); check that the server ` +
+        `over ${reconnectTimeoutMs} ms (${reason}); check that the server ` +
         `runs, or raise pool.reconnectTimeoutMs to wait longer for a restart`;
     return new PostgresMemoryProviderError('WEFT_POSTGRES_UNAVAILABLE', `${this.label}: ${what}`, {
       cause: this.safeCause(error),

@@ -10,8 +10,10 @@ export interface PostgresPoolOptions {
    */
   max?: number;
   /**
-   * Milliseconds to connect and log in, or to wait for a free connection when all `max` are
-   * busy.
+   * Milliseconds one attempt waits to connect and log in, or for a free connection when all
+   * `max` are busy. A connection that fails is tried again until `reconnectTimeoutMs` has
+   * passed; a wait while the provider's other calls hold every connection is not, since the
+   * server answers: it fails with `WEFT_POSTGRES_UNAVAILABLE` saying the pool stayed busy.
    *
    * @default 5000
    * @claim tsdoc-postgres-default-connection-timeout-ms

@@ -35,7 +35,7 @@ describe('PostgresMemoryProvider: after shutdown()', () => {
 });
 
 describe('PostgresMemoryProvider: hostile input', () => {
-  it('refuses text PostgreSQL cannot hold with WEFT_MEMORY_INVALID, naming the field, and writes nothing [claim:mpo-unstorable] [claim:pg-refused-text] [claim:pg-surrogate] [claim:pg-memory-invalid] [claim:tsdoc-postgres-store-invalid]', async () => {
+  it('refuses text PostgreSQL cannot hold with WEFT_MEMORY_INVALID, naming the field, and writes nothing [claim:mpo-unstorable] [claim:mpo-pg-refused-text] [claim:pg-refused-text] [claim:pg-surrogate] [claim:pg-memory-invalid] [claim:tsdoc-postgres-store-invalid]', async () => {
     const memory = await db.open();
     const bad: [string, Parameters<typeof memory.store>[0], RegExp][] = [
       ['a NUL in the space', { ...note, space: 'room\0' }, /"space" contains a NUL/],
@@ -162,5 +162,29 @@ describe('PostgresMemoryProvider: hostile input', () => {
       'first',
       'second',
     ]);
+  });
+  it('answers a prefix or pattern longer than any space as matching nothing, as every store does, and any positive limit [claim:mpo-long-space-filters] [claim:mpo-query-limit]', async () => {
+    const memory = await db.open();
+    await memory.store(note);
+    const long = 'x'.repeat(60_000);
+    expect(await memory.query({ spacePrefix: long })).toEqual([]);
+    expect(await memory.query({ spacePatterns: [long] })).toEqual([]);
+    expect((await memory.query({ space: 'room', spacePrefix: long })).length).toBe(1);
+    expect((await memory.query({ spacePatterns: ['*'.repeat(60_000)] })).length).toBe(1);
+    expect((await memory.query({ limit: 1e300 })).length).toBe(1);
+  });
+
+  it("gives object keys back in jsonb's order, not the order they were written in [claim:mpo-pg-jsonb-key-order]", async () => {
+    const memory = await db.open();
+    const stored = await memory.store({
+      ...note,
+      content: { zebra: 1, ant: 2, b: 3 },
+      metadata: { later: true, a: 1 },
+    });
+    const [read] = await memory.query({ space: 'room' });
+    for (const each of [stored, read]) {
+      expect(Object.keys(each?.content as object)).toEqual(['b', 'ant', 'zebra']);
+      expect(Object.keys(each?.metadata ?? {})).toEqual(['a', 'later']);
+    }
   });
 });

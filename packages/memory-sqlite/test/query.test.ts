@@ -30,6 +30,26 @@ describe('SqliteMemoryProvider.query', () => {
     expect((await memory.query({})).map((m) => m.space)).toEqual(['c', 'b', 'a']);
   });
 
+  it('answers a prefix or pattern longer than SQLite takes in a LIKE pattern, as every store does [claim:mpo-long-space-filters]', async () => {
+    const memory = await db.open();
+    await seedSpaces(memory, ['room', 'x'.repeat(500)]);
+    // SQLite refuses a LIKE or GLOB pattern over 50,000 bytes as "too complex".
+    const long = 'x'.repeat(60_000);
+    expect(await spacesOf(memory, { spacePrefix: long })).toEqual([]);
+    expect(await spacesOf(memory, { spacePatterns: [long] })).toEqual([]);
+    expect(await spacesOf(memory, { space: 'room', spacePrefix: long })).toEqual(['room']);
+    expect(await spacesOf(memory, { spacePatterns: ['*'.repeat(60_000)] })).toEqual([
+      'room',
+      'x'.repeat(500),
+    ]);
+  });
+
+  it('takes a limit past Number.MAX_SAFE_INTEGER as no limit [claim:mpo-query-limit]', async () => {
+    const memory = await db.open();
+    await seedSpaces(memory, ['a', 'b']);
+    expect(await spacesOf(memory, { limit: 1e300 })).toEqual(['a', 'b']);
+  });
+
   it('filters by exact space [claim:mpo-query-space]', async () => {
     const memory = await db.open();
     await seedSpaces(memory, ['room', 'room-1', 'ROOM', 'room']);

@@ -409,6 +409,51 @@ describe('InMemoryMemoryProvider errors', () => {
   });
 });
 
+describe('InMemoryMemoryProvider space patterns', () => {
+  it('matches * against any run of characters without backtracking on many stars [claim:mpo-in-memory-patterns-linear]', async () => {
+    const memory = new InMemoryMemoryProvider();
+    const spaces = ['a'.repeat(60), 'room-1', 'room-12-user', 'line\nbreak', 'ab*c'];
+    for (const space of spaces) {
+      await memory.store({ space, kind: 'note', content: space, metadata: {} });
+    }
+    const found = async (pattern: string) =>
+      (await memory.query({ spacePatterns: [pattern], order: 'asc' })).map((m) => m.space);
+    // A regular expression would backtrack for minutes over the 60 a's.
+    const started = performance.now();
+    expect(await found(`${'*a'.repeat(20)}*b`)).toEqual([]);
+    expect(await found(`${'*a'.repeat(20)}*`)).toEqual(['a'.repeat(60)]);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(await found('room-*')).toEqual(['room-1', 'room-12-user']);
+    expect(await found('room-1*')).toEqual(['room-1', 'room-12-user']);
+    expect(await found('room-1')).toEqual(['room-1']);
+    expect(await found('*user')).toEqual(['room-12-user']);
+    expect(await found('r*m*-*2*')).toEqual(['room-12-user']);
+    expect(await found('line*')).toEqual(['line\nbreak']);
+    expect(await found('ab*')).toEqual(['ab*c']);
+    expect(await found('*')).toEqual(spaces);
+    expect(await found('room')).toEqual([]);
+    expect(await found('*x*')).toEqual([]);
+  });
+
+  it('finds what a regular expression finds, over every short pattern of a, b and * [claim:mpo-in-memory-patterns-linear]', async () => {
+    const memory = new InMemoryMemoryProvider();
+    const words = (length: number, letters: string[]): string[] =>
+      length === 0 ? [''] : words(length - 1, letters).flatMap((w) => letters.map((l) => w + l));
+    const spaces = [1, 2, 3, 4].flatMap((length) => words(length, ['a', 'b']));
+    for (const space of spaces) {
+      await memory.store({ space, kind: 'note', content: null, metadata: {} });
+    }
+    for (const pattern of [1, 2, 3, 4].flatMap((length) => words(length, ['a', 'b', '*']))) {
+      const regExp = new RegExp(`^${pattern.replace(/\*/g, '.*')}$`);
+      const found = await memory.query({ spacePatterns: [pattern], limit: 1000, order: 'asc' });
+      expect(
+        found.map((m) => m.space),
+        pattern,
+      ).toEqual(spaces.filter((space) => regExp.test(space)));
+    }
+  });
+});
+
 describe('InMemoryMemoryProvider id', () => {
   it('is in-memory unless told another [claim:mpo-in-memory-id]', () => {
     expect(new InMemoryMemoryProvider().id).toBe('in-memory');

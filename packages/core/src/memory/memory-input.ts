@@ -53,9 +53,12 @@ export interface CheckedMemoryPatch {
 export interface CheckedMemoryQuery {
   /** Exact space id. */
   readonly space?: string;
-  /** Space id prefix. */
+  /** Space id prefix; left out when it is longer than any kept space. */
   readonly spacePrefix?: string;
-  /** Space patterns in which `*` matches any run of characters. */
+  /**
+   * Space patterns in which `*` matches any run of characters, each run of `*` written as one;
+   * patterns no kept space can match are left out.
+   */
   readonly spacePatterns?: readonly string[];
   /** Only memories of this kind. */
   readonly kind?: string;
@@ -65,7 +68,10 @@ export interface CheckedMemoryQuery {
   readonly since?: Date;
   /** Only memories created before this instant (a copy of the caller's `Date`). */
   readonly until?: Date;
-  /** Most memories to return: a positive integer, {@link DEFAULT_MEMORY_QUERY_LIMIT} by default. */
+  /**
+   * Most memories to return: a positive integer, {@link DEFAULT_MEMORY_QUERY_LIMIT} by default,
+   * and at most `Number.MAX_SAFE_INTEGER` (a larger limit is lowered to it).
+   */
   readonly limit: number;
   /** Order by creation time, `desc` by default. */
   readonly order: 'asc' | 'desc';
@@ -401,8 +407,19 @@ function spacePatterns(owner: string, value: unknown): readonly string[] | undef
     if (checked === undefined) {
       throw invalidQuery(owner, `spacePatterns[${index}]`, 'must be a string, got undefined');
     }
-    return checked;
+    // `**` matches what `*` matches; one star keeps a store's LIKE pattern or matcher small.
+    return checked.replace(/\*{2,}/g, '*');
   });
+}
+
+/**
+ * Whether some space a store keeps could match: a space is at most {@link MAX_MEMORY_KEY_LENGTH}
+ * code units long, so a prefix or a pattern's literal text longer than that matches none. Leaving
+ * such a filter out keeps every store's statement small (SQLite refuses a LIKE pattern over
+ * 50,000 bytes) without changing what a query finds.
+ */
+function canMatchSomeSpace(literal: string): boolean {
+  return literal.length <= MAX_MEMORY_KEY_LENGTH;
 }
 
 /**
@@ -411,7 +428,10 @@ function spacePatterns(owner: string, value: unknown): readonly string[] | undef
  * `space`, `spacePrefix`, `kind` and `taskId` are strings when given; `spacePatterns` is an array
  * of at most {@link MAX_QUERY_SPACE_PATTERNS} strings; `since` and `until` are valid `Date`s;
  * `limit` is a positive integer; `order` is `asc` or `desc`; and no string holds a NUL character
- * or a lone UTF-16 surrogate.
+ * or a lone UTF-16 surrogate. The space filters come back in the form every store can run, with
+ * the same meaning: each run of `*` in a pattern is one `*`, and a `spacePrefix` or pattern whose
+ * literal text is longer than {@link MAX_MEMORY_KEY_LENGTH}, which no kept space can match, is
+ * left out (an empty `spacePatterns` list takes its place when it was the only space filter).
  *
  * @param options - The options as the caller gave them.
  * @param owner - Who checks, at the start of error messages.
@@ -439,9 +459,20 @@ export function checkMemoryQuery(options: unknown, owner: string): CheckedMemory
   const space = optionalQueryText(owner, 'space', given.space);
   if (space !== undefined) checked.space = space;
   const spacePrefix = optionalQueryText(owner, 'spacePrefix', given.spacePrefix);
-  if (spacePrefix !== undefined) checked.spacePrefix = spacePrefix;
   const patterns = spacePatterns(owner, given.spacePatterns);
-  if (patterns !== undefined) checked.spacePatterns = patterns;
+  // A space filter no kept space can match is left out; an empty pattern list stands in for it,
+  // so a query whose only space filter was left out still matches no space.
+  const droppedSpaceFilter =
+    (spacePrefix !== undefined && !canMatchSomeSpace(spacePrefix)) ||
+    (patterns ?? []).some((pattern) => !canMatchSomeSpace(pattern.replace(/\*/g, '')));
+  if (spacePrefix !== undefined && canMatchSomeSpace(spacePrefix)) {
+    checked.spacePrefix = spacePrefix;
+  }
+  if (patterns !== undefined || droppedSpaceFilter) {
+    checked.spacePatterns = (patterns ?? []).filter((pattern) =>
+      canMatchSomeSpace(pattern.replace(/\*/g, '')),
+    );
+  }
   const kind = optionalQueryText(owner, 'kind', given.kind);
   if (kind !== undefined) checked.kind = kind;
   const taskId = optionalQueryText(owner, 'taskId', given.taskId);
@@ -451,7 +482,7 @@ export function checkMemoryQuery(options: unknown, owner: string): CheckedMemory
   const until = optionalDate(owner, 'until', given.until);
   if (until !== undefined) checked.until = until;
   const limit = given.limit ?? DEFAULT_MEMORY_QUERY_LIMIT;
-  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1) {
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
     throw invalidQuery(
       owner,
       'limit',
@@ -462,5 +493,6 @@ export function checkMemoryQuery(options: unknown, owner: string): CheckedMemory
   if (order !== 'asc' && order !== 'desc') {
     throw invalidQuery(owner, 'order', `must be "asc" or "desc", got ${show(order)}`);
   }
-  return { ...checked, limit, order };
+  // No store holds more memories than this, and a larger number has no exact form to bind.
+  return { ...checked, limit: Math.min(limit, Number.MAX_SAFE_INTEGER), order };
 }
