@@ -178,11 +178,13 @@ describe('troubleshooting', () => {
     }
   });
 
-  it('reads JSON out of a sentence around it, but not out of prose alone or prose with braces of its own [claim:trouble-getobject-prose] [claim:trouble-check-it]', async () => {
+  it('reads JSON out of a sentence around it or a code fence, but not out of prose alone or prose with braces of its own [claim:trouble-getobject-prose] [claim:trouble-check-it]', async () => {
     const valid = { category: 'bug', urgent: true, summary: 'Export fails' };
     const model = new ScriptedModelProvider({
       responses: [
         `Sure! Here is the triage:\n${JSON.stringify(valid)}\nAnything else?`,
+        // A code fence is read on its own, braces in the prose around it or not.
+        `Fields {category, urgent, summary}:\n\`\`\`json\n${JSON.stringify(valid)}\n\`\`\``,
         'This is a bug, and an urgent one.',
         `Fields {category, urgent, summary}: ${JSON.stringify(valid)}`,
       ],
@@ -199,12 +201,13 @@ describe('troubleshooting', () => {
         .catch((error: unknown) => error);
 
     expect(await ask()).toEqual(valid);
+    expect(await ask()).toEqual(valid);
     const proseOnly = await ask();
     expect(WeftError.is(proseOnly, 'WEFT_GET_OBJECT_FAILED')).toBe(true);
     expect((proseOnly as Error).message).toContain('the answer is not JSON');
     const ownBraces = await ask();
     expect(WeftError.is(ownBraces, 'WEFT_GET_OBJECT_FAILED')).toBe(true);
-    expect(model.requests).toHaveLength(3);
+    expect(model.requests).toHaveLength(4);
   });
 
   it('asks again with the validation error, gives up with WEFT_GET_OBJECT_FAILED after the default 2 retries, and succeeds when a retry is valid [claim:trouble-getobject-retries] [claim:trouble-check-it]', async () => {
