@@ -47,6 +47,40 @@ describe('troubleshooting', () => {
     }
   });
 
+  it('starts beside a program that holds the port on ::1 only, as the site does where localhost is ::1 [claim:trouble-agent-beside-ipv6-site] [claim:trouble-check-it]', async (context) => {
+    const site = createServer((_request, response) => response.end('the site'));
+    const listening = await new Promise<boolean>((resolve) => {
+      site.once('error', () => resolve(false));
+      site.listen(0, '::1', () => resolve(true));
+    });
+    // A machine without an IPv6 loopback cannot show this.
+    if (!listening) context.skip();
+    const { port } = site.address() as AddressInfo;
+    const runtime = await createAgent({
+      model: createScriptedModel(),
+      memory: new InMemoryMemoryProvider(),
+      port,
+      logger,
+    });
+    try {
+      await runtime.start();
+      expect(runtime.server.url).toBe(`http://127.0.0.1:${port}`);
+      const agent = await fetch(`${runtime.server.url}/messages`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ user: 'ada', text: 'Hello' }),
+      });
+      expect(agent.status).toBe(200);
+      const other = await fetch(`http://[::1]:${port}/messages`, {
+        method: 'POST',
+      });
+      expect(await other.text()).toBe('the site');
+    } finally {
+      await runtime.stop();
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+
   it('logs a missing API key as task failed with the 401, because planning is the first model call [claim:obs-error-code-docsurl] [claim:trouble-401-no-retry] [claim:trouble-500-no-details] [claim:trouble-task-failed-fields] [claim:trouble-check-it] [claim:trouble-401-fails-no-retry]', async () => {
     // A stand-in for OpenAI: it refuses any request without a key, as the real API does.
     const seen: (string | undefined)[] = [];
@@ -100,6 +134,80 @@ describe('troubleshooting', () => {
       await runtime.stop();
       await new Promise((resolve) => openai.close(resolve));
     }
+  });
+
+  it('fails the start with checkHealthOnStart when the key is missing, since GET /models answers 401 too [claim:trouble-health-check-key] [claim:trouble-check-it]', async () => {
+    const seen: string[] = [];
+    const openai = createServer((request, response) => {
+      seen.push(
+        `${request.method} ${request.url} ${request.headers.authorization ?? 'no key'}`,
+      );
+      request.resume();
+      response.writeHead(401, { 'content-type': 'application/json' });
+      response.end('{"error":{"message":"You didn\'t provide an API key."}}');
+    });
+    await new Promise<void>((resolve) =>
+      openai.listen(0, '127.0.0.1', resolve),
+    );
+    const { port } = openai.address() as AddressInfo;
+    const runtime = await createAgent({
+      model: new OpenAIModelProvider({
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        apiKey: () => '',
+        model: 'gpt-4o-mini',
+      }),
+      memory: new InMemoryMemoryProvider(),
+      port: 0,
+      checkHealthOnStart: true,
+      logger,
+    });
+    try {
+      const error = await runtime.start().then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(WeftError.is(error, 'WEFT_START_FAILED')).toBe(true);
+      expect((error as Error).message).toContain(
+        'model provider "openai" is not healthy: checkHealth() answered false',
+      );
+      expect((error as Error).message).not.toContain('401');
+      expect(seen).toEqual(['GET /v1/models no key']);
+    } finally {
+      await runtime.stop();
+      await new Promise((resolve) => openai.close(resolve));
+    }
+  });
+
+  it('reads JSON out of a sentence around it or a code fence, but not out of prose alone or prose with braces of its own [claim:trouble-getobject-prose] [claim:trouble-check-it]', async () => {
+    const valid = { category: 'bug', urgent: true, summary: 'Export fails' };
+    const model = new ScriptedModelProvider({
+      responses: [
+        `Sure! Here is the triage:\n${JSON.stringify(valid)}\nAnything else?`,
+        // A code fence is read on its own, braces in the prose around it or not.
+        `Fields {category, urgent, summary}:\n\`\`\`json\n${JSON.stringify(valid)}\n\`\`\``,
+        'This is a bug, and an urgent one.',
+        `Fields {category, urgent, summary}: ${JSON.stringify(valid)}`,
+      ],
+    });
+    const runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [],
+      options: { logger },
+    });
+    const ask = () =>
+      runtime.models
+        .getObject({ schema: TicketTriage, prompt: 'Ticket', maxRetries: 0 })
+        .catch((error: unknown) => error);
+
+    expect(await ask()).toEqual(valid);
+    expect(await ask()).toEqual(valid);
+    const proseOnly = await ask();
+    expect(WeftError.is(proseOnly, 'WEFT_GET_OBJECT_FAILED')).toBe(true);
+    expect((proseOnly as Error).message).toContain('the answer is not JSON');
+    const ownBraces = await ask();
+    expect(WeftError.is(ownBraces, 'WEFT_GET_OBJECT_FAILED')).toBe(true);
+    expect(model.requests).toHaveLength(4);
   });
 
   it('asks again with the validation error, gives up with WEFT_GET_OBJECT_FAILED after the default 2 retries, and succeeds when a retry is valid [claim:trouble-getobject-retries] [claim:trouble-check-it]', async () => {

@@ -40,13 +40,14 @@ export const SQLITE_ERRORS = {
         'the constructor’s options are missing or invalid: options that are not an object, an empty `path` or one with a NUL character, an empty `id`, or a `busyTimeoutMs` that is not a whole number of milliseconds from 0 to 2,147,483,647.',
       fix: 'the message names the option.',
     },
+    /** @claim errors-sqlite-open-native-binary */
     WEFT_SQLITE_OPEN_FAILED: {
       summary: 'The database file could not be opened.',
       raisedBy: '`SqliteMemoryProvider.init`, so `Runtime.start` (as `WEFT_START_FAILED`)',
       raisers: ['memory-sqlite/src/provider.ts#SqliteMemoryProvider.init'],
       cause:
-        'the database file could not be opened: its directory does not exist, the process may not write there, the file is not a SQLite database, or another connection held the file’s write lock longer than `busyTimeoutMs` while `init()` brought the schema up to date.',
-      fix: 'create the directory and give the service’s user write access to it. When the message says `file is not a database`, `path` names a file of another kind: point it at a SQLite database written by this package, or at a new file. When it says `database is locked`, start again once the other connection has released the lock, or raise `busyTimeoutMs`.',
+        'the database file could not be opened: its directory does not exist, the process may not write there, the file is not a SQLite database, or another connection held the file’s write lock longer than `busyTimeoutMs` while `init()` brought the schema up to date. better-sqlite3 loads its native binary as the first database opens, so a binary built for another Node.js version fails here too, with `NODE_MODULE_VERSION` in the message.',
+      fix: 'create the directory and give the service’s user write access to it. When the message says `file is not a database`, `path` names a file of another kind: point it at a SQLite database written by this package, or at a new file. When it says `database is locked`, start again once the other connection has released the lock, or raise `busyTimeoutMs`. When it says `NODE_MODULE_VERSION`, run `npm rebuild better-sqlite3` (see [better-sqlite3 compiles from source](../guides/troubleshooting.md#better-sqlite3-compiles-from-source)).',
     },
     WEFT_SQLITE_SCHEMA_TOO_NEW: {
       summary: 'The file was written by a newer version of the package.',

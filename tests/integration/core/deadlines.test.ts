@@ -126,7 +126,7 @@ describe('task deadline', () => {
     expect(tasks.map((task) => task.status)).toEqual(Array(6).fill('completed'));
   });
 
-  it('does not count the wait for a free worker, behind tasks of other spaces, against the deadline [claim:prod-client-waits-queue]', async () => {
+  it('does not count the wait for a free worker, behind tasks of other spaces, against the deadline [claim:prod-client-waits-queue] [claim:trouble-client-waits-queue]', async () => {
     // One worker: the task of space `b` waits about 450 ms for it, behind `a`'s, then takes
     // 300 ms of its 600 ms; a deadline counted from dispatch would have ended it in its step.
     const work = recordingExecutor('reply', async (task) => {
@@ -508,7 +508,7 @@ describe('memory writes', () => {
   });
 
   // One task shows both: the 10 s wait on the chain is its own, counted after the task's deadline.
-  it('ends a task past its deadline only once its chain is stored, or 10 s later, then logs the chain store as timed out and marks the task [claim:obs-chain-store-timeout] [claim:prod-client-waits-chain]', async () => {
+  it('ends a task past its deadline only once its chain is stored, or 10 s later, then logs the chain store as timed out and marks the task [claim:obs-chain-store-timeout] [claim:prod-client-waits-chain] [claim:trouble-client-waits-chain]', async () => {
     const { logger, lines } = capturingLogger();
     const memory = new InMemoryMemoryProvider();
     const store = memory.store.bind(memory);
