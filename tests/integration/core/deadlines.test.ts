@@ -190,7 +190,7 @@ describe('task deadline', () => {
     expect(line).not.toHaveProperty('step');
   });
 
-  it('says the task was recording the trigger when the memory store hangs on it [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity]', async () => {
+  it('says the task was recording the trigger when the memory store hangs on it [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity] [claim:task-hung-store-times-out]', async () => {
     const { logger, lines } = capturingLogger();
     /** Hangs on the trigger memory only, so the chain memory is stored without waiting. */
     class HangsOnTrigger extends InMemoryMemoryProvider {
@@ -508,7 +508,7 @@ describe('memory writes', () => {
   });
 
   // One task shows both: the 10 s wait on the chain is its own, counted after the task's deadline.
-  it('ends a task past its deadline only once its chain is stored, or 10 s later, then logs the chain store as timed out and marks the task [claim:obs-chain-store-timeout] [claim:prod-client-waits-chain]', async () => {
+  it('ends a task past its deadline only once its chain is stored, or 10 s later, then logs the chain store as timed out and marks the task [claim:obs-chain-store-timeout] [claim:prod-client-waits-chain] [claim:task-timeout]', async () => {
     const { logger, lines } = capturingLogger();
     const memory = new InMemoryMemoryProvider();
     const store = memory.store.bind(memory);
