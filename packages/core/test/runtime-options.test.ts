@@ -12,7 +12,7 @@ describe('runtime options', () => {
     expect(optionsSchema.parse({ taskTimeoutMs: 30_000 }).taskTimeoutMs).toBe(30_000);
   });
 
-  it('default to the figures "How a task runs" gives [claim:task-timeout-default] [claim:task-planner-memory-limits] [claim:task-cancel-rejects-waiting] [claim:task-cost-retries] [claim:task-max-steps] [claim:task-review-policy-always] [claim:sp-limits]', () => {
+  it('default to the figures "How a task runs" gives [claim:task-timeout-default] [claim:task-planner-memory-limits] [claim:task-cancel-rejects-waiting] [claim:task-cost-retries] [claim:task-max-steps] [claim:task-review-policy-always] [claim:sp-limits] [claim:task-stop-bounded]', () => {
     expect(optionsSchema.parse({})).toMatchObject({
       taskTimeoutMs: 120_000,
       relatedMemories: 10,
@@ -24,6 +24,7 @@ describe('runtime options', () => {
       pipelineReview: 'always',
       reviewFinalStep: false,
       scheduler: { concurrency: 4, maxQueueSize: 1_000 },
+      server: { stopGraceMs: 1_000 },
     });
   });
 });
