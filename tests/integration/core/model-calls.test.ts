@@ -58,7 +58,7 @@ async function callsFor(
 }
 
 describe('model calls per task', () => {
-  it("'always' (the default) reviews after every step but a successful last one [claim:mpo-scripted-order] [claim:task-review-policy-always] [claim:prod-review-policies] [claim:tst-no-final-review] [claim:wp-review-default] [claim:task-review-count-always] [claim:index-review-default] [claim:tut-default-skips-final-review] [claim:testing-call-count-policy]", async () => {
+  it("'always' (the default) reviews after every step but a successful last one [claim:mpo-scripted-order] [claim:task-review-policy-always] [claim:prod-review-policies] [claim:tst-no-final-review] [claim:wp-review-default] [claim:task-review-count-always] [claim:index-review-default] [claim:tut-default-skips-final-review] [claim:testing-call-count-policy] [claim:task-cost-one-plan]", async () => {
     expect(await callsFor(['ok', 'ok', 'ok'], {})).toEqual({
       plan: 1,
       review: 2,
