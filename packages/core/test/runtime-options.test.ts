@@ -17,7 +17,7 @@ describe('runtime options', () => {
     expect(optionsSchema.parse({ startTimeoutMs: 200 }).startTimeoutMs).toBe(200);
   });
 
-  it('default to the figures "How a task runs" gives [claim:task-timeout-default] [claim:task-planner-memory-limits] [claim:task-cancel-rejects-waiting] [claim:task-cost-retries] [claim:task-max-steps] [claim:task-review-policy-always] [claim:sp-limits] [claim:index-planner-history]', () => {
+  it('default to the figures "How a task runs" gives [claim:task-timeout-default] [claim:task-planner-memory-limits] [claim:task-cancel-rejects-waiting] [claim:task-cost-retries] [claim:task-max-steps] [claim:task-review-policy-always] [claim:sp-limits] [claim:index-planner-history] [claim:task-stop-bounded]', () => {
     expect(optionsSchema.parse({})).toMatchObject({
       taskTimeoutMs: 120_000,
       relatedMemories: 10,
@@ -29,6 +29,7 @@ describe('runtime options', () => {
       pipelineReview: 'always',
       reviewFinalStep: false,
       scheduler: { concurrency: 4, maxQueueSize: 1_000 },
+      server: { stopGraceMs: 1_000 },
     });
   });
 });

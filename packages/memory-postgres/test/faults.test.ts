@@ -421,7 +421,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect(await memory.query({})).toEqual([stored]);
   }, 60_000);
 
-  it('fails a call that waits connectionTimeoutMs for a free connection while every one is busy, without retrying it, with WEFT_POSTGRES_UNAVAILABLE saying the pool stayed busy [claim:mpo-pg-pool-busy] [claim:pg-readme-pool-busy] [claim:pg-readme-pool-busy-row] [claim:pg-deadlines] [claim:mpo-pg-default-connection-timeout]', async () => {
+  it('fails a call that waits connectionTimeoutMs for a free connection while every one is busy, without retrying it, with WEFT_POSTGRES_UNAVAILABLE saying the pool stayed busy [claim:mpo-pg-pool-busy] [claim:pg-readme-pool-busy] [claim:pg-readme-connection-timeout-option] [claim:pg-readme-pool-busy-row] [claim:pg-deadlines] [claim:mpo-pg-default-connection-timeout]', async () => {
     // One connection, held by a store that waits on a lock; the reconnect window stays long.
     const memory = await db.open({
       id: 'busy-pool',

@@ -190,7 +190,34 @@ describe('task deadline', () => {
     expect(line).not.toHaveProperty('step');
   });
 
-  it('says the task was recording the trigger when the memory store hangs on it [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity]', async () => {
+  it('logs no failed review when the deadline cuts a review short: the remaining steps are not kept [claim:obs-review-failed-not-on-timeout]', async () => {
+    const { logger, lines } = capturingLogger();
+    const reply = recordingExecutor('reply');
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [reply] })],
+      responses: {
+        // The review waits until the task's signal aborts, as a provider that honours it does.
+        fallback: (_messages, request) =>
+          request.purpose === 'review'
+            ? new Promise((_resolve, reject) =>
+                request.signal?.addEventListener('abort', () => reject(request.signal?.reason)),
+              )
+            : plan(['tools', 'reply'], ['tools', 'reply']),
+      },
+      options: { taskTimeoutMs: 150, logger },
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(task.status).toBe('failed');
+    expect(task.chain.at(-1)?.error).toContain('during reviewing the pipeline');
+    expect(reply.calls).toHaveLength(1);
+    expect(lines.find((line) => line.msg === 'task timed out')).toMatchObject({
+      during: 'reviewing the pipeline',
+    });
+    expect(lines.some((line) => String(line.msg).startsWith('pipeline review failed'))).toBe(false);
+  });
+
+  it('says the task was recording the trigger when the memory store hangs on it [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity] [claim:task-hung-store-times-out] [claim:task-cost-one-plan]', async () => {
     const { logger, lines } = capturingLogger();
     /** Hangs on the trigger memory only, so the chain memory is stored without waiting. */
     class HangsOnTrigger extends InMemoryMemoryProvider {
@@ -508,7 +535,7 @@ describe('memory writes', () => {
   });
 
   // One task shows both: the 10 s wait on the chain is its own, counted after the task's deadline.
-  it('ends a task past its deadline only once its chain is stored, or 10 s later, then logs the chain store as timed out and marks the task [claim:obs-chain-store-timeout] [claim:prod-client-waits-chain] [claim:trouble-client-waits-chain]', async () => {
+  it('ends a task past its deadline only once its chain is stored, or 10 s later, then logs the chain store as timed out and marks the task [claim:obs-chain-store-timeout] [claim:prod-client-waits-chain] [claim:trouble-client-waits-chain] [claim:task-timeout]', async () => {
     const { logger, lines } = capturingLogger();
     const memory = new InMemoryMemoryProvider();
     const store = memory.store.bind(memory);

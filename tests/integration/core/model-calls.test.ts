@@ -58,7 +58,7 @@ async function callsFor(
 }
 
 describe('model calls per task', () => {
-  it("'always' (the default) reviews after every step but a successful last one [claim:mpo-scripted-order] [claim:task-review-policy-always] [claim:prod-review-policies] [claim:tst-no-final-review] [claim:wp-review-default] [claim:task-review-count-always] [claim:index-review-default] [claim:tut-default-skips-final-review] [claim:testing-call-count-policy]", async () => {
+  it("'always' (the default) reviews after every step but a successful last one [claim:mpo-scripted-order] [claim:task-review-policy-always] [claim:prod-review-policies] [claim:tst-no-final-review] [claim:wp-review-default] [claim:task-review-count-always] [claim:index-review-default] [claim:tut-default-skips-final-review] [claim:testing-call-count-policy] [claim:task-cost-one-plan]", async () => {
     expect(await callsFor(['ok', 'ok', 'ok'], {})).toEqual({
       plan: 1,
       review: 2,
@@ -79,7 +79,7 @@ describe('model calls per task', () => {
     });
   });
 
-  it("'on-failure' reviews only after the steps that failed, and the task fails [claim:exec-failed-task] [claim:task-failed-step-continues] [claim:task-review-after-failure] [claim:prod-review-policies] [claim:testing-call-count-policy] [claim:tut-on-failure-review]", async () => {
+  it("'on-failure' reviews only after the steps that failed, and the task fails [claim:exec-failed-task] [claim:task-failed-step-continues] [claim:task-review-after-failure] [claim:prod-review-policies] [claim:testing-call-count-policy] [claim:tut-on-failure-review] [claim:task-review-count-on-failure]", async () => {
     expect(await callsFor(['ok', 'fail', 'ok'], { pipelineReview: 'on-failure' })).toEqual({
       plan: 1,
       review: 1,
@@ -89,7 +89,7 @@ describe('model calls per task', () => {
     });
   });
 
-  it("'never' makes no review, even after a failure [claim:task-review-after-failure] [claim:prod-review-policies] [claim:testing-call-count-policy] [claim:wp-review-default]", async () => {
+  it("'never' makes no review, even after a failure [claim:task-review-after-failure] [claim:prod-review-policies] [claim:testing-call-count-policy] [claim:wp-review-default] [claim:task-review-count-never]", async () => {
     expect(await callsFor(['fail', 'ok'], { pipelineReview: 'never' })).toEqual({
       plan: 1,
       review: 0,
@@ -118,6 +118,17 @@ describe('model calls per task', () => {
     });
   });
 
+  it("'always' reviews after each step that ran when maxSteps cuts the plan, not n - 1 of the steps planned [claim:task-review-count-ran] [claim:task-review-count-always]", async () => {
+    // Five planned, two may run: each step that ran had planned steps after it, so two reviews.
+    expect(await callsFor(['ok', 'ok', 'ok', 'ok', 'ok'], { maxSteps: 2 })).toEqual({
+      plan: 1,
+      review: 2,
+      executor: 2,
+      status: 'failed',
+      ran: 2,
+    });
+  });
+
   it("'on-failure' reviews after each step that ran and failed, whatever the reviews changed [claim:task-review-count-ran]", async () => {
     const twoFailing = ['fail', 'fail'].map((action) => ({ pluginId: 'work', action }));
     expect(
@@ -132,6 +143,18 @@ describe('model calls per task', () => {
     expect(counts.plan + counts.review + counts.executor).toBe(2);
     const reviewed = await callsFor(['ok'], { reviewFinalStep: true });
     expect(reviewed.plan + reviewed.review + reviewed.executor).toBe(3);
+  });
+
+  it("a one-step task costs two calls under 'on-failure' and 'never' too [claim:task-review-count-on-failure] [claim:task-review-count-never]", async () => {
+    for (const pipelineReview of ['on-failure', 'never'] as const) {
+      expect(await callsFor(['ok'], { pipelineReview })).toEqual({
+        plan: 1,
+        review: 0,
+        executor: 1,
+        status: 'completed',
+        ran: 1,
+      });
+    }
   });
 
   it('each answer getObject rejects costs one more call, up to getObjectRetries [claim:task-cost-retries] [claim:trouble-max-retries] [claim:mpi-text-generation-needed] [claim:wp-cost] [claim:testing-plan-retries]', async () => {

@@ -914,6 +914,33 @@ describe('task memories', () => {
     expect(task.status).toBe('failed');
   });
 
+  it('fails the task at its deadline when the memory store does not answer its history read [claim:task-hung-store-times-out] [claim:task-cost-one-plan]', async () => {
+    /** The in-memory store, whose reads never answer, as a store behind a hung connection. */
+    class HungReads extends InMemoryMemoryProvider {
+      override async query(): Promise<never> {
+        return new Promise<never>(() => undefined);
+      }
+    }
+    const reply = recordingExecutor('reply');
+    const { runtime, model } = await startedRuntime({
+      memory: new HungReads(),
+      plugins: [echoPlugin({ executors: [reply] })],
+      responses: planner(['echo', 'reply']),
+      options: { taskTimeoutMs: 100 },
+    });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+
+    expect(task.status).toBe('failed');
+    // Not a failed read: the task was not planned without its history, it was not planned.
+    expect(task.historyUnavailable).toBeUndefined();
+    const last = task.chain.at(-1);
+    expect(last).toMatchObject({ type: 'error', pluginId: 'core', action: 'timeout' });
+    expect(last?.error).toContain('[WEFT_TASK_TIMEOUT]');
+    expect(last?.error).toContain('during planning');
+    expect(model.requests).toHaveLength(0);
+    expect(reply.calls).toHaveLength(0);
+  });
+
   it('plans without the history when a space names more related patterns than a query may hold [claim:tsdoc-core-related-spaces-max]', async () => {
     const reply = recordingExecutor('reply');
     const { runtime } = await startedRuntime({

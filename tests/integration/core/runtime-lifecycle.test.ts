@@ -562,6 +562,46 @@ describe('Runtime start', () => {
     expect((await pending).status).toBe('completed');
   });
 
+  it('runs a task only once every part has started, and shuts none down until it has ended [claim:task-parts-run-around-tasks]', async () => {
+    const events: string[] = [];
+    const gate = deferred();
+    const work = recordingExecutor('work', async () => {
+      events.push('task runs');
+      await gate.promise;
+      events.push('task ends');
+      return { success: true };
+    });
+    const runtime = await loggingRuntime(events, {
+      plugins: [new TestPlugin('first', { events, executors: [work] })],
+      models: [
+        new TestModelProvider('model-a', {
+          capabilities: [textWithUsage('{"steps":[{"pluginId":"first","action":"work"}]}')],
+          events,
+        }),
+      ],
+      options: { pipelineReview: 'never' },
+    });
+    // Dispatched before start: it waits for every part, not only for the scheduler.
+    const task = runtime.dispatch({ pluginId: 'first', triggerId: 'manual', space: 'early' });
+    await runtime.start();
+    await waitFor(() => work.calls.length === 1);
+    const stopped = runtime.stop();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    gate.resolve();
+    await stopped;
+    expect((await task).status).toBe('completed');
+    expect(events).toEqual([
+      'init memory',
+      'init model model-a',
+      'init plugin first',
+      'task runs',
+      'task ends',
+      'shutdown plugin first',
+      'shutdown model model-a',
+      'shutdown memory',
+    ]);
+  });
+
   it('rolls back what started when a plugin fails to initialise, naming the plugin [claim:mpo-shutdown-after] [claim:mpo-first-start-last-stop] [claim:plugin-init-fails] [claim:plugin-init-fails-no-shutdown] [claim:task-start-rollback] [claim:errors-start-failed-sources] [claim:tsdoc-runtime-start-failed] [claim:wp-start-order] [claim:wp-rollback]', async () => {
     const events: string[] = [];
     const runtime = await loggingRuntime(events, {

@@ -261,6 +261,8 @@ export class TaskRunner {
         if (modification.type === 'stop') remaining = [];
         if (modification.type !== 'continue') logger.debug({ modification }, 'pipeline modified');
       } catch (error) {
+        // A review cut short by the deadline or a cancellation ends the task: nothing is kept.
+        if (signal.aborted) return;
         // A failed review keeps the current plan: the steps were already judged useful once.
         logger.warn(errorLogFields(error), 'pipeline review failed; keeping the remaining steps');
       }
