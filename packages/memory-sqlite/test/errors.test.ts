@@ -109,10 +109,10 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await codeOf(() => memory.query({}))).toBe('WEFT_SQLITE_NOT_OPEN');
   });
 
-  it('give WEFT_SQLITE_OPEN_FAILED, with SQLITE_BUSY as cause and advice about the lock, when init() meets a write lock held past busyTimeoutMs [claim:sqlite-init-busy] [claim:sqlite-sqlite-errors] [claim:tsdoc-sqlite-init] [claim:sqlite-error-format]', async () => {
-    const first = await db.open();
-    await first.shutdown();
+  it('give WEFT_SQLITE_OPEN_FAILED, with SQLITE_BUSY as cause and advice about the lock, when init() must migrate and meets a write lock held past busyTimeoutMs [claim:sqlite-init-busy] [claim:sqlite-sqlite-errors] [claim:tsdoc-sqlite-init] [claim:sqlite-error-format]', async () => {
+    // A new file in WAL mode, so only the migration needs the lock the holder has.
     const holder = new Database(db.path());
+    holder.pragma('journal_mode = WAL');
     try {
       holder.exec('BEGIN IMMEDIATE');
       const memory = db.create({ busyTimeoutMs: 100 });
@@ -129,6 +129,45 @@ describe('SqliteMemoryProvider errors', () => {
           'start again once it is released, or raise busyTimeoutMs [WEFT_SQLITE_OPEN_FAILED]',
       );
       expect(await codeOf(() => memory.query({}))).toBe('WEFT_SQLITE_NOT_OPEN');
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+  });
+
+  it('give WEFT_SQLITE_OPEN_FAILED at once, saying SQLite does not wait, when switching a rollback-journal file to WAL meets its write lock [claim:sqlite-init-busy] [claim:tsdoc-sqlite-init]', async () => {
+    const holder = new Database(db.path());
+    try {
+      holder.exec('BEGIN IMMEDIATE');
+      const memory = db.create({ busyTimeoutMs: 2000 });
+      const started = Date.now();
+      const error = await memory.init().catch((caught: unknown) => caught);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(WeftError.is(error, 'WEFT_SQLITE_OPEN_FAILED')).toBe(true);
+      expect(((error as Error).cause as { code?: string }).code).toBe('SQLITE_BUSY');
+      expect((error as Error).message).toContain(
+        'database is locked; another connection holds the write lock of this file in ' +
+          'rollback-journal mode, which SQLite does not wait for while switching the file to WAL; ' +
+          'start again once it is released [WEFT_SQLITE_OPEN_FAILED]',
+      );
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+  });
+
+  it('open a file whose schema is current without waiting for a write lock another connection holds [claim:sqlite-init-busy] [claim:sqlite-migrations] [claim:tsdoc-sqlite-init]', async () => {
+    const first = await db.open();
+    const stored = await first.store({ space: 's', kind: 'k', content: 1, metadata: {} });
+    await first.shutdown();
+    const holder = new Database(db.path());
+    try {
+      holder.exec('BEGIN IMMEDIATE');
+      const memory = db.create({ busyTimeoutMs: 2000 });
+      const started = Date.now();
+      await memory.init();
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(await memory.query({})).toEqual([stored]);
     } finally {
       holder.exec('ROLLBACK');
       holder.close();
