@@ -78,6 +78,48 @@ describe('SqliteMemoryProvider errors', () => {
     );
   });
 
+  it('refuse, with the shared codes, what the README lists: arrays, a taskId of the wrong type, a null patch metadata, a non-object query, too many patterns; and take a null taskId or metadata as none [claim:sqlite-memory-invalid] [claim:sqlite-readme-invalid-query]', async () => {
+    const memory = await db.open();
+    const note = { space: 's', kind: 'note', content: 1, metadata: {} };
+    expect(await codeOf(() => memory.store([note] as unknown as typeof note))).toBe(
+      'WEFT_MEMORY_INVALID',
+    );
+    expect(await codeOf(() => memory.store({ ...note, taskId: 5 as unknown as string }))).toBe(
+      'WEFT_MEMORY_INVALID',
+    );
+    expect(await codeOf(() => memory.store({ ...note, space: 'x'.repeat(501) }))).toBe(
+      'WEFT_MEMORY_INVALID',
+    );
+    const stored = await memory.store({
+      ...note,
+      taskId: null as unknown as string,
+      metadata: null as unknown as Record<string, unknown>,
+    });
+    expect(stored).not.toHaveProperty('taskId');
+    expect(stored.metadata).toEqual({});
+    const { metadata: _left, ...bare } = note;
+    const withoutMetadata = await memory.store(bare as typeof note);
+    expect(withoutMetadata.metadata).toEqual({});
+    await memory.remove(withoutMetadata.id);
+    expect(
+      await codeOf(() =>
+        memory.update(stored.id, { metadata: null as unknown as Record<string, unknown> }),
+      ),
+    ).toBe('WEFT_MEMORY_INVALID');
+    expect(
+      await codeOf(() => memory.update(stored.id, [] as unknown as { content: unknown })),
+    ).toBe('WEFT_MEMORY_INVALID');
+    expect(await codeOf(() => memory.query(null as unknown as object))).toBe(
+      'WEFT_MEMORY_INVALID_QUERY',
+    );
+    const patterns = Array.from({ length: 101 }, (_, index) => `p-${index}`);
+    expect(await codeOf(() => memory.query({ spacePatterns: patterns }))).toBe(
+      'WEFT_MEMORY_INVALID_QUERY',
+    );
+    expect(await memory.query({ spacePatterns: patterns.slice(1) })).toEqual([]);
+    expect(await memory.query({})).toEqual([stored]);
+  });
+
   it('give WEFT_INVALID_ARGUMENT for an id or space that is not a string (TSDoc of update and clear) [claim:sqlite-readme-invalid-argument] [claim:tsdoc-sqlite-update-id] [claim:tsdoc-sqlite-clear]', async () => {
     const memory = await db.open();
     expect(await codeOf(() => memory.update(42 as unknown as string, { content: 1 }))).toBe(
@@ -193,7 +235,7 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await codeOf(() => db.create().init())).toBe('WEFT_SQLITE_SCHEMA_TOO_NEW');
   });
 
-  it("give WEFT_SQLITE_MIGRATION_FAILED with SQLite's error in the message when a step fails, and leave its tables, rows and version as they were [claim:sqlite-readme-migration-failed] [claim:sqlite-migrations] [claim:errors-sqlite-migration-message]", async () => {
+  it("give WEFT_SQLITE_MIGRATION_FAILED with SQLite's error in the message and as cause when a step fails, and leave its tables, rows and version as they were [claim:sqlite-readme-migration-failed] [claim:sqlite-migrations] [claim:errors-sqlite-migration-message] [claim:sqlite-sqlite-errors]", async () => {
     // An index that already holds a name the first step creates makes that step fail midway,
     // after it has created the memories table.
     const raw = new Database(db.path());
@@ -208,6 +250,8 @@ describe('SqliteMemoryProvider errors', () => {
     expect((failure as Error).message).toMatch(
       /schema migration 1 .* failed and was rolled back: index memories_created_at already exists/,
     );
+    expect((failure as Error).cause).toBeInstanceOf(Database.SqliteError);
+    expect(((failure as Error).cause as { code?: string }).code).toBe('SQLITE_ERROR');
 
     const check = new Database(db.path(), { readonly: true });
     try {
