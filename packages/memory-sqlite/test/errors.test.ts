@@ -223,9 +223,19 @@ describe('SqliteMemoryProvider errors', () => {
     ).toBe('WEFT_SQLITE_NOT_OPEN');
     await memory.init();
     await memory.store({ space: 's', kind: 'k', content: 1, metadata: {} });
+    const [stored] = await memory.query({});
     await memory.shutdown();
-    expect(await codeOf(() => memory.query({}))).toBe('WEFT_SQLITE_NOT_OPEN');
-    expect(await codeOf(() => memory.clear())).toBe('WEFT_SQLITE_NOT_OPEN');
+    const calls: (() => Promise<unknown>)[] = [
+      () => memory.store({ space: 's', kind: 'k', content: 1, metadata: {} }),
+      () => memory.query({}),
+      () => memory.update(stored!.id, { content: 2 }),
+      () => memory.remove(stored!.id),
+      () => memory.clear(),
+    ];
+    for (const call of calls) expect(await codeOf(call)).toBe('WEFT_SQLITE_NOT_OPEN');
+    // The other methods do not throw.
+    expect(await memory.checkHealth()).toBe(false);
+    await expect(memory.shutdown()).resolves.toBeUndefined();
   });
 
   it('give WEFT_SQLITE_SCHEMA_TOO_NEW for a file a newer version wrote [claim:sqlite-readme-schema-too-new]', async () => {
