@@ -199,7 +199,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
    * @throws `WeftError` `WEFT_MEMORY_INVALID` naming the field when the memory breaks the
    * memory contract (`checkNewMemory` of `@weft/core`): content or metadata with no JSON form
    * (`undefined`, a `BigInt`, a circular structure), an empty `space` or `kind`, a `taskId` that
-   * is not a string; nothing is written then. `WEFT_SQLITE_NOT_OPEN` before {@link SqliteMemoryProvider.init}, as every method that
+   * is neither a string nor `null`; nothing is written then. `WEFT_SQLITE_NOT_OPEN` before {@link SqliteMemoryProvider.init}, as every method that
    * reads or writes.
    */
   override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
