@@ -33,7 +33,7 @@ describe('SqliteMemoryProvider errors', () => {
     expect((error as Error).name).toBe('SqliteMemoryProviderError');
   });
 
-  it('refuse with WEFT_SQLITE_INVALID_OPTIONS, naming the option, every bad option the errors reference lists [claim:errors-sqlite-invalid-options]', async () => {
+  it('refuse with WEFT_SQLITE_INVALID_OPTIONS, naming the option, every bad option the errors reference lists [claim:errors-sqlite-invalid-options] [claim:sqlite-busy]', async () => {
     type Options = ConstructorParameters<typeof SqliteMemoryProvider>[0];
     const refused: [Options, string][] = [
       [null as unknown as Options, 'options must be an object'],
