@@ -45,7 +45,7 @@ export const SQLITE_ERRORS = {
       raisedBy: '`SqliteMemoryProvider.init`, so `Runtime.start` (as `WEFT_START_FAILED`)',
       raisers: ['memory-sqlite/src/provider.ts#SqliteMemoryProvider.init'],
       cause:
-        'the database file could not be opened: its directory does not exist, the process may not write there, the file is not a SQLite database, or another connection held the file’s write lock while `init()` switched the file to WAL mode or brought its schema up to date: longer than `busyTimeoutMs`, or at all on a file in rollback-journal mode, whose switch to WAL SQLite does not wait for (a file whose schema is current needs no lock).',
+        'the database file could not be opened: its directory does not exist, the process may not write there, the file is not a SQLite database, or another connection held the file’s write lock while `init()` switched the file to WAL mode or brought its schema up to date: longer than `busyTimeoutMs`, or at all on a file in rollback-journal mode, whose switch to WAL SQLite does not wait for (a file with a current schema, in WAL mode as this package leaves it, needs no lock).',
       fix: 'create the directory and give the service’s user write access to it. When the message says `file is not a database`, `path` names a file of another kind: point it at a SQLite database written by this package, or at a new file. When it says `database is locked`, start again once the other connection has released the lock, or raise `busyTimeoutMs` when the message says `init()` waited that long.',
     },
     WEFT_SQLITE_SCHEMA_TOO_NEW: {
