@@ -108,8 +108,8 @@ export class SqliteMemoryProvider extends MemoryProvider {
 
   /**
    * Opens the database, creating the file when missing, switches file databases to WAL mode,
-   * sets the busy timeout and applies pending schema migrations in one transaction. A file whose
-   * schema is current is not written to, so opening it does not wait for another writer. Calling it
+   * sets the busy timeout and applies pending schema migrations in one transaction. A file in WAL
+   * mode whose schema is current is not written to, so opening it does not wait for another writer. Calling it
    * on an open provider does nothing; calling it after {@link SqliteMemoryProvider.shutdown}
    * opens the database again.
    *
