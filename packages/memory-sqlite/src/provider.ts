@@ -13,7 +13,7 @@ import {
   type QueryMemoryOptions,
 } from '@weft/core';
 import { describeError } from '@weft/core/internal';
-import { migrate, refuseNewerSchema } from './migrations.js';
+import { migrate, refuseNewerSchema, SCHEMA_VERSION } from './migrations.js';
 import {
   IN_MEMORY_PATH,
   resolveOptions,
@@ -108,13 +108,15 @@ export class SqliteMemoryProvider extends MemoryProvider {
 
   /**
    * Opens the database, creating the file when missing, switches file databases to WAL mode,
-   * sets the busy timeout and applies pending schema migrations in one transaction. Calling it
+   * sets the busy timeout and applies pending schema migrations in one transaction. A file in WAL
+   * mode whose schema is current is not written to, so opening it does not wait for another writer. Calling it
    * on an open provider does nothing; calling it after {@link SqliteMemoryProvider.shutdown}
    * opens the database again.
    *
    * @throws `WeftError` `WEFT_SQLITE_OPEN_FAILED` when the file cannot be
-   * opened or is not a SQLite database, or another connection holds its write lock longer than
-   * `busyTimeoutMs` (SQLite's error is the `cause`), `WEFT_SQLITE_SCHEMA_TOO_NEW` when its schema version is newer than this package
+   * opened or is not a SQLite database, or, when the file needs switching to WAL mode or a schema
+   * migration, another connection holds its write lock longer than `busyTimeoutMs` (SQLite's
+   * error is the `cause`), `WEFT_SQLITE_SCHEMA_TOO_NEW` when its schema version is newer than this package
    * knows (before anything writes to the file), or `WEFT_SQLITE_MIGRATION_FAILED` when a migration
    * step fails (none is applied then).
    * @claim tsdoc-sqlite-init
@@ -122,6 +124,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
   override async init(): Promise<void> {
     if (this.connection) return;
     const { path, busyTimeoutMs } = this.options;
+    const started = performance.now();
     let db: Database.Database;
     try {
       db = new Database(path, { timeout: busyTimeoutMs });
@@ -140,9 +143,12 @@ export class SqliteMemoryProvider extends MemoryProvider {
       const label = `${this.label} (${path})`;
       // Switching to WAL rewrites the file's header, so a file this version must refuse is
       // refused first, untouched; migrate() checks again under its write lock.
-      refuseNewerSchema(db, label);
+      const version = refuseNewerSchema(db, label);
       if (path !== IN_MEMORY_PATH) db.pragma('journal_mode = WAL');
-      migrate(db, label);
+      // A current schema needs no write lock, so opening it never waits for another writer.
+      // Otherwise migrate() takes the lock and reads the version again, since another connection
+      // may have migrated the file meanwhile.
+      if (version < SCHEMA_VERSION) migrate(db, label);
       this.connection = { db, statements: prepareStatements(db), queries: new Map() };
     } catch (error) {
       db.close();
@@ -151,7 +157,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
       throw new SqliteMemoryProviderError(
         'WEFT_SQLITE_OPEN_FAILED',
         `${this.label}: cannot open the database "${path}": ${describeError(error)}; ` +
-          openFailureHint(error, busyTimeoutMs),
+          openFailureHint(error, busyTimeoutMs, performance.now() - started),
         { cause: error },
       );
     }
@@ -193,7 +199,7 @@ export class SqliteMemoryProvider extends MemoryProvider {
    * @throws `WeftError` `WEFT_MEMORY_INVALID` naming the field when the memory breaks the
    * memory contract (`checkNewMemory` of `@weft/core`): content or metadata with no JSON form
    * (`undefined`, a `BigInt`, a circular structure), an empty `space` or `kind`, a `taskId` that
-   * is not a string; nothing is written then. `WEFT_SQLITE_NOT_OPEN` before {@link SqliteMemoryProvider.init}, as every method that
+   * is neither a string nor `null`; nothing is written then. `WEFT_SQLITE_NOT_OPEN` before {@link SqliteMemoryProvider.init}, as every method that
    * reads or writes.
    */
   override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
@@ -319,13 +325,27 @@ export class SqliteMemoryProvider extends MemoryProvider {
 }
 
 /**
- * The fix an `init()` failure's message suggests. A lock held by another connection past the busy
- * timeout (SQLite's `SQLITE_BUSY` family of codes) says nothing about the file, so it gets its own
- * advice.
+ * The fix an `init()` failure's message suggests. A lock held by another connection (SQLite's
+ * `SQLITE_BUSY` family of codes) says nothing about the file, so it gets its own advice. SQLite
+ * waits `busyTimeoutMs` for most locks, but not while switching a file in rollback-journal mode to
+ * WAL and another connection holds its write lock (waiting could deadlock): it fails at once then,
+ * so the advice depends on how long `init()` waited.
+ *
+ * @param error - What SQLite threw.
+ * @param busyTimeoutMs - The provider's busy timeout.
+ * @param waitedMs - How long `init()` ran before it failed.
+ * @returns The advice, for the end of the message.
  */
-function openFailureHint(error: unknown, busyTimeoutMs: number): string {
+function openFailureHint(error: unknown, busyTimeoutMs: number, waitedMs: number): string {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && code.startsWith('SQLITE_BUSY')) {
+    // Half the timeout leaves room for a clock that measures the full wait a little short.
+    if (waitedMs < busyTimeoutMs / 2) {
+      return (
+        'another connection holds the write lock of this file in rollback-journal mode, which ' +
+        'SQLite does not wait for while switching the file to WAL; start again once it is released'
+      );
+    }
     return (
       `another connection held the write lock longer than busyTimeoutMs (${busyTimeoutMs} ms); ` +
       'start again once it is released, or raise busyTimeoutMs'

@@ -3,6 +3,18 @@ import type { CheckedMemoryQuery } from '@weft/core';
 /** The escape character of every LIKE pattern this module builds. */
 const LIKE_ESCAPE = '\\';
 
+/**
+ * The most bytes SQLite accepts in a LIKE or GLOB pattern (its default
+ * `SQLITE_MAX_LIKE_PATTERN_LENGTH`); a longer one fails the whole statement with "LIKE or GLOB
+ * pattern too complex". A pattern that long needs a space of thousands of characters, far over
+ * the 500 the memory contract allows, so it is left out of the query: it matches nothing.
+ */
+export const MAX_PATTERN_BYTES = 50_000;
+
+function fitsPatternLimit(pattern: string): boolean {
+  return Buffer.byteLength(pattern, 'utf8') <= MAX_PATTERN_BYTES;
+}
+
 /** A SELECT statement with its positional parameters, ready for `prepare(sql).all(...params)`. */
 export interface BuiltQuery {
   /** SQL text; every value in it is a `?` placeholder. */
@@ -49,7 +61,8 @@ export function spacePatternToGlob(pattern: string): string {
  * Builds the SELECT for query options already checked by `checkMemoryQuery` from `@weft/core`.
  * Space filters (`space`, `spacePrefix`, `spacePatterns`) are OR-ed together; that group and
  * every other filter are AND-ed. An empty `spacePatterns` list contributes no alternative, so
- * when it is the only space filter nothing matches. Ties in creation time are broken by insertion
+ * when it is the only space filter nothing matches; nor does a prefix or pattern too long for
+ * SQLite's pattern limit ({@link MAX_PATTERN_BYTES}), which no storable space could match. Ties in creation time are broken by insertion
  * order (`rowid`).
  *
  * @param options - The checked filters, order and limit.
@@ -69,15 +82,23 @@ export function buildQuery(options: CheckedMemoryQuery): BuiltQuery {
   }
   if (options.spacePrefix !== undefined) {
     hasSpaceFilter = true;
-    // LIKE narrows the candidates; instr(...) = 1 makes the prefix test case-sensitive.
-    spaceAlternatives.push(`(space LIKE ? ESCAPE '${LIKE_ESCAPE}' AND instr(space, ?) = 1)`);
-    params.push(`${escapeLike(options.spacePrefix)}%`, options.spacePrefix);
+    const like = `${escapeLike(options.spacePrefix)}%`;
+    if (fitsPatternLimit(like)) {
+      // LIKE narrows the candidates; instr(...) = 1 makes the prefix test case-sensitive.
+      spaceAlternatives.push(`(space LIKE ? ESCAPE '${LIKE_ESCAPE}' AND instr(space, ?) = 1)`);
+      params.push(like, options.spacePrefix);
+    }
   }
   if (options.spacePatterns !== undefined) {
     hasSpaceFilter = true;
-    for (const pattern of options.spacePatterns) {
+    for (const given of options.spacePatterns) {
+      // A run of stars matches what one star matches, in fewer pattern bytes.
+      const pattern = given.replace(/\*+/g, '*');
+      const like = spacePatternToLike(pattern);
+      const glob = spacePatternToGlob(pattern);
+      if (!fitsPatternLimit(like) || !fitsPatternLimit(glob)) continue;
       spaceAlternatives.push(`(space LIKE ? ESCAPE '${LIKE_ESCAPE}' AND space GLOB ?)`);
-      params.push(spacePatternToLike(pattern), spacePatternToGlob(pattern));
+      params.push(like, glob);
     }
   }
   if (hasSpaceFilter) {

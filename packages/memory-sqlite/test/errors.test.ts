@@ -33,7 +33,7 @@ describe('SqliteMemoryProvider errors', () => {
     expect((error as Error).name).toBe('SqliteMemoryProviderError');
   });
 
-  it('refuse with WEFT_SQLITE_INVALID_OPTIONS, naming the option, every bad option the errors reference lists [claim:errors-sqlite-invalid-options]', async () => {
+  it('refuse with WEFT_SQLITE_INVALID_OPTIONS, naming the option, every bad option the errors reference lists [claim:errors-sqlite-invalid-options] [claim:sqlite-busy]', async () => {
     type Options = ConstructorParameters<typeof SqliteMemoryProvider>[0];
     const refused: [Options, string][] = [
       [null as unknown as Options, 'options must be an object'],
@@ -78,6 +78,48 @@ describe('SqliteMemoryProvider errors', () => {
     );
   });
 
+  it('refuse, with the shared codes, what the README lists: arrays, a taskId of the wrong type, a null patch metadata, a non-object query, too many patterns; and take a null taskId or metadata as none [claim:sqlite-memory-invalid] [claim:sqlite-readme-invalid-query]', async () => {
+    const memory = await db.open();
+    const note = { space: 's', kind: 'note', content: 1, metadata: {} };
+    expect(await codeOf(() => memory.store([note] as unknown as typeof note))).toBe(
+      'WEFT_MEMORY_INVALID',
+    );
+    expect(await codeOf(() => memory.store({ ...note, taskId: 5 as unknown as string }))).toBe(
+      'WEFT_MEMORY_INVALID',
+    );
+    expect(await codeOf(() => memory.store({ ...note, space: 'x'.repeat(501) }))).toBe(
+      'WEFT_MEMORY_INVALID',
+    );
+    const stored = await memory.store({
+      ...note,
+      taskId: null as unknown as string,
+      metadata: null as unknown as Record<string, unknown>,
+    });
+    expect(stored).not.toHaveProperty('taskId');
+    expect(stored.metadata).toEqual({});
+    const { metadata: _left, ...bare } = note;
+    const withoutMetadata = await memory.store(bare as typeof note);
+    expect(withoutMetadata.metadata).toEqual({});
+    await memory.remove(withoutMetadata.id);
+    expect(
+      await codeOf(() =>
+        memory.update(stored.id, { metadata: null as unknown as Record<string, unknown> }),
+      ),
+    ).toBe('WEFT_MEMORY_INVALID');
+    expect(
+      await codeOf(() => memory.update(stored.id, [] as unknown as { content: unknown })),
+    ).toBe('WEFT_MEMORY_INVALID');
+    expect(await codeOf(() => memory.query(null as unknown as object))).toBe(
+      'WEFT_MEMORY_INVALID_QUERY',
+    );
+    const patterns = Array.from({ length: 101 }, (_, index) => `p-${index}`);
+    expect(await codeOf(() => memory.query({ spacePatterns: patterns }))).toBe(
+      'WEFT_MEMORY_INVALID_QUERY',
+    );
+    expect(await memory.query({ spacePatterns: patterns.slice(1) })).toEqual([]);
+    expect(await memory.query({})).toEqual([stored]);
+  });
+
   it('give WEFT_INVALID_ARGUMENT for an id or space that is not a string (TSDoc of update and clear) [claim:sqlite-readme-invalid-argument] [claim:tsdoc-sqlite-update-id] [claim:tsdoc-sqlite-clear]', async () => {
     const memory = await db.open();
     expect(await codeOf(() => memory.update(42 as unknown as string, { content: 1 }))).toBe(
@@ -109,10 +151,10 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await codeOf(() => memory.query({}))).toBe('WEFT_SQLITE_NOT_OPEN');
   });
 
-  it('give WEFT_SQLITE_OPEN_FAILED, with SQLITE_BUSY as cause and advice about the lock, when init() meets a write lock held past busyTimeoutMs [claim:sqlite-init-busy] [claim:sqlite-sqlite-errors] [claim:tsdoc-sqlite-init] [claim:sqlite-error-format]', async () => {
-    const first = await db.open();
-    await first.shutdown();
+  it('give WEFT_SQLITE_OPEN_FAILED, with SQLITE_BUSY as cause and advice about the lock, when init() must migrate and meets a write lock held past busyTimeoutMs [claim:sqlite-init-busy] [claim:sqlite-sqlite-errors] [claim:tsdoc-sqlite-init] [claim:sqlite-error-format]', async () => {
+    // A new file in WAL mode, so only the migration needs the lock the holder has.
     const holder = new Database(db.path());
+    holder.pragma('journal_mode = WAL');
     try {
       holder.exec('BEGIN IMMEDIATE');
       const memory = db.create({ busyTimeoutMs: 100 });
@@ -135,6 +177,45 @@ describe('SqliteMemoryProvider errors', () => {
     }
   });
 
+  it('give WEFT_SQLITE_OPEN_FAILED at once, saying SQLite does not wait, when switching a rollback-journal file to WAL meets its write lock [claim:sqlite-init-busy] [claim:tsdoc-sqlite-init]', async () => {
+    const holder = new Database(db.path());
+    try {
+      holder.exec('BEGIN IMMEDIATE');
+      const memory = db.create({ busyTimeoutMs: 2000 });
+      const started = Date.now();
+      const error = await memory.init().catch((caught: unknown) => caught);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(WeftError.is(error, 'WEFT_SQLITE_OPEN_FAILED')).toBe(true);
+      expect(((error as Error).cause as { code?: string }).code).toBe('SQLITE_BUSY');
+      expect((error as Error).message).toContain(
+        'database is locked; another connection holds the write lock of this file in ' +
+          'rollback-journal mode, which SQLite does not wait for while switching the file to WAL; ' +
+          'start again once it is released [WEFT_SQLITE_OPEN_FAILED]',
+      );
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+  });
+
+  it('open a file whose schema is current without waiting for a write lock another connection holds [claim:sqlite-init-busy] [claim:sqlite-migrations] [claim:tsdoc-sqlite-init]', async () => {
+    const first = await db.open();
+    const stored = await first.store({ space: 's', kind: 'k', content: 1, metadata: {} });
+    await first.shutdown();
+    const holder = new Database(db.path());
+    try {
+      holder.exec('BEGIN IMMEDIATE');
+      const memory = db.create({ busyTimeoutMs: 2000 });
+      const started = Date.now();
+      await memory.init();
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(await memory.query({})).toEqual([stored]);
+    } finally {
+      holder.exec('ROLLBACK');
+      holder.close();
+    }
+  });
+
   it('give WEFT_SQLITE_NOT_OPEN before init() and again after shutdown() [claim:sqlite-readme-not-open]', async () => {
     const memory = db.create();
     expect(
@@ -142,9 +223,19 @@ describe('SqliteMemoryProvider errors', () => {
     ).toBe('WEFT_SQLITE_NOT_OPEN');
     await memory.init();
     await memory.store({ space: 's', kind: 'k', content: 1, metadata: {} });
+    const [stored] = await memory.query({});
     await memory.shutdown();
-    expect(await codeOf(() => memory.query({}))).toBe('WEFT_SQLITE_NOT_OPEN');
-    expect(await codeOf(() => memory.clear())).toBe('WEFT_SQLITE_NOT_OPEN');
+    const calls: (() => Promise<unknown>)[] = [
+      () => memory.store({ space: 's', kind: 'k', content: 1, metadata: {} }),
+      () => memory.query({}),
+      () => memory.update(stored!.id, { content: 2 }),
+      () => memory.remove(stored!.id),
+      () => memory.clear(),
+    ];
+    for (const call of calls) expect(await codeOf(call)).toBe('WEFT_SQLITE_NOT_OPEN');
+    // The other methods do not throw.
+    expect(await memory.checkHealth()).toBe(false);
+    await expect(memory.shutdown()).resolves.toBeUndefined();
   });
 
   it('give WEFT_SQLITE_SCHEMA_TOO_NEW for a file a newer version wrote [claim:sqlite-readme-schema-too-new]', async () => {
@@ -154,7 +245,7 @@ describe('SqliteMemoryProvider errors', () => {
     expect(await codeOf(() => db.create().init())).toBe('WEFT_SQLITE_SCHEMA_TOO_NEW');
   });
 
-  it("give WEFT_SQLITE_MIGRATION_FAILED with SQLite's error in the message when a step fails, and leave its tables, rows and version as they were [claim:sqlite-readme-migration-failed] [claim:sqlite-migrations] [claim:errors-sqlite-migration-message]", async () => {
+  it("give WEFT_SQLITE_MIGRATION_FAILED with SQLite's error in the message and as cause when a step fails, and leave its tables, rows and version as they were [claim:sqlite-readme-migration-failed] [claim:sqlite-migrations] [claim:errors-sqlite-migration-message] [claim:sqlite-sqlite-errors]", async () => {
     // An index that already holds a name the first step creates makes that step fail midway,
     // after it has created the memories table.
     const raw = new Database(db.path());
@@ -169,6 +260,8 @@ describe('SqliteMemoryProvider errors', () => {
     expect((failure as Error).message).toMatch(
       /schema migration 1 .* failed and was rolled back: index memories_created_at already exists/,
     );
+    expect((failure as Error).cause).toBeInstanceOf(Database.SqliteError);
+    expect(((failure as Error).cause as { code?: string }).code).toBe('SQLITE_ERROR');
 
     const check = new Database(db.path(), { readonly: true });
     try {

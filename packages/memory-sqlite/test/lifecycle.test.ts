@@ -15,7 +15,8 @@ describe('SqliteMemoryProvider: options and lifecycle', () => {
 
   it('rejects bad options, naming the option [claim:sqlite-options]', () => {
     const bad: [unknown, RegExp][] = [
-      [undefined, /options/],
+      [undefined, /options must be an object/],
+      [null, /options must be an object/],
       [{}, /"path"/],
       [{ path: '' }, /"path"/],
       [{ path: 42 }, /"path"/],
@@ -28,6 +29,9 @@ describe('SqliteMemoryProvider: options and lifecycle', () => {
     for (const [options, message] of bad) {
       expect(() => new SqliteMemoryProvider(options as SqliteMemoryProviderOptions)).toThrow(
         message,
+      );
+      expect(() => new SqliteMemoryProvider(options as SqliteMemoryProviderOptions)).toThrow(
+        /\[WEFT_SQLITE_INVALID_OPTIONS\]/,
       );
     }
   });

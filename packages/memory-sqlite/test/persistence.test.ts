@@ -17,7 +17,7 @@ function userVersion(path: string): number {
 describe('SqliteMemoryProvider: persistence and migrations', () => {
   const db = useTempDatabase();
 
-  it('creates the file with the v1 schema, in WAL mode [claim:prod-sqlite-wal] [claim:mpo-sqlite-path] [claim:mpo-sqlite-init] [claim:tut-sqlite-creates-file]', async () => {
+  it('creates the file with the v1 schema, in WAL mode [claim:prod-sqlite-wal] [claim:sqlite-path] [claim:mpo-sqlite-path] [claim:mpo-sqlite-init] [claim:tut-sqlite-creates-file]', async () => {
     await db.open();
     expect(existsSync(db.path())).toBe(true);
     const raw = new Database(db.path(), { readonly: true });
@@ -135,12 +135,12 @@ describe('SqliteMemoryProvider: persistence and migrations', () => {
     }
   });
 
-  it('reports a clear error when the directory does not exist [claim:mpo-sqlite-path] [claim:tut-sqlite-creates-file]', async () => {
+  it('reports a clear error when the directory does not exist [claim:sqlite-path] [claim:mpo-sqlite-path] [claim:tut-sqlite-creates-file]', async () => {
     const memory = new SqliteMemoryProvider({ path: `${db.path()}-missing-dir/weft.db` });
     await expect(memory.init()).rejects.toThrow(/cannot open the database/);
   });
 
-  it('works in memory with ":memory:" [claim:mpo-sqlite-path]', async () => {
+  it('works in memory with ":memory:" [claim:sqlite-path] [claim:mpo-sqlite-path]', async () => {
     const memory = new SqliteMemoryProvider({ path: ':memory:' });
     await memory.init();
     const stored = await memory.store({ space: 's', kind: 'k', content: [1], metadata: {} });

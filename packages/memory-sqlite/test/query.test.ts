@@ -137,6 +137,30 @@ describe('SqliteMemoryProvider.query', () => {
     ]);
   });
 
+  it('answers a prefix or pattern longer than SQLite lets a LIKE pattern be, instead of failing the query [claim:sqlite-space-filters]', async () => {
+    const memory = await db.open();
+    const long = 'x'.repeat(500);
+    await seedSpaces(memory, ['room-1', long, 'room-2']);
+    // Past 50,000 bytes SQLite fails a LIKE or GLOB with "LIKE or GLOB pattern too complex".
+    const huge = 'room-'.repeat(12_000);
+    expect(await spacesOf(memory, { spacePrefix: huge })).toEqual([]);
+    expect(await spacesOf(memory, { spacePatterns: [huge] })).toEqual([]);
+    expect(await spacesOf(memory, { spacePatterns: [`${huge}*`, 'room-1'] })).toEqual(['room-1']);
+    expect(await spacesOf(memory, { space: 'room-2', spacePrefix: huge })).toEqual(['room-2']);
+    // A run of stars is one star, however long.
+    expect(await spacesOf(memory, { spacePatterns: ['*'.repeat(60_000)] })).toEqual([
+      'room-1',
+      long,
+      'room-2',
+    ]);
+    expect(await spacesOf(memory, { spacePatterns: [`room${'*'.repeat(60_000)}2`] })).toEqual([
+      'room-2',
+    ]);
+    // The longest space the contract allows still matches as its own prefix and pattern.
+    expect(await spacesOf(memory, { spacePrefix: long })).toEqual([long]);
+    expect(await spacesOf(memory, { spacePatterns: [long] })).toEqual([long]);
+  });
+
   it('matches nothing for an empty pattern list that is the only space filter [claim:mpo-query-empty-patterns] [claim:sqlite-and-or]', async () => {
     const memory = await db.open();
     await seedSpaces(memory, ['a', 'b']);
