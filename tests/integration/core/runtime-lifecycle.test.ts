@@ -830,7 +830,7 @@ describe('Runtime start deadline', () => {
     release.resolve();
   });
 
-  it('lets an init that resolves after the deadline change nothing but shut its plugin down, and leaves the runtime stopped [claim:task-start-deadline-late] [claim:task-start-deadline-stopped] [claim:errors-runtime-stopped-after-failed-start]', async () => {
+  it('lets an init that resolves after the deadline change nothing but shut its plugin down, and leaves the runtime stopped [claim:task-start-deadline-late] [claim:task-start-deadline-stopped] [claim:obs-late-start-part] [claim:errors-runtime-stopped-after-failed-start]', async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];
     const { logger, lines } = capturingLogger();
@@ -855,7 +855,7 @@ describe('Runtime start deadline', () => {
     expect(lines).toContainEqual(
       expect.objectContaining({
         level: 40,
-        part: 'plugin "weather": init()',
+        component: 'plugin "weather": init()',
         msg: 'a part finished after start timed out; shutting down what it started',
       }),
     );
@@ -867,7 +867,7 @@ describe('Runtime start deadline', () => {
     expect(events.filter((event) => event === 'init plugin weather')).toHaveLength(1);
   });
 
-  it('logs, and does not throw, an init that rejects after the deadline [claim:task-start-deadline-late]', async () => {
+  it('logs, and does not throw, an init that rejects after the deadline [claim:task-start-deadline-late] [claim:obs-late-start-part-failed]', async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];
     const { logger, lines } = capturingLogger();
@@ -894,7 +894,7 @@ describe('Runtime start deadline', () => {
     expect(lines).toContainEqual(
       expect.objectContaining({
         level: 40,
-        part: 'plugin "weather": init()',
+        component: 'plugin "weather": init()',
         code: 'WEFT_START_FAILED',
         msg: 'a part failed after start timed out; ignored',
       }),

@@ -581,12 +581,12 @@ export class Runtime {
     const part = this.startingPart;
     if (error === this.startTimedOut) {
       this.logger.warn(
-        { part },
+        { component: part },
         'a part finished after start timed out; shutting down what it started',
       );
     } else {
       this.logger.warn(
-        { part, ...errorLogFields(error) },
+        { component: part, ...errorLogFields(error) },
         'a part failed after start timed out; ignored',
       );
     }
@@ -601,7 +601,7 @@ export class Runtime {
     try {
       await late;
     } catch (failure) {
-      this.logger.error({ part, ...errorLogFields(failure) }, 'shutdown failed');
+      this.logger.error({ component: part, ...errorLogFields(failure) }, 'shutdown failed');
     }
   }
 
