@@ -104,7 +104,7 @@ export const COORDINATOR_ERRORS = {
       raisedBy: 'the scheduler, for a task waiting for its space',
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.acquire'],
       cause:
-        'this instance waited longer than `acquireTimeoutMs` (10 minutes by default) for the space’s tasks on other instances to end. Each such wait is timed on its own, and only while none of the space’s tasks runs on this instance: a task queued behind its own instance’s tasks is not timed. The space’s tasks waiting on this instance fail, their records are removed, and HTTP triggers answer 503.',
+        'this instance waited longer than `acquireTimeoutMs` (10 minutes by default) for the space’s tasks on other instances to end, or for PostgreSQL to answer its looks at the space, which it retries until then (the error’s `cause` is then PostgreSQL’s last failure). Each such wait is timed on its own, and only while none of the space’s tasks runs on this instance: a task queued behind its own instance’s tasks is not timed. The space’s tasks waiting on this instance fail, their records are removed, and HTTP triggers answer 503.',
       fix: 'look for a task that hangs in that space (its instance’s logs); raise `acquireTimeoutMs` if tasks legitimately take that long.',
     },
     WEFT_COORDINATOR_CONNECTION_LOST: {

@@ -34,8 +34,8 @@ export interface PostgresSpaceCoordinatorOptions {
    */
   statementTimeoutMs?: number;
   /**
-   * Longest this instance waits for a space (for the space's tasks on other instances to end), in
-   * milliseconds; past it the space's tasks waiting here fail with
+   * Longest this instance waits for a space (for the space's tasks on other instances to end, or
+   * for PostgreSQL to answer its looks at the space), in milliseconds; past it the space's tasks waiting here fail with
    * `WEFT_COORDINATOR_ACQUIRE_TIMEOUT`. The wait starts anew each time one of the space's tasks
    * ends here, so tasks queued behind this instance's own are not timed. Default 600000.
    * @claim tsdoc-coordinator-default-acquire-timeout-ms
