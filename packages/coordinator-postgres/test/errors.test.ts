@@ -430,6 +430,21 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(resumed.find((entry) => entry.arrival.taskId === task.taskId)?.ticket).toBe(ticket);
   }, 20_000);
 
+  it('runs and releases a task in a schema of the longest name it takes, 54 characters, and stays connected [claim:coord-readme-schema-length]', async () => {
+    const schema = `${db.newSchema()}_`.padEnd(54, 'x');
+    expect(schema).toHaveLength(54);
+    const holder = await open({ schema });
+    const waiter = await open({ schema });
+    const first = await holder.admit(arrival('room'));
+    const second = await waiter.admit(arrival('room'));
+    expect((await holder.acquire('room', new AbortController().signal)).ticket).toBe(first);
+    const waiting = waiter.acquire('room', new AbortController().signal);
+    await holder.release('room', first, 'finished');
+    // The release's notification went out on the schema's channel: the holder stays connected.
+    expect(await holder.checkHealth()).toBe(true);
+    expect((await waiting).ticket).toBe(second);
+  });
+
   it('ends a wait when the scheduler’s signal aborts', async () => {
     const schema = db.newSchema();
     const holder = await open({ schema });
