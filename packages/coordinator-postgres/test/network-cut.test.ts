@@ -11,6 +11,7 @@ import type { TaskArrival } from '@weft/core';
 import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresSpaceCoordinator } from '../src/index.js';
+import { resolveOptions } from '../src/options.js';
 import { useServer } from './support/server.js';
 
 const db = useServer();
@@ -106,7 +107,7 @@ afterEach(async () => {
 });
 
 describe('PostgresSpaceCoordinator across a network cut', () => {
-  it('gives its spaces up within a sweep and a statement deadline, aborting the task it runs, and reconnects once the network is back [claim:coord-readme-takeover] [claim:coord-readme-user-timeout] [claim:scaling-keepalive] [claim:scaling-network-cut] [claim:scaling-restart-gives-up] [claim:coord-readme-health]', async () => {
+  it('gives its spaces up within a sweep and a statement deadline, aborting the task it runs, and reconnects once the network is back [claim:coord-readme-takeover] [claim:coord-readme-user-timeout] [claim:coord-readme-cut-before-server] [claim:scaling-keepalive] [claim:scaling-network-cut] [claim:scaling-restart-gives-up] [claim:coord-readme-health]', async () => {
     const relay = await startRelay(new URL(db.url()));
     cleanups.push(() => relay.close());
     const statementTimeoutMs = 500;
@@ -143,6 +144,10 @@ describe('PostgresSpaceCoordinator across a network cut', () => {
       await setting('tcp_keepalives_count'),
       await setting('tcp_user_timeout'),
     ]).toEqual(['10', '5', '3', '25000']);
+    // With the defaults, an instance notices a cut (a sweep, then a statement deadline and a
+    // second) well before the server lets its locks go.
+    const defaults = resolveOptions({ connectionString: db.url() });
+    expect(defaults.sweepIntervalMs + defaults.statementTimeoutMs + 1_000).toBeLessThan(25_000 / 2);
 
     relay.freeze();
     const cutAt = Date.now();
