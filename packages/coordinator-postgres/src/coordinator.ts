@@ -431,25 +431,32 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
    */
   private async takeOver(session: Session): Promise<void> {
     if (session !== this.session) return;
-    let adopted: TaskRow[];
-    try {
-      adopted = await adoptDeadInstancesTasks(session, this.table, this.orphans.tickets());
-    } catch (error) {
-      // A failure that is not the server's answer (no SQLSTATE: the client's read deadline, a
-      // broken socket) means the lock connection is gone. A network cut leaves it open on this
-      // side, and this query, run every sweep, is what notices. The server lets go of the locks
-      // once its keepalives give up, so the instance gives its spaces up first, or another
-      // instance would run them at the same time.
-      if (!(error instanceof pg.DatabaseError)) this.loseSession(session, error as Error);
-      throw error;
-    }
+    const adopted = await this.sweepQuery(session, () =>
+      adoptDeadInstancesTasks(session, this.table, this.orphans.tickets()),
+    );
     this.resume(session, adopted);
     if (session !== this.session) return;
-    const strays = await unknownOwnTasks(session, this.table);
+    const strays = await this.sweepQuery(session, () => unknownOwnTasks(session, this.table));
     this.resume(
       session,
       strays.filter((row) => !this.admitting.has(row.arrival.space.id)),
     );
+  }
+
+  /**
+   * Runs a sweep's query, which goes over the lock connection. A failure that is not the
+   * server's answer (no SQLSTATE: the client's read deadline, a broken socket) means that
+   * connection is gone. A network cut leaves it open on this side, and these queries, run every
+   * sweep, are what notice. The server lets go of the locks once its keepalives give up, so the
+   * instance gives its spaces up first, or another instance would run them at the same time.
+   */
+  private async sweepQuery<T>(session: Session, query: () => Promise<T>): Promise<T> {
+    try {
+      return await query();
+    } catch (error) {
+      if (!(error instanceof pg.DatabaseError)) this.loseSession(session, error as Error);
+      throw error;
+    }
   }
 
   private resume(session: Session, rows: readonly TaskRow[]): void {

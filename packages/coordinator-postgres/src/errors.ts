@@ -46,7 +46,7 @@ export const COORDINATOR_ERRORS = {
       raisedBy: '`new PostgresSpaceCoordinator`',
       raisers: ['coordinator-postgres/src/options.ts#resolveOptions'],
       cause:
-        'the constructor’s options are missing or invalid: a `connectionString` that is not a `postgres://` URL, a `schema` that is not a lower-case identifier, a timeout, interval or pool size that is not a positive whole number, a time that becomes a timer over 2147483647 ms (the longest delay a Node.js timer keeps; 2147482647 for `statementTimeoutMs`), or a `reconnectMaxDelayMs` below `reconnectDelayMs`. The message lists every bad option and never repeats the connection string, which may hold a password.',
+        'the constructor’s options are missing or invalid: a `connectionString` that is not a `postgres://` URL, a `schema` that is not a lower-case identifier of up to 54 characters, a timeout, interval or pool size that is not a positive whole number, a time that becomes a timer over 2147483647 ms (the longest delay a Node.js timer keeps; 2147482647 for `statementTimeoutMs`), or a `reconnectMaxDelayMs` below `reconnectDelayMs`. The message lists every bad option and never repeats the connection string, which may hold a password.',
       fix: 'the message names each option and what it must be.',
     },
     /** @claim errors-coordinator-schema-beforehand */
@@ -104,7 +104,7 @@ export const COORDINATOR_ERRORS = {
       raisedBy: 'the scheduler, for a task waiting for its space',
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.acquire'],
       cause:
-        'this instance waited longer than `acquireTimeoutMs` (10 minutes by default) for the space’s tasks on other instances to end. Each such wait is timed on its own, and only while none of the space’s tasks runs on this instance: a task queued behind its own instance’s tasks is not timed. The space’s tasks waiting on this instance fail, their records are removed, and HTTP triggers answer 503.',
+        'this instance waited longer than `acquireTimeoutMs` (10 minutes by default) for the space’s tasks on other instances to end, or for PostgreSQL to answer its looks at the space, which it retries until then (the error’s `cause` is then PostgreSQL’s last failure). Each such wait is timed on its own, and only while none of the space’s tasks runs on this instance: a task queued behind its own instance’s tasks is not timed. The space’s tasks waiting on this instance fail, their records are removed, and HTTP triggers answer 503.',
       fix: 'look for a task that hangs in that space (its instance’s logs); raise `acquireTimeoutMs` if tasks legitimately take that long.',
     },
     WEFT_COORDINATOR_CONNECTION_LOST: {

@@ -14,7 +14,9 @@ export interface PostgresSpaceCoordinatorOptions {
   connectionString: string;
   /**
    * The schema holding the coordinator's tables; groups of runtimes that must not wait for each
-   * other use different schemas. Default `weft_coordinator`.
+   * other use different schemas. A lower-case identifier of up to 54 characters: the channel its
+   * instances notify each other on is the schema's name and `_released`, which PostgreSQL holds
+   * to 63. Default `weft_coordinator`.
    * @claim tsdoc-coordinator-default-schema
    */
   schema?: string;
@@ -34,8 +36,8 @@ export interface PostgresSpaceCoordinatorOptions {
    */
   statementTimeoutMs?: number;
   /**
-   * Longest this instance waits for a space (for the space's tasks on other instances to end), in
-   * milliseconds; past it the space's tasks waiting here fail with
+   * Longest this instance waits for a space (for the space's tasks on other instances to end, or
+   * for PostgreSQL to answer its looks at the space), in milliseconds; past it the space's tasks waiting here fail with
    * `WEFT_COORDINATOR_ACQUIRE_TIMEOUT`. The wait starts anew each time one of the space's tasks
    * ends here, so tasks queued behind this instance's own are not timed. Default 600000.
    * @claim tsdoc-coordinator-default-acquire-timeout-ms
@@ -77,7 +79,11 @@ export type ResolvedCoordinatorOptions = Required<
   logger: CoordinatorLogger;
 };
 
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+/**
+ * A lower-case identifier of up to 54 characters: the release channel, `<schema>_released`, must
+ * fit PostgreSQL's 63-byte names, or every release's notification fails and drops the session.
+ */
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,53}$/;
 
 const stderrLogger: CoordinatorLogger = {
   info: () => undefined,
@@ -111,7 +117,7 @@ export function resolveOptions(
   const schema = options.schema ?? 'weft_coordinator';
   if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
     problems.push(
-      `schema must be a lower-case identifier of up to 63 letters, digits or '_', got ${JSON.stringify(schema)}`,
+      `schema must be a lower-case identifier of up to 54 letters, digits or '_' (its release channel, the name and '_released', must fit PostgreSQL's 63 characters), got ${JSON.stringify(schema)}`,
     );
   }
   const positive = (name: keyof PostgresSpaceCoordinatorOptions, fallback: number): number => {

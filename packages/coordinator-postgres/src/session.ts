@@ -55,10 +55,18 @@ export async function openSession(
     options.logger.warn({ error: error.message }, 'idle PostgreSQL connection failed'),
   );
   // The server probes this session, so that a host that vanished without closing its
-  // connection loses its locks within about 25 s rather than hours.
+  // connection loses its locks within about 25 s rather than hours. Probes stop while the
+  // server has unacknowledged data for the host, which every release notification of another
+  // instance is; `tcp_user_timeout` ends the connection 25 s into that silence too, rather than
+  // after the kernel's retransmissions give up (about 15 minutes, past `acquireTimeoutMs`).
   const lockClient = new pg.Client({
     ...config,
-    options: '-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3',
+    options: [
+      '-c tcp_keepalives_idle=10',
+      '-c tcp_keepalives_interval=5',
+      '-c tcp_keepalives_count=3',
+      '-c tcp_user_timeout=25000',
+    ].join(' '),
   });
   const partial = {
     pool,

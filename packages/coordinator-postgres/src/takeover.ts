@@ -39,16 +39,20 @@ export async function adoptDeadInstancesTasks(
 
 /**
  * The session's own tasks that it does not know of: their admission answer was lost, for
- * example to a statement timeout after the row was written.
+ * example to a statement timeout after the row was written. It runs on the lock connection, as
+ * the takeover does: a sweep's queries are what notice a network cut there, and one waiting on
+ * a silent pool connection would hold the next sweep back by a whole statement deadline.
  */
 export async function unknownOwnTasks(session: Session, table: string): Promise<TaskRow[]> {
-  const mine = await session.pool.query<{ ticket: string }>(
+  const mine = await lockQuery<{ ticket: string }>(
+    session,
     `SELECT ticket FROM ${table} WHERE owner = $1::bigint`,
     [session.key],
   );
   const lostTrack = mine.rows.map((row) => Number(row.ticket)).filter((t) => !session.known.has(t));
   if (lostTrack.length === 0) return [];
-  const strays = await session.pool.query<TaskRow>(
+  const strays = await lockQuery<TaskRow>(
+    session,
     `SELECT ticket, arrival, attempts FROM ${table} WHERE ticket = ANY($1::bigint[])`,
     [lostTrack],
   );

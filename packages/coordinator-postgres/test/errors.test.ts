@@ -393,6 +393,58 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
+  it('ends a wait at acquireTimeoutMs also when PostgreSQL answers none of the looks at the space, and runs the task after all when it cannot delete its row either [claim:coord-readme-acquire-timeout] [claim:coord-readme-acquire-timeout-undeleted] [claim:scaling-ack-acquire-timeout]', async () => {
+    const schema = db.newSchema();
+    const coordinator = await open({
+      schema,
+      statementTimeoutMs: 200,
+      acquireTimeoutMs: 1_000,
+      sweepIntervalMs: 100,
+      reconnectDelayMs: 100,
+      reconnectMaxDelayMs: 200,
+    });
+    const task = arrival('room');
+    const ticket = await coordinator.admit(task);
+    // No other instance holds the space; another session holds the table, so every query on
+    // it waits and PostgreSQL cancels each at statementTimeoutMs.
+    const blocker = new pg.Client({ connectionString: db.url() });
+    await blocker.connect();
+    onTestFinished(() => blocker.end());
+    await blocker.query('BEGIN');
+    await blocker.query(`LOCK TABLE "${schema}".tasks IN ACCESS EXCLUSIVE MODE`);
+    const error = await errorOf(coordinator.acquire('room', new AbortController().signal));
+    expect(error.code).toBe('WEFT_COORDINATOR_ACQUIRE_TIMEOUT');
+    // PostgreSQL's query_canceled: the statement timeout of the last look.
+    expect(error.cause).toMatchObject({ code: '57014' });
+    // The scheduler forgets a task whose wait timed out; PostgreSQL refuses that deletion too,
+    // so the instance gives its spaces up and reconnects...
+    await coordinator.release('room', ticket, 'finished');
+    expect(await coordinator.checkHealth()).toBe(false);
+    await blocker.query('COMMIT');
+    // ... and the row, left in place, is taken over: the task runs after all.
+    const deadline = Date.now() + 10_000;
+    while (!resumed.some((entry) => entry.arrival.taskId === task.taskId)) {
+      if (Date.now() > deadline) throw new Error('the undeleted task was not resumed within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(resumed.find((entry) => entry.arrival.taskId === task.taskId)?.ticket).toBe(ticket);
+  }, 20_000);
+
+  it('runs and releases a task in a schema of the longest name it takes, 54 characters, and stays connected [claim:coord-readme-schema-length]', async () => {
+    const schema = `${db.newSchema()}_`.padEnd(54, 'x');
+    expect(schema).toHaveLength(54);
+    const holder = await open({ schema });
+    const waiter = await open({ schema });
+    const first = await holder.admit(arrival('room'));
+    const second = await waiter.admit(arrival('room'));
+    expect((await holder.acquire('room', new AbortController().signal)).ticket).toBe(first);
+    const waiting = waiter.acquire('room', new AbortController().signal);
+    await holder.release('room', first, 'finished');
+    // The release's notification went out on the schema's channel: the holder stays connected.
+    expect(await holder.checkHealth()).toBe(true);
+    expect((await waiting).ticket).toBe(second);
+  });
+
   it('ends a wait when the scheduler’s signal aborts', async () => {
     const schema = db.newSchema();
     const holder = await open({ schema });

@@ -11,6 +11,7 @@ import type { TaskArrival } from '@weft/core';
 import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PostgresSpaceCoordinator } from '../src/index.js';
+import { resolveOptions } from '../src/options.js';
 import { useServer } from './support/server.js';
 
 const db = useServer();
@@ -106,7 +107,7 @@ afterEach(async () => {
 });
 
 describe('PostgresSpaceCoordinator across a network cut', () => {
-  it('gives its spaces up within a sweep and a statement deadline, aborting the task it runs, and reconnects once the network is back [claim:coord-readme-takeover] [claim:scaling-keepalive] [claim:scaling-network-cut] [claim:scaling-restart-gives-up] [claim:coord-readme-health]', async () => {
+  it('gives its spaces up within a sweep and a statement deadline, aborting the task it runs, and reconnects once the network is back [claim:coord-readme-takeover] [claim:coord-readme-user-timeout] [claim:coord-readme-cut-before-server] [claim:scaling-keepalive] [claim:scaling-network-cut] [claim:scaling-restart-gives-up] [claim:coord-readme-health]', async () => {
     const relay = await startRelay(new URL(db.url()));
     cleanups.push(() => relay.close());
     const statementTimeoutMs = 500;
@@ -129,7 +130,9 @@ describe('PostgresSpaceCoordinator across a network cut', () => {
     expect(grant.signal.aborted).toBe(false);
 
     // The server's side of a cut: it probes the lock connection after 10 s of silence, every
-    // 5 s, 3 times, so it lets the locks go about 25 s after the cut.
+    // 5 s, 3 times, so it lets the locks go about 25 s after the cut. Probes stop while the
+    // server has unacknowledged data for the instance (another instance's release notification),
+    // so it also ends the connection once data has gone unacknowledged for 25 s.
     const { lockClient } = (coordinator as unknown as { session: { lockClient: pg.Client } })
       .session;
     const setting = async (name: string) =>
@@ -139,7 +142,12 @@ describe('PostgresSpaceCoordinator across a network cut', () => {
       await setting('tcp_keepalives_idle'),
       await setting('tcp_keepalives_interval'),
       await setting('tcp_keepalives_count'),
-    ]).toEqual(['10', '5', '3']);
+      await setting('tcp_user_timeout'),
+    ]).toEqual(['10', '5', '3', '25000']);
+    // With the defaults, an instance notices a cut (a sweep, then a statement deadline and a
+    // second) well before the server lets its locks go.
+    const defaults = resolveOptions({ connectionString: db.url() });
+    expect(defaults.sweepIntervalMs + defaults.statementTimeoutMs + 1_000).toBeLessThan(25_000 / 2);
 
     relay.freeze();
     const cutAt = Date.now();
@@ -162,5 +170,57 @@ describe('PostgresSpaceCoordinator across a network cut', () => {
     await waitUntil('the reconnection', () => coordinator.checkHealth(), 15_000);
     const next = await coordinator.admit(arrival('room-2', 2));
     expect(next).toBeGreaterThan(ticket);
+  });
+
+  it('notices a cut that comes while a sweep looks for its own lost tasks within the same bound, not a second statement deadline later [claim:coord-readme-health] [claim:scaling-network-cut]', async () => {
+    const relay = await startRelay(new URL(db.url()));
+    cleanups.push(() => relay.close());
+    // Long enough that one statement deadline more would pass the bound checked below.
+    const statementTimeoutMs = 3_000;
+    const sweepIntervalMs = 200;
+    const coordinator = new PostgresSpaceCoordinator({
+      connectionString: relay.url,
+      schema: db.newSchema(),
+      statementTimeoutMs,
+      sweepIntervalMs,
+      connectTimeoutMs: 1_000,
+      logger: silent,
+    });
+    cleanups.push(() => coordinator.shutdown());
+    await coordinator.init({ resume: () => undefined });
+    await coordinator.admit(arrival('room-1', 1));
+    const grant = await coordinator.acquire('room-1', new AbortController().signal);
+
+    // The cut comes just as a sweep sends its second query, the look for this instance's own
+    // tasks whose admission answer was lost, on whichever connection it goes.
+    const { pool, lockClient } = (
+      coordinator as unknown as { session: { pool: pg.Pool; lockClient: pg.Client } }
+    ).session;
+    let cutAt = 0;
+    const cutOnStrayLookup = (target: { query: (...args: unknown[]) => unknown }): void => {
+      const query = target.query.bind(target);
+      target.query = (...args: unknown[]) => {
+        const text = args[0];
+        if (
+          cutAt === 0 &&
+          typeof text === 'string' &&
+          /^SELECT ticket FROM .* WHERE owner/.test(text)
+        ) {
+          relay.freeze();
+          cutAt = Date.now();
+        }
+        return query(...args);
+      };
+    };
+    cutOnStrayLookup(pool as unknown as { query: (...args: unknown[]) => unknown });
+    cutOnStrayLookup(lockClient as unknown as { query: (...args: unknown[]) => unknown });
+    await waitUntil('the cut', () => cutAt > 0, 5_000);
+    await waitUntil('the running task’s abort', () => grant.signal.aborted, 20_000);
+    const noticedMs = Date.now() - cutAt;
+    // The same bound as above, with the same room for a busy machine; a query left waiting on a
+    // silent pool connection would add a whole statement deadline (4 s) to it.
+    expect(noticedMs).toBeLessThan(sweepIntervalMs + statementTimeoutMs + 1_000 + 3_000);
+    expect(grant.signal.reason).toMatchObject({ code: 'WEFT_COORDINATOR_CONNECTION_LOST' });
+    expect(await coordinator.checkHealth()).toBe(false);
   });
 });

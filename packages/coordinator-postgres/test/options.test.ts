@@ -46,3 +46,21 @@ describe('PostgresSpaceCoordinator timer options', () => {
     });
   });
 });
+
+// The release channel is the schema's name and `_released`; PostgreSQL refuses a notification on
+// a channel name of 64 bytes or more, which would fail every release.
+describe('PostgresSpaceCoordinator schema option', () => {
+  it('takes a schema name of 54 characters and refuses one of 55, naming the limit [claim:coord-readme-schema-length]', () => {
+    expect(resolveOptions({ connectionString, schema: `s${'x'.repeat(53)}` }).schema).toHaveLength(
+      54,
+    );
+    let message = '';
+    try {
+      resolveOptions({ connectionString, schema: `s${'x'.repeat(54)}` });
+    } catch (error) {
+      expect(WeftError.is(error, 'WEFT_COORDINATOR_INVALID_OPTIONS')).toBe(true);
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/schema must be a lower-case identifier of up to 54 /);
+  });
+});
