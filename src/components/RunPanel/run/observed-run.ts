@@ -3,9 +3,9 @@
  * models (./scripted-models.ts) and the observed memory (./observed-memory.ts), and reports each
  * event of its first task as it happens, timed from the start.
  *
- * The runtime is built with `Runtime.init` without `server` or `handleSignals`: both exist only
- * in Node.js. Route triggers are not served in a page; a run dispatches its task as the plugin's
- * route handler would.
+ * The runtime is built with `Runtime.init` without `handleSignals`, and without `server` in a
+ * page: both exist only in Node.js. Route triggers are not served in a page; a run dispatches its
+ * task as the plugin's route handler would.
  */
 import {
   Runtime,
@@ -133,6 +133,10 @@ export async function observedRun(config: ObservedRunConfig): Promise<AgentTask>
       ...config.options,
       analytics: { trackers: [tracker] },
       logger: pino({ level: 'silent' }),
+      // Run in Node.js (the unit tests), a plugin with routes starts the runtime's HTTP server:
+      // on a free port, so that two runs at once, or a run beside `npm start` on 3000, do not
+      // collide. A page has no server, and the browser's runtime refuses the option.
+      ...(typeof document === 'undefined' ? { server: { port: 0 } } : {}),
     },
   });
   await runtime.start();
