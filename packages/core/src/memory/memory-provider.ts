@@ -15,7 +15,7 @@ export interface Space {
    * @claim tsdoc-core-related-spaces-max
    */
   readonly relatedSpaces?: readonly string[];
-  /** A human description, shown in prompts to the model when present. */
+  /** A human description, shown to the model in the planning prompt when present. */
   readonly description?: string;
 }
 
