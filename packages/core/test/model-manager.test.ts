@@ -66,10 +66,10 @@ const hello = { messages: [{ role: 'user' as const, content: 'hello' }] };
  * A manager whose one provider, `alpha`, offers `text-generation` through {@link echoText} and
  * serves `summarise` through it by a transform: the text goes as one user message after
  * "Summarise: ", the answer's text comes back as the summary. `members` adds an options function
- * or replaces the output function.
+ * or replaces the input or output function.
  */
 function summariseThroughText(
-  members: Partial<Pick<CapabilityTransformEntry, 'options' | 'output'>> = {},
+  members: Partial<Pick<CapabilityTransformEntry, 'input' | 'options' | 'output'>> = {},
 ): { models: ModelManager; seen: { input: unknown; options: unknown }[] } {
   const seen: { input: unknown; options: unknown }[] = [];
   const models = manager(
@@ -341,7 +341,7 @@ describe('ModelManager.call', () => {
     );
   });
 
-  it('serves the requested id with its own provider, even one listed after a provider of an alias [claim:tr-alias-order]', async () => {
+  it('serves the requested id with its own provider, even one listed after a provider of an alias, unless the call names the alias provider [claim:tr-alias-order]', async () => {
     const direct = { ...echoText('direct'), id: 'chat' };
     const models = manager(
       [
@@ -353,6 +353,10 @@ describe('ModelManager.call', () => {
     expect(await models.callDynamic('chat', hello)).toEqual({ text: 'direct:hello' });
     // The other way round, text-generation is served by its own provider too.
     expect(await models.generateText('hello')).toBe('alias:hello');
+    // A named provider is the only one considered, so it serves through the alias.
+    expect(await models.callDynamic('chat', hello, { provider: 'alias' })).toEqual({
+      text: 'alias:hello',
+    });
   });
 
   it("checks an alias's answer against the requested capability's output schema too [claim:cap-validates-both-ways] [claim:tr-alias-validated-twice] [claim:cap-alias-checked-both]", async () => {
@@ -453,10 +457,137 @@ describe('ModelManager.call', () => {
   it('rejects a transform that produces invalid output, naming it [claim:tr-invalid-output]', async () => {
     const { models } = summariseThroughText({ output: () => ({ wrong: true }) });
     const error = await errorOf(models.callDynamic('summarise', { text: 'x' }));
-    expect(error.message).toContain(
-      'transform "summarise" -> "text-generation" produced invalid output',
+    expect(error.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(error.message).toMatch(
+      /^ModelManager: transform "summarise" -> "text-generation" produced invalid output: .*summary/s,
     );
   });
+
+  it("gives the options function the caller's options validated against from's config, defaults filled in, and checks its result against to's config only when to has one [claim:tr-options-row] [claim:tsdoc-transform-options]", async () => {
+    // summarise has no config schema: the function receives {} when the caller gives none.
+    const received: unknown[] = [];
+    const { models, seen } = summariseThroughText({
+      options: (options) => {
+        received.push(options);
+        return 'bad' in (options as object) ? { maxTokens: 0 } : { temperature: 0.2 };
+      },
+    });
+    await models.callDynamic('summarise', { text: 'story' });
+    expect(received).toEqual([{}]);
+    expect(seen[0]?.options).toEqual({ temperature: 0.2 });
+    // Its result is validated against text-generation's config before the provider is called.
+    const invalid = await errorOf(
+      models.callDynamic('summarise', { text: 'story' }, { options: { bad: true } }),
+    );
+    expect(invalid.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(invalid.message).toContain('options for capability "text-generation" are invalid');
+    expect(seen).toHaveLength(1);
+
+    // from with a config schema: its defaults are filled in, and a bad value stops the call
+    // before the function; to (chat) has none, so the function's result reaches the provider as is.
+    const styled = defineCapability({
+      id: 'styled-chat',
+      description: 'Chat in a style.',
+      input: z.object({ text: z.string() }),
+      output: z.object({ text: z.string() }),
+      config: z.object({ style: z.enum(['exact', 'free']).default('exact') }),
+    });
+    const styledReceived: unknown[] = [];
+    const chatSeen: unknown[] = [];
+    const chatting = manager(
+      [
+        new TestModelProvider('talker', {
+          capabilities: [
+            {
+              id: 'chat',
+              run: async (_input, request) => {
+                chatSeen.push(request.options);
+                return { text: 'ok' };
+              },
+            },
+          ],
+        }),
+      ],
+      (registry) => {
+        registry.register(chat);
+        registry.register(styled);
+        registry.addAliasGroup(['styled-chat', 'chat']);
+        registry.addTransform({
+          from: 'styled-chat',
+          to: 'chat',
+          input: (input) => ({
+            messages: [{ role: 'user', content: (input as { text: string }).text }],
+          }),
+          options: (options) => {
+            styledReceived.push(options);
+            return { tone: (options as { style: string }).style, undeclared: true };
+          },
+          output: (output) => output,
+        });
+      },
+    );
+    await chatting.callDynamic('styled-chat', { text: 'hi' });
+    expect(styledReceived).toEqual([{ style: 'exact' }]);
+    expect(chatSeen).toEqual([{ tone: 'exact', undeclared: true }]);
+    const refused = await errorOf(
+      chatting.callDynamic('styled-chat', { text: 'hi' }, { options: { style: 'loud' } }),
+    );
+    expect(refused.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(refused.message).toContain('options for capability "styled-chat" are invalid');
+    expect(styledReceived).toHaveLength(1);
+  });
+
+  it("without an options function, drops the options keys that from's or to's config schema does not declare, with no error [claim:tr-options-dropped] [claim:tsdoc-transform-options]", async () => {
+    // The summarise of the transforms page: a config with a style, served by text-generation.
+    const styledSummary = defineCapability({
+      id: 'styled-summary',
+      description: 'Summarises a text in a style.',
+      input: z.object({ text: z.string().min(1) }),
+      output: z.object({ summary: z.string() }),
+      config: z.object({ style: z.enum(['exact', 'free']).default('exact') }),
+    });
+    const seen: { input: unknown; options: unknown }[] = [];
+    const models = manager(
+      [new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] })],
+      (registry) => {
+        registry.register(styledSummary);
+        registry.addAliasGroup(['styled-summary', 'text-generation']);
+        registry.addTransform({
+          from: 'styled-summary',
+          to: 'text-generation',
+          input: (input) => ({
+            messages: [{ role: 'user', content: (input as { text: string }).text }],
+          }),
+          output: (output) => ({ summary: (output as { text: string }).text }),
+        });
+      },
+    );
+    await models.callDynamic(
+      'styled-summary',
+      { text: 'story' },
+      { options: { style: 'free', temperature: 0.3 } },
+    );
+    // A temperature out of text-generation's range is dropped by from's schema before to's sees it.
+    await models.callDynamic('styled-summary', { text: 'story' }, { options: { temperature: 5 } });
+    expect(seen.map((call) => call.options)).toEqual([{}, {}]);
+  });
+
+  it.each(['input', 'options', 'output'] as const)(
+    "lets an exception thrown by the transform's %s function reach the caller unwrapped [claim:tr-transform-throws]",
+    async (member) => {
+      const thrown = new TypeError(`the ${member} function broke`);
+      const { models, seen } = summariseThroughText({
+        [member]: () => {
+          throw thrown;
+        },
+      });
+      const error = await errorOf(models.callDynamic('summarise', { text: 'story' }));
+      expect(error).toBe(thrown);
+      expect(WeftError.is(error)).toBe(false);
+      // The provider runs only when the input and the options were converted.
+      expect(seen).toHaveLength(member === 'output' ? 1 : 0);
+    },
+  );
 
   it('uses the first provider by default, the default provider when set, and request.provider above both [claim:tr-named-provider-only] [claim:cap-request-provider] [claim:cap-choose-provider] [claim:tr-provider-choice] [claim:trouble-default-provider] [claim:mpi-selection-order] [claim:mpo-id-selects] [claim:tut-default-providers] [claim:tut-first-provider] [claim:wp-routing]', async () => {
     const models = manager([

@@ -172,6 +172,10 @@ describe('CapabilityRegistry', () => {
     expect(() => registry.addTransform({ ...transform })).toThrow(
       'a transform "chat" -> "text-generation" is already registered',
     );
+    // The other direction is a pair of its own.
+    const back = { ...transform, from: 'text-generation', to: 'chat' };
+    registry.addTransform(back);
+    expect(registry.getTransform('text-generation', 'chat')).toBe(back);
   });
 
   it('rejects an alias group with fewer than two distinct ids [claim:tr-errors-groups]', () => {

@@ -44,7 +44,7 @@ describe('capability call errors', () => {
     expect((invalid as Error).message).toContain('input for capability "text-generation"');
   });
 
-  it('gives WEFT_CAPABILITY_UNKNOWN, before looking for a provider, to an id no registered descriptor defines [claim:cap-unknown-id]', async () => {
+  it('gives WEFT_CAPABILITY_UNKNOWN, before looking for a provider, to an id no registered descriptor defines [claim:cap-unknown-id] [claim:tr-unknown-id]', async () => {
     // `sentiment` is declared in ICapabilities, but no provider in `models` lists its descriptor.
     const { runtime } = await startedRuntime({ responses: { fallback: 'text' } });
     const unregistered = await runtime.models

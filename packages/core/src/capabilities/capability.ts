@@ -206,10 +206,14 @@ export interface CapabilityTransformEntry {
    */
   input(input: unknown): unknown;
   /**
-   * Maps the per-call options of `from` to options of `to`; without it options pass unchanged.
+   * Maps the per-call options of `from` to options of `to`. Without it the options are not
+   * mapped: what `from`'s config schema returned goes on to `to`'s, so a key that either schema
+   * does not declare can be dropped on the way.
    *
-   * @param options - The caller's options (`{}` when none were given).
-   * @returns Options for `to`; they are validated against `to`'s config schema.
+   * @param options - The caller's options (`{}` when none were given), validated against
+   * `from`'s config schema when it has one, its defaults filled in.
+   * @returns Options for `to`; they are validated against `to`'s config schema when it has one.
+   * @claim tsdoc-transform-options
    */
   options?(options: unknown): unknown;
   /**
