@@ -2,7 +2,12 @@
  * What a task leaves in memory: the trigger's metadata on both its memories, only the trigger
  * memory while it runs (which is what a crash would leave behind), and a bounded chain write.
  */
-import { type Runtime } from '@weft/core';
+import {
+  type Runtime,
+  type SpaceCoordinator,
+  type SpaceCoordinatorHost,
+  type TaskArrival,
+} from '@weft/core';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -63,6 +68,93 @@ describe('a task that has not finished', () => {
     await finished;
     const after = await memory.query({ space: 'unfinished', order: 'asc' });
     expect(after.map((stored) => stored.kind)).toEqual(['trigger', 'chain']);
+  });
+});
+
+/**
+ * A coordinator for one instance of a group: it grants each space at once, under a signal the
+ * test aborts to take the space away; it records each arrival, each release as
+ * `space#ticket outcome`, and the host it was given, through which the test hands it a task.
+ */
+function recordingCoordinator(id: string) {
+  let ticket = 0;
+  const lost = new AbortController();
+  const arrivals: TaskArrival[] = [];
+  const released: string[] = [];
+  let host: SpaceCoordinatorHost | undefined;
+  const coordinator: SpaceCoordinator = {
+    id,
+    init: async (given) => {
+      host = given;
+    },
+    shutdown: async () => undefined,
+    admit: async (arrival) => {
+      arrivals.push(arrival);
+      return (ticket += 1);
+    },
+    acquire: async () => ({ ticket: Math.max(ticket, 1), signal: lost.signal }),
+    release: async (space, releasedTicket, outcome) => {
+      released.push(`${space}#${releasedTicket} ${outcome}`);
+    },
+  };
+  return { coordinator, arrivals, released, lose: () => lost.abort(), host: () => host };
+}
+
+describe('a task that a space coordinator runs again', () => {
+  it('writes its trigger and chain memories, and reads the history, once per run, all under its one id [claim:mpm-rerun-writes-again] [claim:mpm-two-writes] [claim:mpm-one-read]', async () => {
+    const memory = new InMemoryMemoryProvider();
+    const query = memory.query.bind(memory);
+    let reads = 0;
+    memory.query = (options) => {
+      reads += 1;
+      return query(options);
+    };
+    // The first instance's step waits until the task is cancelled; the second one's answers.
+    const waits = recordingExecutor(
+      'wait',
+      (_task, context) =>
+        new Promise((resolve) => {
+          context.signal.addEventListener('abort', () => resolve({ success: true }));
+        }),
+    );
+    const first = recordingCoordinator('first');
+    const { runtime: one } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [waits] })],
+      responses: planner(['tools', 'wait']),
+      coordinator: first.coordinator,
+      memory,
+    });
+    const cut = one.dispatch({ pluginId: 'tools', triggerId: 'm', space: 'room' });
+    await waitFor(() => waits.calls.length === 1);
+    // The instance loses the space: the run is cut short and the task left for a rerun.
+    first.lose();
+    const cancelled = await cut;
+    expect(cancelled.status).toBe('cancelled');
+    await waitFor(() => first.released.length === 1);
+    expect(first.released).toEqual(['room#1 abandoned']);
+    expect(reads).toBe(1);
+
+    // Another instance of the group, on the same store, takes the task over and runs it again.
+    const second = recordingCoordinator('second');
+    const { runtime: two } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [recordingExecutor('wait')] })],
+      responses: planner(['tools', 'wait']),
+      coordinator: second.coordinator,
+      memory,
+    });
+    const [arrival] = first.arrivals;
+    expect(arrival?.taskId).toBe(cancelled.id);
+    second.host()?.resume(arrival as TaskArrival, 1);
+    await waitFor(() => second.released.length === 1);
+    expect(second.released).toEqual(['room#1 finished']);
+    expect(reads).toBe(2);
+    expect(two.status).toBe('running');
+
+    const stored = await memory.query({ taskId: cancelled.id, order: 'asc' });
+    expect(stored.map((entry) => entry.kind)).toEqual(['trigger', 'chain', 'trigger', 'chain']);
+    expect(
+      stored.filter((entry) => entry.kind === 'chain').map((entry) => entry.content),
+    ).toMatchObject([{ status: 'cancelled' }, { status: 'completed' }]);
   });
 });
 
