@@ -98,7 +98,7 @@ describe('the API reference of @weft/core', () => {
     );
   });
 
-  it('documents every export of @weft/core, and ServerManager and serverOf of @weft/core/node [claim:cg-api-reference-entry] [claim:index-api-reference-every-export]', () => {
+  it('documents every export of @weft/core, and ServerManager and serverOf of @weft/core/node [claim:cg-api-reference-entry] [claim:index-api-reference-every-export] [claim:core-readme-api-reference]', () => {
     expect(API_ENTRY_POINT).toBe('packages/core/src/api-reference.ts');
     const documented = new Set(project!.children?.map((child) => child.name));
     // Names only: no lib and no types are needed to list a module's exports, and loading them

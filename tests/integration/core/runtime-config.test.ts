@@ -88,9 +88,18 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('model "twin": two providers share this id');
   });
 
-  it('rejects a memory that is not a provider', async () => {
+  it('rejects a memory that is not a provider [claim:core-readme-init-checks]', async () => {
     const message = await initError(base({ memory: { id: 'nope' } as never }));
     expect(message).toContain('memory: expected a MemoryProvider instance');
+  });
+
+  it('names a coordinator that is not a SpaceCoordinator [claim:core-readme-init-checks]', async () => {
+    // It has init and shutdown, but none of the methods that order a space's tasks.
+    const coordinator = { id: 'half', init: async () => {}, shutdown: async () => {} };
+    const message = await initError(base({ coordinator: coordinator as never }));
+    expect(message.split('\n- ').slice(1)).toEqual([
+      'coordinator: expected a SpaceCoordinator instance, got an instance of Object',
+    ]);
   });
 
   it('lists a missing memory among the problems instead of failing on it [claim:philo-init-one-error]', async () => {
@@ -417,7 +426,7 @@ describe('Runtime.init configuration checks', () => {
     expect(message.split('\n- ')).toHaveLength(7);
   });
 
-  it('checks plugins and capabilities once models and plugins have their shape, listing the shape and option problems first [claim:philo-init-shape-first] [claim:philo-init-shape-first-later] [claim:cfg-init-shape-first]', async () => {
+  it('checks plugins and capabilities once models and plugins have their shape, listing the shape and option problems first [claim:philo-init-shape-first] [claim:philo-init-shape-first-later] [claim:cfg-init-shape-first] [claim:core-readme-init-shape-first]', async () => {
     const undescribed = { ...recordingExecutor('save'), description: '' };
     const poet = new TestPlugin('poet', {
       executors: [undescribed],
@@ -525,7 +534,7 @@ describe('Runtime.init configuration checks', () => {
     );
   });
 
-  it('starts each listed problem with the path, the variable or the owner at fault [claim:errors-invalid-config-lines]', async () => {
+  it('starts each listed problem with the path, the variable or the owner at fault [claim:errors-invalid-config-lines] [claim:core-readme-init-checks]', async () => {
     const saved = process.env.WEFT_LOG_LEVEL;
     process.env.WEFT_LOG_LEVEL = 'loud';
     let registries: string;
