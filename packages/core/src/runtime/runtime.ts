@@ -37,8 +37,9 @@ const STOP_GRACE_MS = 2_000;
  * The agent: it owns the plugins, model providers and memory, turns trigger events into tasks,
  * and runs them through the {@link Scheduler}.
  *
- * Create one with {@link Runtime.init}, which checks the whole configuration and throws one
- * error listing every problem, each naming the plugin, model or capability at fault. Then
+ * Create one with {@link Runtime.init}, which checks the configuration and throws one error
+ * listing the problems it finds, each naming the part, option or variable at fault (the plugins'
+ * and capabilities' own problems once the configuration has its shape). Then
  * {@link Runtime.start} it and, when done, {@link Runtime.stop} it.
  *
  * @example
