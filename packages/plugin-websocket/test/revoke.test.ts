@@ -95,6 +95,20 @@ describe('WebSocketPlugin.closeConnectionsOf', () => {
     expect(booted.plugin.closeConnectionsOf('nobody')).toBe(0);
   });
 
+  it('leaves open a connection admitted through trustClientUser, whose frames name the user [claim:wsdoc-revoke-trusted]', async () => {
+    const { booted } = await bootRecording({ trustClientUser: true, authenticate: () => true });
+    const trusted = await open(booted.url);
+    trusted.send({ ...message('1', 'as ada'), user: 'ada' });
+    expect(await trusted.next()).toMatchObject({ type: 'accepted', id: '1' });
+    expect(await trusted.next()).toMatchObject({ type: 'reply', id: '1' });
+    expect(booted.plugin.closeConnectionsOf('ada')).toBe(0);
+    const again = { ...message('2', 'still ada'), user: 'ada' };
+    trusted.send(again);
+    expect(await trusted.next()).toMatchObject({ type: 'accepted', id: '2' });
+    expect(await trusted.next()).toMatchObject({ type: 'reply', id: '2' });
+    expect(trusted.socket.readyState).toBe(trusted.socket.OPEN);
+  });
+
   it('sends the default reason, and cuts a long one to the 123 bytes websocket allows [claim:wsreadme-revoke-reason]', async () => {
     const { booted, as } = await bootRecording();
     const ada = await as('ada');

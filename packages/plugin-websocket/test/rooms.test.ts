@@ -115,7 +115,7 @@ describe('WebSocketPlugin: shared rooms', () => {
     expect(plans[1]).toContain('4242');
   });
 
-  it('asks authorizeRoom for every frame, answers WEFT_WS_ROOM_FORBIDDEN to a refused room and keeps the connection [claim:wsdoc-shared] [claim:prod-chat-shared] [claim:wsreadme-room-shared] [claim:wsreadme-error-codes] [claim:tsdoc-chat-authorize-room]', async () => {
+  it('asks authorizeRoom for every frame, answers WEFT_WS_ROOM_FORBIDDEN to a room it refuses, throws on or does not answer in time, and keeps the connection [claim:wsdoc-shared] [claim:prod-chat-shared] [claim:wsreadme-room-shared] [claim:wsreadme-error-codes] [claim:tsdoc-chat-authorize-room]', async () => {
     const asked: string[] = [];
     booted = await boot({
       trustClientUser: false,
@@ -125,22 +125,25 @@ describe('WebSocketPlugin: shared rooms', () => {
       authorizeRoom: ({ user, room }) => {
         asked.push(`${user}@${room}`);
         if (room === 'hang') return new Promise<boolean>(() => undefined);
+        if (room === 'crash') throw new Error('room service at 10.0.0.9 down');
         return room === 'lobby';
       },
     });
     const eve = await open(`${booted.url}?token=t-eve`);
-    for (const room of ['room-x', 'hang']) {
+    for (const room of ['room-x', 'hang', 'crash']) {
       eve.send({ type: 'message', id: room, room, user: 'eve', message: 'hello' });
-      expect(await eve.next()).toMatchObject({
+      const refused = await eve.next();
+      expect(refused).toMatchObject({
         type: 'error',
         id: room,
         code: 'WEFT_WS_ROOM_FORBIDDEN',
         docsUrl: expect.stringContaining('#weft_ws_room_forbidden'),
       });
+      expect(JSON.stringify(refused)).not.toContain('10.0.0.9');
     }
     expect(await say(eve, 'ok', 'lobby', 'eve', 'hi')).toMatchObject({ type: 'reply' });
     await say(eve, 'ok2', 'lobby', 'eve', 'again');
-    expect(asked).toEqual(['eve@room-x', 'eve@hang', 'eve@lobby', 'eve@lobby']);
+    expect(asked).toEqual(['eve@room-x', 'eve@hang', 'eve@crash', 'eve@lobby', 'eve@lobby']);
   });
 
   it('refuses roomHistory shared without authorizeRoom with WEFT_WS_INVALID_OPTIONS [claim:wsdoc-shared] [claim:wsreadme-bad-option]', () => {

@@ -93,6 +93,14 @@ describe('WebSocketPlugin conversation', () => {
     expect(await booted.memory.query({ space: chatSpace('r42', 'mallory').id, limit: 10 })).toEqual(
       [],
     );
+    // Replaced, but not optional: a frame must still carry a valid user.
+    client.send({ type: 'message', id: '2', room: 'r42', message: 'hi' });
+    expect(await client.next()).toMatchObject({
+      type: 'error',
+      id: '2',
+      code: 'WEFT_WS_INVALID_FRAME',
+      message: expect.stringContaining('"user" is required'),
+    });
   });
 
   it('keeps the spaces of ids built from user input apart, even when one id contains the separators [claim:wsdoc-same-space] [claim:wsreadme-space]', async () => {
@@ -380,7 +388,7 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(await upgradeWithoutHost(anyHost.url, '1.1')).toMatch(/^HTTP\/1\.1 101 /);
   });
 
-  it('runs authenticate before the upgrade: refused, throwing and hung hooks answer 401 without internals [claim:httpchat-options-same] [claim:wsdoc-auth] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:wp-websocket] [claim:errors-401-cause]', async () => {
+  it('runs authenticate before the upgrade: refused, throwing and hung hooks, and a user id no frame could hold, answer 401 without internals [claim:httpchat-options-same] [claim:wsdoc-auth] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:wp-websocket] [claim:errors-401-cause]', async () => {
     const seen: string[] = [];
     booted = await boot({
       authTimeoutMs: 200,
@@ -391,10 +399,12 @@ describe('WebSocketPlugin upgrade checks', () => {
         if (token === 'Bearer crash')
           throw new Error('auth backend at 10.0.0.7 refused: secret=abc');
         if (token === 'Bearer hang') return new Promise<boolean>(() => undefined);
+        // A user id no frame's user could hold.
+        if (token === 'Bearer email') return { user: 'ada@example.com' };
         return false;
       },
     });
-    for (const token of ['Bearer bad', 'Bearer crash', 'Bearer hang']) {
+    for (const token of ['Bearer bad', 'Bearer crash', 'Bearer hang', 'Bearer email']) {
       const started = Date.now();
       const refused = await refusedUpgrade(booted.url, { headers: { authorization: token } });
       expect(refused.status, token).toBe(401);
@@ -405,8 +415,16 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(booted.plugin.connectionCount).toBe(0);
     const crashLog = booted.logs.find((line) => String(line.msg).includes('authenticate threw'));
     expect(String(crashLog?.error)).toContain('10.0.0.7');
+    const idLog = booted.logs.find((line) => String(line.msg).includes('not a valid id'));
+    expect(idLog).toMatchObject({ user: 'ada@example.com' });
     await open(booted.url, { headers: { authorization: 'Bearer good' } });
-    expect(seen).toEqual(['Bearer bad', 'Bearer crash', 'Bearer hang', 'Bearer good']);
+    expect(seen).toEqual([
+      'Bearer bad',
+      'Bearer crash',
+      'Bearer hang',
+      'Bearer email',
+      'Bearer good',
+    ]);
     expect(booted.plugin.connectionCount).toBe(1);
   });
 
@@ -562,7 +580,7 @@ describe('WebSocketPlugin deadlines and limits', () => {
     ]);
   });
 
-  it('answers WEFT_WS_NO_REPLY without the model error, which goes to the log [claim:errors-ws-no-reply-frame] [claim:wsdoc-no-internals] [claim:wsreadme-error-codes] [claim:wsreadme-errors]', async () => {
+  it('answers WEFT_WS_NO_REPLY without the model error, which goes to the log [claim:errors-ws-no-reply-frame] [claim:wsdoc-no-internals] [claim:wsdoc-frames] [claim:wsreadme-error-codes] [claim:wsreadme-errors]', async () => {
     booted = await boot({}, (messages, request) => {
       if (request.purpose === 'plan' || request.purpose === 'review')
         return echoModel(messages, request);
@@ -662,7 +680,7 @@ describe('WebSocketPlugin close', () => {
     await expect(client.next(200)).rejects.toThrow('no frame');
   });
 
-  it('refuses new messages and, before any other check, new upgrades while the runtime stops, delivers the reply of a running task, then closes with 1001 [claim:errors-503-sources] [claim:wsdoc-stop] [claim:wsdoc-close] [claim:wsreadme-stopping-first] [claim:wsreadme-close] [claim:errors-shutting-down-websocket] [claim:wsreadme-error-codes] [claim:errors-ws-internal]', async () => {
+  it('refuses new messages and, before any other check, new upgrades while the runtime stops, delivers the replies of a running and a queued task, then closes with 1001 [claim:errors-503-sources] [claim:wsdoc-stop] [claim:wsdoc-close] [claim:wsreadme-stopping-first] [claim:wsreadme-close] [claim:errors-shutting-down-websocket] [claim:wsreadme-error-codes] [claim:errors-ws-internal]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     booted = await boot({}, async (messages, request) => {
@@ -674,6 +692,9 @@ describe('WebSocketPlugin close', () => {
     const client = await open(booted.url);
     client.send(message('1', 'slow one'));
     await client.next();
+    // Same room and user: its task waits in the queue behind the first.
+    client.send(message('queued', 'queued one'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: 'queued' });
     const stopping = booted.runtime.stop();
     client.send(message('2', 'one more', 'r2'));
     expect(await client.next()).toMatchObject({
@@ -690,6 +711,12 @@ describe('WebSocketPlugin close', () => {
     }
     release();
     expect(await client.next()).toMatchObject({ type: 'reply', id: '1', reply: 'late but here' });
+    // The drain runs the queued task too, and its reply reaches the client before the close.
+    expect(await client.next()).toMatchObject({
+      type: 'reply',
+      id: 'queued',
+      reply: 'late but here',
+    });
     await stopping;
     expect((await client.closed).code).toBe(SHUTDOWN_CLOSE.code);
   });
