@@ -368,23 +368,28 @@ export class ChatConnection {
   }
 
   /**
-   * Sends a frame, unless the client has gone. A client whose unsent backlog passes
-   * `maxBufferedBytes` has stopped reading: it is cut off rather than buffered for without end.
+   * Sends a frame, unless the client has gone. A client that still has more than
+   * `maxBufferedBytes` unsent when the next frame is due has stopped reading: it is cut off rather
+   * than buffered for without end. The backlog is judged before the frame, not after it, so that
+   * one reply larger than the limit reaches a client that reads, over a network whose socket
+   * takes it in pieces.
    */
   private send(frame: ServerFrame): void {
     if (this.revoked || this.socket.readyState !== WebSocket.OPEN) return;
-    this.socket.send(JSON.stringify(frame));
-    if (this.socket.bufferedAmount > this.host.options.maxBufferedBytes) {
+    const backlog = this.socket.bufferedAmount;
+    if (backlog > this.host.options.maxBufferedBytes) {
       this.host.runtime.logger.warn(
         {
           connectionId: this.id,
-          bufferedBytes: this.socket.bufferedAmount,
+          bufferedBytes: backlog,
           limit: this.host.options.maxBufferedBytes,
         },
         'websocket: client is not reading; connection dropped',
       );
       this.socket.terminate();
+      return;
     }
+    this.socket.send(JSON.stringify(frame));
   }
 
   private resetIdleTimer(): void {

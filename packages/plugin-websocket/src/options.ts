@@ -61,9 +61,10 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
   /** A connection that sends no message for this long is closed (1000). Default 600000. */
   idleTimeoutMs?: number;
   /**
-   * Most bytes waiting to be sent to one client. A client that stops reading is dropped when
-   * its backlog passes this, so a slow reader cannot make the server hold unbounded memory.
-   * Default 1048576.
+   * Most bytes left waiting for one client when the next frame is due. A client that stops
+   * reading is dropped when a frame finds its backlog past this, so a slow reader cannot make the
+   * server hold unbounded memory; a single reply may be larger and still reaches a client that
+   * reads. Default 1048576.
    */
   maxBufferedBytes?: number;
   /**

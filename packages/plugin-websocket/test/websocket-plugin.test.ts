@@ -623,6 +623,36 @@ describe('WebSocketPlugin deadlines and limits', () => {
     ).toBe(true);
   });
 
+  it('sends one reply larger than maxBufferedBytes whole to a client that reads [claim:wsdoc-backpressure]', async () => {
+    // Larger than what loopback's socket buffers take at once: most of it waits in the plugin
+    // right after the send, as a reply of any size does over a slow network.
+    const big = 'z'.repeat(16_000_000);
+    booted = await boot({ maxBufferedBytes: 256 * 1024 }, (messages, request) => {
+      if (request.purpose === 'plan' || request.purpose === 'review')
+        return echoModel(messages, request);
+      return big;
+    });
+    const client = await open(booted.url);
+    client.send(message('1', 'one long answer, please'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+    const dropped = client.closed.then(({ code }) => {
+      throw new Error(`the connection closed with ${code} before the reply`);
+    });
+    // The connection closes after the test too; only a close before the reply fails it.
+    dropped.catch(() => undefined);
+    expect(await Promise.race([client.next(15_000), dropped])).toMatchObject({
+      type: 'reply',
+      id: '1',
+      reply: big,
+    });
+    expect(booted.plugin.connectionCount).toBe(1);
+    expect(
+      booted.logs.some(
+        (line) => line.msg === 'websocket: client is not reading; connection dropped',
+      ),
+    ).toBe(false);
+  });
+
   it('drops a peer that stops answering pings [claim:wsdoc-ping]', async () => {
     booted = await boot({ heartbeatIntervalMs: 100 });
     const client = await open(booted.url, { autoPong: false });
