@@ -169,3 +169,45 @@ describe('every first-party memory store accepts the same edge cases with the sa
     },
   );
 });
+
+describe('what a test written against the in-memory store must not lean on', () => {
+  it("needs init() only for the durable stores, and gets object keys back in jsonb's order only from PostgreSQL [claim:tst-in-memory-durable-differences]", async () => {
+    const fresh: [string, MemoryProvider][] = [
+      ['in-memory', new InMemoryMemoryProvider()],
+      ['sqlite', new SqliteMemoryProvider({ path: join(directory, 'fresh.db') })],
+      ['postgres', new PostgresMemoryProvider({ connectionString: postgres.url() })],
+    ];
+    const note = { space: 'fresh', kind: 'note', content: 1, metadata: {} };
+    const codeOf = (call: () => Promise<unknown>) =>
+      call().then(
+        () => 'accepted',
+        (error: unknown) => (WeftError.is(error) ? error.code : String(error)),
+      );
+    const beforeInit = [];
+    const afterShutdown = [];
+    for (const [, provider] of fresh) {
+      beforeInit.push(await codeOf(() => provider.store(note)));
+      await provider.init();
+      await provider.shutdown();
+      afterShutdown.push(await codeOf(() => provider.query({})));
+    }
+    expect(beforeInit).toEqual(['accepted', 'WEFT_SQLITE_NOT_OPEN', 'WEFT_POSTGRES_NOT_OPEN']);
+    expect(afterShutdown).toEqual(['accepted', 'WEFT_SQLITE_NOT_OPEN', 'WEFT_POSTGRES_NOT_OPEN']);
+
+    const content = { zebra: 1, ant: 2, b: 3 };
+    const keys = [];
+    for (const { provider } of stores) {
+      const stored = await provider.store({ space: 'keys', kind: 'note', content, metadata: {} });
+      const [read] = await provider.query({ space: 'keys' });
+      expect(read?.content).toEqual(content);
+      keys.push([Object.keys(stored.content as object), Object.keys(read?.content as object)]);
+    }
+    const written = ['zebra', 'ant', 'b'];
+    const shorterFirst = ['b', 'ant', 'zebra'];
+    expect(keys).toEqual([
+      [written, written],
+      [written, written],
+      [shorterFirst, shorterFirst],
+    ]);
+  });
+});

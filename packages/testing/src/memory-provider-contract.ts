@@ -308,7 +308,11 @@ async function filtersBySpace(provider: MemoryProvider): Promise<void> {
     'a%b_c',
     'line\nbreak',
   ]);
-  assert.deepStrictEqual(spacesOf(await provider.query({ space: 'team-a' })), ['team-a']);
+  assert.deepStrictEqual(
+    spacesOf(await provider.query({ space: 'team-a' })),
+    ['team-a'],
+    'space matches one space exactly',
+  );
   assert.deepStrictEqual(
     spacesOf(await provider.query({ spacePrefix: 'team-a' })),
     ['team-ab', 'team-a-user-1', 'team-a'],
@@ -502,7 +506,11 @@ async function survivesRestart<P extends MemoryProvider>(
     const after = await next.query({ order: 'asc' });
     assert.deepStrictEqual(after, before, 'every memory must survive a restart unchanged');
     assert.ok(after[0]?.createdAt instanceof Date, 'createdAt must still be a Date');
-    assert.equal(after[0]?.id, first.id);
+    assert.equal(
+      after[0]?.id,
+      first.id,
+      'the oldest memory must come first in order asc after the restart, under the id store() gave it',
+    );
     const later = await next.store(note('durable'));
     assert.equal(
       (await next.query({ limit: 1 }))[0]?.id,

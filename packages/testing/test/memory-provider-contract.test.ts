@@ -199,6 +199,65 @@ describe('memoryProviderContract', () => {
     );
   });
 
+  it('names the broken rule, not only a diff, where one assertion of a case checks a single value [claim:tst-contract-error]', async () => {
+    /** Takes `space` as a prefix. */
+    class PrefixSpaceProvider extends InMemoryMemoryProvider {
+      override query(options: QueryMemoryOptions): Promise<Memory[]> {
+        const { space, ...rest } = options;
+        return super.query(space === undefined ? options : { ...rest, spacePrefix: space });
+      }
+    }
+    /** Durable over a shared store, but gives every query newest first, whatever its order. */
+    class NewestFirstProvider extends MemoryProvider {
+      readonly id = 'newest-first';
+      constructor(readonly inner = new InMemoryMemoryProvider()) {
+        super();
+      }
+      store(memory: Omit<Memory, 'id' | 'createdAt'>) {
+        return this.inner.store(memory);
+      }
+      update(id: string, patch: { content?: unknown }) {
+        return this.inner.update(id, patch);
+      }
+      query(options: QueryMemoryOptions) {
+        return this.inner.query({ ...options, order: 'desc' });
+      }
+      remove(id: string) {
+        return this.inner.remove(id);
+      }
+      clear(space?: string) {
+        return this.inner.clear(space);
+      }
+    }
+    const failures: [WeftError, string][] = [];
+    for (const [cases, name, rule] of [
+      [
+        memoryProviderContract({ create: () => new PrefixSpaceProvider() }),
+        'filters by space, prefix and pattern',
+        'space matches one space exactly',
+      ],
+      [
+        memoryProviderContract({
+          create: () => new NewestFirstProvider(),
+          reopen: (previous) => new NewestFirstProvider(previous.inner),
+        }),
+        'keeps every memory across shutdown',
+        'the oldest memory must come first in order asc after the restart',
+      ],
+    ] as const) {
+      const error = await caseNamed(cases, name)
+        .run()
+        .catch((caught: unknown) => caught);
+      expect(WeftError.is(error, 'WEFT_TESTING_CONTRACT_FAILED')).toBe(true);
+      failures.push([error as WeftError, rule]);
+    }
+    for (const [error, rule] of failures) {
+      expect(error.message).toContain(rule);
+      expect(error.message).toMatch(/actual: [^]*expected: /);
+      expect((error.cause as { generatedMessage?: boolean }).generatedMessage).toBe(false);
+    }
+  });
+
   it("makes 32 concurrent store() calls in the contract's concurrency case [claim:mpo-contract-32] [claim:tst-contract]", async () => {
     let stores = 0;
     class CountingProvider extends InMemoryMemoryProvider {

@@ -49,6 +49,15 @@ describe('getObject in JSON mode', () => {
     expect(model.requests).toHaveLength(4);
   });
 
+  it('takes a scripted object response for an array schema only as the envelope: a bare array is refused and asked again [claim:tst-get-object-envelope]', async () => {
+    const { models: manager, model } = await models([['tea'], { value: ['tea', 'milk'] }]);
+    const schema = z.array(z.string());
+    expect(await manager.getObject({ schema, prompt: 'List.' })).toEqual(['tea', 'milk']);
+    // The bare array was sent as its JSON text, refused, and the retry took the envelope.
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[1]?.at(-2)).toEqual({ role: 'assistant', content: '["tea"]' });
+  });
+
   it('asks for a union of objects as it is, since JSON mode can answer it [claim:go-union-of-objects]', async () => {
     const { models: manager, model } = await models(['{"kind":"b"}']);
     const union = z.union([z.object({ kind: z.literal('a') }), z.object({ kind: z.literal('b') })]);
