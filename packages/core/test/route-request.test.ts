@@ -1,5 +1,6 @@
 import { Agent, get as httpGet } from 'node:http';
-import type { Runtime, TriggerRoute } from '@weft/core';
+import { connect } from 'node:net';
+import type { RouteRequest, RouteResponse, Runtime, TriggerRoute } from '@weft/core';
 import { ServerManager } from '@weft/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from './fixtures.js';
@@ -17,6 +18,18 @@ async function serve(...routes: TriggerRoute[]): Promise<ServerManager> {
   for (const route of routes) server.mount('test-plugin', route, {} as Runtime);
   await server.start();
   return server;
+}
+
+/** Sends raw bytes on a connection of their own; resolves with everything the server answered. */
+function rawExchange(server: ServerManager, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port as number, '127.0.0.1', () => socket.end(text));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(answer));
+  });
 }
 
 /** A GET through `agent`, whose keep-alive socket the next request reuses; fails after 5 s. */
@@ -128,6 +141,30 @@ describe('the request a route handler reads', () => {
       undefined: false,
       body: { text: 'hi' },
     });
+  });
+
+  it('leaves the body undefined, not {}, for a request that carries none, whatever its Content-Type [claim:trig-empty-json-body]', async () => {
+    const seen = (request: RouteRequest, response: RouteResponse) => {
+      response.json({ undefined: request.body === undefined });
+    };
+    const server = await serve(
+      { type: 'route', id: 'post', method: 'POST', path: '/body', handler: seen },
+      { type: 'route', id: 'get', method: 'GET', path: '/body', handler: seen },
+    );
+    const json = { 'content-type': 'application/json' };
+    // fetch sends a GET without Content-Length or Transfer-Encoding: no body at all.
+    const got = await fetch(`${server.url}/body`, { headers: json });
+    expect(await got.json()).toEqual({ undefined: true });
+    // A POST that says it has no body, without Content-Length: 0.
+    const answer = await rawExchange(
+      server,
+      'POST /body HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer.endsWith('{"undefined":true}')).toBe(true);
+    // fetch's POST without a body sends Content-Length: 0, an empty body: {}.
+    const empty = await fetch(`${server.url}/body`, { method: 'POST', headers: json });
+    expect(await empty.json()).toEqual({ undefined: false });
   });
 
   it('has a connection that is the same for every request of one keep-alive connection [claim:trig-route-connection]', async () => {

@@ -12,7 +12,7 @@ describe('runtime options', () => {
     expect(optionsSchema.parse({ taskTimeoutMs: 30_000 }).taskTimeoutMs).toBe(30_000);
   });
 
-  it('give start() 60 s (startTimeoutMs) unless configured [claim:task-start-deadline] [claim:prod-start-timeout] [claim:errors-start-failed-deadline]', () => {
+  it('give start() 60 s (startTimeoutMs) unless configured [claim:task-start-deadline] [claim:prod-start-timeout] [claim:errors-start-failed-deadline] [claim:trig-start-timeout]', () => {
     expect(optionsSchema.parse({}).startTimeoutMs).toBe(60_000);
     expect(optionsSchema.parse({ startTimeoutMs: 200 }).startTimeoutMs).toBe(200);
   });

@@ -191,7 +191,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it('answers valid JSON that is not an object or array, such as 42 or null, as malformed: 400 WEFT_BAD_REQUEST, and runs no route [claim:errors-bad-request-not-object]', async () => {
+  it('answers valid JSON that is not an object or array, such as 42 or null, as malformed: 400 WEFT_BAD_REQUEST, and runs no route [claim:errors-bad-request-not-object] [claim:trig-400-json]', async () => {
     let ran = false;
     const server = await serve([
       route({
@@ -242,7 +242,7 @@ describe('ServerManager', () => {
     expect(ran).toBe(false);
   });
 
-  it('answers a body the parser cannot decode with WEFT_BAD_REQUEST and its docsUrl: 415 for a charset or Content-Encoding it does not read, 400 for a compressed body that does not inflate, also on a route with its own invalidBodyCode [claim:errors-415-cause] [claim:errors-unreadable-body-code]', async () => {
+  it('answers a body the parser cannot decode with WEFT_BAD_REQUEST and its docsUrl: 415 for a charset or Content-Encoding it does not read, 400 for a compressed body that does not inflate, also on a route with its own invalidBodyCode [claim:errors-415-cause] [claim:errors-unreadable-body-code] [claim:trig-415]', async () => {
     let ran = false;
     const handler = (_request: unknown, response: { json(body: unknown): void }) => {
       ran = true;
@@ -296,6 +296,13 @@ describe('ServerManager', () => {
       });
       expect(zipped.status, encoding).toBe(200);
     }
+    // A charset other than UTF-8 is read when it is a UTF.
+    const utf16 = await fetch(`${server.url}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=utf-16le' },
+      body: Buffer.from('{"a":"é"}', 'utf16le'),
+    });
+    expect(utf16.status).toBe(200);
     expect(ran).toBe(true);
   });
 

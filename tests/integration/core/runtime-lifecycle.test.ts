@@ -476,6 +476,46 @@ describe('Runtime start', () => {
     expect(reply.calls).toHaveLength(1);
   });
 
+  it('fails the start at startTimeoutMs when a start trigger awaits its own dispatch, which waits for the start [claim:trig-start-dispatch-waits]', async () => {
+    const reply = recordingExecutor('reply');
+    let outcome: unknown;
+    const plugin = echoPlugin({
+      executors: [reply],
+      triggers: [
+        {
+          type: 'start',
+          id: 'first-task',
+          start: async (runtime) => {
+            try {
+              outcome = await runtime.dispatch({
+                pluginId: 'echo',
+                triggerId: 'first-task',
+                space: 'a',
+              });
+            } catch (error) {
+              outcome = error;
+            }
+          },
+        },
+      ],
+    });
+    const { runtime } = await makeRuntime({
+      plugins: [plugin],
+      responses: planner(['echo', 'reply']),
+      options: { startTimeoutMs: 200 },
+    });
+    const error = await errorOf(runtime.start());
+    expect(error.code).toBe('WEFT_START_FAILED');
+    expect(error.message).toContain(
+      'start trigger "first-task" of plugin "echo": start() did not finish within startTimeoutMs (200 ms)',
+    );
+    // The rollback cancels the task the trigger was waiting for; it never ran.
+    await waitFor(() => outcome !== undefined);
+    expect(outcome).toMatchObject({ code: 'WEFT_TASK_CANCELLED' });
+    expect(reply.calls).toHaveLength(0);
+    expect(runtime.status).toBe('stopped');
+  });
+
   it('runs start triggers with a signal that is aborted at stop [claim:trig-start-order] [claim:trig-start-signal] [claim:trig-shutdown-order] [claim:prod-shutdown-order] [claim:wp-start-trigger-signal]', async () => {
     let received: AbortSignal | undefined;
     let runtimeSeen: Runtime | undefined;
@@ -908,7 +948,7 @@ describe('Runtime start deadline', () => {
     expect(runtime.status).toBe('stopped');
   });
 
-  it('aborts the signal of a start trigger that holds the start past the deadline, naming it [claim:task-start-deadline-late] [claim:task-start-deadline]', async () => {
+  it('aborts the signal of a start trigger that holds the start past the deadline, naming it [claim:task-start-deadline-late] [claim:task-start-deadline] [claim:trig-start-timeout]', async () => {
     const { trigger, entered, release, signal } = heldStartTrigger('subscribe');
     const events: string[] = [];
     const runtime = await loggingRuntime(events, {
