@@ -171,7 +171,7 @@ describe('every first-party memory store accepts the same edge cases with the sa
 });
 
 describe('what a test written against the in-memory store must not lean on', () => {
-  it("needs init() only for the durable stores, and gets object keys back in jsonb's order only from PostgreSQL [claim:tst-in-memory-durable-differences]", async () => {
+  it("needs init() only for the durable stores, and gets object keys back in jsonb's order only from PostgreSQL [claim:tst-in-memory-durable-differences] [claim:testing-in-memory-same-rules]", async () => {
     const fresh: [string, MemoryProvider][] = [
       ['in-memory', new InMemoryMemoryProvider()],
       ['sqlite', new SqliteMemoryProvider({ path: join(directory, 'fresh.db') })],
