@@ -27,7 +27,14 @@ interface Relay {
   close(): Promise<void>;
 }
 
-async function startRelay(target: URL): Promise<Relay> {
+/**
+ * @param fromClient - Rewrites what a client sends before the server gets it; by default,
+ * nothing.
+ */
+async function startRelay(
+  target: URL,
+  fromClient: (chunk: Buffer) => Buffer = (chunk) => chunk,
+): Promise<Relay> {
   const pairs = new Set<[Socket, Socket]>();
   let frozen = false;
   const server: Server = createServer((client) => {
@@ -43,7 +50,7 @@ async function startRelay(target: URL): Promise<Relay> {
     upstream.on('error', end).on('close', end);
     // Data that arrives while frozen is dropped, as a cut network loses it.
     client.on('data', (chunk) => {
-      if (!frozen) upstream.write(chunk);
+      if (!frozen) upstream.write(fromClient(chunk));
     });
     upstream.on('data', (chunk) => {
       if (!frozen) client.write(chunk);
@@ -170,6 +177,33 @@ describe('PostgresSpaceCoordinator across a network cut', () => {
     await waitUntil('the reconnection', () => coordinator.checkHealth(), 15_000);
     const next = await coordinator.admit(arrival('room-2', 2));
     expect(next).toBeGreaterThan(ticket);
+  });
+
+  it('asks for tcp_user_timeout when it connects, so it cannot start on a server that does not know that setting, as before PostgreSQL 12 [claim:scaling-postgres-12]', async () => {
+    // The setting renamed in the startup message, to a name of the same length that no server
+    // knows, stands in for a server older than the setting.
+    const relay = await startRelay(new URL(db.url()), (chunk) =>
+      Buffer.from(
+        chunk.toString('latin1').replace('tcp_user_timeout=', 'tcp_user_timeoux='),
+        'latin1',
+      ),
+    );
+    cleanups.push(() => relay.close());
+    const coordinator = new PostgresSpaceCoordinator({
+      connectionString: relay.url,
+      schema: db.newSchema(),
+      connectTimeoutMs: 2_000,
+      logger: silent,
+    });
+    cleanups.push(() => coordinator.shutdown());
+    const error = await coordinator.init({ resume: () => undefined }).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toMatchObject({ code: 'WEFT_COORDINATOR_CONNECT_FAILED' });
+    expect((error as Error).message).toContain(
+      'unrecognized configuration parameter "tcp_user_timeoux"',
+    );
   });
 
   it('notices a cut that comes while a sweep looks for its own lost tasks within the same bound, not a second statement deadline later [claim:coord-readme-health] [claim:scaling-network-cut]', async () => {
