@@ -114,7 +114,7 @@ afterEach(async () => {
 });
 
 describe('PostgresSpaceCoordinator across a network cut', () => {
-  it('gives its spaces up within a sweep and a statement deadline, aborting the task it runs, and reconnects once the network is back [claim:coord-readme-takeover] [claim:coord-readme-user-timeout] [claim:coord-readme-cut-before-server] [claim:scaling-keepalive] [claim:scaling-network-cut] [claim:scaling-restart-gives-up] [claim:coord-readme-health]', async () => {
+  it('gives its spaces up within a sweep and a statement deadline, aborting the task it runs, and reconnects once the network is back [claim:coord-readme-takeover] [claim:coord-readme-user-timeout] [claim:coord-readme-cut-before-server] [claim:scaling-keepalive] [claim:scaling-connections-keepalive] [claim:scaling-network-cut] [claim:scaling-restart-gives-up] [claim:coord-readme-health]', async () => {
     const relay = await startRelay(new URL(db.url()));
     cleanups.push(() => relay.close());
     const statementTimeoutMs = 500;
@@ -140,17 +140,30 @@ describe('PostgresSpaceCoordinator across a network cut', () => {
     // 5 s, 3 times, so it lets the locks go about 25 s after the cut. Probes stop while the
     // server has unacknowledged data for the instance (another instance's release notification),
     // so it also ends the connection once data has gone unacknowledged for 25 s.
-    const { lockClient } = (coordinator as unknown as { session: { lockClient: pg.Client } })
-      .session;
-    const setting = async (name: string) =>
-      (await lockClient.query<{ value: string }>('SELECT current_setting($1) AS value', [name]))
-        .rows[0]?.value;
-    expect([
-      await setting('tcp_keepalives_idle'),
-      await setting('tcp_keepalives_interval'),
-      await setting('tcp_keepalives_count'),
-      await setting('tcp_user_timeout'),
-    ]).toEqual(['10', '5', '3', '25000']);
+    const { lockClient, pool } = (
+      coordinator as unknown as { session: { lockClient: pg.Client; pool: pg.Pool } }
+    ).session;
+    const settings = async (connection: pg.Client | pg.Pool) => {
+      const names = [
+        'tcp_keepalives_idle',
+        'tcp_keepalives_interval',
+        'tcp_keepalives_count',
+        'tcp_user_timeout',
+      ];
+      const values = [];
+      for (const name of names) {
+        const result = await connection.query<{ value: string }>(
+          'SELECT current_setting($1) AS value',
+          [name],
+        );
+        values.push(result.rows[0]?.value);
+      }
+      return values;
+    };
+    expect(await settings(lockClient)).toEqual(['10', '5', '3', '25000']);
+    // The pool's connections too, so that the server also ends those of a session lost to a cut
+    // rather than holding their slots for its default two hours while the instance reconnects.
+    expect(await settings(pool)).toEqual(['10', '5', '3', '25000']);
     // With the defaults, an instance notices a cut (a sweep, then a statement deadline and a
     // second) well before the server lets its locks go.
     const defaults = resolveOptions({ connectionString: db.url() });
