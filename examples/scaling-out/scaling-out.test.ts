@@ -121,11 +121,12 @@ it('starts two agents against the PostgreSQL server the compose file starts, aft
   expect(url.hostname).toBe('postgres');
   expect(Object.keys(compose.services)).toContain(url.hostname);
   expect(agent.depends_on[url.hostname]?.condition).toBe('service_healthy');
-  // Healthy means the server answers pg_isready.
+  // Healthy means the server answers pg_isready over TCP, as the agents connect: the server the
+  // image sets the database up with on its first start listens on its socket file only.
   const healthcheck = compose.services.postgres?.healthcheck as {
     test: string[];
   };
-  expect(healthcheck.test.join(' ')).toContain('pg_isready');
+  expect(healthcheck.test.join(' ')).toMatch(/pg_isready -h 127\.0\.0\.1 /);
   expect(agent.deploy.replicas).toBeGreaterThanOrEqual(2);
   // The password is read from the environment, never written in the file.
   expect(agent.environment.DATABASE_URL).toContain('${POSTGRES_PASSWORD}');

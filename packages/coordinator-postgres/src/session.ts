@@ -49,25 +49,26 @@ export async function openSession(
     query_timeout: statementTimeoutMs + 1_000,
     keepAlive: true,
     application_name: 'weft-coordinator',
-  };
-  const pool = new pg.Pool({ ...config, max: poolSize });
-  pool.on('error', (error) =>
-    options.logger.warn({ error: error.message }, 'idle PostgreSQL connection failed'),
-  );
-  // The server probes this session, so that a host that vanished without closing its
-  // connection loses its locks within about 25 s rather than hours. Probes stop while the
-  // server has unacknowledged data for the host, which every release notification of another
-  // instance is; `tcp_user_timeout` ends the connection 25 s into that silence too, rather than
-  // after the kernel's retransmissions give up (about 15 minutes, past `acquireTimeoutMs`).
-  const lockClient = new pg.Client({
-    ...config,
+    // The server probes each connection, so that a host that vanished without closing its
+    // connections loses its locks within about 25 s rather than hours. Probes stop while the
+    // server has unacknowledged data for the host, which every release notification of another
+    // instance is; `tcp_user_timeout` ends the connection 25 s into that silence too, rather
+    // than after the kernel's retransmissions give up (about 15 minutes, past
+    // `acquireTimeoutMs`). The pool's connections get the same, so that those of a session lost
+    // to a network cut do not hold the server's connection slots for the two hours of its
+    // default keepalive while the instance opens new ones.
     options: [
       '-c tcp_keepalives_idle=10',
       '-c tcp_keepalives_interval=5',
       '-c tcp_keepalives_count=3',
       '-c tcp_user_timeout=25000',
     ].join(' '),
-  });
+  };
+  const pool = new pg.Pool({ ...config, max: poolSize });
+  pool.on('error', (error) =>
+    options.logger.warn({ error: error.message }, 'idle PostgreSQL connection failed'),
+  );
+  const lockClient = new pg.Client(config);
   const partial = {
     pool,
     lockClient,

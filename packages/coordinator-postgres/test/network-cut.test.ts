@@ -27,7 +27,14 @@ interface Relay {
   close(): Promise<void>;
 }
 
-async function startRelay(target: URL): Promise<Relay> {
+/**
+ * @param fromClient - Rewrites what a client sends before the server gets it; by default,
+ * nothing.
+ */
+async function startRelay(
+  target: URL,
+  fromClient: (chunk: Buffer) => Buffer = (chunk) => chunk,
+): Promise<Relay> {
   const pairs = new Set<[Socket, Socket]>();
   let frozen = false;
   const server: Server = createServer((client) => {
@@ -43,7 +50,7 @@ async function startRelay(target: URL): Promise<Relay> {
     upstream.on('error', end).on('close', end);
     // Data that arrives while frozen is dropped, as a cut network loses it.
     client.on('data', (chunk) => {
-      if (!frozen) upstream.write(chunk);
+      if (!frozen) upstream.write(fromClient(chunk));
     });
     upstream.on('data', (chunk) => {
       if (!frozen) client.write(chunk);
@@ -107,7 +114,7 @@ afterEach(async () => {
 });
 
 describe('PostgresSpaceCoordinator across a network cut', () => {
-  it('gives its spaces up within a sweep and a statement deadline, aborting the task it runs, and reconnects once the network is back [claim:coord-readme-takeover] [claim:coord-readme-user-timeout] [claim:coord-readme-cut-before-server] [claim:scaling-keepalive] [claim:scaling-network-cut] [claim:scaling-restart-gives-up] [claim:coord-readme-health]', async () => {
+  it('gives its spaces up within a sweep and a statement deadline, aborting the task it runs, and reconnects once the network is back [claim:coord-readme-takeover] [claim:coord-readme-user-timeout] [claim:coord-readme-cut-before-server] [claim:scaling-keepalive] [claim:scaling-connections-keepalive] [claim:scaling-network-cut] [claim:scaling-restart-gives-up] [claim:coord-readme-health]', async () => {
     const relay = await startRelay(new URL(db.url()));
     cleanups.push(() => relay.close());
     const statementTimeoutMs = 500;
@@ -133,17 +140,30 @@ describe('PostgresSpaceCoordinator across a network cut', () => {
     // 5 s, 3 times, so it lets the locks go about 25 s after the cut. Probes stop while the
     // server has unacknowledged data for the instance (another instance's release notification),
     // so it also ends the connection once data has gone unacknowledged for 25 s.
-    const { lockClient } = (coordinator as unknown as { session: { lockClient: pg.Client } })
-      .session;
-    const setting = async (name: string) =>
-      (await lockClient.query<{ value: string }>('SELECT current_setting($1) AS value', [name]))
-        .rows[0]?.value;
-    expect([
-      await setting('tcp_keepalives_idle'),
-      await setting('tcp_keepalives_interval'),
-      await setting('tcp_keepalives_count'),
-      await setting('tcp_user_timeout'),
-    ]).toEqual(['10', '5', '3', '25000']);
+    const { lockClient, pool } = (
+      coordinator as unknown as { session: { lockClient: pg.Client; pool: pg.Pool } }
+    ).session;
+    const settings = async (connection: pg.Client | pg.Pool) => {
+      const names = [
+        'tcp_keepalives_idle',
+        'tcp_keepalives_interval',
+        'tcp_keepalives_count',
+        'tcp_user_timeout',
+      ];
+      const values = [];
+      for (const name of names) {
+        const result = await connection.query<{ value: string }>(
+          'SELECT current_setting($1) AS value',
+          [name],
+        );
+        values.push(result.rows[0]?.value);
+      }
+      return values;
+    };
+    expect(await settings(lockClient)).toEqual(['10', '5', '3', '25000']);
+    // The pool's connections too, so that the server also ends those of a session lost to a cut
+    // rather than holding their slots for its default two hours while the instance reconnects.
+    expect(await settings(pool)).toEqual(['10', '5', '3', '25000']);
     // With the defaults, an instance notices a cut (a sweep, then a statement deadline and a
     // second) well before the server lets its locks go.
     const defaults = resolveOptions({ connectionString: db.url() });
@@ -170,6 +190,33 @@ describe('PostgresSpaceCoordinator across a network cut', () => {
     await waitUntil('the reconnection', () => coordinator.checkHealth(), 15_000);
     const next = await coordinator.admit(arrival('room-2', 2));
     expect(next).toBeGreaterThan(ticket);
+  });
+
+  it('asks for tcp_user_timeout when it connects, so it cannot start on a server that does not know that setting, as before PostgreSQL 12 [claim:scaling-postgres-12]', async () => {
+    // The setting renamed in the startup message, to a name of the same length that no server
+    // knows, stands in for a server older than the setting.
+    const relay = await startRelay(new URL(db.url()), (chunk) =>
+      Buffer.from(
+        chunk.toString('latin1').replace('tcp_user_timeout=', 'tcp_user_timeoux='),
+        'latin1',
+      ),
+    );
+    cleanups.push(() => relay.close());
+    const coordinator = new PostgresSpaceCoordinator({
+      connectionString: relay.url,
+      schema: db.newSchema(),
+      connectTimeoutMs: 2_000,
+      logger: silent,
+    });
+    cleanups.push(() => coordinator.shutdown());
+    const error = await coordinator.init({ resume: () => undefined }).then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    expect(error).toMatchObject({ code: 'WEFT_COORDINATOR_CONNECT_FAILED' });
+    expect((error as Error).message).toContain(
+      'unrecognized configuration parameter "tcp_user_timeoux"',
+    );
   });
 
   it('notices a cut that comes while a sweep looks for its own lost tasks within the same bound, not a second statement deadline later [claim:coord-readme-health] [claim:scaling-network-cut]', async () => {
