@@ -192,7 +192,7 @@ describe('PostgresSpaceCoordinator across a network cut', () => {
     expect(next).toBeGreaterThan(ticket);
   });
 
-  it('asks for tcp_user_timeout when it connects, so it cannot start on a server that does not know that setting, as before PostgreSQL 12 [claim:scaling-postgres-12]', async () => {
+  it('asks for tcp_user_timeout when it connects, so it cannot start on a server that does not know that setting, as before PostgreSQL 12 [claim:scaling-postgres-12] [claim:coord-readme-pg12]', async () => {
     // The setting renamed in the startup message, to a name of the same length that no server
     // knows, stands in for a server older than the setting.
     const relay = await startRelay(new URL(db.url()), (chunk) =>
