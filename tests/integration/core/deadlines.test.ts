@@ -438,6 +438,38 @@ describe('stop() with tasks that ignore their signal', () => {
     expect(done.status).toBe('cancelled');
   });
 
+  it('names in the abandoned line a task that had finished and was storing its chain, which keeps its own status [claim:obs-tasks-abandoned-status]', async () => {
+    const { logger, lines } = capturingLogger();
+    const storing = deferred();
+    /** Takes 3 s to store a chain memory, longer than the grace stop() gives cancelled tasks. */
+    class SlowChains extends InMemoryMemoryProvider {
+      override async store(memory: Parameters<InMemoryMemoryProvider['store']>[0]) {
+        if (memory.kind === 'chain') {
+          storing.resolve();
+          await new Promise((resolve) => setTimeout(resolve, 3_000));
+        }
+        return super.store(memory);
+      }
+    }
+    const { runtime } = await makeRuntime({
+      plugins: [new TestPlugin('tools', { executors: [recordingExecutor('reply')] })],
+      responses: planner(['tools', 'reply']),
+      memory: new SlowChains(),
+      options: { shutdown: 'cancel', logger },
+    });
+    await runtime.start();
+    const task = runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
+    await storing.promise;
+    await runtime.stop();
+    const abandoned = lines.find(
+      (line) => line.msg === 'tasks did not end after cancellation; abandoning them',
+    );
+    const done = await task;
+    expect(abandoned).toMatchObject({ taskIds: [done.id] });
+    // Its steps had all run before the stop: the cancellation did not change how it ended.
+    expect(done.status).toBe('completed');
+  });
+
   it('abandons a plugin whose shutdown never ends, and still stops, shutting the memory provider down beside it [claim:task-stop-reverse-order] [claim:mpm-stop-grace]', async () => {
     const events: string[] = [];
     class RecordingMemory extends InMemoryMemoryProvider {
