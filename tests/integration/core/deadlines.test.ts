@@ -6,6 +6,7 @@ import {
   type ModelRequestConfig,
   type Runtime,
   type SpaceCoordinator,
+  type SpaceCoordinatorHost,
   type SpaceGrant,
   type TaskArrival,
 } from '@weft/core';
@@ -307,6 +308,53 @@ async function waitingRuntime(coordinator: SpaceCoordinator, wait: Executor): Pr
   });
   return runtime;
 }
+
+describe('a task handed over by the coordinator', () => {
+  it('logs a resumed task whose space the coordinator refuses as failed, and gives its ticket back finished, so no instance runs it [claim:obs-resumed-refused]', async () => {
+    let host: SpaceCoordinatorHost | undefined;
+    const released: string[] = [];
+    const coordinator: SpaceCoordinator = {
+      id: 'refusing',
+      init: async (given) => {
+        host = given;
+      },
+      shutdown: async () => undefined,
+      admit: async () => 1,
+      // The space's earlier tasks did not end in time, as a real coordinator's deadline says.
+      acquire: async () => {
+        throw new Error('the space is held past its deadline');
+      },
+      release: async (space, ticket, outcome) => {
+        released.push(`${space}#${ticket} ${outcome}`);
+      },
+    };
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await makeRuntime({ coordinator, options: { logger } });
+    await runtime.start();
+    const arrival: TaskArrival = {
+      taskId: 'handed-over',
+      createdAt: new Date().toISOString(),
+      pluginId: 'echo',
+      triggerId: 'message',
+      space: { id: 'room' },
+    };
+    host?.resume(arrival, 7);
+    await waitFor(() => released.length === 1);
+    expect(released).toEqual(['room#7 finished']);
+    await waitFor(() => lines.some((line) => line.msg === 'resumed task failed'));
+    expect(lines.find((line) => line.msg === 'resuming a task')).toMatchObject({
+      taskId: 'handed-over',
+      space: 'room',
+      ticket: 7,
+    });
+    expect(lines.find((line) => line.msg === 'resumed task failed')).toMatchObject({
+      taskId: 'handed-over',
+      space: 'room',
+      error: 'the space is held past its deadline',
+    });
+    await runtime.stop();
+  });
+});
 
 describe('a coordinator that loses the space', () => {
   it("aborts the executor's signal and ends the task cancelled, its ticket left unfinished [claim:exec-signal]", async () => {
