@@ -200,6 +200,55 @@ describe('ServerManager Origin check', () => {
     );
   }, 15_000);
 
+  it('runs the route, late and without CORS headers, for an origin the origin check let in when the cors origin function does not answer [claim:obs-cors-origin-timeout-passed]', async () => {
+    const asked: string[] = [];
+    const hung = await serve({
+      allowedOrigins: ['https://listed.example'],
+      cors: {
+        origin: (origin) => {
+          asked.push(String(origin));
+        },
+      },
+    });
+    const started = Date.now();
+    const answer = await new Promise<{ status: number; allowOrigin: unknown }>(
+      (resolve, reject) => {
+        const outgoing = httpRequest(
+          `${hung.server.url}/echo`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', origin: 'https://listed.example' },
+          },
+          (incoming) => {
+            incoming.resume();
+            incoming.on('end', () =>
+              resolve({
+                status: incoming.statusCode ?? 0,
+                allowOrigin: incoming.headers['access-control-allow-origin'],
+              }),
+            );
+          },
+        );
+        outgoing.setTimeout(ORIGIN_HOOK_TIMEOUT_MS + 3_000, () =>
+          outgoing.destroy(new Error('no answer')),
+        );
+        outgoing.on('error', reject);
+        outgoing.end('{"message":"run a task"}');
+      },
+    );
+    // The origin check passed it without asking; the cors middleware asked, and waited 5 s.
+    expect(asked).toEqual(['https://listed.example']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(ORIGIN_HOOK_TIMEOUT_MS - 100);
+    expect(answer).toEqual({ status: 200, allowOrigin: undefined });
+    expect(hung.runs).toHaveLength(1);
+    expect(hung.logs).toContainEqual(
+      expect.objectContaining({
+        origin: 'https://listed.example',
+        msg: 'the cors origin function did not answer in time; the origin is refused',
+      }),
+    );
+  }, 15_000);
+
   it.each([[['https://chat.example.com/app']], [['null']], ['all']])(
     'refuses allowedOrigins %j naming the option [claim:tsdoc-server-constructor]',
     (allowedOrigins) => {

@@ -149,6 +149,48 @@ describe('AnalyticsManager', () => {
   });
 });
 
+describe('AnalyticsManager with an async tracker', () => {
+  it('logs an async hook whose promise rejects, as one that throws, without waiting for it [claim:obs-tracker-async]', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const received: string[] = [];
+      const { logger, lines } = capturingLogger();
+      const analytics = new AnalyticsManager({
+        enabled: true,
+        trackers: [
+          {
+            // A tracker that pushes to a metrics backend which is down.
+            onModelCall: async () => {
+              await new Promise((resolve) => setTimeout(resolve, 10));
+              throw new Error('metrics backend down');
+            },
+          },
+          { onModelCall: (event) => received.push(event.providerId) },
+        ],
+        logger,
+      });
+      analytics.onModelCall(modelCall());
+      // The call returned at once: the other tracker has its event, nothing is logged yet.
+      expect(received).toEqual(['local']);
+      expect(lines).toEqual([]);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(lines).toEqual([
+        expect.objectContaining({
+          level: 40,
+          msg: 'analytics tracker threw; ignored',
+          hook: 'onModelCall',
+          error: 'metrics backend down',
+        }),
+      ]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+});
+
 describe('Runtime analytics', () => {
   it('collects nothing unless enabled [claim:obs-analytics-off] [claim:wp-analytics-off] [claim:obs-analytics-default-off]', async () => {
     const { runtime } = await makeRuntime({ responses: { fallback: plan() } });

@@ -6,6 +6,7 @@ import {
   type ModelRequestConfig,
   type Runtime,
   type SpaceCoordinator,
+  type SpaceCoordinatorHost,
   type SpaceGrant,
   type TaskArrival,
 } from '@weft/core';
@@ -308,6 +309,53 @@ async function waitingRuntime(coordinator: SpaceCoordinator, wait: Executor): Pr
   return runtime;
 }
 
+describe('a task handed over by the coordinator', () => {
+  it('logs a resumed task whose space the coordinator refuses as failed, and gives its ticket back finished, so no instance runs it [claim:obs-resumed-refused]', async () => {
+    let host: SpaceCoordinatorHost | undefined;
+    const released: string[] = [];
+    const coordinator: SpaceCoordinator = {
+      id: 'refusing',
+      init: async (given) => {
+        host = given;
+      },
+      shutdown: async () => undefined,
+      admit: async () => 1,
+      // The space's earlier tasks did not end in time, as a real coordinator's deadline says.
+      acquire: async () => {
+        throw new Error('the space is held past its deadline');
+      },
+      release: async (space, ticket, outcome) => {
+        released.push(`${space}#${ticket} ${outcome}`);
+      },
+    };
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await makeRuntime({ coordinator, options: { logger } });
+    await runtime.start();
+    const arrival: TaskArrival = {
+      taskId: 'handed-over',
+      createdAt: new Date().toISOString(),
+      pluginId: 'echo',
+      triggerId: 'message',
+      space: { id: 'room' },
+    };
+    host?.resume(arrival, 7);
+    await waitFor(() => released.length === 1);
+    expect(released).toEqual(['room#7 finished']);
+    await waitFor(() => lines.some((line) => line.msg === 'resumed task failed'));
+    expect(lines.find((line) => line.msg === 'resuming a task')).toMatchObject({
+      taskId: 'handed-over',
+      space: 'room',
+      ticket: 7,
+    });
+    expect(lines.find((line) => line.msg === 'resumed task failed')).toMatchObject({
+      taskId: 'handed-over',
+      space: 'room',
+      error: 'the space is held past its deadline',
+    });
+    await runtime.stop();
+  });
+});
+
 describe('a coordinator that loses the space', () => {
   it("aborts the executor's signal and ends the task cancelled, its ticket left unfinished [claim:exec-signal]", async () => {
     // One task, ticket 1: granted at once, with the signal the test aborts to take the space away.
@@ -436,6 +484,38 @@ describe('stop() with tasks that ignore their signal', () => {
     const done = await task;
     expect(abandoned).toMatchObject({ taskIds: [done.id], graceMs: 2_000 });
     expect(done.status).toBe('cancelled');
+  });
+
+  it('names in the abandoned line a task that had finished and was storing its chain, which keeps its own status [claim:obs-tasks-abandoned-status]', async () => {
+    const { logger, lines } = capturingLogger();
+    const storing = deferred();
+    /** Takes 3 s to store a chain memory, longer than the grace stop() gives cancelled tasks. */
+    class SlowChains extends InMemoryMemoryProvider {
+      override async store(memory: Parameters<InMemoryMemoryProvider['store']>[0]) {
+        if (memory.kind === 'chain') {
+          storing.resolve();
+          await new Promise((resolve) => setTimeout(resolve, 3_000));
+        }
+        return super.store(memory);
+      }
+    }
+    const { runtime } = await makeRuntime({
+      plugins: [new TestPlugin('tools', { executors: [recordingExecutor('reply')] })],
+      responses: planner(['tools', 'reply']),
+      memory: new SlowChains(),
+      options: { shutdown: 'cancel', logger },
+    });
+    await runtime.start();
+    const task = runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
+    await storing.promise;
+    await runtime.stop();
+    const abandoned = lines.find(
+      (line) => line.msg === 'tasks did not end after cancellation; abandoning them',
+    );
+    const done = await task;
+    expect(abandoned).toMatchObject({ taskIds: [done.id] });
+    // Its steps had all run before the stop: the cancellation did not change how it ended.
+    expect(done.status).toBe('completed');
   });
 
   it('abandons a plugin whose shutdown never ends, and still stops, shutting the memory provider down beside it [claim:task-stop-reverse-order] [claim:mpm-stop-grace]', async () => {

@@ -826,7 +826,7 @@ describe('Runtime start deadline', () => {
   const rollback = (line: Record<string, unknown>) =>
     line.msg === 'runtime failed to start; rolling back';
 
-  it('fails a start held by a plugin init that never settles after startTimeoutMs, naming the plugin, and shuts down what started [claim:task-start-deadline] [claim:mpm-stop-grace] [claim:prod-start-timeout] [claim:errors-start-failed-deadline] [claim:tsdoc-runtime-start-deadline] [claim:task-start-rollback]', async () => {
+  it('fails a start held by a plugin init that never settles after startTimeoutMs, naming the plugin, and shuts down what started [claim:task-start-deadline] [claim:mpm-stop-grace] [claim:prod-start-timeout] [claim:errors-start-failed-deadline] [claim:tsdoc-runtime-start-deadline] [claim:task-start-rollback] [claim:obs-rollback-on-timeout]', async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];
     const { logger, lines } = capturingLogger();
@@ -870,7 +870,7 @@ describe('Runtime start deadline', () => {
     release.resolve();
   });
 
-  it('lets an init that resolves after the deadline change nothing but shut its plugin down, and leaves the runtime stopped [claim:task-start-deadline-late] [claim:task-start-deadline-stopped] [claim:obs-late-start-part] [claim:errors-runtime-stopped-after-failed-start]', async () => {
+  it('lets an init that resolves after the deadline change nothing but shut its plugin down, and leaves the runtime stopped [claim:task-start-deadline-late] [claim:task-start-deadline-stopped] [claim:obs-late-start-part] [claim:errors-runtime-stopped-after-failed-start] [claim:obs-task-fields]', async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];
     const { logger, lines } = capturingLogger();

@@ -6,7 +6,8 @@ import { errorLogFields } from '../util/logger.js';
 /**
  * Hooks that observe a runtime. Implement the ones you need and pass the tracker in the
  * runtime's `options.analytics.trackers`, for example to forward figures to your own metrics
- * system. Hooks are called synchronously; an exception in one is logged and ignored.
+ * system. Hooks are called synchronously; an exception in one is logged and ignored, and so is
+ * the rejection of an async hook's promise, which the runtime does not wait for.
  */
 export interface AnalyticsTracker {
   /**
@@ -211,15 +212,39 @@ export class AnalyticsManager implements AnalyticsTracker {
     this.data = emptyData();
   }
 
-  private forward(hook: keyof AnalyticsTracker, call: (tracker: AnalyticsTracker) => void): void {
+  /**
+   * Calls one hook of every tracker. A hook that throws is logged; so is an async hook whose
+   * promise rejects (it is not awaited), which would otherwise be an unhandled rejection, and
+   * those end a Node.js process.
+   */
+  private forward(
+    hook: keyof AnalyticsTracker,
+    call: (tracker: AnalyticsTracker) => unknown,
+  ): void {
     for (const tracker of this.trackers) {
       try {
-        call(tracker);
+        const returned = call(tracker);
+        if (isThenable(returned)) {
+          returned.then(undefined, (error: unknown) => this.reportThrow(hook, error));
+        }
       } catch (error) {
-        this.logger?.warn({ hook, ...errorLogFields(error) }, 'analytics tracker threw; ignored');
+        this.reportThrow(hook, error);
       }
     }
   }
+
+  private reportThrow(hook: keyof AnalyticsTracker, error: unknown): void {
+    this.logger?.warn({ hook, ...errorLogFields(error) }, 'analytics tracker threw; ignored');
+  }
+}
+
+/** Whether a hook returned a promise (an async hook), whose rejection must be caught. */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
 
 function emptyData(): AnalyticsData {
