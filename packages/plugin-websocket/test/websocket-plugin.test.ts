@@ -712,6 +712,25 @@ describe('WebSocketPlugin close', () => {
     await expect(client.next(200)).rejects.toThrow('no frame');
   });
 
+  it('takes no new connection on its port once plugin.close() has begun, while it still waits for a client to answer the close frame [claim:wsreadme-closed-port]', async () => {
+    booted = await boot({ closeTimeoutMs: 2_000 });
+    const deaf = await open(booted.url);
+    deaf.socket.pause(); // It never answers the close frame, so the close waits for it.
+    const closing = booted.plugin.close();
+    const { port } = new URL(booted.url);
+    const refused = await new Promise<string | undefined>((resolve) => {
+      const socket = tcpConnect(Number(port), '127.0.0.1');
+      socket.on('connect', () => {
+        socket.destroy();
+        resolve(undefined);
+      });
+      socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code));
+    });
+    expect(refused).toBe('ECONNREFUSED');
+    expect(booted.plugin.connectionCount).toBe(1);
+    await closing;
+  });
+
   it('refuses new messages and, before any other check, new upgrades while the runtime stops, delivers the replies of a running and a queued task, then closes with 1001 [claim:errors-503-sources] [claim:wsdoc-stop] [claim:wsdoc-close] [claim:wsreadme-stopping-first] [claim:wsreadme-close] [claim:errors-shutting-down-websocket] [claim:wsreadme-error-codes] [claim:errors-ws-internal]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
