@@ -258,7 +258,7 @@ describe('WebSocketPlugin reauthenticateMs', () => {
     };
   }
 
-  it('runs authenticate again on the first request and closes with 4001 a connection whose token was revoked, leaving the others [claim:wsdoc-reauthenticate] [claim:wsreadme-reauthenticate] [claim:tsdoc-ws-options-reauthenticate] [claim:tsdoc-chat-authenticate-when] [claim:prod-ws-revoke] [claim:httpchat-options-same]', async () => {
+  it('runs authenticate again on the first request and closes with 4001 a connection whose token was revoked, leaving the others [claim:wsreadme-reauth-option] [claim:wsdoc-reauthenticate] [claim:wsreadme-reauthenticate] [claim:tsdoc-ws-options-reauthenticate] [claim:tsdoc-chat-authenticate-when] [claim:prod-ws-revoke] [claim:httpchat-options-same]', async () => {
     const { tokens, seen, authenticate } = sessions();
     const { booted, as } = await bootRecording({ authenticate, reauthenticateMs: 100 });
     const ada = await as('ada');

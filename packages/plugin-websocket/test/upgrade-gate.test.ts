@@ -100,7 +100,7 @@ describe('upgradeGate', () => {
     ).toBe('admitted');
   });
 
-  it('lets through the Host names allowedHosts lists, loopback names, IP addresses and the host it listens on, and with true any [claim:wsreadme-allowed-hosts]', async () => {
+  it('lets through the Host names allowedHosts lists, loopback names, IP addresses and the host it listens on, a name and its subdomains for .name, and with true or "all" any [claim:wsreadme-allowed-hosts]', async () => {
     const hostOf = async (options: WebSocketPluginOptions, host: string) => {
       const verdict = await gate({ trustClientUser: true, ...options })(
         upgrade({ host }),
@@ -122,6 +122,12 @@ describe('upgradeGate', () => {
     expect(await hostOf(listed, 'rebound.example')).toBe('WEFT_HOST_NOT_ALLOWED');
     expect(await hostOf({}, 'chat.internal')).toBe('WEFT_HOST_NOT_ALLOWED');
     expect(await hostOf({ allowedHosts: true }, 'rebound.example')).toBe('admitted');
+    expect(await hostOf({ allowedHosts: 'all' }, 'rebound.example')).toBe('admitted');
+    const withSubdomains = { allowedHosts: ['.example.com'] };
+    for (const host of ['example.com', 'chat.example.com:3001', 'a.b.example.com']) {
+      expect(await hostOf(withSubdomains, host), host).toBe('admitted');
+    }
+    expect(await hostOf(withSubdomains, 'example.com.evil')).toBe('WEFT_HOST_NOT_ALLOWED');
   });
 
   it('admits with the user authenticate names; any answer but true, false or { user } refuses with 401 [claim:tsdoc-chat-authenticate-result] [claim:tsdoc-ws-gate-user]', async () => {
@@ -137,7 +143,7 @@ describe('upgradeGate', () => {
     }
   });
 
-  it('refuses a connection with no user (no hook, or true) unless trustClientUser is on [claim:wsdoc-no-user] [claim:wsdoc-auth-no-user] [claim:wsreadme-order] [claim:wsreadme-trust-client] [claim:tsdoc-chat-authenticate-result] [claim:tsdoc-ws-options-no-user] [claim:tsdoc-ws-gate-order]', async () => {
+  it('refuses a connection with no user (no hook, or true) unless trustClientUser is on [claim:wsreadme-trust-option] [claim:wsdoc-no-user] [claim:wsdoc-auth-no-user] [claim:wsreadme-order] [claim:wsreadme-trust-client] [claim:tsdoc-chat-authenticate-result] [claim:tsdoc-ws-options-no-user] [claim:tsdoc-ws-gate-order]', async () => {
     const host = upgrade({ host: 'localhost' });
     for (const options of [{}, { authenticate: () => true }]) {
       expect(await gate(options)(host, 'r-3', 0)).toMatchObject({

@@ -279,7 +279,7 @@ describe('WebSocketPlugin bad input', () => {
     expect(await client.next()).toMatchObject({ type: 'reply', id: '3' });
   });
 
-  it('closes the connection with 1009 on a frame over maxPayloadBytes, without reading it into a task [claim:wsdoc-payload]', async () => {
+  it('closes the connection with 1009 on a frame over maxPayloadBytes, without reading it into a task [claim:wsdoc-payload] [claim:wsreadme-payload]', async () => {
     booted = await boot({ maxPayloadBytes: 1024 });
     const client = await open(booted.url);
     client.send(message('1', 'x'.repeat(2000)));
@@ -287,7 +287,7 @@ describe('WebSocketPlugin bad input', () => {
     expect(booted.runtime.status).toBe('running');
   });
 
-  it('refuses a message id already waiting for its reply, and more than maxInFlight messages [claim:wsdoc-caps] [claim:prod-chat-caps-refuse] [claim:wsreadme-error-codes] [claim:wsreadme-id] [claim:errors-ws-invalid-frame-id-in-use]', async () => {
+  it('refuses a message id already waiting for its reply, and more than maxInFlight messages [claim:wsreadme-max-in-flight] [claim:wsdoc-caps] [claim:prod-chat-caps-refuse] [claim:wsreadme-error-codes] [claim:wsreadme-id] [claim:errors-ws-invalid-frame-id-in-use]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     booted = await boot({ maxInFlight: 2 }, async (messages, request) => {
@@ -388,7 +388,7 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(await upgradeWithoutHost(anyHost.url, '1.1')).toMatch(/^HTTP\/1\.1 101 /);
   });
 
-  it('runs authenticate before the upgrade: refused, throwing and hung hooks, and a user id no frame could hold, answer 401 without internals [claim:httpchat-options-same] [claim:wsdoc-auth] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:wp-websocket] [claim:errors-401-cause]', async () => {
+  it('runs authenticate before the upgrade: refused, throwing and hung hooks, and a user id no frame could hold, answer 401 without internals [claim:wsreadme-auth-timeout] [claim:httpchat-options-same] [claim:wsdoc-auth] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:wp-websocket] [claim:errors-401-cause]', async () => {
     const seen: string[] = [];
     booted = await boot({
       authTimeoutMs: 200,
@@ -428,7 +428,7 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(booted.plugin.connectionCount).toBe(1);
   });
 
-  it('refuses connections past maxConnections with 503, and plain HTTP with 426 [claim:errors-503-sources] [claim:wsdoc-caps] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:errors-426-cause]', async () => {
+  it('refuses connections past maxConnections with 503, and plain HTTP with 426 [claim:wsreadme-max-connections] [claim:errors-503-sources] [claim:wsdoc-caps] [claim:wsreadme-order] [claim:wsreadme-plain-http] [claim:errors-426-cause]', async () => {
     booted = await boot({ maxConnections: 1 });
     await open(booted.url);
     const refused = await refusedUpgrade(booted.url);
@@ -496,7 +496,7 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(booted.plugin.connectionCount).toBe(0);
   });
 
-  it('drops a client that sends its upgrade headers too slowly (handshakeTimeoutMs)', async () => {
+  it('drops a client that sends its upgrade headers too slowly, once handshakeTimeoutMs has passed [claim:wsreadme-handshake-timeout]', async () => {
     booted = await boot({ handshakeTimeoutMs: 300 });
     const { port } = new URL(booted.url);
     const socket = tcpConnect(Number(port), '127.0.0.1');
@@ -504,6 +504,8 @@ describe('WebSocketPlugin upgrade checks', () => {
     socket.write('GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n');
     const started = Date.now();
     await new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    // Not before the timeout (timers may fire a few ms early), and soon after it.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 });
@@ -601,7 +603,7 @@ describe('WebSocketPlugin deadlines and limits', () => {
     expect(logged).toMatchObject({ taskId });
   });
 
-  it('drops a client that stops reading once its backlog passes maxBufferedBytes [claim:wsdoc-backpressure] [claim:wp-websocket]', async () => {
+  it('drops a client that stops reading once its backlog passes maxBufferedBytes [claim:wsdoc-backpressure] [claim:wsreadme-buffered] [claim:wp-websocket]', async () => {
     const big = 'y'.repeat(1_000_000);
     booted = await boot(
       { maxBufferedBytes: 256 * 1024, maxInFlight: 16, maxInFlightPerUser: 16 },
@@ -623,7 +625,7 @@ describe('WebSocketPlugin deadlines and limits', () => {
     ).toBe(true);
   });
 
-  it('sends one reply larger than maxBufferedBytes whole to a client that reads [claim:wsdoc-backpressure]', async () => {
+  it('sends one reply larger than maxBufferedBytes whole to a client that reads [claim:wsdoc-backpressure] [claim:wsreadme-buffered]', async () => {
     // Larger than what loopback's socket buffers take at once: most of it waits in the plugin
     // right after the send, as a reply of any size does over a slow network.
     const big = 'z'.repeat(16_000_000);
@@ -653,14 +655,14 @@ describe('WebSocketPlugin deadlines and limits', () => {
     ).toBe(false);
   });
 
-  it('drops a peer that stops answering pings [claim:wsdoc-ping]', async () => {
+  it('drops a peer that stops answering pings [claim:wsdoc-ping] [claim:wsreadme-heartbeat]', async () => {
     booted = await boot({ heartbeatIntervalMs: 100 });
     const client = await open(booted.url, { autoPong: false });
     await expect.poll(() => booted!.plugin.connectionCount, { timeout: 3_000 }).toBe(0);
     expect((await client.closed).code).toBe(1006);
   });
 
-  it('closes an idle connection with 1000', async () => {
+  it('closes an idle connection with 1000 [claim:wsreadme-idle]', async () => {
     booted = await boot({ idleTimeoutMs: 200 });
     const client = await open(booted.url);
     expect(await client.closed).toEqual({ code: IDLE_CLOSE.code, reason: IDLE_CLOSE.reason });
@@ -708,6 +710,25 @@ describe('WebSocketPlugin close', () => {
     release();
     await expect.poll(() => finished, { timeout: 3_000 }).toBe(true);
     await expect(client.next(200)).rejects.toThrow('no frame');
+  });
+
+  it('takes no new connection on its port once plugin.close() has begun, while it still waits for a client to answer the close frame [claim:wsreadme-closed-port]', async () => {
+    booted = await boot({ closeTimeoutMs: 2_000 });
+    const deaf = await open(booted.url);
+    deaf.socket.pause(); // It never answers the close frame, so the close waits for it.
+    const closing = booted.plugin.close();
+    const { port } = new URL(booted.url);
+    const refused = await new Promise<string | undefined>((resolve) => {
+      const socket = tcpConnect(Number(port), '127.0.0.1');
+      socket.on('connect', () => {
+        socket.destroy();
+        resolve(undefined);
+      });
+      socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code));
+    });
+    expect(refused).toBe('ECONNREFUSED');
+    expect(booted.plugin.connectionCount).toBe(1);
+    await closing;
   });
 
   it('refuses new messages and, before any other check, new upgrades while the runtime stops, delivers the replies of a running and a queued task, then closes with 1001 [claim:errors-503-sources] [claim:wsdoc-stop] [claim:wsdoc-close] [claim:wsreadme-stopping-first] [claim:wsreadme-close] [claim:errors-shutting-down-websocket] [claim:wsreadme-error-codes] [claim:errors-ws-internal]', async () => {
@@ -772,6 +793,29 @@ describe('WebSocketPlugin close', () => {
       body: { error: { code: 'WEFT_WS_TOO_MANY_CONNECTIONS' } },
     });
     expect(booted.plugin.connectionCount).toBe(0);
+    await stopping;
+  });
+
+  it('keeps its own refusal for an upgrade whose authenticate, still running when the runtime began to stop, then refuses it [claim:wsreadme-stopping-first]', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let asked = false;
+    booted = await boot({
+      trustClientUser: false,
+      authenticate: async () => {
+        asked = true;
+        await gate;
+        return false;
+      },
+    });
+    const refusal = refusedUpgrade(booted.url);
+    await expect.poll(() => asked, { timeout: 3_000 }).toBe(true);
+    const stopping = booted.runtime.stop();
+    release();
+    expect(await refusal).toMatchObject({
+      status: 401,
+      body: { error: { code: 'WEFT_WS_UNAUTHORIZED' } },
+    });
     await stopping;
   });
 
