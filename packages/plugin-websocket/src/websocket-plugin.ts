@@ -442,7 +442,7 @@ export class WebSocketPlugin extends Plugin {
   }
 }
 
-/** The answer to an upgrade while the runtime stops or the plugin closes. */
+/** The answer to an upgrade the runtime's stop, or the plugin's close, found under way (a new one finds the port closed). */
 function stoppingRefusal(): Refusal {
   return {
     status: 503,
