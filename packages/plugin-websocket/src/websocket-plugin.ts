@@ -442,7 +442,10 @@ export class WebSocketPlugin extends Plugin {
   }
 }
 
-/** The answer to an upgrade the runtime's stop, or the plugin's close, found under way (a new one finds the port closed). */
+/**
+ * The answer to an upgrade that the runtime's stop, or the plugin's close, found under way; one
+ * that comes after the close finds the port closed.
+ */
 function stoppingRefusal(): Refusal {
   return {
     status: 503,
