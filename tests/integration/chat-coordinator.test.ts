@@ -32,6 +32,7 @@ async function startInstance(
   schema: string,
   reply: (signal: AbortSignal | undefined, prompt: string) => Promise<string>,
   reconnectDelayMs = 500,
+  statementTimeoutMs?: number,
 ): Promise<{ runtime: Runtime; coordinator: PostgresSpaceCoordinator }> {
   const coordinator = new PostgresSpaceCoordinator({
     connectionString: postgres.url(),
@@ -39,6 +40,7 @@ async function startInstance(
     sweepIntervalMs: 200,
     reconnectDelayMs,
     reconnectMaxDelayMs: Math.max(reconnectDelayMs, 30_000),
+    ...(statementTimeoutMs === undefined ? {} : { statementTimeoutMs }),
     logger: pino({ level: 'silent' }),
   });
   const model = new ScriptedModelProvider({
@@ -216,5 +218,33 @@ describe('the chat route with a PostgreSQL coordinator', () => {
     );
     expect(repliedElsewhere.sort()).toEqual(['first message', 'second message']);
     expect(hanging).toBe(1);
+  }, 60_000);
+
+  it('answers 503 WEFT_COORDINATOR_ADMIT_FAILED to a message whose record came back too late, and runs its task all the same [claim:httpchat-coordinator-admit-failed-twice]', async () => {
+    const schema = postgres.newSchema();
+    const replied: string[] = [];
+    const { runtime } = await startInstance(
+      schema,
+      async (_signal, prompt) => {
+        replied.push(/late message/.exec(prompt)?.[0] ?? prompt);
+        return 'answered';
+      },
+      500,
+      200,
+    );
+    // A trigger deferred to the commit holds it for 2 s, past the coordinator's deadline for the
+    // insert (statementTimeoutMs + 1 s): the row is written after the instance gave up on it.
+    await postgres.sql(`CREATE FUNCTION "${schema}".slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM pg_sleep(2); RETURN NULL; END $$`);
+    await postgres.sql(`CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON "${schema}".tasks
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "${schema}".slow_commit()`);
+
+    const answer = await postChat(runtime, 'r4', 'late message', 30_000);
+    expect(answer.status).toBe(503);
+    expect(await answer.json()).toMatchObject({
+      error: { status: 503, code: 'WEFT_COORDINATOR_ADMIT_FAILED' },
+    });
+    // The client was told to send it again, yet the record was written: the task runs anyway.
+    await waitFor('the recorded task running', () => replied.includes('late message'), 15_000);
   }, 60_000);
 });

@@ -414,6 +414,20 @@ describe('the Run panel editor: ChatPlugin on the HTTP chat page, from the packa
     expect(events.map((event) => event.kind)).toEqual(['response']);
   });
 
+  it('offers exactly the helpers of @weft/core/internal the file imports, errorDocsUrl and unstorableText [claim:httpchat-panel-editor-imports]', () => {
+    const internalNames = (text: string) =>
+      /import \{([^}]*)\} from '@weft\/core\/internal';/
+        .exec(text)?.[1]
+        ?.split(',')
+        .map((name) => name.trim())
+        .filter((name) => name !== '')
+        .sort();
+    const editor = readExample('src/components/RunPanel/examples/http-chat/editor.ts');
+    expect(internalNames(chatPlugin)).toEqual(['errorDocsUrl', 'unstorableText']);
+    expect(internalNames(editor)).toEqual(['errorDocsUrl', 'unstorableText']);
+    expect(editor).toContain("'@weft/core/internal': { errorDocsUrl, unstorableText },");
+  });
+
   it('refuses an import of another module, naming the six the file may import [claim:httpchat-panel-editor-imports]', () => {
     const result = loadChatPlugin(`import { pino } from 'pino';\n${chatPlugin}`);
     expect(result).toMatchObject({

@@ -420,7 +420,7 @@ describe('ChatPlugin behind the server’s Origin check', () => {
 });
 
 describe('ChatPlugin: what middleware found', () => {
-  it("lets authenticate read what middleware on the runtime's express app put in response.locals [claim:httpchat-auth-middleware-locals] [claim:trig-route-locals]", async () => {
+  it("lets authenticate read what middleware on the runtime's express app put in response.locals [claim:httpchat-auth-middleware-locals] [claim:httpchat-auth-middleware] [claim:trig-route-locals]", async () => {
     const { model } = recordingModel();
     const seen: unknown[] = [];
     runtime = await Runtime.init({
@@ -455,5 +455,30 @@ describe('ChatPlugin: what middleware found', () => {
     const unknown = await send();
     expect(unknown.status).toBe(401);
     expect(seen).toEqual(['grace', undefined]);
+  });
+
+  it('never runs middleware added after start() ahead of the route, which start() mounted [claim:httpchat-auth-middleware]', async () => {
+    const { model } = recordingModel();
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new ChatPlugin({ trustClientUser: true })],
+      options: { server: { port: 0 }, logger: pino({ level: 'silent' }) },
+    });
+    await runtime.start();
+    // Added once the routes are mounted: express runs it after them, so the route answers.
+    const ran: string[] = [];
+    serverOf(runtime).app.use('/chat', (_request, response) => {
+      ran.push('after start');
+      response.status(401).json({ error: { status: 401, message: 'refused' } });
+    });
+    const response = await fetch(`${runtime.server.url}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ room: 'r', user: 'ada', message: 'hi' }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(response.status).toBe(200);
+    expect(ran).toEqual([]);
   });
 });
