@@ -261,6 +261,14 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
+    it("quotes the API's own error message as it is, even when the server echoes the key [claim:mpo-api-message-quoted]", async () => {
+      server.enqueue(reply(401, { error: { message: 'Unknown key sk-echoed-3' } }));
+      const error = await failure(generate(provider({ apiKey: 'sk-echoed-3' })));
+      expect(error.message).toBe(
+        'OpenAIModelProvider "openai": request failed with 401 Unauthorized: Unknown key sk-echoed-3 [WEFT_OPENAI_HTTP_STATUS]',
+      );
+    });
+
     it('rejects a body that is not JSON [claim:oai-invalid-response]', async () => {
       server.enqueue(reply(200, '<html>gateway</html>'));
       const error = await failure(generate(provider()));
