@@ -412,7 +412,7 @@ describe('OpenAIModelProvider', () => {
   });
 
   describe('called directly, without the runtime', () => {
-    it('checks neither the input nor the options against the capability schemas [claim:oai-direct-unchecked]', async () => {
+    it('checks neither the input nor the options against the capability schemas [claim:oai-direct-unchecked] [claim:mpo-error-fields]', async () => {
       const error: unknown = await generate(provider(), {}, { prompt: 'Say hi.' }).catch(
         (reason: unknown) => reason,
       );
