@@ -303,7 +303,7 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
-    it('times out, retries, and says after how long [claim:mpo-retries] [claim:oai-retries] [claim:oai-timeout-row] [claim:wp-openai-retries]', async () => {
+    it('times out, retries, and says after how long [claim:mpo-retries] [claim:mpo-error-message-example] [claim:oai-retries] [claim:oai-timeout-row] [claim:wp-openai-retries]', async () => {
       server.enqueue(hang(), hang());
       const error = await failure(generate(provider({ timeoutMs: 100, maxRetries: 1 })));
       expect(server.requests).toHaveLength(2);
