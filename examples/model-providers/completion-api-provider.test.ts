@@ -124,9 +124,12 @@ describe('CompletionApiProvider', () => {
   });
 
   it('stops the runtime from starting without a token [claim:mpo-init-fails] [claim:mpo-example-provider]', async () => {
-    const { runtime } = await start('');
-    await expect(runtime.start()).rejects.toThrow(
-      'Runtime.start: model provider "completion-api" failed to initialise: the token is empty',
-    );
+    // An empty secret, and an unset one (process.env.TOKEN when TOKEN is not set).
+    for (const token of ['', undefined as unknown as string]) {
+      const { runtime } = await start(token);
+      await expect(runtime.start()).rejects.toThrow(
+        'Runtime.start: model provider "completion-api" failed to initialise: the token is empty',
+      );
+    }
   });
 });

@@ -39,7 +39,10 @@ export class CompletionApiProvider extends ModelProvider {
    */
   override async init(): Promise<void> {
     this.token = await this.resolve(this.options.token);
-    if (this.token === '') throw new Error('the token is empty');
+    // An unset environment variable gives undefined, whatever the type says.
+    if (typeof this.token !== 'string' || this.token === '') {
+      throw new Error('the token is empty');
+    }
   }
 
   override async checkHealth(): Promise<boolean> {

@@ -80,8 +80,9 @@ describe('OpenAIModelProvider configurations', () => {
       httpStatus: 401,
       attempts: 1,
     });
+    // A Response built here has no reason phrase, so none follows the status.
     await expect(failure).rejects.toThrow(
-      'OpenAIModelProvider "openai": request failed with 401',
+      'OpenAIModelProvider "openai": request failed with 401: Incorrect API key provided [WEFT_OPENAI_HTTP_STATUS]',
     );
   });
 

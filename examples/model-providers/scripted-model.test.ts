@@ -24,7 +24,7 @@ class GreeterPlugin extends Plugin {
 }
 
 describe('ScriptedModelProvider', () => {
-  it('answers from a queue, in order, and records every request [claim:testing-scripted-queue] [claim:mpo-scripted-two-requests] [claim:mpo-scripted-queue] [claim:mpo-scripted-members] [claim:tst-scripted] [claim:wp-scripted-records]', async () => {
+  it('answers from a queue, in order, and records every request [claim:testing-scripted-queue] [claim:mpo-scripted-two-requests] [claim:mpo-scripted-queue] [claim:mpo-scripted-members] [claim:mpo-scripted-request-options] [claim:tst-scripted] [claim:wp-scripted-records]', async () => {
     const model = new ScriptedModelProvider({
       responses: [
         { steps: [{ pluginId: 'greeter', action: 'greet' }] }, // the plan (an object is sent as JSON)
@@ -50,6 +50,11 @@ describe('ScriptedModelProvider', () => {
     expect(model.remaining).toBe(0);
     expect(model.requests).toHaveLength(2);
     expect(model.requests[1]).toEqual([{ role: 'user', content: 'Greet Ada' }]);
+    // The plan asked for JSON; the executor set its own temperature.
+    expect(model.requestOptions).toEqual([
+      { json: true },
+      { temperature: 0.7 },
+    ]);
   });
 
   it('computes an answer with a function, and fails clearly when the queue is empty [claim:testing-scripted-response-kinds] [claim:mpo-scripted-fallback] [claim:mpo-scripted-members]', async () => {

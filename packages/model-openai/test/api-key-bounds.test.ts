@@ -52,7 +52,7 @@ describe('a function apiKey within the limits of its call', () => {
     vi.useRealTimers();
   });
 
-  it('fails the call with WEFT_OPENAI_TIMEOUT at totalTimeoutMs when the key never comes, sending nothing [claim:oai-total] [claim:oai-key-timeout-row] [claim:oai-errors] [claim:tsdoc-openai-api-key] [claim:tsdoc-openai-default-total-timeout-ms] [claim:errors-openai-timeout-last-status]', async () => {
+  it('fails the call with WEFT_OPENAI_TIMEOUT at totalTimeoutMs when the key never comes, sending nothing [claim:oai-total] [claim:oai-key-timeout-row] [claim:oai-errors] [claim:tsdoc-openai-api-key] [claim:tsdoc-openai-default-total-timeout-ms] [claim:errors-openai-timeout-last-status] [claim:mpo-error-fields]', async () => {
     const key = silentKey();
     const started = Date.now();
     const error = await failureOf(provider({ apiKey: key.apiKey, totalTimeoutMs: 300 }));
@@ -100,7 +100,7 @@ describe('a function apiKey within the limits of its call', () => {
     expect((settled as Error).message).toContain('option "totalTimeoutMs" (500 ms)');
   });
 
-  it("stops reading the key at once when the call's signal fires, and listens on it through a signal of its own [claim:oai-signal] [claim:tsdoc-openai-api-key] [claim:oai-errors]", async () => {
+  it("stops reading the key at once when the call's signal fires, and listens on it through a signal of its own [claim:oai-signal] [claim:tsdoc-openai-api-key] [claim:oai-errors] [claim:mpo-error-fields]", async () => {
     const key = silentKey();
     const controller = new AbortController();
     const failing = failureOf(provider({ apiKey: key.apiKey }), controller.signal);

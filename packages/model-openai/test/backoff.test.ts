@@ -23,14 +23,14 @@ describe('parseRetryAfter', () => {
 });
 
 describe('retryDelayMs', () => {
-  it('doubles per attempt, with jitter between half and all of the wait [claim:mpo-backoff] [claim:oai-backoff] [claim:oai-offers-retries]', () => {
+  it('doubles per attempt, with jitter between half and all of the wait [claim:mpo-backoff] [claim:mpo-backoff-base] [claim:oai-backoff] [claim:oai-offers-retries]', () => {
     expect(retryDelayMs(1, 500, undefined, () => 0)).toBe(250);
     expect(retryDelayMs(1, 500, undefined, () => 0.999999)).toBe(500);
     expect(retryDelayMs(2, 500, undefined, () => 0.999999)).toBe(1_000);
     expect(retryDelayMs(3, 500, undefined, () => 0)).toBe(1_000);
   });
 
-  it('honours Retry-After, and caps every wait [claim:mpo-backoff] [claim:mpo-wait-cap] [claim:oai-backoff] [claim:oai-retry-after]', () => {
+  it('honours Retry-After, and caps every wait [claim:mpo-backoff] [claim:mpo-backoff-base] [claim:mpo-wait-cap] [claim:oai-backoff] [claim:oai-retry-after]', () => {
     expect(retryDelayMs(1, 500, 0)).toBe(0);
     expect(retryDelayMs(1, 500, 7_000)).toBe(7_000);
     // The README states the cap as 10 s: the figure, not the constant, so changing one fails.

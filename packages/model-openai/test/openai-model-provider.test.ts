@@ -261,6 +261,14 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
+    it("quotes the API's own error message as it is, even when the server echoes the key [claim:mpo-api-message-quoted]", async () => {
+      server.enqueue(reply(401, { error: { message: 'Unknown key sk-echoed-3' } }));
+      const error = await failure(generate(provider({ apiKey: 'sk-echoed-3' })));
+      expect(error.message).toBe(
+        'OpenAIModelProvider "openai": request failed with 401 Unauthorized: Unknown key sk-echoed-3 [WEFT_OPENAI_HTTP_STATUS]',
+      );
+    });
+
     it('rejects a body that is not JSON [claim:oai-invalid-response]', async () => {
       server.enqueue(reply(200, '<html>gateway</html>'));
       const error = await failure(generate(provider()));
@@ -295,7 +303,7 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
-    it('times out, retries, and says after how long [claim:mpo-retries] [claim:oai-retries] [claim:oai-timeout-row] [claim:wp-openai-retries]', async () => {
+    it('times out, retries, and says after how long [claim:mpo-retries] [claim:mpo-error-message-example] [claim:oai-retries] [claim:oai-timeout-row] [claim:wp-openai-retries]', async () => {
       server.enqueue(hang(), hang());
       const error = await failure(generate(provider({ timeoutMs: 100, maxRetries: 1 })));
       expect(server.requests).toHaveLength(2);
@@ -404,7 +412,7 @@ describe('OpenAIModelProvider', () => {
   });
 
   describe('called directly, without the runtime', () => {
-    it('checks neither the input nor the options against the capability schemas [claim:oai-direct-unchecked]', async () => {
+    it('checks neither the input nor the options against the capability schemas [claim:oai-direct-unchecked] [claim:mpo-error-fields]', async () => {
       const error: unknown = await generate(provider(), {}, { prompt: 'Say hi.' }).catch(
         (reason: unknown) => reason,
       );

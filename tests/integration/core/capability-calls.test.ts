@@ -26,6 +26,14 @@ describe('capability call errors', () => {
     );
     expect((wrapped as Error).cause).toBe(plain);
 
+    // An error with a cause of its own: the cause's message follows in parentheses.
+    next = new Error('request failed', { cause: new Error('connect ECONNREFUSED') });
+    expect(await runtime.models.generateText('hi').catch((error: unknown) => error)).toMatchObject({
+      message:
+        'ModelManager: provider "scripted" failed on capability "text-generation": request failed (connect ECONNREFUSED) [WEFT_PROVIDER_FAILED]',
+      cause: next,
+    });
+
     next = coded;
     expect(await runtime.models.generateText('hi').catch((error: unknown) => error)).toBe(coded);
   });

@@ -145,6 +145,20 @@ describe('model calls per task', () => {
     expect(reviewed.plan + reviewed.review + reviewed.executor).toBe(3);
   });
 
+  it("reviewFinalStep is heeded only by 'always': a successful last step gets no review under 'on-failure' or 'never' [claim:mpo-final-review-always-only]", async () => {
+    for (const pipelineReview of ['on-failure', 'never'] as const) {
+      expect(await callsFor(['ok', 'ok'], { pipelineReview, reviewFinalStep: true })).toMatchObject(
+        {
+          plan: 1,
+          review: 0,
+          executor: 2,
+          status: 'completed',
+        },
+      );
+    }
+    expect(await callsFor(['ok', 'ok'], { reviewFinalStep: true })).toMatchObject({ review: 2 });
+  });
+
   it("a one-step task costs two calls under 'on-failure' and 'never' too [claim:task-review-count-on-failure] [claim:task-review-count-never]", async () => {
     for (const pipelineReview of ['on-failure', 'never'] as const) {
       expect(await callsFor(['ok'], { pipelineReview })).toEqual({
@@ -157,7 +171,7 @@ describe('model calls per task', () => {
     }
   });
 
-  it('each answer getObject rejects costs one more call, up to getObjectRetries [claim:task-cost-retries] [claim:trouble-max-retries] [claim:mpi-text-generation-needed] [claim:wp-cost] [claim:testing-plan-retries]', async () => {
+  it('each answer getObject rejects costs one more call, up to getObjectRetries [claim:task-cost-retries] [claim:trouble-max-retries] [claim:mpi-text-generation-needed] [claim:wp-cost] [claim:testing-plan-retries] [claim:mpo-scripted-plan-retries]', async () => {
     expect(await callsFor(['ok'], {}, 2)).toMatchObject({ plan: 3, status: 'completed' });
     // Two retries by default: a third bad plan fails the task without a fourth call.
     expect(await callsFor(['ok'], {}, 3)).toMatchObject({ plan: 3, executor: 0, status: 'failed' });
