@@ -26,8 +26,8 @@ export interface OpenAIModelProviderOptions {
    * by then fails the call with `WEFT_OPENAI_TIMEOUT`, and one still awaited when the call's
    * signal fires, with `WEFT_OPENAI_ABORTED`; the function is not called when the signal has
    * already fired. A function that throws, or resolves to something other than a string or to a
-   * key with a line break or another control character (which no header can carry; the message
-   * does not show it), fails the call with `WEFT_OPENAI_API_KEY`; a function that resolves to an
+   * key with a line break, a NUL or a character beyond Latin-1 such as € (which no header can
+   * carry; the message does not show it), fails the call with `WEFT_OPENAI_API_KEY`; a function that resolves to an
    * empty string (an unset environment variable) sends no `Authorization` header, whereas an empty
    * string or such a key given directly is refused by the constructor. Leave it out for servers
    * that need no key (Ollama, LM Studio, a local vLLM). Default: none.
@@ -190,7 +190,7 @@ const REQUIREMENTS: Record<OptionName, string> = {
   id: 'must be a non-empty string',
   baseUrl: 'must be an absolute http(s) URL',
   apiKey:
-    'must be a non-empty string or a function returning one, without line breaks or other control characters',
+    'must be a non-empty string or a function returning one, without a line break, a NUL or a character beyond Latin-1',
   model: 'must be a non-empty string (the model name the API knows)',
   timeoutMs: `must be a positive integer number of milliseconds, ${TIMER_LIMIT_RULE}`,
   maxRetries: 'must be a non-negative integer',

@@ -157,11 +157,11 @@ describe('OpenAIModelProvider', () => {
 
     it('refuses a key no header can carry with its own error, never quoting the key [claim:mpo-no-secret-echo] [claim:mpo-error-fields] [claim:tsdoc-openai-api-key] [claim:errors-openai-api-key-unsendable] [claim:oai-apikey-throws]', async () => {
       // fetch's own error for such a header quotes it whole, key included.
-      for (const key of ['sk-secret-2\nX', 'sk-secret-2\u0000']) {
+      for (const key of ['sk-secret-2\nX', 'sk-secret-2\u0000', 'sk-secret-2\u20ac']) {
         const error = await failure(generate(provider({ apiKey: async () => key })));
         expect(error.code).toBe('WEFT_OPENAI_API_KEY');
         expect(error.message).toBe(
-          'OpenAIModelProvider "openai": option "apiKey" gave a key that no HTTP header can carry (it holds a line break or another control character); the key is not shown [WEFT_OPENAI_API_KEY]',
+          'OpenAIModelProvider "openai": option "apiKey" gave a key that no HTTP header can carry (it holds a line break, a NUL or a character beyond Latin-1 such as €); the key is not shown [WEFT_OPENAI_API_KEY]',
         );
         expect(error.attempts).toBeUndefined();
       }
@@ -169,7 +169,7 @@ describe('OpenAIModelProvider', () => {
       // Given directly, the constructor refuses it, without quoting it either.
       const create = () => provider({ apiKey: 'sk-secret-2\nX' });
       expect(create).toThrow(
-        /option "apiKey" must be a non-empty string or a function returning one, without line breaks or other control characters, got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/,
+        /option "apiKey" must be a non-empty string or a function returning one, without a line break, a NUL or a character beyond Latin-1, got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/,
       );
       // A trailing line break (a key read from a file) is not inside the header: fetch trims it.
       server.enqueue(completion('ok'));
@@ -506,7 +506,7 @@ describe('OpenAIModelProvider', () => {
       ],
       [
         { apiKey: 42 },
-        'option "apiKey" must be a non-empty string or a function returning one, without line breaks or other control characters, got a number',
+        'option "apiKey" must be a non-empty string or a function returning one, without a line break, a NUL or a character beyond Latin-1, got a number',
       ],
       [
         { headers: { 'Bad Header': 'x' } },
