@@ -220,7 +220,7 @@ describe('the chat route with a PostgreSQL coordinator', () => {
     expect(hanging).toBe(1);
   }, 60_000);
 
-  it('answers 503 WEFT_COORDINATOR_ADMIT_FAILED to a message whose record came back too late, and runs its task all the same [claim:httpchat-coordinator-admit-failed-twice]', async () => {
+  it('answers 503 WEFT_COORDINATOR_ADMIT_FAILED to a message whose record came back too late, and runs its task all the same [claim:httpchat-coordinator-admit-failed-twice] [claim:chat-readme-admit-failed-twice]', async () => {
     const schema = postgres.newSchema();
     const replied: string[] = [];
     const { runtime } = await startInstance(
