@@ -1,7 +1,8 @@
 /**
- * The generated project's `npm run dev` script, run with the workspace's tsx: what makes it
- * restart. The Getting started page tells a reader who edits `.env` to restart by hand, because
- * tsx's watcher follows the files the entry imports and leaves dot files such as `.env` alone.
+ * The generated project's entry point and its `npm run dev` script, run with the workspace's
+ * packages and tsx: what the entry prints, and what makes the script restart. The Getting started
+ * page tells a reader who edits `.env` to restart by hand, because tsx's watcher follows the
+ * files the entry imports and leaves dot files such as `.env` alone.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -12,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createProject } from '../src/create-project.js';
 
 const ROOT_BIN = fileURLToPath(new URL('../../../node_modules/.bin', import.meta.url));
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 
 let work = '';
 let child: ChildProcess | undefined;
@@ -92,4 +94,45 @@ describe('npm run dev in a generated project', () => {
     await waitForCount(() => output, started, 2, 30_000);
     expect([...output.matchAll(started)].map((match) => match[1])).toEqual(['8787', '8790']);
   }, 90_000);
+});
+
+describe("the generated project's entry point", () => {
+  it('prints where it listens, then a curl command that gets the reply [claim:gs-listening] [claim:gs-try-line]', async () => {
+    // Inside the repository, so the project finds the workspace's packages and tsx.
+    await rm(work, { recursive: true, force: true });
+    work = await mkdtemp(path.join(PACKAGE_DIR, '.dev-check-'));
+    const directory = path.join(work, 'my-agent');
+    await createProject({ directory, model: 'scripted', memory: 'memory', source: 'registry' });
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', WEFT_LOG_LEVEL: 'silent' };
+    let output = '';
+    child = spawn(
+      process.execPath,
+      ['--conditions=weft-source', '--import', 'tsx', 'src/main.ts'],
+      { cwd: directory, env, detached: true },
+    );
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await waitForCount(() => output, /^Try: .*$/gm, 1, 30_000);
+
+    const [listening, tryLine] = output.trim().split('\n');
+    expect(listening).toMatch(
+      /^Agent listening on http:\/\/127\.0\.0\.1:\d+; press Ctrl\+C to stop\.$/,
+    );
+    const port = /:(\d+);/.exec(listening as string)?.[1];
+    const curl = (tryLine as string).slice('Try: '.length);
+    expect(curl).toMatch(new RegExp(`^curl -s -X POST http://127\\.0\\.0\\.1:${port}/messages `));
+    const answer = await new Promise<string>((resolve, reject) => {
+      const shell = spawn('sh', ['-c', curl], { cwd: directory });
+      let text = '';
+      shell.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      shell.once('error', reject);
+      shell.once('exit', (code) =>
+        code === 0 ? resolve(text) : reject(new Error(`curl exited with ${code}`)),
+      );
+    });
+    expect(JSON.parse(answer)).toMatchObject({
+      status: 'completed',
+      reply: 'You said "Hello". Your Weft agent is listening.',
+    });
+  }, 60_000);
 });
