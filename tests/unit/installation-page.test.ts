@@ -177,7 +177,7 @@ describe('a project that depends on tarballs packed from a clone', () => {
   // Seen on 2026-11-30 with the packed @weft/core and @weft/model-openai: npm installs them;
   // pnpm 12 stops with ERR_PNPM_FETCH_404 and Yarn 1 with 'Couldn't find package "@weft/core"',
   // since both resolve model-openai's own dependency on @weft/core in the registry.
-  it('installs with npm only, since the other Weft packages name @weft/core by version and nothing points it at vendor/ [claim:install-vendored-npm-only]', async () => {
+  it('installs with npm only, since the other Weft packages name @weft/core by version and nothing points it at vendor/ [claim:install-vendored-npm-only] [claim:gs-vendored-npm-only]', async () => {
     const vendored = new Set(
       MODEL_CHOICES.flatMap((model) =>
         MEMORY_CHOICES.flatMap((memory) => weftPackagesFor({ model, memory })),

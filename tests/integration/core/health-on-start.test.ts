@@ -114,7 +114,7 @@ describe('options.checkHealthOnStart', () => {
     expect(runtime.status).toBe('running');
   });
 
-  it('gives up on a checkHealth that never answers after healthCheckTimeoutMs [claim:prod-health-on-start] [claim:errors-start-failed-sources]', async () => {
+  it('gives up on a checkHealth that never answers after healthCheckTimeoutMs [claim:gs-health] [claim:prod-health-on-start] [claim:errors-start-failed-sources]', async () => {
     class HangingMemory extends InMemoryMemoryProvider {
       override checkHealth(): Promise<boolean> {
         return new Promise(() => undefined);
@@ -181,7 +181,7 @@ describe('options.checkHealthOnStart', () => {
     ]);
   }, 15_000);
 
-  it('names what a throwing checkHealth said, and keeps its error as the cause [claim:prod-health-on-start] [claim:errors-start-failed-sources]', async () => {
+  it('names what a throwing checkHealth said, and keeps its error as the cause [claim:gs-health] [claim:prod-health-on-start] [claim:errors-start-failed-sources]', async () => {
     const gone = new Error('disk gone');
     class ThrowingMemory extends InMemoryMemoryProvider {
       override checkHealth(): Promise<boolean> {
