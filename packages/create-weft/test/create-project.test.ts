@@ -5,8 +5,29 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MEMORY_CHOICES, MODEL_CHOICES } from '../src/choices.js';
 import { createProject } from '../src/create-project.js';
 import { CreateWeftError } from '../src/errors.js';
-import { defaultAgentPort } from '../src/templates.js';
+import { containerImageName, defaultAgentPort } from '../src/templates.js';
 import { ownVersion } from '../src/weft-packages.js';
+
+/** An image name by the grammar of Docker references, without a registry host or a tag. */
+const DOCKER_NAME =
+  /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/;
+
+describe('containerImageName', () => {
+  it.each([
+    ['my-agent', 'my-agent'],
+    ['@acme/support-bot', 'acme/support-bot'],
+    ['agent.v2', 'agent.v2'],
+    ['my__agent', 'my__agent'],
+    ['-agent-', 'agent'],
+    ['a..b', 'a-b'],
+    ['a___b', 'a-b'],
+    ['@acme/-bot.', 'acme/bot'],
+    ['---', 'agent'],
+  ])('makes the npm name %j the image name %j, which Docker accepts', (name, image) => {
+    expect(containerImageName(name)).toBe(image);
+    expect(image).toMatch(DOCKER_NAME);
+  });
+});
 
 describe('createProject', () => {
   let work = '';
@@ -131,6 +152,30 @@ describe('createProject', () => {
     expect(await readFile(path.join(directory, 'Dockerfile'), 'utf8')).toMatch(
       new RegExp(`^EXPOSE ${port}$`, 'm'),
     );
+  });
+
+  it("names the container image in README.md and the Dockerfile after the npm name, without the scope's @ [claim:create-weft-readme-image-name]", async () => {
+    const project = await createProject({
+      directory: path.join(work, 'support-bot'),
+      name: '@acme/support-bot',
+      model: 'scripted',
+      memory: 'memory',
+      source: 'registry',
+    });
+    const manifest = JSON.parse(
+      await readFile(path.join(project.directory, 'package.json'), 'utf8'),
+    ) as { name: string };
+    expect(manifest.name).toBe('@acme/support-bot');
+    for (const file of ['README.md', 'Dockerfile']) {
+      const text = await readFile(path.join(project.directory, file), 'utf8');
+      const built = [...text.matchAll(/docker build -t (\S+) \./g)].map((match) => match[1]);
+      const run = [...text.matchAll(/docker run .*--env-file \.env (\S+)$/gm)].map(
+        (match) => match[1],
+      );
+      expect(built).toEqual(['acme/support-bot']);
+      expect(run).toEqual(['acme/support-bot']);
+      expect(text).not.toMatch(/docker .*@acme/);
+    }
   });
 
   it('fills an empty folder the user made [claim:create-weft-readme-folder-empty]', async () => {
