@@ -235,4 +235,56 @@ describe('createProject', () => {
     ).rejects.toThrow();
     expect((await readdir(work)).sort()).toEqual(['fake-clone']);
   }, 60_000);
+
+  it('stops packing and leaves nothing behind when its signal is aborted [claim:create-weft-readme-nothing-left] [claim:tsdoc-create-project-nothing-behind]', async () => {
+    // A clone whose builds hang: packing is under way until the signal stops it.
+    const fakeRoot = path.join(work, 'fake-clone');
+    const hang = `node -e "setTimeout(() => {}, 120000)"`;
+    for (const name of ['core', 'testing']) {
+      await mkdir(path.join(fakeRoot, 'packages', name), { recursive: true });
+      await writeFile(
+        path.join(fakeRoot, 'packages', name, 'package.json'),
+        JSON.stringify({ name: `@weft/${name}`, version: '0.0.0', scripts: { build: hang } }),
+      );
+    }
+    await writeFile(
+      path.join(fakeRoot, 'package.json'),
+      JSON.stringify({
+        name: 'fake',
+        private: true,
+        workspaces: ['packages/core', 'packages/testing'],
+      }),
+    );
+    const controller = new AbortController();
+    const reason = new Error('interrupted');
+    const started = Date.now();
+    const creating = createProject({
+      directory: path.join(work, 'nested/my-agent'),
+      model: 'scripted',
+      memory: 'memory',
+      source: 'workspace',
+      workspaceRoot: fakeRoot,
+      signal: controller.signal,
+      onProgress: (step) => {
+        if (step.startsWith('Packing')) setTimeout(() => controller.abort(reason), 1000);
+      },
+    });
+    await expect(creating).rejects.toBe(reason);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect((await readdir(work)).sort()).toEqual(['fake-clone']);
+  }, 60_000);
+
+  it('writes nothing when its signal is aborted already [claim:tsdoc-create-project-nothing-behind]', async () => {
+    const reason = new Error('interrupted');
+    await expect(
+      createProject({
+        directory: path.join(work, 'my-agent'),
+        model: 'scripted',
+        memory: 'memory',
+        source: 'registry',
+        signal: AbortSignal.abort(reason),
+      }),
+    ).rejects.toBe(reason);
+    expect(await readdir(work)).toEqual([]);
+  });
 });
