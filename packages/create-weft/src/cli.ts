@@ -128,21 +128,39 @@ async function main(): Promise<void> {
   const progress = createProgress();
   // `npm run` and `npm create` run in another folder; INIT_CWD is where the user typed.
   const here = process.env.INIT_CWD ?? process.cwd();
+  // Ctrl+C or a `kill` while the project is written stops the work and removes what was
+  // written, rather than leaving a hidden staging folder (and an npm packing into it) behind.
+  const interrupt = new AbortController();
+  const onSignal = (signal: NodeJS.Signals): void => {
+    interrupt.abort(new Interrupted(signal));
+  };
+  // Until the project is written, a second Ctrl+C aborts nothing more and cannot cut the
+  // clean-up short.
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const project = await createProject({
     ...choices,
     directory: path.resolve(here, choices.directory),
     ...(args.name ? { name: args.name } : {}),
     onProgress: (step) => progress.step(step),
-  }).then(
-    (created) => {
-      progress.done();
-      return created;
-    },
-    (error: unknown) => {
-      progress.failed();
-      throw error;
-    },
-  );
+    signal: interrupt.signal,
+  })
+    .then(
+      (created) => {
+        progress.done();
+        return created;
+      },
+      (error: unknown) => {
+        progress.failed();
+        // The npm that was packing dies of the same Ctrl+C and may fail first: the cause is
+        // the interruption either way.
+        throw interrupt.signal.aborted ? interrupt.signal.reason : error;
+      },
+    )
+    .finally(() => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    });
   const relative = path.relative(here, project.directory) || '.';
   // A path that climbs more than one level reads better as the absolute one.
   const shown = relative.startsWith(`..${path.sep}..`) ? project.directory : relative;
@@ -172,7 +190,29 @@ async function main(): Promise<void> {
   );
 }
 
+/**
+ * Why the work stopped when `SIGINT` (Ctrl+C) or `SIGTERM` came in while the project was being
+ * written: what was written is removed, and the command says so in one line and exits with 130
+ * or 143.
+ * @claim tsdoc-cw-cli-interrupt
+ */
+class Interrupted extends Error {
+  /** The exit code a shell gives a process this signal ended: 128 + its number. */
+  readonly exitCode: number;
+
+  constructor(signal: NodeJS.Signals) {
+    super(`interrupted by ${signal}`);
+    this.name = 'Interrupted';
+    this.exitCode = signal === 'SIGINT' ? 130 : 143;
+  }
+}
+
 main().catch((error: unknown) => {
+  if (error instanceof Interrupted) {
+    process.stderr.write(`create-weft: ${error.message}\nNothing was written.\n`);
+    process.exitCode = error.exitCode;
+    return;
+  }
   // A problem the user can fix is one line; anything else keeps its stack for a bug report.
   const message =
     error instanceof CreateWeftError

@@ -36,6 +36,11 @@ export interface CreateProjectOptions {
   workspaceRoot?: string;
   /** Called before each slow step, to show progress. */
   onProgress?: (step: string) => void;
+  /**
+   * Stops the work when aborted (the command line aborts it on Ctrl+C): a packing step's npm is
+   * stopped, what was written is removed, and {@link createProject} rejects.
+   */
+  signal?: AbortSignal;
 }
 
 /** What {@link createProject} wrote. */
@@ -53,13 +58,14 @@ export interface CreatedProject {
 /**
  * Writes a new Weft project. Everything is written into a hidden sibling folder first and
  * renamed into place at the end, so a failure leaves nothing behind (parent folders it had to
- * create included).
+ * create included), and so does aborting `signal`.
  *
  * @param options - The folder, the name, the model and memory choices, and the packages' source.
  * @returns What was written.
  * @throws {@link CreateWeftError} when the name is not one npm accepts for a new package, the
- * folder is a file or not empty, or `source: 'workspace'` is asked for outside a clone; and
- * whatever packing or writing fails with (the staging folder is removed first).
+ * folder is a file or not empty, or `source: 'workspace'` is asked for outside a clone; the
+ * signal's reason once it is aborted; and whatever packing or writing fails with (the staging
+ * folder is removed first, in every case).
  * @claim tsdoc-create-project-refusals
  * @claim tsdoc-create-project-nothing-behind
  */
@@ -78,6 +84,8 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
     );
   }
 
+  const { signal } = options;
+  signal?.throwIfAborted();
   const parent = path.dirname(directory);
   const createdParent = await mkdir(parent, { recursive: true });
   const staging = path.join(
@@ -96,6 +104,7 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
         workspaceRoot as string,
         weftPackages,
         path.join(staging, VENDOR_DIR),
+        { signal },
       );
       dependencies = Object.fromEntries(
         packed.map((item) => [item.name, `file:${VENDOR_DIR}/${item.filename}`]),
@@ -111,6 +120,7 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
       dependencies = Object.fromEntries(weftPackages.map((pkg) => [pkg, `^${ownVersion()}`]));
     }
 
+    signal?.throwIfAborted();
     options.onProgress?.('Writing the project');
     const files = await renderProject({
       projectName: name,
@@ -125,6 +135,7 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
       await writeFile(target, content);
     }
 
+    signal?.throwIfAborted();
     // An empty folder the user made for the project is replaced by the finished one.
     await rmdir(directory).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
@@ -140,7 +151,8 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
   } catch (error) {
     await rm(staging, { recursive: true, force: true });
     if (createdParent) await rm(createdParent, { recursive: true, force: true });
-    throw error;
+    // A step the signal stopped fails with an error of its own: the reason is the signal's.
+    throw signal?.aborted ? (signal.reason as unknown) : error;
   }
 }
 

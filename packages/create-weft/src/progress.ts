@@ -11,9 +11,17 @@ export interface Progress {
   failed(): void;
 }
 
+/** What a spinner's line shows in turn. */
+const FRAMES = ['◒', '◐', '◓', '◑'];
+const ESC = String.fromCharCode(27);
+
 /**
  * A spinner on a terminal. Anywhere else (a CI log, a pipe, a file) one line per step: a spinner
  * redraws its line many times a second, and a log that is not a terminal keeps every frame.
+ *
+ * The spinner is drawn here rather than by `@clack/prompts`, whose spinner reads the keyboard
+ * while it turns and ends the process with code 0 on Ctrl+C, before the work can be stopped
+ * and what it wrote removed. This one leaves the keyboard alone: Ctrl+C stays a `SIGINT`.
  *
  * @param output - Where progress goes; standard output by default.
  * @returns The reporter for that output.
@@ -34,18 +42,51 @@ export function createProgress(output: Writable & { isTTY?: boolean } = process.
       },
     };
   }
-  const spinner = prompts.spinner({ output });
+  let timer: NodeJS.Timeout | undefined;
+  let message = '';
+  let frame = 0;
+  // Back to the start of the line, erase it, draw the next frame; the cursor stays hidden. A
+  // line wider than the terminal would wrap, and the next frame erase only its last row.
+  const draw = (): void => {
+    const width = (output as { columns?: number }).columns ?? 80;
+    output.write(`\r${ESC}[2K${`${FRAMES[frame]}  ${message}`.slice(0, Math.max(width - 1, 1))}`);
+    frame = (frame + 1) % FRAMES.length;
+  };
+  const stop = (): boolean => {
+    if (timer === undefined) return false;
+    clearInterval(timer);
+    timer = undefined;
+    output.write(`\r${ESC}[2K${ESC}[?25h`);
+    return true;
+  };
   return {
-    step(message) {
-      if (started) spinner.message(message);
-      else spinner.start(message);
-      started = true;
+    step(next) {
+      if (timer !== undefined) {
+        // The finished step stays above as a line of its own; the spinner moves on below it.
+        output.write(`\r${ESC}[2K`);
+        prompts.log.step(message, { output });
+      }
+      message = next;
+      if (timer === undefined) {
+        output.write(`${ESC}[?25l`);
+        timer = setInterval(draw, 80);
+        timer.unref();
+      }
+      draw();
     },
     done() {
-      if (started) spinner.stop('Done');
+      const last = message;
+      if (stop()) {
+        prompts.log.step(last, { output });
+        prompts.log.success('Done', { output });
+      }
     },
     failed() {
-      if (started) spinner.error('Failed');
+      const last = message;
+      if (stop()) {
+        prompts.log.step(last, { output });
+        prompts.log.error('Failed', { output });
+      }
     },
   };
 }

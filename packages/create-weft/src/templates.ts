@@ -43,6 +43,30 @@ export async function defaultAgentPort(): Promise<number> {
   return Number(match[1]);
 }
 
+/**
+ * The container image name the project's README and Dockerfile use: the npm name made into a
+ * Docker reference. Docker takes lower-case letters and digits, joined by `.`, `_`, `__` or
+ * dashes, in components separated by `/`, and no `@`: a scope's `@` is dropped (`@acme/bot`
+ * becomes `acme/bot`), any other run of characters Docker refuses becomes one `-`, and
+ * separators at either end of a component go.
+ *
+ * @param projectName - A name npm accepts for a new package.
+ * @returns A name `docker build -t` accepts; `agent` when nothing of the npm name is left.
+ */
+export function containerImageName(projectName: string): string {
+  const components = projectName
+    .toLowerCase()
+    .replace(/^@/, '')
+    .split('/')
+    .map((component) =>
+      component
+        .replace(/[^a-z0-9]+/g, (run) => (/^(?:[._]|__|-+)$/.test(run) ? run : '-'))
+        .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, ''),
+    )
+    .filter((component) => component !== '');
+  return components.length > 0 ? components.join('/') : 'agent';
+}
+
 /** What {@link renderProject} fills the templates with. */
 export interface RenderOptions {
   projectName: string;
@@ -60,6 +84,7 @@ export async function renderProject(options: RenderOptions): Promise<Map<string,
   const memoryDir = path.join(TEMPLATES_DIR, 'memory', options.memory);
   const values: Record<string, string> = {
     projectName: options.projectName,
+    imageName: containerImageName(options.projectName),
     model: MODEL_LABELS[options.model],
     memory: MEMORY_LABELS[options.memory],
     modelSection: (await readFile(path.join(modelDir, PARTIAL), 'utf8')).trim(),

@@ -71,13 +71,16 @@ export interface PackedPackage {
 /**
  * Packs the given workspace packages into `destination`, as `npm publish` would, building
  * those whose build is missing or older than their sources first. Each tarball holds only
- * what the package's `files` lists.
+ * what the package's `files` lists. Aborting `options.signal` stops the npm it is running (with
+ * `SIGTERM`) and rejects.
  */
 export async function packWorkspacePackages(
   root: string,
   names: readonly string[],
   destination: string,
+  options: { signal?: AbortSignal } = {},
 ): Promise<PackedPackage[]> {
+  const { signal } = options;
   const shell = process.platform === 'win32';
   const stale: string[] = [];
   for (const name of names) {
@@ -93,14 +96,19 @@ export async function packWorkspacePackages(
   const queue = [...stale];
   const builder = async (): Promise<void> => {
     for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-      await run('npm', ['run', 'build', '-w', name], { cwd: root, shell, maxBuffer: 64 << 20 });
+      await run('npm', ['run', 'build', '-w', name], {
+        cwd: root,
+        shell,
+        maxBuffer: 64 << 20,
+        signal,
+      });
     }
   };
   await Promise.all([builder(), builder()]);
   const { stdout } = await run(
     'npm',
     ['pack', '--json', '--pack-destination', destination, ...names.flatMap((name) => ['-w', name])],
-    { cwd: root, shell, maxBuffer: 64 << 20 },
+    { cwd: root, shell, maxBuffer: 64 << 20, signal },
   );
   return (JSON.parse(stdout) as PackedPackage[]).map(({ name, version, filename, files }) => ({
     name,

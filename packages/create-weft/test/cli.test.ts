@@ -5,7 +5,7 @@
  * DEFAULT_MODEL and DEFAULT_MEMORY (choices.ts) and installDependencies.
  */
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { access, chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -152,6 +152,44 @@ describe('create-weft off a terminal (cli.ts)', () => {
     },
     5 * MINUTE,
   );
+
+  it(
+    'stops on SIGINT while it packs, exits with 130 and leaves nothing behind [claim:create-weft-readme-nothing-left] [claim:tsdoc-cw-cli-interrupt]',
+    async () => {
+      const child = spawn(
+        process.execPath,
+        ['--conditions=weft-source', '--import', 'tsx', CLI, 'sub/stopped-agent', '--skip-install'],
+        {
+          cwd: PACKAGE_DIR,
+          env: { ...process.env, npm_config_user_agent: 'npm/10.9.0', INIT_CWD: work },
+        },
+      );
+      let stdout = '';
+      let stderr = '';
+      // Once: the command's handler is gone when it has finished, and a SIGINT then ends it.
+      let interrupted = false;
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        // Run from this clone, it packs the Weft packages first: the slow step.
+        if (!interrupted && stdout.includes('Packing')) interrupted = child.kill('SIGINT');
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const deadline = setTimeout(() => reject(new Error(`no exit in 60 s: ${stdout}`)), MINUTE);
+        child.once('exit', (exitCode) => {
+          clearTimeout(deadline);
+          resolve(exitCode);
+        });
+      }).finally(() => child.kill('SIGKILL'));
+      expect(code).toBe(130);
+      expect(stderr).toBe('create-weft: interrupted by SIGINT\nNothing was written.\n');
+      // Neither the project, its hidden staging folder, nor the folder made for it.
+      expect(await readdir(work)).toEqual([]);
+    },
+    2 * MINUTE,
+  );
 });
 
 /** util-linux `script`, which runs a command on a pseudo-terminal: a terminal for the prompts. */
@@ -194,6 +232,37 @@ describe('create-weft on a terminal (cli.ts)', () => {
       expect(screen).toContain('Nothing was written.');
       expect(code).toBe(130);
       expect(await exists(project)).toBe(false);
+    },
+    2 * MINUTE,
+  );
+
+  it.skipIf(!HAS_SCRIPT)(
+    'stops on Ctrl+C while the spinner shows it packing, exits with 130 and leaves nothing behind [claim:create-weft-readme-nothing-left] [claim:tsdoc-cw-cli-interrupt]',
+    async () => {
+      const project = path.join(work, 'sub', 'stopped-agent');
+      const command = `stty cols 100 rows 30; exec '${process.execPath}' --conditions=weft-source --import tsx '${CLI}' '${project}' --model scripted --memory memory --skip-install`;
+      const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
+        cwd: PACKAGE_DIR,
+        env: { ...process.env, TERM: 'xterm', npm_config_user_agent: 'npm/10.9.0' },
+      });
+      let screen = '';
+      let pressed = false;
+      child.stdout.on('data', (chunk: Buffer) => {
+        screen += stripVTControlCharacters(chunk.toString());
+        // The terminal sends SIGINT to the command and to the npm it runs to pack.
+        if (!pressed && screen.includes('Packing')) pressed = child.stdin.write('\x03');
+      });
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const deadline = setTimeout(() => reject(new Error(`no exit in 60 s: ${screen}`)), MINUTE);
+        child.once('exit', (exitCode) => {
+          clearTimeout(deadline);
+          resolve(exitCode);
+        });
+      }).finally(() => child.kill('SIGKILL'));
+      expect(screen).toContain('create-weft: interrupted by SIGINT');
+      expect(screen).toContain('Nothing was written.');
+      expect(code).toBe(130);
+      expect(await readdir(work)).toEqual([]);
     },
     2 * MINUTE,
   );

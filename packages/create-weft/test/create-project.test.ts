@@ -5,8 +5,29 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MEMORY_CHOICES, MODEL_CHOICES } from '../src/choices.js';
 import { createProject } from '../src/create-project.js';
 import { CreateWeftError } from '../src/errors.js';
-import { defaultAgentPort } from '../src/templates.js';
+import { containerImageName, defaultAgentPort } from '../src/templates.js';
 import { ownVersion } from '../src/weft-packages.js';
+
+/** An image name by the grammar of Docker references, without a registry host or a tag. */
+const DOCKER_NAME =
+  /^[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*$/;
+
+describe('containerImageName', () => {
+  it.each([
+    ['my-agent', 'my-agent'],
+    ['@acme/support-bot', 'acme/support-bot'],
+    ['agent.v2', 'agent.v2'],
+    ['my__agent', 'my__agent'],
+    ['-agent-', 'agent'],
+    ['a..b', 'a-b'],
+    ['a___b', 'a-b'],
+    ['@acme/-bot.', 'acme/bot'],
+    ['---', 'agent'],
+  ])('makes the npm name %j the image name %j, which Docker accepts', (name, image) => {
+    expect(containerImageName(name)).toBe(image);
+    expect(image).toMatch(DOCKER_NAME);
+  });
+});
 
 describe('createProject', () => {
   let work = '';
@@ -133,6 +154,30 @@ describe('createProject', () => {
     );
   });
 
+  it("names the container image in README.md and the Dockerfile after the npm name, without the scope's @ [claim:create-weft-readme-image-name]", async () => {
+    const project = await createProject({
+      directory: path.join(work, 'support-bot'),
+      name: '@acme/support-bot',
+      model: 'scripted',
+      memory: 'memory',
+      source: 'registry',
+    });
+    const manifest = JSON.parse(
+      await readFile(path.join(project.directory, 'package.json'), 'utf8'),
+    ) as { name: string };
+    expect(manifest.name).toBe('@acme/support-bot');
+    for (const file of ['README.md', 'Dockerfile']) {
+      const text = await readFile(path.join(project.directory, file), 'utf8');
+      const built = [...text.matchAll(/docker build -t (\S+) \./g)].map((match) => match[1]);
+      const run = [...text.matchAll(/docker run .*--env-file \.env (\S+)$/gm)].map(
+        (match) => match[1],
+      );
+      expect(built).toEqual(['acme/support-bot']);
+      expect(run).toEqual(['acme/support-bot']);
+      expect(text).not.toMatch(/docker .*@acme/);
+    }
+  });
+
   it('fills an empty folder the user made [claim:create-weft-readme-folder-empty]', async () => {
     const directory = path.join(work, 'empty');
     await mkdir(directory);
@@ -190,4 +235,56 @@ describe('createProject', () => {
     ).rejects.toThrow();
     expect((await readdir(work)).sort()).toEqual(['fake-clone']);
   }, 60_000);
+
+  it('stops packing and leaves nothing behind when its signal is aborted [claim:create-weft-readme-nothing-left] [claim:tsdoc-create-project-nothing-behind]', async () => {
+    // A clone whose builds hang: packing is under way until the signal stops it.
+    const fakeRoot = path.join(work, 'fake-clone');
+    const hang = `node -e "setTimeout(() => {}, 120000)"`;
+    for (const name of ['core', 'testing']) {
+      await mkdir(path.join(fakeRoot, 'packages', name), { recursive: true });
+      await writeFile(
+        path.join(fakeRoot, 'packages', name, 'package.json'),
+        JSON.stringify({ name: `@weft/${name}`, version: '0.0.0', scripts: { build: hang } }),
+      );
+    }
+    await writeFile(
+      path.join(fakeRoot, 'package.json'),
+      JSON.stringify({
+        name: 'fake',
+        private: true,
+        workspaces: ['packages/core', 'packages/testing'],
+      }),
+    );
+    const controller = new AbortController();
+    const reason = new Error('interrupted');
+    const started = Date.now();
+    const creating = createProject({
+      directory: path.join(work, 'nested/my-agent'),
+      model: 'scripted',
+      memory: 'memory',
+      source: 'workspace',
+      workspaceRoot: fakeRoot,
+      signal: controller.signal,
+      onProgress: (step) => {
+        if (step.startsWith('Packing')) setTimeout(() => controller.abort(reason), 1000);
+      },
+    });
+    await expect(creating).rejects.toBe(reason);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect((await readdir(work)).sort()).toEqual(['fake-clone']);
+  }, 60_000);
+
+  it('writes nothing when its signal is aborted already [claim:tsdoc-create-project-nothing-behind]', async () => {
+    const reason = new Error('interrupted');
+    await expect(
+      createProject({
+        directory: path.join(work, 'my-agent'),
+        model: 'scripted',
+        memory: 'memory',
+        source: 'registry',
+        signal: AbortSignal.abort(reason),
+      }),
+    ).rejects.toBe(reason);
+    expect(await readdir(work)).toEqual([]);
+  });
 });

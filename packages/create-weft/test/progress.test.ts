@@ -70,4 +70,21 @@ describe('createProgress', () => {
     expect(text()).toMatch(REDRAW);
     expect(stripVTControlCharacters(text())).toContain('Done');
   });
+
+  it('on a terminal keeps each frame within its width and shows the cursor again when it fails', async () => {
+    const { output, text } = capture(true);
+    const progress = createProgress(output);
+    progress.step(`Packing ${'@weft/memory-sqlite, '.repeat(8)}from this clone`);
+    await sleep(200);
+    progress.failed();
+    const frames = text()
+      .split('\r')
+      .map((part) => stripVTControlCharacters(part))
+      .filter((part) => FRAMES.test(part));
+    expect(frames.length).toBeGreaterThan(1);
+    for (const frame of frames) expect(frame.length).toBeLessThan(80);
+    expect(text()).toContain(`${ESC}[?25h`);
+    expect(text().lastIndexOf(`${ESC}[?25h`)).toBeGreaterThan(text().lastIndexOf(`${ESC}[?25l`));
+    expect(stripVTControlCharacters(text())).toMatch(/Failed/);
+  });
 });
