@@ -374,6 +374,33 @@ describe('ServerManager', () => {
     expect(listening.requestTimeout).toBe(30_000);
   });
 
+  it('keeps an idle keep-alive connection for keepAliveTimeout, tells the client in Keep-Alive, and closes it within a second more [claim:cfg-keep-alive] [claim:tsdoc-server-keep-alive-buffer]', async () => {
+    const server = new ServerManager({ port: 0, keepAliveTimeout: 1_000 }, silentLogger);
+    servers.push(server);
+    server.mount(
+      'test-plugin',
+      route({ method: 'GET', handler: (_request, response) => response.json({}) }),
+      runtime,
+    );
+    await server.start();
+    const socket = connect(server.port as number, '127.0.0.1');
+    socket.on('error', () => undefined);
+    let received = '';
+    let answeredAt = 0;
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('utf8');
+      answeredAt ||= performance.now();
+    });
+    const closed = once(socket, 'close');
+    socket.write('GET /echo HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await closed;
+    const idleMs = performance.now() - answeredAt;
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(received).toContain('Keep-Alive: timeout=1\r\n');
+    expect(idleMs).toBeGreaterThanOrEqual(950);
+    expect(idleMs).toBeLessThan(3_000);
+  });
+
   it('answers an unknown path with 404 [claim:trig-404] [claim:errors-404-cause]', async () => {
     const server = await serve([echo]);
     const response = await fetch(`${server.url}/nowhere`);

@@ -119,8 +119,11 @@ export interface ServerManagerConfig {
    */
   requestTimeout?: number;
   /**
-   * How long an idle keep-alive connection stays open, in milliseconds. Default 5000.
+   * How long the server keeps an idle keep-alive connection open, in milliseconds, as it tells
+   * clients in `Keep-Alive: timeout=` (whole seconds). Default 5000. Recent Node.js versions close
+   * the connection a second later than that.
    * @claim tsdoc-server-default-keep-alive-timeout
+   * @claim tsdoc-server-keep-alive-buffer
    */
   keepAliveTimeout?: number;
   /**

@@ -167,7 +167,9 @@ export const serverOptionsSchema = z
       ),
     keepAliveTimeout: positiveInteger
       .default(5_000)
-      .describe('How long an idle keep-alive connection stays open, in milliseconds.'),
+      .describe(
+        'How long the server keeps an idle keep-alive connection open, in milliseconds; it tells clients in whole seconds (`Keep-Alive: timeout=5` with the default). Recent Node.js versions close the connection a second later than that, so that a client reusing it at the last moment is not cut off. <!-- claim: cfg-keep-alive -->',
+      ),
     maxConnections: positiveInteger
       .default(1_000)
       .describe(
