@@ -1094,6 +1094,15 @@ describe('ServerManager', () => {
       );
     });
 
+    it('rejects an empty or non-string host, which Node would take for every interface [claim:tsdoc-server-constructor]', () => {
+      for (const host of ['', 42 as unknown as string]) {
+        expect(() => new ServerManager({ host }), JSON.stringify(host)).toThrow(
+          'ServerManager: option "host" must be a non-empty string',
+        );
+      }
+      expect(new ServerManager({ host: '::1' })).toBeInstanceOf(ServerManager);
+    });
+
     it('rejects a headersTimeout longer than requestTimeout [claim:tsdoc-server-constructor]', () => {
       expect(() => new ServerManager({ headersTimeout: 5_000, requestTimeout: 1_000 })).toThrow(
         /"headersTimeout" \(5000 ms\) must not exceed "requestTimeout" \(1000 ms\)/,

@@ -121,7 +121,7 @@ export class ServerManager implements HttpServer {
    * @param config - Port, host, allowed hosts, CORS, body limits and timeouts.
    * @param logger - Where request failures are logged.
    * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` naming the option when `port` is not an
-   * integer from 0 to 65535, a timeout, `stopGraceMs`, `maxJsonDepth` or a connection cap is
+   * integer from 0 to 65535, `host` is not a non-empty string, a timeout, `stopGraceMs`, `maxJsonDepth` or a connection cap is
    * not a positive integer, `allowedHosts` is not `true`, `'all'` or a list of names, `allowedOrigins` is not
    * `true` or a list of origins, `bodyLimit` is neither a positive integer nor a size such as
    * `'100kb'`, `cors` is an object with a key or value the cors middleware does not take, or
@@ -136,9 +136,17 @@ export class ServerManager implements HttpServer {
         `ServerManager: option "port" must be an integer from 0 to 65535, got ${String(config.port)}.`,
       );
     }
+    const host: unknown = config.host ?? SERVER_DEFAULTS.host;
+    // Node would take an empty host for every interface, the opposite of the loopback default.
+    if (typeof host !== 'string' || host === '') {
+      throw new WeftError(
+        'WEFT_INVALID_ARGUMENT',
+        `ServerManager: option "host" must be a non-empty string, such as '127.0.0.1' or '0.0.0.0', got ${JSON.stringify(host)}.`,
+      );
+    }
     this.config = {
       port,
-      host: config.host ?? SERVER_DEFAULTS.host,
+      host,
       allowedHosts: checkAllowedHosts(config.allowedHosts ?? SERVER_DEFAULTS.allowedHosts),
       allowedOrigins: checkAllowedOrigins(config.allowedOrigins ?? SERVER_DEFAULTS.allowedOrigins),
       bodyLimit: checkBodyLimit(config.bodyLimit ?? SERVER_DEFAULTS.bodyLimit),
