@@ -904,6 +904,37 @@ describe('ServerManager', () => {
       expect(over.status).toBe(400);
       expect((await errorBody(over)).message).toMatch(/limit of 3 levels/);
     });
+
+    it('holds the limit for a UTF-16 body whose bytes pass for a quote, also on a route with its own invalidBodyCode [claim:cfg-max-json-depth]', async () => {
+      let ran = false;
+      const handler = (_request: unknown, response: { json(body: unknown): void }) => {
+        ran = true;
+        response.json({});
+      };
+      const own = route({ path: '/own', invalidBodyCode: 'WEFT_CHAT_INVALID_REQUEST', handler });
+      const server = await serve([route({ handler }), own], { maxJsonDepth: 3 });
+      const send = (path: string, text: string) =>
+        fetch(`${server.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json; charset=utf-16le' },
+          body: Buffer.from(text, 'utf16le'),
+        });
+      // U+2200 is the bytes 00 22 in UTF-16LE: read byte by byte, it would end the string.
+      const deep = `["\u2200",${'['.repeat(20)}${']'.repeat(20)}]`;
+      const refused = await send('/echo', deep);
+      expect(refused.status).toBe(400);
+      expect(await errorBody(refused)).toMatchObject({
+        code: 'WEFT_BAD_REQUEST',
+        message: 'JSON body nests deeper than the limit of 3 levels [WEFT_BAD_REQUEST]',
+      });
+      const ownRefused = await send('/own', deep);
+      expect(ownRefused.status).toBe(400);
+      expect((await errorBody(ownRefused)).code).toBe('WEFT_CHAT_INVALID_REQUEST');
+      expect(ran).toBe(false);
+      const atLimit = await send('/echo', '["\u2200",[[1]]]');
+      expect(atLimit.status).toBe(200);
+      expect(ran).toBe(true);
+    });
   });
 
   describe('timeouts and stop()', () => {

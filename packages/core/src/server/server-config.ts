@@ -103,8 +103,8 @@ export interface ServerManagerConfig {
   bodyLimit?: number | string;
   /**
    * Deepest nesting of objects and arrays a JSON body may have; deeper bodies are refused with
-   * 400 before they are parsed, as `WEFT_BAD_REQUEST` or the route's own `invalidBodyCode`.
-   * Default 64.
+   * 400 before the route runs (a UTF-8 body before it is parsed, one in another UTF once it
+   * is), as `WEFT_BAD_REQUEST` or the route's own `invalidBodyCode`. Default 64.
    * @claim tsdoc-server-default-max-json-depth
    */
   maxJsonDepth?: number;

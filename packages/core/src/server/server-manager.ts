@@ -25,7 +25,7 @@ import { limitConnections, type RefusedConnection } from './connection-limits.js
 import { routeRequestOf, routeResponseOf } from './route-adapter.js';
 import { bodyRefusedAs } from './route-body.js';
 import { errorAnswer, type ErrorAnswer } from './error-answer.js';
-import { nestsDeeperThan } from './json-depth.js';
+import { nestsDeeperThan, valueNestsDeeperThan } from './json-depth.js';
 import type { HttpServer, MountedRoute } from './route.js';
 import type { ServerManagerConfig } from './server-config.js';
 import { ONE_SHOT } from '../util/one-shot-parse.js';
@@ -183,18 +183,27 @@ export class ServerManager implements HttpServer {
       this.app.use(cors((this.config.cors === true ? {} : this.config.cors) as cors.CorsOptions));
     }
     const maxDepth = this.config.maxJsonDepth;
-    this.parseJson = express.json({
+    // Bodies in another charset whose raw bytes the depth check cannot read (UTF-16), by request.
+    const parsedUnchecked = new WeakSet<object>();
+    const parse = express.json({
       limit: this.config.bodyLimit,
-      verify: (_request, _response, body) => {
-        if (nestsDeeperThan(body, maxDepth)) {
-          throw new WeftError(
-            'WEFT_BAD_REQUEST',
-            `JSON body nests deeper than the limit of ${maxDepth} levels`,
-            { status: 400 },
-          );
-        }
+      verify: (request, _response, body, encoding) => {
+        if (encoding !== 'utf-8') parsedUnchecked.add(request);
+        else if (nestsDeeperThan(body, maxDepth)) throw jsonTooDeep(maxDepth);
       },
     });
+    this.parseJson = (request, response, next) => {
+      parse(request, response, (error?: unknown) => {
+        if (error === undefined && parsedUnchecked.has(request)) {
+          parsedUnchecked.delete(request);
+          if (valueNestsDeeperThan(request.body, maxDepth)) {
+            next(jsonTooDeep(maxDepth));
+            return;
+          }
+        }
+        next(error);
+      });
+    };
     this.jsonBody = withWeftBodyCodes(this.parseJson);
   }
 
@@ -512,6 +521,15 @@ function bodyRefusal(error: unknown): unknown {
     'WEFT_BAD_REQUEST',
     `The request body could not be read: ${typeof message === 'string' ? message : 'unreadable'}`,
     { status, cause: error },
+  );
+}
+
+/** The refusal of a JSON body that nests deeper than `maxJsonDepth`. */
+function jsonTooDeep(maxDepth: number): WeftError {
+  return new WeftError(
+    'WEFT_BAD_REQUEST',
+    `JSON body nests deeper than the limit of ${maxDepth} levels`,
+    { status: 400 },
   );
 }
 

@@ -153,7 +153,7 @@ export const serverOptionsSchema = z
     maxJsonDepth: positiveInteger
       .default(64)
       .describe(
-        "The deepest nesting of objects and arrays a JSON body may have; deeper bodies get `400` before they are parsed, with `WEFT_BAD_REQUEST` or the route's own code when it sets `invalidBodyCode`.",
+        "The deepest nesting of objects and arrays a JSON body may have; deeper bodies get `400` before the route runs (a UTF-8 body before it is parsed, one in another UTF once it is), with `WEFT_BAD_REQUEST` or the route's own code when it sets `invalidBodyCode`. <!-- claim: cfg-max-json-depth -->",
       ),
     headersTimeout: positiveInteger
       .default(10_000)
