@@ -472,9 +472,9 @@ export const CORE_ERRORS = {
       raisers: [
         'core/src/server/client-errors.ts#answerClientErrors',
         'core/src/server/error-answer.ts#errorAnswer',
-        'core/src/server/server-manager.ts#ServerManager.constructor',
         'core/src/server/server-manager.ts#ServerManager.checkHost',
         'core/src/server/server-manager.ts#bodyRefusal',
+        'core/src/server/server-manager.ts#jsonTooDeep',
       ],
       cause:
         'an HTTP request was malformed: its body is not JSON of an object or array (a bare `42`, `"text"` or `null` is refused too), is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, or is larger than `server.bodyLimit` or has chunk extensions larger than Node.js accepts (answered `413`); its body is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its headers are larger than Node.js accepts (answered `431`); its bytes are not HTTP, or it is an HTTP/1.1 request without a `Host` header; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`). A route that sets its own `invalidBodyCode`, such as `@weft/plugin-chat`’s, answers a body that is not JSON of an object or array or nests too deep with that code instead (`WEFT_CHAT_INVALID_REQUEST`), still `400`. An error a route handler throws with another 4xx `status` (or `statusCode`) and no code of its own, such as a `422`, is answered with that status, its message and this code.',

@@ -20,7 +20,7 @@ function problemsNaming(option: string, options: RuntimeConfig['options']): stri
 }
 
 describe('options only Node.js has, in a browser', () => {
-  it('refuses handleSignals: true and accepts it left off or false [claim:install-browser-signals]', () => {
+  it('refuses handleSignals: true and accepts it left off or false [claim:install-browser-signals] [claim:cfg-browser]', () => {
     expect(problemsNaming('handleSignals', { handleSignals: true })).toEqual([
       expect.stringContaining('process signals exist only in Node.js'),
     ]);
@@ -28,7 +28,7 @@ describe('options only Node.js has, in a browser', () => {
     expect(problemsNaming('handleSignals', {})).toEqual([]);
   });
 
-  it('refuses any options.server, an empty one included [claim:install-browser-refuses-options]', () => {
+  it('refuses any options.server, an empty one included [claim:install-browser-refuses-options] [claim:cfg-browser]', () => {
     for (const server of [{ port: 3000 }, {}]) {
       expect(problemsNaming('server', { server })).toEqual([
         expect.stringContaining('the HTTP server runs only in Node.js'),

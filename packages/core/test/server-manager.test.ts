@@ -374,6 +374,33 @@ describe('ServerManager', () => {
     expect(listening.requestTimeout).toBe(30_000);
   });
 
+  it('keeps an idle keep-alive connection for keepAliveTimeout, tells the client in Keep-Alive, and closes it within a second more [claim:cfg-keep-alive] [claim:tsdoc-server-keep-alive-buffer]', async () => {
+    const server = new ServerManager({ port: 0, keepAliveTimeout: 1_000 }, silentLogger);
+    servers.push(server);
+    server.mount(
+      'test-plugin',
+      route({ method: 'GET', handler: (_request, response) => response.json({}) }),
+      runtime,
+    );
+    await server.start();
+    const socket = connect(server.port as number, '127.0.0.1');
+    socket.on('error', () => undefined);
+    let received = '';
+    let answeredAt = 0;
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('utf8');
+      answeredAt ||= performance.now();
+    });
+    const closed = once(socket, 'close');
+    socket.write('GET /echo HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await closed;
+    const idleMs = performance.now() - answeredAt;
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(received).toContain('Keep-Alive: timeout=1\r\n');
+    expect(idleMs).toBeGreaterThanOrEqual(950);
+    expect(idleMs).toBeLessThan(3_000);
+  });
+
   it('answers an unknown path with 404 [claim:trig-404] [claim:errors-404-cause]', async () => {
     const server = await serve([echo]);
     const response = await fetch(`${server.url}/nowhere`);
@@ -877,6 +904,37 @@ describe('ServerManager', () => {
       expect(over.status).toBe(400);
       expect((await errorBody(over)).message).toMatch(/limit of 3 levels/);
     });
+
+    it('holds the limit for a UTF-16 body whose bytes pass for a quote, also on a route with its own invalidBodyCode [claim:cfg-max-json-depth]', async () => {
+      let ran = false;
+      const handler = (_request: unknown, response: { json(body: unknown): void }) => {
+        ran = true;
+        response.json({});
+      };
+      const own = route({ path: '/own', invalidBodyCode: 'WEFT_CHAT_INVALID_REQUEST', handler });
+      const server = await serve([route({ handler }), own], { maxJsonDepth: 3 });
+      const send = (path: string, text: string) =>
+        fetch(`${server.url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json; charset=utf-16le' },
+          body: Buffer.from(text, 'utf16le'),
+        });
+      // U+2200 is the bytes 00 22 in UTF-16LE: read byte by byte, it would end the string.
+      const deep = `["\u2200",${'['.repeat(20)}${']'.repeat(20)}]`;
+      const refused = await send('/echo', deep);
+      expect(refused.status).toBe(400);
+      expect(await errorBody(refused)).toMatchObject({
+        code: 'WEFT_BAD_REQUEST',
+        message: 'JSON body nests deeper than the limit of 3 levels [WEFT_BAD_REQUEST]',
+      });
+      const ownRefused = await send('/own', deep);
+      expect(ownRefused.status).toBe(400);
+      expect((await errorBody(ownRefused)).code).toBe('WEFT_CHAT_INVALID_REQUEST');
+      expect(ran).toBe(false);
+      const atLimit = await send('/echo', '["\u2200",[[1]]]');
+      expect(atLimit.status).toBe(200);
+      expect(ran).toBe(true);
+    });
   });
 
   describe('timeouts and stop()', () => {
@@ -1065,6 +1123,15 @@ describe('ServerManager', () => {
       expect(() => new ServerManager(config)).toThrow(
         `ServerManager: option "${name}" must be a positive integer`,
       );
+    });
+
+    it('rejects an empty or non-string host, which Node would take for every interface [claim:tsdoc-server-constructor]', () => {
+      for (const host of ['', 42 as unknown as string]) {
+        expect(() => new ServerManager({ host }), JSON.stringify(host)).toThrow(
+          'ServerManager: option "host" must be a non-empty string',
+        );
+      }
+      expect(new ServerManager({ host: '::1' })).toBeInstanceOf(ServerManager);
     });
 
     it('rejects a headersTimeout longer than requestTimeout [claim:tsdoc-server-constructor]', () => {

@@ -10,10 +10,12 @@ import type { ErrorRegistry } from '@weft/core/internal';
  *
  * - `WEFT_TESTING_SCRIPT_EXHAUSTED`: A `ScriptedModelProvider` was called with no response queued
  *   and no fallback.
+ * - `WEFT_TESTING_INVALID_OPTIONS`: The options of a `ScriptedModelProvider` are invalid.
  * - `WEFT_TESTING_CONTRACT_FAILED`: A provider broke a rule of the memory-provider contract, or
  *   threw where a case expects no error.
  */
-export type WeftTestingErrorCode = 'WEFT_TESTING_SCRIPT_EXHAUSTED' | 'WEFT_TESTING_CONTRACT_FAILED';
+export type WeftTestingErrorCode =
+  'WEFT_TESTING_SCRIPT_EXHAUSTED' | 'WEFT_TESTING_INVALID_OPTIONS' | 'WEFT_TESTING_CONTRACT_FAILED';
 // </error-codes>
 
 /**
@@ -31,6 +33,14 @@ export const TESTING_ERRORS = {
       raisers: ['testing/src/scripted-model-provider.ts#ScriptedModelProvider.answer'],
       cause: 'a `ScriptedModelProvider` was called with no response queued and no fallback.',
       fix: 'see ["no scripted response left"](../guides/troubleshooting.md#no-scripted-response-left).',
+    },
+    WEFT_TESTING_INVALID_OPTIONS: {
+      summary: 'The options of a `ScriptedModelProvider` are invalid.',
+      raisedBy: '`new ScriptedModelProvider`',
+      raisers: ['testing/src/scripted-model-provider.ts#refuse'],
+      cause:
+        'the constructor’s options are not an object, name an option it does not have (it has `id`, `responses` and `fallback`), or `id` is not a non-empty string, `responses` is not a list of responses, or `fallback` or one of the responses is not text, an object, a list or a function.',
+      fix: 'the message names the option.',
     },
     WEFT_TESTING_CONTRACT_FAILED: {
       summary:

@@ -77,7 +77,14 @@ export class ScriptedModelProvider extends ModelProvider {
   private readonly queue: ScriptedResponse[];
   private readonly fallback: ScriptedResponse | undefined;
 
+  /**
+   * @param options - The id, the queued responses and the fallback.
+   * @throws {@link WeftTestingError} `WEFT_TESTING_INVALID_OPTIONS` naming the option when the
+   * options are not an object, name an option it does not have, or `id` is not a non-empty
+   * string, `responses` not a list of responses, or `fallback` not a response.
+   */
   constructor(options: ScriptedModelProviderOptions = {}) {
+    checkOptions(options);
     super();
     this.id = options.id ?? 'scripted';
     this.queue = [...(options.responses ?? [])];
@@ -118,4 +125,59 @@ export class ScriptedModelProvider extends ModelProvider {
     const value = typeof next === 'function' ? await next(messages, request) : next;
     return typeof value === 'string' ? value : JSON.stringify(value);
   }
+}
+
+const OPTION_NAMES = ['id', 'responses', 'fallback'];
+
+/** Whether a value can be a scripted response: text, an object, a list or a function. */
+function isResponse(value: unknown): boolean {
+  return typeof value === 'string' || typeof value === 'function' || isObject(value);
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+/** The error for an option the provider would otherwise ignore or misread, naming it. */
+function refuse(problem: string): never {
+  throw new WeftTestingError('WEFT_TESTING_INVALID_OPTIONS', `ScriptedModelProvider: ${problem}.`);
+}
+
+/** Refuses options the provider would otherwise ignore or misread, naming the option. */
+function checkOptions(options: unknown): void {
+  if (!isObject(options) || Array.isArray(options)) {
+    refuse(`options must be an object, got ${describe(options)}`);
+  }
+  const given = options as Record<string, unknown>;
+  for (const name of Object.keys(given)) {
+    if (!OPTION_NAMES.includes(name)) {
+      refuse(`unknown option "${name}"; the options are ${OPTION_NAMES.join(', ')}`);
+    }
+  }
+  if (given.id !== undefined && (typeof given.id !== 'string' || given.id === '')) {
+    refuse(`option "id" must be a non-empty string, got ${describe(given.id)}`);
+  }
+  if (given.responses !== undefined) {
+    if (!Array.isArray(given.responses)) {
+      refuse(`option "responses" must be a list of responses, got ${describe(given.responses)}`);
+    }
+    (given.responses as unknown[]).forEach((response, index) => {
+      if (!isResponse(response)) {
+        refuse(
+          `option "responses[${index}]" must be text, an object, a list or a function, got ${describe(response)}`,
+        );
+      }
+    });
+  }
+  if (given.fallback !== undefined && !isResponse(given.fallback)) {
+    refuse(
+      `option "fallback" must be text, an object, a list or a function, got ${describe(given.fallback)}`,
+    );
+  }
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.slice(0, 40));
+  if (value === null || Array.isArray(value)) return value === null ? 'null' : 'a list';
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;
 }

@@ -3,6 +3,39 @@ import { describe, expect, it } from 'vitest';
 import { ScriptedModelProvider } from '../src/index.js';
 
 describe('ScriptedModelProvider', () => {
+  it('refuses options it would ignore or misread with WEFT_TESTING_INVALID_OPTIONS, naming the option [claim:cfg-package-options-checked]', () => {
+    const cases: [unknown, string][] = [
+      ['plan', 'options must be an object, got "plan"'],
+      [{ respones: ['{}'] }, 'unknown option "respones"; the options are id, responses, fallback'],
+      [{ id: '' }, 'option "id" must be a non-empty string, got ""'],
+      [{ responses: '{"steps":[]}' }, 'option "responses" must be a list of responses'],
+      [
+        { responses: ['{}', 42] },
+        'option "responses[1]" must be text, an object, a list or a function, got number 42',
+      ],
+      [
+        { fallback: null },
+        'option "fallback" must be text, an object, a list or a function, got null',
+      ],
+    ];
+    for (const [options, message] of cases) {
+      let thrown: unknown;
+      try {
+        new ScriptedModelProvider(options as never);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, message).toMatchObject({ code: 'WEFT_TESTING_INVALID_OPTIONS' });
+      expect((thrown as Error).message, message).toContain(`ScriptedModelProvider: ${message}`);
+    }
+    const model = new ScriptedModelProvider({
+      id: 'planner',
+      responses: ['text', { steps: [] }, [], () => 'answer'],
+      fallback: 'done',
+    });
+    expect(model.remaining).toBe(4);
+  });
+
   it('is named scripted unless told another id, and offers text-generation [claim:testing-scripted-id] [claim:mpo-scripted-id] [claim:tst-scripted-id]', () => {
     expect(new ScriptedModelProvider().id).toBe('scripted');
     expect(new ScriptedModelProvider({ id: 'planner' }).id).toBe('planner');

@@ -990,6 +990,47 @@ describe('Runtime start deadline', () => {
     expect(runtime.status).toBe('stopped');
   });
 
+  it('names the space coordinator whose init holds the start past the deadline, and shuts down the providers [claim:cfg-start-timeout-parts]', async () => {
+    const { entered, release, hold } = heldWait();
+    const events: string[] = [];
+    const coordinator: SpaceCoordinator = {
+      id: 'shared',
+      init: async () => {
+        events.push('init coordinator');
+        await hold();
+      },
+      shutdown: async () => {
+        events.push('shutdown coordinator');
+      },
+      admit: async () => 1,
+      acquire: async () => ({ ticket: 1, signal: new AbortController().signal }),
+      release: async () => undefined,
+    };
+    const runtime = await loggingRuntime(events, {
+      coordinator,
+      options: { startTimeoutMs: 200 },
+    });
+    const started = errorOf(runtime.start());
+    await entered.promise;
+    const error = await started;
+    expect(error.code).toBe('WEFT_START_FAILED');
+    expect(error.message).toContain(
+      'Runtime.start: coordinator "shared": init() did not finish within startTimeoutMs (200 ms)',
+    );
+    expect(events).toEqual([
+      'init memory',
+      'init model model-a',
+      'init model model-b',
+      'init coordinator',
+      'shutdown model model-b',
+      'shutdown model model-a',
+      'shutdown memory',
+    ]);
+    release.resolve();
+    await waitFor(() => events.includes('shutdown coordinator'));
+    expect(runtime.status).toBe('stopped');
+  });
+
   it('rejects with WEFT_RUNTIME_STOPPED, the timeout as its cause, when stop() was called before the deadline passed [claim:errors-runtime-stopped-during-start]', async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];

@@ -137,7 +137,7 @@ export const optionsSchema = z
     startTimeoutMs: timerMilliseconds
       .default(60_000)
       .describe(
-        'The longest `start()` may take, in milliseconds. Past it the start fails with `WEFT_START_FAILED` naming the part it was still waiting for (a provider’s or plugin’s `init`, a health check, the HTTP server, a start trigger), the start triggers’ signal is aborted, and what had started is shut down. The default is below systemd’s default start timeout of 90 s, so a supervisor that times the start sees this error before it kills the process.',
+        'The longest `start()` may take, in milliseconds. Past it the start fails with `WEFT_START_FAILED` naming the part it was still waiting for (the `init` of a provider, the coordinator or a plugin, a health check, the HTTP server, a start trigger), the start triggers’ signal is aborted, and what had started is shut down. <!-- claim: cfg-start-timeout-parts --> The default is below systemd’s default start timeout of 90 s, so a supervisor that times the start sees this error before it kills the process.',
       ),
     healthCheckTimeoutMs: timerMilliseconds
       .default(10_000)

@@ -37,3 +37,25 @@ export function nestsDeeperThan(body: Uint8Array, limit: number): boolean {
   }
   return false;
 }
+
+/**
+ * Measures how deeply a parsed JSON value nests objects and arrays, stopping as soon as it passes
+ * `limit`, with a stack of its own instead of recursion. For a body in another charset than
+ * UTF-8, whose raw bytes {@link nestsDeeperThan} cannot read (in UTF-16 a character's bytes can
+ * pass for a quote and hide the nesting after it), the depth is measured once it is parsed;
+ * `JSON.parse` itself does not recurse.
+ *
+ * @param value - The parsed value.
+ * @param limit - The deepest nesting allowed.
+ * @returns `true` when the value nests deeper than `limit`.
+ */
+export function valueNestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [current, depth] = next;
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Object.values(current)) pending.push([child, depth + 1]);
+  }
+  return false;
+}

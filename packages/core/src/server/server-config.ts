@@ -103,8 +103,8 @@ export interface ServerManagerConfig {
   bodyLimit?: number | string;
   /**
    * Deepest nesting of objects and arrays a JSON body may have; deeper bodies are refused with
-   * 400 before they are parsed, as `WEFT_BAD_REQUEST` or the route's own `invalidBodyCode`.
-   * Default 64.
+   * 400 before the route runs (a UTF-8 body before it is parsed, one in another UTF once it
+   * is), as `WEFT_BAD_REQUEST` or the route's own `invalidBodyCode`. Default 64.
    * @claim tsdoc-server-default-max-json-depth
    */
   maxJsonDepth?: number;
@@ -119,8 +119,11 @@ export interface ServerManagerConfig {
    */
   requestTimeout?: number;
   /**
-   * How long an idle keep-alive connection stays open, in milliseconds. Default 5000.
+   * How long the server keeps an idle keep-alive connection open, in milliseconds, as it tells
+   * clients in `Keep-Alive: timeout=` (whole seconds). Default 5000. Recent Node.js versions close
+   * the connection a second later than that.
    * @claim tsdoc-server-default-keep-alive-timeout
+   * @claim tsdoc-server-keep-alive-buffer
    */
   keepAliveTimeout?: number;
   /**

@@ -25,7 +25,7 @@ import { limitConnections, type RefusedConnection } from './connection-limits.js
 import { routeRequestOf, routeResponseOf } from './route-adapter.js';
 import { bodyRefusedAs } from './route-body.js';
 import { errorAnswer, type ErrorAnswer } from './error-answer.js';
-import { nestsDeeperThan } from './json-depth.js';
+import { nestsDeeperThan, valueNestsDeeperThan } from './json-depth.js';
 import type { HttpServer, MountedRoute } from './route.js';
 import type { ServerManagerConfig } from './server-config.js';
 import { ONE_SHOT } from '../util/one-shot-parse.js';
@@ -121,7 +121,7 @@ export class ServerManager implements HttpServer {
    * @param config - Port, host, allowed hosts, CORS, body limits and timeouts.
    * @param logger - Where request failures are logged.
    * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` naming the option when `port` is not an
-   * integer from 0 to 65535, a timeout, `stopGraceMs`, `maxJsonDepth` or a connection cap is
+   * integer from 0 to 65535, `host` is not a non-empty string, a timeout, `stopGraceMs`, `maxJsonDepth` or a connection cap is
    * not a positive integer, `allowedHosts` is not `true`, `'all'` or a list of names, `allowedOrigins` is not
    * `true` or a list of origins, `bodyLimit` is neither a positive integer nor a size such as
    * `'100kb'`, `cors` is an object with a key or value the cors middleware does not take, or
@@ -136,9 +136,17 @@ export class ServerManager implements HttpServer {
         `ServerManager: option "port" must be an integer from 0 to 65535, got ${String(config.port)}.`,
       );
     }
+    const host: unknown = config.host ?? SERVER_DEFAULTS.host;
+    // Node would take an empty host for every interface, the opposite of the loopback default.
+    if (typeof host !== 'string' || host === '') {
+      throw new WeftError(
+        'WEFT_INVALID_ARGUMENT',
+        `ServerManager: option "host" must be a non-empty string, such as '127.0.0.1' or '0.0.0.0', got ${JSON.stringify(host)}.`,
+      );
+    }
     this.config = {
       port,
-      host: config.host ?? SERVER_DEFAULTS.host,
+      host,
       allowedHosts: checkAllowedHosts(config.allowedHosts ?? SERVER_DEFAULTS.allowedHosts),
       allowedOrigins: checkAllowedOrigins(config.allowedOrigins ?? SERVER_DEFAULTS.allowedOrigins),
       bodyLimit: checkBodyLimit(config.bodyLimit ?? SERVER_DEFAULTS.bodyLimit),
@@ -175,18 +183,27 @@ export class ServerManager implements HttpServer {
       this.app.use(cors((this.config.cors === true ? {} : this.config.cors) as cors.CorsOptions));
     }
     const maxDepth = this.config.maxJsonDepth;
-    this.parseJson = express.json({
+    // Bodies in another charset whose raw bytes the depth check cannot read (UTF-16), by request.
+    const parsedUnchecked = new WeakSet<object>();
+    const parse = express.json({
       limit: this.config.bodyLimit,
-      verify: (_request, _response, body) => {
-        if (nestsDeeperThan(body, maxDepth)) {
-          throw new WeftError(
-            'WEFT_BAD_REQUEST',
-            `JSON body nests deeper than the limit of ${maxDepth} levels`,
-            { status: 400 },
-          );
-        }
+      verify: (request, _response, body, encoding) => {
+        if (encoding !== 'utf-8') parsedUnchecked.add(request);
+        else if (nestsDeeperThan(body, maxDepth)) throw jsonTooDeep(maxDepth);
       },
     });
+    this.parseJson = (request, response, next) => {
+      parse(request, response, (error?: unknown) => {
+        if (error === undefined && parsedUnchecked.has(request)) {
+          parsedUnchecked.delete(request);
+          if (valueNestsDeeperThan(request.body, maxDepth)) {
+            next(jsonTooDeep(maxDepth));
+            return;
+          }
+        }
+        next(error);
+      });
+    };
     this.jsonBody = withWeftBodyCodes(this.parseJson);
   }
 
@@ -504,6 +521,15 @@ function bodyRefusal(error: unknown): unknown {
     'WEFT_BAD_REQUEST',
     `The request body could not be read: ${typeof message === 'string' ? message : 'unreadable'}`,
     { status, cause: error },
+  );
+}
+
+/** The refusal of a JSON body that nests deeper than `maxJsonDepth`. */
+function jsonTooDeep(maxDepth: number): WeftError {
+  return new WeftError(
+    'WEFT_BAD_REQUEST',
+    `JSON body nests deeper than the limit of ${maxDepth} levels`,
+    { status: 400 },
   );
 }
 

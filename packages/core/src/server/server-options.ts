@@ -153,7 +153,7 @@ export const serverOptionsSchema = z
     maxJsonDepth: positiveInteger
       .default(64)
       .describe(
-        "The deepest nesting of objects and arrays a JSON body may have; deeper bodies get `400` before they are parsed, with `WEFT_BAD_REQUEST` or the route's own code when it sets `invalidBodyCode`.",
+        "The deepest nesting of objects and arrays a JSON body may have; deeper bodies get `400` before the route runs (a UTF-8 body before it is parsed, one in another UTF once it is), with `WEFT_BAD_REQUEST` or the route's own code when it sets `invalidBodyCode`. <!-- claim: cfg-max-json-depth -->",
       ),
     headersTimeout: positiveInteger
       .default(10_000)
@@ -167,7 +167,9 @@ export const serverOptionsSchema = z
       ),
     keepAliveTimeout: positiveInteger
       .default(5_000)
-      .describe('How long an idle keep-alive connection stays open, in milliseconds.'),
+      .describe(
+        'How long the server keeps an idle keep-alive connection open, in milliseconds; it tells clients in whole seconds (`Keep-Alive: timeout=5` with the default). Recent Node.js versions close the connection a second later than that, so that a client reusing it at the last moment is not cut off. <!-- claim: cfg-keep-alive -->',
+      ),
     maxConnections: positiveInteger
       .default(1_000)
       .describe(
