@@ -374,7 +374,7 @@ describe('ServerManager', () => {
     expect(listening.requestTimeout).toBe(30_000);
   });
 
-  it('keeps an idle keep-alive connection for keepAliveTimeout, tells the client in Keep-Alive, and closes it within a second more [claim:cfg-keep-alive] [claim:tsdoc-server-keep-alive-buffer]', async () => {
+  it('keeps an idle keep-alive connection for keepAliveTimeout, tells the client in Keep-Alive, and closes it within a second more [claim:cfg-keep-alive] [claim:trig-keep-alive] [claim:tsdoc-server-keep-alive-buffer]', async () => {
     const server = new ServerManager({ port: 0, keepAliveTimeout: 1_000 }, silentLogger);
     servers.push(server);
     server.mount(
@@ -905,7 +905,7 @@ describe('ServerManager', () => {
       expect((await errorBody(over)).message).toMatch(/limit of 3 levels/);
     });
 
-    it('holds the limit for a UTF-16 body whose bytes pass for a quote, also on a route with its own invalidBodyCode [claim:cfg-max-json-depth]', async () => {
+    it('holds the limit for a UTF-16 body whose bytes pass for a quote, also on a route with its own invalidBodyCode [claim:cfg-max-json-depth] [claim:prod-slow-clients]', async () => {
       let ran = false;
       const handler = (_request: unknown, response: { json(body: unknown): void }) => {
         ran = true;
