@@ -6,6 +6,7 @@ import {
   checkMemoryPatch,
   checkMemoryQuery,
   checkNewMemory,
+  matchesSpacePattern,
   memoryNotFound,
   MemoryProvider,
   type Memory,
@@ -118,7 +119,9 @@ export class JsonFileMemoryProvider extends MemoryProvider {
           memory.space === query.space ||
           (query.spacePrefix !== undefined &&
             memory.space.startsWith(query.spacePrefix)) ||
-          patterns.some((pattern) => matchesPattern(memory.space, pattern))) &&
+          patterns.some((pattern) =>
+            matchesSpacePattern(memory.space, pattern),
+          )) &&
         // ...and every other filter must match too.
         (query.kind === undefined || memory.kind === query.kind) &&
         (query.taskId === undefined || memory.taskId === query.taskId) &&
@@ -190,27 +193,4 @@ export class JsonFileMemoryProvider extends MemoryProvider {
 
 function copy(memory: Memory): Memory {
   return structuredClone(memory);
-}
-
-/**
- * Whether a space matches a pattern in which `*` matches any run of
- * characters. Each piece between stars is found at its first place after the
- * one before; a regular expression would do the same but can backtrack for
- * minutes on a pattern with many stars.
- */
-function matchesPattern(space: string, pattern: string): boolean {
-  const [first = '', ...rest] = pattern.split('*');
-  const last = rest.pop();
-  if (last === undefined) return space === first;
-  const end = space.length - last.length;
-  if (end < first.length || !space.startsWith(first) || !space.endsWith(last)) {
-    return false;
-  }
-  let at = first.length;
-  for (const piece of rest) {
-    const found = space.indexOf(piece, at);
-    if (found < 0 || found + piece.length > end) return false;
-    at = found + piece.length;
-  }
-  return true;
 }

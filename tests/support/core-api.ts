@@ -36,6 +36,7 @@ export const coreApiNames: Record<ApiKind, readonly string[]> = {
     'defineCapability',
     'defineTemplate',
     'formatZodSchema',
+    'matchesSpacePattern',
     'serverOf',
     'memoryNotFound',
     'spaceId',

@@ -61,6 +61,7 @@ export {
   checkMemoryQuery,
   checkNewMemory,
   DEFAULT_MEMORY_QUERY_LIMIT,
+  matchesSpacePattern,
   MAX_MEMORY_KEY_LENGTH,
   MAX_QUERY_SPACE_PATTERNS,
   memoryNotFound,

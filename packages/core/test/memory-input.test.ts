@@ -10,6 +10,7 @@ import {
   checkMemoryQuery,
   checkNewMemory,
   DEFAULT_MEMORY_QUERY_LIMIT,
+  matchesSpacePattern,
   MAX_MEMORY_KEY_LENGTH,
   MAX_QUERY_SPACE_PATTERNS,
   memoryNotFound,
@@ -274,5 +275,19 @@ describe('unstorableText', () => {
     expect(unstorableText('room 😀 café')).toBeUndefined();
     expect(unstorableText('a\0')).toMatch(/NUL/);
     expect(unstorableText('\uDC00 alone')).toMatch(/lone UTF-16 surrogate/);
+  });
+});
+
+describe('matchesSpacePattern', () => {
+  it('matches * against any run of characters, a line break included, and the rest exactly [claim:mpo-matches-space-pattern]', () => {
+    expect(matchesSpacePattern('user-ada', 'user-*')).toBe(true);
+    expect(matchesSpacePattern('team-ada', 'user-*')).toBe(false);
+    expect(matchesSpacePattern('user-ada', 'user-ada')).toBe(true);
+    expect(matchesSpacePattern('user-ada', 'user')).toBe(false);
+    expect(matchesSpacePattern('a\nb', 'a*b')).toBe(true);
+    expect(matchesSpacePattern('ab', 'a*b*')).toBe(true);
+    // The pieces may not overlap: "aba" has one "ab" and one "ba", not both around a star.
+    expect(matchesSpacePattern('aba', 'ab*ba')).toBe(false);
+    expect(matchesSpacePattern('abba', 'ab*ba')).toBe(true);
   });
 });

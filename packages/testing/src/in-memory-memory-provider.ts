@@ -4,6 +4,7 @@ import {
   checkMemoryPatch,
   checkMemoryQuery,
   checkNewMemory,
+  matchesSpacePattern,
   memoryNotFound,
   MemoryProvider,
   type Memory,
@@ -86,7 +87,7 @@ export class InMemoryMemoryProvider extends MemoryProvider {
         const inSpace =
           memory.space === query.space ||
           (query.spacePrefix !== undefined && memory.space.startsWith(query.spacePrefix)) ||
-          patterns.some((pattern) => matchesPattern(memory.space, pattern));
+          patterns.some((pattern) => matchesSpacePattern(memory.space, pattern));
         if (!inSpace) return false;
       }
       if (query.kind !== undefined && memory.kind !== query.kind) return false;
@@ -119,26 +120,4 @@ export class InMemoryMemoryProvider extends MemoryProvider {
     }
     return count;
   }
-}
-
-/**
- * Whether a space matches a pattern in which `*` matches any run of characters, a line break
- * included, as the database stores' LIKE does. The pieces between stars are found in order, each
- * at its first place after the one before, which is enough for `*` alone: unlike a regular
- * expression, whose backtracking takes minutes on a pattern such as `*a*a*a*a*a*a*a*a*a*a*b`,
- * it reads the space once per piece.
- */
-function matchesPattern(space: string, pattern: string): boolean {
-  const [first = '', ...rest] = pattern.split('*');
-  const last = rest.pop();
-  if (last === undefined) return space === first;
-  const end = space.length - last.length;
-  if (end < first.length || !space.startsWith(first) || !space.endsWith(last)) return false;
-  let at = first.length;
-  for (const piece of rest) {
-    const found = space.indexOf(piece, at);
-    if (found < 0 || found + piece.length > end) return false;
-    at = found + piece.length;
-  }
-  return true;
 }

@@ -494,7 +494,7 @@ describe('InMemoryMemoryProvider space patterns', () => {
     expect(await found('*x*')).toEqual([]);
   });
 
-  it('finds what a regular expression finds, over every short pattern of a, b and * [claim:mpo-in-memory-patterns-linear]', async () => {
+  it('finds what a regular expression finds, over every short pattern of a, b and * [claim:mpo-in-memory-patterns-linear] [claim:mpo-matches-space-pattern]', async () => {
     const memory = new InMemoryMemoryProvider();
     const words = (length: number, letters: string[]): string[] =>
       length === 0 ? [''] : words(length - 1, letters).flatMap((w) => letters.map((l) => w + l));

@@ -496,3 +496,38 @@ export function checkMemoryQuery(options: unknown, owner: string): CheckedMemory
   // No store holds more memories than this, and a larger number has no exact form to bind.
   return { ...checked, limit: Math.min(limit, Number.MAX_SAFE_INTEGER), order };
 }
+
+/**
+ * Whether a space matches one of the patterns of a query's `spacePatterns`, in which `*` matches
+ * any run of characters, a line break included, as the database stores' `LIKE` does. The pieces
+ * between stars are found in order, each at its first place after the one before: unlike a
+ * regular expression, whose backtracking takes minutes on a pattern such as
+ * `*a*a*a*a*a*a*a*a*a*a*b`, it reads the space once per piece. For a store that filters memories
+ * in its own process, after {@link checkMemoryQuery}.
+ *
+ * @param space - A stored memory's space.
+ * @param pattern - One of the query's patterns.
+ * @returns Whether the pattern matches the whole space.
+ *
+ * @example
+ * ```ts
+ * import { matchesSpacePattern } from '@weft/core';
+ *
+ * console.log(matchesSpacePattern('user-ada', 'user-*')); // true
+ * console.log(matchesSpacePattern('team-ada', 'user-*')); // false
+ * ```
+ */
+export function matchesSpacePattern(space: string, pattern: string): boolean {
+  const [first = '', ...rest] = pattern.split('*');
+  const last = rest.pop();
+  if (last === undefined) return space === first;
+  const end = space.length - last.length;
+  if (end < first.length || !space.startsWith(first) || !space.endsWith(last)) return false;
+  let at = first.length;
+  for (const piece of rest) {
+    const found = space.indexOf(piece, at);
+    if (found < 0 || found + piece.length > end) return false;
+    at = found + piece.length;
+  }
+  return true;
+}
