@@ -39,7 +39,11 @@ function runPhase(phase: TestPhase, holdOutput: boolean): Promise<Outcome> {
     const held: Buffer[] = [];
     child.stdout?.on('data', (chunk: Buffer) => held.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => held.push(chunk));
+    let finished = false;
     const finish = (passed: boolean): void => {
+      // A child that cannot start reports 'error' and then 'close': its phase ends once.
+      if (finished) return;
+      finished = true;
       const seconds = (performance.now() - started) / 1000;
       if (holdOutput) {
         process.stdout.write(`\n===== ${phase.script} (ran beside another phase)\n`);
@@ -49,7 +53,8 @@ function runPhase(phase: TestPhase, holdOutput: boolean): Promise<Outcome> {
       resolve({ phase, seconds, passed });
     };
     child.once('error', () => finish(false));
-    child.once('exit', (code) => finish(code === 0));
+    // 'close', not 'exit': a child can exit before its last output has been read from the pipe.
+    child.once('close', (code) => finish(code === 0));
   });
 }
 

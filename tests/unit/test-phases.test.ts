@@ -17,7 +17,7 @@ afterAll(() => rmSync(bin, { recursive: true, force: true }));
 
 writeFileSync(
   path.join(bin, 'npm'),
-  '#!/bin/sh\n# npm run <script>: record the script, say its name; fail the one named in FAIL_PHASE.\necho "$2" >> "$PHASES_LOG"\necho "output of $2"\n[ "$2" = "$FAIL_PHASE" ] && exit 1\nexit 0\n',
+  '#!/bin/sh\n# npm run <script>: record the script, say its name; fail the one named in FAIL_PHASE.\necho "$2" >> "$PHASES_LOG"\necho "output of $2"\n# A process the phase started may still write after npm itself has exited.\n[ "$2" = "$LATE_PHASE" ] && (sleep 0.3; echo "late output of $2") &\n[ "$2" = "$FAIL_PHASE" ] && exit 1\nexit 0\n',
 );
 chmodSync(path.join(bin, 'npm'), 0o755);
 
@@ -25,6 +25,7 @@ chmodSync(path.join(bin, 'npm'), 0o755);
 function npmTest(
   phases: string[],
   failPhase: string,
+  latePhase = '',
 ): { status: number | null; ran: string[]; stdout: string } {
   rmSync(log, { force: true });
   const result = spawnSync(
@@ -39,6 +40,7 @@ function npmTest(
         PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`,
         PHASES_LOG: log,
         FAIL_PHASE: failPhase,
+        LATE_PHASE: latePhase,
       },
     },
   );
@@ -73,6 +75,14 @@ describe('npm test', () => {
     }
     expect(stdout).toContain('output of build\n');
     expect(stdout).not.toContain('===== build (ran beside another phase)');
+  }, 60_000);
+
+  it('waits for the last output of a held phase, written after npm exited [claim:cg-test-held-output]', () => {
+    const { status, stdout } = npmTest(['lint', 'typecheck'], 'none', 'typecheck');
+    expect(status).toBe(0);
+    expect(stdout).toMatch(
+      /===== typecheck \(ran beside another phase\)\noutput of typecheck\nlate output of typecheck\n===== typecheck: passed/,
+    );
   }, 60_000);
 
   it('holds the output of the packages lane, which runs beside the first [claim:cg-test-held-output]', () => {
