@@ -108,6 +108,34 @@ describe('the conversation route', () => {
     expect(await runtime.memory.query({})).toEqual([]);
   });
 
+  it('leaves an empty body, or one of another type, unparsed: the trigger finds no text and answers 400 naming it [claim:tut-400-no-json-body]', async () => {
+    server = await startFakeChatServer();
+    runtime = await startAgent(server.baseUrl);
+    const url = `${runtime.server.url}/conversations/c1/messages`;
+
+    for (const [type, body] of [
+      // What `curl -d '{"text": "hi"}'` sends without -H: valid JSON, typed as a form.
+      ['application/x-www-form-urlencoded', '{"text": "hi"}'],
+      ['text/plain', 'hi'],
+      [undefined, 'hi'],
+      ['application/json', ''],
+    ] as const) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: type === undefined ? {} : { 'Content-Type': type },
+        body,
+      });
+      const answer = (await response.json()) as {
+        error: { code?: string; message: string };
+      };
+      expect({ type, status: response.status }).toEqual({ type, status: 400 });
+      // The trigger's own answer: it names the field and carries no code.
+      expect(answer.error.message).toMatch(/^text:/);
+      expect(answer.error.code).toBeUndefined();
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('keeps each conversation in the space spaceId("conversation", id) builds [claim:tut-space-per-conversation]', async () => {
     server = await startFakeChatServer();
     runtime = await startAgent(server.baseUrl);
