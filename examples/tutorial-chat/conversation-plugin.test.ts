@@ -140,7 +140,7 @@ describe('the conversation route', () => {
     server = await startFakeChatServer();
     runtime = await startAgent(server.baseUrl);
 
-    for (const id of ['trip', 'a-b']) {
+    for (const id of ['trip', 'a-b', 'trip-2027']) {
       const response = await postBody(
         runtime,
         id,
@@ -153,7 +153,12 @@ describe('the conversation route', () => {
       (await runtime.memory.query({})).map((stored) => stored.space),
     );
     expect(spaces).toEqual(
-      new Set(['conversation-trip', 'conversation-a_2db']),
+      new Set([
+        'conversation-trip',
+        'conversation-a_2db',
+        // The route's :id took the whole "trip-2027".
+        'conversation-trip_2d2027',
+      ]),
     );
   });
 
@@ -195,5 +200,65 @@ describe('the conversation route', () => {
     expect(noReply).toMatchObject({ taskId: body.taskId, status: 'failed' });
     // The log keeps what the client is not told: the model server's address.
     expect(JSON.stringify(noReply)).toContain(host);
+  });
+
+  it("stores the task's status, steps and chain: the user's message first, the reply in the answer result [claim:tut-chain-memory-content]", async () => {
+    server = await startFakeChatServer();
+    runtime = await startAgent(server.baseUrl);
+    const response = await postBody(
+      runtime,
+      'c1',
+      JSON.stringify({ text: 'Hello there' }),
+    );
+    const body = (await response.json()) as { taskId: string; reply: string };
+
+    const [stored] = await runtime.memory.query({ kind: 'chain' });
+    const content = stored?.content as {
+      status: string;
+      steps: { pluginId: string; action: string }[];
+      chain: { type: string; action: string; message?: string }[];
+    };
+    expect(stored?.taskId).toBe(body.taskId);
+    expect(content.status).toBe('completed');
+    expect(content.steps).toMatchObject([
+      { pluginId: 'conversation', action: 'answer' },
+    ]);
+    expect(content.chain[0]).toMatchObject({
+      type: 'trigger',
+      message: 'Hello there',
+    });
+    expect(
+      content.chain.find(
+        (item) => item.type === 'result' && item.action === 'answer',
+      )?.message,
+    ).toBe(body.reply);
+  });
+
+  it("shows the planner the answer executor's description each time it plans, as it is then [claim:tut-description-every-plan]", async () => {
+    server = await startFakeChatServer();
+    const model = server;
+    runtime = await startAgent(model.baseUrl);
+    const agent = runtime;
+    const send = (text: string) =>
+      postBody(agent, 'c1', JSON.stringify({ text }));
+    // The planning request of the latest message: the planner model's latest call.
+    const planningPrompt = () =>
+      model.requests
+        .filter((request) => request.model === 'llama3.2:3b')
+        .at(-1)
+        ?.messages.map((message) => message.content)
+        .join('\n');
+
+    expect((await send('First')).status).toBe(200);
+    expect(planningPrompt()).toContain(
+      'Use it as the only step for every message.',
+    );
+    // Changed between two messages: the next plan reads the new text.
+    const executor = agent.plugins.getExecutor('conversation', 'answer');
+    (executor as { description: string }).description =
+      'Replies to the user. Plan it once per message.';
+    expect((await send('Second')).status).toBe(200);
+    expect(planningPrompt()).toContain('Plan it once per message.');
+    expect(planningPrompt()).not.toContain('Use it as the only step');
   });
 });
