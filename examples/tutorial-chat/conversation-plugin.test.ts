@@ -108,11 +108,39 @@ describe('the conversation route', () => {
     expect(await runtime.memory.query({})).toEqual([]);
   });
 
+  it('leaves an empty body, or one of another type, unparsed: the trigger finds no text and answers 400 naming it [claim:tut-400-no-json-body]', async () => {
+    server = await startFakeChatServer();
+    runtime = await startAgent(server.baseUrl);
+    const url = `${runtime.server.url}/conversations/c1/messages`;
+
+    for (const [type, body] of [
+      // What `curl -d '{"text": "hi"}'` sends without -H: valid JSON, typed as a form.
+      ['application/x-www-form-urlencoded', '{"text": "hi"}'],
+      ['text/plain', 'hi'],
+      [undefined, 'hi'],
+      ['application/json', ''],
+    ] as const) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: type === undefined ? {} : { 'Content-Type': type },
+        body,
+      });
+      const answer = (await response.json()) as {
+        error: { code?: string; message: string };
+      };
+      expect({ type, status: response.status }).toEqual({ type, status: 400 });
+      // The trigger's own answer: it names the field and carries no code.
+      expect(answer.error.message).toMatch(/^text:/);
+      expect(answer.error.code).toBeUndefined();
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('keeps each conversation in the space spaceId("conversation", id) builds [claim:tut-space-per-conversation]', async () => {
     server = await startFakeChatServer();
     runtime = await startAgent(server.baseUrl);
 
-    for (const id of ['trip', 'a-b']) {
+    for (const id of ['trip', 'a-b', 'trip-2027']) {
       const response = await postBody(
         runtime,
         id,
@@ -125,7 +153,12 @@ describe('the conversation route', () => {
       (await runtime.memory.query({})).map((stored) => stored.space),
     );
     expect(spaces).toEqual(
-      new Set(['conversation-trip', 'conversation-a_2db']),
+      new Set([
+        'conversation-trip',
+        'conversation-a_2db',
+        // The route's :id took the whole "trip-2027".
+        'conversation-trip_2d2027',
+      ]),
     );
   });
 
@@ -167,5 +200,65 @@ describe('the conversation route', () => {
     expect(noReply).toMatchObject({ taskId: body.taskId, status: 'failed' });
     // The log keeps what the client is not told: the model server's address.
     expect(JSON.stringify(noReply)).toContain(host);
+  });
+
+  it("stores the task's status, steps and chain: the user's message first, the reply in the answer result [claim:tut-chain-memory-content]", async () => {
+    server = await startFakeChatServer();
+    runtime = await startAgent(server.baseUrl);
+    const response = await postBody(
+      runtime,
+      'c1',
+      JSON.stringify({ text: 'Hello there' }),
+    );
+    const body = (await response.json()) as { taskId: string; reply: string };
+
+    const [stored] = await runtime.memory.query({ kind: 'chain' });
+    const content = stored?.content as {
+      status: string;
+      steps: { pluginId: string; action: string }[];
+      chain: { type: string; action: string; message?: string }[];
+    };
+    expect(stored?.taskId).toBe(body.taskId);
+    expect(content.status).toBe('completed');
+    expect(content.steps).toMatchObject([
+      { pluginId: 'conversation', action: 'answer' },
+    ]);
+    expect(content.chain[0]).toMatchObject({
+      type: 'trigger',
+      message: 'Hello there',
+    });
+    expect(
+      content.chain.find(
+        (item) => item.type === 'result' && item.action === 'answer',
+      )?.message,
+    ).toBe(body.reply);
+  });
+
+  it("shows the planner the answer executor's description each time it plans, as it is then [claim:tut-description-every-plan]", async () => {
+    server = await startFakeChatServer();
+    const model = server;
+    runtime = await startAgent(model.baseUrl);
+    const agent = runtime;
+    const send = (text: string) =>
+      postBody(agent, 'c1', JSON.stringify({ text }));
+    // The planning request of the latest message: the planner model's latest call.
+    const planningPrompt = () =>
+      model.requests
+        .filter((request) => request.model === 'llama3.2:3b')
+        .at(-1)
+        ?.messages.map((message) => message.content)
+        .join('\n');
+
+    expect((await send('First')).status).toBe(200);
+    expect(planningPrompt()).toContain(
+      'Use it as the only step for every message.',
+    );
+    // Changed between two messages: the next plan reads the new text.
+    const executor = agent.plugins.getExecutor('conversation', 'answer');
+    (executor as { description: string }).description =
+      'Replies to the user. Plan it once per message.';
+    expect((await send('Second')).status).toBe(200);
+    expect(planningPrompt()).toContain('Plan it once per message.');
+    expect(planningPrompt()).not.toContain('Use it as the only step');
   });
 });

@@ -19,9 +19,10 @@ export interface ConversationPluginOptions {
 
 /**
  * A chat assistant: `POST /conversations/:id/messages` adds a message to a
- * conversation, and the `answer` executor replies with the whole conversation
- * in view. Each conversation is a space, so its messages run one at a time and
- * its memories stay apart from other conversations'.
+ * conversation, and the `answer` executor replies with the conversation's
+ * latest exchanges in view (`historyTurns` of them). Each conversation is a
+ * space, so its messages run one at a time and its memories stay apart from
+ * other conversations'.
  */
 export class ConversationPlugin extends Plugin {
   readonly id = 'conversation';

@@ -23,8 +23,9 @@ export interface FakeChatServer {
 /**
  * Starts a server that speaks just enough of the chat-completions protocol for
  * the tutorial: a request that asks for a pipeline gets a one-step plan running
- * `conversation/answer`, and any other request gets a reply that quotes the
- * user's latest message and counts the earlier ones.
+ * `conversation/answer`, one that asks for a review of the plan gets `stop`,
+ * and any other request gets a reply that quotes the user's latest message and
+ * counts the earlier ones.
  */
 export async function startFakeChatServer(): Promise<FakeChatServer> {
   const requests: SeenRequest[] = [];

@@ -49,7 +49,7 @@ describe.skipIf(process.platform === 'win32')(
       if (directory) await rm(directory, { recursive: true, force: true });
     });
 
-    it('starts the agent, answers with the earlier message in view, and keeps the conversation across Ctrl+C and a new start [claim:tut-run-from-clone] [claim:tut-survives-restart] [claim:tut-page-commands-test]', async () => {
+    it('starts the agent, answers with the earlier message in view, and keeps the conversation across Ctrl+C and a new start [claim:tut-run-from-clone] [claim:tut-survives-restart] [claim:tut-page-commands-test] [claim:tut-main-prints-url]', async () => {
       const commands = sectionCommands(PAGE, 'Run it');
       const [start, ...messages] = commands;
       expect(start).toBe(
