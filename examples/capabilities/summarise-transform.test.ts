@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { summariseAliases, SummariseAdapter } from './summarise-transform.js';
 
 describe('the summarise transform', () => {
-  it('serves summarise through a text-generation provider [claim:tr-example]', async () => {
+  it('serves summarise through a text-generation provider, the adapter offering no capability itself [claim:tr-example] [claim:mpi-provider-without-capabilities]', async () => {
     const model = new ScriptedModelProvider({
       responses: ['  Weft builds agents from plugins.  '],
     });
@@ -27,6 +27,7 @@ describe('the summarise transform', () => {
     );
 
     expect(summary).toBe('Weft builds agents from plugins.');
+    expect(new SummariseAdapter().capabilities).toEqual([]);
     expect(model.requestOptions[0]).toEqual({ temperature: 0.1 });
     expect(model.requests[0]?.[0]).toEqual({
       role: 'system',

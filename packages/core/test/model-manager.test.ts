@@ -310,7 +310,7 @@ describe('ModelManager.call', () => {
     expect(error.message).toContain('capability "ocr" is not registered');
   });
 
-  it('serves a capability through an alias without a transform [claim:tr-alias-order] [claim:tr-alias-validated-twice] [claim:core-readme-aliases] [claim:cap-alias-checked-both]', async () => {
+  it('serves a capability through an alias without a transform [claim:mpi-alias] [claim:tr-alias-order] [claim:tr-alias-validated-twice] [claim:core-readme-aliases] [claim:cap-alias-checked-both]', async () => {
     const models = manager(
       [new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })],
       chatAliasOfText,

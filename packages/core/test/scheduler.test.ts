@@ -213,6 +213,33 @@ describe('Scheduler refusals', () => {
     expect(error.message).toContain('ticket');
   });
 
+  it('queues a task that carries a coordinator ticket even when the queue is full [claim:sp-queue-row]', async () => {
+    const released: number[] = [];
+    const scheduler = new Scheduler({
+      maxQueueSize: 1,
+      coordinator: {
+        acquire: async (_space, _signal) => ({
+          ticket: released.length + 1,
+          signal: new AbortController().signal,
+        }),
+        release: async (_space, ticket) => {
+          released.push(ticket);
+        },
+      },
+    });
+    const first = scheduler.schedule('room', async () => 'first', 1);
+    expect(scheduler.refusal()?.code).toBe('WEFT_QUEUE_FULL');
+    // A task handed over by the coordinator already has its ticket: it is queued all the same.
+    const handedOver = scheduler.schedule('room', async () => 'handed over', 2);
+    expect(scheduler.pending).toBe(2);
+    const refused = await errorOf(scheduler.schedule('room', async () => 'new'));
+    expect([refused.code, refused.status]).toEqual(['WEFT_QUEUE_FULL', 503]);
+    scheduler.start();
+    expect(await Promise.all([first, handedOver])).toEqual(['first', 'handed over']);
+    await scheduler.stop();
+    expect(released).toEqual([1, 2]);
+  });
+
   it('refuses a task after stop with WEFT_SHUTTING_DOWN and status 503 [claim:httpchat-row-503] [claim:tsdoc-scheduler-shutting-down]', async () => {
     const scheduler = new Scheduler();
     scheduler.start();

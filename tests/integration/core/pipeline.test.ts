@@ -941,9 +941,9 @@ describe('task memories', () => {
     expect(reply.calls).toHaveLength(0);
   });
 
-  it('plans without the history when a space names more related patterns than a query may hold [claim:tsdoc-core-related-spaces-max]', async () => {
+  it('plans without the history when a space names more related patterns than a query may hold [claim:tsdoc-core-related-spaces-max] [claim:sp-related-max]', async () => {
     const reply = recordingExecutor('reply');
-    const { runtime } = await startedRuntime({
+    const { runtime, model } = await startedRuntime({
       plugins: [echoPlugin({ executors: [reply] })],
       responses: planner(['echo', 'reply']),
     });
@@ -951,14 +951,24 @@ describe('task memories', () => {
       { length: MAX_QUERY_SPACE_PATTERNS + 1 },
       (_, index) => `room-${index}-*`,
     );
+    // An earlier task of the space itself, which the planner is not shown either.
+    await runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'message',
+      space: 's',
+      message: 'first visit',
+    });
     const task = await runtime.dispatch({
       pluginId: 'echo',
       triggerId: 'message',
       space: { id: 's', relatedSpaces },
     });
     expect(task.status).toBe('completed');
-    expect(reply.calls).toHaveLength(1);
+    expect(reply.calls).toHaveLength(2);
     expect(task.historyUnavailable?.errorId).toMatch(/^[0-9a-f-]{36}$/);
+    const prompt = String(model.requests.at(-1)?.at(-1)?.content);
+    expect(prompt).toContain('the memory store could not be read');
+    expect(prompt).not.toContain('first visit');
 
     const fewer = await runtime.dispatch({
       pluginId: 'echo',
@@ -966,5 +976,6 @@ describe('task memories', () => {
       space: { id: 's', relatedSpaces: relatedSpaces.slice(1) },
     });
     expect(fewer.historyUnavailable).toBeUndefined();
+    expect(String(model.requests.at(-1)?.at(-1)?.content)).toContain(': first visit');
   });
 });

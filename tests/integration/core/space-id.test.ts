@@ -146,10 +146,11 @@ describe('spaceId', () => {
     expect(spaceId('chat', 'room', '\uD83D\uDE42')).toBe('chat-room-_f0_9f_99_82');
   });
 
-  it('throws WEFT_INVALID_SPACE with status 400 for no part, an empty part, a lone surrogate, a bad start or a long id [claim:sp-throws]', () => {
+  it('throws WEFT_INVALID_SPACE with status 400 for no part, an empty part, a part that is not a string, a lone surrogate, a bad start or a long id [claim:sp-throws]', () => {
     const attempts: (() => string)[] = [
       () => spaceId(),
       () => spaceId('support', ''),
+      () => spaceId('support', 1042 as unknown as string),
       () => spaceId('support', '\uD800'),
       () => spaceId('-team'),
       () => spaceId('support', 'x'.repeat(200)),
