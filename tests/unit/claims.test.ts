@@ -254,6 +254,14 @@ describe('the unmarked-claim detector', () => {
     ]);
   });
 
+  it('counts a figure in each unit the guide lists as a claim [claim:contrib-unmarked-flagged]', () => {
+    const units = ['ms', 's', 'seconds', 'minutes', 'hours', 'KB', 'KiB', 'MB', 'MiB', 'GB'];
+    for (const unit of [...units, 'characters', 'bytes']) {
+      expect(unmarkedSentences(`It keeps 5 ${unit}.`, 'docs/p.md'), unit).toHaveLength(1);
+    }
+    expect(unmarkedSentences('It keeps 5 apples.', 'docs/p.md')).toEqual([]);
+  });
+
   it('fails only sentences added or reworded against the base, listing the rest [claim:contrib-unmarked-against-main]', () => {
     const repo = path.join(scratch, 'repo');
     mkdirSync(path.join(repo, 'docs'), { recursive: true });

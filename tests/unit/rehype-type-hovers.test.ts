@@ -3,13 +3,15 @@
  * reads, the error a sample that does not type-check makes, and how the code block cuts
  * Prism's tokens at the typed identifiers.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Element, Root } from 'hast';
 import type { Token } from 'prism-react-renderer';
 import { describe, expect, it } from 'vitest';
 import { VFile } from 'vfile';
 import rehypeTypeHovers from '../../src/remark/type-hovers';
+import { generateHoverTypes } from '../../tooling/assets/generate-hover-types';
 import { decodeTypeHovers, encodeTypeHovers } from '../../src/remark/type-hovers/encoding';
 import { TYPE_HOVERS_PROP } from '../../src/remark/type-hovers/prop';
 import { withTypeHovers } from '../../src/theme/CodeBlock/Content/type-hover-tokens';
@@ -72,6 +74,26 @@ describe('rehype-type-hovers', () => {
     expect(message).toContain(
       "line 1, column 14: TS2322 Type 'string' is not assignable to type 'number'.",
     );
+  });
+
+  it("fails the build's first step on such a sample, naming the pages that show it, the file and the error [claim:contributing-hover-types-build-fails]", async () => {
+    const docs = mkdtempSync(path.join(tmpdir(), 'hover-docs-'));
+    try {
+      const sample = 'examples/getting-started/broken.ts';
+      const fence = `\`\`\`ts title="${sample}" file=<rootDir>/${sample}\n\n\`\`\`\n`;
+      writeFileSync(path.join(docs, 'guide.md'), `# Guide\n\n${fence}`);
+      writeFileSync(path.join(docs, 'other.md'), `# Other\n\n${fence}`);
+      const broken = `export const attempts: number = 'three';\n`;
+      const failure = generateHoverTypes(docs, () => broken);
+      await expect(failure).rejects.toThrow(
+        `Hover types for ${path.relative(siteDir, path.join(docs, 'guide.md'))}, ${path.relative(siteDir, path.join(docs, 'other.md'))}: The sample ${path.join(siteDir, sample)} does not type-check`,
+      );
+      await expect(failure).rejects.toThrow(
+        "line 1, column 14: TS2322 Type 'string' is not assignable to type 'number'.",
+      );
+    } finally {
+      rmSync(docs, { recursive: true, force: true });
+    }
   });
 
   it('leaves out blocks marked no-hover-types, written in the page, line ranges, highlight comments and other languages [claim:contributing-hover-types-opt-out] [claim:contributing-hover-types-not-given]', async () => {

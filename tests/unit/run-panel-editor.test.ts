@@ -133,7 +133,7 @@ describe('the Run panel editor: the getting-started plugin as the reader edits i
     });
   });
 
-  it('refuses an export that is not a plugin class', () => {
+  it('refuses an export that is not a plugin class [claim:cg-run-panel-editor-refusals]', () => {
     expect(load('export const AssistantPlugin = 1;')).toMatchObject({
       ok: false,
       problem: { kind: 'not-a-plugin' },

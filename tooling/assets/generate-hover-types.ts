@@ -27,31 +27,51 @@ function pagesUnder(folder: string): string[] {
     .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
-/** The sample files the docs show with hover types, as the rehype step selects them. */
-export function samplesWithHoverTypes(): string[] {
-  const files = new Set<string>();
-  for (const page of pagesUnder(path.join(siteDir, 'docs'))) {
+/**
+ * The sample files the docs show with hover types, as the rehype step selects them, each with
+ * the pages (relative to the site) that show it.
+ */
+export function samplesWithHoverTypes(docsDir = path.join(siteDir, 'docs')): Map<string, string[]> {
+  const samples = new Map<string, string[]>();
+  for (const page of pagesUnder(docsDir).sort()) {
     for (const [, language = '', meta = ''] of readFileSync(page, 'utf8').matchAll(FENCE)) {
       const file = TYPESCRIPT.has(language) ? sampleFileOf(meta, siteDir) : undefined;
       if (file && !/#L\d/.test(meta) && !meta.split(/\s+/).includes(OPT_OUT_FLAG)) {
-        files.add(file);
+        const pages = samples.get(file) ?? [];
+        const shownOn = path.relative(siteDir, page);
+        if (!pages.includes(shownOn)) pages.push(shownOn);
+        samples.set(file, pages);
       }
     }
   }
-  return [...files].sort();
+  return new Map([...samples].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-export async function generateHoverTypes(): Promise<void> {
+/**
+ * Reads the types of every sample the pages under `docsDir` show. A sample that does not
+ * type-check stops it with the pages that show the sample, its path and TypeScript's errors, as
+ * the rehype step would name them had the build reached it.
+ */
+export async function generateHoverTypes(
+  docsDir = path.join(siteDir, 'docs'),
+  readSample: (file: string) => string = (file) => readFileSync(file, 'utf8'),
+): Promise<void> {
   const started = performance.now();
   let read = 0;
-  for (const file of samplesWithHoverTypes()) {
+  for (const [file, pages] of samplesWithHoverTypes(docsDir)) {
     // The block's text as the rehype step sees it: remark-code-import drops the file's final
     // newline and the Markdown-to-HTML step adds one back, so it is the file as it is.
-    const code = readFileSync(file, 'utf8');
+    const code = readSample(file);
     if (MAGIC_COMMENT.test(code)) {
       continue;
     }
-    sampleTypes(code, file);
+    try {
+      sampleTypes(code, file);
+    } catch (error) {
+      throw new Error(`Hover types for ${pages.join(', ')}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
     read += 1;
   }
   console.info(
@@ -59,4 +79,4 @@ export async function generateHoverTypes(): Promise<void> {
   );
 }
 
-runWhenMain(import.meta.url, 'read the hover types of the samples', generateHoverTypes);
+runWhenMain(import.meta.url, 'read the hover types of the samples', () => generateHoverTypes());

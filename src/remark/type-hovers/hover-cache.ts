@@ -4,9 +4,9 @@
  * A sample's types depend on its own text and on everything TypeScript reads to check it: the
  * packages' sources, the other samples, the compiler options, the installed libraries and
  * TypeScript itself. An entry's key is the hash of the sample's path and text, inside a folder
- * named by the hash of all those inputs (the fingerprint), so editing a page costs nothing,
- * editing a sample re-reads that sample, and editing a package's source re-reads every sample
- * once. The cache lives in `.cache/` at the site's root, beside the generated assets' stamps,
+ * named by the hash of all those inputs (the fingerprint), so editing a page costs nothing, and
+ * editing a sample (which the other samples may import) or a package's source re-reads every
+ * sample once. The cache lives in `.cache/` at the site's root, beside the generated assets' stamps,
  * where `npx docusaurus clear` (which empties `node_modules/.cache`) leaves it. Folders of other
  * fingerprints are removed when a new one is written, so the cache holds one generation.
  */
