@@ -136,6 +136,42 @@ describe('every first-party memory store accepts the same edge cases with the sa
         return [space.length, stored.space === space, read?.kind === kind, read?.taskId === taskId];
       },
     ],
+    [
+      'content and metadata nested 2500 levels deep, stored, updated and read back whole',
+      async (provider) => {
+        // Deeper than structuredClone goes on Node's default stack, well within what
+        // JSON.stringify (the shared check) takes: a store must not stop short of the check.
+        const nested = (depth: number, leaf: unknown): unknown => {
+          let value = leaf;
+          for (let level = 0; level < depth; level += 1) value = { a: value };
+          return value;
+        };
+        const depthOf = (value: unknown): number => {
+          let depth = 0;
+          let current = value;
+          while (typeof current === 'object' && current !== null && 'a' in current) {
+            current = current.a;
+            depth += 1;
+          }
+          return depth;
+        };
+        const stored = await provider.store({
+          space: 'deep',
+          kind: 'note',
+          content: nested(2500, 'leaf'),
+          metadata: { deep: nested(2500, 1) },
+        });
+        const updated = await provider.update(stored.id, { content: nested(2600, 'leaf') });
+        const [read] = await provider.query({ space: 'deep' });
+        return [
+          depthOf(stored.content),
+          depthOf(stored.metadata.deep),
+          depthOf(updated.content),
+          depthOf(read?.content),
+          depthOf(read?.metadata.deep),
+        ];
+      },
+    ],
     ['remove() of an unknown id, false', (provider) => provider.remove('no-such-memory')],
     [
       'since and until before any database calendar: since matches every memory, until none',

@@ -24,7 +24,7 @@ import {
  */
 export class InMemoryMemoryProvider extends MemoryProvider {
   readonly id: string;
-  private readonly memories = new Map<string, Memory>();
+  private readonly memories = new Map<string, Kept>();
   private lastTime = 0;
 
   constructor(options: { id?: string } = {}) {
@@ -40,18 +40,18 @@ export class InMemoryMemoryProvider extends MemoryProvider {
     const checked = checkNewMemory(memory, this.label);
     // Strictly increasing timestamps keep "newest first" well defined within one millisecond.
     this.lastTime = Math.max(Date.now(), this.lastTime + 1);
-    const stored: Memory = {
-      space: checked.space,
-      kind: checked.kind,
-      content: JSON.parse(checked.content) as unknown,
-      ...(checked.taskId !== undefined ? { taskId: checked.taskId } : {}),
-      metadata: JSON.parse(checked.metadata) as Record<string, unknown>,
+    const kept: Kept = {
       // Web Crypto, which browsers have too: the provider also serves runs in a page.
       id: globalThis.crypto.randomUUID(),
-      createdAt: new Date(this.lastTime),
+      space: checked.space,
+      kind: checked.kind,
+      content: checked.content,
+      taskId: checked.taskId,
+      metadata: checked.metadata,
+      createdAt: this.lastTime,
     };
-    this.memories.set(stored.id, stored);
-    return structuredClone(stored);
+    this.memories.set(kept.id, kept);
+    return read(kept);
   }
 
   async update(
@@ -63,16 +63,13 @@ export class InMemoryMemoryProvider extends MemoryProvider {
     const checked = checkMemoryPatch(id, patch, this.label);
     const current = this.memories.get(checked.id);
     if (!current) throw memoryNotFound(checked.id, this.label);
-    const updated: Memory = {
+    const updated: Kept = {
       ...current,
-      content: checked.content === undefined ? current.content : JSON.parse(checked.content),
-      metadata:
-        checked.metadata === undefined
-          ? current.metadata
-          : (JSON.parse(checked.metadata) as Record<string, unknown>),
+      content: checked.content ?? current.content,
+      metadata: checked.metadata ?? current.metadata,
     };
     this.memories.set(checked.id, updated);
-    return structuredClone(updated);
+    return read(updated);
   }
 
   async query(options: QueryMemoryOptions): Promise<Memory[]> {
@@ -92,13 +89,13 @@ export class InMemoryMemoryProvider extends MemoryProvider {
       }
       if (query.kind !== undefined && memory.kind !== query.kind) return false;
       if (query.taskId !== undefined && memory.taskId !== query.taskId) return false;
-      if (query.since && memory.createdAt < query.since) return false;
-      if (query.until && memory.createdAt >= query.until) return false;
+      if (query.since && memory.createdAt < query.since.getTime()) return false;
+      if (query.until && memory.createdAt >= query.until.getTime()) return false;
       return true;
     });
     const direction = query.order === 'asc' ? 1 : -1;
-    matches.sort((a, b) => direction * (a.createdAt.getTime() - b.createdAt.getTime()));
-    return matches.slice(0, query.limit).map((memory) => structuredClone(memory));
+    matches.sort((a, b) => direction * (a.createdAt - b.createdAt));
+    return matches.slice(0, query.limit).map(read);
   }
 
   async remove(id: string): Promise<boolean> {
@@ -120,4 +117,33 @@ export class InMemoryMemoryProvider extends MemoryProvider {
     }
     return count;
   }
+}
+
+/**
+ * A memory as the provider keeps it: content and metadata as the JSON text the checks produced,
+ * and the time in milliseconds, as a database row holds them. Each read parses a new copy, so a
+ * caller never holds the kept value; parsing, unlike `structuredClone`, takes content as deeply
+ * nested as the checks accept, as SQLite and PostgreSQL do.
+ */
+interface Kept {
+  readonly id: string;
+  readonly space: string;
+  readonly kind: string;
+  readonly content: string;
+  readonly taskId: string | undefined;
+  readonly metadata: string;
+  readonly createdAt: number;
+}
+
+/** A new {@link Memory} read from what is kept, `taskId` present only when there is one. */
+function read(kept: Kept): Memory {
+  return {
+    space: kept.space,
+    kind: kept.kind,
+    content: JSON.parse(kept.content) as unknown,
+    ...(kept.taskId !== undefined ? { taskId: kept.taskId } : {}),
+    metadata: JSON.parse(kept.metadata) as Record<string, unknown>,
+    id: kept.id,
+    createdAt: new Date(kept.createdAt),
+  };
 }

@@ -47,8 +47,9 @@ export interface ScriptedModelProviderOptions {
  * text, so scripted pipelines and getObject answers read naturally.
  *
  * A queue of `responses` must match the calls a task makes exactly: with the default review
- * policy a plan is reviewed after each step but the last, so a one-step plan gets no review,
- * and a `continue` queued for one answers the next task's plan instead. A `fallback` that
+ * policy a plan is reviewed after each step but a last one that succeeded, so a one-step plan
+ * that succeeds gets no review, and a `continue` queued for one answers the next task's plan
+ * instead. A `fallback` that
  * branches on `request.purpose`, as below, holds however many calls a task makes.
  *
  * @example

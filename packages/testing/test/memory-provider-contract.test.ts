@@ -1,4 +1,10 @@
-import { MemoryProvider, WeftError, type Memory, type QueryMemoryOptions } from '@weft/core';
+import {
+  memoryNotFound,
+  MemoryProvider,
+  WeftError,
+  type Memory,
+  type QueryMemoryOptions,
+} from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import {
   INVALID_MEMORY_INPUTS,
@@ -82,6 +88,14 @@ class UncheckedClearProvider extends InMemoryMemoryProvider {
   }
 }
 
+/** A provider that refuses to remove an id it does not hold, where the contract wants `false`. */
+class NotFoundOnRemoveProvider extends InMemoryMemoryProvider {
+  override async remove(id: string): Promise<boolean> {
+    if (await super.remove(id)) return true;
+    throw memoryNotFound(id, 'NotFoundOnRemoveProvider');
+  }
+}
+
 function caseNamed(cases: ReturnType<typeof memoryProviderContract>, name: string) {
   const found = cases.find((check) => check.name.startsWith(name));
   if (!found) throw new Error(`no case named ${name}`);
@@ -156,6 +170,27 @@ describe('memoryProviderContract', () => {
     expect(failures[1]).toContain(
       'clear() with a numeric space was accepted; it must be rejected with a WeftError of code WEFT_INVALID_ARGUMENT',
     );
+  });
+
+  it('asks WEFT_INVALID_ARGUMENT only for an id, or the space given to clear(), that is not a string, and NOT_FOUND only of update() [claim:testing-contract-codes]', async () => {
+    const codeOf = (name: string) =>
+      INVALID_MEMORY_INPUTS.find((input) => input.name === name)?.code;
+    // A space that is not a string is a bad memory or a bad query option everywhere but clear().
+    expect(codeOf('store() of a memory with a numeric space')).toBe('WEFT_MEMORY_INVALID');
+    expect(codeOf('query() with space 5')).toBe('WEFT_MEMORY_INVALID_QUERY');
+    expect(codeOf('clear() with a numeric space')).toBe('WEFT_INVALID_ARGUMENT');
+    expect(codeOf('update() with a numeric id')).toBe('WEFT_INVALID_ARGUMENT');
+    expect(codeOf('remove() with a numeric id')).toBe('WEFT_INVALID_ARGUMENT');
+    expect(codeOf('update() of an unknown id')).toBe('WEFT_MEMORY_NOT_FOUND');
+    // remove() of an unknown id answers false: a store that refuses it breaks the contract.
+    const check = caseNamed(
+      memoryProviderContract({ create: () => new NotFoundOnRemoveProvider() }),
+      'removes one memory and reports whether it existed',
+    );
+    const error = await check.run().catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_TESTING_CONTRACT_FAILED')).toBe(true);
+    expect((error as Error).message).toContain('it threw where the contract expects no error');
+    expect(WeftError.is((error as Error).cause, 'WEFT_MEMORY_NOT_FOUND')).toBe(true);
   });
 
   it('reports an unexpected exception of the provider as a contract failure naming the rule, with the original as cause [claim:tst-readme-contract-failed] [claim:testing-contract-unexpected-error] [claim:mpo-contract-unexpected] [claim:tst-contract-unexpected]', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ScriptedModelProvider } from '../src/index.js';
 
 describe('ScriptedModelProvider', () => {
-  it('refuses options it would ignore or misread with WEFT_TESTING_INVALID_OPTIONS, naming the option [claim:cfg-package-options-checked]', () => {
+  it('refuses options it would ignore or misread with WEFT_TESTING_INVALID_OPTIONS, naming the option [claim:cfg-package-options-checked] [claim:tst-readme-invalid-options]', () => {
     const cases: [unknown, string][] = [
       ['plan', 'options must be an object, got "plan"'],
       [{ respones: ['{}'] }, 'unknown option "respones"; the options are id, responses, fallback'],

@@ -181,4 +181,19 @@ describe('model calls per task', () => {
       status: 'failed',
     });
   });
+
+  it('a review answer that does not fit costs one more call; when none fits, the steps left run [claim:testing-review-retries]', async () => {
+    const unfit = { type: 'maybe' };
+    expect(
+      await callsFor(['ok', 'ok'], {}, 0, [unfit, { type: 'stop' }, { type: 'continue' }]),
+    ).toEqual({ plan: 1, review: 2, executor: 1, status: 'completed', ran: 1 });
+    // Three unfit answers use up the two retries: the review fails and the second step runs.
+    expect(await callsFor(['ok', 'ok'], {}, 0, [unfit, unfit, unfit, { type: 'stop' }])).toEqual({
+      plan: 1,
+      review: 3,
+      executor: 2,
+      status: 'completed',
+      ran: 2,
+    });
+  });
 });
