@@ -287,7 +287,7 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
 const MALFORMED = fileURLToPath(new URL('./fixtures/malformed-stdio-server.mjs', import.meta.url));
 
 describe('McpPlugin against a stdio server that answers with something other than a tool result', () => {
-  it('fails the step with WEFT_MCP_CALL_FAILED, logs what was wrong under an id, and keeps the connection [claim:mcpdoc-call-failed] [claim:mcpdoc-failures-no-server-text] [claim:mcp-call-failed] [claim:errors-mcp-call-failed-output-check] [claim:mcp-readme-malformed-answer]', async () => {
+  it('fails the step with WEFT_MCP_CALL_FAILED, logs what was wrong under an id, and keeps the connection [claim:mcpdoc-call-failed] [claim:mcpdoc-call-failed-kept] [claim:mcpdoc-failures-no-server-text] [claim:mcp-call-failed] [claim:errors-mcp-call-failed-output-check] [claim:mcp-readme-malformed-answer]', async () => {
     plugin = await McpPlugin.connect({
       servers: [
         {
