@@ -158,7 +158,7 @@ describe('patterns of a tool schema (PATTERN_TIME_MS, PATTERN_BUDGET_MS)', () =>
     expect(budget.remainingMs).toBeLessThan(1);
   });
 
-  it('never runs patternProperties or propertyNames, which it drops [claim:mcp-declared-only-rule] [claim:tsdoc-mcp-declared-only]', () => {
+  it('never runs patternProperties or propertyNames, which it drops [claim:mcpdoc-undeclared] [claim:mcp-declared-only-rule] [claim:tsdoc-mcp-declared-only]', () => {
     const parsed = inputSchemaOf(
       'shop',
       tool({
@@ -371,6 +371,8 @@ describe('toolExecutor, for a tool that may take no arguments', () => {
     ['no properties', {}],
     ['empty properties', { properties: {} }],
     ['additionalProperties true', { properties: {}, additionalProperties: true }],
+    ['additionalProperties {}', { additionalProperties: {} }],
+    ['only patternProperties', { patternProperties: { '^x': { type: 'string' } } }],
   ])(
     'calls a tool whose schema has %s without asking [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments]',
     async (_what, schema) => {
