@@ -173,6 +173,16 @@ function closedUnder(live: Live, error: McpError): boolean {
 }
 
 /**
+ * Whether a call's error is the SDK's refusal of an answer that is not a tool result (a JSON-RPC
+ * result without a `content` list, say): its client checks the answer with zod and rejects with
+ * zod's error (`$ZodError` from the SDK's own checks, `ZodError` from zod's classic API). Found by
+ * name, as the SDK may use a copy of zod other than the plugin's.
+ */
+function isMalformedAnswer(error: unknown): boolean {
+  return error instanceof Error && /^\$?ZodError$/.test(error.name);
+}
+
+/**
  * Hands a client the allow-listed tools as if it had listed them itself. The SDK's client checks
  * a tool's answers against its `outputSchema` only for the tools of the last `tools/list` page it
  * read: the listing may end on another page, and a reconnected client lists nothing. Reaches into
@@ -315,6 +325,20 @@ export class McpConnection {
         );
       }
       if (deadline.aborted) throw timedOut();
+      if (isMalformedAnswer(error)) {
+        // The server answered, over a connection that still works, but not with a tool result.
+        const errorId = randomUUID();
+        this.settings
+          .logger()
+          .warn(
+            { errorId, server: this.server.name, tool, problem: messageOf(error) },
+            'MCP server answered a tool call with something other than a tool result',
+          );
+        throw new McpPluginError(
+          'WEFT_MCP_CALL_FAILED',
+          `McpPlugin: server "${this.server.name}" answered the call of tool "${tool}" with something other than an MCP tool result; what is wrong with it is logged under error id ${errorId}.`,
+        );
+      }
       if (error instanceof McpError && !closedUnder(live, error)) {
         const errorId = randomUUID();
         this.settings.logger().warn(

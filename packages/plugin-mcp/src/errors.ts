@@ -17,7 +17,8 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * - `WEFT_MCP_UNAVAILABLE`: The connection dropped during the call, or was not back in time for it.
  * - `WEFT_MCP_TIMEOUT`: The tool did not answer within `callTimeoutMs`, or the task ended first.
  * - `WEFT_MCP_TOOL_ERROR`: The tool answered with an error result (`isError`).
- * - `WEFT_MCP_CALL_FAILED`: The server refused the call with a protocol error.
+ * - `WEFT_MCP_CALL_FAILED`: The server refused the call with a protocol error, or answered with
+ *   something other than a tool result.
  * - `WEFT_MCP_RESULT_TOO_LARGE`: The tool’s result was larger than `maxResultBytes`.
  */
 export type McpPluginErrorCode =
@@ -110,11 +111,12 @@ export const MCP_ERRORS = {
     },
     /** @claim errors-mcp-call-failed-output-check */
     WEFT_MCP_CALL_FAILED: {
-      summary: 'The server refused the call with a protocol error.',
+      summary:
+        'The server refused the call with a protocol error, or answered with something other than a tool result.',
       raisedBy: 'an MCP executor',
       raisers: ['plugin-mcp/src/connection.ts#McpConnection.callWithin'],
       cause:
-        'the server answered the `tools/call` request with a JSON-RPC error, such as invalid parameters or an unknown tool; or its answer broke the tool’s own `outputSchema`, which the SDK’s client refuses with `-32602` (`-32600` when `structuredContent` is missing), as the plugin has it refuse an answer it cannot check against that schema within 500 ms. The step’s error has the JSON-RPC code, and the message is in the log under the error id.',
+        'the server answered the `tools/call` request with a JSON-RPC error, such as invalid parameters or an unknown tool; or its answer broke the tool’s own `outputSchema`, which the SDK’s client refuses with `-32602` (`-32600` when `structuredContent` is missing), as the plugin has it refuse an answer it cannot check against that schema within 500 ms. The step’s error has the JSON-RPC code, and the message is in the log under the error id. An answer that is not a tool result at all (its `content` not a list, say), which the SDK’s client refuses before the plugin sees it, fails the same way, without a code: the log has what is wrong with it. Either way the connection is kept.',
       fix: 'search the log for the error id; an unknown tool usually means the server changed since the plugin connected.',
     },
     /** @claim errors-mcp-too-large-connection */

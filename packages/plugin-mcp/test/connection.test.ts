@@ -193,7 +193,7 @@ describe('TSDoc of boundedFetch', () => {
     expect(onCut).not.toHaveBeenCalled();
   });
 
-  it('cuts a silent background stream after streamIdleMs, and an old one after streamLifetimeMs [claim:prod-mcp-size-time] [claim:mcp-http-stream-bound] [claim:tsdoc-mcp-bounded-fetch-get]', async () => {
+  it('cuts a silent background stream after streamIdleMs, and an old one after streamLifetimeMs [claim:mcpdoc-http-flood] [claim:prod-mcp-size-time] [claim:mcp-http-stream-bound] [claim:tsdoc-mcp-bounded-fetch-get]', async () => {
     let writes: NodeJS.Timeout | undefined;
     const url = await serve((request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -219,7 +219,7 @@ describe('TSDoc of boundedFetch', () => {
     expect(cuts.map((cut) => cut.reason)).toEqual(['idle', 'lifetime']);
   });
 
-  it('cuts a POST answer that is not complete within answerDeadlineMs, headers or body [claim:prod-mcp-size-time] [claim:mcp-http-answer-bound] [claim:tsdoc-mcp-bounded-fetch-post]', async () => {
+  it('cuts a POST answer that is not complete within answerDeadlineMs, headers or body [claim:mcpdoc-http-flood] [claim:prod-mcp-size-time] [claim:mcp-http-answer-bound] [claim:tsdoc-mcp-bounded-fetch-post]', async () => {
     const url = await serve((request, response) => {
       if (request.headers['x-stall'] === 'body') {
         response.writeHead(200, { 'content-type': 'application/json' });

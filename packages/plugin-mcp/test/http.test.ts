@@ -255,7 +255,45 @@ describe('McpPlugin over streamable HTTP', () => {
     await backOnPort();
   });
 
-  it("turns a JSON-RPC error into a step error with the code, logging the server's message under an id [claim:mcpdoc-call-failed] [claim:mcpdoc-failures-no-server-text] [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments] [claim:mcp-call-failed] [claim:mcp-readme-failures-server-words] [claim:tsdoc-mcp-connection-call-throws] [claim:tsdoc-mcp-connection-settings-logger]", async () => {
+  it("counts the wait for a reconnection in the call's callTimeoutMs [claim:mcpdoc-reconnect]", async () => {
+    server = await serveOverHttp();
+    const port = Number(new URL(server.url).port);
+    agent = await startAgent(
+      await McpPlugin.connect({
+        servers: [{ name: 'web', url: server.url, tools: ['echo', 'hang'] }],
+        callTimeoutMs: 3000,
+        reconnectDelayMs: 50,
+        maxReconnectDelayMs: 100,
+      }),
+      [plan('echo', 'hang'), { text: 'down' }],
+    );
+    await server.close();
+    // The echo finds the server gone and starts the reconnection; the hang call waits for it.
+    // The server is back 2 s into the hang call's 3 s, which leave it 1 s to be answered.
+    const started = Date.now();
+    const back = new Promise<void>((resolve) => {
+      setTimeout(() => {
+        void serveOverHttp(port).then((served) => {
+          server = served;
+          resolve();
+        });
+      }, 2000);
+    });
+    const task = await agent.run('echo while down, then hang');
+    const elapsed = Date.now() - started;
+    await back;
+    expect(task.chain[1]?.error).toContain('[WEFT_MCP_UNAVAILABLE]');
+    // The call went out once the server was back, and was not answered within what was left.
+    expect(task.chain[2]?.error).toMatch(
+      /tool "hang" on server "web" did not answer within 3000 ms \(callTimeoutMs\)\. \[WEFT_MCP_TIMEOUT\]/,
+    );
+    expect(agent.logs.some((line) => line.msg === 'MCP server reconnected')).toBe(true);
+    // 3 s after the call began, not 3 s after the server came back (5 s).
+    expect(elapsed).toBeGreaterThanOrEqual(2900);
+    expect(elapsed).toBeLessThan(4500);
+  }, 20_000);
+
+  it("turns a JSON-RPC error into a step error with the code, logging the server's message under an id [claim:mcpdoc-call-failed] [claim:mcpdoc-call-failed-kept] [claim:mcpdoc-failures-no-server-text] [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments] [claim:mcp-call-failed] [claim:mcp-readme-failures-server-words] [claim:tsdoc-mcp-connection-call-throws] [claim:tsdoc-mcp-connection-settings-logger]", async () => {
     server = await serveOverHttp(0, createRefusingServer);
     agent = await startAgent(
       await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['lookup'] }] }),
@@ -277,7 +315,7 @@ describe('McpPlugin over streamable HTTP', () => {
     ['-32000, the code the SDK gives a closed connection', -32000],
     ['-32001, the code the SDK gives its own request timeout', -32001],
   ])(
-    'turns a JSON-RPC error %s into WEFT_MCP_CALL_FAILED, keeping the connection [claim:mcpdoc-call-failed] [claim:mcp-call-failed]',
+    'turns a JSON-RPC error %s into WEFT_MCP_CALL_FAILED, keeping the connection [claim:mcpdoc-call-failed] [claim:mcpdoc-call-failed-kept] [claim:mcp-call-failed]',
     async (_name, code) => {
       server = await serveOverHttp(0, () => createRefusingServer(code));
       agent = await startAgent(

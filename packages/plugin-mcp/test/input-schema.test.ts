@@ -158,7 +158,7 @@ describe('patterns of a tool schema (PATTERN_TIME_MS, PATTERN_BUDGET_MS)', () =>
     expect(budget.remainingMs).toBeLessThan(1);
   });
 
-  it('never runs patternProperties or propertyNames, which it drops [claim:mcp-declared-only-rule] [claim:tsdoc-mcp-declared-only]', () => {
+  it('never runs patternProperties or propertyNames, which it drops [claim:mcpdoc-undeclared] [claim:mcp-declared-only-rule] [claim:tsdoc-mcp-declared-only]', () => {
     const parsed = inputSchemaOf(
       'shop',
       tool({
@@ -253,7 +253,7 @@ describe('declaredOnly', () => {
     expect(parsed.safeParse({ text: 'hi', size: 'big' }).success).toBe(false);
   });
 
-  it('treats additionalProperties true or {} as not declaring anything [claim:mcp-declared-only-rule] [claim:tsdoc-mcp-declared-only]', () => {
+  it('treats additionalProperties true or {} as not declaring anything [claim:mcpdoc-undeclared] [claim:mcp-declared-only-rule] [claim:tsdoc-mcp-declared-only]', () => {
     for (const additionalProperties of [true, {}]) {
       const parsed = inputSchemaOf(
         'files',
@@ -371,8 +371,10 @@ describe('toolExecutor, for a tool that may take no arguments', () => {
     ['no properties', {}],
     ['empty properties', { properties: {} }],
     ['additionalProperties true', { properties: {}, additionalProperties: true }],
+    ['additionalProperties {}', { additionalProperties: {} }],
+    ['only patternProperties', { patternProperties: { '^x': { type: 'string' } } }],
   ])(
-    'calls a tool whose schema has %s without asking [claim:mcp-no-arguments]',
+    'calls a tool whose schema has %s without asking [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments]',
     async (_what, schema) => {
       expect(await run(schema)).toEqual({ asked: false, sent: [{}] });
     },
@@ -398,7 +400,7 @@ describe('toolExecutor, for a tool that may take no arguments', () => {
     ],
     ['a schema for extra properties', { additionalProperties: { type: 'string' } }],
   ])(
-    'asks for the arguments of a tool whose parameters come from %s [claim:mcp-no-arguments]',
+    'asks for the arguments of a tool whose parameters come from %s [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments]',
     async (_what, schema) => {
       expect(await run(schema, { sku: 'A-1' })).toEqual({ asked: true, sent: [{ sku: 'A-1' }] });
     },
