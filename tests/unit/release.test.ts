@@ -43,6 +43,28 @@ describe('package versions', () => {
   });
 });
 
+describe('dependencies between the packages', () => {
+  it('pins every Weft package a package depends on to exactly the shared version [claim:stability-exact-dependencies]', () => {
+    const manifests = packages as {
+      name: string;
+      version: string;
+      private?: boolean;
+      dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+    }[];
+    const published = manifests.filter((entry) => entry.private !== true);
+    const names = new Set(published.map((entry) => entry.name));
+    const pins = published.flatMap((entry) =>
+      Object.entries({ ...entry.peerDependencies, ...entry.dependencies })
+        .filter(([name]) => names.has(name))
+        .map(([name, range]) => ({ from: entry.name, name, range, version: entry.version })),
+    );
+    // The core is among them: every package but the core and the creator depends on it.
+    expect(pins.filter((pin) => pin.name === '@weft/core').length).toBe(published.length - 2);
+    for (const pin of pins) expect(pin.range, `${pin.from} → ${pin.name}`).toBe(pin.version);
+  });
+});
+
 describe('the release workflow', () => {
   it('publishes releases from GitHub Actions with npm provenance [claim:contributing-release-on-main] [claim:install-one-version-provenance]', () => {
     const release = read('.github/workflows/release.yml');

@@ -8,7 +8,8 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * than on messages. Each code has a section of the same name in the errors reference of
  * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
  *
- * - `WEFT_DOCS_INVALID_OPTIONS`: The `weft-docs-mcp` command was given an unknown or bad option.
+ * - `WEFT_DOCS_INVALID_OPTIONS`: The `weft-docs-mcp` command or `startHttpServer` was given an
+ *   unknown or bad option.
  * - `WEFT_DOCS_NO_DATA`: The documentation bundle the server answers from is missing or damaged.
  */
 export type DocsServerErrorCode = 'WEFT_DOCS_INVALID_OPTIONS' | 'WEFT_DOCS_NO_DATA';
@@ -25,12 +26,13 @@ export const DOCS_ERRORS = {
   codes: {
     /** @claim errors-docs-invalid-options */
     WEFT_DOCS_INVALID_OPTIONS: {
-      summary: 'The `weft-docs-mcp` command was given an unknown or bad option.',
-      raisedBy: 'the `weft-docs-mcp` command',
-      raisers: ['mcp-docs/src/cli-options.ts#invalid'],
+      summary:
+        'The `weft-docs-mcp` command or `startHttpServer` was given an unknown or bad option.',
+      raisedBy: 'the `weft-docs-mcp` command, `startHttpServer`',
+      raisers: ['mcp-docs/src/cli-options.ts#invalid', 'mcp-docs/src/http.ts#limitOption'],
       cause:
-        'the `weft-docs-mcp` command was given an option it does not know, an argument that is no option, `--port` or `--host` without `--http`, or a value it cannot use, such as a `--port` that is not a number from 0 to 65535.',
-      fix: 'the message names the option; run `weft-docs-mcp --help` for the list.',
+        'the `weft-docs-mcp` command was given an option it does not know, an argument that is no option, `--port` or `--host` without `--http`, or a value it cannot use, such as a `--port` that is not a number from 0 to 65535; or a program gave `startHttpServer` a `requestTimeoutMs`, `requestsPerSecond` or `connectionsPerClient` that is not an integer of at least 1.',
+      fix: 'the message names the option; run `weft-docs-mcp --help` for the list. A limit of `startHttpServer` takes a whole number from 1 up; none can be turned off.',
     },
     WEFT_DOCS_NO_DATA: {
       summary: 'The documentation bundle the server answers from is missing or damaged.',

@@ -13,6 +13,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { hostChecker, hostnameOf, type AllowedHosts } from '@weft/core/internal';
 import { logToStderr, type FailureLog } from './answers.js';
 import type { DocsBundle } from './bundle.js';
+import { DocsServerError } from './errors.js';
 import { createDocsServer } from './server.js';
 import { MAX_MESSAGE_BYTES } from './stdio.js';
 
@@ -56,19 +57,21 @@ export interface HttpOptions {
   /**
    * How long a client has to send a whole request, headers and body, and the longest a
    * connection may stay silent; the connection is then cut, after a `408` answer when a request
-   * was still arriving, slowly, at the deadline. {@link REQUEST_DEADLINE_MS} (30000) by default.
+   * was still arriving, slowly, at the deadline. {@link REQUEST_DEADLINE_MS} (30000) by default;
+   * an integer of at least 1.
    * @claim tsdoc-docs-http-request-deadline
    */
   readonly requestTimeoutMs?: number;
   /**
    * The requests one client address may make per second, in bursts of up to as many; one over
-   * it is answered `429` with `Retry-After`. {@link REQUESTS_PER_SECOND} (20) by default.
+   * it is answered `429` with `Retry-After`. {@link REQUESTS_PER_SECOND} (20) by default; an
+   * integer of at least 1.
    * @claim tsdoc-docs-http-rate
    */
   readonly requestsPerSecond?: number;
   /**
    * The connections one client address may hold open at once; one more is answered `503` and
-   * closed. {@link CONNECTIONS_PER_CLIENT} (16) by default.
+   * closed. {@link CONNECTIONS_PER_CLIENT} (16) by default; an integer of at least 1.
    * @claim tsdoc-docs-http-connections
    */
   readonly connectionsPerClient?: number;
@@ -179,25 +182,46 @@ function readJsonBody(request: IncomingMessage): Promise<unknown> {
 }
 
 /**
+ * One of the limits, checked. A value below 1 (or `NaN`) lifts no limit: it refuses every client,
+ * `0` requests per second as much as `0` connections, so it is an error, as is a fraction.
+ */
+function limitOption(options: HttpOptions, name: LimitOption, fallback: number): number {
+  const value = options[name] ?? fallback;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new DocsServerError(
+      'WEFT_DOCS_INVALID_OPTIONS',
+      `weft-docs-mcp: startHttpServer's ${name} must be an integer of at least 1, got ${String(value)}.`,
+    );
+  }
+  return value;
+}
+
+type LimitOption = 'requestTimeoutMs' | 'requestsPerSecond' | 'connectionsPerClient';
+
+/**
  * Starts the HTTP transport.
  *
  * @param bundle - The documentation to serve.
  * @param options - Where to listen and which host names to accept.
  * @returns The server's URL (its MCP endpoint) and a way to stop it.
+ * @throws {@link DocsServerError} `WEFT_DOCS_INVALID_OPTIONS` when `requestTimeoutMs`,
+ * `requestsPerSecond` or `connectionsPerClient` is not an integer of at least 1.
  * @throws The listening error itself, such as `EADDRINUSE` when the port is taken.
  * @claim tsdoc-docs-http-listen
+ * @claim tsdoc-docs-http-limit-values
  */
 export async function startHttpServer(
   bundle: DocsBundle,
   options: HttpOptions = {},
 ): Promise<RunningHttpServer> {
+  const deadlineMs = limitOption(options, 'requestTimeoutMs', REQUEST_DEADLINE_MS);
+  const perSecond = limitOption(options, 'requestsPerSecond', REQUESTS_PER_SECOND);
+  const connectionsPerClient = limitOption(options, 'connectionsPerClient', CONNECTIONS_PER_CLIENT);
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? logToStderr;
   const isAllowed = hostChecker(options.allowedHosts ?? [], host);
   const isAllowedOrigin = originChecker(options.allowedHosts ?? [], host, isAllowed);
-  const deadlineMs = options.requestTimeoutMs ?? REQUEST_DEADLINE_MS;
-  const rate = new RateLimiter(options.requestsPerSecond ?? REQUESTS_PER_SECOND);
-  const connectionsPerClient = options.connectionsPerClient ?? CONNECTIONS_PER_CLIENT;
+  const rate = new RateLimiter(perSecond);
   const open = new Map<string, number>();
   /** Connections answered 503 on arrival: a request read on one afterwards is not served. */
   const refused = new WeakSet<Socket>();
@@ -208,7 +232,7 @@ export async function startHttpServer(
       sendJsonError(
         response,
         429,
-        `Too many requests: this server answers ${options.requestsPerSecond ?? REQUESTS_PER_SECOND} requests per second from one client; retry in ${wait} s`,
+        `Too many requests: this server answers ${perSecond} requests per second from one client; retry in ${wait} s`,
         { 'retry-after': String(wait) },
       );
       return;
@@ -257,7 +281,6 @@ export async function startHttpServer(
     // Each message of a batch is a request of its own to answer (a search costs milliseconds):
     // the batch pays for all of them, so batching cannot multiply a client's allowance.
     if (Array.isArray(body) && body.length > 1) {
-      const perSecond = options.requestsPerSecond ?? REQUESTS_PER_SECOND;
       if (body.length > perSecond) {
         sendJsonError(
           response,

@@ -11,8 +11,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { logToStderr, type FailureLog } from './answers.js';
 
 /**
- * The longest line (one message) the server reads, in bytes: a request for a docs tool is
- * small, and the same limit bounds an HTTP request's body.
+ * The longest line (one message) the server reads, in bytes, its ending `\n` or `\r\n` not
+ * counted: a request for a docs tool is small, and the same limit bounds an HTTP request's body.
  */
 export const MAX_MESSAGE_BYTES = 1_000_000;
 
@@ -32,9 +32,10 @@ export interface BoundedStdioOptions {
 
 /**
  * The server end of MCP's stdio transport, with bounded lines. A line longer than
- * `maxLineBytes` is answered with a JSON-RPC error (`-32600`, id `null`) the moment it passes
- * the limit, reported to `log`, and skipped to its end; a line that is not a JSON-RPC message is
- * answered with `-32700`. Either way the next line is read as usual.
+ * `maxLineBytes`, its ending `\n` or `\r\n` not counted, is answered with a JSON-RPC error
+ * (`-32600`, id `null`) the moment it passes the limit, reported to `log`, and skipped to its
+ * end; a line that is not a JSON-RPC message is answered with `-32700`. Either way the next line
+ * is read as usual.
  * @claim tsdoc-docs-stdio-refuse
  */
 export class BoundedStdioTransport implements Transport {
@@ -73,11 +74,16 @@ export class BoundedStdioTransport implements Transport {
 
   private readonly onError = (error: Error): void => this.onerror?.(error);
 
-  /** Adds part of a line, refusing the line the moment it passes the limit. */
+  /**
+   * Adds part of a line, refusing the line the moment it passes the limit. A `\r` before the
+   * newline (a line ended CRLF) is not counted, so one byte over is let through while that byte
+   * is a `\r` that may be the line's last.
+   */
   private take(part: Buffer): void {
     if (this.skipping || part.length === 0) return;
     this.lineBytes += part.length;
-    if (this.lineBytes > this.maxLineBytes) {
+    const over = this.lineBytes - this.maxLineBytes;
+    if (over > 1 || (over === 1 && part[part.length - 1] !== 0x0d)) {
       this.pieces = [];
       this.lineBytes = 0;
       this.skipping = true;

@@ -6,6 +6,7 @@
  */
 import type * as Http from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DocsServerError } from '../src/errors.js';
 import { startHttpServer, type RunningHttpServer } from '../src/http.js';
 import { SMALL_BUNDLE } from './support.js';
 
@@ -43,5 +44,48 @@ describe('startHttpServer without requestTimeoutMs', () => {
     const [{ options, server }] = made.servers as [(typeof made.servers)[number]];
     expect(options).toMatchObject({ requestTimeout: 1_234, headersTimeout: 1_234 });
     expect(server.timeout).toBe(1_234);
+  });
+});
+
+describe('startHttpServer with a limit that is no whole number from 1 up', () => {
+  it.each([
+    ['requestsPerSecond', 0],
+    ['requestsPerSecond', 2.5],
+    ['connectionsPerClient', 0],
+    ['connectionsPerClient', -1],
+    ['requestTimeoutMs', 0],
+    ['requestTimeoutMs', Number.NaN],
+  ] as const)(
+    'refuses %s: %s with WEFT_DOCS_INVALID_OPTIONS naming it, and listens nowhere [claim:tsdoc-docs-http-limit-values] [claim:mcp-docs-readme-limit-values] [claim:errors-docs-invalid-options]',
+    async (name, value) => {
+      const failure = await startHttpServer(SMALL_BUNDLE, {
+        log: () => undefined,
+        [name]: value,
+      }).then(
+        (server) => {
+          started.push(server);
+          return undefined;
+        },
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(DocsServerError);
+      expect((failure as DocsServerError).code).toBe('WEFT_DOCS_INVALID_OPTIONS');
+      expect((failure as DocsServerError).message).toContain(
+        `weft-docs-mcp: startHttpServer's ${name} must be an integer of at least 1, got ${String(value)}.`,
+      );
+      expect(made.servers).toEqual([]);
+    },
+  );
+
+  it('takes 1 for each', async () => {
+    started.push(
+      await startHttpServer(SMALL_BUNDLE, {
+        log: () => undefined,
+        requestsPerSecond: 1,
+        connectionsPerClient: 1,
+        requestTimeoutMs: 1,
+      }),
+    );
+    expect(made.servers).toHaveLength(1);
   });
 });

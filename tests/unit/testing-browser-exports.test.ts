@@ -1,0 +1,30 @@
+/**
+ * What `@weft/testing` exports under the `browser` export condition, which bundlers choose for a
+ * page, against what Node.js gets from the same import.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const testingDir = path.resolve(__dirname, '../../packages/testing');
+
+describe('@weft/testing in a browser', () => {
+  it('leaves out memoryProviderContract and INVALID_MEMORY_INPUTS only [claim:stability-testing-browser-exports]', async () => {
+    const manifest = JSON.parse(readFileSync(path.join(testingDir, 'package.json'), 'utf8')) as {
+      exports: Record<string, { browser?: Record<string, string>; 'weft-source'?: string }>;
+    };
+    // The browser condition comes first and names its own entry; the others share index.ts.
+    const entry = manifest.exports['.'];
+    expect(Object.keys(entry ?? {})[0]).toBe('browser');
+    expect(entry?.browser?.['weft-source']).toBe('./src/browser.ts');
+    expect(entry?.['weft-source']).toBe('./src/index.ts');
+
+    const node = Object.keys(await import('../../packages/testing/src/index'));
+    const browser = Object.keys(await import('../../packages/testing/src/browser'));
+    expect(browser.filter((name) => !node.includes(name))).toEqual([]);
+    expect(node.filter((name) => !browser.includes(name)).sort()).toEqual([
+      'INVALID_MEMORY_INPUTS',
+      'memoryProviderContract',
+    ]);
+  });
+});
