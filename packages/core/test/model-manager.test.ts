@@ -120,9 +120,9 @@ describe('ModelManager.call', () => {
     );
     expect(error.message).toContain('at least one message is required');
     // The code leads to its entry in the errors reference, which gives the fix.
-    expect(error.docsUrl).toBe(
-      'https://weft-ai.github.io/docs/reference/errors/#weft_validation_failed',
-    );
+    expect(error).toMatchObject({
+      docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_validation_failed',
+    });
     expect(seen).toHaveLength(0);
   });
 
