@@ -72,7 +72,7 @@ describe('task deadline', () => {
     expect(reply.calls).toHaveLength(1);
   });
 
-  it("starts the space's next task once a task times out, while its executor that ignores the signal still runs [claim:philo-timeout-next-task]", async () => {
+  it("starts the space's next task once a task times out, while its executor that ignores the signal still runs [claim:philo-timeout-next-task] [claim:wp-lanes]", async () => {
     const order: string[] = [];
     const released = deferred();
     const writes = recordingExecutor('write', async (task) => {

@@ -774,7 +774,7 @@ describe('task memories', () => {
     expect(memories[1]?.content).toMatchObject({ status: task.status, steps: task.steps });
   });
 
-  it("keeps a task id only where the writer gives one: the runtime's own memories, not an executor's unless it sets taskId [claim:mpm-memory-task-id] [claim:wp-two-memories]", async () => {
+  it("keeps a task id only where the writer gives one: the runtime's own memories, not an executor's unless it sets taskId [claim:mpm-memory-task-id] [claim:wp-two-memories] [claim:wp-memory-task]", async () => {
     const note = recordingExecutor('note', async (task, context) => {
       await context.memory.store({ space: task.space.id, kind: 'loose', content: 1, metadata: {} });
       await context.memory.store({
