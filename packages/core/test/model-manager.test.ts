@@ -119,6 +119,10 @@ describe('ModelManager.call', () => {
       /^ModelManager: input for capability "text-generation" is invalid: /,
     );
     expect(error.message).toContain('at least one message is required');
+    // The code leads to its entry in the errors reference, which gives the fix.
+    expect(error).toMatchObject({
+      docsUrl: 'https://weft-ai.github.io/docs/reference/errors/#weft_validation_failed',
+    });
     expect(seen).toHaveLength(0);
   });
 
@@ -310,7 +314,7 @@ describe('ModelManager.call', () => {
     expect(error.message).toContain('capability "ocr" is not registered');
   });
 
-  it('serves a capability through an alias without a transform [claim:mpi-alias] [claim:tr-alias-order] [claim:tr-alias-validated-twice] [claim:core-readme-aliases] [claim:cap-alias-checked-both]', async () => {
+  it('serves a capability through an alias without a transform [claim:mpi-alias] [claim:tr-alias-order] [claim:tr-alias-validated-twice] [claim:core-readme-aliases] [claim:cap-alias-checked-both] [claim:wp-alias-transform]', async () => {
     const models = manager(
       [new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })],
       chatAliasOfText,

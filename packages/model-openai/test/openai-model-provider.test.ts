@@ -620,7 +620,7 @@ describe('OpenAIModelProvider limits', () => {
     expect(output.text).toBe('é'.repeat(5_000));
   });
 
-  it('gives up when totalTimeoutMs passes, however many retries are left [claim:prod-openai-defaults] [claim:mpo-defaults] [claim:mpo-bounded] [claim:oai-total] [claim:oai-worst-case] [claim:oai-ollama-timeouts] [claim:oai-total-timeout-row]', async () => {
+  it('gives up when totalTimeoutMs passes, however many retries are left [claim:prod-openai-defaults] [claim:mpo-defaults] [claim:mpo-bounded] [claim:oai-total] [claim:oai-worst-case] [claim:oai-ollama-timeouts] [claim:oai-total-timeout-row] [claim:wp-openai-retries]', async () => {
     server.enqueue(hang(), hang(), hang(), hang(), hang(), hang());
     const target = provider({ timeoutMs: 200, maxRetries: 5, totalTimeoutMs: 500 });
     const started = Date.now();

@@ -252,8 +252,9 @@ describe('Runtime analytics', () => {
     expect(data.tokens).toEqual({ input: 300, output: 60 });
   });
 
-  it('forwards runtime events to configured trackers [claim:obs-analytics-off] [claim:wp-analytics-off] [claim:wp-trackers]', async () => {
+  it('forwards runtime events to configured trackers, each finished task, step and model call with its duration [claim:obs-analytics-off] [claim:wp-analytics-off] [claim:wp-trackers]', async () => {
     const events: string[] = [];
+    const durations: number[] = [];
     const { runtime } = await makeRuntime({
       plugins: [echoPlugin()],
       responses: { responses: [plan(['echo', 'reply']), { type: 'continue' }] },
@@ -262,8 +263,18 @@ describe('Runtime analytics', () => {
           trackers: [
             {
               onTaskStart: (started) => events.push(`start ${started.trigger.action}`),
-              onStep: (event) => events.push(`step ${event.step.action}`),
-              onTaskEnd: (ended) => events.push(`end ${ended.status}`),
+              onStep: (event) => {
+                events.push(`step ${event.step.action}`);
+                durations.push(event.durationMs);
+              },
+              onModelCall: (event) => {
+                events.push(`model ${event.capability}`);
+                durations.push(event.durationMs);
+              },
+              onTaskEnd: (ended, durationMs) => {
+                events.push(`end ${ended.status}`);
+                durations.push(durationMs);
+              },
             },
           ],
         },
@@ -272,7 +283,15 @@ describe('Runtime analytics', () => {
     await runtime.start();
     await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     await runtime.stop();
-    expect(events).toEqual(['start message', 'step reply', 'end completed']);
+    // One model call plans; the only step is the last and succeeded, so no review follows it.
+    expect(events).toEqual([
+      'start message',
+      'model text-generation',
+      'step reply',
+      'end completed',
+    ]);
+    expect(durations).toHaveLength(3);
+    for (const duration of durations) expect(duration).toBeGreaterThanOrEqual(0);
     // Trackers come on top of the counting, which they turn on too.
     expect(runtime.analytics.snapshot().tasks).toMatchObject({ started: 1, completed: 1 });
   });

@@ -72,7 +72,7 @@ describe('task deadline', () => {
     expect(reply.calls).toHaveLength(1);
   });
 
-  it("starts the space's next task once a task times out, while its executor that ignores the signal still runs [claim:philo-timeout-next-task]", async () => {
+  it("starts the space's next task once a task times out, while its executor that ignores the signal still runs [claim:philo-timeout-next-task] [claim:wp-lanes]", async () => {
     const order: string[] = [];
     const released = deferred();
     const writes = recordingExecutor('write', async (task) => {
@@ -378,7 +378,7 @@ describe('a coordinator that loses the space', () => {
     expect(released).toEqual(['room#1 abandoned']);
   });
 
-  it('a task whose space the coordinator loses while it runs sees its signal aborted and ends cancelled [claim:task-status-cancelled] [claim:task-signal-space-lost] [claim:tsdoc-signal-lost-space] [claim:tsdoc-task-cancelled-lost-space]', async () => {
+  it('a task whose space the coordinator loses while it runs sees its signal aborted and ends cancelled [claim:task-status-cancelled] [claim:task-signal-space-lost] [claim:tsdoc-signal-lost-space] [claim:tsdoc-task-cancelled-lost-space] [claim:wp-status-rule] [claim:wp-cancelled]', async () => {
     const { coordinator, lose, released } = losingCoordinator();
     let aborted = false;
     const waits = recordingExecutor('wait', (_task, context) => {

@@ -18,7 +18,7 @@ describe('getObject in JSON mode', () => {
     expect(system).not.toContain('"value"');
   });
 
-  it('wraps an array schema in a { "value": ... } envelope and unwraps the answer [claim:go-envelope]', async () => {
+  it('wraps an array schema in a { "value": ... } envelope and unwraps the answer [claim:go-envelope] [claim:wp-getobject-schema]', async () => {
     const { models: manager, model } = await models(['{"value":["tea","milk"]}']);
     const schema = z.array(z.string());
     expect(await manager.getObject({ schema, schemaName: 'Items', prompt: 'List.' })).toEqual([

@@ -164,6 +164,35 @@ describe('the logs of a runtime and its tasks', () => {
   });
 });
 
+describe('what a task writes into the log', () => {
+  it("writes no trigger message into its lines at debug, though an error it logs quotes the start of a model's answer [claim:wp-logs-content]", async () => {
+    const { logger, lines } = capturingLogger('debug');
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        // Never a plan: getObject rejects each answer, and the task fails quoting the last one.
+        models: [new ScriptedModelProvider({ fallback: 'Sure, about model-words-42: no plan.' })],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [echoPlugin()],
+        options: { logger, pipelineReview: 'never' },
+      }),
+    );
+    await runtime.start();
+    const task = await runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'message',
+      space: 'private-1',
+      message: 'user-words-17 are private',
+    });
+    await runtime.stop();
+    expect(task.status).toBe('failed');
+    const failed = lines.find((line) => line.msg === 'task failed');
+    expect(failed).toMatchObject({ taskId: task.id, space: 'private-1' });
+    const written = JSON.stringify(lines);
+    expect(written).toContain('model-words-42');
+    expect(written).not.toContain('user-words-17');
+  });
+});
+
 describe('the component of a line', () => {
   it('names the server and the memory manager in the component field of their lines [claim:obs-task-fields]', async () => {
     const { logger, lines } = capturingLogger('info');

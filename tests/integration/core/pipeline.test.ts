@@ -549,6 +549,22 @@ describe('running steps', () => {
     expect(task.status).toBe('failed');
   });
 
+  it('checks a plan only for its form before running it: a step naming no executor fails at its turn, after the steps before it ran [claim:wp-tradeoffs] [claim:wp-error-items]', async () => {
+    const reply = recordingExecutor('reply');
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('echo', { executors: [reply] })],
+      responses: planner(['echo', 'reply'], ['ghost', 'haunt']),
+      options: { pipelineReview: 'never' },
+    });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(reply.calls).toHaveLength(1);
+    expect(task.chain.slice(1).map((item) => [item.type, item.pluginId, item.action])).toEqual([
+      ['result', 'echo', 'reply'],
+      ['error', 'ghost', 'haunt'],
+    ]);
+    expect(task.status).toBe('failed');
+  });
+
   it('stops at maxSteps and records a max-steps error item [claim:exec-chain-core-items] [claim:wp-graph-bounds] [claim:task-status-failed] [claim:task-max-steps] [claim:task-max-steps-error-item] [claim:wp-step-limit] [claim:wp-resource-limits]', async () => {
     const reply = recordingExecutor('reply');
     const { runtime } = await startedRuntime({
@@ -758,7 +774,7 @@ describe('task memories', () => {
     expect(memories[1]?.content).toMatchObject({ status: task.status, steps: task.steps });
   });
 
-  it("keeps a task id only where the writer gives one: the runtime's own memories, not an executor's unless it sets taskId [claim:mpm-memory-task-id] [claim:wp-two-memories]", async () => {
+  it("keeps a task id only where the writer gives one: the runtime's own memories, not an executor's unless it sets taskId [claim:mpm-memory-task-id] [claim:wp-two-memories] [claim:wp-memory-task]", async () => {
     const note = recordingExecutor('note', async (task, context) => {
       await context.memory.store({ space: task.space.id, kind: 'loose', content: 1, metadata: {} });
       await context.memory.store({

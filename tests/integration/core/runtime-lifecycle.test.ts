@@ -969,7 +969,7 @@ describe('Runtime start deadline', () => {
     release.resolve();
   });
 
-  it('names the memory provider whose init holds the start past the deadline [claim:task-start-deadline] [claim:errors-start-failed-deadline]', async () => {
+  it('names the memory provider whose init holds the start past the deadline [claim:task-start-deadline] [claim:errors-start-failed-deadline] [claim:wp-health-on-start]', async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];
     const runtime = await loggingRuntime(events, {

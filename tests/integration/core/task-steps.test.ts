@@ -74,7 +74,7 @@ describe('the result of a step', () => {
     expect(chain[0]?.expose).toBeUndefined();
   });
 
-  it('records a return value that is not a PluginResult as an error item saying so [claim:exec-not-a-result]', async () => {
+  it('records a return value that is not a PluginResult as an error item saying so [claim:exec-not-a-result] [claim:wp-error-items]', async () => {
     const chain = await chainOf(undefined, 'done');
     expect(chain).toHaveLength(2);
     for (const item of chain) {
