@@ -1,6 +1,7 @@
 /**
  * The packed packages that pack.test.ts, the mcp-docs tests and a generated project do not run:
- * `@weft/memory-sqlite` (a native addon, built on install for the running Node.js),
+ * `@weft/memory-sqlite` (a native addon, built on install for the running Node.js, or on the
+ * repository's own Node.js unpacked from the binary `npm ci` built: see sqlite-prebuild.ts),
  * `@weft/memory-postgres` and `@weft/coordinator-postgres` (against a real PostgreSQL server),
  * `@weft/plugin-mcp` (with a stdio server written on the official MCP SDK) and
  * `@weft/plugin-websocket` (with a websocket client). Each is installed from its tarball into one
@@ -16,6 +17,7 @@ import { promisify } from 'node:util';
 import { usePostgresPerFile } from '@weft-internal/test-support/postgres-per-file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packedPackages } from '../../tooling/packed-packages';
+import { localSqlitePrebuild } from '../support/sqlite-prebuild';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
@@ -164,7 +166,11 @@ describe('the packed memory, coordinator and plugin packages, installed in a fre
         // The MCP server of this check declares its tool's input with zod, as the SDK asks.
         `zod@${zodRange}`,
       ],
-      { cwd: project, timeout: INSTALL_TIMEOUT_MS },
+      {
+        cwd: project,
+        timeout: INSTALL_TIMEOUT_MS,
+        env: { ...process.env, ...(await localSqlitePrebuild(root, path.join(work, 'prebuilds'))) },
+      },
     );
     await writeFile(path.join(project, 'mcp-server.mjs'), MCP_SERVER);
     await writeFile(path.join(project, 'check.mjs'), CHECK);

@@ -42,7 +42,9 @@ export async function startLocalRegistry(folder: string, upstream: string): Prom
   const config = {
     storage: path.join(folder, 'storage'),
     auth: { htpasswd: { file: path.join(folder, 'htpasswd'), max_users: 1 } },
-    uplinks: { upstream: { url: upstream, timeout: '60s', max_fails: 5 } },
+    // A package's metadata, once fetched, is served from storage for the rest of the run: npm,
+    // pnpm, Yarn and bun install the same packages minutes apart (verdaccio asks again after 2 min).
+    uplinks: { upstream: { url: upstream, timeout: '60s', max_fails: 5, maxage: '1h' } },
     packages: {
       '@weft/*': local,
       'create-weft': local,
