@@ -651,6 +651,55 @@ describe('ServerManager', () => {
     });
   });
 
+  it("answers a code that is not Weft's without a docsUrl when nothing says where it is explained: a route's own invalidBodyCode, a WeftError made without one [claim:triggers-error-body-docs-url] [claim:errors-docs-url-foreign-code]", async () => {
+    const server = await serve([
+      route({ path: '/notes', invalidBodyCode: 'NOTES_INVALID_BODY', handler: () => undefined }),
+      route({
+        path: '/plugin-code',
+        handler: () => {
+          throw new WeftError('NOTES_TOO_MANY', 'too many notes', { status: 429 });
+        },
+      }),
+      route({
+        path: '/plugin-docs',
+        handler: () => {
+          throw new WeftError('NOTES_TOO_MANY', 'too many notes', {
+            status: 429,
+            docsUrl: 'https://notes.example/errors#too-many',
+          });
+        },
+      }),
+      route({
+        path: '/plugin-5xx',
+        handler: () => {
+          throw new WeftError('NOTES_STORE_DOWN', 'store at 10.0.0.5 is down', { status: 502 });
+        },
+      }),
+    ]);
+    const notJson = await post(`${server.url}/notes`, '42');
+    expect(await errorBody(notJson)).toEqual({
+      status: 400,
+      code: 'NOTES_INVALID_BODY',
+      message: expect.stringMatching(/^The body must be JSON of an object or array/),
+    });
+    expect(await errorBody(await post(`${server.url}/plugin-code`, '{}'))).toEqual({
+      status: 429,
+      code: 'NOTES_TOO_MANY',
+      message: 'too many notes [NOTES_TOO_MANY]',
+    });
+    expect(await errorBody(await post(`${server.url}/plugin-docs`, '{}'))).toEqual({
+      status: 429,
+      code: 'NOTES_TOO_MANY',
+      docsUrl: 'https://notes.example/errors#too-many',
+      message: 'too many notes [NOTES_TOO_MANY]',
+    });
+    expect(await errorBody(await post(`${server.url}/plugin-5xx`, '{}'))).toEqual({
+      status: 502,
+      code: 'NOTES_STORE_DOWN',
+      message: 'Bad Gateway; the server log has the details under this requestId',
+    });
+  });
+
   it('gives each request an id, in X-Request-Id and as request.requestId for handlers [claim:trig-request-id]', async () => {
     const server = await serve([
       route({
