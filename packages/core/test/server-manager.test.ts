@@ -257,6 +257,12 @@ describe('ServerManager', () => {
           body: '{}',
           status: 415,
         },
+        // The parser reads a UTF by a name that begins with `utf-` only.
+        {
+          headers: { 'content-type': 'application/json; charset=utf8' },
+          body: '{}',
+          status: 415,
+        },
         { headers: { 'content-encoding': 'x-unknown' }, body: '{}', status: 415 },
         { headers: { 'content-encoding': 'gzip' }, body: '{"a":1}', status: 400 },
         { headers: { 'content-encoding': 'br' }, body: '{"a":1}', status: 400 },
@@ -1065,6 +1071,42 @@ describe('ServerManager', () => {
       });
       expect(lateHeaders.status).toBe(408);
       expect(seen).toHaveLength(1);
+      expect(ran).toBe(false);
+    });
+
+    it('answers a body over bodyLimit 413 only once it has all arrived: one still arriving at requestTimeout gets 408 [claim:trig-413-after-body]', async () => {
+      let ran = false;
+      const server = await serve(
+        [
+          route({
+            handler: (_request, response) => {
+              ran = true;
+              response.json({});
+            },
+          }),
+        ],
+        { bodyLimit: 100, headersTimeout: 300, requestTimeout: 600 },
+      );
+      const head = 'POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n';
+      // Declared over the limit, sent whole at once: 413.
+      const whole = await rawExchange(
+        server,
+        `${head}Content-Length: 1000\r\nConnection: close\r\n\r\n[${' '.repeat(998)}]`,
+      );
+      expect(whole).toMatchObject({
+        status: 413,
+        error: { status: 413, code: 'WEFT_BAD_REQUEST' },
+      });
+      // Declared over the limit, or chunked past it, and still arriving: the server reads on
+      // until requestTimeout, and the answer is 408.
+      const declared = await rawExchange(server, `${head}Content-Length: 100000\r\n\r\n[`, {
+        drip: '          ',
+      });
+      expect(declared).toMatchObject({ status: 408, error: { status: 408 } });
+      const chunked = await rawExchange(server, `${head}Transfer-Encoding: chunked\r\n\r\n`, {
+        drip: 'a\r\n          \r\n',
+      });
+      expect(chunked).toMatchObject({ status: 408, error: { status: 408 } });
       expect(ran).toBe(false);
     });
 
