@@ -256,6 +256,10 @@ export class ServerManager implements HttpServer {
         ? this.jsonBody
         : withWeftBodyCodes(bodyRefusedAs(this.parseJson, route.invalidBodyCode));
     this.app[method](route.path, parseBody, async (request, response) => {
+      // A body the parser left unread (not sent as JSON) is not the handler's, which sees only
+      // `request.body`: it is read off and dropped as it arrives, so that the request completes
+      // and `requestTimeout` does not run on while the handler works.
+      if (!request.readableEnded) request.resume();
       await route.handler(
         routeRequestOf(request, requestIdOf(response), response.locals),
         routeResponseOf(response),
