@@ -622,6 +622,20 @@ describe('ServerManager', () => {
       docsUrl: docsOf('WEFT_BAD_REQUEST'),
       message: 'expected { repository }',
     });
+    // `statusCode`, as some libraries' errors carry it, is read the same way.
+    const other = await serve([
+      route({
+        handler: () => {
+          throw Object.assign(new Error('legal hold'), { statusCode: 451 });
+        },
+      }),
+    ]);
+    const held = await post(`${other.url}/echo`, '{}');
+    expect(held.status).toBe(451);
+    expect(await errorBody(held)).toMatchObject({
+      code: 'WEFT_BAD_REQUEST',
+      message: 'legal hold',
+    });
   });
 
   it("points a WeftError's answer at its own docsUrl, and a foreign 4xx code at none [claim:triggers-error-body-docs-url]", async () => {
@@ -900,7 +914,7 @@ describe('ServerManager', () => {
     );
 
     it.each([undefined, true] as const)(
-      'answers a request without Host in JSON: 400 for HTTP/1.1, 403 for HTTP/1.0 (allowedHosts: %j) [claim:errors-missing-host] [claim:errors-host-missing-http10] [claim:errors-400-missing-host]',
+      'answers a request without Host in JSON: 400 for HTTP/1.1, 403 for HTTP/1.0 (allowedHosts: %j) [claim:errors-missing-host] [claim:errors-host-missing-http10] [claim:errors-400-missing-host] [claim:trig-node-refusals]',
       async (allowedHosts) => {
         const server = await serve([echo], allowedHosts === undefined ? {} : { allowedHosts });
         const http11 = await rawExchange(server, 'GET /echo HTTP/1.1\r\nConnection: close\r\n\r\n');
@@ -1017,7 +1031,7 @@ describe('ServerManager', () => {
       expect(elapsed).toBeLessThan(900);
     });
 
-    it('answers 408 to a client that takes longer than headersTimeout, with a JSON body and X-Request-Id [claim:trig-headers-timeout] [claim:prod-slow-clients] [claim:errors-408-json] [claim:errors-408-cause]', async () => {
+    it('answers 408 to a client that takes longer than headersTimeout, with a JSON body and X-Request-Id [claim:trig-headers-timeout] [claim:prod-slow-clients] [claim:errors-408-json] [claim:errors-408-cause] [claim:trig-node-refusals]', async () => {
       // requestTimeout is far past rawExchange's 5 s deadline, so only headersTimeout can answer.
       const server = await serve([echo], { headersTimeout: 300, requestTimeout: 60_000 });
       const received = await rawExchange(server, 'GET /echo HTTP/1.1\r\nHost: localhost\r\n', {
@@ -1191,7 +1205,7 @@ describe('ServerManager', () => {
       expect(ran).toBe(false);
     });
 
-    it('answers headers over the size limit with 431 and bytes that are not HTTP with 400, both as JSON [claim:errors-431] [claim:errors-431-cause]', async () => {
+    it('answers headers over the size limit with 431 and bytes that are not HTTP with 400, both as JSON [claim:errors-431] [claim:errors-431-cause] [claim:trig-node-refusals]', async () => {
       const server = await serve([echo]);
       const large = await rawExchange(
         server,
