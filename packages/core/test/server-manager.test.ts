@@ -1181,7 +1181,7 @@ describe('ServerManager', () => {
       expect(body.error).toMatchObject({ status: 408, code: 'WEFT_BAD_REQUEST' });
     });
 
-    it('answers chunk extensions over the size limit with 413 as JSON, before any route runs [claim:errors-413-chunk-extensions]', async () => {
+    it('answers chunk extensions over the size limit with 413 as JSON, before any route runs [claim:errors-413-chunk-extensions] [claim:trig-node-refusals]', async () => {
       let ran = false;
       const server = await serve([
         route({
