@@ -1046,7 +1046,7 @@ describe('ServerManager', () => {
       });
     });
 
-    it('answers 408 to a client whose body is still arriving after requestTimeout, after the middleware ran and before any route handler, with a request id of its own, and to late headers before any middleware [claim:errors-408-cause] [claim:errors-408-late-body] [claim:trig-request-timeout]', async () => {
+    it('answers 408 to a client whose body is still arriving after requestTimeout, after the middleware ran and before any route handler, with the request id the middleware saw, and to late headers before any middleware [claim:errors-408-cause] [claim:errors-408-late-body] [claim:trig-request-timeout] [claim:trig-request-id]', async () => {
       const server = new ServerManager(
         { port: 0, headersTimeout: 300, requestTimeout: 600 },
         silentLogger,
@@ -1078,7 +1078,7 @@ describe('ServerManager', () => {
       expect(received.error).toMatchObject({ status: 408, code: 'WEFT_BAD_REQUEST' });
       expect(seen).toHaveLength(1);
       expect(seen[0]).toMatch(/^POST \/echo [0-9a-f-]{36}$/);
-      expect(seen[0]).not.toContain(String(received.error.requestId));
+      expect(seen[0]).toBe(`POST /echo ${String(received.error.requestId)}`);
       // Late headers, on the other hand, are answered before the middleware sees anything.
       const lateHeaders = await rawExchange(server, 'POST /echo HTTP/1.1\r\nHost: localhost\r\n', {
         drip: 'X-Drip: 1\r\n',
@@ -1086,6 +1086,37 @@ describe('ServerManager', () => {
       expect(lateHeaders.status).toBe(408);
       expect(seen).toHaveLength(1);
       expect(ran).toBe(false);
+    });
+
+    it('answers 408 with the request id the handler read when a body not sent as JSON is still arriving at requestTimeout [claim:trig-request-id]', async () => {
+      const ids: string[] = [];
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let handled!: () => void;
+      const done = new Promise<void>((resolve) => (handled = resolve));
+      const server = await serve(
+        [
+          route({
+            handler: async (request, response) => {
+              ids.push(request.requestId);
+              await released;
+              // The connection is gone by now; answering it must not throw.
+              response.json({});
+              handled();
+            },
+          }),
+        ],
+        { headersTimeout: 300, requestTimeout: 600 },
+      );
+      const received = await rawExchange(
+        server,
+        'POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\nx',
+        { drip: 'x' },
+      );
+      expect(received.status).toBe(408);
+      expect(ids).toEqual([received.error.requestId]);
+      release();
+      await done;
     });
 
     it('answers a body over bodyLimit 413 only once it has all arrived: one still arriving at requestTimeout gets 408 [claim:trig-413-after-body]', async () => {
