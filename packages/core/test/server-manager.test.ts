@@ -257,6 +257,12 @@ describe('ServerManager', () => {
           body: '{}',
           status: 415,
         },
+        // The parser reads a UTF by a name that begins with `utf-` only.
+        {
+          headers: { 'content-type': 'application/json; charset=utf8' },
+          body: '{}',
+          status: 415,
+        },
         { headers: { 'content-encoding': 'x-unknown' }, body: '{}', status: 415 },
         { headers: { 'content-encoding': 'gzip' }, body: '{"a":1}', status: 400 },
         { headers: { 'content-encoding': 'br' }, body: '{"a":1}', status: 400 },
@@ -616,6 +622,20 @@ describe('ServerManager', () => {
       docsUrl: docsOf('WEFT_BAD_REQUEST'),
       message: 'expected { repository }',
     });
+    // `statusCode`, as some libraries' errors carry it, is read the same way.
+    const other = await serve([
+      route({
+        handler: () => {
+          throw Object.assign(new Error('legal hold'), { statusCode: 451 });
+        },
+      }),
+    ]);
+    const held = await post(`${other.url}/echo`, '{}');
+    expect(held.status).toBe(451);
+    expect(await errorBody(held)).toMatchObject({
+      code: 'WEFT_BAD_REQUEST',
+      message: 'legal hold',
+    });
   });
 
   it("points a WeftError's answer at its own docsUrl, and a foreign 4xx code at none [claim:triggers-error-body-docs-url]", async () => {
@@ -648,6 +668,55 @@ describe('ServerManager', () => {
       status: 401,
       code: 'EAUTH',
       message: 'token expired',
+    });
+  });
+
+  it("answers a code that is not Weft's without a docsUrl when nothing says where it is explained: a route's own invalidBodyCode, a WeftError made without one [claim:triggers-error-body-docs-url] [claim:errors-docs-url-foreign-code]", async () => {
+    const server = await serve([
+      route({ path: '/notes', invalidBodyCode: 'NOTES_INVALID_BODY', handler: () => undefined }),
+      route({
+        path: '/plugin-code',
+        handler: () => {
+          throw new WeftError('NOTES_TOO_MANY', 'too many notes', { status: 429 });
+        },
+      }),
+      route({
+        path: '/plugin-docs',
+        handler: () => {
+          throw new WeftError('NOTES_TOO_MANY', 'too many notes', {
+            status: 429,
+            docsUrl: 'https://notes.example/errors#too-many',
+          });
+        },
+      }),
+      route({
+        path: '/plugin-5xx',
+        handler: () => {
+          throw new WeftError('NOTES_STORE_DOWN', 'store at 10.0.0.5 is down', { status: 502 });
+        },
+      }),
+    ]);
+    const notJson = await post(`${server.url}/notes`, '42');
+    expect(await errorBody(notJson)).toEqual({
+      status: 400,
+      code: 'NOTES_INVALID_BODY',
+      message: expect.stringMatching(/^The body must be JSON of an object or array/),
+    });
+    expect(await errorBody(await post(`${server.url}/plugin-code`, '{}'))).toEqual({
+      status: 429,
+      code: 'NOTES_TOO_MANY',
+      message: 'too many notes [NOTES_TOO_MANY]',
+    });
+    expect(await errorBody(await post(`${server.url}/plugin-docs`, '{}'))).toEqual({
+      status: 429,
+      code: 'NOTES_TOO_MANY',
+      docsUrl: 'https://notes.example/errors#too-many',
+      message: 'too many notes [NOTES_TOO_MANY]',
+    });
+    expect(await errorBody(await post(`${server.url}/plugin-5xx`, '{}'))).toEqual({
+      status: 502,
+      code: 'NOTES_STORE_DOWN',
+      message: 'Bad Gateway; the server log has the details under this requestId',
     });
   });
 
@@ -845,7 +914,7 @@ describe('ServerManager', () => {
     );
 
     it.each([undefined, true] as const)(
-      'answers a request without Host in JSON: 400 for HTTP/1.1, 403 for HTTP/1.0 (allowedHosts: %j) [claim:errors-missing-host] [claim:errors-host-missing-http10] [claim:errors-400-missing-host]',
+      'answers a request without Host in JSON: 400 for HTTP/1.1, 403 for HTTP/1.0 (allowedHosts: %j) [claim:errors-missing-host] [claim:errors-host-missing-http10] [claim:errors-400-missing-host] [claim:trig-node-refusals]',
       async (allowedHosts) => {
         const server = await serve([echo], allowedHosts === undefined ? {} : { allowedHosts });
         const http11 = await rawExchange(server, 'GET /echo HTTP/1.1\r\nConnection: close\r\n\r\n');
@@ -962,7 +1031,7 @@ describe('ServerManager', () => {
       expect(elapsed).toBeLessThan(900);
     });
 
-    it('answers 408 to a client that takes longer than headersTimeout, with a JSON body and X-Request-Id [claim:trig-headers-timeout] [claim:prod-slow-clients] [claim:errors-408-json] [claim:errors-408-cause]', async () => {
+    it('answers 408 to a client that takes longer than headersTimeout, with a JSON body and X-Request-Id [claim:trig-headers-timeout] [claim:prod-slow-clients] [claim:errors-408-json] [claim:errors-408-cause] [claim:trig-node-refusals]', async () => {
       // requestTimeout is far past rawExchange's 5 s deadline, so only headersTimeout can answer.
       const server = await serve([echo], { headersTimeout: 300, requestTimeout: 60_000 });
       const received = await rawExchange(server, 'GET /echo HTTP/1.1\r\nHost: localhost\r\n', {
@@ -977,7 +1046,7 @@ describe('ServerManager', () => {
       });
     });
 
-    it('answers 408 to a client whose body is still arriving after requestTimeout, after the middleware ran and before any route handler, with a request id of its own, and to late headers before any middleware [claim:errors-408-cause] [claim:errors-408-late-body] [claim:trig-request-timeout]', async () => {
+    it('answers 408 to a client whose body is still arriving after requestTimeout, after the middleware ran and before any route handler, with the request id the middleware saw, and to late headers before any middleware [claim:errors-408-cause] [claim:errors-408-late-body] [claim:trig-request-timeout] [claim:trig-request-id]', async () => {
       const server = new ServerManager(
         { port: 0, headersTimeout: 300, requestTimeout: 600 },
         silentLogger,
@@ -1009,13 +1078,80 @@ describe('ServerManager', () => {
       expect(received.error).toMatchObject({ status: 408, code: 'WEFT_BAD_REQUEST' });
       expect(seen).toHaveLength(1);
       expect(seen[0]).toMatch(/^POST \/echo [0-9a-f-]{36}$/);
-      expect(seen[0]).not.toContain(String(received.error.requestId));
+      expect(seen[0]).toBe(`POST /echo ${String(received.error.requestId)}`);
       // Late headers, on the other hand, are answered before the middleware sees anything.
       const lateHeaders = await rawExchange(server, 'POST /echo HTTP/1.1\r\nHost: localhost\r\n', {
         drip: 'X-Drip: 1\r\n',
       });
       expect(lateHeaders.status).toBe(408);
       expect(seen).toHaveLength(1);
+      expect(ran).toBe(false);
+    });
+
+    it('answers 408 with the request id the handler read when a body not sent as JSON is still arriving at requestTimeout [claim:trig-request-id]', async () => {
+      const ids: string[] = [];
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let handled!: () => void;
+      const done = new Promise<void>((resolve) => (handled = resolve));
+      const server = await serve(
+        [
+          route({
+            handler: async (request, response) => {
+              ids.push(request.requestId);
+              await released;
+              // The connection is gone by now; answering it must not throw.
+              response.json({});
+              handled();
+            },
+          }),
+        ],
+        { headersTimeout: 300, requestTimeout: 600 },
+      );
+      const received = await rawExchange(
+        server,
+        'POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: 1000\r\n\r\nx',
+        { drip: 'x' },
+      );
+      expect(received.status).toBe(408);
+      expect(ids).toEqual([received.error.requestId]);
+      release();
+      await done;
+    });
+
+    it('answers a body over bodyLimit 413 only once it has all arrived: one still arriving at requestTimeout gets 408 [claim:trig-413-after-body]', async () => {
+      let ran = false;
+      const server = await serve(
+        [
+          route({
+            handler: (_request, response) => {
+              ran = true;
+              response.json({});
+            },
+          }),
+        ],
+        { bodyLimit: 100, headersTimeout: 300, requestTimeout: 600 },
+      );
+      const head = 'POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n';
+      // Declared over the limit, sent whole at once: 413.
+      const whole = await rawExchange(
+        server,
+        `${head}Content-Length: 1000\r\nConnection: close\r\n\r\n[${' '.repeat(998)}]`,
+      );
+      expect(whole).toMatchObject({
+        status: 413,
+        error: { status: 413, code: 'WEFT_BAD_REQUEST' },
+      });
+      // Declared over the limit, or chunked past it, and still arriving: the server reads on
+      // until requestTimeout, and the answer is 408.
+      const declared = await rawExchange(server, `${head}Content-Length: 100000\r\n\r\n[`, {
+        drip: '          ',
+      });
+      expect(declared).toMatchObject({ status: 408, error: { status: 408 } });
+      const chunked = await rawExchange(server, `${head}Transfer-Encoding: chunked\r\n\r\n`, {
+        drip: 'a\r\n          \r\n',
+      });
+      expect(chunked).toMatchObject({ status: 408, error: { status: 408 } });
       expect(ran).toBe(false);
     });
 
@@ -1076,7 +1212,7 @@ describe('ServerManager', () => {
       expect(body.error).toMatchObject({ status: 408, code: 'WEFT_BAD_REQUEST' });
     });
 
-    it('answers chunk extensions over the size limit with 413 as JSON, before any route runs [claim:errors-413-chunk-extensions]', async () => {
+    it('answers chunk extensions over the size limit with 413 as JSON, before any route runs [claim:errors-413-chunk-extensions] [claim:trig-node-refusals]', async () => {
       let ran = false;
       const server = await serve([
         route({
@@ -1100,7 +1236,7 @@ describe('ServerManager', () => {
       expect(ran).toBe(false);
     });
 
-    it('answers headers over the size limit with 431 and bytes that are not HTTP with 400, both as JSON [claim:errors-431] [claim:errors-431-cause]', async () => {
+    it('answers headers over the size limit with 431 and bytes that are not HTTP with 400, both as JSON [claim:errors-431] [claim:errors-431-cause] [claim:trig-node-refusals]', async () => {
       const server = await serve([echo]);
       const large = await rawExchange(
         server,

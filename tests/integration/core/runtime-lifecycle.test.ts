@@ -1294,7 +1294,7 @@ describe('Runtime stop', () => {
     expect((await running).status).toBe('completed');
   });
 
-  it('keeps the HTTP server open while the queue drains, and closes it before plugins shut down [claim:trig-shutdown-close] [claim:prod-shutdown-order] [claim:task-stop-reverse-order]', async () => {
+  it('keeps the HTTP server open while the queue drains, answering a new dispatch 503 WEFT_SHUTTING_DOWN, and closes it before plugins shut down [claim:trig-shutdown-close] [claim:prod-shutdown-order] [claim:task-stop-reverse-order] [claim:trig-shutdown-routes-503]', async () => {
     const gate = deferred();
     const slow = recordingExecutor('reply', async () => {
       await gate.promise;
@@ -1339,6 +1339,11 @@ describe('Runtime stop', () => {
     await waitFor(() => slow.calls.length === 1);
     const stopped = runtime.stop();
     await new Promise((resolve) => setTimeout(resolve, 400));
+    const late = await fetch(url, { method: 'POST' });
+    expect(late.status).toBe(503);
+    expect(((await late.json()) as { error: { code: string } }).error.code).toBe(
+      'WEFT_SHUTTING_DOWN',
+    );
     gate.resolve();
     const response = await answer;
     expect(response.status).toBe(200);

@@ -56,19 +56,26 @@ export function answerClientErrors(
       return;
     }
     const { status, message } = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED;
-    socket.end(rawAnswer(status, message, 'WEFT_BAD_REQUEST', headers));
+    // A request whose body is late was given its id when its headers arrived, and middleware or
+    // its handler may have logged that id: the answer carries the same one.
+    const given = inFlight.get(socket)?.getHeader('x-request-id');
+    const requestId = typeof given === 'string' ? given : randomUUID();
+    socket.end(rawAnswer(status, message, 'WEFT_BAD_REQUEST', headers, requestId));
     setTimeout(() => socket.destroy(), FLUSH_GRACE_MS).unref();
   });
 }
 
-/** A whole HTTP/1.1 error answer, written to the socket since there is no response object. */
+/**
+ * A whole HTTP/1.1 error answer, written to the socket since there is no response object (or the
+ * one there is cannot be used).
+ */
 export function rawAnswer(
   status: number,
   message: string,
   code: 'WEFT_BAD_REQUEST' | 'WEFT_TOO_MANY_CONNECTIONS',
   headers: Readonly<Record<string, string>>,
+  requestId: string = randomUUID(),
 ): string {
-  const requestId = randomUUID();
   const answer: ErrorAnswer = { status, message, code, docsUrl: errorDocsUrl(code), requestId };
   const body = JSON.stringify({ error: answer });
   const lines = [

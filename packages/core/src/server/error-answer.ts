@@ -12,8 +12,9 @@ export interface ErrorAnswer {
   code: string;
   /**
    * The code's section of the errors reference (its cause and its fix), the `docsUrl` of the
-   * WeftError that was thrown. Absent only when a handler's own non-Weft error set a 4xx code
-   * of its own, which Weft's reference does not explain.
+   * WeftError that was thrown. Absent when the code is not Weft's and nothing says where it is
+   * explained: a handler's own non-Weft error with a 4xx code of its own, or a route's own
+   * `invalidBodyCode` or another WeftError made without a `docsUrl`.
    */
   docsUrl?: string;
   /** The id of the request, also sent as `X-Request-Id` and logged with a 5xx's full error. */
@@ -89,10 +90,16 @@ function genericMessage(status: number): string {
 
 /**
  * Where the answer's code is explained: the thrown WeftError's own `docsUrl`, or the errors
- * reference's section of a code the server chose itself (a `WEFT_` fallback).
+ * reference's section of a code the server chose itself (a `WEFT_` fallback). A WeftError whose
+ * code is not Weft's (a route's own `invalidBodyCode`, a plugin's code) and that was made without
+ * a `docsUrl` of its own gets none: its default address names a section the reference lacks.
  */
 function weftDocsUrl(error: unknown, code: string): string | undefined {
-  if (WeftError.is<string>(error) && error.code === code) return error.docsUrl;
+  if (WeftError.is<string>(error) && error.code === code) {
+    return code.startsWith('WEFT_') || error.docsUrl !== errorDocsUrl(code)
+      ? error.docsUrl
+      : undefined;
+  }
   return code === 'WEFT_BAD_REQUEST' || code === 'WEFT_INTERNAL' ? errorDocsUrl(code) : undefined;
 }
 

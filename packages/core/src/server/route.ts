@@ -112,7 +112,9 @@ export type MountedRoute<Context> = {
    * The code a request body that is not JSON of an object or array (malformed, a bare string or
    * number, or nested deeper than `server.maxJsonDepth`) is refused with, with status 400, so
    * the answer names the route's own rule. Without it the server answers `WEFT_BAD_REQUEST`. A
-   * body larger than `server.bodyLimit` is answered 413 `WEFT_BAD_REQUEST` either way.
+   * body larger than `server.bodyLimit` is answered 413 `WEFT_BAD_REQUEST` either way. The
+   * answer's `docsUrl` links the code's section of the errors reference only for a code of Weft's
+   * (`WEFT_...`); another code is answered without one.
    */
   readonly invalidBodyCode?: string;
   /**

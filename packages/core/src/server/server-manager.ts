@@ -59,8 +59,9 @@ const REFUSED_LOG_INTERVAL_MS = 10_000;
  * JSON body, up to `bodyLimit` bytes and `maxJsonDepth` levels of nesting.
  *
  * Errors are answered as JSON `{ "error": { "status", "message", "code", "docsUrl",
- * "requestId" } }` (`docsUrl` links the code's section of the errors reference; it is left out
- * only for a handler's own non-Weft error with a 4xx code of its own):
+ * "requestId" } }` (`docsUrl` links the code's section of the errors reference, or the
+ * `docsUrl` a WeftError was made with; it is left out for a code that is not Weft's, such as a
+ * route's own `invalidBodyCode`, when nothing else says where it is explained):
  * 400 `WEFT_BAD_REQUEST` for malformed or too deeply nested JSON, 413 `WEFT_BAD_REQUEST` for a
  * body over the limit, 415 `WEFT_BAD_REQUEST` for a charset or `Content-Encoding` the parser
  * cannot decode, 403 `WEFT_HOST_NOT_ALLOWED`, 403 `WEFT_ORIGIN_NOT_ALLOWED`, 404
@@ -255,6 +256,10 @@ export class ServerManager implements HttpServer {
         ? this.jsonBody
         : withWeftBodyCodes(bodyRefusedAs(this.parseJson, route.invalidBodyCode));
     this.app[method](route.path, parseBody, async (request, response) => {
+      // A body the parser left unread (not sent as JSON) is not the handler's, which sees only
+      // `request.body`: it is read off and dropped as it arrives, so that the request completes
+      // and `requestTimeout` does not run on while the handler works.
+      if (!request.readableEnded) request.resume();
       await route.handler(
         routeRequestOf(request, requestIdOf(response), response.locals),
         routeResponseOf(response),
