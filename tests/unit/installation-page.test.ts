@@ -288,3 +288,20 @@ describe('packing Weft into a project you already have', () => {
     );
   });
 });
+
+describe("@weft/testing's browser build", () => {
+  it('leaves out only what the page names as Node-only [claim:install-browser-testing-node-only]', async () => {
+    const node = await import('../../packages/testing/src/index');
+    const browser = await import('../../packages/testing/src/browser');
+    const missing = Object.keys(node)
+      .filter((name) => !Object.keys(browser).includes(name))
+      .sort();
+    expect(missing.length).toBeGreaterThan(0);
+    const sentence =
+      /^(.*) from `@weft\/testing` (?:is|are) for Node\.js test runners and (?:is|are) not in its browser build\./m.exec(
+        readDoc('installation.md'),
+      )?.[1] ?? '';
+    const named = [...sentence.matchAll(/`([^`]+)`/g)].map((match) => match[1]).sort();
+    expect(named).toEqual(missing);
+  });
+});
