@@ -416,3 +416,38 @@ describe("@weft/testing's browser build", () => {
     expect(named).toEqual(missing);
   });
 });
+
+describe('a project made with npm, installed with pnpm once Weft is published', () => {
+  it('has no pnpm-workspace.yaml, which create-weft writes only for pnpm, allowing the builds of esbuild (tsx, vitest) and better-sqlite3 [claim:install-pnpm-workspace-builds]', async () => {
+    expect([...packageManagerFiles('npm', { nativeSqlite: true }).keys()]).toEqual([]);
+    const files = await renderProject({
+      projectName: 'check',
+      model: 'openai',
+      memory: 'sqlite',
+      dependencies: {},
+      dependencyNote: '',
+    });
+    expect([...files.keys()]).not.toContain('pnpm-workspace.yaml');
+    const manifest = JSON.parse(files.get('package.json') ?? '{}') as {
+      devDependencies: Record<string, string>;
+    };
+    expect(Object.keys(manifest.devDependencies)).toEqual(
+      expect.arrayContaining(['tsx', 'vitest']),
+    );
+    const lock = (
+      JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as {
+        packages: Record<string, LockEntry>;
+      }
+    ).packages;
+    for (const tool of ['tsx', 'vitest']) {
+      const brought = [...installedWith(lock, `node_modules/${tool}`)].map((location) =>
+        location.slice(location.lastIndexOf('node_modules/') + 13),
+      );
+      expect({ tool, esbuild: brought.includes('esbuild') }).toEqual({ tool, esbuild: true });
+    }
+    const workspace = parseYaml(
+      packageManagerFiles('pnpm', { nativeSqlite: true }).get('pnpm-workspace.yaml') ?? '',
+    ) as { allowBuilds: Record<string, boolean> };
+    expect(workspace.allowBuilds).toEqual({ esbuild: true, 'better-sqlite3': true });
+  });
+});
