@@ -148,6 +148,9 @@ describe('the packed memory, coordinator and plugin packages, installed in a fre
         version: '1.0.0',
         private: true,
         type: 'module',
+        // As the installation page tells a project with @weft/memory-sqlite: npm 12 runs
+        // better-sqlite3's install script, which provides its native module, only when allowed.
+        allowScripts: { 'better-sqlite3': true },
       }),
     );
     const zodRange = (

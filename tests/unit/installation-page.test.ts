@@ -6,8 +6,10 @@ import { formatZodSchema } from '@weft/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
+import { parse as parseYaml } from 'yaml';
 import { MEMORY_CHOICES, MODEL_CHOICES } from '../../packages/create-weft/src/choices';
 import { createProject } from '../../packages/create-weft/src/create-project';
+import { packageManagerFiles } from '../../packages/create-weft/src/package-manager';
 import { renderProject } from '../../packages/create-weft/src/templates';
 import { weftPackagesFor } from '../../packages/create-weft/src/weft-packages';
 import { MAJOR_SUITES } from '../../scripts/test-node-versions';
@@ -286,5 +288,166 @@ describe('packing Weft into a project you already have', () => {
     expect(readDoc('installation.md')).toContain(
       '`@weft/core` for every one and `@weft/plugin-chat` for `@weft/plugin-websocket`',
     );
+  });
+});
+
+/** An entry of package-lock.json's `packages`, with what the checks below read. */
+interface LockEntry {
+  link?: boolean;
+  resolved?: string;
+  hasInstallScript?: boolean;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+
+/**
+ * The packages a user's install of a published package brings, found in the repository's
+ * package-lock.json as Node.js resolves them (the nearest node_modules up the tree): its
+ * dependencies, optional dependencies and required peers, transitively; dev dependencies and
+ * optional peers, which npm leaves out, are not followed.
+ */
+function installedWith(lock: Record<string, LockEntry>, workspace: string): Set<string> {
+  const locate = (name: string, from: string): string | undefined => {
+    for (let dir = from; ;) {
+      const candidate = dir === '' ? `node_modules/${name}` : `${dir}/node_modules/${name}`;
+      const entry = lock[candidate];
+      if (entry) return entry.link ? entry.resolved : candidate;
+      if (dir === '') return undefined;
+      const nested = dir.lastIndexOf('/node_modules/');
+      dir = nested >= 0 ? dir.slice(0, nested) : '';
+    }
+  };
+  const seen = new Set<string>();
+  const queue = [workspace];
+  for (let location = queue.shift(); location !== undefined; location = queue.shift()) {
+    const entry = lock[location] ?? {};
+    const optionalPeers = Object.entries(entry.peerDependenciesMeta ?? {})
+      .filter(([, meta]) => meta.optional === true)
+      .map(([name]) => name);
+    const names = [
+      ...Object.keys(entry.dependencies ?? {}),
+      ...Object.keys(entry.optionalDependencies ?? {}),
+      ...Object.keys(entry.peerDependencies ?? {}).filter((name) => !optionalPeers.includes(name)),
+    ];
+    for (const name of names) {
+      const found = locate(name, location);
+      if (found === undefined || seen.has(found)) continue;
+      seen.add(found);
+      queue.push(found);
+    }
+  }
+  return seen;
+}
+
+describe("the SQLite driver's install script", () => {
+  it('is the only install script any published package brings, and it fetches or compiles the native module [claim:install-sqlite-install-script]', () => {
+    const lock = (
+      JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as {
+        packages: Record<string, LockEntry>;
+      }
+    ).packages;
+    const scripted: Record<string, string[]> = {};
+    for (const entry of readdirSync(PACKAGES, { withFileTypes: true })) {
+      if (!entry.isDirectory() || manifestOf(entry.name).private === true) continue;
+      const installed = installedWith(lock, `packages/${entry.name}`);
+      expect(installed.size, entry.name).toBeGreaterThan(0);
+      const names = [...installed]
+        .filter((location) => lock[location]?.hasInstallScript === true)
+        .map((location) => location.slice(location.lastIndexOf('node_modules/') + 13))
+        .sort();
+      if (names.length > 0) scripted[manifestOf(entry.name).name] = names;
+    }
+    expect(scripted).toEqual({ '@weft/memory-sqlite': ['better-sqlite3'] });
+    const driver = JSON.parse(
+      readFileSync(path.join(root, 'node_modules/better-sqlite3/package.json'), 'utf8'),
+    ) as { scripts: Record<string, string> };
+    expect(driver.scripts.install).toMatch(/prebuild-install/);
+    expect(driver.scripts.install).toMatch(/node-gyp rebuild/);
+  });
+
+  it('is allowed in the package.json of a --memory sqlite project, as the page shows, and in its pnpm-workspace.yaml [claim:install-sqlite-generated-allows]', async () => {
+    const page = readDoc('installation.md');
+    const shown = /`("allowScripts": \{[^`]*\})`/.exec(page)?.[1];
+    expect(shown).toBeDefined();
+    const asked = (JSON.parse(`{${shown}}`) as { allowScripts: Record<string, boolean> })
+      .allowScripts;
+    expect(asked).toEqual({ 'better-sqlite3': true });
+    const manifestFor = async (memory: 'sqlite' | 'memory') => {
+      const files = await renderProject({
+        projectName: 'check',
+        model: 'openai',
+        memory,
+        dependencies: { '@weft/memory-sqlite': '^0.1.0' },
+        dependencyNote: '',
+      });
+      return JSON.parse(files.get('package.json') ?? '{}') as {
+        allowScripts?: Record<string, boolean>;
+      };
+    };
+    expect((await manifestFor('sqlite')).allowScripts).toMatchObject(asked);
+    expect((await manifestFor('memory')).allowScripts).not.toHaveProperty('better-sqlite3');
+    const workspace = packageManagerFiles('pnpm', { nativeSqlite: true }).get(
+      'pnpm-workspace.yaml',
+    );
+    const settings = parseYaml(workspace ?? '') as {
+      allowBuilds: Record<string, boolean>;
+      onlyBuiltDependencies: string[];
+    };
+    expect(settings.allowBuilds['better-sqlite3']).toBe(true);
+    expect(settings.onlyBuiltDependencies).toContain('better-sqlite3');
+  });
+});
+
+describe("@weft/testing's browser build", () => {
+  it('leaves out only what the page names as Node-only [claim:install-browser-testing-node-only]', async () => {
+    const node = await import('../../packages/testing/src/index');
+    const browser = await import('../../packages/testing/src/browser');
+    const missing = Object.keys(node)
+      .filter((name) => !Object.keys(browser).includes(name))
+      .sort();
+    expect(missing.length).toBeGreaterThan(0);
+    const sentence =
+      /^(.*) from `@weft\/testing` (?:is|are) for Node\.js test runners and (?:is|are) not in its browser build\./m.exec(
+        readDoc('installation.md'),
+      )?.[1] ?? '';
+    const named = [...sentence.matchAll(/`([^`]+)`/g)].map((match) => match[1]).sort();
+    expect(named).toEqual(missing);
+  });
+});
+
+describe('a project made with npm, installed with pnpm once Weft is published', () => {
+  it('has no pnpm-workspace.yaml, which create-weft writes only for pnpm, allowing the builds of esbuild (tsx, vitest) and better-sqlite3 [claim:install-pnpm-workspace-builds]', async () => {
+    expect([...packageManagerFiles('npm', { nativeSqlite: true }).keys()]).toEqual([]);
+    const files = await renderProject({
+      projectName: 'check',
+      model: 'openai',
+      memory: 'sqlite',
+      dependencies: {},
+      dependencyNote: '',
+    });
+    expect([...files.keys()]).not.toContain('pnpm-workspace.yaml');
+    const manifest = JSON.parse(files.get('package.json') ?? '{}') as {
+      devDependencies: Record<string, string>;
+    };
+    expect(Object.keys(manifest.devDependencies)).toEqual(
+      expect.arrayContaining(['tsx', 'vitest']),
+    );
+    const lock = (
+      JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as {
+        packages: Record<string, LockEntry>;
+      }
+    ).packages;
+    for (const tool of ['tsx', 'vitest']) {
+      const brought = [...installedWith(lock, `node_modules/${tool}`)].map((location) =>
+        location.slice(location.lastIndexOf('node_modules/') + 13),
+      );
+      expect({ tool, esbuild: brought.includes('esbuild') }).toEqual({ tool, esbuild: true });
+    }
+    const workspace = parseYaml(
+      packageManagerFiles('pnpm', { nativeSqlite: true }).get('pnpm-workspace.yaml') ?? '',
+    ) as { allowBuilds: Record<string, boolean> };
+    expect(workspace.allowBuilds).toEqual({ esbuild: true, 'better-sqlite3': true });
   });
 });
