@@ -40,9 +40,15 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
   allowedOrigins?: true | readonly string[];
   /** Longest a client may take to send the upgrade request's headers. Default 10000. */
   handshakeTimeoutMs?: number;
-  /** Largest frame accepted, in bytes; a larger one closes the connection (1009). Default 65536. */
+  /**
+   * Largest message accepted, in bytes, the frames of a fragmented message counted together; a
+   * larger one closes the connection (1009). Default 65536.
+   */
   maxPayloadBytes?: number;
-  /** Most open connections; more are refused with 503. Default 1000. */
+  /**
+   * Most open connections, counting upgrades whose checks (`authenticate`) are still running;
+   * more are refused with 503. Default 1000.
+   */
   maxConnections?: number;
   /**
    * Most open connections of one user `authenticate` named, so that one user cannot hold the

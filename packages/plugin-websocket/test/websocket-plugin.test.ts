@@ -287,6 +287,30 @@ describe('WebSocketPlugin bad input', () => {
     expect(booted.runtime.status).toBe('running');
   });
 
+  it('counts every frame of a fragmented message against maxPayloadBytes: fragments each under it close the connection with 1009 once their sum passes it [claim:wsreadme-payload]', async () => {
+    booted = await boot({ maxPayloadBytes: 1024 });
+    const client = await open(booted.url);
+    const text = JSON.stringify(message('1', 'x'.repeat(1200)));
+    // Three text fragments of about 420 bytes: each alone is under the limit.
+    const third = Math.ceil(text.length / 3);
+    client.socket.send(text.slice(0, third), { fin: false });
+    client.socket.send(text.slice(third, 2 * third), { fin: false });
+    client.socket.send(text.slice(2 * third), { fin: true });
+    expect((await client.closed).code).toBe(1009);
+    expect(await booted.memory.query({ limit: 10 })).toEqual([]);
+  });
+
+  it('takes a message sent in fragments whose sum is within maxPayloadBytes [claim:wsreadme-payload]', async () => {
+    booted = await boot({ maxPayloadBytes: 1024 });
+    const client = await open(booted.url);
+    const text = JSON.stringify(message('1', 'x'.repeat(600)));
+    const half = Math.ceil(text.length / 2);
+    client.socket.send(text.slice(0, half), { fin: false });
+    client.socket.send(text.slice(half), { fin: true });
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+    expect(await client.next()).toMatchObject({ type: 'reply', id: '1' });
+  });
+
   it('refuses a message id already waiting for its reply, and more than maxInFlight messages [claim:wsreadme-max-in-flight] [claim:wsdoc-caps] [claim:prod-chat-caps-refuse] [claim:wsreadme-error-codes] [claim:wsreadme-id] [claim:errors-ws-invalid-frame-id-in-use]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -441,6 +465,34 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(((await plain.json()) as { error: { code: string } }).error.code).toBe(
       'WEFT_WS_UPGRADE_REQUIRED',
     );
+  });
+
+  it('counts upgrades whose authenticate is still running against maxConnections, so one more is refused with 503 before any connection is open [claim:wsreadme-max-connections]', async () => {
+    let admit: (() => void) | undefined;
+    const asked: string[] = [];
+    booted = await boot({
+      maxConnections: 1,
+      authenticate: (request) => {
+        asked.push(request.headers.authorization ?? '');
+        return new Promise<boolean>((resolve) => {
+          admit = () => resolve(true);
+        });
+      },
+    });
+    const first = connect(booted.url, { headers: { authorization: 'first' } });
+    await vi.waitFor(() => expect(asked).toEqual(['first']));
+    expect(booted.plugin.connectionCount).toBe(0);
+    const refused = await refusedUpgrade(booted.url, { headers: { authorization: 'second' } });
+    expect(refused).toMatchObject({
+      status: 503,
+      body: { error: { code: 'WEFT_WS_TOO_MANY_CONNECTIONS' } },
+    });
+    // The cap refused it before its authenticate ran.
+    expect(asked).toEqual(['first']);
+    admit?.();
+    const client = await first;
+    expect(booted.plugin.connectionCount).toBe(1);
+    client.socket.terminate();
   });
 
   it('answers an upgrade that is not a websocket handshake with 426 in JSON, not ws’s plain text, and runs no authenticate [claim:errors-426-cause] [claim:wsreadme-plain-http] [claim:tsdoc-ws-handshake-problem] [claim:errors-ws-upgrade-required-handshake]', async () => {
