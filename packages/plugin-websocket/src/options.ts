@@ -57,7 +57,10 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
   maxConnectionsPerUser?: number;
   /** Most messages of one connection waiting for replies at once. Default 4. */
   maxInFlight?: number;
-  /** Longest a message waits for its reply before an error frame frees its slot. Default 120000. */
+  /**
+   * Longest a message waits for its reply, counted from its `accepted` frame, before an error
+   * frame frees its slot. Default 120000.
+   */
   taskTimeoutMs?: number;
   /**
    * How often the server pings each client; a client that has not answered the previous ping

@@ -563,6 +563,19 @@ describe('WebSocketPlugin upgrade checks', () => {
 });
 
 describe('WebSocketPlugin deadlines and limits', () => {
+  it('counts taskTimeoutMs from the accepted frame: a slow authorizeRoom before it does not use it up [claim:wsreadme-task-timeout-slot]', async () => {
+    booted = await boot({
+      taskTimeoutMs: 300,
+      authorizeRoom: () => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 500)),
+    });
+    const client = await open(booted.url);
+    const sent = Date.now();
+    client.send(message('1', 'slow door'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(450);
+    expect(await client.next()).toMatchObject({ type: 'reply', id: '1', reply: 'echo: slow door' });
+  });
+
   it('answers WEFT_WS_TASK_TIMEOUT with the task id when the model hangs, and the connection goes on [claim:wsdoc-timeout] [claim:wsreadme-error-codes] [claim:wp-websocket]', async () => {
     let hung = true;
     booted = await boot(
