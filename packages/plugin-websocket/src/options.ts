@@ -38,7 +38,11 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
    * @claim tsdoc-ws-options-no-origin
    */
   allowedOrigins?: true | readonly string[];
-  /** Longest a client may take to send the upgrade request's headers. Default 10000. */
+  /**
+   * Longest a client may take, from connecting, to send the upgrade request's headers. The HTTP
+   * server checks once a second, so a slower client is cut, without an answer, up to 1 s after.
+   * Default 10000.
+   */
   handshakeTimeoutMs?: number;
   /**
    * Largest message accepted, in bytes, the frames of a fragmented message counted together; a

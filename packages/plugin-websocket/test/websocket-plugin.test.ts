@@ -563,6 +563,23 @@ describe('WebSocketPlugin upgrade checks', () => {
 });
 
 describe('WebSocketPlugin deadlines and limits', () => {
+  it('cuts a client that connects and sends nothing, without an answer, from handshakeTimeoutMs up to 1 s after it [claim:wsreadme-handshake-timeout]', async () => {
+    booted = await boot({ handshakeTimeoutMs: 1_500 });
+    const { port } = new URL(booted.url);
+    const socket = tcpConnect(Number(port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+    const started = Date.now();
+    await new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    const took = Date.now() - started;
+    // The HTTP server looks at its connections once a second, so the cut comes late by up to that.
+    expect(took).toBeGreaterThanOrEqual(1_450);
+    expect(took).toBeLessThan(2_800);
+    expect(received).toBe('');
+  });
+
   it('counts taskTimeoutMs from the accepted frame: a slow authorizeRoom before it does not use it up [claim:wsreadme-task-timeout-slot]', async () => {
     booted = await boot({
       taskTimeoutMs: 300,
