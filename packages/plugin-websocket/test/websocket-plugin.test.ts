@@ -287,6 +287,24 @@ describe('WebSocketPlugin bad input', () => {
     expect(booted.runtime.status).toBe('running');
   });
 
+  it('closes the connection, with no error frame, on a text frame that is not UTF-8 (1007) and on an unmasked frame (1002) [claim:wsreadme-protocol-close]', async () => {
+    booted = await boot();
+    const notUtf8 = await open(booted.url);
+    const frames: unknown[] = [];
+    notUtf8.socket.on('message', (data) => frames.push(data));
+    notUtf8.socket.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false });
+    expect((await notUtf8.closed).code).toBe(1007);
+    const unmasked = await open(booted.url);
+    unmasked.socket.on('message', (data) => frames.push(data));
+    // A text frame "{}" whose mask bit is clear, which a client may not send.
+    (unmasked.socket as unknown as { _socket: { write(data: Buffer): void } })._socket.write(
+      Buffer.from([0x81, 0x02, 0x7b, 0x7d]),
+    );
+    expect((await unmasked.closed).code).toBe(1002);
+    expect(frames).toEqual([]);
+    expect(await booted.memory.query({ limit: 10 })).toEqual([]);
+  });
+
   it('counts every frame of a fragmented message against maxPayloadBytes: fragments each under it close the connection with 1009 once their sum passes it [claim:wsreadme-payload]', async () => {
     booted = await boot({ maxPayloadBytes: 1024 });
     const client = await open(booted.url);
