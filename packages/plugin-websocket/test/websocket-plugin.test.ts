@@ -443,10 +443,18 @@ describe('WebSocketPlugin upgrade checks', () => {
         if (token === 'Bearer hang') return new Promise<boolean>(() => undefined);
         // A user id no frame's user could hold.
         if (token === 'Bearer email') return { user: 'ada@example.com' };
+        // An answer that is neither true, false nor { user }.
+        if (token === 'Bearer odd') return 'yes' as unknown as boolean;
         return false;
       },
     });
-    for (const token of ['Bearer bad', 'Bearer crash', 'Bearer hang', 'Bearer email']) {
+    for (const token of [
+      'Bearer bad',
+      'Bearer crash',
+      'Bearer hang',
+      'Bearer email',
+      'Bearer odd',
+    ]) {
       const started = Date.now();
       const refused = await refusedUpgrade(booted.url, { headers: { authorization: token } });
       expect(refused.status, token).toBe(401);
@@ -465,6 +473,7 @@ describe('WebSocketPlugin upgrade checks', () => {
       'Bearer crash',
       'Bearer hang',
       'Bearer email',
+      'Bearer odd',
       'Bearer good',
     ]);
     expect(booted.plugin.connectionCount).toBe(1);
@@ -513,7 +522,7 @@ describe('WebSocketPlugin upgrade checks', () => {
     client.socket.terminate();
   });
 
-  it('answers an upgrade that is not a websocket handshake with 426 in JSON, not ws’s plain text, and runs no authenticate [claim:errors-426-cause] [claim:wsreadme-plain-http] [claim:tsdoc-ws-handshake-problem] [claim:errors-ws-upgrade-required-handshake]', async () => {
+  it('answers an upgrade that is not a websocket handshake with 426 in JSON, not ws’s plain text, and runs no authenticate but for a malformed subprotocol list, which ws finds last [claim:wsreadme-order] [claim:errors-426-cause] [claim:wsreadme-plain-http] [claim:tsdoc-ws-handshake-problem] [claim:errors-ws-upgrade-required-handshake]', async () => {
     let asked = 0;
     booted = await boot({
       authenticate: () => {
@@ -563,6 +572,8 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(JSON.parse(badProtocol.split('\r\n\r\n')[1] ?? '')).toMatchObject({
       error: { code: 'WEFT_WS_UPGRADE_REQUIRED', message: expect.stringContaining('Protocol') },
     });
+    // ws reads the subprotocol list only when the plugin hands it the upgrade, after authenticate.
+    expect(asked).toBe(1);
     expect(booted.plugin.connectionCount).toBe(0);
   });
 
