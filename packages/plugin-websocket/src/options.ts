@@ -46,7 +46,7 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
   handshakeTimeoutMs?: number;
   /**
    * Largest message accepted, in bytes, the frames of a fragmented message counted together; a
-   * larger one closes the connection (1009). Default 65536.
+   * larger one closes the connection (1009). Default 65536; at most 2147483647.
    */
   maxPayloadBytes?: number;
   /**
@@ -143,6 +143,12 @@ const POSITIVE_OPTIONS = [
 ] as const;
 
 /**
+ * The largest `maxPayloadBytes`: `ws` keeps its cap as a 32-bit integer, and a larger value wraps
+ * to zero or below, which it reads as no cap at all.
+ */
+const MAX_PAYLOAD_BYTES = 2_147_483_647;
+
+/**
  * The options that become `setTimeout` or `setInterval` delays, which Node.js runs after 1 ms
  * when they are longer than it keeps. `handshakeTimeoutMs` is not one: the HTTP server compares
  * it with the time a request has taken.
@@ -177,6 +183,14 @@ export function resolveOptions(options: WebSocketPluginOptions): ResolvedOptions
   for (const name of POSITIVE_OPTIONS) {
     const value = resolved[name];
     if (!Number.isInteger(value) || value <= 0) throw invalid(name, 'a positive integer', value);
+  }
+  // ws reads its maxPayload as a 32-bit integer, and a cap that wraps to zero or below is none.
+  if (resolved.maxPayloadBytes > MAX_PAYLOAD_BYTES) {
+    throw invalid(
+      'maxPayloadBytes',
+      `a positive integer of at most ${MAX_PAYLOAD_BYTES}`,
+      resolved.maxPayloadBytes,
+    );
   }
   for (const name of TIMER_OPTIONS) {
     if (resolved[name] > MAX_TIMER_MS) throw invalid(name, TIMER_LIMIT_RULE, resolved[name]);

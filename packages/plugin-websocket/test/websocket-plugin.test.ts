@@ -1024,6 +1024,26 @@ describe('WebSocketPlugin timer options', () => {
     },
   );
 
+  it('refuses a maxPayloadBytes over 2147483647, which ws would read as no cap at all, naming it [claim:wsreadme-payload-max]', async () => {
+    for (const value of [2_147_483_648, 4_294_967_296]) {
+      let thrown: unknown;
+      try {
+        new WebSocketPlugin({ trustClientUser: true, maxPayloadBytes: value });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(WeftError.is(thrown, 'WEFT_WS_INVALID_OPTIONS'), String(value)).toBe(true);
+      expect((thrown as Error).message).toContain(
+        `option "maxPayloadBytes" must be a positive integer of at most 2147483647, got ${value}`,
+      );
+    }
+    // The largest value it takes works as a cap like any other.
+    booted = await boot({ maxPayloadBytes: 2_147_483_647 });
+    const client = await open(booted.url);
+    client.send(message('1', 'fits'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+  });
+
   it('takes a handshakeTimeoutMs over it, which the HTTP server compares with elapsed time rather than setting a timer [claim:wsreadme-timer-max]', async () => {
     booted = await boot({ handshakeTimeoutMs: 3_000_000_000 });
     const client = await open(booted.url);
