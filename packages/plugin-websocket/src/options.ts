@@ -41,7 +41,7 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
   /**
    * Longest a client may take, from connecting, to send the upgrade request's headers. The HTTP
    * server checks once a second, so a slower client is cut, without an answer, up to 1 s after.
-   * Default 10000.
+   * Default 10000; at most 9007199254740991.
    */
   handshakeTimeoutMs?: number;
   /**
@@ -183,6 +183,15 @@ export function resolveOptions(options: WebSocketPluginOptions): ResolvedOptions
   for (const name of POSITIVE_OPTIONS) {
     const value = resolved[name];
     if (!Number.isInteger(value) || value <= 0) throw invalid(name, 'a positive integer', value);
+  }
+  // The HTTP server takes its request timeouts up to the largest safe integer, and throws past it
+  // only when the plugin starts.
+  if (resolved.handshakeTimeoutMs > Number.MAX_SAFE_INTEGER) {
+    throw invalid(
+      'handshakeTimeoutMs',
+      `at most ${Number.MAX_SAFE_INTEGER} ms, the longest the HTTP server takes`,
+      resolved.handshakeTimeoutMs,
+    );
   }
   // ws reads its maxPayload as a 32-bit integer, and a cap that wraps to zero or below is none.
   if (resolved.maxPayloadBytes > MAX_PAYLOAD_BYTES) {

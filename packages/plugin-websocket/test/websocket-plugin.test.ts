@@ -1051,6 +1051,21 @@ describe('WebSocketPlugin timer options', () => {
     expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
     expect(await client.next()).toMatchObject({ type: 'reply', id: '1', reply: 'echo: Hello' });
   });
+
+  it('refuses a handshakeTimeoutMs past 9007199254740991, which the HTTP server would only refuse at start, naming it [claim:wsreadme-timer-max]', async () => {
+    let thrown: unknown;
+    try {
+      new WebSocketPlugin({ trustClientUser: true, handshakeTimeoutMs: 2 ** 53 });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(WeftError.is(thrown, 'WEFT_WS_INVALID_OPTIONS')).toBe(true);
+    expect((thrown as Error).message).toContain(
+      'option "handshakeTimeoutMs" must be at most 9007199254740991 ms',
+    );
+    booted = await boot({ handshakeTimeoutMs: Number.MAX_SAFE_INTEGER });
+    expect(booted.plugin.url).toBeDefined();
+  });
 });
 
 describe('WebSocketPlugin listening', () => {
