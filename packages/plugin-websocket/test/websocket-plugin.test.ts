@@ -223,7 +223,7 @@ describe('WebSocketPlugin beside ChatPlugin in one runtime', () => {
 });
 
 describe('WebSocketPlugin bad input', () => {
-  it('answers a malformed frame with an error naming what was wrong, and the connection survives [claim:wsdoc-id] [claim:wsdoc-same-space] [claim:wsdoc-frames] [claim:wsdoc-bad-frame] [claim:wsreadme-error-codes] [claim:wsreadme-space]', async () => {
+  it('answers a malformed frame with an error naming what was wrong, and the connection survives [claim:wsreadme-error-id] [claim:wsdoc-id] [claim:wsdoc-same-space] [claim:wsdoc-frames] [claim:wsdoc-bad-frame] [claim:wsreadme-error-codes] [claim:wsreadme-space]', async () => {
     booted = await boot();
     const client = await open(booted.url);
     client.send('{not json');
