@@ -38,11 +38,21 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
    * @claim tsdoc-ws-options-no-origin
    */
   allowedOrigins?: true | readonly string[];
-  /** Longest a client may take to send the upgrade request's headers. Default 10000. */
+  /**
+   * Longest a client may take, from connecting, to send the upgrade request's headers. The HTTP
+   * server checks once a second, so a slower client is cut, without an answer, up to 1 s after.
+   * Default 10000; at most 9007199254740991.
+   */
   handshakeTimeoutMs?: number;
-  /** Largest frame accepted, in bytes; a larger one closes the connection (1009). Default 65536. */
+  /**
+   * Largest message accepted, in bytes, the frames of a fragmented message counted together; a
+   * larger one closes the connection (1009). Default 65536; at most 2147483647.
+   */
   maxPayloadBytes?: number;
-  /** Most open connections; more are refused with 503. Default 1000. */
+  /**
+   * Most open connections, counting upgrades whose checks (`authenticate`) are still running;
+   * more are refused with 503. Default 1000.
+   */
   maxConnections?: number;
   /**
    * Most open connections of one user `authenticate` named, so that one user cannot hold the
@@ -51,7 +61,10 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
   maxConnectionsPerUser?: number;
   /** Most messages of one connection waiting for replies at once. Default 4. */
   maxInFlight?: number;
-  /** Longest a message waits for its reply before an error frame frees its slot. Default 120000. */
+  /**
+   * Longest a message waits for its reply, counted from its `accepted` frame, before an error
+   * frame frees its slot. Default 120000.
+   */
   taskTimeoutMs?: number;
   /**
    * How often the server pings each client; a client that has not answered the previous ping
@@ -130,6 +143,12 @@ const POSITIVE_OPTIONS = [
 ] as const;
 
 /**
+ * The largest `maxPayloadBytes`: `ws` keeps its cap as a 32-bit integer, and a larger value wraps
+ * to zero or below, which it reads as no cap at all.
+ */
+const MAX_PAYLOAD_BYTES = 2_147_483_647;
+
+/**
  * The options that become `setTimeout` or `setInterval` delays, which Node.js runs after 1 ms
  * when they are longer than it keeps. `handshakeTimeoutMs` is not one: the HTTP server compares
  * it with the time a request has taken.
@@ -164,6 +183,23 @@ export function resolveOptions(options: WebSocketPluginOptions): ResolvedOptions
   for (const name of POSITIVE_OPTIONS) {
     const value = resolved[name];
     if (!Number.isInteger(value) || value <= 0) throw invalid(name, 'a positive integer', value);
+  }
+  // The HTTP server takes its request timeouts up to the largest safe integer, and throws past it
+  // only when the plugin starts.
+  if (resolved.handshakeTimeoutMs > Number.MAX_SAFE_INTEGER) {
+    throw invalid(
+      'handshakeTimeoutMs',
+      `at most ${Number.MAX_SAFE_INTEGER} ms, the longest the HTTP server takes`,
+      resolved.handshakeTimeoutMs,
+    );
+  }
+  // ws reads its maxPayload as a 32-bit integer, and a cap that wraps to zero or below is none.
+  if (resolved.maxPayloadBytes > MAX_PAYLOAD_BYTES) {
+    throw invalid(
+      'maxPayloadBytes',
+      `a positive integer of at most ${MAX_PAYLOAD_BYTES}`,
+      resolved.maxPayloadBytes,
+    );
   }
   for (const name of TIMER_OPTIONS) {
     if (resolved[name] > MAX_TIMER_MS) throw invalid(name, TIMER_LIMIT_RULE, resolved[name]);

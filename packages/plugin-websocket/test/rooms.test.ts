@@ -126,11 +126,13 @@ describe('WebSocketPlugin: shared rooms', () => {
         asked.push(`${user}@${room}`);
         if (room === 'hang') return new Promise<boolean>(() => undefined);
         if (room === 'crash') throw new Error('room service at 10.0.0.9 down');
+        // A truthy answer that is not true.
+        if (room === 'odd') return 'yes' as unknown as boolean;
         return room === 'lobby';
       },
     });
     const eve = await open(`${booted.url}?token=t-eve`);
-    for (const room of ['room-x', 'hang', 'crash']) {
+    for (const room of ['room-x', 'hang', 'crash', 'odd']) {
       eve.send({ type: 'message', id: room, room, user: 'eve', message: 'hello' });
       const refused = await eve.next();
       expect(refused).toMatchObject({
@@ -143,7 +145,14 @@ describe('WebSocketPlugin: shared rooms', () => {
     }
     expect(await say(eve, 'ok', 'lobby', 'eve', 'hi')).toMatchObject({ type: 'reply' });
     await say(eve, 'ok2', 'lobby', 'eve', 'again');
-    expect(asked).toEqual(['eve@room-x', 'eve@hang', 'eve@crash', 'eve@lobby', 'eve@lobby']);
+    expect(asked).toEqual([
+      'eve@room-x',
+      'eve@hang',
+      'eve@crash',
+      'eve@odd',
+      'eve@lobby',
+      'eve@lobby',
+    ]);
   });
 
   it('refuses roomHistory shared without authorizeRoom with WEFT_WS_INVALID_OPTIONS [claim:wsdoc-shared] [claim:wsreadme-bad-option]', () => {

@@ -223,7 +223,7 @@ describe('WebSocketPlugin beside ChatPlugin in one runtime', () => {
 });
 
 describe('WebSocketPlugin bad input', () => {
-  it('answers a malformed frame with an error naming what was wrong, and the connection survives [claim:wsdoc-id] [claim:wsdoc-same-space] [claim:wsdoc-frames] [claim:wsdoc-bad-frame] [claim:wsreadme-error-codes] [claim:wsreadme-space]', async () => {
+  it('answers a malformed frame with an error naming what was wrong, and the connection survives [claim:wsreadme-error-id] [claim:wsdoc-id] [claim:wsdoc-same-space] [claim:wsdoc-frames] [claim:wsdoc-bad-frame] [claim:wsreadme-error-codes] [claim:wsreadme-space]', async () => {
     booted = await boot();
     const client = await open(booted.url);
     client.send('{not json');
@@ -285,6 +285,48 @@ describe('WebSocketPlugin bad input', () => {
     client.send(message('1', 'x'.repeat(2000)));
     expect((await client.closed).code).toBe(1009);
     expect(booted.runtime.status).toBe('running');
+  });
+
+  it('closes the connection, with no error frame, on a text frame that is not UTF-8 (1007) and on an unmasked frame (1002) [claim:wsreadme-protocol-close]', async () => {
+    booted = await boot();
+    const notUtf8 = await open(booted.url);
+    const frames: unknown[] = [];
+    notUtf8.socket.on('message', (data) => frames.push(data));
+    notUtf8.socket.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false });
+    expect((await notUtf8.closed).code).toBe(1007);
+    const unmasked = await open(booted.url);
+    unmasked.socket.on('message', (data) => frames.push(data));
+    // A text frame "{}" whose mask bit is clear, which a client may not send.
+    (unmasked.socket as unknown as { _socket: { write(data: Buffer): void } })._socket.write(
+      Buffer.from([0x81, 0x02, 0x7b, 0x7d]),
+    );
+    expect((await unmasked.closed).code).toBe(1002);
+    expect(frames).toEqual([]);
+    expect(await booted.memory.query({ limit: 10 })).toEqual([]);
+  });
+
+  it('counts every frame of a fragmented message against maxPayloadBytes: fragments each under it close the connection with 1009 once their sum passes it [claim:wsreadme-payload]', async () => {
+    booted = await boot({ maxPayloadBytes: 1024 });
+    const client = await open(booted.url);
+    const text = JSON.stringify(message('1', 'x'.repeat(1200)));
+    // Three text fragments of about 420 bytes: each alone is under the limit.
+    const third = Math.ceil(text.length / 3);
+    client.socket.send(text.slice(0, third), { fin: false });
+    client.socket.send(text.slice(third, 2 * third), { fin: false });
+    client.socket.send(text.slice(2 * third), { fin: true });
+    expect((await client.closed).code).toBe(1009);
+    expect(await booted.memory.query({ limit: 10 })).toEqual([]);
+  });
+
+  it('takes a message sent in fragments whose sum is within maxPayloadBytes [claim:wsreadme-payload]', async () => {
+    booted = await boot({ maxPayloadBytes: 1024 });
+    const client = await open(booted.url);
+    const text = JSON.stringify(message('1', 'x'.repeat(600)));
+    const half = Math.ceil(text.length / 2);
+    client.socket.send(text.slice(0, half), { fin: false });
+    client.socket.send(text.slice(half), { fin: true });
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+    expect(await client.next()).toMatchObject({ type: 'reply', id: '1' });
   });
 
   it('refuses a message id already waiting for its reply, and more than maxInFlight messages [claim:wsreadme-max-in-flight] [claim:wsdoc-caps] [claim:prod-chat-caps-refuse] [claim:wsreadme-error-codes] [claim:wsreadme-id] [claim:errors-ws-invalid-frame-id-in-use]', async () => {
@@ -401,10 +443,18 @@ describe('WebSocketPlugin upgrade checks', () => {
         if (token === 'Bearer hang') return new Promise<boolean>(() => undefined);
         // A user id no frame's user could hold.
         if (token === 'Bearer email') return { user: 'ada@example.com' };
+        // An answer that is neither true, false nor { user }.
+        if (token === 'Bearer odd') return 'yes' as unknown as boolean;
         return false;
       },
     });
-    for (const token of ['Bearer bad', 'Bearer crash', 'Bearer hang', 'Bearer email']) {
+    for (const token of [
+      'Bearer bad',
+      'Bearer crash',
+      'Bearer hang',
+      'Bearer email',
+      'Bearer odd',
+    ]) {
       const started = Date.now();
       const refused = await refusedUpgrade(booted.url, { headers: { authorization: token } });
       expect(refused.status, token).toBe(401);
@@ -423,6 +473,7 @@ describe('WebSocketPlugin upgrade checks', () => {
       'Bearer crash',
       'Bearer hang',
       'Bearer email',
+      'Bearer odd',
       'Bearer good',
     ]);
     expect(booted.plugin.connectionCount).toBe(1);
@@ -443,7 +494,35 @@ describe('WebSocketPlugin upgrade checks', () => {
     );
   });
 
-  it('answers an upgrade that is not a websocket handshake with 426 in JSON, not ws’s plain text, and runs no authenticate [claim:errors-426-cause] [claim:wsreadme-plain-http] [claim:tsdoc-ws-handshake-problem] [claim:errors-ws-upgrade-required-handshake]', async () => {
+  it('counts upgrades whose authenticate is still running against maxConnections, so one more is refused with 503 before any connection is open [claim:wsreadme-max-connections]', async () => {
+    let admit: (() => void) | undefined;
+    const asked: string[] = [];
+    booted = await boot({
+      maxConnections: 1,
+      authenticate: (request) => {
+        asked.push(request.headers.authorization ?? '');
+        return new Promise<boolean>((resolve) => {
+          admit = () => resolve(true);
+        });
+      },
+    });
+    const first = connect(booted.url, { headers: { authorization: 'first' } });
+    await vi.waitFor(() => expect(asked).toEqual(['first']));
+    expect(booted.plugin.connectionCount).toBe(0);
+    const refused = await refusedUpgrade(booted.url, { headers: { authorization: 'second' } });
+    expect(refused).toMatchObject({
+      status: 503,
+      body: { error: { code: 'WEFT_WS_TOO_MANY_CONNECTIONS' } },
+    });
+    // The cap refused it before its authenticate ran.
+    expect(asked).toEqual(['first']);
+    admit?.();
+    const client = await first;
+    expect(booted.plugin.connectionCount).toBe(1);
+    client.socket.terminate();
+  });
+
+  it('answers an upgrade that is not a websocket handshake with 426 in JSON, not ws’s plain text, and runs no authenticate but for a malformed subprotocol list, which ws finds last [claim:wsreadme-order] [claim:errors-426-cause] [claim:wsreadme-plain-http] [claim:tsdoc-ws-handshake-problem] [claim:errors-ws-upgrade-required-handshake]', async () => {
     let asked = 0;
     booted = await boot({
       authenticate: () => {
@@ -493,6 +572,8 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(JSON.parse(badProtocol.split('\r\n\r\n')[1] ?? '')).toMatchObject({
       error: { code: 'WEFT_WS_UPGRADE_REQUIRED', message: expect.stringContaining('Protocol') },
     });
+    // ws reads the subprotocol list only when the plugin hands it the upgrade, after authenticate.
+    expect(asked).toBe(1);
     expect(booted.plugin.connectionCount).toBe(0);
   });
 
@@ -511,6 +592,36 @@ describe('WebSocketPlugin upgrade checks', () => {
 });
 
 describe('WebSocketPlugin deadlines and limits', () => {
+  it('cuts a client that connects and sends nothing, without an answer, from handshakeTimeoutMs up to 1 s after it [claim:wsreadme-handshake-timeout]', async () => {
+    booted = await boot({ handshakeTimeoutMs: 1_500 });
+    const { port } = new URL(booted.url);
+    const socket = tcpConnect(Number(port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+    const started = Date.now();
+    await new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    const took = Date.now() - started;
+    // The HTTP server looks at its connections once a second, so the cut comes late by up to that.
+    expect(took).toBeGreaterThanOrEqual(1_450);
+    expect(took).toBeLessThan(2_800);
+    expect(received).toBe('');
+  });
+
+  it('counts taskTimeoutMs from the accepted frame: a slow authorizeRoom before it does not use it up [claim:wsreadme-task-timeout-slot]', async () => {
+    booted = await boot({
+      taskTimeoutMs: 300,
+      authorizeRoom: () => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 500)),
+    });
+    const client = await open(booted.url);
+    const sent = Date.now();
+    client.send(message('1', 'slow door'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(450);
+    expect(await client.next()).toMatchObject({ type: 'reply', id: '1', reply: 'echo: slow door' });
+  });
+
   it('answers WEFT_WS_TASK_TIMEOUT with the task id when the model hangs, and the connection goes on [claim:wsdoc-timeout] [claim:wsreadme-error-codes] [claim:wp-websocket]', async () => {
     let hung = true;
     booted = await boot(
@@ -913,12 +1024,47 @@ describe('WebSocketPlugin timer options', () => {
     },
   );
 
+  it('refuses a maxPayloadBytes over 2147483647, which ws would read as no cap at all, naming it [claim:wsreadme-payload-max]', async () => {
+    for (const value of [2_147_483_648, 4_294_967_296]) {
+      let thrown: unknown;
+      try {
+        new WebSocketPlugin({ trustClientUser: true, maxPayloadBytes: value });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(WeftError.is(thrown, 'WEFT_WS_INVALID_OPTIONS'), String(value)).toBe(true);
+      expect((thrown as Error).message).toContain(
+        `option "maxPayloadBytes" must be a positive integer of at most 2147483647, got ${value}`,
+      );
+    }
+    // The largest value it takes works as a cap like any other.
+    booted = await boot({ maxPayloadBytes: 2_147_483_647 });
+    const client = await open(booted.url);
+    client.send(message('1', 'fits'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+  });
+
   it('takes a handshakeTimeoutMs over it, which the HTTP server compares with elapsed time rather than setting a timer [claim:wsreadme-timer-max]', async () => {
     booted = await boot({ handshakeTimeoutMs: 3_000_000_000 });
     const client = await open(booted.url);
     client.send(message('1', 'Hello'));
     expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
     expect(await client.next()).toMatchObject({ type: 'reply', id: '1', reply: 'echo: Hello' });
+  });
+
+  it('refuses a handshakeTimeoutMs past 9007199254740991, which the HTTP server would only refuse at start, naming it [claim:wsreadme-timer-max]', async () => {
+    let thrown: unknown;
+    try {
+      new WebSocketPlugin({ trustClientUser: true, handshakeTimeoutMs: 2 ** 53 });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(WeftError.is(thrown, 'WEFT_WS_INVALID_OPTIONS')).toBe(true);
+    expect((thrown as Error).message).toContain(
+      'option "handshakeTimeoutMs" must be at most 9007199254740991 ms',
+    );
+    booted = await boot({ handshakeTimeoutMs: Number.MAX_SAFE_INTEGER });
+    expect(booted.plugin.url).toBeDefined();
   });
 });
 
