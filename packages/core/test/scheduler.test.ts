@@ -213,7 +213,7 @@ describe('Scheduler refusals', () => {
     expect(error.message).toContain('ticket');
   });
 
-  it('queues a task that carries a coordinator ticket even when the queue is full [claim:sp-queue-row]', async () => {
+  it('queues a task that carries a coordinator ticket even when the queue is full [claim:sp-queue-row] [claim:prod-queue-max]', async () => {
     const released: number[] = [];
     const scheduler = new Scheduler({
       maxQueueSize: 1,

@@ -974,7 +974,7 @@ describe('ServerManager', () => {
       expect((await errorBody(over)).message).toMatch(/limit of 3 levels/);
     });
 
-    it('holds the limit for a UTF-16 body whose bytes pass for a quote, also on a route with its own invalidBodyCode [claim:cfg-max-json-depth] [claim:prod-slow-clients]', async () => {
+    it('holds the limit for a UTF-16 body whose bytes pass for a quote, also on a route with its own invalidBodyCode [claim:cfg-max-json-depth] [claim:prod-slow-clients] [claim:prod-json-depth]', async () => {
       let ran = false;
       const handler = (_request: unknown, response: { json(body: unknown): void }) => {
         ran = true;
@@ -1003,6 +1003,15 @@ describe('ServerManager', () => {
       const atLimit = await send('/echo', '["\u2200",[[1]]]');
       expect(atLimit.status).toBe(200);
       expect(ran).toBe(true);
+      // Any other charset the parser takes is held to the limit too: UTF-7 writes brackets and
+      // digits as themselves.
+      const utf7 = await fetch(`${server.url}/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=utf-7' },
+        body: '[[[[1]]]]',
+      });
+      expect(utf7.status).toBe(400);
+      expect((await errorBody(utf7)).message).toMatch(/limit of 3 levels/);
     });
   });
 

@@ -84,3 +84,32 @@ describe('McpPlugin against a server whose background stream ends at once with r
     });
   }, 30_000);
 });
+
+describe('McpPlugin against a server whose answer to a call starts and never ends', () => {
+  it('fails the call at callTimeoutMs and cuts the answer 5 s after the longer of callTimeoutMs and connectTimeoutMs [claim:prod-mcp-size-time] [claim:mcp-http-answer-bound]', async () => {
+    server = await startFloodingServer({ stream: 'none', call: 'stalls' });
+    agent = await startAgent(
+      await McpPlugin.connect({
+        servers: [{ name: 'stall', url: server.url, tools: ['echo'] }],
+        callTimeoutMs: 300,
+        connectTimeoutMs: 2_000,
+      }),
+      [{ steps: [{ pluginId: 'mcp', action: 'stall.echo' }] }, { text: 'hello' }],
+    );
+    const started = Date.now();
+    const task = await agent.run('a call whose answer stalls');
+    const failedAfter = Date.now() - started;
+    expect(task.status).toBe('failed');
+    expect(JSON.stringify(task.chain)).toContain('WEFT_MCP_TIMEOUT');
+    // Well before connectTimeoutMs, so the call's own deadline ended it.
+    expect(failedAfter).toBeLessThan(1_500);
+    // The call has failed; the answer is still read until its own deadline, then cut.
+    await expect.poll(() => server?.stalledAnswersClosedAt.length, { timeout: 10_000 }).toBe(1);
+    const cutAfter = (server.stalledAnswersClosedAt[0] as number) - started;
+    expect(cutAfter).toBeGreaterThanOrEqual(2_000 + 5_000 - 500);
+    expect(cutAfter).toBeLessThan(2_000 + 5_000 + 2_500);
+    expect(
+      agent.logs.find((line) => line.msg === 'MCP server answer cut' && line.reason === 'deadline'),
+    ).toMatchObject({ server: 'stall', method: 'POST' });
+  }, 20_000);
+});

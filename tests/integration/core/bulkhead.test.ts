@@ -3,7 +3,7 @@
  * holds at most its bulkhead's limit of the scheduler's workers, tasks waiting for it give
  * their worker back, and a task of an unrelated space is answered meanwhile.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   Runtime,
   type Executor,
@@ -120,7 +120,7 @@ describe('bulkheads', () => {
     expect(failure?.error).toContain('options.bulkhead.limits["plugin:weather"]');
   });
 
-  it('logs a memory the runtime could not store or read past a full memory bulkhead with WEFT_BULKHEAD_FULL, and runs the task without it [claim:errors-bulkhead-memory-logged]', async () => {
+  it('logs a memory the runtime could not store or read past a full memory bulkhead with WEFT_BULKHEAD_FULL, and runs the task without it [claim:errors-bulkhead-memory-logged] [claim:prod-bulkhead-wait]', async () => {
     class StuckMemory extends InMemoryMemoryProvider {
       override store(memory: Parameters<InMemoryMemoryProvider['store']>[0]) {
         return memory.space === 'stuck' ? new Promise<never>(() => undefined) : super.store(memory);
@@ -262,6 +262,69 @@ describe('bulkhead slots and deadlines', () => {
     expect(task.chain.at(-1)).toMatchObject({ pluginId: 'core', action: 'plan' });
     expect(task.chain.at(-1)?.error).toContain('[WEFT_BULKHEAD_FULL]');
     expect(task.chain.at(-1)?.error).toContain('model:scripted');
+  });
+
+  it('keeps the remaining steps when a review call waits past maxWaitMs on a full model provider, and logs why [claim:prod-bulkhead-wait]', async () => {
+    const { logger, lines } = capturingLogger();
+    let openGate: () => void = () => undefined;
+    const gateOpen = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
+    const gate = recordingExecutor('wait', async () => {
+      await gateOpen;
+      return { success: true, data: 'waited' };
+    });
+    const reply = recordingExecutor('reply');
+    const { runtime, model } = await startedRuntime({
+      plugins: [
+        new TestPlugin('gate', { executors: [gate] }),
+        new TestPlugin('echo', { executors: [reply] }),
+      ],
+      responses: {
+        fallback: (messages, request) => {
+          if (request.purpose === 'review') return { type: 'continue' };
+          const hangs = messages.some((message) => message.content.includes('Message: hang'));
+          return hangs
+            ? new Promise(() => undefined)
+            : {
+                steps: [
+                  { pluginId: 'gate', action: 'wait' },
+                  { pluginId: 'echo', action: 'reply' },
+                ],
+              };
+        },
+      },
+      options: {
+        logger,
+        shutdown: 'cancel',
+        bulkhead: { limits: { 'model:scripted': 1 }, maxWaitMs: 100 },
+      },
+    });
+    const reviewed = runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'b' });
+    await vi.waitFor(() => expect(gate.calls).toHaveLength(1));
+    // Another task's planning call now holds the provider's one slot, and never returns.
+    const hung = runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'message',
+      space: 'a',
+      message: 'hang',
+    });
+    hung.catch(() => undefined);
+    await vi.waitFor(() => expect(model.requests).toHaveLength(2));
+    openGate();
+
+    const task = await reviewed;
+    expect(task.status).toBe('completed');
+    expect(reply.calls).toHaveLength(1);
+    expect(task.steps.map((step) => `${step.pluginId}.${step.action}`)).toEqual([
+      'gate.wait',
+      'echo.reply',
+    ]);
+    const failedReview = lines.find(
+      (line) => line.msg === 'pipeline review failed; keeping the remaining steps',
+    );
+    expect(failedReview).toMatchObject({ code: 'WEFT_BULKHEAD_FULL', taskId: task.id });
+    expect(failedReview?.error).toContain('model:scripted');
   });
 
   it('runs the other tasks without their memory while a hung store holds its slots, and times out those holding them [claim:prod-shared-memory-hangs] [claim:sp-hung-store]', async () => {

@@ -3,7 +3,15 @@
  * accept answers.
  */
 import { describe, expect, it } from 'vitest';
-import { errorOf, planner, recordingExecutor, startedRuntime, TestPlugin } from './fixtures.js';
+import type { SpaceCoordinator, SpaceGrant, TaskArrival } from '@weft/core';
+import {
+  errorOf,
+  planner,
+  recordingExecutor,
+  startedRuntime,
+  TestPlugin,
+  waitFor,
+} from './fixtures.js';
 
 describe('the order of the checks of Runtime.dispatch', () => {
   it('checks the space id before the plugin: both wrong gives WEFT_INVALID_SPACE, status 400 [claim:tsdoc-runtime-dispatch-400]', async () => {
@@ -85,5 +93,60 @@ describe('Runtime.accept', () => {
     await expect(
       runtime.dispatch({ pluginId: 'echo', triggerId: 'test', space: 'a' }),
     ).rejects.toMatchObject({ code: 'WEFT_SHUTTING_DOWN', status: 503 });
+  });
+});
+
+describe('the queue bound with a coordinator', () => {
+  it('counts the tasks a coordinator is still recording against maxQueueSize, so a burst arriving meanwhile is refused [claim:prod-queue-max] [claim:prod-queue-full]', async () => {
+    const tickets = new Map<string, number>();
+    let admitted = 0;
+    const coordinator: SpaceCoordinator = {
+      id: 'slow-store',
+      init: async () => undefined,
+      shutdown: async () => undefined,
+      // Each task takes a while to be recorded, as a row written to PostgreSQL does.
+      admit: async (arrival: TaskArrival) => {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        admitted += 1;
+        tickets.set(arrival.space.id, admitted);
+        return admitted;
+      },
+      acquire: async (space): Promise<SpaceGrant> => ({
+        ticket: tickets.get(space) as number,
+        signal: new AbortController().signal,
+      }),
+      release: async () => undefined,
+    };
+    const hang = recordingExecutor('hang', () => new Promise(() => undefined));
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [hang] })],
+      responses: planner(['tools', 'hang']),
+      coordinator,
+      options: { scheduler: { concurrency: 1, maxQueueSize: 2 }, shutdown: 'cancel' },
+    });
+    const busy = await runtime.accept({ pluginId: 'tools', triggerId: 't', space: 'busy' });
+    busy.done.catch(() => undefined);
+    await waitFor(() => hang.calls.length === 1);
+
+    const burst = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, index) =>
+        runtime.accept({ pluginId: 'tools', triggerId: 't', space: `s${index}` }),
+      ),
+    );
+    for (const outcome of burst) {
+      if (outcome.status === 'fulfilled') outcome.value.done.catch(() => undefined);
+    }
+    expect(burst.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(2);
+    const refused = burst.filter((outcome) => outcome.status === 'rejected');
+    expect(refused).toHaveLength(4);
+    for (const outcome of refused) {
+      expect((outcome as PromiseRejectedResult).reason).toMatchObject({
+        code: 'WEFT_QUEUE_FULL',
+        status: 503,
+      });
+    }
+    // Only the accepted tasks were recorded, and no more than the queue holds wait.
+    expect(admitted).toBe(3);
+    expect(runtime.scheduler.pending).toBe(2);
   });
 });

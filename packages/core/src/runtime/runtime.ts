@@ -99,6 +99,11 @@ export class Runtime {
   /** Set when a start that failed is shutting down what it started: it is no longer held. */
   private startRollingBack = false;
   private readonly running = new Set<AgentTask>();
+  /**
+   * Tasks accepted but not queued yet, while the coordinator records them: they count against
+   * `scheduler.maxQueueSize`, or a burst arriving during those writes would all pass its check.
+   */
+  private admitting = 0;
   /** Removes the signal listeners of `options.handleSignals`, once they are added. */
   private stopListeningForSignals: () => void = () => undefined;
   /** The teardown running or last run; the next one waits for it. */
@@ -353,10 +358,16 @@ export class Runtime {
         { status: 503, expose: true },
       );
     }
-    const refusal = this.scheduler.refusal();
+    const refusal = this.scheduler.refusal(this.admitting);
     if (refusal) throw refusal;
     const task = newTask(randomId(), space, event);
-    const ticket = await this.config.coordinator?.admit(arrivalOf(task));
+    let ticket: number | undefined;
+    this.admitting += 1;
+    try {
+      ticket = await this.config.coordinator?.admit(arrivalOf(task));
+    } finally {
+      this.admitting -= 1;
+    }
     const done = this.runQueued(task, ticket);
     // A caller that only wanted the acknowledgement must not cause an unhandled rejection.
     done.catch(() => undefined);

@@ -115,9 +115,11 @@ export class Scheduler {
    * Why a task scheduled now would be refused, if it would: the runtime asks before a
    * coordinator records the task, since a task with a ticket is never refused for a full queue.
    *
+   * @param arriving - Tasks accepted but not scheduled yet (a coordinator is recording them),
+   * which count against `maxQueueSize` as if they were waiting.
    * @returns The error `schedule` would reject with, or `undefined`.
    */
-  refusal(): WeftError | undefined {
+  refusal(arriving = 0): WeftError | undefined {
     if (this.closed) {
       return new WeftError(
         'WEFT_SHUTTING_DOWN',
@@ -125,7 +127,7 @@ export class Scheduler {
         { status: 503, expose: true },
       );
     }
-    if (this.waiting >= this.maxQueueSize) {
+    if (this.waiting + arriving >= this.maxQueueSize) {
       return new WeftError(
         'WEFT_QUEUE_FULL',
         `Scheduler: the queue is full (${this.maxQueueSize} tasks waiting); try again later.`,
