@@ -479,8 +479,15 @@ describe('ChatPlugin', () => {
     });
   });
 
-  // The last body nests deeper than the server's default maxJsonDepth (64).
-  it.each(['{"room":', '"hello"', '42', `${'['.repeat(65)}${']'.repeat(65)}`])(
+  // The last two bodies nest deeper than the server's default maxJsonDepth (64): an array, and
+  // an object whose fields are all valid.
+  it.each([
+    '{"room":',
+    '"hello"',
+    '42',
+    `${'['.repeat(65)}${']'.repeat(65)}`,
+    `{"room":"42","user":"ada","message":"hi","extra":${'['.repeat(64)}${']'.repeat(64)}}`,
+  ])(
     'answers %s sent as application/json with 400 WEFT_CHAT_INVALID_REQUEST, not the server’s code [claim:httpchat-400-malformed-json] [claim:httpchat-row-400] [claim:chat-400] [claim:errors-chat-invalid-request-body] [claim:errors-bad-request-route-code]',
     async (body) => {
       const { runtime, model } = await boot([]);
