@@ -423,7 +423,7 @@ describe('ChatPlugin behind the server’s Origin check', () => {
 });
 
 describe('ChatPlugin: what the runtime’s server answers before the route', () => {
-  it('answers 413, 415, 403, 404 and 408 in the error shape with X-Request-Id, never asking authenticate nor running a task [claim:chat-readme-authenticate-after-parser] [claim:chat-413] [claim:chat-415] [claim:chat-403-server] [claim:chat-readme-404-408]', async () => {
+  it('answers 400, 413, 415, 403, 404 and 408 in the error shape with X-Request-Id, never asking authenticate nor running a task [claim:chat-readme-authenticate-after-parser] [claim:chat-413] [claim:chat-415] [claim:chat-403-server] [claim:chat-readme-404-408] [claim:chat-readme-400-http]', async () => {
     let asked = 0;
     const { model } = recordingModel();
     runtime = await Runtime.init({
@@ -475,6 +475,8 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
         body('hi'),
       ),
       method: await raw(`GET /chat HTTP/1.1\r\nHost: ${host}\r\n\r\n`),
+      noHost: await post(json, body('hi')),
+      notHttp: await raw('HELLO /chat\r\n\r\n'),
       // Headers that promise a body of 100 bytes, and 10 of them: the rest never comes.
       slow: await raw(
         `POST /chat HTTP/1.1\r\nHost: ${host}\r\n${json}Content-Length: 100\r\n\r\n{"room":"4`,
@@ -495,6 +497,8 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
       host: [403, 'WEFT_HOST_NOT_ALLOWED'],
       origin: [403, 'WEFT_ORIGIN_NOT_ALLOWED'],
       method: [404, 'WEFT_NOT_FOUND'],
+      noHost: [400, 'WEFT_BAD_REQUEST'],
+      notHttp: [400, 'WEFT_BAD_REQUEST'],
       slow: [408, 'WEFT_BAD_REQUEST'],
     });
     expect(asked).toBe(0);
