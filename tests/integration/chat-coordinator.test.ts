@@ -33,6 +33,7 @@ async function startInstance(
   reply: (signal: AbortSignal | undefined, prompt: string) => Promise<string>,
   reconnectDelayMs = 500,
   statementTimeoutMs?: number,
+  acquireTimeoutMs?: number,
 ): Promise<{ runtime: Runtime; coordinator: PostgresSpaceCoordinator }> {
   const coordinator = new PostgresSpaceCoordinator({
     connectionString: postgres.url(),
@@ -41,6 +42,7 @@ async function startInstance(
     reconnectDelayMs,
     reconnectMaxDelayMs: Math.max(reconnectDelayMs, 30_000),
     ...(statementTimeoutMs === undefined ? {} : { statementTimeoutMs }),
+    ...(acquireTimeoutMs === undefined ? {} : { acquireTimeoutMs }),
     logger: pino({ level: 'silent' }),
   });
   const model = new ScriptedModelProvider({
@@ -246,5 +248,45 @@ describe('the chat route with a PostgreSQL coordinator', () => {
     });
     // The client was told to send it again, yet the record was written: the task runs anyway.
     await waitFor('the recorded task running', () => replied.includes('late message'), 15_000);
+  }, 60_000);
+
+  it('answers 503 WEFT_COORDINATOR_ACQUIRE_TIMEOUT to a message whose space another instance held past acquireTimeoutMs, and never runs its task [claim:chat-readme-acquire-timeout]', async () => {
+    const schema = postgres.newSchema();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let holding = 0;
+    const holder = await startInstance(schema, async () => {
+      holding += 1;
+      await gate;
+      return 'first';
+    });
+    const waited: string[] = [];
+    const second = await startInstance(
+      schema,
+      async (_signal, prompt) => {
+        waited.push(prompt);
+        return 'second';
+      },
+      500,
+      undefined,
+      1_000,
+    );
+
+    // ada's task in room r5 runs on the first instance and holds the space.
+    const first = postChat(holder.runtime, 'r5', 'first message', 30_000);
+    await waitFor('the first reply step starting', () => holding === 1, 10_000);
+    const started = Date.now();
+    const answer = await postChat(second.runtime, 'r5', 'second message', 30_000);
+    expect(answer.status).toBe(503);
+    expect(await answer.json()).toMatchObject({
+      error: { status: 503, code: 'WEFT_COORDINATOR_ACQUIRE_TIMEOUT' },
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_000);
+    release();
+    expect((await first).status).toBe(200);
+    // The refused message's record was removed: no instance runs it once the space is free.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(waited).toEqual([]);
+    expect(holding).toBe(1);
   }, 60_000);
 });

@@ -70,7 +70,7 @@ export interface ChatResponse {
    * Present only when the task's chain, which holds the reply, could not be stored (the memory
    * provider failed or did not answer in time, so `task.recorded.chain` is `false`): later
    * messages will not see the reply, only, at most, the message it answered (stored when the task
-   * started). Show it to the user.
+   * started), unless a store that answered late wrote the chain after all. Show it to the user.
    */
   warning?: string;
 }

@@ -36,7 +36,7 @@ function rawPost(url: string, user: string): string {
 /** Reads the HTTP answers arriving on a socket, in order. */
 function answersOf(socket: Socket) {
   let buffered = '';
-  const parsed: { status: number; body: string }[] = [];
+  const parsed: { status: number; head: string; body: string }[] = [];
   socket.setEncoding('utf8');
   socket.on('data', (chunk: string) => {
     buffered += chunk;
@@ -48,6 +48,7 @@ function answersOf(socket: Socket) {
       if (buffered.length < end + 4 + length) return;
       parsed.push({
         status: Number(head.slice(9, 12)),
+        head,
         body: buffered.slice(end + 4, end + 4 + length),
       });
       buffered = buffered.slice(end + 4 + length);
@@ -214,7 +215,7 @@ describe('ChatPlugin: who the sender is', () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it('refuses an unknown token, a hook that throws, hangs or names a bad id, with 401 and no internals [claim:httpchat-authenticate] [claim:chat-401] [claim:errors-401-cause]', async () => {
+  it('refuses an unknown token, a hook that throws, hangs, names a bad id or answers anything else, with 401 and no internals [claim:httpchat-authenticate] [claim:chat-401] [claim:errors-401-cause]', async () => {
     const { url, model, logs } = await boot({
       authTimeoutMs: 200,
       authenticate: (request) => {
@@ -222,10 +223,12 @@ describe('ChatPlugin: who the sender is', () => {
         if (token === 'Bearer crash') throw new Error('token service at 10.0.0.7 down');
         if (token === 'Bearer hang') return new Promise<boolean>(() => undefined);
         if (token === 'Bearer odd') return { user: 'ada lovelace' };
+        // What a hook written in JavaScript may answer: neither true, false nor { user }.
+        if (token === 'Bearer vague') return 'ada' as unknown as boolean;
         return false;
       },
     });
-    for (const token of ['nope', 'crash', 'hang', 'odd']) {
+    for (const token of ['nope', 'crash', 'hang', 'odd', 'vague']) {
       const started = Date.now();
       const answer = await post(url, { room: 'r', user: 'ada', message: 'hi' }, token);
       expect(answer.status, token).toBe(401);
@@ -415,6 +418,90 @@ describe('ChatPlugin behind the server’s Origin check', () => {
       outgoing.end('{"room":"42","user":"ada","message":"hi"}=');
     });
     expect(status).toBe(403);
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe('ChatPlugin: what the runtime’s server answers before the route', () => {
+  it('answers 400, 413, 415, 403, 404 and 408 in the error shape with X-Request-Id, never asking authenticate nor running a task [claim:chat-readme-authenticate-after-parser] [claim:chat-413] [claim:chat-415] [claim:chat-403-server] [claim:chat-readme-404-408] [claim:chat-readme-400-http]', async () => {
+    let asked = 0;
+    const { model } = recordingModel();
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [
+        new ChatPlugin({
+          authenticate: () => {
+            asked += 1;
+            return { user: 'ada' };
+          },
+        }),
+      ],
+      options: {
+        server: { port: 0, bodyLimit: 1_000, headersTimeout: 200, requestTimeout: 300 },
+        logger: capturingLogger('info').logger,
+      },
+    });
+    await runtime.start();
+    const url = `${runtime.server.url}/chat`;
+    const { host, hostname, port } = new URL(url);
+
+    /** Sends raw HTTP/1.1 text on a connection of its own and reads the first answer. */
+    async function raw(text: string): Promise<{ status: number; head: string; body: string }> {
+      const socket = tcpConnect(Number(port), hostname);
+      sockets.push(socket);
+      const answers = answersOf(socket);
+      socket.write(text);
+      const [answer] = await answers.next(1);
+      return answer as { status: number; head: string; body: string };
+    }
+    const post = (headers: string, body: string) =>
+      raw(
+        `POST /chat HTTP/1.1\r\n${headers}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+    const json = 'Content-Type: application/json\r\n';
+    const body = (message: string) => JSON.stringify({ room: '42', user: 'ada', message });
+
+    const answers = {
+      tooLarge: await post(`Host: ${host}\r\n${json}`, body('x'.repeat(2_000))),
+      charset: await post(
+        `Host: ${host}\r\nContent-Type: application/json; charset=latin9\r\n`,
+        body('hi'),
+      ),
+      encoding: await post(`Host: ${host}\r\n${json}Content-Encoding: br2\r\n`, body('hi')),
+      host: await post(`Host: attacker.example\r\n${json}`, body('hi')),
+      origin: await post(
+        `Host: ${host}\r\nOrigin: https://attacker.example\r\n${json}`,
+        body('hi'),
+      ),
+      method: await raw(`GET /chat HTTP/1.1\r\nHost: ${host}\r\n\r\n`),
+      noHost: await post(json, body('hi')),
+      notHttp: await raw('HELLO /chat\r\n\r\n'),
+      // Headers that promise a body of 100 bytes, and 10 of them: the rest never comes.
+      slow: await raw(
+        `POST /chat HTTP/1.1\r\nHost: ${host}\r\n${json}Content-Length: 100\r\n\r\n{"room":"4`,
+      ),
+    };
+    const seen = Object.fromEntries(
+      Object.entries(answers).map(([name, answer]) => {
+        const { error } = JSON.parse(answer.body) as { error: Record<string, unknown> };
+        expect(answer.head).toMatch(new RegExp(`^x-request-id: ${String(error.requestId)}$`, 'im'));
+        expect(error.docsUrl).toEqual(expect.stringContaining('/reference/errors/#'));
+        return [name, [answer.status, error.code]];
+      }),
+    );
+    expect(seen).toEqual({
+      tooLarge: [413, 'WEFT_BAD_REQUEST'],
+      charset: [415, 'WEFT_BAD_REQUEST'],
+      encoding: [415, 'WEFT_BAD_REQUEST'],
+      host: [403, 'WEFT_HOST_NOT_ALLOWED'],
+      origin: [403, 'WEFT_ORIGIN_NOT_ALLOWED'],
+      method: [404, 'WEFT_NOT_FOUND'],
+      noHost: [400, 'WEFT_BAD_REQUEST'],
+      notHttp: [400, 'WEFT_BAD_REQUEST'],
+      slow: [408, 'WEFT_BAD_REQUEST'],
+    });
+    expect(asked).toBe(0);
     expect(model.requests).toHaveLength(0);
   });
 });

@@ -355,6 +355,34 @@ describe('ChatPlugin', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(9_900);
   }, 20_000);
 
+  it('answers with the warning when the chain is stored only after 10 s, though later messages then see the reply [claim:chat-warning-late-store]', async () => {
+    /** Stores the first chain memory 10.5 s late, like a database that answers after a stall. */
+    class LateChainStore extends InMemoryMemoryProvider {
+      chainStored = false;
+      override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
+        if (memory.kind !== 'chain' || this.chainStored) return super.store(memory);
+        await new Promise((resolve) => setTimeout(resolve, 10_500));
+        const stored = await super.store(memory);
+        this.chainStored = true;
+        return stored;
+      }
+    }
+    const memory = new LateChainStore();
+    const { runtime, model } = await boot(
+      [PLAN, 'The shed code is 7781.', PLAN, 'Again'],
+      new ChatPlugin({ trustClientUser: true }),
+      memory,
+    );
+    const first = await post(runtime, { room: '42', user: 'ada', message: 'Which code?' });
+    expect(first.json).toMatchObject({
+      reply: 'The shed code is 7781.',
+      warning: NOT_REMEMBERED_WARNING,
+    });
+    await expect.poll(() => memory.chainStored, { timeout: 2_000 }).toBe(true);
+    await post(runtime, { room: '42', user: 'ada', message: 'And the gate?' });
+    expect(model.requests[2]?.at(-1)?.content ?? '').toContain('7781');
+  }, 20_000);
+
   // Guards the README's last paragraph: no review follows a successful last step by default,
   // so a queue of plan, reply, plan, reply answers two messages.
   it('answers two messages from a queue of plan and reply per message, with no review between [claim:chat-no-review] [claim:tst-no-final-review]', async () => {
@@ -479,8 +507,15 @@ describe('ChatPlugin', () => {
     });
   });
 
-  // The last body nests deeper than the server's default maxJsonDepth (64).
-  it.each(['{"room":', '"hello"', '42', `${'['.repeat(65)}${']'.repeat(65)}`])(
+  // The last two bodies nest deeper than the server's default maxJsonDepth (64): an array, and
+  // an object whose fields are all valid.
+  it.each([
+    '{"room":',
+    '"hello"',
+    '42',
+    `${'['.repeat(65)}${']'.repeat(65)}`,
+    `{"room":"42","user":"ada","message":"hi","extra":${'['.repeat(64)}${']'.repeat(64)}}`,
+  ])(
     'answers %s sent as application/json with 400 WEFT_CHAT_INVALID_REQUEST, not the server’s code [claim:httpchat-400-malformed-json] [claim:httpchat-row-400] [claim:chat-400] [claim:errors-chat-invalid-request-body] [claim:errors-bad-request-route-code]',
     async (body) => {
       const { runtime, model } = await boot([]);

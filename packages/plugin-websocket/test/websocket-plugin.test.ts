@@ -165,7 +165,7 @@ describe('WebSocketPlugin message order', () => {
 });
 
 describe('WebSocketPlugin beside ChatPlugin in one runtime', () => {
-  it("answers with the reply whichever plugin's reply step the model planned, over both transports, and each sees the other's messages [claim:wsdoc-same-space] [claim:wsdoc-both-transports] [claim:wsreadme-space] [claim:wsreadme-both-transports] [claim:httpchat-last-reply] [claim:chat-200]", async () => {
+  it("answers with the reply whichever plugin's reply step the model planned, over both transports, and each sees the other's messages [claim:chat-readme-ws-same-spaces] [claim:wsdoc-same-space] [claim:wsdoc-both-transports] [claim:wsreadme-space] [claim:wsreadme-both-transports] [claim:httpchat-last-reply] [claim:chat-200]", async () => {
     const plans: string[] = [];
     // The planner is offered chat/reply and websocket/reply, which write the same reply: it
     // picks the other transport's step here, for both messages.
@@ -219,6 +219,48 @@ describe('WebSocketPlugin beside ChatPlugin in one runtime', () => {
     });
     // The same space: the HTTP message's planning saw the websocket one.
     expect(plans[1]).toContain('over the websocket');
+  });
+
+  it('counts maxInFlightPerUser apart from ChatPlugin, so a user may have that many messages waiting on each [claim:chat-readme-per-user-apart]', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const model = new ScriptedModelProvider({
+      fallback: async (messages, request) => {
+        if (request.purpose === 'plan') return { steps: [{ pluginId: 'chat', action: 'reply' }] };
+        if (request.purpose === 'review') return { type: 'continue' };
+        await gate;
+        return echoModel(messages, request);
+      },
+    });
+    const plugin = new WebSocketPlugin({ port: 0, trustClientUser: true, maxInFlightPerUser: 1 });
+    const chat = new ChatPlugin({ trustClientUser: true, maxInFlightPerUser: 1 });
+    const runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [chat, plugin],
+      options: { server: { port: 0 }, logger: capturingLogger('info').logger },
+    });
+    stopAfterTest(runtime);
+    await runtime.start();
+
+    const post = (room: string) =>
+      fetch(`${runtime.server.url}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ room, user: 'ada', message: `in ${room}` }),
+      });
+    const waiting = post('r1');
+    await expect.poll(() => chat.access.inFlightOf('ada')).toBe(1);
+    // HTTP's one slot is taken: a second message over HTTP is refused...
+    expect((await post('r2')).status).toBe(429);
+    // ...while the websocket plugin still takes one of the same user.
+    const client = await open(plugin.url as string);
+    client.send(message('1', 'over the websocket', 'r3'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+    expect(plugin.access.inFlightOf('ada')).toBe(1);
+    release();
+    expect(await client.next()).toMatchObject({ type: 'reply', id: '1', status: 'completed' });
+    expect((await waiting).status).toBe(200);
   });
 });
 
