@@ -430,6 +430,43 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(resumed.find((entry) => entry.arrival.taskId === task.taskId)?.ticket).toBe(ticket);
   }, 20_000);
 
+  it('gives its spaces up and reconnects when PostgreSQL does not record that a task finished, and the task runs again [claim:coord-readme-finish-unrecorded] [claim:coord-readme-health]', async () => {
+    const schema = db.newSchema();
+    const coordinator = await open({
+      schema,
+      statementTimeoutMs: 200,
+      sweepIntervalMs: 100,
+      reconnectDelayMs: 100,
+      reconnectMaxDelayMs: 200,
+    });
+    const task = arrival('room');
+    const ticket = await coordinator.admit(task);
+    const grant = await coordinator.acquire('room', new AbortController().signal);
+    const before = coordinator.instance;
+    // Another session holds the table, so each attempt to delete the finished task's row waits
+    // and PostgreSQL cancels it at statementTimeoutMs.
+    const blocker = new pg.Client({ connectionString: db.url() });
+    await blocker.connect();
+    onTestFinished(() => blocker.end());
+    await blocker.query('BEGIN');
+    await blocker.query(`LOCK TABLE "${schema}".tasks IN ACCESS EXCLUSIVE MODE`);
+    await coordinator.release('room', ticket, 'finished');
+    // The instance gave its spaces up, as when its lock connection drops.
+    expect(grant.signal.aborted).toBe(true);
+    expect(grant.signal.reason).toMatchObject({ code: 'WEFT_COORDINATOR_CONNECTION_LOST' });
+    expect(await coordinator.checkHealth()).toBe(false);
+    await blocker.query('COMMIT');
+    // Its row, left in place, is taken over once the instance is back: the task runs again.
+    const deadline = Date.now() + 10_000;
+    while (!resumed.some((entry) => entry.arrival.taskId === task.taskId)) {
+      if (Date.now() > deadline) throw new Error('the finished task was not resumed within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(resumed.find((entry) => entry.arrival.taskId === task.taskId)?.ticket).toBe(ticket);
+    expect(await coordinator.checkHealth()).toBe(true);
+    expect(coordinator.instance).not.toBe(before);
+  }, 20_000);
+
   it('runs and releases a task in a schema of the longest name it takes, 54 characters, and stays connected [claim:coord-readme-schema-length]', async () => {
     const schema = `${db.newSchema()}_`.padEnd(54, 'x');
     expect(schema).toHaveLength(54);

@@ -1,5 +1,5 @@
 import { WeftError } from '@weft/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { resolveOptions } from '../src/options.js';
 
 const connectionString = 'postgres://localhost/weft';
@@ -62,5 +62,29 @@ describe('PostgresSpaceCoordinator schema option', () => {
       message = (error as Error).message;
     }
     expect(message).toMatch(/schema must be a lower-case identifier of up to 54 /);
+  });
+});
+
+describe('PostgresSpaceCoordinator default logger', () => {
+  it('writes warnings and errors to stderr as JSON lines, and no info lines [claim:coord-readme-default-logger]', () => {
+    const written: string[] = [];
+    const spy = vi
+      .spyOn(process.stderr, 'write')
+      .mockImplementation((chunk: string | Uint8Array) => {
+        written.push(String(chunk));
+        return true;
+      });
+    try {
+      const { logger } = resolveOptions({ connectionString });
+      logger.info({ instance: '1' }, 'coordinator started');
+      logger.warn({ attempt: 1 }, 'reconnecting to PostgreSQL failed; trying again');
+      logger.error({ instance: '1' }, 'lost the connection');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written.map((line) => JSON.parse(line) as unknown)).toEqual([
+      { level: 'warn', attempt: 1, msg: 'reconnecting to PostgreSQL failed; trying again' },
+      { level: 'error', instance: '1', msg: 'lost the connection' },
+    ]);
   });
 });
