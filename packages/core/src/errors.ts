@@ -201,7 +201,7 @@ export const CORE_ERRORS = {
       ],
       cause:
         '`dispatch` (or `accept`) received a space id that is not valid: empty, longer than 200 characters, not starting with an ASCII letter or digit, or containing characters other than ASCII letters and digits, `-`, `_`, `.` and `:` (an accented letter such as `é` is refused).',
-      fix: "build space ids from checked parts. `spaceId('chat', 'room', room)` from `@weft/core` builds a valid id from any non-empty parts of well-formed text and throws this error itself when it cannot (no part, an empty part, a part holding a lone UTF-16 surrogate, a first part that does not start with an ASCII letter or digit, an encoded id over 200 characters); see [Spaces](../core-utilities/spaces.md).",
+      fix: "build space ids from checked parts. `spaceId('chat', 'room', room)` from `@weft/core` builds a valid id from any non-empty parts of well-formed text and throws this error itself when it cannot (no part, a part that is not a string, an empty part, a part holding a lone UTF-16 surrogate, a first part that does not start with an ASCII letter or digit, an encoded id over 200 characters); see [Spaces](../core-utilities/spaces.md).",
     },
     /**
      * @claim errors-memory-invalid-contract
