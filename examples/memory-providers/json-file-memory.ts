@@ -191,6 +191,14 @@ export class JsonFileMemoryProvider extends MemoryProvider {
   }
 }
 
+// Callers get a copy, never the kept object. Through JSON, as the file holds
+// it: structuredClone gives up on content nested a few thousand levels deep,
+// which the checks let through.
 function copy(memory: Memory): Memory {
-  return structuredClone(memory);
+  return {
+    ...memory,
+    content: JSON.parse(JSON.stringify(memory.content)) as unknown,
+    metadata: JSON.parse(JSON.stringify(memory.metadata)) as Memory['metadata'],
+    createdAt: new Date(memory.createdAt.getTime()),
+  };
 }

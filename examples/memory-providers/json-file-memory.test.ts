@@ -1,0 +1,30 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { JsonFileMemoryProvider } from './json-file-memory.js';
+
+let directory: string;
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'weft-json-file-memory-'));
+});
+afterAll(() => rm(directory, { recursive: true, force: true }));
+
+it('JsonFileMemoryProvider answers content nested thousands of levels deep, as SQLite does', async () => {
+  const memory = new JsonFileMemoryProvider(
+    join(directory, 'deep-content.json'),
+  );
+  await memory.init();
+  let content: Record<string, unknown> = { leaf: true };
+  for (let level = 0; level < 2500; level += 1) content = { inner: content };
+  const stored = await memory.store({
+    space: 'room',
+    kind: 'note',
+    content,
+    metadata: {},
+  });
+  expect(stored.content).toEqual(content);
+  const [found] = await memory.query({ space: 'room' });
+  expect(found?.content).toEqual(content);
+  await memory.shutdown();
+});
