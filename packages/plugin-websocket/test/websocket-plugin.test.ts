@@ -329,7 +329,7 @@ describe('WebSocketPlugin bad input', () => {
     expect(booted.runtime.status).toBe('running');
   });
 
-  it('closes the connection, with no error frame, on a text frame that is not UTF-8 (1007) and on an unmasked frame (1002) [claim:wsreadme-protocol-close]', async () => {
+  it('closes the connection, with no error frame, on a text frame that is not UTF-8 (1007) and on an unmasked frame (1002) [claim:wsreadme-protocol-close] [claim:wsdoc-protocol-close]', async () => {
     booted = await boot();
     const notUtf8 = await open(booted.url);
     const frames: unknown[] = [];
@@ -347,7 +347,7 @@ describe('WebSocketPlugin bad input', () => {
     expect(await booted.memory.query({ limit: 10 })).toEqual([]);
   });
 
-  it('counts every frame of a fragmented message against maxPayloadBytes: fragments each under it close the connection with 1009 once their sum passes it [claim:wsreadme-payload]', async () => {
+  it('counts every frame of a fragmented message against maxPayloadBytes: fragments each under it close the connection with 1009 once their sum passes it [claim:wsreadme-payload] [claim:wsdoc-payload]', async () => {
     booted = await boot({ maxPayloadBytes: 1024 });
     const client = await open(booted.url);
     const text = JSON.stringify(message('1', 'x'.repeat(1200)));
@@ -371,7 +371,7 @@ describe('WebSocketPlugin bad input', () => {
     expect(await client.next()).toMatchObject({ type: 'reply', id: '1' });
   });
 
-  it('refuses a message id already waiting for its reply, and more than maxInFlight messages [claim:wsreadme-max-in-flight] [claim:wsdoc-caps] [claim:prod-chat-caps-refuse] [claim:wsreadme-error-codes] [claim:wsreadme-id] [claim:errors-ws-invalid-frame-id-in-use]', async () => {
+  it('refuses a message id already waiting for its reply, and more than maxInFlight messages [claim:wsreadme-max-in-flight] [claim:wsdoc-caps] [claim:prod-chat-caps-refuse] [claim:wsreadme-error-codes] [claim:wsreadme-id] [claim:errors-ws-invalid-frame-id-in-use] [claim:wsdoc-id]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     booted = await boot({ maxInFlight: 2 }, async (messages, request) => {
@@ -619,22 +619,26 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(booted.plugin.connectionCount).toBe(0);
   });
 
-  it('drops a client that sends its upgrade headers too slowly, once handshakeTimeoutMs has passed [claim:wsreadme-handshake-timeout]', async () => {
+  it('drops a client that sends its upgrade headers too slowly, once handshakeTimeoutMs has passed [claim:wsreadme-handshake-timeout] [claim:wsdoc-handshake-timeout]', async () => {
     booted = await boot({ handshakeTimeoutMs: 300 });
     const { port } = new URL(booted.url);
     const socket = tcpConnect(Number(port), '127.0.0.1');
     socket.on('error', () => undefined);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
     socket.write('GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n');
     const started = Date.now();
     await new Promise<void>((resolve) => socket.on('close', () => resolve()));
     // Not before the timeout (timers may fire a few ms early), and soon after it.
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     expect(Date.now() - started).toBeLessThan(3_000);
+    // Cut without an answer: no 408 from the HTTP server.
+    expect(received).toBe('');
   });
 });
 
 describe('WebSocketPlugin deadlines and limits', () => {
-  it('cuts a client that connects and sends nothing, without an answer, from handshakeTimeoutMs up to 1 s after it [claim:wsreadme-handshake-timeout]', async () => {
+  it('cuts a client that connects and sends nothing, without an answer, from handshakeTimeoutMs up to 1 s after it [claim:wsreadme-handshake-timeout] [claim:wsdoc-handshake-timeout]', async () => {
     booted = await boot({ handshakeTimeoutMs: 1_500 });
     const { port } = new URL(booted.url);
     const socket = tcpConnect(Number(port), '127.0.0.1');
@@ -815,10 +819,26 @@ describe('WebSocketPlugin deadlines and limits', () => {
     expect((await client.closed).code).toBe(1006);
   });
 
-  it('closes an idle connection with 1000 [claim:wsreadme-idle]', async () => {
+  it('closes an idle connection with 1000 [claim:wsreadme-idle] [claim:wsdoc-idle]', async () => {
     booted = await boot({ idleTimeoutMs: 200 });
     const client = await open(booted.url);
     expect(await client.closed).toEqual({ code: IDLE_CLOSE.code, reason: IDLE_CLOSE.reason });
+  });
+
+  it('counts a binary frame as activity but not the pongs of the heartbeat [claim:wsdoc-idle]', async () => {
+    booted = await boot({ idleTimeoutMs: 600, heartbeatIntervalMs: 50 });
+    const client = await open(booted.url);
+    let pongs = 0;
+    client.socket.on('ping', () => (pongs += 1));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    client.socket.send(Buffer.from([1, 2, 3]), { binary: true });
+    const sent = Date.now();
+    expect(await client.next()).toMatchObject({ code: 'WEFT_WS_INVALID_FRAME', id: null });
+    expect(await client.closed).toEqual({ code: IDLE_CLOSE.code, reason: IDLE_CLOSE.reason });
+    // The binary frame restarted the idle time (the first deadline was 200 ms after it) ...
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(550);
+    // ... while the client answered every ping meanwhile, which kept nothing open.
+    expect(pongs).toBeGreaterThan(5);
   });
 });
 
@@ -1124,7 +1144,7 @@ describe('WebSocketPlugin listening', () => {
 });
 
 describe('WebSocketPlugin defaults', () => {
-  it('has the documented defaults [claim:httpchat-options-same] [claim:wsdoc-own-port] [claim:wsdoc-payload] [claim:ws-doc-connections-per-user] [claim:wsdoc-same-options] [claim:wsdoc-per-user] [claim:prod-chat-caps] [claim:wsreadme-defaults] [claim:wsreadme-path] [claim:wsreadme-same-options] [claim:chat-readme-ws-options] [claim:wsreadme-connections-per-user] [claim:wsreadme-per-user-default] [claim:tsdoc-ws-options-defaults] [claim:prod-chat-same-options]', () => {
+  it('has the documented defaults [claim:httpchat-options-same] [claim:wsdoc-own-port] [claim:wsdoc-payload] [claim:wsdoc-handshake-timeout] [claim:wsdoc-idle] [claim:ws-doc-connections-per-user] [claim:wsdoc-same-options] [claim:wsdoc-per-user] [claim:prod-chat-caps] [claim:wsreadme-defaults] [claim:wsreadme-path] [claim:wsreadme-same-options] [claim:chat-readme-ws-options] [claim:wsreadme-connections-per-user] [claim:wsreadme-per-user-default] [claim:tsdoc-ws-options-defaults] [claim:prod-chat-same-options]', () => {
     const { authenticate, authorizeRoom, ...options } = new WebSocketPlugin().options;
     expect(authenticate).toBeUndefined();
     expect(authorizeRoom).toBeUndefined();
