@@ -66,4 +66,51 @@ describe('a better-sqlite3 binary built for another Node.js version', () => {
       await runtime.stop();
     }
   });
+
+  it('fails the start the same way, with bindings’ “Could not locate the bindings file”, when no binary was built, as after npm 12 blocked the install script [claim:trouble-npm12-blocked] [claim:errors-sqlite-open-native-binary]', async () => {
+    // better-sqlite3's tarball has no binary: its install script fetches or compiles one. Where
+    // npm 12 blocked that script, `bindings` searches a package with no build folder; the real
+    // `bindings`, pointed at an empty folder, fails as it then does.
+    const driver = require(
+      createRequire(require.resolve('better-sqlite3')).resolve(
+        'better-sqlite3/package.json',
+      ),
+    ) as { files: string[] };
+    expect(
+      driver.files.filter((entry) => /^(build|prebuilds?)\b/.test(entry)),
+    ).toEqual([]);
+    const realBindings = require(bindingsPath) as (options: {
+      bindings: string;
+      module_root: string;
+    }) => unknown;
+    const unbuilt = mkdtempSync(path.join(folder, 'unbuilt-'));
+    const standIn = new Module(bindingsPath);
+    standIn.filename = bindingsPath;
+    standIn.loaded = true;
+    standIn.exports = (name: string) =>
+      realBindings({ bindings: name, module_root: unbuilt });
+    require.cache[bindingsPath] = standIn;
+
+    const runtime = await createAgent({
+      model: createScriptedModel(),
+      memory: new SqliteMemoryProvider({ path: path.join(folder, 'chat.db') }),
+      port: 0,
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      const error = await runtime.start().then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(WeftError.is(error, 'WEFT_START_FAILED')).toBe(true);
+      expect(
+        WeftError.is((error as Error).cause, 'WEFT_SQLITE_OPEN_FAILED'),
+      ).toBe(true);
+      expect((error as Error).message).toMatch(
+        /^Runtime\.start: memory provider "sqlite" failed to initialise: SqliteMemoryProvider "sqlite": cannot open the database ".*chat\.db": Could not locate the bindings file\. Tried:/,
+      );
+    } finally {
+      await runtime.stop();
+    }
+  });
 });

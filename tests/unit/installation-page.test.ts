@@ -367,7 +367,7 @@ describe("the SQLite driver's install script", () => {
     expect(driver.scripts.install).toMatch(/node-gyp rebuild/);
   });
 
-  it('is allowed in the package.json of a --memory sqlite project, as the page shows, and in its pnpm-workspace.yaml [claim:install-sqlite-generated-allows]', async () => {
+  it('is allowed in the package.json of a --memory sqlite project, as the page shows, and in its pnpm-workspace.yaml [claim:install-sqlite-generated-allows] [claim:trouble-generated-allows-sqlite]', async () => {
     const page = readDoc('installation.md');
     const shown = /`("allowScripts": \{[^`]*\})`/.exec(page)?.[1];
     expect(shown).toBeDefined();
