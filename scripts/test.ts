@@ -2,14 +2,16 @@
  * `npm test`: every test phase of tooling/test-phases.ts, stage by stage, stopping at the first
  * failure. Phases that run beside another have their output held back and printed whole when
  * each ends, so a log reads phase by phase; the first lane's lone phases print as they go. At
- * the end it prints how long each phase
- * took, and what this run's figures make of CI's jobs, which run side by side: the wall time of a
+ * the end it prints how long each phase took and the processor time it used (where /proc counts
+ * it), and what this run's figures make of CI's jobs, which run side by side: the wall time of a
  * full pull request (the longest job) and of one that changes only docs.
  *
  * Run: npm test. One or more phases: npm test -- test:unit build.
  */
 import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { cpuShares } from '../tooling/children-cpu';
 import { PACKED_DIR_ENV, packAllOnce } from '../tooling/packed-packages';
 import {
   CI_JOBS,
@@ -27,8 +29,15 @@ const PACKED_DIR = path.join(root, '.cache/packed');
 interface Outcome {
   phase: TestPhase;
   seconds: number;
+  /** Processor seconds of the phase's npm and all it waited for; undefined without /proc. */
+  cpuSeconds: number | undefined;
   passed: boolean;
 }
+
+/** Each ended child's processor time, taken as it ends. */
+const nextCpuShare = cpuShares();
+/** The processor time of packing the packages once, which no phase's figure includes. */
+let packingCpuSeconds: number | undefined;
 
 function runPhase(phase: TestPhase, holdOutput: boolean): Promise<Outcome> {
   const started = performance.now();
@@ -37,6 +46,9 @@ function runPhase(phase: TestPhase, holdOutput: boolean): Promise<Outcome> {
       stdio: holdOutput ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     });
     const held: Buffer[] = [];
+    let cpuSeconds: number | undefined;
+    // Read when npm has been reaped, before a phase beside it ends and adds its own time.
+    child.once('exit', () => (cpuSeconds = nextCpuShare()));
     child.stdout?.on('data', (chunk: Buffer) => held.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => held.push(chunk));
     let finished = false;
@@ -50,7 +62,7 @@ function runPhase(phase: TestPhase, holdOutput: boolean): Promise<Outcome> {
         process.stdout.write(Buffer.concat(held));
       }
       console.log(`===== ${phase.script}: ${passed ? 'passed' : 'FAILED'} in ${minutes(seconds)}`);
-      resolve({ phase, seconds, passed });
+      resolve({ phase, seconds, cpuSeconds, passed });
     };
     child.once('error', () => finish(false));
     // 'close', not 'exit': a child can exit before its last output has been read from the pipe.
@@ -65,15 +77,27 @@ function minutes(seconds: number): string {
 function printSummary(outcomes: readonly Outcome[], stageSeconds: readonly number[]): void {
   console.log('\nTest phases');
   console.table(
-    outcomes.map(({ phase, seconds, passed }) => ({
+    outcomes.map(({ phase, seconds, cpuSeconds, passed }) => ({
       phase: phase.script,
       'CI job': phase.job,
       minutes: Number((seconds / 60).toFixed(1)),
+      'processor minutes': cpuSeconds === undefined ? '' : Number((cpuSeconds / 60).toFixed(1)),
       result: passed ? 'passed' : 'FAILED',
     })),
   );
   const total = stageSeconds.reduce((sum, seconds) => sum + seconds, 0);
   console.log(`Whole run: ${minutes(total)}`);
+  const cpu = outcomes.reduce<number | undefined>(
+    (sum, { cpuSeconds }) =>
+      sum === undefined || cpuSeconds === undefined ? undefined : sum + cpuSeconds,
+    packingCpuSeconds ?? 0,
+  );
+  if (cpu !== undefined && total > 0) {
+    const cores = availableParallelism();
+    console.log(
+      `Processor time: ${minutes(cpu)}, packing included, of the ${minutes(total * cores)} that ${cores} cores give in that time (${Math.round((100 * cpu) / (total * cores))}% busy)`,
+    );
+  }
   const jobSeconds = (docsOnly: boolean): [CiJob, number][] =>
     (Object.keys(CI_JOBS) as CiJob[]).map((job) => [
       job,
@@ -116,6 +140,7 @@ async function main(): Promise<void> {
     (packing ??= (async () => {
       const started = performance.now();
       const tarballs = await packAllOnce(root, PACKED_DIR);
+      packingCpuSeconds = nextCpuShare();
       process.env[PACKED_DIR_ENV] = PACKED_DIR;
       console.log(
         `Packed ${tarballs.length} packages once into ${path.relative(root, PACKED_DIR)} in ${minutes((performance.now() - started) / 1000)}`,
