@@ -2,7 +2,7 @@ import { OpenAIModelProvider } from '@weft/model-openai';
 
 /**
  * The real model. Pass it to createAgent instead of the scripted one:
- * `createAgent({ model: createOpenAIModel() })`.
+ * `createAgent({ model: createOpenAIModel(), memory, port })`.
  */
 export function createOpenAIModel(): OpenAIModelProvider {
   return new OpenAIModelProvider({
