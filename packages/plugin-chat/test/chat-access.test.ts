@@ -423,7 +423,7 @@ describe('ChatPlugin behind the server’s Origin check', () => {
 });
 
 describe('ChatPlugin: what the runtime’s server answers before the route', () => {
-  it('answers 400, 413, 415, 403, 404 and 408 in the error shape with X-Request-Id, never asking authenticate nor running a task [claim:chat-readme-authenticate-after-parser] [claim:chat-413] [claim:chat-415] [claim:chat-403-server] [claim:chat-readme-404-408] [claim:chat-readme-400-http]', async () => {
+  it('answers 400, 413, 415, 431, 403, 404 and 408 in the error shape with X-Request-Id, never asking authenticate nor running a task [claim:chat-readme-authenticate-after-parser] [claim:chat-413] [claim:chat-415] [claim:chat-403-server] [claim:chat-readme-404-408] [claim:chat-readme-400-http] [claim:httpchat-server-answers] [claim:httpchat-row-400-server] [claim:httpchat-row-403-server] [claim:httpchat-row-404] [claim:httpchat-row-408] [claim:httpchat-row-413] [claim:httpchat-row-415] [claim:httpchat-row-431] [claim:httpchat-413] [claim:httpchat-authenticate-row]', async () => {
     let asked = 0;
     const { model } = recordingModel();
     runtime = await Runtime.init({
@@ -469,6 +469,13 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
         body('hi'),
       ),
       encoding: await post(`Host: ${host}\r\n${json}Content-Encoding: br2\r\n`, body('hi')),
+      // Said to be gzip, but plain text: it does not inflate.
+      notGzip: await post(`Host: ${host}\r\n${json}Content-Encoding: gzip\r\n`, body('hi')),
+      // Node's parser takes at most 16 KiB of headers.
+      bigHeaders: await post(
+        `Host: ${host}\r\n${json}X-Big: ${'a'.repeat(20_000)}\r\n`,
+        body('hi'),
+      ),
       host: await post(`Host: attacker.example\r\n${json}`, body('hi')),
       origin: await post(
         `Host: ${host}\r\nOrigin: https://attacker.example\r\n${json}`,
@@ -477,6 +484,8 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
       method: await raw(`GET /chat HTTP/1.1\r\nHost: ${host}\r\n\r\n`),
       noHost: await post(json, body('hi')),
       notHttp: await raw('HELLO /chat\r\n\r\n'),
+      // Headers that never end: the blank line after them never comes.
+      slowHeaders: await raw(`POST /chat HTTP/1.1\r\nHost: ${host}\r\n${json}`),
       // Headers that promise a body of 100 bytes, and 10 of them: the rest never comes.
       slow: await raw(
         `POST /chat HTTP/1.1\r\nHost: ${host}\r\n${json}Content-Length: 100\r\n\r\n{"room":"4`,
@@ -494,11 +503,14 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
       tooLarge: [413, 'WEFT_BAD_REQUEST'],
       charset: [415, 'WEFT_BAD_REQUEST'],
       encoding: [415, 'WEFT_BAD_REQUEST'],
+      notGzip: [400, 'WEFT_BAD_REQUEST'],
+      bigHeaders: [431, 'WEFT_BAD_REQUEST'],
       host: [403, 'WEFT_HOST_NOT_ALLOWED'],
       origin: [403, 'WEFT_ORIGIN_NOT_ALLOWED'],
       method: [404, 'WEFT_NOT_FOUND'],
       noHost: [400, 'WEFT_BAD_REQUEST'],
       notHttp: [400, 'WEFT_BAD_REQUEST'],
+      slowHeaders: [408, 'WEFT_BAD_REQUEST'],
       slow: [408, 'WEFT_BAD_REQUEST'],
     });
     expect(asked).toBe(0);
