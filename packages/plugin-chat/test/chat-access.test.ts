@@ -518,6 +518,33 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
   });
 });
 
+describe('ChatPlugin: other methods on its path', () => {
+  it('answers another method on the chat path with 404, except an OPTIONS preflight, which the cors middleware answers when server.cors is set [claim:httpchat-row-404]', async () => {
+    const answers: Record<string, [number, number]> = {};
+    for (const corsOn of [false, true]) {
+      const { model } = recordingModel();
+      runtime = await Runtime.init({
+        models: [model],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new ChatPlugin({ authenticate: () => ({ user: 'ada' }) })],
+        options: { server: { port: 0, cors: corsOn }, logger: capturingLogger('info').logger },
+      });
+      await runtime.start();
+      const url = `${runtime.server.url}/chat`;
+      const preflight = await fetch(url, {
+        method: 'OPTIONS',
+        // Without an Origin, so that the origin check lets it through either way.
+        headers: { 'access-control-request-method': 'POST' },
+      });
+      const get = await fetch(url);
+      answers[corsOn ? 'cors' : 'plain'] = [preflight.status, get.status];
+      expect(model.requests).toHaveLength(0);
+      await runtime.stop();
+    }
+    expect(answers).toEqual({ plain: [404, 404], cors: [204, 404] });
+  });
+});
+
 describe('ChatPlugin: what middleware found', () => {
   it("lets authenticate read what middleware on the runtime's express app put in response.locals [claim:httpchat-auth-middleware-locals] [claim:httpchat-auth-middleware] [claim:trig-route-locals]", async () => {
     const { model } = recordingModel();
