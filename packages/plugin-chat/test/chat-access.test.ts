@@ -518,6 +518,41 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
   });
 });
 
+describe('ChatPlugin: a large body not sent as JSON', () => {
+  it('answers a body over server.bodyLimit that is not application/json with the route’s 400, not 413, after asking authenticate [claim:httpchat-413-json-only]', async () => {
+    let asked = 0;
+    const { model } = recordingModel();
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [
+        new ChatPlugin({
+          authenticate: () => {
+            asked += 1;
+            return { user: 'ada' };
+          },
+        }),
+      ],
+      options: { server: { port: 0, bodyLimit: 1_000 }, logger: capturingLogger('info').logger },
+    });
+    await runtime.start();
+    const post = (type: string) =>
+      fetch(`${runtime.server.url}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: JSON.stringify({ room: '42', user: 'ada', message: 'x'.repeat(5_000) }),
+      });
+    const plain = await post('text/plain');
+    expect(plain.status).toBe(400);
+    expect(await plain.json()).toMatchObject({ error: { code: 'WEFT_CHAT_INVALID_REQUEST' } });
+    expect(asked).toBe(1);
+    const json = await post('application/json');
+    expect(json.status).toBe(413);
+    expect(asked).toBe(1);
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
 describe('ChatPlugin: other methods on its path', () => {
   it('answers another method on the chat path with 404, except an OPTIONS preflight, which the cors middleware answers when server.cors is set [claim:httpchat-row-404]', async () => {
     const answers: Record<string, [number, number]> = {};
