@@ -471,6 +471,10 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
       encoding: await post(`Host: ${host}\r\n${json}Content-Encoding: br2\r\n`, body('hi')),
       // Said to be gzip, but plain text: it does not inflate.
       notGzip: await post(`Host: ${host}\r\n${json}Content-Encoding: gzip\r\n`, body('hi')),
+      // A chunk extension longer than Node's parser takes (16 KiB).
+      chunkExtension: await raw(
+        `POST /chat HTTP/1.1\r\nHost: ${host}\r\n${json}Transfer-Encoding: chunked\r\n\r\n2;x=${'a'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`,
+      ),
       // Node's parser takes at most 16 KiB of headers.
       bigHeaders: await post(
         `Host: ${host}\r\n${json}X-Big: ${'a'.repeat(20_000)}\r\n`,
@@ -505,6 +509,7 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
       encoding: [415, 'WEFT_BAD_REQUEST'],
       notGzip: [400, 'WEFT_BAD_REQUEST'],
       bigHeaders: [431, 'WEFT_BAD_REQUEST'],
+      chunkExtension: [413, 'WEFT_BAD_REQUEST'],
       host: [403, 'WEFT_HOST_NOT_ALLOWED'],
       origin: [403, 'WEFT_ORIGIN_NOT_ALLOWED'],
       method: [404, 'WEFT_NOT_FOUND'],
