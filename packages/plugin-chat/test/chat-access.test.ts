@@ -541,8 +541,9 @@ describe('ChatPlugin: a large body not sent as JSON', () => {
       options: { server: { port: 0, bodyLimit: 1_000 }, logger: capturingLogger('info').logger },
     });
     await runtime.start();
+    const url = `${runtime.server.url}/chat`;
     const post = (type: string) =>
-      fetch(`${runtime.server.url}/chat`, {
+      fetch(url, {
         method: 'POST',
         headers: { 'content-type': type },
         body: JSON.stringify({ room: '42', user: 'ada', message: 'x'.repeat(5_000) }),
