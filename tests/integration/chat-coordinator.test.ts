@@ -250,7 +250,7 @@ describe('the chat route with a PostgreSQL coordinator', () => {
     await waitFor('the recorded task running', () => replied.includes('late message'), 15_000);
   }, 60_000);
 
-  it('answers 503 WEFT_COORDINATOR_ACQUIRE_TIMEOUT to a message whose space another instance held past acquireTimeoutMs, and never runs its task [claim:chat-readme-acquire-timeout]', async () => {
+  it('answers 503 WEFT_COORDINATOR_ACQUIRE_TIMEOUT to a message whose space another instance held past acquireTimeoutMs, and never runs its task [claim:chat-readme-acquire-timeout] [claim:httpchat-acquire-timeout]', async () => {
     const schema = postgres.newSchema();
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));

@@ -423,7 +423,7 @@ describe('ChatPlugin behind the server’s Origin check', () => {
 });
 
 describe('ChatPlugin: what the runtime’s server answers before the route', () => {
-  it('answers 400, 413, 415, 403, 404 and 408 in the error shape with X-Request-Id, never asking authenticate nor running a task [claim:chat-readme-authenticate-after-parser] [claim:chat-413] [claim:chat-415] [claim:chat-403-server] [claim:chat-readme-404-408] [claim:chat-readme-400-http]', async () => {
+  it('answers 400, 413, 415, 431, 403, 404 and 408 in the error shape with X-Request-Id, never asking authenticate nor running a task [claim:chat-readme-authenticate-after-parser] [claim:chat-413] [claim:chat-415] [claim:chat-403-server] [claim:chat-readme-404-408] [claim:chat-readme-400-http] [claim:httpchat-server-answers] [claim:httpchat-row-400-server] [claim:httpchat-row-403-server] [claim:httpchat-row-404] [claim:httpchat-row-408] [claim:httpchat-row-413] [claim:httpchat-row-415] [claim:httpchat-row-431] [claim:httpchat-413] [claim:httpchat-authenticate-row]', async () => {
     let asked = 0;
     const { model } = recordingModel();
     runtime = await Runtime.init({
@@ -469,6 +469,17 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
         body('hi'),
       ),
       encoding: await post(`Host: ${host}\r\n${json}Content-Encoding: br2\r\n`, body('hi')),
+      // Said to be gzip, but plain text: it does not inflate.
+      notGzip: await post(`Host: ${host}\r\n${json}Content-Encoding: gzip\r\n`, body('hi')),
+      // A chunk extension longer than Node's parser takes (16 KiB).
+      chunkExtension: await raw(
+        `POST /chat HTTP/1.1\r\nHost: ${host}\r\n${json}Transfer-Encoding: chunked\r\n\r\n2;x=${'a'.repeat(20_000)}\r\n{}\r\n0\r\n\r\n`,
+      ),
+      // Node's parser takes at most 16 KiB of headers.
+      bigHeaders: await post(
+        `Host: ${host}\r\n${json}X-Big: ${'a'.repeat(20_000)}\r\n`,
+        body('hi'),
+      ),
       host: await post(`Host: attacker.example\r\n${json}`, body('hi')),
       origin: await post(
         `Host: ${host}\r\nOrigin: https://attacker.example\r\n${json}`,
@@ -477,6 +488,8 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
       method: await raw(`GET /chat HTTP/1.1\r\nHost: ${host}\r\n\r\n`),
       noHost: await post(json, body('hi')),
       notHttp: await raw('HELLO /chat\r\n\r\n'),
+      // Headers that never end: the blank line after them never comes.
+      slowHeaders: await raw(`POST /chat HTTP/1.1\r\nHost: ${host}\r\n${json}`),
       // Headers that promise a body of 100 bytes, and 10 of them: the rest never comes.
       slow: await raw(
         `POST /chat HTTP/1.1\r\nHost: ${host}\r\n${json}Content-Length: 100\r\n\r\n{"room":"4`,
@@ -494,15 +507,82 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
       tooLarge: [413, 'WEFT_BAD_REQUEST'],
       charset: [415, 'WEFT_BAD_REQUEST'],
       encoding: [415, 'WEFT_BAD_REQUEST'],
+      notGzip: [400, 'WEFT_BAD_REQUEST'],
+      bigHeaders: [431, 'WEFT_BAD_REQUEST'],
+      chunkExtension: [413, 'WEFT_BAD_REQUEST'],
       host: [403, 'WEFT_HOST_NOT_ALLOWED'],
       origin: [403, 'WEFT_ORIGIN_NOT_ALLOWED'],
       method: [404, 'WEFT_NOT_FOUND'],
       noHost: [400, 'WEFT_BAD_REQUEST'],
       notHttp: [400, 'WEFT_BAD_REQUEST'],
+      slowHeaders: [408, 'WEFT_BAD_REQUEST'],
       slow: [408, 'WEFT_BAD_REQUEST'],
     });
     expect(asked).toBe(0);
     expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe('ChatPlugin: a large body not sent as JSON', () => {
+  it('answers a body over server.bodyLimit that is not application/json with the route’s 400, not 413, after asking authenticate [claim:httpchat-413-json-only]', async () => {
+    let asked = 0;
+    const { model } = recordingModel();
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [
+        new ChatPlugin({
+          authenticate: () => {
+            asked += 1;
+            return { user: 'ada' };
+          },
+        }),
+      ],
+      options: { server: { port: 0, bodyLimit: 1_000 }, logger: capturingLogger('info').logger },
+    });
+    await runtime.start();
+    const url = `${runtime.server.url}/chat`;
+    const post = (type: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: JSON.stringify({ room: '42', user: 'ada', message: 'x'.repeat(5_000) }),
+      });
+    const plain = await post('text/plain');
+    expect(plain.status).toBe(400);
+    expect(await plain.json()).toMatchObject({ error: { code: 'WEFT_CHAT_INVALID_REQUEST' } });
+    expect(asked).toBe(1);
+    const json = await post('application/json');
+    expect(json.status).toBe(413);
+    expect(asked).toBe(1);
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe('ChatPlugin: other methods on its path', () => {
+  it('answers another method on the chat path with 404, except an OPTIONS preflight, which the cors middleware answers when server.cors is set [claim:httpchat-row-404]', async () => {
+    const answers: Record<string, [number, number]> = {};
+    for (const corsOn of [false, true]) {
+      const { model } = recordingModel();
+      runtime = await Runtime.init({
+        models: [model],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new ChatPlugin({ authenticate: () => ({ user: 'ada' }) })],
+        options: { server: { port: 0, cors: corsOn }, logger: capturingLogger('info').logger },
+      });
+      await runtime.start();
+      const url = `${runtime.server.url}/chat`;
+      const preflight = await fetch(url, {
+        method: 'OPTIONS',
+        // Without an Origin, so that the origin check lets it through either way.
+        headers: { 'access-control-request-method': 'POST' },
+      });
+      const get = await fetch(url);
+      answers[corsOn ? 'cors' : 'plain'] = [preflight.status, get.status];
+      expect(model.requests).toHaveLength(0);
+      await runtime.stop();
+    }
+    expect(answers).toEqual({ plain: [404, 404], cors: [204, 404] });
   });
 });
 

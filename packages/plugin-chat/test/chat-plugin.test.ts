@@ -331,7 +331,7 @@ describe('ChatPlugin', () => {
     expect(nextPlanning).not.toContain('7781');
   });
 
-  it('answers with the warning when the store does not answer for the chain within 10 s [claim:chat-warning-timeout]', async () => {
+  it('answers with the warning when the store does not answer for the chain within 10 s [claim:chat-warning-timeout] [claim:httpchat-warning-late-store]', async () => {
     /** Stores the trigger memory, and never answers for the chain memory, like a hung database. */
     class HangingChainStore extends InMemoryMemoryProvider {
       override store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
@@ -355,7 +355,7 @@ describe('ChatPlugin', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(9_900);
   }, 20_000);
 
-  it('answers with the warning when the chain is stored only after 10 s, though later messages then see the reply [claim:chat-warning-late-store]', async () => {
+  it('answers with the warning when the chain is stored only after 10 s, though later messages then see the reply [claim:chat-warning-late-store] [claim:httpchat-warning-late-store]', async () => {
     /** Stores the first chain memory 10.5 s late, like a database that answers after a stall. */
     class LateChainStore extends InMemoryMemoryProvider {
       chainStored = false;
