@@ -259,7 +259,7 @@ describe('Runtime analytics', () => {
     expect(data.tokens).toEqual({ input: 300, output: 60 });
   });
 
-  it('sums the tokens of answers that carry usage, which a capability output schema without it drops [claim:obs-tokens-usage]', async () => {
+  it('sums the tokens of answers that carry usage, which a capability output schema without it drops, counting calls made outside a task [claim:obs-tokens-usage] [claim:obs-calls-outside-tasks]', async () => {
     const usage = { inputTokens: 7, outputTokens: 3 };
     const input = z.object({ text: z.string() });
     const keeps = defineCapability({
