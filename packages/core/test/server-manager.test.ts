@@ -549,6 +549,34 @@ describe('ServerManager', () => {
     });
   });
 
+  it('logs a route that throws after answering, and the client keeps the answer it was sent [claim:obs-request-failed-after-answer]', async () => {
+    const { logger, lines } = capturingLogger();
+    const server = await serve(
+      [
+        route({
+          handler: (_request, response) => {
+            response.status(201).json({ saved: true });
+            throw new Error('the audit write failed');
+          },
+        }),
+      ],
+      {},
+      logger,
+    );
+    const response = await post(`${server.url}/echo`, '{}');
+    expect(response.status).toBe(201);
+    expect(await response.json()).toEqual({ saved: true });
+    const requestId = response.headers.get('x-request-id');
+    await expect
+      .poll(() => lines.find((line) => line.requestId === requestId))
+      .toMatchObject({
+        msg: 'request failed',
+        status: 500,
+        code: 'WEFT_INTERNAL',
+        error: 'the audit write failed',
+      });
+  });
+
   it('logs a 5xx with the code and docsUrl of the Weft error it is or wraps, else those of its answer [claim:obs-error-code-docsurl] [claim:obs-request-failed-codes]', async () => {
     const { logger, lines } = capturingLogger();
     const failures: Record<string, Error> = {

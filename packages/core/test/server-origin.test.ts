@@ -118,6 +118,22 @@ describe('ServerManager Origin check', () => {
     expect(runs).toHaveLength(1);
   });
 
+  it('logs a browser request without Origin, refused for its Sec-Fetch-Site, with that header in place of the origin [claim:obs-origin-fetch-site-line]', async () => {
+    const { server, logs } = await serve();
+    const answer = await send(`${server.url}/echo`, {
+      'content-type': 'application/json',
+      'sec-fetch-site': 'cross-site',
+    });
+    expect(answer.status).toBe(403);
+    expect(logs.find((line) => line.requestId === answer.json.error?.requestId)).toMatchObject({
+      level: 40,
+      origin: '(none; Sec-Fetch-Site: cross-site)',
+      msg: expect.stringMatching(
+        /^refused a request from the web page origin "\(none; Sec-Fetch-Site: cross-site\)": /,
+      ),
+    });
+  });
+
   it('takes the origins listed in allowedOrigins, and every origin with allowedOrigins: true [claim:httpchat-origin] [claim:trig-allowed-origins] [claim:prod-origin-refused] [claim:tsdoc-server-origin-pass] [claim:errors-origin-section]', async () => {
     const { server, runs } = await serve({ allowedOrigins: ['https://chat.example.com'] });
     const json = { 'content-type': 'application/json' };

@@ -133,7 +133,7 @@ describe('TSDoc of the browser platform', () => {
     expect(error.message).toContain('cannot read /prompts');
   });
 
-  it('gives a runtime without a logger one at info, whatever WEFT_LOG_LEVEL says [claim:install-browser-log-level] [claim:cfg-browser]', () => {
+  it('gives a runtime without a logger one at info, whatever WEFT_LOG_LEVEL says [claim:install-browser-log-level] [claim:cfg-browser] [claim:obs-default-logger-browser]', () => {
     vi.stubEnv('WEFT_LOG_LEVEL', 'debug');
     try {
       expect(browserPlatform.createDefaultLogger().level).toBe('info');

@@ -1,6 +1,13 @@
-import { AnalyticsManager, Runtime, type AgentTask, type AnalyticsTracker } from '@weft/core';
-import { InMemoryMemoryProvider } from '@weft/testing';
+import {
+  AnalyticsManager,
+  defineCapability,
+  Runtime,
+  type AgentTask,
+  type AnalyticsTracker,
+} from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import {
   echoPlugin,
@@ -250,6 +257,45 @@ describe('Runtime analytics', () => {
     expect(data.modelCalls.byCapability['text-generation']?.calls).toBe(3);
     expect(data.modelCalls.averageLatencyMs).toBeGreaterThanOrEqual(0);
     expect(data.tokens).toEqual({ input: 300, output: 60 });
+  });
+
+  it('sums the tokens of answers that carry usage, which a capability output schema without it drops, counting calls made outside a task [claim:obs-tokens-usage] [claim:obs-calls-outside-tasks]', async () => {
+    const usage = { inputTokens: 7, outputTokens: 3 };
+    const input = z.object({ text: z.string() });
+    const keeps = defineCapability({
+      id: 'summary-with-usage',
+      description: 'Summarises, and says what it cost.',
+      input,
+      output: z.object({
+        summary: z.string(),
+        usage: z.object({ inputTokens: z.number(), outputTokens: z.number() }),
+      }),
+    });
+    const drops = defineCapability({
+      id: 'summary',
+      description: 'Summarises.',
+      input,
+      output: z.object({ summary: z.string() }),
+    });
+    const provider = new TestModelProvider('summaries', {
+      descriptors: [keeps, drops],
+      capabilities: [
+        { id: 'summary-with-usage', run: async () => ({ summary: 'short', usage }) },
+        // The provider reports usage here too, but the capability's output has no such field.
+        { id: 'summary', run: async () => ({ summary: 'short', usage }) },
+      ],
+    });
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider(), provider],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [],
+      options: { logger: silentLogger, analytics: true },
+    });
+    await runtime.models.callDynamic('summary-with-usage', { text: 'a long text' });
+    await runtime.models.callDynamic('summary', { text: 'a long text' });
+    const data = runtime.analytics.snapshot();
+    expect(data.modelCalls.total).toBe(2);
+    expect(data.tokens).toEqual({ input: 7, output: 3 });
   });
 
   it('forwards runtime events to configured trackers, each finished task, step and model call with its duration [claim:obs-analytics-off] [claim:wp-analytics-off] [claim:wp-trackers]', async () => {

@@ -110,7 +110,7 @@ describe('the logs of a runtime and its tasks', () => {
     });
   });
 
-  it('tags every line a task causes with its taskId, those of getObject and a throwing tracker too, and the task goes on [claim:obs-task-fields] [claim:obs-tracker-throws]', async () => {
+  it('tags every line a task causes with its taskId, those of getObject and a throwing tracker too, and the task goes on [claim:obs-task-fields] [claim:obs-tracker-throws] [claim:obs-getobject-attempt]', async () => {
     const { logger, lines } = capturingLogger('debug');
     const throwing = () => {
       throw new Error('tracker broke');
@@ -138,6 +138,8 @@ describe('the logs of a runtime and its tasks', () => {
     expect(perTask.find((line) => line.msg === 'getObject answer rejected')).toMatchObject({
       component: 'models',
       schemaName: 'Pipeline',
+      // The first answer's.
+      attempt: 0,
     });
     const trackerLines = perTask.filter((line) => line.msg === 'analytics tracker threw; ignored');
     expect(trackerLines.map((line) => line.hook).sort()).toEqual([
@@ -194,7 +196,7 @@ describe('what a task writes into the log', () => {
 });
 
 describe('the component of a line', () => {
-  it('names the server and the memory manager in the component field of their lines [claim:obs-task-fields]', async () => {
+  it('names the server and the memory manager in the component field of their lines, and what was not stored in kind [claim:obs-task-fields] [claim:obs-memory-kind]', async () => {
     const { logger, lines } = capturingLogger('info');
     const memory = new InMemoryMemoryProvider();
     memory.store = () => Promise.reject(new Error('disk full'));
