@@ -234,8 +234,8 @@ describe('bulkhead slots and deadlines', () => {
     expect(forecast.calls).toHaveLength(2);
   });
 
-  it('fails a task whose planning call waits past maxWaitMs on a full model provider [claim:prod-bulkhead-wait] [claim:prod-shared-dependency-hangs]', async () => {
-    const { runtime } = await startedRuntime({
+  it('fails a task whose planning call waits past maxWaitMs on a full model provider, which never makes that call [claim:prod-bulkhead-wait] [claim:prod-shared-dependency-hangs] [claim:task-status-failed] [claim:task-cost-one-plan]', async () => {
+    const { runtime, model } = await startedRuntime({
       responses: {
         fallback: (messages, request) => {
           if (request.purpose === 'review') return { type: 'continue' };
@@ -262,9 +262,11 @@ describe('bulkhead slots and deadlines', () => {
     expect(task.chain.at(-1)).toMatchObject({ pluginId: 'core', action: 'plan' });
     expect(task.chain.at(-1)?.error).toContain('[WEFT_BULKHEAD_FULL]');
     expect(task.chain.at(-1)?.error).toContain('model:scripted');
+    // Only the hung task's planning call reached the provider: the refused one costs nothing.
+    expect(model.requests).toHaveLength(1);
   });
 
-  it('keeps the remaining steps when a review call waits past maxWaitMs on a full model provider, and logs why [claim:prod-bulkhead-wait]', async () => {
+  it('keeps the remaining steps when a review call waits past maxWaitMs on a full model provider, and logs why [claim:prod-bulkhead-wait] [claim:task-failed-review-keeps-steps]', async () => {
     const { logger, lines } = capturingLogger();
     let openGate: () => void = () => undefined;
     const gateOpen = new Promise<void>((resolve) => {
@@ -327,7 +329,7 @@ describe('bulkhead slots and deadlines', () => {
     expect(failedReview?.error).toContain('model:scripted');
   });
 
-  it('runs the other tasks without their memory while a hung store holds its slots, and times out those holding them [claim:prod-shared-memory-hangs] [claim:sp-hung-store]', async () => {
+  it('runs the other tasks without their memory while a hung store holds its slots, and times out those holding them [claim:prod-shared-memory-hangs] [claim:sp-hung-store] [claim:task-hung-store-others-run]', async () => {
     const { logger, lines } = capturingLogger();
     const memory = new InMemoryMemoryProvider();
     const store = memory.store.bind(memory);

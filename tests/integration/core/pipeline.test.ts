@@ -657,7 +657,7 @@ describe('pipeline review', () => {
     });
   });
 
-  it('keeps the remaining steps when the scripted model runs out at a review, and logs the review [claim:trouble-script-exhausted-review] [claim:errors-review-failure-logged]', async () => {
+  it('keeps the remaining steps when the scripted model runs out at a review, and logs the review [claim:trouble-script-exhausted-review] [claim:errors-review-failure-logged] [claim:task-failed-review-keeps-steps]', async () => {
     const { save, list, plugins } = toolPlugins();
     const { logger, lines } = capturingLogger('warn');
     const { runtime } = await startedRuntime({

@@ -83,6 +83,30 @@ describe('the result of a step', () => {
     }
   });
 
+  it('fails the task whose step returns something that is not a PluginResult, and runs the steps after it [claim:task-step-result-or-error-item] [claim:task-status-failed]', async () => {
+    const after = recordingExecutor('after');
+    const { runtime } = await startedRuntime({
+      plugins: [
+        new TestPlugin('work', {
+          executors: [recordingExecutor('nothing', () => undefined as never), after],
+        }),
+      ],
+      responses: {
+        fallback: (_messages, request: ModelRequestConfig) =>
+          request.purpose === 'review'
+            ? { type: 'continue' }
+            : plan(['work', 'nothing'], ['work', 'after']),
+      },
+    });
+    const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'nothing' });
+    expect(task.chain.slice(1).map((item) => [item.type, item.action])).toEqual([
+      ['error', 'nothing'],
+      ['result', 'after'],
+    ]);
+    expect(after.calls).toHaveLength(1);
+    expect(task.status).toBe('failed');
+  });
+
   it('says so too for a value with no JSON form, a returned Error or a long value, which it quotes at most 200 characters of [claim:exec-not-a-result]', async () => {
     const circular: Record<string, unknown> = {};
     circular.self = circular;

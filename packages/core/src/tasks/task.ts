@@ -66,8 +66,9 @@ export interface AgentTask {
   /**
    * Lifecycle: `queued`, `running`, then one of three outcomes. `completed`: the plan was made
    * and every step that ran succeeded. `failed`: planning failed, a step failed (it threw,
-   * returned `success: false` or named an unknown executor), steps were left when `maxSteps` was
-   * reached, or the task ran past `taskTimeoutMs`; the chain's error items say which.
+   * returned `success: false` or something that is not a PluginResult, or named an unknown
+   * executor), steps were left when `maxSteps` was reached, or the task ran past
+   * `taskTimeoutMs`; the chain's error items say which.
    * `cancelled`: the runtime stopped in cancel mode (or its drain timed out) while the task ran,
    * or, with a `coordinator`, this instance lost the task's space while it ran.
    * @claim tsdoc-task-cancelled-lost-space
