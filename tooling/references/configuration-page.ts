@@ -197,7 +197,7 @@ export function configurationSections(): string {
   const parts = [
     CONFIGURATION_PAGE_START,
     'These tables are generated from the schema `Runtime.init` validates `options` with (`packages/core/src/runtime/options-schema.ts`): the type, the allowed values and the default are the schema’s, so the page cannot promise what the runtime refuses.',
-    'The times that become timers (`taskTimeoutMs`, `shutdownTimeoutMs`, `startTimeoutMs`, `healthCheckTimeoutMs`, `bulkhead.maxWaitMs` and `server.stopGraceMs`) allow at most 2147483647 ms (about 24.8 days), the longest delay a Node.js timer keeps: Node.js runs a longer one after 1 ms, so `Runtime.init` refuses it, naming the option. <!-- claim: cfg-timer-max -->',
+    'The times that become timers (`taskTimeoutMs`, `shutdownTimeoutMs`, `startTimeoutMs`, `healthCheckTimeoutMs`, `bulkhead.maxWaitMs` and `server.stopGraceMs`) allow at most 2147483647 ms (about 24.8 days), the longest delay a Node.js timer keeps: Node.js runs a longer one after 1 ms, so `Runtime.init` refuses it, naming the option. <!-- claim: cfg-timer-max --> `server.keepAliveTimeout` becomes a timer too, a second longer than the option, so it allows at most 2147482647 ms: Node.js would cut a longer timer to 2147483647 ms and print a `TimeoutOverflowWarning` for every answer on a kept-alive connection. <!-- claim: cfg-keep-alive-max -->',
     table('Options of Runtime.init', top?.rows ?? []),
   ];
   for (const { section, intro, rows } of nested) {

@@ -1,4 +1,7 @@
 /** The defaults the runtime's options schema applies, where pages state them as figures. */
+import { once } from 'node:events';
+import { createServer, get, Agent } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { Runtime } from '@weft/core';
 import { ServerManager } from '@weft/core/node';
@@ -87,4 +90,65 @@ describe('runtime options that become timers', () => {
       'ServerManager: option "stopGraceMs" must be at most 2147483647 ms (about 24.8 days), the longest delay a Node.js timer keeps, got 2147483648.',
     );
   });
+});
+
+// Node.js times an idle keep-alive socket for keepAliveTimeout plus a second; a socket timer over
+// 2147483647 ms is cut to it with a TimeoutOverflowWarning on every answer.
+describe('options.server.keepAliveTimeout', () => {
+  const limit = 2_147_482_647;
+
+  it('is refused over 2147482647 ms by Runtime.init and ServerManager, naming it [claim:cfg-keep-alive-max]', async () => {
+    const init = Runtime.init({
+      models: [new TestModelProvider('model')],
+      memory: new DiscardingMemoryProvider(),
+      plugins: [],
+      options: { server: { keepAliveTimeout: limit + 1 }, logger: silentLogger },
+    });
+    await expect(init).rejects.toMatchObject({ code: 'WEFT_INVALID_CONFIG' });
+    await expect(init).rejects.toThrow(
+      `options.server.keepAliveTimeout: must be at most ${limit} ms (about 24.8 days): Node.js holds an idle connection a second longer, and cuts a socket timer over 2147483647 ms to that with a warning on every answer, got ${limit + 1}`,
+    );
+    expect(() => new ServerManager({ keepAliveTimeout: limit + 1 })).toThrow(
+      `ServerManager: option "keepAliveTimeout" must be at most ${limit} ms`,
+    );
+    expect(optionsSchema.safeParse({ server: { keepAliveTimeout: limit } }).success).toBe(true);
+    expect(() => new ServerManager({ keepAliveTimeout: limit })).not.toThrow();
+  });
+
+  it.each([
+    [limit, 0],
+    [limit + 1, 2],
+  ])(
+    'makes Node.js warn on each kept-alive answer only past the limit (%s ms: %s warnings) [claim:cfg-keep-alive-max]',
+    async (keepAliveTimeout, expected) => {
+      let warnings = 0;
+      const onWarning = (warning: Error): void => {
+        if (warning.name === 'TimeoutOverflowWarning') warnings += 1;
+      };
+      process.on('warning', onWarning);
+      const server = createServer({ keepAliveTimeout }, (_request, response) => response.end('ok'));
+      const agent = new Agent({ keepAlive: true });
+      try {
+        server.listen(0, '127.0.0.1');
+        await once(server, 'listening');
+        const { port } = server.address() as AddressInfo;
+        for (let answer = 0; answer < 2; answer += 1) {
+          await new Promise<void>((resolve, reject) => {
+            get({ host: '127.0.0.1', port, agent }, (response) => {
+              response.resume();
+              response.on('end', resolve);
+            }).on('error', reject);
+          });
+        }
+        // Warnings are emitted on the next tick.
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(warnings).toBe(expected);
+      } finally {
+        process.off('warning', onWarning);
+        agent.destroy();
+        server.closeAllConnections();
+        server.close();
+      }
+    },
+  );
 });

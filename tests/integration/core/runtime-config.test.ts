@@ -294,6 +294,14 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toMatch(/options: .*"maxStep"/);
   });
 
+  it('names an unknown field of the configuration, such as a misspelt options [claim:cfg-init-checks-all]', async () => {
+    const message = await initError(base({ option: { maxSteps: 0 }, coordinater: {} } as never));
+    expect(message).toContain(
+      '- option: not a field of the configuration; the fields are models, memory, plugins, capabilityAliases, coordinator, options',
+    );
+    expect(message).toContain('- coordinater: not a field of the configuration');
+  });
+
   it('names invalid option values [claim:core-readme-init-checks] [claim:cfg-init-checks-all]', async () => {
     const message = await initError(
       base({

@@ -174,6 +174,16 @@ export interface RuntimeOptions {
 
 export { optionsSchema, type ResolvedOptions } from './options-schema.js';
 
+/** The fields of a {@link RuntimeConfig}; any other key is reported as a problem. */
+const CONFIG_FIELDS: readonly string[] = [
+  'models',
+  'memory',
+  'plugins',
+  'capabilityAliases',
+  'coordinator',
+  'options',
+] satisfies readonly (keyof RuntimeConfig)[];
+
 /**
  * Checks the shape of a runtime configuration and applies defaults. Problems that need the
  * registries (capabilities, routes) are checked by the runtime itself; both kinds are reported
@@ -194,6 +204,14 @@ export function checkConfigShape(config: RuntimeConfig): {
       registrable: false,
       naming: { defaultProviders: {}, limits: {} },
     };
+  }
+  // A misspelt field (`option`, `coordinater`) would otherwise be ignored with what it holds.
+  for (const key of Object.keys(config)) {
+    if (!CONFIG_FIELDS.includes(key)) {
+      problems.push(
+        `${key}: not a field of the configuration; the fields are ${CONFIG_FIELDS.join(', ')}`,
+      );
+    }
   }
   if (!Array.isArray(config.models) || config.models.length === 0) {
     problems.push('models: list at least one model provider (one must offer "text-generation")');

@@ -173,7 +173,7 @@ export class Runtime {
    * @returns The runtime, ready to {@link Runtime.start}.
    * @throws {@link WeftError} `WEFT_INVALID_CONFIG` listing every problem found, such as
    * duplicate plugin or executor ids, no provider of `text-generation`, a plugin's required
-   * capability that no model offers, an unknown option or one out of its range, options that
+   * capability that no model offers, an unknown field or option or one out of its range, options that
    * break a rule between them (`server.requestTimeout` below `server.headersTimeout`), a bad
    * `WEFT_LOG_LEVEL` when no logger is given, or a template that does not parse.
    *

@@ -33,6 +33,8 @@ import { MAX_TIMER_MS, TIMER_LIMIT_RULE } from '../util/timer-limit.js';
 import {
   byteSizeOf,
   corsOptionsSchema,
+  KEEP_ALIVE_LIMIT_RULE,
+  MAX_KEEP_ALIVE_TIMEOUT_MS,
   SERVER_DEFAULTS,
   serverCrossFieldProblems,
 } from './server-options.js';
@@ -123,7 +125,7 @@ export class ServerManager implements HttpServer {
    * @param logger - Where request failures are logged.
    * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` naming the option when `port` is not an
    * integer from 0 to 65535, `host` is not a non-empty string, a timeout, `stopGraceMs`, `maxJsonDepth` or a connection cap is
-   * not a positive integer, `allowedHosts` is not `true`, `'all'` or a list of names, `allowedOrigins` is not
+   * not a positive integer, `stopGraceMs` is over 2147483647 or `keepAliveTimeout` over 2147482647, `allowedHosts` is not `true`, `'all'` or a list of names, `allowedOrigins` is not
    * `true` or a list of origins, `bodyLimit` is neither a positive integer nor a size such as
    * `'100kb'`, `cors` is an object with a key or value the cors middleware does not take, or
    * `requestTimeout` is below `headersTimeout`.
@@ -558,6 +560,13 @@ function positive(
     throw new WeftError(
       'WEFT_INVALID_ARGUMENT',
       `ServerManager: option "${name}" must be a positive integer, got ${String(value)}.`,
+    );
+  }
+  // Node.js times an idle keep-alive socket a second longer, and warns past the timer limit.
+  if (name === 'keepAliveTimeout' && value > MAX_KEEP_ALIVE_TIMEOUT_MS) {
+    throw new WeftError(
+      'WEFT_INVALID_ARGUMENT',
+      `ServerManager: option "${name}" must be ${KEEP_ALIVE_LIMIT_RULE}, got ${value}.`,
     );
   }
   // The one option here that becomes a timer's delay, which Node.js runs after 1 ms past it.

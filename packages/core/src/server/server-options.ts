@@ -1,10 +1,27 @@
 import * as z from 'zod';
 import { ONE_SHOT } from '../util/one-shot-parse.js';
+import { MAX_TIMER_MS } from '../util/timer-limit.js';
 import { timerMilliseconds } from '../util/timer-schema.js';
 import { normaliseOrigin } from './allowed-origins.js';
 import type { CorsOptions } from './server-config.js';
 
 const positiveInteger = z.number().int().positive();
+
+/**
+ * The most `keepAliveTimeout` may be, in milliseconds. Node.js times an idle keep-alive socket
+ * for the option plus one second, and a socket timer over {@link MAX_TIMER_MS} is cut to it
+ * with a `TimeoutOverflowWarning` on every answer on a kept-alive connection.
+ *
+ * @internal
+ */
+export const MAX_KEEP_ALIVE_TIMEOUT_MS = MAX_TIMER_MS - 1_000;
+
+/**
+ * What `keepAliveTimeout` must be at most, worded to follow "must be".
+ *
+ * @internal
+ */
+export const KEEP_ALIVE_LIMIT_RULE = `at most ${MAX_KEEP_ALIVE_TIMEOUT_MS} ms (about 24.8 days): Node.js holds an idle connection a second longer, and cuts a socket timer over ${MAX_TIMER_MS} ms to that with a warning on every answer`;
 
 /** The units a size string may end with, as the JSON body parser reads them (powers of 1024). */
 const SIZE_UNITS: Readonly<Record<string, number>> = {
@@ -166,6 +183,9 @@ export const serverOptionsSchema = z
         'How many milliseconds a client may take to send a whole request; then `408`. It does not limit how long a route takes to answer.',
       ),
     keepAliveTimeout: positiveInteger
+      .max(MAX_KEEP_ALIVE_TIMEOUT_MS, {
+        error: (issue) => `must be ${KEEP_ALIVE_LIMIT_RULE}, got ${String(issue.input)}`,
+      })
       .default(5_000)
       .describe(
         'How long the server keeps an idle keep-alive connection open, in milliseconds; it tells clients in whole seconds (`Keep-Alive: timeout=5` with the default). Recent Node.js versions close the connection a second later than that, so that a client reusing it at the last moment is not cut off. <!-- claim: cfg-keep-alive -->',
