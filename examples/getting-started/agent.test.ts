@@ -185,7 +185,7 @@ describe('getting started agent', () => {
       status: 'completed',
       reply: 'You said "Hello". Your Weft agent is listening.',
       warning:
-        'This reply could not be saved, so the agent will not remember it in later messages.',
+        'This reply may not have been saved, so the agent may not remember it in later messages.',
     });
     // What the warning says is lost is the reply: the next message's plan is
     // shown the first message, stored when its task started, but not the reply.

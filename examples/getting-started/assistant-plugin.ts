@@ -88,7 +88,7 @@ export class AssistantPlugin extends Plugin {
             ? {}
             : {
                 warning:
-                  'This reply could not be saved, so the agent will not remember it in later messages.',
+                  'This reply may not have been saved, so the agent may not remember it in later messages.',
               }),
         });
       },

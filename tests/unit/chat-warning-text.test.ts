@@ -13,7 +13,7 @@ const read = (file: string) => readFile(path.join(root, file), 'utf8');
 
 describe('the chat warning', () => {
   it('is quoted as plugin-chat sends it on the HTTP chat page [claim:httpchat-warning]', async () => {
-    expect(NOT_REMEMBERED_WARNING).toMatch(/^This reply could not be saved/);
+    expect(NOT_REMEMBERED_WARNING).toMatch(/^This reply may not have been saved/);
     expect(await read('docs/building-plugins/http-chat.md')).toContain(
       `\`"${NOT_REMEMBERED_WARNING}"\``,
     );

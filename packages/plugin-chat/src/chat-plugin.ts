@@ -78,9 +78,10 @@ export interface ChatResponse {
 /**
  * The {@link ChatResponse.warning} of a reply whose task's chain was not stored. It speaks of the
  * reply: the message itself was stored when its task started, so later messages may still see it.
+ * It says "may": a store that answered after the deadline may have written the reply after all.
  */
 export const NOT_REMEMBERED_WARNING =
-  'This reply could not be saved, so the agent will not remember it in later messages.';
+  'This reply may not have been saved, so the agent may not remember it in later messages.';
 
 /**
  * Options of {@link ChatPlugin}: the route's path, and who may chat as whom, in which room and

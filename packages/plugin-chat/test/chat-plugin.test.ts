@@ -315,7 +315,7 @@ describe('ChatPlugin', () => {
       reply: 'Hello Ada, the code is 7781.',
       warning: NOT_REMEMBERED_WARNING,
     });
-    expect(NOT_REMEMBERED_WARNING).toMatch(/^This reply could not be saved/);
+    expect(NOT_REMEMBERED_WARNING).toMatch(/^This reply may not have been saved/);
     expect(JSON.stringify(json)).not.toContain('SQLITE_BUSY');
     // The store's own error is in the log, under the task's id.
     expect(
