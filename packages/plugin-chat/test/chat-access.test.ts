@@ -524,7 +524,7 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
 });
 
 describe('ChatPlugin: a large body not sent as JSON', () => {
-  it('answers a body over server.bodyLimit that is not application/json with the route’s 400, not 413, after asking authenticate [claim:httpchat-413-json-only]', async () => {
+  it('answers a body over server.bodyLimit that is not application/json with the route’s 400, not 413, after asking authenticate [claim:httpchat-413-json-only] [claim:chat-413]', async () => {
     let asked = 0;
     const { model } = recordingModel();
     runtime = await Runtime.init({
@@ -560,7 +560,7 @@ describe('ChatPlugin: a large body not sent as JSON', () => {
 });
 
 describe('ChatPlugin: other methods on its path', () => {
-  it('answers another method on the chat path with 404, except an OPTIONS preflight, which the cors middleware answers when server.cors is set [claim:httpchat-row-404]', async () => {
+  it('answers another method on the chat path with 404, except an OPTIONS preflight, which the cors middleware answers when server.cors is set [claim:httpchat-row-404] [claim:chat-readme-404-408]', async () => {
     const answers: Record<string, [number, number]> = {};
     for (const corsOn of [false, true]) {
       const { model } = recordingModel();
