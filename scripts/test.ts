@@ -9,9 +9,10 @@
  * Run: npm test. One or more phases: npm test -- test:unit build.
  */
 import { spawn } from 'node:child_process';
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
-import { cpuShares } from '../tooling/children-cpu';
+import { CPU_FILE_ENV, endedChildrenCpuSeconds } from '../tooling/children-cpu';
 import { PACKED_DIR_ENV, packAllOnce } from '../tooling/packed-packages';
 import {
   CI_JOBS,
@@ -34,21 +35,24 @@ interface Outcome {
   passed: boolean;
 }
 
-/** Each ended child's processor time, taken as it ends. */
-const nextCpuShare = cpuShares();
-/** The processor time of packing the packages once, which no phase's figure includes. */
-let packingCpuSeconds: number | undefined;
+/** Runs a command and counts its processor time apart from the phases beside it. */
+const COUNTING_RUNNER = path.join(root, 'tooling/children-cpu.ts');
+/** Where each phase's processor time is left. */
+const cpuFiles = mkdtempSync(path.join(tmpdir(), 'weft-test-cpu-'));
 
 function runPhase(phase: TestPhase, holdOutput: boolean): Promise<Outcome> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', phase.script], {
-      stdio: holdOutput ? ['ignore', 'pipe', 'pipe'] : 'inherit',
-    });
+    const cpuFile = path.join(cpuFiles, phase.script.replace(/\W/g, '-'));
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', COUNTING_RUNNER, 'npm', 'run', phase.script],
+      {
+        stdio: holdOutput ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+        env: { ...process.env, [CPU_FILE_ENV]: cpuFile },
+      },
+    );
     const held: Buffer[] = [];
-    let cpuSeconds: number | undefined;
-    // Read when npm has been reaped, before a phase beside it ends and adds its own time.
-    child.once('exit', () => (cpuSeconds = nextCpuShare()));
     child.stdout?.on('data', (chunk: Buffer) => held.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => held.push(chunk));
     let finished = false;
@@ -57,6 +61,7 @@ function runPhase(phase: TestPhase, holdOutput: boolean): Promise<Outcome> {
       if (finished) return;
       finished = true;
       const seconds = (performance.now() - started) / 1000;
+      const cpuSeconds = readCpuSeconds(cpuFile);
       if (holdOutput) {
         process.stdout.write(`\n===== ${phase.script} (ran beside another phase)\n`);
         process.stdout.write(Buffer.concat(held));
@@ -68,6 +73,26 @@ function runPhase(phase: TestPhase, holdOutput: boolean): Promise<Outcome> {
     // 'close', not 'exit': a child can exit before its last output has been read from the pipe.
     child.once('close', (code) => finish(code === 0));
   });
+}
+
+/** What packing the packages took: the whole run's processor time less the phases'. */
+function packingNote(cpu: number, outcomes: readonly Outcome[]): string {
+  let phases = 0;
+  for (const { cpuSeconds } of outcomes) {
+    if (cpuSeconds === undefined) return ', packing included';
+    phases += cpuSeconds;
+  }
+  return `, ${minutes(Math.max(0, cpu - phases))} of it packing and starting the phases`;
+}
+
+/** The processor seconds a phase left in its file, if /proc counted them. */
+function readCpuSeconds(file: string): number | undefined {
+  try {
+    const seconds = Number(readFileSync(file, 'utf8'));
+    return Number.isFinite(seconds) ? seconds : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function minutes(seconds: number): string {
@@ -87,15 +112,12 @@ function printSummary(outcomes: readonly Outcome[], stageSeconds: readonly numbe
   );
   const total = stageSeconds.reduce((sum, seconds) => sum + seconds, 0);
   console.log(`Whole run: ${minutes(total)}`);
-  const cpu = outcomes.reduce<number | undefined>(
-    (sum, { cpuSeconds }) =>
-      sum === undefined || cpuSeconds === undefined ? undefined : sum + cpuSeconds,
-    packingCpuSeconds ?? 0,
-  );
+  // Every phase and the packing, whose processes are all this one's children, ended by now.
+  const cpu = endedChildrenCpuSeconds();
   if (cpu !== undefined && total > 0) {
     const cores = availableParallelism();
     console.log(
-      `Processor time: ${minutes(cpu)}, packing included, of the ${minutes(total * cores)} that ${cores} cores give in that time (${Math.round((100 * cpu) / (total * cores))}% busy)`,
+      `Processor time: ${minutes(cpu)}${packingNote(cpu, outcomes)}, of the ${minutes(total * cores)} that ${cores} cores give in that time (${Math.round((100 * cpu) / (total * cores))}% busy)`,
     );
   }
   const jobSeconds = (docsOnly: boolean): [CiJob, number][] =>
@@ -140,7 +162,6 @@ async function main(): Promise<void> {
     (packing ??= (async () => {
       const started = performance.now();
       const tarballs = await packAllOnce(root, PACKED_DIR);
-      packingCpuSeconds = nextCpuShare();
       process.env[PACKED_DIR_ENV] = PACKED_DIR;
       console.log(
         `Packed ${tarballs.length} packages once into ${path.relative(root, PACKED_DIR)} in ${minutes((performance.now() - started) / 1000)}`,
@@ -183,6 +204,7 @@ async function main(): Promise<void> {
     [...outcomes].sort((a, b) => order(a) - order(b)),
     stageSeconds,
   );
+  rmSync(cpuFiles, { recursive: true, force: true });
   if (failed) process.exitCode = 1;
 }
 

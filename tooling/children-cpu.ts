@@ -1,5 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+/**
+ * Processor time of child processes, read from Linux's /proc. Also a command:
+ * `tsx tooling/children-cpu.ts <command> [args…]` runs the command and leaves its processor time
+ * in the file WEFT_CPU_SECONDS_FILE names; `npm test` runs each phase through it.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { runWhenMain } from './run-when-main';
 
 let clockTicks: number | undefined;
 
@@ -34,18 +40,26 @@ export function endedChildrenCpuSeconds(): number | undefined {
   return Number.isFinite(ticks) ? ticks / ticksPerSecond() : undefined;
 }
 
+/** The variable naming the file in which {@link runCountingCpu} leaves its command's time. */
+export const CPU_FILE_ENV = 'WEFT_CPU_SECONDS_FILE';
+
 /**
- * Shares the ended children's processor time out among the jobs that started them: each call
- * answers what was added since the call before, which is the time of the child that has just
- * ended when it is called as each one ends (two that end at the same instant share one figure).
+ * Runs one command as this process's only child, with the terminal's streams, and writes the
+ * processor seconds it and everything it waited for used to the file {@link CPU_FILE_ENV} names
+ * (nothing where /proc does not count them). A process that starts several commands at once
+ * cannot tell their times apart when more than one ends between two readings; one of these per
+ * command can. Answers the command's exit status.
  */
-export function cpuShares(): () => number | undefined {
-  let last = endedChildrenCpuSeconds();
-  return () => {
-    const now = endedChildrenCpuSeconds();
-    if (now === undefined || last === undefined) return undefined;
-    const share = now - last;
-    last = now;
-    return share;
-  };
+export function runCountingCpu(command: string, args: readonly string[]): number {
+  const result = spawnSync(command, args, { stdio: 'inherit' });
+  const seconds = endedChildrenCpuSeconds();
+  const file = process.env[CPU_FILE_ENV];
+  if (file && seconds !== undefined) writeFileSync(file, String(seconds));
+  return result.status ?? 1;
 }
+
+runWhenMain(import.meta.url, 'run the command', async () => {
+  const [command, ...args] = process.argv.slice(2);
+  if (command === undefined) throw new Error('give the command to run');
+  process.exitCode = runCountingCpu(command, args);
+});

@@ -1,28 +1,41 @@
 /**
- * tooling/children-cpu.ts: the processor time `npm test` prints for each phase is the time of
- * the child that ran it, counted when the child ends.
+ * tooling/children-cpu.ts: the processor time `npm test` prints for each phase is that of the
+ * phase's command and all it waited for, counted by a runner whose only child the command is.
  */
 import { spawnSync } from 'node:child_process';
-import { expect, it } from 'vitest';
-import { cpuShares, endedChildrenCpuSeconds } from '../../tooling/children-cpu';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { CPU_FILE_ENV } from '../../tooling/children-cpu';
 
-/** Runs a child Node.js that spends `seconds` of processor time, and waits for it. */
-function burn(seconds: number): void {
-  const script = `const end = ${seconds * 1e6}; while (process.cpuUsage().user < end) {}`;
-  const result = spawnSync(process.execPath, ['-e', script], { timeout: 60_000 });
-  expect(result.status).toBe(0);
-}
+const root = path.resolve(__dirname, '../..');
+const scratch = mkdtempSync(path.join(tmpdir(), 'weft-children-cpu-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** A Node.js program that spends `seconds` of processor time in a child of its own. */
+const burnInGrandchild = (seconds: number): string =>
+  `require('node:child_process').spawnSync(process.execPath, ['-e', 'while (process.cpuUsage().user < ${seconds * 1e6}) {}'])`;
 
 it.runIf(process.platform === 'linux')(
-  "counts each ended child's processor time once, to the share taken after it ends [claim:cg-test-cpu-minutes]",
+  'leaves the processor time of the command and what it waited for in the named file, and passes its exit status on [claim:cg-test-cpu-minutes]',
   () => {
-    expect(endedChildrenCpuSeconds()).toBeGreaterThanOrEqual(0);
-    const nextShare = cpuShares();
-    burn(0.4);
-    const first = nextShare() ?? 0;
-    expect(first).toBeGreaterThanOrEqual(0.38);
-    expect(first).toBeLessThan(5);
-    // Nothing ended since: the next share is empty, the child is not counted twice.
-    expect(nextShare()).toBe(0);
+    const file = path.join(scratch, 'seconds');
+    const result = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'tooling/children-cpu.ts',
+        process.execPath,
+        '-e',
+        `${burnInGrandchild(0.4)}; process.exit(3)`,
+      ],
+      { cwd: root, env: { ...process.env, [CPU_FILE_ENV]: file }, timeout: 60_000 },
+    );
+    expect(result.status).toBe(3);
+    const seconds = Number(readFileSync(file, 'utf8'));
+    expect(seconds).toBeGreaterThanOrEqual(0.38);
+    expect(seconds).toBeLessThan(5);
   },
 );
