@@ -44,6 +44,8 @@ describe('npm run test:node-versions', () => {
       PATH: `/opt/node-24/bin${path.delimiter}/usr/bin`,
       HOME: '/home/a',
       npm_config_nodedir: '/opt/node-24',
+      CFLAGS: '-O0',
+      CXXFLAGS: '-O0',
       [EXPECTED_NODE_MAJOR_ENV]: '24',
     });
     expect(EXPECTED_NODE_MAJOR_ENV).toBe('WEFT_EXPECT_NODE_MAJOR');
