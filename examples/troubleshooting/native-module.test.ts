@@ -10,9 +10,10 @@ import { createAgent } from '../getting-started/agent.js';
 import { createScriptedModel } from '../getting-started/scripted-model.js';
 
 // better-sqlite3 loads its binary through the `bindings` package when the first database
-// opens. This file runs in a process of its own, so no database has opened before the test,
-// and a stand-in for `bindings` can fail that load as Node.js does for a binary built for
-// another Node.js version (the text is Node's own, line breaks included).
+// opens. This file runs in a process of its own (@vitest-own-modules), so no database has
+// opened before the test, and a stand-in for `bindings` can fail that load as Node.js does
+// for a binary built for another Node.js version (the text is Node's own, line breaks
+// included).
 const require = createRequire(import.meta.url);
 const bindingsPath = createRequire(require.resolve('better-sqlite3')).resolve(
   'bindings',

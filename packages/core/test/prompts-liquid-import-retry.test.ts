@@ -2,7 +2,7 @@
  * A failed import of liquidjs (a page offline, a chunk that did not download) is tried again by
  * the next render, also for a template registered before it: the registry keeps no failed import.
  * The failure comes from the engine module's own importer, replaced here, so nothing else in this
- * file may load liquidjs first; each test file has its own copy of the core's modules.
+ * file may load liquidjs first: it runs with modules of its own (@vitest-own-modules).
  */
 import { PromptRegistry } from '@weft/core';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * A registry used on its own, before anything has loaded liquidjs: a liquid template registered
  * then is parsed on its first render, since the module loads asynchronously. Nothing else in this
- * file loads liquidjs, and each test file has its own copy of the core's modules.
+ * file loads liquidjs, and it runs with modules of its own (@vitest-own-modules).
  */
 import { PromptRegistry } from '@weft/core';
 import { describe, expect, it } from 'vitest';
