@@ -10,9 +10,9 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { CPU_FILE_ENV, endedChildrenCpuSeconds } from '../tooling/children-cpu';
+import { CPU_FILE_ENV, endedChildrenCpuSeconds, machineCpuTicks } from '../tooling/children-cpu';
 import { PACKED_DIR_ENV, packAllOnce } from '../tooling/packed-packages';
 import {
   CI_JOBS,
@@ -37,6 +37,8 @@ interface Outcome {
 
 /** Runs a command and counts its processor time apart from the phases beside it. */
 const COUNTING_RUNNER = path.join(root, 'tooling/children-cpu.ts');
+/** The machine's processor time when the run began. */
+const machineAtStart = machineCpuTicks();
 /** Where each phase's processor time is left. */
 const cpuFiles = mkdtempSync(path.join(tmpdir(), 'weft-test-cpu-'));
 
@@ -114,11 +116,16 @@ function printSummary(outcomes: readonly Outcome[], stageSeconds: readonly numbe
   console.log(`Whole run: ${minutes(total)}`);
   // Every phase and the packing, whose processes are all this one's children, ended by now.
   const cpu = endedChildrenCpuSeconds();
-  if (cpu !== undefined && total > 0) {
-    const cores = availableParallelism();
+  if (cpu !== undefined) {
     console.log(
-      `Processor time: ${minutes(cpu)}${packingNote(cpu, outcomes)}, of the ${minutes(total * cores)} that ${cores} cores give in that time (${Math.round((100 * cpu) / (total * cores))}% busy)`,
+      `Processor time of the phases' own processes: ${minutes(cpu)}${packingNote(cpu, outcomes)} (the browsers and database servers they leave to the system are not counted)`,
     );
+  }
+  const machineNow = machineCpuTicks();
+  if (machineAtStart && machineNow && machineNow.total > machineAtStart.total) {
+    const busy =
+      (machineNow.busy - machineAtStart.busy) / (machineNow.total - machineAtStart.total);
+    console.log(`The machine's processors were ${Math.round(100 * busy)}% busy over the run`);
   }
   const jobSeconds = (docsOnly: boolean): [CiJob, number][] =>
     (Object.keys(CI_JOBS) as CiJob[]).map((job) => [

@@ -40,6 +40,24 @@ export function endedChildrenCpuSeconds(): number | undefined {
   return Number.isFinite(ticks) ? ticks / ticksPerSecond() : undefined;
 }
 
+/**
+ * The machine's processor time so far, in clock ticks, busy and in all, from the first line of
+ * /proc/stat (undefined without it): two readings give how busy the processors were between.
+ */
+export function machineCpuTicks(): { busy: number; total: number } | undefined {
+  let line: string;
+  try {
+    line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
+  } catch {
+    return undefined;
+  }
+  // cpu user nice system idle iowait irq softirq steal …: idle and iowait are the idle ones.
+  const ticks = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  if (ticks.length < 8 || ticks.some((value) => !Number.isFinite(value))) return undefined;
+  const total = ticks.reduce((sum, value) => sum + value, 0);
+  return { busy: total - (ticks[3] ?? 0) - (ticks[4] ?? 0), total };
+}
+
 /** The variable naming the file in which {@link runCountingCpu} leaves its command's time. */
 export const CPU_FILE_ENV = 'WEFT_CPU_SECONDS_FILE';
 

@@ -35,9 +35,10 @@ export type Lane = readonly (readonly TestPhase[])[];
  * Stages run one after the other; the lanes of one stage run at the same time, and a lane stops
  * at its first failure (the others finish the step they are in and start no other).
  *
- * The packages lane mostly waits on npm installs and child processes in temporary folders of
- * its own, and reads the sources and `.cache/packed` only, so it runs beside lint, the types, the
- * site build and the unit tests. The unit tests come after the build, when the packages lane is
+ * The packages lanes mostly wait on npm installs and child processes in temporary folders of
+ * their own, and read the sources and `.cache/packed` only, so they run beside lint, the types,
+ * the site build and the unit tests. The scaffold, the longest, has a lane of its own, so that it
+ * starts as soon as the packages are packed. The unit tests come after the build, when the packages lane is
  * at its installs and leaves a processor free for much of the time; their deadlines leave room for
  * that load. The site's browser tests run alone, last: they keep both processors busy, and several
  * of them time what a reader sees.
@@ -53,11 +54,9 @@ export const TEST_STAGES: readonly (readonly Lane[])[] = [
     ],
     [
       [phase('test:packages', 'packages', false, true)],
-      [
-        phase('test:scaffold', 'packages', false, true),
-        phase('test:node-versions', 'node-versions', false, true),
-      ],
+      [phase('test:node-versions', 'node-versions', false, true)],
     ],
+    [[phase('test:scaffold', 'packages', false, true)]],
   ],
   [[[phase('test:e2e', 'site', true)]]],
 ];

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { CPU_FILE_ENV } from '../../tooling/children-cpu';
+import { CPU_FILE_ENV, machineCpuTicks } from '../../tooling/children-cpu';
 
 const root = path.resolve(__dirname, '../..');
 const scratch = mkdtempSync(path.join(tmpdir(), 'weft-children-cpu-'));
@@ -37,5 +37,23 @@ it.runIf(process.platform === 'linux')(
     const seconds = Number(readFileSync(file, 'utf8'));
     expect(seconds).toBeGreaterThanOrEqual(0.38);
     expect(seconds).toBeLessThan(5);
+  },
+);
+
+it.runIf(process.platform === 'linux')(
+  "reads the machine's busy and total processor time, which grow as a process works [claim:cg-test-cpu-minutes]",
+  () => {
+    const before = machineCpuTicks();
+    const end = process.cpuUsage().user + 200_000;
+    while (process.cpuUsage().user < end) {
+      // Busy for 0.2 s of processor time.
+    }
+    const after = machineCpuTicks();
+    expect(before && after).toBeTruthy();
+    // At least 0.2 s more busy time, in ticks of 1/100 s or finer.
+    expect((after?.busy ?? 0) - (before?.busy ?? 0)).toBeGreaterThanOrEqual(15);
+    expect((after?.total ?? 0) - (before?.total ?? 0)).toBeGreaterThanOrEqual(
+      (after?.busy ?? 0) - (before?.busy ?? 0),
+    );
   },
 );

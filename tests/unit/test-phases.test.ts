@@ -85,16 +85,17 @@ describe('npm test', () => {
     );
   }, 60_000);
 
-  it('holds the output of the packages lane, which runs beside the first [claim:cg-test-held-output]', () => {
+  it('holds the output of the packages lanes, which run beside the first [claim:cg-test-held-output]', () => {
     // Which lane streams is decided where the lanes start: the first lane's lone phases stream.
     const source = readFileSync(path.join(root, 'scripts/test.ts'), 'utf8');
     expect(source).toMatch(/runLane\(lane, index === 0\)/);
     expect(source).toMatch(/runPhase\(phase, !streams \|\| step\.length > 1\)/);
-    expect(TEST_STAGES[0]![1]!.flat().map(({ script }) => script)).toEqual([
-      'test:packages',
-      'test:scaffold',
-      'test:node-versions',
-    ]);
+    expect(
+      TEST_STAGES[0]!
+        .slice(1)
+        .flat(2)
+        .map(({ script }) => script),
+    ).toEqual(['test:packages', 'test:node-versions', 'test:scaffold']);
   });
 
   it('stops at the first phase that fails, starting no later one [claim:cg-npm-test-phases]', () => {
@@ -109,11 +110,12 @@ describe('the stages of npm test', () => {
   const scripts = (steps: readonly (readonly { script: string }[])[]): string[][] =>
     steps.map((step) => step.map(({ script }) => script));
 
-  it('runs two lanes first, the unit tests and the core in a browser after the site build in one, then the site in a browser alone [claim:cg-test-phase-order]', () => {
+  it('runs three lanes first, the unit tests and the core in a browser after the site build in one, the packages then the Node.js versions in another, the scaffold in the third, then the site in a browser alone [claim:cg-test-phase-order]', () => {
     expect(TEST_STAGES.map((lanes) => lanes.map(scripts))).toEqual([
       [
         [['lint', 'typecheck'], ['build'], ['test:build'], ['test:unit'], ['test:browser']],
-        [['test:packages'], ['test:scaffold', 'test:node-versions']],
+        [['test:packages'], ['test:node-versions']],
+        [['test:scaffold']],
       ],
       [[['test:e2e']]],
     ]);
