@@ -82,6 +82,9 @@ export default function pluginLeanCss(context: { siteDir: string }): Plugin {
   return {
     name: 'weft-lean-css',
     configurePostCss(options) {
+      // PostCSS's plugins are all given here, so no stylesheet needs postcss-loader to look for
+      // a config file: left on, it searches every folder above each stylesheet for 28 names.
+      (options as typeof options & { config?: boolean }).config = false;
       if (process.env.NODE_ENV === 'production') {
         options.plugins.push(purgeInfima(context.siteDir));
       }

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Element, Root, RootContent } from 'hast';
 import type { VFile } from 'vfile';
 import { encodeTypeHovers } from './encoding';
+import { hoverCache } from './hover-cache';
 import { TYPE_HOVERS_PROP } from './prop';
 import type { sampleTypes as SampleTypes } from './sample-types';
 import { recordBlock } from './stats';
@@ -25,8 +26,9 @@ let sampleTypesModule: Promise<typeof SampleTypes> | undefined;
 
 /**
  * TypeScript takes seconds to load. The site's configuration imports this plugin
- * whether or not it uses it, and the dev server leaves it out: they load with the first page
- * it transforms, not with the configuration.
+ * whether or not it uses it, and the dev server leaves it out: they load with the first block
+ * whose types the cache (./hover-cache.ts) does not hold, not with the configuration. A build
+ * whose samples did not change never loads them.
  */
 function loadSampleTypes(): Promise<typeof SampleTypes> {
   sampleTypesModule ??= import('./sample-types').then((loaded) => loaded.sampleTypes);
@@ -59,11 +61,12 @@ export function sampleFileOf(meta: string, rootDir: string): string | undefined 
 
 interface Pass {
   options: TypeHoversOptions;
-  page: string;
-  sampleTypes: typeof SampleTypes;
+  /** The blocks to give types, found by {@link visit}. */
+  blocks: { code: Element; file: string; text: string }[];
 }
 
-function annotate(pre: Element, { options, page, sampleTypes }: Pass): void {
+/** Adds `pre`'s code to the pass's blocks when it is a TypeScript block filled from a sample. */
+function collect(pre: Element, { options, blocks }: Pass): void {
   const code = pre.children.find(
     (child): child is Element => child.type === 'element' && child.tagName === 'code',
   );
@@ -80,15 +83,7 @@ function annotate(pre: Element, { options, page, sampleTypes }: Pass): void {
   if (!file || /#L\d/.test(meta) || MAGIC_COMMENT.test(text)) {
     return;
   }
-  const started = performance.now();
-  try {
-    const hovers = sampleTypes(text, file);
-    code.properties = { ...code.properties, [TYPE_HOVERS_PROP]: encodeTypeHovers(hovers) };
-  } catch (error) {
-    throw new Error(`Hover types for ${page}: ${(error as Error).message}`, { cause: error });
-  } finally {
-    recordBlock(performance.now() - started);
-  }
+  blocks.push({ code, file, text });
 }
 
 function visit(node: Root | RootContent, pass: Pass): void {
@@ -96,7 +91,7 @@ function visit(node: Root | RootContent, pass: Pass): void {
     return;
   }
   if (node.type === 'element' && node.tagName === 'pre') {
-    annotate(node, pass);
+    collect(node, pass);
     return;
   }
   node.children.forEach((child) => visit(child, pass));
@@ -105,6 +100,18 @@ function visit(node: Root | RootContent, pass: Pass): void {
 export default function rehypeTypeHovers(options: TypeHoversOptions) {
   return async (tree: Root, file: VFile): Promise<void> => {
     const page = path.relative(options.rootDir, file.path || '(unknown page)');
-    visit(tree, { options, page, sampleTypes: await loadSampleTypes() });
+    const pass: Pass = { options, blocks: [] };
+    visit(tree, pass);
+    for (const { code, file: sample, text } of pass.blocks) {
+      const started = performance.now();
+      try {
+        const hovers = hoverCache().read(sample, text) ?? (await loadSampleTypes())(text, sample);
+        code.properties = { ...code.properties, [TYPE_HOVERS_PROP]: encodeTypeHovers(hovers) };
+      } catch (error) {
+        throw new Error(`Hover types for ${page}: ${(error as Error).message}`, { cause: error });
+      } finally {
+        recordBlock(performance.now() - started);
+      }
+    }
   };
 }
