@@ -637,7 +637,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(await coordinator.admit(arrival('fine'))).toBeGreaterThan(0);
   });
 
-  it('answers WEFT_COORDINATOR_ADMIT_FAILED (503) when the answer comes too late, and still runs a task whose row was written [claim:errors-coordinator-admit-failed-may-run] [claim:tsdoc-coordinator-admit-failed] [claim:coord-readme-admit-failed-may-run]', async () => {
+  it('answers WEFT_COORDINATOR_ADMIT_FAILED (503) when the answer comes too late, and still runs a task whose row was written [claim:errors-coordinator-admit-failed-may-run] [claim:scaling-admit-failed-may-run] [claim:tsdoc-coordinator-admit-failed] [claim:coord-readme-admit-failed-may-run]', async () => {
     const schema = db.newSchema();
     const statementTimeoutMs = 200;
     const coordinator = await open({ schema, statementTimeoutMs, sweepIntervalMs: 100 });

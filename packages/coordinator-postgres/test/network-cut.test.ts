@@ -132,7 +132,7 @@ afterEach(async () => {
 });
 
 describe('PostgresSpaceCoordinator across a network cut', () => {
-  it('gives its spaces up within a sweep and a statement deadline, aborting the task it runs, and reconnects once the network is back [claim:coord-readme-takeover] [claim:coord-readme-user-timeout] [claim:coord-readme-cut-before-server] [claim:scaling-keepalive] [claim:scaling-connections-keepalive] [claim:scaling-network-cut] [claim:scaling-restart-gives-up] [claim:coord-readme-health]', async () => {
+  it('gives its spaces up within a sweep and a statement deadline, aborting the task it runs, and reconnects once the network is back [claim:coord-readme-takeover] [claim:coord-readme-user-timeout] [claim:coord-readme-cut-before-server] [claim:scaling-cut-before-server] [claim:scaling-keepalive] [claim:scaling-connections-keepalive] [claim:scaling-network-cut] [claim:scaling-restart-gives-up] [claim:coord-readme-health]', async () => {
     const relay = await startRelay(new URL(db.url()));
     cleanups.push(() => relay.close());
     const statementTimeoutMs = 500;
@@ -216,7 +216,7 @@ describe('PostgresSpaceCoordinator across a network cut', () => {
     expect(next).toBeGreaterThan(ticket);
   });
 
-  it('opens a new session while the server still holds the connections a cut left, so the server sees more than poolSize + 1 for a while [claim:coord-readme-connections-cut]', async () => {
+  it('opens a new session while the server still holds the connections a cut left, so the server sees more than poolSize + 1 for a while [claim:coord-readme-connections-cut] [claim:scaling-connections-cut]', async () => {
     const relay = await startRelay(new URL(db.url()));
     cleanups.push(() => relay.close());
     const poolSize = 2;
