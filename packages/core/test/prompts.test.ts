@@ -382,7 +382,7 @@ describe('PromptRegistry', () => {
     expect(plain).toContain('## Task\nSpace: user-ada\nTrigger: chat/message\n\n## Executors');
   });
 
-  it('shows the review prompt each item of the chain, cutting long data at 400 characters, an error as its error text [claim:task-review-prompt-contents] [claim:liq-review-prompt]', async () => {
+  it('shows the review prompt each item of the chain, cutting long data at 400 characters, an error as its error text [claim:task-review-prompt-contents] [claim:exec-data-model-sees] [claim:liq-review-prompt]', async () => {
     const prompts = new PromptRegistry();
     prompts.registerCoreTemplates();
     const trigger = { type: 'trigger', pluginId: 'chat', action: 'message' };
@@ -436,6 +436,33 @@ describe('PromptRegistry', () => {
       stepsLeft: 0,
     });
     expect(none).toContain('## Remaining steps\nNone.\n');
+  });
+
+  it("names a step's data that has no JSON form in the review prompt instead of failing to render it [claim:exec-data-no-json-review]", async () => {
+    const prompts = new PromptRegistry();
+    prompts.registerCoreTemplates();
+    const trigger = { type: 'trigger', pluginId: 'chat', action: 'message' };
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const text = await prompts.render('core/pipeline-modification', {
+      task: { trigger },
+      space: { id: 'user-ada' },
+      chain: [
+        trigger,
+        { type: 'result', pluginId: 'work', action: 'count', data: { seen: 10n } },
+        { type: 'result', pluginId: 'work', action: 'make', data: () => 1 },
+        { type: 'result', pluginId: 'work', action: 'loop', data: circular },
+      ],
+      completed: [],
+      remaining: [],
+      executors: [],
+      stepsLeft: 1,
+    });
+    expect(text).toContain(
+      '- result from work/count: data with no JSON form\n' +
+        '- result from work/make: data with no JSON form\n' +
+        '- result from work/loop: data with no JSON form\n',
+    );
   });
 
   it('renders the planning and review templates without memories or completed, which they do not read [claim:liq-core-unread-variables]', async () => {

@@ -302,6 +302,16 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('- coordinater: not a field of the configuration');
   });
 
+  it("lists a plugin's problems beside a misspelt field of the configuration, which does not defer them [claim:philo-init-one-error] [claim:philo-init-shape-first] [claim:cfg-init-checks-all]", async () => {
+    const undescribed = { ...recordingExecutor('save'), description: '' };
+    const poet = new TestPlugin('poet', { executors: [undescribed] });
+    const message = await initError(base({ plugins: [poet], option: { maxSteps: 3 } } as never));
+    expect(message.split('\n- ').slice(1)).toEqual([
+      'option: not a field of the configuration; the fields are models, memory, plugins, capabilityAliases, coordinator, options',
+      'plugin "poet": executor "save" needs a description (the model chooses executors by it)',
+    ]);
+  });
+
   it('names invalid option values [claim:core-readme-init-checks] [claim:cfg-init-checks-all]', async () => {
     const message = await initError(
       base({

@@ -146,6 +146,46 @@ describe('the review after a failed step', () => {
     // The replacement succeeded, and the task still failed: a step of it did.
     expect(replaced.task.status).toBe('failed');
   });
+
+  it("shows the review a successful step's data and a failed step's error, not its data, which later steps read from the chain [claim:exec-data-model-sees] [claim:exec-failure-data-not-reviewed]", async () => {
+    const wanted = { date: '2025-03-04', minutes: 60 };
+    const seen: unknown[] = [];
+    const { runtime, model } = await makeRuntime({
+      plugins: [
+        new TestPlugin('calendar', {
+          executors: [
+            recordingExecutor('read', { success: true, data: { calendar: 'work' } }),
+            recordingExecutor('find-slot', {
+              success: false,
+              data: wanted,
+              error: 'no free 60-minute slot on 2025-03-04',
+            }),
+            recordingExecutor('ask-another-day', (_task, context) => {
+              seen.push(context.chain.at(-1)?.data);
+              return { success: true, message: 'Asked.' };
+            }),
+          ],
+        }),
+      ],
+      responses: {
+        responses: [
+          plan(['calendar', 'read'], ['calendar', 'find-slot'], ['calendar', 'ask-another-day']),
+          { type: 'continue' },
+          { type: 'continue' },
+        ],
+      },
+    });
+    runtimes.push(runtime);
+    await runtime.start();
+    await runtime.dispatch({ pluginId: 'calendar', triggerId: 'test', space: 'data' });
+    const review = model.requests[2]?.map((message) => message.content).join('\n') ?? '';
+    expect(review).toContain('- result from calendar/read: {"calendar":"work"}\n');
+    expect(review).toContain(
+      '- error from calendar/find-slot: no free 60-minute slot on 2025-03-04\n',
+    );
+    expect(review).not.toContain('"minutes":60');
+    expect(seen).toEqual([wanted]);
+  });
 });
 
 describe('the core templates', () => {

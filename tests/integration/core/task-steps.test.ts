@@ -149,4 +149,19 @@ describe('the result of a step', () => {
       }),
     );
   });
+
+  it('stores the chain of a result whose data holds a function, which the stored chain leaves out [claim:exec-data-json-dropped]', async () => {
+    const make = recordingExecutor('make', { success: true, data: { kept: 1, make: () => 1 } });
+    const { runtime, memory } = await startedRuntime({
+      plugins: [new TestPlugin('work', { executors: [make] })],
+      responses: planner(['work', 'make']),
+      options: { pipelineReview: 'never' },
+    });
+    const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'fn' });
+    expect(task.recorded).toEqual({ trigger: true, chain: true });
+    expect(typeof (task.chain[1]?.data as { make?: unknown }).make).toBe('function');
+    const [stored] = await memory.query({ space: 'fn', kind: 'chain' });
+    const chain = (stored?.content as { chain: { data?: unknown }[] }).chain;
+    expect(chain[1]?.data).toEqual({ kept: 1 });
+  });
 });

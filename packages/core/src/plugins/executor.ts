@@ -19,7 +19,7 @@ export interface ExecutionContext {
   readonly step: PipelineStep;
   /** Zero-based position of the step among the steps run so far. */
   readonly stepIndex: number;
-  /** The task's context chain up to this step (read-only view). */
+  /** A copy of the task's context chain up to this step: items added later do not appear in it. */
   readonly chain: readonly Context[];
   /** Calls capabilities of the runtime's model providers; calls carry `signal` by default. */
   readonly models: ModelManager;

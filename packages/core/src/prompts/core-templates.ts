@@ -72,14 +72,31 @@ function executorLines(executors: readonly ExecutorLine[]): string {
     .join('');
 }
 
-/** What a chain item says in the review prompt: its error, its data as JSON, or its message. */
+/**
+ * What a chain item says in the review prompt: its error, its data as JSON, or its message. Data
+ * with no JSON form (a bigint, a function, a circular object) is named as such: it stays in the
+ * task, and must not make the review fail, which would skip it.
+ */
 function itemSummary(item: Context): string {
   if (item.type === 'error') return item.error ?? '';
   if (present(item.data)) {
-    const json = JSON.stringify(item.data);
+    const json = jsonOf(item.data);
+    if (json === undefined) return NO_JSON_FORM;
     return json.length <= ITEM_DATA_CHARS ? json : `${json.slice(0, ITEM_DATA_CHARS - 3)}...`;
   }
   return item.message || 'no data';
+}
+
+/** What the review prompt shows for a step's data that has no JSON form. */
+const NO_JSON_FORM = 'data with no JSON form';
+
+/** The JSON of a value, or `undefined` when it has none. */
+function jsonOf(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }
 
 function stepLine(step: PipelineStep): string {

@@ -213,6 +213,9 @@ export function checkConfigShape(config: RuntimeConfig): {
       );
     }
   }
+  // Only the models' problems keep the registry checks from running: a misspelt field above does
+  // not, so the one error still lists the plugins' problems beside it.
+  const beforeModels = problems.length;
   if (!Array.isArray(config.models) || config.models.length === 0) {
     problems.push('models: list at least one model provider (one must offer "text-generation")');
   } else {
@@ -243,7 +246,7 @@ export function checkConfigShape(config: RuntimeConfig): {
       });
     });
   }
-  const registrable = problems.length === 0;
+  const registrable = problems.length === beforeModels;
   if (
     !looksLike<MemoryProvider>(config.memory, [
       'init',
