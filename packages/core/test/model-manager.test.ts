@@ -700,6 +700,33 @@ describe('ModelManager.call', () => {
     },
   );
 
+  it('awaits async transform functions, and a rejection reaches the caller as it was thrown [claim:tr-async-functions] [claim:tr-transform-throws]', async () => {
+    const { models, seen } = summariseThroughText({
+      input: async (input) => ({
+        messages: [{ role: 'user', content: `Summarise: ${(input as { text: string }).text}` }],
+      }),
+      options: async () => ({ temperature: 0.4 }),
+      output: async (output) => ({ summary: (output as { text: string }).text }),
+    });
+    expect(await models.callDynamic('summarise', { text: 'story' })).toEqual({
+      summary: 'alpha:Summarise: story',
+    });
+    expect(seen).toEqual([
+      {
+        input: { messages: [{ role: 'user', content: 'Summarise: story' }] },
+        options: { temperature: 0.4 },
+      },
+    ]);
+    for (const member of ['input', 'options', 'output'] as const) {
+      const thrown = new TypeError(`the async ${member} function broke`);
+      const failing = summariseThroughText({ [member]: async () => Promise.reject(thrown) });
+      expect(await errorOf(failing.models.callDynamic('summarise', { text: 'story' }))).toBe(
+        thrown,
+      );
+      expect(failing.seen).toHaveLength(member === 'output' ? 1 : 0);
+    }
+  });
+
   it('uses the first provider by default, the default provider when set, and request.provider above both [claim:tr-named-provider-only] [claim:cap-request-provider] [claim:cap-choose-provider] [claim:tr-provider-choice] [claim:trouble-default-provider] [claim:mpi-selection-order] [claim:mpo-id-selects] [claim:tut-default-providers] [claim:tut-first-provider] [claim:wp-routing]', async () => {
     const models = manager([
       new TestModelProvider('alpha', { capabilities: [echoText('alpha')] }),

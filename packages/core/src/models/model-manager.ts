@@ -278,7 +278,11 @@ export class ModelManager {
       input,
       `input for capability "${capability}" is invalid`,
     );
-    if (route.capability.id !== capability && route.transform) value = route.transform.input(value);
+    // A transform function may be async: its promise is awaited, so a rejection reaches the caller
+    // (rather than going unhandled while the promise itself failed the schema).
+    if (route.capability.id !== capability && route.transform) {
+      value = await route.transform.input(value);
+    }
     if (served !== requested) {
       value = await parseOrThrow(
         served.input,
@@ -295,7 +299,7 @@ export class ModelManager {
       );
     }
     if (route.capability.id !== capability && route.transform?.options) {
-      requestedOptions = route.transform.options(requestedOptions ?? {});
+      requestedOptions = await route.transform.options(requestedOptions ?? {});
     }
     const options = served.config
       ? // No options means "all defaults": an object config schema must see {} rather than undefined.
@@ -334,7 +338,7 @@ export class ModelManager {
       if (route.capability.id !== capability && route.transform) {
         result = await parseOrThrow(
           requested.output,
-          route.transform.output(result),
+          await route.transform.output(result),
           `transform "${capability}" -> "${route.capability.id}" produced invalid output`,
         );
       } else if (served !== requested) {
