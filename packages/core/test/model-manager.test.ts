@@ -219,6 +219,70 @@ describe('ModelManager.call', () => {
     );
   });
 
+  it('checks schemas with async refinements like any other, failing with WEFT_VALIDATION_FAILED [claim:cap-async-schemas] [claim:cap-error-messages] [claim:cap-validates-both-ways]', async () => {
+    const known = new Set(['en', 'fr']);
+    const lookUp = async (code: string) => {
+      await Promise.resolve();
+      return known.has(code);
+    };
+    const translate = defineCapability({
+      id: 'translate',
+      description: 'Translates a text into a known language.',
+      input: z.object({ text: z.string(), to: z.string().refine(lookUp, 'unknown language') }),
+      output: z.object({ text: z.string().refine(async (text) => text !== '', 'empty answer') }),
+      config: z.object({
+        tone: z
+          .string()
+          .refine(async (tone) => tone !== 'rude')
+          .optional(),
+      }),
+    });
+    const calls: unknown[] = [];
+    const models = manager(
+      [
+        new TestModelProvider('translator', {
+          capabilities: [
+            {
+              id: 'translate',
+              run: async (input) => {
+                calls.push(input);
+                return { text: (input as { text: string }).text === 'blank' ? '' : 'bonjour' };
+              },
+            },
+          ],
+        }),
+      ],
+      (registry) => registry.register(translate),
+    );
+    expect(await models.callDynamic('translate', { text: 'hello', to: 'fr' })).toEqual({
+      text: 'bonjour',
+    });
+    const cases = [
+      [
+        { text: 'hello', to: 'xx' },
+        {},
+        'input for capability "translate" is invalid: ✖ unknown language',
+      ],
+      [
+        { text: 'hello', to: 'fr' },
+        { options: { tone: 'rude' } },
+        'options for capability "translate" are invalid',
+      ],
+      [
+        { text: 'blank', to: 'fr' },
+        {},
+        'returned invalid output for capability "translate": ✖ empty answer',
+      ],
+    ] as const;
+    for (const [input, request, message] of cases) {
+      const error = await errorOf(models.callDynamic('translate', input, request));
+      expect(error.code, message).toBe('WEFT_VALIDATION_FAILED');
+      expect(error.message).toContain(message);
+    }
+    // Only the valid call and the one with a bad answer reached the provider.
+    expect(calls).toHaveLength(2);
+  });
+
   it('wraps a provider failure, naming the provider and keeping the cause [claim:mpo-id-selects] [claim:cap-provider-failed-code] [claim:cap-provider-failed-message] [claim:cap-provider-throws]', async () => {
     const cause = new Error('HTTP 429 Too Many Requests');
     const failing: ModelCapability = {
@@ -458,6 +522,49 @@ describe('ModelManager.call', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it("hands the provider what from's config schema returned when the serving capability has no config schema and the transform no options function [claim:tr-options-unchanged]", async () => {
+    const styled = defineCapability({
+      id: 'styled-chat',
+      description: 'Chat in a style.',
+      input: z.object({ text: z.string() }),
+      output: z.object({ text: z.string() }),
+      config: z.object({ style: z.enum(['exact', 'free']).default('exact') }),
+    });
+    const chatSeen: unknown[] = [];
+    const models = manager(
+      [
+        new TestModelProvider('talker', {
+          capabilities: [
+            {
+              id: 'chat',
+              run: async (_input, request) => {
+                chatSeen.push(request.options);
+                return { text: 'ok' };
+              },
+            },
+          ],
+        }),
+      ],
+      (registry) => {
+        registry.register(chat);
+        registry.register(styled);
+        registry.addAliasGroup(['styled-chat', 'chat']);
+        registry.addTransform({
+          from: 'styled-chat',
+          to: 'chat',
+          input: (input) => ({
+            messages: [{ role: 'user', content: (input as { text: string }).text }],
+          }),
+          output: (output) => output,
+        });
+      },
+    );
+    await models.callDynamic('styled-chat', { text: 'hi' });
+    await models.callDynamic('styled-chat', { text: 'hi' }, { options: { style: 'free', x: 1 } });
+    // chat has no config schema: its provider gets styled-chat's parsed options, defaults filled in.
+    expect(chatSeen).toEqual([{ style: 'exact' }, { style: 'free' }]);
+  });
+
   it('rejects a transform that produces invalid output, naming it [claim:tr-invalid-output]', async () => {
     const { models } = summariseThroughText({ output: () => ({ wrong: true }) });
     const error = await errorOf(models.callDynamic('summarise', { text: 'x' }));
@@ -592,6 +699,33 @@ describe('ModelManager.call', () => {
       expect(seen).toHaveLength(member === 'output' ? 1 : 0);
     },
   );
+
+  it('awaits async transform functions, and a rejection reaches the caller as it was thrown [claim:tr-async-functions] [claim:tr-transform-throws]', async () => {
+    const { models, seen } = summariseThroughText({
+      input: async (input) => ({
+        messages: [{ role: 'user', content: `Summarise: ${(input as { text: string }).text}` }],
+      }),
+      options: async () => ({ temperature: 0.4 }),
+      output: async (output) => ({ summary: (output as { text: string }).text }),
+    });
+    expect(await models.callDynamic('summarise', { text: 'story' })).toEqual({
+      summary: 'alpha:Summarise: story',
+    });
+    expect(seen).toEqual([
+      {
+        input: { messages: [{ role: 'user', content: 'Summarise: story' }] },
+        options: { temperature: 0.4 },
+      },
+    ]);
+    for (const member of ['input', 'options', 'output'] as const) {
+      const thrown = new TypeError(`the async ${member} function broke`);
+      const failing = summariseThroughText({ [member]: async () => Promise.reject(thrown) });
+      expect(await errorOf(failing.models.callDynamic('summarise', { text: 'story' }))).toBe(
+        thrown,
+      );
+      expect(failing.seen).toHaveLength(member === 'output' ? 1 : 0);
+    }
+  });
 
   it('uses the first provider by default, the default provider when set, and request.provider above both [claim:tr-named-provider-only] [claim:cap-request-provider] [claim:cap-choose-provider] [claim:tr-provider-choice] [claim:trouble-default-provider] [claim:mpi-selection-order] [claim:mpo-id-selects] [claim:tut-default-providers] [claim:tut-first-provider] [claim:wp-routing]', async () => {
     const models = manager([

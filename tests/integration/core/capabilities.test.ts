@@ -4,6 +4,7 @@ import {
   Runtime,
   TEXT_GENERATION_CAPABILITY,
   WeftError,
+  type CapabilityAliasGroup,
   type CapabilityMap,
   type ModelManager,
 } from '@weft/core';
@@ -183,6 +184,31 @@ describe('CapabilityRegistry', () => {
     for (const group of [['text-generation'], ['text-generation', 'text-generation']]) {
       expect(() => registry.addAliasGroup(group)).toThrow(/at least two distinct capability ids/);
     }
+  });
+
+  it('rejects an alias group that is not an array of ids, such as one id of a flat list given for capabilityAliases [claim:tr-errors-groups]', async () => {
+    const registry = new CapabilityRegistry();
+    // "ab" would otherwise be read as the group ['a', 'b'].
+    for (const group of ['ab', 'summarise', ['summarise', 7], ['summarise', '']]) {
+      expect(() => registry.addAliasGroup(group as CapabilityAliasGroup)).toThrow(
+        /must be an array of capability ids/,
+      );
+    }
+    expect(registry.aliasesOf('a')).toEqual([]);
+    const flat = ['summarise', 'text-generation'] as unknown as CapabilityAliasGroup[];
+    const error = await errorOf(() =>
+      Runtime.init({
+        models: [new ScriptedModelProvider()],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [],
+        capabilityAliases: flat,
+        options: { logger: silentLogger },
+      }),
+    );
+    expect(error.message).toContain(
+      '- capabilityAliases: CapabilityRegistry: alias group "summarise" must be an array of capability ids',
+    );
+    expect(error.message).toContain('alias group "text-generation" must be an array');
   });
 });
 

@@ -92,11 +92,19 @@ export class CapabilityRegistry {
    * Declares that the ids of a group can stand in for one another.
    *
    * @param group - Two or more distinct capability ids.
-   * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when the group has fewer than two ids or
-   * repeats one.
+   * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` when the group is not an array of
+   * non-empty strings, has fewer than two ids or repeats one.
    * @claim tsdoc-capabilities-alias
    */
   addAliasGroup(group: CapabilityAliasGroup): void {
+    // A flat list given where a list of groups is expected (from JavaScript) hands each id here
+    // as a string, which would otherwise be read as a group of its letters.
+    if (!Array.isArray(group) || group.some((id) => typeof id !== 'string' || id === '')) {
+      throw new WeftError(
+        'WEFT_INVALID_ARGUMENT',
+        `CapabilityRegistry: alias group ${JSON.stringify(group) ?? String(group)} must be an array of capability ids, such as ['summarise', 'text-generation']; capabilityAliases is a list of such groups.`,
+      );
+    }
     if (group.length < 2 || new Set(group).size !== group.length) {
       throw new WeftError(
         'WEFT_INVALID_ARGUMENT',

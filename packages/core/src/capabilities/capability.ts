@@ -191,7 +191,8 @@ export type CapabilityAliasGroup = readonly string[];
 /**
  * Adapts calls between two capabilities of one alias group: the caller asked for `from`, a
  * provider offers `to`. `input` maps the caller's value to what `to` accepts; `output` maps the
- * provider's answer back to what `from` promises.
+ * provider's answer back to what `from` promises. Each function may return its value or a
+ * promise of it, which is awaited; what it throws or rejects with reaches the caller as it is.
  */
 export interface CapabilityTransformEntry {
   /** The capability the caller asked for. */
@@ -202,7 +203,7 @@ export interface CapabilityTransformEntry {
    * Maps an input of `from` to an input of `to`.
    *
    * @param input - The validated input of `from`.
-   * @returns An input for `to`; it is validated against `to`'s schema.
+   * @returns An input for `to`, or a promise of it; it is validated against `to`'s schema.
    */
   input(input: unknown): unknown;
   /**
@@ -212,7 +213,8 @@ export interface CapabilityTransformEntry {
    *
    * @param options - The caller's options (`{}` when none were given), validated against
    * `from`'s config schema when it has one, its defaults filled in.
-   * @returns Options for `to`; they are validated against `to`'s config schema when it has one.
+   * @returns Options for `to`, or a promise of them; they are validated against `to`'s config
+   * schema when it has one.
    * @claim tsdoc-transform-options
    */
   options?(options: unknown): unknown;
@@ -220,7 +222,7 @@ export interface CapabilityTransformEntry {
    * Maps an output of `to` back to an output of `from`.
    *
    * @param output - The validated output of `to`.
-   * @returns An output of `from`; it is validated against `from`'s schema.
+   * @returns An output of `from`, or a promise of it; it is validated against `from`'s schema.
    */
   output(output: unknown): unknown;
 }

@@ -273,14 +273,18 @@ export class ModelManager {
     }
     const requested = this.descriptor(capability);
     const served = this.descriptor(route.capability.id);
-    let value = parseOrThrow(
+    let value = await parseOrThrow(
       requested.input,
       input,
       `input for capability "${capability}" is invalid`,
     );
-    if (route.capability.id !== capability && route.transform) value = route.transform.input(value);
+    // A transform function may be async: its promise is awaited, so a rejection reaches the caller
+    // (rather than going unhandled while the promise itself failed the schema).
+    if (route.capability.id !== capability && route.transform) {
+      value = await route.transform.input(value);
+    }
     if (served !== requested) {
-      value = parseOrThrow(
+      value = await parseOrThrow(
         served.input,
         value,
         `input for capability "${route.capability.id}" (serving "${capability}") is invalid`,
@@ -288,18 +292,18 @@ export class ModelManager {
     }
     let requestedOptions = request.options;
     if (served !== requested && requested.config) {
-      requestedOptions = parseOrThrow(
+      requestedOptions = await parseOrThrow(
         requested.config,
         requestedOptions ?? {},
         `options for capability "${capability}" are invalid`,
       );
     }
     if (route.capability.id !== capability && route.transform?.options) {
-      requestedOptions = route.transform.options(requestedOptions ?? {});
+      requestedOptions = await route.transform.options(requestedOptions ?? {});
     }
     const options = served.config
       ? // No options means "all defaults": an object config schema must see {} rather than undefined.
-        parseOrThrow(
+        await parseOrThrow(
           served.config,
           requestedOptions ?? {},
           `options for capability "${route.capability.id}" are invalid`,
@@ -324,7 +328,7 @@ export class ModelManager {
     }
     let result: unknown;
     try {
-      result = parseOrThrow(
+      result = await parseOrThrow(
         served.output,
         output,
         `provider "${route.provider.id}" returned invalid output for capability "${route.capability.id}"`,
@@ -332,13 +336,13 @@ export class ModelManager {
       // The caller is typed by the capability it asked for, so an alias's answer must fit that
       // schema too, whether a transform converted it or it passes unchanged.
       if (route.capability.id !== capability && route.transform) {
-        result = parseOrThrow(
+        result = await parseOrThrow(
           requested.output,
-          route.transform.output(result),
+          await route.transform.output(result),
           `transform "${capability}" -> "${route.capability.id}" produced invalid output`,
         );
       } else if (served !== requested) {
-        result = parseOrThrow(
+        result = await parseOrThrow(
           requested.output,
           result,
           `output of capability "${route.capability.id}" (serving "${capability}") is invalid`,
@@ -521,8 +525,13 @@ export class ModelManager {
   }
 }
 
-function parseOrThrow(schema: z.ZodType, value: unknown, what: string): unknown {
-  const result = schema.safeParse(value);
+/**
+ * Validates a value against one of a capability's schemas. The check is asynchronous, so a
+ * schema with an async refinement or transform is checked rather than making zod throw its own
+ * "synchronous parse" error, which would reach the caller without a code.
+ */
+async function parseOrThrow(schema: z.ZodType, value: unknown, what: string): Promise<unknown> {
+  const result = await schema.safeParseAsync(value);
   if (result.success) return result.data;
   throw new WeftError(
     'WEFT_VALIDATION_FAILED',
