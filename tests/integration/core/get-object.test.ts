@@ -243,6 +243,23 @@ describe('ModelManager.getObject', () => {
     },
   );
 
+  it('refuses request options text generation does not accept, and an unknown provider, before any model call and without retrying [claim:go-invalid-request]', async () => {
+    const { models: manager, model } = await models([]);
+    const refused = async (request: ModelRequestConfig) =>
+      errorOf(manager.getObject({ schema: City, prompt: 'x', request: request as never }));
+    const hot = await refused({ options: { temperature: 2.5 } });
+    expect(hot.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(hot.message).toContain('options for capability "text-generation" are invalid');
+    expect(hot.message).toContain('temperature');
+    const none = await refused({ options: { maxTokens: 0 } });
+    expect(none.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(none.message).toContain('maxTokens');
+    const elsewhere = await refused({ provider: 'nowhere' });
+    expect(elsewhere.code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
+    expect(elsewhere.message).toContain('provider "nowhere" does not offer it');
+    expect(model.requests).toHaveLength(0);
+  });
+
   it('propagates a provider failure without retrying [claim:go-provider-errors] [claim:wp-getobject-no-retry]', async () => {
     const model = new ScriptedModelProvider({ id: 'empty' });
     const runtime = await Runtime.init({
