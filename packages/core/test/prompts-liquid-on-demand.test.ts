@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { errorOf } from './fixtures.js';
 
 describe('PromptRegistry before liquidjs is loaded', () => {
-  it('parses a liquid template on its first render, with the same errors [claim:liq-engine-on-first-need] [claim:tsdoc-prompts-register-deferred] [claim:liq-no-files]', async () => {
+  it('parses a liquid template on its first render, with the same errors [claim:liq-engine-on-first-need] [claim:tsdoc-prompts-register-deferred] [claim:tsdoc-prompts-render-deferred-invalid] [claim:liq-no-files]', async () => {
     const prompts = new PromptRegistry();
     // No throw here: the template cannot be parsed before liquidjs is loaded.
     prompts.register('poet', 'verse', 'Roses {% for %}');

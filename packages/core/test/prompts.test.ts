@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path, { join } from 'node:path';
 import { defineTemplate, PromptRegistry, type PromptTemplate } from '@weft/core';
@@ -538,6 +538,19 @@ describe('PromptRegistry', () => {
     expect(prompts.list()).toEqual(names);
     expect(await prompts.render('mail/a-b')).toBe('AB');
   });
+
+  it.skipIf(process.platform === 'win32')(
+    'skips a symbolic link to a directory, as it skips a directory, and reads one to a file [claim:liq-load-directory] [claim:tsdoc-node-read-templates]',
+    async () => {
+      const directory = await tempDir({ 'a.liquid': 'A' });
+      const elsewhere = await tempDir({ 'b.txt': 'B {{ name }}' });
+      await symlink(elsewhere, join(directory, 'linked.liquid'));
+      await symlink(join(elsewhere, 'b.txt'), join(directory, 'b.liquid'));
+      const prompts = new PromptRegistry();
+      expect(await prompts.loadDirectory('mail', directory)).toEqual(['mail/a', 'mail/b']);
+      expect(await prompts.render('mail/b', { name: 'Ada' })).toBe('B Ada');
+    },
+  );
 
   it('names the file template that does not parse', async () => {
     const directory = await tempDir({ 'broken.liquid': '{% if %}' });

@@ -1,4 +1,9 @@
-import { Runtime, type ModelCapability, type ModelRequestConfig } from '@weft/core';
+import {
+  Runtime,
+  type GetObjectConfig,
+  type ModelCapability,
+  type ModelRequestConfig,
+} from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -242,6 +247,39 @@ describe('ModelManager.getObject', () => {
       expect(model.requests).toHaveLength(0);
     },
   );
+
+  it('refuses request options text generation does not accept, and an unknown provider, before any model call and without retrying [claim:go-invalid-request]', async () => {
+    const { models: manager, model } = await models([]);
+    const refused = async (request: GetObjectConfig['request']) =>
+      errorOf(manager.getObject({ schema: City, prompt: 'x', request }));
+    const hot = await refused({ options: { temperature: 2.5 } });
+    expect(hot.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(hot.message).toContain('options for capability "text-generation" are invalid');
+    expect(hot.message).toContain('temperature');
+    const none = await refused({ options: { maxTokens: 0 } });
+    expect(none.code).toBe('WEFT_VALIDATION_FAILED');
+    expect(none.message).toContain('maxTokens');
+    const elsewhere = await refused({ provider: 'nowhere' });
+    expect(elsewhere.code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
+    expect(elsewhere.message).toContain('provider "nowhere" does not offer it');
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('refuses a configured provider that does not offer text-generation, before any model call [claim:go-invalid-request]', async () => {
+    const model = new ScriptedModelProvider({ responses: [] });
+    const runtime = await Runtime.init({
+      models: [model, new TestModelProvider('mute', { capabilities: [] })],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [],
+      options: { logger: silentLogger },
+    });
+    const error = await errorOf(
+      runtime.models.getObject({ schema: City, prompt: 'x', request: { provider: 'mute' } }),
+    );
+    expect(error.code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
+    expect(error.message).toContain('provider "mute" does not offer it');
+    expect(model.requests).toHaveLength(0);
+  });
 
   it('propagates a provider failure without retrying [claim:go-provider-errors] [claim:wp-getobject-no-retry]', async () => {
     const model = new ScriptedModelProvider({ id: 'empty' });

@@ -110,7 +110,7 @@ describe('the logs of a runtime and its tasks', () => {
     });
   });
 
-  it('tags every line a task causes with its taskId, those of getObject and a throwing tracker too, and the task goes on [claim:obs-task-fields] [claim:obs-tracker-throws] [claim:obs-getobject-attempt]', async () => {
+  it('tags every line a task causes with its taskId, those of getObject and a throwing tracker too, and the task goes on [claim:obs-task-fields] [claim:obs-tracker-throws] [claim:obs-getobject-attempt] [claim:go-rejected-log]', async () => {
     const { logger, lines } = capturingLogger('debug');
     const throwing = () => {
       throw new Error('tracker broke');
@@ -137,9 +137,12 @@ describe('the logs of a runtime and its tasks', () => {
     expect(task.status).toBe('completed');
     expect(perTask.find((line) => line.msg === 'getObject answer rejected')).toMatchObject({
       component: 'models',
+      level: 20,
       schemaName: 'Pipeline',
       // The first answer's.
       attempt: 0,
+      // The problem the retry message quotes.
+      error: expect.stringContaining('the answer is not JSON'),
     });
     const trackerLines = perTask.filter((line) => line.msg === 'analytics tracker threw; ignored');
     expect(trackerLines.map((line) => line.hook).sort()).toEqual([

@@ -4,7 +4,7 @@
  * browser.ts is the browser's counterpart, with the same exports.
  */
 import { setMaxListeners } from 'node:events';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { pino, type Logger } from 'pino';
 import type { HttpServer } from '../server/route.js';
@@ -66,9 +66,9 @@ export function allowManyListeners(signal: AbortSignal): void {
 
 /**
  * Reads every `*.liquid` file of a directory (not recursive: a subdirectory is skipped, even one
- * whose name ends in `.liquid`), sorted by template name. A hidden file, whose name starts with
- * `.` (an editor's lock or backup file), is skipped as a shell's `*.liquid` would skip it: its
- * name could not be a template's.
+ * whose name ends in `.liquid`, and so is a symbolic link to one), sorted by template name. A
+ * hidden file, whose name starts with `.` (an editor's lock or backup file), is skipped as a
+ * shell's `*.liquid` would skip it: its name could not be a template's.
  *
  * @param directory - Path of the directory.
  * @returns Each template's name (the file name without `.liquid`) and source.
@@ -79,14 +79,24 @@ export async function readTemplateFiles(
   directory: string,
 ): Promise<{ name: string; source: string }[]> {
   const entries = await readdir(directory, { withFileTypes: true });
+  const candidates = entries.filter(
+    (entry) =>
+      !entry.isDirectory() && !entry.name.startsWith('.') && extname(entry.name) === '.liquid',
+  );
+  // A symbolic link is followed, as reading it would: one that leads to a directory is skipped
+  // like a directory, where reading it would fail the whole directory with EISDIR.
+  const files = await Promise.all(
+    candidates.map(async (entry) =>
+      entry.isSymbolicLink() && (await stat(join(directory, entry.name))).isDirectory()
+        ? undefined
+        : entry.name,
+    ),
+  );
   // Sorted without the extension, as the registry lists names: `a` before `a-b`, although
   // `a-b.liquid` sorts before `a.liquid`.
-  const names = entries
-    .filter(
-      (entry) =>
-        !entry.isDirectory() && !entry.name.startsWith('.') && extname(entry.name) === '.liquid',
-    )
-    .map((entry) => basename(entry.name, '.liquid'))
+  const names = files
+    .filter((file): file is string => file !== undefined)
+    .map((file) => basename(file, '.liquid'))
     .sort();
   return Promise.all(
     names.map(async (name) => ({

@@ -24,9 +24,11 @@ const NAME_PATTERN = /^[a-z0-9][a-z0-9-_.]*$/i;
  * Holds the templates that prompts are made from, namespaced by owner: the core's own live
  * under `core/`, a plugin's under its id (`weather/forecast`). A plugin's template is liquid
  * source or a function of its variables ({@link PromptTemplate}); the core's are functions.
- * Liquid is compiled once, when registered, so a syntax error surfaces at start-up rather than
- * in the middle of a task; liquidjs itself is loaded only for the first liquid template, so a
- * runtime whose templates are all functions never loads it. Rendering is strict: a variable the
+ * Liquid is compiled once: when registered once liquidjs is loaded, as a runtime loads it before
+ * it registers its plugins' templates, so a syntax error surfaces at start-up rather than in the
+ * middle of a task; a liquid template registered before that is compiled on its first render.
+ * liquidjs itself is loaded only for the first liquid template, so a runtime whose templates are
+ * all functions never loads it. Rendering is strict: a variable the
  * template uses (or a function template declares) but the caller did not pass is an error that
  * names it.
  *
@@ -193,7 +195,9 @@ export class PromptRegistry {
    * @returns The template as a {@link TemplateFunction}.
    * @throws {@link WeftError} `WEFT_TEMPLATE_NOT_FOUND`, listing the registered names, when no
    * such template is registered. The render function rejects with
-   * `WEFT_TEMPLATE_RENDER_FAILED` when the template refers to a variable that was not passed.
+   * `WEFT_TEMPLATE_RENDER_FAILED` when the template refers to a variable that was not passed, and
+   * with `WEFT_TEMPLATE_INVALID` when a liquid template registered before liquidjs was loaded
+   * does not parse (see {@link PromptRegistry.register}).
    * @claim tsdoc-prompts-get
    * @claim tsdoc-prompts-render
    */
@@ -228,8 +232,11 @@ export class PromptRegistry {
    * @param fullName - `namespace/name`.
    * @param variables - Values the template refers to.
    * @returns The rendered text.
-   * @throws {@link WeftError} `WEFT_TEMPLATE_NOT_FOUND` when the template is missing, or
-   * `WEFT_TEMPLATE_RENDER_FAILED` when it refers to a variable that was not passed.
+   * @throws {@link WeftError} `WEFT_TEMPLATE_NOT_FOUND` when the template is missing,
+   * `WEFT_TEMPLATE_RENDER_FAILED` when it refers to a variable that was not passed, or
+   * `WEFT_TEMPLATE_INVALID` when a liquid template registered before liquidjs was loaded does not
+   * parse.
+   * @claim tsdoc-prompts-render-deferred-invalid
    */
   async render(fullName: string, variables: Record<string, unknown> = {}): Promise<string> {
     return this.get(fullName)(variables);
