@@ -21,7 +21,7 @@ import type { ErrorRegistry } from './errors/error-registry.js';
  *   value.
  * - `WEFT_MEMORY_NOT_FOUND`: `update()` of a memory store was given an id no memory has.
  * - `WEFT_UNKNOWN_PLUGIN`: A dispatched event names a plugin that is not registered.
- * - `WEFT_SHUTTING_DOWN`: The runtime is stopping and accepts no new tasks.
+ * - `WEFT_SHUTTING_DOWN`: The runtime is stopping (or has stopped) and accepts no new tasks.
  * - `WEFT_QUEUE_FULL`: The scheduler’s queue holds `maxQueueSize` tasks already.
  * - `WEFT_TASK_CANCELLED`: A task was cancelled because the runtime stopped.
  * - `WEFT_TASK_TIMEOUT`: A task ran past its time limit (`taskTimeoutMs`).
@@ -214,9 +214,10 @@ export const CORE_ERRORS = {
         '`store` and `update` of every first-party memory store (`InMemoryMemoryProvider`, `SqliteMemoryProvider`, `PostgresMemoryProvider`), through `checkNewMemory` and `checkMemoryPatch`',
       raisers: ['core/src/memory/memory-input.ts#invalid'],
       cause:
-        'a memory or patch breaks the memory contract that every store keeps: a memory or patch that is not an object, a `space` or `kind` that is not a non-empty string, a `taskId` that is not a string, a `space`, `kind` or `taskId` longer than 500 UTF-16 code units (an emoji counts two), content with no JSON form (`undefined`, a function, a `BigInt`, a cycle), metadata that is not a plain object, or a string (a key included) holding a NUL character or a lone UTF-16 surrogate, which a database cannot store unchanged. The message names the field. Nothing was written.',
+        'a memory or patch breaks the memory contract that every store keeps: a memory or patch that is not an object, a `space` or `kind` that is not a non-empty string, a `taskId` that is not a string, a `space`, `kind` or `taskId` longer than 500 UTF-16 code units (an emoji counts two), content with no JSON form (`undefined`, a function, a `BigInt`, a cycle), metadata that is not a plain object or holds a value with no JSON form (a `BigInt`, a cycle), or a string (a key included) holding a NUL character or a lone UTF-16 surrogate, which a database cannot store unchanged. The message names the field. Nothing was written.',
       fix: 'store plain JSON data; strip NUL characters and broken surrogate pairs from text received from outside. See [Input rules and error codes](../memory-providers/overview.md#input-rules-and-error-codes).',
     },
+    /** @claim errors-memory-invalid-query */
     WEFT_MEMORY_INVALID_QUERY: {
       summary: 'A query option given to a memory store has the wrong type or value.',
       raisedBy:
@@ -226,7 +227,7 @@ export const CORE_ERRORS = {
         'core/src/memory/memory-input.ts#invalidQuery',
       ],
       cause:
-        'a query option has the wrong type or value: a filter that is not a string, `since` or `until` that is not a valid `Date`, a `limit` that is not a positive integer, an `order` other than `asc` or `desc`, more than 100 `spacePatterns`, or a string holding a NUL character or a lone UTF-16 surrogate. The message names the option.',
+        'the options are not an object (`null`, an array), or a query option has the wrong type or value: a filter that is not a string, `spacePatterns` that is not an array of strings, `since` or `until` that is not a valid `Date`, a `limit` that is not a positive integer, an `order` other than `asc` or `desc`, more than 100 `spacePatterns`, or a string holding a NUL character or a lone UTF-16 surrogate. The message names the option.',
       fix: 'pass the option as [Query semantics](../memory-providers/overview.md#query-semantics) describes it; the message names the option.',
     },
     WEFT_MEMORY_NOT_FOUND: {
@@ -247,9 +248,10 @@ export const CORE_ERRORS = {
     /**
      * @claim errors-shutting-down-websocket
      * @claim errors-shutting-down-during-start
+     * @claim errors-shutting-down-after-failed-start
      */
     WEFT_SHUTTING_DOWN: {
-      summary: 'The runtime is stopping and accepts no new tasks.',
+      summary: 'The runtime is stopping (or has stopped) and accepts no new tasks.',
       status: 503,
       raisedBy:
         '`Runtime.dispatch` (and `Runtime.accept`), the scheduler; `@weft/plugin-websocket` sends it as an `error` frame',
@@ -259,8 +261,8 @@ export const CORE_ERRORS = {
         'plugin-websocket/src/connection.ts#ChatConnection.onFrame',
       ],
       cause:
-        'a task was dispatched once `stop()` had been called (while the runtime stops, or while the stop waits for a start still under way), or a websocket message arrived while the runtime or the websocket plugin was stopping.',
-      fix: 'nothing is wrong; the client should retry against another instance or after the restart.',
+        'a task was dispatched once `stop()` had been called (while the runtime stops, once it has stopped, or while the stop waits for a start still under way), or to a runtime whose start failed, which stops it although `stop()` was never called; or a websocket message arrived while the runtime or the websocket plugin was stopping.',
+      fix: 'during a shutdown nothing is wrong: the client should retry against another instance or after the restart. After a failed start the runtime stays stopped: fix what its `WEFT_START_FAILED` named and create a new runtime with `Runtime.init`.',
     },
     WEFT_QUEUE_FULL: {
       summary: 'The scheduler’s queue holds `maxQueueSize` tasks already.',
@@ -382,12 +384,13 @@ export const CORE_ERRORS = {
         'a prompt template’s name or namespace does not start with an ASCII letter or digit or has characters other than ASCII letters, digits, `-`, `_` and `.`, its source is neither text nor a function, its source does not parse as Liquid (a `render`, `include` or `layout` tag counts as such, since templates cannot read files), or a template directory cannot be read. A Liquid template given to a registry of your own before liquidjs has loaded is parsed on its first render, which then rejects with this code.',
       fix: 'the message names the template and the parser’s complaint; see [Liquid templates](../core-utilities/liquid-templates.md).',
     },
+    /** @claim errors-template-not-found-names */
     WEFT_TEMPLATE_NOT_FOUND: {
       summary: 'No prompt template has the requested name.',
       raisedBy: '`PromptRegistry.render`, `PromptRegistry.get`',
       raisers: ['core/src/prompts/prompt-registry.ts#PromptRegistry.get'],
       cause: 'no template has the requested name. The message lists the registered names.',
-      fix: 'render `name` for a template of the executor’s own plugin, or `namespace/name` for another plugin’s.',
+      fix: '`PromptRegistry.render` and `get` take the full name, `namespace/name` (such as `weather/forecast`); an executor’s `context.render` also takes a bare `name`, which it looks up in the executor’s own plugin. Check the name against the registered ones the message lists.',
     },
     /**
      * @claim errors-template-missing-variable
