@@ -299,12 +299,13 @@ export const CORE_ERRORS = {
     /**
      * @claim errors-bulkhead-memory-logged
      * @claim errors-bulkhead-no-slot
+     * @claim errors-bulkhead-review-logged
      */
     WEFT_BULKHEAD_FULL: {
       summary:
         'A call waited longer than `bulkhead.maxWaitMs` for a dependency whose every slot was taken.',
       raisedBy:
-        'the bulkhead of a model provider, plugin or memory provider, as a failed step’s error or a task’s planning error; for the memory provider’s, also in the log line of a memory the runtime could not store or read for a task (`could not store memory`, `could not read the space’s history; planning the task without it`), which then runs without it',
+        'the bulkhead of a model provider, plugin or memory provider, as a failed step’s error or a task’s planning error; for a model provider’s, when the review after a step got no slot, only in the log, on the `pipeline review failed; keeping the remaining steps` line, the task keeping its steps; for the memory provider’s, also in the log line of a memory the runtime could not store or read for a task (`could not store memory`, `could not read the space’s history; planning the task without it`), which then runs without it',
       raisers: ['core/src/bulkhead/bulkhead.ts#Bulkhead.waitForSlot'],
       cause:
         'a model provider, a plugin’s steps or the memory provider already had its limit of calls running (`options.bulkhead.maxConcurrent`, or its entry in `options.bulkhead.limits`), and the call got no slot within `options.bulkhead.maxWaitMs` (a slot that comes free goes to the call that has waited longest). The dependency is hung or much slower than usual; the message names it. The waiting task held no worker meanwhile, and tasks that do not use the dependency kept running.',
