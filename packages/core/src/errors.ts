@@ -451,7 +451,10 @@ export const CORE_ERRORS = {
         "an HTTP request’s `Host` header names a host that is not in `server.allowedHosts` (for a websocket upgrade, the plugin’s own `allowedHosts`), or the request has none while the allowed hosts are not `true` or `'all'`. The runtime’s server refuses a missing `Host` with this code only over HTTP/1.0: an HTTP/1.1 request without it gets `400` `WEFT_BAD_REQUEST`, whatever the allowed hosts. The websocket upgrade refuses a missing `Host` with this code over HTTP/1.1 too. The server answers before any route runs, which stops a web page whose domain was pointed at your machine (DNS rebinding) from calling the agent. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed.",
       fix: "when the agent listens on `0.0.0.0` for remote clients, or behind a reverse proxy that passes the client’s `Host` on (whatever address the agent listens on), list the public host names clients use, such as `allowedHosts: ['agent.example.com']`; see the [configuration reference](./configuration.md#server-options).",
     },
-    /** @claim errors-origin-section */
+    /**
+     * @claim errors-origin-section
+     * @claim errors-origin-fetch-site-fix
+     */
     WEFT_ORIGIN_NOT_ALLOWED: {
       summary: 'A web page of another origin sent a request to the runtime’s HTTP server.',
       status: 403,
@@ -459,7 +462,7 @@ export const CORE_ERRORS = {
       raisers: ['core/src/server/server-manager.ts#ServerManager.checkOrigin'],
       cause:
         'an HTTP request’s `Origin` header names a web page that is not the server’s own origin, not in `server.allowedOrigins` and not allowed by `server.cors`, or a request without `Origin` says `Sec-Fetch-Site: cross-site` or `same-site`. A browser lets any page post a form to any address, and CORS only hides the answer after the route has run, so the server refuses such requests before any route runs or any body is read. Requests without these headers (curl, servers, apps) are not from a web page and pass.',
-      fix: "list the origins of your web clients, such as `allowedOrigins: ['https://chat.example.com']` (origins allowed by `cors` pass too); behind a proxy that rewrites `Host`, list the public origin of your own pages; see the [configuration reference](./configuration.md#server-options).",
+      fix: "list the origins of your web clients, such as `allowedOrigins: ['https://chat.example.com']` (origins allowed by `cors` pass too); behind a proxy that rewrites `Host`, list the public origin of your own pages. A request refused for its `Sec-Fetch-Site`, such as a link or an image on another site’s page, carries no origin to list: only `allowedOrigins: true`, which turns the check off, lets it through. See the [configuration reference](./configuration.md#server-options).",
     },
     /**
      * @claim errors-bad-request-route-code
