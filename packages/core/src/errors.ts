@@ -475,7 +475,7 @@ export const CORE_ERRORS = {
         'An HTTP request was malformed or too slow: bad JSON, too large, nested too deep, unreadable, or late.',
       status: [400, 408, 413, 415, 431],
       raisedBy:
-        'the runtime’s HTTP server, while it reads the request, and for a route’s error with a 4xx status and no code of its own',
+        'the runtime’s HTTP server while it reads the request, and for a route’s error with a 4xx status and no code of its own, which keeps that status even when it is not one listed here (a `422`, say)',
       raisers: [
         'core/src/server/client-errors.ts#answerClientErrors',
         'core/src/server/error-answer.ts#errorAnswer',
