@@ -173,6 +173,7 @@ export const CORE_ERRORS = {
     /**
      * @claim errors-runtime-stopped-during-start
      * @claim errors-runtime-stopped-after-failed-start
+     * @claim errors-runtime-stopped-mount
      */
     WEFT_RUNTIME_STOPPED: {
       summary: 'The runtime was stopped (or stopped while starting).',
@@ -183,7 +184,7 @@ export const CORE_ERRORS = {
         'core/src/server/server-manager.ts#ServerManager.mount',
       ],
       cause:
-        '`start()` was called on a runtime that was stopped, including one whose start failed (a failed start stops the runtime), `stop()` was called while the runtime was starting, or a route was mounted after the server started. A start abandoned for a `stop()` rejects with this code even when the part it was starting failed meanwhile, such as a start trigger that gave up when its signal aborted; that failure is the `cause`, and its message is included.',
+        '`start()` was called on a runtime that was stopped, including one whose start failed (a failed start stops the runtime), `stop()` was called while the runtime was starting, or a route was mounted once the server’s `start()` had been called, while it starts, listens or after it stopped (no request could reach it). A start abandoned for a `stop()` rejects with this code even when the part it was starting failed meanwhile, such as a start trigger that gave up when its signal aborted; that failure is the `cause`, and its message is included.',
       fix: 'a stopped runtime, or one whose start failed, cannot start again; create a new one with `Runtime.init`. Add middleware and routes before `start()`.',
     },
     /**
