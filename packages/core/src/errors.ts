@@ -184,7 +184,7 @@ export const CORE_ERRORS = {
         'core/src/server/server-manager.ts#ServerManager.mount',
       ],
       cause:
-        '`start()` was called on a runtime that was stopped, including one whose start failed (a failed start stops the runtime), `stop()` was called while the runtime was starting, or a route was mounted once the server’s `start()` had been called, while it starts, listens or after it stopped (no request could reach it). A start abandoned for a `stop()` rejects with this code even when the part it was starting failed meanwhile, such as a start trigger that gave up when its signal aborted; that failure is the `cause`, and its message is included.',
+        '`start()` was called on a runtime that was stopped, including one whose start failed (a failed start stops the runtime), `stop()` was called while the runtime was starting, or a route was mounted on the server once its `start()` had been called: while it starts, while it listens or after it stopped (no request could reach the route). A start abandoned for a `stop()` rejects with this code even when the part it was starting failed meanwhile, such as a start trigger that gave up when its signal aborted; that failure is the `cause`, and its message is included.',
       fix: 'a stopped runtime, or one whose start failed, cannot start again; create a new one with `Runtime.init`. Add middleware and routes before `start()`.',
     },
     /**
@@ -306,7 +306,7 @@ export const CORE_ERRORS = {
       summary:
         'A call waited longer than `bulkhead.maxWaitMs` for a dependency whose every slot was taken.',
       raisedBy:
-        'the bulkhead of a model provider, plugin or memory provider, as a failed step’s error or a task’s planning error; for a model provider’s, when the review after a step got no slot, only in the log, on the `pipeline review failed; keeping the remaining steps` line, the task keeping its steps; for the memory provider’s, also in the log line of a memory the runtime could not store or read for a task (`could not store memory`, `could not read the space’s history; planning the task without it`), which then runs without it',
+        'the bulkhead of a model provider, plugin or memory provider, as a failed step’s error or a task’s planning error; for a review after a step that got no slot of a model provider’s, only in the log, on the `pipeline review failed; keeping the remaining steps` line (the task keeps its steps); for the memory provider’s, also in the log line of a memory the runtime could not store or read for a task (`could not store memory`, `could not read the space’s history; planning the task without it`), which then runs without it',
       raisers: ['core/src/bulkhead/bulkhead.ts#Bulkhead.waitForSlot'],
       cause:
         'a model provider, a plugin’s steps or the memory provider already had its limit of calls running (`options.bulkhead.maxConcurrent`, or its entry in `options.bulkhead.limits`), and the call got no slot within `options.bulkhead.maxWaitMs` (a slot that comes free goes to the call that has waited longest). The dependency is hung or much slower than usual; the message names it. The waiting task held no worker meanwhile, and tasks that do not use the dependency kept running.',
