@@ -21,7 +21,7 @@ import type { ErrorRegistry } from './errors/error-registry.js';
  *   value.
  * - `WEFT_MEMORY_NOT_FOUND`: `update()` of a memory store was given an id no memory has.
  * - `WEFT_UNKNOWN_PLUGIN`: A dispatched event names a plugin that is not registered.
- * - `WEFT_SHUTTING_DOWN`: The runtime is stopping and accepts no new tasks.
+ * - `WEFT_SHUTTING_DOWN`: The runtime is stopping (or has stopped) and accepts no new tasks.
  * - `WEFT_QUEUE_FULL`: The scheduler’s queue holds `maxQueueSize` tasks already.
  * - `WEFT_TASK_CANCELLED`: A task was cancelled because the runtime stopped.
  * - `WEFT_TASK_TIMEOUT`: A task ran past its time limit (`taskTimeoutMs`).
@@ -173,6 +173,7 @@ export const CORE_ERRORS = {
     /**
      * @claim errors-runtime-stopped-during-start
      * @claim errors-runtime-stopped-after-failed-start
+     * @claim errors-runtime-stopped-mount
      */
     WEFT_RUNTIME_STOPPED: {
       summary: 'The runtime was stopped (or stopped while starting).',
@@ -183,7 +184,7 @@ export const CORE_ERRORS = {
         'core/src/server/server-manager.ts#ServerManager.mount',
       ],
       cause:
-        '`start()` was called on a runtime that was stopped, including one whose start failed (a failed start stops the runtime), `stop()` was called while the runtime was starting, or a route was mounted after the server started. A start abandoned for a `stop()` rejects with this code even when the part it was starting failed meanwhile, such as a start trigger that gave up when its signal aborted; that failure is the `cause`, and its message is included.',
+        '`start()` was called on a runtime that was stopped, including one whose start failed (a failed start stops the runtime), `stop()` was called while the runtime was starting, or a route was mounted on the server once its `start()` had been called: while it starts, while it listens or after it stopped (no request could reach the route). A start abandoned for a `stop()` rejects with this code even when the part it was starting failed meanwhile, such as a start trigger that gave up when its signal aborted; that failure is the `cause`, and its message is included.',
       fix: 'a stopped runtime, or one whose start failed, cannot start again; create a new one with `Runtime.init`. Add middleware and routes before `start()`.',
     },
     /**
@@ -214,9 +215,10 @@ export const CORE_ERRORS = {
         '`store` and `update` of every first-party memory store (`InMemoryMemoryProvider`, `SqliteMemoryProvider`, `PostgresMemoryProvider`), through `checkNewMemory` and `checkMemoryPatch`',
       raisers: ['core/src/memory/memory-input.ts#invalid'],
       cause:
-        'a memory or patch breaks the memory contract that every store keeps: a memory or patch that is not an object, a `space` or `kind` that is not a non-empty string, a `taskId` that is not a string, a `space`, `kind` or `taskId` longer than 500 UTF-16 code units (an emoji counts two), content with no JSON form (`undefined`, a function, a `BigInt`, a cycle), metadata that is not a plain object, or a string (a key included) holding a NUL character or a lone UTF-16 surrogate, which a database cannot store unchanged. The message names the field. Nothing was written.',
+        'a memory or patch breaks the memory contract that every store keeps: a memory or patch that is not an object, a `space` or `kind` that is not a non-empty string, a `taskId` that is not a string, a `space`, `kind` or `taskId` longer than 500 UTF-16 code units (an emoji counts two), content with no JSON form (`undefined`, a function, a `BigInt`, a cycle), metadata that is not a plain object or holds a value with no JSON form (a `BigInt`, a cycle), or a string (a key included) holding a NUL character or a lone UTF-16 surrogate, which a database cannot store unchanged. The message names the field. Nothing was written.',
       fix: 'store plain JSON data; strip NUL characters and broken surrogate pairs from text received from outside. See [Input rules and error codes](../memory-providers/overview.md#input-rules-and-error-codes).',
     },
+    /** @claim errors-memory-invalid-query */
     WEFT_MEMORY_INVALID_QUERY: {
       summary: 'A query option given to a memory store has the wrong type or value.',
       raisedBy:
@@ -226,7 +228,7 @@ export const CORE_ERRORS = {
         'core/src/memory/memory-input.ts#invalidQuery',
       ],
       cause:
-        'a query option has the wrong type or value: a filter that is not a string, `since` or `until` that is not a valid `Date`, a `limit` that is not a positive integer, an `order` other than `asc` or `desc`, more than 100 `spacePatterns`, or a string holding a NUL character or a lone UTF-16 surrogate. The message names the option.',
+        'the options are not an object (`null`, an array), or a query option has the wrong type or value: a filter that is not a string, `spacePatterns` that is not an array of strings, `since` or `until` that is not a valid `Date`, a `limit` that is not a positive integer, an `order` other than `asc` or `desc`, more than 100 `spacePatterns`, or a string holding a NUL character or a lone UTF-16 surrogate. The message names the option.',
       fix: 'pass the option as [Query semantics](../memory-providers/overview.md#query-semantics) describes it; the message names the option.',
     },
     WEFT_MEMORY_NOT_FOUND: {
@@ -247,9 +249,10 @@ export const CORE_ERRORS = {
     /**
      * @claim errors-shutting-down-websocket
      * @claim errors-shutting-down-during-start
+     * @claim errors-shutting-down-after-failed-start
      */
     WEFT_SHUTTING_DOWN: {
-      summary: 'The runtime is stopping and accepts no new tasks.',
+      summary: 'The runtime is stopping (or has stopped) and accepts no new tasks.',
       status: 503,
       raisedBy:
         '`Runtime.dispatch` (and `Runtime.accept`), the scheduler; `@weft/plugin-websocket` sends it as an `error` frame',
@@ -259,8 +262,8 @@ export const CORE_ERRORS = {
         'plugin-websocket/src/connection.ts#ChatConnection.onFrame',
       ],
       cause:
-        'a task was dispatched once `stop()` had been called (while the runtime stops, or while the stop waits for a start still under way), or a websocket message arrived while the runtime or the websocket plugin was stopping.',
-      fix: 'nothing is wrong; the client should retry against another instance or after the restart.',
+        'a task was dispatched once `stop()` had been called (while the runtime stops, once it has stopped, or while the stop waits for a start still under way), or to a runtime whose start failed, which stops it although `stop()` was never called; or a websocket message arrived while the runtime or the websocket plugin was stopping.',
+      fix: 'during a shutdown nothing is wrong: the client should retry against another instance or after the restart. After a failed start the runtime stays stopped: fix what its `WEFT_START_FAILED` named and create a new runtime with `Runtime.init`.',
     },
     WEFT_QUEUE_FULL: {
       summary: 'The scheduler’s queue holds `maxQueueSize` tasks already.',
@@ -297,12 +300,13 @@ export const CORE_ERRORS = {
     /**
      * @claim errors-bulkhead-memory-logged
      * @claim errors-bulkhead-no-slot
+     * @claim errors-bulkhead-review-logged
      */
     WEFT_BULKHEAD_FULL: {
       summary:
         'A call waited longer than `bulkhead.maxWaitMs` for a dependency whose every slot was taken.',
       raisedBy:
-        'the bulkhead of a model provider, plugin or memory provider, as a failed step’s error or a task’s planning error; for the memory provider’s, also in the log line of a memory the runtime could not store or read for a task (`could not store memory`, `could not read the space’s history; planning the task without it`), which then runs without it',
+        'the bulkhead of a model provider, plugin or memory provider, as a failed step’s error or a task’s planning error; for a review after a step that got no slot of a model provider’s, only in the log, on the `pipeline review failed; keeping the remaining steps` line (the task keeps its steps); for the memory provider’s, also in the log line of a memory the runtime could not store or read for a task (`could not store memory`, `could not read the space’s history; planning the task without it`), which then runs without it',
       raisers: ['core/src/bulkhead/bulkhead.ts#Bulkhead.waitForSlot'],
       cause:
         'a model provider, a plugin’s steps or the memory provider already had its limit of calls running (`options.bulkhead.maxConcurrent`, or its entry in `options.bulkhead.limits`), and the call got no slot within `options.bulkhead.maxWaitMs` (a slot that comes free goes to the call that has waited longest). The dependency is hung or much slower than usual; the message names it. The waiting task held no worker meanwhile, and tasks that do not use the dependency kept running.',
@@ -382,12 +386,13 @@ export const CORE_ERRORS = {
         'a prompt template’s name or namespace does not start with an ASCII letter or digit or has characters other than ASCII letters, digits, `-`, `_` and `.`, its source is neither text nor a function, its source does not parse as Liquid (a `render`, `include` or `layout` tag counts as such, since templates cannot read files), or a template directory cannot be read. A Liquid template given to a registry of your own before liquidjs has loaded is parsed on its first render, which then rejects with this code.',
       fix: 'the message names the template and the parser’s complaint; see [Liquid templates](../core-utilities/liquid-templates.md).',
     },
+    /** @claim errors-template-not-found-names */
     WEFT_TEMPLATE_NOT_FOUND: {
       summary: 'No prompt template has the requested name.',
       raisedBy: '`PromptRegistry.render`, `PromptRegistry.get`',
       raisers: ['core/src/prompts/prompt-registry.ts#PromptRegistry.get'],
       cause: 'no template has the requested name. The message lists the registered names.',
-      fix: 'render `name` for a template of the executor’s own plugin, or `namespace/name` for another plugin’s.',
+      fix: '`PromptRegistry.render` and `get` take the full name, `namespace/name` (such as `weather/forecast`); an executor’s `context.render` also takes a bare `name`, which it looks up in the executor’s own plugin. Check the name against the registered ones the message lists.',
     },
     /**
      * @claim errors-template-missing-variable
@@ -447,7 +452,10 @@ export const CORE_ERRORS = {
         "an HTTP request’s `Host` header names a host that is not in `server.allowedHosts` (for a websocket upgrade, the plugin’s own `allowedHosts`), or the request has none while the allowed hosts are not `true` or `'all'`. The runtime’s server refuses a missing `Host` with this code only over HTTP/1.0: an HTTP/1.1 request without it gets `400` `WEFT_BAD_REQUEST`, whatever the allowed hosts. The websocket upgrade refuses a missing `Host` with this code over HTTP/1.1 too. The server answers before any route runs, which stops a web page whose domain was pointed at your machine (DNS rebinding) from calling the agent. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed.",
       fix: "when the agent listens on `0.0.0.0` for remote clients, or behind a reverse proxy that passes the client’s `Host` on (whatever address the agent listens on), list the public host names clients use, such as `allowedHosts: ['agent.example.com']`; see the [configuration reference](./configuration.md#server-options).",
     },
-    /** @claim errors-origin-section */
+    /**
+     * @claim errors-origin-section
+     * @claim errors-origin-fetch-site-fix
+     */
     WEFT_ORIGIN_NOT_ALLOWED: {
       summary: 'A web page of another origin sent a request to the runtime’s HTTP server.',
       status: 403,
@@ -455,7 +463,7 @@ export const CORE_ERRORS = {
       raisers: ['core/src/server/server-manager.ts#ServerManager.checkOrigin'],
       cause:
         'an HTTP request’s `Origin` header names a web page that is not the server’s own origin, not in `server.allowedOrigins` and not allowed by `server.cors`, or a request without `Origin` says `Sec-Fetch-Site: cross-site` or `same-site`. A browser lets any page post a form to any address, and CORS only hides the answer after the route has run, so the server refuses such requests before any route runs or any body is read. Requests without these headers (curl, servers, apps) are not from a web page and pass.',
-      fix: "list the origins of your web clients, such as `allowedOrigins: ['https://chat.example.com']` (origins allowed by `cors` pass too); behind a proxy that rewrites `Host`, list the public origin of your own pages; see the [configuration reference](./configuration.md#server-options).",
+      fix: "list the origins of your web clients, such as `allowedOrigins: ['https://chat.example.com']` (origins allowed by `cors` pass too); behind a proxy that rewrites `Host`, list the public origin of your own pages. A request refused for its `Sec-Fetch-Site`, such as a link or an image on another site’s page, carries no origin to list: only `allowedOrigins: true`, which turns the check off, lets it through. See the [configuration reference](./configuration.md#server-options).",
     },
     /**
      * @claim errors-bad-request-route-code
@@ -468,7 +476,7 @@ export const CORE_ERRORS = {
         'An HTTP request was malformed or too slow: bad JSON, too large, nested too deep, unreadable, or late.',
       status: [400, 408, 413, 415, 431],
       raisedBy:
-        'the runtime’s HTTP server, while it reads the request, and for a route’s error with a 4xx status and no code of its own',
+        'the runtime’s HTTP server while it reads the request, and for a route’s error with a 4xx status and no code of its own, which keeps that status even when it is not one listed here (a `422`, say)',
       raisers: [
         'core/src/server/client-errors.ts#answerClientErrors',
         'core/src/server/error-answer.ts#errorAnswer',

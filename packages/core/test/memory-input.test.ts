@@ -102,6 +102,25 @@ describe('checkNewMemory', () => {
   });
 });
 
+describe('metadata with no JSON form', () => {
+  it('is refused with WEFT_MEMORY_INVALID naming the metadata, in a new memory and in a patch [claim:errors-memory-invalid-contract]', () => {
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    for (const metadata of [{ amount: 10n }, cycle]) {
+      const stored = refusal(() =>
+        checkNewMemory({ space: 's', kind: 'k', content: 1, metadata }, OWNER),
+      );
+      expect(stored.code).toBe('WEFT_MEMORY_INVALID');
+      expect(stored.message).toContain(
+        'the "metadata" of a memory of kind "k" in space "s" has no JSON form',
+      );
+      const patched = refusal(() => checkMemoryPatch('m-1', { metadata }, OWNER));
+      expect(patched.code).toBe('WEFT_MEMORY_INVALID');
+      expect(patched.message).toContain('the new "metadata" of memory "m-1" has no JSON form');
+    }
+  });
+});
+
 describe('MAX_MEMORY_KEY_LENGTH', () => {
   it('bounds the space, kind and taskId of a memory to 500 UTF-16 code units [claim:mpo-max-key-length] [claim:pg-memory-invalid] [claim:sqlite-memory-invalid] [claim:tsdoc-core-check-new-memory]', () => {
     expect(MAX_MEMORY_KEY_LENGTH).toBe(500);
@@ -159,6 +178,35 @@ describe('checkMemoryPatch', () => {
 });
 
 describe('checkMemoryQuery', () => {
+  it('refuses with WEFT_MEMORY_INVALID_QUERY, naming the option, options that are not an object and every option of the wrong type or value [claim:errors-memory-invalid-query]', () => {
+    for (const options of [null, [], 'space']) {
+      const error = refusal(() => checkMemoryQuery(options, OWNER));
+      expect(error.code).toBe('WEFT_MEMORY_INVALID_QUERY');
+      expect(error.message).toContain('query() needs an options object');
+    }
+    const wrong: [string, unknown][] = [
+      ['space', 5],
+      ['spacePrefix', null],
+      ['kind', {}],
+      ['taskId', 7],
+      ['spacePatterns', 'room-*'],
+      ['spacePatterns', [5]],
+      ['spacePatterns', Array.from({ length: 101 }, (_, index) => `p-${index}-*`)],
+      ['since', '2026-01-01'],
+      ['until', new Date(Number.NaN)],
+      ['limit', 0],
+      ['limit', 2.5],
+      ['order', 'up'],
+      ['space', 'a\0b'],
+      ['kind', 'k\uD800'],
+    ];
+    for (const [option, value] of wrong) {
+      const error = refusal(() => checkMemoryQuery({ [option]: value }, OWNER));
+      expect(error.code).toBe('WEFT_MEMORY_INVALID_QUERY');
+      expect(error.message).toContain(`query option "${option}`);
+    }
+  });
+
   it('fills in the default limit and order, and copies the dates [claim:mpo-check-query] [claim:mpo-default-limit-constant] [claim:mpo-query-order-default]', () => {
     const since = new Date(1000);
     const checked = checkMemoryQuery({ kind: 'note', since }, OWNER);

@@ -71,6 +71,18 @@ describe('PromptRegistry', () => {
     expect(prompts.has('ok/v1.draft_2-b')).toBe(true);
   });
 
+  it('looks templates up by their full name only: a bare name is not found, and the message lists the full names [claim:errors-template-not-found-names]', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('weather', 'forecast', 'Sunny in {{ city }}.');
+    const bare = await errorOf(prompts.render('forecast', { city: 'Lyon' }));
+    expect(bare.code).toBe('WEFT_TEMPLATE_NOT_FOUND');
+    expect(bare.message).toContain('registered templates: weather/forecast.');
+    expect(() => prompts.get('forecast')).toThrow(
+      expect.objectContaining({ code: 'WEFT_TEMPLATE_NOT_FOUND' }),
+    );
+    expect(await prompts.render('weather/forecast', { city: 'Lyon' })).toBe('Sunny in Lyon.');
+  });
+
   it('names the missing template and lists the known ones [claim:liq-not-found] [claim:tsdoc-prompts-get]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('chat', 'reply', 'a');

@@ -831,6 +831,21 @@ describe('ServerManager', () => {
     ).toThrow('cannot mount POST /late of plugin "three" after the server started');
   });
 
+  it('rejects with WEFT_RUNTIME_STOPPED a route mounted while the server starts or after it stopped, which no request could reach [claim:errors-runtime-stopped-mount]', async () => {
+    const server = new ServerManager({ port: 0 });
+    servers.push(server);
+    server.mount('one', echo, runtime);
+    const starting = server.start();
+    expect(() =>
+      server.mount('two', route({ path: '/early', handler: () => undefined }), runtime),
+    ).toThrow(expect.objectContaining({ code: 'WEFT_RUNTIME_STOPPED' }));
+    await starting;
+    await server.stop();
+    expect(() =>
+      server.mount('three', route({ path: '/late', handler: () => undefined }), runtime),
+    ).toThrow(expect.objectContaining({ code: 'WEFT_RUNTIME_STOPPED' }));
+  });
+
   it.each([-1, 65_536, 1.5, Number.NaN])('rejects port %s, naming the option', (port) => {
     expect(() => new ServerManager({ port })).toThrow(
       `ServerManager: option "port" must be an integer from 0 to 65535, got ${port}.`,

@@ -118,6 +118,18 @@ describe('ServerManager Origin check', () => {
     expect(runs).toHaveLength(1);
   });
 
+  it('refuses a cross-site request without Origin whatever allowedOrigins lists and cors allows; only allowedOrigins: true lets it through [claim:errors-origin-fetch-site-fix]', async () => {
+    const headers = { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' };
+    const listed = await serve({ allowedOrigins: ['https://chat.example.com'], cors: true });
+    const refused = await send(`${listed.server.url}/echo`, headers);
+    expect(refused.status).toBe(403);
+    expect(refused.json.error?.code).toBe('WEFT_ORIGIN_NOT_ALLOWED');
+    expect(listed.runs).toHaveLength(0);
+    const open = await serve({ allowedOrigins: true });
+    expect((await send(`${open.server.url}/echo`, headers)).status).toBe(200);
+    expect(open.runs).toHaveLength(1);
+  });
+
   it('logs a browser request without Origin, refused for its Sec-Fetch-Site, with that header in place of the origin [claim:obs-origin-fetch-site-line]', async () => {
     const { server, logs } = await serve();
     const answer = await send(`${server.url}/echo`, {

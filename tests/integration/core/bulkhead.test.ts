@@ -14,6 +14,7 @@ import {
 } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import {
+  deferred,
   errorOf,
   planner,
   recordingExecutor,
@@ -149,6 +150,69 @@ describe('bulkheads', () => {
       ]),
     );
     expect(task.chain.some((item) => item.type === 'error')).toBe(false);
+  });
+
+  it('logs a review that got no slot of a full model bulkhead on the review line with WEFT_BULKHEAD_FULL, and the task keeps its steps [claim:errors-bulkhead-review-logged]', async () => {
+    const bStepStarted = deferred();
+    const aReviewing = deferred();
+    const bReviewed = deferred();
+    // Task A's review hangs and holds the model's only slot; task B's review then waits for it.
+    const fallback = (messages: readonly { content: string }[], request: ModelRequestConfig) => {
+      const space = request.task?.message ?? '';
+      if (request.purpose === 'review') {
+        if (space === 'a') {
+          aReviewing.resolve();
+          return new Promise<never>(() => undefined);
+        }
+        bReviewed.resolve();
+        return { type: 'continue' };
+      }
+      return {
+        steps: [
+          { pluginId: 'work', action: space },
+          { pluginId: 'work', action: 'last' },
+        ],
+      };
+    };
+    const a = recordingExecutor('a', async () => {
+      await bStepStarted.promise;
+      return { success: true };
+    });
+    const b = recordingExecutor('b', async () => {
+      bStepStarted.resolve();
+      await aReviewing.promise;
+      return { success: true };
+    });
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('work', { executors: [a, b, recordingExecutor('last')] })],
+      responses: { fallback },
+      options: {
+        logger,
+        shutdown: 'cancel',
+        bulkhead: { limits: { 'model:scripted': 1 }, maxWaitMs: 100 },
+      },
+    });
+    runtime
+      .dispatch({ pluginId: 'work', triggerId: 'message', space: 'a', message: 'a' })
+      .catch(() => undefined);
+    const task = await runtime.dispatch({
+      pluginId: 'work',
+      triggerId: 'message',
+      space: 'b',
+      message: 'b',
+    });
+    expect(task.status).toBe('completed');
+    expect(task.steps.map((step) => step.action)).toEqual(['b', 'last']);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        msg: 'pipeline review failed; keeping the remaining steps',
+        code: 'WEFT_BULKHEAD_FULL',
+        taskId: task.id,
+      }),
+    );
+    // The review of task B never reached the model: it got no slot.
+    expect(await settlesWithin(bReviewed.promise, 50)).toBeNull();
   });
 
   it('answers a healthy space while a model provider hangs under a plugin’s steps [claim:prod-bulkhead-default]', async () => {

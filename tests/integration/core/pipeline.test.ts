@@ -333,7 +333,7 @@ describe('running steps', () => {
     expect(task.chain[2]?.timestamp).toBeInstanceOf(Date);
   });
 
-  it('gives each executor the chain so far and a full ExecutionContext [claim:exec-context-members] [claim:exec-chain-copy] [claim:exec-render-namespace] [claim:philo-failure-item] [claim:mpm-one-provider] [claim:wp-context] [claim:liq-context-render] [claim:cu-executor-parts] [claim:cu-runtime-parts]', async () => {
+  it('gives each executor the chain so far and a full ExecutionContext [claim:exec-context-members] [claim:exec-chain-copy] [claim:exec-render-namespace] [claim:philo-failure-item] [claim:mpm-one-provider] [claim:wp-context] [claim:liq-context-render] [claim:cu-executor-parts] [claim:cu-runtime-parts] [claim:errors-template-not-found-names]', async () => {
     const jsonAnswer = { city: 'Lyon' };
     const first = recordingExecutor('first', async (_task, context) => {
       const rendered = await context.render('greeting', { name: 'Ada' });

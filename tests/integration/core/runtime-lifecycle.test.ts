@@ -586,6 +586,24 @@ describe('Runtime start', () => {
     expect(attempts).toBe(1);
   });
 
+  it('refuses with WEFT_SHUTTING_DOWN (503) a dispatch to a runtime whose start failed, though stop() was never called [claim:errors-shutting-down-after-failed-start]', async () => {
+    const { runtime } = await makeRuntime({
+      plugins: [
+        echoPlugin({
+          init: () => {
+            throw new Error('no licence key');
+          },
+        }),
+      ],
+    });
+    expect((await errorOf(runtime.start())).code).toBe('WEFT_START_FAILED');
+    const refused = await errorOf(
+      runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'after' }),
+    );
+    expect(refused).toMatchObject({ code: 'WEFT_SHUTTING_DOWN', status: 503 });
+    expect(runtime.scheduler.pending).toBe(0);
+  });
+
   it('holds dispatched tasks until the scheduler starts [claim:task-held-until-start]', async () => {
     const { runtime } = await makeRuntime({ responses: planner(['echo', 'reply']) });
     let settled = false;

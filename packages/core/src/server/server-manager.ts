@@ -113,6 +113,11 @@ export class ServerManager implements HttpServer {
   private readonly logger: Logger | undefined;
   private readonly mounted = new Set<string>();
   private server: Server | undefined;
+  /**
+   * Set once `start()` has run: the 404 and error handlers are then in place, so a route mounted
+   * later, even after `stop()`, could never be reached.
+   */
+  private startCalled = false;
   private listeningPort: number | undefined;
   private isRefused: (socket: Socket) => boolean = () => false;
   private refusedSinceLog = 0;
@@ -230,12 +235,12 @@ export class ServerManager implements HttpServer {
    * @param route - The route: a plugin's {@link TriggerRoute}, or anything with its method, path
    *   and handler.
    * @param context - Passed to the route's handler.
-   * @throws {@link WeftError} `WEFT_RUNTIME_STOPPED` when the server is already started, or
-   * `WEFT_DUPLICATE` when the method and path are taken.
+   * @throws {@link WeftError} `WEFT_RUNTIME_STOPPED` once `start()` was called (while it starts,
+   * once it listens, or after `stop()`), or `WEFT_DUPLICATE` when the method and path are taken.
    * @claim tsdoc-server-mount
    */
   mount<Context>(pluginId: string, route: MountedRoute<Context>, context: Context): void {
-    if (this.server) {
+    if (this.startCalled) {
       throw new WeftError(
         'WEFT_RUNTIME_STOPPED',
         `ServerManager: cannot mount ${route.method} ${route.path} of plugin "${pluginId}" after the server started.`,
@@ -280,6 +285,7 @@ export class ServerManager implements HttpServer {
    */
   async start(): Promise<{ host: string; port: number }> {
     if (this.server) return { host: this.config.host, port: this.listeningPort as number };
+    this.startCalled = true;
     this.app.use((request, response) => {
       sendError(response, {
         status: 404,
