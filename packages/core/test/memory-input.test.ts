@@ -11,6 +11,7 @@ import {
   checkNewMemory,
   DEFAULT_MEMORY_QUERY_LIMIT,
   matchesSpacePattern,
+  MAX_MEMORY_JSON_LENGTH,
   MAX_MEMORY_KEY_LENGTH,
   MAX_QUERY_SPACE_PATTERNS,
   memoryNotFound,
@@ -117,6 +118,30 @@ describe('MAX_MEMORY_KEY_LENGTH', () => {
         new RegExp(`a memory's "${field}".* may be at most 500 characters long, got 501`),
       );
     }
+  });
+});
+
+describe('MAX_MEMORY_JSON_LENGTH', () => {
+  it('bounds the JSON text of content and of metadata to 16 Mi UTF-16 code units, in store and update [claim:mpo-max-json-length] [claim:tsdoc-core-check-new-memory]', () => {
+    expect(MAX_MEMORY_JSON_LENGTH).toBe(16 * 1024 * 1024);
+    // A string's JSON text is the string and two quotes.
+    const longest = 'x'.repeat(MAX_MEMORY_JSON_LENGTH - 2);
+    expect(checkNewMemory({ space: 's', kind: 'k', content: longest }, OWNER).content).toHaveLength(
+      MAX_MEMORY_JSON_LENGTH,
+    );
+    const over = `${longest}x`;
+    const stored = refusal(() => checkNewMemory({ space: 's', kind: 'k', content: over }, OWNER));
+    expect(stored.code).toBe('WEFT_MEMORY_INVALID');
+    expect(stored.message).toContain(
+      `the "content" of a memory of kind "k" in space "s" is ${MAX_MEMORY_JSON_LENGTH + 1} characters long as JSON, over the limit of ${MAX_MEMORY_JSON_LENGTH}`,
+    );
+    const metadata = refusal(() =>
+      checkNewMemory({ space: 's', kind: 'k', content: 1, metadata: { text: over } }, OWNER),
+    );
+    expect(metadata.message).toMatch(/the "metadata" of .* over the limit/);
+    const patched = refusal(() => checkMemoryPatch('m-1', { content: over }, OWNER));
+    expect(patched.code).toBe('WEFT_MEMORY_INVALID');
+    expect(patched.message).toMatch(/the new "content" of memory "m-1" is \d+ characters long/);
   });
 });
 
