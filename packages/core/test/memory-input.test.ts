@@ -121,6 +121,21 @@ describe('MAX_MEMORY_KEY_LENGTH', () => {
   });
 });
 
+describe('spacePatterns with holes', () => {
+  it('refuses a hole in spacePatterns as it refuses undefined, naming its index [claim:mpo-check-query]', () => {
+    // eslint-disable-next-line no-sparse-arrays
+    const sparse = ['a*', , 'b*'] as string[];
+    const error = refusal(() => checkMemoryQuery({ spacePatterns: sparse }, OWNER));
+    expect(error.code).toBe('WEFT_MEMORY_INVALID_QUERY');
+    expect(error.message).toContain(
+      'query option "spacePatterns[1]" must be a string, got undefined',
+    );
+    expect(() => checkMemoryQuery({ spacePatterns: new Array<string>(2) }, OWNER)).toThrow(
+      /"spacePatterns\[0\]" must be a string/,
+    );
+  });
+});
+
 describe('MAX_MEMORY_JSON_LENGTH', () => {
   it('bounds the JSON text of content and of metadata to 16 Mi UTF-16 code units, in store and update [claim:mpo-max-json-length] [claim:tsdoc-core-check-new-memory]', () => {
     expect(MAX_MEMORY_JSON_LENGTH).toBe(16 * 1024 * 1024);

@@ -418,7 +418,8 @@ function spacePatterns(owner: string, value: unknown): readonly string[] | undef
       `may hold at most ${MAX_QUERY_SPACE_PATTERNS} patterns, got ${value.length}`,
     );
   }
-  return value.map((pattern: unknown, index) => {
+  // Array.from visits the holes of a sparse array, which map() would skip and keep as holes.
+  return Array.from(value as unknown[], (pattern: unknown, index) => {
     const checked = optionalQueryText(owner, `spacePatterns[${index}]`, pattern);
     if (checked === undefined) {
       throw invalidQuery(owner, `spacePatterns[${index}]`, 'must be a string, got undefined');
