@@ -121,6 +121,28 @@ describe('MAX_MEMORY_KEY_LENGTH', () => {
   });
 });
 
+describe('metadata with a toJSON method', () => {
+  it('refuses metadata whose toJSON() gives something other than an object, in store and update [claim:mpo-check-new-memory] [claim:mpo-check-patch]', () => {
+    for (const made of ['x', [1, 2], null, 5]) {
+      const metadata = { toJSON: () => made } as unknown as Record<string, unknown>;
+      const stored = refusal(() =>
+        checkNewMemory({ space: 's', kind: 'k', content: 1, metadata }, OWNER),
+      );
+      expect(stored.code).toBe('WEFT_MEMORY_INVALID');
+      expect(stored.message).toMatch(
+        /the "metadata" of .* must have a JSON object as its JSON form/,
+      );
+      const patched = refusal(() => checkMemoryPatch('m-1', { metadata }, OWNER));
+      expect(patched.message).toMatch(/the new "metadata" of memory "m-1" must have a JSON object/);
+    }
+    // One that gives an object is kept as that object.
+    const dated = { toJSON: () => ({ at: 1 }) } as unknown as Record<string, unknown>;
+    expect(
+      checkNewMemory({ space: 's', kind: 'k', content: 1, metadata: dated }, OWNER).metadata,
+    ).toBe('{"at":1}');
+  });
+});
+
 describe('spacePatterns with holes', () => {
   it('refuses a hole in spacePatterns as it refuses undefined, naming its index [claim:mpo-check-query]', () => {
     // eslint-disable-next-line no-sparse-arrays

@@ -86,6 +86,7 @@ export const INVALID_MEMORY_INPUTS: readonly InvalidMemoryInput[] = [
       ['metadata that is a string', { metadata: 'tag' }, 'metadata'],
       ['metadata that is a Map', { metadata: new Map([['a', 1]]) }, 'metadata'],
       ['metadata holding a BigInt', { metadata: { n: 1n } }, 'metadata'],
+      ['metadata whose toJSON() gives a list', { metadata: { toJSON: () => ['a'] } }, 'metadata'],
     ] as const
   ).map(([what, fields, names]): InvalidMemoryInput => ({
     name: `store() of a memory with ${what}`,

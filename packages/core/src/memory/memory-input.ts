@@ -206,14 +206,23 @@ function metadataJson(owner: string, value: unknown, what: string): string {
   if (!isPlainRecord(value)) {
     throw invalid(owner, `${what} must be a plain object, got ${show(value)}`);
   }
-  return toJsonText(owner, value, what);
+  const json = toJsonText(owner, value, what);
+  // A toJSON method may turn the object into anything; what is kept must read back as an object.
+  if (!json.startsWith('{')) {
+    throw invalid(
+      owner,
+      `${what} must have a JSON object as its JSON form, but its toJSON() gave ${json.slice(0, 40)}`,
+    );
+  }
+  return json;
 }
 
 /**
  * Checks a memory given to {@link MemoryProvider.store} and serialises its content and metadata.
  * The rules: `space` and `kind` are non-empty strings; `taskId` is a string or absent (`null`
  * counts as absent); none of the three is longer than {@link MAX_MEMORY_KEY_LENGTH}; `content` has a JSON form (not `undefined`, a `BigInt`, a function or a
- * cycle); `metadata` is a plain object (absent or `null` means `{}`) with a JSON form; neither
+ *  cycle); `metadata` is a plain object (absent or `null` means `{}`) whose JSON form is an object
+ * too (not what a `toJSON` method turns into a list, say); neither
  * JSON text is longer than {@link MAX_MEMORY_JSON_LENGTH}; and no string, key included, holds a
  * NUL character or a lone UTF-16 surrogate.
  *
