@@ -220,11 +220,12 @@ function metadataJson(owner: string, value: unknown, what: string): string {
 /**
  * Checks a memory given to {@link MemoryProvider.store} and serialises its content and metadata.
  * The rules: `space` and `kind` are non-empty strings; `taskId` is a string or absent (`null`
- * counts as absent); none of the three is longer than {@link MAX_MEMORY_KEY_LENGTH}; `content` has a JSON form (not `undefined`, a `BigInt`, a function or a
- *  cycle); `metadata` is a plain object (absent or `null` means `{}`) whose JSON form is an object
- * too (not what a `toJSON` method turns into a list, say); neither
- * JSON text is longer than {@link MAX_MEMORY_JSON_LENGTH}; and no string, key included, holds a
- * NUL character or a lone UTF-16 surrogate.
+ * counts as absent); none of the three is longer than {@link MAX_MEMORY_KEY_LENGTH}; `content`
+ * has a JSON form (not `undefined`, a `BigInt`, a function or a cycle); `metadata` is a plain
+ * object (absent or `null` means `{}`) whose JSON form is an object too (not what a `toJSON`
+ * method turns into a list, say); neither JSON text is longer than
+ * {@link MAX_MEMORY_JSON_LENGTH}; and no string, key included, holds a NUL character or a lone
+ * UTF-16 surrogate.
  *
  * @param memory - The memory as the caller gave it.
  * @param owner - Who checks, at the start of error messages, such as `MyStore "main"`.
