@@ -122,7 +122,7 @@ describe('MAX_MEMORY_KEY_LENGTH', () => {
 });
 
 describe('metadata with a toJSON method', () => {
-  it('refuses metadata whose toJSON() gives something other than an object, in store and update [claim:mpo-check-new-memory] [claim:mpo-check-patch]', () => {
+  it('refuses metadata whose toJSON() gives something other than an object, in store and update [claim:mpo-check-new-memory] [claim:mpo-check-patch] [claim:pg-memory-invalid] [claim:sqlite-memory-invalid]', () => {
     for (const made of ['x', [1, 2], null, 5]) {
       const metadata = { toJSON: () => made } as unknown as Record<string, unknown>;
       const stored = refusal(() =>
@@ -159,7 +159,7 @@ describe('spacePatterns with holes', () => {
 });
 
 describe('MAX_MEMORY_JSON_LENGTH', () => {
-  it('bounds the JSON text of content and of metadata to 16 Mi UTF-16 code units, in store and update [claim:mpo-max-json-length] [claim:tsdoc-core-check-new-memory]', () => {
+  it('bounds the JSON text of content and of metadata to 16 Mi UTF-16 code units, in store and update [claim:mpo-max-json-length] [claim:tsdoc-core-check-new-memory] [claim:pg-memory-invalid] [claim:sqlite-memory-invalid]', () => {
     expect(MAX_MEMORY_JSON_LENGTH).toBe(16 * 1024 * 1024);
     // A string's JSON text is the string and two quotes.
     const longest = 'x'.repeat(MAX_MEMORY_JSON_LENGTH - 2);
