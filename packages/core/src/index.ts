@@ -62,6 +62,7 @@ export {
   checkNewMemory,
   DEFAULT_MEMORY_QUERY_LIMIT,
   matchesSpacePattern,
+  MAX_MEMORY_JSON_LENGTH,
   MAX_MEMORY_KEY_LENGTH,
   MAX_QUERY_SPACE_PATTERNS,
   memoryNotFound,

@@ -11,6 +11,7 @@ import {
   checkNewMemory,
   DEFAULT_MEMORY_QUERY_LIMIT,
   matchesSpacePattern,
+  MAX_MEMORY_JSON_LENGTH,
   MAX_MEMORY_KEY_LENGTH,
   MAX_QUERY_SPACE_PATTERNS,
   memoryNotFound,
@@ -136,6 +137,67 @@ describe('MAX_MEMORY_KEY_LENGTH', () => {
         new RegExp(`a memory's "${field}".* may be at most 500 characters long, got 501`),
       );
     }
+  });
+});
+
+describe('metadata with a toJSON method', () => {
+  it('refuses metadata whose toJSON() gives something other than an object, in store and update [claim:mpo-check-new-memory] [claim:mpo-check-patch] [claim:pg-memory-invalid] [claim:sqlite-memory-invalid]', () => {
+    for (const made of ['x', [1, 2], null, 5]) {
+      const metadata = { toJSON: () => made } as unknown as Record<string, unknown>;
+      const stored = refusal(() =>
+        checkNewMemory({ space: 's', kind: 'k', content: 1, metadata }, OWNER),
+      );
+      expect(stored.code).toBe('WEFT_MEMORY_INVALID');
+      expect(stored.message).toMatch(
+        /the "metadata" of .* must have a JSON object as its JSON form/,
+      );
+      const patched = refusal(() => checkMemoryPatch('m-1', { metadata }, OWNER));
+      expect(patched.message).toMatch(/the new "metadata" of memory "m-1" must have a JSON object/);
+    }
+    // One that gives an object is kept as that object.
+    const dated = { toJSON: () => ({ at: 1 }) } as unknown as Record<string, unknown>;
+    expect(
+      checkNewMemory({ space: 's', kind: 'k', content: 1, metadata: dated }, OWNER).metadata,
+    ).toBe('{"at":1}');
+  });
+});
+
+describe('spacePatterns with holes', () => {
+  it('refuses a hole in spacePatterns as it refuses undefined, naming its index [claim:mpo-check-query]', () => {
+    // eslint-disable-next-line no-sparse-arrays
+    const sparse = ['a*', , 'b*'] as string[];
+    const error = refusal(() => checkMemoryQuery({ spacePatterns: sparse }, OWNER));
+    expect(error.code).toBe('WEFT_MEMORY_INVALID_QUERY');
+    expect(error.message).toContain(
+      'query option "spacePatterns[1]" must be a string, got undefined',
+    );
+    expect(() => checkMemoryQuery({ spacePatterns: new Array<string>(2) }, OWNER)).toThrow(
+      /"spacePatterns\[0\]" must be a string/,
+    );
+  });
+});
+
+describe('MAX_MEMORY_JSON_LENGTH', () => {
+  it('bounds the JSON text of content and of metadata to 16 Mi UTF-16 code units, in store and update [claim:mpo-max-json-length] [claim:tsdoc-core-check-new-memory] [claim:pg-memory-invalid] [claim:sqlite-memory-invalid]', () => {
+    expect(MAX_MEMORY_JSON_LENGTH).toBe(16 * 1024 * 1024);
+    // A string's JSON text is the string and two quotes.
+    const longest = 'x'.repeat(MAX_MEMORY_JSON_LENGTH - 2);
+    expect(checkNewMemory({ space: 's', kind: 'k', content: longest }, OWNER).content).toHaveLength(
+      MAX_MEMORY_JSON_LENGTH,
+    );
+    const over = `${longest}x`;
+    const stored = refusal(() => checkNewMemory({ space: 's', kind: 'k', content: over }, OWNER));
+    expect(stored.code).toBe('WEFT_MEMORY_INVALID');
+    expect(stored.message).toContain(
+      `the "content" of a memory of kind "k" in space "s" is ${MAX_MEMORY_JSON_LENGTH + 1} characters long as JSON, over the limit of ${MAX_MEMORY_JSON_LENGTH}`,
+    );
+    const metadata = refusal(() =>
+      checkNewMemory({ space: 's', kind: 'k', content: 1, metadata: { text: over } }, OWNER),
+    );
+    expect(metadata.message).toMatch(/the "metadata" of .* over the limit/);
+    const patched = refusal(() => checkMemoryPatch('m-1', { content: over }, OWNER));
+    expect(patched.code).toBe('WEFT_MEMORY_INVALID');
+    expect(patched.message).toMatch(/the new "content" of memory "m-1" is \d+ characters long/);
   });
 });
 

@@ -1,4 +1,9 @@
-import type { Memory, MemoryProvider, QueryMemoryOptions } from '@weft/core';
+import {
+  MAX_MEMORY_JSON_LENGTH,
+  type Memory,
+  type MemoryProvider,
+  type QueryMemoryOptions,
+} from '@weft/core';
 
 /** The codes a store refuses input with under the memory contract. */
 export type MemoryContractCode =
@@ -81,6 +86,7 @@ export const INVALID_MEMORY_INPUTS: readonly InvalidMemoryInput[] = [
       ['metadata that is a string', { metadata: 'tag' }, 'metadata'],
       ['metadata that is a Map', { metadata: new Map([['a', 1]]) }, 'metadata'],
       ['metadata holding a BigInt', { metadata: { n: 1n } }, 'metadata'],
+      ['metadata whose toJSON() gives a list', { metadata: { toJSON: () => ['a'] } }, 'metadata'],
     ] as const
   ).map(([what, fields, names]): InvalidMemoryInput => ({
     name: `store() of a memory with ${what}`,
@@ -88,6 +94,14 @@ export const INVALID_MEMORY_INPUTS: readonly InvalidMemoryInput[] = [
     names,
     call: storeWith(fields),
   })),
+  {
+    // Built at the call: a module constant would hold 16 MiB for every importer of the package.
+    name: 'store() of a memory whose content is longer than MAX_MEMORY_JSON_LENGTH as JSON',
+    code: 'WEFT_MEMORY_INVALID',
+    names: 'content',
+    call: (provider) =>
+      provider.store({ ...valid, content: 'x'.repeat(MAX_MEMORY_JSON_LENGTH - 1) }),
+  },
   // update(): the id, then the patch, then the lookup
   {
     name: 'update() with a numeric id',

@@ -34,6 +34,21 @@ describe('capability call errors', () => {
       cause: next,
     });
 
+    // A cause whose message the error's own already holds is not repeated; one that is not an
+    // Error is left out of the message, and stays reachable through the wrapped error's cause.
+    const prefix = 'ModelManager: provider "scripted" failed on capability "text-generation": ';
+    next = new Error('request failed: connect ECONNREFUSED', {
+      cause: new Error('connect ECONNREFUSED'),
+    });
+    expect(await runtime.models.generateText('hi').catch((error: unknown) => error)).toMatchObject({
+      message: `${prefix}request failed: connect ECONNREFUSED [WEFT_PROVIDER_FAILED]`,
+    });
+    next = new Error('request failed', { cause: 'connect ECONNREFUSED' });
+    expect(await runtime.models.generateText('hi').catch((error: unknown) => error)).toMatchObject({
+      message: `${prefix}request failed [WEFT_PROVIDER_FAILED]`,
+      cause: next,
+    });
+
     next = coded;
     expect(await runtime.models.generateText('hi').catch((error: unknown) => error)).toBe(coded);
   });

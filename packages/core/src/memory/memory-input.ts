@@ -25,6 +25,15 @@ export const MAX_QUERY_SPACE_PATTERNS = 100;
  */
 export const MAX_MEMORY_KEY_LENGTH = 500;
 
+/**
+ * The most UTF-16 code units of JSON text a memory's `content`, and its `metadata`, may each take.
+ * PostgreSQL's `jsonb` holds at most 256 MiB, and its binary form of an array of small numbers is
+ * six times the size of the text (`[0,0,…]`); it also parses a value in memory with a cap of 1 GiB
+ * per allocation, which an array of 24 million small numbers (48 MB of text) exceeds. 16 Mi code units keep every
+ * value well within both, so what one store keeps every store keeps.
+ */
+export const MAX_MEMORY_JSON_LENGTH = 16 * 1024 * 1024;
+
 /** A new memory that passed {@link checkNewMemory}, with its JSON fields as text. */
 export interface CheckedMemory {
   /** The space id: a non-empty string. */
@@ -184,6 +193,12 @@ function toJsonText(owner: string, value: unknown, what: string): string {
   if (json === undefined) {
     throw invalid(owner, `${what} has no JSON form: it is ${show(value)}; store null for nothing`);
   }
+  if (json.length > MAX_MEMORY_JSON_LENGTH) {
+    throw invalid(
+      owner,
+      `${what} is ${json.length} characters long as JSON, over the limit of ${MAX_MEMORY_JSON_LENGTH} (MAX_MEMORY_JSON_LENGTH); store large data elsewhere and keep a reference to it`,
+    );
+  }
   return json;
 }
 
@@ -191,15 +206,26 @@ function metadataJson(owner: string, value: unknown, what: string): string {
   if (!isPlainRecord(value)) {
     throw invalid(owner, `${what} must be a plain object, got ${show(value)}`);
   }
-  return toJsonText(owner, value, what);
+  const json = toJsonText(owner, value, what);
+  // A toJSON method may turn the object into anything; what is kept must read back as an object.
+  if (!json.startsWith('{')) {
+    throw invalid(
+      owner,
+      `${what} must have a JSON object as its JSON form, but its toJSON() gave ${json.slice(0, 40)}`,
+    );
+  }
+  return json;
 }
 
 /**
  * Checks a memory given to {@link MemoryProvider.store} and serialises its content and metadata.
  * The rules: `space` and `kind` are non-empty strings; `taskId` is a string or absent (`null`
- * counts as absent); none of the three is longer than {@link MAX_MEMORY_KEY_LENGTH}; `content` has a JSON form (not `undefined`, a `BigInt`, a function or a
- * cycle); `metadata` is a plain object (absent or `null` means `{}`) with a JSON form; and no
- * string, key included, holds a NUL character or a lone UTF-16 surrogate.
+ * counts as absent); none of the three is longer than {@link MAX_MEMORY_KEY_LENGTH}; `content`
+ * has a JSON form (not `undefined`, a `BigInt`, a function or a cycle); `metadata` is a plain
+ * object (absent or `null` means `{}`) whose JSON form is an object too (not what a `toJSON`
+ * method turns into a list, say); neither JSON text is longer than
+ * {@link MAX_MEMORY_JSON_LENGTH}; and no string, key included, holds a NUL character or a lone
+ * UTF-16 surrogate.
  *
  * @param memory - The memory as the caller gave it.
  * @param owner - Who checks, at the start of error messages, such as `MyStore "main"`.
@@ -402,7 +428,8 @@ function spacePatterns(owner: string, value: unknown): readonly string[] | undef
       `may hold at most ${MAX_QUERY_SPACE_PATTERNS} patterns, got ${value.length}`,
     );
   }
-  return value.map((pattern: unknown, index) => {
+  // Array.from visits the holes of a sparse array, which map() would skip and keep as holes.
+  return Array.from(value as unknown[], (pattern: unknown, index) => {
     const checked = optionalQueryText(owner, `spacePatterns[${index}]`, pattern);
     if (checked === undefined) {
       throw invalidQuery(owner, `spacePatterns[${index}]`, 'must be a string, got undefined');
