@@ -312,7 +312,7 @@ describe('the search_docs ranking', () => {
       );
     });
 
-    it("leaves an exported name to its API page: a guide's table row listing it adds nothing", () => {
+    it("leaves an exported name to its API page: a guide's table row listing it adds nothing [claim:mcp-docs-table-definitions]", () => {
       const pages = [
         page(
           '/docs/utilities/',
@@ -336,7 +336,7 @@ describe('the search_docs ranking', () => {
       expect(guideScore(asSymbol)).toBeLessThan(guideScore(new DocsSearch(pages)) / 10);
     });
 
-    it('leaves a plain word to the ranking of words', () => {
+    it('leaves a plain word to the ranking of words [claim:mcp-docs-table-definitions]', () => {
       expect(first('host')).toBe('/docs/hosts/');
     });
   });

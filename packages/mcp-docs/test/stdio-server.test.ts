@@ -113,6 +113,28 @@ describe('search_docs', () => {
     expect(pagePaths(text)[0]).toBe('/api/classes/Runtime/');
   });
 
+  it("puts no API page first for the exact name of another package's export, which has none [claim:mcp-docs-symbol-vs-concept]", async () => {
+    const others = bundle.symbols.filter((symbol) => symbol.packageName !== '@weft/core');
+    expect(others.map((symbol) => symbol.name)).toContain('ScriptedModelProvider');
+    for (const symbol of others) expect(symbol.docsPath, symbol.name).not.toMatch(/^\/api\//);
+    const { text } = await call('search_docs', { query: 'ScriptedModelProvider' });
+    expect(pagePaths(text)[0]).toMatch(/^\/docs\//);
+  });
+
+  it('puts the configuration reference first for a compound option name, not for a one-word one [claim:mcp-docs-table-definitions]', async () => {
+    for (const query of ['maxSteps', 'WEFT_LOG_LEVEL']) {
+      expect(pagePaths((await call('search_docs', { query })).text)[0], query).toBe(
+        '/docs/reference/configuration/',
+      );
+    }
+    // The reference's tables list `options.server.port`, but "port" is searched for as a word.
+    const reference = await call('read_page', { path: '/docs/reference/configuration/' });
+    expect(reference.text).toContain('| `options.server.port`');
+    expect(pagePaths((await call('search_docs', { query: 'port' })).text)[0]).not.toBe(
+      '/docs/reference/configuration/',
+    );
+  });
+
   it('puts a guide above generated API summaries for a concept word [claim:mcp-docs-symbol-vs-concept]', async () => {
     const { text } = await call('search_docs', { query: 'memory' });
     expect(pagePaths(text)[0]).toMatch(/^\/docs\//);
