@@ -402,6 +402,19 @@ describe('bad input comes back as a tool error naming what was wrong', () => {
     expect(text).toMatch(/Did you mean: Runtime\b/);
   });
 
+  it('an unknown name with none near, without "did you mean" [claim:mcp-docs-bad-input] [claim:mcp-docs-readme-bad-input]', async () => {
+    for (const [tool, args] of [
+      ['get_api_symbol', { name: 'qqqqzzzzxxxx' }],
+      ['explain_error', { code: 'qqqqzzzzxxxx' }],
+      ['read_page', { path: '/qqqqzzzzxxxx/' }],
+    ] as const) {
+      const { text, isError } = await call(tool, args);
+      expect(isError, tool).toBe(true);
+      expect(text, tool).toMatch(/QQQQZZZZXXXX|qqqqzzzzxxxx/);
+      expect(text, tool).not.toContain('Did you mean');
+    }
+  });
+
   it('an unknown error code, with the closest codes [claim:mcp-docs-bad-input] [claim:mcp-docs-readme-bad-input]', async () => {
     const { text, isError } = await call('explain_error', { code: 'WEFT_INVALID_CONFG' });
     expect(isError).toBe(true);
