@@ -336,6 +336,29 @@ describe('the search_docs ranking', () => {
       expect(guideScore(asSymbol)).toBeLessThan(guideScore(new DocsSearch(pages)) / 10);
     });
 
+    it("leaves an error code to its section and a guide's title to its guide [claim:mcp-docs-table-definitions]", () => {
+      const pages = [
+        page(
+          '/docs/reference/',
+          'Reference',
+          `# Reference\n\n## Names\n\n${optionsTable(['getObject', 'WEFT_QUEUE_FULL', 'bodyLimit'])}`,
+        ),
+        page('/docs/getobject/', 'getObject', '# getObject\n\nAsks the model for a value.'),
+        page(
+          '/docs/errors/',
+          'Errors',
+          '# Errors\n\n## Codes\n\n### WEFT_QUEUE_FULL\n\nThe queue is full.\n',
+        ),
+      ];
+      const search = new DocsSearch(pages, [
+        { name: 'WEFT_QUEUE_FULL', docsPath: '/docs/errors/#weft_queue_full' },
+      ]);
+      expect(search.search('getObject')[0]?.path).toBe('/docs/getobject/');
+      expect(search.search('WEFT_QUEUE_FULL')[0]?.path).toBe('/docs/errors/#weft_queue_full');
+      // The row's own name, neither, still leads to the row.
+      expect(search.search('bodyLimit')[0]?.path).toBe('/docs/reference/#names');
+    });
+
     it('leaves a plain word to the ranking of words [claim:mcp-docs-table-definitions]', () => {
       expect(first('host')).toBe('/docs/hosts/');
     });
