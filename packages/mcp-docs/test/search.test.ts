@@ -253,6 +253,17 @@ describe('the search_docs ranking', () => {
       expect(found('the timeout of a task')).toEqual(found('timeout task'));
     });
 
+    it("adds a quarter of each other matching section's score to a page's best [claim:mcp-docs-page-score]", () => {
+      const pages = [
+        page('/docs/one/', 'Same', '# Same\n\n## One\n\nalpha beta'),
+        page('/docs/two/', 'Same', '# Same\n\n## One\n\nalpha beta\n\n## Two\n\nalpha beta'),
+      ];
+      const ranked = new DocsSearch(pages).rank('alpha');
+      const score = (path: string) => ranked.find((entry) => entry.pagePath === path)!.score;
+      expect(ranked[0]!.pagePath).toBe('/docs/two/');
+      expect(score('/docs/two/') / score('/docs/one/')).toBeCloseTo(1.25);
+    });
+
     it('ranks a page answering in several sections above a single mention', () => {
       const order = found('task timeout');
       expect(order.indexOf('/docs/deadlines/')).toBeLessThan(order.indexOf('/docs/one-mention/'));
