@@ -184,8 +184,11 @@ describe('the search_docs ranking', () => {
     expect(paths('deploy behind nginx')[0]).toBe('/docs/production/');
   });
 
-  it('matches the last word as a prefix, as people type', () => {
+  it('matches the last word as a prefix, as people type, and only the last [claim:mcp-docs-last-word-prefix]', () => {
     expect(paths('graceful shut')[0]).toBe('/docs/production/');
+    const matched = (query: string) => search.rank(query)[0]?.terms ?? [];
+    expect(matched('graceful shut')).toContain('shutdown');
+    expect(matched('shut graceful')).not.toContain('shutdown');
   });
 
   it('shows code in a snippet as written, without the fence info, around the matched words [claim:tsdoc-snippet-code-as-written] [claim:tsdoc-snippet-window]', () => {
