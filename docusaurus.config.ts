@@ -11,6 +11,7 @@ import { announcement, editUrl, links, site } from '@weft-internal/docs-model/si
 import { announcementHeadScript } from './src/config/announcement-storage';
 import { apiDocsDir, apiPagesLeftOut, writeApiStandIn } from './src/config/api-in-dev';
 import { parseSiteEnv } from './src/config/env';
+import { mcpDocsLink } from './src/config/llms-txt-links';
 import { codeTheme } from './src/config/prism';
 import {
   API_OUT_DIR,
@@ -295,14 +296,8 @@ const config = {
           // The guides first, then the API reference.
           includeOrder: ['/docs/**', `/${API_ROUTE_BASE_PATH}/**`],
           // Assistants that read llms.txt learn of the MCP server that serves these docs offline.
-          optionalLinks: [
-            {
-              title: 'Weft docs MCP server (@weft/mcp-docs)',
-              url: '/docs/guides/ai-assistants.md',
-              description:
-                'run `npx -y @weft/mcp-docs` to give an AI assistant these docs of your version over MCP, offline: search_docs, read_page, get_api_symbol, explain_error and list_plugins.',
-            },
-          ],
+          // Until the packages are published, the route from a clone (npx answers E404).
+          optionalLinks: [mcpDocsLink()],
           logLevel: 0,
           onRouteError: 'throw',
           content: {

@@ -5,6 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
+import { links } from '@weft-internal/docs-model/site';
 import type { DocsPage } from '../src/bundle.js';
 
 /** Front matter fields the pages use, read without a YAML parser (they are one line each). */
@@ -85,6 +86,77 @@ export function embedSamples(markdown: string, rootDir: string): string {
   return out.join('\n');
 }
 
+/** Values a page may import and use in an MDX expression, by the name it imports them as. */
+export type MdxScope = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
+/** What the pages import from the docs model for their links. */
+const PAGE_SCOPE: MdxScope = { links };
+
+/**
+ * An MDX expression the pages write in a link: `links.chat`, or a template such as
+ * `` `${links.repository}/issues` ``, as the text it stands for.
+ */
+function evaluateExpression(expression: string, scope: MdxScope): string {
+  const value = (name: string, key: string): string => {
+    const found = scope[name]?.[key];
+    if (found === undefined) {
+      throw new Error(
+        `docs-pages: cannot resolve ${name}.${key} in the MDX expression {${expression}}`,
+      );
+    }
+    return found;
+  };
+  const template = /^`(.*)`$/s.exec(expression.trim());
+  if (template !== null) {
+    return template[1]!.replace(/\$\{\s*(\w+)\.(\w+)\s*\}/g, (_whole, name: string, key: string) =>
+      value(name, key),
+    );
+  }
+  const member = /^(\w+)\.(\w+)$/.exec(expression.trim());
+  if (member === null) {
+    throw new Error(`docs-pages: cannot read the MDX expression {${expression}} as Markdown`);
+  }
+  return value(member[1]!, member[2]!);
+}
+
+/**
+ * A page's MDX as Markdown, as the site's Markdown copies have it: its `import` lines go, as do
+ * the site's interactive components on lines of their own (`<RunPanel />`) and the wrappers the
+ * site puts around wide tables; a link written in JSX with an imported value
+ * (`<a href={links.chat}>Discord</a>`) becomes a Markdown link to that value. Fenced code stays
+ * as written.
+ */
+export function mdxAsMarkdown(markdown: string, scope: MdxScope = PAGE_SCOPE): string {
+  const out: string[] = [];
+  let inCode = false;
+  let openWrappers = 0;
+  for (const line of markdown.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) inCode = !inCode;
+    if (inCode || /^\s*(```|~~~)/.test(line)) {
+      out.push(line);
+      continue;
+    }
+    if (/^import\s.+\sfrom\s+['"][^'"]+['"];?\s*$/.test(line)) continue;
+    if (/^\s*<[A-Z][\w.]*(\s[^<>]*)?\/>\s*$/.test(line)) continue;
+    if (/^\s*<div className="table-region"[^<>]*>\s*$/.test(line)) {
+      openWrappers += 1;
+      continue;
+    }
+    if (openWrappers > 0 && /^\s*<\/div>\s*$/.test(line)) {
+      openWrappers -= 1;
+      continue;
+    }
+    out.push(
+      line.replace(
+        /<a href=\{(`[^`]*`|[\w.]+)\}>(.*?)<\/a>/g,
+        (_whole, expression: string, text: string) =>
+          `[${text}](${evaluateExpression(expression, scope)})`,
+      ),
+    );
+  }
+  return out.join('\n');
+}
+
 /** Rewrites relative links to Markdown files as site paths, with `routeOf` naming each file's page. */
 export function absoluteLinks(
   markdown: string,
@@ -156,8 +228,10 @@ export function readGuidePages(rootDir: string, sidebarItems: unknown): DocsPage
   return parsed.map(({ file, fields, body, route }) => {
     const id = file.replace(/\.mdx?$/, '');
     const title = fields.title ?? fields.sidebar_label ?? id;
-    const markdown = absoluteLinks(embedSamples(withoutClaimIds(body), rootDir), file, (target) =>
-      routes.get(target),
+    const markdown = absoluteLinks(
+      embedSamples(mdxAsMarkdown(withoutClaimIds(body)), rootDir),
+      file,
+      (target) => routes.get(target),
     );
     return {
       path: route,

@@ -33,6 +33,11 @@ export const REQUEST_DEADLINE_MS = 30_000;
 export const REQUESTS_PER_SECOND = 20;
 /** The connections one client address may hold open at once, by default. */
 export const CONNECTIONS_PER_CLIENT = 16;
+/**
+ * How long a connection refused `503` stays open once the answer is written, for the client to
+ * read it; it is then closed, whether or not the client closed its side.
+ */
+const REFUSED_LINGER_MS = 1_000;
 
 /** Where {@link startHttpServer} listens and what it accepts. */
 export interface HttpOptions {
@@ -343,8 +348,17 @@ export async function startHttpServer(
       const body = errorBody(
         `Service unavailable: this server takes ${connectionsPerClient} connections at once from one client; close one and retry`,
       );
+      // The server keeps its side of a socket open until the client closes its own (node's HTTP
+      // server allows half-open sockets): a client that never does would hold each refused
+      // connection until the idle deadline, and could hold any number of them. So a refused
+      // socket is closed a moment after its answer is written, whatever the client does.
       socket.end(
         `HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nretry-after: 1\r\nconnection: close\r\n\r\n${body}`,
+        () => {
+          const linger = setTimeout(() => socket.destroy(), REFUSED_LINGER_MS);
+          linger.unref();
+          socket.once('close', () => clearTimeout(linger));
+        },
       );
       socket.on('error', () => undefined);
       refused.add(socket);

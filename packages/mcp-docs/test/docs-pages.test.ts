@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { embedSamples } from '../scripts/docs-pages.js';
+import { links } from '@weft-internal/docs-model/site';
+import { embedSamples, mdxAsMarkdown, readGuidePages } from '../scripts/docs-pages.js';
 import { ROOT_DIR } from './support.js';
 
 async function rootWith(files: Record<string, string>): Promise<string> {
@@ -66,6 +67,80 @@ describe('embedSamples', () => {
       .join('\n');
     expect(page).toContain(
       `   \`\`\`ts title="examples/production/guarded-plugin.ts"\n${indented}\n   \`\`\``,
+    );
+  });
+});
+
+describe('mdxAsMarkdown', () => {
+  const scope = { links: { repository: 'https://example.test/repo', chat: 'https://chat.test' } };
+
+  it('drops imports, interactive components and table wrappers, and keeps code as written [claim:mcp-docs-read-row]', () => {
+    const mdx = [
+      "import RunPanel from '@site/src/components/RunPanel';",
+      '',
+      'Text.',
+      '',
+      '<RunPanel example="chat" />',
+      '',
+      '<div className="table-region" role="region" aria-label="Options" tabIndex={0}>',
+      '',
+      '| A | B |',
+      '| --- | --- |',
+      '',
+      '</div>',
+      '',
+      '```tsx',
+      "import RunPanel from '@site/src/components/RunPanel';",
+      '<RunPanel />',
+      '</div>',
+      '```',
+    ].join('\n');
+    expect(mdxAsMarkdown(mdx, scope)).toBe(
+      [
+        '',
+        'Text.',
+        '',
+        '',
+        '',
+        '| A | B |',
+        '| --- | --- |',
+        '',
+        '',
+        '```tsx',
+        "import RunPanel from '@site/src/components/RunPanel';",
+        '<RunPanel />',
+        '</div>',
+        '```',
+      ].join('\n'),
+    );
+  });
+
+  it('makes a JSX link to an imported value a Markdown link to that value [claim:mcp-docs-read-row]', () => {
+    expect(
+      mdxAsMarkdown(
+        'See the <a href={`${links.repository}/issues?q=a`}>issues</a> or <a href={links.chat}>chat</a>.',
+        scope,
+      ),
+    ).toBe('See the [issues](https://example.test/repo/issues?q=a) or [chat](https://chat.test).');
+    expect(() => mdxAsMarkdown('<a href={links.nowhere}>x</a>', scope)).toThrow(
+      'cannot resolve links.nowhere',
+    );
+  });
+
+  it('leaves no MDX in the pages read_page returns, and resolves their links [claim:mcp-docs-read-row]', () => {
+    const pages = readGuidePages(ROOT_DIR, []);
+    for (const page of pages) {
+      let inCode = false;
+      for (const line of page.markdown.split('\n')) {
+        if (/^\s*(```|~~~)/.test(line)) inCode = !inCode;
+        if (inCode) continue;
+        expect(line, page.path).not.toMatch(/^import\s|^\s*<[A-Z]|className=|=\{/);
+      }
+    }
+    const bounty = pages.find((page) => page.path === '/docs/bounty-program/')!;
+    expect(bounty.markdown).toContain(`[Discord](${links.chat})`);
+    expect(bounty.markdown).toContain(
+      `[security policy](${links.repository}/blob/main/SECURITY.md)`,
     );
   });
 });

@@ -191,6 +191,31 @@ describe('startHttpServer with many clients', () => {
     const response = await post(url, ping(1), { connection: 'close' });
     expect(response.status).toBe(200);
   });
+
+  it('closes a refused connection a moment after its 503, though the client keeps its side open [claim:mcp-docs-http-limits] [claim:mcp-docs-readme-connections-row] [claim:tsdoc-docs-http-connections]', async () => {
+    // The deadline is long, so only the close of the refused connection can end it in time.
+    const url = await start({ connectionsPerClient: 1, requestTimeoutMs: 30_000 });
+    rawConnection(url);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A client that never closes its side, and so never ends the server's on its own.
+    const hostile = connect({ port: Number(url.port), host: url.hostname, allowHalfOpen: true });
+    sockets.push(hostile);
+    hostile.on('error', () => undefined);
+    let text = '';
+    hostile.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    await new Promise((resolve) => hostile.once('end', resolve));
+    expect(text).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\n/);
+    const closed = new Promise<boolean>((resolve) => {
+      hostile.once('close', () => resolve(true));
+      setTimeout(() => resolve(false), 6_000);
+    });
+    // Past the linger, the server's end is gone: bytes sent to it are answered with a reset.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    hostile.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    hostile.write('Content-Length: 100\r\n\r\n{');
+    expect(await closed).toBe(true);
+  }, 15_000);
 });
 
 describe('startHttpServer and a body over the limit', () => {

@@ -184,8 +184,11 @@ describe('the search_docs ranking', () => {
     expect(paths('deploy behind nginx')[0]).toBe('/docs/production/');
   });
 
-  it('matches the last word as a prefix, as people type', () => {
+  it('matches the last word as a prefix, as people type, and only the last [claim:mcp-docs-last-word-prefix]', () => {
     expect(paths('graceful shut')[0]).toBe('/docs/production/');
+    const matched = (query: string) => search.rank(query)[0]?.terms ?? [];
+    expect(matched('graceful shut')).toContain('shutdown');
+    expect(matched('shut graceful')).not.toContain('shutdown');
   });
 
   it('shows code in a snippet as written, without the fence info, around the matched words [claim:tsdoc-snippet-code-as-written] [claim:tsdoc-snippet-window]', () => {
@@ -253,6 +256,17 @@ describe('the search_docs ranking', () => {
       expect(found('the timeout of a task')).toEqual(found('timeout task'));
     });
 
+    it("adds a quarter of each other matching section's score to a page's best [claim:mcp-docs-page-score]", () => {
+      const pages = [
+        page('/docs/one/', 'Same', '# Same\n\n## One\n\nalpha beta'),
+        page('/docs/two/', 'Same', '# Same\n\n## One\n\nalpha beta\n\n## Two\n\nalpha beta'),
+      ];
+      const ranked = new DocsSearch(pages).rank('alpha');
+      const score = (path: string) => ranked.find((entry) => entry.pagePath === path)!.score;
+      expect(ranked[0]!.pagePath).toBe('/docs/two/');
+      expect(score('/docs/two/') / score('/docs/one/')).toBeCloseTo(1.25);
+    });
+
     it('ranks a page answering in several sections above a single mention', () => {
       const order = found('task timeout');
       expect(order.indexOf('/docs/deadlines/')).toBeLessThan(order.indexOf('/docs/one-mention/'));
@@ -312,7 +326,7 @@ describe('the search_docs ranking', () => {
       );
     });
 
-    it("leaves an exported name to its API page: a guide's table row listing it adds nothing", () => {
+    it("leaves an exported name to its API page: a guide's table row listing it adds nothing [claim:mcp-docs-table-definitions]", () => {
       const pages = [
         page(
           '/docs/utilities/',
@@ -336,7 +350,30 @@ describe('the search_docs ranking', () => {
       expect(guideScore(asSymbol)).toBeLessThan(guideScore(new DocsSearch(pages)) / 10);
     });
 
-    it('leaves a plain word to the ranking of words', () => {
+    it("leaves an error code to its section and a guide's title to its guide [claim:mcp-docs-table-definitions]", () => {
+      const pages = [
+        page(
+          '/docs/reference/',
+          'Reference',
+          `# Reference\n\n## Names\n\n${optionsTable(['getObject', 'WEFT_QUEUE_FULL', 'bodyLimit'])}`,
+        ),
+        page('/docs/getobject/', 'getObject', '# getObject\n\nAsks the model for a value.'),
+        page(
+          '/docs/errors/',
+          'Errors',
+          '# Errors\n\n## Codes\n\n### WEFT_QUEUE_FULL\n\nThe queue is full.\n',
+        ),
+      ];
+      const search = new DocsSearch(pages, [
+        { name: 'WEFT_QUEUE_FULL', docsPath: '/docs/errors/#weft_queue_full' },
+      ]);
+      expect(search.search('getObject')[0]?.path).toBe('/docs/getobject/');
+      expect(search.search('WEFT_QUEUE_FULL')[0]?.path).toBe('/docs/errors/#weft_queue_full');
+      // The row's own name, neither, still leads to the row.
+      expect(search.search('bodyLimit')[0]?.path).toBe('/docs/reference/#names');
+    });
+
+    it('leaves a plain word to the ranking of words [claim:mcp-docs-table-definitions]', () => {
       expect(first('host')).toBe('/docs/hosts/');
     });
   });

@@ -113,6 +113,28 @@ describe('search_docs', () => {
     expect(pagePaths(text)[0]).toBe('/api/classes/Runtime/');
   });
 
+  it("puts no API page first for the exact name of another package's export, which has none [claim:mcp-docs-symbol-vs-concept]", async () => {
+    const others = bundle.symbols.filter((symbol) => symbol.packageName !== '@weft/core');
+    expect(others.map((symbol) => symbol.name)).toContain('ScriptedModelProvider');
+    for (const symbol of others) expect(symbol.docsPath, symbol.name).not.toMatch(/^\/api\//);
+    const { text } = await call('search_docs', { query: 'ScriptedModelProvider' });
+    expect(pagePaths(text)[0]).toMatch(/^\/docs\//);
+  });
+
+  it('puts the configuration reference first for a compound option name, not for a one-word one [claim:mcp-docs-table-definitions]', async () => {
+    for (const query of ['maxSteps', 'WEFT_LOG_LEVEL']) {
+      expect(pagePaths((await call('search_docs', { query })).text)[0], query).toBe(
+        '/docs/reference/configuration/',
+      );
+    }
+    // The reference's tables list `options.server.port`, but "port" is searched for as a word.
+    const reference = await call('read_page', { path: '/docs/reference/configuration/' });
+    expect(reference.text).toContain('| `options.server.port`');
+    expect(pagePaths((await call('search_docs', { query: 'port' })).text)[0]).not.toBe(
+      '/docs/reference/configuration/',
+    );
+  });
+
   it('puts a guide above generated API summaries for a concept word [claim:mcp-docs-symbol-vs-concept]', async () => {
     const { text } = await call('search_docs', { query: 'memory' });
     expect(pagePaths(text)[0]).toMatch(/^\/docs\//);
@@ -378,6 +400,19 @@ describe('bad input comes back as a tool error naming what was wrong', () => {
     expect(isError).toBe(true);
     expect(text).toContain('No first-party Weft package exports a symbol named "Runtme"');
     expect(text).toMatch(/Did you mean: Runtime\b/);
+  });
+
+  it('an unknown name with none near, without "did you mean" [claim:mcp-docs-bad-input] [claim:mcp-docs-readme-bad-input]', async () => {
+    for (const [tool, args] of [
+      ['get_api_symbol', { name: 'qqqqzzzzxxxx' }],
+      ['explain_error', { code: 'qqqqzzzzxxxx' }],
+      ['read_page', { path: '/qqqqzzzzxxxx/' }],
+    ] as const) {
+      const { text, isError } = await call(tool, args);
+      expect(isError, tool).toBe(true);
+      expect(text, tool).toMatch(/QQQQZZZZXXXX|qqqqzzzzxxxx/);
+      expect(text, tool).not.toContain('Did you mean');
+    }
   });
 
   it('an unknown error code, with the closest codes [claim:mcp-docs-bad-input] [claim:mcp-docs-readme-bad-input]', async () => {
