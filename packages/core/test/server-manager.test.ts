@@ -1286,6 +1286,37 @@ describe('ServerManager', () => {
       expect(garbage.error).toMatchObject({ status: 400, code: 'WEFT_BAD_REQUEST' });
     });
 
+    it('answers an Expect header other than 100-continue with 417 as JSON, before any route runs [claim:errors-417-expectation]', async () => {
+      let ran = false;
+      const server = await serve([
+        route({
+          handler: (_request, response) => {
+            ran = true;
+            response.json({});
+          },
+        }),
+      ]);
+      const received = await rawExchange(
+        server,
+        'POST /echo HTTP/1.1\r\nHost: localhost\r\nExpect: something-else\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+      );
+      expect(received.status).toBe(417);
+      expect(received.error).toMatchObject({
+        status: 417,
+        code: 'WEFT_BAD_REQUEST',
+        docsUrl: docsOf('WEFT_BAD_REQUEST'),
+        message: expect.stringContaining('100-continue'),
+      });
+      expect(ran).toBe(false);
+      // 100-continue itself is met: the route runs.
+      const continued = await rawRequest(`${server.url}/echo`, {
+        headers: { 'content-type': 'application/json', expect: '100-continue' },
+        body: '{}',
+      });
+      expect(continued.status).toBe(200);
+      expect(ran).toBe(true);
+    });
+
     it.each([
       [{ maxJsonDepth: 0 }, 'maxJsonDepth'],
       [{ headersTimeout: -1 }, 'headersTimeout'],
