@@ -45,6 +45,18 @@ describe('startHttpServer (TSDoc of HttpOptions and RunningHttpServer)', () => {
     expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
   });
 
+  it('answers its refusals with a JSON-RPC error body, not the runtime server’s Weft error body [claim:errors-mcp-docs-http-own]', async () => {
+    const url = new URL((await start()).url);
+    const get = await fetch(url);
+    expect(get.status).toBe(405);
+    const body = (await get.json()) as Record<string, unknown>;
+    expect(body).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: expect.stringContaining('POST') as unknown },
+      id: null,
+    });
+  });
+
   it('rejects with the listening error when the port is taken [claim:tsdoc-docs-http-listen]', async () => {
     const port = Number(new URL((await start()).url).port);
     await expect(start(port)).rejects.toMatchObject({ code: 'EADDRINUSE' });
