@@ -536,7 +536,7 @@ describe('WebSocketPlugin upgrade checks', () => {
     );
   });
 
-  it('counts upgrades whose authenticate is still running against maxConnections, so one more is refused with 503 before any connection is open [claim:wsreadme-max-connections]', async () => {
+  it('counts upgrades whose authenticate is still running against maxConnections, so one more is refused with 503 before any connection is open [claim:wsreadme-max-connections] [claim:errors-ws-too-many-connections-checking]', async () => {
     let admit: (() => void) | undefined;
     const asked: string[] = [];
     booted = await boot({
