@@ -708,7 +708,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it("answers a code that is not Weft's without a docsUrl when nothing says where it is explained: a route's own invalidBodyCode, a WeftError made without one [claim:triggers-error-body-docs-url] [claim:errors-docs-url-foreign-code]", async () => {
+  it("answers a code that is not Weft's without a docsUrl when nothing says where it is explained: a route's own invalidBodyCode, a WeftError made without one [claim:triggers-error-body-docs-url] [claim:errors-docs-url-foreign-code] [claim:errors-docs-url-weft-prefix]", async () => {
     const server = await serve([
       route({ path: '/notes', invalidBodyCode: 'NOTES_INVALID_BODY', handler: () => undefined }),
       route({
@@ -724,6 +724,12 @@ describe('ServerManager', () => {
             status: 429,
             docsUrl: 'https://notes.example/errors#too-many',
           });
+        },
+      }),
+      route({
+        path: '/plugin-weft-prefix',
+        handler: () => {
+          throw new WeftError('WEFT_NOTES_TOO_MANY', 'too many notes', { status: 429 });
         },
       }),
       route({
@@ -749,6 +755,13 @@ describe('ServerManager', () => {
       code: 'NOTES_TOO_MANY',
       docsUrl: 'https://notes.example/errors#too-many',
       message: 'too many notes [NOTES_TOO_MANY]',
+    });
+    // A code that begins with WEFT_ is taken for Weft's, and gets the address of its section.
+    expect(await errorBody(await post(`${server.url}/plugin-weft-prefix`, '{}'))).toEqual({
+      status: 429,
+      code: 'WEFT_NOTES_TOO_MANY',
+      docsUrl: docsOf('WEFT_NOTES_TOO_MANY'),
+      message: 'too many notes [WEFT_NOTES_TOO_MANY]',
     });
     expect(await errorBody(await post(`${server.url}/plugin-5xx`, '{}'))).toEqual({
       status: 502,
