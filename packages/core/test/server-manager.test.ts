@@ -478,7 +478,7 @@ describe('ServerManager', () => {
     }
   });
 
-  it('hides the message of an error whose own status is 5xx, and keeps its code [claim:trig-5xx-own-code] [claim:trig-500-hidden] [claim:errors-5xx-message-generic] [claim:errors-task-cancelled-running] [claim:errors-internal-keeps-weft-code] [claim:errors-500-code] [claim:tsdoc-route-5xx] [claim:wp-error-answers]', async () => {
+  it('hides the message of an error whose own status is 5xx, and keeps its code [claim:trig-5xx-own-code] [claim:trig-500-hidden] [claim:errors-5xx-message-generic] [claim:errors-task-cancelled-running] [claim:errors-internal-keeps-weft-code] [claim:errors-500-code] [claim:tsdoc-route-5xx] [claim:wp-error-answers] [claim:errors-5xx-message-exposed]', async () => {
     const { logger, lines } = capturingLogger();
     const failures: Record<string, unknown> = {
       '/status': Object.assign(new Error('upstream http://10.0.0.5:5432 refused'), {
@@ -499,6 +499,11 @@ describe('ServerManager', () => {
           status: 503,
           expose: true,
         },
+      ),
+      '/plugin-exposed': new WeftError(
+        'NOTES_STORE_BUSY',
+        'Notes: the store is busy; try again in a minute.',
+        { status: 503, expose: true },
       ),
     };
     const server = await serve(throwingRoutes(failures), {}, logger);
@@ -554,6 +559,13 @@ describe('ServerManager', () => {
         code: 'WEFT_QUEUE_FULL',
         docsUrl: docsOf('WEFT_QUEUE_FULL'),
         message: 'Scheduler: the queue is full; try again later. [WEFT_QUEUE_FULL]',
+      },
+      // A plugin's own WeftError made with `expose` is shown as well.
+      '/plugin-exposed': {
+        status: 503,
+        code: 'NOTES_STORE_BUSY',
+        docsUrl: undefined,
+        message: 'Notes: the store is busy; try again in a minute. [NOTES_STORE_BUSY]',
       },
     });
   });
