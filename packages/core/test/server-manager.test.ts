@@ -1159,7 +1159,7 @@ describe('ServerManager', () => {
       expect(ran).toBe(false);
     });
 
-    it('answers 408 with the request id the handler read when a body not sent as JSON is still arriving at requestTimeout [claim:trig-request-id]', async () => {
+    it('answers 408 with the request id the handler read when a body not sent as JSON is still arriving at requestTimeout [claim:trig-request-id] [claim:errors-408-unparsed-body]', async () => {
       const ids: string[] = [];
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
