@@ -5,6 +5,7 @@
  * http-and-cli.test.ts, beside this file, drives the real command with a real bundle.
  */
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../src/http.js';
 import {
@@ -55,6 +56,19 @@ describe('startHttpServer (TSDoc of HttpOptions and RunningHttpServer)', () => {
       error: { code: -32000, message: expect.stringContaining('POST') as unknown },
       id: null,
     });
+    // What Node.js refuses itself, such as bytes that are not HTTP, is answered with no body.
+    const refused = await new Promise<string>((resolve) => {
+      const socket = connect(Number(url.port), url.hostname, () =>
+        socket.write('NOT HTTP\r\n\r\n'),
+      );
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(text));
+    });
+    expect(refused).toMatch(/^HTTP\/1\.1 400 /);
+    expect(refused.split('\r\n\r\n')[1]).toBe('');
   });
 
   it('rejects with the listening error when the port is taken [claim:tsdoc-docs-http-listen]', async () => {
