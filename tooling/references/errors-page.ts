@@ -51,7 +51,7 @@ export function errorSections(registries: readonly LoadedRegistry[]): string {
     'Generated from `CORE_ERRORS` in `packages/core/src/errors.ts`.',
     ...codeSections(core.registry, '###'),
     '## Package codes',
-    'The first-party packages raise errors of their own, with codes prefixed by the package. Each package throws them as an error class of its own, a subclass of `WeftError` named for the package (`SqliteMemoryProviderError`, `ChatPluginError`, `WeftTestingError`), so `WeftError.is(error, code)` recognises them, and their `docsUrl` points here; `create-weft`’s section says how its errors differ. Each package’s codes come from the registry in its `src/errors.ts`, named for the codes’ prefix (`SQLITE_ERRORS` holds the `WEFT_SQLITE_` codes).',
+    'The first-party packages raise errors of their own, with codes prefixed by the package. Those a package throws are of an error class of its own, a subclass of `WeftError` named for the package (`SqliteMemoryProviderError`, `ChatPluginError`, `WeftTestingError`), so `WeftError.is(error, code)` recognises them, and their `docsUrl` points here; `create-weft`’s section says how its errors differ. Codes that refuse a client, such as those of the chat route and the websocket listener, are not thrown but reach the client in the answer or an error frame, as their sections say. Each package’s codes come from the registry in its `src/errors.ts`, named for the codes’ prefix (`SQLITE_ERRORS` holds the `WEFT_SQLITE_` codes).',
   ];
   for (const { registry } of packages) {
     parts.push(`### ${registry.packageName}`);

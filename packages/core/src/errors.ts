@@ -474,7 +474,7 @@ export const CORE_ERRORS = {
     WEFT_BAD_REQUEST: {
       summary:
         'An HTTP request was malformed or too slow: bad JSON, too large, nested too deep, unreadable, or late.',
-      status: [400, 408, 413, 415, 431],
+      status: [400, 408, 413, 415, 417, 431],
       raisedBy:
         'the runtime’s HTTP server while it reads the request, and for a route’s error with a 4xx status and no code of its own, which keeps that status even when it is not one listed here (a `422`, say)',
       raisers: [
@@ -485,7 +485,7 @@ export const CORE_ERRORS = {
         'core/src/server/server-manager.ts#jsonTooDeep',
       ],
       cause:
-        'an HTTP request was malformed: its body is not JSON of an object or array (a bare `42`, `"text"` or `null` is refused too), is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, or is larger than `server.bodyLimit` or has chunk extensions larger than Node.js accepts (answered `413`); its body is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its headers are larger than Node.js accepts (answered `431`); its bytes are not HTTP, or it is an HTTP/1.1 request without a `Host` header; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`). A route that sets its own `invalidBodyCode`, such as `@weft/plugin-chat`’s, answers a body that is not JSON of an object or array or nests too deep with that code instead (`WEFT_CHAT_INVALID_REQUEST`), still `400`. An error a route handler throws with another 4xx `status` (or `statusCode`) and no code of its own, such as a `422`, is answered with that status, its message and this code.',
+        'an HTTP request was malformed: its body is not JSON of an object or array (a bare `42`, `"text"` or `null` is refused too), is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, or is larger than `server.bodyLimit` or has chunk extensions larger than Node.js accepts (answered `413`); its body is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its headers are larger than Node.js accepts (answered `431`); its `Expect` header asks for something other than `100-continue` (answered `417`); its bytes are not HTTP, or it is an HTTP/1.1 request without a `Host` header; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`). A route that sets its own `invalidBodyCode`, such as `@weft/plugin-chat`’s, answers a body that is not JSON of an object or array or nests too deep with that code instead (`WEFT_CHAT_INVALID_REQUEST`), still `400`. An error a route handler throws with another 4xx `status` (or `statusCode`) and no code of its own, such as a `422`, is answered with that status, its message and this code.',
       fix: 'the client must send a valid request within the limits, without pausing halfway.',
     },
     /** @claim errors-too-many-connections */

@@ -1,6 +1,7 @@
 import { request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { once } from 'node:events';
+import * as zlib from 'node:zlib';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { WeftError, type Runtime, type TriggerRoute } from '@weft/core';
 import { ServerManager } from '@weft/core/node';
@@ -302,6 +303,14 @@ describe('ServerManager', () => {
       });
       expect(zipped.status, encoding).toBe(200);
     }
+    // zstd is inflated where Node's zlib has it (22.15 on), and refused with 415 elsewhere.
+    const zstd = (zlib as { zstdCompressSync?: (data: string) => Buffer }).zstdCompressSync;
+    const zstdAnswer = await fetch(`${server.url}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'zstd' },
+      body: zstd === undefined ? '{"a":1}' : zstd('{"a":1}'),
+    });
+    expect(zstdAnswer.status).toBe(zstd === undefined ? 415 : 200);
     // A charset other than UTF-8 is read when it is a UTF.
     const utf16 = await fetch(`${server.url}/echo`, {
       method: 'POST',
@@ -469,7 +478,7 @@ describe('ServerManager', () => {
     }
   });
 
-  it('hides the message of an error whose own status is 5xx, and keeps its code [claim:trig-5xx-own-code] [claim:trig-500-hidden] [claim:errors-5xx-message-generic] [claim:errors-task-cancelled-running] [claim:errors-internal-keeps-weft-code] [claim:errors-500-code] [claim:tsdoc-route-5xx] [claim:wp-error-answers]', async () => {
+  it('hides the message of an error whose own status is 5xx, and keeps its code [claim:trig-5xx-own-code] [claim:trig-500-hidden] [claim:errors-5xx-message-generic] [claim:errors-task-cancelled-running] [claim:errors-internal-keeps-weft-code] [claim:errors-500-code] [claim:tsdoc-route-5xx] [claim:wp-error-answers] [claim:errors-5xx-message-exposed]', async () => {
     const { logger, lines } = capturingLogger();
     const failures: Record<string, unknown> = {
       '/status': Object.assign(new Error('upstream http://10.0.0.5:5432 refused'), {
@@ -490,6 +499,11 @@ describe('ServerManager', () => {
           status: 503,
           expose: true,
         },
+      ),
+      '/plugin-exposed': new WeftError(
+        'NOTES_STORE_BUSY',
+        'Notes: the store is busy; try again in a minute.',
+        { status: 503, expose: true },
       ),
     };
     const server = await serve(throwingRoutes(failures), {}, logger);
@@ -545,6 +559,13 @@ describe('ServerManager', () => {
         code: 'WEFT_QUEUE_FULL',
         docsUrl: docsOf('WEFT_QUEUE_FULL'),
         message: 'Scheduler: the queue is full; try again later. [WEFT_QUEUE_FULL]',
+      },
+      // A plugin's own WeftError made with `expose` is shown as well.
+      '/plugin-exposed': {
+        status: 503,
+        code: 'NOTES_STORE_BUSY',
+        docsUrl: undefined,
+        message: 'Notes: the store is busy; try again in a minute. [NOTES_STORE_BUSY]',
       },
     });
   });
@@ -699,7 +720,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it("answers a code that is not Weft's without a docsUrl when nothing says where it is explained: a route's own invalidBodyCode, a WeftError made without one [claim:triggers-error-body-docs-url] [claim:errors-docs-url-foreign-code]", async () => {
+  it("answers a code that is not Weft's without a docsUrl when nothing says where it is explained: a route's own invalidBodyCode, a WeftError made without one [claim:triggers-error-body-docs-url] [claim:errors-docs-url-foreign-code] [claim:errors-docs-url-weft-prefix]", async () => {
     const server = await serve([
       route({ path: '/notes', invalidBodyCode: 'NOTES_INVALID_BODY', handler: () => undefined }),
       route({
@@ -715,6 +736,12 @@ describe('ServerManager', () => {
             status: 429,
             docsUrl: 'https://notes.example/errors#too-many',
           });
+        },
+      }),
+      route({
+        path: '/plugin-weft-prefix',
+        handler: () => {
+          throw new WeftError('WEFT_NOTES_TOO_MANY', 'too many notes', { status: 429 });
         },
       }),
       route({
@@ -740,6 +767,13 @@ describe('ServerManager', () => {
       code: 'NOTES_TOO_MANY',
       docsUrl: 'https://notes.example/errors#too-many',
       message: 'too many notes [NOTES_TOO_MANY]',
+    });
+    // A code that begins with WEFT_ is taken for Weft's, and gets the address of its section.
+    expect(await errorBody(await post(`${server.url}/plugin-weft-prefix`, '{}'))).toEqual({
+      status: 429,
+      code: 'WEFT_NOTES_TOO_MANY',
+      docsUrl: docsOf('WEFT_NOTES_TOO_MANY'),
+      message: 'too many notes [WEFT_NOTES_TOO_MANY]',
     });
     expect(await errorBody(await post(`${server.url}/plugin-5xx`, '{}'))).toEqual({
       status: 502,
@@ -1140,7 +1174,7 @@ describe('ServerManager', () => {
       expect(ran).toBe(false);
     });
 
-    it('answers 408 with the request id the handler read when a body not sent as JSON is still arriving at requestTimeout [claim:trig-request-id]', async () => {
+    it('answers 408 with the request id the handler read when a body not sent as JSON is still arriving at requestTimeout [claim:trig-request-id] [claim:errors-408-unparsed-body]', async () => {
       const ids: string[] = [];
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
@@ -1299,6 +1333,37 @@ describe('ServerManager', () => {
       const garbage = await rawExchange(server, 'NOT HTTP AT ALL\r\n\r\n');
       expect(garbage.status).toBe(400);
       expect(garbage.error).toMatchObject({ status: 400, code: 'WEFT_BAD_REQUEST' });
+    });
+
+    it('answers an Expect header other than 100-continue with 417 as JSON, before any route runs [claim:errors-417-expectation]', async () => {
+      let ran = false;
+      const server = await serve([
+        route({
+          handler: (_request, response) => {
+            ran = true;
+            response.json({});
+          },
+        }),
+      ]);
+      const received = await rawExchange(
+        server,
+        'POST /echo HTTP/1.1\r\nHost: localhost\r\nExpect: something-else\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+      );
+      expect(received.status).toBe(417);
+      expect(received.error).toMatchObject({
+        status: 417,
+        code: 'WEFT_BAD_REQUEST',
+        docsUrl: docsOf('WEFT_BAD_REQUEST'),
+        message: expect.stringContaining('100-continue'),
+      });
+      expect(ran).toBe(false);
+      // 100-continue itself is met: the route runs.
+      const continued = await rawRequest(`${server.url}/echo`, {
+        headers: { 'content-type': 'application/json', expect: '100-continue' },
+        body: '{}',
+      });
+      expect(continued.status).toBe(200);
+      expect(ran).toBe(true);
     });
 
     it.each([

@@ -34,13 +34,14 @@ export const DOCS_ERRORS = {
         'the `weft-docs-mcp` command was given an option it does not know, an argument that is no option, `--port` or `--host` without `--http`, or a value it cannot use, such as a `--port` that is not a number from 0 to 65535; or a program gave `startHttpServer` a `requestTimeoutMs`, `requestsPerSecond` or `connectionsPerClient` that is not an integer of at least 1.',
       fix: 'the message names the option; run `weft-docs-mcp --help` for the list. A limit of `startHttpServer` takes a whole number from 1 up; none can be turned off.',
     },
+    /** @claim errors-docs-no-data-file */
     WEFT_DOCS_NO_DATA: {
       summary: 'The documentation bundle the server answers from is missing or damaged.',
       raisedBy: '`loadDocsBundle`, the `weft-docs-mcp` command',
       raisers: ['mcp-docs/src/bundle.ts#loadDocsBundle'],
       cause:
-        'the documentation bundle (`data/docs-bundle.json` in the package) is missing or is not a bundle this version can read. Installed packages carry it; a clone of the repository has it only after the package is built.',
-      fix: 'reinstall the package, or in a clone run `npm run build -w @weft/mcp-docs`.',
+        'the documentation bundle (`data/docs-bundle.json` in the package, or the file given with `--data` or to `loadDocsBundle`) is missing or is not a bundle this version can read; the message names the file. Installed packages carry their bundle; a clone of the repository has it only after the package is built.',
+      fix: 'reinstall the package, or in a clone run `npm run build -w @weft/mcp-docs`; with `--data`, check the file it names.',
     },
   },
 } as const satisfies ErrorRegistry<DocsServerErrorCode>;

@@ -20,7 +20,7 @@ async function refusal(file: string): Promise<WeftError> {
 }
 
 describe('loadDocsBundle', () => {
-  it('throws WEFT_DOCS_NO_DATA naming a missing file [claim:mcp-docs-readme-no-data] [claim:tsdoc-docs-bundle-load-throws]', async () => {
+  it('throws WEFT_DOCS_NO_DATA naming a missing file [claim:mcp-docs-readme-no-data] [claim:errors-docs-no-data-file] [claim:tsdoc-docs-bundle-load-throws]', async () => {
     expect((await refusal('/nonexistent/docs-bundle.json')).message).toContain(
       '/nonexistent/docs-bundle.json',
     );

@@ -5,6 +5,7 @@
  * http-and-cli.test.ts, beside this file, drives the real command with a real bundle.
  */
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../src/http.js';
 import {
@@ -43,6 +44,31 @@ describe('startHttpServer (TSDoc of HttpOptions and RunningHttpServer)', () => {
     expect((await fetch(new URL('/other', url), { method: 'POST' })).status).toBe(404);
     const get = await fetch(url);
     expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+  });
+
+  it('answers its refusals with a JSON-RPC error body, not the runtime server’s Weft error body [claim:errors-mcp-docs-http-own]', async () => {
+    const url = new URL((await start()).url);
+    const get = await fetch(url);
+    expect(get.status).toBe(405);
+    const body = (await get.json()) as Record<string, unknown>;
+    expect(body).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: expect.stringContaining('POST') as unknown },
+      id: null,
+    });
+    // What Node.js refuses itself, such as bytes that are not HTTP, is answered with no body.
+    const refused = await new Promise<string>((resolve) => {
+      const socket = connect(Number(url.port), url.hostname, () =>
+        socket.write('NOT HTTP\r\n\r\n'),
+      );
+      let text = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (text += chunk));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve(text));
+    });
+    expect(refused).toMatch(/^HTTP\/1\.1 400 /);
+    expect(refused.split('\r\n\r\n')[1]).toBe('');
   });
 
   it('rejects with the listening error when the port is taken [claim:tsdoc-docs-http-listen]', async () => {

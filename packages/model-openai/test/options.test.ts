@@ -80,6 +80,8 @@ describe('OpenAIModelProvider options', () => {
       expect((thrown as Error).message).toContain(named);
     }
     expect(new OpenAIModelProvider({ ...base, timeoutMs: 1, maxRetries: 0 }).model).toBe('m');
+    // A line break at the key's end, as a key read from a file has, is trimmed, not refused.
+    expect(new OpenAIModelProvider({ ...base, apiKey: 'sk-a\n' }).model).toBe('m');
   });
 
   it("writes no key or header value into its errors, and quotes a refused request's server message [claim:wp-secrets]", async () => {

@@ -46,23 +46,27 @@ export const CHAT_ERRORS = {
         'the `ChatPlugin` constructor was given a bad option, such as a `path` that does not start with `/`.',
       fix: 'the message names the option and what it must be.',
     },
-    /** @claim errors-chat-invalid-request-body */
+    /**
+     * @claim errors-chat-invalid-request-body
+     * @claim errors-chat-invalid-request-together
+     */
     WEFT_CHAT_INVALID_REQUEST: {
       summary: 'A chat request’s body is not valid.',
       status: 400,
       raisedBy: 'the chat route',
       raisers: ['plugin-chat/src/chat-plugin.ts#ChatPlugin.messageRoute'],
       cause:
-        'a chat request’s body is not valid: not a JSON object (malformed JSON, bare strings or numbers, and JSON nested deeper than `server.maxJsonDepth` included, which the runtime’s server refuses with this code before the route runs), or a `room`, `user` or `message` missing, not a string, empty, too long or with characters an id may not have, or a `message` holding a NUL character (U+0000) or a lone UTF-16 surrogate, which no memory store can hold.',
+        'a chat request’s body is not valid: not a JSON object (malformed JSON, bare strings or numbers, and JSON nested deeper than `server.maxJsonDepth` included, which the runtime’s server refuses with this code before the route runs), or a `room`, `user` or `message` missing, not a string, empty, too long or with characters an id may not have, a `room` and `user` too long together for the 200 characters of a space id, or a `message` holding a NUL character (U+0000) or a lone UTF-16 surrogate, which no memory store can hold.',
       fix: 'the message names the field; send `{ "room", "user", "message" }` as [The request](../building-plugins/http-chat.md#the-request) describes.',
     },
+    /** @claim errors-chat-unauthorized-answers */
     WEFT_CHAT_UNAUTHORIZED: {
       summary: 'The chat route does not know who sent the request.',
       status: 401,
       raisedBy: 'the chat route',
       raisers: ['plugin-chat/src/chat-plugin.ts#ChatPlugin.messageRoute'],
       cause:
-        'the plugin’s `authenticate` hook answered `false`, threw, did not answer within `authTimeoutMs` or named a user that is not a valid id; or no hook named a user and `trustClientUser` is off, so the body’s `user` is not believed (anyone who can reach the route could write as anyone). No task runs.',
+        'the plugin’s `authenticate` hook answered `false` (or anything but `true` or `{ user }`), threw, did not answer within `authTimeoutMs` or named a user that is not a valid id; or no hook named a user and `trustClientUser` is off, so the body’s `user` is not believed (anyone who can reach the route could write as anyone). No task runs.',
       fix: 'send the credentials your `authenticate` hook expects, such as an `Authorization: Bearer` token; give the plugin an `authenticate` hook that answers `{ user }`, or set `trustClientUser: true` when something in front of the route already vouches for the user. When the hook threw or timed out, the server log has the cause under the request id.',
     },
     WEFT_CHAT_ROOM_FORBIDDEN: {

@@ -145,6 +145,17 @@ describe('ChatPlugin: who the sender is', () => {
     expect((await post(url, { room: 'room x' })).status).toBe(401);
   });
 
+  it('refuses with 401 WEFT_CHAT_UNAUTHORIZED an authenticate that answers anything but true, false or { user }, running no task [claim:errors-chat-unauthorized-answers]', async () => {
+    let answer: unknown;
+    const { url, model } = await boot({ authenticate: () => answer as never });
+    for (answer of ['yes', null, { user: 42 }, { user: 'not a valid id' }, false]) {
+      const refused = await post(url, { room: 'room-x', user: 'ada', message: 'hi' });
+      expect(refused.status, JSON.stringify(answer)).toBe(401);
+      expect(refused.json.error.code).toBe('WEFT_CHAT_UNAUTHORIZED');
+    }
+    expect(model.requests).toHaveLength(0);
+  });
+
   it('with authenticate, eve never sees ada’s words, even when her body claims to be ada [claim:chat-readme-trusts-nothing] [claim:httpchat-room-history] [claim:httpchat-authenticate] [claim:httpchat-private-default] [claim:prod-chat-room] [claim:chat-trusts] [claim:chat-trusts-room] [claim:tsdoc-chat-authenticate-result] [claim:tsdoc-chat-private] [claim:tsdoc-chat-authenticate-when]', async () => {
     const { url, plans } = await boot({ authenticate: bearer });
     expect((await post(url, { room: 'room-x', user: 'ada', message: PIN }, 't-ada')).status).toBe(

@@ -680,7 +680,7 @@ describe('chat spaces', () => {
       /"room" and "user" are too long together/,
     ],
   ])(
-    'answers a clear 400 for adversarial ids %j [claim:httpchat-ids] [claim:httpchat-400] [claim:httpchat-too-long-together] [claim:chat-fields]',
+    'answers a clear 400 for adversarial ids %j [claim:httpchat-ids] [claim:httpchat-400] [claim:httpchat-too-long-together] [claim:chat-fields] [claim:errors-chat-invalid-request-together]',
     async (ids, problem) => {
       const { runtime, model } = await boot([]);
       const { status, json } = await post(runtime, { ...ids, message: 'hi' });

@@ -67,13 +67,14 @@ export const MCP_ERRORS = {
         'the server’s command could not be started, exited, or did not answer the handshake and the tool listing within `connectTimeoutMs` (one deadline for both); or the URL refused the connection. The message names the server and gives the reason the transport reported, cut to 2000 characters; a command the plugin started is ended.',
       fix: 'run the command (or open the URL) by hand and check that it speaks MCP; raise `connectTimeoutMs` for a slow server.',
     },
+    /** @claim errors-mcp-unknown-tool-list */
     WEFT_MCP_UNKNOWN_TOOL: {
       summary: 'The allow-list names a tool the server does not have.',
       raisedBy: '`McpPlugin.connect`',
       raisers: ['plugin-mcp/src/mcp-plugin.ts#McpPlugin.connect'],
       cause:
         'a name in a server’s `tools` allow-list is not among the tools the server listed, usually a typo or a tool the server’s version dropped.',
-      fix: 'the message lists the server’s tools; correct the name or remove it.',
+      fix: 'the message lists the server’s tools (the allowed ones it has and at most 50 others, with `and more` when it has more); correct the name or remove it.',
     },
     WEFT_MCP_UNSUPPORTED_SCHEMA: {
       summary: 'An allowed tool’s input schema cannot be turned into a validator.',

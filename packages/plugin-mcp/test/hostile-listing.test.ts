@@ -102,7 +102,7 @@ describe('McpPlugin against a server whose tool listing never ends, and its dead
     expect(message.length).toBeLessThan(50 * 140 + 500);
   }, 30_000);
 
-  it('names the allowed tools it found and at most 50 others when one allowed tool is missing [claim:mcp-allow-list]', async () => {
+  it('names the allowed tools it found and at most 50 others when one allowed tool is missing [claim:mcp-allow-list] [claim:errors-mcp-unknown-tool-list]', async () => {
     await pagingServer(1, true);
     const error = await McpPlugin.connect({
       servers: [{ name: 'pages', url: server?.url ?? '', tools: ['echo', 'missing'] }],

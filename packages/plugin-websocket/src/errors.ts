@@ -68,6 +68,7 @@ export const WS_ERRORS = {
         'the upgrade request carried an `Origin` header that is not in the plugin’s `allowedOrigins`. Browsers let any page open a websocket to any address, so the origin is the only sign of which page is asking; without the check, a page the user happens to visit could talk to a local agent.',
       fix: 'add the origin of your web client, such as `https://chat.example.com`, to `allowedOrigins`.',
     },
+    /** @claim errors-ws-unauthorized-answers */
     WEFT_WS_UNAUTHORIZED: {
       summary:
         'The `authenticate` hook refused the upgrade, failed, did not answer in time, named no user, or named one revoked meanwhile.',
@@ -78,9 +79,10 @@ export const WS_ERRORS = {
         'plugin-websocket/src/websocket-plugin.ts#WebSocketPlugin.upgrade',
       ],
       cause:
-        'the plugin’s `authenticate` hook returned `false`, threw, did not answer within `authTimeoutMs` or named a user that is not a valid id; or no hook named a user and `trustClientUser` is off, so the frames’ `user` would not be believed (anyone who can connect could write as anyone); or `closeConnectionsOf` revoked the user the hook named while it ran. The hook runs before the websocket is accepted, so a refused client never gets a connection.',
+        'the plugin’s `authenticate` hook returned `false` (or anything but `true` or `{ user }`), threw, did not answer within `authTimeoutMs` or named a user that is not a valid id; or no hook named a user and `trustClientUser` is off, so the frames’ `user` would not be believed (anyone who can connect could write as anyone); or `closeConnectionsOf` revoked the user the hook named while it ran. The hook runs before the websocket is accepted, so a refused client never gets a connection.',
       fix: 'send the credentials the hook expects (a header, a cookie or a query parameter); give the plugin an `authenticate` hook that answers `{ user }`, or set `trustClientUser: true` when something in front of the plugin already vouches for the user. When the hook threw or timed out, the server log has the cause under the request id; a revoked user signs in again.',
     },
+    /** @claim errors-ws-too-many-connections-checking */
     WEFT_WS_TOO_MANY_CONNECTIONS: {
       summary:
         'The plugin already holds `maxConnections` connections, or the user `maxConnectionsPerUser`.',
@@ -92,7 +94,7 @@ export const WS_ERRORS = {
         'plugin-websocket/src/websocket-plugin.ts#stoppingRefusal',
       ],
       cause:
-        'the plugin already holds `maxConnections` open connections, the user `authenticate` named already holds `maxConnectionsPerUser`, or the runtime is stopping or the plugin closing.',
+        'the plugin already holds `maxConnections` connections, counting the upgrades whose `authenticate` is still running, the user `authenticate` named already holds `maxConnectionsPerUser`, or the runtime is stopping or the plugin closing.',
       fix: 'retry later with backoff, or close another connection of the same user; raise `maxConnections` if the server has the memory for more.',
     },
     /** @claim errors-ws-upgrade-required-handshake */

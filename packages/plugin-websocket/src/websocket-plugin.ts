@@ -226,8 +226,15 @@ export class WebSocketPlugin extends Plugin {
         requestTimeout: options.handshakeTimeoutMs,
         // Node checks the two timeouts above only this often (30 s by default).
         connectionsCheckingInterval: Math.min(1_000, options.handshakeTimeoutMs),
+        // Node would answer a plain HTTP/1.1 request without Host with an empty 400 of its own;
+        // every plain request gets the listener's 426 instead (an upgrade's Host is checked).
+        requireHostHeader: false,
       },
       (request, response) => this.answerPlainRequest(request, response),
+    );
+    // Node would answer an Expect other than 100-continue with an empty 417 of its own.
+    server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
+      this.answerPlainRequest(request, response),
     );
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       this.upgrade(request, socket, head).catch((error: unknown) => {

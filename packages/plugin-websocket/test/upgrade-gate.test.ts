@@ -130,7 +130,7 @@ describe('upgradeGate', () => {
     expect(await hostOf(withSubdomains, 'example.com.evil')).toBe('WEFT_HOST_NOT_ALLOWED');
   });
 
-  it('admits with the user authenticate names; any answer but true, false or { user } refuses with 401 [claim:tsdoc-chat-authenticate-result] [claim:tsdoc-ws-gate-user]', async () => {
+  it('admits with the user authenticate names; any answer but true, false or { user } refuses with 401 [claim:tsdoc-chat-authenticate-result] [claim:tsdoc-ws-gate-user] [claim:errors-ws-unauthorized-answers]', async () => {
     const answers: unknown[] = [{ user: 'ada' }, { user: '' }, 'yes', undefined, null];
     const verdicts = [];
     for (const answer of answers) {

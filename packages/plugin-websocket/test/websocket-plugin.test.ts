@@ -536,7 +536,7 @@ describe('WebSocketPlugin upgrade checks', () => {
     );
   });
 
-  it('counts upgrades whose authenticate is still running against maxConnections, so one more is refused with 503 before any connection is open [claim:wsreadme-max-connections]', async () => {
+  it('counts upgrades whose authenticate is still running against maxConnections, so one more is refused with 503 before any connection is open [claim:wsreadme-max-connections] [claim:errors-ws-too-many-connections-checking]', async () => {
     let admit: (() => void) | undefined;
     const asked: string[] = [];
     booted = await boot({
@@ -617,6 +617,38 @@ describe('WebSocketPlugin upgrade checks', () => {
     // ws reads the subprotocol list only when the plugin hands it the upgrade, after authenticate.
     expect(asked).toBe(1);
     expect(booted.plugin.connectionCount).toBe(0);
+  });
+
+  it('answers every plain HTTP request with 426 in JSON, one without Host or with an Expect other than 100-continue included, where Node would send an empty answer of its own [claim:errors-426-cause] [claim:wsreadme-plain-http]', async () => {
+    booted = await boot();
+    const { port } = new URL(booted.url);
+    const answerTo = (request: string) =>
+      new Promise<string>((resolve) => {
+        const socket = tcpConnect(Number(port), '127.0.0.1', () => socket.write(request));
+        let text = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => {
+          text += chunk;
+          // The answer is whole once its JSON body (sent chunked) has closed; the connection
+          // may stay open.
+          if (text.endsWith('0\r\n\r\n')) socket.end();
+        });
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve(text));
+      });
+    for (const request of [
+      'GET /ws HTTP/1.1\r\n\r\n',
+      `GET /ws HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nExpect: something-else\r\n\r\n`,
+    ]) {
+      const answer = await answerTo(request);
+      const [head = ''] = answer.split('\r\n\r\n');
+      const body = /\{[\s\S]*\}/.exec(answer)?.[0] ?? '';
+      expect(head, request).toMatch(/^HTTP\/1\.1 426 Upgrade Required\r\n/);
+      expect(head, request).toMatch(/\r\nX-Request-Id: /i);
+      expect(JSON.parse(body), request).toMatchObject({
+        error: { status: 426, code: 'WEFT_WS_UPGRADE_REQUIRED' },
+      });
+    }
   });
 
   it('drops a client that sends its upgrade headers too slowly, once handshakeTimeoutMs has passed [claim:wsreadme-handshake-timeout] [claim:wsdoc-handshake-timeout]', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { errorDocsUrl } from '../errors/error-registry.js';
 import type { ErrorAnswer } from './error-answer.js';
@@ -26,6 +26,9 @@ const CLIENT_ERRORS: Readonly<Record<string, { status: number; message: string }
 
 const MALFORMED = { status: 400, message: 'The request is not valid HTTP/1.1' };
 
+const EXPECTATION_FAILED =
+  'The server meets no expectation but 100-continue; send the request again without this Expect header';
+
 /** How long an answered connection may take to flush before it is destroyed all the same. */
 const FLUSH_GRACE_MS = 1_000;
 
@@ -35,6 +38,8 @@ const FLUSH_GRACE_MS = 1_000;
  * runtime: a JSON body with a code, a `docsUrl` and a request id, also sent as `X-Request-Id`.
  * Without this, Node answers them with an empty body and no id. A connection whose answer has
  * already begun is destroyed instead, as Node does, so the client never reads a corrupt answer.
+ * A request whose `Expect` header asks for anything but `100-continue` is answered `417` the same
+ * way, where Node would send an empty `417` of its own, and its connection is closed.
  *
  * @param server - The server, before it listens.
  * @param headers - Headers every answer carries, such as `X-Content-Type-Options`.
@@ -49,6 +54,30 @@ export function answerClientErrors(
     response.once('close', () => {
       if (inFlight.get(request.socket) === response) inFlight.delete(request.socket);
     });
+  });
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    if (!request.socket.writable) {
+      request.socket.destroy();
+      return;
+    }
+    const requestId = randomUUID();
+    const answer: ErrorAnswer = {
+      status: 417,
+      message: EXPECTATION_FAILED,
+      code: 'WEFT_BAD_REQUEST',
+      docsUrl: errorDocsUrl('WEFT_BAD_REQUEST'),
+      requestId,
+    };
+    const body = JSON.stringify({ error: answer });
+    response.writeHead(417, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      'X-Request-Id': requestId,
+      ...headers,
+      // The body the client may send next is not read: the connection ends with the answer.
+      Connection: 'close',
+    });
+    response.end(body);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (error.code === 'ECONNRESET' || !socket.writable || inFlight.get(socket)?.headersSent) {
