@@ -15,7 +15,9 @@ export interface OpenAIModelProviderOptions {
   id?: string;
   /**
    * The API's base URL, up to and including the version segment, such as
-   * `https://api.openai.com/v1` or `http://localhost:11434/v1`. A trailing slash is ignored.
+   * `https://api.openai.com/v1` or `http://localhost:11434/v1`. A trailing slash is ignored; a
+   * user name or password, a query or a fragment in it is refused, since no request could use it.
+   * @claim tsdoc-openai-baseurl-plain
    */
   baseUrl: string;
   /**
@@ -134,6 +136,33 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
+/**
+ * What is wrong with an absolute http(s) `baseUrl` that no request could use: a user name or
+ * password (fetch refuses to send such a URL, and its error would quote the password) or a query
+ * or fragment (the paths appended to the URL would land inside them).
+ *
+ * @param value - The URL, trimmed, already known to be an absolute http(s) URL.
+ * @returns The requirement it breaks, worded to follow `option "baseUrl"`, and how to show the
+ * value given; `undefined` when the URL is usable.
+ */
+function baseUrlProblem(value: string): { requirement: string; shown: string } | undefined {
+  const url = new URL(value);
+  if (url.username !== '' || url.password !== '') {
+    return {
+      requirement: 'must not hold a user name or password (give the key with option "apiKey")',
+      shown: 'a URL with credentials, not shown',
+    };
+  }
+  if (value.includes('?') || value.includes('#')) {
+    return {
+      requirement:
+        'must not hold a query or a fragment, since "/chat/completions" and "/models" are appended to it',
+      shown: JSON.stringify(value),
+    };
+  }
+  return undefined;
+}
+
 function isValidHeaders(value: Record<string, string>): boolean {
   try {
     new Headers(value);
@@ -165,7 +194,10 @@ export function isSendableKey(key: string): boolean {
 
 const optionsSchema = z.strictObject({
   id: z.string().trim().min(1).optional(),
-  baseUrl: z.string().trim().refine(isHttpUrl),
+  baseUrl: z
+    .string()
+    .trim()
+    .refine((value) => isHttpUrl(value) && baseUrlProblem(value) === undefined),
   apiKey: z
     .union([
       z.string().min(1).refine(isSendableKey),
@@ -247,8 +279,14 @@ export function parseOptions(options: OpenAIModelProviderOptions): ResolvedOptio
       );
     }
     const name = String(issue?.path[0] ?? '') as OptionName;
-    const requirement = REQUIREMENTS[name] ?? 'is invalid';
     const given = (options as unknown as Record<string, unknown>)[name];
+    if (name === 'baseUrl' && typeof given === 'string' && isHttpUrl(given.trim())) {
+      const problem = baseUrlProblem(given.trim());
+      if (problem !== undefined) {
+        throw invalid(`option "baseUrl" ${problem.requirement}, got ${problem.shown}`);
+      }
+    }
+    const requirement = REQUIREMENTS[name] ?? 'is invalid';
     throw invalid(
       `option "${name}" ${requirement}, got ${describeValue(given, SECRET_OPTIONS.has(name))}`,
     );

@@ -140,6 +140,18 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(0);
     });
 
+    it("ends the first line with the code when the apiKey function's error runs onto a second line [claim:oai-messages]", async () => {
+      const target = provider({
+        apiKey: () => {
+          throw new Error('vault sealed\nretry after unsealing');
+        },
+      });
+      const error = await failure(generate(target));
+      expect(error.message).toBe(
+        'OpenAIModelProvider "openai": could not read option "apiKey": vault sealed [WEFT_OPENAI_API_KEY]\nretry after unsealing',
+      );
+    });
+
     it('sends no Authorization header when the apiKey function resolves to an empty string, and refuses a non-string (TSDoc of apiKey) [claim:tsdoc-openai-api-key] [claim:oai-empty-key] [claim:mpo-apikey-function] [claim:oai-apikey-throws] [claim:oai-errors]', async () => {
       server.enqueue(completion('ok'));
       await generate(provider({ apiKey: () => '' }));
@@ -452,6 +464,15 @@ describe('OpenAIModelProvider', () => {
       server.enqueue(reply(401, { error: { message: 'Incorrect API key' } }));
       await expect(provider({ apiKey: 'bad' }).checkHealth()).resolves.toBe(false);
       expect(server.requests).toHaveLength(1);
+    });
+
+    it('is false on a 2xx model list larger than maxResponseBytes [claim:oai-health]', async () => {
+      const list = { object: 'list', data: [{ id: 'test-model' }] };
+      server.enqueue(reply(200, list), reply(200, list));
+      const size = JSON.stringify(list).length;
+      await expect(provider({ maxResponseBytes: size }).checkHealth()).resolves.toBe(true);
+      await expect(provider({ maxResponseBytes: size - 1 }).checkHealth()).resolves.toBe(false);
+      expect(server.requests).toHaveLength(2);
     });
 
     it('is false when the server is unreachable or hangs, and never throws [claim:mpo-health-no-throw] [claim:oai-health]', async () => {

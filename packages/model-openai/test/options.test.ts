@@ -37,6 +37,31 @@ describe('OpenAIModelProvider options', () => {
     expect(withEmptyKey?.authorization).toBe('Bearer from-headers');
   });
 
+  it('refuses a baseUrl with a user name or password without showing it, and one with a query or a fragment, before any request [claim:oai-baseurl] [claim:tsdoc-openai-baseurl-plain] [claim:oai-no-echo]', () => {
+    const refusal = (baseUrl: string): string => {
+      try {
+        new OpenAIModelProvider({ baseUrl, model: 'm' });
+      } catch (error) {
+        expect(OpenAIModelProviderError.is(error, 'WEFT_OPENAI_INVALID_OPTIONS')).toBe(true);
+        return (error as Error).message;
+      }
+      throw new Error(`${baseUrl} was accepted`);
+    };
+    const withPassword = refusal('https://user:s3cret@api.example.com/v1');
+    expect(withPassword).toBe(
+      'OpenAIModelProvider: option "baseUrl" must not hold a user name or password (give the key with option "apiKey"), got a URL with credentials, not shown [WEFT_OPENAI_INVALID_OPTIONS]',
+    );
+    expect(withPassword).not.toContain('s3cret');
+    expect(refusal('https://api.example.com/v1?api-version=1')).toBe(
+      'OpenAIModelProvider: option "baseUrl" must not hold a query or a fragment, since "/chat/completions" and "/models" are appended to it, got "https://api.example.com/v1?api-version=1" [WEFT_OPENAI_INVALID_OPTIONS]',
+    );
+    expect(refusal('https://api.example.com/v1#x')).toMatch(/must not hold a query or a fragment/);
+    expect(refusal('https://api.example.com/v1?')).toMatch(/must not hold a query or a fragment/);
+    expect(
+      new OpenAIModelProvider({ baseUrl: 'https://api.example.com/v1/', model: 'm' }).baseUrl,
+    ).toBe('https://api.example.com/v1');
+  });
+
   it('names an unknown option and lists the known ones [claim:oai-invalid-options] [claim:oai-no-echo] [claim:oai-errors]', () => {
     let thrown: unknown;
     try {
@@ -61,6 +86,8 @@ describe('OpenAIModelProvider options', () => {
     const base: Options = { baseUrl: server.baseUrl, model: 'm' };
     const refused: [Partial<Options>, string][] = [
       [{ baseUrl: 'localhost:11434' }, 'option "baseUrl"'],
+      [{ baseUrl: 'http://user:pw@localhost:11434/v1' }, 'option "baseUrl"'],
+      [{ baseUrl: 'http://localhost:11434/v1?x=1' }, 'option "baseUrl"'],
       [{ model: ' ' }, 'option "model"'],
       [{ timeoutMs: 0 }, 'option "timeoutMs"'],
       [{ timeoutMs: 1.5 }, 'option "timeoutMs"'],
