@@ -1335,7 +1335,7 @@ describe('ServerManager', () => {
       expect(garbage.error).toMatchObject({ status: 400, code: 'WEFT_BAD_REQUEST' });
     });
 
-    it('answers an Expect header other than 100-continue with 417 as JSON, before any route runs [claim:errors-417-expectation]', async () => {
+    it('answers an Expect header other than 100-continue with 417 as JSON, before any route runs [claim:errors-417-expectation] [claim:trig-node-refusals] [claim:httpchat-row-417] [claim:chat-readme-417]', async () => {
       let ran = false;
       const server = await serve([
         route({
