@@ -35,14 +35,41 @@ Options:
 `;
 
 /**
+ * The variables npm sets for this command's options when they come before `--`: npm reads them
+ * as settings of its own (it warns "Unknown cli config") and exports them as `npm_config_*`
+ * instead of passing them on, so `--skip-install` or `--memory=sqlite` would be lost without a
+ * word, and `--model openai` would leave `openai` behind as a second folder.
+ */
+const NPM_KEPT_OPTIONS: Readonly<Record<string, string>> = {
+  model: 'npm_config_model',
+  memory: 'npm_config_memory',
+  name: 'npm_config_name',
+  'skip-install': 'npm_config_skip_install',
+};
+
+/**
  * Reads the command line.
  *
  * @param argv - The arguments after the command's name.
+ * @param env - The environment the command runs in, where npm leaves the options it kept.
  * @returns What it says; what it leaves out stays undefined, and the switches false.
- * @throws {@link CreateWeftError} naming an unknown option, a second folder, or a `--model` or
- * `--memory` that is not one of the choices.
+ * @throws {@link CreateWeftError} naming an option npm kept for itself (given before `--`), an
+ * unknown option, a second folder, or a `--model` or `--memory` that is not one of the choices.
+ * @claim tsdoc-cw-npm-kept-options
  */
-export function parseArguments(argv: readonly string[]): Arguments {
+export function parseArguments(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): Arguments {
+  const kept = Object.entries(NPM_KEPT_OPTIONS)
+    .filter(([, variable]) => env[variable] !== undefined)
+    .map(([option]) => option);
+  if (kept.length > 0) {
+    throw new CreateWeftError(
+      'WEFT_CREATE_INVALID_ARGUMENTS',
+      `arguments: npm kept ${kept.map((option) => `--${option}`).join(', ')} for itself, given before --; fix: put the options after --, as in npm create weft@latest my-agent -- --model openai`,
+    );
+  }
   let parsed;
   try {
     parsed = parseArgs({
