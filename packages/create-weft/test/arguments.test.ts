@@ -58,6 +58,7 @@ describe('parseArguments', () => {
     // What `npm create weft@latest my-agent --model openai --skip-install --memory=sqlite` hands
     // over (npm 11): the values npm understood as its own settings, and `openai` as a folder.
     const env = {
+      npm_config_user_agent: 'npm/11.19.1 node/v20.20.2 linux x64 workspaces/false',
       npm_config_model: 'true',
       npm_config_skip_install: 'true',
       npm_config_memory: 'sqlite',
@@ -68,6 +69,13 @@ describe('parseArguments', () => {
     expect(() => parseArguments(['my-agent'], { npm_config_name: 'bot' })).toThrow(
       /npm kept --name for itself/,
     );
+    // Another manager passes the options on itself: whatever it exports is not read.
+    expect(
+      parseArguments(['my-agent', '--model', 'openai'], {
+        ...env,
+        npm_config_user_agent: 'yarn/1.22.22 npm/? node/v20.20.2 linux x64',
+      }),
+    ).toMatchObject({ directory: 'my-agent', model: 'openai' });
     // After `--` npm sets none of them, and its other settings do not matter.
     expect(
       parseArguments(['my-agent', '--model', 'openai'], { npm_config_registry: 'https://x/' }),
