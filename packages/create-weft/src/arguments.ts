@@ -8,6 +8,7 @@ import {
   type ModelChoice,
 } from './choices.js';
 import { CreateWeftError } from './errors.js';
+import { detectPackageManager } from './package-manager.js';
 
 /** What the command line said; anything left out is asked for, or defaulted. */
 export interface Arguments {
@@ -35,14 +36,44 @@ Options:
 `;
 
 /**
+ * The variables npm sets for this command's options when they come before `--`: npm reads them
+ * as settings of its own (it warns "Unknown cli config") and exports them as `npm_config_*`
+ * instead of passing them on, so `--skip-install` or `--memory=sqlite` would be lost without a
+ * word, and `--model openai` would leave `openai` behind as a second folder. Only npm is
+ * asked about them: pnpm, Yarn and bun pass the options after the folder on as they are.
+ */
+const NPM_KEPT_OPTIONS: Readonly<Record<string, string>> = {
+  model: 'npm_config_model',
+  memory: 'npm_config_memory',
+  name: 'npm_config_name',
+  'skip-install': 'npm_config_skip_install',
+};
+
+/**
  * Reads the command line.
  *
  * @param argv - The arguments after the command's name.
+ * @param env - The environment the command runs in, where npm leaves the options it kept
+ * (read only when `npm_config_user_agent` names npm).
  * @returns What it says; what it leaves out stays undefined, and the switches false.
- * @throws {@link CreateWeftError} naming an unknown option, a second folder, or a `--model` or
- * `--memory` that is not one of the choices.
+ * @throws {@link CreateWeftError} naming an option npm kept for itself (given before `--`), an
+ * unknown option, a second folder, or a `--model` or `--memory` that is not one of the choices.
+ * @claim tsdoc-cw-npm-kept-options
  */
-export function parseArguments(argv: readonly string[]): Arguments {
+export function parseArguments(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): Arguments {
+  const ranByNpm = detectPackageManager(env.npm_config_user_agent) === 'npm';
+  const kept = Object.entries(NPM_KEPT_OPTIONS)
+    .filter(([, variable]) => ranByNpm && env[variable] !== undefined)
+    .map(([option]) => option);
+  if (kept.length > 0) {
+    throw new CreateWeftError(
+      'WEFT_CREATE_INVALID_ARGUMENTS',
+      `arguments: npm kept ${kept.map((option) => `--${option}`).join(', ')} for itself, given before --; fix: put the options after --, as in npm create weft@latest my-agent -- --model openai`,
+    );
+  }
   let parsed;
   try {
     parsed = parseArgs({

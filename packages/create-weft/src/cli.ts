@@ -116,7 +116,7 @@ async function install(
 }
 
 async function main(): Promise<void> {
-  const args = parseArguments(process.argv.slice(2));
+  const args = parseArguments(process.argv.slice(2), process.env);
   if (args.help) {
     process.stdout.write(USAGE);
     return;

@@ -53,6 +53,34 @@ describe('parseArguments', () => {
       expect(() => parseArguments(argv)).toThrow(message);
     },
   );
+
+  it('refuses the options npm kept for itself, given before --, rather than lose them [claim:tsdoc-cw-npm-kept-options] [claim:create-weft-readme-flags-after-dashes] [claim:errors-create-invalid-arguments]', () => {
+    // What `npm create weft@latest my-agent --model openai --skip-install --memory=sqlite` hands
+    // over (npm 11): the values npm understood as its own settings, and `openai` as a folder.
+    const env = {
+      npm_config_user_agent: 'npm/11.19.1 node/v20.20.2 linux x64 workspaces/false',
+      npm_config_model: 'true',
+      npm_config_skip_install: 'true',
+      npm_config_memory: 'sqlite',
+    };
+    expect(() => parseArguments(['my-agent', 'openai'], env)).toThrow(
+      /^arguments: npm kept --model, --memory, --skip-install for itself, given before --; fix: put the options after --, as in npm create weft@latest my-agent -- --model openai \[WEFT_CREATE_INVALID_ARGUMENTS\]$/,
+    );
+    expect(() => parseArguments(['my-agent'], { npm_config_name: 'bot' })).toThrow(
+      /npm kept --name for itself/,
+    );
+    // Another manager passes the options on itself: whatever it exports is not read.
+    expect(
+      parseArguments(['my-agent', '--model', 'openai'], {
+        ...env,
+        npm_config_user_agent: 'yarn/1.22.22 npm/? node/v20.20.2 linux x64',
+      }),
+    ).toMatchObject({ directory: 'my-agent', model: 'openai' });
+    // After `--` npm sets none of them, and its other settings do not matter.
+    expect(
+      parseArguments(['my-agent', '--model', 'openai'], { npm_config_registry: 'https://x/' }),
+    ).toMatchObject({ directory: 'my-agent', model: 'openai' });
+  });
 });
 
 describe('assertProjectName', () => {

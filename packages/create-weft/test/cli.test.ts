@@ -74,7 +74,7 @@ describe('create-weft off a terminal (cli.ts)', () => {
     expect(stdout).toBe(USAGE);
   });
 
-  it('asks for nothing and names the missing folder with the command to type, in one line [claim:tsdoc-cw-cli-complete]', async () => {
+  it('asks for nothing and names the missing folder with the command to type, in one line [claim:tsdoc-cw-cli-complete] [claim:create-weft-readme-folder-required]', async () => {
     const { code, stderr } = await run([], 'pnpm/9.15.0 npm/? node/v20.19.0 linux x64');
     expect(code).toBe(1);
     expect(stderr).toBe(
@@ -232,6 +232,42 @@ describe('create-weft on a terminal (cli.ts)', () => {
       expect(screen).toContain('Nothing was written.');
       expect(code).toBe(130);
       expect(await exists(project)).toBe(false);
+    },
+    2 * MINUTE,
+  );
+
+  it.skipIf(!HAS_SCRIPT)(
+    'asks for the folder when none is given, then for the model [claim:create-weft-readme-asks] [claim:tsdoc-cw-cli-complete]',
+    async () => {
+      const command = `stty cols 100 rows 30; exec '${process.execPath}' --conditions=weft-source --import tsx '${CLI}' --skip-install`;
+      const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
+        cwd: PACKAGE_DIR,
+        env: { ...process.env, TERM: 'xterm', npm_config_user_agent: 'npm/10.9.0', INIT_CWD: work },
+      });
+      let screen = '';
+      const keys: [string, string][] = [
+        ['Where should the project go?', 'typed-agent\r'],
+        ['Which text model?', '\x03'],
+      ];
+      child.stdout.on('data', (chunk: Buffer) => {
+        screen += stripVTControlCharacters(chunk.toString());
+        const next = keys[0];
+        if (next !== undefined && screen.includes(next[0])) {
+          keys.shift();
+          child.stdin.write(next[1]);
+        }
+      });
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const deadline = setTimeout(() => reject(new Error(`no exit in 60 s: ${screen}`)), MINUTE);
+        child.once('exit', (exitCode) => {
+          clearTimeout(deadline);
+          resolve(exitCode);
+        });
+      }).finally(() => child.kill('SIGKILL'));
+      expect(screen).toMatch(/Where should the project go\?[^]*typed-agent[^]*Which text model\?/);
+      expect(screen).toContain('Nothing was written.');
+      expect(code).toBe(130);
+      expect(await readdir(work)).toEqual([]);
     },
     2 * MINUTE,
   );

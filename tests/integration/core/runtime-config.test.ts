@@ -588,6 +588,7 @@ describe('Runtime.init configuration checks', () => {
           server: { headersTimeout: 20_000, requestTimeout: 10_000 },
           ...({ maxStep: 3 } as object),
         },
+        ...({ coordinater: {} } as object),
       }),
     );
     const lines = [...registries.split('\n').slice(1), ...options.split('\n').slice(1)];
@@ -603,6 +604,7 @@ describe('Runtime.init configuration checks', () => {
       'options.maxSteps',
       'options: Unrecognized key',
       'requestTimeout',
+      'coordinater: not a field of the configuration',
     ]) {
       expect(
         lines.some((line) => line.includes(part)),
@@ -610,7 +612,7 @@ describe('Runtime.init configuration checks', () => {
       ).toBe(true);
     }
     const owner =
-      /^- (options(\.[\w[\]":-]+)*|WEFT_LOG_LEVEL|models(\[\d+\])?|memory|coordinator|plugins(\[\d+\])?|capabilityAliases|model "[^"]+"|plugin "[^"]+"|a plugin): /;
+      /^- (options(\.[\w[\]":-]+)*|WEFT_LOG_LEVEL|models(\[\d+\])?|memory|coordinator|plugins(\[\d+\])?|capabilityAliases|model "[^"]+"|plugin "[^"]+"|a plugin|coordinater): /;
     for (const line of lines) expect(line).toMatch(owner);
   });
 
