@@ -155,12 +155,15 @@ function resolvePool(pool: unknown): Required<PostgresPoolOptions> {
       `option "pool" has unknown keys ${unknown.join(', ')}; known: ${[...known].join(', ')}`,
     );
   }
-  const given = { ...DEFAULT_POOL, ...(pool as PostgresPoolOptions) };
-  if (typeof given.max !== 'number' || !Number.isSafeInteger(given.max) || given.max < 1) {
-    invalid(`option "pool.max" must be a positive integer, got ${String(given.max)}`);
+  // A key written but left undefined takes its default, as the top-level options do.
+  const given: Record<string, unknown> = { ...DEFAULT_POOL };
+  for (const [key, value] of Object.entries(pool)) if (value !== undefined) given[key] = value;
+  const { max } = given;
+  if (typeof max !== 'number' || !Number.isSafeInteger(max) || max < 1) {
+    invalid(`option "pool.max" must be a positive integer, got ${String(max)}`);
   }
   return {
-    max: given.max,
+    max,
     connectionTimeoutMs: milliseconds('connectionTimeoutMs', given.connectionTimeoutMs, 1),
     statementTimeoutMs: milliseconds(
       'statementTimeoutMs',
