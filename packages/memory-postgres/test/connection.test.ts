@@ -69,4 +69,32 @@ describe('ConnectionRunner', () => {
       expect(await failureOf(cancel, 10), message).toBe(cancel);
     }
   });
+
+  it('tries an unreachable server once when reconnectTimeoutMs is 0, and again and again within a longer window [claim:pg-reconnect-zero]', async () => {
+    const attemptsWith = async (reconnectTimeoutMs: number) => {
+      let attempts = 0;
+      const refusing = {
+        connect: () => {
+          attempts += 1;
+          return Promise.reject(serverError('connect ECONNREFUSED 10.0.0.1:5432', 'ECONNREFUSED'));
+        },
+      } as unknown as pg.Pool;
+      const runner = new ConnectionRunner(
+        refusing,
+        resolveOptions({
+          connectionString: 'postgres://weft:secret@db.internal:5432/weft',
+          pool: { reconnectTimeoutMs },
+        }),
+        'PostgresMemoryProvider "postgres"',
+      );
+      const failure = await runner
+        .run('query()', 'idempotent', (client) => client.query('SELECT 1'))
+        .catch((error: unknown) => error);
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
+      expect((failure as Error).message).toContain('db.internal:5432');
+      return attempts;
+    };
+    expect(await attemptsWith(0)).toBe(1);
+    expect(await attemptsWith(400)).toBeGreaterThan(2);
+  });
 });
