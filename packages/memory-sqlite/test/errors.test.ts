@@ -42,7 +42,10 @@ describe('SqliteMemoryProvider errors', () => {
       [{ path: ':memory:', id: '' }, 'option "id"'],
       [{ path: ':memory:', busyTimeoutMs: -1 }, 'option "busyTimeoutMs"'],
       [{ path: ':memory:', busyTimeoutMs: 1.5 }, 'option "busyTimeoutMs"'],
-      [{ path: ':memory:', busyTimeoutMs: 2 ** 31 }, 'option "busyTimeoutMs"'],
+      [
+        { path: ':memory:', busyTimeoutMs: 2 ** 31 },
+        'option "busyTimeoutMs" must be an integer of milliseconds from 0 to 2147483647, got 2147483648',
+      ],
     ];
     for (const [options, named] of refused) {
       expect(await codeOf(() => new SqliteMemoryProvider(options))).toBe(
