@@ -68,8 +68,8 @@ export const POSTGRES_ERRORS = {
       raisedBy: '`PostgresMemoryProvider.init`',
       raisers: ['memory-postgres/src/migrations.ts#migrate'],
       cause:
-        'creating the schema or its tables failed, usually for a missing privilege (PostgreSQL’s `permission denied`) or a table of the same name in the way; the whole transaction was rolled back.',
-      fix: "the message includes PostgreSQL's error; give the role the `CREATE` privilege on the schema (and the database, for a new schema), or choose another `schema`.",
+        'creating the schema or its tables failed, usually for a missing privilege (PostgreSQL’s `permission denied`) or a table of the same name in the way, or the role may not read the schema’s version (no `USAGE` on an existing schema, or no `SELECT` on its `weft_memory_migrations`); the whole transaction was rolled back.',
+      fix: "the message includes PostgreSQL's error; give the role the `CREATE` privilege on the schema (and the database, for a new schema), or `USAGE` on the schema and `SELECT` on `weft_memory_migrations` when the message says it could not read the version, or choose another `schema`.",
     },
     WEFT_POSTGRES_NOT_OPEN: {
       summary: 'A method was called before `init()` or after `shutdown()`.',

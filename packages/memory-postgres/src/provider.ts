@@ -106,7 +106,8 @@ export class PostgresMemoryProvider extends MemoryProvider {
    * @throws `WeftError` `WEFT_POSTGRES_CONNECT_FAILED` naming host and
    * port (never the password) when the server cannot be reached or refuses the login;
    * `WEFT_POSTGRES_SCHEMA_TOO_NEW` when the schema is newer than this package knows;
-   * `WEFT_POSTGRES_MIGRATION_FAILED` when a migration step fails.
+   * `WEFT_POSTGRES_MIGRATION_FAILED` when a migration step fails, or the role may not create the
+   * schema or its tables or read the schema's version.
    */
   override async init(): Promise<void> {
     if (this.connection) return;

@@ -170,6 +170,45 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     }
   });
 
+  it('refuses a role that may not read the schema version, on a new or a migrated schema, with WEFT_POSTGRES_MIGRATION_FAILED carrying PostgreSQL’s error, and changes nothing [claim:pg-readme-migration-read-privilege]', async () => {
+    const role = `blind_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'blind-pw'`);
+    const url = new URL(db.url());
+    url.username = role;
+    url.password = 'blind-pw';
+    const empty = db.newSchema();
+    await db.sql(`CREATE SCHEMA "${empty}"`);
+    const owner = await db.open();
+    const migrated = owner.schema;
+    await owner.shutdown();
+    const unreadable = await db.open();
+    await unreadable.shutdown();
+    await db.sql(`GRANT USAGE ON SCHEMA "${unreadable.schema}" TO ${role}`);
+    try {
+      for (const [schema, denied] of [
+        [empty, 'schema'],
+        [migrated, 'schema'],
+        [unreadable.schema, 'table weft_memory_migrations'],
+      ] as const) {
+        const before = await tablesIn(schema);
+        const memory = db.create({ connectionString: url.toString(), schema });
+        const failure = await memory.init().catch((error: unknown) => error);
+        expect(failure, schema).toMatchObject({ code: 'WEFT_POSTGRES_MIGRATION_FAILED' });
+        expect((failure as Error).message, schema).toMatch(
+          new RegExp(
+            `could not read the version of schema "${schema}", so nothing was changed: ` +
+              `permission denied for ${denied}.*give the role USAGE on the schema`,
+          ),
+        );
+        expect(((failure as Error).cause as { code?: string }).code, schema).toBe('42501');
+        expect(await tablesIn(schema), schema).toEqual(before);
+      }
+    } finally {
+      await db.sql(`REVOKE USAGE ON SCHEMA "${unreadable.schema}" FROM ${role}`);
+      await db.sql(`DROP ROLE ${role}`);
+    }
+  });
+
   it('opens a migrated schema with a role that may only use it and read and write its tables [claim:pg-role-after-first-init]', async () => {
     const owner = await db.open();
     const { schema } = owner;
