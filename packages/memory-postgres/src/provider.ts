@@ -167,12 +167,7 @@ export class PostgresMemoryProvider extends MemoryProvider {
   override async checkHealth(): Promise<boolean> {
     const connection = this.connection;
     if (!connection) return false;
-    try {
-      const result = await connection.pool.query<{ ok: number }>('SELECT 1 AS ok');
-      return result.rows[0]?.ok === 1;
-    } catch {
-      return false;
-    }
+    return connection.runner.ping();
   }
 
   /**
