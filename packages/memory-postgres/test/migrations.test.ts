@@ -306,6 +306,20 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     }
   });
 
+  it('creates and uses the schema under the name as written, upper-case letters kept [claim:pg-schema-case] [claim:pg-schema-ident]', async () => {
+    const schema = `Mixed_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    const memory = await db.open({ schema });
+    await memory.store({ space: 'room', kind: 'note', content: 1, metadata: {} });
+    const names = await db.sql<{ nspname: string }>(
+      'SELECT nspname FROM pg_namespace WHERE lower(nspname) = lower($1)',
+      [schema],
+    );
+    expect(names.map((row) => row.nspname)).toEqual([schema]);
+    expect(await tablesIn(schema)).toEqual(['weft_memories', 'weft_memory_migrations']);
+    const ok = 'a'.repeat(63);
+    expect(new PostgresMemoryProvider({ connectionString: db.url(), schema: ok }).schema).toBe(ok);
+  });
+
   it('accepts a schema name only as a plain identifier, so it cannot inject SQL [claim:pg-schema-ident]', () => {
     for (const schema of ['a"; DROP TABLE x; --', '1abc', '', 'a'.repeat(64), 'with space']) {
       expect(
