@@ -172,9 +172,13 @@ export class PostgresMemoryProvider extends MemoryProvider {
 
   /**
    * Closes every connection of the pool once the operations in flight have finished (each is
-   * bounded by the statement timeout). Calling it again, or before init, does nothing.
+   * bounded by the statement timeout). Called while {@link PostgresMemoryProvider.init} is still
+   * opening, it waits for that first, so no pool is left open. Calling it again, or before init,
+   * does nothing.
    */
   override async shutdown(): Promise<void> {
+    // An init() in progress would set the connection after this returned: let it finish first.
+    if (this.opening) await this.opening.catch(() => undefined);
     const connection = this.connection;
     if (!connection) return;
     this.connection = undefined;

@@ -368,6 +368,22 @@ describe('PostgresMemoryProvider: connections', () => {
     expect((await memory.query({ space: 's' })).map((found) => found.id)).toEqual([stored.id]);
   });
 
+  it('leaves no connection open when shutdown() is called while init() is still opening', async () => {
+    const memory = db.create({ id: 'early-stop' });
+    const opening = memory.init();
+    await memory.shutdown();
+    await opening;
+    await expect(memory.query({})).rejects.toMatchObject({ code: 'WEFT_POSTGRES_NOT_OPEN' });
+    expect(await memory.checkHealth()).toBe(false);
+    const deadline = Date.now() + 5000;
+    let left = await connectionsOf('early-stop');
+    while (left > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      left = await connectionsOf('early-stop');
+    }
+    expect(left).toBe(0);
+  });
+
   it('refuses calls with WEFT_POSTGRES_NOT_OPEN after shutdown() [claim:pg-readme-not-open]', async () => {
     const memory = await db.open();
     await memory.store({ space: 's', kind: 'note', content: 1, metadata: {} });
