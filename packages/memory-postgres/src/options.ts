@@ -245,10 +245,12 @@ export function resolveOptions(
         'postgres://user:password@host:5432/database',
     );
   }
-  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
+  // PostgreSQL refuses to create a schema whose name starts with pg_ (case-sensitively).
+  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema) || schema.startsWith('pg_')) {
     invalid(
       `option "schema" must be 1 to 63 letters, digits or underscores, not starting with a ` +
-        `digit, got ${JSON.stringify(schema) ?? String(schema)}`,
+        `digit or with pg_ (which PostgreSQL keeps for system schemas), ` +
+        `got ${JSON.stringify(schema) ?? String(schema)}`,
     );
   }
   if (typeof id !== 'string' || id.trim() === '') {

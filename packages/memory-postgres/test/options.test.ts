@@ -132,6 +132,13 @@ describe('PostgresMemoryProvider options', () => {
     expect(resolved.pool).toEqual({ ...DEFAULT_POOL, reconnectTimeoutMs: 250 });
   });
 
+  it('refuses a schema name PostgreSQL would not create, starting with pg_, and takes PG_ [claim:pg-schema-ident] [claim:errors-postgres-invalid-options]', () => {
+    const error = rejection({ connectionString: URL, schema: 'pg_weft' });
+    expect(error.code).toBe('WEFT_POSTGRES_INVALID_OPTIONS');
+    expect(error.message).toContain('not starting with a digit or with pg_');
+    expect(resolveOptions({ connectionString: URL, schema: 'PG_weft' }).schema).toBe('PG_weft');
+  });
+
   it('refuses a key pool does not know and ignores an unknown key beside connectionString [claim:pg-unknown-keys]', () => {
     expect(rejection({ connectionString: URL, pool: { maxSize: 5 } }).message).toMatch(
       /option "pool" has unknown keys maxSize; known: max, connectionTimeoutMs/,
