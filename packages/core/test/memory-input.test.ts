@@ -93,6 +93,15 @@ describe('checkNewMemory', () => {
     }
   });
 
+  it('calls a valid Date given as metadata a Date, and only an invalid one an invalid Date', () => {
+    const refusal = (metadata: unknown) => () =>
+      checkNewMemory({ space: 's', kind: 'k', content: 1, metadata }, 'Store');
+    expect(refusal(new Date(0))).toThrow(
+      '"metadata" of a memory of kind "k" in space "s" must be a plain object, got a Date',
+    );
+    expect(refusal(new Date(NaN))).toThrow('must be a plain object, got an invalid Date');
+  });
+
   it('keeps the error of JSON.stringify as the cause of a refusal', () => {
     const circular: Record<string, unknown> = {};
     circular.self = circular;

@@ -209,6 +209,36 @@ export class ConnectionRunner {
     }
   }
 
+  /**
+   * Runs `SELECT 1` on a connection of the pool, once, counting the connection as held by this
+   * runner meanwhile: a call that finds the pool full of health checks and operations is then
+   * told the pool stayed busy, not that the server is away.
+   *
+   * @returns `true` when the server answers; `false` otherwise. Never throws.
+   */
+  async ping(): Promise<boolean> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch {
+      return false;
+    }
+    this.inUse += 1;
+    const stopListening = listenForBreaks(client);
+    try {
+      const result = await client.query<{ ok: number }>('SELECT 1 AS ok');
+      stopListening();
+      client.release();
+      return result.rows[0]?.ok === 1;
+    } catch (error) {
+      // A connection that failed or timed out may still be busy: destroy it.
+      client.release(error instanceof Error ? error : true);
+      return false;
+    } finally {
+      this.inUse -= 1;
+    }
+  }
+
   /** Where the server is, for messages. */
   get where(): string {
     const { host, port, database } = this.options.address;

@@ -43,7 +43,7 @@ export const POSTGRES_ERRORS = {
       raisedBy: '`new PostgresMemoryProvider`',
       raisers: ['memory-postgres/src/options.ts#invalid'],
       cause:
-        "the constructor's options are missing or invalid: a `connectionString` that is not a `postgres://` URL, a `schema` that is not a plain identifier, an empty or blank `id`, a `pool` that is not an object or has an unknown key, a `pool.max` that is not a positive integer, or a timeout that is not a whole number of milliseconds from 1 (0 for `reconnectTimeoutMs`) to 2,147,483,647 (about 24 days; 2,147,482,647 for `statementTimeoutMs`, which the client waits a second past). The message never repeats the connection string, which may hold a password.",
+        "the constructor's options are missing or invalid: a `connectionString` that is not a `postgres://` URL, a `schema` that is not a plain identifier or starts with `pg_`, an empty or blank `id`, a `pool` that is not an object or has an unknown key, a `pool.max` that is not a positive integer, or a timeout that is not a whole number of milliseconds from 1 (0 for `reconnectTimeoutMs`) to 2,147,483,647 (about 24 days; 2,147,482,647 for `statementTimeoutMs`, which the client waits a second past). The message never repeats the connection string, which may hold a password.",
       fix: 'the message names the option and what it must be.',
     },
     WEFT_POSTGRES_CONNECT_FAILED: {
@@ -68,8 +68,8 @@ export const POSTGRES_ERRORS = {
       raisedBy: '`PostgresMemoryProvider.init`',
       raisers: ['memory-postgres/src/migrations.ts#migrate'],
       cause:
-        'creating the schema or its tables failed, usually for a missing privilege (PostgreSQL’s `permission denied`) or a table of the same name in the way; the whole transaction was rolled back.',
-      fix: "the message includes PostgreSQL's error; give the role the `CREATE` privilege on the schema (and the database, for a new schema), or choose another `schema`.",
+        'creating the schema or its tables failed, usually for a missing privilege (PostgreSQL’s `permission denied`) or a table of the same name in the way, or the role may not read the schema’s version (no `USAGE` on an existing schema, or no `SELECT` on its `weft_memory_migrations`); the whole transaction was rolled back.',
+      fix: "the message includes PostgreSQL's error; give the role the `CREATE` privilege on the schema (and the database, for a new schema), or `USAGE` on the schema and `SELECT` on `weft_memory_migrations` when the message says it could not read the version, or choose another `schema`.",
     },
     WEFT_POSTGRES_NOT_OPEN: {
       summary: 'A method was called before `init()` or after `shutdown()`.',

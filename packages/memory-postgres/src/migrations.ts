@@ -72,6 +72,9 @@ export const MIGRATIONS: readonly Migration[] = [
 /** The schema version this code writes and understands: the last migration's version. */
 export const SCHEMA_VERSION: number = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
 
+/** PostgreSQL's SQLSTATE for `permission denied`. */
+const INSUFFICIENT_PRIVILEGE = '42501';
+
 /**
  * The first key of the advisory lock taken while migrating ('WEFT' in ASCII); the second is a
  * hash of the schema's name, so instances migrating different schemas do not wait for each other.
@@ -123,7 +126,21 @@ export async function migrate(
       MIGRATION_LOCK_CLASS,
       tables.schema,
     ]);
-    const current = await readSchemaVersion(client, tables);
+    let current: number;
+    try {
+      current = await readSchemaVersion(client, tables);
+    } catch (error) {
+      // A role without USAGE on an existing schema, or SELECT on its migrations table.
+      if ((error as { code?: unknown } | null)?.code !== INSUFFICIENT_PRIVILEGE) throw error;
+      throw new PostgresMemoryProviderError(
+        'WEFT_POSTGRES_MIGRATION_FAILED',
+        `${label}: could not read the version of schema "${tables.schema}", so nothing was ` +
+          `changed: ${error instanceof Error ? error.message : String(error)}; give the role ` +
+          `USAGE on the schema (and SELECT on its weft_memory_migrations table), or choose ` +
+          `another schema`,
+        { cause: error },
+      );
+    }
     if (current > SCHEMA_VERSION) {
       throw new PostgresMemoryProviderError(
         'WEFT_POSTGRES_SCHEMA_TOO_NEW',

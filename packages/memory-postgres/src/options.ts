@@ -155,12 +155,15 @@ function resolvePool(pool: unknown): Required<PostgresPoolOptions> {
       `option "pool" has unknown keys ${unknown.join(', ')}; known: ${[...known].join(', ')}`,
     );
   }
-  const given = { ...DEFAULT_POOL, ...(pool as PostgresPoolOptions) };
-  if (typeof given.max !== 'number' || !Number.isSafeInteger(given.max) || given.max < 1) {
-    invalid(`option "pool.max" must be a positive integer, got ${String(given.max)}`);
+  // A key written but left undefined takes its default, as the top-level options do.
+  const given: Record<string, unknown> = { ...DEFAULT_POOL };
+  for (const [key, value] of Object.entries(pool)) if (value !== undefined) given[key] = value;
+  const { max } = given;
+  if (typeof max !== 'number' || !Number.isSafeInteger(max) || max < 1) {
+    invalid(`option "pool.max" must be a positive integer, got ${String(max)}`);
   }
   return {
-    max: given.max,
+    max,
     connectionTimeoutMs: milliseconds('connectionTimeoutMs', given.connectionTimeoutMs, 1),
     statementTimeoutMs: milliseconds(
       'statementTimeoutMs',
@@ -242,10 +245,12 @@ export function resolveOptions(
         'postgres://user:password@host:5432/database',
     );
   }
-  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
+  // PostgreSQL refuses to create a schema whose name starts with pg_ (case-sensitively).
+  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema) || schema.startsWith('pg_')) {
     invalid(
       `option "schema" must be 1 to 63 letters, digits or underscores, not starting with a ` +
-        `digit, got ${JSON.stringify(schema) ?? String(schema)}`,
+        `digit or with pg_ (which PostgreSQL keeps for system schemas), ` +
+        `got ${JSON.stringify(schema) ?? String(schema)}`,
     );
   }
   if (typeof id !== 'string' || id.trim() === '') {

@@ -106,7 +106,8 @@ export class PostgresMemoryProvider extends MemoryProvider {
    * @throws `WeftError` `WEFT_POSTGRES_CONNECT_FAILED` naming host and
    * port (never the password) when the server cannot be reached or refuses the login;
    * `WEFT_POSTGRES_SCHEMA_TOO_NEW` when the schema is newer than this package knows;
-   * `WEFT_POSTGRES_MIGRATION_FAILED` when a migration step fails.
+   * `WEFT_POSTGRES_MIGRATION_FAILED` when a migration step fails, or the role may not create the
+   * schema or its tables or read the schema's version.
    */
   override async init(): Promise<void> {
     if (this.connection) return;
@@ -166,19 +167,18 @@ export class PostgresMemoryProvider extends MemoryProvider {
   override async checkHealth(): Promise<boolean> {
     const connection = this.connection;
     if (!connection) return false;
-    try {
-      const result = await connection.pool.query<{ ok: number }>('SELECT 1 AS ok');
-      return result.rows[0]?.ok === 1;
-    } catch {
-      return false;
-    }
+    return connection.runner.ping();
   }
 
   /**
    * Closes every connection of the pool once the operations in flight have finished (each is
-   * bounded by the statement timeout). Calling it again, or before init, does nothing.
+   * bounded by the statement timeout). Called while {@link PostgresMemoryProvider.init} is still
+   * opening, it waits for that first, so no pool is left open. Calling it again, or before init,
+   * does nothing.
    */
   override async shutdown(): Promise<void> {
+    // An init() in progress would set the connection after this returned: let it finish first.
+    if (this.opening) await this.opening.catch(() => undefined);
     const connection = this.connection;
     if (!connection) return;
     this.connection = undefined;

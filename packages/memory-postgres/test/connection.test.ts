@@ -69,4 +69,85 @@ describe('ConnectionRunner', () => {
       expect(await failureOf(cancel, 10), message).toBe(cancel);
     }
   });
+
+  it('tries an unreachable server once when reconnectTimeoutMs is 0, and again and again within a longer window [claim:pg-reconnect-zero]', async () => {
+    const attemptsWith = async (reconnectTimeoutMs: number) => {
+      let attempts = 0;
+      const refusing = {
+        connect: () => {
+          attempts += 1;
+          return Promise.reject(serverError('connect ECONNREFUSED 10.0.0.1:5432', 'ECONNREFUSED'));
+        },
+      } as unknown as pg.Pool;
+      const runner = new ConnectionRunner(
+        refusing,
+        resolveOptions({
+          connectionString: 'postgres://weft:secret@db.internal:5432/weft',
+          pool: { reconnectTimeoutMs },
+        }),
+        'PostgresMemoryProvider "postgres"',
+      );
+      const failure = await runner
+        .run('query()', 'idempotent', (client) => client.query('SELECT 1'))
+        .catch((error: unknown) => error);
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
+      expect((failure as Error).message).toContain('db.internal:5432');
+      return attempts;
+    };
+    expect(await attemptsWith(0)).toBe(1);
+    expect(await attemptsWith(400)).toBeGreaterThan(2);
+  });
+
+  it('counts a health check holding a connection, so a call that finds the pool full of them fails at once saying the pool stayed busy [claim:pg-readme-pool-busy]', async () => {
+    let answer: (value: unknown) => void = () => undefined;
+    let free = true;
+    let connects = 0;
+    const client = {
+      query: () =>
+        new Promise((resolve) => {
+          answer = resolve;
+        }),
+      release: () => {
+        free = true;
+      },
+      on: () => client,
+      removeListener: () => client,
+    };
+    // A pool of one connection that pg-pool would hand out once, then time out waiting for.
+    const pool = {
+      connect: () => {
+        connects += 1;
+        if (free) {
+          free = false;
+          return Promise.resolve(client);
+        }
+        return new Promise((_, reject) => {
+          setTimeout(() => reject(new Error('timeout exceeded when trying to connect')), 50);
+        });
+      },
+    } as unknown as pg.Pool;
+    const runner = new ConnectionRunner(
+      pool,
+      resolveOptions({
+        connectionString: 'postgres://weft:secret@db.internal:5432/weft',
+        pool: { max: 1, connectionTimeoutMs: 50, reconnectTimeoutMs: 5000 },
+      }),
+      'PostgresMemoryProvider "postgres"',
+    );
+    const health = runner.ping();
+    const started = Date.now();
+    const failure = await runner
+      .run('query()', 'idempotent', (held) => held.query('SELECT 1'))
+      .catch((error: unknown) => error);
+    expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
+    expect((failure as Error).message).toMatch(
+      /all 1 connections of the pool \(pool.max\) stayed busy/,
+    );
+    // One wait, not retries until reconnectTimeoutMs.
+    expect(connects).toBe(2);
+    expect(Date.now() - started).toBeLessThan(1000);
+    answer({ rows: [{ ok: 1 }] });
+    expect(await health).toBe(true);
+    expect(free).toBe(true);
+  });
 });

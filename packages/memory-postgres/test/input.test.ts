@@ -54,6 +54,48 @@ describe('PostgresMemoryProvider: hostile input', () => {
     expect(await memory.query({})).toEqual([]);
   });
 
+  it('refuses memories and patches that break the memory contract with WEFT_MEMORY_INVALID, and takes a null taskId or metadata as none [claim:pg-memory-invalid]', async () => {
+    const memory = await db.open();
+    type StoreInput = Parameters<typeof memory.store>[0];
+    const refused: [string, unknown][] = [
+      ['an array', [note]],
+      ['null', null],
+      ['an empty space', { ...note, space: '' }],
+      ['a numeric kind', { ...note, kind: 7 }],
+      ['a numeric taskId', { ...note, taskId: 7 }],
+      ['a space of 501 code units', { ...note, space: 'x'.repeat(501) }],
+      ['a kind of 501 code units', { ...note, kind: 'x'.repeat(501) }],
+      ['a taskId of 501 code units', { ...note, taskId: 'x'.repeat(501) }],
+      ['content undefined', { ...note, content: undefined }],
+      ['a BigInt in content', { ...note, content: { n: 1n } }],
+      ['a BigInt in metadata', { ...note, metadata: { n: 1n } }],
+      ['array metadata', { ...note, metadata: [] }],
+    ];
+    for (const [what, input] of refused) {
+      expect(await codeOf(() => memory.store(input as StoreInput)), what).toBe(
+        'WEFT_MEMORY_INVALID',
+      );
+    }
+    expect(await memory.query({})).toEqual([]);
+    const kept = await memory.store({
+      ...note,
+      space: 'x'.repeat(500),
+      taskId: null as unknown as string,
+      metadata: null as unknown as Record<string, unknown>,
+    });
+    expect(kept.taskId).toBeUndefined();
+    expect(kept.metadata).toEqual({});
+    for (const patch of [[], null, { metadata: null }, { metadata: { n: 1n } }]) {
+      expect(
+        await codeOf(() => memory.update(kept.id, patch as Parameters<typeof memory.update>[1])),
+        JSON.stringify(patch, (_, value: unknown) =>
+          typeof value === 'bigint' ? `${value}n` : value,
+        ),
+      ).toBe('WEFT_MEMORY_INVALID');
+    }
+    expect(await memory.query({})).toEqual([kept]);
+  });
+
   it('keeps spaces that differ only in characters PostgreSQL could mangle apart [claim:pg-refused-text] [claim:pg-literal-wildcards] [claim:pg-surrogate]', async () => {
     const memory = await db.open();
     // Surrogate pairs, combining marks and look-alikes each stay their own space.

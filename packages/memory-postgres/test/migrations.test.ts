@@ -170,6 +170,45 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     }
   });
 
+  it('refuses a role that may not read the schema version, on a new or a migrated schema, with WEFT_POSTGRES_MIGRATION_FAILED carrying PostgreSQL’s error, and changes nothing [claim:pg-readme-migration-read-privilege]', async () => {
+    const role = `blind_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'blind-pw'`);
+    const url = new URL(db.url());
+    url.username = role;
+    url.password = 'blind-pw';
+    const empty = db.newSchema();
+    await db.sql(`CREATE SCHEMA "${empty}"`);
+    const owner = await db.open();
+    const migrated = owner.schema;
+    await owner.shutdown();
+    const unreadable = await db.open();
+    await unreadable.shutdown();
+    await db.sql(`GRANT USAGE ON SCHEMA "${unreadable.schema}" TO ${role}`);
+    try {
+      for (const [schema, denied] of [
+        [empty, 'schema'],
+        [migrated, 'schema'],
+        [unreadable.schema, 'table weft_memory_migrations'],
+      ] as const) {
+        const before = await tablesIn(schema);
+        const memory = db.create({ connectionString: url.toString(), schema });
+        const failure = await memory.init().catch((error: unknown) => error);
+        expect(failure, schema).toMatchObject({ code: 'WEFT_POSTGRES_MIGRATION_FAILED' });
+        expect((failure as Error).message, schema).toMatch(
+          new RegExp(
+            `could not read the version of schema "${schema}", so nothing was changed: ` +
+              `permission denied for ${denied}.*give the role USAGE on the schema`,
+          ),
+        );
+        expect(((failure as Error).cause as { code?: string }).code, schema).toBe('42501');
+        expect(await tablesIn(schema), schema).toEqual(before);
+      }
+    } finally {
+      await db.sql(`REVOKE USAGE ON SCHEMA "${unreadable.schema}" FROM ${role}`);
+      await db.sql(`DROP ROLE ${role}`);
+    }
+  });
+
   it('opens a migrated schema with a role that may only use it and read and write its tables [claim:pg-role-after-first-init]', async () => {
     const owner = await db.open();
     const { schema } = owner;
@@ -267,6 +306,20 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     }
   });
 
+  it('creates and uses the schema under the name as written, upper-case letters kept [claim:pg-schema-case] [claim:pg-schema-ident]', async () => {
+    const schema = `Mixed_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    const memory = await db.open({ schema });
+    await memory.store({ space: 'room', kind: 'note', content: 1, metadata: {} });
+    const names = await db.sql<{ nspname: string }>(
+      'SELECT nspname FROM pg_namespace WHERE lower(nspname) = lower($1)',
+      [schema],
+    );
+    expect(names.map((row) => row.nspname)).toEqual([schema]);
+    expect(await tablesIn(schema)).toEqual(['weft_memories', 'weft_memory_migrations']);
+    const ok = 'a'.repeat(63);
+    expect(new PostgresMemoryProvider({ connectionString: db.url(), schema: ok }).schema).toBe(ok);
+  });
+
   it('accepts a schema name only as a plain identifier, so it cannot inject SQL [claim:pg-schema-ident]', () => {
     for (const schema of ['a"; DROP TABLE x; --', '1abc', '', 'a'.repeat(64), 'with space']) {
       expect(
@@ -313,6 +366,22 @@ describe('PostgresMemoryProvider: connections', () => {
     const memory = await db.open({ pool: { statementTimeoutMs: 2_147_482_647 } });
     const stored = await memory.store({ space: 's', kind: 'note', content: 1, metadata: {} });
     expect((await memory.query({ space: 's' })).map((found) => found.id)).toEqual([stored.id]);
+  });
+
+  it('leaves no connection open when shutdown() is called while init() is still opening', async () => {
+    const memory = db.create({ id: 'early-stop' });
+    const opening = memory.init();
+    await memory.shutdown();
+    await opening;
+    await expect(memory.query({})).rejects.toMatchObject({ code: 'WEFT_POSTGRES_NOT_OPEN' });
+    expect(await memory.checkHealth()).toBe(false);
+    const deadline = Date.now() + 5000;
+    let left = await connectionsOf('early-stop');
+    while (left > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      left = await connectionsOf('early-stop');
+    }
+    expect(left).toBe(0);
   });
 
   it('refuses calls with WEFT_POSTGRES_NOT_OPEN after shutdown() [claim:pg-readme-not-open]', async () => {

@@ -114,6 +114,31 @@ describe('PostgresMemoryProvider options', () => {
     );
   });
 
+  it('gives an option or pool key written as undefined its default, as if it were left out [claim:pg-undefined-default]', () => {
+    const resolved = resolveOptions({
+      connectionString: URL,
+      schema: undefined,
+      id: undefined,
+      pool: {
+        max: undefined,
+        connectionTimeoutMs: undefined,
+        statementTimeoutMs: undefined,
+        idleTimeoutMs: undefined,
+        reconnectTimeoutMs: 250,
+      },
+    });
+    expect(resolved.schema).toBe(DEFAULT_SCHEMA);
+    expect(resolved.id).toBe(DEFAULT_ID);
+    expect(resolved.pool).toEqual({ ...DEFAULT_POOL, reconnectTimeoutMs: 250 });
+  });
+
+  it('refuses a schema name PostgreSQL would not create, starting with pg_, and takes PG_ [claim:pg-schema-ident] [claim:errors-postgres-invalid-options]', () => {
+    const error = rejection({ connectionString: URL, schema: 'pg_weft' });
+    expect(error.code).toBe('WEFT_POSTGRES_INVALID_OPTIONS');
+    expect(error.message).toContain('not starting with a digit or with pg_');
+    expect(resolveOptions({ connectionString: URL, schema: 'PG_weft' }).schema).toBe('PG_weft');
+  });
+
   it('refuses a key pool does not know and ignores an unknown key beside connectionString [claim:pg-unknown-keys]', () => {
     expect(rejection({ connectionString: URL, pool: { maxSize: 5 } }).message).toMatch(
       /option "pool" has unknown keys maxSize; known: max, connectionTimeoutMs/,

@@ -36,6 +36,9 @@ export const DEFAULT_ID = 'sqlite';
 /** The busy timeout used when the options give none. */
 export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
+/** The longest busy timeout: SQLite's and better-sqlite3's limit, the largest 32-bit integer. */
+const MAX_BUSY_TIMEOUT_MS = 0x7fffffff;
+
 /** The special path of SQLite's in-memory databases. */
 export const IN_MEMORY_PATH = ':memory:';
 
@@ -79,12 +82,12 @@ export function resolveOptions(
     typeof busyTimeoutMs !== 'number' ||
     !Number.isSafeInteger(busyTimeoutMs) ||
     busyTimeoutMs < 0 ||
-    busyTimeoutMs > 0x7fffffff
+    busyTimeoutMs > MAX_BUSY_TIMEOUT_MS
   ) {
     throw new SqliteMemoryProviderError(
       'WEFT_SQLITE_INVALID_OPTIONS',
-      `${prefix} option "busyTimeoutMs" must be a non-negative integer of milliseconds, ` +
-        `got ${String(busyTimeoutMs)}`,
+      `${prefix} option "busyTimeoutMs" must be an integer of milliseconds from 0 to ` +
+        `${MAX_BUSY_TIMEOUT_MS}, got ${String(busyTimeoutMs)}`,
     );
   }
   return { path, id, busyTimeoutMs };

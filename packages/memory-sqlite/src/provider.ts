@@ -115,7 +115,8 @@ export class SqliteMemoryProvider extends MemoryProvider {
    *
    * @throws `WeftError` `WEFT_SQLITE_OPEN_FAILED` when the file cannot be
    * opened or is not a SQLite database, or, when the file needs switching to WAL mode or a schema
-   * migration, another connection holds its write lock longer than `busyTimeoutMs` (SQLite's
+   * migration, another connection holds its write lock (or, on a file in rollback-journal mode
+   * being switched to WAL, any lock) longer than `busyTimeoutMs` (SQLite's
    * error is the `cause`), `WEFT_SQLITE_SCHEMA_TOO_NEW` when its schema version is newer than this package
    * knows (before anything writes to the file), or `WEFT_SQLITE_MIGRATION_FAILED` when a migration
    * step fails (none is applied then).
@@ -329,7 +330,8 @@ export class SqliteMemoryProvider extends MemoryProvider {
  * `SQLITE_BUSY` family of codes) says nothing about the file, so it gets its own advice. SQLite
  * waits `busyTimeoutMs` for most locks, but not while switching a file in rollback-journal mode to
  * WAL and another connection holds its write lock (waiting could deadlock): it fails at once then,
- * so the advice depends on how long `init()` waited.
+ * so the advice depends on how long `init()` waited. A reader of such a file blocks the switch too,
+ * and SQLite does wait for it.
  *
  * @param error - What SQLite threw.
  * @param busyTimeoutMs - The provider's busy timeout.
@@ -347,8 +349,9 @@ function openFailureHint(error: unknown, busyTimeoutMs: number, waitedMs: number
       );
     }
     return (
-      `another connection held the write lock longer than busyTimeoutMs (${busyTimeoutMs} ms); ` +
-      'start again once it is released, or raise busyTimeoutMs'
+      `another connection held a lock on this file longer than busyTimeoutMs (${busyTimeoutMs} ms): ` +
+      'its write lock, or any lock, a reader’s too, on a file in rollback-journal mode being ' +
+      'switched to WAL; start again once it is released, or raise busyTimeoutMs'
     );
   }
   return 'check that the path names a SQLite database file written by this package, or a new file';

@@ -42,7 +42,10 @@ describe('SqliteMemoryProvider errors', () => {
       [{ path: ':memory:', id: '' }, 'option "id"'],
       [{ path: ':memory:', busyTimeoutMs: -1 }, 'option "busyTimeoutMs"'],
       [{ path: ':memory:', busyTimeoutMs: 1.5 }, 'option "busyTimeoutMs"'],
-      [{ path: ':memory:', busyTimeoutMs: 2 ** 31 }, 'option "busyTimeoutMs"'],
+      [
+        { path: ':memory:', busyTimeoutMs: 2 ** 31 },
+        'option "busyTimeoutMs" must be an integer of milliseconds from 0 to 2147483647, got 2147483648',
+      ],
     ];
     for (const [options, named] of refused) {
       expect(await codeOf(() => new SqliteMemoryProvider(options))).toBe(
@@ -167,8 +170,10 @@ describe('SqliteMemoryProvider errors', () => {
       const [firstLine] = (error as Error).message.split('\n');
       expect(firstLine).toBe(
         `SqliteMemoryProvider "sqlite": cannot open the database "${db.path()}": database is locked; ` +
-          'another connection held the write lock longer than busyTimeoutMs (100 ms); ' +
-          'start again once it is released, or raise busyTimeoutMs [WEFT_SQLITE_OPEN_FAILED]',
+          'another connection held a lock on this file longer than busyTimeoutMs (100 ms): ' +
+          'its write lock, or any lock, a reader’s too, on a file in rollback-journal mode being ' +
+          'switched to WAL; start again once it is released, or raise busyTimeoutMs ' +
+          '[WEFT_SQLITE_OPEN_FAILED]',
       );
       expect(await codeOf(() => memory.query({}))).toBe('WEFT_SQLITE_NOT_OPEN');
     } finally {
@@ -195,6 +200,30 @@ describe('SqliteMemoryProvider errors', () => {
     } finally {
       holder.exec('ROLLBACK');
       holder.close();
+    }
+  });
+
+  it('give WEFT_SQLITE_OPEN_FAILED after busyTimeoutMs when a reader holds a rollback-journal file init() must switch to WAL [claim:sqlite-init-busy] [claim:tsdoc-sqlite-init]', async () => {
+    const reader = new Database(db.path());
+    reader.exec('CREATE TABLE other (a); INSERT INTO other VALUES (1)');
+    expect(reader.pragma('journal_mode', { simple: true })).toBe('delete');
+    try {
+      // A read transaction: SQLite keeps the file's shared lock until it ends.
+      reader.exec('BEGIN');
+      reader.prepare('SELECT a FROM other').all();
+      const memory = db.create({ busyTimeoutMs: 300 });
+      const started = Date.now();
+      const error = await memory.init().catch((caught: unknown) => caught);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(270);
+      expect(WeftError.is(error, 'WEFT_SQLITE_OPEN_FAILED')).toBe(true);
+      expect(((error as Error).cause as { code?: string }).code).toBe('SQLITE_BUSY');
+      expect((error as Error).message).toContain(
+        'another connection held a lock on this file longer than busyTimeoutMs (300 ms): ' +
+          'its write lock, or any lock, a reader’s too',
+      );
+    } finally {
+      reader.exec('COMMIT');
+      reader.close();
     }
   });
 

@@ -118,7 +118,7 @@ export function hasLoneSurrogate(text: string): boolean {
 
 function show(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
-  if (value instanceof Date) return 'an invalid Date';
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'an invalid Date' : 'a Date';
   if (Array.isArray(value)) return 'an array';
   if (value === null) return 'null';
   if (typeof value === 'object') return 'an object';
