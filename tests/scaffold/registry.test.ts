@@ -1,6 +1,6 @@
 /**
  * The published path, proven: every workspace package is packed and published to a private
- * verdaccio on 127.0.0.1 (storage in a temp folder, everything else proxied to the registry
+ * verdaccio on 127.0.0.1 (storage in a temp folder, every other package redirected to the registry
  * this machine installs from). Then, as a user would, `npm create weft@latest` runs from that
  * registry into a temp folder outside the repository; the project installs, passes its own
  * tests and type-check, starts, and answers a posted message.

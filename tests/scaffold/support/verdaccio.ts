@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import type { Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -34,7 +34,7 @@ async function machineUserConfig(): Promise<string> {
 /**
  * Starts verdaccio with its storage and configuration in `folder`, listening on a free port of
  * 127.0.0.1. Weft's packages are served only from what is published to it; every other
- * package comes through from `upstream`.
+ * package comes from `upstream` itself (see {@link startFront}).
  */
 export async function startLocalRegistry(folder: string, upstream: string): Promise<LocalRegistry> {
   await mkdir(path.join(folder, 'storage'), { recursive: true });
@@ -42,13 +42,9 @@ export async function startLocalRegistry(folder: string, upstream: string): Prom
   const config = {
     storage: path.join(folder, 'storage'),
     auth: { htpasswd: { file: path.join(folder, 'htpasswd'), max_users: 1 } },
-    // A package's metadata, once fetched, is served from storage for the rest of the run: npm,
-    // pnpm, Yarn and bun install the same packages minutes apart (verdaccio asks again after 2 min).
-    uplinks: { upstream: { url: upstream, timeout: '60s', max_fails: 5, maxage: '1h' } },
     packages: {
       '@weft/*': local,
       'create-weft': local,
-      '**': { access: '$all', publish: '$authenticated', proxy: 'upstream' },
     },
     web: { enable: false },
     log: { type: 'stdout', format: 'pretty', level: 'error' },
@@ -58,18 +54,18 @@ export async function startLocalRegistry(folder: string, upstream: string): Prom
   const configFile = path.join(folder, 'config.yaml');
   await writeFile(configFile, JSON.stringify(config, null, 2));
 
-  const server = (await runServer(configFile)) as Server;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const verdaccio = await listening((await runServer(configFile)) as Server);
+  const front = await listening(startFront((verdaccio.address() as AddressInfo).port, upstream));
+  const { port } = front.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}/`;
-  const stop = () =>
+  const close = (server: Server) =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
     });
+  const stop = async () => {
+    await Promise.all([close(front), close(verdaccio)]);
+  };
 
   try {
     const token = await addUser(url);
@@ -84,6 +80,63 @@ export async function startLocalRegistry(folder: string, upstream: string): Prom
     await stop();
     throw error;
   }
+}
+
+function listening(server: Server): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+/** Whether a registry request is for Weft's own packages or for the registry's own API (`/-/`). */
+export function servedLocally(requestUrl: string): boolean {
+  const pathname = decodeURIComponent(new URL(requestUrl, 'http://registry').pathname);
+  return (
+    pathname.startsWith('/-/') ||
+    pathname.startsWith('/@weft/') ||
+    pathname === '/create-weft' ||
+    pathname.startsWith('/create-weft/')
+  );
+}
+
+/**
+ * The address the package managers use: requests for Weft's packages (and logins) go to
+ * verdaccio, and every other package is redirected to `upstream`, as a user's install gets it.
+ * Proxied by verdaccio instead, each third-party package's metadata (several megabytes for
+ * TypeScript or @types/node) was parsed and written again for every install of every package
+ * manager, which took more processor time than the four installs themselves.
+ */
+function startFront(verdaccioPort: number, upstream: string): Server {
+  return createServer((request, response) => {
+    const requestUrl = request.url ?? '/';
+    if (!servedLocally(requestUrl)) {
+      const base = upstream.endsWith('/') ? upstream : `${upstream}/`;
+      response.writeHead(302, { location: new URL(requestUrl.slice(1), base).href });
+      response.end();
+      return;
+    }
+    const forwarded = httpRequest(
+      {
+        host: '127.0.0.1',
+        port: verdaccioPort,
+        method: request.method,
+        path: requestUrl,
+        headers: request.headers,
+        timeout: 60_000,
+      },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
+    forwarded.on('timeout', () => forwarded.destroy(new Error('verdaccio did not answer')));
+    forwarded.on('error', (error) => {
+      if (!response.headersSent) response.writeHead(502).end(error.message);
+      else response.destroy(error);
+    });
+    request.pipe(forwarded);
+  });
 }
 
 /** Registers a throwaway user, as `npm adduser` would, and returns its token. */
