@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
+  ListToolsResultSchema,
   McpError,
   type CallToolResult,
   type Tool,
@@ -501,10 +502,15 @@ export class McpConnection {
         more = true;
         break;
       }
-      const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
-        signal: deadline,
-        timeout: this.settings.options.connectTimeoutMs,
-      });
+      // A plain request, not the client's listTools: that one compiles the outputSchema of every
+      // tool on the page, so a tool outside the allow-list whose schema cannot be compiled (a
+      // `$ref` to nowhere) would fail the connection, and a long page would cost time besides.
+      // The allowed tools' schemas are handed to the client once found (rememberTools).
+      const page = await client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        ListToolsResultSchema,
+        { signal: deadline, timeout: this.settings.options.connectTimeoutMs },
+      );
       for (const tool of page.tools) {
         if (wanted.has(tool.name) && !tools.some((kept) => kept.name === tool.name)) {
           tools.push(tool);
