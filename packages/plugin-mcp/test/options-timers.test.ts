@@ -39,6 +39,23 @@ describe('McpPlugin timer options', () => {
     },
   );
 
+  it('refuse an unknown option name, a server with both transports and a logger without its methods [claim:mcp-invalid-options]', () => {
+    expect(refusal({ callTimeout: 5_000 } as Partial<McpPluginOptions>)).toBe(
+      'McpPlugin: options has no option "callTimeout"; the options are `id`, `description`, `servers`, `callTimeoutMs`, `connectTimeoutMs`, `maxResultBytes`, `reconnectDelayMs`, `maxReconnectDelayMs`, `logger`. [WEFT_MCP_INVALID_OPTIONS]',
+    );
+    const http = { name: 'web', url: 'https://tools.example.com/mcp', tools: ['read'] };
+    expect(refusal({ servers: [{ ...http, env: { A: 'b' } } as never] })).toBe(
+      'McpPlugin: servers[0] has no option "env"; the options are `name`, `url`, `headers`, `tools`, `descriptions`. [WEFT_MCP_INVALID_OPTIONS]',
+    );
+    expect(refusal({ servers: [{ ...http, command: 'node' } as never] })).toBe(
+      'McpPlugin: servers[0] has both a `command` (stdio) and a `url` (streamable HTTP); give one of them. [WEFT_MCP_INVALID_OPTIONS]',
+    );
+    expect(refusal({ logger: {} as never })).toBe(
+      'McpPlugin: logger must have debug, info, warn and error methods. [WEFT_MCP_INVALID_OPTIONS]',
+    );
+    expect(refusal({ logger: console })).toBe('');
+  });
+
   it('name a bad option once [claim:mcp-invalid-options]', () => {
     expect(refusal({ callTimeoutMs: 0 })).toBe(
       'McpPlugin: callTimeoutMs must be positive. [WEFT_MCP_INVALID_OPTIONS]',
