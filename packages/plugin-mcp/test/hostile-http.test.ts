@@ -117,6 +117,9 @@ describe('McpPlugin against a server whose answer to a call starts and never end
 
 describe('McpPlugin against a server that sends ping requests without end and never takes the answers', () => {
   it('keeps at most 16 answers on their way, drops the rest with a log line, keeps memory bounded and calls working [claim:mcp-readme-server-requests] [claim:tsdoc-mcp-pending-answers]', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
     server = await startFloodingServer({ stream: 'pings' });
     // The pings start with the handshake, before the runtime starts the plugin: its own logger.
     const { logger, lines } = capturingLogger('debug');
@@ -148,6 +151,9 @@ describe('McpPlugin against a server that sends ping requests without end and ne
     expect(server.heldAnswers()).toBeLessThanOrEqual(16);
     // The drop is logged once, not once per ping.
     expect(dropped()).toHaveLength(1);
+    // Sixteen answers in flight hold sixteen listeners on the transport's signal: no false alarm.
+    process.off('warning', onWarning);
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
 
     const task = await agent.run('echo through the pings');
     expect(task.chain[1]).toMatchObject({
