@@ -326,6 +326,40 @@ describe('McpPlugin against a stdio server that answers with something other tha
   });
 });
 
+describe('McpPlugin against a stdio server that answers with something other than a JSON-RPC message', () => {
+  it('drops the answer unread, so the call ends with WEFT_MCP_TIMEOUT after callTimeoutMs, and keeps the connection [claim:mcp-readme-not-json-rpc]', async () => {
+    plugin = await McpPlugin.connect({
+      servers: [
+        {
+          name: 'malformed',
+          command: process.execPath,
+          args: [MALFORMED],
+          tools: ['pid', 'not-json-rpc'],
+        },
+      ],
+      connectTimeoutMs: 30_000,
+      callTimeoutMs: 1_000,
+    });
+    agent = await startAgent(plugin, [
+      {
+        steps: ['pid', 'not-json-rpc', 'pid'].map((tool) => ({
+          pluginId: 'mcp',
+          action: `malformed.${tool}`,
+        })),
+      },
+    ]);
+    const task = await agent.run('pid, not-json-rpc, pid');
+    expect(task.chain[2]).toMatchObject({ type: 'error', action: 'malformed.not-json-rpc' });
+    expect(task.chain[2]?.error).toMatch(
+      /tool "not-json-rpc" on server "malformed" did not answer within 1000 ms \(callTimeoutMs\)\. \[WEFT_MCP_TIMEOUT\]/,
+    );
+    expect(task.chain[2]?.error).not.toContain('hunter2');
+    const pid = (index: number) =>
+      Number((task.chain[index]?.data as { content: { text: string }[] }).content[0]?.text);
+    expect(pid(3)).toBe(pid(1));
+  });
+});
+
 describe('McpPlugin against a stdio server that sends ping requests without end and reads nothing', () => {
   it('keeps at most 16 answers on their way over stdio too, logs the drop once and keeps memory bounded [claim:mcp-readme-server-requests]', async () => {
     const { logger, lines } = capturingLogger('debug');
