@@ -50,13 +50,32 @@ const StdioServerSchema = z.strictObject({
   descriptions,
 });
 
+/**
+ * Whether fetch can send these headers. Checked here because fetch's own error quotes the bad
+ * value, which is often a token (`authorization`), and the connect error would carry it to the log.
+ */
+function isSendable(headers: Record<string, string>): boolean {
+  try {
+    new Headers(headers);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const HttpServerSchema = z.strictObject({
   name: serverName,
   url: z.union([
     z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }),
     z.instanceof(URL),
   ]),
-  headers: z.record(z.string(), z.string()).optional(),
+  headers: z
+    .record(z.string(), z.string())
+    .refine(
+      isSendable,
+      'must be valid HTTP header names and values (a value may not hold a NUL, a line break or a character beyond Latin-1)',
+    )
+    .optional(),
   tools: allowList,
   descriptions,
 });

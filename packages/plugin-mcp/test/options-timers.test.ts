@@ -56,6 +56,22 @@ describe('McpPlugin timer options', () => {
     expect(refusal({ logger: console })).toBe('');
   });
 
+  it('refuse headers fetch cannot send, without quoting the value [claim:mcp-invalid-options]', () => {
+    const http = { name: 'web', url: 'https://tools.example.com/mcp', tools: ['read'] };
+    for (const headers of <Record<string, string>[]>[
+      { authorization: 'Bearer sec\u0000ret' },
+      { authorization: 'Bearer secret\u20ac' },
+      { 'bad name': 'secret' },
+    ]) {
+      const message = refusal({ servers: [{ ...http, headers }] });
+      expect(message).toBe(
+        'McpPlugin: servers[0].headers must be valid HTTP header names and values (a value may not hold a NUL, a line break or a character beyond Latin-1). [WEFT_MCP_INVALID_OPTIONS]',
+      );
+      expect(message).not.toContain('secret');
+    }
+    expect(refusal({ servers: [{ ...http, headers: { authorization: 'Bearer ok' } }] })).toBe('');
+  });
+
   it('name a bad option once [claim:mcp-invalid-options]', () => {
     expect(refusal({ callTimeoutMs: 0 })).toBe(
       'McpPlugin: callTimeoutMs must be positive. [WEFT_MCP_INVALID_OPTIONS]',
