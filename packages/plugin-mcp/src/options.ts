@@ -40,11 +40,18 @@ const serverName = z
 
 const descriptions = z.record(z.string(), z.string().min(1)).optional();
 
+/**
+ * A string Node.js can hand to a process. Checked here because spawn's own error quotes the
+ * string, and an environment variable often holds a secret the connect error would log.
+ */
+const NO_NUL = 'must not hold a NUL character, which a process cannot be given';
+const spawnable = () => z.string().refine((text) => !text.includes('\0'), NO_NUL);
+
 const StdioServerSchema = z.strictObject({
   name: serverName,
-  command: z.string().min(1, 'must not be empty'),
-  args: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
+  command: spawnable().min(1, 'must not be empty'),
+  args: z.array(spawnable()).optional(),
+  env: z.record(spawnable(), spawnable()).optional(),
   cwd: z.string().min(1).optional(),
   tools: allowList,
   descriptions,

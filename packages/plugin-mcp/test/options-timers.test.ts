@@ -72,6 +72,24 @@ describe('McpPlugin timer options', () => {
     expect(refusal({ servers: [{ ...http, headers: { authorization: 'Bearer ok' } }] })).toBe('');
   });
 
+  it("refuse a NUL in a stdio server's command, args or env, without quoting it [claim:mcp-invalid-options]", () => {
+    const stdio = { name: 'files', command: process.execPath, tools: ['read'] };
+    const cases: [Partial<typeof stdio> & Record<string, unknown>, string][] = [
+      [{ env: { KEY: 'sec\u0000ret' } }, 'servers[0].env.KEY'],
+      [{ args: ['-e', 'sec\u0000ret'] }, 'servers[0].args[1]'],
+      [{ command: 'sec\u0000ret' }, 'servers[0].command'],
+    ];
+    for (const [change, path] of cases) {
+      const message = refusal({
+        servers: [{ ...stdio, ...change } as McpPluginOptions['servers'][number]],
+      });
+      expect(message).toBe(
+        `McpPlugin: ${path} must not hold a NUL character, which a process cannot be given. [WEFT_MCP_INVALID_OPTIONS]`,
+      );
+      expect(message).not.toContain('sec');
+    }
+  });
+
   it('name a bad option once [claim:mcp-invalid-options]', () => {
     expect(refusal({ callTimeoutMs: 0 })).toBe(
       'McpPlugin: callTimeoutMs must be positive. [WEFT_MCP_INVALID_OPTIONS]',
