@@ -5,6 +5,8 @@
  * is the HTTP side's.
  */
 
+import { setMaxListeners } from 'node:events';
+
 /**
  * The message of the error a too-large answer's read fails with. The connection learns of the
  * cut from `onCut`, not from this text, which only tells a reader of the log what happened.
@@ -259,6 +261,9 @@ export function boundedFetch(
     // answer is over, rather than AbortSignal.any: the transport's signal lives for the whole
     // connection, and every request would leave a signal hanging on it.
     const callerSignal = init?.signal ?? undefined;
+    // Each request in flight holds one listener, so more than ten at once (calls, and the
+    // answers to a server's requests) is expected: Node.js's leak warning would be a false alarm.
+    if (callerSignal) setMaxListeners(0, callerSignal);
     const forward = () => giveUp.abort(callerSignal?.reason);
     if (callerSignal?.aborted) forward();
     else callerSignal?.addEventListener('abort', forward, { once: true });

@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
+  ListToolsResultSchema,
   McpError,
   type CallToolResult,
   type Tool,
@@ -193,6 +194,41 @@ function rememberTools(client: Client, tools: readonly Tool[]): void {
   const cache = (client as unknown as { cacheToolMetadata?: (tools: Tool[]) => void })
     .cacheToolMetadata;
   cache?.call(client, [...tools]);
+}
+
+/**
+ * Most answers to a server's own requests (its pings, or requests the client refuses) that may
+ * be on their way to it at once. A server may send requests without end and never take the
+ * answers (not read its stdin, hold the POSTs open): past this many, answers are dropped, so the
+ * agent does not hold one for each request.
+ * @claim tsdoc-mcp-pending-answers
+ */
+export const MAX_PENDING_ANSWERS = 16;
+
+/**
+ * Has `transport` drop an answer (a JSON-RPC result or error) to the server when
+ * {@link MAX_PENDING_ANSWERS} are still being sent; the first drop calls `onDrop`. The client's
+ * own requests and notifications go through untouched.
+ */
+function boundAnswers(transport: Transport, onDrop: () => void): Transport {
+  const send = transport.send.bind(transport);
+  let pending = 0;
+  let dropped = false;
+  transport.send = async (message, options) => {
+    if ('method' in message) return send(message, options);
+    if (pending >= MAX_PENDING_ANSWERS) {
+      if (!dropped) onDrop();
+      dropped = true;
+      return;
+    }
+    pending += 1;
+    try {
+      await send(message, options);
+    } finally {
+      pending -= 1;
+    }
+  };
+  return transport;
 }
 
 /** A live client and what is known about its transport. */
@@ -454,7 +490,14 @@ export class McpConnection {
         .warn({ server: this.server.name }, 'MCP server answer broke off; reconnecting');
       void this.restart(live);
     };
-    const transport = this.transport(markOversized, markLost);
+    const transport = boundAnswers(this.transport(markOversized, markLost), () =>
+      this.settings
+        .logger()
+        .warn(
+          { server: this.server.name, pending: MAX_PENDING_ANSWERS },
+          'MCP server sends requests faster than it takes the answers; answers dropped',
+        ),
+    );
     client.onerror = (error) => {
       // The SDK's stdio transport reports an over-long message this way, then closes.
       if (/exceeded maximum size/.test(error.message)) markOversized();
@@ -501,10 +544,15 @@ export class McpConnection {
         more = true;
         break;
       }
-      const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
-        signal: deadline,
-        timeout: this.settings.options.connectTimeoutMs,
-      });
+      // A plain request, not the client's listTools: that one compiles the outputSchema of every
+      // tool on the page, so a tool outside the allow-list whose schema cannot be compiled (a
+      // `$ref` to nowhere) would fail the connection, and a long page would cost time besides.
+      // The allowed tools' schemas are handed to the client once found (rememberTools).
+      const page = await client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        ListToolsResultSchema,
+        { signal: deadline, timeout: this.settings.options.connectTimeoutMs },
+      );
       for (const tool of page.tools) {
         if (wanted.has(tool.name) && !tools.some((kept) => kept.name === tool.name)) {
           tools.push(tool);

@@ -40,36 +40,78 @@ const serverName = z
 
 const descriptions = z.record(z.string(), z.string().min(1)).optional();
 
-const StdioServerSchema = z.object({
+/**
+ * A string Node.js can hand to a process. Checked here because spawn's own error quotes the
+ * string, and an environment variable often holds a secret the connect error would log.
+ */
+const NO_NUL = 'must not hold a NUL character, which a process cannot be given';
+const spawnable = () => z.string().refine((text) => !text.includes('\0'), NO_NUL);
+
+const StdioServerSchema = z.strictObject({
   name: serverName,
-  command: z.string().min(1, 'must not be empty'),
-  args: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
+  command: spawnable().min(1, 'must not be empty'),
+  args: z.array(spawnable()).optional(),
+  env: z.record(spawnable(), spawnable()).optional(),
   cwd: z.string().min(1).optional(),
   tools: allowList,
   descriptions,
 });
 
-const HttpServerSchema = z.object({
+/**
+ * Whether fetch can send these headers. Checked here because fetch's own error quotes the bad
+ * value, which is often a token (`authorization`), and the connect error would carry it to the log.
+ */
+function isSendable(headers: Record<string, string>): boolean {
+  try {
+    new Headers(headers);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const HttpServerSchema = z.strictObject({
   name: serverName,
   url: z.union([
     z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }),
     z.instanceof(URL),
   ]),
-  headers: z.record(z.string(), z.string()).optional(),
+  headers: z
+    .record(z.string(), z.string())
+    .refine(
+      isSendable,
+      'must be valid HTTP header names and values (a value may not hold a NUL, a line break or a character beyond Latin-1)',
+    )
+    .optional(),
   tools: allowList,
   descriptions,
 });
 
 /** Picks the transport's schema by the key that tells them apart, so issues name the real field. */
 function serverSchemaFor(server: unknown): z.ZodType {
+  if (typeof server === 'object' && server !== null && 'command' in server && 'url' in server) {
+    return z.never({
+      error: 'has both a `command` (stdio) and a `url` (streamable HTTP); give one of them',
+    });
+  }
   if (typeof server === 'object' && server !== null && 'command' in server)
     return StdioServerSchema;
   if (typeof server === 'object' && server !== null && 'url' in server) return HttpServerSchema;
   return z.never({ error: 'must have either a `command` (stdio) or a `url` (streamable HTTP)' });
 }
 
-const OptionsSchema = z.object({
+/** Whether a value has the four methods of {@link McpLogger}. */
+function isLogger(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    ['debug', 'info', 'warn', 'error'].every(
+      (method) => typeof (value as Record<string, unknown>)[method] === 'function',
+    )
+  );
+}
+
+const OptionsSchema = z.strictObject({
   id: z
     .string()
     .regex(NAME_PATTERN, 'must be lower-case letters, digits and dashes, starting with a letter')
@@ -81,6 +123,7 @@ const OptionsSchema = z.object({
   maxResultBytes: positiveInteger().optional(),
   reconnectDelayMs: timerMs().optional(),
   maxReconnectDelayMs: timerMs().optional(),
+  logger: z.custom<McpLogger>(isLogger, 'must have debug, info, warn and error methods').optional(),
 });
 
 /** A server started as a child process and spoken to over its stdin and stdout. */
@@ -270,10 +313,20 @@ function check(schema: z.ZodType, value: unknown, prefix: readonly PropertyKey[]
   if (parsed.success) return;
   const issue = parsed.error.issues[0];
   const path = [...prefix, ...(issue?.path ?? [])];
+  // A misspelt option would otherwise be dropped without a word, and its default used.
+  const message =
+    issue?.code === 'unrecognized_keys'
+      ? `has no option ${issue.keys.map((key) => `"${key}"`).join(', ')}; the options are ${knownKeys(schema)}`
+      : (issue?.message ?? 'is not valid');
   throw new McpPluginError(
     'WEFT_MCP_INVALID_OPTIONS',
-    `McpPlugin: ${path.length > 0 ? formatPath(path) : 'options'} ${issue?.message ?? 'is not valid'}.`,
+    `McpPlugin: ${path.length > 0 ? formatPath(path) : 'options'} ${message}.`,
   );
+}
+
+function knownKeys(schema: z.ZodType): string {
+  const shape = schema instanceof z.ZodObject ? Object.keys(schema.shape as object) : [];
+  return shape.map((key) => `\`${key}\``).join(', ');
 }
 
 function formatPath(path: readonly PropertyKey[]): string {

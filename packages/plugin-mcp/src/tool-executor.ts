@@ -235,7 +235,8 @@ function toContentItem(item: CallToolResult['content'][number]): McpContentItem 
       return {
         type: item.type,
         mimeType: item.mimeType,
-        bytes: Math.floor((item.data.length * 3) / 4),
+        // The decoded size, without decoding: padding does not count.
+        bytes: Buffer.byteLength(item.data, 'base64'),
       };
     case 'resource':
       return 'text' in item.resource

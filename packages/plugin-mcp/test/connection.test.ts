@@ -323,6 +323,31 @@ describe('ProcessGroupTransport', () => {
     }
   });
 
+  it.each([
+    ['passes', 'one byte less than the limit', -1, false],
+    ['closes on', 'as long as the limit', 0, true],
+  ])(
+    '%s a message %s, its line break counted on top [claim:mcp-stdio-message-bound]',
+    async (_verb, _size, offset, closes) => {
+      const limit = 1_000;
+      const head = '{"jsonrpc":"2.0","method":"x","params":{"t":"';
+      const tail = '"}}';
+      const line = `${head}${'l'.repeat(limit + offset - head.length - tail.length)}${tail}`;
+      expect(line.length).toBe(limit + offset);
+      const { transport, messages, closed } = await transportFor(
+        `process.stdout.write(${JSON.stringify(`${line}\n`)}); setInterval(() => {}, 1000);`,
+        limit,
+      );
+      try {
+        if (closes) await expect.poll(() => closed(), { timeout: 5_000 }).toBe(true);
+        else await expect.poll(() => messages.length, { timeout: 5_000 }).toBe(1);
+        expect(closed()).toBe(closes);
+      } finally {
+        await transport.close();
+      }
+    },
+  );
+
   it('closes on a message longer than its byte limit [claim:mcp-stdio-message-bound]', async () => {
     const long = JSON.stringify({ jsonrpc: '2.0', method: 'x', params: { t: 'l'.repeat(2_000) } });
     const { transport, errors, closed } = await transportFor(

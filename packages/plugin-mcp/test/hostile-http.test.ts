@@ -5,6 +5,7 @@
  * keep working.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { McpPlugin } from '../src/index.js';
 import { startFloodingServer, type FloodingServer } from './fixtures/flooding-server.js';
 import { startAgent, type TestAgent } from './fixtures/runtime.js';
@@ -112,4 +113,52 @@ describe('McpPlugin against a server whose answer to a call starts and never end
       agent.logs.find((line) => line.msg === 'MCP server answer cut' && line.reason === 'deadline'),
     ).toMatchObject({ server: 'stall', method: 'POST' });
   }, 20_000);
+});
+
+describe('McpPlugin against a server that sends ping requests without end and never takes the answers', () => {
+  it('keeps at most 16 answers on their way, drops the rest with a log line, keeps memory bounded and calls working [claim:mcp-readme-server-requests] [claim:tsdoc-mcp-pending-answers]', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    server = await startFloodingServer({ stream: 'pings' });
+    // The pings start with the handshake, before the runtime starts the plugin: its own logger.
+    const { logger, lines } = capturingLogger('debug');
+    agent = await startAgent(
+      await McpPlugin.connect({
+        servers: [{ name: 'pings', url: server.url, tools: ['echo'] }],
+        logger,
+      }),
+      [{ steps: [{ pluginId: 'mcp', action: 'pings.echo' }] }, { text: 'still standing' }],
+    );
+    const dropped = () =>
+      lines.filter(
+        (line) =>
+          line.msg ===
+          'MCP server sends requests faster than it takes the answers; answers dropped',
+      ) ?? [];
+    await expect.poll(() => dropped().length, { timeout: 10_000 }).toBe(1);
+    expect(dropped()[0]).toMatchObject({ server: 'pings', pending: 16 });
+
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    const until = Date.now() + 3_000;
+    while (Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }
+    // Holding an answer for each ping, the agent grew by some 100 MB a second.
+    expect(peak - before).toBeLessThan(100 * 1024 * 1024);
+    expect(server.heldAnswers()).toBeLessThanOrEqual(16);
+    // The drop is logged once, not once per ping.
+    expect(dropped()).toHaveLength(1);
+    // Sixteen answers in flight hold sixteen listeners on the transport's signal: no false alarm.
+    process.off('warning', onWarning);
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+
+    const task = await agent.run('echo through the pings');
+    expect(task.chain[1]).toMatchObject({
+      type: 'result',
+      data: { content: [{ text: 'still standing' }] },
+    });
+  }, 30_000);
 });

@@ -221,3 +221,42 @@ describe('McpPlugin against a tool whose input schema is a $ref bomb', () => {
     expect(formatZodSchema(small).length).toBeLessThan(200_000);
   });
 });
+
+describe('McpPlugin against tools outside the allow-list whose schemas cannot be compiled', () => {
+  it('connects and calls the allowed tool when another tool of the listing has an outputSchema that cannot be compiled [claim:mcp-readme-unlisted-schemas]', async () => {
+    server = await serveOverHttp(0, () => {
+      const mcp = new LowLevelServer(
+        { name: 'broken-neighbour', version: '1.0.0' },
+        { capabilities: { tools: {} } },
+      );
+      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
+        tools: [
+          { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' as const } },
+          {
+            name: 'other',
+            description: 'Not allowed.',
+            inputSchema: { type: 'object' as const },
+            // A reference to nowhere: compiling this schema throws.
+            outputSchema: {
+              type: 'object' as const,
+              properties: { a: { $ref: '#/nowhere' } },
+            },
+          },
+        ],
+      }));
+      mcp.setRequestHandler(CallToolRequestSchema, () => ({
+        content: [{ type: 'text', text: 'still answering' }],
+      }));
+      return mcp;
+    });
+    agent = await startAgent(
+      await McpPlugin.connect({
+        servers: [{ name: 'web', url: server.url, tools: ['echo'] }],
+      }),
+      [{ steps: [{ pluginId: 'mcp', action: 'web.echo' }] }],
+    );
+    const task = await agent.run('echo');
+    expect(task.chain[1]?.error).toBeUndefined();
+    expect(JSON.stringify(task.chain[1]?.data)).toContain('still answering');
+  });
+});

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Plugin, Runtime } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { McpPlugin, type McpStdioServerOptions } from '../src/index.js';
 import { procStat, running as isRunning } from '../src/process-transport.js';
 import { SERVER_TEXT_TAG } from '../src/tool-executor.js';
@@ -323,4 +324,75 @@ describe('McpPlugin against a stdio server that answers with something other tha
     const lost = ['MCP call lost its connection', 'MCP server disconnected; reconnecting'];
     expect(agent.logs.filter((line) => lost.includes(line.msg as string))).toEqual([]);
   });
+});
+
+describe('McpPlugin against a stdio server that answers with something other than a JSON-RPC message', () => {
+  it('drops the answer unread, so the call ends with WEFT_MCP_TIMEOUT after callTimeoutMs, and keeps the connection [claim:mcp-readme-not-json-rpc]', async () => {
+    plugin = await McpPlugin.connect({
+      servers: [
+        {
+          name: 'malformed',
+          command: process.execPath,
+          args: [MALFORMED],
+          tools: ['pid', 'not-json-rpc'],
+        },
+      ],
+      connectTimeoutMs: 30_000,
+      callTimeoutMs: 1_000,
+    });
+    agent = await startAgent(plugin, [
+      {
+        steps: ['pid', 'not-json-rpc', 'pid'].map((tool) => ({
+          pluginId: 'mcp',
+          action: `malformed.${tool}`,
+        })),
+      },
+    ]);
+    const task = await agent.run('pid, not-json-rpc, pid');
+    expect(task.chain[2]).toMatchObject({ type: 'error', action: 'malformed.not-json-rpc' });
+    expect(task.chain[2]?.error).toMatch(
+      /tool "not-json-rpc" on server "malformed" did not answer within 1000 ms \(callTimeoutMs\)\. \[WEFT_MCP_TIMEOUT\]/,
+    );
+    expect(task.chain[2]?.error).not.toContain('hunter2');
+    const pid = (index: number) =>
+      Number((task.chain[index]?.data as { content: { text: string }[] }).content[0]?.text);
+    expect(pid(3)).toBe(pid(1));
+  });
+});
+
+describe('McpPlugin against a stdio server that sends ping requests without end and reads nothing', () => {
+  it('keeps at most 16 answers on their way over stdio too, logs the drop once and keeps memory bounded [claim:mcp-readme-server-requests]', async () => {
+    const { logger, lines } = capturingLogger('debug');
+    const plugin = await McpPlugin.connect({
+      servers: [
+        {
+          name: 'pings',
+          command: process.execPath,
+          args: [fileURLToPath(new URL('./fixtures/pinging-stdio-server.mjs', import.meta.url))],
+          tools: ['echo'],
+        },
+      ],
+      logger,
+    });
+    try {
+      const dropped = () =>
+        lines.filter(
+          (line) =>
+            line.msg ===
+            'MCP server sends requests faster than it takes the answers; answers dropped',
+        );
+      await expect.poll(() => dropped().length, { timeout: 10_000 }).toBe(1);
+      const before = process.memoryUsage().rss;
+      let peak = before;
+      const until = Date.now() + 3_000;
+      while (Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        peak = Math.max(peak, process.memoryUsage().rss);
+      }
+      expect(peak - before).toBeLessThan(100 * 1024 * 1024);
+      expect(dropped()).toHaveLength(1);
+    } finally {
+      await plugin.close();
+    }
+  }, 30_000);
 });

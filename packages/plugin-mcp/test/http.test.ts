@@ -104,6 +104,44 @@ describe('McpPlugin over streamable HTTP', () => {
     });
   });
 
+  it("keeps text and a resource's text, describes images and audio by type and decoded size, and drops binary blobs [claim:mcp-readme-content-kinds]", async () => {
+    server = await serveOverHttp(0, () => {
+      const mcp = new LowLevelServer(
+        { name: 'weft-content-kinds-fixture', version: '1.0.0' },
+        { capabilities: { tools: {} } },
+      );
+      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
+        tools: [{ name: 'mixed', inputSchema: { type: 'object' as const } }],
+      }));
+      mcp.setRequestHandler(CallToolRequestSchema, () => ({
+        content: [
+          { type: 'text', text: 'plain words' },
+          // 'hello' in base64, with its padding: 5 bytes.
+          { type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' },
+          { type: 'audio', data: 'aGVsbG8h', mimeType: 'audio/wav' },
+          { type: 'resource', resource: { uri: 'file:///a.txt', text: 'resource words' } },
+          { type: 'resource', resource: { uri: 'file:///b.bin', blob: 'aGVsbG8=' } },
+          { type: 'resource_link', uri: 'file:///c.txt', name: 'c' },
+        ],
+      }));
+      return mcp;
+    });
+    agent = await startAgent(
+      await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['mixed'] }] }),
+      [plan('mixed')],
+    );
+    const task = await agent.run('mixed content');
+    expect((task.chain[1]?.data as { content: unknown }).content).toEqual([
+      { type: 'text', text: 'plain words' },
+      { type: 'image', mimeType: 'image/png', bytes: 5 },
+      { type: 'audio', mimeType: 'audio/wav', bytes: 6 },
+      { type: 'resource', uri: 'file:///a.txt', text: 'resource words' },
+      { type: 'resource', uri: 'file:///b.bin' },
+      { type: 'resource_link', uri: 'file:///c.txt', name: 'c' },
+    ]);
+    expect(JSON.stringify(task.chain[1]?.data)).not.toContain('aGVsbG8');
+  });
+
   it('stops reading a 10 MiB answer at the limit, fails the step and opens a new session [claim:errors-mcp-too-large-connection] [claim:mcpdoc-too-large] [claim:mcpdoc-http-flood] [claim:prod-mcp-size-time] [claim:mcp-too-large] [claim:mcp-http-answer-bound] [claim:tsdoc-mcp-connection-call-throws] [claim:tsdoc-mcp-connection-broken-stream]', async () => {
     agent = await startAgent(await connect(['huge', 'echo']), [
       plan('huge', 'echo'),

@@ -13,6 +13,15 @@ describe('McpPlugin options left out', () => {
     });
     expect(resolved.connectTimeoutMs).toBe(10_000);
   });
+
+  it('take a maxReconnectDelayMs below reconnectDelayMs as reconnectDelayMs [claim:mcp-readme-max-reconnect-floor]', () => {
+    const servers = [{ name: 'files', command: process.execPath, tools: ['read'] }];
+    expect(resolveOptions({ servers, reconnectDelayMs: 5_000 }).maxReconnectDelayMs).toBe(10_000);
+    expect(
+      resolveOptions({ servers, reconnectDelayMs: 5_000, maxReconnectDelayMs: 1_000 })
+        .maxReconnectDelayMs,
+    ).toBe(5_000);
+  });
 });
 
 describe("the README's options table", () => {

@@ -39,6 +39,57 @@ describe('McpPlugin timer options', () => {
     },
   );
 
+  it('refuse an unknown option name, a server with both transports and a logger without its methods [claim:mcp-invalid-options]', () => {
+    expect(refusal({ callTimeout: 5_000 } as Partial<McpPluginOptions>)).toBe(
+      'McpPlugin: options has no option "callTimeout"; the options are `id`, `description`, `servers`, `callTimeoutMs`, `connectTimeoutMs`, `maxResultBytes`, `reconnectDelayMs`, `maxReconnectDelayMs`, `logger`. [WEFT_MCP_INVALID_OPTIONS]',
+    );
+    const http = { name: 'web', url: 'https://tools.example.com/mcp', tools: ['read'] };
+    expect(refusal({ servers: [{ ...http, env: { A: 'b' } } as never] })).toBe(
+      'McpPlugin: servers[0] has no option "env"; the options are `name`, `url`, `headers`, `tools`, `descriptions`. [WEFT_MCP_INVALID_OPTIONS]',
+    );
+    expect(refusal({ servers: [{ ...http, command: 'node' } as never] })).toBe(
+      'McpPlugin: servers[0] has both a `command` (stdio) and a `url` (streamable HTTP); give one of them. [WEFT_MCP_INVALID_OPTIONS]',
+    );
+    expect(refusal({ logger: {} as never })).toBe(
+      'McpPlugin: logger must have debug, info, warn and error methods. [WEFT_MCP_INVALID_OPTIONS]',
+    );
+    expect(refusal({ logger: console })).toBe('');
+  });
+
+  it('refuse headers fetch cannot send, without quoting the value [claim:mcp-invalid-options]', () => {
+    const http = { name: 'web', url: 'https://tools.example.com/mcp', tools: ['read'] };
+    for (const headers of <Record<string, string>[]>[
+      { authorization: 'Bearer sec\u0000ret' },
+      { authorization: 'Bearer secret\u20ac' },
+      { 'bad name': 'secret' },
+    ]) {
+      const message = refusal({ servers: [{ ...http, headers }] });
+      expect(message).toBe(
+        'McpPlugin: servers[0].headers must be valid HTTP header names and values (a value may not hold a NUL, a line break or a character beyond Latin-1). [WEFT_MCP_INVALID_OPTIONS]',
+      );
+      expect(message).not.toContain('secret');
+    }
+    expect(refusal({ servers: [{ ...http, headers: { authorization: 'Bearer ok' } }] })).toBe('');
+  });
+
+  it("refuse a NUL in a stdio server's command, args or env, without quoting it [claim:mcp-invalid-options]", () => {
+    const stdio = { name: 'files', command: process.execPath, tools: ['read'] };
+    const cases: [Partial<typeof stdio> & Record<string, unknown>, string][] = [
+      [{ env: { KEY: 'sec\u0000ret' } }, 'servers[0].env.KEY'],
+      [{ args: ['-e', 'sec\u0000ret'] }, 'servers[0].args[1]'],
+      [{ command: 'sec\u0000ret' }, 'servers[0].command'],
+    ];
+    for (const [change, path] of cases) {
+      const message = refusal({
+        servers: [{ ...stdio, ...change } as McpPluginOptions['servers'][number]],
+      });
+      expect(message).toBe(
+        `McpPlugin: ${path} must not hold a NUL character, which a process cannot be given. [WEFT_MCP_INVALID_OPTIONS]`,
+      );
+      expect(message).not.toContain('sec');
+    }
+  });
+
   it('name a bad option once [claim:mcp-invalid-options]', () => {
     expect(refusal({ callTimeoutMs: 0 })).toBe(
       'McpPlugin: callTimeoutMs must be positive. [WEFT_MCP_INVALID_OPTIONS]',
