@@ -40,3 +40,10 @@ export async function collectUntil(done: () => boolean, timeoutMs = 10_000): Pro
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+/** The heap and buffer memory still held after a full collection, in bytes. */
+export function heldMemory(): number {
+  gc();
+  const { heapUsed, external } = process.memoryUsage();
+  return heapUsed + external;
+}
