@@ -65,7 +65,7 @@ function buildsSiteFirst(job: CiJob): boolean {
 }
 
 describe('the CI workflow', () => {
-  it('is what npm test runs: every phase, in its job, in order, after the site build where a phase reads it', () => {
+  it('is what npm test runs: every phase, in its job, in order, after the site build where a phase reads it [claim:cg-ci-builds-site-first]', () => {
     expect(manifest('package.json').scripts?.test).toBe('tsx scripts/test.ts');
     for (const job of Object.keys(CI_JOBS) as CiJob[]) {
       expect({ job, scripts: scriptsOf(jobs[job]!).map(({ script }) => script) }).toEqual({

@@ -122,7 +122,7 @@ describe('the stages of npm test', () => {
     ]);
   });
 
-  it('starts every phase that reads the site build, packing included, in a stage after the build [claim:cg-test-phase-order] [claim:mcp-docs-clone-build-output]', () => {
+  it('starts every phase that reads the site build, packing included, in a stage after the build [claim:cg-test-phase-order] [claim:cg-mcp-docs-after-site-build]', () => {
     const buildStage = TEST_STAGES.findIndex((lanes) =>
       lanes.some((lane) => lane.some((step) => step.some(({ script }) => script === 'build'))),
     );

@@ -40,7 +40,7 @@ export const DOCS_ERRORS = {
       raisers: ['mcp-docs/src/bundle.ts#loadDocsBundle'],
       cause:
         'the documentation bundle (`data/docs-bundle.json` in the package) is missing or is not a bundle this version can read. Installed packages carry it; a clone of the repository has it only after the package is built.',
-      fix: 'reinstall the package, or in a clone run `npm run build -w @weft/mcp-docs`.',
+      fix: 'reinstall the package, or in a clone build the site first (`npm run build` at the root), then run `npm run build -w @weft/mcp-docs`.',
     },
   },
 } as const satisfies ErrorRegistry<DocsServerErrorCode>;

@@ -99,7 +99,7 @@ describe('readSitePages', () => {
     ]);
   });
 
-  it('refuses a folder with no Markdown copies, naming it and `npm run build` at the root', async () => {
+  it('refuses a folder with no Markdown copies, naming it and `npm run build` at the root [claim:mcp-docs-clone-needs-site-build]', async () => {
     const { source } = await fixture();
     const empty = await folderWith({ 'index.html': '' });
     const message = refusal({ ...source, siteBuild: empty });
@@ -126,7 +126,7 @@ describe('readSitePages', () => {
     );
   });
 
-  it('refuses a build older than a docs file', async () => {
+  it('refuses a build older than a docs file [claim:mcp-docs-clone-needs-site-build]', async () => {
     const { source, build } = await fixture();
     const past = new Date(Date.now() - 60_000);
     await utimes(join(build, 'docs/guides/production.md'), past, past);
@@ -135,7 +135,7 @@ describe('readSitePages', () => {
 });
 
 describe('the generator without a site build', () => {
-  it('fails with the message, not a stack, and writes no bundle [claim:mcp-docs-clone-route]', async () => {
+  it('fails with the message, not a stack, and writes no bundle [claim:mcp-docs-clone-needs-site-build] [claim:cg-mcp-docs-after-site-build]', async () => {
     const empty = await folderWith({});
     const error = await generateBundle(empty).then(
       () => undefined,

@@ -83,7 +83,7 @@ describe('weft-docs-mcp over stdio', () => {
     }
   });
 
-  it('carries each page as the site build\'s Markdown copy, which a reader\'s "Copy page" gives, claim ids left out [claim:tsdoc-docs-bundle-markdown] [claim:contrib-claim-ids-hidden]', async () => {
+  it('carries each page as the site build\'s Markdown copy, which a reader\'s "Copy page" gives, claim ids left out [claim:tsdoc-docs-bundle-markdown] [claim:contrib-claim-ids-hidden] [claim:mcp-docs-clone-build-output]', async () => {
     expect(bundle.pages.filter((page) => page.kind === 'guide').length).toBeGreaterThan(30);
     for (const page of bundle.pages) {
       // `/docs/guides/production/` is build/docs/guides/production.md.
