@@ -9,7 +9,7 @@
  * refused with the command that makes a new one, so no bundle ships without its guides.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { join, posix, relative, sep } from 'node:path';
 import type { DocsPage } from '../src/bundle.js';
 
 /** The environment variable that names the site build folder (`--site-build` wins over it). */
@@ -194,7 +194,8 @@ export function readSitePages(source: SitePagesSource): DocsPage[] {
     const file = docsSource(source.rootDir, id);
     const copy = join(siteBuild, copyFileOf(route));
     if (file === undefined || !existsSync(copy)) return [];
-    return statSync(file).mtimeMs > statSync(copy).mtimeMs ? [posix.join('docs', id)] : [];
+    const newer = statSync(file).mtimeMs > statSync(copy).mtimeMs;
+    return newer ? [relative(source.rootDir, file).split(sep).join('/')] : [];
   });
   const problems = [
     missing.length > 0 ? `it lacks ${listed(missing)}` : '',

@@ -130,7 +130,7 @@ describe('readSitePages', () => {
     const { source, build } = await fixture();
     const past = new Date(Date.now() - 60_000);
     await utimes(join(build, 'docs/guides/production.md'), past, past);
-    expect(refusal(source)).toContain('it is older than docs/guides/production');
+    expect(refusal(source)).toContain('it is older than docs/guides/production.md');
   });
 });
 
