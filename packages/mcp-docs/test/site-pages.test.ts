@@ -15,6 +15,7 @@ import {
   readSitePages,
   registryLinks,
   sidebarPages,
+  SITE_BUILD_ENV,
   SiteBuildError,
   type SitePagesSource,
 } from '../scripts/site-pages.js';
@@ -146,6 +147,18 @@ describe('the generator without a site build', () => {
     );
     expect(error?.message).toContain('run `npm run build` at the repository');
     expect(error?.message).not.toMatch(/\n\s+at /);
+  }, 60_000);
+
+  it('reads the folder WEFT_SITE_BUILD names, and --site-build over it', async () => {
+    const [fromEnv, fromFlag] = [await folderWith({}), await folderWith({})];
+    const env = { ...process.env, [SITE_BUILD_ENV]: fromEnv };
+    const refused = (siteBuild?: string): Promise<string | undefined> =>
+      generateBundle(siteBuild, env).then(
+        () => undefined,
+        (reason: unknown) => (reason as Error).message,
+      );
+    expect(await refused()).toContain(`${fromEnv} has none`);
+    expect(await refused(fromFlag)).toContain(`${fromFlag} has none`);
   }, 60_000);
 });
 

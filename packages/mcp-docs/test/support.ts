@@ -22,10 +22,14 @@ const run = promisify(execFile);
 
 /**
  * Generates a bundle into a temporary folder, as the package's build does: its pages from the
- * site build in `<repository>/build` (or `siteBuild`), and returns its path. Without a site build
- * it rejects with the generator's own message, which says to run `npm run build` at the root.
+ * site build in `<repository>/build` (or `siteBuild`, or the folder `env` names), and returns its
+ * path. Without a site build it rejects with the generator's own message, which says to run
+ * `npm run build` at the root.
  */
-export async function generateBundle(siteBuild?: string): Promise<string> {
+export async function generateBundle(
+  siteBuild?: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
   const out = join(await mkdtemp(join(tmpdir(), 'weft-mcp-docs-test-')), 'docs-bundle.json');
   try {
     await run(
@@ -37,7 +41,7 @@ export async function generateBundle(siteBuild?: string): Promise<string> {
         out,
         ...(siteBuild === undefined ? [] : ['--site-build', siteBuild]),
       ],
-      { cwd: PACKAGE_DIR, timeout: 240_000 },
+      { cwd: PACKAGE_DIR, env, timeout: 240_000 },
     );
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim();
