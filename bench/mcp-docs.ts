@@ -7,7 +7,8 @@
  *
  * Run with `npm run bench -- mcp-docs` (a few seconds once the bundle exists); `--requests`,
  * `--concurrency` and `--data <bundle file>` change it. Without `--data` it uses the package's
- * built bundle, or generates one into a temporary folder first (a minute or two). It prints
+ * built bundle, or generates one into a temporary folder first (a minute or two; it needs the
+ * site build, `npm run build`, whose Markdown copies are the bundle's pages). It prints
  * figures, stops by itself and always exits 0: timings depend on the machine, so nothing here
  * is asserted.
  */

@@ -23,10 +23,26 @@ export interface TestPhase {
   docs: boolean;
   /** Checks the packages' tarballs: npm test packs them once, before the first such phase. */
   packed?: true;
+  /**
+   * Reads the site build (`build/`): the site's checks, the docs MCP server's tests, and every
+   * packed phase, since packing @weft/mcp-docs makes its data from the site build. npm test runs
+   * it after the `build` phase; a CI job that runs it but not `build` builds the site first.
+   */
+  siteBuild?: true;
 }
 
-const phase = (script: string, job: CiJob, docs: boolean, packed?: true): TestPhase =>
-  packed ? { script, job, docs, packed } : { script, job, docs };
+interface PhaseFlags {
+  packed?: true;
+  siteBuild?: true;
+}
+
+const phase = (script: string, job: CiJob, docs: boolean, flags: PhaseFlags = {}): TestPhase => ({
+  script,
+  job,
+  docs,
+  ...(flags.packed || flags.siteBuild ? { siteBuild: true as const } : {}),
+  ...(flags.packed ? { packed: true as const } : {}),
+});
 
 /** Steps run one after the other; the phases of one step run at the same time. */
 export type Lane = readonly (readonly TestPhase[])[];
@@ -35,30 +51,32 @@ export type Lane = readonly (readonly TestPhase[])[];
  * Stages run one after the other; the lanes of one stage run at the same time, and a lane stops
  * at its first failure (the others finish the step they are in and start no other).
  *
- * The packages lanes mostly wait on npm installs and child processes in temporary folders of
- * their own, and read the sources and `.cache/packed` only, so they run beside lint, the types,
- * the site build and the unit tests. The scaffold, the longest, has a lane of its own, so that it
- * starts as soon as the packages are packed. The unit tests come after the build, when the packages lane is
- * at its installs and leaves a processor free for much of the time; their deadlines leave room for
- * that load. The site's browser tests run alone, last: they keep both processors busy, and several
- * of them time what a reader sees.
+ * The site build comes first, alone: it keeps both processors busy, and the unit tests, the
+ * site's checks and packing (whose @weft/mcp-docs data is made from its Markdown copies) all read
+ * it. Then lint and the types run beside the packing and the packages lanes, which mostly wait on
+ * npm installs and child processes in temporary folders of their own, and read the sources,
+ * `build/` and `.cache/packed` only. The scaffold, the longest, has a lane of its own, so that it
+ * starts as soon as the packages are packed. The unit tests come after lint and the types, when
+ * the packages lane is at its installs and leaves a processor free for much of the time; their
+ * deadlines leave room for that load. The site's browser tests run alone, last: they keep both
+ * processors busy, and several of them time what a reader sees.
  */
 export const TEST_STAGES: readonly (readonly Lane[])[] = [
+  [[[phase('build', 'site', true)]]],
   [
     [
       [phase('lint', 'lint-and-types', true), phase('typecheck', 'lint-and-types', false)],
-      [phase('build', 'site', true)],
-      [phase('test:build', 'site', true)],
-      [phase('test:unit', 'framework', true)],
+      [phase('test:build', 'site', true, { siteBuild: true })],
+      [phase('test:unit', 'framework', true, { siteBuild: true })],
       [phase('test:browser', 'framework', false)],
     ],
     [
-      [phase('test:packages', 'packages', false, true)],
-      [phase('test:node-versions', 'node-versions', false, true)],
+      [phase('test:packages', 'packages', false, { packed: true })],
+      [phase('test:node-versions', 'node-versions', false, { packed: true })],
     ],
-    [[phase('test:scaffold', 'packages', false, true)]],
+    [[phase('test:scaffold', 'packages', false, { packed: true })]],
   ],
-  [[[phase('test:e2e', 'site', true)]]],
+  [[[phase('test:e2e', 'site', true, { siteBuild: true })]]],
 ];
 
 export const TEST_PHASES: readonly TestPhase[] = TEST_STAGES.flat(3);

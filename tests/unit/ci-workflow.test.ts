@@ -53,24 +53,46 @@ function scriptsOf(job: WorkflowJob): { script: string; codeOnly: boolean }[] {
   });
 }
 
+/**
+ * Whether a job builds the site for phases of its own that read the build, without running the
+ * `build` phase itself (that is the site job's): it runs `npm run build` first.
+ */
+function buildsSiteFirst(job: CiJob): boolean {
+  const phases = TEST_PHASES.filter((phase) => phase.job === job);
+  return (
+    phases.some((phase) => phase.siteBuild) && !phases.some(({ script }) => script === 'build')
+  );
+}
+
 describe('the CI workflow', () => {
-  it('is what npm test runs: every phase, in its job, in order', () => {
+  it('is what npm test runs: every phase, in its job, in order, after the site build where a phase reads it [claim:cg-ci-builds-site-first]', () => {
     expect(manifest('package.json').scripts?.test).toBe('tsx scripts/test.ts');
     for (const job of Object.keys(CI_JOBS) as CiJob[]) {
       expect({ job, scripts: scriptsOf(jobs[job]!).map(({ script }) => script) }).toEqual({
         job,
-        scripts: TEST_PHASES.filter((phase) => phase.job === job).map(({ script }) => script),
+        scripts: [
+          ...(buildsSiteFirst(job) ? ['build'] : []),
+          ...TEST_PHASES.filter((phase) => phase.job === job).map(({ script }) => script),
+        ],
       });
     }
+    expect(buildsSiteFirst('framework')).toBe(true);
+    expect(buildsSiteFirst('packages')).toBe(true);
     const run = Object.values(jobs).flatMap((job) => scriptsOf(job).map(({ script }) => script));
-    expect(run.sort()).toEqual(TEST_PHASES.map(({ script }) => script).sort());
+    expect([...new Set(run)].sort()).toEqual(TEST_PHASES.map(({ script }) => script).sort());
   });
 
   it('skips, for a change to docs alone, exactly the phases such a change cannot break', () => {
     for (const job of Object.keys(CI_JOBS) as CiJob[]) {
+      const ownPhases = TEST_PHASES.filter((phase) => phase.job === job);
       for (const { script, codeOnly } of scriptsOf(jobs[job]!)) {
-        const phase = TEST_PHASES.find((candidate) => candidate.script === script);
-        expect({ script, codeOnly }).toEqual({ script, codeOnly: !phase?.docs });
+        const phase = ownPhases.find((candidate) => candidate.script === script);
+        // A site build made for the job's own phases runs whenever one of them does.
+        const runsForDocs =
+          phase === undefined && script === 'build'
+            ? ownPhases.some((each) => each.siteBuild && each.docs)
+            : phase?.docs;
+        expect({ job, script, codeOnly }).toEqual({ job, script, codeOnly: !runsForDocs });
       }
     }
   });

@@ -1,8 +1,9 @@
 /**
  * Claim ids (tests/claims/claims.ts) are for contributors: none reaches a reader. The site's
  * Markdown options drop `<!-- claim: … -->` from the HTML (from which the Markdown copies,
- * llms.txt and the search index are made), the docs MCP server's bundle and the whitepaper
- * drop it from the source they read, and TypeDoc drops `@claim` tags from the API pages.
+ * llms.txt, the search index and the docs MCP server's pages are made: its tests check its
+ * bundle), the whitepaper drops it from the source it reads, and TypeDoc drops `@claim` tags
+ * from the API pages.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,7 +14,6 @@ import type { Config } from '@docusaurus/types';
 import { Application, type Comment, LogLevel, OptionDefaults, ReflectionKind } from 'typedoc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWhitepaper } from '../../tooling/assets/generate-whitepaper';
-import { readGuidePages } from '../../packages/mcp-docs/scripts/docs-pages';
 import { TYPEDOC_EXCLUDED_TAGS, typedocOptions } from '@weft-internal/docs-model/typedoc';
 import { collectClaims, markdownClaims, repositoryRoot } from '../claims/claims';
 
@@ -94,14 +94,6 @@ describe('claim ids in Markdown [claim:contrib-claim-ids-hidden]', () => {
       }
     }
   }, 120_000);
-
-  it('are left out of the docs MCP server’s pages', () => {
-    mkdirSync(path.join(scratch, 'docs'), { recursive: true });
-    writeFileSync(path.join(scratch, 'docs/page.md'), PAGE);
-    const [page] = readGuidePages(scratch, ['page']);
-    expect(page?.markdown).toContain('It gives up after 3 seconds.');
-    for (const secret of SECRETS) expect(page?.markdown).not.toContain(secret);
-  });
 
   it('are left out of the whitepaper', () => {
     const blocks = parseWhitepaper(

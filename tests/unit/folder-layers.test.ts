@@ -231,6 +231,25 @@ describe('the folders are layers', () => {
     expect(layerOf('tests/support/core-api.ts')).toBeGreaterThan(layerOf('scripts/build-site.ts'));
   });
 
+  it("sees an import of the site's source from @weft/mcp-docs, which builds from the site build and the docs model only", () => {
+    const generator = 'packages/mcp-docs/scripts/generate-data.ts';
+    for (const [specifier, file] of [
+      ['../../../sidebars', 'sidebars.ts'],
+      ['../../../docusaurus.config', 'docusaurus.config.ts'],
+      ['@site/src/plugins/markdown-copies/index', 'src/plugins/markdown-copies/index.ts'],
+    ] as const) {
+      expect(resolveSpecifier(generator, specifier)).toBe(file);
+      expect(layerOf(file), file).toBeGreaterThan(layerOf(generator));
+    }
+    expect(layerOf('docs/guides/production.md')).toBeGreaterThan(layerOf(generator));
+    expect(layerOf('packages/mcp-docs/test/support.ts')).toBeLessThan(layerOf('sidebars.ts'));
+    // The docs model is a shared library, below the package's build scripts.
+    expect(resolveSpecifier(generator, '@weft-internal/docs-model/sidebar-order')).toBe(
+      'libs/docs-model/sidebar-order.ts',
+    );
+    expect(layerOf('libs/docs-model/sidebar-order.ts')).toBeLessThan(layerOf(generator));
+  });
+
   it('has no import that reaches up a layer', () => {
     expect(importCrossings().map(describeCrossing)).toEqual([]);
   });

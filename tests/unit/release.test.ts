@@ -91,4 +91,15 @@ describe('the release workflow', () => {
       .scripts;
     expect(scripts.release).toBe('npm run build --workspace packages && changeset publish');
   });
+
+  it("builds the site before the packages are packed or built: @weft/mcp-docs's data is made from it", () => {
+    const workflow = parse(read('.github/workflows/release.yml')) as {
+      jobs: Record<string, { steps: { run?: string }[] }>;
+    };
+    const runs = Object.values(workflow.jobs).flatMap((job) => job.steps.map((s) => s.run ?? ''));
+    const siteBuilt = runs.indexOf('npm run build');
+    expect(siteBuilt).toBeGreaterThanOrEqual(0);
+    expect(runs.indexOf('npm run test:packages')).toBeGreaterThan(siteBuilt);
+    expect(runs.indexOf('npm run release')).toBeGreaterThan(siteBuilt);
+  });
 });

@@ -91,7 +91,7 @@ describe('npm test', () => {
     expect(source).toMatch(/runLane\(lane, index === 0\)/);
     expect(source).toMatch(/runPhase\(phase, !streams \|\| step\.length > 1\)/);
     expect(
-      TEST_STAGES[0]!
+      TEST_STAGES[1]!
         .slice(1)
         .flat(2)
         .map(({ script }) => script),
@@ -110,10 +110,11 @@ describe('the stages of npm test', () => {
   const scripts = (steps: readonly (readonly { script: string }[])[]): string[][] =>
     steps.map((step) => step.map(({ script }) => script));
 
-  it('runs three lanes first, the unit tests and the core in a browser after the site build in one, the packages then the Node.js versions in another, the scaffold in the third, then the site in a browser alone [claim:cg-test-phase-order]', () => {
+  it('builds the site first, alone, then runs three lanes: lint and the types, the site checks, the unit tests and the core in a browser in one, the packages then the Node.js versions in another, the scaffold in the third, then the site in a browser alone [claim:cg-test-phase-order]', () => {
     expect(TEST_STAGES.map((lanes) => lanes.map(scripts))).toEqual([
+      [[['build']]],
       [
-        [['lint', 'typecheck'], ['build'], ['test:build'], ['test:unit'], ['test:browser']],
+        [['lint', 'typecheck'], ['test:build'], ['test:unit'], ['test:browser']],
         [['test:packages'], ['test:node-versions']],
         [['test:scaffold']],
       ],
@@ -121,10 +122,38 @@ describe('the stages of npm test', () => {
     ]);
   });
 
+  it('starts every phase that reads the site build, packing included, in a stage after the build [claim:cg-test-phase-order] [claim:cg-mcp-docs-after-site-build]', () => {
+    const buildStage = TEST_STAGES.findIndex((lanes) =>
+      lanes.some((lane) => lane.some((step) => step.some(({ script }) => script === 'build'))),
+    );
+    expect(buildStage).toBe(0);
+    const readers = TEST_STAGES.flatMap((lanes, stage) =>
+      lanes.flat(2).flatMap((phase) => (phase.siteBuild ? [{ phase, stage }] : [])),
+    );
+    expect(readers.map(({ phase }) => phase.script)).toEqual([
+      'test:build',
+      'test:unit',
+      'test:packages',
+      'test:node-versions',
+      'test:scaffold',
+      'test:e2e',
+    ]);
+    for (const { phase, stage } of readers) expect(stage, phase.script).toBeGreaterThan(buildStage);
+    // Packing builds @weft/mcp-docs, whose data is made from the site build.
+    for (const phase of TEST_PHASES.filter((each) => each.packed)) {
+      expect(phase.siteBuild, phase.script).toBe(true);
+    }
+    const manifest = JSON.parse(
+      readFileSync(path.join(root, 'packages/mcp-docs/package.json'), 'utf8'),
+    ) as { scripts: Record<string, string> };
+    expect(manifest.scripts.prepack).toMatch(/npm run build/);
+    expect(manifest.scripts.build).toMatch(/^npm run generate:data && /);
+  });
+
   it('keeps, for a change to docs alone, lint, the unit tests, the site build, its checks and the site in a browser [claim:cg-ci-docs-only-phases]', () => {
     expect(TEST_PHASES.filter((phase) => phase.docs).map(({ script }) => script)).toEqual([
-      'lint',
       'build',
+      'lint',
       'test:build',
       'test:unit',
       'test:e2e',

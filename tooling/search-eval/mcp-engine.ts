@@ -1,7 +1,8 @@
 /**
  * `search_docs` of `@weft/mcp-docs`, asked as an assistant asks it: the server started from its
  * sources over stdio and called through the MCP SDK's client. Reads the package's generated docs
- * bundle (packages/mcp-docs/data/, written by `npm run build -w @weft/mcp-docs`).
+ * bundle (packages/mcp-docs/data/, written by `npm run build -w @weft/mcp-docs` after the site's
+ * `npm run build`).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,11 +1,12 @@
 /**
- * The API reference as the bundle carries it, from one TypeDoc run with the site's options:
- * the pages typedoc-plugin-markdown writes (the same Markdown the site's `/api/` pages are
- * built from) and, from the same converted project, one record per export of `@weft/core`.
- * A second run, without pages, converts the other first-party packages' entry points, so
- * `get_api_symbol` knows their exports too and points at their guide and README.
+ * The `get_api_symbol` records, from the packages' sources: one TypeDoc conversion of `@weft/core`
+ * with the site's options (the docs model's), which also names the API page the site has for each
+ * export, and a second of the other first-party packages' entry points, so `get_api_symbol` knows
+ * their exports too and points at their guide and README. The site build writes these pages as
+ * Markdown for readers, not as records of signatures and members, so they are read from the source
+ * TypeDoc reads for the site.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -16,9 +17,8 @@ import {
   type SignatureReflection,
   type TypeDocOptions,
 } from 'typedoc';
-import { typedocOptions, unescapeMarkdown } from '@weft-internal/docs-model/typedoc';
-import type { ApiMember, ApiSymbol, DocsPage } from '../src/bundle.js';
-import { absoluteLinks, splitFrontMatter } from './docs-pages.js';
+import { typedocOptions } from '@weft-internal/docs-model/typedoc';
+import type { ApiMember, ApiSymbol } from '../src/bundle.js';
 
 const KIND_FOLDERS: Partial<Record<ReflectionKind, string>> = {
   [ReflectionKind.Class]: 'classes',
@@ -159,79 +159,52 @@ function symbolOf(
   };
 }
 
-/** `classes/Runtime.md` → `/api/classes/Runtime/`, `index.md` → `/api/`. */
-function apiRoute(file: string): string {
-  const id = file.replace(/\.md$/, '').replace(/(^|\/)index$/, '');
-  return id === '' ? '/api/' : `/api/${id}/`;
+/** The section of an API page's copy in the site build (`api/classes/Runtime.md`). */
+export function apiSection(file: string): string {
+  const folder = /^api\/([^/]+)\//.exec(file)?.[1];
+  return (folder === undefined ? undefined : FOLDER_SECTIONS[folder]) ?? 'API reference';
 }
 
-/** Runs TypeDoc over the core's entry point (from `rootDir`) and returns its pages and symbols. */
-export async function readApiReference(
+/**
+ * Converts the core's entry point (from `rootDir`) with the site's TypeDoc options and returns a
+ * record per export, and the page the site's API reference has for each, as its Markdown copy's
+ * path in the site build (`api/classes/Runtime.md`). No page is rendered: the pages come from the
+ * site build.
+ */
+export async function readCoreSymbols(
   rootDir: string,
-): Promise<{ pages: DocsPage[]; symbols: ApiSymbol[] }> {
-  const out = mkdtempSync(join(tmpdir(), 'weft-mcp-docs-api-'));
-  try {
-    const {
-      id: _id,
-      docsPath: _docsPath,
-      sidebar: _sidebar,
-      plugin: _plugin,
-      out: _out,
-      ...options
-    } = typedocOptions;
-    const app = await Application.bootstrapWithPlugins({
-      ...options,
-      entryPoints: options.entryPoints.map((entry) => join(rootDir, entry)),
-      tsconfig: join(rootDir, options.tsconfig),
-      plugin: ['typedoc-plugin-markdown'],
-      outputs: [{ name: 'markdown', path: out }],
-      // Quiet: `npm pack --json` runs this in prepack and reads stdout as JSON.
-      logLevel: 'Warn',
-      // The site's options are typed for docusaurus-plugin-typedoc, whose lists are plain strings.
-    } as TypeDocOptions);
-    const project = await app.convert();
-    if (project === undefined)
-      throw new Error(`TypeDoc could not convert ${options.entryPoints.join(', ')}`);
-    await app.generateOutputs(project);
+): Promise<{ symbols: ApiSymbol[]; apiPages: string[] }> {
+  const {
+    id: _id,
+    docsPath: _docsPath,
+    sidebar: _sidebar,
+    plugin: _plugin,
+    out: _out,
+    ...options
+  } = typedocOptions;
+  const app = await Application.bootstrapWithPlugins({
+    ...options,
+    entryPoints: options.entryPoints.map((entry) => join(rootDir, entry)),
+    tsconfig: join(rootDir, options.tsconfig),
+    // The site's Markdown options are this plugin's: TypeDoc refuses them without it.
+    plugin: ['typedoc-plugin-markdown'],
+    // Quiet: `npm pack --json` runs this in prepack and reads stdout as JSON.
+    logLevel: 'Warn',
+    // The site's options are typed for docusaurus-plugin-typedoc, whose lists are plain strings.
+  } as TypeDocOptions);
+  const project = await app.convert();
+  if (project === undefined)
+    throw new Error(`TypeDoc could not convert ${options.entryPoints.join(', ')}`);
 
-    const symbols: ApiSymbol[] = [];
-    for (const child of project.children ?? []) {
-      const folder = KIND_FOLDERS[child.kind];
-      if (folder !== undefined) symbols.push(symbolOf(child, folder));
-    }
-
-    const files = readdirSync(out, { recursive: true, encoding: 'utf8' })
-      .map((file) => file.split('\\').join('/'))
-      .filter((file) => file.endsWith('.md'))
-      .sort();
-    const routes = new Set(files);
-    const pages = files.map((file): DocsPage => {
-      const { fields, body } = splitFrontMatter(readFileSync(join(out, file), 'utf8'));
-      const heading = /^# (.+)$/m.exec(body)?.[1];
-      const title = fields.title ?? unescapeMarkdown(heading ?? 'API reference');
-      const folder = file.includes('/') ? file.split('/')[0]! : '';
-      const markdown = absoluteLinks(body, file, (target) =>
-        routes.has(target) ? apiRoute(target) : undefined,
-      );
-      const summary =
-        markdown
-          .replace(/^# .+$/m, '')
-          .trim()
-          .split('\n\n')[0] ?? '';
-      return {
-        path: apiRoute(file),
-        title,
-        description:
-          summary.startsWith('```') || summary.startsWith('|') ? '' : summary.replace(/\n/g, ' '),
-        section: FOLDER_SECTIONS[folder] ?? 'API reference',
-        kind: 'api',
-        markdown: markdown.trim() + '\n',
-      };
-    });
-    return { pages, symbols };
-  } finally {
-    rmSync(out, { recursive: true, force: true });
+  const symbols: ApiSymbol[] = [];
+  const apiPages: string[] = [];
+  for (const child of project.children ?? []) {
+    const folder = KIND_FOLDERS[child.kind];
+    if (folder === undefined) continue;
+    symbols.push(symbolOf(child, folder));
+    apiPages.push(`api/${folder}/${child.name}.md`);
   }
+  return { symbols, apiPages: apiPages.sort() };
 }
 
 /** A first-party package other than the core, as {@link readPackageSymbols} converts it. */

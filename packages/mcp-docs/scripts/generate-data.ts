@@ -1,15 +1,19 @@
 /**
- * Writes `data/docs-bundle.json`, the documentation the server answers from, from the same
- * sources the site is built from: the guides in `docs/`, the API reference TypeDoc makes from
- * `@weft/core` (and the exports of the other first-party packages), every package's error
- * registry and the plugin catalogue. It needs no site build,
- * so it runs in the package's `build` (and `prepack`), and in the tests before they start the
- * server. Run from the repository: `npm run generate:data -w @weft/mcp-docs`.
+ * Writes `data/docs-bundle.json`, the documentation the server answers from: every docs and API
+ * page from the site build's Markdown copies (`build/docs/…md`, `build/api/…md`, what a reader's
+ * "Copy page" gives), in the docs model's sidebar order; the `get_api_symbol` records from TypeDoc
+ * over the packages' sources with the docs model's options; every package's error registry and
+ * the plugin catalogue through the docs model. It never imports the site's source.
  *
- * `--out <file>` writes elsewhere.
+ * So the site must be built first: `npm run build` at the repository's root, then
+ * `npm run build` in this folder (or `npm run build -w @weft/mcp-docs` at the root). Without a
+ * site build, or with one older than the docs, it fails naming what is missing.
+ *
+ * `--site-build <dir>` (or the WEFT_SITE_BUILD environment variable) reads another build folder
+ * than `<repository>/build`; `--out <file>` writes elsewhere than `data/docs-bundle.json`.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadErrorRegistries } from '@weft-internal/docs-model/error-registries';
@@ -29,29 +33,37 @@ import {
   type DocsBundle,
   type ErrorCodeDoc,
 } from '../src/bundle.js';
-import { readApiReference, readPackageSymbols, type PackageEntryPoints } from './api-symbols.js';
-import { absoluteLinks, guideRoutes, readGuidePages } from './docs-pages.js';
+import {
+  apiSection,
+  readCoreSymbols,
+  readPackageSymbols,
+  type PackageEntryPoints,
+} from './api-symbols.js';
+import {
+  assertSiteBuild,
+  readSitePages,
+  registryLinks,
+  SITE_BUILD_ENV,
+  SiteBuildError,
+} from './site-pages.js';
 
 const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ROOT_DIR = join(PACKAGE_DIR, '..', '..');
 const ERRORS_PAGE = '/docs/reference/errors/';
 
-/** The registries' Markdown links are relative to the errors page; the bundle's are site paths. */
-function errorsPageLinks(markdown: string, routes: ReadonlyMap<string, string>): string {
-  return absoluteLinks(markdown, 'reference/errors.md', (file) => routes.get(file));
-}
-
-async function readErrors(routes: ReadonlyMap<string, string>): Promise<ErrorCodeDoc[]> {
+async function readErrors(sidebar: unknown): Promise<ErrorCodeDoc[]> {
   const registries = await loadErrorRegistries();
+  // The registries' Markdown links are relative to the errors page; the bundle's are site paths.
+  const links = (markdown: string): string => registryLinks(markdown, sidebar);
   return registries.flatMap(({ registry }) =>
     Object.entries(registry.codes).map(([code, entry]) => ({
       code,
       packageName: registry.packageName,
       summary: entry.summary,
       ...(entry.status === undefined ? {} : { status: entry.status }),
-      raisedBy: errorsPageLinks(entry.raisedBy, routes),
-      cause: errorsPageLinks(entry.cause, routes),
-      fix: errorsPageLinks(entry.fix, routes),
+      raisedBy: links(entry.raisedBy),
+      cause: links(entry.cause),
+      fix: links(entry.fix),
       docsPath: `${ERRORS_PAGE}#${code.toLowerCase()}`,
     })),
   );
@@ -117,31 +129,45 @@ async function otherPackages(): Promise<PackageEntryPoints[]> {
     .filter((entry) => entry.entryPoints.length > 0);
 }
 
-/** Builds the bundle from the repository's sources. */
-export async function buildBundle(): Promise<DocsBundle> {
+/** Builds the bundle from the site build in `siteBuild` and the docs model. */
+export async function buildBundle(siteBuild: string): Promise<DocsBundle> {
+  assertSiteBuild(siteBuild, ROOT_DIR);
   const version = (
     JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string }
   ).version;
   // The sidebar module is CommonJS at the root; tsx hands it over as the default export.
   const sidebarModule = sidebars as typeof sidebars & { default?: typeof sidebars };
-  const guides = readGuidePages(ROOT_DIR, (sidebarModule.default ?? sidebarModule).docs);
-  const api = await readApiReference(ROOT_DIR);
+  const sidebar = (sidebarModule.default ?? sidebarModule).docs;
+  const core = await readCoreSymbols(ROOT_DIR);
+  const pages = readSitePages({
+    siteBuild,
+    rootDir: ROOT_DIR,
+    sidebar,
+    siteTitle: site.title,
+    apiPages: core.apiPages,
+    apiSection,
+  });
   const packageSymbols = await readPackageSymbols(ROOT_DIR, await otherPackages());
   return {
     format: BUNDLE_FORMAT,
     version,
     siteUrl: site.url,
-    pages: [...guides, ...api.pages],
-    symbols: [...api.symbols, ...packageSymbols],
-    errors: await readErrors(guideRoutes(ROOT_DIR)),
+    pages,
+    symbols: [...core.symbols, ...packageSymbols],
+    errors: await readErrors(sidebar),
     packages: await readPackages(),
   };
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { out: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { out: { type: 'string' }, 'site-build': { type: 'string' } },
+  });
   const out = values.out ?? DEFAULT_BUNDLE_FILE;
-  const bundle = await buildBundle();
+  const siteBuild = resolve(
+    values['site-build'] ?? process.env[SITE_BUILD_ENV] ?? join(ROOT_DIR, 'build'),
+  );
+  const bundle = await buildBundle(siteBuild);
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(bundle));
   process.stderr.write(
@@ -150,8 +176,13 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(
-    `Could not generate the docs bundle: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
+  // A site build to make first is the reader's next step, not a crash: its message says it all.
+  const detail =
+    error instanceof SiteBuildError
+      ? error.message
+      : error instanceof Error
+        ? (error.stack ?? error.message)
+        : String(error);
+  process.stderr.write(`Could not generate the docs bundle: ${detail}\n`);
   process.exitCode = 1;
 });

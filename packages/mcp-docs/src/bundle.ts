@@ -1,7 +1,7 @@
 /**
  * The documentation bundle: everything the server answers from, written at build time by
- * `scripts/generate-data.ts` from the same sources as the site, so it matches the package's
- * version and needs no network.
+ * `scripts/generate-data.ts` from the site build's Markdown copies of its pages and from the
+ * packages' sources, so it matches the package's version and needs no network.
  */
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -151,7 +151,7 @@ export async function loadDocsBundle(file: string = DEFAULT_BUNDLE_FILE): Promis
     throw new DocsServerError(
       'WEFT_DOCS_NO_DATA',
       `weft-docs-mcp: cannot read the documentation bundle ${file} (${(error as Error).message}). ` +
-        'Reinstall the package, or in a clone run `npm run build -w @weft/mcp-docs`.',
+        'Reinstall the package, or in a clone run `npm run build` at the root (the site build its pages come from), then `npm run build -w @weft/mcp-docs`.',
     );
   }
   let bundle: unknown;

@@ -41,7 +41,7 @@ export const DOCS_ERRORS = {
       raisers: ['mcp-docs/src/bundle.ts#loadDocsBundle'],
       cause:
         'the documentation bundle (`data/docs-bundle.json` in the package, or the file given with `--data` or to `loadDocsBundle`) is missing or is not a bundle this version can read; the message names the file. Installed packages carry their bundle; a clone of the repository has it only after the package is built.',
-      fix: 'reinstall the package, or in a clone run `npm run build -w @weft/mcp-docs`; with `--data`, check the file it names.',
+      fix: 'reinstall the package, or in a clone build the site first (`npm run build` at the root), then run `npm run build -w @weft/mcp-docs`; with `--data`, check the file it names.',
     },
   },
 } as const satisfies ErrorRegistry<DocsServerErrorCode>;

@@ -83,6 +83,18 @@ describe('weft-docs-mcp over stdio', () => {
     }
   });
 
+  it('carries each page as the site build\'s Markdown copy, which a reader\'s "Copy page" gives, claim ids left out [claim:tsdoc-docs-bundle-markdown] [claim:contrib-claim-ids-hidden] [claim:mcp-docs-clone-build-output]', async () => {
+    expect(bundle.pages.filter((page) => page.kind === 'guide').length).toBeGreaterThan(30);
+    for (const page of bundle.pages) {
+      // `/docs/guides/production/` is build/docs/guides/production.md.
+      const copy = join(ROOT_DIR, 'build', `${page.path.slice(1, -1)}.md`);
+      expect(page.markdown, page.path).toBe(`${(await readFile(copy, 'utf8')).trim()}\n`);
+      // The contributing guide shows the syntax in code, which stays as written.
+      const prose = page.markdown.replace(/^(\s*)(```+|~~~+)[^\n]*\n[\s\S]*?^\1\2\s*$/gm, '');
+      expect(prose, page.path).not.toMatch(/<!--\s*claim:/);
+    }
+  });
+
   it('states its package version, shared by every package, and kinds ApiSymbol.kind lists (TSDoc of DocsBundle) [claim:tsdoc-docs-bundle-version] [claim:tsdoc-docs-bundle-kinds]', async () => {
     const manifest = JSON.parse(
       await readFile(`${ROOT_DIR}/packages/mcp-docs/package.json`, 'utf8'),
@@ -180,7 +192,8 @@ describe('search_docs', () => {
 
     // The installation page's tabs block is a ```bash npm2yarn fence: its code, not its info.
     const tabs = await call('search_docs', { query: 'another package manager tab', limit: 1 });
-    expect(tabs.text).toContain('pick its tab: npm install zod@^4.1 pino@^9.7');
+    expect(tabs.text).toContain('pick its tab:');
+    expect(tabs.text).toContain('npm install zod@^4.1 pino@^9.7');
     expect(tabs.text).not.toContain('npm2yarn');
 
     const promise = await call('search_docs', { query: 'Promise void', limit: 3 });
@@ -205,6 +218,14 @@ describe('read_page', () => {
     expect(text).toContain('## Run it as a service');
     const sample = await readFile(`${ROOT_DIR}/examples/production/service.ts`, 'utf8');
     expect(text).toContain(sample.trim());
+    // A sample in a list item, indented as the item is, which read_page once returned empty.
+    const guarded = await readFile(`${ROOT_DIR}/examples/production/guarded-plugin.ts`, 'utf8');
+    const indented = guarded
+      .trimEnd()
+      .split('\n')
+      .map((line) => (line === '' ? '' : `   ${line}`))
+      .join('\n');
+    expect(text).toContain(`   \`\`\`ts\n${indented}\n   \`\`\``);
   });
 
   it('accepts a path as readers write it: a full URL, no trailing slash, a .md file [claim:tsdoc-mcp-normalise-path]', async () => {
@@ -219,10 +240,13 @@ describe('read_page', () => {
     }
   });
 
-  it('returns an API page, its links turned into site paths', async () => {
+  it("returns an API page with the site copy's links, each a path read_page takes", async () => {
     const { text } = await call('read_page', { path: '/api/classes/Runtime/' });
     expect(text).toMatch(/^# Class: Runtime/);
-    expect(text).toContain('](/api/classes/Scheduler/)');
+    expect(text).toContain('](/api/classes/Scheduler.md)');
+    const linked = await call('read_page', { path: '/api/classes/Scheduler.md' });
+    expect(linked.isError).toBe(false);
+    expect(linked.text).toMatch(/^# Class: Scheduler/);
   });
 });
 

@@ -21,19 +21,32 @@ export const NODE_SOURCE_ARGS = ['--conditions=weft-source', '--import', 'tsx'];
 const run = promisify(execFile);
 
 /**
- * Generates a bundle from the repository's sources into a temporary folder, as the package's
- * build does (no site build needed), and returns its path.
+ * Generates a bundle into a temporary folder, as the package's build does: its pages from the
+ * site build in `<repository>/build` (or `siteBuild`, or the folder `env` names), and returns its
+ * path. Without a site build it rejects with the generator's own message, which says to run
+ * `npm run build` at the root.
  */
-export async function generateBundle(): Promise<string> {
+export async function generateBundle(
+  siteBuild?: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string> {
   const out = join(await mkdtemp(join(tmpdir(), 'weft-mcp-docs-test-')), 'docs-bundle.json');
-  await run(
-    process.execPath,
-    [...NODE_SOURCE_ARGS, join(PACKAGE_DIR, 'scripts', 'generate-data.ts'), '--out', out],
-    {
-      cwd: PACKAGE_DIR,
-      timeout: 240_000,
-    },
-  );
+  try {
+    await run(
+      process.execPath,
+      [
+        ...NODE_SOURCE_ARGS,
+        join(PACKAGE_DIR, 'scripts', 'generate-data.ts'),
+        '--out',
+        out,
+        ...(siteBuild === undefined ? [] : ['--site-build', siteBuild]),
+      ],
+      { cwd: PACKAGE_DIR, env, timeout: 240_000 },
+    );
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim();
+    throw new Error(stderr || (error as Error).message, { cause: error });
+  }
   return out;
 }
 
