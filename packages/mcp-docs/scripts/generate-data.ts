@@ -39,6 +39,7 @@ import {
   readPackageSymbols,
   type PackageEntryPoints,
 } from './api-symbols.js';
+import { cachedSymbols } from './symbols-cache.js';
 import {
   assertSiteBuild,
   readSitePages,
@@ -138,22 +139,25 @@ export async function buildBundle(siteBuild: string): Promise<DocsBundle> {
   // The sidebar module is CommonJS at the root; tsx hands it over as the default export.
   const sidebarModule = sidebars as typeof sidebars & { default?: typeof sidebars };
   const sidebar = (sidebarModule.default ?? sidebarModule).docs;
-  const core = await readCoreSymbols(ROOT_DIR);
+  const { symbols, apiPages } = await cachedSymbols(ROOT_DIR, async () => {
+    const core = await readCoreSymbols(ROOT_DIR);
+    const packageSymbols = await readPackageSymbols(ROOT_DIR, await otherPackages());
+    return { symbols: [...core.symbols, ...packageSymbols], apiPages: core.apiPages };
+  });
   const pages = readSitePages({
     siteBuild,
     rootDir: ROOT_DIR,
     sidebar,
     siteTitle: site.title,
-    apiPages: core.apiPages,
+    apiPages,
     apiSection,
   });
-  const packageSymbols = await readPackageSymbols(ROOT_DIR, await otherPackages());
   return {
     format: BUNDLE_FORMAT,
     version,
     siteUrl: site.url,
     pages,
-    symbols: [...core.symbols, ...packageSymbols],
+    symbols,
     errors: await readErrors(sidebar),
     packages: await readPackages(),
   };
