@@ -26,7 +26,7 @@ import type { TypeHover } from './sample-types';
 
 const siteDir = path.resolve(__dirname, '../../..');
 
-/** TypeScript's version, read from its package.json: loading TypeScript itself takes 0.15 s. */
+/** TypeScript's version, read from its package.json: loading TypeScript itself is slow. */
 function typescriptVersion(): string {
   const manifest = require.resolve('typescript/package.json');
   return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
