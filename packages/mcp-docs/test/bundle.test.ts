@@ -26,7 +26,7 @@ describe('loadDocsBundle', () => {
     );
   });
 
-  it('throws WEFT_DOCS_NO_DATA for a file that is not JSON, or not a bundle of this format [claim:tsdoc-docs-bundle-format] [claim:tsdoc-docs-bundle-load-throws]', async () => {
+  it('throws WEFT_DOCS_NO_DATA for a file that is not JSON, or not a bundle of this format [claim:tsdoc-docs-bundle-format] [claim:mcp-docs-readme-no-data] [claim:tsdoc-docs-bundle-load-throws]', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'weft-mcp-bundle-'));
     await writeFile(join(dir, 'broken.json'), '{"format": 1, "pages": [');
     expect((await refusal(join(dir, 'broken.json'))).message).toContain('is not valid JSON');

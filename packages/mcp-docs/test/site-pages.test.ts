@@ -108,7 +108,7 @@ describe('readSitePages', () => {
     expect(message).toContain(`run \`npm run build\` at the repository's root (${source.rootDir})`);
   });
 
-  it('refuses a build that lacks a page of the sidebar or an export, naming the copies', async () => {
+  it('refuses a build that lacks a page of the sidebar or an export, naming the copies [claim:mcp-docs-clone-needs-site-build]', async () => {
     const { source } = await fixture();
     const message = refusal({
       ...source,
@@ -119,7 +119,7 @@ describe('readSitePages', () => {
     expect(message).toContain('npm run build');
   });
 
-  it('refuses a build with a page the docs no longer have', async () => {
+  it('refuses a build with a page the docs no longer have [claim:mcp-docs-clone-needs-site-build]', async () => {
     const { source } = await fixture();
     const message = refusal({ ...source, sidebar: ['index'] });
     expect(message).toContain(
