@@ -4,6 +4,7 @@
  * refused with a message naming what is wrong and the command to run, never turned into a bundle
  * without its guides.
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, mkdir, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,10 +139,12 @@ describe('readSitePages', () => {
 describe('the generator without a site build', () => {
   it('fails with the message, not a stack, and writes no bundle [claim:mcp-docs-clone-needs-site-build] [claim:cg-mcp-docs-after-site-build]', async () => {
     const empty = await folderWith({});
-    const error = await generateBundle(empty).then(
+    const out = join(await folderWith({}), 'docs-bundle.json');
+    const error = await generateBundle(empty, process.env, out).then(
       () => undefined,
       (reason: unknown) => reason as Error,
     );
+    expect(existsSync(out)).toBe(false);
     expect(error?.message).toMatch(
       /^Could not generate the docs bundle: The bundle's pages come from the site build's Markdown copies/,
     );

@@ -23,14 +23,15 @@ const run = promisify(execFile);
 /**
  * Generates a bundle into a temporary folder, as the package's build does: its pages from the
  * site build in `<repository>/build` (or `siteBuild`, or the folder `env` names), and returns its
- * path. Without a site build it rejects with the generator's own message, which says to run
+ * path (`out` when given). Without a site build it rejects with the generator's own message, which says to run
  * `npm run build` at the root.
  */
 export async function generateBundle(
   siteBuild?: string,
   env: NodeJS.ProcessEnv = process.env,
+  out?: string,
 ): Promise<string> {
-  const out = join(await mkdtemp(join(tmpdir(), 'weft-mcp-docs-test-')), 'docs-bundle.json');
+  out ??= join(await mkdtemp(join(tmpdir(), 'weft-mcp-docs-test-')), 'docs-bundle.json');
   try {
     await run(
       process.execPath,
