@@ -18,7 +18,7 @@ import {
   CI_JOBS,
   TEST_PHASES,
   TEST_STAGES,
-  type CiJob,
+  ciJobSeconds,
   type Lane,
   type TestPhase,
 } from '../tooling/test-phases';
@@ -127,18 +127,14 @@ function printSummary(outcomes: readonly Outcome[], stageSeconds: readonly numbe
       (machineNow.busy - machineAtStart.busy) / (machineNow.total - machineAtStart.total);
     console.log(`The machine's processors were ${Math.round(100 * busy)}% busy over the run`);
   }
-  const jobSeconds = (docsOnly: boolean): [CiJob, number][] =>
-    (Object.keys(CI_JOBS) as CiJob[]).map((job) => [
-      job,
-      outcomes
-        .filter(({ phase }) => phase.job === job && (!docsOnly || phase.docs))
-        .reduce((sum, { seconds }) => sum + seconds, 0),
-    ]);
   for (const [label, docsOnly] of [
     ['a full pull request', false],
     ['a pull request that changes only docs', true],
   ] as const) {
-    const [job, seconds] = jobSeconds(docsOnly).sort(([, a], [, b]) => b - a)[0] ?? ['site', 0];
+    const [job, seconds] = ciJobSeconds(outcomes, docsOnly).sort(([, a], [, b]) => b - a)[0] ?? [
+      'site',
+      0,
+    ];
     console.log(
       `CI, from this run's figures, for ${label}: about ${minutes(seconds)} after install (its longest job, "${CI_JOBS[job]}")`,
     );

@@ -80,3 +80,25 @@ export const TEST_STAGES: readonly (readonly Lane[])[] = [
 ];
 
 export const TEST_PHASES: readonly TestPhase[] = TEST_STAGES.flat(3);
+
+/** How long a phase of this run took. */
+export interface PhaseTime {
+  phase: TestPhase;
+  seconds: number;
+}
+
+/**
+ * Each CI job's time after its `npm ci`, from a run's phase times: the phases the job runs (only
+ * those a change to docs alone can break, for `docsOnly`), and the site build before them when
+ * they read it and the job does not run the `build` phase itself, as ci.yml's jobs build first.
+ */
+export function ciJobSeconds(times: readonly PhaseTime[], docsOnly: boolean): [CiJob, number][] {
+  const build = times.find(({ phase }) => phase.script === 'build')?.seconds ?? 0;
+  return (Object.keys(CI_JOBS) as CiJob[]).map((job) => {
+    const ran = times.filter(({ phase }) => phase.job === job && (!docsOnly || phase.docs));
+    const buildsFirst =
+      ran.some(({ phase }) => phase.siteBuild) &&
+      !TEST_PHASES.some((phase) => phase.job === job && phase.script === 'build');
+    return [job, ran.reduce((sum, { seconds }) => sum + seconds, buildsFirst ? build : 0)];
+  });
+}

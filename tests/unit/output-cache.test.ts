@@ -69,14 +69,21 @@ describe('the Markdown copies cache', () => {
     expect(readFileSync(path.join(outDir, 'llms.txt'), 'utf8')).toBe('- [Guide](/docs/guide.md)\n');
   });
 
-  it('ignores new names of the entry script and stylesheet', async () => {
+  it('ignores new names of the entry script and stylesheet [claim:cg-output-cache-key]', async () => {
     build('aaaa1111', 'Weave');
     await convert({ depth: 2 });
     build('bbbb2222', 'Weave');
     expect(await convert({ depth: 2 })).toEqual({ converted: false });
   });
 
-  it('converts again when an article changes', async () => {
+  it('ignores a new name of any other script under /assets/, such as a route chunk a page preloads [claim:cg-output-cache-key]', async () => {
+    build('aaaa1111', 'Weave<link rel=preload href=/assets/js/17896441.cccc3333.js as=script>');
+    await convert({ depth: 2 });
+    build('aaaa1111', 'Weave<link rel=preload href=/assets/js/17896441.dddd4444.js as=script>');
+    expect(await convert({ depth: 2 })).toEqual({ converted: false });
+  });
+
+  it('converts again when an article changes [claim:cg-output-cache-key]', async () => {
     build('aaaa1111', 'Weave');
     await convert({ depth: 2 });
     build('aaaa1111', 'Weave, revised');
@@ -84,7 +91,7 @@ describe('the Markdown copies cache', () => {
     expect(readFileSync(path.join(outDir, 'docs', 'guide.md'), 'utf8')).toBe('# Weave, revised\n');
   });
 
-  it('converts again when the settings change, functions compared by their source', async () => {
+  it('converts again when the settings change, functions compared by their source [claim:cg-output-cache-key]', async () => {
     build('aaaa1111', 'Weave');
     await convert({ plugins: [() => 'one'] });
     build('aaaa1111', 'Weave');

@@ -92,7 +92,7 @@ describe('the release workflow', () => {
     expect(scripts.release).toBe('npm run build --workspace packages && changeset publish');
   });
 
-  it("builds the site before the packages are packed or built: @weft/mcp-docs's data is made from it", () => {
+  it("builds the site before the packages are packed or built: @weft/mcp-docs's data is made from it [claim:contributing-release-on-main]", () => {
     const workflow = parse(read('.github/workflows/release.yml')) as {
       jobs: Record<string, { steps: { run?: string }[] }>;
     };

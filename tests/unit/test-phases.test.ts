@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEST_PHASES, TEST_STAGES } from '../../tooling/test-phases';
+import { TEST_PHASES, TEST_STAGES, ciJobSeconds } from '../../tooling/test-phases';
 
 const root = path.resolve(__dirname, '../..');
 const bin = mkdtempSync(path.join(os.tmpdir(), 'weft-test-phases-'));
@@ -158,5 +158,40 @@ describe('the stages of npm test', () => {
       'test:unit',
       'test:e2e',
     ]);
+  });
+
+  it("estimates each CI job from the run's phase times, with the site build a job runs before the phases that read it [claim:cg-ci-docs-only-phases] [claim:cg-ci-builds-site-first]", () => {
+    // Each phase took a whole number of minutes, the build 10, so a job's sum shows what it counts.
+    const minutes: Record<string, number> = {
+      build: 10,
+      lint: 1,
+      typecheck: 2,
+      'test:build': 3,
+      'test:unit': 4,
+      'test:browser': 5,
+      'test:packages': 6,
+      'test:node-versions': 7,
+      'test:scaffold': 8,
+      'test:e2e': 9,
+    };
+    const times = TEST_PHASES.map((phase) => ({ phase, seconds: 60 * minutes[phase.script]! }));
+    const jobs = (docsOnly: boolean): Record<string, number> =>
+      Object.fromEntries(
+        ciJobSeconds(times, docsOnly).map(([job, seconds]) => [job, seconds / 60]),
+      );
+    expect(jobs(false)).toEqual({
+      'lint-and-types': 1 + 2,
+      framework: 10 + 4 + 5,
+      packages: 10 + 6 + 8,
+      'node-versions': 10 + 7,
+      site: 10 + 3 + 9,
+    });
+    expect(jobs(true)).toEqual({
+      'lint-and-types': 1,
+      framework: 10 + 4,
+      packages: 0,
+      'node-versions': 0,
+      site: 10 + 3 + 9,
+    });
   });
 });

@@ -1364,6 +1364,27 @@ describe('ServerManager', () => {
       });
       expect(continued.status).toBe(200);
       expect(ran).toBe(true);
+      // A list that names 100-continue is met as 100-continue.
+      ran = false;
+      const listed = await rawRequest(`${server.url}/echo`, {
+        headers: { 'content-type': 'application/json', expect: '100-continue, something-else' },
+        body: '{}',
+      });
+      expect(listed.status).toBe(200);
+      expect(ran).toBe(true);
+      // Node ignores the Expect header of an HTTP/1.0 request: the route runs.
+      ran = false;
+      const socket = connect(server.port as number, '127.0.0.1');
+      socket.on('error', () => undefined);
+      let old = '';
+      socket.on('data', (chunk: Buffer) => (old += chunk.toString('utf8')));
+      const closed = new Promise((resolve) => socket.once('close', resolve));
+      socket.write(
+        'POST /echo HTTP/1.0\r\nHost: localhost\r\nExpect: something-else\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+      );
+      await closed;
+      expect(old).toMatch(/^HTTP\/1\.1 200 /);
+      expect(ran).toBe(true);
     });
 
     it.each([

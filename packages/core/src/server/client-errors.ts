@@ -38,8 +38,8 @@ const FLUSH_GRACE_MS = 1_000;
  * runtime: a JSON body with a code, a `docsUrl` and a request id, also sent as `X-Request-Id`.
  * Without this, Node answers them with an empty body and no id. A connection whose answer has
  * already begun is destroyed instead, as Node does, so the client never reads a corrupt answer.
- * A request whose `Expect` header asks for anything but `100-continue` is answered `417` the same
- * way, where Node would send an empty `417` of its own, and its connection is closed.
+ * An HTTP/1.1 request whose `Expect` header does not name `100-continue` is answered `417` the same
+ * way (Node passes an HTTP/1.0 request's `Expect` on to the routes), where Node would send an empty `417` of its own, and its connection is closed.
  *
  * @param server - The server, before it listens.
  * @param headers - Headers every answer carries, such as `X-Content-Type-Options`.
