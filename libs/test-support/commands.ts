@@ -49,6 +49,9 @@ function tail(text: string, lines = 60): string {
   return text.split('\n').slice(-lines).join('\n');
 }
 
+/** How long a nested npm waits for one registry request before it tries again. */
+export const NPM_FETCH_TIMEOUT_MS = 60_000;
+
 /** The environment without the npm variables of the `npm test` that runs these tests. */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -57,6 +60,14 @@ export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     // npm would take them as its own settings.
     if (!/^npm_/i.test(key) && key !== 'INIT_CWD' && key !== 'FORCE_COLOR') env[key] = value;
   }
-  // Plain output, so tests can read what vitest and npm print.
-  return { ...env, NO_COLOR: '1', ...extra };
+  return {
+    ...env,
+    // Plain output, so tests can read what vitest and npm print.
+    NO_COLOR: '1',
+    // npm waits five minutes for a registry request by default, longer than the tests' install
+    // deadlines: a request that hangs is cut sooner and tried again (npm's fetch-retries), so a
+    // stalled connection costs the install a minute, not the test.
+    npm_config_fetch_timeout: String(NPM_FETCH_TIMEOUT_MS),
+    ...extra,
+  };
 }
