@@ -11,7 +11,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { isBuildFresh } from '../packages/create-weft/src/weft-packages';
+import { isBuildFresh } from '../packages/build-freshness';
 import { runWhenMain } from '../tooling/run-when-main';
 import {
   EXPECTED_NODE_MAJOR_ENV,
@@ -68,7 +68,7 @@ async function buildStalePackages(): Promise<void> {
     .map((entry) => entry.name);
   const stale: string[] = [];
   for (const name of names) {
-    if (!(await isBuildFresh(path.join(root, 'packages', name)))) stale.push(name);
+    if (!isBuildFresh(path.join(root, 'packages', name))) stale.push(name);
   }
   if (stale.length === 0) return;
   console.log(`Building ${stale.join(', ')} once, before the majors pack them side by side`);

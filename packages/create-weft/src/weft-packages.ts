@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { isBuildFresh, workspaceDependencyDirs } from '../../build-freshness.js';
 import type { MemoryChoice, ModelChoice } from './choices.js';
 
 const run = promisify(execFile);
@@ -84,27 +84,38 @@ export async function packWorkspacePackages(
   const shell = process.platform === 'win32';
   const stale: string[] = [];
   for (const name of names) {
-    // Workspace folders are named after their package, without the scope.
-    const packageDir = path.join(root, 'packages', name.replace(/^@weft\//, ''));
+    const packageDir = packageDirOf(root, name);
     // `npm pack` runs a package's `prepack`, which builds it: building it here as well would
     // do that work twice.
     if (buildsWhenPacked(packageDir)) continue;
-    if (!(await isBuildFresh(packageDir))) stale.push(name);
+    if (!isBuildFresh(packageDir)) stale.push(name);
   }
-  // The builds are independent (each resolves the others' types from their sources), and each
-  // is mostly one TypeScript declaration build on one core: two run at a time.
-  const queue = [...stale];
-  const builder = async (): Promise<void> => {
-    for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
-      await run('npm', ['run', 'build', '-w', name], {
-        cwd: root,
-        shell,
-        maxBuffer: 64 << 20,
-        signal,
-      });
+  // Two builds at a time (each is mostly one TypeScript declaration build on one core), each
+  // after the stale packages it depends on: it then reads their fresh declarations rather than
+  // type-checking their sources again (packages/tsup.base.ts).
+  const slots = twoAtATime();
+  const builds = new Map<string, Promise<void>>();
+  const build = (name: string): Promise<void> => {
+    let pending = builds.get(name);
+    if (pending === undefined) {
+      const dependencies = workspaceDependencyDirs(packageDirOf(root, name))
+        .map((dir) => `@weft/${path.basename(dir)}`)
+        .filter((dependency) => stale.includes(dependency));
+      pending = Promise.all(dependencies.map(build)).then(() =>
+        slots(async () => {
+          await run('npm', ['run', 'build', '-w', name], {
+            cwd: root,
+            shell,
+            maxBuffer: 64 << 20,
+            signal,
+          });
+        }),
+      );
+      builds.set(name, pending);
     }
+    return pending;
   };
-  await Promise.all([builder(), builder()]);
+  await Promise.all(stale.map(build));
   const { stdout } = await run(
     'npm',
     ['pack', '--json', '--pack-destination', destination, ...names.flatMap((name) => ['-w', name])],
@@ -118,44 +129,32 @@ export async function packWorkspacePackages(
   }));
 }
 
+/** Workspace folders are named after their package, without the scope. */
+function packageDirOf(root: string, name: string): string {
+  return path.join(root, 'packages', name.replace(/^@weft\//, ''));
+}
+
+/** Runs the tasks given to it, at most two at a time, the others waiting in order. */
+function twoAtATime(): (task: () => Promise<void>) => Promise<void> {
+  let free = 2;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (free > 0) free -= 1;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free += 1;
+    }
+  };
+}
+
 /** Whether the package's own `prepack` script builds it, as @weft/mcp-docs's does. */
 function buildsWhenPacked(packageDir: string): boolean {
   const { scripts } = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as {
     scripts?: Record<string, string>;
   };
   return /\bnpm run build\b/.test(scripts?.prepack ?? '');
-}
-
-/** The files every package build writes (tsup: ESM, CommonJS and both declarations). */
-const BUILD_OUTPUTS = ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts'];
-
-/**
- * Whether `dist/` holds a complete build newer than everything it is built from, so packing
- * can skip the build (the declaration build is the slow part of making a project).
- */
-export async function isBuildFresh(packageDir: string): Promise<boolean> {
-  const outputs = await Promise.all(
-    BUILD_OUTPUTS.map((file) => stat(path.join(packageDir, 'dist', file)).catch(() => undefined)),
-  );
-  if (outputs.some((output) => output === undefined)) return false;
-  const built = Math.min(...outputs.map((output) => (output as { mtimeMs: number }).mtimeMs));
-  const inputs = [
-    ...(await listFiles(path.join(packageDir, 'src'))),
-    path.join(packageDir, 'package.json'),
-    path.join(packageDir, 'tsup.config.ts'),
-    path.join(packageDir, '../tsup.base.ts'),
-    path.join(packageDir, '../strip-claim-tags.mjs'),
-  ];
-  for (const input of inputs) {
-    const info = await stat(input).catch(() => undefined);
-    if (info && info.mtimeMs > built) return false;
-  }
-  return true;
-}
-
-async function listFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries
-    .filter((entry) => entry.isFile())
-    .map((entry) => path.join(entry.parentPath, entry.name));
 }
