@@ -250,6 +250,37 @@ describe('the catalogue metadata of the first-party packages', () => {
     },
   );
 
+  it("the model providers page's table names each exported model provider, its package and what it offers [claim:mpi-first-party-providers]", async () => {
+    const expected: string[] = [];
+    for (const entry of entries) {
+      const exported = await subclassesOf(entry, core.ModelProvider);
+      const instances = (await MODEL_PROVIDERS[entry.name]?.()) ?? [];
+      for (const provider of instances) {
+        expect(exported, `${entry.name} exports ${provider.constructor.name}`).toContain(
+          provider.constructor,
+        );
+        const offers = provider.capabilities.map((capability) => capability.id).join(', ');
+        expect(offers, `${provider.constructor.name} offers text-generation alone`).toBe(
+          core.TEXT_GENERATION_CAPABILITY,
+        );
+        expect(entry.provides.capabilities).toEqual([offers]);
+        expected.push(`${entry.name} ${provider.constructor.name} ${offers}`);
+      }
+    }
+    // Rows of the table under "First-party providers": | `package` | `Class` | `capability` ... |
+    const page = readFileSync(
+      path.resolve(__dirname, '../../docs/model-providers/index.md'),
+      'utf8',
+    );
+    const section = page.split('## First-party providers')[1]?.split('\n## ')[0] ?? '';
+    const rows = [...section.matchAll(/^\| `([^`]+)` +\| `([^`]+)` +\| `([^`]+)`/gm)].map(
+      ([, name, provider, offers]) => `${name} ${provider} ${offers}`,
+    );
+    expect(expected.length).toBe(2);
+    expect(rows.sort()).toEqual(expected.sort());
+    expect(section).toMatch(/^Two first-party packages export a model provider/m);
+  });
+
   it('the service checks can fail: a package that claims what it does not have is caught', async () => {
     const sqlite = entries.find((entry) => entry.name === '@weft/memory-sqlite')!;
     expect(await PROVIDES.memory(sqlite)).toBe(true);

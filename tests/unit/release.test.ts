@@ -27,6 +27,11 @@ describe('package versions', () => {
     expect(packages.length).toBeGreaterThan(3);
     const published = packages.filter((entry) => entry.private !== true);
     expect(new Set(published.map((entry) => entry.version)).size).toBe(1);
+    // The stability policy names that version.
+    const stated = /every package is at version (\d+\.\d+\.\d+)/.exec(
+      read('docs/reference/stability.md'),
+    )?.[1];
+    expect(stated).toBe(published[0]?.version);
     const config = JSON.parse(read('.changeset/config.json')) as { fixed: string[][] };
     // One fixed group whose patterns match every published package.
     expect(config.fixed).toHaveLength(1);
@@ -54,8 +59,13 @@ describe('dependencies between the packages', () => {
     }[];
     const published = manifests.filter((entry) => entry.private !== true);
     const names = new Set(published.map((entry) => entry.name));
+    // Dependencies, never peers: npm gives a package whose pin differs from the app's a copy of its own.
+    for (const entry of published) {
+      const peers = Object.keys(entry.peerDependencies ?? {}).filter((name) => names.has(name));
+      expect(peers, `${entry.name} peer dependencies`).toEqual([]);
+    }
     const pins = published.flatMap((entry) =>
-      Object.entries({ ...entry.peerDependencies, ...entry.dependencies })
+      Object.entries(entry.dependencies ?? {})
         .filter(([name]) => names.has(name))
         .map(([name, range]) => ({ from: entry.name, name, range, version: entry.version })),
     );
