@@ -745,6 +745,33 @@ describe('PromptRegistry with function templates', () => {
     expect(render).toHaveBeenCalledWith({ to: 'Ada', body: null });
   });
 
+  it('fails on a missing variable a liquid template outputs or loops over or a function template declares, and calls an undeclaring function as given [claim:cu-prompts-row]', async () => {
+    const prompts = new PromptRegistry();
+    prompts.register('chat', 'output', 'Hello {{ name }}');
+    prompts.register('chat', 'loop', '{% for item in items %}{{ item }}{% endfor %}');
+    prompts.register(
+      'chat',
+      'declared',
+      defineTemplate<{ name: string }>(['name'], ({ name }) => `Hello ${name}`),
+    );
+    for (const [name, missing] of [
+      ['output', 'name'],
+      ['loop', 'items'],
+      ['declared', 'name'],
+    ] as const) {
+      const error = await errorOf(prompts.render(`chat/${name}`, {}));
+      expect(error.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
+      expect(error.message).toContain(`undefined variable: ${missing}`);
+    }
+    // A function that declares no variables is called with what was passed, missing ones too.
+    const plain = vi.fn(
+      (variables: Readonly<Record<string, unknown>>) => `Hello ${String(variables.name)}`,
+    );
+    prompts.register('chat', 'plain', plain);
+    expect(await prompts.render('chat/plain', {})).toBe('Hello undefined');
+    expect(plain).toHaveBeenCalledWith({});
+  });
+
   it('reports a function that throws or returns no text as a failed render', async () => {
     const prompts = new PromptRegistry();
     prompts.register('mail', 'throws', () => {
