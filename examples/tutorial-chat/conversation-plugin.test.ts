@@ -87,25 +87,75 @@ describe('the conversation route', () => {
     expect((await post('-'.repeat(62), { text: 'hi' })).status).toBe(200);
   });
 
-  it('leaves a body that is not JSON to the server, which answers 400 WEFT_BAD_REQUEST before the trigger runs [claim:tut-400-not-json]', async () => {
+  it('refuses a text that no memory store can hold with 400 naming text, where it would be answered and forgotten [claim:tut-400-unstorable]', async () => {
+    server = await startFakeChatServer();
+    runtime = await startAgent(server.baseUrl);
+    const agent = runtime;
+
+    // A NUL character, a lone high surrogate and a lone low surrogate, as JSON escapes them.
+    for (const text of ['a \\u0000 b', '\\ud800 hi', 'hi \\udc00']) {
+      const response = await postBody(agent, 'c1', `{"text": "${text}"}`);
+      const body = (await response.json()) as { error: { message: string } };
+      expect({ text, status: response.status }).toEqual({ text, status: 400 });
+      expect(body.error.message).toMatch(/^text: .*no memory store can hold/);
+    }
+    expect(server.requests).toHaveLength(0);
+    expect(await agent.memory.query({})).toEqual([]);
+
+    // A surrogate pair is a character like any other: answered and remembered.
+    const emoji = await postBody(
+      agent,
+      'c1',
+      JSON.stringify({ text: 'hi 😀' }),
+    );
+    expect(emoji.status).toBe(200);
+    expect(
+      (await agent.memory.query({ kind: 'chain' })).map(
+        (stored) =>
+          (stored.content as { chain: { message?: string }[] }).chain[0]
+            ?.message,
+      ),
+    ).toEqual(['hi 😀']);
+  });
+
+  it('leaves a body that is not JSON of an object or array to the server, which answers 400 WEFT_BAD_REQUEST before the trigger runs [claim:tut-400-not-json]', async () => {
     server = await startFakeChatServer();
     runtime = await startAgent(server.baseUrl);
 
-    const response = await postBody(
-      runtime,
-      'c1',
-      '{"text": "no closing brace"',
-    );
-    const body = (await response.json()) as {
-      error: { code?: string; message: string };
-    };
+    // One that does not parse, and JSON that is a bare string or number.
+    for (const sent of ['{"text": "no closing brace"', '"hello"', '42']) {
+      const response = await postBody(runtime, 'c1', sent);
+      const body = (await response.json()) as {
+        error: { code?: string; message: string };
+      };
 
-    expect(response.status).toBe(400);
-    expect(body.error.code).toBe('WEFT_BAD_REQUEST');
-    // Not the trigger's own answer, which names a field and carries no code.
-    expect(body.error.message).not.toMatch(/^(text|conversation id):/);
+      expect({ sent, status: response.status }).toEqual({ sent, status: 400 });
+      expect(body.error.code).toBe('WEFT_BAD_REQUEST');
+      // Not the trigger's own answer, which names a field and carries no code.
+      expect(body.error.message).not.toMatch(/^(text|conversation id):/);
+    }
     expect(server.requests).toHaveLength(0);
     expect(await runtime.memory.query({})).toEqual([]);
+  });
+
+  it("leaves a body over the server's 1mb limit to the server, which answers 413 WEFT_BAD_REQUEST before the trigger runs [claim:tut-413-body-limit]", async () => {
+    server = await startFakeChatServer();
+    runtime = await startAgent(server.baseUrl);
+    const mb = 1024 * 1024;
+    const bodyOf = (bytes: number) =>
+      JSON.stringify({ text: 'x'.repeat(bytes - '{"text":""}'.length) });
+
+    const over = await postBody(runtime, 'c1', bodyOf(mb + 1));
+    const answer = (await over.json()) as { error: { code?: string } };
+    expect(over.status).toBe(413);
+    expect(answer.error.code).toBe('WEFT_BAD_REQUEST');
+    // At the limit, the body reaches the trigger, which refuses the text's length.
+    const at = await postBody(runtime, 'c1', bodyOf(mb));
+    expect(at.status).toBe(400);
+    expect(
+      ((await at.json()) as { error: { message: string } }).error.message,
+    ).toMatch(/^text:/);
+    expect(server.requests).toHaveLength(0);
   });
 
   it('leaves an empty body, or one of another type, unparsed: the trigger finds no text and answers 400 naming it [claim:tut-400-no-json-body]', async () => {

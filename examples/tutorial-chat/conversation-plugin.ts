@@ -5,6 +5,9 @@ import { loadHistory } from './history.js';
 // "conversation-" before it, an id of 62 such characters is the longest that fits.
 const CONVERSATION_ID = /^[A-Za-z0-9_-]{1,62}$/;
 const MAX_MESSAGE_LENGTH = 4000;
+// A UTF-16 surrogate without its pair: like a NUL character, no memory store can hold it.
+const LONE_SURROGATE =
+  /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Options of {@link ConversationPlugin}. */
 export interface ConversationPluginOptions {
@@ -89,6 +92,18 @@ export class ConversationPlugin extends Plugin {
               error: {
                 status: 400,
                 message: `text: send a JSON body {"text": "..."} of 1 to ${MAX_MESSAGE_LENGTH} characters`,
+              },
+            });
+            return;
+          }
+          // Answered, such a text would not be remembered: no store takes the task's memories
+          // that hold it, so the next messages would not see it or its reply.
+          if (text.includes('\0') || LONE_SURROGATE.test(text)) {
+            response.status(400).json({
+              error: {
+                status: 400,
+                message:
+                  'text: remove the NUL character or the unpaired UTF-16 surrogate, which no memory store can hold',
               },
             });
             return;
