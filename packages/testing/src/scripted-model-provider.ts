@@ -109,8 +109,19 @@ export class ScriptedModelProvider extends ModelProvider {
    * Queues more responses.
    *
    * @param responses - Responses, answered in order after those already queued.
+   * @throws {@link WeftTestingError} `WEFT_TESTING_INVALID_OPTIONS`, queueing none of them, when
+   * one is not text, an object, a list or a function, as the constructor refuses it in
+   * `responses`: queued, an `undefined` would end the script early, past the fallback.
+   * @claim tsdoc-scripted-enqueue-refuses
    */
   enqueue(...responses: ScriptedResponse[]): void {
+    (responses as unknown[]).forEach((response, index) => {
+      if (!isResponse(response)) {
+        refuse(
+          `response ${index + 1} given to enqueue() must be text, an object, a list or a function, got ${describe(response)}`,
+        );
+      }
+    });
     this.queue.push(...responses);
   }
 
@@ -178,6 +189,7 @@ function checkOptions(options: unknown): void {
 }
 
 function describe(value: unknown): string {
+  if (value === undefined) return 'undefined';
   if (typeof value === 'string') return JSON.stringify(value.slice(0, 40));
   if (value === null || Array.isArray(value)) return value === null ? 'null' : 'a list';
   return typeof value === 'object' ? 'an object' : `${typeof value} ${String(value)}`;

@@ -219,6 +219,80 @@ describe('memoryProviderContract', () => {
     );
   });
 
+  it('opens each provider with init() and shuts it down once when its case ends, passed or failed [claim:testing-contract]', async () => {
+    const events: string[] = [];
+    /** Logs its lifecycle over a store it can share; query() fails on a kind filter when told. */
+    class LifecycleProvider extends MemoryProvider {
+      readonly id: string;
+      constructor(
+        name: string,
+        private readonly breakKind = false,
+        readonly inner = new InMemoryMemoryProvider(),
+      ) {
+        super();
+        this.id = name;
+      }
+      override async init(): Promise<void> {
+        events.push(`${this.id}: init`);
+      }
+      override async shutdown(): Promise<void> {
+        events.push(`${this.id}: shutdown`);
+      }
+      store(memory: Omit<Memory, 'id' | 'createdAt'>) {
+        return this.inner.store(memory);
+      }
+      update(id: string, patch: { content?: unknown }) {
+        return this.inner.update(id, patch);
+      }
+      query(options: QueryMemoryOptions) {
+        if (this.breakKind && options.kind !== undefined) {
+          return Promise.reject(new TypeError('kind filter not supported'));
+        }
+        return this.inner.query(options);
+      }
+      remove(id: string) {
+        return this.inner.remove(id);
+      }
+      clear(space?: string) {
+        return this.inner.clear(space);
+      }
+    }
+    const outcomes: string[] = [];
+    let created = 0;
+    for (const [breakKind, name] of [
+      [false, 'ANDs kind, task and time filters'],
+      [true, 'ANDs kind, task and time filters'],
+      [false, 'keeps every memory across shutdown'],
+    ] as const) {
+      const check = caseNamed(
+        memoryProviderContract({
+          create: () => new LifecycleProvider(`p${(created += 1)}`, breakKind),
+          // Over the same store, as a durable store's reopen is.
+          reopen: (previous) => new LifecycleProvider(`${previous.id}'`, false, previous.inner),
+        }),
+        name,
+      );
+      outcomes.push(
+        await check.run().then(
+          () => 'passed',
+          (error: unknown) => (WeftError.is(error) ? error.code : 'other'),
+        ),
+      );
+    }
+    expect(outcomes).toEqual(['passed', 'WEFT_TESTING_CONTRACT_FAILED', 'passed']);
+    expect(events).toEqual([
+      'p1: init',
+      'p1: shutdown',
+      'p2: init',
+      'p2: shutdown',
+      // The restart case shuts the first instance down itself, then opens and closes the second.
+      'p3: init',
+      'p3: shutdown',
+      "p3': init",
+      "p3': shutdown",
+    ]);
+  });
+
   it('fails a store that forgets its memories on restart, showing both sides [claim:testing-contract] [claim:mpo-contract-suite] [claim:tst-contract-error]', async () => {
     const check = caseNamed(
       memoryProviderContract({

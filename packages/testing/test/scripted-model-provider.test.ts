@@ -36,6 +36,45 @@ describe('ScriptedModelProvider', () => {
     expect(model.remaining).toBe(4);
   });
 
+  it('refuses a response given to enqueue() that is not one, naming its position and queueing none of that call [claim:tst-readme-invalid-options] [claim:tsdoc-scripted-enqueue-refuses]', async () => {
+    const model = new ScriptedModelProvider({ responses: ['first'], fallback: 'fallback' });
+    const refusals: [unknown[], string][] = [
+      [
+        ['second', undefined],
+        'response 2 given to enqueue() must be text, an object, a list or a function, got undefined',
+      ],
+      [
+        [42],
+        'response 1 given to enqueue() must be text, an object, a list or a function, got number 42',
+      ],
+      [
+        [{ type: 'stop' }, null],
+        'response 2 given to enqueue() must be text, an object, a list or a function, got null',
+      ],
+    ];
+    for (const [responses, message] of refusals) {
+      let thrown: unknown;
+      try {
+        model.enqueue(...(responses as never[]));
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, message).toMatchObject({ code: 'WEFT_TESTING_INVALID_OPTIONS' });
+      expect((thrown as Error).message, message).toContain(`ScriptedModelProvider: ${message}`);
+    }
+    // Nothing of a refused call was queued: after "first", the fallback answers.
+    expect(model.remaining).toBe(1);
+    const [generate] = model.capabilities;
+    const answers: string[] = [];
+    for (const content of ['a', 'b']) {
+      const { text } = (await generate!.run({ messages: [{ role: 'user', content }] }, {})) as {
+        text: string;
+      };
+      answers.push(text);
+    }
+    expect(answers).toEqual(['first', 'fallback']);
+  });
+
   it('is named scripted unless told another id, and offers text-generation [claim:testing-scripted-id] [claim:mpo-scripted-id] [claim:tst-scripted-id]', () => {
     expect(new ScriptedModelProvider().id).toBe('scripted');
     expect(new ScriptedModelProvider({ id: 'planner' }).id).toBe('planner');
