@@ -42,9 +42,9 @@ export function onTicketMessage(
 }
 
 /**
- * Everything the team's spaces remember, newest first: the team, its tickets
- * and its kb. The prefix ends with the separator, so team "bill" does not see
- * team "billing".
+ * The newest 50 memories of the team's spaces: the team, its tickets and its
+ * kb. The prefix ends with the separator, so team "bill" does not see team
+ * "billing".
  */
 export function teamHistory(memory: MemoryManager, team: string) {
   const teamSpace = spaceId('support', team);

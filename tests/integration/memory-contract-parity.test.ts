@@ -4,13 +4,26 @@
  * accept the same edge cases with the same result, so a test written against
  * InMemoryMemoryProvider holds for the durable stores too.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WeftError, type Memory, type MemoryProvider, type QueryMemoryOptions } from '@weft/core';
+import {
+  Plugin,
+  Runtime,
+  WeftError,
+  type Memory,
+  type MemoryProvider,
+  type QueryMemoryOptions,
+} from '@weft/core';
 import { PostgresMemoryProvider } from '@weft/memory-postgres';
 import { SqliteMemoryProvider } from '@weft/memory-sqlite';
-import { INVALID_MEMORY_INPUTS, InMemoryMemoryProvider } from '@weft/testing';
+import {
+  INVALID_MEMORY_INPUTS,
+  InMemoryMemoryProvider,
+  ScriptedModelProvider,
+} from '@weft/testing';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   SERVER_START_TIMEOUT_MS,
@@ -246,4 +259,240 @@ describe('what a test written against the in-memory store must not lean on', () 
       [shorterFirst, shorterFirst],
     ]);
   });
+});
+
+describe("the spaces page's memory claims hold for every first-party store", () => {
+  const spaces = [
+    'support-billing',
+    'support-billing-kb',
+    'support-billing-kb-faq',
+    'support-billing-kbx',
+    'support-billing-ticket-1042',
+    'Support-billing-ticket-7',
+    'support-billingx',
+    'support-sales-kb',
+    'sp%lit_a?b[c]\\d',
+  ];
+  let seeded: Promise<void> | undefined;
+  /** Stores the page's spaces in every store once, a note and a trigger of one task in each. */
+  const seedSpaces = () =>
+    (seeded ??= (async () => {
+      for (const { provider } of stores) {
+        for (const space of spaces) {
+          await provider.store({ space, kind: 'note', content: space, metadata: {} });
+          await provider.store({
+            space,
+            kind: 'trigger',
+            taskId: `t-${space}`,
+            content: space,
+            metadata: {},
+          });
+        }
+      }
+    })());
+  /** The spaces a query finds, sorted, for each store by name. */
+  const found = async (options: QueryMemoryOptions) => {
+    await seedSpaces();
+    const results = await Promise.all(
+      stores.map(
+        async ({ name, provider }) =>
+          [name, [...new Set((await provider.query(options)).map((m) => m.space))].sort()] as const,
+      ),
+    );
+    return Object.fromEntries(results);
+  };
+  const inEvery = (expected: string[]) => ({
+    'in-memory': expected,
+    sqlite: expected,
+    postgres: expected,
+  });
+
+  it('match ids case-sensitively, by exact id, prefix and pattern [claim:sp-case-sensitive]', async () => {
+    expect(await found({ space: 'support-billing-ticket-7' })).toEqual(inEvery([]));
+    expect(await found({ spacePrefix: 'support-billing-ticket' })).toEqual(
+      inEvery(['support-billing-ticket-1042']),
+    );
+    expect(await found({ spacePatterns: ['*billing-ticket-*'] })).toEqual(
+      inEvery(['Support-billing-ticket-7', 'support-billing-ticket-1042']),
+    );
+    expect(await found({ spacePatterns: ['support-*-ticket-*'] })).toEqual(
+      inEvery(['support-billing-ticket-1042']),
+    );
+  });
+
+  it('treat * in a pattern as any run of characters and every other character as itself [claim:sp-patterns] [claim:sp-pattern-subtree] [claim:sp-pattern-separator]', async () => {
+    expect(await found({ spacePatterns: ['support-billing-kb-*'] })).toEqual(
+      inEvery(['support-billing-kb-faq']),
+    );
+    expect(await found({ spacePatterns: ['support-billing-kb*'] })).toEqual(
+      inEvery(['support-billing-kb', 'support-billing-kb-faq', 'support-billing-kbx']),
+    );
+    // `%`, `_`, `?`, `[` and `\` are wildcards or escapes of LIKE or GLOB, not of a pattern.
+    expect(await found({ spacePatterns: ['sp%lit_a?b[c]\\d', 'sp_lit*', 'sp%lit%'] })).toEqual(
+      inEvery(['sp%lit_a?b[c]\\d']),
+    );
+    expect(await found({ spacePatterns: ['sp*d'] })).toEqual(inEvery(['sp%lit_a?b[c]\\d']));
+  });
+
+  it('match a prefix as plain text, so support-bill matches support-billing [claim:sp-prefix-plain]', async () => {
+    expect(await found({ spacePrefix: 'support-bill' })).toEqual(
+      inEvery(spaces.filter((space) => space.startsWith('support-bill')).sort()),
+    );
+    expect(await found({ spacePrefix: 'support-billing-' })).toEqual(
+      inEvery([
+        'support-billing-kb',
+        'support-billing-kb-faq',
+        'support-billing-kbx',
+        'support-billing-ticket-1042',
+      ]),
+    );
+    expect(await found({ spacePrefix: 'sp%lit_' })).toEqual(inEvery(['sp%lit_a?b[c]\\d']));
+  });
+
+  it('match when any space filter matches and every other filter does too [claim:sp-query-filters]', async () => {
+    const either = {
+      space: 'support-billing',
+      spacePrefix: 'support-sales',
+      spacePatterns: ['support-billing-kb-*'],
+    };
+    expect(await found(either)).toEqual(
+      inEvery(['support-billing', 'support-billing-kb-faq', 'support-sales-kb']),
+    );
+    expect(await found({ ...either, kind: 'trigger', taskId: 't-support-sales-kb' })).toEqual(
+      inEvery(['support-sales-kb']),
+    );
+    expect(await found({ ...either, until: new Date(0) })).toEqual(inEvery([]));
+    expect(await found({ ...either, since: new Date(0), kind: 'note' })).toEqual(
+      inEvery(['support-billing', 'support-billing-kb-faq', 'support-sales-kb']),
+    );
+  });
+});
+
+describe('the runtime plans with the history the spaces page describes, on every first-party store', () => {
+  class SupportPlugin extends Plugin {
+    readonly id = 'support';
+    readonly description = 'Answers support tickets.';
+  }
+  const STORE_NAMES = ['in-memory', 'sqlite', 'postgres'] as const;
+  /** A new, empty store of this kind; the server and folder exist only once the file started. */
+  const fresh = (name: (typeof STORE_NAMES)[number]): MemoryProvider => {
+    if (name === 'in-memory') return new InMemoryMemoryProvider();
+    if (name === 'sqlite') {
+      return new SqliteMemoryProvider({ path: join(directory, `planner-${randomUUID()}.db`) });
+    }
+    return new PostgresMemoryProvider({
+      connectionString: postgres.url(),
+      schema: postgres.newSchema(),
+    });
+  };
+  const relatedSpaces = ['support-billing-kb', 'support-billing-kb-*'];
+
+  it.each(STORE_NAMES)(
+    '%s: shows the own and related spaces newest first, not the task itself, and stores a trigger and a chain memory [claim:sp-planner-memories] [claim:sp-own-space] [claim:sp-stored]',
+    async (name) => {
+      const memory = fresh(name);
+      const model = new ScriptedModelProvider({ fallback: { steps: [] } });
+      const runtime = await Runtime.init({
+        models: [model],
+        memory,
+        plugins: [new SupportPlugin()],
+        options: { logger: pino({ level: 'silent' }) },
+      });
+      await runtime.start();
+      try {
+        const note = (space: string, content: string) =>
+          runtime.memory.store({ space, kind: 'note', content, metadata: {} });
+        await note('support-billing-kb', 'kb note');
+        await note('support-billing-kb-faq', 'faq note');
+        await note('support-billing-ticket-7', 'other ticket note');
+        const ticket = { id: 'support-billing-ticket-1042', relatedSpaces };
+        const first = await runtime.dispatch({
+          pluginId: 'support',
+          triggerId: 'email',
+          space: ticket,
+          message: 'first message',
+          metadata: { requestId: 'r-1' },
+        });
+        const firstPrompt = String(model.requests[0]?.at(-1)?.content);
+        expect(firstPrompt).not.toContain('trigger support/email: first message');
+        await runtime.dispatch({
+          pluginId: 'support',
+          triggerId: 'email',
+          space: ticket,
+          message: 'second message',
+        });
+        const prompt = String(model.requests[1]?.at(-1)?.content);
+        const at = (text: string) => prompt.indexOf(text);
+        expect(at('trigger support/email: first message')).toBeGreaterThan(-1);
+        expect(at('trigger support/email: first message')).toBeLessThan(at('faq note'));
+        expect(at('faq note')).toBeLessThan(at('kb note'));
+        expect(prompt).not.toContain('other ticket note');
+        expect(prompt).not.toContain('trigger support/email: second message');
+
+        const stored = await runtime.memory.query({ taskId: first.id, order: 'asc' });
+        expect(
+          stored.map(({ space, kind, taskId, metadata }) => ({ space, kind, taskId, metadata })),
+        ).toEqual(
+          ['trigger', 'chain'].map((kind) => ({
+            space: ticket.id,
+            kind,
+            taskId: first.id,
+            metadata: { requestId: 'r-1' },
+          })),
+        );
+        expect(Object.keys(stored[0]?.content as object).sort()).toEqual([
+          'action',
+          'message',
+          'pluginId',
+        ]);
+        expect(Object.keys(stored[1]?.content as object).sort()).toEqual([
+          'chain',
+          'status',
+          'steps',
+        ]);
+      } finally {
+        await runtime.stop();
+      }
+    },
+  );
+
+  it.each(STORE_NAMES)(
+    '%s: plans a task whose space lists over 100 patterns without any memories, and says so [claim:sp-related-max]',
+    async (name) => {
+      const memory = fresh(name);
+      const model = new ScriptedModelProvider({ fallback: { steps: [] } });
+      const runtime = await Runtime.init({
+        models: [model],
+        memory,
+        plugins: [new SupportPlugin()],
+        options: { logger: pino({ level: 'silent' }) },
+      });
+      await runtime.start();
+      try {
+        await runtime.dispatch({
+          pluginId: 'support',
+          triggerId: 'email',
+          space: 'ticket-1',
+          message: 'earlier message',
+        });
+        const patterns = Array.from({ length: 101 }, (_, index) => `kb-${index}-*`);
+        const over = await runtime.dispatch({
+          pluginId: 'support',
+          triggerId: 'email',
+          space: { id: 'ticket-1', relatedSpaces: patterns },
+        });
+        expect(over.historyUnavailable?.errorId).toEqual(expect.any(String));
+        expect(String(model.requests[1]?.at(-1)?.content)).not.toContain('earlier message');
+        const atMost = await runtime.dispatch({
+          pluginId: 'support',
+          triggerId: 'email',
+          space: { id: 'ticket-1', relatedSpaces: patterns.slice(1) },
+        });
+        expect(atMost.historyUnavailable).toBeUndefined();
+        expect(String(model.requests[2]?.at(-1)?.content)).toContain('earlier message');
+      } finally {
+        await runtime.stop();
+      }
+    },
+  );
 });

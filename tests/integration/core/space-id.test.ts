@@ -112,7 +112,8 @@ describe('spaceId', () => {
     [[], /give at least one part/],
     [['chat', ''], /part 2 must be a non-empty string, got an empty string/],
     [['chat', 7 as unknown as string], /part 2 must be a non-empty string, got number/],
-    [['_private'], /must start with a letter or digit/],
+    [['_private'], /must start with an ASCII letter or digit/],
+    [['été', 'x'], /must start with an ASCII letter or digit, but its first part "été" does not/],
     [['chat', 'x'.repeat(200)], /encoded id is 205 characters, over the limit of 200/],
     [['chat', '-'.repeat(66)], /encoded id is 203 characters, over the limit of 200/],
   ])('rejects %j with WEFT_INVALID_SPACE and status 400', (parts, problem) => {
@@ -153,6 +154,9 @@ describe('spaceId', () => {
       () => spaceId('support', 1042 as unknown as string),
       () => spaceId('support', '\uD800'),
       () => spaceId('-team'),
+      // A letter or digit outside ASCII is escaped, so the id would start with "_".
+      () => spaceId('été'),
+      () => spaceId('\u0663'),
       () => spaceId('support', 'x'.repeat(200)),
     ];
     for (const attempt of attempts) {

@@ -31,7 +31,8 @@ const encoder = new TextEncoder();
  * @returns The space id.
  * @throws {@link WeftError} `WEFT_INVALID_SPACE` (status 400) when no part is given, a part is
  * empty, not a string or holds a lone UTF-16 surrogate, when the first part does not start with
- * a letter or digit, or when the encoded id is longer than 200 characters.
+ * an ASCII letter or digit (`é` is escaped, so `été` is refused), or when the encoded id is longer
+ * than 200 characters.
  *
  * @example
  * ```ts
@@ -72,7 +73,7 @@ export function spaceId(...parts: readonly string[]): string {
   const id = encoded.join('-');
   if (!/^[A-Za-z0-9]/.test(id)) {
     throw invalid(
-      `the id must start with a letter or digit, but its first part ${JSON.stringify(parts[0])} does not; start with a fixed part such as your plugin's id`,
+      `the id must start with an ASCII letter or digit, but its first part ${JSON.stringify(parts[0])} does not; start with a fixed part such as your plugin's id`,
     );
   }
   if (!SPACE_ID_PATTERN.test(id)) {
