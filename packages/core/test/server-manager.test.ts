@@ -782,6 +782,29 @@ describe('ServerManager', () => {
     });
   });
 
+  it('points a Weft code at its section also when the error carrying it is not a WeftError [claim:triggers-error-body-docs-url]', async () => {
+    const server = await serve(
+      throwingRoutes({
+        '/weft-code': Object.assign(new Error('no note 7'), {
+          status: 404,
+          code: 'WEFT_NOT_FOUND',
+        }),
+        '/own-code': Object.assign(new Error('no note 8'), { status: 404, code: 'NOTE_MISSING' }),
+      }),
+    );
+    expect(await errorBody(await post(`${server.url}/weft-code`, '{}'))).toEqual({
+      status: 404,
+      code: 'WEFT_NOT_FOUND',
+      docsUrl: docsOf('WEFT_NOT_FOUND'),
+      message: 'no note 7',
+    });
+    expect(await errorBody(await post(`${server.url}/own-code`, '{}'))).toEqual({
+      status: 404,
+      code: 'NOTE_MISSING',
+      message: 'no note 8',
+    });
+  });
+
   it('gives each request an id, in X-Request-Id and as request.requestId for handlers [claim:trig-request-id]', async () => {
     const server = await serve([
       route({
