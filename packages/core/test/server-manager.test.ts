@@ -428,6 +428,40 @@ describe('ServerManager', () => {
     });
   });
 
+  it('runs a GET route for HEAD, sending no body, and leaves OPTIONS to the cors middleware when cors is set [claim:trig-404] [claim:trig-get-head]', async () => {
+    const methods: string[] = [];
+    const reader = route({
+      method: 'GET',
+      path: '/read',
+      handler: (request, response) => {
+        methods.push(request.method);
+        response.json({ read: true });
+      },
+    });
+    const server = await serve([reader, echo]);
+    const head = await rawRequest(`${server.url}/read`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+    expect(methods).toEqual(['HEAD']);
+    // HEAD on a path whose only route is POST has no route, nor has OPTIONS without cors.
+    expect((await fetch(`${server.url}/echo`, { method: 'HEAD' })).status).toBe(404);
+    const options = await fetch(`${server.url}/echo`, { method: 'OPTIONS' });
+    expect(await errorBody(options)).toEqual({
+      status: 404,
+      code: 'WEFT_NOT_FOUND',
+      docsUrl: docsOf('WEFT_NOT_FOUND'),
+      message: 'No route for OPTIONS /echo',
+    });
+
+    const withCors = await serve([echo], { cors: true });
+    for (const path of ['/echo', '/nowhere']) {
+      const answer = await fetch(`${withCors.url}${path}`, { method: 'OPTIONS' });
+      expect(answer.status, path).toBe(204);
+      expect(answer.headers.get('access-control-allow-origin'), path).toBe('*');
+    }
+    expect(methods).toEqual(['HEAD']);
+  });
+
   it('answers a throwing handler with a generic 500 and logs the error under the request id [claim:trig-500-hidden] [claim:obs-request-failed-generic] [claim:errors-500-code] [claim:wp-error-answers] [claim:errors-500-logged]', async () => {
     const { logger, lines } = capturingLogger();
     const server = new ServerManager({ port: 0 }, logger);
