@@ -1048,7 +1048,7 @@ describe('ServerManager', () => {
     );
 
     it.each([undefined, true] as const)(
-      'answers a request without Host in JSON: 400 for HTTP/1.1, 403 for HTTP/1.0 (allowedHosts: %j) [claim:errors-missing-host] [claim:errors-host-missing-http10] [claim:errors-400-missing-host] [claim:trig-node-refusals]',
+      'answers a request without Host in JSON: 400 for HTTP/1.1, 403 for HTTP/1.0 (allowedHosts: %j) [claim:errors-missing-host] [claim:errors-host-missing-http10] [claim:errors-400-missing-host] [claim:trig-node-refusals] [claim:trig-403-row]',
       async (allowedHosts) => {
         const server = await serve([echo], allowedHosts === undefined ? {} : { allowedHosts });
         const http11 = await rawExchange(server, 'GET /echo HTTP/1.1\r\nConnection: close\r\n\r\n');
