@@ -459,6 +459,15 @@ describe('ServerManager', () => {
       expect(answer.status, path).toBe(204);
       expect(answer.headers.get('access-control-allow-origin'), path).toBe('*');
     }
+    // A preflight from an origin the cors options allow; and one the middleware passes on.
+    const listed = await serve([echo], { cors: { origin: 'https://chat.example.com' } });
+    const preflight = await fetch(`${listed.url}/echo`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://chat.example.com', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    const passedOn = await serve([echo], { cors: { preflightContinue: true } });
+    expect((await fetch(`${passedOn.url}/echo`, { method: 'OPTIONS' })).status).toBe(404);
     expect(methods).toEqual(['HEAD']);
   });
 
