@@ -428,6 +428,49 @@ describe('ServerManager', () => {
     });
   });
 
+  it('runs a GET route for HEAD, sending no body, and leaves OPTIONS to the cors middleware when cors is set [claim:trig-404] [claim:trig-get-head]', async () => {
+    const methods: string[] = [];
+    const reader = route({
+      method: 'GET',
+      path: '/read',
+      handler: (request, response) => {
+        methods.push(request.method);
+        response.json({ read: true });
+      },
+    });
+    const server = await serve([reader, echo]);
+    const head = await rawRequest(`${server.url}/read`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+    expect(methods).toEqual(['HEAD']);
+    // HEAD on a path whose only route is POST has no route, nor has OPTIONS without cors.
+    expect((await fetch(`${server.url}/echo`, { method: 'HEAD' })).status).toBe(404);
+    const options = await fetch(`${server.url}/echo`, { method: 'OPTIONS' });
+    expect(await errorBody(options)).toEqual({
+      status: 404,
+      code: 'WEFT_NOT_FOUND',
+      docsUrl: docsOf('WEFT_NOT_FOUND'),
+      message: 'No route for OPTIONS /echo',
+    });
+
+    const withCors = await serve([echo], { cors: true });
+    for (const path of ['/echo', '/nowhere']) {
+      const answer = await fetch(`${withCors.url}${path}`, { method: 'OPTIONS' });
+      expect(answer.status, path).toBe(204);
+      expect(answer.headers.get('access-control-allow-origin'), path).toBe('*');
+    }
+    // A preflight from an origin the cors options allow; and one the middleware passes on.
+    const listed = await serve([echo], { cors: { origin: 'https://chat.example.com' } });
+    const preflight = await fetch(`${listed.url}/echo`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://chat.example.com', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    const passedOn = await serve([echo], { cors: { preflightContinue: true } });
+    expect((await fetch(`${passedOn.url}/echo`, { method: 'OPTIONS' })).status).toBe(404);
+    expect(methods).toEqual(['HEAD']);
+  });
+
   it('answers a throwing handler with a generic 500 and logs the error under the request id [claim:trig-500-hidden] [claim:obs-request-failed-generic] [claim:errors-500-code] [claim:wp-error-answers] [claim:errors-500-logged]', async () => {
     const { logger, lines } = capturingLogger();
     const server = new ServerManager({ port: 0 }, logger);
@@ -782,6 +825,29 @@ describe('ServerManager', () => {
     });
   });
 
+  it('points a Weft code at its section also when the error carrying it is not a WeftError [claim:triggers-error-body-docs-url]', async () => {
+    const server = await serve(
+      throwingRoutes({
+        '/weft-code': Object.assign(new Error('no note 7'), {
+          status: 404,
+          code: 'WEFT_NOT_FOUND',
+        }),
+        '/own-code': Object.assign(new Error('no note 8'), { status: 404, code: 'NOTE_MISSING' }),
+      }),
+    );
+    expect(await errorBody(await post(`${server.url}/weft-code`, '{}'))).toEqual({
+      status: 404,
+      code: 'WEFT_NOT_FOUND',
+      docsUrl: docsOf('WEFT_NOT_FOUND'),
+      message: 'no note 7',
+    });
+    expect(await errorBody(await post(`${server.url}/own-code`, '{}'))).toEqual({
+      status: 404,
+      code: 'NOTE_MISSING',
+      message: 'no note 8',
+    });
+  });
+
   it('gives each request an id, in X-Request-Id and as request.requestId for handlers [claim:trig-request-id]', async () => {
     const server = await serve([
       route({
@@ -991,7 +1057,7 @@ describe('ServerManager', () => {
     );
 
     it.each([undefined, true] as const)(
-      'answers a request without Host in JSON: 400 for HTTP/1.1, 403 for HTTP/1.0 (allowedHosts: %j) [claim:errors-missing-host] [claim:errors-host-missing-http10] [claim:errors-400-missing-host] [claim:trig-node-refusals]',
+      'answers a request without Host in JSON: 400 for HTTP/1.1, 403 for HTTP/1.0 (allowedHosts: %j) [claim:errors-missing-host] [claim:errors-host-missing-http10] [claim:errors-400-missing-host] [claim:trig-node-refusals] [claim:trig-403-row]',
       async (allowedHosts) => {
         const server = await serve([echo], allowedHosts === undefined ? {} : { allowedHosts });
         const http11 = await rawExchange(server, 'GET /echo HTTP/1.1\r\nConnection: close\r\n\r\n');

@@ -90,9 +90,12 @@ function genericMessage(status: number): string {
 
 /**
  * Where the answer's code is explained: the thrown WeftError's own `docsUrl`, or the errors
- * reference's section of a code the server chose itself (a `WEFT_` fallback). A WeftError whose
- * code is not Weft's (a route's own `invalidBodyCode`, a plugin's code) and that was made without
- * a `docsUrl` of its own gets none: its default address names a section the reference lacks.
+ * reference's section of a Weft code (`WEFT_...`) otherwise, whether the server chose it (a
+ * `WEFT_BAD_REQUEST` or `WEFT_INTERNAL` fallback) or an error that is no WeftError carries it
+ * (a handler's `{ status: 404, code: 'WEFT_NOT_FOUND' }`), as a WeftError of that code would get.
+ * A code that is not Weft's (a route's own `invalidBodyCode`, a plugin's code) gets none unless
+ * its WeftError was made with a `docsUrl` of its own: its default address names a section the
+ * reference lacks.
  */
 function weftDocsUrl(error: unknown, code: string): string | undefined {
   if (WeftError.is<string>(error) && error.code === code) {
@@ -100,7 +103,7 @@ function weftDocsUrl(error: unknown, code: string): string | undefined {
       ? error.docsUrl
       : undefined;
   }
-  return code === 'WEFT_BAD_REQUEST' || code === 'WEFT_INTERNAL' ? errorDocsUrl(code) : undefined;
+  return code.startsWith('WEFT_') ? errorDocsUrl(code) : undefined;
 }
 
 function codeOf(details: ErrorDetails, weft: boolean, fallback: string): string {
