@@ -99,4 +99,17 @@ describe('the Run panel registry', () => {
       }
     }
   });
+
+  it("a page that tells the reader to press its panel's button names it as the button reads", () => {
+    const pressed = placedPanels().flatMap(({ file, example }) =>
+      [...readFileSync(file, 'utf8').matchAll(/\*\*(Run\b[^*]*)\*\*/g)].map((match) => ({
+        file: path.relative(root, file),
+        named: match[1],
+        button: RUN_PANELS[example as RunExample].button,
+      })),
+    );
+    // Getting started, Executors, Triggers, HTTP chat, How a task runs and the chat tutorial.
+    expect(new Set(pressed.map(({ file }) => file)).size).toBeGreaterThanOrEqual(6);
+    for (const { file, named, button } of pressed) expect(named, file).toBe(button);
+  });
 });
