@@ -45,6 +45,10 @@ describe('the whitepaper renderer', () => {
   it('refuses a marker it cannot pair, which the PDF would print literally', () => {
     expect(() => parseWhitepaper('# Title\n\nAn `open run.\n')).toThrow(/cannot pair/);
     expect(() => parseWhitepaper('# Title\n\n- An **open run.\n')).toThrow(/cannot pair/);
+    expect(() => parseWhitepaper('# Title\n\nSee [the guide](../docs/x.md).\n')).toThrow(
+      /print literally/,
+    );
+    expect(() => parseWhitepaper('# Title\n\nText. <!-- a note -->\n')).toThrow(/print literally/);
   });
 
   it('leaves no Markdown marker in the text of the paper it draws', () => {

@@ -102,7 +102,8 @@ export interface InlineRun {
 
 /**
  * Splits a paragraph's text into its plain, **bold** and `code` runs, without the markers. A
- * marker left unpaired would print literally, so it is an error.
+ * marker left unpaired, a Markdown link or an HTML comment other than a claim id would print
+ * literally, so each is an error.
  */
 export function inlineRuns(text: string): InlineRun[] {
   const runs = text
@@ -122,6 +123,15 @@ export function inlineRuns(text: string): InlineRun[] {
     throw new Error(
       `whitepaper.md has a ** or \` the PDF renderer cannot pair, in "${unpaired.text.trim().slice(0, 80)}". ` +
         'Close each **bold** and `code` run on the same line.',
+    );
+  }
+  const unsupported = runs.find(
+    (run) => run.font === 'regular' && /\[[^\]]*\]\([^)]*\)|<!--/.test(run.text),
+  );
+  if (unsupported) {
+    throw new Error(
+      `whitepaper.md has a link or an HTML comment the PDF would print literally, in "${unsupported.text.trim().slice(0, 80)}". ` +
+        'Write the address out ({{site}}/docs/...); only claim comments are dropped.',
     );
   }
   return runs;
