@@ -197,7 +197,7 @@ describe('what a task writes into the log', () => {
     expect(written).not.toContain('user-words-17');
   });
 
-  it("quotes at debug the model's reasons for its steps, and the text an executor or a provider threw, never the trigger message [claim:wp-logs-content]", async () => {
+  it("quotes the model's reasons for its steps, and the text an executor or a provider threw, never the trigger message [claim:wp-logs-content]", async () => {
     const { logger, lines } = capturingLogger('debug');
     const failing = recordingExecutor('reply', () => {
       throw new Error('executor-words-9 went wrong');
@@ -232,6 +232,8 @@ describe('what a task writes into the log', () => {
       );
     expect(line('pipeline planned', first.id)).toContain('model-reason-7');
     expect(line('step failed', first.id)).toContain('executor-words-9');
+    // A failed step's warning carries the step, so its reason is logged at warn level too.
+    expect(line('step failed', first.id)).toContain('model-reason-7');
     expect(line('task failed', second.id)).toContain('provider-words-5');
     expect(JSON.stringify(lines)).not.toContain('user-words-17');
   });
