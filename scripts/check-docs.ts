@@ -40,6 +40,7 @@ export const DOCS_TESTS = [
   'configuration-environment',
   'installation-page',
   'whitepaper-names',
+  'whitepaper-render',
   'assistant-links',
   'release',
   'plugin-catalogue-metadata',

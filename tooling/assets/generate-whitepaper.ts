@@ -2,7 +2,8 @@
  * Renders whitepaper/whitepaper.md to static/whitepaper.pdf with pdfkit.
  *
  * It understands the small subset of markdown the whitepaper uses: `#` and `##`
- * headings, paragraphs, `-` bullet lists, **bold** runs, and figures written as
+ * headings, paragraphs, `-` bullet lists, **bold** runs, `code` runs (set in Courier), and
+ * figures written as
  * `![Figure n. Caption](../docs/<section>/diagrams/<name>.dot)` on a line of their own,
  * which point at a diagram source of the docs and are drawn as vector graphics in the
  * print palette. `{{site}}` stands for the site's address. Anything else is an error, so the
@@ -82,24 +83,69 @@ export function parseWhitepaper(markdown: string): Block[] {
       blocks.push({ kind: 'paragraph', text: lines.join(' ') });
     }
   }
+  // An unpaired ** or ` fails here, before any page is drawn.
+  for (const block of blocks) {
+    if (block.kind === 'paragraph') inlineRuns(block.text);
+    if (block.kind === 'list') block.items.forEach((item) => inlineRuns(item));
+  }
   return blocks;
 }
 
 const COLORS = { text: '#1b1f1c', heading: '#0f3d24', muted: '#56605a' };
-const FONTS = { regular: 'Helvetica', bold: 'Helvetica-Bold' };
+const FONTS = { regular: 'Helvetica', bold: 'Helvetica-Bold', code: 'Courier' };
 
-/** Writes text with **bold** runs, continuing on the current line. */
+/** A run of text in one font: plain, **bold** or `code`. */
+export interface InlineRun {
+  text: string;
+  font: keyof typeof FONTS;
+}
+
+/**
+ * Splits a paragraph's text into its plain, **bold** and `code` runs, without the markers. A
+ * marker left unpaired, a Markdown link or an HTML comment other than a claim id would print
+ * literally, so each is an error.
+ */
+export function inlineRuns(text: string): InlineRun[] {
+  const runs = text
+    .split(/(\*\*[^*]+\*\*|`[^`]+`)/)
+    .filter((part) => part !== '')
+    .map((part): InlineRun => {
+      if (part.length > 4 && part.startsWith('**') && part.endsWith('**')) {
+        return { text: part.slice(2, -2), font: 'bold' };
+      }
+      if (part.length > 2 && part.startsWith('`') && part.endsWith('`')) {
+        return { text: part.slice(1, -1), font: 'code' };
+      }
+      return { text: part, font: 'regular' };
+    });
+  const unpaired = runs.find((run) => run.font === 'regular' && /\*\*|`/.test(run.text));
+  if (unpaired) {
+    throw new Error(
+      `whitepaper.md has a ** or \` the PDF renderer cannot pair, in "${unpaired.text.trim().slice(0, 80)}". ` +
+        'Close each **bold** and `code` run on the same line.',
+    );
+  }
+  const unsupported = runs.find(
+    (run) => run.font === 'regular' && /\[[^\]]*\]\([^)]*\)|<!--/.test(run.text),
+  );
+  if (unsupported) {
+    throw new Error(
+      `whitepaper.md has a link or an HTML comment the PDF would print literally, in "${unsupported.text.trim().slice(0, 80)}". ` +
+        'Write the address out ({{site}}/docs/...); only claim comments are dropped.',
+    );
+  }
+  return runs;
+}
+
+/** Writes text with **bold** and `code` runs, continuing on the current line. */
 function writeRich(
   doc: PDFKit.PDFDocument,
   text: string,
   options: PDFKit.Mixins.TextOptions,
 ): void {
-  const parts = text.split(/(\*\*[^*]+\*\*)/).filter((part) => part !== '');
-  parts.forEach((part, index) => {
-    const bold = part.startsWith('**') && part.endsWith('**');
-    doc
-      .font(bold ? FONTS.bold : FONTS.regular)
-      .text(bold ? part.slice(2, -2) : part, { ...options, continued: index < parts.length - 1 });
+  const runs = inlineRuns(text);
+  runs.forEach((run, index) => {
+    doc.font(FONTS[run.font]).text(run.text, { ...options, continued: index < runs.length - 1 });
   });
 }
 

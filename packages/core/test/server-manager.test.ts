@@ -471,7 +471,7 @@ describe('ServerManager', () => {
     expect(methods).toEqual(['HEAD']);
   });
 
-  it('answers a throwing handler with a generic 500 and logs the error under the request id [claim:trig-500-hidden] [claim:obs-request-failed-generic] [claim:errors-500-code] [claim:wp-error-answers] [claim:errors-500-logged]', async () => {
+  it('answers a throwing handler with a generic 500 and logs the error under the request id [claim:trig-500-hidden] [claim:obs-request-failed-generic] [claim:errors-500-code] [claim:wp-error-answers] [claim:errors-500-logged] [claim:wp-logs-content]', async () => {
     const { logger, lines } = capturingLogger();
     const server = new ServerManager({ port: 0 }, logger);
     servers.push(server);

@@ -196,6 +196,47 @@ describe('what a task writes into the log', () => {
     expect(written).toContain('model-words-42');
     expect(written).not.toContain('user-words-17');
   });
+
+  it("quotes the model's reasons for its steps, and the text an executor or a provider threw, never the trigger message [claim:wp-logs-content]", async () => {
+    const { logger, lines } = capturingLogger('debug');
+    const failing = recordingExecutor('reply', () => {
+      throw new Error('executor-words-9 went wrong');
+    });
+    let planned = false;
+    const runtime = stopAfterTest(
+      await Runtime.init({
+        models: [
+          new ScriptedModelProvider({
+            // The first task gets a plan; the second finds the provider failing.
+            fallback: () => {
+              if (planned) throw new Error('provider-words-5 unreachable');
+              planned = true;
+              return { steps: [{ pluginId: 'echo', action: 'reply', reason: 'model-reason-7' }] };
+            },
+          }),
+        ],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new TestPlugin('echo', { executors: [failing] })],
+        options: { logger, pipelineReview: 'never' },
+      }),
+    );
+    await runtime.start();
+    const event = { pluginId: 'echo', triggerId: 'message', message: 'user-words-17 are private' };
+    const first = await runtime.dispatch({ ...event, space: 'private-2' });
+    const second = await runtime.dispatch({ ...event, space: 'private-3' });
+    await runtime.stop();
+    expect([first.status, second.status]).toEqual(['failed', 'failed']);
+    const line = (msg: string, taskId: string) =>
+      JSON.stringify(
+        lines.find((candidate) => candidate.msg === msg && candidate.taskId === taskId),
+      );
+    expect(line('pipeline planned', first.id)).toContain('model-reason-7');
+    expect(line('step failed', first.id)).toContain('executor-words-9');
+    // A failed step's warning carries the step, so its reason is logged at warn level too.
+    expect(line('step failed', first.id)).toContain('model-reason-7');
+    expect(line('task failed', second.id)).toContain('provider-words-5');
+    expect(JSON.stringify(lines)).not.toContain('user-words-17');
+  });
 });
 
 describe('the component of a line', () => {

@@ -182,7 +182,7 @@ describe('model calls per task', () => {
     });
   });
 
-  it('a review answer that does not fit costs one more call; when none fits, the steps left run [claim:testing-review-retries]', async () => {
+  it('a review answer that does not fit costs one more call; when none fits, the steps left run [claim:testing-review-retries] [claim:wp-cost]', async () => {
     const unfit = { type: 'maybe' };
     expect(
       await callsFor(['ok', 'ok'], {}, 0, [unfit, { type: 'stop' }, { type: 'continue' }]),

@@ -742,7 +742,7 @@ describe('planning failures', () => {
 });
 
 describe('task memories', () => {
-  it('records a trigger memory and a chain memory per task [claim:task-records-trigger] [claim:task-records-chain] [claim:gs-what-happened-memories] [claim:mpm-two-writes] [claim:core-readme-steps-in-order] [claim:tut-two-memories] [claim:wp-two-memories] [claim:index-trigger-memory] [claim:index-chain-memory] [claim:sp-stored]', async () => {
+  it('records a trigger memory and a chain memory per task [claim:task-records-trigger] [claim:task-records-chain] [claim:gs-what-happened-memories] [claim:mpm-two-writes] [claim:core-readme-steps-in-order] [claim:tut-two-memories] [claim:wp-two-memories] [claim:index-trigger-memory] [claim:index-chain-memory] [claim:sp-stored] [claim:wp-chain-memory]', async () => {
     const { runtime, memory } = await startedRuntime({ responses: planner(['echo', 'reply']) });
     const task = await runtime.dispatch({
       pluginId: 'echo',
