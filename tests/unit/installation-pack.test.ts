@@ -64,7 +64,7 @@ describe('installation: packing Weft into an existing project', () => {
     }
   });
 
-  it.each(['installation.md'])(
+  it.each(['installation.md', 'guides/scaling-out.md'])(
     '%s builds exactly the workspaces it packs, never every one [claim:install-pack-existing]',
     (page) => {
       const lines = packBlock(page);
