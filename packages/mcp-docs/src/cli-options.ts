@@ -46,7 +46,8 @@ function invalid(message: string): DocsServerError {
  * @param argv - The arguments after the command's name.
  * @returns The options, stdio and no data file unless given.
  * @throws {@link DocsServerError} `WEFT_DOCS_INVALID_OPTIONS` naming an unknown option, an
- * argument, a `--port` that is not a number from 0 to 65535, or `--port`/`--host` without `--http`.
+ * argument, a `--port` that is not a number from 0 to 65535, or `--port`, `--host` or
+ * `--allowed-host` without `--http`.
  */
 export function parseCliOptions(argv: readonly string[]): CliOptions {
   let values;
@@ -67,8 +68,11 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   } catch (error) {
     throw invalid((error as Error).message.replace(/\.$/, ''));
   }
-  if (!values.http && (values.port !== undefined || values.host !== undefined)) {
-    throw invalid('--port and --host apply to --http only');
+  const httpOnly = (['port', 'host', 'allowed-host'] as const).filter(
+    (name) => values[name] !== undefined,
+  );
+  if (!values.http && httpOnly.length > 0) {
+    throw invalid(`${httpOnly.map((name) => `--${name}`).join(', ')}: for --http only`);
   }
   let port = DEFAULT_HTTP_PORT;
   if (values.port !== undefined) {

@@ -31,7 +31,7 @@ export const DOCS_ERRORS = {
       raisedBy: 'the `weft-docs-mcp` command, `startHttpServer`',
       raisers: ['mcp-docs/src/cli-options.ts#invalid', 'mcp-docs/src/http.ts#limitOption'],
       cause:
-        'the `weft-docs-mcp` command was given an option it does not know, an argument that is no option, `--port` or `--host` without `--http`, or a value it cannot use, such as a `--port` that is not a number from 0 to 65535; or a program gave `startHttpServer` a `requestTimeoutMs`, `requestsPerSecond` or `connectionsPerClient` that is not an integer of at least 1.',
+        'the `weft-docs-mcp` command was given an option it does not know, an argument that is no option, `--port`, `--host` or `--allowed-host` without `--http`, or a value it cannot use, such as a `--port` that is not a number from 0 to 65535; or a program gave `startHttpServer` a `requestTimeoutMs`, `requestsPerSecond` or `connectionsPerClient` that is not an integer of at least 1.',
       fix: 'the message names the option; run `weft-docs-mcp --help` for the list. A limit of `startHttpServer` takes a whole number from 1 up; none can be turned off.',
     },
     /** @claim errors-docs-no-data-file */

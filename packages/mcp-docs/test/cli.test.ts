@@ -47,8 +47,10 @@ describe('parseCliOptions', () => {
   });
 
   it.each([
-    [['--port', '80'], '--port and --host apply to --http only'],
-    [['--host', '0.0.0.0'], '--port and --host apply to --http only'],
+    [['--port', '80'], '--port: for --http only'],
+    [['--host', '0.0.0.0'], '--host: for --http only'],
+    [['--allowed-host', 'docs.example.com'], '--allowed-host: for --http only'],
+    [['--port', '80', '--host', '::1'], '--port, --host: for --http only'],
     [['--http', '--port', '65536'], '--port must be a number from 0 to 65535, got "65536"'],
     [['--http', '--port', '-1'], "Option '--port' argument is ambiguous"],
     [['docs'], "Unexpected argument 'docs'"],
