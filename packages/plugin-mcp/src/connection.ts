@@ -255,6 +255,8 @@ export class McpConnection {
   /** Settles when a reconnection succeeds; replaced at each outage. */
   private reconnecting: Promise<Live> | undefined;
   private readonly closing = new AbortController();
+  /** When the current connection opened, and the wait before it (0 for the first one). */
+  private opened = { at: 0, afterWaitMs: 0 };
 
   constructor(
     readonly server: McpServerOptions,
@@ -283,6 +285,7 @@ export class McpConnection {
       this.tools = tools.tools;
       rememberTools(opened.client, this.tools);
       this.live = opened;
+      this.opened = { at: Date.now(), afterWaitMs: 0 };
       return tools;
     } catch (error) {
       // Not yet this.live, so close() would not reach it: close it here, ending its process.
@@ -437,8 +440,8 @@ export class McpConnection {
    * @claim tsdoc-mcp-connection-backoff
    */
   private async reconnect(): Promise<Live> {
-    const { reconnectDelayMs, maxReconnectDelayMs } = this.settings.options;
-    let delay = reconnectDelayMs;
+    const { maxReconnectDelayMs } = this.settings.options;
+    let delay = this.firstWaitMs();
     for (let attempt = 1; ; attempt += 1) {
       await sleep(delay, this.closing.signal);
       if (this.closing.signal.aborted) throw new Error('closed');
@@ -446,6 +449,7 @@ export class McpConnection {
         const deadline = this.connectDeadline();
         const live = await this.connect(deadline.signal).finally(() => deadline.clear());
         this.live = live;
+        this.opened = { at: Date.now(), afterWaitMs: delay };
         this.reconnecting = undefined;
         this.settings
           .logger()
@@ -464,6 +468,20 @@ export class McpConnection {
         delay = Math.min(delay * 2, maxReconnectDelayMs);
       }
     }
+  }
+
+  /**
+   * The wait before the first reconnection attempt: `reconnectDelayMs`, or twice the wait before
+   * the connection that just dropped when it dropped before staying up for `maxReconnectDelayMs`.
+   * A server that crashes right after each handshake is then started again at growing intervals,
+   * as one that cannot be reached is, not every `reconnectDelayMs`.
+   * @claim tsdoc-mcp-connection-unstable-backoff
+   */
+  private firstWaitMs(): number {
+    const { reconnectDelayMs, maxReconnectDelayMs } = this.settings.options;
+    const stayedUpMs = Date.now() - this.opened.at;
+    if (stayedUpMs >= maxReconnectDelayMs) return reconnectDelayMs;
+    return Math.min(Math.max(this.opened.afterWaitMs * 2, reconnectDelayMs), maxReconnectDelayMs);
   }
 
   /** Aborts after `connectTimeoutMs`, or when the connection is closed. */
@@ -524,7 +542,10 @@ export class McpConnection {
     if (this.closing.signal.aborted) return;
     this.settings
       .logger()
-      .warn({ server: this.server.name }, 'MCP server disconnected; reconnecting');
+      .warn(
+        { server: this.server.name, retryInMs: this.firstWaitMs() },
+        'MCP server disconnected; reconnecting',
+      );
     this.waitForReconnection().catch(() => undefined);
   }
 

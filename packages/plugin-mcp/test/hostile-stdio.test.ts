@@ -394,3 +394,40 @@ describe('McpPlugin against a stdio server that sends ping requests without end 
     }
   }, 30_000);
 });
+
+const CRASH_LOOPING = fileURLToPath(
+  new URL('./fixtures/crash-looping-stdio-server.mjs', import.meta.url),
+);
+
+describe('McpPlugin against a stdio server that crashes right after each handshake', () => {
+  it('starts it again at growing intervals, not every reconnectDelayMs [claim:tsdoc-mcp-connection-unstable-backoff] [claim:mcp-reconnect-unstable] [claim:mcpdoc-reconnect-unstable]', async () => {
+    const startsFile = await tempFile('starts');
+    plugin = await McpPlugin.connect({
+      servers: [
+        {
+          name: 'looping',
+          command: process.execPath,
+          args: [CRASH_LOOPING],
+          env: { WEFT_FIXTURE_STARTS_FILE: startsFile },
+          tools: ['pid'],
+        },
+      ],
+      connectTimeoutMs: 30_000,
+      reconnectDelayMs: 50,
+      maxReconnectDelayMs: 800,
+    });
+    agent = await startAgent(plugin, []);
+    const waits = () =>
+      agent!.logs
+        .filter((line) => line.msg === 'MCP server disconnected; reconnecting')
+        .map((line) => line.retryInMs);
+    await expect.poll(() => waits().length, { timeout: 20_000 }).toBeGreaterThanOrEqual(6);
+    // Each connection dropped before it had stayed up for maxReconnectDelayMs, so each counts
+    // as one more failure.
+    expect(waits().slice(0, 6)).toEqual([50, 100, 200, 400, 800, 800]);
+    const starts = (await readFile(startsFile, 'utf8')).trim().split('\n').map(Number);
+    const gaps = starts.slice(1).map((at, index) => at - starts[index]!);
+    // The fifth restart waited 800 ms, not 50.
+    expect(gaps[4]).toBeGreaterThanOrEqual(800);
+  });
+});
