@@ -148,7 +148,7 @@ describe('task deadline', () => {
     expect((await first).status).toBe('completed');
   });
 
-  it('names the step that was running in the timeout item and the timeout log line [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity]', async () => {
+  it('names the step that was running in the timeout item and the timeout log line [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity] [claim:exec-chain-cut-step]', async () => {
     const { logger, lines } = capturingLogger();
     const { runtime } = await startedRuntime({
       plugins: [new TestPlugin('tools', { executors: [recordingExecutor('reply'), hung] })],
@@ -157,6 +157,13 @@ describe('task deadline', () => {
     });
     const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
     expect(task.chain.at(-1)?.error).toContain('during step 2 (tools.hang)');
+    // The step cut short has no item of its own: the timeout item follows the step before it.
+    expect(task.chain.map((item) => `${item.type}:${item.pluginId}/${item.action}`)).toEqual([
+      'trigger:tools/message',
+      'result:tools/reply',
+      'error:core/timeout',
+    ]);
+    expect(task.steps.map((step) => step.action)).toEqual(['reply']);
     // The hung executor never logs `step failed`: the timeout line is the only trace of it.
     expect(lines.some((line) => line.msg === 'step failed')).toBe(false);
     expect(lines.find((line) => line.msg === 'task timed out')).toMatchObject({

@@ -1200,7 +1200,7 @@ describe('Runtime stop', () => {
     expect(slow.calls.map((call) => call.task.trigger.message)).toEqual(['m1', 'm2', 'm3']);
   });
 
-  it("with shutdown 'cancel' rejects queued tasks with 503 and aborts the running one [claim:exec-signal] [claim:trig-shutdown] [claim:trig-shutdown-cancel] [claim:task-status-cancelled] [claim:task-cancel-rejects-waiting] [claim:wp-status-rule] [claim:wp-cancelled]", async () => {
+  it("with shutdown 'cancel' rejects queued tasks with 503 and aborts the running one, whose late result joins no chain [claim:exec-signal] [claim:exec-chain-cut-step] [claim:trig-shutdown] [claim:trig-shutdown-cancel] [claim:task-status-cancelled] [claim:task-cancel-rejects-waiting] [claim:wp-status-rule] [claim:wp-cancelled]", async () => {
     let signalSeen: AbortSignal | undefined;
     const waitsForAbort = recordingExecutor('reply', (_task, context) => {
       signalSeen = context.signal;
@@ -1225,7 +1225,13 @@ describe('Runtime stop', () => {
     expect(error.status).toBe(503);
     expect(error.message).toContain('space "cancel" was cancelled by shutdown');
     expect(signalSeen?.aborted).toBe(true);
-    expect((await running).status).toBe('cancelled');
+    const cancelled = await running;
+    expect(cancelled.status).toBe('cancelled');
+    // The executor returned once aborted, but its step was cut short: the chain has no item of it.
+    expect(cancelled.chain.map((item) => `${item.type}:${item.action}`)).toEqual([
+      'trigger:manual',
+    ]);
+    expect(cancelled.steps).toEqual([]);
     expect(waitsForAbort.calls).toHaveLength(1);
   });
 

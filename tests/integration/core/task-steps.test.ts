@@ -128,40 +128,68 @@ describe('the result of a step', () => {
     ]);
   });
 
-  it('keeps a result whose data has no JSON form, but its chain is not stored, and the log says why [claim:exec-data-json]', async () => {
-    const { logger, lines } = capturingLogger('error');
-    const counts = recordingExecutor('count', { success: true, data: { seen: 10n } });
-    const { runtime } = await startedRuntime({
-      plugins: [new TestPlugin('work', { executors: [counts] })],
-      responses: planner(['work', 'count']),
-      options: { logger, pipelineReview: 'never' },
-    });
-    const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'json' });
-    expect(task.status).toBe('completed');
-    expect(task.chain[1]).toMatchObject({ type: 'result', data: { seen: 10n } });
-    expect(task.recorded).toEqual({ trigger: true, chain: false });
-    expect(lines).toContainEqual(
-      expect.objectContaining({
-        msg: 'could not store memory',
-        kind: 'chain',
-        code: 'WEFT_MEMORY_INVALID',
-        error: expect.stringContaining('has no JSON form') as unknown,
-      }),
-    );
-  });
+  it.each([
+    ['a bigint', { seen: 10n }],
+    ['an object that contains itself', circularData()],
+  ])(
+    'keeps a result whose data has no JSON form (%s), but its chain is not stored, and the log says why [claim:exec-data-json]',
+    async (_kind, data) => {
+      const { logger, lines } = capturingLogger('error');
+      const counts = recordingExecutor('count', { success: true, data });
+      const { runtime } = await startedRuntime({
+        plugins: [new TestPlugin('work', { executors: [counts] })],
+        responses: planner(['work', 'count']),
+        options: { logger, pipelineReview: 'never' },
+      });
+      const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'json' });
+      expect(task.status).toBe('completed');
+      expect(task.chain[1]).toMatchObject({ type: 'result' });
+      expect(task.chain[1]?.data).toBe(data);
+      expect(task.recorded).toEqual({ trigger: true, chain: false });
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          msg: 'could not store memory',
+          kind: 'chain',
+          code: 'WEFT_MEMORY_INVALID',
+          error: expect.stringContaining('has no JSON form') as unknown,
+        }),
+      );
+    },
+  );
 
-  it('stores the chain of a result whose data holds a function, which the stored chain leaves out [claim:exec-data-json-dropped]', async () => {
+  it('stores the chain of results whose data holds or is a function: the stored chain leaves it out, null in a list, and the review names data that is one [claim:exec-data-json-dropped]', async () => {
     const make = recordingExecutor('make', { success: true, data: { kept: 1, make: () => 1 } });
-    const { runtime, memory } = await startedRuntime({
-      plugins: [new TestPlugin('work', { executors: [make] })],
-      responses: planner(['work', 'make']),
-      options: { pipelineReview: 'never' },
+    const listed = recordingExecutor('list', { success: true, data: { list: [1, () => 2] } });
+    const bare = recordingExecutor('bare', { success: true, data: () => 3 });
+    const { runtime, memory, model } = await startedRuntime({
+      plugins: [new TestPlugin('work', { executors: [make, listed, bare] })],
+      responses: planner(['work', 'make'], ['work', 'list'], ['work', 'bare']),
+      options: { pipelineReview: 'always', reviewFinalStep: true },
     });
     const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'fn' });
+    expect(task.status).toBe('completed');
     expect(task.recorded).toEqual({ trigger: true, chain: true });
     expect(typeof (task.chain[1]?.data as { make?: unknown }).make).toBe('function');
+    expect(typeof task.chain[3]?.data).toBe('function');
     const [stored] = await memory.query({ space: 'fn', kind: 'chain' });
-    const chain = (stored?.content as { chain: { data?: unknown }[] }).chain;
+    const chain = (stored?.content as { chain: Record<string, unknown>[] }).chain;
     expect(chain[1]?.data).toEqual({ kept: 1 });
+    expect(chain[2]?.data).toEqual({ list: [1, null] });
+    expect(chain[3]).toMatchObject({ type: 'result', action: 'bare' });
+    expect(chain[3]).not.toHaveProperty('data');
+    // The review after the last step reads each step as the model sees it.
+    const review = model.requests.at(-1)?.at(-1)?.content ?? '';
+    expect(review).toContain(
+      '- result from work/make: {"kept":1}\n' +
+        '- result from work/list: {"list":[1,null]}\n' +
+        '- result from work/bare: data with no JSON form\n',
+    );
   });
 });
+
+/** An object that contains itself, which `JSON.stringify` cannot write. */
+function circularData(): Record<string, unknown> {
+  const data: Record<string, unknown> = { seen: 1 };
+  data.self = data;
+  return data;
+}
