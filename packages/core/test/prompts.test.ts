@@ -69,6 +69,12 @@ describe('PromptRegistry', () => {
     expect(() => prompts.register('.ok', 'draft', 'a')).toThrow('invalid template namespace ".ok"');
     prompts.register('ok', 'v1.draft_2-b', 'a');
     expect(prompts.has('ok/v1.draft_2-b')).toBe(true);
+    // ASCII letters only: an accented one is refused, as the page's example says.
+    expect(() => prompts.register('notes', 'résumé', 'a')).toThrow(
+      'invalid template name "résumé"',
+    );
+    prompts.register('notes', 'v2.summary_short', 'a');
+    expect(prompts.has('notes/v2.summary_short')).toBe(true);
   });
 
   it('looks templates up by their full name only: a bare name is not found, and the message lists the full names [claim:errors-template-not-found-names]', async () => {
@@ -745,7 +751,7 @@ describe('PromptRegistry with function templates', () => {
     expect(render).toHaveBeenCalledWith({ to: 'Ada', body: null });
   });
 
-  it('fails on a missing variable a liquid template outputs or loops over or a function template declares, and calls an undeclaring function as given [claim:cu-prompts-row]', async () => {
+  it('fails on a missing variable a liquid template outputs or loops over or a function template declares, and calls an undeclaring function as given [claim:cu-prompts-row] [claim:liq-function-unlisted]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('chat', 'output', 'Hello {{ name }}');
     prompts.register('chat', 'loop', '{% for item in items %}{{ item }}{% endfor %}');

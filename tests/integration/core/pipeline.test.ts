@@ -157,7 +157,7 @@ describe('planning', () => {
     }
   });
 
-  it("tells every model call of a task the task's id and message in request.task [claim:cap-request-task] [claim:gs-routes] [claim:testing-request-task] [claim:tst-task-message]", async () => {
+  it("tells every model call of a task the task's id and message in request.task [claim:cap-request-task] [claim:gs-routes] [claim:testing-request-task] [claim:tst-task-message] [claim:go-request-task]", async () => {
     const asks = recordingExecutor('ask', async (_task, context) => {
       const text = await context.models.generateText('Say something.');
       return { success: true, message: text };
@@ -190,7 +190,7 @@ describe('planning', () => {
     expect(seen.at(-1)).toBeUndefined();
   });
 
-  it('tells a review call the task too, and a getObject call an executor makes [claim:testing-request-task]', async () => {
+  it('tells a review call the task too, and a getObject call an executor makes [claim:testing-request-task] [claim:go-request-task]', async () => {
     const asks = recordingExecutor('ask', async (_task, context) => {
       await context.getObject({
         schema: z.object({ ok: z.boolean() }),
