@@ -135,13 +135,25 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
       await writeFile(target, content);
     }
 
+    // Read before the move, so that nothing can fail once the project is in place: a failure
+    // is reported with "Nothing was written", which must then hold.
+    const vendored = source === 'workspace' ? await readdir(path.join(staging, VENDOR_DIR)) : [];
     signal?.throwIfAborted();
-    // An empty folder the user made for the project is replaced by the finished one.
-    await rmdir(directory).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-    });
-    await rename(staging, directory);
-    const vendored = source === 'workspace' ? await readdir(path.join(directory, VENDOR_DIR)) : [];
+    // An empty folder the user made for the project is replaced by the finished one; if the move
+    // then fails, the empty folder is made again.
+    const replacedEmptyFolder = await rmdir(directory).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+        return false;
+      },
+    );
+    try {
+      await rename(staging, directory);
+    } catch (error) {
+      if (replacedEmptyFolder) await mkdir(directory).catch(() => undefined);
+      throw error;
+    }
     return {
       directory,
       name,
