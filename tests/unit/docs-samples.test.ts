@@ -4,7 +4,9 @@
  * with `file=<rootDir>/...`), examples/tsconfig.json compiles each TypeScript one (npm run
  * typecheck and check:docs run it), and each is run by a test: it is a test file, a test file
  * reaches it through its imports, or a test names its path to run it (a page's commands, the
- * CommonJS sample).
+ * CommonJS sample). The Run panels' editors show programs too: samples of examples/, held to the
+ * same rules, or a package's own source, which its package's tsconfig.json compiles and its
+ * tests reach.
  */
 import { readdirSync, readFileSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -43,7 +45,8 @@ function codeBlocks(): { page: string; file: string | undefined }[] {
   const blocks: { page: string; file: string | undefined }[] = [];
   for (const page of filesUnder('docs', /\.mdx?$/)) {
     const text = readFileSync(path.join(root, page), 'utf8');
-    for (const [, language, meta] of text.matchAll(/^```(\w+)([^\n]*)$/gm)) {
+    // A fence may be indented, as in a list item.
+    for (const [, language, meta] of text.matchAll(/^[ \t]*```(\w+)([^\n]*)$/gm)) {
       if (!CODE_LANGUAGES.has(language ?? '')) continue;
       blocks.push({ page, file: /\bfile=<rootDir>\/(\S+)/.exec(meta ?? '')?.[1] });
     }
@@ -51,9 +54,22 @@ function codeBlocks(): { page: string; file: string | undefined }[] {
   return blocks;
 }
 
-/** The files examples/tsconfig.json compiles. */
-function typeCheckedFiles(): Set<string> {
-  const configPath = path.join(root, 'examples/tsconfig.json');
+/**
+ * The files the Run panels' editors show a reader, from the `!!raw-loader!@site/...` imports of
+ * src/components/RunPanel/examples/<id>/editor*.ts.
+ */
+function editorSources(): string[] {
+  const dir = 'src/components/RunPanel/examples';
+  return filesUnder(dir, /(^|\/)editor[^/]*\.ts$/).flatMap((file) =>
+    [...readFileSync(path.join(root, file), 'utf8').matchAll(/!!raw-loader!@site\/([^'"]+)/g)].map(
+      ([, source]) => source as string,
+    ),
+  );
+}
+
+/** The files examples/tsconfig.json compiles, or another tsconfig.json of the repository. */
+function typeCheckedFiles(tsconfig = 'examples/tsconfig.json'): Set<string> {
+  const configPath = path.join(root, tsconfig);
   const { config } = ts.readConfigFile(configPath, ts.sys.readFile);
   const parsed = ts.parseJsonConfigFileContent(config, ts.sys, path.dirname(configPath));
   return new Set(
@@ -86,8 +102,8 @@ function relativeImports(file: string): string[] {
 }
 
 /** The sample files that tests run: reached through imports from a test, or named by one. */
-function runFiles(): { reached: Set<string>; named: string } {
-  const tests = TEST_DIRS.flatMap((dir) => filesUnder(dir, /\.test\.tsx?$/));
+function runFiles(dirs: readonly string[] = TEST_DIRS): { reached: Set<string>; named: string } {
+  const tests = dirs.flatMap((dir) => filesUnder(dir, /\.test\.tsx?$/));
   const reached = new Set<string>();
   const pending = [...tests];
   while (pending.length > 0) {
@@ -131,5 +147,28 @@ describe('the code samples of the documentation [claim:wp-samples-run] [claim:in
     const { reached, named } = runFiles();
     const unrun = samples.filter((file) => !reached.has(file) && !named.includes(file));
     expect(unrun, 'samples no test imports, directly or not, or names').toEqual([]);
+  });
+
+  it("include what the Run panels' editors show: samples of examples/ or a package's own source, type-checked and run by a test", () => {
+    const sources = [...new Set(editorSources())];
+    // Five panels, one editor each, the triggers panel two: an empty scan would prove nothing.
+    expect(sources.length).toBeGreaterThanOrEqual(5);
+    const checkedSamples = typeCheckedFiles();
+    const { reached } = runFiles();
+    const problems: string[] = [];
+    for (const source of sources) {
+      const pkg = /^packages\/([^/]+)\/src\//.exec(source)?.[1];
+      if (!isFile(source)) problems.push(`${source}: no such file`);
+      else if (source.startsWith('examples/')) {
+        if (!checkedSamples.has(source)) problems.push(`${source}: not type-checked`);
+        if (!reached.has(source)) problems.push(`${source}: no test reaches it`);
+      } else if (pkg !== undefined) {
+        if (!typeCheckedFiles(`packages/${pkg}/tsconfig.json`).has(source))
+          problems.push(`${source}: not type-checked by its package`);
+        if (!runFiles([`packages/${pkg}/test`]).reached.has(source))
+          problems.push(`${source}: no test of its package reaches it`);
+      } else problems.push(`${source}: neither a sample of examples/ nor a package's source`);
+    }
+    expect(problems).toEqual([]);
   });
 });

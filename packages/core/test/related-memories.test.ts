@@ -168,7 +168,7 @@ describe('renderRelatedMemories', () => {
     );
   });
 
-  it("shows a plugin's memory that names a task as an entry of its own, apart from that task's [claim:sp-other-memories]", () => {
+  it("shows a plugin's memory that names a task as an entry of its own, apart from that task's [claim:sp-other-memories] [claim:index-planner-history]", () => {
     const note: Memory = {
       id: 'n2',
       space: 'chat-room-1-user-2',

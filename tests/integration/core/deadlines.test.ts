@@ -463,18 +463,29 @@ describe('stop() with tasks that ignore their signal', () => {
     expect(events.at(-1)).toBe('executor ended');
   });
 
-  it('abandons, and names, a cancelled task whose chain the memory store is slow to store [claim:task-stop-bounded] [claim:obs-tasks-abandoned] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:wp-stop-bounded] [claim:prod-cancelled-ends-at-once] [claim:wp-stop-reverse]', async () => {
+  it('abandons, and names, a cancelled task whose chain the memory store is slow to store [claim:plugin-shutdown-executor-running] [claim:task-stop-bounded] [claim:obs-tasks-abandoned] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:wp-stop-bounded] [claim:prod-cancelled-ends-at-once] [claim:wp-stop-reverse]', async () => {
     const { logger, lines } = capturingLogger();
+    const events: string[] = [];
     /** Takes 3 s to store a chain memory, longer than the grace stop() gives cancelled tasks. */
     class SlowChains extends InMemoryMemoryProvider {
       override async store(memory: Parameters<InMemoryMemoryProvider['store']>[0]) {
-        if (memory.kind === 'chain') await new Promise((resolve) => setTimeout(resolve, 3_000));
+        if (memory.kind === 'chain') {
+          await new Promise((resolve) => setTimeout(resolve, 3_000));
+          events.push('chain stored');
+        }
         return super.store(memory);
       }
     }
     const hangs = recordingExecutor('hang', () => new Promise(() => undefined));
     const { runtime } = await makeRuntime({
-      plugins: [new TestPlugin('tools', { executors: [hangs] })],
+      plugins: [
+        new TestPlugin('tools', {
+          executors: [hangs],
+          shutdown: () => {
+            events.push('plugin shut down');
+          },
+        }),
+      ],
       responses: planner(['tools', 'hang']),
       memory: new SlowChains(),
       options: { shutdown: 'cancel', logger },
@@ -491,6 +502,8 @@ describe('stop() with tasks that ignore their signal', () => {
     const done = await task;
     expect(abandoned).toMatchObject({ taskIds: [done.id], graceMs: 2_000 });
     expect(done.status).toBe('cancelled');
+    // The plugin was shut down while the abandoned task was still storing its chain.
+    expect(events).toEqual(['plugin shut down', 'chain stored']);
   });
 
   it('names in the abandoned line a task that had finished and was storing its chain, which keeps its own status [claim:obs-tasks-abandoned-status]', async () => {

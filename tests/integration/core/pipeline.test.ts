@@ -298,6 +298,31 @@ describe('planning', () => {
     expect(prompt.match(/^- .* UTC, space s, /gm)).toHaveLength(1);
     expect(prompt).not.toContain('fact 1');
   });
+
+  it('takes a plan of { pluginId, action } steps, each with an optional reason the task keeps [claim:index-planner-history]', async () => {
+    const { save, list, plugins } = toolPlugins();
+    const { runtime } = await startedRuntime({
+      plugins,
+      responses: {
+        responses: [
+          {
+            steps: [
+              { pluginId: 'notes', action: 'save', reason: 'the user asked to keep it' },
+              { pluginId: 'notes', action: 'list' },
+            ],
+          },
+          { type: 'continue' },
+        ],
+      },
+    });
+    const task = await runtime.dispatch({ pluginId: 'notes', triggerId: 'message', space: 's' });
+    expect(task.status).toBe('completed');
+    expect([save.calls.length, list.calls.length]).toEqual([1, 1]);
+    expect(task.steps).toEqual([
+      { pluginId: 'notes', action: 'save', reason: 'the user asked to keep it' },
+      { pluginId: 'notes', action: 'list' },
+    ]);
+  });
 });
 
 describe('running steps', () => {

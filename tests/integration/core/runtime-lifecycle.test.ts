@@ -660,7 +660,7 @@ describe('Runtime start', () => {
     ]);
   });
 
-  it('rolls back what started when a plugin fails to initialise, naming the plugin [claim:mpo-shutdown-after] [claim:mpo-first-start-last-stop] [claim:plugin-init-fails] [claim:plugin-init-fails-no-shutdown] [claim:task-start-rollback] [claim:errors-start-failed-sources] [claim:tsdoc-runtime-start-failed] [claim:wp-start-order] [claim:wp-rollback]', async () => {
+  it('rolls back what started when a plugin fails to initialise, naming the plugin [claim:mpo-shutdown-after] [claim:mpo-first-start-last-stop] [claim:plugin-init-fails] [claim:plugin-init-fails-no-shutdown] [claim:plugin-shutdown-failed-start] [claim:task-start-rollback] [claim:errors-start-failed-sources] [claim:tsdoc-runtime-start-failed] [claim:wp-start-order] [claim:wp-rollback]', async () => {
     const events: string[] = [];
     const runtime = await loggingRuntime(events, {
       plugins: [
@@ -691,6 +691,10 @@ describe('Runtime start', () => {
       'shutdown memory',
     ]);
     expect(runtime.status).toBe('stopped');
+    // What the failed start shut down is not shut down again by stop().
+    const shutDown = events.length;
+    await runtime.stop();
+    expect(events).toHaveLength(shutDown);
   });
 
   it('names the model provider that fails to initialise [claim:mpo-shutdown-after] [claim:task-start-rollback] [claim:mpo-init-fails] [claim:errors-start-failed-sources]', async () => {
