@@ -299,7 +299,7 @@ describe('planning', () => {
     expect(prompt).not.toContain('fact 1');
   });
 
-  it('takes a plan of { pluginId, action } steps, each with an optional reason the task keeps [claim:index-planner-history]', async () => {
+  it('takes a plan of { pluginId, action } steps, each with an optional reason the task keeps [claim:index-planner-history] [claim:task-plans-with-related-memories]', async () => {
     const { save, list, plugins } = toolPlugins();
     const { runtime } = await startedRuntime({
       plugins,
