@@ -78,7 +78,7 @@ export interface ModelCapability<K extends string = string> {
 
 /**
  * The options `run` receives for a declared capability: what its config schema returned, or
- * `undefined` for a capability without one (whose callers can pass none).
+ * `undefined` for a capability without one, for which `models.call` takes no options.
  *
  * @inline
  */
