@@ -80,6 +80,8 @@ describe('zod 3 schemas', () => {
 
   it.each([
     [null, 'null'],
+    // A schema left out (from JavaScript) reads "got undefined", not "got a undefined".
+    [undefined, 'undefined'],
     ['{ "type": "object" }', 'a string'],
     [{ type: 'object' }, 'an object that is not a zod schema'],
     [new Date(0), 'an instance of Date, which is not a zod schema'],

@@ -6,6 +6,7 @@ import {
   WeftError,
   type CapabilityAliasGroup,
   type CapabilityMap,
+  type ModelCapability,
   type ModelManager,
 } from '@weft/core';
 import { describe, expect, expectTypeOf, it } from 'vitest';
@@ -23,6 +24,24 @@ import {
 // callable by id with typed input and output.
 
 const schemas = { input: z.object({ text: z.string() }), output: z.object({ ok: z.boolean() }) };
+
+/** A capability whose schemas fill in defaults and transform, so parsing changes the values. */
+const wordCountCapability = defineCapability({
+  id: 'word-count',
+  description: 'Counts the words of a text.',
+  input: z.object({
+    text: z.string().transform((text) => text.split(/\s+/).filter(Boolean)),
+    limit: z.number().int().default(100),
+  }),
+  output: z.object({ count: z.number(), unit: z.string().default('words') }),
+  config: z.object({ strict: z.boolean().default(false) }),
+});
+
+declare module '@weft/core' {
+  interface ICapabilities {
+    'word-count': typeof wordCountCapability;
+  }
+}
 
 describe('defineCapability', () => {
   it('returns a frozen copy of the descriptor with the same fields [claim:cap-define-frozen]', () => {
@@ -265,6 +284,41 @@ describe('capability types', () => {
     // @ts-expect-error -- the sentiment input has `text`, not `body`.
     const wrong = () => runtime.models.call('sentiment', { body: 'x' });
     expect((await errorOf(wrong)).message).toContain('input for capability "sentiment" is invalid');
+  });
+
+  it('types run with the values it sees: input and options as the schemas return them, the result as the output schema accepts it [claim:cap-run-types] [claim:cap-run-validated]', async () => {
+    const seen: unknown[] = [];
+    const wordCount: ModelCapability<'word-count'> = {
+      id: 'word-count',
+      run: async (input, request) => {
+        // The input schema split the text and filled in the limit; the config filled in strict.
+        expectTypeOf(input).toEqualTypeOf<{ text: string[]; limit: number }>();
+        expectTypeOf(request.options).toEqualTypeOf<{ strict: boolean } | undefined>();
+        seen.push(input, request.options);
+        // `unit` has a default in the output schema, so the provider may leave it out.
+        return { count: Math.min(input.text.length, input.limit) };
+      },
+    };
+    expectTypeOf(wordCount.run).returns.resolves.toEqualTypeOf<{
+      count: number;
+      unit?: string | undefined;
+    }>();
+    const runtime = await Runtime.init({
+      models: [
+        new ScriptedModelProvider(),
+        new TestModelProvider('counter', {
+          descriptors: [wordCountCapability],
+          capabilities: [wordCount],
+        }),
+      ],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [],
+      options: { logger: silentLogger },
+    });
+    const result = await runtime.models.call('word-count', { text: ' warp and  weft ' });
+    expect(seen).toEqual([{ text: ['warp', 'and', 'weft'], limit: 100 }, { strict: false }]);
+    expect(result).toEqual({ count: 3, unit: 'words' });
+    expectTypeOf(result).toEqualTypeOf<{ count: number; unit: string }>();
   });
 
   it('makes a misspelt capability id a type error; callDynamic takes any id, untyped [claim:cap-typed-ids] [claim:wp-typed-ids]', async () => {

@@ -1,7 +1,8 @@
+import type * as z from 'zod';
 import type {
   CapabilityDescriptor,
-  CapabilityMap,
   CapabilityTransformEntry,
+  ICapabilities,
 } from '../capabilities/capability.js';
 
 /**
@@ -52,8 +53,10 @@ export interface ModelRequestTask {
 /**
  * One capability as a model provider implements it.
  *
- * @typeParam K - The capability id; when it is a key of {@link ICapabilities} the input and
- * output are typed from its schemas.
+ * @typeParam K - The capability id; when it is a key of {@link ICapabilities} the input, the
+ * options and the result are typed from its schemas, as `run` sees them: the input and options
+ * as the schemas return them (defaults filled in, transforms applied), the result as the output
+ * schema accepts it.
  */
 export interface ModelCapability<K extends string = string> {
   /** The id of the capability this implements. */
@@ -62,17 +65,30 @@ export interface ModelCapability<K extends string = string> {
    * Runs the capability. The input has already been validated against the capability's input
    * schema; the returned value will be validated against its output schema.
    *
-   * @param input - The validated input.
-   * @param request - Per-call options and abort signal.
-   * @returns The capability's output.
+   * @param input - The validated input: what the input schema returned.
+   * @param request - Per-call options (what the config schema returned, when there is one) and
+   * abort signal.
+   * @returns The capability's output, which the output schema then parses.
    */
   run(
-    input: K extends keyof CapabilityMap ? CapabilityMap[K]['input'] : unknown,
-    request: ModelRequestConfig<
-      K extends keyof CapabilityMap ? CapabilityMap[K]['config'] : unknown
-    >,
-  ): Promise<K extends keyof CapabilityMap ? CapabilityMap[K]['output'] : unknown>;
+    input: K extends keyof ICapabilities ? z.output<ICapabilities[K]['input']> : unknown,
+    request: ModelRequestConfig<K extends keyof ICapabilities ? RunOptions<K> : unknown>,
+  ): Promise<K extends keyof ICapabilities ? z.input<ICapabilities[K]['output']> : unknown>;
 }
+
+/**
+ * The options `run` receives for a declared capability: what its config schema returned, or
+ * `undefined` for a capability without one, for which `models.call` takes no options.
+ *
+ * @inline
+ */
+type RunOptions<K extends keyof ICapabilities> = ICapabilities[K] extends {
+  config?: infer C;
+}
+  ? C extends z.ZodType
+    ? z.output<C>
+    : undefined
+  : undefined;
 
 /**
  * Base class of every model provider: a named source of capabilities, such as an

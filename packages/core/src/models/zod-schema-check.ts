@@ -31,7 +31,7 @@ function isZod4Schema(value: unknown): boolean {
 
 /** Names what was passed instead: a zod 3 schema by its type, anything else by its kind. */
 function describeSchemaValue(value: unknown): string {
-  if (value === null) return 'null';
+  if (value === null || value === undefined) return String(value);
   if (typeof value !== 'object' && typeof value !== 'function') return `a ${typeof value}`;
   const definition = (value as { _def?: unknown })._def;
   const typeName =
