@@ -142,6 +142,7 @@ async function main(): Promise<void> {
     ...choices,
     directory: path.resolve(here, choices.directory),
     ...(args.name ? { name: args.name } : {}),
+    packageManager: manager,
     onProgress: (step) => progress.step(step),
     signal: interrupt.signal,
   })

@@ -3,6 +3,7 @@ import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import type { MemoryChoice, ModelChoice } from './choices.js';
 import { CreateWeftError } from './errors.js';
+import type { PackageManager } from './package-manager.js';
 import { assertProjectName } from './project-name.js';
 import { renderProject } from './templates.js';
 import {
@@ -34,6 +35,8 @@ export interface CreateProjectOptions {
   source?: 'registry' | 'workspace';
   /** The clone to pack from, with `source: 'workspace'`. Default: the clone this runs from. */
   workspaceRoot?: string;
+  /** The package manager whose commands the project's README gives. Default: npm. */
+  packageManager?: PackageManager;
   /** Called before each slow step, to show progress. */
   onProgress?: (step: string) => void;
   /**
@@ -128,6 +131,7 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
       memory: options.memory,
       dependencies: { ...OTHER_DEPENDENCIES, ...dependencies },
       dependencyNote,
+      ...(options.packageManager ? { packageManager: options.packageManager } : {}),
     });
     for (const [file, content] of files) {
       const target = path.join(staging, file);

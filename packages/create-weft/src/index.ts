@@ -21,3 +21,4 @@ export {
   weftPackagesFor,
   type PackedPackage,
 } from './weft-packages.js';
+export { PACKAGE_MANAGERS, type PackageManager } from './package-manager.js';

@@ -3,6 +3,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MEMORY_LABELS, MODEL_LABELS, type MemoryChoice, type ModelChoice } from './choices.js';
 import { allowedInstallScripts } from './install-scripts.js';
+import {
+  formatCommand,
+  installCommand,
+  scriptCommand,
+  type PackageManager,
+} from './package-manager.js';
 
 /** templates/ beside src/ and dist/, so the same files serve a clone and the published package. */
 export const TEMPLATES_DIR = fileURLToPath(new URL('../templates/', import.meta.url));
@@ -76,21 +82,45 @@ export interface RenderOptions {
   dependencies: Record<string, string>;
   /** A paragraph for the README about where the Weft packages come from, or ''. */
   dependencyNote: string;
+  /** The package manager whose commands the README gives. Default: npm. */
+  packageManager?: PackageManager;
+}
+
+/** The README's commands, as the user types them with `manager`. */
+function commandValues(manager: PackageManager): Record<string, string> {
+  const run = (script: string) => formatCommand(scriptCommand(manager, script));
+  return {
+    install: formatCommand(installCommand(manager)),
+    runDev: run('dev'),
+    runBuild: run('build'),
+    runStart: run('start'),
+    runTest: run('test'),
+    runTypecheck: run('typecheck'),
+  };
 }
 
 /** Every file of the new project, by path relative to its folder. */
 export async function renderProject(options: RenderOptions): Promise<Map<string, string>> {
   const modelDir = path.join(TEMPLATES_DIR, 'model', options.model);
   const memoryDir = path.join(TEMPLATES_DIR, 'memory', options.memory);
+  const commands = commandValues(options.packageManager ?? 'npm');
+  // A choice's README snippet names commands too; it is filled in before it is spliced in.
+  const section = async (dir: string) =>
+    substitute(
+      (await readFile(path.join(dir, PARTIAL), 'utf8')).trim(),
+      commands,
+      path.join(path.relative(TEMPLATES_DIR, dir), PARTIAL),
+    );
   const values: Record<string, string> = {
     projectName: options.projectName,
     imageName: containerImageName(options.projectName),
     model: MODEL_LABELS[options.model],
     memory: MEMORY_LABELS[options.memory],
-    modelSection: (await readFile(path.join(modelDir, PARTIAL), 'utf8')).trim(),
-    memorySection: (await readFile(path.join(memoryDir, PARTIAL), 'utf8')).trim(),
+    modelSection: await section(modelDir),
+    memorySection: await section(memoryDir),
     dependencyNote: options.dependencyNote,
     port: String(await defaultAgentPort()),
+    ...commands,
   };
 
   const files = new Map<string, string>();

@@ -154,6 +154,49 @@ describe('createProject', () => {
     );
   });
 
+  it.each([
+    [
+      'npm',
+      ['npm install', 'npm run dev', 'npm run build', 'npm start', 'npm test', 'npm run typecheck'],
+    ],
+    [
+      'pnpm',
+      ['pnpm install', 'pnpm dev', 'pnpm build', 'pnpm start', 'pnpm test', 'pnpm typecheck'],
+    ],
+    [
+      'yarn',
+      ['yarn install', 'yarn dev', 'yarn build', 'yarn start', 'yarn test', 'yarn typecheck'],
+    ],
+    [
+      'bun',
+      [
+        'bun install',
+        'bun run dev',
+        'bun run build',
+        'bun run start',
+        'bun run test',
+        'bun run typecheck',
+      ],
+    ],
+  ] as const)(
+    "gives the %s commands in the project's README, the model's section included [claim:create-weft-readme-manager-commands]",
+    async (packageManager, commands) => {
+      const directory = path.join(work, `with-${packageManager}`);
+      await createProject({
+        directory,
+        model: 'ollama',
+        memory: 'memory',
+        source: 'registry',
+        packageManager,
+      });
+      const readme = await readFile(path.join(directory, 'README.md'), 'utf8');
+      for (const command of commands) expect(readme).toContain(`\`${command}\``);
+      // The Ollama section names the commands that stop without it.
+      expect(readme).toContain(`\`${commands[1]}\` and \`${commands[3]}\` stop at once`);
+      if (packageManager !== 'npm') expect(readme).not.toMatch(/\bnpm (run|test|start|install)\b/);
+    },
+  );
+
   it("names the container image in README.md and the Dockerfile after the npm name, without the scope's @ [claim:create-weft-readme-image-name]", async () => {
     const project = await createProject({
       directory: path.join(work, 'support-bot'),
