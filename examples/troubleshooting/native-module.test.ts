@@ -113,6 +113,10 @@ describe('a better-sqlite3 binary built for another Node.js version', () => {
       expect((error as Error).message).toMatch(
         /^Runtime\.start: memory provider "sqlite" failed to initialise: SqliteMemoryProvider "sqlite": cannot open the database ".*chat\.db": Could not locate the bindings file\. Tried:/,
       );
+      // The paths it tried follow once, not again as the cause.
+      expect(
+        (error as Error).message.split('Could not locate the bindings file'),
+      ).toHaveLength(2);
     } finally {
       await runtime.stop();
     }
