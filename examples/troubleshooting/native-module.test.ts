@@ -63,6 +63,9 @@ describe('a better-sqlite3 binary built for another Node.js version', () => {
       expect(message).toMatch(
         /^Runtime\.start: memory provider "sqlite" failed to initialise: SqliteMemoryProvider "sqlite": cannot open the database ".*chat\.db": The module '.*better_sqlite3\.node' \[WEFT_SQLITE_OPEN_FAILED\] \[WEFT_START_FAILED\]\nwas compiled against a different Node\.js version using\nNODE_MODULE_VERSION 115\./,
       );
+      // Node's explanation is quoted once, not appended again after it as the cause.
+      expect(message.split('was compiled against')).toHaveLength(2);
+      expect(message.endsWith('`npm install`).')).toBe(true);
     } finally {
       await runtime.stop();
     }
@@ -110,6 +113,10 @@ describe('a better-sqlite3 binary built for another Node.js version', () => {
       expect((error as Error).message).toMatch(
         /^Runtime\.start: memory provider "sqlite" failed to initialise: SqliteMemoryProvider "sqlite": cannot open the database ".*chat\.db": Could not locate the bindings file\. Tried:/,
       );
+      // The paths it tried follow once, not again as the cause.
+      expect(
+        (error as Error).message.split('Could not locate the bindings file'),
+      ).toHaveLength(2);
     } finally {
       await runtime.stop();
     }

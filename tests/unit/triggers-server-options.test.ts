@@ -3,6 +3,7 @@
  * server option with the default the server applies (the table's claim id is in this
  * test's title).
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import {
   SERVER_DEFAULTS,
   serverOptionsSchema,
 } from '../../packages/core/src/server/server-options';
+import { readPort } from '../../packages/create-weft/templates/base/src/env';
 import { codeRows, readDoc } from './support/doc-tables';
 
 /** The table's default cell as a value: `3000`, `'1mb'`, `[]`; "off" for an option that is off. */
@@ -59,5 +61,22 @@ describe('the default port', () => {
     const settings = readFileSync(path.join(root, 'examples/tutorial-chat/settings.ts'), 'utf8');
     expect(settings).toContain("import { DEFAULT_PORT } from '../getting-started/port.js';");
     expect(settings).toContain("read('CHAT_PORT', String(DEFAULT_PORT))");
+  });
+
+  it('follows PORT, for the docs site and for the agents of Getting started and a generated project alike [claim:trouble-port-env-both]', () => {
+    const root = path.join(__dirname, '../..');
+    // Docusaurus reads its default port from the environment when its utils load.
+    const sitePort = (env: NodeJS.ProcessEnv) =>
+      execFileSync(
+        process.execPath,
+        ['-e', "process.stdout.write(String(require('@docusaurus/utils').DEFAULT_PORT))"],
+        { cwd: root, env, encoding: 'utf8' },
+      );
+    const { PORT: _unset, ...withoutPort } = process.env;
+    expect(sitePort(withoutPort)).toBe('3000');
+    expect(sitePort({ ...withoutPort, PORT: '4123' })).toBe('4123');
+    expect(readPort({ PORT: '4123' })).toBe(4123);
+    const main = readFileSync(path.join(root, 'examples/getting-started/main.ts'), 'utf8');
+    expect(main).toContain('port: Number(process.env.PORT?.trim() || DEFAULT_PORT)');
   });
 });

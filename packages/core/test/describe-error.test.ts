@@ -1,5 +1,6 @@
 import { createServer, connect, type AddressInfo, type LookupFunction } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { WeftError } from '../src/errors/weft-error.js';
 import { describeError } from '../src/internal.js';
 
 /** A port on 127.0.0.1 where nothing listens: one that was free a moment ago. */
@@ -55,5 +56,29 @@ describe('describeError', () => {
     expect(describeError(new Error('disk full', { cause: new Error('disk full') }))).toBe(
       'disk full',
     );
+  });
+
+  it('does not repeat a cause of several lines that a WeftError quotes, whose first line now ends with the code', () => {
+    const node = new Error(
+      "The module '/app/x.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 115.",
+    );
+    const open = new WeftError(
+      'WEFT_INVALID_ARGUMENT',
+      `Store: cannot open the database: ${describeError(node)}`,
+      { cause: node },
+    );
+    const start = new WeftError(
+      'WEFT_START_FAILED',
+      `Runtime.start: memory provider "store" failed to initialise: ${describeError(open)}`,
+      { cause: open },
+    );
+    expect(describeError(open)).toBe(
+      "Store: cannot open the database: The module '/app/x.node' [WEFT_INVALID_ARGUMENT]\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 115.",
+    );
+    expect(describeError(start)).toBe(start.message);
+    expect(describeError(start).split('NODE_MODULE_VERSION 115.')).toHaveLength(2);
+    // A cause that is not quoted is still appended, code marks and all.
+    const other = new WeftError('WEFT_START_FAILED', 'Runtime.start: gave up', { cause: open });
+    expect(describeError(other)).toBe(`${other.message} (${open.message})`);
   });
 });

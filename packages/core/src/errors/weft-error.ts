@@ -127,7 +127,7 @@ export function describeError(error: unknown): string {
     const text = ownText(error);
     const cause = error.cause;
     const causeText = cause instanceof Error ? ownText(cause) : '';
-    if (causeText !== '' && !text.includes(causeText)) {
+    if (causeText !== '' && !withoutCodeMarks(text).includes(withoutCodeMarks(causeText))) {
       return text === '' ? causeText : `${text} (${causeText})`;
     }
     return text;
@@ -138,6 +138,16 @@ export function describeError(error: unknown): string {
   } catch {
     return String(error);
   }
+}
+
+/**
+ * A message without the ` [CODE]` marks a WeftError puts at the end of its first line. A cause
+ * quoted in a WeftError's message has the wrapper's mark inside it when the cause spans several
+ * lines (Node.js's explanation of a native module built for another version, say), so the
+ * quote is recognised without them, and the cause is not appended a second time.
+ */
+function withoutCodeMarks(text: string): string {
+  return text.replace(/(?: \[[A-Z][A-Z0-9_]*\])+(?=\n|$)/g, '');
 }
 
 /**
