@@ -111,11 +111,11 @@ function withCode(message: string, code: string): string {
 }
 
 /**
- * Renders any thrown value as a one-line message, for logs, chains and retry prompts. The text
- * of the error's own `cause` (one level: not the cause's cause) is appended when it is not
- * already part of its message (`fetch failed (connect ECONNREFUSED ...)`), so the reason is not
- * lost. An error with an
- * empty message is described by the errors it aggregates, or else by its `code`: Node.js
+ * Renders any thrown value as a message, for logs, chains and retry prompts: one line unless the
+ * error's own text has several. The text of the error's own `cause` (one level: not the cause's
+ * cause) is appended when it is not already part of its message (`fetch failed (connect
+ * ECONNREFUSED ...)`), so the reason is not lost. An error with an empty message is described
+ * by the errors it aggregates, or else by its `code`: Node.js
  * refuses a connection to a name with several addresses (`localhost` is both `::1` and
  * `127.0.0.1`) with such an `AggregateError`, one reason per address.
  *
