@@ -39,8 +39,8 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
    */
   allowedOrigins?: true | readonly string[];
   /**
-   * Longest a client may take, from connecting, to send the upgrade request's headers. The HTTP
-   * server checks once a second, so a slower client is cut, without an answer, up to 1 s after.
+   * Longest a client may take, from connecting, to send the upgrade request's headers. The plugin
+   * checks once a second, so a slower client is cut, without an answer, up to 1 s after.
    * Default 10000; at most 9007199254740991.
    */
   handshakeTimeoutMs?: number;

@@ -687,6 +687,31 @@ describe('WebSocketPlugin deadlines and limits', () => {
     expect(received).toBe('');
   });
 
+  it('counts handshakeTimeoutMs from connecting, not from the first byte: a client that starts its request just before the deadline gets no second one [claim:wsreadme-handshake-timeout] [claim:wsdoc-handshake-timeout]', async () => {
+    booted = await boot({ handshakeTimeoutMs: 2_000 });
+    const { port } = new URL(booted.url);
+    const socket = tcpConnect(Number(port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+    const started = Date.now();
+    // The HTTP server's own deadline starts again at the first byte: alone, it would cut this
+    // client no sooner than 3.9 s after it connected.
+    const trickle: NodeJS.Timeout[] = [
+      setTimeout(() => socket.write('GET /ws HTTP/1.1\r\n'), 1_900),
+      setTimeout(() => {
+        trickle.push(setInterval(() => socket.write('X-Slow: 1\r\n'), 200));
+      }, 2_000),
+    ];
+    await new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    for (const timer of trickle) clearTimeout(timer);
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(1_950);
+    expect(took).toBeLessThan(3_600);
+    expect(received).toBe('');
+  });
+
   it('counts taskTimeoutMs from the accepted frame: a slow authorizeRoom before it does not use it up [claim:wsreadme-task-timeout-slot]', async () => {
     booted = await boot({
       taskTimeoutMs: 300,
