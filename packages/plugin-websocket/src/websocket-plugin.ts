@@ -174,8 +174,9 @@ export class WebSocketPlugin extends Plugin {
    * @param user - The user id `authenticate` returned for the connections.
    * @param reason - The close reason the clients receive, cut to the 123 bytes websocket
    *   allows. Default `'access revoked'`.
-   * @returns How many open connections it closed (connections it closed before, and refused
-   *   upgrades, are not counted).
+   * @returns How many open connections it closed (connections it closed before, connections
+   *   already closing, which keep the close code they were sent, and refused upgrades are not
+   *   counted).
    * @claim tsdoc-ws-close-connections-of
    */
   closeConnectionsOf(user: string, reason: string = REVOKED_CLOSE.reason): number {
