@@ -144,7 +144,7 @@ const POSITIVE_OPTIONS = [
 
 /**
  * The largest `maxPayloadBytes`: `ws` keeps its cap as a 32-bit integer, and a larger value wraps
- * to zero or below, which it reads as no cap at all.
+ * around, to zero or below, which it reads as no cap at all, or to a far smaller cap.
  */
 const MAX_PAYLOAD_BYTES = 2_147_483_647;
 
@@ -193,7 +193,7 @@ export function resolveOptions(options: WebSocketPluginOptions): ResolvedOptions
       resolved.handshakeTimeoutMs,
     );
   }
-  // ws reads its maxPayload as a 32-bit integer, and a cap that wraps to zero or below is none.
+  // ws reads its maxPayload as a 32-bit integer: a larger cap wraps to none, or to a tiny one.
   if (resolved.maxPayloadBytes > MAX_PAYLOAD_BYTES) {
     throw invalid(
       'maxPayloadBytes',

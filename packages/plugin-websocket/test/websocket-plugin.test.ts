@@ -1143,8 +1143,9 @@ describe('WebSocketPlugin timer options', () => {
     },
   );
 
-  it('refuses a maxPayloadBytes over 2147483647, which ws would read as no cap at all, naming it [claim:wsreadme-payload-max]', async () => {
-    for (const value of [2_147_483_648, 4_294_967_296]) {
+  it('refuses a maxPayloadBytes over 2147483647, which ws would wrap to no cap at all or to a tiny one, naming it [claim:wsreadme-payload-max]', async () => {
+    // ws reads its cap as value | 0: these would be no cap (-2147483648, 0) and a 1-byte cap.
+    for (const value of [2_147_483_648, 4_294_967_296, 4_294_967_297]) {
       let thrown: unknown;
       try {
         new WebSocketPlugin({ trustClientUser: true, maxPayloadBytes: value });
