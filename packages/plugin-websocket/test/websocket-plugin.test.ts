@@ -360,6 +360,19 @@ describe('WebSocketPlugin bad input', () => {
     expect(await booted.memory.query({ limit: 10 })).toEqual([]);
   });
 
+  it('closes the connection with 1008, with no error frame, on a message split into more than 16384 fragments, however small [claim:wsreadme-fragments] [claim:wsdoc-fragments]', async () => {
+    booted = await boot();
+    const client = await open(booted.url);
+    const frames: unknown[] = [];
+    client.socket.on('message', (data) => frames.push(data));
+    // 16385 fragments of one byte: far under maxPayloadBytes, one fragment over ws's cap.
+    for (let index = 0; index < 16_384; index += 1) client.socket.send(' ', { fin: false });
+    client.socket.send(' ', { fin: true });
+    expect((await client.closed).code).toBe(1008);
+    expect(frames).toEqual([]);
+    expect(await booted.memory.query({ limit: 10 })).toEqual([]);
+  });
+
   it('takes a message sent in fragments whose sum is within maxPayloadBytes [claim:wsreadme-payload]', async () => {
     booted = await boot({ maxPayloadBytes: 1024 });
     const client = await open(booted.url);
