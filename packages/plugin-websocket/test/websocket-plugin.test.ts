@@ -702,6 +702,8 @@ describe('WebSocketPlugin deadlines and limits', () => {
 
   it('counts handshakeTimeoutMs from connecting, not from the first byte: a client that starts its request just before the deadline gets no second one [claim:wsreadme-handshake-timeout] [claim:wsdoc-handshake-timeout]', async () => {
     booted = await boot({ handshakeTimeoutMs: 2_000 });
+    // A client that upgraded in time is no longer held to the deadline.
+    const upgraded = await open(booted.url);
     const { port } = new URL(booted.url);
     const socket = tcpConnect(Number(port), '127.0.0.1');
     socket.on('error', () => undefined);
@@ -723,6 +725,9 @@ describe('WebSocketPlugin deadlines and limits', () => {
     expect(took).toBeGreaterThanOrEqual(1_950);
     expect(took).toBeLessThan(3_600);
     expect(received).toBe('');
+    upgraded.send(message('1', 'still here'));
+    expect(await upgraded.next()).toMatchObject({ type: 'accepted', id: '1' });
+    expect(await upgraded.next()).toMatchObject({ type: 'reply', reply: 'echo: still here' });
   });
 
   it('counts taskTimeoutMs from the accepted frame: a slow authorizeRoom before it does not use it up [claim:wsreadme-task-timeout-slot]', async () => {
