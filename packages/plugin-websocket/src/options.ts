@@ -150,8 +150,8 @@ const MAX_PAYLOAD_BYTES = 2_147_483_647;
 
 /**
  * The options that become `setTimeout` or `setInterval` delays, which Node.js runs after 1 ms
- * when they are longer than it keeps. `handshakeTimeoutMs` is not one: the HTTP server compares
- * it with the time a request has taken.
+ * when they are longer than it keeps. `handshakeTimeoutMs` is not one: the plugin and the HTTP
+ * server compare it with the time a connection has taken.
  */
 const TIMER_OPTIONS = [
   'authTimeoutMs',
