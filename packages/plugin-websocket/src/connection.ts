@@ -109,13 +109,16 @@ export class ChatConnection {
    * `closeTimeoutMs`.
    *
    * @param reason - The close reason, cut to the 123 bytes websocket allows.
-   * @returns `false` when the connection was revoked already.
+   * @returns `false` when the connection was revoked already, or was closing already (idle, or
+   *   the plugin's close): its frames are dropped all the same, but its close code stands.
    */
   revoke(reason: string): boolean {
     if (this.revoked) return false;
     this.revoked = true;
     clearTimeout(this.idleTimer);
     clearInterval(this.recheckTimer);
+    // ws sends no second close frame: the client gets the code it was sent already.
+    if (this.socket.readyState !== WebSocket.OPEN) return false;
     const cutOff = setTimeout(() => this.socket.terminate(), this.host.options.closeTimeoutMs);
     cutOff.unref();
     this.socket.once('close', () => clearTimeout(cutOff));

@@ -39,8 +39,8 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
    */
   allowedOrigins?: true | readonly string[];
   /**
-   * Longest a client may take, from connecting, to send the upgrade request's headers. The HTTP
-   * server checks once a second, so a slower client is cut, without an answer, up to 1 s after.
+   * Longest a client may take, from connecting, to send the upgrade request's headers. The plugin
+   * checks once a second, so a slower client is cut, without an answer, up to 1 s after.
    * Default 10000; at most 9007199254740991.
    */
   handshakeTimeoutMs?: number;
@@ -144,14 +144,14 @@ const POSITIVE_OPTIONS = [
 
 /**
  * The largest `maxPayloadBytes`: `ws` keeps its cap as a 32-bit integer, and a larger value wraps
- * to zero or below, which it reads as no cap at all.
+ * around, to zero or below, which it reads as no cap at all, or to a far smaller cap.
  */
 const MAX_PAYLOAD_BYTES = 2_147_483_647;
 
 /**
  * The options that become `setTimeout` or `setInterval` delays, which Node.js runs after 1 ms
- * when they are longer than it keeps. `handshakeTimeoutMs` is not one: the HTTP server compares
- * it with the time a request has taken.
+ * when they are longer than it keeps. `handshakeTimeoutMs` is not one: the plugin and the HTTP
+ * server compare it with the time a connection has taken.
  */
 const TIMER_OPTIONS = [
   'authTimeoutMs',
@@ -193,7 +193,7 @@ export function resolveOptions(options: WebSocketPluginOptions): ResolvedOptions
       resolved.handshakeTimeoutMs,
     );
   }
-  // ws reads its maxPayload as a 32-bit integer, and a cap that wraps to zero or below is none.
+  // ws reads its maxPayload as a 32-bit integer: a larger cap wraps to none, or to a tiny one.
   if (resolved.maxPayloadBytes > MAX_PAYLOAD_BYTES) {
     throw invalid(
       'maxPayloadBytes',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import {
   Plugin,
@@ -98,6 +98,12 @@ export class WebSocketPlugin extends Plugin {
   /** Open connections of each user `authenticate` named. */
   private readonly connectionsByUser = new Map<string, number>();
   private heartbeat: NodeJS.Timeout | undefined;
+  /**
+   * The TCP connections that have not sent an upgrade yet, each with when it connected: cut once
+   * `handshakeTimeoutMs` has passed since then (see `cutSlowHandshakes`).
+   */
+  private readonly awaitingUpgrade = new Map<Socket, number>();
+  private handshakeCheck: NodeJS.Timeout | undefined;
   private runtime: Runtime | undefined;
   private stopping = false;
   private closing: Promise<void> | undefined;
@@ -168,8 +174,9 @@ export class WebSocketPlugin extends Plugin {
    * @param user - The user id `authenticate` returned for the connections.
    * @param reason - The close reason the clients receive, cut to the 123 bytes websocket
    *   allows. Default `'access revoked'`.
-   * @returns How many open connections it closed (connections it closed before, and refused
-   *   upgrades, are not counted).
+   * @returns How many open connections it closed (connections it closed before, connections
+   *   already closing, which keep the close code they were sent, and refused upgrades are not
+   *   counted).
    * @claim tsdoc-ws-close-connections-of
    */
   closeConnectionsOf(user: string, reason: string = REVOKED_CLOSE.reason): number {
@@ -236,7 +243,15 @@ export class WebSocketPlugin extends Plugin {
     server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
       this.answerPlainRequest(request, response),
     );
+    // Node counts its headersTimeout from connecting only until the request's first byte, and
+    // from that byte again: a client that sends one byte just before the deadline would get as
+    // long again. The plugin holds every connection to the deadline from connecting.
+    server.on('connection', (socket: Socket) => {
+      this.awaitingUpgrade.set(socket, performance.now());
+      socket.once('close', () => this.awaitingUpgrade.delete(socket));
+    });
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      this.awaitingUpgrade.delete(socket as Socket);
       this.upgrade(request, socket, head).catch((error: unknown) => {
         // Nothing of a failed upgrade may reach the client or take the process down.
         this.runtime?.logger.error({ error: describeError(error) }, 'websocket: upgrade failed');
@@ -261,6 +276,13 @@ export class WebSocketPlugin extends Plugin {
     this.listeningPort = (server.address() as AddressInfo).port;
     this.heartbeat = setInterval(() => this.beat(), options.heartbeatIntervalMs);
     this.heartbeat.unref();
+    // As often as Node checks its own timeouts, and compared with elapsed time as it does, so a
+    // handshakeTimeoutMs longer than a timer keeps works the same.
+    this.handshakeCheck = setInterval(
+      () => this.cutSlowHandshakes(),
+      Math.min(1_000, options.handshakeTimeoutMs),
+    );
+    this.handshakeCheck.unref();
     this.runtime?.logger.info({ url: this.url }, 'websocket: listening');
   }
 
@@ -388,6 +410,21 @@ export class WebSocketPlugin extends Plugin {
     }
   }
 
+  /**
+   * Cuts, without an answer, every connection that has not sent its upgrade request within
+   * `handshakeTimeoutMs` of connecting. A connection that sent plain HTTP requests instead (each
+   * answered 426) is cut the same way.
+   */
+  private cutSlowHandshakes(): void {
+    const deadline = performance.now() - this.options.handshakeTimeoutMs;
+    for (const [socket, connectedAt] of this.awaitingUpgrade) {
+      if (connectedAt <= deadline) {
+        this.awaitingUpgrade.delete(socket);
+        socket.destroy();
+      }
+    }
+  }
+
   private answerPlainRequest(request: IncomingMessage, response: ServerResponse): void {
     const requestId = randomUUID();
     response.writeHead(426, {
@@ -412,6 +449,7 @@ export class WebSocketPlugin extends Plugin {
   private async closeOnce(): Promise<void> {
     this.stopping = true;
     clearInterval(this.heartbeat);
+    clearInterval(this.handshakeCheck);
     const server = this.server;
     const serverClosed = server
       ? new Promise<void>((resolve) => server.close(() => resolve()))

@@ -95,6 +95,17 @@ describe('WebSocketPlugin.closeConnectionsOf', () => {
     expect(booted.plugin.closeConnectionsOf('nobody')).toBe(0);
   });
 
+  it('does not count a connection that was closing already, which keeps the close code it was sent [claim:wsdoc-revoke] [claim:wsreadme-revoke]', async () => {
+    const { booted, as } = await bootRecording();
+    const ada = await as('ada');
+    // The plugin's close sends every client 1001 at once and then waits for their answers.
+    const closing = booted.plugin.close();
+    expect(booted.plugin.connectionCount).toBe(1);
+    expect(booted.plugin.closeConnectionsOf('ada')).toBe(0);
+    expect((await ada.closed).code).toBe(SHUTDOWN_CLOSE.code);
+    await closing;
+  });
+
   it('leaves open a connection admitted through trustClientUser, whose frames name the user [claim:wsdoc-revoke-trusted]', async () => {
     const { booted } = await bootRecording({ trustClientUser: true, authenticate: () => true });
     const trusted = await open(booted.url);

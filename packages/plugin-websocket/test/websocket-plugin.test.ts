@@ -360,6 +360,19 @@ describe('WebSocketPlugin bad input', () => {
     expect(await booted.memory.query({ limit: 10 })).toEqual([]);
   });
 
+  it('closes the connection with 1008, with no error frame, on a message split into more than 16384 fragments, however small [claim:wsreadme-fragments] [claim:wsdoc-fragments]', async () => {
+    booted = await boot();
+    const client = await open(booted.url);
+    const frames: unknown[] = [];
+    client.socket.on('message', (data) => frames.push(data));
+    // 16385 fragments of one byte: far under maxPayloadBytes, one fragment over ws's cap.
+    for (let index = 0; index < 16_384; index += 1) client.socket.send(' ', { fin: false });
+    client.socket.send(' ', { fin: true });
+    expect((await client.closed).code).toBe(1008);
+    expect(frames).toEqual([]);
+    expect(await booted.memory.query({ limit: 10 })).toEqual([]);
+  });
+
   it('takes a message sent in fragments whose sum is within maxPayloadBytes [claim:wsreadme-payload]', async () => {
     booted = await boot({ maxPayloadBytes: 1024 });
     const client = await open(booted.url);
@@ -685,6 +698,36 @@ describe('WebSocketPlugin deadlines and limits', () => {
     expect(took).toBeGreaterThanOrEqual(1_450);
     expect(took).toBeLessThan(2_800);
     expect(received).toBe('');
+  });
+
+  it('counts handshakeTimeoutMs from connecting, not from the first byte: a client that starts its request just before the deadline gets no second one [claim:wsreadme-handshake-timeout] [claim:wsdoc-handshake-timeout]', async () => {
+    booted = await boot({ handshakeTimeoutMs: 2_000 });
+    // A client that upgraded in time is no longer held to the deadline.
+    const upgraded = await open(booted.url);
+    const { port } = new URL(booted.url);
+    const socket = tcpConnect(Number(port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    await new Promise<void>((resolve) => socket.on('connect', () => resolve()));
+    const started = Date.now();
+    // The HTTP server's own deadline starts again at the first byte: alone, it would cut this
+    // client no sooner than 3.9 s after it connected.
+    const trickle: NodeJS.Timeout[] = [
+      setTimeout(() => socket.write('GET /ws HTTP/1.1\r\n'), 1_900),
+      setTimeout(() => {
+        trickle.push(setInterval(() => socket.write('X-Slow: 1\r\n'), 200));
+      }, 2_000),
+    ];
+    await new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    for (const timer of trickle) clearTimeout(timer);
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(1_950);
+    expect(took).toBeLessThan(3_600);
+    expect(received).toBe('');
+    upgraded.send(message('1', 'still here'));
+    expect(await upgraded.next()).toMatchObject({ type: 'accepted', id: '1' });
+    expect(await upgraded.next()).toMatchObject({ type: 'reply', reply: 'echo: still here' });
   });
 
   it('counts taskTimeoutMs from the accepted frame: a slow authorizeRoom before it does not use it up [claim:wsreadme-task-timeout-slot]', async () => {
@@ -1118,8 +1161,9 @@ describe('WebSocketPlugin timer options', () => {
     },
   );
 
-  it('refuses a maxPayloadBytes over 2147483647, which ws would read as no cap at all, naming it [claim:wsreadme-payload-max]', async () => {
-    for (const value of [2_147_483_648, 4_294_967_296]) {
+  it('refuses a maxPayloadBytes over 2147483647, which ws would wrap to no cap at all or to a tiny one, naming it [claim:wsreadme-payload-max]', async () => {
+    // ws reads its cap as value | 0: these would be no cap (-2147483648, 0) and a 1-byte cap.
+    for (const value of [2_147_483_648, 4_294_967_296, 4_294_967_297]) {
       let thrown: unknown;
       try {
         new WebSocketPlugin({ trustClientUser: true, maxPayloadBytes: value });
