@@ -1198,6 +1198,29 @@ describe('ServerManager', () => {
       });
     });
 
+    it('answers a late client 408 once a check finds it past its deadline: after it, and at most about a second later [claim:prod-slow-clients]', async () => {
+      // With headersTimeout at 1000 ms, Node checks every 1000 ms, as it does with the defaults.
+      const server = await serve([echo], { headersTimeout: 1_000, requestTimeout: 2_000 });
+      const timed = async (bytes: string, drip: string) => {
+        const started = performance.now();
+        const { status } = await rawExchange(server, bytes, { drip });
+        return { status, ms: performance.now() - started };
+      };
+      const [headers, body] = await Promise.all([
+        timed('GET /echo HTTP/1.1\r\nHost: localhost\r\n', 'X-Drip: 1\r\n'),
+        timed(
+          'POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n[',
+          ' ',
+        ),
+      ]);
+      expect(headers.status).toBe(408);
+      expect(headers.ms).toBeGreaterThanOrEqual(1_000);
+      expect(headers.ms).toBeLessThan(2_000 + 500);
+      expect(body.status).toBe(408);
+      expect(body.ms).toBeGreaterThanOrEqual(2_000);
+      expect(body.ms).toBeLessThan(3_000 + 500);
+    });
+
     it('answers 408 to a client whose body is still arriving after requestTimeout, after the middleware ran and before any route handler, with the request id the middleware saw, and to late headers before any middleware [claim:errors-408-cause] [claim:errors-408-late-body] [claim:trig-request-timeout] [claim:trig-request-id]', async () => {
       const server = new ServerManager(
         { port: 0, headersTimeout: 300, requestTimeout: 600 },

@@ -107,10 +107,11 @@ export class SqliteMemoryProvider extends MemoryProvider {
   }
 
   /**
-   * Opens the database, creating the file when missing, switches file databases to WAL mode,
-   * sets the busy timeout and applies pending schema migrations in one transaction. A file in WAL
-   * mode whose schema is current is not written to, so opening it does not wait for another writer. Calling it
-   * on an open provider does nothing; calling it after {@link SqliteMemoryProvider.shutdown}
+   * Opens the database, creating the file when missing, switches file databases to WAL mode
+   * with every commit synced to disk (`synchronous = FULL`), sets the busy timeout and applies
+   * pending schema migrations in one transaction. A file in WAL mode whose schema is current is
+   * not written to, so opening it does not wait for another writer. Calling it on an open
+   * provider does nothing; calling it after {@link SqliteMemoryProvider.shutdown}
    * opens the database again.
    *
    * @throws `WeftError` `WEFT_SQLITE_OPEN_FAILED` when the file cannot be
@@ -145,7 +146,14 @@ export class SqliteMemoryProvider extends MemoryProvider {
       // Switching to WAL rewrites the file's header, so a file this version must refuse is
       // refused first, untouched; migrate() checks again under its write lock.
       const version = refuseNewerSchema(db, label);
-      if (path !== IN_MEMORY_PATH) db.pragma('journal_mode = WAL');
+      if (path !== IN_MEMORY_PATH) {
+        db.pragma('journal_mode = WAL');
+        // SQLite as better-sqlite3 builds it defaults a database in WAL mode to synchronous =
+        // NORMAL, which syncs the log only at checkpoints: a power cut or a crash of the system
+        // could then take back writes that had returned. FULL syncs the log at every commit, so
+        // a memory that was stored stays stored.
+        db.pragma('synchronous = FULL');
+      }
       // A current schema needs no write lock, so opening it never waits for another writer.
       // Otherwise migrate() takes the lock and reads the version again, since another connection
       // may have migrated the file meanwhile.

@@ -48,6 +48,31 @@ describe('SqliteMemoryProvider: persistence and migrations', () => {
     }
   });
 
+  it('syncs every commit to disk (synchronous = FULL), on a new file and on one reopened in WAL mode [claim:sqlite-synced-writes] [claim:tsdoc-sqlite-init]', async () => {
+    // SQLite's default for a database in WAL mode, as better-sqlite3 builds it, is NORMAL (1),
+    // which a power cut can take committed writes back from; FULL is 2.
+    const synchronousOf = (provider: SqliteMemoryProvider): unknown =>
+      (provider as unknown as { connection: { db: Database.Database } }).connection.db.pragma(
+        'synchronous',
+        { simple: true },
+      );
+    const first = await db.open();
+    await first.store({ space: 'room', kind: 'note', content: 'one', metadata: {} });
+    expect(synchronousOf(first)).toBe(2);
+    await first.shutdown();
+    const reopened = await db.open();
+    await reopened.store({ space: 'room', kind: 'note', content: 'two', metadata: {} });
+    expect(synchronousOf(reopened)).toBe(2);
+    const raw = new Database(db.path());
+    try {
+      expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+      // What a connection that does not set it gets: the default the provider overrides.
+      expect(raw.pragma('synchronous', { simple: true })).toBe(1);
+    } finally {
+      raw.close();
+    }
+  });
+
   it('keeps every memory across close and reopen, without re-running migrations [claim:mpm-sqlite-shared] [claim:sqlite-migrations]', async () => {
     const first = await db.open();
     const stored = [];
