@@ -159,7 +159,7 @@ describe.skipIf(process.platform === 'win32')(
         }
       }, 180_000);
 
-      it('stops the start at once, naming the provider, when no Ollama answers [claim:gs-health-on-start]', async () => {
+      it('stops the start at once, naming the provider, when no Ollama answers [claim:gs-health-on-start] [claim:trouble-real-model-ollama]', async () => {
         const start = sectionCommands(PAGE, 'Switch to a real model').find(
           (line) => line.startsWith('node '),
         );
