@@ -47,6 +47,16 @@ describe('CapabilityRegistry', () => {
       output: z.string(),
     });
     expect((await errorOf(() => registry.register(other))).code).toBe('WEFT_DUPLICATE');
+    // The very same descriptor a second time is harmless.
+    const echo = defineCapability({
+      id: 'echo',
+      description: 'Echoes.',
+      input: z.string(),
+      output: z.string(),
+    });
+    registry.register(echo);
+    expect(() => registry.register(echo)).not.toThrow();
+    expect(registry.get('echo')).toBe(echo);
     expect((await errorOf(() => registry.addAliasGroup(['a', 'a']))).code).toBe(
       'WEFT_INVALID_ARGUMENT',
     );
