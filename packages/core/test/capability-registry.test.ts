@@ -14,11 +14,14 @@ describe('defineCapability', () => {
     const defined = defineCapability(descriptor);
     expect(defined).not.toBe(descriptor);
     expect(Object.isFrozen(defined)).toBe(true);
-    const error = await errorOf(() =>
-      defineCapability({ ...descriptor, output: {} as unknown as z.ZodString }),
-    );
-    expect(error.code).toBe('WEFT_UNSUPPORTED_SCHEMA');
-    expect(error.message).toContain('output');
+    // Each of the three schemas is checked: input, output, and config when one is given.
+    for (const part of ['input', 'output', 'config'] as const) {
+      const error = await errorOf(() =>
+        defineCapability({ ...descriptor, [part]: {} as unknown as z.ZodString }),
+      );
+      expect(error.code, part).toBe('WEFT_UNSUPPORTED_SCHEMA');
+      expect(error.message, part).toContain(`the ${part} of capability "echo"`);
+    }
   });
 
   it('refuses an id that does not start with a letter or digit with WEFT_INVALID_ARGUMENT [claim:tsdoc-define-capability-id]', async () => {
@@ -44,6 +47,16 @@ describe('CapabilityRegistry', () => {
       output: z.string(),
     });
     expect((await errorOf(() => registry.register(other))).code).toBe('WEFT_DUPLICATE');
+    // The very same descriptor a second time is harmless.
+    const echo = defineCapability({
+      id: 'echo',
+      description: 'Echoes.',
+      input: z.string(),
+      output: z.string(),
+    });
+    registry.register(echo);
+    expect(() => registry.register(echo)).not.toThrow();
+    expect(registry.get('echo')).toBe(echo);
     expect((await errorOf(() => registry.addAliasGroup(['a', 'a']))).code).toBe(
       'WEFT_INVALID_ARGUMENT',
     );

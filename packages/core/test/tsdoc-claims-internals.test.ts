@@ -86,7 +86,7 @@ describe('TSDoc of createTaskSignal', () => {
 });
 
 describe('TSDoc of hostChecker', () => {
-  it('refuses a missing or empty Host header, and allows a bound host unless it is a wildcard [claim:tsdoc-host-checker-bound] [claim:errors-host-not-allowed-section]', () => {
+  it('refuses a missing or empty Host header, and allows a bound host unless it is a wildcard [claim:tsdoc-host-checker-bound] [claim:errors-host-not-allowed-section] [claim:prod-allowed-hosts-403]', () => {
     const check = hostChecker(['agent.example.com'], 'box.internal');
     expect(check(undefined)).toBe(false);
     expect(check('')).toBe(false);

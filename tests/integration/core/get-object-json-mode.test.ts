@@ -41,12 +41,19 @@ describe('getObject in JSON mode', () => {
       '{"value":42}',
       '["not","wrapped"]',
       '{"value":7}',
+      '{"value":{"city":"Lyon"}}',
     ]);
     expect(await manager.getObject({ schema: z.string(), prompt: 'Say yes.' })).toBe('yes');
     expect(await manager.getObject({ schema: z.number(), prompt: 'A number.' })).toBe(42);
     const mixed = z.union([z.string(), z.number()]);
     expect(await manager.getObject({ schema: mixed, prompt: 'Pick.' })).toBe(7);
-    expect(model.requests).toHaveLength(4);
+    // One member that is not an object is enough for the envelope, an object member beside it.
+    const partlyObject = z.union([z.object({ city: z.string() }), z.string()]);
+    expect(await manager.getObject({ schema: partlyObject, prompt: 'Where?' })).toEqual({
+      city: 'Lyon',
+    });
+    expect(model.requests[4]?.[0]?.content).toContain('"value"');
+    expect(model.requests).toHaveLength(5);
   });
 
   it('takes a scripted object response for an array schema only as the envelope: a bare array is refused and asked again [claim:tst-get-object-envelope]', async () => {
