@@ -3,6 +3,7 @@ import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import type { MemoryChoice, ModelChoice } from './choices.js';
 import { CreateWeftError } from './errors.js';
+import { packageManagerFiles, type PackageManager } from './package-manager.js';
 import { assertProjectName } from './project-name.js';
 import { renderProject } from './templates.js';
 import {
@@ -34,6 +35,13 @@ export interface CreateProjectOptions {
   source?: 'registry' | 'workspace';
   /** The clone to pack from, with `source: 'workspace'`. Default: the clone this runs from. */
   workspaceRoot?: string;
+  /**
+   * The package manager that will install the project. The files it needs beside
+   * `package.json` (pnpm's `pnpm-workspace.yaml`) are written with the others, before the
+   * project is moved into place, so a failure to write them leaves nothing behind either.
+   * Default: npm, which needs none.
+   */
+  packageManager?: PackageManager;
   /** Called before each slow step, to show progress. */
   onProgress?: (step: string) => void;
   /**
@@ -129,6 +137,11 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
       dependencies: { ...OTHER_DEPENDENCIES, ...dependencies },
       dependencyNote,
     });
+    const managerFiles = packageManagerFiles(options.packageManager ?? 'npm', {
+      nativeSqlite: options.memory === 'sqlite',
+      pinned: source === 'registry' ? weftPackages.map((pkg) => `${pkg}@${ownVersion()}`) : [],
+    });
+    for (const [file, content] of managerFiles) files.set(file, content);
     for (const [file, content] of files) {
       const target = path.join(staging, file);
       await mkdir(path.dirname(target), { recursive: true });
