@@ -7,6 +7,7 @@
  * to the workspace sources, so nothing is installed.
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProject } from '../../packages/create-weft/src/create-project';
+import { sectionCommands } from '../support/page-commands';
 import { startAgent, startAgentExpectingExit } from './support/agent-process';
 import { postMessage } from './support/messages';
 
@@ -21,6 +23,41 @@ const run = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
 const example = path.join(root, 'examples/add-a-plugin');
 const MINUTE = 60_000;
+const PAGE = path.join(root, 'docs/getting-started.md');
+const SECTION = 'Add a plugin to your project';
+
+/**
+ * What the section asks the running agent: the message of its `curl`, and the question its prose
+ * sends "the same way", with the status and the error the prose says the agent answers.
+ */
+function pageQuestions(): {
+  url: string;
+  body: { user: string; text: string };
+  unknownZone: { text: string; status: number; error: string };
+} {
+  const [curl, ...rest] = sectionCommands(PAGE, SECTION);
+  expect(rest).toEqual([]);
+  const url = /curl .*?(http:\/\/\S+)\/messages/.exec(curl ?? '')?.[1];
+  const data = /-d '([^']+)'/.exec(curl ?? '')?.[1];
+  if (!url || !data) throw new Error(`"${SECTION}" has no curl that posts a message any more`);
+  const markdown = readFileSync(PAGE, 'utf8');
+  const section = markdown.slice(markdown.indexOf(`\n## ${SECTION}\n`));
+  const asked =
+    /Ask `([^`]+)` the same way and the agent answers `(\d{3})` with `"error": ("(?:[^"\\]|\\.)*")`/.exec(
+      section,
+    );
+  if (!asked) throw new Error(`"${SECTION}" no longer says what the agent answers to a bad zone`);
+  return {
+    url,
+    body: JSON.parse(data) as { user: string; text: string },
+    unknownZone: {
+      text: asked[1] as string,
+      status: Number(asked[2]),
+      error: JSON.parse(asked[3] as string) as string,
+    },
+  };
+}
+
 /** `npm run dev` without the watcher, loading `@weft/*` from the workspace sources. */
 const TSX_MAIN = [
   process.execPath,
@@ -146,8 +183,10 @@ describe('adding a plugin to a generated project, as the page says', () => {
   );
 
   it(
-    'runs: a question about the time reaches the clock, and its unknown-zone error reaches the user [claim:exec-expose-generated] [claim:gs-422] [claim:gs-add-plugin-wire]',
+    "runs: the page's questions reach the clock, and its unknown-zone error reaches the user [claim:exec-expose-generated] [claim:gs-422] [claim:gs-add-plugin-wire] [claim:gs-add-plugin-followed]",
     async () => {
+      const { url, body, unknownZone } = pageQuestions();
+      expect(url).toBe('http://127.0.0.1:8787');
       const agent = await startAgent(
         project,
         { ...process.env, PORT: '0', WEFT_LOG_LEVEL: 'silent' },
@@ -158,14 +197,21 @@ describe('adding a plugin to a generated project, as the page says', () => {
         const time = await postMessage(agent.url, { user: 'ada', text: 'What time is it?' });
         expect(time.status).toBe(200);
         expect(time.body.reply).toMatch(/^It is \d\d:\d\d in UTC\.$/);
-        const unknown = await postMessage(agent.url, { user: 'ada', text: 'time in Mars/Olympus' });
+        // The section's curl: "The reply is the time in Tokyo".
+        expect(body.text).toContain('Asia/Tokyo');
+        const tokyo = await postMessage(agent.url, body);
+        expect(tokyo.status).toBe(200);
+        expect(tokyo.body.reply).toMatch(/^It is \d\d:\d\d in Asia\/Tokyo\.$/);
+        // "Ask `What time is it in Mars/Olympus?` the same way".
+        const unknown = await postMessage(agent.url, { ...body, text: unknownZone.text });
         expect(unknown).toEqual({
+          status: unknownZone.status,
+          body: { taskId: expect.any(String), status: 'failed', error: unknownZone.error },
+        });
+        expect(unknownZone).toEqual({
+          text: 'What time is it in Mars/Olympus?',
           status: 422,
-          body: {
-            taskId: expect.any(String),
-            status: 'failed',
-            error: '"Mars/Olympus" is not a time zone I know; name one such as Europe/Paris.',
-          },
+          error: '"Mars/Olympus" is not a time zone I know; name one such as Europe/Paris.',
         });
       } finally {
         await agent.stop();

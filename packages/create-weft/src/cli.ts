@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as prompts from '@clack/prompts';
 import { parseArguments, USAGE, type Arguments } from './arguments.js';
@@ -18,13 +17,11 @@ import { CreateWeftError } from './errors.js';
 import { installDependencies } from './install-dependencies.js';
 import { createProgress } from './progress.js';
 import { defaultAgentPort } from './templates.js';
-import { ownVersion, weftPackagesFor } from './weft-packages.js';
 import {
   createCommand,
   detectPackageManager,
   formatCommand,
   installCommand,
-  packageManagerFiles,
   scriptCommand,
   type PackageManager,
 } from './package-manager.js';
@@ -125,6 +122,9 @@ async function main(): Promise<void> {
   const manager = detectPackageManager(process.env.npm_config_user_agent);
   prompts.intro('create-weft');
   const choices = await complete(args, manager);
+  // Read before anything is written: once the project is in place, nothing may fail, as a
+  // failure is reported with "Nothing was written".
+  const port = await defaultAgentPort();
   const progress = createProgress();
   // `npm run` and `npm create` run in another folder; INIT_CWD is where the user typed.
   const here = process.env.INIT_CWD ?? process.cwd();
@@ -166,16 +166,6 @@ async function main(): Promise<void> {
   // A path that climbs more than one level reads better as the absolute one.
   const shown = relative.startsWith(`..${path.sep}..`) ? project.directory : relative;
   const created = `Created ${project.name} with --model ${choices.model} --memory ${choices.memory}.`;
-  const managerFiles = packageManagerFiles(manager, {
-    nativeSqlite: choices.memory === 'sqlite',
-    pinned:
-      project.source === 'registry'
-        ? weftPackagesFor(choices).map((name) => `${name}@${ownVersion()}`)
-        : [],
-  });
-  for (const [file, content] of managerFiles) {
-    await writeFile(path.join(project.directory, file), content);
-  }
   const installed = !args.skipInstall && (await install(manager, project.directory, created));
   const steps = [
     `cd ${shown}`,
@@ -185,7 +175,6 @@ async function main(): Promise<void> {
   ];
   prompts.note(steps.join('\n'), installed ? 'Next:' : `${created} Next:`);
   // The docs site and many dev servers hold 3000: say where this agent will be instead.
-  const port = await defaultAgentPort();
   prompts.outro(
     `\`${formatCommand(scriptCommand(manager, 'dev'))}\` listens on http://127.0.0.1:${port} (PORT in .env changes it). README.md explains every file.`,
   );

@@ -3,7 +3,7 @@ import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/prom
 import path from 'node:path';
 import type { MemoryChoice, ModelChoice } from './choices.js';
 import { CreateWeftError } from './errors.js';
-import type { PackageManager } from './package-manager.js';
+import { packageManagerFiles, type PackageManager } from './package-manager.js';
 import { assertProjectName } from './project-name.js';
 import { renderProject } from './templates.js';
 import {
@@ -35,7 +35,12 @@ export interface CreateProjectOptions {
   source?: 'registry' | 'workspace';
   /** The clone to pack from, with `source: 'workspace'`. Default: the clone this runs from. */
   workspaceRoot?: string;
-  /** The package manager whose commands the project's README gives. Default: npm. */
+  /**
+   * The package manager that will install the project: the project's README gives its commands,
+   * and the files it needs beside `package.json` (pnpm's `pnpm-workspace.yaml`) are written with
+   * the others, before the project is moved into place, so a failure to write them leaves
+   * nothing behind either. Default: npm, which needs none.
+   */
   packageManager?: PackageManager;
   /** Called before each slow step, to show progress. */
   onProgress?: (step: string) => void;
@@ -133,6 +138,11 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
       dependencyNote,
       ...(options.packageManager ? { packageManager: options.packageManager } : {}),
     });
+    const managerFiles = packageManagerFiles(options.packageManager ?? 'npm', {
+      nativeSqlite: options.memory === 'sqlite',
+      pinned: source === 'registry' ? weftPackages.map((pkg) => `${pkg}@${ownVersion()}`) : [],
+    });
+    for (const [file, content] of managerFiles) files.set(file, content);
     for (const [file, content] of files) {
       const target = path.join(staging, file);
       await mkdir(path.dirname(target), { recursive: true });

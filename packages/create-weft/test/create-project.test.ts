@@ -111,6 +111,30 @@ describe('createProject', () => {
     },
   );
 
+  // The command's last line says "README.md explains every file".
+  it.each(combinations)(
+    "--model %s --memory %s: README.md names every file of the project, as the page's table does",
+    async (model, memory) => {
+      const directory = path.join(work, 'readme-check');
+      const project = await createProject({
+        directory,
+        model,
+        memory,
+        source: 'registry',
+        packageManager: 'pnpm',
+      });
+      const readme = await readFile(path.join(directory, 'README.md'), 'utf8');
+      const named = new Set(
+        project.files
+          .filter((file) => file !== 'README.md')
+          .map((file) => (file.startsWith('test/') ? 'test/' : file)),
+      );
+      expect(named).toContain('src/env.ts');
+      expect(named).toContain('pnpm-workspace.yaml');
+      for (const file of named) expect(readme, file).toContain(`\`${file}\``);
+    },
+  );
+
   // Issue 39: .env.example described variables some projects did not read, and left out HOST
   // and WEFT_MEMORY_PATH, which they do.
   it.each(combinations)(
