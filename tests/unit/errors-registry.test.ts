@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   loadErrorRegistries,
@@ -51,6 +52,48 @@ function raisedCodes(): Map<string, string[]> {
     }
   }
   return raised;
+}
+
+/**
+ * Each `new …Error('WEFT_…', …, { status: <number> })` of the sources outside the registries: a
+ * code thrown with an HTTP status written beside it, and where.
+ */
+function thrownStatuses(): { code: string; status: number; where: string }[] {
+  const found: { code: string; status: number; where: string }[] = [];
+  for (const { path, text } of packageSources()) {
+    const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if (
+        ts.isNewExpression(node) &&
+        /Error$/.test(node.expression.getText(file)) &&
+        node.arguments?.[0] !== undefined &&
+        ts.isStringLiteral(node.arguments[0]) &&
+        node.arguments[0].text.startsWith('WEFT_')
+      ) {
+        const code = node.arguments[0].text;
+        for (const argument of node.arguments.slice(1)) {
+          if (!ts.isObjectLiteralExpression(argument)) continue;
+          for (const property of argument.properties) {
+            if (
+              ts.isPropertyAssignment(property) &&
+              property.name.getText(file) === 'status' &&
+              ts.isNumericLiteral(property.initializer)
+            ) {
+              const line = file.getLineAndCharacterOfPosition(node.getStart(file)).line + 1;
+              found.push({
+                code,
+                status: Number(property.initializer.text),
+                where: `${path}:${line}`,
+              });
+            }
+          }
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(file);
+  }
+  return found;
 }
 
 describe('error registries', () => {
@@ -145,6 +188,25 @@ describe('error registries', () => {
 
   // Every generated file is formatted with Prettier, the errors page among them: on a loaded
   // two-core machine that once took longer than the default deadline beside other test files.
+  it('state the HTTP status each code is thrown with, where the sources give one [claim:cg-error-status-matches]', () => {
+    const registered = new Map<string, readonly number[]>();
+    for (const { registry } of registries) {
+      for (const [code, entry] of Object.entries(registry.codes)) {
+        if (entry.status !== undefined) registered.set(code, [entry.status].flat());
+      }
+    }
+    const thrown = thrownStatuses();
+    const wrong = thrown
+      .filter(({ code, status }) => !(registered.get(code) ?? []).includes(status))
+      .map(
+        ({ code, status, where }) =>
+          `${where}: throws ${code} with status ${status}; its registry entry says ${registered.get(code)?.join(' or ') ?? 'none'}`,
+      );
+    // The sources throw many codes with a status literal: the check reads them.
+    expect(thrown.length).toBeGreaterThan(10);
+    expect(wrong).toEqual([]);
+  });
+
   it(
     'match the committed code unions and errors page (npm run generate:references) [claim:cg-references-generated] [claim:cg-references-checks] [claim:cfg-generated-checked]',
     {

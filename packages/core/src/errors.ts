@@ -305,6 +305,7 @@ export const CORE_ERRORS = {
     WEFT_BULKHEAD_FULL: {
       summary:
         'A call waited longer than `bulkhead.maxWaitMs` for a dependency whose every slot was taken.',
+      status: 503,
       raisedBy:
         'the bulkhead of a model provider, plugin or memory provider, as a failed step’s error or a task’s planning error; for a review after a step that got no slot of a model provider’s, only in the log, on the `pipeline review failed; keeping the remaining steps` line (the task keeps its steps); for the memory provider’s, also in the log line of a memory the runtime could not store or read for a task (`could not store memory`, `could not read the space’s history; planning the task without it`), which then runs without it',
       raisers: ['core/src/bulkhead/bulkhead.ts#Bulkhead.waitForSlot'],
