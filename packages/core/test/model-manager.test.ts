@@ -349,7 +349,7 @@ describe('ModelManager.call', () => {
     expect(signals[1]).toBe(own);
   });
 
-  it("does not call the provider when the call's signal has aborted already, and throws its reason [claim:tsdoc-models-aborted-not-called] [claim:task-aborted-call-not-sent]", async () => {
+  it("does not call the provider when the call's signal has aborted already, and throws its reason [claim:tsdoc-models-aborted-not-called] [claim:task-aborted-call-not-sent] [claim:cap-request-signal-aborted]", async () => {
     let runs = 0;
     const models = managerOf(
       textModel('alpha', async () => {
