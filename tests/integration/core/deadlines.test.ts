@@ -277,6 +277,29 @@ describe('task deadline', () => {
     expect(model.requests).toHaveLength(0);
   });
 
+  it('does not send a model call an executor makes after its task timed out [claim:task-aborted-call-not-sent]', async () => {
+    const late = deferred();
+    let outcome: unknown;
+    const ignores = recordingExecutor('late', async (_task, context) => {
+      // Ignores its signal: waits past the deadline, then asks the model.
+      await late.promise;
+      outcome = await context.models.generateText('still there?').catch((error: unknown) => error);
+      return { success: true };
+    });
+    const { runtime, model } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [ignores] })],
+      responses: planner(['tools', 'late']),
+      options: { taskTimeoutMs: 150 },
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
+    expect(task.status).toBe('failed');
+    expect(model.requests).toHaveLength(1);
+    late.resolve();
+    await waitFor(() => outcome !== undefined);
+    expect(String(outcome)).toContain('WEFT_TASK_TIMEOUT');
+    expect(model.requests).toHaveLength(1);
+  });
+
   it('gives each task its own signal, so listeners do not pile up on one [claim:wp-deadline]', async () => {
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
