@@ -349,6 +349,34 @@ describe('ModelManager.call', () => {
     expect(signals[1]).toBe(own);
   });
 
+  it("does not call the provider when the call's signal has aborted already, and throws its reason [claim:tsdoc-models-aborted-not-called] [claim:task-aborted-call-not-sent] [claim:cap-request-signal-aborted]", async () => {
+    let runs = 0;
+    const models = managerOf(
+      textModel('alpha', async () => {
+        runs += 1;
+        return { text: '{"ok": true}' };
+      }),
+    );
+    const ended = new AbortController();
+    const reason = new WeftError('WEFT_TASK_TIMEOUT', 'the task ran past its time limit');
+    ended.abort(reason);
+    const view = models.withSignal(ended.signal);
+
+    await expect(view.call('text-generation', hello)).rejects.toBe(reason);
+    await expect(
+      view.getObject({ schema: z.object({ ok: z.boolean() }), prompt: 'ok?' }),
+    ).rejects.toBe(reason);
+    await expect(
+      models.call('text-generation', hello, { signal: AbortSignal.abort(reason) }),
+    ).rejects.toBe(reason);
+    expect(runs).toBe(0);
+    // A live signal still reaches the provider.
+    await expect(models.generateText('hi', { signal: new AbortController().signal })).resolves.toBe(
+      '{"ok": true}',
+    );
+    expect(runs).toBe(1);
+  });
+
   it('throws naming the capability when no provider offers it [claim:cap-no-provider] [claim:tsdoc-models-unknown]', async () => {
     const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
     const error = await errorOf(models.call('sentiment', { text: 'x' }));

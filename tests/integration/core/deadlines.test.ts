@@ -250,6 +250,56 @@ describe('task deadline', () => {
     });
   });
 
+  it('makes no planning call when the history read it waited for returns after the deadline [claim:task-cost-one-plan] [claim:task-aborted-call-not-sent]', async () => {
+    /** Holds every read until the test lets it go, like a store that answers very late. */
+    class LateReads extends InMemoryMemoryProvider {
+      readonly gate = deferred();
+      reads = 0;
+      override async query(options: Parameters<InMemoryMemoryProvider['query']>[0]) {
+        this.reads += 1;
+        await this.gate.promise;
+        return super.query(options);
+      }
+    }
+    const memory = new LateReads();
+    const { runtime, model } = await startedRuntime({
+      memory,
+      responses: planner(['echo', 'reply']),
+      options: { taskTimeoutMs: 150 },
+    });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });
+    expect(task.status).toBe('failed');
+    expect(task.chain.at(-1)?.error).toContain('during planning');
+    expect(memory.reads).toBe(1);
+    // The read answers now; the planning the task no longer waits for must not reach the model.
+    memory.gate.resolve();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('does not send a model call an executor makes after its task timed out [claim:task-aborted-call-not-sent]', async () => {
+    const late = deferred();
+    let outcome: unknown;
+    const ignores = recordingExecutor('late', async (_task, context) => {
+      // Ignores its signal: waits past the deadline, then asks the model.
+      await late.promise;
+      outcome = await context.models.generateText('still there?').catch((error: unknown) => error);
+      return { success: true };
+    });
+    const { runtime, model } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [ignores] })],
+      responses: planner(['tools', 'late']),
+      options: { taskTimeoutMs: 150 },
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
+    expect(task.status).toBe('failed');
+    expect(model.requests).toHaveLength(1);
+    late.resolve();
+    await waitFor(() => outcome !== undefined);
+    expect(String(outcome)).toContain('WEFT_TASK_TIMEOUT');
+    expect(model.requests).toHaveLength(1);
+  });
+
   it('gives each task its own signal, so listeners do not pile up on one [claim:wp-deadline]', async () => {
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);

@@ -30,6 +30,24 @@ describe('the planning prompt', () => {
     expect(prompt).toContain('Data: {"floor":3,"urgent":true}');
   });
 
+  it('names trigger data that has no JSON form, and plans the task all the same [claim:task-planner-sees-trigger] [claim:task-cost-one-plan]', async () => {
+    const { runtime, model } = await startedRuntime({
+      responses: { fallback: { steps: [] } },
+    });
+    const task = await runtime.dispatch({
+      pluginId: 'echo',
+      triggerId: 'incoming',
+      space: 'desk-8',
+      message: 'count this',
+      data: { count: 12n },
+    });
+    expect(model.requests).toHaveLength(1);
+    const prompt = model.requests[0]?.map((message) => message.content).join('\n') ?? '';
+    expect(prompt).toContain('Message: count this');
+    expect(prompt).toContain('Data: data with no JSON form');
+    expect(task.status).toBe('completed');
+  });
+
   it("shows the step limit, and a pipeline's JSON Schema in getObject's system prompt [claim:task-planner-sees-limit-schema]", async () => {
     const { runtime, model } = await startedRuntime({
       responses: { fallback: { steps: [] } },

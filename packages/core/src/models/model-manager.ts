@@ -235,6 +235,8 @@ export class ModelManager {
    * input, options or output do not match, or `WEFT_PROVIDER_FAILED` when the provider throws
    * something other than a WeftError; a provider's own WeftError (such as
    * `WEFT_OPENAI_TIMEOUT`) is rethrown as it is, so its code and details reach the caller.
+   * @throws The reason of the request's signal (or of the view's, see
+   * {@link ModelManager.withSignal}) when it has aborted already: the provider is not called.
    *
    * @example
    * ```ts
@@ -247,6 +249,7 @@ export class ModelManager {
    * ```
    * @claim tsdoc-models-unknown
    * @claim tsdoc-models-provider-error
+   * @claim tsdoc-models-aborted-not-called
    */
   async callDynamic(
     capability: string,
@@ -310,6 +313,10 @@ export class ModelManager {
         )
       : requestedOptions;
 
+    // A call whose signal has aborted already (its task timed out or was cancelled while the
+    // caller awaited something else) is not made: the provider would be paid for an answer
+    // nobody reads. The signal's reason is thrown as it is, as an abort mid-call rejects.
+    request.signal?.throwIfAborted();
     const started = performance.now();
     let output: unknown;
     try {

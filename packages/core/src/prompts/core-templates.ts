@@ -59,7 +59,8 @@ function present<T>(value: T | null | undefined): value is T {
 function triggerLines(trigger: Context): string {
   let lines = `Trigger: ${trigger.pluginId}/${trigger.action}\n`;
   if (present(trigger.message)) lines += `Message: ${trigger.message}\n`;
-  if (present(trigger.data)) lines += `Data: ${JSON.stringify(trigger.data)}\n`;
+  // Data with no JSON form is named, as in the review prompt: it must not fail the planning.
+  if (present(trigger.data)) lines += `Data: ${jsonOf(trigger.data) ?? NO_JSON_FORM}\n`;
   return lines;
 }
 
@@ -87,7 +88,7 @@ function itemSummary(item: Context): string {
   return item.message || 'no data';
 }
 
-/** What the review prompt shows for a step's data that has no JSON form. */
+/** What the prompts show for data that has no JSON form (a step's, or the trigger's). */
 const NO_JSON_FORM = 'data with no JSON form';
 
 /** The JSON of a value, or `undefined` when it has none. */
