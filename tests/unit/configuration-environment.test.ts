@@ -26,8 +26,18 @@ function withoutComments(text: string): string {
 const READ =
   /\benv(?:\.([A-Z][A-Z0-9_]*|npm_[a-z0-9_]+)\b|\[\s*['"]([A-Z][A-Z0-9_]*|npm_[a-z0-9_]+)['"]\s*\])/g;
 
+/**
+ * A quoted `'npm_*'` name, which code reads through a lookup (`env[variable]` over a table of
+ * names, as create-weft reads the options npm kept for itself).
+ */
+const QUOTED_NPM_NAME = /['"](npm_[a-z0-9_]+)['"]/g;
+
 function readsOf(file: SourceFile): string[] {
-  return [...withoutComments(file.text).matchAll(READ)].map((match) => match[1] ?? match[2] ?? '');
+  const code = withoutComments(file.text);
+  return [
+    ...[...code.matchAll(READ)].map((match) => match[1] ?? match[2] ?? ''),
+    ...[...code.matchAll(QUOTED_NPM_NAME)].map((match) => match[1] ?? ''),
+  ];
 }
 
 function scannedFiles(): SourceFile[] {
