@@ -145,6 +145,15 @@ describe('model calls per task', () => {
     expect(reviewed.plan + reviewed.review + reviewed.executor).toBe(3);
   });
 
+  it('reviewFinalStep reviews once per task, and again after the last of the steps a final review adds [claim:cfg-review-final-step]', async () => {
+    expect(await callsFor(['ok'], { reviewFinalStep: true })).toMatchObject({ plan: 1, review: 1 });
+    // The final review adds two steps: the first has one left after it, the second is last again.
+    const two = ['ok', 'ok'].map((action) => ({ pluginId: 'work', action }));
+    expect(
+      await callsFor(['ok'], { reviewFinalStep: true }, 0, [{ type: 'replace', steps: two }]),
+    ).toEqual({ plan: 1, review: 3, executor: 3, status: 'completed', ran: 3 });
+  });
+
   it("reviewFinalStep is heeded only by 'always': a successful last step gets no review under 'on-failure' or 'never' [claim:mpo-final-review-always-only]", async () => {
     for (const pipelineReview of ['on-failure', 'never'] as const) {
       expect(await callsFor(['ok', 'ok'], { pipelineReview, reviewFinalStep: true })).toMatchObject(

@@ -80,7 +80,8 @@ export interface RuntimeOptions {
   pipelineReview?: PipelineReview;
   /**
    * Whether `always` also reviews after the last planned step when it succeeded. That review
-   * costs one model call per task and can only add steps. Default `false`.
+   * can only add steps, and each one is a model call: one per task, and one more after the last
+   * of any steps it adds. Default `false`.
    * @claim tsdoc-options-default-review-final-step
    */
   reviewFinalStep?: boolean;

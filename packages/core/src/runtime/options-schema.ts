@@ -46,7 +46,7 @@ export const optionsSchema = z
       .boolean()
       .default(false)
       .describe(
-        "With `pipelineReview: 'always'`, also review after the last planned step when it succeeded. That review costs one model call per task and can only add steps.",
+        "With `pipelineReview: 'always'`, also review after the last planned step when it succeeded. That review can only add steps, and each one is a model call: one per task, and one more after the last of any steps it adds. <!-- claim: cfg-review-final-step -->",
       ),
     relatedMemories: z
       .number()
