@@ -43,7 +43,7 @@ export interface RuntimeConfig {
   /**
    * Keeps each space's tasks in order across several runtimes that share a store, such as
    * `PostgresSpaceCoordinator` of `@weft/coordinator-postgres`. Without one, the order holds
-   * within this process only.
+   * within this runtime only, not between two runtimes, even in one process.
    */
   coordinator?: SpaceCoordinator;
   /** Tuning; every field has a default. */
