@@ -27,7 +27,6 @@ export const bulkheadOptionsSchema = z
     limits: z
       .record(z.string(), positiveInteger)
       .default({})
-      .meta({ typeLabel: '`Record<string, number>`' })
       .describe(
         "A limit per dependency instead of `maxConcurrent`, keyed `model:<provider id>`, `plugin:<plugin id>` or `memory:<provider id>`, such as `{ 'plugin:weather': 1 }`. A key that names no configured provider or plugin is an error.",
       ),
