@@ -61,6 +61,17 @@ describe('environment variables', () => {
     expect(unlisted).toEqual([]);
   });
 
+  it('finds the variables read by a computed name: such a read is in a file that quotes the names it looks up', () => {
+    // `env[variable]` with a name from elsewhere would hide the variable from the check above.
+    const computed = /\benv\[\s*[A-Za-z_$][\w$]*\s*\]/;
+    const files = scannedFiles().filter((file) => computed.test(withoutComments(file.text)));
+    expect(files.map((file) => file.path)).toContain('packages/create-weft/src/arguments.ts');
+    const unquoted = files.filter(
+      (file) => [...withoutComments(file.text).matchAll(QUOTED_NPM_NAME)].length === 0,
+    );
+    expect(unquoted.map((file) => file.path)).toEqual([]);
+  });
+
   it('is read where the list says, with the default the list shows', () => {
     for (const variable of ENVIRONMENT_VARIABLES) {
       for (const path of variable.readIn) {
