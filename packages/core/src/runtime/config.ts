@@ -233,6 +233,13 @@ export function checkConfigShape(config: RuntimeConfig): {
       else if (ids.has(model.id))
         problems.push(`model "${model.id}": two providers share this id; give each a unique id`);
       ids.add(model.id);
+      // Iterated by the registry checks, which a list that is not one would crash (from JavaScript).
+      for (const field of ['descriptors', 'transforms'] as const) {
+        const list: unknown = model[field];
+        if (list !== undefined && !Array.isArray(list)) {
+          problems.push(`model "${model.id}": ${field} must be an array, got ${describe(list)}`);
+        }
+      }
       if (!Array.isArray(model.capabilities)) {
         problems.push(`model "${model.id}": capabilities must be an array`);
         return;
