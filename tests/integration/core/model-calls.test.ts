@@ -58,7 +58,7 @@ async function callsFor(
 }
 
 describe('model calls per task', () => {
-  it("'always' (the default) reviews after every step but a successful last one [claim:mpo-scripted-order] [claim:task-review-policy-always] [claim:prod-review-policies] [claim:tst-no-final-review] [claim:wp-review-default] [claim:task-review-count-always] [claim:index-review-default] [claim:tut-default-skips-final-review] [claim:testing-call-count-policy] [claim:task-cost-one-plan]", async () => {
+  it("'always' (the default) reviews after every step but a successful last one [claim:mpo-scripted-order] [claim:task-review-policy-always] [claim:prod-review-policies] [claim:tst-no-final-review] [claim:wp-review-default] [claim:task-review-count-always] [claim:index-review-default] [claim:tut-default-skips-final-review] [claim:testing-call-count-policy] [claim:task-cost-one-plan] [claim:cfg-pipeline-review]", async () => {
     expect(await callsFor(['ok', 'ok', 'ok'], {})).toEqual({
       plan: 1,
       review: 2,
@@ -79,7 +79,7 @@ describe('model calls per task', () => {
     });
   });
 
-  it("'on-failure' reviews only after the steps that failed, and the task fails [claim:exec-failed-task] [claim:task-failed-step-continues] [claim:task-review-after-failure] [claim:prod-review-policies] [claim:testing-call-count-policy] [claim:tut-on-failure-review] [claim:task-review-count-on-failure]", async () => {
+  it("'on-failure' reviews only after the steps that failed, and the task fails [claim:exec-failed-task] [claim:task-failed-step-continues] [claim:task-review-after-failure] [claim:prod-review-policies] [claim:testing-call-count-policy] [claim:tut-on-failure-review] [claim:task-review-count-on-failure] [claim:cfg-pipeline-review]", async () => {
     expect(await callsFor(['ok', 'fail', 'ok'], { pipelineReview: 'on-failure' })).toEqual({
       plan: 1,
       review: 1,
@@ -89,7 +89,7 @@ describe('model calls per task', () => {
     });
   });
 
-  it("'never' makes no review, even after a failure [claim:task-review-after-failure] [claim:prod-review-policies] [claim:testing-call-count-policy] [claim:wp-review-default] [claim:task-review-count-never]", async () => {
+  it("'never' makes no review, even after a failure [claim:task-review-after-failure] [claim:prod-review-policies] [claim:testing-call-count-policy] [claim:wp-review-default] [claim:task-review-count-never] [claim:cfg-pipeline-review]", async () => {
     expect(await callsFor(['fail', 'ok'], { pipelineReview: 'never' })).toEqual({
       plan: 1,
       review: 0,

@@ -40,7 +40,7 @@ export const optionsSchema = z
       .enum(PIPELINE_REVIEW_POLICIES)
       .default('always')
       .describe(
-        'When the model reviews the remaining steps of a plan: after steps, after failed steps only, or never. Each review is a model call.',
+        'When the model reviews the remaining steps of a plan: after every step but a last one that succeeded (see `reviewFinalStep`), after failed steps only, or never. <!-- claim: cfg-pipeline-review --> Each review is a model call.',
       ),
     reviewFinalStep: z
       .boolean()
