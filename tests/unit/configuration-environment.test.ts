@@ -26,8 +26,18 @@ function withoutComments(text: string): string {
 const READ =
   /\benv(?:\.([A-Z][A-Z0-9_]*|npm_[a-z0-9_]+)\b|\[\s*['"]([A-Z][A-Z0-9_]*|npm_[a-z0-9_]+)['"]\s*\])/g;
 
+/**
+ * A quoted `'npm_*'` name, which code reads through a lookup (`env[variable]` over a table of
+ * names, as create-weft reads the options npm kept for itself).
+ */
+const QUOTED_NPM_NAME = /['"](npm_[a-z0-9_]+)['"]/g;
+
 function readsOf(file: SourceFile): string[] {
-  return [...withoutComments(file.text).matchAll(READ)].map((match) => match[1] ?? match[2] ?? '');
+  const code = withoutComments(file.text);
+  return [
+    ...[...code.matchAll(READ)].map((match) => match[1] ?? match[2] ?? ''),
+    ...[...code.matchAll(QUOTED_NPM_NAME)].map((match) => match[1] ?? ''),
+  ];
 }
 
 function scannedFiles(): SourceFile[] {
@@ -49,6 +59,17 @@ describe('environment variables', () => {
     }
     expect(reads).toBeGreaterThan(5);
     expect(unlisted).toEqual([]);
+  });
+
+  it('finds the variables read by a computed name: such a read is in a file that quotes the names it looks up', () => {
+    // `env[variable]` with a name from elsewhere would hide the variable from the check above.
+    const computed = /\benv\[\s*[A-Za-z_$][\w$]*\s*\]/;
+    const files = scannedFiles().filter((file) => computed.test(withoutComments(file.text)));
+    expect(files.map((file) => file.path)).toContain('packages/create-weft/src/arguments.ts');
+    const unquoted = files.filter(
+      (file) => [...withoutComments(file.text).matchAll(QUOTED_NPM_NAME)].length === 0,
+    );
+    expect(unquoted.map((file) => file.path)).toEqual([]);
   });
 
   it('is read where the list says, with the default the list shows', () => {

@@ -141,15 +141,18 @@ describe('configuration reference page', () => {
     expect(checked).toBeGreaterThan(20);
   });
 
-  it('shows integer ranges whose ends the schema accepts and whose outside it refuses', () => {
+  it('shows integer ranges whose ends the schema accepts and whose outside it refuses, for an option or the values of a record option', () => {
     let checked = 0;
     for (const path of schemas.keys()) {
       const allowed = rows.get(path)?.[1] ?? '';
-      const range = /^(?:≥ (\d+)|(\d+)–(\d+))/.exec(allowed);
+      const range = /^(values )?(?:≥ (\d+)|(\d+)–(\d+))/.exec(allowed);
       if (range === null) continue;
-      const low = Number(range[1] ?? range[2]);
-      const high = range[3] === undefined ? undefined : Number(range[3]);
-      const accepts = (value: number) => optionsSchema.safeParse(withOption(path, value)).success;
+      const low = Number(range[2] ?? range[3]);
+      const high = range[4] === undefined ? undefined : Number(range[4]);
+      // A record's range is its values': one entry is set to the value.
+      const given = (value: number) => (range[1] === undefined ? value : { 'plugin:some': value });
+      const accepts = (value: number) =>
+        optionsSchema.safeParse(withOption(path, given(value))).success;
       expect({ path, low: accepts(low), below: accepts(low - 1) }).toEqual({
         path,
         low: true,

@@ -99,9 +99,14 @@ function describeType(schema: OptionSchema): { type: string; allowed: string } {
       if (schema.properties !== undefined) return { type: 'object', allowed: '' };
       const value =
         typeof schema.additionalProperties === 'object'
-          ? describeType(schema.additionalProperties).type.replace(/`/g, '')
-          : 'unknown';
-      return { type: `\`Record<string, ${value}>\``, allowed: '' };
+          ? describeType(schema.additionalProperties)
+          : { type: 'unknown', allowed: '' };
+      // A record's values may have a range of their own, such as the bulkhead's limits.
+      const valueRange = value.allowed === '' || value.allowed === 'any' ? '' : value.allowed;
+      return {
+        type: `\`Record<string, ${value.type.replace(/`/g, '')}>\``,
+        allowed: valueRange === '' ? '' : `values ${valueRange}`,
+      };
     }
     default:
       return { type: 'any', allowed: '' };

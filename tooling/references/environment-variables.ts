@@ -54,10 +54,23 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     readIn: ['packages/create-weft/src/cli.ts'],
   },
   {
+    name: 'npm_config_model',
+    readBy: '`create-weft`',
+    effect:
+      'Set by npm when `--model` comes before `--` in `npm create weft@latest`: npm keeps such an option for itself instead of passing it on. When npm runs `create-weft` (or `npm_config_user_agent` is unset), a set one stops it with `WEFT_CREATE_INVALID_ARGUMENTS`, naming the option and showing how to give it after `--`, rather than losing it. <!-- claim: cfg-npm-kept-options -->',
+    readIn: ['packages/create-weft/src/arguments.ts'],
+  },
+  ...(['memory', 'name', 'skip-install'] as const).map((option) => ({
+    name: `npm_config_${option.replace('-', '_')}`,
+    readBy: '`create-weft`',
+    effect: `As \`npm_config_model\`, for \`--${option}\`.`,
+    readIn: ['packages/create-weft/src/arguments.ts'],
+  })),
+  {
     name: 'npm_config_registry',
     readBy: '`create-weft`',
     effect:
-      'Passed on to the install it runs, except under Yarn 1 when it is Yarn’s default registry: then it is left out, so the install reads the registry of your `.npmrc` as `yarn create` did.',
+      'Passed on to the install it runs, except when Yarn runs `create-weft` and it is Yarn’s default registry, as Yarn 1’s `yarn create` sets it: then it is left out, so the install reads the registry of your `.npmrc` as `yarn create` did. <!-- claim: cfg-npm-registry -->',
     readIn: ['packages/create-weft/src/install-environment.ts'],
   },
   {

@@ -54,7 +54,7 @@ describe('parseArguments', () => {
     },
   );
 
-  it('refuses the options npm kept for itself, given before --, rather than lose them [claim:tsdoc-cw-npm-kept-options] [claim:create-weft-readme-flags-after-dashes] [claim:errors-create-invalid-arguments]', () => {
+  it('refuses the options npm kept for itself, given before --, rather than lose them [claim:tsdoc-cw-npm-kept-options] [claim:cfg-npm-kept-options] [claim:create-weft-readme-flags-after-dashes] [claim:errors-create-invalid-arguments]', () => {
     // What `npm create weft@latest my-agent --model openai --skip-install --memory=sqlite` hands
     // over (npm 11): the values npm understood as its own settings, and `openai` as a folder.
     const env = {

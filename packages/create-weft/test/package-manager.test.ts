@@ -82,21 +82,24 @@ describe('installEnvironment', () => {
   const base = { PATH: '/usr/bin', npm_config_user_agent: 'yarn/1.22.22 npm/? node/v24.1.0' };
 
   it.each(['https://registry.yarnpkg.com', 'https://registry.yarnpkg.com/'])(
-    "drops the registry %s that yarn create passes on from Yarn's defaults [claim:cg-scaffold-findings-fixed-in-create-weft]",
+    "drops the registry %s that yarn create passes on from Yarn's defaults [claim:cg-scaffold-findings-fixed-in-create-weft] [claim:cfg-npm-registry]",
     (registry) => {
       expect(installEnvironment('yarn', { ...base, npm_config_registry: registry })).toEqual(base);
     },
   );
 
-  it('keeps a registry the user chose, and every other variable [claim:create-weft-readme-yarn-registry]', () => {
+  it('keeps a registry the user chose, and every other variable [claim:create-weft-readme-yarn-registry] [claim:cfg-npm-registry]', () => {
     const env = { ...base, npm_config_registry: 'https://npm.example.com/' };
     expect(installEnvironment('yarn', env)).toEqual(env);
   });
 
-  it.each(['npm', 'pnpm', 'bun'] as const)('leaves the environment of %s alone', (manager) => {
-    const env = { ...base, npm_config_registry: 'https://registry.yarnpkg.com' };
-    expect(installEnvironment(manager, env)).toEqual(env);
-  });
+  it.each(['npm', 'pnpm', 'bun'] as const)(
+    'leaves the environment of %s alone [claim:cfg-npm-registry]',
+    (manager) => {
+      const env = { ...base, npm_config_registry: 'https://registry.yarnpkg.com' };
+      expect(installEnvironment(manager, env)).toEqual(env);
+    },
+  );
 });
 
 describe('installDependencies', () => {

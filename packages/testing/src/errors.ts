@@ -10,8 +10,8 @@ import type { ErrorRegistry } from '@weft/core/internal';
  *
  * - `WEFT_TESTING_SCRIPT_EXHAUSTED`: A `ScriptedModelProvider` was called with no response queued
  *   and no fallback.
- * - `WEFT_TESTING_INVALID_OPTIONS`: The options of a `ScriptedModelProvider`, or a response given
- *   to its `enqueue`, are invalid.
+ * - `WEFT_TESTING_INVALID_OPTIONS`: The options of a `ScriptedModelProvider` or an
+ *   `InMemoryMemoryProvider`, or a response given to `ScriptedModelProvider.enqueue`, are invalid.
  * - `WEFT_TESTING_CONTRACT_FAILED`: A provider broke a rule of the memory-provider contract, or
  *   threw where a case expects no error.
  */
@@ -37,11 +37,15 @@ export const TESTING_ERRORS = {
     },
     WEFT_TESTING_INVALID_OPTIONS: {
       summary:
-        'The options of a `ScriptedModelProvider`, or a response given to its `enqueue`, are invalid.',
-      raisedBy: '`new ScriptedModelProvider`, `ScriptedModelProvider.enqueue`',
-      raisers: ['testing/src/scripted-model-provider.ts#refuse'],
+        'The options of a `ScriptedModelProvider` or an `InMemoryMemoryProvider`, or a response given to `ScriptedModelProvider.enqueue`, are invalid.',
+      raisedBy:
+        '`new ScriptedModelProvider`, `ScriptedModelProvider.enqueue`, `new InMemoryMemoryProvider`',
+      raisers: [
+        'testing/src/scripted-model-provider.ts#refuse',
+        'testing/src/in-memory-memory-provider.ts#refuse',
+      ],
       cause:
-        'the constructor’s options are not an object, name an option it does not have (it has `id`, `responses` and `fallback`), or `id` is not a non-empty string, `responses` is not a list of responses, or `fallback` or one of the responses is not text, an object, a list or a function; or a response given to `enqueue` is not one of those (none of that call’s responses is queued then).',
+        'the `ScriptedModelProvider` constructor’s options are not an object, name an option it does not have (it has `id`, `responses` and `fallback`), or `id` is not a non-empty string, `responses` is not a list of responses, or `fallback` or one of the responses is not text, an object, a list or a function; or a response given to `enqueue` is not one of those (none of that call’s responses is queued then); or the `InMemoryMemoryProvider` constructor’s options are not an object, name an option other than `id`, or `id` is not a non-empty string.',
       fix: 'the message names the option, or the position of the response given to `enqueue`.',
     },
     WEFT_TESTING_CONTRACT_FAILED: {

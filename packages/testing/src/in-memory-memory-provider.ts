@@ -10,6 +10,7 @@ import {
   type Memory,
   type QueryMemoryOptions,
 } from '@weft/core';
+import { WeftTestingError } from './errors.js';
 
 /**
  * A memory provider that keeps memories in a Map: for tests, examples and short-lived agents.
@@ -27,8 +28,18 @@ export class InMemoryMemoryProvider extends MemoryProvider {
   private readonly memories = new Map<string, Kept>();
   private lastTime = 0;
 
+  /**
+   * Creates an empty store.
+   *
+   * @param options - `id`, the provider's id (default `'in-memory'`).
+   * @throws {@link WeftTestingError} `WEFT_TESTING_INVALID_OPTIONS` naming the option when the
+   * options are not an object, name an option it does not have, or `id` is not a non-empty
+   * string.
+   * @claim tsdoc-in-memory-options
+   */
   constructor(options: { id?: string } = {}) {
     super();
+    checkOptions(options);
     this.id = options.id ?? 'in-memory';
   }
 
@@ -146,4 +157,28 @@ function read(kept: Kept): Memory {
     id: kept.id,
     createdAt: new Date(kept.createdAt),
   };
+}
+
+/** The error for an option the store would otherwise ignore or keep, naming it. */
+function refuse(problem: string): never {
+  throw new WeftTestingError('WEFT_TESTING_INVALID_OPTIONS', `InMemoryMemoryProvider: ${problem}.`);
+}
+
+/**
+ * Refuses options the store would otherwise ignore (a misspelt name) or keep as a bad id,
+ * naming the option, as the other first-party providers do.
+ */
+function checkOptions(options: unknown): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    const got = options === null ? 'null' : Array.isArray(options) ? 'a list' : typeof options;
+    refuse(`options must be an object such as { id: 'scratch' }, got ${got}`);
+  }
+  const given = options as Record<string, unknown>;
+  for (const name of Object.keys(given)) {
+    if (name !== 'id') refuse(`unknown option "${name}"; its only option is id`);
+  }
+  if (given.id !== undefined && (typeof given.id !== 'string' || given.id === '')) {
+    const got = typeof given.id === 'string' ? '""' : typeof given.id;
+    refuse(`option "id" must be a non-empty string, got ${got}`);
+  }
 }

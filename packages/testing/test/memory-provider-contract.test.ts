@@ -627,4 +627,22 @@ describe('InMemoryMemoryProvider id', () => {
     expect(new InMemoryMemoryProvider().id).toBe('in-memory');
     expect(new InMemoryMemoryProvider({ id: 'scratch' }).id).toBe('scratch');
   });
+
+  it.each([
+    [{ idd: 'scratch' }, /^InMemoryMemoryProvider: unknown option "idd"; its only option is id\./],
+    [{ id: '' }, /^InMemoryMemoryProvider: option "id" must be a non-empty string, got ""\./],
+    [{ id: 7 }, /^InMemoryMemoryProvider: option "id" must be a non-empty string, got number\./],
+    [null, /^InMemoryMemoryProvider: options must be an object .*, got null\./],
+  ])(
+    'refuses the options %j with WEFT_TESTING_INVALID_OPTIONS, naming the option [claim:tsdoc-in-memory-options] [claim:cfg-package-options-checked]',
+    (options, message) => {
+      const make = () => new InMemoryMemoryProvider(options as never);
+      expect(make).toThrow(message);
+      try {
+        make();
+      } catch (error) {
+        expect(WeftError.is(error, 'WEFT_TESTING_INVALID_OPTIONS')).toBe(true);
+      }
+    },
+  );
 });

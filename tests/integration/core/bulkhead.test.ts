@@ -105,7 +105,7 @@ describe('bulkheads', () => {
     expect(await settlesWithin(healthy, 500)).toBeNull();
   });
 
-  it('fails a step that waits past maxWaitMs with WEFT_BULKHEAD_FULL, and the task ends [claim:prod-bulkhead-wait]', async () => {
+  it('fails a step that waits past maxWaitMs with WEFT_BULKHEAD_FULL, and the task ends [claim:prod-bulkhead-wait] [claim:cfg-bulkhead-wait]', async () => {
     const { runtime } = await weatherRuntime(recordingExecutor('forecast', never), {
       shutdown: 'cancel',
       bulkhead: { limits: { 'plugin:weather': 1 }, maxWaitMs: 100 },
@@ -121,7 +121,7 @@ describe('bulkheads', () => {
     expect(failure?.error).toContain('options.bulkhead.limits["plugin:weather"]');
   });
 
-  it('logs a memory the runtime could not store or read past a full memory bulkhead with WEFT_BULKHEAD_FULL, and runs the task without it [claim:errors-bulkhead-memory-logged] [claim:prod-bulkhead-wait]', async () => {
+  it('logs a memory the runtime could not store or read past a full memory bulkhead with WEFT_BULKHEAD_FULL, and runs the task without it [claim:errors-bulkhead-memory-logged] [claim:cfg-bulkhead-wait] [claim:prod-bulkhead-wait]', async () => {
     class StuckMemory extends InMemoryMemoryProvider {
       override store(memory: Parameters<InMemoryMemoryProvider['store']>[0]) {
         return memory.space === 'stuck' ? new Promise<never>(() => undefined) : super.store(memory);
@@ -298,7 +298,7 @@ describe('bulkhead slots and deadlines', () => {
     expect(forecast.calls).toHaveLength(2);
   });
 
-  it('fails a task whose planning call waits past maxWaitMs on a full model provider, which never makes that call [claim:prod-bulkhead-wait] [claim:prod-shared-dependency-hangs] [claim:task-status-failed] [claim:task-cost-one-plan]', async () => {
+  it('fails a task whose planning call waits past maxWaitMs on a full model provider, which never makes that call [claim:prod-bulkhead-wait] [claim:cfg-bulkhead-wait] [claim:prod-shared-dependency-hangs] [claim:task-status-failed] [claim:task-cost-one-plan]', async () => {
     const { runtime, model } = await startedRuntime({
       responses: {
         fallback: (messages, request) => {
@@ -330,7 +330,7 @@ describe('bulkhead slots and deadlines', () => {
     expect(model.requests).toHaveLength(1);
   });
 
-  it('keeps the remaining steps when a review call waits past maxWaitMs on a full model provider, and logs why [claim:prod-bulkhead-wait] [claim:task-failed-review-keeps-steps]', async () => {
+  it('keeps the remaining steps when a review call waits past maxWaitMs on a full model provider, and logs why [claim:prod-bulkhead-wait] [claim:cfg-bulkhead-wait] [claim:task-failed-review-keeps-steps]', async () => {
     const { logger, lines } = capturingLogger();
     let openGate: () => void = () => undefined;
     const gateOpen = new Promise<void>((resolve) => {
@@ -430,7 +430,7 @@ describe('bulkhead slots and deadlines', () => {
     expect(timedOut.chain.at(-1)?.error).toContain('[WEFT_TASK_TIMEOUT]');
   });
 
-  it('gives up the chain write after 10 s while it waits for a slot of a hung store, sooner than a longer maxWaitMs and without WEFT_BULKHEAD_FULL [claim:prod-shared-memory-hangs]', async () => {
+  it('gives up the chain write after 10 s while it waits for a slot of a hung store, sooner than a longer maxWaitMs and without WEFT_BULKHEAD_FULL [claim:prod-shared-memory-hangs] [claim:cfg-bulkhead-wait]', async () => {
     const { logger, lines } = capturingLogger();
     const memory = new InMemoryMemoryProvider();
     const store = memory.store.bind(memory);

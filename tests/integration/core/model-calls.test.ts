@@ -58,7 +58,7 @@ async function callsFor(
 }
 
 describe('model calls per task', () => {
-  it("'always' (the default) reviews after every step but a successful last one [claim:mpo-scripted-order] [claim:task-review-policy-always] [claim:prod-review-policies] [claim:tst-no-final-review] [claim:wp-review-default] [claim:task-review-count-always] [claim:index-review-default] [claim:tut-default-skips-final-review] [claim:testing-call-count-policy] [claim:task-cost-one-plan]", async () => {
+  it("'always' (the default) reviews after every step but a successful last one [claim:mpo-scripted-order] [claim:task-review-policy-always] [claim:prod-review-policies] [claim:tst-no-final-review] [claim:wp-review-default] [claim:task-review-count-always] [claim:index-review-default] [claim:tut-default-skips-final-review] [claim:testing-call-count-policy] [claim:task-cost-one-plan] [claim:cfg-pipeline-review]", async () => {
     expect(await callsFor(['ok', 'ok', 'ok'], {})).toEqual({
       plan: 1,
       review: 2,
@@ -79,7 +79,7 @@ describe('model calls per task', () => {
     });
   });
 
-  it("'on-failure' reviews only after the steps that failed, and the task fails [claim:exec-failed-task] [claim:task-failed-step-continues] [claim:task-review-after-failure] [claim:prod-review-policies] [claim:testing-call-count-policy] [claim:tut-on-failure-review] [claim:task-review-count-on-failure]", async () => {
+  it("'on-failure' reviews only after the steps that failed, and the task fails [claim:exec-failed-task] [claim:task-failed-step-continues] [claim:task-review-after-failure] [claim:prod-review-policies] [claim:testing-call-count-policy] [claim:tut-on-failure-review] [claim:task-review-count-on-failure] [claim:cfg-pipeline-review]", async () => {
     expect(await callsFor(['ok', 'fail', 'ok'], { pipelineReview: 'on-failure' })).toEqual({
       plan: 1,
       review: 1,
@@ -89,7 +89,7 @@ describe('model calls per task', () => {
     });
   });
 
-  it("'never' makes no review, even after a failure [claim:task-review-after-failure] [claim:prod-review-policies] [claim:testing-call-count-policy] [claim:wp-review-default] [claim:task-review-count-never]", async () => {
+  it("'never' makes no review, even after a failure [claim:task-review-after-failure] [claim:prod-review-policies] [claim:testing-call-count-policy] [claim:wp-review-default] [claim:task-review-count-never] [claim:cfg-pipeline-review]", async () => {
     expect(await callsFor(['fail', 'ok'], { pipelineReview: 'never' })).toEqual({
       plan: 1,
       review: 0,
@@ -143,6 +143,15 @@ describe('model calls per task', () => {
     expect(counts.plan + counts.review + counts.executor).toBe(2);
     const reviewed = await callsFor(['ok'], { reviewFinalStep: true });
     expect(reviewed.plan + reviewed.review + reviewed.executor).toBe(3);
+  });
+
+  it('reviewFinalStep reviews once per task, and again after the last of the steps a final review adds [claim:cfg-review-final-step]', async () => {
+    expect(await callsFor(['ok'], { reviewFinalStep: true })).toMatchObject({ plan: 1, review: 1 });
+    // The final review adds two steps: the first has one left after it, the second is last again.
+    const two = ['ok', 'ok'].map((action) => ({ pluginId: 'work', action }));
+    expect(
+      await callsFor(['ok'], { reviewFinalStep: true }, 0, [{ type: 'replace', steps: two }]),
+    ).toEqual({ plan: 1, review: 3, executor: 3, status: 'completed', ran: 3 });
   });
 
   it("reviewFinalStep is heeded only by 'always': a successful last step gets no review under 'on-failure' or 'never' [claim:mpo-final-review-always-only]", async () => {

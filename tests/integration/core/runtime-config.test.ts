@@ -480,7 +480,17 @@ describe('Runtime.init configuration checks', () => {
       capabilities: [sentimentOnly, null] as never,
       descriptors: [sentimentCapability],
     });
+    const undescribedList = new TestModelProvider('undescribed', { descriptors: 5 as never });
+    const untransformed = new TestModelProvider('untransformed', { transforms: 'none' as never });
     const misshapen: [string, Partial<RuntimeConfig>][] = [
+      [
+        'model "undescribed": descriptors must be an array, got number',
+        { models: [new ScriptedModelProvider(), undescribedList], plugins: [poet] },
+      ],
+      [
+        'model "untransformed": transforms must be an array, got string',
+        { models: [new ScriptedModelProvider(), untransformed], plugins: [poet] },
+      ],
       [
         'two providers share this id',
         { models: [new ScriptedModelProvider(), new ScriptedModelProvider()], plugins: [poet] },

@@ -22,12 +22,11 @@ export const bulkheadOptionsSchema = z
     maxWaitMs: timerMilliseconds
       .default(DEFAULT_BULKHEAD_WAIT_MS)
       .describe(
-        'The longest a call waits for a slot of a full dependency, in milliseconds, before its step (or the task) fails with `WEFT_BULKHEAD_FULL`. A waiting task gives its worker back, so the wait holds no worker.',
+        'The longest a call waits for a slot of a full dependency, in milliseconds, before it fails with `WEFT_BULKHEAD_FULL`: a step’s call fails the step and a planning call the task, while a review that fails keeps the remaining steps and a memory the runtime cannot read or store is logged and left out (the finished task’s chain waits 10 s at most). <!-- claim: cfg-bulkhead-wait --> A waiting task gives its worker back, so the wait holds no worker.',
       ),
     limits: z
       .record(z.string(), positiveInteger)
       .default({})
-      .meta({ typeLabel: '`Record<string, number>`' })
       .describe(
         "A limit per dependency instead of `maxConcurrent`, keyed `model:<provider id>`, `plugin:<plugin id>` or `memory:<provider id>`, such as `{ 'plugin:weather': 1 }`. A key that names no configured provider or plugin is an error.",
       ),

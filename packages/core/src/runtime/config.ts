@@ -43,7 +43,7 @@ export interface RuntimeConfig {
   /**
    * Keeps each space's tasks in order across several runtimes that share a store, such as
    * `PostgresSpaceCoordinator` of `@weft/coordinator-postgres`. Without one, the order holds
-   * within this process only.
+   * within this runtime only, not between two runtimes, even in one process.
    */
   coordinator?: SpaceCoordinator;
   /** Tuning; every field has a default. */
@@ -80,7 +80,8 @@ export interface RuntimeOptions {
   pipelineReview?: PipelineReview;
   /**
    * Whether `always` also reviews after the last planned step when it succeeded. That review
-   * costs one model call per task and can only add steps. Default `false`.
+   * can only add steps, and each one is a model call: one per task, and one more after the last
+   * of any steps it adds. Default `false`.
    * @claim tsdoc-options-default-review-final-step
    */
   reviewFinalStep?: boolean;
@@ -232,6 +233,13 @@ export function checkConfigShape(config: RuntimeConfig): {
       else if (ids.has(model.id))
         problems.push(`model "${model.id}": two providers share this id; give each a unique id`);
       ids.add(model.id);
+      // Iterated by the registry checks, which a list that is not one would crash (from JavaScript).
+      for (const field of ['descriptors', 'transforms'] as const) {
+        const list: unknown = model[field];
+        if (list !== undefined && !Array.isArray(list)) {
+          problems.push(`model "${model.id}": ${field} must be an array, got ${describe(list)}`);
+        }
+      }
       if (!Array.isArray(model.capabilities)) {
         problems.push(`model "${model.id}": capabilities must be an array`);
         return;

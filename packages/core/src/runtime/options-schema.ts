@@ -40,13 +40,13 @@ export const optionsSchema = z
       .enum(PIPELINE_REVIEW_POLICIES)
       .default('always')
       .describe(
-        'When the model reviews the remaining steps of a plan: after steps, after failed steps only, or never. Each review is a model call.',
+        'When the model reviews the remaining steps of a plan: after every step but a last one that succeeded (see `reviewFinalStep`), after failed steps only, or never. <!-- claim: cfg-pipeline-review --> Each review is a model call.',
       ),
     reviewFinalStep: z
       .boolean()
       .default(false)
       .describe(
-        "With `pipelineReview: 'always'`, also review after the last planned step when it succeeded. That review costs one model call per task and can only add steps.",
+        "With `pipelineReview: 'always'`, also review after the last planned step when it succeeded. That review can only add steps, and each one is a model call: one per task, and one more after the last of any steps it adds. <!-- claim: cfg-review-final-step -->",
       ),
     relatedMemories: z
       .number()
