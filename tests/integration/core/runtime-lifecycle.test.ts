@@ -418,6 +418,44 @@ describe('Runtime start', () => {
     expect(lines.filter((line) => line.msg === 'runtime stopped')).toHaveLength(2);
   });
 
+  it('logs the rollback of a start held past stop() when startTimeoutMs runs out, before the held init ends, with no second "runtime stopped"; the init\'s end is then a late part [claim:obs-rollback-held-timeout] [claim:obs-late-start-part]', async () => {
+    const { entered, release, hold } = heldWait();
+    const events: string[] = [];
+    const { logger, lines } = capturingLogger();
+    const runtime = await loggingRuntime(events, {
+      plugins: [new TestPlugin('weather', { events, init: hold })],
+      // Past the 2 s that stop() waits for the start, so the stop has finished by then.
+      options: { logger, startTimeoutMs: 3_000 },
+    });
+    const started = errorOf(runtime.start());
+    await entered.promise;
+    await runtime.stop();
+    const messages = () => lines.map((line) => line.msg);
+    expect(messages()).toEqual([
+      'start did not end after stop; stopping what has started',
+      'runtime stopped',
+    ]);
+    // The deadline passes while the init still hangs: the rollback is logged then.
+    expect((await started).code).toBe('WEFT_RUNTIME_STOPPED');
+    expect(lines.at(-1)).toMatchObject({
+      level: 50,
+      msg: 'runtime failed to start; rolling back',
+      code: 'WEFT_RUNTIME_STOPPED',
+    });
+    expect(events).not.toContain('shutdown plugin weather');
+
+    release.resolve();
+    await waitFor(() => events.includes('shutdown plugin weather'));
+    expect(messages()).toEqual([
+      'start did not end after stop; stopping what has started',
+      'runtime stopped',
+      'runtime failed to start; rolling back',
+      'a part finished after start timed out; shutting down what it started',
+    ]);
+    expect(lines.at(-1)).toMatchObject({ level: 40, component: 'plugin "weather": init()' });
+    expect(runtime.status).toBe('stopped');
+  });
+
   it('stops a memory provider whose init held the start past stop() once that init returns [claim:obs-start-held-at-stop]', async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];
