@@ -1408,6 +1408,62 @@ describe('Runtime stop', () => {
     expect(serverAnsweredAtShutdown).toBe(false);
   });
 
+  it('answers a queued request whose task a cancelling stop drops with the generic 503 message, code WEFT_TASK_CANCELLED, and logs it [claim:obs-request-failed-generic]', async () => {
+    const slow = recordingExecutor('reply', () => new Promise(() => undefined));
+    const plugin = echoPlugin({
+      executors: [slow],
+      triggers: [
+        {
+          type: 'route',
+          id: 'ask',
+          method: 'POST',
+          path: '/ask',
+          handler: async (_request, response, runtime) => {
+            const task = await runtime.dispatch({
+              pluginId: 'echo',
+              triggerId: 'ask',
+              space: 'asker',
+            });
+            response.json({ status: task.status });
+          },
+        },
+      ],
+    });
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await makeRuntime({
+      plugins: [plugin],
+      responses: planner(['echo', 'reply']),
+      options: {
+        logger,
+        shutdown: 'cancel',
+        pipelineReview: 'never',
+        server: { port: 0 },
+      },
+    });
+    await runtime.start();
+    const url = `${runtime.server.url}/ask`;
+    const running = fetch(url, { method: 'POST' });
+    await waitFor(() => slow.calls.length === 1);
+    // Same space: it waits behind the first.
+    const queued = fetch(url, { method: 'POST' });
+    await waitFor(() => runtime.scheduler.pending === 1);
+    await runtime.stop();
+    const response = await queued;
+    expect(response.status).toBe(503);
+    const { error } = (await response.json()) as { error: Record<string, unknown> };
+    expect(error).toMatchObject({
+      code: 'WEFT_TASK_CANCELLED',
+      message: 'Service Unavailable; the server log has the details under this requestId',
+    });
+    expect(lines.find((line) => line.msg === 'request failed')).toMatchObject({
+      level: 50,
+      status: 503,
+      code: 'WEFT_TASK_CANCELLED',
+      requestId: error.requestId,
+    });
+    expect(await (await running).json()).toEqual({ status: 'cancelled' });
+  });
+
   it('closes the HTTP server [claim:trig-shutdown-close] [claim:prod-shutdown-order]', async () => {
     const plugin = echoPlugin({
       triggers: [pingRoute()],
