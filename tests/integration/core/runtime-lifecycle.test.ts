@@ -6,6 +6,7 @@ import {
   type Trigger,
   type TriggerRoute,
 } from '@weft/core';
+import { createServer } from 'node:net';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   deferred,
@@ -881,6 +882,23 @@ describe('Runtime start', () => {
 describe('Runtime start deadline', () => {
   const rollback = (line: Record<string, unknown>) =>
     line.msg === 'runtime failed to start; rolling back';
+
+  it('logs the rollback of a start whose HTTP server cannot listen with code WEFT_LISTEN_FAILED [claim:obs-rollback-on-timeout]', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+    const port = (blocker.address() as { port: number }).port;
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await makeRuntime({
+      plugins: [echoPlugin({ triggers: [pingRoute()] })],
+      options: { logger, server: { port } },
+    });
+    expect((await errorOf(runtime.start())).code).toBe('WEFT_LISTEN_FAILED');
+    expect(
+      lines.find((line) => line.msg === 'runtime failed to start; rolling back'),
+    ).toMatchObject({ level: 50, code: 'WEFT_LISTEN_FAILED' });
+    expect(runtime.status).toBe('stopped');
+  });
 
   it('fails a start held by a plugin init that never settles after startTimeoutMs, naming the plugin, and shuts down what started [claim:task-start-deadline] [claim:mpm-stop-grace] [claim:prod-start-timeout] [claim:errors-start-failed-deadline] [claim:tsdoc-runtime-start-deadline] [claim:task-start-rollback] [claim:obs-rollback-on-timeout]', async () => {
     const { entered, release, hold } = heldWait();
