@@ -1,7 +1,8 @@
 /**
  * The observability guide (docs/guides/observability.md) lists every log line the core writes,
  * with its level, component and fields: a line added to, removed from or moved to another level
- * or component in packages/core/src, or given a field, without the table following fails here.
+ * or component in packages/core/src, or given a field, without the table following fails here,
+ * and so does a field the table lists that the line never carries.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -114,6 +115,50 @@ function literalFields(args: string): string[] {
     });
 }
 
+/**
+ * The fields that the spreads of a call's object write, by the name of the spread value: their
+ * keys are not in the call's source, so each is listed here from the code that builds it.
+ */
+const SPREAD_FIELDS: Record<string, readonly string[]> = {
+  // task-runner.ts, "task timed out": the running step, when it was one.
+  step: ['step'],
+  // task-runner.ts, "step failed": errorLogFields or returnedFailureFields.
+  fields: ['error', 'code', 'docsUrl'],
+  // server-manager.ts, "request failed": the answer's code, when the error has none.
+  codes: ['code', 'docsUrl'],
+  // server-manager.ts: a RefusedConnection (connection-limits.ts).
+  refused: ['address', 'open', 'limit'],
+};
+
+/**
+ * Every field a call may write: its literal fields, those of its spreads, `code` and `docsUrl`
+ * beside an `error` (errorLogFields), and the fields the logger of its file binds.
+ */
+function writtenFields(args: string, bound: readonly string[]): string[] {
+  const names = [...bound, ...literalFields(args)];
+  for (const [, spread] of args.matchAll(/\.\.\.([A-Za-z_$][\w$]*)\s*[,}]/g)) {
+    const fields = SPREAD_FIELDS[spread as string];
+    if (fields === undefined) {
+      throw new Error(
+        `the fields of the spread ...${spread} are unknown; add them to SPREAD_FIELDS`,
+      );
+    }
+    names.push(...fields);
+  }
+  if (names.includes('error')) names.push('code', 'docsUrl');
+  return names;
+}
+
+/**
+ * The fields the logger of a file binds to its task's lines: the runner's task logger, and the
+ * task views of the models and the analytics (their lines carry them when made in a task).
+ */
+const BOUND_OF_FILE: Record<string, readonly string[]> = {
+  'pipeline/task-runner.ts': ['taskId', 'space'],
+  'models/model-manager.ts': ['taskId', 'space'],
+  'analytics/analytics-manager.ts': ['taskId', 'space'],
+};
+
 /** The backticked names of a table cell, or none for `none`. */
 function namesIn(cell: string): string[] {
   return [...cell.matchAll(/`([^`]+)`/g)].map((match) => match[1] as string);
@@ -171,6 +216,27 @@ describe('log lines in the observability guide', () => {
       const bound = where === 'pipeline/task-runner.ts' ? ['taskId', 'space'] : [];
       for (const field of [...bound, ...literalFields(args)]) {
         if (!documented.has(field)) problems.push(`"${message}": field ${field} is not listed`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('lists for each line only fields the core writes on it [claim:obs-lines-table]', () => {
+    const written = new Map<string, Set<string>>();
+    for (const { message, file, args } of logCalls()) {
+      const where = relative(CORE_SOURCES, file).split(sep).join('/');
+      const fields = written.get(message) ?? new Set<string>();
+      for (const field of writtenFields(args, BOUND_OF_FILE[where] ?? [])) fields.add(field);
+      written.set(message, fields);
+    }
+    const problems: string[] = [];
+    for (const [documented, cells] of rows) {
+      if (cells.length !== 4) continue; // another table of the page
+      const [, , fields = ''] = cells;
+      const logged = [...written].find(([message]) => matches(documented, message))?.[1];
+      if (logged === undefined) continue; // the test below reports it
+      for (const field of namesIn(fields)) {
+        if (!logged.has(field)) problems.push(`"${documented}": lists ${field}, never written`);
       }
     }
     expect(problems).toEqual([]);

@@ -277,6 +277,45 @@ describe('ServerManager Origin check', () => {
     );
   }, 15_000);
 
+  it('asks a hung cors origin function about a request with no Origin too: the route runs 5 s late, and the line has no origin [claim:obs-cors-origin-timeout-no-origin]', async () => {
+    const asked: unknown[] = [];
+    const hung = await serve({
+      cors: {
+        origin: (origin) => {
+          asked.push(origin);
+        },
+      },
+    });
+    const started = Date.now();
+    // As curl or another server sends it: no Origin, no Sec-Fetch-Site.
+    const status = await new Promise<number>((resolve, reject) => {
+      const outgoing = httpRequest(
+        `${hung.server.url}/echo`,
+        { method: 'POST', headers: { 'content-type': 'application/json' } },
+        (incoming) => {
+          incoming.resume();
+          incoming.on('end', () => resolve(incoming.statusCode ?? 0));
+        },
+      );
+      outgoing.setTimeout(ORIGIN_HOOK_TIMEOUT_MS + 3_000, () =>
+        outgoing.destroy(new Error('no answer')),
+      );
+      outgoing.on('error', reject);
+      outgoing.end('{"message":"run a task"}');
+    });
+    expect(asked).toEqual([undefined]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(ORIGIN_HOOK_TIMEOUT_MS - 100);
+    expect(status).toBe(200);
+    expect(hung.runs).toHaveLength(1);
+    const late = hung.logs.filter(
+      (line) =>
+        line.msg === 'the cors origin function did not answer in time; the origin is refused',
+    );
+    expect(late).toHaveLength(1);
+    expect(late[0]).toMatchObject({ level: 40, timeoutMs: ORIGIN_HOOK_TIMEOUT_MS });
+    expect(late[0]).not.toHaveProperty('origin');
+  }, 15_000);
+
   it.each([[['https://chat.example.com/app']], [['null']], ['all']])(
     'refuses allowedOrigins %j naming the option [claim:tsdoc-server-constructor]',
     (allowedOrigins) => {

@@ -413,6 +413,71 @@ describe('a task handed over by the coordinator', () => {
   });
 });
 
+describe('a task handed over while this runtime stops', () => {
+  it('logs a resumed task that arrives during the stop as failed and leaves its ticket unfinished, for another instance [claim:obs-resumed-refused]', async () => {
+    let host: SpaceCoordinatorHost | undefined;
+    let ticket = 0;
+    const released: string[] = [];
+    const coordinator: SpaceCoordinator = {
+      id: 'handing-over',
+      init: async (given) => {
+        host = given;
+      },
+      shutdown: async () => undefined,
+      admit: async () => (ticket += 1),
+      // Grants the one task dispatched here, in space busy; any other space waits for good.
+      acquire: (space): Promise<SpaceGrant> =>
+        space === 'busy'
+          ? Promise.resolve({ ticket: 1, signal: new AbortController().signal })
+          : new Promise(() => undefined),
+      release: async (space, releasedTicket, outcome) => {
+        released.push(`${space}#${releasedTicket} ${outcome}`);
+      },
+    };
+    // A task that holds the draining stop open until the gate opens.
+    const gate = deferred();
+    const wait = recordingExecutor('wait', async () => {
+      await gate.promise;
+      return { success: true };
+    });
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await makeRuntime({
+      plugins: [new TestPlugin('tools', { executors: [wait] })],
+      responses: planner(['tools', 'wait']),
+      coordinator,
+      options: { logger, pipelineReview: 'never' },
+    });
+    await runtime.start();
+    const running = runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'busy' });
+    await waitFor(() => wait.calls.length === 1);
+    const stopping = runtime.stop();
+    // The stop closes the queue once its teardown begins, a turn of the event loop later.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    host?.resume(
+      {
+        taskId: 'handed-over',
+        createdAt: new Date().toISOString(),
+        pluginId: 'tools',
+        triggerId: 'message',
+        space: { id: 'room' },
+      },
+      7,
+    );
+    await waitFor(() => lines.some((line) => line.msg === 'resumed task failed'));
+    expect(lines.find((line) => line.msg === 'resumed task failed')).toMatchObject({
+      level: 40,
+      taskId: 'handed-over',
+      space: 'room',
+      code: 'WEFT_SHUTTING_DOWN',
+    });
+    gate.resolve();
+    await stopping;
+    expect((await running).status).toBe('completed');
+    // Only the drained task's ticket was given back: ticket 7 stays unfinished for a takeover.
+    expect(released).toEqual(['busy#1 finished']);
+  });
+});
+
 describe('a coordinator that loses the space', () => {
   it("aborts the executor's signal and ends the task cancelled, its ticket left unfinished [claim:exec-signal]", async () => {
     // One task, ticket 1: granted at once, with the signal the test aborts to take the space away.

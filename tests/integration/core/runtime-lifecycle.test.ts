@@ -6,6 +6,7 @@ import {
   type Trigger,
   type TriggerRoute,
 } from '@weft/core';
+import { createServer } from 'node:net';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   deferred,
@@ -416,6 +417,44 @@ describe('Runtime start', () => {
       expect.objectContaining({ level: 50, code: 'WEFT_RUNTIME_STOPPED' }),
     ]);
     expect(lines.filter((line) => line.msg === 'runtime stopped')).toHaveLength(2);
+  });
+
+  it('logs the rollback of a start held past stop() when startTimeoutMs runs out, before the held init ends, with no second "runtime stopped"; the init\'s end is then a late part [claim:obs-rollback-held-timeout] [claim:obs-late-start-part]', async () => {
+    const { entered, release, hold } = heldWait();
+    const events: string[] = [];
+    const { logger, lines } = capturingLogger();
+    const runtime = await loggingRuntime(events, {
+      plugins: [new TestPlugin('weather', { events, init: hold })],
+      // Past the 2 s that stop() waits for the start, so the stop has finished by then.
+      options: { logger, startTimeoutMs: 3_000 },
+    });
+    const started = errorOf(runtime.start());
+    await entered.promise;
+    await runtime.stop();
+    const messages = () => lines.map((line) => line.msg);
+    expect(messages()).toEqual([
+      'start did not end after stop; stopping what has started',
+      'runtime stopped',
+    ]);
+    // The deadline passes while the init still hangs: the rollback is logged then.
+    expect((await started).code).toBe('WEFT_RUNTIME_STOPPED');
+    expect(lines.at(-1)).toMatchObject({
+      level: 50,
+      msg: 'runtime failed to start; rolling back',
+      code: 'WEFT_RUNTIME_STOPPED',
+    });
+    expect(events).not.toContain('shutdown plugin weather');
+
+    release.resolve();
+    await waitFor(() => events.includes('shutdown plugin weather'));
+    expect(messages()).toEqual([
+      'start did not end after stop; stopping what has started',
+      'runtime stopped',
+      'runtime failed to start; rolling back',
+      'a part finished after start timed out; shutting down what it started',
+    ]);
+    expect(lines.at(-1)).toMatchObject({ level: 40, component: 'plugin "weather": init()' });
+    expect(runtime.status).toBe('stopped');
   });
 
   it('stops a memory provider whose init held the start past stop() once that init returns [claim:obs-start-held-at-stop]', async () => {
@@ -847,6 +886,23 @@ describe('Runtime start', () => {
 describe('Runtime start deadline', () => {
   const rollback = (line: Record<string, unknown>) =>
     line.msg === 'runtime failed to start; rolling back';
+
+  it('logs the rollback of a start whose HTTP server cannot listen with code WEFT_LISTEN_FAILED [claim:obs-rollback-on-timeout]', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+    const port = (blocker.address() as { port: number }).port;
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await makeRuntime({
+      plugins: [echoPlugin({ triggers: [pingRoute()] })],
+      options: { logger, server: { port } },
+    });
+    expect((await errorOf(runtime.start())).code).toBe('WEFT_LISTEN_FAILED');
+    expect(
+      lines.find((line) => line.msg === 'runtime failed to start; rolling back'),
+    ).toMatchObject({ level: 50, code: 'WEFT_LISTEN_FAILED' });
+    expect(runtime.status).toBe('stopped');
+  });
 
   it('fails a start held by a plugin init that never settles after startTimeoutMs, naming the plugin, and shuts down what started [claim:task-start-deadline] [claim:mpm-stop-grace] [claim:prod-start-timeout] [claim:errors-start-failed-deadline] [claim:tsdoc-runtime-start-deadline] [claim:task-start-rollback] [claim:obs-rollback-on-timeout]', async () => {
     const { entered, release, hold } = heldWait();
@@ -1378,6 +1434,62 @@ describe('Runtime stop', () => {
     expect(await response.json()).toEqual({ status: 'completed' });
     await stopped;
     expect(serverAnsweredAtShutdown).toBe(false);
+  });
+
+  it('answers a queued request whose task a cancelling stop drops with the generic 503 message, code WEFT_TASK_CANCELLED, and logs it [claim:obs-request-failed-generic]', async () => {
+    const slow = recordingExecutor('reply', () => new Promise(() => undefined));
+    const plugin = echoPlugin({
+      executors: [slow],
+      triggers: [
+        {
+          type: 'route',
+          id: 'ask',
+          method: 'POST',
+          path: '/ask',
+          handler: async (_request, response, runtime) => {
+            const task = await runtime.dispatch({
+              pluginId: 'echo',
+              triggerId: 'ask',
+              space: 'asker',
+            });
+            response.json({ status: task.status });
+          },
+        },
+      ],
+    });
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await makeRuntime({
+      plugins: [plugin],
+      responses: planner(['echo', 'reply']),
+      options: {
+        logger,
+        shutdown: 'cancel',
+        pipelineReview: 'never',
+        server: { port: 0 },
+      },
+    });
+    await runtime.start();
+    const url = `${runtime.server.url}/ask`;
+    const running = fetch(url, { method: 'POST' });
+    await waitFor(() => slow.calls.length === 1);
+    // Same space: it waits behind the first.
+    const queued = fetch(url, { method: 'POST' });
+    await waitFor(() => runtime.scheduler.pending === 1);
+    await runtime.stop();
+    const response = await queued;
+    expect(response.status).toBe(503);
+    const { error } = (await response.json()) as { error: Record<string, unknown> };
+    expect(error).toMatchObject({
+      code: 'WEFT_TASK_CANCELLED',
+      message: 'Service Unavailable; the server log has the details under this requestId',
+    });
+    expect(lines.find((line) => line.msg === 'request failed')).toMatchObject({
+      level: 50,
+      status: 503,
+      code: 'WEFT_TASK_CANCELLED',
+      requestId: error.requestId,
+    });
+    expect(await (await running).json()).toEqual({ status: 'cancelled' });
   });
 
   it('closes the HTTP server [claim:trig-shutdown-close] [claim:prod-shutdown-order]', async () => {
