@@ -463,6 +463,39 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   }, 60_000);
 
+  it('fails a call with WEFT_POSTGRES_UNAVAILABLE saying the pool stayed busy when every connection waits on a server that stopped answering, without retrying it [claim:mpo-pg-pool-busy] [claim:pg-readme-pool-busy]', async () => {
+    const { proxy, memory } = await behindHangableProxy({
+      max: 1,
+      connectionTimeoutMs: 300,
+      statementTimeoutMs: 2000,
+      reconnectTimeoutMs: 20_000,
+    });
+    try {
+      await memory.init();
+      proxy.hang(true);
+      // The one connection waits for an answer the hung server never sends.
+      const holding = memory.query({}).catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = Date.now();
+      const failure = await memory.query({}).catch((error: unknown) => error);
+      const waited = Date.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(250);
+      // Not retried up to the 20 s reconnect window, though the server does not answer.
+      expect(waited).toBeLessThan(1500);
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
+      expect((failure as Error).message).toMatch(
+        /all 1 connections of the pool \(pool\.max\) stayed busy .* a server that stopped answering/,
+      );
+      // The held call ends at its own deadline: the statement timeout and a second more.
+      expect(WeftError.is(await holding, 'WEFT_POSTGRES_STATEMENT_TIMEOUT')).toBe(true);
+      proxy.hang(false);
+      expect(await memory.query({})).toEqual([]);
+    } finally {
+      await memory.shutdown();
+      await proxy.close();
+    }
+  }, 60_000);
+
   it('passes on PostgreSQL’s 57014 for a statement another session cancels before the statement timeout [claim:pg-other-errors-cancel]', async () => {
     const memory = await db.open({ id: 'cancelled', pool: { statementTimeoutMs: 20_000 } });
     const locker = new pg.Client({ connectionString: db.url() });

@@ -173,6 +173,8 @@ describe('PostgresMemoryProvider: hostile input', () => {
       [{ since: new Date(Number.NaN) }, /"since" must be a valid Date/],
       [{ kind: 'a\0' }, /"kind" contains a NUL/],
       [{ spacePatterns: ['\uD800*'] }, /"spacePatterns\[0\]" contains a lone/],
+      [null as unknown as Parameters<typeof memory.query>[0], /needs an options object/],
+      [{ spacePatterns: Array.from({ length: 101 }, () => 'a*') }, /at most 100 patterns/],
     ];
     for (const [options, message] of bad) {
       const failure = await memory.query(options).catch((error: unknown) => error);

@@ -106,6 +106,36 @@ describe('SqliteMemoryProvider: concurrent writers', () => {
     }
   });
 
+  it("blocks the thread while a write waits for another connection's lock: no timer fires meanwhile [claim:sqlite-busy-blocks-thread]", async () => {
+    const memory = await db.open({ busyTimeoutMs: 200 });
+    const other = new Database(db.path());
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      let timerFiredAt: number | undefined;
+      const timer = new Promise<void>((resolve) => {
+        setTimeout(() => {
+          timerFiredAt = Date.now();
+          resolve();
+        }, 10);
+      });
+      const started = Date.now();
+      // store() waits for the lock before it returns its promise: the wait is not awaited.
+      const failure = memory
+        .store({ space: 's', kind: 'k', content: 1, metadata: {} })
+        .catch((caught: unknown) => caught);
+      const returnedAt = Date.now();
+      expect(returnedAt - started).toBeGreaterThanOrEqual(190);
+      expect(timerFiredAt).toBeUndefined();
+      expect((await failure) as { code?: string }).toMatchObject({ code: 'SQLITE_BUSY' });
+      await timer;
+      // The 10 ms timer could fire only once the wait was over.
+      expect(timerFiredAt).toBeGreaterThanOrEqual(returnedAt);
+    } finally {
+      if (other.inTransaction) other.exec('ROLLBACK');
+      other.close();
+    }
+  });
+
   it('waits for another connection migrating a new file and then applies no step twice [claim:sqlite-migrations]', async () => {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     // Another thread creates the file, takes the write lock, applies the first schema step
