@@ -157,14 +157,17 @@ export const WS_ERRORS = {
         'the task of a message did not finish within the plugin’s `taskTimeoutMs`, usually because the model is slow or hung. The connection’s slot is freed; the runtime’s own `taskTimeoutMs` aborts the task itself.',
       fix: 'search the log for the task id; raise `taskTimeoutMs` if replies are slow but do arrive.',
     },
-    /** @claim errors-ws-no-reply-frame */
+    /**
+     * @claim errors-ws-no-reply-frame
+     * @claim errors-ws-no-reply-never-ran
+     */
     WEFT_WS_NO_REPLY: {
       summary:
         'The task ended without a reply; the cause is in the runtime’s log under the task id.',
       raisedBy: 'the websocket connection',
       raisers: ['plugin-websocket/src/connection.ts#ChatConnection.run'],
       cause:
-        'the task ended without a reply, usually because the model failed. The frame carries the task id and the request id, and its message says how the task ended (such as `failed`); the cause is in the runtime’s log under the task id.',
+        'the task ended without a reply, usually because the model failed. A message whose task was accepted but never ran ends this way too, as `failed`: the space coordinator could not give it its space (`WEFT_COORDINATOR_ACQUIRE_TIMEOUT`, or `WEFT_COORDINATOR_CONNECTION_LOST` while it waited). The frame carries the task id and the request id, and its message says how the task ended (such as `failed`); the cause is in the runtime’s log under the task id.',
       fix: 'search the log for the task id, and see the code of the step that failed.',
     },
     /** @claim errors-ws-internal */
