@@ -107,6 +107,7 @@ export const COORDINATOR_ERRORS = {
         'this instance waited longer than `acquireTimeoutMs` (10 minutes by default) for the space’s tasks on other instances to end, or for PostgreSQL to answer its looks at the space, which it retries until then (the error’s `cause` is then PostgreSQL’s last failure). Each such wait is timed on its own, and only while none of the space’s tasks runs on this instance: a task queued behind its own instance’s tasks is not timed. The space’s tasks waiting on this instance fail, their records are removed, and HTTP triggers answer 503.',
       fix: 'look for a task that hangs in that space (its instance’s logs); raise `acquireTimeoutMs` if tasks legitimately take that long.',
     },
+    /** @claim errors-coordinator-connection-lost-retry */
     WEFT_COORDINATOR_CONNECTION_LOST: {
       summary: 'The connection holding this instance’s locks dropped.',
       status: 503,
@@ -114,7 +115,7 @@ export const COORDINATOR_ERRORS = {
       raisers: ['coordinator-postgres/src/coordinator.ts#PostgresSpaceCoordinator.connectionLost'],
       cause:
         'the coordinator’s lock connection closed (the server restarted, a network failure, or an error recording a finished task), so PostgreSQL released this instance’s locks and whichever instance sweeps first takes its unfinished tasks over; its running tasks are aborted, its waiting ones fail with this code, and it accepts no new ones until it has reconnected, which it does by itself with a growing delay (`reconnectDelayMs`, `reconnectMaxDelayMs`). Tasks it had accepted still run, on another instance or on this one once it is back.',
-      fix: 'retry the request shortly; nothing needs restarting. A readiness probe on `checkHealth()` keeps requests away from the instance while it reconnects; see [When PostgreSQL restarts](../guides/scaling-out.md#when-postgresql-restarts).',
+      fix: 'retry the request shortly; nothing needs restarting. A `dispatch` refused with this code may have been accepted before the connection dropped (it was waiting for its space), and then its task still runs: give tasks that must not run twice an id of the client’s, and skip one already done. A readiness probe on `checkHealth()` keeps requests away from the instance while it reconnects; see [When PostgreSQL restarts](../guides/scaling-out.md#when-postgresql-restarts).',
     },
   },
 } as const satisfies ErrorRegistry<PostgresSpaceCoordinatorErrorCode>;

@@ -333,7 +333,7 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     expect(await db.sql(`SELECT ticket FROM "${schema}".tasks`)).toEqual([]);
   });
 
-  it('on losing its lock connection, hands a dispatch of its running task back cancelled and fails its waiting ones with WEFT_COORDINATOR_CONNECTION_LOST; all of them still run [claim:coord-readme-connection-lost]', async () => {
+  it('on losing its lock connection, hands a dispatch of its running task back cancelled and fails its waiting ones with WEFT_COORDINATOR_CONNECTION_LOST; all of them still run [claim:coord-readme-connection-lost] [claim:errors-coordinator-connection-lost-retry]', async () => {
     const schema = db.newSchema();
     await createRunsTable(db.sql, schema);
     prepared.add(schema);

@@ -69,13 +69,14 @@ export const CHAT_ERRORS = {
         'the plugin’s `authenticate` hook answered `false` (or anything but `true` or `{ user }`), threw, did not answer within `authTimeoutMs` or named a user that is not a valid id; or no hook named a user and `trustClientUser` is off, so the body’s `user` is not believed (anyone who can reach the route could write as anyone). No task runs.',
       fix: 'send the credentials your `authenticate` hook expects, such as an `Authorization: Bearer` token; give the plugin an `authenticate` hook that answers `{ user }`, or set `trustClientUser: true` when something in front of the route already vouches for the user. When the hook threw or timed out, the server log has the cause under the request id.',
     },
+    /** @claim errors-chat-room-forbidden-answers */
     WEFT_CHAT_ROOM_FORBIDDEN: {
       summary: 'The `authorizeRoom` hook did not let the user post in the room.',
       status: 403,
       raisedBy: 'the chat route',
       raisers: ['plugin-chat/src/chat-plugin.ts#ChatPlugin.messageRoute'],
       cause:
-        'the plugin’s `authorizeRoom` hook answered `false` for the user and room of the request, threw, or did not answer within `authTimeoutMs`. No task runs.',
+        'the plugin’s `authorizeRoom` hook answered `false` (or anything but `true`) for the user and room of the request, threw, or did not answer within `authTimeoutMs`. No task runs.',
       fix: 'post in a room the user belongs to; when the hook threw or timed out, the server log has the cause under the request id.',
     },
     WEFT_CHAT_TOO_MANY_TASKS: {

@@ -272,7 +272,7 @@ describe('ChatPlugin: shared rooms', () => {
     expect(plans[1]).toContain('4242');
   });
 
-  it('refuses a room authorizeRoom does not allow, or a hook that throws or hangs, with 403 WEFT_CHAT_ROOM_FORBIDDEN [claim:httpchat-refused-no-task] [claim:httpchat-authorize-room] [claim:httpchat-row-403] [claim:prod-chat-shared] [claim:chat-403] [claim:tsdoc-chat-authorize-room] [claim:tsdoc-chat-private] [claim:errors-403-cause]', async () => {
+  it('refuses a room authorizeRoom does not allow, or a hook that throws or hangs, with 403 WEFT_CHAT_ROOM_FORBIDDEN [claim:httpchat-refused-no-task] [claim:httpchat-authorize-room] [claim:httpchat-row-403] [claim:prod-chat-shared] [claim:chat-403] [claim:tsdoc-chat-authorize-room] [claim:tsdoc-chat-private] [claim:errors-403-cause] [claim:errors-chat-room-forbidden-answers]', async () => {
     const asked: string[] = [];
     const { url, model } = await boot({
       authenticate: bearer,
@@ -282,17 +282,19 @@ describe('ChatPlugin: shared rooms', () => {
         asked.push(`${user}@${room}`);
         if (room === 'crash') throw new Error('membership service down');
         if (room === 'hang') return new Promise<boolean>(() => undefined);
+        // A truthy answer that is not true.
+        if (room === 'odd') return 'yes' as unknown as boolean;
         return user === 'ada';
       },
     });
-    for (const room of ['room-x', 'crash', 'hang']) {
+    for (const room of ['room-x', 'crash', 'hang', 'odd']) {
       const answer = await post(url, { room, user: 'eve', message: 'hello' }, 't-eve');
       expect(answer.status, room).toBe(403);
       expect(answer.json.error).toMatchObject({ code: 'WEFT_CHAT_ROOM_FORBIDDEN' });
     }
     expect(model.requests).toHaveLength(0);
     // The hook is asked with the authenticated user, not the one the body names.
-    expect(asked).toEqual(['eve@room-x', 'eve@crash', 'eve@hang']);
+    expect(asked).toEqual(['eve@room-x', 'eve@crash', 'eve@hang', 'eve@odd']);
   });
 
   it('refuses roomHistory shared without authorizeRoom, naming the option [claim:httpchat-options-bad] [claim:httpchat-shared-needs-hook] [claim:chat-trusts-room] [claim:chat-bad-options-more] [claim:tsdoc-chat-authorize-required] [claim:tsdoc-chat-private]', () => {

@@ -115,6 +115,7 @@ export const WS_ERRORS = {
     /**
      * @claim errors-ws-invalid-frame-id-in-use
      * @claim errors-ws-invalid-frame-fields
+     * @claim errors-ws-invalid-frame-space-too-long
      */
     WEFT_WS_INVALID_FRAME: {
       summary: 'A frame from the client is not valid; the connection stays open.',
@@ -124,15 +125,16 @@ export const WS_ERRORS = {
         'plugin-websocket/src/connection.ts#ChatConnection.run',
       ],
       cause:
-        'a frame is not JSON, is binary, or is not a `message` frame with a valid `id`, `room`, `user` and `message` (one is missing, not a string, empty or too long, a `room` or `user` has characters an id may not have, or a `message` holds a NUL character or a lone UTF-16 surrogate, which no memory store can hold), or its `id` is that of a message of the connection still waiting for its reply.',
+        'a frame is not JSON, is binary, or is not a `message` frame with a valid `id`, `room`, `user` and `message` (one is missing, not a string, empty or too long, a `room` or `user` has characters an id may not have, or a `message` holds a NUL character or a lone UTF-16 surrogate, which no memory store can hold), its `room` and the user are too long together for the 200 characters of a space id, or its `id` is that of a message of the connection still waiting for its reply.',
       fix: 'the message names the field; send `{ "type": "message", "id", "room", "user", "message" }` as the package’s README describes.',
     },
+    /** @claim errors-ws-room-forbidden-answers */
     WEFT_WS_ROOM_FORBIDDEN: {
       summary: 'The `authorizeRoom` hook did not let the user post in the room.',
       raisedBy: 'the websocket connection',
       raisers: ['plugin-websocket/src/connection.ts#ChatConnection.run'],
       cause:
-        'the plugin’s `authorizeRoom` hook answered `false` for the connection’s user and the frame’s room, threw, or did not answer within `authTimeoutMs`. The message was not run; the connection stays open.',
+        'the plugin’s `authorizeRoom` hook answered `false` (or anything but `true`) for the connection’s user and the frame’s room, threw, or did not answer within `authTimeoutMs`. The message was not run; the connection stays open.',
       fix: 'post in a room the user belongs to; when the hook threw or timed out, the server log has the cause under the frame’s `requestId`.',
     },
     WEFT_WS_TOO_MANY_TASKS: {
@@ -155,14 +157,17 @@ export const WS_ERRORS = {
         'the task of a message did not finish within the plugin’s `taskTimeoutMs`, usually because the model is slow or hung. The connection’s slot is freed; the runtime’s own `taskTimeoutMs` aborts the task itself.',
       fix: 'search the log for the task id; raise `taskTimeoutMs` if replies are slow but do arrive.',
     },
-    /** @claim errors-ws-no-reply-frame */
+    /**
+     * @claim errors-ws-no-reply-frame
+     * @claim errors-ws-no-reply-never-ran
+     */
     WEFT_WS_NO_REPLY: {
       summary:
         'The task ended without a reply; the cause is in the runtime’s log under the task id.',
       raisedBy: 'the websocket connection',
       raisers: ['plugin-websocket/src/connection.ts#ChatConnection.run'],
       cause:
-        'the task ended without a reply, usually because the model failed. The frame carries the task id and the request id, and its message says how the task ended (such as `failed`); the cause is in the runtime’s log under the task id.',
+        'the task ended without a reply, usually because the model failed. A message whose task was accepted but never ran ends this way too, as `failed`: the space coordinator could not give it its space (`WEFT_COORDINATOR_ACQUIRE_TIMEOUT`, or `WEFT_COORDINATOR_CONNECTION_LOST` while it waited). The frame carries the task id and the request id, and its message says how the task ended (such as `failed`); the cause is in the runtime’s log under the task id.',
       fix: 'search the log for the task id, and see the code of the step that failed.',
     },
     /** @claim errors-ws-internal */

@@ -44,4 +44,17 @@ describe('parseClientFrame', () => {
     }
     expect(refusal({})).toMatchObject({ success: true });
   });
+
+  it('refuses a frame whose room and user are too long together for a space id, naming the frame [claim:errors-ws-invalid-frame-space-too-long]', () => {
+    // Each "-" takes 3 of the space id's 200 characters: two ids of 64 valid characters do not fit.
+    const long = `a${'-'.repeat(63)}`;
+    const parsed = parseClientFrame(
+      JSON.stringify({ type: 'message', id: '7', room: long, user: long, message: 'hi' }),
+    );
+    expect(parsed).toMatchObject({
+      success: false,
+      id: '7',
+      error: expect.stringMatching(/^Invalid frame: "room" and "user" are too long together/),
+    });
+  });
 });

@@ -115,7 +115,7 @@ describe('WebSocketPlugin: shared rooms', () => {
     expect(plans[1]).toContain('4242');
   });
 
-  it('asks authorizeRoom for every frame, answers WEFT_WS_ROOM_FORBIDDEN to a room it refuses, throws on or does not answer in time, and keeps the connection [claim:wsreadme-auth-timeout] [claim:wsdoc-shared] [claim:prod-chat-shared] [claim:wsreadme-room-shared] [claim:wsreadme-error-codes] [claim:tsdoc-chat-authorize-room]', async () => {
+  it('asks authorizeRoom for every frame, answers WEFT_WS_ROOM_FORBIDDEN to a room it refuses, throws on or does not answer in time, and keeps the connection [claim:wsreadme-auth-timeout] [claim:wsdoc-shared] [claim:prod-chat-shared] [claim:wsreadme-room-shared] [claim:wsreadme-error-codes] [claim:tsdoc-chat-authorize-room] [claim:errors-ws-room-forbidden-answers]', async () => {
     const asked: string[] = [];
     booted = await boot({
       trustClientUser: false,

@@ -1331,4 +1331,47 @@ describe('a coordinator that cannot take work', () => {
     // The connection stays open for the next message.
     expect(client.socket.readyState).toBe(client.socket.OPEN);
   });
+
+  it('answers WEFT_WS_NO_REPLY, as failed, to an accepted message whose task never got its space [claim:errors-ws-no-reply-never-ran]', async () => {
+    const coordinator: SpaceCoordinator = {
+      id: 'never-grants',
+      init: () => Promise.resolve(),
+      shutdown: () => Promise.resolve(),
+      admit: () => Promise.resolve(1),
+      acquire: () =>
+        Promise.reject(
+          new WeftError(
+            'WEFT_COORDINATOR_ACQUIRE_TIMEOUT',
+            'the earlier tasks of the space did not end in time',
+            { status: 503, expose: true },
+          ),
+        ),
+      release: () => Promise.resolve(),
+    };
+    const { logger, lines: logs } = capturingLogger('info');
+    const model = new ScriptedModelProvider({ fallback: echoModel });
+    const plugin = new WebSocketPlugin({ port: 0, trustClientUser: true });
+    const runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [plugin],
+      coordinator,
+      options: { logger },
+    });
+    stopAfterTest(runtime);
+    await runtime.start();
+    const client = await open(plugin.url as string);
+    client.send(message('m1', 'hello'));
+    const accepted = await client.next();
+    expect(accepted).toMatchObject({ type: 'accepted', id: 'm1' });
+    const { taskId } = accepted as { taskId: string };
+    const error = await client.next();
+    expect(error).toMatchObject({ type: 'error', id: 'm1', code: 'WEFT_WS_NO_REPLY', taskId });
+    expect((error as { message: string }).message).toMatch(/the task failed without one/);
+    // The task never ran: the model was never asked.
+    expect(model.requests).toHaveLength(0);
+    const logged = logs.find((line) => line.msg === 'websocket: task ended without a reply');
+    expect(logged).toMatchObject({ taskId, status: 'failed' });
+    expect(JSON.stringify(logged)).toContain('WEFT_COORDINATOR_ACQUIRE_TIMEOUT');
+  });
 });
