@@ -260,7 +260,8 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
   it('reconnects while the lost session’s busy pool connections still wait for their statements, so a live server sees more than poolSize + 1 of the instance’s for up to statementTimeoutMs [claim:scaling-connections-busy-pool] [claim:coord-readme-connections-busy-pool]', async () => {
     const schema = db.newSchema();
     const poolSize = 2;
-    const statementTimeoutMs = 3_000;
+    // Long enough for the reconnection to open within it on a busy machine.
+    const statementTimeoutMs = 5_000;
     const coordinator = new PostgresSpaceCoordinator({
       connectionString: db.url(),
       schema,
