@@ -85,6 +85,21 @@ export type ResolvedCoordinatorOptions = Required<
  */
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,53}$/;
 
+/** Every option the constructor knows; any other key is most likely a misspelt one. */
+const OPTION_NAMES: ReadonlySet<string> = new Set<keyof PostgresSpaceCoordinatorOptions>([
+  'connectionString',
+  'schema',
+  'poolSize',
+  'connectTimeoutMs',
+  'statementTimeoutMs',
+  'acquireTimeoutMs',
+  'pollIntervalMs',
+  'sweepIntervalMs',
+  'reconnectDelayMs',
+  'reconnectMaxDelayMs',
+  'logger',
+]);
+
 const stderrLogger: CoordinatorLogger = {
   info: () => undefined,
   warn: (details, message) =>
@@ -113,6 +128,24 @@ export function resolveOptions(
     !/^postgres(ql)?:\/\//.test(options.connectionString)
   ) {
     problems.push('connectionString must be a postgres:// URL');
+  }
+  for (const name of Object.keys(options)) {
+    if (!OPTION_NAMES.has(name)) {
+      problems.push(`${JSON.stringify(name)} is not an option (a misspelt one?)`);
+    }
+  }
+  const logger: unknown = options.logger;
+  if (
+    logger !== undefined &&
+    (typeof logger !== 'object' ||
+      logger === null ||
+      (['info', 'warn', 'error'] as const).some(
+        (level) => typeof (logger as Record<string, unknown>)[level] !== 'function',
+      ))
+  ) {
+    problems.push(
+      'logger must be an object with info, warn and error functions, such as a pino logger',
+    );
   }
   const schema = options.schema ?? 'weft_coordinator';
   if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {

@@ -3,8 +3,10 @@
  * PostgreSQL server: a space's tasks, sent to both, run one at a time in the order they were
  * accepted.
  */
-import { WeftError } from '@weft/core';
+import { WeftError, type TaskArrival } from '@weft/core';
+import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PostgresSpaceCoordinator } from '../src/index.js';
 import { overlaps, outOfOrder, type RunRow } from './support/runs.js';
 import { useServer } from './support/server.js';
 import { createRunsTable, startWorkAgent, type WorkAgent } from './support/work-agent.js';
@@ -253,6 +255,89 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     await finished;
     expect(most).toBeGreaterThanOrEqual(2);
     expect(most).toBeLessThanOrEqual(3);
+  });
+
+  it('reconnects while the lost session’s busy pool connections still wait for their statements, so a live server sees more than poolSize + 1 of the instance’s for up to statementTimeoutMs [claim:scaling-connections-busy-pool] [claim:coord-readme-connections-busy-pool]', async () => {
+    const schema = db.newSchema();
+    const poolSize = 2;
+    // Long enough for the reconnection to open within it on a busy machine.
+    const statementTimeoutMs = 5_000;
+    const coordinator = new PostgresSpaceCoordinator({
+      connectionString: db.url(),
+      schema,
+      poolSize,
+      statementTimeoutMs,
+      reconnectDelayMs: 100,
+      reconnectMaxDelayMs: 200,
+      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    await coordinator.init({ resume: () => undefined });
+    const count = async (): Promise<number> => {
+      const [row] = await db.sql<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'weft-coordinator'",
+      );
+      return (row as { n: number }).n;
+    };
+    // Another session holds the space's admission lock, so both of the pool's connections wait
+    // on it with a recording each, as statements do on a busy server.
+    const blocker = new pg.Client({ connectionString: db.url() });
+    await blocker.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [
+        `${schema}:admit`,
+        'room-1',
+      ]);
+      const arrival = (n: number): TaskArrival => ({
+        taskId: `room-1-${n}`,
+        createdAt: new Date().toISOString(),
+        pluginId: 'work',
+        triggerId: 'task',
+        space: { id: 'room-1' },
+        data: { n },
+        metadata: {},
+      });
+      const admits = [1, 2].map((n) =>
+        coordinator.admit(arrival(n)).then(
+          () => 'recorded',
+          (error: unknown) => (error as WeftError).code,
+        ),
+      );
+      const busySince = Date.now();
+      while ((await count()) < poolSize + 1) {
+        if (Date.now() - busySince > 5_000) throw new Error('the pool did not fill');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // The server ends the lock connection, as an administrator's pg_terminate_backend would.
+      await db.sql(
+        `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory'
+           AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = $1::bigint`,
+        [coordinator.instance],
+      );
+      const lostAt = Date.now();
+      while (!(await coordinator.checkHealth()) || (await count()) <= poolSize + 1) {
+        if (Date.now() - lostAt > statementTimeoutMs) {
+          throw new Error('no overlap of the old and new connections was seen');
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      // The new session is open beside the lost one's two waiting connections.
+      expect(await count()).toBeGreaterThan(poolSize + 1);
+      // Those end with their statements, at statementTimeoutMs; then the count is back in bounds.
+      expect(await Promise.all(admits)).toEqual([
+        'WEFT_COORDINATOR_ADMIT_FAILED',
+        'WEFT_COORDINATOR_ADMIT_FAILED',
+      ]);
+      const endedBy = Date.now() + 2_000;
+      while ((await count()) > poolSize + 1) {
+        if (Date.now() > endedBy) throw new Error('the lost session’s connections stayed');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      await blocker.query('ROLLBACK').catch(() => undefined);
+      await blocker.end();
+      await coordinator.shutdown();
+    }
   });
 
   it('fails the tasks waiting on an instance past acquireTimeoutMs, deletes their rows and never runs them; dispatch and done reject, accept does not, with a 503 whose message is shown [claim:coord-readme-acquire-timeout] [claim:coord-readme-acquire-timeout-callers] [claim:scaling-ack-acquire-timeout] [claim:obs-request-failed-generic] [claim:errors-5xx-message-generic]', async () => {

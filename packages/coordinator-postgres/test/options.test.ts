@@ -88,3 +88,27 @@ describe('PostgresSpaceCoordinator default logger', () => {
     ]);
   });
 });
+
+describe('PostgresSpaceCoordinator option names and logger', () => {
+  it('lists a misspelt option and a logger without info, warn and error among the bad options [claim:coord-readme-invalid-options]', () => {
+    let message = '';
+    try {
+      resolveOptions({
+        connectionString,
+        poolSize: 0,
+        // A misspelling of sweepIntervalMs, which would otherwise be dropped without a word.
+        sweepInterval: 100,
+        logger: { info: () => undefined },
+      } as never);
+    } catch (error) {
+      expect(WeftError.is(error, 'WEFT_COORDINATOR_INVALID_OPTIONS')).toBe(true);
+      message = (error as Error).message;
+    }
+    expect(message).toContain('poolSize must be a positive integer, got 0');
+    expect(message).toContain('"sweepInterval" is not an option');
+    expect(message).toContain('logger must be an object with info, warn and error functions');
+    // A pino-like logger and the known names pass.
+    const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
+    expect(resolveOptions({ connectionString, sweepIntervalMs: 100, logger }).logger).toBe(logger);
+  });
+});
