@@ -97,6 +97,7 @@ export interface ChatPluginOptions extends ChatAccessOptions {
   /**
    * Path of the POST route that receives messages: `/` and ASCII letters, digits, `-`, `.`, `_`
    * and `~`, taken literally. Default `/chat`.
+   * @claim tsdoc-chat-path
    */
   path?: string;
   /**

@@ -703,7 +703,7 @@ describe('chat spaces', () => {
 
 describe('ChatPlugin path', () => {
   it.each(['/chat/*', '/chat(', '/chat?x', '/chat/:room', '/a b', '/chat/\u00e9'])(
-    'refuses %j in the constructor, which express would read as a pattern or not at all [claim:httpchat-path-option] [claim:httpchat-options-bad] [claim:chat-path] [claim:chat-bad-options]',
+    'refuses %j in the constructor, which express would read as a pattern or not at all [claim:httpchat-path-option] [claim:httpchat-options-bad] [claim:chat-path] [claim:chat-bad-options] [claim:tsdoc-chat-path]',
     (path) => {
       let caught: unknown;
       try {
