@@ -26,6 +26,12 @@ import { ChatPluginError, type ChatPluginErrorCode } from './errors.js';
  */
 const ID_PATTERN = /^[A-Za-z0-9][\w.:-]*$/;
 
+/**
+ * A path express mounts as it is written: `/` and ASCII letters, digits, `-`, `.`, `_` and `~`.
+ * Express reads other characters, such as `:`, `*` or `?`, as parts of a pattern.
+ */
+const LITERAL_PATH = /^\/[A-Za-z0-9._~/-]*$/;
+
 const idSchema = (what: string) =>
   z
     .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
@@ -88,7 +94,11 @@ export const NOT_REMEMBERED_WARNING =
  * how much at once (see {@link ChatAccessOptions}, shared with `@weft/plugin-websocket`).
  */
 export interface ChatPluginOptions extends ChatAccessOptions {
-  /** Path of the POST route that receives messages. Default `/chat`. */
+  /**
+   * Path of the POST route that receives messages: `/` and ASCII letters, digits, `-`, `.`, `_`
+   * and `~`, taken literally. Default `/chat`.
+   * @claim tsdoc-chat-path
+   */
   path?: string;
   /**
    * Most requests of one connection waiting for their tasks at once: a keep-alive connection
@@ -181,7 +191,8 @@ export class ChatPlugin extends Plugin {
    * @param options - The route's path, the hooks that authenticate and authorise, and the
    *   limits.
    * @throws {@link ChatPluginError} `WEFT_CHAT_INVALID_OPTIONS` naming a bad option: a path that
-   * does not start with `/`, a limit that is not a positive integer, an `authTimeoutMs` over
+   * does not start with `/` or holds another character than ASCII letters, digits, `-`, `.`, `_`,
+   * `~` and `/`, a limit that is not a positive integer, an `authTimeoutMs` over
    * 2147483647, or `roomHistory: 'shared'` without `authorizeRoom`.
    */
   constructor(options: ChatPluginOptions = {}) {
@@ -191,6 +202,14 @@ export class ChatPlugin extends Plugin {
       throw new ChatPluginError(
         'WEFT_CHAT_INVALID_OPTIONS',
         `ChatPlugin: option "path" must start with "/", got ${JSON.stringify(path)}.`,
+      );
+    }
+    if (!LITERAL_PATH.test(path)) {
+      // Express reads `:`, `*`, `?`, `(` and others as a pattern, and one it cannot read would
+      // fail `runtime.start()` with its own error instead of this one.
+      throw new ChatPluginError(
+        'WEFT_CHAT_INVALID_OPTIONS',
+        `ChatPlugin: option "path" must hold only ASCII letters, digits, "-", ".", "_", "~" and "/", got ${JSON.stringify(path)}.`,
       );
     }
     this.path = path;
@@ -235,7 +254,9 @@ export class ChatPlugin extends Plugin {
           );
           return;
         }
-        const parsed = parseChatRequest(request.body);
+        // The fields only: whether room and user fit a space together is asked of the sender
+        // below, who is not the body's `user` when `authenticate` named another.
+        const parsed = parseChatFields(request.body);
         if (!parsed.success) {
           refuse(response, 400, 'WEFT_CHAT_INVALID_REQUEST', parsed.error, requestId);
           return;
@@ -381,6 +402,21 @@ function invalidOption(name: string, what: string, value: unknown): ChatPluginEr
 export function parseChatRequest(
   body: unknown,
 ): { success: true; data: ChatRequest } | { success: false; error: string } {
+  const parsed = parseChatFields(body);
+  if (!parsed.success) return parsed;
+  try {
+    chatSpace(parsed.data.room, parsed.data.user);
+  } catch (error) {
+    if (!WeftError.is(error, 'WEFT_INVALID_SPACE')) throw error;
+    return { success: false, error: TOO_LONG_TOGETHER };
+  }
+  return parsed;
+}
+
+/** {@link parseChatRequest} without the check that `room` and `user` fit a space together. */
+function parseChatFields(
+  body: unknown,
+): { success: true; data: ChatRequest } | { success: false; error: string } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return {
       success: false,
@@ -394,12 +430,6 @@ export function parseChatRequest(
       (issue) => `"${issue.path.map(String).join('.') || 'body'}" ${issue.message}`,
     );
     return { success: false, error: `Invalid chat request: ${problems.join('; ')}.` };
-  }
-  try {
-    chatSpace(result.data.room, result.data.user);
-  } catch (error) {
-    if (!WeftError.is(error, 'WEFT_INVALID_SPACE')) throw error;
-    return { success: false, error: TOO_LONG_TOGETHER };
   }
   return { success: true, data: result.data };
 }

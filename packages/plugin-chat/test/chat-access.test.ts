@@ -570,6 +570,35 @@ describe('ChatPlugin: a large body not sent as JSON', () => {
     expect(asked).toBe(1);
     expect(model.requests).toHaveLength(0);
   });
+
+  it('answers a body that is not application/json 401, not 400, when authenticate refuses it [claim:httpchat-413-json-only] [claim:chat-413]', async () => {
+    const { model } = recordingModel();
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [
+        new ChatPlugin({
+          authenticate: (request) =>
+            request.headers.authorization === 'Bearer t-ada' ? { user: 'ada' } : false,
+        }),
+      ],
+      options: { server: { port: 0 }, logger: capturingLogger('info').logger },
+    });
+    await runtime.start();
+    const post = (headers: Record<string, string>) =>
+      fetch(`${runtime?.server.url}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', ...headers },
+        body: JSON.stringify({ room: '42', user: 'ada', message: 'hi' }),
+      });
+    const refused = await post({});
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ error: { code: 'WEFT_CHAT_UNAUTHORIZED' } });
+    const accepted = await post({ authorization: 'Bearer t-ada' });
+    expect(accepted.status).toBe(400);
+    expect(await accepted.json()).toMatchObject({ error: { code: 'WEFT_CHAT_INVALID_REQUEST' } });
+    expect(model.requests).toHaveLength(0);
+  });
 });
 
 describe('ChatPlugin: other methods on its path', () => {

@@ -701,6 +701,64 @@ describe('chat spaces', () => {
   });
 });
 
+describe('ChatPlugin path', () => {
+  it.each(['/chat/*', '/chat(', '/chat?x', '/chat/:room', '/a b', '/chat/\u00e9'])(
+    'refuses %j in the constructor, which express would read as a pattern or not at all [claim:httpchat-path-option] [claim:httpchat-options-bad] [claim:chat-path] [claim:chat-bad-options] [claim:tsdoc-chat-path]',
+    (path) => {
+      let caught: unknown;
+      try {
+        new ChatPlugin({ path });
+      } catch (error) {
+        caught = error;
+      }
+      expect(WeftError.is(caught, 'WEFT_CHAT_INVALID_OPTIONS')).toBe(true);
+      expect((caught as Error).message).toMatch(
+        /"path" must hold only ASCII letters, digits, "-", ".", "_", "~" and "\/"/,
+      );
+    },
+  );
+
+  it('mounts a literal path of letters, digits, "-", ".", "_", "~" and "/" [claim:httpchat-path-option] [claim:chat-path]', async () => {
+    const path = '/api/v1.2/chat_room-x~y/';
+    const { runtime } = await boot(
+      [PLAN, 'Hello.'],
+      new ChatPlugin({ path, trustClientUser: true }),
+    );
+    const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 'hi' }, path);
+    expect(status).toBe(200);
+    expect(json.reply).toBe('Hello.');
+  });
+});
+
+describe('ChatPlugin sender', () => {
+  it("checks that room and user fit a space with the user authenticate named, not the body's [claim:httpchat-authenticate] [claim:httpchat-too-long-together]", async () => {
+    // Room and body user are too long together; room and the named user fit.
+    const room = `r${'-'.repeat(60)}`;
+    const body = { room, user: `u${'_'.repeat(63)}`, message: 'hi' };
+    expect(parseChatRequest(body)).toMatchObject({ success: false });
+    const { runtime, memory } = await boot(
+      [PLAN, 'Hello, Ada.'],
+      new ChatPlugin({ authenticate: () => ({ user: 'ada' }) }),
+    );
+    const { status, json } = await post(runtime, body);
+    expect(status).toBe(200);
+    expect(json.reply).toBe('Hello, Ada.');
+    const spaces = new Set((await memory.query({})).map((entry) => entry.space));
+    expect(spaces).toEqual(new Set([chatSpace(room, 'ada').id]));
+    // Named too, a user that does not fit with the room still gets the 400.
+    await runtime.stop();
+    const { runtime: second } = await boot(
+      [],
+      new ChatPlugin({ authenticate: () => ({ user: `u${'_'.repeat(63)}` }) }),
+    );
+    const refused = await post(second, { room, user: 'ada', message: 'hi' });
+    expect(refused.status).toBe(400);
+    expect((refused.json.error as { message: string }).message).toMatch(
+      /"room" and "user" are too long together/,
+    );
+  });
+});
+
 describe('ChatPlugin request ids', () => {
   it("keeps the answer's X-Request-Id in the task's memories as metadata.requestId [claim:httpchat-request-id] [claim:chat-request-id]", async () => {
     const { memory } = await boot([PLAN, 'Hello, Ada.']);

@@ -1221,6 +1221,11 @@ describe('WebSocketPlugin listening', () => {
 });
 
 describe('WebSocketPlugin defaults', () => {
+  it('takes any path that starts with "/", characters express would read as a pattern included [claim:httpchat-options-same]', () => {
+    expect(new WebSocketPlugin({ path: '/ws/:room*' }).options.path).toBe('/ws/:room*');
+    expect(() => new WebSocketPlugin({ path: 'ws' })).toThrow(/"path"/);
+  });
+
   it('has the documented defaults [claim:httpchat-options-same] [claim:wsdoc-own-port] [claim:wsdoc-payload] [claim:wsdoc-handshake-timeout] [claim:wsdoc-idle] [claim:ws-doc-connections-per-user] [claim:wsdoc-same-options] [claim:wsdoc-per-user] [claim:prod-chat-caps] [claim:wsreadme-defaults] [claim:wsreadme-path] [claim:wsreadme-same-options] [claim:chat-readme-ws-options] [claim:wsreadme-connections-per-user] [claim:wsreadme-per-user-default] [claim:tsdoc-ws-options-defaults] [claim:prod-chat-same-options]', () => {
     const { authenticate, authorizeRoom, ...options } = new WebSocketPlugin().options;
     expect(authenticate).toBeUndefined();
