@@ -149,8 +149,6 @@ describe('the request a route handler reads', () => {
     server.mount(
       'test-plugin',
       {
-        type: 'route',
-        id: 'body',
         method: 'POST',
         path: '/body',
         handler: (request, response) => {
