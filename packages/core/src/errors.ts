@@ -110,10 +110,11 @@ export const CORE_ERRORS = {
         'the configuration has problems, such as an unknown or mistyped field or option, a value out of its range, options that contradict each other (`server.requestTimeout` below `server.headersTimeout`), two routes with the same method and path, an invalid `WEFT_LOG_LEVEL` (read only when `options.logger` is not given), two providers or plugins with the same id, no provider of `text-generation`, a capability a plugin requires that no provider offers, a `defaultProviders` entry that names no provider or one that does not offer the capability itself, a template that does not parse, a `bulkhead.limits` key that names no configured provider or plugin, or, in Node.js, plugins with route triggers while express and cors, the optional peer dependencies of the HTTP server in `@weft/core/node`, are not installed. The message lists every problem, one per line, each starting with the path, the variable or the owner at fault.',
       fix: 'correct each listed problem; the [configuration reference](./configuration.md) gives every option’s type, range and default. For route triggers, install the server’s peer dependencies with `npm install express cors`.',
     },
+    /** @claim errors-invalid-argument-no-server */
     WEFT_INVALID_ARGUMENT: {
       summary: 'A constructor or method was given a value it cannot use.',
       raisedBy:
-        'constructors and methods of the core: `ServerManager`, `Scheduler`, `defineCapability`, `CapabilityRegistry`, `ModelManager`, `PluginRegistry`; `serverOf` and `runtime.server` of a runtime with no route trigger; `update`, `remove` and `clear` of every first-party memory store',
+        'constructors and methods of the core: `ServerManager`, `Scheduler`, `defineCapability`, `CapabilityRegistry`, `ModelManager`, `PluginRegistry`; in Node.js, for a runtime with no route trigger, `serverOf` and the `start` and `mount` of `runtime.server` (in a browser these two raise `WEFT_UNSUPPORTED_PLATFORM`); `update`, `remove` and `clear` of every first-party memory store',
       raisers: [
         'core/src/capabilities/capability-registry.ts#CapabilityRegistry.addAliasGroup',
         'core/src/capabilities/capability-registry.ts#CapabilityRegistry.addTransform',
@@ -265,13 +266,18 @@ export const CORE_ERRORS = {
         'a task was dispatched once `stop()` had been called (while the runtime stops, once it has stopped, or while the stop waits for a start still under way), or to a runtime whose start failed, which stops it although `stop()` was never called; or a websocket message arrived while the runtime or the websocket plugin was stopping.',
       fix: 'during a shutdown nothing is wrong: the client should retry against another instance or after the restart. After a failed start the runtime stays stopped: fix what its `WEFT_START_FAILED` named and create a new runtime with `Runtime.init`.',
     },
+    /**
+     * @claim errors-queue-full-coordinator
+     * @claim errors-queue-full-websocket
+     */
     WEFT_QUEUE_FULL: {
       summary: 'The scheduler’s queue holds `maxQueueSize` tasks already.',
       status: 503,
-      raisedBy: '`Runtime.dispatch` and `Runtime.accept` (the scheduler)',
+      raisedBy:
+        '`Runtime.dispatch` and `Runtime.accept` (the scheduler); `@weft/plugin-websocket` passes it on as an `error` frame',
       raisers: ['core/src/scheduler/scheduler.ts#Scheduler.refusal'],
       cause:
-        'the scheduler already holds `options.scheduler.maxQueueSize` waiting tasks (default 1000).',
+        'the scheduler already holds `options.scheduler.maxQueueSize` waiting tasks (default 1000); with a `coordinator`, the tasks it is still recording count as waiting.',
       fix: 'the agent is receiving work faster than it completes it. Raise `scheduler.concurrency` if the model server can take more parallel calls, rate-limit clients, or run more instances.',
     },
     /**
@@ -471,6 +477,7 @@ export const CORE_ERRORS = {
      * @claim errors-bad-request-route-4xx
      * @claim errors-missing-host
      * @claim errors-bad-request-not-object
+     * @claim errors-bad-request-json-only
      */
     WEFT_BAD_REQUEST: {
       summary:
@@ -486,7 +493,7 @@ export const CORE_ERRORS = {
         'core/src/server/server-manager.ts#jsonTooDeep',
       ],
       cause:
-        'an HTTP request was malformed: its body is not JSON of an object or array (a bare `42`, `"text"` or `null` is refused too), is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, or is larger than `server.bodyLimit` or has chunk extensions larger than Node.js accepts (answered `413`); its body is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its headers are larger than Node.js accepts (answered `431`); it is an HTTP/1.1 request whose `Expect` header does not name `100-continue` (answered `417`); its bytes are not HTTP, or it is an HTTP/1.1 request without a `Host` header; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`). A route that sets its own `invalidBodyCode`, such as `@weft/plugin-chat`’s, answers a body that is not JSON of an object or array or nests too deep with that code instead (`WEFT_CHAT_INVALID_REQUEST`), still `400`. An error a route handler throws with another 4xx `status` (or `statusCode`) and no code of its own, such as a `422`, is answered with that status, its message and this code.',
+        'an HTTP request was malformed: its body, sent as `application/json`, is not JSON of an object or array (a bare `42`, `"text"` or `null` is refused too), is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, is larger than `server.bodyLimit` (answered `413`), or is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its body has chunk extensions larger than Node.js accepts (answered `413`); its headers are larger than Node.js accepts (answered `431`); it is an HTTP/1.1 request whose `Expect` header does not name `100-continue` (answered `417`); its bytes are not HTTP, or it is an HTTP/1.1 request without a `Host` header; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`). A route that sets its own `invalidBodyCode`, such as `@weft/plugin-chat`’s, answers a body that is not JSON of an object or array or nests too deep with that code instead (`WEFT_CHAT_INVALID_REQUEST`), still `400`. A body sent with another `Content-Type`, or without one, is neither parsed nor checked: the server reads it off and drops it, and the handler runs with no body. An error a route handler throws with another 4xx `status` (or `statusCode`) and no code of its own, such as a `422`, is answered with that status, its message and this code.',
       fix: 'the client must send a valid request within the limits, without pausing halfway.',
     },
     /** @claim errors-too-many-connections */

@@ -143,6 +143,45 @@ describe('the request a route handler reads', () => {
     });
   });
 
+  it('refuses only bodies sent as application/json: the same bare, oversized or undecodable bytes sent as text reach the handler with no body [claim:errors-bad-request-json-only]', async () => {
+    const server = new ServerManager({ port: 0, bodyLimit: 100 }, silentLogger);
+    servers.push(server);
+    server.mount(
+      'test-plugin',
+      {
+        method: 'POST',
+        path: '/body',
+        handler: (request, response) => {
+          response.json({ undefined: request.body === undefined });
+        },
+      },
+      {} as Runtime,
+    );
+    await server.start();
+    const answer = async (headers: Record<string, string>, body: string) => {
+      const response = await fetch(`${server.url}/body`, { method: 'POST', headers, body });
+      return { status: response.status, body: (await response.json()) as unknown };
+    };
+    const refused = (status: number) => ({
+      status,
+      body: { error: expect.objectContaining({ status, code: 'WEFT_BAD_REQUEST' }) },
+    });
+    const oversized = JSON.stringify({ text: 'x'.repeat(200) });
+    const json = { 'content-type': 'application/json' };
+    const text = { 'content-type': 'text/plain' };
+    expect(await answer(json, '42')).toEqual(refused(400));
+    expect(await answer(json, oversized)).toEqual(refused(413));
+    expect(await answer({ ...json, 'content-encoding': 'gzip' }, '{}')).toEqual(refused(400));
+    expect(await answer({ 'content-type': 'application/json; charset=koi8-r' }, '{}')).toEqual(
+      refused(415),
+    );
+    const handled = { status: 200, body: { undefined: true } };
+    expect(await answer(text, '42')).toEqual(handled);
+    expect(await answer(text, oversized)).toEqual(handled);
+    expect(await answer({ ...text, 'content-encoding': 'gzip' }, '{}')).toEqual(handled);
+    expect(await answer({ 'content-type': 'text/plain; charset=koi8-r' }, '{}')).toEqual(handled);
+  });
+
   it('leaves the body undefined, not {}, for a request that carries none, whatever its Content-Type [claim:trig-empty-json-body]', async () => {
     const seen = (request: RouteRequest, response: RouteResponse) => {
       response.json({ undefined: request.body === undefined });

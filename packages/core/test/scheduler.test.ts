@@ -63,7 +63,7 @@ describe('Scheduler', () => {
     expect(await Promise.all([first, second])).toEqual([1, 2]);
   });
 
-  it('refuses with the errors page’s example: a WeftError with status 503, its docsUrl, and the code ending its message [claim:errors-weft-error-shape]', async () => {
+  it('refuses with the errors page’s example: a WeftError with status 503, its docsUrl, and the code ending its message [claim:errors-weft-error-shape] [claim:errors-message-first-line]', async () => {
     const scheduler = new Scheduler({ maxQueueSize: 1000 });
     const waiting = Array.from({ length: 1000 }, (_, index) =>
       scheduler.schedule(`space-${index}`, async () => index),

@@ -3,7 +3,7 @@ import { WeftError } from '../src/index.js';
 import { CORE_ERRORS } from '../src/errors.js';
 
 describe('WeftError', () => {
-  it('carries its code, status and cause, and names the code at the end of its first line [claim:errors-weft-error-shape]', () => {
+  it('carries its code, status and cause, and names the code at the end of its first line [claim:errors-weft-error-shape] [claim:errors-message-first-line]', () => {
     const cause = new Error('disk full');
     const error = new WeftError('WEFT_QUEUE_FULL', 'Scheduler: the queue is full; retry later.', {
       status: 503,

@@ -23,7 +23,7 @@ describe('CreateWeftError', () => {
     expect(docsUrl).toBe(`${CORE_ERRORS_REFERENCE_URL}#weft_create_invalid_arguments`);
   });
 
-  it('is recognised by WeftError.is of @weft/core, with its code, though it is no instance of WeftError [claim:cg-create-weft-error] [claim:errors-create-not-instanceof]', () => {
+  it('is recognised by WeftError.is of @weft/core, with its code, though it is no instance of WeftError [claim:cg-create-weft-error] [claim:errors-create-not-instanceof] [claim:errors-create-weft-look-alike]', () => {
     const error = new CreateWeftError('WEFT_CREATE_FOLDER_TAKEN', 'x: is a file; fix: another');
     expect(error).not.toBeInstanceOf(WeftError);
     expect(WeftError.is(error)).toBe(true);

@@ -786,7 +786,7 @@ describe('WebSocketPlugin deadlines and limits', () => {
     expect(await client.next()).toMatchObject({ type: 'reply', id: '2', reply: 'awake' });
   });
 
-  it('answers WEFT_QUEUE_FULL to a message the full queue refuses, and the connection goes on [claim:wsreadme-error-codes] [claim:errors-ws-internal]', async () => {
+  it('answers WEFT_QUEUE_FULL to a message the full queue refuses, and the connection goes on [claim:wsreadme-error-codes] [claim:errors-ws-internal] [claim:errors-queue-full-websocket]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     booted = await boot(

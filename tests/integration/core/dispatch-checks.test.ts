@@ -97,7 +97,7 @@ describe('Runtime.accept', () => {
 });
 
 describe('the queue bound with a coordinator', () => {
-  it('counts the tasks a coordinator is still recording against maxQueueSize, so a burst arriving meanwhile is refused [claim:prod-queue-max] [claim:prod-queue-full]', async () => {
+  it('counts the tasks a coordinator is still recording against maxQueueSize, so a burst arriving meanwhile is refused [claim:prod-queue-max] [claim:prod-queue-full] [claim:errors-queue-full-coordinator]', async () => {
     const tickets = new Map<string, number>();
     let admitted = 0;
     const coordinator: SpaceCoordinator = {

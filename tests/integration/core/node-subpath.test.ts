@@ -37,7 +37,7 @@ describe('@weft/core/node', () => {
     expect(await own.json()).toEqual({ own: true });
   });
 
-  it('has no server to hand out for a runtime without route triggers, which listens nowhere [claim:node-subpath-no-routes] [claim:tsdoc-node-server-of]', async () => {
+  it('has no server to hand out for a runtime without route triggers, which listens nowhere [claim:node-subpath-no-routes] [claim:tsdoc-node-server-of] [claim:errors-invalid-argument-no-server]', async () => {
     const runtime = await runtimeWith(new TestPlugin('quiet'));
     await runtime.start();
     expect(runtime.server.url).toBeUndefined();
@@ -50,6 +50,22 @@ describe('@weft/core/node', () => {
     }
     expect(WeftError.is(caught, 'WEFT_INVALID_ARGUMENT')).toBe(true);
     expect((caught as Error).message).toContain('only when some plugin has a route trigger');
+    // Its stand-in refuses to start or mount with the same code, naming what needed the server.
+    await expect(runtime.server.start()).rejects.toSatisfy((error) =>
+      WeftError.is(error, 'WEFT_INVALID_ARGUMENT'),
+    );
+    let mounted: unknown;
+    try {
+      runtime.server.mount(
+        'quiet',
+        { method: 'POST', path: '/late', handler: () => undefined },
+        runtime,
+      );
+    } catch (error) {
+      mounted = error;
+    }
+    expect(WeftError.is(mounted, 'WEFT_INVALID_ARGUMENT')).toBe(true);
+    expect((mounted as Error).message).toContain('POST /late');
   });
 
   it('loads express and cors only with import(): importing @weft/core reaches neither statically [claim:node-subpath-no-express-import] [claim:core-readme-node-subpath]', async () => {
