@@ -315,6 +315,19 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
+    it('reports content nested too deep to write back as an invalid response, not a RangeError [claim:oai-errors] [claim:oai-invalid-response]', async () => {
+      // JSON.parse reads this, but JSON.stringify of the content overflows the stack.
+      const depth = 1_000_000;
+      const content = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+      server.enqueue(reply(200, `{"choices":[{"message":{"content":${content}}}]}`));
+      const error = await failure(generate(provider()));
+      expect(error.code).toBe('WEFT_OPENAI_INVALID_RESPONSE');
+      expect(error).toMatchObject({ httpStatus: 200, attempts: 1 });
+      expect(error.message).toBe(
+        'OpenAIModelProvider "openai": invalid chat completion response: "choices[0].message.content" is not a string (got an array nested too deep to show) [WEFT_OPENAI_INVALID_RESPONSE]',
+      );
+    });
+
     it('times out, retries, and says after how long [claim:mpo-retries] [claim:mpo-error-message-example] [claim:oai-retries] [claim:oai-timeout-row] [claim:wp-openai-retries]', async () => {
       server.enqueue(hang(), hang());
       const error = await failure(generate(provider({ timeoutMs: 100, maxRetries: 1 })));
