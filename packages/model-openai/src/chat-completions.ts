@@ -82,8 +82,13 @@ function describeJsonValue(value: unknown): string {
   }
 }
 
+/**
+ * Whether a reported token count can be passed on: a whole number from 0 up to
+ * `Number.MAX_SAFE_INTEGER`, as the capability's output schema accepts. A count beyond it (a
+ * server that reports `1e300`) would fail the runtime's check of a completion that is fine.
+ */
 function isTokenCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
 /**

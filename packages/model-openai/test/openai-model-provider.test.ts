@@ -1,6 +1,12 @@
 import { connect, type LookupFunction } from 'node:net';
-import { ModelProvider, TEXT_GENERATION_CAPABILITY, type ModelRequestConfig } from '@weft/core';
+import {
+  ModelProvider,
+  Runtime,
+  TEXT_GENERATION_CAPABILITY,
+  type ModelRequestConfig,
+} from '@weft/core';
 import { WeftError } from '@weft/core';
+import { InMemoryMemoryProvider } from '@weft/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   OpenAIModelProvider,
@@ -279,6 +285,27 @@ describe('OpenAIModelProvider', () => {
       expect(error.message).toBe(
         'OpenAIModelProvider "openai": request failed with 401 Unauthorized: Unknown key sk-echoed-3 [WEFT_OPENAI_HTTP_STATUS]',
       );
+    });
+
+    it('leaves out a usage that is not a whole number of tokens up to MAX_SAFE_INTEGER, so the runtime accepts the text [claim:oai-mapping]', async () => {
+      const counts = [1e300, 2 ** 53, 1.5, -1, '7'];
+      for (const count of counts) {
+        server.enqueue(
+          reply(200, {
+            choices: [{ message: { content: 'Hi!' } }],
+            usage: { prompt_tokens: count, completion_tokens: 2 },
+          }),
+        );
+      }
+      const runtime = await Runtime.init({
+        models: [provider()],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [],
+      });
+      for (const count of counts) {
+        const output = await runtime.models.call('text-generation', MESSAGES);
+        expect({ count, output }).toEqual({ count, output: { text: 'Hi!' } });
+      }
     });
 
     it('rejects a body that is not JSON [claim:oai-invalid-response]', async () => {
