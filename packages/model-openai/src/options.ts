@@ -163,6 +163,18 @@ function baseUrlProblem(value: string): { requirement: string; shown: string } |
   return undefined;
 }
 
+/**
+ * Whether a refused `baseUrl` that is not an absolute http(s) URL may hold a password, as
+ * `ftp://user:secret@host` or `user:secret@host:11434/v1` (a scheme left out) do: an `@` before
+ * any query or fragment. Such a value is not shown in the error.
+ *
+ * @param value - The `baseUrl` as given.
+ * @returns `true` when the value is not to be shown.
+ */
+function mayHoldCredentials(value: string): boolean {
+  return /^[^?#]*@/.test(value);
+}
+
 function isValidHeaders(value: Record<string, string>): boolean {
   try {
     new Headers(value);
@@ -287,6 +299,9 @@ export function parseOptions(options: OpenAIModelProviderOptions): ResolvedOptio
       }
     }
     const requirement = REQUIREMENTS[name] ?? 'is invalid';
+    if (name === 'baseUrl' && typeof given === 'string' && mayHoldCredentials(given)) {
+      throw invalid(`option "baseUrl" ${requirement}, got a value with "@" in it, not shown`);
+    }
     throw invalid(
       `option "${name}" ${requirement}, got ${describeValue(given, SECRET_OPTIONS.has(name))}`,
     );
