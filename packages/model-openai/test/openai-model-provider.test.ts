@@ -146,6 +146,21 @@ describe('OpenAIModelProvider', () => {
       expect(server.requests).toHaveLength(0);
     });
 
+    it('shortens a long reason phrase and API message to one line of 200 characters each [claim:oai-messages]', async () => {
+      server.enqueue((_request, response) => {
+        response.writeHead(401, 'Unauthorized'.padEnd(10_000, '!'), {
+          'Content-Type': 'application/json',
+        });
+        response.end(JSON.stringify({ error: { message: `Bad\n${'key '.repeat(1_000)}` } }));
+      });
+      const error = await failure(generate(provider()));
+      const reason = `Unauthorized${'!'.repeat(188)}…`;
+      const apiMessage = `Bad ${'key '.repeat(49)}…`;
+      expect(error.message).toBe(
+        `OpenAIModelProvider "openai": request failed with 401 ${reason}: ${apiMessage} [WEFT_OPENAI_HTTP_STATUS]`,
+      );
+    });
+
     it("ends the first line with the code when the apiKey function's error runs onto a second line [claim:oai-messages]", async () => {
       const target = provider({
         apiKey: () => {
