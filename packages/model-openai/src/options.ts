@@ -62,7 +62,8 @@ export interface OpenAIModelProviderOptions {
    * `apiKey`, all attempts and the waits between them together; a call that reaches it fails with
    * `WEFT_OPENAI_TIMEOUT`. With the defaults,
    * 3 attempts of up to 30 s plus waits of up to 0.5 s and 1 s could take 91.5 s, so this
-   * deadline is what bounds the worst case: one call holds its task at most 60 s.
+   * deadline is what bounds the worst case: one call holds its task at most 60 s once the
+   * provider starts it (inside a task, a wait for a slot of the provider's bulkhead comes first).
    * Default: `60000`.
    * @claim tsdoc-openai-default-total-timeout-ms
    */
