@@ -123,6 +123,25 @@ describe('CompletionApiProvider', () => {
     }
   });
 
+  it('answers false from checkHealth when the service hangs, after timeoutMs', async () => {
+    // A service that accepts the connection and never answers.
+    const hung = createServer(() => undefined);
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    try {
+      const provider = new CompletionApiProvider({
+        baseUrl: `http://127.0.0.1:${(hung.address() as AddressInfo).port}`,
+        token: 's3cret',
+        timeoutMs: 200,
+      });
+      const started = Date.now();
+      expect(await provider.checkHealth()).toBe(false);
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      hung.closeAllConnections();
+      await new Promise<void>((resolve) => hung.close(() => resolve()));
+    }
+  });
+
   it('stops the runtime from starting without a token [claim:mpo-init-fails] [claim:mpo-example-provider]', async () => {
     // An empty secret, and an unset one (process.env.TOKEN when TOKEN is not set).
     for (const token of ['', undefined as unknown as string]) {

@@ -45,10 +45,11 @@ export class CompletionApiProvider extends ModelProvider {
     }
   }
 
+  /** A hung service answers `false` once `timeoutMs` has passed. */
   override async checkHealth(): Promise<boolean> {
-    const response = await fetch(`${this.options.baseUrl}/health`).catch(
-      () => undefined,
-    );
+    const response = await fetch(`${this.options.baseUrl}/health`, {
+      signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+    }).catch(() => undefined);
     return response?.ok === true;
   }
 

@@ -64,8 +64,31 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Shows a parsed JSON value in an error message. JSON.parse reads arrays nested millions deep,
+ * but JSON.stringify overflows the stack on them, so such a value is named by its kind instead
+ * of failing the call with a RangeError that names no provider.
+ *
+ * @param value - A value from a parsed response body.
+ * @returns Its JSON text, shortened, or its kind when it cannot be written back.
+ */
+function describeJsonValue(value: unknown): string {
+  try {
+    return snippet(JSON.stringify(value) ?? typeof value);
+  } catch {
+    return Array.isArray(value)
+      ? 'an array nested too deep to show'
+      : 'an object nested too deep to show';
+  }
+}
+
+/**
+ * Whether a reported token count can be passed on: a whole number from 0 up to
+ * `Number.MAX_SAFE_INTEGER`, as the capability's output schema accepts. A count beyond it (a
+ * server that reports `1e300`) would fail the runtime's check of a completion that is fine.
+ */
 function isTokenCount(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
 /**
@@ -110,10 +133,7 @@ export function parseChatCompletion(
   if (!isRecord(first) || !isRecord(first.message)) throw fail('"choices[0].message" is missing');
   const content = first.message.content;
   if (typeof content !== 'string') {
-    const got =
-      content === undefined
-        ? 'it is missing'
-        : `got ${snippet(JSON.stringify(content) ?? typeof content)}`;
+    const got = content === undefined ? 'it is missing' : `got ${describeJsonValue(content)}`;
     throw fail(`"choices[0].message.content" is not a string (${got})`);
   }
 

@@ -233,6 +233,8 @@ export function extractApiErrorMessage(body: string): string | undefined {
 
 /**
  * Renders an HTTP answer for an error message, such as `401 Unauthorized: Incorrect API key`.
+ * The reason phrase is shortened like the API's message: a server may send one of many
+ * kilobytes, which would otherwise fill every log line that quotes the error.
  *
  * @param status - The HTTP status code.
  * @param statusText - The reason phrase; may be empty (HTTP/2 has none).
@@ -240,7 +242,7 @@ export function extractApiErrorMessage(body: string): string | undefined {
  * @returns The status, reason phrase and API message, as far as they are known.
  */
 export function describeHttpFailure(status: number, statusText: string, body: string): string {
-  const reason = statusText.trim() === '' ? '' : ` ${statusText.trim()}`;
+  const reason = statusText.trim() === '' ? '' : ` ${snippet(statusText)}`;
   const apiMessage = extractApiErrorMessage(body);
   return `${status}${reason}${apiMessage === undefined ? '' : `: ${apiMessage}`}`;
 }

@@ -62,7 +62,8 @@ export interface OpenAIModelProviderOptions {
    * `apiKey`, all attempts and the waits between them together; a call that reaches it fails with
    * `WEFT_OPENAI_TIMEOUT`. With the defaults,
    * 3 attempts of up to 30 s plus waits of up to 0.5 s and 1 s could take 91.5 s, so this
-   * deadline is what bounds the worst case: one call holds its task at most 60 s.
+   * deadline is what bounds the worst case: one call holds its task at most 60 s once the
+   * provider starts it (inside a task, a wait for a slot of the provider's bulkhead comes first).
    * Default: `60000`.
    * @claim tsdoc-openai-default-total-timeout-ms
    */
@@ -161,6 +162,18 @@ function baseUrlProblem(value: string): { requirement: string; shown: string } |
     };
   }
   return undefined;
+}
+
+/**
+ * Whether a refused `baseUrl` that is not an absolute http(s) URL may hold a password, as
+ * `ftp://user:secret@host` or `user:secret@host:11434/v1` (a scheme left out) do: an `@` before
+ * any query or fragment. Such a value is not shown in the error.
+ *
+ * @param value - The `baseUrl` as given.
+ * @returns `true` when the value is not to be shown.
+ */
+function mayHoldCredentials(value: string): boolean {
+  return /^[^?#]*@/.test(value);
 }
 
 function isValidHeaders(value: Record<string, string>): boolean {
@@ -287,6 +300,9 @@ export function parseOptions(options: OpenAIModelProviderOptions): ResolvedOptio
       }
     }
     const requirement = REQUIREMENTS[name] ?? 'is invalid';
+    if (name === 'baseUrl' && typeof given === 'string' && mayHoldCredentials(given)) {
+      throw invalid(`option "baseUrl" ${requirement}, got a value with "@" in it, not shown`);
+    }
     throw invalid(
       `option "${name}" ${requirement}, got ${describeValue(given, SECRET_OPTIONS.has(name))}`,
     );

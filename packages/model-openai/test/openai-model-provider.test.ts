@@ -1,6 +1,12 @@
 import { connect, type LookupFunction } from 'node:net';
-import { ModelProvider, TEXT_GENERATION_CAPABILITY, type ModelRequestConfig } from '@weft/core';
+import {
+  ModelProvider,
+  Runtime,
+  TEXT_GENERATION_CAPABILITY,
+  type ModelRequestConfig,
+} from '@weft/core';
 import { WeftError } from '@weft/core';
+import { InMemoryMemoryProvider } from '@weft/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   OpenAIModelProvider,
@@ -138,6 +144,21 @@ describe('OpenAIModelProvider', () => {
       expect(error.attempts).toBeUndefined();
       expect(error.httpStatus).toBeUndefined();
       expect(server.requests).toHaveLength(0);
+    });
+
+    it('shortens a long reason phrase and API message to one line of 200 characters each [claim:oai-messages]', async () => {
+      server.enqueue((_request, response) => {
+        response.writeHead(401, 'Unauthorized'.padEnd(10_000, '!'), {
+          'Content-Type': 'application/json',
+        });
+        response.end(JSON.stringify({ error: { message: `Bad\n${'key '.repeat(1_000)}` } }));
+      });
+      const error = await failure(generate(provider()));
+      const reason = `Unauthorized${'!'.repeat(188)}…`;
+      const apiMessage = `Bad ${'key '.repeat(49)}…`;
+      expect(error.message).toBe(
+        `OpenAIModelProvider "openai": request failed with 401 ${reason}: ${apiMessage} [WEFT_OPENAI_HTTP_STATUS]`,
+      );
     });
 
     it("ends the first line with the code when the apiKey function's error runs onto a second line [claim:oai-messages]", async () => {
@@ -281,6 +302,27 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
+    it('leaves out a usage that is not a whole number of tokens up to MAX_SAFE_INTEGER, so the runtime accepts the text [claim:oai-mapping]', async () => {
+      const counts = [1e300, 2 ** 53, 1.5, -1, '7'];
+      for (const count of counts) {
+        server.enqueue(
+          reply(200, {
+            choices: [{ message: { content: 'Hi!' } }],
+            usage: { prompt_tokens: count, completion_tokens: 2 },
+          }),
+        );
+      }
+      const runtime = await Runtime.init({
+        models: [provider()],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [],
+      });
+      for (const count of counts) {
+        const output = await runtime.models.call('text-generation', MESSAGES);
+        expect({ count, output }).toEqual({ count, output: { text: 'Hi!' } });
+      }
+    });
+
     it('rejects a body that is not JSON [claim:oai-invalid-response]', async () => {
       server.enqueue(reply(200, '<html>gateway</html>'));
       const error = await failure(generate(provider()));
@@ -312,6 +354,19 @@ describe('OpenAIModelProvider', () => {
       );
       expect((await failure(generate(target))).message).toContain(
         '"choices[0].message" is missing',
+      );
+    });
+
+    it('reports content nested too deep to write back as an invalid response, not a RangeError [claim:oai-errors] [claim:oai-invalid-response]', async () => {
+      // JSON.parse reads this, but JSON.stringify of the content overflows the stack.
+      const depth = 1_000_000;
+      const content = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+      server.enqueue(reply(200, `{"choices":[{"message":{"content":${content}}}]}`));
+      const error = await failure(generate(provider()));
+      expect(error.code).toBe('WEFT_OPENAI_INVALID_RESPONSE');
+      expect(error).toMatchObject({ httpStatus: 200, attempts: 1 });
+      expect(error.message).toBe(
+        'OpenAIModelProvider "openai": invalid chat completion response: "choices[0].message.content" is not a string (got an array nested too deep to show) [WEFT_OPENAI_INVALID_RESPONSE]',
       );
     });
 

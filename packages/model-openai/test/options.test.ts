@@ -52,6 +52,19 @@ describe('OpenAIModelProvider options', () => {
       'OpenAIModelProvider: option "baseUrl" must not hold a user name or password (give the key with option "apiKey"), got a URL with credentials, not shown [WEFT_OPENAI_INVALID_OPTIONS]',
     );
     expect(withPassword).not.toContain('s3cret');
+    // Nor when the URL is refused for another reason: another scheme, or none at all.
+    for (const baseUrl of [
+      'ftp://user:s3cret@api.example.com/v1',
+      'user:s3cret@localhost:11434/v1',
+      'https//user:s3cret@api.example.com/v1',
+    ]) {
+      expect(refusal(baseUrl)).toBe(
+        'OpenAIModelProvider: option "baseUrl" must be an absolute http(s) URL, got a value with "@" in it, not shown [WEFT_OPENAI_INVALID_OPTIONS]',
+      );
+    }
+    expect(refusal('localhost:11434/v1')).toBe(
+      'OpenAIModelProvider: option "baseUrl" must be an absolute http(s) URL, got "localhost:11434/v1" [WEFT_OPENAI_INVALID_OPTIONS]',
+    );
     expect(refusal('https://api.example.com/v1?api-version=1')).toBe(
       'OpenAIModelProvider: option "baseUrl" must not hold a query or a fragment, since "/chat/completions" and "/models" are appended to it, got "https://api.example.com/v1?api-version=1" [WEFT_OPENAI_INVALID_OPTIONS]',
     );

@@ -1,0 +1,103 @@
+/**
+ * What `totalTimeoutMs` does not count: inside a runtime, a call that finds the provider's
+ * bulkhead full waits for a slot before the provider starts it, so the task waits for that
+ * slot and then for the provider's own deadline. Shown with a real runtime, a bulkhead of one
+ * slot and a chat server that never answers.
+ */
+import { Plugin, Runtime, type Executor, type ModelRequestConfig } from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { OpenAIModelProvider, OpenAIModelProviderError } from '../src/index.js';
+import { hang } from './chat-server.js';
+import { chatServerPerTest } from './support/chat-server-per-test.js';
+
+const server = chatServerPerTest();
+
+const TOTAL_TIMEOUT_MS = 300;
+
+/** What one model call of a step ended with, and how long the step waited for it. */
+interface Outcome {
+  readonly error: unknown;
+  readonly waitedMs: number;
+}
+
+/** A plugin whose one step asks the OpenAI provider for text and times the call. */
+class AskPlugin extends Plugin {
+  readonly id = 'ask';
+  readonly description = 'Asks the model.';
+  readonly outcomes: Outcome[] = [];
+  override readonly executors: readonly Executor[] = [
+    {
+      action: 'answer',
+      description: 'Asks the model for an answer.',
+      execute: async (_task, context) => {
+        const started = performance.now();
+        try {
+          return {
+            success: true,
+            data: await context.models.generateText('hi', { provider: 'openai' }),
+          };
+        } catch (error) {
+          this.outcomes.push({
+            error,
+            waitedMs: performance.now() - started,
+          });
+          throw error;
+        }
+      },
+    },
+  ];
+}
+
+describe('a model call that waits for a bulkhead slot', () => {
+  it('waits for the slot before totalTimeoutMs starts counting [claim:oai-bulkhead-wait-first] [claim:mpo-bulkhead-wait-first]', async () => {
+    server.enqueue(hang(), hang());
+    const plugin = new AskPlugin();
+    const planner = new ScriptedModelProvider({
+      id: 'planner',
+      fallback: (_messages: readonly unknown[], request: ModelRequestConfig) =>
+        request.purpose === 'review'
+          ? { type: 'continue' }
+          : { steps: [{ pluginId: 'ask', action: 'answer' }] },
+    });
+    const runtime = await Runtime.init({
+      models: [
+        planner,
+        new OpenAIModelProvider({
+          id: 'openai',
+          baseUrl: server.baseUrl,
+          model: 'm',
+          timeoutMs: TOTAL_TIMEOUT_MS,
+          totalTimeoutMs: TOTAL_TIMEOUT_MS,
+          maxRetries: 0,
+        }),
+      ],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [plugin],
+      options: {
+        pipelineReview: 'never',
+        bulkhead: { limits: { 'model:openai': 1 }, maxWaitMs: 10_000 },
+      },
+    });
+    onTestFinished(() => runtime.stop());
+    await runtime.start();
+
+    const tasks = await Promise.all(
+      ['first', 'second'].map((space) =>
+        runtime.dispatch({ pluginId: 'ask', triggerId: 'manual', space }),
+      ),
+    );
+
+    expect(tasks.map((task) => task.status)).toEqual(['failed', 'failed']);
+    expect(server.requests).toHaveLength(2);
+    const [first, second] = plugin.outcomes;
+    // Both calls ran out of the provider's own time, none of the bulkhead's.
+    for (const outcome of [first, second]) {
+      expect(OpenAIModelProviderError.is(outcome?.error, 'WEFT_OPENAI_TIMEOUT')).toBe(true);
+    }
+    // The call that got the slot took about totalTimeoutMs; the other waited for that slot
+    // first, then as long again: longer than its own totalTimeoutMs, by about the first call.
+    expect(second!.waitedMs).toBeGreaterThan(1.5 * TOTAL_TIMEOUT_MS);
+    expect(second!.waitedMs - first!.waitedMs).toBeGreaterThan(0.5 * TOTAL_TIMEOUT_MS);
+  });
+});
