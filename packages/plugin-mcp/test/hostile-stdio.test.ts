@@ -431,3 +431,40 @@ describe('McpPlugin against a stdio server that crashes right after each handsha
     expect(gaps[4]).toBeGreaterThanOrEqual(800);
   });
 });
+
+const ORPHANING = fileURLToPath(new URL('./fixtures/orphaning-stdio-server.mjs', import.meta.url));
+
+describe('McpPlugin against a stdio server that exits during a call, leaving a helper that holds its stdout', () => {
+  it('fails the call at once with WEFT_MCP_UNAVAILABLE, ends the helper with the group and reconnects [claim:mcpdoc-unavailable-at-once] [claim:mcp-readme-http-noticed-by-call] [claim:mcp-readme-exit-takes-group]', async () => {
+    const helperFile = await tempFile('helper');
+    plugin = await McpPlugin.connect({
+      servers: [
+        {
+          name: 'orphaning',
+          command: process.execPath,
+          args: [ORPHANING],
+          env: { WEFT_FIXTURE_HELPER_FILE: helperFile },
+          tools: ['crash', 'pid'],
+        },
+      ],
+      connectTimeoutMs: 30_000,
+      callTimeoutMs: 15_000,
+      reconnectDelayMs: 50,
+    });
+    agent = await startAgent(plugin, [
+      { steps: [{ pluginId: 'mcp', action: 'orphaning.crash' }] },
+      { steps: [{ pluginId: 'mcp', action: 'orphaning.pid' }] },
+    ]);
+    const started = performance.now();
+    const crashed = await agent.run('crash');
+    // The helper still held the pipe, yet the exit was noticed: long before callTimeoutMs.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(crashed.status).toBe('failed');
+    expect(crashed.chain[1]?.error).toContain('WEFT_MCP_UNAVAILABLE');
+    const helper = Number(await readFile(helperFile, 'utf8'));
+    await expect.poll(() => isRunning(helper), { timeout: 5_000 }).toBe(false);
+    const after = await agent.run('pid');
+    expect(after.status).toBe('completed');
+    expect(agent.logs.some((line) => line.msg === 'MCP server reconnected')).toBe(true);
+  });
+});
