@@ -207,7 +207,8 @@ export class ProcessGroupTransport implements Transport {
         // would never be seen to close: its calls would wait out callTimeoutMs, and no
         // reconnection would start. Ending the group closes the pipes its members hold; pipes a
         // process that left the group holds are let go after EXIT_DRAIN_MS, once what the server
-        // wrote before it exited has been read.
+        // wrote before it exited has been read. While closing, end() times the group's end.
+        if (this.closing !== undefined) return;
         if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
         setTimeout(() => {
           child.stdin?.destroy();
