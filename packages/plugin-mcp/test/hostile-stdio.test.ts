@@ -468,3 +468,37 @@ describe('McpPlugin against a stdio server that exits during a call, leaving a h
     expect(agent.logs.some((line) => line.msg === 'MCP server reconnected')).toBe(true);
   });
 });
+
+describe('McpPlugin against a stdio server that writes a flood to its standard error', () => {
+  it('logs it at debug level as it comes, each piece cut to 2000 characters, and shows the model none of it [claim:mcp-readme-stderr-bound]', async () => {
+    const { logger, lines } = capturingLogger('debug');
+    plugin = await McpPlugin.connect({
+      servers: [
+        {
+          name: 'orphaning',
+          command: process.execPath,
+          args: [ORPHANING],
+          env: { WEFT_FIXTURE_STDERR_BYTES: String(1024 * 1024) },
+          tools: ['pid'],
+        },
+      ],
+      connectTimeoutMs: 30_000,
+      logger,
+    });
+    const pieces = () => lines.filter((line) => line.msg === 'MCP server stderr');
+    const logged = () => pieces().reduce((sum, line) => sum + String(line.stderr).length, 0);
+    // Each piece read is one debug line, cut to 2000 characters and a note of its length.
+    await expect
+      .poll(() => pieces().filter((line) => String(line.stderr).startsWith('e')).length)
+      .toBeGreaterThan(1);
+    for (const line of pieces()) {
+      expect(line.level).toBe(20);
+      expect(String(line.stderr)).toMatch(/^e{1,2000}(… \(\d+ characters\))?$/);
+    }
+    expect(logged()).toBeLessThan(1024 * 1024);
+    agent = await startAgent(plugin, [{ steps: [{ pluginId: 'mcp', action: 'orphaning.pid' }] }]);
+    const task = await agent.run('pid');
+    expect(task.status).toBe('completed');
+    expect(promptText(agent.model)).not.toContain('eeee');
+  });
+});
