@@ -165,6 +165,24 @@ describe('McpPlugin over streamable HTTP', () => {
     expect(task.chain[1]?.error).toMatch(/did not answer within 400 ms/);
   });
 
+  it('keeps the connection after a call that got no answer at all, which starts no reconnection [claim:mcpdoc-http-unanswered-kept]', async () => {
+    agent = await startAgent(await connect(['hang', 'echo'], { callTimeoutMs: 400 }), [
+      plan('hang'),
+      plan('echo'),
+      { text: 'same session' },
+    ]);
+    const hung = await agent.run('hang');
+    expect(hung.chain[1]?.error).toContain('[WEFT_MCP_TIMEOUT]');
+    const echoed = await agent.run('echo');
+    expect(echoed.chain[1]).toMatchObject({
+      type: 'result',
+      data: { content: [{ text: 'same session' }] },
+    });
+    const messages = agent.logs.map((line) => line.msg);
+    expect(messages).not.toContain('MCP server disconnected; reconnecting');
+    expect(messages).not.toContain('MCP server reconnected');
+  });
+
   it('fails calls while the server is down and works again when it is back on its port [claim:mcp-unavailable] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-call-throws]', async () => {
     const { running, backOnPort } = await agentWithServerDown();
     const down = await running.run('echo while down');
