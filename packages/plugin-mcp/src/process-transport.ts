@@ -221,6 +221,9 @@ export class ProcessGroupTransport implements Transport {
         if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
         this.onclose?.();
       });
+      // A server that closes its stdout can never answer again, though it runs on: the
+      // connection is over, so the server is ended as close() ends it, and the plugin reconnects.
+      child.stdout?.once('end', () => void this.close());
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => {

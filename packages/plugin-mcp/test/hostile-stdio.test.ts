@@ -469,6 +469,42 @@ describe('McpPlugin against a stdio server that exits during a call, leaving a h
   });
 });
 
+describe('McpPlugin against a stdio server that closes its stdout and runs on', () => {
+  it('fails the call with WEFT_MCP_UNAVAILABLE long before callTimeoutMs, ends the server and reconnects [claim:mcpdoc-unavailable-at-once] [claim:mcpdoc-reconnect-backoff] [claim:mcp-readme-http-noticed-by-call]', async () => {
+    plugin = await McpPlugin.connect({
+      servers: [
+        {
+          name: 'orphaning',
+          command: process.execPath,
+          args: [ORPHANING],
+          tools: ['hang-up', 'pid'],
+        },
+      ],
+      connectTimeoutMs: 30_000,
+      callTimeoutMs: 15_000,
+      reconnectDelayMs: 50,
+    });
+    agent = await startAgent(plugin, [
+      { steps: [{ pluginId: 'mcp', action: 'orphaning.pid' }] },
+      { steps: [{ pluginId: 'mcp', action: 'orphaning.hang-up' }] },
+      { steps: [{ pluginId: 'mcp', action: 'orphaning.pid' }] },
+    ]);
+    const first = await agent.run('pid');
+    const before = Number(
+      (first.chain[1]?.data as { content: { text: string }[] }).content[0]?.text,
+    );
+    const started = performance.now();
+    const hungUp = await agent.run('hang up');
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(hungUp.chain[1]?.error).toContain('WEFT_MCP_UNAVAILABLE');
+    await expect.poll(() => isRunning(before), { timeout: 5_000 }).toBe(false);
+    const after = await agent.run('pid');
+    expect(after.status).toBe('completed');
+    const now = Number((after.chain[1]?.data as { content: { text: string }[] }).content[0]?.text);
+    expect(now).not.toBe(before);
+  });
+});
+
 describe('McpPlugin against a stdio server that writes a flood to its standard error', () => {
   it('logs it at debug level as it comes, each piece cut to 2000 characters, and shows the model none of it [claim:mcp-readme-stderr-bound]', async () => {
     const { logger, lines } = capturingLogger('debug');
