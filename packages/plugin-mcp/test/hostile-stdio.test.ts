@@ -328,7 +328,7 @@ describe('McpPlugin against a stdio server that answers with something other tha
 });
 
 describe('McpPlugin against a stdio server that answers with something other than a JSON-RPC message', () => {
-  it('drops the answer unread, so the call ends with WEFT_MCP_TIMEOUT after callTimeoutMs, and keeps the connection [claim:mcp-readme-not-json-rpc]', async () => {
+  it('drops the answer unread, so the call ends with WEFT_MCP_TIMEOUT after callTimeoutMs, and keeps the connection [claim:mcp-readme-not-json-rpc] [claim:mcpdoc-not-json-rpc]', async () => {
     plugin = await McpPlugin.connect({
       servers: [
         {
