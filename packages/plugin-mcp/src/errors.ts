@@ -55,7 +55,7 @@ export const MCP_ERRORS = {
         'plugin-mcp/src/options.ts#resolveOptions',
       ],
       cause:
-        'an option is missing, unknown (a misspelt name is refused rather than ignored) or has the wrong type or range, such as a server without a `command` or `url` or with both, `headers` fetch cannot send or a NUL in a stdio server’s `command`, `args` or `env` (refused without quoting the value), a `name` that is not lower-case letters, digits and dashes starting with a letter, two servers with the same name, a tool named twice in an allow-list, a description for a tool outside it, a `callTimeoutMs` that is not a positive integer, or a time that becomes a timer past the longest delay a Node.js timer keeps (2147483647 ms; 5 s less for `callTimeoutMs` and `connectTimeoutMs`).',
+        'an option is missing, unknown (a misspelt name is refused rather than ignored) or has the wrong type or range, such as a server without a `command` or `url` or with both, `headers` fetch cannot send or a NUL in a stdio server’s `command`, `args`, `env` or `cwd` (refused without quoting the value), a `name` that is not lower-case letters, digits and dashes starting with a letter, two servers with the same name, a tool named twice in an allow-list, a description for a tool outside it, a `callTimeoutMs` that is not a positive integer, or a time that becomes a timer past the longest delay a Node.js timer keeps (2147483647 ms; 5 s less for `callTimeoutMs` and `connectTimeoutMs`).',
       fix: 'the message names the option (`servers[0].tools`, `callTimeoutMs`) and what it must be.',
     },
     /** @claim errors-mcp-connect-failed-reason */

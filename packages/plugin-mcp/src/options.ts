@@ -52,7 +52,7 @@ const StdioServerSchema = z.strictObject({
   command: spawnable().min(1, 'must not be empty'),
   args: z.array(spawnable()).optional(),
   env: z.record(spawnable(), spawnable()).optional(),
-  cwd: z.string().min(1).optional(),
+  cwd: spawnable().min(1).optional(),
   tools: allowList,
   descriptions,
 });

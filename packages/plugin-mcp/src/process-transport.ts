@@ -22,6 +22,12 @@ export const TERM_GRACE_MS = 1_000;
 /** How long closing waits for the group to go after SIGKILL, which cannot be ignored. */
 const KILL_WAIT_MS = 500;
 
+/**
+ * How long after the server's exit its pipes stay open for what it wrote before exiting, when a
+ * process outside its group still holds them; then they are closed, and so is the connection.
+ */
+const EXIT_DRAIN_MS = 200;
+
 /** What starts the server. */
 export interface ProcessTransportOptions {
   readonly command: string;
@@ -195,12 +201,29 @@ export class ProcessGroupTransport implements Transport {
         this.onerror?.(error);
       });
       child.once('spawn', () => resolve());
+      child.once('exit', () => {
+        // A server that exits leaves the processes it started behind unless they are ended too,
+        // and one of them that inherited its stdout would keep the pipe open, so the connection
+        // would never be seen to close: its calls would wait out callTimeoutMs, and no
+        // reconnection would start. Ending the group closes the pipes its members hold; pipes a
+        // process that left the group holds are let go after EXIT_DRAIN_MS, once what the server
+        // wrote before it exited has been read. While closing, end() times the group's end.
+        if (this.closing !== undefined) return;
+        if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+        setTimeout(() => {
+          child.stdin?.destroy();
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+        }, EXIT_DRAIN_MS).unref();
+      });
       child.once('close', () => {
         if (this.child === child) this.child = undefined;
-        // A server that exits leaves the processes it started behind unless they are ended too.
         if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
         this.onclose?.();
       });
+      // A server that closes its stdout can never answer again, though it runs on: the
+      // connection is over, so the server is ended as close() ends it, and the plugin reconnects.
+      child.stdout?.once('end', () => void this.close());
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => {

@@ -328,7 +328,7 @@ describe('McpPlugin against a stdio server that answers with something other tha
 });
 
 describe('McpPlugin against a stdio server that answers with something other than a JSON-RPC message', () => {
-  it('drops the answer unread, so the call ends with WEFT_MCP_TIMEOUT after callTimeoutMs, and keeps the connection [claim:mcp-readme-not-json-rpc]', async () => {
+  it('drops the answer unread, so the call ends with WEFT_MCP_TIMEOUT after callTimeoutMs, and keeps the connection [claim:mcp-readme-not-json-rpc] [claim:mcpdoc-not-json-rpc]', async () => {
     plugin = await McpPlugin.connect({
       servers: [
         {
@@ -429,5 +429,112 @@ describe('McpPlugin against a stdio server that crashes right after each handsha
     const gaps = starts.slice(1).map((at, index) => at - starts[index]!);
     // The fifth restart waited 800 ms, not 50.
     expect(gaps[4]).toBeGreaterThanOrEqual(800);
+  });
+});
+
+const ORPHANING = fileURLToPath(new URL('./fixtures/orphaning-stdio-server.mjs', import.meta.url));
+
+describe('McpPlugin against a stdio server that exits during a call, leaving a helper that holds its stdout', () => {
+  it('fails the call at once with WEFT_MCP_UNAVAILABLE, ends the helper with the group and reconnects [claim:mcpdoc-unavailable-at-once] [claim:mcp-readme-http-noticed-by-call] [claim:mcp-readme-exit-takes-group]', async () => {
+    const helperFile = await tempFile('helper');
+    plugin = await McpPlugin.connect({
+      servers: [
+        {
+          name: 'orphaning',
+          command: process.execPath,
+          args: [ORPHANING],
+          env: { WEFT_FIXTURE_HELPER_FILE: helperFile },
+          tools: ['crash', 'pid'],
+        },
+      ],
+      connectTimeoutMs: 30_000,
+      callTimeoutMs: 15_000,
+      reconnectDelayMs: 50,
+    });
+    agent = await startAgent(plugin, [
+      { steps: [{ pluginId: 'mcp', action: 'orphaning.crash' }] },
+      { steps: [{ pluginId: 'mcp', action: 'orphaning.pid' }] },
+    ]);
+    const started = performance.now();
+    const crashed = await agent.run('crash');
+    // The helper still held the pipe, yet the exit was noticed: long before callTimeoutMs.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(crashed.status).toBe('failed');
+    expect(crashed.chain[1]?.error).toContain('WEFT_MCP_UNAVAILABLE');
+    const helper = Number(await readFile(helperFile, 'utf8'));
+    await expect.poll(() => isRunning(helper), { timeout: 5_000 }).toBe(false);
+    const after = await agent.run('pid');
+    expect(after.status).toBe('completed');
+    expect(agent.logs.some((line) => line.msg === 'MCP server reconnected')).toBe(true);
+  });
+});
+
+describe('McpPlugin against a stdio server that closes its stdout and runs on', () => {
+  it('fails the call with WEFT_MCP_UNAVAILABLE long before callTimeoutMs, ends the server and reconnects [claim:mcpdoc-unavailable-at-once] [claim:mcpdoc-reconnect-backoff] [claim:mcp-readme-http-noticed-by-call]', async () => {
+    plugin = await McpPlugin.connect({
+      servers: [
+        {
+          name: 'orphaning',
+          command: process.execPath,
+          args: [ORPHANING],
+          tools: ['hang-up', 'pid'],
+        },
+      ],
+      connectTimeoutMs: 30_000,
+      callTimeoutMs: 15_000,
+      reconnectDelayMs: 50,
+    });
+    agent = await startAgent(plugin, [
+      { steps: [{ pluginId: 'mcp', action: 'orphaning.pid' }] },
+      { steps: [{ pluginId: 'mcp', action: 'orphaning.hang-up' }] },
+      { steps: [{ pluginId: 'mcp', action: 'orphaning.pid' }] },
+    ]);
+    const first = await agent.run('pid');
+    const before = Number(
+      (first.chain[1]?.data as { content: { text: string }[] }).content[0]?.text,
+    );
+    const started = performance.now();
+    const hungUp = await agent.run('hang up');
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(hungUp.chain[1]?.error).toContain('WEFT_MCP_UNAVAILABLE');
+    await expect.poll(() => isRunning(before), { timeout: 5_000 }).toBe(false);
+    const after = await agent.run('pid');
+    expect(after.status).toBe('completed');
+    const now = Number((after.chain[1]?.data as { content: { text: string }[] }).content[0]?.text);
+    expect(now).not.toBe(before);
+  });
+});
+
+describe('McpPlugin against a stdio server that writes a flood to its standard error', () => {
+  it('logs it at debug level as it comes, each piece cut to 2000 characters, and shows the model none of it [claim:mcp-readme-stderr-bound]', async () => {
+    const { logger, lines } = capturingLogger('debug');
+    plugin = await McpPlugin.connect({
+      servers: [
+        {
+          name: 'orphaning',
+          command: process.execPath,
+          args: [ORPHANING],
+          env: { WEFT_FIXTURE_STDERR_BYTES: String(1024 * 1024) },
+          tools: ['pid'],
+        },
+      ],
+      connectTimeoutMs: 30_000,
+      logger,
+    });
+    const pieces = () => lines.filter((line) => line.msg === 'MCP server stderr');
+    const logged = () => pieces().reduce((sum, line) => sum + String(line.stderr).length, 0);
+    // Each piece read is one debug line, cut to 2000 characters and a note of its length.
+    await expect
+      .poll(() => pieces().filter((line) => String(line.stderr).startsWith('e')).length)
+      .toBeGreaterThan(1);
+    for (const line of pieces()) {
+      expect(line.level).toBe(20);
+      expect(String(line.stderr)).toMatch(/^e{1,2000}(… \(\d+ characters\))?$/);
+    }
+    expect(logged()).toBeLessThan(1024 * 1024);
+    agent = await startAgent(plugin, [{ steps: [{ pluginId: 'mcp', action: 'orphaning.pid' }] }]);
+    const task = await agent.run('pid');
+    expect(task.status).toBe('completed');
+    expect(promptText(agent.model)).not.toContain('eeee');
   });
 });

@@ -142,6 +142,45 @@ describe('McpPlugin over streamable HTTP', () => {
     expect(JSON.stringify(task.chain[1]?.data)).not.toContain('aGVsbG8');
   });
 
+  it('keeps an image answer over maxResultBytes whose step data is small, and refuses one more than 64 KiB over, however small its step data [claim:mcpdoc-too-large-code] [claim:mcpdoc-too-large] [claim:mcp-too-large]', async () => {
+    server = await serveOverHttp(0, () => {
+      const mcp = new LowLevelServer(
+        { name: 'weft-image-fixture', version: '1.0.0' },
+        { capabilities: { tools: {} } },
+      );
+      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
+        tools: [
+          { name: 'small-image', inputSchema: { type: 'object' as const } },
+          { name: 'large-image', inputSchema: { type: 'object' as const } },
+        ],
+      }));
+      mcp.setRequestHandler(CallToolRequestSchema, (request) => {
+        const kib = request.params.name === 'small-image' ? 30 : 100;
+        const data = Buffer.alloc(kib * 1024, 1).toString('base64');
+        return { content: [{ type: 'image', data, mimeType: 'image/png' }] };
+      });
+      return mcp;
+    });
+    agent = await startAgent(
+      await McpPlugin.connect({
+        servers: [{ name: 'web', url: server.url, tools: ['small-image', 'large-image'] }],
+        maxResultBytes: 1000,
+        reconnectDelayMs: 50,
+      }),
+      [plan('small-image', 'large-image')],
+    );
+    const task = await agent.run('images');
+    // 40 KiB of base64 came, over the limit, but the step keeps only the image's size.
+    expect(task.chain[1]).toMatchObject({
+      type: 'result',
+      data: { content: [{ type: 'image', mimeType: 'image/png', bytes: 30 * 1024 }] },
+    });
+    // 133 KiB of base64 is more than 64 KiB over the limit: cut, whatever the step would keep.
+    expect(task.chain[2]?.error).toMatch(
+      /answered with more than 1000 bytes \(maxResultBytes\); the answer was dropped unread\. \[WEFT_MCP_RESULT_TOO_LARGE\]/,
+    );
+  });
+
   it('stops reading a 10 MiB answer at the limit, fails the step and opens a new session [claim:errors-mcp-too-large-connection] [claim:mcpdoc-too-large] [claim:mcpdoc-http-flood] [claim:prod-mcp-size-time] [claim:mcp-too-large] [claim:mcp-http-answer-bound] [claim:tsdoc-mcp-connection-call-throws] [claim:tsdoc-mcp-connection-broken-stream]', async () => {
     agent = await startAgent(await connect(['huge', 'echo']), [
       plan('huge', 'echo'),
@@ -163,6 +202,24 @@ describe('McpPlugin over streamable HTTP', () => {
     const task = await agent.run('hang');
     expect(Date.now() - started).toBeLessThan(4000);
     expect(task.chain[1]?.error).toMatch(/did not answer within 400 ms/);
+  });
+
+  it('keeps the connection after a call that got no answer at all, which starts no reconnection [claim:mcpdoc-http-unanswered-kept]', async () => {
+    agent = await startAgent(await connect(['hang', 'echo'], { callTimeoutMs: 400 }), [
+      plan('hang'),
+      plan('echo'),
+      { text: 'same session' },
+    ]);
+    const hung = await agent.run('hang');
+    expect(hung.chain[1]?.error).toContain('[WEFT_MCP_TIMEOUT]');
+    const echoed = await agent.run('echo');
+    expect(echoed.chain[1]).toMatchObject({
+      type: 'result',
+      data: { content: [{ text: 'same session' }] },
+    });
+    const messages = agent.logs.map((line) => line.msg);
+    expect(messages).not.toContain('MCP server disconnected; reconnecting');
+    expect(messages).not.toContain('MCP server reconnected');
   });
 
   it('fails calls while the server is down and works again when it is back on its port [claim:mcp-unavailable] [claim:mcp-reconnect] [claim:tsdoc-mcp-connection-call-throws]', async () => {

@@ -374,6 +374,7 @@ describe('toolExecutor, for a tool that may take no arguments', () => {
     ['additionalProperties true', { properties: {}, additionalProperties: true }],
     ['additionalProperties {}', { additionalProperties: {} }],
     ['only patternProperties', { patternProperties: { '^x': { type: 'string' } } }],
+    ['only propertyNames', { propertyNames: { pattern: '^x' } }],
   ])(
     'calls a tool whose schema has %s without asking [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments]',
     async (_what, schema) => {
@@ -400,6 +401,7 @@ describe('toolExecutor, for a tool that may take no arguments', () => {
       },
     ],
     ['a schema for extra properties', { additionalProperties: { type: 'string' } }],
+    ['a keyword the plugin does not know', { properties: {}, 'x-parameters': ['sku'] }],
   ])(
     'asks for the arguments of a tool whose parameters come from %s [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments]',
     async (_what, schema) => {

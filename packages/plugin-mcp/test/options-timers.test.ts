@@ -72,12 +72,13 @@ describe('McpPlugin timer options', () => {
     expect(refusal({ servers: [{ ...http, headers: { authorization: 'Bearer ok' } }] })).toBe('');
   });
 
-  it("refuse a NUL in a stdio server's command, args or env, without quoting it [claim:mcp-invalid-options]", () => {
+  it("refuse a NUL in a stdio server's command, args, env or cwd, without quoting it [claim:mcp-invalid-options]", () => {
     const stdio = { name: 'files', command: process.execPath, tools: ['read'] };
     const cases: [Partial<typeof stdio> & Record<string, unknown>, string][] = [
       [{ env: { KEY: 'sec\u0000ret' } }, 'servers[0].env.KEY'],
       [{ args: ['-e', 'sec\u0000ret'] }, 'servers[0].args[1]'],
       [{ command: 'sec\u0000ret' }, 'servers[0].command'],
+      [{ cwd: '/srv/sec\u0000ret' }, 'servers[0].cwd'],
     ];
     for (const [change, path] of cases) {
       const message = refusal({
