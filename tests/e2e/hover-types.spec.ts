@@ -1,5 +1,5 @@
 /**
- * Hover types (src/remark/type-hovers, src/theme/CodeBlock/Line/Token): an identifier of a
+ * Hover types (src/remark/type-hovers, src/theme/CodeBlock/Content/highlighted-markup.ts): an identifier of a
  * TypeScript sample shows the type TypeScript reports for it when hovered and when it takes
  * keyboard focus, in a popup that stays inside the viewport without making the page scroll
  * sideways, is legible, and is described to assistive technology. The popup is drawn by the

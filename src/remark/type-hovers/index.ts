@@ -2,8 +2,8 @@
  * A rehype plugin for the docs: every TypeScript block filled from a sample file
  * (```ts file=<rootDir>/examples/…) carries the type of each of its identifiers, read from
  * TypeScript at build time (./sample-types.ts). The code block renders them as popups shown on
- * hover and keyboard focus, with CSS only (src/theme/CodeBlock/Line/Token), so a page gains no
- * script. `no-hover-types` in a block's meta opts it out. A sample that does not type-check
+ * hover and keyboard focus, with CSS only (src/theme/CodeBlock/Content/highlighted-markup.ts), so
+ * a page gains no script. `no-hover-types` in a block's meta opts it out. A sample that does not type-check
  * fails the build with the page, the file and TypeScript's message.
  */
 import path from 'node:path';

@@ -10,7 +10,8 @@
  *   client-side navigation) gets that markup back.
  * - Any other block (after a client-side navigation) is highlighted by ./HighlightedLines.tsx,
  *   which brings Prism and its languages in its own chunk (./lazy-highlighted-lines.ts); the
- *   plain code shows while it loads. The server render highlights every block.
+ *   plain code shows while it loads. The server render highlights every block, with the same
+ *   module (./highlighted-markup.ts builds the markup).
  * - Under `npm start` the first page is rendered in the browser, not hydrated: a block that finds
  *   no server markup in its <code> is highlighted by Prism too, instead of staying empty.
  *
@@ -22,7 +23,6 @@ import React, {
   useLayoutEffect,
   useRef,
   useState,
-  type ComponentProps,
   type CSSProperties,
   type ReactNode,
 } from 'react';
@@ -31,6 +31,7 @@ import { useCodeBlockContext } from '@docusaurus/theme-common/internal';
 import { usePrismTheme } from '@docusaurus/theme-common';
 import styles from '@docusaurus/theme-classic/lib/theme/CodeBlock/Content/styles.module.css';
 import offscreen from './offscreen.module.css';
+import Code from './code';
 import { isHydrating } from '@site/src/plugins/lean-client/hydration';
 import HighlightedLines from './lazy-highlighted-lines';
 import type { MetadataWithTypeHovers } from './type-hover-tokens';
@@ -38,31 +39,6 @@ import { rememberedMarkup, rememberRenderedCode, renderedBlockKey } from './rend
 
 /** The server's token markup, kept as it is; the empty string never differs between renders. */
 const SERVER_MARKUP = { __html: '' };
-
-/** How the word-wrap button wraps the code: long words and strings break too, so nothing scrolls. */
-const WRAPPED: CSSProperties = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' };
-
-function Code(props: ComponentProps<'code'>): ReactNode {
-  const { metadata, wordWrap } = useCodeBlockContext();
-  return (
-    <code
-      {...props}
-      className={clsx(
-        props.className,
-        styles.codeBlockLines,
-        metadata.lineNumbersStart !== undefined && styles.codeBlockLinesWithNumbering,
-      )}
-      style={{
-        ...props.style,
-        ...(wordWrap.isEnabled ? WRAPPED : undefined),
-        counterReset:
-          metadata.lineNumbersStart === undefined
-            ? undefined
-            : `line-count ${metadata.lineNumbersStart - 1}`,
-      }}
-    />
-  );
-}
 
 /** Where a block's markup comes from, decided once, when it mounts. */
 type Markup = { from: 'server' } | { from: 'memory'; html: string } | { from: 'prism' };
@@ -112,16 +88,14 @@ export default function CodeBlockContent({ className }: { className?: string }):
       )}
       {markup.from === 'memory' && <Code dangerouslySetInnerHTML={{ __html: markup.html }} />}
       {markup.from === 'prism' && (
-        <Code>
-          <HighlightedLines
-            code={code}
-            language={language}
-            theme={prismTheme}
-            lineClassNames={lineClassNames}
-            showLineNumbers={lineNumbersStart !== undefined}
-            typeHovers={typeHovers}
-          />
-        </Code>
+        <HighlightedLines
+          code={code}
+          language={language}
+          theme={prismTheme}
+          lineClassNames={lineClassNames}
+          showLineNumbers={lineNumbersStart !== undefined}
+          typeHovers={typeHovers}
+        />
       )}
     </pre>
   );

@@ -5,7 +5,7 @@
  * the token's types. On Getting started that was about 3,400 `style="color:…"` attributes
  * (137 KB of HTML) repeating a dozen colours. The site's stylesheet now holds one rule per token
  * type, generated from the same theme object the site config gives Docusaurus
- * (src/plugins/prism-token-css), and the highlighter (./HighlightedLines.tsx) leaves out of a
+ * (src/plugins/prism-token-css), and the highlighter (./highlighted-markup.ts) leaves out of a
  * token's inline style what those rules already give it.
  *
  * Both sides use the same rules from this module, so what is left inline is exactly what the
@@ -49,14 +49,19 @@ function cssProperty(name: string): string {
   return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 }
 
+/** A style's declarations as CSS text (`color:#abc;font-style:italic`), unset entries left out. */
+export function cssDeclarations(style: TokenStyle): string {
+  return Object.entries(style)
+    .filter(([, value]) => value !== undefined && value !== null && value !== '')
+    .map(([name, value]) => `${cssProperty(name)}:${String(value)}`)
+    .join(';');
+}
+
 /** The stylesheet for the rules, one rule per type. */
 export function tokenStylesheet(rules: readonly TokenRule[]): string {
   return rules
     .map(({ type, style }) => {
-      const declarations = Object.entries(style)
-        .filter(([, value]) => value !== undefined && value !== null && value !== '')
-        .map(([name, value]) => `${cssProperty(name)}:${String(value)}`)
-        .join(';');
+      const declarations = cssDeclarations(style);
       if (!/^[\w-]+$/.test(type)) {
         throw new Error(
           `token-stylesheet: the code theme names a token type "${type}" that is not a plain class name.`,
@@ -98,7 +103,7 @@ const INHERITED = new Set(['color', 'textShadow', 'fontStyle', 'fontWeight', 'fo
 
 /**
  * A line's inline style: prism-react-renderer gives every line the theme's plain style without
- * its background, which is what the line inherits from the <pre> (../Content/index.tsx sets the
+ * its background, which is what the line inherits from the <pre> (./index.tsx sets the
  * plain style there). Kept only if it holds something the line would not inherit.
  */
 export function lineStyleLeft(lineStyle: TokenStyle | undefined): TokenStyle | undefined {

@@ -1,7 +1,7 @@
 /**
  * Prism's tokens for a block, cut at the identifiers that have a type (from the page's hover
  * data, src/remark/type-hovers), so each such identifier is one token carrying its type for
- * src/theme/CodeBlock/Line/Token to show on hover and focus. Offsets count UTF-16 units over the
+ * ./highlighted-markup.ts to show on hover and focus. Offsets count UTF-16 units over the
  * block's code, lines joined by one newline, as Prism splits them.
  */
 import type { Token } from 'prism-react-renderer';
