@@ -175,7 +175,9 @@ export class Runtime {
    * duplicate plugin or executor ids, no provider of `text-generation`, a plugin's required
    * capability that no model offers, an unknown field or option or one out of its range, options that
    * break a rule between them (`server.requestTimeout` below `server.headersTimeout`), a bad
-   * `WEFT_LOG_LEVEL` when no logger is given, or a template that does not parse.
+   * `WEFT_LOG_LEVEL` when no logger is given, a template that does not parse, or, for plugins
+   * with routes or Liquid templates, a module they need that could not be loaded (express and
+   * cors, liquidjs).
    *
    * @example
    * ```ts
@@ -200,7 +202,8 @@ export class Runtime {
     if (registrable) {
       // liquidjs is loaded only for a liquid template, and before registering, so that a
       // template that does not parse is one of the problems listed here.
-      if (hasLiquidTemplate(config)) await loadLiquid();
+      const liquidOwners = liquidOwnersOf(config.plugins);
+      if (liquidOwners.length > 0) await loadLiquidFor(liquidOwners, problems);
       Runtime.fillRegistries(config, { capabilities, prompts, plugins }, problems);
       // The HTTP server (express) is loaded only for routes, so an agent without them needs
       // neither express nor cors installed. It is loaded even when the options or the plugins
@@ -858,11 +861,31 @@ async function loadServerFor(
   }
 }
 
-/** Whether some plugin has a template in Liquid, which needs liquidjs loaded first. */
-function hasLiquidTemplate(config: RuntimeConfig): boolean {
-  return config.plugins.some((plugin) =>
+/**
+ * The ids of the plugins with a template in Liquid, which needs liquidjs loaded first, quoted,
+ * each once.
+ */
+function liquidOwnersOf(plugins: RuntimeConfig['plugins']): string[] {
+  const owners = plugins.filter((plugin) =>
     Object.values(plugin.templates ?? {}).some((template) => typeof template === 'string'),
   );
+  return [...new Set(owners.map((plugin) => JSON.stringify(String(plugin.id))))];
+}
+
+/**
+ * Loads liquidjs for the plugins' Liquid templates, or lists a problem naming those plugins when
+ * it cannot be imported (an install that lacks it, a page whose chunk did not download), so that
+ * the failure is one of the problems of the one `WEFT_INVALID_CONFIG` rather than an error of its
+ * own that hides them. A failed import is tried again by the next `Runtime.init`.
+ */
+async function loadLiquidFor(owners: readonly string[], problems: string[]): Promise<void> {
+  try {
+    await loadLiquid();
+  } catch (error) {
+    problems.push(
+      `plugin ${owners.join(', ')}: Liquid templates need liquidjs, a dependency of @weft/core, which could not be loaded (${describeError(error)}); reinstall the project's dependencies (in a page, check that its scripts download) and call Runtime.init again`,
+    );
+  }
 }
 
 /**
