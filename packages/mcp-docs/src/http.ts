@@ -38,6 +38,8 @@ export const CONNECTIONS_PER_CLIENT = 16;
  * read it; it is then closed, whether or not the client closed its side.
  */
 const REFUSED_LINGER_MS = 1_000;
+/** The longest timer node keeps (2^31-1 ms); a socket asked for a longer one gets this one. */
+const LONGEST_TIMER_MS = 2_147_483_647;
 
 /** Where {@link startHttpServer} listens and what it accepts. */
 export interface HttpOptions {
@@ -61,9 +63,11 @@ export interface HttpOptions {
   readonly log?: FailureLog;
   /**
    * How long a client has to send a whole request, headers and body, and the longest a
-   * connection may stay silent; the connection is then cut, after a `408` answer when a request
-   * was still arriving, slowly, at the deadline. {@link REQUEST_DEADLINE_MS} (30000) by default;
-   * an integer of at least 1.
+   * connection may stay silent (idle after an answer, it is closed at this deadline or at
+   * Node.js's keep-alive timeout of 5 s, whichever comes first, with up to a second that Node.js
+   * adds); the connection is then cut, after a `408` answer when a request was still arriving,
+   * slowly, at the deadline. {@link REQUEST_DEADLINE_MS} (30000) by default; an integer of at
+   * least 1.
    * @claim tsdoc-docs-http-request-deadline
    */
   readonly requestTimeoutMs?: number;
@@ -188,11 +192,13 @@ function readJsonBody(request: IncomingMessage): Promise<unknown> {
 
 /**
  * One of the limits, checked. A value below 1 (or `NaN`) lifts no limit: it refuses every client,
- * `0` requests per second as much as `0` connections, so it is an error, as is a fraction.
+ * `0` requests per second as much as `0` connections, so it is an error, as is a fraction or
+ * `null`.
  */
 function limitOption(options: HttpOptions, name: LimitOption, fallback: number): number {
-  const value = options[name] ?? fallback;
-  if (!Number.isSafeInteger(value) || value < 1) {
+  // Only a limit left out takes the default: `null` from a JavaScript caller is refused as well.
+  const value: unknown = options[name] === undefined ? fallback : options[name];
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
     throw new DocsServerError(
       'WEFT_DOCS_INVALID_OPTIONS',
       `weft-docs-mcp: startHttpServer's ${name} must be an integer of at least 1, got ${String(value)}.`,
@@ -338,8 +344,11 @@ export async function startHttpServer(
     },
   );
   // A connection silent for as long, in whatever state (a client that stops reading an answer,
-  // an idle one), is cut as well.
-  httpServer.timeout = deadlineMs;
+  // an idle one), is cut as well. Node keeps a timer of at most 2^31-1 ms (about 24.8 days) and
+  // warns on stderr, for every connection, when asked for a longer one. Between requests, node's
+  // own keep-alive timer (5 s) replaces that one: it must not outlast a shorter deadline.
+  httpServer.timeout = Math.min(deadlineMs, LONGEST_TIMER_MS);
+  httpServer.keepAliveTimeout = Math.min(httpServer.keepAliveTimeout, deadlineMs);
   httpServer.on('timeout', (socket: Socket) => socket.destroy());
   httpServer.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';

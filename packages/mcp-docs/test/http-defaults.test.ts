@@ -37,6 +37,39 @@ describe('startHttpServer without requestTimeoutMs', () => {
     expect(server.timeout).toBe(30_000);
   });
 
+  it('takes a deadline longer than node keeps a timer, without a TimeoutOverflowWarning for each connection', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(`${warning.name}: ${warning.message}`);
+    };
+    process.on('warning', onWarning);
+    try {
+      const running = await startHttpServer(SMALL_BUNDLE, {
+        log: () => undefined,
+        requestTimeoutMs: 3_000_000_000,
+      });
+      started.push(running);
+      const [{ options, server }] = made.servers as [(typeof made.servers)[number]];
+      expect(options).toMatchObject({ requestTimeout: 3_000_000_000 });
+      // Node's longest timer, about 24.8 days: a longer one would be cut to it, with a warning.
+      expect(server.timeout).toBe(2_147_483_647);
+      const response = await fetch(running.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+      expect(response.status).toBe(200);
+      await response.text();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((line) => line.startsWith('TimeoutOverflowWarning'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('takes another deadline from requestTimeoutMs', async () => {
     started.push(
       await startHttpServer(SMALL_BUNDLE, { log: () => undefined, requestTimeoutMs: 1_234 }),
@@ -55,12 +88,15 @@ describe('startHttpServer with a limit that is no whole number from 1 up', () =>
     ['connectionsPerClient', -1],
     ['requestTimeoutMs', 0],
     ['requestTimeoutMs', Number.NaN],
+    // From JavaScript: null is a value too, not a limit left out, so it gets no default.
+    ['requestTimeoutMs', null],
+    ['requestsPerSecond', null],
   ] as const)(
     'refuses %s: %s with WEFT_DOCS_INVALID_OPTIONS naming it, and listens nowhere [claim:tsdoc-docs-http-limit-values] [claim:mcp-docs-readme-limit-values] [claim:errors-docs-invalid-options]',
     async (name, value) => {
       const failure = await startHttpServer(SMALL_BUNDLE, {
         log: () => undefined,
-        [name]: value,
+        [name]: value as number,
       }).then(
         (server) => {
           started.push(server);

@@ -367,6 +367,22 @@ describe('startHttpServer with stalled clients (requestTimeoutMs)', () => {
   );
 });
 
+describe('startHttpServer with a client idle after its answer', () => {
+  it('closes the kept-alive connection at a deadline shorter than node’s keep-alive timeout of 5 s, give or take the second node adds [claim:tsdoc-docs-http-request-deadline]', async () => {
+    const url = await start({ requestTimeoutMs: 500 });
+    const body = JSON.stringify(ping(1));
+    const { closed } = rawConnection(
+      url,
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    const { ms, text } = await closed;
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    // Node's own keep-alive timeout would hold it 5 s, and 6 s with the second it adds.
+    expect(ms).toBeGreaterThanOrEqual(450);
+    expect(ms).toBeLessThan(3_000);
+  });
+});
+
 describe('startHttpServer with a client that drips its request', () => {
   it('cuts it at the deadline with 408, though it is never silent for long [claim:mcp-docs-http-limit-options] [claim:mcp-docs-readme-timeout-row] [claim:mcp-docs-readme-limit-options] [claim:tsdoc-docs-http-request-deadline]', async () => {
     const url = await start({ requestTimeoutMs: 500 });

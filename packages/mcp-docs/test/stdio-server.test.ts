@@ -107,7 +107,7 @@ describe('weft-docs-mcp over stdio', () => {
 });
 
 describe('search_docs', () => {
-  it('ranks the production guide first for "graceful shutdown", with its section and a snippet [claim:mcp-docs-search-row] [claim:tsdoc-docs-bundle-section]', async () => {
+  it('ranks the production guide first for "graceful shutdown", with its section and a snippet [claim:mcp-docs-search-row] [claim:mcp-docs-readme-search-row] [claim:tsdoc-docs-bundle-section]', async () => {
     const { text, isError } = await call('search_docs', { query: 'graceful shutdown' });
     expect(isError).toBe(false);
     expect(pagePaths(text)[0]).toBe('/docs/guides/production/');
@@ -211,7 +211,7 @@ describe('search_docs', () => {
 });
 
 describe('read_page', () => {
-  it('returns a guide as Markdown with its samples filled in from examples/ [claim:mcp-docs-read-row] [claim:tsdoc-docs-bundle-markdown]', async () => {
+  it('returns a guide as Markdown with its samples filled in from examples/ [claim:mcp-docs-read-row] [claim:mcp-docs-readme-read-row] [claim:tsdoc-docs-bundle-markdown]', async () => {
     const { text, isError } = await call('read_page', { path: '/docs/guides/production/' });
     expect(isError).toBe(false);
     expect(text).toMatch(/^# Running in production/);
@@ -240,7 +240,7 @@ describe('read_page', () => {
     }
   });
 
-  it("returns an API page with the site copy's links, each a path read_page takes", async () => {
+  it("returns an API page with the site copy's links, each a path read_page takes [claim:mcp-docs-readme-read-row]", async () => {
     const { text } = await call('read_page', { path: '/api/classes/Runtime/' });
     expect(text).toMatch(/^# Class: Runtime/);
     expect(text).toContain('](/api/classes/Scheduler.md)');
@@ -251,7 +251,7 @@ describe('read_page', () => {
 });
 
 describe('get_api_symbol', () => {
-  it('returns the signature, TSDoc, members, example and docs path of a class [claim:mcp-docs-symbol-row]', async () => {
+  it('returns the signature, TSDoc, members, example and docs path of a class [claim:mcp-docs-symbol-row] [claim:mcp-docs-readme-symbol-row]', async () => {
     const { text, isError } = await call('get_api_symbol', { name: 'Runtime' });
     expect(isError).toBe(false);
     expect(text).toContain('class Runtime');
@@ -278,7 +278,7 @@ describe('get_api_symbol', () => {
     ['OpenAIModelProvider', '@weft/model-openai', 'class'],
     ['PostgresMemoryProvider', '@weft/memory-postgres', 'class'],
   ])(
-    'answers %s, an export of %s, naming its package, guide and README [claim:mcp-docs-symbol-row]',
+    'answers %s, an export of %s, naming its package, guide and README [claim:mcp-docs-symbol-row] [claim:mcp-docs-readme-symbol-row]',
     async (name, pkg, kind) => {
       const { text, isError } = await call('get_api_symbol', { name });
       expect(isError, text).toBe(false);
@@ -294,7 +294,7 @@ describe('get_api_symbol', () => {
     },
   );
 
-  it('knows every export of every first-party package [claim:mcp-docs-symbol-row]', async () => {
+  it('knows every export of every first-party package [claim:mcp-docs-symbol-row] [claim:mcp-docs-readme-symbol-row]', async () => {
     const { entries } = await readCatalogue(join(ROOT_DIR, 'packages'));
     for (const entry of entries) {
       const module = (await import(
@@ -318,10 +318,11 @@ describe('get_api_symbol', () => {
 });
 
 describe('explain_error', () => {
-  it('explains WEFT_INVALID_CONFIG with the registry’s cause and fix and its docs section [claim:mcp-docs-error-row] [claim:tsdoc-docs-bundle-error-path]', async () => {
+  it('explains WEFT_INVALID_CONFIG with the registry’s cause and fix and its docs section [claim:mcp-docs-error-row] [claim:mcp-docs-readme-error-row] [claim:tsdoc-docs-bundle-error-path]', async () => {
     const { text, isError } = await call('explain_error', { code: 'WEFT_INVALID_CONFIG' });
     expect(isError).toBe(false);
     const entry = CORE_ERRORS.codes.WEFT_INVALID_CONFIG;
+    expect(text).toContain('Raised by: ');
     expect(text).toContain(`Cause: ${entry.cause}`);
     expect(text).toContain('Fix: correct each listed problem');
     expect(text).toContain('https://weft-ai.github.io/docs/reference/errors/#weft_invalid_config');
@@ -335,7 +336,7 @@ describe('explain_error', () => {
 });
 
 describe('list_plugins', () => {
-  it('lists every first-party package with kind, what it requires, its install command and its docs page [claim:mcp-docs-plugins-row]', async () => {
+  it('lists every first-party package with kind, what it requires, its install command and its docs page [claim:mcp-docs-plugins-row] [claim:mcp-docs-readme-plugins-row]', async () => {
     const { text } = await call('list_plugins', {});
     for (const entry of bundle.packages) expect(text).toContain(`## ${entry.name} (`);
     expect(text).toMatch(
@@ -368,7 +369,7 @@ describe('list_plugins', () => {
     );
   });
 
-  it('says that an install command answers E404 until the packages are on npm, and where to go [claim:mcp-docs-plugins-row] [claim:mcp-docs-clone-not-on-npm] [claim:tsdoc-format-package-not-on-npm] [claim:cg-first-release-flags]', async () => {
+  it('says that an install command answers E404 until the packages are on npm, and where to go [claim:mcp-docs-plugins-row] [claim:mcp-docs-readme-plugins-row] [claim:mcp-docs-clone-not-on-npm] [claim:tsdoc-format-package-not-on-npm] [claim:cg-first-release-flags]', async () => {
     expect(PACKAGES_ON_NPM).toBe(false);
     const { text } = await call('list_plugins', {});
     const installs = [...text.matchAll(/^Install: .*$/gm)].map((match) => match[0]);

@@ -74,3 +74,38 @@ describe('BoundedStdioTransport counts a line without its ending', () => {
     expect(await feed(['a'.repeat(LIMIT) + '\r', 'x\n'])).toEqual({ taken: [], refused: [-32600] });
   });
 });
+
+describe('BoundedStdioTransport and a line that is no JSON-RPC message', () => {
+  it('answers -32700 to JSON of another shape as to a line that is not JSON, logs each, and reads the next [claim:mcp-docs-readme-stdio-bound] [claim:tsdoc-docs-stdio-refuse]', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const answers: { id: unknown; error: { code: number } }[] = [];
+    stdout.on('data', (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+        answers.push(JSON.parse(line) as { id: unknown; error: { code: number } });
+      }
+    });
+    const logged: string[] = [];
+    const taken: unknown[] = [];
+    const transport = new BoundedStdioTransport({
+      stdin,
+      stdout,
+      log: (line) => logged.push(line),
+    });
+    transports.push(transport);
+    transport.onmessage = (message: JSONRPCMessage) => taken.push((message as { id: unknown }).id);
+    await transport.start();
+    for (const line of ['not json', '{"hello":"world"}', '[1,2]', ping(4, 60)]) {
+      stdin.write(`${line}\n`);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(answers.map((answer) => [answer.id, answer.error.code])).toEqual([
+      [null, -32700],
+      [null, -32700],
+      [null, -32700],
+    ]);
+    expect(logged).toHaveLength(3);
+    expect(logged.every((line) => line.includes('not a JSON-RPC message'))).toBe(true);
+    expect(taken).toEqual([4]);
+  });
+});
