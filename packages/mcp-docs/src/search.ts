@@ -598,10 +598,15 @@ export class DocsSearch {
     }
     if (results.length === 0) results = this.index.search(query, { ...options, combineWith: 'OR' });
     const phrase = phraseWords(query);
-    results = results.map((result) => ({
-      ...result,
-      score: result.score * phraseBonus(phrase, this.phraseTextOf(result.id as number)),
-    }));
+    // Sorted again once the phrase bonus is in: it, and the halved scores of the parts with all
+    // words but one after the full matches, change the order, and the first part of a page met
+    // below must be its best.
+    results = results
+      .map((result) => ({
+        ...result,
+        score: result.score * phraseBonus(phrase, this.phraseTextOf(result.id as number)),
+      }))
+      .sort((a, b) => b.score - a.score);
 
     // The best section stands for its page; the page's other matching sections add a share.
     const pagesInOrder: { best: SearchResult; score: number }[] = [];

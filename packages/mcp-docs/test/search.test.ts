@@ -267,6 +267,25 @@ describe('the search_docs ranking', () => {
       expect(score('/docs/two/') / score('/docs/one/')).toBeCloseTo(1.25);
     });
 
+    it('takes as its best section the one that scores most once words in a row count, not the first found [claim:mcp-docs-page-score]', () => {
+      const filler = (count: number) =>
+        Array.from({ length: count }, (_, index) => `lorem${index}`).join(' ');
+      // "One" has the words scattered; "Two" has them in a row, which outweighs its longer text.
+      const scattered = `queue here. ${filler(6)} drain there.`;
+      const inRow = `${filler(8)} the queue drain happens`;
+      const ranked = new DocsSearch([
+        page('/docs/both/', 'Alpha', `# Alpha\n\n## One\n\n${scattered}\n\n## Two\n\n${inRow}`),
+        page('/docs/row/', 'Beta', `# Beta\n\n## Two\n\n${inRow}`),
+        page('/docs/scattered/', 'Gamma', `# Gamma\n\n## One\n\n${scattered}`),
+      ]).rank('queue drain');
+      const score = (path: string) => ranked.find((entry) => entry.pagePath === path)!.score;
+      // Without the bonus for the words in a row (1.5 for two), "One" would score more.
+      expect(score('/docs/scattered/')).toBeGreaterThan(score('/docs/row/') / 1.5);
+      expect(score('/docs/row/')).toBeGreaterThan(score('/docs/scattered/'));
+      expect(ranked[0]).toMatchObject({ pagePath: '/docs/both/', heading: 'Two' });
+      expect(score('/docs/both/')).toBeCloseTo(score('/docs/row/') + score('/docs/scattered/') / 4);
+    });
+
     it('ranks a page answering in several sections above a single mention', () => {
       const order = found('task timeout');
       expect(order.indexOf('/docs/deadlines/')).toBeLessThan(order.indexOf('/docs/one-mention/'));
