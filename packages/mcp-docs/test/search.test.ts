@@ -191,6 +191,13 @@ describe('the search_docs ranking', () => {
     expect(matched('shut graceful')).not.toContain('shutdown');
   });
 
+  it('matches the last word as a prefix once it has three letters, not two [claim:mcp-docs-last-word-prefix]', () => {
+    const matched = (query: string) => search.rank(query)[0]?.terms ?? [];
+    expect(matched('graceful shu')).toContain('shutdown');
+    expect(paths('graceful shu')[0]).toBe('/docs/production/');
+    expect(matched('graceful sh')).not.toContain('shutdown');
+  });
+
   it('shows code in a snippet as written, without the fence info, around the matched words [claim:tsdoc-snippet-code-as-written] [claim:tsdoc-snippet-window]', () => {
     const markdown =
       '## Logs\n\nSet the _level_ with **care**.\n\n```bat title="x" npm2yarn\nset WEFT_LOG_LEVEL=warn\n```\n\n' +
