@@ -258,6 +258,15 @@ describe('the search_docs ranking', () => {
       });
     });
 
+    it('takes an error code typed in any letter case to its own section [claim:mcp-docs-error-code-first]', () => {
+      for (const query of ['weft_task_timeout', 'Weft_Task_Timeout']) {
+        expect(more.search(query)[0], query).toMatchObject({
+          path: '/docs/errors/#weft_task_timeout',
+          heading: 'WEFT_TASK_TIMEOUT',
+        });
+      }
+    });
+
     it('does not require little words such as "the" or "to" [claim:mcp-docs-little-words-plurals-paths]', () => {
       expect(found('the timeout of a task')).toContain('/docs/deadlines/');
       expect(found('the timeout of a task')).toEqual(found('timeout task'));
