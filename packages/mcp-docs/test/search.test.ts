@@ -316,6 +316,15 @@ describe('the search_docs ranking', () => {
       expect(scoreOf('executor')).toBeGreaterThan(0);
       expect(scoreOf('executor')).toBe(scoreOf('executors'));
     });
+
+    it('finds the singular of a plural from four letters, not of a shorter one [claim:mcp-docs-little-words-plurals-paths]', () => {
+      const short = new DocsSearch([
+        page('/docs/key/', 'Keying', '# Keying\n\nOne key opens it.'),
+        page('/docs/id/', 'Naming', '# Naming\n\nOne id names it.'),
+      ]);
+      expect(short.search('keys').map((hit) => hit.path)).toEqual(['/docs/key/']);
+      expect(short.search('ids')).toEqual([]);
+    });
   });
 
   describe('names a table defines', () => {
