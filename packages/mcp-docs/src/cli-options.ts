@@ -28,7 +28,8 @@ Serves the Weft documentation of this version to an AI assistant over MCP.
   --http                  streamable HTTP instead, at http://<host>:<port>/mcp
   --port <n>              the HTTP port (${DEFAULT_HTTP_PORT}; 0 picks a free one)
   --host <address>        the HTTP interface (127.0.0.1)
-  --allowed-host <name>   a Host name to accept besides the loopback names (repeatable)
+  --allowed-host <name>   a name to accept in Host and Origin besides the loopback names
+                          (repeatable)
   --data <file>           answer from another documentation bundle
   --help                  this text
 `;

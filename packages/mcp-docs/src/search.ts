@@ -373,6 +373,8 @@ export class DocsSearch {
   private readonly definitions = new Map<string, Set<number>>();
   /** Names whose path has an anchor (an error code's section), to that anchor. */
   private readonly symbolAnchors = new Map<string, string>();
+  /** The same for compound names, lower-cased, as {@link DocsSearch.compoundSymbolPages}. */
+  private readonly compoundSymbolAnchors = new Map<string, string>();
   /** The parts of pages that names' anchors point at, found on first use. */
   private readonly anchoredSections = new Map<string, PageSection | null>();
 
@@ -427,9 +429,11 @@ export class DocsSearch {
       // An error code's page is a section of the errors reference: rank by the page.
       const [pagePath = '', anchor] = symbol.docsPath.split('#');
       this.symbolPages.set(symbol.name, pagePath);
-      if (anchor !== undefined && anchor !== '') this.symbolAnchors.set(symbol.name, anchor);
+      const anchored = anchor !== undefined && anchor !== '';
+      if (anchored) this.symbolAnchors.set(symbol.name, anchor);
       if (isCompoundName(symbol.name)) {
         this.compoundSymbolPages.set(symbol.name.toLowerCase(), pagePath);
+        if (anchored) this.compoundSymbolAnchors.set(symbol.name.toLowerCase(), anchor);
       }
     }
   }
@@ -545,7 +549,9 @@ export class DocsSearch {
     // "Memory" is the interface, "memory" the concept a guide explains; "memorymanager" is
     // still the class, since no one means a compound name as a word.
     const trimmed = query.trim();
-    const exactAnchor = this.symbolAnchors.get(trimmed);
+    // An error code typed in lower case still means its section, as it means its page.
+    const exactAnchor =
+      this.symbolAnchors.get(trimmed) ?? this.compoundSymbolAnchors.get(trimmed.toLowerCase());
     const exactSymbolPage =
       this.symbolPages.get(trimmed) ??
       this.compoundSymbolPages.get(trimmed.toLowerCase()) ??
@@ -598,10 +604,15 @@ export class DocsSearch {
     }
     if (results.length === 0) results = this.index.search(query, { ...options, combineWith: 'OR' });
     const phrase = phraseWords(query);
-    results = results.map((result) => ({
-      ...result,
-      score: result.score * phraseBonus(phrase, this.phraseTextOf(result.id as number)),
-    }));
+    // Sorted again once the phrase bonus is in: it, and the halved scores of the parts with all
+    // words but one after the full matches, change the order, and the first part of a page met
+    // below must be its best.
+    results = results
+      .map((result) => ({
+        ...result,
+        score: result.score * phraseBonus(phrase, this.phraseTextOf(result.id as number)),
+      }))
+      .sort((a, b) => b.score - a.score);
 
     // The best section stands for its page; the page's other matching sections add a share.
     const pagesInOrder: { best: SearchResult; score: number }[] = [];

@@ -90,6 +90,24 @@ describe('the weft-docs-mcp command: stdout belongs to the protocol', () => {
     return { child, exited, stderr: () => stderr };
   }
 
+  it('lists in --help the options it takes, those the guide names among them [claim:mcp-docs-help-lists-options]', () => {
+    const listed = [...USAGE.matchAll(/^ {2}(--[a-z-]+)( <\w+>)?/gm)].map((match) => ({
+      name: match[1]!,
+      takesValue: match[2] !== undefined,
+    }));
+    expect(listed.map(({ name }) => name)).toEqual(
+      expect.arrayContaining(['--http', '--port', '--host', '--allowed-host', '--help']),
+    );
+    // Each listed option is one the command accepts, with a value when the list shows one.
+    for (const { name, takesValue } of listed) {
+      const argv = name === '--http' ? [name] : ['--http', name, ...(takesValue ? ['1'] : [])];
+      expect(() => parseCliOptions(argv), name).not.toThrow();
+    }
+    // An option the list does not show is refused as unknown.
+    expect(() => parseCliOptions(['--verbose'])).toThrow("Unknown option '--verbose'");
+    expect(USAGE).toMatch(/--allowed-host <name> +a name to accept in Host and Origin/);
+  });
+
   it('writes --help to stderr, nothing to stdout', async () => {
     const { code, stdout, stderr } = await start(['--help']).exited;
     expect(code).toBe(0);

@@ -191,6 +191,13 @@ describe('the search_docs ranking', () => {
     expect(matched('shut graceful')).not.toContain('shutdown');
   });
 
+  it('matches the last word as a prefix once it has three letters, not two [claim:mcp-docs-last-word-prefix]', () => {
+    const matched = (query: string) => search.rank(query)[0]?.terms ?? [];
+    expect(matched('graceful shu')).toContain('shutdown');
+    expect(paths('graceful shu')[0]).toBe('/docs/production/');
+    expect(matched('graceful sh')).not.toContain('shutdown');
+  });
+
   it('shows code in a snippet as written, without the fence info, around the matched words [claim:tsdoc-snippet-code-as-written] [claim:tsdoc-snippet-window]', () => {
     const markdown =
       '## Logs\n\nSet the _level_ with **care**.\n\n```bat title="x" npm2yarn\nset WEFT_LOG_LEVEL=warn\n```\n\n' +
@@ -251,6 +258,15 @@ describe('the search_docs ranking', () => {
       });
     });
 
+    it('takes an error code typed in any letter case to its own section [claim:mcp-docs-error-code-first]', () => {
+      for (const query of ['weft_task_timeout', 'Weft_Task_Timeout']) {
+        expect(more.search(query)[0], query).toMatchObject({
+          path: '/docs/errors/#weft_task_timeout',
+          heading: 'WEFT_TASK_TIMEOUT',
+        });
+      }
+    });
+
     it('does not require little words such as "the" or "to" [claim:mcp-docs-little-words-plurals-paths]', () => {
       expect(found('the timeout of a task')).toContain('/docs/deadlines/');
       expect(found('the timeout of a task')).toEqual(found('timeout task'));
@@ -267,6 +283,25 @@ describe('the search_docs ranking', () => {
       expect(score('/docs/two/') / score('/docs/one/')).toBeCloseTo(1.25);
     });
 
+    it('takes as its best section the one that scores most once words in a row count, not the first found [claim:mcp-docs-page-score]', () => {
+      const filler = (count: number) =>
+        Array.from({ length: count }, (_, index) => `lorem${index}`).join(' ');
+      // "One" has the words scattered; "Two" has them in a row, which outweighs its longer text.
+      const scattered = `queue here. ${filler(6)} drain there.`;
+      const inRow = `${filler(8)} the queue drain happens`;
+      const ranked = new DocsSearch([
+        page('/docs/both/', 'Alpha', `# Alpha\n\n## One\n\n${scattered}\n\n## Two\n\n${inRow}`),
+        page('/docs/row/', 'Beta', `# Beta\n\n## Two\n\n${inRow}`),
+        page('/docs/scattered/', 'Gamma', `# Gamma\n\n## One\n\n${scattered}`),
+      ]).rank('queue drain');
+      const score = (path: string) => ranked.find((entry) => entry.pagePath === path)!.score;
+      // Without the bonus for the words in a row (1.5 for two), "One" would score more.
+      expect(score('/docs/scattered/')).toBeGreaterThan(score('/docs/row/') / 1.5);
+      expect(score('/docs/row/')).toBeGreaterThan(score('/docs/scattered/'));
+      expect(ranked[0]).toMatchObject({ pagePath: '/docs/both/', heading: 'Two' });
+      expect(score('/docs/both/')).toBeCloseTo(score('/docs/row/') + score('/docs/scattered/') / 4);
+    });
+
     it('ranks a page answering in several sections above a single mention', () => {
       const order = found('task timeout');
       expect(order.indexOf('/docs/deadlines/')).toBeLessThan(order.indexOf('/docs/one-mention/'));
@@ -280,6 +315,15 @@ describe('the search_docs ranking', () => {
       const scoreOf = (query: string) => plural.search(query)[0]?.score;
       expect(scoreOf('executor')).toBeGreaterThan(0);
       expect(scoreOf('executor')).toBe(scoreOf('executors'));
+    });
+
+    it('finds the singular of a plural from four letters, not of a shorter one [claim:mcp-docs-little-words-plurals-paths]', () => {
+      const short = new DocsSearch([
+        page('/docs/key/', 'Keying', '# Keying\n\nOne key opens it.'),
+        page('/docs/id/', 'Naming', '# Naming\n\nOne id names it.'),
+      ]);
+      expect(short.search('keys').map((hit) => hit.path)).toEqual(['/docs/key/']);
+      expect(short.search('ids')).toEqual([]);
     });
   });
 
