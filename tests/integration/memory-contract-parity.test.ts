@@ -219,6 +219,49 @@ describe('every first-party memory store accepts the same edge cases with the sa
   );
 });
 
+describe('what a test written against the in-memory store can lean on', () => {
+  it('gets a memory back with its fields in the same order from every store, from store(), update() and query() [claim:tst-in-memory-holds-for-durable]', async () => {
+    const shapes = [];
+    for (const { provider } of stores) {
+      const withTask = await provider.store({
+        space: 'shape',
+        kind: 'note',
+        content: 'text',
+        taskId: 't-shape',
+        metadata: { m: 1 },
+      });
+      const withoutTask = await provider.store({
+        space: 'shape',
+        kind: 'note',
+        content: 1,
+        metadata: {},
+      });
+      const updated = await provider.update(withTask.id, { content: 'edited' });
+      const read = await provider.query({ space: 'shape', order: 'asc' });
+      // The ids and times differ from store to store; the rest of the JSON text must not.
+      const text = (memory: Memory) =>
+        JSON.stringify({ ...memory, id: '<id>', createdAt: '<time>' });
+      shapes.push(
+        [withTask, withoutTask, updated, ...read].map((memory) => [
+          Object.keys(memory),
+          text(memory),
+        ]),
+      );
+    }
+    expect(shapes[0]?.[0]?.[0]).toEqual([
+      'id',
+      'space',
+      'kind',
+      'content',
+      'metadata',
+      'createdAt',
+      'taskId',
+    ]);
+    expect(shapes[1]).toEqual(shapes[0]);
+    expect(shapes[2]).toEqual(shapes[0]);
+  });
+});
+
 describe('what a test written against the in-memory store must not lean on', () => {
   it("needs init() only for the durable stores, and gets object keys back in jsonb's order only from PostgreSQL [claim:tst-in-memory-durable-differences] [claim:testing-in-memory-same-rules]", async () => {
     const fresh: [string, MemoryProvider][] = [
