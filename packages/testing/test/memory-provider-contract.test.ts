@@ -754,7 +754,7 @@ describe('InMemoryMemoryProvider space patterns', () => {
 });
 
 describe('InMemoryMemoryProvider id', () => {
-  it('is in-memory unless told another [claim:mpo-in-memory-id]', () => {
+  it('is in-memory unless told another [claim:mpo-in-memory-id] [claim:tst-in-memory-id]', () => {
     expect(new InMemoryMemoryProvider().id).toBe('in-memory');
     expect(new InMemoryMemoryProvider({ id: 'scratch' }).id).toBe('scratch');
   });
@@ -765,7 +765,7 @@ describe('InMemoryMemoryProvider id', () => {
     [{ id: 7 }, /^InMemoryMemoryProvider: option "id" must be a non-empty string, got number\./],
     [null, /^InMemoryMemoryProvider: options must be an object .*, got null\./],
   ])(
-    'refuses the options %j with WEFT_TESTING_INVALID_OPTIONS, naming the option [claim:tsdoc-in-memory-options] [claim:cfg-package-options-checked]',
+    'refuses the options %j with WEFT_TESTING_INVALID_OPTIONS, naming the option [claim:tsdoc-in-memory-options] [claim:cfg-package-options-checked] [claim:tst-readme-invalid-options]',
     (options, message) => {
       const make = () => new InMemoryMemoryProvider(options as never);
       expect(make).toThrow(message);
