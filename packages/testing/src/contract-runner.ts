@@ -74,8 +74,9 @@ export class ProviderCalls {
           this.lastCall = String(key);
           try {
             const result: unknown = Reflect.apply(value, target, args);
-            return result instanceof Promise
-              ? result.catch((error) => this.rethrow(error))
+            // Any thenable, a promise of another realm's too: the contract awaits every call.
+            return isThenable(result)
+              ? Promise.resolve(result).catch((error: unknown) => this.rethrow(error))
               : result;
           } catch (error) {
             return this.rethrow(error);
@@ -171,4 +172,12 @@ export async function rejection(
     return message;
   }
   assert.fail(`${what} was accepted; it must be rejected with a WeftError of code ${code}`);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }
