@@ -219,8 +219,51 @@ describe('every first-party memory store accepts the same edge cases with the sa
   );
 });
 
+describe('what a test written against the in-memory store can lean on', () => {
+  it('gets a memory back with its fields in the same order from every store, from store(), update() and query() [claim:tst-in-memory-field-order] [claim:tst-in-memory-holds-for-durable]', async () => {
+    const shapes = [];
+    for (const { provider } of stores) {
+      const withTask = await provider.store({
+        space: 'shape',
+        kind: 'note',
+        content: 'text',
+        taskId: 't-shape',
+        metadata: { m: 1 },
+      });
+      const withoutTask = await provider.store({
+        space: 'shape',
+        kind: 'note',
+        content: 1,
+        metadata: {},
+      });
+      const updated = await provider.update(withTask.id, { content: 'edited' });
+      const read = await provider.query({ space: 'shape', order: 'asc' });
+      // The ids and times differ from store to store; the rest of the JSON text must not.
+      const text = (memory: Memory) =>
+        JSON.stringify({ ...memory, id: '<id>', createdAt: '<time>' });
+      shapes.push(
+        [withTask, withoutTask, updated, ...read].map((memory) => [
+          Object.keys(memory),
+          text(memory),
+        ]),
+      );
+    }
+    expect(shapes[0]?.[0]?.[0]).toEqual([
+      'id',
+      'space',
+      'kind',
+      'content',
+      'metadata',
+      'createdAt',
+      'taskId',
+    ]);
+    expect(shapes[1]).toEqual(shapes[0]);
+    expect(shapes[2]).toEqual(shapes[0]);
+  });
+});
+
 describe('what a test written against the in-memory store must not lean on', () => {
-  it("needs init() only for the durable stores, and gets object keys back in jsonb's order only from PostgreSQL [claim:tst-in-memory-durable-differences] [claim:testing-in-memory-same-rules]", async () => {
+  it("needs init() only for the durable stores, gets object keys back in jsonb's order only from PostgreSQL, and starts each error message with the store [claim:tst-in-memory-durable-differences] [claim:tst-in-memory-holds-for-durable] [claim:testing-in-memory-same-rules]", async () => {
     const fresh: [string, MemoryProvider][] = [
       ['in-memory', new InMemoryMemoryProvider()],
       ['sqlite', new SqliteMemoryProvider({ path: join(directory, 'fresh.db') })],
@@ -258,6 +301,23 @@ describe('what a test written against the in-memory store must not lean on', () 
       [written, written],
       [shorterFirst, shorterFirst],
     ]);
+
+    // One refusal from each store: the same code, and a message that differs only in its start.
+    const messages = [];
+    for (const { provider } of stores) {
+      const error: unknown = await provider
+        .store({ space: 'room', kind: '', content: 1, metadata: {} })
+        .catch((caught: unknown) => caught);
+      expect(WeftError.is(error, 'WEFT_MEMORY_INVALID')).toBe(true);
+      messages.push((error as Error).message);
+    }
+    const rest = `: a memory's "kind" must be a non-empty string (space "room"), got "" [WEFT_MEMORY_INVALID]`;
+    expect(messages).toEqual([
+      `InMemoryMemoryProvider "${stores[0]?.provider.id}"${rest}`,
+      `SqliteMemoryProvider "${stores[1]?.provider.id}"${rest}`,
+      `PostgresMemoryProvider "${stores[2]?.provider.id}"${rest}`,
+    ]);
+    expect(stores[0]?.provider.id).toBe('in-memory');
   });
 });
 

@@ -18,42 +18,114 @@ import type { MemoryContractCode } from './memory-contract-inputs.js';
 export async function runCase<P extends MemoryProvider>(
   factory: { create(): P | Promise<P> },
   name: string,
-  check: (provider: P, closed: () => void) => Promise<void>,
+  check: (provider: P, closed: () => void, calls: ProviderCalls) => Promise<void>,
 ): Promise<void> {
   let provider: P | undefined;
   let open = false;
   let failure: { error: unknown } | undefined;
+  const calls = new ProviderCalls();
   try {
-    provider = await factory.create();
-    await provider.init();
+    const created = await calls.own(() => factory.create());
+    provider = created;
+    await calls.own(() => created.init());
     open = true;
-    await check(provider, () => {
-      open = false;
-    });
+    await check(
+      calls.watch(created),
+      () => {
+        open = false;
+      },
+      calls,
+    );
   } catch (error) {
     failure = { error };
   }
   if (open && provider) {
+    const opened = provider;
     try {
-      await provider.shutdown();
+      await calls.own(() => opened.shutdown());
     } catch (error) {
       failure ??= { error };
     }
   }
-  if (failure) throw contractFailure(provider, name, failure.error);
+  if (failure) throw contractFailure(provider, name, failure.error, calls);
 }
 
 /**
- * The error a failed case throws. A broken assertion shows the values compared; any other error
- * (the provider threw where the case expected none) is reported with its message, as the cause.
+ * What the providers under test threw, and which of their methods was called last, so that a
+ * failure tells an error a provider threw from one the contract's own code hit while reading a
+ * value the provider returned (a `store()` that resolved with nothing, say).
+ */
+export class ProviderCalls {
+  private readonly thrown = new WeakSet<object>();
+  private readonly originals = new WeakMap<object, object>();
+  /** The method of a watched provider called last, such as `store`. */
+  lastCall: string | undefined;
+
+  /**
+   * A view of `provider` whose methods record their name when called and remember what they
+   * throw. Methods run on the provider itself, so its private fields work as usual.
+   */
+  watch<P extends MemoryProvider>(provider: P): P {
+    const view = new Proxy(provider, {
+      get: (target, key) => {
+        const value: unknown = Reflect.get(target, key, target);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]): unknown => {
+          this.lastCall = String(key);
+          try {
+            const result: unknown = Reflect.apply(value, target, args);
+            // Any thenable, a promise of another realm's too: the contract awaits every call.
+            return isThenable(result)
+              ? Promise.resolve(result).catch((error: unknown) => this.rethrow(error))
+              : result;
+          } catch (error) {
+            return this.rethrow(error);
+          }
+        };
+      },
+    });
+    this.originals.set(view, provider);
+    return view;
+  }
+
+  /** The provider a view was made from, for the factory's `reopen`. */
+  original<P extends MemoryProvider>(view: P): P {
+    return (this.originals.get(view) as P | undefined) ?? view;
+  }
+
+  /** Runs `action`, a call of the factory or the provider, and remembers what it throws. */
+  async own<T>(action: () => T | Promise<T>): Promise<T> {
+    try {
+      return await action();
+    } catch (error) {
+      return this.rethrow(error);
+    }
+  }
+
+  /** Whether a watched provider threw `error`; a thrown value that is not an object counts too. */
+  threw(error: unknown): boolean {
+    return typeof error !== 'object' || error === null || this.thrown.has(error);
+  }
+
+  private rethrow(error: unknown): never {
+    if (typeof error === 'object' && error !== null) this.thrown.add(error);
+    throw error;
+  }
+}
+
+/**
+ * The error a failed case throws. A broken assertion shows the values compared; an error the
+ * provider threw where the case expected none is reported with its message, as the cause; any
+ * other error was hit reading what the provider's last call returned, which is named.
  */
 function contractFailure(
   provider: MemoryProvider | undefined,
   name: string,
   error: unknown,
+  calls: ProviderCalls,
 ): WeftTestingError {
   const who = `memoryProviderContract: provider "${provider?.id ?? '(not created)'}" failed "${name}"`;
-  if (error instanceof assert.AssertionError) {
+  if (error instanceof assert.AssertionError && !calls.threw(error)) {
     // A custom assertion message replaces node's diff, so the values are shown here instead.
     const values = error.generatedMessage
       ? ''
@@ -64,9 +136,17 @@ function contractFailure(
       { cause: error },
     );
   }
+  if (calls.threw(error) || calls.lastCall === undefined) {
+    return new WeftTestingError(
+      'WEFT_TESTING_CONTRACT_FAILED',
+      `${who}: it threw where the contract expects no error: ${describeError(error)}`,
+      { cause: error },
+    );
+  }
   return new WeftTestingError(
     'WEFT_TESTING_CONTRACT_FAILED',
-    `${who}: it threw where the contract expects no error: ${describeError(error)}`,
+    `${who}: what ${calls.lastCall}() returned is not what MemoryProvider promises (a memory, ` +
+      `a list of memories, a boolean or a count): reading it failed with ${describeError(error)}`,
     { cause: error },
   );
 }
@@ -92,4 +172,12 @@ export async function rejection(
     return message;
   }
   assert.fail(`${what} was accepted; it must be rejected with a WeftError of code ${code}`);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }

@@ -54,7 +54,7 @@ export const TESTING_ERRORS = {
       raisedBy: 'the memory-provider contract suite',
       raisers: ['testing/src/contract-runner.ts#contractFailure'],
       cause:
-        'a memory provider under test broke a rule of the memory-provider contract suite, or threw where a case expects no error (in its factory, `init`, a call or `shutdown`). The message names the case and the rule, or includes the provider’s own message; the failed assertion, or the provider’s error, is the `cause`.',
+        'a memory provider under test broke a rule of the memory-provider contract suite, threw where a case expects no error (in its factory, `init`, a call or `shutdown`), or returned from a call something the case cannot read (a `store()` that resolves with nothing, say). The message names the case and the rule, includes the provider’s own message, or names the method whose result could not be read; the failed assertion, the provider’s error, or the error met reading the result is the `cause`.',
       fix: 'change the provider until the suite passes; see [Testing a memory provider](../guides/testing.md#testing-a-memory-provider).',
     },
   },

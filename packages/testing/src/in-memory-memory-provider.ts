@@ -146,16 +146,20 @@ interface Kept {
   readonly createdAt: number;
 }
 
-/** A new {@link Memory} read from what is kept, `taskId` present only when there is one. */
+/**
+ * A new {@link Memory} read from what is kept, `taskId` present only when there is one. Its fields
+ * come in the order SQLite and PostgreSQL give them (`taskId` last), so a memory's JSON text and
+ * its list of keys are the same from every store.
+ */
 function read(kept: Kept): Memory {
   return {
+    id: kept.id,
     space: kept.space,
     kind: kept.kind,
     content: JSON.parse(kept.content) as unknown,
-    ...(kept.taskId !== undefined ? { taskId: kept.taskId } : {}),
     metadata: JSON.parse(kept.metadata) as Record<string, unknown>,
-    id: kept.id,
     createdAt: new Date(kept.createdAt),
+    ...(kept.taskId !== undefined ? { taskId: kept.taskId } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Memory, MemoryProvider } from '@weft/core';
-import { rejection, runCase } from './contract-runner.js';
+import { rejection, runCase, type ProviderCalls } from './contract-runner.js';
 import { INVALID_MEMORY_INPUTS } from './memory-contract-inputs.js';
 
 /** How {@link memoryProviderContract} makes the providers it checks. */
@@ -28,7 +28,9 @@ export interface MemoryProviderContractCase {
    * @throws WeftError with code `WEFT_TESTING_CONTRACT_FAILED`, whose message names the case, the
    * provider and the rule that was broken. An error the provider throws where the case expects
    * none (in `create`, `init`, a call or `shutdown`) fails the case the same way, with the
-   * provider's error as the `cause` and its message included.
+   * provider's error as the `cause` and its message included. So does a call that returns
+   * something the case cannot read (a `store()` that resolves with nothing): the message names
+   * the method, and the error reading it is the `cause`.
    */
   run(): Promise<void>;
 }
@@ -119,7 +121,9 @@ export function memoryProviderContract<P extends MemoryProvider>(
     result.push({
       name,
       run: () =>
-        runCase(factory, name, (provider, closed) => survivesRestart(provider, reopen, closed)),
+        runCase(factory, name, (provider, closed, calls) =>
+          survivesRestart(provider, reopen, closed, calls),
+        ),
     });
   }
   return result;
@@ -484,6 +488,7 @@ async function survivesRestart<P extends MemoryProvider>(
   provider: P,
   reopen: (previous: P) => P | Promise<P>,
   closed: () => void,
+  calls: ProviderCalls,
 ): Promise<void> {
   const first = await provider.store({
     space: 'durable',
@@ -500,7 +505,8 @@ async function survivesRestart<P extends MemoryProvider>(
   await provider.shutdown();
   closed();
 
-  const next = await reopen(provider);
+  // The factory gets the provider it made, not the contract's view of it.
+  const next = calls.watch(await calls.own(() => reopen(calls.original(provider))));
   await next.init();
   try {
     const after = await next.query({ order: 'asc' });
@@ -517,7 +523,10 @@ async function survivesRestart<P extends MemoryProvider>(
       later.id,
       'a memory stored after the restart is the newest',
     );
-  } finally {
-    await next.shutdown();
+  } catch (error) {
+    // The broken rule is the failure to report, not an error of the shutdown that follows it.
+    await next.shutdown().catch(() => undefined);
+    throw error;
   }
+  await next.shutdown();
 }

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import {
   memoryNotFound,
   MemoryProvider,
@@ -367,6 +368,136 @@ describe('memoryProviderContract', () => {
     }
   });
 
+  it('names the method whose result it cannot read, rather than saying the provider threw [claim:tst-contract-error]', async () => {
+    /** Stores the memory but resolves with nothing. */
+    class SilentStoreProvider extends InMemoryMemoryProvider {
+      override async store(memory: Omit<Memory, 'id' | 'createdAt'>): Promise<Memory> {
+        await super.store(memory);
+        return undefined as unknown as Memory;
+      }
+    }
+    /** Answers a query with an object instead of a list. */
+    class ObjectQueryProvider extends InMemoryMemoryProvider {
+      override async query(): Promise<Memory[]> {
+        return {} as Memory[];
+      }
+    }
+    const failures = [];
+    for (const [cases, name] of [
+      [memoryProviderContract({ create: () => new SilentStoreProvider() }), 'round-trips'],
+      [memoryProviderContract({ create: () => new ObjectQueryProvider() }), 'round-trips'],
+    ] as const) {
+      failures.push(
+        await caseNamed(cases, name)
+          .run()
+          .catch((caught: unknown) => caught),
+      );
+    }
+    for (const [index, method] of ['store', 'query'].entries()) {
+      const error = failures[index] as WeftError;
+      expect(WeftError.is(error, 'WEFT_TESTING_CONTRACT_FAILED')).toBe(true);
+      expect(error.message).toContain(
+        `failed "round-trips every field": what ${method}() returned is not what MemoryProvider promises`,
+      );
+      expect(error.message).not.toContain('it threw');
+      expect(error.cause).toBeInstanceOf(TypeError);
+    }
+  });
+
+  it('reports an assertion the provider itself throws, or a failing shutdown(), as an error the provider threw [claim:tst-contract-unexpected]', async () => {
+    /** Checks its own state with node:assert, and finds it wanting on a kind filter. */
+    class AssertingProvider extends InMemoryMemoryProvider {
+      override query(options: QueryMemoryOptions): Promise<Memory[]> {
+        assert.equal(options.kind, undefined, 'this store cannot filter by kind');
+        return super.query(options);
+      }
+    }
+    /** Passes every check, then fails to close. */
+    class StuckShutdownProvider extends InMemoryMemoryProvider {
+      override async shutdown(): Promise<void> {
+        throw new Error('the file is locked');
+      }
+    }
+    const asserting = await caseNamed(
+      memoryProviderContract({ create: () => new AssertingProvider() }),
+      'ANDs kind, task and time filters',
+    )
+      .run()
+      .catch((caught: unknown) => caught);
+    const stuck = await caseNamed(
+      memoryProviderContract({ create: () => new StuckShutdownProvider() }),
+      'round-trips every field',
+    )
+      .run()
+      .catch((caught: unknown) => caught);
+    expect((asserting as Error).message).toContain(
+      'failed "ANDs kind, task and time filters with the space filters": it threw where the contract expects no error: this store cannot filter by kind',
+    );
+    expect((asserting as Error).cause).toBeInstanceOf(assert.AssertionError);
+    expect((stuck as Error).message).toContain(
+      'failed "round-trips every field": it threw where the contract expects no error: the file is locked',
+    );
+  });
+
+  it('reports the rule a reopened store broke, even when its shutdown() then fails too [claim:tst-contract-error]', async () => {
+    /** Forgets on restart, and its second instance cannot close. */
+    class ForgetfulLockedProvider extends AmnesiacProvider {
+      constructor(private readonly reopened = false) {
+        super();
+      }
+      override async shutdown(): Promise<void> {
+        if (this.reopened) throw new Error('the file is locked');
+      }
+    }
+    const error = await caseNamed(
+      memoryProviderContract({
+        create: () => new ForgetfulLockedProvider(),
+        reopen: () => new ForgetfulLockedProvider(true),
+      }),
+      'keeps every memory across shutdown',
+    )
+      .run()
+      .catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_TESTING_CONTRACT_FAILED')).toBe(true);
+    expect((error as Error).message).toContain('every memory must survive a restart unchanged');
+  });
+
+  it("passes reopen() the provider its factory made, not the contract's view of it [claim:tst-contract]", async () => {
+    /** A durable store over a shared map, whose private field a view of it could not reach. */
+    class PrivateFieldProvider extends MemoryProvider {
+      readonly id = 'private-field';
+      readonly #inner: InMemoryMemoryProvider;
+      constructor(inner = new InMemoryMemoryProvider()) {
+        super();
+        this.#inner = inner;
+      }
+      static reopen(previous: PrivateFieldProvider): PrivateFieldProvider {
+        return new PrivateFieldProvider(previous.#inner);
+      }
+      store(memory: Omit<Memory, 'id' | 'createdAt'>) {
+        return this.#inner.store(memory);
+      }
+      update(id: string, patch: { content?: unknown }) {
+        return this.#inner.update(id, patch);
+      }
+      query(options: QueryMemoryOptions) {
+        return this.#inner.query(options);
+      }
+      remove(id: string) {
+        return this.#inner.remove(id);
+      }
+      clear(space?: string) {
+        return this.#inner.clear(space);
+      }
+    }
+    for (const check of memoryProviderContract({
+      create: () => new PrivateFieldProvider(),
+      reopen: (previous) => PrivateFieldProvider.reopen(previous),
+    })) {
+      await check.run();
+    }
+  });
+
   it("makes 32 concurrent store() calls in the contract's concurrency case [claim:mpo-contract-32] [claim:tst-contract]", async () => {
     let stores = 0;
     class CountingProvider extends InMemoryMemoryProvider {
@@ -623,7 +754,7 @@ describe('InMemoryMemoryProvider space patterns', () => {
 });
 
 describe('InMemoryMemoryProvider id', () => {
-  it('is in-memory unless told another [claim:mpo-in-memory-id]', () => {
+  it('is in-memory unless told another [claim:mpo-in-memory-id] [claim:tst-in-memory-id]', () => {
     expect(new InMemoryMemoryProvider().id).toBe('in-memory');
     expect(new InMemoryMemoryProvider({ id: 'scratch' }).id).toBe('scratch');
   });
@@ -634,7 +765,7 @@ describe('InMemoryMemoryProvider id', () => {
     [{ id: 7 }, /^InMemoryMemoryProvider: option "id" must be a non-empty string, got number\./],
     [null, /^InMemoryMemoryProvider: options must be an object .*, got null\./],
   ])(
-    'refuses the options %j with WEFT_TESTING_INVALID_OPTIONS, naming the option [claim:tsdoc-in-memory-options] [claim:cfg-package-options-checked]',
+    'refuses the options %j with WEFT_TESTING_INVALID_OPTIONS, naming the option [claim:tsdoc-in-memory-options] [claim:cfg-package-options-checked] [claim:tst-readme-invalid-options]',
     (options, message) => {
       const make = () => new InMemoryMemoryProvider(options as never);
       expect(make).toThrow(message);
