@@ -10,6 +10,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
+import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import type { DocsPage } from '../src/bundle.js';
 
 /** The environment variable that names the site build folder (`--site-build` wins over it). */
@@ -73,31 +74,15 @@ function routeOfCopy(file: string): string {
   return `/${file.replace(/\.md$/, '')}/`;
 }
 
-const ENTITIES: Record<string, string> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-  nbsp: '\u00a0',
-};
-
-/** HTML text with its character references decoded. */
-export function decodeHtml(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (whole, name: string) => {
-    if (name.startsWith('#x') || name.startsWith('#X'))
-      return String.fromCodePoint(parseInt(name.slice(2), 16));
-    if (name.startsWith('#')) return String.fromCodePoint(Number(name.slice(1)));
-    return ENTITIES[name.toLowerCase()] ?? whole;
-  });
-}
-
 /** The `<title>` (without the site's ` | Weft`) and `<meta name="description">` of a built page. */
 export function pageHead(html: string, siteTitle: string): { title: string; description: string } {
-  const title = decodeHtml(/<title[^>]*>([^<]*)<\/title>/.exec(html)?.[1] ?? '').trim();
+  // Character references are decoded by the rules of HTML, which differ in text and attributes.
+  const title = decodeHTML(/<title[^>]*>([^<]*)<\/title>/.exec(html)?.[1] ?? '').trim();
   const meta = /<meta\b[^>]*\bname=["']?description["']?[^>]*>/.exec(html)?.[0] ?? '';
   const content = /\bcontent=(?:"([^"]*)"|'([^']*)'|([^\s>]+))/.exec(meta);
-  const description = decodeHtml(content?.[1] ?? content?.[2] ?? content?.[3] ?? '').trim();
+  const description = decodeHTMLAttribute(
+    content?.[1] ?? content?.[2] ?? content?.[3] ?? '',
+  ).trim();
   const suffix = ` | ${siteTitle}`;
   return { title: title.endsWith(suffix) ? title.slice(0, -suffix.length) : title, description };
 }

@@ -175,6 +175,20 @@ describe('what the pages are made of', () => {
     ).toEqual({ title: "A & B 'C'", description: 'x < y' });
   });
 
+  it('decodes every character reference HTML has in a page head, and leaves an unknown name as written', () => {
+    expect(
+      pageHead(
+        '<title>Spaces &mdash; rooms &rarr; users&hellip; &#128512; &#0; &#x110000; &amp;nosuch; | Weft</title>' +
+          '<meta name="description" content="&ldquo;one&rdquo; &#x1F600; &nosuch; a&copy=b"/>',
+        'Weft',
+      ),
+    ).toEqual({
+      title: 'Spaces \u2014 rooms \u2192 users\u2026 \u{1F600} \uFFFD \uFFFD &nosuch;',
+      // In an attribute, a name without its ";" before "=" is text, as a browser reads it.
+      description: '\u201Cone\u201D \u{1F600} &nosuch; a&copy=b',
+    });
+  });
+
   it('takes the paragraph under the title, whole, unless the page opens with code or a table', () => {
     expect(leadParagraph('# T\n\nOne\nline.\n\nTwo.\n')).toBe('One line.');
     expect(leadParagraph('# T\n\n```ts\nx\n```\n')).toBeUndefined();

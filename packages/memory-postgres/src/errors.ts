@@ -9,7 +9,8 @@ import type { ErrorRegistry } from '@weft/core/internal';
  * the documentation, with what raises it, its cause and its fix; the error’s `docsUrl` links it.
  *
  * - `WEFT_POSTGRES_INVALID_OPTIONS`: The constructor's options are missing or invalid.
- * - `WEFT_POSTGRES_CONNECT_FAILED`: `init()` could not connect to the server or log in.
+ * - `WEFT_POSTGRES_CONNECT_FAILED`: `init()` could not connect to the server or log in, or lost the
+ *   connection while preparing the schema.
  * - `WEFT_POSTGRES_SCHEMA_TOO_NEW`: The tables were migrated by a newer version of the package.
  * - `WEFT_POSTGRES_MIGRATION_FAILED`: A schema migration failed and was rolled back.
  * - `WEFT_POSTGRES_NOT_OPEN`: A method was called before `init()` or after `shutdown()`.
@@ -46,13 +47,18 @@ export const POSTGRES_ERRORS = {
         "the constructor's options are missing or invalid: a `connectionString` that is not a `postgres://` URL, a `schema` that is not a plain identifier or starts with `pg_`, an empty or blank `id`, a `pool` that is not an object or has an unknown key, a `pool.max` that is not a positive integer, or a timeout that is not a whole number of milliseconds from 1 (0 for `reconnectTimeoutMs`) to 2,147,483,647 (about 24 days; 2,147,482,647 for `statementTimeoutMs`, which the client waits a second past). The message never repeats the connection string, which may hold a password.",
       fix: 'the message names the option and what it must be.',
     },
+    /** @claim errors-postgres-connect-failed-preparing */
     WEFT_POSTGRES_CONNECT_FAILED: {
-      summary: '`init()` could not connect to the server or log in.',
+      summary:
+        '`init()` could not connect to the server or log in, or lost the connection while preparing the schema.',
       raisedBy: '`PostgresMemoryProvider.init`, so `Runtime.start` (as `WEFT_START_FAILED`)',
-      raisers: ['memory-postgres/src/provider.ts#PostgresMemoryProvider.open'],
+      raisers: [
+        'memory-postgres/src/provider.ts#PostgresMemoryProvider.open',
+        'memory-postgres/src/provider.ts#PostgresMemoryProvider.preparingFailed',
+      ],
       cause:
-        "the server refused the connection, did not answer within `pool.connectionTimeoutMs`, or rejected the login. The message names host, port and database, and the driver's reason (such as `ECONNREFUSED` or `password authentication failed`), never the password.",
-      fix: 'check that the server runs and accepts connections at that address (`listen_addresses`, `pg_hba.conf`, a firewall), and the user name and password.',
+        "the server refused the connection, did not answer within `pool.connectionTimeoutMs`, or rejected the login; or the connection broke (the server restarted, or ended the session) while `init()` was preparing the schema, in which case a migration it was applying may or may not have been applied, as the message says: the next `init()` applies only the migrations not recorded in the schema's `weft_memory_migrations` table. The message names host, port and database, and the driver's reason (such as `ECONNREFUSED`, `password authentication failed` or `Connection terminated`), never the password.",
+      fix: 'check that the server runs and accepts connections at that address (`listen_addresses`, `pg_hba.conf`, a firewall), and the user name and password; after a broken connection, call `init()` (or start the runtime) again.',
     },
     WEFT_POSTGRES_SCHEMA_TOO_NEW: {
       summary: 'The tables were migrated by a newer version of the package.',
@@ -91,10 +97,10 @@ export const POSTGRES_ERRORS = {
       raisedBy: 'every method of `PostgresMemoryProvider` that reads or writes, `init` included',
       raisers: [
         'memory-postgres/src/connection.ts#ConnectionRunner.run',
-        'memory-postgres/src/provider.ts#PostgresMemoryProvider.open',
+        'memory-postgres/src/provider.ts#PostgresMemoryProvider.preparingFailed',
       ],
       cause:
-        'a statement ran past `pool.statementTimeoutMs` (the server cancelled it), or the server did not answer within a second more (the client gave up). Waiting for a lock counts: another session holding a lock on `weft_memories` is the usual reason, or, for `init`, another instance preparing the same schema. When the server cancelled the statement, or `init` timed out, nothing was written; when the client gave up, the server may have run the statement and lost only its answer, as the message then says: query to see whether it took effect.',
+        "a statement ran past `pool.statementTimeoutMs` (the server cancelled it), or the server did not answer within a second more (the client gave up). Waiting for a lock counts: another session holding a lock on `weft_memories` is the usual reason, or, for `init`, another instance preparing the same schema. When the server cancelled the statement nothing was written; when the client gave up, the server may have run the statement and lost only its answer, as the message then says: query to see whether it took effect. For `init`, that means a migration may or may not have been applied; the next `init()` applies only the migrations not recorded in the schema's `weft_memory_migrations` table.",
       fix: 'look for long transactions holding locks (`pg_stat_activity`, `pg_locks`), or raise `pool.statementTimeoutMs`.',
     },
     WEFT_POSTGRES_UNAVAILABLE: {

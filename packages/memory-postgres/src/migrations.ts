@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { isCancelled, isTimeoutError } from './connection.js';
+import { isCancelled, isConnectionError, isTimeoutError } from './connection.js';
 import { PostgresMemoryProviderError } from './errors.js';
 
 /** The tables of one schema, quoted and schema-qualified, ready to put into SQL text. */
@@ -113,7 +113,9 @@ export async function readSchemaVersion(client: pg.ClientBase, tables: Tables): 
  * @returns The versions of the steps that were applied (empty when the schema was current).
  * @throws `WEFT_POSTGRES_SCHEMA_TOO_NEW` when the schema is newer than this package, or
  * `WEFT_POSTGRES_MIGRATION_FAILED` when creating the schema or its migrations table fails
- * (a missing privilege, usually) or a step fails.
+ * (a missing privilege, usually) or a step fails. A timeout or a broken connection is passed on
+ * as the driver reported it, for the caller to name: after a broken connection or a lost answer
+ * the transaction may have been committed or not.
  */
 export async function migrate(
   client: pg.ClientBase,
@@ -154,8 +156,9 @@ export async function migrate(
       try {
         await createSchemaTables(client, tables);
       } catch (error) {
-        // A lock waited for past the statement timeout is reported as such by the provider.
-        if (isCancelled(error) || isTimeoutError(error)) throw error;
+        // A lock waited for past the statement timeout, and a connection that broke, are
+        // reported as such by the provider: neither is the role's fault.
+        if (isCancelled(error) || isTimeoutError(error) || isConnectionError(error)) throw error;
         // Usually a missing privilege: the role may not create the schema or its tables.
         throw new PostgresMemoryProviderError(
           'WEFT_POSTGRES_MIGRATION_FAILED',
@@ -170,7 +173,7 @@ export async function migrate(
         try {
           for (const statement of migration.statements(tables)) await client.query(statement);
         } catch (error) {
-          if (isCancelled(error) || isTimeoutError(error)) throw error;
+          if (isCancelled(error) || isTimeoutError(error) || isConnectionError(error)) throw error;
           throw new PostgresMemoryProviderError(
             'WEFT_POSTGRES_MIGRATION_FAILED',
             `${label}: schema migration ${migration.version} (${migration.description}) failed ` +

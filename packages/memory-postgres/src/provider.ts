@@ -12,10 +12,18 @@ import {
   type QueryMemoryOptions,
 } from '@weft/core';
 import { describeError, unstorableText } from '@weft/core/internal';
-import { ConnectionRunner, createPool, isTimeoutError, listenForBreaks } from './connection.js';
+import {
+  clientGaveUp,
+  ConnectionRunner,
+  createPool,
+  isConnectionError,
+  isTimeoutError,
+  listenForBreaks,
+} from './connection.js';
 import { PostgresMemoryProviderError } from './errors.js';
 import { migrate, tablesOf, type Tables } from './migrations.js';
 import {
+  CLIENT_GRACE_MS,
   resolveOptions,
   scrub,
   type PostgresMemoryProviderOptions,
@@ -104,10 +112,14 @@ export class PostgresMemoryProvider extends MemoryProvider {
    * does nothing; calling it after {@link PostgresMemoryProvider.shutdown} opens it again.
    *
    * @throws `WeftError` `WEFT_POSTGRES_CONNECT_FAILED` naming host and
-   * port (never the password) when the server cannot be reached or refuses the login;
+   * port (never the password) when the server cannot be reached or refuses the login, or the
+   * connection breaks while the schema is prepared;
    * `WEFT_POSTGRES_SCHEMA_TOO_NEW` when the schema is newer than this package knows;
    * `WEFT_POSTGRES_MIGRATION_FAILED` when a migration step fails, or the role may not create the
-   * schema or its tables or read the schema's version.
+   * schema or its tables or read the schema's version; `WEFT_POSTGRES_STATEMENT_TIMEOUT` when
+   * preparing the schema runs past the statement timeout or its answer is lost. After a broken
+   * connection or a lost answer a migration may or may not have been applied, as the message
+   * says; the next init() applies only the migrations not recorded in the schema.
    */
   override async init(): Promise<void> {
     if (this.connection) return;
@@ -143,19 +155,59 @@ export class PostgresMemoryProvider extends MemoryProvider {
     } catch (error) {
       client.release(true);
       await pool.end().catch(() => undefined);
-      if (isTimeoutError(error, Date.now() - started, this.options.pool.statementTimeoutMs)) {
-        // Usually another instance migrating the same schema, or a session locking its tables.
-        throw new PostgresMemoryProviderError(
-          'WEFT_POSTGRES_STATEMENT_TIMEOUT',
-          `${this.label}: preparing schema "${this.schema}" ran past the statement timeout of ` +
-            `${this.options.pool.statementTimeoutMs} ms and was rolled back; look for a session ` +
-            `holding a lock on its tables, or raise pool.statementTimeoutMs`,
-          { cause: error },
-        );
-      }
-      throw error;
+      throw this.preparingFailed(error, Date.now() - started, pool);
     }
     this.connection = { pool, runner: new ConnectionRunner(pool, this.options, this.label) };
+  }
+
+  /**
+   * The error `init()` fails with when preparing the schema failed: timeouts and a broken
+   * connection get the package's codes, anything else is passed on as it is.
+   *
+   * @param error - What the migration failed with.
+   * @param ranMs - How long it had run.
+   * @param pool - The pool it ran on, already ended, to clean the driver's error with.
+   */
+  private preparingFailed(error: unknown, ranMs: number, pool: pg.Pool): unknown {
+    const { statementTimeoutMs } = this.options.pool;
+    // Whether the server committed before the answer or the connection was lost cannot be
+    // known here. migrate() records each step in the same transaction as the step, and the next
+    // init() applies only the steps not recorded.
+    const outcome =
+      `so any migration it was applying may or may not have been applied; the next init() ` +
+      `applies only the migrations not recorded in the schema's weft_memory_migrations table`;
+    if (clientGaveUp(error)) {
+      return new PostgresMemoryProviderError(
+        'WEFT_POSTGRES_STATEMENT_TIMEOUT',
+        `${this.label}: preparing schema "${this.schema}" got no answer from ${this.where} ` +
+          `within ${statementTimeoutMs + CLIENT_GRACE_MS} ms (the statement timeout and ` +
+          `${CLIENT_GRACE_MS} ms more) and was given up, ${outcome}; check the server and the ` +
+          `network`,
+        { cause: error },
+      );
+    }
+    if (isTimeoutError(error, ranMs, statementTimeoutMs)) {
+      // The server cancelled a statement of the transaction, so nothing of it was committed.
+      // Usually another instance migrating the same schema, or a session locking its tables.
+      return new PostgresMemoryProviderError(
+        'WEFT_POSTGRES_STATEMENT_TIMEOUT',
+        `${this.label}: preparing schema "${this.schema}" ran past the statement timeout of ` +
+          `${statementTimeoutMs} ms and was rolled back; look for a session holding a lock on ` +
+          `its tables, or raise pool.statementTimeoutMs`,
+        { cause: error },
+      );
+    }
+    if (isConnectionError(error)) {
+      const runner = new ConnectionRunner(pool, this.options, this.label);
+      return new PostgresMemoryProviderError(
+        'WEFT_POSTGRES_CONNECT_FAILED',
+        `${this.label}: the connection to PostgreSQL at ${this.where} broke while preparing ` +
+          `schema "${this.schema}" (${scrub(describeError(error), this.options.secrets)}), ` +
+          `${outcome}; check that the server runs and stays reachable, then call init() again`,
+        { cause: runner.safeCause(error) },
+      );
+    }
+    return error;
   }
 
   /**

@@ -17,6 +17,7 @@ import {
   type PostgresPoolOptions,
 } from '../src/index.js';
 import { freePort, withoutPasswordAndPort } from '@weft-internal/test-support/postgres-server';
+import { MIGRATION_LOCK_CLASS } from '../src/migrations.js';
 import { useServer } from './helpers.js';
 
 const db = useServer();
@@ -49,9 +50,12 @@ async function silentServer(): Promise<{ port: number; close: () => Promise<void
 async function hangableProxy(port: number): Promise<{
   port: number;
   hang: (on: boolean | 'answers') => void;
+  /** Stops forwarding the server's answers once the client sends a statement holding `text`. */
+  hangAnswersFrom: (text: string) => void;
   close: () => Promise<void>;
 }> {
   let hung: boolean | 'answers' = false;
+  let trigger: string | undefined;
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
     const upstream = connect(port, '127.0.0.1');
@@ -60,7 +64,11 @@ async function hangableProxy(port: number): Promise<{
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => undefined);
     }
-    client.on('data', (chunk) => {
+    client.on('data', (chunk: Buffer) => {
+      if (trigger !== undefined && chunk.includes(trigger)) {
+        hung = 'answers';
+        trigger = undefined;
+      }
       if (hung !== true) upstream.write(chunk);
     });
     upstream.on('data', (chunk) => {
@@ -76,6 +84,9 @@ async function hangableProxy(port: number): Promise<{
     hang: (on) => {
       hung = on;
     },
+    hangAnswersFrom: (text) => {
+      trigger = text;
+    },
     close: () => {
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(() => resolve()));
@@ -87,13 +98,13 @@ async function hangableProxy(port: number): Promise<{
  * A provider that reaches the test server through a {@link hangableProxy}, with its own schema
  * and the given pool settings.
  */
-async function behindHangableProxy(pool: PostgresPoolOptions) {
+async function behindHangableProxy(pool: PostgresPoolOptions, schema = db.newSchema()) {
   const { host, port, user, password } = db.server();
   const proxy = await hangableProxy(port);
   const database = new URL(db.url()).pathname.slice(1);
   const memory = new PostgresMemoryProvider({
     connectionString: `postgres://${user}:${encodeURIComponent(password)}@${host}:${proxy.port}/${database}`,
-    schema: db.newSchema(),
+    schema,
     pool,
   });
   return { proxy, memory };
@@ -369,6 +380,91 @@ describe('PostgresMemoryProvider under faults', () => {
       await memory.shutdown();
       await proxy.close();
     }
+  }, 60_000);
+
+  it('fails init with WEFT_POSTGRES_CONNECT_FAILED when the connection breaks while it prepares the schema, saying a migration may or may not have been applied, and applies it at the next init [claim:errors-postgres-connect-failed-preparing] [claim:pg-connect-failed] [claim:pg-readme-connect-failed] [claim:pg-readme-init-broken] [claim:pg-readme-init-recorded] [claim:mpo-pg-connect-failed]', async () => {
+    const holder = new pg.Client({ connectionString: db.url(), connectionTimeoutMillis: 10_000 });
+    await holder.connect();
+    try {
+      // Two places init can wait, each ended on the server: the lock instances take while they
+      // prepare a schema, and the schema's creation, blocked by another session creating it.
+      for (const hold of ['migration lock', 'schema creation'] as const) {
+        const schema = db.newSchema();
+        const id = `broken-init-${hold.replace(' ', '-')}`;
+        await holder.query('BEGIN');
+        if (hold === 'migration lock') {
+          await holder.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [
+            MIGRATION_LOCK_CLASS,
+            schema,
+          ]);
+        } else {
+          await holder.query(`CREATE SCHEMA "${schema}"`);
+        }
+        const memory = db.create({ id, schema, pool: { statementTimeoutMs: 20_000 } });
+        const initialising = memory.init().catch((error: unknown) => error);
+        await terminateLockWaiters(id, 1);
+        const failure = await initialising;
+        await holder.query('ROLLBACK');
+        expect(WeftError.is(failure, 'WEFT_POSTGRES_CONNECT_FAILED'), hold).toBe(true);
+        const { host, port } = db.server();
+        expect((failure as Error).message, hold).toContain(
+          `the connection to PostgreSQL at ${host}:${port}`,
+        );
+        expect((failure as Error).message, hold).toMatch(
+          new RegExp(
+            `broke while preparing schema "${schema}" .*may or may not have been applied; the ` +
+              `next init\\(\\) applies only the migrations not recorded in the schema's ` +
+              `weft_memory_migrations table`,
+          ),
+        );
+        expect(everything(failure)).not.toContain(db.server().password);
+        // Here it was not applied (the server ended the transaction before its COMMIT), so the
+        // next init applies it.
+        await memory.init();
+        const versions = await db.sql<{ version: number }>(
+          `SELECT version FROM "${schema}".weft_memory_migrations`,
+        );
+        expect(
+          versions.map((row) => row.version),
+          hold,
+        ).toEqual([1]);
+        await memory.store({ space: 'after', kind: 'note', content: 1, metadata: {} });
+      }
+    } finally {
+      await holder.end();
+    }
+  }, 60_000);
+
+  it('fails init with WEFT_POSTGRES_STATEMENT_TIMEOUT when the answer to its COMMIT is lost, saying the migration may or may not have been applied, which it was, and is not applied twice [claim:errors-postgres-statement-timeout-written] [claim:pg-readme-lost-answer] [claim:pg-readme-init-broken] [claim:pg-readme-init-recorded]', async () => {
+    const schema = db.newSchema();
+    const { proxy, memory } = await behindHangableProxy(
+      { statementTimeoutMs: 300, reconnectTimeoutMs: 0 },
+      schema,
+    );
+    try {
+      // The server gets the COMMIT and commits; only its answer is lost on the way back.
+      proxy.hangAnswersFrom('COMMIT');
+      const failure = await memory.init().catch((error: unknown) => error);
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_STATEMENT_TIMEOUT')).toBe(true);
+      expect((failure as Error).message).toMatch(
+        new RegExp(
+          `preparing schema "${schema}" got no answer .* within 1300 ms .* was given up, so any ` +
+            `migration it was applying may or may not have been applied`,
+        ),
+      );
+      expect((failure as Error).message).not.toMatch(/rolled back/);
+    } finally {
+      await memory.shutdown();
+      await proxy.close();
+    }
+    // It was applied and recorded, so the next init applies nothing.
+    const next = await db.open({ schema });
+    const versions = await db.sql<{ version: number }>(
+      `SELECT version FROM "${schema}".weft_memory_migrations`,
+    );
+    expect(versions.map((row) => row.version)).toEqual([1]);
+    await next.store({ space: 'after', kind: 'note', content: 1, metadata: {} });
+    expect((await next.query({})).map((each) => each.space)).toEqual(['after']);
   }, 60_000);
 
   it('fails with WEFT_POSTGRES_UNAVAILABLE when an outage outlasts the reconnect window, then recovers [claim:prod-outage-memory-postgres] [claim:mpo-pg-default-reconnect-timeout] [claim:pg-unavailable] [claim:pg-readme-unavailable-host-port] [claim:pg-readme-unavailable-row] [claim:mpo-pg-timeouts]', async () => {

@@ -313,6 +313,16 @@ function check(schema: z.ZodType, value: unknown, prefix: readonly PropertyKey[]
   if (parsed.success) return;
   const issue = parsed.error.issues[0];
   const path = [...prefix, ...(issue?.path ?? [])];
+  if (issue?.code === 'invalid_key') {
+    // A record's bad key: zod's own message says only "Invalid key in record", and the path ends
+    // with the key as it is, a NUL or a line break included. Name the key escaped, and the rule.
+    const key = path.pop();
+    throw new McpPluginError(
+      'WEFT_MCP_INVALID_OPTIONS',
+      `McpPlugin: the key ${JSON.stringify(String(key))} of ${formatPath(path)} ` +
+        `${issue.issues[0]?.message ?? 'is not valid'}.`,
+    );
+  }
   // A misspelt option would otherwise be dropped without a word, and its default used.
   const message =
     issue?.code === 'unrecognized_keys'

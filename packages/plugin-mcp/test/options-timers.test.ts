@@ -91,6 +91,18 @@ describe('McpPlugin timer options', () => {
     }
   });
 
+  it("refuse a NUL in a stdio server's env key, naming the key escaped and the problem [claim:mcp-invalid-options]", () => {
+    const stdio = { name: 'files', command: process.execPath, tools: ['read'] };
+    const message = refusal({
+      servers: [{ ...stdio, env: { PATH: '/usr/bin', 'API\u0000KEY': 'token' } }],
+    });
+    expect(message).toBe(
+      'McpPlugin: the key "API\\u0000KEY" of servers[0].env must not hold a NUL character, which a process cannot be given. [WEFT_MCP_INVALID_OPTIONS]',
+    );
+    expect(message).not.toContain('\u0000');
+    expect(message).not.toContain('token');
+  });
+
   it('name a bad option once [claim:mcp-invalid-options]', () => {
     expect(refusal({ callTimeoutMs: 0 })).toBe(
       'McpPlugin: callTimeoutMs must be positive. [WEFT_MCP_INVALID_OPTIONS]',

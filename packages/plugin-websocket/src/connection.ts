@@ -19,6 +19,7 @@ import type { WebSocketPluginErrorCode } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 import {
   parseClientFrame,
+  ROOM_TOO_LONG_FOR_SENDER,
   type ErrorFrame,
   type MessageFrame,
   type ServerFrame,
@@ -173,7 +174,9 @@ export class ChatConnection {
       );
       return;
     }
-    const parsed = parseClientFrame(rawText(data));
+    // The room must fit a space with the user the frame will run as: the one authenticate named,
+    // when it named one, rather than the frame's own `user`, which is then ignored.
+    const parsed = parseClientFrame(rawText(data), this.admission.user);
     if (!parsed.success) {
       this.sendError(parsed.id, 'WEFT_WS_INVALID_FRAME', parsed.error);
       return;
@@ -228,11 +231,7 @@ export class ChatConnection {
         this.sendRefusal(frame.id, requestId, error);
         return;
       }
-      this.sendError(
-        frame.id,
-        'WEFT_WS_INVALID_FRAME',
-        'Invalid frame: "room" is too long for this user: each "-" or "_" takes 3 characters of the 200 a space id may have; use a shorter room id.',
-      );
+      this.sendError(frame.id, 'WEFT_WS_INVALID_FRAME', ROOM_TOO_LONG_FOR_SENDER);
       return;
     }
     if (!(await access.mayUseRoom({ user, room: frame.room }, requestId, runtime.logger))) {

@@ -125,7 +125,7 @@ export const WS_ERRORS = {
         'plugin-websocket/src/connection.ts#ChatConnection.run',
       ],
       cause:
-        'a frame is not JSON, is binary, or is not a `message` frame with a valid `id`, `room`, `user` and `message` (one is missing, not a string, empty or too long, a `room` or `user` has characters an id may not have, or a `message` holds a NUL character or a lone UTF-16 surrogate, which no memory store can hold), its `room` and the user are too long together for the 200 characters of a space id, or its `id` is that of a message of the connection still waiting for its reply.',
+        'a frame is not JSON, is binary, or is not a `message` frame with a valid `id`, `room`, `user` and `message` (one is missing, not a string, empty or too long, a `room` or `user` has characters an id may not have, or a `message` holds a NUL character or a lone UTF-16 surrogate, which no memory store can hold), its `room` and its sender (the user `authenticate` named, else the frame’s `user`) are too long together for the 200 characters of a space id, or its `id` is that of a message of the connection still waiting for its reply.',
       fix: 'the message names the field; send `{ "type": "message", "id", "room", "user", "message" }` as the package’s README describes.',
     },
     /** @claim errors-ws-room-forbidden-answers */

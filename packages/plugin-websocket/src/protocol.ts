@@ -2,8 +2,8 @@
  * The JSON frames of the websocket protocol: what a client may send (checked with zod, so a bad
  * frame is answered with the field that was wrong) and what the server sends back.
  */
-import { ChatRequestSchema, parseChatRequest } from '@weft/plugin-chat';
-import type { AgentTask } from '@weft/core';
+import { chatSpace, ChatRequestSchema } from '@weft/plugin-chat';
+import { WeftError, type AgentTask } from '@weft/core';
 import { z } from 'zod';
 import type { WebSocketPluginErrorCode } from './errors.js';
 
@@ -93,10 +93,15 @@ export type ServerFrame = AcceptedFrame | ReplyFrame | ErrorFrame;
  * Reads one text frame from a client.
  *
  * @param text - The frame's text.
+ * @param sender - The user the server takes the frame to be from: the one `authenticate` named
+ *   for the connection, which replaces the frame's own `user`. The frame's `room` must fit a
+ *   space id together with this user. Left out, the frame's `user` is the sender, as on a server
+ *   with `trustClientUser` whose `authenticate` named no one.
  * @returns The message, or an error naming what was wrong and the frame's id when it had one.
  */
 export function parseClientFrame(
   text: string,
+  sender?: string,
 ): { success: true; frame: MessageFrame } | { success: false; id: string | null; error: string } {
   let json: unknown;
   try {
@@ -121,15 +126,26 @@ export function parseClientFrame(
     );
     return { success: false, id, error: `Invalid frame: ${problems.join('; ')}.` };
   }
-  // The chat route's own check adds the one rule the schema cannot state: room and user must
-  // fit together in a space id.
-  const chat = parseChatRequest(result.data);
-  if (!chat.success) {
+  // The one rule the schema cannot state: the room must fit a space id with the sender, who is
+  // not the frame's `user` when `authenticate` named another (that `user` is then ignored).
+  const frame = result.data;
+  try {
+    chatSpace(frame.room, sender ?? frame.user);
+  } catch (error) {
+    if (!WeftError.is(error, 'WEFT_INVALID_SPACE')) throw error;
     return {
       success: false,
       id,
-      error: chat.error.replace('Invalid chat request:', 'Invalid frame:'),
+      error: sender === undefined ? TOO_LONG_TOGETHER : ROOM_TOO_LONG_FOR_SENDER,
     };
   }
-  return { success: true, frame: { ...result.data, message: chat.data.message } };
+  return { success: true, frame };
 }
+
+/** The frame's own room and user do not fit a space id together. */
+const TOO_LONG_TOGETHER =
+  'Invalid frame: "room" and "user" are too long together: each "-" or "_" in them takes 3 characters of the 200 a space id may have; use shorter ids.';
+
+/** The frame's room does not fit a space id with the user `authenticate` named. */
+export const ROOM_TOO_LONG_FOR_SENDER =
+  'Invalid frame: "room" is too long for this user: each "-" or "_" takes 3 characters of the 200 a space id may have; use a shorter room id.';

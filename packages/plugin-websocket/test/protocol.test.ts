@@ -57,4 +57,22 @@ describe('parseClientFrame', () => {
       error: expect.stringMatching(/^Invalid frame: "room" and "user" are too long together/),
     });
   });
+
+  it("checks the room against the sender the server names instead of the frame's user [claim:errors-ws-invalid-frame-space-too-long] [claim:wsreadme-parse-sender]", () => {
+    // The room fits with "ada" (exactly 200 characters), not with the long user.
+    const room = `r${'-'.repeat(60)}`;
+    const long = `u${'_'.repeat(63)}`;
+    const frame = (user: string) =>
+      JSON.stringify({ type: 'message', id: '7', room, user, message: 'hi' });
+    // The frame's user is ignored when the server names the sender: only the sender must fit.
+    expect(parseClientFrame(frame(long), 'ada')).toMatchObject({
+      success: true,
+      frame: { room, user: long },
+    });
+    expect(parseClientFrame(frame('ada'), long)).toMatchObject({
+      success: false,
+      id: '7',
+      error: expect.stringMatching(/^Invalid frame: "room" is too long for this user/),
+    });
+  });
 });

@@ -103,6 +103,31 @@ describe('WebSocketPlugin conversation', () => {
     });
   });
 
+  it("checks that the room fits a space id with the user authenticate named, not with the frame's ignored user [claim:wsdoc-auth-user] [claim:errors-ws-invalid-frame-space-too-long]", async () => {
+    // The room and the frame's user are too long together; the room and the named user fit.
+    const room = `r${'-'.repeat(60)}`;
+    const long = `u${'_'.repeat(63)}`;
+    booted = await boot({ authenticate: () => ({ user: 'ada' }) });
+    const client = await open(booted.url);
+    client.send(message('1', 'hi', room, long));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+    expect(await client.next()).toMatchObject({ type: 'reply', id: '1', reply: 'echo: hi' });
+    const spaces = new Set((await booted.memory.query({})).map((entry) => entry.space));
+    expect(spaces).toEqual(new Set([chatSpace(room, 'ada').id]));
+    await booted.runtime.stop();
+    // Named too, a user that does not fit with the room still gets the frame refused, whatever
+    // the frame's own user.
+    booted = await boot({ authenticate: () => ({ user: long }) });
+    const second = await open(booted.url);
+    second.send(message('2', 'hi', room, 'ada'));
+    expect(await second.next()).toMatchObject({
+      type: 'error',
+      id: '2',
+      code: 'WEFT_WS_INVALID_FRAME',
+      message: expect.stringMatching(/^Invalid frame: "room" is too long for this user/),
+    });
+  });
+
   it('keeps the spaces of ids built from user input apart, even when one id contains the separators [claim:wsdoc-same-space] [claim:wsreadme-space]', async () => {
     booted = await boot();
     const client = await open(booted.url);
