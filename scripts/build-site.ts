@@ -1,5 +1,9 @@
 /**
- * `npm run build`: `docusaurus build`, and when it fails, Rspack's persistent cache removed.
+ * `npm run build`: the generated assets with the samples' hover types
+ * (tooling/assets/generate-assets.ts), then `docusaurus build`, and when that fails, Rspack's
+ * persistent cache removed. One process runs the generators and starts Docusaurus: each
+ * `tsx` command starts Node twice (its command line, then the script), about 0.4 s a build.
+ *
  *
  * Rspack 1.7 (Docusaurus 3.10's `faster` bundler, whose persistent cache is on) restores a failed
  * build's module graph from that cache: seen here when a module imported all of
@@ -11,7 +15,11 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { chosenGenerators, generateAssets } from '../tooling/assets/generate-assets';
 import { runWhenMain } from '../tooling/run-when-main';
+
+/** What a build generates before Docusaurus starts: every asset and the samples' hover types. */
+export const BUILD_GENERATORS = chosenGenerators(['--hover-types']);
 
 /** Where Docusaurus keeps Rspack's persistent cache, under the site's folder. */
 export const RSPACK_CACHE_DIR = path.join('node_modules', '.cache', 'rspack');
@@ -38,10 +46,23 @@ export function buildClearingCacheOnFailure(
   return status;
 }
 
-runWhenMain(import.meta.url, 'build the site', async () => {
+/**
+ * Generates the build's assets, then runs `command build ...args` in `siteDir` (a failed
+ * generator starts no build); the generators and the command are parameters for the tests.
+ *
+ * @returns The build's exit status.
+ */
+export async function buildSite(
+  siteDir: string,
+  args: readonly string[],
+  generate: (names: typeof BUILD_GENERATORS) => Promise<void> = generateAssets,
   // npm puts node_modules/.bin on the PATH of its scripts, so `docusaurus` is the site's own.
-  process.exitCode = buildClearingCacheOnFailure(process.cwd(), 'docusaurus', [
-    'build',
-    ...process.argv.slice(2),
-  ]);
+  command = 'docusaurus',
+): Promise<number> {
+  await generate(BUILD_GENERATORS);
+  return buildClearingCacheOnFailure(siteDir, command, ['build', ...args]);
+}
+
+runWhenMain(import.meta.url, 'build the site', async () => {
+  process.exitCode = await buildSite(process.cwd(), process.argv.slice(2));
 });

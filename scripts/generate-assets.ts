@@ -1,58 +1,14 @@
 /**
- * Every generated build asset, in one process: the PWA icons and manifest, the diagrams, the
- * whitepaper and, with `--hover-types` (the build: the dev server shows no hover types), the
- * samples' hover types. Each generator skips work whose sources have not changed.
+ * Every generated build asset, in one process (tooling/assets/generate-assets.ts).
  *
- * Run: npm run generate:assets (also run by `npm start` and `npm run build`). Name generators to
- * run only those: npm run generate:assets -- diagrams whitepaper (pwa-assets, diagrams,
- * whitepaper, hover-types).
+ * Run: npm run generate:assets (also run by `npm start`; `npm run build` runs the same generators
+ * and the hover types in its own process, scripts/build-site.ts). Name generators to run only
+ * those: npm run generate:assets -- diagrams whitepaper (pwa-assets, diagrams, whitepaper,
+ * hover-types).
  */
-import { generateHoverTypes } from '../tooling/assets/generate-hover-types';
-import { generatePwaAssets } from '../tooling/assets/generate-pwa-assets';
-import { generateWhitepaper } from '../tooling/assets/generate-whitepaper';
-import { renderDiagrams } from '../tooling/assets/render-diagrams';
+import { chosenGenerators, generateAssets } from '../tooling/assets/generate-assets';
 import { runWhenMain } from '../tooling/run-when-main';
 
-/** Runs a generator and prints how long it took, so a build log shows what each part costs. */
-async function timed(label: string, generate: () => Promise<void>): Promise<void> {
-  const started = performance.now();
-  await generate();
-  console.log(`${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
-}
-
-const GENERATORS = {
-  'pwa-assets': { label: 'PWA assets', generate: generatePwaAssets },
-  diagrams: { label: 'diagrams', generate: renderDiagrams },
-  whitepaper: { label: 'whitepaper', generate: generateWhitepaper },
-  'hover-types': { label: 'hover types', generate: generateHoverTypes },
-} as const;
-
-type GeneratorName = keyof typeof GENERATORS;
-
-const isGeneratorName = (name: string): name is GeneratorName => Object.hasOwn(GENERATORS, name);
-
-/** The generators the arguments name; none named: all but the hover types unless `--hover-types`. */
-export function chosenGenerators(args: readonly string[]): GeneratorName[] {
-  const named = args.filter((arg) => !arg.startsWith('--'));
-  const unknown = named.filter((name) => !isGeneratorName(name));
-  if (unknown.length > 0) {
-    throw new Error(
-      `no generator named ${unknown.join(', ')}; name one of ${Object.keys(GENERATORS).join(', ')}`,
-    );
-  }
-  if (named.length > 0) return named.filter(isGeneratorName);
-  // The dev server shows no hover types, so only the build asks for them.
-  const all: GeneratorName[] = ['pwa-assets', 'diagrams', 'whitepaper'];
-  return args.includes('--hover-types') ? [...all, 'hover-types'] : all;
-}
-
-async function generateAssets(): Promise<void> {
-  // Side by side: sharp resizes the PWA images on libuv's threads while the others compute here.
-  await Promise.all(
-    chosenGenerators(process.argv.slice(2)).map((name) =>
-      timed(GENERATORS[name].label, GENERATORS[name].generate),
-    ),
-  );
-}
-
-runWhenMain(import.meta.url, 'generate the build assets', generateAssets);
+runWhenMain(import.meta.url, 'generate the build assets', () =>
+  generateAssets(chosenGenerators(process.argv.slice(2))),
+);

@@ -1,7 +1,7 @@
 /**
- * Runs a generator script's job when the script is the process's entry point, and not when
- * scripts/generate-assets.ts imports it to run every generator in one process (one Node and tsx
- * start-up instead of three: about 1.3 s of each build).
+ * Runs a script's job when the script is the process's entry point, and not when another command
+ * imports it: scripts/generate-assets.ts and scripts/build-site.ts run every generator in one
+ * process (tooling/assets/generate-assets.ts), so a build starts Node and tsx once for all of them.
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

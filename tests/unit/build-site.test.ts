@@ -1,12 +1,26 @@
 /**
- * scripts/build-site.ts: a failed build removes Rspack's persistent cache, which would otherwise
- * bring the failure back into the next build; a build that succeeds keeps it.
+ * scripts/build-site.ts: the assets are generated before Docusaurus starts; a failed build removes
+ * Rspack's persistent cache, which would otherwise bring the failure back into the next build; a
+ * build that succeeds keeps it.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { RSPACK_CACHE_DIR, buildClearingCacheOnFailure } from '../../scripts/build-site';
+import {
+  RSPACK_CACHE_DIR,
+  buildClearingCacheOnFailure,
+  buildSite,
+  type BUILD_GENERATORS,
+} from '../../scripts/build-site';
 import { hoverCacheDir } from '../../src/remark/type-hovers/hover-cache';
 
 const root = path.resolve(__dirname, '../..');
@@ -63,5 +77,39 @@ describe('buildClearingCacheOnFailure', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     expect(buildClearingCacheOnFailure(site, path.join(site, 'no-such-command'), [])).toBe(1);
     expect(existsSync(path.join(site, RSPACK_CACHE_DIR))).toBe(false);
+  });
+});
+
+describe('buildSite', () => {
+  /** A site whose `build` file, run by Node as `node build`, logs that the build started. */
+  function siteLoggingSteps(): { site: string; log: string } {
+    const { site } = siteWithCache();
+    const log = path.join(site, 'steps.log');
+    writeFileSync(
+      path.join(site, 'build'),
+      `require('node:fs').appendFileSync(${JSON.stringify(log)}, 'build ' + process.argv.slice(2).join(' ') + '\\n');`,
+    );
+    return { site, log };
+  }
+
+  it('generates every asset and the hover types before the build starts [claim:cg-build-hover-types-first]', async () => {
+    const { site, log } = siteLoggingSteps();
+    const generate = async (names: typeof BUILD_GENERATORS): Promise<void> => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      appendFileSync(log, `generate ${names.join(' ')}\n`);
+    };
+    expect(await buildSite(site, ['--out-dir', 'x'], generate, process.execPath)).toBe(0);
+    expect(readFileSync(log, 'utf8')).toBe(
+      'generate pwa-assets diagrams whitepaper hover-types\nbuild --out-dir x\n',
+    );
+  });
+
+  it('starts no build when a generator fails', async () => {
+    const { site, log } = siteLoggingSteps();
+    const failing = (): Promise<void> => Promise.reject(new Error('diagram source is broken'));
+    await expect(buildSite(site, [], failing, process.execPath)).rejects.toThrow(
+      'diagram source is broken',
+    );
+    expect(existsSync(log)).toBe(false);
   });
 });

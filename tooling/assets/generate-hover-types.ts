@@ -4,7 +4,8 @@
  * each block's types there instead of loading TypeScript beside the bundler, so the two never
  * hold their memory at the same time. Samples whose inputs did not change are not read again.
  *
- * Run: npm run generate:assets -- hover-types (also run by `npm run build` through scripts/generate-assets.ts).
+ * Run: npm run generate:assets -- hover-types (also run by `npm run build`, through
+ * scripts/build-site.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
