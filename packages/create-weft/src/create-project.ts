@@ -1,5 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  readdir,
+  realpath,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import path from 'node:path';
 import type { MemoryChoice, ModelChoice } from './choices.js';
 import { CreateWeftError } from './errors.js';
@@ -19,7 +29,10 @@ const VENDOR_DIR = 'vendor';
 
 /** What {@link createProject} makes, and where. */
 export interface CreateProjectOptions {
-  /** The folder to create: a path that does not exist yet, or an empty folder. */
+  /**
+   * The folder to create: a path that does not exist yet, or an empty folder. A symbolic link
+   * to an empty folder fills that folder, and the link stays.
+   */
   directory: string;
   /** The npm name of the project. Default: the folder's name. */
   name?: string;
@@ -71,9 +84,10 @@ export interface CreatedProject {
  * @param options - The folder, the name, the model and memory choices, and the packages' source.
  * @returns What was written.
  * @throws {@link CreateWeftError} when the name is not one npm accepts for a new package, the
- * folder is a file or not empty, or `source: 'workspace'` is asked for outside a clone; the
- * signal's reason once it is aborted; and whatever packing or writing fails with (the staging
- * folder is removed first, in every case).
+ * folder is a file, a folder that is not empty or a symbolic link that leads to no folder, or
+ * `source: 'workspace'` is asked for outside a clone; the signal's reason once it is aborted;
+ * and whatever packing or writing fails with (the staging folder is removed first, in every
+ * case).
  * @claim tsdoc-create-project-refusals
  * @claim tsdoc-create-project-nothing-behind
  */
@@ -81,7 +95,8 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
   const directory = path.resolve(options.directory);
   const name = options.name ?? path.basename(directory);
   assertProjectName(name);
-  await assertWritable(directory);
+  // Where the files go: `directory`, or the empty folder a symbolic link there leads to.
+  const target = await writableFolder(directory);
 
   const workspaceRoot = options.workspaceRoot ?? findWorkspaceRoot();
   const source = options.source ?? (workspaceRoot ? 'workspace' : 'registry');
@@ -94,11 +109,13 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
 
   const { signal } = options;
   signal?.throwIfAborted();
-  const parent = path.dirname(directory);
+  // The staging folder sits beside the target, so that renaming it into place stays on one
+  // file system, a target a link leads to included.
+  const parent = path.dirname(target);
   const createdParent = await mkdir(parent, { recursive: true });
   const staging = path.join(
     parent,
-    `.${path.basename(directory)}-${randomBytes(4).toString('hex')}.tmp`,
+    `.${path.basename(target)}-${randomBytes(4).toString('hex')}.tmp`,
   );
   try {
     await mkdir(staging);
@@ -155,7 +172,7 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
     signal?.throwIfAborted();
     // An empty folder the user made for the project is replaced by the finished one; if the move
     // then fails, the empty folder is made again.
-    const replacedEmptyFolder = await rmdir(directory).then(
+    const replacedEmptyFolder = await rmdir(target).then(
       () => true,
       (error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT') throw error;
@@ -163,9 +180,9 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
       },
     );
     try {
-      await rename(staging, directory);
+      await rename(staging, target);
     } catch (error) {
-      if (replacedEmptyFolder) await mkdir(directory).catch(() => undefined);
+      if (replacedEmptyFolder) await mkdir(target).catch(() => undefined);
       throw error;
     }
     return {
@@ -182,23 +199,40 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
   }
 }
 
-/** Throws unless `directory` is missing or an empty folder. */
-async function assertWritable(directory: string): Promise<void> {
-  const info = await stat(directory).catch((error: NodeJS.ErrnoException) => {
+/**
+ * The folder the project is written to: `directory` when it is missing or an empty folder, or
+ * the empty folder a symbolic link at `directory` leads to (the link stays, and leads to the
+ * project). Throws when it is a file, a folder that is not empty, or a symbolic link that
+ * leads to no folder.
+ */
+async function writableFolder(directory: string): Promise<string> {
+  const missing = (error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw error;
-  });
-  if (!info) return;
+  };
+  const entry = await lstat(directory).catch(missing);
+  if (!entry) return directory;
+  const target = entry.isSymbolicLink()
+    ? await realpath(directory).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT' && error.code !== 'ELOOP') throw error;
+        throw new CreateWeftError(
+          'WEFT_CREATE_FOLDER_TAKEN',
+          `${directory}: is a symbolic link that leads to no folder; fix: choose a folder name that is free, or create the folder the link names`,
+        );
+      })
+    : directory;
+  const info = await stat(target);
   if (!info.isDirectory()) {
     throw new CreateWeftError(
       'WEFT_CREATE_FOLDER_TAKEN',
       `${directory}: is a file; fix: choose a folder name that is free`,
     );
   }
-  if ((await readdir(directory)).length > 0) {
+  if ((await readdir(target)).length > 0) {
     throw new CreateWeftError(
       'WEFT_CREATE_FOLDER_TAKEN',
       `${directory}: is not empty; fix: choose a new folder name, or empty this one first`,
     );
   }
+  return target;
 }

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -23,10 +23,13 @@ describe('containerImageName', () => {
     ['a___b', 'a-b'],
     ['@acme/-bot.', 'acme/bot'],
     ['---', 'agent'],
-  ])('makes the npm name %j the image name %j, which Docker accepts', (name, image) => {
-    expect(containerImageName(name)).toBe(image);
-    expect(image).toMatch(DOCKER_NAME);
-  });
+  ])(
+    'makes the npm name %j the image name %j, which Docker accepts [claim:create-weft-readme-image-name]',
+    (name, image) => {
+      expect(containerImageName(name)).toBe(image);
+      expect(image).toMatch(DOCKER_NAME);
+    },
+  );
 });
 
 describe('createProject', () => {
@@ -251,6 +254,48 @@ describe('createProject', () => {
     await createProject({ directory, model: 'scripted', memory: 'memory', source: 'registry' });
     expect(await readdir(directory)).toContain('package.json');
   });
+
+  // Windows lets only an administrator make symbolic links.
+  it.skipIf(process.platform === 'win32')(
+    'fills the empty folder a symbolic link leads to, and keeps the link [claim:create-weft-readme-folder-empty] [claim:tsdoc-create-project-refusals]',
+    async () => {
+      const real = path.join(work, 'elsewhere', 'agent-data');
+      await mkdir(real, { recursive: true });
+      const link = path.join(work, 'linked-agent');
+      await symlink(real, link, 'dir');
+      const project = await createProject({
+        directory: link,
+        model: 'scripted',
+        memory: 'memory',
+        source: 'registry',
+      });
+      expect(project).toMatchObject({ directory: link, name: 'linked-agent' });
+      expect((await lstat(link)).isSymbolicLink()).toBe(true);
+      expect(await readdir(real)).toContain('package.json');
+      // No staging folder is left beside the link or beside the folder it leads to.
+      expect((await readdir(work)).sort()).toEqual(['elsewhere', 'linked-agent']);
+      expect(await readdir(path.join(work, 'elsewhere'))).toEqual(['agent-data']);
+    },
+  );
+
+  it.skipIf(process.platform === 'win32')(
+    'refuses a symbolic link that leads to no folder, with a CreateWeftError, and leaves it [claim:create-weft-readme-folder-empty] [claim:tsdoc-create-project-refusals]',
+    async () => {
+      const link = path.join(work, 'dangling');
+      await symlink(path.join(work, 'gone'), link, 'dir');
+      const refusal = createProject({
+        directory: link,
+        model: 'scripted',
+        memory: 'memory',
+        source: 'registry',
+      });
+      await expect(refusal).rejects.toThrow(CreateWeftError);
+      await expect(refusal).rejects.toThrow(
+        /dangling: is a symbolic link that leads to no folder; fix: .* \[WEFT_CREATE_FOLDER_TAKEN\]$/,
+      );
+      expect(await readdir(work)).toEqual(['dangling']);
+    },
+  );
 
   it('refuses a folder that is not empty and leaves it untouched [claim:gs-refuses] [claim:create-weft-readme-folder-empty] [claim:tsdoc-create-project-refusals]', async () => {
     const directory = path.join(work, 'taken');
