@@ -68,11 +68,17 @@ const exists = (file: string) =>
   );
 
 describe('create-weft off a terminal (cli.ts)', () => {
-  it('prints the usage on --help, and writes nothing', async () => {
-    const { code, stdout } = await run(['--help'], 'npm/10.9.0 node/v20.19.0 linux x64');
-    expect(code).toBe(0);
-    expect(stdout).toBe(USAGE);
-  });
+  it.each([[['--help']], [['-h']], [['my-agent', '--help']]])(
+    'prints the usage on %j, with the defaults, and writes nothing [claim:create-weft-readme-help]',
+    async (args) => {
+      const { code, stdout } = await run(args, 'npm/10.9.0 node/v20.19.0 linux x64');
+      expect(code).toBe(0);
+      expect(stdout).toBe(USAGE);
+      expect(USAGE).toContain(`default ${DEFAULT_MODEL}`);
+      expect(USAGE).toContain(`default ${DEFAULT_MEMORY}`);
+      expect(await readdir(work)).toEqual([]);
+    },
+  );
 
   it('asks for nothing and names the missing folder with the command to type, in one line [claim:tsdoc-cw-cli-complete] [claim:create-weft-readme-folder-required]', async () => {
     const { code, stderr } = await run([], 'pnpm/9.15.0 npm/? node/v20.19.0 linux x64');
