@@ -218,6 +218,10 @@ describe('createProject', () => {
       });
       const readme = await readFile(path.join(directory, 'README.md'), 'utf8');
       for (const command of commands) expect(readme).toContain(`\`${command}\``);
+      // The install comes first whenever create-weft's own did not run or failed.
+      expect(readme.replace(/\s+/g, ' ')).toContain(
+        `unless it was run with \`--skip-install\` or its install failed: then run \`${commands[0]}\` first.`,
+      );
       // The Ollama section names the commands that stop without it.
       expect(readme).toContain(`\`${commands[1]}\` and \`${commands[3]}\` stop at once`);
       if (packageManager !== 'npm') expect(readme).not.toMatch(/\bnpm (run|test|start|install)\b/);
