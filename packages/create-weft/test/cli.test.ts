@@ -243,6 +243,39 @@ describe('create-weft on a terminal (cli.ts)', () => {
   );
 
   it.skipIf(!HAS_SCRIPT)(
+    'asks only for what the flags leave out: --model given, the memory [claim:create-weft-readme-asks] [claim:tsdoc-cw-cli-complete]',
+    async () => {
+      const project = path.join(work, 'flagged-agent');
+      const command = `stty cols 100 rows 30; exec '${process.execPath}' --conditions=weft-source --import tsx '${CLI}' '${project}' --model openai --skip-install`;
+      const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
+        cwd: PACKAGE_DIR,
+        env: { ...process.env, TERM: 'xterm', npm_config_user_agent: 'npm/10.9.0' },
+      });
+      let screen = '';
+      let pressed = false;
+      child.stdout.on('data', (chunk: Buffer) => {
+        screen += stripVTControlCharacters(chunk.toString());
+        if (!pressed && screen.includes('Where should memories be kept?')) {
+          pressed = child.stdin.write('\x03');
+        }
+      });
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const deadline = setTimeout(() => reject(new Error(`no exit in 60 s: ${screen}`)), MINUTE);
+        child.once('exit', (exitCode) => {
+          clearTimeout(deadline);
+          resolve(exitCode);
+        });
+      }).finally(() => child.kill('SIGKILL'));
+      expect(screen).toContain('Where should memories be kept?');
+      expect(screen).not.toContain('Which text model?');
+      expect(screen).not.toContain('Where should the project go?');
+      expect(code).toBe(130);
+      expect(await exists(project)).toBe(false);
+    },
+    2 * MINUTE,
+  );
+
+  it.skipIf(!HAS_SCRIPT)(
     'asks for the folder when none is given, then for the model [claim:create-weft-readme-asks] [claim:tsdoc-cw-cli-complete]',
     async () => {
       const command = `stty cols 100 rows 30; exec '${process.execPath}' --conditions=weft-source --import tsx '${CLI}' --skip-install`;
