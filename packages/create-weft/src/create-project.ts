@@ -77,9 +77,11 @@ export interface CreatedProject {
 }
 
 /**
- * Writes a new Weft project. Everything is written into a hidden sibling folder first and
- * renamed into place at the end, so a failure leaves nothing behind (parent folders it had to
- * create included), and so does aborting `signal`.
+ * Writes a new Weft project. Everything is written into a hidden folder first and moved into
+ * place at the end, so a failure leaves nothing behind (parent folders it had to create
+ * included), and so does aborting `signal`. The hidden folder sits beside a folder that does not
+ * exist yet, and inside an empty folder that does, which is filled where it is (it may be a
+ * mount point, a shell's current folder, or sit in a folder the user cannot write to).
  *
  * @param options - The folder, the name, the model and memory choices, and the packages' source.
  * @returns What was written.
@@ -96,7 +98,7 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
   const name = options.name ?? path.basename(directory);
   assertProjectName(name);
   // Where the files go: `directory`, or the empty folder a symbolic link there leads to.
-  const target = await writableFolder(directory);
+  const { folder: target, exists } = await writableFolder(directory);
 
   const workspaceRoot = options.workspaceRoot ?? findWorkspaceRoot();
   const source = options.source ?? (workspaceRoot ? 'workspace' : 'registry');
@@ -109,12 +111,12 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
 
   const { signal } = options;
   signal?.throwIfAborted();
-  // The staging folder sits beside the target, so that renaming it into place stays on one
-  // file system, a target a link leads to included.
+  // The staging folder is on the target's file system, so that moving it is a rename: inside
+  // the target when it exists, else beside it.
   const parent = path.dirname(target);
-  const createdParent = await mkdir(parent, { recursive: true });
+  const createdParent = exists ? undefined : await mkdir(parent, { recursive: true });
   const staging = path.join(
-    parent,
+    exists ? target : parent,
     `.${path.basename(target)}-${randomBytes(4).toString('hex')}.tmp`,
   );
   try {
@@ -161,30 +163,18 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
     });
     for (const [file, content] of managerFiles) files.set(file, content);
     for (const [file, content] of files) {
-      const target = path.join(staging, file);
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, content);
+      const written = path.join(staging, file);
+      await mkdir(path.dirname(written), { recursive: true });
+      await writeFile(written, content);
     }
 
     // Read before the move, so that nothing can fail once the project is in place: a failure
     // is reported with "Nothing was written", which must then hold.
     const vendored = source === 'workspace' ? await readdir(path.join(staging, VENDOR_DIR)) : [];
+    const entries = exists ? await readdir(staging) : [];
     signal?.throwIfAborted();
-    // An empty folder the user made for the project is replaced by the finished one; if the move
-    // then fails, the empty folder is made again.
-    const replacedEmptyFolder = await rmdir(target).then(
-      () => true,
-      (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-        return false;
-      },
-    );
-    try {
-      await rename(staging, target);
-    } catch (error) {
-      if (replacedEmptyFolder) await mkdir(target).catch(() => undefined);
-      throw error;
-    }
+    if (exists) await moveUp(staging, target, entries);
+    else await rename(staging, target);
     return {
       directory,
       name,
@@ -205,13 +195,13 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
  * project). Throws when it is a file, a folder that is not empty, or a symbolic link that
  * leads to no folder.
  */
-async function writableFolder(directory: string): Promise<string> {
+async function writableFolder(directory: string): Promise<{ folder: string; exists: boolean }> {
   const missing = (error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw error;
   };
   const entry = await lstat(directory).catch(missing);
-  if (!entry) return directory;
+  if (!entry) return { folder: directory, exists: false };
   const target = entry.isSymbolicLink()
     ? await realpath(directory).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'ENOENT' && error.code !== 'ELOOP') throw error;
@@ -234,5 +224,27 @@ async function writableFolder(directory: string): Promise<string> {
       `${directory}: is not empty; fix: choose a new folder name, or empty this one first`,
     );
   }
-  return target;
+  return { folder: target, exists: true };
+}
+
+/**
+ * Moves `entries`, the contents of `staging`, up into `folder`, which holds `staging` and
+ * nothing else; then removes `staging`. When a move fails, what was moved is removed again, so
+ * `folder` is empty once `staging` is removed too. Once every entry is in place nothing fails:
+ * an empty `staging` that cannot be removed stays.
+ */
+async function moveUp(staging: string, folder: string, entries: readonly string[]): Promise<void> {
+  const moved: string[] = [];
+  try {
+    for (const entry of entries) {
+      await rename(path.join(staging, entry), path.join(folder, entry));
+      moved.push(entry);
+    }
+  } catch (error) {
+    for (const entry of moved) {
+      await rm(path.join(folder, entry), { recursive: true, force: true });
+    }
+    throw error;
+  }
+  await rmdir(staging).catch(() => undefined);
 }

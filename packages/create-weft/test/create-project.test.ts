@@ -1,4 +1,14 @@
-import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -252,16 +262,31 @@ describe('createProject', () => {
     }
   });
 
-  it('fills an empty folder the user made [claim:create-weft-readme-folder-empty]', async () => {
+  it('fills an empty folder the user made where it is, writing nothing beside it [claim:create-weft-readme-folder-empty] [claim:create-weft-readme-fills-in-place]', async () => {
     const directory = path.join(work, 'empty');
     await mkdir(directory);
-    await createProject({ directory, model: 'scripted', memory: 'memory', source: 'registry' });
-    expect(await readdir(directory)).toContain('package.json');
+    const before = await stat(directory);
+    const project = await createProject({
+      directory,
+      model: 'scripted',
+      memory: 'memory',
+      source: 'registry',
+    });
+    // The same folder, not one put in its place: a mount point or a shell's current folder
+    // cannot be replaced.
+    expect((await stat(directory)).ino).toBe(before.ino);
+    expect((await readdir(directory)).sort()).toEqual(
+      project.files
+        .filter((file) => !file.includes('/'))
+        .concat(['src', 'test'])
+        .sort(),
+    );
+    expect(await readdir(work)).toEqual(['empty']);
   });
 
   // Windows lets only an administrator make symbolic links.
   it.skipIf(process.platform === 'win32')(
-    'fills the empty folder a symbolic link leads to, and keeps the link [claim:create-weft-readme-folder-empty] [claim:tsdoc-create-project-refusals]',
+    'fills the empty folder a symbolic link leads to, and keeps the link [claim:create-weft-readme-fills-in-place] [claim:tsdoc-create-project-refusals]',
     async () => {
       const real = path.join(work, 'elsewhere', 'agent-data');
       await mkdir(real, { recursive: true });
