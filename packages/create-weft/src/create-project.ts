@@ -13,7 +13,11 @@ import {
 import path from 'node:path';
 import type { MemoryChoice, ModelChoice } from './choices.js';
 import { CreateWeftError } from './errors.js';
-import { packageManagerFiles, type PackageManager } from './package-manager.js';
+import {
+  packageManagerFiles,
+  packageManagerManifest,
+  type PackageManager,
+} from './package-manager.js';
 import { assertProjectName } from './project-name.js';
 import { renderProject } from './templates.js';
 import {
@@ -55,6 +59,12 @@ export interface CreateProjectOptions {
    * nothing behind either. Default: npm, which needs none.
    */
   packageManager?: PackageManager;
+  /**
+   * The version of `packageManager`, as its user agent gives it: a pnpm before 10.5, which
+   * refuses a `pnpm-workspace.yaml` without workspace packages, gets its settings in
+   * package.json's `pnpm` field instead. Default: a current version.
+   */
+  packageManagerVersion?: string;
   /** Called before each slow step, to show progress. */
   onProgress?: (step: string) => void;
   /**
@@ -157,11 +167,23 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
       dependencyNote,
       ...(options.packageManager ? { packageManager: options.packageManager } : {}),
     });
-    const managerFiles = packageManagerFiles(options.packageManager ?? 'npm', {
-      nativeSqlite: options.memory === 'sqlite',
+    const manager = options.packageManager ?? 'npm';
+    const version = options.packageManagerVersion;
+    const nativeSqlite = options.memory === 'sqlite';
+    const managerFiles = packageManagerFiles(manager, {
+      nativeSqlite,
       pinned: source === 'registry' ? weftPackages.map((pkg) => `${pkg}@${ownVersion()}`) : [],
+      ...(version === undefined ? {} : { version }),
     });
     for (const [file, content] of managerFiles) files.set(file, content);
+    const managerFields = packageManagerManifest(manager, {
+      nativeSqlite,
+      ...(version === undefined ? {} : { version }),
+    });
+    if (Object.keys(managerFields).length > 0) {
+      const manifest = JSON.parse(files.get('package.json') ?? '{}') as Record<string, unknown>;
+      files.set('package.json', `${JSON.stringify({ ...manifest, ...managerFields }, null, 2)}\n`);
+    }
     for (const [file, content] of files) {
       const written = path.join(staging, file);
       await mkdir(path.dirname(written), { recursive: true });

@@ -129,7 +129,7 @@ describe('create-weft off a terminal (cli.ts)', () => {
   );
 
   it.skipIf(process.platform === 'win32')(
-    'installs with the manager that ran it; a failed install keeps the project and exits 1 after the next steps, cd then the install [claim:gs-install-fails] [claim:errors-create-install-failed-written] [claim:gs-creator-installs] [claim:create-weft-readme-managers] [claim:create-weft-readme-install-fails] [claim:tsdoc-cw-cli-install] [claim:tsdoc-cw-install-stays] [claim:tsdoc-cw-install-stdio]',
+    'installs with the manager that ran it; a failed install keeps the project and exits 1 after the next steps, cd then the install [claim:create-weft-readme-pnpm-before-10-5] [claim:gs-install-fails] [claim:errors-create-install-failed-written] [claim:gs-creator-installs] [claim:create-weft-readme-managers] [claim:create-weft-readme-install-fails] [claim:tsdoc-cw-cli-install] [claim:tsdoc-cw-install-stays] [claim:tsdoc-cw-install-stdio]',
     async () => {
       const bin = await mkdtemp(path.join(tmpdir(), 'create-weft-cli-bin-'));
       try {
@@ -147,7 +147,13 @@ describe('create-weft off a terminal (cli.ts)', () => {
         expect(code).toBe(1);
         expect(await readFile(path.join(project, 'pnpm-ran.txt'), 'utf8')).toBe('install\n');
         expect(await exists(path.join(project, 'package.json'))).toBe(true);
-        expect(await exists(path.join(project, 'pnpm-workspace.yaml'))).toBe(true);
+        // pnpm 9, named by the user agent, gets its settings in package.json: it refuses a
+        // pnpm-workspace.yaml without workspace packages.
+        expect(await exists(path.join(project, 'pnpm-workspace.yaml'))).toBe(false);
+        const manifest = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8')) as {
+          pnpm?: { onlyBuiltDependencies?: string[] };
+        };
+        expect(manifest.pnpm?.onlyBuiltDependencies).toEqual(['esbuild']);
         // The manager's own output reaches the user's terminal (InstallOptions.stdio).
         expect(stdout).toContain('pnpm: registry unreachable');
         expect(stdout).toContain('install: pnpm install failed (exit code 7)');
