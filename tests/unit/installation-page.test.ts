@@ -9,7 +9,10 @@ import { z as z3 } from 'zod/v3';
 import { parse as parseYaml } from 'yaml';
 import { MEMORY_CHOICES, MODEL_CHOICES } from '../../packages/create-weft/src/choices';
 import { createProject } from '../../packages/create-weft/src/create-project';
-import { packageManagerFiles } from '../../packages/create-weft/src/package-manager';
+import {
+  packageManagerFiles,
+  packageManagerManifest,
+} from '../../packages/create-weft/src/package-manager';
 import { renderProject } from '../../packages/create-weft/src/templates';
 import { weftPackagesFor } from '../../packages/create-weft/src/weft-packages';
 import { MAJOR_SUITES } from '../../scripts/test-node-versions';
@@ -397,6 +400,11 @@ describe("the SQLite driver's install script", () => {
     };
     expect(settings.allowBuilds['better-sqlite3']).toBe(true);
     expect(settings.onlyBuiltDependencies).toContain('better-sqlite3');
+    // A pnpm before 10.5 reads the list from package.json's `pnpm` field instead.
+    expect(
+      packageManagerManifest('pnpm', { nativeSqlite: true, version: '9.15.0' }).pnpm
+        ?.onlyBuiltDependencies,
+    ).toContain('better-sqlite3');
   });
 });
 

@@ -56,6 +56,8 @@ const NPM_KEPT_OPTIONS: Readonly<Record<string, string>> = {
  * @param env - The environment the command runs in, where npm leaves the options it kept
  * (read only when `npm_config_user_agent` names npm).
  * @returns What it says; what it leaves out stays undefined, and the switches false.
+ * A `--` among them is left out, so the options after it are read as options: npm takes it
+ * away itself, while bun and `pnpm dlx` pass it on.
  * @throws {@link CreateWeftError} naming an option npm kept for itself (given before `--`), an
  * unknown option, a second folder, or a `--model` or `--memory` that is not one of the choices.
  * @claim tsdoc-cw-npm-kept-options
@@ -74,10 +76,14 @@ export function parseArguments(
       `arguments: npm kept ${kept.map((option) => `--${option}`).join(', ')} for itself, given before --; fix: put the options after --, as in npm create weft@latest my-agent -- --model openai`,
     );
   }
+  // npm takes the `--` before the options away; bun and `pnpm dlx` hand it on as it is, where
+  // parseArgs would read every option after it as a folder.
+  const dashes = argv.indexOf('--');
+  const args = dashes === -1 ? [...argv] : [...argv.slice(0, dashes), ...argv.slice(dashes + 1)];
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...argv],
+      args,
       allowPositionals: true,
       options: {
         model: { type: 'string' },

@@ -20,6 +20,7 @@ import { defaultAgentPort } from './templates.js';
 import {
   createCommand,
   detectPackageManager,
+  detectPackageManagerVersion,
   formatCommand,
   installCommand,
   scriptCommand,
@@ -120,6 +121,7 @@ async function main(): Promise<void> {
   }
   // Whoever ran this (npm, pnpm, yarn or bun create) installs the project and names the steps.
   const manager = detectPackageManager(process.env.npm_config_user_agent);
+  const managerVersion = detectPackageManagerVersion(process.env.npm_config_user_agent);
   prompts.intro('create-weft');
   const choices = await complete(args, manager);
   // Read before anything is written: once the project is in place, nothing may fail, as a
@@ -143,6 +145,7 @@ async function main(): Promise<void> {
     directory: path.resolve(here, choices.directory),
     ...(args.name ? { name: args.name } : {}),
     packageManager: manager,
+    ...(managerVersion === undefined ? {} : { packageManagerVersion: managerVersion }),
     onProgress: (step) => progress.step(step),
     signal: interrupt.signal,
   })

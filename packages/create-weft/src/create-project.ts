@@ -1,9 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  readdir,
+  realpath,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import path from 'node:path';
 import type { MemoryChoice, ModelChoice } from './choices.js';
 import { CreateWeftError } from './errors.js';
-import { packageManagerFiles, type PackageManager } from './package-manager.js';
+import {
+  packageManagerFiles,
+  packageManagerManifest,
+  type PackageManager,
+} from './package-manager.js';
 import { assertProjectName } from './project-name.js';
 import { renderProject } from './templates.js';
 import {
@@ -19,7 +33,10 @@ const VENDOR_DIR = 'vendor';
 
 /** What {@link createProject} makes, and where. */
 export interface CreateProjectOptions {
-  /** The folder to create: a path that does not exist yet, or an empty folder. */
+  /**
+   * The folder to create: a path that does not exist yet, or an empty folder. A symbolic link
+   * to an empty folder fills that folder, and the link stays.
+   */
   directory: string;
   /** The npm name of the project. Default: the folder's name. */
   name?: string;
@@ -42,6 +59,12 @@ export interface CreateProjectOptions {
    * nothing behind either. Default: npm, which needs none.
    */
   packageManager?: PackageManager;
+  /**
+   * The version of `packageManager`, as its user agent gives it: a pnpm before 10.5, which
+   * refuses a `pnpm-workspace.yaml` without workspace packages, gets its settings in
+   * package.json's `pnpm` field instead. Default: a current version.
+   */
+  packageManagerVersion?: string;
   /** Called before each slow step, to show progress. */
   onProgress?: (step: string) => void;
   /**
@@ -64,16 +87,19 @@ export interface CreatedProject {
 }
 
 /**
- * Writes a new Weft project. Everything is written into a hidden sibling folder first and
- * renamed into place at the end, so a failure leaves nothing behind (parent folders it had to
- * create included), and so does aborting `signal`.
+ * Writes a new Weft project. Everything is written into a hidden folder first and moved into
+ * place at the end, so a failure leaves nothing behind (parent folders it had to create
+ * included), and so does aborting `signal`. The hidden folder sits beside a folder that does not
+ * exist yet, and inside an empty folder that does, which is filled where it is (it may be a
+ * mount point, a shell's current folder, or sit in a folder the user cannot write to).
  *
  * @param options - The folder, the name, the model and memory choices, and the packages' source.
  * @returns What was written.
  * @throws {@link CreateWeftError} when the name is not one npm accepts for a new package, the
- * folder is a file or not empty, or `source: 'workspace'` is asked for outside a clone; the
- * signal's reason once it is aborted; and whatever packing or writing fails with (the staging
- * folder is removed first, in every case).
+ * folder is a file, a folder that is not empty or a symbolic link that leads to no folder, or
+ * `source: 'workspace'` is asked for outside a clone; the signal's reason once it is aborted;
+ * and whatever packing or writing fails with (the staging folder is removed first, in every
+ * case).
  * @claim tsdoc-create-project-refusals
  * @claim tsdoc-create-project-nothing-behind
  */
@@ -81,7 +107,8 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
   const directory = path.resolve(options.directory);
   const name = options.name ?? path.basename(directory);
   assertProjectName(name);
-  await assertWritable(directory);
+  // Where the files go: `directory`, or the empty folder a symbolic link there leads to.
+  const { folder: target, exists } = await writableFolder(directory);
 
   const workspaceRoot = options.workspaceRoot ?? findWorkspaceRoot();
   const source = options.source ?? (workspaceRoot ? 'workspace' : 'registry');
@@ -94,11 +121,13 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
 
   const { signal } = options;
   signal?.throwIfAborted();
-  const parent = path.dirname(directory);
-  const createdParent = await mkdir(parent, { recursive: true });
+  // The staging folder is on the target's file system, so that moving it is a rename: inside
+  // the target when it exists, else beside it.
+  const parent = path.dirname(target);
+  const createdParent = exists ? undefined : await mkdir(parent, { recursive: true });
   const staging = path.join(
-    parent,
-    `.${path.basename(directory)}-${randomBytes(4).toString('hex')}.tmp`,
+    exists ? target : parent,
+    `.${path.basename(target)}-${randomBytes(4).toString('hex')}.tmp`,
   );
   try {
     await mkdir(staging);
@@ -138,36 +167,36 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
       dependencyNote,
       ...(options.packageManager ? { packageManager: options.packageManager } : {}),
     });
-    const managerFiles = packageManagerFiles(options.packageManager ?? 'npm', {
-      nativeSqlite: options.memory === 'sqlite',
+    const manager = options.packageManager ?? 'npm';
+    const version = options.packageManagerVersion;
+    const nativeSqlite = options.memory === 'sqlite';
+    const managerFiles = packageManagerFiles(manager, {
+      nativeSqlite,
       pinned: source === 'registry' ? weftPackages.map((pkg) => `${pkg}@${ownVersion()}`) : [],
+      ...(version === undefined ? {} : { version }),
     });
     for (const [file, content] of managerFiles) files.set(file, content);
+    const managerFields = packageManagerManifest(manager, {
+      nativeSqlite,
+      ...(version === undefined ? {} : { version }),
+    });
+    if (Object.keys(managerFields).length > 0) {
+      const manifest = JSON.parse(files.get('package.json') ?? '{}') as Record<string, unknown>;
+      files.set('package.json', `${JSON.stringify({ ...manifest, ...managerFields }, null, 2)}\n`);
+    }
     for (const [file, content] of files) {
-      const target = path.join(staging, file);
-      await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, content);
+      const written = path.join(staging, file);
+      await mkdir(path.dirname(written), { recursive: true });
+      await writeFile(written, content);
     }
 
     // Read before the move, so that nothing can fail once the project is in place: a failure
     // is reported with "Nothing was written", which must then hold.
     const vendored = source === 'workspace' ? await readdir(path.join(staging, VENDOR_DIR)) : [];
+    const entries = exists ? await readdir(staging) : [];
     signal?.throwIfAborted();
-    // An empty folder the user made for the project is replaced by the finished one; if the move
-    // then fails, the empty folder is made again.
-    const replacedEmptyFolder = await rmdir(directory).then(
-      () => true,
-      (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-        return false;
-      },
-    );
-    try {
-      await rename(staging, directory);
-    } catch (error) {
-      if (replacedEmptyFolder) await mkdir(directory).catch(() => undefined);
-      throw error;
-    }
+    if (exists) await moveUp(staging, target, entries);
+    else await rename(staging, target);
     return {
       directory,
       name,
@@ -182,23 +211,62 @@ export async function createProject(options: CreateProjectOptions): Promise<Crea
   }
 }
 
-/** Throws unless `directory` is missing or an empty folder. */
-async function assertWritable(directory: string): Promise<void> {
-  const info = await stat(directory).catch((error: NodeJS.ErrnoException) => {
+/**
+ * The folder the project is written to: `directory` when it is missing or an empty folder, or
+ * the empty folder a symbolic link at `directory` leads to (the link stays, and leads to the
+ * project). Throws when it is a file, a folder that is not empty, or a symbolic link that
+ * leads to no folder.
+ */
+async function writableFolder(directory: string): Promise<{ folder: string; exists: boolean }> {
+  const missing = (error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw error;
-  });
-  if (!info) return;
+  };
+  const entry = await lstat(directory).catch(missing);
+  if (!entry) return { folder: directory, exists: false };
+  const target = entry.isSymbolicLink()
+    ? await realpath(directory).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT' && error.code !== 'ELOOP') throw error;
+        throw new CreateWeftError(
+          'WEFT_CREATE_FOLDER_TAKEN',
+          `${directory}: is a symbolic link that leads to no folder; fix: choose a folder name that is free, or create the folder the link names`,
+        );
+      })
+    : directory;
+  const info = await stat(target);
   if (!info.isDirectory()) {
     throw new CreateWeftError(
       'WEFT_CREATE_FOLDER_TAKEN',
       `${directory}: is a file; fix: choose a folder name that is free`,
     );
   }
-  if ((await readdir(directory)).length > 0) {
+  if ((await readdir(target)).length > 0) {
     throw new CreateWeftError(
       'WEFT_CREATE_FOLDER_TAKEN',
       `${directory}: is not empty; fix: choose a new folder name, or empty this one first`,
     );
   }
+  return { folder: target, exists: true };
+}
+
+/**
+ * Moves `entries`, the contents of `staging`, up into `folder`, which holds `staging` and
+ * nothing else; then removes `staging`. When a move fails, what was moved is removed again, so
+ * `folder` is empty once `staging` is removed too. Once every entry is in place nothing fails:
+ * an empty `staging` that cannot be removed stays.
+ */
+async function moveUp(staging: string, folder: string, entries: readonly string[]): Promise<void> {
+  const moved: string[] = [];
+  try {
+    for (const entry of entries) {
+      await rename(path.join(staging, entry), path.join(folder, entry));
+      moved.push(entry);
+    }
+  } catch (error) {
+    for (const entry of moved) {
+      await rm(path.join(folder, entry), { recursive: true, force: true });
+    }
+    throw error;
+  }
+  await rmdir(staging).catch(() => undefined);
 }

@@ -8,7 +8,8 @@
  * - `WEFT_CREATE_INVALID_ARGUMENTS`: The command line was given an unknown option, a bad choice, or
  *   no folder.
  * - `WEFT_CREATE_INVALID_NAME`: The project name is not one npm accepts for a new package.
- * - `WEFT_CREATE_FOLDER_TAKEN`: The target folder is a file, or a folder that is not empty.
+ * - `WEFT_CREATE_FOLDER_TAKEN`: The target folder is a file, a folder that is not empty, or a link
+ *   that leads to no folder.
  * - `WEFT_CREATE_NO_WORKSPACE`: Packages from the workspace were asked for outside a Weft clone.
  * - `WEFT_CREATE_INSTALL_FAILED`: The package manager could not install the project’s dependencies.
  */
@@ -54,11 +55,12 @@ export const CREATE_ERRORS = {
       fix: 'choose a folder name, or pass `--name`, that npm accepts, such as the one the message suggests.',
     },
     WEFT_CREATE_FOLDER_TAKEN: {
-      summary: 'The target folder is a file, or a folder that is not empty.',
+      summary:
+        'The target folder is a file, a folder that is not empty, or a link that leads to no folder.',
       raisedBy: '`createProject`, the `create-weft` command',
-      raisers: ['create-weft/src/create-project.ts#assertWritable'],
+      raisers: ['create-weft/src/create-project.ts#writableFolder'],
       cause:
-        'the path given for the project is a file, or a folder that already holds something; `create-weft` never writes over files.',
+        'the path given for the project is a file, a folder that already holds something, or a symbolic link that leads to no folder (one that leads to an empty folder fills that folder); `create-weft` never writes over files.',
       fix: 'choose a new folder name, or empty the folder first.',
     },
     WEFT_CREATE_NO_WORKSPACE: {

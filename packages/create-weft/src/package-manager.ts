@@ -21,6 +21,32 @@ export function detectPackageManager(userAgent: string | undefined): PackageMana
   return isPackageManager(name) ? name : 'npm';
 }
 
+/**
+ * The version of the manager a user agent names first ("pnpm/9.15.0 npm/? ..." gives
+ * "9.15.0"), or undefined when it names none.
+ */
+export function detectPackageManagerVersion(userAgent: string | undefined): string | undefined {
+  const version = userAgent?.trim().split(/\s+/, 1)[0]?.split('/')[1];
+  return version && /^\d+\.\d+/.test(version) ? version : undefined;
+}
+
+/**
+ * Whether a pnpm of `version` reads its settings from `pnpm-workspace.yaml`: pnpm 10.5 and
+ * later do; earlier ones refuse the file unless it lists workspace `packages` ("packages field
+ * missing or empty"), and read the settings from package.json's `pnpm` field. A version that is
+ * missing or unreadable is taken for a current one.
+ */
+function pnpmReadsWorkspaceSettings(version: string | undefined): boolean {
+  const [major = NaN, minor = NaN] = (version ?? '').split('.').map(Number);
+  if (!Number.isInteger(major) || !Number.isInteger(minor)) return true;
+  return major > 10 || (major === 10 && minor >= 5);
+}
+
+/** The packages whose install scripts pnpm must be allowed to run for the project. */
+function pnpmBuilds(nativeSqlite: boolean): string[] {
+  return ['esbuild', ...(nativeSqlite ? ['better-sqlite3'] : [])];
+}
+
 /** A command as the program and its arguments, to run without a shell. */
 export interface Command {
   program: PackageManager;
@@ -76,13 +102,17 @@ export function createCommand(manager: PackageManager, folder: string): string {
  * this file, after recording the settings the install ran with, so the next `pnpm test` finds
  * a setting changed and installs everything again first. Listed here from the start, the
  * settings stay as the install recorded them.
+ *
+ * `version` is the manager's: a pnpm before 10.5 gets no file, as it refuses a
+ * `pnpm-workspace.yaml` without workspace packages; {@link packageManagerManifest} gives its
+ * settings instead.
  */
 export function packageManagerFiles(
   manager: PackageManager,
-  options: { nativeSqlite: boolean; pinned?: readonly string[] },
+  options: { nativeSqlite: boolean; pinned?: readonly string[]; version?: string },
 ): Map<string, string> {
-  if (manager !== 'pnpm') return new Map();
-  const builds = ['esbuild', ...(options.nativeSqlite ? ['better-sqlite3'] : [])];
+  if (manager !== 'pnpm' || !pnpmReadsWorkspaceSettings(options.version)) return new Map();
+  const builds = pnpmBuilds(options.nativeSqlite);
   const pinned = options.pinned ?? [];
   const yaml = [
     '# Dependencies whose install scripts pnpm may run (written by create-weft).',
@@ -101,4 +131,18 @@ export function packageManagerFiles(
     '',
   ].join('\n');
   return new Map([['pnpm-workspace.yaml', yaml]]);
+}
+
+/**
+ * What a manager needs in the project's package.json: for a pnpm before 10.5, which reads no
+ * settings from `pnpm-workspace.yaml`, the `pnpm.onlyBuiltDependencies` that let it run the
+ * install scripts {@link packageManagerFiles} names for later versions (pnpm 9 runs every one
+ * unless the list is there; 10.0 to 10.4 run none unless it names them). Nothing for any other.
+ */
+export function packageManagerManifest(
+  manager: PackageManager,
+  options: { nativeSqlite: boolean; version?: string },
+): { pnpm?: { onlyBuiltDependencies: string[] } } {
+  if (manager !== 'pnpm' || pnpmReadsWorkspaceSettings(options.version)) return {};
+  return { pnpm: { onlyBuiltDependencies: pnpmBuilds(options.nativeSqlite) } };
 }

@@ -17,6 +17,25 @@ describe('parseArguments', () => {
     });
   });
 
+  it.each([
+    [['my-agent', '--', '--model', 'openai', '--skip-install']],
+    [['--', 'my-agent', '--model', 'openai', '--skip-install']],
+  ])(
+    'reads the options after a -- that the manager passed on, as bun and pnpm dlx do: %j [claim:create-weft-readme-dashes-other-managers]',
+    (argv) => {
+      expect(
+        parseArguments(argv, { npm_config_user_agent: 'bun/1.3.3 npm/? node/v24.0.0' }),
+      ).toEqual({
+        directory: 'my-agent',
+        model: 'openai',
+        memory: undefined,
+        name: undefined,
+        skipInstall: true,
+        help: false,
+      });
+    },
+  );
+
   it('leaves out what was not given, for prompts or defaults [claim:gs-flags] [claim:create-weft-readme-defaults]', () => {
     expect(parseArguments([])).toEqual({
       directory: undefined,
@@ -54,7 +73,7 @@ describe('parseArguments', () => {
     },
   );
 
-  it('refuses the options npm kept for itself, given before --, rather than lose them [claim:tsdoc-cw-npm-kept-options] [claim:cfg-npm-kept-options] [claim:create-weft-readme-flags-after-dashes] [claim:errors-create-invalid-arguments]', () => {
+  it('refuses the options npm kept for itself, given before --, rather than lose them [claim:tsdoc-cw-npm-kept-options] [claim:cfg-npm-kept-options] [claim:create-weft-readme-flags-after-dashes] [claim:create-weft-readme-dashes-other-managers] [claim:errors-create-invalid-arguments]', () => {
     // What `npm create weft@latest my-agent --model openai --skip-install --memory=sqlite` hands
     // over (npm 11): the values npm understood as its own settings, and `openai` as a folder.
     const env = {

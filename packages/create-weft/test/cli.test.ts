@@ -68,11 +68,17 @@ const exists = (file: string) =>
   );
 
 describe('create-weft off a terminal (cli.ts)', () => {
-  it('prints the usage on --help, and writes nothing', async () => {
-    const { code, stdout } = await run(['--help'], 'npm/10.9.0 node/v20.19.0 linux x64');
-    expect(code).toBe(0);
-    expect(stdout).toBe(USAGE);
-  });
+  it.each([[['--help']], [['-h']], [['my-agent', '--help']]])(
+    'prints the usage on %j, with the defaults, and writes nothing [claim:create-weft-readme-help]',
+    async (args) => {
+      const { code, stdout } = await run(args, 'npm/10.9.0 node/v20.19.0 linux x64');
+      expect(code).toBe(0);
+      expect(stdout).toBe(USAGE);
+      expect(USAGE).toContain(`default ${DEFAULT_MODEL}`);
+      expect(USAGE).toContain(`default ${DEFAULT_MEMORY}`);
+      expect(await readdir(work)).toEqual([]);
+    },
+  );
 
   it('asks for nothing and names the missing folder with the command to type, in one line [claim:tsdoc-cw-cli-complete] [claim:create-weft-readme-folder-required]', async () => {
     const { code, stderr } = await run([], 'pnpm/9.15.0 npm/? node/v20.19.0 linux x64');
@@ -123,7 +129,7 @@ describe('create-weft off a terminal (cli.ts)', () => {
   );
 
   it.skipIf(process.platform === 'win32')(
-    'installs with the manager that ran it; a failed install keeps the project and exits 1 after the next steps, cd then the install [claim:gs-install-fails] [claim:errors-create-install-failed-written] [claim:gs-creator-installs] [claim:create-weft-readme-managers] [claim:create-weft-readme-install-fails] [claim:tsdoc-cw-cli-install] [claim:tsdoc-cw-install-stays] [claim:tsdoc-cw-install-stdio]',
+    'installs with the manager that ran it; a failed install keeps the project and exits 1 after the next steps, cd then the install [claim:create-weft-readme-pnpm-before-10-5] [claim:gs-install-fails] [claim:errors-create-install-failed-written] [claim:gs-creator-installs] [claim:create-weft-readme-managers] [claim:create-weft-readme-install-fails] [claim:tsdoc-cw-cli-install] [claim:tsdoc-cw-install-stays] [claim:tsdoc-cw-install-stdio]',
     async () => {
       const bin = await mkdtemp(path.join(tmpdir(), 'create-weft-cli-bin-'));
       try {
@@ -141,7 +147,13 @@ describe('create-weft off a terminal (cli.ts)', () => {
         expect(code).toBe(1);
         expect(await readFile(path.join(project, 'pnpm-ran.txt'), 'utf8')).toBe('install\n');
         expect(await exists(path.join(project, 'package.json'))).toBe(true);
-        expect(await exists(path.join(project, 'pnpm-workspace.yaml'))).toBe(true);
+        // pnpm 9, named by the user agent, gets its settings in package.json: it refuses a
+        // pnpm-workspace.yaml without workspace packages.
+        expect(await exists(path.join(project, 'pnpm-workspace.yaml'))).toBe(false);
+        const manifest = JSON.parse(await readFile(path.join(project, 'package.json'), 'utf8')) as {
+          pnpm?: { onlyBuiltDependencies?: string[] };
+        };
+        expect(manifest.pnpm?.onlyBuiltDependencies).toEqual(['esbuild']);
         // The manager's own output reaches the user's terminal (InstallOptions.stdio).
         expect(stdout).toContain('pnpm: registry unreachable');
         expect(stdout).toContain('install: pnpm install failed (exit code 7)');
@@ -230,6 +242,39 @@ describe('create-weft on a terminal (cli.ts)', () => {
       expect(screen).toMatch(/Which text model\?[^]*● Scripted stand-in, no key and no network/);
       expect(screen).toMatch(/Where should memories be kept\?[^]*● In memory, lost on exit/);
       expect(screen).toContain('Nothing was written.');
+      expect(code).toBe(130);
+      expect(await exists(project)).toBe(false);
+    },
+    2 * MINUTE,
+  );
+
+  it.skipIf(!HAS_SCRIPT)(
+    'asks only for what the flags leave out: --model given, the memory [claim:create-weft-readme-asks] [claim:tsdoc-cw-cli-complete]',
+    async () => {
+      const project = path.join(work, 'flagged-agent');
+      const command = `stty cols 100 rows 30; exec '${process.execPath}' --conditions=weft-source --import tsx '${CLI}' '${project}' --model openai --skip-install`;
+      const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
+        cwd: PACKAGE_DIR,
+        env: { ...process.env, TERM: 'xterm', npm_config_user_agent: 'npm/10.9.0' },
+      });
+      let screen = '';
+      let pressed = false;
+      child.stdout.on('data', (chunk: Buffer) => {
+        screen += stripVTControlCharacters(chunk.toString());
+        if (!pressed && screen.includes('Where should memories be kept?')) {
+          pressed = child.stdin.write('\x03');
+        }
+      });
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const deadline = setTimeout(() => reject(new Error(`no exit in 60 s: ${screen}`)), MINUTE);
+        child.once('exit', (exitCode) => {
+          clearTimeout(deadline);
+          resolve(exitCode);
+        });
+      }).finally(() => child.kill('SIGKILL'));
+      expect(screen).toContain('Where should memories be kept?');
+      expect(screen).not.toContain('Which text model?');
+      expect(screen).not.toContain('Where should the project go?');
       expect(code).toBe(130);
       expect(await exists(project)).toBe(false);
     },

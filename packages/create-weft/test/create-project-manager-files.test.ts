@@ -41,6 +41,25 @@ describe("createProject and the package manager's own files", () => {
     await rm(work, { recursive: true, force: true });
   });
 
+  it("puts pnpm 9's settings in package.json, as pnpm before 10.5 refuses a pnpm-workspace.yaml without packages [claim:create-weft-readme-pnpm-before-10-5]", async () => {
+    const project = await createProject({
+      directory: path.join(work, 'with-pnpm-9'),
+      model: 'scripted',
+      memory: 'sqlite',
+      source: 'registry',
+      packageManager: 'pnpm',
+      packageManagerVersion: '9.15.0',
+    });
+    expect(project.files).not.toContain('pnpm-workspace.yaml');
+    const manifest = JSON.parse(
+      await readFile(path.join(project.directory, 'package.json'), 'utf8'),
+    ) as { name: string; pnpm?: unknown; allowScripts?: unknown };
+    expect(manifest.pnpm).toEqual({ onlyBuiltDependencies: ['esbuild', 'better-sqlite3'] });
+    // The rest of the manifest is as for any other manager.
+    expect(manifest.name).toBe('with-pnpm-9');
+    expect(manifest.allowScripts).toEqual({ 'better-sqlite3': true, esbuild: false });
+  });
+
   it('writes pnpm-workspace.yaml with the project when pnpm will install it, and nothing extra for npm', async () => {
     const pnpm = await createProject({
       directory: path.join(work, 'with-pnpm'),

@@ -1,4 +1,14 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -23,10 +33,13 @@ describe('containerImageName', () => {
     ['a___b', 'a-b'],
     ['@acme/-bot.', 'acme/bot'],
     ['---', 'agent'],
-  ])('makes the npm name %j the image name %j, which Docker accepts', (name, image) => {
-    expect(containerImageName(name)).toBe(image);
-    expect(image).toMatch(DOCKER_NAME);
-  });
+  ])(
+    'makes the npm name %j the image name %j, which Docker accepts [claim:create-weft-readme-image-name]',
+    (name, image) => {
+      expect(containerImageName(name)).toBe(image);
+      expect(image).toMatch(DOCKER_NAME);
+    },
+  );
 });
 
 describe('createProject', () => {
@@ -215,6 +228,10 @@ describe('createProject', () => {
       });
       const readme = await readFile(path.join(directory, 'README.md'), 'utf8');
       for (const command of commands) expect(readme).toContain(`\`${command}\``);
+      // The install comes first whenever create-weft's own did not run or failed.
+      expect(readme.replace(/\s+/g, ' ')).toContain(
+        `unless it was run with \`--skip-install\` or its install failed: then run \`${commands[0]}\` first.`,
+      );
       // The Ollama section names the commands that stop without it.
       expect(readme).toContain(`\`${commands[1]}\` and \`${commands[3]}\` stop at once`);
       if (packageManager !== 'npm') expect(readme).not.toMatch(/\bnpm (run|test|start|install)\b/);
@@ -245,12 +262,69 @@ describe('createProject', () => {
     }
   });
 
-  it('fills an empty folder the user made [claim:create-weft-readme-folder-empty]', async () => {
+  it('fills an empty folder the user made where it is, writing nothing beside it [claim:create-weft-readme-folder-empty] [claim:create-weft-readme-fills-in-place]', async () => {
     const directory = path.join(work, 'empty');
     await mkdir(directory);
-    await createProject({ directory, model: 'scripted', memory: 'memory', source: 'registry' });
-    expect(await readdir(directory)).toContain('package.json');
+    const before = await stat(directory);
+    const project = await createProject({
+      directory,
+      model: 'scripted',
+      memory: 'memory',
+      source: 'registry',
+    });
+    // The same folder, not one put in its place: a mount point or a shell's current folder
+    // cannot be replaced.
+    expect((await stat(directory)).ino).toBe(before.ino);
+    expect((await readdir(directory)).sort()).toEqual(
+      project.files
+        .filter((file) => !file.includes('/'))
+        .concat(['src', 'test'])
+        .sort(),
+    );
+    expect(await readdir(work)).toEqual(['empty']);
   });
+
+  // Windows lets only an administrator make symbolic links.
+  it.skipIf(process.platform === 'win32')(
+    'fills the empty folder a symbolic link leads to, and keeps the link [claim:create-weft-readme-fills-in-place] [claim:tsdoc-create-project-refusals]',
+    async () => {
+      const real = path.join(work, 'elsewhere', 'agent-data');
+      await mkdir(real, { recursive: true });
+      const link = path.join(work, 'linked-agent');
+      await symlink(real, link, 'dir');
+      const project = await createProject({
+        directory: link,
+        model: 'scripted',
+        memory: 'memory',
+        source: 'registry',
+      });
+      expect(project).toMatchObject({ directory: link, name: 'linked-agent' });
+      expect((await lstat(link)).isSymbolicLink()).toBe(true);
+      expect(await readdir(real)).toContain('package.json');
+      // No staging folder is left beside the link or beside the folder it leads to.
+      expect((await readdir(work)).sort()).toEqual(['elsewhere', 'linked-agent']);
+      expect(await readdir(path.join(work, 'elsewhere'))).toEqual(['agent-data']);
+    },
+  );
+
+  it.skipIf(process.platform === 'win32')(
+    'refuses a symbolic link that leads to no folder, with a CreateWeftError, and leaves it [claim:create-weft-readme-folder-empty] [claim:tsdoc-create-project-refusals]',
+    async () => {
+      const link = path.join(work, 'dangling');
+      await symlink(path.join(work, 'gone'), link, 'dir');
+      const refusal = createProject({
+        directory: link,
+        model: 'scripted',
+        memory: 'memory',
+        source: 'registry',
+      });
+      await expect(refusal).rejects.toThrow(CreateWeftError);
+      await expect(refusal).rejects.toThrow(
+        /dangling: is a symbolic link that leads to no folder; fix: .* \[WEFT_CREATE_FOLDER_TAKEN\]$/,
+      );
+      expect(await readdir(work)).toEqual(['dangling']);
+    },
+  );
 
   it('refuses a folder that is not empty and leaves it untouched [claim:gs-refuses] [claim:create-weft-readme-folder-empty] [claim:tsdoc-create-project-refusals]', async () => {
     const directory = path.join(work, 'taken');

@@ -8,9 +8,11 @@ import { installEnvironment } from '../src/install-environment.js';
 import {
   createCommand,
   detectPackageManager,
+  detectPackageManagerVersion,
   formatCommand,
   installCommand,
   packageManagerFiles,
+  packageManagerManifest,
   scriptCommand,
 } from '../src/package-manager.js';
 
@@ -30,6 +32,20 @@ describe('detectPackageManager', () => {
       expect(detectPackageManager(userAgent)).toBe('npm');
     },
   );
+});
+
+describe('detectPackageManagerVersion', () => {
+  it.each([
+    ['pnpm/9.15.0 npm/? node/v22.12.0 linux x64', '9.15.0'],
+    ['pnpm/10.5.0-rc.1 npm/? node/v22.12.0 linux x64', '10.5.0-rc.1'],
+    ['npm/11.19.1 node/v20.20.2 linux x64 workspaces/false', '11.19.1'],
+    [undefined, undefined],
+    ['', undefined],
+    ['pnpm', undefined],
+    ['pnpm/? npm/? node/v22.12.0', undefined],
+  ])('reads %j as %j', (userAgent, version) => {
+    expect(detectPackageManagerVersion(userAgent)).toBe(version);
+  });
 });
 
 describe("each manager's words", () => {
@@ -75,7 +91,30 @@ describe('packageManagerFiles', () => {
 
   it.each(['npm', 'yarn', 'bun'] as const)('writes nothing for %s', (manager) => {
     expect(packageManagerFiles(manager, { nativeSqlite: true }).size).toBe(0);
+    expect(packageManagerManifest(manager, { nativeSqlite: true, version: '1.0.0' })).toEqual({});
   });
+
+  it.each(['10.5.0', '10.32.1', '11.0.0', '12.21.0', undefined, 'next'])(
+    'writes pnpm-workspace.yaml for pnpm %j, which reads its settings there, and nothing in package.json [claim:create-weft-readme-pnpm-workspace]',
+    (version) => {
+      const options = { nativeSqlite: true, ...(version === undefined ? {} : { version }) };
+      expect([...packageManagerFiles('pnpm', options).keys()]).toEqual(['pnpm-workspace.yaml']);
+      expect(packageManagerManifest('pnpm', options)).toEqual({});
+    },
+  );
+
+  it.each(['9.15.0', '10.0.0', '10.4.1'])(
+    'gives pnpm %s, which refuses a pnpm-workspace.yaml without packages, the scripts it may run in package.json instead [claim:create-weft-readme-pnpm-before-10-5]',
+    (version) => {
+      expect(packageManagerFiles('pnpm', { nativeSqlite: true, version }).size).toBe(0);
+      expect(packageManagerManifest('pnpm', { nativeSqlite: true, version })).toEqual({
+        pnpm: { onlyBuiltDependencies: ['esbuild', 'better-sqlite3'] },
+      });
+      expect(packageManagerManifest('pnpm', { nativeSqlite: false, version })).toEqual({
+        pnpm: { onlyBuiltDependencies: ['esbuild'] },
+      });
+    },
+  );
 });
 
 describe('installEnvironment', () => {
