@@ -184,6 +184,8 @@ async function main(): Promise<void> {
           failed = true;
           return;
         }
+        // Another lane may have failed while the packages were being packed: start nothing then.
+        if (failed) return;
       }
       const results = await Promise.all(
         step.map((phase) => runPhase(phase, !streams || step.length > 1)),
