@@ -99,7 +99,7 @@ describe('the CI workflow', () => {
     }
   });
 
-  it('checks out main beside the change where the unit tests run, so the claims test can tell new sentences from old [claim:contrib-unmarked-against-main]', () => {
+  it('checks out main beside the change where the unit tests run, so the claims test can tell new sentences from old [claim:contrib-unmarked-needs-main]', () => {
     // tests/claims/unmarked.ts fails an unmarked sentence only against origin/main or main; a
     // checkout of one commit has neither, and then it fails none.
     const testUnit = TEST_PHASES.find(({ script }) => script === 'test:unit')!;
