@@ -43,6 +43,8 @@ function npmTest(
         FAIL_PHASE: failPhase,
         LATE_PHASE: latePhase,
         PACK_SECONDS: String(packSeconds),
+        // Packing empties its folder: never the .cache/packed a real npm test may be reading.
+        WEFT_TEST_PACKED_DIR: path.join(bin, 'packed'),
       },
     },
   );
