@@ -10,8 +10,9 @@
  * 4. A build of the site, which fails on a broken link; a broken anchor, which Docusaurus only
  *    warns about, fails here too. Then the checks of the build's pages (tests/build/).
  *
- * It prints each step's time. The browser tests, the packages and the scaffold are `npm test`'s:
- * a change to prose alone cannot break them, and CI runs what it can.
+ * It prints each step's time. The packages and the scaffold are `npm test`'s: a change to prose
+ * alone cannot break them. The site's browser tests (`npm run test:e2e`, on the build this made)
+ * are left out for time, though a page's text can break them; CI runs them for such a change.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -24,8 +24,12 @@ import {
 } from '../tooling/test-phases';
 
 const root = path.resolve(__dirname, '..');
-/** Where the packages are packed once for every phase that checks tarballs. */
-const PACKED_DIR = path.join(root, '.cache/packed');
+/**
+ * Where the packages are packed once for every phase that checks tarballs (emptied first).
+ * WEFT_TEST_PACKED_DIR moves it: tests/unit/test-phases.test.ts, which may run beside a real
+ * `npm test` reading .cache/packed, packs into a temporary folder of its own.
+ */
+const PACKED_DIR = process.env.WEFT_TEST_PACKED_DIR || path.join(root, '.cache/packed');
 
 interface Outcome {
   phase: TestPhase;
@@ -184,6 +188,8 @@ async function main(): Promise<void> {
           failed = true;
           return;
         }
+        // Another lane may have failed while the packages were being packed: start nothing then.
+        if (failed) return;
       }
       const results = await Promise.all(
         step.map((phase) => runPhase(phase, !streams || step.length > 1)),

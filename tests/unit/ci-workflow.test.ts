@@ -33,6 +33,8 @@ const ci = read(path.join(workflowsDir, 'ci.yml'));
 interface WorkflowStep {
   run?: string;
   if?: string;
+  uses?: string;
+  with?: Record<string, unknown>;
 }
 interface WorkflowJob {
   if?: string;
@@ -95,6 +97,16 @@ describe('the CI workflow', () => {
         expect({ job, script, codeOnly }).toEqual({ job, script, codeOnly: !runsForDocs });
       }
     }
+  });
+
+  it('checks out main beside the change where the unit tests run, so the claims test can tell new sentences from old [claim:contrib-unmarked-needs-main]', () => {
+    // tests/claims/unmarked.ts fails an unmarked sentence only against origin/main or main; a
+    // checkout of one commit has neither, and then it fails none.
+    const testUnit = TEST_PHASES.find(({ script }) => script === 'test:unit')!;
+    const checkout = jobs[testUnit.job]!.steps.find((step) =>
+      step.uses?.startsWith('actions/checkout@'),
+    );
+    expect(checkout?.with?.['fetch-depth']).toBe(0);
   });
 
   it('runs the other Node.js versions as a matrix of the tested majors', () => {

@@ -286,6 +286,20 @@ describe('the unmarked-claim detector', () => {
       'New default of 3.',
     ]);
   });
+
+  it('fails no sentence in a checkout that has no main to compare with, listing them all [claim:contrib-unmarked-needs-main]', () => {
+    const repo = path.join(scratch, 'no-main');
+    mkdirSync(path.join(repo, 'docs'), { recursive: true });
+    const git = (...args: string[]) =>
+      execFileSync('git', args, { cwd: repo, encoding: 'utf8', stdio: 'pipe' }).trim();
+    git('init', '-q', '-b', 'work');
+    writeFileSync(path.join(repo, 'docs/p.md'), 'A new limit of 5 s.\n');
+    git('add', '-A');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'one commit');
+    const report = unmarkedReport(['docs/p.md'], repo);
+    expect(report.changed).toEqual([]);
+    expect(report.inherited.map((entry) => entry.sentence)).toEqual(['A new limit of 5 s.']);
+  });
 });
 
 describe('the claims of this repository', () => {

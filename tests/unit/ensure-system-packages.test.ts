@@ -65,7 +65,7 @@ function lines(text: string): string[] {
 }
 
 describe('scripts/ensure-postgres.ts (test:unit)', () => {
-  it('with no initdb and pg_ctl, exits non-zero naming the postgresql package and its install command, and runs no package manager', async () => {
+  it('with no initdb and pg_ctl, exits non-zero naming the postgresql package and its install command, and runs no package manager [claim:cg-system-packages]', async () => {
     const empty = path.join(work, 'no-postgres');
     mkdirSync(empty);
     const outcome = await runScript('ensure-postgres.ts', { PG_BIN: empty });
@@ -87,7 +87,7 @@ describe('scripts/ensure-postgres.ts (test:unit)', () => {
 });
 
 describe('scripts/ensure-chromium.ts (test:e2e, test:browser)', () => {
-  it('with no browser at the path, exits non-zero naming the chromium package and its install command, and runs no package manager', async () => {
+  it('with no browser at the path, exits non-zero naming the chromium package and its install command, and runs no package manager [claim:cg-system-packages]', async () => {
     const absent = path.join(work, 'no-chromium', 'chromium');
     const outcome = await runScript('ensure-chromium.ts', { CHROMIUM_PATH: absent });
     expect(outcome.code).toBe(1);
@@ -108,6 +108,26 @@ describe('scripts/ensure-chromium.ts (test:e2e, test:browser)', () => {
 });
 
 describe('the system checks the test scripts run first', () => {
+  it('run before the tests of test:unit, test:browser and test:e2e [claim:cg-system-packages]', () => {
+    const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(scripts['test:unit']).toMatch(/^tsx scripts\/ensure-postgres\.ts && /);
+    expect(scripts['test:browser']).toMatch(/^tsx scripts\/ensure-chromium\.ts && /);
+    expect(scripts['test:e2e']).toMatch(/^tsx scripts\/ensure-chromium\.ts && /);
+  });
+
+  it('are what .ci/run installs on a fresh machine, with curl, before npm ci and npm test [claim:cg-system-packages]', () => {
+    const run = readFileSync(path.join(root, '.ci/run'), 'utf8');
+    for (const pkg of ['chromium', 'postgresql', 'curl']) {
+      expect(run).toMatch(new RegExp(`apt-get install -y -qq ${pkg}\\b`));
+    }
+    expect(run.trimEnd().split('\n').slice(-2)).toEqual([
+      'npm ci --no-audit --no-fund',
+      'npm test',
+    ]);
+  });
+
   it('start no process: neither ensure script imports node:child_process', () => {
     for (const script of ['ensure-postgres.ts', 'ensure-chromium.ts']) {
       const source = readFileSync(path.join(root, 'scripts', script), 'utf8');

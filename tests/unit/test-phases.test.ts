@@ -17,7 +17,7 @@ afterAll(() => rmSync(bin, { recursive: true, force: true }));
 
 writeFileSync(
   path.join(bin, 'npm'),
-  '#!/bin/sh\n# npm run <script>: record the script, say its name; fail the one named in FAIL_PHASE.\necho "$2" >> "$PHASES_LOG"\necho "output of $2"\n# A process the phase started may still write after npm itself has exited.\n[ "$2" = "$LATE_PHASE" ] && (sleep 0.3; echo "late output of $2") &\n[ "$2" = "$FAIL_PHASE" ] && exit 1\nexit 0\n',
+  '#!/bin/sh\n# npm pack (packing before the tarball phases): take PACK_SECONDS, pack nothing.\nif [ "$1" = pack ]; then sleep "${PACK_SECONDS:-0}"; echo "[]"; exit 0; fi\n# npm run <script>: record the script, say its name; fail the one named in FAIL_PHASE.\necho "$2" >> "$PHASES_LOG"\necho "output of $2"\n# A process the phase started may still write after npm itself has exited.\n[ "$2" = "$LATE_PHASE" ] && (sleep 0.3; echo "late output of $2") &\n[ "$2" = "$FAIL_PHASE" ] && exit 1\nexit 0\n',
 );
 chmodSync(path.join(bin, 'npm'), 0o755);
 
@@ -26,6 +26,7 @@ function npmTest(
   phases: string[],
   failPhase: string,
   latePhase = '',
+  packSeconds = 0,
 ): { status: number | null; ran: string[]; stdout: string } {
   rmSync(log, { force: true });
   const result = spawnSync(
@@ -41,6 +42,9 @@ function npmTest(
         PHASES_LOG: log,
         FAIL_PHASE: failPhase,
         LATE_PHASE: latePhase,
+        PACK_SECONDS: String(packSeconds),
+        // Packing empties its folder: never the .cache/packed a real npm test may be reading.
+        WEFT_TEST_PACKED_DIR: path.join(bin, 'packed'),
       },
     },
   );
@@ -103,6 +107,15 @@ describe('npm test', () => {
     const { status, ran } = npmTest(['lint', 'typecheck', 'test:unit'], 'lint');
     expect(status).toBe(1);
     expect(ran.sort()).toEqual(['lint', 'typecheck']);
+  }, 60_000);
+
+  it('starts no tarball phase once packing ends if a phase beside the packing failed meanwhile [claim:cg-npm-test-phases]', () => {
+    // lint runs in the first lane while the packages lane packs (here for 4 s) before
+    // test:packages: lint fails first, so test:packages must not start after the packing.
+    const { status, ran } = npmTest(['lint', 'test:packages'], 'lint', '', 4);
+    expect(status).toBe(1);
+    expect(ran).toContain('lint');
+    expect(ran).not.toContain('test:packages');
   }, 60_000);
 });
 
