@@ -1497,6 +1497,14 @@ describe('ServerManager', () => {
       expect(new ServerManager({ host: '::1' })).toBeInstanceOf(ServerManager);
     });
 
+    it('rejects a host of spaces or with spaces around it, which Node.js would fail to look up only when listening [claim:tsdoc-server-constructor]', () => {
+      for (const host of [' ', ' 127.0.0.1', 'localhost\n']) {
+        expect(() => new ServerManager({ host }), JSON.stringify(host)).toThrow(
+          `ServerManager: option "host" must not be blank or begin or end with a space, such as '127.0.0.1' or '0.0.0.0': Node.js would fail to look it up when the server starts listening, got ${JSON.stringify(host)}.`,
+        );
+      }
+    });
+
     it('rejects a headersTimeout longer than requestTimeout [claim:tsdoc-server-constructor]', () => {
       expect(() => new ServerManager({ headersTimeout: 5_000, requestTimeout: 1_000 })).toThrow(
         /"headersTimeout" \(5000 ms\) must not exceed "requestTimeout" \(1000 ms\)/,

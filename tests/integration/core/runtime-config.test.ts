@@ -330,6 +330,19 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('options.server.port:');
   });
 
+  it('names a server host of spaces, or with spaces around it, which would fail only when the server listens [claim:cfg-host-spaces] [claim:cfg-init-checks-all]', async () => {
+    for (const host of [' ', '   ', ' 127.0.0.1', '0.0.0.0\t']) {
+      const message = await initError(
+        base({ options: { logger: silentLogger, server: { host } } }),
+      );
+      expect(message.split('\n- ').slice(1), JSON.stringify(host)).toEqual([
+        "options.server.host: must not be blank or begin or end with a space, such as '127.0.0.1' or '0.0.0.0': Node.js would fail to look it up when the server starts listening",
+      ]);
+    }
+    const runtime = await Runtime.init(base({ options: { server: { host: '::1' } } }));
+    expect(runtime.status).toBe('ready');
+  });
+
   it('names a server option the express middleware would misread, before building the server [claim:core-readme-init-checks] [claim:cfg-init-checks-all] [claim:trig-cors-keys-checked] [claim:trig-body-limit-forms]', async () => {
     // A plugin with a route, so that the runtime builds the HTTP server from these options.
     const withRoute = echoPlugin({

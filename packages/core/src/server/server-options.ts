@@ -8,6 +8,15 @@ import type { CorsOptions } from './server-config.js';
 const positiveInteger = z.number().int().positive();
 
 /**
+ * What a `host` with spaces around it (or only spaces) breaks, worded to follow the option's
+ * name: Node.js takes it for a name to look up when the server listens, and finds none.
+ *
+ * @internal
+ */
+export const HOST_SPACES_RULE =
+  "must not be blank or begin or end with a space, such as '127.0.0.1' or '0.0.0.0': Node.js would fail to look it up when the server starts listening";
+
+/**
  * The most `keepAliveTimeout` may be, in milliseconds. Node.js times an idle keep-alive socket
  * for the option plus one second, and a socket timer over {@link MAX_TIMER_MS} is cut to it
  * with a `TimeoutOverflowWarning` on every answer on a kept-alive connection.
@@ -109,9 +118,11 @@ export const serverOptionsSchema = z
     host: z
       .string()
       .min(1)
+      // Node.js looks such a host up only when the server listens, and fails there.
+      .refine((host) => host.trim() === host, HOST_SPACES_RULE)
       .default('127.0.0.1')
       .describe(
-        'The interface to listen on. The default accepts connections from the same machine only; `0.0.0.0` accepts them from anywhere (see [Running in production](../guides/production.md#host-reverse-proxy-and-tls)).',
+        'The interface to listen on. The default accepts connections from the same machine only; `0.0.0.0` accepts them from anywhere (see [Running in production](../guides/production.md#host-reverse-proxy-and-tls)). A host that is only spaces, or begins or ends with one, is refused with the other invalid options, rather than failing when the server starts. <!-- claim: cfg-host-spaces -->',
       ),
     allowedHosts: z
       .union([z.literal(true), z.literal('all'), z.array(z.string().trim().min(1))])
