@@ -343,6 +343,34 @@ describe('Runtime.init configuration checks', () => {
     expect(runtime.status).toBe('ready');
   });
 
+  it('names allowedHosts entries with a scheme, port or path, which no Host header can match [claim:cfg-allowed-hosts-names-only] [claim:cfg-init-checks-all]', async () => {
+    const message = await initError(
+      base({
+        options: {
+          logger: silentLogger,
+          server: {
+            allowedHosts: [
+              'http://agent.example.com',
+              'agent.example.com:8080',
+              'agent.example.com/chat',
+              '[::1]:3000',
+              // These can match, and pass: an IPv6 address, bracketed or not, a dotted domain.
+              '::1',
+              '[fe80::1]',
+              '.corp.example',
+              'Agent.Example.com.',
+            ],
+          },
+        },
+      }),
+    );
+    const rule =
+      "must be a host name such as 'agent.example.com', or '.example.com' for a name and its subdomains, without a scheme, port or path: it is compared with the name of the Host header, whose port is left out";
+    expect(message.split('\n- ').slice(1)).toEqual(
+      [0, 1, 2, 3].map((index) => `options.server.allowedHosts.${index}: ${rule}`),
+    );
+  });
+
   it('names a server option the express middleware would misread, before building the server [claim:core-readme-init-checks] [claim:cfg-init-checks-all] [claim:trig-cors-keys-checked] [claim:trig-body-limit-forms]', async () => {
     // A plugin with a route, so that the runtime builds the HTTP server from these options.
     const withRoute = echoPlugin({
