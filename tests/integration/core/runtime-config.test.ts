@@ -268,6 +268,17 @@ describe('Runtime.init configuration checks', () => {
     expect(message).not.toContain('requires capability "t"');
   });
 
+  it('names a required capability that is not an id once, as a shape problem, and still checks the ids beside it', async () => {
+    const holed = new TestPlugin('holed', {
+      requiredCapabilities: [null, '', 'image-caption', 'text-generation'] as never,
+    });
+    const message = await initError(base({ plugins: [holed] }));
+    expect(message.split('\n- ').slice(1)).toEqual([
+      'plugin "holed": requiredCapabilities must be an array of capability ids, such as ["text-generation"] (got [null,"","image-caption","text-generation"])',
+      'plugin "holed": requires capability "image-caption", which no model provider offers',
+    ]);
+  });
+
   it('accepts a required capability served through capabilityAliases [claim:plugin-required-caps] [claim:core-readme-models] [claim:core-readme-aliases] [claim:cfg-models-row]', async () => {
     const plugin = new TestPlugin('chatty', { requiredCapabilities: ['chat'] });
     const chat = defineCapability({
