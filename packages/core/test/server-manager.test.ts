@@ -1088,6 +1088,16 @@ describe('ServerManager', () => {
         /option "allowedHosts" must be true, 'all' or a list of host names/,
       );
     });
+
+    it('rejects an allowedHosts entry with a scheme, port or path, naming it [claim:tsdoc-server-constructor] [claim:tsdoc-server-default-allowed-hosts]', () => {
+      for (const entry of ['http://example.com', 'name:8080', 'example.com/', '[::1]:80']) {
+        expect(() => new ServerManager({ allowedHosts: ['ok.example', entry] }), entry).toThrow(
+          `ServerManager: option "allowedHosts" must list host names; each must be a host name such as 'agent.example.com', or '.example.com' for a name and its subdomains, without a scheme, port or path: it is compared with the name of the Host header, whose port is left out. Got ${JSON.stringify(entry)}.`,
+        );
+      }
+      const allowed = ['::1', '[::ffff:10.0.0.1]', '.corp.example', 'Agent.Example.com.'];
+      expect(new ServerManager({ allowedHosts: allowed })).toBeInstanceOf(ServerManager);
+    });
   });
 
   describe('JSON nesting limit', () => {
@@ -1495,6 +1505,14 @@ describe('ServerManager', () => {
         );
       }
       expect(new ServerManager({ host: '::1' })).toBeInstanceOf(ServerManager);
+    });
+
+    it('rejects a host of spaces or with spaces around it, which Node.js would fail to look up only when listening [claim:tsdoc-server-constructor]', () => {
+      for (const host of [' ', ' 127.0.0.1', 'localhost\n']) {
+        expect(() => new ServerManager({ host }), JSON.stringify(host)).toThrow(
+          `ServerManager: option "host" must not be blank or begin or end with a space, such as '127.0.0.1' or '0.0.0.0': Node.js would fail to look it up when the server starts listening, got ${JSON.stringify(host)}.`,
+        );
+      }
     });
 
     it('rejects a headersTimeout longer than requestTimeout [claim:tsdoc-server-constructor]', () => {

@@ -29,7 +29,7 @@ Serves the Weft documentation of this version to an AI assistant over MCP.
   --port <n>              the HTTP port (${DEFAULT_HTTP_PORT}; 0 picks a free one)
   --host <address>        the HTTP interface (127.0.0.1)
   --allowed-host <name>   a name to accept in Host and Origin besides the loopback names
-                          (repeatable)
+                          (repeatable; .example.com also accepts its subdomains)
   --data <file>           answer from another documentation bundle
   --help                  this text
 `;

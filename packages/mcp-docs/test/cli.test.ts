@@ -87,7 +87,14 @@ describe('the weft-docs-mcp command: stdout belongs to the protocol', () => {
         });
       },
     );
-    return { child, exited, stderr: () => stderr };
+    return { child, exited, stdout: () => stdout, stderr: () => stderr };
+  }
+
+  /** Writes the test bundle to a temporary file; resolves with its path. */
+  async function bundleFile(text = JSON.stringify(bundle)): Promise<string> {
+    const file = join(await mkdtemp(join(tmpdir(), 'weft-mcp-cli-')), 'bundle.json');
+    await writeFile(file, text);
+    return file;
   }
 
   it('lists in --help the options it takes, those the guide names among them [claim:mcp-docs-help-lists-options]', () => {
@@ -107,6 +114,57 @@ describe('the weft-docs-mcp command: stdout belongs to the protocol', () => {
     expect(() => parseCliOptions(['--verbose'])).toThrow("Unknown option '--verbose'");
     expect(USAGE).toMatch(/--allowed-host <name> +a name to accept in Host and Origin/);
   });
+
+  it('over stdio, answers from the bundle --data names [claim:mcp-docs-readme-data]', async () => {
+    const running = start(['--data', await bundleFile()]);
+    try {
+      running.child.stdin.write(
+        `${JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-03-26',
+            capabilities: {},
+            clientInfo: { name: 'weft-docs-test', version: '1.0.0' },
+          },
+        })}\n`,
+      );
+      await vi.waitFor(() => expect(running.stdout()).toContain('\n'), {
+        timeout: 60_000,
+        interval: 100,
+      });
+      const answer = JSON.parse(running.stdout().split('\n')[0]!) as {
+        result?: { serverInfo?: { version?: string } };
+      };
+      // The test bundle's version, not the package's own.
+      expect(answer.result?.serverInfo?.version).toBe('9.9.9');
+    } finally {
+      running.child.kill('SIGKILL');
+    }
+  }, 90_000);
+
+  it('stops with exit code 1 and a message naming the file when --data is missing, not JSON or not a bundle [claim:mcp-docs-readme-data-invalid]', async () => {
+    const cases: [string, string][] = [
+      [
+        '/nonexistent/docs-bundle.json',
+        'cannot read the documentation bundle /nonexistent/docs-bundle.json',
+      ],
+      [await bundleFile('{ not json'), 'is not valid JSON'],
+      [await bundleFile('{}'), 'is not a documentation bundle of format'],
+    ];
+    const outcomes = await Promise.all(
+      cases.map(([file]) => start(['--http', '--port', '0', '--data', file]).exited),
+    );
+    outcomes.forEach(({ code, stdout, stderr }, index) => {
+      const [file, message] = cases[index]!;
+      expect(code, file).toBe(1);
+      expect(stdout).toBe('');
+      expect(stderr).toContain(file);
+      expect(stderr).toContain(message);
+      expect(stderr).not.toContain('listening');
+    });
+  }, 90_000);
 
   it('writes --help to stderr, nothing to stdout', async () => {
     const { code, stdout, stderr } = await start(['--help']).exited;
@@ -142,7 +200,7 @@ describe('the weft-docs-mcp command: stdout belongs to the protocol', () => {
     }
   }, 90_000);
 
-  it('listens on the --host given and accepts each --allowed-host as Host and as Origin [claim:mcp-docs-readme-http] [claim:mcp-docs-http-allowed-host] [claim:prod-mcp-docs-limits]', async () => {
+  it('listens on the --host given and accepts each --allowed-host as Host and as Origin, a dotted one with its subdomains [claim:mcp-docs-readme-http] [claim:mcp-docs-http-allowed-host] [claim:prod-mcp-docs-limits] [claim:mcp-docs-readme-allowed-host-dot]', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'weft-mcp-cli-'));
     const data = join(dir, 'bundle.json');
     await writeFile(data, JSON.stringify(bundle));
@@ -156,6 +214,8 @@ describe('the weft-docs-mcp command: stdout belongs to the protocol', () => {
       'a.test',
       '--allowed-host',
       'b.test',
+      '--allowed-host',
+      '.example.test',
       '--data',
       data,
     ]);
@@ -174,6 +234,13 @@ describe('the weft-docs-mcp command: stdout belongs to the protocol', () => {
       expect(await status({ origin: 'http://b.test:5173' })).toBe(200);
       expect(await status({ host: `c.test:${url.port}` })).toBe(403);
       expect(await status({ origin: 'http://c.test:5173' })).toBe(403);
+      // A leading dot: the name itself and its subdomains, at any depth, but no other name.
+      expect(await status({ host: `example.test:${url.port}` })).toBe(200);
+      expect(await status({ host: `docs.example.test:${url.port}` })).toBe(200);
+      expect(await status({ host: `a.docs.example.test:${url.port}` })).toBe(200);
+      expect(await status({ origin: 'https://docs.example.test' })).toBe(200);
+      expect(await status({ host: `notexample.test:${url.port}` })).toBe(403);
+      expect(await status({ origin: 'https://notexample.test' })).toBe(403);
     } finally {
       running.child.kill('SIGKILL');
     }

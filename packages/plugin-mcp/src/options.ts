@@ -47,11 +47,22 @@ const descriptions = z.record(z.string(), z.string().min(1)).optional();
 const NO_NUL = 'must not hold a NUL character, which a process cannot be given';
 const spawnable = () => z.string().refine((text) => !text.includes('\0'), NO_NUL);
 
+/**
+ * The name of an environment variable: a process is given `name=value`, so a name holding `=`
+ * would reach the server as a shorter name with the rest in its value, and an empty one as none.
+ */
+const envName = spawnable()
+  .min(1, 'must not be empty, since a variable without a name cannot be given to a process')
+  .refine(
+    (name) => !name.includes('='),
+    "must not hold '=', which ends a variable's name: the server would see the name cut there and the rest in its value",
+  );
+
 const StdioServerSchema = z.strictObject({
   name: serverName,
   command: spawnable().min(1, 'must not be empty'),
   args: z.array(spawnable()).optional(),
-  env: z.record(spawnable(), spawnable()).optional(),
+  env: z.record(envName, spawnable()).optional(),
   cwd: spawnable().min(1).optional(),
   tools: allowList,
   descriptions,

@@ -103,6 +103,18 @@ describe('McpPlugin timer options', () => {
     expect(message).not.toContain('token');
   });
 
+  it("refuse an empty env key or one holding '=', naming the key, which the server would read as another variable [claim:mcp-invalid-options] [claim:errors-mcp-server-name]", () => {
+    const stdio = { name: 'files', command: process.execPath, tools: ['read'] };
+    expect(refusal({ servers: [{ ...stdio, env: { 'A=B': 'v' } }] })).toBe(
+      "McpPlugin: the key \"A=B\" of servers[0].env must not hold '=', which ends a variable's name: the server would see the name cut there and the rest in its value. [WEFT_MCP_INVALID_OPTIONS]",
+    );
+    expect(refusal({ servers: [{ ...stdio, env: { PATH: '/usr/bin', '': 'token' } }] })).toBe(
+      'McpPlugin: the key "" of servers[0].env must not be empty, since a variable without a name cannot be given to a process. [WEFT_MCP_INVALID_OPTIONS]',
+    );
+    // '=' in a value is the value's own.
+    expect(refusal({ servers: [{ ...stdio, env: { A: 'B=v' } }] })).toBe('');
+  });
+
   it('name a bad option once [claim:mcp-invalid-options]', () => {
     expect(refusal({ callTimeoutMs: 0 })).toBe(
       'McpPlugin: callTimeoutMs must be positive. [WEFT_MCP_INVALID_OPTIONS]',

@@ -268,6 +268,17 @@ describe('Runtime.init configuration checks', () => {
     expect(message).not.toContain('requires capability "t"');
   });
 
+  it('names a required capability that is not an id once, as a shape problem, and still checks the ids beside it', async () => {
+    const holed = new TestPlugin('holed', {
+      requiredCapabilities: [null, '', 'image-caption', 'text-generation'] as never,
+    });
+    const message = await initError(base({ plugins: [holed] }));
+    expect(message.split('\n- ').slice(1)).toEqual([
+      'plugin "holed": requiredCapabilities must be an array of capability ids, such as ["text-generation"] (got [null,"","image-caption","text-generation"])',
+      'plugin "holed": requires capability "image-caption", which no model provider offers',
+    ]);
+  });
+
   it('accepts a required capability served through capabilityAliases [claim:plugin-required-caps] [claim:core-readme-models] [claim:core-readme-aliases] [claim:cfg-models-row]', async () => {
     const plugin = new TestPlugin('chatty', { requiredCapabilities: ['chat'] });
     const chat = defineCapability({
@@ -328,6 +339,47 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('options.pipelineReview:');
     expect(message).toContain('options.scheduler.concurrency:');
     expect(message).toContain('options.server.port:');
+  });
+
+  it('names a server host of spaces, or with spaces around it, which would fail only when the server listens [claim:cfg-host-spaces] [claim:cfg-init-checks-all]', async () => {
+    for (const host of [' ', '   ', ' 127.0.0.1', '0.0.0.0\t']) {
+      const message = await initError(
+        base({ options: { logger: silentLogger, server: { host } } }),
+      );
+      expect(message.split('\n- ').slice(1), JSON.stringify(host)).toEqual([
+        "options.server.host: must not be blank or begin or end with a space, such as '127.0.0.1' or '0.0.0.0': Node.js would fail to look it up when the server starts listening",
+      ]);
+    }
+    const runtime = await Runtime.init(base({ options: { server: { host: '::1' } } }));
+    expect(runtime.status).toBe('ready');
+  });
+
+  it('names allowedHosts entries with a scheme, port or path, which no Host header can match [claim:cfg-allowed-hosts-names-only] [claim:cfg-init-checks-all]', async () => {
+    const message = await initError(
+      base({
+        options: {
+          logger: silentLogger,
+          server: {
+            allowedHosts: [
+              'http://agent.example.com',
+              'agent.example.com:8080',
+              'agent.example.com/chat',
+              '[::1]:3000',
+              // These can match, and pass: an IPv6 address, bracketed or not, a dotted domain.
+              '::1',
+              '[fe80::1]',
+              '.corp.example',
+              'Agent.Example.com.',
+            ],
+          },
+        },
+      }),
+    );
+    const rule =
+      "must be a host name such as 'agent.example.com', or '.example.com' for a name and its subdomains, without a scheme, port or path: it is compared with the name of the Host header, whose port is left out";
+    expect(message.split('\n- ').slice(1)).toEqual(
+      [0, 1, 2, 3].map((index) => `options.server.allowedHosts.${index}: ${rule}`),
+    );
   });
 
   it('names a server option the express middleware would misread, before building the server [claim:core-readme-init-checks] [claim:cfg-init-checks-all] [claim:trig-cors-keys-checked] [claim:trig-body-limit-forms]', async () => {

@@ -803,7 +803,9 @@ export class Runtime {
       // A list that is not one is reported with the plugin's other problems.
       const required: unknown = plugin.requiredCapabilities;
       if (!Array.isArray(required)) continue;
-      for (const capability of required as readonly string[]) {
+      for (const capability of required as readonly unknown[]) {
+        // An entry that is not an id is one of the plugin's shape problems, named already.
+        if (typeof capability !== 'string' || capability === '') continue;
         if (!models.canProvide(capability)) {
           problems.push(
             `plugin "${plugin.id}": requires capability "${capability}", which no model provider offers`,

@@ -58,7 +58,9 @@ export interface ServerManagerConfig {
    * 403 `WEFT_HOST_NOT_ALLOWED` before any route runs or any body is read. Compared without
    * the port and case-insensitively; `localhost`, `127.0.0.1`, `::1`, the configured `host`
    * and any IP address are always allowed. A name with a leading dot (`.example.com`) allows
-   * that name and its subdomains. `true` or `'all'` turns the check off.
+   * that name and its subdomains. `true` or `'all'` turns the check off. An entry with a
+   * scheme, a port or a path (`'https://agent.example.com'`, `'agent.example.com:8080'`) can
+   * match no `Host` header, since the port is left out of the comparison, and is refused.
    *
    * When you listen on `0.0.0.0` or `::` for remote clients, list the public host names they
    * use here (such as `['agent.example.com']`), or they are refused. Default: `[]`.

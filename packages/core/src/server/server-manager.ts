@@ -31,8 +31,11 @@ import type { ServerManagerConfig } from './server-config.js';
 import { ONE_SHOT } from '../util/one-shot-parse.js';
 import { MAX_TIMER_MS, TIMER_LIMIT_RULE } from '../util/timer-limit.js';
 import {
+  ALLOWED_HOST_RULE,
   byteSizeOf,
   corsOptionsSchema,
+  HOST_SPACES_RULE,
+  isAllowedHostEntry,
   KEEP_ALIVE_LIMIT_RULE,
   MAX_KEEP_ALIVE_TIMEOUT_MS,
   SERVER_DEFAULTS,
@@ -129,8 +132,8 @@ export class ServerManager implements HttpServer {
    * @param config - Port, host, allowed hosts, CORS, body limits and timeouts.
    * @param logger - Where request failures are logged.
    * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` naming the option when `port` is not an
-   * integer from 0 to 65535, `host` is not a non-empty string, a timeout, `stopGraceMs`, `maxJsonDepth` or a connection cap is
-   * not a positive integer, `stopGraceMs` is over 2147483647 or `keepAliveTimeout` over 2147482647, `allowedHosts` is not `true`, `'all'` or a list of names, `allowedOrigins` is not
+   * integer from 0 to 65535, `host` is not a non-empty string or has spaces around it, a timeout, `stopGraceMs`, `maxJsonDepth` or a connection cap is
+   * not a positive integer, `stopGraceMs` is over 2147483647 or `keepAliveTimeout` over 2147482647, `allowedHosts` is not `true`, `'all'` or a list of names (one with a scheme, port or path, which no `Host` header can match, is refused), `allowedOrigins` is not
    * `true` or a list of origins, `bodyLimit` is neither a positive integer nor a size such as
    * `'100kb'`, `cors` is an object with a key or value the cors middleware does not take, or
    * `requestTimeout` is below `headersTimeout`.
@@ -150,6 +153,12 @@ export class ServerManager implements HttpServer {
       throw new WeftError(
         'WEFT_INVALID_ARGUMENT',
         `ServerManager: option "host" must be a non-empty string, such as '127.0.0.1' or '0.0.0.0', got ${JSON.stringify(host)}.`,
+      );
+    }
+    if (host.trim() !== host) {
+      throw new WeftError(
+        'WEFT_INVALID_ARGUMENT',
+        `ServerManager: option "host" ${HOST_SPACES_RULE}, got ${JSON.stringify(host)}.`,
       );
     }
     this.config = {
@@ -619,7 +628,12 @@ function checkAllowedHosts(value: AllowedHosts): AllowedHosts {
     Array.isArray(value) &&
     value.every((name) => typeof name === 'string' && name.trim() !== '')
   ) {
-    return value;
+    const bad = value.find((name) => !isAllowedHostEntry(name));
+    if (bad === undefined) return value;
+    throw new WeftError(
+      'WEFT_INVALID_ARGUMENT',
+      `ServerManager: option "allowedHosts" must list host names; each must be ${ALLOWED_HOST_RULE}. Got ${JSON.stringify(bad)}.`,
+    );
   }
   throw new WeftError(
     'WEFT_INVALID_ARGUMENT',

@@ -8,6 +8,15 @@ import type { CorsOptions } from './server-config.js';
 const positiveInteger = z.number().int().positive();
 
 /**
+ * What a `host` with spaces around it (or only spaces) breaks, worded to follow the option's
+ * name: Node.js takes it for a name to look up when the server listens, and finds none.
+ *
+ * @internal
+ */
+export const HOST_SPACES_RULE =
+  "must not be blank or begin or end with a space, such as '127.0.0.1' or '0.0.0.0': Node.js would fail to look it up when the server starts listening";
+
+/**
  * The most `keepAliveTimeout` may be, in milliseconds. Node.js times an idle keep-alive socket
  * for the option plus one second, and a socket timer over {@link MAX_TIMER_MS} is cut to it
  * with a `TimeoutOverflowWarning` on every answer on a kept-alive connection.
@@ -22,6 +31,47 @@ export const MAX_KEEP_ALIVE_TIMEOUT_MS = MAX_TIMER_MS - 1_000;
  * @internal
  */
 export const KEEP_ALIVE_LIMIT_RULE = `at most ${MAX_KEEP_ALIVE_TIMEOUT_MS} ms (about 24.8 days): Node.js holds an idle connection a second longer, and cuts a socket timer over ${MAX_TIMER_MS} ms to that with a warning on every answer`;
+
+/**
+ * What an `allowedHosts` entry must be, worded to follow "must be".
+ *
+ * @internal
+ */
+export const ALLOWED_HOST_RULE =
+  "a host name such as 'agent.example.com', or '.example.com' for a name and its subdomains, without a scheme, port or path: it is compared with the name of the Host header, whose port is left out";
+
+/** Characters a browser never puts in the name of a `Host` header (the WHATWG URL standard's forbidden domain code points). */
+const NOT_IN_HOST_NAME = /[\s/?#@[\]\\<>^|%:]/;
+
+/**
+ * Whether an `allowedHosts` entry can match a `Host` header as the host check compares them:
+ * the header's name, port and IPv6 brackets left out, against each entry lower-cased and
+ * trimmed, brackets and a final dot left out. An entry with a scheme (`'http://example.com'`),
+ * a port (`'name:8080'`) or a path can never be such a name. An IPv6 address, whose colons
+ * are not a port, passes (every IP address is allowed anyway).
+ *
+ * @param entry - An entry of `allowedHosts`.
+ * @returns `true` when some `Host` header can match it.
+ * @internal
+ */
+export function isAllowedHostEntry(entry: string): boolean {
+  const name = entry.trim().toLowerCase();
+  if (name === '') return false;
+  const unbracketed = name.startsWith('[') && name.endsWith(']') ? name.slice(1, -1) : name;
+  if (!NOT_IN_HOST_NAME.test(unbracketed)) return true;
+  return unbracketed.includes(':') && isIpv6(unbracketed);
+}
+
+/** Whether the text is an IPv6 address, read by the URL parser (which runs in any host). */
+function isIpv6(text: string): boolean {
+  if (!/^[0-9a-f:.]+$/.test(text)) return false;
+  try {
+    new URL(`http://[${text}]/`);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The units a size string may end with, as the JSON body parser reads them (powers of 1024). */
 const SIZE_UNITS: Readonly<Record<string, number>> = {
@@ -109,15 +159,29 @@ export const serverOptionsSchema = z
     host: z
       .string()
       .min(1)
+      // Node.js looks such a host up only when the server listens, and fails there.
+      .refine((host) => host.trim() === host, HOST_SPACES_RULE)
       .default('127.0.0.1')
       .describe(
-        'The interface to listen on. The default accepts connections from the same machine only; `0.0.0.0` accepts them from anywhere (see [Running in production](../guides/production.md#host-reverse-proxy-and-tls)).',
+        'The interface to listen on. The default accepts connections from the same machine only; `0.0.0.0` accepts them from anywhere (see [Running in production](../guides/production.md#host-reverse-proxy-and-tls)). A host that is only spaces, or begins or ends with one, is refused with the other invalid options, rather than failing when the server starts. <!-- claim: cfg-host-spaces -->',
       ),
     allowedHosts: z
-      .union([z.literal(true), z.literal('all'), z.array(z.string().trim().min(1))])
+      .union([
+        z.literal(true),
+        z.literal('all'),
+        z.array(
+          z
+            .string()
+            .trim()
+            .min(1)
+            // The host check would never match such an entry, and would refuse every request
+            // for the name meant.
+            .refine(isAllowedHostEntry, `must be ${ALLOWED_HOST_RULE}`),
+        ),
+      ])
       .default([])
       .describe(
-        "Host names a request’s `Host` header may carry, against DNS rebinding; others get `403` with `WEFT_HOST_NOT_ALLOWED`. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed; `.example.com` allows the name and its subdomains; `true` or `'all'` turns the check off. List your public names when you listen on `0.0.0.0`, and behind a reverse proxy that passes the client’s `Host` on, even on the loopback.",
+        "Host names a request’s `Host` header may carry, against DNS rebinding; others get `403` with `WEFT_HOST_NOT_ALLOWED`. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed; `.example.com` allows the name and its subdomains; `true` or `'all'` turns the check off. An entry with a scheme, a port or a path (`'https://agent.example.com'`, `'agent.example.com:8080'`), which no `Host` header could match since the port is left out of the comparison, is refused. <!-- claim: cfg-allowed-hosts-names-only --> List your public names when you listen on `0.0.0.0`, and behind a reverse proxy that passes the client’s `Host` on, even on the loopback.",
       ),
     allowedOrigins: z
       .union([
