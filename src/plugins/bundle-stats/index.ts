@@ -88,10 +88,6 @@ export default function pluginBundleStats(context: LoadContext): Plugin {
                 };
                 mkdirSync(path.dirname(outFile), { recursive: true });
                 writeFileSync(outFile, JSON.stringify(report));
-                writeFileSync(
-                  outFile + '.raw',
-                  JSON.stringify(json.chunks?.filter((c) => c.initial)).slice(0, 20000),
-                );
               });
             },
           },
