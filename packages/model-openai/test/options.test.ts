@@ -108,6 +108,8 @@ describe('OpenAIModelProvider options', () => {
       [{ maxRetries: -1 }, 'option "maxRetries"'],
       [{ apiKey: '' }, 'option "apiKey"'],
       [{ apiKey: 'sk-a\nb' }, 'option "apiKey"'],
+      [{ apiKey: 'sk-a\u0007b' }, 'option "apiKey"'],
+      [{ headers: { 'X-Trace': 'a\u0007b' } }, 'option "headers"'],
     ];
     for (const [bad, named] of refused) {
       let thrown: unknown;
