@@ -161,6 +161,33 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
+    it('quotes error.message, else an error, message or detail string, else the body [claim:oai-messages]', async () => {
+      const bodies = [
+        { error: { message: 'from error.message' }, detail: 'not this' },
+        { error: 'from error' },
+        { message: 'from message' },
+        { detail: 'from detail' },
+        '<html>\n<body>Bad   gateway</body>\n</html>',
+      ];
+      const messages = [];
+      for (const body of bodies) {
+        server.enqueue(reply(400, body));
+        messages.push((await failure(generate(provider()))).message);
+      }
+      expect(messages).toEqual(
+        [
+          'from error.message',
+          'from error',
+          'from message',
+          'from detail',
+          '<html> <body>Bad gateway</body> </html>',
+        ].map(
+          (quoted) =>
+            `OpenAIModelProvider "openai": request failed with 400 Bad Request: ${quoted} [WEFT_OPENAI_HTTP_STATUS]`,
+        ),
+      );
+    });
+
     it("ends the first line with the code when the apiKey function's error runs onto a second line [claim:oai-messages]", async () => {
       const target = provider({
         apiKey: () => {
@@ -336,6 +363,25 @@ describe('OpenAIModelProvider', () => {
         const output = await runtime.models.call('text-generation', MESSAGES);
         expect({ count, output }).toEqual({ count, output: { text: 'Hi!' } });
       }
+    });
+
+    it("lets the runtime's own checks fail a call before the provider sends anything [claim:oai-runtime-own-errors]", async () => {
+      const runtime = await Runtime.init({
+        models: [provider()],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [],
+      });
+      const invalid: unknown = await runtime.models
+        .call('text-generation', MESSAGES, { options: { temperature: 5 } })
+        .catch((error: unknown) => error);
+      expect(WeftError.is(invalid, 'WEFT_VALIDATION_FAILED')).toBe(true);
+      const reason = new Error('the user left');
+      const aborted: unknown = await runtime.models
+        .call('text-generation', MESSAGES, { signal: AbortSignal.abort(reason) })
+        .catch((error: unknown) => error);
+      expect(aborted).toBe(reason);
+      expect(OpenAIModelProviderError.is(aborted)).toBe(false);
+      expect(server.requests).toHaveLength(0);
     });
 
     it('rejects a body that is not JSON [claim:oai-invalid-response]', async () => {
