@@ -139,9 +139,16 @@ function isHttpUrl(value: string): boolean {
 }
 
 /**
+ * A control character (a line break, a tab, an escape...). An `id` or a `baseUrl` holding one would
+ * break the one-line messages that quote them, and the code at the end of their first line.
+ */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+/**
  * What is wrong with an absolute http(s) `baseUrl` that no request could use: a user name or
- * password (fetch refuses to send such a URL, and its error would quote the password) or a query
- * or fragment (the paths appended to the URL would land inside them).
+ * password (fetch refuses to send such a URL, and its error would quote the password), a control
+ * character (the URL parser drops it, but error messages would quote it) or a query or fragment
+ * (the paths appended to the URL would land inside them).
  *
  * @param value - The URL, trimmed, already known to be an absolute http(s) URL.
  * @returns The requirement it breaks, worded to follow `option "baseUrl"`, and how to show the
@@ -153,6 +160,13 @@ function baseUrlProblem(value: string): { requirement: string; shown: string } |
     return {
       requirement: 'must not hold a user name or password (give the key with option "apiKey")',
       shown: 'a URL with credentials, not shown',
+    };
+  }
+  if (CONTROL_CHARACTER.test(value)) {
+    return {
+      requirement:
+        'must not hold a control character such as a line break (the URL parser drops it silently)',
+      shown: JSON.stringify(value),
     };
   }
   if (value.includes('?') || value.includes('#')) {
@@ -218,7 +232,12 @@ export function isSendableKey(key: string): boolean {
 }
 
 const optionsSchema = z.strictObject({
-  id: z.string().trim().min(1).optional(),
+  id: z
+    .string()
+    .trim()
+    .min(1)
+    .refine((value) => !CONTROL_CHARACTER.test(value))
+    .optional(),
   baseUrl: z
     .string()
     .trim()
@@ -244,7 +263,7 @@ type OptionName = keyof OpenAIModelProviderOptions;
 
 /** What each option must be, worded to follow `option "<name>"`. */
 const REQUIREMENTS: Record<OptionName, string> = {
-  id: 'must be a non-empty string',
+  id: 'must be a non-empty string without a control character such as a line break',
   baseUrl: 'must be an absolute http(s) URL',
   apiKey:
     'must be a non-empty string or a function returning one, without a control character other than a tab (such as a line break or a NUL) or a character beyond Latin-1',
