@@ -213,7 +213,7 @@ export class OpenAIModelProvider extends ModelProvider {
     if (!isSendableKey(value)) {
       throw new OpenAIModelProviderError(
         'WEFT_OPENAI_API_KEY',
-        `${this.#label}: option "apiKey" gave a key that no HTTP header can carry (it holds a line break, a NUL or a character beyond Latin-1 such as €); the key is not shown`,
+        `${this.#label}: option "apiKey" gave a key that no HTTP header can carry (it holds a control character other than a tab, such as a line break or a NUL, or a character beyond Latin-1 such as €); the key is not shown`,
       );
     }
     return value;

@@ -28,8 +28,9 @@ export interface OpenAIModelProviderOptions {
    * by then fails the call with `WEFT_OPENAI_TIMEOUT`, and one still awaited when the call's
    * signal fires, with `WEFT_OPENAI_ABORTED`; the function is not called when the signal has
    * already fired. A function that throws, or resolves to something other than a string or to a
-   * key with a line break, a NUL or a character beyond Latin-1 such as € (which no header can
-   * carry; the message does not show it), fails the call with `WEFT_OPENAI_API_KEY`; a function that resolves to an
+   * key with a control character other than a tab (a line break, a NUL, an escape) or a character
+   * beyond Latin-1 such as € (which no header can carry; the message does not show it), fails the
+   * call with `WEFT_OPENAI_API_KEY`, without a request; a function that resolves to an
    * empty string (an unset environment variable) sends no `Authorization` header, whereas an empty
    * string or such a key given directly is refused by the constructor. Leave it out for servers
    * that need no key (Ollama, LM Studio, a local vLLM). Default: none.
@@ -138,9 +139,16 @@ function isHttpUrl(value: string): boolean {
 }
 
 /**
+ * A control character (a line break, a tab, an escape...). An `id` or a `baseUrl` holding one would
+ * break the one-line messages that quote them, and the code at the end of their first line.
+ */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+/**
  * What is wrong with an absolute http(s) `baseUrl` that no request could use: a user name or
- * password (fetch refuses to send such a URL, and its error would quote the password) or a query
- * or fragment (the paths appended to the URL would land inside them).
+ * password (fetch refuses to send such a URL, and its error would quote the password), a control
+ * character (the URL parser drops it, but error messages would quote it) or a query or fragment
+ * (the paths appended to the URL would land inside them).
  *
  * @param value - The URL, trimmed, already known to be an absolute http(s) URL.
  * @returns The requirement it breaks, worded to follow `option "baseUrl"`, and how to show the
@@ -152,6 +160,13 @@ function baseUrlProblem(value: string): { requirement: string; shown: string } |
     return {
       requirement: 'must not hold a user name or password (give the key with option "apiKey")',
       shown: 'a URL with credentials, not shown',
+    };
+  }
+  if (CONTROL_CHARACTER.test(value)) {
+    return {
+      requirement:
+        'must not hold a control character such as a line break (the URL parser drops it silently)',
+      shown: JSON.stringify(value),
     };
   }
   if (value.includes('?') || value.includes('#')) {
@@ -176,9 +191,17 @@ function mayHoldCredentials(value: string): boolean {
   return /^[^?#]*@/.test(value);
 }
 
+/**
+ * Characters fetch refuses to send in a header value once `Headers` has accepted it: control
+ * characters other than a tab. `Headers` itself refuses a NUL, a line break inside the value and
+ * characters beyond Latin-1, and trims the whitespace around the value, line breaks included.
+ */
+const UNSENDABLE_HEADER_CHARACTER = /[^\t\x20-\x7e\x80-\xff]/;
+
 function isValidHeaders(value: Record<string, string>): boolean {
   try {
-    new Headers(value);
+    const headers = new Headers(value);
+    for (const [, text] of headers) if (UNSENDABLE_HEADER_CHARACTER.test(text)) return false;
     return true;
   } catch {
     return false;
@@ -188,25 +211,33 @@ function isValidHeaders(value: Record<string, string>): boolean {
 const isFunction = (value: unknown): boolean => typeof value === 'function';
 
 /**
- * Whether a key can be sent as `Authorization: Bearer <key>`. A line break or another control
- * character cannot, and fetch's own error for it quotes the whole header, key included, so the
+ * Whether a key can be sent as `Authorization: Bearer <key>`. A control character other than a
+ * tab (a line break, a NUL, an escape) or a character beyond Latin-1 cannot: `Headers` refuses
+ * some of them with an error that quotes the whole header, key included, and fetch refuses the
+ * others only when it sends the request, as a network failure that every retry repeats. So the
  * key is refused here, by an error that does not show it.
  *
  * @param key - The key, as given or as a key function resolved it.
- * @returns `true` when the header can be built.
+ * @returns `true` when the header can be built and sent.
  * @internal
  */
 export function isSendableKey(key: string): boolean {
+  const headers = new Headers();
   try {
-    new Headers().set('Authorization', `Bearer ${key}`);
-    return true;
+    headers.set('Authorization', `Bearer ${key}`);
   } catch {
     return false;
   }
+  return !UNSENDABLE_HEADER_CHARACTER.test(headers.get('Authorization') ?? '');
 }
 
 const optionsSchema = z.strictObject({
-  id: z.string().trim().min(1).optional(),
+  id: z
+    .string()
+    .trim()
+    .min(1)
+    .refine((value) => !CONTROL_CHARACTER.test(value))
+    .optional(),
   baseUrl: z
     .string()
     .trim()
@@ -232,17 +263,18 @@ type OptionName = keyof OpenAIModelProviderOptions;
 
 /** What each option must be, worded to follow `option "<name>"`. */
 const REQUIREMENTS: Record<OptionName, string> = {
-  id: 'must be a non-empty string',
+  id: 'must be a non-empty string without a control character such as a line break',
   baseUrl: 'must be an absolute http(s) URL',
   apiKey:
-    'must be a non-empty string or a function returning one, without a line break, a NUL or a character beyond Latin-1',
+    'must be a non-empty string or a function returning one, without a control character other than a tab (such as a line break or a NUL) or a character beyond Latin-1',
   model: 'must be a non-empty string (the model name the API knows)',
   timeoutMs: `must be a positive integer number of milliseconds, ${TIMER_LIMIT_RULE}`,
   maxRetries: 'must be a non-negative integer',
   retryBaseDelayMs: 'must be a non-negative number of milliseconds',
   totalTimeoutMs: `must be a positive integer number of milliseconds, ${TIMER_LIMIT_RULE}`,
   maxResponseBytes: 'must be a positive integer number of bytes',
-  headers: 'must be an object mapping valid header names to string values',
+  headers:
+    'must be an object mapping valid header names to string values, without a control character other than a tab (such as a line break or a NUL) or a character beyond Latin-1',
   fetch: 'must be a fetch function',
   defaultTemperature: 'must be a number from 0 to 2',
 };

@@ -4,7 +4,7 @@
  * slot and then for the provider's own deadline. Shown with a real runtime, a bulkhead of one
  * slot and a chat server that never answers.
  */
-import { Plugin, Runtime, type Executor, type ModelRequestConfig } from '@weft/core';
+import { Plugin, Runtime, WeftError, type Executor, type ModelRequestConfig } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { OpenAIModelProvider, OpenAIModelProviderError } from '../src/index.js';
@@ -99,5 +99,50 @@ describe('a model call that waits for a bulkhead slot', () => {
     // first, then as long again: longer than its own totalTimeoutMs, by about the first call.
     expect(second!.waitedMs).toBeGreaterThan(1.5 * TOTAL_TIMEOUT_MS);
     expect(second!.waitedMs - first!.waitedMs).toBeGreaterThan(0.5 * TOTAL_TIMEOUT_MS);
+  });
+
+  it('fails with WEFT_BULKHEAD_FULL, sending nothing, when no slot comes free within bulkhead.maxWaitMs [claim:oai-runtime-own-errors] [claim:oai-bulkhead-wait-first]', async () => {
+    server.enqueue(hang(), hang());
+    const plugin = new AskPlugin();
+    const planner = new ScriptedModelProvider({
+      id: 'planner',
+      fallback: (_messages: readonly unknown[], request: ModelRequestConfig) =>
+        request.purpose === 'review'
+          ? { type: 'continue' }
+          : { steps: [{ pluginId: 'ask', action: 'answer' }] },
+    });
+    const runtime = await Runtime.init({
+      models: [
+        planner,
+        new OpenAIModelProvider({
+          id: 'openai',
+          baseUrl: server.baseUrl,
+          model: 'm',
+          timeoutMs: 3 * TOTAL_TIMEOUT_MS,
+          totalTimeoutMs: 3 * TOTAL_TIMEOUT_MS,
+          maxRetries: 0,
+        }),
+      ],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [plugin],
+      options: {
+        pipelineReview: 'never',
+        bulkhead: { limits: { 'model:openai': 1 }, maxWaitMs: TOTAL_TIMEOUT_MS },
+      },
+    });
+    onTestFinished(() => runtime.stop());
+    await runtime.start();
+
+    await Promise.all(
+      ['first', 'second'].map((space) =>
+        runtime.dispatch({ pluginId: 'ask', triggerId: 'manual', space }),
+      ),
+    );
+
+    const errors = plugin.outcomes.map((outcome) => outcome.error);
+    // The call that waited gave up on the slot before the other's deadline, and sent nothing.
+    expect(WeftError.is(errors[0], 'WEFT_BULKHEAD_FULL')).toBe(true);
+    expect(OpenAIModelProviderError.is(errors[1], 'WEFT_OPENAI_TIMEOUT')).toBe(true);
+    expect(server.requests).toHaveLength(1);
   });
 });

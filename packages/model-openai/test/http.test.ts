@@ -153,6 +153,29 @@ describe('TSDoc of sendWithRetry', () => {
       ['WEFT_OPENAI_NETWORK', 2],
     ]);
   });
+  it('takes the code from the last attempt when attempts ended differently [claim:oai-readme-retried-status-row] [claim:oai-network] [claim:oai-timeout-row]', async () => {
+    const busy = () => Promise.resolve(new Response('busy', { status: 503 }));
+    const hang = () => new Promise<Response>(() => undefined);
+    const refuse = () => Promise.reject(new TypeError('fetch failed'));
+    const endings = [
+      [refuse, busy],
+      [busy, refuse],
+      [busy, hang],
+    ];
+    const codes = [];
+    for (const answers of endings) {
+      const queue = [...answers];
+      const fetch = (() => (queue.shift() ?? hang)()) as typeof globalThis.fetch;
+      const error = await failureOf(sendWithRetry(request, config(fetch, { maxRetries: 1 })));
+      codes.push([error.code, error.attempts, error.httpStatus]);
+    }
+    expect(codes).toEqual([
+      ['WEFT_OPENAI_HTTP_STATUS', 2, 503],
+      ['WEFT_OPENAI_NETWORK', 2, undefined],
+      ['WEFT_OPENAI_TIMEOUT', 2, undefined],
+    ]);
+  });
+
   it('ends a refused connection as WEFT_OPENAI_TIMEOUT, not WEFT_OPENAI_NETWORK, when the wait before a retry would pass totalTimeoutMs [claim:errors-openai-timeout-last-status] [claim:errors-openai-network-no-time]', async () => {
     // A port that was just free: nothing listens there, so the connection is refused.
     const closed = createServer();

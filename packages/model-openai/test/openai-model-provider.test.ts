@@ -161,6 +161,33 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
+    it('quotes error.message, else an error, message or detail string, else the body [claim:oai-messages]', async () => {
+      const bodies = [
+        { error: { message: 'from error.message' }, detail: 'not this' },
+        { error: 'from error' },
+        { message: 'from message' },
+        { detail: 'from detail' },
+        '<html>\n<body>Bad   gateway</body>\n</html>',
+      ];
+      const messages = [];
+      for (const body of bodies) {
+        server.enqueue(reply(400, body));
+        messages.push((await failure(generate(provider()))).message);
+      }
+      expect(messages).toEqual(
+        [
+          'from error.message',
+          'from error',
+          'from message',
+          'from detail',
+          '<html> <body>Bad gateway</body> </html>',
+        ].map(
+          (quoted) =>
+            `OpenAIModelProvider "openai": request failed with 400 Bad Request: ${quoted} [WEFT_OPENAI_HTTP_STATUS]`,
+        ),
+      );
+    });
+
     it("ends the first line with the code when the apiKey function's error runs onto a second line [claim:oai-messages]", async () => {
       const target = provider({
         apiKey: () => {
@@ -189,12 +216,19 @@ describe('OpenAIModelProvider', () => {
     });
 
     it('refuses a key no header can carry with its own error, never quoting the key [claim:mpo-no-secret-echo] [claim:mpo-error-fields] [claim:tsdoc-openai-api-key] [claim:errors-openai-api-key-unsendable] [claim:oai-apikey-throws]', async () => {
-      // fetch's own error for such a header quotes it whole, key included.
-      for (const key of ['sk-secret-2\nX', 'sk-secret-2\u0000', 'sk-secret-2\u20ac']) {
+      // fetch's own error for such a header quotes it whole, key included; an escape or another
+      // control character passes Headers but makes fetch fail as a network error on every retry.
+      for (const key of [
+        'sk-secret-2\nX',
+        'sk-secret-2\u0000',
+        'sk-secret-2\u20ac',
+        'sk-secret-2\u001bX',
+        'sk-secret-2\u007fX',
+      ]) {
         const error = await failure(generate(provider({ apiKey: async () => key })));
         expect(error.code).toBe('WEFT_OPENAI_API_KEY');
         expect(error.message).toBe(
-          'OpenAIModelProvider "openai": option "apiKey" gave a key that no HTTP header can carry (it holds a line break, a NUL or a character beyond Latin-1 such as €); the key is not shown [WEFT_OPENAI_API_KEY]',
+          'OpenAIModelProvider "openai": option "apiKey" gave a key that no HTTP header can carry (it holds a control character other than a tab, such as a line break or a NUL, or a character beyond Latin-1 such as €); the key is not shown [WEFT_OPENAI_API_KEY]',
         );
         expect(error.attempts).toBeUndefined();
       }
@@ -202,12 +236,20 @@ describe('OpenAIModelProvider', () => {
       // Given directly, the constructor refuses it, without quoting it either.
       const create = () => provider({ apiKey: 'sk-secret-2\nX' });
       expect(create).toThrow(
-        /option "apiKey" must be a non-empty string or a function returning one, without a line break, a NUL or a character beyond Latin-1, got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/,
+        /option "apiKey" must be a non-empty string or a function returning one, without a control character other than a tab \(such as a line break or a NUL\) or a character beyond Latin-1, got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/,
+      );
+      expect(() => provider({ apiKey: 'sk-secret-2\u0001X' })).toThrow(
+        /option "apiKey" .*got a string \[WEFT_OPENAI_INVALID_OPTIONS\]$/,
       );
       // A trailing line break (a key read from a file) is not inside the header: fetch trims it.
-      server.enqueue(completion('ok'));
+      // A tab inside is a character a header may carry.
+      server.enqueue(completion('ok'), completion('ok'));
       await generate(provider({ apiKey: () => 'sk-padded\n' }));
-      expect(server.requests[0]?.headers.authorization).toBe('Bearer sk-padded');
+      await generate(provider({ apiKey: () => 'sk-a\tb' }));
+      expect(server.requests.map((request) => request.headers.authorization)).toEqual([
+        'Bearer sk-padded',
+        'Bearer sk-a\tb',
+      ]);
     });
 
     it('asks for a JSON object when options.json is set [claim:go-json-mode] [claim:mpo-json-mode] [claim:oai-json]', async () => {
@@ -321,6 +363,25 @@ describe('OpenAIModelProvider', () => {
         const output = await runtime.models.call('text-generation', MESSAGES);
         expect({ count, output }).toEqual({ count, output: { text: 'Hi!' } });
       }
+    });
+
+    it("lets the runtime's own checks fail a call before the provider sends anything [claim:oai-runtime-own-errors]", async () => {
+      const runtime = await Runtime.init({
+        models: [provider()],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [],
+      });
+      const invalid: unknown = await runtime.models
+        .call('text-generation', MESSAGES, { options: { temperature: 5 } })
+        .catch((error: unknown) => error);
+      expect(WeftError.is(invalid, 'WEFT_VALIDATION_FAILED')).toBe(true);
+      const reason = new Error('the user left');
+      const aborted: unknown = await runtime.models
+        .call('text-generation', MESSAGES, { signal: AbortSignal.abort(reason) })
+        .catch((error: unknown) => error);
+      expect(aborted).toBe(reason);
+      expect(OpenAIModelProviderError.is(aborted)).toBe(false);
+      expect(server.requests).toHaveLength(0);
     });
 
     it('rejects a body that is not JSON [claim:oai-invalid-response]', async () => {
@@ -582,7 +643,7 @@ describe('OpenAIModelProvider', () => {
       ],
       [
         { apiKey: 42 },
-        'option "apiKey" must be a non-empty string or a function returning one, without a line break, a NUL or a character beyond Latin-1, got a number',
+        'option "apiKey" must be a non-empty string or a function returning one, without a control character other than a tab (such as a line break or a NUL) or a character beyond Latin-1, got a number',
       ],
       [
         { headers: { 'Bad Header': 'x' } },
@@ -617,6 +678,10 @@ describe('OpenAIModelProvider', () => {
       }
       expect((refused as Error).message).toMatch(/option "headers" .*got an object/);
       expect((refused as Error).message).not.toContain('sk-secret-1');
+      // So is one holding a control character that fetch, not Headers, refuses.
+      expect(
+        () => new OpenAIModelProvider({ ...valid, headers: { 'X-Api-Key': 'sk-secret-1\u001bX' } }),
+      ).toThrow(/option "headers" .*got an object \[WEFT_OPENAI_INVALID_OPTIONS\]$/);
     });
 
     it('rejects options that are not an object [claim:mpo-options-validated] [claim:oai-invalid-options]', () => {

@@ -75,6 +75,25 @@ describe('OpenAIModelProvider options', () => {
     ).toBe('https://api.example.com/v1');
   });
 
+  it('refuses a line break in id or baseUrl, which would split the messages that quote them [claim:oai-baseurl] [claim:oai-messages]', () => {
+    const messages = [{ id: 'ollama\nlocal' }, { baseUrl: `${server.baseUrl}\n/x` }].map((bad) => {
+      try {
+        new OpenAIModelProvider({ baseUrl: server.baseUrl, model: 'm', ...bad });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'accepted';
+    });
+    expect(messages).toEqual([
+      'OpenAIModelProvider: option "id" must be a non-empty string without a control character such as a line break, got "ollama\\nlocal" [WEFT_OPENAI_INVALID_OPTIONS]',
+      `OpenAIModelProvider: option "baseUrl" must not hold a control character such as a line break (the URL parser drops it silently), got ${JSON.stringify(`${server.baseUrl}\n/x`)} [WEFT_OPENAI_INVALID_OPTIONS]`,
+    ]);
+    // Around the value, a line break is trimmed like other whitespace.
+    expect(new OpenAIModelProvider({ baseUrl: `${server.baseUrl}\n`, model: 'm' }).baseUrl).toBe(
+      server.baseUrl,
+    );
+  });
+
   it('names an unknown option and lists the known ones [claim:oai-invalid-options] [claim:oai-no-echo] [claim:oai-errors]', () => {
     let thrown: unknown;
     try {
@@ -101,6 +120,8 @@ describe('OpenAIModelProvider options', () => {
       [{ baseUrl: 'localhost:11434' }, 'option "baseUrl"'],
       [{ baseUrl: 'http://user:pw@localhost:11434/v1' }, 'option "baseUrl"'],
       [{ baseUrl: 'http://localhost:11434/v1?x=1' }, 'option "baseUrl"'],
+      [{ baseUrl: 'http://localhost:11434/v\n1' }, 'option "baseUrl"'],
+      [{ id: 'ollama\nlocal' }, 'option "id"'],
       [{ model: ' ' }, 'option "model"'],
       [{ timeoutMs: 0 }, 'option "timeoutMs"'],
       [{ timeoutMs: 1.5 }, 'option "timeoutMs"'],
@@ -108,6 +129,8 @@ describe('OpenAIModelProvider options', () => {
       [{ maxRetries: -1 }, 'option "maxRetries"'],
       [{ apiKey: '' }, 'option "apiKey"'],
       [{ apiKey: 'sk-a\nb' }, 'option "apiKey"'],
+      [{ apiKey: 'sk-a\u0007b' }, 'option "apiKey"'],
+      [{ headers: { 'X-Trace': 'a\u0007b' } }, 'option "headers"'],
     ];
     for (const [bad, named] of refused) {
       let thrown: unknown;
