@@ -1246,12 +1246,12 @@ describe('WebSocketPlugin listening', () => {
 });
 
 describe('WebSocketPlugin defaults', () => {
-  it('takes any path that starts with "/", characters express would read as a pattern included [claim:httpchat-options-same]', () => {
+  it('takes a path holding characters express would read as a pattern, since no express route reads it [claim:httpchat-options-same]', () => {
     expect(new WebSocketPlugin({ path: '/ws/:room*' }).options.path).toBe('/ws/:room*');
     expect(() => new WebSocketPlugin({ path: 'ws' })).toThrow(/"path"/);
   });
 
-  it('refuses a path a URL would write otherwise, which no upgrade could reach, and serves one written as a URL writes it [claim:wsreadme-path] [claim:tsdoc-ws-options-path] [claim:wsreadme-bad-option]', async () => {
+  it('refuses a path a URL would write otherwise, which no upgrade could reach, and serves one written as a URL writes it [claim:wsreadme-path] [claim:tsdoc-ws-options-path] [claim:wsreadme-bad-option] [claim:httpchat-options-same]', async () => {
     // Each of these was taken before, and every upgrade, even to plugin.url, was answered 404.
     for (const path of [
       '/chat room',
