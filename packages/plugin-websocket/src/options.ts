@@ -21,7 +21,13 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
   port?: number;
   /** Interface to listen on. Default `127.0.0.1`; use `0.0.0.0` to accept remote clients. */
   host?: string;
-  /** The path clients connect to. Default `/ws`. */
+  /**
+   * The path clients connect to, written as a URL writes it: starting with `/` but not `//`,
+   * percent-encoded where a URL would encode (`%20` for a space, `%C3%A9` for `é`), and without
+   * `?`, `#`, a backslash, or a `.` or `..` segment. The upgrade's path is read as a URL reads it,
+   * so another path could never match. Default `/ws`.
+   * @claim tsdoc-ws-options-path
+   */
   path?: string;
   /**
    * Host names the upgrade's `Host` header may carry, as the runtime server's `allowedHosts`
@@ -177,6 +183,15 @@ export function resolveOptions(options: WebSocketPluginOptions): ResolvedOptions
   if (typeof resolved.path !== 'string' || !resolved.path.startsWith('/')) {
     throw invalid('path', 'a string starting with "/"', resolved.path);
   }
+  // The gate compares the path of each upgrade, as a URL reads it, with this one: a path a URL
+  // writes otherwise would answer every upgrade 404, even one to the plugin's own `url`.
+  if (requestPath(resolved.path) !== resolved.path) {
+    throw invalid(
+      'path',
+      'a path a URL keeps as it is (percent-encoded where a URL would encode, such as %20 for a space, and with no "?", "#", backslash, leading "//", or "." or ".." segment)',
+      resolved.path,
+    );
+  }
   if (typeof resolved.host !== 'string' || resolved.host === '') {
     throw invalid('host', 'a host name or address', resolved.host);
   }
@@ -246,6 +261,17 @@ export function resolveOptions(options: WebSocketPluginOptions): ResolvedOptions
     throw invalid('allowedHosts', "true, 'all' or a list of host names", hosts);
   }
   return resolved;
+}
+
+/**
+ * The path of a request's URL (its request target) as the upgrade gate compares it with the
+ * `path` option: percent-encoded where a URL encodes, dot segments resolved, without the query.
+ *
+ * @param url - The request target, such as `/ws?token=1`.
+ * @returns The path, such as `/ws`.
+ */
+export function requestPath(url: string): string {
+  return new URL(url, 'http://localhost').pathname;
 }
 
 /**

@@ -4,7 +4,7 @@ import { hostChecker } from '@weft/core/internal';
 import type { Runtime } from '@weft/core';
 import type { ChatAccess } from '@weft/plugin-chat';
 import type { WebSocketPluginErrorCode } from './errors.js';
-import { normaliseOrigin, type ResolvedOptions } from './options.js';
+import { normaliseOrigin, requestPath, type ResolvedOptions } from './options.js';
 
 /** Why an upgrade was refused: the HTTP answer. */
 export interface Refusal {
@@ -78,7 +78,7 @@ export function upgradeGate(
       ? true
       : new Set(options.allowedOrigins.map((origin) => normaliseOrigin(origin) as string));
   return async (request, requestId, openConnections) => {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const path = requestPath(request.url ?? '/');
     if (path !== options.path) {
       return refuse(404, 'WEFT_WS_UPGRADE_REQUIRED', `No websocket at ${clip(path)}`);
     }

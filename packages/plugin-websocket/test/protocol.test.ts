@@ -20,6 +20,18 @@ describe('parseClientFrame', () => {
     expect(parseClientFrame('[1]')).toMatchObject({ success: false, id: null });
   });
 
+  it('counts the id in characters (code points), not in UTF-16 units: 😀, two units, counts as one of the 64 [claim:wsreadme-id] [claim:tsdoc-ws-message-id]', () => {
+    const frame = { type: 'message', room: 'r1', user: 'ada', message: 'hi' };
+    const withId = (id: string) => parseClientFrame(JSON.stringify({ ...frame, id }));
+    expect('😀'.length).toBe(2);
+    expect(withId('😀'.repeat(64))).toMatchObject({ success: true });
+    expect(withId('😀'.repeat(65))).toMatchObject({
+      success: false,
+      id: null,
+      error: expect.stringContaining('"id" must be at most 64 characters'),
+    });
+  });
+
   it('refuses a frame that is not JSON, not a message frame, or has a field missing, not a string, empty, too long or not an id [claim:errors-ws-invalid-frame-fields]', () => {
     const frame = { type: 'message', id: '7', room: 'r1', user: 'ada', message: 'hi' };
     const refusal = (changes: Record<string, unknown>) =>

@@ -249,11 +249,11 @@ describe('WebSocketPlugin.closeConnectionsOf', () => {
 describe('WebSocketPlugin reauthenticateMs', () => {
   /** Tokens the test revokes while clients are connected, each mapped to a user or a failure. */
   function sessions(): {
-    tokens: Map<string, string | 'throw' | 'hang'>;
+    tokens: Map<string, string | 'throw' | 'hang' | 'none'>;
     seen: string[];
     authenticate: NonNullable<WebSocketPluginOptions['authenticate']>;
   } {
-    const tokens = new Map<string, string | 'throw' | 'hang'>([...TOKENS]);
+    const tokens = new Map<string, string | 'throw' | 'hang' | 'none'>([...TOKENS]);
     const seen: string[] = [];
     return {
       tokens,
@@ -264,6 +264,8 @@ describe('WebSocketPlugin reauthenticateMs', () => {
         const user = token === null ? undefined : tokens.get(token);
         if (user === 'throw') throw new Error('session store down');
         if (user === 'hang') return new Promise<boolean>(() => undefined);
+        // Admitted, but as no one.
+        if (user === 'none') return true;
         return user === undefined ? false : { user };
       },
     };
@@ -287,6 +289,7 @@ describe('WebSocketPlugin reauthenticateMs', () => {
     ['throws', 'throw'],
     ['hangs past authTimeoutMs', 'hang'],
     ['names another user', 'eve'],
+    ['names no user', 'none'],
   ])(
     'closes the connection with 4001 when the hook now %s [claim:wsdoc-reauthenticate] [claim:wsreadme-reauthenticate]',
     async (_what, now) => {

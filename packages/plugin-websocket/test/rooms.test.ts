@@ -155,6 +155,28 @@ describe('WebSocketPlugin: shared rooms', () => {
     ]);
   });
 
+  it('asks authorizeRoom for every frame with private history too, when it is given, and keeps the connection it refuses [claim:wsreadme-room-shared]', async () => {
+    const asked: string[] = [];
+    booted = await boot({
+      trustClientUser: false,
+      authenticate: byToken,
+      authorizeRoom: ({ user, room }) => {
+        asked.push(`${user}@${room}`);
+        return room === 'lobby';
+      },
+    });
+    expect(booted.plugin.options.roomHistory).toBe('private');
+    const eve = await open(`${booted.url}?token=t-eve`);
+    eve.send({ type: 'message', id: '1', room: 'room-x', user: 'eve', message: 'hello' });
+    expect(await eve.next()).toMatchObject({
+      type: 'error',
+      id: '1',
+      code: 'WEFT_WS_ROOM_FORBIDDEN',
+    });
+    expect(await say(eve, '2', 'lobby', 'eve', 'hi')).toMatchObject({ type: 'reply', id: '2' });
+    expect(asked).toEqual(['eve@room-x', 'eve@lobby']);
+  });
+
   it('refuses roomHistory shared without authorizeRoom with WEFT_WS_INVALID_OPTIONS [claim:wsdoc-shared] [claim:wsreadme-bad-option]', () => {
     expect(() => new WebSocketPlugin({ roomHistory: 'shared' })).toThrow(
       'option "authorizeRoom" must be a function',

@@ -1246,9 +1246,43 @@ describe('WebSocketPlugin listening', () => {
 });
 
 describe('WebSocketPlugin defaults', () => {
-  it('takes any path that starts with "/", characters express would read as a pattern included [claim:httpchat-options-same]', () => {
+  it('takes a path holding characters express would read as a pattern, since no express route reads it [claim:httpchat-options-same]', () => {
     expect(new WebSocketPlugin({ path: '/ws/:room*' }).options.path).toBe('/ws/:room*');
     expect(() => new WebSocketPlugin({ path: 'ws' })).toThrow(/"path"/);
+  });
+
+  it('refuses a path a URL would write otherwise, which no upgrade could reach, and serves one written as a URL writes it [claim:wsreadme-path] [claim:tsdoc-ws-options-path] [claim:wsreadme-bad-option] [claim:httpchat-options-same]', async () => {
+    // Each of these was taken before, and every upgrade, even to plugin.url, was answered 404.
+    for (const path of [
+      '/chat room',
+      '/wś',
+      '/ws?v=1',
+      '/ws#x',
+      '/a/../ws',
+      '/a/./ws',
+      '//ws',
+      '/a\\b',
+    ]) {
+      let thrown: unknown;
+      try {
+        new WebSocketPlugin({ trustClientUser: true, path });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(WeftError.is(thrown, 'WEFT_WS_INVALID_OPTIONS'), path).toBe(true);
+      expect((thrown as Error).message).toContain(
+        `option "path" must be a path a URL keeps as it is (percent-encoded where a URL would encode, such as %20 for a space,`,
+      );
+      expect((thrown as Error).message).toContain(`got ${JSON.stringify(path)}`);
+    }
+    booted = await boot({ path: '/chat%20w%C5%9B' });
+    // A client writes the path either way: its URL encodes it before the request.
+    for (const url of [booted.url, booted.url.replace('/chat%20w%C5%9B', '/chat wś')]) {
+      const client = await open(url);
+      client.send(message('1', 'Hello'));
+      expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
+      expect(await client.next()).toMatchObject({ type: 'reply', reply: 'echo: Hello' });
+    }
   });
 
   it('has the documented defaults [claim:httpchat-options-same] [claim:wsdoc-own-port] [claim:wsdoc-payload] [claim:wsdoc-handshake-timeout] [claim:wsdoc-idle] [claim:ws-doc-connections-per-user] [claim:wsdoc-same-options] [claim:wsdoc-per-user] [claim:prod-chat-caps] [claim:wsreadme-defaults] [claim:wsreadme-path] [claim:wsreadme-same-options] [claim:chat-readme-ws-options] [claim:wsreadme-connections-per-user] [claim:wsreadme-per-user-default] [claim:tsdoc-ws-options-defaults] [claim:prod-chat-same-options]', () => {
