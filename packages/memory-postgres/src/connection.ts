@@ -1,6 +1,11 @@
 import pg from 'pg';
 import { PostgresMemoryProviderError } from './errors.js';
-import { CLIENT_GRACE_MS, scrub, type ResolvedPostgresMemoryProviderOptions } from './options.js';
+import {
+  CLIENT_GRACE_MS,
+  describeServer,
+  scrub,
+  type ResolvedPostgresMemoryProviderOptions,
+} from './options.js';
 
 /** First and longest pause between attempts while the server cannot be reached. */
 const FIRST_RETRY_DELAY_MS = 50;
@@ -241,8 +246,7 @@ export class ConnectionRunner {
 
   /** Where the server is, for messages. */
   get where(): string {
-    const { host, port, database } = this.options.address;
-    return `${host}:${port} (database "${database}")`;
+    return describeServer(this.options.connectionString);
   }
 
   /** The error of an operation that found every connection of the pool busy for too long. */

@@ -286,6 +286,44 @@ describe('PostgresMemoryProvider under faults', () => {
     expect((failure as Error).message).toMatch(/password authentication failed/);
   });
 
+  it('names in its errors the host, port and database pg took from PGHOST, PGPORT and PGDATABASE where the connection string leaves them out [claim:pg-connect-failed] [claim:pg-readme-unavailable-host-port] [claim:cfg-pg-variables]', async () => {
+    const { connectionString, password } = withoutPasswordAndPort(db.url());
+    const refused = await freePort();
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
+    vi.stubEnv('PGPASSWORD', password);
+    vi.stubEnv('PGPORT', String(refused));
+    const memory = db.create({ connectionString });
+    const failure = await memory.init().catch((error: unknown) => error);
+    expect(WeftError.is(failure, 'WEFT_POSTGRES_CONNECT_FAILED')).toBe(true);
+    const database = new URL(connectionString).pathname.slice(1);
+    expect((failure as Error).message).toContain(
+      `cannot connect to PostgreSQL at 127.0.0.1:${refused} (database "${database}")`,
+    );
+    expect((failure as Error).message).toContain(`ECONNREFUSED 127.0.0.1:${refused}`);
+    // A string without host, port or database: pg takes all three from the variables.
+    const { port } = db.server();
+    vi.stubEnv('PGHOST', '127.0.0.1');
+    vi.stubEnv('PGPORT', String(port));
+    vi.stubEnv('PGDATABASE', database);
+    const opened = db.create({
+      connectionString: `postgres:///?user=${db.server().user}`,
+      pool: { reconnectTimeoutMs: 0 },
+    });
+    await opened.init();
+    await db.server().stop('fast');
+    try {
+      const down = await opened.query({}).catch((error: unknown) => error);
+      expect(WeftError.is(down, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
+      expect((down as Error).message).toContain(
+        `could not reach PostgreSQL at 127.0.0.1:${port} (database "${database}")`,
+      );
+    } finally {
+      await db.server().start();
+    }
+  }, 60_000);
+
   it('fails init on a wrong password without showing the password tried [claim:pg-password-never-shown] [claim:mpo-pg-password-hidden] [claim:pg-connect-failed] [claim:pg-readme-connect-failed] [claim:mpo-pg-connect-failed]', async () => {
     const { host, port, user } = db.server();
     const memory = new PostgresMemoryProvider({
