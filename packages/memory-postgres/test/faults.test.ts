@@ -473,20 +473,24 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   }, 60_000);
 
-  it('fails init with WEFT_POSTGRES_STATEMENT_TIMEOUT when the answer to its COMMIT is lost, saying the migration may or may not have been applied, which it was, and is not applied twice [claim:errors-postgres-statement-timeout-written] [claim:pg-readme-lost-answer] [claim:pg-readme-init-broken] [claim:pg-readme-init-recorded]', async () => {
+  it('fails init with WEFT_POSTGRES_STATEMENT_TIMEOUT a second after the statement timeout when the answer to its COMMIT is lost, saying the migration may or may not have been applied, which it was, and is not applied twice [claim:errors-postgres-statement-timeout-written] [claim:pg-readme-lost-answer] [claim:pg-client-deadline] [claim:pg-readme-init-broken] [claim:pg-readme-init-recorded]', async () => {
     const schema = db.newSchema();
     const { proxy, memory } = await behindHangableProxy(
-      { statementTimeoutMs: 300, reconnectTimeoutMs: 0 },
+      { statementTimeoutMs: 1000, reconnectTimeoutMs: 0 },
       schema,
     );
     try {
       // The server gets the COMMIT and commits; only its answer is lost on the way back.
       proxy.hangAnswersFrom('COMMIT');
+      const started = Date.now();
       const failure = await memory.init().catch((error: unknown) => error);
+      // Given up a second after the statement timeout, not again after a ROLLBACK queued behind.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1950);
+      expect(Date.now() - started).toBeLessThan(3500);
       expect(WeftError.is(failure, 'WEFT_POSTGRES_STATEMENT_TIMEOUT')).toBe(true);
       expect((failure as Error).message).toMatch(
         new RegExp(
-          `preparing schema "${schema}" got no answer .* within 1300 ms .* was given up, so any ` +
+          `preparing schema "${schema}" got no answer .* within 2000 ms .* was given up, so any ` +
             `migration it was applying may or may not have been applied`,
         ),
       );
