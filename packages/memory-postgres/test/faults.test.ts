@@ -679,6 +679,41 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   }, 60_000);
 
+  it('fails a call waiting for a free connection when shutdown() runs with WEFT_POSTGRES_NOT_OPEN, not as a busy pool [claim:pg-readme-shutdown-while-waiting]', async () => {
+    const memory = await db.open({
+      id: 'shut-while-busy',
+      pool: { max: 1, connectionTimeoutMs: 1000, reconnectTimeoutMs: 20_000 },
+    });
+    const locker = new pg.Client({ connectionString: db.url() });
+    await locker.connect();
+    let locked = true;
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE "${memory.schema}".weft_memories IN ACCESS EXCLUSIVE MODE`);
+      // The one connection waits on the lock; the query waits for it to come free.
+      const holding = memory
+        .store({ space: 'held', kind: 'note', content: 1, metadata: {} })
+        .catch((error: unknown) => error);
+      await lockWaiters('shut-while-busy', 1);
+      const querying = memory.query({}).catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const closing = memory.shutdown();
+      const failure = await querying;
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_NOT_OPEN')).toBe(true);
+      expect((failure as Error).message).toMatch(
+        /was shut down while query\(\) waited for a free connection; .*call init\(\) to open it again/,
+      );
+      await locker.query('ROLLBACK');
+      locked = false;
+      // The store in flight finishes before the pool closes.
+      expect(await holding).toMatchObject({ space: 'held' });
+      await closing;
+    } finally {
+      if (locked) await locker.query('ROLLBACK');
+      await locker.end();
+    }
+  }, 60_000);
+
   it('retries an update and a query whose connections broke while they ran, on new connections [claim:mpo-pg-timeouts]', async () => {
     const memory = await db.open({ id: 'broken-update', pool: { statementTimeoutMs: 20_000 } });
     const stored = await memory.store({ space: 'held', kind: 'note', content: 1, metadata: {} });
