@@ -280,7 +280,7 @@ export function describeServer(connectionString: string): string {
 export function resolveOptions(
   options: PostgresMemoryProviderOptions,
 ): ResolvedPostgresMemoryProviderOptions {
-  if (options === null || typeof options !== 'object') {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     invalid(
       'options must be an object such as ' +
         "{ connectionString: 'postgres://weft:secret@localhost:5432/weft' }",

@@ -70,6 +70,7 @@ describe('PostgresMemoryProvider options', () => {
 
   it.each([
     [null, /options must be an object/],
+    [[{ connectionString: URL }], /options must be an object/],
     [{}, /"connectionString" must be a non-empty string/],
     [{ connectionString: 'db.internal:5432' }, /must start with postgres:\/\//],
     [{ connectionString: 'not a url at all' }, /is not a URL/],
