@@ -1,6 +1,11 @@
 import pg from 'pg';
 import { PostgresMemoryProviderError } from './errors.js';
-import { CLIENT_GRACE_MS, scrub, type ResolvedPostgresMemoryProviderOptions } from './options.js';
+import {
+  CLIENT_GRACE_MS,
+  describeServer,
+  scrub,
+  type ResolvedPostgresMemoryProviderOptions,
+} from './options.js';
 
 /** First and longest pause between attempts while the server cannot be reached. */
 const FIRST_RETRY_DELAY_MS = 50;
@@ -147,17 +152,13 @@ export class ConnectionRunner {
     const deadline = Date.now() + reconnectTimeoutMs;
     let delay = FIRST_RETRY_DELAY_MS;
     for (let attempt = 1; ; attempt += 1) {
-      if (this.closed) {
-        throw new PostgresMemoryProviderError(
-          'WEFT_POSTGRES_NOT_OPEN',
-          `${this.label} was shut down while ${operation} waited for the server; finish ` +
-            `operations before calling shutdown(), or call init() to open it again`,
-        );
-      }
+      if (this.closed) throw this.shutDown(operation, 'the server');
       let client: pg.PoolClient;
       try {
         client = await this.pool.connect();
       } catch (error) {
+        // shutdown() ran while this call waited: the pool it waited on is closing.
+        if (this.closed) throw this.shutDown(operation, 'a free connection');
         if (!isConnectionError(error)) throw this.clean(error);
         // Every connection is held by another operation of this provider: the server answers,
         // so waiting again would only stretch connectionTimeoutMs into reconnectTimeoutMs.
@@ -241,8 +242,16 @@ export class ConnectionRunner {
 
   /** Where the server is, for messages. */
   get where(): string {
-    const { host, port, database } = this.options.address;
-    return `${host}:${port} (database "${database}")`;
+    return describeServer(this.options.connectionString);
+  }
+
+  /** The error of an operation that was waiting when shutdown() closed the pool. */
+  private shutDown(operation: string, waitedFor: 'the server' | 'a free connection'): Error {
+    return new PostgresMemoryProviderError(
+      'WEFT_POSTGRES_NOT_OPEN',
+      `${this.label} was shut down while ${operation} waited for ${waitedFor}; finish ` +
+        `operations before calling shutdown(), or call init() to open it again`,
+    );
   }
 
   /** The error of an operation that found every connection of the pool busy for too long. */

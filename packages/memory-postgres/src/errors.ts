@@ -81,11 +81,11 @@ export const POSTGRES_ERRORS = {
       summary: 'A method was called before `init()` or after `shutdown()`.',
       raisedBy: '`store`, `query`, `update`, `remove` and `clear` of `PostgresMemoryProvider`',
       raisers: [
-        'memory-postgres/src/connection.ts#ConnectionRunner.run',
+        'memory-postgres/src/connection.ts#ConnectionRunner.shutDown',
         'memory-postgres/src/provider.ts#PostgresMemoryProvider.opened',
       ],
       cause:
-        'a method was called before `init()` or after `shutdown()`, or `shutdown()` ran while an operation was waiting for the server. The runtime calls both for you; this happens when a provider is used outside a runtime, or after `stop()`.',
+        'a method was called before `init()` or after `shutdown()`, or `shutdown()` ran while an operation was waiting for the server or for a free connection. The runtime calls both for you; this happens when a provider is used outside a runtime, or after `stop()`.',
       fix: 'call `init()` first, and stop using the provider after `shutdown()`.',
     },
     /**

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { isCancelled, isConnectionError, isTimeoutError } from './connection.js';
+import { clientGaveUp, isCancelled, isConnectionError, isTimeoutError } from './connection.js';
 import { PostgresMemoryProviderError } from './errors.js';
 
 /** The tables of one schema, quoted and schema-qualified, ready to put into SQL text. */
@@ -107,7 +107,8 @@ export async function readSchemaVersion(client: pg.ClientBase, tables: Tables): 
  * schema whose recorded version is newer than this code knows is refused, and the transaction
  * is rolled back, so nothing is created or changed.
  *
- * @param client - A connection that is not in a transaction.
+ * @param client - A connection that is not in a transaction. After a timeout on the client or a
+ * broken connection, the caller must destroy it: the transaction is left to the server to end.
  * @param tables - The schema's tables.
  * @param label - Names the provider and server in error messages.
  * @returns The versions of the steps that were applied (empty when the schema was current).
@@ -193,7 +194,12 @@ export async function migrate(
     await client.query('COMMIT');
     return applied;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    // A connection that broke, or whose answer the client gave up on, is destroyed by the caller,
+    // and the server ends its transaction when it goes. A ROLLBACK sent on it would wait behind
+    // the lost answer for a read timeout of its own, doubling the wait.
+    if (!clientGaveUp(error) && !isConnectionError(error)) {
+      await client.query('ROLLBACK').catch(() => undefined);
+    }
     throw error;
   }
 }

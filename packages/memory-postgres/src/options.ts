@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { PostgresMemoryProviderError } from './errors.js';
 
 /** How the provider's connection pool connects, and how long each wait may last. */
@@ -84,7 +85,6 @@ export interface ResolvedPostgresMemoryProviderOptions {
   readonly schema: string;
   readonly id: string;
   readonly pool: Required<PostgresPoolOptions>;
-  readonly address: ServerAddress;
   /** The password as written in the URL and decoded, to scrub from any message. */
   readonly secrets: readonly string[];
 }
@@ -177,13 +177,11 @@ function resolvePool(pool: unknown): Required<PostgresPoolOptions> {
 }
 
 /**
- * Reads host, port and database from the connection string for messages, and the password to
- * keep out of them. Only URLs are accepted, so there is one syntax to check.
+ * Checks that the connection string is a URL this provider reads, and returns the password in
+ * every form a message may quote it, to scrub. Only URLs are accepted, so there is one syntax to
+ * check.
  */
-function parseConnectionString(connectionString: string): {
-  address: ServerAddress;
-  secrets: string[];
-} {
+function parseConnectionString(connectionString: string): { secrets: string[] } {
   let url: URL;
   try {
     url = new URL(connectionString);
@@ -199,27 +197,77 @@ function parseConnectionString(connectionString: string): {
       `option "connectionString" must start with postgres:// or postgresql://, got ${url.protocol}//`,
     );
   }
-  const hostParameter = url.searchParams.get('host');
-  const host = hostParameter ?? (url.hostname.replace(/^\[(.*)\]$/, '$1') || 'localhost');
-  const port = Number(url.searchParams.get('port') ?? (url.port || 5432));
-  let database = url.pathname.replace(/^\//, '');
-  try {
-    database = decodeURIComponent(database);
-  } catch {
-    // Left as written; pg reports a bad database name itself.
-  }
   const secrets = new Set<string>();
   if (url.password !== '') {
     secrets.add(url.password);
-    try {
-      secrets.add(decodeURIComponent(url.password));
-    } catch {
-      // A password that is not valid percent-encoding is scrubbed as written.
-    }
+    const decoded = percentDecoded(url.password);
+    if (decoded !== undefined) secrets.add(decoded);
   }
   const password = url.searchParams.get('password');
   if (password) secrets.add(password);
-  return { address: { host, port, database: database || url.username }, secrets: [...secrets] };
+  return { secrets: [...secrets] };
+}
+
+/** `text` percent-decoded, or `undefined` when it is not valid percent-encoding. */
+function percentDecoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where node-postgres connects, for messages: the host, port and database the connection string
+ * names (its `host` and `port` parameters first), and for what it leaves out, libpq's variables
+ * (`PGHOST`, `PGPORT`, `PGDATABASE`, and `PGUSER` for a database named after the user) and pg's
+ * defaults, read as pg reads them when it opens a connection. Never the password.
+ *
+ * @param connectionString - A connection string that {@link resolveOptions} accepted.
+ * @param env - The environment pg reads.
+ * @returns The address.
+ */
+export function serverAddress(
+  connectionString: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ServerAddress {
+  const url = new URL(connectionString);
+  const parameter = (name: string): string => url.searchParams.get(name) ?? '';
+  const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const host =
+    parameter('host') ||
+    (percentDecoded(hostname) ?? hostname) ||
+    env.PGHOST ||
+    pg.defaults.host ||
+    'localhost';
+  const port = Number.parseInt(
+    parameter('port') || url.port || env.PGPORT || String(pg.defaults.port ?? 5432),
+    10,
+  );
+  const user =
+    parameter('user') ||
+    (percentDecoded(url.username) ?? url.username) ||
+    env.PGUSER ||
+    (typeof pg.defaults.user === 'string' ? pg.defaults.user : '');
+  const path = url.pathname.replace(/^\//, '');
+  let database = path;
+  try {
+    database = decodeURI(path);
+  } catch {
+    // Left as written; pg reports a bad database name itself.
+  }
+  return { host, port, database: database || env.PGDATABASE || user };
+}
+
+/**
+ * Where node-postgres connects, as messages name it: `host:port (database "name")`.
+ *
+ * @param connectionString - A connection string that {@link resolveOptions} accepted.
+ * @returns The description, read from the environment as pg reads it at each connection.
+ */
+export function describeServer(connectionString: string): string {
+  const { host, port, database } = serverAddress(connectionString);
+  return `${host}:${port} (database "${database}")`;
 }
 
 /**
@@ -232,7 +280,7 @@ function parseConnectionString(connectionString: string): {
 export function resolveOptions(
   options: PostgresMemoryProviderOptions,
 ): ResolvedPostgresMemoryProviderOptions {
-  if (options === null || typeof options !== 'object') {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     invalid(
       'options must be an object such as ' +
         "{ connectionString: 'postgres://weft:secret@localhost:5432/weft' }",
@@ -256,8 +304,8 @@ export function resolveOptions(
   if (typeof id !== 'string' || id.trim() === '') {
     invalid('option "id" must be a non-empty string');
   }
-  const { address, secrets } = parseConnectionString(connectionString);
-  return { connectionString, schema, id, pool: resolvePool(pool), address, secrets };
+  const { secrets } = parseConnectionString(connectionString);
+  return { connectionString, schema, id, pool: resolvePool(pool), secrets };
 }
 
 /**

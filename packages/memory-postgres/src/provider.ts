@@ -24,6 +24,7 @@ import { PostgresMemoryProviderError } from './errors.js';
 import { migrate, tablesOf, type Tables } from './migrations.js';
 import {
   CLIENT_GRACE_MS,
+  describeServer,
   resolveOptions,
   scrub,
   type PostgresMemoryProviderOptions,
@@ -102,8 +103,7 @@ export class PostgresMemoryProvider extends MemoryProvider {
   }
 
   private get where(): string {
-    const { host, port, database } = this.options.address;
-    return `${host}:${port} (database "${database}")`;
+    return describeServer(this.options.connectionString);
   }
 
   /**

@@ -286,6 +286,44 @@ describe('PostgresMemoryProvider under faults', () => {
     expect((failure as Error).message).toMatch(/password authentication failed/);
   });
 
+  it('names in its errors the host, port and database pg took from PGHOST, PGPORT and PGDATABASE where the connection string leaves them out [claim:pg-connect-failed] [claim:pg-readme-unavailable-host-port] [claim:cfg-pg-variables]', async () => {
+    const { connectionString, password } = withoutPasswordAndPort(db.url());
+    const refused = await freePort();
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
+    vi.stubEnv('PGPASSWORD', password);
+    vi.stubEnv('PGPORT', String(refused));
+    const memory = db.create({ connectionString });
+    const failure = await memory.init().catch((error: unknown) => error);
+    expect(WeftError.is(failure, 'WEFT_POSTGRES_CONNECT_FAILED')).toBe(true);
+    const database = new URL(connectionString).pathname.slice(1);
+    expect((failure as Error).message).toContain(
+      `cannot connect to PostgreSQL at 127.0.0.1:${refused} (database "${database}")`,
+    );
+    expect((failure as Error).message).toContain(`ECONNREFUSED 127.0.0.1:${refused}`);
+    // A string without host, port or database: pg takes all three from the variables.
+    const { port } = db.server();
+    vi.stubEnv('PGHOST', '127.0.0.1');
+    vi.stubEnv('PGPORT', String(port));
+    vi.stubEnv('PGDATABASE', database);
+    const opened = db.create({
+      connectionString: `postgres:///?user=${db.server().user}`,
+      pool: { reconnectTimeoutMs: 0 },
+    });
+    await opened.init();
+    await db.server().stop('fast');
+    try {
+      const down = await opened.query({}).catch((error: unknown) => error);
+      expect(WeftError.is(down, 'WEFT_POSTGRES_UNAVAILABLE')).toBe(true);
+      expect((down as Error).message).toContain(
+        `could not reach PostgreSQL at 127.0.0.1:${port} (database "${database}")`,
+      );
+    } finally {
+      await db.server().start();
+    }
+  }, 60_000);
+
   it('fails init on a wrong password without showing the password tried [claim:pg-password-never-shown] [claim:mpo-pg-password-hidden] [claim:pg-connect-failed] [claim:pg-readme-connect-failed] [claim:mpo-pg-connect-failed]', async () => {
     const { host, port, user } = db.server();
     const memory = new PostgresMemoryProvider({
@@ -435,20 +473,24 @@ describe('PostgresMemoryProvider under faults', () => {
     }
   }, 60_000);
 
-  it('fails init with WEFT_POSTGRES_STATEMENT_TIMEOUT when the answer to its COMMIT is lost, saying the migration may or may not have been applied, which it was, and is not applied twice [claim:errors-postgres-statement-timeout-written] [claim:pg-readme-lost-answer] [claim:pg-readme-init-broken] [claim:pg-readme-init-recorded]', async () => {
+  it('fails init with WEFT_POSTGRES_STATEMENT_TIMEOUT a second after the statement timeout when the answer to its COMMIT is lost, saying the migration may or may not have been applied, which it was, and is not applied twice [claim:errors-postgres-statement-timeout-written] [claim:pg-readme-lost-answer] [claim:pg-client-deadline] [claim:pg-readme-init-broken] [claim:pg-readme-init-recorded]', async () => {
     const schema = db.newSchema();
     const { proxy, memory } = await behindHangableProxy(
-      { statementTimeoutMs: 300, reconnectTimeoutMs: 0 },
+      { statementTimeoutMs: 1000, reconnectTimeoutMs: 0 },
       schema,
     );
     try {
       // The server gets the COMMIT and commits; only its answer is lost on the way back.
       proxy.hangAnswersFrom('COMMIT');
+      const started = Date.now();
       const failure = await memory.init().catch((error: unknown) => error);
+      // Given up a second after the statement timeout, not again after a ROLLBACK queued behind.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1950);
+      expect(Date.now() - started).toBeLessThan(3500);
       expect(WeftError.is(failure, 'WEFT_POSTGRES_STATEMENT_TIMEOUT')).toBe(true);
       expect((failure as Error).message).toMatch(
         new RegExp(
-          `preparing schema "${schema}" got no answer .* within 1300 ms .* was given up, so any ` +
+          `preparing schema "${schema}" got no answer .* within 2000 ms .* was given up, so any ` +
             `migration it was applying may or may not have been applied`,
         ),
       );
@@ -634,6 +676,41 @@ describe('PostgresMemoryProvider under faults', () => {
       );
     } finally {
       await db.server().start();
+    }
+  }, 60_000);
+
+  it('fails a call waiting for a free connection when shutdown() runs with WEFT_POSTGRES_NOT_OPEN, not as a busy pool [claim:pg-readme-shutdown-while-waiting]', async () => {
+    const memory = await db.open({
+      id: 'shut-while-busy',
+      pool: { max: 1, connectionTimeoutMs: 1000, reconnectTimeoutMs: 20_000 },
+    });
+    const locker = new pg.Client({ connectionString: db.url() });
+    await locker.connect();
+    let locked = true;
+    try {
+      await locker.query('BEGIN');
+      await locker.query(`LOCK TABLE "${memory.schema}".weft_memories IN ACCESS EXCLUSIVE MODE`);
+      // The one connection waits on the lock; the query waits for it to come free.
+      const holding = memory
+        .store({ space: 'held', kind: 'note', content: 1, metadata: {} })
+        .catch((error: unknown) => error);
+      await lockWaiters('shut-while-busy', 1);
+      const querying = memory.query({}).catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const closing = memory.shutdown();
+      const failure = await querying;
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_NOT_OPEN')).toBe(true);
+      expect((failure as Error).message).toMatch(
+        /was shut down while query\(\) waited for a free connection; .*call init\(\) to open it again/,
+      );
+      await locker.query('ROLLBACK');
+      locked = false;
+      // The store in flight finishes before the pool closes.
+      expect(await holding).toMatchObject({ space: 'held' });
+      await closing;
+    } finally {
+      if (locked) await locker.query('ROLLBACK');
+      await locker.end();
     }
   }, 60_000);
 

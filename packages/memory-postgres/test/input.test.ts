@@ -54,6 +54,22 @@ describe('PostgresMemoryProvider: hostile input', () => {
     expect(await memory.query({})).toEqual([]);
   });
 
+  it('keeps content and metadata in the form JSON.stringify gives them: NaN and Infinity as null, a Date as its ISO string, an undefined key left out [claim:pg-json-form]', async () => {
+    const memory = await db.open();
+    const stored = await memory.store({
+      ...note,
+      content: { n: Number.NaN, i: Number.POSITIVE_INFINITY, d: new Date(0), u: undefined },
+      metadata: { m: Number.NaN, gone: undefined },
+    });
+    const [read] = await memory.query({});
+    for (const each of [stored, read]) {
+      expect(each?.content).toStrictEqual({ n: null, i: null, d: '1970-01-01T00:00:00.000Z' });
+      expect(each?.metadata).toStrictEqual({ m: null });
+    }
+    const updated = await memory.update(stored.id, { content: Number.NaN });
+    expect(updated.content).toBeNull();
+  });
+
   it('refuses memories and patches that break the memory contract with WEFT_MEMORY_INVALID, and takes a null taskId or metadata as none [claim:pg-memory-invalid]', async () => {
     const memory = await db.open();
     type StoreInput = Parameters<typeof memory.store>[0];

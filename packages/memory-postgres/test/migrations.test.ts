@@ -245,7 +245,7 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     }
   });
 
-  it('fails init with WEFT_POSTGRES_STATEMENT_TIMEOUT when another session holds the schema’s migration lock past the timeout [claim:errors-postgres-init-statement-timeout]', async () => {
+  it('fails init with WEFT_POSTGRES_STATEMENT_TIMEOUT when another session holds the schema’s migration lock past the timeout [claim:errors-postgres-init-statement-timeout] [claim:pg-migration-lock]', async () => {
     const schema = db.newSchema();
     const holder = new pg.Client({ connectionString: db.url(), connectionTimeoutMillis: 10_000 });
     await holder.connect();

@@ -2,7 +2,13 @@ import { WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { PostgresMemoryProvider, type PostgresMemoryProviderOptions } from '../src/index.js';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_ID, DEFAULT_POOL, DEFAULT_SCHEMA, resolveOptions } from '../src/options.js';
+import {
+  DEFAULT_ID,
+  DEFAULT_POOL,
+  DEFAULT_SCHEMA,
+  resolveOptions,
+  serverAddress,
+} from '../src/options.js';
 
 const URL = 'postgres://weft:hunter2@db.internal:6543/agents';
 
@@ -64,6 +70,7 @@ describe('PostgresMemoryProvider options', () => {
 
   it.each([
     [null, /options must be an object/],
+    [[{ connectionString: URL }], /options must be an object/],
     [{}, /"connectionString" must be a non-empty string/],
     [{ connectionString: 'db.internal:5432' }, /must start with postgres:\/\//],
     [{ connectionString: 'not a url at all' }, /is not a URL/],
@@ -153,5 +160,39 @@ describe('PostgresMemoryProvider options', () => {
   it('never repeats a connection string it cannot read, since it may hold a password [claim:pg-password-never-shown] [claim:mpo-pg-password-hidden]', () => {
     const error = rejection({ connectionString: 'weft:hunter2@db.internal/agents' });
     expect(error.message).not.toContain('hunter2');
+  });
+
+  it('names the server as pg finds it: the string first, then PGHOST, PGPORT, PGDATABASE and PGUSER, then localhost:5432 [claim:pg-connect-failed] [claim:pg-readme-unavailable-host-port]', () => {
+    const env = { PGHOST: 'env-host', PGPORT: '7777', PGDATABASE: 'env-db', PGUSER: 'env-user' };
+    expect(serverAddress(URL, env)).toEqual({
+      host: 'db.internal',
+      port: 6543,
+      database: 'agents',
+    });
+    expect(serverAddress('postgres://weft@db.internal/agents', env)).toEqual({
+      host: 'db.internal',
+      port: 7777,
+      database: 'agents',
+    });
+    expect(serverAddress('postgres:///', env)).toEqual({
+      host: 'env-host',
+      port: 7777,
+      database: 'env-db',
+    });
+    expect(serverAddress('postgres://ada@h/?host=%2Ftmp%2Fsock&port=6000', env)).toEqual({
+      host: '/tmp/sock',
+      port: 6000,
+      database: 'env-db',
+    });
+    expect(serverAddress('postgres://ada@[::1]/', { PGUSER: 'env-user' })).toEqual({
+      host: '::1',
+      port: 5432,
+      database: 'ada',
+    });
+    expect(serverAddress('postgres:///', { PGUSER: 'env-user' })).toEqual({
+      host: 'localhost',
+      port: 5432,
+      database: 'env-user',
+    });
   });
 });
