@@ -223,6 +223,7 @@ const config = {
 
   plugins: [
     './src/plugins/lean-client/index.ts',
+    './src/plugins/browser-only-modules/index.ts',
     './src/plugins/lean-css/index.ts',
     './src/plugins/prism-token-css/index.ts',
     './src/plugins/type-hovers-report/index.ts',

@@ -22,7 +22,7 @@ const { escapeHtml, highlightedMarkup } =
 
 const options = { language: 'tsx', theme: codeTheme, lineClassNames: {}, showLineNumbers: false };
 
-describe('highlighted code markup', () => {
+describe('highlighted code markup [claim:cg-code-markup-string]', () => {
   it('gives each line a token-line ending in a line break, and each token its types as classes', () => {
     const html = highlightedMarkup({ ...options, code: 'const a = 1;\nlet b;' });
     expect(html).toBe(

@@ -201,8 +201,12 @@ const UNSENDABLE_HEADER_CHARACTER = /[^\t\x20-\x7e\x80-\xff]/;
 function isValidHeaders(value: Record<string, string>): boolean {
   try {
     const headers = new Headers(value);
-    for (const [, text] of headers) if (UNSENDABLE_HEADER_CHARACTER.test(text)) return false;
-    return true;
+    let sendable = true;
+    // forEach rather than iteration: the site's DOM library types Headers without an iterator.
+    headers.forEach((text) => {
+      if (UNSENDABLE_HEADER_CHARACTER.test(text)) sendable = false;
+    });
+    return sendable;
   } catch {
     return false;
   }
