@@ -9,11 +9,12 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
-  ListToolsResultSchema,
   McpError,
+  ToolSchema,
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { boundedFetch, type FetchBounds, type StreamCut } from './bounded-fetch.js';
 import { McpPluginError } from './errors.js';
 import { boundedOutputChecker } from './output-schema.js';
@@ -116,6 +117,38 @@ export const MAX_TOOL_PAGES = 100;
 
 /** How many names of tools outside the allow-list are kept, to say what a server has. */
 const OTHER_NAMES_KEPT = 50;
+
+/**
+ * A page of the tool listing, checked only as far as the plugin reads it. The SDK's own schema
+ * (`ListToolsResultSchema`) checks every tool of the page, so one tool outside the allow-list
+ * that MCP's rules refuse (an input schema whose `type` is not `object`, a property given as
+ * `true`) would fail the whole listing, and `connect` with it, though that tool is never offered.
+ * The allowed tools are checked with the SDK's `ToolSchema` one by one.
+ */
+const ToolPageSchema = z.looseObject({
+  tools: z.array(z.unknown()),
+  nextCursor: z.string().optional(),
+});
+
+/** The name of a listed tool, when it has one. */
+function nameOf(entry: unknown): string | undefined {
+  const name = (entry as { name?: unknown } | null)?.name;
+  return typeof entry === 'object' && typeof name === 'string' ? name : undefined;
+}
+
+/**
+ * An allow-listed tool as the server listed it, checked against MCP's rules for a tool.
+ *
+ * @throws Error naming the tool and the first rule it breaks.
+ */
+function allowedTool(entry: unknown, name: string): Tool {
+  const parsed = ToolSchema.safeParse(entry);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new Error(
+    `the server listed its tool "${bounded(name, 100)}" in a form MCP does not allow (${issue?.path.join('.') || 'the tool'}: ${issue?.message ?? 'not valid'})`,
+  );
+}
 
 /** What {@link McpConnection.open} found on the server. */
 export interface ListedTools {
@@ -565,20 +598,23 @@ export class McpConnection {
         more = true;
         break;
       }
-      // A plain request, not the client's listTools: that one compiles the outputSchema of every
-      // tool on the page, so a tool outside the allow-list whose schema cannot be compiled (a
-      // `$ref` to nowhere) would fail the connection, and a long page would cost time besides.
-      // The allowed tools' schemas are handed to the client once found (rememberTools).
+      // A plain request, not the client's listTools: that one checks every tool of the page and
+      // compiles its outputSchema, so a tool outside the allow-list that breaks MCP's rules, or
+      // whose schema cannot be compiled (a `$ref` to nowhere), would fail the connection, and a
+      // long page would cost time besides. The allowed tools are checked one by one, and their
+      // schemas handed to the client once found (rememberTools).
       const page = await client.request(
         { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-        ListToolsResultSchema,
+        ToolPageSchema,
         { signal: deadline, timeout: this.settings.options.connectTimeoutMs },
       );
-      for (const tool of page.tools) {
-        if (wanted.has(tool.name) && !tools.some((kept) => kept.name === tool.name)) {
-          tools.push(tool);
+      for (const entry of page.tools) {
+        const name = nameOf(entry);
+        if (name === undefined) continue;
+        if (wanted.has(name) && !tools.some((kept) => kept.name === name)) {
+          tools.push(allowedTool(entry, name));
         } else if (others.length < OTHER_NAMES_KEPT) {
-          others.push(bounded(tool.name, 100));
+          others.push(bounded(name, 100));
         } else {
           more = true;
         }
