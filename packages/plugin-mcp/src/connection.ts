@@ -287,6 +287,8 @@ export class McpConnection {
   private tools: readonly Tool[] = [];
   /** Settles when a reconnection succeeds; replaced at each outage. */
   private reconnecting: Promise<Live> | undefined;
+  /** The first connection while {@link McpConnection.open} makes it. */
+  private opening: Promise<ListedTools> | undefined;
   private readonly closing = new AbortController();
   /** When the current connection opened, and the wait before it (0 for the first one). */
   private opened = { at: 0, afterWaitMs: 0 };
@@ -305,7 +307,12 @@ export class McpConnection {
    * @claim tsdoc-mcp-connection-one-deadline
    * @claim tsdoc-mcp-connection-open-throws
    */
-  async open(): Promise<ListedTools> {
+  open(): Promise<ListedTools> {
+    this.opening = this.openOnce();
+    return this.opening;
+  }
+
+  private async openOnce(): Promise<ListedTools> {
     // One deadline for the handshake and every page of the listing, as the option promises.
     const deadline = this.connectDeadline();
     let opened: Live | undefined;
@@ -315,6 +322,8 @@ export class McpConnection {
         this.listTools(opened.client, deadline.signal),
         deadline.signal,
       );
+      // Closed meanwhile: close() did not see this connection, so it is ended below.
+      if (this.closing.signal.aborted) throw new Error('the connection was closed');
       this.tools = tools.tools;
       rememberTools(opened.client, this.tools);
       this.live = opened;
@@ -326,7 +335,8 @@ export class McpConnection {
         opened.client.onclose = undefined;
         await opened.client.close().catch(() => undefined);
       }
-      await this.close();
+      // No reconnection after a failed start. Not close(), which waits for this very open.
+      this.closing.abort();
       throw new McpPluginError(
         'WEFT_MCP_CONNECT_FAILED',
         `McpPlugin: server "${this.server.name}" could not be started and asked for its tools within ${this.settings.options.connectTimeoutMs} ms: ${messageOf(error)}`,
@@ -460,7 +470,14 @@ export class McpConnection {
     this.closing.abort();
     const live = this.live;
     this.live = undefined;
-    await live?.client.close().catch(() => undefined);
+    // A connection still being made when the closing came ends its server itself, once its
+    // deadline (which the closing aborts) has stopped it: wait for that too, so that no server
+    // process outlives close().
+    await Promise.all([
+      live?.client.close().catch(() => undefined),
+      this.opening?.catch(() => undefined),
+      this.reconnecting?.catch(() => undefined),
+    ]);
   }
 
   private waitForReconnection(): Promise<Live> {
@@ -481,6 +498,12 @@ export class McpConnection {
       try {
         const deadline = this.connectDeadline();
         const live = await this.connect(deadline.signal).finally(() => deadline.clear());
+        if (this.closing.signal.aborted) {
+          // Closed between the handshake and now: close() did not see this connection.
+          live.client.onclose = undefined;
+          await live.client.close().catch(() => undefined);
+          throw new Error('closed');
+        }
         this.live = live;
         this.opened = { at: Date.now(), afterWaitMs: delay };
         this.reconnecting = undefined;
@@ -489,6 +512,7 @@ export class McpConnection {
           .info({ server: this.server.name, attempt }, 'MCP server reconnected');
         return live;
       } catch (error) {
+        if (this.closing.signal.aborted) throw new Error('closed');
         this.settings.logger().warn(
           {
             server: this.server.name,
