@@ -137,17 +137,26 @@ function nameOf(entry: unknown): string | undefined {
 }
 
 /**
- * An allow-listed tool as the server listed it, checked against MCP's rules for a tool.
+ * An allow-listed tool as the server listed it, checked against MCP's rules for a tool, and
+ * callable the way the plugin calls: the SDK's client refuses a plain call of a tool that needs
+ * task-based execution, so every step of it would fail.
  *
- * @throws Error naming the tool and the first rule it breaks.
+ * @throws Error naming the tool and what is wrong with it.
  */
 function allowedTool(entry: unknown, name: string): Tool {
   const parsed = ToolSchema.safeParse(entry);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new Error(
-    `the server listed its tool "${bounded(name, 100)}" in a form MCP does not allow (${issue?.path.join('.') || 'the tool'}: ${issue?.message ?? 'not valid'})`,
-  );
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(
+      `the server listed its tool "${bounded(name, 100)}" in a form MCP does not allow (${issue?.path.join('.') || 'the tool'}: ${issue?.message ?? 'not valid'})`,
+    );
+  }
+  if (parsed.data.execution?.taskSupport === 'required') {
+    throw new Error(
+      `the server's tool "${bounded(name, 100)}" needs task-based execution (execution.taskSupport: 'required'), which the plugin does not support; leave it out of the allow-list`,
+    );
+  }
+  return parsed.data;
 }
 
 /** What {@link McpConnection.open} found on the server. */
