@@ -9,11 +9,12 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ErrorCode,
-  ListToolsResultSchema,
   McpError,
+  ToolSchema,
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { boundedFetch, type FetchBounds, type StreamCut } from './bounded-fetch.js';
 import { McpPluginError } from './errors.js';
 import { boundedOutputChecker } from './output-schema.js';
@@ -116,6 +117,47 @@ export const MAX_TOOL_PAGES = 100;
 
 /** How many names of tools outside the allow-list are kept, to say what a server has. */
 const OTHER_NAMES_KEPT = 50;
+
+/**
+ * A page of the tool listing, checked only as far as the plugin reads it. The SDK's own schema
+ * (`ListToolsResultSchema`) checks every tool of the page, so one tool outside the allow-list
+ * that MCP's rules refuse (an input schema whose `type` is not `object`, a property given as
+ * `true`) would fail the whole listing, and `connect` with it, though that tool is never offered.
+ * The allowed tools are checked with the SDK's `ToolSchema` one by one.
+ */
+const ToolPageSchema = z.looseObject({
+  tools: z.array(z.unknown()),
+  nextCursor: z.string().optional(),
+});
+
+/** The name of a listed tool, when it has one. */
+function nameOf(entry: unknown): string | undefined {
+  const name = (entry as { name?: unknown } | null)?.name;
+  return typeof entry === 'object' && typeof name === 'string' ? name : undefined;
+}
+
+/**
+ * An allow-listed tool as the server listed it, checked against MCP's rules for a tool, and
+ * callable the way the plugin calls: the SDK's client refuses a plain call of a tool that needs
+ * task-based execution, so every step of it would fail.
+ *
+ * @throws Error naming the tool and what is wrong with it.
+ */
+function allowedTool(entry: unknown, name: string): Tool {
+  const parsed = ToolSchema.safeParse(entry);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(
+      `the server listed its tool "${bounded(name, 100)}" in a form MCP does not allow (${issue?.path.join('.') || 'the tool'}: ${issue?.message ?? 'not valid'})`,
+    );
+  }
+  if (parsed.data.execution?.taskSupport === 'required') {
+    throw new Error(
+      `the server's tool "${bounded(name, 100)}" needs task-based execution (execution.taskSupport: 'required'), which the plugin does not support; leave it out of the allow-list`,
+    );
+  }
+  return parsed.data;
+}
 
 /** What {@link McpConnection.open} found on the server. */
 export interface ListedTools {
@@ -254,6 +296,8 @@ export class McpConnection {
   private tools: readonly Tool[] = [];
   /** Settles when a reconnection succeeds; replaced at each outage. */
   private reconnecting: Promise<Live> | undefined;
+  /** The first connection while {@link McpConnection.open} makes it. */
+  private opening: Promise<ListedTools> | undefined;
   private readonly closing = new AbortController();
   /** When the current connection opened, and the wait before it (0 for the first one). */
   private opened = { at: 0, afterWaitMs: 0 };
@@ -272,7 +316,12 @@ export class McpConnection {
    * @claim tsdoc-mcp-connection-one-deadline
    * @claim tsdoc-mcp-connection-open-throws
    */
-  async open(): Promise<ListedTools> {
+  open(): Promise<ListedTools> {
+    this.opening = this.openOnce();
+    return this.opening;
+  }
+
+  private async openOnce(): Promise<ListedTools> {
     // One deadline for the handshake and every page of the listing, as the option promises.
     const deadline = this.connectDeadline();
     let opened: Live | undefined;
@@ -282,6 +331,8 @@ export class McpConnection {
         this.listTools(opened.client, deadline.signal),
         deadline.signal,
       );
+      // Closed meanwhile: close() did not see this connection, so it is ended below.
+      if (this.closing.signal.aborted) throw new Error('the connection was closed');
       this.tools = tools.tools;
       rememberTools(opened.client, this.tools);
       this.live = opened;
@@ -293,7 +344,8 @@ export class McpConnection {
         opened.client.onclose = undefined;
         await opened.client.close().catch(() => undefined);
       }
-      await this.close();
+      // No reconnection after a failed start. Not close(), which waits for this very open.
+      this.closing.abort();
       throw new McpPluginError(
         'WEFT_MCP_CONNECT_FAILED',
         `McpPlugin: server "${this.server.name}" could not be started and asked for its tools within ${this.settings.options.connectTimeoutMs} ms: ${messageOf(error)}`,
@@ -427,7 +479,14 @@ export class McpConnection {
     this.closing.abort();
     const live = this.live;
     this.live = undefined;
-    await live?.client.close().catch(() => undefined);
+    // A connection still being made when the closing came ends its server itself, once its
+    // deadline (which the closing aborts) has stopped it: wait for that too, so that no server
+    // process outlives close().
+    await Promise.all([
+      live?.client.close().catch(() => undefined),
+      this.opening?.catch(() => undefined),
+      this.reconnecting?.catch(() => undefined),
+    ]);
   }
 
   private waitForReconnection(): Promise<Live> {
@@ -448,6 +507,12 @@ export class McpConnection {
       try {
         const deadline = this.connectDeadline();
         const live = await this.connect(deadline.signal).finally(() => deadline.clear());
+        if (this.closing.signal.aborted) {
+          // Closed between the handshake and now: close() did not see this connection.
+          live.client.onclose = undefined;
+          await live.client.close().catch(() => undefined);
+          throw new Error('closed');
+        }
         this.live = live;
         this.opened = { at: Date.now(), afterWaitMs: delay };
         this.reconnecting = undefined;
@@ -456,6 +521,7 @@ export class McpConnection {
           .info({ server: this.server.name, attempt }, 'MCP server reconnected');
         return live;
       } catch (error) {
+        if (this.closing.signal.aborted) throw new Error('closed');
         this.settings.logger().warn(
           {
             server: this.server.name,
@@ -565,20 +631,23 @@ export class McpConnection {
         more = true;
         break;
       }
-      // A plain request, not the client's listTools: that one compiles the outputSchema of every
-      // tool on the page, so a tool outside the allow-list whose schema cannot be compiled (a
-      // `$ref` to nowhere) would fail the connection, and a long page would cost time besides.
-      // The allowed tools' schemas are handed to the client once found (rememberTools).
+      // A plain request, not the client's listTools: that one checks every tool of the page and
+      // compiles its outputSchema, so a tool outside the allow-list that breaks MCP's rules, or
+      // whose schema cannot be compiled (a `$ref` to nowhere), would fail the connection, and a
+      // long page would cost time besides. The allowed tools are checked one by one, and their
+      // schemas handed to the client once found (rememberTools).
       const page = await client.request(
         { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-        ListToolsResultSchema,
+        ToolPageSchema,
         { signal: deadline, timeout: this.settings.options.connectTimeoutMs },
       );
-      for (const tool of page.tools) {
-        if (wanted.has(tool.name) && !tools.some((kept) => kept.name === tool.name)) {
-          tools.push(tool);
+      for (const entry of page.tools) {
+        const name = nameOf(entry);
+        if (name === undefined) continue;
+        if (wanted.has(name) && !tools.some((kept) => kept.name === name)) {
+          tools.push(allowedTool(entry, name));
         } else if (others.length < OTHER_NAMES_KEPT) {
-          others.push(bounded(tool.name, 100));
+          others.push(bounded(name, 100));
         } else {
           more = true;
         }

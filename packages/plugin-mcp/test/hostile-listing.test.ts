@@ -260,3 +260,89 @@ describe('McpPlugin against tools outside the allow-list whose schemas cannot be
     expect(JSON.stringify(task.chain[1]?.data)).toContain('still answering');
   });
 });
+
+describe('McpPlugin against tools outside the allow-list that break MCP rules for a tool', () => {
+  /** Serves `echo` and `neighbours` in one listing page. */
+  async function serveWith(neighbours: readonly unknown[]): Promise<FixtureHttpServer> {
+    return serveOverHttp(0, () => {
+      const mcp = new LowLevelServer(
+        { name: 'bad-neighbours', version: '1.0.0' },
+        { capabilities: { tools: {} } },
+      );
+      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
+        tools: [
+          ...(neighbours as never[]),
+          { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' as const } },
+        ],
+      }));
+      mcp.setRequestHandler(CallToolRequestSchema, () => ({
+        content: [{ type: 'text', text: 'still answering' }],
+      }));
+      return mcp;
+    });
+  }
+
+  it('connects and calls the allowed tool when others of the listing have an input schema the SDK refuses, or no name [claim:mcp-readme-unlisted-schemas]', async () => {
+    server = await serveWith([
+      { name: 'typed', inputSchema: { type: 'string' } },
+      { name: 'boolean-property', inputSchema: { type: 'object', properties: { a: true } } },
+      { inputSchema: { type: 'object' } },
+    ]);
+    agent = await startAgent(
+      await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['echo'] }] }),
+      [{ steps: [{ pluginId: 'mcp', action: 'web.echo' }] }],
+    );
+    const task = await agent.run('echo');
+    expect(task.chain[1]?.error).toBeUndefined();
+    expect(JSON.stringify(task.chain[1]?.data)).toContain('still answering');
+  });
+
+  it('stops connect naming an allowed tool that breaks those rules [claim:mcp-readme-unlisted-schemas] [claim:errors-mcp-connect-failed-reason]', async () => {
+    server = await serveWith([{ name: 'typed', inputSchema: { type: 'string' } }]);
+    const error = await McpPlugin.connect({
+      servers: [{ name: 'web', url: server.url, tools: ['echo', 'typed'] }],
+    }).catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_MCP_CONNECT_FAILED')).toBe(true);
+    expect((error as Error).message).toContain(
+      'the server listed its tool "typed" in a form MCP does not allow (inputSchema.type:',
+    );
+  });
+});
+
+describe('McpPlugin against an allowed tool that needs task-based execution', () => {
+  it("stops connect naming the tool, which the SDK's client would refuse to call [claim:mcp-readme-task-required] [claim:errors-mcp-connect-failed-reason]", async () => {
+    server = await serveOverHttp(0, () => {
+      const mcp = new LowLevelServer(
+        { name: 'tasks-only', version: '1.0.0' },
+        { capabilities: { tools: {} } },
+      );
+      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
+        tools: [
+          { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' as const } },
+          {
+            name: 'report',
+            description: 'Runs as a task only.',
+            inputSchema: { type: 'object' as const },
+            execution: { taskSupport: 'required' as const },
+          },
+        ],
+      }));
+      mcp.setRequestHandler(CallToolRequestSchema, () => ({
+        content: [{ type: 'text', text: 'still answering' }],
+      }));
+      return mcp;
+    });
+    const error = await McpPlugin.connect({
+      servers: [{ name: 'web', url: server.url, tools: ['echo', 'report'] }],
+    }).catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_MCP_CONNECT_FAILED')).toBe(true);
+    expect((error as Error).message).toContain(
+      "the server's tool \"report\" needs task-based execution (execution.taskSupport: 'required'), which the plugin does not support",
+    );
+    // Outside the allow-list, such a tool is no obstacle.
+    const plugin = await McpPlugin.connect({
+      servers: [{ name: 'web', url: server.url, tools: ['echo'] }],
+    });
+    await plugin.close();
+  });
+});

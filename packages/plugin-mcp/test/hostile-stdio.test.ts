@@ -46,6 +46,23 @@ async function connect(server: McpStdioServerOptions): Promise<McpPlugin> {
   return plugin;
 }
 
+/** A `node -e` script that never speaks MCP, ignores SIGTERM and writes its pid to `pidFile`. */
+function stubborn(pidFile: string): string {
+  return `process.on("SIGTERM", () => {}); require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`;
+}
+
+/** The process id `file` holds once it is written, within 10 s. */
+async function pidIn(file: string): Promise<number> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const pid = Number(await readFile(file, 'utf8').catch(() => ''));
+    // Never 0 or less: process.kill would signal a whole group, this test's own included.
+    if (Number.isInteger(pid) && pid > 0) return pid;
+    if (Date.now() > deadline) throw new Error(`no process id in ${file} after 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 const plan = (...tools: string[]) => ({
   steps: tools.map((tool) => ({ pluginId: 'mcp', action: `hostile.${tool}` })),
 });
@@ -282,6 +299,66 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
     } finally {
       // A failing run must not leave the process behind.
       if (isRunning(stray)) process.kill(stray, 'SIGKILL');
+    }
+  });
+
+  it('close() during a reconnection returns once the server being started is gone, though it ignores SIGTERM [claim:mcp-process-group] [claim:mcp-close]', async () => {
+    const firstPid = await tempFile('first-pid');
+    const secondPid = await tempFile('second-pid');
+    const marker = await tempFile('started');
+    // The first start is the hostile server; the next one never speaks MCP and ignores SIGTERM.
+    const server: McpStdioServerOptions = {
+      name: 'hostile',
+      command: 'sh',
+      args: [
+        '-c',
+        `if [ -e "${marker}" ]; then exec "${process.execPath}" -e '${stubborn(secondPid)}'; ` +
+          `else : > "${marker}"; exec "${process.execPath}" "${HOSTILE}"; fi`,
+      ],
+      env: { WEFT_FIXTURE_PID_FILE: firstPid },
+      tools: ['pid'],
+    };
+    plugin = await McpPlugin.connect({
+      servers: [server],
+      reconnectDelayMs: 50,
+      connectTimeoutMs: 30_000,
+    });
+    process.kill(await pidIn(firstPid), 'SIGKILL');
+    const pid = await pidIn(secondPid);
+    expect(isRunning(pid)).toBe(true);
+    const started = Date.now();
+    try {
+      await plugin.close();
+      // SIGTERM was ignored: close() waited for SIGKILL, a second later.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+      expect(isRunning(pid)).toBe(false);
+    } finally {
+      if (isRunning(pid)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('connect() that fails on one server returns once the others it started are gone [claim:mcp-process-group] [claim:mcp-close]', async () => {
+    const pidFile = await tempFile('pid');
+    // Exits, failing the start, once the silent server has written its pid.
+    const quitter = `const fs = require("fs"); setInterval(() => { if (fs.existsSync(${JSON.stringify(pidFile)})) process.exit(1); }, 20);`;
+    const error = await McpPlugin.connect({
+      servers: [
+        {
+          name: 'silent',
+          command: process.execPath,
+          args: ['-e', stubborn(pidFile)],
+          tools: ['x'],
+        },
+        { name: 'quitter', command: process.execPath, args: ['-e', quitter], tools: ['x'] },
+      ],
+      connectTimeoutMs: 30_000,
+    }).catch((caught: unknown) => caught);
+    expect((error as Error).message).toContain('server "quitter" could not be started');
+    const pid = await pidIn(pidFile);
+    try {
+      expect(isRunning(pid)).toBe(false);
+    } finally {
+      if (isRunning(pid)) process.kill(pid, 'SIGKILL');
     }
   });
 });

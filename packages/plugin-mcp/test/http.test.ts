@@ -2,7 +2,7 @@
  * The plugin against the fixture tools served over MCP's streamable HTTP transport, on a real
  * loopback HTTP server, driven through real Weft tasks.
  */
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
@@ -667,4 +667,103 @@ describe('McpPlugin over streamable HTTP', () => {
       .map((line) => line.retryInMs);
     expect(waits.slice(0, 4)).toEqual([100, 200, 200, 200]);
   });
+});
+
+describe('McpPlugin against a streamable HTTP server whose answer to a call is not a JSON-RPC message', () => {
+  /**
+   * Serves, written by hand, a server that answers the handshake and the listing properly and
+   * every `tools/call` as `answer` says.
+   */
+  async function serveAnswering(
+    answer: (id: unknown, response: ServerResponse) => void,
+  ): Promise<{ url: string; close(): Promise<void> }> {
+    const http = createServer((request, response) => {
+      void (async () => {
+        const chunks: Buffer[] = [];
+        for await (const chunk of request) chunks.push(chunk as Buffer);
+        if (request.method !== 'POST') {
+          response.writeHead(405).end();
+          return;
+        }
+        const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+          id?: unknown;
+          method: string;
+          params?: { protocolVersion?: string };
+        };
+        const json = (result: unknown) =>
+          response
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
+        if (message.id === undefined) response.writeHead(202).end();
+        else if (message.method === 'initialize') {
+          json({
+            protocolVersion: message.params?.protocolVersion,
+            capabilities: { tools: {} },
+            serverInfo: { name: 'by-hand', version: '1.0.0' },
+          });
+        } else if (message.method === 'tools/list') {
+          json({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }] });
+        } else answer(message.id, response);
+      })().catch(() => response.destroy());
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+      close: async () => {
+        http.closeAllConnections();
+        await new Promise((resolve) => http.close(resolve));
+      },
+    };
+  }
+
+  const notJsonRpc = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result: 'text' });
+
+  it.each([
+    [
+      'as an event of a stream: WEFT_MCP_TIMEOUT after callTimeoutMs',
+      (id: unknown, response: ServerResponse) =>
+        response
+          .writeHead(200, { 'content-type': 'text/event-stream' })
+          .end(`data: ${notJsonRpc(id)}\n\n`),
+      /did not answer within 1000 ms \(callTimeoutMs\)\. \[WEFT_MCP_TIMEOUT\]/,
+    ],
+    [
+      'as a JSON body: WEFT_MCP_CALL_FAILED',
+      (id: unknown, response: ServerResponse) =>
+        response.writeHead(200, { 'content-type': 'application/json' }).end(notJsonRpc(id)),
+      /something other than an MCP tool result; .* \[WEFT_MCP_CALL_FAILED\]/,
+    ],
+    [
+      'as a body that is not JSON: WEFT_MCP_UNAVAILABLE',
+      (_id: unknown, response: ServerResponse) =>
+        response.writeHead(200, { 'content-type': 'application/json' }).end('not json'),
+      /disconnected during the call of tool "echo"; the plugin is reconnecting\. \[WEFT_MCP_UNAVAILABLE\]/,
+    ],
+    [
+      'of another content type: WEFT_MCP_UNAVAILABLE',
+      (_id: unknown, response: ServerResponse) =>
+        response.writeHead(200, { 'content-type': 'text/html' }).end('<p>not MCP</p>'),
+      /disconnected during the call of tool "echo"; the plugin is reconnecting\. \[WEFT_MCP_UNAVAILABLE\]/,
+    ],
+  ])(
+    'fails the call answered %s [claim:mcp-readme-http-not-json-rpc]',
+    async (_, answer, error) => {
+      const byHand = await serveAnswering(answer);
+      try {
+        agent = await startAgent(
+          await McpPlugin.connect({
+            servers: [{ name: 'web', url: byHand.url, tools: ['echo'] }],
+            callTimeoutMs: 1_000,
+          }),
+          [plan('echo')],
+        );
+        const task = await agent.run('echo');
+        expect(task.chain[1]?.error).toMatch(error);
+      } finally {
+        await agent?.runtime.stop();
+        agent = undefined;
+        await byHand.close();
+      }
+    },
+  );
 });

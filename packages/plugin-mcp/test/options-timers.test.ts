@@ -61,6 +61,7 @@ describe('McpPlugin timer options', () => {
     for (const headers of <Record<string, string>[]>[
       { authorization: 'Bearer sec\u0000ret' },
       { authorization: 'Bearer secret\u20ac' },
+      { authorization: 'Bearer sec\nret' },
       { 'bad name': 'secret' },
     ]) {
       const message = refusal({ servers: [{ ...http, headers }] });
@@ -70,6 +71,8 @@ describe('McpPlugin timer options', () => {
       expect(message).not.toContain('secret');
     }
     expect(refusal({ servers: [{ ...http, headers: { authorization: 'Bearer ok' } }] })).toBe('');
+    // A line break at the end of a value is not inside it: fetch trims it and sends the rest.
+    expect(refusal({ servers: [{ ...http, headers: { authorization: 'Bearer ok\n' } }] })).toBe('');
   });
 
   it("refuse a NUL in a stdio server's command, args, env or cwd, without quoting it [claim:mcp-invalid-options]", () => {
