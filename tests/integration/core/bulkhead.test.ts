@@ -313,6 +313,48 @@ describe('bulkheads', () => {
     expect(mood.calls.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('fails a step whose own model call gets no slot of a full model bulkhead within maxWaitMs [claim:prod-bulkhead-wait]', async () => {
+    const hangingSentiment: ModelCapability = {
+      id: 'sentiment',
+      run: () => new Promise(() => undefined),
+    };
+    const mood = recordingExecutor('score', async (task, context) => {
+      const { score } = await context.models.call('sentiment', {
+        text: task.trigger.message ?? '',
+      });
+      return { success: true, data: { score } };
+    });
+    const runtime = await Runtime.init({
+      models: [
+        new ScriptedModelProvider(planner(['mood', 'score'])),
+        new TestModelProvider('sentiment-upstream', {
+          capabilities: [hangingSentiment],
+          descriptors: [sentimentCapability],
+        }),
+      ],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new TestPlugin('mood', { executors: [mood], requiredCapabilities: ['sentiment'] })],
+      options: {
+        logger: silentLogger,
+        shutdown: 'cancel',
+        pipelineReview: 'never',
+        bulkhead: { limits: { 'model:sentiment-upstream': 1 }, maxWaitMs: 100 },
+      },
+    });
+    stopAfterTest(runtime);
+    await runtime.start();
+    const [hung, waiting] = Array.from({ length: 2 }, (_, index) =>
+      runtime.dispatch({ pluginId: 'mood', triggerId: 'message', space: `m${index}` }),
+    );
+    hung?.catch(() => undefined);
+    const task = await waiting!;
+    expect(task.status).toBe('failed');
+    const failure = task.chain.find((item) => item.type === 'error');
+    expect(failure).toMatchObject({ pluginId: 'mood', action: 'score' });
+    expect(failure?.error).toContain('[WEFT_BULKHEAD_FULL]');
+    expect(failure?.error).toContain('model:sentiment-upstream already has 1 calls running');
+  });
+
   it('lets a busy but healthy plugin use every slot it has, with no task failing', async () => {
     let running = 0;
     let most = 0;
