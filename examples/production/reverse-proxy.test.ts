@@ -10,13 +10,18 @@ import {
   type IncomingMessage,
   type Server,
 } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Runtime } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConversationPlugin } from '../tutorial-chat/conversation-plugin.js';
+import { startFakeChatServer } from '../tutorial-chat/fake-chat-server.js';
 import { addHealthRoutes } from './health.js';
+import { startService } from './service.js';
 
 const logger = pino({ level: 'silent' });
 const PUBLIC_HOST = 'agent.example.com';
@@ -126,5 +131,39 @@ describe('behind a reverse proxy that passes Host on', () => {
     const served = await getThrough(listed, '/healthz');
     expect(served.status).toBe(200);
     expect(JSON.parse(served.body)).toEqual({ status: 'ok' });
+  });
+
+  it("refuses them from the guide's own service too, which keeps the tutorial's server options (the port only) [claim:prod-service-allowed-hosts]", async () => {
+    const model = await startFakeChatServer();
+    const directory = mkdtempSync(join(tmpdir(), 'weft-proxy-service-'));
+    try {
+      const runtime = await startService(
+        {
+          CHAT_BASE_URL: model.baseUrl,
+          CHAT_DB: join(directory, 'chat.db'),
+          CHAT_PORT: '0',
+          CHAT_API_TOKEN: 'a'.repeat(64),
+        },
+        logger,
+      );
+      runtimes.push(runtime);
+      const proxy = await hostPreservingProxy(
+        new URL(runtime.server.url as string),
+      );
+      proxies.push(proxy);
+      const refused = await getThrough(proxy, '/healthz');
+      expect(refused.status).toBe(403);
+      expect(JSON.parse(refused.body)).toMatchObject({
+        error: { code: 'WEFT_HOST_NOT_ALLOWED' },
+      });
+    } finally {
+      for (const proxy of proxies.splice(0)) {
+        proxy.closeAllConnections();
+        await new Promise((resolve) => proxy.close(resolve));
+      }
+      for (const runtime of runtimes.splice(0)) await runtime.stop();
+      await model.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });

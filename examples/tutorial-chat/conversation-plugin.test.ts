@@ -2,10 +2,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spaceId, type Runtime } from '@weft/core';
+import { Runtime, spaceId } from '@weft/core';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createChatAgent } from './agent.js';
+import { ConversationPlugin } from './conversation-plugin.js';
 import {
   startFakeChatServer,
   type FakeChatServer,
@@ -310,5 +312,57 @@ describe('the conversation route', () => {
     expect((await send('Second')).status).toBe(200);
     expect(planningPrompt()).toContain('Plan it once per message.');
     expect(planningPrompt()).not.toContain('Use it as the only step');
+  });
+});
+
+describe('the answer step when the memory store hangs', () => {
+  let runtime: Runtime | undefined;
+  afterEach(async () => {
+    await runtime?.stop();
+    runtime = undefined;
+  });
+
+  it("fails, since it reads the conversation's history itself, when a hung store holds the memory's slots [claim:prod-shared-memory-step]", async () => {
+    class HungMemory extends InMemoryMemoryProvider {
+      override store(memory: Parameters<InMemoryMemoryProvider['store']>[0]) {
+        return memory.space === spaceId('conversation', 'stuck')
+          ? new Promise<never>(() => undefined)
+          : super.store(memory);
+      }
+    }
+    const started = await Runtime.init({
+      models: [
+        new ScriptedModelProvider({
+          fallback: { steps: [{ pluginId: 'conversation', action: 'answer' }] },
+        }),
+      ],
+      memory: new HungMemory(),
+      plugins: [new ConversationPlugin({ writerProvider: 'scripted' })],
+      options: {
+        logger: pino({ level: 'silent' }),
+        shutdown: 'cancel',
+        pipelineReview: 'never',
+        bulkhead: { limits: { 'memory:in-memory': 1 }, maxWaitMs: 100 },
+      },
+    });
+    runtime = started;
+    await started.start();
+    const message = (id: string) =>
+      started.dispatch({
+        pluginId: 'conversation',
+        triggerId: 'message',
+        space: spaceId('conversation', id),
+        message: 'Hello',
+      });
+    // Its trigger's write never returns, and holds the memory's only slot.
+    message('stuck').catch(() => undefined);
+    const task = await message('c1');
+    expect(task.status).toBe('failed');
+    const failed = task.chain.find((item) => item.type === 'error');
+    expect(failed).toMatchObject({
+      pluginId: 'conversation',
+      action: 'answer',
+    });
+    expect(failed?.error).toContain('[WEFT_BULKHEAD_FULL]');
   });
 });

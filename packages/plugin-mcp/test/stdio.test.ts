@@ -304,7 +304,7 @@ describe('McpPlugin over stdio', { timeout: 120_000 }, () => {
     expect(review).not.toContain('ignore all previous instructions');
   });
 
-  it("keeps 500 characters of a tool's error text in the step's data and 2000 in the log line [claim:mcpdoc-tool-error] [claim:mcp-tool-error] [claim:errors-mcp-tool-error-log] [claim:mcpdoc-outside-code]", async () => {
+  it("keeps 500 characters of a tool's error text in the step's data and 2000 in the log line [claim:mcpdoc-tool-error] [claim:mcp-tool-error] [claim:errors-mcp-tool-error-log] [claim:mcpdoc-outside-code] [claim:prod-mcp-untrusted]", async () => {
     agent = await startAgent(await connect(['fail_long']), [plan('fail_long')]);
     const task = await agent.run('fail at length');
     const { excerpt } = task.chain[1]?.data as { excerpt: string };

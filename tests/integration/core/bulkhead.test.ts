@@ -152,6 +152,53 @@ describe('bulkheads', () => {
     expect(task.chain.some((item) => item.type === 'error')).toBe(false);
   });
 
+  it("fails a step whose own memory call gets no slot of a full memory bulkhead, while the runtime's memory calls for the same task are only logged [claim:prod-bulkhead-wait] [claim:prod-shared-memory-hangs] [claim:prod-shared-memory-step]", async () => {
+    class StuckMemory extends InMemoryMemoryProvider {
+      override store(memory: Parameters<InMemoryMemoryProvider['store']>[0]) {
+        return memory.space === 'stuck' ? new Promise<never>(() => undefined) : super.store(memory);
+      }
+    }
+    // The step reads the space's history itself, as the chat tutorial's `answer` step does.
+    const reads = recordingExecutor('reads', async (task, context) => {
+      const history = await context.memory.query({ space: task.space.id });
+      return { success: true, data: { read: history.length } };
+    });
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await startedRuntime({
+      memory: new StuckMemory(),
+      plugins: [new TestPlugin('history', { executors: [reads] })],
+      responses: planner(['history', 'reads']),
+      options: {
+        logger,
+        shutdown: 'cancel',
+        pipelineReview: 'never',
+        bulkhead: { limits: { 'memory:in-memory': 1 }, maxWaitMs: 100 },
+      },
+    });
+    const stuck = runtime.dispatch({ pluginId: 'history', triggerId: 'message', space: 'stuck' });
+    stuck.catch(() => undefined);
+    const task = await runtime.dispatch({
+      pluginId: 'history',
+      triggerId: 'message',
+      space: 'free',
+    });
+    expect(task.status).toBe('failed');
+    const failure = task.chain.find((item) => item.type === 'error');
+    expect(failure).toMatchObject({ pluginId: 'history', action: 'reads' });
+    expect(failure?.error).toContain('[WEFT_BULKHEAD_FULL]');
+    expect(failure?.error).toContain('memory:in-memory');
+    // The runtime's own calls for the task (its trigger, its history, its chain) were logged.
+    const logged = lines.filter((line) => line.code === 'WEFT_BULKHEAD_FULL').map((l) => l.msg);
+    expect(logged).toEqual(
+      expect.arrayContaining([
+        'could not store memory',
+        'could not read the space’s history; planning the task without it',
+      ]),
+    );
+    expect(task.historyUnavailable).toBeDefined();
+    expect(task.recorded).toMatchObject({ trigger: false, chain: false });
+  });
+
   it('logs a review that got no slot of a full model bulkhead on the review line with WEFT_BULKHEAD_FULL, and the task keeps its steps [claim:errors-bulkhead-review-logged]', async () => {
     const bStepStarted = deferred();
     const aReviewing = deferred();
@@ -264,6 +311,48 @@ describe('bulkheads', () => {
     expect(await settlesWithin(healthy, 2_000)).not.toBeNull();
     expect((await healthy).status).toBe('completed');
     expect(mood.calls.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('fails a step whose own model call gets no slot of a full model bulkhead within maxWaitMs [claim:prod-bulkhead-wait]', async () => {
+    const hangingSentiment: ModelCapability = {
+      id: 'sentiment',
+      run: () => new Promise(() => undefined),
+    };
+    const mood = recordingExecutor('score', async (task, context) => {
+      const { score } = await context.models.call('sentiment', {
+        text: task.trigger.message ?? '',
+      });
+      return { success: true, data: { score } };
+    });
+    const runtime = await Runtime.init({
+      models: [
+        new ScriptedModelProvider(planner(['mood', 'score'])),
+        new TestModelProvider('sentiment-upstream', {
+          capabilities: [hangingSentiment],
+          descriptors: [sentimentCapability],
+        }),
+      ],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new TestPlugin('mood', { executors: [mood], requiredCapabilities: ['sentiment'] })],
+      options: {
+        logger: silentLogger,
+        shutdown: 'cancel',
+        pipelineReview: 'never',
+        bulkhead: { limits: { 'model:sentiment-upstream': 1 }, maxWaitMs: 100 },
+      },
+    });
+    stopAfterTest(runtime);
+    await runtime.start();
+    const [hung, waiting] = Array.from({ length: 2 }, (_, index) =>
+      runtime.dispatch({ pluginId: 'mood', triggerId: 'message', space: `m${index}` }),
+    );
+    hung?.catch(() => undefined);
+    const task = await waiting!;
+    expect(task.status).toBe('failed');
+    const failure = task.chain.find((item) => item.type === 'error');
+    expect(failure).toMatchObject({ pluginId: 'mood', action: 'score' });
+    expect(failure?.error).toContain('[WEFT_BULKHEAD_FULL]');
+    expect(failure?.error).toContain('model:sentiment-upstream already has 1 calls running');
   });
 
   it('lets a busy but healthy plugin use every slot it has, with no task failing', async () => {
