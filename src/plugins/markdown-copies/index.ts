@@ -21,7 +21,7 @@ import pwaPlugin, {
   validateOptions as validatePwaOptions,
 } from '@docusaurus/plugin-pwa/lib/index.js';
 import type { PluginOptions as PwaOptions } from '@docusaurus/plugin-pwa';
-import llmsTxtPlugin from '@signalwire/docusaurus-plugin-llms-txt';
+import type llmsTxtPlugin from '@signalwire/docusaurus-plugin-llms-txt';
 import { withoutTrailingSlashBeforeMd } from './links';
 import { filesUnder, outputCache } from '../shared/output-cache';
 
@@ -80,7 +80,6 @@ export default async function markdownCopies(
   if (!pwa) {
     return null;
   }
-  const copies = llmsTxtPlugin(context, options.llmsTxt);
   // The package's exports map hides its package.json from require.resolve.
   const converterManifest = readFileSync(
     path.join(
@@ -127,7 +126,10 @@ export default async function markdownCopies(
         (file) => file.endsWith('.md') || file === 'llms.txt' || file === 'llms-full.txt',
       );
       await cache.restoreOrGenerate(async () => {
-        await copies.postBuild?.(props);
+        // Loaded only when the pages changed: the converter and its HTML-to-Markdown pipeline
+        // took about a quarter of a second of every build's plugin loading.
+        const { default: convertPages } = await import('@signalwire/docusaurus-plugin-llms-txt');
+        await convertPages(context, options.llmsTxt).postBuild?.(props);
       });
       await fixLinks(props.outDir, [...(await markdownFiles(props.outDir)), 'llms-full.txt']);
       const entries = await precacheEntries(props.outDir);
