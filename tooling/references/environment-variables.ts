@@ -131,6 +131,19 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
       'A key, for a proxy in front of Ollama that asks for one. Unset, no `Authorization` header is sent; a local Ollama needs none.',
     readIn: [`${TEMPLATES}/model/ollama/src/model.ts`],
   },
+  ...(
+    [
+      ['PGHOST', 'host', 'localhost'],
+      ['PGPORT', 'port', '5432'],
+      ['PGDATABASE', 'database', 'the user name'],
+      ['PGUSER', 'user name', 'the operating-system user'],
+    ] as const
+  ).map(([name, part, fallback]): EnvironmentVariable => ({
+    name,
+    readBy: '`@weft/memory-postgres` (through node-postgres)',
+    effect: `libpq's variable: node-postgres reads it for the ${part} when the connection string leaves it out (unset: ${fallback}), and the provider's \`WEFT_POSTGRES_CONNECT_FAILED\` and \`WEFT_POSTGRES_UNAVAILABLE\` messages name the server the same way.`,
+    readIn: ['packages/memory-postgres/src/options.ts'],
+  })),
 ];
 
 /**
