@@ -20,13 +20,13 @@ async function refusal(file: string): Promise<WeftError> {
 }
 
 describe('loadDocsBundle', () => {
-  it('throws WEFT_DOCS_NO_DATA naming a missing file [claim:mcp-docs-readme-no-data] [claim:errors-docs-no-data-file] [claim:tsdoc-docs-bundle-load-throws]', async () => {
+  it('throws WEFT_DOCS_NO_DATA naming a missing file [claim:mcp-docs-readme-no-data] [claim:errors-docs-no-data-file] [claim:tsdoc-docs-bundle-load-throws] [claim:mcp-docs-readme-data-invalid]', async () => {
     expect((await refusal('/nonexistent/docs-bundle.json')).message).toContain(
       '/nonexistent/docs-bundle.json',
     );
   });
 
-  it('throws WEFT_DOCS_NO_DATA for a file that is not JSON, or not a bundle of this format [claim:tsdoc-docs-bundle-format] [claim:mcp-docs-readme-no-data] [claim:tsdoc-docs-bundle-load-throws]', async () => {
+  it('throws WEFT_DOCS_NO_DATA for a file that is not JSON, or not a bundle of this format [claim:tsdoc-docs-bundle-format] [claim:mcp-docs-readme-no-data] [claim:tsdoc-docs-bundle-load-throws] [claim:mcp-docs-readme-data-invalid]', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'weft-mcp-bundle-'));
     await writeFile(join(dir, 'broken.json'), '{"format": 1, "pages": [');
     expect((await refusal(join(dir, 'broken.json'))).message).toContain('is not valid JSON');

@@ -144,26 +144,15 @@ describe('the weft-docs-mcp command: stdout belongs to the protocol', () => {
     }
   }, 90_000);
 
-  it('stops with exit code 1 and a message naming the file when --data is missing, not JSON or not a bundle [claim:mcp-docs-readme-data-invalid]', async () => {
-    const cases: [string, string][] = [
-      [
-        '/nonexistent/docs-bundle.json',
-        'cannot read the documentation bundle /nonexistent/docs-bundle.json',
-      ],
-      [await bundleFile('{ not json'), 'is not valid JSON'],
-      [await bundleFile('{}'), 'is not a documentation bundle of format'],
-    ];
-    const outcomes = await Promise.all(
-      cases.map(([file]) => start(['--http', '--port', '0', '--data', file]).exited),
-    );
-    outcomes.forEach(({ code, stdout, stderr }, index) => {
-      const [file, message] = cases[index]!;
-      expect(code, file).toBe(1);
-      expect(stdout).toBe('');
-      expect(stderr).toContain(file);
-      expect(stderr).toContain(message);
-      expect(stderr).not.toContain('listening');
-    });
+  it('stops with exit code 1 and loadDocsBundle’s message naming the file when --data is not a bundle it can read, before it listens [claim:mcp-docs-readme-data-invalid]', async () => {
+    // One bad bundle over --http; bundle.test.ts holds the message of each kind of bad file
+    // (missing, not JSON, not a bundle) and http-and-cli.test.ts a missing one over stdio.
+    const file = await bundleFile('{ not json');
+    const { code, stdout, stderr } = await start(['--http', '--port', '0', '--data', file]).exited;
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`the documentation bundle ${file} is not valid JSON`);
+    expect(stderr).not.toContain('listening');
   }, 90_000);
 
   it('writes --help to stderr, nothing to stdout', async () => {
