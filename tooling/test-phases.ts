@@ -53,19 +53,19 @@ export type Lane = readonly (readonly TestPhase[])[];
  *
  * The site build comes first, alone: it keeps both processors busy, and the unit tests, the
  * site's checks and packing (whose @weft/mcp-docs data is made from its Markdown copies) all read
- * it. Then lint and the types run beside the packing and the packages lanes, which mostly wait on
- * npm installs and child processes in temporary folders of their own, and read the sources,
- * `build/` and `.cache/packed` only. The scaffold, the longest, has a lane of its own, so that it
- * starts as soon as the packages are packed. The unit tests come after lint and the types, when
- * the packages lane is at its installs and leaves a processor free for much of the time; their
- * deadlines leave room for that load. The site's browser tests run alone, last: they keep both
- * processors busy, and several of them time what a reader sees.
+ * it. Then three lanes. The unit tests, the longest phase, start at once, after the site's checks;
+ * their files mostly wait on servers, child processes and timers, and their deadlines leave room
+ * for the load beside them. The packages and the Node.js versions, and the scaffold, mostly wait
+ * on npm installs and child processes in temporary folders of their own, and read the sources,
+ * `build/` and `.cache/packed` only; they start once the packages are packed. Lint and the types
+ * come after the scaffold, when the other lanes are ending and leave a processor free. The site's
+ * browser tests run alone, last: they keep both processors busy, and several of them time what a
+ * reader sees.
  */
 export const TEST_STAGES: readonly (readonly Lane[])[] = [
   [[[phase('build', 'site', true)]]],
   [
     [
-      [phase('lint', 'lint-and-types', true), phase('typecheck', 'lint-and-types', false)],
       [phase('test:build', 'site', true, { siteBuild: true })],
       [phase('test:unit', 'framework', true, { siteBuild: true })],
       [phase('test:browser', 'framework', false)],
@@ -74,7 +74,10 @@ export const TEST_STAGES: readonly (readonly Lane[])[] = [
       [phase('test:packages', 'packages', false, { packed: true })],
       [phase('test:node-versions', 'node-versions', false, { packed: true })],
     ],
-    [[phase('test:scaffold', 'packages', false, { packed: true })]],
+    [
+      [phase('test:scaffold', 'packages', false, { packed: true })],
+      [phase('lint', 'lint-and-types', true), phase('typecheck', 'lint-and-types', false)],
+    ],
   ],
   [[[phase('test:e2e', 'site', true, { siteBuild: true })]]],
 ];

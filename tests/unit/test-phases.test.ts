@@ -64,11 +64,9 @@ describe('npm test', () => {
   });
 
   it('runs each phase asked for, in order, and passes when they pass [claim:cg-npm-test-phases]', () => {
-    const { status, ran } = npmTest(['lint', 'typecheck', 'test:unit'], 'none');
+    const { status, ran } = npmTest(['build', 'test:build', 'test:unit'], 'none');
     expect(status).toBe(0);
-    // lint and typecheck run side by side, so either may start first; test:unit runs after both.
-    expect(ran.slice(0, 2).sort()).toEqual(['lint', 'typecheck']);
-    expect(ran.slice(2)).toEqual(['test:unit']);
+    expect(ran).toEqual(['build', 'test:build', 'test:unit']);
   }, 60_000);
 
   it('holds the output of phases that share a step until each ends, and lets a lone phase of the first lane print as it goes [claim:cg-test-held-output]', () => {
@@ -99,19 +97,19 @@ describe('npm test', () => {
         .slice(1)
         .flat(2)
         .map(({ script }) => script),
-    ).toEqual(['test:packages', 'test:node-versions', 'test:scaffold']);
+    ).toEqual(['test:packages', 'test:node-versions', 'test:scaffold', 'lint', 'typecheck']);
   });
 
   it('stops at the first phase that fails, starting no later one [claim:cg-npm-test-phases]', () => {
-    // lint and typecheck run side by side; test:unit comes after them.
-    const { status, ran } = npmTest(['lint', 'typecheck', 'test:unit'], 'lint');
+    // The site checks come before the unit tests in their lane; the e2e stage after every lane.
+    const { status, ran } = npmTest(['test:build', 'test:unit', 'test:e2e'], 'test:build');
     expect(status).toBe(1);
-    expect(ran.sort()).toEqual(['lint', 'typecheck']);
+    expect(ran).toEqual(['test:build']);
   }, 60_000);
 
   it('starts no tarball phase once packing ends if a phase beside the packing failed meanwhile [claim:cg-npm-test-phases]', () => {
-    // lint runs in the first lane while the packages lane packs (here for 4 s) before
-    // test:packages: lint fails first, so test:packages must not start after the packing.
+    // lint, alone of its lane here, starts at once while the packages lane packs (here for 4 s)
+    // before test:packages: lint fails first, so test:packages must not start after the packing.
     const { status, ran } = npmTest(['lint', 'test:packages'], 'lint', '', 4);
     expect(status).toBe(1);
     expect(ran).toContain('lint');
@@ -123,13 +121,13 @@ describe('the stages of npm test', () => {
   const scripts = (steps: readonly (readonly { script: string }[])[]): string[][] =>
     steps.map((step) => step.map(({ script }) => script));
 
-  it('builds the site first, alone, then runs three lanes: lint and the types, the site checks, the unit tests and the core in a browser in one, the packages then the Node.js versions in another, the scaffold in the third, then the site in a browser alone [claim:cg-test-phase-order]', () => {
+  it('builds the site first, alone, then runs three lanes: the site checks, the unit tests and the core in a browser in one, the packages then the Node.js versions in another, the scaffold then lint and the types in the third, then the site in a browser alone [claim:cg-test-phase-order]', () => {
     expect(TEST_STAGES.map((lanes) => lanes.map(scripts))).toEqual([
       [[['build']]],
       [
-        [['lint', 'typecheck'], ['test:build'], ['test:unit'], ['test:browser']],
+        [['test:build'], ['test:unit'], ['test:browser']],
         [['test:packages'], ['test:node-versions']],
-        [['test:scaffold']],
+        [['test:scaffold'], ['lint', 'typecheck']],
       ],
       [[['test:e2e']]],
     ]);
@@ -166,9 +164,9 @@ describe('the stages of npm test', () => {
   it('keeps, for a change to docs alone, lint, the unit tests, the site build, its checks and the site in a browser [claim:cg-ci-docs-only-phases]', () => {
     expect(TEST_PHASES.filter((phase) => phase.docs).map(({ script }) => script)).toEqual([
       'build',
-      'lint',
       'test:build',
       'test:unit',
+      'lint',
       'test:e2e',
     ]);
   });
