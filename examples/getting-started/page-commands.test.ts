@@ -2,7 +2,8 @@
  * Getting started's commands in the clone, followed as written: "Run the example" starts the
  * example's entry point with `node --import tsx` from the clone's root and sends it the `curl` of
  * "Run it";
- * "Switch to a real model" starts the second entry point with a key exported as the page does.
+ * "Switch to a real model" starts the second entry point without a key, on Ollama, and with a key
+ * exported as the page does.
  * Each agent is a process of its own, stopped as Ctrl+C stops it. The only changes to the page:
  * a free port in place of 8787 (PORT), and a stand-in chat-completions server on 127.0.0.1 in
  * place of Ollama and OpenAI (OLLAMA_BASE_URL, OPENAI_BASE_URL); `ollama pull` is not run.
@@ -159,7 +160,50 @@ describe.skipIf(process.platform === 'win32')(
         }
       }, 180_000);
 
-      it('stops the start at once, naming the provider, when no Ollama answers [claim:gs-health-on-start] [claim:trouble-real-model-ollama]', async () => {
+      it('starts the second entry point on Ollama when no key is set, asks for the model the page pulls, with no key, and the reply comes from the model [claim:gs-page-commands-test]', async () => {
+        const commands = sectionCommands(PAGE, 'Switch to a real model');
+        const pull = commands.find((line) => line.startsWith('ollama pull '));
+        const start = commands.find((line) => line.startsWith('node '));
+        expect(pull).toBe('ollama pull llama3.1:8b');
+        expect(start).toBe(
+          'node --conditions=weft-source --import tsx examples/getting-started/main-real-model.ts',
+        );
+        // The start comes right after the pull, as one types them.
+        expect(commands.indexOf(start as string)).toBe(
+          commands.indexOf(pull as string) + 1,
+        );
+        const pulled = (pull as string).split(' ')[2];
+
+        const port = String(await freePort());
+        // The stand-in answers where Ollama would; no key is set, as on a machine without one.
+        const env = cleanEnv({ PORT: port, OLLAMA_BASE_URL: model.baseUrl });
+        delete env.OPENAI_API_KEY;
+        delete env.OLLAMA_MODEL;
+        const before = model.requests.length;
+        const agent = new StartedCommand(start as string, { cwd: ROOT, env });
+        try {
+          await agent.waitFor(
+            /Agent on "ollama" listening on http:\/\/127\.0\.0\.1:\d+/,
+            START_MS,
+          );
+          expect(await curlHello(port, env)).toMatchObject({
+            status: 'completed',
+            reply: 'Fake model heard: Hello',
+          });
+          const requests = model.requests.slice(before);
+          // The plan and the reply.
+          expect(requests).toHaveLength(2);
+          for (const request of requests) {
+            expect(request.model).toBe(pulled);
+            expect(request.authorization).toBeUndefined();
+          }
+          await pressCtrlC(agent, await agent.loggingProcess());
+        } finally {
+          await agent.stop();
+        }
+      }, 180_000);
+
+      it('stops the start at once, naming the provider, when no Ollama answers [claim:gs-health-on-start] [claim:trouble-real-model-ollama] [claim:gs-page-commands-test]', async () => {
         const start = sectionCommands(PAGE, 'Switch to a real model').find(
           (line) => line.startsWith('node '),
         );
