@@ -136,6 +136,8 @@ describe.skipIf(process.platform === 'win32')(
         const port = String(await freePort());
         const env = cleanEnv({ PORT: port, OPENAI_BASE_URL: model.baseUrl });
         delete env.OPENAI_API_KEY;
+        // The stand-in is shared with the Ollama case: only this agent's requests count.
+        const before = model.requests.length;
         // As typed in one terminal: the export, then the start.
         const agent = new StartedCommand(`${exportKey}\n${start}`, {
           cwd: ROOT,
@@ -150,8 +152,9 @@ describe.skipIf(process.platform === 'win32')(
             status: 'completed',
             reply: 'Fake model heard: Hello',
           });
-          expect(model.requests.length).toBeGreaterThanOrEqual(2);
-          for (const request of model.requests) {
+          const requests = model.requests.slice(before);
+          expect(requests.length).toBeGreaterThanOrEqual(2);
+          for (const request of requests) {
             expect(request.authorization).toBe('Bearer sk-...');
           }
           await pressCtrlC(agent, await agent.loggingProcess());
