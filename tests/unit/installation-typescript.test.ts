@@ -36,10 +36,9 @@ const host: ts.ModuleResolutionHost = {
  * node16 and nodenext tell a file's module format apart; node10 resolves without one, as tsc does.
  */
 function declarationsFor(name: string, options: ts.CompilerOptions): string | undefined {
-  const resolution = ts.getEmitModuleResolutionKind(options);
   const modeAware =
-    resolution === ts.ModuleResolutionKind.Node16 ||
-    resolution === ts.ModuleResolutionKind.NodeNext;
+    options.moduleResolution === ts.ModuleResolutionKind.Node16 ||
+    options.moduleResolution === ts.ModuleResolutionKind.NodeNext;
   const { resolvedModule } = ts.resolveModuleName(
     name,
     `${PROJECT}/consumer.cts`,
@@ -54,9 +53,12 @@ function declarationsFor(name: string, options: ts.CompilerOptions): string | un
 
 describe('TypeScript compiling to CommonJS', () => {
   it.each(['node16', 'nodenext'] as const)(
-    'gets the .d.cts declarations of every entry with "module": "%s" [claim:install-cts]',
+    'gets the .d.cts declarations of every entry with moduleResolution %s [claim:install-cts]',
     (setting) => {
-      const options = ts.convertCompilerOptionsFromJson({ module: setting }, PROJECT).options;
+      const options = ts.convertCompilerOptionsFromJson(
+        { module: setting, moduleResolution: setting },
+        PROJECT,
+      ).options;
       expect(declarationsFor('@weft/core', options)).toBe('dist/index.d.cts');
       expect(declarationsFor('@weft/core/node', options)).toBe('dist/node.d.cts');
     },
@@ -64,7 +66,18 @@ describe('TypeScript compiling to CommonJS', () => {
 
   it('finds the ES module declarations of @weft/core and the .d.cts ones of @weft/core/node under node10, the default of "module": "commonjs" [claim:install-cts-node10]', () => {
     const { options } = ts.convertCompilerOptionsFromJson({ module: 'commonjs' }, PROJECT);
-    expect(ts.getEmitModuleResolutionKind(options)).toBe(ts.ModuleResolutionKind.Node10);
+    // No moduleResolution: TypeScript takes node10 for "module": "commonjs", and says so.
+    const traced: string[] = [];
+    ts.resolveModuleName(
+      '@weft/core',
+      `${PROJECT}/consumer.cts`,
+      { ...options, traceResolution: true },
+      {
+        ...host,
+        trace: (line) => traced.push(line),
+      },
+    );
+    expect(traced).toContain("Module resolution kind is not specified, using 'Node10'.");
     expect(declarationsFor('@weft/core', options)).toBe('dist/index.d.ts');
     expect(declarationsFor('@weft/core/node', options)).toBe('dist/node.d.cts');
     expect(readDoc('installation.md')).toContain(
