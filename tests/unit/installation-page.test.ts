@@ -457,5 +457,14 @@ describe('a project made with npm, installed with pnpm once Weft is published', 
       packageManagerFiles('pnpm', { nativeSqlite: true }).get('pnpm-workspace.yaml') ?? '',
     ) as { allowBuilds: Record<string, boolean> };
     expect(workspace.allowBuilds).toEqual({ esbuild: true, 'better-sqlite3': true });
+    // Only a pnpm that reads its settings from the file gets one: 10.5 and later, as the page says.
+    expect(readDoc('installation.md')).toContain(
+      'like the one create-weft writes when pnpm 10.5 or later runs it',
+    );
+    const written = (version: string) => [
+      ...packageManagerFiles('pnpm', { nativeSqlite: true, version }).keys(),
+    ];
+    expect(written('10.5.0')).toEqual(['pnpm-workspace.yaml']);
+    expect(written('10.4.1')).toEqual([]);
   });
 });
