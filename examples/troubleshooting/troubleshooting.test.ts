@@ -178,7 +178,7 @@ describe('troubleshooting', () => {
     }
   });
 
-  it('reads JSON out of a sentence around it or a code fence, but not out of prose alone or prose with braces of its own [claim:trouble-getobject-prose] [claim:trouble-check-it]', async () => {
+  it('reads JSON out of a sentence around it or a code fence, but not out of prose alone, prose with braces of its own or a bracket before it [claim:trouble-getobject-prose] [claim:trouble-check-it]', async () => {
     const valid = { category: 'bug', urgent: true, summary: 'Export fails' };
     const model = new ScriptedModelProvider({
       responses: [
@@ -187,6 +187,10 @@ describe('troubleshooting', () => {
         `Fields {category, urgent, summary}:\n\`\`\`json\n${JSON.stringify(valid)}\n\`\`\``,
         'This is a bug, and an urgent one.',
         `Fields {category, urgent, summary}: ${JSON.stringify(valid)}`,
+        // A `[` before the object: the text is read from it to the last `]`, here `[1]`.
+        `Sources [1]: ${JSON.stringify(valid)}`,
+        // After the object, a bracket does no harm: the text is read from the `{`.
+        `${JSON.stringify(valid)} [1]`,
       ],
     });
     const runtime = await Runtime.init({
@@ -207,7 +211,10 @@ describe('troubleshooting', () => {
     expect((proseOnly as Error).message).toContain('the answer is not JSON');
     const ownBraces = await ask();
     expect(WeftError.is(ownBraces, 'WEFT_GET_OBJECT_FAILED')).toBe(true);
-    expect(model.requests).toHaveLength(4);
+    const bracketBefore = await ask();
+    expect(WeftError.is(bracketBefore, 'WEFT_GET_OBJECT_FAILED')).toBe(true);
+    expect(await ask()).toEqual(valid);
+    expect(model.requests).toHaveLength(6);
   });
 
   it('asks again with the validation error, gives up with WEFT_GET_OBJECT_FAILED after the default 2 retries, and succeeds when a retry is valid [claim:trouble-getobject-retries] [claim:trouble-check-it]', async () => {
