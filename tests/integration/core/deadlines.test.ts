@@ -179,6 +179,41 @@ describe('task deadline', () => {
     );
   });
 
+  it('logs a step that rejects at its task’s timeout as failed with WEFT_TASK_TIMEOUT, adds no item for it and leaves it out of the steps of task finished [claim:obs-step-failed-after-timeout] [claim:obs-task-finished-steps]', async () => {
+    const { logger, lines } = capturingLogger();
+    // Passes its signal on, as a fetch does: it rejects with the signal's reason when it aborts.
+    const honours = recordingExecutor(
+      'wait',
+      (_task, context) =>
+        new Promise((_resolve, reject) =>
+          context.signal.addEventListener('abort', () => reject(context.signal.reason)),
+        ),
+    );
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [recordingExecutor('reply'), honours] })],
+      responses: planner(['tools', 'reply'], ['tools', 'wait']),
+      options: { taskTimeoutMs: 150, pipelineReview: 'never', logger },
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(task.chain.map((item) => `${item.type}:${item.pluginId}/${item.action}`)).toEqual([
+      'trigger:tools/message',
+      'result:tools/reply',
+      'error:core/timeout',
+    ]);
+    const ofTask = lines.filter((line) => line.taskId === task.id);
+    expect(ofTask.filter((line) => line.msg === 'step failed')).toEqual([
+      expect.objectContaining({
+        step: expect.objectContaining({ pluginId: 'tools', action: 'wait' }),
+        code: 'WEFT_TASK_TIMEOUT',
+      }),
+    ]);
+    expect(ofTask.find((line) => line.msg === 'task finished')).toMatchObject({
+      status: 'failed',
+      steps: 1,
+    });
+  });
+
   it('says the task was planning when the planning call outlives the limit [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity] [claim:go-plan-timeout]', async () => {
     const { logger, lines } = capturingLogger();
     const { runtime } = await startedRuntime({
