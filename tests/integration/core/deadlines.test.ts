@@ -688,6 +688,32 @@ describe('stop() with tasks that ignore their signal', () => {
     expect(done.status).toBe('completed');
   });
 
+  it('waits for the coordinator to release a finished task’s space: a slow release logs the drain timeout and the abandoned line with no task [claim:obs-drain-waits-release] [claim:obs-abandon-release]', async () => {
+    const { logger, lines } = capturingLogger();
+    const { coordinator } = losingCoordinator();
+    // Releases take 4 s: longer than the drain's 200 ms and the 2 s grace after it.
+    coordinator.release = () => new Promise((resolve) => setTimeout(resolve, 4_000));
+    const { runtime } = await makeRuntime({
+      plugins: [new TestPlugin('tools', { executors: [recordingExecutor('reply')] })],
+      responses: planner(['tools', 'reply']),
+      coordinator,
+      options: { shutdownTimeoutMs: 200, logger },
+    });
+    await runtime.start();
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
+    expect(task.status).toBe('completed');
+    await runtime.stop();
+    expect(lines.map((line) => line.msg)).toEqual(
+      expect.arrayContaining([
+        'drain timed out; cancelling remaining tasks',
+        'tasks did not end after cancellation; abandoning them',
+      ]),
+    );
+    expect(
+      lines.find((line) => line.msg === 'tasks did not end after cancellation; abandoning them'),
+    ).toMatchObject({ taskIds: [], graceMs: 2_000 });
+  });
+
   it('abandons a plugin whose shutdown never ends, and still stops, shutting the memory provider down beside it [claim:task-stop-reverse-order] [claim:mpm-stop-grace]', async () => {
     const events: string[] = [];
     class RecordingMemory extends InMemoryMemoryProvider {
