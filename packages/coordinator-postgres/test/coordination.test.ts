@@ -3,7 +3,9 @@
  * PostgreSQL server: a space's tasks, sent to both, run one at a time in the order they were
  * accepted.
  */
-import { WeftError, type TaskArrival } from '@weft/core';
+import { Runtime, WeftError, type TaskArrival } from '@weft/core';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
+import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PostgresSpaceCoordinator } from '../src/index.js';
@@ -511,5 +513,36 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     const accepted = await agent.runtime.accept(event('r'.repeat(200)));
     await accepted.done;
     expect(admit).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('PostgresSpaceCoordinator and the runtime’s logger', () => {
+  it('logs through the logger of its own options, never through the runtime’s options.logger [claim:obs-coordinator-logger]', async () => {
+    const schema = db.newSchema();
+    const runtimeLog = capturingLogger('info');
+    const ownLog = capturingLogger('info');
+    const start = async (coordinator: PostgresSpaceCoordinator) => {
+      const runtime = await Runtime.init({
+        models: [new ScriptedModelProvider()],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [],
+        coordinator,
+        options: { logger: runtimeLog.logger },
+      });
+      await runtime.start();
+      await runtime.stop();
+    };
+    // Without a logger of its own it writes nothing at info, and nothing reaches the runtime's.
+    await start(new PostgresSpaceCoordinator({ connectionString: db.url(), schema }));
+    // Given one, its lines go there.
+    await start(
+      new PostgresSpaceCoordinator({ connectionString: db.url(), schema, logger: ownLog.logger }),
+    );
+    expect(runtimeLog.lines.map((line) => line.msg)).not.toContain('coordinator started');
+    expect(runtimeLog.lines.map((line) => line.msg)).toContain('runtime started');
+    expect(ownLog.lines.map((line) => line.msg)).toEqual([
+      'coordinator started',
+      'coordinator stopped',
+    ]);
   });
 });

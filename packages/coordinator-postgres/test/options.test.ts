@@ -66,7 +66,7 @@ describe('PostgresSpaceCoordinator schema option', () => {
 });
 
 describe('PostgresSpaceCoordinator default logger', () => {
-  it('writes warnings and errors to stderr as JSON lines, and no info lines [claim:coord-readme-default-logger]', () => {
+  it('writes warnings and errors to stderr as JSON lines, and no info lines [claim:coord-readme-default-logger] [claim:obs-coordinator-logger]', () => {
     const written: string[] = [];
     const spy = vi
       .spyOn(process.stderr, 'write')

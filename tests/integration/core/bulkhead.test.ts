@@ -121,6 +121,25 @@ describe('bulkheads', () => {
     expect(failure?.error).toContain('options.bulkhead.limits["plugin:weather"]');
   });
 
+  it('logs a step that got no slot of its plugin’s bulkhead as step failed, with WEFT_BULKHEAD_FULL [claim:obs-step-failed-bulkhead]', async () => {
+    const { logger, lines } = capturingLogger('warn');
+    const { runtime } = await weatherRuntime(recordingExecutor('forecast', never), {
+      shutdown: 'cancel',
+      bulkhead: { limits: { 'plugin:weather': 1 }, maxWaitMs: 100 },
+      logger,
+    });
+    const [hung, waiting] = dispatchAll(runtime, 2, 'forecast');
+    hung?.catch(() => undefined);
+    const task = await waiting!;
+    expect(lines.filter((line) => line.taskId === task.id)).toEqual([
+      expect.objectContaining({
+        msg: 'step failed',
+        step: expect.objectContaining({ pluginId: 'weather', action: 'forecast' }),
+        code: 'WEFT_BULKHEAD_FULL',
+      }),
+    ]);
+  });
+
   it('logs a memory the runtime could not store or read past a full memory bulkhead with WEFT_BULKHEAD_FULL, and runs the task without it [claim:errors-bulkhead-memory-logged] [claim:cfg-bulkhead-wait] [claim:prod-bulkhead-wait]', async () => {
     class StuckMemory extends InMemoryMemoryProvider {
       override store(memory: Parameters<InMemoryMemoryProvider['store']>[0]) {

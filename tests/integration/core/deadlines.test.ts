@@ -179,6 +179,41 @@ describe('task deadline', () => {
     );
   });
 
+  it('logs a step that rejects at its task’s timeout as failed with WEFT_TASK_TIMEOUT, adds no item for it and leaves it out of the steps of task finished [claim:obs-step-failed-after-timeout] [claim:obs-task-finished-steps]', async () => {
+    const { logger, lines } = capturingLogger();
+    // Passes its signal on, as a fetch does: it rejects with the signal's reason when it aborts.
+    const honours = recordingExecutor(
+      'wait',
+      (_task, context) =>
+        new Promise((_resolve, reject) =>
+          context.signal.addEventListener('abort', () => reject(context.signal.reason)),
+        ),
+    );
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [recordingExecutor('reply'), honours] })],
+      responses: planner(['tools', 'reply'], ['tools', 'wait']),
+      options: { taskTimeoutMs: 150, pipelineReview: 'never', logger },
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(task.chain.map((item) => `${item.type}:${item.pluginId}/${item.action}`)).toEqual([
+      'trigger:tools/message',
+      'result:tools/reply',
+      'error:core/timeout',
+    ]);
+    const ofTask = lines.filter((line) => line.taskId === task.id);
+    expect(ofTask.filter((line) => line.msg === 'step failed')).toEqual([
+      expect.objectContaining({
+        step: expect.objectContaining({ pluginId: 'tools', action: 'wait' }),
+        code: 'WEFT_TASK_TIMEOUT',
+      }),
+    ]);
+    expect(ofTask.find((line) => line.msg === 'task finished')).toMatchObject({
+      status: 'failed',
+      steps: 1,
+    });
+  });
+
   it('says the task was planning when the planning call outlives the limit [claim:obs-timeout-during] [claim:errors-task-timeout-names-activity] [claim:go-plan-timeout]', async () => {
     const { logger, lines } = capturingLogger();
     const { runtime } = await startedRuntime({
@@ -651,6 +686,32 @@ describe('stop() with tasks that ignore their signal', () => {
     expect(abandoned).toMatchObject({ taskIds: [done.id] });
     // Its steps had all run before the stop: the cancellation did not change how it ended.
     expect(done.status).toBe('completed');
+  });
+
+  it('waits for the coordinator to release a finished task’s space: a slow release logs the drain timeout and the abandoned line with no task [claim:obs-drain-waits-release] [claim:obs-abandon-release]', async () => {
+    const { logger, lines } = capturingLogger();
+    const { coordinator } = losingCoordinator();
+    // Releases take 4 s: longer than the drain's 200 ms and the 2 s grace after it.
+    coordinator.release = () => new Promise((resolve) => setTimeout(resolve, 4_000));
+    const { runtime } = await makeRuntime({
+      plugins: [new TestPlugin('tools', { executors: [recordingExecutor('reply')] })],
+      responses: planner(['tools', 'reply']),
+      coordinator,
+      options: { shutdownTimeoutMs: 200, logger },
+    });
+    await runtime.start();
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
+    expect(task.status).toBe('completed');
+    await runtime.stop();
+    expect(lines.map((line) => line.msg)).toEqual(
+      expect.arrayContaining([
+        'drain timed out; cancelling remaining tasks',
+        'tasks did not end after cancellation; abandoning them',
+      ]),
+    );
+    expect(
+      lines.find((line) => line.msg === 'tasks did not end after cancellation; abandoning them'),
+    ).toMatchObject({ taskIds: [], graceMs: 2_000 });
   });
 
   it('abandons a plugin whose shutdown never ends, and still stops, shutting the memory provider down beside it [claim:task-stop-reverse-order] [claim:mpm-stop-grace]', async () => {

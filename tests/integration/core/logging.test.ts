@@ -9,6 +9,7 @@ import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import { describe, expect, it } from 'vitest';
 import { capturingLogger, type LogLine } from '@weft-internal/test-support/capturing-logger';
 import {
+  deferred,
   echoPlugin,
   pingerPlugin,
   plan,
@@ -296,6 +297,40 @@ describe('the lines of a stop', () => {
     await expect(runtime.start()).rejects.toMatchObject({ code: 'WEFT_START_FAILED' });
     expect(runtime.status).toBe('stopped');
     expect(failed.lines.map((line) => line.msg)).toEqual([
+      'runtime failed to start; rolling back',
+      'runtime stopped',
+    ]);
+
+    // stop() called while that rollback runs waits for it, and adds no second line.
+    const rolling = capturingLogger('info');
+    const shutdownBegun = deferred<void>();
+    const shutdownEnds = deferred<void>();
+    class SlowToShutDown extends InMemoryMemoryProvider {
+      override async shutdown(): Promise<void> {
+        shutdownBegun.resolve();
+        await shutdownEnds.promise;
+      }
+    }
+    const rollingBack = await Runtime.init({
+      models: [new ScriptedModelProvider()],
+      memory: new SlowToShutDown(),
+      plugins: [
+        new TestPlugin('broken', {
+          init: () => {
+            throw new Error('plugin broke');
+          },
+        }),
+      ],
+      options: { logger: rolling.logger },
+    });
+    const start = rollingBack.start();
+    start.catch(() => undefined);
+    await shutdownBegun.promise;
+    const stop = rollingBack.stop();
+    shutdownEnds.resolve();
+    await stop;
+    await expect(start).rejects.toMatchObject({ code: 'WEFT_START_FAILED' });
+    expect(rolling.lines.map((line) => line.msg)).toEqual([
       'runtime failed to start; rolling back',
       'runtime stopped',
     ]);

@@ -609,6 +609,27 @@ describe('running steps', () => {
     expect(task.status).toBe('failed');
   });
 
+  it('logs a task that reached maxSteps at warn, with the limit and how many steps did not run [claim:obs-max-steps-line]', async () => {
+    const { logger, lines } = capturingLogger('warn');
+    const { runtime } = await startedRuntime({
+      plugins: [echoPlugin()],
+      responses: planner(['echo', 'reply'], ['echo', 'reply'], ['echo', 'reply']),
+      options: { maxSteps: 2, logger },
+    });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(task.status).toBe('failed');
+    expect(lines.filter((line) => line.taskId === task.id)).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: 'task reached maxSteps; the remaining steps did not run',
+        component: 'pipeline',
+        space: 's',
+        maxSteps: 2,
+        notRun: 1,
+      }),
+    ]);
+  });
+
   it('shows maxSteps in the planning prompt [claim:task-max-steps-in-prompts]', async () => {
     const { runtime, model } = await startedRuntime({
       responses: planner(),

@@ -228,6 +228,11 @@ export class TaskRunner {
             `the task reached its limit of ${maxSteps} steps; ${remaining.length} planned step(s) did not run`,
           ),
         );
+        // The task ends failed: say so at warn, as every other failure of a task is.
+        logger.warn(
+          { maxSteps, notRun: remaining.length },
+          'task reached maxSteps; the remaining steps did not run',
+        );
         return;
       }
       const step = remaining[0] as PipelineStep;

@@ -642,6 +642,12 @@ export class Runtime {
       }
     }
     if (this.phase === 'stopped') return;
+    // A start that failed is rolling back already: wait for it rather than tear down a second
+    // time, which would log a second "runtime stopped" for one stop.
+    if (this.phase === 'stopping') {
+      await this.tearingDown;
+      return;
+    }
     // Draining runs queued tasks, which is only safe once everything they use has started.
     await this.teardown(this.phase === 'running' ? this.options.shutdown : 'cancel');
   }
