@@ -284,8 +284,9 @@ describe('the Scaling out guide, with Docker Compose', () => {
     expect(path.resolve(ROOT, build.dockerfile)).toBe(
       path.join(composeDir, 'Dockerfile'),
     );
-    // Host ports 8787 and 8788, as the page's local route uses, each to the image's 8787.
-    expect(ports).toEqual(['8787-8788:8787']);
+    // Host ports 8787 and 8788, as the page's local route uses, each to the image's 8787, and
+    // only on the loopback interface, as the runtime's own default host keeps it.
+    expect(ports).toEqual(['127.0.0.1:8787-8788:8787']);
     const ignored = readFileSync(
       path.join(composeDir, 'Dockerfile.dockerignore'),
       'utf8',

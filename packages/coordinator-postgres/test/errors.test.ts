@@ -366,7 +366,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     }
   });
 
-  it('keeps hostile text, NUL characters included, intact through a takeover', async () => {
+  it('keeps hostile text, NUL characters included, intact through a takeover by an instance started after the first stopped [claim:scaling-compose-takeover]', async () => {
     const schema = db.newSchema();
     const first = await open({ schema });
     const text = "a\u0000b '; DROP TABLE tasks; -- \u{1F600} \ud800";

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { PostgresMemoryProvider } from '../src/index.js';
 import { MIGRATION_LOCK_CLASS, tablesOf } from '../src/migrations.js';
 import { buildQuery } from '../src/query.js';
+import { createPool } from '../src/connection.js';
+import { resolveOptions } from '../src/options.js';
 import { useServer } from './helpers.js';
 
 const db = useServer();
@@ -359,6 +361,28 @@ describe('PostgresMemoryProvider: connections', () => {
       left = await connectionsOf('pool-check');
     }
     expect(left).toBe(0);
+  });
+
+  it("asks the server for no keepalives of its own, unlike the coordinator, so the server drops a vanished host's connections after its system's keepalive [claim:scaling-memory-pool-cut]", async () => {
+    const settings = async (pool: pg.Pool | pg.Client) =>
+      (
+        await pool.query<{ idle: string; user_timeout: string }>(
+          "SELECT current_setting('tcp_keepalives_idle') AS idle, current_setting('tcp_user_timeout') AS user_timeout",
+        )
+      ).rows[0];
+    const pool = createPool(resolveOptions({ connectionString: db.url() }));
+    const plain = new pg.Client({ connectionString: db.url() });
+    await plain.connect();
+    try {
+      const memory = await settings(pool);
+      // The system's own keepalive (7200 s on a default Linux), as any client that sets none has.
+      expect(memory).toEqual(await settings(plain));
+      expect(memory?.user_timeout).toBe('0');
+      expect(memory?.idle).not.toBe('10');
+    } finally {
+      await plain.end();
+      await pool.end();
+    }
   });
 
   it('opens and stores with the largest statementTimeoutMs it accepts, 2,147,482,647 ms [claim:errors-postgres-invalid-options]', async () => {

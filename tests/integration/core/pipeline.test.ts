@@ -284,7 +284,7 @@ describe('planning', () => {
     expect(related).not.toContain('trigger echo/message');
   });
 
-  it('caps the related memories at options.relatedMemories [claim:task-planner-memory-limits] [claim:sp-limits] [claim:liq-related-text] [claim:wp-planning-prompt] [claim:wp-limits-recency] [claim:index-planner-history]', async () => {
+  it('caps the related memories at options.relatedMemories [claim:task-planner-memory-limits] [claim:sp-limits] [claim:liq-related-text] [claim:wp-planning-prompt] [claim:wp-limits-recency] [claim:index-planner-history] [claim:scaling-history-shared]', async () => {
     const memory = new InMemoryMemoryProvider();
     for (const n of [1, 2, 3])
       await memory.store({ space: 's', kind: 'note', content: `fact ${n}`, metadata: {} });
