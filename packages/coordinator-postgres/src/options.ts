@@ -15,9 +15,10 @@ export interface PostgresSpaceCoordinatorOptions {
   connectionString: string;
   /**
    * The schema holding the coordinator's tables; groups of runtimes that must not wait for each
-   * other use different schemas. A lower-case identifier of up to 54 characters: the channel its
-   * instances notify each other on is the schema's name and `_released`, which PostgreSQL holds
-   * to 63. Default `weft_coordinator`.
+   * other use different schemas. A lower-case identifier of up to 54 characters, not starting
+   * with `pg_` (PostgreSQL's prefix for its system schemas): the channel its instances notify
+   * each other on is the schema's name and `_released`, which PostgreSQL holds to 63. Default
+   * `weft_coordinator`.
    * @claim tsdoc-coordinator-default-schema
    */
   schema?: string;
@@ -152,6 +153,10 @@ export function resolveOptions(
   if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
     problems.push(
       `schema must be a lower-case identifier of up to 54 letters, digits or '_' (its release channel, the name and '_released', must fit PostgreSQL's 63 characters), got ${JSON.stringify(schema)}`,
+    );
+  } else if (schema.startsWith('pg_')) {
+    problems.push(
+      `schema must not start with 'pg_', which PostgreSQL keeps for its system schemas, got ${JSON.stringify(schema)}`,
     );
   }
   const positive = (name: keyof PostgresSpaceCoordinatorOptions, fallback: number): number => {

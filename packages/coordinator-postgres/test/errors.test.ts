@@ -318,6 +318,11 @@ describe('PostgresSpaceCoordinator errors', () => {
     }
   });
 
+  it('is right to refuse a schema starting with pg_: PostgreSQL will not create one [claim:coord-readme-schema-pg-prefix]', async () => {
+    await expect(db.sql('CREATE SCHEMA pg_weft')).rejects.toThrow(/unacceptable schema name/);
+    expect(() => unstarted({ schema: 'pg_weft' })).toThrow(/must not start with 'pg_'/);
+  });
+
   it('refuses a schema made by a newer version and changes nothing', async () => {
     const schema = db.newSchema();
     await db.sql(`CREATE SCHEMA "${schema}"`);

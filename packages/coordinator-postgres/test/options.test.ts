@@ -63,6 +63,22 @@ describe('PostgresSpaceCoordinator schema option', () => {
     }
     expect(message).toMatch(/schema must be a lower-case identifier of up to 54 /);
   });
+
+  it('refuses a schema starting with pg_, which PostgreSQL will not create, naming the reason [claim:coord-readme-schema-pg-prefix]', () => {
+    let message = '';
+    try {
+      resolveOptions({ connectionString, schema: 'pg_weft', pollIntervalMs: 0 });
+    } catch (error) {
+      expect(WeftError.is(error, 'WEFT_COORDINATOR_INVALID_OPTIONS')).toBe(true);
+      message = (error as Error).message;
+    }
+    expect(message).toContain(
+      `schema must not start with 'pg_', which PostgreSQL keeps for its system schemas, got "pg_weft"`,
+    );
+    expect(message).toContain('pollIntervalMs must be a positive integer');
+    expect(resolveOptions({ connectionString, schema: 'pgweft' }).schema).toBe('pgweft');
+    expect(resolveOptions({ connectionString, schema: 'weft_pg_' }).schema).toBe('weft_pg_');
+  });
 });
 
 describe('PostgresSpaceCoordinator default logger', () => {
