@@ -130,6 +130,11 @@ export function resolveOptions(
     !/^postgres(ql)?:\/\//.test(options.connectionString)
   ) {
     problems.push('connectionString must be a postgres:// URL');
+  } else if (!parses(options.connectionString)) {
+    // Not quoted: the string may hold a password.
+    problems.push(
+      'connectionString must be a postgres:// URL, and this one cannot be read as a URL (a bracket, a port over 65535 or a character a URL may not hold?)',
+    );
   }
   for (const name of Object.keys(options)) {
     if (!OPTION_NAMES.has(name)) {
@@ -240,6 +245,16 @@ function parsedUrl(connectionString: string): { url: URL; hostLeftOut: boolean }
     const withHost = connectionString.replace('@/', '@host.invalid/');
     if (withHost === connectionString) throw error;
     return { url: new URL(withHost), hostLeftOut: true };
+  }
+}
+
+/** Whether node-postgres can read the connection string, as {@link parsedUrl} does. */
+function parses(connectionString: string): boolean {
+  try {
+    parsedUrl(connectionString);
+    return true;
+  } catch {
+    return false;
   }
 }
 

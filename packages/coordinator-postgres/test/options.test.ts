@@ -105,6 +105,26 @@ describe('PostgresSpaceCoordinator default logger', () => {
   });
 });
 
+describe('PostgresSpaceCoordinator connection string', () => {
+  it('refuses among the bad options a postgres:// string that is no URL, without quoting it, and takes one with a user but no host [claim:coord-readme-invalid-options]', () => {
+    for (const bad of ['postgres://weft:s3cret@[db/weft', 'postgres://weft:s3cret@db:99999/weft']) {
+      let message = '';
+      try {
+        resolveOptions({ connectionString: bad, poolSize: 0 });
+      } catch (error) {
+        expect(WeftError.is(error, 'WEFT_COORDINATOR_INVALID_OPTIONS')).toBe(true);
+        message = (error as Error).message;
+      }
+      expect(message).toContain('connectionString must be a postgres:// URL, and this one cannot');
+      expect(message).toContain('poolSize must be a positive integer, got 0');
+      expect(message).not.toContain('s3cret');
+    }
+    // pg reads a user without a host, as for a Unix socket given by the host parameter.
+    const socket = 'postgres://weft:s3cret@/weft?host=/var/run/postgresql';
+    expect(resolveOptions({ connectionString: socket }).connectionString).toBe(socket);
+  });
+});
+
 describe('PostgresSpaceCoordinator option names and logger', () => {
   it('lists a misspelt option and a logger without info, warn and error among the bad options [claim:coord-readme-invalid-options]', () => {
     let message = '';
