@@ -140,9 +140,12 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     ] as const
   ).map(([name, part, fallback]): EnvironmentVariable => ({
     name,
-    readBy: '`@weft/memory-postgres` (through node-postgres)',
-    effect: `libpq's variable: node-postgres reads it for the ${part} when the connection string leaves it out (unset: ${fallback}), and the provider's \`WEFT_POSTGRES_CONNECT_FAILED\` and \`WEFT_POSTGRES_UNAVAILABLE\` messages name the server the same way.`,
-    readIn: ['packages/memory-postgres/src/options.ts'],
+    readBy: '`@weft/memory-postgres` and `@weft/coordinator-postgres` (through node-postgres)',
+    effect: `libpq's variable: node-postgres reads it for the ${part} when the connection string leaves it out (unset: ${fallback}), and the memory provider's \`WEFT_POSTGRES_CONNECT_FAILED\` and \`WEFT_POSTGRES_UNAVAILABLE\` messages, the coordinator's \`WEFT_COORDINATOR_CONNECT_FAILED\` message and its reconnection warnings name the server the same way.`,
+    readIn: [
+      'packages/memory-postgres/src/options.ts',
+      'packages/coordinator-postgres/src/options.ts',
+    ],
   })),
 ];
 

@@ -46,7 +46,7 @@ export const COORDINATOR_ERRORS = {
       raisedBy: '`new PostgresSpaceCoordinator`',
       raisers: ['coordinator-postgres/src/options.ts#resolveOptions'],
       cause:
-        'the constructor’s options are missing or invalid: a `connectionString` that is not a `postgres://` URL, a `schema` that is not a lower-case identifier of up to 54 characters, a timeout, interval or pool size that is not a positive whole number, a time that becomes a timer over 2147483647 ms (the longest delay a Node.js timer keeps; 2147482647 for `statementTimeoutMs`), a `reconnectMaxDelayMs` below `reconnectDelayMs`, a `logger` without `info`, `warn` and `error` functions, or a key that is not an option (a misspelt one). The message lists every bad option and never repeats the connection string, which may hold a password.',
+        'the constructor’s options are missing or invalid: a `connectionString` that is not a `postgres://` URL, a `schema` that is not a lower-case identifier of up to 54 characters or starts with `pg_`, which PostgreSQL keeps for its system schemas, a timeout, interval or pool size that is not a positive whole number, a time that becomes a timer over 2147483647 ms (the longest delay a Node.js timer keeps; 2147482647 for `statementTimeoutMs`), a `reconnectMaxDelayMs` below `reconnectDelayMs`, a `logger` without `info`, `warn` and `error` functions, or a key that is not an option (a misspelt one). The message lists every bad option and never repeats the connection string, which may hold a password.',
       fix: 'the message names each option and what it must be.',
     },
     /** @claim errors-coordinator-schema-beforehand */

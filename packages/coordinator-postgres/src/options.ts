@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { MAX_TIMER_MS, TIMER_LIMIT_RULE } from '@weft/core/internal';
 import { PostgresSpaceCoordinatorError } from './errors.js';
 
@@ -14,9 +15,10 @@ export interface PostgresSpaceCoordinatorOptions {
   connectionString: string;
   /**
    * The schema holding the coordinator's tables; groups of runtimes that must not wait for each
-   * other use different schemas. A lower-case identifier of up to 54 characters: the channel its
-   * instances notify each other on is the schema's name and `_released`, which PostgreSQL holds
-   * to 63. Default `weft_coordinator`.
+   * other use different schemas. A lower-case identifier of up to 54 characters, not starting
+   * with `pg_` (PostgreSQL's prefix for its system schemas): the channel its instances notify
+   * each other on is the schema's name and `_released`, which PostgreSQL holds to 63. Default
+   * `weft_coordinator`.
    * @claim tsdoc-coordinator-default-schema
    */
   schema?: string;
@@ -128,6 +130,11 @@ export function resolveOptions(
     !/^postgres(ql)?:\/\//.test(options.connectionString)
   ) {
     problems.push('connectionString must be a postgres:// URL');
+  } else if (!parses(options.connectionString)) {
+    // Not quoted: the string may hold a password.
+    problems.push(
+      'connectionString must be a postgres:// URL, and this one cannot be read as a URL (a bracket, a port over 65535 or a character a URL may not hold?)',
+    );
   }
   for (const name of Object.keys(options)) {
     if (!OPTION_NAMES.has(name)) {
@@ -151,6 +158,10 @@ export function resolveOptions(
   if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
     problems.push(
       `schema must be a lower-case identifier of up to 54 letters, digits or '_' (its release channel, the name and '_released', must fit PostgreSQL's 63 characters), got ${JSON.stringify(schema)}`,
+    );
+  } else if (schema.startsWith('pg_')) {
+    problems.push(
+      `schema must not start with 'pg_', which PostgreSQL keeps for its system schemas, got ${JSON.stringify(schema)}`,
     );
   }
   const positive = (name: keyof PostgresSpaceCoordinatorOptions, fallback: number): number => {
@@ -205,16 +216,95 @@ export function resolveOptions(
   return resolved;
 }
 
+/** Host, port and database of the server node-postgres connects to. */
+export interface ServerAddress {
+  readonly host: string;
+  readonly port: number;
+  /** Empty when neither the string, the environment nor pg's defaults name one. */
+  readonly database: string;
+}
+
+/** `text` percent-decoded, or as written when it is not valid percent-encoding. */
+function decoded(text: string, decode: (text: string) => string): string {
+  try {
+    return decode(text);
+  } catch {
+    return text;
+  }
+}
+
 /**
- * Where the connection string points, for messages: host, port and database, never the user's
- * password.
+ * The connection string as a URL, as node-postgres reads it: a string naming a user but no host
+ * (`postgres://weft:pw@/weft?host=/var/run/postgresql`) is no valid URL, and pg reads it as one
+ * whose host is left out.
+ */
+function parsedUrl(connectionString: string): { url: URL; hostLeftOut: boolean } {
+  try {
+    return { url: new URL(connectionString), hostLeftOut: false };
+  } catch (error) {
+    const withHost = connectionString.replace('@/', '@host.invalid/');
+    if (withHost === connectionString) throw error;
+    return { url: new URL(withHost), hostLeftOut: true };
+  }
+}
+
+/** Whether node-postgres can read the connection string, as {@link parsedUrl} does. */
+function parses(connectionString: string): boolean {
+  try {
+    parsedUrl(connectionString);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where node-postgres connects: what the connection string names (its `host`, `port` and `user`
+ * parameters before the URL's parts), and for what it leaves out, libpq's variables `PGHOST`,
+ * `PGPORT`, `PGDATABASE` (and `PGUSER`, for a database named after the user) and then pg's
+ * defaults, read as pg reads them each time it opens a connection. Never the password.
+ *
+ * @param connectionString - The `connectionString` option.
+ * @param env - The environment pg reads.
+ * @returns The address; throws when the string is no URL at all.
+ */
+export function serverAddress(
+  connectionString: string,
+  env: NodeJS.ProcessEnv = process.env,
+): ServerAddress {
+  const { url, hostLeftOut } = parsedUrl(connectionString);
+  const parameter = (name: string): string => url.searchParams.get(name) ?? '';
+  const hostname = hostLeftOut ? '' : url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const host =
+    parameter('host') ||
+    decoded(hostname, decodeURIComponent) ||
+    env.PGHOST ||
+    pg.defaults.host ||
+    'localhost';
+  const port = Number.parseInt(
+    parameter('port') || url.port || env.PGPORT || String(pg.defaults.port ?? 5432),
+    10,
+  );
+  const user =
+    parameter('user') ||
+    decoded(url.username, decodeURIComponent) ||
+    env.PGUSER ||
+    (typeof pg.defaults.user === 'string' ? pg.defaults.user : '');
+  const database = decoded(url.pathname.replace(/^\//, ''), decodeURI);
+  return { host, port, database: database || env.PGDATABASE || user };
+}
+
+/**
+ * Where the coordinator connects, for messages: `host:port/database` as node-postgres finds
+ * them (see {@link serverAddress}), read at the time of the message. Never the password.
  */
 export function describeTarget(connectionString: string): string {
+  let address: ServerAddress;
   try {
-    const url = new URL(connectionString);
-    const database = url.pathname.replace(/^\//, '') || '(default database)';
-    return `${url.hostname || 'localhost'}:${url.port || '5432'}/${decodeURIComponent(database)}`;
+    address = serverAddress(connectionString);
   } catch {
     return '(unparsable connection string)';
   }
+  const host = address.host.includes(':') ? `[${address.host}]` : address.host;
+  return `${host}:${address.port}/${address.database || '(default database)'}`;
 }

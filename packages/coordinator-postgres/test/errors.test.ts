@@ -14,7 +14,7 @@ import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { withoutPasswordAndPort } from '@weft-internal/test-support/postgres-server';
+import { freePort, withoutPasswordAndPort } from '@weft-internal/test-support/postgres-server';
 import { PostgresSpaceCoordinator, PostgresSpaceCoordinatorError } from '../src/index.js';
 import { resolveOptions } from '../src/options.js';
 import { useServer } from './support/server.js';
@@ -254,6 +254,32 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(error.message).toMatch(/password authentication failed/);
   });
 
+  it('names in its connect error the host, port and database pg took from PGHOST, PGPORT and PGDATABASE where the connection string leaves them out [claim:cfg-pg-variables]', async () => {
+    const { connectionString, password } = withoutPasswordAndPort(db.url());
+    const refused = await freePort();
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
+    vi.stubEnv('PGPASSWORD', password);
+    vi.stubEnv('PGPORT', String(refused));
+    const database = decodeURI(new URL(connectionString).pathname.slice(1));
+    const error = await errorOf(open({ connectionString, connectTimeoutMs: 2_000 }));
+    expect(error.code).toBe('WEFT_COORDINATOR_CONNECT_FAILED');
+    expect(error.message).toContain(`PostgreSQL at 127.0.0.1:${refused}/${database}:`);
+    expect(error.message).toContain(`ECONNREFUSED 127.0.0.1:${refused}`);
+    // A string without host, port or database: pg takes all three from the variables, and so
+    // does the message.
+    const user = new URL(connectionString).username;
+    vi.stubEnv('PGHOST', '127.0.0.1');
+    vi.stubEnv('PGDATABASE', `${database}_missing`);
+    vi.stubEnv('PGPORT', String(db.server().port));
+    const missing = await errorOf(open({ connectionString: `postgres:///?user=${user}` }));
+    expect(missing.code).toBe('WEFT_COORDINATOR_CONNECT_FAILED');
+    expect(missing.message).toContain(
+      `PostgreSQL at 127.0.0.1:${db.server().port}/${database}_missing: database "${database}_missing" does not exist`,
+    );
+  });
+
   it('names host and port when the server refuses, never the password, within the connect timeout', async () => {
     const started = Date.now();
     const refused = new PostgresSpaceCoordinator({
@@ -290,6 +316,11 @@ describe('PostgresSpaceCoordinator errors', () => {
       await db.sql(`DROP SCHEMA "${made}" CASCADE`);
       await db.sql(`DROP ROLE ${role}`);
     }
+  });
+
+  it('is right to refuse a schema starting with pg_: PostgreSQL will not create one [claim:coord-readme-schema-pg-prefix]', async () => {
+    await expect(db.sql('CREATE SCHEMA pg_weft')).rejects.toThrow(/unacceptable schema name/);
+    expect(() => unstarted({ schema: 'pg_weft' })).toThrow(/must not start with 'pg_'/);
   });
 
   it('refuses a schema made by a newer version and changes nothing', async () => {

@@ -1,6 +1,6 @@
 import { WeftError } from '@weft/core';
-import { describe, expect, it, vi } from 'vitest';
-import { resolveOptions } from '../src/options.js';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { describeTarget, resolveOptions, serverAddress } from '../src/options.js';
 
 const connectionString = 'postgres://localhost/weft';
 
@@ -63,6 +63,22 @@ describe('PostgresSpaceCoordinator schema option', () => {
     }
     expect(message).toMatch(/schema must be a lower-case identifier of up to 54 /);
   });
+
+  it('refuses a schema starting with pg_, which PostgreSQL will not create, naming the reason [claim:coord-readme-schema-pg-prefix]', () => {
+    let message = '';
+    try {
+      resolveOptions({ connectionString, schema: 'pg_weft', pollIntervalMs: 0 });
+    } catch (error) {
+      expect(WeftError.is(error, 'WEFT_COORDINATOR_INVALID_OPTIONS')).toBe(true);
+      message = (error as Error).message;
+    }
+    expect(message).toContain(
+      `schema must not start with 'pg_', which PostgreSQL keeps for its system schemas, got "pg_weft"`,
+    );
+    expect(message).toContain('pollIntervalMs must be a positive integer');
+    expect(resolveOptions({ connectionString, schema: 'pgweft' }).schema).toBe('pgweft');
+    expect(resolveOptions({ connectionString, schema: 'weft_pg_' }).schema).toBe('weft_pg_');
+  });
 });
 
 describe('PostgresSpaceCoordinator default logger', () => {
@@ -89,6 +105,26 @@ describe('PostgresSpaceCoordinator default logger', () => {
   });
 });
 
+describe('PostgresSpaceCoordinator connection string', () => {
+  it('refuses among the bad options a postgres:// string that is no URL, without quoting it, and takes one with a user but no host [claim:coord-readme-invalid-options]', () => {
+    for (const bad of ['postgres://weft:s3cret@[db/weft', 'postgres://weft:s3cret@db:99999/weft']) {
+      let message = '';
+      try {
+        resolveOptions({ connectionString: bad, poolSize: 0 });
+      } catch (error) {
+        expect(WeftError.is(error, 'WEFT_COORDINATOR_INVALID_OPTIONS')).toBe(true);
+        message = (error as Error).message;
+      }
+      expect(message).toContain('connectionString must be a postgres:// URL, and this one cannot');
+      expect(message).toContain('poolSize must be a positive integer, got 0');
+      expect(message).not.toContain('s3cret');
+    }
+    // pg reads a user without a host, as for a Unix socket given by the host parameter.
+    const socket = 'postgres://weft:s3cret@/weft?host=/var/run/postgresql';
+    expect(resolveOptions({ connectionString: socket }).connectionString).toBe(socket);
+  });
+});
+
 describe('PostgresSpaceCoordinator option names and logger', () => {
   it('lists a misspelt option and a logger without info, warn and error among the bad options [claim:coord-readme-invalid-options]', () => {
     let message = '';
@@ -110,5 +146,58 @@ describe('PostgresSpaceCoordinator option names and logger', () => {
     // A pino-like logger and the known names pass.
     const logger = { info: vi.fn(), warn: vi.fn(), error: vi.fn() };
     expect(resolveOptions({ connectionString, sweepIntervalMs: 100, logger }).logger).toBe(logger);
+  });
+});
+
+describe('PostgresSpaceCoordinator server address in messages', () => {
+  it('names the server as pg finds it: the string first, then PGHOST, PGPORT, PGDATABASE and PGUSER, then localhost:5432', () => {
+    const env = { PGHOST: 'env-host', PGPORT: '7777', PGDATABASE: 'env-db', PGUSER: 'env-user' };
+    expect(serverAddress('postgres://weft:pw@db.internal:6543/agents', env)).toEqual({
+      host: 'db.internal',
+      port: 6543,
+      database: 'agents',
+    });
+    expect(serverAddress('postgres://weft@db.internal/agents', env)).toEqual({
+      host: 'db.internal',
+      port: 7777,
+      database: 'agents',
+    });
+    expect(serverAddress('postgres:///', env)).toEqual({
+      host: 'env-host',
+      port: 7777,
+      database: 'env-db',
+    });
+    // Parameters come before the URL's parts; a user without a host is read as pg reads it.
+    expect(serverAddress('postgres://ada:pw@/?host=%2Ftmp%2Fsock&port=6000', env)).toEqual({
+      host: '/tmp/sock',
+      port: 6000,
+      database: 'env-db',
+    });
+    expect(serverAddress('postgres://ada@[::1]/my%20db', {})).toEqual({
+      host: '::1',
+      port: 5432,
+      database: 'my db',
+    });
+    // No database anywhere: pg connects to the user's.
+    expect(serverAddress('postgres://ada@h/', { PGUSER: 'env-user' }).database).toBe('ada');
+    expect(serverAddress('postgres://h/', { PGUSER: 'env-user' }).database).toBe('env-user');
+    expect(serverAddress('postgres:///', {})).toMatchObject({ host: 'localhost', port: 5432 });
+  });
+
+  it('reads the environment each time it describes the server, never showing the password', () => {
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
+    vi.stubEnv('PGPORT', '6432');
+    vi.stubEnv('PGDATABASE', 'agents');
+    expect(describeTarget('postgres://weft:s3cret@db.internal')).toBe('db.internal:6432/agents');
+    vi.stubEnv('PGPORT', '6433');
+    expect(describeTarget('postgres://weft:s3cret@[::1]/weft')).toBe('[::1]:6433/weft');
+    expect(describeTarget('postgres://weft:s3cret@db.internal:5433/weft')).toBe(
+      'db.internal:5433/weft',
+    );
+    expect(describeTarget('postgres://weft:s3cret@[db/weft')).toBe(
+      '(unparsable connection string)',
+    );
   });
 });
