@@ -730,6 +730,30 @@ describe('ChatPlugin path', () => {
   });
 });
 
+describe('ChatPlugin path matching', () => {
+  it('takes a request whatever the case of its path and with or without one trailing slash, as express matches paths [claim:chat-path-case-slash]', async () => {
+    const { runtime, model } = await boot(
+      [PLAN, 'One.', PLAN, 'Two.', PLAN, 'Three.'],
+      new ChatPlugin({ path: '/api/chat', trustClientUser: true }),
+    );
+    const statuses: Record<string, number> = {};
+    for (const path of ['/API/Chat', '/api/chat/', '/Api/Chat/', '/api/chat//', '/api/chat/x']) {
+      statuses[path] = (
+        await post(runtime, { room: '42', user: 'ada', message: 'hi' }, path)
+      ).status;
+    }
+    expect(statuses).toEqual({
+      '/API/Chat': 200,
+      '/api/chat/': 200,
+      '/Api/Chat/': 200,
+      '/api/chat//': 404,
+      '/api/chat/x': 404,
+    });
+    // The three that reached the route each ran a task: a plan and a reply.
+    expect(model.requests).toHaveLength(6);
+  });
+});
+
 describe('ChatPlugin sender', () => {
   it("checks that room and user fit a space with the user authenticate named, not the body's [claim:httpchat-authenticate] [claim:httpchat-too-long-together]", async () => {
     // Room and body user are too long together; room and the named user fit.
