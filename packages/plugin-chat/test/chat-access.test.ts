@@ -681,6 +681,38 @@ describe('ChatPlugin: a body not sent as JSON, in a charset or encoding the pars
   });
 });
 
+describe('ChatPlugin: a slow body not sent as JSON', () => {
+  it('answers a body of another type that is still arriving with the route’s 400, not 408, since the parser does not wait for it [claim:chat-readme-404-408]', async () => {
+    const { model } = recordingModel();
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new ChatPlugin({ authenticate: () => ({ user: 'ada' }) })],
+      options: {
+        server: { port: 0, headersTimeout: 200, requestTimeout: 300 },
+        logger: capturingLogger('info').logger,
+      },
+    });
+    await runtime.start();
+    const { host, hostname, port } = new URL(`${runtime.server.url}/chat`);
+    const statusOf = async (type: string) => {
+      const socket = tcpConnect(Number(port), hostname);
+      sockets.push(socket);
+      const answers = answersOf(socket);
+      // Headers that promise a body of 100 bytes, and 10 of them: the rest never comes.
+      socket.write(
+        `POST /chat HTTP/1.1\r\nHost: ${host}\r\nContent-Type: ${type}\r\nContent-Length: 100\r\n\r\n{"room":"4`,
+      );
+      const [answer] = await answers.next(1);
+      const { error } = JSON.parse(answer?.body ?? '{}') as Answer;
+      return [answer?.status, error.code];
+    };
+    expect(await statusOf('text/plain')).toEqual([400, 'WEFT_CHAT_INVALID_REQUEST']);
+    expect(await statusOf('application/json')).toEqual([408, 'WEFT_BAD_REQUEST']);
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
 describe('ChatPlugin: other methods on its path', () => {
   it('answers another method on the chat path with 404, except an OPTIONS preflight, which the cors middleware answers when server.cors is set [claim:httpchat-row-404] [claim:chat-readme-404-408]', async () => {
     const answers: Record<string, [number, number]> = {};
