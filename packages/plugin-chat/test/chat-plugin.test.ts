@@ -718,6 +718,21 @@ describe('ChatPlugin path', () => {
     },
   );
 
+  it.each(['/api/./chat', '/api/../chat', '/.', '/chat/..'])(
+    'refuses %j, whose dot segment fetch and curl resolve away, so no request they send could reach it [claim:chat-path] [claim:tsdoc-chat-path]',
+    (path) => {
+      expect(new URL(`http://127.0.0.1${path}`).pathname).not.toBe(path);
+      let caught: unknown;
+      try {
+        new ChatPlugin({ path });
+      } catch (error) {
+        caught = error;
+      }
+      expect(WeftError.is(caught, 'WEFT_CHAT_INVALID_OPTIONS')).toBe(true);
+      expect((caught as Error).message).toContain('option "path" must have no "." or ".." segment');
+    },
+  );
+
   it('mounts a literal path of letters, digits, "-", ".", "_", "~" and "/" [claim:httpchat-path-option] [claim:chat-path]', async () => {
     const path = '/api/v1.2/chat_room-x~y/';
     const { runtime } = await boot(
