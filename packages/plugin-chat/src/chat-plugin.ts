@@ -96,7 +96,8 @@ export const NOT_REMEMBERED_WARNING =
 export interface ChatPluginOptions extends ChatAccessOptions {
   /**
    * Path of the POST route that receives messages: `/` and ASCII letters, digits, `-`, `.`, `_`
-   * and `~`, taken literally. Default `/chat`.
+   * and `~`, taken literally, with no `.` or `..` segment (clients resolve those away before
+   * sending). Default `/chat`.
    * @claim tsdoc-chat-path
    */
   path?: string;
@@ -191,8 +192,8 @@ export class ChatPlugin extends Plugin {
    * @param options - The route's path, the hooks that authenticate and authorise, and the
    *   limits.
    * @throws {@link ChatPluginError} `WEFT_CHAT_INVALID_OPTIONS` naming a bad option: a path that
-   * does not start with `/` or holds another character than ASCII letters, digits, `-`, `.`, `_`,
-   * `~` and `/`, a limit that is not a positive integer, an `authTimeoutMs` over
+   * does not start with `/`, holds another character than ASCII letters, digits, `-`, `.`, `_`,
+   * `~` and `/` or has a `.` or `..` segment, a limit that is not a positive integer, an `authTimeoutMs` over
    * 2147483647, or `roomHistory: 'shared'` without `authorizeRoom`.
    */
   constructor(options: ChatPluginOptions = {}) {
@@ -210,6 +211,14 @@ export class ChatPlugin extends Plugin {
       throw new ChatPluginError(
         'WEFT_CHAT_INVALID_OPTIONS',
         `ChatPlugin: option "path" must hold only ASCII letters, digits, "-", ".", "_", "~" and "/", got ${JSON.stringify(path)}.`,
+      );
+    }
+    if (path.split('/').some((segment) => segment === '.' || segment === '..')) {
+      // Clients (curl, fetch, browsers) resolve such segments before they send a request, so
+      // the route would be mounted where no URL they send can reach it.
+      throw new ChatPluginError(
+        'WEFT_CHAT_INVALID_OPTIONS',
+        `ChatPlugin: option "path" must have no "." or ".." segment, which clients resolve away before sending, got ${JSON.stringify(path)}.`,
       );
     }
     this.path = path;

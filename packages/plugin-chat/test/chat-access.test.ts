@@ -436,7 +436,7 @@ describe('ChatPlugin behind the server’s Origin check', () => {
 });
 
 describe('ChatPlugin: what the runtime’s server answers before the route', () => {
-  it('answers 400, 413, 415, 431, 403, 404 and 408 in the error shape with X-Request-Id, never asking authenticate nor running a task [claim:chat-readme-authenticate-after-parser] [claim:chat-413] [claim:chat-415] [claim:chat-403-server] [claim:chat-readme-404-408] [claim:chat-readme-400-http] [claim:httpchat-server-answers] [claim:httpchat-row-400-server] [claim:httpchat-row-403-server] [claim:httpchat-row-404] [claim:httpchat-row-408] [claim:httpchat-row-413] [claim:httpchat-row-415] [claim:httpchat-row-431] [claim:httpchat-413] [claim:httpchat-authenticate-row]', async () => {
+  it('answers 400, 413, 415, 431, 403, 404 and 408 in the error shape with X-Request-Id, never asking authenticate nor running a task [claim:chat-readme-authenticate-after-parser] [claim:chat-413] [claim:chat-415] [claim:chat-403-server] [claim:chat-readme-404-408] [claim:chat-readme-400-http] [claim:httpchat-server-answers] [claim:httpchat-row-400-server] [claim:httpchat-row-403-server] [claim:httpchat-row-404] [claim:httpchat-row-408] [claim:httpchat-row-413] [claim:httpchat-row-415] [claim:httpchat-row-431] [claim:httpchat-413] [claim:httpchat-authenticate-row] [claim:chat-readme-431]', async () => {
     let asked = 0;
     const { model } = recordingModel();
     runtime = await Runtime.init({
@@ -597,6 +597,118 @@ describe('ChatPlugin: a large body not sent as JSON', () => {
     const accepted = await post({ authorization: 'Bearer t-ada' });
     expect(accepted.status).toBe(400);
     expect(await accepted.json()).toMatchObject({ error: { code: 'WEFT_CHAT_INVALID_REQUEST' } });
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe('ChatPlugin: a body not sent as JSON, in a charset or encoding the parser cannot read', () => {
+  it('asks authenticate and answers the route’s 400 (401 when refused), not 415 or the parser’s 400, since only an application/json body is read [claim:chat-415] [claim:chat-readme-authenticate-after-parser] [claim:chat-readme-400-http]', async () => {
+    const asked: string[] = [];
+    const { model } = recordingModel();
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [
+        new ChatPlugin({
+          authenticate: (request) => {
+            asked.push(
+              String(request.headers['content-encoding'] ?? request.headers['content-type']),
+            );
+            return request.headers.authorization === 'Bearer t-ada' ? { user: 'ada' } : false;
+          },
+        }),
+      ],
+      options: { server: { port: 0 }, logger: capturingLogger('info').logger },
+    });
+    await runtime.start();
+    const url = `${runtime.server.url}/chat`;
+    const body = JSON.stringify({ room: '42', user: 'ada', message: 'hi' });
+    const send = async (headers: Record<string, string>) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers,
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+      const { error } = (await response.json()) as Answer;
+      return [response.status, error.code];
+    };
+    const bearer = { authorization: 'Bearer t-ada' };
+    const unreadable = {
+      charset: { 'content-type': 'text/plain; charset=latin9' },
+      encoding: { 'content-type': 'text/plain', 'content-encoding': 'br2' },
+      notGzip: { 'content-type': 'text/plain', 'content-encoding': 'gzip' },
+    };
+    const seen: Record<string, unknown> = {};
+    for (const [name, headers] of Object.entries(unreadable)) {
+      seen[name] = await send({ ...headers, ...bearer });
+      seen[`${name}, refused`] = await send(headers);
+    }
+    expect(seen).toEqual({
+      charset: [400, 'WEFT_CHAT_INVALID_REQUEST'],
+      'charset, refused': [401, 'WEFT_CHAT_UNAUTHORIZED'],
+      encoding: [400, 'WEFT_CHAT_INVALID_REQUEST'],
+      'encoding, refused': [401, 'WEFT_CHAT_UNAUTHORIZED'],
+      notGzip: [400, 'WEFT_CHAT_INVALID_REQUEST'],
+      'notGzip, refused': [401, 'WEFT_CHAT_UNAUTHORIZED'],
+    });
+    expect(asked).toHaveLength(6);
+    // The same headers with an application/json body: the parser refuses it, the hook unasked.
+    expect(
+      await send({
+        ...unreadable.charset,
+        'content-type': 'application/json; charset=latin9',
+        ...bearer,
+      }),
+    ).toEqual([415, 'WEFT_BAD_REQUEST']);
+    expect(
+      await send({ ...unreadable.encoding, 'content-type': 'application/json', ...bearer }),
+    ).toEqual([415, 'WEFT_BAD_REQUEST']);
+    expect(
+      await send({ ...unreadable.notGzip, 'content-type': 'application/json', ...bearer }),
+    ).toEqual([400, 'WEFT_BAD_REQUEST']);
+    // JSON nested deeper than server.maxJsonDepth (64) is refused by the parser too.
+    const deep = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...bearer },
+      body: `{"room":"42","user":"ada","message":"hi","x":${'['.repeat(70)}${']'.repeat(70)}}`,
+      signal: AbortSignal.timeout(10_000),
+    });
+    expect(deep.status).toBe(400);
+    expect(((await deep.json()) as Answer).error.code).toBe('WEFT_CHAT_INVALID_REQUEST');
+    expect(asked).toHaveLength(6);
+    expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe('ChatPlugin: a slow body not sent as JSON', () => {
+  it('answers a body of another type that is still arriving with the route’s 400, not 408, since the parser does not wait for it [claim:chat-readme-404-408]', async () => {
+    const { model } = recordingModel();
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new ChatPlugin({ authenticate: () => ({ user: 'ada' }) })],
+      options: {
+        server: { port: 0, headersTimeout: 200, requestTimeout: 300 },
+        logger: capturingLogger('info').logger,
+      },
+    });
+    await runtime.start();
+    const { host, hostname, port } = new URL(`${runtime.server.url}/chat`);
+    const statusOf = async (type: string) => {
+      const socket = tcpConnect(Number(port), hostname);
+      sockets.push(socket);
+      const answers = answersOf(socket);
+      // Headers that promise a body of 100 bytes, and 10 of them: the rest never comes.
+      socket.write(
+        `POST /chat HTTP/1.1\r\nHost: ${host}\r\nContent-Type: ${type}\r\nContent-Length: 100\r\n\r\n{"room":"4`,
+      );
+      const [answer] = await answers.next(1);
+      const { error } = JSON.parse(answer?.body ?? '{}') as Answer;
+      return [answer?.status, error.code];
+    };
+    expect(await statusOf('text/plain')).toEqual([400, 'WEFT_CHAT_INVALID_REQUEST']);
+    expect(await statusOf('application/json')).toEqual([408, 'WEFT_BAD_REQUEST']);
     expect(model.requests).toHaveLength(0);
   });
 });

@@ -718,6 +718,21 @@ describe('ChatPlugin path', () => {
     },
   );
 
+  it.each(['/api/./chat', '/api/../chat', '/.', '/chat/..'])(
+    'refuses %j, whose dot segment fetch and curl resolve away, so no request they send could reach it [claim:chat-path] [claim:tsdoc-chat-path]',
+    (path) => {
+      expect(new URL(`http://127.0.0.1${path}`).pathname).not.toBe(path);
+      let caught: unknown;
+      try {
+        new ChatPlugin({ path });
+      } catch (error) {
+        caught = error;
+      }
+      expect(WeftError.is(caught, 'WEFT_CHAT_INVALID_OPTIONS')).toBe(true);
+      expect((caught as Error).message).toContain('option "path" must have no "." or ".." segment');
+    },
+  );
+
   it('mounts a literal path of letters, digits, "-", ".", "_", "~" and "/" [claim:httpchat-path-option] [claim:chat-path]', async () => {
     const path = '/api/v1.2/chat_room-x~y/';
     const { runtime } = await boot(
@@ -727,6 +742,30 @@ describe('ChatPlugin path', () => {
     const { status, json } = await post(runtime, { room: '42', user: 'ada', message: 'hi' }, path);
     expect(status).toBe(200);
     expect(json.reply).toBe('Hello.');
+  });
+});
+
+describe('ChatPlugin path matching', () => {
+  it('takes a request whatever the case of its path and with or without one trailing slash, as express matches paths [claim:chat-path-case-slash]', async () => {
+    const { runtime, model } = await boot(
+      [PLAN, 'One.', PLAN, 'Two.', PLAN, 'Three.'],
+      new ChatPlugin({ path: '/api/chat', trustClientUser: true }),
+    );
+    const statuses: Record<string, number> = {};
+    for (const path of ['/API/Chat', '/api/chat/', '/Api/Chat/', '/api/chat//', '/api/chat/x']) {
+      statuses[path] = (
+        await post(runtime, { room: '42', user: 'ada', message: 'hi' }, path)
+      ).status;
+    }
+    expect(statuses).toEqual({
+      '/API/Chat': 200,
+      '/api/chat/': 200,
+      '/Api/Chat/': 200,
+      '/api/chat//': 404,
+      '/api/chat/x': 404,
+    });
+    // The three that reached the route each ran a task: a plan and a reply.
+    expect(model.requests).toHaveLength(6);
   });
 });
 
