@@ -101,6 +101,16 @@ describe('the generated Dockerfile', () => {
     expect(String(readPort(env))).toBe(final.find((i) => i.keyword === 'EXPOSE')?.args);
   });
 
+  it('says to stop the container with docker stop --timeout, longer than the 30 s drain, in the Dockerfile and the README', async () => {
+    // Docker 28 names the option --timeout; --time still works but is deprecated.
+    for (const file of ['Dockerfile', 'README.md']) {
+      const text = await projectFile(file);
+      const [, seconds] = /`docker stop --timeout (\d+)[ `]/.exec(text) ?? [];
+      expect(Number(seconds), file).toBeGreaterThan(30);
+      expect(text, file).not.toMatch(/--time\b(?!out)/);
+    }
+  });
+
   it('keeps .env, dependencies, builds and data out of the image [claim:gs-dockerfile]', async () => {
     const ignored = (await projectFile('.dockerignore')).split('\n').filter(Boolean);
     const gitignored = (await projectFile('.gitignore')).split('\n').filter(Boolean);

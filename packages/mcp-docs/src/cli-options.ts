@@ -3,6 +3,7 @@
  * bad option has a test and a message naming it.
  */
 import { parseArgs } from 'node:util';
+import { ALLOWED_HOST_RULE, isAllowedHostEntry } from '@weft/core/internal';
 import { DocsServerError } from './errors.js';
 
 /** The command line, checked, with the defaults filled in. */
@@ -48,7 +49,8 @@ function invalid(message: string): DocsServerError {
  * @returns The options, stdio and no data file unless given.
  * @throws {@link DocsServerError} `WEFT_DOCS_INVALID_OPTIONS` naming an unknown option, an
  * argument, a `--port` that is not a number from 0 to 65535, or `--port`, `--host` or
- * `--allowed-host` without `--http`.
+ * `--allowed-host` without `--http`, or an `--allowed-host` with a scheme, a port or a path,
+ * which no `Host` header can match.
  */
 export function parseCliOptions(argv: readonly string[]): CliOptions {
   let values;
@@ -81,6 +83,12 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     if (!/^\d+$/.test(values.port) || port > 65535) {
       throw invalid(`--port must be a number from 0 to 65535, got "${values.port}"`);
     }
+  }
+  // The server compares each name with the name of the Host header (or of the Origin), its port
+  // left out: one with a scheme, a port or a path would match nothing.
+  const unmatchable = values['allowed-host']?.find((name) => !isAllowedHostEntry(name));
+  if (unmatchable !== undefined) {
+    throw invalid(`--allowed-host must be ${ALLOWED_HOST_RULE}, got "${unmatchable}"`);
   }
   return {
     transport: values.http ? 'http' : 'stdio',

@@ -29,10 +29,14 @@ export const DOCS_ERRORS = {
       summary:
         'The `weft-docs-mcp` command or `startHttpServer` was given an unknown or bad option.',
       raisedBy: 'the `weft-docs-mcp` command, `startHttpServer`',
-      raisers: ['mcp-docs/src/cli-options.ts#invalid', 'mcp-docs/src/http.ts#limitOption'],
+      raisers: [
+        'mcp-docs/src/cli-options.ts#invalid',
+        'mcp-docs/src/http.ts#limitOption',
+        'mcp-docs/src/http.ts#allowedHostsOption',
+      ],
       cause:
-        'the `weft-docs-mcp` command was given an option it does not know, an argument that is no option, `--port`, `--host` or `--allowed-host` without `--http`, or a value it cannot use, such as a `--port` that is not a number from 0 to 65535; or a program gave `startHttpServer` a `requestTimeoutMs`, `requestsPerSecond` or `connectionsPerClient` that is not an integer of at least 1.',
-      fix: 'the message names the option; run `weft-docs-mcp --help` for the list. A limit of `startHttpServer` takes a whole number from 1 up; none can be turned off.',
+        "the `weft-docs-mcp` command was given an option it does not know, an argument that is no option, `--port`, `--host` or `--allowed-host` without `--http`, or a value it cannot use, such as a `--port` that is not a number from 0 to 65535 or an `--allowed-host` with a scheme, a port or a path, which no `Host` header could match; or a program gave `startHttpServer` a `requestTimeoutMs`, `requestsPerSecond` or `connectionsPerClient` that is not an integer of at least 1, or an `allowedHosts` that is not `true`, `'all'` or a list of such host names.",
+      fix: 'the message names the option; run `weft-docs-mcp --help` for the list. A limit of `startHttpServer` takes a whole number from 1 up; none can be turned off. Give a host name as the `Host` header carries it without its port, such as `docs.example.com`.',
     },
     /** @claim errors-docs-no-data-file */
     WEFT_DOCS_NO_DATA: {

@@ -10,7 +10,13 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP, type AddressInfo, type Socket } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { hostChecker, hostnameOf, type AllowedHosts } from '@weft/core/internal';
+import {
+  ALLOWED_HOST_RULE,
+  hostChecker,
+  hostnameOf,
+  isAllowedHostEntry,
+  type AllowedHosts,
+} from '@weft/core/internal';
 import { logToStderr, type FailureLog } from './answers.js';
 import type { DocsBundle } from './bundle.js';
 import { DocsServerError } from './errors.js';
@@ -54,7 +60,13 @@ export interface HttpOptions {
    * @claim tsdoc-docs-http-port
    */
   readonly port?: number;
-  /** Host names accepted besides the loopback names and `host`, as in the runtime's server. */
+  /**
+   * Host names accepted besides the loopback names and `host`, as in the runtime's server:
+   * `true` or `'all'` for any, or a list of names. A name with a scheme, a port or a path
+   * (`'https://docs.example.com'`, `'docs.example.com:3920'`), which no `Host` header can
+   * match since its port is left out of the comparison, is refused.
+   * @claim tsdoc-docs-http-allowed-hosts-names-only
+   */
   readonly allowedHosts?: AllowedHosts;
   /**
    * Where failures are written, with the id the client is given; standard error by default.
@@ -210,13 +222,37 @@ function limitOption(options: HttpOptions, name: LimitOption, fallback: number):
 type LimitOption = 'requestTimeoutMs' | 'requestsPerSecond' | 'connectionsPerClient';
 
 /**
+ * `allowedHosts`, checked. The host check compares each name with the name of the `Host` header
+ * (or of the `Origin`), its port left out, so a name with a scheme, a port or a path would match
+ * nothing, and a string rather than a list would be read letter by letter.
+ */
+function allowedHostsOption(options: HttpOptions): AllowedHosts {
+  const value: unknown = options.allowedHosts ?? [];
+  if (value === true || value === 'all') return value;
+  if (Array.isArray(value) && value.every((name) => typeof name === 'string')) {
+    const unmatchable = value.find((name: string) => !isAllowedHostEntry(name));
+    if (unmatchable === undefined) return value as readonly string[];
+    throw new DocsServerError(
+      'WEFT_DOCS_INVALID_OPTIONS',
+      `weft-docs-mcp: each of startHttpServer's allowedHosts must be ${ALLOWED_HOST_RULE}, got ${JSON.stringify(unmatchable)}.`,
+    );
+  }
+  throw new DocsServerError(
+    'WEFT_DOCS_INVALID_OPTIONS',
+    `weft-docs-mcp: startHttpServer's allowedHosts must be true, 'all' or a list of host names such as ['docs.example.com'], got ${JSON.stringify(value)}.`,
+  );
+}
+
+/**
  * Starts the HTTP transport.
  *
  * @param bundle - The documentation to serve.
  * @param options - Where to listen and which host names to accept.
  * @returns The server's URL (its MCP endpoint) and a way to stop it.
  * @throws {@link DocsServerError} `WEFT_DOCS_INVALID_OPTIONS` when `requestTimeoutMs`,
- * `requestsPerSecond` or `connectionsPerClient` is not an integer of at least 1.
+ * `requestsPerSecond` or `connectionsPerClient` is not an integer of at least 1, or
+ * `allowedHosts` is not `true`, `'all'` or a list of host names (one with a scheme, a port or a
+ * path is refused).
  * @throws The listening error itself, such as `EADDRINUSE` when the port is taken.
  * @claim tsdoc-docs-http-listen
  * @claim tsdoc-docs-http-limit-values
@@ -230,8 +266,9 @@ export async function startHttpServer(
   const connectionsPerClient = limitOption(options, 'connectionsPerClient', CONNECTIONS_PER_CLIENT);
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? logToStderr;
-  const isAllowed = hostChecker(options.allowedHosts ?? [], host);
-  const isAllowedOrigin = originChecker(options.allowedHosts ?? [], host, isAllowed);
+  const allowedHosts = allowedHostsOption(options);
+  const isAllowed = hostChecker(allowedHosts, host);
+  const isAllowedOrigin = originChecker(allowedHosts, host, isAllowed);
   const rate = new RateLimiter(perSecond);
   const open = new Map<string, number>();
   /** Connections answered 503 on arrival: a request read on one afterwards is not served. */

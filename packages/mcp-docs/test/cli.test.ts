@@ -46,6 +46,30 @@ describe('parseCliOptions', () => {
     ).toMatchObject({ allowedHosts: ['a.test', 'b.test'] });
   });
 
+  it.each(['https://docs.example.com', 'docs.example.com:3920', 'docs.example.com/mcp', ' '])(
+    'refuses --allowed-host %j, which no Host header can match, saying a host name is expected [claim:mcp-docs-http-allowed-host-names-only] [claim:mcp-docs-readme-allowed-host-names-only] [claim:errors-docs-invalid-options]',
+    (name) => {
+      let caught: unknown;
+      try {
+        parseCliOptions(['--http', '--allowed-host', 'docs.example.com', '--allowed-host', name]);
+      } catch (error) {
+        caught = error;
+      }
+      expect(WeftError.is(caught, 'WEFT_DOCS_INVALID_OPTIONS')).toBe(true);
+      expect((caught as Error).message).toContain(
+        `--allowed-host must be a host name such as 'agent.example.com', or '.example.com' for a name and its subdomains, without a scheme, port or path`,
+      );
+      expect((caught as Error).message).toContain(`got "${name}"`);
+    },
+  );
+
+  it('takes names, dotted names and IP addresses, IPv6 ones bracketed or not, as --allowed-host [claim:mcp-docs-http-allowed-host-names-only]', () => {
+    const names = ['docs.example.com', '.example.com', '192.0.2.1', '::1', '[2001:db8::1]'];
+    expect(
+      parseCliOptions(['--http', ...names.flatMap((name) => ['--allowed-host', name])]),
+    ).toMatchObject({ allowedHosts: names });
+  });
+
   it.each([
     [['--port', '80'], '--port: for --http only'],
     [['--host', '0.0.0.0'], '--host: for --http only'],

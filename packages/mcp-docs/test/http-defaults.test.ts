@@ -125,3 +125,57 @@ describe('startHttpServer with a limit that is no whole number from 1 up', () =>
     expect(made.servers).toHaveLength(1);
   });
 });
+
+describe('startHttpServer with allowedHosts no Host header can match', () => {
+  it.each([
+    [
+      ['https://docs.example.com'],
+      "each of startHttpServer's allowedHosts must be a host name such as",
+      '"https://docs.example.com"',
+    ],
+    [
+      ['docs.example.com', 'docs.example.com:3920'],
+      "each of startHttpServer's allowedHosts must be a host name such as",
+      '"docs.example.com:3920"',
+    ],
+    [['docs.example.com/mcp'], 'without a scheme, port or path', '"docs.example.com/mcp"'],
+    [[''], 'without a scheme, port or path', '""'],
+    // A string rather than a list would be read letter by letter.
+    [
+      'docs.example.com',
+      "startHttpServer's allowedHosts must be true, 'all' or a list of host names",
+      '"docs.example.com"',
+    ],
+    [[42], "startHttpServer's allowedHosts must be true, 'all' or a list of host names", '[42]'],
+  ] as const)(
+    'refuses %j with WEFT_DOCS_INVALID_OPTIONS saying what it must be, and listens nowhere [claim:tsdoc-docs-http-allowed-hosts-names-only] [claim:mcp-docs-readme-allowed-host-names-only] [claim:errors-docs-invalid-options]',
+    async (allowedHosts, expected, shown) => {
+      const failure = await startHttpServer(SMALL_BUNDLE, {
+        log: () => undefined,
+        allowedHosts: allowedHosts as never,
+      }).then(
+        (server) => {
+          started.push(server);
+          return undefined;
+        },
+        (error: unknown) => error,
+      );
+      expect(failure).toBeInstanceOf(DocsServerError);
+      expect((failure as DocsServerError).code).toBe('WEFT_DOCS_INVALID_OPTIONS');
+      expect((failure as DocsServerError).message).toContain(expected);
+      expect((failure as DocsServerError).message).toContain(`got ${shown}.`);
+      expect(made.servers).toEqual([]);
+    },
+  );
+
+  it('takes true, all, names, dotted names and IP addresses [claim:tsdoc-docs-http-allowed-hosts-names-only]', async () => {
+    for (const allowedHosts of [
+      true,
+      'all',
+      ['docs.example.com', '.example.com', '192.0.2.1', '::1', '[2001:db8::1]'],
+    ] as const) {
+      started.push(await startHttpServer(SMALL_BUNDLE, { log: () => undefined, allowedHosts }));
+    }
+    expect(made.servers).toHaveLength(3);
+  });
+});

@@ -69,16 +69,38 @@ const StdioServerSchema = z.strictObject({
 });
 
 /**
- * Whether fetch can send these headers. Checked here because fetch's own error quotes the bad
- * value, which is often a token (`authorization`), and the connect error would carry it to the log.
+ * Characters fetch refuses to send in a header value once `Headers` has taken it: control
+ * characters other than a tab (an escape, a bell, DEL). `Headers` itself refuses a NUL, a line
+ * break inside the value and a character beyond Latin-1, and trims the whitespace around the
+ * value, line breaks included.
  */
-function isSendable(headers: Record<string, string>): boolean {
+const UNSENDABLE_HEADER_CHARACTER = /[^\t\x20-\x7e\x80-\xff]/;
+
+const HEADER_VALUE_RULE =
+  'a value fetch can send: without a control character other than a tab (such as a NUL, a line break or an escape) or a character beyond Latin-1';
+
+/**
+ * What is wrong with a header fetch could not send, or `undefined` when it can. Checked here
+ * because fetch's own error quotes the bad value, which is often a token (`authorization`), and
+ * the connect error would carry it to the log; and because fetch refuses some characters only
+ * when it sends, so every call would fail. The message names the header, never its value.
+ */
+function unsendableHeader(name: string, value: string): string | undefined {
+  const headers = new Headers();
   try {
-    new Headers(headers);
-    return true;
+    headers.set(name, '');
   } catch {
-    return false;
+    return `has a header name ${JSON.stringify(name)} that is not a valid HTTP header name`;
   }
+  try {
+    headers.set(name, value);
+  } catch {
+    return `has a value for ${JSON.stringify(name)} that is not ${HEADER_VALUE_RULE}`;
+  }
+  if (UNSENDABLE_HEADER_CHARACTER.test(headers.get(name) ?? '')) {
+    return `has a value for ${JSON.stringify(name)} that is not ${HEADER_VALUE_RULE}`;
+  }
+  return undefined;
 }
 
 const HttpServerSchema = z.strictObject({
@@ -89,10 +111,15 @@ const HttpServerSchema = z.strictObject({
   ]),
   headers: z
     .record(z.string(), z.string())
-    .refine(
-      isSendable,
-      'must be valid HTTP header names and values (a value may not hold a NUL, a line break or a character beyond Latin-1)',
-    )
+    .superRefine((headers, context) => {
+      for (const [name, value] of Object.entries(headers)) {
+        const problem = unsendableHeader(name, value);
+        if (problem !== undefined) {
+          context.addIssue({ code: 'custom', message: problem });
+          return;
+        }
+      }
+    })
     .optional(),
   tools: allowList,
   descriptions,
@@ -178,7 +205,13 @@ export interface McpHttpServerOptions {
   readonly name: string;
   /** The server's MCP endpoint, such as `https://tools.example.com/mcp`. */
   readonly url: string | URL;
-  /** Headers sent with every request, such as `Authorization`. */
+  /**
+   * Headers sent with every request, such as `Authorization`. A header fetch could not send (a
+   * name that is no HTTP header name, or a value with a control character other than a tab or a
+   * character beyond Latin-1) is refused, named, with `WEFT_MCP_INVALID_OPTIONS`; its value is
+   * not quoted.
+   * @claim tsdoc-mcp-headers-sendable
+   */
   readonly headers?: Readonly<Record<string, string>>;
   /**
    * The allow-list: the names of the tools the model may use, at least one. Every one must

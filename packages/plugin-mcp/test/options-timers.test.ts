@@ -56,21 +56,34 @@ describe('McpPlugin timer options', () => {
     expect(refusal({ logger: console })).toBe('');
   });
 
-  it('refuse headers fetch cannot send, without quoting the value [claim:mcp-invalid-options]', () => {
+  it('refuse headers fetch cannot send, naming the header without quoting the value [claim:mcp-invalid-options] [claim:tsdoc-mcp-headers-sendable]', () => {
     const http = { name: 'web', url: 'https://tools.example.com/mcp', tools: ['read'] };
-    for (const headers of <Record<string, string>[]>[
-      { authorization: 'Bearer sec\u0000ret' },
-      { authorization: 'Bearer secret\u20ac' },
-      { authorization: 'Bearer sec\nret' },
-      { 'bad name': 'secret' },
+    const valueRule =
+      'that is not a value fetch can send: without a control character other than a tab (such as a NUL, a line break or an escape) or a character beyond Latin-1. [WEFT_MCP_INVALID_OPTIONS]';
+    for (const value of [
+      'Bearer sec\u0000ret',
+      'Bearer secret\u20ac',
+      'Bearer sec\nret',
+      // Headers takes these, and fetch refuses them only when it sends: every call would fail.
+      'Bearer sec\u001bret',
+      'Bearer sec\u0007ret',
+      'Bearer sec\u007fret',
+      'Bearer secret\u0001',
     ]) {
-      const message = refusal({ servers: [{ ...http, headers }] });
-      expect(message).toBe(
-        'McpPlugin: servers[0].headers must be valid HTTP header names and values (a value may not hold a NUL, a line break or a character beyond Latin-1). [WEFT_MCP_INVALID_OPTIONS]',
+      const message = refusal({
+        servers: [{ ...http, headers: { accept: 'application/json', authorization: value } }],
+      });
+      expect(message, JSON.stringify(value)).toBe(
+        `McpPlugin: servers[0].headers has a value for "authorization" ${valueRule}`,
       );
       expect(message).not.toContain('secret');
     }
+    expect(refusal({ servers: [{ ...http, headers: { 'bad name': 'secret' } }] })).toBe(
+      'McpPlugin: servers[0].headers has a header name "bad name" that is not a valid HTTP header name. [WEFT_MCP_INVALID_OPTIONS]',
+    );
     expect(refusal({ servers: [{ ...http, headers: { authorization: 'Bearer ok' } }] })).toBe('');
+    // A tab is sent as it is, and a character of Latin-1 beyond ASCII too.
+    expect(refusal({ servers: [{ ...http, headers: { 'x-note': 'a\tb caf\u00e9' } }] })).toBe('');
     // A line break at the end of a value is not inside it: fetch trims it and sends the rest.
     expect(refusal({ servers: [{ ...http, headers: { authorization: 'Bearer ok\n' } }] })).toBe('');
   });

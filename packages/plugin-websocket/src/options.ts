@@ -1,5 +1,11 @@
 /** The options of `WebSocketPlugin`, their defaults, and the checks that name a bad one. */
-import { MAX_TIMER_MS, TIMER_LIMIT_RULE, type AllowedHosts } from '@weft/core/internal';
+import {
+  ALLOWED_HOST_RULE,
+  isAllowedHostEntry,
+  MAX_TIMER_MS,
+  TIMER_LIMIT_RULE,
+  type AllowedHosts,
+} from '@weft/core/internal';
 import { CHAT_ACCESS_DEFAULTS, type ChatAccessOptions } from '@weft/plugin-chat';
 import { WebSocketPluginError } from './errors.js';
 
@@ -32,7 +38,10 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
   /**
    * Host names the upgrade's `Host` header may carry, as the runtime server's `allowedHosts`
    * (against DNS rebinding): loopback names, the bound host and IP addresses are always allowed.
-   * Default `[]`.
+   * An entry with a scheme, a port or a path (`'https://chat.example.com'`,
+   * `'chat.example.com:3001'`), which no `Host` header can match since its port is left out of
+   * the comparison, is refused. Default `[]`.
+   * @claim tsdoc-ws-options-allowed-hosts-names-only
    */
   allowedHosts?: AllowedHosts;
   /**
@@ -253,12 +262,19 @@ export function resolveOptions(options: WebSocketPluginOptions): ResolvedOptions
     }
   }
   const hosts = resolved.allowedHosts;
-  if (
-    hosts !== true &&
-    hosts !== 'all' &&
-    !(Array.isArray(hosts) && hosts.every((name) => typeof name === 'string' && name.trim() !== ''))
-  ) {
-    throw invalid('allowedHosts', "true, 'all' or a list of host names", hosts);
+  if (hosts !== true && hosts !== 'all') {
+    if (
+      !Array.isArray(hosts) ||
+      !hosts.every((name) => typeof name === 'string' && name.trim() !== '')
+    ) {
+      throw invalid('allowedHosts', "true, 'all' or a list of host names", hosts);
+    }
+    // The gate compares each entry with the name of the Host header, its port left out: an
+    // entry with a scheme, a port or a path would match nothing and refuse every upgrade meant.
+    const unmatchable = hosts.find((name) => !isAllowedHostEntry(name));
+    if (unmatchable !== undefined) {
+      throw invalid('allowedHosts', `a list of host names, each ${ALLOWED_HOST_RULE}`, unmatchable);
+    }
   }
   return resolved;
 }

@@ -1155,6 +1155,45 @@ describe('WebSocketPlugin options', () => {
   );
 });
 
+describe('WebSocketPlugin allowedHosts entries', () => {
+  // The gate compares each entry with the name of the Host header, its port left out, so these
+  // would match no upgrade and refuse every one meant for the name.
+  it.each([
+    'https://chat.example.com',
+    'chat.example.com:3001',
+    'chat.example.com/ws',
+    'chat example.com',
+    'user@chat.example.com',
+  ])(
+    'refuses %j, which no Host header can match, saying a host name is expected [claim:wsreadme-allowed-hosts-names-only] [claim:tsdoc-ws-options-allowed-hosts-names-only]',
+    (entry) => {
+      let thrown: unknown;
+      try {
+        new WebSocketPlugin({ allowedHosts: ['chat.example.com', entry] });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(WeftError.is(thrown, 'WEFT_WS_INVALID_OPTIONS')).toBe(true);
+      expect((thrown as Error).message).toContain(
+        `option "allowedHosts" must be a list of host names, each a host name such as 'agent.example.com', or '.example.com' for a name and its subdomains, without a scheme, port or path`,
+      );
+      expect((thrown as Error).message).toContain(`got ${JSON.stringify(entry)}`);
+    },
+  );
+
+  it('takes names, names with a leading or final dot, IPv4 and IPv6 addresses, bracketed or not [claim:wsreadme-allowed-hosts-names-only]', () => {
+    const allowedHosts = [
+      'chat.example.com',
+      '.example.com',
+      'Chat.Example.COM.',
+      '203.0.113.7',
+      '::1',
+      '[2001:db8::1]',
+    ];
+    expect(new WebSocketPlugin({ allowedHosts }).options.allowedHosts).toEqual(allowedHosts);
+  });
+});
+
 describe('WebSocketPlugin timer options', () => {
   const TIMERS = [
     'authTimeoutMs',

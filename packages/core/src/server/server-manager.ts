@@ -12,7 +12,13 @@ import type { Logger } from 'pino';
 import { errorDocsUrl } from '../errors/error-registry.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { errorLogFields } from '../util/logger.js';
-import { hostChecker, hostnameOf, type AllowedHosts } from './allowed-hosts.js';
+import {
+  ALLOWED_HOST_RULE,
+  hostChecker,
+  hostnameOf,
+  isAllowedHostEntry,
+  type AllowedHosts,
+} from './allowed-hosts.js';
 import {
   normaliseOrigin,
   ORIGIN_HOOK_TIMEOUT_MS,
@@ -31,11 +37,9 @@ import type { ServerManagerConfig } from './server-config.js';
 import { ONE_SHOT } from '../util/one-shot-parse.js';
 import { MAX_TIMER_MS, TIMER_LIMIT_RULE } from '../util/timer-limit.js';
 import {
-  ALLOWED_HOST_RULE,
   byteSizeOf,
   corsOptionsSchema,
   HOST_SPACES_RULE,
-  isAllowedHostEntry,
   KEEP_ALIVE_LIMIT_RULE,
   MAX_KEEP_ALIVE_TIMEOUT_MS,
   SERVER_DEFAULTS,
