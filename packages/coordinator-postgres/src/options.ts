@@ -17,8 +17,8 @@ export interface PostgresSpaceCoordinatorOptions {
    * The schema holding the coordinator's tables; groups of runtimes that must not wait for each
    * other use different schemas. A lower-case identifier of up to 54 characters, not starting
    * with `pg_` (PostgreSQL's prefix for its system schemas): the channel its instances notify
-   * each other on is the schema's name and `_released`, which PostgreSQL holds to 63. Default
-   * `weft_coordinator`.
+   * each other on is the schema's name and `_released`, which PostgreSQL holds to 63.
+   * Default `weft_coordinator`.
    * @claim tsdoc-coordinator-default-schema
    */
   schema?: string;
