@@ -602,7 +602,7 @@ describe('ChatPlugin: a large body not sent as JSON', () => {
 });
 
 describe('ChatPlugin: a body not sent as JSON, in a charset or encoding the parser cannot read', () => {
-  it('asks authenticate and answers the route’s 400 (401 when refused), not 415 or the parser’s 400, since only an application/json body is read [claim:chat-415] [claim:chat-readme-authenticate-after-parser] [claim:chat-readme-400-http]', async () => {
+  it('asks authenticate and answers the route’s 400 (401 when refused), not 415 or the parser’s 400, since only an application/json body is read [claim:chat-415] [claim:chat-readme-authenticate-after-parser] [claim:chat-readme-400-http] [claim:httpchat-row-415] [claim:httpchat-row-400-server]', async () => {
     const asked: string[] = [];
     const { model } = recordingModel();
     runtime = await Runtime.init({
@@ -682,7 +682,7 @@ describe('ChatPlugin: a body not sent as JSON, in a charset or encoding the pars
 });
 
 describe('ChatPlugin: a slow body not sent as JSON', () => {
-  it('answers a body of another type that is still arriving with the route’s 400, not 408, since the parser does not wait for it [claim:chat-readme-404-408]', async () => {
+  it('answers a body of another type that is still arriving with the route’s 400, not 408, since the parser does not wait for it [claim:chat-readme-404-408] [claim:httpchat-row-408]', async () => {
     const { model } = recordingModel();
     runtime = await Runtime.init({
       models: [model],

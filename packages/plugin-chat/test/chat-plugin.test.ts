@@ -719,7 +719,7 @@ describe('ChatPlugin path', () => {
   );
 
   it.each(['/api/./chat', '/api/../chat', '/.', '/chat/..'])(
-    'refuses %j, whose dot segment fetch and curl resolve away, so no request they send could reach it [claim:chat-path] [claim:tsdoc-chat-path]',
+    'refuses %j, whose dot segment fetch and curl resolve away, so no request they send could reach it [claim:chat-path] [claim:tsdoc-chat-path] [claim:httpchat-path-option]',
     (path) => {
       expect(new URL(`http://127.0.0.1${path}`).pathname).not.toBe(path);
       let caught: unknown;
@@ -746,7 +746,7 @@ describe('ChatPlugin path', () => {
 });
 
 describe('ChatPlugin path matching', () => {
-  it('takes a request whatever the case of its path and with or without one trailing slash, as express matches paths [claim:chat-path-case-slash]', async () => {
+  it('takes a request whatever the case of its path and with or without one trailing slash, as express matches paths [claim:chat-path-case-slash] [claim:httpchat-path-case-slash]', async () => {
     const { runtime, model } = await boot(
       [PLAN, 'One.', PLAN, 'Two.', PLAN, 'Three.'],
       new ChatPlugin({ path: '/api/chat', trustClientUser: true }),
