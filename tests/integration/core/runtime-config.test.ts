@@ -354,7 +354,7 @@ describe('Runtime.init configuration checks', () => {
     expect(runtime.status).toBe('ready');
   });
 
-  it('names allowedHosts entries with a scheme, port or path, which no Host header can match [claim:cfg-allowed-hosts-names-only] [claim:cfg-init-checks-all]', async () => {
+  it('names allowedHosts entries with a scheme, port or path, which no Host header can match [claim:cfg-allowed-hosts-names-only] [claim:trig-allowed-hosts-names-only] [claim:cfg-init-checks-all]', async () => {
     const message = await initError(
       base({
         options: {
