@@ -7,13 +7,8 @@
  */
 export { describeError } from './errors/weft-error.js';
 export { errorDocsUrl, type ErrorCodeEntry, type ErrorRegistry } from './errors/error-registry.js';
-export {
-  ALLOWED_HOST_RULE,
-  hostChecker,
-  hostnameOf,
-  isAllowedHostEntry,
-  type AllowedHosts,
-} from './server/allowed-hosts.js';
+export { ALLOWED_HOST_RULE, isAllowedHostEntry } from './server/allowed-host-entry.js';
+export { hostChecker, hostnameOf, type AllowedHosts } from './server/allowed-hosts.js';
 export { normaliseOrigin, type AllowedOrigins } from './server/allowed-origins.js';
 export { unstorableText } from './memory/memory-input.js';
 export { MAX_TIMER_MS, TIMER_LIMIT_RULE } from './util/timer-limit.js';

@@ -12,13 +12,8 @@ import type { Logger } from 'pino';
 import { errorDocsUrl } from '../errors/error-registry.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
 import { errorLogFields } from '../util/logger.js';
-import {
-  ALLOWED_HOST_RULE,
-  hostChecker,
-  hostnameOf,
-  isAllowedHostEntry,
-  type AllowedHosts,
-} from './allowed-hosts.js';
+import { ALLOWED_HOST_RULE, isAllowedHostEntry } from './allowed-host-entry.js';
+import { hostChecker, hostnameOf, type AllowedHosts } from './allowed-hosts.js';
 import {
   normaliseOrigin,
   ORIGIN_HOOK_TIMEOUT_MS,

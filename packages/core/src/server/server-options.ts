@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ONE_SHOT } from '../util/one-shot-parse.js';
 import { MAX_TIMER_MS } from '../util/timer-limit.js';
 import { timerMilliseconds } from '../util/timer-schema.js';
-import { ALLOWED_HOST_RULE, isAllowedHostEntry } from './allowed-hosts.js';
+import { ALLOWED_HOST_RULE, isAllowedHostEntry } from './allowed-host-entry.js';
 import { normaliseOrigin } from './allowed-origins.js';
 import type { CorsOptions } from './server-config.js';
 
