@@ -19,8 +19,13 @@ export default tseslint.config(
       'static/**',
       'test-results/**',
       'playwright-report/**',
-      // Temporary folders that tests/unit/readme-samples.test.ts writes and removes.
+      // Temporary folders that tests write inside the repository (so that their samples resolve
+      // the workspace's packages) and remove; lint may run while they exist (npm test runs it
+      // beside the test phases).
       '.readme-samples-*/**',
+      '.tsdoc-packages-*/**',
+      'packages/core/.tsdoc-examples-*/**',
+      'packages/create-weft/.variants-check-*/**',
     ],
   },
   js.configs.recommended,
