@@ -26,6 +26,7 @@ export default tseslint.config(
       '.tsdoc-packages-*/**',
       'packages/core/.tsdoc-examples-*/**',
       'packages/create-weft/.variants-check-*/**',
+      'packages/create-weft/.dev-check-*/**',
     ],
   },
   js.configs.recommended,
