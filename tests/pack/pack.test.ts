@@ -12,6 +12,7 @@ import { promisify } from 'node:util';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PackedPackage } from '../../packages/create-weft/src/weft-packages';
+import { EXPECTED_NODE_MAJOR_ENV } from '../../tooling/node-versions';
 import { packedPackages } from '../../tooling/packed-packages';
 
 const run = promisify(execFile);
@@ -278,7 +279,9 @@ describe('the packed @weft/core tarball', () => {
     TIMEOUT,
   );
 
-  it(
+  // TypeScript's answer does not depend on the Node.js that runs it: test:node-versions leaves
+  // this to the machine's own run.
+  it.skipIf(process.env[EXPECTED_NODE_MAJOR_ENV] !== undefined)(
     'type-checks a TypeScript consumer of every public name, from ESM and CommonJS [claim:install-cts] [claim:core-readme-esm-cjs-types]',
     async () => {
       expect(names.values.length + names.types.length).toBeGreaterThan(40);

@@ -5,6 +5,7 @@
  * OpenAI provider against a fake OpenAI-compatible server on 127.0.0.1, read from the
  * environment as the generated .env.example describes.
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,9 +24,14 @@ import {
 } from '../../tooling/node-versions';
 import { postMessage } from './support/messages';
 import { filesIn, projectImage, rehearseImage } from './support/image-rehearsal';
+import { imageNodeMajor } from '../../packages/create-weft/test/support/dockerfile';
 
 const root = path.resolve(__dirname, '../..');
 const MINUTE = 60_000;
+const expectedMajor = process.env[EXPECTED_NODE_MAJOR_ENV];
+const IMAGE_NODE_MAJOR = imageNodeMajor(
+  readFileSync(path.join(root, 'packages/create-weft/templates/base/Dockerfile'), 'utf8'),
+);
 
 describe('npm run create-agent from a clone', () => {
   let work = '';
@@ -89,8 +95,7 @@ describe('npm run create-agent from a clone', () => {
       timeoutMs: MINUTE,
     });
     expect(satisfiesRange(stdout.trim(), SUPPORTED_NODE_RANGE)).toBe(true);
-    const expected = process.env[EXPECTED_NODE_MAJOR_ENV];
-    if (expected) expect(stdout.trim()).toMatch(new RegExp(`^v${expected}\\.`));
+    if (expectedMajor) expect(stdout.trim()).toMatch(new RegExp(`^v${expectedMajor}\\.`));
   });
 
   it(
@@ -203,7 +208,9 @@ describe('npm run create-agent from a clone', () => {
     3 * MINUTE,
   );
 
-  it(
+  // The image runs the Node.js its FROM lines name, whatever runs the test: test:node-versions
+  // follows it on that major only, the machine's own run on the machine's.
+  it.skipIf(expectedMajor !== undefined && Number(expectedMajor) !== IMAGE_NODE_MAJOR)(
     'runs from its image: the Dockerfile, followed without a container engine, gives an agent that answers [claim:gs-dockerfile]',
     async () => {
       const image = await rehearseImage(projectImage(project), work, env, 4 * MINUTE);

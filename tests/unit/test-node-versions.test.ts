@@ -19,6 +19,7 @@ import {
   NODE_BINARY_PACKAGE,
   nodeInstallPaths,
 } from '../../tooling/node-versions';
+import { imageNodeMajor } from '../../packages/create-weft/test/support/dockerfile';
 
 const root = path.resolve(__dirname, '../..');
 const scripts = (
@@ -63,6 +64,17 @@ describe('npm run test:node-versions', () => {
       'tests/pack/mcp-docs-clone-route.test.ts',
     ]);
     expect(project?.args.at(-1)).toBe('tests/scaffold/clone.test.ts');
+  });
+
+  it("follows the generated project's Dockerfile on one of its majors: the one the image's FROM lines name [claim:cg-node-versions-skips]", () => {
+    const dockerfile = readFileSync(
+      path.join(root, 'packages/create-weft/templates/base/Dockerfile'),
+      'utf8',
+    );
+    expect(EXTRA_TESTED_NODE_MAJORS).toContain(imageNodeMajor(dockerfile));
+    expect(() => imageNodeMajor('FROM node:22-slim AS build\nFROM node:24-slim\n')).toThrow(
+      /one node:<major>/,
+    );
   });
 
   it('runs as many majors at a time as the machine has cores [claim:cg-test-node-versions]', () => {

@@ -19,3 +19,20 @@ export function parseDockerfile(text: string): Instruction[] {
   }
   return instructions;
 }
+
+/**
+ * The Node.js major of the official `node:<major>-…` image every stage builds FROM; an error when
+ * the stages name none or different ones.
+ */
+export function imageNodeMajor(text: string): number {
+  const majors = new Set(
+    parseDockerfile(text)
+      .filter((instruction) => instruction.keyword === 'FROM')
+      .map((instruction) => /^node:(\d+)-/.exec(instruction.args)?.[1]),
+  );
+  const [major, ...others] = [...majors];
+  if (major === undefined || others.length > 0) {
+    throw new Error(`expected every FROM to name one node:<major>-… image, got ${[...majors].join(', ')}`);
+  }
+  return Number(major);
+}
