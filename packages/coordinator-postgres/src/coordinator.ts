@@ -243,7 +243,7 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
         const head = await this.oldestUnfinished(session, space);
         if (head && head.owner === session.key) {
           if (session.known.has(head.ticket)) {
-            if (await this.tryLock(session, space)) {
+            if (await this.tryLock(session, space, head.ticket)) {
               return await this.startRunning(session, space, head.ticket);
             }
             pause = HANDOVER_RETRY_MS;
@@ -343,7 +343,8 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
       this.loseSession(session, error as Error);
       return;
     }
-    if (!session.held.delete(space)) return;
+    if (session.held.get(space) !== ticket) return;
+    session.held.delete(space);
     try {
       // The notification names the space by a bounded key: a long id must not fail the unlock.
       await lockQuery(
@@ -369,7 +370,7 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
     return row && { ticket: Number(row.ticket), owner: row.owner };
   }
 
-  private async tryLock(session: Session, space: string): Promise<boolean> {
+  private async tryLock(session: Session, space: string, ticket: number): Promise<boolean> {
     let locked: boolean;
     try {
       const result = await lockQuery<{ locked: boolean }>(
@@ -382,7 +383,7 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
       this.loseSession(session, error as Error);
       throw this.connectionLost('acquire');
     }
-    if (locked) session.held.add(space);
+    if (locked) session.held.set(space, ticket);
     return locked;
   }
 

@@ -17,8 +17,11 @@ export interface Session {
   readonly lost: AbortController;
   /** Tickets handed to the scheduler in this session (admitted here or resumed), with their space. */
   readonly known: Map<number, string>;
-  /** Spaces whose advisory lock this session holds. */
-  readonly held: Set<string>;
+  /**
+   * Spaces whose advisory lock this session holds, each with the ticket it was taken for: only
+   * that ticket's release lets it go, not that of a task given back before it ever ran.
+   */
+  readonly held: Map<string, number>;
   /** The lock connection's queries, one after another: a client runs one query at a time. */
   lockQueue: Promise<unknown>;
 }
@@ -74,7 +77,7 @@ export async function openSession(
     lockClient,
     lost: new AbortController(),
     known: new Map<number, string>(),
-    held: new Set<string>(),
+    held: new Map<string, number>(),
     lockQueue: Promise.resolve() as Promise<unknown>,
   };
   let session: Session | undefined;

@@ -546,3 +546,49 @@ describe('PostgresSpaceCoordinator and the runtime’s logger', () => {
     ]);
   });
 });
+
+describe('PostgresSpaceCoordinator space locks', () => {
+  /** How many sessions hold the advisory lock of a space of the schema (0 or 1). */
+  async function spaceLocks(schema: string, space: string): Promise<number> {
+    const [row] = await db.sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2
+         AND classid::bigint = (hashtext($1)::bigint & 4294967295)
+         AND objid::bigint = (hashtext($2)::bigint & 4294967295)`,
+      [`${schema}:space`, space],
+    );
+    return (row as { n: number }).n;
+  }
+
+  it('keeps a space locked for its running task when a task of the space that never ran is given back, and lets it go with that task', async () => {
+    const schema = db.newSchema();
+    const coordinator = new PostgresSpaceCoordinator({
+      connectionString: db.url(),
+      schema,
+      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    await coordinator.init({ resume: () => undefined });
+    const arrival = (n: number): TaskArrival => ({
+      taskId: `room-1-${n}`,
+      createdAt: new Date().toISOString(),
+      pluginId: 'work',
+      triggerId: 'task',
+      space: { id: 'room-1' },
+      data: { n },
+      metadata: {},
+    });
+    try {
+      const first = await coordinator.admit(arrival(1));
+      const second = await coordinator.admit(arrival(2));
+      const grant = await coordinator.acquire('room-1', new AbortController().signal);
+      expect(grant.ticket).toBe(first);
+      expect(await spaceLocks(schema, 'room-1')).toBe(1);
+      // As the scheduler gives a waiting task back when its wait for the space times out.
+      await coordinator.release('room-1', second, 'finished');
+      expect(await spaceLocks(schema, 'room-1')).toBe(1);
+      await coordinator.release('room-1', first, 'finished');
+      expect(await spaceLocks(schema, 'room-1')).toBe(0);
+    } finally {
+      await coordinator.shutdown();
+    }
+  });
+});
