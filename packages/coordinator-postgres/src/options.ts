@@ -1,5 +1,11 @@
 import pg from 'pg';
-import { MAX_TIMER_MS, TIMER_LIMIT_RULE } from '@weft/core/internal';
+import {
+  MAX_TIMER_MS,
+  postgresServerAddress,
+  postgresUrl,
+  TIMER_LIMIT_RULE,
+  type PostgresServerAddress,
+} from '@weft/core/internal';
 import { PostgresSpaceCoordinatorError } from './errors.js';
 
 /** Where the coordinator writes what goes wrong; a pino logger fits. */
@@ -216,42 +222,10 @@ export function resolveOptions(
   return resolved;
 }
 
-/** Host, port and database of the server node-postgres connects to. */
-export interface ServerAddress {
-  readonly host: string;
-  readonly port: number;
-  /** Empty when neither the string, the environment nor pg's defaults name one. */
-  readonly database: string;
-}
-
-/** `text` percent-decoded, or as written when it is not valid percent-encoding. */
-function decoded(text: string, decode: (text: string) => string): string {
-  try {
-    return decode(text);
-  } catch {
-    return text;
-  }
-}
-
-/**
- * The connection string as a URL, as node-postgres reads it: a string naming a user but no host
- * (`postgres://weft:pw@/weft?host=/var/run/postgresql`) is no valid URL, and pg reads it as one
- * whose host is left out.
- */
-function parsedUrl(connectionString: string): { url: URL; hostLeftOut: boolean } {
-  try {
-    return { url: new URL(connectionString), hostLeftOut: false };
-  } catch (error) {
-    const withHost = connectionString.replace('@/', '@host.invalid/');
-    if (withHost === connectionString) throw error;
-    return { url: new URL(withHost), hostLeftOut: true };
-  }
-}
-
-/** Whether node-postgres can read the connection string, as {@link parsedUrl} does. */
+/** Whether node-postgres can read the connection string, as `postgresUrl` does. */
 function parses(connectionString: string): boolean {
   try {
-    parsedUrl(connectionString);
+    postgresUrl(connectionString);
     return true;
   } catch {
     return false;
@@ -259,10 +233,7 @@ function parses(connectionString: string): boolean {
 }
 
 /**
- * Where node-postgres connects: what the connection string names (its `host`, `port` and `user`
- * parameters before the URL's parts), and for what it leaves out, libpq's variables `PGHOST`,
- * `PGPORT`, `PGDATABASE` (and `PGUSER`, for a database named after the user) and then pg's
- * defaults, read as pg reads them each time it opens a connection. Never the password.
+ * Where node-postgres connects, from the connection string, libpq's variables and pg's defaults.
  *
  * @param connectionString - The `connectionString` option.
  * @param env - The environment pg reads.
@@ -271,27 +242,8 @@ function parses(connectionString: string): boolean {
 export function serverAddress(
   connectionString: string,
   env: NodeJS.ProcessEnv = process.env,
-): ServerAddress {
-  const { url, hostLeftOut } = parsedUrl(connectionString);
-  const parameter = (name: string): string => url.searchParams.get(name) ?? '';
-  const hostname = hostLeftOut ? '' : url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const host =
-    parameter('host') ||
-    decoded(hostname, decodeURIComponent) ||
-    env.PGHOST ||
-    pg.defaults.host ||
-    'localhost';
-  const port = Number.parseInt(
-    parameter('port') || url.port || env.PGPORT || String(pg.defaults.port ?? 5432),
-    10,
-  );
-  const user =
-    parameter('user') ||
-    decoded(url.username, decodeURIComponent) ||
-    env.PGUSER ||
-    (typeof pg.defaults.user === 'string' ? pg.defaults.user : '');
-  const database = decoded(url.pathname.replace(/^\//, ''), decodeURI);
-  return { host, port, database: database || env.PGDATABASE || user };
+): PostgresServerAddress {
+  return postgresServerAddress(connectionString, pg.defaults, env);
 }
 
 /**
@@ -299,7 +251,7 @@ export function serverAddress(
  * them (see {@link serverAddress}), read at the time of the message. Never the password.
  */
 export function describeTarget(connectionString: string): string {
-  let address: ServerAddress;
+  let address: PostgresServerAddress;
   try {
     address = serverAddress(connectionString);
   } catch {

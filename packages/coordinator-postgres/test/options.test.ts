@@ -150,37 +150,13 @@ describe('PostgresSpaceCoordinator option names and logger', () => {
 });
 
 describe('PostgresSpaceCoordinator server address in messages', () => {
-  it('names the server as pg finds it: the string first, then PGHOST, PGPORT, PGDATABASE and PGUSER, then localhost:5432', () => {
+  it('names the server as pg finds it, through the core’s reading of the string, the PG variables and pg’s defaults', () => {
     const env = { PGHOST: 'env-host', PGPORT: '7777', PGDATABASE: 'env-db', PGUSER: 'env-user' };
-    expect(serverAddress('postgres://weft:pw@db.internal:6543/agents', env)).toEqual({
-      host: 'db.internal',
-      port: 6543,
-      database: 'agents',
-    });
-    expect(serverAddress('postgres://weft@db.internal/agents', env)).toEqual({
-      host: 'db.internal',
-      port: 7777,
-      database: 'agents',
-    });
-    expect(serverAddress('postgres:///', env)).toEqual({
-      host: 'env-host',
-      port: 7777,
-      database: 'env-db',
-    });
-    // Parameters come before the URL's parts; a user without a host is read as pg reads it.
     expect(serverAddress('postgres://ada:pw@/?host=%2Ftmp%2Fsock&port=6000', env)).toEqual({
       host: '/tmp/sock',
       port: 6000,
       database: 'env-db',
     });
-    expect(serverAddress('postgres://ada@[::1]/my%20db', {})).toEqual({
-      host: '::1',
-      port: 5432,
-      database: 'my db',
-    });
-    // No database anywhere: pg connects to the user's.
-    expect(serverAddress('postgres://ada@h/', { PGUSER: 'env-user' }).database).toBe('ada');
-    expect(serverAddress('postgres://h/', { PGUSER: 'env-user' }).database).toBe('env-user');
     expect(serverAddress('postgres:///', {})).toMatchObject({ host: 'localhost', port: 5432 });
   });
 

@@ -11,4 +11,10 @@ export { ALLOWED_HOST_RULE, isAllowedHostEntry } from './server/allowed-host-ent
 export { hostChecker, hostnameOf, type AllowedHosts } from './server/allowed-hosts.js';
 export { normaliseOrigin, type AllowedOrigins } from './server/allowed-origins.js';
 export { unstorableText } from './memory/memory-input.js';
+export {
+  postgresServerAddress,
+  postgresUrl,
+  type PostgresDefaults,
+  type PostgresServerAddress,
+} from './util/postgres-address.js';
 export { MAX_TIMER_MS, TIMER_LIMIT_RULE } from './util/timer-limit.js';

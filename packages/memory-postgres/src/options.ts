@@ -1,4 +1,9 @@
 import pg from 'pg';
+import {
+  postgresServerAddress,
+  postgresUrl,
+  type PostgresServerAddress,
+} from '@weft/core/internal';
 import { PostgresMemoryProviderError } from './errors.js';
 
 /** How the provider's connection pool connects, and how long each wait may last. */
@@ -70,13 +75,6 @@ export interface PostgresMemoryProviderOptions {
    * @claim tsdoc-postgres-default-id
    */
   id?: string;
-}
-
-/** Where the server is, for messages: never the password. */
-export interface ServerAddress {
-  readonly host: string;
-  readonly port: number;
-  readonly database: string;
 }
 
 /** {@link PostgresMemoryProviderOptions} checked, with every default filled in. */
@@ -184,7 +182,7 @@ function resolvePool(pool: unknown): Required<PostgresPoolOptions> {
 function parseConnectionString(connectionString: string): { secrets: string[] } {
   let url: URL;
   try {
-    url = new URL(connectionString);
+    ({ url } = postgresUrl(connectionString));
   } catch {
     // The string itself is not repeated: it may hold a password.
     invalid(
@@ -218,10 +216,8 @@ function percentDecoded(text: string): string | undefined {
 }
 
 /**
- * Where node-postgres connects, for messages: the host, port and database the connection string
- * names (its `host` and `port` parameters first), and for what it leaves out, libpq's variables
- * (`PGHOST`, `PGPORT`, `PGDATABASE`, and `PGUSER` for a database named after the user) and pg's
- * defaults, read as pg reads them when it opens a connection. Never the password.
+ * Where node-postgres connects, for messages: from the connection string, libpq's variables and
+ * pg's defaults, read as pg reads them when it opens a connection. Never the password.
  *
  * @param connectionString - A connection string that {@link resolveOptions} accepted.
  * @param env - The environment pg reads.
@@ -230,33 +226,8 @@ function percentDecoded(text: string): string | undefined {
 export function serverAddress(
   connectionString: string,
   env: NodeJS.ProcessEnv = process.env,
-): ServerAddress {
-  const url = new URL(connectionString);
-  const parameter = (name: string): string => url.searchParams.get(name) ?? '';
-  const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const host =
-    parameter('host') ||
-    (percentDecoded(hostname) ?? hostname) ||
-    env.PGHOST ||
-    pg.defaults.host ||
-    'localhost';
-  const port = Number.parseInt(
-    parameter('port') || url.port || env.PGPORT || String(pg.defaults.port ?? 5432),
-    10,
-  );
-  const user =
-    parameter('user') ||
-    (percentDecoded(url.username) ?? url.username) ||
-    env.PGUSER ||
-    (typeof pg.defaults.user === 'string' ? pg.defaults.user : '');
-  const path = url.pathname.replace(/^\//, '');
-  let database = path;
-  try {
-    database = decodeURI(path);
-  } catch {
-    // Left as written; pg reports a bad database name itself.
-  }
-  return { host, port, database: database || env.PGDATABASE || user };
+): PostgresServerAddress {
+  return postgresServerAddress(connectionString, pg.defaults, env);
 }
 
 /**

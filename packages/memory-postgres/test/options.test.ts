@@ -6,6 +6,7 @@ import {
   DEFAULT_ID,
   DEFAULT_POOL,
   DEFAULT_SCHEMA,
+  describeServer,
   resolveOptions,
   serverAddress,
 } from '../src/options.js';
@@ -163,15 +164,12 @@ describe('PostgresMemoryProvider options', () => {
   });
 
   it('names the server as pg finds it: the string first, then PGHOST, PGPORT, PGDATABASE and PGUSER, then localhost:5432 [claim:pg-connect-failed] [claim:pg-readme-unavailable-host-port]', () => {
+    // The order itself is the core's postgresServerAddress (packages/core/test): here, that
+    // messages read the environment and pg's own defaults through it.
     const env = { PGHOST: 'env-host', PGPORT: '7777', PGDATABASE: 'env-db', PGUSER: 'env-user' };
     expect(serverAddress(URL, env)).toEqual({
       host: 'db.internal',
       port: 6543,
-      database: 'agents',
-    });
-    expect(serverAddress('postgres://weft@db.internal/agents', env)).toEqual({
-      host: 'db.internal',
-      port: 7777,
       database: 'agents',
     });
     expect(serverAddress('postgres:///', env)).toEqual({
@@ -179,20 +177,16 @@ describe('PostgresMemoryProvider options', () => {
       port: 7777,
       database: 'env-db',
     });
-    expect(serverAddress('postgres://ada@h/?host=%2Ftmp%2Fsock&port=6000', env)).toEqual({
-      host: '/tmp/sock',
-      port: 6000,
-      database: 'env-db',
-    });
-    expect(serverAddress('postgres://ada@[::1]/', { PGUSER: 'env-user' })).toEqual({
-      host: '::1',
-      port: 5432,
-      database: 'ada',
-    });
     expect(serverAddress('postgres:///', { PGUSER: 'env-user' })).toEqual({
       host: 'localhost',
       port: 5432,
       database: 'env-user',
     });
+  });
+
+  it('accepts a connection string that names a user but no host, as pg does, and names its server', () => {
+    const socketString = 'postgres://ada:s3cret@/agents?host=%2Ftmp%2Fsock&port=6000';
+    expect(resolveOptions({ connectionString: socketString }).secrets).toEqual(['s3cret']);
+    expect(describeServer(socketString)).toBe('/tmp/sock:6000 (database "agents")');
   });
 });
