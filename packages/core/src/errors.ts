@@ -102,13 +102,14 @@ export const CORE_ERRORS = {
      * @claim errors-invalid-config-lines
      * @claim errors-invalid-config-log-level
      * @claim errors-invalid-config-liquid
+     * @claim errors-route-clash-as-written
      */
     WEFT_INVALID_CONFIG: {
       summary: '`Runtime.init` found problems in the configuration (all are listed).',
       raisedBy: '`Runtime.init`',
       raisers: ['core/src/runtime/runtime.ts#Runtime.init'],
       cause:
-        'the configuration has problems, such as an unknown or mistyped field or option, a value out of its range, options that contradict each other (`server.requestTimeout` below `server.headersTimeout`), two routes with the same method and path, an invalid `WEFT_LOG_LEVEL` (read only when `options.logger` is not given), two providers or plugins with the same id, no provider of `text-generation`, a capability a plugin requires that no provider offers, a `defaultProviders` entry that names no provider or one that does not offer the capability itself, a template that does not parse, a `bulkhead.limits` key that names no configured provider or plugin, plugins with Liquid templates while liquidjs, a dependency of `@weft/core`, cannot be imported (an install that lacks it, a page whose script did not download; the next `Runtime.init` tries the import again), or, in Node.js, plugins with route triggers while express and cors, the optional peer dependencies of the HTTP server in `@weft/core/node`, are not installed. The message lists every problem, one per line, each starting with the path, the variable or the owner at fault.',
+        'the configuration has problems, such as an unknown or mistyped field or option, a value out of its range, options that contradict each other (`server.requestTimeout` below `server.headersTimeout`), two routes with the same method and path as written (paths that differ only in letter case, a trailing slash or a parameter’s name pass, though the route mounted first answers for both; see [Route triggers](../building-plugins/triggers.md#route-triggers)), an invalid `WEFT_LOG_LEVEL` (read only when `options.logger` is not given), two providers or plugins with the same id, no provider of `text-generation`, a capability a plugin requires that no provider offers, a `defaultProviders` entry that names no provider or one that does not offer the capability itself, a template that does not parse, a `bulkhead.limits` key that names no configured provider or plugin, plugins with Liquid templates while liquidjs, a dependency of `@weft/core`, cannot be imported (an install that lacks it, a page whose script did not download; the next `Runtime.init` tries the import again), or, in Node.js, plugins with route triggers while express and cors, the optional peer dependencies of the HTTP server in `@weft/core/node`, are not installed. The message lists every problem, one per line, each starting with the path, the variable or the owner at fault.',
       fix: 'correct each listed problem; the [configuration reference](./configuration.md) gives every option’s type, range and default. For route triggers, install the server’s peer dependencies with `npm install express cors`.',
     },
     /** @claim errors-invalid-argument-no-server */
@@ -151,7 +152,7 @@ export const CORE_ERRORS = {
         'core/src/server/server-manager.ts#ServerManager.mount',
       ],
       cause:
-        'something with the same id or name is already registered: a capability with another descriptor object (a second `defineCapability` call makes another, even with the same fields), a transform, a prompt template, or two route triggers with the same method and path.',
+        'something with the same id or name is already registered: a capability with another descriptor object (a second `defineCapability` call makes another, even with the same fields), a transform, a prompt template, or two route triggers with the same method and path, as written.',
       fix: 'give the new one another id, name or path. Providers that offer the same capability list the same descriptor: define it once, in one module, and import it in each.',
     },
     /**
@@ -308,16 +309,16 @@ export const CORE_ERRORS = {
      * @claim errors-bulkhead-memory-logged
      * @claim errors-bulkhead-no-slot
      * @claim errors-bulkhead-review-logged
+     * @claim errors-bulkhead-stays-in-task
      */
     WEFT_BULKHEAD_FULL: {
       summary:
         'A call waited longer than `bulkhead.maxWaitMs` for a dependency whose every slot was taken.',
-      status: 503,
       raisedBy:
         'the bulkhead of a model provider, plugin or memory provider, as a failed step’s error or a task’s planning error; for a review after a step that got no slot of a model provider’s, only in the log, on the `pipeline review failed; keeping the remaining steps` line (the task keeps its steps); for the memory provider’s, also in the log line of a memory the runtime could not store or read for a task (`could not store memory`, `could not read the space’s history; planning the task without it`), which then runs without it',
       raisers: ['core/src/bulkhead/bulkhead.ts#Bulkhead.waitForSlot'],
       cause:
-        'a model provider, a plugin’s steps or the memory provider already had its limit of calls running (`options.bulkhead.maxConcurrent`, or its entry in `options.bulkhead.limits`), and the call got no slot within `options.bulkhead.maxWaitMs` (a slot that comes free goes to the call that has waited longest). The dependency is hung or much slower than usual; the message names it. The waiting task held no worker meanwhile, and tasks that do not use the dependency kept running.',
+        'a model provider, a plugin’s steps or the memory provider already had its limit of calls running (`options.bulkhead.maxConcurrent`, or its entry in `options.bulkhead.limits`), and the call got no slot within `options.bulkhead.maxWaitMs` (a slot that comes free goes to the call that has waited longest). The dependency is hung or much slower than usual; the message names it. The waiting task held no worker meanwhile, and tasks that do not use the dependency kept running. The error stays inside the task, which `dispatch` resolves with rather than rejecting, so it has no HTTP status and the runtime’s server never answers with this code.',
       fix: 'find why the dependency does not answer (its own timeouts, the upstream’s health); if it is only slow, raise its limit or `maxWaitMs`. See [One hung dependency](../guides/production.md#one-hung-dependency).',
     },
     WEFT_CAPABILITY_UNKNOWN: {

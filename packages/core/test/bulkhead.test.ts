@@ -38,13 +38,15 @@ describe('Bulkhead', () => {
     expect([bulkhead.running, bulkhead.waiting]).toEqual([0, 0]);
   });
 
-  it('fails a call that waits past maxWaitMs with WEFT_BULKHEAD_FULL naming the dependency and option [claim:prod-bulkhead-wait]', async () => {
+  it('fails a call that waits past maxWaitMs with WEFT_BULKHEAD_FULL naming the dependency and option, with no HTTP status [claim:prod-bulkhead-wait] [claim:errors-bulkhead-stays-in-task]', async () => {
     const bulkhead = new Bulkhead('model:slow', 1, 50, 'options.bulkhead.limits["model:slow"]');
     const hung = bulkhead.run(() => new Promise(() => undefined));
     const started = performance.now();
     const error = await errorOf(bulkhead.run(async () => 'never runs'));
     expect(performance.now() - started).toBeGreaterThanOrEqual(45);
     expect(error.code).toBe('WEFT_BULKHEAD_FULL');
+    // It never leaves its task, so no server answers with it.
+    expect(error.status).toBeUndefined();
     expect(error.message).toContain('model:slow already has 1 calls running');
     expect(error.message).toContain('within 50 ms');
     expect(error.message).toContain('options.bulkhead.limits["model:slow"]');

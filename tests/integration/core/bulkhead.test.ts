@@ -105,7 +105,7 @@ describe('bulkheads', () => {
     expect(await settlesWithin(healthy, 500)).toBeNull();
   });
 
-  it('fails a step that waits past maxWaitMs with WEFT_BULKHEAD_FULL, and the task ends [claim:prod-bulkhead-wait] [claim:cfg-bulkhead-wait]', async () => {
+  it('fails a step that waits past maxWaitMs with WEFT_BULKHEAD_FULL, and the task ends, dispatch resolving with it [claim:prod-bulkhead-wait] [claim:cfg-bulkhead-wait] [claim:errors-bulkhead-stays-in-task]', async () => {
     const { runtime } = await weatherRuntime(recordingExecutor('forecast', never), {
       shutdown: 'cancel',
       bulkhead: { limits: { 'plugin:weather': 1 }, maxWaitMs: 100 },

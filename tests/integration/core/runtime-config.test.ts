@@ -207,7 +207,7 @@ describe('Runtime.init configuration checks', () => {
     ]);
   });
 
-  it('compares routes as written: paths that differ in letter case, a trailing slash or a parameter name both pass, and the first mounted answers them all [claim:trig-route-overlap]', async () => {
+  it('compares routes as written: paths that differ in letter case, a trailing slash or a parameter name both pass, and the first mounted answers them all [claim:trig-route-overlap] [claim:errors-route-clash-as-written]', async () => {
     const answering = (path: string): TriggerRoute => ({
       type: 'route',
       id: 'read',

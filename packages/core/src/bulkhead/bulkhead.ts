@@ -129,7 +129,6 @@ export class Bulkhead {
           new WeftError(
             'WEFT_BULKHEAD_FULL',
             `Bulkhead: ${this.name} already has ${this.limit} calls running, and this call got no slot within ${this.maxWaitMs} ms; it may be hung or overloaded. Raise ${this.option} or options.bulkhead.maxWaitMs if it is only slow.`,
-            { status: 503 },
           ),
         );
       }, this.maxWaitMs);
