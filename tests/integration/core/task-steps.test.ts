@@ -132,7 +132,7 @@ describe('the result of a step', () => {
     ['a bigint', { seen: 10n }],
     ['an object that contains itself', circularData()],
   ])(
-    'keeps a result whose data has no JSON form (%s), but its chain is not stored, and the log says why [claim:exec-data-json]',
+    'keeps a result whose data has no JSON form (%s), but its chain is not stored, and the log says why [claim:exec-data-json] [claim:tsdoc-plugin-result-data]',
     async (_kind, data) => {
       const { logger, lines } = capturingLogger('error');
       const counts = recordingExecutor('count', { success: true, data });
@@ -166,7 +166,7 @@ describe('the result of a step', () => {
       'over the limit',
     ],
   ])(
-    'keeps a result whose data has a JSON form no store keeps (%s), but its chain is not stored, and the log says why [claim:exec-data-storable]',
+    'keeps a result whose data has a JSON form no store keeps (%s), but its chain is not stored, and the log says why [claim:exec-data-storable] [claim:tsdoc-plugin-result-data]',
     async (_kind, data, reason) => {
       const { logger, lines } = capturingLogger('error');
       const keeps = recordingExecutor('keep', { success: true, data });

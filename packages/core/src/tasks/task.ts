@@ -10,7 +10,12 @@ import type { PipelineStep } from '../pipeline/schemas.js';
 export interface PluginResult {
   /** `false` records the step as an error in the task's chain; the pipeline goes on. */
   success: boolean;
-  /** The step's output, visible to later steps and to the model. Must be JSON-serialisable. */
+  /**
+   * The step's output, which later steps read in the chain. The model's review sees it only when
+   * the step succeeded (a failed step shows its `error`), as JSON cut at 400 characters. It must
+   * have a JSON form that memory stores keep, or the task's chain is not stored.
+   * @claim tsdoc-plugin-result-data
+   */
   data?: unknown;
   /** A short human-readable summary of what happened. */
   message?: string;
