@@ -32,7 +32,8 @@ export interface PluginResult {
 
 /**
  * One item of a task's context chain. The chain starts with the trigger item; each pipeline
- * step appends a result or an error item.
+ * step that finishes appends a result or an error item, and the runtime may end the chain with an
+ * error item of its own.
  */
 export interface Context {
   /** `trigger` for the event that started the task, `result` or `error` for a step. */
@@ -98,7 +99,12 @@ export interface AgentTask {
    * @claim tsdoc-task-history-unavailable
    */
   historyUnavailable?: { readonly errorId: string };
-  /** The context chain: the trigger item, then one item per step run. */
+  /**
+   * The context chain: the trigger item, then one item per step that finished, and at most one
+   * error item of the runtime's own (`pluginId` `core`, action `plan`, `max-steps` or `timeout`)
+   * at the end.
+   * @claim tsdoc-task-chain-items
+   */
   readonly chain: Context[];
   /** The steps that ran, in order. */
   readonly steps: PipelineStep[];
