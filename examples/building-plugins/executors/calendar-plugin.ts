@@ -91,6 +91,10 @@ export class CalendarPlugin extends Plugin {
     },
   ];
 
+  /**
+   * The first start, on the hour or the half hour, at which the meeting overlaps
+   * no booking and ends by 17:00; `undefined` when there is none.
+   */
   private firstFreeStart({ date, minutes }: SlotRequest): number | undefined {
     const busy = this.bookings
       .filter((booking) => booking.date === date)

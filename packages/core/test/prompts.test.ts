@@ -400,7 +400,7 @@ describe('PromptRegistry', () => {
     expect(plain).toContain('## Task\nSpace: user-ada\nTrigger: chat/message\n\n## Executors');
   });
 
-  it('shows the review prompt each item of the chain, cutting long data at 400 characters, an error as its error text [claim:task-review-prompt-contents] [claim:exec-data-model-sees] [claim:liq-review-prompt]', async () => {
+  it('shows the review prompt each item of the chain, cutting long data at 400 characters, an error as its error text [claim:task-review-prompt-contents] [claim:exec-data-model-sees] [claim:liq-review-prompt] [claim:tsdoc-plugin-result-data]', async () => {
     const prompts = new PromptRegistry();
     prompts.registerCoreTemplates();
     const trigger = { type: 'trigger', pluginId: 'chat', action: 'message' };

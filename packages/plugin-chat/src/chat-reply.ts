@@ -120,8 +120,25 @@ function describeItem(item: Context): string {
   const source = `${item.pluginId}/${item.action}`;
   if (item.type === 'trigger') return `the message arrived (${source})`;
   if (item.type === 'error') return `${source} failed: ${item.error ?? 'unknown error'}`;
-  const detail = item.data === undefined ? (item.message ?? 'no data') : JSON.stringify(item.data);
+  const detail =
+    item.data === undefined ? (item.message ?? 'no data') : (jsonOf(item.data) ?? NO_JSON_FORM);
   return `${source} returned: ${truncate(detail, 400)}`;
+}
+
+/**
+ * What the reply prompt shows for a step's data that has no JSON form (a bigint, a cycle, a
+ * function): the words of the core's review prompt. Such data stays in the task, and must not
+ * make the reply step fail.
+ */
+const NO_JSON_FORM = 'data with no JSON form';
+
+/** The JSON of a value, or `undefined` when it has none (`JSON.stringify` throws or gives none). */
+function jsonOf(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value) as string | undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function truncate(text: string, length: number): string {

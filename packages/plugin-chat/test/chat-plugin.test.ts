@@ -221,6 +221,54 @@ describe('findReply', () => {
     expect(json).toMatchObject({ status: 'completed', reply: 'Paged reply' });
   });
 
+  it('writes the reply after steps whose data has no JSON form, which the reply prompt names as such', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    const outputs: Record<string, unknown> = { big: 10n, cycle: circular, fn: () => 1 };
+    class ToolsPlugin extends Plugin {
+      readonly id = 'tools';
+      readonly description = 'Tools.';
+      override readonly executors: readonly Executor[] = Object.entries(outputs).map(
+        ([action, data]) => ({
+          action,
+          description: `Returns ${action} data.`,
+          execute: async () => ({ success: true, data }),
+        }),
+      );
+    }
+    const model = new ScriptedModelProvider({
+      responses: [
+        {
+          steps: [
+            ...Object.keys(outputs).map((action) => ({ pluginId: 'tools', action })),
+            { pluginId: 'chat', action: 'reply' },
+          ],
+        },
+        'Done, Ada.',
+      ],
+    });
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new ChatPlugin({ trustClientUser: true }), new ToolsPlugin()],
+      options: { logger: pino({ level: 'silent' }), pipelineReview: 'never' },
+    });
+    await runtime.start();
+    const task = await runtime.dispatch({
+      pluginId: 'chat',
+      triggerId: 'message',
+      space: 'chat-room-42-user-ada',
+      message: 'Hi',
+      data: { room: '42', user: 'ada' },
+    });
+    expect(task.chain.at(-1)).toMatchObject({ type: 'result', pluginId: 'chat', action: 'reply' });
+    expect(findReply(task)).toBe('Done, Ada.');
+    const replyPrompt = model.requests[1]?.at(-1)?.content ?? '';
+    for (const action of Object.keys(outputs)) {
+      expect(replyPrompt).toContain(`- tools/${action} returned: data with no JSON form\n`);
+    }
+  });
+
   it('returns undefined when no reply succeeded', () => {
     const task = { chain: [item({ type: 'error', error: 'boom' })] } as unknown as AgentTask;
     expect(findReply(task)).toBeUndefined();

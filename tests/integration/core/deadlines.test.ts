@@ -28,7 +28,7 @@ import {
 const hung = recordingExecutor('hang', () => new Promise(() => undefined));
 
 describe('task deadline', () => {
-  it('fails a task that outlives taskTimeoutMs, aborts its signal and frees its worker [claim:exec-chain-core-items] [claim:exec-signal] [claim:httpchat-task-timeout] [claim:task-status-failed] [claim:task-timeout] [claim:prod-task-timeout] [claim:wp-status-rule] [claim:wp-deadline] [claim:wp-deadline-frees] [claim:prod-hung-holds-workers] [claim:prod-shared-dependency-hangs]', async () => {
+  it('fails a task that outlives taskTimeoutMs, aborts its signal and frees its worker [claim:exec-chain-core-items] [claim:exec-signal] [claim:tsdoc-task-chain-items] [claim:httpchat-task-timeout] [claim:task-status-failed] [claim:task-timeout] [claim:prod-task-timeout] [claim:wp-status-rule] [claim:wp-deadline] [claim:wp-deadline-frees] [claim:prod-hung-holds-workers] [claim:prod-shared-dependency-hangs]', async () => {
     let seen: AbortSignal | undefined;
     const hangs = recordingExecutor('hang', (_task, context) => {
       seen = context.signal;

@@ -590,7 +590,7 @@ describe('running steps', () => {
     expect(task.status).toBe('failed');
   });
 
-  it('stops at maxSteps and records a max-steps error item [claim:exec-chain-core-items] [claim:wp-graph-bounds] [claim:task-status-failed] [claim:task-max-steps] [claim:task-max-steps-error-item] [claim:wp-step-limit] [claim:wp-resource-limits]', async () => {
+  it('stops at maxSteps and records a max-steps error item [claim:exec-chain-core-items] [claim:tsdoc-task-chain-items] [claim:wp-graph-bounds] [claim:task-status-failed] [claim:task-max-steps] [claim:task-max-steps-error-item] [claim:wp-step-limit] [claim:wp-resource-limits]', async () => {
     const reply = recordingExecutor('reply');
     const { runtime } = await startedRuntime({
       plugins: [echoPlugin({ executors: [reply] })],
@@ -749,7 +749,7 @@ describe('pipeline review', () => {
 });
 
 describe('planning failures', () => {
-  it('fails the task with a core/plan item when the model never gives a valid pipeline, then serves the next task [claim:exec-chain-core-items] [claim:wp-plan-typed-value] [claim:task-status-failed] [claim:go-plan-fails] [claim:gs-retry-plan] [claim:trouble-plan-fails-first] [claim:core-readme-plan-zod] [claim:wp-status-rule] [claim:wp-fail-own-record] [claim:wp-plan-validated] [claim:wp-tradeoffs] [claim:wp-limits-model-quality] [claim:errors-task-failures-in-chain]', async () => {
+  it('fails the task with a core/plan item when the model never gives a valid pipeline, then serves the next task [claim:exec-chain-core-items] [claim:tsdoc-task-chain-items] [claim:wp-plan-typed-value] [claim:task-status-failed] [claim:go-plan-fails] [claim:gs-retry-plan] [claim:trouble-plan-fails-first] [claim:core-readme-plan-zod] [claim:wp-status-rule] [claim:wp-fail-own-record] [claim:wp-plan-validated] [claim:wp-tradeoffs] [claim:wp-limits-model-quality] [claim:errors-task-failures-in-chain]', async () => {
     const reply = recordingExecutor('reply');
     const { runtime, model } = await startedRuntime({
       plugins: [echoPlugin({ executors: [reply] })],

@@ -1295,7 +1295,7 @@ describe('Runtime stop', () => {
     expect(waitsForAbort.calls).toHaveLength(1);
   });
 
-  it('ends a task whose step failed cancelled, not failed, when the runtime cancels it before it ends; dispatch still resolves [claim:index-dispatch-never-rejects]', async () => {
+  it('ends a task whose step failed cancelled, not failed, when the runtime cancels it before it ends; dispatch still resolves [claim:index-dispatch-never-rejects] [claim:exec-failed-task-cancelled]', async () => {
     const fails = recordingExecutor('fails', { success: false, error: 'quota exceeded' });
     const waitsForAbort = recordingExecutor(
       'waits',

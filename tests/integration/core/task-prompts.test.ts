@@ -165,7 +165,7 @@ describe('the review after a failed step', () => {
     expect(replaced.task.status).toBe('failed');
   });
 
-  it("shows the review a successful step's data and a failed step's error, not its data, which later steps read from the chain [claim:exec-data-model-sees] [claim:exec-failure-data-not-reviewed]", async () => {
+  it("shows the review a successful step's data and a failed step's error, not its data, which later steps read from the chain [claim:exec-data-model-sees] [claim:exec-failure-data-not-reviewed] [claim:tsdoc-plugin-result-data]", async () => {
     const wanted = { date: '2025-03-04', minutes: 60 };
     const seen: unknown[] = [];
     const { runtime, model } = await makeRuntime({

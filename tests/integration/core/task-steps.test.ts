@@ -2,7 +2,7 @@
  * The steps of a task: how many may run, counting those a review added, and what a step that
  * fails or returns no PluginResult leaves in the chain.
  */
-import { type ModelRequestConfig, WeftError } from '@weft/core';
+import { MAX_MEMORY_JSON_LENGTH, type ModelRequestConfig, WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { plan, planner, recordingExecutor, startedRuntime, TestPlugin } from './fixtures.js';
@@ -132,7 +132,7 @@ describe('the result of a step', () => {
     ['a bigint', { seen: 10n }],
     ['an object that contains itself', circularData()],
   ])(
-    'keeps a result whose data has no JSON form (%s), but its chain is not stored, and the log says why [claim:exec-data-json]',
+    'keeps a result whose data has no JSON form (%s), but its chain is not stored, and the log says why [claim:exec-data-json] [claim:tsdoc-plugin-result-data]',
     async (_kind, data) => {
       const { logger, lines } = capturingLogger('error');
       const counts = recordingExecutor('count', { success: true, data });
@@ -152,6 +152,39 @@ describe('the result of a step', () => {
           kind: 'chain',
           code: 'WEFT_MEMORY_INVALID',
           error: expect.stringContaining('has no JSON form') as unknown,
+        }),
+      );
+    },
+  );
+
+  it.each([
+    ['a string with a NUL character', { note: 'a\u0000b' }, 'NUL character'],
+    ['a key with a lone surrogate', { ['key\uD800']: 1 }, 'lone UTF-16 surrogate'],
+    [
+      'a string longer than MAX_MEMORY_JSON_LENGTH',
+      { text: 'x'.repeat(MAX_MEMORY_JSON_LENGTH) },
+      'over the limit',
+    ],
+  ])(
+    'keeps a result whose data has a JSON form no store keeps (%s), but its chain is not stored, and the log says why [claim:exec-data-storable] [claim:tsdoc-plugin-result-data]',
+    async (_kind, data, reason) => {
+      const { logger, lines } = capturingLogger('error');
+      const keeps = recordingExecutor('keep', { success: true, data });
+      const { runtime } = await startedRuntime({
+        plugins: [new TestPlugin('work', { executors: [keeps] })],
+        responses: planner(['work', 'keep']),
+        options: { logger, pipelineReview: 'never' },
+      });
+      const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'kept' });
+      expect(task.status).toBe('completed');
+      expect(task.chain[1]?.data).toBe(data);
+      expect(task.recorded).toEqual({ trigger: true, chain: false });
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          msg: 'could not store memory',
+          kind: 'chain',
+          code: 'WEFT_MEMORY_INVALID',
+          error: expect.stringContaining(reason) as unknown,
         }),
       );
     },

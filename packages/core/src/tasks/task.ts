@@ -10,7 +10,12 @@ import type { PipelineStep } from '../pipeline/schemas.js';
 export interface PluginResult {
   /** `false` records the step as an error in the task's chain; the pipeline goes on. */
   success: boolean;
-  /** The step's output, visible to later steps and to the model. Must be JSON-serialisable. */
+  /**
+   * The step's output, which later steps read in the chain. The model's review sees it only when
+   * the step succeeded (a failed step shows its `error`), as JSON cut at 400 characters. It must
+   * have a JSON form that memory stores keep, or the task's chain is not stored.
+   * @claim tsdoc-plugin-result-data
+   */
   data?: unknown;
   /** A short human-readable summary of what happened. */
   message?: string;
@@ -27,7 +32,8 @@ export interface PluginResult {
 
 /**
  * One item of a task's context chain. The chain starts with the trigger item; each pipeline
- * step appends a result or an error item.
+ * step that finishes appends a result or an error item, and the runtime may end the chain with an
+ * error item of its own.
  */
 export interface Context {
   /** `trigger` for the event that started the task, `result` or `error` for a step. */
@@ -93,7 +99,12 @@ export interface AgentTask {
    * @claim tsdoc-task-history-unavailable
    */
   historyUnavailable?: { readonly errorId: string };
-  /** The context chain: the trigger item, then one item per step run. */
+  /**
+   * The context chain: the trigger item, then one item per step that finished, and at most one
+   * error item of the runtime's own (`pluginId` `core`, action `plan`, `max-steps` or `timeout`)
+   * at the end.
+   * @claim tsdoc-task-chain-items
+   */
   readonly chain: Context[];
   /** The steps that ran, in order. */
   readonly steps: PipelineStep[];
