@@ -730,6 +730,39 @@ describe('ServerManager', () => {
     });
   });
 
+  it('hides the message of a 4xx error made with expose: false, answering its status, code and reason phrase, and logs it under the request id [claim:tsdoc-weft-error-expose] [claim:trig-4xx-hidden] [claim:obs-request-refused] [claim:errors-4xx-message-hidden]', async () => {
+    const { logger, lines } = capturingLogger();
+    const server = await serve(
+      throwingRoutes({
+        '/weft': new WeftError('WEFT_INVALID_SPACE', 'space of tenant "acme-secret" is archived', {
+          status: 409,
+          expose: false,
+        }),
+        '/http-error': Object.assign(new Error('token for admin@corp expired'), {
+          status: 401,
+          expose: false,
+        }),
+      }),
+      {},
+      logger,
+    );
+    for (const [path, status, code] of [
+      ['/weft', 409, 'WEFT_INVALID_SPACE'],
+      ['/http-error', 401, 'WEFT_BAD_REQUEST'],
+    ] as const) {
+      const response = await post(`${server.url}${path}`, '{}');
+      expect(response.status).toBe(status);
+      const body = await errorBody(response);
+      expect(body).toMatchObject({ status, code });
+      expect(body.message).toMatch(/; the server log has the details under this requestId$/);
+      expect(JSON.stringify(body)).not.toMatch(/secret|admin@corp/);
+      const logged = lines.find((line) => line.requestId === response.headers.get('x-request-id'));
+      expect(logged).toMatchObject({ msg: 'request refused', level: 40, status, path });
+      expect(String(logged?.error)).toMatch(/acme-secret|admin@corp/);
+    }
+    expect(lines.filter((line) => line.msg === 'request refused')).toHaveLength(2);
+  });
+
   it("points a WeftError's answer at its own docsUrl, and a foreign 4xx code at none [claim:triggers-error-body-docs-url]", async () => {
     const failures: Record<string, unknown> = {
       '/own-docs': new WeftError('WEFT_INVALID_SPACE', 'bad space', {

@@ -14,7 +14,9 @@ export interface WeftErrorOptions {
   /**
    * Whether the server may send the message to a client. Defaults to `true` below status 500
    * and `false` otherwise (the http-errors convention): set it on a 5xx only when the message
-   * holds nothing but fixed text and configuration.
+   * holds nothing but fixed text and configuration, and to `false` on a 4xx whose message is not
+   * for the client, which then gets the status's reason phrase and the request id while the log
+   * has the message (a `request refused` line).
    * @claim tsdoc-weft-error-expose
    */
   expose?: boolean;

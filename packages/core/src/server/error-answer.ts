@@ -58,7 +58,9 @@ export function errorAnswer(error: unknown, requestId: string): ErrorAnswer {
   const weft = WeftError.is(error);
   const status = Number(details.status ?? details.statusCode);
   if (Number.isInteger(status) && status >= 400 && status < 500) {
-    return answer(status, codeOf(details, weft, 'WEFT_BAD_REQUEST'), message ?? 'Bad request');
+    const code = codeOf(details, weft, 'WEFT_BAD_REQUEST');
+    if (hidesClientErrorMessage(error)) return answer(status, code, genericMessage(status));
+    return answer(status, code, message ?? 'Bad request');
   }
   const serverStatus = Number.isInteger(status) && status >= 500 && status < 600 ? status : 500;
   const code = codeOf(details, weft, 'WEFT_INTERNAL');
@@ -79,13 +81,27 @@ export function errorAnswer(error: unknown, requestId: string): ErrorAnswer {
 }
 
 /**
- * The generic message of a 5xx answer: the reason phrase and a pointer to the request id.
+ * Whether the answer to a 4xx error hides its message, as for an http-errors error or a
+ * WeftError made with `expose: false` (a message that is not for the client); the server then
+ * logs it under the request id, as it logs every 5xx.
  *
- * @param status - A 5xx status.
+ * @param error - The thrown value, with a 4xx status.
+ * @returns Whether its message is left out of the answer.
+ */
+export function hidesClientErrorMessage(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as ErrorDetails).expose === false;
+}
+
+/**
+ * The generic message of an answer that hides the error's own: the reason phrase and a pointer
+ * to the request id.
+ *
+ * @param status - An HTTP error status.
  * @returns Such as `Internal Server Error; the server log has the details under this requestId`.
  */
 function genericMessage(status: number): string {
-  return `${STATUS_CODES[status] ?? 'Server error'}; the server log has the details under this requestId`;
+  const phrase = STATUS_CODES[status] ?? (status >= 500 ? 'Server error' : 'Client error');
+  return `${phrase}; the server log has the details under this requestId`;
 }
 
 /**

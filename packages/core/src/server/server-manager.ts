@@ -25,7 +25,7 @@ import { answerClientErrors } from './client-errors.js';
 import { limitConnections, type RefusedConnection } from './connection-limits.js';
 import { routeRequestOf, routeResponseOf } from './route-adapter.js';
 import { bodyRefusedAs } from './route-body.js';
-import { errorAnswer, type ErrorAnswer } from './error-answer.js';
+import { errorAnswer, hidesClientErrorMessage, type ErrorAnswer } from './error-answer.js';
 import { nestsDeeperThan, valueNestsDeeperThan } from './json-depth.js';
 import type { HttpServer, MountedRoute } from './route.js';
 import type { ServerManagerConfig } from './server-config.js';
@@ -493,6 +493,17 @@ export class ServerManager implements HttpServer {
           stack: (error as Error)?.stack,
         },
         'request failed',
+      );
+    } else if (hidesClientErrorMessage(error)) {
+      this.logger?.warn(
+        {
+          requestId: answer.requestId,
+          method: request.method,
+          path: request.path,
+          status: answer.status,
+          ...errorLogFields(error),
+        },
+        'request refused',
       );
     }
     if (response.headersSent) {
