@@ -16,6 +16,7 @@ import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import {
   deferred,
   errorOf,
+  plan,
   planner,
   recordingExecutor,
   sentimentCapability,
@@ -694,5 +695,52 @@ describe('workers and waiting tasks', () => {
       'completed',
       'completed',
     ]);
+  });
+
+  it('never starts a step whose task was cancelled while it waited for a busy plugin, even once the slot came [claim:task-aborted-call-not-sent]', async () => {
+    const quick = recordingExecutor('quick', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return { success: true };
+    });
+    const effect = recordingExecutor('effect');
+    const long = recordingExecutor('long', never);
+    const { runtime } = await startedRuntime({
+      plugins: [
+        new TestPlugin('tools', { executors: [quick, effect] }),
+        new TestPlugin('other', { executors: [long] }),
+      ],
+      responses: {
+        fallback: (_messages, request) => {
+          const asked = request.task?.message;
+          if (asked === 'a') return plan(['tools', 'quick'], ['other', 'long']);
+          if (asked === 'b') return plan(['tools', 'effect']);
+          return plan(['other', 'long']);
+        },
+      },
+      options: {
+        pipelineReview: 'never',
+        shutdown: 'cancel',
+        // Two workers, one slot of plugin "tools"; plugin "other" never makes anyone wait.
+        scheduler: { concurrency: 2 },
+        bulkhead: { limits: { 'plugin:other': 5 } },
+      },
+    });
+    const dispatch = (space: string) =>
+      runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space, message: space });
+    const a = dispatch('a');
+    await vi.waitFor(() => expect(quick.calls).toHaveLength(1));
+    // b waits for the slot a holds, and lends its worker to c, which keeps it.
+    const b = dispatch('b');
+    const c = dispatch('c');
+    // a's quick step ends: the slot passes to b, whose worker a and c both hold still.
+    await vi.waitFor(() => expect(long.calls).toHaveLength(2));
+    await runtime.stop();
+    expect((await Promise.all([a, b, c])).map((task) => task.status)).toEqual([
+      'cancelled',
+      'cancelled',
+      'cancelled',
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(effect.calls).toHaveLength(0);
   });
 });
