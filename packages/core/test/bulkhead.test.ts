@@ -95,7 +95,7 @@ describe('Bulkhead', () => {
     expect(bulkhead.waiting).toBe(0);
   });
 
-  it('does not make a call whose task ended while it waited for its worker after the slot came [claim:task-aborted-call-not-sent]', async () => {
+  it('does not make a call whose task ended while it waited for its worker after the slot came [claim:task-waiting-call-not-made]', async () => {
     const bulkhead = new Bulkhead('plugin:tools', 1, 5_000, 'options.bulkhead.maxConcurrent');
     const first = deferred();
     const running = bulkhead.run(() => first.promise);
