@@ -97,6 +97,39 @@ describe('Bulkhead', () => {
     expect(bulkhead.waiting).toBe(0);
   });
 
+  it('does not make a call whose task ended while it waited for its worker after the slot came [claim:task-waiting-call-not-made]', async () => {
+    const bulkhead = new Bulkhead('plugin:tools', 1, 5_000, 'options.bulkhead.maxConcurrent');
+    const first = deferred();
+    const running = bulkhead.run(() => first.promise);
+    // The worker comes back only when the test says so, as when every worker is busy.
+    const workerBack = deferred();
+    const lease: WorkerLease = {
+      away: async (promise) => {
+        const value = await promise;
+        await workerBack.promise;
+        return value;
+      },
+    };
+    const task = new AbortController();
+    let called = false;
+    const waiting = bulkhead.run(
+      async () => {
+        called = true;
+        return 'sent';
+      },
+      { signal: task.signal, lease },
+    );
+    first.resolve();
+    await running;
+    // The slot is this call's now; its task ends before its worker is back.
+    expect([bulkhead.running, bulkhead.waiting]).toEqual([1, 0]);
+    task.abort(new Error('task timed out'));
+    workerBack.resolve();
+    expect((await errorOf(waiting)).message).toBe('task timed out');
+    expect(called).toBe(false);
+    expect([bulkhead.running, bulkhead.waiting]).toEqual([0, 0]);
+  });
+
   it('waits through the task’s lease only when it must wait', async () => {
     const bulkhead = new Bulkhead('plugin:tools', 1, 5_000, 'options.bulkhead.maxConcurrent');
     const lease = recordingLease();

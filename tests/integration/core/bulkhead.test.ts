@@ -16,6 +16,7 @@ import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import {
   deferred,
   errorOf,
+  plan,
   planner,
   recordingExecutor,
   sentimentCapability,
@@ -105,7 +106,7 @@ describe('bulkheads', () => {
     expect(await settlesWithin(healthy, 500)).toBeNull();
   });
 
-  it('fails a step that waits past maxWaitMs with WEFT_BULKHEAD_FULL, and the task ends, dispatch resolving with it [claim:prod-bulkhead-wait] [claim:cfg-bulkhead-wait] [claim:errors-bulkhead-stays-in-task]', async () => {
+  it('fails a step that waits past maxWaitMs with WEFT_BULKHEAD_FULL, and the task ends, dispatch resolving with it [claim:prod-bulkhead-wait] [claim:cfg-bulkhead-wait] [claim:errors-bulkhead-stays-in-task] [claim:task-status-failed]', async () => {
     const { runtime } = await weatherRuntime(recordingExecutor('forecast', never), {
       shutdown: 'cancel',
       bulkhead: { limits: { 'plugin:weather': 1 }, maxWaitMs: 100 },
@@ -392,7 +393,7 @@ describe('bulkheads', () => {
 });
 
 describe('bulkhead slots and deadlines', () => {
-  it('frees a hung call’s slot when its task times out, so the next call runs [claim:prod-bulkhead-slot-back]', async () => {
+  it('frees a hung call’s slot when its task times out, so the next call runs [claim:prod-bulkhead-slot-back] [claim:task-hung-store-others-run]', async () => {
     const forecast = recordingExecutor('forecast', never);
     const { runtime } = await weatherRuntime(forecast, {
       shutdown: 'cancel',
@@ -538,7 +539,7 @@ describe('bulkhead slots and deadlines', () => {
     expect(timedOut.chain.at(-1)?.error).toContain('[WEFT_TASK_TIMEOUT]');
   });
 
-  it('gives up the chain write after 10 s while it waits for a slot of a hung store, sooner than a longer maxWaitMs and without WEFT_BULKHEAD_FULL [claim:prod-shared-memory-hangs] [claim:cfg-bulkhead-wait]', async () => {
+  it('gives up the chain write after 10 s while it waits for a slot of a hung store, sooner than a longer maxWaitMs and without WEFT_BULKHEAD_FULL [claim:prod-shared-memory-hangs] [claim:cfg-bulkhead-wait] [claim:task-hung-chain-write]', async () => {
     const { logger, lines } = capturingLogger();
     const memory = new InMemoryMemoryProvider();
     const store = memory.store.bind(memory);
@@ -595,7 +596,7 @@ describe('bulkhead slots and deadlines', () => {
     expect(ofTask.some((line) => line.code === 'WEFT_BULKHEAD_FULL')).toBe(false);
   }, 30_000);
 
-  it('gives the memory slot back when the runtime stops waiting for a chain that is never stored [claim:prod-bulkhead-slot-back-chain]', async () => {
+  it('gives the memory slot back when the runtime stops waiting for a chain that is never stored [claim:prod-bulkhead-slot-back-chain] [claim:task-hung-chain-write]', async () => {
     const memory = new InMemoryMemoryProvider();
     const store = memory.store.bind(memory);
     // Storing the chain of a task in space `a` never returns; every other write does.
@@ -609,7 +610,11 @@ describe('bulkhead slots and deadlines', () => {
         bulkhead: { limits: { 'memory:in-memory': 1 }, maxWaitMs: 200 },
       },
     });
+    const started = performance.now();
     const first = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'a' });
+    // The hung chain write is waited for 10 s; the task keeps the status it had.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(9_900);
+    expect(first.status).toBe('completed');
     expect(first.recorded).toEqual({ trigger: true, chain: false });
     // The store's only slot is free again: the next task's memory is stored and read.
     const next = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'b' });
@@ -694,5 +699,52 @@ describe('workers and waiting tasks', () => {
       'completed',
       'completed',
     ]);
+  });
+
+  it('never starts a step whose task was cancelled while it waited for a busy plugin, even once the slot came [claim:task-waiting-call-not-made]', async () => {
+    const quick = recordingExecutor('quick', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return { success: true };
+    });
+    const effect = recordingExecutor('effect');
+    const long = recordingExecutor('long', never);
+    const { runtime } = await startedRuntime({
+      plugins: [
+        new TestPlugin('tools', { executors: [quick, effect] }),
+        new TestPlugin('other', { executors: [long] }),
+      ],
+      responses: {
+        fallback: (_messages, request) => {
+          const asked = request.task?.message;
+          if (asked === 'a') return plan(['tools', 'quick'], ['other', 'long']);
+          if (asked === 'b') return plan(['tools', 'effect']);
+          return plan(['other', 'long']);
+        },
+      },
+      options: {
+        pipelineReview: 'never',
+        shutdown: 'cancel',
+        // Two workers, one slot of plugin "tools"; plugin "other" never makes anyone wait.
+        scheduler: { concurrency: 2 },
+        bulkhead: { limits: { 'plugin:other': 5 } },
+      },
+    });
+    const dispatch = (space: string) =>
+      runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space, message: space });
+    const a = dispatch('a');
+    await vi.waitFor(() => expect(quick.calls).toHaveLength(1));
+    // b waits for the slot a holds, and lends its worker to c, which keeps it.
+    const b = dispatch('b');
+    const c = dispatch('c');
+    // a's quick step ends: the slot passes to b, whose worker a and c both hold still.
+    await vi.waitFor(() => expect(long.calls).toHaveLength(2));
+    await runtime.stop();
+    expect((await Promise.all([a, b, c])).map((task) => task.status)).toEqual([
+      'cancelled',
+      'cancelled',
+      'cancelled',
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(effect.calls).toHaveLength(0);
   });
 });

@@ -839,6 +839,33 @@ describe('memory writes', () => {
     });
   }, 20_000);
 
+  it('keeps recorded.trigger false when the trigger is stored only after the task timed out [claim:task-recorded-flags] [claim:tsdoc-task-recorded-chain-timeout]', async () => {
+    const late = deferred();
+    const memory = new InMemoryMemoryProvider();
+    const store = memory.store.bind(memory);
+    let storedLate = false;
+    memory.store = async (input) => {
+      if (input.kind !== 'trigger') return store(input);
+      await late.promise;
+      const stored = await store(input);
+      storedLate = true;
+      return stored;
+    };
+    const { runtime } = await startedRuntime({
+      memory,
+      responses: planner(['echo', 'reply']),
+      options: { taskTimeoutMs: 150 },
+    });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(task.status).toBe('failed');
+    expect(task.recorded).toEqual({ trigger: false, chain: true });
+    // The store answers now: the trigger memory is there, but the finished task is not changed.
+    late.resolve();
+    await waitFor(() => storedLate);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(task.recorded).toEqual({ trigger: false, chain: true });
+  });
+
   it('says both memories were stored when they were [claim:task-recorded-flags]', async () => {
     const { runtime } = await startedRuntime({ responses: planner(['echo', 'reply']) });
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });

@@ -68,6 +68,16 @@ describe('model calls per task', () => {
     });
   });
 
+  it("'always' makes no review for an empty plan, even with reviewFinalStep [claim:task-review-count-always]", async () => {
+    expect(await callsFor([], { reviewFinalStep: true })).toEqual({
+      plan: 1,
+      review: 0,
+      executor: 0,
+      status: 'completed',
+      ran: 0,
+    });
+  });
+
   it("'always' also reviews after a last step that failed [claim:mpo-scripted-order] [claim:task-review-after-failure] [claim:tst-no-final-review] [claim:wp-review-default] [claim:task-review-count-always] [claim:index-review-default]", async () => {
     expect(await callsFor(['ok', 'ok', 'fail'], {})).toMatchObject({ plan: 1, review: 3 });
   });

@@ -68,7 +68,8 @@ export class Bulkhead {
    * task's `lease`, through which the worker is given back while waiting.
    * @returns What `work` returns.
    * @throws WeftError `WEFT_BULKHEAD_FULL` when no slot came free within `maxWaitMs`; the
-   * signal's reason when it aborts while waiting.
+   * signal's reason when it aborts while waiting, for a slot or for the task's worker once the
+   * slot came: then `work` is not called.
    */
   async run<T>(
     work: () => Promise<T>,
@@ -80,6 +81,13 @@ export class Bulkhead {
     } else {
       const slot = this.waitForSlot(signal);
       await (lease ? lease.away(slot) : slot);
+      // The slot may have come while the task waited for its worker to come back, and the task
+      // may have ended meanwhile (timed out, cancelled): its call is not made, as it would
+      // be for nobody, after the task's answer was given.
+      if (signal?.aborted) {
+        this.release();
+        throw signal.reason;
+      }
     }
     let held = true;
     const release = (): void => {

@@ -147,8 +147,12 @@ export class TaskRunner {
     try {
       // Racing the abort frees the worker even when an executor or provider ignores the signal.
       await untilAborted(signal, async () => {
-        task.recorded.trigger = (await scope.memory.recordTrigger(task)) !== undefined;
-        if (!signal.aborted) await this.runPipeline(task, scope);
+        const trigger = await scope.memory.recordTrigger(task);
+        // A write that answers after the task ended (timed out, cancelled) does not change the
+        // task its trigger has been handed already: `recorded.trigger` stays `false`.
+        if (signal.aborted) return;
+        task.recorded.trigger = trigger !== undefined;
+        await this.runPipeline(task, scope);
       });
     } catch (error) {
       // Only failures outside any step land here (planning, templates): record, never lose the task.

@@ -84,9 +84,10 @@ export interface AgentTask {
    * Whether the runtime stored the task's memories: `trigger` when the task started, `chain`
    * when it ended. Each is `false` until its write succeeds, and stays `false` when the memory
    * provider failed or did not answer in time (the failure is logged). A trigger that answers a
-   * client should say when `chain` is `false`: what the task did, its reply included, will be
-   * missing from the space's history, and later tasks will not see it; they still see the
-   * trigger's message when `trigger` is `true`.
+   * client should say when `chain` is `false`: what the task did, its reply included, may be
+   * missing from the space's history (a write that answered too late may have been stored after
+   * all), and later tasks may not see it; they still see the trigger's message when `trigger`
+   * is `true`.
    * @claim tsdoc-task-recorded-chain-timeout
    */
   readonly recorded: { trigger: boolean; chain: boolean };
