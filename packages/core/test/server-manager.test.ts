@@ -1233,7 +1233,7 @@ describe('ServerManager', () => {
         // Headers done 3 s after connecting, but 1.5 s after their first byte: served.
         exchange(1_500, 3_000),
         // Nothing sent: refused once headersTimeout has passed since the connection opened.
-        exchange(undefined, 0),
+        exchange(undefined, 2_000),
       ]);
       expect(trickled).toBe(200);
       expect(silent).toBe(408);
