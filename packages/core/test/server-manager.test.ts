@@ -1241,6 +1241,37 @@ describe('ServerManager', () => {
       });
     });
 
+    it("counts headersTimeout from the request's first byte, and from the opening of a connection that has sent none [claim:errors-408-from-first-byte]", async () => {
+      const server = await serve([echo], { headersTimeout: 2_000, requestTimeout: 60_000 });
+      const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      const exchange = async (firstByteAtMs: number | undefined, restAtMs: number) => {
+        const socket = connect(server.port as number, '127.0.0.1');
+        socket.on('error', () => undefined);
+        let received = '';
+        socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+        const closed = new Promise((resolve) => socket.once('close', resolve));
+        const request =
+          'POST /echo HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}';
+        if (firstByteAtMs !== undefined) {
+          await sleep(firstByteAtMs);
+          if (!socket.destroyed) socket.write(request.slice(0, 1));
+          await sleep(restAtMs - firstByteAtMs);
+          if (!socket.destroyed) socket.write(request.slice(1));
+        }
+        await Promise.race([closed, sleep(restAtMs + 3_000)]);
+        socket.destroy();
+        return Number(/^HTTP\/1\.1 (\d{3})/.exec(received)?.[1]);
+      };
+      const [trickled, silent] = await Promise.all([
+        // Headers done 3 s after connecting, but 1.5 s after their first byte: served.
+        exchange(1_500, 3_000),
+        // Nothing sent: refused once headersTimeout has passed since the connection opened.
+        exchange(undefined, 2_000),
+      ]);
+      expect(trickled).toBe(200);
+      expect(silent).toBe(408);
+    });
+
     it('answers a late client 408 once a check finds it past its deadline: after it, and at most about a second later [claim:prod-slow-clients]', async () => {
       // With headersTimeout at 1000 ms, Node checks every 1000 ms, as it does with the defaults.
       const server = await serve([echo], { headersTimeout: 1_000, requestTimeout: 2_000 });
@@ -1462,6 +1493,17 @@ describe('ServerManager', () => {
       );
       expect(large.status).toBe(431);
       expect(large.error).toMatchObject({ status: 431, code: 'WEFT_BAD_REQUEST' });
+      // The request line counts too: a long URL with small headers is refused the same way.
+      const longUrl = await rawExchange(
+        server,
+        `GET /echo?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`,
+      );
+      expect(longUrl.status).toBe(431);
+      expect(longUrl.error).toMatchObject({
+        status: 431,
+        code: 'WEFT_BAD_REQUEST',
+        message: expect.stringContaining('the URL included'),
+      });
       const garbage = await rawExchange(server, 'NOT HTTP AT ALL\r\n\r\n');
       expect(garbage.status).toBe(400);
       expect(garbage.error).toMatchObject({ status: 400, code: 'WEFT_BAD_REQUEST' });

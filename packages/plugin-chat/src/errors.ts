@@ -56,7 +56,7 @@ export const CHAT_ERRORS = {
       raisedBy: 'the chat route',
       raisers: ['plugin-chat/src/chat-plugin.ts#ChatPlugin.messageRoute'],
       cause:
-        'a chat request’s body is not valid: not a JSON object (malformed JSON, bare strings or numbers, and JSON nested deeper than `server.maxJsonDepth` included, which the runtime’s server refuses with this code before the route runs), or a `room`, `user` or `message` missing, not a string, empty, too long or with characters an id may not have, a `room` and `user` too long together for the 200 characters of a space id, or a `message` holding a NUL character (U+0000) or a lone UTF-16 surrogate, which no memory store can hold.',
+        'a chat request’s body is not valid: not a JSON object (malformed JSON, bare strings or numbers, and JSON nested deeper than `server.maxJsonDepth` included, which the runtime’s server refuses with this code before the route runs), or a `room`, `user` or `message` missing, not a string, empty, too long or with characters an id may not have, a `room` and sender (the user `authenticate` named, else the body’s `user`) too long together for the 200 characters of a space id, or a `message` holding a NUL character (U+0000) or a lone UTF-16 surrogate, which no memory store can hold.',
       fix: 'the message names the field; send `{ "room", "user", "message" }` as [The request](../building-plugins/http-chat.md#the-request) describes.',
     },
     /** @claim errors-chat-unauthorized-answers */

@@ -818,7 +818,7 @@ describe('ChatPlugin path matching', () => {
 });
 
 describe('ChatPlugin sender', () => {
-  it("checks that room and user fit a space with the user authenticate named, not the body's [claim:httpchat-authenticate] [claim:httpchat-too-long-together]", async () => {
+  it("checks that room and user fit a space with the user authenticate named, not the body's [claim:httpchat-authenticate] [claim:httpchat-too-long-together] [claim:errors-chat-invalid-request-together]", async () => {
     // Room and body user are too long together; room and the named user fit.
     const room = `r${'-'.repeat(60)}`;
     const body = { room, user: `u${'_'.repeat(63)}`, message: 'hi' };

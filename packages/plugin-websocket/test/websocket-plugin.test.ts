@@ -2,7 +2,11 @@ import { connect as tcpConnect } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { Runtime, WeftError, type AgentTask, type Memory, type SpaceCoordinator } from '@weft/core';
 import { ChatPlugin, chatSpace, NOT_REMEMBERED_WARNING } from '@weft/plugin-chat';
-import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import {
+  InMemoryMemoryProvider,
+  ScriptedModelProvider,
+  type ScriptedResponse,
+} from '@weft/testing';
 import { IDLE_CLOSE, SHUTDOWN_CLOSE, WebSocketPlugin, type ServerFrame } from '../src/index.js';
 import { capturingLogger, type LogLine } from '@weft-internal/test-support/capturing-logger';
 import {
@@ -1476,5 +1480,51 @@ describe('a coordinator that cannot take work', () => {
     const logged = logs.find((line) => line.msg === 'websocket: task ended without a reply');
     expect(logged).toMatchObject({ taskId, status: 'failed' });
     expect(JSON.stringify(logged)).toContain('WEFT_COORDINATOR_ACQUIRE_TIMEOUT');
+  });
+
+  it('answers WEFT_WS_NO_REPLY, as failed, to an accepted message that a stop in cancel mode dropped from the queue [claim:errors-ws-no-reply-never-ran]', async () => {
+    // One worker, held by the first message's reply until the stop aborts the task's signal:
+    // the second message waits in the queue, where the stop cancels it.
+    let holding: (() => void) | undefined;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const hold: ScriptedResponse = (messages, request) => {
+      if (request.purpose !== 'plan' && request.purpose !== 'review') {
+        holding?.();
+        return new Promise<string>((_resolve, reject) => {
+          const signal = request.signal as AbortSignal;
+          signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+        });
+      }
+      return echoModel(messages, request);
+    };
+    const { logger, lines: logs } = capturingLogger('info');
+    const plugin = new WebSocketPlugin({ port: 0, trustClientUser: true });
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider({ fallback: hold })],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [plugin],
+      options: { logger, shutdown: 'cancel', scheduler: { concurrency: 1 } },
+    });
+    stopAfterTest(runtime);
+    await runtime.start();
+    const client = await open(plugin.url as string);
+    client.send(message('m1', 'first', 'r1'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: 'm1' });
+    await held;
+    client.send(message('m2', 'second', 'r2'));
+    const accepted = await client.next();
+    expect(accepted).toMatchObject({ type: 'accepted', id: 'm2' });
+    const { taskId } = accepted as { taskId: string };
+    const stopped = runtime.stop();
+    const frames = [await client.next(), await client.next()];
+    await stopped;
+    const dropped = frames.find((frame) => frame.id === 'm2');
+    expect(dropped).toMatchObject({ type: 'error', code: 'WEFT_WS_NO_REPLY', taskId });
+    expect((dropped as { message: string }).message).toMatch(/the task failed without one/);
+    const logged = logs.find(
+      (line) => line.msg === 'websocket: task ended without a reply' && line.taskId === taskId,
+    );
+    expect(logged).toMatchObject({ status: 'failed' });
+    expect(JSON.stringify(logged)).toContain('WEFT_TASK_CANCELLED');
   });
 });

@@ -16,7 +16,9 @@ const CLIENT_ERRORS: Readonly<Record<string, { status: number; message: string }
   },
   HPE_HEADER_OVERFLOW: {
     status: 431,
-    message: 'The request headers are larger than the server accepts; send fewer or shorter ones',
+    // Node counts the request line, and so the URL, with the headers.
+    message:
+      'The request line and headers, the URL included, are larger than the server accepts; send a shorter URL, or fewer or shorter headers',
   },
   HPE_CHUNK_EXTENSIONS_OVERFLOW: {
     status: 413,
