@@ -41,6 +41,7 @@ async function start(tools: string[]): Promise<TestAgent> {
           'on-stream',
           'on-stream-small',
           'refused-with-400',
+          'not-json',
           'chatty',
           'chatty-briefly',
           'echo',
@@ -87,25 +88,37 @@ describe('McpPlugin against answers that come astray', () => {
     });
   }, 20_000);
 
-  it('fails a call refused with a JSON-RPC error in an HTTP 400 with WEFT_MCP_UNAVAILABLE, and reconnects [claim:mcpdoc-http-error-status]', async () => {
-    const running = await start(['refused-with-400', 'echo']);
-    const task = await running.run('a refusal with a 400');
-    expect(task.chain[1]?.error).toMatch(
-      /disconnected during the call of tool "refused-with-400"; the plugin is reconnecting\. \[WEFT_MCP_UNAVAILABLE\]/,
-    );
-    expect(task.chain[1]?.error).not.toContain('hunter2');
-    expect(
-      running.logs.find((line) => line.msg === 'MCP call lost its connection')?.error,
-    ).toContain(REFUSED_WITH_400_TEXT);
-    await expect
-      .poll(() => running.logs.some((line) => line.msg === 'MCP server reconnected'))
-      .toBe(true);
-    const after = await running.run('and the next call');
-    expect(after.chain[1]).toMatchObject({
-      type: 'result',
-      data: { content: [{ text: 'still here' }] },
-    });
-  }, 20_000);
+  it.each([
+    ['a JSON-RPC error in the body of an HTTP 400', 'refused-with-400'],
+    ['a body that is not JSON', 'not-json'],
+  ])(
+    'fails a call answered with %s with WEFT_MCP_UNAVAILABLE, and reconnects [claim:mcpdoc-http-error-status]',
+    async (_what, tool) => {
+      const running = await start([tool, 'echo']);
+      const task = await running.run('an answer taken for a failed connection');
+      expect(task.chain[1]?.error).toMatch(
+        new RegExp(
+          `disconnected during the call of tool "${tool}"; the plugin is reconnecting\\. \\[WEFT_MCP_UNAVAILABLE\\]`,
+        ),
+      );
+      expect(task.chain[1]?.error).not.toContain('hunter2');
+      const lostLine = running.logs.find((line) => line.msg === 'MCP call lost its connection');
+      expect(lostLine).toMatchObject({ server: 'astray', tool });
+      // The server's message is in the log, or the start of a body that is not JSON.
+      expect(lostLine?.error).toContain(
+        tool === 'refused-with-400' ? REFUSED_WITH_400_TEXT : 'not JSON',
+      );
+      await expect
+        .poll(() => running.logs.some((line) => line.msg === 'MCP server reconnected'))
+        .toBe(true);
+      const after = await running.run('and the next call');
+      expect(after.chain[1]).toMatchObject({
+        type: 'result',
+        data: { content: [{ text: 'still here' }] },
+      });
+    },
+    20_000,
+  );
 
   it("counts the notifications a server sends before its answer toward the answer's bound [claim:mcpdoc-too-large-notifications]", async () => {
     const running = await start(['chatty-briefly', 'chatty']);
