@@ -42,6 +42,7 @@ async function start(tools: string[]): Promise<TestAgent> {
           'on-stream-small',
           'refused-with-400',
           'not-json',
+          'ends-early',
           'chatty',
           'chatty-briefly',
           'echo',
@@ -119,6 +120,22 @@ describe('McpPlugin against answers that come astray', () => {
     },
     20_000,
   );
+
+  it('lets a call whose answer ends cleanly before its result wait out callTimeoutMs, ending with WEFT_MCP_TIMEOUT on a kept connection [claim:mcpdoc-http-unanswered-kept]', async () => {
+    const running = await start(['ends-early', 'echo']);
+    const started = Date.now();
+    const task = await running.run('an answer that ends early');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(CALL_TIMEOUT_MS - 100);
+    expect(task.chain[1]?.error).toMatch(
+      /did not answer within 1500 ms \(callTimeoutMs\)\. \[WEFT_MCP_TIMEOUT\]/,
+    );
+    expect(running.logs.filter((line) => lost.includes(line.msg as string))).toEqual([]);
+    const after = await running.run('and the next call');
+    expect(after.chain[1]).toMatchObject({
+      type: 'result',
+      data: { content: [{ text: 'still here' }] },
+    });
+  }, 20_000);
 
   it("counts the notifications a server sends before its answer toward the answer's bound [claim:mcpdoc-too-large-notifications]", async () => {
     const running = await start(['chatty-briefly', 'chatty']);
