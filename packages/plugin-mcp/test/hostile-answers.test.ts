@@ -62,7 +62,7 @@ async function start(tools: string[]): Promise<TestAgent> {
 const lost = ['MCP call lost its connection', 'MCP server disconnected; reconnecting'];
 
 describe('McpPlugin against answers that come astray', () => {
-  it('cuts an answer over the limit that comes on the background stream, and the call ends with WEFT_MCP_TIMEOUT, keeping the connection [claim:mcpdoc-too-large-on-stream]', async () => {
+  it('cuts an answer over the limit that comes on the background stream, and the call ends with WEFT_MCP_TIMEOUT, keeping the connection [claim:mcpdoc-too-large-on-stream] [claim:mcp-readme-too-large-on-stream]', async () => {
     const running = await start(['on-stream-small', 'on-stream', 'echo']);
     // A small answer on the background stream is the call's answer, as MCP allows.
     const small = await running.run('a small answer on the stream');
