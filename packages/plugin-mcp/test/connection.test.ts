@@ -327,7 +327,7 @@ describe('ProcessGroupTransport', () => {
     ['passes', 'one byte less than the limit', -1, false],
     ['closes on', 'as long as the limit', 0, true],
   ])(
-    '%s a message %s, its line break counted on top [claim:mcp-stdio-message-bound]',
+    '%s a message %s, its line break counted on top [claim:mcp-stdio-message-bound] [claim:mcpdoc-too-large]',
     async (_verb, _size, offset, closes) => {
       const limit = 1_000;
       const head = '{"jsonrpc":"2.0","method":"x","params":{"t":"';

@@ -8,6 +8,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTask, ExecutionContext } from '@weft/core';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { McpConnection } from '../src/connection.js';
 import { McpPluginError } from '../src/errors.js';
 import {
@@ -375,6 +376,7 @@ describe('toolExecutor, for a tool that may take no arguments', () => {
     ['additionalProperties {}', { additionalProperties: {} }],
     ['only patternProperties', { patternProperties: { '^x': { type: 'string' } } }],
     ['only propertyNames', { propertyNames: { pattern: '^x' } }],
+    ['allOf parts that list no property', { allOf: [{ type: 'object', title: 'Base' }] }],
   ])(
     'calls a tool whose schema has %s without asking [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments]',
     async (_what, schema) => {
@@ -406,6 +408,40 @@ describe('toolExecutor, for a tool that may take no arguments', () => {
     'asks for the arguments of a tool whose parameters come from %s [claim:mcp-no-arguments] [claim:mcpdoc-no-arguments]',
     async (_what, schema) => {
       expect(await run(schema, { sku: 'A-1' })).toEqual({ asked: true, sent: [{ sku: 'A-1' }] });
+    },
+  );
+});
+
+describe('the error a pattern of the schema gives the model', () => {
+  const PATTERN = '^[A-Z]{3}-\\d+$';
+  /** The error getObject shows the model when asked again: zod's, prettified. */
+  async function errorFor(sku: Record<string, unknown>): Promise<string> {
+    const { schema } = toolInput('shop', tool({ properties: { sku } }));
+    const parsed = await schema.safeParseAsync({ sku: 'tea' });
+    expect(parsed.success).toBe(false);
+    return parsed.success ? '' : z.prettifyError(parsed.error);
+  }
+
+  it('names the pattern a value breaks [claim:mcpdoc-schema-as-written]', async () => {
+    expect(await errorFor({ type: 'string', pattern: PATTERN })).toContain(
+      `must match the pattern ${PATTERN}`,
+    );
+  });
+
+  it.each([
+    ['one branch of an anyOf', { anyOf: [{ type: 'string', pattern: PATTERN }, { type: 'null' }] }],
+    [
+      'one branch of a oneOf',
+      { oneOf: [{ type: 'string', pattern: PATTERN }, { type: 'integer' }] },
+    ],
+    ['a value of several types', { type: ['string', 'null'], pattern: PATTERN }],
+  ])(
+    'says only Invalid input, without the pattern, for a pattern in %s [claim:mcpdoc-schema-as-written] [claim:mcp-readme-failures-server-words]',
+    async (_where, sku) => {
+      const error = await errorFor(sku);
+      expect(error).toContain('Invalid input');
+      expect(error).toContain('at sku');
+      expect(error).not.toContain(PATTERN);
     },
   );
 });
