@@ -142,10 +142,8 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     name,
     readBy: '`@weft/memory-postgres` and `@weft/coordinator-postgres` (through node-postgres)',
     effect: `libpq's variable: node-postgres reads it for the ${part} when the connection string leaves it out (unset: ${fallback}), and the memory provider's \`WEFT_POSTGRES_CONNECT_FAILED\` and \`WEFT_POSTGRES_UNAVAILABLE\` messages, the coordinator's \`WEFT_COORDINATOR_CONNECT_FAILED\` message and its reconnection warnings name the server the same way.`,
-    readIn: [
-      'packages/memory-postgres/src/options.ts',
-      'packages/coordinator-postgres/src/options.ts',
-    ],
+    // Both packages name their server through the core's one reading of a connection string.
+    readIn: ['packages/core/src/util/postgres-address.ts'],
   })),
 ];
 
