@@ -136,17 +136,26 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
       ['PGHOST', 'host', 'localhost'],
       ['PGPORT', 'port', '5432'],
       ['PGDATABASE', 'database', 'the user name'],
-      ['PGUSER', 'user name', 'the operating-system user'],
+      // pg takes its default user from USER (USERNAME on Windows) as it loads, not from the
+      // account, and a container often sets neither; memory-postgres/test/options.test.ts holds it.
+      ['PGUSER', 'user name', 'the `USER` variable, `USERNAME` on Windows', 'cfg-pguser-fallback'],
     ] as const
-  ).map(([name, part, fallback]): EnvironmentVariable => ({
-    name,
-    readBy: '`@weft/memory-postgres` and `@weft/coordinator-postgres` (through node-postgres)',
-    effect: `libpq's variable: node-postgres reads it for the ${part} when the connection string leaves it out (unset: ${fallback}), and the memory provider's \`WEFT_POSTGRES_CONNECT_FAILED\` and \`WEFT_POSTGRES_UNAVAILABLE\` messages, the coordinator's \`WEFT_COORDINATOR_CONNECT_FAILED\` message and its reconnection warnings name the server the same way.`,
-    readIn: [
-      'packages/memory-postgres/src/options.ts',
-      'packages/coordinator-postgres/src/options.ts',
-    ],
-  })),
+  ).map(
+    ([name, part, fallback, claim]: readonly [
+      string,
+      string,
+      string,
+      string?,
+    ]): EnvironmentVariable => ({
+      name,
+      readBy: '`@weft/memory-postgres` and `@weft/coordinator-postgres` (through node-postgres)',
+      effect: `libpq's variable: node-postgres reads it for the ${part} when the connection string leaves it out (unset: ${fallback}), and the memory provider's \`WEFT_POSTGRES_CONNECT_FAILED\` and \`WEFT_POSTGRES_UNAVAILABLE\` messages, the coordinator's \`WEFT_COORDINATOR_CONNECT_FAILED\` message and its reconnection warnings name the server the same way.${claim === undefined ? '' : ` <!-- claim: ${claim} -->`}`,
+      readIn: [
+        'packages/memory-postgres/src/options.ts',
+        'packages/coordinator-postgres/src/options.ts',
+      ],
+    }),
+  ),
 ];
 
 /**

@@ -126,7 +126,7 @@ export const optionsSchema = z
       .record(z.string(), z.string())
       .default({})
       .describe(
-        "The provider id that serves a capability when a call names none, such as `{ 'text-generation': 'planner' }`. Without it, the first provider offering the capability serves it. The runtime’s planning calls name no provider.",
+        "The provider id that serves a capability when a call names none, such as `{ 'text-generation': 'planner' }`. Without it, the first provider offering the capability serves it. The runtime’s planning calls name no provider. An entry whose provider id no provider has, or whose provider does not offer that capability itself (offering an alias of it is not enough), is an error. <!-- claim: cfg-default-providers-checked -->",
       ),
     checkHealthOnStart: z
       .boolean()
