@@ -76,14 +76,15 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
   {
     name: 'PORT',
     readBy: GENERATED,
-    effect: 'The HTTP port of the agent; `0` lets the operating system pick a free one.',
+    effect:
+      'The HTTP port of the agent; `0` lets the operating system pick a free one. Any other value than a whole number from 0 to 65535, such as `0x50`, stops the agent at start with a message naming the variable. <!-- claim: cfg-template-port-checked -->',
     readIn: [`${TEMPLATES}/base/src/env.ts`],
   },
   {
     name: 'HOST',
     readBy: GENERATED,
     effect:
-      'The interface the agent listens on. The default accepts connections from this machine only; a container image sets `0.0.0.0` so that its published port reaches the agent.',
+      'The interface the agent listens on. The default accepts connections from this machine only; a container image sets `0.0.0.0` so that its published port reaches the agent. A value with a space inside stops the agent at start with a message naming the variable. <!-- claim: cfg-template-host-checked -->',
     readIn: [`${TEMPLATES}/base/src/env.ts`],
   },
   {
@@ -97,13 +98,14 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     name: 'OPENAI_API_KEY',
     readBy: `${GENERATED}, with the OpenAI model`,
     effect:
-      'The API key. Required: the agent refuses to start without it, with a message naming the variable.',
+      'The API key. Required: the agent refuses to start without it, with a message naming the variable. <!-- claim: cfg-template-openai-key-required -->',
     readIn: [`${TEMPLATES}/model/openai/src/model.ts`],
   },
   {
     name: 'OPENAI_BASE_URL',
     readBy: `${GENERATED}, with the OpenAI model`,
-    effect: 'The API’s address, for an OpenAI-compatible server or a proxy.',
+    effect:
+      'The API’s address, for an OpenAI-compatible server or a proxy. A value the model provider refuses here or in the other two variables, such as an address without `https://`, stops the agent at start with a message naming the three variables and the option at fault. <!-- claim: cfg-template-model-settings-checked -->',
     readIn: [`${TEMPLATES}/model/openai/src/model.ts`],
   },
   {
@@ -115,7 +117,8 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
   {
     name: 'OLLAMA_BASE_URL',
     readBy: `${GENERATED}, with the Ollama model`,
-    effect: 'The address of Ollama’s OpenAI-compatible API.',
+    effect:
+      'The address of Ollama’s OpenAI-compatible API. As with `OPENAI_BASE_URL`, a value the model provider refuses here or in the other two variables stops the agent at start with a message naming them. <!-- claim: cfg-template-ollama-settings-checked -->',
     readIn: [`${TEMPLATES}/model/ollama/src/model.ts`],
   },
   {
