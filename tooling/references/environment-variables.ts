@@ -77,7 +77,7 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     name: 'PORT',
     readBy: GENERATED,
     effect:
-      'The HTTP port of the agent; `0` lets the operating system pick a free one. Any other value than a whole number from 0 to 65535, such as `0x50`, stops the agent at start with a message naming the variable. <!-- claim: cfg-template-port-checked -->',
+      'The HTTP port of the agent; `0` lets the operating system pick a free one. A value other than a whole number from 0 to 65535 in digits (`0x50` and `1e3` are refused too) stops the agent at start with a message naming the variable; an empty one counts as unset. <!-- claim: cfg-template-port-checked -->',
     readIn: [`${TEMPLATES}/base/src/env.ts`],
   },
   {

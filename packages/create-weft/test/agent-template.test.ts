@@ -194,9 +194,12 @@ describe("the project's settings from the environment", () => {
     const { readPort } = (await import(path.join(root, TEMPLATE_DIR, 'env.ts'))) as {
       readPort: (env: NodeJS.ProcessEnv) => number;
     };
-    expect([readPort({}), readPort({ PORT: ' 0 ' }), readPort({ PORT: '65535' })]).toEqual([
-      8787, 0, 65_535,
-    ]);
+    expect([
+      readPort({}),
+      readPort({ PORT: ' ' }),
+      readPort({ PORT: ' 0 ' }),
+      readPort({ PORT: '65535' }),
+    ]).toEqual([8787, 8787, 0, 65_535]);
     // Number() reads the first three as 80, 1000 and 80: a port number is digits only.
     for (const PORT of ['0x50', '1e3', '80.0', '-1', '65536', 'eighty']) {
       const error = refusal(() => readPort({ PORT }));
