@@ -88,18 +88,23 @@ export const optionsSchema = z
       })
       .describe('The HTTP server for route triggers; see [Server options](#server-options).'),
     analytics: z
-      .union([
-        z.boolean(),
-        z
-          .object({
-            trackers: z
-              .array(
-                z.custom<AnalyticsTracker>((value) => typeof value === 'object' && value !== null),
-              )
-              .optional(),
-          })
-          .strict(),
-      ])
+      .union(
+        [
+          z.boolean(),
+          z
+            .object({
+              trackers: z
+                .array(
+                  z.custom<AnalyticsTracker>(
+                    (value) => typeof value === 'object' && value !== null,
+                  ),
+                )
+                .optional(),
+            })
+            .strict(),
+        ],
+        { error: 'must be true, false or { trackers: [...] }' },
+      )
       .default(false)
       .meta({ typeLabel: '`boolean` or `{ trackers }`' })
       .describe(
