@@ -76,14 +76,15 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
   {
     name: 'PORT',
     readBy: GENERATED,
-    effect: 'The HTTP port of the agent; `0` lets the operating system pick a free one.',
+    effect:
+      'The HTTP port of the agent; `0` lets the operating system pick a free one. A value other than a whole number from 0 to 65535 in digits (`0x50` and `1e3` are refused too) stops the agent at start with a message naming the variable; an empty one counts as unset. <!-- claim: cfg-template-port-checked -->',
     readIn: [`${TEMPLATES}/base/src/env.ts`],
   },
   {
     name: 'HOST',
     readBy: GENERATED,
     effect:
-      'The interface the agent listens on. The default accepts connections from this machine only; a container image sets `0.0.0.0` so that its published port reaches the agent.',
+      'The interface the agent listens on. The default accepts connections from this machine only; a container image sets `0.0.0.0` so that its published port reaches the agent. A value with a space inside stops the agent at start with a message naming the variable. <!-- claim: cfg-template-host-checked -->',
     readIn: [`${TEMPLATES}/base/src/env.ts`],
   },
   {
@@ -97,13 +98,14 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     name: 'OPENAI_API_KEY',
     readBy: `${GENERATED}, with the OpenAI model`,
     effect:
-      'The API key. Required: the agent refuses to start without it, with a message naming the variable.',
+      'The API key. Required: the agent refuses to start without it, with a message naming the variable. <!-- claim: cfg-template-openai-key-required -->',
     readIn: [`${TEMPLATES}/model/openai/src/model.ts`],
   },
   {
     name: 'OPENAI_BASE_URL',
     readBy: `${GENERATED}, with the OpenAI model`,
-    effect: 'The API’s address, for an OpenAI-compatible server or a proxy.',
+    effect:
+      'The API’s address, for an OpenAI-compatible server or a proxy. A value the model provider refuses here or in the other two variables, such as an address without `https://`, stops the agent at start with a message naming the three variables and the option at fault. <!-- claim: cfg-template-model-settings-checked -->',
     readIn: [`${TEMPLATES}/model/openai/src/model.ts`],
   },
   {
@@ -115,7 +117,8 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
   {
     name: 'OLLAMA_BASE_URL',
     readBy: `${GENERATED}, with the Ollama model`,
-    effect: 'The address of Ollama’s OpenAI-compatible API.',
+    effect:
+      'The address of Ollama’s OpenAI-compatible API. As with `OPENAI_BASE_URL`, a value the model provider refuses here or in the other two variables stops the agent at start with a message naming them. <!-- claim: cfg-template-ollama-settings-checked -->',
     readIn: [`${TEMPLATES}/model/ollama/src/model.ts`],
   },
   {
@@ -136,15 +139,24 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
       ['PGHOST', 'host', 'localhost'],
       ['PGPORT', 'port', '5432'],
       ['PGDATABASE', 'database', 'the user name'],
-      ['PGUSER', 'user name', 'the operating-system user'],
+      // pg takes its default user from USER (USERNAME on Windows) as it loads, not from the
+      // account, and a container often sets neither; memory-postgres/test/options.test.ts holds it.
+      ['PGUSER', 'user name', 'the `USER` variable, `USERNAME` on Windows', 'cfg-pguser-fallback'],
     ] as const
-  ).map(([name, part, fallback]): EnvironmentVariable => ({
-    name,
-    readBy: '`@weft/memory-postgres` and `@weft/coordinator-postgres` (through node-postgres)',
-    effect: `libpq's variable: node-postgres reads it for the ${part} when the connection string leaves it out (unset: ${fallback}), and the memory provider's \`WEFT_POSTGRES_CONNECT_FAILED\` and \`WEFT_POSTGRES_UNAVAILABLE\` messages, the coordinator's \`WEFT_COORDINATOR_CONNECT_FAILED\` message and its reconnection warnings name the server the same way.`,
-    // Both packages name their server through the core's one reading of a connection string.
-    readIn: ['packages/core/src/util/postgres-address.ts'],
-  })),
+  ).map(
+    ([name, part, fallback, claim]: readonly [
+      string,
+      string,
+      string,
+      string?,
+    ]): EnvironmentVariable => ({
+      name,
+      readBy: '`@weft/memory-postgres` and `@weft/coordinator-postgres` (through node-postgres)',
+      effect: `libpq's variable: node-postgres reads it for the ${part} when the connection string leaves it out (unset: ${fallback}), and the memory provider's \`WEFT_POSTGRES_CONNECT_FAILED\` and \`WEFT_POSTGRES_UNAVAILABLE\` messages, the coordinator's \`WEFT_COORDINATOR_CONNECT_FAILED\` message and its reconnection warnings name the server the same way.${claim === undefined ? '' : ` <!-- claim: ${claim} -->`}`,
+      // Both packages name their server through the core's one reading of a connection string.
+      readIn: ['packages/core/src/util/postgres-address.ts'],
+    }),
+  ),
 ];
 
 /**

@@ -42,6 +42,41 @@ describe('runtime options', () => {
   });
 });
 
+// A value of none of an option's forms was reported as "Invalid input", which named the option but
+// not what it takes: allowedOrigins: 'all' (allowedHosts' word) looked right and was not.
+describe('options with several forms', () => {
+  it.each([
+    ['analytics', { analytics: 'yes' }, 'must be true, false or { trackers: [...] }'],
+    [
+      'server.allowedHosts',
+      { server: { allowedHosts: 'any' } },
+      "must be true, 'all' or a list of host names",
+    ],
+    [
+      'server.allowedOrigins',
+      { server: { allowedOrigins: 'all' } },
+      'must be true (to turn the check off) or a list of origins',
+    ],
+    [
+      'server.bodyLimit',
+      { server: { bodyLimit: 1.5 } },
+      "must be a whole number of bytes of at least 1, or a size such as '100kb'",
+    ],
+  ] as const)(
+    'name the forms options.%s takes when a value has none of them [claim:cfg-init-checks-all]',
+    async (name, options, expected) => {
+      const failure = await Runtime.init({
+        models: [new TestModelProvider('model')],
+        memory: new DiscardingMemoryProvider(),
+        plugins: [],
+        options: { logger: silentLogger, ...(options as object) },
+      }).catch((error: unknown) => error as Error & { code?: string });
+      expect(failure).toMatchObject({ code: 'WEFT_INVALID_CONFIG' });
+      expect((failure as Error).message).toContain(`- options.${name}: ${expected}`);
+    },
+  );
+});
+
 // Node.js runs a setTimeout longer than 2147483647 ms after 1 ms: such a taskTimeoutMs would fail
 // every task at once, a shutdownTimeoutMs cancel every drain, a maxWaitMs fail every wait.
 describe('runtime options that become timers', () => {

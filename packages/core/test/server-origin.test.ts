@@ -197,6 +197,33 @@ describe('ServerManager Origin check', () => {
     ).toBe(200);
   });
 
+  it("matches the entries of a cors origin list as the middleware does: a string exactly, a true allows every origin, a '*' none [claim:cfg-cors-origins-pass]", async () => {
+    const json = { 'content-type': 'application/json' };
+    const origin = 'https://other.example';
+    // The middleware reflects any origin for a list holding true, and allows none for a list
+    // whose '*' it compares as a string: the check lets through what the middleware allows.
+    const withTrue = await serve({ cors: { origin: ['https://app.example.com', true] } });
+    expect((await send(`${withTrue.server.url}/echo`, { ...json, origin })).status).toBe(200);
+    const withStar = await serve({ cors: { origin: ['*'] } });
+    expect((await send(`${withStar.server.url}/echo`, { ...json, origin })).status).toBe(403);
+    expect(withStar.runs).toHaveLength(0);
+    // A function's answer is read the same way.
+    const answered = await serve({
+      cors: { origin: (_origin, callback) => callback(null, ['*']) },
+    });
+    expect((await send(`${answered.server.url}/echo`, { ...json, origin })).status).toBe(403);
+    // A '*' on its own allows every origin, as it does for the middleware.
+    const star = await serve({ cors: { origin: '*' } });
+    expect((await send(`${star.server.url}/echo`, { ...json, origin })).status).toBe(200);
+    // A string is the origin byte for byte: with a slash or capitals, no browser would match it.
+    const slashed = await serve({
+      cors: { origin: ['https://other.example/', 'HTTPS://x.example'] },
+    });
+    expect((await send(`${slashed.server.url}/echo`, { ...json, origin })).status).toBe(403);
+    const cased = await serve({ cors: { origin: 'https://Other.example' } });
+    expect((await send(`${cased.server.url}/echo`, { ...json, origin })).status).toBe(403);
+  });
+
   it('refuses an origin the cors origin function has not answered within 5 s, and logs it [claim:tsdoc-server-cors-origin-deadline] [claim:obs-cors-origin-timeout]', async () => {
     const asked: string[] = [];
     const hung = await serve({

@@ -179,6 +179,86 @@ describe('the project made with the defaults (--model scripted --memory memory)'
   });
 });
 
+describe("the project's settings from the environment", () => {
+  /** What a function of the project threw: the agent's main prints a SetupError in one line. */
+  function refusal(read: () => unknown): Error {
+    try {
+      read();
+    } catch (error) {
+      if (error instanceof Error) return error;
+    }
+    throw new Error('expected the setting to be refused');
+  }
+
+  it('takes PORT as a whole number from 0 to 65535 and refuses any other value, naming it [claim:cfg-template-port-checked]', async () => {
+    const { readPort } = (await import(path.join(root, TEMPLATE_DIR, 'env.ts'))) as {
+      readPort: (env: NodeJS.ProcessEnv) => number;
+    };
+    expect([
+      readPort({}),
+      readPort({ PORT: ' ' }),
+      readPort({ PORT: ' 0 ' }),
+      readPort({ PORT: '65535' }),
+    ]).toEqual([8787, 8787, 0, 65_535]);
+    // Number() reads the first three as 80, 1000 and 80: a port number is digits only.
+    for (const PORT of ['0x50', '1e3', '80.0', '-1', '65536', 'eighty']) {
+      const error = refusal(() => readPort({ PORT }));
+      expect(error.name).toBe('SetupError');
+      expect(error.message).toBe(
+        `PORT: "${PORT}" is not a port number; set a whole number from 0 to 65535`,
+      );
+    }
+  });
+
+  it('refuses a HOST with a space inside, naming it [claim:cfg-template-host-checked]', async () => {
+    const { readHost } = (await import(path.join(root, TEMPLATE_DIR, 'env.ts'))) as {
+      readHost: (env: NodeJS.ProcessEnv) => string;
+    };
+    expect([readHost({}), readHost({ HOST: ' 0.0.0.0 ' })]).toEqual(['127.0.0.1', '0.0.0.0']);
+    const error = refusal(() => readHost({ HOST: '0.0.0.0 ::' }));
+    expect(error.name).toBe('SetupError');
+    expect(error.message).toMatch(/^HOST: "0\.0\.0\.0 ::" is not an address/);
+  });
+
+  it('refuses to make the OpenAI model without OPENAI_API_KEY, naming it [claim:cfg-template-openai-key-required]', () => {
+    for (const OPENAI_API_KEY of [undefined, '', '  ']) {
+      const error = refusal(() => requireModel('openai')({ OPENAI_API_KEY }));
+      expect(error.name).toBe('SetupError');
+      expect(error.message).toMatch(/^OPENAI_API_KEY is not set;/);
+    }
+  });
+
+  it('turns a value the model provider refuses into a SetupError naming the variables, not a stack trace naming an option [claim:cfg-template-model-settings-checked] [claim:cfg-template-ollama-settings-checked]', () => {
+    const cases = [
+      {
+        model: 'openai',
+        env: { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: 'api.openai.com/v1' },
+        names: 'OPENAI_BASE_URL, OPENAI_API_KEY or OPENAI_MODEL',
+        option: 'baseUrl',
+      },
+      {
+        model: 'openai',
+        env: { OPENAI_API_KEY: 'sk-\u20ac' },
+        names: 'OPENAI_BASE_URL, OPENAI_API_KEY or OPENAI_MODEL',
+        option: 'apiKey',
+      },
+      {
+        model: 'ollama',
+        env: { OLLAMA_BASE_URL: 'localhost:11434/v1' },
+        names: 'OLLAMA_BASE_URL, OLLAMA_API_KEY or OLLAMA_MODEL',
+        option: 'baseUrl',
+      },
+    ] as const;
+    for (const { model, env, names, option } of cases) {
+      const error = refusal(() => requireModel(model)(env));
+      expect(error.name).toBe('SetupError');
+      expect(error.message).toContain(names);
+      expect(error.message).toContain(`option "${option}"`);
+      expect(error.message).toContain('[WEFT_OPENAI_INVALID_OPTIONS]');
+    }
+  });
+});
+
 describe("the project's .env loading", () => {
   it("reads .env with Node.js's parser, and a variable set in the shell wins [claim:gs-dotenv] [claim:gs-shell-wins]", async () => {
     const { loadEnvFile } = (await import(path.join(root, TEMPLATE_DIR, 'env.ts'))) as {

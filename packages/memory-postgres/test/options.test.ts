@@ -2,6 +2,7 @@ import { WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { PostgresMemoryProvider, type PostgresMemoryProviderOptions } from '../src/index.js';
 import { readFileSync } from 'node:fs';
+import pg from 'pg';
 import {
   DEFAULT_ID,
   DEFAULT_POOL,
@@ -188,5 +189,21 @@ describe('PostgresMemoryProvider options', () => {
     const socketString = 'postgres://ada:s3cret@/agents?host=%2Ftmp%2Fsock&port=6000';
     expect(resolveOptions({ connectionString: socketString }).secrets).toEqual(['s3cret']);
     expect(describeServer(socketString)).toBe('/tmp/sock:6000 (database "agents")');
+  });
+
+  it('falls back, with no user in the string and no PGUSER, to the USER variable as pg does (USERNAME on Windows), not to the account [claim:cfg-pguser-fallback]', () => {
+    // pg read the variable when it loaded: its default is the variable, whatever the account.
+    const login = process.platform === 'win32' ? process.env.USERNAME : process.env.USER;
+    expect(pg.defaults.user).toBe(login);
+    const before = pg.defaults.user;
+    try {
+      pg.defaults.user = 'from-user-variable';
+      expect(serverAddress('postgres://db.internal/', {}).database).toBe('from-user-variable');
+      // A process started without USER (as in many containers) has no default user at all.
+      pg.defaults.user = undefined;
+      expect(serverAddress('postgres://db.internal/', {}).database).toBe('');
+    } finally {
+      pg.defaults.user = before;
+    }
   });
 });

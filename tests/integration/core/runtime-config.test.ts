@@ -426,7 +426,7 @@ describe('Runtime.init configuration checks', () => {
     ).toContain('options.server.allowedOrigins.0: must be an origin of the form scheme://host');
   });
 
-  it('names a defaultProviders entry that points at an unknown provider [claim:cap-default-checked]', async () => {
+  it('names a defaultProviders entry that points at an unknown provider [claim:cap-default-checked] [claim:cfg-default-providers-checked]', async () => {
     const message = await initError(
       base({ options: { logger: silentLogger, defaultProviders: { 'text-generation': 'ghost' } } }),
     );
@@ -434,7 +434,7 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('"ghost"');
   });
 
-  it('reports a defaultProviders entry whose provider does not offer the capability as WEFT_INVALID_CONFIG, its line ending with WEFT_CAPABILITY_UNAVAILABLE [claim:errors-capability-default-config]', async () => {
+  it('reports a defaultProviders entry whose provider does not offer the capability as WEFT_INVALID_CONFIG, its line ending with WEFT_CAPABILITY_UNAVAILABLE [claim:errors-capability-default-config] [claim:cfg-default-providers-checked]', async () => {
     const message = await initError(
       base({
         models: [
@@ -453,6 +453,19 @@ describe('Runtime.init configuration checks', () => {
     const line = message.split('\n').find((entry) => entry.includes('options.defaultProviders'));
     expect(line).toMatch(/^- options\.defaultProviders\["text-generation"\]: .*"sentiment-only"/);
     expect(line).toMatch(/\[WEFT_CAPABILITY_UNAVAILABLE\]$/);
+  });
+
+  it('refuses a defaultProviders entry whose provider offers the capability only through an alias [claim:cfg-default-providers-checked]', async () => {
+    // The scripted provider serves "chat" through the alias group, yet cannot be its default.
+    const aliased = base({ capabilityAliases: [['text-generation', 'chat']] });
+    await expect(Runtime.init(aliased)).resolves.toBeInstanceOf(Runtime);
+    const message = await initError({
+      ...aliased,
+      options: { logger: silentLogger, defaultProviders: { chat: 'scripted' } },
+    });
+    expect(message).toMatch(
+      /- options\.defaultProviders\["chat"\]: .*"scripted" does not offer capability "chat"/,
+    );
   });
 
   it('names the plugin whose template does not parse [claim:plugin-registration-all-problems] [claim:plugin-templates-compiled] [claim:philo-init-one-error] [claim:liq-plugin-templates] [claim:liq-compile-on-register]', async () => {

@@ -88,18 +88,23 @@ export const optionsSchema = z
       })
       .describe('The HTTP server for route triggers; see [Server options](#server-options).'),
     analytics: z
-      .union([
-        z.boolean(),
-        z
-          .object({
-            trackers: z
-              .array(
-                z.custom<AnalyticsTracker>((value) => typeof value === 'object' && value !== null),
-              )
-              .optional(),
-          })
-          .strict(),
-      ])
+      .union(
+        [
+          z.boolean(),
+          z
+            .object({
+              trackers: z
+                .array(
+                  z.custom<AnalyticsTracker>(
+                    (value) => typeof value === 'object' && value !== null,
+                  ),
+                )
+                .optional(),
+            })
+            .strict(),
+        ],
+        { error: 'must be true, false or { trackers: [...] }' },
+      )
       .default(false)
       .meta({ typeLabel: '`boolean` or `{ trackers }`' })
       .describe(
@@ -126,7 +131,7 @@ export const optionsSchema = z
       .record(z.string(), z.string())
       .default({})
       .describe(
-        "The provider id that serves a capability when a call names none, such as `{ 'text-generation': 'planner' }`. Without it, the first provider offering the capability serves it. The runtime’s planning calls name no provider.",
+        "The provider id that serves a capability when a call names none, such as `{ 'text-generation': 'planner' }`. Without it, the first provider offering the capability serves it. The runtime’s planning calls name no provider. An entry whose provider id no provider has, or whose provider does not offer that capability itself (offering an alias of it is not enough), is an error. <!-- claim: cfg-default-providers-checked -->",
       ),
     checkHealthOnStart: z
       .boolean()

@@ -105,17 +105,20 @@ function corsOriginCheck(
 
 type StaticOrigin = boolean | string | RegExp | readonly (boolean | string | RegExp)[];
 
-function staticOriginAllows(option: StaticOrigin, origin: string): boolean {
-  if (option === true || option === '*') return true;
+/**
+ * Whether the middleware allows `origin` under an `origin` option or a function's answer, matched
+ * as the middleware matches it: a string must be the origin exactly, a `true` in a list allows
+ * every origin, and a `'*'` in a list is compared as a string, so it allows none (only a `'*'` on
+ * its own means every origin).
+ */
+function staticOriginAllows(option: StaticOrigin, origin: string, inList = false): boolean {
+  if (option === true || (option === '*' && !inList)) return true;
   if (option === false) return false;
   if (option instanceof RegExp) return option.test(origin);
-  if (typeof option === 'string') {
-    const normalised = normaliseOrigin(option);
-    return (
-      option === origin || (normalised !== undefined && normalised === normaliseOrigin(origin))
-    );
-  }
-  return option.some((entry) => entry !== true && staticOriginAllows(entry, origin));
+  // Compared as the middleware and the browser compare them: a string that is not the page's
+  // origin byte for byte ('https://app.example.com/') lets no page read an answer.
+  if (typeof option === 'string') return option === origin;
+  return option.some((entry) => staticOriginAllows(entry, origin, true));
 }
 
 function header(request: IncomingMessage, name: string): string | undefined {

@@ -126,39 +126,48 @@ export const serverOptionsSchema = z
         'The interface to listen on. The default accepts connections from the same machine only; `0.0.0.0` accepts them from anywhere (see [Running in production](../guides/production.md#host-reverse-proxy-and-tls)). A host that is only spaces, or begins or ends with one, is refused with the other invalid options, rather than failing when the server starts. <!-- claim: cfg-host-spaces -->',
       ),
     allowedHosts: z
-      .union([
-        z.literal(true),
-        z.literal('all'),
-        z.array(
-          z
-            .string()
-            .trim()
-            .min(1)
-            // The host check would never match such an entry, and would refuse every request
-            // for the name meant.
-            .refine(isAllowedHostEntry, `must be ${ALLOWED_HOST_RULE}`),
-        ),
-      ])
+      .union(
+        [
+          z.literal(true),
+          z.literal('all'),
+          z.array(
+            z
+              .string()
+              .trim()
+              .min(1)
+              // The host check would never match such an entry, and would refuse every request
+              // for the name meant.
+              .refine(isAllowedHostEntry, `must be ${ALLOWED_HOST_RULE}`),
+          ),
+        ],
+        { error: "must be true, 'all' or a list of host names such as ['agent.example.com']" },
+      )
       .default([])
       .describe(
         "Host names a request’s `Host` header may carry, against DNS rebinding; others get `403` with `WEFT_HOST_NOT_ALLOWED`. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed; `.example.com` allows the name and its subdomains; `true` or `'all'` turns the check off. An entry with a scheme, a port or a path (`'https://agent.example.com'`, `'agent.example.com:8080'`), which no `Host` header could match since the port is left out of the comparison, is refused. <!-- claim: cfg-allowed-hosts-names-only --> List your public names when you listen on `0.0.0.0`, and behind a reverse proxy that passes the client’s `Host` on, even on the loopback.",
       ),
     allowedOrigins: z
-      .union([
-        z.literal(true),
-        z.array(
-          z
-            .string()
-            .trim()
-            .min(1)
-            // The server refuses such a list when it is built; checked here, it is one of the
-            // problems Runtime.init lists.
-            .refine(
-              (origin) => normaliseOrigin(origin) !== undefined,
-              "must be an origin of the form scheme://host[:port], without a path, such as 'https://chat.example.com'",
-            ),
-        ),
-      ])
+      .union(
+        [
+          z.literal(true),
+          z.array(
+            z
+              .string()
+              .trim()
+              .min(1)
+              // The server refuses such a list when it is built; checked here, it is one of the
+              // problems Runtime.init lists.
+              .refine(
+                (origin) => normaliseOrigin(origin) !== undefined,
+                "must be an origin of the form scheme://host[:port], without a path, such as 'https://chat.example.com'",
+              ),
+          ),
+        ],
+        {
+          error:
+            "must be true (to turn the check off) or a list of origins such as ['https://chat.example.com']",
+        },
+      )
       .default([])
       .describe(
         "Origins of the web pages whose requests the routes take, such as `'https://chat.example.com'`, against cross-site requests (a page elsewhere posting a form to your agent). A request with an `Origin` header that is not the server’s own (scheme aside, its host and port are not the request’s `Host`), not listed here and not allowed by `cors` gets `403` with `WEFT_ORIGIN_NOT_ALLOWED` before any route runs; so does one without `Origin` whose `Sec-Fetch-Site` is `cross-site` or `same-site`. Requests with neither header (curl, servers, apps) pass; `true` turns the check off.",
@@ -179,13 +188,16 @@ export const serverOptionsSchema = z
       .optional()
       .meta({ typeLabel: '`boolean` or cors options', defaultLabel: 'off' })
       .describe(
-        '`true` allows requests from every origin; an object configures the [cors](https://github.com/expressjs/cors#configuration-options) middleware with its options (`origin`, `methods`, `allowedHeaders`, `exposedHeaders`, `credentials`, `maxAge`, `preflightContinue`, `optionsSuccessStatus`), each checked; another key is an error, since the middleware would ignore a misspelt `origin` and allow every origin. The origins it allows also pass the `allowedOrigins` check; an `origin` function that has not called back within 5 seconds refuses the origin, and the server logs it. Off, the server sends no CORS headers, so a page on another origin cannot read its answers or send requests a browser asks about first (JSON bodies, custom headers); its simple requests (a GET, a form POST) still reach the server, where `allowedOrigins` refuses those of origins it does not list with `403` before any route runs (with `allowedOrigins: true`, they run the route).',
+        "`true` allows requests from every origin; an object configures the [cors](https://github.com/expressjs/cors#configuration-options) middleware with its options (`origin`, `methods`, `allowedHeaders`, `exposedHeaders`, `credentials`, `maxAge`, `preflightContinue`, `optionsSuccessStatus`), each checked; another key is an error, since the middleware would ignore a misspelt `origin` and allow every origin. The origins it allows, matched as the middleware matches them (a string is one origin exactly, a `true` in a list allows them all, a `'*'` in a list none), also pass the `allowedOrigins` check. <!-- claim: cfg-cors-origins-pass --> An `origin` function that has not called back within 5 seconds refuses the origin, and the server logs it. Off, the server sends no CORS headers, so a page on another origin cannot read its answers or send requests a browser asks about first (JSON bodies, custom headers); its simple requests (a GET, a form POST) still reach the server, where `allowedOrigins` refuses those of origins it does not list with `403` before any route runs (with `allowedOrigins: true`, they run the route).",
       ),
     bodyLimit: z
-      .union([
-        positiveInteger,
-        z.string().refine((text) => (byteSizeOf(text) ?? 0) >= 1, `must be ${SIZE_TEXT}`),
-      ])
+      .union(
+        [
+          positiveInteger,
+          z.string().refine((text) => (byteSizeOf(text) ?? 0) >= 1, `must be ${SIZE_TEXT}`),
+        ],
+        { error: `must be a whole number of bytes of at least 1, or ${SIZE_TEXT}` },
+      )
       .default('1mb')
       .meta({ typeLabel: 'integer ≥ 1 or size string' })
       .describe(

@@ -18,7 +18,8 @@ export function loadEnvFile(file = '.env'): void {
 export function readPort(env: NodeJS.ProcessEnv): number {
   const raw = env.PORT?.trim() || String(DEFAULT_PORT);
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+  // Digits only: Number() would also read '0x50' as 80 and '1e3' as 1000.
+  if (!/^\d+$/.test(raw) || port > 65_535) {
     throw new SetupError(`PORT: "${raw}" is not a port number; set a whole number from 0 to 65535`);
   }
   return port;

@@ -1,4 +1,4 @@
-import type { ModelProvider } from '@weft/core';
+import { WeftError, type ModelProvider } from '@weft/core';
 import { OpenAIModelProvider } from '@weft/model-openai';
 import { SetupError } from './env.js';
 
@@ -10,9 +10,17 @@ export function createModel(env: NodeJS.ProcessEnv): ModelProvider {
       'OPENAI_API_KEY is not set; copy .env.example to .env and put your key in it, or export it in your shell.',
     );
   }
-  return new OpenAIModelProvider({
-    baseUrl: env.OPENAI_BASE_URL?.trim() || 'https://api.openai.com/v1',
-    apiKey,
-    model: env.OPENAI_MODEL?.trim() || 'gpt-4o-mini',
-  });
+  try {
+    return new OpenAIModelProvider({
+      baseUrl: env.OPENAI_BASE_URL?.trim() || 'https://api.openai.com/v1',
+      apiKey,
+      model: env.OPENAI_MODEL?.trim() || 'gpt-4o-mini',
+    });
+  } catch (error) {
+    // The provider names its option; the user set a variable, such as a URL without https://.
+    if (!WeftError.is(error, 'WEFT_OPENAI_INVALID_OPTIONS')) throw error;
+    throw new SetupError(
+      `OPENAI_BASE_URL, OPENAI_API_KEY or OPENAI_MODEL (the options baseUrl, apiKey and model) has a value the provider refuses: ${error.message}`,
+    );
+  }
 }
