@@ -28,7 +28,7 @@ afterEach(() => {
 });
 
 describe.skipIf(process.platform === 'win32')('an agent that ends without stop()', () => {
-  it('leaves the children of a server started through sh -c running after a Ctrl-C it does not handle [claim:mcpdoc-no-stop-no-end]', async () => {
+  it('leaves the children of a server started through sh -c running after a Ctrl-C it does not handle [claim:mcpdoc-no-stop-no-end] [claim:prod-mcp-no-stop]', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'weft-mcp-exit-'));
     const serverFile = path.join(dir, 'server-pid');
     const childFile = path.join(dir, 'child-pid');

@@ -111,7 +111,8 @@ export interface ServerManagerConfig {
    */
   maxJsonDepth?: number;
   /**
-   * Most milliseconds a client may take to send a request's headers (then 408). Default 10000.
+   * Most milliseconds a client may take to send a request's headers, counted from its first byte
+   * (from the connection's opening while it sends nothing); then 408. Default 10000.
    * @claim tsdoc-server-default-headers-timeout
    */
   headersTimeout?: number;

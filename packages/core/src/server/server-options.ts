@@ -211,7 +211,7 @@ export const serverOptionsSchema = z
     headersTimeout: positiveInteger
       .default(10_000)
       .describe(
-        'How many milliseconds a client may take to send a request’s headers; then the server answers `408`.',
+        'How many milliseconds a client may take to send a request’s headers, counted from its first byte (from the connection’s opening while it sends nothing); then the server answers `408`.',
       ),
     requestTimeout: positiveInteger
       .default(30_000)
