@@ -80,7 +80,8 @@ export function originChecker(
  * Reads the `cors` middleware's `origin` option as a yes or no for one origin: `cors: true`,
  * `{}` (whose default answers `*`), `origin: true` and `'*'` allow every origin; a string, a
  * RegExp or a list of them allow what they match; a function is asked as the middleware asks
- * it, and its answer read the same way.
+ * it, and its answer read the same way. In a list, an entry is read as the middleware reads it:
+ * `true` allows every origin, and `'*'` is a string that no origin equals.
  */
 function corsOriginCheck(
   corsOptions: boolean | CorsOptions | undefined,
@@ -109,13 +110,28 @@ function staticOriginAllows(option: StaticOrigin, origin: string): boolean {
   if (option === true || option === '*') return true;
   if (option === false) return false;
   if (option instanceof RegExp) return option.test(origin);
-  if (typeof option === 'string') {
-    const normalised = normaliseOrigin(option);
-    return (
-      option === origin || (normalised !== undefined && normalised === normaliseOrigin(origin))
-    );
-  }
-  return option.some((entry) => entry !== true && staticOriginAllows(entry, origin));
+  if (typeof option === 'string') return namesOrigin(option, origin);
+  return option.some((entry) => listEntryAllows(entry, origin));
+}
+
+/**
+ * One entry of an `origin` list, as the middleware matches it: `true` allows every origin (the
+ * middleware then sends the page's own origin back), a RegExp what it matches, and a string the
+ * origin it names, `'*'` included, which no page's origin is.
+ */
+function listEntryAllows(entry: boolean | string | RegExp, origin: string): boolean {
+  if (typeof entry === 'boolean') return entry;
+  if (entry instanceof RegExp) return entry.test(origin);
+  return namesOrigin(entry, origin);
+}
+
+/**
+ * Whether a configured origin names the request's: written the same, or the same origin in
+ * another case or with its default port.
+ */
+function namesOrigin(option: string, origin: string): boolean {
+  const normalised = normaliseOrigin(option);
+  return option === origin || (normalised !== undefined && normalised === normaliseOrigin(origin));
 }
 
 function header(request: IncomingMessage, name: string): string | undefined {
