@@ -216,6 +216,34 @@ describe('ServerManager', () => {
     expect((await post(`${server.url}/echo`, '[1]')).status).toBe(200);
   });
 
+  it('answers a :param path segment that is not valid percent-encoding with 400 WEFT_BAD_REQUEST before the route runs, whatever its invalidBodyCode [claim:trig-400-param]', async () => {
+    let ran = false;
+    const server = await serve([
+      route({
+        path: '/notes/:user',
+        invalidBodyCode: 'NOTES_INVALID',
+        handler: (_request, response) => {
+          ran = true;
+          response.json({});
+        },
+      }),
+    ]);
+    for (const segment of ['%E0%A4', '%zz']) {
+      const response = await post(`${server.url}/notes/${segment}`, '{}');
+      expect(response.status, segment).toBe(400);
+      expect(await errorBody(response), segment).toEqual({
+        status: 400,
+        code: 'WEFT_BAD_REQUEST',
+        docsUrl: docsOf('WEFT_BAD_REQUEST'),
+        message: `Failed to decode param '${segment}'`,
+      });
+    }
+    expect(ran).toBe(false);
+    // An encoded slash decodes, and stays within the one segment.
+    expect(await (await post(`${server.url}/notes/a%2Fb`, '{}')).json()).toEqual({});
+    expect(ran).toBe(true);
+  });
+
   it("answers a body that is not JSON of an object or array with the route's invalidBodyCode [claim:httpchat-400-malformed-json] [claim:httpchat-authenticate] [claim:trig-400-json] [claim:triggers-invalid-body-code] [claim:errors-bad-request-route-code] [claim:errors-chat-invalid-request-body]", async () => {
     let ran = false;
     const own = route({
