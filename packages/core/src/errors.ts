@@ -129,6 +129,7 @@ export const CORE_ERRORS = {
         'core/src/scheduler/scheduler.ts#Scheduler.schedule',
         'core/src/scheduler/scheduler.ts#positiveInteger',
         'core/src/server/server-manager.ts#ServerManager.constructor',
+        'core/src/server/server-manager.ts#ServerManager.mount',
         'core/src/server/server-manager.ts#checkAllowedHosts',
         'core/src/server/server-manager.ts#checkAllowedOrigins',
         'core/src/server/server-manager.ts#checkBodyLimit',
@@ -137,7 +138,7 @@ export const CORE_ERRORS = {
         'core/src/server/server-stand-in.ts#ServerStandIn.unavailable',
       ],
       cause:
-        'a constructor or method received a value it cannot use, such as a port outside 0–65535, a negative `maxRetries`, a capability id with spaces, an alias group with fewer than two ids, or a memory id (or the space of `clear`) that is not a string.',
+        'a constructor or method received a value it cannot use, such as a port outside 0–65535, a negative `maxRetries`, a capability id with spaces, an alias group with fewer than two ids, a route path express cannot read (`/files/*`), or a memory id (or the space of `clear`) that is not a string.',
       fix: 'the message names the option or argument and what it must be; pass a valid value.',
     },
     /** @claim errors-duplicate-descriptor-object */

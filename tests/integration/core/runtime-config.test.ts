@@ -11,6 +11,7 @@ import { z } from 'zod';
 import {
   echoPlugin,
   errorOf,
+  makeRuntime,
   recordingExecutor,
   sentimentCapability,
   silentLogger,
@@ -234,6 +235,34 @@ describe('Runtime.init configuration checks', () => {
       { path: '/notes/:user' },
       { path: '/notes/:user' },
     ]);
+  });
+
+  it('fails the start with WEFT_INVALID_ARGUMENT naming the plugin and the route when express cannot read a path, and stops again [claim:trig-route-path-unreadable]', async () => {
+    const { runtime } = await makeRuntime({
+      plugins: [
+        new TestPlugin('files', {
+          triggers: [
+            {
+              type: 'route',
+              id: 'download',
+              method: 'GET',
+              // express 4 read a bare wildcard; express 5 wants it named (/files/*path).
+              path: '/files/*',
+              handler: (_request, response) => response.end(),
+            },
+          ],
+        }),
+      ],
+      options: { server: { port: 0 } },
+    });
+    const error = await errorOf(runtime.start());
+    expect((error as { code?: string }).code).toBe('WEFT_INVALID_ARGUMENT');
+    expect(error.message).toContain(
+      'ServerManager: route GET /files/* of plugin "files" has a path express cannot read',
+    );
+    expect(error.message).toContain("'/files/*path'");
+    expect(runtime.status).toBe('stopped');
+    expect(runtime.server.port).toBeUndefined();
   });
 
   it('requires a provider of text-generation [claim:mpi-text-generation-needed] [claim:core-readme-models] [claim:cfg-models-row]', async () => {
