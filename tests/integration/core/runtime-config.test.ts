@@ -6,6 +6,7 @@ import {
   type TriggerRoute,
 } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
@@ -237,7 +238,8 @@ describe('Runtime.init configuration checks', () => {
     ]);
   });
 
-  it('fails the start with WEFT_INVALID_ARGUMENT naming the plugin and the route when express cannot read a path, and stops again [claim:trig-route-path-unreadable]', async () => {
+  it('fails the start with WEFT_INVALID_ARGUMENT naming the plugin and the route when express cannot read a path, and stops again [claim:trig-route-path-unreadable] [claim:obs-rollback-on-timeout]', async () => {
+    const { logger, lines } = capturingLogger();
     const { runtime } = await makeRuntime({
       plugins: [
         new TestPlugin('files', {
@@ -253,10 +255,13 @@ describe('Runtime.init configuration checks', () => {
           ],
         }),
       ],
-      options: { server: { port: 0 } },
+      options: { logger, server: { port: 0 } },
     });
     const error = await errorOf(runtime.start());
     expect((error as { code?: string }).code).toBe('WEFT_INVALID_ARGUMENT');
+    expect(
+      lines.find((line) => line.msg === 'runtime failed to start; rolling back'),
+    ).toMatchObject({ level: 50, code: 'WEFT_INVALID_ARGUMENT' });
     expect(error.message).toContain(
       'ServerManager: route GET /files/* of plugin "files" has a path express cannot read',
     );
