@@ -726,7 +726,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it("answers a 4xx error's own status, message and code [claim:trig-4xx-own] [claim:tsdoc-route-4xx] [claim:errors-bad-request-route-4xx]", async () => {
+  it("answers a 4xx error's own status, message and code [claim:trig-4xx-own] [claim:tsdoc-route-4xx] [claim:errors-bad-request-route-4xx] [claim:tsdoc-weft-error-expose]", async () => {
     const server = await serve([
       route({
         handler: () => {
@@ -755,6 +755,21 @@ describe('ServerManager', () => {
     expect(await errorBody(held)).toMatchObject({
       code: 'WEFT_BAD_REQUEST',
       message: 'legal hold',
+    });
+    // A WeftError's message, which ends with its code, is sent below 500 even when made with
+    // `expose: false`.
+    const weft = await serve([
+      route({
+        handler: () => {
+          throw new WeftError('WEFT_DUPLICATE', 'note 7 exists', { status: 409, expose: false });
+        },
+      }),
+    ]);
+    const duplicate = await post(`${weft.url}/echo`, '{}');
+    expect(duplicate.status).toBe(409);
+    expect(await errorBody(duplicate)).toMatchObject({
+      code: 'WEFT_DUPLICATE',
+      message: 'note 7 exists [WEFT_DUPLICATE]',
     });
   });
 

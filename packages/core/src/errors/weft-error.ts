@@ -12,9 +12,10 @@ export interface WeftErrorOptions {
   /** The error that caused this one. */
   cause?: unknown;
   /**
-   * Whether the server may send the message to a client. Defaults to `true` below status 500
-   * and `false` otherwise (the http-errors convention): set it on a 5xx only when the message
-   * holds nothing but fixed text and configuration.
+   * Whether the server may send the message of a 5xx to a client. Defaults to `true` below
+   * status 500 and `false` otherwise (the http-errors convention): set it on a 5xx only when the
+   * message holds nothing but fixed text and configuration. A 4xx's message is sent whatever
+   * this says, since it tells the client what to fix: keep internals out of it.
    * @claim tsdoc-weft-error-expose
    */
   expose?: boolean;
