@@ -1132,10 +1132,17 @@ describe('ServerManager', () => {
       );
     });
 
-    it('rejects an allowedHosts entry with a scheme, port or path, naming it [claim:tsdoc-server-constructor] [claim:tsdoc-server-default-allowed-hosts]', () => {
-      for (const entry of ['http://example.com', 'name:8080', 'example.com/', '[::1]:80']) {
+    it('rejects an allowedHosts entry with a scheme, port, path or *, naming it [claim:tsdoc-server-constructor] [claim:tsdoc-server-default-allowed-hosts]', () => {
+      for (const entry of [
+        'http://example.com',
+        'name:8080',
+        'example.com/',
+        '[::1]:80',
+        '*.example.com',
+        '*',
+      ]) {
         expect(() => new ServerManager({ allowedHosts: ['ok.example', entry] }), entry).toThrow(
-          `ServerManager: option "allowedHosts" must list host names; each must be a host name such as 'agent.example.com', or '.example.com' for a name and its subdomains, without a scheme, port or path: it is compared with the name of the Host header, whose port is left out. Got ${JSON.stringify(entry)}.`,
+          `ServerManager: option "allowedHosts" must list host names; each must be a host name such as 'agent.example.com', or '.example.com' for a name and its subdomains, without a scheme, port or path, and without a '*', which is no wildcard here: it is compared with the name of the Host header, whose port is left out. Got ${JSON.stringify(entry)}.`,
         );
       }
       const allowed = ['::1', '[::ffff:10.0.0.1]', '.corp.example', 'Agent.Example.com.'];

@@ -388,7 +388,7 @@ describe('Runtime.init configuration checks', () => {
     expect(runtime.status).toBe('ready');
   });
 
-  it('names allowedHosts entries with a scheme, port or path, which no Host header can match [claim:cfg-allowed-hosts-names-only] [claim:trig-allowed-hosts-names-only] [claim:cfg-init-checks-all]', async () => {
+  it('names allowedHosts entries with a scheme, port, path or *, which no Host header a browser sends can match [claim:cfg-allowed-hosts-names-only] [claim:trig-allowed-hosts-names-only] [claim:cfg-init-checks-all]', async () => {
     const message = await initError(
       base({
         options: {
@@ -399,6 +399,8 @@ describe('Runtime.init configuration checks', () => {
               'agent.example.com:8080',
               'agent.example.com/chat',
               '[::1]:3000',
+              // The wildcard of other tools, which the host check would compare as a character.
+              '*.example.com',
               // These can match, and pass: an IPv6 address, bracketed or not, a dotted domain.
               '::1',
               '[fe80::1]',
@@ -410,9 +412,9 @@ describe('Runtime.init configuration checks', () => {
       }),
     );
     const rule =
-      "must be a host name such as 'agent.example.com', or '.example.com' for a name and its subdomains, without a scheme, port or path: it is compared with the name of the Host header, whose port is left out";
+      "must be a host name such as 'agent.example.com', or '.example.com' for a name and its subdomains, without a scheme, port or path, and without a '*', which is no wildcard here: it is compared with the name of the Host header, whose port is left out";
     expect(message.split('\n- ').slice(1)).toEqual(
-      [0, 1, 2, 3].map((index) => `options.server.allowedHosts.${index}: ${rule}`),
+      [0, 1, 2, 3, 4].map((index) => `options.server.allowedHosts.${index}: ${rule}`),
     );
   });
 

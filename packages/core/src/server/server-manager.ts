@@ -132,7 +132,7 @@ export class ServerManager implements HttpServer {
    * @param logger - Where request failures are logged.
    * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` naming the option when `port` is not an
    * integer from 0 to 65535, `host` is not a non-empty string or has spaces around it, a timeout, `stopGraceMs`, `maxJsonDepth` or a connection cap is
-   * not a positive integer, `stopGraceMs` is over 2147483647 or `keepAliveTimeout` over 2147482647, `allowedHosts` is not `true`, `'all'` or a list of names (one with a scheme, port or path, which no `Host` header can match, is refused), `allowedOrigins` is not
+   * not a positive integer, `stopGraceMs` is over 2147483647 or `keepAliveTimeout` over 2147482647, `allowedHosts` is not `true`, `'all'` or a list of names (one with a scheme, port or path, which no `Host` header can match, or with a `*`, which is no wildcard here, is refused), `allowedOrigins` is not
    * `true` or a list of origins, `bodyLimit` is neither a positive integer nor a size such as
    * `'100kb'`, `cors` is an object with a key or value the cors middleware does not take, or
    * `requestTimeout` is below `headersTimeout`.
