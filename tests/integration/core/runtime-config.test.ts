@@ -239,6 +239,17 @@ describe('Runtime.init configuration checks', () => {
   });
 
   it('fails the start with WEFT_INVALID_ARGUMENT naming the plugin and the route when express cannot read a path, and stops again [claim:trig-route-path-unreadable] [claim:obs-rollback-on-timeout]', async () => {
+    // Runtime.init checks the leading slash only.
+    const download: TriggerRoute = {
+      type: 'route',
+      id: 'download',
+      method: 'GET',
+      path: 'files',
+      handler: (_request, response) => response.end(),
+    };
+    expect(
+      await initError(base({ plugins: [new TestPlugin('files', { triggers: [download] })] })),
+    ).toContain('plugin "files": trigger "download" path must start with "/" (got "files")');
     const { logger, lines } = capturingLogger();
     const { runtime } = await makeRuntime({
       plugins: [
