@@ -130,6 +130,7 @@ export const CORE_ERRORS = {
         'core/src/scheduler/scheduler.ts#Scheduler.schedule',
         'core/src/scheduler/scheduler.ts#positiveInteger',
         'core/src/server/server-manager.ts#ServerManager.constructor',
+        'core/src/server/server-manager.ts#ServerManager.mount',
         'core/src/server/server-manager.ts#checkAllowedHosts',
         'core/src/server/server-manager.ts#checkAllowedOrigins',
         'core/src/server/server-manager.ts#checkBodyLimit',
@@ -138,7 +139,7 @@ export const CORE_ERRORS = {
         'core/src/server/server-stand-in.ts#ServerStandIn.unavailable',
       ],
       cause:
-        'a constructor or method received a value it cannot use, such as a port outside 0–65535, a negative `maxRetries`, a capability id with spaces, an alias group with fewer than two ids, or a memory id (or the space of `clear`) that is not a string.',
+        'a constructor or method received a value it cannot use, such as a port outside 0–65535, a negative `maxRetries`, a capability id with spaces, an alias group with fewer than two ids, a route path express cannot read (`/files/*`), or a memory id (or the space of `clear`) that is not a string.',
       fix: 'the message names the option or argument and what it must be; pass a valid value.',
     },
     /** @claim errors-duplicate-descriptor-object */
@@ -495,7 +496,7 @@ export const CORE_ERRORS = {
         'core/src/server/server-manager.ts#jsonTooDeep',
       ],
       cause:
-        'an HTTP request was malformed: its body, sent as `application/json`, is not JSON of an object or array (a bare `42`, `"text"` or `null` is refused too), is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, is larger than `server.bodyLimit` (answered `413`), or is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its body has chunk extensions larger than Node.js accepts (answered `413`); its headers, with its request line and so its URL, are larger than Node.js accepts (answered `431`); it is an HTTP/1.1 request whose `Expect` header does not name `100-continue` (answered `417`); its bytes are not HTTP, or it is an HTTP/1.1 request without a `Host` header; or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`). A route that sets its own `invalidBodyCode`, such as `@weft/plugin-chat`’s, answers a body that is not JSON of an object or array or nests too deep with that code instead (`WEFT_CHAT_INVALID_REQUEST`), still `400`. A body sent with another `Content-Type`, or without one, is neither parsed nor checked: the server reads it off and drops it, and the handler runs with no body. An error a route handler throws with another 4xx `status` (or `statusCode`) and no code of its own, such as a `422`, is answered with that status, its message and this code.',
+        'an HTTP request was malformed: its body, sent as `application/json`, is not JSON of an object or array (a bare `42`, `"text"` or `null` is refused too), is nested deeper than `server.maxJsonDepth`, is compressed but does not inflate, is larger than `server.bodyLimit` (answered `413`), or is in a charset or `Content-Encoding` the JSON parser does not decode (answered `415`); its body has chunk extensions larger than Node.js accepts (answered `413`); its headers, with its request line and so its URL, are larger than Node.js accepts (answered `431`); it is an HTTP/1.1 request whose `Expect` header does not name `100-continue` (answered `417`); its bytes are not HTTP, or it is an HTTP/1.1 request without a `Host` header; a path segment that a route’s `:name` captures is not valid percent-encoding (`Failed to decode param`); or it took longer to arrive than `server.headersTimeout` or `server.requestTimeout` (answered `408`). A route that sets its own `invalidBodyCode`, such as `@weft/plugin-chat`’s, answers a body that is not JSON of an object or array or nests too deep with that code instead (`WEFT_CHAT_INVALID_REQUEST`), still `400`. A body sent with another `Content-Type`, or without one, is neither parsed nor checked: the server reads it off and drops it, and the handler runs with no body. An error a route handler throws with another 4xx `status` (or `statusCode`) and no code of its own, such as a `422`, is answered with that status, its message and this code.',
       fix: 'the client must send a valid request within the limits, without pausing halfway.',
     },
     /** @claim errors-too-many-connections */

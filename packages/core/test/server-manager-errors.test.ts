@@ -23,6 +23,27 @@ describe('ServerManager refusals', () => {
     }
   });
 
+  it('refuses a path express cannot read with WEFT_INVALID_ARGUMENT naming the plugin and the route; named, the wildcard mounts [claim:tsdoc-server-mount]', async () => {
+    const server = new ServerManager({ port: 0 });
+    const unreadable = {
+      method: 'GET' as const,
+      path: '/files/*',
+      handler: (_request: unknown, response: { end(): void }) => response.end(),
+    };
+    const error = await errorOf(() => server.mount('files', unreadable, undefined));
+    expect(error.code).toBe('WEFT_INVALID_ARGUMENT');
+    expect(error.message).toContain('route GET /files/* of plugin "files"');
+    // The wildcard named, as express 5 wants it, mounts and answers.
+    server.mount('files', { ...unreadable, path: '/files/*path' }, undefined);
+    await server.start();
+    try {
+      const response = await fetch(`${server.url}/files/a/b`);
+      expect(response.status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('fails to start with WEFT_LISTEN_FAILED naming host and port when the port is taken [claim:tsdoc-server-listen]', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));

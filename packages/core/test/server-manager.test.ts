@@ -216,6 +216,34 @@ describe('ServerManager', () => {
     expect((await post(`${server.url}/echo`, '[1]')).status).toBe(200);
   });
 
+  it('answers a :param path segment that is not valid percent-encoding with 400 WEFT_BAD_REQUEST before the route runs, whatever its invalidBodyCode [claim:trig-400-param]', async () => {
+    let ran = false;
+    const server = await serve([
+      route({
+        path: '/notes/:user',
+        invalidBodyCode: 'NOTES_INVALID',
+        handler: (_request, response) => {
+          ran = true;
+          response.json({});
+        },
+      }),
+    ]);
+    for (const segment of ['%E0%A4', '%zz']) {
+      const response = await post(`${server.url}/notes/${segment}`, '{}');
+      expect(response.status, segment).toBe(400);
+      expect(await errorBody(response), segment).toEqual({
+        status: 400,
+        code: 'WEFT_BAD_REQUEST',
+        docsUrl: docsOf('WEFT_BAD_REQUEST'),
+        message: `Failed to decode param '${segment}'`,
+      });
+    }
+    expect(ran).toBe(false);
+    // An encoded slash decodes, and stays within the one segment.
+    expect(await (await post(`${server.url}/notes/a%2Fb`, '{}')).json()).toEqual({});
+    expect(ran).toBe(true);
+  });
+
   it("answers a body that is not JSON of an object or array with the route's invalidBodyCode [claim:httpchat-400-malformed-json] [claim:httpchat-authenticate] [claim:trig-400-json] [claim:triggers-invalid-body-code] [claim:errors-bad-request-route-code] [claim:errors-chat-invalid-request-body]", async () => {
     let ran = false;
     const own = route({
@@ -728,6 +756,20 @@ describe('ServerManager', () => {
       code: 'WEFT_BAD_REQUEST',
       message: 'legal hold',
     });
+    // A WeftError's message is sent with its code in brackets at the end.
+    const weft = await serve([
+      route({
+        handler: () => {
+          throw new WeftError('WEFT_DUPLICATE', 'note 7 exists', { status: 409 });
+        },
+      }),
+    ]);
+    const duplicate = await post(`${weft.url}/echo`, '{}');
+    expect(duplicate.status).toBe(409);
+    expect(await errorBody(duplicate)).toMatchObject({
+      code: 'WEFT_DUPLICATE',
+      message: 'note 7 exists [WEFT_DUPLICATE]',
+    });
   });
 
   it('hides the message of a 4xx error made with expose: false, answering its status, code and reason phrase, and logs it under the request id [claim:tsdoc-weft-error-expose] [claim:trig-4xx-hidden] [claim:obs-request-refused] [claim:errors-4xx-message-hidden]', async () => {
@@ -1122,10 +1164,17 @@ describe('ServerManager', () => {
       );
     });
 
-    it('rejects an allowedHosts entry with a scheme, port or path, naming it [claim:tsdoc-server-constructor] [claim:tsdoc-server-default-allowed-hosts]', () => {
-      for (const entry of ['http://example.com', 'name:8080', 'example.com/', '[::1]:80']) {
+    it('rejects an allowedHosts entry with a scheme, port, path or *, naming it [claim:tsdoc-server-constructor] [claim:tsdoc-server-default-allowed-hosts]', () => {
+      for (const entry of [
+        'http://example.com',
+        'name:8080',
+        'example.com/',
+        '[::1]:80',
+        '*.example.com',
+        '*',
+      ]) {
         expect(() => new ServerManager({ allowedHosts: ['ok.example', entry] }), entry).toThrow(
-          `ServerManager: option "allowedHosts" must list host names; each must be a host name such as 'agent.example.com', or '.example.com' for a name and its subdomains, without a scheme, port or path: it is compared with the name of the Host header, whose port is left out. Got ${JSON.stringify(entry)}.`,
+          `ServerManager: option "allowedHosts" must list host names; each must be a host name such as 'agent.example.com', or '.example.com' for a name and its subdomains, without a scheme, port or path, and without a '*', which is no wildcard here: it is compared with the name of the Host header, whose port is left out. Got ${JSON.stringify(entry)}.`,
         );
       }
       const allowed = ['::1', '[::ffff:10.0.0.1]', '.corp.example', 'Agent.Example.com.'];

@@ -224,6 +224,46 @@ describe('ServerManager Origin check', () => {
     expect((await send(`${cased.server.url}/echo`, { ...json, origin })).status).toBe(403);
   });
 
+  it('reads an origin list as the cors middleware does: true in it lets every origin through, and a "*" in it none [claim:trig-cors] [claim:trig-403-origin]', async () => {
+    const json = { 'content-type': 'application/json' };
+    // The middleware allows every origin for a list holding true, and sends it back.
+    const withTrue = await serve({ cors: { origin: [true, 'https://app.example.com'] } });
+    const allowed = await new Promise<{ status: number; allowOrigin: unknown }>(
+      (resolve, reject) => {
+        const outgoing = httpRequest(
+          `${withTrue.server.url}/echo`,
+          { method: 'POST', headers: { ...json, origin: 'https://any.example' } },
+          (incoming) => {
+            incoming.resume();
+            resolve({
+              status: incoming.statusCode ?? 0,
+              allowOrigin: incoming.headers['access-control-allow-origin'],
+            });
+          },
+        );
+        outgoing.on('error', reject);
+        outgoing.end('{}');
+      },
+    );
+    expect(allowed).toEqual({ status: 200, allowOrigin: 'https://any.example' });
+    // A "*" in a list is a string no origin equals: the middleware allows nobody by it.
+    const withStar = await serve({ cors: { origin: ['*'] } });
+    const refused = await send(`${withStar.server.url}/echo`, {
+      ...json,
+      origin: 'https://any.example',
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error?.code).toBe('WEFT_ORIGIN_NOT_ALLOWED');
+    expect(withStar.runs).toEqual([]);
+    const fromFunction = await serve({
+      cors: { origin: (_origin, callback) => callback(null, ['*']) },
+    });
+    expect(
+      (await send(`${fromFunction.server.url}/echo`, { ...json, origin: 'https://any.example' }))
+        .status,
+    ).toBe(403);
+  });
+
   it('refuses an origin the cors origin function has not answered within 5 s, and logs it [claim:tsdoc-server-cors-origin-deadline] [claim:obs-cors-origin-timeout]', async () => {
     const asked: string[] = [];
     const hung = await serve({

@@ -140,6 +140,7 @@ describe('startHttpServer with allowedHosts no Host header can match', () => {
     ],
     [['docs.example.com/mcp'], 'without a scheme, port or path', '"docs.example.com/mcp"'],
     [[''], 'without a scheme, port or path', '""'],
+    [['*.example.com'], "without a '*', which is no wildcard here", '"*.example.com"'],
     // A string rather than a list would be read letter by letter.
     [
       'docs.example.com',

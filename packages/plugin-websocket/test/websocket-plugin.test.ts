@@ -1168,6 +1168,8 @@ describe('WebSocketPlugin allowedHosts entries', () => {
     'chat.example.com/ws',
     'chat example.com',
     'user@chat.example.com',
+    // The wildcard of other tools, which the check would compare as a plain character.
+    '*.example.com',
   ])(
     'refuses %j, which no Host header can match, saying a host name is expected [claim:wsreadme-allowed-hosts-names-only] [claim:tsdoc-ws-options-allowed-hosts-names-only]',
     (entry) => {

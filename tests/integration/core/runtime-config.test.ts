@@ -6,11 +6,13 @@ import {
   type TriggerRoute,
 } from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   echoPlugin,
   errorOf,
+  makeRuntime,
   recordingExecutor,
   sentimentCapability,
   silentLogger,
@@ -236,6 +238,49 @@ describe('Runtime.init configuration checks', () => {
     ]);
   });
 
+  it('fails the start with WEFT_INVALID_ARGUMENT naming the plugin and the route when express cannot read a path, and stops again [claim:trig-route-path-unreadable] [claim:obs-rollback-on-timeout]', async () => {
+    // Runtime.init checks the leading slash only.
+    const download: TriggerRoute = {
+      type: 'route',
+      id: 'download',
+      method: 'GET',
+      path: 'files',
+      handler: (_request, response) => response.end(),
+    };
+    expect(
+      await initError(base({ plugins: [new TestPlugin('files', { triggers: [download] })] })),
+    ).toContain('plugin "files": trigger "download" path must start with "/" (got "files")');
+    const { logger, lines } = capturingLogger();
+    const { runtime } = await makeRuntime({
+      plugins: [
+        new TestPlugin('files', {
+          triggers: [
+            {
+              type: 'route',
+              id: 'download',
+              method: 'GET',
+              // express 4 read a bare wildcard; express 5 wants it named (/files/*path).
+              path: '/files/*',
+              handler: (_request, response) => response.end(),
+            },
+          ],
+        }),
+      ],
+      options: { logger, server: { port: 0 } },
+    });
+    const error = await errorOf(runtime.start());
+    expect((error as { code?: string }).code).toBe('WEFT_INVALID_ARGUMENT');
+    expect(
+      lines.find((line) => line.msg === 'runtime failed to start; rolling back'),
+    ).toMatchObject({ level: 50, code: 'WEFT_INVALID_ARGUMENT' });
+    expect(error.message).toContain(
+      'ServerManager: route GET /files/* of plugin "files" has a path express cannot read',
+    );
+    expect(error.message).toContain("'/files/*path'");
+    expect(runtime.status).toBe('stopped');
+    expect(runtime.server.port).toBeUndefined();
+  });
+
   it('requires a provider of text-generation [claim:mpi-text-generation-needed] [claim:core-readme-models] [claim:cfg-models-row]', async () => {
     const provider = new TestModelProvider('sentiment-only', {
       capabilities: [sentimentOnly],
@@ -354,7 +399,7 @@ describe('Runtime.init configuration checks', () => {
     expect(runtime.status).toBe('ready');
   });
 
-  it('names allowedHosts entries with a scheme, port or path, which no Host header can match [claim:cfg-allowed-hosts-names-only] [claim:trig-allowed-hosts-names-only] [claim:cfg-init-checks-all]', async () => {
+  it('names allowedHosts entries with a scheme, port, path or *, which no Host header a browser sends can match [claim:cfg-allowed-hosts-names-only] [claim:trig-allowed-hosts-names-only] [claim:cfg-init-checks-all]', async () => {
     const message = await initError(
       base({
         options: {
@@ -365,6 +410,8 @@ describe('Runtime.init configuration checks', () => {
               'agent.example.com:8080',
               'agent.example.com/chat',
               '[::1]:3000',
+              // The wildcard of other tools, which the host check would compare as a character.
+              '*.example.com',
               // These can match, and pass: an IPv6 address, bracketed or not, a dotted domain.
               '::1',
               '[fe80::1]',
@@ -376,9 +423,9 @@ describe('Runtime.init configuration checks', () => {
       }),
     );
     const rule =
-      "must be a host name such as 'agent.example.com', or '.example.com' for a name and its subdomains, without a scheme, port or path: it is compared with the name of the Host header, whose port is left out";
+      "must be a host name such as 'agent.example.com', or '.example.com' for a name and its subdomains, without a scheme, port or path, and without a '*', which is no wildcard here: it is compared with the name of the Host header, whose port is left out";
     expect(message.split('\n- ').slice(1)).toEqual(
-      [0, 1, 2, 3].map((index) => `options.server.allowedHosts.${index}: ${rule}`),
+      [0, 1, 2, 3, 4].map((index) => `options.server.allowedHosts.${index}: ${rule}`),
     );
   });
 

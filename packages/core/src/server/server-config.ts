@@ -60,7 +60,8 @@ export interface ServerManagerConfig {
    * and any IP address are always allowed. A name with a leading dot (`.example.com`) allows
    * that name and its subdomains. `true` or `'all'` turns the check off. An entry with a
    * scheme, a port or a path (`'https://agent.example.com'`, `'agent.example.com:8080'`) can
-   * match no `Host` header, since the port is left out of the comparison, and is refused.
+   * match no `Host` header, since the port is left out of the comparison, and is refused; so
+   * is one with a `*` (`'*.example.com'`), which is no wildcard here.
    *
    * When you listen on `0.0.0.0` or `::` for remote clients, list the public host names they
    * use here (such as `['agent.example.com']`), or they are refused. Default: `[]`.

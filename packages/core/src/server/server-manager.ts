@@ -132,7 +132,7 @@ export class ServerManager implements HttpServer {
    * @param logger - Where request failures are logged.
    * @throws {@link WeftError} `WEFT_INVALID_ARGUMENT` naming the option when `port` is not an
    * integer from 0 to 65535, `host` is not a non-empty string or has spaces around it, a timeout, `stopGraceMs`, `maxJsonDepth` or a connection cap is
-   * not a positive integer, `stopGraceMs` is over 2147483647 or `keepAliveTimeout` over 2147482647, `allowedHosts` is not `true`, `'all'` or a list of names (one with a scheme, port or path, which no `Host` header can match, is refused), `allowedOrigins` is not
+   * not a positive integer, `stopGraceMs` is over 2147483647 or `keepAliveTimeout` over 2147482647, `allowedHosts` is not `true`, `'all'` or a list of names (one with a scheme, port or path, which no `Host` header can match, or with a `*`, which is no wildcard here, is refused), `allowedOrigins` is not
    * `true` or a list of origins, `bodyLimit` is neither a positive integer nor a size such as
    * `'100kb'`, `cors` is an object with a key or value the cors middleware does not take, or
    * `requestTimeout` is below `headersTimeout`.
@@ -244,7 +244,9 @@ export class ServerManager implements HttpServer {
    *   and handler.
    * @param context - Passed to the route's handler.
    * @throws {@link WeftError} `WEFT_RUNTIME_STOPPED` once `start()` was called (while it starts,
-   * once it listens, or after `stop()`), or `WEFT_DUPLICATE` when the method and path are taken.
+   * once it listens, or after `stop()`), `WEFT_DUPLICATE` when the method and path are taken, or
+   * `WEFT_INVALID_ARGUMENT` naming the plugin and the route when express cannot read the path
+   * (`/files/*`, whose wildcard express 5 wants named: `/files/*path`).
    * @claim tsdoc-server-mount
    */
   mount<Context>(pluginId: string, route: MountedRoute<Context>, context: Context): void {
@@ -261,7 +263,6 @@ export class ServerManager implements HttpServer {
         `ServerManager: route ${key} of plugin "${pluginId}" is already mounted.`,
       );
     }
-    this.mounted.add(key);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     // The body is parsed per route, not by app-wide middleware, so that middleware added to
     // `app` before start (authentication) runs first: an unauthenticated request is refused
@@ -270,17 +271,27 @@ export class ServerManager implements HttpServer {
       route.invalidBodyCode === undefined
         ? this.jsonBody
         : withWeftBodyCodes(bodyRefusedAs(this.parseJson, route.invalidBodyCode));
-    this.app[method](route.path, parseBody, async (request, response) => {
-      // A body the parser left unread (not sent as JSON) is not the handler's, which sees only
-      // `request.body`: it is read off and dropped as it arrives, so that the request completes
-      // and `requestTimeout` does not run on while the handler works.
-      if (!request.readableEnded) request.resume();
-      await route.handler(
-        routeRequestOf(request, requestIdOf(response), response.locals),
-        routeResponseOf(response),
-        context,
+    try {
+      this.app[method](route.path, parseBody, async (request, response) => {
+        // A body the parser left unread (not sent as JSON) is not the handler's, which sees only
+        // `request.body`: it is read off and dropped as it arrives, so that the request completes
+        // and `requestTimeout` does not run on while the handler works.
+        if (!request.readableEnded) request.resume();
+        await route.handler(
+          routeRequestOf(request, requestIdOf(response), response.locals),
+          routeResponseOf(response),
+          context,
+        );
+      });
+    } catch (error) {
+      // express reads the path as it mounts it, and its own error names neither plugin nor route.
+      throw new WeftError(
+        'WEFT_INVALID_ARGUMENT',
+        `ServerManager: route ${key} of plugin "${pluginId}" has a path express cannot read (${describeError(error)}); write it in express 5 syntax, where a wildcard has a name ('/files/*path') and an optional part is in braces ('/notes{/:user}').`,
+        { cause: error },
       );
-    });
+    }
+    this.mounted.add(key);
   }
 
   /**

@@ -144,7 +144,7 @@ export const serverOptionsSchema = z
       )
       .default([])
       .describe(
-        "Host names a request’s `Host` header may carry, against DNS rebinding; others get `403` with `WEFT_HOST_NOT_ALLOWED`. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed; `.example.com` allows the name and its subdomains; `true` or `'all'` turns the check off. An entry with a scheme, a port or a path (`'https://agent.example.com'`, `'agent.example.com:8080'`), which no `Host` header could match since the port is left out of the comparison, is refused. <!-- claim: cfg-allowed-hosts-names-only --> List your public names when you listen on `0.0.0.0`, and behind a reverse proxy that passes the client’s `Host` on, even on the loopback.",
+        "Host names a request’s `Host` header may carry, against DNS rebinding; others get `403` with `WEFT_HOST_NOT_ALLOWED`. `localhost`, `127.0.0.1`, `::1`, the configured `host` and IP addresses are always allowed; `.example.com` allows the name and its subdomains; `true` or `'all'` turns the check off. An entry with a scheme, a port or a path (`'https://agent.example.com'`, `'agent.example.com:8080'`), which no `Host` header could match since the port is left out of the comparison, is refused, and so is one with a `*` (`'*.example.com'`), which is no wildcard here. <!-- claim: cfg-allowed-hosts-names-only --> List your public names when you listen on `0.0.0.0`, and behind a reverse proxy that passes the client’s `Host` on, even on the loopback.",
       ),
     allowedOrigins: z
       .union(
