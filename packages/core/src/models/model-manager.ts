@@ -236,7 +236,8 @@ export class ModelManager {
    * something other than a WeftError; a provider's own WeftError (such as
    * `WEFT_OPENAI_TIMEOUT`) is rethrown as it is, so its code and details reach the caller.
    * @throws The reason of the request's signal (or of the view's, see
-   * {@link ModelManager.withSignal}) when it has aborted already: the provider is not called.
+   * {@link ModelManager.withSignal}) when it has aborted already, before the id, the input or the
+   * options are checked, or when it aborts while they are: the provider is not called.
    *
    * @example
    * ```ts
@@ -262,6 +263,10 @@ export class ModelManager {
     };
     const task = callRequest.task ?? this.defaultTask;
     if (task) request.task = task;
+    // A call whose signal has fired already (its task timed out or was cancelled while the caller
+    // awaited something else) is not made, and nothing is checked or transformed for it: it
+    // rejects with the signal's reason, whatever its id and values.
+    request.signal?.throwIfAborted();
     // An id nothing defines is a different mistake (a typo) from one no provider offers.
     this.descriptor(capability);
     const route = this.findRoute(capability, request.provider);
@@ -313,9 +318,8 @@ export class ModelManager {
         )
       : requestedOptions;
 
-    // A call whose signal has aborted already (its task timed out or was cancelled while the
-    // caller awaited something else) is not made: the provider would be paid for an answer
-    // nobody reads. The signal's reason is thrown as it is, as an abort mid-call rejects.
+    // The signal may have fired while the values were checked or transformed (a schema's async
+    // refinement, an async transform): the provider would be paid for an answer nobody reads.
     request.signal?.throwIfAborted();
     const started = performance.now();
     let output: unknown;
