@@ -857,7 +857,7 @@ describe('ModelManager.call', () => {
     expect(error.code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
   });
 
-  it('reports each call to analytics, with the provider id and token usage when the output has it [claim:mpo-id-selects]', async () => {
+  it('reports each call to analytics, with the provider id and token usage when the output has it, and not a call refused before it reached one [claim:mpo-id-selects] [claim:tsdoc-models-analytics]', async () => {
     const providers: string[] = [];
     const analytics = new AnalyticsManager({
       enabled: true,
@@ -874,6 +874,7 @@ describe('ModelManager.call', () => {
     );
     await models.generateText('x');
     await errorOf(models.call('text-generation', { messages: [] }));
+    await errorOf(models.generateText('x', { signal: AbortSignal.abort() }));
     const data = analytics.snapshot();
     expect(data.modelCalls.total).toBe(1);
     expect(data.modelCalls.byCapability['text-generation']?.calls).toBe(1);

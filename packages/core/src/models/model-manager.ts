@@ -30,9 +30,9 @@ interface Route {
 /**
  * Calls capabilities on the runtime's model providers. It resolves a capability id (or an
  * alias of it) to a provider, validates the input and the output against the capability's
- * schemas, applies transforms between aliased capabilities, and reports every call to
- * analytics. {@link ModelManager.getObject} builds structured output on top of text
- * generation.
+ * schemas, applies transforms between aliased capabilities, and reports to analytics each call
+ * that reaches a provider (one refused before, for an aborted signal or an invalid input, is not
+ * reported). {@link ModelManager.getObject} builds structured output on top of text generation.
  *
  * A runtime creates its ModelManager; plugins reach it as `context.models`.
  *
@@ -47,6 +47,7 @@ interface Route {
  *   return summary;
  * }
  * ```
+ * @claim tsdoc-models-analytics
  */
 export class ModelManager {
   private readonly registry: CapabilityRegistry;
