@@ -238,7 +238,8 @@ export class ModelManager {
    * `WEFT_OPENAI_TIMEOUT`) is rethrown as it is, so its code and details reach the caller.
    * @throws The reason of the request's signal (or of the view's, see
    * {@link ModelManager.withSignal}) when it has aborted already, before the id, the input or the
-   * options are checked, or when it aborts while they are: the provider is not called.
+   * options are checked, or, once they pass, when it aborted while they were: the provider is not
+   * called.
    *
    * @example
    * ```ts
