@@ -377,6 +377,59 @@ describe('ModelManager.call', () => {
     expect(runs).toBe(1);
   });
 
+  it("throws an aborted call's reason before checking its id, its values or its transform [claim:cap-request-signal-aborted] [claim:tr-signal-first]", async () => {
+    const transformed: string[] = [];
+    const { models, seen } = summariseThroughText({
+      input: (input) => {
+        transformed.push('input');
+        return { messages: [{ role: 'user', content: (input as { text: string }).text }] };
+      },
+    });
+    const reason = new Error('the caller gave up');
+    const signal = AbortSignal.abort(reason);
+
+    // An invalid input, an unknown id and an id no provider offers: the reason all the same.
+    await expect(models.callDynamic('summarise', { text: '' }, { signal })).rejects.toBe(reason);
+    await expect(models.callDynamic('summarize', { text: 'x' }, { signal })).rejects.toBe(reason);
+    await expect(models.call('sentiment', { text: 'x' }, { signal })).rejects.toBe(reason);
+    await expect(models.callDynamic('summarise', { text: 'x' }, { signal })).rejects.toBe(reason);
+    expect(transformed).toEqual([]);
+    expect(seen).toEqual([]);
+
+    // A signal that fires while an async schema checks the input stops the call there too.
+    const late = new AbortController();
+    const slow = defineCapability({
+      id: 'slow-check',
+      description: 'Checks its input with a look-up.',
+      input: z.object({ text: z.string() }).refine(async () => {
+        late.abort(reason);
+        return true;
+      }),
+      output: z.object({ text: z.string() }),
+    });
+    let runs = 0;
+    const checked = manager(
+      [
+        new TestModelProvider('alpha', {
+          capabilities: [
+            {
+              id: 'slow-check',
+              run: async () => {
+                runs += 1;
+                return { text: 'ran' };
+              },
+            },
+          ],
+        }),
+      ],
+      (registry) => registry.register(slow),
+    );
+    await expect(
+      checked.callDynamic('slow-check', { text: 'x' }, { signal: late.signal }),
+    ).rejects.toBe(reason);
+    expect(runs).toBe(0);
+  });
+
   it('throws naming the capability when no provider offers it [claim:cap-no-provider] [claim:tsdoc-models-unknown]', async () => {
     const models = manager([new TestModelProvider('alpha', { capabilities: [echoText('alpha')] })]);
     const error = await errorOf(models.call('sentiment', { text: 'x' }));
@@ -804,7 +857,7 @@ describe('ModelManager.call', () => {
     expect(error.code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
   });
 
-  it('reports each call to analytics, with the provider id and token usage when the output has it [claim:mpo-id-selects]', async () => {
+  it('reports each call to analytics, with the provider id and token usage when the output has it, and not a call refused before it reached one [claim:mpo-id-selects] [claim:tsdoc-models-analytics]', async () => {
     const providers: string[] = [];
     const analytics = new AnalyticsManager({
       enabled: true,
@@ -821,6 +874,7 @@ describe('ModelManager.call', () => {
     );
     await models.generateText('x');
     await errorOf(models.call('text-generation', { messages: [] }));
+    await errorOf(models.generateText('x', { signal: AbortSignal.abort() }));
     const data = analytics.snapshot();
     expect(data.modelCalls.total).toBe(1);
     expect(data.modelCalls.byCapability['text-generation']?.calls).toBe(1);

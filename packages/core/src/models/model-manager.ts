@@ -30,9 +30,9 @@ interface Route {
 /**
  * Calls capabilities on the runtime's model providers. It resolves a capability id (or an
  * alias of it) to a provider, validates the input and the output against the capability's
- * schemas, applies transforms between aliased capabilities, and reports every call to
- * analytics. {@link ModelManager.getObject} builds structured output on top of text
- * generation.
+ * schemas, applies transforms between aliased capabilities, and reports to analytics each call
+ * that reaches a provider (one refused before, for an aborted signal or an invalid input, is not
+ * reported). {@link ModelManager.getObject} builds structured output on top of text generation.
  *
  * A runtime creates its ModelManager; plugins reach it as `context.models`.
  *
@@ -47,6 +47,7 @@ interface Route {
  *   return summary;
  * }
  * ```
+ * @claim tsdoc-models-analytics
  */
 export class ModelManager {
   private readonly registry: CapabilityRegistry;
@@ -236,7 +237,9 @@ export class ModelManager {
    * something other than a WeftError; a provider's own WeftError (such as
    * `WEFT_OPENAI_TIMEOUT`) is rethrown as it is, so its code and details reach the caller.
    * @throws The reason of the request's signal (or of the view's, see
-   * {@link ModelManager.withSignal}) when it has aborted already: the provider is not called.
+   * {@link ModelManager.withSignal}) when it has aborted already, before the id, the input or the
+   * options are checked, or, once they pass, when it aborted while they were: the provider is not
+   * called.
    *
    * @example
    * ```ts
@@ -262,6 +265,10 @@ export class ModelManager {
     };
     const task = callRequest.task ?? this.defaultTask;
     if (task) request.task = task;
+    // A call whose signal has fired already (its task timed out or was cancelled while the caller
+    // awaited something else) is not made, and nothing is checked or transformed for it: it
+    // rejects with the signal's reason, whatever its id and values.
+    request.signal?.throwIfAborted();
     // An id nothing defines is a different mistake (a typo) from one no provider offers.
     this.descriptor(capability);
     const route = this.findRoute(capability, request.provider);
@@ -313,9 +320,8 @@ export class ModelManager {
         )
       : requestedOptions;
 
-    // A call whose signal has aborted already (its task timed out or was cancelled while the
-    // caller awaited something else) is not made: the provider would be paid for an answer
-    // nobody reads. The signal's reason is thrown as it is, as an abort mid-call rejects.
+    // The signal may have fired while the values were checked or transformed (a schema's async
+    // refinement, an async transform): the provider would be paid for an answer nobody reads.
     request.signal?.throwIfAborted();
     const started = performance.now();
     let output: unknown;
