@@ -160,16 +160,20 @@ describe('the conversation route', () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  it('leaves an empty body, or one of another type, unparsed: the trigger finds no text and answers 400 naming it [claim:tut-400-no-json-body]', async () => {
+  it('leaves a body of another type unread, whatever its size, and takes an empty JSON body for {}: the trigger finds no text and answers 400 naming it [claim:tut-400-no-json-body]', async () => {
     server = await startFakeChatServer();
     runtime = await startAgent(server.baseUrl);
     const url = `${runtime.server.url}/conversations/c1/messages`;
+    // Twice the JSON body limit: sent as JSON it would get 413 before the trigger.
+    const overLimit = 'x'.repeat(2 * 1024 * 1024);
 
     for (const [type, body] of [
       // What `curl -d '{"text": "hi"}'` sends without -H: valid JSON, typed as a form.
       ['application/x-www-form-urlencoded', '{"text": "hi"}'],
       ['text/plain', 'hi'],
+      ['text/plain', overLimit],
       [undefined, 'hi'],
+      [undefined, overLimit],
       ['application/json', ''],
     ] as const) {
       const response = await fetch(url, {
@@ -180,7 +184,11 @@ describe('the conversation route', () => {
       const answer = (await response.json()) as {
         error: { code?: string; message: string };
       };
-      expect({ type, status: response.status }).toEqual({ type, status: 400 });
+      expect({ type, size: body.length, status: response.status }).toEqual({
+        type,
+        size: body.length,
+        status: 400,
+      });
       // The trigger's own answer: it names the field and carries no code.
       expect(answer.error.message).toMatch(/^text:/);
       expect(answer.error.code).toBeUndefined();

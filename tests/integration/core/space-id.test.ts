@@ -108,6 +108,23 @@ describe('spaceId', () => {
     ]);
   });
 
+  it('reads the relatedSpaces examples of the Space TSDoc: "<room>-*" is the room\'s subtree, the room id the room, and "<room>*" a sibling room too [claim:tsdoc-core-related-spaces-separator]', async () => {
+    const memory = new InMemoryMemoryProvider();
+    await memory.init();
+    for (const space of ['chat-room-42', 'chat-room-42-user-7', 'chat-room-420']) {
+      await memory.store({ space, kind: 'note', content: space, metadata: {} });
+    }
+    const matched = async (patterns: string[]) =>
+      (await memory.query({ spacePatterns: patterns })).map((found) => found.space).sort();
+    expect(await matched(['chat-room-42-*'])).toEqual(['chat-room-42-user-7']);
+    expect(await matched(['chat-room-42'])).toEqual(['chat-room-42']);
+    expect(await matched(['chat-room-42*'])).toEqual([
+      'chat-room-42',
+      'chat-room-42-user-7',
+      'chat-room-420',
+    ]);
+  });
+
   it.each([
     [[], /give at least one part/],
     [['chat', ''], /part 2 must be a non-empty string, got an empty string/],

@@ -8,11 +8,13 @@ export interface Space {
   readonly id: string;
   /**
    * Patterns of other spaces whose memories are relevant to tasks of this one. A pattern is a
-   * space id in which `*` matches any run of characters: `chat-room-42*` matches the room and
-   * every space under it. The space itself is always included. At most 100 patterns
-   * ({@link MAX_QUERY_SPACE_PATTERNS}): a store refuses a query with more, and the task is then
-   * planned without its history.
+   * space id in which `*` matches any run of characters: `chat-room-42-*` matches every space
+   * under the room, and `chat-room-42` the room itself. End the fixed text with the separator:
+   * `chat-room-42*` also matches `chat-room-420`. The space itself is always included. At most
+   * 100 patterns ({@link MAX_QUERY_SPACE_PATTERNS}): a store refuses a query with more, and the
+   * task is then planned without its history.
    * @claim tsdoc-core-related-spaces-max
+   * @claim tsdoc-core-related-spaces-separator
    */
   readonly relatedSpaces?: readonly string[];
   /** A human description, shown to the model in the planning prompt when present. */
