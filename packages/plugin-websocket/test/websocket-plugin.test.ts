@@ -1141,6 +1141,100 @@ describe('WebSocketPlugin options', () => {
     ],
     [{ reauthenticateMs: 1_000 }, 'option "reauthenticateMs" must be left out'],
     [
+describe('WebSocketPlugin close with upgrades under way', () => {
+  it('answers an upgrade whose authenticate still runs with 503 at once when it closes, rather than wait authTimeoutMs, and opens nothing after [claim:wsdoc-close-upgrades] [claim:wsreadme-close-upgrades] [claim:tsdoc-ws-close]', async () => {
+    let release: (verdict: { user: string }) => void = () => undefined;
+    const verdict = new Promise<{ user: string }>((resolve) => (release = resolve));
+    let asked = false;
+    booted = await boot({
+      trustClientUser: false,
+      authTimeoutMs: 5_000,
+      authenticate: () => {
+        asked = true;
+        return verdict;
+      },
+    });
+    const refusal = refusedUpgrade(booted.url);
+    await expect.poll(() => asked, { timeout: 3_000 }).toBe(true);
+    const started = Date.now();
+    await booted.plugin.close();
+    // Before the fix the close waited for the hook, up to authTimeoutMs (5 s here).
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(await refusal).toMatchObject({
+      status: 503,
+      body: { error: { code: 'WEFT_WS_TOO_MANY_CONNECTIONS' } },
+    });
+    expect(booted.logs).toContainEqual(
+      expect.objectContaining({
+        msg: 'websocket: upgrade refused: the plugin closed while its checks ran',
+        code: 'WEFT_WS_TOO_MANY_CONNECTIONS',
+      }),
+    );
+    // The hook's late answer opens no connection.
+    release({ user: 'ada' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(booted.plugin.connectionCount).toBe(0);
+  });
+
+  it('stops within the runtime’s shutdown grace at the defaults while an authenticate hangs, and the memory provider is still waited for [claim:wsdoc-close-upgrades] [claim:wsdoc-close-grace] [claim:wsreadme-close-upgrades]', async () => {
+    let memoryShutDown = false;
+    class SlowToCloseMemory extends InMemoryMemoryProvider {
+      override async shutdown(): Promise<void> {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        memoryShutDown = true;
+        await super.shutdown();
+      }
+    }
+    let asked = false;
+    booted = await boot(
+      {
+        trustClientUser: false,
+        // Never answers: the default authTimeoutMs (5 s) would end the wait.
+        authenticate: () => {
+          asked = true;
+          return new Promise<boolean>(() => undefined);
+        },
+      },
+      echoModel,
+      {},
+      new SlowToCloseMemory(),
+    );
+    const refusal = refusedUpgrade(booted.url);
+    await expect.poll(() => asked, { timeout: 3_000 }).toBe(true);
+    const started = Date.now();
+    await booted.runtime.stop();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(memoryShutDown).toBe(true);
+    expect(
+      booted.logs.filter((line) => line.msg === 'shutdown timed out; going on without it'),
+    ).toEqual([]);
+    expect((await refusal).status).toBe(503);
+  });
+
+  it('cuts a refused client that never reads its answer once closeTimeoutMs has passed [claim:wsdoc-close-upgrades] [claim:wsreadme-close-upgrades]', async () => {
+    booted = await boot({ closeTimeoutMs: 100, allowedOrigins: [] });
+    const { port } = new URL(booted.url);
+    const socket = tcpConnect(Number(port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    // Refused (403, its Origin is not allowed); the client never reads the answer.
+    socket.pause();
+    socket.write(
+      'GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: https://evil.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+    );
+    await expect
+      .poll(() => booted?.logs.some((line) => line.msg === 'websocket: upgrade refused'), {
+        timeout: 3_000,
+      })
+      .toBe(true);
+    const started = Date.now();
+    await booted.plugin.close();
+    // Without the cut, the close waited for the refusal's own 1 s timer.
+    expect(Date.now() - started).toBeLessThan(600);
+    socket.destroy();
+  });
+});
+
       { reauthenticateMs: 0, authenticate: () => true },
       'option "reauthenticateMs" must be a positive integer, got 0',
     ],
