@@ -472,6 +472,17 @@ describe('WebSocketPlugin upgrade checks', () => {
       status: 403,
       body: { error: { code: 'WEFT_HOST_NOT_ALLOWED' } },
     });
+    // Loopback names, IP addresses and the plugin's own allowedHosts pass; the runtime server's
+    // allowedHosts is not the plugin's.
+    const named = await boot({ allowedHosts: ['chat.example.com'] }, echoModel, {
+      server: { allowedHosts: ['runtime.example.com'] },
+    });
+    for (const host of ['localhost:1', '10.1.2.3:3001', '[::1]:3001', 'chat.example.com:3001']) {
+      (await open(named.url, { headers: { host } })).socket.close();
+    }
+    expect(
+      await refusedUpgrade(named.url, { headers: { host: 'runtime.example.com' } }),
+    ).toMatchObject({ status: 403, body: { error: { code: 'WEFT_HOST_NOT_ALLOWED' } } });
   });
 
   it('refuses an upgrade without a Host header with 403 WEFT_HOST_NOT_ALLOWED over HTTP/1.1 as over HTTP/1.0, unless allowedHosts is true [claim:errors-host-missing-websocket]', async () => {
@@ -1130,17 +1141,6 @@ describe('WebSocketPlugin close', () => {
   });
 });
 
-describe('WebSocketPlugin options', () => {
-  it.each([
-    [{ path: 'ws' }, 'option "path" must be a string starting with "/", got "ws"'],
-    [{ maxInFlight: 0 }, 'option "maxInFlight" must be a positive integer, got 0'],
-    [{ port: 70_000 }, 'option "port" must be an integer from 0 to 65535'],
-    [
-      { allowedOrigins: ['https://chat.example.com/app'] },
-      'option "allowedOrigins" must be origins',
-    ],
-    [{ reauthenticateMs: 1_000 }, 'option "reauthenticateMs" must be left out'],
-    [
 describe('WebSocketPlugin close with upgrades under way', () => {
   it('answers an upgrade whose authenticate still runs with 503 at once when it closes, rather than wait authTimeoutMs, and opens nothing after [claim:wsdoc-close-upgrades] [claim:wsreadme-close-upgrades] [claim:tsdoc-ws-close]', async () => {
     let release: (verdict: { user: string }) => void = () => undefined;
@@ -1235,6 +1235,17 @@ describe('WebSocketPlugin close with upgrades under way', () => {
   });
 });
 
+describe('WebSocketPlugin options', () => {
+  it.each([
+    [{ path: 'ws' }, 'option "path" must be a string starting with "/", got "ws"'],
+    [{ maxInFlight: 0 }, 'option "maxInFlight" must be a positive integer, got 0'],
+    [{ port: 70_000 }, 'option "port" must be an integer from 0 to 65535'],
+    [
+      { allowedOrigins: ['https://chat.example.com/app'] },
+      'option "allowedOrigins" must be origins',
+    ],
+    [{ reauthenticateMs: 1_000 }, 'option "reauthenticateMs" must be left out'],
+    [
       { reauthenticateMs: 0, authenticate: () => true },
       'option "reauthenticateMs" must be a positive integer, got 0',
     ],
