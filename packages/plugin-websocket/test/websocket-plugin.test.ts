@@ -32,6 +32,8 @@ const message = (id: string, text: string, room = 'r42', user = 'ada') => ({
 describe('WebSocketPlugin conversation', () => {
   it('answers several messages of one connection in order, each with accepted then reply [claim:wsdoc-own-port] [claim:wsdoc-id] [claim:wsdoc-same-space] [claim:wsdoc-frames] [claim:wsdoc-origin] [claim:wsreadme-own-port] [claim:wsreadme-executor] [claim:wsreadme-defaults] [claim:wsreadme-space] [claim:wsreadme-accepted] [claim:tsdoc-ws-message-id] [claim:wp-websocket]', async () => {
     booted = await boot();
+    // Only the port is chosen here (0, a free one): the host and path are the defaults.
+    expect(booted.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/ws$/);
     const client = await open(booted.url);
     for (const [id, text] of [
       ['1', 'Hello'],
