@@ -929,6 +929,31 @@ describe('WebSocketPlugin deadlines and limits', () => {
     ).toBe(false);
   });
 
+  it('drops a client that reads, when a second frame is due while a reply larger than maxBufferedBytes is still being sent [claim:wsdoc-backpressure-next-frame] [claim:wsreadme-buffered]', async () => {
+    const big = 'z'.repeat(16_000_000);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let waiting = 0;
+    booted = await boot({ maxBufferedBytes: 256 * 1024 }, async (messages, request) => {
+      if (request.purpose === 'plan' || request.purpose === 'review')
+        return echoModel(messages, request);
+      waiting += 1;
+      await gate;
+      return big;
+    });
+    const client = await open(booted.url);
+    // Two rooms: their tasks run side by side, and both replies come due together.
+    client.send(message('1', 'one long answer, please', 'r1'));
+    client.send(message('2', 'and another', 'r2'));
+    await expect.poll(() => waiting, { timeout: 5_000 }).toBe(2);
+    release();
+    // The client reads all along, yet the first reply's backlog drops it when the second is due.
+    expect((await client.closed).code).toBe(1006);
+    expect(booted.logs).toContainEqual(
+      expect.objectContaining({ msg: 'websocket: client is not reading; connection dropped' }),
+    );
+  });
+
   it('drops a peer that stops answering pings [claim:wsdoc-ping] [claim:wsreadme-heartbeat]', async () => {
     booted = await boot({ heartbeatIntervalMs: 100 });
     const client = await open(booted.url, { autoPong: false });
