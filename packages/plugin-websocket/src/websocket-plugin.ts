@@ -103,6 +103,13 @@ export class WebSocketPlugin extends Plugin {
    * `handshakeTimeoutMs` has passed since then (see `cutSlowHandshakes`).
    */
   private readonly awaitingUpgrade = new Map<Socket, number>();
+  /**
+   * The upgrades whose checks are running, each with its request id: the close answers them at
+   * once rather than wait for an `authenticate` that may take `authTimeoutMs`.
+   */
+  private readonly pendingUpgrades = new Map<Duplex, string>();
+  /** Every TCP connection of the listener, cut when the close has waited `closeTimeoutMs`. */
+  private readonly tcpConnections = new Set<Socket>();
   private handshakeCheck: NodeJS.Timeout | undefined;
   private runtime: Runtime | undefined;
   private stopping = false;
@@ -192,9 +199,10 @@ export class WebSocketPlugin extends Plugin {
   }
 
   /**
-   * Closes the plugin: stops accepting connections, sends every client a close frame (1001,
+   * Closes the plugin: stops accepting connections, answers the upgrades whose checks
+   * (`authenticate`) still run with 503 at once, sends every client a close frame (1001,
    * "server shutting down"), waits up to `closeTimeoutMs` for them to answer, then cuts the
-   * connections left. Idempotent. The runtime calls it when it stops, after the last task, so
+   * connections left, refused upgrades whose clients have not read the answer included. Idempotent. The runtime calls it when it stops, after the last task, so
    * the replies of tasks that were running still reach their clients.
    *
    * @returns When the listener and every connection are closed.
@@ -248,7 +256,11 @@ export class WebSocketPlugin extends Plugin {
     // long again. The plugin holds every connection to the deadline from connecting.
     server.on('connection', (socket: Socket) => {
       this.awaitingUpgrade.set(socket, performance.now());
-      socket.once('close', () => this.awaitingUpgrade.delete(socket));
+      this.tcpConnections.add(socket);
+      socket.once('close', () => {
+        this.awaitingUpgrade.delete(socket);
+        this.tcpConnections.delete(socket);
+      });
     });
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       this.awaitingUpgrade.delete(socket as Socket);
@@ -298,12 +310,17 @@ export class WebSocketPlugin extends Plugin {
     const open = this.connections.size + this.upgradesBeingChecked.size;
     const revokedMeanwhile = new Set<string>();
     this.upgradesBeingChecked.add(revokedMeanwhile);
+    this.pendingUpgrades.set(socket, requestId);
     let verdict: Awaited<ReturnType<typeof this.checkUpgrade>>;
+    let answeredByClose: boolean;
     try {
       verdict = await this.checkUpgrade(request, requestId, open);
     } finally {
       this.upgradesBeingChecked.delete(revokedMeanwhile);
+      answeredByClose = !this.pendingUpgrades.delete(socket);
     }
+    // The plugin's close refused it (503) while its checks ran.
+    if (answeredByClose) return;
     if ('refused' in verdict) {
       this.runtime?.logger.info(
         {
@@ -450,11 +467,22 @@ export class WebSocketPlugin extends Plugin {
     this.stopping = true;
     clearInterval(this.heartbeat);
     clearInterval(this.handshakeCheck);
+    const deadline = performance.now() + this.options.closeTimeoutMs;
     const server = this.server;
     const serverClosed = server
       ? new Promise<void>((resolve) => server.close(() => resolve()))
       : Promise.resolve();
     server?.closeIdleConnections();
+    // An upgrade whose authenticate still runs would hold the listener open for up to
+    // authTimeoutMs, past the runtime's shutdown grace: it is answered now, as the stop would.
+    for (const [socket, requestId] of this.pendingUpgrades) {
+      this.runtime?.logger.info(
+        { requestId, code: 'WEFT_WS_TOO_MANY_CONNECTIONS' },
+        'websocket: upgrade refused: the plugin closed while its checks ran',
+      );
+      refuse(socket, requestId, stoppingRefusal());
+    }
+    this.pendingUpgrades.clear();
     const open = [...this.connections.keys()];
     const allClosed = Promise.all(
       open.map(
@@ -480,6 +508,17 @@ export class WebSocketPlugin extends Plugin {
       await allClosed;
     }
     server?.closeAllConnections();
+    // What is left are refused upgrades whose clients have not read the answer yet: they get
+    // what remains of closeTimeoutMs, then are cut.
+    let cutTimer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      serverClosed,
+      new Promise<void>((resolve) => {
+        cutTimer = setTimeout(resolve, Math.max(0, deadline - performance.now()));
+      }),
+    ]);
+    clearTimeout(cutTimer);
+    for (const socket of this.tcpConnections) socket.destroy();
     await serverClosed;
     this.sockets.close();
     this.listeningPort = undefined;

@@ -32,6 +32,8 @@ const message = (id: string, text: string, room = 'r42', user = 'ada') => ({
 describe('WebSocketPlugin conversation', () => {
   it('answers several messages of one connection in order, each with accepted then reply [claim:wsdoc-own-port] [claim:wsdoc-id] [claim:wsdoc-same-space] [claim:wsdoc-frames] [claim:wsdoc-origin] [claim:wsreadme-own-port] [claim:wsreadme-executor] [claim:wsreadme-defaults] [claim:wsreadme-space] [claim:wsreadme-accepted] [claim:tsdoc-ws-message-id] [claim:wp-websocket]', async () => {
     booted = await boot();
+    // Only the port is chosen here (0, a free one): the host and path are the defaults.
+    expect(booted.url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/ws$/);
     const client = await open(booted.url);
     for (const [id, text] of [
       ['1', 'Hello'],
@@ -472,6 +474,17 @@ describe('WebSocketPlugin upgrade checks', () => {
       status: 403,
       body: { error: { code: 'WEFT_HOST_NOT_ALLOWED' } },
     });
+    // Loopback names, IP addresses and the plugin's own allowedHosts pass; the runtime server's
+    // allowedHosts is not the plugin's.
+    const named = await boot({ allowedHosts: ['chat.example.com'] }, echoModel, {
+      server: { allowedHosts: ['runtime.example.com'] },
+    });
+    for (const host of ['localhost:1', '10.1.2.3:3001', '[::1]:3001', 'chat.example.com:3001']) {
+      (await open(named.url, { headers: { host } })).socket.close();
+    }
+    expect(
+      await refusedUpgrade(named.url, { headers: { host: 'runtime.example.com' } }),
+    ).toMatchObject({ status: 403, body: { error: { code: 'WEFT_HOST_NOT_ALLOWED' } } });
   });
 
   it('refuses an upgrade without a Host header with 403 WEFT_HOST_NOT_ALLOWED over HTTP/1.1 as over HTTP/1.0, unless allowedHosts is true [claim:errors-host-missing-websocket]', async () => {
@@ -916,6 +929,31 @@ describe('WebSocketPlugin deadlines and limits', () => {
     ).toBe(false);
   });
 
+  it('drops a client that reads, when a second frame is due while a reply larger than maxBufferedBytes is still being sent [claim:wsdoc-backpressure-next-frame] [claim:wsreadme-buffered]', async () => {
+    const big = 'z'.repeat(16_000_000);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let waiting = 0;
+    booted = await boot({ maxBufferedBytes: 256 * 1024 }, async (messages, request) => {
+      if (request.purpose === 'plan' || request.purpose === 'review')
+        return echoModel(messages, request);
+      waiting += 1;
+      await gate;
+      return big;
+    });
+    const client = await open(booted.url);
+    // Two rooms: their tasks run side by side, and both replies come due together.
+    client.send(message('1', 'one long answer, please', 'r1'));
+    client.send(message('2', 'and another', 'r2'));
+    await expect.poll(() => waiting, { timeout: 5_000 }).toBe(2);
+    release();
+    // The client reads all along, yet the first reply's backlog drops it when the second is due.
+    expect((await client.closed).code).toBe(1006);
+    expect(booted.logs).toContainEqual(
+      expect.objectContaining({ msg: 'websocket: client is not reading; connection dropped' }),
+    );
+  });
+
   it('drops a peer that stops answering pings [claim:wsdoc-ping] [claim:wsreadme-heartbeat]', async () => {
     booted = await boot({ heartbeatIntervalMs: 100 });
     const client = await open(booted.url, { autoPong: false });
@@ -1127,6 +1165,100 @@ describe('WebSocketPlugin close', () => {
         timeoutMs: 1_000,
       }),
     );
+  });
+});
+
+describe('WebSocketPlugin close with upgrades under way', () => {
+  it('answers an upgrade whose authenticate still runs with 503 at once when it closes, rather than wait authTimeoutMs, and opens nothing after [claim:wsdoc-close-upgrades] [claim:wsreadme-close-upgrades] [claim:tsdoc-ws-close]', async () => {
+    let release: (verdict: { user: string }) => void = () => undefined;
+    const verdict = new Promise<{ user: string }>((resolve) => (release = resolve));
+    let asked = false;
+    booted = await boot({
+      trustClientUser: false,
+      authTimeoutMs: 5_000,
+      authenticate: () => {
+        asked = true;
+        return verdict;
+      },
+    });
+    const refusal = refusedUpgrade(booted.url);
+    await expect.poll(() => asked, { timeout: 3_000 }).toBe(true);
+    const started = Date.now();
+    await booted.plugin.close();
+    // Before the fix the close waited for the hook, up to authTimeoutMs (5 s here).
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(await refusal).toMatchObject({
+      status: 503,
+      body: { error: { code: 'WEFT_WS_TOO_MANY_CONNECTIONS' } },
+    });
+    expect(booted.logs).toContainEqual(
+      expect.objectContaining({
+        msg: 'websocket: upgrade refused: the plugin closed while its checks ran',
+        code: 'WEFT_WS_TOO_MANY_CONNECTIONS',
+      }),
+    );
+    // The hook's late answer opens no connection.
+    release({ user: 'ada' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(booted.plugin.connectionCount).toBe(0);
+  });
+
+  it('stops within the runtime’s shutdown grace at the defaults while an authenticate hangs, and the memory provider is still waited for [claim:wsdoc-close-upgrades] [claim:wsdoc-close-grace] [claim:wsreadme-close-upgrades]', async () => {
+    let memoryShutDown = false;
+    class SlowToCloseMemory extends InMemoryMemoryProvider {
+      override async shutdown(): Promise<void> {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        memoryShutDown = true;
+        await super.shutdown();
+      }
+    }
+    let asked = false;
+    booted = await boot(
+      {
+        trustClientUser: false,
+        // Never answers: the default authTimeoutMs (5 s) would end the wait.
+        authenticate: () => {
+          asked = true;
+          return new Promise<boolean>(() => undefined);
+        },
+      },
+      echoModel,
+      {},
+      new SlowToCloseMemory(),
+    );
+    const refusal = refusedUpgrade(booted.url);
+    await expect.poll(() => asked, { timeout: 3_000 }).toBe(true);
+    const started = Date.now();
+    await booted.runtime.stop();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(memoryShutDown).toBe(true);
+    expect(
+      booted.logs.filter((line) => line.msg === 'shutdown timed out; going on without it'),
+    ).toEqual([]);
+    expect((await refusal).status).toBe(503);
+  });
+
+  it('cuts a refused client that never reads its answer once closeTimeoutMs has passed [claim:wsdoc-close-upgrades] [claim:wsreadme-close-upgrades]', async () => {
+    booted = await boot({ closeTimeoutMs: 100, allowedOrigins: [] });
+    const { port } = new URL(booted.url);
+    const socket = tcpConnect(Number(port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    // Refused (403, its Origin is not allowed); the client never reads the answer.
+    socket.pause();
+    socket.write(
+      'GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: https://evil.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+    );
+    await expect
+      .poll(() => booted?.logs.some((line) => line.msg === 'websocket: upgrade refused'), {
+        timeout: 3_000,
+      })
+      .toBe(true);
+    const started = Date.now();
+    await booted.plugin.close();
+    // Without the cut, the close waited for the refusal's own 1 s timer.
+    expect(Date.now() - started).toBeLessThan(600);
+    socket.destroy();
   });
 });
 
