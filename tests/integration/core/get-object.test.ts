@@ -236,11 +236,13 @@ describe('ModelManager.getObject', () => {
     expect(unset.model.requests).toHaveLength(3);
   });
 
-  it.each([-1, 1.5, Number.NaN])(
+  it.each([-1, 1.5, Number.NaN, null])(
     'rejects maxRetries %s, naming the option and value, before any model call [claim:go-invalid-max-retries]',
     async (maxRetries) => {
       const { models: manager, model } = await models([]);
-      const error = await errorOf(manager.getObject({ schema: City, prompt: 'x', maxRetries }));
+      // `null` is what JavaScript, or a cast, can pass: it is refused, not taken as the default.
+      const config = { schema: City, prompt: 'x', maxRetries: maxRetries as number };
+      const error = await errorOf(manager.getObject(config));
       expect(error.message).toBe(
         `ModelManager.getObject: maxRetries must be a non-negative integer, got ${maxRetries}. [WEFT_INVALID_ARGUMENT]`,
       );

@@ -422,7 +422,8 @@ export class ModelManager {
    */
   async getObject<T extends z.ZodType>(config: GetObjectConfig<T>): Promise<z.output<T>> {
     const schemaName = config.schemaName ?? 'object';
-    const maxRetries = config.maxRetries ?? this.defaultMaxRetries;
+    // Only an absent option takes the default: a `null` from JavaScript is a mistake like `-1`.
+    const maxRetries = config.maxRetries === undefined ? this.defaultMaxRetries : config.maxRetries;
     if (!Number.isInteger(maxRetries) || maxRetries < 0) {
       throw new WeftError(
         'WEFT_INVALID_ARGUMENT',
