@@ -398,8 +398,9 @@ export class ModelManager {
    * @returns The validated value.
    * @throws {@link WeftError} `WEFT_GET_OBJECT_FAILED` naming the schema and the last problem
    * when every attempt failed; `WEFT_INVALID_ARGUMENT` when `maxRetries` is not a
-   * non-negative integer; and whatever the text-generation call throws (see
-   * {@link ModelManager.callDynamic}).
+   * non-negative integer; whatever the text-generation call throws (see
+   * {@link ModelManager.callDynamic}); and what the schema itself throws (a transform or a
+   * refinement that throws rather than reporting an issue), at once, without asking again.
    * @throws {@link WeftError} `WEFT_UNSUPPORTED_SCHEMA`, before any model call, when `schema`
    * is not a zod 4 schema (a zod 3 schema, say).
    *
