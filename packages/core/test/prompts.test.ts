@@ -570,6 +570,20 @@ describe('PromptRegistry', () => {
     },
   );
 
+  it.skipIf(process.platform === 'win32')(
+    'rejects a directory with a file it cannot read, a broken symbolic link, registering none [claim:liq-load-directory]',
+    async () => {
+      const directory = await tempDir({ 'a.liquid': 'A' });
+      await symlink(join(directory, 'gone.txt'), join(directory, 'b.liquid'));
+      const prompts = new PromptRegistry();
+      const error = await errorOf(prompts.loadDirectory('mail', directory));
+      expect(error.code).toBe('WEFT_TEMPLATE_INVALID');
+      expect(error.message).toContain(`cannot read templates of "mail" from ${directory}`);
+      expect(error.message).toContain('b.liquid');
+      expect(prompts.list()).toEqual([]);
+    },
+  );
+
   it('names the file template that does not parse', async () => {
     const directory = await tempDir({ 'broken.liquid': '{% if %}' });
     const error = await errorOf(new PromptRegistry().loadDirectory('mail', directory));

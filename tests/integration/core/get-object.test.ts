@@ -236,11 +236,13 @@ describe('ModelManager.getObject', () => {
     expect(unset.model.requests).toHaveLength(3);
   });
 
-  it.each([-1, 1.5, Number.NaN])(
+  it.each([-1, 1.5, Number.NaN, null])(
     'rejects maxRetries %s, naming the option and value, before any model call [claim:go-invalid-max-retries]',
     async (maxRetries) => {
       const { models: manager, model } = await models([]);
-      const error = await errorOf(manager.getObject({ schema: City, prompt: 'x', maxRetries }));
+      // `null` is what JavaScript, or a cast, can pass: it is refused, not taken as the default.
+      const config = { schema: City, prompt: 'x', maxRetries: maxRetries as number };
+      const error = await errorOf(manager.getObject(config));
       expect(error.message).toBe(
         `ModelManager.getObject: maxRetries must be a non-negative integer, got ${maxRetries}. [WEFT_INVALID_ARGUMENT]`,
       );
@@ -293,6 +295,27 @@ describe('ModelManager.getObject', () => {
     expect(error.code).toBe('WEFT_TESTING_SCRIPT_EXHAUSTED');
     expect(error.message).toContain('ScriptedModelProvider "empty": no scripted response left');
     expect(model.requests).toHaveLength(1);
+  });
+
+  it('lets an error the schema throws propagate after the answer that caused it, without retrying; a refinement that returns false is retried [claim:go-schema-throws]', async () => {
+    const Link = z.object({ url: z.string().transform((text) => new URL(text)) });
+    const thrown = await models([{ url: 'not a url' }, { url: 'https://example.test/' }]);
+    const error = await errorOf(thrown.models.getObject({ schema: Link, prompt: 'x' }));
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.code).toBe('ERR_INVALID_URL');
+    expect(thrown.model.requests).toHaveLength(1);
+
+    const Checked = z.object({
+      url: z
+        .string()
+        .refine((text) => URL.canParse(text), 'not a URL')
+        .transform((text) => new URL(text)),
+    });
+    const refused = await models([{ url: 'not a url' }, { url: 'https://example.test/' }]);
+    const value = await refused.models.getObject({ schema: Checked, prompt: 'x' });
+    expect(value.url.href).toBe('https://example.test/');
+    expect(refused.model.requests).toHaveLength(2);
+    expect(refused.model.requests[1]!.at(-1)!.content).toContain('not a URL');
   });
 
   it("marks a getObject call's purpose with its schema name unless the caller gives one [claim:testing-purpose] [claim:mpo-scripted-function] [claim:tst-purpose] [claim:cap-request-purpose] [claim:go-request-purpose]", async () => {

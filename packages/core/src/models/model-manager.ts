@@ -404,8 +404,9 @@ export class ModelManager {
    * @returns The validated value.
    * @throws {@link WeftError} `WEFT_GET_OBJECT_FAILED` naming the schema and the last problem
    * when every attempt failed; `WEFT_INVALID_ARGUMENT` when `maxRetries` is not a
-   * non-negative integer; and whatever the text-generation call throws (see
-   * {@link ModelManager.callDynamic}).
+   * non-negative integer; whatever the text-generation call throws (see
+   * {@link ModelManager.callDynamic}); and what the schema itself throws (a transform or a
+   * refinement that throws rather than reporting an issue), at once, without asking again.
    * @throws {@link WeftError} `WEFT_UNSUPPORTED_SCHEMA`, before any model call, when `schema`
    * is not a zod 4 schema (a zod 3 schema, say).
    *
@@ -428,7 +429,8 @@ export class ModelManager {
    */
   async getObject<T extends z.ZodType>(config: GetObjectConfig<T>): Promise<z.output<T>> {
     const schemaName = config.schemaName ?? 'object';
-    const maxRetries = config.maxRetries ?? this.defaultMaxRetries;
+    // Only an absent option takes the default: a `null` from JavaScript is a mistake like `-1`.
+    const maxRetries = config.maxRetries === undefined ? this.defaultMaxRetries : config.maxRetries;
     if (!Number.isInteger(maxRetries) || maxRetries < 0) {
       throw new WeftError(
         'WEFT_INVALID_ARGUMENT',

@@ -141,8 +141,9 @@ export class PromptRegistry {
    * @param namespace - The owner: `core` or a plugin id.
    * @param directory - Path of the directory to read (not recursive).
    * @returns The full names registered, sorted.
-   * @throws {@link WeftError} `WEFT_TEMPLATE_INVALID` when the directory cannot be read, a file's
-   * name is not a valid template name or a template does not parse; `WEFT_DUPLICATE` when a
+   * @throws {@link WeftError} `WEFT_TEMPLATE_INVALID` when the directory or one of its `.liquid`
+   * files cannot be read (a broken symbolic link, say), a file's name is not a valid template
+   * name or a template does not parse; `WEFT_DUPLICATE` when a
    * template of that name exists; in a browser, which has no files, `WEFT_UNSUPPORTED_PLATFORM`.
    */
   async loadDirectory(namespace: string, directory: string): Promise<string[]> {
