@@ -2,6 +2,7 @@
  * requestTimeout bounds how long a request takes to arrive, not how long its handler takes to
  * answer: a trigger may wait for its task.
  */
+import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ServerManager } from '@weft/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -61,5 +62,40 @@ describe('ServerManager requestTimeout', () => {
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ body: 'none' });
+  });
+});
+
+describe('ServerManager requestTimeout after an early answer', () => {
+  it('closes a kept-alive connection whose request was answered before its body ended, when the body then outlasts requestTimeout, without a second answer [claim:httpchat-row-408] [claim:chat-readme-404-408]', async () => {
+    server = new ServerManager({ port: 0, requestTimeout: 400, headersTimeout: 200 }, silentLogger);
+    server.mount(
+      'early',
+      {
+        method: 'POST',
+        path: '/early',
+        handler(_request, response) {
+          response.status(400).json({ answered: 'early' });
+        },
+      },
+      undefined,
+    );
+    await server.start();
+    const { hostname, port, host } = new URL(server.url as string);
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.on('error', () => {});
+    // Headers that promise a body of 100 bytes, and 10 of them: the rest never comes.
+    socket.write(
+      `POST /early HTTP/1.1\r\nHost: ${host}\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n0123456789`,
+    );
+    await closed;
+    const statuses = [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => match[1]);
+    expect(statuses).toEqual(['400']);
+    expect(received).toContain('"answered":"early"');
   });
 });
