@@ -607,7 +607,7 @@ describe('ChatPlugin: a large body not sent as JSON', () => {
 });
 
 describe('ChatPlugin: a body not sent as JSON, in a charset or encoding the parser cannot read', () => {
-  it('asks authenticate and answers the route’s 400 (401 when refused), not 415 or the parser’s 400, since only an application/json body is read [claim:chat-415] [claim:chat-readme-authenticate-after-parser] [claim:chat-readme-400-http] [claim:httpchat-row-415] [claim:httpchat-row-400-server]', async () => {
+  it('asks authenticate and answers the route’s 400 (401 when refused), not 415 or the parser’s 400, since only an application/json body is read; a JSON body nested too deeply is refused before authenticate [claim:httpchat-authenticate-row] [claim:chat-415] [claim:chat-readme-authenticate-after-parser] [claim:chat-readme-400-http] [claim:httpchat-row-415] [claim:httpchat-row-400-server]', async () => {
     const asked: string[] = [];
     const { model } = recordingModel();
     runtime = await Runtime.init({
