@@ -39,9 +39,7 @@ const FLUSH_GRACE_MS = 1_000;
  * request, headers too large, bytes that are not HTTP) like every other error answer of the
  * runtime: a JSON body with a code, a `docsUrl` and a request id, also sent as `X-Request-Id`.
  * Without this, Node answers them with an empty body and no id. A connection whose answer has
- * already begun is destroyed instead, as Node does, so the client never reads a corrupt answer;
- * so is one whose request was answered while its body was still arriving, when the body then
- * takes longer than `requestTimeout`, so the client never reads a second answer to one request.
+ * already begun is destroyed instead, as Node does, so the client never reads a corrupt answer.
  * An HTTP/1.1 request whose `Expect` header does not name `100-continue` is answered `417` the same
  * way (Node passes an HTTP/1.0 request's `Expect` on to the routes), where Node would send an empty `417` of its own, and its connection is closed.
  *
@@ -53,18 +51,10 @@ export function answerClientErrors(
   headers: Readonly<Record<string, string>>,
 ): void {
   const inFlight = new WeakMap<Duplex, ServerResponse>();
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const { socket } = request;
-    inFlight.set(socket, response);
-    const forget = () => {
-      if (inFlight.get(socket) === response) inFlight.delete(socket);
-    };
-    // A request is the socket's until both its answer is sent and its body has all arrived: a
-    // handler may answer before the body ends (one not sent as JSON is not waited for), and Node
-    // still times the rest of it out, when a second answer on the connection would be a stray.
+  server.on('request', (request, response: ServerResponse) => {
+    inFlight.set(request.socket, response);
     response.once('close', () => {
-      if (request.complete) forget();
-      else request.once('end', forget);
+      if (inFlight.get(request.socket) === response) inFlight.delete(request.socket);
     });
   });
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
