@@ -2,6 +2,7 @@
  * requestTimeout bounds how long a request takes to arrive, not how long its handler takes to
  * answer: a trigger may wait for its task.
  */
+import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ServerManager } from '@weft/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -61,5 +62,96 @@ describe('ServerManager requestTimeout', () => {
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ body: 'none' });
+  });
+});
+
+describe('ServerManager requestTimeout after an early answer', () => {
+  it('sends a 408 after the answer a route gave before the request’s body ended, when the body then outlasts requestTimeout, and closes the connection [claim:httpchat-row-408] [claim:chat-readme-404-408]', async () => {
+    server = new ServerManager({ port: 0, requestTimeout: 400, headersTimeout: 200 }, silentLogger);
+    server.mount(
+      'early',
+      {
+        method: 'POST',
+        path: '/early',
+        handler(_request, response) {
+          response.status(400).json({ answered: 'early' });
+        },
+      },
+      undefined,
+    );
+    await server.start();
+    const { hostname, port, host } = new URL(server.url as string);
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.on('error', () => {});
+    // Headers that promise a body of 100 bytes, and 10 of them: the rest never comes.
+    socket.write(
+      `POST /early HTTP/1.1\r\nHost: ${host}\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n0123456789`,
+    );
+    await closed;
+    const statuses = [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => match[1]);
+    expect(statuses).toEqual(['400', '408']);
+    expect(received).toContain('"answered":"early"');
+  });
+});
+
+describe('ServerManager headersTimeout and requestTimeout: where they count from', () => {
+  /** Opens a connection, runs `steps` on it, and collects the answers' statuses until it closes. */
+  async function statusesOf(steps: (socket: Socket) => Promise<void>): Promise<string[]> {
+    const { hostname, port } = new URL((server as ServerManager).url as string);
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    socket.on('error', () => {});
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    await steps(socket);
+    await closed;
+    return [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => match[1] as string);
+  }
+
+  it('counts from the request’s first byte, not from the connection’s opening, and from the opening while nothing has arrived [claim:httpchat-row-408] [claim:chat-readme-404-408]', async () => {
+    server = new ServerManager(
+      { port: 0, headersTimeout: 1_000, requestTimeout: 1_500 },
+      silentLogger,
+    );
+    server.mount(
+      'echo',
+      {
+        method: 'POST',
+        path: '/echo',
+        handler(_request, response) {
+          response.json({ answered: true });
+        },
+      },
+      undefined,
+    );
+    await server.start();
+    const host = new URL(server.url as string).host;
+    const request = `POST /echo HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`;
+    // Idle for 500 ms, then the headers over 700 ms and the body 500 ms later: past both
+    // deadlines since the connection opened, within them since the first byte.
+    expect(
+      await statusesOf(async (socket) => {
+        await sleep(500);
+        socket.write(request.slice(0, 10));
+        await sleep(700);
+        socket.write(request.slice(10, -2));
+        await sleep(500);
+        socket.write(request.slice(-2));
+      }),
+    ).toEqual(['200']);
+    // Nothing sent: the connection is answered 408 once headersTimeout has passed since it opened.
+    const started = performance.now();
+    expect(await statusesOf(async () => {})).toEqual(['408']);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(990);
   });
 });

@@ -493,6 +493,10 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
         `Host: ${host}\r\n${json}X-Big: ${'a'.repeat(20_000)}\r\n`,
         body('hi'),
       ),
+      // Node counts the request line, and so the URL, with the headers: a long URL alone is too.
+      longUrl: await raw(
+        `POST /chat?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: ${host}\r\n${json}Content-Length: 2\r\n\r\n{}`,
+      ),
       host: await post(`Host: attacker.example\r\n${json}`, body('hi')),
       origin: await post(
         `Host: ${host}\r\nOrigin: https://attacker.example\r\n${json}`,
@@ -522,6 +526,7 @@ describe('ChatPlugin: what the runtime’s server answers before the route', () 
       encoding: [415, 'WEFT_BAD_REQUEST'],
       notGzip: [400, 'WEFT_BAD_REQUEST'],
       bigHeaders: [431, 'WEFT_BAD_REQUEST'],
+      longUrl: [431, 'WEFT_BAD_REQUEST'],
       chunkExtension: [413, 'WEFT_BAD_REQUEST'],
       host: [403, 'WEFT_HOST_NOT_ALLOWED'],
       origin: [403, 'WEFT_ORIGIN_NOT_ALLOWED'],
@@ -602,7 +607,7 @@ describe('ChatPlugin: a large body not sent as JSON', () => {
 });
 
 describe('ChatPlugin: a body not sent as JSON, in a charset or encoding the parser cannot read', () => {
-  it('asks authenticate and answers the route’s 400 (401 when refused), not 415 or the parser’s 400, since only an application/json body is read [claim:chat-415] [claim:chat-readme-authenticate-after-parser] [claim:chat-readme-400-http] [claim:httpchat-row-415] [claim:httpchat-row-400-server]', async () => {
+  it('asks authenticate and answers the route’s 400 (401 when refused), not 415 or the parser’s 400, since only an application/json body is read; a JSON body nested too deeply is refused before authenticate [claim:httpchat-authenticate-row] [claim:chat-415] [claim:chat-readme-authenticate-after-parser] [claim:chat-readme-400-http] [claim:httpchat-row-415] [claim:httpchat-row-400-server]', async () => {
     const asked: string[] = [];
     const { model } = recordingModel();
     runtime = await Runtime.init({

@@ -561,6 +561,7 @@ describe('ChatPlugin', () => {
     '{"room":',
     '"hello"',
     '42',
+    'null',
     `${'['.repeat(65)}${']'.repeat(65)}`,
     `{"room":"42","user":"ada","message":"hi","extra":${'['.repeat(64)}${']'.repeat(64)}}`,
   ])(
@@ -585,6 +586,57 @@ describe('ChatPlugin', () => {
       expect(model.requests).toHaveLength(0);
     },
   );
+
+  it('answers 200 with the reply and status failed when the task times out after its reply step succeeded, and 502 when it times out before [claim:httpchat-task-timeout-502] [claim:httpchat-row-200]', async () => {
+    /** A step that never ends by itself: the task's deadline ends it. */
+    class WaitPlugin extends Plugin {
+      readonly id = 'wait';
+      readonly description = 'Waits.';
+      override readonly executors: readonly Executor[] = [
+        {
+          action: 'forever',
+          description: 'Waits until the task is aborted.',
+          execute: (_task, context) =>
+            new Promise((_resolve, reject) => {
+              context.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+            }),
+        },
+      ];
+    }
+    const replyThenWait = {
+      steps: [
+        { pluginId: 'chat', action: 'reply' },
+        { pluginId: 'wait', action: 'forever' },
+      ],
+    };
+    const waitThenReply = { steps: [...replyThenWait.steps].reverse() };
+    const model = new ScriptedModelProvider({
+      // After the reply, a step follows: the runtime asks for a review, which continues.
+      responses: [replyThenWait, 'Hello, Ada.', CONTINUE, waitThenReply],
+      fallback: () => ({ type: 'stop', reason: 'timed out' }),
+    });
+    runtime = await Runtime.init({
+      models: [model],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new ChatPlugin({ trustClientUser: true }), new WaitPlugin()],
+      options: {
+        server: { port: 0 },
+        taskTimeoutMs: 300,
+        logger: capturingLogger('info').logger,
+      },
+    });
+    await runtime.start();
+    const body = { room: '42', user: 'ada', message: 'hi' };
+    const replied = await post(runtime, body);
+    expect(replied.status).toBe(200);
+    expect(replied.json).toMatchObject({ status: 'failed', reply: 'Hello, Ada.' });
+    const unreplied = await post(runtime, body);
+    expect(unreplied.status).toBe(502);
+    expect(unreplied.json).toMatchObject({
+      status: 'failed',
+      error: { code: 'WEFT_CHAT_NO_REPLY' },
+    });
+  });
 
   it('answers 502 without the internal error text, which is logged under the task id [claim:httpchat-row-502] [claim:httpchat-docs-url] [claim:httpchat-502-generic] [claim:httpchat-502-log] [claim:chat-502] [claim:chat-readme-error-docs-url] [claim:tsdoc-chat-502] [claim:errors-502-cause]', async () => {
     const failing: ScriptedResponse = () => {
