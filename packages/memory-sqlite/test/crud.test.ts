@@ -119,7 +119,7 @@ describe('SqliteMemoryProvider: store, update, remove, clear', () => {
     expect(between.map((m) => m.content)).toEqual([1]);
   });
 
-  it('starts the clock of a reopened file after its newest memory, so what is stored after a restart is the newest [claim:sqlite-monotonic-restart]', async () => {
+  it('starts the clock of a reopened file after its newest memory, so what is stored after a restart is the newest [claim:sqlite-monotonic-restart] [claim:mpo-clock-after-newest]', async () => {
     const frozen = Date.UTC(2030, 0, 1);
     const first = await db.open();
     const burst = [];
