@@ -139,8 +139,9 @@ export class SqliteMemoryProvider extends MemoryProvider {
       );
     }
     try {
-      // better-sqlite3 opens lazily: a file that is not a SQLite database (SQLITE_NOTADB) or is
-      // damaged (SQLITE_CORRUPT) first fails here, when a statement reads its header.
+      // better-sqlite3 opens lazily: a file that is not a SQLite database (SQLITE_NOTADB) or whose
+      // first page is damaged (SQLITE_CORRUPT) first fails here, when a statement reads its
+      // header; damage further in shows only when a later statement reads it.
       // PRAGMA cannot take bound parameters; the timeout was validated as an integer.
       db.pragma(`busy_timeout = ${busyTimeoutMs}`);
       const label = `${this.label} (${path})`;
