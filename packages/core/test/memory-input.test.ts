@@ -306,6 +306,8 @@ describe('checkMemoryQuery', () => {
       [{ spacePatterns: ['a', 7] }, 'query option "spacePatterns[1]" must be a string, got 7'],
       [{ taskId: 'a\0' }, 'query option "taskId" contains a NUL character'],
       [{ space: 5, limit: 0 }, 'query option "space" must be a string, got 5'],
+      [{ limit: null }, 'query option "limit" must be a positive integer, got null'],
+      [{ order: null }, 'query option "order" must be "asc" or "desc", got null'],
     ];
     for (const [options, message] of cases) {
       const error = refusal(() => checkMemoryQuery(options, OWNER));

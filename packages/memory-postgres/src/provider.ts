@@ -150,6 +150,21 @@ export class PostgresMemoryProvider extends MemoryProvider {
     const started = Date.now();
     try {
       await migrate(client, this.tables, `${this.label} (${this.where})`);
+      // A burst of stores runs the clock ahead of Date.now(), a millisecond per store; starting
+      // after the newest memory on the server keeps a memory stored after a restart the newest.
+      const newest = await client
+        .query<{ newest: string | null }>(
+          `SELECT (extract(epoch FROM max(created_at)) * 1000)::bigint::text AS newest ` +
+            `FROM ${this.tables.memories}`,
+        )
+        .catch((error: unknown) => {
+          // A role that may not read the table fails at its first call, as it always did; its
+          // clock starts from the system time.
+          if ((error as { code?: unknown } | null)?.code === '42501') return undefined;
+          throw error;
+        });
+      const newestMs = Number(newest?.rows[0]?.newest ?? 0);
+      if (newestMs > this.lastCreatedAt) this.lastCreatedAt = newestMs;
       stopListening();
       client.release();
     } catch (error) {
@@ -240,7 +255,8 @@ export class PostgresMemoryProvider extends MemoryProvider {
 
   /**
    * Stores a memory under a new random UUID, with `createdAt` set to now (nudged forward by a
-   * millisecond when needed to stay strictly after this provider's previous memory). If the
+   * millisecond when needed to stay strictly after this provider's previous memory, and after
+   * the newest memory of the schema when {@link PostgresMemoryProvider.init} opened it). If the
    * connection breaks, the store is retried with the same id until the reconnect window ends,
    * and a store that reached the server before the break is not stored twice.
    *

@@ -223,6 +223,25 @@ describe('PostgresMemoryProvider: hostile input', () => {
       'second',
     ]);
   });
+  it('starts the clock of a reopened schema after its newest memory, so what is stored after a restart is the newest [claim:mpo-clock-after-newest] [claim:pg-clock-after-newest]', async () => {
+    const first = await db.open();
+    await first.store(note);
+    // As a burst of stores leaves it: the newest memory a minute ahead of the clock.
+    const ahead = Date.now() + 60_000;
+    await db.sql(
+      `INSERT INTO "${first.schema}".weft_memories (id, space, kind, content, metadata, created_at)
+       VALUES (gen_random_uuid(), 'room', 'ahead', '1', '{}', $1)`,
+      [new Date(ahead)],
+    );
+    await first.shutdown();
+    const second = await db.open({ schema: first.schema });
+    const after = await second.store({ ...note, kind: 'after' });
+    expect(after.createdAt.getTime()).toBe(ahead + 1);
+    expect((await second.query({ space: 'room', limit: 1 })).map((each) => each.kind)).toEqual([
+      'after',
+    ]);
+  });
+
   it('answers a prefix or pattern longer than any space as matching nothing, as every store does, and any positive limit [claim:mpo-long-space-filters] [claim:mpo-query-limit]', async () => {
     const memory = await db.open();
     await memory.store(note);

@@ -247,6 +247,34 @@ describe('PostgresMemoryProvider: schema and migrations', () => {
     }
   });
 
+  it('opens a migrated schema with a role that may not read weft_memories, which fails only at its first call, as before the clock started after the newest memory', async () => {
+    const owner = await db.open();
+    const { schema } = owner;
+    await owner.store({ space: 'room', kind: 'note', content: 1, metadata: {} });
+    await owner.shutdown();
+    const role = `writer_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    await db.sql(`CREATE ROLE ${role} LOGIN PASSWORD 'writer-pw'`);
+    const grants = [
+      `USAGE ON SCHEMA "${schema}"`,
+      `SELECT ON "${schema}".weft_memory_migrations`,
+      `INSERT ON "${schema}".weft_memories`,
+    ];
+    for (const grant of grants) await db.sql(`GRANT ${grant} TO ${role}`);
+    try {
+      const url = new URL(db.url());
+      url.username = role;
+      url.password = 'writer-pw';
+      const memory = db.create({ connectionString: url.toString(), schema });
+      await memory.init();
+      const failure = await memory.query({}).catch((error: unknown) => error);
+      expect((failure as { code?: string }).code).toBe('42501');
+      await memory.shutdown();
+    } finally {
+      for (const grant of grants) await db.sql(`REVOKE ${grant} FROM ${role}`);
+      await db.sql(`DROP ROLE ${role}`);
+    }
+  });
+
   it('fails init with WEFT_POSTGRES_STATEMENT_TIMEOUT when another session holds the schema’s migration lock past the timeout [claim:errors-postgres-init-statement-timeout] [claim:pg-migration-lock]', async () => {
     const schema = db.newSchema();
     const holder = new pg.Client({ connectionString: db.url(), connectionTimeoutMillis: 10_000 });

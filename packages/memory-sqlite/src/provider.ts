@@ -37,6 +37,7 @@ interface Statements {
   clearAll: Database.Statement<[]>;
   clearSpace: Database.Statement<[string]>;
   ping: Database.Statement<[], { ok: number }>;
+  newest: Database.Statement<[], { newest: number | null }>;
 }
 
 /** An open connection with its prepared statements. */
@@ -138,8 +139,9 @@ export class SqliteMemoryProvider extends MemoryProvider {
       );
     }
     try {
-      // better-sqlite3 opens lazily: a file that is not a SQLite database (SQLITE_NOTADB) or is
-      // damaged (SQLITE_CORRUPT) first fails here, when a statement reads its header.
+      // better-sqlite3 opens lazily: a file that is not a SQLite database (SQLITE_NOTADB) or whose
+      // first page is damaged (SQLITE_CORRUPT) first fails here, when a statement reads its
+      // header; damage further in shows only when a later statement reads it.
       // PRAGMA cannot take bound parameters; the timeout was validated as an integer.
       db.pragma(`busy_timeout = ${busyTimeoutMs}`);
       const label = `${this.label} (${path})`;
@@ -158,7 +160,12 @@ export class SqliteMemoryProvider extends MemoryProvider {
       // Otherwise migrate() takes the lock and reads the version again, since another connection
       // may have migrated the file meanwhile.
       if (version < SCHEMA_VERSION) migrate(db, label);
-      this.connection = { db, statements: prepareStatements(db), queries: new Map() };
+      const statements = prepareStatements(db);
+      // A burst of stores runs the clock ahead of Date.now(), a millisecond per store; starting
+      // after the newest memory on file keeps a memory stored after a restart the newest.
+      const newest = statements.newest.get()?.newest;
+      if (typeof newest === 'number' && newest > this.lastCreatedAt) this.lastCreatedAt = newest;
+      this.connection = { db, statements, queries: new Map() };
     } catch (error) {
       db.close();
       // The migrations raise their own codes; anything else means the file cannot be used.
@@ -200,7 +207,8 @@ export class SqliteMemoryProvider extends MemoryProvider {
 
   /**
    * Stores a memory under a new random UUID, with `createdAt` set to now (nudged forward by a
-   * millisecond when needed to stay strictly after this provider's previous memory).
+   * millisecond when needed to stay strictly after this provider's previous memory, and after
+   * the newest memory the file held when {@link SqliteMemoryProvider.init} opened it).
    *
    * @param memory - The memory without its id and timestamp. `content` and `metadata` must be
    * JSON-serialisable; `metadata` defaults to `{}`.
@@ -376,5 +384,6 @@ function prepareStatements(db: Database.Database): Statements {
     clearAll: db.prepare('DELETE FROM memories'),
     clearSpace: db.prepare('DELETE FROM memories WHERE space = ?'),
     ping: db.prepare('SELECT 1 AS ok'),
+    newest: db.prepare('SELECT max(created_at) AS newest FROM memories'),
   };
 }

@@ -119,6 +119,35 @@ describe('SqliteMemoryProvider: store, update, remove, clear', () => {
     expect(between.map((m) => m.content)).toEqual([1]);
   });
 
+  it('starts the clock of a reopened file after its newest memory, so what is stored after a restart is the newest [claim:sqlite-monotonic-restart] [claim:mpo-clock-after-newest]', async () => {
+    const frozen = Date.UTC(2030, 0, 1);
+    const first = await db.open();
+    const burst = [];
+    // A burst of stores within one millisecond runs the timestamps ahead of the clock.
+    vi.spyOn(Date, 'now').mockReturnValue(frozen);
+    try {
+      for (let i = 0; i < 5; i++) {
+        burst.push(await first.store({ space: 'burst', kind: 'k', content: i, metadata: {} }));
+      }
+      await first.shutdown();
+      const second = await db.open();
+      const after = await second.store({
+        space: 'burst',
+        kind: 'k',
+        content: 'after',
+        metadata: {},
+      });
+      expect(after.createdAt.getTime()).toBe(frozen + 5);
+      const [newest] = await second.query({ space: 'burst', limit: 1 });
+      expect(newest?.id).toBe(after.id);
+      const since = await second.query({ space: 'burst', since: after.createdAt });
+      expect(since.map((m) => m.content)).toEqual(['after']);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(burst.at(-1)!.createdAt.getTime()).toBe(frozen + 4);
+  });
+
   it('updates content, metadata or both, and keeps what the patch omits', async () => {
     const memory = await db.open();
     const stored = await memory.store({

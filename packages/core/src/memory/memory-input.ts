@@ -508,7 +508,9 @@ export function checkMemoryQuery(options: unknown, owner: string): CheckedMemory
   if (since !== undefined) checked.since = since;
   const until = optionalDate(owner, 'until', given.until);
   if (until !== undefined) checked.until = until;
-  const limit = given.limit ?? DEFAULT_MEMORY_QUERY_LIMIT;
+  // Only a missing option takes the default: `null` is a value of the wrong type, refused as the
+  // filters refuse it.
+  const limit = given.limit === undefined ? DEFAULT_MEMORY_QUERY_LIMIT : given.limit;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
     throw invalidQuery(
       owner,
@@ -516,7 +518,7 @@ export function checkMemoryQuery(options: unknown, owner: string): CheckedMemory
       `must be a positive integer, got ${show(limit)}; leave it out for the default of ${DEFAULT_MEMORY_QUERY_LIMIT}`,
     );
   }
-  const order = given.order ?? 'desc';
+  const order = given.order === undefined ? 'desc' : given.order;
   if (order !== 'asc' && order !== 'desc') {
     throw invalidQuery(owner, 'order', `must be "asc" or "desc", got ${show(order)}`);
   }
