@@ -1290,7 +1290,7 @@ describe('ServerManager', () => {
       });
     });
 
-    it("counts headersTimeout from the request's first byte, and from the opening of a connection that has sent none [claim:errors-408-from-first-byte] [claim:prod-headers-timeout-from-first-byte]", async () => {
+    it("counts headersTimeout from the request's first byte, and from the opening of a connection that has sent none [claim:errors-408-from-first-byte] [claim:prod-headers-timeout-from-first-byte] [claim:trig-headers-timeout]", async () => {
       const server = await serve([echo], { headersTimeout: 2_000, requestTimeout: 60_000 });
       const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
       const exchange = async (firstByteAtMs: number | undefined, restAtMs: number) => {
