@@ -39,7 +39,7 @@ afterEach(async () => {
 });
 
 describe('PostgresSpaceCoordinator startup parameters', () => {
-  it('sends statement_timeout and the keepalive settings as startup parameters, which a pooler such as PgBouncer refuses by default [claim:coord-readme-pooler-startup-parameters]', async () => {
+  it('sends statement_timeout and the keepalive settings as startup parameters, which a pooler such as PgBouncer refuses by default [claim:coord-readme-pooler-startup-parameters] [claim:scaling-no-pooler]', async () => {
     const seen: Record<string, string>[] = [];
     server = createServer((socket: Socket) => {
       socket.once('data', (chunk) => {
