@@ -341,4 +341,49 @@ describe('Runtime analytics', () => {
     // Trackers come on top of the counting, which they turn on too.
     expect(runtime.analytics.snapshot().tasks).toMatchObject({ started: 1, completed: 1 });
   });
+
+  it('reports a step that rejects after its task timed out to onStep after onTaskEnd, and counts it as run and failed [claim:obs-tracker-late-step]', async () => {
+    const events: string[] = [];
+    let lateStep: () => void = () => undefined;
+    const reported = new Promise<void>((resolve) => (lateStep = resolve));
+    // Passes its signal on as a fetch would: it rejects once the task has timed out.
+    const slow = recordingExecutor(
+      'slow',
+      (_task, context) =>
+        new Promise((_resolve, reject) => {
+          context.signal.addEventListener('abort', () =>
+            setTimeout(() => reject(context.signal.reason), 20),
+          );
+        }),
+    );
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider({ fallback: plan(['work', 'slow']) })],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new TestPlugin('work', { executors: [slow] })],
+      options: {
+        logger: silentLogger,
+        taskTimeoutMs: 100,
+        pipelineReview: 'never',
+        analytics: {
+          trackers: [
+            {
+              onTaskEnd: (ended) => events.push(`end ${ended.status}`),
+              onStep: (event) => {
+                events.push(`step ${event.step.action} ${event.success}`);
+                lateStep();
+              },
+            },
+          ],
+        },
+      },
+    });
+    await runtime.start();
+    const finished = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 's' });
+    expect(finished.status).toBe('failed');
+    expect(finished.steps).toEqual([]);
+    await reported;
+    await runtime.stop();
+    expect(events).toEqual(['end failed', 'step slow false']);
+    expect(runtime.analytics.snapshot().steps).toEqual({ executed: 1, failed: 1 });
+  });
 });
