@@ -342,6 +342,50 @@ describe('Runtime analytics', () => {
     expect(runtime.analytics.snapshot().tasks).toMatchObject({ started: 1, completed: 1 });
   });
 
+  it('counts a model call that its provider’s bulkhead refused as a failed call [claim:obs-bulkhead-refused-call]', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const both = recordingExecutor('both', async (_task, context) => {
+      const messages = { messages: [{ role: 'user' as const, content: 'hello' }] };
+      // The first call holds the provider's only slot until the second has been refused.
+      const first = context.models.call('text-generation', messages);
+      const second = await context.models.call('text-generation', messages).then(
+        () => 'answered',
+        (error: { code?: string }) => error.code,
+      );
+      release();
+      await first;
+      return { success: true, data: second };
+    });
+    const runtime = await Runtime.init({
+      models: [
+        new ScriptedModelProvider({
+          fallback: async (_messages, request) => {
+            if (request.purpose === 'plan') return plan(['work', 'both']);
+            await gate;
+            return 'hi';
+          },
+        }),
+      ],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new TestPlugin('work', { executors: [both] })],
+      options: {
+        logger: silentLogger,
+        analytics: true,
+        pipelineReview: 'never',
+        bulkhead: { limits: { 'model:scripted': 1 }, maxWaitMs: 50 },
+      },
+    });
+    await runtime.start();
+    const finished = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 's' });
+    await runtime.stop();
+    expect(finished.chain.at(-1)).toMatchObject({ type: 'result', data: 'WEFT_BULKHEAD_FULL' });
+    const { modelCalls } = runtime.analytics.snapshot();
+    // The plan, the call that held the slot, and the refused one.
+    expect(modelCalls).toMatchObject({ total: 3, failed: 1 });
+    expect(modelCalls.byCapability['text-generation']).toMatchObject({ calls: 3, failed: 1 });
+  });
+
   it('reports a step that rejects after its task timed out to onStep after onTaskEnd, and counts it as run and failed [claim:obs-tracker-late-step]', async () => {
     const events: string[] = [];
     let lateStep: () => void = () => undefined;
