@@ -386,48 +386,65 @@ describe('Runtime analytics', () => {
     expect(modelCalls.byCapability['text-generation']).toMatchObject({ calls: 3, failed: 1 });
   });
 
-  it('reports a step that rejects after its task timed out to onStep after onTaskEnd, and counts it as run and failed [claim:obs-tracker-late-step]', async () => {
-    const events: string[] = [];
-    let lateStep: () => void = () => undefined;
-    const reported = new Promise<void>((resolve) => (lateStep = resolve));
-    // Passes its signal on as a fetch would: it rejects once the task has timed out.
-    const slow = recordingExecutor(
-      'slow',
-      (_task, context) =>
-        new Promise((_resolve, reject) => {
-          context.signal.addEventListener('abort', () =>
-            setTimeout(() => reject(context.signal.reason), 20),
-          );
-        }),
-    );
-    const runtime = await Runtime.init({
-      models: [new ScriptedModelProvider({ fallback: plan(['work', 'slow']) })],
-      memory: new InMemoryMemoryProvider(),
-      plugins: [new TestPlugin('work', { executors: [slow] })],
-      options: {
-        logger: silentLogger,
-        taskTimeoutMs: 100,
-        pipelineReview: 'never',
-        analytics: {
-          trackers: [
-            {
-              onTaskEnd: (ended) => events.push(`end ${ended.status}`),
-              onStep: (event) => {
-                events.push(`step ${event.step.action} ${event.success}`);
-                lateStep();
+  it.each([
+    ['rejects', false],
+    ['succeeds', true],
+  ])(
+    'reports a step that %s after its task timed out to onStep after onTaskEnd, and counts it as run [claim:obs-tracker-late-step]',
+    async (_outcome, succeeds) => {
+      const events: string[] = [];
+      let lateStep: () => void = () => undefined;
+      const reported = new Promise<void>((resolve) => (lateStep = resolve));
+      // Ends soon after the task has timed out: rejecting, as one that passes its signal on to
+      // fetch does, or with a result that comes too late.
+      const slow = recordingExecutor(
+        'slow',
+        (_task, context) =>
+          new Promise((resolve, reject) => {
+            context.signal.addEventListener('abort', () =>
+              setTimeout(
+                () => (succeeds ? resolve({ success: true }) : reject(context.signal.reason)),
+                20,
+              ),
+            );
+          }),
+      );
+      const runtime = await Runtime.init({
+        models: [new ScriptedModelProvider({ fallback: plan(['work', 'slow']) })],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new TestPlugin('work', { executors: [slow] })],
+        options: {
+          logger: silentLogger,
+          taskTimeoutMs: 100,
+          pipelineReview: 'never',
+          analytics: {
+            trackers: [
+              {
+                onTaskEnd: (ended) => events.push(`end ${ended.status}`),
+                onStep: (event) => {
+                  events.push(`step ${event.step.action} ${event.success}`);
+                  lateStep();
+                },
               },
-            },
-          ],
+            ],
+          },
         },
-      },
-    });
-    await runtime.start();
-    const finished = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 's' });
-    expect(finished.status).toBe('failed');
-    expect(finished.steps).toEqual([]);
-    await reported;
-    await runtime.stop();
-    expect(events).toEqual(['end failed', 'step slow false']);
-    expect(runtime.analytics.snapshot().steps).toEqual({ executed: 1, failed: 1 });
-  });
+      });
+      await runtime.start();
+      const finished = await runtime.dispatch({
+        pluginId: 'work',
+        triggerId: 'test',
+        space: 's',
+      });
+      expect(finished.status).toBe('failed');
+      expect(finished.steps).toEqual([]);
+      await reported;
+      await runtime.stop();
+      expect(events).toEqual(['end failed', `step slow ${succeeds}`]);
+      expect(runtime.analytics.snapshot().steps).toEqual({
+        executed: 1,
+        failed: succeeds ? 0 : 1,
+      });
+    },
+  );
 });
