@@ -341,4 +341,110 @@ describe('Runtime analytics', () => {
     // Trackers come on top of the counting, which they turn on too.
     expect(runtime.analytics.snapshot().tasks).toMatchObject({ started: 1, completed: 1 });
   });
+
+  it('counts a model call that its provider’s bulkhead refused as a failed call [claim:obs-bulkhead-refused-call]', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const both = recordingExecutor('both', async (_task, context) => {
+      const messages = { messages: [{ role: 'user' as const, content: 'hello' }] };
+      // The first call holds the provider's only slot until the second has been refused.
+      const first = context.models.call('text-generation', messages);
+      const second = await context.models.call('text-generation', messages).then(
+        () => 'answered',
+        (error: { code?: string }) => error.code,
+      );
+      release();
+      await first;
+      return { success: true, data: second };
+    });
+    const runtime = await Runtime.init({
+      models: [
+        new ScriptedModelProvider({
+          fallback: async (_messages, request) => {
+            if (request.purpose === 'plan') return plan(['work', 'both']);
+            await gate;
+            return 'hi';
+          },
+        }),
+      ],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new TestPlugin('work', { executors: [both] })],
+      options: {
+        logger: silentLogger,
+        analytics: true,
+        pipelineReview: 'never',
+        bulkhead: { limits: { 'model:scripted': 1 }, maxWaitMs: 50 },
+      },
+    });
+    await runtime.start();
+    const finished = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 's' });
+    await runtime.stop();
+    expect(finished.chain.at(-1)).toMatchObject({ type: 'result', data: 'WEFT_BULKHEAD_FULL' });
+    const { modelCalls } = runtime.analytics.snapshot();
+    // The plan, the call that held the slot, and the refused one.
+    expect(modelCalls).toMatchObject({ total: 3, failed: 1 });
+    expect(modelCalls.byCapability['text-generation']).toMatchObject({ calls: 3, failed: 1 });
+  });
+
+  it.each([
+    ['rejects', false],
+    ['succeeds', true],
+  ])(
+    'reports a step that %s after its task timed out to onStep after onTaskEnd, and counts it as run [claim:obs-tracker-late-step]',
+    async (_outcome, succeeds) => {
+      const events: string[] = [];
+      let lateStep: () => void = () => undefined;
+      const reported = new Promise<void>((resolve) => (lateStep = resolve));
+      // Ends soon after the task has timed out: rejecting, as one that passes its signal on to
+      // fetch does, or with a result that comes too late.
+      const slow = recordingExecutor(
+        'slow',
+        (_task, context) =>
+          new Promise((resolve, reject) => {
+            context.signal.addEventListener('abort', () =>
+              setTimeout(
+                () => (succeeds ? resolve({ success: true }) : reject(context.signal.reason)),
+                20,
+              ),
+            );
+          }),
+      );
+      const runtime = await Runtime.init({
+        models: [new ScriptedModelProvider({ fallback: plan(['work', 'slow']) })],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [new TestPlugin('work', { executors: [slow] })],
+        options: {
+          logger: silentLogger,
+          taskTimeoutMs: 100,
+          pipelineReview: 'never',
+          analytics: {
+            trackers: [
+              {
+                onTaskEnd: (ended) => events.push(`end ${ended.status}`),
+                onStep: (event) => {
+                  events.push(`step ${event.step.action} ${event.success}`);
+                  lateStep();
+                },
+              },
+            ],
+          },
+        },
+      });
+      await runtime.start();
+      const finished = await runtime.dispatch({
+        pluginId: 'work',
+        triggerId: 'test',
+        space: 's',
+      });
+      expect(finished.status).toBe('failed');
+      expect(finished.steps).toEqual([]);
+      await reported;
+      await runtime.stop();
+      expect(events).toEqual(['end failed', `step slow ${succeeds}`]);
+      expect(runtime.analytics.snapshot().steps).toEqual({
+        executed: 1,
+        failed: succeeds ? 0 : 1,
+      });
+    },
+  );
 });
