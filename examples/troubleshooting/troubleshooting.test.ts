@@ -217,7 +217,7 @@ describe('troubleshooting', () => {
     expect(model.requests).toHaveLength(6);
   });
 
-  it('asks again with the validation error, gives up with WEFT_GET_OBJECT_FAILED after the default 2 retries, and succeeds when a retry is valid [claim:trouble-getobject-retries] [claim:trouble-check-it]', async () => {
+  it('asks again with the validation error or the parse error, gives up with WEFT_GET_OBJECT_FAILED after the default 2 retries, and succeeds when a retry is valid [claim:trouble-getobject-retries] [claim:trouble-check-it]', async () => {
     const prose = 'Sure! This looks like a billing question.';
     const valid = {
       category: 'billing',
@@ -247,6 +247,10 @@ describe('troubleshooting', () => {
     const retry = model.requests[1]?.at(-1)?.content ?? '';
     expect(retry).toContain('not valid for the schema');
     expect(retry).toContain('category');
+    // After an answer that is not JSON, the third call shows why it did not parse.
+    const afterProse = model.requests[2]?.at(-1)?.content ?? '';
+    expect(afterProse).toContain('not valid for the schema');
+    expect(afterProse).toContain('the answer is not JSON');
 
     // Three answers used above; the helper's five attempts see four prose ones, then the valid one.
     await expect(

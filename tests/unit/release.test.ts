@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import semver from 'semver';
 import { parse } from 'yaml';
 
 const root = path.resolve(__dirname, '../..');
@@ -45,6 +46,19 @@ describe('package versions', () => {
         entry.name,
       ).toBe(true);
     }
+  });
+});
+
+describe('the range a generated project depends on', () => {
+  it('reads ^version, which create-weft writes, as the same releases as ~version while the major version is 0 [claim:stability-generated-caret]', () => {
+    const version = packages.find((entry) => entry.name === 'create-weft')?.version ?? '';
+    expect(semver.major(version)).toBe(0);
+    expect(semver.subset(`^${version}`, `~${version}`)).toBe(true);
+    expect(semver.subset(`~${version}`, `^${version}`)).toBe(true);
+    // The page's example is that version's range.
+    expect(read('docs/reference/stability.md')).toContain(
+      `The projects create-weft writes depend on \`^${version}\``,
+    );
   });
 });
 

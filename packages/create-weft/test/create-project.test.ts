@@ -56,7 +56,7 @@ describe('createProject', () => {
   );
 
   it.each(combinations)(
-    'writes a complete project for --model %s --memory %s [claim:gs-esm] [claim:gs-files] [claim:gs-compose] [claim:create-weft-readme-what] [claim:create-weft-readme-name-flag] [claim:tsdoc-cw-model-choices] [claim:tsdoc-cw-memory-choices]',
+    'writes a complete project for --model %s --memory %s [claim:gs-esm] [claim:gs-files] [claim:gs-compose] [claim:create-weft-readme-what] [claim:create-weft-readme-name-flag] [claim:tsdoc-cw-model-choices] [claim:tsdoc-cw-memory-choices] [claim:stability-generated-caret]',
     async (model, memory) => {
       const directory = path.join(work, 'my-agent');
       const project = await createProject({ directory, model, memory, source: 'registry' });
