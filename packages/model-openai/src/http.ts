@@ -35,9 +35,18 @@ export interface RetriedResponse extends HttpResponse {
 /** How one attempt ended. */
 export type AttemptOutcome =
   | { readonly kind: 'response'; readonly response: HttpResponse }
-  | { readonly kind: 'timeout' }
+  | {
+      readonly kind: 'timeout';
+      /** The status of an answer whose body was still arriving; absent when no answer came. */
+      readonly status?: number;
+    }
   | { readonly kind: 'too-large'; readonly status: number }
-  | { readonly kind: 'network'; readonly error: unknown }
+  | {
+      readonly kind: 'network';
+      readonly error: unknown;
+      /** The status of an answer whose body broke off; absent when no answer came. */
+      readonly status?: number;
+    }
   | { readonly kind: 'aborted'; readonly reason: unknown };
 
 /** Settings for a single attempt. */
@@ -108,6 +117,9 @@ export async function attemptRequest(
   // the attempt finishes first.
   stopped.catch(() => undefined);
 
+  // Set once the status line has arrived, so that an answer whose body then breaks off (the
+  // server closed the connection half-way) is not reported as a server that could not be reached.
+  let status: number | undefined;
   try {
     const response = await Promise.race([
       config.fetch(request.url, {
@@ -118,6 +130,7 @@ export async function attemptRequest(
       }),
       stopped,
     ]);
+    status = response.status;
     const body = await Promise.race([readBody(response, config.maxResponseBytes), stopped]);
     if (body === undefined) {
       timeout.abort(new Error('response too large'));
@@ -134,8 +147,8 @@ export async function attemptRequest(
     };
   } catch (error) {
     if (signal?.aborted) return { kind: 'aborted', reason: signal.reason };
-    if (timedOut) return { kind: 'timeout' };
-    return { kind: 'network', error };
+    if (timedOut) return status === undefined ? { kind: 'timeout' } : { kind: 'timeout', status };
+    return status === undefined ? { kind: 'network', error } : { kind: 'network', error, status };
   } finally {
     clearTimeout(timer);
   }
@@ -254,8 +267,7 @@ export async function sendWithRetry(
       throw exhaustedError(config, request, outcome, attempt, true);
     }
     if (!(await sleep(delay, signal))) {
-      const httpStatus = outcome.kind === 'response' ? outcome.response.status : undefined;
-      throw abortedError(config.label, signal?.reason, attempt, httpStatus);
+      throw abortedError(config.label, signal?.reason, attempt, statusOf(outcome));
     }
   }
 }
@@ -298,7 +310,7 @@ function exhaustedError(
     return new OpenAIModelProviderError(
       'WEFT_OPENAI_TIMEOUT',
       `${config.label}: gave up after ${attemptsText(attempts)}: option "totalTimeoutMs" (${config.totalTimeoutMs} ms) leaves no time for another; last ${describeOutcome(outcome)}`,
-      { attempts, httpStatus: outcome.kind === 'response' ? outcome.response.status : undefined },
+      { attempts, httpStatus: statusOf(outcome) },
     );
   }
   switch (outcome.kind) {
@@ -313,16 +325,25 @@ function exhaustedError(
     case 'timeout':
       return new OpenAIModelProviderError(
         'WEFT_OPENAI_TIMEOUT',
-        `${config.label}: request timed out after ${config.timeoutMs} ms (${attemptsText(attempts)})`,
-        { attempts },
+        `${config.label}: request timed out after ${config.timeoutMs} ms (${attemptsText(attempts)})${outcome.status === undefined ? '' : `; the answer (status ${outcome.status}) was still arriving`}`,
+        { attempts, httpStatus: outcome.status },
       );
     case 'network':
       return new OpenAIModelProviderError(
         'WEFT_OPENAI_NETWORK',
-        `${config.label}: could not reach ${request.method} ${request.url} (${attemptsText(attempts)}): ${describeError(outcome.error)}`,
-        { attempts, cause: outcome.error },
+        outcome.status === undefined
+          ? `${config.label}: could not reach ${request.method} ${request.url} (${attemptsText(attempts)}): ${describeError(outcome.error)}`
+          : `${config.label}: the answer to ${request.method} ${request.url} (status ${outcome.status}) broke off before its end (${attemptsText(attempts)}): ${describeError(outcome.error)}`,
+        { attempts, httpStatus: outcome.status, cause: outcome.error },
       );
   }
+}
+
+/** The status of the last attempt's answer, complete or broken off, when one came. */
+function statusOf(
+  outcome: Exclude<AttemptOutcome, { kind: 'aborted' | 'too-large' }>,
+): number | undefined {
+  return outcome.kind === 'response' ? outcome.response.status : outcome.status;
 }
 
 function describeOutcome(
@@ -334,8 +355,12 @@ function describeOutcome(
       return `status ${describeHttpFailure(status, statusText, body)}`;
     }
     case 'timeout':
-      return 'attempt timed out';
+      return outcome.status === undefined
+        ? 'attempt timed out'
+        : `attempt timed out while its answer (status ${outcome.status}) was still arriving`;
     case 'network':
-      return `attempt could not connect: ${describeError(outcome.error)}`;
+      return outcome.status === undefined
+        ? `attempt could not connect: ${describeError(outcome.error)}`
+        : `attempt's answer (status ${outcome.status}) broke off: ${describeError(outcome.error)}`;
   }
 }

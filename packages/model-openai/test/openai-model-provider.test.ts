@@ -13,7 +13,7 @@ import {
   OpenAIModelProviderError,
   type OpenAIModelProviderOptions,
 } from '../src/index.js';
-import { completion, hang, reply } from './chat-server.js';
+import { completion, hang, reply, type Handler } from './chat-server.js';
 import { chatServerPerTest } from './support/chat-server-per-test.js';
 
 const MESSAGES = {
@@ -457,6 +457,44 @@ describe('OpenAIModelProvider', () => {
         new RegExp(
           `: fetch failed \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\) \\[WEFT_OPENAI_NETWORK\\]$`,
         ),
+      );
+    });
+
+    it('reports an answer cut off half-way as broken off, with its status, not as a server it could not reach [claim:oai-network] [claim:mpo-error-fields] [claim:errors-openai-network-no-time]', async () => {
+      // The server sends a 200 and part of its body, then closes the connection.
+      const cut = (): Handler => {
+        return (_request, response) => {
+          response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '200' });
+          response.write('{"choices":[');
+          setTimeout(() => response.socket?.destroy(), 10);
+        };
+      };
+      server.enqueue(cut(), cut());
+      const error = await failure(generate(provider({ maxRetries: 1, timeoutMs: 2_000 })));
+      expect(server.requests).toHaveLength(2);
+      expect(error.code).toBe('WEFT_OPENAI_NETWORK');
+      expect(error.httpStatus).toBe(200);
+      expect(error.attempts).toBe(2);
+      expect(error.message).toMatch(
+        new RegExp(
+          `^OpenAIModelProvider "openai": the answer to POST ${server.baseUrl.replace(/\./g, '\\.')}/chat/completions \\(status 200\\) broke off before its end \\(2 attempts\\): terminated`,
+        ),
+      );
+      expect(error.message).not.toContain('could not reach');
+    });
+
+    it('gives the status of an answer still arriving when the attempt times out [claim:oai-timeout-row] [claim:mpo-error-fields] [claim:errors-openai-timeout-last-status]', async () => {
+      // The server sends a 200 and the start of its body, then nothing more.
+      const stall: Handler = (_request, response) => {
+        response.writeHead(200, { 'Content-Type': 'application/json' });
+        response.write('{"choices":[');
+      };
+      server.enqueue(stall);
+      const error = await failure(generate(provider({ maxRetries: 0, timeoutMs: 200 })));
+      expect(error.code).toBe('WEFT_OPENAI_TIMEOUT');
+      expect(error.httpStatus).toBe(200);
+      expect(error.message).toBe(
+        'OpenAIModelProvider "openai": request timed out after 200 ms (1 attempt); the answer (status 200) was still arriving [WEFT_OPENAI_TIMEOUT]',
       );
     });
 
