@@ -47,7 +47,12 @@ export type AttemptOutcome =
       /** The status of an answer whose body broke off; absent when no answer came. */
       readonly status?: number;
     }
-  | { readonly kind: 'aborted'; readonly reason: unknown };
+  | {
+      readonly kind: 'aborted';
+      readonly reason: unknown;
+      /** The status of an answer whose body was still arriving; absent when no answer came. */
+      readonly status?: number;
+    };
 
 /** Settings for a single attempt. */
 export interface AttemptConfig {
@@ -146,7 +151,7 @@ export async function attemptRequest(
       },
     };
   } catch (error) {
-    if (signal?.aborted) return { kind: 'aborted', reason: signal.reason };
+    if (signal?.aborted) return { kind: 'aborted', reason: signal.reason, status };
     if (timedOut) return status === undefined ? { kind: 'timeout' } : { kind: 'timeout', status };
     return status === undefined ? { kind: 'network', error } : { kind: 'network', error, status };
   } finally {
@@ -230,7 +235,9 @@ export async function sendWithRetry(
     const left = deadline - Date.now();
     const timeoutMs = Math.max(1, Math.min(config.timeoutMs, left));
     const outcome = await attemptRequest(request, { ...config, timeoutMs, signal });
-    if (outcome.kind === 'aborted') throw abortedError(config.label, outcome.reason, attempt);
+    if (outcome.kind === 'aborted') {
+      throw abortedError(config.label, outcome.reason, attempt, outcome.status);
+    }
     if (outcome.kind === 'too-large') {
       throw new OpenAIModelProviderError(
         'WEFT_OPENAI_RESPONSE_TOO_LARGE',

@@ -498,6 +498,25 @@ describe('OpenAIModelProvider', () => {
       );
     });
 
+    it('gives the status of an answer still arriving when the signal fires [claim:mpo-error-fields] [claim:oai-errors]', async () => {
+      const stall: Handler = (_request, response) => {
+        response.writeHead(200, { 'Content-Type': 'application/json' });
+        response.write('{"choices":[');
+      };
+      server.enqueue(stall);
+      const controller = new AbortController();
+      const pending = failure(
+        generate(provider({ timeoutMs: 5_000 }), { signal: controller.signal }),
+      );
+      await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      controller.abort();
+      const error = await pending;
+      expect(error.code).toBe('WEFT_OPENAI_ABORTED');
+      expect(error.httpStatus).toBe(200);
+      expect(error.attempts).toBe(1);
+    });
+
     it("gives the system's reason when localhost, both ::1 and 127.0.0.1, refuses [claim:oai-network] [claim:oai-offers-retries]", async () => {
       const { port } = new URL(server.baseUrl);
       await server.close();
