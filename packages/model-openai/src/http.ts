@@ -245,6 +245,24 @@ export async function sendWithRetry(
         { httpStatus: outcome.status, attempts: attempt },
       );
     }
+    // An error status that asking again would not help (a 401, a 404) fails at once, even when
+    // its body broke off or was still arriving: the status alone settles it.
+    if (
+      (outcome.kind === 'network' || outcome.kind === 'timeout') &&
+      outcome.status !== undefined &&
+      (outcome.status < 200 || outcome.status > 299) &&
+      !isRetryableStatus(outcome.status)
+    ) {
+      const how =
+        outcome.kind === 'timeout'
+          ? `its answer was still arriving after ${timeoutMs} ms`
+          : `its answer broke off before its end: ${describeError(outcome.error)}`;
+      throw new OpenAIModelProviderError(
+        'WEFT_OPENAI_HTTP_STATUS',
+        `${config.label}: request failed with ${outcome.status} (${how})`,
+        { httpStatus: outcome.status, attempts: attempt },
+      );
+    }
 
     let retryAfterMs: number | undefined;
     if (outcome.kind === 'response') {

@@ -483,6 +483,36 @@ describe('OpenAIModelProvider', () => {
       expect(error.message).not.toContain('could not reach');
     });
 
+    it('fails a 401 at once even when its body breaks off or stalls [claim:mpo-4xx-no-retry] [claim:oai-error-table]', async () => {
+      const cut: Handler = (_request, response) => {
+        response.writeHead(401, { 'Content-Type': 'application/json', 'Content-Length': '200' });
+        response.write('{"error":');
+        setTimeout(() => response.socket?.destroy(), 10);
+      };
+      server.enqueue(cut);
+      const broken = await failure(generate(provider({ maxRetries: 2, timeoutMs: 2_000 })));
+      expect(server.requests).toHaveLength(1);
+      expect(broken.code).toBe('WEFT_OPENAI_HTTP_STATUS');
+      expect(broken.httpStatus).toBe(401);
+      expect(broken.attempts).toBe(1);
+      expect(broken.message).toMatch(
+        /^OpenAIModelProvider "openai": request failed with 401 \(its answer broke off before its end: terminated/,
+      );
+
+      const stall: Handler = (_request, response) => {
+        response.writeHead(404, { 'Content-Type': 'application/json' });
+        response.write('{"error":');
+      };
+      server.enqueue(stall);
+      const stalled = await failure(generate(provider({ maxRetries: 2, timeoutMs: 200 })));
+      expect(server.requests).toHaveLength(2);
+      expect(stalled.code).toBe('WEFT_OPENAI_HTTP_STATUS');
+      expect(stalled.httpStatus).toBe(404);
+      expect(stalled.message).toBe(
+        'OpenAIModelProvider "openai": request failed with 404 (its answer was still arriving after 200 ms) [WEFT_OPENAI_HTTP_STATUS]',
+      );
+    });
+
     it('gives the status of an answer still arriving when the attempt times out [claim:oai-timeout-row] [claim:mpo-error-fields] [claim:errors-openai-timeout-last-status]', async () => {
       // The server sends a 200 and the start of its body, then nothing more.
       const stall: Handler = (_request, response) => {
