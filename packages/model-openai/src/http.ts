@@ -39,6 +39,8 @@ export type AttemptOutcome =
       readonly kind: 'timeout';
       /** The status of an answer whose body was still arriving; absent when no answer came. */
       readonly status?: number;
+      /** Its reason phrase, with `status`. */
+      readonly statusText?: string;
     }
   | { readonly kind: 'too-large'; readonly status: number }
   | {
@@ -46,6 +48,8 @@ export type AttemptOutcome =
       readonly error: unknown;
       /** The status of an answer whose body broke off; absent when no answer came. */
       readonly status?: number;
+      /** Its reason phrase, with `status`. */
+      readonly statusText?: string;
     }
   | {
       readonly kind: 'aborted';
@@ -125,6 +129,7 @@ export async function attemptRequest(
   // Set once the status line has arrived, so that an answer whose body then breaks off (the
   // server closed the connection half-way) is not reported as a server that could not be reached.
   let status: number | undefined;
+  let statusText = '';
   try {
     const response = await Promise.race([
       config.fetch(request.url, {
@@ -136,6 +141,7 @@ export async function attemptRequest(
       stopped,
     ]);
     status = response.status;
+    statusText = response.statusText;
     const body = await Promise.race([readBody(response, config.maxResponseBytes), stopped]);
     if (body === undefined) {
       timeout.abort(new Error('response too large'));
@@ -152,8 +158,12 @@ export async function attemptRequest(
     };
   } catch (error) {
     if (signal?.aborted) return { kind: 'aborted', reason: signal.reason, status };
-    if (timedOut) return status === undefined ? { kind: 'timeout' } : { kind: 'timeout', status };
-    return status === undefined ? { kind: 'network', error } : { kind: 'network', error, status };
+    if (timedOut) {
+      return status === undefined ? { kind: 'timeout' } : { kind: 'timeout', status, statusText };
+    }
+    return status === undefined
+      ? { kind: 'network', error }
+      : { kind: 'network', error, status, statusText };
   } finally {
     clearTimeout(timer);
   }
@@ -259,7 +269,7 @@ export async function sendWithRetry(
           : `its answer broke off before its end: ${describeError(outcome.error)}`;
       throw new OpenAIModelProviderError(
         'WEFT_OPENAI_HTTP_STATUS',
-        `${config.label}: request failed with ${outcome.status} (${how})`,
+        `${config.label}: request failed with ${describeHttpFailure(outcome.status, outcome.statusText ?? '', '')} (${how})`,
         { httpStatus: outcome.status, attempts: attempt },
       );
     }

@@ -496,7 +496,7 @@ describe('OpenAIModelProvider', () => {
       expect(broken.httpStatus).toBe(401);
       expect(broken.attempts).toBe(1);
       expect(broken.message).toMatch(
-        /^OpenAIModelProvider "openai": request failed with 401 \(its answer broke off before its end: terminated/,
+        /^OpenAIModelProvider "openai": request failed with 401 Unauthorized \(its answer broke off before its end: terminated/,
       );
 
       const stall: Handler = (_request, response) => {
@@ -509,7 +509,7 @@ describe('OpenAIModelProvider', () => {
       expect(stalled.code).toBe('WEFT_OPENAI_HTTP_STATUS');
       expect(stalled.httpStatus).toBe(404);
       expect(stalled.message).toBe(
-        'OpenAIModelProvider "openai": request failed with 404 (its answer was still arriving after 200 ms) [WEFT_OPENAI_HTTP_STATUS]',
+        'OpenAIModelProvider "openai": request failed with 404 Not Found (its answer was still arriving after 200 ms) [WEFT_OPENAI_HTTP_STATUS]',
       );
     });
 
