@@ -35,10 +35,28 @@ export interface RetriedResponse extends HttpResponse {
 /** How one attempt ended. */
 export type AttemptOutcome =
   | { readonly kind: 'response'; readonly response: HttpResponse }
-  | { readonly kind: 'timeout' }
+  | {
+      readonly kind: 'timeout';
+      /** The status of an answer whose body was still arriving; absent when no answer came. */
+      readonly status?: number;
+      /** Its reason phrase, with `status`. */
+      readonly statusText?: string;
+    }
   | { readonly kind: 'too-large'; readonly status: number }
-  | { readonly kind: 'network'; readonly error: unknown }
-  | { readonly kind: 'aborted'; readonly reason: unknown };
+  | {
+      readonly kind: 'network';
+      readonly error: unknown;
+      /** The status of an answer whose body broke off; absent when no answer came. */
+      readonly status?: number;
+      /** Its reason phrase, with `status`. */
+      readonly statusText?: string;
+    }
+  | {
+      readonly kind: 'aborted';
+      readonly reason: unknown;
+      /** The status of an answer whose body was still arriving; absent when no answer came. */
+      readonly status?: number;
+    };
 
 /** Settings for a single attempt. */
 export interface AttemptConfig {
@@ -108,6 +126,10 @@ export async function attemptRequest(
   // the attempt finishes first.
   stopped.catch(() => undefined);
 
+  // Set once the status line has arrived, so that an answer whose body then breaks off (the
+  // server closed the connection half-way) is not reported as a server that could not be reached.
+  let status: number | undefined;
+  let statusText = '';
   try {
     const response = await Promise.race([
       config.fetch(request.url, {
@@ -118,6 +140,8 @@ export async function attemptRequest(
       }),
       stopped,
     ]);
+    status = response.status;
+    statusText = response.statusText;
     const body = await Promise.race([readBody(response, config.maxResponseBytes), stopped]);
     if (body === undefined) {
       timeout.abort(new Error('response too large'));
@@ -133,9 +157,13 @@ export async function attemptRequest(
       },
     };
   } catch (error) {
-    if (signal?.aborted) return { kind: 'aborted', reason: signal.reason };
-    if (timedOut) return { kind: 'timeout' };
-    return { kind: 'network', error };
+    if (signal?.aborted) return { kind: 'aborted', reason: signal.reason, status };
+    if (timedOut) {
+      return status === undefined ? { kind: 'timeout' } : { kind: 'timeout', status, statusText };
+    }
+    return status === undefined
+      ? { kind: 'network', error }
+      : { kind: 'network', error, status, statusText };
   } finally {
     clearTimeout(timer);
   }
@@ -217,11 +245,31 @@ export async function sendWithRetry(
     const left = deadline - Date.now();
     const timeoutMs = Math.max(1, Math.min(config.timeoutMs, left));
     const outcome = await attemptRequest(request, { ...config, timeoutMs, signal });
-    if (outcome.kind === 'aborted') throw abortedError(config.label, outcome.reason, attempt);
+    if (outcome.kind === 'aborted') {
+      throw abortedError(config.label, outcome.reason, attempt, outcome.status);
+    }
     if (outcome.kind === 'too-large') {
       throw new OpenAIModelProviderError(
         'WEFT_OPENAI_RESPONSE_TOO_LARGE',
         `${config.label}: the answer (status ${outcome.status}) is larger than option "maxResponseBytes" (${config.maxResponseBytes} bytes); raise it if the server really sends such answers`,
+        { httpStatus: outcome.status, attempts: attempt },
+      );
+    }
+    // An error status that asking again would not help (a 401, a 404) fails at once, even when
+    // its body broke off or was still arriving: the status alone settles it.
+    if (
+      (outcome.kind === 'network' || outcome.kind === 'timeout') &&
+      outcome.status !== undefined &&
+      (outcome.status < 200 || outcome.status > 299) &&
+      !isRetryableStatus(outcome.status)
+    ) {
+      const how =
+        outcome.kind === 'timeout'
+          ? `its answer was still arriving after ${timeoutMs} ms`
+          : `its answer broke off before its end: ${describeError(outcome.error)}`;
+      throw new OpenAIModelProviderError(
+        'WEFT_OPENAI_HTTP_STATUS',
+        `${config.label}: request failed with ${describeHttpFailure(outcome.status, outcome.statusText ?? '', '')} (${how})`,
         { httpStatus: outcome.status, attempts: attempt },
       );
     }
@@ -254,8 +302,7 @@ export async function sendWithRetry(
       throw exhaustedError(config, request, outcome, attempt, true);
     }
     if (!(await sleep(delay, signal))) {
-      const httpStatus = outcome.kind === 'response' ? outcome.response.status : undefined;
-      throw abortedError(config.label, signal?.reason, attempt, httpStatus);
+      throw abortedError(config.label, signal?.reason, attempt, statusOf(outcome));
     }
   }
 }
@@ -298,7 +345,7 @@ function exhaustedError(
     return new OpenAIModelProviderError(
       'WEFT_OPENAI_TIMEOUT',
       `${config.label}: gave up after ${attemptsText(attempts)}: option "totalTimeoutMs" (${config.totalTimeoutMs} ms) leaves no time for another; last ${describeOutcome(outcome)}`,
-      { attempts, httpStatus: outcome.kind === 'response' ? outcome.response.status : undefined },
+      { attempts, httpStatus: statusOf(outcome) },
     );
   }
   switch (outcome.kind) {
@@ -313,16 +360,25 @@ function exhaustedError(
     case 'timeout':
       return new OpenAIModelProviderError(
         'WEFT_OPENAI_TIMEOUT',
-        `${config.label}: request timed out after ${config.timeoutMs} ms (${attemptsText(attempts)})`,
-        { attempts },
+        `${config.label}: request timed out after ${config.timeoutMs} ms (${attemptsText(attempts)})${outcome.status === undefined ? '' : `; the answer (status ${outcome.status}) was still arriving`}`,
+        { attempts, httpStatus: outcome.status },
       );
     case 'network':
       return new OpenAIModelProviderError(
         'WEFT_OPENAI_NETWORK',
-        `${config.label}: could not reach ${request.method} ${request.url} (${attemptsText(attempts)}): ${describeError(outcome.error)}`,
-        { attempts, cause: outcome.error },
+        outcome.status === undefined
+          ? `${config.label}: could not reach ${request.method} ${request.url} (${attemptsText(attempts)}): ${describeError(outcome.error)}`
+          : `${config.label}: the answer to ${request.method} ${request.url} (status ${outcome.status}) broke off before its end (${attemptsText(attempts)}): ${describeError(outcome.error)}`,
+        { attempts, httpStatus: outcome.status, cause: outcome.error },
       );
   }
+}
+
+/** The status of the last attempt's answer, complete or broken off, when one came. */
+function statusOf(
+  outcome: Exclude<AttemptOutcome, { kind: 'aborted' | 'too-large' }>,
+): number | undefined {
+  return outcome.kind === 'response' ? outcome.response.status : outcome.status;
 }
 
 function describeOutcome(
@@ -334,8 +390,12 @@ function describeOutcome(
       return `status ${describeHttpFailure(status, statusText, body)}`;
     }
     case 'timeout':
-      return 'attempt timed out';
+      return outcome.status === undefined
+        ? 'attempt timed out'
+        : `attempt timed out while its answer (status ${outcome.status}) was still arriving`;
     case 'network':
-      return `attempt could not connect: ${describeError(outcome.error)}`;
+      return outcome.status === undefined
+        ? `attempt could not connect: ${describeError(outcome.error)}`
+        : `attempt's answer (status ${outcome.status}) broke off: ${describeError(outcome.error)}`;
   }
 }

@@ -13,7 +13,7 @@ import {
   OpenAIModelProviderError,
   type OpenAIModelProviderOptions,
 } from '../src/index.js';
-import { completion, hang, reply } from './chat-server.js';
+import { completion, hang, reply, type Handler } from './chat-server.js';
 import { chatServerPerTest } from './support/chat-server-per-test.js';
 
 const MESSAGES = {
@@ -458,6 +458,93 @@ describe('OpenAIModelProvider', () => {
           `: fetch failed \\(connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\\) \\[WEFT_OPENAI_NETWORK\\]$`,
         ),
       );
+    });
+
+    it('reports an answer cut off half-way as broken off, with its status, not as a server it could not reach [claim:oai-network] [claim:mpo-error-fields] [claim:errors-openai-network-no-time]', async () => {
+      // The server sends a 200 and part of its body, then closes the connection.
+      const cut = (): Handler => {
+        return (_request, response) => {
+          response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '200' });
+          response.write('{"choices":[');
+          setTimeout(() => response.socket?.destroy(), 10);
+        };
+      };
+      server.enqueue(cut(), cut());
+      const error = await failure(generate(provider({ maxRetries: 1, timeoutMs: 2_000 })));
+      expect(server.requests).toHaveLength(2);
+      expect(error.code).toBe('WEFT_OPENAI_NETWORK');
+      expect(error.httpStatus).toBe(200);
+      expect(error.attempts).toBe(2);
+      expect(error.message).toMatch(
+        new RegExp(
+          `^OpenAIModelProvider "openai": the answer to POST ${server.baseUrl.replace(/\./g, '\\.')}/chat/completions \\(status 200\\) broke off before its end \\(2 attempts\\): terminated`,
+        ),
+      );
+      expect(error.message).not.toContain('could not reach');
+    });
+
+    it('fails a 401 at once even when its body breaks off or stalls [claim:mpo-4xx-no-retry] [claim:oai-error-table]', async () => {
+      const cut: Handler = (_request, response) => {
+        response.writeHead(401, { 'Content-Type': 'application/json', 'Content-Length': '200' });
+        response.write('{"error":');
+        setTimeout(() => response.socket?.destroy(), 10);
+      };
+      server.enqueue(cut);
+      const broken = await failure(generate(provider({ maxRetries: 2, timeoutMs: 2_000 })));
+      expect(server.requests).toHaveLength(1);
+      expect(broken.code).toBe('WEFT_OPENAI_HTTP_STATUS');
+      expect(broken.httpStatus).toBe(401);
+      expect(broken.attempts).toBe(1);
+      expect(broken.message).toMatch(
+        /^OpenAIModelProvider "openai": request failed with 401 Unauthorized \(its answer broke off before its end: terminated/,
+      );
+
+      const stall: Handler = (_request, response) => {
+        response.writeHead(404, { 'Content-Type': 'application/json' });
+        response.write('{"error":');
+      };
+      server.enqueue(stall);
+      const stalled = await failure(generate(provider({ maxRetries: 2, timeoutMs: 200 })));
+      expect(server.requests).toHaveLength(2);
+      expect(stalled.code).toBe('WEFT_OPENAI_HTTP_STATUS');
+      expect(stalled.httpStatus).toBe(404);
+      expect(stalled.message).toBe(
+        'OpenAIModelProvider "openai": request failed with 404 Not Found (its answer was still arriving after 200 ms) [WEFT_OPENAI_HTTP_STATUS]',
+      );
+    });
+
+    it('gives the status of an answer still arriving when the attempt times out [claim:oai-timeout-row] [claim:mpo-error-fields] [claim:errors-openai-timeout-last-status]', async () => {
+      // The server sends a 200 and the start of its body, then nothing more.
+      const stall: Handler = (_request, response) => {
+        response.writeHead(200, { 'Content-Type': 'application/json' });
+        response.write('{"choices":[');
+      };
+      server.enqueue(stall);
+      const error = await failure(generate(provider({ maxRetries: 0, timeoutMs: 200 })));
+      expect(error.code).toBe('WEFT_OPENAI_TIMEOUT');
+      expect(error.httpStatus).toBe(200);
+      expect(error.message).toBe(
+        'OpenAIModelProvider "openai": request timed out after 200 ms (1 attempt); the answer (status 200) was still arriving [WEFT_OPENAI_TIMEOUT]',
+      );
+    });
+
+    it('gives the status of an answer still arriving when the signal fires [claim:mpo-error-fields] [claim:oai-errors]', async () => {
+      const stall: Handler = (_request, response) => {
+        response.writeHead(200, { 'Content-Type': 'application/json' });
+        response.write('{"choices":[');
+      };
+      server.enqueue(stall);
+      const controller = new AbortController();
+      const pending = failure(
+        generate(provider({ timeoutMs: 5_000 }), { signal: controller.signal }),
+      );
+      await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      controller.abort();
+      const error = await pending;
+      expect(error.code).toBe('WEFT_OPENAI_ABORTED');
+      expect(error.httpStatus).toBe(200);
+      expect(error.attempts).toBe(1);
     });
 
     it("gives the system's reason when localhost, both ::1 and 127.0.0.1, refuses [claim:oai-network] [claim:oai-offers-retries]", async () => {
