@@ -7,6 +7,7 @@
  * token and a free port in place of the environment file, and the database in a temporary folder.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +41,24 @@ function serviceSettings(): Map<string, string> {
   return settings;
 }
 
+/** The unit's `ExecStart=` split into words, as systemd splits it, and its `Environment=`. */
+function unitCommand(): { args: string[]; fromUnit: NodeJS.ProcessEnv } {
+  const settings = serviceSettings();
+  expect(settings.get('WorkingDirectory')).toBe('/srv/weft');
+  const execStart = settings.get('ExecStart') ?? '';
+  // systemd runs the line itself, with no shell: quotes or shell syntax would change its words.
+  expect(execStart).not.toMatch(/["'$;&|<>`\\]/);
+  const [program, ...args] = execStart.split(/\s+/);
+  expect(program).toBe('/usr/bin/node');
+  const fromUnit: NodeJS.ProcessEnv = {};
+  for (const pair of (settings.get('Environment') ?? '').split(/\s+/)) {
+    const [key, ...value] = pair.split('=');
+    fromUnit[key as string] = value.join('=');
+  }
+  expect(Object.keys(fromUnit)).toEqual(['CHAT_DB', 'WEFT_LOG_LEVEL']);
+  return { args, fromUnit };
+}
+
 // systemd and process groups are POSIX's.
 describe.skipIf(process.platform === 'win32')(
   'the production guide’s systemd unit',
@@ -58,20 +77,7 @@ describe.skipIf(process.platform === 'win32')(
     });
 
     it("runs ExecStart as the service's only process, which stops on systemd's SIGTERM and exits 0 [claim:prod-execstart-one-process] [claim:prod-sigterm-exit]", async () => {
-      const settings = serviceSettings();
-      expect(settings.get('WorkingDirectory')).toBe('/srv/weft');
-      const execStart = settings.get('ExecStart') ?? '';
-      // systemd runs the line itself, with no shell: quotes or shell syntax would change its words.
-      expect(execStart).not.toMatch(/["'$;&|<>`\\]/);
-      const [program, ...args] = execStart.split(/\s+/);
-      expect(program).toBe('/usr/bin/node');
-
-      const fromUnit: NodeJS.ProcessEnv = {};
-      for (const pair of (settings.get('Environment') ?? '').split(/\s+/)) {
-        const [key, ...value] = pair.split('=');
-        fromUnit[key as string] = value.join('=');
-      }
-      expect(Object.keys(fromUnit)).toEqual(['CHAT_DB', 'WEFT_LOG_LEVEL']);
+      const { args, fromUnit } = unitCommand();
       const env = cleanEnv({
         ...fromUnit,
         CHAT_DB: path.join(directory, 'chat-memory.db'),
@@ -103,6 +109,38 @@ describe.skipIf(process.platform === 'win32')(
         );
       } finally {
         await service.stop();
+      }
+    }, 120_000);
+
+    it('exits with code 1 when the start fails, so that Restart=on-failure starts it again [claim:prod-start-failure-exits]', async () => {
+      const { args, fromUnit } = unitCommand();
+      // systemd restarts a unit whose process exits with a code other than 0.
+      expect(serviceSettings().get('Restart')).toBe('on-failure');
+      // Another program holds the port, so the start fails as the server listens.
+      const holder = createServer();
+      await new Promise<void>((resolve) =>
+        holder.listen(0, '127.0.0.1', resolve),
+      );
+      const { port } = holder.address() as AddressInfo;
+      const service = new StartedCommand([process.execPath, ...args], {
+        cwd: ROOT,
+        env: cleanEnv({
+          ...fromUnit,
+          CHAT_DB: path.join(directory, 'failed-start.db'),
+          CHAT_API_TOKEN: 'a'.repeat(64),
+          CHAT_BASE_URL: model.baseUrl,
+          CHAT_PORT: String(port),
+        }),
+      });
+      try {
+        expect(await service.exited(60_000)).toBe(true);
+        expect(await service.exit).toBe(1);
+        expect(service.output).toMatch(
+          /"msg":"runtime failed to start; rolling back"/,
+        );
+      } finally {
+        await service.stop();
+        await new Promise((resolve) => holder.close(resolve));
       }
     }, 120_000);
   },

@@ -124,7 +124,8 @@ export interface RuntimeOptions {
   /**
    * Stop gracefully on SIGINT and SIGTERM, then end the process. Default `false`. The listeners
    * are added when `start()` has finished: a signal while it starts meets Node's default, which
-   * ends the process at once, unless the program listens for it.
+   * ends the process at once, unless the program listens for it (or Node.js is a container's
+   * first process, PID 1, which Linux does not end for such a signal).
    * @claim tsdoc-options-default-handle-signals
    * @claim tsdoc-options-handle-signals-after-start
    */
@@ -158,8 +159,9 @@ export interface RuntimeOptions {
    * what had started is shut down, and the runtime is left stopped. Whatever the held part does
    * later is only logged, and what it started then is shut down. The default is below systemd's
    * default start timeout of 90 s (`DefaultTimeoutStartSec`), and the 60 s leave room for the
-   * rollback's 2 s shutdown grace within it, so a unit that waits for the start (`Type=notify`)
-   * logs the error naming the hung part rather than a kill by systemd that names nothing.
+   * rollback's 2 s shutdown grace within it, so a unit that waits for the start (`Type=notify`,
+   * whose program sends systemd's readiness notice itself: the runtime sends none) logs the error
+   * naming the hung part rather than a kill by systemd that names nothing.
    * @claim tsdoc-options-default-start-timeout-ms
    */
   startTimeoutMs?: number;
