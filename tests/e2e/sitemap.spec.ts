@@ -20,6 +20,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { SEARCH_PAGE_PATH } from '../../src/data/search-page';
 import { apiPages } from './support/api-pages';
+import { chromiumArgs, chromiumPath } from './support/browser';
 import { siteRoutes } from './support/site-routes';
 import { waitForHydration } from './support/shell';
 
@@ -45,6 +46,16 @@ const frameChecked = new Set(
 /** Whether axe checks the whole page, or only its own content inside the frame of its kind. */
 const axesWholePage = (sitePath: string) =>
   framedKind(sitePath) === undefined || frameChecked.has(sitePath);
+
+// Once a page has loaded, Docusaurus prefetches the chunks of every link in view, some thirty a
+// page, which this walk never opens (prefetch.spec.ts checks prefetching). On what Chromium
+// reports as a 2G connection it prefetches none, and the walk's browser works that much less.
+test.use({
+  launchOptions: {
+    executablePath: chromiumPath,
+    args: [...chromiumArgs, '--force-effective-connection-type=2G'],
+  },
+});
 
 /** Pages per test: the shards spread over the workers; each page takes a few seconds with axe. */
 const PAGES_PER_TEST = 8;
