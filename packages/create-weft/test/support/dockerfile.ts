@@ -32,7 +32,9 @@ export function imageNodeMajor(text: string): number {
   );
   const [major, ...others] = [...majors];
   if (major === undefined || others.length > 0) {
-    throw new Error(`expected every FROM to name one node:<major>-… image, got ${[...majors].join(', ')}`);
+    throw new Error(
+      `expected every FROM to name one node:<major>-… image, got ${[...majors].join(', ')}`,
+    );
   }
   return Number(major);
 }
