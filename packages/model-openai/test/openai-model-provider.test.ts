@@ -605,7 +605,7 @@ describe('OpenAIModelProvider', () => {
       await expect(throwingKey.checkHealth()).resolves.toBe(false);
     });
 
-    it('is abandoned by shutdown(), so a start that gave up on a hung server does not hold the process for timeoutMs [claim:tsdoc-openai-shutdown-abandons-health]', async () => {
+    it('is abandoned by shutdown(), so a start that gave up on a hung server does not hold the process for timeoutMs [claim:tsdoc-openai-shutdown-abandons-health] [claim:oai-shutdown-health]', async () => {
       // The runtime gives up after healthCheckTimeoutMs and shuts the provider down; the
       // request must end then, not when the provider's own 30 s timeoutMs runs out.
       let ended!: () => void;
