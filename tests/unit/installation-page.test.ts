@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { formatZodSchema } from '@weft/core';
+import semver from 'semver';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
@@ -303,6 +304,9 @@ interface LockEntry {
   optionalDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  engines?: { node?: string } | string[];
+  dev?: boolean;
+  optional?: boolean;
 }
 
 /**
@@ -466,5 +470,44 @@ describe('a project made with npm, installed with pnpm once Weft is published', 
     ];
     expect(written('10.5.0')).toEqual(['pnpm-workspace.yaml']);
     expect(written('10.4.1')).toEqual([]);
+  });
+});
+
+describe("the clone's npm ci on Node.js 20", () => {
+  it('warns EBADENGINE only about development tools that ask for a later Node.js, none of them installed with a Weft package [claim:install-node20-ebadengine]', () => {
+    const lock = (
+      JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as {
+        packages: Record<string, LockEntry>;
+      }
+    ).packages;
+    const oldest = `${readFileSync(path.join(root, '.nvmrc'), 'utf8').trim()}.0`;
+    // npm warns about a package whose engines field refuses this Node.js; an optional one it
+    // skips without a word.
+    const refusing = Object.entries(lock)
+      .filter(([location, entry]) => {
+        const range = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
+        return location !== '' && range !== undefined && !semver.satisfies(oldest, range);
+      })
+      .filter(([, entry]) => entry.optional !== true);
+    expect(refusing.length).toBeGreaterThan(0);
+    // Only a dev dependency of the clone: the install goes on (no engine-strict), and no user
+    // of a Weft package gets it.
+    expect(refusing.filter(([, entry]) => entry.dev !== true)).toEqual([]);
+    const npmrc = path.join(root, '.npmrc');
+    const settings = existsSync(npmrc) ? readFileSync(npmrc, 'utf8') : '';
+    expect(settings).not.toMatch(/^\s*engine-strict\s*=\s*true/m);
+    for (const entry of readdirSync(PACKAGES, { withFileTypes: true })) {
+      if (!entry.isDirectory() || manifestOf(entry.name).private === true) continue;
+      const installed = installedWith(lock, `packages/${entry.name}`);
+      // The route trigger's optional peers, which the user installs beside @weft/core.
+      for (const peer of ['node_modules/express', 'node_modules/cors']) {
+        installed.add(peer);
+        for (const found of installedWith(lock, peer)) installed.add(found);
+      }
+      expect(
+        refusing.filter(([location]) => installed.has(location)).map(([location]) => location),
+        entry.name,
+      ).toEqual([]);
+    }
   });
 });

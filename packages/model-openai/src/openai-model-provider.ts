@@ -65,6 +65,8 @@ export class OpenAIModelProvider extends ModelProvider {
 
   readonly #options: ResolvedOptions;
   readonly #label: string;
+  /** The health checks still waiting for the server, which `shutdown()` abandons. */
+  readonly #healthChecks = new Set<AbortController>();
 
   /**
    * @param options - Where the API is, which model to use, and how to retry.
@@ -95,20 +97,25 @@ export class OpenAIModelProvider extends ModelProvider {
    * Asks the server for its model list (`GET {baseUrl}/models`), without retries.
    *
    * @returns `true` when it answers 2xx within `timeoutMs`, counted from the call, the reading
-   * of a function `apiKey` included; `false` on any other answer, a timeout, a network failure
-   * or an `apiKey` function that throws or has given no key by then. Never throws.
+   * of a function `apiKey` included; `false` on any other answer, a timeout, a network failure,
+   * an `apiKey` function that throws or has given no key by then, or a `shutdown()` that came
+   * first. Never throws.
    */
   override async checkHealth(): Promise<boolean> {
+    const abandon = new AbortController();
+    this.#healthChecks.add(abandon);
     try {
       const deadline = Date.now() + this.#options.timeoutMs;
       const request = await this.#buildRequest('GET', '/models', undefined, {
         deadline,
         limit: 'timeoutMs',
+        signal: abandon.signal,
       });
       const outcome = await attemptRequest(request, {
         fetch: this.#options.fetch,
         timeoutMs: Math.max(1, deadline - Date.now()),
         maxResponseBytes: this.#options.maxResponseBytes,
+        signal: abandon.signal,
       });
       return (
         outcome.kind === 'response' &&
@@ -117,7 +124,24 @@ export class OpenAIModelProvider extends ModelProvider {
       );
     } catch {
       return false;
+    } finally {
+      this.#healthChecks.delete(abandon);
     }
+  }
+
+  /**
+   * Abandons the health checks still waiting for the server: each answers `false` at once and
+   * its request is aborted. A runtime whose start gave up on a server that does not answer
+   * (`healthCheckTimeoutMs`) shuts the provider down, and the process can then exit without
+   * waiting for the check's own `timeoutMs`. Calls to the model are the caller's to cancel,
+   * with their signal.
+   * @claim tsdoc-openai-shutdown-abandons-health
+   */
+  override async shutdown(): Promise<void> {
+    for (const check of this.#healthChecks) {
+      check.abort(new Error(`${this.#label} was shut down`));
+    }
+    this.#healthChecks.clear();
   }
 
   async #generateText(

@@ -691,6 +691,34 @@ describe('OpenAIModelProvider', () => {
       });
       await expect(throwingKey.checkHealth()).resolves.toBe(false);
     });
+
+    it('is abandoned by shutdown(), so a start that gave up on a hung server does not hold the process for timeoutMs [claim:tsdoc-openai-shutdown-abandons-health] [claim:oai-shutdown-health]', async () => {
+      // The runtime gives up after healthCheckTimeoutMs and shuts the provider down; the
+      // request must end then, not when the provider's own 30 s timeoutMs runs out.
+      let ended!: () => void;
+      const requestEnded = new Promise<void>((resolve) => (ended = resolve));
+      server.enqueue((_request, response) => {
+        response.on('close', () => ended());
+      });
+      const model = provider({ timeoutMs: 30_000 });
+      const runtime = await Runtime.init({
+        models: [model],
+        memory: new InMemoryMemoryProvider(),
+        plugins: [],
+        options: { checkHealthOnStart: true, healthCheckTimeoutMs: 100 },
+      });
+      await expect(runtime.start()).rejects.toThrow(
+        /model provider "openai" is not healthy: checkHealth\(\) did not answer within 100 ms/,
+      );
+      await requestEnded;
+
+      // Called directly, a check in flight answers false at once.
+      server.enqueue(hang());
+      const check = model.checkHealth();
+      await vi.waitFor(() => expect(server.requests).toHaveLength(2));
+      await model.shutdown();
+      await expect(check).resolves.toBe(false);
+    });
   });
 
   describe('options', () => {
