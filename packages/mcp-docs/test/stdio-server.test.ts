@@ -15,6 +15,8 @@ import { cardFacts } from '@weft-internal/docs-model/catalogue/facts';
 import { PACKAGES_ON_NPM } from '@weft-internal/docs-model/catalogue/model';
 import type { DocsBundle } from '../src/bundle.js';
 import { MAX_QUERY_LENGTH } from '../src/tools.js';
+import sidebars from '@weft-internal/docs-model/sidebar-order';
+import { registryLinks } from '../scripts/site-pages.js';
 import { CLI_ENTRY, generateBundle, NODE_SOURCE_ARGS, ROOT_DIR } from './support.js';
 
 let bundle: DocsBundle;
@@ -323,7 +325,10 @@ describe('explain_error', () => {
     expect(isError).toBe(false);
     const entry = CORE_ERRORS.codes.WEFT_INVALID_CONFIG;
     expect(text).toContain('Raised by: ');
-    expect(text).toContain(`Cause: ${entry.cause}`);
+    // The registry's links, relative to the errors page, are site paths in the bundle.
+    const sidebarModule = sidebars as typeof sidebars & { default?: typeof sidebars };
+    const sidebar = (sidebarModule.default ?? sidebarModule).docs;
+    expect(text).toContain(`Cause: ${registryLinks(entry.cause, sidebar)}`);
     expect(text).toContain('Fix: correct each listed problem');
     expect(text).toContain('https://weft-ai.github.io/docs/reference/errors/#weft_invalid_config');
   });

@@ -90,6 +90,7 @@ export const WS_ERRORS = {
       raisedBy: 'the websocket upgrade',
       raisers: [
         'plugin-websocket/src/upgrade-gate.ts#upgradeGate',
+        'plugin-websocket/src/websocket-plugin.ts#WebSocketPlugin.closeOnce',
         'plugin-websocket/src/websocket-plugin.ts#WebSocketPlugin.upgrade',
         'plugin-websocket/src/websocket-plugin.ts#stoppingRefusal',
       ],
