@@ -35,6 +35,19 @@ async function ticketsLeft(schema: string, within = 3_000): Promise<unknown[]> {
   }
   return rows;
 }
+/** The nth event of space room-1, as the coordinator is handed it. */
+function arrival(n: number): TaskArrival {
+  return {
+    taskId: `room-1-${n}`,
+    createdAt: new Date().toISOString(),
+    pluginId: 'work',
+    triggerId: 'task',
+    space: { id: 'room-1' },
+    data: { n },
+    metadata: {},
+  };
+}
+
 async function group(count: number, schema = db.newSchema()): Promise<WorkAgent[]> {
   if (!prepared.has(schema)) await createRunsTable(db.sql, schema);
   prepared.add(schema);
@@ -304,15 +317,6 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
         `${schema}:admit`,
         'room-1',
       ]);
-      const arrival = (n: number): TaskArrival => ({
-        taskId: `room-1-${n}`,
-        createdAt: new Date().toISOString(),
-        pluginId: 'work',
-        triggerId: 'task',
-        space: { id: 'room-1' },
-        data: { n },
-        metadata: {},
-      });
       const admits = [1, 2].map((n) =>
         coordinator.admit(arrival(n)).then(
           () => 'recorded',
@@ -567,15 +571,6 @@ describe('PostgresSpaceCoordinator space locks', () => {
       logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
     });
     await coordinator.init({ resume: () => undefined });
-    const arrival = (n: number): TaskArrival => ({
-      taskId: `room-1-${n}`,
-      createdAt: new Date().toISOString(),
-      pluginId: 'work',
-      triggerId: 'task',
-      space: { id: 'room-1' },
-      data: { n },
-      metadata: {},
-    });
     try {
       const first = await coordinator.admit(arrival(1));
       const second = await coordinator.admit(arrival(2));
