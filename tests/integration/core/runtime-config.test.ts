@@ -631,6 +631,12 @@ describe('Runtime.init configuration checks', () => {
       expect(message, problem).toContain(problem);
       expect(message, problem).not.toContain('plugin "poet"');
     }
+    // A list of alias groups whose group is wrong has its shape: the plugins are checked beside it.
+    const groupless = await initError(
+      base({ plugins: [poet], capabilityAliases: [null as never] }),
+    );
+    expect(groupless).toContain('capabilityAliases: CapabilityRegistry: alias group null');
+    expect(groupless).toContain('plugin "poet": executor "save" needs a description');
     const shaped = await initError(base({ plugins: [poet], options: naming }));
     expect(shaped).toContain('options.defaultProviders["text-generation"]');
     expect(shaped).toContain('options.bulkhead.limits["plugin:ghost"]');
