@@ -808,3 +808,39 @@ describe('ChatPlugin: what middleware found', () => {
     expect(ran).toEqual([]);
   });
 });
+
+describe('ChatPlugin: the sender, not the body user, must fit the space with the room', () => {
+  it('checks room and sender together: a long body user is no matter when authenticate names a short one, and a 400 when it is the sender [claim:chat-fields]', async () => {
+    // Each '-' takes three characters of the 200 a space id may have.
+    const room = `r${'-'.repeat(40)}`;
+    const longUser = `u${'-'.repeat(63)}`;
+    const body = { room, user: longUser, message: 'hi' };
+    const named = await boot({ authenticate: () => ({ user: 'ada' }) });
+    const asAda = await post(named.url, body);
+    expect(asAda.status).toBe(200);
+    expect(asAda.json.reply).toBe('ok');
+    await runtime?.stop();
+    runtime = undefined;
+    const trusting = await boot({ trustClientUser: true });
+    const asBodyUser = await post(trusting.url, body);
+    expect(asBodyUser.status).toBe(400);
+    expect(asBodyUser.json.error.code).toBe('WEFT_CHAT_INVALID_REQUEST');
+    expect(asBodyUser.json.error.message).toContain('too long together');
+  });
+
+  it('refuses a bare true, false or null sent as application/json with 400 before asking authenticate [claim:chat-readme-authenticate-after-parser] [claim:chat-400]', async () => {
+    let asked = 0;
+    const { url } = await boot({
+      authenticate: () => {
+        asked += 1;
+        return { user: 'ada' };
+      },
+    });
+    for (const scalar of [true, false, null, 7, 'hi']) {
+      const answer = await post(url, scalar);
+      expect(answer.status).toBe(400);
+      expect(answer.json.error.code).toBe('WEFT_CHAT_INVALID_REQUEST');
+    }
+    expect(asked).toBe(0);
+  });
+});
