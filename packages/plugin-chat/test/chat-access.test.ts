@@ -721,13 +721,19 @@ describe('ChatPlugin: a slow body not sent as JSON', () => {
 describe('ChatPlugin: other methods on its path', () => {
   it('answers another method on the chat path with 404, except an OPTIONS preflight, which the cors middleware answers when server.cors is set [claim:httpchat-row-404] [claim:chat-readme-404-408]', async () => {
     const answers: Record<string, [number, number]> = {};
-    for (const corsOn of [false, true]) {
+    const settings = {
+      plain: false,
+      cors: true,
+      status200: { optionsSuccessStatus: 200 },
+      continued: { preflightContinue: true },
+    } as const;
+    for (const [name, cors] of Object.entries(settings)) {
       const { model } = recordingModel();
       runtime = await Runtime.init({
         models: [model],
         memory: new InMemoryMemoryProvider(),
         plugins: [new ChatPlugin({ authenticate: () => ({ user: 'ada' }) })],
-        options: { server: { port: 0, cors: corsOn }, logger: capturingLogger('info').logger },
+        options: { server: { port: 0, cors }, logger: capturingLogger('info').logger },
       });
       await runtime.start();
       const url = `${runtime.server.url}/chat`;
@@ -737,11 +743,18 @@ describe('ChatPlugin: other methods on its path', () => {
         headers: { 'access-control-request-method': 'POST' },
       });
       const get = await fetch(url);
-      answers[corsOn ? 'cors' : 'plain'] = [preflight.status, get.status];
+      answers[name] = [preflight.status, get.status];
       expect(model.requests).toHaveLength(0);
       await runtime.stop();
     }
-    expect(answers).toEqual({ plain: [404, 404], cors: [204, 404] });
+    // The middleware answers with its optionsSuccessStatus, or passes on to the 404 with
+    // preflightContinue.
+    expect(answers).toEqual({
+      plain: [404, 404],
+      cors: [204, 404],
+      status200: [200, 404],
+      continued: [404, 404],
+    });
   });
 });
 
