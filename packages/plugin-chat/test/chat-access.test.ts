@@ -721,13 +721,19 @@ describe('ChatPlugin: a slow body not sent as JSON', () => {
 describe('ChatPlugin: other methods on its path', () => {
   it('answers another method on the chat path with 404, except an OPTIONS preflight, which the cors middleware answers when server.cors is set [claim:httpchat-row-404] [claim:chat-readme-404-408]', async () => {
     const answers: Record<string, [number, number]> = {};
-    for (const corsOn of [false, true]) {
+    const settings = {
+      plain: false,
+      cors: true,
+      status200: { optionsSuccessStatus: 200 },
+      continued: { preflightContinue: true },
+    } as const;
+    for (const [name, cors] of Object.entries(settings)) {
       const { model } = recordingModel();
       runtime = await Runtime.init({
         models: [model],
         memory: new InMemoryMemoryProvider(),
         plugins: [new ChatPlugin({ authenticate: () => ({ user: 'ada' }) })],
-        options: { server: { port: 0, cors: corsOn }, logger: capturingLogger('info').logger },
+        options: { server: { port: 0, cors }, logger: capturingLogger('info').logger },
       });
       await runtime.start();
       const url = `${runtime.server.url}/chat`;
@@ -737,11 +743,18 @@ describe('ChatPlugin: other methods on its path', () => {
         headers: { 'access-control-request-method': 'POST' },
       });
       const get = await fetch(url);
-      answers[corsOn ? 'cors' : 'plain'] = [preflight.status, get.status];
+      answers[name] = [preflight.status, get.status];
       expect(model.requests).toHaveLength(0);
       await runtime.stop();
     }
-    expect(answers).toEqual({ plain: [404, 404], cors: [204, 404] });
+    // The middleware answers with its optionsSuccessStatus, or passes on to the 404 with
+    // preflightContinue.
+    expect(answers).toEqual({
+      plain: [404, 404],
+      cors: [204, 404],
+      status200: [200, 404],
+      continued: [404, 404],
+    });
   });
 });
 
@@ -806,5 +819,41 @@ describe('ChatPlugin: what middleware found', () => {
     });
     expect(response.status).toBe(200);
     expect(ran).toEqual([]);
+  });
+});
+
+describe('ChatPlugin: the sender, not the body user, must fit the space with the room', () => {
+  it('checks room and sender together: a long body user is no matter when authenticate names a short one, and a 400 when it is the sender [claim:chat-fields]', async () => {
+    // Each '-' takes three characters of the 200 a space id may have.
+    const room = `r${'-'.repeat(40)}`;
+    const longUser = `u${'-'.repeat(63)}`;
+    const body = { room, user: longUser, message: 'hi' };
+    const named = await boot({ authenticate: () => ({ user: 'ada' }) });
+    const asAda = await post(named.url, body);
+    expect(asAda.status).toBe(200);
+    expect(asAda.json.reply).toBe('ok');
+    await runtime?.stop();
+    runtime = undefined;
+    const trusting = await boot({ trustClientUser: true });
+    const asBodyUser = await post(trusting.url, body);
+    expect(asBodyUser.status).toBe(400);
+    expect(asBodyUser.json.error.code).toBe('WEFT_CHAT_INVALID_REQUEST');
+    expect(asBodyUser.json.error.message).toContain('too long together');
+  });
+
+  it('refuses a bare true, false or null sent as application/json with 400 before asking authenticate [claim:chat-readme-authenticate-after-parser] [claim:chat-400]', async () => {
+    let asked = 0;
+    const { url } = await boot({
+      authenticate: () => {
+        asked += 1;
+        return { user: 'ada' };
+      },
+    });
+    for (const scalar of [true, false, null, 7, 'hi']) {
+      const answer = await post(url, scalar);
+      expect(answer.status).toBe(400);
+      expect(answer.json.error.code).toBe('WEFT_CHAT_INVALID_REQUEST');
+    }
+    expect(asked).toBe(0);
   });
 });
