@@ -176,3 +176,19 @@ describe('page resources', () => {
     );
   });
 });
+
+describe('explain_error', () => {
+  it('gives the summary, the HTTP status, what raises it, cause, fix and the address of its section of the errors reference [claim:mcp-docs-readme-error-row]', async () => {
+    const client = await connected();
+    const { text, isError } = await call(client, 'explain_error', { code: 'weft_queue_full' });
+    expect(isError).toBe(false);
+    expect(text.split('\n\n')).toEqual([
+      '# WEFT_QUEUE_FULL (@weft/core)',
+      'The queue is full.\nHTTP status: 503',
+      'Raised by: `Runtime.dispatch`',
+      'Cause: too many tasks wait.',
+      'Fix: raise `maxQueueSize`.',
+      `Docs: ${SITE}/docs/reference/errors/#weft_queue_full`,
+    ]);
+  });
+});
