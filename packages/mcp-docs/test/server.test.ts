@@ -192,3 +192,19 @@ describe('explain_error', () => {
     ]);
   });
 });
+
+describe('answers that match nothing', () => {
+  it('answers a query no page matches, and a kind no package has, with a tool error [claim:mcp-docs-readme-no-match]', async () => {
+    const client = await connected();
+    const search = await call(client, 'search_docs', { query: 'qqqqzzzzxxxx' });
+    expect(search.isError).toBe(true);
+    expect(search.text).toContain('No page matches "qqqqzzzzxxxx".');
+    expect(search.text).not.toContain('Did you mean');
+    const near = await call(client, 'search_docs', { query: 'Rntme' });
+    expect(near.isError).toBe(true);
+    expect(near.text).toContain('No page matches "Rntme". Did you mean: Runtime?');
+    const kind = await call(client, 'list_plugins', { kind: 'widgets' });
+    expect(kind.isError).toBe(true);
+    expect(kind.text).toBe('No package has the kind "widgets". The kinds are: plugin.');
+  });
+});
