@@ -176,3 +176,35 @@ describe('page resources', () => {
     );
   });
 });
+
+describe('explain_error', () => {
+  it('gives the summary, the HTTP status, what raises it, cause, fix and the address of its section of the errors reference [claim:mcp-docs-readme-error-row]', async () => {
+    const client = await connected();
+    const { text, isError } = await call(client, 'explain_error', { code: 'weft_queue_full' });
+    expect(isError).toBe(false);
+    expect(text.split('\n\n')).toEqual([
+      '# WEFT_QUEUE_FULL (@weft/core)',
+      'The queue is full.\nHTTP status: 503',
+      'Raised by: `Runtime.dispatch`',
+      'Cause: too many tasks wait.',
+      'Fix: raise `maxQueueSize`.',
+      `Docs: ${SITE}/docs/reference/errors/#weft_queue_full`,
+    ]);
+  });
+});
+
+describe('answers that match nothing', () => {
+  it('answers a query no page matches, and a kind no package has, with a tool error [claim:mcp-docs-readme-no-match]', async () => {
+    const client = await connected();
+    const search = await call(client, 'search_docs', { query: 'qqqqzzzzxxxx' });
+    expect(search.isError).toBe(true);
+    expect(search.text).toContain('No page matches "qqqqzzzzxxxx".');
+    expect(search.text).not.toContain('Did you mean');
+    const near = await call(client, 'search_docs', { query: 'Rntme' });
+    expect(near.isError).toBe(true);
+    expect(near.text).toContain('No page matches "Rntme". Did you mean: Runtime?');
+    const kind = await call(client, 'list_plugins', { kind: 'widgets' });
+    expect(kind.isError).toBe(true);
+    expect(kind.text).toBe('No package has the kind "widgets". The kinds are: plugin.');
+  });
+});

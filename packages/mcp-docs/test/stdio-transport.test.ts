@@ -76,6 +76,30 @@ describe('BoundedStdioTransport counts a line without its ending', () => {
 });
 
 describe('BoundedStdioTransport and a line that is no JSON-RPC message', () => {
+  it('skips an empty line, or one of white space only, LF or CRLF, without an answer or a log line [claim:mcp-docs-readme-stdio-blank]', async () => {
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const written: string[] = [];
+    stdout.on('data', (chunk: Buffer) => written.push(chunk.toString('utf8')));
+    const logged: string[] = [];
+    const taken: unknown[] = [];
+    const transport = new BoundedStdioTransport({
+      stdin,
+      stdout,
+      log: (line) => logged.push(line),
+    });
+    transports.push(transport);
+    transport.onmessage = (message: JSONRPCMessage) => taken.push((message as { id: unknown }).id);
+    await transport.start();
+    for (const chunk of ['\n', '\r\n', '   \n', ' \t \r\n', `${ping(5, 60)}\n`]) {
+      stdin.write(chunk);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(written).toEqual([]);
+    expect(logged).toEqual([]);
+    expect(taken).toEqual([5]);
+  });
+
   it('answers -32700 to JSON of another shape as to a line that is not JSON, logs each, and reads the next [claim:mcp-docs-readme-stdio-bound] [claim:tsdoc-docs-stdio-refuse]', async () => {
     const stdin = new PassThrough();
     const stdout = new PassThrough();
