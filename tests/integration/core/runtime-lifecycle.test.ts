@@ -845,7 +845,7 @@ describe('Runtime start', () => {
     await expect(fetch(`http://127.0.0.1:${port}/ping`)).rejects.toThrow();
   });
 
-  it('abandons and rolls back a start when stop() is called while it is starting [claim:task-stop-during-start] [claim:tsdoc-runtime-start-stopped]', async () => {
+  it('abandons and rolls back a start when stop() is called while it is starting [claim:task-stop-during-start] [claim:tsdoc-runtime-start-stopped] [claim:plugin-init-fails]', async () => {
     const events: string[] = [];
     const initStarted = deferred();
     const releaseInit = deferred();
@@ -904,7 +904,7 @@ describe('Runtime start deadline', () => {
     expect(runtime.status).toBe('stopped');
   });
 
-  it('fails a start held by a plugin init that never settles after startTimeoutMs, naming the plugin, and shuts down what started [claim:task-start-deadline] [claim:mpm-stop-grace] [claim:prod-start-timeout] [claim:errors-start-failed-deadline] [claim:tsdoc-runtime-start-deadline] [claim:task-start-rollback] [claim:obs-rollback-on-timeout]', async () => {
+  it('fails a start held by a plugin init that never settles after startTimeoutMs, naming the plugin, and shuts down what started [claim:task-start-deadline] [claim:mpm-stop-grace] [claim:prod-start-timeout] [claim:errors-start-failed-deadline] [claim:tsdoc-runtime-start-deadline] [claim:task-start-rollback] [claim:obs-rollback-on-timeout] [claim:plugin-init-fails]', async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];
     const { logger, lines } = capturingLogger();
