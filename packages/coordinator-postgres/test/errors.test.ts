@@ -201,7 +201,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(message).not.toContain('hunter2');
   });
 
-  it('refuses a dispatch of a runtime that has not started it with WEFT_COORDINATOR_NOT_STARTED (503), and one after stop() with WEFT_SHUTTING_DOWN [claim:errors-coordinator-not-started-before-start] [claim:task-held-until-start-coordinator] [claim:task-dispatch-coordinator-admit] [claim:errors-503-sources]', async () => {
+  it('refuses a dispatch of a runtime that has not started it with WEFT_COORDINATOR_NOT_STARTED (503), and one after stop() with WEFT_SHUTTING_DOWN [claim:errors-coordinator-not-started-before-start] [claim:task-held-until-start-coordinator] [claim:task-dispatch-coordinator-admit] [claim:errors-503-sources] [claim:index-dispatch-rejects]', async () => {
     const runtime = await runtimeOf(unstarted(), idlePlugin());
     const event = { pluginId: 'work', triggerId: 'task', space: 'early' };
     const early = await errorOf(runtime.dispatch(event));

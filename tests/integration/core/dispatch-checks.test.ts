@@ -47,7 +47,7 @@ describe('the order of the checks of Runtime.dispatch', () => {
 });
 
 describe('Runtime.accept', () => {
-  it('resolves accept once the task is queued, before it runs, and rejects what dispatch rejects [claim:trig-answer-first] [claim:sp-queue-row] [claim:errors-dispatch-refusals-accept] [claim:wp-accept-queued]', async () => {
+  it('resolves accept once the task is queued, before it runs, and rejects what dispatch rejects [claim:trig-answer-first] [claim:sp-queue-row] [claim:errors-dispatch-refusals-accept] [claim:wp-accept-queued] [claim:index-dispatch-rejects]', async () => {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     const waiting = recordingExecutor('wait', async () => {

@@ -845,7 +845,7 @@ describe('Runtime start', () => {
     await expect(fetch(`http://127.0.0.1:${port}/ping`)).rejects.toThrow();
   });
 
-  it('abandons and rolls back a start when stop() is called while it is starting [claim:task-stop-during-start] [claim:tsdoc-runtime-start-stopped]', async () => {
+  it('abandons and rolls back a start when stop() is called while it is starting [claim:task-stop-during-start] [claim:tsdoc-runtime-start-stopped] [claim:plugin-init-fails]', async () => {
     const events: string[] = [];
     const initStarted = deferred();
     const releaseInit = deferred();
@@ -904,7 +904,7 @@ describe('Runtime start deadline', () => {
     expect(runtime.status).toBe('stopped');
   });
 
-  it('fails a start held by a plugin init that never settles after startTimeoutMs, naming the plugin, and shuts down what started [claim:task-start-deadline] [claim:mpm-stop-grace] [claim:prod-start-timeout] [claim:errors-start-failed-deadline] [claim:tsdoc-runtime-start-deadline] [claim:task-start-rollback] [claim:obs-rollback-on-timeout]', async () => {
+  it('fails a start held by a plugin init that never settles after startTimeoutMs, naming the plugin, and shuts down what started [claim:task-start-deadline] [claim:mpm-stop-grace] [claim:prod-start-timeout] [claim:errors-start-failed-deadline] [claim:tsdoc-runtime-start-deadline] [claim:task-start-rollback] [claim:obs-rollback-on-timeout] [claim:plugin-init-fails]', async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];
     const { logger, lines } = capturingLogger();
@@ -1260,7 +1260,7 @@ describe('Runtime stop', () => {
     expect(slow.calls.map((call) => call.task.trigger.message)).toEqual(['m1', 'm2', 'm3']);
   });
 
-  it("with shutdown 'cancel' rejects queued tasks with 503 and aborts the running one, whose late result joins no chain [claim:exec-signal] [claim:exec-chain-cut-step] [claim:trig-shutdown] [claim:trig-shutdown-cancel] [claim:task-status-cancelled] [claim:task-cancel-rejects-waiting] [claim:wp-status-rule] [claim:wp-cancelled]", async () => {
+  it("with shutdown 'cancel' rejects queued tasks with 503 and aborts the running one, whose late result joins no chain [claim:exec-signal] [claim:exec-chain-cut-step] [claim:trig-shutdown] [claim:trig-shutdown-cancel] [claim:task-status-cancelled] [claim:task-cancel-rejects-waiting] [claim:wp-status-rule] [claim:wp-cancelled] [claim:index-dispatch-rejects]", async () => {
     let signalSeen: AbortSignal | undefined;
     const waitsForAbort = recordingExecutor('reply', (_task, context) => {
       signalSeen = context.signal;
@@ -1283,6 +1283,7 @@ describe('Runtime stop', () => {
     await runtime.stop();
     const error = await queuedError;
     expect(error.status).toBe(503);
+    expect(error.code).toBe('WEFT_TASK_CANCELLED');
     expect(error.message).toContain('space "cancel" was cancelled by shutdown');
     expect(signalSeen?.aborted).toBe(true);
     const cancelled = await running;
@@ -1353,7 +1354,7 @@ describe('Runtime stop', () => {
     expect(await queued).toMatchObject({ status: 503, code: 'WEFT_TASK_CANCELLED' });
   });
 
-  it('rejects dispatch with 503 while stopping [claim:trig-tick-503] [claim:task-dispatch-rejects-bad-input] [claim:obs-request-failed-generic] [claim:prod-shutdown-order] [claim:tsdoc-runtime-dispatch-503]', async () => {
+  it('rejects dispatch with 503 while stopping [claim:trig-tick-503] [claim:task-dispatch-rejects-bad-input] [claim:obs-request-failed-generic] [claim:prod-shutdown-order] [claim:tsdoc-runtime-dispatch-503] [claim:index-dispatch-rejects]', async () => {
     const gate = deferred();
     const slow = recordingExecutor('reply', async () => {
       await gate.promise;
@@ -1532,7 +1533,7 @@ describe('Runtime stop', () => {
 });
 
 describe('Runtime dispatch input checks', () => {
-  it('rejects an invalid space id with status 400, naming it [claim:trig-space-rule] [claim:trig-space-400-row] [claim:task-dispatch-rejects-bad-input] [claim:sp-dispatch-400] [claim:tsdoc-runtime-dispatch-400]', async () => {
+  it('rejects an invalid space id with status 400, naming it [claim:trig-space-rule] [claim:trig-space-400-row] [claim:task-dispatch-rejects-bad-input] [claim:sp-dispatch-400] [claim:tsdoc-runtime-dispatch-400] [claim:index-dispatch-rejects]', async () => {
     const { runtime } = await makeRuntime();
     const error = await errorOf(
       runtime.dispatch({ pluginId: 'echo', triggerId: 'manual', space: 'has space' }),
@@ -1574,7 +1575,7 @@ describe('Runtime dispatch input checks', () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it('rejects an unknown plugin with status 400, naming it [claim:trig-space-400-row] [claim:task-dispatch-rejects-bad-input] [claim:tsdoc-runtime-dispatch-400]', async () => {
+  it('rejects an unknown plugin with status 400, naming it [claim:trig-space-400-row] [claim:task-dispatch-rejects-bad-input] [claim:tsdoc-runtime-dispatch-400] [claim:index-dispatch-rejects]', async () => {
     const { runtime } = await makeRuntime();
     const error = await errorOf(
       runtime.dispatch({ pluginId: 'ghost', triggerId: 'manual', space: 's' }),
