@@ -137,8 +137,8 @@ function nameOf(entry: unknown): string | undefined {
 }
 
 /**
- * An allow-listed tool as the server listed it, checked against MCP's rules for a tool, and
- * callable the way the plugin calls: the SDK's client refuses a plain call of a tool that needs
+ * An allow-listed tool as the server listed it, checked against MCP's rules for a tool, with an
+ * `outputSchema` that compiles, and callable the way the plugin calls: the SDK's client refuses a plain call of a tool that needs
  * task-based execution, so every step of it would fail.
  *
  * @throws Error naming the tool and what is wrong with it.
@@ -150,6 +150,17 @@ function allowedTool(entry: unknown, name: string): Tool {
     throw new Error(
       `the server listed its tool "${bounded(name, 100)}" in a form MCP does not allow (${issue?.path.join('.') || 'the tool'}: ${issue?.message ?? 'not valid'})`,
     );
+  }
+  if (parsed.data.outputSchema !== undefined) {
+    // The SDK's client compiles it when handed the tool (rememberTools), and its error names no
+    // tool: compile it here first, so the failure says which tool to leave out.
+    try {
+      boundedOutputChecker().getValidator(parsed.data.outputSchema);
+    } catch (error) {
+      throw new Error(
+        `the server's tool "${bounded(name, 100)}" has an outputSchema that cannot be compiled (${bounded(error instanceof Error ? error.message : String(error), 200)}); leave it out of the allow-list`,
+      );
+    }
   }
   if (parsed.data.execution?.taskSupport === 'required') {
     throw new Error(

@@ -64,7 +64,7 @@ export const MCP_ERRORS = {
       raisedBy: '`McpPlugin.connect`',
       raisers: ['plugin-mcp/src/connection.ts#McpConnection.openOnce'],
       cause:
-        "the server’s command could not be started, exited, or did not answer the handshake and the tool listing within `connectTimeoutMs` (one deadline for both); or the URL refused the connection; or the listing gave an allowed tool in a form MCP does not allow, or one that needs task-based execution (`execution.taskSupport: 'required'`), which the plugin cannot call. The message names the server and gives the reason the transport reported, cut to 2000 characters; a command the plugin started is ended.",
+        "the server’s command could not be started, exited, or did not answer the handshake and the tool listing within `connectTimeoutMs` (one deadline for both); or the URL refused the connection; or the listing gave an allowed tool in a form MCP does not allow, or with an `outputSchema` that cannot be compiled, or one that needs task-based execution (`execution.taskSupport: 'required'`), which the plugin cannot call. The message names the server and gives the reason the transport reported, cut to 2000 characters; a command the plugin started is ended.",
       fix: 'run the command (or open the URL) by hand and check that it speaks MCP; raise `connectTimeoutMs` for a slow server.',
     },
     /** @claim errors-mcp-unknown-tool-list */

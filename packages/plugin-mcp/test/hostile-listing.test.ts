@@ -261,6 +261,39 @@ describe('McpPlugin against tools outside the allow-list whose schemas cannot be
   });
 });
 
+describe('McpPlugin against an allowed tool whose outputSchema cannot be compiled', () => {
+  it('stops connect naming the tool [claim:mcp-readme-unlisted-schemas] [claim:errors-mcp-connect-failed-reason]', async () => {
+    server = await serveOverHttp(0, () => {
+      const mcp = new LowLevelServer(
+        { name: 'broken-allowed', version: '1.0.0' },
+        { capabilities: { tools: {} } },
+      );
+      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
+        tools: [
+          { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' as const } },
+          {
+            name: 'report',
+            description: 'Allowed, with a reference to nowhere in its outputSchema.',
+            inputSchema: { type: 'object' as const },
+            outputSchema: {
+              type: 'object' as const,
+              properties: { a: { $ref: '#/nowhere' } },
+            },
+          },
+        ],
+      }));
+      return mcp;
+    });
+    const error = await McpPlugin.connect({
+      servers: [{ name: 'web', url: server.url, tools: ['echo', 'report'] }],
+    }).catch((caught: unknown) => caught);
+    expect(WeftError.is(error, 'WEFT_MCP_CONNECT_FAILED')).toBe(true);
+    expect((error as Error).message).toContain(
+      'the server\'s tool "report" has an outputSchema that cannot be compiled (',
+    );
+  });
+});
+
 describe('McpPlugin against tools outside the allow-list that break MCP rules for a tool', () => {
   /** Serves `echo` and `neighbours` in one listing page. */
   async function serveWith(neighbours: readonly unknown[]): Promise<FixtureHttpServer> {
