@@ -286,7 +286,7 @@ describe('PostgresMemoryProvider under faults', () => {
     expect((failure as Error).message).toMatch(/password authentication failed/);
   });
 
-  it('names in its errors the host, port and database pg took from PGHOST, PGPORT and PGDATABASE where the connection string leaves them out [claim:pg-connect-failed] [claim:pg-readme-unavailable-host-port] [claim:cfg-pg-variables]', async () => {
+  it('names in its errors the host, port and database pg took from PGHOST, PGPORT and PGDATABASE where the connection string leaves them out [claim:pg-connect-failed] [claim:pg-readme-unavailable-host-port] [claim:cfg-pg-variables] [claim:pg-readme-pg-variables]', async () => {
     const { connectionString, password } = withoutPasswordAndPort(db.url());
     const refused = await freePort();
     onTestFinished(() => {

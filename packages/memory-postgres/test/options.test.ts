@@ -2,6 +2,7 @@ import { WeftError } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { PostgresMemoryProvider, type PostgresMemoryProviderOptions } from '../src/index.js';
 import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import pg from 'pg';
 import {
   DEFAULT_ID,
@@ -159,12 +160,44 @@ describe('PostgresMemoryProvider options', () => {
     expect(memory.schema).toBe('public');
   });
 
+  it('takes a postgresql:// URL as a postgres:// one, and refuses any other scheme by name [claim:pg-url-schemes]', () => {
+    const memory = new PostgresMemoryProvider({
+      connectionString: 'postgresql://weft:hunter2@db.internal:6543/agents',
+    });
+    expect(memory.id).toBe('postgres');
+    const error = rejection({ connectionString: 'mysql://weft:hunter2@db.internal:6543/agents' });
+    expect(error.code).toBe('WEFT_POSTGRES_INVALID_OPTIONS');
+    expect(error.message).toContain('must start with postgres:// or postgresql://, got mysql://');
+  });
+
+  it('connects once in init, without the retries reconnectTimeoutMs allows its operations [claim:pg-readme-connection-timeout-option]', async () => {
+    // A peer that accepts and closes every connection: pg sees it break before the login.
+    const sockets: Socket[] = [];
+    const peer = createServer((socket) => {
+      sockets.push(socket);
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = peer.address() as AddressInfo;
+      const memory = new PostgresMemoryProvider({
+        connectionString: `postgres://weft:hunter2@127.0.0.1:${port}/agents`,
+        pool: { reconnectTimeoutMs: 60_000 },
+      });
+      const failure = await memory.init().catch((error: unknown) => error);
+      expect(WeftError.is(failure, 'WEFT_POSTGRES_CONNECT_FAILED')).toBe(true);
+      expect(sockets).toHaveLength(1);
+    } finally {
+      await new Promise<void>((resolve) => peer.close(() => resolve()));
+    }
+  });
+
   it('never repeats a connection string it cannot read, since it may hold a password [claim:pg-password-never-shown] [claim:mpo-pg-password-hidden]', () => {
     const error = rejection({ connectionString: 'weft:hunter2@db.internal/agents' });
     expect(error.message).not.toContain('hunter2');
   });
 
-  it('names the server as pg finds it: the string first, then PGHOST, PGPORT, PGDATABASE and PGUSER, then localhost:5432 [claim:pg-connect-failed] [claim:pg-readme-unavailable-host-port]', () => {
+  it('names the server as pg finds it: the string first, then PGHOST, PGPORT, PGDATABASE and PGUSER, then localhost:5432 [claim:pg-connect-failed] [claim:pg-readme-unavailable-host-port] [claim:pg-readme-pg-variables]', () => {
     // The order itself is the core's postgresServerAddress (packages/core/test): here, that
     // messages read the environment and pg's own defaults through it.
     const env = { PGHOST: 'env-host', PGPORT: '7777', PGDATABASE: 'env-db', PGUSER: 'env-user' };
