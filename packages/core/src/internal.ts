@@ -11,6 +11,7 @@ export { ALLOWED_HOST_RULE, isAllowedHostEntry } from './server/allowed-host-ent
 export { hostChecker, hostnameOf, type AllowedHosts } from './server/allowed-hosts.js';
 export { normaliseOrigin, type AllowedOrigins } from './server/allowed-origins.js';
 export { unstorableText } from './memory/memory-input.js';
+export { jsonOf, NO_JSON_FORM } from './util/json-text.js';
 export {
   postgresServerAddress,
   postgresUrl,

@@ -5,6 +5,9 @@
  * same answer whichever way it arrived.
  */
 import type { AgentTask, Context, ExecutionContext, Executor, PluginResult } from '@weft/core';
+// Data with no JSON form is named as the core's review prompt names it: it stays in the task,
+// and must not make the reply step fail.
+import { jsonOf, NO_JSON_FORM } from '@weft/core/internal';
 
 /**
  * The Liquid template of the `reply` step, registered by a chat plugin under the name `reply`.
@@ -123,22 +126,6 @@ function describeItem(item: Context): string {
   const detail =
     item.data === undefined ? (item.message ?? 'no data') : (jsonOf(item.data) ?? NO_JSON_FORM);
   return `${source} returned: ${truncate(detail, 400)}`;
-}
-
-/**
- * What the reply prompt shows for a step's data that has no JSON form (a bigint, a cycle, a
- * function): the words of the core's review prompt. Such data stays in the task, and must not
- * make the reply step fail.
- */
-const NO_JSON_FORM = 'data with no JSON form';
-
-/** The JSON of a value, or `undefined` when it has none (`JSON.stringify` throws or gives none). */
-function jsonOf(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value) as string | undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function truncate(text: string, length: number): string {

@@ -15,6 +15,7 @@ import type {
   PipelineModificationContext,
 } from '../pipeline/contexts.js';
 import type { Context } from '../tasks/task.js';
+import { jsonOf, NO_JSON_FORM } from '../util/json-text.js';
 
 /** One core template: the variables it reads, and how it makes its text from them. */
 export interface CoreTemplate {
@@ -86,18 +87,6 @@ function itemSummary(item: Context): string {
     return json.length <= ITEM_DATA_CHARS ? json : `${json.slice(0, ITEM_DATA_CHARS - 3)}...`;
   }
   return item.message || 'no data';
-}
-
-/** What the prompts show for data that has no JSON form (a step's, or the trigger's). */
-const NO_JSON_FORM = 'data with no JSON form';
-
-/** The JSON of a value, or `undefined` when it has none. */
-function jsonOf(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return undefined;
-  }
 }
 
 function stepLine(step: PipelineStep): string {
