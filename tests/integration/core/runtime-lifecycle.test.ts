@@ -1192,7 +1192,7 @@ describe('Runtime stop', () => {
     expect(runtime.status).toBe('stopped');
   });
 
-  it("aborts the start triggers' signal before the scheduler drains: a queued task has not run yet when it fires [claim:trig-shutdown-order]", async () => {
+  it("aborts the start triggers' signal before the scheduler drains: a queued task has not run yet when it fires [claim:trig-shutdown-order] [claim:wp-stop-triggers-first]", async () => {
     const gate = deferred();
     const slow = recordingExecutor('reply', async () => {
       await gate.promise;
@@ -1379,7 +1379,7 @@ describe('Runtime stop', () => {
     expect((await running).status).toBe('completed');
   });
 
-  it('keeps the HTTP server open while the queue drains, answering a new dispatch 503 WEFT_SHUTTING_DOWN, and closes it before plugins shut down [claim:trig-shutdown-close] [claim:prod-shutdown-order] [claim:task-stop-reverse-order] [claim:trig-shutdown-routes-503]', async () => {
+  it('keeps the HTTP server open while the queue drains, answering a new dispatch 503 WEFT_SHUTTING_DOWN, and closes it before plugins shut down [claim:trig-shutdown-close] [claim:prod-shutdown-order] [claim:task-stop-reverse-order] [claim:trig-shutdown-routes-503] [claim:wp-stop-reverse]', async () => {
     const gate = deferred();
     const slow = recordingExecutor('reply', async () => {
       await gate.promise;
