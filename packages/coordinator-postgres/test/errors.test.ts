@@ -424,7 +424,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
-  it('ends a wait at acquireTimeoutMs also when PostgreSQL answers none of the looks at the space, and runs the task after all when it cannot delete its row either [claim:coord-readme-acquire-timeout] [claim:coord-readme-acquire-timeout-undeleted] [claim:scaling-ack-acquire-timeout] [claim:scaling-acquire-timeout-undeleted]', async () => {
+  it('ends a wait at acquireTimeoutMs also when PostgreSQL answers none of the looks at the space, and runs the task after all when it cannot delete its row either [claim:coord-readme-acquire-timeout] [claim:coord-readme-acquire-timeout-undeleted] [claim:scaling-ack-acquire-timeout] [claim:scaling-acquire-timeout-undeleted] [claim:wp-limits-acquire-timeout]', async () => {
     const schema = db.newSchema();
     const coordinator = await open({
       schema,
