@@ -164,7 +164,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect((await errorOf(started.init(host))).code).toBe('WEFT_COORDINATOR_NOT_STARTED');
   });
 
-  it('fills in the timings the README gives when they are left out [claim:coord-readme-acquire-timeout] [claim:scaling-ack-acquire-timeout] [claim:coord-readme-takeover] [claim:coord-readme-reconnect] [claim:coord-readme-health]', () => {
+  it('fills in the timings the README gives when they are left out [claim:coord-readme-acquire-timeout] [claim:scaling-ack-acquire-timeout] [claim:wp-limits-acquire-timeout] [claim:coord-readme-takeover] [claim:coord-readme-reconnect] [claim:coord-readme-health]', () => {
     const resolved = resolveOptions({ connectionString: 'postgres://localhost/weft' });
     expect(resolved.acquireTimeoutMs).toBe(10 * 60_000);
     expect(resolved.sweepIntervalMs).toBe(1_000);
@@ -424,7 +424,7 @@ describe('PostgresSpaceCoordinator errors', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
-  it('ends a wait at acquireTimeoutMs also when PostgreSQL answers none of the looks at the space, and runs the task after all when it cannot delete its row either [claim:coord-readme-acquire-timeout] [claim:coord-readme-acquire-timeout-undeleted] [claim:scaling-ack-acquire-timeout] [claim:scaling-acquire-timeout-undeleted]', async () => {
+  it('ends a wait at acquireTimeoutMs also when PostgreSQL answers none of the looks at the space, and runs the task after all when it cannot delete its row either [claim:coord-readme-acquire-timeout] [claim:coord-readme-acquire-timeout-undeleted] [claim:scaling-ack-acquire-timeout] [claim:scaling-acquire-timeout-undeleted] [claim:wp-limits-acquire-timeout]', async () => {
     const schema = db.newSchema();
     const coordinator = await open({
       schema,

@@ -702,7 +702,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it("answers a full queue's 503 with its own message, which holds nothing internal [claim:trig-503] [claim:obs-request-failed-generic] [claim:prod-queue-full]", async () => {
+  it("answers a full queue's 503 with its own message, which holds nothing internal [claim:trig-503] [claim:obs-request-failed-generic] [claim:prod-queue-full] [claim:wp-error-answers]", async () => {
     const server = await serve([
       route({
         handler: () => {
@@ -726,7 +726,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it("answers a 4xx error's own status, message and code [claim:trig-4xx-own] [claim:tsdoc-route-4xx] [claim:errors-bad-request-route-4xx]", async () => {
+  it("answers a 4xx error's own status, message and code [claim:trig-4xx-own] [claim:tsdoc-route-4xx] [claim:errors-bad-request-route-4xx] [claim:wp-error-answers]", async () => {
     const server = await serve([
       route({
         handler: () => {
@@ -772,7 +772,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it('hides the message of a 4xx error made with expose: false, answering its status, code and reason phrase, and logs it under the request id [claim:tsdoc-weft-error-expose] [claim:trig-4xx-hidden] [claim:obs-request-refused] [claim:errors-4xx-message-hidden]', async () => {
+  it('hides the message of a 4xx error made with expose: false, answering its status, code and reason phrase, and logs it under the request id [claim:tsdoc-weft-error-expose] [claim:trig-4xx-hidden] [claim:obs-request-refused] [claim:errors-4xx-message-hidden] [claim:wp-error-answers]', async () => {
     const { logger, lines } = capturingLogger();
     const server = await serve(
       throwingRoutes({

@@ -226,7 +226,7 @@ describe('ChatPlugin: who the sender is', () => {
     expect(model.requests).toHaveLength(0);
   });
 
-  it('refuses an unknown token, a hook that throws, hangs, names a bad id or answers anything else, with 401 and no internals [claim:httpchat-authenticate] [claim:chat-401] [claim:errors-401-cause]', async () => {
+  it('refuses an unknown token, a hook that throws, hangs, names a bad id or answers anything else, with 401 and no internals [claim:httpchat-authenticate] [claim:chat-401] [claim:errors-401-cause] [claim:wp-plugin-auth-hook]', async () => {
     const { url, model, logs } = await boot({
       authTimeoutMs: 200,
       authenticate: (request) => {

@@ -105,6 +105,38 @@ describe('task deadline', () => {
     await waitFor(() => order.includes('end first'));
   });
 
+  it("starts the space's next task after a timeout only once the timed-out task's chain is stored [claim:wp-lanes] [claim:wp-deadline-frees]", async () => {
+    const events: string[] = [];
+    /** Stores the first chain 300 ms late, and notes when each memory is stored. */
+    class SlowChainMemory extends InMemoryMemoryProvider {
+      override async store(
+        memory: Parameters<InMemoryMemoryProvider['store']>[0],
+      ): ReturnType<InMemoryMemoryProvider['store']> {
+        const message = (memory.content as { message?: string } | undefined)?.message;
+        if (memory.kind === 'chain' && !events.includes('chain stored')) {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          events.push('chain stored');
+        } else if (memory.kind === 'trigger') {
+          events.push(`trigger ${message ?? ''}`);
+        }
+        return super.store(memory);
+      }
+    }
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [hung] })],
+      responses: planner(['tools', 'hang']),
+      memory: new SlowChainMemory(),
+      options: { taskTimeoutMs: 100, pipelineReview: 'never' },
+    });
+    const dispatch = (message: string) =>
+      runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'one', message });
+    const [first] = await Promise.all([dispatch('first'), dispatch('second')]);
+    expect(first.chain.at(-1)).toMatchObject({ pluginId: 'core', action: 'timeout' });
+    expect(first.recorded.chain).toBe(true);
+    // The second task of the space started (and stored its trigger) after the first's chain.
+    expect(events.slice(0, 3)).toEqual(['trigger first', 'chain stored', 'trigger second']);
+  });
+
   it('counts the deadline from when the task leaves the queue, not from its dispatch [claim:task-timeout-default]', async () => {
     // Each task works 60 ms of its 300 ms; the last of six in one space waits about 300 ms in
     // the queue first, which a deadline counted from dispatch would not allow it.
@@ -811,7 +843,7 @@ describe('memory writes', () => {
   });
 
   // One task shows both: the 10 s wait on the chain is its own, counted after the task's deadline.
-  it('ends a task past its deadline only once its chain is stored, or 10 s later, then logs the chain store as timed out and marks the task [claim:obs-chain-store-timeout] [claim:prod-client-waits-chain] [claim:trouble-client-waits-chain] [claim:task-timeout]', async () => {
+  it('ends a task past its deadline only once its chain is stored, or 10 s later, then logs the chain store as timed out and marks the task [claim:obs-chain-store-timeout] [claim:prod-client-waits-chain] [claim:trouble-client-waits-chain] [claim:task-timeout] [claim:wp-deadline-frees]', async () => {
     const { logger, lines } = capturingLogger();
     const memory = new InMemoryMemoryProvider();
     const store = memory.store.bind(memory);

@@ -1192,7 +1192,7 @@ describe('Runtime stop', () => {
     expect(runtime.status).toBe('stopped');
   });
 
-  it("aborts the start triggers' signal before the scheduler drains: a queued task has not run yet when it fires [claim:trig-shutdown-order] [claim:wp-stop-triggers-first]", async () => {
+  it("aborts the start triggers' signal before the scheduler drains: a queued task has not run yet when it fires [claim:trig-shutdown-order] [claim:wp-stop-triggers-first] [claim:wp-start-signal-before-drain]", async () => {
     const gate = deferred();
     const slow = recordingExecutor('reply', async () => {
       await gate.promise;
