@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import {
+  DEFAULT_MEMORY,
+  DEFAULT_MODEL,
   isMemoryChoice,
   isModelChoice,
   MEMORY_CHOICES,
@@ -21,18 +23,42 @@ export interface Arguments {
   help: boolean;
 }
 
-/** What `--help` prints. */
+/**
+ * The options `--help` lists, each with what it does; a second line of a description is
+ * indented under the first.
+ */
+const OPTION_HELP: readonly (readonly [string, readonly string[]])[] = [
+  [
+    `--model <${MODEL_CHOICES.join('|')}>`,
+    [`the text model (asked on a terminal; default ${DEFAULT_MODEL})`],
+  ],
+  [
+    `--memory <${MEMORY_CHOICES.join('|')}>`,
+    [`where memories are kept (asked on a terminal; default ${DEFAULT_MEMORY})`],
+  ],
+  ['--name <name>', ["the npm package name (default: the folder's name)"]],
+  [
+    '--skip-install',
+    [
+      'writes the project without installing its dependencies',
+      '(by default the package manager that ran this installs them)',
+    ],
+  ],
+  ['-h, --help', ['shows this help']],
+];
+
+/** The column every description starts at: two spaces past the longest option. */
+const DESCRIPTION_COLUMN = 2 + Math.max(...OPTION_HELP.map(([option]) => option.length)) + 2;
+
+/** What `--help` prints: the options' descriptions all start at one column. */
 export const USAGE = `Usage: npm create weft@latest <folder> -- [options]
 
 Creates a Weft agent project in <folder>, which must not exist or be empty.
 
 Options:
-  --model <${MODEL_CHOICES.join('|')}>   the text model (asked on a terminal; default scripted)
-  --memory <${MEMORY_CHOICES.join('|')}>          where memories are kept (asked on a terminal; default memory)
-  --name <name>                       the npm package name (default: the folder's name)
-  --skip-install                      writes the project without installing its dependencies
-                                      (by default the package manager that ran this installs them)
-  -h, --help                          shows this help
+${OPTION_HELP.flatMap(([option, lines]) =>
+  lines.map((line, index) => (index === 0 ? `  ${option}` : '').padEnd(DESCRIPTION_COLUMN) + line),
+).join('\n')}
 `;
 
 /**

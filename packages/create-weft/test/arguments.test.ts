@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseArguments } from '../src/arguments.js';
+import { parseArguments, USAGE } from '../src/arguments.js';
+import { DEFAULT_MEMORY, DEFAULT_MODEL, MEMORY_CHOICES, MODEL_CHOICES } from '../src/choices.js';
 import { CreateWeftError } from '../src/errors.js';
 import { assertProjectName } from '../src/project-name.js';
 
@@ -99,6 +100,26 @@ describe('parseArguments', () => {
     expect(
       parseArguments(['my-agent', '--model', 'openai'], { npm_config_registry: 'https://x/' }),
     ).toMatchObject({ directory: 'my-agent', model: 'openai' });
+  });
+});
+
+describe('USAGE', () => {
+  it('lists every option with its description starting at one column, and the defaults', () => {
+    const lines = USAGE.split('\n');
+    const options = lines.slice(lines.indexOf('Options:') + 1).filter((line) => line !== '');
+    // An option's line: two spaces, the option, two or more spaces, its description; a
+    // description's second line is indented to that column.
+    const columns = options.map((line) => /^(?: {2}\S.*?\S {2,}| +)(?=\S)/.exec(line)?.[0].length);
+    expect(columns.every((column) => column !== undefined && column === columns[0])).toBe(true);
+    expect(options.map((line) => /^ {2}(-\S.*?)(?= {2})/.exec(line)?.[1]).filter(Boolean)).toEqual([
+      `--model <${MODEL_CHOICES.join('|')}>`,
+      `--memory <${MEMORY_CHOICES.join('|')}>`,
+      '--name <name>',
+      '--skip-install',
+      '-h, --help',
+    ]);
+    expect(USAGE).toContain(`default ${DEFAULT_MODEL})`);
+    expect(USAGE).toContain(`default ${DEFAULT_MEMORY})`);
   });
 });
 
