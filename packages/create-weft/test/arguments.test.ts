@@ -74,6 +74,22 @@ describe('parseArguments', () => {
     },
   );
 
+  it.each([
+    [['a', '--colour', '--help'], {}],
+    [['a', '--model', 'gpt', '-h'], {}],
+    [['a', 'b', '--', '--help'], {}],
+    // npm kept --model (given before --) and passed --help on after --.
+    [
+      ['a', 'openai', '--help'],
+      { npm_config_user_agent: 'npm/11.6.0 node/v22.12.0', npm_config_model: 'true' },
+    ],
+  ])(
+    'gives the help alone for %j, though it would refuse the rest [claim:create-weft-readme-help]',
+    (argv, env: Record<string, string>) => {
+      expect(parseArguments(argv, env)).toEqual({ skipInstall: false, help: true });
+    },
+  );
+
   it('refuses the options npm kept for itself, given before --, rather than lose them [claim:tsdoc-cw-npm-kept-options] [claim:cfg-npm-kept-options] [claim:create-weft-readme-flags-after-dashes] [claim:create-weft-readme-dashes-other-managers] [claim:errors-create-invalid-arguments]', () => {
     // What `npm create weft@latest my-agent --model openai --skip-install --memory=sqlite` hands
     // over (npm 11): the values npm understood as its own settings, and `openai` as a folder.
