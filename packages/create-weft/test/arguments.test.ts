@@ -84,7 +84,7 @@ describe('parseArguments', () => {
       { npm_config_user_agent: 'npm/11.6.0 node/v22.12.0', npm_config_model: 'true' },
     ],
   ])(
-    'gives the help alone for %j, though it would refuse the rest [claim:create-weft-readme-help]',
+    'gives the help alone for %j, though it would refuse the rest [claim:create-weft-readme-help] [claim:cfg-npm-kept-options]',
     (argv, env: Record<string, string>) => {
       expect(parseArguments(argv, env)).toEqual({ skipInstall: false, help: true });
     },
