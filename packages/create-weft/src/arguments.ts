@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import {
+  DEFAULT_MEMORY,
+  DEFAULT_MODEL,
   isMemoryChoice,
   isModelChoice,
   MEMORY_CHOICES,
@@ -21,18 +23,42 @@ export interface Arguments {
   help: boolean;
 }
 
-/** What `--help` prints. */
+/**
+ * The options `--help` lists, each with what it does; a second line of a description is
+ * indented under the first.
+ */
+const OPTION_HELP: readonly (readonly [string, readonly string[]])[] = [
+  [
+    `--model <${MODEL_CHOICES.join('|')}>`,
+    [`the text model (asked on a terminal; default ${DEFAULT_MODEL})`],
+  ],
+  [
+    `--memory <${MEMORY_CHOICES.join('|')}>`,
+    [`where memories are kept (asked on a terminal; default ${DEFAULT_MEMORY})`],
+  ],
+  ['--name <name>', ["the npm package name (default: the folder's name)"]],
+  [
+    '--skip-install',
+    [
+      'writes the project without installing its dependencies',
+      '(by default the package manager that ran this installs them)',
+    ],
+  ],
+  ['-h, --help', ['shows this help']],
+];
+
+/** The column every description starts at: two spaces past the longest option. */
+const DESCRIPTION_COLUMN = 2 + Math.max(...OPTION_HELP.map(([option]) => option.length)) + 2;
+
+/** What `--help` prints: the options' descriptions all start at one column. */
 export const USAGE = `Usage: npm create weft@latest <folder> -- [options]
 
 Creates a Weft agent project in <folder>, which must not exist or be empty.
 
 Options:
-  --model <${MODEL_CHOICES.join('|')}>   the text model (asked on a terminal; default scripted)
-  --memory <${MEMORY_CHOICES.join('|')}>          where memories are kept (asked on a terminal; default memory)
-  --name <name>                       the npm package name (default: the folder's name)
-  --skip-install                      writes the project without installing its dependencies
-                                      (by default the package manager that ran this installs them)
-  -h, --help                          shows this help
+${OPTION_HELP.flatMap(([option, lines]) =>
+  lines.map((line, index) => (index === 0 ? `  ${option}` : '').padEnd(DESCRIPTION_COLUMN) + line),
+).join('\n')}
 `;
 
 /**
@@ -57,7 +83,9 @@ const NPM_KEPT_OPTIONS: Readonly<Record<string, string>> = {
  * (read only when `npm_config_user_agent` names npm).
  * @returns What it says; what it leaves out stays undefined, and the switches false.
  * A `--` among them is left out, so the options after it are read as options: npm takes it
- * away itself, while bun and `pnpm dlx` pass it on.
+ * away itself, while bun and `pnpm dlx` pass it on. A `--help` or `-h` anywhere asks for the
+ * help alone: the other arguments are not checked, since whoever asks for help may not know
+ * them yet.
  * @throws {@link CreateWeftError} naming an option npm kept for itself (given before `--`), an
  * unknown option, a second folder, or a `--model` or `--memory` that is not one of the choices.
  * @claim tsdoc-cw-npm-kept-options
@@ -66,6 +94,13 @@ export function parseArguments(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>> = {},
 ): Arguments {
+  // npm takes the `--` before the options away; bun and `pnpm dlx` hand it on as it is, where
+  // parseArgs would read every option after it as a folder.
+  const dashes = argv.indexOf('--');
+  const args = dashes === -1 ? [...argv] : [...argv.slice(0, dashes), ...argv.slice(dashes + 1)];
+  if (args.some((arg) => arg === '--help' || arg === '-h')) {
+    return { skipInstall: false, help: true };
+  }
   const ranByNpm = detectPackageManager(env.npm_config_user_agent) === 'npm';
   const kept = Object.entries(NPM_KEPT_OPTIONS)
     .filter(([, variable]) => ranByNpm && env[variable] !== undefined)
@@ -76,10 +111,6 @@ export function parseArguments(
       `arguments: npm kept ${kept.map((option) => `--${option}`).join(', ')} for itself, given before --; fix: put the options after --, as in npm create weft@latest my-agent -- --model openai`,
     );
   }
-  // npm takes the `--` before the options away; bun and `pnpm dlx` hand it on as it is, where
-  // parseArgs would read every option after it as a folder.
-  const dashes = argv.indexOf('--');
-  const args = dashes === -1 ? [...argv] : [...argv.slice(0, dashes), ...argv.slice(dashes + 1)];
   let parsed;
   try {
     parsed = parseArgs({

@@ -92,9 +92,10 @@ export function createCommand(manager: PackageManager, folder: string): string {
 
 /**
  * Files a manager needs in the project beyond package.json. pnpm 10 and later run no
- * dependency's install script unless the project allows it, and pnpm 12 fails the install: tsx
- * and vitest need esbuild's (it fetches its binary), the SQLite memory better-sqlite3's (its
- * native module). `onlyBuiltDependencies` is the setting of pnpm 10 and 11, `allowBuilds` of 12.
+ * dependency's install script unless the project allows it, and pnpm 11 and later fail the
+ * install (their `strictDepBuilds` default; seen with pnpm 12): tsx and vitest need esbuild's
+ * (it fetches its binary), the SQLite memory better-sqlite3's (its native module).
+ * `onlyBuiltDependencies` is pnpm 10's setting; pnpm 11 replaced it with `allowBuilds`.
  *
  * `pinned` are the `name@version` of the registry packages create-weft chose (Weft's own).
  * pnpm 11 and later hold back releases younger than a day (`minimumReleaseAge`); when nothing

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseArguments } from '../src/arguments.js';
+import { parseArguments, USAGE } from '../src/arguments.js';
+import { DEFAULT_MEMORY, DEFAULT_MODEL, MEMORY_CHOICES, MODEL_CHOICES } from '../src/choices.js';
 import { CreateWeftError } from '../src/errors.js';
 import { assertProjectName } from '../src/project-name.js';
 
@@ -73,6 +74,22 @@ describe('parseArguments', () => {
     },
   );
 
+  it.each([
+    [['a', '--colour', '--help'], {}],
+    [['a', '--model', 'gpt', '-h'], {}],
+    [['a', 'b', '--', '--help'], {}],
+    // npm kept --model (given before --) and passed --help on after --.
+    [
+      ['a', 'openai', '--help'],
+      { npm_config_user_agent: 'npm/11.6.0 node/v22.12.0', npm_config_model: 'true' },
+    ],
+  ])(
+    'gives the help alone for %j, though it would refuse the rest [claim:create-weft-readme-help] [claim:cfg-npm-kept-options]',
+    (argv, env: Record<string, string>) => {
+      expect(parseArguments(argv, env)).toEqual({ skipInstall: false, help: true });
+    },
+  );
+
   it('refuses the options npm kept for itself, given before --, rather than lose them [claim:tsdoc-cw-npm-kept-options] [claim:cfg-npm-kept-options] [claim:create-weft-readme-flags-after-dashes] [claim:create-weft-readme-dashes-other-managers] [claim:errors-create-invalid-arguments]', () => {
     // What `npm create weft@latest my-agent --model openai --skip-install --memory=sqlite` hands
     // over (npm 11): the values npm understood as its own settings, and `openai` as a folder.
@@ -99,6 +116,26 @@ describe('parseArguments', () => {
     expect(
       parseArguments(['my-agent', '--model', 'openai'], { npm_config_registry: 'https://x/' }),
     ).toMatchObject({ directory: 'my-agent', model: 'openai' });
+  });
+});
+
+describe('USAGE', () => {
+  it('lists every option with its description starting at one column, and the defaults', () => {
+    const lines = USAGE.split('\n');
+    const options = lines.slice(lines.indexOf('Options:') + 1).filter((line) => line !== '');
+    // An option's line: two spaces, the option, two or more spaces, its description; a
+    // description's second line is indented to that column.
+    const columns = options.map((line) => /^(?: {2}\S.*?\S {2,}| +)(?=\S)/.exec(line)?.[0].length);
+    expect(columns.every((column) => column !== undefined && column === columns[0])).toBe(true);
+    expect(options.map((line) => /^ {2}(-\S.*?)(?= {2})/.exec(line)?.[1]).filter(Boolean)).toEqual([
+      `--model <${MODEL_CHOICES.join('|')}>`,
+      `--memory <${MEMORY_CHOICES.join('|')}>`,
+      '--name <name>',
+      '--skip-install',
+      '-h, --help',
+    ]);
+    expect(USAGE).toContain(`default ${DEFAULT_MODEL})`);
+    expect(USAGE).toContain(`default ${DEFAULT_MEMORY})`);
   });
 });
 
