@@ -100,7 +100,7 @@ describe('unknown names', () => {
 });
 
 describe('the length bound on names', () => {
-  it('refuses a path, name, code or kind longer than MAX_NAME_LENGTH, and takes one of exactly that length [claim:tsdoc-mcp-max-name]', async () => {
+  it('refuses a path, name, code or kind longer than MAX_NAME_LENGTH, and takes one of exactly that length [claim:tsdoc-mcp-max-name] [claim:mcp-docs-bad-input]', async () => {
     const client = await connected();
     const long = 'a'.repeat(MAX_NAME_LENGTH + 1);
     for (const [tool, argument] of [
@@ -122,7 +122,7 @@ describe('the length bound on names', () => {
 });
 
 describe("search_docs's limit", () => {
-  it('answers 8 pages unless asked, up to 20, and refuses more [claim:mcp-docs-search-limit]', async () => {
+  it('answers 8 pages unless asked, up to 20, and refuses more [claim:mcp-docs-search-limit] [claim:mcp-docs-bad-input]', async () => {
     // Thirty pages that all match the query.
     const pages = Array.from({ length: 30 }, (_, index) => ({
       path: `/docs/loom-${index}/`,
@@ -194,7 +194,7 @@ describe('explain_error', () => {
 });
 
 describe('answers that match nothing', () => {
-  it('answers a query no page matches, and a kind no package has, with a tool error [claim:mcp-docs-readme-no-match]', async () => {
+  it('answers a query no page matches, and a kind no package has, with a tool error [claim:mcp-docs-readme-no-match] [claim:mcp-docs-bad-input]', async () => {
     const client = await connected();
     const search = await call(client, 'search_docs', { query: 'qqqqzzzzxxxx' });
     expect(search.isError).toBe(true);
