@@ -108,7 +108,7 @@ describe('what the entry bundle leaves out', () => {
     }
   });
 
-  it('holds the chunk registry without the source path of every page', () => {
+  it('holds the chunk registry without the source path of every page, and the route of every page [claim:cg-budget-leaves-out-page-data]', () => {
     const scripts = firstLoadScripts();
     // The route table still names every page; the registry no longer names its source file.
     expect(scripts).toContain('/api/classes/Runtime/');

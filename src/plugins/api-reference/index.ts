@@ -37,7 +37,6 @@ import {
 
 /** What TypeDoc reads besides its options: the core's sources and compiler settings. */
 const CORE_DIR = 'packages/core';
-/** Packages whose version changes the markdown TypeDoc writes. */
 /** The settings TypeDoc's output depends on besides the core's sources, site-relative. */
 const CORE_SETTINGS_FILES = [
   path.join(CORE_DIR, 'package.json'),
@@ -48,6 +47,7 @@ const CORE_SETTINGS_FILES = [
   'libs/docs-model/typedoc.ts',
   'src/plugins/api-reference/index.ts',
 ];
+/** Packages whose version changes the markdown TypeDoc writes. */
 const TYPEDOC_PACKAGES = [
   'typedoc',
   'typedoc-plugin-markdown',
@@ -116,6 +116,22 @@ async function waitForOutput(outDir: string, timeoutMs: number): Promise<boolean
   return hasOutput(outDir);
 }
 
+/**
+ * What a build's TypeDoc run depends on and writes: every file under the core's `src/`, its
+ * settings files (CORE_SETTINGS_FILES, this plugin among them), the TypeDoc packages' versions
+ * and the options, and the two files the pages are checked by. A build runs TypeDoc when any of
+ * them changed or an output is missing (libs/generated-assets/stamp.ts).
+ */
+export function apiReferenceAsset(typedoc: ApiReferencePluginOptions['typedoc']): GeneratedAsset {
+  return {
+    name: 'api-reference',
+    sources: [...filesUnder(path.join(CORE_DIR, 'src')), ...CORE_SETTINGS_FILES],
+    packages: TYPEDOC_PACKAGES,
+    outputs: [path.join(typedoc.out, 'index.md'), path.join(typedoc.out, API_SIDEBAR_FILE)],
+    settings: typedoc,
+  };
+}
+
 export default async function apiReferencePlugin(
   context: LoadContext,
   options: ApiReferencePluginOptions,
@@ -154,16 +170,7 @@ export default async function apiReferencePlugin(
   };
 
   /** Described afresh each time, so a file added to the core's sources counts too. */
-  const describeAsset = (): GeneratedAsset => ({
-    name: 'api-reference',
-    sources: [...filesUnder(path.join(CORE_DIR, 'src')), ...CORE_SETTINGS_FILES],
-    packages: TYPEDOC_PACKAGES,
-    outputs: [
-      path.join(options.typedoc.out, 'index.md'),
-      path.join(options.typedoc.out, API_SIDEBAR_FILE),
-    ],
-    settings: options.typedoc,
-  });
+  const describeAsset = (): GeneratedAsset => apiReferenceAsset(options.typedoc);
 
   if (options.watch) {
     return devServerPlugin({

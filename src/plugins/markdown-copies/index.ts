@@ -71,6 +71,35 @@ async function precacheEntries(outDir: string): Promise<PrecacheEntry[]> {
   );
 }
 
+/** The file of the site's own HTML cleaning step, which shapes the Markdown too. */
+export const CLEANER_FILE = 'src/plugins/markdown-copies/clean-docusaurus-html.ts';
+
+/**
+ * What the copies depend on besides the built pages, for their cache key: the converter's
+ * version, the site's cleaning step (by its source's hash), the converter's options and the
+ * site's address.
+ */
+export function copiesCacheSettings(
+  siteDir: string,
+  llmsTxt: LlmsTxtOptions,
+  site: { url: string; baseUrl: string; trailingSlash: boolean | undefined },
+): Record<string, unknown> {
+  // The package's exports map hides its package.json from require.resolve.
+  const converterManifest = readFileSync(
+    path.join(siteDir, 'node_modules', '@signalwire/docusaurus-plugin-llms-txt', 'package.json'),
+    'utf8',
+  );
+  return {
+    converter: (JSON.parse(converterManifest) as { version: string }).version,
+    // Our cleaner shapes the Markdown too: a change to it must convert the pages again.
+    cleaner: createHash('sha256')
+      .update(readFileSync(path.join(siteDir, CLEANER_FILE)))
+      .digest('hex'),
+    options: llmsTxt,
+    site,
+  };
+}
+
 export default async function markdownCopies(
   context: LoadContext,
   options: MarkdownCopiesOptions,
@@ -80,17 +109,12 @@ export default async function markdownCopies(
   if (!pwa) {
     return null;
   }
-  // The package's exports map hides its package.json from require.resolve.
-  const converterManifest = readFileSync(
-    path.join(
-      context.siteDir,
-      'node_modules',
-      '@signalwire/docusaurus-plugin-llms-txt',
-      'package.json',
-    ),
-    'utf8',
-  );
   const { url, baseUrl, trailingSlash } = context.siteConfig;
+  const settings = copiesCacheSettings(context.siteDir, options.llmsTxt, {
+    url,
+    baseUrl,
+    trailingSlash,
+  });
   // Docusaurus resolves a plugin's theme and client-module paths against the folder of the
   // module that registered it, which is this one: make the PWA plugin's own paths absolute.
   const pwaDir = path.dirname(require.resolve('@docusaurus/plugin-pwa'));
@@ -104,25 +128,7 @@ export default async function markdownCopies(
     async postBuild(props) {
       const cache = outputCache(
         path.join(context.siteDir, '.cache', 'markdown-copies'),
-        {
-          outDir: props.outDir,
-          settings: {
-            converter: (JSON.parse(converterManifest) as { version: string }).version,
-            // Our cleaner shapes the Markdown too: a change to it must convert the pages again.
-            cleaner: createHash('sha256')
-              .update(
-                readFileSync(
-                  path.join(
-                    context.siteDir,
-                    'src/plugins/markdown-copies/clean-docusaurus-html.ts',
-                  ),
-                ),
-              )
-              .digest('hex'),
-            options: options.llmsTxt,
-            site: { url, baseUrl, trailingSlash },
-          },
-        },
+        { outDir: props.outDir, settings },
         (file) => file.endsWith('.md') || file === 'llms.txt' || file === 'llms-full.txt',
       );
       await cache.restoreOrGenerate(async () => {
