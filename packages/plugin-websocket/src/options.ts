@@ -285,10 +285,15 @@ export function resolveOptions(options: WebSocketPluginOptions): ResolvedOptions
  * `path` option: percent-encoded where a URL encodes, dot segments resolved, without the query.
  *
  * @param url - The request target, such as `/ws?token=1`.
- * @returns The path, such as `/ws`.
+ * @returns The path, such as `/ws`, or `undefined` when the target is no URL at all (such as
+ *   `//[x`, which a URL reads as a host that cannot be): no path can match it.
  */
-export function requestPath(url: string): string {
-  return new URL(url, 'http://localhost').pathname;
+export function requestPath(url: string): string | undefined {
+  try {
+    return new URL(url, 'http://localhost').pathname;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -1439,6 +1439,9 @@ describe('WebSocketPlugin defaults', () => {
       '/a/./ws',
       '//ws',
       '/a\\b',
+      // A URL reads these as hosts that cannot be: they are no URL, and were thrown as TypeError.
+      '//[x',
+      '//a:b',
     ]) {
       let thrown: unknown;
       try {
@@ -1500,6 +1503,36 @@ describe('WebSocketPlugin defaults', () => {
     expect(
       booted.plugin.executors.map((executor) => `${booted!.plugin.id}/${executor.action}`),
     ).toEqual(['websocket/reply']);
+  });
+
+  it('answers 404 in JSON an upgrade whose request target is no URL at all, where it used to cut the socket without an answer and log an error [claim:wsreadme-order] [claim:wsreadme-plain-http]', async () => {
+    booted = await boot();
+    const { port } = new URL(booted.url);
+    const answerTo = (target: string) =>
+      new Promise<string>((resolve) => {
+        const socket = tcpConnect(Number(port), '127.0.0.1', () =>
+          socket.write(
+            `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\n` +
+              'Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
+              'Sec-WebSocket-Version: 13\r\n\r\n',
+          ),
+        );
+        let text = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (text += chunk));
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve(text));
+      });
+    // A URL reads `//[x` as a host that cannot be, and `http://[/ws` likewise.
+    for (const target of ['//[x', 'http://[/ws']) {
+      const answer = await answerTo(target);
+      expect(answer, target).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
+      expect(JSON.parse(answer.split('\r\n\r\n')[1] ?? ''), target).toMatchObject({
+        error: { status: 404, code: 'WEFT_WS_UPGRADE_REQUIRED' },
+      });
+    }
+    expect(booted.logs.filter((line) => line.msg === 'websocket: upgrade failed')).toEqual([]);
+    expect(booted.plugin.connectionCount).toBe(0);
   });
 });
 
