@@ -252,7 +252,7 @@ describe('WebSocketPlugin beside ChatPlugin in one runtime', () => {
     expect(plans[1]).toContain('over the websocket');
   });
 
-  it('counts maxInFlightPerUser apart from ChatPlugin, so a user may have that many messages waiting on each [claim:chat-readme-per-user-apart]', async () => {
+  it('counts maxInFlightPerUser apart from ChatPlugin, so a user may have that many messages waiting on each [claim:chat-readme-per-user-apart] [claim:wsreadme-per-user-apart]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const model = new ScriptedModelProvider({
@@ -589,6 +589,28 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(((await plain.json()) as { error: { code: string } }).error.code).toBe(
       'WEFT_WS_UPGRADE_REQUIRED',
     );
+  });
+
+  it('does not count a TCP connection that has not sent its upgrade against maxConnections, and cuts it at handshakeTimeoutMs [claim:wsreadme-max-connections-tcp]', async () => {
+    booted = await boot({ maxConnections: 1, handshakeTimeoutMs: 300 });
+    const { port } = new URL(booted.url);
+    const silent = await Promise.all(
+      [1, 2, 3].map(async () => {
+        const socket = tcpConnect(Number(port), '127.0.0.1');
+        socket.on('error', () => undefined);
+        await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+        return socket;
+      }),
+    );
+    // Three connections that never send an upgrade, and the one websocket the cap allows opens.
+    const client = await open(booted.url);
+    expect(booted.plugin.connectionCount).toBe(1);
+    expect(await refusedUpgrade(booted.url)).toMatchObject({ status: 503 });
+    await Promise.all(
+      silent.map((socket) => new Promise<void>((resolve) => socket.once('close', () => resolve()))),
+    );
+    client.send(message('1', 'still here'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
   });
 
   it('counts upgrades whose authenticate is still running against maxConnections, so one more is refused with 503 before any connection is open [claim:wsreadme-max-connections] [claim:errors-ws-too-many-connections-checking]', async () => {
