@@ -467,6 +467,26 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(client.socket.readyState).toBe(client.socket.OPEN);
   });
 
+  it('takes the origin of a browser extension or an app listed in allowedOrigins, which the URL standard gives no origin of its own, and refuses others of that scheme [claim:wsreadme-origin-schemes]', async () => {
+    booted = await boot({
+      allowedOrigins: ['chrome-extension://abcdefghijklmnop', 'capacitor://localhost'],
+    });
+    for (const origin of ['chrome-extension://abcdefghijklmnop', 'capacitor://localhost']) {
+      const client = await open(booted.url, { origin });
+      expect(client.socket.readyState, origin).toBe(client.socket.OPEN);
+    }
+    for (const origin of ['chrome-extension://ponmlkjihgfedcba', 'capacitor://evil', 'null']) {
+      const refused = await refusedUpgrade(booted.url, { origin });
+      expect(refused.body.error, origin).toMatchObject({ code: 'WEFT_WS_ORIGIN_NOT_ALLOWED' });
+    }
+    expect(() => new WebSocketPlugin({ allowedOrigins: ['chrome-extension://abc/page'] })).toThrow(
+      /option "allowedOrigins" must be origins/,
+    );
+    expect(() => new WebSocketPlugin({ allowedOrigins: ['file:///index.html'] })).toThrow(
+      /option "allowedOrigins" must be origins/,
+    );
+  });
+
   it('refuses a Host header that is not allowed, as the runtime server does [claim:wsdoc-host] [claim:wsreadme-order] [claim:errors-host-not-allowed-websocket]', async () => {
     booted = await boot();
     const refused = await refusedUpgrade(booted.url, { headers: { host: 'rebound.example' } });
