@@ -49,7 +49,8 @@ export interface WebSocketPluginOptions extends ChatAccessOptions {
    * always sends `Origin` on a websocket upgrade, and lets any page open one, so an upgrade with
    * an `Origin` not listed here is refused with 403. Clients that send no `Origin` (native apps,
    * servers, terminal clients) are not browsers and are let through to `authenticate`.
-   * `true` allows every origin. Default `[]`: no web page may connect.
+   * A browser extension's or an app's origin (`chrome-extension://id`, `capacitor://localhost`)
+   * is listed the same way. `true` allows every origin. Default `[]`: no web page may connect.
    * @claim tsdoc-ws-options-no-origin
    */
   allowedOrigins?: true | readonly string[];
@@ -285,15 +286,22 @@ export function resolveOptions(options: WebSocketPluginOptions): ResolvedOptions
  * `path` option: percent-encoded where a URL encodes, dot segments resolved, without the query.
  *
  * @param url - The request target, such as `/ws?token=1`.
- * @returns The path, such as `/ws`.
+ * @returns The path, such as `/ws`, or `undefined` when the target is no URL at all (such as
+ *   `//[x`, which a URL reads as a host that cannot be): no path can match it.
  */
-export function requestPath(url: string): string {
-  return new URL(url, 'http://localhost').pathname;
+export function requestPath(url: string): string | undefined {
+  try {
+    return new URL(url, 'http://localhost').pathname;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * An origin as browsers send it (`https://chat.example.com`, default port left out), lower-cased,
- * or `undefined` when the text is not an origin.
+ * or `undefined` when the text is not an origin. A scheme the URL standard gives no origin of its
+ * own, such as a browser extension's `chrome-extension://id` or an app's `capacitor://localhost`,
+ * is read as `scheme://host`, as browsers send it in `Origin`.
  *
  * @param text - An origin from the options or from an `Origin` header.
  * @returns The normalised origin.
@@ -301,9 +309,11 @@ export function requestPath(url: string): string {
 export function normaliseOrigin(text: string): string | undefined {
   try {
     const url = new URL(text);
-    if (url.origin === 'null' || url.pathname.length > 1 || url.search || url.hash)
-      return undefined;
-    return url.origin.toLowerCase();
+    if (url.pathname.length > 1 || url.search || url.hash) return undefined;
+    if (url.origin !== 'null') return url.origin.toLowerCase();
+    // `file:`, `data:` and the `null` of a sandboxed page have no host to allow.
+    if (url.host === '' || url.username || url.password) return undefined;
+    return `${url.protocol}//${url.host}`.toLowerCase();
   } catch {
     return undefined;
   }

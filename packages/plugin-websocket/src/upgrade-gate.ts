@@ -78,9 +78,14 @@ export function upgradeGate(
       ? true
       : new Set(options.allowedOrigins.map((origin) => normaliseOrigin(origin) as string));
   return async (request, requestId, openConnections) => {
+    // A target that is no URL (`//[x`) has no path, and is refused as any other path is.
     const path = requestPath(request.url ?? '/');
     if (path !== options.path) {
-      return refuse(404, 'WEFT_WS_UPGRADE_REQUIRED', `No websocket at ${clip(path)}`);
+      return refuse(
+        404,
+        'WEFT_WS_UPGRADE_REQUIRED',
+        `No websocket at ${clip(path ?? request.url ?? '')}`,
+      );
     }
     const problem = handshakeProblem(request);
     if (problem !== undefined) {

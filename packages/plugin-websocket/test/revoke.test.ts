@@ -306,4 +306,21 @@ describe('WebSocketPlugin reauthenticateMs', () => {
       expect(Date.now() - started).toBeLessThan(2_000);
     },
   );
+
+  it('keeps a connection the hook first admitted as no one (trustClientUser) while it still names no one, and closes it with 4001 once it names a user [claim:wsreadme-reauthenticate]', async () => {
+    const { tokens, seen, authenticate } = sessions();
+    tokens.set('t-kiosk', 'none');
+    const { booted } = await bootRecording({
+      authenticate,
+      trustClientUser: true,
+      reauthenticateMs: 100,
+    });
+    const kiosk = await open(`${booted.url}?token=t-kiosk`);
+    await expect.poll(() => seen.length, { timeout: 3_000 }).toBeGreaterThanOrEqual(4);
+    // Still admitted as no one: the same answer as at the upgrade.
+    expect(booted.plugin.connectionCount).toBe(1);
+    expect(await say(kiosk, '1', 'still here?')).toMatchObject({ type: 'reply', id: '1' });
+    tokens.set('t-kiosk', 'ada');
+    expect((await kiosk.closed).code).toBe(REVOKED_CLOSE.code);
+  });
 });

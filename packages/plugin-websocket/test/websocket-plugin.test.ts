@@ -252,7 +252,7 @@ describe('WebSocketPlugin beside ChatPlugin in one runtime', () => {
     expect(plans[1]).toContain('over the websocket');
   });
 
-  it('counts maxInFlightPerUser apart from ChatPlugin, so a user may have that many messages waiting on each [claim:chat-readme-per-user-apart]', async () => {
+  it('counts maxInFlightPerUser apart from ChatPlugin, so a user may have that many messages waiting on each [claim:chat-readme-per-user-apart] [claim:wsreadme-per-user-apart]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const model = new ScriptedModelProvider({
@@ -467,6 +467,26 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(client.socket.readyState).toBe(client.socket.OPEN);
   });
 
+  it('takes the origin of a browser extension or an app listed in allowedOrigins, which the URL standard gives no origin of its own, and refuses others of that scheme [claim:wsreadme-origin-schemes]', async () => {
+    booted = await boot({
+      allowedOrigins: ['chrome-extension://abcdefghijklmnop', 'capacitor://localhost'],
+    });
+    for (const origin of ['chrome-extension://abcdefghijklmnop', 'capacitor://localhost']) {
+      const client = await open(booted.url, { origin });
+      expect(client.socket.readyState, origin).toBe(client.socket.OPEN);
+    }
+    for (const origin of ['chrome-extension://ponmlkjihgfedcba', 'capacitor://evil', 'null']) {
+      const refused = await refusedUpgrade(booted.url, { origin });
+      expect(refused.body.error, origin).toMatchObject({ code: 'WEFT_WS_ORIGIN_NOT_ALLOWED' });
+    }
+    expect(() => new WebSocketPlugin({ allowedOrigins: ['chrome-extension://abc/page'] })).toThrow(
+      /option "allowedOrigins" must be origins/,
+    );
+    expect(() => new WebSocketPlugin({ allowedOrigins: ['file:///index.html'] })).toThrow(
+      /option "allowedOrigins" must be origins/,
+    );
+  });
+
   it('refuses a Host header that is not allowed, as the runtime server does [claim:wsdoc-host] [claim:wsreadme-order] [claim:errors-host-not-allowed-websocket]', async () => {
     booted = await boot();
     const refused = await refusedUpgrade(booted.url, { headers: { host: 'rebound.example' } });
@@ -589,6 +609,28 @@ describe('WebSocketPlugin upgrade checks', () => {
     expect(((await plain.json()) as { error: { code: string } }).error.code).toBe(
       'WEFT_WS_UPGRADE_REQUIRED',
     );
+  });
+
+  it('does not count a TCP connection that has not sent its upgrade against maxConnections, and cuts it at handshakeTimeoutMs [claim:wsreadme-max-connections-tcp]', async () => {
+    booted = await boot({ maxConnections: 1, handshakeTimeoutMs: 300 });
+    const { port } = new URL(booted.url);
+    const silent = await Promise.all(
+      [1, 2, 3].map(async () => {
+        const socket = tcpConnect(Number(port), '127.0.0.1');
+        socket.on('error', () => undefined);
+        await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+        return socket;
+      }),
+    );
+    // Three connections that never send an upgrade, and the one websocket the cap allows opens.
+    const client = await open(booted.url);
+    expect(booted.plugin.connectionCount).toBe(1);
+    expect(await refusedUpgrade(booted.url)).toMatchObject({ status: 503 });
+    await Promise.all(
+      silent.map((socket) => new Promise<void>((resolve) => socket.once('close', () => resolve()))),
+    );
+    client.send(message('1', 'still here'));
+    expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
   });
 
   it('counts upgrades whose authenticate is still running against maxConnections, so one more is refused with 503 before any connection is open [claim:wsreadme-max-connections] [claim:errors-ws-too-many-connections-checking]', async () => {
@@ -1439,6 +1481,9 @@ describe('WebSocketPlugin defaults', () => {
       '/a/./ws',
       '//ws',
       '/a\\b',
+      // A URL reads these as hosts that cannot be: they are no URL, and were thrown as TypeError.
+      '//[x',
+      '//a:b',
     ]) {
       let thrown: unknown;
       try {
@@ -1500,6 +1545,36 @@ describe('WebSocketPlugin defaults', () => {
     expect(
       booted.plugin.executors.map((executor) => `${booted!.plugin.id}/${executor.action}`),
     ).toEqual(['websocket/reply']);
+  });
+
+  it('answers 404 in JSON an upgrade whose request target is no URL at all, where it used to cut the socket without an answer and log an error [claim:wsreadme-order] [claim:wsreadme-plain-http]', async () => {
+    booted = await boot();
+    const { port } = new URL(booted.url);
+    const answerTo = (target: string) =>
+      new Promise<string>((resolve) => {
+        const socket = tcpConnect(Number(port), '127.0.0.1', () =>
+          socket.write(
+            `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: Upgrade\r\n` +
+              'Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n' +
+              'Sec-WebSocket-Version: 13\r\n\r\n',
+          ),
+        );
+        let text = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (text += chunk));
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve(text));
+      });
+    // A URL reads `//[x` as a host that cannot be, and `http://[/ws` likewise.
+    for (const target of ['//[x', 'http://[/ws']) {
+      const answer = await answerTo(target);
+      expect(answer, target).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
+      expect(JSON.parse(answer.split('\r\n\r\n')[1] ?? ''), target).toMatchObject({
+        error: { status: 404, code: 'WEFT_WS_UPGRADE_REQUIRED' },
+      });
+    }
+    expect(booted.logs.filter((line) => line.msg === 'websocket: upgrade failed')).toEqual([]);
+    expect(booted.plugin.connectionCount).toBe(0);
   });
 });
 
