@@ -5,13 +5,14 @@
  * 1. Prettier, and ESLint for code, on the files changed against the main branch (committed or
  *    not), so an unrelated file never fails a contributor's check.
  * 2. The samples: examples/ type-checked as one project, and their tests run.
- * 3. The checks that read the docs: claims and the tests they name, prose rules, READMEs, TSDoc
- *    examples and defaults, the error, log and configuration references, the whitepaper.
+ * 3. The tests that read the docs: claims, prose rules, READMEs, TSDoc examples and defaults, the
+ *    error, log and configuration references, the whitepaper, and every other test that reads a
+ *    page, a package README or the whitepaper to hold what it says to the code.
  * 4. A build of the site, which fails on a broken link; a broken anchor, which Docusaurus only
  *    warns about, fails here too. Then the checks of the build's pages (tests/build/).
  *
- * It prints each step's time. The packages and the scaffold are `npm test`'s: a change to prose
- * alone cannot break them. The site's browser tests (`npm run test:e2e`, on the build this made)
+ * It prints each step's time. The rest of the packages' tests and the scaffold are `npm test`'s: a
+ * change to prose alone cannot break them. The site's browser tests (`npm run test:e2e`, on the build this made)
  * are left out for time, though a page's text can break them; CI runs them for such a change.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -21,7 +22,7 @@ import { runWhenMain } from '../tooling/run-when-main';
 
 const root = path.resolve(__dirname, '..');
 
-/** The unit tests that read the docs, the READMEs, the whitepaper or the TSDoc. */
+/** The tests that read the docs, the READMEs, the whitepaper or the TSDoc. */
 export const DOCS_TESTS = [
   'claims',
   'claims-hidden',
@@ -47,7 +48,31 @@ export const DOCS_TESTS = [
   'plugin-catalogue-metadata',
   'last-updated-date',
   'api-reference',
-].map((name) => `tests/unit/${name}.test.ts`);
+]
+  .map((name) => `tests/unit/${name}.test.ts`)
+  .concat(
+    // Tests of code that also read a page, a README or the whitepaper, to hold its text to the
+    // code (a quoted message, an options table, a list the page gives): a change to that text
+    // alone fails them. tests/unit/check-docs.test.ts finds such tests and fails on one left out.
+    [
+      'tests/unit/chat-warning-text',
+      'tests/unit/ci-workflow',
+      'tests/unit/issue-forms',
+      'tests/unit/plugin-catalogue',
+      'tests/unit/repository-map',
+      'tests/unit/run-panel-registry',
+      'tests/unit/swizzled-components',
+      'tests/integration/http-chat-install',
+      'tests/integration/core/get-object-page',
+      'packages/create-weft/test/choices',
+      'packages/memory-postgres/test/options',
+      'packages/memory-postgres/test/readme',
+      'packages/model-openai/test/options',
+      'packages/plugin-mcp/test/options-defaults',
+      'packages/plugin-websocket/test/readme-options',
+      'packages/testing/test/readme-errors',
+    ].map((name) => `${name}.test.ts`),
+  );
 
 /** Warnings of `docusaurus build` that this check treats as failures. */
 export const BROKEN_REFERENCE = /Docusaurus found broken (links|anchors)/;

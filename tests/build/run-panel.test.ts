@@ -108,7 +108,7 @@ beforeAll(assertBuildExists);
 
 describe('the Run panels', () => {
   it.each(Object.keys(EXAMPLES) as (RunExample)[])(
-    '%s: its press loads the panel, its run and the core in chunks of at most 150 KB gzipped',
+    '%s: its press loads the panel, its run and the core in chunks of at most 150 KB gzipped, without another example [claim:contributing-run-panel-build-registry]',
     (example) => {
       const files = panelChunks(example);
       const code = files.map(read).join('\n');
@@ -141,7 +141,7 @@ describe('the Run panels', () => {
   );
 
   it.each([...new Set([...FIRST_LOAD_PAGES, ...PANEL_PAGES])])(
-    '%s loads none of their chunks before it works',
+    '%s loads none of their chunks before it works [claim:contributing-run-panel-build-registry]',
     (route) => {
       const panels = new Set(
         (Object.keys(EXAMPLES) as (RunExample)[]).flatMap(panelChunks),

@@ -5,7 +5,7 @@
  * links and anchors Docusaurus reports.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
@@ -56,6 +56,45 @@ describe('check:docs', () => {
       expect(DOCS_TESTS).toContain(`tests/unit/${name}.test.ts`);
     }
     for (const file of DOCS_TESTS) expect(existsSync(path.join(root, file)), file).toBe(true);
+  });
+
+  it('runs every test that reads a page, a package README or the whitepaper [claim:cg-check-docs-steps]', () => {
+    // A path to a page, a README or the whitepaper, as the tests write the files they read.
+    const readsPage = [
+      /['"`](?:\.\.\/)*(?:docs|whitepaper)\/[\w./-]+\.mdx?['"`]/,
+      /['"`](?:docs|whitepaper)['"`],\s*['"`][\w./-]+\.mdx?['"`]/,
+      /['"`](?:\.\.\/)*README\.md['"`]/,
+      /\(\s*\w+,\s*['"`](?:docs|whitepaper)['"`]\s*\)/,
+    ];
+    // Tests whose such paths name files of their own, not the repository's pages.
+    const notPages = new Set([
+      'tests/unit/folder-layers.test.ts', // which layer a path belongs to
+      'tests/unit/generate-assets.test.ts', // which files an asset is made from
+      'tests/unit/local-search.test.ts', // a build folder it writes
+      'tests/unit/output-cache.test.ts', // a build folder it writes
+      'tests/unit/rehype-type-hovers.test.ts', // a page path for an error message
+      'packages/mcp-docs/test/site-pages.test.ts', // a site it writes
+      'packages/create-weft/test/cli.test.ts', // the README of the project it creates
+      'packages/create-weft/test/container.test.ts', // the README of the project it creates
+      'packages/create-weft/test/create-project.test.ts', // the README of the project it creates
+    ]);
+    const testFiles = [
+      'tests/unit',
+      'tests/integration',
+      ...readdirSync(path.join(root, 'packages')).map((name) => `packages/${name}/test`),
+    ]
+      .filter((folder) => existsSync(path.join(root, folder)))
+      .flatMap((folder) =>
+        readdirSync(path.join(root, folder), { recursive: true, encoding: 'utf8' })
+          .filter((file) => file.endsWith('.test.ts'))
+          .map((file) => `${folder}/${file.split(path.sep).join('/')}`),
+      );
+    const readers = testFiles.filter((file) => {
+      const source = readFileSync(path.join(root, file), 'utf8');
+      return readsPage.some((pattern) => pattern.test(source));
+    });
+    expect(readers).toContain('packages/testing/test/readme-errors.test.ts');
+    expect(readers.filter((file) => !notPages.has(file) && !DOCS_TESTS.includes(file))).toEqual([]);
   });
 
   it('stops at the first step that fails, running none after it [claim:cg-check-docs-steps]', async () => {
