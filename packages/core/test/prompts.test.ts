@@ -130,9 +130,10 @@ describe('PromptRegistry', () => {
     expect(await prompts.render('chat/reply', { name: 'Ada', title: 'Dr' })).toBe('Dr Ada');
   });
 
-  it('fails on a misspelt variable in an output or a for loop, and treats one in an if as false [claim:cu-liquid-strict]', async () => {
+  it('fails on a misspelt variable in an output or a for loop, uses the default of an output whose first filter is default, and treats one in an if as false [claim:cu-liquid-strict]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('chat', 'output', 'Hello {{ usr }}');
+    prompts.register('chat', 'defaulted', "Hello {{ usr | default: 'you' }}");
     prompts.register('chat', 'property', 'Hello {{ user.nmae }}');
     prompts.register('chat', 'loop', '{% for item in itmes %}{{ item }}{% endfor %}');
     prompts.register('chat', 'condition', '{% if usr %}known{% else %}missing{% endif %}');
@@ -147,6 +148,7 @@ describe('PromptRegistry', () => {
       expect(error.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
       expect(error.message).toContain(`undefined variable: ${missing}`);
     }
+    expect(await prompts.render('chat/defaulted', variables)).toBe('Hello you');
     expect(await prompts.render('chat/condition', variables)).toBe('missing');
     expect(await prompts.render('chat/condition', { usr: 'Ada' })).toBe('known');
   });
@@ -765,9 +767,11 @@ describe('PromptRegistry with function templates', () => {
     expect(render).toHaveBeenCalledWith({ to: 'Ada', body: null });
   });
 
-  it('fails on a missing variable a liquid template outputs or loops over or a function template declares, and calls an undeclaring function as given [claim:cu-prompts-row] [claim:liq-function-unlisted]', async () => {
+  it('fails on a missing variable a liquid template outputs (without a first default filter) or loops over or a function template declares, and calls an undeclaring function as given [claim:cu-prompts-row] [claim:liq-function-unlisted]', async () => {
     const prompts = new PromptRegistry();
     prompts.register('chat', 'output', 'Hello {{ name }}');
+    prompts.register('chat', 'defaulted', 'Hello {{ name | default: "you" }}');
+    prompts.register('chat', 'late-default', 'Hello {{ name | upcase | default: "you" }}');
     prompts.register('chat', 'loop', '{% for item in items %}{{ item }}{% endfor %}');
     prompts.register(
       'chat',
@@ -778,11 +782,13 @@ describe('PromptRegistry with function templates', () => {
       ['output', 'name'],
       ['loop', 'items'],
       ['declared', 'name'],
+      ['late-default', 'name'],
     ] as const) {
       const error = await errorOf(prompts.render(`chat/${name}`, {}));
       expect(error.code).toBe('WEFT_TEMPLATE_RENDER_FAILED');
       expect(error.message).toContain(`undefined variable: ${missing}`);
     }
+    expect(await prompts.render('chat/defaulted', {})).toBe('Hello you');
     // A function that declares no variables is called with what was passed, missing ones too.
     const plain = vi.fn(
       (variables: Readonly<Record<string, unknown>>) => `Hello ${String(variables.name)}`,

@@ -3,7 +3,7 @@ import { Scheduler } from '@weft/core';
 import { deferred, waitFor } from './fixtures.js';
 
 describe('Scheduler worker leases', () => {
-  it('runs another task while one waits through its lease, and gives the waiter a worker before queued tasks [claim:sp-concurrency-working] [claim:prod-bulkhead-lend] [claim:tsdoc-scheduler-concurrency-workers] [claim:wp-workers-lent]', async () => {
+  it('runs another task while one waits through its lease, and gives the waiter a worker before queued tasks [claim:sp-concurrency-working] [claim:prod-bulkhead-lend] [claim:tsdoc-scheduler-concurrency-workers] [claim:wp-workers-lent] [claim:cu-scheduler-row]', async () => {
     const scheduler = new Scheduler({ concurrency: 2 });
     scheduler.start();
     const events: string[] = [];

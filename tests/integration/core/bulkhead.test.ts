@@ -668,7 +668,7 @@ describe('bulkhead options', () => {
 });
 
 describe('workers and waiting tasks', () => {
-  it('counts working tasks against concurrency: a task waiting for a busy plugin lets another space run [claim:sp-concurrency-working] [claim:tsdoc-scheduler-concurrency-workers] [claim:task-concurrency-working] [claim:prod-concurrency] [claim:index-scheduler-lanes]', async () => {
+  it('counts working tasks against concurrency: a task waiting for a busy plugin lets another space run [claim:sp-concurrency-working] [claim:tsdoc-scheduler-concurrency-workers] [claim:task-concurrency-working] [claim:prod-concurrency] [claim:index-scheduler-lanes] [claim:cu-scheduler-row]', async () => {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     const blocking = recordingExecutor('wait', async () => {

@@ -843,7 +843,7 @@ describe('memory writes', () => {
   });
 
   // One task shows both: the 10 s wait on the chain is its own, counted after the task's deadline.
-  it('ends a task past its deadline only once its chain is stored, or 10 s later, then logs the chain store as timed out and marks the task [claim:obs-chain-store-timeout] [claim:prod-client-waits-chain] [claim:trouble-client-waits-chain] [claim:task-timeout] [claim:wp-deadline-frees]', async () => {
+  it('ends a task past its deadline only once its chain is stored, or 10 s later, then logs the chain store as timed out and marks the task [claim:obs-chain-store-timeout] [claim:prod-client-waits-chain] [claim:trouble-client-waits-chain] [claim:task-timeout] [claim:wp-deadline-frees] [claim:mpm-hung-store]', async () => {
     const { logger, lines } = capturingLogger();
     const memory = new InMemoryMemoryProvider();
     const store = memory.store.bind(memory);
@@ -871,7 +871,7 @@ describe('memory writes', () => {
     });
   }, 20_000);
 
-  it('keeps recorded.trigger false when the trigger is stored only after the task timed out [claim:task-recorded-flags] [claim:tsdoc-task-recorded-chain-timeout]', async () => {
+  it('keeps recorded.trigger false when the trigger is stored only after the task timed out [claim:task-recorded-flags] [claim:tsdoc-task-recorded-chain-timeout] [claim:mpm-hung-store]', async () => {
     const late = deferred();
     const memory = new InMemoryMemoryProvider();
     const store = memory.store.bind(memory);

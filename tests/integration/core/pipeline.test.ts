@@ -976,7 +976,7 @@ describe('task memories', () => {
     expect(task.status).toBe('failed');
   });
 
-  it('fails the task at its deadline when the memory store does not answer its history read [claim:task-hung-store-times-out] [claim:task-cost-one-plan]', async () => {
+  it('fails the task at its deadline when the memory store does not answer its history read [claim:task-hung-store-times-out] [claim:task-cost-one-plan] [claim:mpm-hung-store]', async () => {
     /** The in-memory store, whose reads never answer, as a store behind a hung connection. */
     class HungReads extends InMemoryMemoryProvider {
       override async query(): Promise<never> {
