@@ -4,7 +4,7 @@
  * is not there; its script table lists exactly the npm scripts of the root package.json, which
  * stay few enough to read. The README points to that map instead of keeping a second one.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workingTreeFiles } from '../support/working-tree';
@@ -91,10 +91,12 @@ describe('the map of the repository', () => {
     expect(scripts.filter((name) => /^(pre|post)/.test(name))).toEqual([]);
   });
 
-  it("runs, from each npm script, a command of scripts/, a tool's own, the bench runner, create-weft's command line or a sample [claim:cg-script-homes]", () => {
+  it("runs, from each npm script, a command of scripts/, a tool's own, the bench runner, create-weft's command line, a sample or the packages' builds [claim:cg-script-homes]", () => {
     const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
+    // The one npm script that runs others: release, the `build` script of every package.
+    const packagesBuild = 'npm run build --workspace packages';
     const tools = ['docusaurus', 'eslint', 'prettier', 'tsc', 'vitest', 'playwright', 'changeset'];
     const homes = [
       /^scripts\//,
@@ -110,12 +112,23 @@ describe('the map of the repository', () => {
         // A tool's own command may name its config file; any other command runs a file.
         const ok =
           tools.includes(words[0]!) ||
-          (words[0] === 'npm' && words[1] === 'run') ||
+          (name === 'release' && command === packagesBuild) ||
           (file !== undefined && homes.some((home) => home.test(file)));
         if (!ok) strays.push(`${name}: ${command}`);
       }
     }
     expect(strays).toEqual([]);
+    expect(manifest.scripts.release).toContain(packagesBuild);
+    const packageDirs = readdirSync(path.join(root, 'packages'), { withFileTypes: true })
+      .filter((entry) => existsSync(path.join(root, 'packages', entry.name, 'package.json')))
+      .map((entry) => entry.name);
+    expect(packageDirs.length).toBeGreaterThan(5);
+    for (const dir of packageDirs) {
+      const own = JSON.parse(
+        readFileSync(path.join(root, 'packages', dir, 'package.json'), 'utf8'),
+      ) as { scripts?: Record<string, string> };
+      expect({ dir, build: typeof own.scripts?.build }).toEqual({ dir, build: 'string' });
+    }
     // Each home is in use, so the sentence names no place that runs nothing.
     const files = Object.values(manifest.scripts).join(' ');
     for (const home of [
