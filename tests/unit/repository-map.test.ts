@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TEST_PHASES } from '../../tooling/test-phases';
 import { workingTreeFiles } from '../support/working-tree';
 
 const root = path.resolve(__dirname, '../..');
@@ -139,6 +140,21 @@ describe('the map of the repository', () => {
     ]) {
       expect(files).toContain(home);
     }
+  });
+
+  it('says "build first" for exactly the scripts whose tests read the site build [claim:cg-build-first]', () => {
+    const table = section('Run the site and the tests');
+    const buildFirst = [...table.matchAll(/^\| `npm run ([^ `]+)`[^|]*\|([^\n]*)$/gm)]
+      .filter(([, , cell]) => /build first/.test(cell!))
+      .map(([, script]) => script!);
+    const readers = TEST_PHASES.filter((phase) => phase.siteBuild).map(({ script }) => script);
+    expect(buildFirst.sort()).toEqual([...readers].sort());
+    // Packing @weft/mcp-docs builds it, and its build makes the data from the site build.
+    const mcpDocs = JSON.parse(
+      readFileSync(path.join(root, 'packages/mcp-docs/package.json'), 'utf8'),
+    ) as { scripts: Record<string, string> };
+    expect(mcpDocs.scripts.prepack).toMatch(/npm run build/);
+    expect(mcpDocs.scripts.build).toMatch(/^npm run generate:data && /);
   });
 
   it('names every override of package.json, with its version, and counts them [claim:cg-overrides-listed]', () => {
