@@ -17,11 +17,12 @@ const TEST_FILES = [
 
 /**
  * What marks a test file that needs modules of its own: it replaces a module or a global with
- * vi's helpers, sets the environment the modules it loads read, or says so in a comment (it
- * watches how a module loads, or loads one that a file before it would have loaded differently).
+ * vi's helpers, sets the environment the modules it loads read (a variable, or the whole of
+ * `process.env`), or says so in a comment (it watches how a module loads, or loads one that a
+ * file before it would have loaded differently).
  */
-const NEEDS_OWN_MODULES =
-  /\bvi\.(mock|doMock|unmock|doUnmock|resetModules|stubGlobal|stubEnv)\(|\bprocess\.env(\.\w+|\[[^\]]+\])\s*=[^=]|\bdelete process\.env|@vitest-own-modules\b/;
+export const NEEDS_OWN_MODULES =
+  /\bvi\.(mock|doMock|unmock|doUnmock|resetModules|stubGlobal|stubEnv)\(|\bprocess\.env(\.\w+|\[[^\]]+\])?\s*=[^=]|\bObject\.assign\(\s*process\.env\b|\bdelete process\.env|@vitest-own-modules\b/;
 
 const ownModuleFiles = globSync(TEST_FILES, { ignore: ['**/node_modules/**'] }).filter((file) =>
   NEEDS_OWN_MODULES.test(readFileSync(file, 'utf8')),

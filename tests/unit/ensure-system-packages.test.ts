@@ -129,6 +129,17 @@ describe('the system checks the test scripts run first', () => {
     ]);
   });
 
+  it("leave better-sqlite3's compiler to the machine: its install falls back to node-gyp, and the majors compile it against their own headers [claim:cg-sqlite-compiles]", () => {
+    const sqlite = JSON.parse(
+      readFileSync(path.join(root, 'node_modules/better-sqlite3/package.json'), 'utf8'),
+    ) as { scripts: Record<string, string> };
+    expect(sqlite.scripts.install).toBe('prebuild-install || node-gyp rebuild --release');
+    const nodeVersions = readFileSync(path.join(root, 'scripts/test-node-versions.ts'), 'utf8');
+    expect(nodeVersions).toMatch(/npm_config_nodedir: path\.dirname\(bin\)/);
+    const run = readFileSync(path.join(root, '.ci/run'), 'utf8');
+    expect(run).not.toMatch(/build-essential|\bg\+\+|python3|\bmake\b/);
+  });
+
   it('start no process: neither ensure script imports node:child_process', () => {
     for (const script of ['ensure-postgres.ts', 'ensure-chromium.ts']) {
       const source = readFileSync(path.join(root, 'scripts', script), 'utf8');

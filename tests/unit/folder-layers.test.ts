@@ -209,6 +209,33 @@ describe('the folders are layers', () => {
     ]);
   });
 
+  it("orders the layers as the contributing guide's tree lists the folders, with the exceptions it names [claim:cg-folder-layers]", () => {
+    const guide = readFileSync(path.join(root, 'docs/contributing-guide.md'), 'utf8');
+    const start = guide.indexOf('\n## Repository layout\n');
+    const tree = /```text\n([\s\S]*?)```/.exec(guide.slice(start))?.[1] ?? '';
+    // Each top-level entry of the tree, as a file of it: `tests/` → tests/x.ts.
+    const entries = [...tree.matchAll(/^(\S+)\s/gm)].map(([, entry]) => entry!);
+    const files = entries.map((entry) => (entry.endsWith('/') ? `${entry}x.ts` : entry));
+    const layered = files.filter((file) => layerOf(file) < layers.length);
+    expect(layered.length).toBeGreaterThan(8);
+    // Lowest first: no listed folder sits below one listed before it.
+    const descents = layered.flatMap((file, index) =>
+      index > 0 && layerOf(file) < layerOf(layered[index - 1]!)
+        ? [`${file} (${describeLayer(layerOf(file))}) is listed after ${layered[index - 1]}`]
+        : [],
+    );
+    expect(descents).toEqual([]);
+    // The exceptions: one layer for the samples and the libraries, a package's tests and build
+    // scripts above it, a sample's test with the tests.
+    const samples = layerOf('examples/getting-started/main.ts');
+    expect(layerOf('libs/docs-model/site.ts')).toBe(samples);
+    expect(layerOf('packages/core/src/index.ts')).toBeLessThan(samples);
+    expect(layerOf('packages/core/test/runtime.test.ts')).toBeGreaterThan(samples);
+    expect(layerOf('packages/mcp-docs/scripts/generate-data.ts')).toBeGreaterThan(samples);
+    expect(layerOf('packages/mcp-docs/scripts/generate-data.ts')).toBeLessThan(layerOf('docs/x'));
+    expect(describeLayer(layerOf('examples/scaling-out/scaling-out.test.ts'))).toBe('tests');
+  });
+
   it('resolves relative, @site/ and workspace imports to files, and sees an upward one', () => {
     expect(resolveSpecifier('src/pages/index.tsx', '@site/libs/docs-model/site')).toBe(
       'libs/docs-model/site.ts',

@@ -18,7 +18,7 @@ describe("llms.txt's link to the docs MCP server", () => {
     expect(existsSync(path.join(root, url))).toBe(true);
   });
 
-  it('names npx only once the packages are on the npm registry, and the clone until then', () => {
+  it('names npx only once the packages are on the npm registry, and the clone until then [claim:cg-first-release-flags]', () => {
     const before = mcpDocsLink(false).description;
     expect(before).toMatch(/^build it in a clone of the repository/);
     expect(before).toContain('`npx -y @weft/mcp-docs` answers E404');

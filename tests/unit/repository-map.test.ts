@@ -4,9 +4,10 @@
  * is not there; its script table lists exactly the npm scripts of the root package.json, which
  * stay few enough to read. The README points to that map instead of keeping a second one.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TEST_PHASES } from '../../tooling/test-phases';
 import { workingTreeFiles } from '../support/working-tree';
 
 const root = path.resolve(__dirname, '../..');
@@ -91,10 +92,12 @@ describe('the map of the repository', () => {
     expect(scripts.filter((name) => /^(pre|post)/.test(name))).toEqual([]);
   });
 
-  it("runs, from each npm script, a command of scripts/, a tool's own, the bench runner, create-weft's command line or a sample [claim:cg-script-homes]", () => {
+  it("runs, from each npm script, a command of scripts/, a tool's own, the bench runner, create-weft's command line, a sample or the packages' builds [claim:cg-script-homes]", () => {
     const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
       scripts: Record<string, string>;
     };
+    // The one npm script that runs others: release, the `build` script of every package.
+    const packagesBuild = 'npm run build --workspace packages';
     const tools = ['docusaurus', 'eslint', 'prettier', 'tsc', 'vitest', 'playwright', 'changeset'];
     const homes = [
       /^scripts\//,
@@ -110,12 +113,23 @@ describe('the map of the repository', () => {
         // A tool's own command may name its config file; any other command runs a file.
         const ok =
           tools.includes(words[0]!) ||
-          (words[0] === 'npm' && words[1] === 'run') ||
+          (name === 'release' && command === packagesBuild) ||
           (file !== undefined && homes.some((home) => home.test(file)));
         if (!ok) strays.push(`${name}: ${command}`);
       }
     }
     expect(strays).toEqual([]);
+    expect(manifest.scripts.release).toContain(packagesBuild);
+    const packageDirs = readdirSync(path.join(root, 'packages'), { withFileTypes: true })
+      .filter((entry) => existsSync(path.join(root, 'packages', entry.name, 'package.json')))
+      .map((entry) => entry.name);
+    expect(packageDirs.length).toBeGreaterThan(5);
+    for (const dir of packageDirs) {
+      const own = JSON.parse(
+        readFileSync(path.join(root, 'packages', dir, 'package.json'), 'utf8'),
+      ) as { scripts?: Record<string, string> };
+      expect({ dir, build: typeof own.scripts?.build }).toEqual({ dir, build: 'string' });
+    }
     // Each home is in use, so the sentence names no place that runs nothing.
     const files = Object.values(manifest.scripts).join(' ');
     for (const home of [
@@ -126,6 +140,21 @@ describe('the map of the repository', () => {
     ]) {
       expect(files).toContain(home);
     }
+  });
+
+  it('says "build first" for exactly the scripts whose tests read the site build [claim:cg-build-first]', () => {
+    const table = section('Run the site and the tests');
+    const buildFirst = [...table.matchAll(/^\| `npm run ([^ `]+)`[^|]*\|([^\n]*)$/gm)]
+      .filter(([, , cell]) => /build first/.test(cell!))
+      .map(([, script]) => script!);
+    const readers = TEST_PHASES.filter((phase) => phase.siteBuild).map(({ script }) => script);
+    expect(buildFirst.sort()).toEqual([...readers].sort());
+    // Packing @weft/mcp-docs builds it, and its build makes the data from the site build.
+    const mcpDocs = JSON.parse(
+      readFileSync(path.join(root, 'packages/mcp-docs/package.json'), 'utf8'),
+    ) as { scripts: Record<string, string> };
+    expect(mcpDocs.scripts.prepack).toMatch(/npm run build/);
+    expect(mcpDocs.scripts.build).toMatch(/^npm run generate:data && /);
   });
 
   it('names every override of package.json, with its version, and counts them [claim:cg-overrides-listed]', () => {

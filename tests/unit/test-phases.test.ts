@@ -69,14 +69,19 @@ describe('npm test', () => {
     expect(ran).toEqual(['build', 'test:build', 'test:unit']);
   }, 60_000);
 
-  it('holds the output of phases that share a step until each ends, and lets a lone phase of the first lane print as it goes [claim:cg-test-held-output]', () => {
-    const { status, stdout } = npmTest(['lint', 'typecheck', 'build'], 'none');
+  it('holds the output of phases that share a step until each ends, and lets the build, a lone phase of the first lane and the site in a browser print as they go [claim:cg-test-held-output]', () => {
+    const { status, stdout } = npmTest(
+      ['lint', 'typecheck', 'build', 'test:unit', 'test:e2e'],
+      'none',
+    );
     expect(status).toBe(0);
     for (const phase of ['lint', 'typecheck']) {
       expect(stdout).toContain(`===== ${phase} (ran beside another phase)\noutput of ${phase}\n`);
     }
-    expect(stdout).toContain('output of build\n');
-    expect(stdout).not.toContain('===== build (ran beside another phase)');
+    for (const phase of ['build', 'test:unit', 'test:e2e']) {
+      expect(stdout).toContain(`output of ${phase}\n`);
+      expect(stdout).not.toContain(`===== ${phase} (ran beside another phase)`);
+    }
   }, 60_000);
 
   it('waits for the last output of a held phase, written after npm exited [claim:cg-test-held-output]', () => {

@@ -3,7 +3,7 @@
  * globals or the environment, or say they need modules of their own, which run in threads.
  */
 import { describe, expect, it } from 'vitest';
-import config from '../../vitest.config';
+import config, { NEEDS_OWN_MODULES } from '../../vitest.config';
 
 const projects = (config.test?.projects ?? []) as {
   test: { name: string; include: string[]; exclude?: string[]; pool?: string };
@@ -27,6 +27,34 @@ describe('the unit tests’ two projects [claim:cg-vitest-own-modules]', () => {
     ['the @vitest-own-modules marker', 'packages/core/test/prompts-liquid-on-demand.test.ts'],
   ])('finds a file by %s', (_how, file) => {
     expect(own?.test.include).toContain(file);
+  });
+
+  // This file carries the marker in its own text (above), so it runs with modules of its own.
+  it.each([
+    "vi.mock('./module');",
+    "vi.doMock('./module', () => ({}));",
+    "vi.unmock('./module');",
+    "vi.doUnmock('./module');",
+    'vi.resetModules();',
+    "vi.stubGlobal('fetch', stub);",
+    "vi.stubEnv('WEFT_LOG_LEVEL', 'silent');",
+    "process.env.WEFT_LOG_LEVEL = 'silent';",
+    "process.env['WEFT_LOG_LEVEL'] = 'silent';",
+    'process.env = { ...saved };',
+    'Object.assign(process.env, { WEFT_LOG_LEVEL: "silent" });',
+    'delete process.env.WEFT_LOG_LEVEL;',
+    '// @vitest-own-modules: it counts how often the module loads',
+  ])('gives a file with %s modules of its own', (text) => {
+    expect(NEEDS_OWN_MODULES.test(text)).toBe(true);
+  });
+
+  it.each([
+    "if (process.env.WEFT_LOG_LEVEL === 'silent') {}",
+    'const level = process.env.WEFT_LOG_LEVEL;',
+    'vi.fn();',
+    'vi.spyOn(console, "log");',
+  ])('shares the modules of a file with only %s', (text) => {
+    expect(NEEDS_OWN_MODULES.test(text)).toBe(false);
   });
 
   it('leaves a file that does none of these with the shared modules', () => {

@@ -128,7 +128,7 @@ describe('readSitePages', () => {
     );
   });
 
-  it('refuses a build older than a docs file [claim:mcp-docs-clone-needs-site-build]', async () => {
+  it('refuses a build older than a docs file [claim:mcp-docs-clone-needs-site-build] [claim:cg-build-first]', async () => {
     const { source, build } = await fixture();
     const past = new Date(Date.now() - 60_000);
     await utimes(join(build, 'docs/guides/production.md'), past, past);
@@ -137,7 +137,7 @@ describe('readSitePages', () => {
 });
 
 describe('the generator without a site build', () => {
-  it('fails with the message, not a stack, and writes no bundle [claim:mcp-docs-clone-needs-site-build] [claim:cg-mcp-docs-after-site-build]', async () => {
+  it('fails with the message, not a stack, and writes no bundle [claim:mcp-docs-clone-needs-site-build] [claim:cg-mcp-docs-after-site-build] [claim:cg-build-first]', async () => {
     const empty = await folderWith({});
     const out = join(await folderWith({}), 'docs-bundle.json');
     const error = await generateBundle(empty, process.env, out).then(
