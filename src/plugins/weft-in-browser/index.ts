@@ -14,11 +14,14 @@
  */
 import path from 'node:path';
 import type { LoadContext, Plugin } from '@docusaurus/types';
+// Types only: Rspack's modules follow webpack's API.
+import type { Module } from 'webpack';
 import { PanelCompileHintPlugin } from './compile-hints';
 
 export default function weftInBrowser(context: LoadContext): Plugin {
   // The Run panels also compile examples (examples/tutorial-chat imports './history.js').
-  const sources = [path.join(context.siteDir, 'packages'), path.join(context.siteDir, 'examples')];
+  const packagesDir = path.join(context.siteDir, 'packages');
+  const sources = [packagesDir, path.join(context.siteDir, 'examples')];
   return {
     name: 'weft-in-browser',
     configureWebpack(_config, isServer) {
@@ -26,6 +29,25 @@ export default function weftInBrowser(context: LoadContext): Plugin {
         // The server bundle renders pages at build time; only the browser reads the hint.
         plugins: isServer ? [] : [new PanelCompileHintPlugin()],
         resolve: { conditionNames: ['weft-source', '...'] },
+        // Every Run panel example runs the core, and Docusaurus splits out only node_modules and
+        // what half the pages share, so each example's chunk held its own copy of the core: five
+        // copies for the bundler to minify, and a reader who runs two examples downloaded it twice.
+        // Package modules that two or more examples load go to chunks of their own instead.
+        optimization: isServer
+          ? {}
+          : {
+              splitChunks: {
+                cacheGroups: {
+                  weftPackages: {
+                    test: (module: Module) =>
+                      module.nameForCondition()?.startsWith(packagesDir + path.sep) ?? false,
+                    chunks: 'async',
+                    minChunks: 2,
+                    reuseExistingChunk: true,
+                  },
+                },
+              },
+            },
         module: {
           rules: [
             {
