@@ -90,6 +90,16 @@ describe('Runtime.init configuration checks', () => {
     expect(message).toContain('model "twin": two providers share this id');
   });
 
+  it('lists a null trigger of one plugin beside the problems of the plugins after it, rather than crashing on it [claim:core-readme-init-checks]', async () => {
+    // From JavaScript: the routes of earlier plugins are read to find clashes, this one's too.
+    const holey = new TestPlugin('holey', { triggers: [null as never] });
+    const message = await initError(base({ plugins: [holey, new TestPlugin('Later')] }));
+    expect(message.split('\n- ').slice(1)).toEqual([
+      'plugin "holey": a trigger has no id',
+      'plugin "Later": id must be lower-case letters, digits and dashes, starting with a letter (got "Later")',
+    ]);
+  });
+
   it('rejects a memory that is not a provider [claim:core-readme-init-checks]', async () => {
     const message = await initError(base({ memory: { id: 'nope' } as never }));
     expect(message).toContain('memory: expected a MemoryProvider instance');

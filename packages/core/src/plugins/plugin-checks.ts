@@ -86,10 +86,12 @@ export function pluginProblems(
     }
   }
   const triggerIds = new Set<string>();
+  // An earlier plugin may have problems of its own, such as a trigger that is null (from
+  // JavaScript): its routes are read by shape, so that it cannot crash the check of this one.
   const routes = new Set(
     registered.flatMap((other) =>
       other.triggers.flatMap((trigger) =>
-        trigger.type === 'route' ? [`${trigger.method} ${trigger.path}`] : [],
+        trigger?.type === 'route' ? [`${trigger.method} ${trigger.path}`] : [],
       ),
     ),
   );
