@@ -140,6 +140,16 @@ describe('the Run panels', () => {
     },
   );
 
+  it('the examples share one copy of the core: a reader who runs two downloads it once [claim:cg-run-panel-shared-core]', () => {
+    const examples = Object.keys(EXAMPLES) as RunExample[];
+    const loaded = new Set(examples.flatMap(panelChunks));
+    const withCore = [...loaded].filter((file) => read(file).includes('route triggers are not served'));
+    expect(withCore).toHaveLength(1);
+    for (const example of examples) {
+      expect(panelChunks(example), example).toContain(withCore[0]);
+    }
+  });
+
   it.each([...new Set([...FIRST_LOAD_PAGES, ...PANEL_PAGES])])(
     '%s loads none of their chunks before it works [claim:contributing-run-panel-build-registry]',
     (route) => {
