@@ -826,8 +826,9 @@ describe('ModelManager.call', () => {
         capabilities: [{ id: 'sentiment', run: async () => ({ score: 0 }) }],
       }),
     ]);
-    // An id no provider has, and a provider that offers other capabilities only.
-    for (const provider of ['gamma', 'scorer']) {
+    // An id no provider has, a provider that offers other capabilities only, and an empty id,
+    // which names no provider rather than leaving the choice to the defaults.
+    for (const provider of ['gamma', 'scorer', '']) {
       const error = await errorOf(models.generateText('x', { provider }));
       expect(error.code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
       expect(error.message).toContain(`provider "${provider}" does not offer it`);
