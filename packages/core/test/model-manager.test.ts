@@ -180,6 +180,18 @@ describe('ModelManager.call', () => {
     expect(seen).toHaveLength(2);
   });
 
+  it('drops a text-generation option it does not declare, with no error [claim:cap-text-generation-options-unknown]', async () => {
+    const seen: { input: unknown; options: unknown }[] = [];
+    const models = manager([
+      new TestModelProvider('alpha', { capabilities: [echoText('alpha', seen)] }),
+    ]);
+    const options = { temperature: 1, max_tokens: 5, topP: 0.5 } as { temperature: number };
+    await expect(models.call('text-generation', hello, { options })).resolves.toEqual({
+      text: 'alpha:hello',
+    });
+    expect(seen.map((call) => call.options)).toEqual([{ temperature: 1 }]);
+  });
+
   it('takes text-generation token counts only as whole numbers, 0 or more [claim:cap-text-generation-usage]', async () => {
     const answering = (usage: unknown): ModelCapability => ({
       id: 'text-generation',
@@ -375,6 +387,31 @@ describe('ModelManager.call', () => {
       '{"ok": true}',
     );
     expect(runs).toBe(1);
+  });
+
+  it('leaves a signal that fires during the run to the provider: one that ignores it answers, and the call resolves [claim:cap-request-signal-provider]', async () => {
+    const controller = new AbortController();
+    let answer: (value: { text: string }) => void = () => undefined;
+    const models = managerOf(
+      textModel(
+        'deaf',
+        () =>
+          new Promise((resolve) => {
+            answer = resolve;
+          }),
+      ),
+    );
+    let settled = false;
+    const call = models.generateText('hi', { signal: controller.signal }).finally(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    controller.abort(new Error('the caller gave up'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The manager does not race the signal: the call waits for the provider.
+    expect(settled).toBe(false);
+    answer({ text: 'late answer' });
+    await expect(call).resolves.toBe('late answer');
   });
 
   it("throws an aborted call's reason before checking its id, its values or its transform [claim:cap-request-signal-aborted] [claim:tr-signal-first]", async () => {
@@ -826,8 +863,9 @@ describe('ModelManager.call', () => {
         capabilities: [{ id: 'sentiment', run: async () => ({ score: 0 }) }],
       }),
     ]);
-    // An id no provider has, and a provider that offers other capabilities only.
-    for (const provider of ['gamma', 'scorer']) {
+    // An id no provider has, a provider that offers other capabilities only, and an empty id,
+    // which names no provider rather than leaving the choice to the defaults.
+    for (const provider of ['gamma', 'scorer', '']) {
       const error = await errorOf(models.generateText('x', { provider }));
       expect(error.code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
       expect(error.message).toContain(`provider "${provider}" does not offer it`);

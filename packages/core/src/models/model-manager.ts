@@ -273,9 +273,10 @@ export class ModelManager {
     this.descriptor(capability);
     const route = this.findRoute(capability, request.provider);
     if (!route) {
-      const reason = request.provider
-        ? `provider "${request.provider}" does not offer it or an alias of it`
-        : `no configured provider offers it or an alias of it (providers: ${this.providerIds()})`;
+      const reason =
+        request.provider !== undefined
+          ? `provider "${request.provider}" does not offer it or an alias of it`
+          : `no configured provider offers it or an alias of it (providers: ${this.providerIds()})`;
       throw new WeftError(
         'WEFT_CAPABILITY_UNAVAILABLE',
         `ModelManager: cannot call capability "${capability}": ${reason}.`,
@@ -508,9 +509,12 @@ export class ModelManager {
 
   /** Providers in preference order for a capability: its default first, then config order. */
   private preferred(capability: string, only?: string): readonly ModelProvider[] {
-    const providers = only
-      ? this.providerList.filter((provider) => provider.id === only)
-      : this.providerList;
+    // Any given id narrows the choice, an empty one too (no provider has it): only an absent
+    // `provider` lets the default and the configured order decide.
+    const providers =
+      only !== undefined
+        ? this.providerList.filter((provider) => provider.id === only)
+        : this.providerList;
     const preferredId = this.defaults.get(capability);
     if (!preferredId) return providers;
     return [...providers].sort(
