@@ -42,6 +42,21 @@ describe('runtime options', () => {
   });
 });
 
+// Node's URL gives chrome-extension: and capacitor: no origin of their own ('null'), so such an
+// entry failed Runtime.init though browsers send it in Origin as scheme://host.
+describe('server.allowedOrigins', () => {
+  it("takes a browser extension's or an app's origin, and still refuses file:, data: and null [claim:cfg-allowed-origins-schemes]", () => {
+    const origins = ['chrome-extension://abcdefghijklmnop', 'capacitor://localhost'];
+    expect(
+      optionsSchema.parse({ server: { allowedOrigins: origins } }).server.allowedOrigins,
+    ).toEqual(origins);
+    for (const origin of ['file:///index.html', 'data:text/html,hi', 'null']) {
+      const parsed = optionsSchema.safeParse({ server: { allowedOrigins: [origin] } });
+      expect(parsed.error?.issues[0]?.message, origin).toMatch(/^must be an origin of the form/);
+    }
+  });
+});
+
 // A value of none of an option's forms was reported as "Invalid input", which named the option but
 // not what it takes: allowedOrigins: 'all' (allowedHosts' word) looked right and was not.
 describe('options with several forms', () => {

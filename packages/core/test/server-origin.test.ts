@@ -165,6 +165,31 @@ describe('ServerManager Origin check', () => {
     expect(open.runs).toHaveLength(1);
   });
 
+  it("takes a browser extension's or an app's origin listed in allowedOrigins (chrome-extension://id, capacitor://localhost), refuses others of those schemes, and never takes one for the server's own [claim:trig-allowed-origins-schemes] [claim:cfg-allowed-origins-schemes] [claim:tsdoc-server-origin-schemes]", async () => {
+    const listed = ['chrome-extension://abcdefghijklmnop', 'capacitor://localhost'];
+    const { server, runs } = await serve({ allowedOrigins: listed });
+    const json = { 'content-type': 'application/json' };
+    for (const origin of [...listed, 'Chrome-Extension://ABCDEFGHIJKLMNOP']) {
+      expect((await send(`${server.url}/echo`, { ...json, origin })).status, origin).toBe(200);
+    }
+    expect(runs).toHaveLength(3);
+    for (const origin of ['chrome-extension://ponmlkjihgfedcba', 'capacitor://evil', 'null']) {
+      const refused = await send(`${server.url}/echo`, { ...json, origin });
+      expect(refused.status, origin).toBe(403);
+      expect(refused.json.error?.code, origin).toBe('WEFT_ORIGIN_NOT_ALLOWED');
+    }
+    // An app's origin is not the server's own, though its host is the request's Host: a server
+    // that does not list capacitor://localhost refuses it on localhost as anywhere else.
+    const unlisted = await serve();
+    const asLocalhost = await send(`${unlisted.server.url}/echo`, {
+      ...json,
+      host: 'localhost',
+      origin: 'capacitor://localhost',
+    });
+    expect(asLocalhost.status).toBe(403);
+    expect(unlisted.runs).toEqual([]);
+  });
+
   it('lets through the origins the cors option allows, and only those [claim:httpchat-origin] [claim:trig-403-origin] [claim:trig-cors] [claim:prod-origin-refused] [claim:tsdoc-server-cors-origins] [claim:errors-origin-section]', async () => {
     const json = { 'content-type': 'application/json' };
     const listed = await serve({
@@ -383,8 +408,15 @@ describe('ServerManager Origin check', () => {
     expect(late[0]).not.toHaveProperty('origin');
   }, 15_000);
 
-  it.each([[['https://chat.example.com/app']], [['null']], ['all']])(
-    'refuses allowedOrigins %j naming the option [claim:tsdoc-server-constructor]',
+  it.each([
+    [['https://chat.example.com/app']],
+    [['null']],
+    ['all'],
+    [['file:///index.html']],
+    [['data:text/html,hi']],
+    [['chrome-extension://abcdefghijklmnop/popup.html']],
+  ])(
+    'refuses allowedOrigins %j naming the option [claim:tsdoc-server-constructor] [claim:tsdoc-server-origin-schemes]',
     (allowedOrigins) => {
       let thrown: unknown;
       try {

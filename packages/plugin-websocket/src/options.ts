@@ -3,6 +3,7 @@ import {
   ALLOWED_HOST_RULE,
   isAllowedHostEntry,
   MAX_TIMER_MS,
+  normaliseOrigin,
   TIMER_LIMIT_RULE,
   type AllowedHosts,
 } from '@weft/core/internal';
@@ -292,28 +293,6 @@ export function resolveOptions(options: WebSocketPluginOptions): ResolvedOptions
 export function requestPath(url: string): string | undefined {
   try {
     return new URL(url, 'http://localhost').pathname;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * An origin as browsers send it (`https://chat.example.com`, default port left out), lower-cased,
- * or `undefined` when the text is not an origin. A scheme the URL standard gives no origin of its
- * own, such as a browser extension's `chrome-extension://id` or an app's `capacitor://localhost`,
- * is read as `scheme://host`, as browsers send it in `Origin`.
- *
- * @param text - An origin from the options or from an `Origin` header.
- * @returns The normalised origin.
- */
-export function normaliseOrigin(text: string): string | undefined {
-  try {
-    const url = new URL(text);
-    if (url.pathname.length > 1 || url.search || url.hash) return undefined;
-    if (url.origin !== 'null') return url.origin.toLowerCase();
-    // `file:`, `data:` and the `null` of a sandboxed page have no host to allow.
-    if (url.host === '' || url.username || url.password) return undefined;
-    return `${url.protocol}//${url.host}`.toLowerCase();
   } catch {
     return undefined;
   }

@@ -1,10 +1,10 @@
 /** The checks an upgrade request passes before a websocket is accepted: see {@link upgradeGate}. */
 import type { IncomingMessage } from 'node:http';
-import { hostChecker } from '@weft/core/internal';
+import { hostChecker, normaliseOrigin } from '@weft/core/internal';
 import type { Runtime } from '@weft/core';
 import type { ChatAccess } from '@weft/plugin-chat';
 import type { WebSocketPluginErrorCode } from './errors.js';
-import { normaliseOrigin, requestPath, type ResolvedOptions } from './options.js';
+import { requestPath, type ResolvedOptions } from './options.js';
 
 /** Why an upgrade was refused: the HTTP answer. */
 export interface Refusal {

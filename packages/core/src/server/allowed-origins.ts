@@ -13,7 +13,11 @@ export type OriginVerdict =
 
 /**
  * An origin as browsers send it (`https://chat.example.com`, default port left out), lower-cased,
- * or `undefined` when the text is not an origin (`null`, a path, a query).
+ * or `undefined` when the text is not an origin (`null`, a path, a query). A scheme the URL
+ * standard gives no origin of its own, such as a browser extension's `chrome-extension://id` or
+ * an app's `capacitor://localhost`, is read as `scheme://host`, as browsers send it in `Origin`;
+ * `file:` and `data:`, which have no host, are no origin. The core's server and
+ * `@weft/plugin-websocket` both read origins with it.
  *
  * @param text - An origin from the options or from an `Origin` header.
  * @returns The normalised origin.
@@ -21,13 +25,23 @@ export type OriginVerdict =
 export function normaliseOrigin(text: string): string | undefined {
   try {
     const url = new URL(text);
-    if (url.origin === 'null' || url.pathname.length > 1 || url.search || url.hash) {
-      return undefined;
-    }
-    return url.origin.toLowerCase();
+    if (url.pathname.length > 1 || url.search || url.hash) return undefined;
+    if (url.origin !== 'null') return url.origin.toLowerCase();
+    // `file:`, `data:` and the `null` of a sandboxed page have no host to allow.
+    if (url.host === '' || url.username || url.password) return undefined;
+    return `${url.protocol}//${url.host}`.toLowerCase();
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Whether the URL standard gives a normalised origin's scheme an origin of its own, as it does a
+ * web page's `https://chat.example.com`. Only such an origin can be the server's own: an app's
+ * `capacitor://localhost` names the host `localhost` too, but no page the server serves has it.
+ */
+function hasTupleOrigin(normalised: string): boolean {
+  return new URL(normalised).origin !== 'null';
 }
 
 /**
@@ -69,7 +83,9 @@ export function originChecker(
     if (normalised !== undefined) {
       if (listed.has(normalised)) return { allowed: true };
       const host = header(request, 'host')?.toLowerCase();
-      if (host !== undefined && new URL(normalised).host === host) return { allowed: true };
+      if (host !== undefined && hasTupleOrigin(normalised) && new URL(normalised).host === host) {
+        return { allowed: true };
+      }
     }
     if (await corsAllows(origin)) return { allowed: true };
     return { allowed: false, origin, reason: 'origin' };

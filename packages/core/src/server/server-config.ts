@@ -77,9 +77,14 @@ export interface ServerManagerConfig {
    * `WEFT_ORIGIN_NOT_ALLOWED` before any route runs or any body is read; so is one without
    * `Origin` whose `Sec-Fetch-Site` is `cross-site` or `same-site`. Requests with neither header
    * (curl, servers, native apps) pass. `true` turns the check off. Default: `[]`.
+   *
+   * A browser extension's or an app's origin (`chrome-extension://id`, `capacitor://localhost`)
+   * is listed the same way; it is never taken for the server's own, though its host may be the
+   * request's `Host`. `file:`, `data:` and `null` are no origins, and the constructor refuses them.
    * @claim tsdoc-server-default-allowed-origins
    * @claim tsdoc-server-origin-refused
    * @claim tsdoc-server-origin-pass
+   * @claim tsdoc-server-origin-schemes
    */
   allowedOrigins?: true | readonly string[];
   /**

@@ -170,7 +170,7 @@ export const serverOptionsSchema = z
       )
       .default([])
       .describe(
-        "Origins of the web pages whose requests the routes take, such as `'https://chat.example.com'`, against cross-site requests (a page elsewhere posting a form to your agent). A request with an `Origin` header that is not the server’s own (scheme aside, its host and port are not the request’s `Host`), not listed here and not allowed by `cors` gets `403` with `WEFT_ORIGIN_NOT_ALLOWED` before any route runs; so does one without `Origin` whose `Sec-Fetch-Site` is `cross-site` or `same-site`. Requests with neither header (curl, servers, apps) pass; `true` turns the check off.",
+        "Origins of the web pages whose requests the routes take, such as `'https://chat.example.com'`, against cross-site requests (a page elsewhere posting a form to your agent). A request with an `Origin` header that is not the server’s own (scheme aside, its host and port are not the request’s `Host`), not listed here and not allowed by `cors` gets `403` with `WEFT_ORIGIN_NOT_ALLOWED` before any route runs; so does one without `Origin` whose `Sec-Fetch-Site` is `cross-site` or `same-site`. A browser extension’s or an app’s origin, such as `'chrome-extension://id'` or `'capacitor://localhost'`, is listed the same way and is never taken for the server’s own; `file:`, `data:` and `null` are no origins to list. <!-- claim: cfg-allowed-origins-schemes --> Requests with neither header (curl, servers, apps) pass; `true` turns the check off.",
       ),
     cors: z
       .custom<boolean | CorsOptions>(
