@@ -147,7 +147,7 @@ export const WS_ERRORS = {
         'plugin-websocket/src/connection.ts#ChatConnection.run',
       ],
       cause:
-        'the client sent a message while `maxInFlight` earlier messages of the same connection were still waiting for their replies, or while `maxInFlightPerUser` messages of the same user (over all their connections, in this process) were still waiting for their tasks to end.',
+        'the client sent a message while `maxInFlight` earlier messages of the same connection were still waiting for their replies, or while `maxInFlightPerUser` messages of the same user (over all their connections to this plugin) were still waiting for their tasks to end.',
       fix: 'wait for a `reply` or `error` frame before sending more; the message was not run, so send it again later.',
     },
     WEFT_WS_TASK_TIMEOUT: {
