@@ -360,7 +360,7 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     }
   });
 
-  it('fails the tasks waiting on an instance past acquireTimeoutMs, deletes their rows and never runs them; dispatch and done reject, accept does not, with a 503 whose message is shown [claim:coord-readme-acquire-timeout] [claim:coord-readme-acquire-timeout-callers] [claim:scaling-ack-acquire-timeout] [claim:wp-limits-acquire-timeout] [claim:obs-request-failed-generic] [claim:errors-5xx-message-generic]', async () => {
+  it('fails the tasks waiting on an instance past acquireTimeoutMs, deletes their rows and never runs them; dispatch and done reject, accept does not, with a 503 whose message is shown [claim:coord-readme-acquire-timeout] [claim:coord-readme-acquire-timeout-callers] [claim:scaling-ack-acquire-timeout] [claim:wp-limits-acquire-timeout] [claim:obs-request-failed-generic] [claim:errors-5xx-message-generic] [claim:index-dispatch-rejects]', async () => {
     const schema = db.newSchema();
     const [holder] = (await group(1, schema)) as [WorkAgent];
     const waiter = await startWorkAgent({

@@ -828,7 +828,7 @@ describe('stop() with tasks that ignore their signal', () => {
 });
 
 describe('memory writes', () => {
-  it('marks the task when its trigger and chain were not stored, and counts it [claim:task-recorded-flags] [claim:obs-snapshot-fields] [claim:prod-outage-memory-write] [claim:mpm-failed-write] [claim:wp-recorded]', async () => {
+  it('marks the task when its trigger and chain were not stored, and counts it [claim:task-recorded-flags] [claim:obs-snapshot-fields] [claim:prod-outage-memory-write] [claim:mpm-failed-write] [claim:wp-recorded] [claim:index-memory-store-fails] [claim:index-chain-store-fails]', async () => {
     const memory = new InMemoryMemoryProvider();
     memory.store = () => Promise.reject(new Error('disk full'));
     const { runtime } = await startedRuntime({
@@ -843,7 +843,7 @@ describe('memory writes', () => {
   });
 
   // One task shows both: the 10 s wait on the chain is its own, counted after the task's deadline.
-  it('ends a task past its deadline only once its chain is stored, or 10 s later, then logs the chain store as timed out and marks the task [claim:obs-chain-store-timeout] [claim:prod-client-waits-chain] [claim:trouble-client-waits-chain] [claim:task-timeout] [claim:wp-deadline-frees] [claim:mpm-hung-store]', async () => {
+  it('ends a task past its deadline only once its chain is stored, or 10 s later, then logs the chain store as timed out and marks the task [claim:obs-chain-store-timeout] [claim:prod-client-waits-chain] [claim:trouble-client-waits-chain] [claim:task-timeout] [claim:wp-deadline-frees] [claim:mpm-hung-store] [claim:index-chain-store-fails]', async () => {
     const { logger, lines } = capturingLogger();
     const memory = new InMemoryMemoryProvider();
     const store = memory.store.bind(memory);

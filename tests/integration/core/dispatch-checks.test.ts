@@ -46,6 +46,47 @@ describe('the order of the checks of Runtime.dispatch', () => {
   });
 });
 
+describe('what Runtime.dispatch rejects for, besides its own checks', () => {
+  it("rejects with the coordinator's error a task it recorded but whose space it cannot grant, which never runs; and with 503 once the runtime has stopped [claim:index-dispatch-rejects]", async () => {
+    const refusal = new Error('the store did not grant the space in time');
+    const admitted: string[] = [];
+    const coordinator: SpaceCoordinator = {
+      id: 'refusing-store',
+      init: async () => undefined,
+      shutdown: async () => undefined,
+      admit: async (arrival: TaskArrival) => {
+        admitted.push(arrival.taskId);
+        return admitted.length;
+      },
+      // What @weft/coordinator-postgres does with WEFT_COORDINATOR_ACQUIRE_TIMEOUT.
+      acquire: async (): Promise<SpaceGrant> => {
+        throw refusal;
+      },
+      release: async () => undefined,
+    };
+    const work = recordingExecutor('work');
+    const { runtime, model } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [work] })],
+      responses: planner(['tools', 'work']),
+      coordinator,
+    });
+    const error = await errorOf(
+      runtime.dispatch({ pluginId: 'tools', triggerId: 't', space: 'room' }),
+    );
+    expect(error).toBe(refusal);
+    // Recorded first, then refused its space: neither planned nor run.
+    expect(admitted).toHaveLength(1);
+    expect(model.requests).toHaveLength(0);
+    expect(work.calls).toHaveLength(0);
+
+    await runtime.stop();
+    const late = await errorOf(
+      runtime.dispatch({ pluginId: 'tools', triggerId: 't', space: 'room' }),
+    );
+    expect([late.code, late.status]).toEqual(['WEFT_SHUTTING_DOWN', 503]);
+  });
+});
+
 describe('Runtime.accept', () => {
   it('resolves accept once the task is queued, before it runs, and rejects what dispatch rejects [claim:trig-answer-first] [claim:sp-queue-row] [claim:errors-dispatch-refusals-accept] [claim:wp-accept-queued] [claim:index-dispatch-rejects]', async () => {
     let open!: () => void;

@@ -337,6 +337,28 @@ describe('Runtime start', () => {
     expect(lines.filter((line) => line.msg === 'runtime stopped')).toHaveLength(2);
   });
 
+  it('shuts a plugin whose init returns after stop() stopped waiting down when it returns, after the providers and after stop() resolved [claim:plugin-shutdown-late-init]', async () => {
+    const { entered, release, hold } = heldWait();
+    const events: string[] = [];
+    const runtime = await loggingRuntime(events, {
+      plugins: [
+        new TestPlugin('first', { events }),
+        new TestPlugin('slow', { events, init: hold }),
+      ],
+    });
+    const started = errorOf(runtime.start());
+    await entered.promise;
+    await runtime.stop();
+    // stop() waited 2 s for the init, then shut down what had started, providers included.
+    expect(events).not.toContain('shutdown plugin slow');
+    expect(events.at(-1)).toBe('shutdown memory');
+    const afterStop = events.length;
+    release.resolve();
+    expect((await started).code).toBe('WEFT_RUNTIME_STOPPED');
+    expect(events.slice(afterStop)).toEqual(['shutdown plugin slow']);
+    expect(runtime.status).toBe('stopped');
+  });
+
   it('shuts each part down once, plugins before providers, when a stop() stops waiting for a slow rollback [claim:prod-shutdown-order] [claim:tsdoc-runtime-stop-bounded]', async () => {
     const events: string[] = [];
     const initEntered = deferred();
@@ -948,7 +970,7 @@ describe('Runtime start deadline', () => {
     release.resolve();
   });
 
-  it('lets an init that resolves after the deadline change nothing but shut its plugin down, and leaves the runtime stopped [claim:task-start-deadline-late] [claim:task-start-deadline-stopped] [claim:obs-late-start-part] [claim:errors-runtime-stopped-after-failed-start] [claim:obs-task-fields]', async () => {
+  it('lets an init that resolves after the deadline change nothing but shut its plugin down, and leaves the runtime stopped [claim:task-start-deadline-late] [claim:task-start-deadline-stopped] [claim:obs-late-start-part] [claim:plugin-shutdown-late-init] [claim:errors-runtime-stopped-after-failed-start] [claim:obs-task-fields]', async () => {
     const { entered, release, hold } = heldWait();
     const events: string[] = [];
     const { logger, lines } = capturingLogger();
