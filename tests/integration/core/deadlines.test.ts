@@ -1020,6 +1020,48 @@ describe('the task signal', () => {
     expect(signals[1]?.aborted).toBe(true);
     expect(own.signal.aborted).toBe(false);
   });
+  it('refuses a call with a signal of its own that still waits for a slot of a full model provider when the task times out [claim:go-context-abort-bulkhead]', async () => {
+    const first = new AbortController();
+    const second = new AbortController();
+    const hold = deferred<string>();
+    const outcome = deferred<unknown>();
+    let calls = 0;
+    const asks = recordingExecutor('ask', async (_task, context) => {
+      const ask = { schema: z.object({ ok: z.boolean() }), prompt: 'ok?' };
+      // The first call takes the provider's one slot and holds it; the second waits for it.
+      const held = context.getObject({ ...ask, request: { signal: first.signal } });
+      const waiting = context.getObject({ ...ask, request: { signal: second.signal } });
+      await waiting.then(
+        () => outcome.resolve('resolved'),
+        (error: unknown) => outcome.resolve(error),
+      );
+      await held;
+      return { success: true };
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('work', { executors: [asks] })],
+      responses: {
+        fallback: (_messages, request: ModelRequestConfig) => {
+          if (request.purpose === 'plan') return plan(['work', 'ask']);
+          calls += 1;
+          return hold.promise;
+        },
+      },
+      options: {
+        taskTimeoutMs: 200,
+        pipelineReview: 'never',
+        bulkhead: { limits: { 'model:scripted': 1 }, maxWaitMs: 10_000 },
+      },
+    });
+    const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'full' });
+    expect(task.chain.at(-1)).toMatchObject({ type: 'error', pluginId: 'core', action: 'timeout' });
+    // The waiting call ended with the task's reason, though its own signal never aborted.
+    const refused = await outcome.promise;
+    expect(refused).toMatchObject({ code: 'WEFT_TASK_TIMEOUT' });
+    expect(second.signal.aborted).toBe(false);
+    expect(calls).toBe(1);
+    hold.resolve('{"ok":true}');
+  });
   it("passes the task's signal to planning, review and executor model calls [claim:exec-models-signal] [claim:exec-getobject-signal] [claim:task-signal-reaches-model-calls] [claim:go-context-abort] [claim:testing-purpose] [claim:mpo-scripted-function] [claim:tst-purpose] [claim:wp-signal-model-calls] [claim:cap-request-purpose] [claim:cap-request-signal]", async () => {
     const seen: { purpose: string | undefined; signal: AbortSignal | undefined }[] = [];
     let executorSignal: AbortSignal | undefined;

@@ -56,7 +56,7 @@ describe('getObject in JSON mode', () => {
     expect(model.requests).toHaveLength(5);
   });
 
-  it('takes a scripted object response for an array schema only as the envelope: a bare array is refused and asked again [claim:tst-get-object-envelope]', async () => {
+  it('takes a scripted object response for an array schema only as the envelope: a bare array is refused and asked again [claim:tst-get-object-envelope] [claim:go-scripted-envelope]', async () => {
     const { models: manager, model } = await models([['tea'], { value: ['tea', 'milk'] }]);
     const schema = z.array(z.string());
     expect(await manager.getObject({ schema, prompt: 'List.' })).toEqual(['tea', 'milk']);

@@ -1,4 +1,5 @@
 import {
+  defineCapability,
   Runtime,
   type GetObjectConfig,
   type ModelCapability,
@@ -280,6 +281,72 @@ describe('ModelManager.getObject', () => {
     );
     expect(error.code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
     expect(error.message).toContain('provider "mute" does not offer it');
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('takes a provider that serves text-generation through an alias, and refuses one that offers only an unrelated capability [claim:go-invalid-request]', async () => {
+    // "chat" joins text-generation's alias group; the transform maps messages to one prompt.
+    const chat = defineCapability({
+      id: 'chat',
+      description: 'Answers one prompt.',
+      input: z.object({ prompt: z.string() }),
+      output: z.object({ reply: z.string() }),
+    });
+    const sentiment = defineCapability({
+      id: 'sentiment',
+      description: 'Rates a text.',
+      input: z.object({ text: z.string() }),
+      output: z.object({ score: z.number() }),
+    });
+    const prompts: string[] = [];
+    const chatter = new TestModelProvider('chatter', {
+      descriptors: [chat],
+      capabilities: [
+        {
+          id: 'chat',
+          run: async (input: { prompt: string }) => {
+            prompts.push(input.prompt);
+            return { reply: '{"city":"Lyon","population":500000}' };
+          },
+        } as ModelCapability,
+      ],
+      transforms: [
+        {
+          from: 'text-generation',
+          to: 'chat',
+          input: (input) => ({
+            prompt: (input as { messages: { content: string }[] }).messages
+              .map((message) => message.content)
+              .join('\n'),
+          }),
+          output: (output) => ({ text: (output as { reply: string }).reply }),
+        },
+      ],
+    });
+    const rater = new TestModelProvider('rater', {
+      descriptors: [sentiment],
+      capabilities: [{ id: 'sentiment', run: async () => ({ score: 1 }) } as ModelCapability],
+    });
+    const model = new ScriptedModelProvider({ responses: [] });
+    const runtime = await Runtime.init({
+      models: [model, chatter, rater],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [],
+      capabilityAliases: [['text-generation', 'chat']],
+      options: { logger: silentLogger },
+    });
+    const served = await runtime.models.getObject({
+      schema: City,
+      prompt: 'Where?',
+      request: { provider: 'chatter' },
+    });
+    expect(served).toEqual({ city: 'Lyon', population: 500000 });
+    expect(prompts).toHaveLength(1);
+    const refused = await errorOf(
+      runtime.models.getObject({ schema: City, prompt: 'x', request: { provider: 'rater' } }),
+    );
+    expect(refused.code).toBe('WEFT_CAPABILITY_UNAVAILABLE');
+    expect(refused.message).toContain('provider "rater" does not offer it or an alias of it');
     expect(model.requests).toHaveLength(0);
   });
 
