@@ -447,4 +447,52 @@ describe('Runtime analytics', () => {
       });
     },
   );
+
+  it('reports a step that ends while its timed-out task’s chain is being stored to onStep before onTaskEnd [claim:obs-tracker-late-step]', async () => {
+    const events: string[] = [];
+    // The chain is stored well after the late step has ended, and onTaskEnd waits for it.
+    class SlowChainMemory extends InMemoryMemoryProvider {
+      override async store(memory: Parameters<InMemoryMemoryProvider['store']>[0]) {
+        if (memory.kind === 'chain') {
+          events.push('chain storing');
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        return super.store(memory);
+      }
+    }
+    const slow = recordingExecutor(
+      'slow',
+      (_task, context) =>
+        new Promise((resolve) => {
+          context.signal.addEventListener('abort', () =>
+            setTimeout(() => resolve({ success: true }), 20),
+          );
+        }),
+    );
+    const runtime = await Runtime.init({
+      models: [new ScriptedModelProvider({ fallback: plan(['work', 'slow']) })],
+      memory: new SlowChainMemory(),
+      plugins: [new TestPlugin('work', { executors: [slow] })],
+      options: {
+        logger: silentLogger,
+        taskTimeoutMs: 100,
+        pipelineReview: 'never',
+        analytics: {
+          trackers: [
+            {
+              onTaskEnd: (ended) => events.push(`end ${ended.status}`),
+              onStep: (event) => events.push(`step ${event.step.action} ${event.success}`),
+            },
+          ],
+        },
+      },
+    });
+    await runtime.start();
+    const finished = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 's' });
+    await runtime.stop();
+    expect(finished.status).toBe('failed');
+    expect(finished.steps).toEqual([]);
+    expect(events).toEqual(['chain storing', 'step slow true', 'end failed']);
+    expect(runtime.analytics.snapshot().steps).toEqual({ executed: 1, failed: 0 });
+  });
 });

@@ -871,7 +871,7 @@ describe('memory writes', () => {
     });
   }, 20_000);
 
-  it('keeps recorded.trigger false when the trigger is stored only after the task timed out [claim:task-recorded-flags] [claim:tsdoc-task-recorded-chain-timeout] [claim:mpm-hung-store]', async () => {
+  it('keeps recorded.trigger false when the trigger is stored only after the task timed out, and counts the task as unrecorded [claim:task-recorded-flags] [claim:tsdoc-task-recorded-chain-timeout] [claim:mpm-hung-store] [claim:obs-snapshot-fields]', async () => {
     const late = deferred();
     const memory = new InMemoryMemoryProvider();
     const store = memory.store.bind(memory);
@@ -886,7 +886,7 @@ describe('memory writes', () => {
     const { runtime } = await startedRuntime({
       memory,
       responses: planner(['echo', 'reply']),
-      options: { taskTimeoutMs: 150 },
+      options: { taskTimeoutMs: 150, analytics: true },
     });
     const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
     expect(task.status).toBe('failed');
@@ -896,6 +896,9 @@ describe('memory writes', () => {
     await waitFor(() => storedLate);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(task.recorded).toEqual({ trigger: false, chain: true });
+    expect(await memory.query({ space: 's', kind: 'trigger' })).toHaveLength(1);
+    // The analytics count it among the unrecorded all the same.
+    expect(runtime.analytics.snapshot().tasks.unrecorded).toBe(1);
   });
 
   it('says both memories were stored when they were [claim:task-recorded-flags]', async () => {
