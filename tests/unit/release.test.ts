@@ -57,7 +57,7 @@ describe('the range a generated project depends on', () => {
     expect(semver.subset(`~${version}`, `^${version}`)).toBe(true);
     // The page's example is that version's range.
     expect(read('docs/reference/stability.md')).toContain(
-      `The projects create-weft writes depend on \`^${version}\``,
+      `create-weft writes projects that depend on \`^${version}\``,
     );
   });
 });

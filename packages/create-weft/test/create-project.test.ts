@@ -377,6 +377,48 @@ describe('createProject', () => {
     expect((await readdir(work)).sort()).toEqual(['fake-clone']);
   }, 60_000);
 
+  it('makes a project written from a clone depend on tarballs in vendor/, its README naming the ^version to use once published [claim:stability-generated-vendor]', async () => {
+    // A clone whose two packages have a fresh build: packing needs no build, only `npm pack`.
+    const fakeRoot = path.join(work, 'fake-clone');
+    const version = ownVersion();
+    for (const name of ['core', 'testing']) {
+      const dir = path.join(fakeRoot, 'packages', name);
+      await mkdir(path.join(dir, 'dist'), { recursive: true });
+      await writeFile(
+        path.join(dir, 'package.json'),
+        JSON.stringify({ name: `@weft/${name}`, version, files: ['dist'] }),
+      );
+      for (const file of ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts']) {
+        await writeFile(path.join(dir, 'dist', file), '');
+      }
+    }
+    await writeFile(
+      path.join(fakeRoot, 'package.json'),
+      JSON.stringify({
+        name: 'fake',
+        private: true,
+        workspaces: ['packages/core', 'packages/testing'],
+      }),
+    );
+    const directory = path.join(work, 'my-agent');
+    await createProject({
+      directory,
+      model: 'scripted',
+      memory: 'memory',
+      source: 'workspace',
+      workspaceRoot: fakeRoot,
+    });
+    const manifest = JSON.parse(await readFile(path.join(directory, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    expect(manifest.dependencies).toMatchObject({
+      '@weft/core': `file:vendor/weft-core-${version}.tgz`,
+      '@weft/testing': `file:vendor/weft-testing-${version}.tgz`,
+    });
+    const readme = await readFile(path.join(directory, 'README.md'), 'utf8');
+    expect(readme).toContain(`with \`^${version}\``);
+  }, 60_000);
+
   it('stops packing and leaves nothing behind when its signal is aborted [claim:create-weft-readme-nothing-left] [claim:tsdoc-create-project-nothing-behind]', async () => {
     // A clone whose builds hang: packing is under way until the signal stops it.
     const fakeRoot = path.join(work, 'fake-clone');
