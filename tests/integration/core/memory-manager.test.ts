@@ -1,6 +1,15 @@
-import { MemoryManager, type AgentTask, type QueryMemoryOptions } from '@weft/core';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  MemoryManager,
+  type AgentTask,
+  type MemoryProvider,
+  type QueryMemoryOptions,
+} from '@weft/core';
+import { SqliteMemoryProvider } from '@weft/memory-sqlite';
 import { InMemoryMemoryProvider } from '@weft/testing';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 function sampleTask(overrides: Partial<AgentTask> = {}): AgentTask {
   const trigger = {
@@ -144,4 +153,151 @@ describe('MemoryManager', () => {
     expect(await memory.remove(stored.id)).toBe(true);
     expect(await memory.query({ space: 's' })).toEqual([]);
   });
+});
+
+describe('the history of a task that runs again', () => {
+  let directory = '';
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'weft-related-rerun-'));
+  });
+  afterAll(async () => {
+    if (directory) await rm(directory, { recursive: true, force: true });
+  });
+
+  const STORES = ['in-memory', 'sqlite'] as const;
+  let opened = 0;
+  async function open(name: (typeof STORES)[number]): Promise<MemoryProvider> {
+    opened += 1;
+    const provider =
+      name === 'in-memory'
+        ? new InMemoryMemoryProvider()
+        : new SqliteMemoryProvider({ path: join(directory, `related-${opened}.db`) });
+    await provider.init();
+    return provider;
+  }
+
+  /** Counts the provider's reads and keeps the limit each asked for. */
+  function countReads(provider: MemoryProvider): number[] {
+    const limits: number[] = [];
+    const query = provider.query.bind(provider);
+    provider.query = async (options) => {
+      limits.push(options.limit ?? -1);
+      return query(options);
+    };
+    return limits;
+  }
+
+  const space = { id: 'chat-room-1-user-1' };
+  /** One run of a task, as the runtime records it: its trigger, then (unless cut) its chain. */
+  async function run(
+    memory: MemoryManager,
+    id: string,
+    message: string,
+    status: AgentTask['status'] | 'running',
+  ): Promise<void> {
+    const trigger = { ...sampleTask().trigger, message };
+    const task = sampleTask({ id, space, trigger, chain: [trigger] });
+    await memory.recordTrigger(task);
+    if (status !== 'running') await memory.recordChain({ ...task, status });
+  }
+
+  /**
+   * Two earlier tasks, then task `again`, cut short `cuts` times and now being planned: it
+   * holds `2 * cuts + 1` memories of its own, all newer than the earlier tasks'.
+   */
+  async function seed(memory: MemoryManager, cuts: number): Promise<void> {
+    await run(memory, 'older', 'older question', 'completed');
+    await run(memory, 'newer', 'newer question', 'completed');
+    for (let cut = 0; cut < cuts; cut += 1) await run(memory, 'again', 'ask again', 'cancelled');
+    await run(memory, 'again', 'ask again', 'running');
+  }
+
+  it.each(STORES)(
+    "%s: related() returns as many memories of other tasks as asked, past the task's own from its earlier runs [claim:tsdoc-core-related-own-excluded] [claim:mpm-rerun-reads]",
+    async (name) => {
+      const provider = await open(name);
+      try {
+        const memory = new MemoryManager(provider);
+        await seed(memory, 1);
+        for (const limit of [1, 2, 3, 4]) {
+          const related = await memory.related(space, limit, 'again');
+          expect(related.map((stored) => stored.taskId)).toEqual(
+            ['newer', 'newer', 'older', 'older'].slice(0, limit),
+          );
+        }
+        // Asking for more than there are returns them all, still without the task's own.
+        expect(await memory.related(space, 10, 'again')).toHaveLength(4);
+      } finally {
+        await provider.shutdown();
+      }
+    },
+  );
+
+  it.each(STORES)(
+    '%s: the planning history shows relatedMemories earlier tasks though the task was cut short twice [claim:mpm-rerun-reads] [claim:sp-planner-memories]',
+    async (name) => {
+      const provider = await open(name);
+      try {
+        await seed(new MemoryManager(provider), 2);
+        for (const [relatedLimit, shown] of [
+          [1, ['newer question']],
+          [2, ['newer question', 'older question']],
+        ] as const) {
+          const memory = new MemoryManager(provider, { relatedLimit });
+          const { memories, text } = await memory.describeRelated(space, 'again');
+          expect(memories.every((stored) => stored.taskId !== 'again')).toBe(true);
+          expect(text.match(/trigger chat\/message: .*/g)).toEqual(
+            shown.map((message) => `trigger chat/message: ${message}`),
+          );
+        }
+      } finally {
+        await provider.shutdown();
+      }
+    },
+  );
+
+  it.each(STORES)(
+    '%s: a task that has not run before is read once, with one row over the limit [claim:mpm-one-read] [claim:tsdoc-core-related-own-excluded]',
+    async (name) => {
+      const provider = await open(name);
+      try {
+        const memory = new MemoryManager(provider, { relatedLimit: 1 });
+        await run(memory, 'older', 'older question', 'completed');
+        await run(memory, 'first', 'first question', 'running');
+        const limits = countReads(provider);
+        const { text } = await memory.describeRelated(space, 'first');
+        expect(text).toContain('older question');
+        expect(text).not.toContain('first question');
+        expect(limits).toEqual([4]);
+      } finally {
+        await provider.shutdown();
+      }
+    },
+  );
+
+  it.each(STORES)(
+    '%s: reads the store at most three times however many memories of its own the task holds [claim:mpm-rerun-reads] [claim:tsdoc-core-related-own-excluded]',
+    async (name) => {
+      const provider = await open(name);
+      try {
+        const memory = new MemoryManager(provider, { relatedLimit: 1 });
+        await seed(memory, 1);
+        const limits = countReads(provider);
+        // The history asks for three rows per entry (4 with the one over): its own three
+        // memories leave one other, so it reads again, with room for twice its own.
+        expect((await memory.describeRelated(space, 'again')).text).toContain('newer question');
+        expect(limits).toEqual([4, 10]);
+        // Thirty more cut runs: sixty-three memories of its own, the newest of all.
+        for (let cut = 0; cut < 30; cut += 1) await run(memory, 'again', 'ask again', 'cancelled');
+        limits.length = 0;
+        const { memories } = await memory.describeRelated(space, 'again');
+        // Three reads, each larger, all filled by its own: the bound holds, and it is planned
+        // without history rather than read on.
+        expect(limits).toEqual([4, 12, 28]);
+        expect(memories).toEqual([]);
+      } finally {
+        await provider.shutdown();
+      }
+    },
+  );
 });

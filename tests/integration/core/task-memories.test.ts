@@ -156,6 +156,78 @@ describe('a task that a space coordinator runs again', () => {
       stored.filter((entry) => entry.kind === 'chain').map((entry) => entry.content),
     ).toMatchObject([{ status: 'cancelled' }, { status: 'completed' }]);
   });
+  it('is planned with relatedMemories earlier entries, though two cut-short runs left five memories under its id [claim:mpm-rerun-reads] [claim:sp-planner-memories]', async () => {
+    const memory = new InMemoryMemoryProvider();
+    // An earlier task of the room, finished before this one arrived.
+    const earlier = { space: 'room', taskId: 'earlier', metadata: {} };
+    await memory.store({
+      ...earlier,
+      kind: 'trigger',
+      content: { pluginId: 'tools', action: 'm', message: 'earlier question' },
+    });
+    await memory.store({ ...earlier, kind: 'chain', content: { status: 'completed', steps: [] } });
+    const waitsForCut = () =>
+      recordingExecutor(
+        'wait',
+        (_task, context) =>
+          new Promise((resolve) => {
+            context.signal.addEventListener('abort', () => resolve({ success: true }));
+          }),
+      );
+    /** An instance of the group on the shared store, with relatedMemories 1. */
+    const instance = async (id: string, wait: ReturnType<typeof recordingExecutor>) => {
+      const coordinator = recordingCoordinator(id);
+      const built = await startedRuntime({
+        plugins: [new TestPlugin('tools', { executors: [wait] })],
+        responses: planner(['tools', 'wait']),
+        coordinator: coordinator.coordinator,
+        memory,
+        options: { relatedMemories: 1 },
+      });
+      runtimes.push(built.runtime);
+      return { ...coordinator, runtime: built.runtime, model: built.model };
+    };
+    // Two instances in turn run the task and lose the room while its step waits.
+    const firstWait = waitsForCut();
+    const first = await instance('first', firstWait);
+    const cut = first.runtime.dispatch({
+      pluginId: 'tools',
+      triggerId: 'm',
+      space: 'room',
+      message: 'this question',
+    });
+    await waitFor(() => firstWait.calls.length === 1);
+    first.lose();
+    const task = await cut;
+    await waitFor(() => first.released.length === 1);
+    const [arrival] = first.arrivals;
+    const secondWait = waitsForCut();
+    const second = await instance('second', secondWait);
+    second.host()?.resume(arrival as TaskArrival, 1);
+    await waitFor(() => secondWait.calls.length === 1);
+    second.lose();
+    await waitFor(() => second.released.length === 1);
+    // A third takes it over and plans it again: its trigger, and the two earlier runs' trigger
+    // and cancelled chain, are five memories of its own, newer than the earlier task's.
+    const third = await instance('third', recordingExecutor('wait'));
+    third.host()?.resume(arrival as TaskArrival, 1);
+    await waitFor(() => third.released.length === 1);
+    expect(third.released).toEqual(['room#1 finished']);
+    const own = await memory.query({ taskId: task.id, order: 'asc' });
+    expect(own.map((entry) => entry.kind)).toEqual([
+      'trigger',
+      'chain',
+      'trigger',
+      'chain',
+      'trigger',
+      'chain',
+    ]);
+    const prompt = String(third.model.requests[0]?.[1]?.content);
+    const related = prompt.slice(prompt.indexOf('## Earlier tasks and related memories'));
+    expect(related.match(/^- .* UTC, space room, /gm)).toHaveLength(1);
+    expect(related).toContain('trigger tools/m: earlier question');
+    expect(related).not.toContain('this question');
+  });
 });
 
 /** Stores trigger memories, and never answers for a chain memory, like a hung database. */

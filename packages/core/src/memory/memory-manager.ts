@@ -5,6 +5,9 @@ import { errorLogFields } from '../util/logger.js';
 import type { Memory, MemoryProvider, QueryMemoryOptions, Space } from './memory-provider.js';
 import { renderRelatedMemories } from './render-related.js';
 
+/** Most reads `related()` makes to find enough memories besides those of the excluded task. */
+const MAX_RELATED_READS = 3;
+
 /**
  * The runtime's view of memory. It records each task's trigger when the task starts and its
  * final context chain when it ends, both in the task's space, and finds the memories related
@@ -113,8 +116,12 @@ export class MemoryManager {
    * @param space - The space.
    * @param limit - Most memories to return; defaults to the manager's `relatedLimit`.
    * @param excludeTaskId - Leaves out the memories of this task, so a task being planned does
-   * not see its own trigger among its related memories.
+   * not see its own trigger among its related memories. Its memories do not take the places of
+   * others: the store is read once, for `limit` memories and one more, and read again with more
+   * room, three reads at most, only when the task's own memories left fewer than `limit` others
+   * in a full read (as those of a task run again after a cut-short run can).
    * @returns The memories.
+   * @claim tsdoc-core-related-own-excluded
    */
   async related(
     space: Space,
@@ -122,16 +129,30 @@ export class MemoryManager {
     excludeTaskId?: string,
   ): Promise<Memory[]> {
     if (limit === 0) return [];
-    // One task stores at most one memory before it is planned, so one extra row is enough.
-    const memories = await this.query({
-      space: space.id,
-      spacePatterns: space.relatedSpaces ?? [],
-      limit: excludeTaskId === undefined ? limit : limit + 1,
-      order: 'desc',
-    });
-    return memories
-      .filter((memory) => memory.taskId !== excludeTaskId || excludeTaskId === undefined)
-      .slice(0, limit);
+    const read = (rows: number) =>
+      this.query({
+        space: space.id,
+        spacePatterns: space.relatedSpaces ?? [],
+        limit: rows,
+        order: 'desc',
+      });
+    if (excludeTaskId === undefined) return read(limit);
+    // A task's first run stores one memory (its trigger) before it is planned: one extra row
+    // is enough. A task run again from the start keeps its id and has, from each earlier run, a
+    // trigger and often a chain, which can take the rows of the others.
+    let rows = limit + 1;
+    for (let reads = 1; ; reads += 1) {
+      const memories = await read(rows);
+      const others = memories.filter((memory) => memory.taskId !== excludeTaskId);
+      const exhausted = memories.length < rows;
+      if (others.length >= limit || exhausted || reads === MAX_RELATED_READS) {
+        return others.slice(0, limit);
+      }
+      // The page was full and short of others: read again with room for twice the task's own
+      // rows seen, since its earlier runs can have left more below them. Each read asks for
+      // more rows than the one before, and the reads are bounded.
+      rows = limit + 2 * (memories.length - others.length) + 1;
+    }
   }
 
   /**
