@@ -30,10 +30,10 @@ describe('createdOnce', () => {
 
   it('gives the output PostCSS gives when it creates the plugin for each stylesheet', async () => {
     const creator = fromBundler(presetEnvPath) as AcceptedPlugin;
-    const [created] = createdOnce([[presetEnvPath, {}]]);
+    const created = createdOnce([[presetEnvPath, {}]])[0] as AcceptedPlugin;
     const fresh = await postcss([creator]).process(STYLESHEET, { from: 'a.css' });
-    const reused = await postcss([created!]).process(STYLESHEET, { from: 'b.css' });
-    const again = await postcss([created!]).process(STYLESHEET, { from: 'c.css' });
+    const reused = await postcss([created]).process(STYLESHEET, { from: 'b.css' });
+    const again = await postcss([created]).process(STYLESHEET, { from: 'c.css' });
     expect(reused.css).toBe(fresh.css);
     expect(again.css).toBe(fresh.css);
     // The preset did work: nesting is flattened for the site's browser targets.
