@@ -211,6 +211,27 @@ describe('task deadline', () => {
     );
   });
 
+  it('runs none of the later steps of a task whose dependency hangs, of its own plugin or another, and ends it failed at taskTimeoutMs [claim:philo-hung-dependency]', async () => {
+    const save = recordingExecutor('save');
+    const { runtime } = await startedRuntime({
+      plugins: [
+        new TestPlugin('mail', { executors: [hung] }),
+        new TestPlugin('notes', { executors: [save] }),
+      ],
+      responses: planner(['mail', 'hang'], ['notes', 'save']),
+      options: { taskTimeoutMs: 150 },
+    });
+    const started = Date.now();
+    const task = await runtime.dispatch({ pluginId: 'notes', triggerId: 'message', space: 'h' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(task.status).toBe('failed');
+    expect(task.chain.map((item) => `${item.type}:${item.pluginId}/${item.action}`)).toEqual([
+      'trigger:notes/message',
+      'error:core/timeout',
+    ]);
+    expect(save.calls).toHaveLength(0);
+  });
+
   it('logs a step that rejects at its task’s timeout as failed with WEFT_TASK_TIMEOUT, adds no item for it and leaves it out of the steps of task finished [claim:obs-step-failed-after-timeout] [claim:obs-task-finished-steps]', async () => {
     const { logger, lines } = capturingLogger();
     // Passes its signal on, as a fetch does: it rejects with the signal's reason when it aborts.

@@ -527,6 +527,30 @@ describe('running steps', () => {
     );
   });
 
+  it('records a thrown value that is not an Error as its text: a string as it is, anything else as JSON [claim:exec-throw-non-error] [claim:philo-throw-non-error]', async () => {
+    const text = recordingExecutor('text', async () => {
+      throw 'the calendar is read-only';
+    });
+    const object = recordingExecutor('object', async () => {
+      throw { message: 'no slot', code: 7 };
+    });
+    const nothing = recordingExecutor('nothing', async () => {
+      throw undefined;
+    });
+    const { runtime } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [text, object, nothing] })],
+      responses: planner(['tools', 'text'], ['tools', 'object'], ['tools', 'nothing']),
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 's' });
+    expect(task.chain.slice(1).map(({ type, action, error }) => ({ type, action, error }))).toEqual(
+      [
+        { type: 'error', action: 'text', error: 'the calendar is read-only' },
+        { type: 'error', action: 'object', error: '{"message":"no slot","code":7}' },
+        { type: 'error', action: 'nothing', error: 'undefined' },
+      ],
+    );
+  });
+
   it('marks a returned failure with expose: true as safe to show, and never a thrown error [claim:exec-expose-field] [claim:exec-expose] [claim:gs-add-plugin-500]', async () => {
     const shown = recordingExecutor('shown', {
       success: false,
@@ -572,6 +596,23 @@ describe('running steps', () => {
       ['result', 'echo', 'reply', undefined],
     ]);
     expect(task.status).toBe('failed');
+  });
+
+  it("gives a planned core step that no plugin has an error item under pluginId core, not the runtime's own [claim:exec-chain-unknown-step]", async () => {
+    const { runtime } = await startedRuntime({
+      responses: planner(['core', 'plan'], ['echo', 'reply']),
+    });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    expect(
+      task.chain.slice(1).map((item) => [item.type, item.pluginId, item.action, item.error]),
+    ).toEqual([
+      ['error', 'core', 'plan', 'unknown step: no plugin "core" is registered'],
+      ['result', 'echo', 'reply', undefined],
+    ]);
+    expect(task.steps).toEqual([
+      { pluginId: 'core', action: 'plan' },
+      { pluginId: 'echo', action: 'reply' },
+    ]);
   });
 
   it('checks a plan only for its form before running it: a step naming no executor fails at its turn, after the steps before it ran [claim:wp-tradeoffs] [claim:wp-error-items]', async () => {

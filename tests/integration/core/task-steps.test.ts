@@ -218,6 +218,54 @@ describe('the result of a step', () => {
         '- result from work/bare: data with no JSON form\n',
     );
   });
+
+  it("stores a Map or a Set in a result's data as {}, and the review reads {} too [claim:exec-data-map-set]", async () => {
+    const data = { tags: new Set(['a']), index: new Map([['a', 1]]) };
+    const keeps = recordingExecutor('keep', { success: true, data });
+    const { runtime, memory, model } = await startedRuntime({
+      plugins: [new TestPlugin('work', { executors: [keeps] })],
+      responses: planner(['work', 'keep']),
+      options: { pipelineReview: 'always', reviewFinalStep: true },
+    });
+    const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'maps' });
+    expect(task.recorded).toEqual({ trigger: true, chain: true });
+    expect(task.chain[1]?.data).toBe(data);
+    const [stored] = await memory.query({ space: 'maps', kind: 'chain' });
+    const chain = (stored?.content as { chain: Record<string, unknown>[] }).chain;
+    expect(chain[1]?.data).toEqual({ tags: {}, index: {} });
+    const review = model.requests.at(-1)?.at(-1)?.content ?? '';
+    expect(review).toContain('- result from work/keep: {"tags":{},"index":{}}\n');
+  });
+
+  it.each([
+    ['a message with a NUL character', { success: true, message: 'booked\u0000' }, 'NUL character'],
+    [
+      'an error with a lone surrogate',
+      { success: false, error: 'no slot \uDC00' },
+      'lone UTF-16 surrogate',
+    ],
+  ])(
+    'does not store the chain of a step whose %s, and the log says why [claim:exec-data-storable]',
+    async (_kind, result, reason) => {
+      const { logger, lines } = capturingLogger('error');
+      const step = recordingExecutor('step', result);
+      const { runtime } = await startedRuntime({
+        plugins: [new TestPlugin('work', { executors: [step] })],
+        responses: planner(['work', 'step']),
+        options: { logger, pipelineReview: 'never' },
+      });
+      const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'text' });
+      expect(task.recorded).toEqual({ trigger: true, chain: false });
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          msg: 'could not store memory',
+          kind: 'chain',
+          code: 'WEFT_MEMORY_INVALID',
+          error: expect.stringContaining(reason) as unknown,
+        }),
+      );
+    },
+  );
 });
 
 /** An object that contains itself, which `JSON.stringify` cannot write. */
