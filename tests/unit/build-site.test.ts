@@ -45,7 +45,7 @@ function siteWithCache(): { site: string; cacheFile: string } {
 }
 
 describe('buildClearingCacheOnFailure', () => {
-  it("runs the build with V8's larger young generation, after the caller's own NODE_OPTIONS", () => {
+  it("runs the build with V8's larger young generation, after the caller's own NODE_OPTIONS [claim:cg-build-semi-space]", () => {
     const { site } = siteWithCache();
     vi.stubEnv('NODE_OPTIONS', '--max-old-space-size=4096');
     const seen = path.join(site, 'node-options.txt');

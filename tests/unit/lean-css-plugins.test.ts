@@ -18,7 +18,7 @@ const STYLESHEET = `
 `;
 
 describe('createdOnce', () => {
-  it('creates a named plugin once for the same options and passes other entries through', () => {
+  it('creates a named plugin once for the same options and passes other entries through [claim:cg-postcss-plugins-once]', () => {
     const own: AcceptedPlugin = { postcssPlugin: 'own' };
     const first = createdOnce([[presetEnvPath, {}], own]);
     const second = createdOnce([[presetEnvPath, {}]]);
@@ -28,7 +28,7 @@ describe('createdOnce', () => {
     expect(createdOnce([[presetEnvPath, { stage: 4 }]])[0]).not.toBe(first[0]);
   });
 
-  it('gives the output PostCSS gives when it creates the plugin for each stylesheet', async () => {
+  it('gives the output PostCSS gives when it creates the plugin for each stylesheet [claim:cg-postcss-plugins-once]', async () => {
     const creator = fromBundler(presetEnvPath) as AcceptedPlugin;
     const created = createdOnce([[presetEnvPath, {}]])[0] as AcceptedPlugin;
     const fresh = await postcss([creator]).process(STYLESHEET, { from: 'a.css' });
