@@ -124,8 +124,15 @@ describe('the conversation route', () => {
     server = await startFakeChatServer();
     runtime = await startAgent(server.baseUrl);
 
-    // One that does not parse, and JSON that is a bare string or number.
-    for (const sent of ['{"text": "no closing brace"', '"hello"', '42']) {
+    // One that does not parse, and JSON that is a bare string, number, boolean or null.
+    for (const sent of [
+      '{"text": "no closing brace"',
+      '"hello"',
+      '42',
+      'true',
+      'false',
+      'null',
+    ]) {
       const response = await postBody(runtime, 'c1', sent);
       const body = (await response.json()) as {
         error: { code?: string; message: string };
