@@ -6,6 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RuntimeOptions, SpaceCoordinator, SpaceGrant, TaskArrival } from '@weft/core';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
+import { optionsSchema } from '../../../packages/core/src/runtime/options-schema';
+import { resolveOptions as resolveCoordinator } from '../../../packages/coordinator-postgres/src/options';
 import {
   deferred,
   errorOf,
@@ -82,7 +84,7 @@ class HangingCoordinator implements SpaceCoordinator {
 }
 
 describe('a coordinator whose admit never settles', () => {
-  it('fails dispatch with WEFT_COORDINATOR_TIMEOUT, 503, after coordinatorTimeoutMs, frees its place in the queue, and runs the next task once admit answers again [claim:cfg-coordinator-timeout] [claim:errors-coordinator-timeout] [claim:tsdoc-runtime-dispatch-coordinator-timeout] [claim:task-dispatch-coordinator-timeout] [claim:scaling-coordinator-deadlines]', async () => {
+  it('fails dispatch with WEFT_COORDINATOR_TIMEOUT, 503, after coordinatorTimeoutMs, frees its place in the queue, and runs the next task once admit answers again [claim:cfg-coordinator-timeout] [claim:errors-coordinator-timeout] [claim:tsdoc-runtime-dispatch-coordinator-timeout] [claim:task-dispatch-coordinator-timeout] [claim:scaling-coordinator-deadlines] [claim:index-dispatch-coordinator-timeout] [claim:prod-outage-coordinator-hangs]', async () => {
     const coordinator = new HangingCoordinator();
     coordinator.hang.admit = true;
     const { runtime, work } = await runtimeWith(coordinator, {
@@ -110,7 +112,7 @@ describe('a coordinator whose admit never settles', () => {
     expect(work.calls.map((call) => call.task.id)).toEqual([task.id]);
   });
 
-  it('gives a ticket that admit hands out after its deadline back finished, so that task never runs [claim:errors-coordinator-timeout]', async () => {
+  it('gives a ticket that admit hands out after its deadline back finished, so that task never runs [claim:errors-coordinator-timeout] [claim:tsdoc-space-coordinator-deadlines]', async () => {
     const coordinator = new HangingCoordinator();
     coordinator.hang.admit = true;
     const { logger, lines } = capturingLogger();
@@ -132,7 +134,7 @@ describe('a coordinator whose admit never settles', () => {
 });
 
 describe('a coordinator whose acquire never settles', () => {
-  it('fails the waiting dispatch with WEFT_COORDINATOR_TIMEOUT after coordinatorAcquireTimeoutMs, gives a late grant back, and runs the next task once acquire answers [claim:cfg-coordinator-acquire-timeout] [claim:errors-coordinator-timeout] [claim:tsdoc-runtime-dispatch-coordinator-timeout] [claim:scaling-coordinator-deadlines]', async () => {
+  it('fails the waiting dispatch with WEFT_COORDINATOR_TIMEOUT after coordinatorAcquireTimeoutMs, gives a late grant back, and runs the next task once acquire answers [claim:cfg-coordinator-acquire-timeout] [claim:index-dispatch-coordinator-timeout] [claim:tsdoc-space-coordinator-deadlines] [claim:errors-coordinator-timeout] [claim:tsdoc-runtime-dispatch-coordinator-timeout] [claim:scaling-coordinator-deadlines]', async () => {
     const coordinator = new HangingCoordinator();
     coordinator.hang.acquire = true;
     const { runtime, model, work } = await runtimeWith(coordinator, {
@@ -174,5 +176,28 @@ describe('a coordinator whose release never settles', () => {
     expect(
       lines.find((line) => line.msg?.includes('release did not end within coordinatorTimeoutMs')),
     ).toMatchObject({ space: 'room', ticket: 1, outcome: 'finished', timeoutMs: 50 });
+  });
+});
+
+describe('the deadlines beside @weft/coordinator-postgres', () => {
+  it('come after the longest its admit and acquire take with its defaults, so its own errors answer first [claim:scaling-coordinator-deadlines-after-own] [claim:cfg-coordinator-timeout-after-own] [claim:cfg-coordinator-acquire-timeout-after-own]', () => {
+    const core = optionsSchema.parse({});
+    const postgres = resolveCoordinator({
+      connectionString: 'postgres://weft@localhost:5432/weft',
+    });
+    // A statement waits for a pool connection (connectTimeoutMs), then for its answer: the
+    // server's statement_timeout, and the client's own deadline a second later.
+    const longestStatement = postgres.connectTimeoutMs + postgres.statementTimeoutMs + 1_000;
+    expect(longestStatement).toBe(11_000);
+    expect(core.coordinatorTimeoutMs).toBeGreaterThan(longestStatement);
+    // acquire checks its deadline before each look at the space, and a look may still run a
+    // few statements after it (the space's oldest task, its lock, marking the task running, a
+    // release when that fails): the margin holds ten of them.
+    expect(core.coordinatorAcquireTimeoutMs - postgres.acquireTimeoutMs).toBeGreaterThan(
+      10 * longestStatement,
+    );
+    expect([core.coordinatorTimeoutMs, core.coordinatorAcquireTimeoutMs]).toEqual([
+      15_000, 900_000,
+    ]);
   });
 });
