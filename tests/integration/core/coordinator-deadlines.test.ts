@@ -5,8 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { RuntimeOptions, SpaceCoordinator, SpaceGrant, TaskArrival } from '@weft/core';
+import { ChatPlugin } from '@weft/plugin-chat';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { optionsSchema } from '../../../packages/core/src/runtime/options-schema';
+import { BoundedCoordinator } from '../../../packages/core/src/scheduler/bounded-coordinator';
 import { resolveOptions as resolveCoordinator } from '../../../packages/coordinator-postgres/src/options';
 import {
   deferred,
@@ -125,11 +127,34 @@ describe('a coordinator whose admit never settles', () => {
     coordinator.heldAdmits[0]?.resolve(41);
     await waitFor(() => coordinator.released.length === 1);
     expect(coordinator.released).toEqual(['room#41 finished']);
-    expect(lines.some((line) => line.msg?.includes('admitted a task after its deadline'))).toBe(
-      true,
-    );
+    expect(
+      lines.some((line) => String(line.msg).includes('admitted a task after its deadline')),
+    ).toBe(true);
     expect(model.requests).toHaveLength(0);
     expect(work.calls).toHaveLength(0);
+  });
+});
+
+describe('an HTTP trigger in front of a coordinator that hangs', () => {
+  it('answers the chat request 503 WEFT_COORDINATOR_TIMEOUT, without the message, once coordinatorTimeoutMs has passed [claim:errors-coordinator-timeout] [claim:cfg-coordinator-timeout]', async () => {
+    const coordinator = new HangingCoordinator();
+    coordinator.hang.admit = true;
+    const { runtime } = await makeRuntime({
+      plugins: [new ChatPlugin({ trustClientUser: true })],
+      coordinator,
+      options: { coordinatorTimeoutMs: 50, server: { port: 0 } },
+    });
+    await runtime.start();
+    const response = await fetch(`${runtime.server.url}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ room: 'r1', user: 'ada', message: 'hello' }),
+      signal: AbortSignal.timeout(5_000),
+    });
+    expect(response.status).toBe(503);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('WEFT_COORDINATOR_TIMEOUT');
+    expect(body.error.message).not.toContain('stuck-store');
   });
 });
 
@@ -160,6 +185,24 @@ describe('a coordinator whose acquire never settles', () => {
   });
 });
 
+describe('a hung acquire when the runtime stops', () => {
+  it('ends the wait at the abort, though the coordinator ignores its signal, and gives a later grant back', async () => {
+    const coordinator = new HangingCoordinator();
+    coordinator.hang.acquire = true;
+    const { logger } = capturingLogger();
+    const bounded = new BoundedCoordinator(coordinator, { callMs: 50, acquireMs: 60_000 }, logger);
+    const controller = new AbortController();
+    const waiting = errorOf(bounded.acquire('room', controller.signal));
+    const reason = new Error('stopped');
+    controller.abort(reason);
+    // Not 60 s later: no deadline timer outlives the stop.
+    expect(await waiting).toBe(reason);
+    coordinator.heldAcquires[0]?.resolve({ ticket: 3, signal: new AbortController().signal });
+    await waitFor(() => coordinator.released.length === 1);
+    expect(coordinator.released).toEqual(['room#3 abandoned']);
+  });
+});
+
 describe('a coordinator whose release never settles', () => {
   it("asks for the space's next task after coordinatorTimeoutMs, and logs the release that did not end [claim:cfg-coordinator-timeout] [claim:scaling-coordinator-deadlines]", async () => {
     const coordinator = new HangingCoordinator();
@@ -174,7 +217,9 @@ describe('a coordinator whose release never settles', () => {
     expect(work.calls).toHaveLength(2);
     expect(coordinator.released).toEqual(['room#1 finished', 'room#2 finished']);
     expect(
-      lines.find((line) => line.msg?.includes('release did not end within coordinatorTimeoutMs')),
+      lines.find((line) =>
+        String(line.msg).includes('release did not end within coordinatorTimeoutMs'),
+      ),
     ).toMatchObject({ space: 'room', ticket: 1, outcome: 'finished', timeoutMs: 50 });
   });
 });

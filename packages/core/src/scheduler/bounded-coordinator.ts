@@ -70,11 +70,31 @@ export class BoundedCoordinator {
    */
   async acquire(space: string, signal: AbortSignal): Promise<SpaceGrant> {
     const call = this.coordinator.acquire(space, signal);
-    const grant = await settleWithin(call, this.limits.acquireMs);
+    // A stop aborts the signal: the wait ends then, even when the coordinator ignores it, so that
+    // no deadline timer keeps the process alive after the runtime stopped.
+    const stopped = whenAborted(signal);
+    let grant: SpaceGrant | typeof TIMED_OUT;
+    try {
+      grant = await settleWithin(Promise.race([call, stopped.promise]), this.limits.acquireMs);
+    } catch (error) {
+      if (signal.aborted) this.giveBackLate(space, call);
+      throw error;
+    } finally {
+      stopped.dispose();
+    }
     if (grant !== TIMED_OUT) return grant;
+    this.giveBackLate(space, call);
+    throw this.timedOut(
+      `did not grant space "${space}" within coordinatorAcquireTimeoutMs (${this.limits.acquireMs} ms), so the space's tasks waiting on this instance fail`,
+      'coordinatorAcquireTimeoutMs',
+    );
+  }
+
+  /** Lets a space go that `call` grants after nobody waits for it any more. */
+  private giveBackLate(space: string, call: Promise<SpaceGrant>): void {
     call.then(
       (late) => {
-        // The space's waiting tasks have failed; let the space go for whoever is next.
+        // The space's waiting tasks have failed or were cancelled; let the space go.
         this.logger.warn(
           { space, ticket: late.ticket },
           'coordinator granted a space after its deadline; giving it back',
@@ -82,10 +102,6 @@ export class BoundedCoordinator {
         void this.release(space, late.ticket, 'abandoned');
       },
       () => undefined,
-    );
-    throw this.timedOut(
-      `did not grant space "${space}" within coordinatorAcquireTimeoutMs (${this.limits.acquireMs} ms), so the space's tasks waiting on this instance fail`,
-      'coordinatorAcquireTimeoutMs',
     );
   }
 
@@ -124,4 +140,17 @@ export class BoundedCoordinator {
       { status: 503 },
     );
   }
+}
+
+/** A promise that rejects with the signal's reason once it is aborted, and a way to stop listening. */
+function whenAborted(signal: AbortSignal): { promise: Promise<never>; dispose: () => void } {
+  let onAbort: () => void = () => undefined;
+  const promise = new Promise<never>((_resolve, reject) => {
+    onAbort = () => reject(signal.reason);
+  });
+  // Handled by the race it joins; a rejection after the race settled must not go unhandled.
+  promise.catch(() => undefined);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener('abort', onAbort, { once: true });
+  return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
 }
