@@ -24,6 +24,7 @@ import type { ErrorRegistry } from './errors/error-registry.js';
  * - `WEFT_SHUTTING_DOWN`: The runtime is stopping (or has stopped) and accepts no new tasks.
  * - `WEFT_QUEUE_FULL`: The scheduler’s queue holds `maxQueueSize` tasks already.
  * - `WEFT_TASK_CANCELLED`: A task was cancelled because the runtime stopped.
+ * - `WEFT_COORDINATOR_TIMEOUT`: The space coordinator did not answer within its deadline.
  * - `WEFT_TASK_TIMEOUT`: A task ran past its time limit (`taskTimeoutMs`).
  * - `WEFT_BULKHEAD_FULL`: A call waited longer than `bulkhead.maxWaitMs` for a dependency whose
  *   every slot was taken.
@@ -65,6 +66,7 @@ export type WeftErrorCode =
   | 'WEFT_SHUTTING_DOWN'
   | 'WEFT_QUEUE_FULL'
   | 'WEFT_TASK_CANCELLED'
+  | 'WEFT_COORDINATOR_TIMEOUT'
   | 'WEFT_TASK_TIMEOUT'
   | 'WEFT_BULKHEAD_FULL'
   | 'WEFT_CAPABILITY_UNKNOWN'
@@ -296,6 +298,17 @@ export const CORE_ERRORS = {
       cause:
         'the runtime stopped in `cancel` mode, a draining stop ran out of `shutdownTimeoutMs`, or the runtime stopped before it was running (its start failed or was stopped, or it was never started), which cancels the tasks dispatched meanwhile. A task still waiting in the queue is rejected with this error, with status `503`, which a route trigger that lets it through answers as `503`. A running task is not rejected: its signal is aborted with this error as the reason, and `dispatch` resolves with the task, whose status is `cancelled`.',
       fix: 'expected during shutdown. Raise `shutdownTimeoutMs` if tasks are cut short in normal restarts.',
+    },
+    /** @claim errors-coordinator-timeout */
+    WEFT_COORDINATOR_TIMEOUT: {
+      summary: 'The space coordinator did not answer within its deadline.',
+      status: 503,
+      raisedBy:
+        '`Runtime.dispatch` and `Runtime.accept` (the coordinator’s `admit`), the scheduler (its `acquire`)',
+      raisers: ['core/src/scheduler/bounded-coordinator.ts#BoundedCoordinator.timedOut'],
+      cause:
+        'the runtime’s `coordinator` did not record a new task within `options.coordinatorTimeoutMs` (15 s by default), or did not grant the space of a waiting task within `options.coordinatorAcquireTimeoutMs` (15 minutes by default). The message names the coordinator, the space and the option. The task was not accepted, or its space’s waiting tasks fail, and none of them runs: a ticket the coordinator hands out after the deadline is given back. HTTP triggers answer 503 without the details, which go to the log. Nothing needs restarting: the next task calls the coordinator again, and runs once it answers.',
+      fix: 'retry the request shortly. If it lasts, find out why the coordinator hangs (its logs, the store it uses, a connection pool that is used up); raise the option if it legitimately needs longer.',
     },
     /** @claim errors-task-timeout-names-activity */
     WEFT_TASK_TIMEOUT: {

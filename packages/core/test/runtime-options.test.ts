@@ -101,6 +101,8 @@ describe('runtime options that become timers', () => {
     ['shutdownTimeoutMs', { shutdownTimeoutMs: over }],
     ['startTimeoutMs', { startTimeoutMs: over }],
     ['healthCheckTimeoutMs', { healthCheckTimeoutMs: over }],
+    ['coordinatorTimeoutMs', { coordinatorTimeoutMs: over }],
+    ['coordinatorAcquireTimeoutMs', { coordinatorAcquireTimeoutMs: over }],
     ['bulkhead.maxWaitMs', { bulkhead: { maxWaitMs: over } }],
     ['server.stopGraceMs', { server: { stopGraceMs: over } }],
   ] as const;

@@ -171,6 +171,23 @@ export interface RuntimeOptions {
    * @claim tsdoc-options-default-health-check-timeout-ms
    */
   healthCheckTimeoutMs?: number;
+  /**
+   * With a `coordinator`, the longest the runtime waits for its `admit` or `release`, in
+   * milliseconds. Default 15000. A `dispatch` (or `accept`) whose `admit` has not settled by then
+   * rejects with `WEFT_COORDINATOR_TIMEOUT` (status 503) and its task never runs; a ticket the
+   * coordinator hands out later is given back finished. A `release` past it is logged, and the
+   * space's next task is asked for all the same.
+   * @claim tsdoc-options-default-coordinator-timeout-ms
+   */
+  coordinatorTimeoutMs?: number;
+  /**
+   * With a `coordinator`, the longest the runtime waits for its `acquire` of a space, in
+   * milliseconds. Default 900000 (15 minutes), above `@weft/coordinator-postgres`'s own
+   * `acquireTimeoutMs`. Past it the space's tasks waiting on this instance reject with
+   * `WEFT_COORDINATOR_TIMEOUT` (status 503) and never run.
+   * @claim tsdoc-options-default-coordinator-acquire-timeout-ms
+   */
+  coordinatorAcquireTimeoutMs?: number;
   /** A pino logger; by default JSON logs to stdout at `info` (or `WEFT_LOG_LEVEL`). */
   logger?: Logger;
 }

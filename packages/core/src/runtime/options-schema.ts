@@ -149,6 +149,16 @@ export const optionsSchema = z
       .describe(
         'With `checkHealthOnStart`, the longest one provider’s `checkHealth()` may take, in milliseconds.',
       ),
+    coordinatorTimeoutMs: timerMilliseconds
+      .default(15_000)
+      .describe(
+        'With a `coordinator`, the longest the runtime waits for its `admit` (recording a new task) or its `release` (giving a space back), in milliseconds. An `admit` past it fails the `dispatch` with `WEFT_COORDINATOR_TIMEOUT` (503); a `release` past it is logged and the space’s next task is asked for all the same. <!-- claim: cfg-coordinator-timeout --> The default is above the longest `@weft/coordinator-postgres` takes to answer an `admit` with its own defaults, so its more precise error comes first. <!-- claim: cfg-coordinator-timeout-after-own -->',
+      ),
+    coordinatorAcquireTimeoutMs: timerMilliseconds
+      .default(900_000)
+      .describe(
+        'With a `coordinator`, the longest the runtime waits for its `acquire`, the grant of a space whose earlier tasks may run on another instance, in milliseconds. Past it the space’s tasks waiting on this instance fail with `WEFT_COORDINATOR_TIMEOUT` (503) and never run. <!-- claim: cfg-coordinator-acquire-timeout --> The default, 15 minutes, is above `@weft/coordinator-postgres`’s own `acquireTimeoutMs` of 10 minutes. <!-- claim: cfg-coordinator-acquire-timeout-after-own -->',
+      ),
     logger: z
       .custom<Logger>(
         (value) =>

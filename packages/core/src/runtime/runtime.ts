@@ -24,6 +24,7 @@ import { randomId } from '../util/random-id.js';
 import { checkConfigShape, type ResolvedOptions, type RuntimeConfig } from './config.js';
 import { SPACE_ID_PATTERN } from '../memory/space-id.js';
 import type { SpaceCoordinatorHost, TaskArrival } from '../scheduler/space-coordinator.js';
+import { BoundedCoordinator } from '../scheduler/bounded-coordinator.js';
 import { arrivalOf, newTask, taskOfArrival, type TriggerEvent } from './arrivals.js';
 
 /**
@@ -104,6 +105,8 @@ export class Runtime {
    * `scheduler.maxQueueSize`, or a burst arriving during those writes would all pass its check.
    */
   private admitting = 0;
+  /** The configured coordinator, with a deadline on each of its calls. */
+  private readonly coordinator: BoundedCoordinator | undefined;
   /** Removes the signal listeners of `options.handleSignals`, once they are added. */
   private stopListeningForSignals: () => void = () => undefined;
   /** The teardown running or last run; the next one waits for it. */
@@ -144,7 +147,14 @@ export class Runtime {
       relatedChars: options.relatedMemoryChars,
       logger: this.logger.child({ component: 'memory' }),
     });
-    this.scheduler = new Scheduler({ ...options.scheduler, coordinator: config.coordinator });
+    this.coordinator =
+      config.coordinator &&
+      new BoundedCoordinator(
+        config.coordinator,
+        { callMs: options.coordinatorTimeoutMs, acquireMs: options.coordinatorAcquireTimeoutMs },
+        this.logger.child({ component: 'coordinator' }),
+      );
+    this.scheduler = new Scheduler({ ...options.scheduler, coordinator: this.coordinator });
     this.server = makeServer
       ? makeServer(
           options.server as ServerManagerConfig,
@@ -299,7 +309,9 @@ export class Runtime {
    * 1 to 200 ASCII letters, digits, `_`, `.`, `:` or `-` starting with a letter or digit (checked
    * first), `WEFT_UNKNOWN_PLUGIN` for a `pluginId` no plugin has; with `status` 503:
    * `WEFT_SHUTTING_DOWN` once `stop()` was called, `WEFT_QUEUE_FULL` when
-   * `scheduler.maxQueueSize` tasks are waiting.
+   * `scheduler.maxQueueSize` tasks are waiting, `WEFT_COORDINATOR_TIMEOUT` when a `coordinator`
+   * did not record the task within `options.coordinatorTimeoutMs` (or grant its space within
+   * `options.coordinatorAcquireTimeoutMs`).
    *
    * @example
    * ```ts
@@ -321,6 +333,7 @@ export class Runtime {
    * ```
    * @claim tsdoc-runtime-dispatch-400
    * @claim tsdoc-runtime-dispatch-503
+   * @claim tsdoc-runtime-dispatch-coordinator-timeout
    */
   async dispatch(event: TriggerEvent): Promise<AgentTask> {
     return (await this.accept(event)).done;
@@ -367,7 +380,7 @@ export class Runtime {
     let ticket: number | undefined;
     this.admitting += 1;
     try {
-      ticket = await this.config.coordinator?.admit(arrivalOf(task));
+      ticket = await this.coordinator?.admit(arrivalOf(task));
     } finally {
       this.admitting -= 1;
     }

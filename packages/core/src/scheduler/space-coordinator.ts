@@ -49,6 +49,13 @@ export interface SpaceCoordinatorHost {
  * only after that resolved, so an admitted task is durable. The scheduler then asks
  * {@link SpaceCoordinator.acquire} before it runs any task of the space, without holding a
  * worker while it waits, and {@link SpaceCoordinator.release} after.
+ *
+ * The runtime waits for `admit` and `release` at most `options.coordinatorTimeoutMs` (15 s by
+ * default) and for `acquire` at most `options.coordinatorAcquireTimeoutMs` (15 minutes): an
+ * `admit` or `acquire` past it fails its tasks with `WEFT_COORDINATOR_TIMEOUT` (503), and the
+ * ticket or grant it resolves with later is released (`finished` for a ticket, `abandoned` for
+ * a grant). Bound your own waits below those deadlines, with an error that says more.
+ * @claim tsdoc-space-coordinator-deadlines
  */
 export interface SpaceCoordinator {
   /** A name for logs and errors. */
