@@ -1,3 +1,4 @@
+import { WeftError } from '@weft/core';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { createAgent } from './agent.js';
 import { DEFAULT_PORT } from './port.js';
@@ -12,7 +13,18 @@ const runtime = await createAgent({
   // A model server that is down stops the start at once, naming the provider.
   checkHealthOnStart: true,
 });
-await runtime.start();
-console.log(
-  `Agent on "${model.id}" listening on ${runtime.server.url}; press Ctrl+C to stop.`,
-);
+try {
+  await runtime.start();
+  console.log(
+    `Agent on "${model.id}" listening on ${runtime.server.url}; press Ctrl+C to stop.`,
+  );
+} catch (error) {
+  // A model server that is down or a port in use is yours to fix: one line, no stack trace.
+  const startFailed = WeftError.is(error, 'WEFT_START_FAILED');
+  if (!startFailed && !WeftError.is(error, 'WEFT_LISTEN_FAILED')) throw error;
+  const hint = startFailed
+    ? ''
+    : ' Stop the agent that holds this port, or set PORT to a free one.';
+  console.error(`Cannot start the agent. ${error.message}${hint}`);
+  process.exitCode = 1;
+}

@@ -62,7 +62,7 @@ async function pressCtrlC(
 describe.skipIf(process.platform === 'win32')(
   'Getting started’s commands, in the clone',
   () => {
-    it("runs the example's entry point from the clone, on 8787 unless PORT moves it, in one process that Ctrl+C stops gracefully, and not beside an agent that holds its port [claim:gs-example-port] [claim:gs-example-runs] [claim:gs-example-one-process] [claim:gs-page-commands-test]", async () => {
+    it("runs the example's entry point from the clone, on 8787 unless PORT moves it, in one process that Ctrl+C stops gracefully, and not beside an agent that holds its port, which it says in one line [claim:gs-example-port] [claim:gs-example-port-taken] [claim:gs-example-runs] [claim:gs-example-one-process] [claim:gs-page-commands-test]", async () => {
       const [start, ...rest] = sectionCommands(PAGE, 'Run the example');
       expect(start).toBe(
         'node --conditions=weft-source --import tsx examples/getting-started/main.ts',
@@ -82,8 +82,15 @@ describe.skipIf(process.platform === 'win32')(
       });
       try {
         expect(await blocked.exited(START_MS)).toBe(true);
-        expect(await blocked.exit).not.toBe(0);
-        expect(blocked.output).toContain(`cannot listen on 127.0.0.1:${held}`);
+        expect(await blocked.exit).toBe(1);
+        // One line on stderr, naming the address and the setting that moves the agent.
+        expect(blocked.stderr.trimEnd().split('\n')).toEqual([
+          expect.stringMatching(
+            new RegExp(
+              `^Cannot start the agent\\. ServerManager: cannot listen on 127\\.0\\.0\\.1:${held}: .*EADDRINUSE.*\\[WEFT_LISTEN_FAILED\\] Stop the agent that holds this port, or set PORT to a free one\\.$`,
+            ),
+          ),
+        ]);
       } finally {
         await blocked.stop();
         await new Promise<void>((resolve) => holder.close(() => resolve()));
@@ -220,10 +227,13 @@ describe.skipIf(process.platform === 'win32')(
         const agent = new StartedCommand(start as string, { cwd: ROOT, env });
         try {
           expect(await agent.exited(START_MS)).toBe(true);
-          expect(await agent.exit).not.toBe(0);
-          expect(agent.output).toContain(
-            'Runtime.start: model provider "ollama" is not healthy: checkHealth() answered false',
-          );
+          expect(await agent.exit).toBe(1);
+          // One line on stderr, without a stack trace.
+          expect(agent.stderr.trimEnd().split('\n')).toEqual([
+            expect.stringMatching(
+              /^Cannot start the agent\. Runtime\.start: model provider "ollama" is not healthy: checkHealth\(\) answered false\. .*\[WEFT_START_FAILED\]$/,
+            ),
+          ]);
         } finally {
           await agent.stop();
         }

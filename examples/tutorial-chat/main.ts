@@ -1,9 +1,39 @@
+import { WeftError } from '@weft/core';
 import { createChatAgent } from './agent.js';
-import { readChatSettings } from './settings.js';
+import { ChatSettingsError, readChatSettings } from './settings.js';
 
-const settings = readChatSettings();
-const runtime = await createChatAgent(settings);
-await runtime.start();
-console.log(
-  `Chat assistant on ${runtime.server.url} (planner ${settings.plannerModel}, writer ${settings.writerModel} at ${settings.baseUrl}); Ctrl+C stops it.`,
-);
+try {
+  const settings = readChatSettings();
+  const runtime = await createChatAgent(settings);
+  await runtime.start();
+  console.log(
+    `Chat assistant on ${runtime.server.url} (planner ${settings.plannerModel}, writer ${settings.writerModel} at ${settings.baseUrl}); Ctrl+C stops it.`,
+  );
+} catch (error) {
+  // A bad setting, a database that cannot be opened or a port in use: yours to fix, so said in
+  // one line, without a stack trace. Anything else is a bug and keeps its trace.
+  if (!isForTheUser(error)) throw error;
+  console.error(
+    `Cannot start the chat assistant. ${error.message}${hintFor(error)}`,
+  );
+  process.exitCode = 1;
+}
+
+function isForTheUser(error: unknown): error is Error {
+  return (
+    error instanceof ChatSettingsError ||
+    WeftError.is(error, 'WEFT_START_FAILED') ||
+    WeftError.is(error, 'WEFT_LISTEN_FAILED')
+  );
+}
+
+/** Which setting to change, when the message alone does not say. */
+function hintFor(error: Error): string {
+  if (WeftError.is(error, 'WEFT_LISTEN_FAILED')) {
+    return ' Stop the agent that holds this port (the Getting started one, say), or set CHAT_PORT to a free one.';
+  }
+  if (WeftError.is(error.cause, 'WEFT_SQLITE_OPEN_FAILED')) {
+    return ' CHAT_DB names the file; its folder must exist.';
+  }
+  return '';
+}

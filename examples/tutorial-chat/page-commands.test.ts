@@ -6,9 +6,12 @@
  * it at a real model" and the same start, typed in one shell. The only changes to the page: the
  * stand-in model server in place of Ollama (CHAT_BASE_URL) and of OpenAI (the exported address),
  * a free port in place of 8787 (CHAT_PORT) and the database in a temporary folder (CHAT_DB), so
- * nothing is left in the clone.
+ * nothing is left in the clone. Last, the same start where it cannot start (its port held, a
+ * CHAT_PORT that is no port, a CHAT_DB in a missing folder) says why in one line on stderr.
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +34,25 @@ const ROOT = path.resolve(
 const PAGE = path.join(ROOT, 'docs/tutorials/chat-assistant.md');
 const START_MS = 60_000;
 const LISTENING = /Chat assistant on (http:\/\/\S+) /;
+
+/**
+ * Runs the page's start where it cannot start, and returns the lines it wrote to stderr once it
+ * has exited, after checking that it exited with status 1 and printed no stack trace.
+ */
+async function failedStart(
+  start: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string[]> {
+  const agent = new StartedCommand(start, { cwd: ROOT, env });
+  try {
+    expect(await agent.exited(START_MS)).toBe(true);
+    expect(await agent.exit).toBe(1);
+    expect(agent.stderr).not.toMatch(/^\s+at /m);
+    return agent.stderr.trimEnd().split('\n');
+  } finally {
+    await agent.stop();
+  }
+}
 
 // The page's commands are a POSIX shell's (sh, curl), as the page shows them.
 describe.skipIf(process.platform === 'win32')(
@@ -132,6 +154,61 @@ describe.skipIf(process.platform === 'win32')(
         await second.stop();
       }
     }, 180_000);
+
+    it('stops at once when another agent holds its port: one line on stderr naming the address and CHAT_PORT, no stack trace, exit status 1 [claim:tut-port-taken] [claim:tut-main-one-line]', async () => {
+      const [start] = sectionCommands(PAGE, 'Run it');
+      // The Getting started agent, left running: a server on the port the tutorial asks for.
+      const holder = createServer();
+      await new Promise<void>((resolve) =>
+        holder.listen(0, '127.0.0.1', resolve),
+      );
+      const held = String((holder.address() as AddressInfo).port);
+      try {
+        const lines = await failedStart(
+          start as string,
+          cleanEnv({
+            CHAT_BASE_URL: model.baseUrl,
+            CHAT_PORT: held,
+            CHAT_DB: path.join(directory, 'port-taken.db'),
+          }),
+        );
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatch(
+          new RegExp(
+            `^Cannot start the chat assistant\\. ServerManager: cannot listen on 127\\.0\\.0\\.1:${held}: .*EADDRINUSE.*\\[WEFT_LISTEN_FAILED\\] Stop the agent that holds this port \\(the Getting started one, say\\), or set CHAT_PORT to a free one\\.$`,
+          ),
+        );
+      } finally {
+        await new Promise<void>((resolve) => holder.close(() => resolve()));
+      }
+    }, 120_000);
+
+    it('says in one line what to fix, with exit status 1 and no stack trace, for a CHAT_PORT that is no port and for a CHAT_DB in a folder that does not exist [claim:tut-main-one-line] [claim:tut-bad-port]', async () => {
+      const [start] = sectionCommands(PAGE, 'Run it');
+      const badPort = await failedStart(
+        start as string,
+        cleanEnv({ CHAT_BASE_URL: model.baseUrl, CHAT_PORT: 'eighty' }),
+      );
+      expect(badPort).toEqual([
+        'Cannot start the chat assistant. CHAT_PORT: expected an integer from 0 to 65535, got "eighty"; unset it to use 8787.',
+      ]);
+
+      const missing = path.join(directory, 'no-such-folder', 'chat-memory.db');
+      const badDatabase = await failedStart(
+        start as string,
+        cleanEnv({
+          CHAT_BASE_URL: model.baseUrl,
+          CHAT_PORT: '0',
+          CHAT_DB: missing,
+        }),
+      );
+      expect(badDatabase).toHaveLength(1);
+      expect(badDatabase[0]).toMatch(/^Cannot start the chat assistant\. /);
+      expect(badDatabase[0]).toContain(`cannot open the database "${missing}"`);
+      expect(badDatabase[0]).toMatch(
+        /\[WEFT_START_FAILED\] CHAT_DB names the file; its folder must exist\.$/,
+      );
+    }, 120_000);
 
     it('runs the exports of "Point it at a real model" and the same start in one shell: the two models named there plan and answer, with the key sent [claim:tut-openai-commands-test]', async () => {
       const [start] = sectionCommands(PAGE, 'Run it');

@@ -19,10 +19,17 @@ export interface ChatSettings {
   port: number;
 }
 
+/** A setting the reader has to fix; `main.ts` prints its message alone, without a stack trace. */
+export class ChatSettingsError extends Error {
+  override name = 'ChatSettingsError';
+}
+
 /**
  * Reads the settings from environment variables, falling back to a local Ollama.
  * A variable set to an empty value counts as unset, so `CHAT_PORT=` does not
  * turn into port 0.
+ *
+ * @throws {ChatSettingsError} When CHAT_PORT is not a port number.
  */
 export function readChatSettings(
   env: NodeJS.ProcessEnv = process.env,
@@ -32,7 +39,7 @@ export function readChatSettings(
   const rawPort = read('CHAT_PORT', String(DEFAULT_PORT));
   const port = Number(rawPort);
   if (!/^\d+$/.test(rawPort) || port > 65535) {
-    throw new Error(
+    throw new ChatSettingsError(
       `CHAT_PORT: expected an integer from 0 to 65535, got ${JSON.stringify(rawPort)}; unset it to use ${DEFAULT_PORT}.`,
     );
   }

@@ -62,7 +62,10 @@ const LOG_LINE_PID = /^\{"level":\d+,"time":\d+,"pid":(\d+),/gm;
  */
 export class StartedCommand {
   readonly child: ChildProcess;
+  /** Its stdout and stderr, interleaved as they came. */
   output = '';
+  /** Its stderr alone, where a program says why it cannot start. */
+  stderr = '';
   /**
    * Resolves with the shell's exit code (or the signal that ended it) once its output is closed:
    * once the shell and every process it started that still writes there have ended. Node.js
@@ -79,7 +82,10 @@ export class StartedCommand {
     this.child = spawn(file, args, { ...options, detached: true });
     const keep = (chunk: Buffer) => (this.output += chunk.toString());
     this.child.stdout?.on('data', keep);
-    this.child.stderr?.on('data', keep);
+    this.child.stderr?.on('data', (chunk: Buffer) => {
+      this.stderr += chunk.toString();
+      keep(chunk);
+    });
     this.exit = new Promise((resolve) =>
       this.child.once('close', (code, signal) => {
         this.ended = true;

@@ -32,6 +32,7 @@ describe('Getting started: the packages an existing project installs', () => {
     ).toEqual(['@weft/core', '@weft/testing', 'pino']);
     expect(packagesImported('main.ts')).toContain('@weft/testing');
     expect(union(['openai-model.ts', 'real-model.ts', 'main-real-model.ts'])).toEqual([
+      '@weft/core',
       '@weft/model-openai',
       '@weft/testing',
     ]);
