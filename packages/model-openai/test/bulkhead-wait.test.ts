@@ -146,3 +146,71 @@ describe('a model call that waits for a bulkhead slot', () => {
     expect(server.requests).toHaveLength(1);
   });
 });
+
+describe('a model call whose signal fires while it waits for a bulkhead slot', () => {
+  it("rejects with the signal's own reason, sending nothing, rather than WEFT_OPENAI_ABORTED [claim:oai-runtime-own-errors]", async () => {
+    server.enqueue(hang());
+    const reason = new Error('the user left');
+    const leaving = new AbortController();
+    const outcomes = new Map<string, unknown>();
+    class LeavingPlugin extends Plugin {
+      readonly id = 'ask';
+      readonly description = 'Asks the model.';
+      override readonly executors: readonly Executor[] = [
+        {
+          action: 'answer',
+          description: 'Asks the model for an answer.',
+          execute: async (task, context) => {
+            // The second space's call carries a signal of its own, which fires while it waits.
+            const signal = task.space.id === 'second' ? leaving.signal : context.signal;
+            try {
+              return {
+                success: true,
+                data: await context.models.generateText('hi', { provider: 'openai', signal }),
+              };
+            } catch (error) {
+              outcomes.set(task.space.id, error);
+              throw error;
+            }
+          },
+        },
+      ];
+    }
+    const planner = new ScriptedModelProvider({
+      id: 'planner',
+      fallback: { steps: [{ pluginId: 'ask', action: 'answer' }] },
+    });
+    const runtime = await Runtime.init({
+      models: [
+        planner,
+        new OpenAIModelProvider({
+          id: 'openai',
+          baseUrl: server.baseUrl,
+          model: 'm',
+          timeoutMs: 3 * TOTAL_TIMEOUT_MS,
+          totalTimeoutMs: 3 * TOTAL_TIMEOUT_MS,
+          maxRetries: 0,
+        }),
+      ],
+      memory: new InMemoryMemoryProvider(),
+      plugins: [new LeavingPlugin()],
+      options: {
+        pipelineReview: 'never',
+        bulkhead: { limits: { 'model:openai': 1 }, maxWaitMs: 10_000 },
+      },
+    });
+    onTestFinished(() => runtime.stop());
+    await runtime.start();
+
+    const first = runtime.dispatch({ pluginId: 'ask', triggerId: 'manual', space: 'first' });
+    // The first call holds the one slot once its request has reached the server.
+    await expect.poll(() => server.requests.length).toBe(1);
+    const second = runtime.dispatch({ pluginId: 'ask', triggerId: 'manual', space: 'second' });
+    setTimeout(() => leaving.abort(reason), TOTAL_TIMEOUT_MS / 3);
+    await Promise.all([first, second]);
+
+    expect(outcomes.get('second')).toBe(reason);
+    expect(OpenAIModelProviderError.is(outcomes.get('first'), 'WEFT_OPENAI_TIMEOUT')).toBe(true);
+    expect(server.requests).toHaveLength(1);
+  });
+});

@@ -627,12 +627,18 @@ describe('OpenAIModelProvider', () => {
   });
 
   describe('called directly, without the runtime', () => {
-    it('checks neither the input nor the options against the capability schemas [claim:oai-direct-unchecked] [claim:mpo-error-fields]', async () => {
+    it('checks neither the input nor the options against the capability schemas [claim:oai-direct-unchecked] [claim:mpo-error-fields] [claim:oai-errors]', async () => {
       const error: unknown = await generate(provider(), {}, { prompt: 'Say hi.' }).catch(
         (reason: unknown) => reason,
       );
       expect(error).toBeInstanceOf(TypeError);
       expect(OpenAIModelProviderError.is(error)).toBe(false);
+      // An option JSON cannot hold fails the same way, while the request body is written.
+      const unwritable: unknown = await generate(provider(), {
+        options: { maxTokens: 50n as unknown as number },
+      }).catch((reason: unknown) => reason);
+      expect(unwritable).toBeInstanceOf(TypeError);
+      expect(OpenAIModelProviderError.is(unwritable)).toBe(false);
       expect(server.requests).toHaveLength(0);
       server.enqueue(completion('ok'));
       await generate(provider(), { options: { temperature: 5 } });

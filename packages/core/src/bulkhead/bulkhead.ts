@@ -187,8 +187,14 @@ export class Bulkheads {
 
 /**
  * Runs a call into a named dependency under that dependency's bulkhead. The task runner gives
- * each task's model and memory views one, bound to the task's signal and worker lease.
+ * each task's model and memory views one, bound to the task's signal and worker lease. A call
+ * that carries a signal of its own (a model call given `signal`) passes it as `signal`: then
+ * either signal ends the wait for a slot.
  *
  * @internal
  */
-export type CallGuard = <T>(dependency: string, work: () => Promise<T>) => Promise<T>;
+export type CallGuard = <T>(
+  dependency: string,
+  work: () => Promise<T>,
+  signal?: AbortSignal,
+) => Promise<T>;

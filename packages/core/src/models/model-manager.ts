@@ -238,8 +238,8 @@ export class ModelManager {
    * `WEFT_OPENAI_TIMEOUT`) is rethrown as it is, so its code and details reach the caller.
    * @throws The reason of the request's signal (or of the view's, see
    * {@link ModelManager.withSignal}) when it has aborted already, before the id, the input or the
-   * options are checked, or, once they pass, when it aborted while they were: the provider is not
-   * called.
+   * options are checked, or, once they pass, when it aborted while they were, or, inside a task,
+   * while the call waited for a slot of the provider's bulkhead: the provider is not called.
    *
    * @example
    * ```ts
@@ -326,14 +326,22 @@ export class ModelManager {
     request.signal?.throwIfAborted();
     const started = performance.now();
     let output: unknown;
+    let ran = false;
     try {
-      const run = () => route.capability.run(value as never, { ...request, options });
-      output = await (this.guard ? this.guard(`model:${route.provider.id}`, run) : run());
+      const run = () => {
+        ran = true;
+        return route.capability.run(value as never, { ...request, options });
+      };
+      output = await (this.guard
+        ? this.guard(`model:${route.provider.id}`, run, request.signal)
+        : run());
     } catch (error) {
       this.report(route, capability, started, false, undefined);
       // A provider's own WeftError already names its owner and carries a code callers check
       // for (`OpenAIModelProviderError` and its `httpStatus`): wrapping it would hide both.
-      if (WeftError.is(error)) throw error;
+      // And the provider did not fail when it was never called: the bulkhead refused the call, or
+      // its signal fired while it waited for a slot, whose reason the caller gets as it is.
+      if (WeftError.is(error) || !ran) throw error;
       throw new WeftError(
         'WEFT_PROVIDER_FAILED',
         `ModelManager: provider "${route.provider.id}" failed on capability "${route.capability.id}": ${describeError(error)}`,

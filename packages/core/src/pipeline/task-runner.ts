@@ -197,7 +197,17 @@ export class TaskRunner {
   ): CallGuard | undefined {
     const { bulkheads } = this.deps;
     if (!bulkheads) return undefined;
-    return (dependency, work) => bulkheads.get(dependency).run(work, { signal, lease });
+    return (dependency, work, callSignal) => {
+      // A call's own signal (a model call given `signal`) ends its wait for a slot too, as the
+      // task's does: the call was abandoned, and would otherwise wait up to maxWaitMs for nothing.
+      const both =
+        callSignal === undefined || callSignal === signal
+          ? signal
+          : signal === undefined
+            ? callSignal
+            : AbortSignal.any([signal, callSignal]);
+      return bulkheads.get(dependency).run(work, { signal: both, lease });
+    };
   }
 
   private async runPipeline(task: AgentTask, scope: TaskScope): Promise<void> {
