@@ -57,6 +57,7 @@ export const DOCS_TESTS = [
     [
       'tests/unit/chat-warning-text',
       'tests/unit/ci-workflow',
+      'tests/unit/contribution-files',
       'tests/unit/issue-forms',
       'tests/unit/plugin-catalogue',
       'tests/unit/repository-map',

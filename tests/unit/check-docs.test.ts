@@ -72,6 +72,7 @@ describe('check:docs', () => {
       'tests/unit/generate-assets.test.ts', // which files an asset is made from
       'tests/unit/local-search.test.ts', // a build folder it writes
       'tests/unit/output-cache.test.ts', // a build folder it writes
+      'tests/unit/markdown-copies-cache.test.ts', // a build folder it writes
       'tests/unit/rehype-type-hovers.test.ts', // a page path for an error message
       'packages/mcp-docs/test/site-pages.test.ts', // a site it writes
       'packages/create-weft/test/cli.test.ts', // the README of the project it creates
