@@ -181,6 +181,26 @@ async function oneToolServer(inputSchema: Record<string, unknown>): Promise<void
   });
 }
 
+describe('McpPlugin against an allowed tool whose input schema zod cannot convert', () => {
+  it.each([
+    ['an if/then', { if: { required: ['a'] }, then: { required: ['b'] } }],
+    ['a not', { not: { required: ['a'] } }],
+    ['a $ref to nowhere', { properties: { a: { $ref: '#/$defs/missing' } } }],
+  ])(
+    'stops connect on %s with WEFT_MCP_UNSUPPORTED_SCHEMA, naming the tool [claim:mcpdoc-unsupported-schema]',
+    async (_what, schema) => {
+      await oneToolServer({ type: 'object', properties: { a: { type: 'string' } }, ...schema });
+      const error = await McpPlugin.connect({
+        servers: [{ name: 'odd', url: server?.url ?? '', tools: ['tree'] }],
+      }).catch((caught: unknown) => caught);
+      expect(WeftError.is(error, 'WEFT_MCP_UNSUPPORTED_SCHEMA')).toBe(true);
+      expect((error as Error).message).toContain(
+        'the input schema of tool "tree" on server "odd" cannot be checked',
+      );
+    },
+  );
+});
+
 describe('McpPlugin against a tool whose input schema is a $ref bomb', () => {
   it('refuses at connect a schema that would grow past MAX_SCHEMA_PARTS once its $refs are written out [claim:mcp-schema-parts-bound]', async () => {
     // 40 levels: a 2 KB schema the model would be shown as 2^40 parts on the first call.

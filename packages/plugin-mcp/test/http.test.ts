@@ -2,10 +2,14 @@
  * The plugin against the fixture tools served over MCP's streamable HTTP transport, on a real
  * loopback HTTP server, driven through real Weft tasks.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
+import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { fileURLToPath } from 'node:url';
 import { Server as LowLevelServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { WeftError } from '@weft/core';
@@ -431,7 +435,7 @@ describe('McpPlugin over streamable HTTP', () => {
     },
   );
 
-  it("turns an answer that breaks the tool's own outputSchema into WEFT_MCP_CALL_FAILED, which the SDK's client refuses [claim:mcp-call-failed-output-schema]", async () => {
+  it("turns an answer that breaks the tool's own outputSchema into WEFT_MCP_CALL_FAILED, which the SDK's client refuses [claim:mcp-call-failed-output-schema] [claim:mcpdoc-call-failed-output-schema]", async () => {
     // A server written without the SDK's McpServer, which would check its own answers first.
     server = await serveOverHttp(0, () => {
       const mcp = new LowLevelServer(
@@ -467,6 +471,14 @@ describe('McpPlugin over streamable HTTP', () => {
       /tool "count" \(JSON-RPC error -32602\); its message is logged under error id [0-9a-f-]{36}\. \[WEFT_MCP_CALL_FAILED\]/,
     );
     expect(JSON.stringify(task.chain[1]?.data ?? null)).not.toContain('many');
+    // The SDK's own check, logged as the server's message; the connection is kept.
+    expect(agent.logs.find((line) => line.msg === 'MCP server refused a tool call')).toMatchObject({
+      code: -32602,
+      serverMessage: expect.stringContaining("does not match the tool's output schema"),
+    });
+    expect(agent.logs.map((line) => line.msg)).not.toContain(
+      'MCP server disconnected; reconnecting',
+    );
   });
 
   it("keeps refusing an answer that breaks the tool's outputSchema when the tool was on an earlier page of the listing, and after a reconnection [claim:mcp-call-failed-output-schema]", async () => {
@@ -726,28 +738,33 @@ describe('McpPlugin against a streamable HTTP server whose answer to a call is n
           .writeHead(200, { 'content-type': 'text/event-stream' })
           .end(`data: ${notJsonRpc(id)}\n\n`),
       /did not answer within 1000 ms \(callTimeoutMs\)\. \[WEFT_MCP_TIMEOUT\]/,
+      { kept: true },
     ],
     [
       'as a JSON body: WEFT_MCP_CALL_FAILED',
       (id: unknown, response: ServerResponse) =>
         response.writeHead(200, { 'content-type': 'application/json' }).end(notJsonRpc(id)),
       /something other than an MCP tool result; .* \[WEFT_MCP_CALL_FAILED\]/,
+      { kept: true },
     ],
     [
       'as a body that is not JSON: WEFT_MCP_UNAVAILABLE',
       (_id: unknown, response: ServerResponse) =>
         response.writeHead(200, { 'content-type': 'application/json' }).end('not json'),
       /disconnected during the call of tool "echo"; the plugin is reconnecting\. \[WEFT_MCP_UNAVAILABLE\]/,
+      { kept: false, logged: '"not json" is not valid JSON' },
     ],
     [
       'of another content type: WEFT_MCP_UNAVAILABLE',
       (_id: unknown, response: ServerResponse) =>
         response.writeHead(200, { 'content-type': 'text/html' }).end('<p>not MCP</p>'),
       /disconnected during the call of tool "echo"; the plugin is reconnecting\. \[WEFT_MCP_UNAVAILABLE\]/,
+      // The SDK reads none of such a body: the log has only its content type.
+      { kept: false, logged: 'Unexpected content type: text/html', notLogged: 'not MCP' },
     ],
   ])(
-    'fails the call answered %s [claim:mcp-readme-http-not-json-rpc]',
-    async (_, answer, error) => {
+    'fails the call answered %s [claim:mcp-readme-http-not-json-rpc] [claim:mcpdoc-http-not-json-rpc] [claim:mcpdoc-http-error-status]',
+    async (_, answer, error, expected: { kept: boolean; logged?: string; notLogged?: string }) => {
       const byHand = await serveAnswering(answer);
       try {
         agent = await startAgent(
@@ -759,6 +776,15 @@ describe('McpPlugin against a streamable HTTP server whose answer to a call is n
         );
         const task = await agent.run('echo');
         expect(task.chain[1]?.error).toMatch(error);
+        const messages = agent.logs.map((line) => line.msg);
+        if (expected.kept) {
+          expect(messages).not.toContain('MCP server disconnected; reconnecting');
+        } else {
+          const lost = agent.logs.find((line) => line.msg === 'MCP call lost its connection');
+          expect(lost?.error).toContain(expected.logged);
+          if (expected.notLogged) expect(lost?.error).not.toContain(expected.notLogged);
+          expect(messages).toContain('MCP server disconnected; reconnecting');
+        }
       } finally {
         await agent?.runtime.stop();
         agent = undefined;
@@ -766,4 +792,63 @@ describe('McpPlugin against a streamable HTTP server whose answer to a call is n
       }
     },
   );
+});
+
+describe('McpPlugin over a network that drops packets without refusing them', () => {
+  it('fails a call that needs a new connection with WEFT_MCP_UNAVAILABLE when fetch gives up connecting (10 s) before callTimeoutMs, and reconnects [claim:mcpdoc-http-connect-dropped]', async () => {
+    server = await serveOverHttp();
+    const relay = spawn(
+      process.execPath,
+      [
+        fileURLToPath(new URL('./fixtures/silent-relay.mjs', import.meta.url)),
+        new URL(server.url).port,
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
+    const lines = createInterface({ input: relay.stdout });
+    const nextLine = () => once(lines, 'line').then(([line]) => String(line));
+    const filling: Socket[] = [];
+    try {
+      const port = Number(await nextLine());
+      const url = new URL(server.url);
+      url.port = String(port);
+      agent = await startAgent(
+        await McpPlugin.connect({
+          servers: [{ name: 'web', url: url.href, tools: ['echo'] }],
+          callTimeoutMs: 15_000,
+          reconnectDelayMs: 50,
+        }),
+        [plan('echo'), { text: 'before' }, plan('echo'), { text: 'during' }],
+      );
+      expect((await agent.run('echo before')).chain[1]).toMatchObject({ type: 'result' });
+      // Every open connection closes; then the relay stops and its accept queue fills, so the
+      // kernel drops the next connection's SYN without an answer, as a dropping firewall does.
+      relay.stdin.write('cut\n');
+      expect(await nextLine()).toBe('cut');
+      relay.kill('SIGSTOP');
+      for (let index = 0; index < 3; index += 1) {
+        const socket = netConnect(port, '127.0.0.1');
+        socket.on('error', () => undefined);
+        filling.push(socket);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const started = Date.now();
+      const task = await agent.run('echo while packets are dropped');
+      const elapsed = Date.now() - started;
+      expect(task.chain[1]?.error).toMatch(
+        /disconnected during the call of tool "echo"; the plugin is reconnecting\. \[WEFT_MCP_UNAVAILABLE\]/,
+      );
+      // Node's fetch (undici) gives up connecting after 10 s, well before callTimeoutMs.
+      expect(elapsed).toBeGreaterThanOrEqual(9_000);
+      expect(elapsed).toBeLessThan(14_000);
+      const messages = agent.logs.map((line) => line.msg);
+      expect(messages).toContain('MCP call lost its connection');
+      expect(messages).toContain('MCP server disconnected; reconnecting');
+    } finally {
+      for (const socket of filling) socket.destroy();
+      relay.kill('SIGKILL');
+      relay.kill('SIGCONT');
+      lines.close();
+    }
+  }, 30_000);
 });
