@@ -93,9 +93,12 @@ export interface ChatAccessOptions {
   authTimeoutMs?: number;
   /**
    * Most messages of one user waiting for their tasks to end at once, counted in this process
-   * across all the user's requests or connections; more are refused until one ends. Default 8.
+   * across all the user's requests or connections to the plugin; more are refused until one
+   * ends. Each plugin keeps its own count: with `ChatPlugin` and `WebSocketPlugin` in one
+   * runtime, a user may have this many messages waiting on each. Default 8.
    * @claim tsdoc-chat-per-user-default
    * @claim tsdoc-chat-per-user
+   * @claim tsdoc-chat-per-user-apart
    */
   maxInFlightPerUser?: number;
 }

@@ -252,7 +252,7 @@ describe('WebSocketPlugin beside ChatPlugin in one runtime', () => {
     expect(plans[1]).toContain('over the websocket');
   });
 
-  it('counts maxInFlightPerUser apart from ChatPlugin, so a user may have that many messages waiting on each [claim:chat-readme-per-user-apart] [claim:wsreadme-per-user-apart] [claim:wsdoc-per-user-apart]', async () => {
+  it('counts maxInFlightPerUser apart from ChatPlugin, so a user may have that many messages waiting on each [claim:chat-readme-per-user-apart] [claim:wsreadme-per-user-apart] [claim:wsdoc-per-user-apart] [claim:tsdoc-chat-per-user-apart]', async () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const model = new ScriptedModelProvider({
