@@ -1,4 +1,6 @@
 import { WeftError } from '../errors/weft-error.js';
+import { raceAbort } from '../util/deadline.js';
+import { MAX_TIMER_MS } from '../util/timer-limit.js';
 
 /**
  * What a running task can do with its scheduler worker: give it back while it waits for
@@ -28,9 +30,11 @@ interface Waiter {
  * `WEFT_BULKHEAD_FULL`. So a dependency that hangs holds at most `limit` of the scheduler's
  * workers, and the others keep serving tasks that do not need it.
  *
- * A slot is given back when the call settles or when the caller's signal aborts, whichever is
- * first: a call whose task has ended (timed out, cancelled) no longer holds a worker, so it
- * must not hold a slot either, even if the call itself never returns.
+ * When the caller's signal aborts during a call, the caller is released at once (see
+ * {@link raceAbort}): a call whose task has ended (timed out, cancelled) must not hold its worker.
+ * The call itself may still be running in the dependency, so it keeps its slot until it settles,
+ * else the limit would be exceeded; but a call that never settles gives its slot back
+ * `holdAfterAbortMs` after the abort, so a hung dependency cannot keep its slots for good.
  */
 export class Bulkhead {
   private inFlight = 0;
@@ -42,12 +46,15 @@ export class Bulkhead {
    * @param limit - Most calls running at once.
    * @param maxWaitMs - Longest a call waits for a slot.
    * @param option - The option a user changes to raise the limit, for error messages.
+   * @param holdAfterAbortMs - Longest a call still running after its caller's signal aborted
+   * keeps its slot; the runtime passes `taskTimeoutMs`.
    */
   constructor(
     readonly name: string,
     readonly limit: number,
     readonly maxWaitMs: number,
     private readonly option: string,
+    readonly holdAfterAbortMs: number = MAX_TIMER_MS,
   ) {}
 
   /** Calls running now. */
@@ -66,16 +73,19 @@ export class Bulkhead {
    * @param work - The call into the dependency.
    * @param options - The caller's `signal` (an abort ends the wait and frees the slot) and its
    * task's `lease`, through which the worker is given back while waiting.
-   * @returns What `work` returns.
+   * @returns What `work` returns, when it settles before the signal aborts.
    * @throws WeftError `WEFT_BULKHEAD_FULL` when no slot came free within `maxWaitMs`; the
-   * signal's reason when it aborts while waiting, for a slot or for the task's worker once the
-   * slot came: then `work` is not called.
+   * signal's reason when it has aborted already, or aborts while waiting, for a slot or for the
+   * task's worker once the slot came: then `work` is not called; the signal's reason too when it
+   * aborts while `work` runs, at most 10 ms later, unless `work` rejects
+   * within that time (then its error).
    */
   async run<T>(
     work: () => Promise<T>,
     options: { signal?: AbortSignal; lease?: WorkerLease } = {},
   ): Promise<T> {
     const { signal, lease } = options;
+    signal?.throwIfAborted();
     if (this.inFlight < this.limit) {
       this.inFlight += 1;
     } else {
@@ -90,19 +100,22 @@ export class Bulkhead {
       }
     }
     let held = true;
+    let holding: ReturnType<typeof setTimeout> | undefined;
     const release = (): void => {
       if (!held) return;
       held = false;
-      signal?.removeEventListener('abort', release);
+      clearTimeout(holding);
       this.release();
     };
-    if (signal?.aborted) release();
-    else signal?.addEventListener('abort', release, { once: true });
-    try {
-      return await work();
-    } finally {
-      release();
-    }
+    // An async wrapper turns a synchronous throw of `work` into a rejection like any other.
+    const running = (async () => work())();
+    running.then(release, release);
+    return raceAbort(running, signal, () => {
+      // The caller is gone but the call still runs: it counts until it settles, for a bounded time.
+      holding = setTimeout(release, this.holdAfterAbortMs);
+      // Nothing waits for this timer: it must not keep a process alive that is otherwise done.
+      (holding as { unref?: () => void }).unref?.();
+    });
   }
 
   private release(): void {
@@ -151,6 +164,8 @@ export interface BulkheadSettings {
   maxConcurrent: number;
   maxWaitMs: number;
   limits: Readonly<Record<string, number>>;
+  /** Longest a call still running after its task ended keeps its slot (`taskTimeoutMs`). */
+  holdAfterAbortMs: number;
 }
 
 /**
@@ -178,6 +193,7 @@ export class Bulkheads {
         own ?? this.settings.maxConcurrent,
         this.settings.maxWaitMs,
         own === undefined ? 'options.bulkhead.maxConcurrent' : `options.bulkhead.limits["${name}"]`,
+        this.settings.holdAfterAbortMs,
       );
       this.byName.set(name, bulkhead);
     }
