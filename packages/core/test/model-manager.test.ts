@@ -12,6 +12,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Logger } from 'pino';
+import { Bulkhead, type CallGuard } from '../src/bulkhead/bulkhead.js';
 import { deferred, errorOf, sentimentCapability, TestModelProvider } from './fixtures.js';
 
 const summarise = defineCapability({
@@ -418,6 +419,27 @@ describe('ModelManager.call', () => {
     answer.resolve({ text: 'late answer' });
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(warnings).toHaveLength(1);
+  });
+
+  it('releases the caller of a provider that ignores the signal while its bulkhead slot stays taken until the provider answers [claim:cap-request-signal-provider] [claim:prod-bulkhead-slot-back]', async () => {
+    const controller = new AbortController();
+    const answer = deferred<{ text: string }>();
+    const bulkhead = new Bulkhead('model:deaf', 1, 5_000, 'options.bulkhead.maxConcurrent', 60_000);
+    const guard: CallGuard = (_dependency, work) =>
+      bulkhead.run(work, { signal: controller.signal });
+    const models = managerOf(textModel('deaf', () => answer.promise)).forTask(
+      controller.signal,
+      guard,
+    );
+    const call = errorOf(models.generateText('hi'));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const reason = new Error('task timed out');
+    controller.abort(reason);
+    expect(await call).toBe(reason);
+    expect(bulkhead.running).toBe(1);
+    answer.resolve({ text: 'late answer' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(bulkhead.running).toBe(0);
   });
 
   it('rejects with a plain Error reason unwrapped, and a provider that never settles cannot hold the caller [claim:cap-request-signal-provider]', async () => {

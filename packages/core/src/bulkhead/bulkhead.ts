@@ -1,5 +1,4 @@
 import { WeftError } from '../errors/weft-error.js';
-import { raceAbort } from '../util/deadline.js';
 import { MAX_TIMER_MS } from '../util/timer-limit.js';
 
 /**
@@ -30,11 +29,12 @@ interface Waiter {
  * `WEFT_BULKHEAD_FULL`. So a dependency that hangs holds at most `limit` of the scheduler's
  * workers, and the others keep serving tasks that do not need it.
  *
- * When the caller's signal aborts during a call, the caller is released at once (see
- * {@link raceAbort}): a call whose task has ended (timed out, cancelled) must not hold its worker.
- * The call itself may still be running in the dependency, so it keeps its slot until it settles,
- * else the limit would be exceeded; but a call that never settles gives its slot back
- * `holdAfterAbortMs` after the abort, so a hung dependency cannot keep its slots for good.
+ * A call whose caller's signal aborts while it runs (its task timed out or was cancelled) may
+ * still be running in the dependency, so it keeps its slot until it settles, else the limit
+ * would be exceeded; but a call that never settles gives its slot back `holdAfterAbortMs` after
+ * the abort, so a hung dependency cannot keep its slots for good. `run` settles as `work` does:
+ * releasing the caller at the abort is the caller's business (the model manager races the
+ * signal, the task runner races the task's), so a late outcome can still be reported.
  */
 export class Bulkhead {
   private inFlight = 0;
@@ -73,12 +73,10 @@ export class Bulkhead {
    * @param work - The call into the dependency.
    * @param options - The caller's `signal` (an abort ends the wait and frees the slot) and its
    * task's `lease`, through which the worker is given back while waiting.
-   * @returns What `work` returns, when it settles before the signal aborts.
+   * @returns What `work` returns, whenever it does.
    * @throws WeftError `WEFT_BULKHEAD_FULL` when no slot came free within `maxWaitMs`; the
    * signal's reason when it has aborted already, or aborts while waiting, for a slot or for the
-   * task's worker once the slot came: then `work` is not called; the signal's reason too when it
-   * aborts while `work` runs, at most 10 ms later, unless `work` rejects
-   * within that time (then its error).
+   * task's worker once the slot came: then `work` is not called.
    */
   async run<T>(
     work: () => Promise<T>,
@@ -101,21 +99,26 @@ export class Bulkhead {
     }
     let held = true;
     let holding: ReturnType<typeof setTimeout> | undefined;
+    // The caller may be gone (its task ended) while the call still runs in the dependency: it
+    // counts until it settles, but for a bounded time, as a hung call would never give it back.
+    const hold = (): void => {
+      holding = setTimeout(release, this.holdAfterAbortMs);
+      // Nothing waits for this timer: it must not keep a process alive that is otherwise done.
+      (holding as { unref?: () => void }).unref?.();
+    };
     const release = (): void => {
       if (!held) return;
       held = false;
       clearTimeout(holding);
+      signal?.removeEventListener('abort', hold);
       this.release();
     };
-    // An async wrapper turns a synchronous throw of `work` into a rejection like any other.
-    const running = (async () => work())();
-    running.then(release, release);
-    return raceAbort(running, signal, () => {
-      // The caller is gone but the call still runs: it counts until it settles, for a bounded time.
-      holding = setTimeout(release, this.holdAfterAbortMs);
-      // Nothing waits for this timer: it must not keep a process alive that is otherwise done.
-      (holding as { unref?: () => void }).unref?.();
-    });
+    signal?.addEventListener('abort', hold, { once: true });
+    try {
+      return await work();
+    } finally {
+      release();
+    }
   }
 
   private release(): void {
