@@ -75,14 +75,78 @@ describe('Bulkhead', () => {
     void oldest;
   });
 
-  it('gives the slot back when the caller’s signal aborts, even if the call never settles [claim:prod-bulkhead-slot-back]', async () => {
-    const bulkhead = new Bulkhead('plugin:hangs', 1, 5_000, 'options.bulkhead.maxConcurrent');
+  it('keeps the slot of a call whose caller’s signal aborted until the call settles, so the limit holds [claim:prod-bulkhead-slot-back]', async () => {
+    const bulkhead = new Bulkhead(
+      'plugin:deaf',
+      1,
+      5_000,
+      'options.bulkhead.maxConcurrent',
+      60_000,
+    );
     const task = new AbortController();
-    void bulkhead.run(() => new Promise(() => undefined), { signal: task.signal });
+    const answer = deferred<string>();
+    const call = bulkhead.run(() => answer.promise, { signal: task.signal });
     expect(bulkhead.running).toBe(1);
     task.abort(new Error('task timed out'));
-    expect(bulkhead.running).toBe(0);
+    // Still running in the dependency: the limit still counts it, and the next call waits.
+    const next = bulkhead.run(async () => 'next call runs');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect([bulkhead.running, bulkhead.waiting]).toEqual([1, 1]);
+    answer.resolve('late value');
+    // The bulkhead passes the outcome on; dropping it is its caller's choice (the model manager's).
+    expect(await call).toBe('late value');
+    expect(await next).toBe('next call runs');
+    expect([bulkhead.running, bulkhead.waiting]).toEqual([0, 0]);
+  });
+
+  it('gives the slot of a call that never settles back holdAfterAbortMs after its caller’s signal aborted [claim:prod-bulkhead-slot-back]', async () => {
+    const bulkhead = new Bulkhead('model:hung', 1, 5_000, 'options.bulkhead.maxConcurrent', 100);
+    const task = new AbortController();
+    void bulkhead.run(() => new Promise(() => undefined), { signal: task.signal });
+    const aborted = performance.now();
+    task.abort(new Error('task timed out'));
+    expect(bulkhead.running).toBe(1);
     expect(await bulkhead.run(async () => 'next call runs')).toBe('next call runs');
+    expect(performance.now() - aborted).toBeGreaterThanOrEqual(95);
+    expect(bulkhead.running).toBe(0);
+  });
+
+  it('passes on the error of a call that stops when its signal aborts, and frees its slot at once', async () => {
+    const bulkhead = new Bulkhead(
+      'model:polite',
+      1,
+      5_000,
+      'options.bulkhead.maxConcurrent',
+      60_000,
+    );
+    const task = new AbortController();
+    const own = new Error('stopped as asked');
+    const call = errorOf(
+      bulkhead.run(
+        () =>
+          new Promise((_resolve, reject) => {
+            task.signal.addEventListener('abort', () => reject(own), { once: true });
+          }),
+        { signal: task.signal },
+      ),
+    );
+    task.abort(new Error('task timed out'));
+    expect(await call).toBe(own);
+    expect(bulkhead.running).toBe(0);
+  });
+
+  it('does not make a call whose signal has aborted already, and throws its reason', async () => {
+    const bulkhead = new Bulkhead('memory:db', 1, 5_000, 'options.bulkhead.maxConcurrent');
+    const reason = new Error('cancelled');
+    let calls = 0;
+    const call = bulkhead.run(
+      async () => {
+        calls += 1;
+      },
+      { signal: AbortSignal.abort(reason) },
+    );
+    expect(await errorOf(call)).toBe(reason);
+    expect([calls, bulkhead.running]).toEqual([0, 0]);
   });
 
   it('ends a wait when the signal aborts, with the signal’s reason, and keeps no waiter', async () => {

@@ -11,7 +11,9 @@ import {
 } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { errorOf, sentimentCapability, TestModelProvider } from './fixtures.js';
+import type { Logger } from 'pino';
+import { Bulkhead, type CallGuard } from '../src/bulkhead/bulkhead.js';
+import { deferred, errorOf, sentimentCapability, TestModelProvider } from './fixtures.js';
 
 const summarise = defineCapability({
   id: 'summarise',
@@ -389,29 +391,115 @@ describe('ModelManager.call', () => {
     expect(runs).toBe(1);
   });
 
-  it('leaves a signal that fires during the run to the provider: one that ignores it answers, and the call resolves [claim:cap-request-signal-provider]', async () => {
+  it('rejects with the reason within a few ms when the signal fires during a run the provider ignores, drops the late answer and warns [claim:cap-request-signal-provider] [claim:tsdoc-models-aborted-during-run] [claim:obs-provider-outlived-call]', async () => {
     const controller = new AbortController();
-    let answer: (value: { text: string }) => void = () => undefined;
+    const answer = deferred<{ text: string }>();
+    const warnings: Record<string, unknown>[] = [];
+    const models = managerOf(textModel('deaf', () => answer.promise)).forTask(
+      controller.signal,
+      undefined,
+      { request: { id: 'task-7' } },
+    );
+    Object.assign(models, { logger: recordingLogger(warnings) });
+    const call = errorOf(models.generateText('hi'));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const reason = new WeftError('WEFT_TASK_TIMEOUT', 'the task ran past its time limit');
+    const aborted = performance.now();
+    controller.abort(reason);
+    expect(await call).toBe(reason);
+    expect(performance.now() - aborted).toBeLessThan(200);
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        providerId: 'deaf',
+        capability: 'text-generation',
+        requestId: 'task-7',
+      }),
+    ]);
+    // The answer that comes later reaches nobody.
+    answer.resolve({ text: 'late answer' });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(warnings).toHaveLength(1);
+  });
+
+  it('releases the caller of a provider that ignores the signal while its bulkhead slot stays taken until the provider answers [claim:cap-request-signal-provider] [claim:prod-bulkhead-slot-back]', async () => {
+    const controller = new AbortController();
+    const answer = deferred<{ text: string }>();
+    const bulkhead = new Bulkhead('model:deaf', 1, 5_000, 'options.bulkhead.maxConcurrent', 60_000);
+    const guard: CallGuard = (_dependency, work) =>
+      bulkhead.run(work, { signal: controller.signal });
+    const models = managerOf(textModel('deaf', () => answer.promise)).forTask(
+      controller.signal,
+      guard,
+    );
+    const call = errorOf(models.generateText('hi'));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const reason = new Error('task timed out');
+    controller.abort(reason);
+    expect(await call).toBe(reason);
+    expect(bulkhead.running).toBe(1);
+    answer.resolve({ text: 'late answer' });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(bulkhead.running).toBe(0);
+  });
+
+  it('rejects with a plain Error reason unwrapped, and a provider that never settles cannot hold the caller [claim:cap-request-signal-provider]', async () => {
+    const controller = new AbortController();
+    const models = managerOf(textModel('hung', () => new Promise(() => undefined)));
+    const call = errorOf(models.generateText('hi', { signal: controller.signal }));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const reason = new Error('the caller gave up');
+    controller.abort(reason);
+    expect(await call).toBe(reason);
+  });
+
+  it('passes on the error of a provider that honours the signal, as before, without a warning [claim:cap-request-signal-provider]', async () => {
+    const controller = new AbortController();
+    const own = new WeftError('WEFT_QUEUE_FULL', 'Provider: stopped as asked.');
+    const warnings: Record<string, unknown>[] = [];
     const models = managerOf(
       textModel(
-        'deaf',
-        () =>
-          new Promise((resolve) => {
-            answer = resolve;
+        'polite',
+        (_input, request) =>
+          new Promise((_resolve, reject) => {
+            request.signal?.addEventListener('abort', () => reject(own), { once: true });
           }),
       ),
     );
-    let settled = false;
-    const call = models.generateText('hi', { signal: controller.signal }).finally(() => {
-      settled = true;
-    });
+    Object.assign(models, { logger: recordingLogger(warnings) });
+    const call = errorOf(models.generateText('hi', { signal: controller.signal }));
     await new Promise((resolve) => setTimeout(resolve, 0));
     controller.abort(new Error('the caller gave up'));
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    // The manager does not race the signal: the call waits for the provider.
-    expect(settled).toBe(false);
-    answer({ text: 'late answer' });
-    await expect(call).resolves.toBe('late answer');
+    expect(await call).toBe(own);
+    expect(warnings).toEqual([]);
+  });
+
+  it('stops getObject at once when the signal fires during an attempt: no retry, the reason thrown [claim:cap-request-signal-provider]', async () => {
+    const controller = new AbortController();
+    let runs = 0;
+    const models = managerOf(
+      textModel('deaf', () => {
+        runs += 1;
+        // Not JSON, so a retry would follow if the call went on.
+        return new Promise((resolve) => setTimeout(() => resolve({ text: 'not json' }), 300));
+      }),
+    );
+    const call = errorOf(
+      models.getObject({
+        schema: z.object({ ok: z.boolean() }),
+        prompt: 'ok?',
+        maxRetries: 3,
+        request: { signal: controller.signal },
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const reason = new Error('cancelled');
+    const aborted = performance.now();
+    controller.abort(reason);
+    expect(await call).toBe(reason);
+    // Released long before the 300 ms answer, which starts no second attempt when it comes.
+    expect(performance.now() - aborted).toBeLessThan(200);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(runs).toBe(1);
   });
 
   it("throws an aborted call's reason before checking its id, its values or its transform [claim:cap-request-signal-aborted] [claim:tr-signal-first]", async () => {
@@ -995,3 +1083,13 @@ describe('ModelManager errors', () => {
     expect(calls()).toBe(2);
   });
 });
+
+/** A logger that keeps the fields of its warnings; everything else is dropped. */
+function recordingLogger(warnings: Record<string, unknown>[]): Logger {
+  const logger = {
+    warn: (fields: Record<string, unknown>) => warnings.push(fields),
+    debug: () => undefined,
+    child: () => logger,
+  };
+  return logger as unknown as Logger;
+}

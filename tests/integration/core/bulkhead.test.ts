@@ -393,17 +393,30 @@ describe('bulkheads', () => {
 });
 
 describe('bulkhead slots and deadlines', () => {
-  it('frees a hung call’s slot when its task times out, so the next call runs [claim:prod-bulkhead-slot-back] [claim:task-hung-store-others-run]', async () => {
-    const forecast = recordingExecutor('forecast', never);
+  it('keeps a hung call’s slot once its task timed out, for at most taskTimeoutMs more, and then the next call runs [claim:prod-bulkhead-slot-back] [claim:task-hung-store-others-run]', async () => {
+    let hangs = true;
+    const forecast = recordingExecutor('forecast', () => {
+      if (!hangs) return { success: true };
+      hangs = false;
+      return never();
+    });
     const { runtime } = await weatherRuntime(forecast, {
       shutdown: 'cancel',
-      taskTimeoutMs: 200,
-      bulkhead: { limits: { 'plugin:weather': 1 }, maxWaitMs: 5_000 },
+      taskTimeoutMs: 300,
+      bulkhead: { limits: { 'plugin:weather': 1 }, maxWaitMs: 100 },
     });
-    const [first, second] = dispatchAll(runtime, 2, 'forecast');
-    expect((await first)?.chain.at(-1)?.error).toContain('[WEFT_TASK_TIMEOUT]');
-    await second;
-    // The second task reached the upstream once the first one's deadline gave the slot back.
+    const [hung] = dispatchAll(runtime, 1, 'forecast');
+    expect((await hung)?.chain.at(-1)?.error).toContain('[WEFT_TASK_TIMEOUT]');
+    const ended = performance.now();
+    // The hung call may still be running upstream: it counts against the limit, so the next
+    // step gets no slot.
+    const [refused] = dispatchAll(runtime, 1, 'forecast');
+    expect((await refused)?.chain.at(-1)?.error).toContain('[WEFT_BULKHEAD_FULL]');
+    expect(performance.now() - ended).toBeLessThan(300);
+    // taskTimeoutMs after its task ended, the hung call no longer counts.
+    await new Promise((resolve) => setTimeout(resolve, 400 - (performance.now() - ended)));
+    const [next] = dispatchAll(runtime, 1, 'forecast');
+    expect((await next)?.status).toBe('completed');
     expect(forecast.calls).toHaveLength(2);
   });
 
@@ -607,6 +620,7 @@ describe('bulkhead slots and deadlines', () => {
       responses: planner(['echo', 'reply']),
       options: {
         shutdown: 'cancel',
+        taskTimeoutMs: 1_000,
         bulkhead: { limits: { 'memory:in-memory': 1 }, maxWaitMs: 200 },
       },
     });
@@ -616,6 +630,8 @@ describe('bulkhead slots and deadlines', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(9_900);
     expect(first.status).toBe('completed');
     expect(first.recorded).toEqual({ trigger: true, chain: false });
+    // The write may still be running in the store, so it keeps its slot, taskTimeoutMs at most.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     // The store's only slot is free again: the next task's memory is stored and read.
     const next = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 'b' });
     expect(next.recorded).toEqual({ trigger: true, chain: true });

@@ -36,12 +36,17 @@ describe('task deadline', () => {
     });
     const reply = recordingExecutor('reply');
     const { runtime } = await startedRuntime({
-      plugins: [new TestPlugin('tools', { executors: [hangs, reply] })],
+      // Another plugin replies: the hung call keeps the `tools` bulkhead's one slot after its task
+      // timed out, as it may still be running, while the worker is free at once.
+      plugins: [
+        new TestPlugin('tools', { executors: [hangs] }),
+        new TestPlugin('echo', { executors: [reply] }),
+      ],
       responses: {
         fallback: (messages) =>
           messages.some((message) => message.content.includes('Message: slow'))
             ? { steps: [{ pluginId: 'tools', action: 'hang' }] }
-            : { steps: [{ pluginId: 'tools', action: 'reply' }] },
+            : { steps: [{ pluginId: 'echo', action: 'reply' }] },
       },
       options: { taskTimeoutMs: 150, scheduler: { concurrency: 1 } },
     });

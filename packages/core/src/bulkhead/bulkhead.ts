@@ -1,4 +1,5 @@
 import { WeftError } from '../errors/weft-error.js';
+import { MAX_TIMER_MS } from '../util/timer-limit.js';
 
 /**
  * What a running task can do with its scheduler worker: give it back while it waits for
@@ -28,9 +29,12 @@ interface Waiter {
  * `WEFT_BULKHEAD_FULL`. So a dependency that hangs holds at most `limit` of the scheduler's
  * workers, and the others keep serving tasks that do not need it.
  *
- * A slot is given back when the call settles or when the caller's signal aborts, whichever is
- * first: a call whose task has ended (timed out, cancelled) no longer holds a worker, so it
- * must not hold a slot either, even if the call itself never returns.
+ * A call whose caller's signal aborts while it runs (its task timed out or was cancelled) may
+ * still be running in the dependency, so it keeps its slot until it settles, else the limit
+ * would be exceeded; but a call that never settles gives its slot back `holdAfterAbortMs` after
+ * the abort, so a hung dependency cannot keep its slots for good. `run` settles as `work` does:
+ * releasing the caller at the abort is the caller's business (the model manager races the
+ * signal, the task runner races the task's), so a late outcome can still be reported.
  */
 export class Bulkhead {
   private inFlight = 0;
@@ -42,12 +46,15 @@ export class Bulkhead {
    * @param limit - Most calls running at once.
    * @param maxWaitMs - Longest a call waits for a slot.
    * @param option - The option a user changes to raise the limit, for error messages.
+   * @param holdAfterAbortMs - Longest a call still running after its caller's signal aborted
+   * keeps its slot; the runtime passes `taskTimeoutMs`.
    */
   constructor(
     readonly name: string,
     readonly limit: number,
     readonly maxWaitMs: number,
     private readonly option: string,
+    readonly holdAfterAbortMs: number = MAX_TIMER_MS,
   ) {}
 
   /** Calls running now. */
@@ -66,16 +73,17 @@ export class Bulkhead {
    * @param work - The call into the dependency.
    * @param options - The caller's `signal` (an abort ends the wait and frees the slot) and its
    * task's `lease`, through which the worker is given back while waiting.
-   * @returns What `work` returns.
+   * @returns What `work` returns, whenever it does.
    * @throws WeftError `WEFT_BULKHEAD_FULL` when no slot came free within `maxWaitMs`; the
-   * signal's reason when it aborts while waiting, for a slot or for the task's worker once the
-   * slot came: then `work` is not called.
+   * signal's reason when it has aborted already, or aborts while waiting, for a slot or for the
+   * task's worker once the slot came: then `work` is not called.
    */
   async run<T>(
     work: () => Promise<T>,
     options: { signal?: AbortSignal; lease?: WorkerLease } = {},
   ): Promise<T> {
     const { signal, lease } = options;
+    signal?.throwIfAborted();
     if (this.inFlight < this.limit) {
       this.inFlight += 1;
     } else {
@@ -90,14 +98,22 @@ export class Bulkhead {
       }
     }
     let held = true;
+    let holding: ReturnType<typeof setTimeout> | undefined;
+    // The caller may be gone (its task ended) while the call still runs in the dependency: it
+    // counts until it settles, but for a bounded time, as a hung call would never give it back.
+    const hold = (): void => {
+      holding = setTimeout(release, this.holdAfterAbortMs);
+      // Nothing waits for this timer: it must not keep a process alive that is otherwise done.
+      (holding as { unref?: () => void }).unref?.();
+    };
     const release = (): void => {
       if (!held) return;
       held = false;
-      signal?.removeEventListener('abort', release);
+      clearTimeout(holding);
+      signal?.removeEventListener('abort', hold);
       this.release();
     };
-    if (signal?.aborted) release();
-    else signal?.addEventListener('abort', release, { once: true });
+    signal?.addEventListener('abort', hold, { once: true });
     try {
       return await work();
     } finally {
@@ -151,6 +167,8 @@ export interface BulkheadSettings {
   maxConcurrent: number;
   maxWaitMs: number;
   limits: Readonly<Record<string, number>>;
+  /** Longest a call still running after its task ended keeps its slot (`taskTimeoutMs`). */
+  holdAfterAbortMs: number;
 }
 
 /**
@@ -178,6 +196,7 @@ export class Bulkheads {
         own ?? this.settings.maxConcurrent,
         this.settings.maxWaitMs,
         own === undefined ? 'options.bulkhead.maxConcurrent' : `options.bulkhead.limits["${name}"]`,
+        this.settings.holdAfterAbortMs,
       );
       this.byName.set(name, bulkhead);
     }

@@ -11,6 +11,7 @@ import {
 } from '../capabilities/capability.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import { describeError, WeftError } from '../errors/weft-error.js';
+import { raceAbort } from '../util/deadline.js';
 import { formatZodSchema, inputJsonSchema } from './format-zod-schema.js';
 import { assertZod4Schema } from './zod-schema-check.js';
 import { extractJson, type GetObjectConfig } from './get-object.js';
@@ -239,7 +240,10 @@ export class ModelManager {
    * @throws The reason of the request's signal (or of the view's, see
    * {@link ModelManager.withSignal}) when it has aborted already, before the id, the input or the
    * options are checked, or, once they pass, when it aborted while they were, or, inside a task,
-   * while the call waited for a slot of the provider's bulkhead: the provider is not called.
+   * while the call waited for a slot of the provider's bulkhead: the provider is not called. When it
+   * aborts while the provider runs, the call rejects with its reason too, at most 10 ms later,
+   * whatever the provider does: only an error the provider throws within those 10 ms (one that
+   * honours the signal) is thrown instead, and an answer after the abort is dropped.
    *
    * @example
    * ```ts
@@ -253,6 +257,7 @@ export class ModelManager {
    * @claim tsdoc-models-unknown
    * @claim tsdoc-models-provider-error
    * @claim tsdoc-models-aborted-not-called
+   * @claim tsdoc-models-aborted-during-run
    */
   async callDynamic(
     capability: string,
@@ -325,6 +330,7 @@ export class ModelManager {
     // refinement, an async transform): the provider would be paid for an answer nobody reads.
     request.signal?.throwIfAborted();
     const started = performance.now();
+    const { signal } = request;
     let output: unknown;
     let ran = false;
     try {
@@ -332,11 +338,26 @@ export class ModelManager {
         ran = true;
         return route.capability.run(value as never, { ...request, options });
       };
-      output = await (this.guard
-        ? this.guard(`model:${route.provider.id}`, run, request.signal)
-        : run());
+      // The signal is raced, not only handed over: a provider that ignores it (or hangs) must not
+      // hold the caller past the abort, and an answer it gives later is dropped. The warning's
+      // requestId is the id of the task the call was made for, left out when there is none.
+      output = await raceAbort(
+        this.guard ? this.guard(`model:${route.provider.id}`, run, signal) : run(),
+        signal,
+        () =>
+          this.logger?.warn(
+            {
+              providerId: route.provider.id,
+              capability: route.capability.id,
+              requestId: request.task?.id,
+            },
+            'model provider still running after its call was aborted; the caller was released',
+          ),
+      );
     } catch (error) {
       this.report(route, capability, started, false, undefined);
+      // An abort ends the call as the check before the run does: with the signal's own reason.
+      if (signal?.aborted && error === signal.reason) throw error;
       // A provider's own WeftError already names its owner and carries a code callers check
       // for (`OpenAIModelProviderError` and its `httpStatus`): wrapping it would hide both.
       // And the provider did not fail when it was never called: the bulkhead refused the call, or

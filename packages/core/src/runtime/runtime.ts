@@ -748,6 +748,8 @@ export class Runtime {
       maxConcurrent: maxConcurrent ?? Math.max(1, concurrency - 1),
       maxWaitMs: maxWaitMs ?? DEFAULT_BULKHEAD_WAIT_MS,
       limits,
+      // A call its task no longer waits for counts until it ends, at most one more task's time.
+      holdAfterAbortMs: options.taskTimeoutMs,
     });
   }
 

@@ -29,3 +29,61 @@ export async function settleWithin<T>(
     clearTimeout(timer);
   }
 }
+
+/**
+ * How long a call whose signal fired still waits for its callee to stop on its own: a callee
+ * that honours the signal rejects within it (usually in the same turn of the event loop), and
+ * its own error, more precise than the signal's reason, reaches the caller.
+ * @internal
+ */
+export const ABORT_GRACE_MS = 10;
+
+/**
+ * Waits for work already started until `signal` aborts, and then at most {@link ABORT_GRACE_MS}
+ * more. Work that rejects within that grace passes its error on; otherwise the returned promise
+ * rejects with the signal's reason, as `fetch` does, whatever the work does later: a value it
+ * gives after the abort is dropped. The work is not cancelled (that is the signal's job).
+ *
+ * @param work - The running work; its late rejection is handled, never left unhandled.
+ * @param signal - The caller's signal; without one this waits for `work` alone.
+ * @param onOutlived - Called once when the caller is released while `work` is still running.
+ * @returns The work's value, when it came before the abort.
+ * @throws The work's error, or the signal's reason.
+ */
+export async function raceAbort<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+  onOutlived?: () => void,
+): Promise<T> {
+  if (!signal) return work;
+  // A rejection after the caller was released is expected: it must not be reported as unhandled.
+  work.catch(() => undefined);
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<typeof ABORTED>((resolve) => {
+    onAbort = () => resolve(ABORTED);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const first = await Promise.race([work, aborted]);
+    if (first !== ABORTED) return first;
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+  let settled = false;
+  const late = work.then(
+    () => {
+      settled = true;
+    },
+    (error: unknown) => {
+      settled = true;
+      throw error;
+    },
+  );
+  // A rejection within the grace is the callee stopping as asked: its error is passed on.
+  await settleWithin(late, ABORT_GRACE_MS);
+  if (!settled) onOutlived?.();
+  throw signal.reason;
+}
+
+const ABORTED = Symbol('aborted');
