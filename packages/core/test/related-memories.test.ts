@@ -150,7 +150,7 @@ describe('renderRelatedMemories', () => {
     );
   });
 
-  it('says when a task has no recorded outcome, and reads the trigger from a lone chain', () => {
+  it('says when a task has no recorded outcome, and reads the trigger from a lone chain [claim:sp-entry-unrecorded]', () => {
     const onlyChain = chain('t3', 8, 'completed', {
       type: 'result',
       pluginId: 'chat',
@@ -168,7 +168,7 @@ describe('renderRelatedMemories', () => {
     );
   });
 
-  it("shows a plugin's memory that names a task as an entry of its own, apart from that task's [claim:sp-other-memories] [claim:index-planner-history]", () => {
+  it("shows a plugin's memory that names a task as an entry of its own, apart from that task's [claim:sp-other-memories] [claim:sp-entry-format] [claim:index-planner-history]", () => {
     const note: Memory = {
       id: 'n2',
       space: 'chat-room-1-user-2',
@@ -226,12 +226,35 @@ describe('renderRelatedMemories', () => {
     expect(renderRelatedMemories(two, { maxEntries: 0, maxChars: 4000 })).toBe('None.');
   });
 
-  it('cuts long messages and data so one task cannot take the whole budget', () => {
+  it('cuts long messages, data, outcomes and other memories so one entry cannot take the whole budget [claim:sp-entry-field-cuts]', () => {
     const text = renderRelatedMemories(
       [trigger('t1', 1, 'a'.repeat(1000), 'b'.repeat(1000))],
       wide,
     );
-    expect(text).toContain(`: ${'a'.repeat(299)}…`);
-    expect(text).toContain(`Data: "${'b'.repeat(198)}…`);
+    expect(text).toContain(`: ${'a'.repeat(299)}…\n`);
+    expect(text).toContain(`Data: "${'b'.repeat(198)}…\n`);
+    const answered = chain('t2', 2, 'completed', {
+      type: 'result',
+      pluginId: 'chat',
+      action: 'reply',
+      message: 'c'.repeat(1000),
+    });
+    const note: Memory = {
+      id: 'n1',
+      space: 'support-billing-kb',
+      kind: 'note',
+      content: 'd'.repeat(1000),
+      metadata: {},
+      createdAt: at(3),
+    };
+    const lines = renderRelatedMemories([note, answered], wide).split('\n');
+    // The outcome, `chat/reply: ccc…`, is cut at 300 characters after "Outcome: completed; ".
+    const outcome = lines.find((line) => line.startsWith('  Outcome: completed; ')) ?? '';
+    expect(outcome.slice('  Outcome: completed; '.length)).toBe(`chat/reply: ${'c'.repeat(287)}…`);
+    // The note's content is shown as JSON, `"ddd…`, cut at 300 characters.
+    const noteLine = lines.find((line) => line.includes(', note: ')) ?? '';
+    expect(noteLine.slice(noteLine.indexOf(', note: ') + ', note: '.length)).toBe(
+      `"${'d'.repeat(298)}…`,
+    );
   });
 });

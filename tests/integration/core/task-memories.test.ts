@@ -43,6 +43,41 @@ describe('task memories', () => {
   });
 });
 
+describe('a task a stop drops from the queue', () => {
+  it('stores no memory, while the task that was running stores both [claim:sp-stored]', async () => {
+    const memory = new InMemoryMemoryProvider();
+    // The running task's step waits for its cancellation, so the second task stays queued.
+    const waits = recordingExecutor(
+      'wait',
+      (_task, context) =>
+        new Promise((resolve) => {
+          context.signal.addEventListener('abort', () => resolve({ success: true }));
+        }),
+    );
+    const { runtime } = await makeRuntime({
+      plugins: [new TestPlugin('work', { executors: [waits] })],
+      responses: { fallback: plan(['work', 'wait']) },
+      memory,
+      options: { scheduler: { concurrency: 1 }, shutdown: 'cancel' },
+    });
+    runtimes.push(runtime);
+    await runtime.start();
+    const running = await runtime.accept({ pluginId: 'work', triggerId: 'test', space: 'first' });
+    await waitFor(() => waits.calls.length === 1);
+    const queued = await runtime.accept({ pluginId: 'work', triggerId: 'test', space: 'second' });
+    expect(runtime.scheduler.pending).toBe(1);
+    queued.done.catch(() => undefined);
+
+    await runtime.stop();
+    await expect(queued.done).rejects.toMatchObject({ code: 'WEFT_TASK_CANCELLED' });
+    expect((await running.done).id).toBe(running.taskId);
+    expect(await memory.query({ taskId: queued.taskId })).toEqual([]);
+    expect(await memory.query({ space: 'second' })).toEqual([]);
+    const first = await memory.query({ taskId: running.taskId, order: 'asc' });
+    expect(first.map((stored) => stored.kind)).toEqual(['trigger', 'chain']);
+  });
+});
+
 describe('a task that has not finished', () => {
   it('has stored its trigger memory but no chain memory yet [claim:task-records-trigger] [claim:task-crash-leaves-trigger-memory] [claim:tut-no-chain-yet]', async () => {
     const release = deferred();
