@@ -67,6 +67,7 @@ const COMPONENT_OF_FILE: Record<string, string> = {
   'models/model-manager.ts': 'models',
   'analytics/analytics-manager.ts': 'analytics',
   'memory/memory-manager.ts': 'memory',
+  'scheduler/bounded-coordinator.ts': 'coordinator',
 };
 
 /**

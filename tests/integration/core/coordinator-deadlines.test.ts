@@ -114,7 +114,7 @@ describe('a coordinator whose admit never settles', () => {
     expect(work.calls.map((call) => call.task.id)).toEqual([task.id]);
   });
 
-  it('gives a ticket that admit hands out after its deadline back finished, so that task never runs [claim:errors-coordinator-timeout] [claim:tsdoc-space-coordinator-deadlines]', async () => {
+  it('gives a ticket that admit hands out after its deadline back finished, so that task never runs [claim:errors-coordinator-timeout] [claim:tsdoc-space-coordinator-deadlines] [claim:obs-coordinator-late-admit]', async () => {
     const coordinator = new HangingCoordinator();
     coordinator.hang.admit = true;
     const { logger, lines } = capturingLogger();
