@@ -496,6 +496,20 @@ describe('ServerManager', () => {
     expect(preflight.status).toBe(204);
     const passedOn = await serve([echo], { cors: { preflightContinue: true } });
     expect((await fetch(`${passedOn.url}/echo`, { method: 'OPTIONS' })).status).toBe(404);
+    // An origin function that refuses the origin leaves the request to the routes (404), even
+    // for an origin allowedOrigins lets in; one that calls back with an error gets 500.
+    const refusing = await serve([echo], {
+      allowedOrigins: ['https://chat.example.com'],
+      cors: { origin: (_origin, callback) => callback(null, false) },
+    });
+    for (const headers of [{}, { origin: 'https://chat.example.com' }]) {
+      const refused = await fetch(`${refusing.url}/echo`, { method: 'OPTIONS', headers });
+      expect(refused.status).toBe(404);
+    }
+    const failing = await serve([echo], {
+      cors: { origin: (_origin, callback) => callback(new Error('lookup failed')) },
+    });
+    expect((await fetch(`${failing.url}/echo`, { method: 'OPTIONS' })).status).toBe(500);
     expect(methods).toEqual(['HEAD']);
   });
 
