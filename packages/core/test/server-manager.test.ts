@@ -456,7 +456,7 @@ describe('ServerManager', () => {
     });
   });
 
-  it('runs a GET route for HEAD, sending no body, and leaves OPTIONS to the cors middleware when cors is set [claim:trig-404] [claim:trig-get-head]', async () => {
+  it('runs a GET route for HEAD, sending no body, and leaves OPTIONS to the cors middleware when cors is set [claim:trig-404] [claim:trig-get-head] [claim:httpchat-row-404]', async () => {
     const methods: string[] = [];
     const reader = route({
       method: 'GET',
