@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 const testingDir = path.resolve(__dirname, '../../packages/testing');
 
 describe('@weft/testing in a browser', () => {
-  it('leaves out memoryProviderContract and INVALID_MEMORY_INPUTS only [claim:stability-testing-browser-exports]', async () => {
+  it('leaves out memoryProviderContract and INVALID_MEMORY_INPUTS only [claim:stability-testing-browser-exports] [claim:tst-browser-build] [claim:testing-browser-build]', async () => {
     const manifest = JSON.parse(readFileSync(path.join(testingDir, 'package.json'), 'utf8')) as {
       exports: Record<string, { browser?: Record<string, string>; 'weft-source'?: string }>;
     };
@@ -22,6 +22,11 @@ describe('@weft/testing in a browser', () => {
     const node = Object.keys(await import('../../packages/testing/src/index'));
     const browser = Object.keys(await import('../../packages/testing/src/browser'));
     expect(browser.filter((name) => !node.includes(name))).toEqual([]);
+    expect([...browser].sort()).toEqual([
+      'InMemoryMemoryProvider',
+      'ScriptedModelProvider',
+      'WeftTestingError',
+    ]);
     expect(node.filter((name) => !browser.includes(name)).sort()).toEqual([
       'INVALID_MEMORY_INPUTS',
       'memoryProviderContract',

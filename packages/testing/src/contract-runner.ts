@@ -75,8 +75,13 @@ export class ProviderCalls {
           try {
             const result: unknown = Reflect.apply(value, target, args);
             // Any thenable, a promise of another realm's too: the contract awaits every call.
+            // What it resolves with is checked here, so a result the case cannot read is laid
+            // at this call's door, not at a later call's made before the case reads it.
             return isThenable(result)
-              ? Promise.resolve(result).catch((error: unknown) => this.rethrow(error))
+              ? Promise.resolve(result).then(
+                  (resolved) => checkResult(String(key), resolved),
+                  (error: unknown) => this.rethrow(error),
+                )
               : result;
           } catch (error) {
             return this.rethrow(error);
@@ -143,6 +148,11 @@ function contractFailure(
       { cause: error },
     );
   }
+  if (error instanceof UnreadableResult) {
+    return new WeftTestingError('WEFT_TESTING_CONTRACT_FAILED', `${who}: ${error.message}`, {
+      cause: error,
+    });
+  }
   return new WeftTestingError(
     'WEFT_TESTING_CONTRACT_FAILED',
     `${who}: what ${calls.lastCall}() returned is not what MemoryProvider promises (a memory, ` +
@@ -172,6 +182,41 @@ export async function rejection(
     return message;
   }
   assert.fail(`${what} was accepted; it must be rejected with a WeftError of code ${code}`);
+}
+
+/** What each method of {@link MemoryProvider} promises to resolve with, as a check and a name. */
+const RESULTS: Record<string, [(value: unknown) => boolean, string]> = {
+  store: [
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    'a memory',
+  ],
+  update: [
+    (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+    'a memory',
+  ],
+  query: [Array.isArray, 'a list of memories'],
+  remove: [(value) => typeof value === 'boolean', 'a boolean'],
+  clear: [(value) => typeof value === 'number', 'a count'],
+};
+
+/** A call resolved with something its method does not promise; `method` names the call. */
+class UnreadableResult extends Error {
+  constructor(
+    readonly method: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Returns `value` when it is what `method` promises; throws {@link UnreadableResult} otherwise. */
+function checkResult(method: string, value: unknown): unknown {
+  const expected = RESULTS[method];
+  if (!expected || expected[0](value)) return value;
+  throw new UnreadableResult(
+    method,
+    `what ${method}() returned is not what MemoryProvider promises (${expected[1]}): it resolved with ${inspect(value, { depth: 1 })}`,
+  );
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

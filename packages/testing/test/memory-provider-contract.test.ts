@@ -386,6 +386,8 @@ describe('memoryProviderContract', () => {
     for (const [cases, name] of [
       [memoryProviderContract({ create: () => new SilentStoreProvider() }), 'round-trips'],
       [memoryProviderContract({ create: () => new ObjectQueryProvider() }), 'round-trips'],
+      // This case queries before it reads what store() returned: store() is still the one named.
+      [memoryProviderContract({ create: () => new SilentStoreProvider() }), 'keeps content'],
     ] as const) {
       failures.push(
         await caseNamed(cases, name)
@@ -393,14 +395,18 @@ describe('memoryProviderContract', () => {
           .catch((caught: unknown) => caught),
       );
     }
-    for (const [index, method] of ['store', 'query'].entries()) {
+    for (const [index, [name, method, got]] of [
+      ['round-trips every field', 'store', 'a memory): it resolved with undefined'],
+      ['round-trips every field', 'query', 'a list of memories): it resolved with {}'],
+      ['keeps content as its JSON form', 'store', 'a memory): it resolved with undefined'],
+    ].entries()) {
       const error = failures[index] as WeftError;
       expect(WeftError.is(error, 'WEFT_TESTING_CONTRACT_FAILED')).toBe(true);
       expect(error.message).toContain(
-        `failed "round-trips every field": what ${method}() returned is not what MemoryProvider promises`,
+        `failed "${name}": what ${method}() returned is not what MemoryProvider promises (${got}`,
       );
       expect(error.message).not.toContain('it threw');
-      expect(error.cause).toBeInstanceOf(TypeError);
+      expect(error.cause).toBeInstanceOf(Error);
     }
   });
 
