@@ -69,6 +69,26 @@ describe('highlighted code markup [claim:cg-code-markup-string]', () => {
     expect(html).toContain('<span class="token operator">=</span> meta<span');
   });
 
+  it('cuts out every typed identifier, several in a line and on the lines after', () => {
+    const code = 'x = a + b;\ny = c;';
+    const typeHovers = encodeTypeHovers([
+      { start: 4, length: 1, text: 'const a: number' },
+      { start: 8, length: 1, text: 'const b: number' },
+      { start: 15, length: 1, text: 'const c: string' },
+    ]);
+    const html = highlightedMarkup({ ...options, code, typeHovers });
+    for (const [name, type] of [
+      ['a', 'number'],
+      ['b', 'number'],
+      ['c', 'string'],
+    ]) {
+      expect(html).toContain(
+        `data-type="const ${name}: ${type}" aria-description="const ${name}: ${type}">${name}</span>`,
+      );
+    }
+    expect(html.match(/weft-type-hover/g)).toHaveLength(3);
+  });
+
   it('adds magic-comment classes to their line and the theme line classes with line numbers', () => {
     const html = highlightedMarkup({
       ...options,

@@ -98,14 +98,52 @@ function prismTokenStyle(
   return Object.assign(emptyLine, ...types.map((type) => styleByType.get(type)));
 }
 
-function tokenMarkup(
-  token: TypeHoverToken,
-  rules: readonly TokenRule[],
-  styleByType: ReadonlyMap<string, CSSProperties>,
-): string {
-  const style = inlineStyleLeft(prismTokenStyle(token, styleByType), token.types, rules);
+/**
+ * What the markup of a theme's tokens needs, made once per theme: the token rules, and the
+ * inline style attribute of each kind of token (its types and whether it stands for an empty
+ * line), which is the same for every token of that kind.
+ */
+interface ThemeMarkup {
+  rules: readonly TokenRule[];
+  styleByType: ReadonlyMap<string, CSSProperties>;
+  lineStyle: string;
+  tokenStyles: Map<string, string>;
+}
+
+const markupByTheme = new WeakMap<PrismTheme, ThemeMarkup>();
+
+function themeMarkup(theme: PrismTheme): ThemeMarkup {
+  let markup = markupByTheme.get(theme);
+  if (markup === undefined) {
+    const rules = tokenRules(theme);
+    markup = {
+      rules,
+      styleByType: new Map(rules.map((rule) => [rule.type, rule.style])),
+      lineStyle: styleAttribute(lineStyleLeft({ ...theme.plain, backgroundColor: undefined })),
+      tokenStyles: new Map(),
+    };
+    markupByTheme.set(theme, markup);
+  }
+  return markup;
+}
+
+/** A token's inline style attribute ('' for none), from the theme's cache of token kinds. */
+function tokenStyle(token: TypeHoverToken, markup: ThemeMarkup): string {
+  const kind = token.empty === undefined ? token.types.join(' ') : `${token.types.join(' ')}|empty`;
+  let style = markup.tokenStyles.get(kind);
+  if (style === undefined) {
+    style = styleAttribute(
+      inlineStyleLeft(prismTokenStyle(token, markup.styleByType), token.types, markup.rules),
+    );
+    markup.tokenStyles.set(kind, style);
+  }
+  return style;
+}
+
+function tokenMarkup(token: TypeHoverToken, markup: ThemeMarkup): string {
+  const style = tokenStyle(token, markup);
   const content = escapeHtml(token.content);
-  const bare = token.types.length === 1 && token.types[0] === 'plain' && style === undefined;
+  const bare = token.types.length === 1 && token.types[0] === 'plain' && style === '';
   // An identifier TypeScript gives no type text (`meta` in `import.meta`) gets no popup: a focus
   // stop that announces nothing would only cost keyboard readers a Tab.
   const hover = token.typeHover?.text ? token.typeHover : undefined;
@@ -117,7 +155,7 @@ function tokenMarkup(
     hover === undefined
       ? ''
       : ` tabindex="0"${attribute('data-type', hover.text)}${attribute('aria-description', hover.text)}`;
-  return `<span${attribute('class', className)}${styleAttribute(style)}${hoverAttributes}>${content}</span>`;
+  return `<span${attribute('class', className)}${style}${hoverAttributes}>${content}</span>`;
 }
 
 /** A line that is only a line break holds an empty token, as the theme's `Line` renders it. */
@@ -134,9 +172,7 @@ export function highlightedMarkup({
   showLineNumbers,
   typeHovers,
 }: HighlightedMarkupOptions): string {
-  const rules = tokenRules(theme);
-  const styleByType = new Map(rules.map((rule) => [rule.type, rule.style]));
-  const lineStyle = styleAttribute(lineStyleLeft({ ...theme.plain, backgroundColor: undefined }));
+  const markup = themeMarkup(theme);
   const tokens = tokenize(code, language.toLowerCase());
   const hovers = typeHovers === undefined ? [] : decodeTypeHovers(typeHovers);
   const lines = hovers.length > 0 ? withTypeHovers(tokens, hovers) : tokens;
@@ -148,12 +184,12 @@ export function highlightedMarkup({
         ...(showLineNumbers ? [lineStyles.codeLine] : []),
       ].join(' ');
       const content = withoutLoneLineBreak(line)
-        .map((token) => tokenMarkup(token, rules, styleByType))
+        .map((token) => tokenMarkup(token, markup))
         .join('');
       const numbered = showLineNumbers
         ? `<span class="${lineStyles.codeLineNumber}"></span><span class="${lineStyles.codeLineContent}">${content}</span>`
         : content;
-      return `<div${attribute('class', classes)}${lineStyle}>${numbered}<br/></div>`;
+      return `<div${attribute('class', classes)}${markup.lineStyle}>${numbered}<br/></div>`;
     })
     .join('');
 }

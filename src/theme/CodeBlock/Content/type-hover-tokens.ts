@@ -39,6 +39,10 @@ export function withTypeHovers(
     (a, b) => a - b,
   );
   let offset = 0;
+  // Tokens come in code order and the boundaries are sorted, so one index walks both: the first
+  // boundary past the current token's start (a filter over all boundaries per token was the
+  // slowest part of a typed block's markup).
+  let next = 0;
   return lines.map((line) => {
     const result: TypeHoverToken[] = [];
     for (const token of line) {
@@ -47,7 +51,12 @@ export function withTypeHovers(
         result.push(token);
         continue;
       }
-      const inside = boundaries.filter((b) => b > offset && b < offset + token.content.length);
+      const end = offset + token.content.length;
+      while (next < boundaries.length && boundaries[next]! <= offset) next += 1;
+      const inside: number[] = [];
+      for (let at = next; at < boundaries.length && boundaries[at]! < end; at += 1) {
+        inside.push(boundaries[at]!);
+      }
       let pieceOffset = offset;
       for (const piece of cut(token, offset, inside)) {
         const hover = byStart.get(pieceOffset);
@@ -58,7 +67,7 @@ export function withTypeHovers(
         );
         pieceOffset += piece.content.length;
       }
-      offset += token.content.length;
+      offset = end;
     }
     offset += 1; // the newline Prism split the line at
     return result;
