@@ -717,7 +717,7 @@ describe('stop() with tasks that ignore their signal', () => {
     expect(events.at(-1)).toBe('executor ended');
   });
 
-  it('abandons, and names, a cancelled task whose chain the memory store is slow to store [claim:plugin-shutdown-executor-running] [claim:task-stop-bounded] [claim:obs-tasks-abandoned] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:wp-stop-bounded] [claim:prod-cancelled-ends-at-once] [claim:wp-stop-reverse]', async () => {
+  it('abandons, and names, a cancelled task whose chain the memory store is slow to store [claim:plugin-shutdown-executor-running] [claim:task-stop-bounded] [claim:obs-tasks-abandoned] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:wp-stop-bounded] [claim:prod-cancelled-ends-at-once] [claim:wp-stop-reverse] [claim:task-parts-abandoned-task]', async () => {
     const { logger, lines } = capturingLogger();
     const events: string[] = [];
     /** Takes 3 s to store a chain memory, longer than the grace stop() gives cancelled tasks. */
