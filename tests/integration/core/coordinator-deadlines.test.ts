@@ -159,7 +159,7 @@ describe('an HTTP trigger in front of a coordinator that hangs', () => {
 });
 
 describe('a coordinator whose acquire never settles', () => {
-  it('fails the waiting dispatch with WEFT_COORDINATOR_TIMEOUT after coordinatorAcquireTimeoutMs, gives a late grant back, and runs the next task once acquire answers [claim:cfg-coordinator-acquire-timeout] [claim:index-dispatch-coordinator-timeout] [claim:tsdoc-space-coordinator-deadlines] [claim:errors-coordinator-timeout] [claim:tsdoc-runtime-dispatch-coordinator-timeout] [claim:scaling-coordinator-deadlines]', async () => {
+  it('fails the waiting dispatch with WEFT_COORDINATOR_TIMEOUT after coordinatorAcquireTimeoutMs, gives a late grant back, and runs the next task once acquire answers [claim:cfg-coordinator-acquire-timeout] [claim:index-dispatch-coordinator-timeout] [claim:tsdoc-space-coordinator-deadlines] [claim:errors-coordinator-timeout] [claim:tsdoc-runtime-dispatch-coordinator-timeout] [claim:scaling-coordinator-deadlines] [claim:task-coordinator-acquire-timeout]', async () => {
     const coordinator = new HangingCoordinator();
     coordinator.hang.acquire = true;
     const { runtime, model, work } = await runtimeWith(coordinator, {
@@ -182,6 +182,21 @@ describe('a coordinator whose acquire never settles', () => {
     const task = await runtime.dispatch(event);
     expect(task.status).toBe('completed');
     expect(work.calls.map((call) => call.task.id)).toEqual([task.id]);
+  });
+});
+
+describe('a coordinator that refuses a space', () => {
+  it('rejects the waiting dispatch with its error, and runs nothing of the task [claim:task-coordinator-acquire-timeout]', async () => {
+    const coordinator = new HangingCoordinator();
+    const refusal = new Error('the space is held elsewhere');
+    coordinator.acquire = async () => {
+      throw refusal;
+    };
+    const { runtime, model, work } = await runtimeWith(coordinator, {});
+    expect(await errorOf(runtime.dispatch(event))).toBe(refusal);
+    expect(model.requests).toHaveLength(0);
+    expect(work.calls).toHaveLength(0);
+    await waitFor(() => coordinator.released.includes('room#1 finished'));
   });
 });
 
@@ -225,7 +240,7 @@ describe('a coordinator whose release never settles', () => {
 });
 
 describe('the deadlines beside @weft/coordinator-postgres', () => {
-  it('come after the longest its admit and acquire take with its defaults, so its own errors answer first [claim:scaling-coordinator-deadlines-after-own] [claim:cfg-coordinator-timeout-after-own] [claim:cfg-coordinator-acquire-timeout-after-own]', () => {
+  it('come after the longest its admit and acquire take with its defaults, so its own errors answer first [claim:scaling-coordinator-deadlines-after-own] [claim:cfg-coordinator-timeout-after-own] [claim:cfg-coordinator-acquire-timeout-after-own] [claim:task-coordinator-acquire-timeout] [claim:task-dispatch-coordinator-timeout]', () => {
     const core = optionsSchema.parse({});
     const postgres = resolveCoordinator({
       connectionString: 'postgres://weft@localhost:5432/weft',

@@ -393,6 +393,31 @@ describe('task deadline', () => {
     expect(model.requests).toHaveLength(1);
   });
 
+  it('still makes a memory call an executor makes after its task timed out: memory calls carry no signal [claim:task-late-memory-call-made]', async () => {
+    const late = deferred();
+    let outcome: unknown;
+    const ignores = recordingExecutor('late', async (_task, context) => {
+      // Ignores its signal: waits past the deadline, then stores a memory.
+      await late.promise;
+      outcome = await context.memory
+        .store({ space: 'a', kind: 'note', content: 'written late', metadata: {} })
+        .catch((error: unknown) => error);
+      return { success: true };
+    });
+    const { runtime, memory } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [ignores] })],
+      responses: planner(['tools', 'late']),
+      options: { taskTimeoutMs: 150 },
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'message', space: 'a' });
+    expect(task.status).toBe('failed');
+    late.resolve();
+    await waitFor(() => outcome !== undefined);
+    expect(outcome).not.toBeInstanceOf(Error);
+    const notes = await memory.query({ space: 'a', kind: 'note' });
+    expect(notes.map((note) => note.content)).toEqual(['written late']);
+  });
+
   it('gives each task its own signal, so listeners do not pile up on one [claim:wp-deadline]', async () => {
     const warnings: Error[] = [];
     const onWarning = (warning: Error) => warnings.push(warning);
@@ -614,6 +639,32 @@ describe('a coordinator that loses the space', () => {
     await waitFor(() => released.length === 1);
     expect(released).toEqual(['room#1 abandoned']);
   });
+  it('ends cancelled, with no planning call and no step, a task whose space the coordinator grants already lost [claim:task-status-cancelled-before-run]', async () => {
+    let ticket = 0;
+    const coordinator: SpaceCoordinator = {
+      id: 'lost-before-run',
+      init: async () => undefined,
+      shutdown: async () => undefined,
+      admit: async (_arrival: TaskArrival) => (ticket += 1),
+      // What @weft/coordinator-postgres hands a task still queued when its connection was lost.
+      acquire: async (): Promise<SpaceGrant> => ({
+        ticket,
+        signal: AbortSignal.abort(new Error('connection lost')),
+      }),
+      release: async () => undefined,
+    };
+    const waits = recordingExecutor('wait');
+    const { runtime, model } = await startedRuntime({
+      plugins: [new TestPlugin('tools', { executors: [waits] })],
+      responses: planner(['tools', 'wait']),
+      coordinator,
+    });
+    const task = await runtime.dispatch({ pluginId: 'tools', triggerId: 'm', space: 'room' });
+    expect(task.status).toBe('cancelled');
+    expect(model.requests).toHaveLength(0);
+    expect(waits.calls).toHaveLength(0);
+    expect(task.recorded.trigger).toBe(false);
+  });
 });
 
 describe('stop() with tasks that ignore their signal', () => {
@@ -671,7 +722,7 @@ describe('stop() with tasks that ignore their signal', () => {
     expect(events.at(-1)).toBe('executor ended');
   });
 
-  it('abandons, and names, a cancelled task whose chain the memory store is slow to store [claim:plugin-shutdown-executor-running] [claim:task-stop-bounded] [claim:obs-tasks-abandoned] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:wp-stop-bounded] [claim:prod-cancelled-ends-at-once] [claim:wp-stop-reverse]', async () => {
+  it('abandons, and names, a cancelled task whose chain the memory store is slow to store [claim:plugin-shutdown-executor-running] [claim:task-stop-bounded] [claim:obs-tasks-abandoned] [claim:prod-abandon-after-grace] [claim:tsdoc-runtime-stop-bounded] [claim:wp-stop-bounded] [claim:prod-cancelled-ends-at-once] [claim:wp-stop-reverse] [claim:task-parts-abandoned-task]', async () => {
     const { logger, lines } = capturingLogger();
     const events: string[] = [];
     /** Takes 3 s to store a chain memory, longer than the grace stop() gives cancelled tasks. */
