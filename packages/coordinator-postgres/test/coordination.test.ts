@@ -8,7 +8,7 @@ import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PostgresSpaceCoordinator } from '../src/index.js';
+import { PostgresSpaceCoordinator, PostgresSpaceCoordinatorError } from '../src/index.js';
 import { overlaps, outOfOrder, type RunRow } from './support/runs.js';
 import { useServer } from './support/server.js';
 import { createRunsTable, startWorkAgent, type WorkAgent } from './support/work-agent.js';
@@ -405,7 +405,7 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     expect(runs.map((run) => run.n)).toEqual([0]);
   });
 
-  it('fails the tasks waiting on an instance at the runtime’s coordinatorAcquireTimeoutMs, with WEFT_COORDINATOR_TIMEOUT, when acquireTimeoutMs is longer; their rows are deleted and they never run [claim:coord-readme-runtime-acquire-deadline] [claim:scaling-coordinator-deadlines]', async () => {
+  it('fails the tasks waiting on an instance at the runtime’s coordinatorAcquireTimeoutMs, with WEFT_COORDINATOR_TIMEOUT, when acquireTimeoutMs is longer; their rows are deleted and they never run [claim:coord-readme-runtime-acquire-deadline] [claim:scaling-coordinator-deadlines] [claim:coord-readme-timeout-is-runtimes]', async () => {
     const schema = db.newSchema();
     const [holder] = (await group(1, schema)) as [WorkAgent];
     const waiter = await startWorkAgent({
@@ -432,6 +432,8 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     for (const error of errors) {
       expect(WeftError.is(error, 'WEFT_COORDINATOR_TIMEOUT')).toBe(true);
       expect(error).toMatchObject({ status: 503 });
+      // The runtime's error, not the coordinator's.
+      expect(error).not.toBeInstanceOf(PostgresSpaceCoordinatorError);
     }
     const rowsGoneBy = Date.now() + 1_500;
     let rows = await db.sql<{ ticket: string }>(`SELECT ticket FROM "${schema}".tasks`);
