@@ -243,11 +243,14 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
         const head = await this.oldestUnfinished(session, space);
         if (head && head.owner === session.key) {
           if (session.known.has(head.ticket)) {
-            // Held already by this instance: its grant is still out, or its release still runs.
-            if (!session.held.has(space) && (await this.tryLock(session, space, head.ticket))) {
+            if (session.held.has(space)) {
+              // Held already by this instance: its grant is still out, or its release still
+              // runs. That release's notification, or pollIntervalMs, brings the next look.
+            } else if (await this.tryLock(session, space, head.ticket)) {
               return await this.startRunning(session, space, head.ticket);
+            } else {
+              pause = HANDOVER_RETRY_MS;
             }
-            pause = HANDOVER_RETRY_MS;
           } else if (this.admitting.has(space)) {
             pause = 1;
           }

@@ -451,7 +451,16 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
 
   it('lets a space go for good after the runtime stopped waiting for its grant: a later task of the space runs there, then the other instance runs the next one', async () => {
     const schema = db.newSchema();
-    const [holder] = (await group(1, schema)) as [WorkAgent];
+    await createRunsTable(db.sql, schema);
+    prepared.add(schema);
+    // A space left locked shows as this instance's acquire timing out, soon.
+    const holder = await startWorkAgent({
+      connectionString: db.url(),
+      schema,
+      instance: 'i0',
+      coordinator: { acquireTimeoutMs: 3_000 },
+    });
+    agents.push(holder);
     const waiter = await startWorkAgent({
       connectionString: db.url(),
       schema,
