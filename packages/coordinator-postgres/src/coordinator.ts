@@ -243,10 +243,14 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
         const head = await this.oldestUnfinished(session, space);
         if (head && head.owner === session.key) {
           if (session.known.has(head.ticket)) {
-            if (await this.tryLock(session, space, head.ticket)) {
+            if (session.held.has(space)) {
+              // Held already by this instance: its grant is still out, or its release still
+              // runs. That release's notification, or pollIntervalMs, brings the next look.
+            } else if (await this.tryLock(session, space, head.ticket)) {
               return await this.startRunning(session, space, head.ticket);
+            } else {
+              pause = HANDOVER_RETRY_MS;
             }
-            pause = HANDOVER_RETRY_MS;
           } else if (this.admitting.has(space)) {
             pause = 1;
           }
@@ -379,6 +383,16 @@ export class PostgresSpaceCoordinator implements SpaceCoordinator {
         [`${this.options.schema}:space`, space],
       );
       locked = result.rows[0]?.locked === true;
+      // The lock is the session's: PostgreSQL grants it again to a second acquire of the space
+      // on this instance (one the runtime stopped waiting for, still looking) and counts it
+      // twice, while a release lets it go once. Only one of them may hold the space.
+      if (locked && session.held.has(space)) {
+        await lockQuery(session, 'SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', [
+          `${this.options.schema}:space`,
+          space,
+        ]);
+        return false;
+      }
     } catch (error) {
       this.loseSession(session, error as Error);
       throw this.connectionLost('acquire');

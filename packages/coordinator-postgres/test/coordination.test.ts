@@ -8,7 +8,7 @@ import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PostgresSpaceCoordinator } from '../src/index.js';
+import { PostgresSpaceCoordinator, PostgresSpaceCoordinatorError } from '../src/index.js';
 import { overlaps, outOfOrder, type RunRow } from './support/runs.js';
 import { useServer } from './support/server.js';
 import { createRunsTable, startWorkAgent, type WorkAgent } from './support/work-agent.js';
@@ -403,6 +403,125 @@ describe('PostgresSpaceCoordinator with two runtimes', () => {
     expect(await ticketsLeft(schema)).toEqual([]);
     const runs = await db.sql<RunRow>(`SELECT * FROM "${schema}".runs`);
     expect(runs.map((run) => run.n)).toEqual([0]);
+  });
+
+  it('fails the tasks waiting on an instance at the runtime’s coordinatorAcquireTimeoutMs, with WEFT_COORDINATOR_TIMEOUT, when acquireTimeoutMs is longer; their rows are deleted and they never run [claim:coord-readme-runtime-acquire-deadline] [claim:scaling-coordinator-deadlines] [claim:coord-readme-timeout-is-runtimes]', async () => {
+    const schema = db.newSchema();
+    const [holder] = (await group(1, schema)) as [WorkAgent];
+    const waiter = await startWorkAgent({
+      connectionString: db.url(),
+      schema,
+      instance: 'waiter',
+      coordinator: { acquireTimeoutMs: 60_000 },
+      deadlines: { coordinatorAcquireTimeoutMs: 800 },
+    });
+    agents.push(waiter);
+    const event = (n: number, ms: number) => ({
+      pluginId: 'work',
+      triggerId: 'task',
+      space: 'held-long',
+      data: { n, ms },
+    });
+    const slow = await holder.runtime.accept(event(0, 3_000));
+    const started = Date.now();
+    // Both of the waiter's tasks wait for the space: both fail at the runtime's deadline.
+    const errors = await Promise.all(
+      [1, 2].map((n) => waiter.runtime.dispatch(event(n, 1)).catch((error: unknown) => error)),
+    );
+    expect(Date.now() - started).toBeLessThan(2_500);
+    for (const error of errors) {
+      expect(WeftError.is(error, 'WEFT_COORDINATOR_TIMEOUT')).toBe(true);
+      expect(error).toMatchObject({ status: 503 });
+      // The runtime's error, not the coordinator's.
+      expect(error).not.toBeInstanceOf(PostgresSpaceCoordinatorError);
+    }
+    const rowsGoneBy = Date.now() + 1_500;
+    let rows = await db.sql<{ ticket: string }>(`SELECT ticket FROM "${schema}".tasks`);
+    while (rows.length > 1 && Date.now() < rowsGoneBy) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      rows = await db.sql<{ ticket: string }>(`SELECT ticket FROM "${schema}".tasks`);
+    }
+    expect(rows).toHaveLength(1);
+    await slow.done;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await ticketsLeft(schema)).toEqual([]);
+    const runs = await db.sql<RunRow>(`SELECT * FROM "${schema}".runs`);
+    expect(runs.map((run) => run.n)).toEqual([0]);
+  });
+
+  it('lets a space go for good after the runtime stopped waiting for its grant: a later task of the space runs there, then the other instance runs the next one', async () => {
+    const schema = db.newSchema();
+    await createRunsTable(db.sql, schema);
+    prepared.add(schema);
+    // A space left locked shows as this instance's acquire timing out, soon.
+    const holder = await startWorkAgent({
+      connectionString: db.url(),
+      schema,
+      instance: 'i0',
+      coordinator: { acquireTimeoutMs: 3_000 },
+    });
+    agents.push(holder);
+    const waiter = await startWorkAgent({
+      connectionString: db.url(),
+      schema,
+      instance: 'waiter',
+      coordinator: { acquireTimeoutMs: 60_000 },
+      deadlines: { coordinatorAcquireTimeoutMs: 800 },
+    });
+    agents.push(waiter);
+    const event = (n: number, ms: number) => ({
+      pluginId: 'work',
+      triggerId: 'task',
+      space: 'regranted',
+      data: { n, ms },
+    });
+    const slow = await holder.runtime.accept(event(0, 1_200));
+    const refused = await waiter.runtime.dispatch(event(1, 1)).catch((error: unknown) => error);
+    expect(WeftError.is(refused, 'WEFT_COORDINATOR_TIMEOUT')).toBe(true);
+    // The coordinator still looks for the space for the refused task when this one asks too:
+    // PostgreSQL grants the session's lock to both, and one release must not leave it held.
+    const next = waiter.runtime.dispatch(event(2, 300));
+    await slow.done;
+    expect((await next).status).toBe('completed');
+    const last = await holder.runtime.dispatch(event(3, 1));
+    expect(last.status).toBe('completed');
+    const runs = await db.sql<RunRow>(`SELECT * FROM "${schema}".runs ORDER BY n`);
+    expect(runs.map((run) => [run.n, run.instance])).toEqual([
+      [0, 'i0'],
+      [2, 'waiter'],
+      [3, 'i0'],
+    ]);
+  });
+
+  it('tries three times to record a finished task, each up to statementTimeoutMs, before it gives its spaces up, so a release can outlast the runtime’s coordinatorTimeoutMs [claim:scaling-release-outlasts-deadline] [claim:coord-readme-release-outlasts-deadline]', async () => {
+    const schema = db.newSchema();
+    const coordinator = new PostgresSpaceCoordinator({
+      connectionString: db.url(),
+      schema,
+      statementTimeoutMs: 1_000,
+      logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
+    await coordinator.init({ resume: () => undefined });
+    const blocker = new pg.Client({ connectionString: db.url() });
+    await blocker.connect();
+    try {
+      const ticket = await coordinator.admit(arrival(1));
+      await coordinator.acquire('room-1', new AbortController().signal);
+      // Another session holds the task's row, so each try to delete it hits statement_timeout.
+      await blocker.query('BEGIN');
+      await blocker.query(`SELECT ticket FROM "${schema}".tasks WHERE ticket = $1 FOR UPDATE`, [
+        ticket,
+      ]);
+      const started = Date.now();
+      await coordinator.release('room-1', ticket, 'finished');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(3 * 1_000);
+      // Only then does it give its spaces up.
+      expect(await coordinator.checkHealth()).toBe(false);
+      await blocker.query('ROLLBACK');
+    } finally {
+      await blocker.end();
+      await coordinator.shutdown();
+    }
   });
 
   it('does not time a task queued behind its own instance’s tasks of the space: acquireTimeoutMs bounds each wait for the space, not a task’s whole wait [claim:coord-readme-acquire-timeout-local] [claim:scaling-acquire-timeout-local] [claim:tsdoc-coordinator-default-acquire-timeout-ms]', async () => {

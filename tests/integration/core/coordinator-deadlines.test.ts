@@ -240,7 +240,7 @@ describe('a coordinator whose release never settles', () => {
 });
 
 describe('the deadlines beside @weft/coordinator-postgres', () => {
-  it('come after the longest its admit and acquire take with its defaults, so its own errors answer first [claim:scaling-coordinator-deadlines-after-own] [claim:cfg-coordinator-timeout-after-own] [claim:cfg-coordinator-acquire-timeout-after-own] [claim:task-coordinator-acquire-timeout] [claim:task-dispatch-coordinator-timeout]', () => {
+  it('come after the longest its admit and acquire take with its defaults, so its own errors answer first [claim:scaling-coordinator-deadlines-after-own] [claim:cfg-coordinator-timeout-after-own] [claim:cfg-coordinator-acquire-timeout-after-own] [claim:task-coordinator-acquire-timeout] [claim:task-dispatch-coordinator-timeout] [claim:scaling-coordinator-deadline-values] [claim:coord-readme-runtime-deadline-values]', () => {
     const core = optionsSchema.parse({});
     const postgres = resolveCoordinator({
       connectionString: 'postgres://weft@localhost:5432/weft',
@@ -259,5 +259,19 @@ describe('the deadlines beside @weft/coordinator-postgres', () => {
     expect([core.coordinatorTimeoutMs, core.coordinatorAcquireTimeoutMs]).toEqual([
       15_000, 900_000,
     ]);
+  });
+
+  it('come before the longest its release of a finished task takes with its defaults: three tries, each up to statementTimeoutMs, reach coordinatorTimeoutMs, and 40 s covers them with their waits for a connection and the unlock [claim:scaling-release-outlasts-deadline] [claim:coord-readme-release-outlasts-deadline] [claim:scaling-release-deadline-40s] [claim:coord-readme-release-deadline-40s]', () => {
+    const core = optionsSchema.parse({});
+    const postgres = resolveCoordinator({
+      connectionString: 'postgres://weft@localhost:5432/weft',
+    });
+    // The package's test "tries three times to record a finished task" shows the three tries.
+    expect(3 * postgres.statementTimeoutMs).toBeGreaterThanOrEqual(core.coordinatorTimeoutMs);
+    const longestStatement = postgres.connectTimeoutMs + postgres.statementTimeoutMs + 1_000;
+    // Three deletes, the pauses between them (0.1 s, then 0.2 s) and the unlock on the lock
+    // connection (no wait for a connection there) stay under 40 s.
+    const unlock = postgres.statementTimeoutMs + 1_000;
+    expect(3 * longestStatement + 300 + unlock).toBeLessThan(40_000);
   });
 });

@@ -4,7 +4,14 @@
  * waits `data.ms` milliseconds in between. The runs table is the evidence the tests read:
  * overlaps, order, and tasks that never ran.
  */
-import { Plugin, Runtime, type AgentTask, type ExecutionContext, type Executor } from '@weft/core';
+import {
+  Plugin,
+  Runtime,
+  type AgentTask,
+  type ExecutionContext,
+  type Executor,
+  type RuntimeOptions,
+} from '@weft/core';
 import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
 import pg from 'pg';
 import { pino } from 'pino';
@@ -114,6 +121,8 @@ export async function startWorkAgent(options: {
   instance: string;
   concurrency?: number;
   coordinator?: Partial<PostgresSpaceCoordinatorOptions>;
+  /** The runtime's coordinator deadlines, when a test sets them. */
+  deadlines?: Pick<RuntimeOptions, 'coordinatorTimeoutMs' | 'coordinatorAcquireTimeoutMs'>;
   /** How long `stop()` drains before it cancels the rest; 5 s unless given. */
   shutdownTimeoutMs?: number;
 }): Promise<WorkAgent> {
@@ -141,6 +150,7 @@ export async function startWorkAgent(options: {
       scheduler: { concurrency: options.concurrency ?? 4, maxQueueSize: 10_000 },
       logger: pino({ level: process.env.WEFT_LOG_LEVEL ?? 'silent' }),
       shutdownTimeoutMs: options.shutdownTimeoutMs ?? 5_000,
+      ...options.deadlines,
     },
   });
   await runtime.start();
