@@ -502,7 +502,8 @@ describe('ServerManager', () => {
       allowedOrigins: ['https://chat.example.com'],
       cors: { origin: (_origin, callback) => callback(null, false) },
     });
-    for (const headers of [{}, { origin: 'https://chat.example.com' }]) {
+    const withoutOrigin: Record<string, string> = {};
+    for (const headers of [withoutOrigin, { origin: 'https://chat.example.com' }]) {
       const refused = await fetch(`${refusing.url}/echo`, { method: 'OPTIONS', headers });
       expect(refused.status).toBe(404);
     }
