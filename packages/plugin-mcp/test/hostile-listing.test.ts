@@ -14,7 +14,11 @@ import { MAX_TOOL_PAGES } from '../src/connection.js';
 import { MAX_SCHEMA_PARTS } from '../src/input-schema.js';
 import { formatZodSchema } from '@weft/core';
 import { inputSchemaOf } from '../src/input-schema.js';
-import { serveOverHttp, type FixtureHttpServer } from './fixtures/fixture-server.js';
+import {
+  createListingServer,
+  serveOverHttp,
+  type FixtureHttpServer,
+} from './fixtures/fixture-server.js';
 import { startAgent, type TestAgent } from './fixtures/runtime.js';
 
 let server: FixtureHttpServer | undefined;
@@ -167,19 +171,13 @@ function schemaBomb(levels: number): Record<string, unknown> {
   return { type: 'object', properties: { x: { $ref: '#/$defs/a0' } }, $defs: defs };
 }
 
-/**
- * Serves, as MCP server `name`, a listing of `tools` in one page, as they are (the SDK checks
- * none of them); every tool call is answered "still answering".
- */
+/** Serves `createListingServer(name, tools)`, whose every tool call answers "still answering". */
 async function serveTools(name: string, tools: readonly unknown[]): Promise<void> {
-  server = await serveOverHttp(0, () => {
-    const mcp = new LowLevelServer({ name, version: '1.0.0' }, { capabilities: { tools: {} } });
-    mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools as never[] }));
-    mcp.setRequestHandler(CallToolRequestSchema, () => ({
+  server = await serveOverHttp(0, () =>
+    createListingServer(name, tools, () => ({
       content: [{ type: 'text', text: 'still answering' }],
-    }));
-    return mcp;
-  });
+    })),
+  );
 }
 
 /** A well-formed tool, the one the tests below allow beside tools that are not. */
