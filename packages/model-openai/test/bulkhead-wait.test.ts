@@ -4,12 +4,12 @@
  * slot and then for the provider's own deadline. Shown with a real runtime, a bulkhead of one
  * slot and a chat server that never answers.
  */
-import { Plugin, Runtime, WeftError, type Executor, type ModelRequestConfig } from '@weft/core';
-import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { Plugin, Runtime, WeftError, type Executor } from '@weft/core';
+import { InMemoryMemoryProvider } from '@weft/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { OpenAIModelProvider, OpenAIModelProviderError } from '../src/index.js';
 import { hang } from './chat-server.js';
-import { chatServerPerTest } from './support/chat-server-per-test.js';
+import { askAnswerPlanner, chatServerPerTest } from './support/chat-server-per-test.js';
 
 const server = chatServerPerTest();
 
@@ -73,16 +73,9 @@ async function startRuntime(options: {
   readonly providerTimeoutMs: number;
   readonly maxWaitMs: number;
 }): Promise<Runtime> {
-  const planner = new ScriptedModelProvider({
-    id: 'planner',
-    fallback: (_messages: readonly unknown[], request: ModelRequestConfig) =>
-      request.purpose === 'review'
-        ? { type: 'continue' }
-        : { steps: [{ pluginId: 'ask', action: 'answer' }] },
-  });
   const runtime = await Runtime.init({
     models: [
-      planner,
+      askAnswerPlanner(),
       new OpenAIModelProvider({
         id: 'openai',
         baseUrl: server.baseUrl,
