@@ -51,6 +51,35 @@ describe('createProject', () => {
     await rm(work, { recursive: true, force: true });
   });
 
+  /** The workspaces of the fake clone that the tests which pack from a clone write. */
+  const CLONE_PACKAGES = ['core', 'testing'] as const;
+
+  /**
+   * Writes a fake clone of the repository at `<work>/fake-clone`: a root package.json naming
+   * packages/core and packages/testing as its workspaces, and in each of them a package.json for
+   * `@weft/<name>` with `fields` besides; gives the clone's folder.
+   */
+  async function writeFakeClone(fields: Record<string, unknown>): Promise<string> {
+    const root = path.join(work, 'fake-clone');
+    for (const name of CLONE_PACKAGES) {
+      const dir = path.join(root, 'packages', name);
+      await mkdir(dir, { recursive: true });
+      await writeFile(
+        path.join(dir, 'package.json'),
+        JSON.stringify({ name: `@weft/${name}`, ...fields }),
+      );
+    }
+    await writeFile(
+      path.join(root, 'package.json'),
+      JSON.stringify({
+        name: 'fake',
+        private: true,
+        workspaces: CLONE_PACKAGES.map((name) => `packages/${name}`),
+      }),
+    );
+    return root;
+  }
+
   const combinations = MODEL_CHOICES.flatMap((model) =>
     MEMORY_CHOICES.map((memory) => [model, memory] as const),
   );
@@ -379,27 +408,15 @@ describe('createProject', () => {
 
   it('makes a project written from a clone depend on tarballs in vendor/, its README naming the ^version to use once published [claim:stability-generated-vendor]', async () => {
     // A clone whose two packages have a fresh build: packing needs no build, only `npm pack`.
-    const fakeRoot = path.join(work, 'fake-clone');
     const version = ownVersion();
-    for (const name of ['core', 'testing']) {
-      const dir = path.join(fakeRoot, 'packages', name);
-      await mkdir(path.join(dir, 'dist'), { recursive: true });
-      await writeFile(
-        path.join(dir, 'package.json'),
-        JSON.stringify({ name: `@weft/${name}`, version, files: ['dist'] }),
-      );
+    const fakeRoot = await writeFakeClone({ version, files: ['dist'] });
+    for (const name of CLONE_PACKAGES) {
+      const dist = path.join(fakeRoot, 'packages', name, 'dist');
+      await mkdir(dist);
       for (const file of ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts']) {
-        await writeFile(path.join(dir, 'dist', file), '');
+        await writeFile(path.join(dist, file), '');
       }
     }
-    await writeFile(
-      path.join(fakeRoot, 'package.json'),
-      JSON.stringify({
-        name: 'fake',
-        private: true,
-        workspaces: ['packages/core', 'packages/testing'],
-      }),
-    );
     const directory = path.join(work, 'my-agent');
     await createProject({
       directory,
@@ -421,23 +438,8 @@ describe('createProject', () => {
 
   it('stops packing and leaves nothing behind when its signal is aborted [claim:create-weft-readme-nothing-left] [claim:tsdoc-create-project-nothing-behind]', async () => {
     // A clone whose builds hang: packing is under way until the signal stops it.
-    const fakeRoot = path.join(work, 'fake-clone');
     const hang = `node -e "setTimeout(() => {}, 120000)"`;
-    for (const name of ['core', 'testing']) {
-      await mkdir(path.join(fakeRoot, 'packages', name), { recursive: true });
-      await writeFile(
-        path.join(fakeRoot, 'packages', name, 'package.json'),
-        JSON.stringify({ name: `@weft/${name}`, version: '0.0.0', scripts: { build: hang } }),
-      );
-    }
-    await writeFile(
-      path.join(fakeRoot, 'package.json'),
-      JSON.stringify({
-        name: 'fake',
-        private: true,
-        workspaces: ['packages/core', 'packages/testing'],
-      }),
-    );
+    const fakeRoot = await writeFakeClone({ version: '0.0.0', scripts: { build: hang } });
     const controller = new AbortController();
     const reason = new Error('interrupted');
     const started = Date.now();

@@ -22,31 +22,54 @@ afterEach(async () => {
   await Promise.all(transports.splice(0).map((transport) => transport.close()));
 });
 
-/** Writes `chunks` to a transport's stdin; returns the ids it took and the codes it answered. */
-async function feed(chunks: readonly string[]): Promise<{ taken: unknown[]; refused: number[] }> {
+/** What a transport did with what it was fed. */
+interface Fed {
+  /** The ids of the messages it took. */
+  readonly taken: unknown[];
+  /** All it wrote to stdout, chunk by chunk. */
+  readonly written: string[];
+  /** Its answers, each line of stdout parsed. */
+  readonly answers: { id: unknown; error: { code: number } }[];
+  /** Its log lines. */
+  readonly logged: string[];
+}
+
+/**
+ * Starts a transport on in-memory streams (with `maxLineBytes` when given) and writes `chunks` to
+ * its stdin one at a time, letting it read each.
+ */
+async function feedTransport(chunks: readonly string[], maxLineBytes?: number): Promise<Fed> {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
-  const taken: unknown[] = [];
-  const refused: number[] = [];
+  const fed: Fed = { taken: [], written: [], answers: [], logged: [] };
   stdout.on('data', (chunk: Buffer) => {
-    for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
-      refused.push((JSON.parse(line) as { error: { code: number } }).error.code);
+    const text = chunk.toString('utf8');
+    fed.written.push(text);
+    for (const line of text.split('\n').filter(Boolean)) {
+      fed.answers.push(JSON.parse(line) as Fed['answers'][number]);
     }
   });
   const transport = new BoundedStdioTransport({
     stdin,
     stdout,
-    maxLineBytes: LIMIT,
-    log: () => undefined,
+    ...(maxLineBytes === undefined ? {} : { maxLineBytes }),
+    log: (line) => fed.logged.push(line),
   });
   transports.push(transport);
-  transport.onmessage = (message: JSONRPCMessage) => taken.push((message as { id: unknown }).id);
+  transport.onmessage = (message: JSONRPCMessage) =>
+    fed.taken.push((message as { id: unknown }).id);
   await transport.start();
   for (const chunk of chunks) {
     stdin.write(chunk);
     await new Promise((resolve) => setImmediate(resolve));
   }
-  return { taken, refused };
+  return fed;
+}
+
+/** Feeds `chunks` to a transport of limit LIMIT; gives the ids it took and the codes it answered. */
+async function feed(chunks: readonly string[]): Promise<{ taken: unknown[]; refused: number[] }> {
+  const { taken, answers } = await feedTransport(chunks, LIMIT);
+  return { taken, refused: answers.map((answer) => answer.error.code) };
 }
 
 describe('BoundedStdioTransport counts a line without its ending', () => {
@@ -77,52 +100,22 @@ describe('BoundedStdioTransport counts a line without its ending', () => {
 
 describe('BoundedStdioTransport and a line that is no JSON-RPC message', () => {
   it('skips an empty line, or one of white space only, LF or CRLF, without an answer or a log line [claim:mcp-docs-readme-stdio-blank]', async () => {
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    const written: string[] = [];
-    stdout.on('data', (chunk: Buffer) => written.push(chunk.toString('utf8')));
-    const logged: string[] = [];
-    const taken: unknown[] = [];
-    const transport = new BoundedStdioTransport({
-      stdin,
-      stdout,
-      log: (line) => logged.push(line),
-    });
-    transports.push(transport);
-    transport.onmessage = (message: JSONRPCMessage) => taken.push((message as { id: unknown }).id);
-    await transport.start();
-    for (const chunk of ['\n', '\r\n', '   \n', ' \t \r\n', `${ping(5, 60)}\n`]) {
-      stdin.write(chunk);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    const { written, logged, taken } = await feedTransport([
+      '\n',
+      '\r\n',
+      '   \n',
+      ' \t \r\n',
+      `${ping(5, 60)}\n`,
+    ]);
     expect(written).toEqual([]);
     expect(logged).toEqual([]);
     expect(taken).toEqual([5]);
   });
 
   it('answers -32700 to JSON of another shape as to a line that is not JSON, logs each, and reads the next [claim:mcp-docs-readme-stdio-bound] [claim:tsdoc-docs-stdio-refuse]', async () => {
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    const answers: { id: unknown; error: { code: number } }[] = [];
-    stdout.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
-        answers.push(JSON.parse(line) as { id: unknown; error: { code: number } });
-      }
-    });
-    const logged: string[] = [];
-    const taken: unknown[] = [];
-    const transport = new BoundedStdioTransport({
-      stdin,
-      stdout,
-      log: (line) => logged.push(line),
-    });
-    transports.push(transport);
-    transport.onmessage = (message: JSONRPCMessage) => taken.push((message as { id: unknown }).id);
-    await transport.start();
-    for (const line of ['not json', '{"hello":"world"}', '[1,2]', ping(4, 60)]) {
-      stdin.write(`${line}\n`);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    const { answers, logged, taken } = await feedTransport(
+      ['not json', '{"hello":"world"}', '[1,2]', ping(4, 60)].map((line) => `${line}\n`),
+    );
     expect(answers.map((answer) => [answer.id, answer.error.code])).toEqual([
       [null, -32700],
       [null, -32700],

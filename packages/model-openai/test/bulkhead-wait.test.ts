@@ -4,12 +4,12 @@
  * slot and then for the provider's own deadline. Shown with a real runtime, a bulkhead of one
  * slot and a chat server that never answers.
  */
-import { Plugin, Runtime, WeftError, type Executor, type ModelRequestConfig } from '@weft/core';
-import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { Plugin, Runtime, WeftError, type Executor } from '@weft/core';
+import { InMemoryMemoryProvider } from '@weft/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { OpenAIModelProvider, OpenAIModelProviderError } from '../src/index.js';
 import { hang } from './chat-server.js';
-import { chatServerPerTest } from './support/chat-server-per-test.js';
+import { askAnswerPlanner, chatServerPerTest } from './support/chat-server-per-test.js';
 
 const server = chatServerPerTest();
 
@@ -17,70 +17,95 @@ const TOTAL_TIMEOUT_MS = 300;
 
 /** What one model call of a step ended with, and how long the step waited for it. */
 interface Outcome {
+  readonly space: string;
   readonly error: unknown;
   readonly waitedMs: number;
 }
+
+/** Which signal a task's model call carries; without one the call is given none of its own. */
+type SignalFor = (...step: Parameters<Executor['execute']>) => AbortSignal;
 
 /** A plugin whose one step asks the OpenAI provider for text and times the call. */
 class AskPlugin extends Plugin {
   readonly id = 'ask';
   readonly description = 'Asks the model.';
   readonly outcomes: Outcome[] = [];
-  override readonly executors: readonly Executor[] = [
-    {
-      action: 'answer',
-      description: 'Asks the model for an answer.',
-      execute: async (_task, context) => {
-        const started = performance.now();
-        try {
-          return {
-            success: true,
-            data: await context.models.generateText('hi', { provider: 'openai' }),
-          };
-        } catch (error) {
-          this.outcomes.push({
-            error,
-            waitedMs: performance.now() - started,
-          });
-          throw error;
-        }
+  override readonly executors: readonly Executor[];
+
+  constructor(signalFor?: SignalFor) {
+    super();
+    this.executors = [
+      {
+        action: 'answer',
+        description: 'Asks the model for an answer.',
+        execute: async (task, context) => {
+          const started = performance.now();
+          const signal = signalFor?.(task, context);
+          try {
+            return {
+              success: true,
+              data: await context.models.generateText('hi', {
+                provider: 'openai',
+                ...(signal === undefined ? {} : { signal }),
+              }),
+            };
+          } catch (error) {
+            this.outcomes.push({
+              space: task.space.id,
+              error,
+              waitedMs: performance.now() - started,
+            });
+            throw error;
+          }
+        },
       },
+    ];
+  }
+}
+
+/**
+ * Starts a runtime whose planner gives every task one `ask.answer` step, with the OpenAI
+ * provider at `providerTimeoutMs` (for one attempt and in total, no retries) behind a bulkhead
+ * of one slot that a call waits for at most `maxWaitMs`. The runtime stops when the test ends.
+ */
+async function startRuntime(options: {
+  readonly plugin: AskPlugin;
+  readonly providerTimeoutMs: number;
+  readonly maxWaitMs: number;
+}): Promise<Runtime> {
+  const runtime = await Runtime.init({
+    models: [
+      askAnswerPlanner(),
+      new OpenAIModelProvider({
+        id: 'openai',
+        baseUrl: server.baseUrl,
+        model: 'm',
+        timeoutMs: options.providerTimeoutMs,
+        totalTimeoutMs: options.providerTimeoutMs,
+        maxRetries: 0,
+      }),
+    ],
+    memory: new InMemoryMemoryProvider(),
+    plugins: [options.plugin],
+    options: {
+      pipelineReview: 'never',
+      bulkhead: { limits: { 'model:openai': 1 }, maxWaitMs: options.maxWaitMs },
     },
-  ];
+  });
+  onTestFinished(() => runtime.stop());
+  await runtime.start();
+  return runtime;
 }
 
 describe('a model call that waits for a bulkhead slot', () => {
   it('waits for the slot before totalTimeoutMs starts counting [claim:oai-bulkhead-wait-first] [claim:mpo-bulkhead-wait-first]', async () => {
     server.enqueue(hang(), hang());
     const plugin = new AskPlugin();
-    const planner = new ScriptedModelProvider({
-      id: 'planner',
-      fallback: (_messages: readonly unknown[], request: ModelRequestConfig) =>
-        request.purpose === 'review'
-          ? { type: 'continue' }
-          : { steps: [{ pluginId: 'ask', action: 'answer' }] },
+    const runtime = await startRuntime({
+      plugin,
+      providerTimeoutMs: TOTAL_TIMEOUT_MS,
+      maxWaitMs: 10_000,
     });
-    const runtime = await Runtime.init({
-      models: [
-        planner,
-        new OpenAIModelProvider({
-          id: 'openai',
-          baseUrl: server.baseUrl,
-          model: 'm',
-          timeoutMs: TOTAL_TIMEOUT_MS,
-          totalTimeoutMs: TOTAL_TIMEOUT_MS,
-          maxRetries: 0,
-        }),
-      ],
-      memory: new InMemoryMemoryProvider(),
-      plugins: [plugin],
-      options: {
-        pipelineReview: 'never',
-        bulkhead: { limits: { 'model:openai': 1 }, maxWaitMs: 10_000 },
-      },
-    });
-    onTestFinished(() => runtime.stop());
-    await runtime.start();
 
     const tasks = await Promise.all(
       ['first', 'second'].map((space) =>
@@ -104,34 +129,11 @@ describe('a model call that waits for a bulkhead slot', () => {
   it('fails with WEFT_BULKHEAD_FULL, sending nothing, when no slot comes free within bulkhead.maxWaitMs [claim:oai-runtime-own-errors] [claim:oai-bulkhead-wait-first]', async () => {
     server.enqueue(hang(), hang());
     const plugin = new AskPlugin();
-    const planner = new ScriptedModelProvider({
-      id: 'planner',
-      fallback: (_messages: readonly unknown[], request: ModelRequestConfig) =>
-        request.purpose === 'review'
-          ? { type: 'continue' }
-          : { steps: [{ pluginId: 'ask', action: 'answer' }] },
+    const runtime = await startRuntime({
+      plugin,
+      providerTimeoutMs: 3 * TOTAL_TIMEOUT_MS,
+      maxWaitMs: TOTAL_TIMEOUT_MS,
     });
-    const runtime = await Runtime.init({
-      models: [
-        planner,
-        new OpenAIModelProvider({
-          id: 'openai',
-          baseUrl: server.baseUrl,
-          model: 'm',
-          timeoutMs: 3 * TOTAL_TIMEOUT_MS,
-          totalTimeoutMs: 3 * TOTAL_TIMEOUT_MS,
-          maxRetries: 0,
-        }),
-      ],
-      memory: new InMemoryMemoryProvider(),
-      plugins: [plugin],
-      options: {
-        pipelineReview: 'never',
-        bulkhead: { limits: { 'model:openai': 1 }, maxWaitMs: TOTAL_TIMEOUT_MS },
-      },
-    });
-    onTestFinished(() => runtime.stop());
-    await runtime.start();
 
     await Promise.all(
       ['first', 'second'].map((space) =>
@@ -152,55 +154,15 @@ describe('a model call whose signal fires while it waits for a bulkhead slot', (
     server.enqueue(hang());
     const reason = new Error('the user left');
     const leaving = new AbortController();
-    const outcomes = new Map<string, unknown>();
-    class LeavingPlugin extends Plugin {
-      readonly id = 'ask';
-      readonly description = 'Asks the model.';
-      override readonly executors: readonly Executor[] = [
-        {
-          action: 'answer',
-          description: 'Asks the model for an answer.',
-          execute: async (task, context) => {
-            // The second space's call carries a signal of its own, which fires while it waits.
-            const signal = task.space.id === 'second' ? leaving.signal : context.signal;
-            try {
-              return {
-                success: true,
-                data: await context.models.generateText('hi', { provider: 'openai', signal }),
-              };
-            } catch (error) {
-              outcomes.set(task.space.id, error);
-              throw error;
-            }
-          },
-        },
-      ];
-    }
-    const planner = new ScriptedModelProvider({
-      id: 'planner',
-      fallback: { steps: [{ pluginId: 'ask', action: 'answer' }] },
+    // The second space's call carries a signal of its own, which fires while it waits.
+    const plugin = new AskPlugin((task, context) =>
+      task.space.id === 'second' ? leaving.signal : context.signal,
+    );
+    const runtime = await startRuntime({
+      plugin,
+      providerTimeoutMs: 3 * TOTAL_TIMEOUT_MS,
+      maxWaitMs: 10_000,
     });
-    const runtime = await Runtime.init({
-      models: [
-        planner,
-        new OpenAIModelProvider({
-          id: 'openai',
-          baseUrl: server.baseUrl,
-          model: 'm',
-          timeoutMs: 3 * TOTAL_TIMEOUT_MS,
-          totalTimeoutMs: 3 * TOTAL_TIMEOUT_MS,
-          maxRetries: 0,
-        }),
-      ],
-      memory: new InMemoryMemoryProvider(),
-      plugins: [new LeavingPlugin()],
-      options: {
-        pipelineReview: 'never',
-        bulkhead: { limits: { 'model:openai': 1 }, maxWaitMs: 10_000 },
-      },
-    });
-    onTestFinished(() => runtime.stop());
-    await runtime.start();
 
     const first = runtime.dispatch({ pluginId: 'ask', triggerId: 'manual', space: 'first' });
     // The first call holds the one slot once its request has reached the server.
@@ -209,8 +171,10 @@ describe('a model call whose signal fires while it waits for a bulkhead slot', (
     setTimeout(() => leaving.abort(reason), TOTAL_TIMEOUT_MS / 3);
     await Promise.all([first, second]);
 
-    expect(outcomes.get('second')).toBe(reason);
-    expect(OpenAIModelProviderError.is(outcomes.get('first'), 'WEFT_OPENAI_TIMEOUT')).toBe(true);
+    const errorOf = (space: string) =>
+      plugin.outcomes.find((outcome) => outcome.space === space)?.error;
+    expect(errorOf('second')).toBe(reason);
+    expect(OpenAIModelProviderError.is(errorOf('first'), 'WEFT_OPENAI_TIMEOUT')).toBe(true);
     expect(server.requests).toHaveLength(1);
   });
 });

@@ -8,15 +8,14 @@ import {
   Runtime,
   WeftError,
   type Executor,
-  type ModelRequestConfig,
   type RuntimeOptions,
   type SpaceCoordinator,
 } from '@weft/core';
-import { InMemoryMemoryProvider, ScriptedModelProvider } from '@weft/testing';
+import { InMemoryMemoryProvider } from '@weft/testing';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { OpenAIModelProvider } from '../src/index.js';
 import { hang } from './chat-server.js';
-import { chatServerPerTest } from './support/chat-server-per-test.js';
+import { askAnswerPlanner, chatServerPerTest } from './support/chat-server-per-test.js';
 
 const server = chatServerPerTest();
 
@@ -50,16 +49,9 @@ async function startRuntime(
   coordinator?: SpaceCoordinator,
 ): Promise<{ runtime: Runtime; plugin: AskPlugin }> {
   const plugin = new AskPlugin();
-  const planner = new ScriptedModelProvider({
-    id: 'planner',
-    fallback: (_messages: readonly unknown[], request: ModelRequestConfig) =>
-      request.purpose === 'review'
-        ? { type: 'continue' }
-        : { steps: [{ pluginId: 'ask', action: 'answer' }] },
-  });
   const runtime = await Runtime.init({
     models: [
-      planner,
+      askAnswerPlanner(),
       new OpenAIModelProvider({ id: 'openai', baseUrl: server.baseUrl, model: 'm' }),
     ],
     memory: new InMemoryMemoryProvider(),

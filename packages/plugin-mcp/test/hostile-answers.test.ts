@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpPlugin } from '../src/index.js';
 import {
+  ASTRAY_TOOL_NAMES,
   REFUSED_WITH_400_TEXT,
   startAstrayServer,
   type AstrayServer,
@@ -30,6 +31,15 @@ const CALL_TIMEOUT_MS = 1_500;
 
 const plan = (tool: string) => ({ steps: [{ pluginId: 'mcp', action: `astray.${tool}` }] });
 
+/** Runs one more task, whose `echo` call must be answered on the connection as it is now. */
+async function expectNextCallAnswers(running: TestAgent): Promise<void> {
+  const after = await running.run('and the next call');
+  expect(after.chain[1]).toMatchObject({
+    type: 'result',
+    data: { content: [{ text: 'still here' }] },
+  });
+}
+
 async function start(tools: string[]): Promise<TestAgent> {
   server = await startAstrayServer({ bytes: 3 * ANSWER_LIMIT, notices: 20 });
   const plugin = await McpPlugin.connect({
@@ -37,16 +47,7 @@ async function start(tools: string[]): Promise<TestAgent> {
       {
         name: 'astray',
         url: server.url,
-        tools: [
-          'on-stream',
-          'on-stream-small',
-          'refused-with-400',
-          'not-json',
-          'ends-early',
-          'chatty',
-          'chatty-briefly',
-          'echo',
-        ],
+        tools: ASTRAY_TOOL_NAMES,
       },
     ],
     maxResultBytes: MAX_RESULT_BYTES,
@@ -82,11 +83,7 @@ describe('McpPlugin against answers that come astray', () => {
     });
     // Not taken for too large: the connection was neither lost nor opened anew.
     expect(running.logs.filter((line) => lost.includes(line.msg as string))).toEqual([]);
-    const after = await running.run('and the next call');
-    expect(after.chain[1]).toMatchObject({
-      type: 'result',
-      data: { content: [{ text: 'still here' }] },
-    });
+    await expectNextCallAnswers(running);
   }, 20_000);
 
   it.each([
@@ -112,11 +109,7 @@ describe('McpPlugin against answers that come astray', () => {
       await expect
         .poll(() => running.logs.some((line) => line.msg === 'MCP server reconnected'))
         .toBe(true);
-      const after = await running.run('and the next call');
-      expect(after.chain[1]).toMatchObject({
-        type: 'result',
-        data: { content: [{ text: 'still here' }] },
-      });
+      await expectNextCallAnswers(running);
     },
     20_000,
   );
@@ -130,11 +123,7 @@ describe('McpPlugin against answers that come astray', () => {
       /did not answer within 1500 ms \(callTimeoutMs\)\. \[WEFT_MCP_TIMEOUT\]/,
     );
     expect(running.logs.filter((line) => lost.includes(line.msg as string))).toEqual([]);
-    const after = await running.run('and the next call');
-    expect(after.chain[1]).toMatchObject({
-      type: 'result',
-      data: { content: [{ text: 'still here' }] },
-    });
+    await expectNextCallAnswers(running);
   }, 20_000);
 
   it("counts the notifications a server sends before its answer toward the answer's bound [claim:mcpdoc-too-large-notifications]", async () => {

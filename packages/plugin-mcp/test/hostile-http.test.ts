@@ -25,6 +25,18 @@ const MAX_RESULT_BYTES = 100_000;
 /** The event limit: maxResultBytes and the room the plugin leaves for the envelope. */
 const EVENT_LIMIT = MAX_RESULT_BYTES + 64 * 1024;
 
+/**
+ * Runs one more task, whose `echo` call (of the text 'still standing', as the model is scripted to
+ * ask) must still be answered.
+ */
+async function expectEchoStillStanding(running: TestAgent, message: string): Promise<void> {
+  const task = await running.run(message);
+  expect(task.chain[1]).toMatchObject({
+    type: 'result',
+    data: { content: [{ text: 'still standing' }] },
+  });
+}
+
 describe('McpPlugin against a server whose background stream is one endless event', () => {
   it('cuts the stream at the event limit with a log line, keeps memory bounded and calls working [claim:mcpdoc-http-flood] [claim:prod-mcp-size-time] [claim:mcp-http-stream-bound] [claim:mcp-http-flood] [claim:mcp-http-agent-up] [claim:tsdoc-mcp-bounded-fetch-get]', async () => {
     server = await startFloodingServer();
@@ -60,11 +72,7 @@ describe('McpPlugin against a server whose background stream is one endless even
     // Reopened after 1 s, then 2 s: not at once, as the server's `retry: 0` asked.
     expect(server.streamsOpened()).toBeLessThanOrEqual(4);
 
-    const task = await agent.run('echo through the flood');
-    expect(task.chain[1]).toMatchObject({
-      type: 'result',
-      data: { content: [{ text: 'still standing' }] },
-    });
+    await expectEchoStillStanding(agent, 'echo through the flood');
   }, 30_000);
 });
 
@@ -79,11 +87,7 @@ describe('McpPlugin against a server whose background stream ends at once with r
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     // Doing as the server asks, the client opened thousands of streams in that time.
     expect(server.streamsOpened()).toBeLessThanOrEqual(4);
-    const task = await agent.run('echo through the reopening');
-    expect(task.chain[1]).toMatchObject({
-      type: 'result',
-      data: { content: [{ text: 'still standing' }] },
-    });
+    await expectEchoStillStanding(agent, 'echo through the reopening');
   }, 30_000);
 });
 
@@ -153,10 +157,6 @@ describe('McpPlugin against a server that sends ping requests without end and ne
     process.off('warning', onWarning);
     expect(warnings).not.toContain('MaxListenersExceededWarning');
 
-    const task = await agent.run('echo through the pings');
-    expect(task.chain[1]).toMatchObject({
-      type: 'result',
-      data: { content: [{ text: 'still standing' }] },
-    });
+    await expectEchoStillStanding(agent, 'echo through the pings');
   }, 30_000);
 });

@@ -14,7 +14,11 @@ import { MAX_TOOL_PAGES } from '../src/connection.js';
 import { MAX_SCHEMA_PARTS } from '../src/input-schema.js';
 import { formatZodSchema } from '@weft/core';
 import { inputSchemaOf } from '../src/input-schema.js';
-import { serveOverHttp, type FixtureHttpServer } from './fixtures/fixture-server.js';
+import {
+  createListingServer,
+  serveOverHttp,
+  type FixtureHttpServer,
+} from './fixtures/fixture-server.js';
 import { startAgent, type TestAgent } from './fixtures/runtime.js';
 
 let server: FixtureHttpServer | undefined;
@@ -167,18 +171,43 @@ function schemaBomb(levels: number): Record<string, unknown> {
   return { type: 'object', properties: { x: { $ref: '#/$defs/a0' } }, $defs: defs };
 }
 
+/** Serves `createListingServer(name, tools)`, whose every tool call answers "still answering". */
+async function serveTools(name: string, tools: readonly unknown[]): Promise<void> {
+  server = await serveOverHttp(0, () =>
+    createListingServer(name, tools, () => ({
+      content: [{ type: 'text', text: 'still answering' }],
+    })),
+  );
+}
+
+/** A well-formed tool, the one the tests below allow beside tools that are not. */
+const ECHO_TOOL = { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' } };
+
 /** Serves one tool, `tree`, whose input schema is `inputSchema`. */
 async function oneToolServer(inputSchema: Record<string, unknown>): Promise<void> {
-  server = await serveOverHttp(0, () => {
-    const mcp = new LowLevelServer(
-      { name: 'one-tool', version: '1.0.0' },
-      { capabilities: { tools: {} } },
-    );
-    mcp.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: [{ name: 'tree', description: 'Takes a tree.', inputSchema }],
-    }));
-    return mcp;
-  });
+  await serveTools('one-tool', [{ name: 'tree', description: 'Takes a tree.', inputSchema }]);
+}
+
+/** Connects to the served server as `web` allowing only `echo`, and checks a call of it answers. */
+async function expectEchoAnswers(): Promise<void> {
+  agent = await startAgent(
+    await McpPlugin.connect({
+      servers: [{ name: 'web', url: server?.url ?? '', tools: ['echo'] }],
+    }),
+    [{ steps: [{ pluginId: 'mcp', action: 'web.echo' }] }],
+  );
+  const task = await agent.run('echo');
+  expect(task.chain[1]?.error).toBeUndefined();
+  expect(JSON.stringify(task.chain[1]?.data)).toContain('still answering');
+}
+
+/** What connecting to the served server as `web`, allowing `echo` and `tool`, fails with. */
+async function connectErrorAllowing(tool: string): Promise<Error> {
+  const error = await McpPlugin.connect({
+    servers: [{ name: 'web', url: server?.url ?? '', tools: ['echo', tool] }],
+  }).catch((caught: unknown) => caught);
+  expect(WeftError.is(error, 'WEFT_MCP_CONNECT_FAILED')).toBe(true);
+  return error as Error;
 }
 
 describe('McpPlugin against an allowed tool whose input schema zod cannot convert', () => {
@@ -244,119 +273,57 @@ describe('McpPlugin against a tool whose input schema is a $ref bomb', () => {
 
 describe('McpPlugin against tools outside the allow-list whose schemas cannot be compiled', () => {
   it('connects and calls the allowed tool when another tool of the listing has an outputSchema that cannot be compiled [claim:mcp-readme-unlisted-schemas]', async () => {
-    server = await serveOverHttp(0, () => {
-      const mcp = new LowLevelServer(
-        { name: 'broken-neighbour', version: '1.0.0' },
-        { capabilities: { tools: {} } },
-      );
-      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
-        tools: [
-          { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' as const } },
-          {
-            name: 'other',
-            description: 'Not allowed.',
-            inputSchema: { type: 'object' as const },
-            // A reference to nowhere: compiling this schema throws.
-            outputSchema: {
-              type: 'object' as const,
-              properties: { a: { $ref: '#/nowhere' } },
-            },
-          },
-        ],
-      }));
-      mcp.setRequestHandler(CallToolRequestSchema, () => ({
-        content: [{ type: 'text', text: 'still answering' }],
-      }));
-      return mcp;
-    });
-    agent = await startAgent(
-      await McpPlugin.connect({
-        servers: [{ name: 'web', url: server.url, tools: ['echo'] }],
-      }),
-      [{ steps: [{ pluginId: 'mcp', action: 'web.echo' }] }],
-    );
-    const task = await agent.run('echo');
-    expect(task.chain[1]?.error).toBeUndefined();
-    expect(JSON.stringify(task.chain[1]?.data)).toContain('still answering');
+    await serveTools('broken-neighbour', [
+      ECHO_TOOL,
+      {
+        name: 'other',
+        description: 'Not allowed.',
+        inputSchema: { type: 'object' },
+        // A reference to nowhere: compiling this schema throws.
+        outputSchema: { type: 'object', properties: { a: { $ref: '#/nowhere' } } },
+      },
+    ]);
+    await expectEchoAnswers();
   });
 });
 
 describe('McpPlugin against an allowed tool whose outputSchema cannot be compiled', () => {
   it('stops connect naming the tool [claim:mcp-readme-unlisted-schemas] [claim:errors-mcp-connect-failed-reason]', async () => {
-    server = await serveOverHttp(0, () => {
-      const mcp = new LowLevelServer(
-        { name: 'broken-allowed', version: '1.0.0' },
-        { capabilities: { tools: {} } },
-      );
-      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
-        tools: [
-          { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' as const } },
-          {
-            name: 'report',
-            description: 'Allowed, with a reference to nowhere in its outputSchema.',
-            inputSchema: { type: 'object' as const },
-            outputSchema: {
-              type: 'object' as const,
-              properties: { a: { $ref: '#/nowhere' } },
-            },
-          },
-        ],
-      }));
-      return mcp;
-    });
-    const error = await McpPlugin.connect({
-      servers: [{ name: 'web', url: server.url, tools: ['echo', 'report'] }],
-    }).catch((caught: unknown) => caught);
-    expect(WeftError.is(error, 'WEFT_MCP_CONNECT_FAILED')).toBe(true);
-    expect((error as Error).message).toContain(
+    await serveTools('broken-allowed', [
+      ECHO_TOOL,
+      {
+        name: 'report',
+        description: 'Allowed, with a reference to nowhere in its outputSchema.',
+        inputSchema: { type: 'object' },
+        outputSchema: { type: 'object', properties: { a: { $ref: '#/nowhere' } } },
+      },
+    ]);
+    const error = await connectErrorAllowing('report');
+    expect(error.message).toContain(
       'the server\'s tool "report" has an outputSchema that cannot be compiled (',
     );
   });
 });
 
 describe('McpPlugin against tools outside the allow-list that break MCP rules for a tool', () => {
-  /** Serves `echo` and `neighbours` in one listing page. */
-  async function serveWith(neighbours: readonly unknown[]): Promise<FixtureHttpServer> {
-    return serveOverHttp(0, () => {
-      const mcp = new LowLevelServer(
-        { name: 'bad-neighbours', version: '1.0.0' },
-        { capabilities: { tools: {} } },
-      );
-      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
-        tools: [
-          ...(neighbours as never[]),
-          { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' as const } },
-        ],
-      }));
-      mcp.setRequestHandler(CallToolRequestSchema, () => ({
-        content: [{ type: 'text', text: 'still answering' }],
-      }));
-      return mcp;
-    });
+  /** Serves `neighbours`, then `echo`, in one listing page. */
+  async function serveWith(neighbours: readonly unknown[]): Promise<void> {
+    await serveTools('bad-neighbours', [...neighbours, ECHO_TOOL]);
   }
 
   it('connects and calls the allowed tool when others of the listing have an input schema the SDK refuses, or no name [claim:mcp-readme-unlisted-schemas]', async () => {
-    server = await serveWith([
+    await serveWith([
       { name: 'typed', inputSchema: { type: 'string' } },
       { name: 'boolean-property', inputSchema: { type: 'object', properties: { a: true } } },
       { inputSchema: { type: 'object' } },
     ]);
-    agent = await startAgent(
-      await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['echo'] }] }),
-      [{ steps: [{ pluginId: 'mcp', action: 'web.echo' }] }],
-    );
-    const task = await agent.run('echo');
-    expect(task.chain[1]?.error).toBeUndefined();
-    expect(JSON.stringify(task.chain[1]?.data)).toContain('still answering');
+    await expectEchoAnswers();
   });
 
   it('stops connect naming an allowed tool that breaks those rules [claim:mcp-readme-unlisted-schemas] [claim:errors-mcp-connect-failed-reason]', async () => {
-    server = await serveWith([{ name: 'typed', inputSchema: { type: 'string' } }]);
-    const error = await McpPlugin.connect({
-      servers: [{ name: 'web', url: server.url, tools: ['echo', 'typed'] }],
-    }).catch((caught: unknown) => caught);
-    expect(WeftError.is(error, 'WEFT_MCP_CONNECT_FAILED')).toBe(true);
-    expect((error as Error).message).toContain(
+    await serveWith([{ name: 'typed', inputSchema: { type: 'string' } }]);
+    const error = await connectErrorAllowing('typed');
+    expect(error.message).toContain(
       'the server listed its tool "typed" in a form MCP does not allow (inputSchema.type:',
     );
   });
@@ -364,37 +331,22 @@ describe('McpPlugin against tools outside the allow-list that break MCP rules fo
 
 describe('McpPlugin against an allowed tool that needs task-based execution', () => {
   it("stops connect naming the tool, which the SDK's client would refuse to call [claim:mcp-readme-task-required] [claim:errors-mcp-connect-failed-reason]", async () => {
-    server = await serveOverHttp(0, () => {
-      const mcp = new LowLevelServer(
-        { name: 'tasks-only', version: '1.0.0' },
-        { capabilities: { tools: {} } },
-      );
-      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
-        tools: [
-          { name: 'echo', description: 'Echoes.', inputSchema: { type: 'object' as const } },
-          {
-            name: 'report',
-            description: 'Runs as a task only.',
-            inputSchema: { type: 'object' as const },
-            execution: { taskSupport: 'required' as const },
-          },
-        ],
-      }));
-      mcp.setRequestHandler(CallToolRequestSchema, () => ({
-        content: [{ type: 'text', text: 'still answering' }],
-      }));
-      return mcp;
-    });
-    const error = await McpPlugin.connect({
-      servers: [{ name: 'web', url: server.url, tools: ['echo', 'report'] }],
-    }).catch((caught: unknown) => caught);
-    expect(WeftError.is(error, 'WEFT_MCP_CONNECT_FAILED')).toBe(true);
-    expect((error as Error).message).toContain(
+    await serveTools('tasks-only', [
+      ECHO_TOOL,
+      {
+        name: 'report',
+        description: 'Runs as a task only.',
+        inputSchema: { type: 'object' },
+        execution: { taskSupport: 'required' },
+      },
+    ]);
+    const error = await connectErrorAllowing('report');
+    expect(error.message).toContain(
       "the server's tool \"report\" needs task-based execution (execution.taskSupport: 'required'), which the plugin does not support",
     );
     // Outside the allow-list, such a tool is no obstacle.
     const plugin = await McpPlugin.connect({
-      servers: [{ name: 'web', url: server.url, tools: ['echo'] }],
+      servers: [{ name: 'web', url: server?.url ?? '', tools: ['echo'] }],
     });
     await plugin.close();
   });

@@ -365,76 +365,63 @@ describe('McpPlugin against a hostile stdio server', { timeout: 60_000 }, () => 
 
 const MALFORMED = fileURLToPath(new URL('./fixtures/malformed-stdio-server.mjs', import.meta.url));
 
+/**
+ * Connects to the malformed server, allowing `pid` and `tool`, and runs one task whose steps call
+ * `pid`, `tool` and `pid` again; gives the agent, the task and the process ids the two `pid`
+ * calls answered.
+ */
+async function runBetweenPids(
+  tool: string,
+  options: { callTimeoutMs?: number; reconnectDelayMs?: number },
+) {
+  plugin = await McpPlugin.connect({
+    servers: [
+      { name: 'malformed', command: process.execPath, args: [MALFORMED], tools: ['pid', tool] },
+    ],
+    connectTimeoutMs: 30_000,
+    ...options,
+  });
+  agent = await startAgent(plugin, [
+    {
+      steps: ['pid', tool, 'pid'].map((step) => ({
+        pluginId: 'mcp',
+        action: `malformed.${step}`,
+      })),
+    },
+  ]);
+  const running = agent;
+  const task = await running.run(`pid, ${tool}, pid`);
+  const pid = (index: number) =>
+    Number((task.chain[index]?.data as { content: { text: string }[] }).content[0]?.text);
+  return { running, task, pids: { before: pid(1), after: pid(3) } };
+}
+
 describe('McpPlugin against a stdio server that answers with something other than a tool result', () => {
   it('fails the step with WEFT_MCP_CALL_FAILED, logs what was wrong under an id, and keeps the connection [claim:mcpdoc-call-failed] [claim:mcpdoc-call-failed-kept] [claim:mcpdoc-failures-no-server-text] [claim:mcp-call-failed] [claim:errors-mcp-call-failed-output-check] [claim:mcp-readme-malformed-answer]', async () => {
-    plugin = await McpPlugin.connect({
-      servers: [
-        {
-          name: 'malformed',
-          command: process.execPath,
-          args: [MALFORMED],
-          tools: ['pid', 'malformed'],
-        },
-      ],
-      connectTimeoutMs: 30_000,
-      reconnectDelayMs: 50,
-    });
-    agent = await startAgent(plugin, [
-      {
-        steps: ['pid', 'malformed', 'pid'].map((tool) => ({
-          pluginId: 'mcp',
-          action: `malformed.${tool}`,
-        })),
-      },
-    ]);
-    const task = await agent.run('pid, malformed, pid');
+    const { running, task, pids } = await runBetweenPids('malformed', { reconnectDelayMs: 50 });
     expect(task.chain[2]).toMatchObject({ type: 'error', action: 'malformed.malformed' });
     expect(task.chain[2]?.error).toMatch(
       /server "malformed" answered the call of tool "malformed" with something other than an MCP tool result; what is wrong with it is logged under error id [0-9a-f-]{36}\. \[WEFT_MCP_CALL_FAILED\]/,
     );
     expect(task.chain[2]?.error).not.toContain('hunter2');
     const errorId = /error id ([0-9a-f-]{36})/.exec(task.chain[2]?.error ?? '')?.[1];
-    expect(agent.logs.find((line) => line.errorId === errorId)?.problem).toMatch(/content/);
+    expect(running.logs.find((line) => line.errorId === errorId)?.problem).toMatch(/content/);
     // The server answered: the same process answers the next call, with no reconnection.
-    const pid = (index: number) =>
-      Number((task.chain[index]?.data as { content: { text: string }[] }).content[0]?.text);
-    expect(pid(3)).toBe(pid(1));
+    expect(pids.after).toBe(pids.before);
     const lost = ['MCP call lost its connection', 'MCP server disconnected; reconnecting'];
-    expect(agent.logs.filter((line) => lost.includes(line.msg as string))).toEqual([]);
+    expect(running.logs.filter((line) => lost.includes(line.msg as string))).toEqual([]);
   });
 });
 
 describe('McpPlugin against a stdio server that answers with something other than a JSON-RPC message', () => {
   it('drops the answer unread, so the call ends with WEFT_MCP_TIMEOUT after callTimeoutMs, and keeps the connection [claim:mcp-readme-not-json-rpc] [claim:mcpdoc-not-json-rpc]', async () => {
-    plugin = await McpPlugin.connect({
-      servers: [
-        {
-          name: 'malformed',
-          command: process.execPath,
-          args: [MALFORMED],
-          tools: ['pid', 'not-json-rpc'],
-        },
-      ],
-      connectTimeoutMs: 30_000,
-      callTimeoutMs: 1_000,
-    });
-    agent = await startAgent(plugin, [
-      {
-        steps: ['pid', 'not-json-rpc', 'pid'].map((tool) => ({
-          pluginId: 'mcp',
-          action: `malformed.${tool}`,
-        })),
-      },
-    ]);
-    const task = await agent.run('pid, not-json-rpc, pid');
+    const { task, pids } = await runBetweenPids('not-json-rpc', { callTimeoutMs: 1_000 });
     expect(task.chain[2]).toMatchObject({ type: 'error', action: 'malformed.not-json-rpc' });
     expect(task.chain[2]?.error).toMatch(
       /tool "not-json-rpc" on server "malformed" did not answer within 1000 ms \(callTimeoutMs\)\. \[WEFT_MCP_TIMEOUT\]/,
     );
     expect(task.chain[2]?.error).not.toContain('hunter2');
-    const pid = (index: number) =>
-      Number((task.chain[index]?.data as { content: { text: string }[] }).content[0]?.text);
-    expect(pid(3)).toBe(pid(1));
+    expect(pids.after).toBe(pids.before);
   });
 });
 

@@ -16,6 +16,7 @@ import { WeftError } from '@weft/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpPlugin, UNTRUSTED_NOTICE } from '../src/index.js';
 import {
+  createListingServer,
   createRefusingServer,
   REFUSAL_TEXT,
   serveOverHttp,
@@ -109,27 +110,23 @@ describe('McpPlugin over streamable HTTP', () => {
   });
 
   it("keeps text and a resource's text, describes images and audio by type and decoded size, and drops binary blobs [claim:mcp-readme-content-kinds]", async () => {
-    server = await serveOverHttp(0, () => {
-      const mcp = new LowLevelServer(
-        { name: 'weft-content-kinds-fixture', version: '1.0.0' },
-        { capabilities: { tools: {} } },
-      );
-      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
-        tools: [{ name: 'mixed', inputSchema: { type: 'object' as const } }],
-      }));
-      mcp.setRequestHandler(CallToolRequestSchema, () => ({
-        content: [
-          { type: 'text', text: 'plain words' },
-          // 'hello' in base64, with its padding: 5 bytes.
-          { type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' },
-          { type: 'audio', data: 'aGVsbG8h', mimeType: 'audio/wav' },
-          { type: 'resource', resource: { uri: 'file:///a.txt', text: 'resource words' } },
-          { type: 'resource', resource: { uri: 'file:///b.bin', blob: 'aGVsbG8=' } },
-          { type: 'resource_link', uri: 'file:///c.txt', name: 'c' },
-        ],
-      }));
-      return mcp;
-    });
+    server = await serveOverHttp(0, () =>
+      createListingServer(
+        'weft-content-kinds-fixture',
+        [{ name: 'mixed', inputSchema: { type: 'object' } }],
+        () => ({
+          content: [
+            { type: 'text', text: 'plain words' },
+            // 'hello' in base64, with its padding: 5 bytes.
+            { type: 'image', data: 'aGVsbG8=', mimeType: 'image/png' },
+            { type: 'audio', data: 'aGVsbG8h', mimeType: 'audio/wav' },
+            { type: 'resource', resource: { uri: 'file:///a.txt', text: 'resource words' } },
+            { type: 'resource', resource: { uri: 'file:///b.bin', blob: 'aGVsbG8=' } },
+            { type: 'resource_link', uri: 'file:///c.txt', name: 'c' },
+          ],
+        }),
+      ),
+    );
     agent = await startAgent(
       await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['mixed'] }] }),
       [plan('mixed')],
@@ -147,24 +144,20 @@ describe('McpPlugin over streamable HTTP', () => {
   });
 
   it('keeps an image answer over maxResultBytes whose step data is small, and refuses one more than 64 KiB over, however small its step data [claim:mcpdoc-too-large-code] [claim:mcpdoc-too-large] [claim:mcp-too-large]', async () => {
-    server = await serveOverHttp(0, () => {
-      const mcp = new LowLevelServer(
-        { name: 'weft-image-fixture', version: '1.0.0' },
-        { capabilities: { tools: {} } },
-      );
-      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
-        tools: [
-          { name: 'small-image', inputSchema: { type: 'object' as const } },
-          { name: 'large-image', inputSchema: { type: 'object' as const } },
+    server = await serveOverHttp(0, () =>
+      createListingServer(
+        'weft-image-fixture',
+        [
+          { name: 'small-image', inputSchema: { type: 'object' } },
+          { name: 'large-image', inputSchema: { type: 'object' } },
         ],
-      }));
-      mcp.setRequestHandler(CallToolRequestSchema, (request) => {
-        const kib = request.params.name === 'small-image' ? 30 : 100;
-        const data = Buffer.alloc(kib * 1024, 1).toString('base64');
-        return { content: [{ type: 'image', data, mimeType: 'image/png' }] };
-      });
-      return mcp;
-    });
+        (request) => {
+          const kib = request.params.name === 'small-image' ? 30 : 100;
+          const data = Buffer.alloc(kib * 1024, 1).toString('base64');
+          return { content: [{ type: 'image', data, mimeType: 'image/png' }] };
+        },
+      ),
+    );
     agent = await startAgent(
       await McpPlugin.connect({
         servers: [{ name: 'web', url: server.url, tools: ['small-image', 'large-image'] }],
@@ -437,31 +430,27 @@ describe('McpPlugin over streamable HTTP', () => {
 
   it("turns an answer that breaks the tool's own outputSchema into WEFT_MCP_CALL_FAILED, which the SDK's client refuses [claim:mcp-call-failed-output-schema] [claim:mcpdoc-call-failed-output-schema]", async () => {
     // A server written without the SDK's McpServer, which would check its own answers first.
-    server = await serveOverHttp(0, () => {
-      const mcp = new LowLevelServer(
-        { name: 'weft-wrong-output-fixture', version: '1.0.0' },
-        { capabilities: { tools: {} } },
-      );
-      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
-        tools: [
+    server = await serveOverHttp(0, () =>
+      createListingServer(
+        'weft-wrong-output-fixture',
+        [
           {
             name: 'count',
             description: 'Counts.',
-            inputSchema: { type: 'object' as const },
+            inputSchema: { type: 'object' },
             outputSchema: {
-              type: 'object' as const,
+              type: 'object',
               properties: { n: { type: 'number' } },
               required: ['n'],
             },
           },
         ],
-      }));
-      mcp.setRequestHandler(CallToolRequestSchema, () => ({
-        content: [{ type: 'text', text: 'many' }],
-        structuredContent: { n: 'many' },
-      }));
-      return mcp;
-    });
+        () => ({
+          content: [{ type: 'text', text: 'many' }],
+          structuredContent: { n: 'many' },
+        }),
+      ),
+    );
     agent = await startAgent(
       await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['count'] }] }),
       [plan('count')],
@@ -541,31 +530,27 @@ describe('McpPlugin over streamable HTTP', () => {
   });
 
   it("gives the check of an answer against the tool's outputSchema 500 ms, so its pattern cannot stall the agent [claim:mcp-readme-output-schema-bound] [claim:tsdoc-mcp-output-check-time] [claim:errors-mcp-call-failed-output-check]", async () => {
-    server = await serveOverHttp(0, () => {
-      const mcp = new LowLevelServer(
-        { name: 'weft-backtracking-output-fixture', version: '1.0.0' },
-        { capabilities: { tools: {} } },
-      );
-      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
-        tools: [
+    server = await serveOverHttp(0, () =>
+      createListingServer(
+        'weft-backtracking-output-fixture',
+        [
           {
             name: 'name',
             description: 'Names.',
-            inputSchema: { type: 'object' as const },
+            inputSchema: { type: 'object' },
             outputSchema: {
-              type: 'object' as const,
+              type: 'object',
               properties: { name: { type: 'string', pattern: '^(a+)+$' } },
             },
           },
         ],
-      }));
-      // Unbounded, checking this against ^(a+)+$ backtracks for hours on the agent's thread.
-      mcp.setRequestHandler(CallToolRequestSchema, () => ({
-        content: [{ type: 'text', text: 'named' }],
-        structuredContent: { name: `${'a'.repeat(40)}!` },
-      }));
-      return mcp;
-    });
+        // Unbounded, checking this against ^(a+)+$ backtracks for hours on the agent's thread.
+        () => ({
+          content: [{ type: 'text', text: 'named' }],
+          structuredContent: { name: `${'a'.repeat(40)}!` },
+        }),
+      ),
+    );
     agent = await startAgent(
       await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['name'] }] }),
       [plan('name')],
@@ -584,18 +569,15 @@ describe('McpPlugin over streamable HTTP', () => {
 
   it('asks the model for the arguments of a tool whose parameters come from allOf, and checks them [claim:mcp-no-arguments]', async () => {
     const received: unknown[] = [];
-    server = await serveOverHttp(0, () => {
-      const mcp = new LowLevelServer(
-        { name: 'weft-all-of-fixture', version: '1.0.0' },
-        { capabilities: { tools: {} } },
-      );
-      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
-        tools: [
+    server = await serveOverHttp(0, () =>
+      createListingServer(
+        'weft-all-of-fixture',
+        [
           {
             name: 'order',
             description: 'Orders an item.',
             inputSchema: {
-              type: 'object' as const,
+              type: 'object',
               allOf: [
                 { type: 'object', properties: { sku: { type: 'string' } }, required: ['sku'] },
                 { type: 'object', properties: { quantity: { type: 'integer', minimum: 1 } } },
@@ -603,13 +585,12 @@ describe('McpPlugin over streamable HTTP', () => {
             },
           },
         ],
-      }));
-      mcp.setRequestHandler(CallToolRequestSchema, (request) => {
-        received.push(request.params.arguments);
-        return { content: [{ type: 'text', text: 'ordered' }] };
-      });
-      return mcp;
-    });
+        (request) => {
+          received.push(request.params.arguments);
+          return { content: [{ type: 'text', text: 'ordered' }] };
+        },
+      ),
+    );
     agent = await startAgent(
       await McpPlugin.connect({ servers: [{ name: 'web', url: server.url, tools: ['order'] }] }),
       [plan('order'), { sku: 'A-1', quantity: 0 }, { sku: 'A-1', quantity: 2 }],

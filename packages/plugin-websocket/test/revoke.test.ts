@@ -11,21 +11,17 @@ import {
   SHUTDOWN_CLOSE,
   type WebSocketPluginOptions,
 } from '../src/index.js';
-import { echoModel, perTest, refusedUpgrade, type Booted, type Client } from './support.js';
+import {
+  byToken,
+  echoModel,
+  perTest,
+  refusedUpgrade,
+  TOKENS,
+  type Booted,
+  type Client,
+} from './support.js';
 
 const { boot, open } = perTest();
-
-const TOKENS: ReadonlyMap<string, string> = new Map([
-  ['t-ada', 'ada'],
-  ['t-eve', 'eve'],
-]);
-
-/** The session token in the URL, mapped to its user. */
-const byToken: WebSocketPluginOptions['authenticate'] = (request) => {
-  const token = new URL(request.url ?? '/', 'http://localhost').searchParams.get('token');
-  const user = token === null ? undefined : TOKENS.get(token);
-  return user === undefined ? false : { user };
-};
 
 /** Boots the plugin with token authentication and records every task the runtime accepts. */
 async function bootRecording(

@@ -6,23 +6,18 @@
 import { describe, expect, it } from 'vitest';
 import { chatSpace } from '@weft/plugin-chat';
 import type { ScriptedResponse } from '@weft/testing';
-import { WebSocketPlugin, type WebSocketPluginOptions } from '../src/index.js';
-import { echoModel, perTest, refusedUpgrade, type Booted, type Client } from './support.js';
+import { WebSocketPlugin } from '../src/index.js';
+import {
+  byToken,
+  echoModel,
+  perTest,
+  refusedUpgrade,
+  type Booted,
+  type Client,
+} from './support.js';
 
 const { boot, open } = perTest();
 let booted: Booted | undefined;
-
-const TOKENS = new Map([
-  ['t-ada', 'ada'],
-  ['t-eve', 'eve'],
-]);
-
-/** The authenticate hook of the docs: the session token in the URL, mapped to its user. */
-const byToken: WebSocketPluginOptions['authenticate'] = (request) => {
-  const token = new URL(request.url ?? '/', 'http://localhost').searchParams.get('token');
-  const user = token === null ? undefined : TOKENS.get(token);
-  return user === undefined ? false : { user };
-};
 
 /** The echo model, keeping every planning prompt. */
 function recording(): { plans: string[]; model: ScriptedResponse } {

@@ -22,6 +22,19 @@ export const echoModel = (
   return `echo: ${message}`;
 };
 
+/** The session tokens the token-authenticated tests connect with, mapped to their users. */
+export const TOKENS: ReadonlyMap<string, string> = new Map([
+  ['t-ada', 'ada'],
+  ['t-eve', 'eve'],
+]);
+
+/** The authenticate hook of the docs: the session token in the URL, mapped to its user. */
+export const byToken: WebSocketPluginOptions['authenticate'] = (request) => {
+  const token = new URL(request.url ?? '/', 'http://localhost').searchParams.get('token');
+  const user = token === null ? undefined : TOKENS.get(token);
+  return user === undefined ? false : { user };
+};
+
 export interface Booted {
   runtime: Runtime;
   plugin: WebSocketPlugin;

@@ -29,6 +29,15 @@ const message = (id: string, text: string, room = 'r42', user = 'ada') => ({
   message: text,
 });
 
+/** Sends `text` as one text message in `count` fragments of about equal length. */
+function sendInFragments(client: Client, text: string, count: number): void {
+  const size = Math.ceil(text.length / count);
+  for (let index = 0; index < count; index += 1) {
+    const fin = index === count - 1;
+    client.socket.send(text.slice(index * size, fin ? undefined : (index + 1) * size), { fin });
+  }
+}
+
 describe('WebSocketPlugin conversation', () => {
   it('answers several messages of one connection in order, each with accepted then reply [claim:wsdoc-own-port] [claim:wsdoc-id] [claim:wsdoc-same-space] [claim:wsdoc-frames] [claim:wsdoc-origin] [claim:wsreadme-own-port] [claim:wsreadme-executor] [claim:wsreadme-defaults] [claim:wsreadme-space] [claim:wsreadme-accepted] [claim:tsdoc-ws-message-id] [claim:wp-websocket]', async () => {
     booted = await boot();
@@ -383,10 +392,7 @@ describe('WebSocketPlugin bad input', () => {
     const client = await open(booted.url);
     const text = JSON.stringify(message('1', 'x'.repeat(1200)));
     // Three text fragments of about 420 bytes: each alone is under the limit.
-    const third = Math.ceil(text.length / 3);
-    client.socket.send(text.slice(0, third), { fin: false });
-    client.socket.send(text.slice(third, 2 * third), { fin: false });
-    client.socket.send(text.slice(2 * third), { fin: true });
+    sendInFragments(client, text, 3);
     expect((await client.closed).code).toBe(1009);
     expect(await booted.memory.query({ limit: 10 })).toEqual([]);
   });
@@ -408,9 +414,7 @@ describe('WebSocketPlugin bad input', () => {
     booted = await boot({ maxPayloadBytes: 1024 });
     const client = await open(booted.url);
     const text = JSON.stringify(message('1', 'x'.repeat(600)));
-    const half = Math.ceil(text.length / 2);
-    client.socket.send(text.slice(0, half), { fin: false });
-    client.socket.send(text.slice(half), { fin: true });
+    sendInFragments(client, text, 2);
     expect(await client.next()).toMatchObject({ type: 'accepted', id: '1' });
     expect(await client.next()).toMatchObject({ type: 'reply', id: '1' });
   });

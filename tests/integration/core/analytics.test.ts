@@ -30,6 +30,48 @@ const modelCall = (overrides: Partial<Parameters<AnalyticsManager['onModelCall']
   ...overrides,
 });
 
+/**
+ * An executor `slow` that ends 20 ms after its task's signal fires: with a result, or rejecting
+ * with the signal's reason.
+ */
+const endsAfterTimeout = (succeeds: boolean) =>
+  recordingExecutor(
+    'slow',
+    (_task, context) =>
+      new Promise((resolve, reject) => {
+        context.signal.addEventListener('abort', () =>
+          setTimeout(
+            () => (succeeds ? resolve({ success: true }) : reject(context.signal.reason)),
+            20,
+          ),
+        );
+      }),
+  );
+
+/**
+ * Starts a runtime whose plan runs `slow` as plugin `work`'s one step, under a task timeout of
+ * 100 ms and no pipeline review, reporting to `tracker`.
+ */
+async function startTimingOutTask(
+  slow: ReturnType<typeof recordingExecutor>,
+  tracker: AnalyticsTracker,
+  memory: InMemoryMemoryProvider = new InMemoryMemoryProvider(),
+): Promise<Runtime> {
+  const runtime = await Runtime.init({
+    models: [new ScriptedModelProvider({ fallback: plan(['work', 'slow']) })],
+    memory,
+    plugins: [new TestPlugin('work', { executors: [slow] })],
+    options: {
+      logger: silentLogger,
+      taskTimeoutMs: 100,
+      pipelineReview: 'never',
+      analytics: { trackers: [tracker] },
+    },
+  });
+  await runtime.start();
+  return runtime;
+}
+
 describe('AnalyticsManager', () => {
   it('is off by default: events leave the snapshot at zero and reach no tracker', () => {
     const calls: string[] = [];
@@ -397,40 +439,13 @@ describe('Runtime analytics', () => {
       const reported = new Promise<void>((resolve) => (lateStep = resolve));
       // Ends soon after the task has timed out: rejecting, as one that passes its signal on to
       // fetch does, or with a result that comes too late.
-      const slow = recordingExecutor(
-        'slow',
-        (_task, context) =>
-          new Promise((resolve, reject) => {
-            context.signal.addEventListener('abort', () =>
-              setTimeout(
-                () => (succeeds ? resolve({ success: true }) : reject(context.signal.reason)),
-                20,
-              ),
-            );
-          }),
-      );
-      const runtime = await Runtime.init({
-        models: [new ScriptedModelProvider({ fallback: plan(['work', 'slow']) })],
-        memory: new InMemoryMemoryProvider(),
-        plugins: [new TestPlugin('work', { executors: [slow] })],
-        options: {
-          logger: silentLogger,
-          taskTimeoutMs: 100,
-          pipelineReview: 'never',
-          analytics: {
-            trackers: [
-              {
-                onTaskEnd: (ended) => events.push(`end ${ended.status}`),
-                onStep: (event) => {
-                  events.push(`step ${event.step.action} ${event.success}`);
-                  lateStep();
-                },
-              },
-            ],
-          },
+      const runtime = await startTimingOutTask(endsAfterTimeout(succeeds), {
+        onTaskEnd: (ended) => events.push(`end ${ended.status}`),
+        onStep: (event) => {
+          events.push(`step ${event.step.action} ${event.success}`);
+          lateStep();
         },
       });
-      await runtime.start();
       const finished = await runtime.dispatch({
         pluginId: 'work',
         triggerId: 'test',
@@ -460,34 +475,14 @@ describe('Runtime analytics', () => {
         return super.store(memory);
       }
     }
-    const slow = recordingExecutor(
-      'slow',
-      (_task, context) =>
-        new Promise((resolve) => {
-          context.signal.addEventListener('abort', () =>
-            setTimeout(() => resolve({ success: true }), 20),
-          );
-        }),
-    );
-    const runtime = await Runtime.init({
-      models: [new ScriptedModelProvider({ fallback: plan(['work', 'slow']) })],
-      memory: new SlowChainMemory(),
-      plugins: [new TestPlugin('work', { executors: [slow] })],
-      options: {
-        logger: silentLogger,
-        taskTimeoutMs: 100,
-        pipelineReview: 'never',
-        analytics: {
-          trackers: [
-            {
-              onTaskEnd: (ended) => events.push(`end ${ended.status}`),
-              onStep: (event) => events.push(`step ${event.step.action} ${event.success}`),
-            },
-          ],
-        },
+    const runtime = await startTimingOutTask(
+      endsAfterTimeout(true),
+      {
+        onTaskEnd: (ended) => events.push(`end ${ended.status}`),
+        onStep: (event) => events.push(`step ${event.step.action} ${event.success}`),
       },
-    });
-    await runtime.start();
+      new SlowChainMemory(),
+    );
     const finished = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 's' });
     await runtime.stop();
     expect(finished.status).toBe('failed');

@@ -66,6 +66,25 @@ function dispatchAll(runtime: Runtime, count: number, message: string) {
   );
 }
 
+/** A model provider, `sentiment-upstream`, whose `sentiment` calls never answer. */
+function hangingSentimentProvider(): TestModelProvider {
+  const hanging: ModelCapability = { id: 'sentiment', run: () => new Promise(() => undefined) };
+  return new TestModelProvider('sentiment-upstream', {
+    capabilities: [hanging],
+    descriptors: [sentimentCapability],
+  });
+}
+
+/** The `score` step of plugin `mood`: it asks the `sentiment` model about the task's message. */
+function scoresMood() {
+  return recordingExecutor('score', async (task, context) => {
+    const { score } = await context.models.call('sentiment', {
+      text: task.trigger.message ?? '',
+    });
+    return { success: true, data: { score } };
+  });
+}
+
 /** Milliseconds until `promise` settles, or `null` when it has not within `limitMs`. */
 async function settlesWithin(promise: Promise<unknown>, limitMs: number): Promise<number | null> {
   const started = performance.now();
@@ -283,16 +302,7 @@ describe('bulkheads', () => {
   });
 
   it('answers a healthy space while a model provider hangs under a plugin’s steps [claim:prod-bulkhead-default]', async () => {
-    const hangingSentiment: ModelCapability = {
-      id: 'sentiment',
-      run: () => new Promise(() => undefined),
-    };
-    const mood = recordingExecutor('score', async (task, context) => {
-      const { score } = await context.models.call('sentiment', {
-        text: task.trigger.message ?? '',
-      });
-      return { success: true, data: { score } };
-    });
+    const mood = scoresMood();
     const runtime = await Runtime.init({
       models: [
         new ScriptedModelProvider({
@@ -308,10 +318,7 @@ describe('bulkheads', () => {
             };
           },
         }),
-        new TestModelProvider('sentiment-upstream', {
-          capabilities: [hangingSentiment],
-          descriptors: [sentimentCapability],
-        }),
+        hangingSentimentProvider(),
       ],
       memory: new InMemoryMemoryProvider(),
       plugins: [
@@ -334,24 +341,9 @@ describe('bulkheads', () => {
   });
 
   it('fails a step whose own model call gets no slot of a full model bulkhead within maxWaitMs [claim:prod-bulkhead-wait]', async () => {
-    const hangingSentiment: ModelCapability = {
-      id: 'sentiment',
-      run: () => new Promise(() => undefined),
-    };
-    const mood = recordingExecutor('score', async (task, context) => {
-      const { score } = await context.models.call('sentiment', {
-        text: task.trigger.message ?? '',
-      });
-      return { success: true, data: { score } };
-    });
+    const mood = scoresMood();
     const runtime = await Runtime.init({
-      models: [
-        new ScriptedModelProvider(planner(['mood', 'score'])),
-        new TestModelProvider('sentiment-upstream', {
-          capabilities: [hangingSentiment],
-          descriptors: [sentimentCapability],
-        }),
-      ],
+      models: [new ScriptedModelProvider(planner(['mood', 'score'])), hangingSentimentProvider()],
       memory: new InMemoryMemoryProvider(),
       plugins: [new TestPlugin('mood', { executors: [mood], requiredCapabilities: ['sentiment'] })],
       options: {

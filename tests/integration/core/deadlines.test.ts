@@ -5,16 +5,18 @@ import {
   type Executor,
   type ModelRequestConfig,
   type Runtime,
+  type RuntimeOptions,
   type SpaceCoordinator,
   type SpaceCoordinatorHost,
   type SpaceGrant,
   type TaskArrival,
 } from '@weft/core';
-import { InMemoryMemoryProvider } from '@weft/testing';
+import { InMemoryMemoryProvider, type ScriptedResponse } from '@weft/testing';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { runProgram } from '@weft-internal/test-support/program-run';
 import {
   deferred,
+  type Deferred,
   makeRuntime,
   plan,
   planner,
@@ -1030,35 +1032,62 @@ describe('handleSignals and a forwarded signal', () => {
   }, 40_000);
 });
 
+/**
+ * Starts a runtime whose plan is the one step `work.ask`, run by `asks`; the model answers every
+ * call but the plan's with `answer`.
+ */
+async function startAsking(
+  asks: Executor,
+  answer: (
+    request: ModelRequestConfig,
+  ) => ReturnType<Extract<ScriptedResponse, (...args: never[]) => unknown>>,
+  options: RuntimeOptions,
+): Promise<Runtime> {
+  const { runtime } = await startedRuntime({
+    plugins: [new TestPlugin('work', { executors: [asks] })],
+    responses: {
+      fallback: (_messages, request: ModelRequestConfig) =>
+        request.purpose === 'plan' ? plan(['work', 'ask']) : answer(request),
+    },
+    options,
+  });
+  return runtime;
+}
+
+/** Resolves `outcome` with what `call` ended with: 'resolved', or the reason it was rejected. */
+function settleInto(call: Promise<unknown>, outcome: Deferred<unknown>): Promise<void> {
+  return call.then(
+    () => outcome.resolve('resolved'),
+    (error: unknown) => outcome.resolve(error),
+  );
+}
+
 describe('the task signal', () => {
   it('aborts a running context.getObject when the task is cancelled [claim:go-context-abort]', async () => {
     let requestSignal: AbortSignal | undefined;
     const outcome = deferred<unknown>();
     const asks = recordingExecutor('ask', async (_task, context) => {
-      await context.getObject({ schema: z.object({ ok: z.boolean() }), prompt: 'ok?' }).then(
-        () => outcome.resolve('resolved'),
-        (error: unknown) => outcome.resolve(error),
+      await settleInto(
+        context.getObject({ schema: z.object({ ok: z.boolean() }), prompt: 'ok?' }),
+        outcome,
       );
       return { success: true };
     });
-    const { runtime } = await startedRuntime({
-      plugins: [new TestPlugin('work', { executors: [asks] })],
-      responses: {
-        fallback: (_messages, request: ModelRequestConfig) => {
-          if (request.purpose === 'plan') return plan(['work', 'ask']);
-          requestSignal = request.signal;
-          // Like a provider's HTTP call: it ends when its signal aborts, or fails the test later.
-          return new Promise<string>((_resolve, reject) => {
-            const late = setTimeout(() => reject(new Error('the signal never aborted')), 5_000);
-            request.signal?.addEventListener('abort', () => {
-              clearTimeout(late);
-              reject(new Error('aborted'));
-            });
+    const runtime = await startAsking(
+      asks,
+      (request) => {
+        requestSignal = request.signal;
+        // Like a provider's HTTP call: it ends when its signal aborts, or fails the test later.
+        return new Promise<string>((_resolve, reject) => {
+          const late = setTimeout(() => reject(new Error('the signal never aborted')), 5_000);
+          request.signal?.addEventListener('abort', () => {
+            clearTimeout(late);
+            reject(new Error('aborted'));
           });
-        },
+        });
       },
-      options: { shutdown: 'cancel', pipelineReview: 'never' },
-    });
+      { shutdown: 'cancel', pipelineReview: 'never' },
+    );
     const task = runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'cancel' });
     await waitFor(() => requestSignal !== undefined);
     expect(requestSignal?.aborted).toBe(false);
@@ -1076,21 +1105,18 @@ describe('the task signal', () => {
       await context.getObject(ask).catch(() => undefined);
       return { success: true };
     });
-    const { runtime } = await startedRuntime({
-      plugins: [new TestPlugin('work', { executors: [asks] })],
-      responses: {
-        fallback: (_messages, request: ModelRequestConfig) => {
-          if (request.purpose === 'plan') return plan(['work', 'ask']);
-          signals.push(request.signal);
-          if (signals.length === 1) return { ok: true };
-          // The second call hangs until its signal aborts, as an HTTP call would.
-          return new Promise<string>((_resolve, reject) => {
-            request.signal?.addEventListener('abort', () => reject(new Error('aborted')));
-          });
-        },
+    const runtime = await startAsking(
+      asks,
+      (request) => {
+        signals.push(request.signal);
+        if (signals.length === 1) return { ok: true };
+        // The second call hangs until its signal aborts, as an HTTP call would.
+        return new Promise<string>((_resolve, reject) => {
+          request.signal?.addEventListener('abort', () => reject(new Error('aborted')));
+        });
       },
-      options: { taskTimeoutMs: 200, pipelineReview: 'never' },
-    });
+      { taskTimeoutMs: 200, pipelineReview: 'never' },
+    );
     const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'late' });
     expect(task.chain.at(-1)).toMatchObject({ type: 'error', pluginId: 'core', action: 'timeout' });
     expect(signals).toHaveLength(2);
@@ -1111,28 +1137,22 @@ describe('the task signal', () => {
       // The first call takes the provider's one slot and holds it; the second waits for it.
       const held = context.getObject({ ...ask, request: { signal: first.signal } });
       const waiting = context.getObject({ ...ask, request: { signal: second.signal } });
-      await waiting.then(
-        () => outcome.resolve('resolved'),
-        (error: unknown) => outcome.resolve(error),
-      );
+      await settleInto(waiting, outcome);
       await held;
       return { success: true };
     });
-    const { runtime } = await startedRuntime({
-      plugins: [new TestPlugin('work', { executors: [asks] })],
-      responses: {
-        fallback: (_messages, request: ModelRequestConfig) => {
-          if (request.purpose === 'plan') return plan(['work', 'ask']);
-          calls += 1;
-          return hold.promise;
-        },
+    const runtime = await startAsking(
+      asks,
+      () => {
+        calls += 1;
+        return hold.promise;
       },
-      options: {
+      {
         taskTimeoutMs: 200,
         pipelineReview: 'never',
         bulkhead: { limits: { 'model:scripted': 1 }, maxWaitMs: 10_000 },
       },
-    });
+    );
     const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'full' });
     expect(task.chain.at(-1)).toMatchObject({ type: 'error', pluginId: 'core', action: 'timeout' });
     // The waiting call ended with the task's reason, though its own signal never aborted.

@@ -166,14 +166,22 @@ describe('the history of a task that runs again', () => {
 
   const STORES = ['in-memory', 'sqlite'] as const;
   let opened = 0;
-  async function open(name: (typeof STORES)[number]): Promise<MemoryProvider> {
+  /** Opens a fresh store of kind `name` for `use`, and shuts it down when `use` has ended. */
+  async function withStore(
+    name: (typeof STORES)[number],
+    use: (provider: MemoryProvider) => Promise<void>,
+  ): Promise<void> {
     opened += 1;
     const provider =
       name === 'in-memory'
         ? new InMemoryMemoryProvider()
         : new SqliteMemoryProvider({ path: join(directory, `related-${opened}.db`) });
     await provider.init();
-    return provider;
+    try {
+      await use(provider);
+    } finally {
+      await provider.shutdown();
+    }
   }
 
   /** Counts the provider's reads and keeps the limit each asked for. */
@@ -214,9 +222,8 @@ describe('the history of a task that runs again', () => {
 
   it.each(STORES)(
     "%s: related() returns as many memories of other tasks as asked, past the task's own from its earlier runs [claim:tsdoc-core-related-own-excluded] [claim:mpm-rerun-reads]",
-    async (name) => {
-      const provider = await open(name);
-      try {
+    (name) =>
+      withStore(name, async (provider) => {
         const memory = new MemoryManager(provider);
         await seed(memory, 1);
         for (const limit of [1, 2, 3, 4]) {
@@ -227,17 +234,13 @@ describe('the history of a task that runs again', () => {
         }
         // Asking for more than there are returns them all, still without the task's own.
         expect(await memory.related(space, 10, 'again')).toHaveLength(4);
-      } finally {
-        await provider.shutdown();
-      }
-    },
+      }),
   );
 
   it.each(STORES)(
     '%s: the planning history shows relatedMemories earlier tasks though the task was cut short twice [claim:mpm-rerun-reads] [claim:sp-planner-memories]',
-    async (name) => {
-      const provider = await open(name);
-      try {
+    (name) =>
+      withStore(name, async (provider) => {
         await seed(new MemoryManager(provider), 2);
         for (const [relatedLimit, shown] of [
           [1, ['newer question']],
@@ -250,17 +253,13 @@ describe('the history of a task that runs again', () => {
             shown.map((message) => `trigger chat/message: ${message}`),
           );
         }
-      } finally {
-        await provider.shutdown();
-      }
-    },
+      }),
   );
 
   it.each(STORES)(
     '%s: a task that has not run before is read once, with one row over the limit [claim:mpm-one-read] [claim:tsdoc-core-related-own-excluded]',
-    async (name) => {
-      const provider = await open(name);
-      try {
+    (name) =>
+      withStore(name, async (provider) => {
         const memory = new MemoryManager(provider, { relatedLimit: 1 });
         await run(memory, 'older', 'older question', 'completed');
         await run(memory, 'first', 'first question', 'running');
@@ -269,17 +268,13 @@ describe('the history of a task that runs again', () => {
         expect(text).toContain('older question');
         expect(text).not.toContain('first question');
         expect(limits).toEqual([4]);
-      } finally {
-        await provider.shutdown();
-      }
-    },
+      }),
   );
 
   it.each(STORES)(
     '%s: reads the store at most three times however many memories of its own the task holds [claim:mpm-rerun-reads] [claim:tsdoc-core-related-own-excluded]',
-    async (name) => {
-      const provider = await open(name);
-      try {
+    (name) =>
+      withStore(name, async (provider) => {
         const memory = new MemoryManager(provider, { relatedLimit: 1 });
         await seed(memory, 1);
         const limits = countReads(provider);
@@ -295,9 +290,6 @@ describe('the history of a task that runs again', () => {
         // without history rather than read on.
         expect(limits).toEqual([4, 12, 28]);
         expect(memories).toEqual([]);
-      } finally {
-        await provider.shutdown();
-      }
-    },
+      }),
   );
 });

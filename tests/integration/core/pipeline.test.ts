@@ -924,21 +924,30 @@ describe('task memories', () => {
     expect(events).toEqual(['plan', 'review']);
   });
 
+  /**
+   * Runs one task in space `s` whose plan is the one step `echo.reply`, on `memory`, logging at
+   * `level` and above; gives the task, the step's executor, the log lines and the model.
+   */
+  async function replyOnce(memory: InMemoryMemoryProvider, level: 'warn' | 'error') {
+    const reply = recordingExecutor('reply');
+    const { logger, lines } = capturingLogger(level);
+    const { runtime, model } = await startedRuntime({
+      memory,
+      plugins: [echoPlugin({ executors: [reply] })],
+      responses: planner(['echo', 'reply']),
+      options: { logger },
+    });
+    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    return { task, reply, lines, model };
+  }
+
   it('does not lose the task when the memory store throws, and logs each record it could not store [claim:task-dispatch-never-rejects-inside] [claim:sp-store-failure] [claim:prod-outage-memory-write] [claim:mpm-failed-write] [claim:sp-failing-store-answers]', async () => {
     class BrokenStore extends InMemoryMemoryProvider {
       override async store(): Promise<never> {
         throw new Error('database is locked');
       }
     }
-    const reply = recordingExecutor('reply');
-    const { logger, lines } = capturingLogger('error');
-    const { runtime } = await startedRuntime({
-      memory: new BrokenStore(),
-      plugins: [echoPlugin({ executors: [reply] })],
-      responses: planner(['echo', 'reply']),
-      options: { logger },
-    });
-    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    const { task, reply, lines } = await replyOnce(new BrokenStore(), 'error');
     expect(task.status).toBe('completed');
     expect(reply.calls).toHaveLength(1);
     const failedWrites = lines.filter((line) => line.msg === 'could not store memory');
@@ -959,15 +968,7 @@ describe('task memories', () => {
     }
     const memory = new UnreadableStore();
     await memory.store({ space: 's', kind: 'note', content: 'earlier fact', metadata: {} });
-    const reply = recordingExecutor('reply');
-    const { logger, lines } = capturingLogger('warn');
-    const { runtime, model } = await startedRuntime({
-      memory,
-      plugins: [echoPlugin({ executors: [reply] })],
-      responses: planner(['echo', 'reply']),
-      options: { logger },
-    });
-    const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'message', space: 's' });
+    const { task, reply, lines, model } = await replyOnce(memory, 'warn');
 
     expect(task.status).toBe('completed');
     expect(reply.calls).toHaveLength(1);

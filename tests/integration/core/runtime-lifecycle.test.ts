@@ -27,6 +27,20 @@ import {
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 
+/** A route trigger, POST /ask, that runs a task of plugin `echo` and answers with its status. */
+function askRoute(): TriggerRoute {
+  return {
+    type: 'route',
+    id: 'ask',
+    method: 'POST',
+    path: '/ask',
+    handler: async (_request, response, runtime) => {
+      const task = await runtime.dispatch({ pluginId: 'echo', triggerId: 'ask', space: 'asker' });
+      response.json({ status: task.status });
+    },
+  };
+}
+
 /** A runtime whose components log their lifecycle into `events`. */
 async function loggingRuntime(
   events: string[],
@@ -1411,22 +1425,7 @@ describe('Runtime stop', () => {
     let serverAnsweredAtShutdown: boolean | undefined;
     const plugin = echoPlugin({
       executors: [slow],
-      triggers: [
-        {
-          type: 'route',
-          id: 'ask',
-          method: 'POST',
-          path: '/ask',
-          handler: async (_request, response, runtime) => {
-            const task = await runtime.dispatch({
-              pluginId: 'echo',
-              triggerId: 'ask',
-              space: 'asker',
-            });
-            response.json({ status: task.status });
-          },
-        },
-      ],
+      triggers: [askRoute()],
       shutdown: async () => {
         serverAnsweredAtShutdown = await fetch(url).then(
           () => true,
@@ -1463,22 +1462,7 @@ describe('Runtime stop', () => {
     const slow = recordingExecutor('reply', () => new Promise(() => undefined));
     const plugin = echoPlugin({
       executors: [slow],
-      triggers: [
-        {
-          type: 'route',
-          id: 'ask',
-          method: 'POST',
-          path: '/ask',
-          handler: async (_request, response, runtime) => {
-            const task = await runtime.dispatch({
-              pluginId: 'echo',
-              triggerId: 'ask',
-              space: 'asker',
-            });
-            response.json({ status: task.status });
-          },
-        },
-      ],
+      triggers: [askRoute()],
     });
     const { logger, lines } = capturingLogger();
     const { runtime } = await makeRuntime({

@@ -3,6 +3,7 @@
  * scheduler runs a space's tasks one at a time, and not across two runtimes, even in one process
  * and over one memory store.
  */
+import type { AgentTask, Runtime } from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { InMemoryMemoryProvider } from '@weft/testing';
 import { plan, recordingExecutor, startedRuntime, TestPlugin } from './fixtures.js';
@@ -32,22 +33,17 @@ async function untilInside(inside: string[], count: number): Promise<void> {
   }
 }
 
+/** Dispatches a task of plugin `work` to space `room`, its message `message`. */
+function inRoom(runtime: Runtime, message: string): Promise<AgentTask> {
+  return runtime.dispatch({ pluginId: 'work', triggerId: 't', space: 'room', message });
+}
+
 describe('the order of a space’s tasks without a coordinator', () => {
   it('holds within one runtime, and not across two runtimes in one process sharing a store [claim:cfg-coordinator-row]', async () => {
     const one = holdingPlugin();
     const { runtime } = await startedRuntime({ plugins: [one.plugin], responses });
-    const first = runtime.dispatch({
-      pluginId: 'work',
-      triggerId: 't',
-      space: 'room',
-      message: 'first',
-    });
-    const second = runtime.dispatch({
-      pluginId: 'work',
-      triggerId: 't',
-      space: 'room',
-      message: 'second',
-    });
+    const first = inRoom(runtime, 'first');
+    const second = inRoom(runtime, 'second');
     await untilInside(one.inside, 1);
     await new Promise((resolve) => setTimeout(resolve, 50));
     // The second task of the space waits for the first, although workers are free.
@@ -61,19 +57,9 @@ describe('the order of a space’s tasks without a coordinator', () => {
     const b = holdingPlugin();
     const runtimeA = (await startedRuntime({ plugins: [a.plugin], responses, memory })).runtime;
     const runtimeB = (await startedRuntime({ plugins: [b.plugin], responses, memory })).runtime;
-    const inA = runtimeA.dispatch({
-      pluginId: 'work',
-      triggerId: 't',
-      space: 'room',
-      message: 'a',
-    });
+    const inA = inRoom(runtimeA, 'a');
     await untilInside(a.inside, 1);
-    const inB = runtimeB.dispatch({
-      pluginId: 'work',
-      triggerId: 't',
-      space: 'room',
-      message: 'b',
-    });
+    const inB = inRoom(runtimeB, 'b');
     // The other runtime's task of the same space runs while the first is still in its step.
     await untilInside(b.inside, 1);
     expect(a.inside).toEqual(['a']);

@@ -2,7 +2,13 @@
  * The steps of a task: how many may run, counting those a review added, and what a step that
  * fails or returns no PluginResult leaves in the chain.
  */
-import { MAX_MEMORY_JSON_LENGTH, type ModelRequestConfig, WeftError } from '@weft/core';
+import {
+  MAX_MEMORY_JSON_LENGTH,
+  type MemoryProvider,
+  type ModelRequestConfig,
+  type PluginResult,
+  WeftError,
+} from '@weft/core';
 import { describe, expect, it } from 'vitest';
 import { capturingLogger } from '@weft-internal/test-support/capturing-logger';
 import { plan, planner, recordingExecutor, startedRuntime, TestPlugin } from './fixtures.js';
@@ -134,26 +140,12 @@ describe('the result of a step', () => {
   ])(
     'keeps a result whose data has no JSON form (%s), but its chain is not stored, and the log says why [claim:exec-data-json] [claim:tsdoc-plugin-result-data]',
     async (_kind, data) => {
-      const { logger, lines } = capturingLogger('error');
-      const counts = recordingExecutor('count', { success: true, data });
-      const { runtime } = await startedRuntime({
-        plugins: [new TestPlugin('work', { executors: [counts] })],
-        responses: planner(['work', 'count']),
-        options: { logger, pipelineReview: 'never' },
-      });
-      const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'json' });
+      const { task, lines } = await runOneStep('count', { success: true, data }, 'json');
       expect(task.status).toBe('completed');
       expect(task.chain[1]).toMatchObject({ type: 'result' });
       expect(task.chain[1]?.data).toBe(data);
       expect(task.recorded).toEqual({ trigger: true, chain: false });
-      expect(lines).toContainEqual(
-        expect.objectContaining({
-          msg: 'could not store memory',
-          kind: 'chain',
-          code: 'WEFT_MEMORY_INVALID',
-          error: expect.stringContaining('has no JSON form') as unknown,
-        }),
-      );
+      expectChainRefused(lines, 'has no JSON form');
     },
   );
 
@@ -168,25 +160,11 @@ describe('the result of a step', () => {
   ])(
     'keeps a result whose data has a JSON form no store keeps (%s), but its chain is not stored, and the log says why [claim:exec-data-storable] [claim:tsdoc-plugin-result-data]',
     async (_kind, data, reason) => {
-      const { logger, lines } = capturingLogger('error');
-      const keeps = recordingExecutor('keep', { success: true, data });
-      const { runtime } = await startedRuntime({
-        plugins: [new TestPlugin('work', { executors: [keeps] })],
-        responses: planner(['work', 'keep']),
-        options: { logger, pipelineReview: 'never' },
-      });
-      const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'kept' });
+      const { task, lines } = await runOneStep('keep', { success: true, data }, 'kept');
       expect(task.status).toBe('completed');
       expect(task.chain[1]?.data).toBe(data);
       expect(task.recorded).toEqual({ trigger: true, chain: false });
-      expect(lines).toContainEqual(
-        expect.objectContaining({
-          msg: 'could not store memory',
-          kind: 'chain',
-          code: 'WEFT_MEMORY_INVALID',
-          error: expect.stringContaining(reason) as unknown,
-        }),
-      );
+      expectChainRefused(lines, reason);
     },
   );
 
@@ -204,8 +182,7 @@ describe('the result of a step', () => {
     expect(task.recorded).toEqual({ trigger: true, chain: true });
     expect(typeof (task.chain[1]?.data as { make?: unknown }).make).toBe('function');
     expect(typeof task.chain[3]?.data).toBe('function');
-    const [stored] = await memory.query({ space: 'fn', kind: 'chain' });
-    const chain = (stored?.content as { chain: Record<string, unknown>[] }).chain;
+    const chain = await storedChain(memory, 'fn');
     expect(chain[1]?.data).toEqual({ kept: 1 });
     expect(chain[2]?.data).toEqual({ list: [1, null] });
     expect(chain[3]).toMatchObject({ type: 'result', action: 'bare' });
@@ -230,8 +207,7 @@ describe('the result of a step', () => {
     const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'maps' });
     expect(task.recorded).toEqual({ trigger: true, chain: true });
     expect(task.chain[1]?.data).toBe(data);
-    const [stored] = await memory.query({ space: 'maps', kind: 'chain' });
-    const chain = (stored?.content as { chain: Record<string, unknown>[] }).chain;
+    const chain = await storedChain(memory, 'maps');
     expect(chain[1]?.data).toEqual({ tags: {}, index: {} });
     const review = model.requests.at(-1)?.at(-1)?.content ?? '';
     expect(review).toContain('- result from work/keep: {"tags":{},"index":{}}\n');
@@ -247,26 +223,45 @@ describe('the result of a step', () => {
   ])(
     'does not store the chain of a step whose %s, and the log says why [claim:exec-data-storable]',
     async (_kind, result, reason) => {
-      const { logger, lines } = capturingLogger('error');
-      const step = recordingExecutor('step', result);
-      const { runtime } = await startedRuntime({
-        plugins: [new TestPlugin('work', { executors: [step] })],
-        responses: planner(['work', 'step']),
-        options: { logger, pipelineReview: 'never' },
-      });
-      const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space: 'text' });
+      const { task, lines } = await runOneStep('step', result, 'text');
       expect(task.recorded).toEqual({ trigger: true, chain: false });
-      expect(lines).toContainEqual(
-        expect.objectContaining({
-          msg: 'could not store memory',
-          kind: 'chain',
-          code: 'WEFT_MEMORY_INVALID',
-          error: expect.stringContaining(reason) as unknown,
-        }),
-      );
+      expectChainRefused(lines, reason);
     },
   );
 });
+
+/**
+ * Runs one task, in `space`, whose plan is the one step `work.<action>` that returns `result`,
+ * with no review; gives the task and the error lines logged meanwhile.
+ */
+async function runOneStep(action: string, result: PluginResult, space: string) {
+  const { logger, lines } = capturingLogger('error');
+  const { runtime } = await startedRuntime({
+    plugins: [new TestPlugin('work', { executors: [recordingExecutor(action, result)] })],
+    responses: planner(['work', action]),
+    options: { logger, pipelineReview: 'never' },
+  });
+  const task = await runtime.dispatch({ pluginId: 'work', triggerId: 'test', space });
+  return { task, lines };
+}
+
+/** Checks that the log says the task's chain was not stored, for a reason containing `reason`. */
+function expectChainRefused(lines: readonly unknown[], reason: string): void {
+  expect(lines).toContainEqual(
+    expect.objectContaining({
+      msg: 'could not store memory',
+      kind: 'chain',
+      code: 'WEFT_MEMORY_INVALID',
+      error: expect.stringContaining(reason) as unknown,
+    }),
+  );
+}
+
+/** The chain items stored for the one task of `space`. */
+async function storedChain(memory: MemoryProvider, space: string) {
+  const [stored] = await memory.query({ space, kind: 'chain' });
+  return (stored?.content as { chain: Record<string, unknown>[] }).chain;
+}
 
 /** An object that contains itself, which `JSON.stringify` cannot write. */
 function circularData(): Record<string, unknown> {

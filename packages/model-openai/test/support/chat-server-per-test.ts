@@ -2,7 +2,8 @@
  * The set-up the provider's tests share: a fresh chat server for every test, so no test sees
  * another's queued answers or recorded requests, and one chat request sent the plain way.
  */
-import { TEXT_GENERATION_CAPABILITY } from '@weft/core';
+import { TEXT_GENERATION_CAPABILITY, type ModelRequestConfig } from '@weft/core';
+import { ScriptedModelProvider } from '@weft/testing';
 import { afterEach, beforeEach } from 'vitest';
 import type { OpenAIModelProvider } from '../../src/index.js';
 import { startChatServer, type ChatServer, type Handler } from '../chat-server.js';
@@ -50,4 +51,18 @@ export async function send(provider: OpenAIModelProvider): Promise<unknown> {
   if (capability === undefined)
     throw new Error('the provider offers no text-generation capability');
   return capability.run({ messages: [{ role: 'user', content: 'hi' }] }, {});
+}
+
+/**
+ * The planner of the tests that run the provider inside a runtime: model `planner`, which plans
+ * every task as the one step `ask.answer` and lets a review, if asked, continue.
+ */
+export function askAnswerPlanner(): ScriptedModelProvider {
+  return new ScriptedModelProvider({
+    id: 'planner',
+    fallback: (_messages: readonly unknown[], request: ModelRequestConfig) =>
+      request.purpose === 'review'
+        ? { type: 'continue' }
+        : { steps: [{ pluginId: 'ask', action: 'answer' }] },
+  });
 }
