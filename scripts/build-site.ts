@@ -21,21 +21,6 @@ import { runWhenMain } from '../tooling/run-when-main';
 /** What a build generates before Docusaurus starts: every asset and the samples' hover types. */
 export const BUILD_GENERATORS = chosenGenerators(['--hover-types']);
 
-/**
- * V8's young generation for the build's threads (the main thread runs the MDX and PostCSS loaders,
- * the static-rendering threads React): every page's syntax trees are short-lived, and with V8's
- * default semi-space of a few megabytes the main thread spent about a seventh of the bundling
- * phase in scavenges. A larger semi-space lets most of them die young without a collection; the
- * cost is memory (see `npm run bench -- site` for the peak).
- */
-export const BUILD_NODE_OPTIONS = '--max-semi-space-size=64';
-
-/** The environment of the build command: the caller's, with BUILD_NODE_OPTIONS after its own. */
-export function buildEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const own = env.NODE_OPTIONS?.trim();
-  return { ...env, NODE_OPTIONS: own ? `${own} ${BUILD_NODE_OPTIONS}` : BUILD_NODE_OPTIONS };
-}
-
 /** Where Docusaurus keeps Rspack's persistent cache, under the site's folder. */
 export const RSPACK_CACHE_DIR = path.join('node_modules', '.cache', 'rspack');
 
@@ -50,11 +35,7 @@ export function buildClearingCacheOnFailure(
   command: string,
   args: readonly string[],
 ): number {
-  const result = spawnSync(command, args, {
-    cwd: siteDir,
-    stdio: 'inherit',
-    env: buildEnvironment(process.env),
-  });
+  const result = spawnSync(command, args, { cwd: siteDir, stdio: 'inherit' });
   const status = result.status ?? 1;
   if (status !== 0) {
     rmSync(path.join(siteDir, RSPACK_CACHE_DIR), { recursive: true, force: true });

@@ -16,10 +16,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  BUILD_NODE_OPTIONS,
   RSPACK_CACHE_DIR,
   buildClearingCacheOnFailure,
-  buildEnvironment,
   buildSite,
   type BUILD_GENERATORS,
 } from '../../scripts/build-site';
@@ -45,17 +43,6 @@ function siteWithCache(): { site: string; cacheFile: string } {
 }
 
 describe('buildClearingCacheOnFailure', () => {
-  it("runs the build with V8's larger young generation, after the caller's own NODE_OPTIONS [claim:cg-build-semi-space]", () => {
-    const { site } = siteWithCache();
-    vi.stubEnv('NODE_OPTIONS', '--max-old-space-size=4096');
-    const seen = path.join(site, 'node-options.txt');
-    // Node refuses to start with an option NODE_OPTIONS may not carry, so the status says it took it.
-    const script = `require('node:fs').writeFileSync(${JSON.stringify(seen)}, process.env.NODE_OPTIONS)`;
-    expect(buildClearingCacheOnFailure(site, process.execPath, ['-e', script])).toBe(0);
-    expect(readFileSync(seen, 'utf8')).toBe(`--max-old-space-size=4096 ${BUILD_NODE_OPTIONS}`);
-    expect(buildEnvironment({}).NODE_OPTIONS).toBe(BUILD_NODE_OPTIONS);
-  });
-
   it('keeps the cache when the build succeeds, and answers its status', () => {
     const { site, cacheFile } = siteWithCache();
     expect(buildClearingCacheOnFailure(site, process.execPath, ['-e', 'process.exit(0)'])).toBe(0);
